@@ -1,0 +1,139 @@
+# rogued - a telnet roguelike server.
+#
+#   make          build the server (build/rel/rogued)
+#   make run      install missing Debian packages, build, serve on PORT (2323)
+#   make test     install what the tests need, build, run every test
+#   make bench    build and print the benchmark tables
+#   make fuzz     run each libFuzzer target for longer (FUZZ_SECONDS each)
+#   make clean
+#
+# Two builds live side by side: build/rel (optimised, what `make run` serves)
+# and build/san (AddressSanitizer + UndefinedBehaviorSanitizer, what the unit
+# and session tests run). Sources are found by wildcard: a new file in common/
+# or server/ needs no Makefile edit; a new tests/unit/test_*.c or
+# tests/session/test_*.c becomes a test binary of its own.
+
+PORT ?= 2323
+ARGS ?=
+CC ?= cc
+FUZZ_CC ?= clang
+FUZZ_RUNS ?= 20000
+FUZZ_SECONDS ?= 60
+
+# Debian packages: what the server needs to build and run, and what the tests
+# add. `make deps` / `make test-deps` install whichever are missing.
+RUN_PKGS  := gcc make pkg-config libuv1-dev libtelnet-dev libsqlite3-dev libsodium-dev
+TEST_PKGS := $(RUN_PKGS) check libvterm-dev telnet tmux clang libclang-rt-dev
+
+WARN := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Werror
+STD  := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+INC  := -Icommon -Iserver
+PKG_CFLAGS = $(shell pkg-config --cflags libuv libtelnet 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs libuv libtelnet 2>/dev/null)
+TEST_CFLAGS = $(shell pkg-config --cflags check vterm 2>/dev/null)
+TEST_LIBS   = $(shell pkg-config --libs check vterm 2>/dev/null) -lm
+
+REL_FLAGS := -O2 -g
+SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+             -fno-sanitize-recover=all
+
+CORE_SRC   := $(sort $(wildcard common/*.c))
+SERVER_SRC := $(sort $(filter-out server/main.c,$(wildcard server/*.c)))
+UNIT_SRC   := $(sort $(wildcard tests/unit/test_*.c))
+SESS_SRC   := $(sort $(wildcard tests/session/test_*.c))
+SESS_LIB   := $(sort $(filter-out $(SESS_SRC),$(wildcard tests/session/*.c)))
+FUZZ_SRC   := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+BENCH_SRC  := $(sort $(wildcard tests/bench/bench_*.c))
+HDRS       := $(wildcard common/*.h server/*.h tests/session/*.h)
+
+LIB_OBJS = $(patsubst %.c,build/$(1)/%.o,$(CORE_SRC) $(SERVER_SRC))
+# Everything but main() goes into one archive per build, so that a test links
+# only the modules it uses.
+LIB = build/$(1)/librogue.a
+
+.SECONDEXPANSION:
+.SECONDARY:
+.PHONY: all run test unit session e2e fuzz-smoke fuzz bench deps test-deps clean
+.DELETE_ON_ERROR:
+
+all: build/rel/rogued
+
+# --- objects -----------------------------------------------------------------
+build/rel/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(STD) $(WARN) $(INC) $(REL_FLAGS) $(PKG_CFLAGS) $(if $(filter tests/%,$<),-Itests -Itests/session $(TEST_CFLAGS)) -c $< -o $@
+
+build/san/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(STD) $(WARN) $(INC) $(SAN_FLAGS) $(PKG_CFLAGS) $(if $(filter tests/%,$<),-Itests -Itests/session $(TEST_CFLAGS)) -c $< -o $@
+
+build/%/librogue.a: $$(call LIB_OBJS,%)
+	@rm -f $@
+	ar rcs $@ $^
+
+# --- the server ----------------------------------------------------------------
+build/rel/rogued: build/rel/server/main.o $(call LIB,rel)
+	$(CC) $(REL_FLAGS) $^ $(PKG_LIBS) -lm -o $@
+
+build/san/rogued: build/san/server/main.o $(call LIB,san)
+	$(CC) $(SAN_FLAGS) $^ $(PKG_LIBS) -lm -o $@
+
+# --- tests ---------------------------------------------------------------------
+UNIT_BINS := $(patsubst tests/unit/%.c,build/san/tests/unit/%,$(UNIT_SRC))
+SESS_BINS := $(patsubst tests/session/%.c,build/san/tests/session/%,$(SESS_SRC))
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRC))
+BENCH_BINS := $(patsubst tests/bench/%.c,build/rel/tests/bench/%,$(BENCH_SRC))
+
+build/san/tests/unit/%: build/san/tests/unit/%.o $(call LIB,san)
+	$(CC) $(SAN_FLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -o $@
+
+build/san/tests/session/%: build/san/tests/session/%.o $(patsubst %.c,build/san/%.o,$(SESS_LIB)) $(call LIB,san)
+	$(CC) $(SAN_FLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -o $@
+
+build/rel/tests/bench/%: build/rel/tests/bench/%.o $(call LIB,rel)
+	$(CC) $(REL_FLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -lncurses -o $@
+
+# libFuzzer targets: clang, with the sanitizers, straight from the sources.
+build/fuzz/%: tests/fuzz/%.c $(CORE_SRC) $(SERVER_SRC) $(HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(STD) $(INC) -g -O1 -fsanitize=fuzzer,address,undefined \
+	  $(PKG_CFLAGS) $< $(CORE_SRC) $(SERVER_SRC) $(PKG_LIBS) -lm -o $@
+
+# --- commands ------------------------------------------------------------------
+run: deps build/rel/rogued
+	./build/rel/rogued --port $(PORT) $(ARGS)
+
+test: test-deps
+	$(MAKE) --no-print-directory build/rel/rogued build/san/rogued $(UNIT_BINS) $(SESS_BINS) $(FUZZ_BINS)
+	tests/run-tests.sh
+
+unit: test-deps
+	$(MAKE) --no-print-directory $(UNIT_BINS)
+	tests/run-tests.sh unit
+
+session: test-deps
+	$(MAKE) --no-print-directory build/san/rogued $(SESS_BINS)
+	tests/run-tests.sh session
+
+e2e: test-deps
+	$(MAKE) --no-print-directory build/rel/rogued
+	tests/run-tests.sh e2e
+
+fuzz: test-deps
+	$(MAKE) --no-print-directory $(FUZZ_BINS)
+	@for f in $(FUZZ_BINS); do echo "== $$f ($(FUZZ_SECONDS) s)"; \
+	  mkdir -p build/fuzz/corpus/$$(basename $$f); \
+	  $$f -max_total_time=$(FUZZ_SECONDS) build/fuzz/corpus/$$(basename $$f) || exit 1; done
+
+bench: test-deps
+	$(MAKE) --no-print-directory build/rel/rogued $(BENCH_BINS)
+	tests/bench/run-bench.sh
+
+# Installs whichever Debian packages are missing (apt-get, as root or via sudo).
+deps:
+	@tests/install-deps.sh $(RUN_PKGS)
+test-deps:
+	@tests/install-deps.sh $(TEST_PKGS)
+
+clean:
+	rm -rf build

@@ -1,0 +1,20 @@
+/* fov.h - field of view by symmetric shadowcasting (Albert Ford's algorithm).
+ *
+ * Symmetric: for two transparent tiles A and B, A sees B exactly when B sees A,
+ * so a monster you can see can see you. Walls that bound a lit area are seen. */
+#ifndef ROGUE_FOV_H
+#define ROGUE_FOV_H
+
+#include <stdint.h>
+
+#include "map.h"
+
+#define FOV_RADIUS 8
+
+/* Clears vis, then sets vis[y][x] = 1 for every tile seen from (ox, oy)
+ * within radius (Euclidean: dx*dx + dy*dy <= radius*radius). The origin is
+ * always visible. */
+void fov_compute(const map_t *m, int ox, int oy, int radius,
+                 uint8_t vis[MAP_H][MAP_W]);
+
+#endif

@@ -1,0 +1,102 @@
+/* screen.c - the cell grid. */
+#include "screen.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Larger than any terminal we accept (the server clamps NAWS well below). */
+#define SCREEN_MAX_CELLS (1 << 20)
+
+static const cell_t blank = { ' ', COL_DEFAULT, COL_DEFAULT, 0, 0 };
+
+int screen_init(screen_t *s, int w, int h)
+{
+    s->w = s->h = s->cap = 0;
+    s->cells = NULL;
+    return screen_resize(s, w, h);
+}
+
+void screen_free(screen_t *s)
+{
+    free(s->cells);
+    s->cells = NULL;
+    s->w = s->h = s->cap = 0;
+}
+
+int screen_resize(screen_t *s, int w, int h)
+{
+    if (w < 0 || h < 0 || (long)w * h > SCREEN_MAX_CELLS)
+        return -1;
+    int need = w * h;
+    if (need > s->cap) {
+        cell_t *c = realloc(s->cells, (size_t)need * sizeof *c);
+        if (!c)
+            return -1;
+        s->cells = c;
+        s->cap = need;
+    }
+    s->w = w;
+    s->h = h;
+    screen_clear(s);
+    return 0;
+}
+
+void screen_clear(screen_t *s)
+{
+    int n = s->w * s->h;
+    for (int i = 0; i < n; i++)
+        s->cells[i] = blank;
+}
+
+cell_t *screen_at(screen_t *s, int x, int y)
+{
+    if (x < 0 || y < 0 || x >= s->w || y >= s->h)
+        return NULL;
+    return &s->cells[y * s->w + x];
+}
+
+const cell_t *screen_cat(const screen_t *s, int x, int y)
+{
+    if (x < 0 || y < 0 || x >= s->w || y >= s->h)
+        return NULL;
+    return &s->cells[y * s->w + x];
+}
+
+void screen_put(screen_t *s, int x, int y, uint32_t ch, uint8_t fg, uint8_t bg,
+                uint8_t attr)
+{
+    cell_t *c = screen_at(s, x, y);
+    if (c) {
+        c->ch = ch;
+        c->fg = fg;
+        c->bg = bg;
+        c->attr = attr;
+        c->pad = 0;
+    }
+}
+
+int screen_puts(screen_t *s, int x, int y, const char *str, uint8_t fg,
+                uint8_t bg, uint8_t attr)
+{
+    int n = 0;
+    for (; str[n]; n++)
+        screen_put(s, x + n, y, (unsigned char)str[n], fg, bg, attr);
+    return n;
+}
+
+int screen_copy(screen_t *dst, const screen_t *src)
+{
+    if (screen_resize(dst, src->w, src->h) != 0)
+        return -1;
+    if (src->w > 0 && src->h > 0)
+        memcpy(dst->cells, src->cells, (size_t)(src->w * src->h) * sizeof(cell_t));
+    return 0;
+}
+
+int screen_equal(const screen_t *a, const screen_t *b)
+{
+    if (a->w != b->w || a->h != b->h)
+        return 0;
+    return a->w * a->h == 0 ||
+           memcmp(a->cells, b->cells, (size_t)(a->w * a->h) * sizeof(cell_t)) == 0;
+}

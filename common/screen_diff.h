@@ -1,0 +1,35 @@
+/* screen_diff.h - the ANSI encoder: the fewest bytes that turn what the
+ * terminal shows into the next screen.
+ *
+ * This is the only module that knows escape codes. It writes plain bytes into
+ * a buf_t (telnet escaping is the server's job) and never a bare LF: it moves
+ * the cursor with CSI sequences only. The cursor is assumed hidden. */
+#ifndef ROGUE_SCREEN_DIFF_H
+#define ROGUE_SCREEN_DIFF_H
+
+#include "buf.h"
+#include "screen.h"
+
+/* What the encoder believes the terminal's cursor and pen are after the
+ * bytes it last produced. One per client; zeroed by term_state_reset. */
+typedef struct term_state {
+    int x, y;          /* cursor; -1 when unknown */
+    uint8_t fg, bg, attr;
+    uint8_t pen_known; /* 0 until the encoder has set the pen */
+    uint8_t utf8;      /* 1: emit UTF-8 for code points >= 128; 0: '?' */
+} term_state_t;
+
+/* Forgets cursor and pen (after anything else wrote to the terminal). */
+void term_state_reset(term_state_t *t);
+
+/* Clears the terminal and paints every non-blank cell of next.
+ * Returns 0, or -1 if out ran out of room (out then holds a partial frame). */
+int screen_paint(const screen_t *next, term_state_t *t, buf_t *out);
+
+/* Appends the bytes that turn a terminal showing `shown` into `next`.
+ * Both must have the same size (otherwise it paints next in full).
+ * Appends nothing when they are equal. Returns 0 or -1 as screen_paint. */
+int screen_diff(const screen_t *shown, const screen_t *next, term_state_t *t,
+                buf_t *out);
+
+#endif

@@ -1,0 +1,22 @@
+/* view.h - draws a game into a cell grid of any size.
+ *
+ * Layout at w x h (w >= 80, h >= 24): the map in rows 0..MAP_H-1, the message
+ * log below it (h - MAP_H - 1 lines, the newest at the bottom), the status
+ * line in the last row. Smaller than VIEW_MIN_W x VIEW_MIN_H: a "please
+ * enlarge" screen. */
+#ifndef ROGUE_VIEW_H
+#define ROGUE_VIEW_H
+
+#include "game.h"
+#include "screen.h"
+
+#define VIEW_MIN_W 80
+#define VIEW_MIN_H 24
+
+/* Clears s and draws g into it at s's size. */
+void view_draw(const game_t *g, screen_t *s);
+
+/* 1 if a w x h terminal is large enough to play. */
+int view_fits(int w, int h);
+
+#endif

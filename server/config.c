@@ -1,0 +1,233 @@
+/* config.c - one table of keys drives the file, the environment and --help. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum key_type { K_INT, K_STR };
+
+typedef struct key_def {
+    const char *name;
+    enum key_type type;
+    size_t offset;
+    size_t size;    /* K_STR: buffer size */
+    long min, max;  /* K_INT: accepted range */
+    const char *help;
+} key_def_t;
+
+#define INT_KEY(n, lo, hi, h) { #n, K_INT, offsetof(config_t, n), 0, lo, hi, h }
+#define STR_KEY(n, h) { #n, K_STR, offsetof(config_t, n), sizeof(((config_t *)0)->n), 0, 0, h }
+
+static const key_def_t keys[] = {
+    STR_KEY(bind, "address to listen on"),
+    INT_KEY(port, 0, 65535, "TCP port (0 picks a free one and logs it)"),
+    STR_KEY(data_dir, "directory for the server's files (created if missing)"),
+    STR_KEY(server_name, "name shown to players"),
+    INT_KEY(max_sessions, 1, 1000000, "players at once; more are told the server is full"),
+    INT_KEY(idle_timeout, 0, 604800, "seconds without a key before disconnect (0: never)"),
+    INT_KEY(idle_warning, 0, 3600, "seconds before the idle disconnect that the player is warned"),
+    INT_KEY(negotiation_ms, 10, 10000, "ms to wait for a client's telnet answers"),
+    INT_KEY(output_limit, 4096, 64 << 20, "bytes queued for one client before it is cut off"),
+    INT_KEY(output_highwater, 1024, 64 << 20, "bytes queued above which screen updates are skipped"),
+    INT_KEY(max_keys_per_second, 1, 100000, "keys per second per player; more are dropped"),
+    INT_KEY(max_cols, 80, 1000, "terminal width is clamped to this"),
+    INT_KEY(max_rows, 24, 1000, "terminal height is clamped to this"),
+    INT_KEY(keepalive, 0, 3600, "seconds of silence before an IAC NOP (0: never)"),
+    STR_KEY(seed, "empty: a random seed per game; a number: every game uses it"),
+    STR_KEY(log_level, "error, info or debug"),
+};
+
+#define NKEYS (sizeof keys / sizeof keys[0])
+
+void config_defaults(config_t *c)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->bind, sizeof c->bind, "0.0.0.0");
+    c->port = 2323;
+    snprintf(c->data_dir, sizeof c->data_dir, "./data");
+    snprintf(c->server_name, sizeof c->server_name, "rogued");
+    c->max_sessions = 1000;
+    c->idle_timeout = 1800;
+    c->idle_warning = 60;
+    c->negotiation_ms = 1000;
+    c->output_limit = 256 * 1024;
+    c->output_highwater = 64 * 1024;
+    c->max_keys_per_second = 100;
+    c->max_cols = 250;
+    c->max_rows = 100;
+    c->keepalive = 30;
+    snprintf(c->log_level, sizeof c->log_level, "info");
+}
+
+static const key_def_t *find_key(const char *name)
+{
+    for (size_t i = 0; i < NKEYS; i++)
+        if (strcmp(keys[i].name, name) == 0)
+            return &keys[i];
+    return NULL;
+}
+
+int config_set(config_t *c, const char *key, const char *value, char *err,
+               size_t errlen)
+{
+    const key_def_t *k = find_key(key);
+    if (!k) {
+        snprintf(err, errlen, "unknown key '%s'", key);
+        return -1;
+    }
+    char *field = (char *)c + k->offset;
+    if (k->type == K_STR) {
+        if (strlen(value) >= k->size) {
+            snprintf(err, errlen, "%s: value longer than %zu bytes", key,
+                     k->size - 1);
+            return -1;
+        }
+        memcpy(field, value, strlen(value) + 1);
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    long v = strtol(value, &end, 10);
+    if (errno || end == value || *end != '\0') {
+        snprintf(err, errlen, "%s: '%s' is not a whole number", key, value);
+        return -1;
+    }
+    if (v < k->min || v > k->max) {
+        snprintf(err, errlen, "%s: %ld is outside %ld..%ld", key, v, k->min,
+                 k->max);
+        return -1;
+    }
+    *(int *)(void *)field = (int)v;
+    return 0;
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = '\0';
+    return s;
+}
+
+int config_load_file(config_t *c, const char *path, int required, char *err,
+                     size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        if (!required && errno == ENOENT)
+            return 0;
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    char line[1024], why[256];
+    int lineno = 0, rc = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        if (!strchr(line, '\n') && !feof(f)) {
+            snprintf(err, errlen, "%s:%d: line too long", path, lineno);
+            rc = -1;
+            break;
+        }
+        char *s = trim(line);
+        if (*s == '#' || *s == '\0')
+            continue;
+        char *eq = strchr(s, '=');
+        if (!eq) {
+            snprintf(err, errlen, "%s:%d: expected 'key = value'", path, lineno);
+            rc = -1;
+            break;
+        }
+        *eq = '\0';
+        char *key = trim(s), *value = trim(eq + 1);
+        /* A value may be quoted to keep spaces or be empty: "..." */
+        size_t vl = strlen(value);
+        if (vl >= 2 && value[0] == '"' && value[vl - 1] == '"') {
+            value[vl - 1] = '\0';
+            value++;
+        }
+        if (config_set(c, key, value, why, sizeof why) != 0) {
+            snprintf(err, errlen, "%s:%d: %s", path, lineno, why);
+            rc = -1;
+            break;
+        }
+    }
+    fclose(f);
+    return rc;
+}
+
+int config_load_env(config_t *c, char *err, size_t errlen)
+{
+    char name[64], why[256];
+    for (size_t i = 0; i < NKEYS; i++) {
+        size_t n = (size_t)snprintf(name, sizeof name, "ROGUED_%s", keys[i].name);
+        for (size_t j = 7; j < n; j++)
+            name[j] = (char)toupper((unsigned char)name[j]);
+        const char *v = getenv(name);
+        if (v && config_set(c, keys[i].name, v, why, sizeof why) != 0) {
+            snprintf(err, errlen, "environment %s: %s", name, why);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int config_seed(const config_t *c, uint64_t *seed)
+{
+    if (c->seed[0] == '\0')
+        return 0;
+    *seed = strtoull(c->seed, NULL, 10);
+    return 1;
+}
+
+int config_validate(const config_t *c, char *err, size_t errlen)
+{
+    if (c->seed[0]) {
+        char *end;
+        errno = 0;
+        (void)strtoull(c->seed, &end, 10);
+        if (errno || *end || c->seed[0] == '-') {
+            snprintf(err, errlen, "seed: '%s' is not a number from 0 to 2^64-1", c->seed);
+            return -1;
+        }
+    }
+    if (c->idle_timeout && c->idle_warning >= c->idle_timeout) {
+        snprintf(err, errlen, "idle_warning (%d) must be below idle_timeout (%d)",
+                 c->idle_warning, c->idle_timeout);
+        return -1;
+    }
+    if (c->output_highwater >= c->output_limit) {
+        snprintf(err, errlen, "output_highwater (%d) must be below output_limit (%d)",
+                 c->output_highwater, c->output_limit);
+        return -1;
+    }
+    if (strcmp(c->log_level, "error") && strcmp(c->log_level, "info") &&
+        strcmp(c->log_level, "debug")) {
+        snprintf(err, errlen, "log_level: '%s' is not error, info or debug",
+                 c->log_level);
+        return -1;
+    }
+    if (c->bind[0] == '\0' || c->data_dir[0] == '\0') {
+        snprintf(err, errlen, "bind and data_dir may not be empty");
+        return -1;
+    }
+    return 0;
+}
+
+void config_print_keys(const config_t *c, void *file)
+{
+    FILE *f = file;
+    for (size_t i = 0; i < NKEYS; i++) {
+        const char *field = (const char *)c + keys[i].offset;
+        char val[CONFIG_STR_MAX + 8];
+        if (keys[i].type == K_INT)
+            snprintf(val, sizeof val, "%d", *(const int *)(const void *)field);
+        else
+            snprintf(val, sizeof val, "\"%s\"", field);
+        fprintf(f, "  %-20s %-12s %s\n", keys[i].name, val, keys[i].help);
+    }
+}

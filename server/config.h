@@ -1,0 +1,57 @@
+/* config.h - the server's settings: embedded defaults, then the config file,
+ * then ROGUED_* environment variables, then command-line flags, each
+ * overriding the one before. Every key is one row of the table in config.c;
+ * config/server.conf documents each of them. */
+#ifndef ROGUE_CONFIG_H
+#define ROGUE_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CONFIG_STR_MAX 256
+
+typedef struct config {
+    char bind[64];
+    int port;
+    char data_dir[CONFIG_STR_MAX];
+    char server_name[64];
+    int max_sessions;
+    int idle_timeout;        /* seconds; 0 = never */
+    int idle_warning;        /* seconds before the idle disconnect */
+    int negotiation_ms;      /* how long to wait for telnet answers */
+    int output_limit;        /* bytes queued before a client is cut off */
+    int output_highwater;    /* bytes queued above which frames are skipped */
+    int max_keys_per_second; /* keys above this rate are dropped */
+    int max_cols, max_rows;  /* terminal sizes are clamped to these */
+    int keepalive;           /* seconds of silence before IAC NOP; 0 = never */
+    char seed[32];           /* "" = a random seed per game, else a number */
+    char log_level[16];      /* error, info, debug */
+} config_t;
+
+/* Fills c with the embedded defaults. */
+void config_defaults(config_t *c);
+
+/* Sets one key from its text value. Returns 0, or -1 with a message in err. */
+int config_set(config_t *c, const char *key, const char *value, char *err,
+               size_t errlen);
+
+/* Reads `key = value` lines (# comments, blank lines). A missing file is an
+ * error only if required. Returns 0, or -1 with "FILE:LINE: why" in err. */
+int config_load_file(config_t *c, const char *path, int required, char *err,
+                     size_t errlen);
+
+/* Applies ROGUED_<KEY> environment variables (key upper-cased).
+ * Returns 0, or -1 with a message in err. */
+int config_load_env(config_t *c, char *err, size_t errlen);
+
+/* Cross-key checks (idle_warning < idle_timeout, highwater < limit, ...).
+ * Returns 0, or -1 with a message in err. */
+int config_validate(const config_t *c, char *err, size_t errlen);
+
+/* Parses the seed key: returns 1 and sets *seed if one is fixed, 0 if random. */
+int config_seed(const config_t *c, uint64_t *seed);
+
+/* Writes every key with its value and description (for --help). */
+void config_print_keys(const config_t *c, void *file);
+
+#endif

@@ -1,0 +1,46 @@
+/* log.c - the server's event log. The level is process-wide configuration
+ * set once at start-up, never game state. */
+#include "log.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static int log_level = LOG_INFO;
+
+void log_set_level(int level)
+{
+    log_level = level;
+}
+
+int log_level_parse(const char *name)
+{
+    if (strcmp(name, "error") == 0)
+        return LOG_ERROR;
+    if (strcmp(name, "info") == 0)
+        return LOG_INFO;
+    if (strcmp(name, "debug") == 0)
+        return LOG_DEBUG;
+    return -1;
+}
+
+void log_msg(int level, const char *fmt, ...)
+{
+    static const char *const names[] = { "error", "info", "debug" };
+    if (level > log_level)
+        return;
+    char line[1024];
+    struct timespec ts;
+    struct tm tm;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    gmtime_r(&ts.tv_sec, &tm);
+    int n = (int)strftime(line, sizeof line, "%Y-%m-%dT%H:%M:%SZ ", &tm);
+    n += snprintf(line + n, sizeof line - (size_t)n, "%s ", names[level]);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
+    va_end(ap);
+    /* One write per line so that lines from a busy server never interleave. */
+    fprintf(stderr, "%s\n", line);
+}

@@ -1,0 +1,20 @@
+/* log.h - one line per event to stderr, with a UTC timestamp and a level. */
+#ifndef ROGUE_LOG_H
+#define ROGUE_LOG_H
+
+enum log_level { LOG_ERROR = 0, LOG_INFO = 1, LOG_DEBUG = 2 };
+
+/* Sets the most detailed level written (default LOG_INFO). */
+void log_set_level(int level);
+
+/* Parses "error", "info", "debug"; returns -1 for anything else. */
+int log_level_parse(const char *name);
+
+/* Writes one line. Never pass a password or anything a player typed unchecked. */
+void log_msg(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#define log_error(...) log_msg(LOG_ERROR, __VA_ARGS__)
+#define log_info(...) log_msg(LOG_INFO, __VA_ARGS__)
+#define log_debug(...) log_msg(LOG_DEBUG, __VA_ARGS__)
+
+#endif

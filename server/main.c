@@ -1,0 +1,183 @@
+/* main.c - rogued: flags, configuration, and the loop. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <uv.h>
+
+#include "config.h"
+#include "log.h"
+#include "server.h"
+
+#define DEFAULT_CONFIG "config/server.conf"
+
+static void usage(FILE *f, const config_t *defaults)
+{
+    fprintf(f,
+        "Usage: rogued [OPTION]...\n"
+        "A telnet roguelike server: every player gets a dungeon of their own.\n"
+        "\n"
+        "Options (each overrides the environment, which overrides the file):\n"
+        "  -c, --config FILE     read settings from FILE (default " DEFAULT_CONFIG
+        ";\n"
+        "                        a missing default file is fine, a named one is not)\n"
+        "  -p, --port N          TCP port to listen on (0: any free port, logged)\n"
+        "  -b, --bind ADDR       address to listen on\n"
+        "  -d, --data-dir DIR    directory for the server's files\n"
+        "  -s, --seed N          every new game uses seed N (tests, bug reports)\n"
+        "  -m, --max-sessions N  players at once\n"
+        "  -l, --log-level L     error, info or debug\n"
+        "      --set KEY=VALUE   set any configuration key\n"
+        "  -h, --help            show this help and exit\n"
+        "      --version         show the version and exit\n"
+        "\n"
+        "Configuration keys (file `key = value`, environment ROGUED_KEY), with\n"
+        "their built-in defaults:\n");
+    config_print_keys(defaults, f);
+    fprintf(f,
+        "\n"
+        "Signals: SIGINT or SIGTERM tells every player, closes every connection\n"
+        "and exits 0.\n");
+}
+
+/* Flags that take a value, and the key each sets. */
+static const struct { const char *s, *l, *key; } flags[] = {
+    { "-p", "--port", "port" },
+    { "-b", "--bind", "bind" },
+    { "-d", "--data-dir", "data_dir" },
+    { "-s", "--seed", "seed" },
+    { "-m", "--max-sessions", "max_sessions" },
+    { "-l", "--log-level", "log_level" },
+};
+
+static int is_flag(const char *arg, const char *s, const char *l)
+{
+    return strcmp(arg, s) == 0 || strcmp(arg, l) == 0;
+}
+
+/* mkdir -p, for the data directory. */
+static int make_dirs(const char *path)
+{
+    char p[CONFIG_STR_MAX];
+    snprintf(p, sizeof p, "%s", path);
+    for (char *c = p + 1; *c; c++) {
+        if (*c == '/') {
+            *c = '\0';
+            if (mkdir(p, 0750) != 0 && errno != EEXIST)
+                return -1;
+            *c = '/';
+        }
+    }
+    if (mkdir(p, 0750) != 0 && errno != EEXIST)
+        return -1;
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
+}
+
+/* Thousands of players need thousands of descriptors: use what we may. */
+static void raise_fd_limit(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    config_t cfg, defaults;
+    char err[512];
+    const char *config_path = DEFAULT_CONFIG;
+    int config_required = 0;
+
+    config_defaults(&defaults);
+    cfg = defaults;
+
+    /* First pass: --help, --version and which file to read. */
+    for (int i = 1; i < argc; i++) {
+        if (is_flag(argv[i], "-h", "--help")) {
+            usage(stdout, &defaults);
+            return 0;
+        }
+        if (strcmp(argv[i], "--version") == 0) {
+            printf("rogued 0.1\n");
+            return 0;
+        }
+        if (is_flag(argv[i], "-c", "--config")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "rogued: %s needs a file name\n", argv[i]);
+                return 2;
+            }
+            config_path = argv[++i];
+            config_required = 1;
+        }
+    }
+    if (config_load_file(&cfg, config_path, config_required, err, sizeof err) != 0 ||
+        config_load_env(&cfg, err, sizeof err) != 0) {
+        fprintf(stderr, "rogued: %s\n", err);
+        return 2;
+    }
+    /* Second pass: every other flag, over the file and the environment. */
+    for (int i = 1; i < argc; i++) {
+        const char *key = NULL, *value = NULL;
+        char kv[CONFIG_STR_MAX + 64];
+        if (is_flag(argv[i], "-c", "--config")) {
+            i++;
+            continue;
+        }
+        for (size_t f = 0; f < sizeof flags / sizeof flags[0]; f++)
+            if (is_flag(argv[i], flags[f].s, flags[f].l))
+                key = flags[f].key;
+        if (!key && strcmp(argv[i], "--set") == 0) {
+            if (i + 1 >= argc || !strchr(argv[i + 1], '=')) {
+                fprintf(stderr, "rogued: --set needs KEY=VALUE\n");
+                return 2;
+            }
+            snprintf(kv, sizeof kv, "%s", argv[++i]);
+            char *eq = strchr(kv, '=');
+            *eq = '\0';
+            key = kv;
+            value = eq + 1;
+        } else if (key) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "rogued: %s needs a value\n", argv[i]);
+                return 2;
+            }
+            value = argv[++i];
+        } else {
+            fprintf(stderr, "rogued: unknown option '%s' (try --help)\n", argv[i]);
+            return 2;
+        }
+        if (config_set(&cfg, key, value, err, sizeof err) != 0) {
+            fprintf(stderr, "rogued: %s\n", err);
+            return 2;
+        }
+    }
+    if (config_validate(&cfg, err, sizeof err) != 0) {
+        fprintf(stderr, "rogued: %s\n", err);
+        return 2;
+    }
+    log_set_level(log_level_parse(cfg.log_level));
+    if (make_dirs(cfg.data_dir) != 0) {
+        fprintf(stderr, "rogued: cannot create data directory '%s': %s\n",
+                cfg.data_dir, strerror(errno));
+        return 1;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    raise_fd_limit();
+
+    uv_loop_t loop;
+    uv_loop_init(&loop);
+    static srv_t srv; /* large (scratch buffers): not on the stack */
+    if (srv_init(&srv, &loop, &cfg) != 0) {
+        uv_loop_close(&loop);
+        return 1;
+    }
+    int rc = srv_run(&srv);
+    log_info("stopped");
+    return rc == 0 ? 0 : 1;
+}

@@ -1,0 +1,55 @@
+/* server.h - the host: one libuv loop, its listener, and every session on it.
+ *
+ * The server owns the loop-wide scratch space that every session borrows
+ * while it is being served (a read buffer, the next screen, the encoder's
+ * output, the telnet output being gathered): one loop runs one callback at
+ * a time, so one copy serves everyone and a session keeps only what must
+ * outlive a callback. */
+#ifndef ROGUE_SERVER_H
+#define ROGUE_SERVER_H
+
+#include <stdint.h>
+#include <uv.h>
+
+#include "buf.h"
+#include "config.h"
+#include "screen.h"
+
+struct sess;
+
+typedef struct srv {
+    uv_loop_t *loop;
+    config_t cfg;
+    uv_tcp_t listener;
+    uv_signal_t sigint, sigterm;
+    uv_timer_t sweep;          /* once a second: idle checks, keepalives */
+    struct sess *sessions;     /* every session not yet freed */
+    int nsessions;             /* in that list */
+    int nplaying;              /* admitted (not refused, not closing) */
+    int shutting_down;
+    uint64_t next_id;
+    /* scratch, borrowed by the session being served */
+    char readbuf[65536];
+    unsigned char filtbuf[65536 + 2]; /* readbuf after tnfilter */
+    screen_t next;             /* the screen being drawn */
+    buf_t enc;                 /* the encoder's bytes for one frame */
+    buf_t out;                 /* telnet bytes gathered for out_owner */
+    struct sess *out_owner;
+} srv_t;
+
+/* Sets up the loop, binds and listens (logging "listening on ADDR:PORT").
+ * Returns 0, or -1 after logging why. */
+int srv_init(srv_t *srv, uv_loop_t *loop, const config_t *cfg);
+
+/* Runs until a signal or srv_shutdown has closed everything. Returns the
+ * uv_loop_close result (0 when every handle was closed). */
+int srv_run(srv_t *srv);
+
+/* Starts a clean shutdown: stop accepting, tell every player, close every
+ * connection. The loop ends when the last handle has closed. */
+void srv_shutdown(srv_t *srv, const char *why);
+
+/* A seed for a new game: the configured one, or a random one. */
+uint64_t srv_new_seed(srv_t *srv);
+
+#endif

@@ -1,0 +1,94 @@
+/* session.h - one connection: its socket, telnet state, key decoder, the
+ * screen last sent, its output accounting and its game.
+ *
+ * One owner: the server's list holds the session; sess_close starts the end,
+ * and the session is freed in the close callback of its last handle, nowhere
+ * else. */
+#ifndef ROGUE_SESSION_H
+#define ROGUE_SESSION_H
+
+#include <stddef.h> /* libtelnet.h uses size_t without including it */
+#include <libtelnet.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "game.h"
+#include "keydec.h"
+#include "screen.h"
+#include "screen_diff.h"
+#include "server.h"
+#include "tnfilter.h"
+
+enum sess_state {
+    S_NEGOTIATING = 0, /* waiting (bounded) for the client's telnet answers */
+    S_PLAYING,
+    S_CLOSING          /* no more input; handles closing or output draining */
+};
+
+typedef struct sess {
+    struct sess *prev, *next;  /* srv->sessions */
+    srv_t *srv;
+    uint64_t id;
+    uv_tcp_t tcp;
+    uv_timer_t timer;          /* negotiation deadline, then close deadline */
+    uv_timer_t esc_timer;      /* a held Esc becomes a key after 100 ms */
+    uv_shutdown_t shutdown_req;
+    int open_handles;          /* freed when this reaches 0 after closing */
+    int handles_closing;
+    uint8_t state;             /* enum sess_state */
+    uint8_t telnet_peer;       /* the client has sent telnet commands */
+    uint8_t got_echo, got_naws, ttype_done, ttype_asks;
+    uint8_t need_render, dirty, warned_idle, refused;
+    char ttype[40];
+    char addr[64];             /* "ip:port" for the log */
+    const char *close_reason;
+    telnet_t *telnet;
+    tnfilter_t filter;
+    keydec_t keys;
+    term_state_t term;
+    screen_t shown;            /* what the client's terminal shows */
+    int w, h;
+    size_t queued;             /* bytes handed to libuv, not yet written */
+    uint64_t started_ms, last_input_ms, last_output_ms;
+    double key_tokens;         /* keys-per-second bucket */
+    uint64_t key_tokens_ms;
+    char notice[80];           /* a host line over the log, until the next key */
+    game_t *game;
+} sess_t;
+
+/* Accepts a pending connection from the listener into a new session.
+ * Refuses it (one line, close) when the server is full or shutting down. */
+void sess_accept(srv_t *srv);
+
+/* Starts closing a session. graceful: say `message` (may be NULL), restore
+ * the terminal, flush and shut the socket down (bounded by a deadline);
+ * otherwise drop it at once. Safe to call more than once. */
+void sess_close(sess_t *s, const char *reason, int graceful,
+                const char *message);
+
+/* The once-a-second check: idle warning and timeout, keepalive. */
+void sess_sweep(sess_t *s, uint64_t now_ms);
+
+/* Hands the gathered telnet output of its owner to libuv. */
+void sess_flush(sess_t *s);
+
+#endif
+
+/* --- between session.c and session_play.c ------------------------------- */
+
+/* libtelnet's event handler for every session (user data: the session). */
+void sess_telnet_event(telnet_t *t, telnet_event_t *ev, void *user);
+
+/* Sends bytes to the client through telnet (IAC doubled), gathered until
+ * sess_flush. */
+void sess_send(sess_t *s, const void *data, size_t len);
+
+/* Leaves negotiation: sets up the terminal and paints the first screen. */
+void sess_start_play(sess_t *s);
+
+/* Draws the game and sends the difference from what the client shows,
+ * ended by the frame marker; skipped (marked dirty) while output is backed up. */
+void sess_render(sess_t *s);
+
+/* A held Esc's deadline passed: let the decoder give up on the sequence. */
+void sess_esc_timeout(sess_t *s);

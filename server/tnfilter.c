@@ -1,0 +1,169 @@
+/* tnfilter.c - drop the subnegotiations libtelnet 0.21 mishandles and cap
+ * the length of every other one, before libtelnet parses the bytes; see
+ * tnfilter.h for which and why.
+ *
+ * The state machine mirrors libtelnet 0.21's _process() so that both agree on
+ * every subnegotiation boundary. A subnegotiation that is dropped leaves no
+ * trace, with one case to take care of: libtelnet ends a subnegotiation at
+ * "IAC <anything but SE or IAC>", so "IAC SB 31 ... IAC SB 70 ..." is a NAWS
+ * subnegotiation cut short by an MSSP one. We pass the NAWS part and drop the
+ * MSSP part; libtelnet is then still inside the NAWS subnegotiation (`open`),
+ * and the IAC SE (or IAC <command>) that ends the dropped one is passed on to
+ * end it, so both parsers are back in step. Every output byte stands for an
+ * input byte, which is what bounds the output by len + 2. */
+#include "tnfilter.h"
+
+#include <limits.h>
+#include <string.h>
+
+#define IAC 255
+#define DONT 254
+#define DO 253
+#define WONT 252
+#define WILL 251
+#define SB 250
+#define SE 240
+
+
+enum {
+    TF_DATA = 0, /* plain data */
+    TF_IAC,      /* IAC held back */
+    TF_NEG,      /* IAC WILL/WONT/DO/DONT passed: an option byte follows */
+    TF_SB,       /* IAC SB held back: the option byte decides */
+    TF_SB_DATA,  /* inside a subnegotiation */
+    TF_SB_IAC    /* IAC inside a subnegotiation (held back, or dropped) */
+};
+
+/* 1 for the options whose subnegotiations never reach libtelnet: those it
+ * parses itself (all but TTYPE); see tnfilter.h. */
+static int dropped_option(unsigned char opt)
+{
+    switch (opt) {
+    case 36: /* ENVIRON */
+    case 39: /* NEW-ENVIRON */
+    case 70: /* MSSP */
+    case 86: /* COMPRESS2 */
+    case 93: /* ZMP */
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+void tnfilter_init(tnfilter_t *f)
+{
+    memset(f, 0, sizeof *f);
+    f->state = TF_DATA;
+}
+
+/* "IAC cmd" with cmd neither SB nor (inside a subnegotiation) SE or IAC:
+ * passes both bytes and moves on as libtelnet does. */
+static size_t pass_command(tnfilter_t *f, unsigned char cmd, unsigned char *out)
+{
+    out[0] = IAC;
+    out[1] = cmd;
+    f->state = (cmd >= WILL && cmd <= DONT) ? TF_NEG : TF_DATA;
+    return 2;
+}
+
+long tnfilter_feed(tnfilter_t *f, const unsigned char *in, size_t len,
+                   unsigned char *out, size_t outcap)
+{
+    size_t o = 0;
+
+    if (len > (size_t)LONG_MAX - TNFILTER_HELD_MAX ||
+        outcap < len + TNFILTER_HELD_MAX)
+        f->failed = 1; /* a caller's bug: fail safe, never write past out */
+    if (f->failed)
+        return -1;
+
+    for (size_t i = 0; i < len; i++) {
+        unsigned char b = in[i];
+        switch (f->state) {
+        case TF_DATA:
+            if (b == IAC)
+                f->state = TF_IAC;
+            else
+                out[o++] = b;
+            break;
+
+        case TF_IAC:
+            if (b == SB)
+                f->state = TF_SB;
+            else
+                o += pass_command(f, b, out + o); /* IAC IAC passes as is */
+            break;
+
+        case TF_NEG:
+            out[o++] = b; /* the option byte, whatever its value */
+            f->state = TF_DATA;
+            break;
+
+        case TF_SB:
+            f->sb_len = 0;
+            f->state = TF_SB_DATA;
+            if (dropped_option(b)) {
+                f->drop = 1;
+            } else {
+                f->drop = 0;
+                f->open = 1;
+                out[o++] = IAC;
+                out[o++] = SB;
+                out[o++] = b;
+            }
+            break;
+
+        case TF_SB_DATA:
+            if (b == IAC) {
+                f->state = TF_SB_IAC;
+                break;
+            }
+            if (++f->sb_len > TNFILTER_SB_MAX) {
+                f->failed = 1;
+                return -1;
+            }
+            if (!f->drop)
+                out[o++] = b;
+            break;
+
+        case TF_SB_IAC:
+            if (b == IAC) { /* an escaped 255 in the data */
+                if (++f->sb_len > TNFILTER_SB_MAX) {
+                    f->failed = 1;
+                    return -1;
+                }
+                if (!f->drop) {
+                    out[o++] = IAC;
+                    out[o++] = IAC;
+                }
+                f->state = TF_SB_DATA;
+            } else if (b == SE) {
+                /* The end. After a dropped one it also ends the passed
+                 * subnegotiation that libtelnet may still be inside. */
+                if (f->open) {
+                    out[o++] = IAC;
+                    out[o++] = SE;
+                }
+                f->open = 0;
+                f->drop = 0;
+                f->state = TF_DATA;
+            } else if (b == SB) {
+                /* A new subnegotiation ends this one; its option decides
+                 * (libtelnet stays inside this one until it sees bytes). */
+                f->drop = 0;
+                f->state = TF_SB;
+            } else {
+                /* IAC <command> ends it, and is a command. */
+                f->open = 0;
+                f->drop = 0;
+                o += pass_command(f, b, out + o);
+            }
+            break;
+
+        default:
+            f->failed = 1;
+            return -1;
+        }
+    }
+    return (long)o;
+}

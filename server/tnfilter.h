@@ -1,0 +1,68 @@
+/* tnfilter.h - a filter on the raw socket bytes, run before libtelnet sees
+ * them, for libtelnet 0.21 bugs (TELNET.md, pitfalls 4 and 5, and what was
+ * found while fuzzing it). libtelnet parses the subnegotiations of options
+ * nobody agreed to, so any client can reach these:
+ *
+ *  - MSSP (70): its parser reads one byte past its heap buffer.
+ *  - ENVIRON (36), NEW-ENVIRON (39): after one that parses, libtelnet
+ *    re-enters itself (telnet_recv on the rest of the buffer, a frame of
+ *    over 4 KiB each): about 7000 of them in one 64 KiB read overflow the
+ *    stack and crash the whole server (measured: SIGSEGV at 7000 with an
+ *    8 MiB stack). And when one is ended by IAC <command> instead of IAC SE,
+ *    libtelnet skips the command byte, so it no longer reads the stream as
+ *    we do: "IAC SB 39 0 IAC x SB 70 ..." would smuggle an MSSP through.
+ *  - COMPRESS2 (86): Debian builds it with zlib, and IAC SB 86 IAC SE from
+ *    the client makes it inflate everything the client sends afterwards;
+ *    this filter would then see compressed bytes while libtelnet parsed what
+ *    they inflate to (an MSSP could get through that way too). Same
+ *    re-entry as above.
+ *  - ZMP (93): parsed too; no bug seen, but we never use it.
+ * So every subnegotiation of those options is dropped whole, before
+ * libtelnet. The only option libtelnet still parses itself is TTYPE, which
+ * the server needs (its parser was checked: no re-entry, no skipped byte).
+ * And a subnegotiation may grow to 16384 bytes and then spill into the data
+ * as keystrokes: here one longer than TNFILTER_SB_MAX bytes is an error and
+ * the session closes.
+ *
+ * Everything else passes unchanged, byte for byte. The filter follows the
+ * byte stream exactly as libtelnet 0.21's parser does (the byte after IAC
+ * WILL/WONT/DO/DONT/SB is an option whatever it is, even 255; IAC IAC inside
+ * a subnegotiation is one data byte; IAC followed by anything but SE or IAC
+ * inside a subnegotiation ends it and is a command), so the two never
+ * disagree on where a subnegotiation starts or ends, however the bytes are
+ * split between reads. No I/O, no allocation; the state is a few bytes. */
+#ifndef ROGUE_TNFILTER_H
+#define ROGUE_TNFILTER_H
+
+#include <stddef.h>
+
+/* The most data bytes (after un-escaping IAC IAC, option byte not counted)
+ * a subnegotiation may carry. NAWS is 4, a TTYPE answer a few dozen. */
+#define TNFILTER_SB_MAX 512
+
+/* Held bytes released at the start of a call: out needs len + this. */
+#define TNFILTER_HELD_MAX 2
+
+typedef struct tnfilter {
+    unsigned char state;   /* internal: where in the telnet syntax we are */
+    unsigned char drop;    /* the current subnegotiation is being dropped */
+    unsigned char open;    /* libtelnet is inside a subnegotiation we passed
+                              and have not yet passed the end of */
+    unsigned char failed;  /* a subnegotiation was too long: -1 for good */
+    unsigned int sb_len;   /* data bytes in the current subnegotiation */
+} tnfilter_t;
+
+/* Sets f to the start of a connection. */
+void tnfilter_init(tnfilter_t *f);
+
+/* Filters in[0..len) into out. The output is never longer than len +
+ * TNFILTER_HELD_MAX (an IAC or IAC SB held back at the end of the previous
+ * call, to see which option follows, is released now), and outcap must be at
+ * least that. Returns the number of bytes written to out, to be given to
+ * telnet_recv; or -1 when a subnegotiation has passed TNFILTER_SB_MAX bytes
+ * (or outcap is too small): the session must close. After -1 every later
+ * call returns -1 too. */
+long tnfilter_feed(tnfilter_t *f, const unsigned char *in, size_t len,
+                   unsigned char *out, size_t outcap);
+
+#endif

@@ -1,0 +1,162 @@
+/* test_config.c - the configuration: file syntax, errors, environment. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "config.h"
+
+static char path[64];
+
+static void write_file(const char *text)
+{
+    snprintf(path, sizeof path, "/tmp/rogued-conf-XXXXXX");
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+}
+
+START_TEST(defaults_are_sane)
+{
+    config_t c;
+    char err[256];
+    config_defaults(&c);
+    ck_assert_int_eq(c.port, 2323);
+    ck_assert_str_eq(c.bind, "0.0.0.0");
+    ck_assert_str_eq(c.data_dir, "./data");
+    ck_assert_int_eq(config_validate(&c, err, sizeof err), 0);
+    uint64_t seed;
+    ck_assert_int_eq(config_seed(&c, &seed), 0);
+}
+END_TEST
+
+START_TEST(file_sets_keys)
+{
+    config_t c;
+    char err[256];
+    config_defaults(&c);
+    write_file("# comment\n\nport = 4000\n  bind=127.0.0.1  \nseed = \"42\"\n"
+               "server_name = \"My Dungeon\"\n");
+    ck_assert_int_eq(config_load_file(&c, path, 1, err, sizeof err), 0);
+    unlink(path);
+    ck_assert_int_eq(c.port, 4000);
+    ck_assert_str_eq(c.bind, "127.0.0.1");
+    ck_assert_str_eq(c.server_name, "My Dungeon");
+    uint64_t seed = 0;
+    ck_assert_int_eq(config_seed(&c, &seed), 1);
+    ck_assert_uint_eq(seed, 42);
+}
+END_TEST
+
+START_TEST(file_errors_name_the_line)
+{
+    config_t c;
+    char err[256];
+    config_defaults(&c);
+    write_file("port = 4000\nno_such_key = 1\n");
+    ck_assert_int_eq(config_load_file(&c, path, 1, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, ":2: unknown key 'no_such_key'"));
+    unlink(path);
+
+    config_defaults(&c);
+    write_file("port = 70000\n");
+    ck_assert_int_eq(config_load_file(&c, path, 1, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, ":1: port: 70000 is outside 0..65535"));
+    unlink(path);
+
+    config_defaults(&c);
+    write_file("port 4000\n");
+    ck_assert_int_eq(config_load_file(&c, path, 1, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, ":1: expected 'key = value'"));
+    unlink(path);
+
+    config_defaults(&c);
+    write_file("max_sessions = lots\n");
+    ck_assert_int_eq(config_load_file(&c, path, 1, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "is not a whole number"));
+    unlink(path);
+}
+END_TEST
+
+START_TEST(missing_file)
+{
+    config_t c;
+    char err[256];
+    config_defaults(&c);
+    ck_assert_int_eq(config_load_file(&c, "/nonexistent/x.conf", 0, err, sizeof err), 0);
+    ck_assert_int_eq(config_load_file(&c, "/nonexistent/x.conf", 1, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "No such file"));
+}
+END_TEST
+
+START_TEST(environment_overrides_file)
+{
+    config_t c;
+    char err[256];
+    config_defaults(&c);
+    write_file("port = 4000\nmax_sessions = 10\n");
+    ck_assert_int_eq(config_load_file(&c, path, 1, err, sizeof err), 0);
+    unlink(path);
+    setenv("ROGUED_PORT", "5000", 1);
+    ck_assert_int_eq(config_load_env(&c, err, sizeof err), 0);
+    ck_assert_int_eq(c.port, 5000);
+    ck_assert_int_eq(c.max_sessions, 10);
+    setenv("ROGUED_PORT", "x", 1);
+    ck_assert_int_eq(config_load_env(&c, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "ROGUED_PORT"));
+    unsetenv("ROGUED_PORT");
+}
+END_TEST
+
+START_TEST(validation)
+{
+    config_t c;
+    char err[256];
+    config_defaults(&c);
+    c.idle_timeout = 10;
+    c.idle_warning = 10;
+    ck_assert_int_eq(config_validate(&c, err, sizeof err), -1);
+    config_defaults(&c);
+    c.output_highwater = c.output_limit;
+    ck_assert_int_eq(config_validate(&c, err, sizeof err), -1);
+    config_defaults(&c);
+    snprintf(c.seed, sizeof c.seed, "-4");
+    ck_assert_int_eq(config_validate(&c, err, sizeof err), -1);
+    config_defaults(&c);
+    snprintf(c.log_level, sizeof c.log_level, "loud");
+    ck_assert_int_eq(config_validate(&c, err, sizeof err), -1);
+}
+END_TEST
+
+START_TEST(shipped_config_matches_defaults)
+{
+    /* config/server.conf documents every key with its default value: loading
+     * it must change nothing. */
+    config_t d, c;
+    char err[256];
+    config_defaults(&d);
+    config_defaults(&c);
+    ck_assert_int_eq(config_load_file(&c, "config/server.conf", 1, err, sizeof err), 0);
+    ck_assert(memcmp(&c, &d, sizeof c) == 0);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("config");
+    TCase *tc = tcase_create("config");
+    tcase_add_test(tc, defaults_are_sane);
+    tcase_add_test(tc, file_sets_keys);
+    tcase_add_test(tc, file_errors_name_the_line);
+    tcase_add_test(tc, missing_file);
+    tcase_add_test(tc, environment_overrides_file);
+    tcase_add_test(tc, validation);
+    tcase_add_test(tc, shipped_config_matches_defaults);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)

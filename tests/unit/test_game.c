@@ -1,0 +1,297 @@
+/* test_game.c - the game core through its public API: determinism, turns,
+ * movement, modes, and the view's layout. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "game.h"
+#include "keys.h"
+#include "rng.h"
+#include "view.h"
+
+/* Finds a direction the player can move in, or returns 0. */
+static int open_direction(const game_t *g, int *key)
+{
+    static const struct { int key, dx, dy; } d[] = {
+        { 'l', 1, 0 }, { 'h', -1, 0 }, { 'j', 0, 1 }, { 'k', 0, -1 },
+    };
+    for (int i = 0; i < 4; i++)
+        if (map_walkable(&g->map, g->player.x + d[i].dx, g->player.y + d[i].dy)) {
+            *key = d[i].key;
+            return 1;
+        }
+    return 0;
+}
+
+START_TEST(new_game_starts_in_first_room)
+{
+    game_t *g = game_new(42, NULL);
+    ck_assert_ptr_nonnull(g);
+    int cx, cy;
+    rect_center(&g->map.rooms[0], &cx, &cy);
+    ck_assert_int_eq(g->player.x, cx);
+    ck_assert_int_eq(g->player.y, cy);
+    ck_assert_int_eq(g->player.hp, 30);
+    ck_assert_int_eq(g->player.max_hp, 30);
+    ck_assert_int_eq(g->turn, 0);
+    ck_assert_int_eq(g->depth, 1);
+    ck_assert(g->visible[cy][cx]);
+    ck_assert(g->map.explored[cy][cx]);
+    ck_assert_str_eq(game_msg(g, 1)->text, "Welcome to the dungeon, adventurer!");
+    ck_assert_ptr_nonnull(strstr(game_msg(g, 0)->text, "Press ? for help"));
+    game_free(g);
+}
+END_TEST
+
+START_TEST(determinism_seed_and_keys)
+{
+    static const int keyset[] = { 'h', 'j', 'k', 'l', 'y', 'u', 'b', 'n', '.',
+                                  '5', '1', '3', '7', '9', KEY_UP, KEY_DOWN,
+                                  KEY_LEFT, KEY_RIGHT, '?', 'x', KEY_ESC };
+    const int n = sizeof keyset / sizeof keyset[0];
+    uint64_t hashes[2];
+    screen_t s[2];
+    for (int run = 0; run < 2; run++) {
+        game_t *g = game_new(1234567, NULL);
+        rng_t keys;
+        rng_seed(&keys, 99);
+        for (int i = 0; i < 1000; i++)
+            game_key(g, keyset[rng_range(&keys, 0, n - 1)]);
+        hashes[run] = game_hash(g);
+        screen_init(&s[run], 80, 24);
+        view_draw(g, &s[run]);
+        game_free(g);
+    }
+    ck_assert_uint_eq(hashes[0], hashes[1]);
+    ck_assert(screen_equal(&s[0], &s[1]));
+    screen_free(&s[0]);
+    screen_free(&s[1]);
+}
+END_TEST
+
+START_TEST(different_seeds_differ)
+{
+    game_t *a = game_new(1, NULL), *b = game_new(2, NULL);
+    ck_assert_uint_ne(game_hash(a), game_hash(b));
+    ck_assert(memcmp(a->map.tile, b->map.tile, sizeof a->map.tile) != 0);
+    game_free(a);
+    game_free(b);
+}
+END_TEST
+
+START_TEST(move_takes_a_turn)
+{
+    game_t *g = game_new(7, NULL);
+    int key, x = g->player.x, y = g->player.y;
+    ck_assert(open_direction(g, &key));
+    ck_assert_int_eq(game_key(g, key), 1);
+    ck_assert_int_eq(g->turn, 1);
+    ck_assert_int_eq(abs(g->player.x - x) + abs(g->player.y - y), 1);
+    game_free(g);
+}
+END_TEST
+
+START_TEST(wall_blocks_without_a_turn)
+{
+    game_t *g = game_new(7, NULL);
+    /* Walk left until blocked: rooms are bounded by walls. */
+    for (int i = 0; i < MAP_W && map_walkable(&g->map, g->player.x - 1, g->player.y); i++)
+        game_key(g, 'h');
+    uint32_t turn = g->turn;
+    int x = g->player.x;
+    ck_assert_int_eq(game_key(g, 'h'), 0);
+    ck_assert_int_eq(g->turn, turn);
+    ck_assert_int_eq(g->player.x, x);
+    ck_assert_str_eq(game_msg(g, 0)->text, "There is a wall in the way.");
+    game_free(g);
+}
+END_TEST
+
+START_TEST(every_key_family_moves)
+{
+    /* Each family's "right" key moves one step east on an open tile. */
+    static const int right[] = { 'l', '6', KEY_RIGHT };
+    for (int i = 0; i < 3; i++) {
+        game_t *g = game_new(11, NULL);
+        /* Find a seed-independent spot: step back west first if needed. */
+        if (!map_walkable(&g->map, g->player.x + 1, g->player.y))
+            game_key(g, 'h');
+        int x = g->player.x;
+        ck_assert(map_walkable(&g->map, x + 1, g->player.y));
+        ck_assert_int_eq(game_key(g, right[i]), 1);
+        ck_assert_int_eq(g->player.x, x + 1);
+        game_free(g);
+    }
+}
+END_TEST
+
+START_TEST(wait_keys_take_a_turn)
+{
+    game_t *g = game_new(3, NULL);
+    int x = g->player.x, y = g->player.y;
+    ck_assert_int_eq(game_key(g, '.'), 1);
+    ck_assert_int_eq(game_key(g, '5'), 1);
+    ck_assert_int_eq(g->turn, 2);
+    ck_assert_int_eq(g->player.x, x);
+    ck_assert_int_eq(g->player.y, y);
+    game_free(g);
+}
+END_TEST
+
+START_TEST(help_and_quit_modes)
+{
+    game_t *g = game_new(3, NULL);
+    ck_assert_int_eq(game_key(g, '?'), 0);
+    ck_assert_int_eq(g->mode, MODE_HELP);
+    game_key(g, 'l'); /* any key leaves help and does nothing else */
+    ck_assert_int_eq(g->mode, MODE_PLAY);
+    ck_assert_int_eq(g->turn, 0);
+    game_key(g, 'Q');
+    ck_assert_int_eq(g->mode, MODE_QUIT_PROMPT);
+    ck_assert_str_eq(game_msg(g, 0)->text, "Really quit? (y/n)");
+    game_key(g, 'n');
+    ck_assert_int_eq(g->mode, MODE_PLAY);
+    ck_assert(!game_over(g));
+    game_key(g, 'Q');
+    game_key(g, 'y');
+    ck_assert(game_over(g));
+    game_free(g);
+}
+END_TEST
+
+START_TEST(fov_remembers_explored_tiles)
+{
+    game_t *g = game_new(5, NULL);
+    int before = 0, after = 0;
+    for (int y = 0; y < MAP_H; y++)
+        for (int x = 0; x < MAP_W; x++)
+            before += g->map.explored[y][x];
+    rng_t r;
+    rng_seed(&r, 5);
+    static const char moves[] = "hjklyubn";
+    for (int i = 0; i < 300; i++)
+        game_key(g, moves[rng_range(&r, 0, 7)]);
+    for (int y = 0; y < MAP_H; y++)
+        for (int x = 0; x < MAP_W; x++) {
+            after += g->map.explored[y][x];
+            /* everything in view is explored */
+            if (g->visible[y][x])
+                ck_assert(g->map.explored[y][x]);
+        }
+    ck_assert_int_ge(after, before);
+    game_free(g);
+}
+END_TEST
+
+START_TEST(log_ring_keeps_newest)
+{
+    game_t *g = game_new(1, NULL);
+    for (int i = 0; i < LOG_MAX + 10; i++)
+        game_log(g, MSG_INFO, "line %d", i);
+    ck_assert_str_eq(game_msg(g, 0)->text, "line 73");
+    ck_assert_str_eq(game_msg(g, LOG_MAX - 1)->text, "line 10");
+    ck_assert_ptr_null(game_msg(g, LOG_MAX));
+    game_free(g);
+}
+END_TEST
+
+static int row_has(const screen_t *s, int y, const char *text)
+{
+    char line[512];
+    int n = s->w < 511 ? s->w : 511;
+    for (int x = 0; x < n; x++)
+        line[x] = (char)screen_cat(s, x, y)->ch;
+    line[n] = '\0';
+    return strstr(line, text) != NULL;
+}
+
+START_TEST(view_layout_80x24_and_120x40)
+{
+    game_t *g = game_new(9, NULL);
+    screen_t s;
+    screen_init(&s, 80, 24);
+    view_draw(g, &s);
+    ck_assert_uint_eq(screen_cat(&s, g->player.x, g->player.y)->ch, '@');
+    ck_assert(row_has(&s, 23, "HP: 30/30"));
+    ck_assert(row_has(&s, 22, "Press ? for help"));
+    ck_assert(row_has(&s, 21, "Welcome"));
+    ck_assert_uint_eq(screen_cat(&s, 0, 23)->fg, COL_BGREEN);
+    screen_resize(&s, 120, 40);
+    view_draw(g, &s);
+    ck_assert(row_has(&s, 39, "HP: 30/30"));
+    ck_assert(!row_has(&s, 23, "HP: 30/30"));
+    ck_assert(row_has(&s, 38, "Press ? for help"));
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+START_TEST(view_too_small)
+{
+    game_t *g = game_new(9, NULL);
+    screen_t s;
+    screen_init(&s, 60, 20);
+    view_draw(g, &s);
+    ck_assert(row_has(&s, 9, "Please enlarge your terminal to 80x24."));
+    ck_assert(row_has(&s, 10, "(it is 60x20 now)"));
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+START_TEST(view_dims_remembered_tiles)
+{
+    game_t *g = game_new(21, NULL);
+    rng_t r;
+    rng_seed(&r, 21);
+    for (int i = 0; i < 400; i++)
+        game_key(g, "hjklyubn"[rng_range(&r, 0, 7)]);
+    screen_t s;
+    screen_init(&s, 80, 24);
+    view_draw(g, &s);
+    int lit = 0, dim = 0;
+    for (int y = 0; y < MAP_H; y++)
+        for (int x = 0; x < MAP_W; x++) {
+            const cell_t *c = screen_cat(&s, x, y);
+            if (x == g->player.x && y == g->player.y)
+                continue;
+            if (g->visible[y][x]) {
+                ck_assert_uint_ne(c->fg, COL_GREY);
+                lit++;
+            } else if (g->map.explored[y][x]) {
+                ck_assert_uint_eq(c->fg, COL_GREY);
+                dim++;
+            } else {
+                ck_assert_uint_eq(c->ch, ' ');
+            }
+        }
+    ck_assert_int_gt(lit, 0);
+    ck_assert_int_gt(dim, 0);
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("game");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, new_game_starts_in_first_room);
+    tcase_add_test(tc, determinism_seed_and_keys);
+    tcase_add_test(tc, different_seeds_differ);
+    tcase_add_test(tc, move_takes_a_turn);
+    tcase_add_test(tc, wall_blocks_without_a_turn);
+    tcase_add_test(tc, every_key_family_moves);
+    tcase_add_test(tc, wait_keys_take_a_turn);
+    tcase_add_test(tc, help_and_quit_modes);
+    tcase_add_test(tc, fov_remembers_explored_tiles);
+    tcase_add_test(tc, log_ring_keeps_newest);
+    tcase_add_test(tc, view_layout_80x24_and_120x40);
+    tcase_add_test(tc, view_too_small);
+    tcase_add_test(tc, view_dims_remembered_tiles);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
