@@ -1,0 +1,377 @@
+/* test_screen_diff.c - the ANSI encoder, checked through a real terminal
+ * emulator: for random pairs of grids A and B, feeding libvterm A's full
+ * paint and then the diff A->B must leave exactly B on its screen (glyph,
+ * colours, bold, underline, reverse in every cell). */
+#include <check.h>
+#include <string.h>
+#include <vterm.h>
+
+#include "check_main.h"
+#include "rng.h"
+#include "screen.h"
+#include "screen_diff.h"
+
+typedef struct term {
+    VTerm *vt;
+    VTermScreen *vs;
+} term_t;
+
+static void term_open(term_t *t, int w, int h, int utf8)
+{
+    t->vt = vterm_new(h, w);
+    vterm_set_utf8(t->vt, utf8);
+    t->vs = vterm_obtain_screen(t->vt);
+    vterm_screen_reset(t->vs, 1);
+}
+
+static void term_close(term_t *t)
+{
+    vterm_free(t->vt);
+}
+
+static void term_feed(term_t *t, const buf_t *b)
+{
+    if (b->len)
+        vterm_input_write(t->vt, b->data, b->len);
+}
+
+static uint8_t vt_colour(const VTermColor *c, int fg)
+{
+    if (fg ? VTERM_COLOR_IS_DEFAULT_FG(c) : VTERM_COLOR_IS_DEFAULT_BG(c))
+        return COL_DEFAULT;
+    ck_assert(VTERM_COLOR_IS_INDEXED(c));
+    return c->indexed.idx;
+}
+
+/* The terminal's cell (x, y) in our terms. */
+static cell_t term_cell(const term_t *t, int x, int y)
+{
+    VTermScreenCell vc;
+    VTermPos pos = { .row = y, .col = x };
+    vterm_screen_get_cell(t->vs, pos, &vc);
+    cell_t c = { vc.chars[0] ? vc.chars[0] : ' ', vt_colour(&vc.fg, 1),
+                 vt_colour(&vc.bg, 0), 0, 0 };
+    c.attr = (uint8_t)((vc.attrs.bold ? ATTR_BOLD : 0) |
+                       (vc.attrs.underline ? ATTR_UNDERLINE : 0) |
+                       (vc.attrs.reverse ? ATTR_REVERSE : 0));
+    return c;
+}
+
+/* The terminal shows exactly s (code points through `map`: non-UTF-8
+ * clients see '?' for what they cannot show). */
+static void assert_shows(const term_t *t, const screen_t *s, int utf8)
+{
+    for (int y = 0; y < s->h; y++)
+        for (int x = 0; x < s->w; x++) {
+            cell_t want = *screen_cat(s, x, y), got = term_cell(t, x, y);
+            if (!utf8 && want.ch >= 0x80)
+                want.ch = '?';
+            if (memcmp(&want, &got, sizeof want) != 0)
+                ck_abort_msg("cell (%d,%d): want U+%04X fg %d bg %d attr %d, "
+                             "got U+%04X fg %d bg %d attr %d", x, y,
+                             (unsigned)want.ch, want.fg, want.bg, want.attr,
+                             (unsigned)got.ch, got.fg, got.bg, got.attr);
+        }
+}
+
+/* No byte the encoder writes is a control byte other than ESC: no bare LF,
+ * no CR, no BEL; cursor movement is CSI only. */
+static void assert_clean(const buf_t *b)
+{
+    for (size_t i = 0; i < b->len; i++) {
+        unsigned char c = (unsigned char)b->data[i];
+        if ((c < 0x20 && c != 0x1b) || c == 0x7f)
+            ck_abort_msg("control byte %02x at %zu", c, i);
+    }
+}
+
+/* The buffer's bytes as a C string (a NUL after them, not counted). */
+static const char *as_string(buf_t *b)
+{
+    ck_assert_int_eq(buf_append(b, "", 1), 0);
+    b->len--;
+    return b->data;
+}
+
+static const uint32_t glyphs[] = { ' ', ' ', ' ', ' ', '.', '#', '@', 'g',
+                                   'T', '%', '$', '!', '?', 0xe9, 0x2588 };
+static const uint8_t colours[] = { COL_DEFAULT, COL_DEFAULT, COL_WHITE,
+                                   COL_GREY, COL_RED, COL_BGREEN, COL_BYELLOW,
+                                   COL_BLUE, COL_BWHITE, COL_BLACK };
+
+static cell_t random_cell(rng_t *r, int plain)
+{
+    cell_t c = { ' ', COL_DEFAULT, COL_DEFAULT, 0, 0 };
+    if (rng_chance(r, 30))
+        return c; /* many blanks, as on a real screen */
+    c.ch = glyphs[rng_range(r, 0, (int)(sizeof glyphs / sizeof glyphs[0]) - 1)];
+    c.fg = colours[rng_range(r, 0, (int)sizeof colours - 1)];
+    if (!plain) {
+        c.bg = rng_chance(r, 80) ? COL_DEFAULT
+                                 : colours[rng_range(r, 0, (int)sizeof colours - 1)];
+        c.attr = (uint8_t)rng_range(r, 0, 7);
+    }
+    return c;
+}
+
+static void random_screen(screen_t *s, rng_t *r, int plain)
+{
+    for (int i = 0; i < s->w * s->h; i++)
+        s->cells[i] = random_cell(r, plain);
+}
+
+/* B from A: a few random cells, a few short runs, sometimes a cleared row
+ * tail (what a shorter log line does). */
+static void mutate(screen_t *b, const screen_t *a, rng_t *r)
+{
+    screen_copy(b, a);
+    int n = rng_range(r, 0, 40);
+    for (int i = 0; i < n; i++) {
+        int x = rng_range(r, 0, b->w - 1), y = rng_range(r, 0, b->h - 1);
+        int run = rng_chance(r, 20) ? rng_range(r, 1, 12) : 1;
+        for (int k = 0; k < run && x + k < b->w; k++)
+            *screen_at(b, x + k, y) = random_cell(r, 0);
+    }
+    if (rng_chance(r, 50)) {
+        int y = rng_range(r, 0, b->h - 1);
+        for (int x = rng_range(r, 0, b->w - 1); x < b->w; x++)
+            screen_put(b, x, y, ' ', COL_DEFAULT, COL_DEFAULT, 0);
+    }
+}
+
+/* Paints a, diffs to b, checks the terminal, for one pair. */
+static void check_pair(const screen_t *a, const screen_t *b, int utf8)
+{
+    term_t t;
+    term_open(&t, a->w, a->h, utf8);
+    term_state_t ts;
+    memset(&ts, 0, sizeof ts);
+    ts.utf8 = (uint8_t)utf8;
+    term_state_reset(&ts);
+    buf_t out;
+    buf_init(&out, 0);
+    ck_assert_int_eq(screen_paint(a, &ts, &out), 0);
+    assert_clean(&out);
+    term_feed(&t, &out);
+    assert_shows(&t, a, utf8);
+    buf_reset(&out);
+    ck_assert_int_eq(screen_diff(a, b, &ts, &out), 0);
+    assert_clean(&out);
+    term_feed(&t, &out);
+    assert_shows(&t, b, utf8);
+    buf_free(&out);
+    term_close(&t);
+}
+
+START_TEST(random_pairs_reach_b)
+{
+    rng_t r;
+    rng_seed(&r, 31337);
+    screen_t a, b;
+    screen_init(&a, 80, 24);
+    screen_init(&b, 80, 24);
+    for (int i = 0; i < 300; i++) {
+        int w = i % 3 == 0 ? rng_range(&r, 1, 130) : 80;
+        int h = i % 3 == 0 ? rng_range(&r, 1, 50) : 24;
+        screen_resize(&a, w, h);
+        random_screen(&a, &r, i % 2);
+        screen_resize(&b, w, h);
+        if (i % 4 == 0)
+            random_screen(&b, &r, 0); /* unrelated */
+        else
+            mutate(&b, &a, &r);       /* a few changes, as between turns */
+        check_pair(&a, &b, i % 5 != 0);
+    }
+    screen_free(&a);
+    screen_free(&b);
+}
+END_TEST
+
+START_TEST(chains_of_diffs_stay_in_step)
+{
+    /* The encoder's idea of cursor and pen carries from frame to frame:
+     * a long chain must never drift from what the terminal shows. */
+    rng_t r;
+    rng_seed(&r, 4);
+    screen_t shown, next;
+    screen_init(&shown, 80, 24);
+    screen_init(&next, 80, 24);
+    random_screen(&shown, &r, 0);
+    term_t t;
+    term_open(&t, 80, 24, 1);
+    term_state_t ts;
+    memset(&ts, 0, sizeof ts);
+    ts.utf8 = 1;
+    term_state_reset(&ts);
+    buf_t out;
+    buf_init(&out, 0);
+    screen_paint(&shown, &ts, &out);
+    term_feed(&t, &out);
+    for (int i = 0; i < 200; i++) {
+        mutate(&next, &shown, &r);
+        buf_reset(&out);
+        ck_assert_int_eq(screen_diff(&shown, &next, &ts, &out), 0);
+        term_feed(&t, &out);
+        screen_copy(&shown, &next);
+    }
+    assert_shows(&t, &shown, 1);
+    buf_free(&out);
+    term_close(&t);
+    screen_free(&shown);
+    screen_free(&next);
+}
+END_TEST
+
+START_TEST(equal_screens_send_nothing)
+{
+    rng_t r;
+    rng_seed(&r, 8);
+    screen_t a;
+    screen_init(&a, 80, 24);
+    random_screen(&a, &r, 0);
+    term_state_t ts;
+    memset(&ts, 0, sizeof ts);
+    term_state_reset(&ts);
+    buf_t out;
+    buf_init(&out, 0);
+    ck_assert_int_eq(screen_diff(&a, &a, &ts, &out), 0);
+    ck_assert_uint_eq(out.len, 0);
+    buf_free(&out);
+    screen_free(&a);
+}
+END_TEST
+
+START_TEST(one_cell_costs_a_move_and_a_glyph)
+{
+    /* Moving the @ one step: two cells change. Cursor and pen known from the
+     * paint, so the bytes are two moves, at most two pen changes, two glyphs. */
+    screen_t a, b;
+    screen_init(&a, 80, 24);
+    screen_put(&a, 10, 5, '@', COL_BWHITE, COL_DEFAULT, ATTR_BOLD);
+    screen_init(&b, 80, 24);
+    screen_put(&b, 11, 5, '@', COL_BWHITE, COL_DEFAULT, ATTR_BOLD);
+    term_state_t ts;
+    memset(&ts, 0, sizeof ts);
+    term_state_reset(&ts);
+    buf_t out;
+    buf_init(&out, 0);
+    screen_paint(&a, &ts, &out);
+    buf_reset(&out);
+    screen_diff(&a, &b, &ts, &out);
+    /* ESC[6;11H, ESC[0m, ' ', ESC[1;97m, '@': the space clears the old @
+     * and the cursor is then already on the new cell. */
+    ck_assert_str_eq(as_string(&out), "\x1b[6;11H\x1b[0m \x1b[1;97m@");
+    buf_free(&out);
+    screen_free(&a);
+    screen_free(&b);
+}
+END_TEST
+
+START_TEST(row_tail_cleared_with_el)
+{
+    screen_t a, b;
+    screen_init(&a, 80, 24);
+    screen_puts(&a, 0, 22, "You hit the orc for 4 damage! The orc dies.", COL_WHITE,
+                COL_DEFAULT, 0);
+    screen_init(&b, 80, 24);
+    screen_puts(&b, 0, 22, "You hit", COL_WHITE, COL_DEFAULT, 0);
+    term_state_t ts;
+    memset(&ts, 0, sizeof ts);
+    term_state_reset(&ts);
+    buf_t out;
+    buf_init(&out, 0);
+    screen_paint(&a, &ts, &out);
+    buf_reset(&out);
+    screen_diff(&a, &b, &ts, &out);
+    ck_assert_ptr_nonnull(strstr(as_string(&out), "\x1b[K"));
+    ck_assert_uint_lt(out.len, 20);
+    buf_free(&out);
+    check_pair(&a, &b, 1);
+    screen_free(&a);
+    screen_free(&b);
+}
+END_TEST
+
+START_TEST(diff_far_smaller_than_paint)
+{
+    rng_t r;
+    rng_seed(&r, 12);
+    screen_t a, b;
+    screen_init(&a, 80, 24);
+    screen_init(&b, 80, 24);
+    random_screen(&a, &r, 1);
+    screen_copy(&b, &a);
+    screen_put(&b, 40, 10, '@', COL_BWHITE, COL_DEFAULT, ATTR_BOLD);
+    term_state_t ts;
+    memset(&ts, 0, sizeof ts);
+    term_state_reset(&ts);
+    buf_t full, diff;
+    buf_init(&full, 0);
+    buf_init(&diff, 0);
+    screen_paint(&b, &ts, &full);
+    screen_diff(&a, &b, &ts, &diff);
+    ck_assert_uint_gt(diff.len, 0);
+    ck_assert_uint_lt(diff.len * 50, full.len);
+    buf_free(&full);
+    buf_free(&diff);
+    screen_free(&a);
+    screen_free(&b);
+}
+END_TEST
+
+START_TEST(size_change_paints_in_full)
+{
+    screen_t a, b;
+    screen_init(&a, 80, 24);
+    screen_init(&b, 120, 40);
+    screen_puts(&b, 100, 39, "HP: 30/30", COL_BGREEN, COL_DEFAULT, ATTR_BOLD);
+    term_state_t ts;
+    memset(&ts, 0, sizeof ts);
+    term_state_reset(&ts);
+    buf_t out;
+    buf_init(&out, 0);
+    screen_diff(&a, &b, &ts, &out);
+    ck_assert_ptr_nonnull(strstr(as_string(&out), "\x1b[2J"));
+    buf_free(&out);
+    screen_free(&a);
+    screen_free(&b);
+}
+END_TEST
+
+START_TEST(output_cap_fails_cleanly)
+{
+    rng_t r;
+    rng_seed(&r, 1);
+    screen_t a;
+    screen_init(&a, 80, 24);
+    random_screen(&a, &r, 0);
+    term_state_t ts;
+    memset(&ts, 0, sizeof ts);
+    term_state_reset(&ts);
+    buf_t out;
+    buf_init(&out, 100);
+    ck_assert_int_eq(screen_paint(&a, &ts, &out), -1);
+    ck_assert_uint_le(out.len, 100);
+    buf_free(&out);
+    screen_free(&a);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("screen_diff");
+    TCase *tc = tcase_create("libvterm");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, random_pairs_reach_b);
+    tcase_add_test(tc, chains_of_diffs_stay_in_step);
+    tcase_add_test(tc, equal_screens_send_nothing);
+    tcase_add_test(tc, one_cell_costs_a_move_and_a_glyph);
+    tcase_add_test(tc, row_tail_cleared_with_el);
+    tcase_add_test(tc, diff_far_smaller_than_paint);
+    tcase_add_test(tc, size_change_paints_in_full);
+    tcase_add_test(tc, output_cap_fails_cleanly);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
