@@ -17,13 +17,15 @@ PORT ?= 2323
 ARGS ?=
 CC ?= cc
 FUZZ_CC ?= clang
-FUZZ_RUNS ?= 20000
+FUZZ_RUNS ?= 200000
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 FUZZ_SECONDS ?= 60
 
 # Debian packages: what the server needs to build and run, and what the tests
 # add. `make deps` / `make test-deps` install whichever are missing.
 RUN_PKGS  := gcc make pkg-config libuv1-dev libtelnet-dev libsqlite3-dev libsodium-dev
-TEST_PKGS := $(RUN_PKGS) check libvterm-dev telnet tmux clang libclang-rt-dev
+TEST_PKGS := $(RUN_PKGS) check libvterm-dev telnet tmux clang libclang-rt-dev \
+             libncurses-dev
 
 WARN := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Werror
 STD  := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
@@ -104,15 +106,15 @@ run: deps build/rel/rogued
 	./build/rel/rogued --port $(PORT) $(ARGS)
 
 test: test-deps
-	$(MAKE) --no-print-directory build/rel/rogued build/san/rogued $(UNIT_BINS) $(SESS_BINS) $(FUZZ_BINS)
-	tests/run-tests.sh
+	$(MAKE) -j$(JOBS) --no-print-directory build/rel/rogued build/san/rogued $(UNIT_BINS) $(SESS_BINS) $(FUZZ_BINS)
+	FUZZ_RUNS=$(FUZZ_RUNS) tests/run-tests.sh
 
 unit: test-deps
-	$(MAKE) --no-print-directory $(UNIT_BINS)
+	$(MAKE) -j$(JOBS) --no-print-directory $(UNIT_BINS)
 	tests/run-tests.sh unit
 
 session: test-deps
-	$(MAKE) --no-print-directory build/san/rogued $(SESS_BINS)
+	$(MAKE) -j$(JOBS) --no-print-directory build/san/rogued $(SESS_BINS)
 	tests/run-tests.sh session
 
 e2e: test-deps

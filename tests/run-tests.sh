@@ -9,7 +9,8 @@
 #                                             each script is one test: exit 0
 #                                             passes, 77 skips, anything else fails
 #  fuzz     build/fuzz/fuzz_*                 each libFuzzer target for
-#                                             FUZZ_RUNS runs (a smoke test)
+#                                             FUZZ_RUNS runs or FUZZ_SMOKE_SECONDS,
+#                                             whichever ends first (a smoke test)
 #
 # A check binary's tests are counted from its "Checks: N, Failures: F,
 # Errors: E" line; a binary that dies before printing it counts as one failure.
@@ -18,7 +19,8 @@
 set -u
 cd "$(dirname "$0")/.."
 
-FUZZ_RUNS=${FUZZ_RUNS:-20000}
+FUZZ_RUNS=${FUZZ_RUNS:-200000}
+FUZZ_SMOKE_SECONDS=${FUZZ_SMOKE_SECONDS:-15}
 export ROGUED_BIN=${ROGUED_BIN:-$PWD/build/san/rogued}
 export ROGUED_REL_BIN=${ROGUED_REL_BIN:-$PWD/build/rel/rogued}
 # Sanitizers: any report fails the binary; leaks are reported at exit.
@@ -100,10 +102,10 @@ run_fuzz() {
         log=$logs/$name.log
         corpus=tests/fuzz/corpus/${name#fuzz_}
         printf '%-32s ' "$name"
-        local args=(-runs="$FUZZ_RUNS" -seed=1)
+        local args=(-runs="$FUZZ_RUNS" -max_total_time="$FUZZ_SMOKE_SECONDS" -seed=1)
         [ -d "$corpus" ] && args+=("$corpus")
         if "$bin" "${args[@]}" >"$log" 2>&1; then
-            echo "$FUZZ_RUNS runs clean"
+            echo "$(grep -Eo 'Done [0-9]+ runs' "$log" | tail -1 | cut -d' ' -f2) runs clean"
             passed=$((passed + 1))
         else
             echo "FAILED"
