@@ -52,7 +52,7 @@ void config_defaults(config_t *c)
     c->max_sessions = 1000;
     c->idle_timeout = 1800;
     c->idle_warning = 60;
-    c->negotiation_ms = 1000;
+    c->negotiation_ms = 500;
     c->output_limit = 256 * 1024;
     c->output_highwater = 64 * 1024;
     c->max_keys_per_second = 100;
