@@ -30,8 +30,8 @@ TEST_PKGS := $(RUN_PKGS) check libvterm-dev telnet tmux clang libclang-rt-dev \
 WARN := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Werror
 STD  := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 INC  := -Icommon -Iserver
-PKG_CFLAGS = $(shell pkg-config --cflags libuv libtelnet 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs libuv libtelnet 2>/dev/null)
+PKG_CFLAGS = $(shell pkg-config --cflags libuv libtelnet sqlite3 libsodium 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs libuv libtelnet sqlite3 libsodium 2>/dev/null)
 TEST_CFLAGS = $(shell pkg-config --cflags check vterm 2>/dev/null)
 TEST_LIBS   = $(shell pkg-config --libs check vterm 2>/dev/null) -lm
 

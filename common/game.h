@@ -7,14 +7,17 @@
 #ifndef ROGUE_GAME_H
 #define ROGUE_GAME_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "map.h"
+#include "monster.h"
 #include "rng.h"
 
-#define GAME_VERSION 1
+/* 2: monsters, combat rulesets (options.ruleset), death, items on the floor. */
+#define GAME_VERSION 2
 
-#define LOG_MAX 64      /* lines of message history kept */
+#define LOG_MAX 128     /* lines of message history kept (`P` shows them) */
 #define MSG_LEN 80      /* bytes of one message, NUL included */
 
 /* What a key does depends on the mode: menus and prompts are states here,
@@ -23,7 +26,10 @@ enum game_mode {
     MODE_PLAY = 0,
     MODE_HELP,         /* the key list; any key returns */
     MODE_QUIT_PROMPT,  /* "Really quit? (y/n)" */
-    MODE_OVER          /* the player asked to quit: the host says goodbye */
+    MODE_OVER,         /* the player asked to quit: the host says goodbye */
+    MODE_HISTORY,      /* the whole message log, paged; Esc returns */
+    MODE_DEAD          /* YOU DIED: the host reads the next key (a new game
+                          or goodbye); the game takes no more keys */
 };
 
 /* Kinds of log line; the view gives each its own colour. */
@@ -37,8 +43,10 @@ enum msg_kind {
     MSG_WARN
 };
 
+/* Everything about a game that is not its seed or keys. All zero is the
+ * default game. */
 typedef struct game_options {
-    int reserved; /* combat ruleset and the like arrive here; 0 = defaults */
+    int ruleset;  /* enum ruleset (combat.h); 0 = attack-defense */
 } game_options_t;
 
 typedef struct msg {
@@ -49,9 +57,30 @@ typedef struct msg {
 typedef struct player {
     int x, y;
     int hp, max_hp;
-    int attack, defense;
+    int attack, defense; /* attack grows by 1 a level: game.c player_fighter
+                            turns the gain into each ruleset's terms */
     int level, xp, gold;
 } player_t;
+
+enum item_type {
+    ITEM_NONE = 0,  /* a free slot */
+    ITEM_CORPSE,    /* '%': does not block, stays */
+    ITEM_GOLD       /* '$': picked up by walking over it */
+};
+
+/* Something on the floor. */
+typedef struct item {
+    uint8_t type;   /* enum item_type */
+    uint8_t kind;   /* a corpse's monster kind */
+    uint8_t pad[2]; /* always 0 */
+    int x, y;
+    int amount;     /* gold */
+} item_t;
+
+#define MAX_ITEMS 256
+
+/* Score on the death screen: XP + gold + 100 for each level below the first. */
+#define GAME_DEPTH_SCORE 100
 
 typedef struct game {
     uint64_t seed;
@@ -61,10 +90,16 @@ typedef struct game {
     map_t map;
     uint8_t visible[MAP_H][MAP_W];
     player_t player;
+    monster_t monsters[MAX_MONSTERS]; /* dead ones stay, alive == 0 */
+    item_t items[MAX_ITEMS];          /* type ITEM_NONE: a free slot */
     int depth;
     uint32_t turn;      /* turns taken */
     uint32_t keys;      /* keys fed, turn or not */
     uint8_t mode;       /* enum game_mode */
+    uint8_t killer;     /* what killed the player: monster kind + 1; 0 alive */
+    uint8_t pad[2];     /* always 0 */
+    int kills;
+    int hist_off;       /* MODE_HISTORY: lines scrolled back from the newest */
     msg_t log[LOG_MAX]; /* ring: log[(log_head + i) % LOG_MAX], i < log_count */
     int log_head, log_count;
 } game_t;
@@ -80,6 +115,42 @@ int game_key(game_t *g, int key);
 
 /* 1 once the player has confirmed quitting. */
 int game_over(const game_t *g);
+
+/* 1 once the player is dead (MODE_DEAD). The core takes no more keys; the
+ * host offers a new game (with a new seed: the core picks none) or goodbye. */
+int game_dead(const game_t *g);
+
+/* The death screen's choice for a key: 1 a new game (Space, r), -1 leave
+ * (Esc, q, Q, Ctrl-C), 0 nothing. */
+int game_dead_choice(int key);
+
+/* "killed by a troll" (or "alive"), into buf. Returns buf. */
+const char *game_death_cause(const game_t *g, char *buf, size_t len);
+
+/* The score: XP + gold + GAME_DEPTH_SCORE per level below the first. */
+int game_score(const game_t *g);
+
+/* XP needed in total for the next level: level x 100 (004). */
+int game_xp_next(int level);
+
+/* Gives the player XP, levelling up (possibly more than once: +5 max hp, a
+ * full heal, +1 attack, and a log line each) while it reaches the next. */
+void game_gain_xp(game_t *g, int xp);
+
+/* Index of the living monster at (x, y), or -1. */
+int game_monster_at(const game_t *g, int x, int y);
+
+/* 1 if any living monster is in the player's view. */
+int game_monster_in_view(const game_t *g);
+
+/* Places a monster of `kind` at (x, y) with full hp, in a free slot.
+ * Returns its index, or -1 (no free slot, not walkable, or taken). For
+ * levels being built and for tests that set up a scene. */
+int game_place_monster(game_t *g, int kind, int x, int y);
+
+/* Lines the history screen shows at the smallest terminal (80x24): the
+ * core stops scrolling back when the oldest line is on that page. */
+#define GAME_HISTORY_ROWS 22
 
 /* The i-th newest message (0 = newest), or NULL past the history. */
 const msg_t *game_msg(const game_t *g, int i);

@@ -5,7 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "combat.h"
 #include "keys.h"
+
+_Static_assert(VIEW_MIN_H - 2 == GAME_HISTORY_ROWS,
+               "the core's history clamp is the smallest history page");
 
 int view_fits(int w, int h)
 {
@@ -59,6 +63,31 @@ static void draw_map(const game_t *g, screen_t *s)
             screen_put(s, x, y, ch, lit ? fg : COL_GREY, COL_DEFAULT, 0);
         }
     }
+    /* Items where seen (only the player changes them, always in view, so
+     * the explored tiles show them as last seen); corpses under gold. */
+    for (int pass = ITEM_CORPSE; pass <= ITEM_GOLD; pass++) {
+        for (int i = 0; i < MAX_ITEMS; i++) {
+            const item_t *it = &g->items[i];
+            if (it->type != pass || !g->map.explored[it->y][it->x])
+                continue;
+            int lit = g->visible[it->y][it->x];
+            if (pass == ITEM_CORPSE)
+                screen_put(s, it->x, it->y, '%', lit ? COL_RED : COL_GREY,
+                           COL_DEFAULT, 0);
+            else
+                screen_put(s, it->x, it->y, '$', lit ? COL_BYELLOW : COL_GREY,
+                           COL_DEFAULT, lit ? ATTR_BOLD : 0);
+        }
+    }
+    /* Monsters only while in view. */
+    for (int i = 0; i < MAX_MONSTERS; i++) {
+        const monster_t *m = &g->monsters[i];
+        if (!m->alive || !g->visible[m->y][m->x])
+            continue;
+        const creature_stats_t *k = monster_stats(m->kind);
+        screen_put(s, m->x, m->y, (uint32_t)k->glyph, k->colour, COL_DEFAULT,
+                   ATTR_BOLD);
+    }
     screen_put(s, g->player.x, g->player.y, '@', COL_BWHITE, COL_DEFAULT,
                ATTR_BOLD);
 }
@@ -100,8 +129,9 @@ static void draw_status(const game_t *g, screen_t *s)
         screen_put(s, x++, y, i < fill ? '=' : '-', i < fill ? col : COL_GREY,
                    COL_DEFAULT, 0);
     screen_put(s, x++, y, ']', COL_WHITE, COL_DEFAULT, 0);
-    snprintf(text, sizeof text, "  Lvl:%d  XP:%d  Gold:%d  Depth:%d  Turn:%u",
-             p->level, p->xp, p->gold, g->depth, (unsigned)g->turn);
+    snprintf(text, sizeof text, "  Lvl:%d  XP:%d/%d  Gold:%d  Depth:%d  Turn:%u",
+             p->level, p->xp, game_xp_next(p->level), p->gold, g->depth,
+             (unsigned)g->turn);
     screen_puts(s, x, y, text, COL_WHITE, COL_DEFAULT, 0);
 }
 
@@ -114,23 +144,92 @@ static const char *const help_lines[] = {
     "                    b j n      1 2 3",
     "                Home/End/PgUp/PgDn move diagonally",
     "  Attack        move into a monster",
-    "  Wait a turn   .  or  5",
+    "  Wait a turn   .  or  5   (with no monster in view: heals 1 HP)",
+    "  Messages      P  (the whole history; Esc returns)",
     "  Help          ?  (this screen)",
     "  Quit          Q  (asks y/n)",
     "",
-    "Walls block you and cost no turn. Each move or wait is one turn.",
+    "Walls block you and cost no turn. Each move, attack or wait is one",
+    "turn; then every monster acts. Walk over $ to pick it up.",
     "",
     "Press any key to return to the game.",
 };
 
-static void draw_help(screen_t *s)
+static void draw_help(const game_t *g, screen_t *s)
 {
     int n = (int)(sizeof help_lines / sizeof help_lines[0]);
-    int x = (s->w - 64) / 2, y = (s->h - n) / 2;
+    int x = (s->w - 64) / 2, y = (s->h - n - 2) / 2;
+    char line[80];
+    if (x < 0)
+        x = 0;
     for (int i = 0; i < n; i++)
-        screen_puts(s, x < 0 ? 0 : x, y + i, help_lines[i],
+        screen_puts(s, x, y + i, help_lines[i],
                     i == 0 ? COL_BYELLOW : COL_WHITE, COL_DEFAULT,
                     i == 0 ? ATTR_BOLD : 0);
+    snprintf(line, sizeof line, "Combat rules on this server: %s",
+             combat_ruleset_name(g->opt.ruleset));
+    screen_puts(s, x, y + n + 1, line, COL_BCYAN, COL_DEFAULT, 0);
+}
+
+/* `P`: the whole log, oldest at the top, paged from the newest. */
+static void draw_history(const game_t *g, screen_t *s)
+{
+    int rows = s->h - 2, count = g->log_count;
+    int max = count - rows > 0 ? count - rows : 0;
+    int off = g->hist_off < max ? g->hist_off : max;
+    int n = count - off < rows ? count - off : rows;
+    char line[96];
+    snprintf(line, sizeof line, "Message history: lines %d-%d of %d",
+             count - off - n + 1, count - off, count);
+    screen_puts(s, 0, 0, line, COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
+    for (int r = 0; r < n; r++) {
+        const msg_t *m = game_msg(g, off + n - 1 - r);
+        if (m)
+            screen_puts(s, 0, 1 + r, m->text, msg_colour(m->kind),
+                        COL_DEFAULT, 0);
+    }
+    screen_puts(s, 0, s->h - 1,
+                "Up/Down k/j: a line   PgUp/PgDn b/Space: a page   Esc: back",
+                COL_BCYAN, COL_DEFAULT, 0);
+}
+
+/* The framed YOU DIED screen (000, 004), over the last lines of the log. */
+static void draw_dead(const game_t *g, screen_t *s)
+{
+    enum { W = 50, H = 12 };
+    const player_t *p = &g->player;
+    int x0 = (s->w - W) / 2, y0 = (s->h - H) / 2 - 2;
+    char line[4][80], cause[64];
+    if (y0 < 0)
+        y0 = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            int edge_x = x == 0 || x == W - 1, edge_y = y == 0 || y == H - 1;
+            uint32_t ch = edge_x && edge_y ? '+' : edge_y ? '-' : edge_x ? '|' : ' ';
+            screen_put(s, x0 + x, y0 + y, ch, COL_RED, COL_DEFAULT, 0);
+        }
+    game_death_cause(g, cause, sizeof cause);
+    snprintf(line[0], sizeof line[0], "%s", cause);
+    snprintf(line[1], sizeof line[1], "Depth: %d   Turns: %u   Kills: %d",
+             g->depth, (unsigned)g->turn, g->kills);
+    snprintf(line[2], sizeof line[2], "Level: %d   XP: %d   Gold: %d",
+             p->level, p->xp, p->gold);
+    snprintf(line[3], sizeof line[3], "Score: %d", game_score(g));
+    draw_centered(s, y0 + 2, "YOU DIED", COL_BRED, ATTR_BOLD);
+    draw_centered(s, y0 + 4, line[0], COL_BWHITE, 0);
+    draw_centered(s, y0 + 5, line[1], COL_WHITE, 0);
+    draw_centered(s, y0 + 6, line[2], COL_WHITE, 0);
+    draw_centered(s, y0 + 7, line[3], COL_BYELLOW, ATTR_BOLD);
+    draw_centered(s, y0 + 9, "Space or r: a new game    Esc or q: leave",
+                  COL_BCYAN, 0);
+    /* What happened, below the frame. */
+    int bottom = s->h - 1, top = y0 + H + 1;
+    for (int row = bottom, i = 0; row >= top; row--, i++) {
+        const msg_t *m = game_msg(g, i);
+        if (!m)
+            break;
+        screen_puts(s, 0, row, m->text, msg_colour(m->kind), COL_DEFAULT, 0);
+    }
 }
 
 void view_draw(const game_t *g, screen_t *s)
@@ -140,9 +239,18 @@ void view_draw(const game_t *g, screen_t *s)
         draw_too_small(s);
         return;
     }
-    if (g->mode == MODE_HELP) {
-        draw_help(s);
+    switch (g->mode) {
+    case MODE_HELP:
+        draw_help(g, s);
         return;
+    case MODE_HISTORY:
+        draw_history(g, s);
+        return;
+    case MODE_DEAD:
+        draw_dead(g, s);
+        return;
+    default:
+        break;
     }
     draw_map(g, s);
     draw_log(g, s);

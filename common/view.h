@@ -3,7 +3,9 @@
  * Layout at w x h (w >= 80, h >= 24): the map in rows 0..MAP_H-1, the message
  * log below it (h - MAP_H - 1 lines, the newest at the bottom), the status
  * line in the last row. Smaller than VIEW_MIN_W x VIEW_MIN_H: a "please
- * enlarge" screen. */
+ * enlarge" screen. The modes draw whole screens of their own: the key list
+ * (MODE_HELP), the paged message history (MODE_HISTORY), the framed YOU
+ * DIED screen over the last log lines (MODE_DEAD). */
 #ifndef ROGUE_VIEW_H
 #define ROGUE_VIEW_H
 

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "combat.h"
+
 enum key_type { K_INT, K_STR };
 
 typedef struct key_def {
@@ -16,10 +18,23 @@ typedef struct key_def {
     size_t size;    /* K_STR: buffer size */
     long min, max;  /* K_INT: accepted range */
     const char *help;
+    /* K_STR: NULL, or a check of the value: 0 or -1 with why in err */
+    int (*check)(const char *value, char *err, size_t errlen);
 } key_def_t;
 
-#define INT_KEY(n, lo, hi, h) { #n, K_INT, offsetof(config_t, n), 0, lo, hi, h }
-#define STR_KEY(n, h) { #n, K_STR, offsetof(config_t, n), sizeof(((config_t *)0)->n), 0, 0, h }
+#define INT_KEY(n, lo, hi, h) { #n, K_INT, offsetof(config_t, n), 0, lo, hi, h, NULL }
+#define STR_KEY(n, h) { #n, K_STR, offsetof(config_t, n), sizeof(((config_t *)0)->n), 0, 0, h, NULL }
+#define CHECKED_KEY(n, h, c) { #n, K_STR, offsetof(config_t, n), sizeof(((config_t *)0)->n), 0, 0, h, c }
+
+/* An unknown ruleset stops the server at start, naming the valid ones. */
+static int check_combat(const char *value, char *err, size_t errlen)
+{
+    if (combat_ruleset_parse(value) >= 0)
+        return 0;
+    snprintf(err, errlen, "combat: unknown ruleset '%s' (valid: %s)", value,
+             combat_ruleset_names());
+    return -1;
+}
 
 static const key_def_t keys[] = {
     STR_KEY(bind, "address to listen on"),
@@ -37,6 +52,7 @@ static const key_def_t keys[] = {
     INT_KEY(max_rows, 24, 1000, "terminal height is clamped to this"),
     INT_KEY(keepalive, 0, 3600, "seconds of silence before an IAC NOP (0: never)"),
     STR_KEY(seed, "empty: a random seed per game; a number: every game uses it"),
+    CHECKED_KEY(combat, "combat ruleset: power, attack-defense, d10 or dice-pool", check_combat),
     STR_KEY(log_level, "error, info or debug"),
 };
 
@@ -60,6 +76,14 @@ void config_defaults(config_t *c)
     c->max_rows = 100;
     c->keepalive = 30;
     snprintf(c->log_level, sizeof c->log_level, "info");
+    snprintf(c->combat, sizeof c->combat, "%s",
+             combat_ruleset_name(RULES_ATTACK_DEFENSE));
+}
+
+int config_ruleset(const config_t *c)
+{
+    int r = combat_ruleset_parse(c->combat);
+    return r >= 0 ? r : RULES_ATTACK_DEFENSE;
 }
 
 static const key_def_t *find_key(const char *name)
@@ -85,6 +109,8 @@ int config_set(config_t *c, const char *key, const char *value, char *err,
                      k->size - 1);
             return -1;
         }
+        if (k->check && k->check(value, err, errlen) != 0)
+            return -1;
         memcpy(field, value, strlen(value) + 1);
         return 0;
     }
@@ -211,6 +237,8 @@ int config_validate(const config_t *c, char *err, size_t errlen)
                  c->log_level);
         return -1;
     }
+    if (check_combat(c->combat, err, errlen) != 0)
+        return -1;
     if (c->bind[0] == '\0' || c->data_dir[0] == '\0') {
         snprintf(err, errlen, "bind and data_dir may not be empty");
         return -1;

@@ -25,6 +25,7 @@ typedef struct config {
     int max_cols, max_rows;  /* terminal sizes are clamped to these */
     int keepalive;           /* seconds of silence before IAC NOP; 0 = never */
     char seed[32];           /* "" = a random seed per game, else a number */
+    char combat[32];         /* the ruleset of new games (combat.h names) */
     char log_level[16];      /* error, info, debug */
 } config_t;
 
@@ -50,6 +51,11 @@ int config_validate(const config_t *c, char *err, size_t errlen);
 
 /* Parses the seed key: returns 1 and sets *seed if one is fixed, 0 if random. */
 int config_seed(const config_t *c, uint64_t *seed);
+
+/* The combat ruleset (enum ruleset, combat.h) the combat key names; the
+ * default one if it names none (config_set and config_validate refuse
+ * that). */
+int config_ruleset(const config_t *c);
 
 /* Writes every key with its value and description (for --help). */
 void config_print_keys(const config_t *c, void *file);

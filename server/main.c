@@ -30,6 +30,8 @@ static void usage(FILE *f, const config_t *defaults)
         "  -s, --seed N          every new game uses seed N (tests, bug reports)\n"
         "  -m, --max-sessions N  players at once\n"
         "  -l, --log-level L     error, info or debug\n"
+        "      --combat NAME     combat ruleset of new games: power,\n"
+        "                        attack-defense (default), d10 or dice-pool\n"
         "      --set KEY=VALUE   set any configuration key\n"
         "  -h, --help            show this help and exit\n"
         "      --version         show the version and exit\n"
@@ -51,11 +53,13 @@ static const struct { const char *s, *l, *key; } flags[] = {
     { "-s", "--seed", "seed" },
     { "-m", "--max-sessions", "max_sessions" },
     { "-l", "--log-level", "log_level" },
+    { NULL, "--combat", "combat" },
 };
 
+/* s (the short form) may be NULL. */
 static int is_flag(const char *arg, const char *s, const char *l)
 {
-    return strcmp(arg, s) == 0 || strcmp(arg, l) == 0;
+    return (s && strcmp(arg, s) == 0) || strcmp(arg, l) == 0;
 }
 
 /* mkdir -p, for the data directory. */

@@ -146,3 +146,9 @@ uint64_t srv_new_seed(srv_t *srv)
     }
     return seed;
 }
+
+void srv_game_options(const srv_t *srv, game_options_t *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    opt->ruleset = config_ruleset(&srv->cfg);
+}

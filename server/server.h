@@ -13,6 +13,7 @@
 
 #include "buf.h"
 #include "config.h"
+#include "game.h"
 #include "screen.h"
 
 struct sess;
@@ -51,5 +52,8 @@ void srv_shutdown(srv_t *srv, const char *why);
 
 /* A seed for a new game: the configured one, or a random one. */
 uint64_t srv_new_seed(srv_t *srv);
+
+/* The options of every new game on this server (the combat ruleset). */
+void srv_game_options(const srv_t *srv, game_options_t *opt);
 
 #endif

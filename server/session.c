@@ -279,7 +279,9 @@ void sess_accept(srv_t *srv)
         return;
     }
     s->refused = 0;
-    s->game = game_new(srv_new_seed(srv), NULL);
+    game_options_t opt;
+    srv_game_options(srv, &opt);
+    s->game = game_new(srv_new_seed(srv), &opt);
     if (!s->game) {
         sess_close(s, "out of memory", 0, NULL);
         return;

@@ -105,6 +105,33 @@ static int is_quit_key(int key)
            key == 'N' || key == KEY_CTRL_C || key == KEY_ESC;
 }
 
+/* The death screen's Space or r: a new game with a new seed (the core picks
+ * no seed of its own), in place of the finished one. */
+static void new_game(sess_t *s)
+{
+    game_options_t opt;
+    srv_game_options(s->srv, &opt);
+    game_t *g = game_new(srv_new_seed(s->srv), &opt);
+    if (!g) {
+        sess_close(s, "out of memory", 0, NULL);
+        return;
+    }
+    game_free(s->game);
+    s->game = g;
+    log_info("new game id=%llu seed=%llu", (unsigned long long)s->id,
+             (unsigned long long)g->seed);
+}
+
+static void log_death(const sess_t *s)
+{
+    char cause[64];
+    const game_t *g = s->game;
+    log_info("game over id=%llu seed=%llu turns=%u depth=%d score=%d "
+             "cause=\"%s\"", (unsigned long long)s->id,
+             (unsigned long long)g->seed, (unsigned)g->turn, g->depth,
+             game_score(g), game_death_cause(g, cause, sizeof cause));
+}
+
 static void on_key(void *ctx, const keyev_t *ev)
 {
     sess_t *s = ctx;
@@ -118,10 +145,20 @@ static void on_key(void *ctx, const keyev_t *ev)
     s->warned_idle = 0;
     s->notice[0] = '\0';
     s->need_render = 1;
+    if (game_dead(s->game)) {
+        int choice = game_dead_choice(ev->key);
+        if (choice > 0)
+            new_game(s);
+        else if (choice < 0)
+            sess_close(s, "quit", 1, "Thanks for playing. Goodbye!");
+        return;
+    }
     /* Too small to see the map: only let the player leave. */
     if (s->state == S_PLAYING && !view_fits(s->w, s->h) && !is_quit_key(ev->key))
         return;
     game_key(s->game, ev->key);
+    if (game_dead(s->game))
+        log_death(s);
     if (game_over(s->game))
         sess_close(s, "quit", 1, "Thanks for playing. Goodbye!");
 }

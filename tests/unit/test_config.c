@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "check_main.h"
+#include "combat.h"
 #include "config.h"
 
 static char path[64];
@@ -144,6 +145,50 @@ START_TEST(shipped_config_matches_defaults)
 }
 END_TEST
 
+START_TEST(combat_ruleset_key)
+{
+    config_t c;
+    char err[256];
+    config_defaults(&c);
+    ck_assert_str_eq(c.combat, "attack-defense");
+    ck_assert_int_eq(config_ruleset(&c), RULES_ATTACK_DEFENSE);
+    static const struct { const char *name; int r; } names[] = {
+        { "power", RULES_POWER }, { "attack-defense", RULES_ATTACK_DEFENSE },
+        { "d10", RULES_D10 }, { "dice-pool", RULES_DICE_POOL },
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        ck_assert_int_eq(config_set(&c, "combat", names[i].name, err, sizeof err), 0);
+        ck_assert_int_eq(config_ruleset(&c), names[i].r);
+        ck_assert_int_eq(config_validate(&c, err, sizeof err), 0);
+    }
+    write_file("combat = dice-pool\n");
+    config_defaults(&c);
+    ck_assert_int_eq(config_load_file(&c, path, 1, err, sizeof err), 0);
+    unlink(path);
+    ck_assert_int_eq(config_ruleset(&c), RULES_DICE_POOL);
+
+    /* An unknown name is refused, naming the line and every valid name. */
+    config_defaults(&c);
+    write_file("port = 4000\ncombat = chess\n");
+    ck_assert_int_eq(config_load_file(&c, path, 1, err, sizeof err), -1);
+    unlink(path);
+    ck_assert_ptr_nonnull(strstr(err, ":2: combat: unknown ruleset 'chess' "
+                                      "(valid: power, attack-defense, d10, dice-pool)"));
+    ck_assert_str_eq(c.combat, "attack-defense"); /* unchanged */
+    setenv("ROGUED_COMBAT", "D10", 1);
+    ck_assert_int_eq(config_load_env(&c, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "ROGUED_COMBAT"));
+    ck_assert_ptr_nonnull(strstr(err, "valid: power"));
+    setenv("ROGUED_COMBAT", "d10", 1);
+    ck_assert_int_eq(config_load_env(&c, err, sizeof err), 0);
+    ck_assert_int_eq(config_ruleset(&c), RULES_D10);
+    unsetenv("ROGUED_COMBAT");
+    snprintf(c.combat, sizeof c.combat, "nope");
+    ck_assert_int_eq(config_validate(&c, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "unknown ruleset 'nope'"));
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("config");
@@ -155,6 +200,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, environment_overrides_file);
     tcase_add_test(tc, validation);
     tcase_add_test(tc, shipped_config_matches_defaults);
+    tcase_add_test(tc, combat_ruleset_key);
     suite_add_tcase(s, tc);
     return s;
 }

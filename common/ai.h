@@ -1,0 +1,82 @@
+/* ai.h - how monsters move: Dijkstra maps (chase and flee) and wandering.
+ *
+ * A distance map holds, for every walkable tile, the number of steps (8
+ * directions, each costing 1) to a target; it is computed once per turn from
+ * the player and shared by every monster, so chasing follows the true
+ * shortest path round any pillar (000's greedy step does not). The flee map
+ * is the distance map inverted and rescanned (Brogue's "safety map"): rolling
+ * downhill on it leads away from the player and out of dead ends instead of
+ * into them. Maps ignore monsters; a step never enters a tile that `occ`
+ * marks as taken. No allocation: a map is a value (on the caller's stack). */
+#ifndef ROGUE_AI_H
+#define ROGUE_AI_H
+
+#include <stdint.h>
+
+#include "map.h"
+#include "rng.h"
+
+#define DMAP_FAR 1000000 /* unreachable, or a wall */
+
+typedef struct dmap {
+    int v[MAP_H][MAP_W];
+} dmap_t;
+
+/* What a monster does this turn. */
+enum ai_action {
+    AI_STAY = 0,
+    AI_MOVE,    /* to (*nx, *ny) */
+    AI_ATTACK   /* the player, who is next to it */
+};
+
+/* Steps from (tx, ty) to every tile (BFS over walkable tiles, 8 neighbours).
+ * Walls and unreachable tiles get DMAP_FAR. */
+void ai_distance_map(const map_t *m, int tx, int ty, dmap_t *out);
+
+/* The flee map from a distance map: every reachable tile starts at
+ * -FLEE_FACTOR/10 times its distance, then each tile is lowered to at most
+ * its lowest neighbour + 1 (scaled by 10) until nothing changes, so that
+ * local minima in dead ends fill in. */
+#define AI_FLEE_FACTOR 12
+void ai_flee_map(const map_t *m, const dmap_t *dist, dmap_t *out);
+
+/* The step downhill from (x, y): the free neighbour (walkable, not taken in
+ * occ, which may be NULL) with the lowest value strictly below the value at
+ * (x, y); ties go to the first in a fixed order (orthogonal before
+ * diagonal). Returns 1 and sets *nx, *ny, or 0 if no neighbour is lower. */
+int ai_step_down(const map_t *m, const dmap_t *dm,
+                 const uint8_t occ[MAP_H][MAP_W], int x, int y, int *nx,
+                 int *ny);
+
+/* A random step or a pause (000): one of the 8 neighbours or staying, each
+ * equally likely (one rng_range call); a step onto a wall or a taken tile
+ * becomes a pause. Returns 1 and sets *nx, *ny if it moves. */
+int ai_wander(const map_t *m, const uint8_t occ[MAP_H][MAP_W], rng_t *r,
+              int x, int y, int *nx, int *ny);
+
+/* The maps of one monster phase, made when the first monster needs them
+ * (most turns no monster is in view, and then none is made). */
+typedef struct ai_turn {
+    int px, py;             /* the player */
+    int have_chase, have_flee;
+    dmap_t chase, flee;
+} ai_turn_t;
+
+/* Starts a monster phase for a player at (px, py). */
+void ai_turn_begin(ai_turn_t *t, int px, int py);
+
+/* One monster's decision (GAME.md "Monster behaviour"): out of view it
+ * wanders; in view it attacks when next to the player, else it flees below
+ * 30% hp (attacking if cornered next to the player), else it chases along
+ * the shortest path. Uses r only to wander. */
+int ai_decide(const map_t *m, ai_turn_t *t, const uint8_t occ[MAP_H][MAP_W],
+              rng_t *r, int x, int y, int in_view, int hp, int max_hp,
+              int *nx, int *ny);
+
+/* 1 if (ax, ay) and (bx, by) are neighbours (8 directions, not the same). */
+int ai_adjacent(int ax, int ay, int bx, int by);
+
+/* 1 if a monster with hp of max_hp flees (below 30%, 004). */
+int ai_wants_to_flee(int hp, int max_hp);
+
+#endif

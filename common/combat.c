@@ -1,0 +1,248 @@
+/* combat.c - the four rulesets of GAME.md, each as written in its source,
+ * with its source's log lines (in the second person for the player). */
+#include "combat.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef void (*resolve_fn)(const fighter_t *att, const fighter_t *def,
+                           combat_roll_fn roll, void *ctx,
+                           combat_result_t *out);
+
+/* "You" / "The goblin" */
+static const char *subject(const fighter_t *f, char *buf, size_t n)
+{
+    if (f->is_player)
+        return "You";
+    snprintf(buf, n, "The %s", f->name);
+    return buf;
+}
+
+/* "you" / "the goblin" */
+static const char *object(const fighter_t *f, char *buf, size_t n)
+{
+    if (f->is_player)
+        return "you";
+    snprintf(buf, n, "the %s", f->name);
+    return buf;
+}
+
+/* The verb for the subject: "hit" for you, "hits" for a monster. */
+static const char *verb(const fighter_t *f, const char *you, const char *it)
+{
+    return f->is_player ? you : it;
+}
+
+static void add_line(combat_result_t *out, const fighter_t *att,
+                     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void add_line(combat_result_t *out, const fighter_t *att,
+                     const char *fmt, ...)
+{
+    if (out->nlines >= COMBAT_MAX_LINES)
+        return;
+    combat_line_t *l = &out->line[out->nlines++];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(l->text, sizeof l->text, fmt, ap);
+    va_end(ap);
+    l->kind = att->is_player ? MSG_GOOD : MSG_BAD;
+}
+
+/* 000: always hits; the defender loses the attacker's power.
+ * "The goblin hits you for 3. (You: 27 hp)" */
+static void resolve_power(const fighter_t *att, const fighter_t *def,
+                          combat_roll_fn roll, void *ctx,
+                          combat_result_t *out)
+{
+    (void)roll;
+    (void)ctx;
+    char a[48], d[48];
+    int dmg = att->attack > 0 ? att->attack : 0;
+    int left = def->hp - dmg > 0 ? def->hp - dmg : 0;
+    out->hit = 1;
+    out->damage = dmg;
+    if (def->is_player)
+        add_line(out, att, "%s %s %s for %d. (You: %d hp)",
+                 subject(att, a, sizeof a), verb(att, "hit", "hits"),
+                 object(def, d, sizeof d), dmg, left);
+    else
+        add_line(out, att, "%s %s %s for %d. (%c%s: %d hp)",
+                 subject(att, a, sizeof a), verb(att, "hit", "hits"),
+                 object(def, d, sizeof d), dmg,
+                 def->name[0] >= 'a' && def->name[0] <= 'z'
+                     ? def->name[0] - 'a' + 'A' : def->name[0],
+                 def->name + 1, left);
+}
+
+/* 004: damage = max(0, attack - defense); a 10% critical hit doubles it.
+ * "You hit the orc for 4 damage!" / "... but deal no damage." */
+static void resolve_attack_defense(const fighter_t *att, const fighter_t *def,
+                                   combat_roll_fn roll, void *ctx,
+                                   combat_result_t *out)
+{
+    char a[48], d[48];
+    int dmg = att->attack - def->defense;
+    if (dmg < 0)
+        dmg = 0;
+    out->hit = 1;
+    out->crit = roll(ctx, 1, 100) <= COMBAT_CRIT_PCT;
+    if (out->crit)
+        dmg *= 2;
+    out->damage = dmg;
+    const char *crit = out->crit ? "Critical hit! " : "";
+    if (dmg > 0)
+        add_line(out, att, "%s%s %s %s for %d damage!", crit,
+                 subject(att, a, sizeof a), verb(att, "hit", "hits"),
+                 object(def, d, sizeof d), dmg);
+    else
+        add_line(out, att, "%s%s %s %s but %s no damage.", crit,
+                 subject(att, a, sizeof a), verb(att, "hit", "hits"),
+                 object(def, d, sizeof d), verb(att, "deal", "deals"));
+}
+
+/* 001: hit if d10 + to-hit > armor class; damage = a roll in the weapon's
+ * range - the armor's defense, at least 0.
+ * "You swing your fist at the skeleton and hit for 2." / "... and miss." */
+static void resolve_d10(const fighter_t *att, const fighter_t *def,
+                        combat_roll_fn roll, void *ctx, combat_result_t *out)
+{
+    char a[48], d[48];
+    int to_hit = roll(ctx, 1, 10);
+    out->hit = to_hit + att->to_hit > def->armor_class;
+    const char *whose = att->is_player ? "your" : "its";
+    if (!out->hit) {
+        add_line(out, att, "%s %s %s %s at %s and %s.",
+                 subject(att, a, sizeof a), verb(att, "swing", "swings"),
+                 whose, att->weapon, object(def, d, sizeof d),
+                 verb(att, "miss", "misses"));
+        return;
+    }
+    int dmg = roll(ctx, att->dmg_min, att->dmg_max) - def->armor_defense;
+    out->damage = dmg > 0 ? dmg : 0;
+    add_line(out, att, "%s %s %s %s at %s and %s for %d.",
+             subject(att, a, sizeof a), verb(att, "swing", "swings"), whose,
+             att->weapon, object(def, d, sizeof d), verb(att, "hit", "hits"),
+             out->damage);
+}
+
+/* Rolls n d100s; each >= 100 - chance is a success. Writes the faces as
+ * "12, 88, 95" into list. Returns the successes. */
+static int roll_pool(int n, int chance, combat_roll_fn roll, void *ctx,
+                     char *list, size_t len)
+{
+    int successes = 0;
+    size_t used = 0;
+    list[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        int face = roll(ctx, 1, 100);
+        if (face >= 100 - chance)
+            successes++;
+        if (used < len) {
+            int w = snprintf(list + used, len - used, "%s%d", i ? ", " : "",
+                             face);
+            used += w > 0 ? (size_t)w : 0;
+        }
+    }
+    return successes;
+}
+
+/* 003: the attacker rolls `attack` d100s, the defender `defense` d100s;
+ * damage = hits - blocks. Three lines, as in 003:
+ *   "You attack the goblin and roll: 12, 88, 95, scoring 2 hits."
+ *   "  The goblin defends and rolls: 40, 97, resulting in 1 block."
+ *   "  The goblin is hit for 1 damage." / "  You block all damage." */
+static void resolve_dice_pool(const fighter_t *att, const fighter_t *def,
+                              combat_roll_fn roll, void *ctx,
+                              combat_result_t *out)
+{
+    char a[48], d[48], list[MSG_LEN];
+    int hits = roll_pool(att->att_dice, att->att_chance, roll, ctx, list,
+                         sizeof list);
+    if (hits == 0) {
+        add_line(out, att, "%s %s %s and %s: %s, and %s completely.",
+                 subject(att, a, sizeof a), verb(att, "attack", "attacks"),
+                 object(def, d, sizeof d), verb(att, "roll", "rolls"),
+                 list[0] ? list : "no dice", verb(att, "miss", "misses"));
+        return;
+    }
+    out->hit = 1;
+    add_line(out, att, "%s %s %s and %s: %s, scoring %d hit%s.",
+             subject(att, a, sizeof a), verb(att, "attack", "attacks"),
+             object(def, d, sizeof d), verb(att, "roll", "rolls"), list, hits,
+             hits == 1 ? "" : "s");
+    int blocks = roll_pool(def->def_dice, def->def_chance, roll, ctx, list,
+                           sizeof list);
+    add_line(out, att, "  %s %s: %s, resulting in %d block%s.",
+             subject(def, d, sizeof d),
+             verb(def, "defend and roll", "defends and rolls"),
+             list[0] ? list : "no dice", blocks, blocks == 1 ? "" : "s");
+    out->damage = hits > blocks ? hits - blocks : 0;
+    if (out->damage > 0)
+        add_line(out, att, "  %s %s hit for %d damage.",
+                 subject(def, d, sizeof d), verb(def, "are", "is"),
+                 out->damage);
+    else
+        add_line(out, att, "  %s %s all damage.", subject(def, d, sizeof d),
+                 verb(def, "block", "blocks"));
+}
+
+/* The ruleset table: config name and rule, in enum ruleset order. */
+static const struct {
+    const char *name;
+    resolve_fn resolve;
+} rulesets[RULES_COUNT] = {
+    [RULES_ATTACK_DEFENSE] = { "attack-defense", resolve_attack_defense },
+    [RULES_POWER] = { "power", resolve_power },
+    [RULES_D10] = { "d10", resolve_d10 },
+    [RULES_DICE_POOL] = { "dice-pool", resolve_dice_pool },
+};
+
+void combat_fighter(fighter_t *f, const creature_stats_t *s, int is_player,
+                    int hp, int bonus)
+{
+    memset(f, 0, sizeof *f);
+    f->name = s->name;
+    f->is_player = is_player;
+    f->hp = hp;
+    f->attack = s->attack + bonus;
+    f->defense = s->defense;
+    f->weapon = s->weapon;
+    f->to_hit = s->to_hit;
+    f->dmg_min = s->dmg_min + bonus;
+    f->dmg_max = s->dmg_max + bonus;
+    f->armor_defense = s->armor_defense;
+    f->armor_class = s->armor_class;
+    f->att_dice = s->att_dice + bonus;
+    f->att_chance = s->att_chance;
+    f->def_dice = s->def_dice;
+    f->def_chance = s->def_chance;
+}
+
+void combat_resolve(int r, const fighter_t *att, const fighter_t *def,
+                    combat_roll_fn roll, void *ctx, combat_result_t *out)
+{
+    memset(out, 0, sizeof *out);
+    if (r < 0 || r >= RULES_COUNT)
+        r = RULES_ATTACK_DEFENSE;
+    rulesets[r].resolve(att, def, roll, ctx, out);
+}
+
+const char *combat_ruleset_name(int r)
+{
+    return r >= 0 && r < RULES_COUNT ? rulesets[r].name : NULL;
+}
+
+int combat_ruleset_parse(const char *name)
+{
+    for (int r = 0; r < RULES_COUNT; r++)
+        if (strcmp(rulesets[r].name, name) == 0)
+            return r;
+    return -1;
+}
+
+const char *combat_ruleset_names(void)
+{
+    return "power, attack-defense, d10, dice-pool";
+}

@@ -1,0 +1,90 @@
+/* monster.h - the monster content table, the player's base stats, and
+ * spawning.
+ *
+ * One row per kind holds everything any combat ruleset needs (combat.h), so
+ * that a ruleset is chosen per game without touching the content. A live
+ * monster (monster_t) stores only what changes: its kind, place and hp;
+ * everything else is read from its row. No pointers in monster_t: a game is
+ * one allocation that hashes as bytes. */
+#ifndef ROGUE_MONSTER_H
+#define ROGUE_MONSTER_H
+
+#include <stdint.h>
+
+#include "map.h"
+#include "rng.h"
+
+#define MAX_MONSTERS 128        /* per level; MAP_MAX_ROOMS * 3 fits */
+#define MONSTERS_PER_ROOM_MAX 3 /* 0-3 in each room but the first (004) */
+#define MONSTER_REGEN_TURNS 10  /* a hurt monster heals 1 hp every 10 turns,
+                                   so one that fled comes back to fight */
+
+enum monster_kind {
+    MON_RAT = 0,
+    MON_KOBOLD,
+    MON_GOBLIN,
+    MON_ORC,
+    MON_SKELETON,
+    MON_TROLL,
+    MON_COUNT
+};
+
+/* What a creature fights with, in every ruleset's terms. */
+typedef struct creature_stats {
+    const char *name;       /* "goblin" (lower case, no article) */
+    char glyph;
+    uint8_t colour;         /* COL_* (screen.h) */
+    int hp;
+    /* power (000) uses attack as power; attack-defense (004) both. */
+    int attack, defense;
+    /* d10 (001): a weapon and an armor. */
+    const char *weapon;     /* "short sword" */
+    int to_hit, dmg_min, dmg_max;
+    const char *armor;      /* "bone" */
+    int armor_defense, armor_class;
+    /* dice-pool (003): dice counts and per-die success chances (percent). */
+    int att_dice, att_chance, def_dice, def_chance;
+    /* rewards */
+    int xp, gold_min, gold_max;
+    /* spawning: eligible from min_depth; weight at depth d is
+     * weight + weight_per_depth * (d - 1), at least 0. */
+    int min_depth, weight, weight_per_depth;
+} creature_stats_t;
+
+/* A monster on the level. alive == 0 is a free slot or a dead monster. */
+typedef struct monster {
+    uint8_t kind;   /* enum monster_kind */
+    uint8_t alive;
+    uint8_t pad[2]; /* always 0 */
+    int x, y;
+    int hp;
+} monster_t;
+
+/* The row of a kind (any out-of-range kind gives the rat's row). */
+const creature_stats_t *monster_stats(int kind);
+
+/* The player's base stats at level 1 (each level adds to them: game.c). */
+const creature_stats_t *monster_player_stats(void);
+
+/* "a" or "an" for a kind's name. */
+const char *monster_article(int kind);
+
+/* The weight of a kind at a depth (0: never spawns there). */
+int monster_weight(int kind, int depth);
+
+/* Draws a kind for a level at `depth` (1 = the first), deeper levels
+ * favouring the stronger kinds. Uses exactly one rng_range call. */
+int monster_pick_kind(rng_t *r, int depth);
+
+/* Spawns 0-MONSTERS_PER_ROOM_MAX monsters in the interior of `room` into
+ * free slots of ms[0..max-1]: never two on one tile, never on (px, py) nor
+ * on a non-walkable tile (a tile already taken is skipped, as in 004).
+ * Returns how many it placed. Uses only r. */
+int monster_spawn_room(monster_t *ms, int max, const map_t *m,
+                       const rect_t *room, rng_t *r, int depth, int px,
+                       int py);
+
+/* Index of the living monster at (x, y), or -1. */
+int monster_at(const monster_t *ms, int max, int x, int y);
+
+#endif
