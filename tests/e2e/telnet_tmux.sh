@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# telnet_tmux.sh - a real player: Debian's telnet client (inetutils) in an
+# 80x24 tmux pane, against the release build of the server.
+#
+# Starts ROGUED_REL_BIN (default build/rel/rogued) on a free port with a
+# temporary data dir and --seed 42, runs `telnet 127.0.0.1 PORT` in a
+# detached tmux session on a private socket (tmux -L), waits for the '@',
+# moves it one step into an open direction (read from the pane) with a vi-key
+# and back with an arrow key, checks each move went exactly one cell, then
+# quits with Q y: the goodbye is shown, telnet exits, the server logs a
+# "quit" disconnect. Finally SIGTERM: the server must exit 0.
+#
+# Exit 0: passed; 1: failed; 77: skipped (no tmux or no telnet).
+# Every wait is a bounded poll; everything started is stopped on every path.
+set -u
+cd "$(dirname "$0")/../.."
+
+for tool in tmux telnet; do
+    if ! command -v "$tool" >/dev/null 2>&1; then
+        echo "skipped: $tool is not installed"
+        exit 77
+    fi
+done
+
+BIN=${ROGUED_REL_BIN:-$PWD/build/rel/rogued}
+[ -x "$BIN" ] || { echo "FAIL: no server binary at $BIN (make build/rel/rogued)"; exit 1; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rogued-e2e-XXXXXX")
+sock="rogued-e2e-$$"
+srv_pid=
+T() { tmux -L "$sock" -f /dev/null "$@"; }
+
+cleanup() {
+    T kill-server >/dev/null 2>&1
+    if [ -n "$srv_pid" ] && kill -0 "$srv_pid" 2>/dev/null; then
+        kill -KILL "$srv_pid" 2>/dev/null
+        wait "$srv_pid" 2>/dev/null
+    fi
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+fail() {
+    echo "FAIL: $*"
+    echo "---- the pane:"
+    T capture-pane -p -t e2e 2>/dev/null
+    echo "---- the server log:"
+    cat "$tmp/server.log" 2>/dev/null
+    exit 1
+}
+
+# wait_for SECONDS COMMAND...: polls COMMAND every 50 ms until it succeeds.
+# (COMMAND is run anew each time: pass a function, never "$(...)".)
+wait_for() {
+    local limit=$(( $1 * 20 )) i=0
+    shift
+    while ! "$@"; do
+        i=$((i + 1))
+        [ $i -ge $limit ] && return 1
+        sleep 0.05
+    done
+    return 0
+}
+
+pane() { T capture-pane -p -t e2e; }
+pane_has() { pane | grep -qF -- "$1"; }
+
+# Sets AT_X, AT_Y to the '@' in the map rows (0..20) of the pane; fails
+# (returns 1) unless there is exactly one.
+find_at() {
+    local out
+    out=$(pane | head -21 | awk '{ n = index($0, "@"); if (n) { c++; x = n - 1; y = NR - 1 } }
+                                 END { if (c == 1) print x, y; else print "none" }')
+    [ "$out" = none ] && return 1
+    read -r AT_X AT_Y <<<"$out"
+}
+
+# The character at column $1, row $2 of the pane.
+char_at() { pane | sed -n "$(($2 + 1))p" | cut -c"$(($1 + 1))"; }
+
+at_is() { find_at && [ "$AT_X" = "$1" ] && [ "$AT_Y" = "$2" ]; }
+
+turn_of_pane() { pane | sed -n 's/.*Turn:\([0-9]*\).*/\1/p' | tail -1; }
+turn_is() { [ "$(turn_of_pane)" = "$1" ]; }
+
+# 1. The server.
+"$BIN" --port 0 --bind 127.0.0.1 --data-dir "$tmp/data" --config /dev/null \
+    --seed 42 >"$tmp/server.log" 2>&1 &
+srv_pid=$!
+port_of_log() { sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$tmp/server.log"; }
+has_port() { [ -n "$(port_of_log)" ]; }
+wait_for 10 has_port || fail "the server did not listen"
+port=$(port_of_log)
+echo "server pid $srv_pid on port $port"
+
+# 2. telnet in an 80x24 pane. The pane stays after telnet exits
+#    (remain-on-exit), so its end can be seen.
+T new-session -d -s e2e -x 80 -y 24 "telnet 127.0.0.1 $port" \; \
+    set-option -t e2e remain-on-exit on >/dev/null || fail "tmux did not start"
+wait_for 10 find_at || fail "no '@' on the screen"
+wait_for 5 pane_has 'HP: 30/30' || fail "no status line"
+find_at
+x0=$AT_X y0=$AT_Y
+turn0=$(turn_of_pane)
+[ "$turn0" = 0 ] || fail "turn $turn0 at the start"
+echo "'@' at $x0,$y0"
+
+# 3. One step into an open direction (floor), with its vi-key; back with
+#    the opposite arrow key.
+key= back= dx=0 dy=0
+for d in "l 1 0 Left" "h -1 0 Right" "j 0 1 Up" "k 0 -1 Down"; do
+    read -r k ddx ddy arrow <<<"$d"
+    c=$(char_at $((x0 + ddx)) $((y0 + ddy)))
+    if [ "$c" = "." ]; then key=$k back=$arrow dx=$ddx dy=$ddy; break; fi
+done
+[ -n "$key" ] || fail "no floor next to the '@'"
+T send-keys -t e2e "$key"
+wait_for 5 at_is $((x0 + dx)) $((y0 + dy)) ||
+    fail "'$key' did not move the '@' from $x0,$y0 to $((x0 + dx)),$((y0 + dy))"
+wait_for 5 turn_is 1 || fail "the turn counter is not 1 after a move"
+echo "'$key' moved the '@' to $((x0 + dx)),$((y0 + dy))"
+T send-keys -t e2e "$back"
+wait_for 5 at_is "$x0" "$y0" || fail "the $back arrow did not move the '@' back to $x0,$y0"
+wait_for 5 turn_is 2 || fail "the turn counter is not 2 after two moves"
+echo "the $back arrow moved it back"
+
+# 4. Q y: goodbye, telnet exits, the server logs why.
+T send-keys -t e2e Q
+wait_for 5 pane_has 'Really quit? (y/n)' || fail "no quit prompt"
+T send-keys -t e2e y
+pane_dead() { [ "$(T display-message -p -t e2e '#{pane_dead}')" = 1 ]; }
+wait_for 10 pane_dead || fail "telnet did not exit after Q y"
+pane_has "Thanks for playing. Goodbye!" || fail "no goodbye on the screen"
+pane_has "Connection closed by foreign host." || fail "telnet did not see the close"
+wait_for 5 grep -q 'reason="quit"' "$tmp/server.log" || fail "the server did not log the quit"
+grep -q 'turns=2' "$tmp/server.log" || fail "the server did not log turns=2"
+echo "Q y: goodbye shown, telnet exited, quit logged"
+
+# 5. SIGTERM: the server exits 0. (It is our child: once it has exited it
+#    is a zombie until `wait`, which then gives its status.)
+T kill-server >/dev/null 2>&1
+kill -TERM "$srv_pid"
+exited() {
+    local state
+    state=$(awk '{ print $3 }' "/proc/$srv_pid/stat" 2>/dev/null)
+    [ -z "$state" ] || [ "$state" = Z ]
+}
+wait_for 10 exited || fail "the server did not exit within 10 s of SIGTERM"
+wait "$srv_pid"
+rc=$?
+srv_pid=
+[ $rc -eq 0 ] || fail "the server exited with status $rc"
+grep -q "shutting down (SIGTERM)" "$tmp/server.log" || fail "no shutdown line in the log"
+echo "passed"
+exit 0

@@ -1,0 +1,709 @@
+/* client.c - the session-test harness (see client.h): a scripted telnet
+ * client whose screen is a libvterm terminal. The server process is
+ * server_proc.c. */
+#include "client.h"
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+
+#include <stdarg.h> /* libtelnet.h uses va_list and size_t without */
+#include <stddef.h> /* including what declares them */
+#include <libtelnet.h>
+#include <vterm.h>
+
+#define MAP_ROWS 21            /* the map is rows 0..20 (common/map.h) */
+#define STREAM_KEEP (1 << 20)  /* data kept for cl_stream_has */
+#define PING_OPT 99            /* an option the server refuses: cl_sync */
+
+/* --- time ------------------------------------------------------------------ */
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Milliseconds left until deadline, never negative. */
+static int left_ms(int64_t deadline)
+{
+    int64_t d = deadline - now_ms();
+    return d < 0 ? 0 : (int)d;
+}
+
+/* --- the client ------------------------------------------------------------ */
+
+struct tclient {
+    int fd;
+    int raw;
+    int closed;          /* reading: EOF or reset seen */
+    int wclosed;         /* writing: failed (the server has closed) */
+    int w, h;
+    int naws_on;         /* the server asked for NAWS and we agreed */
+    int frames;          /* IAC NOP frame markers received */
+    int frames_taken;    /* ... of which a wait has consumed */
+    int writing_failed;
+    int pongs;           /* IAC WONT PING_OPT received (cl_sync) */
+    int pong_state;      /* bytes of that sequence matched so far */
+    char ttype[64];
+    telnet_t *tn;
+    VTerm *vt;
+    VTermScreen *vs;
+    char *stream;        /* the last STREAM_KEEP bytes of data, NUL-ended */
+    size_t slen;
+    char rbuf[65536];
+};
+
+/* How inetutils telnet answers: it accepts the server's ECHO and SGA, and
+ * will do NAWS and TTYPE when asked. */
+static const telnet_telopt_t telopts[] = {
+    { TELNET_TELOPT_ECHO, TELNET_WONT, TELNET_DO },
+    { TELNET_TELOPT_SGA, TELNET_WONT, TELNET_DO },
+    { TELNET_TELOPT_NAWS, TELNET_WILL, TELNET_DONT },
+    { TELNET_TELOPT_TTYPE, TELNET_WILL, TELNET_DONT },
+    { -1, 0, 0 }
+};
+
+/* The same without NAWS: a client that refuses to tell its size. */
+static const telnet_telopt_t telopts_no_naws[] = {
+    { TELNET_TELOPT_ECHO, TELNET_WONT, TELNET_DO },
+    { TELNET_TELOPT_SGA, TELNET_WONT, TELNET_DO },
+    { TELNET_TELOPT_TTYPE, TELNET_WILL, TELNET_DONT },
+    { -1, 0, 0 }
+};
+
+/* Writes all of data to the socket within the deadline, without reading
+ * (it may run inside a libtelnet callback). Returns 0 or -1. */
+static int write_all(tclient_t *c, const void *data, size_t len, int timeout_ms)
+{
+    const char *p = data;
+    int64_t deadline = now_ms() + timeout_ms;
+    while (len > 0) {
+        if (c->wclosed)
+            return -1;
+        ssize_t n = send(c->fd, p, len, MSG_NOSIGNAL);
+        if (n > 0) {
+            p += n;
+            len -= (size_t)n;
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            struct pollfd pfd = { c->fd, POLLOUT, 0 };
+            int left = left_ms(deadline);
+            if (left == 0 || poll(&pfd, 1, left) < 0) {
+                c->writing_failed = 1;
+                return -1;
+            }
+            continue;
+        }
+        c->wclosed = 1; /* EPIPE, ECONNRESET: what is left to read stays */
+        c->writing_failed = 1;
+        return -1;
+    }
+    return 0;
+}
+
+static void keep_stream(tclient_t *c, const char *data, size_t len)
+{
+    if (len >= STREAM_KEEP) {
+        data += len - STREAM_KEEP / 2;
+        len = STREAM_KEEP / 2;
+    }
+    if (c->slen + len >= STREAM_KEEP) {
+        size_t drop = c->slen + len - STREAM_KEEP / 2;
+        if (drop > c->slen)
+            drop = c->slen;
+        memmove(c->stream, c->stream + drop, c->slen - drop);
+        c->slen -= drop;
+    }
+    memcpy(c->stream + c->slen, data, len);
+    c->slen += len;
+    c->stream[c->slen] = '\0';
+}
+
+/* Data from the server: what the terminal shows. */
+static void on_data(tclient_t *c, const char *data, size_t len)
+{
+    keep_stream(c, data, len);
+    vterm_input_write(c->vt, data, len);
+}
+
+static void send_naws_bytes(tclient_t *c, int w, int h)
+{
+    unsigned char b[4] = { (unsigned char)(w >> 8), (unsigned char)w,
+                           (unsigned char)(h >> 8), (unsigned char)h };
+    if (!c->raw) {
+        /* telnet_subnegotiation escapes an IAC (255) in the sizes. */
+        telnet_subnegotiation(c->tn, TELNET_TELOPT_NAWS, (const char *)b, 4);
+        return;
+    }
+    unsigned char out[16];
+    size_t n = 0;
+    out[n++] = TELNET_IAC;
+    out[n++] = TELNET_SB;
+    out[n++] = TELNET_TELOPT_NAWS;
+    for (int i = 0; i < 4; i++) {
+        out[n++] = b[i];
+        if (b[i] == TELNET_IAC)
+            out[n++] = TELNET_IAC;
+    }
+    out[n++] = TELNET_IAC;
+    out[n++] = TELNET_SE;
+    write_all(c, out, n, CL_WAIT_MS);
+}
+
+static void on_telnet(telnet_t *t, telnet_event_t *ev, void *user)
+{
+    tclient_t *c = user;
+    (void)t;
+    switch (ev->type) {
+    case TELNET_EV_DATA:
+        on_data(c, ev->data.buffer, ev->data.size);
+        break;
+    case TELNET_EV_SEND:
+        write_all(c, ev->data.buffer, ev->data.size, CL_WAIT_MS);
+        break;
+    case TELNET_EV_IAC:
+        if (ev->iac.cmd == TELNET_NOP)
+            c->frames++;
+        break;
+    case TELNET_EV_DO:
+        if (ev->neg.telopt == TELNET_TELOPT_NAWS) {
+            c->naws_on = 1;
+            send_naws_bytes(c, c->w, c->h);
+        }
+        break;
+    case TELNET_EV_TTYPE:
+        if (ev->ttype.cmd == TELNET_TTYPE_SEND)
+            telnet_ttype_is(c->tn, c->ttype);
+        break;
+    default:
+        break;
+    }
+}
+
+/* What the terminal answers (cursor reports and the like) goes back as
+ * typed input, as a real terminal's would. */
+static void on_vterm_output(const char *s, size_t len, void *user)
+{
+    tclient_t *c = user;
+    cl_send(c, s, len);
+}
+
+tclient_t *cl_connect(int port, const cl_opts_t *o)
+{
+    cl_opts_t def = { 0, 80, 24, NULL, 0, 0 };
+    if (!o)
+        o = &def;
+    tclient_t *c = calloc(1, sizeof *c);
+    ck_assert_ptr_nonnull(c);
+    c->raw = o->raw;
+    c->w = o->w > 0 ? o->w : 80;
+    c->h = o->h > 0 ? o->h : 24;
+    snprintf(c->ttype, sizeof c->ttype, "%s", o->ttype ? o->ttype : "XTERM-256COLOR");
+    c->stream = malloc(STREAM_KEEP + 1);
+    ck_assert_ptr_nonnull(c->stream);
+    c->stream[0] = '\0';
+
+    c->fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    ck_assert_msg(c->fd >= 0, "socket: %s", strerror(errno));
+    if (o->rcvbuf > 0)
+        setsockopt(c->fd, SOL_SOCKET, SO_RCVBUF, &o->rcvbuf, sizeof o->rcvbuf);
+    int one = 1;
+    setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    struct sockaddr_in a;
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    int rc;
+    do
+        rc = connect(c->fd, (struct sockaddr *)&a, sizeof a);
+    while (rc < 0 && errno == EINTR);
+    ck_assert_msg(rc == 0, "connect to 127.0.0.1:%d: %s", port, strerror(errno));
+    fcntl(c->fd, F_SETFL, fcntl(c->fd, F_GETFL) | O_NONBLOCK);
+
+    c->vt = vterm_new(c->h, c->w);
+    ck_assert_ptr_nonnull(c->vt);
+    vterm_set_utf8(c->vt, 1);
+    vterm_output_set_callback(c->vt, on_vterm_output, c);
+    c->vs = vterm_obtain_screen(c->vt);
+    vterm_screen_enable_altscreen(c->vs, 1);
+    vterm_screen_reset(c->vs, 1);
+    if (!c->raw) {
+        c->tn = telnet_init(o->refuse_naws ? telopts_no_naws : telopts, on_telnet,
+                            0, c);
+        ck_assert_ptr_nonnull(c->tn);
+    }
+    return c;
+}
+
+void cl_close(tclient_t *c)
+{
+    if (!c)
+        return;
+    if (c->tn)
+        telnet_free(c->tn);
+    vterm_free(c->vt);
+    close(c->fd);
+    free(c->stream);
+    free(c);
+}
+
+/* Counts the server's IAC WONT PING_OPT answers in the raw bytes. The
+ * server never sends a 0xff data byte (it sends ASCII and UTF-8), so the
+ * sequence cannot be part of anything else. */
+static void count_pongs(tclient_t *c, const unsigned char *p, size_t n)
+{
+    static const unsigned char pong[3] = { TELNET_IAC, TELNET_WONT, PING_OPT };
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == pong[c->pong_state])
+            c->pong_state++;
+        else
+            c->pong_state = p[i] == pong[0];
+        if (c->pong_state == 3) {
+            c->pongs++;
+            c->pong_state = 0;
+        }
+    }
+}
+
+int cl_pump(tclient_t *c, int timeout_ms)
+{
+    if (c->closed)
+        return -1;
+    struct pollfd pfd = { c->fd, POLLIN, 0 };
+    int r = poll(&pfd, 1, timeout_ms);
+    if (r <= 0)
+        return 0;
+    int got = 0;
+    while (!c->closed) {
+        ssize_t n = recv(c->fd, c->rbuf, sizeof c->rbuf, 0);
+        if (n > 0) {
+            got = 1;
+            count_pongs(c, (const unsigned char *)c->rbuf, (size_t)n);
+            if (c->raw)
+                on_data(c, c->rbuf, (size_t)n);
+            else
+                telnet_recv(c->tn, c->rbuf, (size_t)n);
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            break;
+        c->closed = 1; /* EOF, or reset */
+    }
+    return c->closed ? -1 : got;
+}
+
+/* Handles everything that has already arrived. */
+static void drain(tclient_t *c)
+{
+    while (cl_pump(c, 0) > 0)
+        ;
+}
+
+int cl_send(tclient_t *c, const void *data, size_t len)
+{
+    if (c->wclosed)
+        return -1;
+    if (c->raw)
+        return write_all(c, data, len, CL_WAIT_MS);
+    c->writing_failed = 0;
+    telnet_send(c->tn, data, len);
+    return c->writing_failed ? -1 : 0;
+}
+
+int cl_send_str(tclient_t *c, const char *s)
+{
+    return cl_send(c, s, strlen(s));
+}
+
+size_t cl_send_raw(tclient_t *c, const void *data, size_t len,
+                   int read_meanwhile, int timeout_ms)
+{
+    const char *p = data;
+    size_t sent = 0;
+    int64_t deadline = now_ms() + timeout_ms;
+    while (sent < len && !c->wclosed) {
+        ssize_t n = send(c->fd, p + sent, len - sent, MSG_NOSIGNAL);
+        if (n > 0) {
+            sent += (size_t)n;
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+            c->wclosed = 1; /* EPIPE, ECONNRESET: the server has closed it */
+            break;
+        }
+        int left = left_ms(deadline);
+        if (left == 0)
+            break;
+        int reading = read_meanwhile && !c->closed;
+        struct pollfd pfd = { c->fd, (short)(POLLOUT | (reading ? POLLIN : 0)), 0 };
+        if (poll(&pfd, 1, left) < 0)
+            break;
+        if (reading && (pfd.revents & (POLLIN | POLLHUP | POLLERR)))
+            cl_pump(c, 0);
+    }
+    return sent;
+}
+
+int cl_wait_frame(tclient_t *c, int timeout_ms)
+{
+    int64_t deadline = now_ms() + timeout_ms;
+    for (;;) {
+        if (c->frames > c->frames_taken) {
+            c->frames_taken = c->frames;
+            return 1;
+        }
+        int left = left_ms(deadline);
+        if (c->closed || left == 0)
+            return 0;
+        cl_pump(c, left);
+    }
+}
+
+/* One ping: IAC DO PING_OPT, answered by IAC WONT PING_OPT. */
+static int ping(tclient_t *c, int64_t deadline)
+{
+    static const char do_ping[3] = { (char)TELNET_IAC, (char)TELNET_DO, PING_OPT };
+    int want = c->pongs + 1;
+    if (write_all(c, do_ping, 3, left_ms(deadline)) != 0)
+        return 0;
+    while (c->pongs < want) {
+        int left = left_ms(deadline);
+        if (c->closed || left == 0)
+            return 0;
+        cl_pump(c, left);
+    }
+    return 1;
+}
+
+int cl_sync(tclient_t *c, int timeout_ms)
+{
+    int64_t deadline = now_ms() + timeout_ms;
+    if (c->raw || !ping(c, deadline) || !ping(c, deadline))
+        return 0;
+    drain(c);
+    c->frames_taken = c->frames;
+    return 1;
+}
+
+int cl_key(tclient_t *c, const char *bytes)
+{
+    if (!cl_sync(c, CL_WAIT_MS))
+        return 0;
+    if (cl_send_str(c, bytes) != 0)
+        return 0;
+    return cl_wait_frame(c, CL_WAIT_MS);
+}
+
+int cl_frames(const tclient_t *c)
+{
+    return c->frames;
+}
+
+void cl_resize(tclient_t *c, int w, int h)
+{
+    c->w = w;
+    c->h = h;
+    vterm_set_size(c->vt, h, w);
+    if (!c->raw && c->naws_on)
+        send_naws_bytes(c, w, h);
+}
+
+int cl_send_naws(tclient_t *c, int w, int h)
+{
+    if (c->wclosed)
+        return -1;
+    c->writing_failed = 0;
+    send_naws_bytes(c, w, h);
+    return c->writing_failed ? -1 : 0;
+}
+
+int cl_wait(tclient_t *c, int (*pred)(tclient_t *c, void *arg), void *arg,
+            int timeout_ms)
+{
+    int64_t deadline = now_ms() + timeout_ms;
+    drain(c);
+    for (;;) {
+        if (pred(c, arg))
+            return 1;
+        int left = left_ms(deadline);
+        if (c->closed || left == 0)
+            return 0;
+        cl_pump(c, left);
+    }
+}
+
+static int pred_text(tclient_t *c, void *arg)
+{
+    return cl_screen_has(c, arg);
+}
+
+static int pred_no_text(tclient_t *c, void *arg)
+{
+    return !cl_screen_has(c, arg);
+}
+
+int cl_wait_text(tclient_t *c, const char *text, int timeout_ms)
+{
+    return cl_wait(c, pred_text, (void *)text, timeout_ms);
+}
+
+int cl_wait_no_text(tclient_t *c, const char *text, int timeout_ms)
+{
+    return cl_wait(c, pred_no_text, (void *)text, timeout_ms);
+}
+
+static int pred_ready(tclient_t *c, void *arg)
+{
+    char row[16];
+    int x, y;
+    (void)arg;
+    if (cl_find(c, '@', &x, &y) != 1)
+        return 0;
+    if (strncmp(cl_row(c, c->h - 1, row, sizeof row), "HP:", 3) != 0)
+        return 0;
+    return c->raw || c->frames > c->frames_taken;
+}
+
+int cl_wait_ready(tclient_t *c, int timeout_ms)
+{
+    if (!cl_wait(c, pred_ready, NULL, timeout_ms))
+        return 0;
+    c->frames_taken = c->frames;
+    return 1;
+}
+
+static int pred_closed(tclient_t *c, void *arg)
+{
+    (void)arg;
+    return c->closed;
+}
+
+int cl_wait_eof(tclient_t *c, int timeout_ms)
+{
+    return cl_wait(c, pred_closed, NULL, timeout_ms);
+}
+
+int cl_closed(const tclient_t *c)
+{
+    return c->closed || c->wclosed;
+}
+
+/* --- reading the screen ---------------------------------------------------- */
+
+static int colour_index(const VTermColor *col, int is_fg)
+{
+    if (is_fg ? VTERM_COLOR_IS_DEFAULT_FG(col) : VTERM_COLOR_IS_DEFAULT_BG(col))
+        return -1;
+    if (VTERM_COLOR_IS_INDEXED(col))
+        return col->indexed.idx;
+    return -2;
+}
+
+int cl_cell(const tclient_t *c, int x, int y, cl_cell_t *out)
+{
+    memset(out, 0, sizeof *out);
+    if (x < 0 || y < 0 || x >= c->w || y >= c->h)
+        return -1;
+    VTermScreenCell cell;
+    VTermPos pos = { y, x };
+    if (!vterm_screen_get_cell(c->vs, pos, &cell))
+        return -1;
+    uint32_t ch = cell.chars[0];
+    out->ch = ch == 0 || ch > 0x10ffff ? ' ' : ch;
+    out->fg = colour_index(&cell.fg, 1);
+    out->bg = colour_index(&cell.bg, 0);
+    out->bold = cell.attrs.bold;
+    out->underline = cell.attrs.underline != 0;
+    out->reverse = cell.attrs.reverse;
+    return 0;
+}
+
+uint32_t cl_at(const tclient_t *c, int x, int y)
+{
+    cl_cell_t cell;
+    return cl_cell(c, x, y, &cell) == 0 ? cell.ch : 0;
+}
+
+char *cl_row(const tclient_t *c, int y, char *buf, size_t len)
+{
+    size_t n = 0;
+    if (len == 0)
+        return buf;
+    if (y >= 0 && y < c->h) {
+        for (int x = 0; x < c->w && n + 1 < len; x++) {
+            uint32_t ch = cl_at(c, x, y);
+            buf[n++] = ch >= 0x20 && ch < 0x7f ? (char)ch : '?';
+        }
+    }
+    while (n > 0 && buf[n - 1] == ' ')
+        n--;
+    buf[n] = '\0';
+    return buf;
+}
+
+int cl_screen_has(const tclient_t *c, const char *text)
+{
+    char row[1024];
+    for (int y = 0; y < c->h; y++)
+        if (strstr(cl_row(c, y, row, sizeof row), text))
+            return 1;
+    return 0;
+}
+
+int cl_stream_has(const tclient_t *c, const char *text)
+{
+    /* The stream may hold NUL bytes: search each NUL-ended piece. */
+    for (size_t at = 0; at < c->slen; at += strlen(c->stream + at) + 1)
+        if (strstr(c->stream + at, text))
+            return 1;
+    return 0;
+}
+
+int cl_find(const tclient_t *c, uint32_t ch, int *x, int *y)
+{
+    int n = 0;
+    *x = *y = -1;
+    int rows = c->h < MAP_ROWS ? c->h : MAP_ROWS;
+    for (int j = 0; j < rows; j++) {
+        for (int i = 0; i < c->w; i++) {
+            if (cl_at(c, i, j) == ch) {
+                if (n++ == 0) {
+                    *x = i;
+                    *y = j;
+                }
+            }
+        }
+    }
+    return n;
+}
+
+int cl_turn(const tclient_t *c)
+{
+    char row[1024];
+    for (int y = c->h - 1; y >= 0; y--) {
+        if (strncmp(cl_row(c, y, row, sizeof row), "HP:", 3) != 0)
+            continue;
+        const char *t = strstr(row, "Turn:");
+        if (!t)
+            return -1;
+        char *end;
+        long v = strtol(t + 5, &end, 10);
+        return end == t + 5 ? -1 : (int)v;
+    }
+    return -1;
+}
+
+int cl_w(const tclient_t *c)
+{
+    return c->w;
+}
+
+int cl_h(const tclient_t *c)
+{
+    return c->h;
+}
+
+char *cl_dump(const tclient_t *c)
+{
+    size_t cap = (size_t)(c->w + 1) * (size_t)c->h + 1;
+    char *out = malloc(cap);
+    ck_assert_ptr_nonnull(out);
+    size_t n = 0;
+    out[0] = '\0';
+    for (int y = 0; y < c->h; y++) {
+        cl_row(c, y, out + n, cap - n);
+        n += strlen(out + n);
+        out[n++] = '\n';
+        out[n] = '\0';
+    }
+    return out;
+}
+
+void cl_snap(const tclient_t *c, cl_snap_t *snap)
+{
+    snap->w = c->w;
+    snap->h = c->h;
+    snap->cells = calloc((size_t)c->w * (size_t)c->h, sizeof *snap->cells);
+    ck_assert_ptr_nonnull(snap->cells);
+    for (int y = 0; y < c->h; y++)
+        for (int x = 0; x < c->w; x++)
+            cl_cell(c, x, y, &snap->cells[y * c->w + x]);
+}
+
+void cl_snap_free(cl_snap_t *snap)
+{
+    free(snap->cells);
+    snap->cells = NULL;
+}
+
+static int cell_same(const cl_cell_t *a, const cl_cell_t *b)
+{
+    return a->ch == b->ch && a->fg == b->fg && a->bg == b->bg &&
+           a->bold == b->bold && a->underline == b->underline &&
+           a->reverse == b->reverse;
+}
+
+static void describe_cell(const cl_cell_t *a, char *out, size_t len)
+{
+    snprintf(out, len, "'%c' fg %d bg %d%s%s%s",
+             a->ch >= 0x20 && a->ch < 0x7f ? (char)a->ch : '?', a->fg, a->bg,
+             a->bold ? " bold" : "", a->underline ? " underline" : "",
+             a->reverse ? " reverse" : "");
+}
+
+int cl_snap_equal(const tclient_t *c, const cl_snap_t *snap, char *why,
+                  size_t whylen)
+{
+    if (snap->w != c->w || snap->h != c->h) {
+        snprintf(why, whylen, "size %dx%d, not %dx%d", c->w, c->h, snap->w,
+                 snap->h);
+        return 0;
+    }
+    for (int y = 0; y < c->h; y++) {
+        for (int x = 0; x < c->w; x++) {
+            cl_cell_t now;
+            cl_cell(c, x, y, &now);
+            const cl_cell_t *was = &snap->cells[y * c->w + x];
+            if (!cell_same(&now, was)) {
+                char a[64], b[64];
+                describe_cell(&now, a, sizeof a);
+                describe_cell(was, b, sizeof b);
+                snprintf(why, whylen, "at column %d row %d: %s, not %s", x, y,
+                         a, b);
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+int cl_screen_equal(const tclient_t *a, const tclient_t *b, char *why,
+                    size_t whylen)
+{
+    cl_snap_t snap;
+    cl_snap(b, &snap);
+    int eq = cl_snap_equal(a, &snap, why, whylen);
+    cl_snap_free(&snap);
+    return eq;
+}

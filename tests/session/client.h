@@ -1,0 +1,246 @@
+/* client.h - the session-test harness: runs the real server binary
+ * (srv_*, server_proc.c) and connects scripted clients to it (cl_*,
+ * client.c). Linked into every tests/session/test_*.c binary.
+ *
+ * The server (srv_*) is ROGUED_BIN (default build/san/rogued, the ASan +
+ * UBSan build) started on 127.0.0.1 with `--port 0`, a fresh data directory
+ * and `--config /dev/null`; the kernel picks the port and the harness reads
+ * it from the server's "listening on 127.0.0.1:PORT" log line. srv_stop
+ * ends it with SIGTERM and fails the test unless it exits 0 with no
+ * sanitizer or leak report in its log.
+ *
+ * A client (cl_*) is a TCP connection to the server with, in telnet mode, a
+ * client-side libtelnet that answers as Debian's telnet (inetutils) does:
+ * DO ECHO, DO SGA, WILL NAWS + SB NAWS w h, WILL TTYPE + the configured
+ * name. In raw mode it negotiates nothing, as `nc` does. Everything the
+ * server sends as data goes into a libvterm terminal of the client's size,
+ * and the tests read what a player would see back from it.
+ *
+ * Nothing here sleeps and hopes: every wait polls the socket (or the log
+ * file, or the process) until a condition holds or a deadline passes, and
+ * returns whether it held. Server start and stop failures end the test
+ * (ck_abort); waits return 0/1 so the test states what it expected.
+ *
+ * For a test case, add srv_tmp_setup / srv_tmp_teardown as its unchecked
+ * fixture: every test's directory is then made under one directory that the
+ * test runner removes at the end even when a test failed or timed out (it
+ * prints the server logs of failed tests first). */
+#ifndef ROGUE_TEST_CLIENT_H
+#define ROGUE_TEST_CLIENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The ceiling for a wait (ms): the server is an ASan build on a small
+ * machine. Waits end as soon as their condition holds. */
+#define CL_WAIT_MS 8000
+
+/* --- the server ------------------------------------------------------------ */
+
+typedef struct tsrv tsrv_t;
+
+/* Unchecked fixture (runs in the test runner, not in the forked tests):
+ * makes the directory under which srv_start makes each test's directory. */
+void srv_tmp_setup(void);
+
+/* Unchecked fixture: prints the tail of the server log of every test that
+ * did not stop its server (a failed or timed-out test), then removes the
+ * whole directory. */
+void srv_tmp_teardown(void);
+
+/* Starts the server: ROGUED_BIN --port 0 --bind 127.0.0.1 --data-dir DIR/data
+ * --config /dev/null, then the extra arguments (a NULL-terminated list of
+ * strings, e.g. "--seed", "42", NULL). Its stdout and stderr go to
+ * DIR/server.log. Returns once the log says "listening on 127.0.0.1:PORT";
+ * ends the test (with the log) if the server exits or does not listen
+ * within CL_WAIT_MS. The server dies with the test process (PDEATHSIG). */
+tsrv_t *srv_start(const char *arg, ...);
+
+/* The TCP port the server listens on. */
+int srv_port(const tsrv_t *s);
+
+/* The server log so far (NUL-terminated, malloc'd; the caller frees). */
+char *srv_log(const tsrv_t *s);
+
+/* 1 if the log so far contains needle, else 0. */
+int srv_log_has(const tsrv_t *s, const char *needle);
+
+/* How many times needle occurs in the log so far. */
+int srv_log_count(const tsrv_t *s, const char *needle);
+
+/* Waits until the log contains needle. Returns 1, or 0 at the deadline. */
+int srv_wait_log(const tsrv_t *s, const char *needle, int timeout_ms);
+
+/* Sends a signal to the server process (if it is still running). */
+void srv_signal(tsrv_t *s, int sig);
+
+/* 1 while the server process has not exited. */
+int srv_alive(tsrv_t *s);
+
+/* Stops the server: SIGTERM (unless srv_signal sent SIGTERM or SIGINT
+ * already, or it has exited), waits up to
+ * CL_WAIT_MS for it to exit (SIGKILL and a failure after that), and fails
+ * the test unless it exited with status 0 and its log has no "Sanitizer",
+ * "runtime error" or "leak" in it. Then removes the test's directory and
+ * frees s. */
+void srv_stop(tsrv_t *s);
+
+/* --- a client -------------------------------------------------------------- */
+
+typedef struct tclient tclient_t;
+
+typedef struct cl_opts {
+    int raw;           /* 1: negotiate nothing, as nc (default 0: telnet) */
+    int w, h;          /* terminal size (default 80x24) */
+    const char *ttype; /* TTYPE answer (default "XTERM-256COLOR") */
+    int refuse_naws;   /* telnet: answer DO NAWS with WONT NAWS */
+    int rcvbuf;        /* > 0: SO_RCVBUF for the socket (before connect) */
+} cl_opts_t;
+
+/* One screen cell as the terminal shows it. Colours: 0..255 a palette
+ * index (0-7 normal, 8-15 bright), -1 the terminal's default, -2 RGB. */
+typedef struct cl_cell {
+    uint32_t ch;       /* ' ' for an empty cell */
+    int fg, bg;
+    int bold, underline, reverse;
+} cl_cell_t;
+
+/* Connects to 127.0.0.1:port (o may be NULL for the defaults). Ends the
+ * test if the connection cannot be made. Sends nothing yet: a telnet
+ * client answers the server's options when it reads them. */
+tclient_t *cl_connect(int port, const cl_opts_t *o);
+
+/* Closes the connection and frees the client (NULL is fine). */
+void cl_close(tclient_t *c);
+
+/* Reads and handles whatever the server has sent, waiting up to timeout_ms
+ * (0: only what has already arrived). Returns 1 if bytes arrived, 0 if
+ * none, -1 once the connection is closed (EOF or reset). */
+int cl_pump(tclient_t *c, int timeout_ms);
+
+/* Sends bytes as a key press sends them: through libtelnet (IAC doubled)
+ * in telnet mode, as they are in raw mode. Returns 0, or -1 if the
+ * connection is closed or the bytes could not be written in time. */
+int cl_send(tclient_t *c, const void *data, size_t len);
+
+/* cl_send of a NUL-terminated string. */
+int cl_send_str(tclient_t *c, const char *s);
+
+/* Writes bytes to the socket unchanged (no telnet escaping: garbage,
+ * floods, hand-made telnet commands), reading what the server sends
+ * meanwhile when `read_meanwhile` (otherwise never reading: a client that
+ * does not read). Stops at the end, when the connection closes, or at the
+ * deadline. Returns the number of bytes written. */
+size_t cl_send_raw(tclient_t *c, const void *data, size_t len,
+                   int read_meanwhile, int timeout_ms);
+
+/* Telnet mode: makes sure everything the server sent for what this client
+ * sent before has arrived and been handled, and takes every frame marker
+ * so far. It sends IAC DO <an option nobody supports> twice, each time
+ * waiting for the IAC WONT answer: the server handles a read in one go and
+ * answers in order, so once the second answer is in, the output of every
+ * earlier read is too, and the second read (no key in it) made no frame.
+ * Returns 1, or 0 at the deadline, on close, or in raw mode. */
+int cl_sync(tclient_t *c, int timeout_ms);
+
+/* A key and its answer (telnet mode): cl_sync, then sends the key's bytes
+ * and waits for the frame marker (IAC NOP) that ends the answer. Returns
+ * 1, or 0 if none came by the deadline (a key over the rate limit gets no
+ * answer) or the connection closed. */
+int cl_key(tclient_t *c, const char *bytes);
+
+/* Waits until a frame marker arrives that no earlier wait has taken.
+ * Returns 1, or 0 at the deadline or on close. */
+int cl_wait_frame(tclient_t *c, int timeout_ms);
+
+/* Frame markers received so far. */
+int cl_frames(const tclient_t *c);
+
+/* The terminal is resized to w x h and, if NAWS was agreed, the new size
+ * is sent (as a real terminal and telnet client do: resize, then NAWS). */
+void cl_resize(tclient_t *c, int w, int h);
+
+/* Sends IAC SB NAWS w h IAC SE (escaped) without resizing the terminal. */
+int cl_send_naws(tclient_t *c, int w, int h);
+
+/* Waits until pred(c, arg) is true. Returns 1, or 0 at the deadline or
+ * when the connection closed with pred still false. */
+int cl_wait(tclient_t *c, int (*pred)(tclient_t *c, void *arg), void *arg,
+            int timeout_ms);
+
+/* Waits until text is on the screen (within one row). Returns 1 or 0. */
+int cl_wait_text(tclient_t *c, const char *text, int timeout_ms);
+
+/* Waits until text is no longer on the screen. Returns 1 or 0. */
+int cl_wait_no_text(tclient_t *c, const char *text, int timeout_ms);
+
+/* Waits until the game is on screen: one '@' in the map rows and the
+ * status line ("HP:") in the last row; in telnet mode also the frame
+ * marker that ends that screen (all markers so far are then taken).
+ * Returns 1 or 0. */
+int cl_wait_ready(tclient_t *c, int timeout_ms);
+
+/* Waits until the server has closed the connection: reads (and handles)
+ * everything up to EOF or a reset. Returns 1 or 0. */
+int cl_wait_eof(tclient_t *c, int timeout_ms);
+
+/* 1 once the connection is closed: EOF or reset read, or a write failed
+ * (the server has closed it; what it sent before can still be read). */
+int cl_closed(const tclient_t *c);
+
+/* 1 if text is on the screen now (within one row). */
+int cl_screen_has(const tclient_t *c, const char *text);
+
+/* 1 if text occurs in the data received so far (after telnet, before the
+ * terminal; the last 1 MiB is kept). */
+int cl_stream_has(const tclient_t *c, const char *text);
+
+/* Row y of the screen as text: one byte per cell (non-ASCII as '?'),
+ * trailing blanks removed. Returns buf ("" outside the screen). */
+char *cl_row(const tclient_t *c, int y, char *buf, size_t len);
+
+/* The character at (x, y), ' ' if empty, 0 outside the screen. */
+uint32_t cl_at(const tclient_t *c, int x, int y);
+
+/* The cell at (x, y); returns 0, or -1 outside the screen. */
+int cl_cell(const tclient_t *c, int x, int y, cl_cell_t *out);
+
+/* Finds ch in the map rows (0..20, or fewer on a short screen). Returns
+ * how many there are; *x, *y get the first (row by row), or -1. */
+int cl_find(const tclient_t *c, uint32_t ch, int *x, int *y);
+
+/* The turn counter of the status line (the lowest row that starts with
+ * "HP:"; "Turn:N" in it), or -1. */
+int cl_turn(const tclient_t *c);
+
+/* The terminal size. */
+int cl_w(const tclient_t *c);
+int cl_h(const tclient_t *c);
+
+/* The whole screen as text, rows joined by '\n' (malloc'd; caller frees).
+ * For comparisons and failure messages. */
+char *cl_dump(const tclient_t *c);
+
+/* Compares two screens cell by cell (character, colours, bold, underline,
+ * reverse). Returns 1 if equal; else 0 with the first difference
+ * described in why. */
+int cl_screen_equal(const tclient_t *a, const tclient_t *b, char *why,
+                    size_t whylen);
+
+/* A copy of the screen's cells, to compare later with cl_snap_equal. */
+typedef struct cl_snap {
+    int w, h;
+    cl_cell_t *cells;
+} cl_snap_t;
+
+/* Takes a snapshot of c's screen into snap (free with cl_snap_free). */
+void cl_snap(const tclient_t *c, cl_snap_t *snap);
+
+/* 1 if c's screen equals the snapshot; else 0 and why. */
+int cl_snap_equal(const tclient_t *c, const cl_snap_t *snap, char *why,
+                  size_t whylen);
+
+/* Frees a snapshot's cells. */
+void cl_snap_free(cl_snap_t *snap);
+
+#endif

@@ -1,0 +1,116 @@
+/* play.c - game-aware helpers for the session tests (see play.h). */
+#include "play.h"
+
+#include <check.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void play_fail(const tclient_t *c, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (c) {
+        char *dump = cl_dump(c);
+        fprintf(stderr, "%s\n---- the client's screen (%dx%d%s):\n%s----\n", msg,
+                cl_w(c), cl_h(c), cl_closed(c) ? ", connection closed" : "",
+                dump);
+        free(dump);
+    }
+    ck_abort_msg("%s", msg);
+    abort(); /* not reached: ck_abort_msg does not return */
+}
+
+void play_ready(tclient_t *c)
+{
+    if (!cl_wait_ready(c, CL_WAIT_MS))
+        play_fail(c, "the game did not appear within %d ms", CL_WAIT_MS);
+}
+
+tclient_t *play_connect(int port, const cl_opts_t *o)
+{
+    tclient_t *c = cl_connect(port, o);
+    play_ready(c);
+    return c;
+}
+
+int play_open(const tclient_t *c, int dx, int dy)
+{
+    int x, y;
+    if (cl_find(c, '@', &x, &y) != 1)
+        return 0;
+    uint32_t ch = cl_at(c, x + dx, y + dy);
+    return ch == '.' || ch == '>';
+}
+
+static void where(const tclient_t *c, int *x, int *y)
+{
+    int n = cl_find(c, '@', x, y);
+    if (n != 1)
+        play_fail(c, "%d '@' on the map, not 1", n);
+}
+
+void play_move(tclient_t *c, const char *key, int dx, int dy)
+{
+    int x0, y0, x1, y1;
+    where(c, &x0, &y0);
+    if (!play_open(c, dx, dy))
+        play_fail(c, "no floor at %+d,%+d of the '@' at %d,%d", dx, dy, x0, y0);
+    int turn = cl_turn(c);
+    if (turn < 0)
+        play_fail(c, "no turn counter on the status line");
+    if (!cl_key(c, key))
+        play_fail(c, "no answer to a key within %d ms", CL_WAIT_MS);
+    where(c, &x1, &y1);
+    if (x1 != x0 + dx || y1 != y0 + dy)
+        play_fail(c, "the '@' went from %d,%d to %d,%d, not to %d,%d", x0, y0,
+                  x1, y1, x0 + dx, y0 + dy);
+    if (cl_turn(c) != turn + 1)
+        play_fail(c, "the turn counter went from %d to %d, not %d", turn,
+                  cl_turn(c), turn + 1);
+}
+
+void play_bump(tclient_t *c, const char *key, int dx, int dy)
+{
+    int x0, y0, x1, y1;
+    char row[256];
+    where(c, &x0, &y0);
+    if (cl_at(c, x0 + dx, y0 + dy) != '#')
+        play_fail(c, "no wall at %+d,%+d of the '@' at %d,%d", dx, dy, x0, y0);
+    int turn = cl_turn(c);
+    if (!cl_key(c, key))
+        play_fail(c, "no answer to a key within %d ms", CL_WAIT_MS);
+    where(c, &x1, &y1);
+    if (x1 != x0 || y1 != y0)
+        play_fail(c, "the '@' went through a wall from %d,%d to %d,%d", x0, y0,
+                  x1, y1);
+    if (cl_turn(c) != turn)
+        play_fail(c, "bumping a wall took a turn: %d -> %d", turn, cl_turn(c));
+    cl_row(c, cl_h(c) - 2, row, sizeof row);
+    if (strcmp(row, "There is a wall in the way.") != 0)
+        play_fail(c, "newest log line is \"%s\"", row);
+}
+
+void play_check_new_player(int port)
+{
+    static const struct { const char *key; int dx, dy; } dirs[] = {
+        { "h", -1, 0 }, { "j", 0, 1 }, { "k", 0, -1 }, { "l", 1, 0 },
+        { "y", -1, -1 }, { "u", 1, -1 }, { "b", -1, 1 }, { "n", 1, 1 },
+    };
+    tclient_t *c = play_connect(port, NULL);
+    char row[256];
+    if (strncmp(cl_row(c, 23, row, sizeof row), "HP: 30/30 ", 10) != 0)
+        play_fail(c, "the status line is \"%s\"", row);
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        if (play_open(c, dirs[i].dx, dirs[i].dy)) {
+            play_move(c, dirs[i].key, dirs[i].dx, dirs[i].dy);
+            cl_close(c);
+            return;
+        }
+    }
+    play_fail(c, "no open direction around the '@'");
+}

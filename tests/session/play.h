@@ -1,0 +1,41 @@
+/* play.h - game-aware helpers for the session tests, on top of client.h:
+ * connecting until the game is on screen, moving the '@' and checking
+ * that it moved exactly as asked, and the "does a new player still get a
+ * playable game" check used after every bad input.
+ *
+ * Each ends the test (ck_abort, with the screen printed to stderr) when
+ * what it checks does not hold. */
+#ifndef ROGUE_TEST_PLAY_H
+#define ROGUE_TEST_PLAY_H
+
+#include "client.h"
+
+/* The screen (and why) on stderr, then the test fails with msg. */
+void play_fail(const tclient_t *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
+
+/* Waits until the game is on c's screen (cl_wait_ready) or fails. */
+void play_ready(tclient_t *c);
+
+/* cl_connect + play_ready. */
+tclient_t *play_connect(int port, const cl_opts_t *o);
+
+/* 1 if the map cell next to the '@' in direction (dx, dy) can be walked
+ * onto as the screen shows it: floor '.' or stairs '>'. */
+int play_open(const tclient_t *c, int dx, int dy);
+
+/* Sends key (telnet mode) and checks its answer: the '@' is exactly one
+ * step (dx, dy) away from where it was and the turn counter went up by
+ * one. The cell must be open (checked first). */
+void play_move(tclient_t *c, const char *key, int dx, int dy);
+
+/* Sends key towards (dx, dy), where there must be a wall, and checks that
+ * nothing moved, the turn counter stayed and the newest log line says
+ * "There is a wall in the way.". */
+void play_bump(tclient_t *c, const char *key, int dx, int dy);
+
+/* A new telnet client on port gets the game at 80x24 and a vi-key moves
+ * its '@' one step into an open direction. Closes it again. */
+void play_check_new_player(int port);
+
+#endif

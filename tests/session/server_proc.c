@@ -1,0 +1,407 @@
+/* server_proc.c - the session-test harness (see client.h): the server
+ * binary as a child process, its temporary directory and its log. */
+#include "client.h"
+
+#include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_ARGS 64
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The poll interval for things that cannot be waited on with poll(2): the
+ * log file and the process. */
+static void tick(void)
+{
+    struct timespec ts = { 0, 5 * 1000 * 1000 };
+    nanosleep(&ts, NULL);
+}
+
+/* --- files ----------------------------------------------------------------- */
+
+/* The whole file as a NUL-terminated string (empty if unreadable). */
+static char *read_file(const char *path)
+{
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    ck_assert_ptr_nonnull(buf);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        for (;;) {
+            if (cap - len < 4096) {
+                cap *= 2;
+                buf = realloc(buf, cap);
+                ck_assert_ptr_nonnull(buf);
+            }
+            ssize_t n = read(fd, buf + len, cap - len - 1);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                break;
+            len += (size_t)n;
+        }
+        close(fd);
+    }
+    buf[len] = '\0';
+    return buf;
+}
+
+/* rm -rf path, without following symbolic links. */
+static void remove_tree(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return;
+    if (S_ISDIR(st.st_mode)) {
+        DIR *d = opendir(path);
+        if (d) {
+            struct dirent *e;
+            while ((e = readdir(d)) != NULL) {
+                if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                    continue;
+                char sub[PATH_MAX];
+                snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+                remove_tree(sub);
+            }
+            closedir(d);
+        }
+        rmdir(path);
+    } else {
+        unlink(path);
+    }
+}
+
+/* The last `lines` lines of text. */
+static const char *tail_lines(const char *text, int lines)
+{
+    const char *p = text + strlen(text);
+    if (p > text && p[-1] == '\n')
+        p--;
+    while (p > text) {
+        if (p[-1] == '\n' && --lines == 0)
+            break;
+        p--;
+    }
+    return p;
+}
+
+/* --- the server ------------------------------------------------------------ */
+
+struct tsrv {
+    pid_t pid;
+    int exited, status;  /* set once waitpid has reaped it */
+    int stopping;        /* SIGTERM or SIGINT sent: never send another (a
+                            second one, once the server has closed its
+                            signal handles, would kill it) */
+    int port;
+    char dir[512];
+    char log[600];
+};
+
+/* The directory the runner made (unchecked fixture) for every test's own
+ * directory; inherited by the forked tests. Empty: TMPDIR or /tmp. */
+static char tmp_base[256];
+
+static const char *tmp_root(void)
+{
+    const char *t = getenv("TMPDIR");
+    return t && *t ? t : "/tmp";
+}
+
+void srv_tmp_setup(void)
+{
+    snprintf(tmp_base, sizeof tmp_base, "%s/rogued-session-XXXXXX", tmp_root());
+    if (!mkdtemp(tmp_base)) {
+        fprintf(stderr, "mkdtemp %s: %s\n", tmp_base, strerror(errno));
+        tmp_base[0] = '\0';
+    }
+}
+
+void srv_tmp_teardown(void)
+{
+    if (!tmp_base[0])
+        return;
+    /* A test that passed removed its directory in srv_stop: whatever is
+     * left belongs to a test that failed. Show its server's log. */
+    DIR *d = opendir(tmp_base);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL) {
+            if (e->d_name[0] == '.')
+                continue;
+            char path[600];
+            snprintf(path, sizeof path, "%s/%s/server.log", tmp_base, e->d_name);
+            char *log = read_file(path);
+            fprintf(stderr, "---- server log of a failed test (%s), last lines:\n%s\n",
+                    path, tail_lines(log, 40));
+            free(log);
+        }
+        closedir(d);
+    }
+    remove_tree(tmp_base);
+    tmp_base[0] = '\0';
+}
+
+/* The server binary: ROGUED_BIN, else build/san/rogued from the repo root
+ * (the working directory of run-tests.sh), else found from this test's own
+ * path (build/san/tests/session/NAME -> build/san/rogued). */
+static void server_path(char *out, size_t len)
+{
+    const char *env = getenv("ROGUED_BIN");
+    if (env && *env) {
+        snprintf(out, len, "%s", env);
+        return;
+    }
+    if (access("build/san/rogued", X_OK) == 0) {
+        snprintf(out, len, "build/san/rogued");
+        return;
+    }
+    char self[512];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        self[n] = '\0';
+        char *slash = strstr(self, "/tests/session/");
+        if (slash) {
+            *slash = '\0';
+            snprintf(out, len, "%s/rogued", self);
+            return;
+        }
+    }
+    snprintf(out, len, "build/san/rogued");
+}
+
+/* Reaps the server if it has exited. Returns 1 if it has. */
+static int reap(tsrv_t *s, int block)
+{
+    if (s->exited)
+        return 1;
+    int st;
+    pid_t r;
+    do
+        r = waitpid(s->pid, &st, block ? 0 : WNOHANG);
+    while (r < 0 && errno == EINTR);
+    if (r == s->pid) {
+        s->exited = 1;
+        s->status = st;
+        return 1;
+    }
+    return 0;
+}
+
+static void describe_status(int st, char *out, size_t len)
+{
+    if (WIFEXITED(st))
+        snprintf(out, len, "exit status %d", WEXITSTATUS(st));
+    else if (WIFSIGNALED(st))
+        snprintf(out, len, "killed by signal %d", WTERMSIG(st));
+    else
+        snprintf(out, len, "status 0x%x", st);
+}
+
+/* Ends the test with a message and the server log's tail on stderr. */
+static void srv_fail(const tsrv_t *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void srv_fail(const tsrv_t *s, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    char *log = read_file(s->log);
+    fprintf(stderr, "%s\n---- %s, last lines:\n%s\n", msg, s->log,
+            tail_lines(log, 60));
+    free(log);
+    ck_abort_msg("%s (server log above)", msg);
+}
+
+tsrv_t *srv_start(const char *arg, ...)
+{
+    tsrv_t *s = calloc(1, sizeof *s);
+    ck_assert_ptr_nonnull(s);
+    snprintf(s->dir, sizeof s->dir, "%s/rogued-test-XXXXXX",
+             tmp_base[0] ? tmp_base : tmp_root());
+    ck_assert_msg(mkdtemp(s->dir) != NULL, "mkdtemp %s: %s", s->dir,
+                  strerror(errno));
+    snprintf(s->log, sizeof s->log, "%s/server.log", s->dir);
+
+    char bin[PATH_MAX], data[600];
+    server_path(bin, sizeof bin);
+    ck_assert_msg(access(bin, X_OK) == 0, "server binary %s: %s", bin,
+                  strerror(errno));
+    snprintf(data, sizeof data, "%s/data", s->dir);
+    const char *argv[MAX_ARGS];
+    int n = 0;
+    argv[n++] = bin;
+    argv[n++] = "--port";
+    argv[n++] = "0";
+    argv[n++] = "--bind";
+    argv[n++] = "127.0.0.1";
+    argv[n++] = "--data-dir";
+    argv[n++] = data;
+    argv[n++] = "--config";
+    argv[n++] = "/dev/null";
+    va_list ap;
+    va_start(ap, arg);
+    for (const char *a = arg; a; a = va_arg(ap, const char *)) {
+        ck_assert_int_lt(n, MAX_ARGS - 1);
+        argv[n++] = a;
+    }
+    va_end(ap);
+    argv[n] = NULL;
+
+    int logfd = open(s->log, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
+    ck_assert_msg(logfd >= 0, "%s: %s", s->log, strerror(errno));
+    pid_t parent = getpid();
+    s->pid = fork();
+    ck_assert_msg(s->pid >= 0, "fork: %s", strerror(errno));
+    if (s->pid == 0) {
+        /* The child: only async-signal-safe calls until exec. It dies with
+         * the test (a failed check test _exits without cleaning up). */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(127);
+        int devnull = open("/dev/null", O_RDONLY);
+        if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(logfd, 1) < 0 ||
+            dup2(logfd, 2) < 0)
+            _exit(127);
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        signal(SIGPIPE, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGINT, SIG_DFL);
+        execv(bin, (char *const *)argv);
+        static const char msg[] = "exec of the server failed\n";
+        ssize_t w = write(2, msg, sizeof msg - 1);
+        (void)w;
+        _exit(127);
+    }
+    close(logfd);
+
+    /* The kernel picked the port: the server logs it once it listens. */
+    static const char needle[] = "listening on 127.0.0.1:";
+    int64_t deadline = now_ms() + CL_WAIT_MS;
+    for (;;) {
+        char *log = read_file(s->log);
+        char *at = strstr(log, needle);
+        if (at) {
+            s->port = atoi(at + sizeof needle - 1);
+            free(log);
+            break;
+        }
+        free(log);
+        if (reap(s, 0)) {
+            char st[64];
+            describe_status(s->status, st, sizeof st);
+            srv_fail(s, "the server exited before listening (%s)", st);
+        }
+        if (now_ms() > deadline) {
+            kill(s->pid, SIGKILL);
+            reap(s, 1);
+            srv_fail(s, "the server did not log \"%s\" within %d ms", needle,
+                     CL_WAIT_MS);
+        }
+        tick();
+    }
+    ck_assert_msg(s->port > 0 && s->port < 65536, "bad port %d in the log",
+                  s->port);
+    return s;
+}
+
+int srv_port(const tsrv_t *s)
+{
+    return s->port;
+}
+
+char *srv_log(const tsrv_t *s)
+{
+    return read_file(s->log);
+}
+
+int srv_log_count(const tsrv_t *s, const char *needle)
+{
+    char *log = read_file(s->log);
+    int n = 0;
+    for (const char *p = log; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+        n++;
+    free(log);
+    return n;
+}
+
+int srv_log_has(const tsrv_t *s, const char *needle)
+{
+    return srv_log_count(s, needle) > 0;
+}
+
+int srv_wait_log(const tsrv_t *s, const char *needle, int timeout_ms)
+{
+    int64_t deadline = now_ms() + timeout_ms;
+    for (;;) {
+        if (srv_log_has(s, needle))
+            return 1;
+        if (now_ms() > deadline)
+            return 0;
+        tick();
+    }
+}
+
+void srv_signal(tsrv_t *s, int sig)
+{
+    if (sig == SIGTERM || sig == SIGINT)
+        s->stopping = 1;
+    if (!reap(s, 0))
+        kill(s->pid, sig);
+}
+
+int srv_alive(tsrv_t *s)
+{
+    return !reap(s, 0);
+}
+
+void srv_stop(tsrv_t *s)
+{
+    if (!s)
+        return;
+    if (!s->stopping)
+        srv_signal(s, SIGTERM);
+    int64_t deadline = now_ms() + CL_WAIT_MS;
+    while (!reap(s, 0)) {
+        if (now_ms() > deadline) {
+            kill(s->pid, SIGKILL);
+            reap(s, 1);
+            srv_fail(s, "the server did not exit within %d ms of SIGTERM",
+                     CL_WAIT_MS);
+        }
+        tick();
+    }
+    char st[64];
+    describe_status(s->status, st, sizeof st);
+    if (!WIFEXITED(s->status) || WEXITSTATUS(s->status) != 0)
+        srv_fail(s, "the server ended with %s, not exit status 0", st);
+    static const char *const bad[] = { "Sanitizer", "runtime error", "leak" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (srv_log_has(s, bad[i]))
+            srv_fail(s, "the server log has \"%s\" in it", bad[i]);
+    remove_tree(s->dir);
+    free(s);
+}

@@ -1,0 +1,232 @@
+/* test_limits.c - the server's limits and its life: many players at once,
+ * a full server, a client that does not read, idle players, SIGTERM. */
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check_main.h"
+#include "client.h"
+#include "play.h"
+
+#define NCONC 50
+
+/* 50 players at once, without --seed: 50 different dungeons (their first
+ * screens' map rows are pairwise different, and so are the seeds the server
+ * logged). */
+START_TEST(concurrent_dungeons_differ)
+{
+    tsrv_t *s = srv_start(NULL);
+    tclient_t *c[NCONC];
+    char *maps[NCONC];
+    for (int i = 0; i < NCONC; i++)
+        c[i] = cl_connect(srv_port(s), NULL);
+    for (int i = 0; i < NCONC; i++) {
+        play_ready(c[i]);
+        size_t len = 21 * 81 + 1, n = 0;
+        maps[i] = malloc(len);
+        ck_assert_ptr_nonnull(maps[i]);
+        for (int y = 0; y < 21; y++) {
+            char row[128];
+            n += (size_t)snprintf(maps[i] + n, len - n, "%s\n",
+                                  cl_row(c[i], y, row, sizeof row));
+        }
+    }
+    for (int i = 0; i < NCONC; i++)
+        for (int j = i + 1; j < NCONC; j++)
+            if (strcmp(maps[i], maps[j]) == 0)
+                play_fail(c[i], "players %d and %d got the same first screen", i, j);
+
+    /* The log: 50 connects, 50 distinct seeds. */
+    char *log = srv_log(s);
+    unsigned long long seeds[NCONC];
+    int n = 0;
+    for (const char *p = log; (p = strstr(p, "seed=")) != NULL; p += 5) {
+        ck_assert_int_lt(n, NCONC);
+        seeds[n++] = strtoull(p + 5, NULL, 10);
+    }
+    free(log);
+    ck_assert_int_eq(n, NCONC);
+    for (int i = 0; i < NCONC; i++)
+        for (int j = i + 1; j < NCONC; j++)
+            ck_assert_msg(seeds[i] != seeds[j], "seed %llu twice", seeds[i]);
+    ck_assert(srv_log_has(s, "(50 online)"));
+    /* Everyone can still play. */
+    for (int i = 0; i < NCONC; i += 7) {
+        ck_assert(cl_key(c[i], "5"));
+        ck_assert_int_eq(cl_turn(c[i]), 1);
+    }
+    for (int i = 0; i < NCONC; i++) {
+        free(maps[i]);
+        cl_close(c[i]);
+    }
+    srv_stop(s);
+}
+END_TEST
+
+/* max_sessions=2: the third is told the server is full and closed; the
+ * two play on; once one leaves, a new player gets in. */
+START_TEST(server_full)
+{
+    tsrv_t *s = srv_start("--seed", "42", "--set", "max_sessions=2", NULL);
+    tclient_t *a = play_connect(srv_port(s), NULL);
+    tclient_t *b = play_connect(srv_port(s), NULL);
+    tclient_t *c = cl_connect(srv_port(s), NULL);
+    char row[256];
+    if (!cl_wait_text(c, "server is full", CL_WAIT_MS))
+        play_fail(c, "no \"server is full\" line");
+    ck_assert_str_eq(cl_row(c, 0, row, sizeof row),
+                     "Sorry, the server is full (2 players). Please try again later.");
+    if (!cl_wait_eof(c, CL_WAIT_MS))
+        play_fail(c, "the third client was not disconnected");
+    ck_assert_int_eq(cl_frames(c), 0);
+    ck_assert(srv_log_has(s, "refused 127.0.0.1:"));
+    cl_close(c);
+
+    play_move(a, "l", 1, 0);
+    play_move(b, "h", -1, 0);
+    cl_close(a);
+    ck_assert(srv_wait_log(s, "reason=\"client closed\"", CL_WAIT_MS));
+    play_check_new_player(srv_port(s));
+    play_move(b, "l", 1, 0);
+    cl_close(b);
+    srv_stop(s);
+}
+END_TEST
+
+/* A client that sends but never reads: once what the server owes it passes
+ * output_limit it is cut off, and the log says why; another player is not
+ * disturbed.
+ *
+ * What it sends are keys and "IAC DO <option>" requests, each of which
+ * telnet must answer (IAC WONT). Keys alone would not do it: the server
+ * skips screen updates while a client's queue is over output_highwater
+ * (the next update catches up), so a client that only sends keys never
+ * owes it more than about one screen, by design. Answers to telnet
+ * requests cannot be skipped, so they pile up: first in the kernel's
+ * socket buffers (a few MB on loopback; the receive buffer here is kept
+ * small), then in the server's queue, up to the limit. */
+START_TEST(slow_reader_cut_off)
+{
+    tsrv_t *s = srv_start("--seed", "42", "--set", "output_limit=16384",
+                          "--set", "output_highwater=4096", NULL);
+    tclient_t *a = play_connect(srv_port(s), NULL);
+    cl_opts_t o = { .rcvbuf = 4096 };
+    tclient_t *slow = play_connect(srv_port(s), &o);
+
+    size_t chunk = 3 * 4096 + 2, total = 0;
+    char *buf = malloc(chunk);
+    ck_assert_ptr_nonnull(buf);
+    buf[0] = 'l';
+    buf[1] = 'h';
+    for (size_t i = 2; i + 3 <= chunk; i += 3) {
+        buf[i] = (char)0xff; /* IAC DO 99 */
+        buf[i + 1] = (char)0xfd;
+        buf[i + 2] = 99;
+    }
+    /* Up to 64 MB within 20 s: the cut comes after a few MB. */
+    time_t deadline = time(NULL) + 20;
+    while (!cl_closed(slow) && total < (64u << 20) && time(NULL) < deadline)
+        total += cl_send_raw(slow, buf, chunk, 0, 2000);
+    free(buf);
+    ck_assert_msg(cl_closed(slow), "still connected after %zu bytes sent", total);
+    ck_assert(srv_wait_log(s, "reason=\"output limit (client not reading)\"",
+                           CL_WAIT_MS));
+    ck_assert_int_eq(srv_log_count(s, "disconnect"), 1);
+    cl_close(slow);
+
+    play_move(a, "l", 1, 0);
+    play_move(a, "h", -1, 0);
+    ck_assert(!cl_closed(a));
+    cl_close(a);
+    srv_stop(s);
+}
+END_TEST
+
+/* The warning line, with its number of seconds (1 or 2, depending on where
+ * the once-a-second sweep falls). */
+static int pred_warned(tclient_t *c, void *arg)
+{
+    char row[256];
+    int secs;
+    (void)arg;
+    cl_row(c, 21, row, sizeof row);
+    return sscanf(row, "You are idle: press a key within %d seconds to stay.",
+                  &secs) == 1 && (secs == 1 || secs == 2) &&
+           strstr(row, " seconds to stay.") != NULL;
+}
+
+/* idle_timeout=3, idle_warning=2: after a second without a key the player
+ * is warned; a key takes the warning away and restarts the clock; after
+ * three idle seconds the player is told why and disconnected. */
+START_TEST(idle_timeout)
+{
+    tsrv_t *s = srv_start("--seed", "42", "--set", "idle_timeout=3",
+                          "--set", "idle_warning=2", NULL);
+    tclient_t *c = play_connect(srv_port(s), NULL);
+    char row[256];
+    if (!cl_wait(c, pred_warned, NULL, 5000))
+        play_fail(c, "no idle warning within 5 s");
+    play_move(c, "l", 1, 0);
+    ck_assert_str_eq(cl_row(c, 21, row, sizeof row),
+                     "Welcome to the dungeon, adventurer!");
+    if (!cl_wait(c, pred_warned, NULL, 5000))
+        play_fail(c, "no second idle warning within 5 s");
+    ck_assert(!cl_closed(c));
+    if (!cl_wait_text(c, "You were idle for too long. Goodbye!", 5000))
+        play_fail(c, "no idle goodbye within 5 s");
+    if (!cl_wait_eof(c, CL_WAIT_MS))
+        play_fail(c, "not disconnected after the idle goodbye");
+    ck_assert(srv_wait_log(s, "reason=\"idle timeout\"", CL_WAIT_MS));
+    ck_assert(srv_log_has(s, "turns=1"));
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+/* SIGTERM while two play: both are told, both connections end, and the
+ * server exits 0 with a clean log (srv_stop checks that). */
+START_TEST(sigterm_says_goodbye)
+{
+    tsrv_t *s = srv_start("--seed", "42", NULL);
+    tclient_t *a = play_connect(srv_port(s), NULL);
+    tclient_t *b = play_connect(srv_port(s), NULL);
+    play_move(a, "l", 1, 0);
+    play_move(b, "h", -1, 0);
+    srv_signal(s, SIGTERM);
+    tclient_t *both[2] = { a, b };
+    for (int i = 0; i < 2; i++) {
+        if (!cl_wait_text(both[i], "The server is shutting down. Goodbye!", CL_WAIT_MS))
+            play_fail(both[i], "no shutdown message");
+        if (!cl_wait_eof(both[i], CL_WAIT_MS))
+            play_fail(both[i], "not disconnected at shutdown");
+        /* The terminal is given back first. */
+        ck_assert(cl_stream_has(both[i], "\x1b[?25h\x1b[?1049lThe server is shutting down."));
+    }
+    ck_assert(srv_wait_log(s, "shutting down (SIGTERM), 2 players online", CL_WAIT_MS));
+    ck_assert(srv_wait_log(s, "stopped", CL_WAIT_MS));
+    ck_assert_int_eq(srv_log_count(s, "reason=\"server shutdown\""), 2);
+    srv_stop(s);
+    cl_close(a);
+    cl_close(b);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("limits");
+    TCase *tc = tcase_create("limits");
+    tcase_set_timeout(tc, 60);
+    tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(tc, concurrent_dungeons_differ);
+    tcase_add_test(tc, server_full);
+    tcase_add_test(tc, slow_reader_cut_off);
+    tcase_add_test(tc, idle_timeout);
+    tcase_add_test(tc, sigterm_says_goodbye);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)

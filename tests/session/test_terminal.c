@@ -1,0 +1,218 @@
+/* test_terminal.c - terminal sizes and clients: NAWS at connect and in the
+ * middle of a game, a terminal too small to play, and a client that speaks
+ * no telnet at all (nc). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check_main.h"
+#include "client.h"
+#include "play.h"
+
+#define WELCOME "Welcome to the dungeon, adventurer!"
+#define HINT "Press ? for help. Move with the arrow keys, hjklyubn or the numpad."
+#define ENLARGE "Please enlarge your terminal to 80x24."
+
+static void check_status_row(const tclient_t *c, int y)
+{
+    char row[512];
+    if (strncmp(cl_row(c, y, row, sizeof row), "HP: 30/30 ", 10) != 0)
+        play_fail(c, "row %d is \"%s\", not the status line", y, row);
+}
+
+/* A 120x40 terminal: the map on top, the log grows to rows 21..38 (the
+ * newest at the bottom), the status line is row 39. */
+START_TEST(naws_120x40_layout)
+{
+    tsrv_t *s = srv_start("--seed", "42", NULL);
+    cl_opts_t o = { .w = 120, .h = 40 };
+    tclient_t *c = play_connect(srv_port(s), &o);
+    char row[512];
+    int x, y;
+    check_status_row(c, 39);
+    ck_assert_str_eq(cl_row(c, 38, row, sizeof row), HINT);
+    ck_assert_str_eq(cl_row(c, 37, row, sizeof row), WELCOME);
+    for (int j = 21; j < 37; j++)
+        ck_assert_str_eq(cl_row(c, j, row, sizeof row), "");
+    ck_assert_int_eq(cl_find(c, '@', &x, &y), 1);
+    ck_assert_int_lt(y, 21);
+    /* Nothing beyond the 80 map columns. */
+    for (int j = 0; j < 21; j++)
+        ck_assert_int_le((int)strlen(cl_row(c, j, row, sizeof row)), 80);
+    play_move(c, "l", 1, 0);
+    check_status_row(c, 39);
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+/* The same keys played at 80x24 and then resized to 120x40 give exactly
+ * the screen of a client that played them at 120x40 from the start. */
+START_TEST(resize_mid_game)
+{
+    tsrv_t *s = srv_start("--seed", "42", NULL);
+    static const struct { const char *key; int dx, dy; } keys[] = {
+        { "l", 1, 0 }, { "j", 0, 1 }, { "\x1b[D", -1, 0 }, { "8", 0, -1 },
+    };
+    tclient_t *a = play_connect(srv_port(s), NULL);
+    cl_opts_t big = { .w = 120, .h = 40 };
+    tclient_t *b = play_connect(srv_port(s), &big);
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        play_move(a, keys[i].key, keys[i].dx, keys[i].dy);
+        play_move(b, keys[i].key, keys[i].dx, keys[i].dy);
+    }
+    ck_assert(cl_key(a, "?"));   /* help and back: no log line, no turn */
+    ck_assert(cl_key(a, " "));
+    ck_assert(cl_key(b, "?"));
+    ck_assert(cl_key(b, " "));
+
+    cl_resize(a, 120, 40);
+    if (!cl_wait_frame(a, CL_WAIT_MS))
+        play_fail(a, "no new frame after the resize");
+    check_status_row(a, 39);
+    char why[256];
+    if (!cl_screen_equal(a, b, why, sizeof why))
+        play_fail(a, "the resized screen differs from a fresh 120x40 one: %s", why);
+    /* And both go on alike. */
+    play_move(a, "l", 1, 0);
+    play_move(b, "l", 1, 0);
+    if (!cl_screen_equal(a, b, why, sizeof why))
+        play_fail(a, "after a move the screens differ: %s", why);
+    cl_close(a);
+    cl_close(b);
+    srv_stop(s);
+}
+END_TEST
+
+/* 60x20 is too small: the enlarge message and nothing else; keys do not
+ * play. Back at 80x24 the game is exactly as it was. */
+START_TEST(resize_too_small_and_back)
+{
+    tsrv_t *s = srv_start("--seed", "42", NULL);
+    tclient_t *c = play_connect(srv_port(s), NULL);
+    play_move(c, "l", 1, 0);
+    cl_snap_t before;
+    cl_snap(c, &before);
+    int x, y;
+    char row[256];
+
+    cl_resize(c, 60, 20);
+    if (!cl_wait_frame(c, CL_WAIT_MS))
+        play_fail(c, "no new frame after the resize");
+    /* Centred: row h/2 - 1 and the next. */
+    ck_assert_str_eq(cl_row(c, 9, row, sizeof row), "           " ENLARGE);
+    ck_assert_str_eq(cl_row(c, 10, row, sizeof row),
+                     "                     (it is 60x20 now)");
+    for (int j = 0; j < 20; j++)
+        if (j != 9 && j != 10)
+            ck_assert_str_eq(cl_row(c, j, row, sizeof row), "");
+    ck_assert_int_eq(cl_find(c, '@', &x, &y), 0);
+    ck_assert(cl_key(c, "l")); /* not played */
+    ck_assert(cl_screen_has(c, ENLARGE));
+
+    cl_resize(c, 80, 24);
+    if (!cl_wait_frame(c, CL_WAIT_MS))
+        play_fail(c, "no new frame after the resize");
+    char why[256];
+    if (!cl_snap_equal(c, &before, why, sizeof why))
+        play_fail(c, "back at 80x24 the screen differs: %s", why);
+    ck_assert_int_eq(cl_turn(c), 1);
+    cl_snap_free(&before);
+    play_move(c, "h", -1, 0);
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+/* A client that refuses NAWS plays at 80x24. */
+START_TEST(naws_refused)
+{
+    tsrv_t *s = srv_start("--seed", "42", NULL);
+    cl_opts_t o = { .refuse_naws = 1 };
+    tclient_t *c = play_connect(srv_port(s), &o);
+    check_status_row(c, 23);
+    play_move(c, "l", 1, 0);
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+static int64_t ms_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+typedef struct at { int x, y, turn; } at_t;
+
+static int pred_at(tclient_t *c, void *arg)
+{
+    const at_t *want = arg;
+    int x, y;
+    return cl_find(c, '@', &x, &y) == 1 && x == want->x && y == want->y &&
+           cl_turn(c) == want->turn;
+}
+
+/* nc: no telnet at all. After the negotiation deadline (set to 1 s here)
+ * the game comes at 80x24 with the tip for raw mode; keys work whether they
+ * come a line at a time (cooked nc: "l\n") or one byte at a time. */
+START_TEST(raw_client)
+{
+    tsrv_t *s = srv_start("--seed", "42", "--set", "negotiation_ms=1000", NULL);
+    cl_opts_t o = { .raw = 1 };
+    int64_t t0 = ms_now();
+    tclient_t *c = play_connect(srv_port(s), &o);
+    int64_t took = ms_now() - t0;
+    if (took < 900 || took > 4000)
+        play_fail(c, "the game came after %lld ms, not after about 1000",
+                  (long long)took);
+    char row[256];
+    check_status_row(c, 23);
+    ck_assert_str_eq(cl_row(c, 21, row, sizeof row),
+                     "Tip: for one key at a time use: stty raw -echo; nc HOST PORT; stty sane");
+    ck_assert_str_eq(cl_row(c, 22, row, sizeof row), HINT);
+    ck_assert_int_eq(cl_frames(c), 0); /* no telnet, no IAC NOP */
+
+    int x, y;
+    ck_assert_int_eq(cl_find(c, '@', &x, &y), 1);
+    ck_assert_msg(play_open(c, 1, 0) && play_open(c, 2, 0), "no floor to the right");
+    at_t want = { x + 1, y, 1 };
+    ck_assert_int_eq(cl_send_str(c, "l\n"), 0);
+    if (!cl_wait(c, pred_at, &want, CL_WAIT_MS))
+        play_fail(c, "\"l\\n\" did not move the '@' one step right");
+    ck_assert_str_eq(cl_row(c, 21, row, sizeof row), WELCOME); /* tip gone */
+    want.x = x + 2;
+    want.turn = 2;
+    ck_assert_int_eq(cl_send_str(c, "l"), 0);
+    if (!cl_wait(c, pred_at, &want, CL_WAIT_MS))
+        play_fail(c, "\"l\" did not move the '@' one step right");
+    want.x = x + 1;
+    want.turn = 3;
+    ck_assert_int_eq(cl_send_str(c, "\x1b[D"), 0);
+    if (!cl_wait(c, pred_at, &want, CL_WAIT_MS))
+        play_fail(c, "the left arrow did not move the '@' one step left");
+    ck_assert(!cl_closed(c));
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("terminal");
+    TCase *tc = tcase_create("terminal");
+    tcase_set_timeout(tc, 60);
+    tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(tc, naws_120x40_layout);
+    tcase_add_test(tc, resize_mid_game);
+    tcase_add_test(tc, resize_too_small_and_back);
+    tcase_add_test(tc, naws_refused);
+    tcase_add_test(tc, raw_client);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
