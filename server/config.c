@@ -47,6 +47,7 @@ static const key_def_t keys[] = {
     INT_KEY(negotiation_ms, 10, 10000, "ms to wait for a client's telnet answers"),
     INT_KEY(output_limit, 4096, 64 << 20, "bytes queued for one client before it is cut off"),
     INT_KEY(output_highwater, 1024, 64 << 20, "bytes queued above which screen updates are skipped"),
+    INT_KEY(write_timeout, 0, 86400, "seconds our output may wait unread before the client is cut off (0: never)"),
     INT_KEY(max_keys_per_second, 1, 100000, "keys per second per player; more are dropped"),
     INT_KEY(max_cols, 80, 1000, "terminal width is clamped to this"),
     INT_KEY(max_rows, 24, 1000, "terminal height is clamped to this"),
@@ -71,6 +72,7 @@ void config_defaults(config_t *c)
     c->negotiation_ms = 500;
     c->output_limit = 256 * 1024;
     c->output_highwater = 64 * 1024;
+    c->write_timeout = 60;
     c->max_keys_per_second = 100;
     c->max_cols = 250;
     c->max_rows = 100;

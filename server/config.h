@@ -21,6 +21,7 @@ typedef struct config {
     int negotiation_ms;      /* how long to wait for telnet answers */
     int output_limit;        /* bytes queued before a client is cut off */
     int output_highwater;    /* bytes queued above which frames are skipped */
+    int write_timeout;       /* seconds output may stay unread; 0 = never */
     int max_keys_per_second; /* keys above this rate are dropped */
     int max_cols, max_rows;  /* terminal sizes are clamped to these */
     int keepalive;           /* seconds of silence before IAC NOP; 0 = never */

@@ -78,6 +78,7 @@ static void on_write(uv_write_t *req, int status)
     wreq_t *w = (wreq_t *)req;
     sess_t *s = w->s;
     s->queued -= w->len;
+    s->drained_ms = uv_now(s->srv->loop);
     free(w);
     if (status < 0) {
         if (status != UV_ECANCELED)
@@ -120,6 +121,8 @@ void sess_flush(sess_t *s)
         sess_close(s, "output limit (client not reading)", 0, NULL);
         return;
     }
+    if (s->queued == 0)
+        s->drained_ms = uv_now(srv->loop); /* a stall is timed from here */
     wreq_t *w = malloc(sizeof *w + len);
     if (!w) {
         sess_close(s, "out of memory", 0, NULL);
@@ -357,6 +360,15 @@ void sess_close(sess_t *s, const char *reason, int graceful,
 void sess_sweep(sess_t *s, uint64_t now)
 {
     const config_t *c = &s->srv->cfg;
+    if (s->state == S_CLOSING)
+        return;
+    /* Frames are skipped while a client lags, so one that sends keys but
+     * never reads stays under output_limit: time its stall instead. */
+    if (c->write_timeout && s->queued > 0 &&
+        now - s->drained_ms >= (uint64_t)c->write_timeout * 1000) {
+        sess_close(s, "output stalled (client not reading)", 0, NULL);
+        return;
+    }
     if (s->state != S_PLAYING)
         return;
     if (c->idle_timeout) {

@@ -50,6 +50,7 @@ typedef struct sess {
     int w, h;
     size_t queued;             /* bytes handed to libuv, not yet written */
     uint64_t started_ms, last_input_ms, last_output_ms;
+    uint64_t drained_ms;       /* the queue last shrank or was empty */
     double key_tokens;         /* keys-per-second bucket */
     uint64_t key_tokens_ms;
     char notice[80];           /* a host line over the log, until the next key */
