@@ -85,6 +85,8 @@ UNIT_BINS := $(patsubst tests/unit/%.c,build/san/tests/unit/%,$(UNIT_SRC))
 SESS_BINS := $(patsubst tests/session/%.c,build/san/tests/session/%,$(SESS_SRC))
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRC))
 BENCH_BINS := $(patsubst tests/bench/%.c,build/rel/tests/bench/%,$(BENCH_SRC))
+# The benchmarks share header-only code (tests/bench/bot.h).
+$(BENCH_BINS:%=%.o): $(wildcard tests/bench/*.h)
 
 build/san/tests/unit/%: build/san/tests/unit/%.o $(call LIB,san)
 	$(CC) $(SAN_FLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -o $@

@@ -6,7 +6,10 @@
  * relative move right (CUF), or an absolute move (CUP). When the rest of a
  * row is blank in the next screen, one erase-to-end-of-line (EL) replaces
  * the spaces. The pen (SGR) is changed only when a cell needs another one,
- * with the shortest sequence that gets there. */
+ * with the shortest sequence that gets there. Cursor moves are the cheapest
+ * of rewriting the cells in between, CUP, or relative CSI moves. When a block
+ * of rows moved up (the message log scrolled), the diff is also tried with
+ * delete-line / insert-line first, and the shorter of the two is sent. */
 #include "screen_diff.h"
 
 #include <stdio.h>
@@ -156,31 +159,80 @@ static int same_pen(const term_state_t *t, const cell_t *c)
     return t->pen_known && t->fg == c->fg && t->bg == c->bg && t->attr == c->attr;
 }
 
-/* Moves the cursor to (x, y). `row` is the next screen's row y, used to
- * rewrite a short gap of unchanged cells instead of moving over it. */
+/* Appends ESC [ n <final> (n omitted when it is 1, or 0 with omit0).
+ * Returns the bytes written. */
+static int csi_n(char *p, int v, char final)
+{
+    int n = 0;
+    p[n++] = '\x1b';
+    p[n++] = '[';
+    if (v != 1)
+        n += fmt_int(p + n, v);
+    p[n++] = final;
+    return n;
+}
+
+/* The length of csi_n(v): ESC [ digits final, the digits left out for 1. */
+static int csi_len(int v)
+{
+    return v == 1 ? 3 : 3 + digits(v);
+}
+
+/* Moves the cursor to (x, y) with the cheapest of: rewriting the unchanged
+ * cells in between (same row, same pen, printable), an absolute move (CUP),
+ * or relative moves (CUU/CUD, then CUF/CUB or CHA), each CSI only. `row` is
+ * the next screen's row y. Relative moves need a known cursor: after the
+ * last column the cursor waits to wrap (x is -1), and only CUP is safe. */
 static void move_to(enc_t *e, const cell_t *row, int x, int y)
 {
     term_state_t *t = e->t;
     if (t->y == y && t->x == x)
         return;
-    char seq[24];
+    char seq[32];
     int n = 0;
-    if (t->y == y && t->x >= 0 && t->x < x) {
-        int gap = x - t->x;
-        int cuf = gap == 1 ? 3 : 3 + digits(gap);
-        int cheap = gap <= cuf;
-        for (int i = t->x; cheap && i < x; i++)
-            cheap = same_pen(t, &row[i]) && row[i].ch >= 0x20 && row[i].ch < 0x7f;
-        if (cheap) {
-            for (int i = t->x; i < x; i++)
-                seq[n++] = (char)row[i].ch;
-        } else {
-            seq[n++] = '\x1b';
-            seq[n++] = '[';
-            if (gap > 1)
-                n += fmt_int(seq + n, gap);
-            seq[n++] = 'C';
+    /* CUP: ESC[H, ESC[yH or ESC[y;xH. */
+    int best = x == 0 ? (y == 0 ? 3 : 3 + digits(y + 1))
+                      : 4 + digits(y + 1) + digits(x + 1);
+    enum { M_CUP, M_GAP, M_REL } how = M_CUP;
+    int dy = y - t->y, dx = x - t->x, hcost = 0;
+    char hfinal = 0;
+    int hval = 0;
+    if (t->y >= 0 && t->x >= 0) {
+        if (dy == 0 && dx > 0 && dx < best) {
+            int cheap = 1;
+            for (int i = t->x; cheap && i < x; i++)
+                cheap = same_pen(t, &row[i]) && row[i].ch >= 0x20 &&
+                        row[i].ch < 0x7f;
+            if (cheap) {
+                best = dx;
+                how = M_GAP;
+            }
         }
+        /* Horizontal part: CUF, CUB or CHA, whichever is shortest. */
+        if (dx != 0) {
+            hcost = csi_len(dx > 0 ? dx : -dx);
+            hfinal = dx > 0 ? 'C' : 'D';
+            hval = dx > 0 ? dx : -dx;
+            if (csi_len(x + 1) < hcost) {
+                hcost = csi_len(x + 1);
+                hfinal = 'G';
+                hval = x + 1;
+            }
+        }
+        int vcost = dy == 0 ? 0 : csi_len(dy > 0 ? dy : -dy);
+        if (vcost + hcost < best) {
+            best = vcost + hcost;
+            how = M_REL;
+        }
+    }
+    if (how == M_GAP) {
+        for (int i = t->x; i < x; i++)
+            seq[n++] = (char)row[i].ch;
+    } else if (how == M_REL) {
+        if (dy != 0)
+            n += csi_n(seq + n, dy > 0 ? dy : -dy, dy > 0 ? 'B' : 'A');
+        if (dx != 0)
+            n += csi_n(seq + n, hval, hfinal);
     } else {
         seq[n++] = '\x1b';
         seq[n++] = '[';
@@ -252,18 +304,149 @@ int screen_paint(const screen_t *next, term_state_t *t, buf_t *out)
     return e.failed ? -1 : 0;
 }
 
+/* A block of rows that moved up by k (a scrolling message log): rows
+ * top..bot-k of the next screen are rows top+k..bot of the shown one. */
+typedef struct shift {
+    int top, bot, k;
+} shift_t;
+
+#define SHIFT_MAX_K 16
+#define SHIFT_MAX_ROWS 256 /* taller screens are diffed without it */
+#define SHIFT_MIN_BYTES 24  /* a plain diff this short is kept as it is */
+
+static const cell_t *row_of(const screen_t *s, int y)
+{
+    return &s->cells[y * s->w];
+}
+
+/* Index of the first non-blank cell of a row, or w. */
+static int first_ink(const cell_t *row, int w)
+{
+    int x = 0;
+    while (x < w && is_blank(&row[x]))
+        x++;
+    return x;
+}
+
+/* Finds the block shift that spares the most changed, non-blank rows
+ * (changed[y]: row y differs). Cheap when there is none: a run can only
+ * start at a changed row whose first non-blank cell matches, in place, the
+ * first non-blank cell of the row k below in shown. */
+static int find_shift(const screen_t *a, const screen_t *b,
+                      const uint8_t *changed, shift_t *sh)
+{
+    int w = b->w, h = b->h, best = 0;
+    size_t rowbytes = (size_t)w * sizeof(cell_t);
+    int maxk = h / 2 < SHIFT_MAX_K ? h / 2 : SHIFT_MAX_K;
+    int ink[SHIFT_MAX_ROWS]; /* first_ink of shown rows, -1 until needed */
+    for (int y = 0; y < h; y++)
+        ink[y] = -1;
+    for (int y = 0; y + 1 < h; y++) {
+        if (!changed[y])
+            continue;
+        const cell_t *nb = row_of(b, y);
+        int f = first_ink(nb, w);
+        if (f == w)
+            continue;
+        for (int k = 1; k <= maxk && y + k < h; k++) {
+            const cell_t *sa = row_of(a, y + k);
+            if (!cell_eq(&sa[f], &nb[f]))
+                continue;
+            if (ink[y + k] < 0)
+                ink[y + k] = first_ink(sa, w);
+            if (ink[y + k] != f)
+                continue;
+            /* A run from y: next row r is shown row r + k. */
+            int end = y, gain = 0;
+            while (end + k < h &&
+                   memcmp(row_of(b, end), row_of(a, end + k), rowbytes) == 0) {
+                if (changed[end] && first_ink(row_of(b, end), w) < w)
+                    gain++;
+                end++;
+            }
+            if (gain > best) {
+                best = gain;
+                sh->top = y;
+                sh->bot = end - 1 + k;
+                sh->k = k;
+            }
+        }
+    }
+    return best > 0;
+}
+
+/* What the terminal shows in row y after the shift (NULL: a blank row). */
+static const cell_t *old_row(const screen_t *a, const shift_t *sh, int y)
+{
+    if (!sh || y < sh->top || y > sh->bot)
+        return row_of(a, y);
+    return y + sh->k <= sh->bot ? row_of(a, y + sh->k) : NULL;
+}
+
+/* Delete k lines at the top of the block (everything below moves up),
+ * then, unless the block reaches the bottom, insert k blank lines where
+ * the block ends (what was below it moves back down). Both fill with the
+ * current background: the default pen first. Where IL/DL leave the
+ * cursor's column differs between terminals: forget the cursor. */
+static void emit_shift(enc_t *e, const screen_t *next, const shift_t *sh)
+{
+    char seq[16];
+    set_pen(e, &blank_cell);
+    move_to(e, row_of(next, sh->top), 0, sh->top);
+    put(e, seq, (size_t)csi_n(seq, sh->k, 'M'));
+    if (sh->bot < next->h - 1) {
+        e->t->x = e->t->y = -1;
+        move_to(e, row_of(next, sh->bot - sh->k + 1), 0, sh->bot - sh->k + 1);
+        put(e, seq, (size_t)csi_n(seq, sh->k, 'L'));
+    }
+    e->t->x = e->t->y = -1;
+}
+
+/* Encodes every row that differs; records which in changed (may be NULL). */
+static void encode_rows(enc_t *e, const screen_t *shown, const screen_t *next,
+                        const shift_t *sh, uint8_t *changed)
+{
+    size_t rowbytes = (size_t)next->w * sizeof(cell_t);
+    for (int y = 0; y < next->h; y++) {
+        const cell_t *a = old_row(shown, sh, y), *b = row_of(next, y);
+        int differs = a ? memcmp(a, b, rowbytes) != 0
+                        : first_ink(b, next->w) < next->w;
+        if (changed)
+            changed[y] = (uint8_t)differs;
+        if (differs)
+            encode_row(e, a, b, y);
+    }
+}
+
 int screen_diff(const screen_t *shown, const screen_t *next, term_state_t *t,
                 buf_t *out)
 {
     if (shown->w != next->w || shown->h != next->h)
         return screen_paint(next, t, out);
     enc_t e = { out, t, next->w, 0 };
-    size_t rowbytes = (size_t)next->w * sizeof(cell_t);
-    for (int y = 0; y < next->h; y++) {
-        const cell_t *a = &shown->cells[y * next->w];
-        const cell_t *b = &next->cells[y * next->w];
-        if (memcmp(a, b, rowbytes) != 0)
-            encode_row(&e, a, b, y);
+    size_t start = out->len;
+    term_state_t before = *t;
+    uint8_t changed[SHIFT_MAX_ROWS];
+    int may_shift = next->h <= SHIFT_MAX_ROWS;
+    encode_rows(&e, shown, next, NULL, may_shift ? changed : NULL);
+    shift_t sh;
+    if (!e.failed && may_shift && out->len - start >= SHIFT_MIN_BYTES &&
+        find_shift(shown, next, changed, &sh)) {
+        /* Try the scroll after the plain diff; keep the shorter. */
+        size_t plain_end = out->len;
+        term_state_t plain = *t;
+        *t = before;
+        enc_t e2 = { out, t, next->w, 0 };
+        emit_shift(&e2, next, &sh);
+        encode_rows(&e2, shown, next, &sh, NULL);
+        size_t alt = out->len - plain_end;
+        if (!e2.failed && alt < plain_end - start) {
+            memmove(out->data + start, out->data + plain_end, alt);
+            out->len = start + alt;
+        } else {
+            out->len = plain_end;
+            *t = plain;
+        }
     }
     return e.failed ? -1 : 0;
 }

@@ -258,10 +258,122 @@ START_TEST(one_cell_costs_a_move_and_a_glyph)
     screen_paint(&a, &ts, &out);
     buf_reset(&out);
     screen_diff(&a, &b, &ts, &out);
-    /* ESC[6;11H, ESC[0m, ' ', ESC[1;97m, '@': the space clears the old @
-     * and the cursor is then already on the new cell. */
-    ck_assert_str_eq(as_string(&out), "\x1b[6;11H\x1b[0m \x1b[1;97m@");
+    /* ESC[D (the paint left the cursor just right of the old @), ESC[0m,
+     * ' ', ESC[1;97m, '@': the space clears the old @ and the cursor is
+     * then already on the new cell. */
+    ck_assert_str_eq(as_string(&out), "\x1b[D\x1b[0m \x1b[1;97m@");
     buf_free(&out);
+    screen_free(&a);
+    screen_free(&b);
+}
+END_TEST
+
+/* B from A: a block of rows moved up by k (the message log scrolled), new
+ * rows below it, sometimes a changed cell elsewhere. */
+static void shift_block(screen_t *b, const screen_t *a, rng_t *r)
+{
+    screen_copy(b, a);
+    int h = a->h, w = a->w;
+    if (h < 3)
+        return;
+    int top = rng_range(r, 0, h - 3), bot = rng_range(r, top + 2, h - 1);
+    int k = rng_range(r, 1, (bot - top + 1) / 2 > 0 ? (bot - top + 1) / 2 : 1);
+    for (int y = top; y <= bot - k; y++)
+        memcpy(screen_at(b, 0, y), screen_cat(a, 0, y + k), sizeof(cell_t) * (size_t)w);
+    for (int y = bot - k + 1; y <= bot; y++)
+        for (int x = 0; x < w; x++)
+            *screen_at(b, x, y) = rng_chance(r, 50) ? random_cell(r, 0)
+                                                    : *screen_cat(a, x, y);
+    if (rng_chance(r, 50))
+        *screen_at(b, rng_range(r, 0, w - 1), rng_range(r, 0, h - 1)) =
+            random_cell(r, 0);
+}
+
+START_TEST(shifted_blocks_reach_b)
+{
+    /* Delete-line / insert-line scrolling must leave exactly B, whether the
+     * block ends at the bottom or has rows below it, in one diff and in a
+     * chain of diffs. */
+    rng_t r;
+    rng_seed(&r, 2024);
+    screen_t a, b;
+    screen_init(&a, 80, 24);
+    screen_init(&b, 80, 24);
+    for (int i = 0; i < 200; i++) {
+        int w = i % 3 == 0 ? rng_range(&r, 1, 100) : 80;
+        int h = i % 3 == 0 ? rng_range(&r, 1, 40) : 24;
+        screen_resize(&a, w, h);
+        random_screen(&a, &r, i % 2);
+        screen_resize(&b, w, h);
+        shift_block(&b, &a, &r);
+        check_pair(&a, &b, 1);
+    }
+    term_t t;
+    term_open(&t, 80, 24, 1);
+    term_state_t ts;
+    memset(&ts, 0, sizeof ts);
+    ts.utf8 = 1;
+    term_state_reset(&ts);
+    buf_t out;
+    buf_init(&out, 0);
+    screen_resize(&a, 80, 24);
+    screen_resize(&b, 80, 24);
+    random_screen(&a, &r, 0);
+    screen_paint(&a, &ts, &out);
+    term_feed(&t, &out);
+    for (int i = 0; i < 200; i++) {
+        if (i % 2)
+            shift_block(&b, &a, &r);
+        else
+            mutate(&b, &a, &r);
+        buf_reset(&out);
+        ck_assert_int_eq(screen_diff(&a, &b, &ts, &out), 0);
+        assert_clean(&out);
+        term_feed(&t, &out);
+        screen_copy(&a, &b);
+    }
+    assert_shows(&t, &a, 1);
+    buf_free(&out);
+    term_close(&t);
+    screen_free(&a);
+    screen_free(&b);
+}
+END_TEST
+
+START_TEST(log_scroll_uses_delete_line)
+{
+    /* A map row, two log lines and a status line; one new message: the
+     * old newest line moves up a row. Delete-line and insert-line beat
+     * writing the moved line again. */
+    static const char *const lines[] = {
+        "You hit the goblin for 3 damage. The goblin hits you for 2.",
+        "The goblin dies, dropping 5 gold. (+15 XP) You feel stronger.",
+        "You pick up 5 gold.",
+    };
+    screen_t a, b;
+    screen_init(&a, 80, 24);
+    screen_init(&b, 80, 24);
+    screen_puts(&a, 0, 0, "#....@....#", COL_WHITE, COL_DEFAULT, 0);
+    screen_copy(&b, &a);
+    screen_puts(&a, 0, 21, lines[0], COL_BRED, COL_DEFAULT, 0);
+    screen_puts(&a, 0, 22, lines[1], COL_BYELLOW, COL_DEFAULT, 0);
+    screen_puts(&b, 0, 21, lines[1], COL_BYELLOW, COL_DEFAULT, 0);
+    screen_puts(&b, 0, 22, lines[2], COL_BGREEN, COL_DEFAULT, 0);
+    screen_puts(&a, 0, 23, "HP: 30/30  Turn:41", COL_WHITE, COL_DEFAULT, 0);
+    screen_puts(&b, 0, 23, "HP: 30/30  Turn:42", COL_WHITE, COL_DEFAULT, 0);
+    term_state_t ts;
+    memset(&ts, 0, sizeof ts);
+    term_state_reset(&ts);
+    buf_t out;
+    buf_init(&out, 0);
+    screen_paint(&a, &ts, &out);
+    buf_reset(&out);
+    screen_diff(&a, &b, &ts, &out);
+    ck_assert_ptr_nonnull(strstr(as_string(&out), "\x1b[M"));
+    ck_assert_ptr_nonnull(strstr(as_string(&out), "\x1b[L"));
+    ck_assert_uint_lt(out.len, strlen(lines[1]) + strlen(lines[2]));
+    buf_free(&out);
+    check_pair(&a, &b, 1);
     screen_free(&a);
     screen_free(&b);
 }
@@ -366,6 +478,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, chains_of_diffs_stay_in_step);
     tcase_add_test(tc, equal_screens_send_nothing);
     tcase_add_test(tc, one_cell_costs_a_move_and_a_glyph);
+    tcase_add_test(tc, shifted_blocks_reach_b);
+    tcase_add_test(tc, log_scroll_uses_delete_line);
     tcase_add_test(tc, row_tail_cleared_with_el);
     tcase_add_test(tc, diff_far_smaller_than_paint);
     tcase_add_test(tc, size_change_paints_in_full);
