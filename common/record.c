@@ -1,0 +1,348 @@
+/* record.c - game records: the recorder, the byte format, the replay. */
+#include "record.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const uint8_t magic[4] = { 'R', 'G', 'R', 'C' };
+
+/* Every option, in record order: a new int field of game_options_t is one
+ * line at the end (the order is the format; never reorder or remove). A
+ * record with fewer options (an older core) leaves the rest at 0, the
+ * default; one with more is from a newer core. */
+static const size_t opt_fields[] = {
+    offsetof(game_options_t, ruleset),
+};
+#define NOPT (sizeof opt_fields / sizeof opt_fields[0])
+
+#define VARINT_MAX 5
+
+/* --- bytes ---------------------------------------------------------------- */
+
+static size_t varint_put(uint8_t *p, uint32_t v)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        p[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    p[n++] = (uint8_t)v;
+    return n;
+}
+
+/* Reads a minimal varint of at most 5 bytes holding a uint32 from p[*pos],
+ * never past len. Returns 0, or -1. */
+static int varint_get(const uint8_t *p, size_t len, size_t *pos, uint32_t *out)
+{
+    uint64_t v = 0;
+    for (size_t i = 0; i < VARINT_MAX; i++) {
+        if (*pos >= len)
+            return -1;
+        uint8_t b = p[(*pos)++];
+        v |= (uint64_t)(b & 0x7f) << (7 * i);
+        if (!(b & 0x80)) {
+            /* minimal: no zero last byte after the first; fits 32 bits */
+            if ((i > 0 && b == 0) || v > UINT32_MAX)
+                return -1;
+            *out = (uint32_t)v;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* int <-> the uint32 that stores it, without implementation-defined casts. */
+static uint32_t int_bits(int v)
+{
+    return v >= 0 ? (uint32_t)v : UINT32_MAX - (uint32_t)(-(v + 1));
+}
+
+static int bits_int(uint32_t u)
+{
+    return u <= INT32_MAX ? (int)u : -(int)(UINT32_MAX - u) - 1;
+}
+
+static void le_put(uint8_t *p, uint64_t v, int n)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t le_get(const uint8_t *p, int n)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < n; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+static uint32_t fnv32(const uint8_t *p, size_t n)
+{
+    uint32_t h = 0x811c9dc5u;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x01000193u;
+    }
+    return h;
+}
+
+static int *opt_ptr(game_options_t *o, size_t i)
+{
+    return (int *)(void *)((char *)o + opt_fields[i]);
+}
+
+static int opt_get(const game_options_t *o, size_t i)
+{
+    return *(const int *)(const void *)((const char *)o + opt_fields[i]);
+}
+
+/* --- the recorder --------------------------------------------------------- */
+
+static int push_check(record_t *r, uint64_t hash)
+{
+    uint8_t b[4];
+    le_put(b, hash & 0xffffffffu, 4);
+    return buf_append(&r->checks, b, 4);
+}
+
+static void record_blank(record_t *r, size_t limit)
+{
+    memset(r, 0, sizeof *r);
+    buf_init(&r->keys, limit);
+    /* one check per CHECK_EVERY keys of at least one byte each, and one at
+     * the start: a check never fails for the cap, only for OOM */
+    buf_init(&r->checks, (limit / RECORD_CHECK_EVERY + 2) * 4);
+}
+
+int record_init(record_t *r, const game_t *g, size_t limit)
+{
+    record_blank(r, limit ? limit : RECORD_LIMIT_DEFAULT);
+    r->game_version = GAME_VERSION;
+    r->seed = g->seed;
+    r->opt = g->opt;
+    if (g->keys != 0 || push_check(r, game_hash(g)) != 0)
+        return -1;
+    return 0;
+}
+
+int record_key(record_t *r, game_t *g, int key)
+{
+    int rec = !r->truncated && !r->finished;
+    int check = rec && (r->nkeys + 1) % RECORD_CHECK_EVERY == 0;
+    if (rec) {
+        /* room for the key and, if one falls due, its check, before the
+         * game moves: a failure truncates at the state before this key */
+        uint8_t b[VARINT_MAX];
+        size_t n = varint_put(b, int_bits(key));
+        static const uint8_t zero[4];
+        if (buf_append(&r->keys, b, n) != 0) {
+            rec = 0;
+        } else if (check && buf_append(&r->checks, zero, 4) != 0) {
+            r->keys.len -= n;
+            rec = 0;
+        }
+        if (!rec) {
+            r->truncated = 1;
+            r->trunc_hash = game_hash(g);
+        }
+    }
+    int took = game_key(g, key);
+    if (rec) {
+        r->nkeys++;
+        if (check)
+            le_put((uint8_t *)r->checks.data + r->checks.len - 4,
+                   game_hash(g) & 0xffffffffu, 4);
+    }
+    return took;
+}
+
+int record_finish(record_t *r, const game_t *g)
+{
+    if (r->truncated) {
+        r->final_hash = r->trunc_hash;
+    } else {
+        if (g->keys != r->nkeys)
+            return -1;
+        r->final_hash = game_hash(g);
+    }
+    r->finished = 1;
+    return 0;
+}
+
+/* --- encoding ------------------------------------------------------------- */
+
+int record_encode(const record_t *r, buf_t *out)
+{
+    if (!r->finished)
+        return -1;
+    size_t start = out->len;
+    uint8_t h[4 + 1 + 3 * VARINT_MAX + 8 + 1 + VARINT_MAX * NOPT];
+    size_t n = 0;
+    memcpy(h, magic, 4);
+    n = 4;
+    h[n++] = RECORD_FORMAT;
+    n += varint_put(h + n, r->game_version);
+    le_put(h + n, r->seed, 8);
+    n += 8;
+    n += varint_put(h + n, (uint32_t)NOPT);
+    for (size_t i = 0; i < NOPT; i++)
+        n += varint_put(h + n, int_bits(opt_get(&r->opt, i)));
+    h[n++] = r->truncated ? 1 : 0;
+    n += varint_put(h + n, r->nkeys);
+    if (buf_append(out, h, n) != 0 ||
+        buf_append(out, r->keys.data, r->keys.len) != 0)
+        goto fail;
+    n = varint_put(h, (uint32_t)(r->checks.len / 4));
+    if (buf_append(out, h, n) != 0 ||
+        buf_append(out, r->checks.data, r->checks.len) != 0)
+        goto fail;
+    le_put(h, r->final_hash, 8);
+    if (buf_append(out, h, 8) != 0)
+        goto fail;
+    le_put(h, fnv32((const uint8_t *)out->data + start, out->len - start), 4);
+    if (buf_append(out, h, 4) != 0)
+        goto fail;
+    return 0;
+fail:
+    out->len = start;
+    return -1;
+}
+
+static int decode_body(const uint8_t *p, size_t len, record_t *r)
+{
+    size_t pos = 5;
+    uint32_t v, nopt, nchecks;
+    if (p[4] != RECORD_FORMAT)
+        return RECORD_EVERSION;
+    if (varint_get(p, len, &pos, &r->game_version) != 0 || len - pos < 8)
+        return RECORD_ECORRUPT;
+    r->seed = le_get(p + pos, 8);
+    pos += 8;
+    if (varint_get(p, len, &pos, &nopt) != 0)
+        return RECORD_ECORRUPT;
+    if (nopt > NOPT)
+        return RECORD_EVERSION;
+    for (size_t i = 0; i < nopt; i++) {
+        if (varint_get(p, len, &pos, &v) != 0)
+            return RECORD_ECORRUPT;
+        *opt_ptr(&r->opt, i) = bits_int(v);
+    }
+    if (pos >= len || p[pos] > 1)
+        return RECORD_ECORRUPT;
+    r->truncated = p[pos++];
+    if (varint_get(p, len, &pos, &r->nkeys) != 0 || r->nkeys > len - pos)
+        return RECORD_ECORRUPT;
+    size_t keys_at = pos;
+    for (uint32_t i = 0; i < r->nkeys; i++)
+        if (varint_get(p, len, &pos, &v) != 0)
+            return RECORD_ECORRUPT;
+    if (buf_append(&r->keys, p + keys_at, pos - keys_at) != 0)
+        return RECORD_ENOMEM;
+    if (varint_get(p, len, &pos, &nchecks) != 0 ||
+        nchecks != r->nkeys / RECORD_CHECK_EVERY + 1 || len - pos < 8 ||
+        (size_t)nchecks * 4 != len - pos - 8)
+        return RECORD_ECORRUPT;
+    if (buf_append(&r->checks, p + pos, (size_t)nchecks * 4) != 0)
+        return RECORD_ENOMEM;
+    pos += (size_t)nchecks * 4;
+    r->final_hash = le_get(p + pos, 8);
+    r->trunc_hash = r->truncated ? r->final_hash : 0;
+    r->finished = 1;
+    return RECORD_OK;
+}
+
+int record_decode(const void *bytes, size_t len, record_t *r)
+{
+    const uint8_t *p = bytes;
+    record_blank(r, RECORD_ENCODED_MAX);
+    /* magic, format, and the trailer are the least a record has */
+    if (len < 4 + 1 + 4 || memcmp(p, magic, 4) != 0 || len > RECORD_ENCODED_MAX)
+        return RECORD_EFORMAT;
+    if (fnv32(p, len - 4) != (uint32_t)le_get(p + len - 4, 4))
+        return p[4] != RECORD_FORMAT ? RECORD_EVERSION : RECORD_ECORRUPT;
+    int rc = decode_body(p, len - 4, r);
+    if (rc != RECORD_OK) {
+        record_free(r);
+        record_blank(r, RECORD_ENCODED_MAX);
+    }
+    return rc;
+}
+
+int record_next_key(const record_t *r, size_t *pos, int *key)
+{
+    uint32_t v;
+    if (varint_get((const uint8_t *)r->keys.data, r->keys.len, pos, &v) != 0)
+        return -1;
+    *key = bits_int(v);
+    return 0;
+}
+
+/* --- replay --------------------------------------------------------------- */
+
+int record_replay(const void *bytes, size_t len, record_replay_t *out,
+                  game_t **game_out)
+{
+    record_t r;
+    out->keys_replayed = 0;
+    out->drift_at = -1;
+    out->final_hash = 0;
+    if (game_out)
+        *game_out = NULL;
+    int rc = record_decode(bytes, len, &r);
+    if (rc == RECORD_OK && r.game_version != GAME_VERSION)
+        rc = RECORD_EVERSION;
+    if (rc != RECORD_OK) {
+        record_free(&r);
+        return rc;
+    }
+    game_t *g = game_new(r.seed, &r.opt);
+    if (!g) {
+        record_free(&r);
+        return RECORD_ENOMEM;
+    }
+    const uint8_t *checks = (const uint8_t *)r.checks.data;
+    size_t pos = 0;
+    uint32_t i = 0;
+    int key;
+    if ((uint32_t)le_get(checks, 4) != (uint32_t)game_hash(g))
+        out->drift_at = 0;
+    while (out->drift_at < 0 && i < r.nkeys &&
+           record_next_key(&r, &pos, &key) == 0) {
+        game_key(g, key);
+        i++;
+        if (i % RECORD_CHECK_EVERY == 0 &&
+            (uint32_t)le_get(checks + 4 * (i / RECORD_CHECK_EVERY), 4) !=
+                (uint32_t)game_hash(g))
+            out->drift_at = i;
+    }
+    out->keys_replayed = i;
+    out->final_hash = game_hash(g);
+    if (out->drift_at < 0 && out->final_hash != r.final_hash)
+        out->drift_at = i;
+    rc = out->drift_at < 0 ? RECORD_OK : RECORD_EDRIFT;
+    record_free(&r);
+    if (game_out)
+        *game_out = g;
+    else
+        game_free(g);
+    return rc;
+}
+
+void record_free(record_t *r)
+{
+    buf_free(&r->keys);
+    buf_free(&r->checks);
+}
+
+const char *record_strerror(int err)
+{
+    switch (err) {
+    case RECORD_OK: return "ok";
+    case RECORD_EFORMAT: return "not a game record";
+    case RECORD_EVERSION: return "a record of another format or core version";
+    case RECORD_ECORRUPT: return "a damaged record";
+    case RECORD_EDRIFT: return "the replay differs from the record";
+    case RECORD_ENOMEM: return "out of memory";
+    default: return "unknown record error";
+    }
+}

@@ -1,0 +1,126 @@
+/* record.h - a game record: what replays a game exactly, as bytes.
+ *
+ * A record is inputs, not state (STYLE.md habit 6): the core version, the
+ * seed, the options and every key fed, plus the low 32 bits of the state
+ * hash at the start and after every RECORD_CHECK_EVERY keys, so that a
+ * replay that drifts is caught where it drifts, and the final state hash.
+ * The core encodes and decodes the bytes; the host decides where they go.
+ *
+ * The recorder is a record_t that the host feeds keys through
+ * (record_key feeds the game and records the key in one call). It is capped:
+ * at the cap it stops recording, keeps the state hash at that point and
+ * marks itself truncated; the game goes on. A truncated record still replays
+ * exactly, up to where it stopped.
+ *
+ * Encoded form (little-endian; "varint" is unsigned LEB128, minimal, at
+ * most 5 bytes, holding a uint32; an int is stored as its uint32 bits):
+ *
+ *   "RGRC"                     magic
+ *   u8      format             RECORD_FORMAT
+ *   varint  game version       GAME_VERSION of the core that played it
+ *   u64     seed
+ *   varint  n options, then n varints (record.c: opt_fields, in order)
+ *   u8      flags              bit 0: truncated; other bits 0
+ *   varint  n keys, then n varints
+ *   varint  n checks (= n keys / RECORD_CHECK_EVERY + 1), then n u32
+ *   u64     final state hash   game_hash after the last recorded key
+ *   u32     FNV-1a 32 of every byte before it
+ *
+ * The trailing checksum tells damaged bytes (RECORD_ECORRUPT, caught without
+ * replaying) from a core whose behaviour changed (RECORD_EDRIFT). */
+#ifndef ROGUE_RECORD_H
+#define ROGUE_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "game.h"
+
+#define RECORD_FORMAT 1
+#define RECORD_CHECK_EVERY 256          /* keys between state checksums */
+#define RECORD_LIMIT_DEFAULT (4u << 20) /* bytes of encoded keys (>= 1.4M keys) */
+/* The largest encoded record record_decode accepts: a default-capped record
+ * with its checks and header fits well inside. */
+#define RECORD_ENCODED_MAX (5u << 20)
+
+enum record_err {
+    RECORD_OK = 0,
+    RECORD_EFORMAT = -1,  /* not a record (magic, size) */
+    RECORD_EVERSION = -2, /* another record format, or another core version
+                             (record_replay only: decoding still works) */
+    RECORD_ECORRUPT = -3, /* damaged: checksum, structure, counts */
+    RECORD_EDRIFT = -4,   /* replayed, but the state differs (drift_at) */
+    RECORD_ENOMEM = -5
+};
+
+typedef struct record {
+    uint32_t game_version;
+    uint64_t seed;
+    game_options_t opt;
+    uint32_t nkeys;       /* keys recorded */
+    uint8_t truncated;    /* the cap was reached: later keys are not here */
+    uint8_t finished;     /* final_hash is set (record_finish or decoded) */
+    uint64_t final_hash;  /* the state after the last recorded key */
+    uint64_t trunc_hash;  /* the state when truncation happened */
+    buf_t keys;           /* the keys, varints */
+    buf_t checks;         /* u32 LE each: check i is after i * CHECK_EVERY keys */
+} record_t;
+
+typedef struct record_replay {
+    uint32_t keys_replayed; /* keys fed to the rebuilt game */
+    int64_t drift_at;       /* -1; or keys fed when the state first differed
+                               from the record (a check, or the final hash:
+                               then it is nkeys) */
+    uint64_t final_hash;    /* the rebuilt game's hash where it stopped */
+} record_replay_t;
+
+/* Starts recording game g, which must be fresh (no key fed yet): takes its
+ * seed and options and the start checksum. limit caps the encoded keys in
+ * bytes (0: RECORD_LIMIT_DEFAULT). Returns 0, or -1 (g not fresh, OOM) with
+ * r still safe to record_free. */
+int record_init(record_t *r, const game_t *g, size_t limit);
+
+/* Feeds key to g (game_key) and records it: the one way the host should
+ * feed a recorded game. Past the cap (or on OOM) the record stops: it keeps
+ * the state hash from before this key, is marked truncated, and records no
+ * later key; the game still gets every key. Returns game_key's result. */
+int record_key(record_t *r, game_t *g, int key);
+
+/* Ends recording: stores the final state hash of g (the game recorded since
+ * record_init; of the state when the cap was reached if truncated). Returns
+ * 0, or -1 if g was fed keys the record did not see. */
+int record_finish(record_t *r, const game_t *g);
+
+/* Appends the encoded record to out. Returns 0, or -1 (not finished, or out
+ * over its limit: out is left as it was). */
+int record_encode(const record_t *r, buf_t *out);
+
+/* Reads an encoded record into r (which it initialises; record_free it
+ * whatever the result). Checks everything but the replay itself: magic,
+ * format, checksum, every count and varint, no trailing bytes. A record of
+ * another core version decodes (r->game_version says which). Returns
+ * RECORD_OK or a negative enum record_err. Never reads past len. */
+int record_decode(const void *bytes, size_t len, record_t *r);
+
+/* Decodes and replays a record in a new game, comparing each checksum and
+ * the final hash. Stops at the first difference (RECORD_EDRIFT,
+ * out->drift_at). game_out (may be NULL) receives the rebuilt game, where it
+ * stopped, for RECORD_OK and RECORD_EDRIFT (the caller frees it); NULL
+ * otherwise. Returns RECORD_OK, or RECORD_EVERSION for another core, or a
+ * decoding error. out is always filled. */
+int record_replay(const void *bytes, size_t len, record_replay_t *out,
+                  game_t **game_out);
+
+/* Reads the next key of a record from byte position *pos in r->keys (start
+ * at 0; each call advances it). Returns 0, or -1 at the end or on a damaged
+ * varint. For hosts that replay step by step (watching). */
+int record_next_key(const record_t *r, size_t *pos, int *key);
+
+/* Releases a record's buffers; it may be initialised again. */
+void record_free(record_t *r);
+
+/* A short English description of a record_err. */
+const char *record_strerror(int err);
+
+#endif

@@ -1,0 +1,586 @@
+/* store.c - the store's loop-thread half: the API, the pending list,
+ * password hashing in libuv's pool, the login slow-down, open and close.
+ * store_impl.h tells how a request moves between the threads. */
+#include "store.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "store_impl.h"
+
+/* --- the loop thread -------------------------------------------------------- */
+
+static void pending_add(store_t *st, req_t *r)
+{
+    r->pprev = NULL;
+    r->pnext = st->pending;
+    if (st->pending)
+        st->pending->pprev = r;
+    st->pending = r;
+    if (st->npending++ == 0)
+        uv_ref((uv_handle_t *)&st->async); /* a callback is owed */
+}
+
+static void pending_remove(store_t *st, req_t *r)
+{
+    if (r->pprev)
+        r->pprev->pnext = r->pnext;
+    else
+        st->pending = r->pnext;
+    if (r->pnext)
+        r->pnext->pprev = r->pprev;
+    if (--st->npending == 0)
+        uv_unref((uv_handle_t *)&st->async);
+}
+
+/* The end of every request that answers: the callback (unless cancelled or
+ * closing), then freed. */
+static void finish(store_t *st, req_t *r)
+{
+    pending_remove(st, r);
+    if (!r->cancelled && !st->closing) {
+        if (r->op == OP_REGISTER || r->op == OP_LOGIN) {
+            store_account_t a;
+            memset(&a, 0, sizeof a);
+            a.status = r->status;
+            if (r->status == STORE_OK) {
+                a.id = r->id;
+                memcpy(a.name, r->name, sizeof a.name);
+            }
+            r->cb.account(r->ctx, &a);
+        } else if (r->op == OP_SCORES) {
+            r->cb.scores(r->ctx, r->scores);
+        } else {
+            r->cb.done(r->ctx, r->status);
+        }
+    }
+    store_req_free(r);
+}
+
+static void db_submit(store_t *st, req_t *r)
+{
+    r->phase = PH_DB;
+    uv_mutex_lock(&st->mu);
+    store_queue_push(&st->q_head, &st->q_tail, r);
+    uv_cond_signal(&st->cond);
+    uv_mutex_unlock(&st->mu);
+}
+
+/* An answer known at once still comes through the loop, never from inside
+ * the call that asked. */
+static void answer_soon(store_t *st, req_t *r, int status)
+{
+    r->status = status;
+    r->phase = PH_DONE;
+    uv_mutex_lock(&st->mu);
+    store_queue_push(&st->done_head, &st->done_tail, r);
+    uv_mutex_unlock(&st->mu);
+    uv_async_send(&st->async);
+}
+
+static void hash_pump(store_t *st);
+
+static void hash_work(uv_work_t *w)
+{
+    req_t *r = w->data;
+    const store_opts_t *o = &r->st->opt;
+    if (r->op == OP_REGISTER) {
+        r->status = crypto_pwhash_str(r->hash, r->pass, r->pass_len,
+                                      o->pw_ops, o->pw_mem) == 0
+                    ? STORE_OK : STORE_ERROR;
+    } else {
+        /* always verify, found or not, so that both take as long */
+        int ok = crypto_pwhash_str_verify(r->hash, r->pass, r->pass_len) == 0;
+        r->status = ok && r->found && r->pass_ok ? STORE_OK : STORE_BAD_LOGIN;
+        sodium_memzero(r->hash, sizeof r->hash);
+    }
+    sodium_memzero(r->pass, sizeof r->pass);
+}
+
+static void hash_after(uv_work_t *w, int status)
+{
+    req_t *r = w->data;
+    store_t *st = r->st;
+    st->hashing--;
+    if (status != 0)
+        r->status = STORE_ERROR;
+    if (r->op == OP_REGISTER && r->status == STORE_OK && !r->cancelled &&
+        !st->closing) {
+        db_submit(st, r); /* the insert */
+    } else {
+        if (r->op == OP_LOGIN && status == 0) {
+            if (r->status == STORE_OK)
+                throttle_succeeded(&st->thr, r->name);
+            else if (r->status == STORE_BAD_LOGIN)
+                throttle_failed(&st->thr, r->name, uv_now(st->loop));
+        }
+        finish(st, r);
+    }
+    if (!st->closing)
+        hash_pump(st);
+}
+
+static void hash_pump(store_t *st)
+{
+    while (st->hashing < st->opt.hash_parallel && st->hash_head) {
+        req_t *r = st->hash_head;
+        st->hash_head = r->next;
+        if (!st->hash_head)
+            st->hash_tail = NULL;
+        r->next = NULL;
+        if (r->cancelled) {
+            finish(st, r); /* not worth a hash any more */
+            continue;
+        }
+        r->work.data = r;
+        if (uv_queue_work(st->loop, &r->work, hash_work, hash_after) != 0) {
+            r->status = STORE_ERROR;
+            finish(st, r);
+            continue;
+        }
+        st->hashing++;
+    }
+}
+
+static void hash_enqueue(store_t *st, req_t *r)
+{
+    r->phase = PH_HASH;
+    store_queue_push(&st->hash_head, &st->hash_tail, r);
+    hash_pump(st);
+}
+
+static void on_async(uv_async_t *h)
+{
+    store_t *st = h->data;
+    uv_mutex_lock(&st->mu);
+    req_t *r = st->done_head;
+    st->done_head = st->done_tail = NULL;
+    uv_mutex_unlock(&st->mu);
+    while (r) {
+        req_t *next = r->next;
+        r->next = NULL;
+        if (r->phase == PH_HASH && !st->closing)
+            hash_enqueue(st, r);
+        else
+            finish(st, r);
+        r = next;
+    }
+}
+
+static void on_timer(uv_timer_t *t);
+
+static void arm_timer(store_t *st)
+{
+    if (!st->wait_head) {
+        uv_timer_stop(&st->timer);
+        return;
+    }
+    uint64_t now = uv_now(st->loop), at = st->wait_head->not_before;
+    uv_timer_start(&st->timer, on_timer, at > now ? at - now : 0, 0);
+}
+
+/* Throttled logins whose time has come go on to the database. */
+static void on_timer(uv_timer_t *t)
+{
+    store_t *st = t->data;
+    uint64_t now = uv_now(st->loop);
+    while (st->wait_head && st->wait_head->not_before <= now) {
+        req_t *r = st->wait_head;
+        st->wait_head = r->next;
+        r->next = NULL;
+        db_submit(st, r);
+    }
+    arm_timer(st);
+}
+
+static void wait_insert(store_t *st, req_t *r)
+{
+    req_t **p = &st->wait_head;
+    while (*p && (*p)->not_before <= r->not_before)
+        p = &(*p)->next;
+    r->next = *p;
+    *p = r;
+    arm_timer(st);
+}
+
+/* --- the API ----------------------------------------------------------------- */
+
+static void opts_defaults(store_opts_t *o, const store_opts_t *given)
+{
+    if (given)
+        *o = *given;
+    else
+        memset(o, 0, sizeof *o);
+    if (!o->pw_ops)
+        o->pw_ops = crypto_pwhash_OPSLIMIT_INTERACTIVE;
+    if (!o->pw_mem)
+        o->pw_mem = crypto_pwhash_MEMLIMIT_INTERACTIVE;
+    if (o->hash_parallel <= 0)
+        o->hash_parallel = 2;
+    if (o->max_pending <= 0)
+        o->max_pending = 4096;
+    if (o->max_queued_games <= 0)
+        o->max_queued_games = 100000;
+    if (!o->max_queued_bytes)
+        o->max_queued_bytes = (size_t)256 << 20;
+    if (o->batch_max <= 0)
+        o->batch_max = 1000;
+}
+
+store_t *store_open(uv_loop_t *loop, const char *data_dir,
+                    const store_opts_t *opts, char *err, size_t errlen)
+{
+    if (sodium_init() < 0) {
+        snprintf(err, errlen, "libsodium cannot start");
+        return NULL;
+    }
+    store_t *st = calloc(1, sizeof *st);
+    if (!st) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    st->loop = loop;
+    opts_defaults(&st->opt, opts);
+    int n = snprintf(st->path, sizeof st->path, "%s/%s", data_dir, STORE_FILE);
+    if (n < 0 || (size_t)n >= sizeof st->path) {
+        snprintf(err, errlen, "data directory name too long");
+        free(st);
+        return NULL;
+    }
+    if (throttle_init(&st->thr, 0) != 0 || uv_mutex_init(&st->mu) != 0) {
+        snprintf(err, errlen, "out of memory");
+        throttle_free(&st->thr);
+        free(st);
+        return NULL;
+    }
+    uv_cond_init(&st->cond);
+    uv_sem_init(&st->ready, 0);
+    /* Open on the thread that will own the connection; wait for it. The
+     * loop's handles come after, so that a refusal leaves the loop as it
+     * was (the thread sends to st->async only for requests, which come
+     * after store_open returns). */
+    int rc = uv_thread_create(&st->thread, store_db_main, st);
+    if (rc == 0) {
+        uv_sem_wait(&st->ready);
+        if (!st->db)
+            uv_thread_join(&st->thread);
+    }
+    if (rc != 0 || !st->db) {
+        snprintf(err, errlen, "%s", rc != 0 ? "cannot start the database thread"
+                                            : st->open_err);
+        throttle_free(&st->thr);
+        uv_sem_destroy(&st->ready);
+        uv_cond_destroy(&st->cond);
+        uv_mutex_destroy(&st->mu);
+        free(st);
+        return NULL;
+    }
+    uv_async_init(loop, &st->async, on_async);
+    st->async.data = st;
+    uv_unref((uv_handle_t *)&st->async); /* ref'd while a callback is owed */
+    uv_timer_init(loop, &st->timer);
+    st->timer.data = st;
+    log_info("store: %s open (schema version %d)", st->path,
+             STORE_SCHEMA_VERSION);
+    return st;
+}
+
+static void close_cb(uv_handle_t *h)
+{
+    (void)h;
+}
+
+void store_close(store_t *st)
+{
+    if (!st)
+        return;
+    st->closing = 1;
+    /* what waits on the loop side is dropped */
+    while (st->wait_head) {
+        req_t *r = st->wait_head;
+        st->wait_head = r->next;
+        finish(st, r);
+    }
+    while (st->hash_head) {
+        req_t *r = st->hash_head;
+        st->hash_head = r->next;
+        finish(st, r);
+    }
+    st->hash_tail = NULL;
+    /* the database thread writes everything queued, then ends */
+    uv_mutex_lock(&st->mu);
+    st->stopping = 1;
+    uv_cond_signal(&st->cond);
+    uv_mutex_unlock(&st->mu);
+    uv_thread_join(&st->thread);
+    on_async(&st->async); /* answers now owed to no one */
+    uv_close((uv_handle_t *)&st->async, close_cb);
+    uv_close((uv_handle_t *)&st->timer, close_cb);
+    /* hashes still in the pool finish (and are dropped), handles close */
+    uv_run(st->loop, UV_RUN_DEFAULT);
+    if (st->npending != 0)
+        log_error("store: %d requests left at close", st->npending);
+    throttle_free(&st->thr);
+    sodium_memzero(st->dummy, sizeof st->dummy);
+    uv_sem_destroy(&st->ready);
+    uv_cond_destroy(&st->cond);
+    uv_mutex_destroy(&st->mu);
+    log_info("store: %s closed (%llu games written)", st->path,
+                 (unsigned long long)st->stats.games_written);
+    free(st);
+}
+
+/* Logs the first of a run of refusals and then every 1000th: a full
+ * queue must not also flood the log. */
+static void log_refusal(uint64_t *count, const char *what, const char *name)
+{
+    if ((*count)++ % 1000 == 0)
+        log_error("store: %s (a game of %s; %llu so far)", what, name,
+                  (unsigned long long)*count);
+}
+
+/* A game request for g, checked and counted against the queue's limits, or
+ * NULL (refused, logged). *drop: over the byte cap, keep no record. */
+static req_t *game_req(store_t *st, const store_game_t *g, size_t bytes,
+                       int *drop)
+{
+    size_t cause_len = strnlen(g->cause, sizeof g->cause);
+    if (!acct_name_valid(g->name, NULL, 0) || cause_len == sizeof g->cause ||
+        !acct_text_is_safe(g->cause, cause_len)) {
+        log_error("store: a game with a malformed name or cause refused");
+        return NULL;
+    }
+    uv_mutex_lock(&st->mu);
+    uint64_t games = st->q_games, queued = st->q_bytes;
+    uv_mutex_unlock(&st->mu);
+    if (games >= (uint64_t)st->opt.max_queued_games) {
+        log_refusal(&st->refused, "too many games waiting for the disk: lost",
+                    g->name);
+        return NULL;
+    }
+    req_t *r = calloc(1, sizeof *r);
+    if (!r) {
+        log_refusal(&st->refused, "out of memory: game lost", g->name);
+        return NULL;
+    }
+    *drop = bytes && queued + bytes > st->opt.max_queued_bytes;
+    if (*drop)
+        log_refusal(&st->dropped, "too many record bytes waiting: a game "
+                    "stored without its record", g->name);
+    r->st = st;
+    r->op = OP_GAME;
+    r->phase = PH_DB;
+    r->game = *g;
+    return r;
+}
+
+static void game_queue(store_t *st, req_t *r, int drop)
+{
+    uv_mutex_lock(&st->mu);
+    st->q_games++;
+    st->q_bytes += r->qbytes;
+    st->stats.records_dropped += (uint64_t)drop;
+    store_queue_push(&st->q_head, &st->q_tail, r);
+    uv_cond_signal(&st->cond);
+    uv_mutex_unlock(&st->mu);
+}
+
+int store_add_game(store_t *st, const store_game_t *g, const void *record,
+                   size_t len)
+{
+    int drop = 0;
+    req_t *r = game_req(st, g, record ? len : 0, &drop);
+    if (!r)
+        return -1;
+    if (record && !drop) {
+        r->record = malloc(len ? len : 1);
+        if (r->record) {
+            memcpy(r->record, record, len);
+            r->record_len = r->qbytes = len;
+        } else {
+            drop = 1;
+        }
+    }
+    game_queue(st, r, drop && record);
+    return 0;
+}
+
+int store_end_game(store_t *st, const store_game_t *g, game_t *game,
+                   record_t *rec)
+{
+    int drop = 0;
+    /* the record is ours from here, whatever happens */
+    record_t taken = *rec;
+    memset(rec, 0, sizeof *rec);
+    size_t bytes = taken.keys.len + taken.checks.len;
+    req_t *r = game_req(st, g, bytes, &drop);
+    if (!r || drop) {
+        game_free(game);
+        record_free(&taken);
+        if (!r)
+            return -1;
+    } else {
+        r->played = game;
+        r->rec = taken;
+        r->qbytes = bytes;
+    }
+    game_queue(st, r, drop);
+    return 0;
+}
+
+/* A request that will answer, on the pending list; NULL if too many are
+ * owed already or out of memory. */
+static req_t *req_new(store_t *st, int op, void *ctx)
+{
+    if (st->closing || st->npending >= st->opt.max_pending) {
+        log_error("store: %d requests waiting: one refused", st->npending);
+        return NULL;
+    }
+    req_t *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->st = st;
+    r->op = (uint8_t)op;
+    r->ctx = ctx;
+    pending_add(st, r);
+    return r;
+}
+
+/* Copies a password into r (cut at ACCT_PASS_MAX: then it cannot match). */
+static void take_password(req_t *r, const char *password)
+{
+    size_t n = strnlen(password, ACCT_PASS_MAX + 1);
+    r->pass_ok = n <= ACCT_PASS_MAX;
+    if (n > ACCT_PASS_MAX)
+        n = ACCT_PASS_MAX;
+    memcpy(r->pass, password, n);
+    r->pass[n] = '\0';
+    r->pass_len = n;
+}
+
+int store_register(store_t *st, const char *name, const char *password,
+                   store_account_cb cb, void *ctx)
+{
+    req_t *r = req_new(st, OP_REGISTER, ctx);
+    if (!r)
+        return -1;
+    r->cb.account = cb;
+    take_password(r, password);
+    if (!acct_name_valid(name, NULL, 0) ||
+        !acct_password_valid(password, NULL, 0)) {
+        answer_soon(st, r, STORE_INVALID);
+        return 0;
+    }
+    snprintf(r->name, sizeof r->name, "%s", name);
+    hash_enqueue(st, r);
+    return 0;
+}
+
+int store_login(store_t *st, const char *name, const char *password,
+                store_account_cb cb, void *ctx)
+{
+    req_t *r = req_new(st, OP_LOGIN, ctx);
+    if (!r)
+        return -1;
+    r->cb.account = cb;
+    take_password(r, password);
+    r->name_ok = (uint8_t)acct_name_valid(name, NULL, 0);
+    snprintf(r->name, sizeof r->name, "%.*s", ACCT_NAME_MAX, name);
+    uint64_t now = uv_now(st->loop);
+    int64_t wait = throttle_admit(&st->thr, name, now);
+    if (wait < 0) {
+        answer_soon(st, r, STORE_SLOW_DOWN);
+    } else if (wait == 0) {
+        db_submit(st, r);
+    } else {
+        r->not_before = now + (uint64_t)wait;
+        wait_insert(st, r);
+    }
+    return 0;
+}
+
+int store_scores(store_t *st, int n, const char *player, store_scores_cb cb,
+                 void *ctx)
+{
+    req_t *r = req_new(st, OP_SCORES, ctx);
+    if (!r)
+        return -1;
+    r->scores = calloc(1, sizeof *r->scores);
+    if (!r->scores) {
+        pending_remove(st, r);
+        store_req_free(r);
+        return -1;
+    }
+    r->cb.scores = cb;
+    r->limit = n < 0 ? 0 : n > STORE_TOP_MAX ? STORE_TOP_MAX : n;
+    if (player)
+        snprintf(r->name, sizeof r->name, "%.*s", ACCT_NAME_MAX, player);
+    db_submit(st, r);
+    return 0;
+}
+
+int store_flush(store_t *st, store_done_cb cb, void *ctx)
+{
+    req_t *r = req_new(st, OP_FLUSH, ctx);
+    if (!r)
+        return -1;
+    r->cb.done = cb;
+    db_submit(st, r);
+    return 0;
+}
+
+/* Unlinks every request of ctx from a loop-side singly linked queue and
+ * finishes it (silently: it is marked cancelled first). */
+static void drop_queued(store_t *st, req_t **head, req_t **tail, void *ctx)
+{
+    req_t **p = head, *last = NULL;
+    while (*p) {
+        req_t *r = *p;
+        if (r->ctx == ctx) {
+            *p = r->next;
+            r->cancelled = 1;
+            finish(st, r);
+        } else {
+            last = r;
+            p = &r->next;
+        }
+    }
+    if (tail)
+        *tail = last;
+}
+
+void store_cancel(store_t *st, void *ctx)
+{
+    for (req_t *r = st->pending; r; r = r->pnext)
+        if (r->ctx == ctx)
+            r->cancelled = 1;
+    /* what only waits on the loop side goes now: a throttled login must not
+     * keep the loop (and a shutting-down server) alive for a minute */
+    drop_queued(st, &st->wait_head, NULL, ctx);
+    drop_queued(st, &st->hash_head, &st->hash_tail, ctx);
+    arm_timer(st);
+}
+
+void store_stats(store_t *st, store_stats_t *out)
+{
+    uv_mutex_lock(&st->mu);
+    *out = st->stats;
+    out->queued_games = st->q_games;
+    out->queued_bytes = st->q_bytes;
+    uv_mutex_unlock(&st->mu);
+}
+
+const char *store_status_name(int status)
+{
+    switch (status) {
+    case STORE_OK: return "ok";
+    case STORE_BAD_LOGIN: return "bad login";
+    case STORE_NAME_TAKEN: return "name taken";
+    case STORE_INVALID: return "invalid";
+    case STORE_SLOW_DOWN: return "slow down";
+    case STORE_ERROR: return "error";
+    default: return "unknown";
+    }
+}

@@ -1,0 +1,203 @@
+/* store.h - the server's storage: accounts, finished games with their
+ * records, and the hall of fame, in one SQLite file, never on the loop.
+ *
+ * Threads. One database thread owns the SQLite connection: it opens and
+ * migrates the file, then takes requests from a queue, as many as are
+ * waiting (up to a batch), and runs each batch in one transaction, so that a
+ * thousand games ending at once cost one commit. Password hashing (Argon2id,
+ * tens of ms and tens of MiB each) runs in libuv's thread pool, at most
+ * opts.hash_parallel at a time; the rest wait in line on the loop side.
+ * A finished game handed over with store_end_game is hashed and encoded on
+ * the database thread too. Nothing here blocks the loop thread but
+ * store_open and store_close. (store_impl.h has the inside.)
+ *
+ * Results. Every request that answers does so by calling its callback on
+ * the loop thread (woken through a uv_async_t), never from inside the call
+ * that made it; an answer from the database comes only after everything
+ * queued before it is committed. A request either returns -1 (refused at
+ * once, no callback ever) or returns 0 and gets exactly one callback,
+ * unless it is cancelled or the store closed first.
+ *
+ * Cancelling. A caller that is going away (a session closing while its
+ * login is hashing) calls store_cancel(store, ctx): no callback with that
+ * ctx is called afterwards. Work already started finishes and is thrown
+ * away; work not yet started (a password still in line) is skipped.
+ *
+ * Passwords are copied into the request, wiped once hashed or verified, and
+ * never logged; neither are hashes.
+ *
+ * Keeping the loop alive. The store's handles keep the loop running only
+ * while a callback is owed (games being written do not: store_close waits
+ * for them). */
+#ifndef ROGUE_STORE_H
+#define ROGUE_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "accounts.h"
+#include "game.h"
+#include "record.h"
+
+#define STORE_FILE "rogued.db"        /* inside the data directory */
+#define STORE_APP_ID 0x52474431       /* PRAGMA application_id: "RGD1" */
+#define STORE_SCHEMA_VERSION 2        /* PRAGMA user_version when migrated */
+#define STORE_TOP_MAX 20              /* hall of fame rows per request */
+#define STORE_CAUSE_MAX 63            /* bytes of a cause of death */
+
+enum store_status {
+    STORE_OK = 0,
+    STORE_BAD_LOGIN,   /* wrong password or no such name: one answer */
+    STORE_NAME_TAKEN,  /* register: the name exists, in any case */
+    STORE_INVALID,     /* register: name or password breaks accounts.h */
+    STORE_SLOW_DOWN,   /* login: too many failed attempts for this name are
+                          waiting already; not checked, try again later */
+    STORE_ERROR        /* the database failed (logged) */
+};
+
+typedef struct store_opts {
+    unsigned long long pw_ops; /* Argon2id passes; 0: OPSLIMIT_INTERACTIVE (2) */
+    size_t pw_mem;         /* bytes per hash; 0: MEMLIMIT_INTERACTIVE (64 MiB) */
+    int hash_parallel;     /* hashes at once; 0: 2 (128 MiB at the default) */
+    int max_pending;       /* requests owed a callback; 0: 4096 */
+    int max_queued_games;  /* games waiting for the disk; 0: 100000 */
+    size_t max_queued_bytes; /* their records; 0: 256 MiB (past it a game is
+                                stored without its record) */
+    int batch_max;         /* requests per transaction; 0: 1000 */
+} store_opts_t;
+
+/* A finished game, as the hall of fame and the games table keep it. */
+typedef struct store_game {
+    char name[ACCT_NAME_MAX + 1];   /* the player's or a guest's name */
+    int64_t account_id;             /* 0: a guest */
+    int ruleset;                    /* enum ruleset (combat.h) */
+    uint64_t seed;
+    int score, depth, turns, kills;
+    char cause[STORE_CAUSE_MAX + 1]; /* "killed by a troll", "quit" */
+    int64_t started, ended;         /* Unix seconds */
+} store_game_t;
+
+typedef struct store_account {
+    int status;                     /* enum store_status */
+    int64_t id;                     /* STORE_OK: the account */
+    char name[ACCT_NAME_MAX + 1];   /* STORE_OK: as registered (its case) */
+} store_account_t;
+
+/* One row of the hall of fame. */
+typedef struct store_score {
+    int64_t game_id;
+    char name[ACCT_NAME_MAX + 1];
+    int score, depth, turns, kills, ruleset;
+    char cause[STORE_CAUSE_MAX + 1];
+    int64_t ended;                  /* Unix seconds: the date shown */
+} store_score_t;
+
+typedef struct store_scores {
+    int status;                     /* enum store_status */
+    int n;                          /* rows in top; 0: no game yet */
+    store_score_t top[STORE_TOP_MAX]; /* best first: score, then the earlier
+                                         game, then the lower id */
+    int has_best;                   /* the named player has a game */
+    store_score_t best;             /* their best, by the same order */
+    int64_t best_rank;              /* its place in that order, from 1 */
+} store_scores_t;
+
+typedef struct store_stats {
+    uint64_t games_written;   /* committed */
+    uint64_t games_lost;      /* a failed insert or commit (logged) */
+    uint64_t records_dropped; /* stored without the record (queue bytes) */
+    uint64_t batches;         /* transactions */
+    uint64_t largest_batch;   /* requests in the largest */
+    uint64_t queued_games;    /* waiting for the database thread now */
+    uint64_t queued_bytes;    /* their record bytes */
+} store_stats_t;
+
+typedef struct store store_t;
+
+typedef void (*store_account_cb)(void *ctx, const store_account_t *result);
+typedef void (*store_scores_cb)(void *ctx, const store_scores_t *result);
+typedef void (*store_done_cb)(void *ctx, int status);
+
+/* Opens (creating if missing) data_dir/STORE_FILE and migrates it to
+ * STORE_SCHEMA_VERSION, in WAL mode, on the store's own thread; returns
+ * when that is done. opts may be NULL (the defaults). Refuses, with a
+ * sentence naming the file in err: a file that is not a SQLite database, a
+ * database of another application (another PRAGMA application_id, or none
+ * but tables already in it), one from a newer rogued, or one that cannot be
+ * opened or written. Returns the store, or NULL. The data directory must
+ * exist. */
+store_t *store_open(uv_loop_t *loop, const char *data_dir,
+                    const store_opts_t *opts, char *err, size_t errlen);
+
+/* Writes everything queued (every game passed to store_add_game is
+ * committed, or logged as lost, before it returns), stops the thread,
+ * closes its handles and frees the store. No callback is called any more:
+ * owed ones are dropped. Blocks. Call it when the loop is not running
+ * (after uv_run has returned, before uv_loop_close): it runs the loop
+ * itself until its own handles and pool work are done, so every other
+ * handle must be closed by then. NULL is fine. */
+void store_close(store_t *st);
+
+/* Queues a finished game and its encoded record (record.h; may be NULL) to
+ * be written; copies both. The name must pass acct_name_valid and the cause
+ * acct_text_is_safe: they are shown to other players. Past
+ * opts.max_queued_bytes the game is stored without its record. Returns 0,
+ * or -1 (refused, logged: bad text, queue full, out of memory). */
+int store_add_game(store_t *st, const store_game_t *g, const void *record,
+                   size_t len);
+
+/* The same for a game the host is done with, without the loop paying for
+ * its record: takes the game (from game_new) and the recorder's buffers
+ * (*rec is left empty: record_free or record_init it as usual), and on the
+ * database thread finishes the record (the final state hash), encodes it,
+ * writes it and frees both. Ownership passes whatever the result. Returns
+ * 0, or -1 (refused as store_add_game; game and record freed). */
+int store_end_game(store_t *st, const store_game_t *g, game_t *game,
+                   record_t *rec);
+
+/* Creates an account: checks the rules (STORE_INVALID), hashes the
+ * password off the loop, inserts (STORE_NAME_TAKEN if the name exists in
+ * any case). The callback gets STORE_OK with the id, or the reason. A
+ * cancelled registration whose hash is done may still create the account.
+ * Returns 0 (the callback will come), or -1 (too many requests, OOM). */
+int store_register(store_t *st, const char *name, const char *password,
+                   store_account_cb cb, void *ctx);
+
+/* Checks a name and password: STORE_OK with the account, or STORE_BAD_LOGIN
+ * for a wrong password and for an unknown or malformed name alike (an
+ * unknown name is verified against a dummy hash of the same cost, so the
+ * answer takes as long), or STORE_SLOW_DOWN (throttle.h: repeated failures
+ * on this name; the answer is delayed before that, never after the check,
+ * so its timing tells nothing). Returns 0 (the callback will come), or -1. */
+int store_login(store_t *st, const char *name, const char *password,
+                store_account_cb cb, void *ctx);
+
+/* The hall of fame: the best n games (n is capped at STORE_TOP_MAX) and,
+ * if player is not NULL, that account's best game and its rank. Returns 0
+ * (the callback will come), or -1. */
+int store_scores(store_t *st, int n, const char *player, store_scores_cb cb,
+                 void *ctx);
+
+/* Calls cb once everything queued before it is committed (status STORE_OK)
+ * or failed (STORE_ERROR). Returns 0 (the callback will come), or -1. */
+int store_flush(store_t *st, store_done_cb cb, void *ctx);
+
+/* No callback with this ctx will be called after this returns. Call it
+ * before freeing whatever ctx points to. */
+void store_cancel(store_t *st, void *ctx);
+
+/* Counters, for logs, tests and benchmarks. */
+void store_stats(store_t *st, store_stats_t *out);
+
+/* The name of a status, for logs. */
+const char *store_status_name(int status);
+
+/* For tests and tools, never the server: creates path as a database at
+ * schema `version` (1..STORE_SCHEMA_VERSION) with our application_id,
+ * synchronously on the calling thread, as an older rogued would have left
+ * it. Returns 0, or -1 with the reason in err. */
+int store_create_at_version(const char *path, int version, char *err,
+                            size_t errlen);
+
+#endif

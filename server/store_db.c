@@ -1,0 +1,466 @@
+/* store_db.c - the SQLite file: refusing what is not ours, WAL, migrations
+ * in order inside one transaction, and the prepared statements. */
+#include "store_db.h"
+
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "log.h"
+
+/* The schema, one step per version, in order: migrations[v] takes a
+ * database from version v to v + 1. Released steps never change; a new
+ * version is a new line at the end (and STORE_SCHEMA_VERSION + 1). */
+static const char *const migrations[] = {
+    /* 1: accounts, games, the hall of fame's order */
+    "CREATE TABLE accounts ("
+    "  id INTEGER PRIMARY KEY,"
+    "  name TEXT NOT NULL UNIQUE COLLATE NOCASE,"
+    "  pwhash TEXT NOT NULL,"        /* crypto_pwhash_str: Argon2id, salted */
+    "  created INTEGER NOT NULL"     /* Unix seconds */
+    ");"
+    "CREATE TABLE games ("
+    "  id INTEGER PRIMARY KEY,"
+    "  player TEXT NOT NULL,"        /* the account's name, or a guest's */
+    "  account_id INTEGER REFERENCES accounts(id)," /* NULL: a guest */
+    "  ruleset INTEGER NOT NULL,"
+    "  seed INTEGER NOT NULL,"       /* the uint64 seed's bits */
+    "  score INTEGER NOT NULL,"
+    "  depth INTEGER NOT NULL,"
+    "  turns INTEGER NOT NULL,"
+    "  kills INTEGER NOT NULL,"
+    "  cause TEXT NOT NULL,"
+    "  started INTEGER NOT NULL,"
+    "  ended INTEGER NOT NULL,"
+    "  record BLOB"                  /* record.h bytes; NULL if dropped */
+    ");"
+    "CREATE INDEX games_by_score ON games(score DESC, ended, id);",
+    /* 2: a player's own best without a scan */
+    "CREATE INDEX games_by_account ON games(account_id, score DESC, ended, id);",
+};
+#define NMIGRATIONS (int)(sizeof migrations / sizeof migrations[0])
+_Static_assert(sizeof migrations / sizeof migrations[0] == STORE_SCHEMA_VERSION,
+               "one migration per schema version");
+
+#define SCORE_COLS "id, player, score, depth, turns, kills, ruleset, cause, ended"
+
+enum stmt {
+    ST_INS_GAME, ST_INS_ACCT, ST_FIND_ACCT, ST_TOP, ST_BEST, ST_RANK,
+    ST_BEGIN, ST_COMMIT, ST_ROLLBACK, ST_COUNT
+};
+
+static const char *const stmt_sql[ST_COUNT] = {
+    [ST_INS_GAME] = "INSERT INTO games (player, account_id, ruleset, seed,"
+                    " score, depth, turns, kills, cause, started, ended, record)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    [ST_INS_ACCT] = "INSERT INTO accounts (name, pwhash, created) VALUES (?, ?, ?)",
+    [ST_FIND_ACCT] = "SELECT id, name, pwhash FROM accounts WHERE name = ?",
+    [ST_TOP] = "SELECT " SCORE_COLS " FROM games"
+               " ORDER BY score DESC, ended, id LIMIT ?",
+    [ST_BEST] = "SELECT " SCORE_COLS " FROM games WHERE account_id ="
+                " (SELECT id FROM accounts WHERE name = ?)"
+                " ORDER BY score DESC, ended, id LIMIT 1",
+    /* games before (score, ended, id) in the hall of fame's order */
+    [ST_RANK] = "SELECT (SELECT count(*) FROM games WHERE score > ?1) +"
+                " (SELECT count(*) FROM games WHERE score = ?1 AND"
+                "  (ended < ?2 OR (ended = ?2 AND id < ?3)))",
+    [ST_BEGIN] = "BEGIN IMMEDIATE",
+    [ST_COMMIT] = "COMMIT",
+    [ST_ROLLBACK] = "ROLLBACK",
+};
+
+struct store_db {
+    sqlite3 *db;
+    char path[512];
+    sqlite3_stmt *st[ST_COUNT];
+};
+
+/* The uint64 seed as SQLite's int64, bit for bit, without an
+ * implementation-defined conversion. */
+static sqlite3_int64 u64_bits(uint64_t v)
+{
+    return v <= INT64_MAX ? (sqlite3_int64)v
+                          : -(sqlite3_int64)(UINT64_MAX - v) - 1;
+}
+
+static void set_err(char *err, size_t errlen, const char *fmt, const char *path,
+                    const char *detail)
+{
+    snprintf(err, errlen, fmt, path, detail);
+}
+
+/* Runs one statement that returns at most one integer (a PRAGMA, a count).
+ * Returns 0 with *out (0 if no row), or the SQLite error code. */
+static int query_int(sqlite3 *db, const char *sql, long long *out)
+{
+    sqlite3_stmt *s;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &s, NULL);
+    if (rc != SQLITE_OK)
+        return rc;
+    *out = 0;
+    rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW)
+        *out = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : rc;
+}
+
+/* Is it ours? Returns 0 (ours, or empty: *fresh), or -1 with err. */
+static int check_owner(store_db_t *d, int *fresh, long long *version,
+                       char *err, size_t errlen)
+{
+    long long app, objects;
+    int rc = query_int(d->db, "SELECT count(*) FROM sqlite_master", &objects);
+    if (rc == SQLITE_NOTADB) {
+        set_err(err, errlen, "%s is not a SQLite database (%s); move it away "
+                "or choose another data directory", d->path, sqlite3_errstr(rc));
+        return -1;
+    }
+    if (rc != 0 ||
+        (rc = query_int(d->db, "PRAGMA application_id", &app)) != 0 ||
+        (rc = query_int(d->db, "PRAGMA user_version", version)) != 0) {
+        set_err(err, errlen, "%s: cannot read the database: %s", d->path,
+                sqlite3_errmsg(d->db));
+        return -1;
+    }
+    *fresh = app == 0 && objects == 0 && *version == 0;
+    if (!*fresh && app != STORE_APP_ID) {
+        char why[160];
+        snprintf(why, sizeof why, "application_id 0x%08llx, %lld schema objects",
+                 (unsigned long long)(app & 0xffffffffLL), objects);
+        set_err(err, errlen, "%s is a SQLite database of another application "
+                "(%s), not rogued's; refusing to use it", d->path, why);
+        return -1;
+    }
+    if (*version > NMIGRATIONS) {
+        char why[96];
+        snprintf(why, sizeof why, "%lld, this rogued knows up to %d", *version,
+                 NMIGRATIONS);
+        set_err(err, errlen, "%s was made by a newer rogued (schema version "
+                "%s); refusing to use it", d->path, why);
+        return -1;
+    }
+    return 0;
+}
+
+/* Applies migrations[from .. to-1] and sets application_id and
+ * user_version, all in one transaction. */
+static int migrate(store_db_t *d, int fresh, int to, char *err, size_t errlen)
+{
+    char *msg = NULL;
+    long long from;
+    int rc = sqlite3_exec(d->db, "BEGIN IMMEDIATE", NULL, NULL, &msg);
+    /* read again under the write lock: another process may have been first */
+    if (rc == SQLITE_OK &&
+        (rc = query_int(d->db, "PRAGMA user_version", &from)) == 0 &&
+        from < to) {
+        char sql[96];
+        if (fresh) {
+            snprintf(sql, sizeof sql, "PRAGMA application_id = %d", STORE_APP_ID);
+            rc = sqlite3_exec(d->db, sql, NULL, NULL, &msg);
+        }
+        for (long long v = from; rc == SQLITE_OK && v < to; v++)
+            rc = sqlite3_exec(d->db, migrations[v], NULL, NULL, &msg);
+        snprintf(sql, sizeof sql, "PRAGMA user_version = %d", to);
+        if (rc == SQLITE_OK)
+            rc = sqlite3_exec(d->db, sql, NULL, NULL, &msg);
+        if (rc == SQLITE_OK)
+            log_info("store: %s: schema version %lld -> %d", d->path, from, to);
+    }
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(d->db, "COMMIT", NULL, NULL, &msg);
+    if (rc != SQLITE_OK) {
+        set_err(err, errlen, "%s: cannot set up the schema: %s", d->path,
+                msg ? msg : sqlite3_errmsg(d->db));
+        sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+    }
+    sqlite3_free(msg);
+    return rc == SQLITE_OK ? 0 : -1;
+}
+
+static int setup(store_db_t *d, int migrate_to, char *err, size_t errlen)
+{
+    int fresh;
+    long long version;
+    long long dummy;
+    sqlite3_busy_timeout(d->db, 10000);
+    if (check_owner(d, &fresh, &version, err, errlen) != 0)
+        return -1;
+    if (version > migrate_to) {
+        set_err(err, errlen, "%s: its schema is newer than the version %s",
+                d->path, "asked for");
+        return -1;
+    }
+    /* WAL: readers never wait for the writer; one fsync per batch. */
+    sqlite3_stmt *s;
+    int wal = 0;
+    if (sqlite3_prepare_v2(d->db, "PRAGMA journal_mode = WAL", -1, &s, NULL) ==
+        SQLITE_OK) {
+        const unsigned char *mode = NULL;
+        if (sqlite3_step(s) == SQLITE_ROW)
+            mode = sqlite3_column_text(s, 0);
+        wal = mode && strcmp((const char *)mode, "wal") == 0;
+        sqlite3_finalize(s);
+    }
+    if (!wal) {
+        set_err(err, errlen, "%s: cannot switch to WAL mode: %s", d->path,
+                sqlite3_errmsg(d->db));
+        return -1;
+    }
+    if (query_int(d->db, "PRAGMA synchronous = FULL", &dummy) != 0 ||
+        query_int(d->db, "PRAGMA foreign_keys = ON", &dummy) != 0) {
+        set_err(err, errlen, "%s: %s", d->path, sqlite3_errmsg(d->db));
+        return -1;
+    }
+    if (migrate(d, fresh, migrate_to, err, errlen) != 0)
+        return -1;
+    for (int i = 0; i < ST_COUNT && migrate_to == STORE_SCHEMA_VERSION; i++)
+        if (sqlite3_prepare_v3(d->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
+                               &d->st[i], NULL) != SQLITE_OK) {
+            set_err(err, errlen, "%s: %s", d->path, sqlite3_errmsg(d->db));
+            return -1;
+        }
+    return 0;
+}
+
+store_db_t *sdb_open(const char *path, int migrate_to, char *err, size_t errlen)
+{
+    if (migrate_to < 1 || migrate_to > NMIGRATIONS) {
+        snprintf(err, errlen, "no schema version %d", migrate_to);
+        return NULL;
+    }
+    store_db_t *d = calloc(1, sizeof *d);
+    if (!d) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    snprintf(d->path, sizeof d->path, "%s", path);
+    /* An existing file is opened as it is (never re-created); a missing or
+     * empty one becomes ours. */
+    struct stat sb;
+    int exists = stat(path, &sb) == 0;
+    if (exists && !S_ISREG(sb.st_mode)) {
+        set_err(err, errlen, "%s is not a regular file%s", path, "");
+        free(d);
+        return NULL;
+    }
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
+                (exists ? 0 : SQLITE_OPEN_CREATE);
+    int rc = sqlite3_open_v2(path, &d->db, flags, NULL);
+    if (rc != SQLITE_OK) {
+        set_err(err, errlen, "%s: cannot open: %s", path,
+                d->db ? sqlite3_errmsg(d->db) : sqlite3_errstr(rc));
+        sdb_close(d);
+        return NULL;
+    }
+    sqlite3_extended_result_codes(d->db, 1);
+    if (setup(d, migrate_to, err, errlen) != 0) {
+        sdb_close(d);
+        return NULL;
+    }
+    return d;
+}
+
+void sdb_close(store_db_t *d)
+{
+    if (!d)
+        return;
+    for (int i = 0; i < ST_COUNT; i++)
+        sqlite3_finalize(d->st[i]);
+    if (d->db && sqlite3_close(d->db) != SQLITE_OK)
+        log_error("store: %s: close: %s", d->path, sqlite3_errmsg(d->db));
+    free(d);
+}
+
+int sdb_version(store_db_t *d)
+{
+    long long v;
+    return query_int(d->db, "PRAGMA user_version", &v) == 0 ? (int)v : -1;
+}
+
+/* Steps a statement to its end and resets it (bindings cleared). */
+static int run(store_db_t *d, enum stmt which)
+{
+    sqlite3_stmt *s = d->st[which];
+    int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    return rc;
+}
+
+static int simple(store_db_t *d, enum stmt which)
+{
+    int rc = run(d, which);
+    if (rc == SQLITE_DONE)
+        return 0;
+    log_error("store: %s: %s: %s", d->path, stmt_sql[which], sqlite3_errstr(rc));
+    return -1;
+}
+
+int sdb_begin(store_db_t *d)
+{
+    return simple(d, ST_BEGIN);
+}
+
+int sdb_commit(store_db_t *d)
+{
+    return simple(d, ST_COMMIT);
+}
+
+int sdb_rollback(store_db_t *d)
+{
+    return simple(d, ST_ROLLBACK);
+}
+
+int sdb_in_transaction(store_db_t *d)
+{
+    return !sqlite3_get_autocommit(d->db);
+}
+
+int sdb_insert_game(store_db_t *d, const store_game_t *g, const void *record,
+                    size_t len)
+{
+    sqlite3_stmt *s = d->st[ST_INS_GAME];
+    sqlite3_bind_text(s, 1, g->name, -1, SQLITE_STATIC);
+    if (g->account_id > 0)
+        sqlite3_bind_int64(s, 2, g->account_id);
+    sqlite3_bind_int(s, 3, g->ruleset);
+    sqlite3_bind_int64(s, 4, u64_bits(g->seed));
+    sqlite3_bind_int(s, 5, g->score);
+    sqlite3_bind_int(s, 6, g->depth);
+    sqlite3_bind_int(s, 7, g->turns);
+    sqlite3_bind_int(s, 8, g->kills);
+    sqlite3_bind_text(s, 9, g->cause, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(s, 10, g->started);
+    sqlite3_bind_int64(s, 11, g->ended);
+    if (record)
+        sqlite3_bind_blob64(s, 12, record, len, SQLITE_STATIC);
+    int rc = run(d, ST_INS_GAME);
+    if (rc == SQLITE_DONE)
+        return 0;
+    log_error("store: %s: a game of %s not written: %s", d->path, g->name,
+              sqlite3_errstr(rc));
+    return -1;
+}
+
+int sdb_insert_account(store_db_t *d, const char *name, const char *hash,
+                       int64_t now, int64_t *id)
+{
+    sqlite3_stmt *s = d->st[ST_INS_ACCT];
+    sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, hash, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(s, 3, now);
+    int rc = run(d, ST_INS_ACCT);
+    if (rc == SQLITE_DONE) {
+        *id = sqlite3_last_insert_rowid(d->db);
+        return STORE_OK;
+    }
+    if (rc == SQLITE_CONSTRAINT_UNIQUE)
+        return STORE_NAME_TAKEN;
+    log_error("store: %s: account %s not created: %s", d->path, name,
+              sqlite3_errstr(rc));
+    return STORE_ERROR;
+}
+
+static void copy_text(char *out, size_t outlen, const unsigned char *text)
+{
+    snprintf(out, outlen, "%s", text ? (const char *)text : "");
+}
+
+int sdb_find_account(store_db_t *d, const char *name, int64_t *id,
+                     char *name_out, char *hash_out, size_t hashlen)
+{
+    sqlite3_stmt *s = d->st[ST_FIND_ACCT];
+    sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(s), found = 0;
+    if (rc == SQLITE_ROW) {
+        *id = sqlite3_column_int64(s, 0);
+        copy_text(name_out, ACCT_NAME_MAX + 1, sqlite3_column_text(s, 1));
+        copy_text(hash_out, hashlen, sqlite3_column_text(s, 2));
+        found = 1;
+    } else if (rc != SQLITE_DONE) {
+        log_error("store: %s: account lookup: %s", d->path, sqlite3_errstr(rc));
+        found = -1;
+    }
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    return found;
+}
+
+static void read_score(sqlite3_stmt *s, store_score_t *r)
+{
+    r->game_id = sqlite3_column_int64(s, 0);
+    copy_text(r->name, sizeof r->name, sqlite3_column_text(s, 1));
+    r->score = sqlite3_column_int(s, 2);
+    r->depth = sqlite3_column_int(s, 3);
+    r->turns = sqlite3_column_int(s, 4);
+    r->kills = sqlite3_column_int(s, 5);
+    r->ruleset = sqlite3_column_int(s, 6);
+    copy_text(r->cause, sizeof r->cause, sqlite3_column_text(s, 7));
+    r->ended = sqlite3_column_int64(s, 8);
+}
+
+/* Steps a row-returning statement once: 1 a row, 0 done, -1 an error. */
+static int step_row(sqlite3_stmt *s, int *failed)
+{
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW)
+        return 1;
+    if (rc != SQLITE_DONE)
+        *failed = rc;
+    return 0;
+}
+
+int sdb_scores(store_db_t *d, int n, const char *player, store_scores_t *out)
+{
+    int failed = 0;
+    memset(out, 0, sizeof *out);
+    if (n > STORE_TOP_MAX)
+        n = STORE_TOP_MAX;
+    sqlite3_stmt *s = d->st[ST_TOP];
+    sqlite3_bind_int(s, 1, n);
+    while (out->n < n && step_row(s, &failed))
+        read_score(s, &out->top[out->n++]);
+    sqlite3_reset(s);
+    if (player && !failed) {
+        s = d->st[ST_BEST];
+        sqlite3_bind_text(s, 1, player, -1, SQLITE_STATIC);
+        if (step_row(s, &failed)) {
+            read_score(s, &out->best);
+            out->has_best = 1;
+        }
+        sqlite3_reset(s);
+        sqlite3_clear_bindings(s);
+    }
+    if (out->has_best && !failed) {
+        s = d->st[ST_RANK];
+        sqlite3_bind_int(s, 1, out->best.score);
+        sqlite3_bind_int64(s, 2, out->best.ended);
+        sqlite3_bind_int64(s, 3, out->best.game_id);
+        if (step_row(s, &failed))
+            out->best_rank = sqlite3_column_int64(s, 0) + 1;
+        sqlite3_reset(s);
+        sqlite3_clear_bindings(s);
+    }
+    if (failed) {
+        log_error("store: %s: hall of fame: %s", d->path, sqlite3_errstr(failed));
+        memset(out, 0, sizeof *out);
+        out->status = STORE_ERROR;
+        return -1;
+    }
+    out->status = STORE_OK;
+    return 0;
+}
+
+int store_create_at_version(const char *path, int version, char *err,
+                            size_t errlen)
+{
+    store_db_t *d = sdb_open(path, version, err, errlen);
+    if (!d)
+        return -1;
+    sdb_close(d);
+    return 0;
+}

@@ -1,0 +1,58 @@
+/* store_db.h - the SQLite side of the store: the file, its schema and
+ * migrations, and each statement, synchronous. Only the store's database
+ * thread calls these (store.c); tests of the file format may too. One
+ * store_db_t is one connection with its prepared statements. */
+#ifndef ROGUE_STORE_DB_H
+#define ROGUE_STORE_DB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store.h"
+
+typedef struct store_db store_db_t;
+
+/* Opens or creates the database at path and migrates it (see store_open
+ * for what is refused). migrate_to: the schema version to stop at
+ * (STORE_SCHEMA_VERSION for the server). Returns the connection, or NULL
+ * with a sentence naming the file in err. */
+store_db_t *sdb_open(const char *path, int migrate_to, char *err,
+                     size_t errlen);
+
+/* Finalises every statement and closes the connection (NULL is fine). */
+void sdb_close(store_db_t *db);
+
+/* BEGIN IMMEDIATE / COMMIT / ROLLBACK. Return 0, or -1 (logged). */
+int sdb_begin(store_db_t *db);
+int sdb_commit(store_db_t *db);
+int sdb_rollback(store_db_t *db);
+
+/* 1 while a transaction is open. SQLite rolls one back by itself on some
+ * errors (disk full, I/O): the caller checks after each statement. */
+int sdb_in_transaction(store_db_t *db);
+
+/* Inserts a finished game (record may be NULL). Returns 0, or -1 (logged). */
+int sdb_insert_game(store_db_t *db, const store_game_t *g, const void *record,
+                    size_t len);
+
+/* Inserts an account with its password hash string, created now (Unix
+ * seconds). Returns STORE_OK with *id, STORE_NAME_TAKEN, or STORE_ERROR
+ * (logged, without the hash). */
+int sdb_insert_account(store_db_t *db, const char *name, const char *hash,
+                       int64_t now, int64_t *id);
+
+/* Looks an account up by name, whatever its case. Returns 1 with its id,
+ * its name as registered (name_out, ACCT_NAME_MAX + 1 bytes) and its hash
+ * string (hash_out, hashlen bytes), 0 if there is none, -1 on error. */
+int sdb_find_account(store_db_t *db, const char *name, int64_t *id,
+                     char *name_out, char *hash_out, size_t hashlen);
+
+/* Fills out (status, top, best, rank) for the n best games and player's
+ * best (player may be NULL). Returns 0, or -1 (out->status STORE_ERROR). */
+int sdb_scores(store_db_t *db, int n, const char *player,
+               store_scores_t *out);
+
+/* The schema version of an open database (PRAGMA user_version), or -1. */
+int sdb_version(store_db_t *db);
+
+#endif

@@ -1,0 +1,114 @@
+/* store_impl.h - inside the store, shared by its two halves: store.c
+ * (the loop thread: the API, the pending list, password hashing in the
+ * pool, the slow-down) and store_thread.c (the database thread: batches
+ * and transactions). Nothing outside server/store*.c includes this.
+ *
+ * A request (req_t) is owned by whichever queue holds it, and moves:
+ *
+ *   loop thread:  store_* call -> [throttle wait] -> db queue
+ *   db thread:    db queue -> one transaction per batch -> done queue
+ *                 (a game ends here: freed by the db thread)
+ *   loop thread:  done queue (uv_async_t) -> [pool: hash or verify] -> ...
+ *                 -> finish: the callback, unless cancelled, then freed
+ *
+ * The db queue and the done queue are the only state the two threads
+ * share, under one mutex. Requests owed a callback are also on the pending
+ * list (loop thread only), which is what store_cancel walks; the db thread
+ * never reads a request's callback or context. Every request is freed by
+ * store_req_free. */
+#ifndef ROGUE_STORE_IMPL_H
+#define ROGUE_STORE_IMPL_H
+
+#include <sodium.h>
+#include <uv.h>
+
+#include "game.h"
+#include "record.h"
+#include "store.h"
+#include "store_db.h"
+#include "throttle.h"
+
+enum op { OP_GAME, OP_REGISTER, OP_LOGIN, OP_SCORES, OP_FLUSH };
+enum phase {
+    PH_DB,    /* for the database thread */
+    PH_HASH,  /* for the thread pool: hash (register) or verify (login) */
+    PH_DONE   /* answered: the callback is next */
+};
+
+typedef struct req req_t;
+struct req {
+    req_t *next;               /* in the one queue that holds it */
+    req_t *pprev, *pnext;      /* st->pending (loop thread) */
+    store_t *st;
+    uint8_t op, phase, cancelled, name_ok, pass_ok, found;
+    int status;                /* enum store_status */
+    union {
+        store_account_cb account;
+        store_scores_cb scores;
+        store_done_cb done;
+    } cb;
+    void *ctx;
+    uv_work_t work;
+    uint64_t not_before;       /* throttled login: loop time to go on */
+    /* OP_REGISTER, OP_LOGIN; name also OP_SCORES (the player) */
+    int64_t id;
+    char name[ACCT_NAME_MAX + 1];
+    char pass[ACCT_PASS_MAX + 1];
+    size_t pass_len;
+    char hash[crypto_pwhash_STRBYTES];
+    /* OP_GAME */
+    store_game_t game;
+    void *record;              /* encoded bytes (malloc'd), or NULL */
+    size_t record_len;
+    size_t qbytes;             /* counted in st->q_bytes while queued */
+    game_t *played;            /* store_end_game: to finish and encode on */
+    record_t rec;              /*   the database thread, then free */
+    /* OP_SCORES */
+    int limit;
+    store_scores_t *scores;
+};
+
+struct store {
+    uv_loop_t *loop;
+    store_opts_t opt;
+    char path[512];
+    uv_thread_t thread;
+    uv_sem_t ready;            /* the thread has opened (or failed) */
+    char open_err[512];
+    /* shared, under mu */
+    uv_mutex_t mu;
+    uv_cond_t cond;            /* the db queue has work, or stop */
+    req_t *q_head, *q_tail;
+    req_t *done_head, *done_tail;
+    uint64_t q_games, q_bytes;
+    int stopping;
+    store_stats_t stats;
+    /* the database thread's */
+    store_db_t *db;
+    char dummy[crypto_pwhash_STRBYTES]; /* verified for unknown names */
+    /* the loop thread's */
+    uv_async_t async;          /* the done queue has answers */
+    uv_timer_t timer;          /* the first throttled login's time */
+    req_t *pending;            /* owed a callback */
+    int npending;
+    req_t *wait_head;          /* throttled logins, soonest first */
+    req_t *hash_head, *hash_tail;
+    int hashing;               /* in the pool now */
+    int closing;
+    uint64_t refused, dropped; /* games refused, records dropped: for the log */
+    throttle_t thr;
+};
+
+/* Frees a request and all it owns (wiping any password or hash); the one
+ * place a request ends, on whichever thread ends it. */
+void store_req_free(req_t *r);
+
+/* Appends r to a singly linked queue. */
+void store_queue_push(req_t **head, req_t **tail, req_t *r);
+
+/* The database thread (uv_thread_create's entry, arg: the store): opens
+ * the file (posting st->ready either way), then runs batches until
+ * st->stopping with an empty queue, then closes the file. */
+void store_db_main(void *arg);
+
+#endif

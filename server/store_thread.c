@@ -1,0 +1,202 @@
+/* store_thread.c - the store's database thread: it takes the queue in
+ * batches and runs each batch in one transaction (one commit, one fsync),
+ * then hands answers back to the loop through the done queue. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "log.h"
+#include "store_impl.h"
+
+void store_req_free(req_t *r)
+{
+    sodium_memzero(r->pass, sizeof r->pass);
+    sodium_memzero(r->hash, sizeof r->hash);
+    free(r->record);
+    game_free(r->played);
+    record_free(&r->rec);
+    free(r->scores);
+    free(r);
+}
+
+void store_queue_push(req_t **head, req_t **tail, req_t *r)
+{
+    r->next = NULL;
+    if (*tail)
+        (*tail)->next = r;
+    else
+        *head = r;
+    *tail = r;
+}
+
+/* store_end_game's half on this thread: the final hash and the encoding,
+ * off the loop. A record that fails (it cannot: a finished game's record
+ * fits RECORD_ENCODED_MAX) is left out and the game kept. */
+static void finish_record(store_t *st, req_t *r)
+{
+    buf_t out;
+    buf_init(&out, RECORD_ENCODED_MAX);
+    if (record_finish(&r->rec, r->played) == 0 &&
+        record_encode(&r->rec, &out) == 0) {
+        r->record = out.data; /* its allocation is the request's now */
+        r->record_len = out.len;
+    } else {
+        buf_free(&out);
+        log_error("store: %s: a game of %s stored without its record",
+                  st->path, r->game.name);
+    }
+    /* game and recorder are freed with the request (store_req_free) */
+}
+
+/* One request inside the batch's transaction (ok: the BEGIN worked). */
+static void db_one(store_t *st, req_t *r, int ok, uint64_t *written)
+{
+    switch (r->op) {
+    case OP_GAME:
+        if (r->played && !r->record)
+            finish_record(st, r);
+        if (ok && sdb_insert_game(st->db, &r->game, r->record,
+                                  r->record_len) == 0)
+            (*written)++;
+        break;
+    case OP_REGISTER:
+        r->status = ok ? sdb_insert_account(st->db, r->name, r->hash,
+                                            (int64_t)time(NULL), &r->id)
+                       : STORE_ERROR;
+        sodium_memzero(r->hash, sizeof r->hash);
+        r->phase = PH_DONE;
+        break;
+    case OP_LOGIN: {
+        char name[ACCT_NAME_MAX + 1];
+        int found = !ok ? -1 : !r->name_ok ? 0
+                  : sdb_find_account(st->db, r->name, &r->id, name, r->hash,
+                                     sizeof r->hash);
+        if (found < 0) {
+            r->status = STORE_ERROR;
+            r->phase = PH_DONE;
+            break;
+        }
+        r->found = (uint8_t)found;
+        if (found)
+            memcpy(r->name, name, sizeof name);
+        else
+            memcpy(r->hash, st->dummy, sizeof r->hash);
+        r->phase = PH_HASH;
+        break;
+    }
+    case OP_SCORES:
+        if (!ok || sdb_scores(st->db, r->limit, r->name[0] ? r->name : NULL,
+                              r->scores) != 0)
+            r->scores->status = STORE_ERROR;
+        r->status = r->scores->status;
+        r->phase = PH_DONE;
+        break;
+    case OP_FLUSH:
+        r->status = STORE_OK;
+        r->phase = PH_DONE;
+        break;
+    }
+}
+
+static void db_batch(store_t *st, req_t *batch, uint64_t n)
+{
+    uint64_t games = 0, written = 0;
+    int ok = sdb_begin(st->db) == 0;
+    for (req_t *r = batch; r; r = r->next) {
+        games += r->op == OP_GAME;
+        db_one(st, r, ok, &written);
+        /* some errors (disk full, I/O) roll the transaction back at once:
+         * then nothing of this batch is written, and the rest is not tried */
+        if (ok && !sdb_in_transaction(st->db))
+            ok = 0;
+    }
+    if (ok && sdb_commit(st->db) != 0) {
+        sdb_rollback(st->db);
+        ok = 0;
+    }
+    if (!ok) {
+        written = 0;
+        for (req_t *r = batch; r; r = r->next)
+            if ((r->op == OP_REGISTER && r->status == STORE_OK) ||
+                r->op == OP_FLUSH)
+                r->status = STORE_ERROR;
+    }
+    if (written < games)
+        log_error("store: %s: %llu of %llu games lost", st->path,
+                  (unsigned long long)(games - written),
+                  (unsigned long long)games);
+    int answers = 0;
+    req_t *ended = NULL, *next;
+    uv_mutex_lock(&st->mu);
+    st->stats.games_written += written;
+    st->stats.games_lost += games - written;
+    st->stats.batches++;
+    if (n > st->stats.largest_batch)
+        st->stats.largest_batch = n;
+    for (req_t *r = batch; r; r = next) {
+        next = r->next;
+        if (r->op == OP_GAME) {
+            r->next = ended;
+            ended = r;
+        } else {
+            store_queue_push(&st->done_head, &st->done_tail, r);
+            answers = 1;
+        }
+    }
+    uv_mutex_unlock(&st->mu);
+    if (answers)
+        uv_async_send(&st->async);
+    /* games end here, outside the lock: freeing a thousand games and their
+     * records must not hold up the loop's next store_add_game */
+    for (req_t *r = ended; r; r = next) {
+        next = r->next;
+        store_req_free(r);
+    }
+}
+
+void store_db_main(void *arg)
+{
+    store_t *st = arg;
+    st->db = sdb_open(st->path, STORE_SCHEMA_VERSION, st->open_err,
+                      sizeof st->open_err);
+    int opened = st->db != NULL;
+    uv_sem_post(&st->ready); /* st->db is ours from here on */
+    if (!opened)
+        return;
+    /* A hash of a random password at the configured cost: logins for
+     * unknown names verify against it and take as long as real ones. */
+    unsigned char pw[32];
+    randombytes_buf(pw, sizeof pw);
+    if (crypto_pwhash_str(st->dummy, (const char *)pw, sizeof pw,
+                          st->opt.pw_ops, st->opt.pw_mem) != 0)
+        log_error("store: cannot make the dummy password hash (memory?)");
+    for (;;) {
+        uv_mutex_lock(&st->mu);
+        while (!st->q_head && !st->stopping)
+            uv_cond_wait(&st->cond, &st->mu);
+        if (!st->q_head) {
+            uv_mutex_unlock(&st->mu);
+            break;
+        }
+        /* take up to batch_max from the front */
+        req_t *batch = st->q_head, *last = batch;
+        uint64_t n = 1;
+        for (; last->next && n < (uint64_t)st->opt.batch_max; n++) {
+            last = last->next;
+        }
+        st->q_head = last->next;
+        if (!st->q_head)
+            st->q_tail = NULL;
+        last->next = NULL;
+        for (req_t *r = batch; r; r = r->next)
+            if (r->op == OP_GAME) {
+                st->q_games--;
+                st->q_bytes -= r->qbytes;
+            }
+        uv_mutex_unlock(&st->mu);
+        db_batch(st, batch, n);
+    }
+    sdb_close(st->db);
+    st->db = NULL;
+}
+

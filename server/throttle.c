@@ -1,0 +1,111 @@
+/* throttle.c - per-name slow-down of failed logins (a linear table: a few
+ * thousand short names scanned per login attempt is microseconds, next to
+ * the tens of milliseconds of the password hash it guards). */
+#include "throttle.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int throttle_init(throttle_t *t, size_t cap)
+{
+    t->cap = cap ? cap : THROTTLE_DEFAULT_CAP;
+    t->e = calloc(t->cap, sizeof *t->e);
+    return t->e ? 0 : -1;
+}
+
+void throttle_free(throttle_t *t)
+{
+    free(t->e);
+    t->e = NULL;
+    t->cap = 0;
+}
+
+uint64_t throttle_step_ms(uint32_t fails)
+{
+    if (fails < THROTTLE_FREE)
+        return 0;
+    uint32_t doublings = fails - THROTTLE_FREE;
+    if (doublings >= 16)
+        return THROTTLE_MAX_MS;
+    uint64_t ms = (uint64_t)THROTTLE_BASE_MS << doublings;
+    return ms < THROTTLE_MAX_MS ? ms : THROTTLE_MAX_MS;
+}
+
+static int forgotten(const throttle_entry_t *e, uint64_t now)
+{
+    return now >= e->next_ms && now - e->last_fail_ms >= THROTTLE_FORGET_MS;
+}
+
+/* The live entry for key, or NULL (a forgotten one is cleared on the way). */
+static throttle_entry_t *find(throttle_t *t, const char *key, uint64_t now)
+{
+    for (size_t i = 0; i < t->cap; i++) {
+        throttle_entry_t *e = &t->e[i];
+        if (e->key[0] && strcmp(e->key, key) == 0) {
+            if (!forgotten(e, now))
+                return e;
+            memset(e, 0, sizeof *e);
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
+/* A slot for a new key: free, else forgotten, else the fewest failures
+ * (oldest first). */
+static throttle_entry_t *take_slot(throttle_t *t, uint64_t now)
+{
+    throttle_entry_t *best = NULL;
+    for (size_t i = 0; i < t->cap; i++) {
+        throttle_entry_t *e = &t->e[i];
+        if (!e->key[0] || forgotten(e, now))
+            return e;
+        if (!best || e->fails < best->fails ||
+            (e->fails == best->fails && e->last_fail_ms < best->last_fail_ms))
+            best = e;
+    }
+    return best;
+}
+
+int64_t throttle_admit(throttle_t *t, const char *name, uint64_t now_ms)
+{
+    char key[ACCT_NAME_MAX + 1];
+    acct_name_key(name, key, sizeof key);
+    throttle_entry_t *e = find(t, key, now_ms);
+    if (!e)
+        return 0;
+    uint64_t at = e->next_ms > now_ms ? e->next_ms : now_ms;
+    if (at - now_ms > THROTTLE_MAX_WAIT_MS)
+        return -1;
+    e->next_ms = at + throttle_step_ms(e->fails);
+    return (int64_t)(at - now_ms);
+}
+
+void throttle_failed(throttle_t *t, const char *name, uint64_t now_ms)
+{
+    char key[ACCT_NAME_MAX + 1];
+    acct_name_key(name, key, sizeof key);
+    throttle_entry_t *e = find(t, key, now_ms);
+    if (!e) {
+        e = take_slot(t, now_ms);
+        if (!e)
+            return; /* no table (cap 0) */
+        memset(e, 0, sizeof *e);
+        memcpy(e->key, key, sizeof key);
+    }
+    if (e->fails < UINT32_MAX)
+        e->fails++;
+    e->last_fail_ms = now_ms;
+    uint64_t next = now_ms + throttle_step_ms(e->fails);
+    if (next > e->next_ms)
+        e->next_ms = next;
+}
+
+void throttle_succeeded(throttle_t *t, const char *name)
+{
+    char key[ACCT_NAME_MAX + 1];
+    acct_name_key(name, key, sizeof key);
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->e[i].key[0] && strcmp(t->e[i].key, key) == 0)
+            memset(&t->e[i], 0, sizeof t->e[i]);
+}

@@ -1,0 +1,245 @@
+/* bench_store.c - the store under a burst: how long the loop stalls while
+ * many games end at once, and how long until they are all on disk.
+ *
+ * Before the loop starts it plays two sets of GAMES games of KEYS keys
+ * each through recorders (untimed). Then a libuv loop runs a 1 ms repeating
+ * timer. After a calm second it ends every game of the first set in one
+ * callback the way a session can: record_finish, record_encode and
+ * store_add_game on the loop. When those are durable (store_flush) and half
+ * a second has passed, it ends the second set in one callback with
+ * store_end_game, which hands game and record to the store's thread to hash
+ * and encode. The timer ticks throughout: the largest gap between two ticks
+ * beyond 1 ms is the loop's worst stall in each phase. Nothing here asserts
+ * a time.
+ *
+ *   bench_store [GAMES] [KEYS] [DIR]   (defaults 1000, 3000, a fresh
+ *                                       directory under build/, removed
+ *                                       afterwards)
+ *
+ * DIR should be on the disk the server's data directory would be on: the
+ * commit's fsync is much of the time to durable. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "game.h"
+#include "record.h"
+#include "rng.h"
+#include "store.h"
+
+#define CALM_MS 1000
+#define AFTER_MS 500
+
+typedef struct burst {
+    const char *how;
+    game_t **games;
+    record_t *recs;
+    uint64_t at, call_ns, durable_ns, worst;
+    size_t record_bytes;
+} burst_t;
+
+typedef struct bench {
+    uv_timer_t tick;
+    store_t *st;
+    int ngames;
+    burst_t burst[2];
+    int cur;             /* the burst under way, -1 before the first */
+    int durable;         /* the current burst is committed */
+    uint64_t last_tick, start, next_at, worst_calm;
+} bench_t;
+
+static void fill_row(store_game_t *g, const game_t *game, int i)
+{
+    memset(g, 0, sizeof *g);
+    snprintf(g->name, sizeof g->name, "bench-%d", i);
+    g->ruleset = game->opt.ruleset;
+    g->seed = game->seed;
+    g->score = game_score(game);
+    g->depth = game->depth;
+    g->turns = (int)game->turn;
+    g->kills = game->kills;
+    game_death_cause(game, g->cause, sizeof g->cause);
+    g->started = 1700000000;
+    g->ended = 1700000000 + i;
+}
+
+static void on_durable(void *ctx, int status)
+{
+    bench_t *b = ctx;
+    burst_t *u = &b->burst[b->cur];
+    u->durable_ns = uv_hrtime() - u->at;
+    if (status != STORE_OK)
+        fprintf(stderr, "bench_store: flush: %s\n", store_status_name(status));
+    b->durable = 1;
+    b->next_at = uv_hrtime() + (uint64_t)AFTER_MS * 1000000u;
+}
+
+/* Ends every game of burst k in this one callback. */
+static void end_all(bench_t *b, int k)
+{
+    burst_t *u = &b->burst[k];
+    buf_t out;
+    buf_init(&out, RECORD_ENCODED_MAX);
+    b->cur = k;
+    b->durable = 0;
+    u->at = uv_hrtime();
+    for (int i = 0; i < b->ngames; i++) {
+        store_game_t g;
+        fill_row(&g, u->games[i], i);
+        int rc;
+        if (k == 0) {
+            buf_reset(&out);
+            rc = record_finish(&u->recs[i], u->games[i]) != 0 ||
+                 record_encode(&u->recs[i], &out) != 0 ||
+                 store_add_game(b->st, &g, out.data, out.len) != 0;
+            u->record_bytes += out.len;
+        } else {
+            u->record_bytes += u->recs[i].keys.len + u->recs[i].checks.len;
+            rc = store_end_game(b->st, &g, u->games[i], &u->recs[i]) != 0;
+            u->games[i] = NULL; /* the store's now */
+        }
+        if (rc) {
+            fprintf(stderr, "bench_store: game %d not queued\n", i);
+            exit(1);
+        }
+    }
+    if (store_flush(b->st, on_durable, b) != 0)
+        exit(1);
+    u->call_ns = uv_hrtime() - u->at;
+    buf_free(&out);
+}
+
+static void on_tick(uv_timer_t *t)
+{
+    bench_t *b = t->data;
+    uint64_t now = uv_hrtime();
+    uint64_t gap = now - b->last_tick;
+    uint64_t late = gap > 1000000u ? gap - 1000000u : 0;
+    b->last_tick = now;
+    uint64_t *worst = b->cur < 0 ? &b->worst_calm : &b->burst[b->cur].worst;
+    if (late > *worst)
+        *worst = late;
+    if (b->cur < 0 && now >= b->next_at) {
+        end_all(b, 0);
+    } else if (b->cur >= 0 && b->durable && now >= b->next_at) {
+        if (b->cur == 0) {
+            end_all(b, 1);
+        } else {
+            uv_timer_stop(&b->tick);
+            uv_close((uv_handle_t *)&b->tick, NULL);
+        }
+    }
+}
+
+static int make_dir(char *dir, size_t len, const char *given)
+{
+    if (given) {
+        snprintf(dir, len, "%s", given);
+        return mkdir(dir, 0750) == 0 || access(dir, W_OK) == 0 ? 0 : -1;
+    }
+    mkdir("build", 0750);
+    snprintf(dir, len, "build/bench-store-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static void play(burst_t *u, int ngames, int keys, uint64_t first_seed)
+{
+    static const char moves[] = "hjklyubn.";
+    rng_t kr;
+    rng_seed(&kr, first_seed);
+    u->games = calloc((size_t)ngames, sizeof *u->games);
+    u->recs = calloc((size_t)ngames, sizeof *u->recs);
+    if (!u->games || !u->recs)
+        exit(1);
+    for (int i = 0; i < ngames; i++) {
+        u->games[i] = game_new(first_seed + (uint64_t)i, NULL);
+        if (!u->games[i] || record_init(&u->recs[i], u->games[i], 0) != 0)
+            exit(1);
+        for (int k = 0; k < keys; k++)
+            record_key(&u->recs[i], u->games[i], moves[rng_range(&kr, 0, 8)]);
+    }
+}
+
+static void print_burst(const burst_t *u, int ngames)
+{
+    printf("\n%s\n", u->how);
+    printf("  records                  %.1f KiB on average\n",
+           (double)u->record_bytes / ngames / 1024);
+    printf("  the ending callback      %.2f ms\n", (double)u->call_ns / 1e6);
+    printf("  worst loop stall         %.2f ms (until %d ms after durable)\n",
+           (double)u->worst / 1e6, AFTER_MS);
+    printf("  time until all durable   %.1f ms (committed and fsynced)\n",
+           (double)u->durable_ns / 1e6);
+}
+
+int main(int argc, char **argv)
+{
+    bench_t b;
+    memset(&b, 0, sizeof b);
+    b.ngames = argc > 1 ? atoi(argv[1]) : 1000;
+    int keys = argc > 2 ? atoi(argv[2]) : 3000;
+    char dir[256], err[512], path[300];
+    if (b.ngames < 1 || keys < 0 ||
+        make_dir(dir, sizeof dir, argc > 3 ? argv[3] : NULL) != 0) {
+        fprintf(stderr, "usage: bench_store [GAMES] [KEYS] [DIR]\n");
+        return 2;
+    }
+    b.burst[0].how = "1. record_finish + record_encode + store_add_game on the loop";
+    b.burst[1].how = "2. store_end_game (hash and encoding on the store's thread)";
+    play(&b.burst[0], b.ngames, keys, 1);
+    play(&b.burst[1], b.ngames, keys, 1000001);
+
+    uv_loop_t loop;
+    uv_loop_init(&loop);
+    b.st = store_open(&loop, dir, NULL, err, sizeof err);
+    if (!b.st) {
+        fprintf(stderr, "bench_store: %s\n", err);
+        return 1;
+    }
+    uv_timer_init(&loop, &b.tick);
+    b.tick.data = &b;
+    b.cur = -1;
+    b.start = b.last_tick = uv_hrtime();
+    b.next_at = b.start + (uint64_t)CALM_MS * 1000000u;
+    uv_timer_start(&b.tick, on_tick, 1, 1);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    store_stats_t s;
+    store_stats(b.st, &s);
+    store_close(b.st);
+    int rc = uv_loop_close(&loop);
+
+    struct stat sb;
+    snprintf(path, sizeof path, "%s/%s", dir, STORE_FILE);
+    double mib = stat(path, &sb) == 0 ? (double)sb.st_size / (1 << 20) : -1;
+    printf("%d games ending at once (%d keys each), twice; a 1 ms timer on the loop\n",
+           b.ngames, keys);
+    printf("worst loop stall before    %.2f ms (%d ms calm)\n",
+           (double)b.worst_calm / 1e6, CALM_MS);
+    print_burst(&b.burst[0], b.ngames);
+    print_burst(&b.burst[1], b.ngames);
+    printf("\ntransactions %llu (largest %llu requests), %llu games written, "
+           "%llu lost; database %.1f MiB (+ WAL)\n",
+           (unsigned long long)s.batches, (unsigned long long)s.largest_batch,
+           (unsigned long long)s.games_written, (unsigned long long)s.games_lost,
+           mib);
+    if (argc <= 3) { /* a directory of our own: leave nothing behind */
+        const char *suffix[] = { "", "-wal", "-shm" };
+        for (int i = 0; i < 3; i++) {
+            snprintf(path, sizeof path, "%s/%s%s", dir, STORE_FILE, suffix[i]);
+            unlink(path);
+        }
+        rmdir(dir);
+    }
+    for (int k = 0; k < 2; k++) {
+        for (int i = 0; i < b.ngames; i++) {
+            record_free(&b.burst[k].recs[i]);
+            game_free(b.burst[k].games[i]);
+        }
+        free(b.burst[k].recs);
+        free(b.burst[k].games);
+    }
+    return rc == 0 ? 0 : 1;
+}

@@ -1,0 +1,662 @@
+/* test_store.c - the store against a real SQLite file in a temporary
+ * directory, with a real libuv loop: the file (created, migrated, refused),
+ * accounts (register, login, one answer for a wrong password and an unknown
+ * name, the slow-down), cancelling, the hall of fame, and a thousand games
+ * queued at once all written by store_close. Every test ends with
+ * uv_loop_close() == 0. Hashing uses libsodium's minimum cost except where
+ * the cost itself is tested. */
+#include <check.h>
+#include <fcntl.h>
+#include <sodium.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "check_main.h"
+#include "game.h"
+#include "record.h"
+#include "store.h"
+
+static char dir[64], dbpath[128];
+static uv_loop_t loop;
+static store_opts_t fast;
+static store_scores_t got_scores;
+static int scores_calls;
+static int flush_status = -1;
+
+static void setup(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/rogued-store-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(dbpath, sizeof dbpath, "%s/%s", dir, STORE_FILE);
+    ck_assert_int_eq(uv_loop_init(&loop), 0);
+    memset(&fast, 0, sizeof fast);
+    fast.pw_ops = crypto_pwhash_OPSLIMIT_MIN;
+    fast.pw_mem = crypto_pwhash_MEMLIMIT_MIN;
+    memset(&got_scores, 0, sizeof got_scores);
+    scores_calls = 0;
+    flush_status = -1;
+}
+
+static void teardown(void)
+{
+    ck_assert_int_eq(uv_loop_close(&loop), 0);
+    char p[160];
+    const char *suffix[] = { "", "-wal", "-shm" };
+    for (int i = 0; i < 3; i++) {
+        snprintf(p, sizeof p, "%s%s", dbpath, suffix[i]);
+        unlink(p);
+    }
+    rmdir(dir);
+}
+
+static store_t *open_fast(void)
+{
+    char err[512];
+    store_t *st = store_open(&loop, dir, &fast, err, sizeof err);
+    ck_assert_msg(st != NULL, "%s", err);
+    return st;
+}
+
+/* --- callbacks ------------------------------------------------------------ */
+
+typedef struct answer {
+    int calls;
+    store_account_t acct;
+    uint64_t at_ns;
+} answer_t;
+
+static void on_account(void *ctx, const store_account_t *r)
+{
+    answer_t *a = ctx;
+    a->calls++;
+    a->acct = *r;
+    a->at_ns = uv_hrtime();
+}
+
+static void on_scores(void *ctx, const store_scores_t *r)
+{
+    (void)ctx;
+    scores_calls++;
+    got_scores = *r;
+}
+
+static void on_flush(void *ctx, int status)
+{
+    (void)ctx;
+    flush_status = status;
+}
+
+/* Registers or logs in and runs the loop until the answer (the loop ends
+ * when no callback is owed). */
+static store_account_t do_account(store_t *st, int reg, const char *name,
+                                  const char *pass)
+{
+    answer_t a = { 0 };
+    int rc = reg ? store_register(st, name, pass, on_account, &a)
+                 : store_login(st, name, pass, on_account, &a);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_int_eq(a.calls, 0); /* never from inside the call */
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(a.calls, 1);
+    return a.acct;
+}
+
+static long long sql_int(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    sqlite3_stmt *s;
+    long long v = -1;
+    ck_assert_int_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL),
+                     SQLITE_OK);
+    ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+    if (sqlite3_step(s) == SQLITE_ROW)
+        v = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    return v;
+}
+
+static void sql_exec(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+}
+
+/* --- the file ------------------------------------------------------------- */
+
+START_TEST(fresh_file_is_created_and_ours)
+{
+    store_t *st = open_fast();
+    store_close(st);
+    ck_assert_int_eq(sql_int(dbpath, "PRAGMA application_id"), STORE_APP_ID);
+    ck_assert_int_eq(sql_int(dbpath, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+    ck_assert_int_eq(sql_int(dbpath, "SELECT count(*) FROM sqlite_master WHERE"
+                                     " name IN ('accounts', 'games',"
+                                     " 'games_by_score', 'games_by_account')"), 4);
+    /* WAL is a property of the file: a fresh connection sees it */
+    sqlite3 *db;
+    sqlite3_stmt *s;
+    ck_assert_int_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
+    sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &s, NULL);
+    ck_assert_int_eq(sqlite3_step(s), SQLITE_ROW);
+    ck_assert_str_eq((const char *)sqlite3_column_text(s, 0), "wal");
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    /* opening it again changes nothing */
+    st = open_fast();
+    store_close(st);
+    ck_assert_int_eq(sql_int(dbpath, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+}
+END_TEST
+
+START_TEST(empty_file_becomes_ours)
+{
+    int fd = open(dbpath, O_CREAT | O_WRONLY, 0600);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    store_close(open_fast());
+    ck_assert_int_eq(sql_int(dbpath, "PRAGMA application_id"), STORE_APP_ID);
+}
+END_TEST
+
+START_TEST(migrates_from_version_1)
+{
+    char err[512];
+    ck_assert_int_eq(store_create_at_version(dbpath, 1, err, sizeof err), 0);
+    ck_assert_int_eq(sql_int(dbpath, "PRAGMA user_version"), 1);
+    ck_assert_int_eq(sql_int(dbpath, "SELECT count(*) FROM sqlite_master WHERE"
+                                     " name = 'games_by_account'"), 0);
+    /* what a version-1 server left: an account and its game */
+    char hash[crypto_pwhash_STRBYTES], sql[512];
+    ck_assert_int_eq(sodium_init() >= 0, 1);
+    ck_assert_int_eq(crypto_pwhash_str(hash, "hunter22", 8,
+                                       crypto_pwhash_OPSLIMIT_MIN,
+                                       crypto_pwhash_MEMLIMIT_MIN), 0);
+    snprintf(sql, sizeof sql,
+             "INSERT INTO accounts VALUES (7, 'Old_Timer', '%s', 1);"
+             "INSERT INTO games VALUES (1, 'Old_Timer', 7, 0, 42, 321, 3, 500,"
+             " 9, 'killed by an orc', 100, 200, NULL);", hash);
+    sql_exec(dbpath, sql);
+
+    store_t *st = open_fast();
+    store_account_t a = do_account(st, 0, "old_timer", "hunter22");
+    ck_assert_int_eq(a.status, STORE_OK);
+    ck_assert_int_eq(a.id, 7);
+    ck_assert_str_eq(a.name, "Old_Timer");
+    ck_assert_int_eq(store_scores(st, 20, "Old_Timer", on_scores, NULL), 0);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(got_scores.n, 1);
+    ck_assert_int_eq(got_scores.has_best, 1);
+    ck_assert_int_eq(got_scores.best.score, 321);
+    ck_assert_int_eq(got_scores.best_rank, 1);
+    store_close(st);
+    ck_assert_int_eq(sql_int(dbpath, "PRAGMA user_version"), 2);
+    ck_assert_int_eq(sql_int(dbpath, "SELECT count(*) FROM sqlite_master WHERE"
+                                     " name = 'games_by_account'"), 1);
+}
+END_TEST
+
+START_TEST(random_bytes_refused)
+{
+    unsigned char junk[4096];
+    randombytes_buf(junk, sizeof junk);
+    FILE *f = fopen(dbpath, "wb");
+    fwrite(junk, 1, sizeof junk, f);
+    fclose(f);
+    char err[512];
+    ck_assert_ptr_null(store_open(&loop, dir, &fast, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, dbpath));
+    ck_assert_ptr_nonnull(strstr(err, "not a SQLite database"));
+    /* untouched, and nothing left beside it */
+    unsigned char back[4096];
+    f = fopen(dbpath, "rb");
+    ck_assert_int_eq(fread(back, 1, sizeof back, f), sizeof back);
+    fclose(f);
+    ck_assert(memcmp(junk, back, sizeof junk) == 0);
+    char wal[160];
+    snprintf(wal, sizeof wal, "%s-wal", dbpath);
+    ck_assert_int_ne(access(wal, F_OK), 0);
+    /* a short text file too */
+    f = fopen(dbpath, "wb");
+    fputs("hello\n", f);
+    fclose(f);
+    ck_assert_ptr_null(store_open(&loop, dir, &fast, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "not a SQLite database"));
+}
+END_TEST
+
+START_TEST(other_application_refused)
+{
+    char err[512];
+    sql_exec(dbpath, "PRAGMA application_id = 305419896;" /* 0x12345678 */
+                     "CREATE TABLE notes (t TEXT);");
+    ck_assert_ptr_null(store_open(&loop, dir, &fast, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, dbpath));
+    ck_assert_ptr_nonnull(strstr(err, "another application"));
+    ck_assert_ptr_nonnull(strstr(err, "0x12345678"));
+    /* no application_id, but somebody's tables */
+    unlink(dbpath);
+    sql_exec(dbpath, "CREATE TABLE notes (t TEXT);");
+    ck_assert_ptr_null(store_open(&loop, dir, &fast, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "another application"));
+    /* ours, but from a newer server */
+    unlink(dbpath);
+    ck_assert_int_eq(store_create_at_version(dbpath, STORE_SCHEMA_VERSION, err,
+                                             sizeof err), 0);
+    sql_exec(dbpath, "PRAGMA user_version = 99;");
+    ck_assert_ptr_null(store_open(&loop, dir, &fast, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "newer"));
+    /* a directory that does not exist */
+    ck_assert_ptr_null(store_open(&loop, "/nonexistent/rogued", &fast, err,
+                                  sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "/nonexistent/rogued/" STORE_FILE));
+}
+END_TEST
+
+/* --- accounts ------------------------------------------------------------- */
+
+START_TEST(register_and_login)
+{
+    store_t *st = open_fast();
+    store_account_t a = do_account(st, 1, "Alice", "secret1");
+    ck_assert_int_eq(a.status, STORE_OK);
+    ck_assert_int_gt(a.id, 0);
+    ck_assert_str_eq(a.name, "Alice");
+    ck_assert_int_eq(do_account(st, 1, "aLICE", "another1").status,
+                     STORE_NAME_TAKEN);
+    ck_assert_int_eq(do_account(st, 1, "x", "secret1").status, STORE_INVALID);
+    ck_assert_int_eq(do_account(st, 1, "Bob", "short").status, STORE_INVALID);
+    ck_assert_int_eq(do_account(st, 1, "Bob\033[2J", "secret1").status,
+                     STORE_INVALID);
+
+    store_account_t ok = do_account(st, 0, "ALICE", "secret1");
+    ck_assert_int_eq(ok.status, STORE_OK);
+    ck_assert_int_eq(ok.id, a.id);
+    ck_assert_str_eq(ok.name, "Alice");
+    /* a wrong password and an unknown name: the same answer, to the byte */
+    store_account_t wrong = do_account(st, 0, "Alice", "secret2");
+    store_account_t unknown = do_account(st, 0, "Nobody", "secret1");
+    store_account_t bad = do_account(st, 0, "no\nname", "secret1");
+    ck_assert_int_eq(wrong.status, STORE_BAD_LOGIN);
+    ck_assert(memcmp(&wrong, &unknown, sizeof wrong) == 0);
+    ck_assert(memcmp(&wrong, &bad, sizeof wrong) == 0);
+    store_close(st);
+    /* stored: a salted Argon2id hash, not the password */
+    ck_assert_int_eq(sql_int(dbpath, "SELECT count(*) FROM accounts WHERE"
+                                     " pwhash LIKE '$argon2id$%'"), 1);
+    ck_assert_int_eq(sql_int(dbpath, "SELECT count(*) FROM accounts WHERE"
+                                     " instr(pwhash, 'secret1') > 0"), 0);
+}
+END_TEST
+
+/* The default cost is Argon2id at libsodium's INTERACTIVE limits. */
+START_TEST(default_cost_is_interactive)
+{
+    char err[512];
+    store_t *st = store_open(&loop, dir, NULL, err, sizeof err);
+    ck_assert_msg(st != NULL, "%s", err);
+    ck_assert_int_eq(do_account(st, 1, "Carol", "password").status, STORE_OK);
+    store_close(st);
+    ck_assert_int_eq(sql_int(dbpath, "SELECT count(*) FROM accounts WHERE"
+                                     " pwhash LIKE '$argon2id$v=19$m=65536,t=2,p=1$%'"),
+                     1);
+}
+END_TEST
+
+static double timed_login(store_t *st, const char *name, const char *pass)
+{
+    uint64_t t0 = uv_hrtime();
+    ck_assert_int_eq(do_account(st, 0, name, pass).status, STORE_BAD_LOGIN);
+    return (double)(uv_hrtime() - t0) / 1e6;
+}
+
+/* An unknown name is verified against a dummy hash of the same cost. */
+START_TEST(unknown_name_takes_as_long)
+{
+    store_opts_t o = fast;
+    o.pw_ops = 3;
+    o.pw_mem = 16u << 20;
+    char err[512];
+    store_t *st = store_open(&loop, dir, &o, err, sizeof err);
+    ck_assert_msg(st != NULL, "%s", err);
+    ck_assert_int_eq(do_account(st, 1, "Dave", "password").status, STORE_OK);
+    /* two tries each (under the slow-down's free failures), interleaved */
+    double wrong = 0, unknown = 0;
+    wrong += timed_login(st, "Dave", "wrong-pw");
+    unknown += timed_login(st, "Eve", "wrong-pw");
+    wrong += timed_login(st, "Dave", "wrong-pw");
+    unknown += timed_login(st, "Eve", "wrong-pw");
+    ck_assert_msg(unknown > wrong / 2 && unknown < wrong * 2,
+                  "wrong password %.1f ms, unknown name %.1f ms", wrong, unknown);
+    ck_assert_double_gt(wrong, 2.0); /* a real hash ran */
+    store_close(st);
+}
+END_TEST
+
+/* After THROTTLE_FREE failures the next attempts on the name wait, one
+ * step apart even when they come at once; a success clears it. */
+START_TEST(failures_slow_down)
+{
+    store_t *st = open_fast();
+    ck_assert_int_eq(do_account(st, 1, "Frank", "password").status, STORE_OK);
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_lt(timed_login(st, "frank", "guess-000"), 500);
+    answer_t a = { 0 }, b = { 0 };
+    uint64_t t0 = uv_hrtime();
+    ck_assert_int_eq(store_login(st, "Frank", "guess-001", on_account, &a), 0);
+    ck_assert_int_eq(store_login(st, "FRANK", "password", on_account, &b), 0);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    double ta = (double)(a.at_ns - t0) / 1e6, tb = (double)(b.at_ns - t0) / 1e6;
+    ck_assert_int_eq(a.acct.status, STORE_BAD_LOGIN);
+    ck_assert_int_eq(b.acct.status, STORE_OK); /* right, but made to wait */
+    ck_assert_msg(ta >= 900 && ta < 1900, "first waited %.0f ms", ta);
+    ck_assert_msg(tb >= 1900 && tb < 3500, "second waited %.0f ms", tb);
+    /* cleared by the success */
+    ck_assert_int_lt(timed_login(st, "Frank", "guess-002"), 500);
+    store_close(st);
+}
+END_TEST
+
+START_TEST(cancel_drops_callbacks)
+{
+    store_t *st = open_fast();
+    answer_t a = { 0 }, keep = { 0 };
+    ck_assert_int_eq(store_register(st, "Grace", "password", on_account, &a), 0);
+    ck_assert_int_eq(store_login(st, "Grace", "password", on_account, &a), 0);
+    ck_assert_int_eq(store_scores(st, 5, NULL, on_scores, &a), 0);
+    ck_assert_int_eq(store_login(st, "Heidi", "password", on_account, &keep), 0);
+    store_cancel(st, &a);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(a.calls, 0);
+    ck_assert_int_eq(scores_calls, 0);
+    ck_assert_int_eq(keep.calls, 1);
+
+    /* a login waiting out the slow-down goes at once when cancelled: it
+     * must not hold the loop (or a shutting-down server) for seconds */
+    for (int i = 0; i < 3; i++)
+        timed_login(st, "Ivan", "password");
+    ck_assert_int_eq(store_login(st, "Ivan", "password", on_account, &a), 0);
+    store_cancel(st, &a);
+    uint64_t t0 = uv_hrtime();
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_lt((uv_hrtime() - t0) / 1000000, 200);
+    ck_assert_int_eq(a.calls, 0);
+
+    /* cancelled while hashing: the pool finishes, nobody hears of it */
+    ck_assert_int_eq(store_login(st, "Grace", "password", on_account, &a), 0);
+    uv_run(&loop, UV_RUN_NOWAIT);
+    store_cancel(st, &a);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(a.calls, 0);
+    /* and owed answers are dropped at close */
+    ck_assert_int_eq(store_login(st, "Grace", "password", on_account, &a), 0);
+    store_close(st);
+    ck_assert_int_eq(a.calls, 0);
+}
+END_TEST
+
+/* --- games and the hall of fame ------------------------------------------- */
+
+static store_game_t game_row(const char *name, int64_t account, int score,
+                             int64_t ended)
+{
+    store_game_t g;
+    memset(&g, 0, sizeof g);
+    snprintf(g.name, sizeof g.name, "%s", name);
+    g.account_id = account;
+    g.ruleset = 1;
+    g.seed = 0xfedcba9876543210ULL;
+    g.score = score;
+    g.depth = 1 + score / 100;
+    g.turns = score * 3;
+    g.kills = score / 10;
+    snprintf(g.cause, sizeof g.cause, "killed by a rat");
+    g.started = ended - 60;
+    g.ended = ended;
+    return g;
+}
+
+START_TEST(scores_empty_then_ordered)
+{
+    store_t *st = open_fast();
+    ck_assert_int_eq(store_scores(st, 20, "Judy", on_scores, NULL), 0);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(got_scores.status, STORE_OK);
+    ck_assert_int_eq(got_scores.n, 0);
+    ck_assert_int_eq(got_scores.has_best, 0);
+
+    store_account_t judy = do_account(st, 1, "Judy", "password");
+    ck_assert_int_eq(judy.status, STORE_OK);
+    /* 30 games; scores repeat so that ties are ordered by the end time */
+    for (int i = 0; i < 30; i++) {
+        store_game_t g = i % 3 == 0 ? game_row("Judy", judy.id, (i * 37) % 500, 1000 + i)
+                                    : game_row("guest-7", 0, (i * 37) % 500, 1000 - i);
+        ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
+    }
+    ck_assert_int_eq(store_scores(st, 20, "judy", on_scores, NULL), 0);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(got_scores.n, 20);
+    for (int i = 1; i < 20; i++) {
+        const store_score_t *p = &got_scores.top[i - 1], *q = &got_scores.top[i];
+        ck_assert(p->score > q->score ||
+                  (p->score == q->score && p->ended <= q->ended));
+    }
+    int top = 0;
+    for (int i = 0; i < 30; i++)
+        top = (i * 37) % 500 > top ? (i * 37) % 500 : top;
+    ck_assert_int_eq(got_scores.top[0].score, top);
+    ck_assert_str_eq(got_scores.top[0].cause, "killed by a rat");
+    ck_assert_int_eq(got_scores.top[0].ruleset, 1);
+    /* Judy's best: games 0, 3, .. 27: scores (i * 37) % 500 */
+    int best = -1;
+    for (int i = 0; i < 30; i += 3)
+        if ((i * 37) % 500 > best)
+            best = (i * 37) % 500;
+    ck_assert_int_eq(got_scores.has_best, 1);
+    ck_assert_str_eq(got_scores.best.name, "Judy");
+    ck_assert_int_eq(got_scores.best.score, best);
+    int higher = 0;
+    for (int i = 0; i < 30; i++)
+        higher += (i * 37) % 500 > best;
+    ck_assert_int_eq(got_scores.best_rank, higher + 1);
+    ck_assert_int_eq(got_scores.top[got_scores.best_rank - 1].game_id,
+                     got_scores.best.game_id);
+    /* a guest has no best; nor does a name that never played */
+    ck_assert_int_eq(store_scores(st, 5, "guest-7", on_scores, NULL), 0);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(got_scores.n, 5);
+    ck_assert_int_eq(got_scores.has_best, 0);
+    store_close(st);
+}
+END_TEST
+
+START_TEST(unsafe_text_refused)
+{
+    store_t *st = open_fast();
+    store_game_t g = game_row("Mallory", 0, 10, 100);
+    snprintf(g.name, sizeof g.name, "Mal\033[2J");
+    ck_assert_int_eq(store_add_game(st, &g, NULL, 0), -1);
+    g = game_row("Mallory", 0, 10, 100);
+    snprintf(g.cause, sizeof g.cause, "killed \a by \033]0;x\007");
+    ck_assert_int_eq(store_add_game(st, &g, NULL, 0), -1);
+    g = game_row("Mallory", 0, 10, 100);
+    memset(g.cause, 'a', sizeof g.cause); /* no NUL */
+    ck_assert_int_eq(store_add_game(st, &g, NULL, 0), -1);
+    store_close(st);
+    ck_assert_int_eq(sql_int(dbpath, "SELECT count(*) FROM games"), 0);
+}
+END_TEST
+
+/* A thousand games queued at once, the store closed at once: every one is
+ * on disk, and a real game's record read back replays to its final hash. */
+START_TEST(thousand_games_written_by_close)
+{
+    /* a real game and its record */
+    game_t *gm = game_new(4242, NULL);
+    record_t rec;
+    ck_assert_int_eq(record_init(&rec, gm, 0), 0);
+    for (int i = 0; i < 2000; i++)
+        record_key(&rec, gm, "hjklyubn."[i % 9]);
+    ck_assert_int_eq(record_finish(&rec, gm), 0);
+    buf_t bytes;
+    buf_init(&bytes, 0);
+    ck_assert_int_eq(record_encode(&rec, &bytes), 0);
+    uint64_t final = game_hash(gm);
+
+    store_t *st = open_fast();
+    for (int i = 0; i < 1000; i++) {
+        store_game_t g = game_row(i ? "guest-1" : "Replayed", 0, i, 5000 + i);
+        ck_assert_int_eq(store_add_game(st, &g, bytes.data, bytes.len), 0);
+    }
+    ck_assert_int_eq(store_flush(st, on_flush, NULL), 0);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(flush_status, STORE_OK);
+    store_stats_t s;
+    store_stats(st, &s);
+    ck_assert_uint_eq(s.games_written, 1000);
+    ck_assert_uint_eq(s.games_lost, 0);
+    ck_assert_uint_eq(s.queued_games, 0);
+    ck_assert_uint_lt(s.batches, 1000); /* batched, not one commit each */
+    /* and again without waiting: close itself writes them */
+    for (int i = 0; i < 1000; i++) {
+        store_game_t g = game_row("guest-2", 0, i, 9000 + i);
+        ck_assert_int_eq(store_add_game(st, &g, bytes.data, bytes.len), 0);
+    }
+    store_close(st);
+    ck_assert_int_eq(sql_int(dbpath, "SELECT count(*) FROM games"), 2000);
+    char sql[96];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM games WHERE"
+             " length(record) = %zu", bytes.len);
+    ck_assert_int_eq(sql_int(dbpath, sql), 2000);
+
+    sqlite3 *db;
+    sqlite3_stmt *q;
+    ck_assert_int_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT record, seed FROM games"
+                                        " WHERE player = 'Replayed'", -1, &q,
+                                        NULL), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
+    ck_assert_int_eq(sqlite3_column_bytes(q, 0), (int)bytes.len);
+    ck_assert_uint_eq((uint64_t)sqlite3_column_int64(q, 1), 0xfedcba9876543210ULL);
+    record_replay_t out;
+    ck_assert_int_eq(record_replay(sqlite3_column_blob(q, 0),
+                                   (size_t)sqlite3_column_bytes(q, 0), &out,
+                                   NULL), RECORD_OK);
+    ck_assert_uint_eq(out.final_hash, final);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    record_free(&rec);
+    buf_free(&bytes);
+    game_free(gm);
+}
+END_TEST
+
+/* store_end_game: the store takes the game and the recorder's buffers,
+ * finishes and encodes off the loop; the records replay to the games'
+ * final hashes. */
+START_TEST(end_game_takes_game_and_record)
+{
+    store_t *st = open_fast();
+    uint64_t want[5];
+    for (int i = 0; i < 5; i++) {
+        game_t *g = game_new(100 + (uint64_t)i, NULL);
+        record_t rec;
+        ck_assert_int_eq(record_init(&rec, g, 0), 0);
+        for (int k = 0; k < 300 * i; k++)
+            record_key(&rec, g, "hjklyubn.?"[k % 10]);
+        want[i] = game_hash(g);
+        store_game_t row = game_row("guest-5", 0, i, 100 + i);
+        ck_assert_int_eq(store_end_game(st, &row, g, &rec), 0);
+        ck_assert_ptr_null(rec.keys.data); /* emptied: nothing to free */
+        record_free(&rec);
+    }
+    /* refused (bad name): freed all the same */
+    game_t *g = game_new(1, NULL);
+    record_t rec;
+    ck_assert_int_eq(record_init(&rec, g, 0), 0);
+    store_game_t row = game_row("bad name", 0, 1, 1);
+    ck_assert_int_eq(store_end_game(st, &row, g, &rec), -1);
+    store_close(st);
+
+    sqlite3 *db;
+    sqlite3_stmt *q;
+    ck_assert_int_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT record FROM games"
+                                        " ORDER BY score", -1, &q, NULL),
+                     SQLITE_OK);
+    for (int i = 0; i < 5; i++) {
+        ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
+        record_replay_t out;
+        ck_assert_int_eq(record_replay(sqlite3_column_blob(q, 0),
+                                       (size_t)sqlite3_column_bytes(q, 0),
+                                       &out, NULL), RECORD_OK);
+        ck_assert_uint_eq(out.final_hash, want[i]);
+        ck_assert_uint_eq(out.keys_replayed, 300 * (unsigned)i);
+    }
+    ck_assert_int_eq(sqlite3_step(q), SQLITE_DONE);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+}
+END_TEST
+
+/* Past the queue's byte cap a game is kept, its record is not. */
+START_TEST(queue_cap_drops_records_not_games)
+{
+    store_opts_t o = fast;
+    o.max_queued_bytes = 10000;
+    o.max_queued_games = 50;
+    char err[512];
+    char blob[4000];
+    memset(blob, 7, sizeof blob);
+    store_t *st = store_open(&loop, dir, &o, err, sizeof err);
+    ck_assert_msg(st != NULL, "%s", err);
+    int refused = 0;
+    for (int i = 0; i < 60; i++) {
+        store_game_t g = game_row("guest-3", 0, i, 100 + i);
+        refused += store_add_game(st, &g, blob, sizeof blob) != 0;
+    }
+    store_stats_t s;
+    store_stats(st, &s);
+    store_close(st);
+    long long rows = sql_int(dbpath, "SELECT count(*) FROM games");
+    long long with = sql_int(dbpath, "SELECT count(*) FROM games WHERE record"
+                                     " IS NOT NULL");
+    ck_assert_int_eq(rows, 60 - refused);
+    ck_assert_int_eq(with, rows - (long long)s.records_dropped);
+    ck_assert_int_ge(with, 2); /* at least what fits under the cap */
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("store");
+    TCase *tc = tcase_create("store");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, fresh_file_is_created_and_ours);
+    tcase_add_test(tc, empty_file_becomes_ours);
+    tcase_add_test(tc, migrates_from_version_1);
+    tcase_add_test(tc, random_bytes_refused);
+    tcase_add_test(tc, other_application_refused);
+    tcase_add_test(tc, register_and_login);
+    tcase_add_test(tc, default_cost_is_interactive);
+    tcase_add_test(tc, unknown_name_takes_as_long);
+    tcase_add_test(tc, failures_slow_down);
+    tcase_add_test(tc, cancel_drops_callbacks);
+    tcase_add_test(tc, scores_empty_then_ordered);
+    tcase_add_test(tc, unsafe_text_refused);
+    tcase_add_test(tc, thousand_games_written_by_close);
+    tcase_add_test(tc, end_game_takes_game_and_record);
+    tcase_add_test(tc, queue_cap_drops_records_not_games);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
