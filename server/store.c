@@ -52,6 +52,8 @@ static void finish(store_t *st, req_t *r)
             r->cb.account(r->ctx, &a);
         } else if (r->op == OP_SCORES) {
             r->cb.scores(r->ctx, r->scores);
+        } else if (r->op == OP_TAKEN) {
+            r->cb.taken(r->ctx, r->status, r->status == STORE_OK && r->found);
         } else {
             r->cb.done(r->ctx, r->status);
         }
@@ -517,6 +519,22 @@ int store_scores(store_t *st, int n, const char *player, store_scores_cb cb,
     r->limit = n < 0 ? 0 : n > STORE_TOP_MAX ? STORE_TOP_MAX : n;
     if (player)
         snprintf(r->name, sizeof r->name, "%.*s", ACCT_NAME_MAX, player);
+    db_submit(st, r);
+    return 0;
+}
+
+int store_name_taken(store_t *st, const char *name, store_taken_cb cb,
+                     void *ctx)
+{
+    req_t *r = req_new(st, OP_TAKEN, ctx);
+    if (!r)
+        return -1;
+    r->cb.taken = cb;
+    if (!acct_name_valid(name, NULL, 0)) {
+        answer_soon(st, r, STORE_INVALID);
+        return 0;
+    }
+    snprintf(r->name, sizeof r->name, "%s", name);
     db_submit(st, r);
     return 0;
 }

@@ -118,6 +118,7 @@ typedef struct store store_t;
 typedef void (*store_account_cb)(void *ctx, const store_account_t *result);
 typedef void (*store_scores_cb)(void *ctx, const store_scores_t *result);
 typedef void (*store_done_cb)(void *ctx, int status);
+typedef void (*store_taken_cb)(void *ctx, int status, int taken);
 
 /* Opens (creating if missing) data_dir/STORE_FILE and migrates it to
  * STORE_SCHEMA_VERSION, in WAL mode, on the store's own thread; returns
@@ -178,6 +179,15 @@ int store_login(store_t *st, const char *name, const char *password,
  * (the callback will come), or -1. */
 int store_scores(store_t *st, int n, const char *player, store_scores_cb cb,
                  void *ctx);
+
+/* Whether an account has this name (any case): for the lobby, where a
+ * guest may not play under an account's name. cb gets STORE_OK with
+ * taken = 0 or 1, or STORE_ERROR. A malformed name (acct_name_valid
+ * fails) answers STORE_INVALID without asking the database. Returns 0
+ * (the callback will come, on the loop thread, never inside this call),
+ * or -1 (refused at once: too many requests owed, OOM). */
+int store_name_taken(store_t *st, const char *name, store_taken_cb cb,
+                     void *ctx);
 
 /* Calls cb once everything queued before it is committed (status STORE_OK)
  * or failed (STORE_ERROR). Returns 0 (the callback will come), or -1. */

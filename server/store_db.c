@@ -48,8 +48,8 @@ _Static_assert(sizeof migrations / sizeof migrations[0] == STORE_SCHEMA_VERSION,
 #define SCORE_COLS "id, player, score, depth, turns, kills, ruleset, cause, ended"
 
 enum stmt {
-    ST_INS_GAME, ST_INS_ACCT, ST_FIND_ACCT, ST_TOP, ST_BEST, ST_RANK,
-    ST_BEGIN, ST_COMMIT, ST_ROLLBACK, ST_COUNT
+    ST_INS_GAME, ST_INS_ACCT, ST_FIND_ACCT, ST_ACCT_EXISTS, ST_TOP, ST_BEST,
+    ST_RANK, ST_BEGIN, ST_COMMIT, ST_ROLLBACK, ST_COUNT
 };
 
 static const char *const stmt_sql[ST_COUNT] = {
@@ -58,6 +58,7 @@ static const char *const stmt_sql[ST_COUNT] = {
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     [ST_INS_ACCT] = "INSERT INTO accounts (name, pwhash, created) VALUES (?, ?, ?)",
     [ST_FIND_ACCT] = "SELECT id, name, pwhash FROM accounts WHERE name = ?",
+    [ST_ACCT_EXISTS] = "SELECT 1 FROM accounts WHERE name = ?",
     [ST_TOP] = "SELECT " SCORE_COLS " FROM games"
                " ORDER BY score DESC, ended, id LIMIT ?",
     [ST_BEST] = "SELECT " SCORE_COLS " FROM games WHERE account_id ="
@@ -388,6 +389,17 @@ int sdb_find_account(store_db_t *d, const char *name, int64_t *id,
     sqlite3_reset(s);
     sqlite3_clear_bindings(s);
     return found;
+}
+
+int sdb_account_exists(store_db_t *d, const char *name)
+{
+    sqlite3_stmt *s = d->st[ST_ACCT_EXISTS];
+    sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+    int rc = run(d, ST_ACCT_EXISTS);
+    if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+        return rc == SQLITE_ROW;
+    log_error("store: %s: account name check: %s", d->path, sqlite3_errstr(rc));
+    return -1;
 }
 
 static void read_score(sqlite3_stmt *s, store_score_t *r)

@@ -47,6 +47,10 @@ int sdb_insert_account(store_db_t *db, const char *name, const char *hash,
 int sdb_find_account(store_db_t *db, const char *name, int64_t *id,
                      char *name_out, char *hash_out, size_t hashlen);
 
+/* 1 if an account has this name, whatever its case; 0 if none; -1 on
+ * error (logged). */
+int sdb_account_exists(store_db_t *db, const char *name);
+
 /* Fills out (status, top, best, rank) for the n best games and player's
  * best (player may be NULL). Returns 0, or -1 (out->status STORE_ERROR). */
 int sdb_scores(store_db_t *db, int n, const char *player,

@@ -28,7 +28,7 @@
 #include "store_db.h"
 #include "throttle.h"
 
-enum op { OP_GAME, OP_REGISTER, OP_LOGIN, OP_SCORES, OP_FLUSH };
+enum op { OP_GAME, OP_REGISTER, OP_LOGIN, OP_SCORES, OP_FLUSH, OP_TAKEN };
 enum phase {
     PH_DB,    /* for the database thread */
     PH_HASH,  /* for the thread pool: hash (register) or verify (login) */
@@ -46,11 +46,13 @@ struct req {
         store_account_cb account;
         store_scores_cb scores;
         store_done_cb done;
+        store_taken_cb taken;
     } cb;
     void *ctx;
     uv_work_t work;
     uint64_t not_before;       /* throttled login: loop time to go on */
-    /* OP_REGISTER, OP_LOGIN; name also OP_SCORES (the player) */
+    /* OP_REGISTER, OP_LOGIN; name also OP_SCORES (the player), OP_TAKEN
+     * (found: the answer) */
     int64_t id;
     char name[ACCT_NAME_MAX + 1];
     char pass[ACCT_PASS_MAX + 1];

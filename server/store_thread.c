@@ -91,6 +91,13 @@ static void db_one(store_t *st, req_t *r, int ok, uint64_t *written)
         r->status = r->scores->status;
         r->phase = PH_DONE;
         break;
+    case OP_TAKEN: {
+        int found = ok ? sdb_account_exists(st->db, r->name) : -1;
+        r->status = found < 0 ? STORE_ERROR : STORE_OK;
+        r->found = (uint8_t)(found > 0);
+        r->phase = PH_DONE;
+        break;
+    }
     case OP_FLUSH:
         r->status = STORE_OK;
         r->phase = PH_DONE;
@@ -118,7 +125,7 @@ static void db_batch(store_t *st, req_t *batch, uint64_t n)
         written = 0;
         for (req_t *r = batch; r; r = r->next)
             if ((r->op == OP_REGISTER && r->status == STORE_OK) ||
-                r->op == OP_FLUSH)
+                r->op == OP_FLUSH || r->op == OP_TAKEN)
                 r->status = STORE_ERROR;
     }
     if (written < games)

@@ -1,10 +1,10 @@
 /* test_store.c - the store against a real SQLite file in a temporary
  * directory, with a real libuv loop: the file (created, migrated, refused),
  * accounts (register, login, one answer for a wrong password and an unknown
- * name, the slow-down), cancelling, the hall of fame, and a thousand games
- * queued at once all written by store_close. Every test ends with
- * uv_loop_close() == 0. Hashing uses libsodium's minimum cost except where
- * the cost itself is tested. */
+ * name, the slow-down, whether a name is taken), cancelling, the hall of
+ * fame, and a thousand games queued at once all written by store_close.
+ * Every test ends with uv_loop_close() == 0. Hashing uses libsodium's
+ * minimum cost except where the cost itself is tested. */
 #include <check.h>
 #include <fcntl.h>
 #include <sodium.h>
@@ -634,6 +634,153 @@ START_TEST(queue_cap_drops_records_not_games)
 }
 END_TEST
 
+/* --- whether a name is taken --------------------------------------------- */
+
+typedef struct taken_answer {
+    int calls, status, taken;
+    store_t *st;                /* set: look at the games when answered */
+    long long games_on_disk;
+    uint64_t games_written;
+} taken_answer_t;
+
+static void on_taken(void *ctx, int status, int taken)
+{
+    taken_answer_t *t = ctx;
+    t->calls++;
+    t->status = status;
+    t->taken = taken;
+    if (t->st) {
+        store_stats_t s;
+        store_stats(t->st, &s);
+        t->games_written = s.games_written;
+        t->games_on_disk = sql_int(dbpath, "SELECT count(*) FROM games");
+    }
+}
+
+static taken_answer_t do_taken(store_t *st, const char *name)
+{
+    taken_answer_t t = { 0 };
+    ck_assert_int_eq(store_name_taken(st, name, on_taken, &t), 0);
+    ck_assert_int_eq(t.calls, 0); /* never from inside the call */
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(t.calls, 1);
+    return t;
+}
+
+START_TEST(name_taken_any_case)
+{
+    store_t *st = open_fast();
+    taken_answer_t t = do_taken(st, "Alice");
+    ck_assert_int_eq(t.status, STORE_OK);
+    ck_assert_int_eq(t.taken, 0);
+    ck_assert_int_eq(do_account(st, 1, "Alice", "secret1").status, STORE_OK);
+    const char *same[] = { "Alice", "alice", "ALICE", "aLiCe" };
+    for (int i = 0; i < 4; i++) {
+        t = do_taken(st, same[i]);
+        ck_assert_int_eq(t.status, STORE_OK);
+        ck_assert_msg(t.taken == 1, "%s not taken", same[i]);
+    }
+    const char *free_names[] = { "Alicia", "Alic", "Bob", "guest-1" };
+    for (int i = 0; i < 4; i++) {
+        t = do_taken(st, free_names[i]);
+        ck_assert_int_eq(t.status, STORE_OK);
+        ck_assert_msg(t.taken == 0, "%s taken", free_names[i]);
+    }
+    /* malformed: answered without the database, and never "taken" */
+    const char *bad[] = { "x", "", "Alice\033[2J", "al ice",
+                          "a-name-far-too-long-for-us" };
+    for (int i = 0; i < 5; i++) {
+        t = do_taken(st, bad[i]);
+        ck_assert_int_eq(t.status, STORE_INVALID);
+        ck_assert_int_eq(t.taken, 0);
+    }
+    store_close(st);
+}
+END_TEST
+
+START_TEST(name_taken_cancelled)
+{
+    store_t *st = open_fast();
+    ck_assert_int_eq(do_account(st, 1, "Alice", "secret1").status, STORE_OK);
+    taken_answer_t gone = { 0 }, keep = { 0 };
+    ck_assert_int_eq(store_name_taken(st, "alice", on_taken, &gone), 0);
+    /* malformed: answered through the done queue, cancelled all the same */
+    ck_assert_int_eq(store_name_taken(st, "x", on_taken, &gone), 0);
+    ck_assert_int_eq(store_name_taken(st, "ALICE", on_taken, &keep), 0);
+    store_cancel(st, &gone);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(gone.calls, 0);
+    ck_assert_int_eq(keep.calls, 1);
+    ck_assert_int_eq(keep.status, STORE_OK);
+    ck_assert_int_eq(keep.taken, 1);
+    /* owed answers are dropped at close */
+    ck_assert_int_eq(store_name_taken(st, "alice", on_taken, &gone), 0);
+    store_close(st);
+    ck_assert_int_eq(gone.calls, 0);
+}
+END_TEST
+
+/* The answer comes only after the games queued before it are committed,
+ * over several batches. */
+START_TEST(name_taken_after_queued_games)
+{
+    store_opts_t o = fast;
+    o.batch_max = 7;
+    char err[512];
+    store_t *st = store_open(&loop, dir, &o, err, sizeof err);
+    ck_assert_msg(st != NULL, "%s", err);
+    store_game_t g = game_row("guest-4", 0, 10, 100);
+    ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
+    taken_answer_t t = { 0 };
+    t.st = st;
+    ck_assert_int_eq(store_name_taken(st, "guest-4", on_taken, &t), 0);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(t.calls, 1);
+    ck_assert_int_eq(t.status, STORE_OK);
+    ck_assert_int_eq(t.taken, 0); /* a guest's game makes no account */
+    ck_assert_uint_eq(t.games_written, 1);
+    ck_assert_int_eq(t.games_on_disk, 1);
+
+    memset(&t, 0, sizeof t);
+    t.st = st;
+    for (int i = 0; i < 100; i++) {
+        g = game_row("guest-4", 0, i, 200 + i);
+        ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
+    }
+    ck_assert_int_eq(store_name_taken(st, "Nobody", on_taken, &t), 0);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(t.calls, 1);
+    ck_assert_int_eq(t.status, STORE_OK);
+    ck_assert_uint_eq(t.games_written, 101);
+    ck_assert_int_eq(t.games_on_disk, 101);
+    store_close(st);
+}
+END_TEST
+
+/* It counts against max_pending like every request that answers. */
+START_TEST(name_taken_counts_as_pending)
+{
+    store_opts_t o = fast;
+    o.max_pending = 2;
+    char err[512];
+    store_t *st = store_open(&loop, dir, &o, err, sizeof err);
+    ck_assert_msg(st != NULL, "%s", err);
+    taken_answer_t a = { 0 }, b = { 0 }, c = { 0 };
+    ck_assert_int_eq(store_name_taken(st, "Alice", on_taken, &a), 0);
+    ck_assert_int_eq(store_name_taken(st, "x", on_taken, &b), 0);
+    ck_assert_int_eq(store_name_taken(st, "Carol", on_taken, &c), -1);
+    ck_assert_int_eq(store_flush(st, on_flush, NULL), -1);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(a.calls, 1);
+    ck_assert_int_eq(b.calls, 1);
+    ck_assert_int_eq(b.status, STORE_INVALID);
+    ck_assert_int_eq(c.calls, 0); /* refused: never a callback */
+    /* answered: room again */
+    ck_assert_int_eq(do_taken(st, "Carol").status, STORE_OK);
+    store_close(st);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("store");
@@ -655,6 +802,10 @@ static Suite *make_suite(void)
     tcase_add_test(tc, thousand_games_written_by_close);
     tcase_add_test(tc, end_game_takes_game_and_record);
     tcase_add_test(tc, queue_cap_drops_records_not_games);
+    tcase_add_test(tc, name_taken_any_case);
+    tcase_add_test(tc, name_taken_cancelled);
+    tcase_add_test(tc, name_taken_after_queued_games);
+    tcase_add_test(tc, name_taken_counts_as_pending);
     suite_add_tcase(s, tc);
     return s;
 }
