@@ -1,7 +1,8 @@
-/* game.c - the game state machine: keys in, state out. A turn (GAME.md
- * "Turns"): the player acts; if that took a turn, every living monster acts;
- * then the death check. The rules of a blow are combat.c's, the monsters'
- * choices ai.c's, the content monster.c's. */
+/* game.c - the game state machine: keys in, state out. Each mode (game.h)
+ * reads its own keys; an action that takes a turn ends with game_end_turn
+ * (turn.c: the monsters, timed effects, the death check). Items and their
+ * effects are item.c's, the targeting cursor target.c's, the content
+ * monster.c's and item.c's. */
 #include "game.h"
 
 #include <stdarg.h>
@@ -9,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ai.h"
 #include "combat.h"
 #include "fov.h"
 #include "keys.h"
@@ -20,24 +20,39 @@
 
 _Static_assert(sizeof(((combat_line_t *)0)->text) == MSG_LEN,
                "a combat line is a log line");
+_Static_assert(KEY_CLICK_BASE >= KEY_LAST &&
+               KEY_CLICK_BASE + MAP_W * MAP_H <= KEY_CLICK_END,
+               "click keys are above every other key");
+_Static_assert(IK_COUNT <= 256 && PACK_SIZE == 26,
+               "a pack slot is a byte; slots are the letters a-z");
 
-static void game_update_fov(game_t *g)
+void game_update_fov(game_t *g)
 {
     fov_compute(&g->map, g->player.x, g->player.y, FOV_RADIUS, g->visible);
     for (int y = 0; y < MAP_H; y++)
         for (int x = 0; x < MAP_W; x++)
             if (g->visible[y][x])
                 g->map.explored[y][x] = 1;
+    item_see(g);
 }
 
-/* 0-3 monsters in each room but the first (004), of kinds for the depth. */
-static void game_populate(game_t *g)
+/* A new level at g->depth from the rules stream: the map with its stairs,
+ * the player in the centre of the first room, 0-N monsters in each room but
+ * the first (004; more and stronger deeper), 0-2 items in every room (002),
+ * nothing remembered. The player's own state (hp, pack, XP) stays. */
+static void game_build_level(game_t *g)
 {
+    map_generate(&g->map, &g->rng);
+    map_place_stairs(&g->map);
+    rect_center(&g->map.rooms[0], &g->player.x, &g->player.y);
     memset(g->monsters, 0, sizeof g->monsters);
+    memset(g->items, 0, sizeof g->items);
     for (int i = 1; i < g->map.nrooms; i++)
         monster_spawn_room(g->monsters, MAX_MONSTERS, &g->map,
                            &g->map.rooms[i], &g->rng, g->depth,
                            g->player.x, g->player.y);
+    item_spawn_level(g);
+    game_update_fov(g);
 }
 
 game_t *game_new(uint64_t seed, const game_options_t *opt)
@@ -52,19 +67,16 @@ game_t *game_new(uint64_t seed, const game_options_t *opt)
         g->opt.ruleset = RULES_ATTACK_DEFENSE;
     rng_seed(&g->rng, seed);
     rng_seed(&g->fx, seed ^ FX_SALT);
-    map_generate(&g->map, &g->rng);
 
     player_t *p = &g->player;
     const creature_stats_t *base = monster_player_stats();
-    rect_center(&g->map.rooms[0], &p->x, &p->y);
     p->hp = p->max_hp = base->hp;
     p->attack = base->attack;
     p->defense = base->defense;
     p->level = 1;
     g->depth = 1;
     g->mode = MODE_PLAY;
-    game_populate(g);
-    game_update_fov(g);
+    game_build_level(g);
     game_log(g, MSG_SYSTEM, "Welcome to the dungeon, adventurer!");
     game_log(g, MSG_INFO, "Press ? for help. Move with the arrow keys, hjklyubn or the numpad.");
     return g;
@@ -131,8 +143,12 @@ int game_dead_choice(int key)
 
 const char *game_death_cause(const game_t *g, char *buf, size_t len)
 {
-    if (!g->killer) {
+    if (g->killer == KILLER_NONE) {
         snprintf(buf, len, "alive");
+        return buf;
+    }
+    if (g->killer == KILLER_FIREBALL) {
+        snprintf(buf, len, "killed by your own fireball");
         return buf;
     }
     int kind = g->killer - 1;
@@ -201,187 +217,9 @@ int game_place_monster(game_t *g, int kind, int x, int y)
     return -1;
 }
 
-/* --- items on the floor ---------------------------------------------------- */
-
-static item_t *item_find(game_t *g, int type, int x, int y)
-{
-    for (int i = 0; i < MAX_ITEMS; i++) {
-        item_t *it = &g->items[i];
-        if (it->type == type && it->x == x && it->y == y)
-            return it;
-    }
-    return NULL;
-}
-
-/* Puts an item on (x, y); gold on gold adds up, a corpse on a corpse
- * replaces it. When every slot is taken the item is lost. */
-static void item_drop(game_t *g, int type, int kind, int x, int y, int amount)
-{
-    item_t *it = item_find(g, type, x, y);
-    if (it && type == ITEM_GOLD) {
-        it->amount += amount;
-        return;
-    }
-    for (int i = 0; !it && i < MAX_ITEMS; i++)
-        if (g->items[i].type == ITEM_NONE)
-            it = &g->items[i];
-    if (!it)
-        return;
-    *it = (item_t){ 0 };
-    it->type = (uint8_t)type;
-    it->kind = (uint8_t)kind;
-    it->x = x;
-    it->y = y;
-    it->amount = amount;
-}
-
-static void pick_up_gold(game_t *g)
-{
-    item_t *it = item_find(g, ITEM_GOLD, g->player.x, g->player.y);
-    if (!it)
-        return;
-    g->player.gold += it->amount;
-    game_log(g, MSG_GOOD, "You pick up %d gold.", it->amount);
-    *it = (item_t){ 0 };
-}
-
-/* --- fighting -------------------------------------------------------------- */
-
-static int game_roll(void *ctx, int lo, int hi)
-{
-    return rng_range(ctx, lo, hi);
-}
-
-static void player_fighter(const game_t *g, fighter_t *f)
-{
-    const creature_stats_t *base = monster_player_stats();
-    combat_fighter(f, base, 1, g->player.hp, g->player.attack - base->attack);
-    f->defense = g->player.defense;
-}
-
-static void monster_fighter(const monster_t *m, fighter_t *f)
-{
-    combat_fighter(f, monster_stats(m->kind), 0, m->hp, 0);
-}
-
-static void log_blow(game_t *g, const combat_result_t *res)
-{
-    for (int i = 0; i < res->nlines; i++)
-        game_log(g, res->line[i].kind, "%s", res->line[i].text);
-}
-
-/* A monster at 0 hp dies: a corpse, its gold on the floor, XP to you. */
-static void monster_dies(game_t *g, monster_t *m)
-{
-    const creature_stats_t *k = monster_stats(m->kind);
-    int gold = rng_range(&g->rng, k->gold_min, k->gold_max);
-    m->hp = 0;
-    m->alive = 0;
-    g->kills++;
-    item_drop(g, ITEM_CORPSE, m->kind, m->x, m->y, 0);
-    if (gold > 0) {
-        item_drop(g, ITEM_GOLD, 0, m->x, m->y, gold);
-        game_log(g, MSG_KILL, "The %s dies, dropping %d gold. (+%d XP)",
-                 k->name, gold, k->xp);
-    } else {
-        game_log(g, MSG_KILL, "The %s dies. (+%d XP)", k->name, k->xp);
-    }
-    game_gain_xp(g, k->xp);
-}
-
-static void player_attacks(game_t *g, monster_t *m)
-{
-    fighter_t a, d;
-    combat_result_t res;
-    player_fighter(g, &a);
-    monster_fighter(m, &d);
-    combat_resolve(g->opt.ruleset, &a, &d, game_roll, &g->rng, &res);
-    log_blow(g, &res);
-    m->hp -= res.damage;
-    if (m->hp <= 0)
-        monster_dies(g, m);
-}
-
-static void monster_attacks(game_t *g, const monster_t *m)
-{
-    fighter_t a, d;
-    combat_result_t res;
-    monster_fighter(m, &a);
-    player_fighter(g, &d);
-    combat_resolve(g->opt.ruleset, &a, &d, game_roll, &g->rng, &res);
-    log_blow(g, &res);
-    g->player.hp -= res.damage;
-    if (g->player.hp <= 0) {
-        g->player.hp = 0;
-        g->killer = (uint8_t)(m->kind + 1);
-    }
-}
-
-/* Every living monster acts, in slot order, sharing this turn's maps. A
- * monster stops acting once the player is dead. */
-static void monsters_act(game_t *g)
-{
-    uint8_t occ[MAP_H][MAP_W];
-    ai_turn_t t;
-    memset(occ, 0, sizeof occ);
-    for (int i = 0; i < MAX_MONSTERS; i++)
-        if (g->monsters[i].alive)
-            occ[g->monsters[i].y][g->monsters[i].x] = 1;
-    occ[g->player.y][g->player.x] = 1;
-    ai_turn_begin(&t, g->player.x, g->player.y);
-    for (int i = 0; i < MAX_MONSTERS && g->player.hp > 0; i++) {
-        monster_t *m = &g->monsters[i];
-        if (!m->alive)
-            continue;
-        int nx, ny;
-        int act = ai_decide(&g->map, &t, occ, &g->rng, m->x, m->y,
-                            g->visible[m->y][m->x], m->hp,
-                            monster_stats(m->kind)->hp, &nx, &ny);
-        if (act == AI_MOVE) {
-            occ[m->y][m->x] = 0;
-            m->x = nx;
-            m->y = ny;
-            occ[ny][nx] = 1;
-        } else if (act == AI_ATTACK) {
-            monster_attacks(g, m);
-        }
-    }
-}
-
-/* Every MONSTER_REGEN_TURNS turns each hurt monster heals 1 hp: a monster
- * that fled (below 30%) turns back to fight instead of being chased round
- * a loop of corridors for ever. */
-static void monsters_regenerate(game_t *g)
-{
-    if ((g->turn + 1) % MONSTER_REGEN_TURNS != 0)
-        return;
-    for (int i = 0; i < MAX_MONSTERS; i++) {
-        monster_t *m = &g->monsters[i];
-        if (m->alive && m->hp < monster_stats(m->kind)->hp)
-            m->hp++;
-    }
-}
-
-/* Ends a turn that the player's action took: the monsters, then the death
- * check; timed effects last. */
-static void game_end_turn(game_t *g)
-{
-    game_update_fov(g);
-    monsters_act(g);
-    monsters_regenerate(g);
-    g->turn++;
-    if (g->player.hp <= 0) {
-        char cause[64];
-        g->mode = MODE_DEAD;
-        game_log(g, MSG_BAD, "You die, %s.",
-                 game_death_cause(g, cause, sizeof cause));
-    }
-}
-
 /* --- keys ------------------------------------------------------------------ */
 
-/* Maps a movement key to a direction. Returns 1 for a move, 0 otherwise. */
-static int key_direction(int key, int *dx, int *dy)
+int game_key_direction(int key, int *dx, int *dy)
 {
     static const struct { int key, dx, dy; } dirs[] = {
         { 'h', -1, 0 }, { 'j', 0, 1 }, { 'k', 0, -1 }, { 'l', 1, 0 },
@@ -403,13 +241,49 @@ static int key_direction(int key, int *dx, int *dy)
     return 0;
 }
 
+int game_click_key(int x, int y)
+{
+    if (!map_in_bounds(x, y))
+        return -1;
+    return KEY_CLICK_BASE + y * MAP_W + x;
+}
+
+int game_click_tile(int key, int *x, int *y)
+{
+    if (key < KEY_CLICK_BASE || key >= KEY_CLICK_BASE + MAP_W * MAP_H)
+        return 0;
+    *x = (key - KEY_CLICK_BASE) % MAP_W;
+    *y = (key - KEY_CLICK_BASE) / MAP_W;
+    return 1;
+}
+
+int game_targeting(const game_t *g)
+{
+    return g->mode == MODE_TARGET;
+}
+
+/* Walking onto gold picks it up; a thing there is named. */
+static void arrive(game_t *g)
+{
+    item_t *gold = item_find(g, ITEM_GOLD, g->player.x, g->player.y);
+    if (gold) {
+        g->player.gold += gold->amount;
+        game_log(g, MSG_GOOD, "You pick up %d gold.", gold->amount);
+        memset(gold, 0, sizeof *gold);
+    }
+    const item_t *it = item_find(g, ITEM_THING, g->player.x, g->player.y);
+    if (it)
+        game_log(g, MSG_INFO, "You see %s %s here.", item_article(it->kind),
+                 item_stats(it->kind)->name);
+}
+
 /* Moves, or attacks the monster in the way (bump to attack). */
 static int game_move(game_t *g, int dx, int dy)
 {
     int nx = g->player.x + dx, ny = g->player.y + dy;
     int target = game_monster_at(g, nx, ny);
     if (target >= 0) {
-        player_attacks(g, &g->monsters[target]);
+        game_player_attacks(g, target);
         game_end_turn(g);
         return 1;
     }
@@ -419,7 +293,7 @@ static int game_move(game_t *g, int dx, int dy)
     }
     g->player.x = nx;
     g->player.y = ny;
-    pick_up_gold(g);
+    arrive(g);
     game_end_turn(g);
     return 1;
 }
@@ -434,15 +308,50 @@ static int game_wait(game_t *g)
     return 1;
 }
 
+/* `>` on the stairs: a new, deeper level; the player keeps hp, pack, XP.
+ * It takes a turn, which the new level's monsters play. */
+static int game_descend(game_t *g)
+{
+    if (g->map.tile[g->player.y][g->player.x] != TILE_STAIRS) {
+        game_log(g, MSG_INFO, "There are no stairs down here.");
+        return 0;
+    }
+    g->depth++;
+    game_build_level(g);
+    game_log(g, MSG_SYSTEM, "You descend the stairs to depth %d.", g->depth);
+    game_end_turn(g);
+    return 1;
+}
+
+/* `i` and `d`: the pack as a menu (no turn), unless it is empty. */
+static int open_pack(game_t *g, int mode)
+{
+    if (g->pack_count == 0) {
+        game_log(g, MSG_INFO, "Your pack is empty.");
+        return 0;
+    }
+    g->mode = (uint8_t)mode;
+    return 0;
+}
+
 static int game_key_play(game_t *g, int key)
 {
     int dx, dy;
-    if (key_direction(key, &dx, &dy))
+    if (game_key_direction(key, &dx, &dy))
         return game_move(g, dx, dy);
     switch (key) {
     case '.':
     case '5':
         return game_wait(g);
+    case 'g':
+    case ',':
+        return item_pick_up(g);
+    case 'i':
+        return open_pack(g, MODE_INVENTORY);
+    case 'd':
+        return open_pack(g, MODE_DROP);
+    case '>':
+        return game_descend(g);
     case '?':
         g->mode = MODE_HELP;
         return 0;
@@ -465,6 +374,25 @@ static int game_key_play(game_t *g, int key)
             game_log(g, MSG_INFO, "Unknown key '%c'. Press ? for help.", key);
         return 0;
     }
+}
+
+/* MODE_INVENTORY and MODE_DROP: a letter picks a slot; Esc leaves. */
+static int game_key_pack(game_t *g, int key)
+{
+    if (key == KEY_ESC) {
+        g->mode = MODE_PLAY;
+        return 0;
+    }
+    if (key < 'a' || key > 'z')
+        return 0;
+    int slot = key - 'a';
+    if (slot >= g->pack_count) {
+        game_log(g, MSG_INFO, "You have no item '%c'.", key);
+        return 0;
+    }
+    int drop = g->mode == MODE_DROP;
+    g->mode = MODE_PLAY;
+    return drop ? item_drop(g, slot) : item_use(g, slot);
 }
 
 /* The history pager: the newest line at the bottom, hist_off lines back. */
@@ -504,6 +432,11 @@ int game_key(game_t *g, int key)
     case MODE_HISTORY:
         game_key_history(g, key);
         return 0;
+    case MODE_INVENTORY:
+    case MODE_DROP:
+        return game_key_pack(g, key);
+    case MODE_TARGET:
+        return target_key(g, key);
     case MODE_QUIT_PROMPT:
         if (key == 'y' || key == 'Y') {
             g->mode = MODE_OVER;

@@ -10,12 +10,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "item.h"
 #include "map.h"
 #include "monster.h"
 #include "rng.h"
+#include "target.h"
 
-/* 2: monsters, combat rulesets (options.ruleset), death, items on the floor. */
-#define GAME_VERSION 2
+/* 2: monsters, combat rulesets (options.ruleset), death, items on the floor.
+ * 3: items, the pack, targeting and click keys, stairs and depth. */
+#define GAME_VERSION 3
 
 #define LOG_MAX 128     /* lines of message history kept (`P` shows them) */
 #define MSG_LEN 80      /* bytes of one message, NUL included */
@@ -28,8 +31,11 @@ enum game_mode {
     MODE_QUIT_PROMPT,  /* "Really quit? (y/n)" */
     MODE_OVER,         /* the player asked to quit: the host says goodbye */
     MODE_HISTORY,      /* the whole message log, paged; Esc returns */
-    MODE_DEAD          /* YOU DIED: the host reads the next key (a new game
+    MODE_DEAD,         /* YOU DIED: the host reads the next key (a new game
                           or goodbye); the game takes no more keys */
+    MODE_INVENTORY,    /* the pack: a letter uses that item; Esc returns */
+    MODE_DROP,         /* the pack: a letter drops that item; Esc returns */
+    MODE_TARGET        /* aiming a scroll (target.h); Esc cancels */
 };
 
 /* Kinds of log line; the view gives each its own colour. */
@@ -62,22 +68,12 @@ typedef struct player {
     int level, xp, gold;
 } player_t;
 
-enum item_type {
-    ITEM_NONE = 0,  /* a free slot */
-    ITEM_CORPSE,    /* '%': does not block, stays */
-    ITEM_GOLD       /* '$': picked up by walking over it */
-};
+#define MAX_ITEMS 256   /* floor items of a level: things, corpses, gold */
 
-/* Something on the floor. */
-typedef struct item {
-    uint8_t type;   /* enum item_type */
-    uint8_t kind;   /* a corpse's monster kind */
-    uint8_t pad[2]; /* always 0 */
-    int x, y;
-    int amount;     /* gold */
-} item_t;
-
-#define MAX_ITEMS 256
+/* game_t.killer: what killed the player. */
+#define KILLER_NONE 0
+/* 1..MON_COUNT: the monster kind + 1 */
+#define KILLER_FIREBALL 255 /* the player's own fireball */
 
 /* Score on the death screen: XP + gold + 100 for each level below the first. */
 #define GAME_DEPTH_SCORE 100
@@ -96,8 +92,13 @@ typedef struct game {
     uint32_t turn;      /* turns taken */
     uint32_t keys;      /* keys fed, turn or not */
     uint8_t mode;       /* enum game_mode */
-    uint8_t killer;     /* what killed the player: monster kind + 1; 0 alive */
+    uint8_t killer;     /* KILLER_*, or the monster kind + 1 */
     uint8_t pad[2];     /* always 0 */
+    uint8_t pack[PACK_SIZE]; /* item kinds in slots a.. (pack_count of them);
+                                the rest 0 */
+    uint8_t pad2[2];    /* always 0 */
+    int pack_count;
+    target_t target;    /* MODE_TARGET: the cursor and the scroll */
     int kills;
     int hist_off;       /* MODE_HISTORY: lines scrolled back from the newest */
     msg_t log[LOG_MAX]; /* ring: log[(log_head + i) % LOG_MAX], i < log_count */
@@ -147,6 +148,43 @@ int game_monster_in_view(const game_t *g);
  * Returns its index, or -1 (no free slot, not walkable, or taken). For
  * levels being built and for tests that set up a scene. */
 int game_place_monster(game_t *g, int kind, int x, int y);
+
+/* The key of a click on map tile (x, y) (keys.h: KEY_CLICK_BASE); -1 off
+ * the map. The host sends it while the game is targeting. */
+int game_click_key(int x, int y);
+
+/* 1 if key is a click key; then *x, *y get its tile. */
+int game_click_tile(int key, int *x, int *y);
+
+/* 1 while the game is targeting (MODE_TARGET): the host turns mouse
+ * reporting on for exactly that time. */
+int game_targeting(const game_t *g);
+
+/* Maps a movement key (arrows, vi-keys, numpad digits, Home/End/PgUp/PgDn)
+ * to a direction. Returns 1 for a movement key, else 0. */
+int game_key_direction(int key, int *dx, int *dy);
+
+/* --- the rules of a turn, for the core's own modules (turn.c) ------------- */
+
+/* Ends a turn that the player's action took (GAME.md "Turns"): every
+ * living monster acts, hurt monsters regenerate, timed effects (confusion)
+ * tick, the turn counter goes up, then the death check. */
+void game_end_turn(game_t *g);
+
+/* Recomputes the player's view; what comes into view is explored and its
+ * items seen. */
+void game_update_fov(game_t *g);
+
+/* The monster in slot i loses dmg hp; at 0 it dies (a corpse, its gold, a
+ * line; and, if by_player, XP and a kill). */
+void game_hurt_monster(game_t *g, int i, int dmg, int by_player);
+
+/* The player attacks the monster in slot i (bump to attack). */
+void game_player_attacks(game_t *g, int i);
+
+/* The player loses dmg hp; at 0 `killer` (KILLER_* or kind + 1) is what
+ * killed them (the death check at the end of the turn ends the game). */
+void game_hurt_player(game_t *g, int dmg, int killer);
 
 /* Lines the history screen shows at the smallest terminal (80x24): the
  * core stops scrolling back when the oldest line is on that page. */

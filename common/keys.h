@@ -28,7 +28,14 @@ enum {
     KEY_F7, KEY_F8, KEY_F9, KEY_F10, KEY_F11, KEY_F12,
     KEY_MOUSE,  /* a mouse report: see keyev_t in server/keydec.h */
     KEY_CPR,    /* a cursor position report, only while one was asked for */
-    KEY_LAST
+    KEY_LAST,
+
+    /* A click on map tile (x, y), for the game core (the host turns a mouse
+     * report into one while the game is targeting): KEY_CLICK_BASE +
+     * y * MAP_W + x (game_click_key, game.h). A key like any other, so a
+     * game record holds it as it holds every key. */
+    KEY_CLICK_BASE = 0x120000,
+    KEY_CLICK_END = KEY_CLICK_BASE + 0x10000 /* past the last click key */
 };
 
 #endif

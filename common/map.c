@@ -92,3 +92,12 @@ void map_generate(map_t *m, rng_t *r)
         m->rooms[m->nrooms++] = room;
     }
 }
+
+void map_place_stairs(map_t *m)
+{
+    const rect_t *last = &m->rooms[m->nrooms > 0 ? m->nrooms - 1 : 0];
+    int x = last->x, y = last->y;
+    if (m->nrooms > 1)
+        rect_center(last, &x, &y);
+    m->tile[y][x] = TILE_STAIRS;
+}

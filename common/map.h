@@ -39,6 +39,11 @@ typedef struct map {
  * Every floor tile is reachable from the centre of rooms[0]. Uses only r. */
 void map_generate(map_t *m, rng_t *r);
 
+/* Puts the stairs down in the last room: at its centre, or (a level of one
+ * room) in its top-left corner, away from the player's start at the centre
+ * of rooms[0]. Separate from map_generate, whose rooms are all floor. */
+void map_place_stairs(map_t *m);
+
 /* 1 if (x, y) is on the map. */
 int map_in_bounds(int x, int y);
 

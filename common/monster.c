@@ -129,12 +129,18 @@ int monster_at(const monster_t *ms, int max, int x, int y)
     return -1;
 }
 
+int monster_room_max(int depth)
+{
+    int n = MONSTERS_PER_ROOM_MAX + (depth > 1 ? depth - 1 : 0);
+    return n < MONSTERS_PER_ROOM_CAP ? n : MONSTERS_PER_ROOM_CAP;
+}
+
 int monster_spawn_room(monster_t *ms, int max, const map_t *m,
                        const rect_t *room, rng_t *r, int depth, int px,
                        int py)
 {
     int placed = 0;
-    int n = rng_range(r, 0, MONSTERS_PER_ROOM_MAX);
+    int n = rng_range(r, 0, monster_room_max(depth));
     for (int i = 0; i < n; i++) {
         int x = rng_range(r, room->x, room->x + room->w - 1);
         int y = rng_range(r, room->y, room->y + room->h - 1);

@@ -14,8 +14,11 @@
 #include "map.h"
 #include "rng.h"
 
-#define MAX_MONSTERS 128        /* per level; MAP_MAX_ROOMS * 3 fits */
-#define MONSTERS_PER_ROOM_MAX 3 /* 0-3 in each room but the first (004) */
+#define MAX_MONSTERS 128        /* per level; a deep level of many rooms may
+                                   fill it, and spawning stops there */
+#define MONSTERS_PER_ROOM_MAX 3 /* 0-3 in each room but the first (004) at
+                                   depth 1; one more each level down, to 6 */
+#define MONSTERS_PER_ROOM_CAP 6
 #define MONSTER_REGEN_TURNS 10  /* a hurt monster heals 1 hp every 10 turns,
                                    so one that fled comes back to fight */
 
@@ -55,7 +58,8 @@ typedef struct creature_stats {
 typedef struct monster {
     uint8_t kind;   /* enum monster_kind */
     uint8_t alive;
-    uint8_t pad[2]; /* always 0 */
+    uint8_t confused; /* turns of confusion left (002); 0: itself */
+    uint8_t pad;      /* always 0 */
     int x, y;
     int hp;
 } monster_t;
@@ -76,7 +80,11 @@ int monster_weight(int kind, int depth);
  * favouring the stronger kinds. Uses exactly one rng_range call. */
 int monster_pick_kind(rng_t *r, int depth);
 
-/* Spawns 0-MONSTERS_PER_ROOM_MAX monsters in the interior of `room` into
+/* The most monsters a room gets at `depth`: MONSTERS_PER_ROOM_MAX at
+ * depth 1, one more each level down, at most MONSTERS_PER_ROOM_CAP. */
+int monster_room_max(int depth);
+
+/* Spawns 0-monster_room_max(depth) monsters in the interior of `room` into
  * free slots of ms[0..max-1]: never two on one tile, never on (px, py) nor
  * on a non-walkable tile (a tile already taken is skipped, as in 004).
  * Returns how many it placed. Uses only r. */

@@ -63,20 +63,28 @@ static void draw_map(const game_t *g, screen_t *s)
             screen_put(s, x, y, ch, lit ? fg : COL_GREY, COL_DEFAULT, 0);
         }
     }
-    /* Items where seen (only the player changes them, always in view, so
-     * the explored tiles show them as last seen); corpses under gold. */
-    for (int pass = ITEM_CORPSE; pass <= ITEM_GOLD; pass++) {
+    /* Items where last seen (item_t.seen; only the player moves items, in
+     * view, so a remembered item is where it was seen); corpses under
+     * gold under things. */
+    static const uint8_t order[] = { ITEM_CORPSE, ITEM_GOLD, ITEM_THING };
+    for (size_t pass = 0; pass < sizeof order; pass++) {
         for (int i = 0; i < MAX_ITEMS; i++) {
             const item_t *it = &g->items[i];
-            if (it->type != pass || !g->map.explored[it->y][it->x])
+            if (it->type != order[pass] || !it->seen)
                 continue;
             int lit = g->visible[it->y][it->x];
-            if (pass == ITEM_CORPSE)
+            if (it->type == ITEM_CORPSE) {
                 screen_put(s, it->x, it->y, '%', lit ? COL_RED : COL_GREY,
                            COL_DEFAULT, 0);
-            else
+            } else if (it->type == ITEM_GOLD) {
                 screen_put(s, it->x, it->y, '$', lit ? COL_BYELLOW : COL_GREY,
                            COL_DEFAULT, lit ? ATTR_BOLD : 0);
+            } else {
+                const item_stats_t *k = item_stats(it->kind);
+                screen_put(s, it->x, it->y, (uint32_t)k->glyph,
+                           lit ? k->colour : COL_GREY, COL_DEFAULT,
+                           lit ? ATTR_BOLD : 0);
+            }
         }
     }
     /* Monsters only while in view. */
@@ -90,6 +98,56 @@ static void draw_map(const game_t *g, screen_t *s)
     }
     screen_put(s, g->player.x, g->player.y, '@', COL_BWHITE, COL_DEFAULT,
                ATTR_BOLD);
+}
+
+/* A box of w x h cells at (x0, y0): a frame of + - |, blank inside. */
+static void draw_box(screen_t *s, int x0, int y0, int w, int h, uint8_t fg)
+{
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            int edge_x = x == 0 || x == w - 1, edge_y = y == 0 || y == h - 1;
+            uint32_t ch = edge_x && edge_y ? '+' : edge_y ? '-' : edge_x ? '|' : ' ';
+            screen_put(s, x0 + x, y0 + y, ch, fg, COL_DEFAULT, 0);
+        }
+}
+
+/* MODE_TARGET (002): every tile that may be chosen (in view, in range) on
+ * a blue ground; the cursor in reverse video. */
+static void draw_target(const game_t *g, screen_t *s)
+{
+    for (int y = 0; y < MAP_H; y++)
+        for (int x = 0; x < MAP_W; x++)
+            if (target_allowed(g, x, y))
+                screen_at(s, x, y)->bg = COL_BLUE;
+    cell_t *c = screen_at(s, g->target.x, g->target.y);
+    if (c)
+        c->attr |= ATTR_REVERSE;
+}
+
+/* MODE_INVENTORY and MODE_DROP: the pack over the map, in two columns of
+ * PACK_ROWS (so that 26 slots fit the map rows of an 80x24 terminal). */
+#define PACK_ROWS 13
+static void draw_pack(const game_t *g, screen_t *s)
+{
+    enum { W = 66, COL_W = 31 };
+    int rows = g->pack_count < PACK_ROWS ? g->pack_count : PACK_ROWS;
+    int h = rows + 4, x0 = (MAP_W - W) / 2, y0 = 1;
+    char line[64];
+    draw_box(s, x0, y0, W, h, COL_BCYAN);
+    screen_puts(s, x0 + 2, y0 + 1,
+                g->mode == MODE_DROP
+                    ? "Drop which item? Press its letter (Esc: back)."
+                    : "Inventory: press a letter to use it (Esc: back).",
+                COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
+    for (int i = 0; i < g->pack_count; i++) {
+        const item_stats_t *k = item_stats(g->pack[i]);
+        int x = x0 + 2 + (i / PACK_ROWS) * COL_W, y = y0 + 3 + i % PACK_ROWS;
+        snprintf(line, sizeof line, "%c) ", 'a' + i);
+        x += screen_puts(s, x, y, line, COL_WHITE, COL_DEFAULT, 0);
+        screen_put(s, x, y, (uint32_t)k->glyph, k->colour, COL_DEFAULT,
+                   ATTR_BOLD);
+        screen_puts(s, x + 2, y, k->name, COL_WHITE, COL_DEFAULT, 0);
+    }
 }
 
 static void draw_log(const game_t *g, screen_t *s)
@@ -145,12 +203,15 @@ static const char *const help_lines[] = {
     "                Home/End/PgUp/PgDn move diagonally",
     "  Attack        move into a monster",
     "  Wait a turn   .  or  5   (with no monster in view: heals 1 HP)",
+    "  Pick up       g  or  ,          Use an item   i, then its letter",
+    "  Drop          d, then a letter  Go down       >  (on the stairs)",
     "  Messages      P  (the whole history; Esc returns)",
     "  Help          ?  (this screen)",
     "  Quit          Q  (asks y/n)",
     "",
-    "Walls block you and cost no turn. Each move, attack or wait is one",
-    "turn; then every monster acts. Walk over $ to pick it up.",
+    "Aiming a scroll: move the cursor, Enter or . (or a click) casts it,",
+    "Esc keeps it. A wall costs no turn; every other move, attack, wait,",
+    "pick-up, use or drop is one turn, then every monster acts.",
     "",
     "Press any key to return to the game.",
 };
@@ -202,12 +263,7 @@ static void draw_dead(const game_t *g, screen_t *s)
     char line[4][80], cause[64];
     if (y0 < 0)
         y0 = 0;
-    for (int y = 0; y < H; y++)
-        for (int x = 0; x < W; x++) {
-            int edge_x = x == 0 || x == W - 1, edge_y = y == 0 || y == H - 1;
-            uint32_t ch = edge_x && edge_y ? '+' : edge_y ? '-' : edge_x ? '|' : ' ';
-            screen_put(s, x0 + x, y0 + y, ch, COL_RED, COL_DEFAULT, 0);
-        }
+    draw_box(s, x0, y0, W, H, COL_RED);
     game_death_cause(g, cause, sizeof cause);
     snprintf(line[0], sizeof line[0], "%s", cause);
     snprintf(line[1], sizeof line[1], "Depth: %d   Turns: %u   Kills: %d",
@@ -253,6 +309,10 @@ void view_draw(const game_t *g, screen_t *s)
         break;
     }
     draw_map(g, s);
+    if (g->mode == MODE_TARGET)
+        draw_target(g, s);
     draw_log(g, s);
     draw_status(g, s);
+    if (g->mode == MODE_INVENTORY || g->mode == MODE_DROP)
+        draw_pack(g, s);
 }

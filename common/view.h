@@ -5,7 +5,11 @@
  * line in the last row. Smaller than VIEW_MIN_W x VIEW_MIN_H: a "please
  * enlarge" screen. The modes draw whole screens of their own: the key list
  * (MODE_HELP), the paged message history (MODE_HISTORY), the framed YOU
- * DIED screen over the last log lines (MODE_DEAD). */
+ * DIED screen over the last log lines (MODE_DEAD); the pack menus
+ * (MODE_INVENTORY, MODE_DROP) are a box over the map; aiming (MODE_TARGET)
+ * gives the tiles that may be chosen a blue ground and the cursor reverse
+ * video. The map is always at the top left, whatever the size: the host
+ * maps a mouse click at (x, y) to map tile (x, y). */
 #ifndef ROGUE_VIEW_H
 #define ROGUE_VIEW_H
 

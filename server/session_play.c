@@ -31,7 +31,10 @@ void sess_render(sess_t *s)
     s->need_render = 0;
     s->dirty = 0;
     screen_t *next = &srv->next;
-    if (screen_resize(next, s->w, s->h) != 0) {
+    /* view_draw clears the grid itself: resize (which clears too) only
+     * when the size changes. */
+    if ((next->w != s->w || next->h != s->h) &&
+        screen_resize(next, s->w, s->h) != 0) {
         sess_close(s, "out of memory", 0, NULL);
         return;
     }
@@ -132,13 +135,44 @@ static void log_death(const sess_t *s)
              game_score(g), game_death_cause(g, cause, sizeof cause));
 }
 
+/* xterm mouse reporting (1000: clicks; 1006: SGR coordinates, any size),
+ * on while the game is targeting and only then. session.c's graceful close
+ * turns it off too. */
+static void set_mouse(sess_t *s, int was_on, int on)
+{
+    static const char mouse_on[] = "\x1b[?1000h\x1b[?1006h";
+    static const char mouse_off[] = "\x1b[?1000l\x1b[?1006l";
+    if (on && !was_on)
+        sess_send(s, mouse_on, sizeof mouse_on - 1);
+    else if (was_on && !on)
+        sess_send(s, mouse_off, sizeof mouse_off - 1);
+}
+
+/* The game key for a mouse report, or 0 for none: while targeting, a left
+ * press on a map tile is a click key there (the map is drawn from the top
+ * left cell at every size), a right press cancels as Esc does (002). */
+static int mouse_key(const sess_t *s, const keyev_t *ev)
+{
+    if (!game_targeting(s->game) || ev->release || (ev->button & (32 | 64)))
+        return 0;
+    if ((ev->button & 3) == 2)
+        return KEY_ESC;
+    if ((ev->button & 3) != 0 || ev->x >= MAP_W || ev->y >= MAP_H)
+        return 0;
+    int key = game_click_key(ev->x, ev->y);
+    return key > 0 ? key : 0;
+}
+
 static void on_key(void *ctx, const keyev_t *ev)
 {
     sess_t *s = ctx;
     if (s->state == S_CLOSING || !s->game)
         return;
-    if (ev->key == KEY_MOUSE || ev->key == KEY_CPR)
-        return; /* nothing asks for these yet */
+    int key = ev->key;
+    if (key == KEY_CPR)
+        return; /* nothing asks for cursor reports */
+    if (key == KEY_MOUSE && (key = mouse_key(s, ev)) == 0)
+        return;
     if (!take_key_token(s))
         return;
     s->last_input_ms = uv_now(s->srv->loop);
@@ -146,7 +180,7 @@ static void on_key(void *ctx, const keyev_t *ev)
     s->notice[0] = '\0';
     s->need_render = 1;
     if (game_dead(s->game)) {
-        int choice = game_dead_choice(ev->key);
+        int choice = game_dead_choice(key);
         if (choice > 0)
             new_game(s);
         else if (choice < 0)
@@ -154,9 +188,11 @@ static void on_key(void *ctx, const keyev_t *ev)
         return;
     }
     /* Too small to see the map: only let the player leave. */
-    if (s->state == S_PLAYING && !view_fits(s->w, s->h) && !is_quit_key(ev->key))
+    if (s->state == S_PLAYING && !view_fits(s->w, s->h) && !is_quit_key(key))
         return;
-    game_key(s->game, ev->key);
+    int targeting = game_targeting(s->game);
+    game_key(s->game, key);
+    set_mouse(s, targeting, game_targeting(s->game));
     if (game_dead(s->game))
         log_death(s);
     if (game_over(s->game))

@@ -1,12 +1,15 @@
 /* bench_balance.c - the balance benchmark: a simple bot plays many games of
- * each combat ruleset, headless, and prints how long it lives and what kills
- * it. Not a test: a measure for tuning the content table (common/monster.c).
+ * each combat ruleset, headless, and prints how long it lives, how deep it
+ * gets and what kills it. Not a test: a measure for tuning the content
+ * tables (common/monster.c, common/item.c).
  *
- * The bot: attack a monster next to it; otherwise, hurt (below half HP) with
- * nothing in view, rest until healed; otherwise walk the shortest path to the
- * nearest living monster (it knows where they are). A game ends when the bot
- * dies, when no monster is left ("cleared": one level, no stairs yet), or
- * at the turn cap.
+ * The bot: items first, as tests/bench/bot.h's bot_item_key does (a potion
+ * when low in a fight, scrolls against strong monsters, pick up what it
+ * stands on); then attack a monster next to it; otherwise, hurt (below half
+ * HP) with nothing in view, rest until healed; otherwise walk the shortest
+ * path to the nearest living monster of the level (it knows where they
+ * are); with none left, to the nearest item still on the floor; then to the
+ * stairs and down. A game ends when the bot dies or at the turn cap.
  *
  *   bench_balance [GAMES] [FIRST_SEED]   (defaults 1000 and 1)
  *
@@ -19,72 +22,82 @@
 #include <unistd.h>
 
 #include "ai.h"
+#include "bot.h"
 #include "combat.h"
 #include "game.h"
 
-#define TURN_CAP 3000
+#define TURN_CAP 1000
 #define WORKERS 2
 
-enum { END_CLEARED = MON_COUNT, END_TIMEOUT, END_COUNT };
+enum { END_FIREBALL = MON_COUNT, END_TIMEOUT, END_COUNT };
 
 typedef struct outcome {
-    int turns, kills, level, end; /* end: a monster kind, or END_* */
+    int turns, kills, level, depth, end; /* end: a monster kind, or END_* */
 } outcome_t;
 
-static int key_for(int dx, int dy)
-{
-    static const char keys[3][3] = { { 'y', 'k', 'u' }, { 'h', '.', 'l' },
-                                     { 'b', 'j', 'n' } };
-    return keys[dy + 1][dx + 1];
-}
-
-/* The bot's next key. */
-static int bot_key(const game_t *g, int *resting)
+/* The balance bot's next key. */
+static int balance_key(const game_t *g, int *resting)
 {
     const player_t *p = &g->player;
+    int key = bot_item_key(g);
+    if (key)
+        return key;
     /* A monster next to us: hit it. */
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++)
             if ((dx || dy) && game_monster_at(g, p->x + dx, p->y + dy) >= 0)
-                return key_for(dx, dy);
+                return bot_key_for(dx, dy);
     int in_view = game_monster_in_view(g);
     if (!in_view && p->hp * 2 < p->max_hp)
         *resting = 1;
     if (*resting && !in_view && p->hp < p->max_hp)
         return '.';
     *resting = 0;
-    /* The nearest living monster, by path. */
+    /* The nearest living monster, by path; else the nearest item on the
+     * floor; else the stairs. */
     dmap_t from_player, to_target;
     ai_distance_map(&g->map, p->x, p->y, &from_player);
-    int best = -1, best_d = DMAP_FAR;
+    int tx = -1, ty = -1, best_d = DMAP_FAR;
     for (int i = 0; i < MAX_MONSTERS; i++) {
         const monster_t *m = &g->monsters[i];
         if (m->alive && from_player.v[m->y][m->x] < best_d) {
             best_d = from_player.v[m->y][m->x];
-            best = i;
+            tx = m->x;
+            ty = m->y;
         }
     }
-    if (best < 0)
+    for (int i = 0; tx < 0 && i < MAX_ITEMS; i++) {
+        const item_t *it = &g->items[i];
+        if (it->type == ITEM_THING && g->pack_count < PACK_SIZE &&
+            from_player.v[it->y][it->x] < best_d) {
+            best_d = from_player.v[it->y][it->x];
+            tx = it->x;
+            ty = it->y;
+        }
+    }
+    if (tx < 0) {
+        if (g->map.tile[p->y][p->x] == TILE_STAIRS)
+            return '>';
+        for (int y = 0; y < MAP_H; y++)
+            for (int x = 0; x < MAP_W; x++)
+                if (g->map.tile[y][x] == TILE_STAIRS) {
+                    tx = x;
+                    ty = y;
+                }
+    }
+    if (tx < 0)
         return '.';
     uint8_t occ[MAP_H][MAP_W];
     memset(occ, 0, sizeof occ);
     for (int i = 0; i < MAX_MONSTERS; i++)
         if (g->monsters[i].alive)
             occ[g->monsters[i].y][g->monsters[i].x] = 1;
-    ai_distance_map(&g->map, g->monsters[best].x, g->monsters[best].y,
-                    &to_target);
+    occ[ty][tx] = 0;
+    ai_distance_map(&g->map, tx, ty, &to_target);
     int nx, ny;
     if (!ai_step_down(&g->map, &to_target, occ, p->x, p->y, &nx, &ny))
         return '.';
-    return key_for(nx - p->x, ny - p->y);
-}
-
-static int living(const game_t *g)
-{
-    int n = 0;
-    for (int i = 0; i < MAX_MONSTERS; i++)
-        n += g->monsters[i].alive;
-    return n;
+    return bot_key_for(nx - p->x, ny - p->y);
 }
 
 static outcome_t play(uint64_t seed, int ruleset)
@@ -95,20 +108,16 @@ static outcome_t play(uint64_t seed, int ruleset)
         fprintf(stderr, "out of memory\n");
         exit(1);
     }
-    outcome_t o = { 0, 0, 0, END_TIMEOUT };
+    outcome_t o = { 0, 0, 0, 0, END_TIMEOUT };
     int resting = 0;
-    while (!game_dead(g) && g->turn < TURN_CAP) {
-        if (living(g) == 0) {
-            o.end = END_CLEARED;
-            break;
-        }
-        game_key(g, bot_key(g, &resting));
-    }
+    while (!game_dead(g) && g->turn < TURN_CAP)
+        game_key(g, balance_key(g, &resting));
     if (game_dead(g))
-        o.end = g->killer - 1;
+        o.end = g->killer == KILLER_FIREBALL ? END_FIREBALL : g->killer - 1;
     o.turns = (int)g->turn;
     o.kills = g->kills;
     o.level = g->player.level;
+    o.depth = g->depth;
     game_free(g);
     return o;
 }
@@ -192,12 +201,15 @@ int main(int argc, char **argv)
     if (!out || !v)
         return 1;
     printf("Balance: %d games per ruleset (seeds %llu..%llu), bot as in "
-           "tests/bench/bench_balance.c,\none level (no stairs yet), turn cap %d.\n\n",
+           "tests/bench/bench_balance.c\n(clears each level, picks up and uses "
+           "items, takes the stairs), turn cap %d.\n\n",
            n, (unsigned long long)first_seed,
            (unsigned long long)(first_seed + (uint64_t)n - 1), TURN_CAP);
     printf("| ruleset | turns median | turns p90 | kills median | kills p90 "
-           "| level median | level p90 | died | causes of death (share of games) | cleared |\n");
-    printf("|---|---|---|---|---|---|---|---|---|---|\n");
+           "| level median | level p90 | depth median | depth p90 | died "
+           "| deaths: turn median | deaths: depth median "
+           "| causes of death (share of games) | reached the cap |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     static const int order[RULES_COUNT] = { RULES_POWER, RULES_ATTACK_DEFENSE,
                                             RULES_D10, RULES_DICE_POOL };
     for (int oi = 0; oi < RULES_COUNT; oi++) {
@@ -206,7 +218,7 @@ int main(int argc, char **argv)
         int ends[END_COUNT] = { 0 };
         for (int i = 0; i < n; i++)
             ends[out[i].end]++;
-        int tm, t90, km, k90, lm, l90;
+        int tm, t90, km, k90, lm, l90, dm, d90;
         for (int i = 0; i < n; i++) v[i] = out[i].turns;
         tm = quantile(v, n, 0.5);
         t90 = quantile(v, n, 0.9);
@@ -216,21 +228,39 @@ int main(int argc, char **argv)
         for (int i = 0; i < n; i++) v[i] = out[i].level;
         lm = quantile(v, n, 0.5);
         l90 = quantile(v, n, 0.9);
+        for (int i = 0; i < n; i++) v[i] = out[i].depth;
+        dm = quantile(v, n, 0.5);
+        d90 = quantile(v, n, 0.9);
+        /* The games that ended in death: when and how deep. */
+        int nd = 0, dtm = 0, ddm = 0;
+        for (int i = 0; i < n; i++)
+            if (out[i].end != END_TIMEOUT)
+                v[nd++] = out[i].turns;
+        if (nd > 0)
+            dtm = quantile(v, nd, 0.5);
+        nd = 0;
+        for (int i = 0; i < n; i++)
+            if (out[i].end != END_TIMEOUT)
+                v[nd++] = out[i].depth;
+        if (nd > 0)
+            ddm = quantile(v, nd, 0.5);
         int died = 0;
         char causes[256] = "";
         size_t used = 0;
-        for (int k = 0; k < MON_COUNT; k++) {
+        for (int k = 0; k <= END_FIREBALL; k++) {
             died += ends[k];
             if (ends[k] && used < sizeof causes)
                 used += (size_t)snprintf(causes + used, sizeof causes - used,
                                          "%s%s %.1f%%", used ? ", " : "",
-                                         monster_stats(k)->name,
+                                         k == END_FIREBALL ? "own fireball"
+                                                           : monster_stats(k)->name,
                                          100.0 * ends[k] / n);
         }
-        printf("| %s | %d | %d | %d | %d | %d | %d | %.1f%% | %s | %.1f%%%s |\n",
-               combat_ruleset_name(r), tm, t90, km, k90, lm, l90,
-               100.0 * died / n, died ? causes : "-", 100.0 * ends[END_CLEARED] / n,
-               ends[END_TIMEOUT] ? " (+ timeouts)" : "");
+        printf("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %.1f%% | %d | %d "
+               "| %s | %.1f%% |\n",
+               combat_ruleset_name(r), tm, t90, km, k90, lm, l90, dm, d90,
+               100.0 * died / n, dtm, ddm, died ? causes : "-",
+               100.0 * ends[END_TIMEOUT] / n);
         fflush(stdout);
     }
     free(out);

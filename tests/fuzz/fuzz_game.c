@@ -4,7 +4,8 @@
  * the terminal size may change between any two keys (NAWS).
  *
  * Input: 8 bytes of seed, then a stream of ops: a byte < 0xf0 is a key (an
- * index into a table of every key the decoder can emit, or the byte itself
+ * index into a table of every key the decoder can emit and of click keys
+ * the host makes while the game is targeting, or the byte itself
  * as a character); 0xf0-0xff changes the size (two following bytes pick it,
  * tiny and huge sizes included). Besides the sanitizers it checks that a
  * frame never fails to encode and that the same seed and keys give the same
@@ -26,6 +27,9 @@ static const int special[] = {
     KEY_UP, KEY_DOWN, KEY_LEFT, KEY_RIGHT, KEY_HOME, KEY_END, KEY_PGUP,
     KEY_PGDN, KEY_INSERT, KEY_DELETE, KEY_F1, KEY_F12, KEY_MOUSE, KEY_CPR,
     KEY_ENTER, KEY_ESC, KEY_BACKSPACE, KEY_CTRL_C, 0xe9, 0x10ffff,
+    /* clicks on the map (targeting), its corners, and one past its end */
+    KEY_CLICK_BASE, KEY_CLICK_BASE + 5 * 80 + 12, KEY_CLICK_BASE + 10 * 80 + 40,
+    KEY_CLICK_BASE + 21 * 80 - 1, KEY_CLICK_BASE + 21 * 80,
 };
 
 static int op_key(uint8_t b)

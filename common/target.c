@@ -1,0 +1,94 @@
+/* target.c - the targeting cursor: a mode of the game, one key at a time
+ * (seed 002's pickATile, without its nested loop). */
+#include "target.h"
+
+#include "game.h"
+#include "keys.h"
+
+void target_begin(game_t *g, int slot)
+{
+    const item_stats_t *k = item_stats(g->pack[slot]);
+    target_t *t = &g->target;
+    t->slot = slot;
+    t->range = k->range;
+    t->x = g->player.x;
+    t->y = g->player.y;
+    /* The nearest living monster in view, if any (ties: the lower slot). */
+    int best_d = -1;
+    for (int i = 0; i < MAX_MONSTERS; i++) {
+        const monster_t *m = &g->monsters[i];
+        if (!m->alive || !g->visible[m->y][m->x])
+            continue;
+        int dx = m->x - g->player.x, dy = m->y - g->player.y;
+        int d = dx * dx + dy * dy;
+        if (best_d < 0 || d < best_d) {
+            best_d = d;
+            t->x = m->x;
+            t->y = m->y;
+        }
+    }
+    g->mode = MODE_TARGET;
+    game_log(g, MSG_SYSTEM,
+             "Aim the %s: move the cursor; Enter or . casts, Esc cancels.",
+             k->name);
+}
+
+int target_allowed(const game_t *g, int x, int y)
+{
+    const target_t *t = &g->target;
+    return map_in_bounds(x, y) && g->visible[y][x] &&
+           (t->range == 0 ||
+            item_in_reach(g->player.x, g->player.y, x, y, t->range));
+}
+
+/* Chooses the cursor's tile: refused with a line (targeting goes on), or
+ * the scroll is cast and a turn taken. */
+static int choose(game_t *g)
+{
+    target_t *t = &g->target;
+    if (!g->visible[t->y][t->x]) {
+        game_log(g, MSG_INFO, "You cannot see that spot.");
+        return 0;
+    }
+    if (!target_allowed(g, t->x, t->y)) {
+        game_log(g, MSG_INFO, "That is out of range.");
+        return 0;
+    }
+    g->mode = MODE_PLAY;
+    if (item_cast_at(g, t->slot, t->x, t->y))
+        return 1;
+    g->mode = MODE_TARGET; /* refused: aim again, or Esc */
+    return 0;
+}
+
+int target_key(game_t *g, int key)
+{
+    target_t *t = &g->target;
+    int dx, dy, x, y;
+    if (game_key_direction(key, &dx, &dy)) {
+        /* Along an edge, a diagonal key still moves the other way. */
+        if (map_in_bounds(t->x + dx, t->y))
+            t->x += dx;
+        if (map_in_bounds(t->x, t->y + dy))
+            t->y += dy;
+        return 0;
+    }
+    if (game_click_tile(key, &x, &y)) {
+        t->x = x;
+        t->y = y;
+        return choose(g);
+    }
+    switch (key) {
+    case KEY_ENTER:
+    case '\n':
+    case '.':
+        return choose(g);
+    case KEY_ESC:
+        g->mode = MODE_PLAY;
+        game_log(g, MSG_INFO, "You put the %s away.",
+                 item_stats(g->pack[t->slot])->name);
+        return 0;
+    default:
+        return 0;
+    }
+}

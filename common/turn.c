@@ -1,0 +1,226 @@
+/* turn.c - the rules of a turn after the player's action (GAME.md "Turns"):
+ * blows and their outcomes, the monsters' phase (ai.c decides, this file
+ * carries it out; a confused monster stumbles instead), regeneration, timed
+ * effects, the death check. The rules of a blow are combat.c's. */
+#include <string.h>
+
+#include "ai.h"
+#include "combat.h"
+#include "game.h"
+
+static int game_roll(void *ctx, int lo, int hi)
+{
+    return rng_range(ctx, lo, hi);
+}
+
+static void player_fighter(const game_t *g, fighter_t *f)
+{
+    const creature_stats_t *base = monster_player_stats();
+    combat_fighter(f, base, 1, g->player.hp, g->player.attack - base->attack);
+    f->defense = g->player.defense;
+}
+
+static void monster_fighter(const monster_t *m, fighter_t *f)
+{
+    combat_fighter(f, monster_stats(m->kind), 0, m->hp, 0);
+}
+
+/* The blow's lines; a blow between two monsters (a confused one bumping
+ * into another) is neither good nor bad for the player: MSG_INFO. */
+static void log_blow(game_t *g, const combat_result_t *res, int neutral)
+{
+    for (int i = 0; i < res->nlines; i++)
+        game_log(g, neutral ? MSG_INFO : res->line[i].kind, "%s",
+                 res->line[i].text);
+}
+
+/* A monster at 0 hp dies: a corpse and its gold on the floor; XP and a
+ * kill only when the player killed it. */
+static void monster_dies(game_t *g, monster_t *m, int by_player)
+{
+    const creature_stats_t *k = monster_stats(m->kind);
+    int gold = rng_range(&g->rng, k->gold_min, k->gold_max);
+    m->hp = 0;
+    m->alive = 0;
+    m->confused = 0;
+    item_put(g, ITEM_CORPSE, m->kind, m->x, m->y, 0);
+    if (gold > 0)
+        item_put(g, ITEM_GOLD, 0, m->x, m->y, gold);
+    if (!by_player) {
+        if (gold > 0)
+            game_log(g, MSG_KILL, "The %s dies, dropping %d gold.", k->name,
+                     gold);
+        else
+            game_log(g, MSG_KILL, "The %s dies.", k->name);
+        return;
+    }
+    g->kills++;
+    if (gold > 0)
+        game_log(g, MSG_KILL, "The %s dies, dropping %d gold. (+%d XP)",
+                 k->name, gold, k->xp);
+    else
+        game_log(g, MSG_KILL, "The %s dies. (+%d XP)", k->name, k->xp);
+    game_gain_xp(g, k->xp);
+}
+
+void game_hurt_monster(game_t *g, int i, int dmg, int by_player)
+{
+    monster_t *m = &g->monsters[i];
+    if (!m->alive)
+        return;
+    m->hp -= dmg;
+    if (m->hp <= 0)
+        monster_dies(g, m, by_player);
+}
+
+void game_hurt_player(game_t *g, int dmg, int killer)
+{
+    if (g->player.hp <= 0)
+        return;
+    g->player.hp -= dmg;
+    if (g->player.hp <= 0) {
+        g->player.hp = 0;
+        g->killer = (uint8_t)killer;
+    }
+}
+
+void game_player_attacks(game_t *g, int i)
+{
+    fighter_t a, d;
+    combat_result_t res;
+    player_fighter(g, &a);
+    monster_fighter(&g->monsters[i], &d);
+    combat_resolve(g->opt.ruleset, &a, &d, game_roll, &g->rng, &res);
+    log_blow(g, &res, 0);
+    game_hurt_monster(g, i, res.damage, 1);
+}
+
+static void monster_attacks(game_t *g, const monster_t *m)
+{
+    fighter_t a, d;
+    combat_result_t res;
+    monster_fighter(m, &a);
+    player_fighter(g, &d);
+    combat_resolve(g->opt.ruleset, &a, &d, game_roll, &g->rng, &res);
+    log_blow(g, &res, 0);
+    game_hurt_player(g, res.damage, m->kind + 1);
+}
+
+/* A confused monster bumps into another: a blow between monsters. */
+static void monster_attacks_monster(game_t *g, const monster_t *m, int j)
+{
+    fighter_t a, d;
+    combat_result_t res;
+    monster_fighter(m, &a);
+    monster_fighter(&g->monsters[j], &d);
+    combat_resolve(g->opt.ruleset, &a, &d, game_roll, &g->rng, &res);
+    log_blow(g, &res, 1);
+    game_hurt_monster(g, j, res.damage, 0);
+}
+
+/* 002's confused monster: a random step (dx and dy each -1..1, one
+ * rng_range call for the nine choices); into a creature it attacks it,
+ * monster or player; onto free floor it moves; else it stays. */
+static void monster_stumbles(game_t *g, monster_t *m,
+                             uint8_t occ[MAP_H][MAP_W])
+{
+    int k = rng_range(&g->rng, 0, 8);
+    int nx = m->x + k % 3 - 1, ny = m->y + k / 3 - 1;
+    if (nx == m->x && ny == m->y)
+        return;
+    if (nx == g->player.x && ny == g->player.y) {
+        monster_attacks(g, m);
+        return;
+    }
+    int j = game_monster_at(g, nx, ny);
+    if (j >= 0) {
+        monster_attacks_monster(g, m, j);
+        if (!g->monsters[j].alive)
+            occ[ny][nx] = 0;
+        return;
+    }
+    if (!map_walkable(&g->map, nx, ny))
+        return;
+    occ[m->y][m->x] = 0;
+    m->x = nx;
+    m->y = ny;
+    occ[ny][nx] = 1;
+}
+
+/* Every living monster acts, in slot order, sharing this turn's maps. A
+ * monster stops acting once the player is dead. */
+static void monsters_act(game_t *g)
+{
+    uint8_t occ[MAP_H][MAP_W];
+    ai_turn_t t;
+    memset(occ, 0, sizeof occ);
+    for (int i = 0; i < MAX_MONSTERS; i++)
+        if (g->monsters[i].alive)
+            occ[g->monsters[i].y][g->monsters[i].x] = 1;
+    occ[g->player.y][g->player.x] = 1;
+    ai_turn_begin(&t, g->player.x, g->player.y);
+    for (int i = 0; i < MAX_MONSTERS && g->player.hp > 0; i++) {
+        monster_t *m = &g->monsters[i];
+        if (!m->alive)
+            continue;
+        if (m->confused) {
+            monster_stumbles(g, m, occ);
+            continue;
+        }
+        int nx, ny;
+        int act = ai_decide(&g->map, &t, occ, &g->rng, m->x, m->y,
+                            g->visible[m->y][m->x], m->hp,
+                            monster_stats(m->kind)->hp, &nx, &ny);
+        if (act == AI_MOVE) {
+            occ[m->y][m->x] = 0;
+            m->x = nx;
+            m->y = ny;
+            occ[ny][nx] = 1;
+        } else if (act == AI_ATTACK) {
+            monster_attacks(g, m);
+        }
+    }
+}
+
+/* Every MONSTER_REGEN_TURNS turns each hurt monster heals 1 hp: a monster
+ * that fled (below 30%) turns back to fight instead of being chased round
+ * a loop of corridors for ever. */
+static void monsters_regenerate(game_t *g)
+{
+    if ((g->turn + 1) % MONSTER_REGEN_TURNS != 0)
+        return;
+    for (int i = 0; i < MAX_MONSTERS; i++) {
+        monster_t *m = &g->monsters[i];
+        if (m->alive && m->hp < monster_stats(m->kind)->hp)
+            m->hp++;
+    }
+}
+
+/* Timed effects tick at the end of the turn: a confused monster has had
+ * one more confused turn; at 0 it is itself again. */
+static void effects_tick(game_t *g)
+{
+    for (int i = 0; i < MAX_MONSTERS; i++) {
+        monster_t *m = &g->monsters[i];
+        if (!m->alive || !m->confused)
+            continue;
+        if (--m->confused == 0)
+            game_log(g, MSG_INFO, "The %s is no longer confused.",
+                     monster_stats(m->kind)->name);
+    }
+}
+
+void game_end_turn(game_t *g)
+{
+    game_update_fov(g);
+    monsters_act(g);
+    monsters_regenerate(g);
+    effects_tick(g);
+    g->turn++;
+    if (g->player.hp <= 0) {
+        char cause[64];
+        g->mode = MODE_DEAD;
+        game_log(g, MSG_BAD, "You die, %s.",
+                 game_death_cause(g, cause, sizeof cause));
+    }
+}

@@ -1,0 +1,465 @@
+/* test_items.c - items, targeting and stairs against the real server: a
+ * potion picked up and drunk (the HP on the status line goes up), a
+ * fireball aimed and cancelled with Esc (the scroll stays in the pack) and
+ * then cast with an SGR mouse click, xterm mouse reporting on only while
+ * aiming (and off again on disconnect), and the stairs down to depth 2.
+ *
+ * As in test_combat.c, the game core is linked into this test: it plays a
+ * seed in-process first (a small bot that walks to what it needs, bumping
+ * into whatever monster is in the way), searches the seeds from 1 for the
+ * first whose game shows what the test needs, then starts the server with
+ * that --seed, sends the same keys and checks after every key that the
+ * client's screen is, row for row, the screen of its own copy of the game. */
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ai.h"
+#include "check_main.h"
+#include "client.h"
+#include "game.h"
+#include "keys.h"
+#include "play.h"
+#include "view.h"
+
+#define MAX_KEYS 400
+#define RIGHT_CLICK (-2) /* a right press on the map: Esc to the game */
+
+static const char MOUSE_ON[] = "\x1b[?1000h\x1b[?1006h";
+static const char MOUSE_OFF[] = "\x1b[?1000l\x1b[?1006l";
+
+typedef struct plan {
+    uint64_t seed;
+    int n;
+    int keys[MAX_KEYS]; /* game keys, click keys, RIGHT_CLICK */
+    int mark[8];        /* key indices the test looks at (plan-specific) */
+} plan_t;
+
+static char dir_key(int dx, int dy)
+{
+    static const char keys[3][3] = { { 'y', 'k', 'u' }, { 'h', '.', 'l' },
+                                     { 'b', 'j', 'n' } };
+    return keys[dy + 1][dx + 1];
+}
+
+/* Feeds a plan key to the in-process game. */
+static void feed(game_t *g, int key)
+{
+    game_key(g, key == RIGHT_CLICK ? KEY_ESC : key);
+}
+
+/* Adds a key to the plan and plays it. Returns 0 when the plan is full. */
+static int push(plan_t *pl, game_t *g, int key)
+{
+    if (pl->n >= MAX_KEYS)
+        return 0;
+    pl->keys[pl->n++] = key;
+    feed(g, key);
+    return 1;
+}
+
+/* Walks to (tx, ty) along the shortest path, bumping (attacking) whatever
+ * monster stands in the way. Returns 1 once there, alive. */
+static int walk_to(plan_t *pl, game_t *g, int tx, int ty)
+{
+    dmap_t d;
+    ai_distance_map(&g->map, tx, ty, &d);
+    while (!game_dead(g) && (g->player.x != tx || g->player.y != ty)) {
+        int nx, ny;
+        if (!ai_step_down(&g->map, &d, NULL, g->player.x, g->player.y, &nx,
+                          &ny))
+            return 0;
+        if (!push(pl, g, dir_key(nx - g->player.x, ny - g->player.y)))
+            return 0;
+    }
+    return !game_dead(g);
+}
+
+/* The nearest thing of `kind` on the level by path (the bot knows the
+ * map), within max steps. Returns 1 and its tile. */
+static int nearest_item(const game_t *g, int kind, int max, int *tx, int *ty)
+{
+    dmap_t d;
+    ai_distance_map(&g->map, g->player.x, g->player.y, &d);
+    int best = max + 1;
+    for (int i = 0; i < MAX_ITEMS; i++) {
+        const item_t *it = &g->items[i];
+        if (it->type == ITEM_THING && it->kind == kind &&
+            d.v[it->y][it->x] < best) {
+            best = d.v[it->y][it->x];
+            *tx = it->x;
+            *ty = it->y;
+        }
+    }
+    return best <= max;
+}
+
+/* Fights: next to a monster it attacks; else it walks towards the nearest
+ * living one. Until the first kill. Returns 1 if alive after it. */
+static int fight_one(plan_t *pl, game_t *g)
+{
+    while (!game_dead(g) && g->kills == 0) {
+        const player_t *p = &g->player;
+        int key = 0;
+        for (int dy = -1; dy <= 1 && !key; dy++)
+            for (int dx = -1; dx <= 1 && !key; dx++)
+                if ((dx || dy) && game_monster_at(g, p->x + dx, p->y + dy) >= 0)
+                    key = dir_key(dx, dy);
+        if (!key) {
+            dmap_t d;
+            ai_distance_map(&g->map, p->x, p->y, &d);
+            int best = -1, best_d = DMAP_FAR;
+            for (int i = 0; i < MAX_MONSTERS; i++) {
+                const monster_t *m = &g->monsters[i];
+                if (m->alive && d.v[m->y][m->x] < best_d) {
+                    best_d = d.v[m->y][m->x];
+                    best = i;
+                }
+            }
+            if (best < 0)
+                return 0;
+            ai_distance_map(&g->map, g->monsters[best].x, g->monsters[best].y,
+                            &d);
+            int nx, ny;
+            key = ai_step_down(&g->map, &d, NULL, p->x, p->y, &nx, &ny)
+                      ? dir_key(nx - p->x, ny - p->y) : '.';
+        }
+        if (!push(pl, g, key))
+            return 0;
+    }
+    return !game_dead(g);
+}
+
+/* Potion: walk to the nearest potion, pick it up, fight until the first
+ * kill, and (hurt, nothing in view) drink it: +4 HP. mark[0]: the 'a' that
+ * drinks; mark[1]: the HP before it; mark[2]: the keys up to the 'g'. */
+static int plan_potion(uint64_t seed, plan_t *pl)
+{
+    game_t *g = game_new(seed, NULL);
+    int tx, ty, ok = 0;
+    pl->seed = seed;
+    pl->n = 0;
+    if (nearest_item(g, IK_HEALTH_POTION, 25, &tx, &ty) && walk_to(pl, g, tx, ty) &&
+        (pl->mark[2] = pl->n + 1) && push(pl, g, 'g') && g->pack_count == 1 &&
+        fight_one(pl, g) &&
+        g->player.hp <= g->player.max_hp - 4 && !game_monster_in_view(g)) {
+        int before = g->player.hp;
+        push(pl, g, 'i');
+        pl->mark[0] = pl->n;
+        pl->mark[1] = before;
+        push(pl, g, 'a');
+        ok = g->player.hp == before + 4 && g->pack_count == 0 && pl->n < 200;
+    }
+    game_free(g);
+    return ok;
+}
+
+/* The first tile in view (row by row) at least 4 from the player: a
+ * fireball there does not burn the player. */
+static int far_tile(const game_t *g, int *tx, int *ty)
+{
+    for (int y = 0; y < MAP_H; y++)
+        for (int x = 0; x < MAP_W; x++) {
+            int dx = x - g->player.x, dy = y - g->player.y;
+            if (g->visible[y][x] && map_walkable(&g->map, x, y) &&
+                dx * dx + dy * dy >= 16 && target_allowed(g, x, y)) {
+                *tx = x;
+                *ty = y;
+                return 1;
+            }
+        }
+    return 0;
+}
+
+/* Fireball: walk to the nearest fireball scroll and pick it up (the only
+ * thing in the pack); read it and cancel with Esc (mark[0]: the 'a' that
+ * starts aiming, mark[1]: the Esc); the pack menu and Esc; read it and
+ * cancel with a right click (mark[2]); read it and click a tile in view 4
+ * or more away (mark[3]: the click). */
+static int plan_fireball(uint64_t seed, plan_t *pl)
+{
+    game_t *g = game_new(seed, NULL);
+    int tx, ty, ok = 0;
+    pl->seed = seed;
+    pl->n = 0;
+    if (nearest_item(g, IK_FIREBALL, 40, &tx, &ty) && walk_to(pl, g, tx, ty) &&
+        push(pl, g, 'g') && g->pack_count == 1) {
+        push(pl, g, 'i');
+        pl->mark[0] = pl->n;
+        push(pl, g, 'a');
+        pl->mark[1] = pl->n;
+        push(pl, g, KEY_ESC);
+        push(pl, g, 'i');
+        push(pl, g, KEY_ESC);
+        push(pl, g, 'i');
+        push(pl, g, 'a');
+        pl->mark[2] = pl->n;
+        push(pl, g, RIGHT_CLICK);
+        push(pl, g, 'i');
+        push(pl, g, 'a');
+        if (game_targeting(g) && g->pack_count == 1 && far_tile(g, &tx, &ty)) {
+            pl->mark[3] = pl->n;
+            push(pl, g, game_click_key(tx, ty));
+            ok = !game_dead(g) && g->pack_count == 0 && !game_targeting(g) &&
+                 pl->n < 300;
+        }
+    }
+    game_free(g);
+    return ok;
+}
+
+/* Stairs: walk to the stairs down and take them. */
+static int plan_stairs(uint64_t seed, plan_t *pl)
+{
+    game_t *g = game_new(seed, NULL);
+    int ok = 0;
+    pl->seed = seed;
+    pl->n = 0;
+    int sx = -1, sy = -1;
+    for (int y = 0; y < MAP_H; y++)
+        for (int x = 0; x < MAP_W; x++)
+            if (g->map.tile[y][x] == TILE_STAIRS) {
+                sx = x;
+                sy = y;
+            }
+    if (walk_to(pl, g, sx, sy)) {
+        push(pl, g, '>');
+        ok = g->depth == 2 && !game_dead(g) && pl->n < 150;
+    }
+    game_free(g);
+    return ok;
+}
+
+static void find_plan(int (*fn)(uint64_t, plan_t *), plan_t *pl)
+{
+    for (uint64_t seed = 1; seed <= 2000; seed++)
+        if (fn(seed, pl))
+            return;
+    ck_abort_msg("no seed in 1..2000 gives the game this test needs");
+}
+
+/* Row y of a screen as cl_row gives it: ASCII, trailing blanks removed. */
+static void screen_row(const screen_t *s, int y, char *buf, size_t len)
+{
+    size_t n = 0;
+    for (int x = 0; x < s->w && n + 1 < len; x++) {
+        uint32_t ch = screen_cat(s, x, y)->ch;
+        buf[n++] = ch < 128 ? (char)ch : '?';
+    }
+    while (n > 0 && buf[n - 1] == ' ')
+        n--;
+    buf[n] = '\0';
+}
+
+/* The client's screen is the game's own screen, row for row. */
+static void expect_screen(const tclient_t *c, const game_t *g, int key_no)
+{
+    screen_t s;
+    int h = cl_h(c);
+    screen_init(&s, cl_w(c), h);
+    view_draw(g, &s);
+    for (int y = 0; y < h; y++) {
+        char want[128], got[256];
+        screen_row(&s, y, want, sizeof want);
+        cl_row(c, y, got, sizeof got);
+        if (strcmp(want, got) != 0) {
+            screen_free(&s);
+            play_fail(c, "after key %d, row %d is \"%s\", not \"%s\"", key_no,
+                      y, got, want);
+        }
+    }
+    screen_free(&s);
+}
+
+/* Sends one plan key as a terminal sends it and waits for its answer. */
+static void send_key(tclient_t *c, int key, int key_no)
+{
+    char bytes[48];
+    int x, y;
+    if (key == KEY_ESC)
+        snprintf(bytes, sizeof bytes, "\x1b");
+    else if (key == RIGHT_CLICK)
+        snprintf(bytes, sizeof bytes, "\x1b[<2;1;1M\x1b[<2;1;1m");
+    else if (game_click_tile(key, &x, &y)) /* SGR 1006: 1-based, press+release */
+        snprintf(bytes, sizeof bytes, "\x1b[<0;%d;%dM\x1b[<0;%d;%dm", x + 1,
+                 y + 1, x + 1, y + 1);
+    else
+        snprintf(bytes, sizeof bytes, "%c", key);
+    if (!cl_key(c, bytes))
+        play_fail(c, "no answer to key %d (%d)", key_no, key);
+}
+
+/* Plays keys [from, to) of the plan, checking the screen after each. */
+static void play_keys(tclient_t *c, game_t *g, const plan_t *pl, int from,
+                      int to)
+{
+    for (int i = from; i < to; i++) {
+        send_key(c, pl->keys[i], i + 1);
+        feed(g, pl->keys[i]);
+        expect_screen(c, g, i + 1);
+    }
+}
+
+static tsrv_t *start_with_seed(uint64_t seed)
+{
+    char arg[32];
+    snprintf(arg, sizeof arg, "%llu", (unsigned long long)seed);
+    return srv_start("--seed", arg, NULL);
+}
+
+START_TEST(potion_picked_up_and_drunk)
+{
+    plan_t pl;
+    find_plan(plan_potion, &pl);
+    tsrv_t *s = start_with_seed(pl.seed);
+    tclient_t *c = play_connect(srv_port(s), NULL);
+    game_t *g = game_new(pl.seed, NULL);
+    expect_screen(c, g, 0);
+    play_keys(c, g, &pl, 0, pl.mark[2]);
+    ck_assert(cl_screen_has(c, "You pick up a health potion (a)."));
+    play_keys(c, g, &pl, pl.mark[2], pl.mark[0]);
+    /* The pack menu lists it. */
+    ck_assert(cl_screen_has(c, "Inventory: press a letter to use it"));
+    ck_assert(cl_screen_has(c, "a) ! health potion"));
+    char hp[32];
+    snprintf(hp, sizeof hp, "HP: %d/30", pl.mark[1]);
+    ck_assert(cl_screen_has(c, hp));
+    play_keys(c, g, &pl, pl.mark[0], pl.n);
+    snprintf(hp, sizeof hp, "HP: %d/30", pl.mark[1] + 4);
+    if (!cl_screen_has(c, hp))
+        play_fail(c, "the status line does not say %s", hp);
+    ck_assert(cl_screen_has(c, "You drink the health potion and heal 4 HP."));
+    ck_assert_int_eq(g->pack_count, 0);
+    game_free(g);
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+START_TEST(fireball_cancelled_then_cast_with_a_click)
+{
+    plan_t pl;
+    find_plan(plan_fireball, &pl);
+    tsrv_t *s = start_with_seed(pl.seed);
+    tclient_t *c = play_connect(srv_port(s), NULL);
+    game_t *g = game_new(pl.seed, NULL);
+    play_keys(c, g, &pl, 0, pl.mark[0]);
+    ck_assert(cl_screen_has(c, "You pick up a scroll of fireball (a)."));
+    ck_assert(!cl_stream_has(c, MOUSE_ON));
+
+    /* Aiming: mouse reporting on, the cursor and the tiles in range. */
+    play_keys(c, g, &pl, pl.mark[0], pl.mark[0] + 1);
+    ck_assert(game_targeting(g));
+    ck_assert(cl_screen_has(c, "Aim the scroll of fireball: move the cursor;"));
+    ck_assert(cl_stream_has(c, MOUSE_ON));
+    ck_assert(!cl_stream_has(c, MOUSE_OFF));
+    cl_cell_t cell;
+    ck_assert_int_eq(cl_cell(c, g->target.x, g->target.y, &cell), 0);
+    ck_assert(cell.reverse);
+    int lit = 0;
+    for (int y = 0; y < MAP_H; y++)
+        for (int x = 0; x < MAP_W; x++) {
+            cl_cell(c, x, y, &cell);
+            ck_assert_int_eq(cell.bg == COL_BLUE, target_allowed(g, x, y));
+            lit += cell.bg == COL_BLUE;
+        }
+    ck_assert_int_gt(lit, 10);
+
+    /* Esc: no turn, the scroll stays, mouse reporting off. */
+    int turn = cl_turn(c);
+    play_keys(c, g, &pl, pl.mark[0] + 1, pl.mark[1] + 1);
+    ck_assert(cl_screen_has(c, "You put the scroll of fireball away."));
+    ck_assert(cl_stream_has(c, MOUSE_OFF));
+    ck_assert_int_eq(cl_turn(c), turn);
+    play_keys(c, g, &pl, pl.mark[1] + 1, pl.mark[1] + 2); /* i */
+    ck_assert(cl_screen_has(c, "a) ? scroll of fireball"));
+
+    /* A right click cancels too; then a left click casts it there. */
+    play_keys(c, g, &pl, pl.mark[1] + 2, pl.mark[2] + 1);
+    ck_assert(!game_targeting(g));
+    ck_assert_int_eq(g->pack_count, 1);
+    ck_assert_int_eq(cl_turn(c), turn);
+    play_keys(c, g, &pl, pl.mark[2] + 1, pl.n);
+    ck_assert(cl_screen_has(c, "The fireball explodes, burning everything "
+                               "within 3 tiles!"));
+    ck_assert_int_eq(cl_turn(c), turn + 1);
+    ck_assert_int_eq(g->pack_count, 0);
+    ck_assert(cl_key(c, "i"));
+    ck_assert(cl_screen_has(c, "Your pack is empty."));
+    /* A click outside aiming is no key: nothing answers, nothing changes. */
+    ck_assert_int_eq(cl_send_str(c, "\x1b[<0;5;5M\x1b[<0;5;5m"), 0);
+    ck_assert(cl_key(c, "x")); /* an unknown key: its answer comes alone */
+    ck_assert(cl_screen_has(c, "Unknown key 'x'."));
+    ck_assert_int_eq(cl_turn(c), turn + 1);
+    game_free(g);
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+START_TEST(mouse_off_on_disconnect)
+{
+    plan_t pl;
+    find_plan(plan_fireball, &pl);
+    tsrv_t *s = start_with_seed(pl.seed);
+    tclient_t *c = play_connect(srv_port(s), NULL);
+    game_t *g = game_new(pl.seed, NULL);
+    play_keys(c, g, &pl, 0, pl.mark[0] + 1);
+    ck_assert(game_targeting(g));
+    ck_assert(cl_stream_has(c, MOUSE_ON));
+    ck_assert(!cl_stream_has(c, MOUSE_OFF));
+    srv_signal(s, SIGTERM);
+    if (!cl_wait_eof(c, CL_WAIT_MS))
+        play_fail(c, "the server did not close the connection");
+    ck_assert(cl_stream_has(c, MOUSE_OFF));
+    game_free(g);
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+START_TEST(stairs_down_to_depth_2)
+{
+    plan_t pl;
+    find_plan(plan_stairs, &pl);
+    tsrv_t *s = start_with_seed(pl.seed);
+    tclient_t *c = play_connect(srv_port(s), NULL);
+    game_t *g = game_new(pl.seed, NULL);
+    ck_assert(cl_screen_has(c, "Depth:1"));
+    play_keys(c, g, &pl, 0, pl.n - 1);
+    int x, y;
+    ck_assert_int_eq(cl_find(c, '@', &x, &y), 1);
+    ck_assert_int_eq(g->map.tile[y][x], TILE_STAIRS);
+    play_keys(c, g, &pl, pl.n - 1, pl.n);
+    if (!cl_screen_has(c, "Depth:2"))
+        play_fail(c, "the status line does not say Depth:2");
+    ck_assert(cl_screen_has(c, "You descend the stairs to depth 2."));
+    /* A new level: the '@' in the centre of its first room. */
+    int cx, cy;
+    rect_center(&g->map.rooms[0], &cx, &cy);
+    ck_assert_int_eq(cl_find(c, '@', &x, &y), 1);
+    ck_assert_int_eq(x, cx);
+    ck_assert_int_eq(y, cy);
+    game_free(g);
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("items");
+    TCase *tc = tcase_create("items");
+    tcase_set_timeout(tc, 120);
+    tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(tc, potion_picked_up_and_drunk);
+    tcase_add_test(tc, fireball_cancelled_then_cast_with_a_click);
+    tcase_add_test(tc, mouse_off_on_disconnect);
+    tcase_add_test(tc, stairs_down_to_depth_2);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
