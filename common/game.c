@@ -82,6 +82,14 @@ game_t *game_new(uint64_t seed, const game_options_t *opt)
     return g;
 }
 
+game_t *game_clone(const game_t *g)
+{
+    game_t *c = malloc(sizeof *c);
+    if (c)
+        memcpy(c, g, sizeof *c);
+    return c;
+}
+
 void game_free(game_t *g)
 {
     free(g);

@@ -108,6 +108,10 @@ typedef struct game {
 /* A new game from a seed. opt may be NULL (defaults). NULL on OOM. */
 game_t *game_new(uint64_t seed, const game_options_t *opt);
 
+/* A copy of g that shares nothing with it (NULL on OOM): a game is one
+ * allocation with no pointers. */
+game_t *game_clone(const game_t *g);
+
 /* Frees a game (NULL is fine). */
 void game_free(game_t *g);
 

@@ -36,7 +36,7 @@ static void draw_centered(screen_t *s, int y, const char *text, uint8_t fg,
     screen_puts(s, x < 0 ? 0 : x, y, text, fg, COL_DEFAULT, attr);
 }
 
-static void draw_too_small(screen_t *s)
+void view_draw_too_small(screen_t *s)
 {
     char line[64];
     int y = s->h / 2 - 1;
@@ -292,7 +292,7 @@ void view_draw(const game_t *g, screen_t *s)
 {
     screen_clear(s);
     if (!view_fits(s->w, s->h)) {
-        draw_too_small(s);
+        view_draw_too_small(s);
         return;
     }
     switch (g->mode) {

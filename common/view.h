@@ -25,4 +25,7 @@ void view_draw(const game_t *g, screen_t *s);
 /* 1 if a w x h terminal is large enough to play. */
 int view_fits(int w, int h);
 
+/* Draws the "please enlarge your terminal" screen (the lobby uses it too). */
+void view_draw_too_small(screen_t *s);
+
 #endif

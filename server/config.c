@@ -40,6 +40,7 @@ static const key_def_t keys[] = {
     STR_KEY(bind, "address to listen on"),
     INT_KEY(port, 0, 65535, "TCP port (0 picks a free one and logs it)"),
     STR_KEY(data_dir, "directory for the server's files (created if missing)"),
+    STR_KEY(motd, "the lobby's message of the day (may be empty)"),
     STR_KEY(server_name, "name shown to players"),
     INT_KEY(max_sessions, 1, 1000000, "players at once; more are told the server is full"),
     INT_KEY(idle_timeout, 0, 604800, "seconds without a key before disconnect (0: never)"),
@@ -66,6 +67,7 @@ void config_defaults(config_t *c)
     c->port = 2323;
     snprintf(c->data_dir, sizeof c->data_dir, "./data");
     snprintf(c->server_name, sizeof c->server_name, "rogued");
+    snprintf(c->motd, sizeof c->motd, "Every player has a dungeon of their own. Good luck!");
     c->max_sessions = 1000;
     c->idle_timeout = 1800;
     c->idle_warning = 60;

@@ -15,6 +15,7 @@ typedef struct config {
     int port;
     char data_dir[CONFIG_STR_MAX];
     char server_name[64];
+    char motd[160];          /* the lobby's message of the day */
     int max_sessions;
     int idle_timeout;        /* seconds; 0 = never */
     int idle_warning;        /* seconds before the idle disconnect */

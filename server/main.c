@@ -11,6 +11,7 @@
 #include "config.h"
 #include "log.h"
 #include "server.h"
+#include "store.h"
 
 #define DEFAULT_CONFIG "config/server.conf"
 
@@ -176,8 +177,16 @@ int main(int argc, char **argv)
 
     uv_loop_t loop;
     uv_loop_init(&loop);
+    /* The database first: a file that is not ours stops the server here,
+     * before anyone can connect. */
+    store_t *store = store_open(&loop, cfg.data_dir, NULL, err, sizeof err);
+    if (!store) {
+        fprintf(stderr, "rogued: %s\n", err);
+        uv_loop_close(&loop);
+        return 1;
+    }
     static srv_t srv; /* large (scratch buffers): not on the stack */
-    if (srv_init(&srv, &loop, &cfg) != 0) {
+    if (srv_init(&srv, &loop, &cfg, store) != 0) {
         uv_loop_close(&loop);
         return 1;
     }

@@ -6,6 +6,7 @@
 
 #include "log.h"
 #include "session.h"
+#include "store.h"
 
 static void on_connection(uv_stream_t *listener, int status)
 {
@@ -77,19 +78,24 @@ static int listen_on(srv_t *srv)
     return 0;
 }
 
-int srv_init(srv_t *srv, uv_loop_t *loop, const config_t *cfg)
+int srv_init(srv_t *srv, uv_loop_t *loop, const config_t *cfg,
+             struct store *store)
 {
     memset(srv, 0, sizeof *srv);
     srv->loop = loop;
     srv->cfg = *cfg;
+    srv->store = store;
     buf_init(&srv->enc, 0);
     buf_init(&srv->out, 0);
-    if (screen_init(&srv->next, 80, 24) != 0)
+    if (screen_init(&srv->next, 80, 24) != 0) {
+        store_close(store);
         return -1;
+    }
     if (listen_on(srv) != 0) {
         /* The listener handle was initialised: close it so the loop can end. */
         uv_close((uv_handle_t *)&srv->listener, NULL);
         uv_run(loop, UV_RUN_DEFAULT);
+        store_close(store);
         screen_free(&srv->next);
         return -1;
     }
@@ -125,6 +131,9 @@ void srv_shutdown(srv_t *srv, const char *why)
 int srv_run(srv_t *srv)
 {
     uv_run(srv->loop, UV_RUN_DEFAULT);
+    /* Every session is gone and every game it ended is queued: write them. */
+    store_close(srv->store);
+    srv->store = NULL;
     screen_free(&srv->next);
     buf_free(&srv->enc);
     buf_free(&srv->out);

@@ -17,6 +17,7 @@
 #include "screen.h"
 
 struct sess;
+struct store;
 
 typedef struct srv {
     uv_loop_t *loop;
@@ -27,6 +28,8 @@ typedef struct srv {
     struct sess *sessions;     /* every session not yet freed */
     int nsessions;             /* in that list */
     int nplaying;              /* admitted (not refused, not closing) */
+    int ngames;                /* sessions with a game in progress */
+    struct store *store;       /* accounts, games, scores (store.h); owned */
     int shutting_down;
     uint64_t next_id;
     /* scratch, borrowed by the session being served */
@@ -39,11 +42,14 @@ typedef struct srv {
 } srv_t;
 
 /* Sets up the loop, binds and listens (logging "listening on ADDR:PORT").
- * Returns 0, or -1 after logging why. */
-int srv_init(srv_t *srv, uv_loop_t *loop, const config_t *cfg);
+ * The server takes the store (store_open'd on the same loop) and closes it
+ * in srv_run, or here on failure. Returns 0, or -1 after logging why. */
+int srv_init(srv_t *srv, uv_loop_t *loop, const config_t *cfg,
+             struct store *store);
 
-/* Runs until a signal or srv_shutdown has closed everything. Returns the
- * uv_loop_close result (0 when every handle was closed). */
+/* Runs until a signal or srv_shutdown has closed everything, then writes
+ * what the store still holds and closes it. Returns the uv_loop_close
+ * result (0 when every handle was closed). */
 int srv_run(srv_t *srv);
 
 /* Starts a clean shutdown: stop accepting, tell every player, close every

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "store.h"
 
 /* Our side of the option table (TELNET.md): we will ECHO and SGA, we want
  * NAWS and TTYPE from the client, and we refuse everything else. */
@@ -43,10 +44,14 @@ static void sess_free(sess_t *s)
         buf_reset(&srv->out);
         srv->out_owner = NULL;
     }
+    /* No store answer may reach this session any more. */
+    store_cancel(srv->store, s);
     if (s->telnet)
         telnet_free(s->telnet);
     screen_free(&s->shown);
-    game_free(s->game);
+    game_free(s->game); /* NULL: sess_close ended it */
+    record_free(&s->rec);
+    lobby_free(&s->lobby);
     free(s);
 }
 
@@ -282,19 +287,14 @@ void sess_accept(srv_t *srv)
         return;
     }
     s->refused = 0;
-    game_options_t opt;
-    srv_game_options(srv, &opt);
-    s->game = game_new(srv_new_seed(srv), &opt);
-    if (!s->game) {
-        sess_close(s, "out of memory", 0, NULL);
-        return;
-    }
+    char guest[ACCT_NAME_MAX + 1];
+    snprintf(guest, sizeof guest, "guest%llu", (unsigned long long)s->id);
+    lobby_init(&s->lobby, guest);
     srv->nplaying++;
     uv_tcp_nodelay(&s->tcp, 1);
     uv_tcp_keepalive(&s->tcp, 1, 60);
-    log_info("connect %s id=%llu seed=%llu (%d online)", s->addr,
-             (unsigned long long)s->id, (unsigned long long)s->game->seed,
-             srv->nplaying);
+    log_info("connect %s id=%llu (%d online)", s->addr,
+             (unsigned long long)s->id, srv->nplaying);
     /* One write: IAC WILL ECHO, IAC WILL SGA, IAC DO NAWS, IAC DO TTYPE. */
     telnet_negotiate(s->telnet, TELNET_WILL, TELNET_TELOPT_ECHO);
     telnet_negotiate(s->telnet, TELNET_WILL, TELNET_TELOPT_SGA);
@@ -311,7 +311,14 @@ void sess_close(sess_t *s, const char *reason, int graceful,
     srv_t *srv = s->srv;
     if (s->state == S_CLOSING)
         return;
-    int was_playing = s->state == S_PLAYING;
+    int was_playing = s->state == S_PLAYING || s->state == S_LOBBY;
+    unsigned turns = s->game ? (unsigned)s->game->turn : 0u;
+    if (s->game) {
+        /* A game cut short by the connection is over: record it. */
+        char cause[64];
+        snprintf(cause, sizeof cause, "disconnected (%s)", reason);
+        sess_game_end(s, cause);
+    }
     s->state = S_CLOSING;
     s->close_reason = reason;
     if (!s->refused) {
@@ -320,7 +327,7 @@ void sess_close(sess_t *s, const char *reason, int graceful,
         log_info("disconnect %s id=%llu reason=\"%s\" duration=%llu.%03llus turns=%u",
                  s->addr, (unsigned long long)s->id, reason,
                  (unsigned long long)(ms / 1000), (unsigned long long)(ms % 1000),
-                 s->game ? (unsigned)s->game->turn : 0u);
+                 turns);
     }
     uv_timer_stop(&s->esc_timer);
     uv_timer_stop(&s->timer);
@@ -369,7 +376,7 @@ void sess_sweep(sess_t *s, uint64_t now)
         sess_close(s, "output stalled (client not reading)", 0, NULL);
         return;
     }
-    if (s->state != S_PLAYING)
+    if (s->state != S_PLAYING && s->state != S_LOBBY)
         return;
     if (c->idle_timeout) {
         uint64_t idle = now - s->last_input_ms;

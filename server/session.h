@@ -14,6 +14,8 @@
 
 #include "game.h"
 #include "keydec.h"
+#include "lobby.h"
+#include "record.h"
 #include "screen.h"
 #include "screen_diff.h"
 #include "server.h"
@@ -21,7 +23,8 @@
 
 enum sess_state {
     S_NEGOTIATING = 0, /* waiting (bounded) for the client's telnet answers */
-    S_PLAYING,
+    S_LOBBY,           /* the menu, prompts, scores (lobby.h) */
+    S_PLAYING,         /* a game (s->game) */
     S_CLOSING          /* no more input; handles closing or output draining */
 };
 
@@ -54,7 +57,11 @@ typedef struct sess {
     double key_tokens;         /* keys-per-second bucket */
     uint64_t key_tokens_ms;
     char notice[80];           /* a host line over the log, until the next key */
-    game_t *game;
+    game_t *game;              /* S_PLAYING: the game; else NULL */
+    record_t rec;              /* S_PLAYING: its record (keys go through it) */
+    int64_t game_started;      /* Unix seconds, for the store */
+    uint8_t game_recorded;     /* the store has this game already (it died) */
+    lobby_t lobby;
 } sess_t;
 
 /* Accepts a pending connection from the listener into a new session.
@@ -93,3 +100,29 @@ void sess_render(sess_t *s);
 
 /* A held Esc's deadline passed: let the decoder give up on the sequence. */
 void sess_esc_timeout(sess_t *s);
+
+/* --- session_game.c: a game's life inside a session ---------------------- */
+
+/* Starts a new game (a new seed) under the lobby's player name: S_PLAYING.
+ * Returns 0, or -1 after closing the session (out of memory). */
+int sess_game_start(sess_t *s);
+
+/* Feeds a key to the game (through its record) and handles what follows:
+ * a death is recorded in the store at once; quitting returns to the lobby. */
+void sess_game_key(sess_t *s, int key);
+
+/* The game is over for the session (the player left it, or the connection
+ * is closing): records it unless done already (cause: why it ended, for a
+ * game that did not end in death), frees it, and leaves S_PLAYING. */
+void sess_game_end(sess_t *s, const char *cause);
+
+/* --- session_lobby.c: the lobby inside a session ---------------------------- */
+
+/* Shows the lobby (after negotiation, and after every game). */
+void sess_lobby_enter(sess_t *s);
+
+/* A key in the lobby: drives lobby.h and the store calls it asks for. */
+void sess_lobby_key(sess_t *s, int key);
+
+/* Draws the lobby into next at the session's size. */
+void sess_lobby_draw(sess_t *s, screen_t *next);

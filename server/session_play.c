@@ -20,7 +20,7 @@ static void send_frame_marker(sess_t *s)
 void sess_render(sess_t *s)
 {
     srv_t *srv = s->srv;
-    if (s->state != S_PLAYING)
+    if (s->state != S_PLAYING && s->state != S_LOBBY)
         return;
     if (s->queued > (size_t)srv->cfg.output_highwater) {
         /* Skip this frame; the next diff starts from what was last sent, so
@@ -38,7 +38,10 @@ void sess_render(sess_t *s)
         sess_close(s, "out of memory", 0, NULL);
         return;
     }
-    view_draw(s->game, next);
+    if (s->state == S_LOBBY)
+        sess_lobby_draw(s, next);
+    else
+        view_draw(s->game, next);
     if (s->notice[0] && view_fits(s->w, s->h)) {
         /* A host line (tips, idle warning) over the oldest log line. */
         for (int x = 0; x < s->w; x++)
@@ -65,7 +68,7 @@ void sess_start_play(sess_t *s)
     if (s->state != S_NEGOTIATING)
         return;
     uv_timer_stop(&s->timer);
-    s->state = S_PLAYING;
+    sess_lobby_enter(s);
     if (!s->telnet_peer)
         snprintf(s->notice, sizeof s->notice,
                  "Tip: for one key at a time use: stty raw -echo; nc HOST PORT; stty sane");
@@ -104,35 +107,8 @@ static int take_key_token(sess_t *s)
 
 static int is_quit_key(int key)
 {
-    return key == 'Q' || key == 'y' || key == 'Y' || key == 'n' ||
-           key == 'N' || key == KEY_CTRL_C || key == KEY_ESC;
-}
-
-/* The death screen's Space or r: a new game with a new seed (the core picks
- * no seed of its own), in place of the finished one. */
-static void new_game(sess_t *s)
-{
-    game_options_t opt;
-    srv_game_options(s->srv, &opt);
-    game_t *g = game_new(srv_new_seed(s->srv), &opt);
-    if (!g) {
-        sess_close(s, "out of memory", 0, NULL);
-        return;
-    }
-    game_free(s->game);
-    s->game = g;
-    log_info("new game id=%llu seed=%llu", (unsigned long long)s->id,
-             (unsigned long long)g->seed);
-}
-
-static void log_death(const sess_t *s)
-{
-    char cause[64];
-    const game_t *g = s->game;
-    log_info("game over id=%llu seed=%llu turns=%u depth=%d score=%d "
-             "cause=\"%s\"", (unsigned long long)s->id,
-             (unsigned long long)g->seed, (unsigned)g->turn, g->depth,
-             game_score(g), game_death_cause(g, cause, sizeof cause));
+    return key == 'Q' || key == 'q' || key == 'y' || key == 'Y' ||
+           key == 'n' || key == 'N' || key == KEY_CTRL_C || key == KEY_ESC;
 }
 
 /* xterm mouse reporting (1000: clicks; 1006: SGR coordinates, any size),
@@ -153,7 +129,8 @@ static void set_mouse(sess_t *s, int was_on, int on)
  * left cell at every size), a right press cancels as Esc does (002). */
 static int mouse_key(const sess_t *s, const keyev_t *ev)
 {
-    if (!game_targeting(s->game) || ev->release || (ev->button & (32 | 64)))
+    if (!s->game || !game_targeting(s->game) || ev->release ||
+        (ev->button & (32 | 64)))
         return 0;
     if ((ev->button & 3) == 2)
         return KEY_ESC;
@@ -166,7 +143,7 @@ static int mouse_key(const sess_t *s, const keyev_t *ev)
 static void on_key(void *ctx, const keyev_t *ev)
 {
     sess_t *s = ctx;
-    if (s->state == S_CLOSING || !s->game)
+    if (s->state != S_LOBBY && s->state != S_PLAYING)
         return;
     int key = ev->key;
     if (key == KEY_CPR)
@@ -179,24 +156,17 @@ static void on_key(void *ctx, const keyev_t *ev)
     s->warned_idle = 0;
     s->notice[0] = '\0';
     s->need_render = 1;
-    if (game_dead(s->game)) {
-        int choice = game_dead_choice(key);
-        if (choice > 0)
-            new_game(s);
-        else if (choice < 0)
-            sess_close(s, "quit", 1, "Thanks for playing. Goodbye!");
+    /* Too small to see anything: only let the player leave. */
+    if (!view_fits(s->w, s->h) && !is_quit_key(key))
         return;
-    }
-    /* Too small to see the map: only let the player leave. */
-    if (s->state == S_PLAYING && !view_fits(s->w, s->h) && !is_quit_key(key))
-        return;
-    int targeting = game_targeting(s->game);
-    game_key(s->game, key);
-    set_mouse(s, targeting, game_targeting(s->game));
-    if (game_dead(s->game))
-        log_death(s);
-    if (game_over(s->game))
-        sess_close(s, "quit", 1, "Thanks for playing. Goodbye!");
+    int targeting = s->game && game_targeting(s->game);
+    if (s->state == S_LOBBY)
+        sess_lobby_key(s, key);
+    else
+        sess_game_key(s, key);
+    /* Mouse reporting follows aiming (a key may also end the game). */
+    if (s->state != S_CLOSING)
+        set_mouse(s, targeting, s->game && game_targeting(s->game));
 }
 
 void sess_esc_timeout(sess_t *s)

@@ -7,8 +7,8 @@
 # detached tmux session on a private socket (tmux -L), waits for the '@',
 # moves it one step into an open direction (read from the pane) with a vi-key
 # and back with an arrow key, checks each move went exactly one cell, then
-# quits with Q y: the goodbye is shown, telnet exits, the server logs a
-# "quit" disconnect. Finally SIGTERM: the server must exit 0.
+# quits with Q y (back to the lobby, the game recorded) and q: the goodbye
+# is shown, telnet exits, the server logs a "quit" disconnect. Finally SIGTERM: the server must exit 0.
 #
 # Exit 0: passed; 1: failed; 77: skipped (no tmux or no telnet).
 # Every wait is a bounded poll; everything started is stopped on every path.
@@ -97,6 +97,10 @@ echo "server pid $srv_pid on port $port"
 #    (remain-on-exit), so its end can be seen.
 T new-session -d -s e2e -x 80 -y 24 "telnet 127.0.0.1 $port" \; \
     set-option -t e2e remain-on-exit on >/dev/null || fail "tmux did not start"
+wait_for 10 pane_has 'Play (as a guest)' || fail "no lobby on the screen"
+T send-keys -t e2e p
+wait_for 5 pane_has 'Name: guest1' || fail "no guest name offered after p"
+T send-keys -t e2e Enter
 wait_for 10 find_at || fail "no '@' on the screen"
 wait_for 5 pane_has 'HP: 30/30' || fail "no status line"
 find_at
@@ -124,17 +128,21 @@ wait_for 5 at_is "$x0" "$y0" || fail "the $back arrow did not move the '@' back 
 wait_for 5 turn_is 2 || fail "the turn counter is not 2 after two moves"
 echo "the $back arrow moved it back"
 
-# 4. Q y: goodbye, telnet exits, the server logs why.
+# 4. Q y: back in the lobby, the game recorded; q there: goodbye, telnet
+#    exits, the server logs why.
 T send-keys -t e2e Q
 wait_for 5 pane_has 'Really quit? (y/n)' || fail "no quit prompt"
 T send-keys -t e2e y
+wait_for 5 pane_has 'Play as guest1' || fail "Q y did not return to the lobby"
+wait_for 5 grep -q 'game over id=1 name=guest1 seed=[0-9]* turns=2 ' "$tmp/server.log" ||
+    fail "the server did not record the game (2 turns)"
+T send-keys -t e2e q
 pane_dead() { [ "$(T display-message -p -t e2e '#{pane_dead}')" = 1 ]; }
 wait_for 10 pane_dead || fail "telnet did not exit after Q y"
 pane_has "Thanks for playing. Goodbye!" || fail "no goodbye on the screen"
 pane_has "Connection closed by foreign host." || fail "telnet did not see the close"
 wait_for 5 grep -q 'reason="quit"' "$tmp/server.log" || fail "the server did not log the quit"
-grep -q 'turns=2' "$tmp/server.log" || fail "the server did not log turns=2"
-echo "Q y: goodbye shown, telnet exited, quit logged"
+echo "Q y, q: game recorded, goodbye shown, telnet exited, quit logged"
 
 # 5. SIGTERM: the server exits 0. (It is our child: once it has exited it
 #    is a zombie until `wait`, which then gives its status.)

@@ -485,8 +485,30 @@ static int pred_ready(tclient_t *c, void *arg)
     return c->raw || c->frames > c->frames_taken;
 }
 
+static int pred_lobby_or_game(tclient_t *c, void *arg)
+{
+    return cl_screen_has(c, "Play (as a guest)") || pred_ready(c, arg);
+}
+
+static int pred_guest_prompt(tclient_t *c, void *arg)
+{
+    (void)arg;
+    return cl_screen_has(c, "Play as a guest") && cl_screen_has(c, "Name: guest");
+}
+
 int cl_wait_ready(tclient_t *c, int timeout_ms)
 {
+    if (!cl_wait(c, pred_lobby_or_game, NULL, timeout_ms))
+        return 0;
+    if (cl_screen_has(c, "Play (as a guest)")) {
+        /* The lobby: p, then Enter on the guest name it offers. A raw
+         * (cooked nc) client sends a line: "p" and "\n" arrive as keys. */
+        if (c->raw ? cl_send_str(c, "p\n") != 0
+                   : cl_send_str(c, "p") != 0 ||
+                     !cl_wait(c, pred_guest_prompt, NULL, timeout_ms) ||
+                     cl_send_str(c, "\r") != 0)
+            return 0;
+    }
     if (!cl_wait(c, pred_ready, NULL, timeout_ms))
         return 0;
     c->frames_taken = c->frames;

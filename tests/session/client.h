@@ -176,7 +176,9 @@ int cl_wait_no_text(tclient_t *c, const char *text, int timeout_ms);
 
 /* Waits until the game is on screen: one '@' in the map rows and the
  * status line ("HP:") in the last row; in telnet mode also the frame
- * marker that ends that screen (all markers so far are then taken).
+ * marker that ends that screen (all markers so far are then taken). If the
+ * lobby comes first, it plays as a guest under the name offered (p, then
+ * Enter).
  * Returns 1 or 0. */
 int cl_wait_ready(tclient_t *c, int timeout_ms);
 

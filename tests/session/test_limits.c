@@ -134,7 +134,7 @@ START_TEST(slow_reader_cut_off)
     ck_assert_msg(cl_closed(slow), "still connected after %zu bytes sent", total);
     ck_assert(srv_wait_log(s, "reason=\"output limit (client not reading)\"",
                            CL_WAIT_MS));
-    ck_assert_int_eq(srv_log_count(s, "disconnect"), 1);
+    ck_assert_int_eq(srv_log_count(s, "info disconnect "), 1);
     cl_close(slow);
 
     play_move(a, "l", 1, 0);
@@ -176,7 +176,7 @@ START_TEST(stalled_reader_cut_off)
     ck_assert(srv_wait_log(s, "reason=\"output stalled (client not reading)\"",
                            CL_WAIT_MS));
     ck_assert(!srv_log_has(s, "output limit"));
-    ck_assert_int_eq(srv_log_count(s, "disconnect"), 1);
+    ck_assert_int_eq(srv_log_count(s, "info disconnect "), 1);
     cl_close(slow);
 
     play_move(a, "l", 1, 0);

@@ -236,7 +236,13 @@ START_TEST(quit_yes)
     ck_assert(cl_key(c, "Q"));
     ck_assert_str_eq(cl_row(c, 22, row, sizeof row), "Really quit? (y/n)");
     ck_assert_int_eq(cl_turn(c), 1);
-    ck_assert_int_eq(cl_send_str(c, "y"), 0);
+    /* y: the game is over, and recorded; back in the lobby. q: goodbye. */
+    ck_assert(cl_key(c, "y"));
+    if (!cl_wait_text(c, "Play as guest1", CL_WAIT_MS))
+        play_fail(c, "not back in the lobby");
+    ck_assert(srv_wait_log(s, "game over id=1 name=guest1 seed=42 turns=1 ", CL_WAIT_MS));
+    ck_assert(srv_log_has(s, "cause=\"quit\""));
+    ck_assert_int_eq(cl_send_str(c, "q"), 0);
     if (!cl_wait_text(c, "Thanks for playing. Goodbye!", CL_WAIT_MS))
         play_fail(c, "no goodbye");
     if (!cl_wait_eof(c, CL_WAIT_MS))
@@ -267,7 +273,7 @@ START_TEST(quit_no)
     play_move(c, "l", 1, 0);
     play_move(c, "h", -1, 0);
     ck_assert(!cl_closed(c));
-    ck_assert(!srv_log_has(s, "disconnect"));
+    ck_assert(!srv_log_has(s, "info disconnect "));
     cl_close(c);
     srv_stop(s);
 }

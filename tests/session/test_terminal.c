@@ -164,17 +164,23 @@ START_TEST(raw_client)
     tsrv_t *s = srv_start("--seed", "42", "--set", "negotiation_ms=1000", NULL);
     cl_opts_t o = { .raw = 1 };
     int64_t t0 = ms_now();
-    tclient_t *c = play_connect(srv_port(s), &o);
+    tclient_t *c = cl_connect(srv_port(s), &o);
+    if (!cl_wait_text(c, "Play (as a guest)", CL_WAIT_MS))
+        play_fail(c, "no lobby");
     int64_t took = ms_now() - t0;
     if (took < 900 || took > 4000)
-        play_fail(c, "the game came after %lld ms, not after about 1000",
+        play_fail(c, "the lobby came after %lld ms, not after about 1000",
                   (long long)took);
     char row[256];
-    check_status_row(c, 23);
+    /* The tip is on the first screen, the lobby's, until the first key. */
     ck_assert_str_eq(cl_row(c, 21, row, sizeof row),
                      "Tip: for one key at a time use: stty raw -echo; nc HOST PORT; stty sane");
-    ck_assert_str_eq(cl_row(c, 22, row, sizeof row), HINT);
     ck_assert_int_eq(cl_frames(c), 0); /* no telnet, no IAC NOP */
+    if (!cl_wait_ready(c, CL_WAIT_MS)) /* "p\n": play as the guest offered */
+        play_fail(c, "no game after p");
+    check_status_row(c, 23);
+    ck_assert_str_eq(cl_row(c, 21, row, sizeof row), WELCOME);
+    ck_assert_str_eq(cl_row(c, 22, row, sizeof row), HINT);
 
     int x, y;
     ck_assert_int_eq(cl_find(c, '@', &x, &y), 1);

@@ -1,0 +1,352 @@
+/* lobby.c - the lobby's state machine: menu keys, prompts, answers from the
+ * store. Drawing is lobby_view.c. */
+#include "lobby.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keys.h"
+
+/* Wipes memory the compiler may not skip (a password). */
+static void wipe(void *p, size_t n)
+{
+    volatile unsigned char *v = p;
+    while (n--)
+        *v++ = 0;
+}
+
+void lobby_init(lobby_t *l, const char *suggest)
+{
+    memset(l, 0, sizeof *l);
+    l->page = LOBBY_MENU;
+    if (acct_name_valid(suggest, NULL, 0))
+        memcpy(l->suggest, suggest, strlen(suggest) + 1);
+}
+
+static void drop_scores(lobby_t *l)
+{
+    free(l->scores);
+    l->scores = NULL;
+}
+
+void lobby_free(lobby_t *l)
+{
+    drop_scores(l);
+    wipe(l->pass, sizeof l->pass);
+    wipe(l->line, sizeof l->line);
+}
+
+void lobby_note(lobby_t *l, int kind, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(l->note, sizeof l->note, fmt, ap);
+    va_end(ap);
+    l->note_kind = (uint8_t)kind;
+}
+
+static int is_password_page(int page)
+{
+    return page == LOBBY_LOGIN_PASS || page == LOBBY_REG_PASS ||
+           page == LOBBY_REG_PASS2;
+}
+
+int lobby_in_password(const lobby_t *l)
+{
+    return is_password_page(l->page);
+}
+
+/* Goes to a page with an empty input line. */
+static void go(lobby_t *l, int page)
+{
+    wipe(l->line, sizeof l->line);
+    l->len = 0;
+    l->page = (uint8_t)page;
+}
+
+/* Waits for the store; the answer returns to `back`. */
+static int busy(lobby_t *l, int back, int action)
+{
+    l->back = (uint8_t)back;
+    go(l, LOBBY_BUSY);
+    return action;
+}
+
+const char *lobby_take_password(const lobby_t *l)
+{
+    return l->pass;
+}
+
+void lobby_wipe_password(lobby_t *l)
+{
+    wipe(l->pass, sizeof l->pass);
+}
+
+const char *lobby_player_name(const lobby_t *l)
+{
+    return l->account[0] ? l->account : l->guest;
+}
+
+/* Appends a typed character to the line, as UTF-8. Names take only ASCII
+ * (accounts.h checks them at Enter); passwords any printable character. */
+static void type_char(lobby_t *l, int key)
+{
+    char u[4];
+    int n;
+    if (key < 0x80) {
+        u[0] = (char)key;
+        n = 1;
+    } else if (!is_password_page(l->page)) {
+        return;
+    } else if (key < 0x800) {
+        u[0] = (char)(0xc0 | key >> 6);
+        u[1] = (char)(0x80 | (key & 0x3f));
+        n = 2;
+    } else if (key < 0x10000) {
+        u[0] = (char)(0xe0 | key >> 12);
+        u[1] = (char)(0x80 | (key >> 6 & 0x3f));
+        u[2] = (char)(0x80 | (key & 0x3f));
+        n = 3;
+    } else {
+        u[0] = (char)(0xf0 | key >> 18);
+        u[1] = (char)(0x80 | (key >> 12 & 0x3f));
+        u[2] = (char)(0x80 | (key >> 6 & 0x3f));
+        u[3] = (char)(0x80 | (key & 0x3f));
+        n = 4;
+    }
+    size_t max = is_password_page(l->page) ? LOBBY_LINE_MAX : ACCT_NAME_MAX;
+    if (l->len + (size_t)n > max)
+        return;
+    memcpy(l->line + l->len, u, (size_t)n);
+    l->len = (uint16_t)(l->len + n);
+    l->line[l->len] = '\0';
+}
+
+/* Backspace: removes the last character (a whole UTF-8 sequence). */
+static void erase_char(lobby_t *l)
+{
+    while (l->len > 0) {
+        unsigned char c = (unsigned char)l->line[--l->len];
+        l->line[l->len] = '\0';
+        if ((c & 0xc0) != 0x80)
+            break;
+    }
+}
+
+/* A name typed at a name prompt: checked, kept in l->name. */
+static int accept_name(lobby_t *l)
+{
+    char why[96];
+    if (!acct_name_valid(l->line, why, sizeof why)) {
+        lobby_note(l, LOBBY_NOTE_BAD, "%s", why);
+        go(l, l->page); /* type it again */
+        return 0;
+    }
+    /* Valid means at most ACCT_NAME_MAX bytes: it fits. */
+    memcpy(l->name, l->line, (size_t)l->len + 1);
+    return 1;
+}
+
+/* Enter at a prompt. */
+static int submit(lobby_t *l)
+{
+    char why[96];
+    switch (l->page) {
+    case LOBBY_GUEST_NAME:
+        if (!accept_name(l))
+            return LOBBY_DO_NOTHING;
+        return busy(l, LOBBY_GUEST_NAME, LOBBY_DO_CHECK_GUEST);
+    case LOBBY_LOGIN_NAME:
+        if (accept_name(l))
+            go(l, LOBBY_LOGIN_PASS);
+        return LOBBY_DO_NOTHING;
+    case LOBBY_LOGIN_PASS:
+        memcpy(l->pass, l->line, sizeof l->pass);
+        return busy(l, LOBBY_LOGIN_NAME, LOBBY_DO_LOGIN);
+    case LOBBY_REG_NAME:
+        if (accept_name(l))
+            go(l, LOBBY_REG_PASS);
+        return LOBBY_DO_NOTHING;
+    case LOBBY_REG_PASS:
+        if (!acct_password_valid(l->line, why, sizeof why)) {
+            lobby_note(l, LOBBY_NOTE_BAD, "%s", why);
+            go(l, LOBBY_REG_PASS);
+            return LOBBY_DO_NOTHING;
+        }
+        memcpy(l->pass, l->line, sizeof l->pass);
+        lobby_note(l, LOBBY_NOTE_INFO, "Type the same password again.");
+        go(l, LOBBY_REG_PASS2);
+        return LOBBY_DO_NOTHING;
+    case LOBBY_REG_PASS2:
+        if (strcmp(l->pass, l->line) != 0) {
+            lobby_wipe_password(l);
+            lobby_note(l, LOBBY_NOTE_BAD,
+                       "The passwords differ. Choose a password again.");
+            go(l, LOBBY_REG_PASS);
+            return LOBBY_DO_NOTHING;
+        }
+        return busy(l, LOBBY_REG_NAME, LOBBY_DO_REGISTER);
+    default:
+        return LOBBY_DO_NOTHING;
+    }
+}
+
+static int menu_key(lobby_t *l, int key)
+{
+    l->note[0] = '\0';
+    switch (key) {
+    case 'p':
+    case 'P':
+    case KEY_ENTER:
+        if (l->account[0] || l->guest[0])
+            return LOBBY_DO_PLAY;
+        lobby_note(l, LOBBY_NOTE_INFO,
+                   "A guest's game ends with the connection; "
+                   "register to keep your name.");
+        go(l, LOBBY_GUEST_NAME);
+        /* Offer a name: Enter plays at once. */
+        l->len = (uint16_t)strlen(l->suggest);
+        memcpy(l->line, l->suggest, (size_t)l->len + 1);
+        return LOBBY_DO_NOTHING;
+    case 's':
+    case 'S':
+        return busy(l, LOBBY_MENU, LOBBY_DO_SCORES);
+    case 'l':
+    case 'L':
+        if (l->account[0]) {
+            lobby_note(l, LOBBY_NOTE_INFO, "Logged out of %s.", l->account);
+            l->account[0] = '\0';
+            l->account_id = 0;
+            return LOBBY_DO_NOTHING;
+        }
+        go(l, LOBBY_LOGIN_NAME);
+        return LOBBY_DO_NOTHING;
+    case 'r':
+    case 'R':
+        if (!l->account[0])
+            go(l, LOBBY_REG_NAME);
+        return LOBBY_DO_NOTHING;
+    case '?':
+    case 'h':
+        go(l, LOBBY_HELP);
+        return LOBBY_DO_NOTHING;
+    case 'q':
+    case 'Q':
+    case KEY_CTRL_C:
+        return LOBBY_DO_QUIT;
+    default:
+        return LOBBY_DO_NOTHING;
+    }
+}
+
+int lobby_key(lobby_t *l, int key)
+{
+    switch (l->page) {
+    case LOBBY_MENU:
+        return menu_key(l, key);
+    case LOBBY_BUSY:
+        return LOBBY_DO_NOTHING;
+    case LOBBY_SCORES:
+        drop_scores(l);
+        go(l, LOBBY_MENU);
+        return LOBBY_DO_NOTHING;
+    case LOBBY_HELP:
+        go(l, LOBBY_MENU);
+        return LOBBY_DO_NOTHING;
+    default: /* a prompt */
+        if (key == KEY_ESC || key == KEY_CTRL_C) {
+            lobby_wipe_password(l);
+            l->note[0] = '\0';
+            go(l, LOBBY_MENU);
+        } else if (key == KEY_ENTER) {
+            return submit(l);
+        } else if (key == KEY_BACKSPACE) {
+            erase_char(l);
+        } else if (key == 0x15) { /* Ctrl-U: clear the line */
+            go(l, l->page);
+        } else if (key >= 0x20 && key != 0x7f && key < KEY_SPECIAL &&
+                   !(key >= 0x80 && key < 0xa0)) {
+            type_char(l, key);
+        }
+        return LOBBY_DO_NOTHING;
+    }
+}
+
+int lobby_guest_checked(lobby_t *l, int status, int taken)
+{
+    if (l->page != LOBBY_BUSY)
+        return LOBBY_DO_NOTHING;
+    if (status != STORE_OK) {
+        lobby_note(l, LOBBY_NOTE_BAD, "The server could not check that name. "
+                   "Please try again.");
+        go(l, LOBBY_GUEST_NAME);
+        return LOBBY_DO_NOTHING;
+    }
+    if (taken) {
+        lobby_note(l, LOBBY_NOTE_BAD, "%s belongs to an account: log in, or "
+                   "choose another name.", l->name);
+        go(l, LOBBY_GUEST_NAME);
+        return LOBBY_DO_NOTHING;
+    }
+    memcpy(l->guest, l->name, sizeof l->guest);
+    go(l, LOBBY_MENU);
+    return LOBBY_DO_PLAY;
+}
+
+int lobby_account_done(lobby_t *l, const store_account_t *a)
+{
+    if (l->page != LOBBY_BUSY)
+        return LOBBY_DO_NOTHING;
+    int registering = l->back == LOBBY_REG_NAME;
+    lobby_wipe_password(l);
+    switch (a->status) {
+    case STORE_OK:
+        snprintf(l->account, sizeof l->account, "%s", a->name);
+        l->account_id = a->id;
+        l->guest[0] = '\0';
+        l->failures = 0;
+        lobby_note(l, LOBBY_NOTE_GOOD, registering
+                   ? "Welcome, %s! Your account is ready."
+                   : "Welcome back, %s!", a->name);
+        go(l, LOBBY_MENU);
+        return LOBBY_DO_NOTHING;
+    case STORE_BAD_LOGIN:
+        l->failures++;
+        if (l->failures >= ACCT_LOGIN_TRIES)
+            return LOBBY_DO_QUIT;
+        lobby_note(l, LOBBY_NOTE_BAD, "Wrong name or password.");
+        break;
+    case STORE_NAME_TAKEN:
+        lobby_note(l, LOBBY_NOTE_BAD, "That name is taken. Choose another.");
+        break;
+    case STORE_INVALID:
+        lobby_note(l, LOBBY_NOTE_BAD, "That name or password is not allowed.");
+        break;
+    case STORE_SLOW_DOWN:
+        lobby_note(l, LOBBY_NOTE_BAD, "Too many failed logins for that name. "
+                   "Wait a minute and try again.");
+        break;
+    default:
+        lobby_note(l, LOBBY_NOTE_BAD, "The server could not do that now. "
+                   "Please try again.");
+        break;
+    }
+    go(l, l->back);
+    return LOBBY_DO_NOTHING;
+}
+
+void lobby_scores_done(lobby_t *l, const store_scores_t *s)
+{
+    if (l->page != LOBBY_BUSY)
+        return;
+    drop_scores(l);
+    if (s->status != STORE_OK || !(l->scores = malloc(sizeof *l->scores))) {
+        lobby_note(l, LOBBY_NOTE_BAD, "The high scores cannot be read now.");
+        go(l, LOBBY_MENU);
+        return;
+    }
+    *l->scores = *s;
+    go(l, LOBBY_SCORES);
+}

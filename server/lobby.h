@@ -1,0 +1,125 @@
+/* lobby.h - what a player meets before and between games: a menu, the
+ * prompts of logging in, registering and naming a guest, the hall of fame
+ * and the help page.
+ *
+ * A state machine behind a handle, like the game: keys in, an action out,
+ * and a draw function that paints the lobby into a cell grid at any size
+ * (the session diffs it like any game frame). It does no I/O and knows
+ * nothing of the store: an action such as LOBBY_DO_LOGIN asks the session
+ * to call the store, and the session reports the answer back with
+ * lobby_account_done or lobby_scores_done. While such an answer is owed the
+ * lobby is busy and ignores keys.
+ *
+ * Passwords are held only between the Enter that completes them and the
+ * session's call to the store (lobby_take_password), then wiped; they are
+ * drawn as '*'. */
+#ifndef ROGUE_LOBBY_H
+#define ROGUE_LOBBY_H
+
+#include <stdint.h>
+
+#include "accounts.h"
+#include "screen.h"
+#include "store.h"
+
+/* The longest line a player may type at a prompt (a password's bytes). */
+#define LOBBY_LINE_MAX ACCT_PASS_MAX
+
+enum lobby_page {
+    LOBBY_MENU = 0,
+    LOBBY_GUEST_NAME,   /* the name to play under as a guest */
+    LOBBY_LOGIN_NAME,
+    LOBBY_LOGIN_PASS,
+    LOBBY_REG_NAME,
+    LOBBY_REG_PASS,
+    LOBBY_REG_PASS2,    /* the password again */
+    LOBBY_BUSY,         /* an answer from the store is owed */
+    LOBBY_SCORES,
+    LOBBY_HELP
+};
+
+/* What the session must do after a key. */
+enum lobby_action {
+    LOBBY_DO_NOTHING = 0,
+    LOBBY_DO_PLAY,        /* start a game: as the account if logged in,
+                             else as the guest lobby_player_name gives */
+    LOBBY_DO_CHECK_GUEST, /* ask whether the guest name is an account's;
+                             answer with lobby_guest_checked */
+    LOBBY_DO_LOGIN,       /* store_login(lobby_name, lobby_take_password) */
+    LOBBY_DO_REGISTER,    /* store_register(the same) */
+    LOBBY_DO_SCORES,      /* store_scores(20, the account or NULL) */
+    LOBBY_DO_QUIT         /* say goodbye and close */
+};
+
+/* Kinds of the one-line notice under the menu. */
+enum { LOBBY_NOTE_INFO = 0, LOBBY_NOTE_GOOD, LOBBY_NOTE_BAD };
+
+typedef struct lobby {
+    uint8_t page;                    /* enum lobby_page */
+    uint8_t back;                    /* the page LOBBY_BUSY returns to */
+    uint8_t note_kind;
+    uint8_t failures;                /* failed logins on this connection */
+    char line[LOBBY_LINE_MAX + 1];   /* what is being typed */
+    uint16_t len;
+    char name[ACCT_NAME_MAX + 1];    /* the name typed at the last name prompt */
+    char pass[LOBBY_LINE_MAX + 1];   /* a password awaiting the store */
+    char account[ACCT_NAME_MAX + 1]; /* logged in as; "" for none */
+    int64_t account_id;
+    char guest[ACCT_NAME_MAX + 1];   /* the guest name once accepted */
+    char suggest[ACCT_NAME_MAX + 1]; /* offered at the guest prompt */
+    char note[96];                   /* the notice line */
+    store_scores_t *scores;          /* the hall of fame while shown; owned */
+} lobby_t;
+
+/* What the lobby shows about the server (the session fills it per frame). */
+typedef struct lobby_info {
+    const char *server_name;
+    const char *motd;        /* may be "" */
+    int online;              /* connected players */
+    int playing;             /* games in progress */
+} lobby_info_t;
+
+/* The menu, nobody logged in. suggest: the guest name offered at the
+ * guest prompt, so that `p` then Enter plays at once (may be ""). */
+void lobby_init(lobby_t *l, const char *suggest);
+
+/* Frees what the lobby owns and wipes any password. */
+void lobby_free(lobby_t *l);
+
+/* Feeds one key (common/keys.h). Returns an enum lobby_action. */
+int lobby_key(lobby_t *l, int key);
+
+/* The answer to LOBBY_DO_CHECK_GUEST: taken = the name is an account's
+ * (or the check failed: status != STORE_OK). Returns LOBBY_DO_PLAY when
+ * the guest may play now, else LOBBY_DO_NOTHING (a notice says why). */
+int lobby_guest_checked(lobby_t *l, int status, int taken);
+
+/* The answer to LOBBY_DO_LOGIN or LOBBY_DO_REGISTER. Returns
+ * LOBBY_DO_QUIT when this was the last failed login the connection gets
+ * (ACCT_LOGIN_TRIES), else LOBBY_DO_NOTHING. */
+int lobby_account_done(lobby_t *l, const store_account_t *a);
+
+/* The answer to LOBBY_DO_SCORES (copied). */
+void lobby_scores_done(lobby_t *l, const store_scores_t *s);
+
+/* The password typed for the pending login or registration, for the store
+ * call. Valid until lobby_wipe_password, which the session calls right
+ * after handing it over (the store copies it). */
+const char *lobby_take_password(const lobby_t *l);
+void lobby_wipe_password(lobby_t *l);
+
+/* The name a game is played and recorded under: the account's, else the
+ * guest's. */
+const char *lobby_player_name(const lobby_t *l);
+
+/* 1 while a password prompt is shown (the session must not echo). */
+int lobby_in_password(const lobby_t *l);
+
+/* Sets the notice line (printf-style). */
+void lobby_note(lobby_t *l, int kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Draws the lobby into s at s's size (any size; it clips). */
+void lobby_draw(const lobby_t *l, const lobby_info_t *info, screen_t *s);
+
+#endif

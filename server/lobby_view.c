@@ -1,0 +1,215 @@
+/* lobby_view.c - draws the lobby into a cell grid. Layout and colours only;
+ * the session's diff encoder turns it into bytes like any game frame. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "combat.h"
+#include "lobby.h"
+#include "view.h"
+
+#define LEFT 4 /* the menu's left margin at 80 columns */
+
+static int left(const screen_t *s)
+{
+    return s->w > 80 ? (s->w - 80) / 2 + LEFT : LEFT;
+}
+
+static void centred(screen_t *s, int y, const char *text, uint8_t fg,
+                    uint8_t attr)
+{
+    int x = (s->w - (int)strlen(text)) / 2;
+    screen_puts(s, x < 0 ? 0 : x, y, text, fg, COL_DEFAULT, attr);
+}
+
+static void draw_header(const lobby_t *l, const lobby_info_t *in, screen_t *s)
+{
+    char line[128];
+    snprintf(line, sizeof line, "Welcome to %s", in->server_name);
+    centred(s, 1, line, COL_BYELLOW, ATTR_BOLD);
+    if (in->motd && in->motd[0])
+        centred(s, 2, in->motd, COL_WHITE, 0);
+    snprintf(line, sizeof line, "%d player%s online, %d game%s in progress",
+             in->online, in->online == 1 ? "" : "s", in->playing,
+             in->playing == 1 ? "" : "s");
+    centred(s, 3, line, COL_CYAN, 0);
+    if (l->account[0])
+        snprintf(line, sizeof line, "Logged in as %s", l->account);
+    else if (l->guest[0])
+        snprintf(line, sizeof line, "Playing as %s (a guest)", l->guest);
+    else
+        snprintf(line, sizeof line, "Not logged in");
+    centred(s, 4, line, COL_GREY, 0);
+}
+
+static void menu_item(screen_t *s, int y, char key, const char *text)
+{
+    int x = left(s);
+    screen_put(s, x, y, (uint32_t)key, COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
+    screen_puts(s, x + 4, y, text, COL_WHITE, COL_DEFAULT, 0);
+}
+
+static void draw_menu(const lobby_t *l, screen_t *s)
+{
+    char play[64];
+    if (l->account[0] || l->guest[0])
+        snprintf(play, sizeof play, "Play as %s", lobby_player_name(l));
+    else
+        snprintf(play, sizeof play, "Play (as a guest)");
+    int y = 7;
+    menu_item(s, y++, 'p', play);
+    menu_item(s, y++, 's', "High scores");
+    if (l->account[0])
+        menu_item(s, y++, 'l', "Log out");
+    else {
+        menu_item(s, y++, 'l', "Log in");
+        menu_item(s, y++, 'r', "Register an account");
+    }
+    menu_item(s, y++, '?', "Help");
+    menu_item(s, y++, 'q', "Quit");
+}
+
+static void draw_prompt(const lobby_t *l, screen_t *s)
+{
+    const char *title = "", *label = "Name: ";
+    switch (l->page) {
+    case LOBBY_GUEST_NAME: title = "Play as a guest"; break;
+    case LOBBY_LOGIN_NAME: title = "Log in"; break;
+    case LOBBY_LOGIN_PASS: title = "Log in"; label = "Password: "; break;
+    case LOBBY_REG_NAME: title = "Register an account"; break;
+    case LOBBY_REG_PASS: title = "Register an account"; label = "Password: "; break;
+    case LOBBY_REG_PASS2: title = "Register an account"; label = "Again: "; break;
+    default: break;
+    }
+    int x = left(s), y = 7;
+    screen_puts(s, x, y, title, COL_BWHITE, COL_DEFAULT, ATTR_BOLD);
+    if (l->page == LOBBY_LOGIN_PASS || l->page == LOBBY_REG_PASS ||
+        l->page == LOBBY_REG_PASS2) {
+        char who[64];
+        snprintf(who, sizeof who, "Name: %s", l->name);
+        screen_puts(s, x, y + 2, who, COL_WHITE, COL_DEFAULT, 0);
+        y++;
+    }
+    x += screen_puts(s, x, y + 2, label, COL_WHITE, COL_DEFAULT, 0);
+    if (lobby_in_password(l)) {
+        /* One star per character, never the characters. */
+        int n = 0;
+        for (int i = 0; i < l->len; i++)
+            n += ((unsigned char)l->line[i] & 0xc0) != 0x80;
+        for (int i = 0; i < n; i++)
+            screen_put(s, x++, y + 2, '*', COL_BWHITE, COL_DEFAULT, 0);
+    } else {
+        x += screen_puts(s, x, y + 2, l->line, COL_BWHITE, COL_DEFAULT, 0);
+    }
+    screen_put(s, x, y + 2, ' ', COL_DEFAULT, COL_DEFAULT, ATTR_REVERSE);
+    const char *hint = lobby_in_password(l)
+        ? "Enter to go on, Esc for the menu. At least 6 characters."
+        : "2-20 letters, digits, _ or -. Enter to go on, Esc for the menu.";
+    screen_puts(s, left(s), y + 4, hint, COL_GREY, COL_DEFAULT, 0);
+}
+
+/* "2026-11-23" from Unix seconds (UTC). */
+static void date_of(int64_t t, char *out, size_t n)
+{
+    time_t tt = (time_t)t;
+    struct tm tm;
+    if (!gmtime_r(&tt, &tm) || strftime(out, n, "%Y-%m-%d", &tm) == 0)
+        snprintf(out, n, "?");
+}
+
+/* One row of the table, 80 columns: rank, name, score, depth, turns,
+ * cause, ruleset, date; the heading uses the same widths. */
+#define ROW_FMT "%3ld %-18.18s %6d %3d %5d %-14.14s %-14.14s %s"
+#define ROW_FMT_HEAD "%3s %-18.18s %6s %3s %5s %-14.14s %-14.14s %s"
+static void score_row(screen_t *s, int y, long rank, const store_score_t *r,
+                      uint8_t fg)
+{
+    char date[16], line[160];
+    const char *cause = r->cause;
+    if (strncmp(cause, "killed by ", 10) == 0)
+        cause += 10; /* the column is headed "Killed by / cause" */
+    date_of(r->ended, date, sizeof date);
+    snprintf(line, sizeof line, ROW_FMT,
+             rank, r->name, r->score, r->depth, r->turns, cause,
+             combat_ruleset_name(r->ruleset), date);
+    screen_puts(s, s->w > 80 ? (s->w - 80) / 2 : 0, y, line, fg, COL_DEFAULT, 0);
+}
+
+static void draw_scores(const lobby_t *l, screen_t *s)
+{
+    const store_scores_t *sc = l->scores;
+    int x0 = s->w > 80 ? (s->w - 80) / 2 : 0;
+    centred(s, 6, "Hall of fame", COL_BWHITE, ATTR_BOLD);
+    if (!sc || sc->n == 0) {
+        centred(s, 9, "No game has ended yet: the list is empty. Be the first!",
+                COL_WHITE, 0);
+        centred(s, s->h - 2, "Press any key to return.", COL_GREY, 0);
+        return;
+    }
+    char head[128];
+    snprintf(head, sizeof head, ROW_FMT_HEAD, "#", "Name", "Score", "Dep",
+             "Turns", "Cause", "Ruleset", "Date");
+    screen_puts(s, x0, 7, head, COL_CYAN, COL_DEFAULT, ATTR_BOLD);
+    int rows = sc->n;
+    int room = s->h - 11; /* header above, own best and hint below */
+    if (rows > room)
+        rows = room;
+    for (int i = 0; i < rows; i++) {
+        int mine = sc->has_best && sc->top[i].game_id == sc->best.game_id;
+        score_row(s, 8 + i, i + 1, &sc->top[i], mine ? COL_BYELLOW : COL_WHITE);
+    }
+    int y = 8 + rows + 1;
+    if (sc->has_best) {
+        screen_puts(s, x0, y, "Your best:", COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
+        score_row(s, y + 1, (long)sc->best_rank, &sc->best, COL_BYELLOW);
+    }
+    centred(s, s->h - 1, "Press any key to return.", COL_GREY, 0);
+}
+
+static const char *const help_lines[] = {
+    "The lobby",
+    "",
+    "  p  play a game: each player has a dungeon of their own",
+    "  s  the hall of fame: the best 20 games and your own best",
+    "  l  log in (or out); r  register an account",
+    "  q  quit",
+    "",
+    "A guest plays at once under a name of their choosing, but a guest's",
+    "game ends with the connection and the name is not kept. An account",
+    "keeps your name and your games in the hall of fame.",
+    "",
+    "In the game, ? lists every key. When a game ends you are back here.",
+    "",
+    "Press any key to return.",
+};
+
+static void draw_help(screen_t *s)
+{
+    int n = (int)(sizeof help_lines / sizeof help_lines[0]);
+    for (int i = 0; i < n; i++)
+        screen_puts(s, left(s), 6 + i, help_lines[i],
+                    i == 0 ? COL_BWHITE : COL_WHITE, COL_DEFAULT,
+                    i == 0 ? ATTR_BOLD : 0);
+}
+
+void lobby_draw(const lobby_t *l, const lobby_info_t *info, screen_t *s)
+{
+    screen_clear(s);
+    if (!view_fits(s->w, s->h)) {
+        view_draw_too_small(s);
+        return;
+    }
+    draw_header(l, info, s);
+    switch (l->page) {
+    case LOBBY_MENU: draw_menu(l, s); break;
+    case LOBBY_BUSY: centred(s, 9, "One moment...", COL_WHITE, 0); break;
+    case LOBBY_SCORES: draw_scores(l, s); return;
+    case LOBBY_HELP: draw_help(s); return;
+    default: draw_prompt(l, s); break;
+    }
+    if (l->note[0]) {
+        uint8_t fg = l->note_kind == LOBBY_NOTE_BAD ? COL_BRED
+                     : l->note_kind == LOBBY_NOTE_GOOD ? COL_BGREEN : COL_YELLOW;
+        screen_puts(s, left(s), 17, l->note, fg, COL_DEFAULT, 0);
+    }
+}

@@ -1,0 +1,118 @@
+/* session_game.c - a game's life inside a session: started from the lobby,
+ * fed keys through its record, handed to the store when it ends (a death
+ * at once, so that a dropped connection on the YOU DIED screen loses
+ * nothing), and back to the lobby. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "log.h"
+#include "session.h"
+#include "store.h"
+
+/* The store's row for the session's game, ended for `cause`. */
+static void game_row(const sess_t *s, const char *cause, store_game_t *row)
+{
+    const game_t *g = s->game;
+    memset(row, 0, sizeof *row);
+    snprintf(row->name, sizeof row->name, "%s", lobby_player_name(&s->lobby));
+    row->account_id = s->lobby.account_id;
+    row->ruleset = g->opt.ruleset;
+    row->seed = g->seed;
+    row->score = game_score(g);
+    row->depth = g->depth;
+    row->turns = (int)g->turn;
+    row->kills = g->kills;
+    if (game_dead(g))
+        game_death_cause(g, row->cause, sizeof row->cause);
+    else
+        snprintf(row->cause, sizeof row->cause, "%s", cause);
+    row->started = s->game_started;
+    row->ended = (int64_t)time(NULL);
+}
+
+/* Hands the game to the store: the store takes `g` (the session's game or
+ * a copy of it) and the record's buffers. A game of no turns is not kept
+ * (and freed here). Either way g is no longer the caller's. */
+static void record_game(sess_t *s, game_t *g, const char *cause)
+{
+    store_game_t row;
+    game_row(s, cause, &row);
+    s->game_recorded = 1;
+    if (g->turn == 0) {
+        game_free(g);
+        return;
+    }
+    log_info("game over id=%llu name=%s seed=%llu turns=%u depth=%d score=%d "
+             "cause=\"%s\"", (unsigned long long)s->id, row.name,
+             (unsigned long long)row.seed, (unsigned)row.turns, row.depth,
+             row.score, row.cause);
+    /* The store frees g whatever happens (and logs a refusal). */
+    store_end_game(s->srv->store, &row, g, &s->rec);
+}
+
+int sess_game_start(sess_t *s)
+{
+    game_options_t opt;
+    srv_game_options(s->srv, &opt);
+    game_t *g = game_new(srv_new_seed(s->srv), &opt);
+    if (!g || record_init(&s->rec, g, 0) != 0) {
+        game_free(g);
+        record_free(&s->rec);
+        sess_close(s, "out of memory", 0, NULL);
+        return -1;
+    }
+    s->game = g;
+    s->game_started = (int64_t)time(NULL);
+    s->game_recorded = 0;
+    s->state = S_PLAYING;
+    s->srv->ngames++;
+    s->need_render = 1;
+    log_info("game start id=%llu name=%s seed=%llu", (unsigned long long)s->id,
+             lobby_player_name(&s->lobby), (unsigned long long)g->seed);
+    return 0;
+}
+
+void sess_game_end(sess_t *s, const char *cause)
+{
+    if (!s->game)
+        return;
+    if (!s->game_recorded)
+        record_game(s, s->game, cause); /* the store takes the game */
+    else
+        game_free(s->game);
+    s->game = NULL;
+    record_free(&s->rec);
+    s->srv->ngames--;
+}
+
+void sess_game_key(sess_t *s, int key)
+{
+    game_t *g = s->game;
+    if (game_dead(g)) {
+        /* YOU DIED: the game is in the store already. */
+        int choice = game_dead_choice(key);
+        if (choice > 0) {
+            sess_game_end(s, NULL);
+            sess_game_start(s);
+        } else if (choice < 0) {
+            sess_game_end(s, NULL);
+            sess_lobby_enter(s);
+        }
+        return;
+    }
+    record_key(&s->rec, g, key);
+    if (game_dead(g)) {
+        /* Record it now, from a copy: the YOU DIED screen still draws g. */
+        game_t *copy = game_clone(g);
+        if (copy)
+            record_game(s, copy, NULL);
+        else
+            log_error("game over id=%llu: out of memory, game not recorded",
+                      (unsigned long long)s->id);
+        s->game_recorded = 1;
+    } else if (game_over(g)) {
+        sess_game_end(s, "quit");
+        sess_lobby_enter(s);
+    }
+}

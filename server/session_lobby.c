@@ -1,0 +1,121 @@
+/* session_lobby.c - the lobby inside a session: keys to lobby.h, the store
+ * calls it asks for, and the store's answers back to it.
+ *
+ * Every store call passes the session as its context; the session cancels
+ * them all (store_cancel) before it is freed, so an answer never reaches a
+ * session that is gone. Answers arrive on the loop thread between reads,
+ * so each one renders and flushes itself. */
+#include <stdio.h>
+#include <string.h>
+
+#include "log.h"
+#include "session.h"
+#include "store.h"
+
+static void redraw(sess_t *s)
+{
+    s->need_render = 1;
+    sess_render(s);
+    sess_flush(s);
+}
+
+void sess_lobby_enter(sess_t *s)
+{
+    s->state = S_LOBBY;
+    s->lobby.page = LOBBY_MENU;
+    s->need_render = 1;
+}
+
+void sess_lobby_draw(sess_t *s, screen_t *next)
+{
+    const config_t *c = &s->srv->cfg;
+    lobby_info_t info = { c->server_name, c->motd, s->srv->nplaying,
+                          s->srv->ngames };
+    lobby_draw(&s->lobby, &info, next);
+}
+
+static void on_taken(void *ctx, int status, int taken)
+{
+    sess_t *s = ctx;
+    if (s->state != S_LOBBY)
+        return;
+    if (lobby_guest_checked(&s->lobby, status, taken) == LOBBY_DO_PLAY)
+        sess_game_start(s);
+    redraw(s);
+}
+
+static void on_account(void *ctx, const store_account_t *a)
+{
+    sess_t *s = ctx;
+    if (s->state != S_LOBBY)
+        return;
+    int registering = s->lobby.back == LOBBY_REG_NAME;
+    if (a->status == STORE_OK)
+        log_info("%s id=%llu name=%s", registering ? "register" : "login",
+                 (unsigned long long)s->id, a->name);
+    else
+        log_info("%s failed id=%llu: %s", registering ? "register" : "login",
+                 (unsigned long long)s->id, store_status_name(a->status));
+    if (lobby_account_done(&s->lobby, a) == LOBBY_DO_QUIT) {
+        sess_close(s, "too many failed logins", 1,
+                   "Too many failed logins. Goodbye.");
+        return;
+    }
+    redraw(s);
+}
+
+static void on_scores(void *ctx, const store_scores_t *sc)
+{
+    sess_t *s = ctx;
+    if (s->state != S_LOBBY)
+        return;
+    lobby_scores_done(&s->lobby, sc);
+    redraw(s);
+}
+
+/* Carries out what the lobby asked for. */
+static void act(sess_t *s, int action)
+{
+    lobby_t *l = &s->lobby;
+    store_t *st = s->srv->store;
+    store_account_t fail = { STORE_ERROR, 0, "" };
+    switch (action) {
+    case LOBBY_DO_PLAY:
+        sess_game_start(s);
+        break;
+    case LOBBY_DO_CHECK_GUEST:
+        if (store_name_taken(st, l->name, on_taken, s) != 0)
+            lobby_guest_checked(l, STORE_ERROR, 1);
+        break;
+    case LOBBY_DO_LOGIN:
+    case LOBBY_DO_REGISTER: {
+        int rc = action == LOBBY_DO_LOGIN
+            ? store_login(st, l->name, lobby_take_password(l), on_account, s)
+            : store_register(st, l->name, lobby_take_password(l), on_account, s);
+        lobby_wipe_password(l); /* the store has its own copy */
+        if (rc != 0)
+            lobby_account_done(l, &fail);
+        break;
+    }
+    case LOBBY_DO_SCORES: {
+        const char *me = lobby_player_name(l);
+        store_scores_t none;
+        if (store_scores(st, STORE_TOP_MAX, me[0] ? me : NULL, on_scores, s) != 0) {
+            memset(&none, 0, sizeof none);
+            none.status = STORE_ERROR;
+            lobby_scores_done(l, &none);
+        }
+        break;
+    }
+    case LOBBY_DO_QUIT:
+        sess_close(s, "quit", 1, "Thanks for playing. Goodbye!");
+        break;
+    default:
+        break;
+    }
+}
+
+void sess_lobby_key(sess_t *s, int key)
+{
+    act(s, lobby_key(&s->lobby, key));
+}

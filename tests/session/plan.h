@@ -1,0 +1,50 @@
+/* plan.h - scripted fights for the session tests.
+ *
+ * The game core is deterministic and linked into the tests too, so a test
+ * plays a seed in-process first (a small bot: walk to the nearest monster,
+ * then fight it or stand still), keeps the keys, and searches the seeds
+ * from 1 for the first one whose game shows what it needs. Then it starts
+ * the server with that fixed --seed, sends the same keys, and after every
+ * key checks that the client's screen is, row for row, the screen of its
+ * own copy of the game. No cheat keys, and nothing breaks when the content
+ * table is tuned. */
+#ifndef ROGUE_TEST_PLAN_H
+#define ROGUE_TEST_PLAN_H
+
+#include <stdint.h>
+
+#include "client.h"
+#include "game.h"
+
+#define MAX_KEYS 400
+
+typedef struct plan {
+    uint64_t seed;
+    int ruleset;
+    int n;                /* keys */
+    char keys[MAX_KEYS];
+} plan_t;
+
+/* The HP colour band of GAME.md: 2 green (above 60%), 1 yellow (above
+ * 30%), 0 red. */
+int hp_band(const player_t *p);
+
+/* A death plan: the bot walks to a monster and stands still until it dies;
+ * its HP passes through yellow and red on the way. 1 if seed gives one. */
+int plan_death(uint64_t seed, int ruleset, plan_t *pl);
+
+/* A fight plan: the bot fights until its first kill, and lives. */
+int plan_fight(uint64_t seed, int ruleset, plan_t *pl);
+
+/* The first seed in 1..2000 for which fn succeeds (the test fails if none). */
+void find_plan(int (*fn)(uint64_t, int, plan_t *), int ruleset, plan_t *pl);
+
+/* The client's screen is the game's own screen, row for row (and the HP
+ * colour on the status line). key_no is for the failure message. */
+void expect_screen(const tclient_t *c, const game_t *g, int key_no);
+
+/* Sends the plan's keys, checking the screen after each. Returns the
+ * test's copy of the game after the last key (the caller frees it). */
+game_t *play_plan(tclient_t *c, const plan_t *pl);
+
+#endif

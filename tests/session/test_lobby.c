@@ -1,0 +1,335 @@
+/* test_lobby.c - the lobby, accounts and the hall of fame against the real
+ * server: the menu and its counts, an empty hall of fame, register / log
+ * out / log in / wrong password, five failures closing the connection,
+ * passwords never echoed, names with control bytes or other characters
+ * refused, a guest who dies and is then seen in the hall of fame by
+ * another player, and every finished game still there after SIGTERM and
+ * a restart on the same data directory. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "client.h"
+#include "combat.h"
+#include "plan.h"
+#include "play.h"
+
+/* A client in the lobby menu. */
+static tclient_t *lobby_connect(int port)
+{
+    tclient_t *c = cl_connect(port, NULL);
+    if (!cl_wait_text(c, "Play (as a guest)", CL_WAIT_MS))
+        play_fail(c, "no lobby menu");
+    ck_assert(cl_sync(c, CL_WAIT_MS));
+    return c;
+}
+
+/* Types a line at a prompt and presses Enter (each key is its own read,
+ * so this is what a person typing does). */
+static void type_line(tclient_t *c, const char *text)
+{
+    for (const char *p = text; *p; p++) {
+        char k[2] = { *p, 0 };
+        if (!cl_key(c, k))
+            play_fail(c, "no answer to '%c'", *p);
+    }
+    if (!cl_key(c, "\r"))
+        play_fail(c, "no answer to Enter");
+}
+
+static void wait_for(tclient_t *c, const char *text)
+{
+    if (!cl_wait_text(c, text, CL_WAIT_MS))
+        play_fail(c, "\"%s\" never appeared", text);
+}
+
+static void do_register(tclient_t *c, const char *name, const char *pass)
+{
+    ck_assert(cl_key(c, "r"));
+    wait_for(c, "Register an account");
+    type_line(c, name);
+    wait_for(c, "Password:");
+    type_line(c, pass);
+    wait_for(c, "Again:");
+    type_line(c, pass);
+}
+
+static void do_login(tclient_t *c, const char *name, const char *pass)
+{
+    ck_assert(cl_key(c, "l"));
+    wait_for(c, "Log in");
+    type_line(c, name);
+    wait_for(c, "Password:");
+    type_line(c, pass);
+}
+
+START_TEST(menu_counts_and_empty_hall_of_fame)
+{
+    tsrv_t *s = srv_start("--set", "server_name=Test Dungeon", "--set",
+                          "motd=Hello from the tests", NULL);
+    tclient_t *a = lobby_connect(srv_port(s));
+    ck_assert(cl_screen_has(a, "Welcome to Test Dungeon"));
+    ck_assert(cl_screen_has(a, "Hello from the tests"));
+    ck_assert(cl_screen_has(a, "1 player online, 0 games in progress"));
+    ck_assert(cl_screen_has(a, "High scores"));
+    ck_assert(cl_screen_has(a, "Register an account"));
+
+    /* A second player playing shows in the first one's counts (on its
+     * next frame). */
+    tclient_t *b = play_connect(srv_port(s), NULL);
+    ck_assert(cl_key(a, "?"));
+    ck_assert(cl_key(a, " "));
+    wait_for(a, "2 players online, 1 game in progress");
+
+    ck_assert(cl_key(a, "s"));
+    wait_for(a, "Hall of fame");
+    wait_for(a, "the list is empty");
+    ck_assert(cl_key(a, " "));
+    wait_for(a, "Play (as a guest)");
+    cl_close(b);
+    cl_close(a);
+    srv_stop(s);
+}
+END_TEST
+
+START_TEST(register_logout_login_wrong_password)
+{
+    tsrv_t *s = srv_start(NULL);
+    tclient_t *c = lobby_connect(srv_port(s));
+
+    /* A password too short, then two that differ, then a good one. */
+    ck_assert(cl_key(c, "r"));
+    type_line(c, "Alice");
+    type_line(c, "abc");
+    wait_for(c, "at least 6");
+    type_line(c, "secret-one");
+    wait_for(c, "Again:");
+    type_line(c, "secret-two");
+    wait_for(c, "The passwords differ");
+    type_line(c, "hunter22");
+    wait_for(c, "Again:");
+    /* What is typed shows as stars, never as itself. */
+    for (const char *p = "hunter2"; *p; p++) {
+        char k[2] = { *p, 0 };
+        ck_assert(cl_key(c, k));
+    }
+    ck_assert(cl_screen_has(c, "Again: *******"));
+    ck_assert(cl_key(c, "2"));
+    ck_assert(cl_key(c, "\r"));
+    wait_for(c, "Welcome, Alice! Your account is ready.");
+    wait_for(c, "Logged in as Alice");
+    ck_assert(!cl_stream_has(c, "hunter"));
+    ck_assert(!cl_stream_has(c, "secret"));
+
+    /* Log out, then a wrong password and an unknown name: one answer. */
+    ck_assert(cl_key(c, "l"));
+    wait_for(c, "Logged out of Alice.");
+    wait_for(c, "Not logged in");
+    do_login(c, "alice", "wrong-password");
+    wait_for(c, "Wrong name or password.");
+    ck_assert(cl_key(c, "\x1b"));
+    do_login(c, "nobody", "hunter22");
+    wait_for(c, "Wrong name or password.");
+    ck_assert(cl_key(c, "\x1b"));
+
+    /* The right one, in another case: the account's own spelling comes back. */
+    do_login(c, "ALICE", "hunter22");
+    wait_for(c, "Welcome back, Alice!");
+    wait_for(c, "Play as Alice");
+
+    /* The name is taken in any case. */
+    tclient_t *d = lobby_connect(srv_port(s));
+    do_register(d, "aLiCe", "whatever1");
+    wait_for(d, "That name is taken.");
+    cl_close(d);
+
+    ck_assert(srv_log_has(s, "register id=1 name=Alice"));
+    ck_assert(srv_log_has(s, "login id=1 name=Alice"));
+    ck_assert(!srv_log_has(s, "hunter"));
+    ck_assert(!srv_log_has(s, "argon2"));
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+START_TEST(five_failed_logins_close_the_connection)
+{
+    tsrv_t *s = srv_start(NULL);
+    tclient_t *c = lobby_connect(srv_port(s));
+    /* Five names, so that no name's slow-down is reached. */
+    for (int i = 1; i <= 5; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "nobody%d", i);
+        do_login(c, name, "password");
+        if (i < 5) {
+            wait_for(c, "Wrong name or password.");
+            ck_assert(cl_key(c, "\x1b"));
+        }
+    }
+    if (!cl_wait_eof(c, CL_WAIT_MS))
+        play_fail(c, "still connected after five failed logins");
+    ck_assert(cl_stream_has(c, "Too many failed logins. Goodbye."));
+    ck_assert(srv_wait_log(s, "reason=\"too many failed logins\"", CL_WAIT_MS));
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+START_TEST(names_with_control_bytes_or_escapes_refused)
+{
+    tsrv_t *s = srv_start(NULL);
+    tclient_t *c = lobby_connect(srv_port(s));
+    ck_assert(cl_key(c, "r"));
+    wait_for(c, "Register an account");
+    /* Control bytes are never part of a name: BEL, ^A, a tab vanish. */
+    ck_assert_int_eq(cl_send_str(c, "ev\x07i\x01l\t"), 0);
+    ck_assert(cl_sync(c, CL_WAIT_MS));
+    ck_assert(cl_screen_has(c, "Name: evil"));
+    /* Nor can an escape sequence be typed into one: the key decoder takes
+     * ESC [ 3 1 m whole as a sequence, and it is no key at all. */
+    ck_assert_int_eq(cl_send_str(c, "\x1b[31mred"), 0);
+    ck_assert(cl_sync(c, CL_WAIT_MS));
+    ck_assert(cl_screen_has(c, "Name: evilred"));
+    /* A lone Esc leaves the prompt; the name was never kept. */
+    ck_assert_int_eq(cl_send_str(c, "\x1b"), 0);
+    wait_for(c, "Play (as a guest)");
+    ck_assert(!cl_screen_has(c, "evil"));
+    /* Other characters are refused with the rule. */
+    ck_assert(cl_key(c, "p"));
+    wait_for(c, "Play as a guest");
+    ck_assert(cl_key(c, "\x15")); /* Ctrl-U: clear the offered name */
+    type_line(c, "bad name!");
+    wait_for(c, "letters");
+    ck_assert(cl_screen_has(c, "Play as a guest"));
+    ck_assert(cl_key(c, "\x15"));
+    type_line(c, "x");
+    wait_for(c, "2-20");
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+START_TEST(guest_may_not_take_an_account_name)
+{
+    tsrv_t *s = srv_start(NULL);
+    tclient_t *a = lobby_connect(srv_port(s));
+    do_register(a, "Bob", "bobspassword");
+    wait_for(a, "Logged in as Bob");
+    tclient_t *b = lobby_connect(srv_port(s));
+    ck_assert(cl_key(b, "p"));
+    wait_for(b, "Play as a guest");
+    ck_assert(cl_key(b, "\x15"));
+    type_line(b, "BOB");
+    wait_for(b, "BOB belongs to an account");
+    ck_assert(cl_key(b, "\x15"));
+    type_line(b, "Bobby");
+    if (!cl_wait_ready(b, CL_WAIT_MS))
+        play_fail(b, "Bobby could not play");
+    ck_assert(srv_log_has(s, "game start id=2 name=Bobby"));
+    cl_close(b);
+    cl_close(a);
+    srv_stop(s);
+}
+END_TEST
+
+/* The row of the hall of fame that names `who`, or NULL. */
+static const char *score_row(tclient_t *c, const char *who, char *row, size_t n)
+{
+    for (int y = 8; y < cl_h(c) - 1; y++)
+        if (strstr(cl_row(c, y, row, n), who))
+            return row;
+    return NULL;
+}
+
+START_TEST(guest_dies_back_to_lobby_seen_in_hall_of_fame)
+{
+    plan_t pl;
+    find_plan(plan_death, RULES_ATTACK_DEFENSE, &pl);
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)pl.seed);
+    tsrv_t *s = srv_start("--seed", seed, NULL);
+    tclient_t *c = play_connect(srv_port(s), NULL);
+    game_t *g = play_plan(c, &pl);
+    ck_assert(game_dead(g));
+    char cause[64];
+    game_death_cause(g, cause, sizeof cause);
+    int score = game_score(g), turns = (int)g->turn;
+    game_free(g);
+    ck_assert(cl_key(c, "\x1b"));
+    wait_for(c, "Play as guest1");
+
+    /* Another player sees it. */
+    tclient_t *o = lobby_connect(srv_port(s));
+    ck_assert(cl_key(o, "s"));
+    wait_for(o, "Hall of fame");
+    char row[256], want[128];
+    if (!score_row(o, "guest1", row, sizeof row))
+        play_fail(o, "guest1 is not in the hall of fame");
+    snprintf(want, sizeof want, "  1 guest1 ");
+    ck_assert_msg(strncmp(row, want, strlen(want)) == 0, "row: %s", row);
+    snprintf(want, sizeof want, " %d   1 %5d %s", score, turns, cause + 10);
+    ck_assert_msg(strstr(row, want) != NULL, "row \"%s\" lacks \"%s\"", row, want);
+    ck_assert(strstr(row, "attack-defense") != NULL);
+    cl_close(o);
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+START_TEST(finished_games_survive_sigterm_and_restart)
+{
+    char dir[] = "/tmp/rogued-lobby-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    tsrv_t *s = srv_start("--data-dir", dir, NULL);
+    /* One game quit after three turns, one still going at SIGTERM. */
+    tclient_t *a = play_connect(srv_port(s), NULL);
+    ck_assert(cl_key(a, "."));
+    ck_assert(cl_key(a, "."));
+    ck_assert(cl_key(a, "."));
+    ck_assert(cl_key(a, "Q"));
+    ck_assert(cl_key(a, "y"));
+    wait_for(a, "Play as guest1");
+    tclient_t *b = play_connect(srv_port(s), NULL);
+    ck_assert(cl_key(b, "."));
+    srv_stop(s); /* SIGTERM, exit 0, clean log */
+    cl_close(a);
+    cl_close(b);
+
+    s = srv_start("--data-dir", dir, NULL);
+    tclient_t *c = lobby_connect(srv_port(s));
+    ck_assert(cl_key(c, "s"));
+    wait_for(c, "Hall of fame");
+    char row[256];
+    if (!score_row(c, "guest1", row, sizeof row) || !strstr(row, " quit "))
+        play_fail(c, "guest1's quit game is missing");
+    if (!score_row(c, "guest2", row, sizeof row) || !strstr(row, "disconnected"))
+        play_fail(c, "guest2's game, cut by the shutdown, is missing");
+    cl_close(c);
+    srv_stop(s);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("lobby");
+    TCase *tc = tcase_create("lobby");
+    tcase_set_timeout(tc, 90);
+    tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(tc, menu_counts_and_empty_hall_of_fame);
+    tcase_add_test(tc, register_logout_login_wrong_password);
+    tcase_add_test(tc, five_failed_logins_close_the_connection);
+    tcase_add_test(tc, names_with_control_bytes_or_escapes_refused);
+    tcase_add_test(tc, guest_may_not_take_an_account_name);
+    tcase_add_test(tc, guest_dies_back_to_lobby_seen_in_hall_of_fame);
+    tcase_add_test(tc, finished_games_survive_sigterm_and_restart);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
