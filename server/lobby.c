@@ -232,6 +232,10 @@ static int menu_key(lobby_t *l, int key)
     case 'h':
         go(l, LOBBY_HELP);
         return LOBBY_DO_NOTHING;
+    case 'w':
+    case 'W':
+        lobby_show_watch(l);
+        return LOBBY_DO_NOTHING;
     case 'q':
     case 'Q':
     case KEY_CTRL_C:
@@ -249,8 +253,21 @@ int lobby_key(lobby_t *l, int key)
     case LOBBY_BUSY:
         return LOBBY_DO_NOTHING;
     case LOBBY_SCORES:
+        if (key >= 'a' && key < 'a' + STORE_TOP_MAX && l->scores &&
+            key - 'a' < l->scores->n) {
+            l->pick_id = (uint64_t)l->scores->top[key - 'a'].game_id;
+            return LOBBY_DO_REPLAY;
+        }
         drop_scores(l);
         go(l, LOBBY_MENU);
+        return LOBBY_DO_NOTHING;
+    case LOBBY_WATCH:
+        if (key >= 'a' && key < 'a' + l->nwatch) {
+            l->pick_id = l->watch[key - 'a'].session_id;
+            return LOBBY_DO_WATCH;
+        }
+        if (key == 'q' || key == KEY_ESC || key == KEY_CTRL_C)
+            go(l, LOBBY_MENU);
         return LOBBY_DO_NOTHING;
     case LOBBY_HELP:
         go(l, LOBBY_MENU);
@@ -272,6 +289,12 @@ int lobby_key(lobby_t *l, int key)
         }
         return LOBBY_DO_NOTHING;
     }
+}
+
+void lobby_show_watch(lobby_t *l)
+{
+    l->note[0] = '\0';
+    go(l, LOBBY_WATCH);
 }
 
 int lobby_guest_checked(lobby_t *l, int status, int taken)

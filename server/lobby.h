@@ -35,7 +35,8 @@ enum lobby_page {
     LOBBY_REG_PASS2,    /* the password again */
     LOBBY_BUSY,         /* an answer from the store is owed */
     LOBBY_SCORES,
-    LOBBY_HELP
+    LOBBY_HELP,
+    LOBBY_WATCH         /* the games in progress; a letter picks one */
 };
 
 /* What the session must do after a key. */
@@ -48,8 +49,19 @@ enum lobby_action {
     LOBBY_DO_LOGIN,       /* store_login(lobby_name, lobby_take_password) */
     LOBBY_DO_REGISTER,    /* store_register(the same) */
     LOBBY_DO_SCORES,      /* store_scores(20, the account or NULL) */
-    LOBBY_DO_QUIT         /* say goodbye and close */
+    LOBBY_DO_QUIT,        /* say goodbye and close */
+    LOBBY_DO_WATCH,       /* watch the game of session lobby.pick_id */
+    LOBBY_DO_REPLAY       /* replay the finished game lobby.pick_id */
 };
+
+/* One game in progress as the watch page lists it (the session fills the
+ * list before each frame; a key picks by the letter it was drawn with). */
+#define LOBBY_WATCH_MAX 20
+typedef struct lobby_game {
+    uint64_t session_id;
+    char name[ACCT_NAME_MAX + 1];
+    int depth, turns, idle_s, watchers;
+} lobby_game_t;
 
 /* Kinds of the one-line notice under the menu. */
 enum { LOBBY_NOTE_INFO = 0, LOBBY_NOTE_GOOD, LOBBY_NOTE_BAD };
@@ -69,6 +81,10 @@ typedef struct lobby {
     char suggest[ACCT_NAME_MAX + 1]; /* offered at the guest prompt */
     char note[96];                   /* the notice line */
     store_scores_t *scores;          /* the hall of fame while shown; owned */
+    lobby_game_t watch[LOBBY_WATCH_MAX]; /* LOBBY_WATCH: the list shown */
+    int nwatch;
+    uint64_t pick_id;                /* LOBBY_DO_WATCH: a session id;
+                                        LOBBY_DO_REPLAY: a game id */
 } lobby_t;
 
 /* What the lobby shows about the server (the session fills it per frame). */
@@ -107,6 +123,9 @@ void lobby_scores_done(lobby_t *l, const store_scores_t *s);
  * after handing it over (the store copies it). */
 const char *lobby_take_password(const lobby_t *l);
 void lobby_wipe_password(lobby_t *l);
+
+/* Shows the watch page (the session fills l->watch before each frame). */
+void lobby_show_watch(lobby_t *l);
 
 /* The name a game is played and recorded under: the account's, else the
  * guest's. */

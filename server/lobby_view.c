@@ -58,7 +58,8 @@ static void draw_menu(const lobby_t *l, screen_t *s)
         snprintf(play, sizeof play, "Play (as a guest)");
     int y = 7;
     menu_item(s, y++, 'p', play);
-    menu_item(s, y++, 's', "High scores");
+    menu_item(s, y++, 'w', "Watch a game");
+    menu_item(s, y++, 's', "High scores (and replays)");
     if (l->account[0])
         menu_item(s, y++, 'l', "Log out");
     else {
@@ -121,6 +122,7 @@ static void date_of(int64_t t, char *out, size_t n)
  * cause, ruleset, date; the heading uses the same widths. */
 #define ROW_FMT "%3ld %-18.18s %6d %3d %5d %-14.14s %-14.14s %s"
 #define ROW_FMT_HEAD "%3s %-18.18s %6s %3s %5s %-14.14s %-14.14s %s"
+/* A row's letter (a replay key) goes in the column left of the rank. */
 static void score_row(screen_t *s, int y, long rank, const store_score_t *r,
                       uint8_t fg)
 {
@@ -157,20 +159,57 @@ static void draw_scores(const lobby_t *l, screen_t *s)
     for (int i = 0; i < rows; i++) {
         int mine = sc->has_best && sc->top[i].game_id == sc->best.game_id;
         score_row(s, 8 + i, i + 1, &sc->top[i], mine ? COL_BYELLOW : COL_WHITE);
+        screen_put(s, x0, 8 + i, (uint32_t)('a' + i), COL_BYELLOW, COL_DEFAULT,
+                   ATTR_BOLD);
     }
     int y = 8 + rows + 1;
     if (sc->has_best) {
         screen_puts(s, x0, y, "Your best:", COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
         score_row(s, y + 1, (long)sc->best_rank, &sc->best, COL_BYELLOW);
     }
-    centred(s, s->h - 1, "Press any key to return.", COL_GREY, 0);
+    centred(s, s->h - 1, "A letter replays that game; any other key returns.",
+            COL_GREY, 0);
+}
+
+static void draw_watch(const lobby_t *l, screen_t *s)
+{
+    int x0 = s->w > 80 ? (s->w - 80) / 2 : 0;
+    centred(s, 6, "Games in progress", COL_BWHITE, ATTR_BOLD);
+    if (l->nwatch == 0) {
+        centred(s, 9, "Nobody is playing right now.", COL_WHITE, 0);
+        centred(s, s->h - 1, "q returns to the menu.", COL_GREY, 0);
+        return;
+    }
+    char line[128];
+    snprintf(line, sizeof line, "    %-20s %5s %6s %8s %8s", "Player", "Depth",
+             "Turns", "Idle", "Watchers");
+    screen_puts(s, x0 + 4, 7, line, COL_CYAN, COL_DEFAULT, ATTR_BOLD);
+    int rows = l->nwatch < s->h - 10 ? l->nwatch : s->h - 10;
+    for (int i = 0; i < rows; i++) {
+        const lobby_game_t *g = &l->watch[i];
+        char idle[16];
+        if (g->idle_s < 60)
+            snprintf(idle, sizeof idle, "%ds", g->idle_s);
+        else
+            snprintf(idle, sizeof idle, "%dm", g->idle_s / 60);
+        snprintf(line, sizeof line, "    %-20s %5d %6d %8s %8d", g->name,
+                 g->depth, g->turns, idle, g->watchers);
+        screen_puts(s, x0 + 4, 8 + i, line, COL_WHITE, COL_DEFAULT, 0);
+        screen_put(s, x0 + 5, 8 + i, (uint32_t)('a' + i), COL_BYELLOW,
+                   COL_DEFAULT, ATTR_BOLD);
+    }
+    centred(s, s->h - 1, "A letter watches that game; q returns to the menu.",
+            COL_GREY, 0);
 }
 
 static const char *const help_lines[] = {
     "The lobby",
     "",
     "  p  play a game: each player has a dungeon of their own",
-    "  s  the hall of fame: the best 20 games and your own best",
+    "  w  watch a game in progress, at your own terminal's size",
+    "  s  the hall of fame: the best 20 games and your own best;",
+    "     a letter there replays that game (space pauses, + and -",
+    "     change the speed, . steps while paused, q leaves)",
     "  l  log in (or out); r  register an account",
     "  q  quit",
     "",
@@ -205,6 +244,7 @@ void lobby_draw(const lobby_t *l, const lobby_info_t *info, screen_t *s)
     case LOBBY_BUSY: centred(s, 9, "One moment...", COL_WHITE, 0); break;
     case LOBBY_SCORES: draw_scores(l, s); return;
     case LOBBY_HELP: draw_help(s); return;
+    case LOBBY_WATCH: draw_watch(l, s); break;
     default: draw_prompt(l, s); break;
     }
     if (l->note[0]) {

@@ -311,9 +311,12 @@ void sess_close(sess_t *s, const char *reason, int graceful,
     srv_t *srv = s->srv;
     if (s->state == S_CLOSING)
         return;
-    int was_playing = s->state == S_PLAYING || s->state == S_LOBBY;
-    unsigned turns = s->game ? (unsigned)s->game->turn : 0u;
-    if (s->game) {
+    int was_playing = s->state != S_NEGOTIATING;
+    unsigned turns = s->state == S_PLAYING && s->game ? (unsigned)s->game->turn : 0u;
+    sess_watch_detach(s, "The player has left.");
+    if (s->state == S_REPLAY)
+        sess_replay_stop(s);
+    if (s->state == S_PLAYING && s->game) {
         /* A game cut short by the connection is over: record it. */
         char cause[64];
         snprintf(cause, sizeof cause, "disconnected (%s)", reason);

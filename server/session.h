@@ -25,6 +25,8 @@ enum sess_state {
     S_NEGOTIATING = 0, /* waiting (bounded) for the client's telnet answers */
     S_LOBBY,           /* the menu, prompts, scores (lobby.h) */
     S_PLAYING,         /* a game (s->game) */
+    S_WATCHING,        /* a copy of another session's game (s->game) */
+    S_REPLAY,          /* a finished game played back (s->game) */
     S_CLOSING          /* no more input; handles closing or output draining */
 };
 
@@ -61,7 +63,21 @@ typedef struct sess {
     record_t rec;              /* S_PLAYING: its record (keys go through it) */
     int64_t game_started;      /* Unix seconds, for the store */
     uint8_t game_recorded;     /* the store has this game already (it died) */
+    size_t progress_sent;      /* bytes of rec.keys the store has (resume) */
     lobby_t lobby;
+    /* Watching (session_watch.c). A player's watchers are a list through
+     * wprev/wnext headed at its `watchers`; a watcher's `watched` is the
+     * player's session. Both ends unlink in sess_watch_detach. */
+    struct sess *watched;      /* S_WATCHING: whose game */
+    struct sess *watchers;     /* S_PLAYING: who watches */
+    struct sess *wprev, *wnext;
+    int nwatchers;
+    /* Replaying (session_replay.c): the finished game's record is in rec,
+     * its next key at replay_pos; s->timer ticks the keys. */
+    size_t replay_pos;
+    uint8_t replay_speed;      /* index into the speed table */
+    uint8_t replay_paused, replay_done;
+    char replay_name[ACCT_NAME_MAX + 1];
 } sess_t;
 
 /* Accepts a pending connection from the listener into a new session.
@@ -115,6 +131,52 @@ void sess_game_key(sess_t *s, int key);
  * is closing): records it unless done already (cause: why it ended, for a
  * game that did not end in death), frees it, and leaves S_PLAYING. */
 void sess_game_end(sess_t *s, const char *cause);
+
+/* --- session_watch.c: watching another session's game ------------------------ */
+
+/* Starts watching the game of the session with id `id`: the watcher
+ * rebuilds the game from its record (seed and keys) and is fed every key
+ * the player presses from then on. Returns 0, or -1 (no such game: the
+ * lobby says so). */
+int sess_watch_start(sess_t *s, uint64_t id);
+
+/* A key from a watcher: q (or Esc) leaves, anything else is ignored. */
+void sess_watch_key(sess_t *s, int key);
+
+/* The player fed `key` to its game: every watcher's copy gets it too. */
+void sess_watch_forward(sess_t *player, int key);
+
+/* Unlinks s from whatever watching it is part of: a watcher stops
+ * watching (its copy is freed); a player's watchers are sent back to the
+ * lobby with `why` (may be NULL). */
+void sess_watch_detach(sess_t *s, const char *why);
+
+/* Overlays the watch line (who is watched, or how many watch) on next. */
+void sess_watch_overlay(const sess_t *s, screen_t *next);
+
+/* Fills the lobby's list of games in progress. */
+void sess_watch_list(sess_t *s);
+
+/* --- session_replay.c: playing a finished game back ------------------------------ */
+
+/* Asks the store for finished game `game_id` and plays it back when it
+ * comes (S_REPLAY); the lobby says why if it cannot. */
+void sess_replay_start(sess_t *s, int64_t game_id);
+
+/* Plays back the encoded record (copied) of a game `name` played:
+ * S_REPLAY. Returns 0, or -1 (a record that does not decode: the lobby
+ * says so). */
+int sess_replay_begin(sess_t *s, const char *name, const void *rec, size_t len);
+
+/* Space pauses, + and - change the speed, . steps while paused, q leaves. */
+void sess_replay_key(sess_t *s, int key);
+
+/* Ends the playback (its timer, its game and record); the caller says
+ * where the session goes next. */
+void sess_replay_stop(sess_t *s);
+
+/* Overlays the playback line (speed, paused, the end) on next. */
+void sess_replay_overlay(const sess_t *s, screen_t *next);
 
 /* --- session_lobby.c: the lobby inside a session ---------------------------- */
 

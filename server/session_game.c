@@ -77,6 +77,9 @@ void sess_game_end(sess_t *s, const char *cause)
 {
     if (!s->game)
         return;
+    char why[64];
+    snprintf(why, sizeof why, "%s's game has ended.", lobby_player_name(&s->lobby));
+    sess_watch_detach(s, why);
     if (!s->game_recorded)
         record_game(s, s->game, cause); /* the store takes the game */
     else
@@ -102,6 +105,7 @@ void sess_game_key(sess_t *s, int key)
         return;
     }
     record_key(&s->rec, g, key);
+    sess_watch_forward(s, key);
     if (game_dead(g)) {
         /* Record it now, from a copy: the YOU DIED screen still draws g. */
         game_t *copy = game_clone(g);

@@ -31,6 +31,8 @@ void sess_lobby_draw(sess_t *s, screen_t *next)
     const config_t *c = &s->srv->cfg;
     lobby_info_t info = { c->server_name, c->motd, s->srv->nplaying,
                           s->srv->ngames };
+    if (s->lobby.page == LOBBY_WATCH)
+        sess_watch_list(s); /* as it is now: games come and go */
     lobby_draw(&s->lobby, &info, next);
 }
 
@@ -42,6 +44,45 @@ static void on_taken(void *ctx, int status, int taken)
     if (lobby_guest_checked(&s->lobby, status, taken) == LOBBY_DO_PLAY)
         sess_game_start(s);
     redraw(s);
+}
+
+/* The account is logged in here now: any older session of it is told and
+ * closed, and a game it was playing moves here with its record and its
+ * watchers, as players expect when a link died without them noticing.
+ * Returns 1 if a game was taken over. */
+static int take_over(sess_t *s, int64_t account_id)
+{
+    int took = 0;
+    sess_t *next;
+    for (sess_t *o = s->srv->sessions; o; o = next) {
+        next = o->next;
+        if (o == s || o->state == S_CLOSING || o->state == S_NEGOTIATING ||
+            o->lobby.account_id != account_id)
+            continue;
+        if (o->state == S_PLAYING && o->game && !took) {
+            s->game = o->game;
+            s->rec = o->rec;
+            s->game_started = o->game_started;
+            s->game_recorded = o->game_recorded;
+            s->progress_sent = o->progress_sent;
+            memset(&o->rec, 0, sizeof o->rec);
+            o->game = NULL;
+            s->watchers = o->watchers;
+            s->nwatchers = o->nwatchers;
+            for (sess_t *w = s->watchers; w; w = w->wnext)
+                w->watched = s;
+            o->watchers = NULL;
+            o->nwatchers = 0;
+            o->state = S_LOBBY; /* its game is not its to end any more */
+            s->state = S_PLAYING;
+            took = 1;
+            log_info("takeover id=%llu takes the game of id=%llu",
+                     (unsigned long long)s->id, (unsigned long long)o->id);
+        }
+        sess_close(o, "logged in elsewhere", 1,
+                   "Your account has logged in from elsewhere. Goodbye.");
+    }
+    return took;
 }
 
 static void on_account(void *ctx, const store_account_t *a)
@@ -61,6 +102,8 @@ static void on_account(void *ctx, const store_account_t *a)
                    "Too many failed logins. Goodbye.");
         return;
     }
+    if (a->status == STORE_OK && !registering)
+        take_over(s, a->id);
     redraw(s);
 }
 
@@ -107,6 +150,12 @@ static void act(sess_t *s, int action)
         }
         break;
     }
+    case LOBBY_DO_WATCH:
+        sess_watch_start(s, l->pick_id);
+        break;
+    case LOBBY_DO_REPLAY:
+        sess_replay_start(s, (int64_t)l->pick_id);
+        break;
     case LOBBY_DO_QUIT:
         sess_close(s, "quit", 1, "Thanks for playing. Goodbye!");
         break;

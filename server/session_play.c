@@ -20,7 +20,8 @@ static void send_frame_marker(sess_t *s)
 void sess_render(sess_t *s)
 {
     srv_t *srv = s->srv;
-    if (s->state != S_PLAYING && s->state != S_LOBBY)
+    if (s->state != S_PLAYING && s->state != S_LOBBY &&
+        s->state != S_WATCHING && s->state != S_REPLAY)
         return;
     if (s->queued > (size_t)srv->cfg.output_highwater) {
         /* Skip this frame; the next diff starts from what was last sent, so
@@ -38,10 +39,13 @@ void sess_render(sess_t *s)
         sess_close(s, "out of memory", 0, NULL);
         return;
     }
-    if (s->state == S_LOBBY)
+    if (s->state == S_LOBBY) {
         sess_lobby_draw(s, next);
-    else
+    } else {
         view_draw(s->game, next);
+        sess_watch_overlay(s, next);
+        sess_replay_overlay(s, next);
+    }
     if (s->notice[0] && view_fits(s->w, s->h)) {
         /* A host line (tips, idle warning) over the oldest log line. */
         for (int x = 0; x < s->w; x++)
@@ -129,7 +133,7 @@ static void set_mouse(sess_t *s, int was_on, int on)
  * left cell at every size), a right press cancels as Esc does (002). */
 static int mouse_key(const sess_t *s, const keyev_t *ev)
 {
-    if (!s->game || !game_targeting(s->game) || ev->release ||
+    if (s->state != S_PLAYING || !game_targeting(s->game) || ev->release ||
         (ev->button & (32 | 64)))
         return 0;
     if ((ev->button & 3) == 2)
@@ -143,7 +147,8 @@ static int mouse_key(const sess_t *s, const keyev_t *ev)
 static void on_key(void *ctx, const keyev_t *ev)
 {
     sess_t *s = ctx;
-    if (s->state != S_LOBBY && s->state != S_PLAYING)
+    if (s->state != S_LOBBY && s->state != S_PLAYING &&
+        s->state != S_WATCHING && s->state != S_REPLAY)
         return;
     int key = ev->key;
     if (key == KEY_CPR)
@@ -159,14 +164,16 @@ static void on_key(void *ctx, const keyev_t *ev)
     /* Too small to see anything: only let the player leave. */
     if (!view_fits(s->w, s->h) && !is_quit_key(key))
         return;
-    int targeting = s->game && game_targeting(s->game);
-    if (s->state == S_LOBBY)
-        sess_lobby_key(s, key);
-    else
-        sess_game_key(s, key);
+    int targeting = s->state == S_PLAYING && game_targeting(s->game);
+    switch (s->state) {
+    case S_LOBBY: sess_lobby_key(s, key); break;
+    case S_WATCHING: sess_watch_key(s, key); break;
+    case S_REPLAY: sess_replay_key(s, key); break;
+    default: sess_game_key(s, key); break;
+    }
     /* Mouse reporting follows aiming (a key may also end the game). */
     if (s->state != S_CLOSING)
-        set_mouse(s, targeting, s->game && game_targeting(s->game));
+        set_mouse(s, targeting, s->state == S_PLAYING && game_targeting(s->game));
 }
 
 void sess_esc_timeout(sess_t *s)

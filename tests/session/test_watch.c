@@ -1,0 +1,256 @@
+/* test_watch.c - watching live and taking a game over, against the real
+ * server: a watcher at 100x40 sees the same map and monsters as the player
+ * at 80x24 while keys are pressed, cannot move the '@', and is counted on
+ * the player's screen; a watcher joining after 1,000 turns sees the
+ * current state at once; the watch ends with a line when the game does;
+ * a second login of an account takes its game over and closes the first
+ * connection. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "client.h"
+#include "game.h"
+#include "play.h"
+
+static void wait_for(tclient_t *c, const char *text)
+{
+    if (!cl_wait_text(c, text, CL_WAIT_MS))
+        play_fail(c, "\"%s\" never appeared", text);
+}
+
+/* Rows 1..20 of the map (row 0 carries the watch line), the 80 map
+ * columns, are the same on both screens. */
+static int maps_equal(const tclient_t *a, const tclient_t *b, char *why,
+                      size_t n)
+{
+    for (int y = 1; y < 21; y++)
+        for (int x = 0; x < 80; x++) {
+            cl_cell_t ca, cb;
+            cl_cell(a, x, y, &ca);
+            cl_cell(b, x, y, &cb);
+            if (ca.ch != cb.ch || ca.fg != cb.fg) {
+                snprintf(why, n, "cell (%d,%d): '%c' fg %d vs '%c' fg %d", x, y,
+                         (char)ca.ch, ca.fg, (char)cb.ch, cb.fg);
+                return 0;
+            }
+        }
+    return 1;
+}
+
+static int pred_maps_equal(tclient_t *b, void *arg)
+{
+    char why[128];
+    return maps_equal(arg, b, why, sizeof why);
+}
+
+static void expect_same_map(tclient_t *player, tclient_t *watcher)
+{
+    char why[128];
+    if (!cl_wait(watcher, pred_maps_equal, player, CL_WAIT_MS)) {
+        maps_equal(player, watcher, why, sizeof why);
+        play_fail(watcher, "the watcher's map differs from the player's: %s", why);
+    }
+}
+
+/* From the lobby menu to watching the first game listed. */
+static void watch_first(tclient_t *w, const char *who)
+{
+    ck_assert(cl_key(w, "w"));
+    wait_for(w, "Games in progress");
+    wait_for(w, who);
+    ck_assert(cl_key(w, "a"));
+    char line[64];
+    snprintf(line, sizeof line, "Watching %s - q leaves", who);
+    wait_for(w, line);
+}
+
+START_TEST(watcher_sees_the_game_at_its_own_size)
+{
+    tsrv_t *s = srv_start("--seed", "42", NULL);
+    tclient_t *p = play_connect(srv_port(s), NULL);
+    play_move(p, "l", 1, 0);
+
+    cl_opts_t big = { .w = 100, .h = 40 };
+    tclient_t *w = cl_connect(srv_port(s), &big);
+    wait_for(w, "Play (as a guest)");
+    ck_assert(cl_sync(w, CL_WAIT_MS));
+    watch_first(w, "guest1");
+    expect_same_map(p, w);
+    /* The watcher's layout is its own: status on row 39. */
+    char row[256];
+    ck_assert(strncmp(cl_row(w, 39, row, sizeof row), "HP: ", 4) == 0);
+    ck_assert_int_eq(cl_turn(w), 1);
+    /* The player sees that someone watches. */
+    wait_for(p, "1 watching");
+
+    /* Keys the player presses: the watcher's copy follows each one. */
+    const char *keys[] = { "h", "l", ".", "l", "5" };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        ck_assert(cl_key(p, keys[i]));
+        expect_same_map(p, w);
+        ck_assert_int_eq(cl_turn(w), cl_turn(p));
+    }
+    /* The watcher cannot move the '@'. */
+    int px, py, turn = cl_turn(p);
+    ck_assert_int_eq(cl_find(p, '@', &px, &py), 1);
+    ck_assert(cl_key(w, "h"));
+    ck_assert(cl_key(w, "."));
+    ck_assert(cl_sync(p, CL_WAIT_MS));
+    int qx, qy;
+    ck_assert_int_eq(cl_find(p, '@', &qx, &qy), 1);
+    ck_assert_int_eq(qx, px);
+    ck_assert_int_eq(qy, py);
+    ck_assert_int_eq(cl_turn(p), turn);
+
+    /* q: back to the lobby; the player's count goes. */
+    ck_assert(cl_key(w, "q"));
+    wait_for(w, "Play (as a guest)");
+    if (!cl_wait_no_text(p, "1 watching", CL_WAIT_MS))
+        play_fail(p, "the watcher count stayed after the watcher left");
+    cl_close(w);
+    cl_close(p);
+    srv_stop(s);
+}
+END_TEST
+
+/* A seed whose player survives n turns of waiting, found in-process. */
+static uint64_t seed_surviving(int n)
+{
+    for (uint64_t seed = 1; seed < 500; seed++) {
+        game_t *g = game_new(seed, NULL);
+        for (int i = 0; i < n && !game_dead(g); i++)
+            game_key(g, '.');
+        int ok = !game_dead(g) && g->turn == (uint32_t)n;
+        game_free(g);
+        if (ok)
+            return seed;
+    }
+    ck_abort_msg("no seed survives %d turns of waiting", n);
+    return 0;
+}
+
+START_TEST(watcher_joining_late_catches_up)
+{
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)seed_surviving(1000));
+    tsrv_t *s = srv_start("--seed", seed, "--set", "max_keys_per_second=100000",
+                          NULL);
+    tclient_t *p = play_connect(srv_port(s), NULL);
+    char waits[1000];
+    memset(waits, '.', sizeof waits);
+    ck_assert_uint_eq(cl_send_raw(p, waits, sizeof waits, 1, CL_WAIT_MS * 2),
+                      sizeof waits);
+    ck_assert(cl_sync(p, CL_WAIT_MS));
+    ck_assert_int_eq(cl_turn(p), 1000);
+
+    tclient_t *w = cl_connect(srv_port(s), NULL);
+    wait_for(w, "Play (as a guest)");
+    ck_assert(cl_sync(w, CL_WAIT_MS));
+    watch_first(w, "guest1");
+    ck_assert_int_eq(cl_turn(w), 1000);
+    expect_same_map(p, w);
+    /* The message log too (rows 21-22): the same game, the same lines. */
+    char a[256], b[256];
+    for (int y = 21; y <= 22; y++)
+        ck_assert_str_eq(cl_row(p, y, a, sizeof a), cl_row(w, y, b, sizeof b));
+    cl_close(w);
+    cl_close(p);
+    srv_stop(s);
+}
+END_TEST
+
+START_TEST(watch_ends_with_the_game)
+{
+    tsrv_t *s = srv_start("--seed", "42", NULL);
+    tclient_t *p = play_connect(srv_port(s), NULL);
+    play_move(p, "l", 1, 0);
+    tclient_t *w = cl_connect(srv_port(s), NULL);
+    wait_for(w, "Play (as a guest)");
+    ck_assert(cl_sync(w, CL_WAIT_MS));
+    watch_first(w, "guest1");
+    ck_assert(cl_key(p, "Q"));
+    ck_assert(cl_key(p, "y"));
+    wait_for(w, "guest1's game has ended.");
+    wait_for(w, "Play (as a guest)");
+    /* Nothing left to watch. */
+    ck_assert(cl_key(w, "w"));
+    wait_for(w, "Nobody is playing right now.");
+    cl_close(w);
+    cl_close(p);
+    srv_stop(s);
+}
+END_TEST
+
+static void type_line(tclient_t *c, const char *text)
+{
+    for (const char *q = text; *q; q++) {
+        char k[2] = { *q, 0 };
+        ck_assert(cl_key(c, k));
+    }
+    ck_assert(cl_key(c, "\r"));
+}
+
+START_TEST(second_login_takes_the_game_over)
+{
+    tsrv_t *s = srv_start("--seed", "42", NULL);
+    tclient_t *a = cl_connect(srv_port(s), NULL);
+    wait_for(a, "Play (as a guest)");
+    ck_assert(cl_sync(a, CL_WAIT_MS));
+    ck_assert(cl_key(a, "r"));
+    type_line(a, "carol");
+    type_line(a, "carolspw");
+    type_line(a, "carolspw");
+    wait_for(a, "Logged in as carol");
+    ck_assert(cl_key(a, "p"));
+    wait_for(a, "HP: 30/30");
+    play_move(a, "l", 1, 0);
+    play_move(a, "h", -1, 0);
+    int ax, ay;
+    ck_assert_int_eq(cl_find(a, '@', &ax, &ay), 1);
+
+    tclient_t *b = cl_connect(srv_port(s), NULL);
+    wait_for(b, "Play (as a guest)");
+    ck_assert(cl_sync(b, CL_WAIT_MS));
+    ck_assert(cl_key(b, "l"));
+    type_line(b, "Carol");
+    type_line(b, "carolspw");
+    /* The game, where carol left it, on the new connection. */
+    wait_for(b, "Turn:2");
+    ck_assert(cl_sync(b, CL_WAIT_MS));
+    ck_assert_int_eq(cl_turn(b), 2);
+    int bx, by;
+    ck_assert_int_eq(cl_find(b, '@', &bx, &by), 1);
+    ck_assert_int_eq(bx, ax);
+    ck_assert_int_eq(by, ay);
+    /* The old connection was told and closed. */
+    if (!cl_wait_eof(a, CL_WAIT_MS))
+        play_fail(a, "the first connection is still open");
+    ck_assert(cl_stream_has(a, "Your account has logged in from elsewhere."));
+    ck_assert(srv_wait_log(s, "reason=\"logged in elsewhere\"", CL_WAIT_MS));
+    /* It plays on. */
+    play_move(b, "l", 1, 0);
+    ck_assert_int_eq(cl_turn(b), 3);
+    cl_close(a);
+    cl_close(b);
+    srv_stop(s);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("watch");
+    TCase *tc = tcase_create("watch");
+    tcase_set_timeout(tc, 90);
+    tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(tc, watcher_sees_the_game_at_its_own_size);
+    tcase_add_test(tc, watcher_joining_late_catches_up);
+    tcase_add_test(tc, watch_ends_with_the_game);
+    tcase_add_test(tc, second_login_takes_the_game_over);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
