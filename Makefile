@@ -25,7 +25,7 @@ FUZZ_SECONDS ?= 60
 # add. `make deps` / `make test-deps` install whichever are missing.
 RUN_PKGS  := gcc make pkg-config libuv1-dev libtelnet-dev libsqlite3-dev libsodium-dev
 TEST_PKGS := $(RUN_PKGS) check libvterm-dev telnet tmux clang libclang-rt-dev \
-             libncurses-dev
+             libncurses-dev ttyrec asciinema
 
 WARN := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Werror
 STD  := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE

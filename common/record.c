@@ -328,6 +328,34 @@ int record_replay(const void *bytes, size_t len, record_replay_t *out,
     return rc;
 }
 
+int record_resume(uint64_t seed, const game_options_t *opt, const void *keys,
+                  size_t len, game_t **game_out, record_t *rec)
+{
+    const uint8_t *p = keys;
+    size_t pos = 0;
+    uint32_t v;
+    *game_out = NULL;
+    record_blank(rec, 0);
+    while (pos < len)
+        if (varint_get(p, len, &pos, &v) != 0)
+            return RECORD_ECORRUPT;
+    game_t *g = game_new(seed, opt);
+    if (!g)
+        return RECORD_ENOMEM;
+    if (record_init(rec, g, 0) != 0) {
+        record_free(rec);
+        record_blank(rec, 0);
+        game_free(g);
+        return RECORD_ENOMEM;
+    }
+    for (pos = 0; pos < len;) {
+        varint_get(p, len, &pos, &v); /* checked above */
+        record_key(rec, g, bits_int(v));
+    }
+    *game_out = g;
+    return RECORD_OK;
+}
+
 void record_free(record_t *r)
 {
     buf_free(&r->keys);

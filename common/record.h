@@ -117,6 +117,20 @@ int record_replay(const void *bytes, size_t len, record_replay_t *out,
  * varint. For hosts that replay step by step (watching). */
 int record_next_key(const record_t *r, size_t *pos, int *key);
 
+/* Rebuilds a game in progress from its seed, options and the keys recorded
+ * so far, encoded as a recorder keeps them (the bytes of record_t.keys from
+ * the start, whole varints: what store_progress_load answers). A new game
+ * is fed every key through a new recorder (default cap, as record_init with
+ * limit 0), so that *game_out is the game exactly as the player left it and
+ * *rec goes on recording where the old recorder was: the record finished
+ * later is byte for byte the one an uninterrupted game would have had.
+ * Checks every varint before feeding any. Returns RECORD_OK with both set
+ * (the caller owns both: game_free, record_free), or RECORD_ECORRUPT (a
+ * damaged or cut varint) or RECORD_ENOMEM: then *game_out is NULL and rec is
+ * empty (record_free on it is harmless). Costs a replay: O(keys). */
+int record_resume(uint64_t seed, const game_options_t *opt, const void *keys,
+                  size_t len, game_t **game_out, record_t *rec);
+
 /* Releases a record's buffers; it may be initialised again. */
 void record_free(record_t *r);
 

@@ -200,8 +200,10 @@ static int menu_key(lobby_t *l, int key)
     case 'p':
     case 'P':
     case KEY_ENTER:
-        if (l->account[0] || l->guest[0])
+        if (l->account[0] || l->guest[0]) {
+            l->resume = 0;
             return LOBBY_DO_PLAY;
+        }
         lobby_note(l, LOBBY_NOTE_INFO,
                    "A guest's game ends with the connection; "
                    "register to keep your name.");
@@ -219,7 +221,8 @@ static int menu_key(lobby_t *l, int key)
             lobby_note(l, LOBBY_NOTE_INFO, "Logged out of %s.", l->account);
             l->account[0] = '\0';
             l->account_id = 0;
-            return LOBBY_DO_NOTHING;
+            l->resume = 0;
+            return LOBBY_DO_LOGOUT;
         }
         go(l, LOBBY_LOGIN_NAME);
         return LOBBY_DO_NOTHING;
@@ -289,6 +292,15 @@ int lobby_key(lobby_t *l, int key)
         }
         return LOBBY_DO_NOTHING;
     }
+}
+
+void lobby_offer_resume(lobby_t *l, int depth, int turns)
+{
+    l->resume = 1;
+    l->resume_depth = depth;
+    l->resume_turns = turns;
+    lobby_note(l, LOBBY_NOTE_GOOD, "Welcome back, %s! Your game is waiting: "
+               "p continues it.", l->account);
 }
 
 void lobby_show_watch(lobby_t *l)

@@ -51,7 +51,8 @@ enum lobby_action {
     LOBBY_DO_SCORES,      /* store_scores(20, the account or NULL) */
     LOBBY_DO_QUIT,        /* say goodbye and close */
     LOBBY_DO_WATCH,       /* watch the game of session lobby.pick_id */
-    LOBBY_DO_REPLAY       /* replay the finished game lobby.pick_id */
+    LOBBY_DO_REPLAY,      /* replay the finished game lobby.pick_id */
+    LOBBY_DO_LOGOUT       /* logged out: drop a game held for the account */
 };
 
 /* One game in progress as the watch page lists it (the session fills the
@@ -85,6 +86,8 @@ typedef struct lobby {
     int nwatch;
     uint64_t pick_id;                /* LOBBY_DO_WATCH: a session id;
                                         LOBBY_DO_REPLAY: a game id */
+    uint8_t resume;                  /* a game in progress waits: p continues */
+    int resume_depth, resume_turns;
 } lobby_t;
 
 /* What the lobby shows about the server (the session fills it per frame). */
@@ -123,6 +126,9 @@ void lobby_scores_done(lobby_t *l, const store_scores_t *s);
  * after handing it over (the store copies it). */
 const char *lobby_take_password(const lobby_t *l);
 void lobby_wipe_password(lobby_t *l);
+
+/* An account's game in progress is ready to continue (p plays it on). */
+void lobby_offer_resume(lobby_t *l, int depth, int turns);
 
 /* Shows the watch page (the session fills l->watch before each frame). */
 void lobby_show_watch(lobby_t *l);

@@ -52,7 +52,10 @@ static void menu_item(screen_t *s, int y, char key, const char *text)
 static void draw_menu(const lobby_t *l, screen_t *s)
 {
     char play[64];
-    if (l->account[0] || l->guest[0])
+    if (l->resume)
+        snprintf(play, sizeof play, "Continue your game (depth %d, turn %d)",
+                 l->resume_depth, l->resume_turns);
+    else if (l->account[0] || l->guest[0])
         snprintf(play, sizeof play, "Play as %s", lobby_player_name(l));
     else
         snprintf(play, sizeof play, "Play (as a guest)");

@@ -9,6 +9,7 @@
 #include <uv.h>
 
 #include "config.h"
+#include "export.h"
 #include "log.h"
 #include "server.h"
 #include "store.h"
@@ -34,6 +35,12 @@ static void usage(FILE *f, const config_t *defaults)
         "      --combat NAME     combat ruleset of new games: power,\n"
         "                        attack-defense (default), d10 or dice-pool\n"
         "      --set KEY=VALUE   set any configuration key\n"
+        "      --export ID --format ttyrec|asciicast FILE\n"
+        "                        write finished game ID (the hall of fame's\n"
+        "                        numbering) to FILE ('-': standard output) as a\n"
+        "                        recording at 80x24 for ttyplay or asciinema\n"
+        "                        play, and exit; reads the data directory's\n"
+        "                        database without changing it\n"
         "  -h, --help            show this help and exit\n"
         "      --version         show the version and exit\n"
         "\n"
@@ -98,6 +105,7 @@ int main(int argc, char **argv)
     char err[512];
     const char *config_path = DEFAULT_CONFIG;
     int config_required = 0;
+    const char *export_id = NULL, *export_format = NULL, *export_file = NULL;
 
     config_defaults(&defaults);
     cfg = defaults;
@@ -134,6 +142,22 @@ int main(int argc, char **argv)
             i++;
             continue;
         }
+        if (is_flag(argv[i], NULL, "--export") ||
+            is_flag(argv[i], NULL, "--format")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "rogued: %s needs a value\n", argv[i]);
+                return 2;
+            }
+            if (strcmp(argv[i], "--export") == 0)
+                export_id = argv[++i];
+            else
+                export_format = argv[++i];
+            continue;
+        }
+        if (!export_file && (argv[i][0] != '-' || strcmp(argv[i], "-") == 0)) {
+            export_file = argv[i]; /* the one argument that is not a flag */
+            continue;
+        }
         for (size_t f = 0; f < sizeof flags / sizeof flags[0]; f++)
             if (is_flag(argv[i], flags[f].s, flags[f].l))
                 key = flags[f].key;
@@ -167,6 +191,19 @@ int main(int argc, char **argv)
         return 2;
     }
     log_set_level(log_level_parse(cfg.log_level));
+    if (export_id || export_format || export_file) {
+        if (!export_id && !export_format) {
+            fprintf(stderr, "rogued: unexpected argument '%s' (try --help)\n",
+                    export_file);
+            return 2;
+        }
+        if (!export_id || !export_format || !export_file) {
+            fprintf(stderr, "rogued: --export needs an ID, --format "
+                    "ttyrec|asciicast and a FILE\n");
+            return 2;
+        }
+        return export_main(&cfg, export_id, export_format, export_file);
+    }
     if (make_dirs(cfg.data_dir) != 0) {
         fprintf(stderr, "rogued: cannot create data directory '%s': %s\n",
                 cfg.data_dir, strerror(errno));

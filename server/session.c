@@ -317,10 +317,14 @@ void sess_close(sess_t *s, const char *reason, int graceful,
     if (s->state == S_REPLAY)
         sess_replay_stop(s);
     if (s->state == S_PLAYING && s->game) {
-        /* A game cut short by the connection is over: record it. */
+        /* A guest's game cut short by the connection is over: record it.
+         * An account's is kept for its next login. */
         char cause[64];
         snprintf(cause, sizeof cause, "disconnected (%s)", reason);
-        sess_game_end(s, cause);
+        if (s->lobby.account_id > 0 && !s->game_recorded)
+            sess_game_suspend(s);
+        else
+            sess_game_end(s, cause);
     }
     s->state = S_CLOSING;
     s->close_reason = reason;
@@ -379,8 +383,9 @@ void sess_sweep(sess_t *s, uint64_t now)
         sess_close(s, "output stalled (client not reading)", 0, NULL);
         return;
     }
-    if (s->state != S_PLAYING && s->state != S_LOBBY)
+    if (s->state == S_NEGOTIATING)
         return;
+    sess_game_flush(s); /* an account's new keys, at least once a second */
     if (c->idle_timeout) {
         uint64_t idle = now - s->last_input_ms;
         uint64_t limit = (uint64_t)c->idle_timeout * 1000;

@@ -64,6 +64,7 @@ typedef struct sess {
     int64_t game_started;      /* Unix seconds, for the store */
     uint8_t game_recorded;     /* the store has this game already (it died) */
     size_t progress_sent;      /* bytes of rec.keys the store has (resume) */
+    uint8_t progress_begun;    /* the store has this game's begin */
     lobby_t lobby;
     /* Watching (session_watch.c). A player's watchers are a list through
      * wprev/wnext headed at its `watchers`; a watcher's `watched` is the
@@ -132,6 +133,19 @@ void sess_game_key(sess_t *s, int key);
  * game that did not end in death), frees it, and leaves S_PLAYING. */
 void sess_game_end(sess_t *s, const char *cause);
 
+/* Hands the store the key bytes of an account's game it does not have yet
+ * (once a second, from the sweep, and before a disconnect). */
+void sess_game_flush(sess_t *s);
+
+/* The connection is closing: an account's game in progress is kept in the
+ * store (flushed, then freed here) for the next login; any other game
+ * ends as sess_game_end. */
+void sess_game_suspend(sess_t *s);
+
+/* Plays on the game held in the lobby after a login (s->game and s->rec,
+ * rebuilt from the store by record_resume; s->game_started set): S_PLAYING. */
+void sess_game_continue(sess_t *s);
+
 /* --- session_watch.c: watching another session's game ------------------------ */
 
 /* Starts watching the game of the session with id `id`: the watcher
@@ -158,10 +172,6 @@ void sess_watch_overlay(const sess_t *s, screen_t *next);
 void sess_watch_list(sess_t *s);
 
 /* --- session_replay.c: playing a finished game back ------------------------------ */
-
-/* Asks the store for finished game `game_id` and plays it back when it
- * comes (S_REPLAY); the lobby says why if it cannot. */
-void sess_replay_start(sess_t *s, int64_t game_id);
 
 /* Plays back the encoded record (copied) of a game `name` played:
  * S_REPLAY. Returns 0, or -1 (a record that does not decode: the lobby

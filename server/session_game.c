@@ -1,7 +1,13 @@
 /* session_game.c - a game's life inside a session: started from the lobby,
  * fed keys through its record, handed to the store when it ends (a death
  * at once, so that a dropped connection on the YOU DIED screen loses
- * nothing), and back to the lobby. */
+ * nothing), and back to the lobby.
+ *
+ * An account's game also lives in the store while it is played: begun with
+ * the game, its new key bytes handed over once a second (sess_game_flush,
+ * from the sweep) and at every disconnect, ended when the game is recorded.
+ * So a dropped connection, a restart or a crash loses at most the last
+ * second, and the next login continues it (session_lobby.c). */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -41,6 +47,8 @@ static void record_game(sess_t *s, game_t *g, const char *cause)
     s->game_recorded = 1;
     if (g->turn == 0) {
         game_free(g);
+        if (s->lobby.account_id > 0) /* nothing to continue either */
+            store_progress_end(s->srv->store, s->lobby.account_id);
         return;
     }
     log_info("game over id=%llu name=%s seed=%llu turns=%u depth=%d score=%d "
@@ -49,6 +57,68 @@ static void record_game(sess_t *s, game_t *g, const char *cause)
              row.score, row.cause);
     /* The store frees g whatever happens (and logs a refusal). */
     store_end_game(s->srv->store, &row, g, &s->rec);
+    if (s->lobby.account_id > 0) /* after the game, in the store's order */
+        store_progress_end(s->srv->store, s->lobby.account_id);
+}
+
+void sess_game_flush(sess_t *s)
+{
+    if (s->state != S_PLAYING || !s->game || s->game_recorded ||
+        s->lobby.account_id <= 0 || s->rec.keys.len <= s->progress_sent)
+        return;
+    if (!s->progress_begun) {
+        /* Its begin failed (out of memory): try again, from the start; keys
+         * must never be appended to the account's older game. */
+        if (store_progress_begin(s->srv->store, s->lobby.account_id,
+                                 s->game->seed, &s->game->opt,
+                                 s->game_started) != 0)
+            return;
+        s->progress_begun = 1;
+        s->progress_sent = 0;
+    }
+    size_t n = s->rec.keys.len - s->progress_sent;
+    /* Refused (the queue is full): the same bytes go with the next ones. */
+    if (store_progress_append(s->srv->store, s->lobby.account_id,
+                              s->rec.keys.data + s->progress_sent, n) == 0) {
+        s->progress_sent = s->rec.keys.len;
+        log_debug("progress id=%llu bytes=%zu", (unsigned long long)s->id,
+                  s->progress_sent);
+    }
+}
+
+void sess_game_suspend(sess_t *s)
+{
+    if (!s->game)
+        return;
+    if (s->state != S_PLAYING || s->game_recorded || s->lobby.account_id <= 0) {
+        sess_game_end(s, "disconnected");
+        return;
+    }
+    sess_game_flush(s);
+    char why[64];
+    snprintf(why, sizeof why, "%s has left.", lobby_player_name(&s->lobby));
+    sess_watch_detach(s, why);
+    log_info("game suspended id=%llu name=%s turns=%u (kept for the next login)",
+             (unsigned long long)s->id, lobby_player_name(&s->lobby),
+             (unsigned)s->game->turn);
+    game_free(s->game);
+    s->game = NULL;
+    record_free(&s->rec);
+    s->srv->ngames--;
+}
+
+void sess_game_continue(sess_t *s)
+{
+    game_t *g = s->game;
+    s->game_recorded = 0;
+    s->progress_begun = 1;
+    s->progress_sent = s->rec.keys.len; /* the store has all of these */
+    s->state = S_PLAYING;
+    s->srv->ngames++;
+    s->need_render = 1;
+    log_info("game resumed id=%llu name=%s seed=%llu turns=%u",
+             (unsigned long long)s->id, lobby_player_name(&s->lobby),
+             (unsigned long long)g->seed, (unsigned)g->turn);
 }
 
 int sess_game_start(sess_t *s)
@@ -65,6 +135,10 @@ int sess_game_start(sess_t *s)
     s->game = g;
     s->game_started = (int64_t)time(NULL);
     s->game_recorded = 0;
+    s->progress_sent = 0;
+    s->progress_begun = s->lobby.account_id > 0 &&
+        store_progress_begin(s->srv->store, s->lobby.account_id, g->seed, &opt,
+                             s->game_started) == 0;
     s->state = S_PLAYING;
     s->srv->ngames++;
     s->need_render = 1;

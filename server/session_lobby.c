@@ -65,6 +65,7 @@ static int take_over(sess_t *s, int64_t account_id)
             s->game_started = o->game_started;
             s->game_recorded = o->game_recorded;
             s->progress_sent = o->progress_sent;
+            s->progress_begun = o->progress_begun;
             memset(&o->rec, 0, sizeof o->rec);
             o->game = NULL;
             s->watchers = o->watchers;
@@ -85,6 +86,52 @@ static int take_over(sess_t *s, int64_t account_id)
     return took;
 }
 
+/* The answer to store_progress_load after a login: a game to continue is
+ * rebuilt now and held (s->game, s->rec) until p. */
+static void on_progress(void *ctx, const store_progress_t *pr)
+{
+    sess_t *s = ctx;
+    if (s->state != S_LOBBY || s->game || pr->account_id != s->lobby.account_id)
+        return;
+    if (pr->status == STORE_STALE) {
+        lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Your game in progress was played "
+                   "by another version of the server and cannot go on.");
+        store_progress_end(s->srv->store, pr->account_id);
+    } else if (pr->status == STORE_OK) {
+        game_t *g = NULL;
+        int rc = record_resume(pr->seed, &pr->opt, pr->keys, pr->len, &g, &s->rec);
+        if (rc == RECORD_OK) {
+            s->game = g;
+            s->game_started = pr->started;
+            lobby_offer_resume(&s->lobby, g->depth, (int)g->turn);
+        } else {
+            log_error("resume id=%llu: %s", (unsigned long long)s->id,
+                      record_strerror(rc));
+            lobby_note(&s->lobby, LOBBY_NOTE_BAD,
+                       "Your game in progress cannot be rebuilt: %s.",
+                       record_strerror(rc));
+        }
+    }
+    redraw(s);
+}
+
+/* The answer to store_get_record for a replay. */
+static void on_record(void *ctx, const store_record_t *r)
+{
+    sess_t *s = ctx;
+    if (s->state != S_LOBBY)
+        return;
+    if (s->game) /* a game of its own is held for it: that first */
+        lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Continue your own game first.");
+    else if (r->status == STORE_OK)
+        sess_replay_begin(s, r->game.name, r->record, r->len);
+    else
+        lobby_note(&s->lobby, LOBBY_NOTE_BAD, "%s",
+                   r->status == STORE_NO_RECORD ? "That game has no record to replay."
+                   : "That game cannot be found now.");
+    redraw(s);
+}
+
 static void on_account(void *ctx, const store_account_t *a)
 {
     sess_t *s = ctx;
@@ -102,8 +149,9 @@ static void on_account(void *ctx, const store_account_t *a)
                    "Too many failed logins. Goodbye.");
         return;
     }
-    if (a->status == STORE_OK && !registering)
-        take_over(s, a->id);
+    if (a->status == STORE_OK && !registering && !take_over(s, a->id) &&
+        store_progress_load(s->srv->store, a->id, on_progress, s) != 0)
+        log_error("resume id=%llu: the store is busy", (unsigned long long)s->id);
     redraw(s);
 }
 
@@ -124,7 +172,16 @@ static void act(sess_t *s, int action)
     store_account_t fail = { STORE_ERROR, 0, "" };
     switch (action) {
     case LOBBY_DO_PLAY:
-        sess_game_start(s);
+        if (s->game)
+            sess_game_continue(s); /* held since the login */
+        else
+            sess_game_start(s);
+        break;
+    case LOBBY_DO_LOGOUT:
+        /* A game held for the account stays in the store, not here. */
+        game_free(s->game);
+        s->game = NULL;
+        record_free(&s->rec);
         break;
     case LOBBY_DO_CHECK_GUEST:
         if (store_name_taken(st, l->name, on_taken, s) != 0)
@@ -154,7 +211,8 @@ static void act(sess_t *s, int action)
         sess_watch_start(s, l->pick_id);
         break;
     case LOBBY_DO_REPLAY:
-        sess_replay_start(s, (int64_t)l->pick_id);
+        if (store_get_record(st, (int64_t)l->pick_id, on_record, s) != 0)
+            lobby_note(l, LOBBY_NOTE_BAD, "The server is busy: try again.");
         break;
     case LOBBY_DO_QUIT:
         sess_close(s, "quit", 1, "Thanks for playing. Goodbye!");

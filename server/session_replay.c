@@ -138,9 +138,3 @@ void sess_replay_overlay(const sess_t *s, screen_t *next)
     screen_puts(next, next->w - n > 0 ? next->w - n : 0, 0, line, COL_BLACK,
                 COL_BYELLOW, 0);
 }
-
-void sess_replay_start(sess_t *s, int64_t game_id)
-{
-    (void)game_id;
-    lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Replays are not available yet.");
-}

@@ -57,6 +57,10 @@ static void redraw(sess_t *s)
 int sess_watch_start(sess_t *s, uint64_t id)
 {
     sess_t *p = find_session(s->srv, id);
+    if (s->game) { /* a game of its own is held for it: that first */
+        lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Continue your own game first.");
+        return -1;
+    }
     if (!p || p == s || p->state != S_PLAYING || !p->game) {
         lobby_note(&s->lobby, LOBBY_NOTE_BAD, "That game is over.");
         return -1;

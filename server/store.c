@@ -54,6 +54,8 @@ static void finish(store_t *st, req_t *r)
             r->cb.scores(r->ctx, r->scores);
         } else if (r->op == OP_TAKEN) {
             r->cb.taken(r->ctx, r->status, r->status == STORE_OK && r->found);
+        } else if (r->op == OP_PROG_LOAD || r->op == OP_GET_RECORD) {
+            store_progress_answer(r);
         } else {
             r->cb.done(r->ctx, r->status);
         }
@@ -61,7 +63,7 @@ static void finish(store_t *st, req_t *r)
     store_req_free(r);
 }
 
-static void db_submit(store_t *st, req_t *r)
+void store_db_submit(store_t *st, req_t *r)
 {
     r->phase = PH_DB;
     uv_mutex_lock(&st->mu);
@@ -72,7 +74,7 @@ static void db_submit(store_t *st, req_t *r)
 
 /* An answer known at once still comes through the loop, never from inside
  * the call that asked. */
-static void answer_soon(store_t *st, req_t *r, int status)
+void store_answer_soon(store_t *st, req_t *r, int status)
 {
     r->status = status;
     r->phase = PH_DONE;
@@ -110,7 +112,7 @@ static void hash_after(uv_work_t *w, int status)
         r->status = STORE_ERROR;
     if (r->op == OP_REGISTER && r->status == STORE_OK && !r->cancelled &&
         !st->closing) {
-        db_submit(st, r); /* the insert */
+        store_db_submit(st, r); /* the insert */
     } else {
         if (r->op == OP_LOGIN && status == 0) {
             if (r->status == STORE_OK)
@@ -192,7 +194,7 @@ static void on_timer(uv_timer_t *t)
         req_t *r = st->wait_head;
         st->wait_head = r->next;
         r->next = NULL;
-        db_submit(st, r);
+        store_db_submit(st, r);
     }
     arm_timer(st);
 }
@@ -225,6 +227,8 @@ static void opts_defaults(store_opts_t *o, const store_opts_t *given)
         o->max_pending = 4096;
     if (o->max_queued_games <= 0)
         o->max_queued_games = 100000;
+    if (o->max_queued_progress <= 0)
+        o->max_queued_progress = 100000;
     if (!o->max_queued_bytes)
         o->max_queued_bytes = (size_t)256 << 20;
     if (o->batch_max <= 0)
@@ -434,7 +438,7 @@ int store_end_game(store_t *st, const store_game_t *g, game_t *game,
 
 /* A request that will answer, on the pending list; NULL if too many are
  * owed already or out of memory. */
-static req_t *req_new(store_t *st, int op, void *ctx)
+req_t *store_req_new(store_t *st, int op, void *ctx)
 {
     if (st->closing || st->npending >= st->opt.max_pending) {
         log_error("store: %d requests waiting: one refused", st->npending);
@@ -465,14 +469,14 @@ static void take_password(req_t *r, const char *password)
 int store_register(store_t *st, const char *name, const char *password,
                    store_account_cb cb, void *ctx)
 {
-    req_t *r = req_new(st, OP_REGISTER, ctx);
+    req_t *r = store_req_new(st, OP_REGISTER, ctx);
     if (!r)
         return -1;
     r->cb.account = cb;
     take_password(r, password);
     if (!acct_name_valid(name, NULL, 0) ||
         !acct_password_valid(password, NULL, 0)) {
-        answer_soon(st, r, STORE_INVALID);
+        store_answer_soon(st, r, STORE_INVALID);
         return 0;
     }
     snprintf(r->name, sizeof r->name, "%s", name);
@@ -483,7 +487,7 @@ int store_register(store_t *st, const char *name, const char *password,
 int store_login(store_t *st, const char *name, const char *password,
                 store_account_cb cb, void *ctx)
 {
-    req_t *r = req_new(st, OP_LOGIN, ctx);
+    req_t *r = store_req_new(st, OP_LOGIN, ctx);
     if (!r)
         return -1;
     r->cb.account = cb;
@@ -493,9 +497,9 @@ int store_login(store_t *st, const char *name, const char *password,
     uint64_t now = uv_now(st->loop);
     int64_t wait = throttle_admit(&st->thr, name, now);
     if (wait < 0) {
-        answer_soon(st, r, STORE_SLOW_DOWN);
+        store_answer_soon(st, r, STORE_SLOW_DOWN);
     } else if (wait == 0) {
-        db_submit(st, r);
+        store_db_submit(st, r);
     } else {
         r->not_before = now + (uint64_t)wait;
         wait_insert(st, r);
@@ -506,7 +510,7 @@ int store_login(store_t *st, const char *name, const char *password,
 int store_scores(store_t *st, int n, const char *player, store_scores_cb cb,
                  void *ctx)
 {
-    req_t *r = req_new(st, OP_SCORES, ctx);
+    req_t *r = store_req_new(st, OP_SCORES, ctx);
     if (!r)
         return -1;
     r->scores = calloc(1, sizeof *r->scores);
@@ -519,33 +523,33 @@ int store_scores(store_t *st, int n, const char *player, store_scores_cb cb,
     r->limit = n < 0 ? 0 : n > STORE_TOP_MAX ? STORE_TOP_MAX : n;
     if (player)
         snprintf(r->name, sizeof r->name, "%.*s", ACCT_NAME_MAX, player);
-    db_submit(st, r);
+    store_db_submit(st, r);
     return 0;
 }
 
 int store_name_taken(store_t *st, const char *name, store_taken_cb cb,
                      void *ctx)
 {
-    req_t *r = req_new(st, OP_TAKEN, ctx);
+    req_t *r = store_req_new(st, OP_TAKEN, ctx);
     if (!r)
         return -1;
     r->cb.taken = cb;
     if (!acct_name_valid(name, NULL, 0)) {
-        answer_soon(st, r, STORE_INVALID);
+        store_answer_soon(st, r, STORE_INVALID);
         return 0;
     }
     snprintf(r->name, sizeof r->name, "%s", name);
-    db_submit(st, r);
+    store_db_submit(st, r);
     return 0;
 }
 
 int store_flush(store_t *st, store_done_cb cb, void *ctx)
 {
-    req_t *r = req_new(st, OP_FLUSH, ctx);
+    req_t *r = store_req_new(st, OP_FLUSH, ctx);
     if (!r)
         return -1;
     r->cb.done = cb;
-    db_submit(st, r);
+    store_db_submit(st, r);
     return 0;
 }
 
@@ -587,6 +591,7 @@ void store_stats(store_t *st, store_stats_t *out)
     *out = st->stats;
     out->queued_games = st->q_games;
     out->queued_bytes = st->q_bytes;
+    out->queued_progress = st->q_progress;
     uv_mutex_unlock(&st->mu);
 }
 
@@ -599,6 +604,9 @@ const char *store_status_name(int status)
     case STORE_INVALID: return "invalid";
     case STORE_SLOW_DOWN: return "slow down";
     case STORE_ERROR: return "error";
+    case STORE_NOT_FOUND: return "not found";
+    case STORE_NO_RECORD: return "no record";
+    case STORE_STALE: return "another core version";
     default: return "unknown";
     }
 }

@@ -28,7 +28,20 @@
  *
  * Keeping the loop alive. The store's handles keep the loop running only
  * while a callback is owed (games being written do not: store_close waits
- * for them). */
+ * for them).
+ *
+ * Games in progress (store_progress_*: at most one per account) are kept
+ * so that a dropped connection, a restart or a crash loses none of them:
+ * begin, then append the recorder's new key bytes every second or so, then
+ * end when the game is over. Appends cost a row of a few bytes each, never
+ * the whole record; each batch is one transaction, committed with a full
+ * fsync (WAL, synchronous=FULL) before the next is taken, so a SIGKILL
+ * loses only what the store had not yet been handed, plus at most the
+ * batch being written. The rows of an account are always a prefix of what
+ * was appended: an append that cannot follow the rest (its account has no
+ * game in progress, or an earlier append of it was lost with a failed
+ * transaction) is dropped, logged, and so is every later one until the
+ * next begin. */
 #ifndef ROGUE_STORE_H
 #define ROGUE_STORE_H
 
@@ -42,7 +55,7 @@
 
 #define STORE_FILE "rogued.db"        /* inside the data directory */
 #define STORE_APP_ID 0x52474431       /* PRAGMA application_id: "RGD1" */
-#define STORE_SCHEMA_VERSION 2        /* PRAGMA user_version when migrated */
+#define STORE_SCHEMA_VERSION 3        /* PRAGMA user_version when migrated */
 #define STORE_TOP_MAX 20              /* hall of fame rows per request */
 #define STORE_CAUSE_MAX 63            /* bytes of a cause of death */
 
@@ -53,7 +66,14 @@ enum store_status {
     STORE_INVALID,     /* register: name or password breaks accounts.h */
     STORE_SLOW_DOWN,   /* login: too many failed attempts for this name are
                           waiting already; not checked, try again later */
-    STORE_ERROR        /* the database failed (logged) */
+    STORE_ERROR,       /* the database failed (logged) */
+    STORE_NOT_FOUND,   /* progress: no game in progress; record: no such
+                          game */
+    STORE_NO_RECORD,   /* record: the game is kept without its record
+                          (dropped at the queue's byte cap, or lost) */
+    STORE_STALE        /* progress: a game in progress played by another
+                          core version (GAME_VERSION): it cannot be replayed
+                          by this one; end it */
 };
 
 typedef struct store_opts {
@@ -62,6 +82,10 @@ typedef struct store_opts {
     int hash_parallel;     /* hashes at once; 0: 2 (128 MiB at the default) */
     int max_pending;       /* requests owed a callback; 0: 4096 */
     int max_queued_games;  /* games waiting for the disk; 0: 100000 */
+    int max_queued_progress; /* progress begins, appends, ends waiting for
+                                the disk; 0: 100000 (appends past it, or
+                                past max_queued_bytes of keys, are refused;
+                                begins and ends never are) */
     size_t max_queued_bytes; /* their records; 0: 256 MiB (past it a game is
                                 stored without its record) */
     int batch_max;         /* requests per transaction; 0: 1000 */
@@ -103,6 +127,33 @@ typedef struct store_scores {
     int64_t best_rank;              /* its place in that order, from 1 */
 } store_scores_t;
 
+/* A game in progress, as store_progress_load answers it. */
+typedef struct store_progress {
+    int status;          /* STORE_OK; STORE_NOT_FOUND (none); STORE_STALE
+                            (fields set, keys too, but of another core);
+                            STORE_ERROR */
+    int64_t account_id;
+    uint32_t game_version; /* GAME_VERSION of the core that played it */
+    uint64_t seed;
+    game_options_t opt;
+    int64_t started;     /* Unix seconds */
+    const void *keys;    /* every key appended, in order: record_t.keys
+                            bytes (whole varints); owned by the store, valid
+                            only during the callback (record_resume copies) */
+    size_t len;          /* bytes at keys */
+} store_progress_t;
+
+/* A finished game's row and its record, as store_get_record answers it. */
+typedef struct store_record {
+    int status;          /* STORE_OK; STORE_NOT_FOUND (no such game);
+                            STORE_NO_RECORD (row set, no record); STORE_ERROR */
+    int64_t game_id;
+    store_game_t game;   /* the row (STORE_OK, STORE_NO_RECORD) */
+    const void *record;  /* record.h bytes (STORE_OK): owned by the store,
+                            valid only during the callback */
+    size_t len;
+} store_record_t;
+
 typedef struct store_stats {
     uint64_t games_written;   /* committed */
     uint64_t games_lost;      /* a failed insert or commit (logged) */
@@ -111,6 +162,10 @@ typedef struct store_stats {
     uint64_t largest_batch;   /* requests in the largest */
     uint64_t queued_games;    /* waiting for the database thread now */
     uint64_t queued_bytes;    /* their record bytes */
+    uint64_t progress_written; /* begins, appends, ends committed */
+    uint64_t progress_dropped; /* refused at the queue, or not following
+                                  (see above), or lost with a batch */
+    uint64_t queued_progress;  /* progress requests waiting now */
 } store_stats_t;
 
 typedef struct store store_t;
@@ -119,6 +174,8 @@ typedef void (*store_account_cb)(void *ctx, const store_account_t *result);
 typedef void (*store_scores_cb)(void *ctx, const store_scores_t *result);
 typedef void (*store_done_cb)(void *ctx, int status);
 typedef void (*store_taken_cb)(void *ctx, int status, int taken);
+typedef void (*store_progress_cb)(void *ctx, const store_progress_t *result);
+typedef void (*store_record_cb)(void *ctx, const store_record_t *result);
 
 /* Opens (creating if missing) data_dir/STORE_FILE and migrates it to
  * STORE_SCHEMA_VERSION, in WAL mode, on the store's own thread; returns
@@ -192,6 +249,54 @@ int store_name_taken(store_t *st, const char *name, store_taken_cb cb,
 /* Calls cb once everything queued before it is committed (status STORE_OK)
  * or failed (STORE_ERROR). Returns 0 (the callback will come), or -1. */
 int store_flush(store_t *st, store_done_cb cb, void *ctx);
+
+/* --- games in progress (see the top of this file) ----------------------- */
+
+/* Starts the account's game in progress, replacing (deleting) any it had:
+ * the game of `seed` and *opt (NULL: defaults) by this core
+ * (GAME_VERSION), started at `started` (Unix seconds), with no key yet.
+ * Queued in order with every other request: an append made after it goes
+ * to this game. account_id must be an account's (> 0; guests have no
+ * progress). Never refused for the queue's length. Returns 0, or -1
+ * (account_id <= 0, out of memory: nothing queued; append nothing for the
+ * account until a begin succeeds, or it would go to the older game). No
+ * callback. */
+int store_progress_begin(store_t *st, int64_t account_id, uint64_t seed,
+                         const game_options_t *opt, int64_t started);
+
+/* Appends len encoded key bytes (the recorder's record_t.keys bytes the
+ * store has not been handed yet: whole varints, in order) to the account's
+ * game in progress; copies them. Fire and forget: no callback; durable
+ * once the batch it falls in commits (at once if the database thread is
+ * idle). len 0 does nothing. Returns 0 (the bytes are the store's), or -1
+ * (refused: more than max_queued_progress waiting, or out of memory;
+ * nothing queued: hand the same bytes over again with the next ones). */
+int store_progress_append(store_t *st, int64_t account_id, const void *keys,
+                          size_t len);
+
+/* The account's game is over (stored with store_end_game, or abandoned):
+ * drops its game in progress, after everything queued before. Never
+ * refused for the queue's length. Returns 0, or -1 (account_id <= 0, out
+ * of memory). No callback. */
+int store_progress_end(store_t *st, int64_t account_id);
+
+/* Answers with the account's game in progress (store_progress_t), once
+ * everything queued before is committed: STORE_OK with the seed, options,
+ * start and every key appended (record_resume rebuilds the game and a
+ * recorder that goes on from there), STORE_NOT_FOUND, STORE_STALE or
+ * STORE_ERROR. Returns 0 (the callback will come, on the loop, never
+ * inside this call), or -1 (too many requests owed, OOM). */
+int store_progress_load(store_t *st, int64_t account_id, store_progress_cb cb,
+                        void *ctx);
+
+/* --- finished games' records ---------------------------------------------- */
+
+/* Answers with a finished game (store_record_t: its row and its encoded
+ * record), for replays: STORE_OK, STORE_NOT_FOUND, STORE_NO_RECORD or
+ * STORE_ERROR. game_id is store_score_t.game_id. Returns 0 (the callback
+ * will come, on the loop, never inside this call), or -1. */
+int store_get_record(store_t *st, int64_t game_id, store_record_cb cb,
+                     void *ctx);
 
 /* No callback with this ctx will be called after this returns. Call it
  * before freeing whatever ctx points to. */

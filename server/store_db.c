@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "log.h"
 
@@ -40,17 +41,43 @@ static const char *const migrations[] = {
     "CREATE INDEX games_by_score ON games(score DESC, ended, id);",
     /* 2: a player's own best without a scan */
     "CREATE INDEX games_by_account ON games(account_id, score DESC, ended, id);",
+    /* 3: games in progress, one per account, and their keys appended a
+     * second at a time: the rows of an account are one byte string, cut at
+     * pos (the bytes before it), in order; keys_len is its length */
+    "CREATE TABLE progress ("
+    "  account_id INTEGER PRIMARY KEY REFERENCES accounts(id),"
+    "  game_version INTEGER NOT NULL," /* GAME_VERSION of the core */
+    "  seed INTEGER NOT NULL,"       /* the uint64 seed's bits */
+    "  ruleset INTEGER NOT NULL,"    /* game_options_t, one column a field */
+    "  started INTEGER NOT NULL,"    /* Unix seconds */
+    "  keys_len INTEGER NOT NULL"    /* bytes in progress_keys */
+    ");"
+    "CREATE TABLE progress_keys ("
+    "  account_id INTEGER NOT NULL," /* progress(account_id) */
+    "  pos INTEGER NOT NULL,"        /* bytes of keys before these */
+    "  keys BLOB NOT NULL,"          /* record.h key varints, whole */
+    "  PRIMARY KEY (account_id, pos)"
+    ") WITHOUT ROWID;",
 };
 #define NMIGRATIONS (int)(sizeof migrations / sizeof migrations[0])
 _Static_assert(sizeof migrations / sizeof migrations[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");
+/* A new field of game_options_t is a new column of progress (a migration,
+ * NOT NULL DEFAULT 0) and a line in sdb_progress_begin and _load. */
+_Static_assert(sizeof(game_options_t) == sizeof(int),
+               "game_options_t grew: store it in the progress table");
 
 #define SCORE_COLS "id, player, score, depth, turns, kills, ruleset, cause, ended"
 
 enum stmt {
     ST_INS_GAME, ST_INS_ACCT, ST_FIND_ACCT, ST_ACCT_EXISTS, ST_TOP, ST_BEST,
-    ST_RANK, ST_BEGIN, ST_COMMIT, ST_ROLLBACK, ST_COUNT
+    ST_RANK, ST_BEGIN, ST_COMMIT, ST_ROLLBACK,
+    ST_PROG_DEL_KEYS, ST_PROG_DEL, ST_PROG_INS, ST_PROG_APPEND, ST_PROG_GROW,
+    ST_PROG_GET, ST_PROG_KEYS, ST_GET_GAME, ST_COUNT
 };
+
+#define GAME_COLS "player, account_id, ruleset, seed, score, depth, turns," \
+                  " kills, cause, started, ended"
 
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_INS_GAME] = "INSERT INTO games (player, account_id, ruleset, seed,"
@@ -71,6 +98,21 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_BEGIN] = "BEGIN IMMEDIATE",
     [ST_COMMIT] = "COMMIT",
     [ST_ROLLBACK] = "ROLLBACK",
+    [ST_PROG_DEL_KEYS] = "DELETE FROM progress_keys WHERE account_id = ?",
+    [ST_PROG_DEL] = "DELETE FROM progress WHERE account_id = ?",
+    [ST_PROG_INS] = "INSERT INTO progress (account_id, game_version, seed,"
+                    " ruleset, started, keys_len) VALUES (?, ?, ?, ?, ?, 0)",
+    /* nothing if the account has no game in progress */
+    [ST_PROG_APPEND] = "INSERT INTO progress_keys (account_id, pos, keys)"
+                       " SELECT account_id, keys_len, ?2 FROM progress"
+                       " WHERE account_id = ?1",
+    [ST_PROG_GROW] = "UPDATE progress SET keys_len = keys_len + ?2"
+                     " WHERE account_id = ?1",
+    [ST_PROG_GET] = "SELECT game_version, seed, ruleset, started, keys_len"
+                    " FROM progress WHERE account_id = ?",
+    [ST_PROG_KEYS] = "SELECT pos, keys FROM progress_keys WHERE account_id = ?"
+                     " ORDER BY pos",
+    [ST_GET_GAME] = "SELECT " GAME_COLS ", record FROM games WHERE id = ?",
 };
 
 struct store_db {
@@ -182,6 +224,21 @@ static int migrate(store_db_t *d, int fresh, int to, char *err, size_t errlen)
     return rc == SQLITE_OK ? 0 : -1;
 }
 
+/* Prepares every statement, or (read_only) those of sdb_open_read. */
+static int prepare(store_db_t *d, int read_only, char *err, size_t errlen)
+{
+    for (int i = 0; i < ST_COUNT; i++) {
+        if (read_only && i != ST_GET_GAME)
+            continue;
+        if (sqlite3_prepare_v3(d->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
+                               &d->st[i], NULL) != SQLITE_OK) {
+            set_err(err, errlen, "%s: %s", d->path, sqlite3_errmsg(d->db));
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int setup(store_db_t *d, int migrate_to, char *err, size_t errlen)
 {
     int fresh;
@@ -218,13 +275,7 @@ static int setup(store_db_t *d, int migrate_to, char *err, size_t errlen)
     }
     if (migrate(d, fresh, migrate_to, err, errlen) != 0)
         return -1;
-    for (int i = 0; i < ST_COUNT && migrate_to == STORE_SCHEMA_VERSION; i++)
-        if (sqlite3_prepare_v3(d->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
-                               &d->st[i], NULL) != SQLITE_OK) {
-            set_err(err, errlen, "%s: %s", d->path, sqlite3_errmsg(d->db));
-            return -1;
-        }
-    return 0;
+    return migrate_to == STORE_SCHEMA_VERSION ? prepare(d, 0, err, errlen) : 0;
 }
 
 store_db_t *sdb_open(const char *path, int migrate_to, char *err, size_t errlen)
@@ -263,6 +314,50 @@ store_db_t *sdb_open(const char *path, int migrate_to, char *err, size_t errlen)
         return NULL;
     }
     return d;
+}
+
+store_db_t *sdb_open_read(const char *path, char *err, size_t errlen)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0) {
+        set_err(err, errlen, "%s: no database there (%s); is the data "
+                "directory right?", path, strerror(errno));
+        return NULL;
+    }
+    store_db_t *d = calloc(1, sizeof *d);
+    if (!d) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    snprintf(d->path, sizeof d->path, "%s", path);
+    int fresh;
+    long long version;
+    /* Read-write where we may, made query-only: then closing the last
+     * connection (no server running) checkpoints and removes the -wal and
+     * -shm files it needed, and the directory is left as it was found. A
+     * file we may not write is opened read-only. */
+    int writable = access(path, W_OK) == 0;
+    int rc = sqlite3_open_v2(path, &d->db, (writable ? SQLITE_OPEN_READWRITE
+                                                     : SQLITE_OPEN_READONLY) |
+                             SQLITE_OPEN_NOMUTEX, NULL);
+    long long dummy;
+    if (rc != SQLITE_OK) {
+        set_err(err, errlen, "%s: cannot open: %s", path,
+                d->db ? sqlite3_errmsg(d->db) : sqlite3_errstr(rc));
+    } else {
+        sqlite3_extended_result_codes(d->db, 1);
+        sqlite3_busy_timeout(d->db, 10000);
+        if (query_int(d->db, "PRAGMA query_only = ON", &dummy) != 0)
+            set_err(err, errlen, "%s: %s", path, sqlite3_errmsg(d->db));
+        else if (check_owner(d, &fresh, &version, err, errlen) == 0) {
+            if (fresh || version < 1)
+                set_err(err, errlen, "%s: no rogued database yet%s", path, "");
+            else if (prepare(d, 1, err, errlen) == 0)
+                return d;
+        }
+    }
+    sdb_close(d);
+    return NULL;
 }
 
 void sdb_close(store_db_t *d)
@@ -475,4 +570,172 @@ int store_create_at_version(const char *path, int version, char *err,
         return -1;
     sdb_close(d);
     return 0;
+}
+
+/* --- games in progress ------------------------------------------------------ */
+
+static int bind_run(store_db_t *d, enum stmt which, int64_t id, const char *what)
+{
+    sqlite3_bind_int64(d->st[which], 1, id);
+    int rc = run(d, which);
+    if (rc == SQLITE_DONE)
+        return 0;
+    log_error("store: %s: account %lld: %s: %s", d->path, (long long)id, what,
+              sqlite3_errstr(rc));
+    return -1;
+}
+
+int sdb_progress_end(store_db_t *d, int64_t account_id)
+{
+    if (bind_run(d, ST_PROG_DEL_KEYS, account_id, "progress keys not dropped") != 0)
+        return -1;
+    return bind_run(d, ST_PROG_DEL, account_id, "progress not dropped");
+}
+
+int sdb_progress_begin(store_db_t *d, int64_t account_id, uint32_t version,
+                       uint64_t seed, const game_options_t *opt,
+                       int64_t started)
+{
+    if (sdb_progress_end(d, account_id) != 0)
+        return -1;
+    sqlite3_stmt *s = d->st[ST_PROG_INS];
+    sqlite3_bind_int64(s, 1, account_id);
+    sqlite3_bind_int64(s, 2, version);
+    sqlite3_bind_int64(s, 3, u64_bits(seed));
+    sqlite3_bind_int(s, 4, opt->ruleset);
+    sqlite3_bind_int64(s, 5, started);
+    int rc = run(d, ST_PROG_INS);
+    if (rc == SQLITE_DONE)
+        return 0;
+    log_error("store: %s: account %lld: game in progress not begun: %s",
+              d->path, (long long)account_id, sqlite3_errstr(rc));
+    return -1;
+}
+
+int sdb_progress_append(store_db_t *d, int64_t account_id, const void *keys,
+                        size_t len)
+{
+    sqlite3_stmt *s = d->st[ST_PROG_APPEND];
+    sqlite3_bind_int64(s, 1, account_id);
+    sqlite3_bind_blob64(s, 2, keys, len, SQLITE_STATIC);
+    int rc = run(d, ST_PROG_APPEND);
+    if (rc != SQLITE_DONE) {
+        log_error("store: %s: account %lld: keys not appended: %s", d->path,
+                  (long long)account_id, sqlite3_errstr(rc));
+        return -1;
+    }
+    if (sqlite3_changes(d->db) == 0)
+        return 0; /* no game in progress */
+    s = d->st[ST_PROG_GROW];
+    sqlite3_bind_int64(s, 1, account_id);
+    sqlite3_bind_int64(s, 2, (sqlite3_int64)len);
+    rc = run(d, ST_PROG_GROW);
+    if (rc == SQLITE_DONE)
+        return 1;
+    log_error("store: %s: account %lld: keys not appended: %s", d->path,
+              (long long)account_id, sqlite3_errstr(rc));
+    return -1;
+}
+
+int sdb_progress_load(store_db_t *d, int64_t account_id, store_progress_t *out,
+                      void **keys)
+{
+    int failed = 0;
+    memset(out, 0, sizeof *out);
+    *keys = NULL;
+    out->account_id = account_id;
+    out->status = STORE_NOT_FOUND;
+    sqlite3_stmt *s = d->st[ST_PROG_GET];
+    sqlite3_bind_int64(s, 1, account_id);
+    long long want = 0;
+    if (step_row(s, &failed)) {
+        out->game_version = (uint32_t)sqlite3_column_int64(s, 0);
+        out->seed = (uint64_t)sqlite3_column_int64(s, 1);
+        out->opt.ruleset = sqlite3_column_int(s, 2);
+        out->started = sqlite3_column_int64(s, 3);
+        want = sqlite3_column_int64(s, 4);
+        out->status = STORE_OK;
+    }
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    buf_t b;
+    buf_init(&b, RECORD_ENCODED_MAX);
+    if (out->status == STORE_OK && !failed) {
+        s = d->st[ST_PROG_KEYS];
+        sqlite3_bind_int64(s, 1, account_id);
+        /* a prefix that follows on, within the cap: what appends made */
+        while (step_row(s, &failed)) {
+            const void *p = sqlite3_column_blob(s, 1);
+            int n = sqlite3_column_bytes(s, 1);
+            if (sqlite3_column_int64(s, 0) != (sqlite3_int64)b.len ||
+                (n > 0 && buf_append(&b, p, (size_t)n) != 0))
+                break;
+        }
+        sqlite3_reset(s);
+        sqlite3_clear_bindings(s);
+        if (!failed && (long long)b.len != want)
+            log_error("store: %s: account %lld: game in progress has %zu of "
+                      "%lld key bytes", d->path, (long long)account_id, b.len,
+                      want);
+    }
+    if (failed) {
+        log_error("store: %s: account %lld: game in progress not read: %s",
+                  d->path, (long long)account_id, sqlite3_errstr(failed));
+        buf_free(&b);
+        memset(out, 0, sizeof *out);
+        out->account_id = account_id;
+        out->status = STORE_ERROR;
+        return STORE_ERROR;
+    }
+    *keys = b.data; /* NULL if no byte */
+    out->len = b.len;
+    return out->status;
+}
+
+/* --- finished games by id --------------------------------------------------- */
+
+int sdb_get_record(store_db_t *d, int64_t game_id, store_game_t *g,
+                   void **record, size_t *len)
+{
+    int failed = 0, status = STORE_NOT_FOUND;
+    memset(g, 0, sizeof *g);
+    *record = NULL;
+    *len = 0;
+    sqlite3_stmt *s = d->st[ST_GET_GAME];
+    sqlite3_bind_int64(s, 1, game_id);
+    if (step_row(s, &failed)) {
+        copy_text(g->name, sizeof g->name, sqlite3_column_text(s, 0));
+        g->account_id = sqlite3_column_int64(s, 1); /* NULL reads 0 */
+        g->ruleset = sqlite3_column_int(s, 2);
+        g->seed = (uint64_t)sqlite3_column_int64(s, 3);
+        g->score = sqlite3_column_int(s, 4);
+        g->depth = sqlite3_column_int(s, 5);
+        g->turns = sqlite3_column_int(s, 6);
+        g->kills = sqlite3_column_int(s, 7);
+        copy_text(g->cause, sizeof g->cause, sqlite3_column_text(s, 8));
+        g->started = sqlite3_column_int64(s, 9);
+        g->ended = sqlite3_column_int64(s, 10);
+        const void *p = sqlite3_column_blob(s, 11);
+        int n = sqlite3_column_bytes(s, 11);
+        status = STORE_NO_RECORD;
+        if (sqlite3_column_type(s, 11) == SQLITE_BLOB && n > 0) {
+            *record = malloc((size_t)n);
+            if (*record) {
+                memcpy(*record, p, (size_t)n);
+                *len = (size_t)n;
+                status = STORE_OK;
+            } else {
+                status = STORE_ERROR;
+            }
+        }
+    }
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    if (failed) {
+        log_error("store: %s: game %lld not read: %s", d->path,
+                  (long long)game_id, sqlite3_errstr(failed));
+        memset(g, 0, sizeof *g);
+        return STORE_ERROR;
+    }
+    return status;
 }

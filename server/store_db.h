@@ -56,6 +56,44 @@ int sdb_account_exists(store_db_t *db, const char *name);
 int sdb_scores(store_db_t *db, int n, const char *player,
                store_scores_t *out);
 
+/* Opens an existing database to read, for tools (rogued --export) that
+ * read while a server may be running (WAL: neither waits for the other):
+ * query-only, nothing migrated or written, no file left behind (SQLite's
+ * -wal and -shm files, if it made them, go when it closes, unless the
+ * database file is read-only to us). Refuses what sdb_open
+ * refuses, and a missing file or one with no schema yet, with a sentence
+ * naming the file in err. Only sdb_get_record may be used on it. */
+store_db_t *sdb_open_read(const char *path, char *err, size_t errlen);
+
+/* Games in progress (store.h): inside a transaction. begin replaces the
+ * account's game in progress (the account must exist); end drops it.
+ * Return 0, or -1 (logged). */
+int sdb_progress_begin(store_db_t *db, int64_t account_id, uint32_t version,
+                       uint64_t seed, const game_options_t *opt,
+                       int64_t started);
+int sdb_progress_end(store_db_t *db, int64_t account_id);
+
+/* Appends len > 0 key bytes to the account's game in progress. Returns 1
+ * (appended), 0 (it has none: nothing written), -1 (logged). */
+int sdb_progress_append(store_db_t *db, int64_t account_id, const void *keys,
+                        size_t len);
+
+/* Reads the account's game in progress into out (keys, len: *keys, a
+ * malloc'd copy the caller frees, NULL if no byte; out->keys is left NULL).
+ * The keys are the longest run of rows that follow on from byte 0, within
+ * RECORD_ENCODED_MAX (all of them, unless the file was damaged). Returns
+ * and sets out->status: STORE_OK, STORE_NOT_FOUND, or STORE_ERROR
+ * (logged). game_version is not checked here. */
+int sdb_progress_load(store_db_t *db, int64_t account_id,
+                      store_progress_t *out, void **keys);
+
+/* Reads a finished game's row into g and its record into *record (a
+ * malloc'd copy the caller frees; *len bytes). Returns STORE_OK,
+ * STORE_NOT_FOUND, STORE_NO_RECORD (g set, *record NULL), or STORE_ERROR
+ * (logged). */
+int sdb_get_record(store_db_t *db, int64_t game_id, store_game_t *g,
+                   void **record, size_t *len);
+
 /* The schema version of an open database (PRAGMA user_version), or -1. */
 int sdb_version(store_db_t *db);
 

@@ -1,13 +1,16 @@
 /* store_impl.h - inside the store, shared by its two halves: store.c
  * (the loop thread: the API, the pending list, password hashing in the
- * pool, the slow-down) and store_thread.c (the database thread: batches
- * and transactions). Nothing outside server/store*.c includes this.
+ * pool, the slow-down), store_progress.c (the loop thread's side of games
+ * in progress and of records by id) and store_thread.c (the database
+ * thread: batches and transactions). Nothing outside server/store*.c
+ * includes this.
  *
  * A request (req_t) is owned by whichever queue holds it, and moves:
  *
  *   loop thread:  store_* call -> [throttle wait] -> db queue
  *   db thread:    db queue -> one transaction per batch -> done queue
- *                 (a game ends here: freed by the db thread)
+ *                 (a game and a progress begin/append/end end here:
+ *                 freed by the db thread)
  *   loop thread:  done queue (uv_async_t) -> [pool: hash or verify] -> ...
  *                 -> finish: the callback, unless cancelled, then freed
  *
@@ -28,7 +31,17 @@
 #include "store_db.h"
 #include "throttle.h"
 
-enum op { OP_GAME, OP_REGISTER, OP_LOGIN, OP_SCORES, OP_FLUSH, OP_TAKEN };
+enum op {
+    OP_GAME, OP_REGISTER, OP_LOGIN, OP_SCORES, OP_FLUSH, OP_TAKEN,
+    OP_PROG_BEGIN, OP_PROG_APPEND, OP_PROG_END, /* no answer, like OP_GAME */
+    OP_PROG_LOAD, OP_GET_RECORD                 /* answer */
+};
+
+/* The ops that end on the database thread, answering nobody. */
+#define OP_IS_SILENT(op) ((op) == OP_GAME || (op) == OP_PROG_BEGIN || \
+                          (op) == OP_PROG_APPEND || (op) == OP_PROG_END)
+#define OP_IS_PROGRESS(op) ((op) == OP_PROG_BEGIN || (op) == OP_PROG_APPEND || \
+                            (op) == OP_PROG_END)
 enum phase {
     PH_DB,    /* for the database thread */
     PH_HASH,  /* for the thread pool: hash (register) or verify (login) */
@@ -47,27 +60,38 @@ struct req {
         store_scores_cb scores;
         store_done_cb done;
         store_taken_cb taken;
+        store_progress_cb progress;
+        store_record_cb record;
     } cb;
     void *ctx;
     uv_work_t work;
     uint64_t not_before;       /* throttled login: loop time to go on */
     /* OP_REGISTER, OP_LOGIN; name also OP_SCORES (the player), OP_TAKEN
-     * (found: the answer) */
+     * (found: the answer). id is also the account of OP_PROG_* and the
+     * game of OP_GET_RECORD. */
     int64_t id;
     char name[ACCT_NAME_MAX + 1];
     char pass[ACCT_PASS_MAX + 1];
     size_t pass_len;
     char hash[crypto_pwhash_STRBYTES];
-    /* OP_GAME */
+    /* OP_GAME; game also OP_GET_RECORD's answer, and game.seed,
+     * game.started OP_PROG_BEGIN's and OP_PROG_LOAD's */
     store_game_t game;
-    void *record;              /* encoded bytes (malloc'd), or NULL */
+    void *record;              /* encoded bytes (malloc'd), or NULL; also
+                                  OP_PROG_APPEND's keys, OP_PROG_LOAD's and
+                                  OP_GET_RECORD's answer */
     size_t record_len;
-    size_t qbytes;             /* counted in st->q_bytes while queued */
+    size_t qbytes;             /* counted in st->q_bytes (OP_GAME) or
+                                  st->q_prog_bytes (OP_PROG_APPEND) while
+                                  queued */
     game_t *played;            /* store_end_game: to finish and encode on */
     record_t rec;              /*   the database thread, then free */
     /* OP_SCORES */
     int limit;
     store_scores_t *scores;
+    /* OP_PROG_BEGIN; OP_PROG_LOAD's answer */
+    game_options_t gopt;
+    uint32_t game_version;
 };
 
 struct store {
@@ -83,11 +107,15 @@ struct store {
     req_t *q_head, *q_tail;
     req_t *done_head, *done_tail;
     uint64_t q_games, q_bytes;
+    uint64_t q_progress;       /* OP_PROG_* queued */
+    uint64_t q_prog_bytes;     /*   their key bytes (qbytes) */
     int stopping;
     store_stats_t stats;
     /* the database thread's */
     store_db_t *db;
     char dummy[crypto_pwhash_STRBYTES]; /* verified for unknown names */
+    int64_t *broken;           /* accounts whose appends are dropped until */
+    size_t nbroken, capbroken; /*   their next begin (store_progress.c) */
     /* the loop thread's */
     uv_async_t async;          /* the done queue has answers */
     uv_timer_t timer;          /* the first throttled login's time */
@@ -98,6 +126,7 @@ struct store {
     int hashing;               /* in the pool now */
     int closing;
     uint64_t refused, dropped; /* games refused, records dropped: for the log */
+    uint64_t prog_refused;     /* appends refused: for the log */
     throttle_t thr;
 };
 
@@ -107,6 +136,26 @@ void store_req_free(req_t *r);
 
 /* Appends r to a singly linked queue. */
 void store_queue_push(req_t **head, req_t **tail, req_t *r);
+
+/* store.c, for store_progress.c: a request that will answer, on the
+ * pending list (NULL: too many owed, closing, OOM; logged); hands a request
+ * to the database thread; answers one at once, through the loop. */
+req_t *store_req_new(store_t *st, int op, void *ctx);
+void store_db_submit(store_t *st, req_t *r);
+void store_answer_soon(store_t *st, req_t *r, int status);
+
+/* store_progress.c, for store.c: calls the callback of an answered
+ * OP_PROG_LOAD or OP_GET_RECORD (not cancelled). */
+void store_progress_answer(req_t *r);
+
+/* store_progress.c, for the database thread: runs one OP_PROG_* or
+ * OP_GET_RECORD inside the batch's transaction (ok: it is open). Returns 1
+ * if a silent request was written (counted in progress_written). */
+int store_progress_db(store_t *st, req_t *r, int ok);
+
+/* store_progress.c, for the database thread: a batch failed; the accounts
+ * of its appends and begins lose their later appends until a begin. */
+void store_progress_failed(store_t *st, req_t *batch);
 
 /* The database thread (uv_thread_create's entry, arg: the store): opens
  * the file (posting st->ready either way), then runs batches until

@@ -48,10 +48,19 @@ static void finish_record(store_t *st, req_t *r)
     /* game and recorder are freed with the request (store_req_free) */
 }
 
-/* One request inside the batch's transaction (ok: the BEGIN worked). */
-static void db_one(store_t *st, req_t *r, int ok, uint64_t *written)
+/* One request inside the batch's transaction (ok: the BEGIN worked).
+ * *written counts games written, *progress progress requests written. */
+static void db_one(store_t *st, req_t *r, int ok, uint64_t *written,
+                   uint64_t *progress)
 {
     switch (r->op) {
+    case OP_PROG_BEGIN:
+    case OP_PROG_APPEND:
+    case OP_PROG_END:
+    case OP_PROG_LOAD:
+    case OP_GET_RECORD:
+        *progress += (uint64_t)store_progress_db(st, r, ok);
+        break;
     case OP_GAME:
         if (r->played && !r->record)
             finish_record(st, r);
@@ -107,11 +116,12 @@ static void db_one(store_t *st, req_t *r, int ok, uint64_t *written)
 
 static void db_batch(store_t *st, req_t *batch, uint64_t n)
 {
-    uint64_t games = 0, written = 0;
+    uint64_t games = 0, written = 0, progress = 0, prog_written = 0;
     int ok = sdb_begin(st->db) == 0;
     for (req_t *r = batch; r; r = r->next) {
         games += r->op == OP_GAME;
-        db_one(st, r, ok, &written);
+        progress += OP_IS_PROGRESS(r->op);
+        db_one(st, r, ok, &written, &prog_written);
         /* some errors (disk full, I/O) roll the transaction back at once:
          * then nothing of this batch is written, and the rest is not tried */
         if (ok && !sdb_in_transaction(st->db))
@@ -122,11 +132,20 @@ static void db_batch(store_t *st, req_t *batch, uint64_t n)
         ok = 0;
     }
     if (!ok) {
-        written = 0;
-        for (req_t *r = batch; r; r = r->next)
+        written = prog_written = 0;
+        for (req_t *r = batch; r; r = r->next) {
             if ((r->op == OP_REGISTER && r->status == STORE_OK) ||
                 r->op == OP_FLUSH || r->op == OP_TAKEN)
                 r->status = STORE_ERROR;
+            if (r->op == OP_PROG_LOAD || r->op == OP_GET_RECORD) {
+                /* it may have read what was rolled back */
+                r->status = STORE_ERROR;
+                free(r->record);
+                r->record = NULL;
+                r->record_len = 0;
+            }
+        }
+        store_progress_failed(st, batch);
     }
     if (written < games)
         log_error("store: %s: %llu of %llu games lost", st->path,
@@ -137,12 +156,14 @@ static void db_batch(store_t *st, req_t *batch, uint64_t n)
     uv_mutex_lock(&st->mu);
     st->stats.games_written += written;
     st->stats.games_lost += games - written;
+    st->stats.progress_written += prog_written;
+    st->stats.progress_dropped += progress - prog_written;
     st->stats.batches++;
     if (n > st->stats.largest_batch)
         st->stats.largest_batch = n;
     for (req_t *r = batch; r; r = next) {
         next = r->next;
-        if (r->op == OP_GAME) {
+        if (OP_IS_SILENT(r->op)) {
             r->next = ended;
             ended = r;
         } else {
@@ -153,8 +174,9 @@ static void db_batch(store_t *st, req_t *batch, uint64_t n)
     uv_mutex_unlock(&st->mu);
     if (answers)
         uv_async_send(&st->async);
-    /* games end here, outside the lock: freeing a thousand games and their
-     * records must not hold up the loop's next store_add_game */
+    /* games (and progress) end here, outside the lock: freeing a thousand
+     * games and their records must not hold up the loop's next
+     * store_add_game */
     for (req_t *r = ended; r; r = next) {
         next = r->next;
         store_req_free(r);
@@ -195,15 +217,23 @@ void store_db_main(void *arg)
         if (!st->q_head)
             st->q_tail = NULL;
         last->next = NULL;
-        for (req_t *r = batch; r; r = r->next)
+        for (req_t *r = batch; r; r = r->next) {
             if (r->op == OP_GAME) {
                 st->q_games--;
                 st->q_bytes -= r->qbytes;
             }
+            if (OP_IS_PROGRESS(r->op)) {
+                st->q_progress--;
+                st->q_prog_bytes -= r->qbytes;
+            }
+        }
         uv_mutex_unlock(&st->mu);
         db_batch(st, batch, n);
     }
     sdb_close(st->db);
     st->db = NULL;
+    free(st->broken);
+    st->broken = NULL;
+    st->nbroken = st->capbroken = 0;
 }
 

@@ -77,6 +77,10 @@ void srv_signal(tsrv_t *s, int sig);
 /* 1 while the server process has not exited. */
 int srv_alive(tsrv_t *s);
 
+/* Kills the server (SIGKILL, a crash: no exit status or log is checked),
+ * waits for it, removes the test's directory and frees s. */
+void srv_kill(tsrv_t *s);
+
 /* Stops the server: SIGTERM (unless srv_signal sent SIGTERM or SIGINT
  * already, or it has exited), waits up to
  * CL_WAIT_MS for it to exit (SIGKILL and a failure after that), and fails

@@ -378,6 +378,16 @@ int srv_alive(tsrv_t *s)
     return !reap(s, 0);
 }
 
+void srv_kill(tsrv_t *s)
+{
+    if (!reap(s, 0)) {
+        kill(s->pid, SIGKILL);
+        reap(s, 1);
+    }
+    remove_tree(s->dir);
+    free(s);
+}
+
 void srv_stop(tsrv_t *s)
 {
     if (!s)

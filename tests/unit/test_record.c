@@ -411,6 +411,85 @@ START_TEST(strerror_names_every_error)
 }
 END_TEST
 
+/* A game cut anywhere (here: at, before and after a check) and rebuilt
+ * from its key bytes is the same game, and its new recorder goes on so that
+ * the finished record is byte for byte the uninterrupted one. */
+START_TEST(resume_continues_exactly)
+{
+    static const int cuts[] = { 0, 1, 255, 256, 257, 700 };
+    for (size_t c = 0; c < sizeof cuts / sizeof cuts[0]; c++) {
+        game_options_t opt = { .ruleset = 3 };
+        game_t *g = game_new(4711, &opt);
+        record_t r;
+        ck_assert_int_eq(record_init(&r, g, 0), 0);
+        rng_t kr;
+        rng_seed(&kr, 99);
+        for (int i = 0; i < cuts[c]; i++)
+            record_key(&r, g, stream_key(&kr));
+
+        game_t *g2 = NULL;
+        record_t r2;
+        ck_assert_int_eq(record_resume(4711, &opt, r.keys.data, r.keys.len,
+                                       &g2, &r2), RECORD_OK);
+        ck_assert_ptr_nonnull(g2);
+        ck_assert_uint_eq(game_hash(g2), game_hash(g));
+        ck_assert_uint_eq(r2.nkeys, r.nkeys);
+        ck_assert_int_eq(g2->opt.ruleset, 3);
+        /* both go on with the same keys */
+        rng_t kr2 = kr;
+        for (int i = 0; i < 300; i++) {
+            record_key(&r, g, stream_key(&kr));
+            record_key(&r2, g2, stream_key(&kr2));
+        }
+        ck_assert_uint_eq(game_hash(g2), game_hash(g));
+        ck_assert_int_eq(record_finish(&r, g), 0);
+        ck_assert_int_eq(record_finish(&r2, g2), 0);
+        buf_t a, b;
+        buf_init(&a, 0);
+        buf_init(&b, 0);
+        ck_assert_int_eq(record_encode(&r, &a), 0);
+        ck_assert_int_eq(record_encode(&r2, &b), 0);
+        ck_assert_uint_eq(a.len, b.len);
+        ck_assert(memcmp(a.data, b.data, a.len) == 0);
+        buf_free(&a);
+        buf_free(&b);
+        record_free(&r);
+        record_free(&r2);
+        game_free(g);
+        game_free(g2);
+    }
+}
+END_TEST
+
+START_TEST(resume_refuses_damaged_keys)
+{
+    static const uint8_t cut[] = { 'h', 0x80 };             /* a cut varint */
+    static const uint8_t long6[] = { 0x80, 0x80, 0x80, 0x80, 0x80, 0x01 };
+    static const uint8_t padded[] = { 0x81, 0x00 };         /* not minimal */
+    const struct { const uint8_t *p; size_t n; } bad[] = {
+        { cut, sizeof cut }, { long6, sizeof long6 }, { padded, sizeof padded },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        game_t *g = (game_t *)1;
+        record_t r;
+        ck_assert_int_eq(record_resume(1, NULL, bad[i].p, bad[i].n, &g, &r),
+                         RECORD_ECORRUPT);
+        ck_assert_ptr_null(g);
+        record_free(&r); /* harmless */
+    }
+    /* no key at all: a fresh game */
+    game_t *g;
+    record_t r;
+    ck_assert_int_eq(record_resume(5, NULL, NULL, 0, &g, &r), RECORD_OK);
+    game_t *fresh = game_new(5, NULL);
+    ck_assert_uint_eq(game_hash(g), game_hash(fresh));
+    ck_assert_uint_eq(r.nkeys, 0);
+    game_free(fresh);
+    game_free(g);
+    record_free(&r);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("record");
@@ -428,6 +507,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, not_records_refused);
     tcase_add_test(tc, corruption_detected);
     tcase_add_test(tc, strerror_names_every_error);
+    tcase_add_test(tc, resume_continues_exactly);
+    tcase_add_test(tc, resume_refuses_damaged_keys);
     suite_add_tcase(s, tc);
     return s;
 }

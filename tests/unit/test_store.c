@@ -197,7 +197,7 @@ START_TEST(migrates_from_version_1)
     ck_assert_int_eq(got_scores.best.score, 321);
     ck_assert_int_eq(got_scores.best_rank, 1);
     store_close(st);
-    ck_assert_int_eq(sql_int(dbpath, "PRAGMA user_version"), 2);
+    ck_assert_int_eq(sql_int(dbpath, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
     ck_assert_int_eq(sql_int(dbpath, "SELECT count(*) FROM sqlite_master WHERE"
                                      " name = 'games_by_account'"), 1);
 }

@@ -1,0 +1,322 @@
+/* export.c - rogued --export: a finished game's record replayed into a
+ * ttyrec or an asciicast v2 file (export.h). Synchronous: it reads the
+ * database through store_db's read-only connection, no loop, no thread. */
+#include "export.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record.h"
+#include "screen_diff.h"
+#include "store_db.h"
+#include "view.h"
+
+enum { FMT_TTYREC, FMT_ASCIICAST };
+
+/* The recording being written: one frame at a time. */
+typedef struct out {
+    FILE *f;
+    int fmt;
+    uint32_t t0;        /* ttyrec: seconds of the first frame */
+    unsigned frames;
+} out_t;
+
+/* --- asciicast: JSON strings ------------------------------------------------ */
+
+/* The length of the well-formed UTF-8 sequence at p (at most n bytes), or
+ * 0: overlong forms, surrogates and code points past U+10FFFF are not. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+    size_t len;
+    uint32_t cp, min;
+    if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+        len = 4, cp = p[0] & 0x07u, min = 0x10000;
+    } else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+        len = 3, cp = p[0] & 0x0fu, min = 0x800;
+    } else if (p[0] >= 0xc2 && p[0] <= 0xdf) {
+        len = 2, cp = p[0] & 0x1fu, min = 0x80;
+    } else {
+        return 0;
+    }
+    if (len > n)
+        return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (p[i] & 0x3fu);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return len;
+}
+
+/* Writes bytes as the inside of a JSON string: quote and backslash
+ * escaped, control bytes (and DEL) as \u00XX, well-formed UTF-8 as it is,
+ * any other byte as U+FFFD (the encoder makes none: a guard). */
+static void json_string(FILE *f, const void *bytes, size_t n)
+{
+    const unsigned char *p = bytes;
+    for (size_t i = 0; i < n;) {
+        unsigned char c = p[i];
+        if (c == '"' || c == '\\') {
+            fputc('\\', f);
+            fputc(c, f);
+            i++;
+        } else if (c < 0x20 || c == 0x7f) {
+            fprintf(f, "\\u%04x", c);
+            i++;
+        } else if (c < 0x80) {
+            fputc(c, f);
+            i++;
+        } else {
+            size_t len = utf8_len(p + i, n - i);
+            if (len) {
+                fwrite(p + i, 1, len, f);
+                i += len;
+            } else {
+                fputs("\\ufffd", f);
+                i++;
+            }
+        }
+    }
+}
+
+/* --- frames ------------------------------------------------------------------- */
+
+static void le32(FILE *f, uint32_t v)
+{
+    unsigned char b[4] = { (unsigned char)v, (unsigned char)(v >> 8),
+                           (unsigned char)(v >> 16), (unsigned char)(v >> 24) };
+    fwrite(b, 1, 4, f);
+}
+
+/* One frame of n bytes at t_us microseconds from the start. Errors are
+ * the stream's (ferror), seen at the end. */
+static void frame(out_t *o, uint64_t t_us, const void *bytes, size_t n)
+{
+    if (n == 0)
+        return;
+    if (o->fmt == FMT_TTYREC) {
+        le32(o->f, o->t0 + (uint32_t)(t_us / 1000000u));
+        le32(o->f, (uint32_t)(t_us % 1000000u));
+        le32(o->f, (uint32_t)n);
+        fwrite(bytes, 1, n, o->f);
+    } else {
+        fprintf(o->f, "[%" PRIu64 ".%06" PRIu64 ", \"o\", \"", t_us / 1000000u,
+                t_us % 1000000u);
+        json_string(o->f, bytes, n);
+        fputs("\"]\n", o->f);
+    }
+    o->frames++;
+}
+
+static void header(out_t *o, int64_t id, const store_game_t *g)
+{
+    if (o->fmt != FMT_ASCIICAST)
+        return;
+    char title[ACCT_NAME_MAX + STORE_CAUSE_MAX + 96];
+    snprintf(title, sizeof title, "rogued game %lld: %s, %s, score %d",
+             (long long)id, g->name, g->cause, g->score);
+    fprintf(o->f, "{\"version\": 2, \"width\": %d, \"height\": %d, "
+            "\"timestamp\": %lld, \"title\": \"", EXPORT_W, EXPORT_H,
+            (long long)g->started);
+    json_string(o->f, title, strlen(title));
+    fputs("\"}\n", o->f);
+}
+
+/* --- the replay ---------------------------------------------------------------- */
+
+static uint32_t check_at(const record_t *r, uint32_t i)
+{
+    const unsigned char *p = (const unsigned char *)r->checks.data + 4 * i;
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+           (uint32_t)p[3] << 24;
+}
+
+/* Replays r into o: a frame for the start and for every key that changes
+ * the screen, then the end. Returns 0; or -1 (out of memory), or the
+ * number of keys fed + 1 when the state first differs from the record's. */
+static long long replay(const record_t *r, out_t *o, uint64_t *t_end)
+{
+    static const char start[] = "\033[?25l";
+    char end[32];
+    snprintf(end, sizeof end, "\033[0m\033[%d;1H\033[?25h\r\n", EXPORT_H);
+    long long rc = -1;
+    screen_t shown = { 0 }, next = { 0 };
+    buf_t b;
+    buf_init(&b, 0);
+    term_state_t ts;
+    term_state_reset(&ts);
+    ts.utf8 = 1;
+    game_t *g = game_new(r->seed, &r->opt);
+    if (!g || screen_init(&shown, EXPORT_W, EXPORT_H) != 0 ||
+        screen_init(&next, EXPORT_W, EXPORT_H) != 0)
+        goto done;
+    if (check_at(r, 0) != (uint32_t)game_hash(g)) {
+        rc = 1;
+        goto done;
+    }
+    uint64_t t = 0;
+    view_draw(g, &shown);
+    if (buf_puts(&b, start) != 0 || screen_paint(&shown, &ts, &b) != 0)
+        goto done;
+    frame(o, t, b.data, b.len);
+    size_t pos = 0;
+    int key;
+    for (uint32_t i = 1; i <= r->nkeys; i++) {
+        if (record_next_key(r, &pos, &key) != 0)
+            goto done; /* cannot be: decoded whole */
+        game_key(g, key);
+        if (i % RECORD_CHECK_EVERY == 0 &&
+            check_at(r, i / RECORD_CHECK_EVERY) != (uint32_t)game_hash(g)) {
+            rc = (long long)i + 1;
+            goto done;
+        }
+        view_draw(g, &next);
+        buf_reset(&b);
+        if (screen_diff(&shown, &next, &ts, &b) != 0)
+            goto done;
+        if (b.len) {
+            t += EXPORT_FRAME_US;
+            frame(o, t, b.data, b.len);
+            screen_t tmp = shown;
+            shown = next;
+            next = tmp;
+        }
+    }
+    if (game_hash(g) != r->final_hash) {
+        rc = (long long)r->nkeys + 1;
+        goto done;
+    }
+    t += EXPORT_HOLD_US;
+    frame(o, t, end, strlen(end));
+    *t_end = t;
+    rc = 0;
+done:
+    game_free(g);
+    screen_free(&shown);
+    screen_free(&next);
+    buf_free(&b);
+    return rc;
+}
+
+/* --- the command ---------------------------------------------------------------- */
+
+/* The game's row and record from the database, or a sentence in err.
+ * Returns 0, or 1. */
+static int read_game(const config_t *cfg, int64_t id, store_game_t *g,
+                     void **bytes, size_t *len, char *err, size_t errlen)
+{
+    char path[CONFIG_STR_MAX + sizeof STORE_FILE + 1];
+    snprintf(path, sizeof path, "%s/%s", cfg->data_dir, STORE_FILE);
+    store_db_t *db = sdb_open_read(path, err, errlen);
+    if (!db)
+        return 1;
+    int status = sdb_get_record(db, id, g, bytes, len);
+    sdb_close(db);
+    if (status == STORE_NOT_FOUND)
+        snprintf(err, errlen, "no game %lld in %s (the hall of fame shows "
+                 "the games there)", (long long)id, path);
+    else if (status == STORE_NO_RECORD)
+        snprintf(err, errlen, "game %lld (%s, %s) was kept without its "
+                 "record: there is nothing to replay", (long long)id, g->name,
+                 g->cause);
+    else if (status != STORE_OK)
+        snprintf(err, errlen, "%s: game %lld cannot be read", path,
+                 (long long)id);
+    return status == STORE_OK ? 0 : 1;
+}
+
+/* Decodes and writes; a sentence in err. Returns 0, or 1. */
+static int write_game(int64_t id, const store_game_t *g, const void *bytes,
+                      size_t len, out_t *o, char *err, size_t errlen)
+{
+    record_t r;
+    int rc = record_decode(bytes, len, &r);
+    if (rc != RECORD_OK) {
+        snprintf(err, errlen, "game %lld: its record cannot be read: %s",
+                 (long long)id, record_strerror(rc));
+        record_free(&r);
+        return 1;
+    }
+    if (r.game_version != GAME_VERSION) {
+        snprintf(err, errlen, "game %lld was played by game core version %u; "
+                 "this rogued replays version %d only", (long long)id,
+                 (unsigned)r.game_version, GAME_VERSION);
+        record_free(&r);
+        return 1;
+    }
+    header(o, id, g);
+    uint64_t t_end = 0;
+    long long drift = replay(&r, o, &t_end);
+    record_free(&r);
+    if (drift < 0)
+        snprintf(err, errlen, "out of memory");
+    else if (drift > 0)
+        snprintf(err, errlen, "game %lld: the replay differs from its record "
+                 "after %lld keys (the game core changed): not exported",
+                 (long long)id, drift - 1);
+    return drift != 0;
+}
+
+int export_main(const config_t *cfg, const char *id, const char *format,
+                const char *file)
+{
+    char err[768];
+    char *end;
+    errno = 0;
+    long long n = strtoll(id, &end, 10);
+    if (errno || end == id || *end || n < 1) {
+        fprintf(stderr, "rogued: --export needs a game id (a number from 1, "
+                "as the hall of fame shows), not '%s'\n", id);
+        return 2;
+    }
+    out_t o = { NULL, 0, 0, 0 };
+    if (strcmp(format, "ttyrec") == 0) {
+        o.fmt = FMT_TTYREC;
+    } else if (strcmp(format, "asciicast") == 0) {
+        o.fmt = FMT_ASCIICAST;
+    } else {
+        fprintf(stderr, "rogued: --format must be ttyrec or asciicast, not "
+                "'%s'\n", format);
+        return 2;
+    }
+    store_game_t g;
+    void *bytes = NULL;
+    size_t len = 0;
+    if (read_game(cfg, n, &g, &bytes, &len, err, sizeof err) != 0) {
+        fprintf(stderr, "rogued: %s\n", err);
+        free(bytes);
+        return 1;
+    }
+    int to_stdout = strcmp(file, "-") == 0;
+    o.f = to_stdout ? stdout : fopen(file, "wb");
+    if (!o.f) {
+        fprintf(stderr, "rogued: cannot write %s: %s\n", file, strerror(errno));
+        free(bytes);
+        return 1;
+    }
+    errno = 0;
+    o.t0 = g.started > 0 && g.started <= (int64_t)UINT32_MAX - 86400 * 365
+           ? (uint32_t)g.started : 0;
+    int rc = write_game(n, &g, bytes, len, &o, err, sizeof err);
+    free(bytes);
+    int werr = ferror(o.f) ? (errno ? errno : EIO) : 0;
+    if (to_stdout ? fflush(o.f) != 0 : fclose(o.f) != 0)
+        werr = werr ? werr : errno ? errno : EIO;
+    if (rc == 0 && werr)
+        snprintf(err, sizeof err, "cannot write %s: %s", file, strerror(werr));
+    if (rc != 0 || werr) {
+        fprintf(stderr, "rogued: %s\n", err);
+        if (!to_stdout)
+            remove(file);
+        return 1;
+    }
+    fprintf(stderr, "rogued: game %lld (%s, %s, %d turns) written to %s as "
+            "%s: %u frames\n", n, g.name, g.cause, g.turns, file, format,
+            o.frames);
+    return 0;
+}

@@ -1,0 +1,281 @@
+/* store_progress.c - games in progress (store_progress_*) and finished
+ * games' records by id (store_get_record): the loop thread's API (store.h)
+ * and each request's work on the database thread. store_impl.h tells how a
+ * request moves between the threads.
+ *
+ * Begins, appends and ends answer nobody: like a finished game they are
+ * queued in order, written in the batch they fall in and freed by the
+ * database thread. What keeps an account's rows a prefix of what was
+ * appended is the "broken" list (the database thread's): an account whose
+ * begin or append was not written (a failed statement or a batch rolled
+ * back), or whose append found no game in progress, loses its later
+ * appends until its next begin, which replaces the game anyway. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "store_impl.h"
+
+/* --- the database thread ----------------------------------------------------- */
+
+static size_t broken_find(const store_t *st, int64_t id)
+{
+    for (size_t i = 0; i < st->nbroken; i++)
+        if (st->broken[i] == id)
+            return i;
+    return st->nbroken;
+}
+
+static void broken_remove(store_t *st, int64_t id)
+{
+    size_t i = broken_find(st, id);
+    if (i < st->nbroken)
+        st->broken[i] = st->broken[--st->nbroken];
+}
+
+/* Marks an account's game in progress as ending where it is on disk. Out
+ * of memory, the account is logged but not marked: its next append may
+ * then follow a gap (logged here, so the cause is known). */
+static void broken_add(store_t *st, int64_t id, const char *why)
+{
+    if (broken_find(st, id) < st->nbroken)
+        return;
+    log_error("store: %s: account %lld: %s; its game in progress ends there "
+              "until the next begins", st->path, (long long)id, why);
+    if (st->nbroken == st->capbroken) {
+        size_t cap = st->capbroken ? st->capbroken * 2 : 16;
+        int64_t *p = realloc(st->broken, cap * sizeof *p);
+        if (!p) {
+            log_error("store: out of memory: account %lld's later keys may "
+                      "not follow on", (long long)id);
+            return;
+        }
+        st->broken = p;
+        st->capbroken = cap;
+    }
+    st->broken[st->nbroken++] = id;
+}
+
+void store_progress_failed(store_t *st, req_t *batch)
+{
+    for (req_t *r = batch; r; r = r->next)
+        if (r->op == OP_PROG_BEGIN || r->op == OP_PROG_APPEND)
+            broken_add(st, r->id, "keys lost with a failed transaction");
+}
+
+static void load_progress(store_t *st, req_t *r)
+{
+    store_progress_t p;
+    void *keys;
+    r->status = sdb_progress_load(st->db, r->id, &p, &keys);
+    r->record = keys;
+    r->record_len = p.len;
+    r->game.seed = p.seed;
+    r->game.started = p.started;
+    r->gopt = p.opt;
+    r->game_version = p.game_version;
+    if (r->status == STORE_OK && p.game_version != GAME_VERSION)
+        r->status = STORE_STALE;
+}
+
+int store_progress_db(store_t *st, req_t *r, int ok)
+{
+    int rc;
+    switch (r->op) {
+    case OP_PROG_BEGIN:
+        if (!ok)
+            return 0; /* store_progress_failed marks it */
+        if (sdb_progress_begin(st->db, r->id, r->game_version, r->game.seed,
+                               &r->gopt, r->game.started) != 0) {
+            broken_add(st, r->id, "game in progress not begun");
+            return 0;
+        }
+        broken_remove(st, r->id);
+        return 1;
+    case OP_PROG_APPEND:
+        if (!ok || broken_find(st, r->id) < st->nbroken)
+            return 0;
+        rc = sdb_progress_append(st->db, r->id, r->record, r->record_len);
+        if (rc <= 0)
+            broken_add(st, r->id, rc == 0 ? "keys appended to no game in "
+                                            "progress: dropped"
+                                          : "keys not appended");
+        return rc > 0;
+    case OP_PROG_END:
+        if (!ok)
+            return 0;
+        broken_remove(st, r->id);
+        return sdb_progress_end(st->db, r->id) == 0;
+    case OP_PROG_LOAD:
+        if (ok)
+            load_progress(st, r);
+        else
+            r->status = STORE_ERROR;
+        r->phase = PH_DONE;
+        return 0;
+    case OP_GET_RECORD:
+        r->status = ok ? sdb_get_record(st->db, r->id, &r->game, &r->record,
+                                        &r->record_len)
+                       : STORE_ERROR;
+        r->phase = PH_DONE;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+/* --- the loop thread ----------------------------------------------------------- */
+
+void store_progress_answer(req_t *r)
+{
+    if (r->op == OP_PROG_LOAD) {
+        store_progress_t p;
+        memset(&p, 0, sizeof p);
+        p.status = r->status;
+        p.account_id = r->id;
+        if (r->status == STORE_OK || r->status == STORE_STALE) {
+            p.game_version = r->game_version;
+            p.seed = r->game.seed;
+            p.opt = r->gopt;
+            p.started = r->game.started;
+            p.keys = r->record;
+            p.len = r->record_len;
+        }
+        r->cb.progress(r->ctx, &p);
+    } else {
+        store_record_t a;
+        memset(&a, 0, sizeof a);
+        a.status = r->status;
+        a.game_id = r->id;
+        if (r->status == STORE_OK || r->status == STORE_NO_RECORD)
+            a.game = r->game;
+        if (r->status == STORE_OK) {
+            a.record = r->record;
+            a.len = r->record_len;
+        }
+        r->cb.record(r->ctx, &a);
+    }
+}
+
+/* A silent progress request for an account, or NULL (refused, logged).
+ * bounded: refused past opts.max_queued_progress requests or, with these
+ * `bytes`, opts.max_queued_bytes (appends only: a begin or an end refused
+ * would leave the account's rows wrong). */
+static req_t *prog_req(store_t *st, int op, int64_t account_id, int bounded,
+                       size_t bytes)
+{
+    if (account_id <= 0) {
+        log_error("store: a game in progress for account %lld refused",
+                  (long long)account_id);
+        return NULL;
+    }
+    uv_mutex_lock(&st->mu);
+    int full = bounded &&
+               (st->q_progress >= (uint64_t)st->opt.max_queued_progress ||
+                st->q_prog_bytes + bytes > st->opt.max_queued_bytes);
+    if (full)
+        st->stats.progress_dropped++;
+    uv_mutex_unlock(&st->mu);
+    req_t *r = full ? NULL : calloc(1, sizeof *r);
+    if (!r) {
+        /* the first of a run and every 1000th: a full queue must not also
+         * flood the log */
+        if (st->prog_refused++ % 1000 == 0)
+            log_error("store: %s: keys of account %lld refused (%llu so far)",
+                      full ? "too many waiting for the disk" : "out of memory",
+                      (long long)account_id,
+                      (unsigned long long)st->prog_refused);
+        return NULL;
+    }
+    r->st = st;
+    r->op = (uint8_t)op;
+    r->phase = PH_DB;
+    r->id = account_id;
+    r->qbytes = bytes;
+    return r;
+}
+
+static void prog_queue(store_t *st, req_t *r)
+{
+    uv_mutex_lock(&st->mu);
+    st->q_progress++;
+    st->q_prog_bytes += r->qbytes;
+    store_queue_push(&st->q_head, &st->q_tail, r);
+    uv_cond_signal(&st->cond);
+    uv_mutex_unlock(&st->mu);
+}
+
+int store_progress_begin(store_t *st, int64_t account_id, uint64_t seed,
+                         const game_options_t *opt, int64_t started)
+{
+    req_t *r = prog_req(st, OP_PROG_BEGIN, account_id, 0, 0);
+    if (!r)
+        return -1;
+    r->game.seed = seed;
+    r->game.started = started;
+    if (opt)
+        r->gopt = *opt;
+    r->game_version = GAME_VERSION;
+    prog_queue(st, r);
+    return 0;
+}
+
+int store_progress_append(store_t *st, int64_t account_id, const void *keys,
+                          size_t len)
+{
+    if (len == 0)
+        return account_id > 0 ? 0 : -1;
+    req_t *r = prog_req(st, OP_PROG_APPEND, account_id, 1, len);
+    if (!r)
+        return -1;
+    r->record = malloc(len);
+    if (!r->record) {
+        log_error("store: out of memory: keys of account %lld refused",
+                  (long long)account_id);
+        store_req_free(r);
+        return -1;
+    }
+    memcpy(r->record, keys, len);
+    r->record_len = len;
+    prog_queue(st, r);
+    return 0;
+}
+
+int store_progress_end(store_t *st, int64_t account_id)
+{
+    req_t *r = prog_req(st, OP_PROG_END, account_id, 0, 0);
+    if (!r)
+        return -1;
+    prog_queue(st, r);
+    return 0;
+}
+
+int store_progress_load(store_t *st, int64_t account_id, store_progress_cb cb,
+                        void *ctx)
+{
+    req_t *r = store_req_new(st, OP_PROG_LOAD, ctx);
+    if (!r)
+        return -1;
+    r->cb.progress = cb;
+    r->id = account_id;
+    if (account_id <= 0)
+        store_answer_soon(st, r, STORE_NOT_FOUND); /* guests have none */
+    else
+        store_db_submit(st, r);
+    return 0;
+}
+
+int store_get_record(store_t *st, int64_t game_id, store_record_cb cb,
+                     void *ctx)
+{
+    req_t *r = store_req_new(st, OP_GET_RECORD, ctx);
+    if (!r)
+        return -1;
+    r->cb.record = cb;
+    r->id = game_id;
+    if (game_id <= 0)
+        store_answer_soon(st, r, STORE_NOT_FOUND);
+    else
+        store_db_submit(st, r);
+    return 0;
+}

@@ -1,0 +1,305 @@
+/* test_resume.c - nothing lost: an account's game survives a dropped
+ * connection, a SIGTERM and a SIGKILL, and the next login continues it on
+ * the very screen the player left (compared cell by cell through libvterm;
+ * after a crash, at most the last second of keys may be missing); and a
+ * finished game replayed from the hall of fame reaches its final screen. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "client.h"
+#include "combat.h"
+#include "game.h"
+#include "plan.h"
+#include "play.h"
+#include "view.h"
+
+static void wait_for(tclient_t *c, const char *text)
+{
+    if (!cl_wait_text(c, text, CL_WAIT_MS))
+        play_fail(c, "\"%s\" never appeared", text);
+}
+
+static void type_line(tclient_t *c, const char *text)
+{
+    for (const char *q = text; *q; q++) {
+        char k[2] = { *q, 0 };
+        ck_assert(cl_key(c, k));
+    }
+    ck_assert(cl_key(c, "\r"));
+}
+
+static tclient_t *lobby_connect(int port)
+{
+    tclient_t *c = cl_connect(port, NULL);
+    wait_for(c, "Play (as a guest)");
+    ck_assert(cl_sync(c, CL_WAIT_MS));
+    return c;
+}
+
+static void login(tclient_t *c, int registering)
+{
+    ck_assert(cl_key(c, registering ? "r" : "l"));
+    type_line(c, "dave");
+    type_line(c, "davespassword");
+    if (registering)
+        type_line(c, "davespassword");
+    wait_for(c, "Logged in as dave");
+}
+
+/* n keys from a fixed, varied walk: moves (into walls too), waits. */
+static void play_keys(tclient_t *c, int n)
+{
+    static const char walk[] = "llllhhhhjjjjkkkk.yubn5";
+    for (int i = 0; i < n; i++) {
+        char k[2] = { walk[i % (int)(sizeof walk - 1)], 0 };
+        ck_assert(cl_key(c, k));
+    }
+}
+
+/* The seed: one whose game survives this walk for 80 keys (in-process). */
+static uint64_t safe_seed(void)
+{
+    static const char walk[] = "llllhhhhjjjjkkkk.yubn5";
+    for (uint64_t seed = 1; seed < 500; seed++) {
+        game_t *g = game_new(seed, NULL);
+        for (int i = 0; i < 80 && !game_dead(g); i++)
+            game_key(g, walk[i % (int)(sizeof walk - 1)]);
+        int ok = !game_dead(g) && g->turn >= 40;
+        game_free(g);
+        if (ok)
+            return seed;
+    }
+    ck_abort_msg("no seed survives the walk");
+    return 0;
+}
+
+/* Logs in again and continues: the menu offers the game, p shows it. */
+static void continue_game(tclient_t *c, int turn)
+{
+    login(c, 0);
+    char offer[64];
+    snprintf(offer, sizeof offer, "Continue your game (depth 1, turn %d)", turn);
+    wait_for(c, offer);
+    ck_assert(cl_key(c, "p"));
+    wait_for(c, "HP: ");
+    ck_assert(cl_sync(c, CL_WAIT_MS));
+}
+
+static void expect_same(tclient_t *c, const cl_snap_t *before)
+{
+    char why[256];
+    if (!cl_snap_equal(c, before, why, sizeof why))
+        play_fail(c, "the continued game differs from the one left: %s", why);
+}
+
+START_TEST(dropped_connection_continues_on_the_same_screen)
+{
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)safe_seed());
+    tsrv_t *s = srv_start("--seed", seed, NULL);
+    tclient_t *a = lobby_connect(srv_port(s));
+    login(a, 1);
+    ck_assert(cl_key(a, "p"));
+    wait_for(a, "HP: ");
+    play_keys(a, 50);
+    int turn = cl_turn(a);
+    cl_snap_t before;
+    cl_snap(a, &before);
+    cl_close(a); /* the link drops: nothing said, nothing sent */
+    ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", CL_WAIT_MS));
+    ck_assert(!srv_log_has(s, "game over"));
+
+    tclient_t *b = lobby_connect(srv_port(s));
+    continue_game(b, turn);
+    expect_same(b, &before);
+    ck_assert_int_eq(cl_turn(b), turn);
+    /* It plays on, and ends like any game. */
+    ck_assert(cl_key(b, "."));
+    ck_assert_int_eq(cl_turn(b), turn + 1);
+    ck_assert(cl_key(b, "Q"));
+    ck_assert(cl_key(b, "y"));
+    wait_for(b, "Play as dave");
+    ck_assert(srv_wait_log(s, "game over id=2 name=dave", CL_WAIT_MS));
+    /* Over means over: the next login offers nothing. */
+    ck_assert(cl_key(b, "l"));
+    tclient_t *c = lobby_connect(srv_port(s));
+    login(c, 0);
+    ck_assert(cl_sync(c, CL_WAIT_MS));
+    ck_assert(!cl_screen_has(c, "Continue your game"));
+    cl_snap_free(&before);
+    cl_close(c);
+    cl_close(b);
+    srv_stop(s);
+}
+END_TEST
+
+START_TEST(sigterm_and_restart_continue_on_the_same_screen)
+{
+    char dir[] = "/tmp/rogued-resume-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)safe_seed());
+    tsrv_t *s = srv_start("--seed", seed, "--data-dir", dir, NULL);
+    tclient_t *a = lobby_connect(srv_port(s));
+    login(a, 1);
+    ck_assert(cl_key(a, "p"));
+    wait_for(a, "HP: ");
+    play_keys(a, 50);
+    int turn = cl_turn(a);
+    cl_snap_t before;
+    cl_snap(a, &before);
+    srv_stop(s); /* SIGTERM: exit 0, clean log */
+    cl_close(a);
+
+    s = srv_start("--seed", seed, "--data-dir", dir, NULL);
+    tclient_t *b = lobby_connect(srv_port(s));
+    continue_game(b, turn);
+    expect_same(b, &before);
+    cl_snap_free(&before);
+    cl_close(b);
+    srv_stop(s);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+/* After a crash, everything older than a second is there: the keys the
+ * log says were handed to the store a sweep before the kill (debug log
+ * "progress id=N bytes=B": one byte per key here). */
+START_TEST(sigkill_loses_at_most_the_last_second)
+{
+    char dir[] = "/tmp/rogued-resume-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)safe_seed());
+    /* Every key counts here (the test replays them): no rate limit. */
+    tsrv_t *s = srv_start("--seed", seed, "--data-dir", dir, "--log-level",
+                          "debug", "--set", "max_keys_per_second=100000", NULL);
+    tclient_t *a = lobby_connect(srv_port(s));
+    login(a, 1);
+    ck_assert(cl_key(a, "p"));
+    wait_for(a, "HP: ");
+    play_keys(a, 40);
+    int turn40 = cl_turn(a);
+    /* The sweep hands the 40 keys over; one more sweep later (with 10 more
+     * keys), the first batch is long committed. */
+    ck_assert(srv_wait_log(s, "progress id=1 bytes=40", CL_WAIT_MS));
+    play_keys(a, 10);
+    ck_assert(srv_wait_log(s, "progress id=1 bytes=50", CL_WAIT_MS));
+    play_keys(a, 5); /* these may be lost */
+    int last = cl_turn(a);
+    srv_kill(s);
+    cl_close(a);
+
+    s = srv_start("--seed", seed, "--data-dir", dir, NULL);
+    tclient_t *b = lobby_connect(srv_port(s));
+    login(b, 0);
+    wait_for(b, "Continue your game (depth 1, turn ");
+    ck_assert(cl_key(b, "p"));
+    wait_for(b, "HP: ");
+    ck_assert(cl_sync(b, CL_WAIT_MS));
+    int turn = cl_turn(b);
+    ck_assert_msg(turn >= turn40 && turn <= last,
+                  "resumed at turn %d; %d were handed over a second before, "
+                  "%d were played", turn, turn40, last);
+    /* And it is the very game: the same keys in-process reach that turn on
+     * the same screen (the test plays its own copy). */
+    game_t *g = game_new(strtoull(seed, NULL, 10), NULL);
+    static const char walk[] = "llllhhhhjjjjkkkk.yubn5";
+    static const int calls[] = { 40, 10, 5 }; /* as play_keys was called */
+    for (int c = 0; c < 3; c++)
+        for (int i = 0; (int)g->turn < turn && i < calls[c]; i++)
+            game_key(g, walk[i % (int)(sizeof walk - 1)]);
+    screen_t sc;
+    screen_init(&sc, 80, 24);
+    view_draw(g, &sc);
+    /* The map and the status line (the log may hold a wall's line more). */
+    for (int y = 1; y < 24; y++) {
+        char want[128], got[256];
+        int n = 0;
+        if (y == 21 || y == 22)
+            continue;
+        for (int x = 0; x < 80; x++)
+            want[n++] = (char)screen_cat(&sc, x, y)->ch;
+        while (n > 0 && want[n - 1] == ' ')
+            n--;
+        want[n] = '\0';
+        ck_assert_str_eq(cl_row(b, y, got, sizeof got), want);
+    }
+    screen_free(&sc);
+    game_free(g);
+    cl_close(b);
+    srv_stop(s);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+START_TEST(replay_from_the_hall_of_fame_reaches_the_final_screen)
+{
+    plan_t pl;
+    find_plan(plan_death, RULES_ATTACK_DEFENSE, &pl);
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)pl.seed);
+    tsrv_t *s = srv_start("--seed", seed, NULL);
+    tclient_t *c = play_connect(srv_port(s), NULL);
+    game_t *g = play_plan(c, &pl);
+    ck_assert(game_dead(g));
+    ck_assert(cl_key(c, "q"));
+    wait_for(c, "Play as guest1");
+
+    tclient_t *r = lobby_connect(srv_port(s));
+    ck_assert(cl_key(r, "s"));
+    wait_for(r, "Hall of fame");
+    ck_assert(cl_key(r, "a"));
+    wait_for(r, "Replay: guest1");
+    /* Faster: 100 keys a second. */
+    for (int i = 0; i < 4; i++)
+        ck_assert(cl_key(r, "+"));
+    if (!cl_wait_text(r, "the end", CL_WAIT_MS * 2))
+        play_fail(r, "the replay did not reach its end");
+    /* The final screen is the game's own (row 0 carries the replay line). */
+    screen_t sc;
+    screen_init(&sc, 80, 24);
+    view_draw(g, &sc);
+    for (int y = 1; y < 24; y++) {
+        char want[128], got[256];
+        int n = 0;
+        for (int x = 0; x < 80; x++)
+            want[n++] = (char)screen_cat(&sc, x, y)->ch;
+        while (n > 0 && want[n - 1] == ' ')
+            n--;
+        want[n] = '\0';
+        ck_assert_str_eq(cl_row(r, y, got, sizeof got), want);
+    }
+    screen_free(&sc);
+    game_free(g);
+    ck_assert(cl_key(r, "q"));
+    wait_for(r, "Play (as a guest)");
+    cl_close(r);
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("resume");
+    TCase *tc = tcase_create("resume");
+    tcase_set_timeout(tc, 90);
+    tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(tc, dropped_connection_continues_on_the_same_screen);
+    tcase_add_test(tc, sigterm_and_restart_continue_on_the_same_screen);
+    tcase_add_test(tc, sigkill_loses_at_most_the_last_second);
+    tcase_add_test(tc, replay_from_the_hall_of_fame_reaches_the_final_screen);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
