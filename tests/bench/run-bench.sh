@@ -9,6 +9,7 @@
 #                                                  fresh build/rel/rogued
 #   store    build/rel/tests/bench/bench_store    the loop's worst stall while
 #                                                  1,000 games end at once
+#   watch    build/rel/tests/bench/bench_watch    a late watcher's catch-up
 #   balance  build/rel/tests/bench/bench_balance  (when built) the bot per
 #                                                  combat ruleset
 #
@@ -22,7 +23,7 @@ cd "$(dirname "$0")/../.."
 B=${BENCH_BIN_DIR:-build/rel/tests/bench}
 ROGUED=${ROGUED_REL_BIN:-build/rel/rogued}
 ROWS=${BENCH_ROWS:-1:1:10,100:1:10,1000:1:10,10000:1:15,1000:5:10,1000:50:10}
-ONLY=${BENCH_ONLY:-core output load store balance}
+ONLY=${BENCH_ONLY:-core output load store watch balance}
 
 wants() { case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
 
@@ -63,8 +64,13 @@ if wants store; then
     echo "## 4. The store"
     run "$B/bench_store"
 fi
+if wants watch; then
+    echo
+    echo "## 5. Watching and resuming"
+    run "$B/bench_watch"
+fi
 if wants balance && [ -x "$B/bench_balance" ]; then
     echo
-    echo "## 5. Balance"
+    echo "## 6. Balance"
     run "$B/bench_balance" 1000
 fi
