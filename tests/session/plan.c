@@ -160,3 +160,22 @@ game_t *play_plan(tclient_t *c, const plan_t *pl)
     return g;
 }
 
+void expect_rows(const tclient_t *c, const game_t *g, int from, int to,
+                 int skip_log)
+{
+    screen_t s;
+    screen_init(&s, cl_w(c), cl_h(c));
+    view_draw(g, &s);
+    for (int y = from; y <= to; y++) {
+        char want[512], got[512];
+        if (skip_log && y >= MAP_H && y < cl_h(c) - 1)
+            continue;
+        screen_row(&s, y, want, sizeof want);
+        cl_row(c, y, got, sizeof got);
+        if (strcmp(want, got) != 0) {
+            screen_free(&s);
+            play_fail(c, "row %d is \"%s\", not \"%s\"", y, got, want);
+        }
+    }
+    screen_free(&s);
+}

@@ -114,3 +114,29 @@ void play_check_new_player(int port)
     }
     play_fail(c, "no open direction around the '@'");
 }
+
+void play_wait_text(tclient_t *c, const char *text)
+{
+    if (!cl_wait_text(c, text, CL_WAIT_MS))
+        play_fail(c, "\"%s\" never appeared", text);
+}
+
+void play_type_line(tclient_t *c, const char *text)
+{
+    for (const char *p = text; *p; p++) {
+        char k[2] = { *p, 0 };
+        if (!cl_key(c, k))
+            play_fail(c, "no answer to '%c'", *p);
+    }
+    if (!cl_key(c, "\r"))
+        play_fail(c, "no answer to Enter");
+}
+
+tclient_t *play_lobby(int port)
+{
+    tclient_t *c = cl_connect(port, NULL);
+    play_wait_text(c, "Play (as a guest)");
+    if (!cl_sync(c, CL_WAIT_MS))
+        play_fail(c, "no answer from the lobby");
+    return c;
+}

@@ -34,6 +34,16 @@ void play_move(tclient_t *c, const char *key, int dx, int dy);
  * "There is a wall in the way.". */
 void play_bump(tclient_t *c, const char *key, int dx, int dy);
 
+/* Waits for text on c's screen, or fails the test. */
+void play_wait_text(tclient_t *c, const char *text);
+
+/* Types text a key at a time (each answered), then Enter: a person at a
+ * prompt. */
+void play_type_line(tclient_t *c, const char *text);
+
+/* A telnet client on port, in the lobby menu (synced). */
+tclient_t *play_lobby(int port);
+
 /* A new telnet client on port gets the game at 80x24 and a vi-key moves
  * its '@' one step into an open direction. Closes it again. */
 void play_check_new_player(int port);

@@ -17,60 +17,31 @@
 #include "plan.h"
 #include "play.h"
 
-/* A client in the lobby menu. */
-static tclient_t *lobby_connect(int port)
-{
-    tclient_t *c = cl_connect(port, NULL);
-    if (!cl_wait_text(c, "Play (as a guest)", CL_WAIT_MS))
-        play_fail(c, "no lobby menu");
-    ck_assert(cl_sync(c, CL_WAIT_MS));
-    return c;
-}
-
-/* Types a line at a prompt and presses Enter (each key is its own read,
- * so this is what a person typing does). */
-static void type_line(tclient_t *c, const char *text)
-{
-    for (const char *p = text; *p; p++) {
-        char k[2] = { *p, 0 };
-        if (!cl_key(c, k))
-            play_fail(c, "no answer to '%c'", *p);
-    }
-    if (!cl_key(c, "\r"))
-        play_fail(c, "no answer to Enter");
-}
-
-static void wait_for(tclient_t *c, const char *text)
-{
-    if (!cl_wait_text(c, text, CL_WAIT_MS))
-        play_fail(c, "\"%s\" never appeared", text);
-}
-
 static void do_register(tclient_t *c, const char *name, const char *pass)
 {
     ck_assert(cl_key(c, "r"));
-    wait_for(c, "Register an account");
-    type_line(c, name);
-    wait_for(c, "Password:");
-    type_line(c, pass);
-    wait_for(c, "Again:");
-    type_line(c, pass);
+    play_wait_text(c, "Register an account");
+    play_type_line(c, name);
+    play_wait_text(c, "Password:");
+    play_type_line(c, pass);
+    play_wait_text(c, "Again:");
+    play_type_line(c, pass);
 }
 
 static void do_login(tclient_t *c, const char *name, const char *pass)
 {
     ck_assert(cl_key(c, "l"));
-    wait_for(c, "Log in");
-    type_line(c, name);
-    wait_for(c, "Password:");
-    type_line(c, pass);
+    play_wait_text(c, "Log in");
+    play_type_line(c, name);
+    play_wait_text(c, "Password:");
+    play_type_line(c, pass);
 }
 
 START_TEST(menu_counts_and_empty_hall_of_fame)
 {
     tsrv_t *s = srv_start("--set", "server_name=Test Dungeon", "--set",
                           "motd=Hello from the tests", NULL);
-    tclient_t *a = lobby_connect(srv_port(s));
+    tclient_t *a = play_lobby(srv_port(s));
     ck_assert(cl_screen_has(a, "Welcome to Test Dungeon"));
     ck_assert(cl_screen_has(a, "Hello from the tests"));
     ck_assert(cl_screen_has(a, "1 player online, 0 games in progress"));
@@ -82,13 +53,13 @@ START_TEST(menu_counts_and_empty_hall_of_fame)
     tclient_t *b = play_connect(srv_port(s), NULL);
     ck_assert(cl_key(a, "?"));
     ck_assert(cl_key(a, " "));
-    wait_for(a, "2 players online, 1 game in progress");
+    play_wait_text(a, "2 players online, 1 game in progress");
 
     ck_assert(cl_key(a, "s"));
-    wait_for(a, "Hall of fame");
-    wait_for(a, "the list is empty");
+    play_wait_text(a, "Hall of fame");
+    play_wait_text(a, "the list is empty");
     ck_assert(cl_key(a, " "));
-    wait_for(a, "Play (as a guest)");
+    play_wait_text(a, "Play (as a guest)");
     cl_close(b);
     cl_close(a);
     srv_stop(s);
@@ -98,19 +69,19 @@ END_TEST
 START_TEST(register_logout_login_wrong_password)
 {
     tsrv_t *s = srv_start(NULL);
-    tclient_t *c = lobby_connect(srv_port(s));
+    tclient_t *c = play_lobby(srv_port(s));
 
     /* A password too short, then two that differ, then a good one. */
     ck_assert(cl_key(c, "r"));
-    type_line(c, "Alice");
-    type_line(c, "abc");
-    wait_for(c, "at least 6");
-    type_line(c, "secret-one");
-    wait_for(c, "Again:");
-    type_line(c, "secret-two");
-    wait_for(c, "The passwords differ");
-    type_line(c, "hunter22");
-    wait_for(c, "Again:");
+    play_type_line(c, "Alice");
+    play_type_line(c, "abc");
+    play_wait_text(c, "at least 6");
+    play_type_line(c, "secret-one");
+    play_wait_text(c, "Again:");
+    play_type_line(c, "secret-two");
+    play_wait_text(c, "The passwords differ");
+    play_type_line(c, "hunter22");
+    play_wait_text(c, "Again:");
     /* What is typed shows as stars, never as itself. */
     for (const char *p = "hunter2"; *p; p++) {
         char k[2] = { *p, 0 };
@@ -119,31 +90,31 @@ START_TEST(register_logout_login_wrong_password)
     ck_assert(cl_screen_has(c, "Again: *******"));
     ck_assert(cl_key(c, "2"));
     ck_assert(cl_key(c, "\r"));
-    wait_for(c, "Welcome, Alice! Your account is ready.");
-    wait_for(c, "Logged in as Alice");
+    play_wait_text(c, "Welcome, Alice! Your account is ready.");
+    play_wait_text(c, "Logged in as Alice");
     ck_assert(!cl_stream_has(c, "hunter"));
     ck_assert(!cl_stream_has(c, "secret"));
 
     /* Log out, then a wrong password and an unknown name: one answer. */
     ck_assert(cl_key(c, "l"));
-    wait_for(c, "Logged out of Alice.");
-    wait_for(c, "Not logged in");
+    play_wait_text(c, "Logged out of Alice.");
+    play_wait_text(c, "Not logged in");
     do_login(c, "alice", "wrong-password");
-    wait_for(c, "Wrong name or password.");
+    play_wait_text(c, "Wrong name or password.");
     ck_assert(cl_key(c, "\x1b"));
     do_login(c, "nobody", "hunter22");
-    wait_for(c, "Wrong name or password.");
+    play_wait_text(c, "Wrong name or password.");
     ck_assert(cl_key(c, "\x1b"));
 
     /* The right one, in another case: the account's own spelling comes back. */
     do_login(c, "ALICE", "hunter22");
-    wait_for(c, "Welcome back, Alice!");
-    wait_for(c, "Play as Alice");
+    play_wait_text(c, "Welcome back, Alice!");
+    play_wait_text(c, "Play as Alice");
 
     /* The name is taken in any case. */
-    tclient_t *d = lobby_connect(srv_port(s));
+    tclient_t *d = play_lobby(srv_port(s));
     do_register(d, "aLiCe", "whatever1");
-    wait_for(d, "That name is taken.");
+    play_wait_text(d, "That name is taken.");
     cl_close(d);
 
     ck_assert(srv_log_has(s, "register id=1 name=Alice"));
@@ -158,14 +129,14 @@ END_TEST
 START_TEST(five_failed_logins_close_the_connection)
 {
     tsrv_t *s = srv_start(NULL);
-    tclient_t *c = lobby_connect(srv_port(s));
+    tclient_t *c = play_lobby(srv_port(s));
     /* Five names, so that no name's slow-down is reached. */
     for (int i = 1; i <= 5; i++) {
         char name[32];
         snprintf(name, sizeof name, "nobody%d", i);
         do_login(c, name, "password");
         if (i < 5) {
-            wait_for(c, "Wrong name or password.");
+            play_wait_text(c, "Wrong name or password.");
             ck_assert(cl_key(c, "\x1b"));
         }
     }
@@ -181,9 +152,9 @@ END_TEST
 START_TEST(names_with_control_bytes_or_escapes_refused)
 {
     tsrv_t *s = srv_start(NULL);
-    tclient_t *c = lobby_connect(srv_port(s));
+    tclient_t *c = play_lobby(srv_port(s));
     ck_assert(cl_key(c, "r"));
-    wait_for(c, "Register an account");
+    play_wait_text(c, "Register an account");
     /* Control bytes are never part of a name: BEL, ^A, a tab vanish. */
     ck_assert_int_eq(cl_send_str(c, "ev\x07i\x01l\t"), 0);
     ck_assert(cl_sync(c, CL_WAIT_MS));
@@ -195,18 +166,18 @@ START_TEST(names_with_control_bytes_or_escapes_refused)
     ck_assert(cl_screen_has(c, "Name: evilred"));
     /* A lone Esc leaves the prompt; the name was never kept. */
     ck_assert_int_eq(cl_send_str(c, "\x1b"), 0);
-    wait_for(c, "Play (as a guest)");
+    play_wait_text(c, "Play (as a guest)");
     ck_assert(!cl_screen_has(c, "evil"));
     /* Other characters are refused with the rule. */
     ck_assert(cl_key(c, "p"));
-    wait_for(c, "Play as a guest");
+    play_wait_text(c, "Play as a guest");
     ck_assert(cl_key(c, "\x15")); /* Ctrl-U: clear the offered name */
-    type_line(c, "bad name!");
-    wait_for(c, "letters");
+    play_type_line(c, "bad name!");
+    play_wait_text(c, "letters");
     ck_assert(cl_screen_has(c, "Play as a guest"));
     ck_assert(cl_key(c, "\x15"));
-    type_line(c, "x");
-    wait_for(c, "2-20");
+    play_type_line(c, "x");
+    play_wait_text(c, "2-20");
     cl_close(c);
     srv_stop(s);
 }
@@ -215,18 +186,18 @@ END_TEST
 START_TEST(guest_may_not_take_an_account_name)
 {
     tsrv_t *s = srv_start(NULL);
-    tclient_t *a = lobby_connect(srv_port(s));
+    tclient_t *a = play_lobby(srv_port(s));
     do_register(a, "Bob", "bobspassword");
-    wait_for(a, "Logged in as Bob");
-    tclient_t *b = lobby_connect(srv_port(s));
+    play_wait_text(a, "Logged in as Bob");
+    tclient_t *b = play_lobby(srv_port(s));
     ck_assert(cl_key(b, "p"));
-    wait_for(b, "Play as a guest");
+    play_wait_text(b, "Play as a guest");
     ck_assert(cl_key(b, "\x15"));
-    type_line(b, "BOB");
-    wait_for(b, "BOB belongs to an account");
+    play_type_line(b, "BOB");
+    play_wait_text(b, "BOB belongs to an account");
     ck_assert(cl_key(b, "\x15"));
-    type_line(b, "Bobby");
-    wait_for(b, "HP: 30/30"); /* the game (its frame may be taken already) */
+    play_type_line(b, "Bobby");
+    play_wait_text(b, "HP: 30/30"); /* the game (its frame may be taken already) */
     ck_assert(cl_sync(b, CL_WAIT_MS));
     ck_assert(srv_log_has(s, "game start id=2 name=Bobby"));
     cl_close(b);
@@ -259,12 +230,12 @@ START_TEST(guest_dies_back_to_lobby_seen_in_hall_of_fame)
     int score = game_score(g), turns = (int)g->turn;
     game_free(g);
     ck_assert(cl_key(c, "\x1b"));
-    wait_for(c, "Play as guest1");
+    play_wait_text(c, "Play as guest1");
 
     /* Another player sees it. */
-    tclient_t *o = lobby_connect(srv_port(s));
+    tclient_t *o = play_lobby(srv_port(s));
     ck_assert(cl_key(o, "s"));
-    wait_for(o, "Hall of fame");
+    play_wait_text(o, "Hall of fame");
     char row[256], want[128];
     if (!score_row(o, "guest1", row, sizeof row))
         play_fail(o, "guest1 is not in the hall of fame");
@@ -291,7 +262,7 @@ START_TEST(finished_games_survive_sigterm_and_restart)
     ck_assert(cl_key(a, "."));
     ck_assert(cl_key(a, "Q"));
     ck_assert(cl_key(a, "y"));
-    wait_for(a, "Play as guest1");
+    play_wait_text(a, "Play as guest1");
     tclient_t *b = play_connect(srv_port(s), NULL);
     ck_assert(cl_key(b, "."));
     srv_stop(s); /* SIGTERM, exit 0, clean log */
@@ -299,9 +270,9 @@ START_TEST(finished_games_survive_sigterm_and_restart)
     cl_close(b);
 
     s = srv_start("--data-dir", dir, NULL);
-    tclient_t *c = lobby_connect(srv_port(s));
+    tclient_t *c = play_lobby(srv_port(s));
     ck_assert(cl_key(c, "s"));
-    wait_for(c, "Hall of fame");
+    play_wait_text(c, "Hall of fame");
     char row[256];
     if (!score_row(c, "guest1", row, sizeof row) || !strstr(row, " quit "))
         play_fail(c, "guest1's quit game is missing");

@@ -15,39 +15,15 @@
 #include "game.h"
 #include "plan.h"
 #include "play.h"
-#include "view.h"
-
-static void wait_for(tclient_t *c, const char *text)
-{
-    if (!cl_wait_text(c, text, CL_WAIT_MS))
-        play_fail(c, "\"%s\" never appeared", text);
-}
-
-static void type_line(tclient_t *c, const char *text)
-{
-    for (const char *q = text; *q; q++) {
-        char k[2] = { *q, 0 };
-        ck_assert(cl_key(c, k));
-    }
-    ck_assert(cl_key(c, "\r"));
-}
-
-static tclient_t *lobby_connect(int port)
-{
-    tclient_t *c = cl_connect(port, NULL);
-    wait_for(c, "Play (as a guest)");
-    ck_assert(cl_sync(c, CL_WAIT_MS));
-    return c;
-}
 
 static void login(tclient_t *c, int registering)
 {
     ck_assert(cl_key(c, registering ? "r" : "l"));
-    type_line(c, "dave");
-    type_line(c, "davespassword");
+    play_type_line(c, "dave");
+    play_type_line(c, "davespassword");
     if (registering)
-        type_line(c, "davespassword");
-    wait_for(c, "Logged in as dave");
+        play_type_line(c, "davespassword");
+    play_wait_text(c, "Logged in as dave");
 }
 
 /* n keys from a fixed, varied walk: moves (into walls too), waits. */
@@ -83,9 +59,9 @@ static void continue_game(tclient_t *c, int turn)
     login(c, 0);
     char offer[64];
     snprintf(offer, sizeof offer, "Continue your game (depth 1, turn %d)", turn);
-    wait_for(c, offer);
+    play_wait_text(c, offer);
     ck_assert(cl_key(c, "p"));
-    wait_for(c, "HP: ");
+    play_wait_text(c, "HP: ");
     ck_assert(cl_sync(c, CL_WAIT_MS));
 }
 
@@ -101,10 +77,10 @@ START_TEST(dropped_connection_continues_on_the_same_screen)
     char seed[32];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)safe_seed());
     tsrv_t *s = srv_start("--seed", seed, NULL);
-    tclient_t *a = lobby_connect(srv_port(s));
+    tclient_t *a = play_lobby(srv_port(s));
     login(a, 1);
     ck_assert(cl_key(a, "p"));
-    wait_for(a, "HP: ");
+    play_wait_text(a, "HP: ");
     play_keys(a, 50);
     int turn = cl_turn(a);
     cl_snap_t before;
@@ -113,7 +89,7 @@ START_TEST(dropped_connection_continues_on_the_same_screen)
     ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", CL_WAIT_MS));
     ck_assert(!srv_log_has(s, "game over"));
 
-    tclient_t *b = lobby_connect(srv_port(s));
+    tclient_t *b = play_lobby(srv_port(s));
     continue_game(b, turn);
     expect_same(b, &before);
     ck_assert_int_eq(cl_turn(b), turn);
@@ -122,11 +98,11 @@ START_TEST(dropped_connection_continues_on_the_same_screen)
     ck_assert_int_eq(cl_turn(b), turn + 1);
     ck_assert(cl_key(b, "Q"));
     ck_assert(cl_key(b, "y"));
-    wait_for(b, "Play as dave");
+    play_wait_text(b, "Play as dave");
     ck_assert(srv_wait_log(s, "game over id=2 name=dave", CL_WAIT_MS));
     /* Over means over: the next login offers nothing. */
     ck_assert(cl_key(b, "l"));
-    tclient_t *c = lobby_connect(srv_port(s));
+    tclient_t *c = play_lobby(srv_port(s));
     login(c, 0);
     ck_assert(cl_sync(c, CL_WAIT_MS));
     ck_assert(!cl_screen_has(c, "Continue your game"));
@@ -144,10 +120,10 @@ START_TEST(sigterm_and_restart_continue_on_the_same_screen)
     char seed[32];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)safe_seed());
     tsrv_t *s = srv_start("--seed", seed, "--data-dir", dir, NULL);
-    tclient_t *a = lobby_connect(srv_port(s));
+    tclient_t *a = play_lobby(srv_port(s));
     login(a, 1);
     ck_assert(cl_key(a, "p"));
-    wait_for(a, "HP: ");
+    play_wait_text(a, "HP: ");
     play_keys(a, 50);
     int turn = cl_turn(a);
     cl_snap_t before;
@@ -156,7 +132,7 @@ START_TEST(sigterm_and_restart_continue_on_the_same_screen)
     cl_close(a);
 
     s = srv_start("--seed", seed, "--data-dir", dir, NULL);
-    tclient_t *b = lobby_connect(srv_port(s));
+    tclient_t *b = play_lobby(srv_port(s));
     continue_game(b, turn);
     expect_same(b, &before);
     cl_snap_free(&before);
@@ -180,10 +156,10 @@ START_TEST(sigkill_loses_at_most_the_last_second)
     /* Every key counts here (the test replays them): no rate limit. */
     tsrv_t *s = srv_start("--seed", seed, "--data-dir", dir, "--log-level",
                           "debug", "--set", "max_keys_per_second=100000", NULL);
-    tclient_t *a = lobby_connect(srv_port(s));
+    tclient_t *a = play_lobby(srv_port(s));
     login(a, 1);
     ck_assert(cl_key(a, "p"));
-    wait_for(a, "HP: ");
+    play_wait_text(a, "HP: ");
     play_keys(a, 40);
     int turn40 = cl_turn(a);
     /* The sweep hands the 40 keys over; one more sweep later (with 10 more
@@ -197,11 +173,11 @@ START_TEST(sigkill_loses_at_most_the_last_second)
     cl_close(a);
 
     s = srv_start("--seed", seed, "--data-dir", dir, NULL);
-    tclient_t *b = lobby_connect(srv_port(s));
+    tclient_t *b = play_lobby(srv_port(s));
     login(b, 0);
-    wait_for(b, "Continue your game (depth 1, turn ");
+    play_wait_text(b, "Continue your game (depth 1, turn ");
     ck_assert(cl_key(b, "p"));
-    wait_for(b, "HP: ");
+    play_wait_text(b, "HP: ");
     ck_assert(cl_sync(b, CL_WAIT_MS));
     int turn = cl_turn(b);
     ck_assert_msg(turn >= turn40 && turn <= last,
@@ -215,23 +191,8 @@ START_TEST(sigkill_loses_at_most_the_last_second)
     for (int c = 0; c < 3; c++)
         for (int i = 0; (int)g->turn < turn && i < calls[c]; i++)
             game_key(g, walk[i % (int)(sizeof walk - 1)]);
-    screen_t sc;
-    screen_init(&sc, 80, 24);
-    view_draw(g, &sc);
     /* The map and the status line (the log may hold a wall's line more). */
-    for (int y = 1; y < 24; y++) {
-        char want[128], got[256];
-        int n = 0;
-        if (y == 21 || y == 22)
-            continue;
-        for (int x = 0; x < 80; x++)
-            want[n++] = (char)screen_cat(&sc, x, y)->ch;
-        while (n > 0 && want[n - 1] == ' ')
-            n--;
-        want[n] = '\0';
-        ck_assert_str_eq(cl_row(b, y, got, sizeof got), want);
-    }
-    screen_free(&sc);
+    expect_rows(b, g, 1, 23, 1);
     game_free(g);
     cl_close(b);
     srv_stop(s);
@@ -252,36 +213,23 @@ START_TEST(replay_from_the_hall_of_fame_reaches_the_final_screen)
     game_t *g = play_plan(c, &pl);
     ck_assert(game_dead(g));
     ck_assert(cl_key(c, "q"));
-    wait_for(c, "Play as guest1");
+    play_wait_text(c, "Play as guest1");
 
-    tclient_t *r = lobby_connect(srv_port(s));
+    tclient_t *r = play_lobby(srv_port(s));
     ck_assert(cl_key(r, "s"));
-    wait_for(r, "Hall of fame");
+    play_wait_text(r, "Hall of fame");
     ck_assert(cl_key(r, "a"));
-    wait_for(r, "Replay: guest1");
+    play_wait_text(r, "Replay: guest1");
     /* Faster: 100 keys a second. */
     for (int i = 0; i < 4; i++)
         ck_assert(cl_key(r, "+"));
     if (!cl_wait_text(r, "the end", CL_WAIT_MS * 2))
         play_fail(r, "the replay did not reach its end");
     /* The final screen is the game's own (row 0 carries the replay line). */
-    screen_t sc;
-    screen_init(&sc, 80, 24);
-    view_draw(g, &sc);
-    for (int y = 1; y < 24; y++) {
-        char want[128], got[256];
-        int n = 0;
-        for (int x = 0; x < 80; x++)
-            want[n++] = (char)screen_cat(&sc, x, y)->ch;
-        while (n > 0 && want[n - 1] == ' ')
-            n--;
-        want[n] = '\0';
-        ck_assert_str_eq(cl_row(r, y, got, sizeof got), want);
-    }
-    screen_free(&sc);
+    expect_rows(r, g, 1, 23, 0);
     game_free(g);
     ck_assert(cl_key(r, "q"));
-    wait_for(r, "Play (as a guest)");
+    play_wait_text(r, "Play (as a guest)");
     cl_close(r);
     cl_close(c);
     srv_stop(s);

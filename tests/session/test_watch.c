@@ -15,12 +15,6 @@
 #include "game.h"
 #include "play.h"
 
-static void wait_for(tclient_t *c, const char *text)
-{
-    if (!cl_wait_text(c, text, CL_WAIT_MS))
-        play_fail(c, "\"%s\" never appeared", text);
-}
-
 /* Rows 1..20 of the map (row 0 carries the watch line), the 80 map
  * columns, are the same on both screens. */
 static int maps_equal(const tclient_t *a, const tclient_t *b, char *why,
@@ -59,12 +53,12 @@ static void expect_same_map(tclient_t *player, tclient_t *watcher)
 static void watch_first(tclient_t *w, const char *who)
 {
     ck_assert(cl_key(w, "w"));
-    wait_for(w, "Games in progress");
-    wait_for(w, who);
+    play_wait_text(w, "Games in progress");
+    play_wait_text(w, who);
     ck_assert(cl_key(w, "a"));
     char line[64];
     snprintf(line, sizeof line, "Watching %s - q leaves", who);
-    wait_for(w, line);
+    play_wait_text(w, line);
 }
 
 START_TEST(watcher_sees_the_game_at_its_own_size)
@@ -75,7 +69,7 @@ START_TEST(watcher_sees_the_game_at_its_own_size)
 
     cl_opts_t big = { .w = 100, .h = 40 };
     tclient_t *w = cl_connect(srv_port(s), &big);
-    wait_for(w, "Play (as a guest)");
+    play_wait_text(w, "Play (as a guest)");
     ck_assert(cl_sync(w, CL_WAIT_MS));
     watch_first(w, "guest1");
     expect_same_map(p, w);
@@ -84,7 +78,7 @@ START_TEST(watcher_sees_the_game_at_its_own_size)
     ck_assert(strncmp(cl_row(w, 39, row, sizeof row), "HP: ", 4) == 0);
     ck_assert_int_eq(cl_turn(w), 1);
     /* The player sees that someone watches. */
-    wait_for(p, "1 watching");
+    play_wait_text(p, "1 watching");
 
     /* Keys the player presses: the watcher's copy follows each one. */
     const char *keys[] = { "h", "l", ".", "l", "5" };
@@ -107,7 +101,7 @@ START_TEST(watcher_sees_the_game_at_its_own_size)
 
     /* q: back to the lobby; the player's count goes. */
     ck_assert(cl_key(w, "q"));
-    wait_for(w, "Play (as a guest)");
+    play_wait_text(w, "Play (as a guest)");
     if (!cl_wait_no_text(p, "1 watching", CL_WAIT_MS))
         play_fail(p, "the watcher count stayed after the watcher left");
     cl_close(w);
@@ -147,7 +141,7 @@ START_TEST(watcher_joining_late_catches_up)
     ck_assert_int_eq(cl_turn(p), 1000);
 
     tclient_t *w = cl_connect(srv_port(s), NULL);
-    wait_for(w, "Play (as a guest)");
+    play_wait_text(w, "Play (as a guest)");
     ck_assert(cl_sync(w, CL_WAIT_MS));
     watch_first(w, "guest1");
     ck_assert_int_eq(cl_turn(w), 1000);
@@ -168,57 +162,48 @@ START_TEST(watch_ends_with_the_game)
     tclient_t *p = play_connect(srv_port(s), NULL);
     play_move(p, "l", 1, 0);
     tclient_t *w = cl_connect(srv_port(s), NULL);
-    wait_for(w, "Play (as a guest)");
+    play_wait_text(w, "Play (as a guest)");
     ck_assert(cl_sync(w, CL_WAIT_MS));
     watch_first(w, "guest1");
     ck_assert(cl_key(p, "Q"));
     ck_assert(cl_key(p, "y"));
-    wait_for(w, "guest1's game has ended.");
-    wait_for(w, "Play (as a guest)");
+    play_wait_text(w, "guest1's game has ended.");
+    play_wait_text(w, "Play (as a guest)");
     /* Nothing left to watch. */
     ck_assert(cl_key(w, "w"));
-    wait_for(w, "Nobody is playing right now.");
+    play_wait_text(w, "Nobody is playing right now.");
     cl_close(w);
     cl_close(p);
     srv_stop(s);
 }
 END_TEST
 
-static void type_line(tclient_t *c, const char *text)
-{
-    for (const char *q = text; *q; q++) {
-        char k[2] = { *q, 0 };
-        ck_assert(cl_key(c, k));
-    }
-    ck_assert(cl_key(c, "\r"));
-}
-
 START_TEST(second_login_takes_the_game_over)
 {
     tsrv_t *s = srv_start("--seed", "42", NULL);
     tclient_t *a = cl_connect(srv_port(s), NULL);
-    wait_for(a, "Play (as a guest)");
+    play_wait_text(a, "Play (as a guest)");
     ck_assert(cl_sync(a, CL_WAIT_MS));
     ck_assert(cl_key(a, "r"));
-    type_line(a, "carol");
-    type_line(a, "carolspw");
-    type_line(a, "carolspw");
-    wait_for(a, "Logged in as carol");
+    play_type_line(a, "carol");
+    play_type_line(a, "carolspw");
+    play_type_line(a, "carolspw");
+    play_wait_text(a, "Logged in as carol");
     ck_assert(cl_key(a, "p"));
-    wait_for(a, "HP: 30/30");
+    play_wait_text(a, "HP: 30/30");
     play_move(a, "l", 1, 0);
     play_move(a, "h", -1, 0);
     int ax, ay;
     ck_assert_int_eq(cl_find(a, '@', &ax, &ay), 1);
 
     tclient_t *b = cl_connect(srv_port(s), NULL);
-    wait_for(b, "Play (as a guest)");
+    play_wait_text(b, "Play (as a guest)");
     ck_assert(cl_sync(b, CL_WAIT_MS));
     ck_assert(cl_key(b, "l"));
-    type_line(b, "Carol");
-    type_line(b, "carolspw");
+    play_type_line(b, "Carol");
+    play_type_line(b, "carolspw");
     /* The game, where carol left it, on the new connection. */
-    wait_for(b, "Turn:2");
+    play_wait_text(b, "Turn:2");
     ck_assert(cl_sync(b, CL_WAIT_MS));
     ck_assert_int_eq(cl_turn(b), 2);
     int bx, by;
