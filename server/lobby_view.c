@@ -212,7 +212,7 @@ static const char *const help_lines[] = {
     "  w  watch a game in progress, at your own terminal's size",
     "  s  the hall of fame: the best 20 games and your own best;",
     "     a letter there replays that game (space pauses, + and -",
-    "     change the speed, . steps while paused, q leaves)",
+    "     change the speed, . steps a turn while paused, q leaves)",
     "  l  log in (or out); r  register an account",
     "  q  quit",
     "",

@@ -4,7 +4,8 @@
  * nor closing), and the same view draws each step.
  *
  * Keys: space pauses and resumes, + and - change the speed, . steps one
- * key while paused, q or Esc leaves. */
+ * turn while paused (the keys up to the next one that takes a turn), q or
+ * Esc leaves. */
 #include <stdio.h>
 #include <string.h>
 
@@ -109,8 +110,12 @@ void sess_replay_key(sess_t *s, int key)
             s->replay_speed--;
         break;
     case '.':
-        if (s->replay_paused)
-            step(s);
+        if (s->replay_paused) {
+            /* One turn: keys that take none (a wall, a menu) go with it. */
+            uint32_t turn = s->game->turn;
+            while (s->game->turn == turn && step(s))
+                ;
+        }
         break;
     case 'q':
     case 'Q':

@@ -220,6 +220,17 @@ START_TEST(replay_from_the_hall_of_fame_reaches_the_final_screen)
     play_wait_text(r, "Hall of fame");
     ck_assert(cl_key(r, "a"));
     play_wait_text(r, "Replay: guest1");
+    /* Space pauses; . steps exactly one turn; space goes on. */
+    ck_assert(cl_key(r, " "));
+    play_wait_text(r, ", paused");
+    ck_assert(cl_sync(r, CL_WAIT_MS));
+    int t0 = cl_turn(r);
+    ck_assert(cl_key(r, "."));
+    ck_assert_int_eq(cl_turn(r), t0 + 1);
+    ck_assert(cl_key(r, "."));
+    ck_assert_int_eq(cl_turn(r), t0 + 2);
+    ck_assert(cl_screen_has(r, ", paused"));
+    ck_assert(cl_key(r, " "));
     /* Faster: 100 keys a second. */
     for (int i = 0; i < 4; i++)
         ck_assert(cl_key(r, "+"));
