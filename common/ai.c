@@ -1,7 +1,9 @@
 /* ai.c - Dijkstra maps (000 part 6, Brogue), chasing, fleeing, wandering. */
 #include "ai.h"
 
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The eight neighbours, orthogonal first: the tie-break order of steps. */
 static const int dir8[8][2] = {
@@ -9,28 +11,61 @@ static const int dir8[8][2] = {
     { 1, -1 }, { 1, 1 }, { -1, 1 }, { -1, -1 },
 };
 
+/* The maps below work on a padded grid: tile (x, y) is cell
+ * (y + 1) * GRID_S + x + 1, with a border of cells that are never open
+ * (column 0 doubles as the right border of the row above), so that the 8
+ * neighbours of any tile are fixed offsets and need no bounds check. */
+#define GRID_S (MAP_W + 1)
+#define GRID_N ((MAP_H + 2) * GRID_S + 1) /* + 1: the last tile's SE cell */
+
+static const int grid_dir8[8] = {
+    -GRID_S - 1, -GRID_S, -GRID_S + 1, -1, 1, GRID_S - 1, GRID_S, GRID_S + 1,
+};
+
+static int grid_at(int x, int y)
+{
+    return (y + 1) * GRID_S + x + 1;
+}
+
+/* The index into a dmap's v, as one array, of grid cell p. */
+static int grid_to_flat(int p)
+{
+    return p - p / GRID_S - GRID_S;
+}
+
 void ai_distance_map(const map_t *m, int tx, int ty, dmap_t *out)
 {
-    /* Every step costs 1, so Dijkstra is a breadth-first search. */
-    int queue[MAP_W * MAP_H];
-    int head = 0, tail = 0;
-    for (int y = 0; y < MAP_H; y++)
-        for (int x = 0; x < MAP_W; x++)
-            out->v[y][x] = DMAP_FAR;
+    /* Every step costs 1, so Dijkstra is a breadth-first search. open[p]:
+     * walkable and not reached yet. Each tile is queued once, when first
+     * reached, which in BFS order is at its distance; the queue is consumed
+     * a distance (level) at a time. Neighbours are queued without a branch:
+     * each is written at the tail, which moves on only for an open one. */
+    uint8_t open[GRID_N];
+    uint16_t queue[MAP_W * MAP_H + 1]; /* + 1: the write past the last */
+    int *flat = &out->v[0][0];
+    for (int i = 0; i < MAP_W * MAP_H; i++)
+        flat[i] = DMAP_FAR;
     if (!map_walkable(m, tx, ty))
         return;
-    out->v[ty][tx] = 0;
-    queue[tail++] = ty * MAP_W + tx;
-    while (head < tail) {
-        int i = queue[head++], x = i % MAP_W, y = i / MAP_W;
-        int d = out->v[y][x] + 1;
-        for (int k = 0; k < 8; k++) {
-            int ax = x + dir8[k][0], ay = y + dir8[k][1];
-            if (!map_walkable(m, ax, ay) || out->v[ay][ax] <= d)
-                continue;
-            out->v[ay][ax] = d;
-            if (tail < MAP_W * MAP_H)
-                queue[tail++] = ay * MAP_W + ax;
+    memset(open, 0, sizeof open);
+    for (int y = 0; y < MAP_H; y++) {
+        uint8_t *row = &open[grid_at(0, y)];
+        for (int x = 0; x < MAP_W; x++)
+            row[x] = m->tile[y][x] != TILE_WALL;
+    }
+    int head = 0, tail = 0;
+    queue[tail++] = (uint16_t)grid_at(tx, ty);
+    open[grid_at(tx, ty)] = 0;
+    for (int d = 0; head < tail; d++) {
+        for (int end = tail; head < end; head++) {
+            int p = queue[head];
+            flat[grid_to_flat(p)] = d;
+            for (int k = 0; k < 8; k++) {
+                int n = p + grid_dir8[k];
+                queue[tail] = (uint16_t)n;
+                tail += open[n];
+                open[n] = 0;
+            }
         }
     }
 }
@@ -54,17 +89,12 @@ static int relax(dmap_t *f, int x, int y)
     return 1;
 }
 
-void ai_flee_map(const map_t *m, const dmap_t *dist, dmap_t *out)
+/* The flee map by relaxation sweeps, for any distance map: every tile is
+ * lowered to its lowest neighbour + 10, forward and backward, until nothing
+ * changes (values only fall and are bounded below, so this ends). Slow
+ * (tens of µs): ai_flee_map takes it only for distance maps no BFS makes. */
+static void flee_by_sweeps(dmap_t *out)
 {
-    /* Scaled by 10: a step costs 10, a tile starts at -12 x its distance. */
-    for (int y = 0; y < MAP_H; y++)
-        for (int x = 0; x < MAP_W; x++)
-            out->v[y][x] = dist->v[y][x] >= DMAP_FAR
-                               ? DMAP_FAR : -AI_FLEE_FACTOR * dist->v[y][x];
-    /* Alternate forward and backward sweeps until nothing changes (values
-     * only fall and are bounded below, so this ends; on room-and-corridor
-     * maps within a few sweeps). */
-    (void)m;
     for (int pass = 0; pass < MAP_W * MAP_H; pass++) {
         int changed = 0;
         if (pass % 2 == 0) {
@@ -79,6 +109,108 @@ void ai_flee_map(const map_t *m, const dmap_t *dist, dmap_t *out)
         if (!changed)
             break;
     }
+}
+
+/* The sweeps converge to the one fixed point of "each tile at most its
+ * lowest neighbour + 10": f(x) = min over tiles y of start(y) + 10 *
+ * steps(x, y), the steps taken over tiles of the map (< DMAP_FAR, 8
+ * directions). That is a shortest-path problem where every tile is also a
+ * source with its own start value, and since every step costs the same,
+ * Dijkstra needs no heap: popping the lower head of two queues, the sources
+ * sorted by start value and a FIFO of relaxed tiles (whose values are
+ * pushed in rising order), visits tiles in rising order of value. The
+ * sources are sorted by counting sort on the distance, so this takes
+ * distances in 0..MAP_W*MAP_H-1 (all a BFS gives); returns 0, leaving out
+ * alone, for any other value. */
+#define FLEE_DONE INT_MIN /* best[] of a cell that is final, or no tile */
+#define FLEE_END INT_MAX  /* the value at an empty queue's head */
+
+static int flee_by_dijkstra(const dmap_t *dist, dmap_t *out)
+{
+    enum { N = MAP_W * MAP_H };
+    int best[GRID_N];      /* the lowest value found so far */
+    uint16_t src_p[N + 1]; /* the sources, lowest start value first */
+    int src_v[N + 1];      /* their start values; FLEE_END after the last */
+    uint16_t fifo_p[N + 1];
+    int fifo_v[N + 1];     /* values of relaxed tiles; FLEE_END after */
+    uint16_t slot[N];      /* counting sort: tiles at, then next slot of,
+                              each distance */
+    const int *d = &dist->v[0][0];
+    int n = 0, maxd = 0;
+    for (int i = 0; i < GRID_N; i++)
+        best[i] = FLEE_DONE;
+    memset(slot, 0, sizeof slot);
+    for (int y = 0, t = 0; y < MAP_H; y++) {
+        for (int x = 0; x < MAP_W; x++, t++) {
+            if (d[t] >= DMAP_FAR)
+                continue;
+            if (d[t] < 0 || d[t] >= N)
+                return 0;
+            if (d[t] > maxd)
+                maxd = d[t];
+            best[grid_at(x, y)] = -AI_FLEE_FACTOR * d[t];
+            slot[d[t]]++;
+            n++;
+        }
+    }
+    /* Farthest first: the lowest start values first. */
+    for (int k = maxd, at = 0; k >= 0; k--) {
+        int c = slot[k];
+        slot[k] = (uint16_t)at;
+        at += c;
+    }
+    int *of = &out->v[0][0];
+    for (int y = 0, t = 0; y < MAP_H; y++) {
+        for (int x = 0; x < MAP_W; x++, t++) {
+            of[t] = DMAP_FAR;
+            if (d[t] >= DMAP_FAR)
+                continue;
+            int i = slot[d[t]]++;
+            src_p[i] = (uint16_t)grid_at(x, y);
+            src_v[i] = -AI_FLEE_FACTOR * d[t];
+        }
+    }
+    src_v[n] = FLEE_END;
+    fifo_v[0] = FLEE_END;
+    int src = 0, head = 0, tail = 0;
+    while (src < n || head < tail) {
+        /* The lower head (an empty queue's is FLEE_END), without a branch. */
+        int from_fifo = fifo_v[head] < src_v[src];
+        int p = from_fifo ? fifo_p[head] : src_p[src];
+        int v = from_fifo ? fifo_v[head] : src_v[src];
+        head += from_fifo;
+        src += !from_fifo;
+        if (best[p] == FLEE_DONE)
+            continue; /* reached at a lower value already */
+        best[p] = FLEE_DONE;
+        of[grid_to_flat(p)] = v;
+        for (int k = 0; k < 8; k++) {
+            /* A tile not final yet, higher than this way: pushed. Values
+             * are popped in rising order, so a tile is pushed at most once
+             * (a later push would not be lower). */
+            int q = p + grid_dir8[k];
+            if (v + 10 < best[q]) {
+                best[q] = v + 10;
+                fifo_p[tail] = (uint16_t)q;
+                fifo_v[tail++] = v + 10;
+                fifo_v[tail] = FLEE_END;
+            }
+        }
+    }
+    return 1;
+}
+
+void ai_flee_map(const map_t *m, const dmap_t *dist, dmap_t *out)
+{
+    (void)m; /* the distance map says which tiles are open */
+    if (flee_by_dijkstra(dist, out))
+        return;
+    /* Scaled by 10: a step costs 10, a tile starts at -12 x its distance. */
+    for (int y = 0; y < MAP_H; y++)
+        for (int x = 0; x < MAP_W; x++)
+            out->v[y][x] = dist->v[y][x] >= DMAP_FAR
+                               ? DMAP_FAR : -AI_FLEE_FACTOR * dist->v[y][x];
+    flee_by_sweeps(out);
 }
 
 static int tile_free(const map_t *m, const uint8_t occ[MAP_H][MAP_W], int x,

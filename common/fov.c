@@ -15,37 +15,21 @@
 
 #include <string.h>
 
+/* A quadrant maps (depth, col) to the map: x = ox + col * cx + depth * dx,
+ * y = oy + col * cy + depth * dy. */
+static const struct { int cx, dx, cy, dy; } quadrants[4] = {
+    { 1, 0, 0, -1 }, /* north */
+    { 0, 1, 1, 0 },  /* east */
+    { 1, 0, 0, 1 },  /* south */
+    { 0, -1, 1, 0 }, /* west */
+};
+
 typedef struct fov_ctx {
-    const map_t *m;
-    int ox, oy, radius, quadrant;
-    uint8_t (*vis)[MAP_W];
+    const uint8_t *tile; /* the map's tiles, row-major */
+    uint8_t *vis;        /* likewise */
+    int ox, oy, radius;
+    int cx, dx, cy, dy;  /* the quadrant being scanned */
 } fov_ctx_t;
-
-/* Quadrant-local (depth, col) to map coordinates. */
-static void to_map(const fov_ctx_t *c, int depth, int col, int *x, int *y)
-{
-    switch (c->quadrant) {
-    case 0: *x = c->ox + col; *y = c->oy - depth; break; /* north */
-    case 1: *x = c->ox + depth; *y = c->oy + col; break; /* east */
-    case 2: *x = c->ox + col; *y = c->oy + depth; break; /* south */
-    default: *x = c->ox - depth; *y = c->oy + col; break; /* west */
-    }
-}
-
-static int is_wall(const fov_ctx_t *c, int depth, int col)
-{
-    int x, y;
-    to_map(c, depth, col, &x, &y);
-    return !map_transparent(c->m, x, y);
-}
-
-static void reveal(const fov_ctx_t *c, int depth, int col)
-{
-    int x, y;
-    to_map(c, depth, col, &x, &y);
-    if (map_in_bounds(x, y) && depth * depth + col * col <= c->radius * c->radius)
-        c->vis[y][x] = 1;
-}
 
 /* floor(a / b) for b > 0. */
 static int floor_div(int a, int b)
@@ -54,22 +38,43 @@ static int floor_div(int a, int b)
 }
 
 /* Scans one row at `depth` between slopes sn/sd and en/ed, then the rows
- * behind it (recursively; the depth of recursion is at most the radius). */
+ * behind it (recursively; the depth of recursion is at most the radius).
+ * Tiles off the map are walls that are never lit. */
 static void scan(const fov_ctx_t *c, int depth, int sn, int sd, int en, int ed)
 {
     if (depth > c->radius)
         return;
+    /* The row's first tile and the step between its tiles, and which of its
+     * columns are on the map (lo..hi; none when lo > hi). */
+    int x0 = c->ox + depth * c->dx, y0 = c->oy + depth * c->dy;
+    int lo, hi;
+    if (c->cx) { /* a map row */
+        if (y0 < 0 || y0 >= MAP_H)
+            return; /* all walls off the map: nothing lit, nothing behind */
+        lo = -x0;
+        hi = MAP_W - 1 - x0;
+    } else {     /* a map column */
+        if (x0 < 0 || x0 >= MAP_W)
+            return;
+        lo = -y0;
+        hi = MAP_H - 1 - y0;
+    }
+    int base = y0 * MAP_W + x0, step = c->cx ? 1 : MAP_W;
+    int r2 = c->radius * c->radius - depth * depth;
     /* First column: depth * start rounded half up; last: depth * end
      * rounded half down. */
     int min_col = floor_div(2 * depth * sn + sd, 2 * sd);
     int max_col = -floor_div(-(2 * depth * en - ed), 2 * ed);
     int prev = -1; /* -1 none yet, 0 floor, 1 wall */
     for (int col = min_col; col <= max_col; col++) {
-        int wall = is_wall(c, depth, col);
-        /* Symmetric: the tile's centre lies within [start, end]. */
-        int centred = col * sd >= depth * sn && col * ed <= depth * en;
-        if (wall || centred)
-            reveal(c, depth, col);
+        int on_map = col >= lo && col <= hi;
+        int at = base + col * step;
+        int wall = !on_map || c->tile[at] == TILE_WALL;
+        /* Lit: a wall, or a floor whose centre lies within [start, end]
+         * (symmetric); on the map and within the radius. */
+        if (on_map && col * col <= r2 &&
+            (wall || (col * sd >= depth * sn && col * ed <= depth * en)))
+            c->vis[at] = 1;
         if (prev == 1 && !wall) {
             /* Leaving a wall: the row's visible part starts at this tile's
              * left edge, slope (2col - 1) / (2depth). */
@@ -91,7 +96,12 @@ void fov_compute(const map_t *m, int ox, int oy, int radius,
     if (!map_in_bounds(ox, oy))
         return;
     vis[oy][ox] = 1;
-    fov_ctx_t c = { m, ox, oy, radius, 0, vis };
-    for (c.quadrant = 0; c.quadrant < 4; c.quadrant++)
+    fov_ctx_t c = { &m->tile[0][0], &vis[0][0], ox, oy, radius, 0, 0, 0, 0 };
+    for (int q = 0; q < 4; q++) {
+        c.cx = quadrants[q].cx;
+        c.dx = quadrants[q].dx;
+        c.cy = quadrants[q].cy;
+        c.dy = quadrants[q].dy;
         scan(&c, 1, -1, 1, 1, 1);
+    }
 }

@@ -17,8 +17,10 @@
 #include "target.h"
 
 /* 2: monsters, combat rulesets (options.ruleset), death, items on the floor.
- * 3: items, the pack, targeting and click keys, stairs and depth. */
-#define GAME_VERSION 3
+ * 3: items, the pack, targeting and click keys, stairs and depth.
+ * 4: the same rules as 3; game_hash (the checks in records) is another
+ *    function, of a smaller state (monster_t, item_t). */
+#define GAME_VERSION 4
 
 #define LOG_MAX 128     /* lines of message history kept (`P` shows them) */
 #define MSG_LEN 80      /* bytes of one message, NUL included */
@@ -202,7 +204,8 @@ void game_log(game_t *g, int kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* A 64-bit hash of everything that decides the game's future: for replay
- * checks and determinism tests. */
+ * checks and determinism tests. Records keep it (record.h), so a change
+ * of the function or of the state's layout is a new GAME_VERSION. */
 uint64_t game_hash(const game_t *g);
 
 #endif

@@ -61,13 +61,13 @@ typedef struct item_stats {
     int targeted;         /* 1: the player chooses a tile first (target.h) */
 } item_stats_t;
 
-/* Something on the floor. */
+/* Something on the floor. Small (12 bytes): a game holds MAX_ITEMS. */
 typedef struct item {
     uint8_t type;   /* enum item_type */
     uint8_t kind;   /* ITEM_CORPSE: monster kind; ITEM_THING: item kind */
     uint8_t seen;   /* 1 once the player has seen it: drawn where last seen */
-    uint8_t pad;    /* always 0 */
-    int x, y;
+    uint8_t x, y;   /* a tile of the map (monster.h: a coordinate is a byte) */
+    uint8_t pad[3]; /* always 0 */
     int amount;     /* gold */
 } item_t;
 

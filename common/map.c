@@ -1,23 +1,8 @@
-/* map.c - dungeon generation (rooms and L-shaped corridors, seed 004) and
- * the tile queries every other module uses. */
+/* map.c - dungeon generation (rooms and L-shaped corridors, seed 004);
+ * the tile queries every other module uses are inline in map.h. */
 #include "map.h"
 
 #include <string.h>
-
-int map_in_bounds(int x, int y)
-{
-    return x >= 0 && y >= 0 && x < MAP_W && y < MAP_H;
-}
-
-int map_walkable(const map_t *m, int x, int y)
-{
-    return map_in_bounds(x, y) && m->tile[y][x] != TILE_WALL;
-}
-
-int map_transparent(const map_t *m, int x, int y)
-{
-    return map_in_bounds(x, y) && m->tile[y][x] != TILE_WALL;
-}
 
 void rect_center(const rect_t *r, int *x, int *y)
 {

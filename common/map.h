@@ -44,14 +44,28 @@ void map_generate(map_t *m, rng_t *r);
  * of rooms[0]. Separate from map_generate, whose rooms are all floor. */
 void map_place_stairs(map_t *m);
 
+/* The tile queries are inline: the AI and the field of view ask them for
+ * every neighbour of every tile they visit, and a call each cost more than
+ * the question. */
+
 /* 1 if (x, y) is on the map. */
-int map_in_bounds(int x, int y);
+static inline int map_in_bounds(int x, int y)
+{
+    /* One unsigned compare per axis also rejects negatives. */
+    return (unsigned)x < MAP_W && (unsigned)y < MAP_H;
+}
 
 /* 1 if a creature may stand on (x, y) (floor or stairs; off-map is not). */
-int map_walkable(const map_t *m, int x, int y);
+static inline int map_walkable(const map_t *m, int x, int y)
+{
+    return map_in_bounds(x, y) && m->tile[y][x] != TILE_WALL;
+}
 
 /* 1 if light passes (x, y). Off-map is opaque. */
-int map_transparent(const map_t *m, int x, int y);
+static inline int map_transparent(const map_t *m, int x, int y)
+{
+    return map_in_bounds(x, y) && m->tile[y][x] != TILE_WALL;
+}
 
 /* The centre tile of a room. */
 void rect_center(const rect_t *r, int *x, int *y);

@@ -54,15 +54,19 @@ typedef struct creature_stats {
     int min_depth, weight, weight_per_depth;
 } creature_stats_t;
 
-/* A monster on the level. alive == 0 is a free slot or a dead monster. */
+/* A monster on the level. alive == 0 is a free slot or a dead monster.
+ * Small (8 bytes): every game holds MAX_MONSTERS of them, and the server
+ * a game per player. */
 typedef struct monster {
     uint8_t kind;   /* enum monster_kind */
     uint8_t alive;
     uint8_t confused; /* turns of confusion left (002); 0: itself */
+    uint8_t x, y;     /* a tile of the map */
     uint8_t pad;      /* always 0 */
-    int x, y;
-    int hp;
+    int16_t hp;       /* at most a kind's hp (tens) */
 } monster_t;
+
+_Static_assert(MAP_W <= 256 && MAP_H <= 256, "a map coordinate fits a byte");
 
 /* The row of a kind (any out-of-range kind gives the rat's row). */
 const creature_stats_t *monster_stats(int kind);

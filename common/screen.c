@@ -23,7 +23,9 @@ void screen_free(screen_t *s)
     s->w = s->h = s->cap = 0;
 }
 
-int screen_resize(screen_t *s, int w, int h)
+/* Makes room for w x h cells and sets the size; the cells are left as
+ * they were. Returns 0 or -1 (nothing changed). */
+static int reshape(screen_t *s, int w, int h)
 {
     if (w < 0 || h < 0 || (long)w * h > SCREEN_MAX_CELLS)
         return -1;
@@ -37,15 +39,25 @@ int screen_resize(screen_t *s, int w, int h)
     }
     s->w = w;
     s->h = h;
+    return 0;
+}
+
+int screen_resize(screen_t *s, int w, int h)
+{
+    if (reshape(s, w, h) != 0)
+        return -1;
     screen_clear(s);
     return 0;
 }
 
 void screen_clear(screen_t *s)
 {
+    /* As words, which the compiler turns into wide stores. */
+    uint32_t word;
+    memcpy(&word, &blank, sizeof word);
     int n = s->w * s->h;
     for (int i = 0; i < n; i++)
-        s->cells[i] = blank;
+        memcpy(&s->cells[i], &word, sizeof word);
 }
 
 cell_t *screen_at(screen_t *s, int x, int y)
@@ -62,19 +74,6 @@ const cell_t *screen_cat(const screen_t *s, int x, int y)
     return &s->cells[y * s->w + x];
 }
 
-void screen_put(screen_t *s, int x, int y, uint32_t ch, uint8_t fg, uint8_t bg,
-                uint8_t attr)
-{
-    cell_t *c = screen_at(s, x, y);
-    if (c) {
-        c->ch = ch;
-        c->fg = fg;
-        c->bg = bg;
-        c->attr = attr;
-        c->pad = 0;
-    }
-}
-
 int screen_puts(screen_t *s, int x, int y, const char *str, uint8_t fg,
                 uint8_t bg, uint8_t attr)
 {
@@ -86,7 +85,8 @@ int screen_puts(screen_t *s, int x, int y, const char *str, uint8_t fg,
 
 int screen_copy(screen_t *dst, const screen_t *src)
 {
-    if (screen_resize(dst, src->w, src->h) != 0)
+    /* Every cell is overwritten: no clearing first. */
+    if (reshape(dst, src->w, src->h) != 0)
         return -1;
     if (src->w > 0 && src->h > 0)
         memcpy(dst->cells, src->cells, (size_t)(src->w * src->h) * sizeof(cell_t));

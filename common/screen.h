@@ -9,12 +9,14 @@
 
 #include <stdint.h>
 
+/* The 16 ANSI colours and the terminal's own (COL_DEFAULT, the 17th value:
+ * a cell keeps a colour in 5 bits). */
 enum {
     COL_BLACK = 0, COL_RED, COL_GREEN, COL_YELLOW, COL_BLUE, COL_MAGENTA,
     COL_CYAN, COL_WHITE,
     COL_GREY = 8, COL_BRED, COL_BGREEN, COL_BYELLOW, COL_BBLUE, COL_BMAGENTA,
     COL_BCYAN, COL_BWHITE,
-    COL_DEFAULT = 255
+    COL_DEFAULT = 16
 };
 
 enum {
@@ -23,19 +25,40 @@ enum {
     ATTR_REVERSE = 4
 };
 
+/* Code points a cell holds: planes 0-3, every assigned character outside
+ * the tag and private-use planes. screen_put stores '?' for any other,
+ * which is what the encoder sends for code points a terminal cannot show. */
+#define CELL_CH_LIMIT 0x40000u
+
+/* One cell in 4 bytes: the server keeps every client's screen, so its size
+ * is most of a session's memory; a smaller cell also makes clearing,
+ * copying and comparing screens cheaper. Write the fields in range (ch
+ * below CELL_CH_LIMIT, fg and bg COL_*, attr ATTR_* bits): they are bit
+ * fields and would be cut. Every bit is a field, so cells compare with
+ * memcmp. */
 typedef struct cell {
-    uint32_t ch;  /* Unicode code point; ' ' for blank */
-    uint8_t fg;   /* COL_* */
-    uint8_t bg;   /* COL_* */
-    uint8_t attr; /* ATTR_* bits */
-    uint8_t pad;  /* always 0, so that cells compare with memcmp */
+    uint32_t ch : 18;  /* Unicode code point; ' ' for blank */
+    uint32_t fg : 5;   /* COL_* */
+    uint32_t bg : 5;   /* COL_* */
+    uint32_t attr : 3; /* ATTR_* bits */
+    uint32_t pad : 1;  /* always 0 */
 } cell_t;
+
+_Static_assert(sizeof(cell_t) == 4, "a cell is 4 bytes");
 
 typedef struct screen {
     int w, h;
     int cap;      /* cells allocated */
     cell_t *cells;
 } screen_t;
+
+/* The cell for (ch, fg, bg, attr), ch out of range stored as '?'. */
+static inline cell_t cell_make(uint32_t ch, uint8_t fg, uint8_t bg,
+                               uint8_t attr)
+{
+    cell_t c = { ch < CELL_CH_LIMIT ? ch : '?', fg, bg, attr, 0 };
+    return c;
+}
 
 /* A blank w x h screen. Returns 0, or -1 on bad size or OOM (screen left empty). */
 int screen_init(screen_t *s, int w, int h);
@@ -54,9 +77,14 @@ void screen_clear(screen_t *s);
 cell_t *screen_at(screen_t *s, int x, int y);
 const cell_t *screen_cat(const screen_t *s, int x, int y);
 
-/* Sets one cell; outside the screen it does nothing. */
-void screen_put(screen_t *s, int x, int y, uint32_t ch, uint8_t fg, uint8_t bg,
-                uint8_t attr);
+/* Sets one cell; outside the screen it does nothing. Inline: the view sets
+ * every cell of a frame through it. */
+static inline void screen_put(screen_t *s, int x, int y, uint32_t ch,
+                              uint8_t fg, uint8_t bg, uint8_t attr)
+{
+    if ((unsigned)x < (unsigned)s->w && (unsigned)y < (unsigned)s->h)
+        s->cells[y * s->w + x] = cell_make(ch, fg, bg, attr);
+}
 
 /* Writes an ASCII string from (x, y) to the right, clipped at the edge.
  * Returns the number of columns the string takes (even where clipped). */

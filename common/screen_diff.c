@@ -1,18 +1,22 @@
 /* screen_diff.c - cells to ANSI bytes: the fewest we can cheaply find.
  *
- * For each row that changed, the changed cells are visited left to right.
- * Getting the cursor to the next one costs the cheaper of: writing the
- * unchanged cells in between again (when they need no pen change), a
- * relative move right (CUF), or an absolute move (CUP). When the rest of a
- * row is blank in the next screen, one erase-to-end-of-line (EL) replaces
- * the spaces. The pen (SGR) is changed only when a cell needs another one,
- * with the shortest sequence that gets there. Cursor moves are the cheapest
- * of rewriting the cells in between, CUP, or relative CSI moves. When a block
- * of rows moved up (the message log scrolled), the diff is also tried with
- * delete-line / insert-line first, and the shorter of the two is sent. */
+ * The cells that changed are gathered into spans: runs of neighbouring
+ * changed cells of one pen (SGR state), and the ends of rows that became
+ * blank, which one erase-to-end-of-line (EL) each clears. The spans are
+ * written in reading order, except that the pen the terminal has is kept
+ * while a span of that pen is no dearer to reach than the next span in
+ * reading order is with its pen change: the edge of the field of view
+ * changes colour all round the player every step, and going round it once
+ * per colour costs far fewer pen changes (5-8 bytes each) than going down
+ * it row by row, for a few more cursor moves. A cursor move is the
+ * cheapest of rewriting the unchanged cells in between (when they need no
+ * pen change), CUP, or relative moves; a pen change is the shortest SGR
+ * from the pen the terminal has. When a block of rows moved up (the
+ * message log scrolled), the diff is also tried with delete-line /
+ * insert-line first, and when a diff is long (a new level, a menu), as a
+ * full repaint; the shortest is sent. */
 #include "screen_diff.h"
 
-#include <stdio.h>
 #include <string.h>
 
 typedef struct enc {
@@ -34,8 +38,42 @@ void term_state_reset(term_state_t *t)
 
 static void put(enc_t *e, const char *s, size_t n)
 {
-    if (!e->failed && buf_append(e->out, s, n) != 0)
+    buf_t *b = e->out;
+    if (e->failed)
+        return;
+    if (b->cap - b->len >= n) {
+        /* Room allocated already (never past the limit): no call. */
+        memcpy(b->data + b->len, s, n);
+        b->len += n;
+    } else if (buf_append(b, s, n) != 0) {
         e->failed = 1;
+    }
+}
+
+/* A cell as one 32-bit word: every bit is a field (screen.h), so equal
+ * words are equal cells. */
+static uint32_t cell_word(const cell_t *c)
+{
+    uint32_t w;
+    memcpy(&w, c, sizeof w);
+    return w;
+}
+
+static int cell_eq(const cell_t *a, const cell_t *b)
+{
+    return cell_word(a) == cell_word(b);
+}
+
+/* Exactly what a cleared cell is, so that a cleared or erased terminal cell
+ * and a blank grid cell are the same thing. */
+static int is_blank(const cell_t *c)
+{
+    return cell_eq(c, &blank_cell);
+}
+
+static int same_pen(const term_state_t *t, const cell_t *c)
+{
+    return t->pen_known && t->fg == c->fg && t->bg == c->bg && t->attr == c->attr;
 }
 
 /* Writes a decimal number; returns its length. */
@@ -52,9 +90,12 @@ static int fmt_int(char *p, int v)
     return n;
 }
 
+/* The digits of v (below 10 million), without a branch: it prices every
+ * move. */
 static int digits(int v)
 {
-    return v >= 1000 ? 4 : v >= 100 ? 3 : v >= 10 ? 2 : 1;
+    return 1 + (v >= 10) + (v >= 100) + (v >= 1000) + (v >= 10000) +
+           (v >= 100000) + (v >= 1000000);
 }
 
 static int sgr_colour(char *p, int base, int bright_base, int def, uint8_t c)
@@ -64,23 +105,24 @@ static int sgr_colour(char *p, int base, int bright_base, int def, uint8_t c)
     return fmt_int(p, c < 8 ? base + c : bright_base + (c - 8));
 }
 
-/* Sets the pen to that of c, with the shortest SGR we can work out. */
-static void set_pen(enc_t *e, const cell_t *c)
+/* The shortest SGR we can work out from the terminal's pen to that of c,
+ * into seq (32 bytes); returns its length, 0 when the pen is right. */
+static int pen_seq(const term_state_t *t, const cell_t *c, char *seq)
 {
-    term_state_t *t = e->t;
-    if (t->pen_known && t->fg == c->fg && t->bg == c->bg && t->attr == c->attr)
-        return;
-    char seq[48];
+    if (same_pen(t, c))
+        return 0;
     int n = 0;
     seq[n++] = '\x1b';
     seq[n++] = '[';
     int reset = !t->pen_known || (t->attr & ~c->attr) != 0;
     uint8_t fg = t->fg, bg = t->bg, attr = t->attr;
     if (reset) {
-        /* An attribute must go: only SGR 0 removes bold everywhere. */
-        seq[n++] = '0';
+        /* An attribute must go: only SGR 0 removes bold everywhere. Alone
+         * it is ESC[m (a missing parameter is 0). */
         fg = bg = COL_DEFAULT;
         attr = 0;
+        if (c->attr || c->fg != fg || c->bg != bg)
+            seq[n++] = '0';
     }
     static const struct { uint8_t bit; char code; } attrs[] = {
         { ATTR_BOLD, '1' }, { ATTR_UNDERLINE, '4' }, { ATTR_REVERSE, '7' },
@@ -103,11 +145,21 @@ static void set_pen(enc_t *e, const cell_t *c)
         n += sgr_colour(seq + n, 40, 100, 49, c->bg);
     }
     seq[n++] = 'm';
+    return n;
+}
+
+/* Sets the pen to that of c. */
+static void set_pen(enc_t *e, const cell_t *c)
+{
+    char seq[32];
+    int n = pen_seq(e->t, c, seq);
+    if (n == 0)
+        return;
     put(e, seq, (size_t)n);
-    t->fg = c->fg;
-    t->bg = c->bg;
-    t->attr = c->attr;
-    t->pen_known = 1;
+    e->t->fg = c->fg;
+    e->t->bg = c->bg;
+    e->t->attr = c->attr;
+    e->t->pen_known = 1;
 }
 
 /* The bytes a cell's character takes: UTF-8 when the client has it, '?'
@@ -145,20 +197,6 @@ static int glyph(const term_state_t *t, uint32_t ch, char *p)
     return 4;
 }
 
-static void put_cell(enc_t *e, const cell_t *c, int x)
-{
-    char g[4];
-    set_pen(e, c);
-    put(e, g, (size_t)glyph(e->t, c->ch, g));
-    /* In the last column the cursor waits to wrap: treat it as unknown. */
-    e->t->x = x + 1 < e->w ? x + 1 : -1;
-}
-
-static int same_pen(const term_state_t *t, const cell_t *c)
-{
-    return t->pen_known && t->fg == c->fg && t->bg == c->bg && t->attr == c->attr;
-}
-
 /* Appends ESC [ n <final> (n omitted when it is 1, or 0 with omit0).
  * Returns the bytes written. */
 static int csi_n(char *p, int v, char final)
@@ -178,61 +216,82 @@ static int csi_len(int v)
     return v == 1 ? 3 : 3 + digits(v);
 }
 
-/* Moves the cursor to (x, y) with the cheapest of: rewriting the unchanged
- * cells in between (same row, same pen, printable), an absolute move (CUP),
- * or relative moves (CUU/CUD, then CUF/CUB or CHA), each CSI only. `row` is
+/* How to move the cursor: the cheapest of rewriting the unchanged cells in
+ * between (same row, same pen, printable), an absolute move (CUP), or
+ * relative moves (CUU/CUD, then CUF/CUB or CHA), each CSI only. `row` is
  * the next screen's row y. Relative moves need a known cursor: after the
  * last column the cursor waits to wrap (x is -1), and only CUP is safe. */
+enum move_how { M_NONE, M_CUP, M_GAP, M_REL };
+
+typedef struct move {
+    enum move_how how;
+    int cost;             /* bytes */
+    int hval;             /* M_REL: the horizontal move's count */
+    char hfinal;          /* M_REL: C, D or G; 0 for none */
+} move_t;
+
+static move_t plan_move(const term_state_t *t, const cell_t *row, int x, int y)
+{
+    move_t m = { M_NONE, 0, 0, 0 };
+    if (t->y == y && t->x == x)
+        return m;
+    /* CUP: ESC[H, ESC[yH or ESC[y;xH. */
+    m.how = M_CUP;
+    m.cost = x == 0 ? (y == 0 ? 3 : 3 + digits(y + 1))
+                    : 4 + digits(y + 1) + digits(x + 1);
+    if (t->y < 0 || t->x < 0)
+        return m;
+    int dy = y - t->y, dx = x - t->x;
+    if (dy == 0 && dx > 0 && dx < m.cost) {
+        int cheap = 1;
+        for (int i = t->x; cheap && i < x; i++)
+            cheap = same_pen(t, &row[i]) && row[i].ch >= 0x20 &&
+                    row[i].ch < 0x7f;
+        if (cheap) {
+            m.how = M_GAP;
+            m.cost = dx;
+        }
+    }
+    /* Horizontal part: CUF, CUB or CHA, whichever is shortest. */
+    int hcost = 0, hval = 0;
+    char hfinal = 0;
+    if (dx != 0) {
+        hval = dx > 0 ? dx : -dx;
+        hcost = csi_len(hval);
+        hfinal = dx > 0 ? 'C' : 'D';
+        if (csi_len(x + 1) < hcost) {
+            hcost = csi_len(x + 1);
+            hfinal = 'G';
+            hval = x + 1;
+        }
+    }
+    int vcost = dy == 0 ? 0 : csi_len(dy > 0 ? dy : -dy);
+    if (vcost + hcost < m.cost) {
+        m.how = M_REL;
+        m.cost = vcost + hcost;
+        m.hval = hval;
+        m.hfinal = hfinal;
+    }
+    return m;
+}
+
 static void move_to(enc_t *e, const cell_t *row, int x, int y)
 {
     term_state_t *t = e->t;
-    if (t->y == y && t->x == x)
-        return;
+    move_t m = plan_move(t, row, x, y);
     char seq[32];
     int n = 0;
-    /* CUP: ESC[H, ESC[yH or ESC[y;xH. */
-    int best = x == 0 ? (y == 0 ? 3 : 3 + digits(y + 1))
-                      : 4 + digits(y + 1) + digits(x + 1);
-    enum { M_CUP, M_GAP, M_REL } how = M_CUP;
-    int dy = y - t->y, dx = x - t->x, hcost = 0;
-    char hfinal = 0;
-    int hval = 0;
-    if (t->y >= 0 && t->x >= 0) {
-        if (dy == 0 && dx > 0 && dx < best) {
-            int cheap = 1;
-            for (int i = t->x; cheap && i < x; i++)
-                cheap = same_pen(t, &row[i]) && row[i].ch >= 0x20 &&
-                        row[i].ch < 0x7f;
-            if (cheap) {
-                best = dx;
-                how = M_GAP;
-            }
-        }
-        /* Horizontal part: CUF, CUB or CHA, whichever is shortest. */
-        if (dx != 0) {
-            hcost = csi_len(dx > 0 ? dx : -dx);
-            hfinal = dx > 0 ? 'C' : 'D';
-            hval = dx > 0 ? dx : -dx;
-            if (csi_len(x + 1) < hcost) {
-                hcost = csi_len(x + 1);
-                hfinal = 'G';
-                hval = x + 1;
-            }
-        }
-        int vcost = dy == 0 ? 0 : csi_len(dy > 0 ? dy : -dy);
-        if (vcost + hcost < best) {
-            best = vcost + hcost;
-            how = M_REL;
-        }
-    }
-    if (how == M_GAP) {
+    if (m.how == M_NONE)
+        return;
+    if (m.how == M_GAP) {
         for (int i = t->x; i < x; i++)
             seq[n++] = (char)row[i].ch;
-    } else if (how == M_REL) {
+    } else if (m.how == M_REL) {
+        int dy = y - t->y;
         if (dy != 0)
             n += csi_n(seq + n, dy > 0 ? dy : -dy, dy > 0 ? 'B' : 'A');
-        if (dx != 0)
-            n += csi_n(seq + n, hval, hfinal);
+        if (m.hfinal)
+            n += csi_n(seq + n, m.hval, m.hfinal);
     } else {
         seq[n++] = '\x1b';
         seq[n++] = '[';
@@ -250,45 +309,213 @@ static void move_to(enc_t *e, const cell_t *row, int x, int y)
     t->y = y;
 }
 
-static int cell_eq(const cell_t *a, const cell_t *b)
+/* --- spans and their order ------------------------------------------------ */
+
+/* Changed cells x..x+len-1 of row y, all of one pen; or (len 0) EL from x:
+ * the rest of the row is blank in the next screen. */
+typedef struct span {
+    const cell_t *row;  /* the next screen's row y */
+    int x, y, len;
+    cell_t pen;         /* what its cells are written with (EL: blank) */
+    uint32_t pen_key;   /* pen_key(pen) */
+    int queue;          /* its pen's queue, or -1 */
+    int next;           /* the next span of that queue, or -1 */
+    uint8_t done;
+} span_t;
+
+#define SPAN_MAX 256    /* spans gathered before they are written (a
+                           frame has tens; more are written in parts) */
+#define PEN_MAX 16      /* pens given a queue; a frame has a handful */
+
+/* The spans of a frame, in reading order, and for each pen the queue of
+ * its spans not written yet, also in reading order. */
+typedef struct spans {
+    enc_t *e;
+    int n, npens;
+    uint32_t pen_key[PEN_MAX];
+    int head[PEN_MAX], tail[PEN_MAX];
+    span_t s[SPAN_MAX];
+} spans_t;
+
+/* The bits of a cell's word that are its pen (colours and attributes). */
+static const cell_t pen_bits = { 0, 31, 31, 7, 0 };
+
+/* A cell's pen as a number: equal for equal pens. */
+static uint32_t pen_key(const cell_t *c)
 {
-    return a->ch == b->ch && a->fg == b->fg && a->bg == b->bg && a->attr == b->attr;
+    return cell_word(c) & cell_word(&pen_bits);
 }
 
-/* Exactly what a cleared cell is, so that a cleared or erased terminal cell
- * and a blank grid cell are the same thing. */
-static int is_blank(const cell_t *c)
+/* The terminal's pen as pen_key has it; UINT32_MAX when unknown. */
+static uint32_t term_pen_key(const term_state_t *t)
 {
-    return cell_eq(c, &blank_cell);
+    if (!t->pen_known)
+        return UINT32_MAX;
+    cell_t c = cell_make(0, t->fg, t->bg, t->attr);
+    return pen_key(&c);
 }
 
-/* Emits row y: `old` is what the terminal shows there (NULL: blank). */
-static void encode_row(enc_t *e, const cell_t *old, const cell_t *row, int y)
+/* What plan_move would cost, roughly and fast (it prices the choices of
+ * every step): rewriting a gap is taken to be possible when it is short,
+ * without looking at its cells. */
+static int move_guess(const term_state_t *t, int x, int y)
 {
-    int w = e->w;
-    /* From `tail` on, the next row is blank: one EL can clear it. */
+    int dy = y - t->y, dx = x - t->x;
+    if ((dx | dy) == 0)
+        return 0;
+    int cup = x == 0 ? 3 + digits(y + 1) : 4 + digits(y + 1) + digits(x + 1);
+    if (t->y < 0 || t->x < 0)
+        return cup;
+    if (dy == 0 && dx > 0 && dx <= 2)
+        return dx;
+    int adx = dx > 0 ? dx : -dx, ady = dy > 0 ? dy : -dy;
+    int h = dx == 0 ? 0 : csi_len(adx) < csi_len(x + 1) ? csi_len(adx)
+                                                       : csi_len(x + 1);
+    int rel = (dy == 0 ? 0 : csi_len(ady)) + h;
+    return rel < cup ? rel : cup;
+}
+
+/* The bytes before a span's own: the cursor move and the pen change. */
+static int span_cost(const term_state_t *t, const span_t *s)
+{
+    char seq[32];
+    return move_guess(t, s->x, s->y) + pen_seq(t, &s->pen, seq);
+}
+
+static void write_span(enc_t *e, const span_t *s)
+{
+    move_to(e, s->row, s->x, s->y);
+    set_pen(e, &s->pen);
+    if (s->len == 0) {
+        /* EL fills with the current background: the pen is the default. */
+        put(e, "\x1b[K", 3);
+        return;
+    }
+    char g[64];
+    int n = 0;
+    for (int x = s->x; x < s->x + s->len; x++) {
+        if (n > (int)sizeof g - 4) {
+            put(e, g, (size_t)n);
+            n = 0;
+        }
+        n += glyph(e->t, s->row[x].ch, g + n);
+    }
+    put(e, g, (size_t)n);
+    /* In the last column the cursor waits to wrap: treat it as unknown. */
+    e->t->x = s->x + s->len < e->w ? s->x + s->len : -1;
+}
+
+/* Writes the gathered spans and empties the list. Each time, the next
+ * span is the first not written (in reading order), unless a span of the
+ * pen the terminal has is no dearer to reach than that one is with its pen
+ * change: then the first such span. So a pen is used for as long as it
+ * pays, wherever its spans are. */
+static void flush_spans(spans_t *sp)
+{
+    span_t *s = sp->s;
+    const term_state_t *t = sp->e->t;
+    uint32_t now = term_pen_key(t);
+    int q = -1; /* the queue of the terminal's pen */
+    for (int k = 0; k < sp->npens; k++)
+        if (sp->pen_key[k] == now)
+            q = k;
+    for (int lo = 0; lo < sp->n; lo++) {
+        while (!s[lo].done) {
+            /* s[lo] heads its queue: spans leave queues only from the
+             * head, and the first span not written is first in its pen. */
+            int pick = lo;
+            if (q >= 0 && q != s[lo].queue && sp->head[q] >= 0) {
+                int i = sp->head[q];
+                if (move_guess(t, s[i].x, s[i].y) <= span_cost(t, &s[lo]))
+                    pick = i;
+            }
+            write_span(sp->e, &s[pick]);
+            s[pick].done = 1;
+            q = s[pick].queue;
+            if (q >= 0)
+                sp->head[q] = s[pick].next;
+        }
+    }
+    sp->n = 0;
+    sp->npens = 0;
+}
+
+static void add_span(spans_t *sp, const cell_t *row, int x, int y, int len)
+{
+    if (sp->n == SPAN_MAX)
+        flush_spans(sp);
+    int i = sp->n++;
+    span_t *s = &sp->s[i];
+    s->row = row;
+    s->x = x;
+    s->y = y;
+    s->len = len;
+    s->pen = len ? row[x] : blank_cell;
+    s->pen_key = pen_key(&s->pen);
+    s->next = -1;
+    s->done = 0;
+    int k = 0;
+    while (k < sp->npens && sp->pen_key[k] != s->pen_key)
+        k++;
+    if (k == sp->npens) {
+        if (k == PEN_MAX) {
+            s->queue = -1; /* written in reading order only */
+            return;
+        }
+        sp->npens++;
+        sp->pen_key[k] = s->pen_key;
+        sp->head[k] = -1;
+    }
+    s->queue = k;
+    if (sp->head[k] < 0)
+        sp->head[k] = i;
+    else
+        sp->s[sp->tail[k]].next = i;
+    sp->tail[k] = i;
+}
+
+/* Gathers the spans of row y: `old` is what the terminal shows there
+ * (NULL: blank). */
+static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
+                       int y)
+{
+    int w = sp->e->w;
+    uint32_t blank = cell_word(&blank_cell);
+    /* Cell x changed: differs from what is shown (words compare cells). */
+#define CHANGED(x) (cell_word(&row[x]) != (old ? cell_word(&old[x]) : blank))
+    /* From `tail` on, the next row is blank: one EL can clear it, worth it
+     * for more than 3 changed cells. */
     int tail = w;
-    while (tail > 0 && is_blank(&row[tail - 1]))
+    while (tail > 0 && cell_word(&row[tail - 1]) == blank)
         tail--;
     int remaining = 0; /* changed cells at or after tail */
     for (int x = tail; x < w; x++)
-        if (old ? !cell_eq(&old[x], &row[x]) : !is_blank(&row[x]))
-            remaining++;
-    for (int x = 0; x < w; x++) {
-        const cell_t *want = &row[x];
-        const cell_t *was = old ? &old[x] : &blank_cell;
-        if (old ? cell_eq(was, want) : is_blank(want))
+        remaining += CHANGED(x);
+    int end = remaining > 3 ? tail : w; /* cells written one by one */
+    for (int x = 0; x < end; x++) {
+        /* Most cells did not change: skip them two at a time. */
+        if (old)
+            while (x + 2 <= end && memcmp(&old[x], &row[x], 2 * sizeof *row) == 0)
+                x += 2;
+        if (x >= end)
+            break;
+        if (!CHANGED(x))
             continue;
-        if (x >= tail && remaining > 3) {
-            /* EL fills with the current background: use the default pen. */
-            move_to(e, row, x, y);
-            set_pen(e, &blank_cell);
-            put(e, "\x1b[K", 3);
-            return;
-        }
-        move_to(e, row, x, y);
-        put_cell(e, want, x);
+        uint32_t key = pen_key(&row[x]);
+        int len = 1;
+        while (x + len < end && CHANGED(x + len) &&
+               pen_key(&row[x + len]) == key)
+            len++;
+        add_span(sp, row, x, y, len);
+        x += len - 1;
     }
+    if (end < w) {
+        int x = tail;
+        while (!CHANGED(x))
+            x++;
+        add_span(sp, row, x, y, 0);
+    }
+#undef CHANGED
 }
 
 int screen_paint(const screen_t *next, term_state_t *t, buf_t *out)
@@ -299,8 +526,12 @@ int screen_paint(const screen_t *next, term_state_t *t, buf_t *out)
     set_pen(&e, &blank_cell);
     put(&e, "\x1b[H\x1b[2J", 7);
     t->x = t->y = 0;
+    spans_t sp;
+    sp.e = &e;
+    sp.n = sp.npens = 0;
     for (int y = 0; y < next->h; y++)
-        encode_row(&e, NULL, &next->cells[y * next->w], y);
+        gather_row(&sp, NULL, &next->cells[y * next->w], y);
+    flush_spans(&sp);
     return e.failed ? -1 : 0;
 }
 
@@ -407,6 +638,9 @@ static void encode_rows(enc_t *e, const screen_t *shown, const screen_t *next,
                         const shift_t *sh, uint8_t *changed)
 {
     size_t rowbytes = (size_t)next->w * sizeof(cell_t);
+    spans_t sp;
+    sp.e = e;
+    sp.n = sp.npens = 0;
     for (int y = 0; y < next->h; y++) {
         const cell_t *a = old_row(shown, sh, y), *b = row_of(next, y);
         int differs = a ? memcmp(a, b, rowbytes) != 0
@@ -414,9 +648,31 @@ static void encode_rows(enc_t *e, const screen_t *shown, const screen_t *next,
         if (changed)
             changed[y] = (uint8_t)differs;
         if (differs)
-            encode_row(e, a, b, y);
+            gather_row(&sp, a, b, y);
+    }
+    flush_spans(&sp);
+}
+
+/* Keeps the shorter of two encodings of one frame, both in out: the bytes
+ * from start to mid (with the terminal state *kept) and from mid to the end
+ * (the state now in *t); alt_failed: the second ran out of room. */
+static void keep_shorter(buf_t *out, size_t start, size_t mid,
+                         term_state_t *t, const term_state_t *kept,
+                         int alt_failed)
+{
+    size_t alt = out->len - mid;
+    if (!alt_failed && alt < mid - start) {
+        memmove(out->data + start, out->data + mid, alt);
+        out->len = start + alt;
+    } else {
+        out->len = mid;
+        *t = *kept;
     }
 }
+
+/* A diff longer than this share of the cells (in bytes) is also tried as a
+ * full repaint when the next screen has few enough non-blank cells. */
+#define PAINT_TRY_DIVISOR 8
 
 int screen_diff(const screen_t *shown, const screen_t *next, term_state_t *t,
                 buf_t *out)
@@ -439,13 +695,20 @@ int screen_diff(const screen_t *shown, const screen_t *next, term_state_t *t,
         enc_t e2 = { out, t, next->w, 0 };
         emit_shift(&e2, next, &sh);
         encode_rows(&e2, shown, next, &sh, NULL);
-        size_t alt = out->len - plain_end;
-        if (!e2.failed && alt < plain_end - start) {
-            memmove(out->data + start, out->data + plain_end, alt);
-            out->len = start + alt;
-        } else {
-            out->len = plain_end;
-            *t = plain;
+        keep_shorter(out, start, plain_end, t, &plain, e2.failed);
+    }
+    size_t len = out->len - start;
+    if (!e.failed && len > (size_t)(next->w * next->h / PAINT_TRY_DIVISOR)) {
+        /* A repaint costs at least a byte a non-blank cell (and 7 to clear). */
+        size_t ink = 7;
+        for (int i = 0; i < next->w * next->h && ink < len; i++)
+            ink += !is_blank(&next->cells[i]);
+        if (ink < len) {
+            size_t diff_end = out->len;
+            term_state_t diffed = *t;
+            *t = before;
+            int failed = screen_paint(next, t, out) != 0;
+            keep_shorter(out, start, diff_end, t, &diffed, failed);
         }
     }
     return e.failed ? -1 : 0;

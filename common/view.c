@@ -46,37 +46,82 @@ void view_draw_too_small(screen_t *s)
     draw_centered(s, y + 1, line, COL_WHITE, 0);
 }
 
+/* Every cell of the map's rectangle, blank where nothing is known (so
+ * view_draw need not clear it first): one table look-up per tile. */
 static void draw_map(const game_t *g, screen_t *s)
 {
+    /* look[tile * 4 + 2 * lit + explored]: lit wins over remembered. */
+#define LOOK(ch, fg) { ch, fg, COL_DEFAULT, 0, 0 }
+    static const cell_t look[12] = {
+        LOOK(' ', COL_DEFAULT), LOOK('#', COL_GREY),
+        LOOK('#', COL_BWHITE), LOOK('#', COL_BWHITE),     /* TILE_WALL */
+        LOOK(' ', COL_DEFAULT), LOOK('.', COL_GREY),
+        LOOK('.', COL_WHITE), LOOK('.', COL_WHITE),       /* TILE_FLOOR */
+        LOOK(' ', COL_DEFAULT), LOOK('>', COL_GREY),
+        LOOK('>', COL_BYELLOW), LOOK('>', COL_BYELLOW),   /* TILE_STAIRS */
+    };
+#undef LOOK
+    _Static_assert(TILE_WALL == 0 && TILE_FLOOR == 1 && TILE_STAIRS == 2,
+                   "look is in tile order");
+    _Static_assert(MAP_W % 8 == 0, "the map is drawn 8 tiles at a time");
+    const uint64_t ones = 0x0101010101010101u;
     for (int y = 0; y < MAP_H; y++) {
-        for (int x = 0; x < MAP_W; x++) {
-            int lit = g->visible[y][x];
-            if (!lit && !g->map.explored[y][x])
+        cell_t *row = screen_at(s, 0, y);
+        for (int x = 0; x < MAP_W; x += 8) {
+            /* Eight tiles at once: their table indices as the bytes of one
+             * word, when every tile is 0-2 and every flag 0 or 1 (always,
+             * but other values still draw as before, one by one). */
+            uint64_t t, lit, known;
+            memcpy(&t, &g->map.tile[y][x], 8);
+            memcpy(&lit, &g->visible[y][x], 8);
+            memcpy(&known, &g->map.explored[y][x], 8);
+            if (((lit | known) & ~ones) == 0 && (t & ~(3 * ones)) == 0 &&
+                (t & t >> 1 & ones) == 0) {
+                if ((lit | known) == 0) {
+                    /* Not seen yet, all eight (a fill the compiler widens). */
+                    for (int i = 0; i < 8; i++)
+                        row[x + i] = look[0];
+                    continue;
+                }
+                uint64_t word = t << 2 | lit << 1 | known;
+                uint8_t idx[8]; /* no carries: byte i is still tile x + i */
+                memcpy(idx, &word, 8);
+                for (int i = 0; i < 8; i++)
+                    row[x + i] = look[idx[i]];
                 continue;
-            uint32_t ch;
-            uint8_t fg;
-            switch (g->map.tile[y][x]) {
-            case TILE_FLOOR:  ch = '.'; fg = COL_WHITE; break;
-            case TILE_STAIRS: ch = '>'; fg = COL_BYELLOW; break;
-            default:          ch = '#'; fg = COL_BWHITE; break;
             }
-            screen_put(s, x, y, ch, lit ? fg : COL_GREY, COL_DEFAULT, 0);
+            for (int i = x; i < x + 8; i++) {
+                int tt = g->map.tile[y][i] <= TILE_STAIRS ? g->map.tile[y][i]
+                                                          : TILE_WALL;
+                row[i] = look[tt * 4 + (g->visible[y][i] != 0) * 2 +
+                              (g->map.explored[y][i] != 0)];
+            }
         }
     }
     /* Items where last seen (item_t.seen; only the player moves items, in
      * view, so a remembered item is where it was seen); corpses under
-     * gold under things. */
-    static const uint8_t order[] = { ITEM_CORPSE, ITEM_GOLD, ITEM_THING };
-    for (size_t pass = 0; pass < sizeof order; pass++) {
-        for (int i = 0; i < MAX_ITEMS; i++) {
-            const item_t *it = &g->items[i];
-            if (it->type != order[pass] || !it->seen)
-                continue;
+     * gold under things, each kind in slot order. */
+    enum { CORPSES, GOLD, THINGS };
+    uint16_t seen[3][MAX_ITEMS];
+    int nseen[3] = { 0, 0, 0 };
+    for (int i = 0; i < MAX_ITEMS; i++) {
+        const item_t *it = &g->items[i];
+        if (!it->seen)
+            continue;
+        int layer = it->type == ITEM_CORPSE ? CORPSES
+                    : it->type == ITEM_GOLD ? GOLD
+                    : it->type == ITEM_THING ? THINGS : -1;
+        if (layer >= 0)
+            seen[layer][nseen[layer]++] = (uint16_t)i;
+    }
+    for (int layer = CORPSES; layer <= THINGS; layer++) {
+        for (int j = 0; j < nseen[layer]; j++) {
+            const item_t *it = &g->items[seen[layer][j]];
             int lit = g->visible[it->y][it->x];
-            if (it->type == ITEM_CORPSE) {
+            if (layer == CORPSES) {
                 screen_put(s, it->x, it->y, '%', lit ? COL_RED : COL_GREY,
                            COL_DEFAULT, 0);
-            } else if (it->type == ITEM_GOLD) {
+            } else if (layer == GOLD) {
                 screen_put(s, it->x, it->y, '$', lit ? COL_BYELLOW : COL_GREY,
                            COL_DEFAULT, lit ? ATTR_BOLD : 0);
             } else {
@@ -98,6 +143,17 @@ static void draw_map(const game_t *g, screen_t *s)
     }
     screen_put(s, g->player.x, g->player.y, '@', COL_BWHITE, COL_DEFAULT,
                ATTR_BOLD);
+}
+
+/* Blanks all but the map's rectangle, which draw_map fills itself. */
+static void clear_around_map(screen_t *s)
+{
+    cell_t blank = cell_make(' ', COL_DEFAULT, COL_DEFAULT, 0);
+    for (int y = 0; y < s->h; y++) {
+        cell_t *row = screen_at(s, 0, y);
+        for (int x = y < MAP_H ? MAP_W : 0; x < s->w; x++)
+            row[x] = blank;
+    }
 }
 
 /* A box of w x h cells at (x0, y0): a frame of + - |, blank inside. */
@@ -290,24 +346,28 @@ static void draw_dead(const game_t *g, screen_t *s)
 
 void view_draw(const game_t *g, screen_t *s)
 {
-    screen_clear(s);
     if (!view_fits(s->w, s->h)) {
+        screen_clear(s);
         view_draw_too_small(s);
         return;
     }
     switch (g->mode) {
     case MODE_HELP:
+        screen_clear(s);
         draw_help(g, s);
         return;
     case MODE_HISTORY:
+        screen_clear(s);
         draw_history(g, s);
         return;
     case MODE_DEAD:
+        screen_clear(s);
         draw_dead(g, s);
         return;
     default:
         break;
     }
+    clear_around_map(s);
     draw_map(g, s);
     if (g->mode == MODE_TARGET)
         draw_target(g, s);

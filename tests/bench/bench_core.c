@@ -259,13 +259,14 @@ int main(int argc, char **argv)
 
     printf("Core: one game instance at a time, one core. Script: %d games "
            "(seeds 1..%d), %ld keys, %ld turns\n"
-           "(explore %ld, fight %ld, walk to a monster %ld, rest %ld; "
-           "%d games ended in death; items: none yet).\n"
+           "(explore %ld, fight %ld, walk to a monster %ld, rest %ld, "
+           "pick up or use items %ld, stairs %ld; %d games ended in death).\n"
            "Median of %d runs; %d calls per turn for the steps inside a "
            "turn; timer overhead %.0f ns subtracted.\n\n",
            s.ngames, s.ngames, s.keys, s.turns, s.kinds[BOT_EXPLORE],
-           s.kinds[BOT_FIGHT], s.kinds[BOT_CHASE], s.kinds[BOT_REST], s.died,
-           runs, REPS, overhead);
+           s.kinds[BOT_FIGHT], s.kinds[BOT_CHASE], s.kinds[BOT_REST],
+           s.kinds[BOT_ITEM], s.kinds[BOT_DESCEND], s.died, runs, REPS,
+           overhead);
     printf("| step | ns per call | target |\n|---|---|---|\n");
     printf("| field of view (fov_compute, radius %d, map %dx%d) | %.0f | ~350 |\n",
            FOV_RADIUS, MAP_W, MAP_H, med_of(res, runs, ST_FOV));
@@ -275,7 +276,8 @@ int main(int argc, char **argv)
            med_of(res, runs, ST_FLEE));
     printf("| all monster turns (ai_decide for each living monster) | %.0f | - |\n",
            med_of(res, runs, ST_MONSTERS));
-    printf("| using items | n/a (items not built yet) | - |\n");
+    printf("| using items | inside game_key (%ld item keys in the script) | - |\n",
+           s.kinds[BOT_ITEM]);
     printf("| game_key: one whole turn (player, FOV, monsters) | %.0f | - |\n",
            med_of(res, runs, ST_KEY));
     printf("| view_draw (80x24) | %.0f | - |\n", med_of(res, runs, ST_VIEW));
