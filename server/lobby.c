@@ -294,6 +294,17 @@ int lobby_key(lobby_t *l, int key)
     }
 }
 
+void lobby_wait(lobby_t *l)
+{
+    busy(l, LOBBY_MENU, LOBBY_DO_NOTHING);
+}
+
+void lobby_waited(lobby_t *l)
+{
+    if (l->page == LOBBY_BUSY)
+        go(l, l->back);
+}
+
 void lobby_offer_resume(lobby_t *l, int depth, int turns)
 {
     l->resume = 1;

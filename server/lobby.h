@@ -127,6 +127,12 @@ void lobby_scores_done(lobby_t *l, const store_scores_t *s);
 const char *lobby_take_password(const lobby_t *l);
 void lobby_wipe_password(lobby_t *l);
 
+/* Waits (keys ignored, "One moment...") until lobby_waited: the session
+ * asks the store whether the account has a game in progress, and p must
+ * not start a new one (and so end the saved one) before the answer. */
+void lobby_wait(lobby_t *l);
+void lobby_waited(lobby_t *l);
+
 /* An account's game in progress is ready to continue (p plays it on). */
 void lobby_offer_resume(lobby_t *l, int depth, int turns);
 

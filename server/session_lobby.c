@@ -91,8 +91,13 @@ static int take_over(sess_t *s, int64_t account_id)
 static void on_progress(void *ctx, const store_progress_t *pr)
 {
     sess_t *s = ctx;
-    if (s->state != S_LOBBY || s->game || pr->account_id != s->lobby.account_id)
+    if (s->state != S_LOBBY)
         return;
+    lobby_waited(&s->lobby);
+    if (s->game || pr->account_id != s->lobby.account_id) {
+        redraw(s);
+        return;
+    }
     if (pr->status == STORE_STALE) {
         lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Your game in progress was played "
                    "by another version of the server and cannot go on.");
@@ -149,9 +154,13 @@ static void on_account(void *ctx, const store_account_t *a)
                    "Too many failed logins. Goodbye.");
         return;
     }
-    if (a->status == STORE_OK && !registering && !take_over(s, a->id) &&
-        store_progress_load(s->srv->store, a->id, on_progress, s) != 0)
-        log_error("resume id=%llu: the store is busy", (unsigned long long)s->id);
+    if (a->status == STORE_OK && !registering && !take_over(s, a->id)) {
+        if (store_progress_load(s->srv->store, a->id, on_progress, s) == 0)
+            lobby_wait(&s->lobby); /* no new game before the answer */
+        else
+            log_error("resume id=%llu: the store is busy",
+                      (unsigned long long)s->id);
+    }
     redraw(s);
 }
 
