@@ -18,71 +18,18 @@
 # asciinema not installed). Builds nothing. Every wait is a bounded poll;
 # everything started is stopped on every path.
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 
-for tool in tmux telnet ttyplay asciinema; do
-    if ! command -v "$tool" >/dev/null 2>&1; then
-        echo "skipped: $tool is not installed"
-        exit 77
-    fi
-done
-
-BIN=${ROGUED_REL_BIN:-$PWD/build/rel/rogued}
-[ -x "$BIN" ] || { echo "FAIL: no server binary at $BIN (make build/rel/rogued)"; exit 1; }
+. tests/e2e/lib.bash
+e2e_setup export tmux telnet ttyplay asciinema
 "$BIN" --help | grep -q -- '--export' ||
     { echo "FAIL: $BIN has no --export flag"; exit 1; }
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/rogued-export-XXXXXX")
-sock="rogued-export-$$"
-srv_pid=
-T() { tmux -L "$sock" -f /dev/null "$@"; }
-
-cleanup() {
-    T kill-server >/dev/null 2>&1
-    if [ -n "$srv_pid" ] && kill -0 "$srv_pid" 2>/dev/null; then
-        kill -KILL "$srv_pid" 2>/dev/null
-        wait "$srv_pid" 2>/dev/null
-    fi
-    if [ -n "${ROGUED_E2E_KEEP:-}" ]; then echo "kept $tmp"; else rm -rf "$tmp"; fi
-}
-trap cleanup EXIT
-
 pane_name=play
-fail() {
-    echo "FAIL: $*"
-    echo "---- the pane ($pane_name):"
-    T capture-pane -p -t "$pane_name" 2>/dev/null
-    echo "---- the server log:"
-    cat "$tmp/server.log" 2>/dev/null
-    exit 1
-}
-
-# wait_for SECONDS COMMAND...: polls COMMAND every 50 ms until it succeeds.
-wait_for() {
-    local limit=$(( $1 * 20 )) i=0
-    shift
-    while ! "$@"; do
-        i=$((i + 1))
-        [ $i -ge $limit ] && return 1
-        sleep 0.05
-    done
-    return 0
-}
-
-pane() { T capture-pane -p -t "$pane_name"; }
-pane_has() { pane | grep -qF -- "$1"; }
-pane_dead() { [ "$(T display-message -p -t "$pane_name" '#{pane_dead}')" = 1 ]; }
-turn_of_pane() { pane | sed -n 's/.*Turn:\([0-9]*\).*/\1/p' | tail -1; }
 turn_at_least() { local t; t=$(turn_of_pane); [ -n "$t" ] && [ "$t" -ge "$1" ]; }
 
 # 1. The server, and one guest game through telnet.
-"$BIN" --port 0 --bind 127.0.0.1 --data-dir "$tmp/data" --config /dev/null \
-    --seed 42 >"$tmp/server.log" 2>&1 &
-srv_pid=$!
-port_of_log() { sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$tmp/server.log"; }
-has_port() { [ -n "$(port_of_log)" ]; }
-wait_for 10 has_port || fail "the server did not listen"
-port=$(port_of_log)
+e2e_start_server --seed 42
 
 T new-session -d -s play -x 80 -y 24 "telnet 127.0.0.1 $port" \; \
     set-option -t play remain-on-exit on >/dev/null || fail "tmux did not start"

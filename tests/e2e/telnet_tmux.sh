@@ -13,57 +13,10 @@
 # Exit 0: passed; 1: failed; 77: skipped (no tmux or no telnet).
 # Every wait is a bounded poll; everything started is stopped on every path.
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 
-for tool in tmux telnet; do
-    if ! command -v "$tool" >/dev/null 2>&1; then
-        echo "skipped: $tool is not installed"
-        exit 77
-    fi
-done
-
-BIN=${ROGUED_REL_BIN:-$PWD/build/rel/rogued}
-[ -x "$BIN" ] || { echo "FAIL: no server binary at $BIN (make build/rel/rogued)"; exit 1; }
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/rogued-e2e-XXXXXX")
-sock="rogued-e2e-$$"
-srv_pid=
-T() { tmux -L "$sock" -f /dev/null "$@"; }
-
-cleanup() {
-    T kill-server >/dev/null 2>&1
-    if [ -n "$srv_pid" ] && kill -0 "$srv_pid" 2>/dev/null; then
-        kill -KILL "$srv_pid" 2>/dev/null
-        wait "$srv_pid" 2>/dev/null
-    fi
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-fail() {
-    echo "FAIL: $*"
-    echo "---- the pane:"
-    T capture-pane -p -t e2e 2>/dev/null
-    echo "---- the server log:"
-    cat "$tmp/server.log" 2>/dev/null
-    exit 1
-}
-
-# wait_for SECONDS COMMAND...: polls COMMAND every 50 ms until it succeeds.
-# (COMMAND is run anew each time: pass a function, never "$(...)".)
-wait_for() {
-    local limit=$(( $1 * 20 )) i=0
-    shift
-    while ! "$@"; do
-        i=$((i + 1))
-        [ $i -ge $limit ] && return 1
-        sleep 0.05
-    done
-    return 0
-}
-
-pane() { T capture-pane -p -t e2e; }
-pane_has() { pane | grep -qF -- "$1"; }
+. tests/e2e/lib.bash
+e2e_setup e2e tmux telnet
 
 # Sets AT_X, AT_Y to the '@' in the map rows (0..20) of the pane; fails
 # (returns 1) unless there is exactly one.
@@ -80,17 +33,10 @@ char_at() { pane | sed -n "$(($2 + 1))p" | cut -c"$(($1 + 1))"; }
 
 at_is() { find_at && [ "$AT_X" = "$1" ] && [ "$AT_Y" = "$2" ]; }
 
-turn_of_pane() { pane | sed -n 's/.*Turn:\([0-9]*\).*/\1/p' | tail -1; }
 turn_is() { [ "$(turn_of_pane)" = "$1" ]; }
 
 # 1. The server.
-"$BIN" --port 0 --bind 127.0.0.1 --data-dir "$tmp/data" --config /dev/null \
-    --seed 42 >"$tmp/server.log" 2>&1 &
-srv_pid=$!
-port_of_log() { sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$tmp/server.log"; }
-has_port() { [ -n "$(port_of_log)" ]; }
-wait_for 10 has_port || fail "the server did not listen"
-port=$(port_of_log)
+e2e_start_server --seed 42
 echo "server pid $srv_pid on port $port"
 
 # 2. telnet in an 80x24 pane. The pane stays after telnet exits
@@ -137,7 +83,6 @@ wait_for 5 pane_has 'Play as guest1' || fail "Q y did not return to the lobby"
 wait_for 5 grep -q 'game over id=1 name=guest1 seed=[0-9]* turns=2 ' "$tmp/server.log" ||
     fail "the server did not record the game (2 turns)"
 T send-keys -t e2e q
-pane_dead() { [ "$(T display-message -p -t e2e '#{pane_dead}')" = 1 ]; }
 wait_for 10 pane_dead || fail "telnet did not exit after Q y"
 pane_has "Thanks for playing. Goodbye!" || fail "no goodbye on the screen"
 pane_has "Connection closed by foreign host." || fail "telnet did not see the close"
