@@ -43,11 +43,6 @@ void find_plan(int (*fn)(uint64_t, int, plan_t *), int ruleset, plan_t *pl);
  * colour on the status line). key_no is for the failure message. */
 void expect_screen(const tclient_t *c, const game_t *g, int key_no);
 
-/* Rows from..to of c's screen are view_draw(g) at c's size, row for row
- * (text), skipping the message log's rows when skip_log is set. */
-void expect_rows(const tclient_t *c, const game_t *g, int from, int to,
-                 int skip_log);
-
 /* Sends the plan's keys, checking the screen after each. Returns the
  * test's copy of the game after the last key (the caller frees it). */
 game_t *play_plan(tclient_t *c, const plan_t *pl);

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "view.h"
+
 void play_fail(const tclient_t *c, const char *fmt, ...)
 {
     char msg[512];
@@ -139,4 +141,40 @@ tclient_t *play_lobby(int port)
     if (!cl_sync(c, CL_WAIT_MS))
         play_fail(c, "no answer from the lobby");
     return c;
+}
+
+/* Row y of a screen as cl_row gives it: ASCII, trailing blanks removed. */
+static void screen_row(const screen_t *s, int y, char *buf, size_t len)
+{
+    size_t n = 0;
+    for (int x = 0; x < s->w && n + 1 < len; x++) {
+        uint32_t ch = screen_cat(s, x, y)->ch;
+        buf[n++] = ch < 128 ? (char)ch : '?';
+    }
+    while (n > 0 && buf[n - 1] == ' ')
+        n--;
+    buf[n] = '\0';
+}
+
+void play_expect_rows(const tclient_t *c, const game_t *g, int from, int to,
+                      int skip_log, int key_no)
+{
+    screen_t s;
+    screen_init(&s, cl_w(c), cl_h(c));
+    view_draw(g, &s);
+    for (int y = from; y <= to; y++) {
+        char want[512], got[512];
+        if (skip_log && y >= MAP_H && y < cl_h(c) - 1)
+            continue;
+        screen_row(&s, y, want, sizeof want);
+        cl_row(c, y, got, sizeof got);
+        if (strcmp(want, got) != 0) {
+            screen_free(&s);
+            if (key_no >= 0)
+                play_fail(c, "after key %d, row %d is \"%s\", not \"%s\"",
+                          key_no, y, got, want);
+            play_fail(c, "row %d is \"%s\", not \"%s\"", y, got, want);
+        }
+    }
+    screen_free(&s);
 }

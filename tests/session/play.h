@@ -9,6 +9,7 @@
 #define ROGUE_TEST_PLAY_H
 
 #include "client.h"
+#include "game.h"
 
 /* The screen (and why) on stderr, then the test fails with msg. */
 void play_fail(const tclient_t *c, const char *fmt, ...)
@@ -33,6 +34,12 @@ void play_move(tclient_t *c, const char *key, int dx, int dy);
  * nothing moved, the turn counter stayed and the newest log line says
  * "There is a wall in the way.". */
 void play_bump(tclient_t *c, const char *key, int dx, int dy);
+
+/* Rows from..to of c's screen are view_draw(g) at c's size, row for row
+ * (text), skipping the message log's rows when skip_log is set; else the
+ * test fails, naming the row (and key_no, the key just sent, if >= 0). */
+void play_expect_rows(const tclient_t *c, const game_t *g, int from, int to,
+                      int skip_log, int key_no);
 
 /* Waits for text on c's screen, or fails the test. */
 void play_wait_text(tclient_t *c, const char *text);

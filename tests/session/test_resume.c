@@ -192,7 +192,7 @@ START_TEST(sigkill_loses_at_most_the_last_second)
         for (int i = 0; (int)g->turn < turn && i < calls[c]; i++)
             game_key(g, walk[i % (int)(sizeof walk - 1)]);
     /* The map and the status line (the log may hold a wall's line more). */
-    expect_rows(b, g, 1, 23, 1);
+    play_expect_rows(b, g, 1, 23, 1, -1);
     game_free(g);
     cl_close(b);
     srv_stop(s);
@@ -237,7 +237,7 @@ START_TEST(replay_from_the_hall_of_fame_reaches_the_final_screen)
     if (!cl_wait_text(r, "the end", CL_WAIT_MS * 2))
         play_fail(r, "the replay did not reach its end");
     /* The final screen is the game's own (row 0 carries the replay line). */
-    expect_rows(r, g, 1, 23, 0);
+    play_expect_rows(r, g, 1, 23, 0, -1);
     game_free(g);
     ck_assert(cl_key(r, "q"));
     play_wait_text(r, "Play (as a guest)");
