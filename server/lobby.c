@@ -259,7 +259,7 @@ int lobby_key(lobby_t *l, int key)
         if (key >= 'a' && key < 'a' + STORE_TOP_MAX && l->scores &&
             key - 'a' < l->scores->n) {
             l->pick_id = (uint64_t)l->scores->top[key - 'a'].game_id;
-            return LOBBY_DO_REPLAY;
+            return busy(l, LOBBY_SCORES, LOBBY_DO_REPLAY);
         }
         drop_scores(l);
         go(l, LOBBY_MENU);

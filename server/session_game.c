@@ -180,6 +180,8 @@ void sess_game_key(sess_t *s, int key)
     }
     record_key(&s->rec, g, key);
     sess_watch_forward(s, key);
+    if (s->state != S_PLAYING)
+        return; /* closed while it told its watchers: g is gone */
     if (game_dead(g)) {
         /* Record it now, from a copy: the YOU DIED screen still draws g. */
         game_t *copy = game_clone(g);

@@ -124,8 +124,9 @@ static void on_progress(void *ctx, const store_progress_t *pr)
 static void on_record(void *ctx, const store_record_t *r)
 {
     sess_t *s = ctx;
-    if (s->state != S_LOBBY)
+    if (s->state != S_LOBBY || s->lobby.page != LOBBY_BUSY)
         return;
+    lobby_waited(&s->lobby); /* back to the hall of fame */
     if (s->game) /* a game of its own is held for it: that first */
         lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Continue your own game first.");
     else if (r->status == STORE_OK)
@@ -220,8 +221,10 @@ static void act(sess_t *s, int action)
         sess_watch_start(s, l->pick_id);
         break;
     case LOBBY_DO_REPLAY:
-        if (store_get_record(st, (int64_t)l->pick_id, on_record, s) != 0)
+        if (store_get_record(st, (int64_t)l->pick_id, on_record, s) != 0) {
+            lobby_waited(l);
             lobby_note(l, LOBBY_NOTE_BAD, "The server is busy: try again.");
+        }
         break;
     case LOBBY_DO_QUIT:
         sess_close(s, "quit", 1, "Thanks for playing. Goodbye!");

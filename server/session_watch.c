@@ -136,6 +136,10 @@ void sess_watch_forward(sess_t *player, int key)
         next = w->wnext;
         game_key(w->game, key);
         redraw(w);
+        /* A watcher whose write failed closes and redraws the player, whose
+         * write may fail too: then the player's watchers are gone. */
+        if (player->state != S_PLAYING)
+            return;
     }
 }
 
