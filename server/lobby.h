@@ -143,7 +143,7 @@ void lobby_show_watch(lobby_t *l);
  * guest's. */
 const char *lobby_player_name(const lobby_t *l);
 
-/* 1 while a password prompt is shown (the session must not echo). */
+/* 1 while a password prompt is shown (drawn as stars). */
 int lobby_in_password(const lobby_t *l);
 
 /* Sets the notice line (printf-style). */

@@ -87,8 +87,7 @@ static void draw_prompt(const lobby_t *l, screen_t *s)
     }
     int x = left(s), y = 7;
     screen_puts(s, x, y, title, COL_BWHITE, COL_DEFAULT, ATTR_BOLD);
-    if (l->page == LOBBY_LOGIN_PASS || l->page == LOBBY_REG_PASS ||
-        l->page == LOBBY_REG_PASS2) {
+    if (lobby_in_password(l)) {
         char who[64];
         snprintf(who, sizeof who, "Name: %s", l->name);
         screen_puts(s, x, y + 2, who, COL_WHITE, COL_DEFAULT, 0);

@@ -35,6 +35,20 @@ static void on_sweep(uv_timer_t *t)
     }
 }
 
+void srv_addr_name(const struct sockaddr_storage *a, char *out, size_t n)
+{
+    char host[INET6_ADDRSTRLEN] = "?";
+    int port;
+    if (a->ss_family == AF_INET6) {
+        uv_ip6_name((const struct sockaddr_in6 *)a, host, sizeof host);
+        port = ntohs(((const struct sockaddr_in6 *)a)->sin6_port);
+    } else {
+        uv_ip4_name((const struct sockaddr_in *)a, host, sizeof host);
+        port = ntohs(((const struct sockaddr_in *)a)->sin_port);
+    }
+    snprintf(out, n, "%s:%d", host, port);
+}
+
 static int listen_on(srv_t *srv)
 {
     struct sockaddr_storage addr;
@@ -62,18 +76,12 @@ static int listen_on(srv_t *srv)
      * the tests read it from this line. */
     struct sockaddr_storage bound;
     int len = sizeof bound;
-    char host[64] = "?";
-    int port = c->port;
-    if (uv_tcp_getsockname(&srv->listener, (struct sockaddr *)&bound, &len) == 0) {
-        if (bound.ss_family == AF_INET6) {
-            uv_ip6_name((struct sockaddr_in6 *)&bound, host, sizeof host);
-            port = ntohs(((struct sockaddr_in6 *)&bound)->sin6_port);
-        } else {
-            uv_ip4_name((struct sockaddr_in *)&bound, host, sizeof host);
-            port = ntohs(((struct sockaddr_in *)&bound)->sin_port);
-        }
-    }
-    log_info("listening on %s:%d (max %d players)", host, port,
+    char name[80];
+    if (uv_tcp_getsockname(&srv->listener, (struct sockaddr *)&bound, &len) == 0)
+        srv_addr_name(&bound, name, sizeof name);
+    else
+        snprintf(name, sizeof name, "%s:%d", c->bind, c->port);
+    log_info("listening on %s (max %d players)", name,
              c->max_sessions);
     return 0;
 }

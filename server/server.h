@@ -26,7 +26,6 @@ typedef struct srv {
     uv_signal_t sigint, sigterm;
     uv_timer_t sweep;          /* once a second: idle checks, keepalives */
     struct sess *sessions;     /* every session not yet freed */
-    int nsessions;             /* in that list */
     int nplaying;              /* admitted (not refused, not closing) */
     int ngames;                /* sessions with a game in progress */
     struct store *store;       /* accounts, games, scores (store.h); owned */
@@ -55,6 +54,9 @@ int srv_run(srv_t *srv);
 /* Starts a clean shutdown: stop accepting, tell every player, close every
  * connection. The loop ends when the last handle has closed. */
 void srv_shutdown(srv_t *srv, const char *why);
+
+/* "host:port" of an IPv4 or IPv6 address, for the log. */
+void srv_addr_name(const struct sockaddr_storage *a, char *out, size_t n);
 
 /* A seed for a new game: the configured one, or a random one. */
 uint64_t srv_new_seed(srv_t *srv);

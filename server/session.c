@@ -39,7 +39,6 @@ static void sess_free(sess_t *s)
         srv->sessions = s->next;
     if (s->next)
         s->next->prev = s->prev;
-    srv->nsessions--;
     if (srv->out_owner == s) {
         buf_reset(&srv->out);
         srv->out_owner = NULL;
@@ -49,7 +48,7 @@ static void sess_free(sess_t *s)
     if (s->telnet)
         telnet_free(s->telnet);
     screen_free(&s->shown);
-    game_free(s->game); /* NULL: sess_close ended it */
+    game_free(s->game); /* NULL, or an account's game held in the lobby */
     record_free(&s->rec);
     lobby_free(&s->lobby);
     free(s);
@@ -217,18 +216,10 @@ static void peer_name(sess_t *s)
 {
     struct sockaddr_storage a;
     int len = sizeof a;
-    char host[INET6_ADDRSTRLEN] = "?";
-    int port = 0;
-    if (uv_tcp_getpeername(&s->tcp, (struct sockaddr *)&a, &len) == 0) {
-        if (a.ss_family == AF_INET6) {
-            uv_ip6_name((struct sockaddr_in6 *)&a, host, sizeof host);
-            port = ntohs(((struct sockaddr_in6 *)&a)->sin6_port);
-        } else {
-            uv_ip4_name((struct sockaddr_in *)&a, host, sizeof host);
-            port = ntohs(((struct sockaddr_in *)&a)->sin_port);
-        }
-    }
-    snprintf(s->addr, sizeof s->addr, "%s:%d", host, port);
+    if (uv_tcp_getpeername(&s->tcp, (struct sockaddr *)&a, &len) == 0)
+        srv_addr_name(&a, s->addr, sizeof s->addr);
+    else
+        snprintf(s->addr, sizeof s->addr, "?:0");
 }
 
 void sess_accept(srv_t *srv)
@@ -249,7 +240,6 @@ void sess_accept(srv_t *srv)
     if (s->next)
         s->next->prev = s;
     srv->sessions = s;
-    srv->nsessions++;
     s->state = S_NEGOTIATING;
     s->w = 80;
     s->h = 24;
@@ -321,13 +311,9 @@ void sess_close(sess_t *s, const char *reason, int graceful,
          * An account's is kept for its next login. */
         char cause[64];
         snprintf(cause, sizeof cause, "disconnected (%s)", reason);
-        if (s->lobby.account_id > 0 && !s->game_recorded)
-            sess_game_suspend(s);
-        else
-            sess_game_end(s, cause);
+        sess_game_suspend(s, cause);
     }
     s->state = S_CLOSING;
-    s->close_reason = reason;
     if (!s->refused) {
         srv->nplaying--;
         uint64_t ms = uv_now(srv->loop) - s->started_ms;
@@ -400,9 +386,7 @@ void sess_sweep(sess_t *s, uint64_t now)
             snprintf(s->notice, sizeof s->notice,
                      "You are idle: press a key within %d seconds to stay.",
                      (int)((limit - idle + 999) / 1000));
-            s->need_render = 1;
-            sess_render(s);
-            sess_flush(s);
+            sess_redraw(s);
         }
     }
     if (c->keepalive && s->telnet_peer &&

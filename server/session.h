@@ -46,7 +46,6 @@ typedef struct sess {
     uint8_t need_render, dirty, warned_idle, refused;
     char ttype[40];
     char addr[64];             /* "ip:port" for the log */
-    const char *close_reason;
     telnet_t *telnet;
     tnfilter_t filter;
     keydec_t keys;
@@ -59,8 +58,12 @@ typedef struct sess {
     double key_tokens;         /* keys-per-second bucket */
     uint64_t key_tokens_ms;
     char notice[80];           /* a host line over the log, until the next key */
-    game_t *game;              /* S_PLAYING: the game; else NULL */
-    record_t rec;              /* S_PLAYING: its record (keys go through it) */
+    game_t *game;              /* S_PLAYING: the game; S_WATCHING: a copy of
+                                  the watched one; S_REPLAY: the one played
+                                  back; S_LOBBY: NULL, or an account's game
+                                  held to continue */
+    record_t rec;              /* the game's record (keys go through it);
+                                  S_REPLAY: the record played back */
     int64_t game_started;      /* Unix seconds, for the store */
     uint8_t game_recorded;     /* the store has this game already (it died) */
     size_t progress_sent;      /* bytes of rec.keys the store has (resume) */
@@ -97,8 +100,6 @@ void sess_sweep(sess_t *s, uint64_t now_ms);
 /* Hands the gathered telnet output of its owner to libuv. */
 void sess_flush(sess_t *s);
 
-#endif
-
 /* --- between session.c and session_play.c ------------------------------- */
 
 /* libtelnet's event handler for every session (user data: the session). */
@@ -110,6 +111,15 @@ void sess_send(sess_t *s, const void *data, size_t len);
 
 /* Leaves negotiation: sets up the terminal and paints the first screen. */
 void sess_start_play(sess_t *s);
+
+/* Writes a host line right-aligned in row 0, black on bg (above the map
+ * at 80 columns, beside it on wider terminals): who is watched, the
+ * replay's speed. */
+void sess_overlay_line(screen_t *next, const char *text, uint8_t bg);
+
+/* Renders now and flushes: for changes that come from outside the
+ * session's own read (a store answer, another session, a timer). */
+void sess_redraw(sess_t *s);
 
 /* Draws the game and sends the difference from what the client shows,
  * ended by the frame marker; skipped (marked dirty) while output is backed up. */
@@ -137,10 +147,11 @@ void sess_game_end(sess_t *s, const char *cause);
  * (once a second, from the sweep, and before a disconnect). */
 void sess_game_flush(sess_t *s);
 
-/* The connection is closing: an account's game in progress is kept in the
- * store (flushed, then freed here) for the next login; any other game
- * ends as sess_game_end. */
-void sess_game_suspend(sess_t *s);
+/* The connection is closing (its watchers detached already): an
+ * account's game in progress is kept in the store (flushed, then freed
+ * here) for the next login; a guest's, or one recorded already, ends as
+ * sess_game_end(s, cause). */
+void sess_game_suspend(sess_t *s, const char *cause);
 
 /* Plays on the game held in the lobby after a login (s->game and s->rec,
  * rebuilt from the store by record_resume; s->game_started set): S_PLAYING. */
@@ -150,8 +161,8 @@ void sess_game_continue(sess_t *s);
 
 /* Starts watching the game of the session with id `id`: the watcher
  * rebuilds the game from its record (seed and keys) and is fed every key
- * the player presses from then on. Returns 0, or -1 (no such game: the
- * lobby says so). */
+ * the player presses from then on. Returns 0, or -1 (no such game, a game
+ * of its own held to continue, out of memory: the lobby says which). */
 int sess_watch_start(sess_t *s, uint64_t id);
 
 /* A key from a watcher: q (or Esc) leaves, anything else is ignored. */
@@ -198,3 +209,5 @@ void sess_lobby_key(sess_t *s, int key);
 
 /* Draws the lobby into next at the session's size. */
 void sess_lobby_draw(sess_t *s, screen_t *next);
+
+#endif

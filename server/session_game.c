@@ -86,18 +86,13 @@ void sess_game_flush(sess_t *s)
     }
 }
 
-void sess_game_suspend(sess_t *s)
+void sess_game_suspend(sess_t *s, const char *cause)
 {
-    if (!s->game)
-        return;
-    if (s->state != S_PLAYING || s->game_recorded || s->lobby.account_id <= 0) {
-        sess_game_end(s, "disconnected");
+    if (s->game_recorded || s->lobby.account_id <= 0) {
+        sess_game_end(s, cause);
         return;
     }
     sess_game_flush(s);
-    char why[64];
-    snprintf(why, sizeof why, "%s has left.", lobby_player_name(&s->lobby));
-    sess_watch_detach(s, why);
     log_info("game suspended id=%llu name=%s turns=%u (kept for the next login)",
              (unsigned long long)s->id, lobby_player_name(&s->lobby),
              (unsigned)s->game->turn);

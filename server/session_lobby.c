@@ -12,13 +12,6 @@
 #include "session.h"
 #include "store.h"
 
-static void redraw(sess_t *s)
-{
-    s->need_render = 1;
-    sess_render(s);
-    sess_flush(s);
-}
-
 void sess_lobby_enter(sess_t *s)
 {
     s->state = S_LOBBY;
@@ -43,7 +36,7 @@ static void on_taken(void *ctx, int status, int taken)
         return;
     if (lobby_guest_checked(&s->lobby, status, taken) == LOBBY_DO_PLAY)
         sess_game_start(s);
-    redraw(s);
+    sess_redraw(s);
 }
 
 /* The account is logged in here now: any older session of it is told and
@@ -95,7 +88,7 @@ static void on_progress(void *ctx, const store_progress_t *pr)
         return;
     lobby_waited(&s->lobby);
     if (s->game || pr->account_id != s->lobby.account_id) {
-        redraw(s);
+        sess_redraw(s);
         return;
     }
     if (pr->status == STORE_STALE) {
@@ -117,7 +110,7 @@ static void on_progress(void *ctx, const store_progress_t *pr)
                        record_strerror(rc));
         }
     }
-    redraw(s);
+    sess_redraw(s);
 }
 
 /* The answer to store_get_record for a replay. */
@@ -135,7 +128,7 @@ static void on_record(void *ctx, const store_record_t *r)
         lobby_note(&s->lobby, LOBBY_NOTE_BAD, "%s",
                    r->status == STORE_NO_RECORD ? "That game has no record to replay."
                    : "That game cannot be found now.");
-    redraw(s);
+    sess_redraw(s);
 }
 
 static void on_account(void *ctx, const store_account_t *a)
@@ -162,7 +155,7 @@ static void on_account(void *ctx, const store_account_t *a)
             log_error("resume id=%llu: the store is busy",
                       (unsigned long long)s->id);
     }
-    redraw(s);
+    sess_redraw(s);
 }
 
 static void on_scores(void *ctx, const store_scores_t *sc)
@@ -171,7 +164,7 @@ static void on_scores(void *ctx, const store_scores_t *sc)
     if (s->state != S_LOBBY)
         return;
     lobby_scores_done(&s->lobby, sc);
-    redraw(s);
+    sess_redraw(s);
 }
 
 /* Carries out what the lobby asked for. */

@@ -67,6 +67,20 @@ void sess_render(sess_t *s)
     send_frame_marker(s);
 }
 
+void sess_overlay_line(screen_t *next, const char *text, uint8_t bg)
+{
+    int n = (int)strlen(text);
+    screen_puts(next, next->w - n > 0 ? next->w - n : 0, 0, text, COL_BLACK,
+                bg, 0);
+}
+
+void sess_redraw(sess_t *s)
+{
+    s->need_render = 1;
+    sess_render(s);
+    sess_flush(s);
+}
+
 void sess_start_play(sess_t *s)
 {
     if (s->state != S_NEGOTIATING)

@@ -20,13 +20,6 @@ static const int speeds[] = { 1, 2, 5, 10, 20, 50, 100 };
 #define NSPEEDS ((int)(sizeof speeds / sizeof speeds[0]))
 #define REPLAY_START 3
 
-static void redraw(sess_t *s)
-{
-    s->need_render = 1;
-    sess_render(s);
-    sess_flush(s);
-}
-
 /* Feeds the next key; at the end, stops the clock. Returns 1 if a key was
  * fed. */
 static int step(sess_t *s)
@@ -47,7 +40,7 @@ static void on_tick(uv_timer_t *t)
     if (s->state != S_REPLAY || s->replay_paused)
         return;
     step(s);
-    redraw(s);
+    sess_redraw(s);
 }
 
 static void run_clock(sess_t *s)
@@ -139,7 +132,5 @@ void sess_replay_overlay(const sess_t *s, screen_t *next)
     snprintf(line, sizeof line, " Replay: %s, %d keys/s%s - space + - . q ",
              s->replay_name, speeds[s->replay_speed],
              s->replay_done ? ", the end" : s->replay_paused ? ", paused" : "");
-    int n = (int)strlen(line);
-    screen_puts(next, next->w - n > 0 ? next->w - n : 0, 0, line, COL_BLACK,
-                COL_BYELLOW, 0);
+    sess_overlay_line(next, line, COL_BYELLOW);
 }

@@ -47,13 +47,6 @@ static game_t *rebuild(const sess_t *p)
     return game_clone(p->game);
 }
 
-static void redraw(sess_t *s)
-{
-    s->need_render = 1;
-    sess_render(s);
-    sess_flush(s);
-}
-
 int sess_watch_start(sess_t *s, uint64_t id)
 {
     sess_t *p = find_session(s->srv, id);
@@ -83,7 +76,7 @@ int sess_watch_start(sess_t *s, uint64_t id)
     log_info("watch id=%llu watches id=%llu name=%s (%d watching)",
              (unsigned long long)s->id, (unsigned long long)p->id,
              lobby_player_name(&p->lobby), p->nwatchers);
-    redraw(p); /* the player's screen counts its watchers */
+    sess_redraw(p); /* the player's screen counts its watchers */
     return 0;
 }
 
@@ -102,7 +95,7 @@ void sess_watch_detach(sess_t *s, const char *why)
         game_free(s->game);
         s->game = NULL;
         if (p->state == S_PLAYING)
-            redraw(p);
+            sess_redraw(p);
     }
     while (s->watchers) {
         sess_t *w = s->watchers;
@@ -115,7 +108,7 @@ void sess_watch_detach(sess_t *s, const char *why)
         lobby_note(&w->lobby, LOBBY_NOTE_INFO, "%s",
                    why ? why : "The game you watched has ended.");
         sess_lobby_enter(w);
-        redraw(w);
+        sess_redraw(w);
     }
     s->nwatchers = 0;
 }
@@ -135,21 +128,12 @@ void sess_watch_forward(sess_t *player, int key)
     for (sess_t *w = player->watchers; w; w = next) {
         next = w->wnext;
         game_key(w->game, key);
-        redraw(w);
+        sess_redraw(w);
         /* A watcher whose write failed closes and redraws the player, whose
          * write may fail too: then the player's watchers are gone. */
         if (player->state != S_PLAYING)
             return;
     }
-}
-
-/* Writes text right-aligned in row 0 (above the map at 80 columns, beside
- * it on wider terminals). */
-static void overlay(screen_t *next, const char *text)
-{
-    int n = (int)strlen(text);
-    screen_puts(next, next->w - n > 0 ? next->w - n : 0, 0, text, COL_BLACK,
-                COL_BCYAN, 0);
 }
 
 void sess_watch_overlay(const sess_t *s, screen_t *next)
@@ -160,10 +144,10 @@ void sess_watch_overlay(const sess_t *s, screen_t *next)
     if (s->state == S_WATCHING && s->watched) {
         snprintf(line, sizeof line, " Watching %s - q leaves ",
                  lobby_player_name(&s->watched->lobby));
-        overlay(next, line);
+        sess_overlay_line(next, line, COL_BCYAN);
     } else if (s->state == S_PLAYING && s->nwatchers > 0) {
         snprintf(line, sizeof line, " %d watching ", s->nwatchers);
-        overlay(next, line);
+        sess_overlay_line(next, line, COL_BCYAN);
     }
 }
 
