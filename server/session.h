@@ -117,6 +117,10 @@ void sess_start_play(sess_t *s);
  * replay's speed. */
 void sess_overlay_line(screen_t *next, const char *text, uint8_t bg);
 
+/* Turns xterm mouse reporting on or off as aiming starts or ends (was_on:
+ * whether it is on now). */
+void sess_set_mouse(sess_t *s, int was_on, int on);
+
 /* Renders now and flushes: for changes that come from outside the
  * session's own read (a store answer, another session, a timer). */
 void sess_redraw(sess_t *s);

@@ -70,6 +70,8 @@ static int take_over(sess_t *s, int64_t account_id)
             o->state = S_LOBBY; /* its game is not its to end any more */
             s->state = S_PLAYING;
             took = 1;
+            /* Aiming goes on here: this terminal needs the mouse too. */
+            sess_set_mouse(s, 0, game_targeting(s->game));
             log_info("takeover id=%llu takes the game of id=%llu",
                      (unsigned long long)s->id, (unsigned long long)o->id);
         }

@@ -132,7 +132,7 @@ static int is_quit_key(int key)
 /* xterm mouse reporting (1000: clicks; 1006: SGR coordinates, any size),
  * on while the game is targeting and only then. session.c's graceful close
  * turns it off too. */
-static void set_mouse(sess_t *s, int was_on, int on)
+void sess_set_mouse(sess_t *s, int was_on, int on)
 {
     static const char mouse_on[] = "\x1b[?1000h\x1b[?1006h";
     static const char mouse_off[] = "\x1b[?1000l\x1b[?1006l";
@@ -187,7 +187,7 @@ static void on_key(void *ctx, const keyev_t *ev)
     }
     /* Mouse reporting follows aiming (a key may also end the game). */
     if (s->state != S_CLOSING)
-        set_mouse(s, targeting, s->state == S_PLAYING && game_targeting(s->game));
+        sess_set_mouse(s, targeting, s->state == S_PLAYING && game_targeting(s->game));
 }
 
 void sess_esc_timeout(sess_t *s)
