@@ -199,12 +199,9 @@ static void flush(sess_t *s)
         }
         s->queued += len;
     }
-    /* Keep the buffer's memory only while it is small: an idle session
-     * holds none. */
-    if (s->out.cap > 16384)
-        buf_free(&s->out);
-    else
-        buf_reset(&s->out);
+    /* Allocated only while there is something to send: an idle session
+     * holds no output memory. */
+    buf_free(&s->out);
 }
 
 void sess_send(sess_t *s, const void *data, size_t len)
