@@ -56,11 +56,22 @@ void msg_game_free(msg_game_t *g)
     free(g);
 }
 
+void msg_rebuilt_free(msg_rebuilt_t *r)
+{
+    if (!r)
+        return;
+    game_free(r->game);
+    record_free(&r->rec);
+    msg_game_free(r->src);
+    free(r);
+}
+
 void msg_free(smsg_t *m)
 {
     if (!m)
         return;
     msg_game_free(m->game);
+    msg_rebuilt_free(m->rebuilt);
     free(m);
 }
 
@@ -119,6 +130,7 @@ const char *msg_type_name(int type)
     case MSG_WATCH_MOVED: return "watch-moved";
     case MSG_TAKEOVER: return "takeover";
     case MSG_TAKEOVER_DONE: return "takeover-done";
+    case MSG_REBUILT: return "rebuilt";
     default: return "?";
     }
 }

@@ -19,6 +19,7 @@
 
 #include "buf.h"
 #include "game.h"
+#include "record.h"
 
 enum msg_type {
     /* watcher -> player: let me watch (answer: WATCH_START or WATCH_REFUSED) */
@@ -40,7 +41,10 @@ enum msg_type {
      * (answer: TAKEOVER_DONE) */
     MSG_TAKEOVER,
     /* -> new login: the game (game), or none (game NULL) */
-    MSG_TAKEOVER_DONE
+    MSG_TAKEOVER_DONE,
+    /* the loop -> a session: a game rebuilt off the loop (rebuilt; a: the
+     * job's number, to tell a stale answer from the one awaited) */
+    MSG_REBUILT
 };
 
 /* A game in progress, as much as rebuilds it and goes on recording it. */
@@ -56,6 +60,14 @@ typedef struct msg_game {
     int nwatchers;
 } msg_game_t;
 
+/* A game rebuilt from a summary by the record player (rebuild.h). */
+typedef struct msg_rebuilt {
+    int err;                  /* RECORD_OK, or why it did not rebuild */
+    game_t *game;             /* RECORD_OK: the game */
+    record_t rec;             /* a recorder that goes on, if one was asked */
+    msg_game_t *src;          /* the summary it was rebuilt from */
+} msg_rebuilt_t;
+
 typedef struct smsg {
     struct smsg *next;
     uint16_t type;            /* enum msg_type */
@@ -63,6 +75,7 @@ typedef struct smsg {
     int64_t a;                /* a key, a session id */
     char text[96];            /* a line for a player, or a name */
     msg_game_t *game;         /* owned by the message */
+    msg_rebuilt_t *rebuilt;   /* owned by the message */
 } smsg_t;
 
 /* A message queue, first in first out. */
@@ -82,6 +95,8 @@ msg_game_t *msg_game_new(uint64_t seed, const game_options_t *opt,
                          const buf_t *checks);
 
 void msg_game_free(msg_game_t *g);
+
+void msg_rebuilt_free(msg_rebuilt_t *r);
 
 /* Frees the message and what it owns. NULL is fine. */
 void msg_free(smsg_t *m);

@@ -60,6 +60,8 @@ typedef struct st_lobby {
     int takeovers_owed;        /* TAKEOVER_DONE answers still to come */
     msg_game_t *taken;         /* a game handed over by an older session */
     uint64_t watch_asked;      /* WATCH_JOIN sent to this session */
+    int64_t rebuild_job;       /* a game being rebuilt for it (rebuild.h) */
+    uint8_t rebuild_takeover;  /* ...handed over (else: saved, to resume) */
 } st_lobby_t;
 
 /* S_PLAYING */
@@ -75,9 +77,12 @@ typedef struct st_play {
 
 /* S_WATCHING */
 typedef struct st_watch {
-    game_t *game;              /* the watcher's own copy */
+    game_t *game;              /* the watcher's own copy; NULL while it is
+                                  being rebuilt */
     uint64_t player;           /* whose game (session id) */
     char name[ACCT_NAME_MAX + 1];
+    int64_t rebuild_job;       /* the rebuild awaited (rebuild.h) */
+    buf_t pending;             /* keys forwarded meanwhile, 4 bytes each */
 } st_watch_t;
 
 /* S_REPLAY */
@@ -114,6 +119,7 @@ typedef struct sess {
     uint64_t id;
     uint8_t state;             /* enum sess_state */
     uint8_t marked, owe_frame, admitted;
+    int64_t jobs;              /* rebuilds asked for so far (their numbers) */
     struct {
         uint8_t requested, graceful;
         char reason[64];

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "log.h"
+#include "rebuild.h"
 #include "session.h"
 #include "store.h"
 
@@ -79,43 +80,68 @@ static void play_on(sess_t *s, play_arg_t *a)
     free(a->watchers);
 }
 
-/* A game handed over by an older connection of the account: rebuilt from
- * its keys and checks, it goes on here at once. Returns 0, or -1 (it does
- * not rebuild: the store's copy is loaded instead). */
-static int continue_taken(sess_t *s)
+static void load_progress(sess_t *s);
+
+/* A game rebuilt off the loop for this lobby (rebuild.h): a takeover goes
+ * on at once; a saved game is held until p. */
+static void rebuilt(sess_t *s, smsg_t *m)
 {
     st_lobby_t *l = &s->st.lobby;
-    msg_game_t *t = l->taken;
+    msg_rebuilt_t *r = m->rebuilt;
+    int takeover = l->rebuild_takeover;
+    l->rebuild_job = 0;
+    lobby_waited(&s->lobby);
+    sess_owe_frame(s);
+    if (r->err != RECORD_OK) {
+        log_error("%s id=%llu: the game does not rebuild: %s",
+                  takeover ? "takeover" : "resume", (unsigned long long)s->id,
+                  record_strerror(r->err));
+        if (takeover) {
+            /* Its watchers were moved here: send them back. */
+            for (int i = 0; i < r->src->nwatchers; i++)
+                sess_post(s, MSG_WATCH_END, r->src->watchers[i], 0, NULL,
+                          "The game you watched has ended.");
+            load_progress(s); /* the store's copy, then */
+        } else {
+            lobby_note(&s->lobby, LOBBY_NOTE_BAD,
+                       "Your game in progress cannot be rebuilt: %s.",
+                       record_strerror(r->err));
+        }
+        return;
+    }
+    owned_game_t g = { r->game, r->rec, r->src->started };
+    r->game = NULL;
+    memset(&r->rec, 0, sizeof r->rec); /* moved */
+    if (!takeover) {
+        l->held = g;
+        lobby_offer_resume(&s->lobby, g.game->depth, (int)g.game->turn);
+        return;
+    }
     play_arg_t a;
     memset(&a, 0, sizeof a);
-    record_player_t pl;
-    int rc = record_player_start_raw(&pl, t->seed, &t->opt, t->keys.data,
-                                     t->keys.len, t->checks.data,
-                                     t->checks.len, &a.g.rec);
-    if (rc == RECORD_OK)
-        rc = record_player_run(&pl, 0);
-    if (rc != RECORD_OK) {
-        log_error("takeover id=%llu: the game does not rebuild: %s",
-                  (unsigned long long)s->id, record_strerror(rc));
-        record_player_free(&pl);
-        record_free(&a.g.rec);
-        /* Its watchers were moved here: send them back. */
-        for (int i = 0; i < t->nwatchers; i++)
-            sess_post(s, MSG_WATCH_END, t->watchers[i], 0, NULL,
-                      "The game you watched has ended.");
+    a.g = g;
+    a.progress_begun = r->src->progress_begun;
+    a.progress_sent = r->src->progress_sent;
+    a.watchers = r->src->watchers; /* moved */
+    a.nwatchers = r->src->nwatchers;
+    r->src->watchers = NULL;
+    r->src->nwatchers = 0;
+    a.resumed = 1;
+    play_on(s, &a);
+}
+
+/* Rebuilds src off the loop for this lobby; "One moment..." meanwhile.
+ * Returns 0, or -1 (out of memory: src freed). */
+static int ask_rebuild(sess_t *s, msg_game_t *src, int takeover)
+{
+    st_lobby_t *l = &s->st.lobby;
+    l->rebuild_job = ++s->jobs;
+    l->rebuild_takeover = (uint8_t)takeover;
+    if (rebuild_start(s->srv, s->id, l->rebuild_job, src, 1) != 0) {
+        l->rebuild_job = 0;
         return -1;
     }
-    a.g.game = record_player_take(&pl);
-    a.g.started = t->started;
-    a.progress_begun = t->progress_begun;
-    a.progress_sent = t->progress_sent;
-    a.watchers = t->watchers; /* moved */
-    a.nwatchers = t->nwatchers;
-    t->watchers = NULL;
-    t->nwatchers = 0;
-    a.resumed = 1;
-    lobby_waited(&s->lobby);
-    play_on(s, &a);
+    lobby_wait(&s->lobby);
     return 0;
 }
 
@@ -148,19 +174,14 @@ static void on_progress(void *ctx, const store_progress_t *pr)
                    "by another version of the server and cannot go on.");
         store_progress_end(s->srv->store, pr->account_id);
     } else if (pr->status == STORE_OK) {
-        game_t *g = NULL;
-        int rc = record_resume(pr->seed, &pr->opt, pr->keys, pr->len, &g,
-                               &l->held.rec);
-        if (rc == RECORD_OK) {
-            l->held.game = g;
-            l->held.started = pr->started;
-            lobby_offer_resume(&s->lobby, g->depth, (int)g->turn);
-        } else {
-            log_error("resume id=%llu: %s", (unsigned long long)s->id,
-                      record_strerror(rc));
+        buf_t keys = { (char *)pr->keys, pr->len, pr->len, pr->len };
+        buf_t none = { NULL, 0, 0, 0 };
+        msg_game_t *src = msg_game_new(pr->seed, &pr->opt, pr->started, &keys,
+                                       &none);
+        if (!src || ask_rebuild(s, src, 0) != 0) {
+            log_error("resume id=%llu: out of memory", (unsigned long long)s->id);
             lobby_note(&s->lobby, LOBBY_NOTE_BAD,
-                       "Your game in progress cannot be rebuilt: %s.",
-                       record_strerror(rc));
+                       "Your game in progress cannot be rebuilt: out of memory.");
         }
     }
 }
@@ -352,14 +373,17 @@ static int lobby_msg(sess_t *s, smsg_t *m)
         }
         if (--l->takeovers_owed > 0)
             return 1;
-        if (!l->taken || continue_taken(s) != 0) {
-            msg_game_free(l->taken);
-            l->taken = NULL;
-            lobby_waited(&s->lobby);
+        msg_game_t *t = l->taken;
+        l->taken = NULL;
+        lobby_waited(&s->lobby);
+        if (!t || ask_rebuild(s, t, 1) != 0)
             load_progress(s);
-        }
         sess_owe_frame(s);
         return 1;
+    case MSG_REBUILT:
+        if (m->a == l->rebuild_job)
+            rebuilt(s, m);
+        return 1; /* a stale one: dropped */
     default:
         return 0;
     }

@@ -2,9 +2,10 @@
  *
  * A watcher never touches the player's game: it rebuilds its own copy from
  * the summary the player sent (seed, options, every key so far and their
- * checks, through the record player: thousands of turns take
- * milliseconds), and from then on plays each key the player forwards
- * (WATCH_KEY). Each copy is drawn at its watcher's own terminal size, by the
+ * checks, through the record player, in the thread pool: a long game takes
+ * seconds and the loop serves everyone meanwhile; the watcher sees "One
+ * moment..." and keeps the keys forwarded until then), and from then on
+ * plays each key the player forwards (WATCH_KEY). Each copy is drawn at its watcher's own terminal size, by the
  * same view and encoder. The watch ends with the player's WATCH_END, or
  * when the watcher leaves (WATCH_LEAVE to the player). */
 #include <stdio.h>
@@ -12,46 +13,43 @@
 
 #include "keys.h"
 #include "log.h"
+#include "rebuild.h"
 #include "session.h"
 #include "view.h"
 
-/* Rebuilds the player's game from m's summary into the watcher's copy.
- * Returns 0, or -1 (the lobby says why). */
-static int rebuild(sess_t *s, const smsg_t *m)
+/* Keys forwarded while the copy is being rebuilt: at most this many bytes
+ * (4 a key); a player faster than that for the whole rebuild ends the
+ * watch. */
+#define PENDING_MAX (1u << 20)
+
+/* Asks the thread pool to rebuild the player's game from m's summary (the
+ * summary moves out of m). Returns 0, or -1 (the lobby says why). */
+static int ask_rebuild(sess_t *s, smsg_t *m)
 {
     st_watch_t *w = &s->st.watch;
-    const msg_game_t *g = m->game;
-    record_player_t pl;
-    int rc = record_player_start_raw(&pl, g->seed, &g->opt, g->keys.data,
-                                     g->keys.len, g->checks.data,
-                                     g->checks.len, NULL);
-    if (rc == RECORD_OK)
-        rc = record_player_run(&pl, 0);
-    if (rc != RECORD_OK) {
-        /* Never expected: the core is deterministic. Say so. */
-        log_error("watch: the game of session %llu does not rebuild: %s",
-                  (unsigned long long)m->from, record_strerror(rc));
-        record_player_free(&pl);
-        lobby_note(&s->lobby, LOBBY_NOTE_BAD, "That game cannot be watched: %s.",
-                   record_strerror(rc));
-        return -1;
-    }
     game_free(w->game);
-    w->game = record_player_take(&pl);
+    w->game = NULL;
+    buf_free(&w->pending);
+    buf_init(&w->pending, PENDING_MAX);
     w->player = m->from;
     size_t n = strnlen(m->text, sizeof w->name - 1);
     memcpy(w->name, m->text, n);
     w->name[n] = '\0';
+    w->rebuild_job = ++s->jobs;
+    msg_game_t *g = m->game;
+    m->game = NULL;
+    if (!g || rebuild_start(s->srv, s->id, w->rebuild_job, g, 0) != 0) {
+        lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Out of memory: try again later.");
+        return -1;
+    }
     return 0;
 }
 
 static int watch_enter(sess_t *s, void *arg)
 {
-    const smsg_t *m = arg; /* the player's WATCH_START */
-    if (rebuild(s, m) != 0) {
-        sess_post(s, MSG_WATCH_LEAVE, m->from, 0, NULL, NULL);
-        return -1;
-    }
+    smsg_t *m = arg; /* the player's WATCH_START */
+    if (ask_rebuild(s, m) != 0)
+        return -1; /* the leave tells the player */
     return 0;
 }
 
@@ -62,6 +60,32 @@ static void watch_leave(sess_t *s)
         sess_post(s, MSG_WATCH_LEAVE, w->player, 0, NULL, NULL);
     game_free(w->game);
     w->game = NULL;
+    buf_free(&w->pending);
+}
+
+/* The copy is ready: it catches up with the keys forwarded meanwhile. */
+static void rebuilt(sess_t *s, smsg_t *m)
+{
+    st_watch_t *w = &s->st.watch;
+    msg_rebuilt_t *r = m->rebuilt;
+    if (r->err != RECORD_OK) {
+        /* Never expected: the core is deterministic. Say so. */
+        log_error("watch: the game of session %llu does not rebuild: %s",
+                  (unsigned long long)w->player, record_strerror(r->err));
+        lobby_note(&s->lobby, LOBBY_NOTE_BAD, "That game cannot be watched: %s.",
+                   record_strerror(r->err));
+        sess_goto(s, S_LOBBY, NULL);
+        return;
+    }
+    w->game = r->game;
+    r->game = NULL;
+    const unsigned char *p = (const unsigned char *)w->pending.data;
+    for (size_t i = 0; i + 4 <= w->pending.len; i += 4)
+        game_key(w->game, (int)((uint32_t)p[i] | (uint32_t)p[i + 1] << 8 |
+                                (uint32_t)p[i + 2] << 16 |
+                                (uint32_t)p[i + 3] << 24));
+    buf_free(&w->pending);
+    sess_owe_frame(s);
 }
 
 static void watch_key(sess_t *s, int key)
@@ -74,6 +98,11 @@ static void watch_key(sess_t *s, int key)
 static int watch_msg(sess_t *s, smsg_t *m)
 {
     st_watch_t *w = &s->st.watch;
+    if (m->type == MSG_REBUILT) {
+        if (m->a == w->rebuild_job && !w->game)
+            rebuilt(s, m);
+        return 1; /* a stale one: dropped */
+    }
     if (m->from != w->player) {
         /* A game it no longer watches still sends keys: stop it. */
         if (m->type == MSG_WATCH_KEY || m->type == MSG_WATCH_START)
@@ -83,20 +112,29 @@ static int watch_msg(sess_t *s, smsg_t *m)
     }
     switch (m->type) {
     case MSG_WATCH_KEY:
-        game_key(w->game, (int)m->a);
-        sess_owe_frame(s);
+        if (w->game) {
+            game_key(w->game, (int)m->a);
+            sess_owe_frame(s);
+        } else {
+            uint32_t k = (uint32_t)m->a;
+            uint8_t b[4] = { (uint8_t)k, (uint8_t)(k >> 8), (uint8_t)(k >> 16),
+                             (uint8_t)(k >> 24) };
+            if (buf_append(&w->pending, b, 4) != 0) {
+                lobby_note(&s->lobby, LOBBY_NOTE_BAD,
+                           "That game moves too fast to catch up with.");
+                sess_goto(s, S_LOBBY, NULL);
+            }
+        }
         return 1;
     case MSG_WATCH_START:
         /* The player starts another game: follow it. */
-        if (m->game && rebuild(s, m) == 0) {
+        if (ask_rebuild(s, m) == 0) {
             snprintf(s->notice, sizeof s->notice, "%s starts a new game.",
                      w->name);
             sess_owe_frame(s);
-            return 1;
+        } else {
+            sess_goto(s, S_LOBBY, NULL); /* the leave tells the player */
         }
-        w->player = 0; /* rebuild said why; the player was told below */
-        sess_post(s, MSG_WATCH_LEAVE, m->from, 0, NULL, NULL);
-        sess_goto(s, S_LOBBY, NULL);
         return 1;
     case MSG_WATCH_END:
         w->player = 0; /* the player has forgotten us already */
@@ -115,6 +153,14 @@ static int watch_msg(sess_t *s, smsg_t *m)
 static void watch_draw(sess_t *s, screen_t *next)
 {
     const st_watch_t *w = &s->st.watch;
+    if (!w->game) {
+        static const char wait[] = "One moment...";
+        screen_clear(next);
+        int x = (next->w - (int)sizeof wait + 1) / 2;
+        screen_puts(next, x > 0 ? x : 0, next->h / 2, wait, COL_WHITE,
+                    COL_DEFAULT, 0);
+        return;
+    }
     view_draw(w->game, next);
     if (view_fits(next->w, next->h)) {
         char line[64];

@@ -7,7 +7,8 @@
  *  - the player leaving in the middle of a key forwarded to 50 watchers;
  *  - a takeover while the old connection is still sending keys;
  *  - 1,000 sessions closing at once: 500 by their clients in one burst,
- *    the rest (players with their watchers) by SIGTERM in one phase. */
+ *    the rest (players with their watchers) by SIGTERM in one phase;
+ *  - a flood of window sizes: one frame per phase, whatever their number. */
 #include <check.h>
 #include <signal.h>
 #include <stdio.h>
@@ -248,6 +249,36 @@ START_TEST(thousand_sessions_close_at_once)
 }
 END_TEST
 
+/* 500 window sizes in one write (a terminal dragged about, or a flood):
+ * the sizes change state only; the render phase draws once, at the last
+ * size. */
+START_TEST(resize_flood_costs_one_frame)
+{
+    tsrv_t *s = srv_start("--seed", "42", NULL);
+    tclient_t *p = play_connect(srv_port(s), NULL);
+    ck_assert(cl_sync(p, CL_WAIT_MS));
+    int before = cl_frames(p);
+    static unsigned char buf[500 * 9];
+    for (int i = 0; i < 500; i++) {
+        unsigned char *b = buf + i * 9;
+        int w = i == 499 ? 100 : 81 + i % 50, h = i == 499 ? 30 : 25 + i % 9;
+        b[0] = 0xff; b[1] = 0xfa; b[2] = 31;          /* IAC SB NAWS */
+        b[3] = 0; b[4] = (unsigned char)w; b[5] = 0; b[6] = (unsigned char)h;
+        b[7] = 0xff; b[8] = 0xf0;                     /* IAC SE */
+    }
+    ck_assert_uint_eq(cl_send_raw(p, buf, sizeof buf, 1, CL_WAIT_MS), sizeof buf);
+    ck_assert(cl_sync(p, CL_WAIT_MS));
+    ck_assert_int_eq(cl_frames(p) - before, 1);
+    /* It was drawn at the last size: the status line on row 29. */
+    cl_resize(p, 100, 30);
+    ck_assert(cl_key(p, "\x0c")); /* Ctrl-L: everything again */
+    char row[128];
+    ck_assert(strncmp(cl_row(p, 29, row, sizeof row), "HP: ", 4) == 0);
+    cl_close(p);
+    srv_stop(s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("phase");
@@ -258,6 +289,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, player_leaves_mid_key_with_50_watchers);
     tcase_add_test(tc, takeover_while_the_old_connection_sends_keys);
     tcase_add_test(tc, thousand_sessions_close_at_once);
+    tcase_add_test(tc, resize_flood_costs_one_frame);
     suite_add_tcase(s, tc);
     return s;
 }
