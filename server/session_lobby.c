@@ -229,12 +229,15 @@ static void on_account(void *ctx, const store_account_t *a)
     if (s->state != S_LOBBY)
         return;
     int registering = s->lobby.back == LOBBY_REG_NAME;
+    char tried[ACCT_NAME_MAX * 4 + 1];
     if (a->status == STORE_OK)
         log_info("%s id=%llu name=%s", registering ? "register" : "login",
                  (unsigned long long)s->id, a->name);
     else
-        log_info("%s failed id=%llu: %s", registering ? "register" : "login",
-                 (unsigned long long)s->id, store_status_name(a->status));
+        log_info("%s failed id=%llu name=\"%s\": %s",
+                 registering ? "register" : "login", (unsigned long long)s->id,
+                 log_safe(s->lobby.name, tried, sizeof tried),
+                 store_status_name(a->status));
     sess_owe_frame(s);
     if (lobby_account_done(&s->lobby, a) == LOBBY_DO_QUIT) {
         sess_close(s, "too many failed logins", 1,

@@ -367,7 +367,7 @@ int srv_wait_log(const tsrv_t *s, const char *needle, int timeout_ms)
 
 void srv_signal(tsrv_t *s, int sig)
 {
-    if (sig == SIGTERM || sig == SIGINT)
+    if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP)
         s->stopping = 1;
     if (!reap(s, 0))
         kill(s->pid, sig);
