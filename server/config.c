@@ -43,6 +43,8 @@ static const key_def_t keys[] = {
     STR_KEY(motd, "the lobby's message of the day (may be empty)"),
     STR_KEY(server_name, "name shown to players"),
     INT_KEY(max_sessions, 1, 1000000, "players at once; more are told the server is full"),
+    INT_KEY(max_sessions_per_ip, 0, 1000000, "sessions at once from one address (0: no limit)"),
+    INT_KEY(connects_per_ip_per_minute, 0, 1000000, "new connections a minute from one address (0: no limit)"),
     INT_KEY(idle_timeout, 0, 604800, "seconds without a key before disconnect (0: never)"),
     INT_KEY(idle_warning, 0, 3600, "seconds before the idle disconnect that the player is warned"),
     INT_KEY(negotiation_ms, 10, 10000, "ms to wait for a client's telnet answers"),
@@ -69,6 +71,8 @@ void config_defaults(config_t *c)
     snprintf(c->server_name, sizeof c->server_name, "rogued");
     snprintf(c->motd, sizeof c->motd, "Every player has a dungeon of their own. Good luck!");
     c->max_sessions = 1000;
+    c->max_sessions_per_ip = 20;
+    c->connects_per_ip_per_minute = 60;
     c->idle_timeout = 1800;
     c->idle_warning = 60;
     c->negotiation_ms = 500;

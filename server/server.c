@@ -108,6 +108,8 @@ static void on_sweep(uv_timer_t *t)
         next = s->next; /* the sweep may close s, never free it */
         sess_sweep(s, now);
     }
+    if (now / 1000 % 10 == 0)
+        addr_sweep(&srv->addrs, now);
 }
 
 void srv_addr_name(const struct sockaddr_storage *a, char *out, size_t n)
@@ -169,9 +171,15 @@ int srv_init(srv_t *srv, uv_loop_t *loop, const config_t *cfg,
     srv->cfg = *cfg;
     srv->store = store;
     dir_init(&srv->dir);
+    if (addr_limits_init(&srv->addrs, cfg->max_sessions_per_ip,
+                         cfg->connects_per_ip_per_minute) != 0) {
+        store_close(store);
+        return -1;
+    }
     buf_init(&srv->enc, 0);
     if (screen_init(&srv->next, 80, 24) != 0) {
         store_close(store);
+        addr_limits_free(&srv->addrs);
         return -1;
     }
     if (listen_on(srv) != 0) {
@@ -180,6 +188,7 @@ int srv_init(srv_t *srv, uv_loop_t *loop, const config_t *cfg,
         uv_run(loop, UV_RUN_DEFAULT);
         store_close(store);
         screen_free(&srv->next);
+        addr_limits_free(&srv->addrs);
         return -1;
     }
     uv_signal_init(loop, &srv->sigint);
@@ -227,6 +236,7 @@ int srv_run(srv_t *srv)
     buf_free(&srv->enc);
     msgq_free(&srv->msgs);
     dir_free(&srv->dir);
+    addr_limits_free(&srv->addrs);
     int rc = uv_loop_close(srv->loop);
     if (rc != 0)
         log_error("loop closed with handles still open: %s", uv_strerror(rc));

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <uv.h>
 
+#include "addr_limits.h"
 #include "buf.h"
 #include "config.h"
 #include "directory.h"
@@ -35,6 +36,7 @@ typedef struct srv {
     struct sess *marked, *marked_tail; /* owing the render phase something */
     msgq_t msgs;               /* posted, not yet delivered */
     directory_t dir;           /* admitted sessions by id */
+    addr_limits_t addrs;       /* what each address may take */
     int nplaying;              /* admitted (not refused, not closing) */
     struct store *store;       /* accounts, games, scores (store.h); owned */
     int shutting_down;

@@ -286,6 +286,10 @@ static void do_close(sess_t *s)
     unsigned turns = ops->turns ? ops->turns(s) : 0u;
     /* The state's leave: a game kept or recorded, watchers told. */
     sess_goto(s, S_CLOSING, NULL);
+    if (s->ip_counted) {
+        s->ip_counted = 0;
+        addr_release(&srv->addrs, s->ip, sess_now(s));
+    }
     if (s->admitted) {
         s->admitted = 0;
         srv->nplaying--;
@@ -566,10 +570,23 @@ static void peer_name(sess_t *s)
 {
     struct sockaddr_storage a;
     int len = sizeof a;
-    if (uv_tcp_getpeername(&s->tcp, (struct sockaddr *)&a, &len) == 0)
+    if (uv_tcp_getpeername(&s->tcp, (struct sockaddr *)&a, &len) == 0) {
         srv_addr_name(&a, s->addr, sizeof s->addr);
-    else
+        if (a.ss_family == AF_INET6)
+            uv_ip6_name((const struct sockaddr_in6 *)&a, s->ip, sizeof s->ip);
+        else
+            uv_ip4_name((const struct sockaddr_in *)&a, s->ip, sizeof s->ip);
+    } else {
         snprintf(s->addr, sizeof s->addr, "?:0");
+        snprintf(s->ip, sizeof s->ip, "?");
+    }
+}
+
+/* Refuses the connection with one line (and a log line): never admitted. */
+static void refuse(sess_t *s, const char *why, const char *line)
+{
+    log_info("refused %s: %s", s->addr, why);
+    sess_close(s, why, 1, line);
 }
 
 void sess_accept(srv_t *srv)
@@ -618,14 +635,29 @@ void sess_accept(srv_t *srv)
         close_handles(s);
         return;
     }
+    char line[128];
     if (srv->shutting_down || srv->nplaying >= srv->cfg.max_sessions) {
         log_info("refused %s: server full (%d players)", s->addr, srv->nplaying);
-        char line[128];
         snprintf(line, sizeof line,
                  "Sorry, the server is full (%d players). Please try again later.",
                  srv->nplaying);
         sess_close(s, "server full", 1, line);
         return;
+    }
+    int counted;
+    switch (addr_admit(&srv->addrs, s->ip, now, &counted)) {
+    case ADDR_TOO_MANY_CONNECTS:
+        refuse(s, "too many connections from this address",
+               "Too many connections from your address: please wait a minute.");
+        return;
+    case ADDR_TOO_MANY_SESSIONS:
+        snprintf(line, sizeof line, "Your address has %d sessions open already, "
+                 "the most one address may have.", srv->cfg.max_sessions_per_ip);
+        refuse(s, "too many sessions from this address", line);
+        return;
+    default:
+        s->ip_counted = (uint8_t)counted;
+        break;
     }
     if (dir_add(&srv->dir, s->id, s) != 0) {
         sess_close(s, "out of memory", 0, NULL);

@@ -135,6 +135,8 @@ typedef struct sess {
     int open_handles;
     uint8_t handles_closing;
     char addr[64];             /* "ip:port", for the log */
+    char ip[ADDR_MAX];         /* the address alone, for its limits */
+    uint8_t ip_counted;        /* addr_admit counted this session */
     tconn_t tc;
     keydec_t keys;
     /* output: gathered during a loop iteration, written in the render phase */

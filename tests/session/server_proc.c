@@ -260,6 +260,12 @@ tsrv_t *srv_start(const char *arg, ...)
     argv[n++] = data;
     argv[n++] = "--config";
     argv[n++] = "/dev/null";
+    /* Every test client comes from 127.0.0.1: no per-address limits unless
+     * a test sets them (a later --set wins). */
+    argv[n++] = "--set";
+    argv[n++] = "max_sessions_per_ip=0";
+    argv[n++] = "--set";
+    argv[n++] = "connects_per_ip_per_minute=0";
     va_list ap;
     va_start(ap, arg);
     for (const char *a = arg; a; a = va_arg(ap, const char *)) {

@@ -96,6 +96,47 @@ START_TEST(server_full)
 }
 END_TEST
 
+/* One address may hold max_sessions_per_ip sessions, and open
+ * connects_per_ip_per_minute connections a minute; more are refused with
+ * one line, and a slot it frees can be taken again. */
+START_TEST(one_address_has_its_share)
+{
+    tsrv_t *s = srv_start("--seed", "42", "--set", "max_sessions_per_ip=3", NULL);
+    tclient_t *c[3];
+    for (int i = 0; i < 3; i++)
+        c[i] = play_connect(srv_port(s), NULL);
+    tclient_t *d = cl_connect(srv_port(s), NULL);
+    if (!cl_wait_eof(d, CL_WAIT_MS))
+        play_fail(d, "a fourth session from one address was let in");
+    ck_assert(cl_stream_has(d, "Your address has 3 sessions open already, "
+                               "the most one address may have."));
+    ck_assert_int_eq(cl_frames(d), 0);
+    ck_assert(srv_log_has(s, ": too many sessions from this address"));
+    cl_close(d);
+    cl_close(c[0]);
+    ck_assert(srv_wait_log(s, "reason=\"client closed\"", CL_WAIT_MS));
+    play_check_new_player(srv_port(s)); /* its slot is free again */
+    play_move(c[1], "l", 1, 0);
+    cl_close(c[1]);
+    cl_close(c[2]);
+    srv_stop(s);
+
+    s = srv_start("--seed", "42", "--set", "connects_per_ip_per_minute=4", NULL);
+    for (int i = 0; i < 4; i++) {
+        tclient_t *e = play_connect(srv_port(s), NULL);
+        cl_close(e);
+    }
+    tclient_t *f = cl_connect(srv_port(s), NULL);
+    if (!cl_wait_eof(f, CL_WAIT_MS))
+        play_fail(f, "a fifth connection in a minute was let in");
+    ck_assert(cl_stream_has(f, "Too many connections from your address: "
+                               "please wait a minute."));
+    ck_assert(srv_log_has(s, ": too many connections from this address"));
+    cl_close(f);
+    srv_stop(s);
+}
+END_TEST
+
 /* A client that sends but never reads: once what the server owes it passes
  * output_limit it is cut off, and the log says why; another player is not
  * disturbed.
@@ -259,6 +300,7 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, concurrent_dungeons_differ);
     tcase_add_test(tc, server_full);
+    tcase_add_test(tc, one_address_has_its_share);
     tcase_add_test(tc, slow_reader_cut_off);
     tcase_add_test(tc, stalled_reader_cut_off);
     tcase_add_test(tc, idle_timeout);
