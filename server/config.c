@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "combat.h"
+#include "proxy_proto.h"
 
 enum key_type { K_INT, K_STR };
 
@@ -36,6 +37,20 @@ static int check_combat(const char *value, char *err, size_t errlen)
     return -1;
 }
 
+static int check_on_off(const char *value, char *err, size_t errlen)
+{
+    if (strcmp(value, "on") == 0 || strcmp(value, "off") == 0)
+        return 0;
+    snprintf(err, errlen, "'%s' is neither on nor off", value);
+    return -1;
+}
+
+static int check_trusted(const char *value, char *err, size_t errlen)
+{
+    proxy_trust_t t;
+    return proxy_trust_parse(&t, value, err, errlen);
+}
+
 static const key_def_t keys[] = {
     STR_KEY(bind, "address to listen on"),
     INT_KEY(port, 0, 65535, "TCP port (0 picks a free one and logs it)"),
@@ -58,6 +73,8 @@ static const key_def_t keys[] = {
     STR_KEY(seed, "empty: a random seed per game; a number: every game uses it"),
     CHECKED_KEY(combat, "combat ruleset: power, attack-defense, d10 or dice-pool", check_combat),
     STR_KEY(log_level, "error, info or debug"),
+    CHECKED_KEY(proxy_protocol, "on: connections from proxy_trusted begin with a PROXY header (v1 or v2) naming the player's address", check_on_off),
+    CHECKED_KEY(proxy_trusted, "the balancers' addresses or networks, comma-separated (10.0.0.0/8, ::1)", check_trusted),
 };
 
 #define NKEYS (sizeof keys / sizeof keys[0])
@@ -84,6 +101,7 @@ void config_defaults(config_t *c)
     c->max_rows = 100;
     c->keepalive = 30;
     snprintf(c->log_level, sizeof c->log_level, "info");
+    snprintf(c->proxy_protocol, sizeof c->proxy_protocol, "off");
     snprintf(c->combat, sizeof c->combat, "%s",
              combat_ruleset_name(RULES_ATTACK_DEFENSE));
 }
@@ -251,7 +269,22 @@ int config_validate(const config_t *c, char *err, size_t errlen)
         snprintf(err, errlen, "bind and data_dir may not be empty");
         return -1;
     }
+    if (check_on_off(c->proxy_protocol, err, errlen) != 0 ||
+        check_trusted(c->proxy_trusted, err, errlen) != 0)
+        return -1;
+    proxy_trust_t t;
+    proxy_trust_parse(&t, c->proxy_trusted, err, errlen);
+    if (config_proxy_on(c) && t.n == 0) {
+        snprintf(err, errlen, "proxy_protocol is on: proxy_trusted must name "
+                 "the balancers that may send a PROXY header");
+        return -1;
+    }
     return 0;
+}
+
+int config_proxy_on(const config_t *c)
+{
+    return strcmp(c->proxy_protocol, "on") == 0;
 }
 
 void config_print_keys(const config_t *c, void *file)

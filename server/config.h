@@ -31,6 +31,8 @@ typedef struct config {
     char seed[32];           /* "" = a random seed per game, else a number */
     char combat[32];         /* the ruleset of new games (combat.h names) */
     char log_level[16];      /* error, info, debug */
+    char proxy_protocol[8];  /* "on": trusted balancers send a PROXY header */
+    char proxy_trusted[CONFIG_STR_MAX]; /* addresses and networks */
 } config_t;
 
 /* Fills c with the embedded defaults. */
@@ -60,6 +62,9 @@ int config_seed(const config_t *c, uint64_t *seed);
  * default one if it names none (config_set and config_validate refuse
  * that). */
 int config_ruleset(const config_t *c);
+
+/* 1 if proxy_protocol is on. */
+int config_proxy_on(const config_t *c);
 
 /* Writes every key with its value and description (for --help). */
 void config_print_keys(const config_t *c, void *file);

@@ -171,6 +171,9 @@ int srv_init(srv_t *srv, uv_loop_t *loop, const config_t *cfg,
     srv->cfg = *cfg;
     srv->store = store;
     dir_init(&srv->dir);
+    char err[256];
+    srv->proxy_on = config_proxy_on(cfg);
+    proxy_trust_parse(&srv->trust, cfg->proxy_trusted, err, sizeof err);
     if (addr_limits_init(&srv->addrs, cfg->max_sessions_per_ip,
                          cfg->connects_per_ip_per_minute) != 0) {
         store_close(store);

@@ -20,6 +20,7 @@
 #include "directory.h"
 #include "game.h"
 #include "msg.h"
+#include "proxy_proto.h"
 #include "screen.h"
 
 struct sess;
@@ -37,6 +38,8 @@ typedef struct srv {
     msgq_t msgs;               /* posted, not yet delivered */
     directory_t dir;           /* admitted sessions by id */
     addr_limits_t addrs;       /* what each address may take */
+    int proxy_on;              /* trusted balancers send PROXY headers */
+    proxy_trust_t trust;       /* ...these ones */
     int nplaying;              /* admitted (not refused, not closing) */
     struct store *store;       /* accounts, games, scores (store.h); owned */
     int shutting_down;

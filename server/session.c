@@ -240,6 +240,7 @@ static void sess_free(sess_t *s)
     /* No store answer may reach this session any more. */
     store_cancel(srv->store, s);
     tconn_free(&s->tc);
+    free(s->proxy);
     screen_free(&s->shown);
     buf_free(&s->out);
     lobby_free(&s->lobby);
@@ -474,6 +475,8 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
     *b = uv_buf_init(s->srv->readbuf, sizeof s->srv->readbuf);
 }
 
+static long read_proxy_header(sess_t *s, const char *b, size_t n);
+
 static void on_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *b)
 {
     sess_t *s = stream->data;
@@ -484,7 +487,26 @@ static void on_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *b)
     }
     if (n == 0 || sess_closing(s))
         return;
-    if (tconn_feed(&s->tc, b->base, (size_t)n) != 0) {
+    const char *p = b->base;
+    size_t len = (size_t)n;
+    if (s->proxy) {
+        long used = read_proxy_header(s, p, len);
+        if (used < 0)
+            return;
+        p += used;
+        len -= (size_t)used;
+        if (len == 0)
+            return;
+    } else if (s->check_first_read) {
+        s->check_first_read = 0;
+        if (proxy_looks_like_header(p, len)) {
+            log_info("refused %s: a PROXY header from an address not in "
+                     "proxy_trusted", s->addr);
+            sess_close(s, "untrusted PROXY header", 0, NULL);
+            return;
+        }
+    }
+    if (tconn_feed(&s->tc, p, len) != 0) {
         sess_close(s, s->tc.error, 0, NULL);
         return;
     }
@@ -498,6 +520,11 @@ static void on_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *b)
 static void on_negotiate_deadline(uv_timer_t *t)
 {
     sess_t *s = t->data;
+    if (s->proxy && !sess_closing(s)) {
+        log_info("refused %s: no PROXY header in time", s->addr);
+        sess_close(s, "no PROXY header", 0, NULL);
+        return;
+    }
     /* Refusals raise no telnet event: the deadline decides. */
     if (s->state == S_NEGOTIATING && !sess_closing(s))
         sess_goto(s, S_LOBBY, NULL);
@@ -566,16 +593,15 @@ void sess_sweep(sess_t *s, uint64_t now)
 
 /* --- accepting ------------------------------------------------------------------------ */
 
-static void peer_name(sess_t *s)
+/* The session's address, for the log and the per-address limits. */
+static void set_peer(sess_t *s, const struct sockaddr_storage *a)
 {
-    struct sockaddr_storage a;
-    int len = sizeof a;
-    if (uv_tcp_getpeername(&s->tcp, (struct sockaddr *)&a, &len) == 0) {
-        srv_addr_name(&a, s->addr, sizeof s->addr);
-        if (a.ss_family == AF_INET6)
-            uv_ip6_name((const struct sockaddr_in6 *)&a, s->ip, sizeof s->ip);
+    if (a->ss_family == AF_INET || a->ss_family == AF_INET6) {
+        srv_addr_name(a, s->addr, sizeof s->addr);
+        if (a->ss_family == AF_INET6)
+            uv_ip6_name((const struct sockaddr_in6 *)a, s->ip, sizeof s->ip);
         else
-            uv_ip4_name((const struct sockaddr_in *)&a, s->ip, sizeof s->ip);
+            uv_ip4_name((const struct sockaddr_in *)a, s->ip, sizeof s->ip);
     } else {
         snprintf(s->addr, sizeof s->addr, "?:0");
         snprintf(s->ip, sizeof s->ip, "?");
@@ -587,6 +613,81 @@ static void refuse(sess_t *s, const char *why, const char *line)
 {
     log_info("refused %s: %s", s->addr, why);
     sess_close(s, why, 1, line);
+}
+
+/* Lets the connection in, from the address it now has (the balancer's
+ * header may have named it), or refuses it with one line. */
+static void admit(sess_t *s)
+{
+    srv_t *srv = s->srv;
+    uint64_t now = sess_now(s);
+    char line[128];
+    if (srv->shutting_down || srv->nplaying >= srv->cfg.max_sessions) {
+        log_info("refused %s: server full (%d players)", s->addr, srv->nplaying);
+        snprintf(line, sizeof line,
+                 "Sorry, the server is full (%d players). Please try again later.",
+                 srv->nplaying);
+        sess_close(s, "server full", 1, line);
+        return;
+    }
+    int counted;
+    switch (addr_admit(&srv->addrs, s->ip, now, &counted)) {
+    case ADDR_TOO_MANY_CONNECTS:
+        refuse(s, "too many connections from this address",
+               "Too many connections from your address: please wait a minute.");
+        return;
+    case ADDR_TOO_MANY_SESSIONS:
+        snprintf(line, sizeof line, "Your address has %d sessions open already, "
+                 "the most one address may have.", srv->cfg.max_sessions_per_ip);
+        refuse(s, "too many sessions from this address", line);
+        return;
+    default:
+        s->ip_counted = (uint8_t)counted;
+        break;
+    }
+    if (dir_add(&srv->dir, s->id, s) != 0) {
+        sess_close(s, "out of memory", 0, NULL);
+        return;
+    }
+    s->admitted = 1;
+    char guest[ACCT_NAME_MAX + 1];
+    snprintf(guest, sizeof guest, "guest%llu", (unsigned long long)s->id);
+    lobby_init(&s->lobby, guest);
+    srv->nplaying++;
+    s->started_ms = s->last_input_ms = s->last_output_ms = now;
+    log_info("connect %s id=%llu (%d online)", s->addr,
+             (unsigned long long)s->id, srv->nplaying);
+    tconn_start(&s->tc); /* one write: our four options */
+    uv_timer_start(&s->negotiate_timer, on_negotiate_deadline,
+                   (uint64_t)srv->cfg.negotiation_ms, 0);
+}
+
+/* The first bytes of a trusted balancer's connection: its PROXY header,
+ * then the player's own. Returns how many bytes of b the header took, or
+ * -1 once the session is closing. */
+static long read_proxy_header(sess_t *s, const char *b, size_t n)
+{
+    size_t used;
+    int rc = proxy_feed(s->proxy, b, n, &used);
+    if (rc == PROXY_MORE)
+        return (long)n;
+    if (rc == PROXY_BAD) {
+        log_info("refused %s: %s", s->addr, s->proxy->error);
+        sess_close(s, "bad PROXY header", 0, NULL);
+        return -1;
+    }
+    if (s->proxy->has_addr) {
+        char was[sizeof s->addr];
+        memcpy(was, s->addr, sizeof was);
+        set_peer(s, &s->proxy->addr);
+        log_debug("session %llu: %s through the balancer at %s",
+                  (unsigned long long)s->id, s->addr, was);
+    }
+    free(s->proxy);
+    s->proxy = NULL;
+    uv_timer_stop(&s->negotiate_timer);
+    admit(s);
+    return sess_closing(s) ? -1 : (long)used;
 }
 
 void sess_accept(srv_t *srv)
@@ -622,58 +723,34 @@ void sess_accept(srv_t *srv)
     term_state_reset(&s->term);
 
     int rc = uv_accept((uv_stream_t *)&srv->listener, (uv_stream_t *)&s->tcp);
-    if (rc != 0) {
-        log_error("accept: %s", uv_strerror(rc));
-        s->state = S_CLOSING;
-        close_handles(s);
-        return;
-    }
-    peer_name(s);
+    struct sockaddr_storage peer;
+    int len = sizeof peer;
+    if (rc == 0 && uv_tcp_getpeername(&s->tcp, (struct sockaddr *)&peer, &len) != 0)
+        memset(&peer, 0, sizeof peer);
     tconn_cb_t cb = { on_tc_data, on_tc_send, on_tc_key, on_tc_resize };
-    if (tconn_init(&s->tc, &cb, s, srv->cfg.max_cols, srv->cfg.max_rows) != 0) {
+    if (rc != 0 ||
+        tconn_init(&s->tc, &cb, s, srv->cfg.max_cols, srv->cfg.max_rows) != 0) {
+        log_error("accept: %s", rc ? uv_strerror(rc) : "out of memory");
         s->state = S_CLOSING;
         close_handles(s);
         return;
     }
-    char line[128];
-    if (srv->shutting_down || srv->nplaying >= srv->cfg.max_sessions) {
-        log_info("refused %s: server full (%d players)", s->addr, srv->nplaying);
-        snprintf(line, sizeof line,
-                 "Sorry, the server is full (%d players). Please try again later.",
-                 srv->nplaying);
-        sess_close(s, "server full", 1, line);
-        return;
-    }
-    int counted;
-    switch (addr_admit(&srv->addrs, s->ip, now, &counted)) {
-    case ADDR_TOO_MANY_CONNECTS:
-        refuse(s, "too many connections from this address",
-               "Too many connections from your address: please wait a minute.");
-        return;
-    case ADDR_TOO_MANY_SESSIONS:
-        snprintf(line, sizeof line, "Your address has %d sessions open already, "
-                 "the most one address may have.", srv->cfg.max_sessions_per_ip);
-        refuse(s, "too many sessions from this address", line);
-        return;
-    default:
-        s->ip_counted = (uint8_t)counted;
-        break;
-    }
-    if (dir_add(&srv->dir, s->id, s) != 0) {
-        sess_close(s, "out of memory", 0, NULL);
-        return;
-    }
-    s->admitted = 1;
-    char guest[ACCT_NAME_MAX + 1];
-    snprintf(guest, sizeof guest, "guest%llu", (unsigned long long)s->id);
-    lobby_init(&s->lobby, guest);
-    srv->nplaying++;
+    set_peer(s, &peer);
     uv_tcp_nodelay(&s->tcp, 1);
     uv_tcp_keepalive(&s->tcp, 1, 60);
-    log_info("connect %s id=%llu (%d online)", s->addr,
-             (unsigned long long)s->id, srv->nplaying);
-    tconn_start(&s->tc); /* one write: our four options */
-    uv_timer_start(&s->negotiate_timer, on_negotiate_deadline,
-                   (uint64_t)srv->cfg.negotiation_ms, 0);
     uv_read_start((uv_stream_t *)&s->tcp, on_alloc, on_read);
+    if (srv->proxy_on && proxy_trusted(&srv->trust, (struct sockaddr *)&peer)) {
+        /* A balancer: its header first, within the negotiation deadline. */
+        s->proxy = calloc(1, sizeof *s->proxy);
+        if (!s->proxy) {
+            sess_close(s, "out of memory", 0, NULL);
+            return;
+        }
+        proxy_init(s->proxy);
+        uv_timer_start(&s->negotiate_timer, on_negotiate_deadline,
+                       (uint64_t)srv->cfg.negotiation_ms * 4, 0);
+        return;
+    }
+    s->check_first_read = (uint8_t)srv->proxy_on;
+    admit(s);
 }
