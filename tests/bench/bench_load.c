@@ -998,7 +998,7 @@ int main(int argc, char **argv)
     printf("Load: a fresh `%s` per row on 127.0.0.1 (built-in defaults), N "
            "telnet sessions from one libuv loop\n(80x24, xterm-256color), "
            "each sending R movement keys per second for D seconds, "
-           "latency from when a key fell due to the frame marker that answers it.\n\n", bin);
+           "latency from a key to the frame marker that answers it (from when it fell due\nfor a key that waited for earlier answers); every key offered is counted.\n\n", bin);
     printf("| sessions | keys/s each | setup s | held | keys/s offered "
            "| keys/s served | turns/s | p50 ms | p99 ms | p99.9 ms | max ms "
            "| not served | bytes/key | errors | disconnects | server CPU µs/key "
