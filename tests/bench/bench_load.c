@@ -267,6 +267,11 @@ static int server_start(server_t *sv, const char *bin, int max_sessions,
     argv[a++] = data;
     argv[a++] = "--max-sessions";
     argv[a++] = maxs;
+    /* Every simulated player comes from loopback: no per-address limits. */
+    argv[a++] = "--set";
+    argv[a++] = "max_sessions_per_ip=0";
+    argv[a++] = "--set";
+    argv[a++] = "connects_per_ip_per_minute=0";
     for (int i = 0; i < nextra; i++)
         argv[a++] = extra[i];
     argv[a] = NULL;
