@@ -11,6 +11,9 @@ struct addr_entry {
     int sessions;
     double tokens;             /* connections it may still open now */
     uint64_t tokens_ms;        /* when tokens was last brought up to date */
+    int hashing;               /* password checks in flight */
+    double regs;               /* accounts it may still create now */
+    uint64_t regs_ms;
 };
 
 static size_t hash(const char *s)
@@ -24,11 +27,14 @@ static size_t hash(const char *s)
 }
 
 int addr_limits_init(addr_limits_t *a, int max_sessions,
-                     int connects_per_minute)
+                     int connects_per_minute, int hashes,
+                     int registrations_per_hour)
 {
     memset(a, 0, sizeof *a);
     a->max_sessions = max_sessions;
     a->connects_per_minute = connects_per_minute;
+    a->hashes = hashes;
+    a->registrations_per_hour = registrations_per_hour;
     a->nbuckets = 1024;
     a->buckets = calloc(a->nbuckets, sizeof *a->buckets);
     return a->buckets ? 0 : -1;
@@ -54,8 +60,19 @@ static addr_entry_t **slot(const addr_limits_t *a, const char *addr)
     return p;
 }
 
+static void refill_regs(const addr_limits_t *a, addr_entry_t *e, uint64_t now)
+{
+    double cap = a->registrations_per_hour;
+    if (now > e->regs_ms)
+        e->regs += (double)(now - e->regs_ms) * cap / 3600000.0;
+    e->regs_ms = now;
+    if (e->regs > cap)
+        e->regs = cap;
+}
+
 static void refill(const addr_limits_t *a, addr_entry_t *e, uint64_t now)
 {
+    refill_regs(a, e, now);
     double cap = a->connects_per_minute;
     if (now > e->tokens_ms)
         e->tokens += (double)(now - e->tokens_ms) * cap / 60000.0;
@@ -68,7 +85,9 @@ static void refill(const addr_limits_t *a, addr_entry_t *e, uint64_t now)
 static void maybe_forget(addr_limits_t *a, addr_entry_t **p)
 {
     addr_entry_t *e = *p;
-    if (e->sessions > 0 || e->tokens < (double)a->connects_per_minute)
+    if (e->sessions > 0 || e->hashing > 0 ||
+        e->tokens < (double)a->connects_per_minute ||
+        e->regs < (double)a->registrations_per_hour)
         return;
     *p = e->next;
     free(e);
@@ -79,7 +98,8 @@ int addr_admit(addr_limits_t *a, const char *addr, uint64_t now_ms,
                int *tracked)
 {
     *tracked = 0;
-    if (a->max_sessions <= 0 && a->connects_per_minute <= 0)
+    if (a->max_sessions <= 0 && a->connects_per_minute <= 0 &&
+        a->hashes <= 0 && a->registrations_per_hour <= 0)
         return ADDR_OK;
     addr_entry_t **p = slot(a, addr);
     if (!*p) {
@@ -89,6 +109,8 @@ int addr_admit(addr_limits_t *a, const char *addr, uint64_t now_ms,
         strncpy(e->addr, addr, sizeof e->addr - 1);
         e->tokens = a->connects_per_minute;
         e->tokens_ms = now_ms;
+        e->regs = a->registrations_per_hour;
+        e->regs_ms = now_ms;
         *p = e;
         a->n++;
     }
@@ -113,9 +135,40 @@ void addr_release(addr_limits_t *a, const char *addr, uint64_t now_ms)
         return;
     if ((*p)->sessions > 0)
         (*p)->sessions--;
-    if (a->connects_per_minute > 0)
-        refill(a, *p, now_ms);
+    refill(a, *p, now_ms);
     maybe_forget(a, p);
+}
+
+int addr_hash_begin(addr_limits_t *a, const char *addr)
+{
+    addr_entry_t **p = slot(a, addr);
+    if (!*p)
+        return 0; /* untracked (out of memory at admission): let it be */
+    if (a->hashes > 0 && (*p)->hashing >= a->hashes)
+        return -1;
+    (*p)->hashing++;
+    return 0;
+}
+
+void addr_hash_end(addr_limits_t *a, const char *addr)
+{
+    addr_entry_t **p = slot(a, addr);
+    if (*p && (*p)->hashing > 0)
+        (*p)->hashing--;
+}
+
+int addr_register(addr_limits_t *a, const char *addr, uint64_t now_ms)
+{
+    if (a->registrations_per_hour <= 0)
+        return 0;
+    addr_entry_t **p = slot(a, addr);
+    if (!*p)
+        return 0;
+    refill_regs(a, *p, now_ms);
+    if ((*p)->regs < 1.0)
+        return -1;
+    (*p)->regs -= 1.0;
+    return 0;
 }
 
 int addr_sessions(const addr_limits_t *a, const char *addr)
@@ -130,8 +183,7 @@ void addr_sweep(addr_limits_t *a, uint64_t now_ms)
         addr_entry_t **p = &a->buckets[i];
         while (*p) {
             addr_entry_t *e = *p;
-            if (a->connects_per_minute > 0)
-                refill(a, e, now_ms);
+            refill(a, e, now_ms);
             maybe_forget(a, p);
             if (*p == e)
                 p = &e->next;

@@ -21,6 +21,8 @@ typedef struct addr_entry addr_entry_t;
 typedef struct addr_limits {
     int max_sessions;          /* per address; 0: no limit */
     int connects_per_minute;   /* per address; 0: no limit */
+    int hashes;                /* password hashes in flight; 0: no limit */
+    int registrations_per_hour; /* accounts created; 0: no limit */
     addr_entry_t **buckets;
     size_t nbuckets;
     size_t n;                  /* addresses remembered */
@@ -34,7 +36,8 @@ enum addr_verdict {
 
 /* Returns 0, or -1 (out of memory). */
 int addr_limits_init(addr_limits_t *a, int max_sessions,
-                     int connects_per_minute);
+                     int connects_per_minute, int hashes,
+                     int registrations_per_hour);
 void addr_limits_free(addr_limits_t *a);
 
 /* A connection from addr at now_ms: spends a connection token and, if the
@@ -51,7 +54,19 @@ void addr_release(addr_limits_t *a, const char *addr, uint64_t now_ms);
 /* Sessions the address has now (for tests and logs). */
 int addr_sessions(const addr_limits_t *a, const char *addr);
 
-/* Forgets idle addresses whose bucket has refilled (call now and then). */
+/* A password check (login or registration) from a session of addr, whose
+ * hash is expensive: at most `hashes` in flight per address, so that one
+ * address with many connections cannot fill the hashing queue that
+ * everyone shares. Returns 0 (counted: call addr_hash_end when it is
+ * answered), or -1 (refused). Only for addresses with a session. */
+int addr_hash_begin(addr_limits_t *a, const char *addr);
+void addr_hash_end(addr_limits_t *a, const char *addr);
+
+/* A new account from addr: spends one of its registrations_per_hour
+ * (refilled evenly). Returns 0, or -1 (none left). */
+int addr_register(addr_limits_t *a, const char *addr, uint64_t now_ms);
+
+/* Forgets idle addresses whose buckets have refilled (call now and then). */
 void addr_sweep(addr_limits_t *a, uint64_t now_ms);
 
 #endif

@@ -60,6 +60,8 @@ static const key_def_t keys[] = {
     INT_KEY(max_sessions, 1, 1000000, "players at once; more are told the server is full"),
     INT_KEY(max_sessions_per_ip, 0, 1000000, "sessions at once from one address (0: no limit)"),
     INT_KEY(connects_per_ip_per_minute, 0, 1000000, "new connections a minute from one address (0: no limit)"),
+    INT_KEY(hashes_per_ip, 0, 1000, "logins and registrations from one address being checked at once (0: no limit)"),
+    INT_KEY(registrations_per_ip_per_hour, 0, 1000000, "accounts one address may create an hour (0: no limit)"),
     INT_KEY(idle_timeout, 0, 604800, "seconds without a key before disconnect (0: never)"),
     INT_KEY(idle_warning, 0, 3600, "seconds before the idle disconnect that the player is warned"),
     INT_KEY(negotiation_ms, 10, 10000, "ms to wait for a client's telnet answers"),
@@ -90,6 +92,8 @@ void config_defaults(config_t *c)
     c->max_sessions = 1000;
     c->max_sessions_per_ip = 20;
     c->connects_per_ip_per_minute = 60;
+    c->hashes_per_ip = 2;
+    c->registrations_per_ip_per_hour = 10;
     c->idle_timeout = 1800;
     c->idle_warning = 60;
     c->negotiation_ms = 500;

@@ -19,6 +19,8 @@ typedef struct config {
     int max_sessions;
     int max_sessions_per_ip; /* sessions from one address; 0 = no limit */
     int connects_per_ip_per_minute; /* new connections; 0 = no limit */
+    int hashes_per_ip;       /* password checks in flight; 0 = no limit */
+    int registrations_per_ip_per_hour; /* new accounts; 0 = no limit */
     int idle_timeout;        /* seconds; 0 = never */
     int idle_warning;        /* seconds before the idle disconnect */
     int negotiation_ms;      /* how long to wait for telnet answers */

@@ -175,7 +175,8 @@ int srv_init(srv_t *srv, uv_loop_t *loop, const config_t *cfg,
     srv->proxy_on = config_proxy_on(cfg);
     proxy_trust_parse(&srv->trust, cfg->proxy_trusted, err, sizeof err);
     if (addr_limits_init(&srv->addrs, cfg->max_sessions_per_ip,
-                         cfg->connects_per_ip_per_minute) != 0) {
+                         cfg->connects_per_ip_per_minute, cfg->hashes_per_ip,
+                         cfg->registrations_per_ip_per_hour) != 0) {
         store_close(store);
         return -1;
     }

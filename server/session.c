@@ -287,6 +287,10 @@ static void do_close(sess_t *s)
     unsigned turns = ops->turns ? ops->turns(s) : 0u;
     /* The state's leave: a game kept or recorded, watchers told. */
     sess_goto(s, S_CLOSING, NULL);
+    if (s->hashing) {
+        s->hashing = 0;
+        addr_hash_end(&srv->addrs, s->ip);
+    }
     if (s->ip_counted) {
         s->ip_counted = 0;
         addr_release(&srv->addrs, s->ip, sess_now(s));

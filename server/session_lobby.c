@@ -226,6 +226,10 @@ static void take_over(sess_t *s)
 static void on_account(void *ctx, const store_account_t *a)
 {
     sess_t *s = ctx;
+    if (s->hashing) {
+        s->hashing = 0;
+        addr_hash_end(&s->srv->addrs, s->ip);
+    }
     if (s->state != S_LOBBY)
         return;
     int registering = s->lobby.back == LOBBY_REG_NAME;
@@ -295,12 +299,37 @@ static void act(sess_t *s, int action)
         break;
     case LOBBY_DO_LOGIN:
     case LOBBY_DO_REGISTER: {
+        /* What one address may ask of the hashing everyone shares. */
+        const char *no = NULL, *why = NULL;
+        if (action == LOBBY_DO_REGISTER &&
+            addr_register(&s->srv->addrs, s->ip, sess_now(s)) != 0) {
+            no = "Too many accounts were made from your address: try again "
+                 "in an hour.";
+            why = "too many accounts from this address";
+        } else if (addr_hash_begin(&s->srv->addrs, s->ip) != 0) {
+            no = "Logins from your address are being checked already: try "
+                 "again in a moment.";
+            why = "too many checks in flight from this address";
+        }
+        if (no) {
+            lobby_wipe_password(l);
+            lobby_account_done(l, &fail);
+            lobby_note(l, LOBBY_NOTE_BAD, "%s", no);
+            log_info("%s refused id=%llu from %s: %s",
+                     action == LOBBY_DO_LOGIN ? "login" : "register",
+                     (unsigned long long)s->id, s->ip, why);
+            break;
+        }
+        s->hashing = 1;
         int rc = action == LOBBY_DO_LOGIN
             ? store_login(store, l->name, lobby_take_password(l), on_account, s)
             : store_register(store, l->name, lobby_take_password(l), on_account, s);
         lobby_wipe_password(l); /* the store has its own copy */
-        if (rc != 0)
+        if (rc != 0) {
+            s->hashing = 0;
+            addr_hash_end(&s->srv->addrs, s->ip);
             lobby_account_done(l, &fail);
+        }
         break;
     }
     case LOBBY_DO_SCORES: {

@@ -137,6 +137,44 @@ START_TEST(one_address_has_its_share)
 }
 END_TEST
 
+/* At the password prompt with `pass` typed, Enter not yet pressed. */
+static void login_typed(tclient_t *c, const char *name, const char *pass)
+{
+    ck_assert(cl_key(c, "l"));
+    play_type_line(c, name);
+    for (const char *p = pass; *p; p++) {
+        char k[2] = { *p, 0 };
+        ck_assert(cl_key(c, k));
+    }
+}
+
+/* One address may have hashes_per_ip password checks in flight: a second
+ * one pressed while the first is being hashed is refused at once with a
+ * line that says why, and goes through once the first is answered. */
+START_TEST(one_address_checks_one_password_at_a_time)
+{
+    tsrv_t *s = srv_start("--set", "hashes_per_ip=1", NULL);
+    tclient_t *a = play_lobby(srv_port(s)), *b = play_lobby(srv_port(s));
+    login_typed(a, "nobody", "guessing1");
+    login_typed(b, "nobody", "guessing2");
+    /* Both Enters at once: an Argon2id hash takes far longer than this. */
+    ck_assert_uint_eq(cl_send_raw(a, "\r", 1, 1, CL_WAIT_MS), 1);
+    ck_assert_uint_eq(cl_send_raw(b, "\r", 1, 1, CL_WAIT_MS), 1);
+    play_wait_text(b, "Logins from your address are being checked already");
+    play_wait_text(a, "Wrong name or password.");
+    ck_assert(srv_log_has(s, "login refused id=2 from 127.0.0.1: too many "
+                             "checks in flight from this address"));
+    /* Its turn now. */
+    login_typed(b, "nobody", "guessing3");
+    ck_assert(cl_key(b, "\r"));
+    play_wait_text(b, "Wrong name or password.");
+    ck_assert_int_eq(srv_log_count(s, "login failed id="), 2);
+    cl_close(a);
+    cl_close(b);
+    srv_stop(s);
+}
+END_TEST
+
 /* A client that sends but never reads: once what the server owes it passes
  * output_limit it is cut off, and the log says why; another player is not
  * disturbed.
@@ -301,6 +339,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, concurrent_dungeons_differ);
     tcase_add_test(tc, server_full);
     tcase_add_test(tc, one_address_has_its_share);
+    tcase_add_test(tc, one_address_checks_one_password_at_a_time);
     tcase_add_test(tc, slow_reader_cut_off);
     tcase_add_test(tc, stalled_reader_cut_off);
     tcase_add_test(tc, idle_timeout);

@@ -1,6 +1,7 @@
 /* test_addr_limits.c - per-address limits: sessions at once, connections
- * a minute (a token bucket refilled evenly), each address on its own, and
- * idle addresses forgotten. */
+ * a minute (a token bucket refilled evenly), password checks in flight,
+ * accounts an hour, each address on its own, and idle addresses
+ * forgotten. */
 #include <check.h>
 
 #include "addr_limits.h"
@@ -10,7 +11,7 @@ START_TEST(sessions_per_address)
 {
     addr_limits_t a;
     int t;
-    ck_assert_int_eq(addr_limits_init(&a, 2, 0), 0);
+    ck_assert_int_eq(addr_limits_init(&a, 2, 0, 0, 0), 0);
     ck_assert_int_eq(addr_admit(&a, "10.0.0.1", 0, &t), ADDR_OK);
     ck_assert_int_eq(t, 1);
     ck_assert_int_eq(addr_admit(&a, "10.0.0.1", 0, &t), ADDR_OK);
@@ -34,7 +35,7 @@ START_TEST(connects_per_minute)
 {
     addr_limits_t a;
     int t;
-    ck_assert_int_eq(addr_limits_init(&a, 0, 6), 0);
+    ck_assert_int_eq(addr_limits_init(&a, 0, 6, 0, 0), 0);
     for (int i = 0; i < 6; i++) {
         ck_assert_int_eq(addr_admit(&a, "10.0.0.2", 1000, &t), ADDR_OK);
         addr_release(&a, "10.0.0.2", 1000);
@@ -66,11 +67,44 @@ START_TEST(no_limits_track_nothing)
 {
     addr_limits_t a;
     int t;
-    ck_assert_int_eq(addr_limits_init(&a, 0, 0), 0);
+    ck_assert_int_eq(addr_limits_init(&a, 0, 0, 0, 0), 0);
     for (int i = 0; i < 1000; i++)
         ck_assert_int_eq(addr_admit(&a, "10.0.0.4", 0, &t), ADDR_OK);
     ck_assert_int_eq(t, 0);
     ck_assert_uint_eq(a.n, 0);
+    addr_limits_free(&a);
+}
+END_TEST
+
+START_TEST(hashes_in_flight_and_accounts_an_hour)
+{
+    addr_limits_t a;
+    int t;
+    ck_assert_int_eq(addr_limits_init(&a, 0, 0, 2, 3), 0);
+    ck_assert_int_eq(addr_admit(&a, "10.0.0.5", 0, &t), ADDR_OK);
+    ck_assert_int_eq(addr_admit(&a, "10.0.0.6", 0, &t), ADDR_OK);
+    ck_assert_int_eq(addr_hash_begin(&a, "10.0.0.5"), 0);
+    ck_assert_int_eq(addr_hash_begin(&a, "10.0.0.5"), 0);
+    ck_assert_int_eq(addr_hash_begin(&a, "10.0.0.5"), -1);
+    ck_assert_int_eq(addr_hash_begin(&a, "10.0.0.6"), 0); /* its own share */
+    addr_hash_end(&a, "10.0.0.5");
+    ck_assert_int_eq(addr_hash_begin(&a, "10.0.0.5"), 0);
+    /* 3 accounts an hour: one every 20 minutes after that. */
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(addr_register(&a, "10.0.0.5", 1000), 0);
+    ck_assert_int_eq(addr_register(&a, "10.0.0.5", 1000), -1);
+    ck_assert_int_eq(addr_register(&a, "10.0.0.6", 1000), 0);
+    ck_assert_int_eq(addr_register(&a, "10.0.0.5", 1000 + 1199999), -1);
+    ck_assert_int_eq(addr_register(&a, "10.0.0.5", 1000 + 1200000), 0);
+    /* An address is kept while a check is in flight or its hour runs. */
+    addr_release(&a, "10.0.0.5", 2000000);
+    ck_assert_uint_eq(a.n, 2);
+    addr_hash_end(&a, "10.0.0.5");
+    addr_hash_end(&a, "10.0.0.5");
+    addr_sweep(&a, 2000000);
+    ck_assert_uint_eq(a.n, 2); /* its accounts are not back yet */
+    addr_sweep(&a, 1000 + 1200000 + 3600000);
+    ck_assert_uint_eq(a.n, 1); /* 10.0.0.6 still has its session */
     addr_limits_free(&a);
 }
 END_TEST
@@ -82,6 +116,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, sessions_per_address);
     tcase_add_test(tc, connects_per_minute);
     tcase_add_test(tc, no_limits_track_nothing);
+    tcase_add_test(tc, hashes_in_flight_and_accounts_an_hour);
     suite_add_tcase(s, tc);
     return s;
 }
