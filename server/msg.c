@@ -8,7 +8,8 @@
 
 #include "record.h"
 
-smsg_t *msg_new(int type, uint64_t from, uint64_t to, const char *fmt, ...)
+smsg_t *msg_newv(int type, uint64_t from, uint64_t to, const char *fmt,
+                 va_list ap)
 {
     smsg_t *m = calloc(1, sizeof *m);
     if (!m)
@@ -16,12 +17,17 @@ smsg_t *msg_new(int type, uint64_t from, uint64_t to, const char *fmt, ...)
     m->type = (uint16_t)type;
     m->from = from;
     m->to = to;
-    if (fmt) {
-        va_list ap;
-        va_start(ap, fmt);
+    if (fmt)
         vsnprintf(m->text, sizeof m->text, fmt, ap);
-        va_end(ap);
-    }
+    return m;
+}
+
+smsg_t *msg_new(int type, uint64_t from, uint64_t to, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    smsg_t *m = msg_newv(type, from, to, fmt, ap);
+    va_end(ap);
     return m;
 }
 

@@ -14,6 +14,7 @@
 #ifndef ROGUE_MSG_H
 #define ROGUE_MSG_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -87,6 +88,10 @@ typedef struct msgq {
 /* A new message (text: printf-style, may be NULL). NULL on OOM. */
 smsg_t *msg_new(int type, uint64_t from, uint64_t to, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* The same with a va_list. */
+smsg_t *msg_newv(int type, uint64_t from, uint64_t to, const char *fmt,
+                 va_list ap) __attribute__((format(printf, 4, 0)));
 
 /* A copy of a game's summary: its recorder's keys and checks (copied),
  * seed, options and start. NULL on OOM. */

@@ -88,7 +88,10 @@ void sess_close(sess_t *s, const char *reason, int graceful,
 int sess_post(sess_t *s, int type, uint64_t to, int64_t a, msg_game_t *game,
               const char *fmt, ...)
 {
-    smsg_t *m = msg_new(type, s->id, to, NULL);
+    va_list ap;
+    va_start(ap, fmt);
+    smsg_t *m = msg_newv(type, s->id, to, fmt, ap);
+    va_end(ap);
     if (!m) {
         log_error("session %llu: out of memory for a %s message",
                   (unsigned long long)s->id, msg_type_name(type));
@@ -97,12 +100,6 @@ int sess_post(sess_t *s, int type, uint64_t to, int64_t a, msg_game_t *game,
     }
     m->a = a;
     m->game = game;
-    if (fmt) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(m->text, sizeof m->text, fmt, ap);
-        va_end(ap);
-    }
     srv_post(s->srv, m);
     return 0;
 }
