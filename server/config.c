@@ -72,6 +72,7 @@ static const key_def_t keys[] = {
     INT_KEY(max_cols, 80, 1000, "terminal width is clamped to this"),
     INT_KEY(max_rows, 24, 1000, "terminal height is clamped to this"),
     INT_KEY(keepalive, 0, 3600, "seconds of silence before an IAC NOP (0: never)"),
+    INT_KEY(record_limit, 1024, 4194304, "bytes of keys one game's record may hold (about one a key); a game that reaches it ends and is recorded whole"),
     STR_KEY(seed, "empty: a random seed per game; a number: every game uses it"),
     CHECKED_KEY(combat, "combat ruleset: power, attack-defense, d10 or dice-pool", check_combat),
     STR_KEY(log_level, "error, info or debug"),
@@ -101,6 +102,7 @@ void config_defaults(config_t *c)
     c->output_highwater = 64 * 1024;
     c->write_timeout = 60;
     c->max_keys_per_second = 100;
+    c->record_limit = 4194304;
     c->max_cols = 250;
     c->max_rows = 100;
     c->keepalive = 30;

@@ -30,6 +30,7 @@ typedef struct config {
     int max_keys_per_second; /* keys above this rate are dropped */
     int max_cols, max_rows;  /* terminal sizes are clamped to these */
     int keepalive;           /* seconds of silence before IAC NOP; 0 = never */
+    int record_limit;        /* bytes of keys one game's record may hold */
     char seed[32];           /* "" = a random seed per game, else a number */
     char combat[32];         /* the ruleset of new games (combat.h names) */
     char log_level[16];      /* error, info, debug */

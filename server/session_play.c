@@ -174,7 +174,7 @@ static int new_game(sess_t *s)
     game_options_t opt;
     srv_game_options(s->srv, &opt);
     game_t *g = game_new(srv_new_seed(s->srv), &opt);
-    if (!g || record_init(&p->g.rec, g, 0) != 0) {
+    if (!g || record_init(&p->g.rec, g, (size_t)s->srv->cfg.record_limit) != 0) {
         game_free(g);
         record_free(&p->g.rec);
         sess_close(s, "out of memory", 0, NULL);
@@ -230,8 +230,9 @@ static void play_leave(sess_t *s)
     }
     if (!p->g.game || p->handed || p->recorded) {
         owned_game_free(&p->g);
-    } else if (game_over(p->g.game)) {
-        record_game(s, p->g.game, "quit"); /* the store takes the game */
+    } else if (game_over(p->g.game) || p->end_cause) {
+        /* the store takes the game */
+        record_game(s, p->g.game, p->end_cause ? p->end_cause : "quit");
         p->g.game = NULL;
         owned_game_free(&p->g);
     } else if (s->lobby.account_id > 0) {
@@ -287,6 +288,15 @@ static void play_key(sess_t *s, int key)
                       (unsigned long long)s->id);
         p->recorded = 1;
     } else if (game_over(g)) {
+        sess_goto(s, S_LOBBY, NULL);
+        return;
+    } else if (p->g.rec.truncated) {
+        /* The record is full: a game must never go on past what can be
+         * kept, or a resume would roll it back. It ends here, whole. */
+        p->end_cause = "stopped: too long to record";
+        lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Your game reached the longest "
+                   "record this server keeps (%u keys) and was recorded as "
+                   "it stands.", (unsigned)p->g.rec.nkeys);
         sess_goto(s, S_LOBBY, NULL);
         return;
     }

@@ -179,6 +179,50 @@ START_TEST(sighup_keeps_every_game)
 }
 END_TEST
 
+/* A game whose record is full (record_limit bytes of keys, one a key
+ * here) ends there and is recorded whole, with a line that says so: it
+ * never plays on past what can be kept, which a resume would roll back. */
+START_TEST(a_full_record_ends_the_game_whole)
+{
+    game_t *g = NULL;
+    uint64_t seed = 0;
+    for (uint64_t sd = 1; sd < 500 && !seed; sd++) {
+        g = game_new(sd, NULL);
+        for (int i = 0; i < 1100 && !game_dead(g); i++)
+            game_key(g, '.');
+        if (!game_dead(g))
+            seed = sd;
+        game_free(g);
+    }
+    ck_assert_uint_ne(seed, 0);
+    char sd[32];
+    snprintf(sd, sizeof sd, "%llu", (unsigned long long)seed);
+    tsrv_t *s = srv_start("--seed", sd, "--set", "record_limit=1024", "--set",
+                          "max_keys_per_second=100000", NULL);
+    tclient_t *c = play_lobby(srv_port(s));
+    login(c, 1);
+    ck_assert(cl_key(c, "p"));
+    play_wait_text(c, "HP: ");
+    char keys[1025]; /* one more than the record holds: the lobby gets none */
+    memset(keys, '.', sizeof keys);
+    cl_send_raw(c, keys, sizeof keys, 1, CL_WAIT_MS);
+    play_wait_text(c, "Your game reached the longest record this server "
+                      "keeps (1024 keys)");
+    char want[96];
+    snprintf(want, sizeof want, "game over id=1 name=dave seed=%s turns=1025 ", sd);
+    ck_assert(srv_wait_log(s, want, CL_WAIT_MS));
+    ck_assert(srv_log_has(s, "cause=\"stopped: too long to record\""));
+    /* Nothing is left to continue: a new login offers no saved game. */
+    cl_close(c);
+    tclient_t *b = play_lobby(srv_port(s));
+    login(b, 0);
+    ck_assert(cl_sync(b, CL_WAIT_MS));
+    ck_assert(!cl_screen_has(b, "Continue your game"));
+    cl_close(b);
+    srv_stop(s);
+}
+END_TEST
+
 /* After a crash, everything older than a second is there: the keys the
  * log says were handed to the store a sweep before the kill (debug log
  * "progress id=N bytes=B": one byte per key here). */
@@ -291,6 +335,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, dropped_connection_continues_on_the_same_screen);
     tcase_add_test(tc, sigterm_and_restart_continue_on_the_same_screen);
     tcase_add_test(tc, sighup_keeps_every_game);
+    tcase_add_test(tc, a_full_record_ends_the_game_whole);
     tcase_add_test(tc, sigkill_loses_at_most_the_last_second);
     tcase_add_test(tc, replay_from_the_hall_of_fame_reaches_the_final_screen);
     suite_add_tcase(s, tc);
