@@ -58,6 +58,11 @@ int lobby_in_password(const lobby_t *l)
     return is_password_page(l->page);
 }
 
+int lobby_typing(const lobby_t *l)
+{
+    return l->page >= LOBBY_GUEST_NAME && l->page <= LOBBY_REG_PASS2;
+}
+
 /* Goes to a page with an empty input line. */
 static void go(lobby_t *l, int page)
 {

@@ -146,6 +146,9 @@ const char *lobby_player_name(const lobby_t *l);
 /* 1 while a password prompt is shown (drawn as stars). */
 int lobby_in_password(const lobby_t *l);
 
+/* 1 while any prompt is shown (a name or a password being typed). */
+int lobby_typing(const lobby_t *l);
+
 /* Sets the notice line (printf-style). */
 void lobby_note(lobby_t *l, int kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

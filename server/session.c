@@ -407,7 +407,10 @@ static void on_key(void *ctx, const keyev_t *ev)
         return; /* nothing asks for cursor reports */
     if (key == KEY_MOUSE && (key = mouse_key(s, ev)) == 0)
         return;
-    if (!take_key_token(s))
+    /* Typing at a prompt costs no turn: a pasted password must not lose
+     * characters to the limit on game keys. */
+    int typing = s->state == S_LOBBY && lobby_typing(&s->lobby);
+    if (!typing && !take_key_token(s))
         return;
     s->last_input_ms = sess_now(s);
     s->warned_idle = 0;

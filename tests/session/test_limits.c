@@ -187,6 +187,35 @@ START_TEST(one_address_checks_one_password_at_a_time)
 }
 END_TEST
 
+/* The key limit is for game keys: a password pasted at a prompt, far
+ * faster than max_keys_per_second, arrives whole. */
+START_TEST(a_pasted_password_is_not_cut)
+{
+    tsrv_t *s = srv_start("--set", "max_keys_per_second=5", NULL);
+    tclient_t *c = play_lobby(srv_port(s));
+    ck_assert(cl_key(c, "r"));
+    play_type_line(c, "pasty");
+    char pw[101];
+    for (int i = 0; i < 100; i++)
+        pw[i] = (char)('a' + i % 26);
+    pw[100] = '\r';
+    for (int round = 0; round < 2; round++) { /* the password, then again */
+        ck_assert_uint_eq(cl_send_raw(c, pw, sizeof pw, 1, CL_WAIT_MS), sizeof pw);
+        ck_assert(cl_sync(c, CL_WAIT_MS));
+    }
+    play_wait_text(c, "Welcome, pasty! Your account is ready.");
+    cl_close(c);
+    /* The same password, pasted again, logs in. */
+    c = play_lobby(srv_port(s));
+    ck_assert(cl_key(c, "l"));
+    play_type_line(c, "pasty");
+    ck_assert_uint_eq(cl_send_raw(c, pw, sizeof pw, 1, CL_WAIT_MS), sizeof pw);
+    play_wait_text(c, "Welcome back, pasty!");
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
 /* A client that sends but never reads: once what the server owes it passes
  * output_limit it is cut off, and the log says why; another player is not
  * disturbed.
@@ -354,6 +383,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, server_full);
     tcase_add_test(tc, one_address_has_its_share);
     tcase_add_test(tc, one_address_checks_one_password_at_a_time);
+    tcase_add_test(tc, a_pasted_password_is_not_cut);
     tcase_add_test(tc, slow_reader_cut_off);
     tcase_add_test(tc, stalled_reader_cut_off);
     tcase_add_test(tc, idle_timeout);
