@@ -94,8 +94,10 @@ const char *lobby_player_name(const lobby_t *l)
     return l->account[0] ? l->account : l->guest;
 }
 
-/* Appends a typed character to the line, as UTF-8. Names take only ASCII
- * (accounts.h checks them at Enter); passwords any printable character. */
+/* Appends a typed character to the line, as UTF-8: any printable one, so
+ * that what is refused is refused with its rule, never dropped in
+ * silence (names are checked at Enter by accounts.h). A line that is full
+ * says so. */
 static void type_char(lobby_t *l, int key)
 {
     char u[4];
@@ -103,8 +105,6 @@ static void type_char(lobby_t *l, int key)
     if (key < 0x80) {
         u[0] = (char)key;
         n = 1;
-    } else if (!is_password_page(l->page)) {
-        return;
     } else if (key < 0x800) {
         u[0] = (char)(0xc0 | key >> 6);
         u[1] = (char)(0x80 | (key & 0x3f));
@@ -121,9 +121,14 @@ static void type_char(lobby_t *l, int key)
         u[3] = (char)(0x80 | (key & 0x3f));
         n = 4;
     }
-    size_t max = is_password_page(l->page) ? LOBBY_LINE_MAX : ACCT_NAME_MAX;
-    if (l->len + (size_t)n > max)
+    int pass = is_password_page(l->page);
+    size_t max = pass ? LOBBY_LINE_MAX : ACCT_NAME_MAX;
+    if (l->len + (size_t)n > max) {
+        lobby_note(l, LOBBY_NOTE_BAD, "%s", pass
+                   ? "A password has at most 128 bytes."
+                   : "A name has at most 20 characters.");
         return;
+    }
     memcpy(l->line + l->len, u, (size_t)n);
     l->len = (uint16_t)(l->len + n);
     l->line[l->len] = '\0';
@@ -294,6 +299,11 @@ int lobby_key(lobby_t *l, int key)
         } else if (key >= 0x20 && key != 0x7f && key < KEY_SPECIAL &&
                    !(key >= 0x80 && key < 0xa0)) {
             type_char(l, key);
+        } else if (key < KEY_SPECIAL) {
+            /* A control character: not typed, and the rule says why. */
+            lobby_note(l, LOBBY_NOTE_BAD, "%s", is_password_page(l->page)
+                       ? "A password may not hold control characters."
+                       : "A name may use only letters, digits, _ and -.");
         }
         return LOBBY_DO_NOTHING;
     }

@@ -185,17 +185,29 @@ START_TEST(name_prompt_rules)
     ck_assert_int_eq(l.note_kind, LOBBY_NOTE_BAD);
     ck_assert(l.note[0] != '\0');
     ck_assert_str_eq(l.line, "");
-    /* Names take ASCII only, at most ACCT_NAME_MAX characters. */
+    /* A character outside the rules is typed, and refused at Enter with
+     * the rule: never dropped in silence. */
     lobby_key(&l, 0xe9); /* e acute */
-    ck_assert_int_eq(l.len, 0);
+    ck_assert_int_eq(l.len, 2);
+    type(&l, "ric");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_LOGIN_NAME);
+    ck_assert_str_eq(l.note, "A name may use only letters, digits, _ and -.");
+    ck_assert_str_eq(l.line, "");
+    /* At most ACCT_NAME_MAX characters: the next one says so. */
     type(&l, "abcdefghijklmnopqrstuvwxyz");
     ck_assert_int_eq(l.len, ACCT_NAME_MAX);
     ck_assert_str_eq(l.line, "abcdefghijklmnopqrst");
+    ck_assert_str_eq(l.note, "A name has at most 20 characters.");
     lobby_key(&l, KEY_BACKSPACE);
     ck_assert_str_eq(l.line, "abcdefghijklmnopqrs");
-    /* Control keys and special keys type nothing. */
+    /* Special keys type nothing; a control character types nothing and
+     * shows the rule. */
+    l.note[0] = '\0';
     lobby_key(&l, KEY_UP);
+    ck_assert_str_eq(l.note, "");
     lobby_key(&l, 0x01);
+    ck_assert_str_eq(l.note, "A name may use only letters, digits, _ and -.");
     lobby_key(&l, 0x85);
     ck_assert_str_eq(l.line, "abcdefghijklmnopqrs");
     /* Esc: back to the menu, the line and the notice gone. */
@@ -203,6 +215,34 @@ START_TEST(name_prompt_rules)
     ck_assert_int_eq(l.page, LOBBY_MENU);
     ck_assert_str_eq(l.note, "");
     ck_assert(zeroed(l.line, sizeof l.line));
+    lobby_free(&l);
+}
+END_TEST
+
+/* Any printable UTF-8 goes into a password, up to 128 bytes; the byte
+ * that would pass that, or a control character, is refused with the rule. */
+START_TEST(password_prompt_rules)
+{
+    lobby_t l;
+    lobby_init(&l, "");
+    lobby_key(&l, 'r');
+    type(&l, "Zoe");
+    lobby_key(&l, KEY_ENTER);
+    ck_assert_int_eq(l.page, LOBBY_REG_PASS);
+    lobby_key(&l, 0x20ac); /* euro sign: 3 bytes */
+    lobby_key(&l, 0x1f600); /* an emoji: 4 bytes */
+    ck_assert_int_eq(l.len, 7);
+    for (int i = 0; i < 121; i++)
+        lobby_key(&l, 'x');
+    ck_assert_int_eq(l.len, 128);
+    ck_assert_str_eq(l.note, "");
+    lobby_key(&l, 'x'); /* the 129th byte */
+    ck_assert_int_eq(l.len, 128);
+    ck_assert_str_eq(l.note, "A password has at most 128 bytes.");
+    l.note[0] = '\0';
+    lobby_key(&l, 0x07);
+    ck_assert_str_eq(l.note, "A password may not hold control characters.");
+    ck_assert_int_eq(l.len, 128);
     lobby_free(&l);
 }
 END_TEST
@@ -582,6 +622,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, guest_plays_under_the_offered_name);
     tcase_add_test(tc, guest_name_of_an_account_is_refused);
     tcase_add_test(tc, name_prompt_rules);
+    tcase_add_test(tc, password_prompt_rules);
     tcase_add_test(tc, login_wipes_the_password);
     tcase_add_test(tc, answer_wipes_the_password_the_session_kept);
     tcase_add_test(tc, five_failed_logins_quit);
