@@ -163,6 +163,12 @@ done_count=0
 reap() {
     local i
     for i in "${!pid_of[@]}"; do
+        # A job that is gone without a result (killed) failed.
+        # (Checked again after kill -0: a result may land just before exit.)
+        if [ ! -f "$logs/${ids[$i]}.result" ] && ! kill -0 "${pid_of[$i]}" 2>/dev/null &&
+           [ ! -f "$logs/${ids[$i]}.result" ]; then
+            echo "0 1 died (no result)" >"$logs/${ids[$i]}.result"
+        fi
         if [ -f "$logs/${ids[$i]}.result" ]; then
             wait "${pid_of[$i]}" 2>/dev/null
             unset "pid_of[$i]"
