@@ -280,10 +280,12 @@ START_TEST(stalled_reader_cut_off)
     cl_opts_t o = { .rcvbuf = 4096 };
     tclient_t *slow = play_connect(srv_port(s), &o);
 
-    /* One NAWS update a write, the width going round 100 values: however
-     * the server's reads group the writes, each read ends at a size other
-     * than the one before, so each read costs a full repaint. */
-    unsigned char buf[9] = { 0xff, 0xfa, 31, 0, 120, 0, 40, 0xff, 0xf0 };
+    /* One NAWS update a write, 100 rows high (large frames fill the
+     * kernel's buffers in few repaints, even on a busy machine) and the
+     * width going round 100 values: however the server's reads group the
+     * writes, each read ends at a size other than the one before, so each
+     * read costs a full repaint. */
+    unsigned char buf[9] = { 0xff, 0xfa, 31, 0, 120, 0, 100, 0xff, 0xf0 };
     time_t deadline = time(NULL) + 30;
     size_t total = 0;
     for (int i = 0; !cl_closed(slow) && time(NULL) < deadline; i++) {
