@@ -5,11 +5,15 @@
 #   make test     install what the tests need, build, run every test
 #   make bench    build and print the benchmark tables
 #   make fuzz     run each libFuzzer target for longer (FUZZ_SECONDS each)
+#   make tsan     the session tests that cross threads (the store's thread,
+#                 the hashing and rebuilding pool) against a ThreadSanitizer
+#                 build of the server (part of `make test` too)
 #   make clean
 #
 # Two builds live side by side: build/rel (optimised, what `make run` serves)
 # and build/san (AddressSanitizer + UndefinedBehaviorSanitizer, what the unit
-# and session tests run); build/fuzz holds the libFuzzer targets. Sources are
+# and session tests run); build/tsan is the server under ThreadSanitizer and
+# build/fuzz holds the libFuzzer targets. Sources are
 # found by wildcard: a new file in common/ or server/ needs no Makefile edit;
 # a new tests/unit/test_*.c or tests/session/test_*.c becomes a test binary of
 # its own.
@@ -48,6 +52,7 @@ TEST_LIBS   = $(shell pkg-config --libs check vterm 2>/dev/null) -lm
 REL_FLAGS := -O2 -g
 SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
              -fno-sanitize-recover=all
+TSAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
 
 CORE_SRC   := $(sort $(wildcard common/*.c))
 SERVER_SRC := $(sort $(filter-out server/main.c,$(wildcard server/*.c)))
@@ -64,7 +69,7 @@ LIB = build/$(1)/librogue.a
 
 .SECONDEXPANSION:
 .SECONDARY:
-.PHONY: all run test unit session e2e fuzz-smoke fuzz bench deps test-deps clean FORCE
+.PHONY: all run test unit session e2e tsan fuzz-smoke fuzz bench deps test-deps clean FORCE
 .DELETE_ON_ERROR:
 
 all: build/rel/rogued
@@ -74,6 +79,7 @@ all: build/rel/rogued
 # Tests' pkg-config flags are in all three so that one file says it all.
 FLAGS_rel  = $(CC) $(STD) $(WARN) $(INC) $(REL_FLAGS) $(CFLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) : $(LDFLAGS) $(PKG_LIBS) $(TEST_LIBS)
 FLAGS_san  = $(CC) $(STD) $(WARN) $(INC) $(SAN_FLAGS) $(CFLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) : $(LDFLAGS) $(PKG_LIBS) $(TEST_LIBS)
+FLAGS_tsan = $(CC) $(STD) $(WARN) $(INC) $(TSAN_FLAGS) $(CFLAGS) $(PKG_CFLAGS) : $(LDFLAGS) $(PKG_LIBS)
 FLAGS_fuzz = $(FUZZ_CC) $(STD) $(INC) $(FUZZ_FLAGS) $(CFLAGS) $(PKG_CFLAGS) : $(LDFLAGS) $(PKG_LIBS)
 
 # Rewritten only when its contents change, so its date is the date of the
@@ -95,6 +101,10 @@ build/san/%.o: %.c build/san/flags
 	@mkdir -p $(dir $@)
 	$(CC) $(STD) $(WARN) $(INC) $(SAN_FLAGS) $(CFLAGS) $(DEPFLAGS) $(PKG_CFLAGS) $(TESTINC) -c $< -o $@
 
+build/tsan/%.o: %.c build/tsan/flags
+	@mkdir -p $(dir $@)
+	$(CC) $(STD) $(WARN) $(INC) $(TSAN_FLAGS) $(CFLAGS) $(DEPFLAGS) $(PKG_CFLAGS) -c $< -o $@
+
 build/%/librogue.a: $$(call LIB_OBJS,%)
 	@rm -f $@
 	ar rcs $@ $^
@@ -105,6 +115,9 @@ build/rel/rogued: build/rel/server/main.o $(call LIB,rel)
 
 build/san/rogued: build/san/server/main.o $(call LIB,san)
 	$(CC) $(SAN_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) -lm -o $@
+
+build/tsan/rogued: build/tsan/server/main.o $(call LIB,tsan)
+	$(CC) $(TSAN_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) -lm -o $@
 
 # --- tests ---------------------------------------------------------------------
 UNIT_BINS := $(patsubst tests/unit/%.c,build/san/tests/unit/%,$(UNIT_SRC))
@@ -142,6 +155,7 @@ $(FUZZ_BINS): build/fuzz/%: build/fuzz/obj/tests/fuzz/%.o build/fuzz/librogue.a
 # build, when every object is built anyway).
 ALL_SRC := $(CORE_SRC) $(SERVER_SRC) server/main.c $(UNIT_SRC) $(SESS_SRC) $(SESS_LIB) $(BENCH_SRC)
 -include $(foreach b,rel san,$(patsubst %.c,build/$(b)/%.d,$(ALL_SRC))) \
+         $(patsubst %.c,build/tsan/%.d,$(CORE_SRC) $(SERVER_SRC) server/main.c) \
          $(patsubst %.c,build/fuzz/obj/%.d,$(CORE_SRC) $(SERVER_SRC) $(FUZZ_SRC))
 
 # --- commands ------------------------------------------------------------------
@@ -149,7 +163,7 @@ run: deps build/rel/rogued
 	./build/rel/rogued --port $(PORT) $(ARGS)
 
 test: test-deps
-	$(MAKE) -j$(JOBS) --no-print-directory build/rel/rogued build/san/rogued $(UNIT_BINS) $(SESS_BINS) $(FUZZ_BINS)
+	$(MAKE) -j$(JOBS) --no-print-directory build/rel/rogued build/san/rogued build/tsan/rogued $(UNIT_BINS) $(SESS_BINS) $(FUZZ_BINS)
 	FUZZ_RUNS=$(FUZZ_RUNS) tests/run-tests.sh
 
 unit: test-deps
@@ -163,6 +177,10 @@ session: test-deps
 e2e: test-deps
 	$(MAKE) --no-print-directory build/rel/rogued
 	tests/run-tests.sh e2e
+
+tsan: test-deps
+	$(MAKE) -j$(JOBS) --no-print-directory build/tsan/rogued $(SESS_BINS)
+	tests/run-tests.sh tsan
 
 fuzz: test-deps
 	$(MAKE) --no-print-directory $(FUZZ_BINS)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run-tests.sh [unit|session|e2e|fuzz]... - runs the built tests, TEST_JOBS at
+# run-tests.sh [unit|session|tsan|e2e|fuzz]... - runs the built tests, TEST_JOBS at
 # a time (default: the number of cores), and prints one summary line,
 # `N passed, N failed`. With no argument: every family.
 #
@@ -9,6 +9,11 @@
 #  e2e      tests/e2e/*.sh                    real clients in tmux (rel build);
 #                                             each script is one test: exit 0
 #                                             passes, 77 skips, anything else fails
+#  tsan     the session suites whose server work crosses threads (the store's
+#           thread, the hashing and rebuilding pool: TSAN_SUITES) against
+#           build/tsan/rogued, the server under ThreadSanitizer: a data race
+#           is a report in the server's log and a non-zero exit, which fail
+#           the suite
 #  fuzz     build/fuzz/fuzz_*                 each libFuzzer target for
 #                                             FUZZ_RUNS runs or FUZZ_SMOKE_SECONDS,
 #                                             whichever ends first (a smoke test)
@@ -33,6 +38,8 @@ FUZZ_SMOKE_SECONDS=${FUZZ_SMOKE_SECONDS:-15}
 TEST_JOBS=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 export ROGUED_BIN=${ROGUED_BIN:-$PWD/build/san/rogued}
 export ROGUED_REL_BIN=${ROGUED_REL_BIN:-$PWD/build/rel/rogued}
+ROGUED_TSAN_BIN=${ROGUED_TSAN_BIN:-$PWD/build/tsan/rogued}
+TSAN_SUITES=${TSAN_SUITES:-test_lobby test_resume test_watch test_phase}
 # Sanitizers: any report fails the binary; leaks are reported at exit.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:halt_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
@@ -71,6 +78,10 @@ run_one() { # id kind path
     case $kind in
         check)
             "$path" >"$log" 2>&1
+            rc=$?
+            check_result "$path" "$log" $rc ;;
+        tsan)
+            ROGUED_BIN=$ROGUED_TSAN_BIN "$path" >"$log" 2>&1
             rc=$?
             check_result "$path" "$log" $rc ;;
         e2e)
@@ -117,11 +128,21 @@ add_check_family() { # family dir
 }
 
 families=("$@")
-[ ${#families[@]} -eq 0 ] && families=(unit session e2e fuzz)
+[ ${#families[@]} -eq 0 ] && families=(unit session tsan e2e fuzz)
 for fam in "${families[@]}"; do
     case $fam in
         unit) add_check_family unit build/san/tests/unit ;;
         session) add_check_family session build/san/tests/session ;;
+        tsan)
+            if [ ! -x "$ROGUED_TSAN_BIN" ]; then
+                missing+=("tsan:$ROGUED_TSAN_BIN")
+            else
+                for t in $TSAN_SUITES; do
+                    bin=build/san/tests/session/$t
+                    [ -x "$bin" ] || { missing+=("tsan:$bin"); continue; }
+                    add tsan "tsan_$t" tsan "$bin" "$t"
+                done
+            fi ;;
         e2e)
             for t in tests/e2e/*.sh; do
                 [ -f "$t" ] || continue
@@ -132,7 +153,7 @@ for fam in "${families[@]}"; do
                 [ -x "$bin" ] && [ -f "$bin" ] || continue
                 add fuzz "$(basename "$bin")" fuzz "$bin" "$(basename "$bin")"
             done ;;
-        *) echo "unknown family '$fam' (unit, session, e2e, fuzz)"; exit 2 ;;
+        *) echo "unknown family '$fam' (unit, session, tsan, e2e, fuzz)"; exit 2 ;;
     esac
 done
 
@@ -144,7 +165,7 @@ guess() { # index
     local f=$logs/${ids[$1]}.secs
     if [ -s "$f" ]; then cat "$f"; return; fi
     case ${fams[$1]} in
-        fuzz) echo "$FUZZ_SMOKE_SECONDS" ;; session) echo 10 ;; e2e) echo 5 ;; *) echo 2 ;;
+        fuzz) echo "$FUZZ_SMOKE_SECONDS" ;; session|tsan) echo 10 ;; e2e) echo 5 ;; *) echo 2 ;;
     esac
 }
 order=()
