@@ -322,7 +322,8 @@ static void act(sess_t *s, int action)
         }
         s->hashing = 1;
         int rc = action == LOBBY_DO_LOGIN
-            ? store_login(store, l->name, lobby_take_password(l), on_account, s)
+            ? store_login_from(store, l->name, s->ip, lobby_take_password(l),
+                               on_account, s)
             : store_register(store, l->name, lobby_take_password(l), on_account, s);
         lobby_wipe_password(l); /* the store has its own copy */
         if (rc != 0) {

@@ -115,10 +115,15 @@ static void hash_after(uv_work_t *w, int status)
         store_db_submit(st, r); /* the insert */
     } else {
         if (r->op == OP_LOGIN && status == 0) {
-            if (r->status == STORE_OK)
-                throttle_succeeded(&st->thr, r->name);
-            else if (r->status == STORE_BAD_LOGIN)
-                throttle_failed(&st->thr, r->name, uv_now(st->loop));
+            /* A success clears only its own address's count: the ceiling
+             * on the name fades with time, not with the owner's login. */
+            if (r->status == STORE_OK) {
+                throttle_succeeded_in(&st->thr, r->name, r->scope);
+            } else if (r->status == STORE_BAD_LOGIN) {
+                throttle_failed_in(&st->thr, r->name, r->scope,
+                                   uv_now(st->loop));
+                throttle_failed(&st->thr_name, r->name, uv_now(st->loop));
+            }
         }
         finish(st, r);
     }
@@ -255,12 +260,15 @@ store_t *store_open(uv_loop_t *loop, const char *data_dir,
         free(st);
         return NULL;
     }
-    if (throttle_init(&st->thr, 0) != 0 || uv_mutex_init(&st->mu) != 0) {
+    if (throttle_init(&st->thr, 0) != 0 ||
+        throttle_init(&st->thr_name, 0) != 0 || uv_mutex_init(&st->mu) != 0) {
         snprintf(err, errlen, "out of memory");
         throttle_free(&st->thr);
+        throttle_free(&st->thr_name);
         free(st);
         return NULL;
     }
+    st->thr_name.free_fails = THROTTLE_NAME_FREE;
     uv_cond_init(&st->cond);
     uv_sem_init(&st->ready, 0);
     /* Open on the thread that will own the connection; wait for it. The
@@ -277,6 +285,7 @@ store_t *store_open(uv_loop_t *loop, const char *data_dir,
         snprintf(err, errlen, "%s", rc != 0 ? "cannot start the database thread"
                                             : st->open_err);
         throttle_free(&st->thr);
+        throttle_free(&st->thr_name);
         uv_sem_destroy(&st->ready);
         uv_cond_destroy(&st->cond);
         uv_mutex_destroy(&st->mu);
@@ -329,6 +338,7 @@ void store_close(store_t *st)
     if (st->npending != 0)
         log_error("store: %d requests left at close", st->npending);
     throttle_free(&st->thr);
+    throttle_free(&st->thr_name);
     sodium_memzero(st->dummy, sizeof st->dummy);
     uv_sem_destroy(&st->ready);
     uv_cond_destroy(&st->cond);
@@ -487,6 +497,12 @@ int store_register(store_t *st, const char *name, const char *password,
 int store_login(store_t *st, const char *name, const char *password,
                 store_account_cb cb, void *ctx)
 {
+    return store_login_from(st, name, NULL, password, cb, ctx);
+}
+
+int store_login_from(store_t *st, const char *name, const char *addr,
+                     const char *password, store_account_cb cb, void *ctx)
+{
     req_t *r = store_req_new(st, OP_LOGIN, ctx);
     if (!r)
         return -1;
@@ -494,8 +510,15 @@ int store_login(store_t *st, const char *name, const char *password,
     take_password(r, password);
     r->name_ok = (uint8_t)acct_name_valid(name, NULL, 0);
     snprintf(r->name, sizeof r->name, "%.*s", ACCT_NAME_MAX, name);
+    snprintf(r->scope, sizeof r->scope, "%s", addr ? addr : "");
     uint64_t now = uv_now(st->loop);
-    int64_t wait = throttle_admit(&st->thr, name, now);
+    /* Slowed per (name, address): someone guessing from elsewhere does not
+     * slow the owner down; and per name from anywhere, from a far higher
+     * count on (many addresses at once). */
+    int64_t wait = throttle_admit_in(&st->thr, name, r->scope, now);
+    int64_t wait_name = throttle_admit(&st->thr_name, name, now);
+    if (wait_name < 0 || wait_name > wait)
+        wait = wait < 0 ? wait : wait_name;
     if (wait < 0) {
         store_answer_soon(st, r, STORE_SLOW_DOWN);
     } else if (wait == 0) {

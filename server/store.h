@@ -231,6 +231,14 @@ int store_register(store_t *st, const char *name, const char *password,
 int store_login(store_t *st, const char *name, const char *password,
                 store_account_cb cb, void *ctx);
 
+/* store_login from a network address: the slow-down counts failures per
+ * (name, address), so guesses from one address never slow the owner
+ * logging in from another, and per name from anywhere only past
+ * THROTTLE_NAME_FREE failures (throttle.h). addr may be NULL (the name
+ * alone, as store_login). */
+int store_login_from(store_t *st, const char *name, const char *addr,
+                     const char *password, store_account_cb cb, void *ctx);
+
 /* The hall of fame: the best n games (n is capped at STORE_TOP_MAX) and,
  * if player is not NULL, that account's best game and its rank. Returns 0
  * (the callback will come), or -1. */

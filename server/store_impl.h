@@ -71,6 +71,7 @@ struct req {
      * game of OP_GET_RECORD. */
     int64_t id;
     char name[ACCT_NAME_MAX + 1];
+    char scope[48];            /* OP_LOGIN: the address it comes from, or "" */
     char pass[ACCT_PASS_MAX + 1];
     size_t pass_len;
     char hash[crypto_pwhash_STRBYTES];
@@ -127,7 +128,8 @@ struct store {
     int closing;
     uint64_t refused, dropped; /* games refused, records dropped: for the log */
     uint64_t prog_refused;     /* appends refused: for the log */
-    throttle_t thr;
+    throttle_t thr;            /* failed logins per (name, address) */
+    throttle_t thr_name;       /* per name from anywhere: a high ceiling */
 };
 
 /* Frees a request and all it owns (wiping any password or hash); the one

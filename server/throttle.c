@@ -8,6 +8,7 @@
 
 int throttle_init(throttle_t *t, size_t cap)
 {
+    t->free_fails = THROTTLE_FREE;
     t->cap = cap ? cap : THROTTLE_DEFAULT_CAP;
     t->e = calloc(t->cap, sizeof *t->e);
     return t->e ? 0 : -1;
@@ -20,15 +21,33 @@ void throttle_free(throttle_t *t)
     t->cap = 0;
 }
 
-uint64_t throttle_step_ms(uint32_t fails)
+static uint64_t step_after(uint32_t free_fails, uint32_t fails)
 {
-    if (fails < THROTTLE_FREE)
+    if (fails < free_fails)
         return 0;
-    uint32_t doublings = fails - THROTTLE_FREE;
+    uint32_t doublings = fails - free_fails;
     if (doublings >= 16)
         return THROTTLE_MAX_MS;
     uint64_t ms = (uint64_t)THROTTLE_BASE_MS << doublings;
     return ms < THROTTLE_MAX_MS ? ms : THROTTLE_MAX_MS;
+}
+
+uint64_t throttle_step_ms(uint32_t fails)
+{
+    return step_after(THROTTLE_FREE, fails);
+}
+
+/* The key of (name, scope). */
+static void make_key(const char *name, const char *scope, char *key)
+{
+    acct_name_key(name, key, ACCT_NAME_MAX + 1);
+    if (scope && scope[0]) {
+        size_t n = strlen(key);
+        key[n] = '@';
+        size_t k = strnlen(scope, THROTTLE_KEY_MAX - n - 1);
+        memcpy(key + n + 1, scope, k);
+        key[n + 1 + k] = '\0';
+    }
 }
 
 static int forgotten(const throttle_entry_t *e, uint64_t now)
@@ -67,24 +86,26 @@ static throttle_entry_t *take_slot(throttle_t *t, uint64_t now)
     return best;
 }
 
-int64_t throttle_admit(throttle_t *t, const char *name, uint64_t now_ms)
+int64_t throttle_admit_in(throttle_t *t, const char *name, const char *scope,
+                          uint64_t now_ms)
 {
-    char key[ACCT_NAME_MAX + 1];
-    acct_name_key(name, key, sizeof key);
+    char key[THROTTLE_KEY_MAX + 1];
+    make_key(name, scope, key);
     throttle_entry_t *e = find(t, key, now_ms);
     if (!e)
         return 0;
     uint64_t at = e->next_ms > now_ms ? e->next_ms : now_ms;
     if (at - now_ms > THROTTLE_MAX_WAIT_MS)
         return -1;
-    e->next_ms = at + throttle_step_ms(e->fails);
+    e->next_ms = at + step_after(t->free_fails, e->fails);
     return (int64_t)(at - now_ms);
 }
 
-void throttle_failed(throttle_t *t, const char *name, uint64_t now_ms)
+void throttle_failed_in(throttle_t *t, const char *name, const char *scope,
+                        uint64_t now_ms)
 {
-    char key[ACCT_NAME_MAX + 1];
-    acct_name_key(name, key, sizeof key);
+    char key[THROTTLE_KEY_MAX + 1];
+    make_key(name, scope, key);
     throttle_entry_t *e = find(t, key, now_ms);
     if (!e) {
         e = take_slot(t, now_ms);
@@ -96,16 +117,31 @@ void throttle_failed(throttle_t *t, const char *name, uint64_t now_ms)
     if (e->fails < UINT32_MAX)
         e->fails++;
     e->last_fail_ms = now_ms;
-    uint64_t next = now_ms + throttle_step_ms(e->fails);
+    uint64_t next = now_ms + step_after(t->free_fails, e->fails);
     if (next > e->next_ms)
         e->next_ms = next;
 }
 
-void throttle_succeeded(throttle_t *t, const char *name)
+void throttle_succeeded_in(throttle_t *t, const char *name, const char *scope)
 {
-    char key[ACCT_NAME_MAX + 1];
-    acct_name_key(name, key, sizeof key);
+    char key[THROTTLE_KEY_MAX + 1];
+    make_key(name, scope, key);
     for (size_t i = 0; i < t->cap; i++)
         if (t->e[i].key[0] && strcmp(t->e[i].key, key) == 0)
             memset(&t->e[i], 0, sizeof t->e[i]);
+}
+
+int64_t throttle_admit(throttle_t *t, const char *name, uint64_t now_ms)
+{
+    return throttle_admit_in(t, name, NULL, now_ms);
+}
+
+void throttle_failed(throttle_t *t, const char *name, uint64_t now_ms)
+{
+    throttle_failed_in(t, name, NULL, now_ms);
+}
+
+void throttle_succeeded(throttle_t *t, const char *name)
+{
+    throttle_succeeded_in(t, name, NULL);
 }

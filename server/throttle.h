@@ -1,5 +1,11 @@
 /* throttle.h - slowing down repeated failed logins for one name.
  *
+ * The store keeps two tables: failures per (name, address) (the *_in
+ * functions with the address as scope), so that someone guessing from one
+ * address never slows the owner logging in from another; and failures per
+ * name from anywhere, with THROTTLE_NAME_FREE free failures, a ceiling for
+ * guesses spread over many addresses.
+ *
  * A table, bounded, of names with recent failures (by acct_name_key, so
  * case does not matter, and unknown names are counted exactly like real
  * ones: the table says nothing about which names exist). The first
@@ -28,14 +34,19 @@
 #include "accounts.h"
 
 #define THROTTLE_FREE 3                   /* failures before any wait */
+#define THROTTLE_NAME_FREE 50             /* ...on one name from anywhere
+                                             (the store's ceiling) */
 #define THROTTLE_BASE_MS 1000             /* the first wait */
 #define THROTTLE_MAX_MS 60000             /* the longest step */
 #define THROTTLE_MAX_WAIT_MS 120000       /* refuse beyond this */
 #define THROTTLE_FORGET_MS (15 * 60 * 1000)
 #define THROTTLE_DEFAULT_CAP 4096         /* names remembered */
 
+/* A key: the name's acct_name_key, and "@scope" when there is one. */
+#define THROTTLE_KEY_MAX (ACCT_NAME_MAX + 1 + 48)
+
 typedef struct throttle_entry {
-    char key[ACCT_NAME_MAX + 1]; /* "" = a free slot */
+    char key[THROTTLE_KEY_MAX + 1]; /* "" = a free slot */
     uint32_t fails;
     uint64_t last_fail_ms;
     uint64_t next_ms;            /* the earliest the next attempt may run */
@@ -44,10 +55,12 @@ typedef struct throttle_entry {
 typedef struct throttle {
     throttle_entry_t *e;
     size_t cap;
+    uint32_t free_fails;         /* failures before any wait (THROTTLE_FREE) */
 } throttle_t;
 
-/* A table remembering at most cap names (0: THROTTLE_DEFAULT_CAP). Returns
- * 0, or -1 on OOM. */
+/* A table remembering at most cap names (0: THROTTLE_DEFAULT_CAP), with
+ * THROTTLE_FREE free failures (set t->free_fails after for another count).
+ * Returns 0, or -1 on OOM. */
 int throttle_init(throttle_t *t, size_t cap);
 
 /* Releases the table. */
@@ -64,6 +77,14 @@ void throttle_failed(throttle_t *t, const char *name, uint64_t now_ms);
 
 /* An attempt on name succeeded: it starts afresh. */
 void throttle_succeeded(throttle_t *t, const char *name);
+
+/* The same three for (name, scope): the failures counted for a name from
+ * one scope (an address) only; scope NULL or "" is the name alone. */
+int64_t throttle_admit_in(throttle_t *t, const char *name, const char *scope,
+                          uint64_t now_ms);
+void throttle_failed_in(throttle_t *t, const char *name, const char *scope,
+                        uint64_t now_ms);
+void throttle_succeeded_in(throttle_t *t, const char *name, const char *scope);
 
 /* The step after `fails` failures: 0 up to THROTTLE_FREE, then
  * THROTTLE_BASE_MS doubled per failure, at most THROTTLE_MAX_MS. */

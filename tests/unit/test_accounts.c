@@ -202,6 +202,40 @@ START_TEST(success_clears_and_time_forgets)
 }
 END_TEST
 
+/* Failures count per (name, address): guesses from one address never slow
+ * the owner down at another; the name alone is slowed only past a far
+ * higher count, from anywhere. */
+START_TEST(per_address_then_a_ceiling_per_name)
+{
+    throttle_t t, by_name;
+    ck_assert_int_eq(throttle_init(&t, 0), 0);
+    ck_assert_int_eq(throttle_init(&by_name, 0), 0);
+    by_name.free_fails = THROTTLE_NAME_FREE;
+    for (int i = 0; i < 10; i++) {
+        throttle_failed_in(&t, "eve", "203.0.113.1", 0);
+        throttle_failed(&by_name, "eve", 0);
+    }
+    ck_assert_int_gt(throttle_admit_in(&t, "EVE", "203.0.113.1", 1), 0);
+    ck_assert_int_eq(throttle_admit_in(&t, "eve", "198.51.100.2", 1), 0);
+    ck_assert_int_eq(throttle_admit(&by_name, "eve", 1), 0);
+    /* Many addresses at once: one failure each, THROTTLE_NAME_FREE in all. */
+    char addr[32];
+    for (int i = 10; i < THROTTLE_NAME_FREE; i++) {
+        snprintf(addr, sizeof addr, "10.0.%d.%d", i / 250, i % 250);
+        throttle_failed_in(&t, "eve", addr, 2);
+        throttle_failed(&by_name, "eve", 2);
+    }
+    ck_assert_int_eq(throttle_admit_in(&t, "eve", "10.9.9.9", 3), 0);
+    ck_assert_int_gt(throttle_admit(&by_name, "eve", 3), 0);
+    /* A success clears its own address only. */
+    throttle_succeeded_in(&t, "eve", "203.0.113.1");
+    ck_assert_int_eq(throttle_admit_in(&t, "eve", "203.0.113.1", 4), 0);
+    ck_assert_int_gt(throttle_admit(&by_name, "eve", 4), 0);
+    throttle_free(&t);
+    throttle_free(&by_name);
+}
+END_TEST
+
 /* A flood of single failures on other names does not push out a name
  * that is being guessed hard. */
 START_TEST(flood_does_not_evict_the_target)
@@ -239,6 +273,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, parallel_attempts_are_spaced_then_refused);
     tcase_add_test(tc, success_clears_and_time_forgets);
     tcase_add_test(tc, flood_does_not_evict_the_target);
+    tcase_add_test(tc, per_address_then_a_ceiling_per_name);
     suite_add_tcase(s, tc);
     return s;
 }
