@@ -36,8 +36,12 @@
  * 2), a database that is not there or not ours, an unknown id, a game
  * kept without its record, a damaged record, one of another core version,
  * a replay that differs from its record, a file that cannot be written
- * (returns 1; a partly written file is removed). Returns 0 when written,
- * with a line on stderr saying what. Uses no loop, no thread. */
+ * (returns 1). The recording is written to a temporary file beside FILE
+ * and renamed over it when whole, so a failure leaves what was at FILE as
+ * it was and removes only that temporary file; a FILE that exists and is
+ * not a regular file (a device, a fifo) is written in place and never
+ * removed. Returns 0 when written, with a line on stderr saying what.
+ * Uses no loop, no thread. */
 int export_main(const config_t *cfg, const char *id, const char *format,
                 const char *file);
 
