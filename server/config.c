@@ -56,6 +56,8 @@ static const key_def_t keys[] = {
     STR_KEY(seed, "empty: a random seed per game; a number: every game uses it"),
     CHECKED_KEY(combat, "combat ruleset: power, attack-defense, d10 or dice-pool", check_combat),
     STR_KEY(log_level, "error, info or debug"),
+    INT_KEY(guest_min_turns, 0, 1000000, "a guest's game of fewer turns is not stored (0: every game)"),
+    INT_KEY(guest_keep_days, 0, 36500, "days a guest's game is kept unless in the hall of fame (0: for ever)"),
 };
 
 #define NKEYS (sizeof keys / sizeof keys[0])
@@ -80,6 +82,8 @@ void config_defaults(config_t *c)
     c->max_rows = 100;
     c->keepalive = 30;
     snprintf(c->log_level, sizeof c->log_level, "info");
+    c->guest_min_turns = 50;
+    c->guest_keep_days = 30;
     snprintf(c->combat, sizeof c->combat, "%s",
              combat_ruleset_name(RULES_ATTACK_DEFENSE));
 }

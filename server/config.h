@@ -29,6 +29,8 @@ typedef struct config {
     char seed[32];           /* "" = a random seed per game, else a number */
     char combat[32];         /* the ruleset of new games (combat.h names) */
     char log_level[16];      /* error, info, debug */
+    int guest_min_turns;     /* a guest's shorter game is not stored */
+    int guest_keep_days;     /* a guest's game is deleted after; 0 = never */
 } config_t;
 
 /* Fills c with the embedded defaults. */

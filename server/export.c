@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "record.h"
@@ -419,5 +420,56 @@ int export_main(const config_t *cfg, const char *id, const char *format,
     fprintf(stderr, "rogued: game %lld (%s, %s, %d turns) written to %s as "
             "%s: %u frames\n", n, g.name, g.cause, g.turns, file, format,
             o.frames);
+    return 0;
+}
+
+/* --- rogued --list-games ---------------------------------------------------------- */
+
+int export_list_main(const config_t *cfg, FILE *out)
+{
+    char path[CONFIG_STR_MAX + sizeof STORE_FILE + 1], err[768];
+    snprintf(path, sizeof path, "%s/%s", cfg->data_dir, STORE_FILE);
+    store_db_t *db = sdb_open_read(path, err, sizeof err);
+    if (!db) {
+        fprintf(stderr, "rogued: %s\n", err);
+        return 1;
+    }
+    static store_listed_t page[256];
+    int64_t after = 0;
+    long long total = 0;
+    int n;
+    while ((n = sdb_list_games(db, after, 256, page)) > 0) {
+        for (int i = 0; i < n; i++) {
+            const store_game_t *g = &page[i].game;
+            char date[24];
+            time_t t = (time_t)g->ended;
+            struct tm tm;
+            if (!gmtime_r(&t, &tm) ||
+                strftime(date, sizeof date, "%Y-%m-%d %H:%M", &tm) == 0)
+                snprintf(date, sizeof date, "?");
+            if (total++ == 0)
+                fprintf(out, EXPORT_LIST_HEAD, "ID", "Ended (UTC)", "Player",
+                        "Score", "Depth", "Turns", "How it ended");
+            fprintf(out, EXPORT_LIST_ROW, (long long)page[i].game_id, date,
+                    g->name, g->score, g->depth, g->turns, g->cause,
+                    page[i].has_record ? "" : " (no record: cannot be exported)");
+            after = page[i].game_id;
+        }
+    }
+    sdb_close(db);
+    if (n < 0) {
+        fprintf(stderr, "rogued: %s: the games cannot be read\n", path);
+        return 1;
+    }
+    if (fflush(out) != 0) {
+        fprintf(stderr, "rogued: cannot write the list: %s\n", strerror(errno));
+        return 1;
+    }
+    if (total == 0)
+        fprintf(stderr, "rogued: no game has ended yet in %s\n", path);
+    else
+        fprintf(stderr, "rogued: %lld game%s in %s; rogued --export ID "
+                "--format ttyrec|asciicast FILE writes one\n", total,
+                total == 1 ? "" : "s", path);
     return 0;
 }

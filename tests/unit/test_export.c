@@ -750,6 +750,57 @@ START_TEST(failed_write_keeps_the_old_file)
 }
 END_TEST
 
+/* --- rogued --list-games ----------------------------------------------------- */
+
+START_TEST(list_games_prints_every_game)
+{
+    char listpath[160];
+    snprintf(listpath, sizeof listpath, "%s/list.txt", dir);
+    FILE *f = fopen(listpath, "w");
+    ck_assert_ptr_nonnull(f);
+    fflush(stderr);
+    int saved = dup(2);
+    int fd = open(errpath, O_CREAT | O_TRUNC | O_WRONLY, 0600);
+    dup2(fd, 2);
+    close(fd);
+    int rc = export_list_main(&cfg, f);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    fclose(f);
+    ck_assert_int_eq(rc, 0);
+    char want[1024], line[256];
+    int n = snprintf(want, sizeof want, EXPORT_LIST_HEAD, "ID", "Ended (UTC)",
+                     "Player", "Score", "Depth", "Turns", "How it ended");
+    /* ended 1700000100: 2023-11-14 22:15 UTC */
+    snprintf(line, sizeof line, EXPORT_LIST_ROW, 1LL, "2023-11-14 22:15",
+             "guest1", row.score, row.depth, row.turns, "quit", "");
+    n += snprintf(want + n, sizeof want - (size_t)n, "%s", line);
+    snprintf(line, sizeof line, EXPORT_LIST_ROW, 2LL, "2023-11-14 22:15",
+             "guest1", row.score, row.depth, row.turns, "quit",
+             " (no record: cannot be exported)");
+    snprintf(want + n, sizeof want - (size_t)n, "%s", line);
+    size_t len;
+    unsigned char *got = slurp(listpath, &len);
+    ck_assert_str_eq((const char *)got, want);
+    ck_assert_ptr_nonnull(strstr(want, "     1  2023-11-14 22:15  guest1 "));
+    free(got);
+    got = slurp(errpath, &len);
+    ck_assert_ptr_nonnull(strstr((const char *)got, "2 games in "));
+    free(got);
+    /* a data directory without a database: refused, none made */
+    config_t other = cfg;
+    snprintf(other.data_dir, sizeof other.data_dir, "%s/none", dir);
+    ck_assert_int_eq(mkdir(other.data_dir, 0700), 0);
+    f = fopen(listpath, "w");
+    ck_assert_int_eq(export_list_main(&other, f), 1);
+    fclose(f);
+    char db[CONFIG_STR_MAX + 16];
+    snprintf(db, sizeof db, "%s/%s", other.data_dir, STORE_FILE);
+    ck_assert_int_ne(access(db, F_OK), 0);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("export");
@@ -763,6 +814,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, read_only_directory_left_as_it_was);
     tcase_add_test(tc, full_device_left_in_place);
     tcase_add_test(tc, failed_write_keeps_the_old_file);
+    tcase_add_test(tc, list_games_prints_every_game);
     suite_add_tcase(s, tc);
     return s;
 }
