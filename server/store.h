@@ -61,8 +61,6 @@
 #define STORE_QUIT_MIN_TURNS 100      /* a quit this long counts in the hall
                                          of fame (store_game_ranked) */
 #define STORE_GUEST_BLOCK 1000        /* guest numbers reserved per write */
-#define STORE_GUEST_MIN_TURNS 50      /* opts.guest_min_turns' default */
-#define STORE_GUEST_KEEP_DAYS 30      /* opts.guest_keep_s' default, in days */
 #define STORE_PRUNE_EVERY_S 3600      /* the retention rule runs at start and
                                          then at most this often */
 
@@ -111,9 +109,9 @@ typedef struct store_opts {
     int batch_max;         /* requests per transaction; 0: 1000 */
     /* Bounded disk (docs/hosting.md); unlike the fields above, 0 turns
      * each off (the server passes its config keys guest_min_turns and
-     * guest_keep_days, whose defaults are STORE_GUEST_MIN_TURNS and
-     * STORE_GUEST_KEEP_DAYS). A guest's game (account_id 0) of fewer turns
-     * than guest_min_turns is not stored at all. */
+     * guest_keep_days, by default 50 turns and 30 days: config.c). A
+     * guest's game (account_id 0) of fewer turns than guest_min_turns is
+     * not stored at all. */
     int guest_min_turns;
     /* The retention rule: a guest's game is deleted guest_keep_s seconds
      * after it ended, unless it is among the STORE_TOP_MAX best of the
