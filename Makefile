@@ -9,9 +9,16 @@
 #
 # Two builds live side by side: build/rel (optimised, what `make run` serves)
 # and build/san (AddressSanitizer + UndefinedBehaviorSanitizer, what the unit
-# and session tests run). Sources are found by wildcard: a new file in common/
-# or server/ needs no Makefile edit; a new tests/unit/test_*.c or
-# tests/session/test_*.c becomes a test binary of its own.
+# and session tests run); build/fuzz holds the libFuzzer targets. Sources are
+# found by wildcard: a new file in common/ or server/ needs no Makefile edit;
+# a new tests/unit/test_*.c or tests/session/test_*.c becomes a test binary of
+# its own.
+#
+# Rebuilds are exact: the compiler writes each object's header dependencies
+# (-MMD -MP, test headers included), and each build folder keeps the compiler
+# and flags it was built with in a file named `flags` that every object
+# depends on: `make CC=clang`, `make CFLAGS=-DX` or an edit of SAN_FLAGS
+# rebuilds what they change, and nothing else does.
 
 PORT ?= 2323
 ARGS ?=
@@ -20,6 +27,9 @@ FUZZ_CC ?= clang
 FUZZ_RUNS ?= 200000
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 FUZZ_SECONDS ?= 60
+# Extra flags of your own, added to every compile (CFLAGS) and link (LDFLAGS).
+CFLAGS ?=
+LDFLAGS ?=
 
 # Debian packages: what the server needs to build and run, and what the tests
 # add. `make deps` / `make test-deps` install whichever are missing.
@@ -46,7 +56,6 @@ SESS_SRC   := $(sort $(wildcard tests/session/test_*.c))
 SESS_LIB   := $(sort $(filter-out $(SESS_SRC),$(wildcard tests/session/*.c)))
 FUZZ_SRC   := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 BENCH_SRC  := $(sort $(wildcard tests/bench/bench_*.c))
-HDRS       := $(wildcard common/*.h server/*.h tests/session/*.h)
 
 LIB_OBJS = $(patsubst %.c,build/$(1)/%.o,$(CORE_SRC) $(SERVER_SRC))
 # Everything but main() goes into one archive per build, so that a test links
@@ -55,19 +64,36 @@ LIB = build/$(1)/librogue.a
 
 .SECONDEXPANSION:
 .SECONDARY:
-.PHONY: all run test unit session e2e fuzz-smoke fuzz bench deps test-deps clean
+.PHONY: all run test unit session e2e fuzz-smoke fuzz bench deps test-deps clean FORCE
 .DELETE_ON_ERROR:
 
 all: build/rel/rogued
 
-# --- objects -----------------------------------------------------------------
-build/rel/%.o: %.c $(HDRS)
-	@mkdir -p $(dir $@)
-	$(CC) $(STD) $(WARN) $(INC) $(REL_FLAGS) $(PKG_CFLAGS) $(if $(filter tests/%,$<),-Itests -Itests/session $(TEST_CFLAGS)) -c $< -o $@
+# --- flags -------------------------------------------------------------------
+# Everything that decides what a build folder's objects and binaries contain.
+# Tests' pkg-config flags are in all three so that one file says it all.
+FLAGS_rel  = $(CC) $(STD) $(WARN) $(INC) $(REL_FLAGS) $(CFLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) : $(LDFLAGS) $(PKG_LIBS) $(TEST_LIBS)
+FLAGS_san  = $(CC) $(STD) $(WARN) $(INC) $(SAN_FLAGS) $(CFLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) : $(LDFLAGS) $(PKG_LIBS) $(TEST_LIBS)
+FLAGS_fuzz = $(FUZZ_CC) $(STD) $(INC) $(FUZZ_FLAGS) $(CFLAGS) $(PKG_CFLAGS) : $(LDFLAGS) $(PKG_LIBS)
 
-build/san/%.o: %.c $(HDRS)
+# Rewritten only when its contents change, so its date is the date of the
+# last change of flags (the recipe runs every time; the file rarely changes).
+build/%/flags: FORCE
+	@mkdir -p $(@D)
+	@if [ "$$(cat $@ 2>/dev/null)" != '$(strip $(FLAGS_$*))' ]; then \
+	  printf '%s\n' '$(strip $(FLAGS_$*))' > $@; fi
+
+# --- objects -----------------------------------------------------------------
+DEPFLAGS = -MMD -MP
+TESTINC  = $(if $(filter tests/%,$<),-Itests -Itests/session $(TEST_CFLAGS))
+
+build/rel/%.o: %.c build/rel/flags
 	@mkdir -p $(dir $@)
-	$(CC) $(STD) $(WARN) $(INC) $(SAN_FLAGS) $(PKG_CFLAGS) $(if $(filter tests/%,$<),-Itests -Itests/session $(TEST_CFLAGS)) -c $< -o $@
+	$(CC) $(STD) $(WARN) $(INC) $(REL_FLAGS) $(CFLAGS) $(DEPFLAGS) $(PKG_CFLAGS) $(TESTINC) -c $< -o $@
+
+build/san/%.o: %.c build/san/flags
+	@mkdir -p $(dir $@)
+	$(CC) $(STD) $(WARN) $(INC) $(SAN_FLAGS) $(CFLAGS) $(DEPFLAGS) $(PKG_CFLAGS) $(TESTINC) -c $< -o $@
 
 build/%/librogue.a: $$(call LIB_OBJS,%)
 	@rm -f $@
@@ -75,33 +101,48 @@ build/%/librogue.a: $$(call LIB_OBJS,%)
 
 # --- the server ----------------------------------------------------------------
 build/rel/rogued: build/rel/server/main.o $(call LIB,rel)
-	$(CC) $(REL_FLAGS) $^ $(PKG_LIBS) -lm -o $@
+	$(CC) $(REL_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) -lm -o $@
 
 build/san/rogued: build/san/server/main.o $(call LIB,san)
-	$(CC) $(SAN_FLAGS) $^ $(PKG_LIBS) -lm -o $@
+	$(CC) $(SAN_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) -lm -o $@
 
 # --- tests ---------------------------------------------------------------------
 UNIT_BINS := $(patsubst tests/unit/%.c,build/san/tests/unit/%,$(UNIT_SRC))
 SESS_BINS := $(patsubst tests/session/%.c,build/san/tests/session/%,$(SESS_SRC))
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRC))
 BENCH_BINS := $(patsubst tests/bench/%.c,build/rel/tests/bench/%,$(BENCH_SRC))
-# The benchmarks share header-only code (tests/bench/bot.h).
-$(BENCH_BINS:%=%.o): $(wildcard tests/bench/*.h)
 
 build/san/tests/unit/%: build/san/tests/unit/%.o $(call LIB,san)
-	$(CC) $(SAN_FLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -o $@
+	$(CC) $(SAN_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -o $@
 
 build/san/tests/session/%: build/san/tests/session/%.o $(patsubst %.c,build/san/%.o,$(SESS_LIB)) $(call LIB,san)
-	$(CC) $(SAN_FLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -o $@
+	$(CC) $(SAN_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -o $@
 
 build/rel/tests/bench/%: build/rel/tests/bench/%.o $(call LIB,rel)
-	$(CC) $(REL_FLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -lncurses -o $@
+	$(CC) $(REL_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -lncurses -o $@
 
-# libFuzzer targets: clang, with the sanitizers, straight from the sources.
-build/fuzz/%: tests/fuzz/%.c $(CORE_SRC) $(SERVER_SRC) $(HDRS)
+# libFuzzer targets: clang with the sanitizers. The core and the server are
+# compiled once (instrumented, without libFuzzer's main) into an archive of
+# their own; each target links it with -fsanitize=fuzzer.
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined
+FUZZ_OBJS  := $(patsubst %.c,build/fuzz/obj/%.o,$(CORE_SRC) $(SERVER_SRC))
+
+build/fuzz/obj/%.o: %.c build/fuzz/flags
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(STD) $(INC) -g -O1 -fsanitize=fuzzer,address,undefined \
-	  $(PKG_CFLAGS) $< $(CORE_SRC) $(SERVER_SRC) $(PKG_LIBS) -lm -o $@
+	$(FUZZ_CC) $(STD) $(INC) $(FUZZ_FLAGS) $(CFLAGS) $(DEPFLAGS) $(PKG_CFLAGS) -c $< -o $@
+
+build/fuzz/librogue.a: $(FUZZ_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(FUZZ_BINS): build/fuzz/%: build/fuzz/obj/tests/fuzz/%.o build/fuzz/librogue.a
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined $(LDFLAGS) $^ $(PKG_LIBS) -lm -o $@
+
+# What the compiler found each object to include (absent before the first
+# build, when every object is built anyway).
+ALL_SRC := $(CORE_SRC) $(SERVER_SRC) server/main.c $(UNIT_SRC) $(SESS_SRC) $(SESS_LIB) $(BENCH_SRC)
+-include $(foreach b,rel san,$(patsubst %.c,build/$(b)/%.d,$(ALL_SRC))) \
+         $(patsubst %.c,build/fuzz/obj/%.d,$(CORE_SRC) $(SERVER_SRC) $(FUZZ_SRC))
 
 # --- commands ------------------------------------------------------------------
 run: deps build/rel/rogued

@@ -277,54 +277,148 @@ int record_next_key(const record_t *r, size_t *pos, int *key)
     return 0;
 }
 
-/* --- replay --------------------------------------------------------------- */
+/* --- the record player ------------------------------------------------- */
+
+static int player_begin(record_player_t *p, uint64_t seed,
+                        const game_options_t *opt, record_t *into)
+{
+    p->game = game_new(seed, opt);
+    if (!p->game)
+        return p->err = RECORD_ENOMEM;
+    if (into && record_init(into, p->game, 0) != 0) {
+        record_free(into);
+        record_blank(into, 0);
+        return p->err = RECORD_ENOMEM;
+    }
+    p->into = into;
+    if (p->nchecks > 0 &&
+        (uint32_t)le_get(p->checks, 4) != (uint32_t)game_hash(p->game)) {
+        p->drift_at = 0;
+        return p->err = RECORD_EDRIFT;
+    }
+    return RECORD_OK;
+}
+
+static void player_blank(record_player_t *p, record_t *into)
+{
+    memset(p, 0, sizeof *p);
+    p->drift_at = -1;
+    if (into)
+        record_blank(into, 0);
+}
+
+int record_player_start(record_player_t *p, const record_t *r, record_t *into)
+{
+    player_blank(p, into);
+    if (r->game_version != GAME_VERSION)
+        return p->err = RECORD_EVERSION;
+    p->keys = (const uint8_t *)r->keys.data;
+    p->keys_len = r->keys.len;
+    p->checks = (const uint8_t *)r->checks.data;
+    p->nchecks = r->checks.len / 4;
+    p->has_final = r->finished;
+    p->final_hash = r->final_hash;
+    return player_begin(p, r->seed, &r->opt, into);
+}
+
+int record_player_start_raw(record_player_t *p, uint64_t seed,
+                            const game_options_t *opt, const void *keys,
+                            size_t keys_len, const void *checks,
+                            size_t checks_len, record_t *into)
+{
+    player_blank(p, into);
+    p->keys = keys;
+    p->keys_len = keys_len;
+    p->checks = checks;
+    p->nchecks = checks ? checks_len / 4 : 0;
+    return player_begin(p, seed, opt, into);
+}
+
+int record_player_step(record_player_t *p, int *key)
+{
+    uint32_t v;
+    if (p->err != RECORD_OK)
+        return p->err;
+    if (p->done)
+        return 0;
+    if (p->pos >= p->keys_len) {
+        p->done = 1;
+        if (p->has_final && game_hash(p->game) != p->final_hash) {
+            p->drift_at = p->fed;
+            return p->err = RECORD_EDRIFT;
+        }
+        return 0;
+    }
+    if (varint_get(p->keys, p->keys_len, &p->pos, &v) != 0)
+        return p->err = RECORD_ECORRUPT;
+    int k = bits_int(v);
+    if (p->into)
+        record_key(p->into, p->game, k);
+    else
+        game_key(p->game, k);
+    p->fed++;
+    if (key)
+        *key = k;
+    size_t c = p->fed / RECORD_CHECK_EVERY;
+    if (p->fed % RECORD_CHECK_EVERY == 0 && c < p->nchecks &&
+        (uint32_t)le_get(p->checks + 4 * c, 4) != (uint32_t)game_hash(p->game)) {
+        p->drift_at = p->fed;
+        return p->err = RECORD_EDRIFT;
+    }
+    return 1;
+}
+
+int record_player_run(record_player_t *p, uint32_t max)
+{
+    int rc;
+    uint32_t n = 0;
+    while ((rc = record_player_step(p, NULL)) == 1)
+        if (max && ++n >= max)
+            return 1;
+    return rc;
+}
+
+game_t *record_player_take(record_player_t *p)
+{
+    game_t *g = p->game;
+    p->game = NULL;
+    return g;
+}
+
+void record_player_free(record_player_t *p)
+{
+    game_free(p->game);
+    p->game = NULL;
+}
+
+/* --- replay and resume ----------------------------------------------------- */
 
 int record_replay(const void *bytes, size_t len, record_replay_t *out,
                   game_t **game_out)
 {
     record_t r;
+    record_player_t p;
     out->keys_replayed = 0;
     out->drift_at = -1;
     out->final_hash = 0;
     if (game_out)
         *game_out = NULL;
     int rc = record_decode(bytes, len, &r);
-    if (rc == RECORD_OK && r.game_version != GAME_VERSION)
-        rc = RECORD_EVERSION;
-    if (rc != RECORD_OK) {
-        record_free(&r);
-        return rc;
-    }
-    game_t *g = game_new(r.seed, &r.opt);
-    if (!g) {
-        record_free(&r);
-        return RECORD_ENOMEM;
-    }
-    const uint8_t *checks = (const uint8_t *)r.checks.data;
-    size_t pos = 0;
-    uint32_t i = 0;
-    int key;
-    if ((uint32_t)le_get(checks, 4) != (uint32_t)game_hash(g))
-        out->drift_at = 0;
-    while (out->drift_at < 0 && i < r.nkeys &&
-           record_next_key(&r, &pos, &key) == 0) {
-        game_key(g, key);
-        i++;
-        if (i % RECORD_CHECK_EVERY == 0 &&
-            (uint32_t)le_get(checks + 4 * (i / RECORD_CHECK_EVERY), 4) !=
-                (uint32_t)game_hash(g))
-            out->drift_at = i;
-    }
-    out->keys_replayed = i;
-    out->final_hash = game_hash(g);
-    if (out->drift_at < 0 && out->final_hash != r.final_hash)
-        out->drift_at = i;
-    rc = out->drift_at < 0 ? RECORD_OK : RECORD_EDRIFT;
-    record_free(&r);
-    if (game_out)
-        *game_out = g;
+    if (rc == RECORD_OK)
+        rc = record_player_start(&p, &r, NULL);
     else
-        game_free(g);
+        player_blank(&p, NULL);
+    if (rc == RECORD_OK)
+        rc = record_player_run(&p, 0);
+    if (p.game) {
+        out->keys_replayed = p.fed;
+        out->drift_at = p.drift_at;
+        out->final_hash = game_hash(p.game);
+        if (game_out && (rc == RECORD_OK || rc == RECORD_EDRIFT))
+            *game_out = record_player_take(&p);
+    }
+    record_player_free(&p);
+    record_free(&r);
     return rc;
 }
 
@@ -336,23 +430,20 @@ int record_resume(uint64_t seed, const game_options_t *opt, const void *keys,
     uint32_t v;
     *game_out = NULL;
     record_blank(rec, 0);
-    while (pos < len)
+    while (pos < len) /* every varint before any is fed */
         if (varint_get(p, len, &pos, &v) != 0)
             return RECORD_ECORRUPT;
-    game_t *g = game_new(seed, opt);
-    if (!g)
-        return RECORD_ENOMEM;
-    if (record_init(rec, g, 0) != 0) {
+    record_player_t pl;
+    int rc = record_player_start_raw(&pl, seed, opt, keys, len, NULL, 0, rec);
+    if (rc == RECORD_OK)
+        rc = record_player_run(&pl, 0);
+    if (rc != RECORD_OK) {
+        record_player_free(&pl);
         record_free(rec);
         record_blank(rec, 0);
-        game_free(g);
-        return RECORD_ENOMEM;
+        return rc;
     }
-    for (pos = 0; pos < len;) {
-        varint_get(p, len, &pos, &v); /* checked above */
-        record_key(rec, g, bits_int(v));
-    }
-    *game_out = g;
+    *game_out = record_player_take(&pl);
     return RECORD_OK;
 }
 

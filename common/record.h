@@ -1,6 +1,6 @@
 /* record.h - a game record: what replays a game exactly, as bytes.
  *
- * A record is inputs, not state (STYLE.md habit 6): the core version, the
+ * A record is inputs, not state (docs/style.md): the core version, the
  * seed, the options and every key fed, plus the low 32 bits of the state
  * hash at the start and after every RECORD_CHECK_EVERY keys, so that a
  * replay that drifts is caught where it drifts, and the final state hash.
@@ -114,8 +114,62 @@ int record_replay(const void *bytes, size_t len, record_replay_t *out,
 
 /* Reads the next key of a record from byte position *pos in r->keys (start
  * at 0; each call advances it). Returns 0, or -1 at the end or on a damaged
- * varint. For hosts that replay step by step (watching). */
+ * varint. */
 int record_next_key(const record_t *r, size_t *pos, int *key);
+
+/* --- the record player ------------------------------------------------------
+ * The one way a game is rebuilt from its keys: replays (all at once or one
+ * key per tick), watching (a watcher rebuilds the player's game from its
+ * summary), export and resume all step a player. It feeds the keys to a new
+ * game in order and compares the game's state with every check the keys
+ * come with (one each RECORD_CHECK_EVERY keys) and, at the end, with the
+ * final hash if there is one; the first difference stops it
+ * (RECORD_EDRIFT, drift_at). Keys without checks (a game in progress as the
+ * store keeps it) are fed unchecked. The source bytes are borrowed: they
+ * must outlive the player. */
+typedef struct record_player {
+    game_t *game;              /* owned, until record_player_take */
+    record_t *into;            /* NULL, or a recorder each key goes through */
+    const uint8_t *keys, *checks;
+    size_t keys_len, nchecks, pos;
+    uint32_t fed;              /* keys fed so far */
+    uint8_t has_final, done;
+    uint64_t final_hash;
+    int64_t drift_at;          /* -1, or the keys fed when it differed */
+    int err;                   /* RECORD_OK, or why it stopped */
+} record_player_t;
+
+/* A player of record r (a recorder's or a decoded one; r->game_version must
+ * be GAME_VERSION). into (may be NULL) is initialised as a new recorder of
+ * the rebuilt game: the record it makes goes on exactly as r would have.
+ * Returns RECORD_OK, RECORD_EVERSION, RECORD_ENOMEM or RECORD_EDRIFT (the
+ * start check differs); the player is safe to free whatever the result. */
+int record_player_start(record_player_t *p, const record_t *r, record_t *into);
+
+/* The same from parts: a game's seed and options, its key bytes (whole
+ * varints, as record_t.keys holds them), and its checks (4 bytes each, as
+ * record_t.checks; NULL and 0 for none). No final hash. */
+int record_player_start_raw(record_player_t *p, uint64_t seed,
+                            const game_options_t *opt, const void *keys,
+                            size_t keys_len, const void *checks,
+                            size_t checks_len, record_t *into);
+
+/* Feeds the next key (*key receives it; key may be NULL). Returns 1 when a
+ * key was fed, 0 at the end (everything fed and checked), or a negative
+ * enum record_err: RECORD_EDRIFT (p->drift_at), RECORD_ECORRUPT (a damaged
+ * varint). After 0 or an error every later call returns the same. */
+int record_player_step(record_player_t *p, int *key);
+
+/* Steps to the end or the first error, at most max keys (0: no limit).
+ * Returns as record_player_step: 1 (stopped at max, more to come), 0 or an
+ * error. */
+int record_player_run(record_player_t *p, uint32_t max);
+
+/* Takes the rebuilt game (the caller frees it); the player keeps none. */
+game_t *record_player_take(record_player_t *p);
+
+/* Frees the game unless taken. The recorder `into` stays the caller's. */
+void record_player_free(record_player_t *p);
 
 /* Rebuilds a game in progress from its seed, options and the keys recorded
  * so far, encoded as a recorder keeps them (the bytes of record_t.keys from

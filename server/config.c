@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "combat.h"
+#include "proxy_proto.h"
 
 enum key_type { K_INT, K_STR };
 
@@ -36,6 +37,20 @@ static int check_combat(const char *value, char *err, size_t errlen)
     return -1;
 }
 
+static int check_on_off(const char *value, char *err, size_t errlen)
+{
+    if (strcmp(value, "on") == 0 || strcmp(value, "off") == 0)
+        return 0;
+    snprintf(err, errlen, "'%s' is neither on nor off", value);
+    return -1;
+}
+
+static int check_trusted(const char *value, char *err, size_t errlen)
+{
+    proxy_trust_t t;
+    return proxy_trust_parse(&t, value, err, errlen);
+}
+
 static const key_def_t keys[] = {
     STR_KEY(bind, "address to listen on"),
     INT_KEY(port, 0, 65535, "TCP port (0 picks a free one and logs it)"),
@@ -43,6 +58,10 @@ static const key_def_t keys[] = {
     STR_KEY(motd, "the lobby's message of the day (may be empty)"),
     STR_KEY(server_name, "name shown to players"),
     INT_KEY(max_sessions, 1, 1000000, "players at once; more are told the server is full"),
+    INT_KEY(max_sessions_per_ip, 0, 1000000, "sessions at once from one address (0: no limit)"),
+    INT_KEY(connects_per_ip_per_minute, 0, 1000000, "new connections a minute from one address (0: no limit)"),
+    INT_KEY(hashes_per_ip, 0, 1000, "logins and registrations from one address being checked at once (0: no limit)"),
+    INT_KEY(registrations_per_ip_per_hour, 0, 1000000, "accounts one address may create an hour (0: no limit)"),
     INT_KEY(idle_timeout, 0, 604800, "seconds without a key before disconnect (0: never)"),
     INT_KEY(idle_warning, 0, 3600, "seconds before the idle disconnect that the player is warned"),
     INT_KEY(negotiation_ms, 10, 10000, "ms to wait for a client's telnet answers"),
@@ -56,6 +75,8 @@ static const key_def_t keys[] = {
     STR_KEY(seed, "empty: a random seed per game; a number: every game uses it"),
     CHECKED_KEY(combat, "combat ruleset: power, attack-defense, d10 or dice-pool", check_combat),
     STR_KEY(log_level, "error, info or debug"),
+    CHECKED_KEY(proxy_protocol, "on: connections from proxy_trusted begin with a PROXY header (v1 or v2) naming the player's address", check_on_off),
+    CHECKED_KEY(proxy_trusted, "the balancers' addresses or networks, comma-separated (10.0.0.0/8, ::1)", check_trusted),
     INT_KEY(guest_min_turns, 0, 1000000, "a guest's game of fewer turns is not stored (0: every game)"),
     INT_KEY(guest_keep_days, 0, 36500, "days a guest's game is kept unless in the hall of fame (0: for ever)"),
 };
@@ -71,6 +92,10 @@ void config_defaults(config_t *c)
     snprintf(c->server_name, sizeof c->server_name, "rogued");
     snprintf(c->motd, sizeof c->motd, "Every player has a dungeon of their own. Good luck!");
     c->max_sessions = 1000;
+    c->max_sessions_per_ip = 20;
+    c->connects_per_ip_per_minute = 60;
+    c->hashes_per_ip = 2;
+    c->registrations_per_ip_per_hour = 10;
     c->idle_timeout = 1800;
     c->idle_warning = 60;
     c->negotiation_ms = 500;
@@ -82,6 +107,7 @@ void config_defaults(config_t *c)
     c->max_rows = 100;
     c->keepalive = 30;
     snprintf(c->log_level, sizeof c->log_level, "info");
+    snprintf(c->proxy_protocol, sizeof c->proxy_protocol, "off");
     c->guest_min_turns = 50;
     c->guest_keep_days = 30;
     snprintf(c->combat, sizeof c->combat, "%s",
@@ -251,7 +277,22 @@ int config_validate(const config_t *c, char *err, size_t errlen)
         snprintf(err, errlen, "bind and data_dir may not be empty");
         return -1;
     }
+    if (check_on_off(c->proxy_protocol, err, errlen) != 0 ||
+        check_trusted(c->proxy_trusted, err, errlen) != 0)
+        return -1;
+    proxy_trust_t t;
+    proxy_trust_parse(&t, c->proxy_trusted, err, errlen);
+    if (config_proxy_on(c) && t.n == 0) {
+        snprintf(err, errlen, "proxy_protocol is on: proxy_trusted must name "
+                 "the balancers that may send a PROXY header");
+        return -1;
+    }
     return 0;
+}
+
+int config_proxy_on(const config_t *c)
+{
+    return strcmp(c->proxy_protocol, "on") == 0;
 }
 
 void config_print_keys(const config_t *c, void *file)

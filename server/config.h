@@ -17,6 +17,10 @@ typedef struct config {
     char server_name[64];
     char motd[160];          /* the lobby's message of the day */
     int max_sessions;
+    int max_sessions_per_ip; /* sessions from one address; 0 = no limit */
+    int connects_per_ip_per_minute; /* new connections; 0 = no limit */
+    int hashes_per_ip;       /* password checks in flight; 0 = no limit */
+    int registrations_per_ip_per_hour; /* new accounts; 0 = no limit */
     int idle_timeout;        /* seconds; 0 = never */
     int idle_warning;        /* seconds before the idle disconnect */
     int negotiation_ms;      /* how long to wait for telnet answers */
@@ -29,6 +33,8 @@ typedef struct config {
     char seed[32];           /* "" = a random seed per game, else a number */
     char combat[32];         /* the ruleset of new games (combat.h names) */
     char log_level[16];      /* error, info, debug */
+    char proxy_protocol[8];  /* "on": trusted balancers send a PROXY header */
+    char proxy_trusted[CONFIG_STR_MAX]; /* addresses and networks */
     int guest_min_turns;     /* a guest's shorter game is not stored */
     int guest_keep_days;     /* a guest's game is deleted after; 0 = never */
 } config_t;
@@ -60,6 +66,9 @@ int config_seed(const config_t *c, uint64_t *seed);
  * default one if it names none (config_set and config_validate refuse
  * that). */
 int config_ruleset(const config_t *c);
+
+/* 1 if proxy_protocol is on. */
+int config_proxy_on(const config_t *c);
 
 /* Writes every key with its value and description (for --help). */
 void config_print_keys(const config_t *c, void *file);

@@ -133,13 +133,6 @@ static void header(out_t *o, int64_t id, const store_game_t *g)
 
 /* --- the replay ---------------------------------------------------------------- */
 
-static uint32_t check_at(const record_t *r, uint32_t i)
-{
-    const unsigned char *p = (const unsigned char *)r->checks.data + 4 * i;
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[3] << 24;
-}
-
 /* Replays r into o: a frame for the start and for every key that changes
  * the screen, then the end. Returns 0; or -1 (out of memory), or the
  * number of keys fed + 1 when the state first differs from the record's. */
@@ -155,31 +148,23 @@ static long long replay(const record_t *r, out_t *o, uint64_t *t_end)
     term_state_t ts;
     term_state_reset(&ts);
     ts.utf8 = 1;
-    game_t *g = game_new(r->seed, &r->opt);
-    if (!g || screen_init(&shown, EXPORT_W, EXPORT_H) != 0 ||
-        screen_init(&next, EXPORT_W, EXPORT_H) != 0)
-        goto done;
-    if (check_at(r, 0) != (uint32_t)game_hash(g)) {
-        rc = 1;
+    /* The record player checks every check of the record, and the end. */
+    record_player_t pl;
+    int step = record_player_start(&pl, r, NULL);
+    if (step == RECORD_EDRIFT) {
+        rc = pl.drift_at + 1;
         goto done;
     }
+    if (step != RECORD_OK || screen_init(&shown, EXPORT_W, EXPORT_H) != 0 ||
+        screen_init(&next, EXPORT_W, EXPORT_H) != 0)
+        goto done;
     uint64_t t = 0;
-    view_draw(g, &shown);
+    view_draw(pl.game, &shown);
     if (buf_puts(&b, start) != 0 || screen_paint(&shown, &ts, &b) != 0)
         goto done;
     frame(o, t, b.data, b.len);
-    size_t pos = 0;
-    int key;
-    for (uint32_t i = 1; i <= r->nkeys; i++) {
-        if (record_next_key(r, &pos, &key) != 0)
-            goto done; /* cannot be: decoded whole */
-        game_key(g, key);
-        if (i % RECORD_CHECK_EVERY == 0 &&
-            check_at(r, i / RECORD_CHECK_EVERY) != (uint32_t)game_hash(g)) {
-            rc = (long long)i + 1;
-            goto done;
-        }
-        view_draw(g, &next);
+    while ((step = record_player_step(&pl, NULL)) == 1) {
+        view_draw(pl.game, &next);
         buf_reset(&b);
         if (screen_diff(&shown, &next, &ts, &b) != 0)
             goto done;
@@ -191,16 +176,18 @@ static long long replay(const record_t *r, out_t *o, uint64_t *t_end)
             next = tmp;
         }
     }
-    if (game_hash(g) != r->final_hash) {
-        rc = (long long)r->nkeys + 1;
+    if (step == RECORD_EDRIFT) {
+        rc = pl.drift_at + 1;
         goto done;
     }
+    if (step != RECORD_OK)
+        goto done; /* cannot be: decoded whole */
     t += EXPORT_HOLD_US;
     frame(o, t, end, strlen(end));
     *t_end = t;
     rc = 0;
 done:
-    game_free(g);
+    record_player_free(&pl);
     screen_free(&shown);
     screen_free(&next);
     buf_free(&b);

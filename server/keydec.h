@@ -7,7 +7,7 @@
  * the byte stream and on when keydec_timeout is called, never on how the bytes
  * were split across keydec_feed calls.
  *
- * What each input decodes to (the Keys table of TELNET.md):
+ * What each input decodes to (docs/telnet.md, keys):
  *   0d                  KEY_ENTER at once; one 00 or 0a right after it (even
  *                       in a later feed) is swallowed
  *   0a (not after 0d)   KEY_ENTER

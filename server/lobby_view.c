@@ -255,15 +255,15 @@ static void draw_watch(const lobby_t *l, screen_t *s)
 }
 
 _Static_assert(STORE_QUIT_MIN_TURNS == 100, "help_lines says 100 turns");
+/* Rows 6 to 23: the page fits 80x24. */
 static const char *const help_lines[] = {
     "The lobby",
     "",
     "  p  play a game: each player has a dungeon of their own",
     "  w  watch a game in progress, at your own terminal's size",
-    "  s  the hall of fame: the best 20 games that ended in a death, a",
-    "     win or a quit after 100 turns, and your own best; a letter there",
-    "     replays that game (space pauses, + and - change the speed,",
-    "     . steps a turn while paused, q leaves)",
+    "  s  the hall of fame: the best games that ended in a death, a win or a",
+    "     quit after 100 turns (13 at 80x24), and your own best. A letter",
+    "     replays that game: space pauses, + and - the speed, . a step, q leaves",
     "  l  log in (or out); r  register an account",
     "  q  quit",
     "",
@@ -271,7 +271,8 @@ static const char *const help_lines[] = {
     "game ends with the connection and the name is not kept. An account",
     "keeps your name and your games in the hall of fame.",
     "",
-    "In the game, ? lists every key. When a game ends you are back here.",
+    "In the game, ? lists every key. When you die, the YOU DIED screen says",
+    "how; then Space or r plays again, and Esc or q comes back here.",
     "",
     "Press any key to return.",
 };

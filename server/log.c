@@ -44,3 +44,15 @@ void log_msg(int level, const char *fmt, ...)
     /* One write per line so that lines from a busy server never interleave. */
     fprintf(stderr, "%s\n", line);
 }
+
+const char *log_safe(const char *in, char *out, size_t n)
+{
+    size_t j = 0;
+    for (size_t i = 0; in[i] && j + 1 < n; i++) {
+        unsigned char c = (unsigned char)in[i];
+        out[j++] = c > ' ' && c < 127 && c != '"' && c != '\\' ? (char)c : '?';
+    }
+    if (n)
+        out[j] = '\0';
+    return out;
+}

@@ -2,6 +2,8 @@
 #ifndef ROGUE_LOG_H
 #define ROGUE_LOG_H
 
+#include <stddef.h>
+
 enum log_level { LOG_ERROR = 0, LOG_INFO = 1, LOG_DEBUG = 2 };
 
 /* Sets the most detailed level written (default LOG_INFO). */
@@ -12,6 +14,11 @@ int log_level_parse(const char *name);
 
 /* Writes one line. Never pass a password or anything a player typed unchecked. */
 void log_msg(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Text a client typed, made safe for one log line inside quotes: printable
+ * ASCII stays, anything else (controls, quotes, backslashes, UTF-8) is '?'.
+ * Returns out. */
+const char *log_safe(const char *in, char *out, size_t n);
 
 #define log_error(...) log_msg(LOG_ERROR, __VA_ARGS__)
 #define log_info(...) log_msg(LOG_INFO, __VA_ARGS__)

@@ -52,8 +52,9 @@ static void usage(FILE *f, const config_t *defaults)
     config_print_keys(defaults, f);
     fprintf(f,
         "\n"
-        "Signals: SIGINT or SIGTERM tells every player, closes every connection\n"
-        "and exits 0.\n");
+        "Signals: SIGINT, SIGTERM or SIGHUP tells every player, keeps every\n"
+        "account's game for its next login, records every guest's game, closes\n"
+        "every connection and exits 0.\n");
 }
 
 /* Flags that take a value, and the key each sets. */

@@ -1,4 +1,5 @@
-/* server.c - the loop, the listener, signals and the once-a-second sweep. */
+/* server.c - the loop, the listener, signals, the once-a-second sweep, and
+ * the render phase that delivers messages, closes and draws (server.h). */
 #include "server.h"
 
 #include <stdio.h>
@@ -21,7 +22,81 @@ static void on_connection(uv_stream_t *listener, int status)
 static void on_signal(uv_signal_t *h, int signum)
 {
     srv_t *srv = h->data;
-    srv_shutdown(srv, signum == SIGINT ? "SIGINT" : "SIGTERM");
+    /* SIGHUP (the terminal that ran us closed) is a clean shutdown too:
+     * every game kept or recorded, never lost. */
+    srv_shutdown(srv, signum == SIGINT ? "SIGINT"
+                      : signum == SIGHUP ? "SIGHUP" : "SIGTERM");
+}
+
+void srv_post(srv_t *srv, smsg_t *m)
+{
+    msgq_push(&srv->msgs, m);
+}
+
+void srv_mark(srv_t *srv, sess_t *s)
+{
+    if (s->marked)
+        return;
+    s->marked = 1;
+    s->mnext = NULL;
+    s->mprev = srv->marked_tail;
+    if (srv->marked_tail)
+        srv->marked_tail->mnext = s;
+    else
+        srv->marked = s;
+    srv->marked_tail = s;
+}
+
+void srv_unmark(srv_t *srv, sess_t *s)
+{
+    if (!s->marked)
+        return;
+    if (s->mprev)
+        s->mprev->mnext = s->mnext;
+    else
+        srv->marked = s->mnext;
+    if (s->mnext)
+        s->mnext->mprev = s->mprev;
+    else
+        srv->marked_tail = s->mprev;
+    s->marked = 0;
+    s->mprev = s->mnext = NULL;
+}
+
+/* A message to its session, or its refusal back to the sender. */
+static void deliver(srv_t *srv, smsg_t *m)
+{
+    dir_entry_t *e = dir_find(&srv->dir, m->to);
+    if (e) {
+        sess_deliver(e->sess, m);
+        return;
+    }
+    log_debug("message %s from %llu to %llu: gone", msg_type_name(m->type),
+              (unsigned long long)m->from, (unsigned long long)m->to);
+    smsg_t *answer = msg_bounce(m);
+    if (answer)
+        srv_post(srv, answer);
+    msg_free(m);
+}
+
+/* The render phase: once per loop iteration, before the loop waits. */
+static void on_phase(uv_prepare_t *h)
+{
+    srv_t *srv = h->data;
+    for (;;) {
+        smsg_t *m = msgq_pop(&srv->msgs);
+        if (m) {
+            deliver(srv, m);
+            continue;
+        }
+        sess_t *s = srv->marked;
+        if (!s)
+            break;
+        srv_unmark(srv, s);
+        sess_phase(s);
+    }
+    if (srv->shutting_down && !srv->sessions && !uv_is_closing((uv_handle_t *)h))
+        uv_close((uv_handle_t *)h, NULL);
 }
 
 static void on_sweep(uv_timer_t *t)
@@ -33,6 +108,8 @@ static void on_sweep(uv_timer_t *t)
         next = s->next; /* the sweep may close s, never free it */
         sess_sweep(s, now);
     }
+    if (now / 1000 % 10 == 0)
+        addr_sweep(&srv->addrs, now);
 }
 
 void srv_addr_name(const struct sockaddr_storage *a, char *out, size_t n)
@@ -93,10 +170,20 @@ int srv_init(srv_t *srv, uv_loop_t *loop, const config_t *cfg,
     srv->loop = loop;
     srv->cfg = *cfg;
     srv->store = store;
+    dir_init(&srv->dir);
+    char err[256];
+    srv->proxy_on = config_proxy_on(cfg);
+    proxy_trust_parse(&srv->trust, cfg->proxy_trusted, err, sizeof err);
+    if (addr_limits_init(&srv->addrs, cfg->max_sessions_per_ip,
+                         cfg->connects_per_ip_per_minute, cfg->hashes_per_ip,
+                         cfg->registrations_per_ip_per_hour) != 0) {
+        store_close(store);
+        return -1;
+    }
     buf_init(&srv->enc, 0);
-    buf_init(&srv->out, 0);
     if (screen_init(&srv->next, 80, 24) != 0) {
         store_close(store);
+        addr_limits_free(&srv->addrs);
         return -1;
     }
     if (listen_on(srv) != 0) {
@@ -105,13 +192,19 @@ int srv_init(srv_t *srv, uv_loop_t *loop, const config_t *cfg,
         uv_run(loop, UV_RUN_DEFAULT);
         store_close(store);
         screen_free(&srv->next);
+        addr_limits_free(&srv->addrs);
         return -1;
     }
     uv_signal_init(loop, &srv->sigint);
     uv_signal_init(loop, &srv->sigterm);
-    srv->sigint.data = srv->sigterm.data = srv;
+    uv_signal_init(loop, &srv->sighup);
+    srv->sigint.data = srv->sigterm.data = srv->sighup.data = srv;
     uv_signal_start(&srv->sigint, on_signal, SIGINT);
     uv_signal_start(&srv->sigterm, on_signal, SIGTERM);
+    uv_signal_start(&srv->sighup, on_signal, SIGHUP);
+    uv_prepare_init(loop, &srv->phase);
+    srv->phase.data = srv;
+    uv_prepare_start(&srv->phase, on_phase);
     uv_timer_init(loop, &srv->sweep);
     srv->sweep.data = srv;
     uv_timer_start(&srv->sweep, on_sweep, 1000, 1000);
@@ -127,6 +220,7 @@ void srv_shutdown(srv_t *srv, const char *why)
     uv_close((uv_handle_t *)&srv->listener, NULL);
     uv_close((uv_handle_t *)&srv->sigint, NULL);
     uv_close((uv_handle_t *)&srv->sigterm, NULL);
+    uv_close((uv_handle_t *)&srv->sighup, NULL);
     uv_close((uv_handle_t *)&srv->sweep, NULL);
     sess_t *next;
     for (sess_t *s = srv->sessions; s; s = next) {
@@ -144,7 +238,9 @@ int srv_run(srv_t *srv)
     srv->store = NULL;
     screen_free(&srv->next);
     buf_free(&srv->enc);
-    buf_free(&srv->out);
+    msgq_free(&srv->msgs);
+    dir_free(&srv->dir);
+    addr_limits_free(&srv->addrs);
     int rc = uv_loop_close(srv->loop);
     if (rc != 0)
         log_error("loop closed with handles still open: %s", uv_strerror(rc));

@@ -1,23 +1,17 @@
-/* session.c - a connection's life: accept, read, write, close, free.
- * What the bytes mean (telnet, keys, the game) is session_play.c. */
+/* session.c - the session core: accept, read, the output buffer and its
+ * writes, closing, the state machine, keys in, messages in.
+ * What each state does is in its own file (session.h). */
 #include "session.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "keys.h"
 #include "log.h"
 #include "store.h"
-
-/* Our side of the option table (TELNET.md): we will ECHO and SGA, we want
- * NAWS and TTYPE from the client, and we refuse everything else. */
-static const telnet_telopt_t telopts[] = {
-    { TELNET_TELOPT_ECHO, TELNET_WILL, TELNET_DONT },
-    { TELNET_TELOPT_SGA, TELNET_WILL, TELNET_DO },
-    { TELNET_TELOPT_NAWS, TELNET_WONT, TELNET_DO },
-    { TELNET_TELOPT_TTYPE, TELNET_WONT, TELNET_DO },
-    { -1, 0, 0 }
-};
+#include "view.h"
 
 #define CLOSE_DEADLINE_MS 2000
 #define ESC_DELAY_MS 100
@@ -30,6 +24,208 @@ typedef struct wreq {
     char data[];
 } wreq_t;
 
+uint64_t sess_now(const sess_t *s)
+{
+    return uv_now(s->srv->loop);
+}
+
+const char *sess_player_name(const sess_t *s)
+{
+    return lobby_player_name(&s->lobby);
+}
+
+void owned_game_free(owned_game_t *o)
+{
+    game_free(o->game);
+    record_free(&o->rec);
+    memset(o, 0, sizeof *o);
+}
+
+/* --- marks and requests ------------------------------------------------------ */
+
+void sess_owe_frame(sess_t *s)
+{
+    s->owe_frame = 1;
+    srv_mark(s->srv, s);
+}
+
+void sess_repaint(sess_t *s)
+{
+    screen_free(&s->shown); /* 0x0: the next frame paints everything */
+    sess_owe_frame(s);
+}
+
+int sess_closing(const sess_t *s)
+{
+    return s->close.requested || s->state == S_CLOSING;
+}
+
+void sess_close(sess_t *s, const char *reason, int graceful,
+                const char *message)
+{
+    if (s->state == S_CLOSING) {
+        /* Draining already: a forced close (a write error, the deadline)
+         * still drops it now. */
+        if (!graceful && !s->handles_closing) {
+            s->close.graceful = 0;
+            srv_mark(s->srv, s);
+        }
+        return;
+    }
+    if (s->close.requested) {
+        if (!graceful)
+            s->close.graceful = 0;
+        return;
+    }
+    s->close.requested = 1;
+    s->close.graceful = (uint8_t)graceful;
+    snprintf(s->close.reason, sizeof s->close.reason, "%s", reason);
+    snprintf(s->close.message, sizeof s->close.message, "%s",
+             message ? message : "");
+    srv_mark(s->srv, s);
+}
+
+int sess_post(sess_t *s, int type, uint64_t to, int64_t a, msg_game_t *game,
+              const char *fmt, ...)
+{
+    smsg_t *m = msg_new(type, s->id, to, NULL);
+    if (!m) {
+        log_error("session %llu: out of memory for a %s message",
+                  (unsigned long long)s->id, msg_type_name(type));
+        msg_game_free(game);
+        return -1;
+    }
+    m->a = a;
+    m->game = game;
+    if (fmt) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(m->text, sizeof m->text, fmt, ap);
+        va_end(ap);
+    }
+    srv_post(s->srv, m);
+    return 0;
+}
+
+/* --- states ---------------------------------------------------------------------- */
+
+void sess_goto(sess_t *s, int state, void *arg)
+{
+    const sess_state_ops_t *old = sess_state_ops(s->state);
+    if (old->leave)
+        old->leave(s);
+    memset(&s->st, 0, sizeof s->st);
+    s->state = (uint8_t)state;
+    const sess_state_ops_t *ops = sess_state_ops(state);
+    if (ops->enter && ops->enter(s, arg) != 0 && state != S_LOBBY) {
+        /* It could not start (the enter left a note): the lobby instead. */
+        memset(&s->st, 0, sizeof s->st);
+        s->state = S_LOBBY;
+        ops = sess_state_ops(S_LOBBY);
+        if (ops->enter)
+            ops->enter(s, NULL);
+    }
+    if (state != S_CLOSING)
+        sess_owe_frame(s);
+}
+
+/* --- output ---------------------------------------------------------------------- */
+
+static void on_write(uv_write_t *req, int status)
+{
+    wreq_t *w = (wreq_t *)req;
+    sess_t *s = w->s;
+    s->queued -= w->len;
+    s->drained_ms = sess_now(s);
+    free(w);
+    if (status < 0) {
+        if (status != UV_ECANCELED)
+            sess_close(s, "write error", 0, NULL);
+        return;
+    }
+    /* Frames were skipped while the client lagged: catch up in one diff. */
+    if (s->owe_frame && s->queued <= (size_t)s->srv->cfg.output_highwater / 2)
+        srv_mark(s->srv, s);
+}
+
+/* Hands the gathered bytes to libuv: at once if the socket takes them, the
+ * rest queued (bounded by output_limit). */
+static void flush(sess_t *s)
+{
+    srv_t *srv = s->srv;
+    size_t len = s->out.len;
+    const char *p = s->out.data;
+    if (len == 0 || s->handles_closing) {
+        buf_free(&s->out);
+        return;
+    }
+    s->last_output_ms = sess_now(s);
+    /* Most frames fit the socket buffer: written at once, no copy. */
+    uv_buf_t b = uv_buf_init((char *)p, (unsigned)len);
+    int n = s->queued == 0 ? uv_try_write((uv_stream_t *)&s->tcp, &b, 1)
+                           : UV_EAGAIN;
+    if (n > 0) {
+        p += n;
+        len -= (size_t)n;
+    } else if (n != UV_EAGAIN && n != UV_ENOSYS) {
+        buf_free(&s->out);
+        sess_close(s, "write error", 0, NULL);
+        return;
+    }
+    if (len > 0 && s->queued + len > (size_t)srv->cfg.output_limit) {
+        /* It stopped reading: memory per session never depends on the client. */
+        buf_free(&s->out);
+        sess_close(s, "output limit (client not reading)", 0, NULL);
+        return;
+    }
+    if (len > 0) {
+        if (s->queued == 0)
+            s->drained_ms = sess_now(s); /* a stall is timed from here */
+        wreq_t *w = malloc(sizeof *w + len);
+        if (!w) {
+            buf_free(&s->out);
+            sess_close(s, "out of memory", 0, NULL);
+            return;
+        }
+        w->s = s;
+        w->len = len;
+        memcpy(w->data, p, len);
+        b = uv_buf_init(w->data, (unsigned)len);
+        if (uv_write(&w->req, (uv_stream_t *)&s->tcp, &b, 1, on_write) != 0) {
+            free(w);
+            buf_free(&s->out);
+            sess_close(s, "write error", 0, NULL);
+            return;
+        }
+        s->queued += len;
+    }
+    /* Allocated only while there is something to send: an idle session
+     * holds no output memory. */
+    buf_free(&s->out);
+}
+
+void sess_send(sess_t *s, const void *data, size_t len)
+{
+    if (s->tc.telnet && !s->handles_closing)
+        tconn_send(&s->tc, data, len);
+}
+
+/* tconn's bytes for the socket. */
+static void on_tc_send(void *ctx, const char *bytes, size_t n)
+{
+    sess_t *s = ctx;
+    if (s->handles_closing)
+        return;
+    if (buf_append(&s->out, bytes, n) != 0) {
+        /* More than output_limit in one iteration: it is not reading. */
+        sess_close(s, "output limit (client not reading)", 0, NULL);
+        return;
+    }
+    srv_mark(s->srv, s);
+}
+
+/* --- closing and freeing ----------------------------------------------------------- */
+
 static void sess_free(sess_t *s)
 {
     srv_t *srv = s->srv;
@@ -39,17 +235,14 @@ static void sess_free(sess_t *s)
         srv->sessions = s->next;
     if (s->next)
         s->next->prev = s->prev;
-    if (srv->out_owner == s) {
-        buf_reset(&srv->out);
-        srv->out_owner = NULL;
-    }
+    srv_unmark(srv, s);
+    dir_remove(&srv->dir, s->id); /* refused sessions were never in it */
     /* No store answer may reach this session any more. */
     store_cancel(srv->store, s);
-    if (s->telnet)
-        telnet_free(s->telnet);
+    tconn_free(&s->tc);
+    free(s->proxy);
     screen_free(&s->shown);
-    game_free(s->game); /* NULL, or an account's game held in the lobby */
-    record_free(&s->rec);
+    buf_free(&s->out);
     lobby_free(&s->lobby);
     free(s);
 }
@@ -66,9 +259,12 @@ static void close_handles(sess_t *s)
     if (s->handles_closing)
         return;
     s->handles_closing = 1;
+    buf_free(&s->out);
     uv_close((uv_handle_t *)&s->tcp, on_handle_closed);
-    uv_close((uv_handle_t *)&s->timer, on_handle_closed);
+    uv_close((uv_handle_t *)&s->negotiate_timer, on_handle_closed);
     uv_close((uv_handle_t *)&s->esc_timer, on_handle_closed);
+    uv_close((uv_handle_t *)&s->replay_timer, on_handle_closed);
+    uv_close((uv_handle_t *)&s->close_timer, on_handle_closed);
 }
 
 static void on_shutdown(uv_shutdown_t *req, int status)
@@ -77,261 +273,45 @@ static void on_shutdown(uv_shutdown_t *req, int status)
     close_handles(req->data);
 }
 
-static void on_write(uv_write_t *req, int status)
+static void on_close_deadline(uv_timer_t *t)
 {
-    wreq_t *w = (wreq_t *)req;
-    sess_t *s = w->s;
-    s->queued -= w->len;
-    s->drained_ms = uv_now(s->srv->loop);
-    free(w);
-    if (status < 0) {
-        if (status != UV_ECANCELED)
-            sess_close(s, "write error", 0, NULL);
-        return;
-    }
-    /* Frames were skipped while the client lagged: catch up in one diff. */
-    if (s->dirty && s->queued <= (size_t)s->srv->cfg.output_highwater / 2) {
-        sess_render(s);
-        sess_flush(s);
-    }
+    close_handles(t->data); /* the client never drained its output */
 }
 
-void sess_flush(sess_t *s)
+/* Carries out a requested close: the one place where a session ends. */
+static void do_close(sess_t *s)
 {
     srv_t *srv = s->srv;
-    if (srv->out_owner != s)
-        return;
-    srv->out_owner = NULL;
-    const char *p = srv->out.data;
-    size_t len = srv->out.len;
-    buf_reset(&srv->out);
-    if (len == 0 || s->handles_closing)
-        return;
-    s->last_output_ms = uv_now(srv->loop);
-    /* Most frames fit the socket buffer: write them at once, no copy. */
-    uv_buf_t b = uv_buf_init((char *)p, (unsigned)len);
-    int n = uv_try_write((uv_stream_t *)&s->tcp, &b, 1);
-    if (n > 0) {
-        p += n;
-        len -= (size_t)n;
-    } else if (n != UV_EAGAIN && n != UV_ENOSYS) {
-        sess_close(s, "write error", 0, NULL);
-        return;
-    }
-    if (len == 0)
-        return;
-    if (s->queued + len > (size_t)srv->cfg.output_limit) {
-        /* It stopped reading: memory per session never depends on the client. */
-        sess_close(s, "output limit (client not reading)", 0, NULL);
-        return;
-    }
-    if (s->queued == 0)
-        s->drained_ms = uv_now(srv->loop); /* a stall is timed from here */
-    wreq_t *w = malloc(sizeof *w + len);
-    if (!w) {
-        sess_close(s, "out of memory", 0, NULL);
-        return;
-    }
-    w->s = s;
-    w->len = len;
-    memcpy(w->data, p, len);
-    b = uv_buf_init(w->data, (unsigned)len);
-    int rc = uv_write(&w->req, (uv_stream_t *)&s->tcp, &b, 1, on_write);
-    if (rc != 0) {
-        free(w);
-        sess_close(s, "write error", 0, NULL);
-        return;
-    }
-    s->queued += len;
-}
-
-void sess_send(sess_t *s, const void *data, size_t len)
-{
-    if (s->telnet && !s->handles_closing)
-        telnet_send(s->telnet, data, len);
-}
-
-static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
-{
-    sess_t *s = h->data;
-    (void)suggested;
-    /* One read is handled completely before the next alloc: share a buffer. */
-    *b = uv_buf_init(s->srv->readbuf, sizeof s->srv->readbuf);
-}
-
-static void on_esc_timer(uv_timer_t *t)
-{
-    sess_t *s = t->data;
-    sess_esc_timeout(s);
-    sess_flush(s);
-}
-
-static void on_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *b)
-{
-    sess_t *s = stream->data;
-    srv_t *srv = s->srv;
-    if (n < 0) {
-        sess_close(s, n == UV_EOF ? "client closed" : uv_strerror((int)n), 0,
-                   NULL);
-        return;
-    }
-    if (n == 0 || s->state == S_CLOSING)
-        return;
-    /* libtelnet 0.21 must never see an MSSP subnegotiation, and no
-     * subnegotiation may grow without bound: tnfilter sees the bytes first. */
-    long m = tnfilter_feed(&s->filter, (const unsigned char *)b->base,
-                           (size_t)n, srv->filtbuf, sizeof srv->filtbuf);
-    if (m < 0) {
-        sess_close(s, "oversized subnegotiation", 0, NULL);
-        return;
-    }
-    if (m > 0)
-        telnet_recv(s->telnet, (const char *)srv->filtbuf, (size_t)m);
-    if (s->state == S_CLOSING) {
-        sess_flush(s);
-        return;
-    }
-    if (keydec_pending(&s->keys))
-        uv_timer_start(&s->esc_timer, on_esc_timer, ESC_DELAY_MS, 0);
-    else
-        uv_timer_stop(&s->esc_timer);
-    if (s->need_render)
-        sess_render(s);
-    sess_flush(s);
-}
-
-static void on_timer(uv_timer_t *t)
-{
-    sess_t *s = t->data;
-    if (s->state == S_NEGOTIATING) {
-        /* Refusals raise no libtelnet event: the deadline decides. */
-        sess_start_play(s);
-        sess_flush(s);
-    } else if (s->state == S_CLOSING) {
-        close_handles(s); /* the client never drained its output */
-    }
-}
-
-static void peer_name(sess_t *s)
-{
-    struct sockaddr_storage a;
-    int len = sizeof a;
-    if (uv_tcp_getpeername(&s->tcp, (struct sockaddr *)&a, &len) == 0)
-        srv_addr_name(&a, s->addr, sizeof s->addr);
-    else
-        snprintf(s->addr, sizeof s->addr, "?:0");
-}
-
-void sess_accept(srv_t *srv)
-{
-    sess_t *s = calloc(1, sizeof *s);
-    if (!s) {
-        log_error("accept: out of memory");
-        return;
-    }
-    s->srv = srv;
-    s->id = ++srv->next_id;
-    uv_tcp_init(srv->loop, &s->tcp);
-    uv_timer_init(srv->loop, &s->timer);
-    uv_timer_init(srv->loop, &s->esc_timer);
-    s->tcp.data = s->timer.data = s->esc_timer.data = s->shutdown_req.data = s;
-    s->open_handles = 3;
-    s->next = srv->sessions;
-    if (s->next)
-        s->next->prev = s;
-    srv->sessions = s;
-    s->state = S_NEGOTIATING;
-    s->w = 80;
-    s->h = 24;
-    uint64_t now = uv_now(srv->loop);
-    s->started_ms = s->last_input_ms = s->last_output_ms = now;
-    s->key_tokens = srv->cfg.max_keys_per_second;
-    s->key_tokens_ms = now;
-    tnfilter_init(&s->filter);
-    keydec_init(&s->keys);
-    term_state_reset(&s->term);
-    s->refused = 1; /* until admitted below */
-
-    int rc = uv_accept((uv_stream_t *)&srv->listener, (uv_stream_t *)&s->tcp);
-    if (rc != 0) {
-        log_error("accept: %s", uv_strerror(rc));
-        s->state = S_CLOSING;
-        close_handles(s);
-        return;
-    }
-    peer_name(s);
-    s->telnet = telnet_init(telopts, sess_telnet_event, 0, s);
-    if (!s->telnet) {
-        s->state = S_CLOSING;
-        close_handles(s);
-        return;
-    }
-    if (srv->shutting_down || srv->nplaying >= srv->cfg.max_sessions) {
-        log_info("refused %s: server full (%d players)", s->addr, srv->nplaying);
-        char line[128];
-        snprintf(line, sizeof line,
-                 "Sorry, the server is full (%d players). Please try again later.\r\n",
-                 srv->nplaying);
-        sess_send(s, line, strlen(line));
-        sess_close(s, "server full", 1, NULL);
-        return;
-    }
-    s->refused = 0;
-    char guest[ACCT_NAME_MAX + 1];
-    snprintf(guest, sizeof guest, "guest%llu", (unsigned long long)s->id);
-    lobby_init(&s->lobby, guest);
-    srv->nplaying++;
-    uv_tcp_nodelay(&s->tcp, 1);
-    uv_tcp_keepalive(&s->tcp, 1, 60);
-    log_info("connect %s id=%llu (%d online)", s->addr,
-             (unsigned long long)s->id, srv->nplaying);
-    /* One write: IAC WILL ECHO, IAC WILL SGA, IAC DO NAWS, IAC DO TTYPE. */
-    telnet_negotiate(s->telnet, TELNET_WILL, TELNET_TELOPT_ECHO);
-    telnet_negotiate(s->telnet, TELNET_WILL, TELNET_TELOPT_SGA);
-    telnet_negotiate(s->telnet, TELNET_DO, TELNET_TELOPT_NAWS);
-    telnet_negotiate(s->telnet, TELNET_DO, TELNET_TELOPT_TTYPE);
-    sess_flush(s);
-    uv_timer_start(&s->timer, on_timer, (uint64_t)srv->cfg.negotiation_ms, 0);
-    uv_read_start((uv_stream_t *)&s->tcp, on_alloc, on_read);
-}
-
-void sess_close(sess_t *s, const char *reason, int graceful,
-                const char *message)
-{
-    srv_t *srv = s->srv;
-    if (s->state == S_CLOSING)
-        return;
     int was_playing = s->state != S_NEGOTIATING;
-    unsigned turns = s->state == S_PLAYING && s->game ? (unsigned)s->game->turn : 0u;
-    sess_watch_detach(s, "The player has left.");
-    if (s->state == S_REPLAY)
-        sess_replay_stop(s);
-    if (s->state == S_PLAYING && s->game) {
-        /* A guest's game cut short by the connection is over: record it.
-         * An account's is kept for its next login. */
-        char cause[64];
-        snprintf(cause, sizeof cause, "disconnected (%s)", reason);
-        sess_game_suspend(s, cause);
+    const sess_state_ops_t *ops = sess_state_ops(s->state);
+    unsigned turns = ops->turns ? ops->turns(s) : 0u;
+    /* The state's leave: a game kept or recorded, watchers told. */
+    sess_goto(s, S_CLOSING, NULL);
+    if (s->hashing) {
+        s->hashing = 0;
+        addr_hash_end(&srv->addrs, s->ip);
     }
-    s->state = S_CLOSING;
-    if (!s->refused) {
+    if (s->ip_counted) {
+        s->ip_counted = 0;
+        addr_release(&srv->addrs, s->ip, sess_now(s));
+    }
+    if (s->admitted) {
+        s->admitted = 0;
         srv->nplaying--;
-        uint64_t ms = uv_now(srv->loop) - s->started_ms;
+        dir_remove(&srv->dir, s->id);
+        uint64_t ms = sess_now(s) - s->started_ms;
         log_info("disconnect %s id=%llu reason=\"%s\" duration=%llu.%03llus turns=%u",
-                 s->addr, (unsigned long long)s->id, reason,
+                 s->addr, (unsigned long long)s->id, s->close.reason,
                  (unsigned long long)(ms / 1000), (unsigned long long)(ms % 1000),
                  turns);
     }
+    uv_timer_stop(&s->negotiate_timer);
     uv_timer_stop(&s->esc_timer);
-    uv_timer_stop(&s->timer);
+    uv_timer_stop(&s->replay_timer);
     if (s->handles_closing)
         return;
     uv_read_stop((uv_stream_t *)&s->tcp);
-    if (!graceful) {
-        if (srv->out_owner == s) {
-            buf_reset(&srv->out);
-            srv->out_owner = NULL;
-        }
+    if (!s->close.graceful) {
         close_handles(s);
         return;
     }
@@ -341,26 +321,245 @@ void sess_close(sess_t *s, const char *reason, int graceful,
             "\x1b[0m\x1b[?1000l\x1b[?1006l\x1b[?25h\x1b[?1049l";
         sess_send(s, restore, sizeof restore - 1);
     }
-    if (message) {
-        sess_send(s, message, strlen(message));
+    if (s->close.message[0]) {
+        sess_send(s, s->close.message, strlen(s->close.message));
         sess_send(s, "\r\n", 2);
     }
-    sess_flush(s);
-    if (s->handles_closing)
+    flush(s);
+    if (s->handles_closing || !s->close.graceful) {
+        close_handles(s); /* the flush failed */
         return;
-    /* Shut down after the queued bytes are written; a client that never reads
-     * them is cut off at the deadline. */
+    }
+    /* Shut down after the queued bytes are written; a client that never
+     * reads them is cut off at the deadline. */
     if (uv_shutdown(&s->shutdown_req, (uv_stream_t *)&s->tcp, on_shutdown) != 0) {
         close_handles(s);
         return;
     }
-    uv_timer_start(&s->timer, on_timer, CLOSE_DEADLINE_MS, 0);
+    uv_timer_start(&s->close_timer, on_close_deadline, CLOSE_DEADLINE_MS, 0);
 }
+
+void sess_phase(sess_t *s)
+{
+    if (s->close.requested && s->state != S_CLOSING) {
+        do_close(s);
+        return;
+    }
+    if (s->state == S_CLOSING) {
+        /* A forced close while draining (sess_close), or bytes to drop. */
+        if (!s->close.graceful)
+            close_handles(s);
+        buf_reset(&s->out);
+        return;
+    }
+    if (s->owe_frame)
+        sess_render(s);
+    flush(s);
+}
+
+/* --- keys ---------------------------------------------------------------------------- */
+
+/* Keys per second per player: a token bucket, so that a flood costs the
+ * server no more than a fast typist. */
+static int take_key_token(sess_t *s)
+{
+    uint64_t now = sess_now(s);
+    double rate = s->srv->cfg.max_keys_per_second;
+    s->key_tokens += (double)(now - s->key_tokens_ms) * rate / 1000.0;
+    s->key_tokens_ms = now;
+    if (s->key_tokens > rate)
+        s->key_tokens = rate;
+    if (s->key_tokens < 1.0)
+        return 0;
+    s->key_tokens -= 1.0;
+    return 1;
+}
+
+static int is_quit_key(int key)
+{
+    return key == 'Q' || key == 'q' || key == 'y' || key == 'Y' ||
+           key == 'n' || key == 'N' || key == KEY_CTRL_C || key == KEY_ESC;
+}
+
+/* The game key for a mouse report, or 0 for none: while aiming, a left
+ * press on a map tile is a click key there (the map is drawn from the top
+ * left cell at every size), a right press cancels as Esc does
+ * (docs/game.md, "Targeting"). */
+static int mouse_key(const sess_t *s, const keyev_t *ev)
+{
+    if (s->state != S_PLAYING || !game_targeting(s->st.play.g.game) ||
+        ev->release || (ev->button & (32 | 64)))
+        return 0;
+    if ((ev->button & 3) == 2)
+        return KEY_ESC;
+    if ((ev->button & 3) != 0 || ev->x >= MAP_W || ev->y >= MAP_H)
+        return 0;
+    int key = game_click_key(ev->x, ev->y);
+    return key > 0 ? key : 0;
+}
+
+#define CTRL_KEY(c) ((c) & 0x1f)
+
+static void on_key(void *ctx, const keyev_t *ev)
+{
+    sess_t *s = ctx;
+    if (sess_closing(s) || s->state == S_NEGOTIATING)
+        return;
+    int key = ev->key;
+    if (key == KEY_CPR)
+        return; /* nothing asks for cursor reports */
+    if (key == KEY_MOUSE && (key = mouse_key(s, ev)) == 0)
+        return;
+    if (!take_key_token(s))
+        return;
+    s->last_input_ms = sess_now(s);
+    s->warned_idle = 0;
+    s->notice[0] = '\0';
+    sess_owe_frame(s);
+    if (key == CTRL_KEY('L') || key == CTRL_KEY('R')) {
+        /* Redraw: the terminal may show anything after a resize or noise. */
+        term_state_reset(&s->term);
+        sess_repaint(s);
+        return;
+    }
+    /* Too small to see anything: only let the player leave. */
+    if (!view_fits(s->w, s->h) && !is_quit_key(key))
+        return;
+    const sess_state_ops_t *ops = sess_state_ops(s->state);
+    if (ops->key)
+        ops->key(s, key);
+}
+
+static void start_lobby_if_negotiated(sess_t *s)
+{
+    if (s->state == S_NEGOTIATING && !sess_closing(s) &&
+        tconn_negotiated(&s->tc)) {
+        uv_timer_stop(&s->negotiate_timer);
+        sess_goto(s, S_LOBBY, NULL);
+    }
+}
+
+/* tconn's client data: keys. Negotiation may have just finished within
+ * the same read: the lobby then takes these keys. */
+static void on_tc_data(void *ctx, const char *bytes, size_t n)
+{
+    sess_t *s = ctx;
+    start_lobby_if_negotiated(s);
+    keydec_feed(&s->keys, bytes, n, on_key, s);
+}
+
+static void on_tc_key(void *ctx, int key)
+{
+    keyev_t k = { key, 0, 0, 0, 0 };
+    start_lobby_if_negotiated(ctx);
+    on_key(ctx, &k);
+}
+
+static void on_tc_resize(void *ctx, int w, int h)
+{
+    sess_t *s = ctx;
+    s->w = w;
+    s->h = h;
+    sess_owe_frame(s); /* the size differs from shown: a full repaint */
+}
+
+static void on_esc_timer(uv_timer_t *t)
+{
+    sess_t *s = t->data;
+    if (!sess_closing(s))
+        keydec_timeout(&s->keys, on_key, s);
+}
+
+static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
+{
+    sess_t *s = h->data;
+    (void)suggested;
+    /* One read is handled completely before the next alloc: one buffer
+     * serves every session of the loop. */
+    *b = uv_buf_init(s->srv->readbuf, sizeof s->srv->readbuf);
+}
+
+static long read_proxy_header(sess_t *s, const char *b, size_t n);
+
+static void on_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *b)
+{
+    sess_t *s = stream->data;
+    if (n < 0) {
+        sess_close(s, n == UV_EOF ? "client closed" : uv_strerror((int)n), 0,
+                   NULL);
+        return;
+    }
+    if (n == 0 || sess_closing(s))
+        return;
+    const char *p = b->base;
+    size_t len = (size_t)n;
+    if (s->proxy) {
+        long used = read_proxy_header(s, p, len);
+        if (used < 0)
+            return;
+        p += used;
+        len -= (size_t)used;
+        if (len == 0)
+            return;
+    } else if (s->check_first_read) {
+        s->check_first_read = 0;
+        if (proxy_looks_like_header(p, len)) {
+            log_info("refused %s: a PROXY header from an address not in "
+                     "proxy_trusted", s->addr);
+            sess_close(s, "untrusted PROXY header", 0, NULL);
+            return;
+        }
+    }
+    if (tconn_feed(&s->tc, p, len) != 0) {
+        sess_close(s, s->tc.error, 0, NULL);
+        return;
+    }
+    start_lobby_if_negotiated(s);
+    if (keydec_pending(&s->keys))
+        uv_timer_start(&s->esc_timer, on_esc_timer, ESC_DELAY_MS, 0);
+    else
+        uv_timer_stop(&s->esc_timer);
+}
+
+static void on_negotiate_deadline(uv_timer_t *t)
+{
+    sess_t *s = t->data;
+    if (s->proxy && !sess_closing(s)) {
+        log_info("refused %s: no PROXY header in time", s->addr);
+        sess_close(s, "no PROXY header", 0, NULL);
+        return;
+    }
+    /* Refusals raise no telnet event: the deadline decides. */
+    if (s->state == S_NEGOTIATING && !sess_closing(s))
+        sess_goto(s, S_LOBBY, NULL);
+}
+
+/* --- messages ------------------------------------------------------------------------- */
+
+void sess_deliver(sess_t *s, smsg_t *m)
+{
+    const sess_state_ops_t *ops = sess_state_ops(s->state);
+    if (!sess_closing(s) && ops->msg && ops->msg(s, m)) {
+        msg_free(m);
+        return;
+    }
+    /* Not for this state. A takeover closes whatever the session does
+     * (it has no game to hand over); another request is refused. */
+    if (m->type == MSG_TAKEOVER && !sess_closing(s))
+        sess_close(s, "logged in elsewhere", 1,
+                   "Your account has logged in from elsewhere. Goodbye.");
+    smsg_t *answer = msg_bounce(m);
+    if (answer)
+        srv_post(s->srv, answer);
+    msg_free(m);
+}
+
+/* --- the once-a-second sweep -------------------------------------------------------- */
 
 void sess_sweep(sess_t *s, uint64_t now)
 {
     const config_t *c = &s->srv->cfg;
-    if (s->state == S_CLOSING)
+    if (sess_closing(s))
         return;
     /* Frames are skipped while a client lags, so one that sends keys but
      * never reads stays under output_limit: time its stall instead. */
@@ -371,7 +570,9 @@ void sess_sweep(sess_t *s, uint64_t now)
     }
     if (s->state == S_NEGOTIATING)
         return;
-    sess_game_flush(s); /* an account's new keys, at least once a second */
+    const sess_state_ops_t *ops = sess_state_ops(s->state);
+    if (ops->sweep)
+        ops->sweep(s, now);
     if (c->idle_timeout) {
         uint64_t idle = now - s->last_input_ms;
         uint64_t limit = (uint64_t)c->idle_timeout * 1000;
@@ -386,12 +587,174 @@ void sess_sweep(sess_t *s, uint64_t now)
             snprintf(s->notice, sizeof s->notice,
                      "You are idle: press a key within %d seconds to stay.",
                      (int)((limit - idle + 999) / 1000));
-            sess_redraw(s);
+            sess_owe_frame(s);
         }
     }
-    if (c->keepalive && s->telnet_peer &&
-        now - s->last_output_ms >= (uint64_t)c->keepalive * 1000) {
-        telnet_iac(s->telnet, TELNET_NOP);
-        sess_flush(s);
+    if (c->keepalive && s->tc.peer &&
+        now - s->last_output_ms >= (uint64_t)c->keepalive * 1000)
+        tconn_nop(&s->tc);
+}
+
+/* --- accepting ------------------------------------------------------------------------ */
+
+/* The session's address, for the log and the per-address limits. */
+static void set_peer(sess_t *s, const struct sockaddr_storage *a)
+{
+    if (a->ss_family == AF_INET || a->ss_family == AF_INET6) {
+        srv_addr_name(a, s->addr, sizeof s->addr);
+        if (a->ss_family == AF_INET6)
+            uv_ip6_name((const struct sockaddr_in6 *)a, s->ip, sizeof s->ip);
+        else
+            uv_ip4_name((const struct sockaddr_in *)a, s->ip, sizeof s->ip);
+    } else {
+        snprintf(s->addr, sizeof s->addr, "?:0");
+        snprintf(s->ip, sizeof s->ip, "?");
     }
+}
+
+/* Refuses the connection with one line (and a log line): never admitted. */
+static void refuse(sess_t *s, const char *why, const char *line)
+{
+    log_info("refused %s: %s", s->addr, why);
+    sess_close(s, why, 1, line);
+}
+
+/* Lets the connection in, from the address it now has (the balancer's
+ * header may have named it), or refuses it with one line. */
+static void admit(sess_t *s)
+{
+    srv_t *srv = s->srv;
+    uint64_t now = sess_now(s);
+    char line[128];
+    if (srv->shutting_down || srv->nplaying >= srv->cfg.max_sessions) {
+        log_info("refused %s: server full (%d players)", s->addr, srv->nplaying);
+        snprintf(line, sizeof line,
+                 "Sorry, the server is full (%d players). Please try again later.",
+                 srv->nplaying);
+        sess_close(s, "server full", 1, line);
+        return;
+    }
+    int counted;
+    switch (addr_admit(&srv->addrs, s->ip, now, &counted)) {
+    case ADDR_TOO_MANY_CONNECTS:
+        refuse(s, "too many connections from this address",
+               "Too many connections from your address: please wait a minute.");
+        return;
+    case ADDR_TOO_MANY_SESSIONS:
+        snprintf(line, sizeof line, "Your address has %d sessions open already, "
+                 "the most one address may have.", srv->cfg.max_sessions_per_ip);
+        refuse(s, "too many sessions from this address", line);
+        return;
+    default:
+        s->ip_counted = (uint8_t)counted;
+        break;
+    }
+    if (dir_add(&srv->dir, s->id, s) != 0) {
+        sess_close(s, "out of memory", 0, NULL);
+        return;
+    }
+    s->admitted = 1;
+    char guest[ACCT_NAME_MAX + 1];
+    snprintf(guest, sizeof guest, "guest%llu", (unsigned long long)s->id);
+    lobby_init(&s->lobby, guest);
+    srv->nplaying++;
+    s->started_ms = s->last_input_ms = s->last_output_ms = now;
+    log_info("connect %s id=%llu (%d online)", s->addr,
+             (unsigned long long)s->id, srv->nplaying);
+    tconn_start(&s->tc); /* one write: our four options */
+    uv_timer_start(&s->negotiate_timer, on_negotiate_deadline,
+                   (uint64_t)srv->cfg.negotiation_ms, 0);
+}
+
+/* The first bytes of a trusted balancer's connection: its PROXY header,
+ * then the player's own. Returns how many bytes of b the header took, or
+ * -1 once the session is closing. */
+static long read_proxy_header(sess_t *s, const char *b, size_t n)
+{
+    size_t used;
+    int rc = proxy_feed(s->proxy, b, n, &used);
+    if (rc == PROXY_MORE)
+        return (long)n;
+    if (rc == PROXY_BAD) {
+        log_info("refused %s: %s", s->addr, s->proxy->error);
+        sess_close(s, "bad PROXY header", 0, NULL);
+        return -1;
+    }
+    if (s->proxy->has_addr) {
+        char was[sizeof s->addr];
+        memcpy(was, s->addr, sizeof was);
+        set_peer(s, &s->proxy->addr);
+        log_debug("session %llu: %s through the balancer at %s",
+                  (unsigned long long)s->id, s->addr, was);
+    }
+    free(s->proxy);
+    s->proxy = NULL;
+    uv_timer_stop(&s->negotiate_timer);
+    admit(s);
+    return sess_closing(s) ? -1 : (long)used;
+}
+
+void sess_accept(srv_t *srv)
+{
+    sess_t *s = calloc(1, sizeof *s);
+    if (!s) {
+        log_error("accept: out of memory");
+        return;
+    }
+    s->srv = srv;
+    s->id = ++srv->next_id;
+    uv_tcp_init(srv->loop, &s->tcp);
+    uv_timer_init(srv->loop, &s->negotiate_timer);
+    uv_timer_init(srv->loop, &s->esc_timer);
+    uv_timer_init(srv->loop, &s->replay_timer);
+    uv_timer_init(srv->loop, &s->close_timer);
+    s->tcp.data = s->negotiate_timer.data = s->esc_timer.data = s;
+    s->replay_timer.data = s->close_timer.data = s->shutdown_req.data = s;
+    s->open_handles = 5;
+    s->next = srv->sessions;
+    if (s->next)
+        s->next->prev = s;
+    srv->sessions = s;
+    s->state = S_NEGOTIATING;
+    s->w = 80;
+    s->h = 24;
+    uint64_t now = uv_now(srv->loop);
+    s->started_ms = s->last_input_ms = s->last_output_ms = now;
+    s->key_tokens = srv->cfg.max_keys_per_second;
+    s->key_tokens_ms = now;
+    buf_init(&s->out, (size_t)srv->cfg.output_limit);
+    keydec_init(&s->keys);
+    term_state_reset(&s->term);
+
+    int rc = uv_accept((uv_stream_t *)&srv->listener, (uv_stream_t *)&s->tcp);
+    struct sockaddr_storage peer;
+    int len = sizeof peer;
+    if (rc == 0 && uv_tcp_getpeername(&s->tcp, (struct sockaddr *)&peer, &len) != 0)
+        memset(&peer, 0, sizeof peer);
+    tconn_cb_t cb = { on_tc_data, on_tc_send, on_tc_key, on_tc_resize };
+    if (rc != 0 ||
+        tconn_init(&s->tc, &cb, s, srv->cfg.max_cols, srv->cfg.max_rows) != 0) {
+        log_error("accept: %s", rc ? uv_strerror(rc) : "out of memory");
+        s->state = S_CLOSING;
+        close_handles(s);
+        return;
+    }
+    set_peer(s, &peer);
+    uv_tcp_nodelay(&s->tcp, 1);
+    uv_tcp_keepalive(&s->tcp, 1, 60);
+    uv_read_start((uv_stream_t *)&s->tcp, on_alloc, on_read);
+    if (srv->proxy_on && proxy_trusted(&srv->trust, (struct sockaddr *)&peer)) {
+        /* A balancer: its header first, within the negotiation deadline. */
+        s->proxy = calloc(1, sizeof *s->proxy);
+        if (!s->proxy) {
+            sess_close(s, "out of memory", 0, NULL);
+            return;
+        }
+        proxy_init(s->proxy);
+        uv_timer_start(&s->negotiate_timer, on_negotiate_deadline,
+                       (uint64_t)srv->cfg.negotiation_ms * 4, 0);
+        return;
+    }
+    s->check_first_read = (uint8_t)srv->proxy_on;
+    admit(s);
 }

@@ -1,217 +1,261 @@
-/* session.h - one connection: its socket, telnet state, key decoder, the
- * screen last sent, its output accounting and its game.
+/* session.h - one connection: the session core that every state builds on.
  *
- * One owner: the server's list holds the session; sess_close starts the end,
- * and the session is freed in the close callback of its last handle, nowhere
- * else. */
+ * A session is in one state at a time (enum sess_state); each state's data
+ * is its own struct in the union `st`, and sess_goto is the one way from
+ * one state to the next: it runs the old state's leave and the new one's
+ * enter. Each state lives in its own file (session_lobby.c, session_play.c,
+ * session_watch.c, session_replay.c) and depends on this core only; the
+ * core reaches the states through their sess_state_ops_t (session_states.c).
+ *
+ * What handlers may do. Reads, timers, store answers and messages only
+ * change the session's state and mark it: sess_owe_frame (draw me),
+ * sess_close (close me). They never draw, write or close anything. The
+ * loop's render phase (server.c) then, for each marked session, carries
+ * out a requested close (sess_phase) or draws once and writes once. A
+ * change that concerns another session is a message to it (srv_post).
+ * docs/architecture.md has the whole picture.
+ *
+ * One owner: the server's list holds the session; it is freed in the close
+ * callback of its last handle, nowhere else. The session owns its socket,
+ * timers, telnet state, key decoder, the screen it last sent, its output
+ * buffer and its state's data. */
 #ifndef ROGUE_SESSION_H
 #define ROGUE_SESSION_H
 
-#include <stddef.h> /* libtelnet.h uses size_t without including it */
-#include <libtelnet.h>
 #include <stdint.h>
 #include <uv.h>
 
+#include "buf.h"
 #include "game.h"
 #include "keydec.h"
 #include "lobby.h"
+#include "msg.h"
 #include "record.h"
 #include "screen.h"
 #include "screen_diff.h"
 #include "server.h"
-#include "tnfilter.h"
+#include "telnet_conn.h"
 
 enum sess_state {
     S_NEGOTIATING = 0, /* waiting (bounded) for the client's telnet answers */
-    S_LOBBY,           /* the menu, prompts, scores (lobby.h) */
-    S_PLAYING,         /* a game (s->game) */
-    S_WATCHING,        /* a copy of another session's game (s->game) */
-    S_REPLAY,          /* a finished game played back (s->game) */
-    S_CLOSING          /* no more input; handles closing or output draining */
+    S_LOBBY,           /* the menu, prompts, scores; may hold a saved game */
+    S_PLAYING,         /* a game of its own */
+    S_WATCHING,        /* a copy of another session's game */
+    S_REPLAY,          /* a finished game played back */
+    S_CLOSING,         /* no more input; output draining, handles closing */
+    S_NSTATES
 };
 
+/* A game with its recorder: what a player owns of a game. */
+typedef struct owned_game {
+    game_t *game;
+    record_t rec;
+    int64_t started;           /* Unix seconds */
+} owned_game_t;
+
+/* S_LOBBY */
+typedef struct st_lobby {
+    owned_game_t held;         /* held.game: an account's saved game,
+                                  p continues it */
+    int takeovers_owed;        /* TAKEOVER_DONE answers still to come */
+    msg_game_t *taken;         /* a game handed over by an older session */
+    uint64_t watch_asked;      /* WATCH_JOIN sent to this session */
+    int64_t rebuild_job;       /* a game being rebuilt for it (rebuild.h) */
+    uint8_t rebuild_takeover;  /* ...handed over (else: saved, to resume) */
+} st_lobby_t;
+
+/* S_PLAYING */
+typedef struct st_play {
+    owned_game_t g;
+    uint8_t recorded;          /* dead: the store has the game already */
+    uint8_t handed;            /* handed to another session: not ours to end */
+    uint8_t progress_begun;    /* the store has this game's begin */
+    size_t progress_sent;      /* bytes of g.rec.keys the store has */
+    uint64_t *watchers;        /* session ids; owned */
+    int nwatchers, capwatchers;
+} st_play_t;
+
+/* S_WATCHING */
+typedef struct st_watch {
+    game_t *game;              /* the watcher's own copy; NULL while it is
+                                  being rebuilt */
+    uint64_t player;           /* whose game (session id) */
+    char name[ACCT_NAME_MAX + 1];
+    int64_t rebuild_job;       /* the rebuild awaited (rebuild.h) */
+    buf_t pending;             /* keys forwarded meanwhile, 4 bytes each */
+} st_watch_t;
+
+/* S_REPLAY */
+typedef struct st_replay {
+    record_t rec;              /* the finished game's record */
+    record_player_t player;    /* steps rec into player.game */
+    uint8_t speed;             /* index into the speed table */
+    uint8_t paused, done;
+    int err;                   /* why it stopped early (RECORD_EDRIFT...) */
+    char name[ACCT_NAME_MAX + 1];
+} st_replay_t;
+
+/* Arguments of sess_goto(s, S_PLAYING, arg); NULL: a new game. */
+typedef struct play_arg {
+    owned_game_t g;            /* moved into the state */
+    uint8_t progress_begun;
+    size_t progress_sent;
+    uint64_t *watchers;        /* moved; may be NULL */
+    int nwatchers;
+    int resumed;               /* for the log: resumed, or taken over */
+} play_arg_t;
+
+/* Arguments of sess_goto(s, S_REPLAY, arg). */
+typedef struct replay_arg {
+    const char *name;
+    const void *record;
+    size_t len;
+} replay_arg_t;
+
 typedef struct sess {
-    struct sess *prev, *next;  /* srv->sessions */
+    struct sess *prev, *next;  /* the server's list of every session */
+    struct sess *mprev, *mnext; /* the render phase's list of marked ones */
     srv_t *srv;
     uint64_t id;
-    uv_tcp_t tcp;
-    uv_timer_t timer;          /* negotiation deadline, then close deadline */
-    uv_timer_t esc_timer;      /* a held Esc becomes a key after 100 ms */
-    uv_shutdown_t shutdown_req;
-    int open_handles;          /* freed when this reaches 0 after closing */
-    int handles_closing;
     uint8_t state;             /* enum sess_state */
-    uint8_t telnet_peer;       /* the client has sent telnet commands */
-    uint8_t got_echo, got_naws, ttype_done, ttype_asks;
-    uint8_t need_render, dirty, warned_idle, refused;
-    char ttype[40];
-    char addr[64];             /* "ip:port" for the log */
-    telnet_t *telnet;
-    tnfilter_t filter;
+    uint8_t marked, owe_frame, admitted;
+    int64_t jobs;              /* rebuilds asked for so far (their numbers) */
+    struct {
+        uint8_t requested, graceful;
+        char reason[64];
+        char message[96];
+    } close;
+    /* transport */
+    uv_tcp_t tcp;
+    uv_timer_t negotiate_timer; /* the negotiation deadline */
+    uv_timer_t esc_timer;       /* a held Esc becomes a key after 100 ms */
+    uv_timer_t replay_timer;    /* the replay's clock */
+    uv_timer_t close_timer;     /* how long a graceful close may drain */
+    uv_shutdown_t shutdown_req;
+    int open_handles;
+    uint8_t handles_closing;
+    char addr[64];             /* "ip:port", for the log */
+    char ip[ADDR_MAX];         /* the address alone, for its limits */
+    uint8_t ip_counted;        /* addr_admit counted this session */
+    uint8_t hashing;           /* addr_hash_begin counted its password check */
+    uint8_t check_first_read;  /* an untrusted peer: refuse a PROXY header */
+    proxy_parser_t *proxy;     /* a trusted balancer's header being read */
+    tconn_t tc;
     keydec_t keys;
+    /* output: gathered during a loop iteration, written in the render phase */
+    buf_t out;
+    size_t queued;             /* bytes handed to libuv, not yet written */
+    uint64_t drained_ms;       /* the queue last shrank or was empty */
+    uint64_t last_output_ms;
+    /* the terminal */
     term_state_t term;
     screen_t shown;            /* what the client's terminal shows */
     int w, h;
-    size_t queued;             /* bytes handed to libuv, not yet written */
-    uint64_t started_ms, last_input_ms, last_output_ms;
-    uint64_t drained_ms;       /* the queue last shrank or was empty */
+    uint8_t term_ready;        /* alternate screen set up */
+    uint8_t mouse_on;          /* xterm mouse reporting is on */
+    char notice[80];           /* a host line over the log, until a key */
+    /* input */
+    uint64_t started_ms, last_input_ms;
     double key_tokens;         /* keys-per-second bucket */
     uint64_t key_tokens_ms;
-    char notice[80];           /* a host line over the log, until the next key */
-    game_t *game;              /* S_PLAYING: the game; S_WATCHING: a copy of
-                                  the watched one; S_REPLAY: the one played
-                                  back; S_LOBBY: NULL, or an account's game
-                                  held to continue */
-    record_t rec;              /* the game's record (keys go through it);
-                                  S_REPLAY: the record played back */
-    int64_t game_started;      /* Unix seconds, for the store */
-    uint8_t game_recorded;     /* the store has this game already (it died) */
-    size_t progress_sent;      /* bytes of rec.keys the store has (resume) */
-    uint8_t progress_begun;    /* the store has this game's begin */
+    uint8_t warned_idle;
+    /* the player: identity and lobby pages, kept across states */
     lobby_t lobby;
-    /* Watching (session_watch.c). A player's watchers are a list through
-     * wprev/wnext headed at its `watchers`; a watcher's `watched` is the
-     * player's session. Both ends unlink in sess_watch_detach. */
-    struct sess *watched;      /* S_WATCHING: whose game */
-    struct sess *watchers;     /* S_PLAYING: who watches */
-    struct sess *wprev, *wnext;
-    int nwatchers;
-    /* Replaying (session_replay.c): the finished game's record is in rec,
-     * its next key at replay_pos; s->timer ticks the keys. */
-    size_t replay_pos;
-    uint8_t replay_speed;      /* index into the speed table */
-    uint8_t replay_paused, replay_done;
-    char replay_name[ACCT_NAME_MAX + 1];
+    union {
+        st_lobby_t lobby;
+        st_play_t play;
+        st_watch_t watch;
+        st_replay_t replay;
+    } st;
 } sess_t;
+
+/* What each state does; NULL members do nothing. session_states.c. */
+typedef struct sess_state_ops {
+    const char *name;
+    /* Sets the state's data up (st is zeroed before). Returns 0, or -1:
+     * the session goes to the lobby instead (enter said why in a note). */
+    int (*enter)(sess_t *s, void *arg);
+    /* Releases the state's data and does what leaving means (a game is
+     * recorded or kept, watchers are told). */
+    void (*leave)(sess_t *s);
+    void (*key)(sess_t *s, int key);
+    /* Returns 1 if the message was handled; else the core's default. */
+    int (*msg)(sess_t *s, smsg_t *m);
+    void (*draw)(sess_t *s, screen_t *next);
+    /* Once a second. */
+    void (*sweep)(sess_t *s, uint64_t now_ms);
+    /* Turns of the game being played, for the disconnect line. */
+    unsigned (*turns)(const sess_t *s);
+} sess_state_ops_t;
+
+const sess_state_ops_t *sess_state_ops(int state);
+
+/* --- the core (session.c) ------------------------------------------------ */
 
 /* Accepts a pending connection from the listener into a new session.
  * Refuses it (one line, close) when the server is full or shutting down. */
 void sess_accept(srv_t *srv);
 
-/* Starts closing a session. graceful: say `message` (may be NULL), restore
- * the terminal, flush and shut the socket down (bounded by a deadline);
- * otherwise drop it at once. Safe to call more than once. */
+/* Moves s to `state` (leave, then enter with arg). */
+void sess_goto(sess_t *s, int state, void *arg);
+
+/* Asks for the session to be closed in the render phase. graceful: say
+ * `message` (may be NULL), restore the terminal, flush and shut the socket
+ * down (bounded by a deadline); otherwise drop it at once. A second request
+ * changes nothing, except that a forced one wins over a graceful one. */
 void sess_close(sess_t *s, const char *reason, int graceful,
                 const char *message);
 
-/* The once-a-second check: idle warning and timeout, keepalive. */
+/* 1 once a close was asked for: no more input is taken. */
+int sess_closing(const sess_t *s);
+
+/* The session owes its client a frame: drawn in the render phase. */
+void sess_owe_frame(sess_t *s);
+
+/* Redraw everything from scratch at the next frame (Ctrl-L, Ctrl-R). */
+void sess_repaint(sess_t *s);
+
+/* The render phase's work for one marked session: the requested close, or
+ * the frame it owes, then its output written (server.c calls it). */
+void sess_phase(sess_t *s);
+
+/* A message for this session (the render phase delivers it). Takes m. */
+void sess_deliver(sess_t *s, smsg_t *m);
+
+/* The once-a-second check: idle warning and timeout, keepalive, the
+ * state's own sweep. */
 void sess_sweep(sess_t *s, uint64_t now_ms);
 
-/* Hands the gathered telnet output of its owner to libuv. */
-void sess_flush(sess_t *s);
-
-/* --- between session.c and session_play.c ------------------------------- */
-
-/* libtelnet's event handler for every session (user data: the session). */
-void sess_telnet_event(telnet_t *t, telnet_event_t *ev, void *user);
-
-/* Sends bytes to the client through telnet (IAC doubled), gathered until
- * sess_flush. */
+/* Sends bytes to the client through telnet (IAC doubled): gathered in the
+ * session's own buffer, written in the render phase. */
 void sess_send(sess_t *s, const void *data, size_t len);
 
-/* Leaves negotiation: sets up the terminal and paints the first screen. */
-void sess_start_play(sess_t *s);
+/* The loop's clock. */
+uint64_t sess_now(const sess_t *s);
 
-/* Writes a host line right-aligned in row 0, black on bg (above the map
- * at 80 columns, beside it on wider terminals): who is watched, the
- * replay's speed. */
-void sess_overlay_line(screen_t *next, const char *text, uint8_t bg);
+/* The name of the player on this session (the account's or the guest's). */
+const char *sess_player_name(const sess_t *s);
 
-/* Turns xterm mouse reporting on or off as aiming starts or ends (was_on:
- * whether it is on now). */
-void sess_set_mouse(sess_t *s, int was_on, int on);
+/* Posts a message from this session to session `to` (text printf-style,
+ * may be NULL); game (may be NULL) passes to the message. Returns 0, or -1
+ * (OOM: logged; game freed). */
+int sess_post(sess_t *s, int type, uint64_t to, int64_t a, msg_game_t *game,
+              const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
-/* Renders now and flushes: for changes that come from outside the
- * session's own read (a store answer, another session, a timer). */
-void sess_redraw(sess_t *s);
+/* --- drawing (session_render.c) -------------------------------------------- */
 
-/* Draws the game and sends the difference from what the client shows,
- * ended by the frame marker; skipped (marked dirty) while output is backed up. */
+/* Draws the session's state and writes the difference from what the
+ * client shows, ended by the frame marker; skipped (owed still) while the
+ * client's output is backed up. Only the render phase calls it. */
 void sess_render(sess_t *s);
 
-/* A held Esc's deadline passed: let the decoder give up on the sequence. */
-void sess_esc_timeout(sess_t *s);
+/* Writes a host line right-aligned in row 0, black on bg: who is watched,
+ * the replay's speed. */
+void sess_overlay_line(screen_t *next, const char *text, uint8_t bg);
 
-/* --- session_game.c: a game's life inside a session ---------------------- */
+/* --- shared by the states ---------------------------------------------------- */
 
-/* Starts a new game (a new seed) under the lobby's player name: S_PLAYING.
- * Returns 0, or -1 after closing the session (out of memory). */
-int sess_game_start(sess_t *s);
-
-/* Feeds a key to the game (through its record) and handles what follows:
- * a death is recorded in the store at once; quitting returns to the lobby. */
-void sess_game_key(sess_t *s, int key);
-
-/* The game is over for the session (the player left it, or the connection
- * is closing): records it unless done already (cause: why it ended, for a
- * game that did not end in death), frees it, and leaves S_PLAYING. */
-void sess_game_end(sess_t *s, const char *cause);
-
-/* Hands the store the key bytes of an account's game it does not have yet
- * (once a second, from the sweep, and before a disconnect). */
-void sess_game_flush(sess_t *s);
-
-/* The connection is closing (its watchers detached already): an
- * account's game in progress is kept in the store (flushed, then freed
- * here) for the next login; a guest's, or one recorded already, ends as
- * sess_game_end(s, cause). */
-void sess_game_suspend(sess_t *s, const char *cause);
-
-/* Plays on the game held in the lobby after a login (s->game and s->rec,
- * rebuilt from the store by record_resume; s->game_started set): S_PLAYING. */
-void sess_game_continue(sess_t *s);
-
-/* --- session_watch.c: watching another session's game ------------------------ */
-
-/* Starts watching the game of the session with id `id`: the watcher
- * rebuilds the game from its record (seed and keys) and is fed every key
- * the player presses from then on. Returns 0, or -1 (no such game, a game
- * of its own held to continue, out of memory: the lobby says which). */
-int sess_watch_start(sess_t *s, uint64_t id);
-
-/* A key from a watcher: q (or Esc) leaves, anything else is ignored. */
-void sess_watch_key(sess_t *s, int key);
-
-/* The player fed `key` to its game: every watcher's copy gets it too. */
-void sess_watch_forward(sess_t *player, int key);
-
-/* Unlinks s from whatever watching it is part of: a watcher stops
- * watching (its copy is freed); a player's watchers are sent back to the
- * lobby with `why` (may be NULL). */
-void sess_watch_detach(sess_t *s, const char *why);
-
-/* Overlays the watch line (who is watched, or how many watch) on next. */
-void sess_watch_overlay(const sess_t *s, screen_t *next);
-
-/* Fills the lobby's list of games in progress. */
-void sess_watch_list(sess_t *s);
-
-/* --- session_replay.c: playing a finished game back ------------------------------ */
-
-/* Plays back the encoded record (copied) of a game `name` played:
- * S_REPLAY. Returns 0, or -1 (a record that does not decode: the lobby
- * says so). */
-int sess_replay_begin(sess_t *s, const char *name, const void *rec, size_t len);
-
-/* Space pauses, + and - change the speed, . steps while paused, q leaves. */
-void sess_replay_key(sess_t *s, int key);
-
-/* Ends the playback (its timer, its game and record); the caller says
- * where the session goes next. */
-void sess_replay_stop(sess_t *s);
-
-/* Overlays the playback line (speed, paused, the end) on next. */
-void sess_replay_overlay(const sess_t *s, screen_t *next);
-
-/* --- session_lobby.c: the lobby inside a session ---------------------------- */
-
-/* Shows the lobby (after negotiation, and after every game). */
-void sess_lobby_enter(sess_t *s);
-
-/* A key in the lobby: drives lobby.h and the store calls it asks for. */
-void sess_lobby_key(sess_t *s, int key);
-
-/* Draws the lobby into next at the session's size. */
-void sess_lobby_draw(sess_t *s, screen_t *next);
+/* Frees a game with its recorder; o is empty afterwards. */
+void owned_game_free(owned_game_t *o);
 
 #endif

@@ -1,33 +1,65 @@
-/* session_lobby.c - the lobby inside a session: keys to lobby.h, the store
- * calls it asks for, and the store's answers back to it.
+/* session_lobby.c - S_LOBBY: keys to the lobby (lobby.h), the store calls
+ * it asks for and their answers, and the conversations that start here:
+ * watching a game (WATCH_JOIN) and taking an account's game over from an
+ * older connection (TAKEOVER).
  *
  * Every store call passes the session as its context; the session cancels
  * them all (store_cancel) before it is freed, so an answer never reaches a
- * session that is gone. Answers arrive on the loop thread between reads,
- * so each one renders and flushes itself. */
+ * session that is gone. An answer that finds the session in another state
+ * is dropped. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "log.h"
+#include "rebuild.h"
 #include "session.h"
 #include "store.h"
 
-void sess_lobby_enter(sess_t *s)
+/* Sessions of one account that a login can take over at once. */
+#define TAKEOVER_MAX 16
+
+static int lobby_enter(sess_t *s, void *arg)
 {
-    s->state = S_LOBBY;
+    (void)arg;
     s->lobby.page = LOBBY_MENU;
-    s->need_render = 1;
+    return 0;
 }
 
-void sess_lobby_draw(sess_t *s, screen_t *next)
+static void lobby_leave(sess_t *s)
 {
-    const config_t *c = &s->srv->cfg;
-    lobby_info_t info = { c->server_name, c->motd, s->srv->nplaying,
-                          s->srv->ngames };
-    if (s->lobby.page == LOBBY_WATCH)
-        sess_watch_list(s); /* as it is now: games come and go */
+    st_lobby_t *l = &s->st.lobby;
+    owned_game_free(&l->held); /* the store keeps it for the next login */
+    msg_game_free(l->taken);
+    l->taken = NULL;
+}
+
+static void lobby_draw_page(sess_t *s, screen_t *next)
+{
+    srv_t *srv = s->srv;
+    lobby_info_t info = { srv->cfg.server_name, srv->cfg.motd, srv->nplaying,
+                          (int)srv->dir.ngames };
+    if (s->lobby.page == LOBBY_WATCH) {
+        /* As it is now: games come and go. */
+        dir_entry_t games[LOBBY_WATCH_MAX];
+        int n = dir_games(&srv->dir, s->id, games, LOBBY_WATCH_MAX);
+        uint64_t now = sess_now(s);
+        for (int i = 0; i < n; i++) {
+            lobby_game_t *g = &s->lobby.watch[i];
+            g->session_id = games[i].id;
+            snprintf(g->name, sizeof g->name, "%s", games[i].game.name);
+            g->depth = games[i].game.depth;
+            g->turns = games[i].game.turns;
+            g->idle_s = (int)((now - games[i].game.last_input_ms) / 1000);
+            g->watchers = games[i].game.watchers;
+        }
+        s->lobby.nwatch = n;
+    }
     lobby_draw(&s->lobby, &info, next);
 }
+
+/* --- store answers ------------------------------------------------------------ */
 
 static void on_taken(void *ctx, int status, int taken)
 {
@@ -35,84 +67,123 @@ static void on_taken(void *ctx, int status, int taken)
     if (s->state != S_LOBBY)
         return;
     if (lobby_guest_checked(&s->lobby, status, taken) == LOBBY_DO_PLAY)
-        sess_game_start(s);
-    sess_redraw(s);
+        sess_goto(s, S_PLAYING, NULL);
+    sess_owe_frame(s);
 }
 
-/* The account is logged in here now: any older session of it is told and
- * closed, and a game it was playing moves here with its record and its
- * watchers, as players expect when a link died without them noticing.
- * Returns 1 if a game was taken over. */
-static int take_over(sess_t *s, int64_t account_id)
+/* Plays on a game rebuilt from its keys (a takeover) or held since the
+ * login. */
+static void play_on(sess_t *s, play_arg_t *a)
 {
-    int took = 0;
-    sess_t *next;
-    for (sess_t *o = s->srv->sessions; o; o = next) {
-        next = o->next;
-        if (o == s || o->state == S_CLOSING || o->state == S_NEGOTIATING ||
-            o->lobby.account_id != account_id)
-            continue;
-        if (o->state == S_PLAYING && o->game && !took) {
-            s->game = o->game;
-            s->rec = o->rec;
-            s->game_started = o->game_started;
-            s->game_recorded = o->game_recorded;
-            s->progress_sent = o->progress_sent;
-            s->progress_begun = o->progress_begun;
-            memset(&o->rec, 0, sizeof o->rec);
-            o->game = NULL;
-            s->watchers = o->watchers;
-            s->nwatchers = o->nwatchers;
-            for (sess_t *w = s->watchers; w; w = w->wnext)
-                w->watched = s;
-            o->watchers = NULL;
-            o->nwatchers = 0;
-            o->state = S_LOBBY; /* its game is not its to end any more */
-            s->state = S_PLAYING;
-            took = 1;
-            /* Aiming goes on here: this terminal needs the mouse too. */
-            sess_set_mouse(s, 0, game_targeting(s->game));
-            log_info("takeover id=%llu takes the game of id=%llu",
-                     (unsigned long long)s->id, (unsigned long long)o->id);
+    sess_goto(s, S_PLAYING, a);
+    owned_game_free(&a->g); /* only if the state did not take it */
+    free(a->watchers);
+}
+
+static void load_progress(sess_t *s);
+
+/* A game rebuilt off the loop for this lobby (rebuild.h): a takeover goes
+ * on at once; a saved game is held until p. */
+static void rebuilt(sess_t *s, smsg_t *m)
+{
+    st_lobby_t *l = &s->st.lobby;
+    msg_rebuilt_t *r = m->rebuilt;
+    int takeover = l->rebuild_takeover;
+    l->rebuild_job = 0;
+    lobby_waited(&s->lobby);
+    sess_owe_frame(s);
+    if (r->err != RECORD_OK) {
+        log_error("%s id=%llu: the game does not rebuild: %s",
+                  takeover ? "takeover" : "resume", (unsigned long long)s->id,
+                  record_strerror(r->err));
+        if (takeover) {
+            /* Its watchers were moved here: send them back. */
+            for (int i = 0; i < r->src->nwatchers; i++)
+                sess_post(s, MSG_WATCH_END, r->src->watchers[i], 0, NULL,
+                          "The game you watched has ended.");
+            load_progress(s); /* the store's copy, then */
+        } else {
+            lobby_note(&s->lobby, LOBBY_NOTE_BAD,
+                       "Your game in progress cannot be rebuilt: %s.",
+                       record_strerror(r->err));
         }
-        sess_close(o, "logged in elsewhere", 1,
-                   "Your account has logged in from elsewhere. Goodbye.");
+        return;
     }
-    return took;
+    owned_game_t g = { r->game, r->rec, r->src->started };
+    r->game = NULL;
+    memset(&r->rec, 0, sizeof r->rec); /* moved */
+    if (!takeover) {
+        l->held = g;
+        lobby_offer_resume(&s->lobby, g.game->depth, (int)g.game->turn);
+        return;
+    }
+    play_arg_t a;
+    memset(&a, 0, sizeof a);
+    a.g = g;
+    a.progress_begun = r->src->progress_begun;
+    a.progress_sent = r->src->progress_sent;
+    a.watchers = r->src->watchers; /* moved */
+    a.nwatchers = r->src->nwatchers;
+    r->src->watchers = NULL;
+    r->src->nwatchers = 0;
+    a.resumed = 1;
+    play_on(s, &a);
+}
+
+/* Rebuilds src off the loop for this lobby; "One moment..." meanwhile.
+ * Returns 0, or -1 (out of memory: src freed). */
+static int ask_rebuild(sess_t *s, msg_game_t *src, int takeover)
+{
+    st_lobby_t *l = &s->st.lobby;
+    l->rebuild_job = ++s->jobs;
+    l->rebuild_takeover = (uint8_t)takeover;
+    if (rebuild_start(s->srv, s->id, l->rebuild_job, src, 1) != 0) {
+        l->rebuild_job = 0;
+        return -1;
+    }
+    lobby_wait(&s->lobby);
+    return 0;
+}
+
+static void on_progress(void *ctx, const store_progress_t *pr);
+
+/* After a login (and any takeover): ask the store for a game to continue. */
+static void load_progress(sess_t *s)
+{
+    if (store_progress_load(s->srv->store, s->lobby.account_id, on_progress,
+                            s) == 0)
+        lobby_wait(&s->lobby); /* no new game before the answer */
+    else
+        log_error("resume id=%llu: the store is busy", (unsigned long long)s->id);
 }
 
 /* The answer to store_progress_load after a login: a game to continue is
- * rebuilt now and held (s->game, s->rec) until p. */
+ * rebuilt now and held until p. */
 static void on_progress(void *ctx, const store_progress_t *pr)
 {
     sess_t *s = ctx;
     if (s->state != S_LOBBY)
         return;
+    st_lobby_t *l = &s->st.lobby;
     lobby_waited(&s->lobby);
-    if (s->game || pr->account_id != s->lobby.account_id) {
-        sess_redraw(s);
+    sess_owe_frame(s);
+    if (l->held.game || pr->account_id != s->lobby.account_id)
         return;
-    }
     if (pr->status == STORE_STALE) {
         lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Your game in progress was played "
                    "by another version of the server and cannot go on.");
         store_progress_end(s->srv->store, pr->account_id);
     } else if (pr->status == STORE_OK) {
-        game_t *g = NULL;
-        int rc = record_resume(pr->seed, &pr->opt, pr->keys, pr->len, &g, &s->rec);
-        if (rc == RECORD_OK) {
-            s->game = g;
-            s->game_started = pr->started;
-            lobby_offer_resume(&s->lobby, g->depth, (int)g->turn);
-        } else {
-            log_error("resume id=%llu: %s", (unsigned long long)s->id,
-                      record_strerror(rc));
+        buf_t keys = { (char *)pr->keys, pr->len, pr->len, pr->len };
+        buf_t none = { NULL, 0, 0, 0 };
+        msg_game_t *src = msg_game_new(pr->seed, &pr->opt, pr->started, &keys,
+                                       &none);
+        if (!src || ask_rebuild(s, src, 0) != 0) {
+            log_error("resume id=%llu: out of memory", (unsigned long long)s->id);
             lobby_note(&s->lobby, LOBBY_NOTE_BAD,
-                       "Your game in progress cannot be rebuilt: %s.",
-                       record_strerror(rc));
+                       "Your game in progress cannot be rebuilt: out of memory.");
         }
     }
-    sess_redraw(s);
 }
 
 /* The answer to store_get_record for a replay. */
@@ -122,42 +193,66 @@ static void on_record(void *ctx, const store_record_t *r)
     if (s->state != S_LOBBY || s->lobby.page != LOBBY_BUSY)
         return;
     lobby_waited(&s->lobby); /* back to the hall of fame */
-    if (s->game) /* a game of its own is held for it: that first */
+    sess_owe_frame(s);
+    if (s->st.lobby.held.game) { /* a game of its own waits: that first */
         lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Continue your own game first.");
-    else if (r->status == STORE_OK)
-        sess_replay_begin(s, r->game.name, r->record, r->len);
-    else
+    } else if (r->status == STORE_OK) {
+        replay_arg_t a = { r->game.name, r->record, r->len };
+        sess_goto(s, S_REPLAY, &a);
+    } else {
         lobby_note(&s->lobby, LOBBY_NOTE_BAD, "%s",
                    r->status == STORE_NO_RECORD ? "That game has no record to replay."
                    : "That game cannot be found now.");
-    sess_redraw(s);
+    }
+}
+
+/* The account is logged in here now: every older session of it is asked
+ * to hand its game over and go (as players expect when a link died
+ * without them noticing); then the store is asked for a saved game. */
+static void take_over(sess_t *s)
+{
+    uint64_t ids[TAKEOVER_MAX];
+    int n = dir_sessions_of(&s->srv->dir, s->lobby.account_id, s->id, ids,
+                            TAKEOVER_MAX);
+    for (int i = 0; i < n; i++)
+        if (sess_post(s, MSG_TAKEOVER, ids[i], 0, NULL, NULL) == 0)
+            s->st.lobby.takeovers_owed++;
+    if (s->st.lobby.takeovers_owed > 0)
+        lobby_wait(&s->lobby);
+    else
+        load_progress(s);
 }
 
 static void on_account(void *ctx, const store_account_t *a)
 {
     sess_t *s = ctx;
+    if (s->hashing) {
+        s->hashing = 0;
+        addr_hash_end(&s->srv->addrs, s->ip);
+    }
     if (s->state != S_LOBBY)
         return;
     int registering = s->lobby.back == LOBBY_REG_NAME;
+    char tried[ACCT_NAME_MAX * 4 + 1];
     if (a->status == STORE_OK)
         log_info("%s id=%llu name=%s", registering ? "register" : "login",
                  (unsigned long long)s->id, a->name);
     else
-        log_info("%s failed id=%llu: %s", registering ? "register" : "login",
-                 (unsigned long long)s->id, store_status_name(a->status));
+        log_info("%s failed id=%llu name=\"%s\": %s",
+                 registering ? "register" : "login", (unsigned long long)s->id,
+                 log_safe(s->lobby.name, tried, sizeof tried),
+                 store_status_name(a->status));
+    sess_owe_frame(s);
     if (lobby_account_done(&s->lobby, a) == LOBBY_DO_QUIT) {
         sess_close(s, "too many failed logins", 1,
                    "Too many failed logins. Goodbye.");
         return;
     }
-    if (a->status == STORE_OK && !registering && !take_over(s, a->id)) {
-        if (store_progress_load(s->srv->store, a->id, on_progress, s) == 0)
-            lobby_wait(&s->lobby); /* no new game before the answer */
-        else
-            log_error("resume id=%llu: the store is busy",
-                      (unsigned long long)s->id);
+    if (a->status == STORE_OK) {
+        dir_set_account(&s->srv->dir, s->id, a->id);
+        if (!registering)
+            take_over(s);
     }
-    sess_redraw(s);
 }
 
 static void on_scores(void *ctx, const store_scores_t *sc)
@@ -166,46 +261,81 @@ static void on_scores(void *ctx, const store_scores_t *sc)
     if (s->state != S_LOBBY)
         return;
     lobby_scores_done(&s->lobby, sc);
-    sess_redraw(s);
+    sess_owe_frame(s);
 }
+
+/* --- keys ------------------------------------------------------------------------- */
 
 /* Carries out what the lobby asked for. */
 static void act(sess_t *s, int action)
 {
     lobby_t *l = &s->lobby;
-    store_t *st = s->srv->store;
+    st_lobby_t *st = &s->st.lobby;
+    store_t *store = s->srv->store;
     store_account_t fail = { STORE_ERROR, 0, "" };
     switch (action) {
     case LOBBY_DO_PLAY:
-        if (s->game)
-            sess_game_continue(s); /* held since the login */
-        else
-            sess_game_start(s);
+        if (st->held.game) { /* held since the login */
+            play_arg_t a;
+            memset(&a, 0, sizeof a);
+            a.g = st->held;
+            memset(&st->held, 0, sizeof st->held); /* moved */
+            a.progress_begun = 1;
+            a.progress_sent = a.g.rec.keys.len; /* the store has all of these */
+            a.resumed = 1;
+            play_on(s, &a);
+        } else {
+            sess_goto(s, S_PLAYING, NULL);
+        }
         break;
     case LOBBY_DO_LOGOUT:
         /* A game held for the account stays in the store, not here. */
-        game_free(s->game);
-        s->game = NULL;
-        record_free(&s->rec);
+        owned_game_free(&st->held);
+        dir_set_account(&s->srv->dir, s->id, 0);
         break;
     case LOBBY_DO_CHECK_GUEST:
-        if (store_name_taken(st, l->name, on_taken, s) != 0)
+        if (store_name_taken(store, l->name, on_taken, s) != 0)
             lobby_guest_checked(l, STORE_ERROR, 1);
         break;
     case LOBBY_DO_LOGIN:
     case LOBBY_DO_REGISTER: {
-        int rc = action == LOBBY_DO_LOGIN
-            ? store_login(st, l->name, lobby_take_password(l), on_account, s)
-            : store_register(st, l->name, lobby_take_password(l), on_account, s);
-        lobby_wipe_password(l); /* the store has its own copy */
-        if (rc != 0)
+        /* What one address may ask of the hashing everyone shares. */
+        const char *no = NULL, *why = NULL;
+        if (action == LOBBY_DO_REGISTER &&
+            addr_register(&s->srv->addrs, s->ip, sess_now(s)) != 0) {
+            no = "Too many accounts were made from your address: try again "
+                 "in an hour.";
+            why = "too many accounts from this address";
+        } else if (addr_hash_begin(&s->srv->addrs, s->ip) != 0) {
+            no = "Logins from your address are being checked already: try "
+                 "again in a moment.";
+            why = "too many checks in flight from this address";
+        }
+        if (no) {
+            lobby_wipe_password(l);
             lobby_account_done(l, &fail);
+            lobby_note(l, LOBBY_NOTE_BAD, "%s", no);
+            log_info("%s refused id=%llu from %s: %s",
+                     action == LOBBY_DO_LOGIN ? "login" : "register",
+                     (unsigned long long)s->id, s->ip, why);
+            break;
+        }
+        s->hashing = 1;
+        int rc = action == LOBBY_DO_LOGIN
+            ? store_login(store, l->name, lobby_take_password(l), on_account, s)
+            : store_register(store, l->name, lobby_take_password(l), on_account, s);
+        lobby_wipe_password(l); /* the store has its own copy */
+        if (rc != 0) {
+            s->hashing = 0;
+            addr_hash_end(&s->srv->addrs, s->ip);
+            lobby_account_done(l, &fail);
+        }
         break;
     }
     case LOBBY_DO_SCORES: {
         const char *me = lobby_player_name(l);
         store_scores_t none;
-        if (store_scores(st, STORE_TOP_MAX, me[0] ? me : NULL, on_scores, s) != 0) {
+        if (store_scores(store, STORE_TOP_MAX, me[0] ? me : NULL, on_scores, s) != 0) {
             memset(&none, 0, sizeof none);
             none.status = STORE_ERROR;
             lobby_scores_done(l, &none);
@@ -213,10 +343,16 @@ static void act(sess_t *s, int action)
         break;
     }
     case LOBBY_DO_WATCH:
-        sess_watch_start(s, l->pick_id);
+        if (st->held.game) { /* a game of its own waits: that first */
+            lobby_note(l, LOBBY_NOTE_BAD, "Continue your own game first.");
+        } else if (l->pick_id != s->id &&
+                   sess_post(s, MSG_WATCH_JOIN, l->pick_id, 0, NULL, NULL) == 0) {
+            st->watch_asked = l->pick_id;
+            lobby_wait(l);
+        }
         break;
     case LOBBY_DO_REPLAY:
-        if (store_get_record(st, (int64_t)l->pick_id, on_record, s) != 0) {
+        if (store_get_record(store, (int64_t)l->pick_id, on_record, s) != 0) {
             lobby_waited(l);
             lobby_note(l, LOBBY_NOTE_BAD, "The server is busy: try again.");
         }
@@ -229,7 +365,67 @@ static void act(sess_t *s, int action)
     }
 }
 
-void sess_lobby_key(sess_t *s, int key)
+static void lobby_key_in(sess_t *s, int key)
 {
     act(s, lobby_key(&s->lobby, key));
 }
+
+/* --- messages ---------------------------------------------------------------------- */
+
+static int lobby_msg(sess_t *s, smsg_t *m)
+{
+    st_lobby_t *l = &s->st.lobby;
+    switch (m->type) {
+    case MSG_WATCH_START:
+        if (m->from != l->watch_asked || !m->game)
+            return 0;
+        l->watch_asked = 0;
+        lobby_waited(&s->lobby);
+        sess_goto(s, S_WATCHING, m);
+        return 1;
+    case MSG_WATCH_REFUSED:
+        if (m->from == l->watch_asked) {
+            l->watch_asked = 0;
+            lobby_waited(&s->lobby);
+            lobby_show_watch(&s->lobby);
+            lobby_note(&s->lobby, LOBBY_NOTE_BAD, "%s", m->text);
+            sess_owe_frame(s);
+        }
+        return 1;
+    case MSG_WATCH_KEY:
+        /* From a game it asked to watch and no longer waits for. */
+        sess_post(s, MSG_WATCH_LEAVE, m->from, 0, NULL, NULL);
+        return 1;
+    case MSG_TAKEOVER_DONE:
+        if (l->takeovers_owed <= 0)
+            return 1;
+        if (m->game && !l->taken) {
+            l->taken = m->game; /* the first game handed over */
+            m->game = NULL;
+        }
+        if (--l->takeovers_owed > 0)
+            return 1;
+        msg_game_t *t = l->taken;
+        l->taken = NULL;
+        lobby_waited(&s->lobby);
+        if (!t || ask_rebuild(s, t, 1) != 0)
+            load_progress(s);
+        sess_owe_frame(s);
+        return 1;
+    case MSG_REBUILT:
+        if (m->a == l->rebuild_job)
+            rebuilt(s, m);
+        return 1; /* a stale one: dropped */
+    default:
+        return 0;
+    }
+}
+
+const sess_state_ops_t sess_lobby_ops = {
+    .name = "lobby",
+    .enter = lobby_enter,
+    .leave = lobby_leave,
+    .key = lobby_key_in,
+    .msg = lobby_msg,
+    .draw = lobby_draw_page,
+};

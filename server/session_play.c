@@ -1,318 +1,394 @@
-/* session_play.c - what a session's bytes mean: telnet negotiation, keys,
- * the game, and the screen sent back. */
+/* session_play.c - S_PLAYING: a game of the session's own, fed keys
+ * through its recorder, watched by other sessions through messages, and
+ * handed to the store when it ends (a death at once, so that a dropped
+ * connection on the YOU DIED screen loses nothing).
+ *
+ * An account's game also lives in the store while it is played: begun with
+ * the game, its new key bytes handed over once a second (the sweep) and
+ * when the session closes, ended when the game is recorded. So a dropped
+ * connection, a restart or a crash loses at most the last second, and the
+ * next login continues it (session_lobby.c).
+ *
+ * Watchers: the player keeps the ids of the sessions watching it. A
+ * WATCH_JOIN gets the game's summary (seed, options, keys and checks: the
+ * watcher rebuilds its own copy), then every key fed is sent on as
+ * WATCH_KEY; the end of the game is a WATCH_END, a new game after a death
+ * a new WATCH_START (the watchers follow the player), a takeover a
+ * WATCH_MOVED. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "keys.h"
 #include "log.h"
 #include "session.h"
+#include "store.h"
 #include "view.h"
 
-/* The marker that ends every screen update sent to a telnet client: invisible
- * to terminals, and lets a client (our tests, the load generator) know that a
- * key's whole answer has arrived. */
-static void send_frame_marker(sess_t *s)
-{
-    if (s->telnet_peer)
-        telnet_iac(s->telnet, TELNET_NOP);
-}
+/* --- the store ------------------------------------------------------------------ */
 
-void sess_render(sess_t *s)
+/* The store's row for the session's game, ended for `cause`. */
+static void game_row(const sess_t *s, const game_t *g, const char *cause,
+                     store_game_t *row)
 {
-    srv_t *srv = s->srv;
-    if (s->state != S_PLAYING && s->state != S_LOBBY &&
-        s->state != S_WATCHING && s->state != S_REPLAY)
-        return;
-    if (s->queued > (size_t)srv->cfg.output_highwater) {
-        /* Skip this frame; the next diff starts from what was last sent, so
-         * nothing is lost. on_write catches up when the queue drains. */
-        s->dirty = 1;
-        return;
-    }
-    s->need_render = 0;
-    s->dirty = 0;
-    screen_t *next = &srv->next;
-    /* view_draw clears the grid itself: resize (which clears too) only
-     * when the size changes. */
-    if ((next->w != s->w || next->h != s->h) &&
-        screen_resize(next, s->w, s->h) != 0) {
-        sess_close(s, "out of memory", 0, NULL);
-        return;
-    }
-    if (s->state == S_LOBBY) {
-        sess_lobby_draw(s, next);
-    } else {
-        view_draw(s->game, next);
-        sess_watch_overlay(s, next);
-        sess_replay_overlay(s, next);
-    }
-    if (s->notice[0] && view_fits(s->w, s->h)) {
-        /* A host line (tips, idle warning) over the oldest log line. */
-        for (int x = 0; x < s->w; x++)
-            screen_put(next, x, MAP_H, ' ', COL_DEFAULT, COL_DEFAULT, 0);
-        screen_puts(next, 0, MAP_H, s->notice, COL_BYELLOW, COL_DEFAULT,
-                    ATTR_BOLD);
-    }
-    buf_reset(&srv->enc);
-    int rc;
-    if (s->shown.w != next->w || s->shown.h != next->h)
-        rc = screen_paint(next, &s->term, &srv->enc);
+    memset(row, 0, sizeof *row);
+    snprintf(row->name, sizeof row->name, "%s", sess_player_name(s));
+    row->account_id = s->lobby.account_id;
+    row->ruleset = g->opt.ruleset;
+    row->seed = g->seed;
+    row->score = game_score(g);
+    row->depth = g->depth;
+    row->turns = (int)g->turn;
+    row->kills = g->kills;
+    if (game_dead(g))
+        game_death_cause(g, row->cause, sizeof row->cause);
     else
-        rc = screen_diff(&s->shown, next, &s->term, &srv->enc);
-    if (rc != 0 || screen_copy(&s->shown, next) != 0) {
-        sess_close(s, "frame too large", 0, NULL);
+        snprintf(row->cause, sizeof row->cause, "%s", cause);
+    row->started = s->st.play.g.started;
+    row->ended = (int64_t)time(NULL);
+    /* the hall of fame ranks deaths, wins and long quits (store.h) */
+    row->ending = game_dead(g) ? STORE_END_DEATH
+                  : cause && strcmp(cause, "quit") == 0 ? STORE_END_QUIT
+                  : STORE_END_DISCONNECT;
+}
+
+/* Hands a game to the store: the store takes `g` (the session's game or a
+ * copy of it) and the recorder's buffers. A game of no turns is not kept
+ * (and freed here). Either way g is no longer the caller's. */
+static void record_game(sess_t *s, game_t *g, const char *cause)
+{
+    st_play_t *p = &s->st.play;
+    store_game_t row;
+    game_row(s, g, cause, &row);
+    p->recorded = 1;
+    if (g->turn == 0) {
+        game_free(g);
+        if (s->lobby.account_id > 0) /* nothing to continue either */
+            store_progress_end(s->srv->store, s->lobby.account_id);
         return;
     }
-    sess_send(s, srv->enc.data, srv->enc.len);
-    send_frame_marker(s);
+    log_info("game over id=%llu name=%s seed=%llu turns=%u depth=%d score=%d "
+             "cause=\"%s\"", (unsigned long long)s->id, row.name,
+             (unsigned long long)row.seed, (unsigned)row.turns, row.depth,
+             row.score, row.cause);
+    /* The store frees g whatever happens (and logs a refusal). */
+    store_end_game(s->srv->store, &row, g, &p->g.rec);
+    if (s->lobby.account_id > 0) /* after the game, in the store's order */
+        store_progress_end(s->srv->store, s->lobby.account_id);
 }
 
-void sess_overlay_line(screen_t *next, const char *text, uint8_t bg)
+/* Hands the store the key bytes of an account's game it does not have yet. */
+static void flush_progress(sess_t *s)
 {
-    int n = (int)strlen(text);
-    screen_puts(next, next->w - n > 0 ? next->w - n : 0, 0, text, COL_BLACK,
-                bg, 0);
-}
-
-void sess_redraw(sess_t *s)
-{
-    s->need_render = 1;
-    sess_render(s);
-    sess_flush(s);
-}
-
-void sess_start_play(sess_t *s)
-{
-    if (s->state != S_NEGOTIATING)
+    st_play_t *p = &s->st.play;
+    if (!p->g.game || p->recorded || p->handed || s->lobby.account_id <= 0 ||
+        p->g.rec.keys.len <= p->progress_sent)
         return;
-    uv_timer_stop(&s->timer);
-    sess_lobby_enter(s);
-    if (!s->telnet_peer)
-        snprintf(s->notice, sizeof s->notice,
-                 "Tip: for one key at a time use: stty raw -echo; nc HOST PORT; stty sane");
-    log_debug("session %llu plays at %dx%d, terminal '%s'",
-              (unsigned long long)s->id, s->w, s->h, s->ttype);
-    /* Alternate screen, hidden cursor, normal cursor keys, numeric keypad. */
-    static const char init[] = "\x1b[?1049h\x1b[?25l\x1b[?1l\x1b>";
-    sess_send(s, init, sizeof init - 1);
-    term_state_reset(&s->term);
-    screen_free(&s->shown); /* 0x0: the next render paints everything */
-    sess_render(s);
-}
-
-static void check_negotiated(sess_t *s)
-{
-    if (s->state == S_NEGOTIATING && s->got_echo && s->got_naws &&
-        s->ttype_done)
-        sess_start_play(s);
-}
-
-/* Keys per second per player: a token bucket, so that a flood costs the
- * server no more than a fast typist. */
-static int take_key_token(sess_t *s)
-{
-    uint64_t now = uv_now(s->srv->loop);
-    double rate = s->srv->cfg.max_keys_per_second;
-    s->key_tokens += (double)(now - s->key_tokens_ms) * rate / 1000.0;
-    s->key_tokens_ms = now;
-    if (s->key_tokens > rate)
-        s->key_tokens = rate;
-    if (s->key_tokens < 1.0)
-        return 0;
-    s->key_tokens -= 1.0;
-    return 1;
-}
-
-static int is_quit_key(int key)
-{
-    return key == 'Q' || key == 'q' || key == 'y' || key == 'Y' ||
-           key == 'n' || key == 'N' || key == KEY_CTRL_C || key == KEY_ESC;
-}
-
-/* xterm mouse reporting (1000: clicks; 1006: SGR coordinates, any size),
- * on while the game is targeting and only then. session.c's graceful close
- * turns it off too. */
-void sess_set_mouse(sess_t *s, int was_on, int on)
-{
-    static const char mouse_on[] = "\x1b[?1000h\x1b[?1006h";
-    static const char mouse_off[] = "\x1b[?1000l\x1b[?1006l";
-    if (on && !was_on)
-        sess_send(s, mouse_on, sizeof mouse_on - 1);
-    else if (was_on && !on)
-        sess_send(s, mouse_off, sizeof mouse_off - 1);
-}
-
-/* The game key for a mouse report, or 0 for none: while targeting, a left
- * press on a map tile is a click key there (the map is drawn from the top
- * left cell at every size), a right press cancels as Esc does (002). */
-static int mouse_key(const sess_t *s, const keyev_t *ev)
-{
-    if (s->state != S_PLAYING || !game_targeting(s->game) || ev->release ||
-        (ev->button & (32 | 64)))
-        return 0;
-    if ((ev->button & 3) == 2)
-        return KEY_ESC;
-    if ((ev->button & 3) != 0 || ev->x >= MAP_W || ev->y >= MAP_H)
-        return 0;
-    int key = game_click_key(ev->x, ev->y);
-    return key > 0 ? key : 0;
-}
-
-static void on_key(void *ctx, const keyev_t *ev)
-{
-    sess_t *s = ctx;
-    if (s->state != S_LOBBY && s->state != S_PLAYING &&
-        s->state != S_WATCHING && s->state != S_REPLAY)
-        return;
-    int key = ev->key;
-    if (key == KEY_CPR)
-        return; /* nothing asks for cursor reports */
-    if (key == KEY_MOUSE && (key = mouse_key(s, ev)) == 0)
-        return;
-    if (!take_key_token(s))
-        return;
-    s->last_input_ms = uv_now(s->srv->loop);
-    s->warned_idle = 0;
-    s->notice[0] = '\0';
-    s->need_render = 1;
-    /* Too small to see anything: only let the player leave. */
-    if (!view_fits(s->w, s->h) && !is_quit_key(key))
-        return;
-    int targeting = s->state == S_PLAYING && game_targeting(s->game);
-    switch (s->state) {
-    case S_LOBBY: sess_lobby_key(s, key); break;
-    case S_WATCHING: sess_watch_key(s, key); break;
-    case S_REPLAY: sess_replay_key(s, key); break;
-    default: sess_game_key(s, key); break;
+    if (!p->progress_begun) {
+        /* Its begin failed (out of memory): try again, from the start; keys
+         * must never be appended to the account's older game. */
+        if (store_progress_begin(s->srv->store, s->lobby.account_id,
+                                 p->g.game->seed, &p->g.game->opt,
+                                 p->g.started) != 0)
+            return;
+        p->progress_begun = 1;
+        p->progress_sent = 0;
     }
-    /* Mouse reporting follows aiming (a key may also end the game). */
-    if (s->state != S_CLOSING)
-        sess_set_mouse(s, targeting, s->state == S_PLAYING && game_targeting(s->game));
-}
-
-void sess_esc_timeout(sess_t *s)
-{
-    if (s->state == S_CLOSING)
-        return;
-    keydec_timeout(&s->keys, on_key, s);
-    if (s->need_render)
-        sess_render(s);
-}
-
-static void on_naws(sess_t *s, const unsigned char *b, size_t n)
-{
-    if (n != 4)
-        return; /* malformed: ignore, as if never sent */
-    int w = b[0] << 8 | b[1], h = b[2] << 8 | b[3];
-    s->got_naws = 1;
-    if (w == 0 || h == 0)
-        return; /* 0 means unknown (RFC 1073): keep what we have */
-    const config_t *c = &s->srv->cfg;
-    if (w > c->max_cols)
-        w = c->max_cols;
-    if (h > c->max_rows)
-        h = c->max_rows;
-    if (w == s->w && h == s->h)
-        return;
-    s->w = w;
-    s->h = h;
-    s->need_render = 1; /* the size differs from shown: a full repaint */
-}
-
-static void on_ttype(sess_t *s, const char *name)
-{
-    /* Ask again while the answer changes, at most 3 times (RFC 1091: a
-     * repeat ends the list). Only the first answer picks the terminal. */
-    char clean[sizeof s->ttype];
-    size_t j = 0;
-    for (size_t i = 0; name[i] && j + 1 < sizeof clean; i++)
-        if (name[i] > ' ' && name[i] < 127)
-            clean[j++] = name[i];
-    clean[j] = '\0';
-    int repeat = s->ttype_asks > 0 && strcmp(clean, s->ttype) == 0;
-    if (s->ttype_asks == 1 || s->ttype[0] == '\0')
-        memcpy(s->ttype, clean, j + 1);
-    if (repeat || s->ttype_asks >= 3) {
-        s->ttype_done = 1;
-        return;
+    size_t n = p->g.rec.keys.len - p->progress_sent;
+    /* Refused (the queue is full): the same bytes go with the next ones. */
+    if (store_progress_append(s->srv->store, s->lobby.account_id,
+                              p->g.rec.keys.data + p->progress_sent, n) == 0) {
+        p->progress_sent = p->g.rec.keys.len;
+        log_debug("progress id=%llu bytes=%zu", (unsigned long long)s->id,
+                  p->progress_sent);
     }
-    s->ttype_asks++;
-    telnet_ttype_send(s->telnet);
 }
 
-void sess_telnet_event(telnet_t *t, telnet_event_t *ev, void *user)
+/* --- the directory and the watchers ------------------------------------------------ */
+
+/* What the lobby's list of games shows of this one. */
+static void publish(sess_t *s)
 {
-    sess_t *s = user;
-    srv_t *srv = s->srv;
-    (void)t;
-    if (ev->type != TELNET_EV_DATA && ev->type != TELNET_EV_SEND)
-        s->telnet_peer = 1;
-    switch (ev->type) {
-    case TELNET_EV_DATA:
-        keydec_feed(&s->keys, ev->data.buffer, ev->data.size, on_key, s);
-        break;
-    case TELNET_EV_SEND:
-        /* The buffer lives only during this callback: gather a copy. */
-        if (srv->out_owner && srv->out_owner != s)
-            sess_flush(srv->out_owner);
-        srv->out_owner = s;
-        if (buf_append(&srv->out, ev->data.buffer, ev->data.size) != 0) {
-            sess_flush(s);
-            srv->out_owner = s;
-            if (buf_append(&srv->out, ev->data.buffer, ev->data.size) != 0)
-                sess_close(s, "output too large", 0, NULL);
+    const st_play_t *p = &s->st.play;
+    dir_game_t d;
+    memset(&d, 0, sizeof d);
+    snprintf(d.name, sizeof d.name, "%s", sess_player_name(s));
+    d.depth = p->g.game->depth;
+    d.turns = (int)p->g.game->turn;
+    d.watchers = p->nwatchers;
+    d.last_input_ms = s->last_input_ms;
+    dir_set_game(&s->srv->dir, s->id, &d);
+}
+
+static msg_game_t *summary(const sess_t *s)
+{
+    const st_play_t *p = &s->st.play;
+    const record_t *r = &p->g.rec;
+    return msg_game_new(r->seed, &r->opt, p->g.started, &r->keys, &r->checks);
+}
+
+/* Whether watchers can rebuild the game from its record. */
+static const char *unwatchable(const sess_t *s)
+{
+    const st_play_t *p = &s->st.play;
+    if (p->recorded || game_dead(p->g.game))
+        return "That game is over.";
+    if (p->g.rec.truncated)
+        return "That game is too long to watch.";
+    return NULL;
+}
+
+static int add_watcher(st_play_t *p, uint64_t id)
+{
+    if (p->nwatchers == p->capwatchers) {
+        int cap = p->capwatchers ? p->capwatchers * 2 : 4;
+        uint64_t *w = realloc(p->watchers, (size_t)cap * sizeof *w);
+        if (!w)
+            return -1;
+        p->watchers = w;
+        p->capwatchers = cap;
+    }
+    p->watchers[p->nwatchers++] = id;
+    return 0;
+}
+
+static void drop_watcher(st_play_t *p, uint64_t id)
+{
+    for (int i = 0; i < p->nwatchers; i++)
+        if (p->watchers[i] == id) {
+            p->watchers[i] = p->watchers[--p->nwatchers];
+            return;
         }
-        break;
-    case TELNET_EV_DO:
-    case TELNET_EV_DONT:
-        if (ev->neg.telopt == TELNET_TELOPT_ECHO)
-            s->got_echo = 1;
-        break;
-    case TELNET_EV_WILL:
-        if (ev->neg.telopt == TELNET_TELOPT_TTYPE && s->ttype_asks == 0) {
-            s->ttype_asks = 1;
-            telnet_ttype_send(s->telnet);
-        }
-        break;
-    case TELNET_EV_WONT:
-        if (ev->neg.telopt == TELNET_TELOPT_NAWS)
-            s->got_naws = 1;
-        if (ev->neg.telopt == TELNET_TELOPT_TTYPE)
-            s->ttype_done = 1;
-        break;
-    case TELNET_EV_SUBNEGOTIATION:
-        if (ev->sub.telopt == TELNET_TELOPT_NAWS)
-            on_naws(s, (const unsigned char *)ev->sub.buffer, ev->sub.size);
-        break;
-    case TELNET_EV_TTYPE:
-        if (ev->ttype.cmd == TELNET_TTYPE_IS && ev->ttype.name)
-            on_ttype(s, ev->ttype.name);
-        break;
-    case TELNET_EV_IAC: {
-        keyev_t k = { 0, 0, 0, 0, 0 };
-        if (ev->iac.cmd == TELNET_EC)
-            k.key = KEY_BACKSPACE;
-        else if (ev->iac.cmd == TELNET_IP)
-            k.key = KEY_CTRL_C;
-        if (k.key)
-            on_key(s, &k);
-        break;
+}
+
+static void tell_watchers(sess_t *s, int type, int64_t a, const char *text)
+{
+    st_play_t *p = &s->st.play;
+    for (int i = 0; i < p->nwatchers; i++)
+        sess_post(s, type, p->watchers[i], a, NULL, "%s", text ? text : "");
+}
+
+/* --- the game's life ------------------------------------------------------------------ */
+
+/* A new game under the player's name. Returns 0, or -1 (out of memory:
+ * the session closes). */
+static int new_game(sess_t *s)
+{
+    st_play_t *p = &s->st.play;
+    game_options_t opt;
+    srv_game_options(s->srv, &opt);
+    game_t *g = game_new(srv_new_seed(s->srv), &opt);
+    if (!g || record_init(&p->g.rec, g, 0) != 0) {
+        game_free(g);
+        record_free(&p->g.rec);
+        sess_close(s, "out of memory", 0, NULL);
+        return -1;
     }
-    case TELNET_EV_WARNING:
-        /* libtelnet 0.21 passes the rest of an oversized subnegotiation on as
-         * DATA, that is as keystrokes: end the session instead. */
-        if (ev->error.msg && strstr(ev->error.msg, "subnegotiation buffer size"))
-            sess_close(s, "oversized subnegotiation", 0, NULL);
+    p->g.game = g;
+    p->g.started = (int64_t)time(NULL);
+    p->recorded = 0;
+    p->progress_sent = 0;
+    p->progress_begun = s->lobby.account_id > 0 &&
+        store_progress_begin(s->srv->store, s->lobby.account_id, g->seed, &opt,
+                             p->g.started) == 0;
+    log_info("game start id=%llu name=%s seed=%llu", (unsigned long long)s->id,
+             sess_player_name(s), (unsigned long long)g->seed);
+    return 0;
+}
+
+static int play_enter(sess_t *s, void *arg)
+{
+    st_play_t *p = &s->st.play;
+    play_arg_t *a = arg;
+    if (!a) {
+        if (new_game(s) != 0)
+            return -1;
+    } else {
+        p->g = a->g;
+        p->progress_begun = a->progress_begun;
+        p->progress_sent = a->progress_sent;
+        p->watchers = a->watchers;
+        p->nwatchers = p->capwatchers = a->nwatchers;
+        memset(a, 0, sizeof *a); /* moved */
+        log_info("game resumed id=%llu name=%s seed=%llu turns=%u",
+                 (unsigned long long)s->id, sess_player_name(s),
+                 (unsigned long long)p->g.game->seed,
+                 (unsigned)p->g.game->turn);
+    }
+    publish(s);
+    return 0;
+}
+
+/* The game is over for this session, or the session is: the game is
+ * recorded, kept for the account's next login, or not ours any more. */
+static void play_leave(sess_t *s)
+{
+    st_play_t *p = &s->st.play;
+    if (p->g.game && !p->handed) {
+        char why[96];
+        if (s->close.requested)
+            snprintf(why, sizeof why, "The player has left.");
         else
-            log_debug("session %llu telnet warning: %s",
-                      (unsigned long long)s->id,
-                      ev->error.msg ? ev->error.msg : "?");
-        break;
-    case TELNET_EV_ERROR:
-        sess_close(s, "telnet protocol error", 0, NULL);
-        break;
-    default:
-        break;
+            snprintf(why, sizeof why, "%s's game has ended.", sess_player_name(s));
+        tell_watchers(s, MSG_WATCH_END, 0, why);
     }
-    check_negotiated(s);
+    if (!p->g.game || p->handed || p->recorded) {
+        owned_game_free(&p->g);
+    } else if (game_over(p->g.game)) {
+        record_game(s, p->g.game, "quit"); /* the store takes the game */
+        p->g.game = NULL;
+        owned_game_free(&p->g);
+    } else if (s->lobby.account_id > 0) {
+        flush_progress(s);
+        log_info("game suspended id=%llu name=%s turns=%u (kept for the next login)",
+                 (unsigned long long)s->id, sess_player_name(s),
+                 (unsigned)p->g.game->turn);
+        owned_game_free(&p->g);
+    } else {
+        /* A guest's game cut short by the connection is over: record it. */
+        char cause[96];
+        snprintf(cause, sizeof cause, "disconnected (%s)", s->close.reason);
+        record_game(s, p->g.game, cause);
+        p->g.game = NULL;
+        owned_game_free(&p->g);
+    }
+    free(p->watchers);
+    p->watchers = NULL;
+    p->nwatchers = p->capwatchers = 0;
+    dir_set_game(&s->srv->dir, s->id, NULL);
 }
+
+static void play_key(sess_t *s, int key)
+{
+    st_play_t *p = &s->st.play;
+    game_t *g = p->g.game;
+    if (game_dead(g)) {
+        /* YOU DIED: the game is in the store already. */
+        int choice = game_dead_choice(key);
+        if (choice > 0) {
+            /* Another game; the watchers follow. */
+            owned_game_free(&p->g);
+            if (new_game(s) != 0)
+                return;
+            for (int i = 0; i < p->nwatchers; i++)
+                sess_post(s, MSG_WATCH_START, p->watchers[i], 0, summary(s),
+                          "%s", sess_player_name(s));
+            publish(s);
+        } else if (choice < 0) {
+            sess_goto(s, S_LOBBY, NULL);
+        }
+        return;
+    }
+    record_key(&p->g.rec, g, key);
+    tell_watchers(s, MSG_WATCH_KEY, key, NULL);
+    if (game_dead(g)) {
+        /* Record it now, from a copy: the YOU DIED screen still draws g. */
+        game_t *copy = game_clone(g);
+        if (copy)
+            record_game(s, copy, NULL);
+        else
+            log_error("game over id=%llu: out of memory, game not recorded",
+                      (unsigned long long)s->id);
+        p->recorded = 1;
+    } else if (game_over(g)) {
+        sess_goto(s, S_LOBBY, NULL);
+        return;
+    }
+    publish(s);
+}
+
+/* Hands the game to the account's new login, then goes. */
+static void hand_over(sess_t *s, uint64_t to)
+{
+    st_play_t *p = &s->st.play;
+    msg_game_t *gs = NULL;
+    if (!p->recorded && !game_dead(p->g.game)) {
+        flush_progress(s); /* the store is up to date whatever follows */
+        gs = summary(s);
+    }
+    if (gs) {
+        gs->progress_begun = p->progress_begun;
+        gs->progress_sent = p->progress_sent;
+        gs->watchers = p->watchers; /* moved */
+        gs->nwatchers = p->nwatchers;
+        tell_watchers(s, MSG_WATCH_MOVED, (int64_t)to, NULL);
+        p->watchers = NULL;
+        p->nwatchers = p->capwatchers = 0;
+        p->handed = 1;
+        log_info("takeover id=%llu takes the game of id=%llu",
+                 (unsigned long long)to, (unsigned long long)s->id);
+    }
+    sess_post(s, MSG_TAKEOVER_DONE, to, 0, gs, NULL);
+    sess_close(s, "logged in elsewhere", 1,
+               "Your account has logged in from elsewhere. Goodbye.");
+}
+
+static int play_msg(sess_t *s, smsg_t *m)
+{
+    st_play_t *p = &s->st.play;
+    switch (m->type) {
+    case MSG_WATCH_JOIN: {
+        const char *why = unwatchable(s);
+        msg_game_t *gs = why ? NULL : summary(s);
+        if (!why && (!gs || add_watcher(p, m->from) != 0)) {
+            msg_game_free(gs);
+            gs = NULL;
+            why = "Out of memory: try again later.";
+        }
+        if (why) {
+            sess_post(s, MSG_WATCH_REFUSED, m->from, 0, NULL, "%s", why);
+            return 1;
+        }
+        sess_post(s, MSG_WATCH_START, m->from, 0, gs, "%s", sess_player_name(s));
+        log_info("watch id=%llu watches id=%llu name=%s (%d watching)",
+                 (unsigned long long)m->from, (unsigned long long)s->id,
+                 sess_player_name(s), p->nwatchers);
+        publish(s);
+        sess_owe_frame(s); /* the screen counts its watchers */
+        return 1;
+    }
+    case MSG_WATCH_LEAVE:
+        drop_watcher(p, m->from);
+        publish(s);
+        sess_owe_frame(s);
+        return 1;
+    case MSG_TAKEOVER:
+        hand_over(s, m->from);
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static void play_draw(sess_t *s, screen_t *next)
+{
+    const st_play_t *p = &s->st.play;
+    view_draw(p->g.game, next);
+    if (p->nwatchers > 0 && view_fits(next->w, next->h)) {
+        char line[32];
+        snprintf(line, sizeof line, " %d watching ", p->nwatchers);
+        sess_overlay_line(next, line, COL_BCYAN);
+    }
+}
+
+static void play_sweep(sess_t *s, uint64_t now)
+{
+    (void)now;
+    flush_progress(s); /* an account's new keys, at least once a second */
+}
+
+static unsigned play_turns(const sess_t *s)
+{
+    return s->st.play.g.game ? (unsigned)s->st.play.g.game->turn : 0u;
+}
+
+const sess_state_ops_t sess_play_ops = {
+    .name = "playing",
+    .enter = play_enter,
+    .leave = play_leave,
+    .key = play_key,
+    .msg = play_msg,
+    .draw = play_draw,
+    .sweep = play_sweep,
+    .turns = play_turns,
+};

@@ -1,7 +1,7 @@
-/* session_replay.c - a finished game played back from its record, at the
- * player's own terminal size: the same core replays the same keys, one per
- * tick of the session's timer (free while a session is neither negotiating
- * nor closing), and the same view draws each step.
+/* session_replay.c - S_REPLAY: a finished game played back from its
+ * record at the player's own terminal size: the record player steps the
+ * keys, one per tick of the replay clock, checking each of the record's
+ * checks on the way, and the same view draws each step.
  *
  * Keys: space pauses and resumes, + and - change the speed, . steps one
  * turn while paused (the keys up to the next one that takes a turn), q or
@@ -12,7 +12,6 @@
 #include "keys.h"
 #include "log.h"
 #include "session.h"
-#include "store.h"
 #include "view.h"
 
 /* Keys per second at each speed; playback starts at REPLAY_START. */
@@ -20,93 +19,96 @@ static const int speeds[] = { 1, 2, 5, 10, 20, 50, 100 };
 #define NSPEEDS ((int)(sizeof speeds / sizeof speeds[0]))
 #define REPLAY_START 3
 
-/* Feeds the next key; at the end, stops the clock. Returns 1 if a key was
- * fed. */
+/* Feeds the next key; at the end (or a record that differs), stops the
+ * clock. Returns 1 if a key was fed. */
 static int step(sess_t *s)
 {
-    int key;
-    if (s->replay_done || record_next_key(&s->rec, &s->replay_pos, &key) != 0) {
-        s->replay_done = 1;
-        uv_timer_stop(&s->timer);
+    st_replay_t *r = &s->st.replay;
+    if (r->done)
         return 0;
-    }
-    game_key(s->game, key);
-    return 1;
+    int rc = record_player_step(&r->player, NULL);
+    if (rc == 1)
+        return 1;
+    r->done = 1;
+    r->err = rc;
+    if (rc != RECORD_OK)
+        log_error("replay id=%llu stopped at key %u: %s",
+                  (unsigned long long)s->id, (unsigned)r->player.fed,
+                  record_strerror(rc));
+    uv_timer_stop(&s->replay_timer);
+    return 0;
 }
 
 static void on_tick(uv_timer_t *t)
 {
     sess_t *s = t->data;
-    if (s->state != S_REPLAY || s->replay_paused)
+    if (s->state != S_REPLAY || s->st.replay.paused || sess_closing(s))
         return;
     step(s);
-    sess_redraw(s);
+    sess_owe_frame(s);
 }
 
 static void run_clock(sess_t *s)
 {
-    uint64_t ms = 1000 / (uint64_t)speeds[s->replay_speed];
-    if (s->replay_paused || s->replay_done)
-        uv_timer_stop(&s->timer);
+    st_replay_t *r = &s->st.replay;
+    uint64_t ms = 1000 / (uint64_t)speeds[r->speed];
+    if (r->paused || r->done)
+        uv_timer_stop(&s->replay_timer);
     else
-        uv_timer_start(&s->timer, on_tick, ms, ms);
+        uv_timer_start(&s->replay_timer, on_tick, ms, ms);
 }
 
-int sess_replay_begin(sess_t *s, const char *name, const void *rec, size_t len)
+static int replay_enter(sess_t *s, void *arg)
 {
-    record_free(&s->rec);
-    int rc = record_decode(rec, len, &s->rec);
-    if (rc == RECORD_OK && s->rec.game_version != GAME_VERSION)
-        rc = RECORD_EVERSION;
-    game_t *g = rc == RECORD_OK ? game_new(s->rec.seed, &s->rec.opt) : NULL;
-    if (!g) {
-        record_free(&s->rec);
+    const replay_arg_t *a = arg;
+    st_replay_t *r = &s->st.replay;
+    int rc = record_decode(a->record, a->len, &r->rec);
+    if (rc == RECORD_OK)
+        rc = record_player_start(&r->player, &r->rec, NULL);
+    if (rc != RECORD_OK) {
+        record_player_free(&r->player);
+        record_free(&r->rec);
         lobby_note(&s->lobby, LOBBY_NOTE_BAD, "That game cannot be replayed: %s.",
-                   rc == RECORD_OK ? "out of memory" : record_strerror(rc));
+                   record_strerror(rc));
         return -1;
     }
-    s->game = g;
-    s->replay_pos = 0;
-    s->replay_speed = REPLAY_START;
-    s->replay_paused = 0;
-    s->replay_done = 0;
-    snprintf(s->replay_name, sizeof s->replay_name, "%s", name);
-    s->state = S_REPLAY;
+    r->speed = REPLAY_START;
+    snprintf(r->name, sizeof r->name, "%s", a->name);
     log_info("replay id=%llu of a game of %s (%u keys)",
-             (unsigned long long)s->id, name, (unsigned)s->rec.nkeys);
+             (unsigned long long)s->id, a->name, (unsigned)r->rec.nkeys);
     run_clock(s);
-    s->need_render = 1;
     return 0;
 }
 
-void sess_replay_stop(sess_t *s)
+static void replay_leave(sess_t *s)
 {
-    uv_timer_stop(&s->timer);
-    game_free(s->game);
-    s->game = NULL;
-    record_free(&s->rec);
+    st_replay_t *r = &s->st.replay;
+    uv_timer_stop(&s->replay_timer);
+    record_player_free(&r->player);
+    record_free(&r->rec);
 }
 
-void sess_replay_key(sess_t *s, int key)
+static void replay_key(sess_t *s, int key)
 {
+    st_replay_t *r = &s->st.replay;
     switch (key) {
     case ' ':
-        s->replay_paused = !s->replay_paused;
+        r->paused = !r->paused;
         break;
     case '+':
     case '=':
-        if (s->replay_speed + 1 < NSPEEDS)
-            s->replay_speed++;
+        if (r->speed + 1 < NSPEEDS)
+            r->speed++;
         break;
     case '-':
-        if (s->replay_speed > 0)
-            s->replay_speed--;
+        if (r->speed > 0)
+            r->speed--;
         break;
     case '.':
-        if (s->replay_paused) {
+        if (r->paused) {
             /* One turn: keys that take none (a wall, a menu) go with it. */
-            uint32_t turn = s->game->turn;
-            while (s->game->turn == turn && step(s))
+            uint32_t turn = r->player.game->turn;
+            while (r->player.game->turn == turn && step(s))
                 ;
         }
         break;
@@ -114,8 +116,7 @@ void sess_replay_key(sess_t *s, int key)
     case 'Q':
     case KEY_ESC:
     case KEY_CTRL_C:
-        sess_replay_stop(s);
-        sess_lobby_enter(s);
+        sess_goto(s, S_LOBBY, NULL);
         return;
     default:
         return;
@@ -124,13 +125,24 @@ void sess_replay_key(sess_t *s, int key)
 }
 
 /* The playback line, right-aligned in row 0 (as the watch line). */
-void sess_replay_overlay(const sess_t *s, screen_t *next)
+static void replay_draw(sess_t *s, screen_t *next)
 {
-    char line[96];
-    if (s->state != S_REPLAY || !view_fits(next->w, next->h))
+    const st_replay_t *r = &s->st.replay;
+    view_draw(r->player.game, next);
+    if (!view_fits(next->w, next->h))
         return;
+    char line[128];
     snprintf(line, sizeof line, " Replay: %s, %d keys/s%s - space + - . q ",
-             s->replay_name, speeds[s->replay_speed],
-             s->replay_done ? ", the end" : s->replay_paused ? ", paused" : "");
+             r->name, speeds[r->speed],
+             r->done && r->err != RECORD_OK ? ", differs from its record"
+             : r->done ? ", the end" : r->paused ? ", paused" : "");
     sess_overlay_line(next, line, COL_BYELLOW);
 }
+
+const sess_state_ops_t sess_replay_ops = {
+    .name = "replay",
+    .enter = replay_enter,
+    .leave = replay_leave,
+    .key = replay_key,
+    .draw = replay_draw,
+};

@@ -1,171 +1,179 @@
-/* session_watch.c - watching another player's game, live.
+/* session_watch.c - S_WATCHING: another player's game, live.
  *
  * A watcher never touches the player's game: it rebuilds its own copy from
- * the player's record (seed, options, every key so far: replaying thousands
- * of turns takes milliseconds), and from then on the player's session
- * forwards each key it feeds its game to every watcher's copy. Each copy is
- * drawn at its watcher's own terminal size, by the same view and encoder.
- * Only keys cross sessions, as messages would between processes.
- *
- * The links (player->watchers, watcher->watched) are undone in one place,
- * sess_watch_detach, which both ends call when they stop: leaving, the
- * game ending, a connection closing. */
+ * the summary the player sent (seed, options, every key so far and their
+ * checks, through the record player, in the thread pool: a long game takes
+ * seconds and the loop serves everyone meanwhile; the watcher sees "One
+ * moment..." and keeps the keys forwarded until then), and from then on
+ * plays each key the player forwards (WATCH_KEY). Each copy is drawn at its watcher's own terminal size, by the
+ * same view and encoder. The watch ends with the player's WATCH_END, or
+ * when the watcher leaves (WATCH_LEAVE to the player). */
 #include <stdio.h>
 #include <string.h>
 
 #include "keys.h"
 #include "log.h"
+#include "rebuild.h"
 #include "session.h"
 #include "view.h"
 
-static sess_t *find_session(srv_t *srv, uint64_t id)
-{
-    for (sess_t *p = srv->sessions; p; p = p->next)
-        if (p->id == id)
-            return p;
-    return NULL;
-}
+/* Keys forwarded while the copy is being rebuilt: at most this many bytes
+ * (4 a key); a player faster than that for the whole rebuild ends the
+ * watch. */
+#define PENDING_MAX (1u << 20)
 
-/* The player's game, rebuilt from its record; a copy of its state where
- * the record cannot give it (capped, or handed to the store at death). */
-static game_t *rebuild(const sess_t *p)
+/* Asks the thread pool to rebuild the player's game from m's summary (the
+ * summary moves out of m). Returns 0, or -1 (the lobby says why). */
+static int ask_rebuild(sess_t *s, smsg_t *m)
 {
-    const record_t *r = &p->rec;
-    if (!p->game_recorded && !r->truncated && r->finished == 0) {
-        game_t *g = game_new(r->seed, &r->opt);
-        size_t pos = 0;
-        int key;
-        while (g && record_next_key(r, &pos, &key) == 0)
-            game_key(g, key);
-        if (g && game_hash(g) == game_hash(p->game))
-            return g;
-        /* Never expected: the core is deterministic. Say so, then copy. */
-        log_error("watch: the record of session %llu does not rebuild its game",
-                  (unsigned long long)p->id);
-        game_free(g);
-    }
-    return game_clone(p->game);
-}
-
-int sess_watch_start(sess_t *s, uint64_t id)
-{
-    sess_t *p = find_session(s->srv, id);
-    if (s->game) { /* a game of its own is held for it: that first */
-        lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Continue your own game first.");
-        return -1;
-    }
-    if (!p || p == s || p->state != S_PLAYING || !p->game) {
-        lobby_note(&s->lobby, LOBBY_NOTE_BAD, "That game is over.");
-        return -1;
-    }
-    game_t *g = rebuild(p);
-    if (!g) {
+    st_watch_t *w = &s->st.watch;
+    game_free(w->game);
+    w->game = NULL;
+    buf_free(&w->pending);
+    buf_init(&w->pending, PENDING_MAX);
+    w->player = m->from;
+    size_t n = strnlen(m->text, sizeof w->name - 1);
+    memcpy(w->name, m->text, n);
+    w->name[n] = '\0';
+    w->rebuild_job = ++s->jobs;
+    msg_game_t *g = m->game;
+    m->game = NULL;
+    if (!g || rebuild_start(s->srv, s->id, w->rebuild_job, g, 0) != 0) {
         lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Out of memory: try again later.");
         return -1;
     }
-    s->game = g;
-    s->watched = p;
-    s->wprev = NULL;
-    s->wnext = p->watchers;
-    if (p->watchers)
-        p->watchers->wprev = s;
-    p->watchers = s;
-    p->nwatchers++;
-    s->state = S_WATCHING;
-    s->need_render = 1;
-    log_info("watch id=%llu watches id=%llu name=%s (%d watching)",
-             (unsigned long long)s->id, (unsigned long long)p->id,
-             lobby_player_name(&p->lobby), p->nwatchers);
-    sess_redraw(p); /* the player's screen counts its watchers */
     return 0;
 }
 
-void sess_watch_detach(sess_t *s, const char *why)
+static int watch_enter(sess_t *s, void *arg)
 {
-    sess_t *p = s->watched;
-    if (p) {
-        if (s->wprev)
-            s->wprev->wnext = s->wnext;
-        else
-            p->watchers = s->wnext;
-        if (s->wnext)
-            s->wnext->wprev = s->wprev;
-        p->nwatchers--;
-        s->watched = s->wprev = s->wnext = NULL;
-        game_free(s->game);
-        s->game = NULL;
-        if (p->state == S_PLAYING)
-            sess_redraw(p);
-    }
-    while (s->watchers) {
-        sess_t *w = s->watchers;
-        s->watchers = w->wnext;
-        w->watched = w->wprev = w->wnext = NULL;
-        game_free(w->game);
-        w->game = NULL;
-        if (w->state != S_WATCHING)
-            continue;
-        lobby_note(&w->lobby, LOBBY_NOTE_INFO, "%s",
-                   why ? why : "The game you watched has ended.");
-        sess_lobby_enter(w);
-        sess_redraw(w);
-    }
-    s->nwatchers = 0;
+    smsg_t *m = arg; /* the player's WATCH_START */
+    if (ask_rebuild(s, m) != 0)
+        return -1; /* the leave tells the player */
+    return 0;
 }
 
-void sess_watch_key(sess_t *s, int key)
+static void watch_leave(sess_t *s)
 {
-    if (key == 'q' || key == 'Q' || key == KEY_ESC || key == KEY_CTRL_C) {
-        sess_watch_detach(s, NULL);
-        sess_lobby_enter(s);
+    st_watch_t *w = &s->st.watch;
+    if (w->player)
+        sess_post(s, MSG_WATCH_LEAVE, w->player, 0, NULL, NULL);
+    game_free(w->game);
+    w->game = NULL;
+    buf_free(&w->pending);
+}
+
+/* The copy is ready: it catches up with the keys forwarded meanwhile. */
+static void rebuilt(sess_t *s, smsg_t *m)
+{
+    st_watch_t *w = &s->st.watch;
+    msg_rebuilt_t *r = m->rebuilt;
+    if (r->err != RECORD_OK) {
+        /* Never expected: the core is deterministic. Say so. */
+        log_error("watch: the game of session %llu does not rebuild: %s",
+                  (unsigned long long)w->player, record_strerror(r->err));
+        lobby_note(&s->lobby, LOBBY_NOTE_BAD, "That game cannot be watched: %s.",
+                   record_strerror(r->err));
+        sess_goto(s, S_LOBBY, NULL);
+        return;
     }
+    w->game = r->game;
+    r->game = NULL;
+    const unsigned char *p = (const unsigned char *)w->pending.data;
+    for (size_t i = 0; i + 4 <= w->pending.len; i += 4)
+        game_key(w->game, (int)((uint32_t)p[i] | (uint32_t)p[i + 1] << 8 |
+                                (uint32_t)p[i + 2] << 16 |
+                                (uint32_t)p[i + 3] << 24));
+    buf_free(&w->pending);
+    sess_owe_frame(s);
+}
+
+static void watch_key(sess_t *s, int key)
+{
+    if (key == 'q' || key == 'Q' || key == KEY_ESC || key == KEY_CTRL_C)
+        sess_goto(s, S_LOBBY, NULL);
     /* Any other key: a watcher cannot change the game. */
 }
 
-void sess_watch_forward(sess_t *player, int key)
+static int watch_msg(sess_t *s, smsg_t *m)
 {
-    sess_t *next;
-    for (sess_t *w = player->watchers; w; w = next) {
-        next = w->wnext;
-        game_key(w->game, key);
-        sess_redraw(w);
-        /* A watcher whose write failed closes and redraws the player, whose
-         * write may fail too: then the player's watchers are gone. */
-        if (player->state != S_PLAYING)
-            return;
+    st_watch_t *w = &s->st.watch;
+    if (m->type == MSG_REBUILT) {
+        if (m->a == w->rebuild_job && !w->game)
+            rebuilt(s, m);
+        return 1; /* a stale one: dropped */
+    }
+    if (m->from != w->player) {
+        /* A game it no longer watches still sends keys: stop it. */
+        if (m->type == MSG_WATCH_KEY || m->type == MSG_WATCH_START)
+            sess_post(s, MSG_WATCH_LEAVE, m->from, 0, NULL, NULL);
+        return m->type == MSG_WATCH_KEY || m->type == MSG_WATCH_START ||
+               m->type == MSG_WATCH_END || m->type == MSG_WATCH_MOVED;
+    }
+    switch (m->type) {
+    case MSG_WATCH_KEY:
+        if (w->game) {
+            game_key(w->game, (int)m->a);
+            sess_owe_frame(s);
+        } else {
+            uint32_t k = (uint32_t)m->a;
+            uint8_t b[4] = { (uint8_t)k, (uint8_t)(k >> 8), (uint8_t)(k >> 16),
+                             (uint8_t)(k >> 24) };
+            if (buf_append(&w->pending, b, 4) != 0) {
+                lobby_note(&s->lobby, LOBBY_NOTE_BAD,
+                           "That game moves too fast to catch up with.");
+                sess_goto(s, S_LOBBY, NULL);
+            }
+        }
+        return 1;
+    case MSG_WATCH_START:
+        /* The player starts another game: follow it. */
+        if (ask_rebuild(s, m) == 0) {
+            snprintf(s->notice, sizeof s->notice, "%s starts a new game.",
+                     w->name);
+            sess_owe_frame(s);
+        } else {
+            sess_goto(s, S_LOBBY, NULL); /* the leave tells the player */
+        }
+        return 1;
+    case MSG_WATCH_END:
+        w->player = 0; /* the player has forgotten us already */
+        lobby_note(&s->lobby, LOBBY_NOTE_INFO, "%s",
+                   m->text[0] ? m->text : "The game you watched has ended.");
+        sess_goto(s, S_LOBBY, NULL);
+        return 1;
+    case MSG_WATCH_MOVED:
+        w->player = (uint64_t)m->a; /* the same game, on another connection */
+        return 1;
+    default:
+        return 0;
     }
 }
 
-void sess_watch_overlay(const sess_t *s, screen_t *next)
+static void watch_draw(sess_t *s, screen_t *next)
 {
-    char line[64];
-    if (!view_fits(next->w, next->h))
+    const st_watch_t *w = &s->st.watch;
+    if (!w->game) {
+        static const char wait[] = "One moment...";
+        screen_clear(next);
+        int x = (next->w - (int)sizeof wait + 1) / 2;
+        screen_puts(next, x > 0 ? x : 0, next->h / 2, wait, COL_WHITE,
+                    COL_DEFAULT, 0);
         return;
-    if (s->state == S_WATCHING && s->watched) {
-        snprintf(line, sizeof line, " Watching %s - q leaves ",
-                 lobby_player_name(&s->watched->lobby));
-        sess_overlay_line(next, line, COL_BCYAN);
-    } else if (s->state == S_PLAYING && s->nwatchers > 0) {
-        snprintf(line, sizeof line, " %d watching ", s->nwatchers);
+    }
+    view_draw(w->game, next);
+    if (view_fits(next->w, next->h)) {
+        char line[64];
+        snprintf(line, sizeof line, " Watching %s - q leaves ", w->name);
         sess_overlay_line(next, line, COL_BCYAN);
     }
 }
 
-void sess_watch_list(sess_t *s)
-{
-    lobby_t *l = &s->lobby;
-    uint64_t now = uv_now(s->srv->loop);
-    l->nwatch = 0;
-    for (sess_t *p = s->srv->sessions; p && l->nwatch < LOBBY_WATCH_MAX;
-         p = p->next) {
-        if (p->state != S_PLAYING || !p->game || p == s)
-            continue;
-        lobby_game_t *g = &l->watch[l->nwatch++];
-        g->session_id = p->id;
-        snprintf(g->name, sizeof g->name, "%s", lobby_player_name(&p->lobby));
-        g->depth = p->game->depth;
-        g->turns = (int)p->game->turn;
-        g->idle_s = (int)((now - p->last_input_ms) / 1000);
-        g->watchers = p->nwatchers;
-    }
-}
+const sess_state_ops_t sess_watch_ops = {
+    .name = "watching",
+    .enter = watch_enter,
+    .leave = watch_leave,
+    .key = watch_key,
+    .msg = watch_msg,
+    .draw = watch_draw,
+};

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# run-tests.sh [unit|session|e2e|fuzz]... - runs the built test binaries and
-# prints one summary line, `N passed, N failed`. With no argument: every family.
+# run-tests.sh [unit|session|e2e|fuzz]... - runs the built tests, TEST_JOBS at
+# a time (default: the number of cores), and prints one summary line,
+# `N passed, N failed`. With no argument: every family.
 #
 #  unit     build/san/tests/unit/test_*       check suites (ASan + UBSan)
 #  session  build/san/tests/session/test_*    check suites driving the real
@@ -14,13 +15,22 @@
 #
 # A check binary's tests are counted from its "Checks: N, Failures: F,
 # Errors: E" line; a binary that dies before printing it counts as one failure.
-# Output of each binary goes to build/test-logs/NAME.log and is shown only
-# when something failed, so a green run stays short.
+# Each test's output goes to build/test-logs/FAMILY_NAME.log (fuzz_NAME.log
+# for a fuzz target) and is shown only when something failed, so a green run
+# stays short.
+#
+# The tests run side by side: every one already uses its own free port, its
+# own temporary data directory and its own tmux socket. The longest start
+# first (so that the last to finish is a short one), by the times of the
+# last run; a line per test says when it finished and how long it took, and
+# the table at the end is in a fixed order whatever the order of finishing.
+# The fuzz smoke runs are niced (see run_one).
 set -u
 cd "$(dirname "$0")/.."
 
 FUZZ_RUNS=${FUZZ_RUNS:-200000}
 FUZZ_SMOKE_SECONDS=${FUZZ_SMOKE_SECONDS:-15}
+TEST_JOBS=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 export ROGUED_BIN=${ROGUED_BIN:-$PWD/build/san/rogued}
 export ROGUED_REL_BIN=${ROGUED_REL_BIN:-$PWD/build/rel/rogued}
 # Sanitizers: any report fails the binary; leaks are reported at exit.
@@ -31,23 +41,14 @@ export CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-60}
 
 logs=build/test-logs
 mkdir -p "$logs"
-passed=0
-failed=0
-failures=()
 
-fail() { failed=$((failed + $1)); failures+=("$2"); }
+# --- one test: each writes $logs/ID.result: "PASSED FAILED text" ---------------
 
-run_check() { # binary
-    local bin=$1 name log line n f e
-    name=$(basename "$bin")
-    log=$logs/$name.log
-    printf '%-32s ' "$name"
-    "$bin" >"$log" 2>&1
-    local rc=$?
+check_result() { # binary log -> "passed failed text"
+    local bin=$1 log=$2 rc=$3 line n f e
     line=$(grep -Eo 'Checks: [0-9]+, Failures: [0-9]+, Errors: [0-9]+' "$log" | tail -1)
     if [ -z "$line" ]; then
-        echo "died (exit $rc)"
-        fail 1 "$name"
+        echo "0 1 died (exit $rc)"
         return
     fi
     n=$(echo "$line" | sed -E 's/Checks: ([0-9]+).*/\1/')
@@ -55,84 +56,164 @@ run_check() { # binary
     e=$(echo "$line" | sed -E 's/.*Errors: ([0-9]+).*/\1/')
     local bad=$((f + e))
     # Sanitizer reports after the summary (at exit) fail the binary too.
-    if [ "$bad" -eq 0 ] && { [ $rc -ne 0 ] || grep -qE 'Sanitizer|runtime error' "$log"; }; then
+    if [ "$bad" -eq 0 ] && { [ "$rc" -ne 0 ] || grep -qE 'Sanitizer|runtime error' "$log"; }; then
         bad=1
     fi
-    passed=$((passed + n - bad))
     if [ "$bad" -gt 0 ]; then
-        echo "$((n - bad))/$n passed"
-        fail "$bad" "$name"
+        echo "$((n - bad)) $bad $((n - bad))/$n passed"
     else
-        echo "$n passed"
+        echo "$n 0 $n passed"
     fi
 }
 
-run_family_check() { # dir
-    local found=0
-    for bin in "$1"/test_*; do
+run_one() { # id kind path
+    local id=$1 kind=$2 path=$3 log=$logs/$1.log rc
+    case $kind in
+        check)
+            "$path" >"$log" 2>&1
+            rc=$?
+            check_result "$path" "$log" $rc ;;
+        e2e)
+            bash "$path" >"$log" 2>&1
+            case $? in
+                0) echo "1 0 passed" ;;
+                77) echo "0 0 skipped: $(tail -1 "$log")" ;;
+                *) echo "0 1 FAILED" ;;
+            esac ;;
+        fuzz)
+            local corpus=tests/fuzz/corpus/${id#fuzz_}
+            local args=(-runs="$FUZZ_RUNS" -max_total_time="$FUZZ_SMOKE_SECONDS" -seed=1)
+            [ -d "$corpus" ] && args+=("$corpus")
+            # Niced: a smoke run is bounded in time, so a lower priority only
+            # costs it runs, while the session tests beside it keep the CPU
+            # their deadlines assume.
+            if nice -n 10 "$path" "${args[@]}" >"$log" 2>&1; then
+                echo "1 0 $(grep -Eo 'Done [0-9]+ runs' "$log" | tail -1 | cut -d' ' -f2) runs clean"
+            else
+                echo "0 1 FAILED"
+            fi ;;
+    esac >"$logs/$id.result.tmp"
+    mv "$logs/$id.result.tmp" "$logs/$id.result"
+}
+
+# --- what to run -----------------------------------------------------------------
+# Parallel arrays, in the order of the final table.
+ids=() kinds=() paths=() fams=() labels=()
+missing=()
+
+add() { # family id kind path label
+    fams+=("$1"); ids+=("$2"); kinds+=("$3"); paths+=("$4"); labels+=("$5")
+}
+
+add_check_family() { # family dir
+    local found=0 bin
+    for bin in "$2"/test_*; do
         [ -x "$bin" ] && [ ! -d "$bin" ] || continue
-        case "$bin" in *.o) continue ;; esac
+        case "$bin" in *.o|*.d) continue ;; esac
         found=1
-        run_check "$bin"
+        add "$1" "$1_$(basename "$bin")" check "$bin" "$(basename "$bin")"
     done
-    [ $found -eq 1 ] || { echo "no test binaries in $1 (build them first)"; fail 1 "$1"; }
-}
-
-run_e2e() {
-    for t in tests/e2e/*.sh; do
-        [ -f "$t" ] || continue
-        local name log
-        name=$(basename "$t" .sh)
-        log=$logs/e2e_$name.log
-        printf '%-32s ' "e2e/$name"
-        bash "$t" >"$log" 2>&1
-        case $? in
-            0) echo "passed"; passed=$((passed + 1)) ;;
-            77) echo "skipped: $(tail -1 "$log")" ;;
-            *) echo "FAILED"; fail 1 "e2e_$name" ;;
-        esac
-    done
-}
-
-run_fuzz() {
-    for bin in build/fuzz/fuzz_*; do
-        [ -x "$bin" ] || continue
-        local name log corpus
-        name=$(basename "$bin")
-        log=$logs/$name.log
-        corpus=tests/fuzz/corpus/${name#fuzz_}
-        printf '%-32s ' "$name"
-        local args=(-runs="$FUZZ_RUNS" -max_total_time="$FUZZ_SMOKE_SECONDS" -seed=1)
-        [ -d "$corpus" ] && args+=("$corpus")
-        if "$bin" "${args[@]}" >"$log" 2>&1; then
-            echo "$(grep -Eo 'Done [0-9]+ runs' "$log" | tail -1 | cut -d' ' -f2) runs clean"
-            passed=$((passed + 1))
-        else
-            echo "FAILED"
-            fail 1 "$name"
-        fi
-    done
+    [ $found -eq 1 ] || missing+=("$1:$2")
 }
 
 families=("$@")
 [ ${#families[@]} -eq 0 ] && families=(unit session e2e fuzz)
 for fam in "${families[@]}"; do
-    echo "== $fam"
     case $fam in
-        unit) run_family_check build/san/tests/unit ;;
-        session) run_family_check build/san/tests/session ;;
-        e2e) run_e2e ;;
-        fuzz) run_fuzz ;;
+        unit) add_check_family unit build/san/tests/unit ;;
+        session) add_check_family session build/san/tests/session ;;
+        e2e)
+            for t in tests/e2e/*.sh; do
+                [ -f "$t" ] || continue
+                add e2e "e2e_$(basename "$t" .sh)" e2e "$t" "e2e/$(basename "$t" .sh)"
+            done ;;
+        fuzz)
+            for bin in build/fuzz/fuzz_*; do
+                [ -x "$bin" ] && [ -f "$bin" ] || continue
+                add fuzz "$(basename "$bin")" fuzz "$bin" "$(basename "$bin")"
+            done ;;
         *) echo "unknown family '$fam' (unit, session, e2e, fuzz)"; exit 2 ;;
     esac
 done
 
-for name in "${failures[@]+"${failures[@]}"}"; do
-    for log in "$logs/$name.log" "$logs/e2e_$name.log"; do
-        [ -f "$log" ] || continue
-        echo "---- $log (last 60 lines)"
-        tail -60 "$log"
+# Start order: longest first, by the time each took last run (in
+# $logs/ID.secs); a test not run before counts as its family's usual length
+# (a fuzz target FUZZ_SMOKE_SECONDS, a session suite 10 s, an e2e script
+# 5 s, a unit suite 2 s).
+guess() { # index
+    local f=$logs/${ids[$1]}.secs
+    if [ -s "$f" ]; then cat "$f"; return; fi
+    case ${fams[$1]} in
+        fuzz) echo "$FUZZ_SMOKE_SECONDS" ;; session) echo 10 ;; e2e) echo 5 ;; *) echo 2 ;;
+    esac
+}
+order=()
+while read -r _ i; do order+=("$i"); done < <(
+    for i in "${!ids[@]}"; do echo "$(guess "$i") $i"; done | sort -k1,1nr -k2,2n)
+
+# --- run them ----------------------------------------------------------------------
+for i in "${!ids[@]}"; do rm -f "$logs/${ids[$i]}.result"; done
+total=${#ids[@]}
+echo "running $total tests, $TEST_JOBS at a time (TEST_JOBS); logs in $logs/"
+start=$SECONDS
+declare -A pid_of=() began=()
+done_count=0
+
+# Reports every test that has finished since the last call.
+reap() {
+    local i
+    for i in "${!pid_of[@]}"; do
+        if [ -f "$logs/${ids[$i]}.result" ]; then
+            wait "${pid_of[$i]}" 2>/dev/null
+            unset "pid_of[$i]"
+            done_count=$((done_count + 1))
+            echo $((SECONDS - began[$i])) >"$logs/${ids[$i]}.secs"
+            printf '  [%d/%d] %-28s %3d s\n' "$done_count" "$total" \
+                "${fams[$i]}/${labels[$i]#e2e/}" $((SECONDS - began[$i]))
+        fi
     done
+}
+
+for i in "${order[@]+"${order[@]}"}"; do
+    while [ ${#pid_of[@]} -ge "$TEST_JOBS" ]; do
+        wait -n 2>/dev/null
+        reap
+    done
+    began[$i]=$SECONDS
+    run_one "${ids[$i]}" "${kinds[$i]}" "${paths[$i]}" &
+    pid_of[$i]=$!
 done
+while [ ${#pid_of[@]} -gt 0 ]; do
+    wait -n 2>/dev/null
+    reap
+done
+
+# --- the table and the summary ---------------------------------------------------
+passed=0
+failed=0
+failures=()
+last=""
+for i in "${!ids[@]}"; do
+    if [ "${fams[$i]}" != "$last" ]; then
+        last=${fams[$i]}
+        echo "== $last"
+    fi
+    read -r p f text <"$logs/${ids[$i]}.result"
+    passed=$((passed + p))
+    failed=$((failed + f))
+    [ "$f" -gt 0 ] && failures+=("${ids[$i]}")
+    printf '%-32s %s\n' "${labels[$i]}" "$text"
+done
+for m in "${missing[@]+"${missing[@]}"}"; do
+    echo "== ${m%%:*}"
+    echo "no test binaries in ${m#*:} (build them first)"
+    failed=$((failed + 1))
+done
+
+for id in "${failures[@]+"${failures[@]}"}"; do
+    echo "---- $logs/$id.log (last 60 lines)"
+    tail -60 "$logs/$id.log"
+done
+echo "(took $((SECONDS - start)) s)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

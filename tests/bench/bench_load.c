@@ -13,23 +13,30 @@
  *
  * Then, for D seconds, every session sends one movement key (vi-keys,
  * a random walk that turns at walls; 'r' for a new game after YOU DIED) at
- * R per second, each session's schedule offset at random. The latency of a
- * key is from sending it to the frame marker that ends its screen update. A
- * session has at most one key in flight: a key whose time comes while the
- * previous answer is still awaited is sent when that answer arrives, and its
- * latency counts from when it should have been sent (no coordinated
- * omission: a slow server is not hidden by the client waiting for it).
+ * R per second, each session's schedule offset at random. Every key that
+ * falls due is sent and measured: a session has at most one key in flight,
+ * and keys that fall due while an answer is awaited wait their turn (they
+ * are sent one by one as the answers come). A key's latency runs from
+ * when it was sent to the frame marker that ends its screen update, and
+ * for a key that had to wait for the answers before it, from the moment it
+ * fell due: a slow server is not hidden by the client waiting for it (no
+ * coordinated omission). A key still unanswered when the row ends (the window plus a
+ * grace period) counts in the percentiles with the time it had waited by
+ * then (a lower bound), and in the "not served" column.
  *
- * Per row it prints: sessions held, keys answered per second, turns per
- * second (the server's own count: the turns= of its disconnect and game over
- * log lines), latency p50/p99/p99.9/max, bytes per key (everything received:
- * ANSI, telnet, markers), errors (failed connects, sessions not ready in
- * time, keys never answered), disconnects (by the server during the row;
- * keys skipped because the server was behind are reported below the row),
- * the server's CPU seconds per 1,000 keys (utime + stime from
- * /proc/PID/stat over the measured window), its RSS (VmRSS) before and
- * after connecting the N sessions and the difference per session; and the
- * generator's own CPU share (it shares the machine with the server).
+ * Per row it prints: sessions held, keys offered per second (fell due in
+ * the window) and served per second (answered in the window), turns per
+ * second (the server's own count: the turns= of its game over and game
+ * suspended lines, one per game, scaled to the keys answered in the window),
+ * latency p50/p99/p99.9/max over every key offered, keys not served, bytes
+ * per key (everything received: ANSI, telnet, markers), errors (failed
+ * connects, sessions not ready in time), disconnects (by the server during
+ * the row), the server's CPU per key in µs (utime + stime from
+ * /proc/PID/stat over the measured window), its RSS (VmRSS) once idle after
+ * start-up (the start-up work, a password hash of 64 MiB, is over) and with
+ * the N sessions held, the difference per session; and the CPU shares of the
+ * server and of the generator (which shares the machine with it), with the
+ * generator's CPU per key.
  *
  * It raises its descriptor limit to the hard limit, spreads the sessions
  * over several loopback source addresses (127.0.0.1, .2, ...) when one
@@ -94,7 +101,6 @@ typedef struct lsess {
     uint8_t phase;          /* enum phase */
     uint8_t tn, tn_cmd, sb_opt, sb_first, sb_len;
     uint8_t in_flight;      /* a key awaits its frame marker */
-    uint8_t overdue;        /* the next key's time came while in flight */
     uint8_t dead, dir;
     uint8_t m_died, m_wall; /* progress of the two text matchers */
     uint8_t m_hp, in_game;  /* "HP: " seen: the game's status line is here */
@@ -103,9 +109,12 @@ typedef struct lsess {
     uint8_t counted;        /* 1 once counted as held */
     uint8_t handles;        /* open handles to close */
     uint32_t rng;
-    uint64_t sent_ns;       /* the in-flight key's latency counts from here */
+    uint64_t sent_ns;       /* the in-flight key's latency counts from here:
+                               when it fell due */
+    uint64_t first_ns;      /* when the session's first key is due; key k
+                               is due at first_ns + k * period */
     uint64_t next_ns;       /* when the next key is due */
-    uint64_t due_ns;        /* when the overdue key was due */
+    uint32_t due, sent, done; /* keys fallen due, sent, answered */
     uint64_t bytes;         /* received while measuring */
 } lsess_t;
 
@@ -120,7 +129,7 @@ typedef struct lrow {
     uint64_t t_start, t_end, period_ns;
     uint32_t *lat;          /* µs, one per answered key */
     size_t nlat, caplat;
-    long keys_sent, answered, skipped;
+    long keys_sent, answered, answered_in_window, offered, unserved;
     uint64_t bytes;
     uv_timer_t guard;
 } lrow_t;
@@ -218,6 +227,23 @@ static double load_avg(void)
     return read_file("/proc/loadavg", buf, sizeof buf) > 0 ? atof(buf) : -1;
 }
 
+/* Waits until pid has used no CPU for 300 ms (up to ms): start-up done.
+ * Returns 1 if it went idle. */
+static int wait_idle(pid_t pid, int ms)
+{
+    double last = cpu_s(pid);
+    int quiet = 0;
+    for (int waited = 0; waited < ms; waited += 100) {
+        sleep_ms(100);
+        double now = cpu_s(pid);
+        quiet = now == last ? quiet + 100 : 0;
+        last = now;
+        if (quiet >= 300)
+            return 1;
+    }
+    return 0;
+}
+
 static int server_start(server_t *sv, const char *bin, int max_sessions,
                         char **extra, int nextra)
 {
@@ -241,6 +267,11 @@ static int server_start(server_t *sv, const char *bin, int max_sessions,
     argv[a++] = data;
     argv[a++] = "--max-sessions";
     argv[a++] = maxs;
+    /* Every simulated player comes from loopback: no per-address limits. */
+    argv[a++] = "--set";
+    argv[a++] = "max_sessions_per_ip=0";
+    argv[a++] = "--set";
+    argv[a++] = "connects_per_ip_per_minute=0";
     for (int i = 0; i < nextra; i++)
         argv[a++] = extra[i];
     argv[a] = NULL;
@@ -301,8 +332,10 @@ static int server_stop(server_t *sv)
     return st;
 }
 
-/* Sums "turns=T" over the log's disconnect and game over lines; *disc gets
- * the number of disconnect lines. */
+/* Sums "turns=T" over the log's game over and game suspended lines (one
+ * per game: a guest's game cut by a disconnect has its game over line, and
+ * the disconnect line repeats the same turns, so it is not added); *disc
+ * gets the number of disconnect lines. */
 static long log_turns(const char *path, int *disc)
 {
     FILE *f = fopen(path, "r");
@@ -315,7 +348,7 @@ static long log_turns(const char *path, int *disc)
         int is_disc = strstr(line, " disconnect ") != NULL;
         *disc += is_disc;
         char *p = strstr(line, " turns=");
-        if (p && (is_disc || strstr(line, " game over ")))
+        if (p && (strstr(line, " game over ") || strstr(line, " game suspended ")))
             turns += strtol(p + 7, NULL, 10);
     }
     fclose(f);
@@ -402,7 +435,12 @@ static FILE *trace; /* BENCH_LOAD_TRACE=FILE: one line per key */
 
 static const char keyset[8] = { 'h', 'j', 'k', 'l', 'y', 'u', 'b', 'n' };
 
-static void send_key(lsess_t *c, uint64_t from_ns)
+/* Sends the session's next key (number c->sent). Its latency counts from
+ * now when it is sent as it falls due (the timer's own lateness, up to a
+ * millisecond, is the generator's, not the server's), and from when it
+ * fell due when it waited for the answers before it (backlog: the
+ * server's). */
+static void send_key(lsess_t *c, int backlog)
 {
     lrow_t *r = c->row;
     const char *k;
@@ -417,7 +455,9 @@ static void send_key(lsess_t *c, uint64_t from_ns)
     }
     c->in_flight = 1;
     c->answer_data = 0;
-    c->sent_ns = from_ns;
+    uint64_t due = c->first_ns + (uint64_t)c->sent * r->period_ns, now = now_ns();
+    c->sent_ns = backlog && due < now ? due : now;
+    c->sent++;
     r->keys_sent++;
     send_bytes(c, k, 1);
 }
@@ -430,13 +470,10 @@ static void on_key_timer(uv_timer_t *t)
     lrow_t *r = c->row;
     if (c->phase != P_READY || !r->measuring)
         return;
-    if (c->in_flight && !c->overdue) {
-        c->overdue = 1; /* sent as soon as the answer arrives */
-        c->due_ns = c->next_ns;
-    } else if (c->in_flight) {
-        r->skipped++;   /* a second key due while one is in flight */
-    } else
-        send_key(c, now_ns());
+    c->due++;
+    r->offered++;
+    if (!c->in_flight)
+        send_key(c, 0); /* else it waits for the answers before it */
     c->next_ns += r->period_ns;
     schedule(c);
 }
@@ -449,7 +486,7 @@ static void schedule(lsess_t *c)
         return;
     }
     uint64_t now = now_ns();
-    uint64_t ms = c->next_ns > now ? (c->next_ns - now) / 1000000 : 0;
+    uint64_t ms = c->next_ns > now ? (c->next_ns - now + 999999) / 1000000 : 0;
     uv_timer_start(&c->timer, on_key_timer, ms, 0);
 }
 
@@ -481,14 +518,14 @@ static void on_marker(lsess_t *c)
         fprintf(trace, "%.3f %.3f %d\n", (double)(c->sent_ns - r->t_start) / 1e6,
                 (double)(t - c->sent_ns) / 1e6, (int)(c - r->s));
     r->answered++;
+    if (t <= r->t_end)
+        r->answered_in_window++;
+    c->done++;
     c->in_flight = 0;
     if (c->answer_data == 0) /* nothing changed: a wall said so before */
         c->dir = (uint8_t)(xorshift(&c->rng) % 8);
-    if (c->overdue) {
-        c->overdue = 0;
-        /* Late because the server was: count from when it was due. */
-        send_key(c, c->due_ns);
-    }
+    if (c->sent < c->due)
+        send_key(c, 1); /* late because the server was: counted from its due */
 }
 
 /* Two phrases in the screen text steer the player. */
@@ -724,10 +761,11 @@ static int all_set_up(const lrow_t *r)
     return r->next_connect >= r->n && r->connecting == 0;
 }
 
-static int nothing_in_flight(const lrow_t *r)
+/* No key owed an answer: none in flight, none waiting to be sent. */
+static int nothing_owed(const lrow_t *r)
 {
     for (int i = 0; i < r->n; i++)
-        if (r->s[i].phase == P_READY && r->s[i].in_flight)
+        if (r->s[i].phase == P_READY && r->s[i].done < r->s[i].due)
             return 0;
     return 1;
 }
@@ -788,13 +826,13 @@ static void run_row(const rowspec_t *spec, const char *bin, char **extra,
     int limit = fd_limit();
     if (r->n + 64 > limit) {
         printf("| %d | %d | skipped: descriptor limit %d (raise `ulimit -Hn`) "
-               "| | | | | | | | | | | | | | |\n", r->n, r->rate, limit);
+               "| | | | | | | | | | | | | | | | | |\n", r->n, r->rate, limit);
         return;
     }
     server_t sv;
     memset(&sv, 0, sizeof sv);
     if (server_start(&sv, bin, r->n + 16, extra, nextra) != 0) {
-        printf("| %d | %d | the server did not start | | | | | | | | | | | | | | |\n",
+        printf("| %d | %d | the server did not start | | | | | | | | | | | | | | | | | |\n",
                r->n, r->rate);
         if (sv.pid > 0)
             server_stop(&sv);
@@ -808,7 +846,10 @@ static void run_row(const rowspec_t *spec, const char *bin, char **extra,
     r->guard.data = r;
     uv_ip4_addr("127.0.0.1", sv.port, &r->server);
 
-    sleep_ms(200);
+    /* Start-up is over once the server has been idle for a while: its
+     * start-up work (the store's dummy password hash holds 64 MiB while it
+     * runs) must not count as the memory of the sessions. */
+    int idle = wait_idle(sv.pid, 10000);
     long rss0 = rss_kib(sv.pid);
     uint64_t t0 = now_ns();
     start_connects(r);
@@ -826,21 +867,28 @@ static void run_row(const rowspec_t *spec, const char *bin, char **extra,
         lsess_t *c = &r->s[i];
         if (c->phase != P_READY)
             continue;
-        c->next_ns = r->t_start + xorshift(&c->rng) % r->period_ns;
+        c->first_ns = c->next_ns = r->t_start + xorshift(&c->rng) % r->period_ns;
         schedule(c);
     }
     double cpu0 = cpu_s(sv.pid), self0 = self_cpu_s();
     uint64_t w0 = now_ns();
     run_until(r, never, (r->t_end - w0) / 1000000u);
-    run_until(r, nothing_in_flight, GRACE_MS);
-    double wall = (double)(now_ns() - w0) / 1e9;
+    run_until(r, nothing_owed, GRACE_MS);
+    uint64_t w1 = now_ns();
+    double wall = (double)(w1 - w0) / 1e9;
     double cpu1 = cpu_s(sv.pid), self1 = self_cpu_s();
     long rss2 = rss_kib(sv.pid);
     r->measuring = 0;
     int held = r->held;
-    long lost = 0;
-    for (int i = 0; i < r->n; i++)
-        lost += r->s[i].phase == P_READY && r->s[i].in_flight;
+    /* Keys never answered: in the percentiles with what they waited. */
+    for (int i = 0; i < r->n; i++) {
+        lsess_t *c = &r->s[i];
+        for (uint32_t k = c->done; k < c->due; k++) {
+            uint64_t due = c->first_ns + (uint64_t)k * r->period_ns;
+            record_latency(r, w1 > due ? w1 - due : 0);
+            r->unserved++;
+        }
+    }
 
     /* Close every session, let the server log them, stop it. */
     r->stopping = 1;
@@ -862,28 +910,37 @@ static void run_row(const rowspec_t *spec, const char *bin, char **extra,
 
     qsort(r->lat, r->nlat, sizeof *r->lat, cmp_u32);
     double secs = (double)r->secs;
-    int errors = r->failed + not_ready + (int)lost;
-    printf("| %d | %d | %.1f | %d | %.0f | %.0f | %.2f | %.2f | %.2f | %.2f "
-           "| %.0f | %d | %d | %.3f | %.1f / %.1f | %.1f | %.0f%% / %.0f%% | %.2f |\n",
-           r->n, r->rate, setup_s, held, (double)r->answered / secs,
-           (double)turns / secs, quantile_ms(r->lat, r->nlat, 0.5),
-           quantile_ms(r->lat, r->nlat, 0.99), quantile_ms(r->lat, r->nlat, 0.999),
-           quantile_ms(r->lat, r->nlat, 1.0),
+    double scpu = cpu1 - cpu0, gcpu = self1 - self0;
+    /* The server's turns come from every key it answered (the grace period
+     * too): scaled to the window's share of the answers. */
+    double turns_s = r->answered ? (double)turns * (double)r->answered_in_window /
+                                   (double)r->answered / secs : 0.0;
+    int errors = r->failed + not_ready;
+    printf("| %d | %d | %.1f | %d | %.0f | %.0f | %.0f | %.2f | %.2f | %.2f | %.2f "
+           "| %ld | %.0f | %d | %d | %.1f | %.1f / %.1f | %.1f "
+           "| %.0f%% / %.0f%% | %.1f | %.2f |\n",
+           r->n, r->rate, setup_s, held, (double)r->offered / secs,
+           (double)r->answered_in_window / secs, turns_s,
+           quantile_ms(r->lat, r->nlat, 0.5), quantile_ms(r->lat, r->nlat, 0.99),
+           quantile_ms(r->lat, r->nlat, 0.999), quantile_ms(r->lat, r->nlat, 1.0),
+           r->unserved,
            r->answered ? (double)r->bytes / (double)r->answered : 0.0, errors,
            r->disconnects,
-           r->answered ? (cpu1 - cpu0) * 1000.0 / (double)r->answered : 0.0,
+           r->answered ? scpu * 1e6 / (double)r->answered : 0.0,
            rss0 / 1024.0, rss1 / 1024.0,
            r->n ? (double)(rss1 - rss0) / r->n : 0.0,
-           100.0 * (cpu1 - cpu0) / wall, 100.0 * (self1 - self0) / wall,
-           load_avg());
+           100.0 * scpu / wall, 100.0 * gcpu / wall,
+           r->answered ? gcpu * 1e6 / (double)r->answered : 0.0, load_avg());
     int bad = errors || r->disconnects || !(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-    if (bad || r->skipped)
+    if (bad || r->unserved || !idle)
         printf("|   | details: %d connects failed, %d not ready in %d s, %ld keys "
-               "unanswered %d s after the window, %ld keys skipped (a second "
-               "key due while one was in flight), server exit status %d, RSS at "
-               "the end %.1f MiB; server log %s%s |\n",
-               r->failed, not_ready, SETUP_TIMEOUT_MS / 1000, lost,
-               GRACE_MS / 1000, r->skipped, WIFEXITED(st) ? WEXITSTATUS(st) : -1,
+               "offered and %ld answered (%ld in the window), %ld not answered "
+               "%d s after the window, %ld turns in the log, server %s idle "
+               "before the sessions, exit status %d, RSS at the end %.1f MiB; "
+               "server log %s%s |\n",
+               r->failed, not_ready, SETUP_TIMEOUT_MS / 1000, r->offered,
+               r->answered, r->answered_in_window, r->unserved, GRACE_MS / 1000,
+               turns, idle ? "was" : "was NOT", WIFEXITED(st) ? WEXITSTATUS(st) : -1,
                rss2 / 1024.0, bad ? "kept in " : "removed", bad ? sv.log : "");
     if (!bad)
         remove_dir(sv.dir);
@@ -946,12 +1003,13 @@ int main(int argc, char **argv)
     printf("Load: a fresh `%s` per row on 127.0.0.1 (built-in defaults), N "
            "telnet sessions from one libuv loop\n(80x24, xterm-256color), "
            "each sending R movement keys per second for D seconds, "
-           "latency from key to frame marker.\n\n", bin);
-    printf("| sessions | keys/s each | setup s | held | keys/s | turns/s "
-           "| p50 ms | p99 ms | p99.9 ms | max ms | bytes/key | errors "
-           "| disconnects | server CPU s / 1000 keys | RSS before / after MiB "
-           "| KiB / session | CPU server / loadgen | load avg |\n");
-    printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+           "latency from a key to the frame marker that answers it (from when it fell due\nfor a key that waited for earlier answers); every key offered is counted.\n\n", bin);
+    printf("| sessions | keys/s each | setup s | held | keys/s offered "
+           "| keys/s served | turns/s | p50 ms | p99 ms | p99.9 ms | max ms "
+           "| not served | bytes/key | errors | disconnects | server CPU µs/key "
+           "| RSS idle / held MiB | KiB / session | CPU server / loadgen "
+           "| loadgen CPU µs/key | load avg |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     fflush(stdout);
     for (int i = 0; i < nrows; i++)
         run_row(&rows[i], bin, extra, nextra, sources);

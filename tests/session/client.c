@@ -252,6 +252,16 @@ tclient_t *cl_connect(int port, const cl_opts_t *o)
     return c;
 }
 
+void cl_abort(tclient_t *c)
+{
+    if (!c)
+        return;
+    /* Linger 0: close() sends RST, as a crashed or unplugged peer would. */
+    struct linger lg = { 1, 0 };
+    setsockopt(c->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+    cl_close(c);
+}
+
 void cl_close(tclient_t *c)
 {
     if (!c)

@@ -117,6 +117,10 @@ tclient_t *cl_connect(int port, const cl_opts_t *o);
 /* Closes the connection and frees the client (NULL is fine). */
 void cl_close(tclient_t *c);
 
+/* Resets the connection (RST, not FIN: the server's next write to it
+ * fails) and frees the client. */
+void cl_abort(tclient_t *c);
+
 /* Reads and handles whatever the server has sent, waiting up to timeout_ms
  * (0: only what has already arrived). Returns 1 if bytes arrived, 0 if
  * none, -1 once the connection is closed (EOF or reset). */

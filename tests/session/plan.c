@@ -50,7 +50,7 @@ static char bot_key(const game_t *g, int mode)
     return dir_key(nx - p->x, ny - p->y);
 }
 
-int hp_band(const player_t *p) /* 2 green, 1 yellow, 0 red (004) */
+int hp_band(const player_t *p) /* 2 green, 1 yellow, 0 red */
 {
     return p->hp * 10 > p->max_hp * 6 ? 2 : p->hp * 10 > p->max_hp * 3 ? 1 : 0;
 }

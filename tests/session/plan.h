@@ -25,7 +25,7 @@ typedef struct plan {
     char keys[MAX_KEYS];
 } plan_t;
 
-/* The HP colour band of GAME.md: 2 green (above 60%), 1 yellow (above
+/* The HP colour band of docs/game.md: 2 green (above 60%), 1 yellow (above
  * 30%), 0 red. */
 int hp_band(const player_t *p);
 

@@ -260,6 +260,12 @@ tsrv_t *srv_start(const char *arg, ...)
     argv[n++] = data;
     argv[n++] = "--config";
     argv[n++] = "/dev/null";
+    /* Every test client comes from 127.0.0.1: no per-address limits unless
+     * a test sets them (a later --set wins). */
+    argv[n++] = "--set";
+    argv[n++] = "max_sessions_per_ip=0";
+    argv[n++] = "--set";
+    argv[n++] = "connects_per_ip_per_minute=0";
     /* the tests' guests play a few turns and expect their games kept (the
      * threshold itself is tested in tests/unit/test_store_keep.c) */
     argv[n++] = "--set";
@@ -371,7 +377,7 @@ int srv_wait_log(const tsrv_t *s, const char *needle, int timeout_ms)
 
 void srv_signal(tsrv_t *s, int sig)
 {
-    if (sig == SIGTERM || sig == SIGINT)
+    if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP)
         s->stopping = 1;
     if (!reap(s, 0))
         kill(s->pid, sig);

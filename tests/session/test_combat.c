@@ -54,7 +54,7 @@ START_TEST(fight_to_death_then_new_game_then_goodbye)
         cl_cell_t cell;
         cl_cell(c, 0, 23, &cell);
         if (!game_dead(g)) {
-            /* 004: green above 60%, yellow above 30%, red at or below. */
+            /* green above 60%, yellow above 30%, red at or below. */
             int band = hp_band(&g->player);
             ck_assert_int_eq(cell.fg, band == 2 ? 10 : band == 1 ? 11 : 9);
             yellow |= cell.fg == 11;
@@ -137,7 +137,7 @@ START_TEST(q_on_the_death_screen_returns_to_the_lobby)
 }
 END_TEST
 
-/* The shape of each ruleset's lines (GAME.md), as the player sees them. */
+/* The shape of each ruleset's lines (docs/game.md), as the player sees them. */
 static const struct {
     const char *name;
     const char *shape; /* in a line of the player's blows */

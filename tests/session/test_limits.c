@@ -96,6 +96,85 @@ START_TEST(server_full)
 }
 END_TEST
 
+/* One address may hold max_sessions_per_ip sessions, and open
+ * connects_per_ip_per_minute connections a minute; more are refused with
+ * one line, and a slot it frees can be taken again. */
+START_TEST(one_address_has_its_share)
+{
+    tsrv_t *s = srv_start("--seed", "42", "--set", "max_sessions_per_ip=3", NULL);
+    tclient_t *c[3];
+    for (int i = 0; i < 3; i++)
+        c[i] = play_connect(srv_port(s), NULL);
+    tclient_t *d = cl_connect(srv_port(s), NULL);
+    if (!cl_wait_eof(d, CL_WAIT_MS))
+        play_fail(d, "a fourth session from one address was let in");
+    ck_assert(cl_stream_has(d, "Your address has 3 sessions open already, "
+                               "the most one address may have."));
+    ck_assert_int_eq(cl_frames(d), 0);
+    ck_assert(srv_log_has(s, ": too many sessions from this address"));
+    cl_close(d);
+    cl_close(c[0]);
+    ck_assert(srv_wait_log(s, "reason=\"client closed\"", CL_WAIT_MS));
+    play_check_new_player(srv_port(s)); /* its slot is free again */
+    play_move(c[1], "l", 1, 0);
+    cl_close(c[1]);
+    cl_close(c[2]);
+    srv_stop(s);
+
+    s = srv_start("--seed", "42", "--set", "connects_per_ip_per_minute=4", NULL);
+    for (int i = 0; i < 4; i++) {
+        tclient_t *e = play_connect(srv_port(s), NULL);
+        cl_close(e);
+    }
+    tclient_t *f = cl_connect(srv_port(s), NULL);
+    if (!cl_wait_eof(f, CL_WAIT_MS))
+        play_fail(f, "a fifth connection in a minute was let in");
+    ck_assert(cl_stream_has(f, "Too many connections from your address: "
+                               "please wait a minute."));
+    ck_assert(srv_log_has(s, ": too many connections from this address"));
+    cl_close(f);
+    srv_stop(s);
+}
+END_TEST
+
+/* At the password prompt with `pass` typed, Enter not yet pressed. */
+static void login_typed(tclient_t *c, const char *name, const char *pass)
+{
+    ck_assert(cl_key(c, "l"));
+    play_type_line(c, name);
+    for (const char *p = pass; *p; p++) {
+        char k[2] = { *p, 0 };
+        ck_assert(cl_key(c, k));
+    }
+}
+
+/* One address may have hashes_per_ip password checks in flight: a second
+ * one pressed while the first is being hashed is refused at once with a
+ * line that says why, and goes through once the first is answered. */
+START_TEST(one_address_checks_one_password_at_a_time)
+{
+    tsrv_t *s = srv_start("--set", "hashes_per_ip=1", NULL);
+    tclient_t *a = play_lobby(srv_port(s)), *b = play_lobby(srv_port(s));
+    login_typed(a, "nobody", "guessing1");
+    login_typed(b, "nobody", "guessing2");
+    /* Both Enters at once: an Argon2id hash takes far longer than this. */
+    ck_assert_uint_eq(cl_send_raw(a, "\r", 1, 1, CL_WAIT_MS), 1);
+    ck_assert_uint_eq(cl_send_raw(b, "\r", 1, 1, CL_WAIT_MS), 1);
+    play_wait_text(b, "Logins from your address are being checked already");
+    play_wait_text(a, "Wrong name or password.");
+    ck_assert(srv_log_has(s, "login refused id=2 from 127.0.0.1: too many "
+                             "checks in flight from this address"));
+    /* Its turn now. */
+    login_typed(b, "nobody", "guessing3");
+    ck_assert(cl_key(b, "\r"));
+    play_wait_text(b, "Wrong name or password.");
+    ck_assert_int_eq(srv_log_count(s, "login failed id="), 2);
+    cl_close(a);
+    cl_close(b);
+    srv_stop(s);
+}
+END_TEST
+
 /* A client that sends but never reads: once what the server owes it passes
  * output_limit it is cut off, and the log says why; another player is not
  * disturbed.
@@ -146,11 +225,12 @@ START_TEST(slow_reader_cut_off)
 END_TEST
 
 /* A client that sends but never reads, and whose input costs the server
- * whole screens: alternating window sizes (NAWS) make the server repaint
- * in full each time, so the kernel's buffers fill fast. From then on the
- * server skips frames (the queue stays near output_highwater, far below
- * output_limit), so only the stall timer can free its place: after
- * write_timeout seconds without a byte taken it is cut off. */
+ * whole screens: a new window size (NAWS) in every write makes the server
+ * repaint in full each time (sizes within one read make one frame), so the
+ * kernel's buffers fill fast. From then on the server skips frames (the
+ * queue stays near output_highwater, far below output_limit), so only the
+ * stall timer can free its place: after write_timeout seconds without a
+ * byte taken it is cut off. */
 START_TEST(stalled_reader_cut_off)
 {
     tsrv_t *s = srv_start("--seed", "42", "--set", "write_timeout=2",
@@ -159,19 +239,14 @@ START_TEST(stalled_reader_cut_off)
     cl_opts_t o = { .rcvbuf = 4096 };
     tclient_t *slow = play_connect(srv_port(s), &o);
 
-    /* 100 NAWS updates, 120x40 and 121x40 in turn. */
-    unsigned char buf[100 * 9];
-    for (int i = 0; i < 100; i++) {
-        unsigned char *p = buf + i * 9;
-        p[0] = 0xff; p[1] = 0xfa; p[2] = 31;         /* IAC SB NAWS */
-        p[3] = 0; p[4] = (unsigned char)(120 + i % 2);
-        p[5] = 0; p[6] = 40;
-        p[7] = 0xff; p[8] = 0xf0;                    /* IAC SE */
-    }
+    /* One NAWS update a write, 120x40 and 121x40 in turn. */
+    unsigned char buf[9] = { 0xff, 0xfa, 31, 0, 120, 0, 40, 0xff, 0xf0 };
     time_t deadline = time(NULL) + 30;
     size_t total = 0;
-    while (!cl_closed(slow) && time(NULL) < deadline)
+    for (int i = 0; !cl_closed(slow) && time(NULL) < deadline; i++) {
+        buf[4] = (unsigned char)(120 + i % 2);
         total += cl_send_raw(slow, buf, sizeof buf, 0, 500);
+    }
     ck_assert_msg(cl_closed(slow), "still connected after %zu bytes sent", total);
     ck_assert(srv_wait_log(s, "reason=\"output stalled (client not reading)\"",
                            CL_WAIT_MS));
@@ -263,6 +338,8 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, concurrent_dungeons_differ);
     tcase_add_test(tc, server_full);
+    tcase_add_test(tc, one_address_has_its_share);
+    tcase_add_test(tc, one_address_checks_one_password_at_a_time);
     tcase_add_test(tc, slow_reader_cut_off);
     tcase_add_test(tc, stalled_reader_cut_off);
     tcase_add_test(tc, idle_timeout);

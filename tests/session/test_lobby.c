@@ -119,6 +119,10 @@ START_TEST(register_logout_login_wrong_password)
 
     ck_assert(srv_log_has(s, "register id=1 name=Alice"));
     ck_assert(srv_log_has(s, "login id=1 name=Alice"));
+    /* A failed login names the name tried, never the password. */
+    ck_assert(srv_log_has(s, "login failed id=1 name=\"alice\": bad login"));
+    ck_assert(srv_log_has(s, "login failed id=1 name=\"nobody\": bad login"));
+    ck_assert(!srv_log_has(s, "wrong-password"));
     ck_assert(!srv_log_has(s, "hunter"));
     ck_assert(!srv_log_has(s, "argon2"));
     cl_close(c);

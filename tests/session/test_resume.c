@@ -4,6 +4,7 @@
  * after a crash, at most the last second of keys may be missing); and a
  * finished game replayed from the hall of fame reaches its final screen. */
 #include <check.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +145,50 @@ START_TEST(sigterm_and_restart_continue_on_the_same_screen)
 }
 END_TEST
 
+/* SIGHUP (the terminal that ran the server closed) is a clean shutdown:
+ * the account's game is kept for its next login, a guest's is recorded. */
+START_TEST(sighup_keeps_every_game)
+{
+    char dir[] = "/tmp/rogued-resume-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)safe_seed());
+    tsrv_t *s = srv_start("--seed", seed, "--data-dir", dir, NULL);
+    tclient_t *a = play_lobby(srv_port(s));
+    login(a, 1);
+    ck_assert(cl_key(a, "p"));
+    play_wait_text(a, "HP: ");
+    play_keys(a, 30);
+    int turn = cl_turn(a);
+    cl_snap_t before;
+    cl_snap(a, &before);
+    tclient_t *g = play_connect(srv_port(s), NULL);
+    play_keys(g, 3);
+    srv_signal(s, SIGHUP);
+    ck_assert(srv_wait_log(s, "shutting down (SIGHUP), 2 players online",
+                           CL_WAIT_MS));
+    ck_assert(cl_wait_eof(g, CL_WAIT_MS));
+    ck_assert(cl_stream_has(g, "The server is shutting down. Goodbye!"));
+    ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", CL_WAIT_MS));
+    ck_assert(srv_wait_log(s, "name=guest2 ", CL_WAIT_MS));
+    ck_assert(srv_log_has(s, "cause=\"disconnected (server shutdown)\""));
+    srv_stop(s); /* exit 0, clean log */
+    cl_close(a);
+    cl_close(g);
+
+    s = srv_start("--seed", seed, "--data-dir", dir, NULL);
+    tclient_t *b = play_lobby(srv_port(s));
+    continue_game(b, turn);
+    expect_same(b, &before);
+    cl_snap_free(&before);
+    cl_close(b);
+    srv_stop(s);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 /* After a crash, everything older than a second is there: the keys the
  * log says were handed to the store a sweep before the kill (debug log
  * "progress id=N bytes=B": one byte per key here). */
@@ -255,6 +300,7 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, dropped_connection_continues_on_the_same_screen);
     tcase_add_test(tc, sigterm_and_restart_continue_on_the_same_screen);
+    tcase_add_test(tc, sighup_keeps_every_game);
     tcase_add_test(tc, sigkill_loses_at_most_the_last_second);
     tcase_add_test(tc, replay_from_the_hall_of_fame_reaches_the_final_screen);
     suite_add_tcase(s, tc);

@@ -49,6 +49,11 @@ static void expect_same_map(tclient_t *player, tclient_t *watcher)
     }
 }
 
+static int pred_turn_is(tclient_t *w, void *arg)
+{
+    return cl_turn(w) == cl_turn(arg);
+}
+
 /* From the lobby menu to watching the first game listed. */
 static void watch_first(tclient_t *w, const char *who)
 {
@@ -84,8 +89,12 @@ START_TEST(watcher_sees_the_game_at_its_own_size)
     const char *keys[] = { "h", "l", ".", "l", "5" };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         ck_assert(cl_key(p, keys[i]));
+        /* The watcher's frame is written in the same render phase as the
+         * player's, just after it: wait for it. */
+        if (!cl_wait(w, pred_turn_is, p, CL_WAIT_MS))
+            play_fail(w, "the watcher is at turn %d, the player at %d",
+                      cl_turn(w), cl_turn(p));
         expect_same_map(p, w);
-        ck_assert_int_eq(cl_turn(w), cl_turn(p));
     }
     /* The watcher cannot move the '@'. */
     int px, py, turn = cl_turn(p);

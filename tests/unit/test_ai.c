@@ -1,5 +1,5 @@
 /* test_ai.c - monster movement: the Dijkstra chase round a pillar (where
- * 000's greedy step gets stuck), fleeing, wandering, the decision table. */
+ * a greedy step gets stuck), fleeing, wandering, the decision table. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +25,8 @@ static int sgn(int v)
     return (v > 0) - (v < 0);
 }
 
-/* Seed 000's chase: step along the longer axis, else try the other one;
- * four directions. Returns 1 if it moved. */
+/* A greedy chase, for comparison: step along the longer axis, else try
+ * the other one; four directions. Returns 1 if it moved. */
 static int greedy_step(const map_t *m, int *x, int *y, int px, int py)
 {
     int ddx = px - *x, ddy = py - *y;
@@ -70,7 +70,7 @@ END_TEST
 START_TEST(chase_goes_round_a_pillar_where_greedy_sticks)
 {
     /* A pillar (a wall 13 tiles tall, open above and below) between the
-     * monster and the player, on one row: 000's greedy step walks into it
+     * monster and the player, on one row: the greedy step walks into it
      * and stays there. */
     map_t m;
     open_map(&m, 1, 1, 30, 15);

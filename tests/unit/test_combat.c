@@ -144,7 +144,7 @@ START_TEST(d10_hits_misses_and_armor)
 {
     fighter_t you = player(30, 0), skel = monster(MON_SKELETON);
     combat_result_t r;
-    /* 001: fist 1-3, to-hit +2 against bone AC 4, defense 3. */
+    /* d10: fist 1-3, to-hit +2 against bone AC 4, defense 3. */
     SCRIPT(miss, 2); /* 2 + 2 = 4, not > 4 */
     combat_resolve(RULES_D10, &you, &skel, scripted, &miss, &r);
     ck_assert_int_eq(miss.used, 1); /* no damage roll on a miss */

@@ -129,6 +129,17 @@ START_TEST(validation)
     config_defaults(&c);
     snprintf(c.log_level, sizeof c.log_level, "loud");
     ck_assert_int_eq(config_validate(&c, err, sizeof err), -1);
+    /* Behind a balancer, the balancer must be named. */
+    config_defaults(&c);
+    ck_assert_int_eq(config_set(&c, "proxy_protocol", "on", err, sizeof err), 0);
+    ck_assert_int_eq(config_validate(&c, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "proxy_trusted"));
+    ck_assert_int_eq(config_set(&c, "proxy_trusted", "10.0.0.0/8, ::1", err,
+                                sizeof err), 0);
+    ck_assert_int_eq(config_validate(&c, err, sizeof err), 0);
+    ck_assert_int_eq(config_set(&c, "proxy_trusted", "10.0.0.0/40", err,
+                                sizeof err), -1);
+    ck_assert_int_eq(config_set(&c, "proxy_protocol", "yes", err, sizeof err), -1);
 }
 END_TEST
 

@@ -1,4 +1,4 @@
-/* test_keydec.c - the key decoder against the Keys table of TELNET.md, and
+/* test_keydec.c - the key decoder against the key table of docs/telnet.md, and
  * the property that matters most: how the bytes are split between reads
  * never changes the keys. */
 #include <check.h>

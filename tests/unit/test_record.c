@@ -1,6 +1,7 @@
 /* test_record.c - game records: the recorder and its cap, the byte format
  * round trip, replays that reach the recorded hash, drift found where it
- * happens, and damaged bytes refused without a crash. */
+ * happens, damaged bytes refused without a crash, and the record player
+ * that every rebuild steps. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -490,6 +491,127 @@ START_TEST(resume_refuses_damaged_keys)
 }
 END_TEST
 
+/* --- the record player ------------------------------------------------------ */
+
+/* A live recorder of n keys (not finished): what a player sends watchers. */
+static game_t *live_record(uint64_t seed, int n, record_t *r)
+{
+    game_options_t opt = { .ruleset = 1 };
+    game_t *g = game_new(seed, &opt);
+    ck_assert_int_eq(record_init(r, g, 0), 0);
+    rng_t kr;
+    rng_seed(&kr, seed);
+    for (int i = 0; i < n; i++)
+        record_key(r, g, stream_key(&kr));
+    return g;
+}
+
+START_TEST(player_steps_a_live_record_to_the_same_game)
+{
+    record_t r;
+    game_t *g = live_record(4242, 3 * RECORD_CHECK_EVERY + 17, &r);
+    record_player_t p;
+    ck_assert_int_eq(record_player_start(&p, &r, NULL), RECORD_OK);
+    int key, n = 0;
+    size_t pos = 0;
+    int want;
+    while (record_player_step(&p, &key) == 1) {
+        ck_assert_int_eq(record_next_key(&r, &pos, &want), 0);
+        ck_assert_int_eq(key, want); /* the keys, in order */
+        n++;
+    }
+    ck_assert_int_eq(n, 3 * RECORD_CHECK_EVERY + 17);
+    ck_assert_uint_eq(p.fed, (uint32_t)n);
+    ck_assert_int_eq(p.drift_at, -1);
+    ck_assert_int_eq(record_player_step(&p, &key), 0); /* stays at the end */
+    game_t *copy = record_player_take(&p);
+    ck_assert_uint_eq(game_hash(copy), game_hash(g));
+    record_player_free(&p); /* taken: frees nothing */
+    game_free(copy);
+    game_free(g);
+    record_free(&r);
+}
+END_TEST
+
+/* A check that differs stops the player at that check, from the raw parts
+ * a watcher gets in a message. */
+START_TEST(player_stops_at_a_damaged_check)
+{
+    record_t r;
+    game_t *g = live_record(99, 2 * RECORD_CHECK_EVERY + 5, &r);
+    uint8_t *checks = (uint8_t *)r.checks.data;
+    checks[4 * 2] ^= 1; /* the check after 2 * CHECK_EVERY keys */
+    record_player_t p;
+    ck_assert_int_eq(record_player_start_raw(&p, r.seed, &r.opt, r.keys.data,
+                                             r.keys.len, r.checks.data,
+                                             r.checks.len, NULL), RECORD_OK);
+    ck_assert_int_eq(record_player_run(&p, 0), RECORD_EDRIFT);
+    ck_assert_int_eq(p.drift_at, 2 * RECORD_CHECK_EVERY);
+    ck_assert_uint_eq(p.fed, 2 * RECORD_CHECK_EVERY);
+    ck_assert_int_eq(record_player_step(&p, NULL), RECORD_EDRIFT);
+    /* The start check too. */
+    checks[4 * 2] ^= 1;
+    checks[0] ^= 1;
+    record_player_free(&p);
+    ck_assert_int_eq(record_player_start_raw(&p, r.seed, &r.opt, r.keys.data,
+                                             r.keys.len, r.checks.data,
+                                             r.checks.len, NULL), RECORD_EDRIFT);
+    ck_assert_int_eq(p.drift_at, 0);
+    record_player_free(&p);
+    game_free(g);
+    record_free(&r);
+}
+END_TEST
+
+/* max bounds a run; a recorder fed through `into` goes on exactly as the
+ * original one; no checks means none are compared. */
+START_TEST(player_runs_in_slices_into_a_recorder)
+{
+    record_t r, into;
+    game_t *g = live_record(7, 600, &r);
+    record_player_t p;
+    ck_assert_int_eq(record_player_start_raw(&p, r.seed, &r.opt, r.keys.data,
+                                             r.keys.len, NULL, 0, &into),
+                     RECORD_OK);
+    ck_assert_int_eq(record_player_run(&p, 250), 1);
+    ck_assert_uint_eq(p.fed, 250);
+    ck_assert_int_eq(record_player_run(&p, 250), 1);
+    ck_assert_int_eq(record_player_run(&p, 250), 0);
+    ck_assert_uint_eq(p.fed, 600);
+    ck_assert_uint_eq(into.keys.len, r.keys.len);
+    ck_assert(!memcmp(into.keys.data, r.keys.data, r.keys.len));
+    ck_assert_uint_eq(into.checks.len, r.checks.len);
+    ck_assert(!memcmp(into.checks.data, r.checks.data, r.checks.len));
+    game_t *copy = record_player_take(&p);
+    ck_assert_uint_eq(game_hash(copy), game_hash(g));
+    game_free(copy);
+    record_player_free(&p);
+    record_free(&into);
+    game_free(g);
+    record_free(&r);
+}
+END_TEST
+
+START_TEST(player_refuses_another_version_and_bad_varints)
+{
+    record_t r;
+    game_t *g = live_record(5, 10, &r);
+    record_player_t p;
+    r.game_version = GAME_VERSION + 1;
+    ck_assert_int_eq(record_player_start(&p, &r, NULL), RECORD_EVERSION);
+    ck_assert_ptr_null(p.game);
+    record_player_free(&p);
+    static const uint8_t cut[] = { 'l', 0x80 }; /* a varint cut short */
+    ck_assert_int_eq(record_player_start_raw(&p, 5, &r.opt, cut, sizeof cut,
+                                             NULL, 0, NULL), RECORD_OK);
+    ck_assert_int_eq(record_player_step(&p, NULL), 1);
+    ck_assert_int_eq(record_player_step(&p, NULL), RECORD_ECORRUPT);
+    record_player_free(&p);
+    game_free(g);
+    record_free(&r);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("record");
@@ -509,6 +631,10 @@ static Suite *make_suite(void)
     tcase_add_test(tc, strerror_names_every_error);
     tcase_add_test(tc, resume_continues_exactly);
     tcase_add_test(tc, resume_refuses_damaged_keys);
+    tcase_add_test(tc, player_steps_a_live_record_to_the_same_game);
+    tcase_add_test(tc, player_stops_at_a_damaged_check);
+    tcase_add_test(tc, player_runs_in_slices_into_a_recorder);
+    tcase_add_test(tc, player_refuses_another_version_and_bad_varints);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,13 +1,13 @@
 /* test_tnfilter.c - the pre-filter that keeps the MSSP, ENVIRON, NEW-ENVIRON,
  * COMPRESS2 and ZMP subnegotiations away from libtelnet 0.21 and caps
- * subnegotiation length; checked on its own output and through a real
- * libtelnet telnet_t. */
+ * subnegotiation length; checked on its own output and through the
+ * server's own telnet module (telnet_conn), which wraps libtelnet. */
 #include <check.h>
-#include <libtelnet.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "check_main.h"
+#include "telnet_conn.h"
 #include "tnfilter.h"
 
 #define IAC "\xff"
@@ -233,100 +233,45 @@ START_TEST(test_held_iac)
 }
 END_TEST
 
-/* --- through libtelnet ------------------------------------------------------ */
-
-static const telnet_telopt_t telopts[] = {
-    { TELNET_TELOPT_ECHO, TELNET_WILL, TELNET_DONT },
-    { TELNET_TELOPT_SGA, TELNET_WILL, TELNET_DO },
-    { TELNET_TELOPT_NAWS, TELNET_WONT, TELNET_DO },
-    { TELNET_TELOPT_TTYPE, TELNET_WONT, TELNET_DO },
-    { -1, 0, 0 }
-};
+/* --- through the server's telnet module (telnet_conn) -------------------------- */
 
 typedef struct tnlog {
-    int nsub, nmssp, ncompress, nenv, nzmp, nwarn, nerror, nttype, bad_sub;
-    unsigned char sub[64];
-    size_t sublen;
-    unsigned char sub_opt;
+    tconn_t tc;
+    int nresize, w, h;
     char data[256];
     size_t datalen;
-    char ttype[64];
 } tnlog_t;
 
-static void on_telnet(telnet_t *t, telnet_event_t *ev, void *ud)
+static void on_data(void *ctx, const char *bytes, size_t n)
 {
-    tnlog_t *l = ud;
-    (void)t;
-    switch (ev->type) {
-    case TELNET_EV_DATA:
-        if (l->datalen + ev->data.size <= sizeof l->data) {
-            memcpy(l->data + l->datalen, ev->data.buffer, ev->data.size);
-            l->datalen += ev->data.size;
-        }
-        break;
-    case TELNET_EV_SUBNEGOTIATION:
-        l->nsub++;
-        if (ev->sub.telopt == TELNET_TELOPT_MSSP ||
-            ev->sub.telopt == TELNET_TELOPT_COMPRESS2 ||
-            ev->sub.telopt == TELNET_TELOPT_ENVIRON ||
-            ev->sub.telopt == TELNET_TELOPT_NEW_ENVIRON ||
-            ev->sub.telopt == TELNET_TELOPT_ZMP)
-            l->bad_sub++;
-        l->sub_opt = ev->sub.telopt;
-        l->sublen = ev->sub.size < sizeof l->sub ? ev->sub.size : sizeof l->sub;
-        if (l->sublen) /* an empty one may come with a NULL buffer */
-            memcpy(l->sub, ev->sub.buffer, l->sublen);
-        break;
-    case TELNET_EV_MSSP:
-        l->nmssp++;
-        break;
-    case TELNET_EV_COMPRESS:
-        l->ncompress++;
-        break;
-    case TELNET_EV_ENVIRON:
-        l->nenv++;
-        break;
-    case TELNET_EV_ZMP:
-        l->nzmp++;
-        break;
-    case TELNET_EV_TTYPE:
-        l->nttype++;
-        if (ev->ttype.name)
-            snprintf(l->ttype, sizeof l->ttype, "%s", ev->ttype.name);
-        break;
-    case TELNET_EV_WARNING:
-        l->nwarn++;
-        break;
-    case TELNET_EV_ERROR:
-        l->nerror++;
-        break;
-    default:
-        break; /* SEND and negotiation: not looked at here */
+    tnlog_t *l = ctx;
+    if (l->datalen + n <= sizeof l->data) {
+        memcpy(l->data + l->datalen, bytes, n);
+        l->datalen += n;
     }
 }
 
-/* Filters in (split at cut, 0 for none) and hands the output to a fresh
- * server-side telnet_t, as the server does. */
-static void through_libtelnet(const unsigned char *in, size_t len, size_t cut,
-                              tnlog_t *l)
+static void on_resize(void *ctx, int w, int h)
 {
-    unsigned char out[4096];
-    tnfilter_t f;
-    telnet_t *t;
+    tnlog_t *l = ctx;
+    l->nresize++;
+    l->w = w;
+    l->h = h;
+}
+
+static const tconn_cb_t log_cb = { on_data, NULL, NULL, on_resize };
+
+/* Feeds in (split at cut, 0 for none) to a fresh telnet_conn, as a session
+ * does; l->tc keeps what it learned (freed here: its telnet_t only). */
+static void through_conn(const unsigned char *in, size_t len, size_t cut,
+                         tnlog_t *l)
+{
     memset(l, 0, sizeof *l);
-    tnfilter_init(&f);
-    t = telnet_init(telopts, on_telnet, 0, l);
-    ck_assert_ptr_nonnull(t);
+    ck_assert_int_eq(tconn_init(&l->tc, &log_cb, l, 500, 200), 0);
     size_t parts[2][2] = { { 0, cut ? cut : len }, { cut ? cut : len, len } };
-    for (int i = 0; i < 2; i++) {
-        size_t n = parts[i][1] - parts[i][0];
-        ck_assert(n + 2 <= sizeof out);
-        long m = tnfilter_feed(&f, in + parts[i][0], n, out, sizeof out);
-        ck_assert_int_ge(m, 0);
-        if (m > 0)
-            telnet_recv(t, (const char *)out, (size_t)m);
-    }
-    telnet_free(t);
+    for (int i = 0; i < 2; i++)
+        tconn_feed(&l->tc, in + parts[i][0], parts[i][1] - parts[i][0]);
+    tconn_free(&l->tc);
 }
 
 START_TEST(test_libtelnet_naws_and_mssp)
@@ -339,15 +284,13 @@ START_TEST(test_libtelnet_naws_and_mssp)
         "hello";
     tnlog_t l;
     for (size_t cut = 0; cut < sizeof s - 1; cut++) {
-        through_libtelnet(S(s), cut, &l);
-        ck_assert_int_eq(l.nsub, 1);
-        ck_assert_int_eq(l.sub_opt, TELNET_TELOPT_NAWS);
-        ck_assert_uint_eq(l.sublen, 4);
-        ck_assert(!memcmp(l.sub, "\0\x78\0\x28", 4)); /* 120 x 40 */
-        ck_assert_int_eq(l.nmssp, 0);
-        ck_assert_int_eq(l.ncompress, 0);
-        ck_assert_int_eq(l.bad_sub, 0);
-        ck_assert_int_eq(l.nwarn + l.nerror, 0);
+        through_conn(S(s), cut, &l);
+        ck_assert_uint_eq(l.tc.subs, 1);
+        ck_assert_int_eq(l.nresize, 1);
+        ck_assert_int_eq(l.w, 120);
+        ck_assert_int_eq(l.h, 40);
+        ck_assert_uint_eq(l.tc.bad_subs, 0);
+        ck_assert_ptr_null(l.tc.error);
         ck_assert_uint_eq(l.datalen, 5);
         ck_assert(!memcmp(l.data, "hello", 5));
     }
@@ -359,14 +302,11 @@ START_TEST(test_libtelnet_escaped_naws_and_ttype)
     static const char s[] = IAC SB NAWS "\0" IAC IAC "\0\x1e" IAC SE
         IAC SB TTYPE "\0XTERM-256COLOR" IAC SE;
     tnlog_t l;
-    through_libtelnet(S(s), 0, &l);
-    ck_assert_int_eq(l.nsub, 2);
-    ck_assert_int_eq(l.nttype, 1);
-    ck_assert_str_eq(l.ttype, "XTERM-256COLOR");
-    /* the NAWS went first; check it again on its own */
-    through_libtelnet(S(IAC SB NAWS "\0" IAC IAC "\0\x1e" IAC SE), 0, &l);
-    ck_assert_uint_eq(l.sublen, 4);
-    ck_assert(!memcmp(l.sub, "\0\xff\0\x1e", 4)); /* 255 columns, un-escaped */
+    through_conn(S(s), 0, &l);
+    ck_assert_uint_eq(l.tc.subs, 2);
+    ck_assert_str_eq(l.tc.ttype, "XTERM-256COLOR");
+    ck_assert_int_eq(l.w, 255); /* un-escaped */
+    ck_assert_int_eq(l.h, 30);
 }
 END_TEST
 
@@ -376,11 +316,11 @@ START_TEST(test_libtelnet_naws_cut_by_mssp)
                             IAC SE "ok";
     tnlog_t l;
     for (size_t cut = 0; cut < sizeof s - 1; cut++) {
-        through_libtelnet(S(s), cut, &l);
-        ck_assert_int_eq(l.nsub, 1);
-        ck_assert_int_eq(l.sub_opt, TELNET_TELOPT_NAWS);
-        ck_assert_uint_eq(l.sublen, 4);
-        ck_assert_int_eq(l.nmssp, 0);
+        through_conn(S(s), cut, &l);
+        ck_assert_uint_eq(l.tc.subs, 1);
+        ck_assert_int_eq(l.w, 80);
+        ck_assert_int_eq(l.h, 24);
+        ck_assert_uint_eq(l.tc.bad_subs, 0);
         ck_assert_uint_eq(l.datalen, 2);
         ck_assert(!memcmp(l.data, "ok", 2));
     }
@@ -397,10 +337,10 @@ START_TEST(test_libtelnet_environ_smuggle)
                             "\x01x\x02y" IAC SE "z";
     tnlog_t l;
     for (size_t cut = 0; cut < sizeof s - 1; cut++) {
-        through_libtelnet(S(s), cut, &l);
-        ck_assert_int_eq(l.nmssp + l.nenv + l.bad_sub + l.nsub, 0);
-        through_libtelnet(S(e), cut, &l);
-        ck_assert_int_eq(l.nmssp + l.nenv + l.bad_sub + l.nsub, 0);
+        through_conn(S(s), cut, &l);
+        ck_assert_uint_eq(l.tc.bad_subs + l.tc.subs, 0);
+        through_conn(S(e), cut, &l);
+        ck_assert_uint_eq(l.tc.bad_subs + l.tc.subs, 0);
     }
 }
 END_TEST
@@ -420,13 +360,10 @@ START_TEST(test_libtelnet_many_environ)
         n += sizeof one;
     }
     tnfilter_init(&f);
-    long m = tnfilter_feed(&f, in, n, out, sizeof out);
-    ck_assert_int_eq(m, 0);
-    memset(&l, 0, sizeof l);
-    telnet_t *t = telnet_init(telopts, on_telnet, 0, &l);
-    telnet_recv(t, (const char *)out, (size_t)m);
-    telnet_free(t);
-    ck_assert_int_eq(l.nenv, 0);
+    ck_assert_int_eq(tnfilter_feed(&f, in, n, out, sizeof out), 0);
+    through_conn(in, n, 0, &l);
+    ck_assert_uint_eq(l.tc.subs + l.tc.bad_subs, 0);
+    ck_assert_ptr_null(l.tc.error);
 }
 END_TEST
 
@@ -460,16 +397,10 @@ START_TEST(test_random_streams)
         ck_assert_int_eq(a, b);
         if (a > 0 && memcmp(whole, parts, (size_t)a))
             ck_abort_msg("round %d: split output differs", round);
-        if (a > 0) {
-            tnlog_t l;
-            memset(&l, 0, sizeof l);
-            telnet_t *t = telnet_init(telopts, on_telnet, 0, &l);
-            telnet_recv(t, (const char *)whole, (size_t)a);
-            telnet_free(t);
-            if (l.nmssp || l.ncompress || l.nenv || l.nzmp || l.bad_sub)
-                ck_abort_msg("round %d: a dropped option reached libtelnet",
-                             round);
-        }
+        tnlog_t l;
+        through_conn(in, len, 0, &l);
+        if (l.tc.bad_subs)
+            ck_abort_msg("round %d: a dropped option reached libtelnet", round);
     }
 }
 END_TEST

@@ -1,0 +1,192 @@
+/* addr_limits.c - per-address limits (addr_limits.h): a chained hash of
+ * the addresses that have sessions or spent tokens. */
+#include "addr_limits.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct addr_entry {
+    struct addr_entry *next;
+    char addr[ADDR_MAX];
+    int sessions;
+    double tokens;             /* connections it may still open now */
+    uint64_t tokens_ms;        /* when tokens was last brought up to date */
+    int hashing;               /* password checks in flight */
+    double regs;               /* accounts it may still create now */
+    uint64_t regs_ms;
+};
+
+static size_t hash(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 0x100000001b3ULL;
+    }
+    return (size_t)h;
+}
+
+int addr_limits_init(addr_limits_t *a, int max_sessions,
+                     int connects_per_minute, int hashes,
+                     int registrations_per_hour)
+{
+    memset(a, 0, sizeof *a);
+    a->max_sessions = max_sessions;
+    a->connects_per_minute = connects_per_minute;
+    a->hashes = hashes;
+    a->registrations_per_hour = registrations_per_hour;
+    a->nbuckets = 1024;
+    a->buckets = calloc(a->nbuckets, sizeof *a->buckets);
+    return a->buckets ? 0 : -1;
+}
+
+void addr_limits_free(addr_limits_t *a)
+{
+    for (size_t i = 0; i < a->nbuckets; i++)
+        while (a->buckets[i]) {
+            addr_entry_t *e = a->buckets[i];
+            a->buckets[i] = e->next;
+            free(e);
+        }
+    free(a->buckets);
+    memset(a, 0, sizeof *a);
+}
+
+static addr_entry_t **slot(const addr_limits_t *a, const char *addr)
+{
+    addr_entry_t **p = &a->buckets[hash(addr) & (a->nbuckets - 1)];
+    while (*p && strcmp((*p)->addr, addr) != 0)
+        p = &(*p)->next;
+    return p;
+}
+
+static void refill_regs(const addr_limits_t *a, addr_entry_t *e, uint64_t now)
+{
+    double cap = a->registrations_per_hour;
+    if (now > e->regs_ms)
+        e->regs += (double)(now - e->regs_ms) * cap / 3600000.0;
+    e->regs_ms = now;
+    if (e->regs > cap)
+        e->regs = cap;
+}
+
+static void refill(const addr_limits_t *a, addr_entry_t *e, uint64_t now)
+{
+    refill_regs(a, e, now);
+    double cap = a->connects_per_minute;
+    if (now > e->tokens_ms)
+        e->tokens += (double)(now - e->tokens_ms) * cap / 60000.0;
+    e->tokens_ms = now;
+    if (e->tokens > cap)
+        e->tokens = cap;
+}
+
+/* Forgets e if it holds nothing: no session, a full bucket. */
+static void maybe_forget(addr_limits_t *a, addr_entry_t **p)
+{
+    addr_entry_t *e = *p;
+    if (e->sessions > 0 || e->hashing > 0 ||
+        e->tokens < (double)a->connects_per_minute ||
+        e->regs < (double)a->registrations_per_hour)
+        return;
+    *p = e->next;
+    free(e);
+    a->n--;
+}
+
+int addr_admit(addr_limits_t *a, const char *addr, uint64_t now_ms,
+               int *tracked)
+{
+    *tracked = 0;
+    if (a->max_sessions <= 0 && a->connects_per_minute <= 0 &&
+        a->hashes <= 0 && a->registrations_per_hour <= 0)
+        return ADDR_OK;
+    addr_entry_t **p = slot(a, addr);
+    if (!*p) {
+        addr_entry_t *e = calloc(1, sizeof *e);
+        if (!e)
+            return ADDR_OK; /* out of memory: never refuse for it */
+        strncpy(e->addr, addr, sizeof e->addr - 1);
+        e->tokens = a->connects_per_minute;
+        e->tokens_ms = now_ms;
+        e->regs = a->registrations_per_hour;
+        e->regs_ms = now_ms;
+        *p = e;
+        a->n++;
+    }
+    addr_entry_t *e = *p;
+    if (a->connects_per_minute > 0) {
+        refill(a, e, now_ms);
+        if (e->tokens < 1.0)
+            return ADDR_TOO_MANY_CONNECTS;
+        e->tokens -= 1.0;
+    }
+    if (a->max_sessions > 0 && e->sessions >= a->max_sessions)
+        return ADDR_TOO_MANY_SESSIONS;
+    e->sessions++;
+    *tracked = 1;
+    return ADDR_OK;
+}
+
+void addr_release(addr_limits_t *a, const char *addr, uint64_t now_ms)
+{
+    addr_entry_t **p = slot(a, addr);
+    if (!*p)
+        return;
+    if ((*p)->sessions > 0)
+        (*p)->sessions--;
+    refill(a, *p, now_ms);
+    maybe_forget(a, p);
+}
+
+int addr_hash_begin(addr_limits_t *a, const char *addr)
+{
+    addr_entry_t **p = slot(a, addr);
+    if (!*p)
+        return 0; /* untracked (out of memory at admission): let it be */
+    if (a->hashes > 0 && (*p)->hashing >= a->hashes)
+        return -1;
+    (*p)->hashing++;
+    return 0;
+}
+
+void addr_hash_end(addr_limits_t *a, const char *addr)
+{
+    addr_entry_t **p = slot(a, addr);
+    if (*p && (*p)->hashing > 0)
+        (*p)->hashing--;
+}
+
+int addr_register(addr_limits_t *a, const char *addr, uint64_t now_ms)
+{
+    if (a->registrations_per_hour <= 0)
+        return 0;
+    addr_entry_t **p = slot(a, addr);
+    if (!*p)
+        return 0;
+    refill_regs(a, *p, now_ms);
+    if ((*p)->regs < 1.0)
+        return -1;
+    (*p)->regs -= 1.0;
+    return 0;
+}
+
+int addr_sessions(const addr_limits_t *a, const char *addr)
+{
+    addr_entry_t *const *p = slot(a, addr);
+    return *p ? (*p)->sessions : 0;
+}
+
+void addr_sweep(addr_limits_t *a, uint64_t now_ms)
+{
+    for (size_t i = 0; i < a->nbuckets; i++) {
+        addr_entry_t **p = &a->buckets[i];
+        while (*p) {
+            addr_entry_t *e = *p;
+            refill(a, e, now_ms);
+            maybe_forget(a, p);
+            if (*p == e)
+                p = &e->next;
+        }
+    }
+}

@@ -1,0 +1,115 @@
+/* msg.h - what one session says to another.
+ *
+ * A session never calls into another session or reads its state: anything
+ * that crosses sessions is a message, posted to the loop (srv_post) and
+ * delivered to the addressee in the loop's render phase, in the order
+ * posted. Only keys and summaries cross, never game memory: a watcher or a
+ * new connection rebuilds a game from its seed, options and keys (the
+ * record player), as a process on another loop or host would.
+ * docs/architecture.md, "Messages", has the conversations.
+ *
+ * A message to a session that is gone is bounced by the loop: a request
+ * gets its refusal back (msg_bounce), anything else is dropped. No I/O,
+ * no libuv: the same messages can later cross loops and hosts. */
+#ifndef ROGUE_MSG_H
+#define ROGUE_MSG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "game.h"
+#include "record.h"
+
+enum msg_type {
+    /* watcher -> player: let me watch (answer: WATCH_START or WATCH_REFUSED) */
+    MSG_WATCH_JOIN = 1,
+    /* player -> watcher: your copy starts here (game: the summary; text:
+     * the player's name). Also sent when the player starts a new game. */
+    MSG_WATCH_START,
+    /* -> watcher: there is nothing to watch (text: why) */
+    MSG_WATCH_REFUSED,
+    /* player -> watcher: I fed my game this key (a) */
+    MSG_WATCH_KEY,
+    /* watcher -> player: I stop watching */
+    MSG_WATCH_LEAVE,
+    /* player -> watcher: the watch is over (text: why) */
+    MSG_WATCH_END,
+    /* player -> watcher: my game goes on at session a (a takeover) */
+    MSG_WATCH_MOVED,
+    /* new login -> older session of the account: hand me your game and go
+     * (answer: TAKEOVER_DONE) */
+    MSG_TAKEOVER,
+    /* -> new login: the game (game), or none (game NULL) */
+    MSG_TAKEOVER_DONE,
+    /* the loop -> a session: a game rebuilt off the loop (rebuilt; a: the
+     * job's number, to tell a stale answer from the one awaited) */
+    MSG_REBUILT
+};
+
+/* A game in progress, as much as rebuilds it and goes on recording it. */
+typedef struct msg_game {
+    uint64_t seed;
+    game_options_t opt;
+    int64_t started;          /* Unix seconds */
+    buf_t keys;               /* the recorder's key bytes so far */
+    buf_t checks;             /* and its checks */
+    uint8_t progress_begun;   /* the store has the game's begin... */
+    size_t progress_sent;     /* ...and this many of its key bytes */
+    uint64_t *watchers;       /* TAKEOVER_DONE: who watches it */
+    int nwatchers;
+} msg_game_t;
+
+/* A game rebuilt from a summary by the record player (rebuild.h). */
+typedef struct msg_rebuilt {
+    int err;                  /* RECORD_OK, or why it did not rebuild */
+    game_t *game;             /* RECORD_OK: the game */
+    record_t rec;             /* a recorder that goes on, if one was asked */
+    msg_game_t *src;          /* the summary it was rebuilt from */
+} msg_rebuilt_t;
+
+typedef struct smsg {
+    struct smsg *next;
+    uint16_t type;            /* enum msg_type */
+    uint64_t from, to;        /* session ids */
+    int64_t a;                /* a key, a session id */
+    char text[96];            /* a line for a player, or a name */
+    msg_game_t *game;         /* owned by the message */
+    msg_rebuilt_t *rebuilt;   /* owned by the message */
+} smsg_t;
+
+/* A message queue, first in first out. */
+typedef struct msgq {
+    smsg_t *head, *tail;
+    size_t len;
+} msgq_t;
+
+/* A new message (text: printf-style, may be NULL). NULL on OOM. */
+smsg_t *msg_new(int type, uint64_t from, uint64_t to, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* A copy of a game's summary: its recorder's keys and checks (copied),
+ * seed, options and start. NULL on OOM. */
+msg_game_t *msg_game_new(uint64_t seed, const game_options_t *opt,
+                         int64_t started, const buf_t *keys,
+                         const buf_t *checks);
+
+void msg_game_free(msg_game_t *g);
+
+void msg_rebuilt_free(msg_rebuilt_t *r);
+
+/* Frees the message and what it owns. NULL is fine. */
+void msg_free(smsg_t *m);
+
+/* The answer the loop gives the sender of m when m's addressee is gone:
+ * a refusal for a request, NULL for anything else. */
+smsg_t *msg_bounce(const smsg_t *m);
+
+void msgq_push(msgq_t *q, smsg_t *m);
+smsg_t *msgq_pop(msgq_t *q);
+void msgq_free(msgq_t *q);
+
+/* The type's name, for the log. */
+const char *msg_type_name(int type);
+
+#endif

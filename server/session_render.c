@@ -1,0 +1,93 @@
+/* session_render.c - a session's frame: set the terminal up once, follow
+ * aiming with mouse reporting, draw the state, and send the difference
+ * from what the client shows. Only the render phase calls sess_render. */
+#include <stdio.h>
+#include <string.h>
+
+#include "log.h"
+#include "session.h"
+#include "view.h"
+
+/* Alternate screen, hidden cursor, normal cursor keys, numeric keypad. */
+static void terminal_setup(sess_t *s)
+{
+    static const char init[] = "\x1b[?1049h\x1b[?25l\x1b[?1l\x1b>";
+    sess_send(s, init, sizeof init - 1);
+    term_state_reset(&s->term);
+    screen_free(&s->shown); /* 0x0: this frame paints everything */
+    s->term_ready = 1;
+    if (!s->tc.peer)
+        snprintf(s->notice, sizeof s->notice,
+                 "Tip: for one key at a time use: stty raw -echo; nc HOST PORT; stty sane");
+    log_debug("session %llu plays at %dx%d, terminal '%s'",
+              (unsigned long long)s->id, s->w, s->h, s->tc.ttype);
+}
+
+/* xterm mouse reporting (1000: clicks; 1006: SGR coordinates, any size),
+ * on while the game is aiming and only then. A graceful close turns it off
+ * too. */
+static void follow_aiming(sess_t *s)
+{
+    static const char mouse_on[] = "\x1b[?1000h\x1b[?1006h";
+    static const char mouse_off[] = "\x1b[?1000l\x1b[?1006l";
+    int want = s->state == S_PLAYING && game_targeting(s->st.play.g.game);
+    if (want && !s->mouse_on)
+        sess_send(s, mouse_on, sizeof mouse_on - 1);
+    else if (s->mouse_on && !want)
+        sess_send(s, mouse_off, sizeof mouse_off - 1);
+    s->mouse_on = (uint8_t)want;
+}
+
+void sess_render(sess_t *s)
+{
+    srv_t *srv = s->srv;
+    const sess_state_ops_t *ops = sess_state_ops(s->state);
+    if (!ops->draw || sess_closing(s))
+        return;
+    if (!s->term_ready)
+        terminal_setup(s);
+    follow_aiming(s);
+    if (s->queued > (size_t)srv->cfg.output_highwater) {
+        /* Skip this frame; the next diff starts from what was last sent, so
+         * nothing is lost. The write callback asks again when it drains. */
+        return;
+    }
+    s->owe_frame = 0;
+    screen_t *next = &srv->next;
+    /* view_draw clears the grid itself: resize (which clears too) only
+     * when the size changes. */
+    if ((next->w != s->w || next->h != s->h) &&
+        screen_resize(next, s->w, s->h) != 0) {
+        sess_close(s, "out of memory", 0, NULL);
+        return;
+    }
+    ops->draw(s, next);
+    if (s->notice[0] && view_fits(s->w, s->h)) {
+        /* A host line (tips, idle warning) over the oldest log line. */
+        for (int x = 0; x < s->w; x++)
+            screen_put(next, x, MAP_H, ' ', COL_DEFAULT, COL_DEFAULT, 0);
+        screen_puts(next, 0, MAP_H, s->notice, COL_BYELLOW, COL_DEFAULT,
+                    ATTR_BOLD);
+    }
+    buf_reset(&srv->enc);
+    int rc;
+    if (s->shown.w != next->w || s->shown.h != next->h)
+        rc = screen_paint(next, &s->term, &srv->enc);
+    else
+        rc = screen_diff(&s->shown, next, &s->term, &srv->enc);
+    if (rc != 0 || screen_copy(&s->shown, next) != 0) {
+        sess_close(s, "frame too large", 0, NULL);
+        return;
+    }
+    sess_send(s, srv->enc.data, srv->enc.len);
+    /* The frame marker: invisible to terminals, and tells a client (our
+     * tests, the load generator) that a key's whole answer has arrived. */
+    tconn_nop(&s->tc);
+}
+
+void sess_overlay_line(screen_t *next, const char *text, uint8_t bg)
+{
+    int n = (int)strlen(text);
+    screen_puts(next, next->w - n > 0 ? next->w - n : 0, 0, text, COL_BLACK,
+                bg, 0);
+}

@@ -1,0 +1,19 @@
+/* session_states.c - the table that ties each state to its file: the one
+ * place the session core meets the states (session.h). */
+#include "session.h"
+#include "session_states.h"
+
+static const sess_state_ops_t negotiating = { .name = "negotiating" };
+static const sess_state_ops_t closing = { .name = "closing" };
+
+const sess_state_ops_t *sess_state_ops(int state)
+{
+    switch (state) {
+    case S_LOBBY: return &sess_lobby_ops;
+    case S_PLAYING: return &sess_play_ops;
+    case S_WATCHING: return &sess_watch_ops;
+    case S_REPLAY: return &sess_replay_ops;
+    case S_NEGOTIATING: return &negotiating;
+    default: return &closing;
+    }
+}

@@ -1,0 +1,84 @@
+/* telnet_conn.h - one client's telnet: the bytes it sends in; its data
+ * (what the key decoder reads), our answers and what it learned out.
+ *
+ * No libuv, no clock, no sockets: the session hands it every byte read and
+ * gets callbacks, all within the call. The same module is driven directly
+ * by the unit tests and the fuzzers, so what they test is what serves.
+ *
+ * What it does (docs/telnet.md has the why of each):
+ *  - runs every byte through tnfilter first (libtelnet 0.21 bugs: MSSP,
+ *    ENVIRON, NEW-ENVIRON, COMPRESS2 and ZMP subnegotiations dropped whole;
+ *    a subnegotiation over TNFILTER_SB_MAX bytes is an error);
+ *  - negotiates: we WILL ECHO and SGA, we ask the client to DO NAWS and
+ *    TTYPE, and refuse every other option;
+ *  - reads the window size (NAWS, clamped to max_cols x max_rows; 0 or a
+ *    malformed report keeps the old size) and the terminal type (TTYPE:
+ *    asked up to three times, the first answer kept);
+ *  - turns IAC EC and IAC IP into the keys Backspace and Ctrl-C;
+ *  - ends the connection (tconn_feed returns -1, `error` says why) on a
+ *    protocol error or an oversized subnegotiation; after that no more data
+ *    is passed on: libtelnet would hand the rest of an oversized
+ *    subnegotiation over as keystrokes. */
+#ifndef ROGUE_TELNET_CONN_H
+#define ROGUE_TELNET_CONN_H
+
+#include <stddef.h> /* libtelnet.h uses size_t without including it */
+#include <libtelnet.h>
+#include <stdint.h>
+
+#include "tnfilter.h"
+
+typedef struct tconn_cb {
+    /* Client data, in order: the key decoder's input. */
+    void (*data)(void *ctx, const char *bytes, size_t n);
+    /* Bytes for the socket, in order (answers, and what tconn_send got). */
+    void (*send)(void *ctx, const char *bytes, size_t n);
+    /* A telnet command that is a key: KEY_BACKSPACE (EC), KEY_CTRL_C (IP). */
+    void (*key)(void *ctx, int key);
+    /* The window size changed (already clamped, never 0). */
+    void (*resize)(void *ctx, int w, int h);
+} tconn_cb_t;
+
+typedef struct tconn {
+    telnet_t *telnet;
+    tnfilter_t filter;
+    tconn_cb_t cb;
+    void *ctx;
+    int max_cols, max_rows;
+    int w, h;                  /* the last size reported; 0: none yet */
+    uint8_t peer;              /* the client has sent a telnet command */
+    uint8_t got_echo, got_naws, ttype_done, ttype_asks;
+    char ttype[40];            /* the first TTYPE answer, printable ASCII */
+    const char *error;         /* set: the connection must end, this is why */
+    /* For tests and fuzzers: subnegotiations libtelnet parsed, and those of
+     * an option tnfilter must have dropped (always 0). */
+    unsigned long subs, bad_subs;
+} tconn_t;
+
+/* Sets up t with our option table. cb's functions may be NULL (ignored).
+ * Returns 0, or -1 (out of memory; tconn_free is still safe). */
+int tconn_init(tconn_t *t, const tconn_cb_t *cb, void *ctx, int max_cols,
+               int max_rows);
+
+void tconn_free(tconn_t *t);
+
+/* Our opening, in one burst: IAC WILL ECHO, IAC WILL SGA, IAC DO NAWS,
+ * IAC DO TTYPE. */
+void tconn_start(tconn_t *t);
+
+/* Feeds bytes read from the client. Returns 0, or -1 once the connection
+ * must end (t->error); every later call returns -1 too. */
+int tconn_feed(tconn_t *t, const void *bytes, size_t n);
+
+/* Sends data to the client (IAC doubled). */
+void tconn_send(tconn_t *t, const void *data, size_t n);
+
+/* Sends IAC NOP if the client speaks telnet (a frame marker, a keepalive);
+ * a raw client (nc) would see a stray byte, so it gets nothing. */
+void tconn_nop(tconn_t *t);
+
+/* 1 once every answer we wait for has come: ECHO, NAWS, TTYPE. Refusals
+ * raise no event, so the caller also keeps a deadline. */
+int tconn_negotiated(const tconn_t *t);
+
+#endif

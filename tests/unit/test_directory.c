@@ -1,0 +1,168 @@
+/* test_directory.c - the host's directory (sessions by id, accounts, the
+ * games list) against a plain array kept beside it, and the message queue
+ * with its bounces. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "directory.h"
+#include "msg.h"
+#include "rng.h"
+
+#define NMODEL 3000
+
+/* Random adds and removes (deletion shifts entries back): every id that
+ * should be there is found with its own pointer, none other is. */
+START_TEST(adds_and_removes_match_a_model)
+{
+    static uint8_t present[NMODEL + 1];
+    directory_t d;
+    dir_init(&d);
+    memset(present, 0, sizeof present);
+    rng_t r;
+    rng_seed(&r, 11);
+    size_t n = 0;
+    for (int round = 0; round < 40000; round++) {
+        uint64_t id = (uint64_t)rng_range(&r, 1, NMODEL);
+        if (!present[id]) {
+            ck_assert_int_eq(dir_add(&d, id, (void *)(uintptr_t)(id * 8)), 0);
+            present[id] = 1;
+            n++;
+        } else {
+            dir_remove(&d, id);
+            present[id] = 0;
+            n--;
+        }
+        if (round % 997 == 0)
+            for (uint64_t i = 1; i <= NMODEL; i++) {
+                dir_entry_t *e = dir_find(&d, i);
+                if (present[i]) {
+                    ck_assert_ptr_nonnull(e);
+                    ck_assert_ptr_eq(e->sess, (void *)(uintptr_t)(i * 8));
+                } else {
+                    ck_assert_ptr_null(e);
+                }
+            }
+    }
+    ck_assert_uint_eq(d.n, n);
+    ck_assert_ptr_null(dir_find(&d, 0));
+    ck_assert_ptr_null(dir_find(&d, NMODEL + 1));
+    dir_free(&d);
+}
+END_TEST
+
+START_TEST(accounts_and_games)
+{
+    directory_t d;
+    dir_init(&d);
+    for (uint64_t id = 1; id <= 30; id++)
+        ck_assert_int_eq(dir_add(&d, id, NULL), 0);
+    dir_set_account(&d, 7, 42);
+    dir_set_account(&d, 19, 42);
+    dir_set_account(&d, 3, 5);
+    uint64_t ids[4];
+    int n = dir_sessions_of(&d, 42, 19, ids, 4);
+    ck_assert_int_eq(n, 1);
+    ck_assert_uint_eq(ids[0], 7);
+    ck_assert_int_eq(dir_sessions_of(&d, 42, 0, ids, 4), 2);
+    ck_assert_int_eq(dir_sessions_of(&d, 0, 0, ids, 4), 0); /* guests: none */
+    dir_set_account(&d, 7, 0); /* logged out */
+    ck_assert_int_eq(dir_sessions_of(&d, 42, 0, ids, 4), 1);
+
+    /* Games: listed lowest id first, at most max, never `except`. */
+    for (uint64_t id = 30; id >= 10; id -= 5) {
+        dir_game_t g = { .depth = (int)id };
+        strcpy(g.name, "p");
+        dir_set_game(&d, id, &g);
+    }
+    ck_assert_uint_eq(d.ngames, 5); /* 10 15 20 25 30 */
+    dir_entry_t out[3];
+    n = dir_games(&d, 15, out, 3);
+    ck_assert_int_eq(n, 3);
+    ck_assert_uint_eq(out[0].id, 10);
+    ck_assert_uint_eq(out[1].id, 20);
+    ck_assert_uint_eq(out[2].id, 25);
+    ck_assert_int_eq(out[2].game.depth, 25);
+    dir_set_game(&d, 20, NULL);
+    dir_set_game(&d, 20, NULL); /* twice: counted once */
+    ck_assert_uint_eq(d.ngames, 4);
+    dir_remove(&d, 25); /* a playing session that goes */
+    ck_assert_uint_eq(d.ngames, 3);
+    n = dir_games(&d, 0, out, 3);
+    ck_assert_int_eq(n, 3);
+    ck_assert_uint_eq(out[0].id, 10);
+    ck_assert_uint_eq(out[1].id, 15);
+    ck_assert_uint_eq(out[2].id, 30);
+    dir_free(&d);
+}
+END_TEST
+
+START_TEST(queue_is_fifo_and_requests_bounce)
+{
+    msgq_t q = { 0 };
+    for (int i = 0; i < 100; i++) {
+        smsg_t *m = msg_new(MSG_WATCH_KEY, 1, 2, "k%d", i);
+        ck_assert_ptr_nonnull(m);
+        m->a = i;
+        msgq_push(&q, m);
+    }
+    ck_assert_uint_eq(q.len, 100);
+    for (int i = 0; i < 100; i++) {
+        smsg_t *m = msgq_pop(&q);
+        ck_assert_int_eq((int)m->a, i);
+        msg_free(m);
+    }
+    ck_assert_ptr_null(msgq_pop(&q));
+
+    /* A request to a session that is gone comes back refused, to its
+     * sender; anything else is dropped. */
+    smsg_t *join = msg_new(MSG_WATCH_JOIN, 5, 9, NULL);
+    smsg_t *b = msg_bounce(join);
+    ck_assert_int_eq(b->type, MSG_WATCH_REFUSED);
+    ck_assert_uint_eq(b->from, 9);
+    ck_assert_uint_eq(b->to, 5);
+    ck_assert_str_eq(b->text, "That game is over.");
+    msg_free(b);
+    msg_free(join);
+    smsg_t *take = msg_new(MSG_TAKEOVER, 5, 9, NULL);
+    b = msg_bounce(take);
+    ck_assert_int_eq(b->type, MSG_TAKEOVER_DONE);
+    ck_assert_ptr_null(b->game);
+    msg_free(b);
+    msg_free(take);
+    smsg_t *key = msg_new(MSG_WATCH_KEY, 5, 9, NULL);
+    ck_assert_ptr_null(msg_bounce(key));
+
+    /* A message with a game summary owns (and frees) it; a queue freed
+     * with messages in it frees them. */
+    buf_t keys, checks;
+    buf_init(&keys, 0);
+    buf_init(&checks, 0);
+    buf_puts(&keys, "hjkl");
+    buf_puts(&checks, "abcd");
+    game_options_t opt = { .ruleset = 2 };
+    key->game = msg_game_new(77, &opt, 123, &keys, &checks);
+    ck_assert_uint_eq(key->game->keys.len, 4);
+    ck_assert(!memcmp(key->game->checks.data, "abcd", 4));
+    msgq_push(&q, key);
+    msgq_push(&q, msg_new(MSG_WATCH_END, 1, 2, "%s", "bye"));
+    msgq_free(&q);
+    ck_assert_uint_eq(q.len, 0);
+    buf_free(&keys);
+    buf_free(&checks);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("directory");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, adds_and_removes_match_a_model);
+    tcase_add_test(tc, accounts_and_games);
+    tcase_add_test(tc, queue_is_fifo_and_requests_bounce);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)

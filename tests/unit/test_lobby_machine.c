@@ -1,0 +1,602 @@
+/* test_lobby_machine.c - the lobby's state machine (server/lobby.h) on its
+ * own: keys in, actions and pages out, the notices, the prompts' input line,
+ * passwords wiped, the busy page ignoring keys, and the answers of the store
+ * played by hand. What the screen shows is read back from lobby_draw at
+ * 80x24. The session tests drive the same machine through a real server. */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "keys.h"
+#include "lobby.h"
+
+/* Feeds each byte of text as a key; returns the last action. */
+static int type(lobby_t *l, const char *text)
+{
+    int a = LOBBY_DO_NOTHING;
+    for (const char *p = text; *p; p++)
+        a = lobby_key(l, (unsigned char)*p);
+    return a;
+}
+
+/* 1 when all n bytes are 0. */
+static int zeroed(const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        if (b[i])
+            return 0;
+    return 1;
+}
+
+/* Row y of the lobby drawn at 80x24, as ASCII ('?' for any other
+ * character), trailing blanks cut. */
+static void row(const lobby_t *l, int y, char *out)
+{
+    lobby_info_t info = { "testsrv", "motd here", 3, 1 };
+    screen_t s;
+    ck_assert_int_eq(screen_init(&s, 80, 24), 0);
+    lobby_draw(l, &info, &s);
+    int n = 0;
+    for (int x = 0; x < 80; x++) {
+        uint32_t ch = screen_cat(&s, x, y)->ch;
+        out[n++] = ch < 0x80 ? (char)ch : '?';
+    }
+    while (n > 0 && out[n - 1] == ' ')
+        n--;
+    out[n] = '\0';
+    screen_free(&s);
+}
+
+/* 1 when some row of the drawn lobby contains text. */
+static int shows(const lobby_t *l, const char *text)
+{
+    char line[81];
+    for (int y = 0; y < 24; y++) {
+        row(l, y, line);
+        if (strstr(line, text))
+            return 1;
+    }
+    return 0;
+}
+
+static store_account_t account(int status, int64_t id, const char *name)
+{
+    store_account_t a = { .status = status, .id = id };
+    snprintf(a.name, sizeof a.name, "%s", name);
+    return a;
+}
+
+/* Logs l in as name (any password), through the prompts. */
+static void log_in(lobby_t *l, const char *name)
+{
+    ck_assert_int_eq(lobby_key(l, 'l'), LOBBY_DO_NOTHING);
+    type(l, name);
+    lobby_key(l, KEY_ENTER);
+    type(l, "secret1");
+    ck_assert_int_eq(lobby_key(l, KEY_ENTER), LOBBY_DO_LOGIN);
+    lobby_wipe_password(l);
+    store_account_t a = account(STORE_OK, 7, name);
+    ck_assert_int_eq(lobby_account_done(l, &a), LOBBY_DO_NOTHING);
+    ck_assert_str_eq(l->account, name);
+}
+
+START_TEST(starts_at_the_menu)
+{
+    lobby_t l;
+    lobby_init(&l, "guest7");
+    ck_assert_int_eq(l.page, LOBBY_MENU);
+    ck_assert_str_eq(l.suggest, "guest7");
+    ck_assert_str_eq(l.account, "");
+    ck_assert_str_eq(lobby_player_name(&l), "");
+    ck_assert(shows(&l, "Welcome to testsrv"));
+    ck_assert(shows(&l, "3 players online, 1 game in progress"));
+    ck_assert(shows(&l, "Not logged in"));
+    ck_assert(shows(&l, "p   Play (as a guest)"));
+    ck_assert(shows(&l, "r   Register an account"));
+    lobby_free(&l);
+
+    /* A suggestion that is not a valid name is not offered. */
+    lobby_init(&l, "x");
+    ck_assert_str_eq(l.suggest, "");
+    lobby_free(&l);
+}
+END_TEST
+
+START_TEST(guest_plays_under_the_offered_name)
+{
+    lobby_t l;
+    lobby_init(&l, "guest7");
+    ck_assert_int_eq(lobby_key(&l, 'p'), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_GUEST_NAME);
+    ck_assert_str_eq(l.line, "guest7");
+    ck_assert_str_eq(l.note, "A guest's game ends with the connection; "
+                             "register to keep your name.");
+    ck_assert(shows(&l, "Name: guest7"));
+
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHECK_GUEST);
+    ck_assert_int_eq(l.page, LOBBY_BUSY);
+    ck_assert_str_eq(l.name, "guest7");
+    ck_assert(shows(&l, "One moment..."));
+    /* Busy: every key is ignored until the answer. */
+    const int keys[] = { 'p', 'q', KEY_ENTER, KEY_ESC, KEY_CTRL_C, 's', 'x' };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        ck_assert_int_eq(lobby_key(&l, keys[i]), LOBBY_DO_NOTHING);
+        ck_assert_int_eq(l.page, LOBBY_BUSY);
+    }
+
+    ck_assert_int_eq(lobby_guest_checked(&l, STORE_OK, 0), LOBBY_DO_PLAY);
+    ck_assert_int_eq(l.page, LOBBY_MENU);
+    ck_assert_str_eq(l.guest, "guest7");
+    ck_assert_str_eq(lobby_player_name(&l), "guest7");
+    ck_assert(shows(&l, "Playing as guest7 (a guest)"));
+    /* Back in the lobby after a game: p plays at once. */
+    ck_assert_int_eq(lobby_key(&l, 'p'), LOBBY_DO_PLAY);
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_PLAY);
+    ck_assert(shows(&l, "p   Play as guest7"));
+    lobby_free(&l);
+}
+END_TEST
+
+START_TEST(guest_name_of_an_account_is_refused)
+{
+    lobby_t l;
+    lobby_init(&l, "guest7");
+    lobby_key(&l, 'p');
+    lobby_key(&l, 0x15); /* Ctrl-U clears the offered name */
+    ck_assert_str_eq(l.line, "");
+    ck_assert_int_eq(l.len, 0);
+    type(&l, "Alice");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHECK_GUEST);
+    ck_assert_int_eq(lobby_guest_checked(&l, STORE_OK, 1), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_GUEST_NAME);
+    ck_assert_int_eq(l.note_kind, LOBBY_NOTE_BAD);
+    ck_assert_str_eq(l.note, "Alice belongs to an account: log in, or "
+                             "choose another name.");
+    ck_assert_str_eq(l.guest, "");
+
+    /* A failed check refuses too. */
+    type(&l, "bob");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHECK_GUEST);
+    ck_assert_int_eq(lobby_guest_checked(&l, STORE_ERROR, 0), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_GUEST_NAME);
+    ck_assert_str_eq(l.note, "The server could not check that name. "
+                             "Please try again.");
+
+    /* An answer nobody waits for changes nothing. */
+    ck_assert_int_eq(lobby_guest_checked(&l, STORE_OK, 0), LOBBY_DO_NOTHING);
+    ck_assert_str_eq(l.guest, "");
+    ck_assert_int_eq(l.page, LOBBY_GUEST_NAME);
+    lobby_free(&l);
+}
+END_TEST
+
+START_TEST(name_prompt_rules)
+{
+    lobby_t l;
+    lobby_init(&l, "");
+    lobby_key(&l, 'l');
+    ck_assert_int_eq(l.page, LOBBY_LOGIN_NAME);
+    /* Too short: a notice, the line cleared, the same prompt. */
+    type(&l, "a");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_LOGIN_NAME);
+    ck_assert_int_eq(l.note_kind, LOBBY_NOTE_BAD);
+    ck_assert(l.note[0] != '\0');
+    ck_assert_str_eq(l.line, "");
+    /* Names take ASCII only, at most ACCT_NAME_MAX characters. */
+    lobby_key(&l, 0xe9); /* e acute */
+    ck_assert_int_eq(l.len, 0);
+    type(&l, "abcdefghijklmnopqrstuvwxyz");
+    ck_assert_int_eq(l.len, ACCT_NAME_MAX);
+    ck_assert_str_eq(l.line, "abcdefghijklmnopqrst");
+    lobby_key(&l, KEY_BACKSPACE);
+    ck_assert_str_eq(l.line, "abcdefghijklmnopqrs");
+    /* Control keys and special keys type nothing. */
+    lobby_key(&l, KEY_UP);
+    lobby_key(&l, 0x01);
+    lobby_key(&l, 0x85);
+    ck_assert_str_eq(l.line, "abcdefghijklmnopqrs");
+    /* Esc: back to the menu, the line and the notice gone. */
+    lobby_key(&l, KEY_ESC);
+    ck_assert_int_eq(l.page, LOBBY_MENU);
+    ck_assert_str_eq(l.note, "");
+    ck_assert(zeroed(l.line, sizeof l.line));
+    lobby_free(&l);
+}
+END_TEST
+
+START_TEST(login_wipes_the_password)
+{
+    lobby_t l;
+    lobby_init(&l, "");
+    lobby_key(&l, 'L');
+    type(&l, "alice");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_LOGIN_PASS);
+    ck_assert(lobby_in_password(&l));
+    ck_assert_str_eq(l.name, "alice");
+    type(&l, "hunter22");
+    /* Drawn as stars, never as itself. */
+    ck_assert(shows(&l, "Name: alice"));
+    ck_assert(shows(&l, "Password: ********"));
+    ck_assert(!shows(&l, "hunter22"));
+
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_LOGIN);
+    ck_assert_int_eq(l.page, LOBBY_BUSY);
+    ck_assert(zeroed(l.line, sizeof l.line));
+    ck_assert_str_eq(lobby_take_password(&l), "hunter22");
+    lobby_wipe_password(&l);
+    ck_assert(zeroed(l.pass, sizeof l.pass));
+
+    store_account_t a = account(STORE_OK, 42, "Alice");
+    ck_assert_int_eq(lobby_account_done(&l, &a), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_MENU);
+    ck_assert_str_eq(l.account, "Alice"); /* as registered */
+    ck_assert_int_eq(l.account_id, 42);
+    ck_assert_int_eq(l.note_kind, LOBBY_NOTE_GOOD);
+    ck_assert_str_eq(l.note, "Welcome back, Alice!");
+    ck_assert_str_eq(lobby_player_name(&l), "Alice");
+    ck_assert(shows(&l, "Logged in as Alice"));
+    ck_assert(shows(&l, "l   Log out"));
+    ck_assert(!shows(&l, "Register"));
+    /* Logged in, r registers nothing. */
+    ck_assert_int_eq(lobby_key(&l, 'r'), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_MENU);
+    lobby_free(&l);
+}
+END_TEST
+
+START_TEST(answer_wipes_the_password_the_session_kept)
+{
+    /* If the session never wipes, the answer still does. */
+    lobby_t l;
+    lobby_init(&l, "");
+    lobby_key(&l, 'l');
+    type(&l, "alice");
+    lobby_key(&l, KEY_ENTER);
+    type(&l, "hunter22");
+    lobby_key(&l, KEY_ENTER);
+    store_account_t a = account(STORE_BAD_LOGIN, 0, "");
+    lobby_account_done(&l, &a);
+    ck_assert(zeroed(l.pass, sizeof l.pass));
+    lobby_free(&l);
+}
+END_TEST
+
+START_TEST(five_failed_logins_quit)
+{
+    lobby_t l;
+    lobby_init(&l, "");
+    store_account_t bad = account(STORE_BAD_LOGIN, 0, "");
+    for (int i = 1; i <= ACCT_LOGIN_TRIES; i++) {
+        if (l.page == LOBBY_MENU)
+            lobby_key(&l, 'l');
+        ck_assert_int_eq(l.page, LOBBY_LOGIN_NAME);
+        type(&l, "alice");
+        lobby_key(&l, KEY_ENTER);
+        type(&l, "wrong!!");
+        ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_LOGIN);
+        lobby_wipe_password(&l);
+        int a = lobby_account_done(&l, &bad);
+        if (i < ACCT_LOGIN_TRIES) {
+            ck_assert_int_eq(a, LOBBY_DO_NOTHING);
+            ck_assert_int_eq(l.page, LOBBY_LOGIN_NAME);
+            ck_assert_str_eq(l.note, "Wrong name or password.");
+            ck_assert_int_eq(l.failures, i);
+        } else {
+            ck_assert_int_eq(a, LOBBY_DO_QUIT);
+        }
+    }
+    ck_assert_str_eq(l.account, "");
+    lobby_free(&l);
+}
+END_TEST
+
+START_TEST(login_answers_say_why)
+{
+    static const struct { int status; const char *note; } cases[] = {
+        { STORE_SLOW_DOWN, "Too many failed logins for that name. "
+                           "Wait a minute and try again." },
+        { STORE_ERROR, "The server could not do that now. Please try again." },
+        { STORE_INVALID, "That name or password is not allowed." },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        lobby_t l;
+        lobby_init(&l, "");
+        lobby_key(&l, 'l');
+        type(&l, "alice");
+        lobby_key(&l, KEY_ENTER);
+        type(&l, "hunter22");
+        lobby_key(&l, KEY_ENTER);
+        store_account_t a = account(cases[i].status, 0, "");
+        ck_assert_int_eq(lobby_account_done(&l, &a), LOBBY_DO_NOTHING);
+        ck_assert_int_eq(l.page, LOBBY_LOGIN_NAME);
+        ck_assert_int_eq(l.note_kind, LOBBY_NOTE_BAD);
+        ck_assert_str_eq(l.note, cases[i].note);
+        ck_assert_int_eq(l.failures, 0); /* only a wrong password counts */
+        lobby_free(&l);
+    }
+}
+END_TEST
+
+START_TEST(register_asks_twice)
+{
+    lobby_t l;
+    lobby_init(&l, "");
+    lobby_key(&l, 'r');
+    ck_assert_int_eq(l.page, LOBBY_REG_NAME);
+    type(&l, "bob");
+    lobby_key(&l, KEY_ENTER);
+    ck_assert_int_eq(l.page, LOBBY_REG_PASS);
+    /* Too short: refused at once, nothing kept. */
+    type(&l, "abc");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_REG_PASS);
+    ck_assert_int_eq(l.note_kind, LOBBY_NOTE_BAD);
+    ck_assert(zeroed(l.pass, sizeof l.pass));
+    /* Passwords take any printable character; Backspace takes a whole one. */
+    type(&l, "secret");
+    lobby_key(&l, 0x20ac); /* the euro sign: 3 bytes */
+    ck_assert_int_eq(l.len, 9);
+    lobby_key(&l, KEY_BACKSPACE);
+    ck_assert_str_eq(l.line, "secret");
+    lobby_key(&l, 0x20ac);
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_REG_PASS2);
+    ck_assert_str_eq(l.note, "Type the same password again.");
+    ck_assert(shows(&l, "Again:"));
+    ck_assert_str_eq(l.line, "");
+    /* A different second password: both forgotten, choose again. */
+    type(&l, "secret!");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_REG_PASS);
+    ck_assert_str_eq(l.note, "The passwords differ. Choose a password again.");
+    ck_assert(zeroed(l.pass, sizeof l.pass));
+    /* The same twice: the store is asked. */
+    type(&l, "secret1");
+    lobby_key(&l, KEY_ENTER);
+    type(&l, "secret1");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_REGISTER);
+    ck_assert_int_eq(l.page, LOBBY_BUSY);
+    ck_assert_str_eq(l.name, "bob");
+    ck_assert_str_eq(lobby_take_password(&l), "secret1");
+
+    /* Taken: back to the name. */
+    store_account_t taken = account(STORE_NAME_TAKEN, 0, "");
+    ck_assert_int_eq(lobby_account_done(&l, &taken), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_REG_NAME);
+    ck_assert_str_eq(l.note, "That name is taken. Choose another.");
+    ck_assert(zeroed(l.pass, sizeof l.pass));
+
+    type(&l, "bobby");
+    lobby_key(&l, KEY_ENTER);
+    type(&l, "secret1");
+    lobby_key(&l, KEY_ENTER);
+    type(&l, "secret1");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_REGISTER);
+    lobby_wipe_password(&l);
+    store_account_t ok = account(STORE_OK, 3, "bobby");
+    ck_assert_int_eq(lobby_account_done(&l, &ok), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_MENU);
+    ck_assert_str_eq(l.note, "Welcome, bobby! Your account is ready.");
+    ck_assert_str_eq(l.account, "bobby");
+    lobby_free(&l);
+}
+END_TEST
+
+START_TEST(esc_at_a_password_wipes_it)
+{
+    lobby_t l;
+    lobby_init(&l, "");
+    lobby_key(&l, 'r');
+    type(&l, "bob");
+    lobby_key(&l, KEY_ENTER);
+    type(&l, "secret1");
+    lobby_key(&l, KEY_ENTER); /* kept for the second prompt */
+    ck_assert_str_eq(l.pass, "secret1");
+    type(&l, "secr");
+    ck_assert_int_eq(lobby_key(&l, KEY_CTRL_C), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_MENU);
+    ck_assert(zeroed(l.pass, sizeof l.pass));
+    ck_assert(zeroed(l.line, sizeof l.line));
+    ck_assert_str_eq(l.note, "");
+    lobby_free(&l);
+}
+END_TEST
+
+START_TEST(logout_drops_the_account)
+{
+    lobby_t l;
+    lobby_init(&l, "");
+    log_in(&l, "Alice");
+    ck_assert_int_eq(lobby_key(&l, 'l'), LOBBY_DO_LOGOUT);
+    ck_assert_int_eq(l.page, LOBBY_MENU);
+    ck_assert_str_eq(l.account, "");
+    ck_assert_int_eq(l.account_id, 0);
+    ck_assert_str_eq(l.note, "Logged out of Alice.");
+    ck_assert_str_eq(lobby_player_name(&l), "");
+    lobby_free(&l);
+}
+END_TEST
+
+START_TEST(resume_offer_and_wait)
+{
+    lobby_t l;
+    lobby_init(&l, "");
+    log_in(&l, "Alice");
+    /* The session asks the store about a saved game: p must wait. */
+    lobby_wait(&l);
+    ck_assert_int_eq(l.page, LOBBY_BUSY);
+    ck_assert_int_eq(lobby_key(&l, 'p'), LOBBY_DO_NOTHING);
+    lobby_offer_resume(&l, 3, 250);
+    lobby_waited(&l);
+    ck_assert_int_eq(l.page, LOBBY_MENU);
+    ck_assert_int_eq(l.note_kind, LOBBY_NOTE_GOOD);
+    ck_assert_str_eq(l.note, "Welcome back, Alice! Your game is waiting: "
+                             "p continues it.");
+    ck_assert(shows(&l, "p   Continue your game (depth 3, turn 250)"));
+    ck_assert_int_eq(lobby_key(&l, 'p'), LOBBY_DO_PLAY);
+    ck_assert_int_eq(l.resume, 0);
+    ck_assert_str_eq(l.note, "");
+    /* lobby_waited when not waiting changes nothing. */
+    lobby_key(&l, '?');
+    lobby_waited(&l);
+    ck_assert_int_eq(l.page, LOBBY_HELP);
+    lobby_free(&l);
+}
+END_TEST
+
+/* A hall of fame of n rows with game ids 100, 101, ... */
+static store_scores_t scores(int n)
+{
+    store_scores_t s;
+    memset(&s, 0, sizeof s);
+    s.status = STORE_OK;
+    s.n = n;
+    for (int i = 0; i < n; i++) {
+        s.top[i].game_id = 100 + i;
+        snprintf(s.top[i].name, sizeof s.top[i].name, "p%02d", i);
+        s.top[i].score = 1000 - i;
+        s.top[i].depth = 2;
+        s.top[i].turns = 300;
+        snprintf(s.top[i].cause, sizeof s.top[i].cause, "killed by a troll");
+        s.top[i].ended = 1795392000; /* 2026-11-23 */
+    }
+    return s;
+}
+
+START_TEST(hall_of_fame_and_replay)
+{
+    lobby_t l;
+    lobby_init(&l, "");
+    ck_assert_int_eq(lobby_key(&l, 's'), LOBBY_DO_SCORES);
+    ck_assert_int_eq(l.page, LOBBY_BUSY);
+    store_scores_t s = scores(STORE_TOP_MAX);
+    lobby_scores_done(&l, &s);
+    ck_assert_int_eq(l.page, LOBBY_SCORES);
+    ck_assert_ptr_nonnull(l.scores);
+    ck_assert(shows(&l, "Hall of fame"));
+    /* 80x24 has rows for 13 of the 20; the letter has a column of its own
+     * (test_hall_of_fame.c has the layout) */
+    ck_assert(shows(&l, "m   13 p12                     988   2    300 a troll       att-def   2026-11-23"));
+    ck_assert(!shows(&l, "p13"));
+    /* A letter replays that row's game (keys wait for the store). */
+    ck_assert_int_eq(lobby_key(&l, 'c'), LOBBY_DO_REPLAY);
+    ck_assert_int_eq(l.pick_id, 102);
+    ck_assert_int_eq(l.page, LOBBY_BUSY);
+    lobby_waited(&l);
+    ck_assert_int_eq(l.page, LOBBY_SCORES);
+    /* Any other key returns, and the table is freed. */
+    ck_assert_int_eq(lobby_key(&l, '!'), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_MENU);
+    ck_assert_ptr_null(l.scores);
+
+    /* A letter past the rows returns too. */
+    lobby_key(&l, 's');
+    s = scores(2);
+    lobby_scores_done(&l, &s);
+    ck_assert_int_eq(lobby_key(&l, 'c'), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_MENU);
+
+    /* The store failed: a notice, the menu. */
+    lobby_key(&l, 's');
+    s.status = STORE_ERROR;
+    lobby_scores_done(&l, &s);
+    ck_assert_int_eq(l.page, LOBBY_MENU);
+    ck_assert_ptr_null(l.scores);
+    ck_assert_str_eq(l.note, "The high scores cannot be read now.");
+    lobby_free(&l);
+}
+END_TEST
+
+START_TEST(watch_list_picks_by_letter)
+{
+    lobby_t l;
+    lobby_init(&l, "");
+    ck_assert_int_eq(lobby_key(&l, 'w'), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_WATCH);
+    ck_assert(shows(&l, "Nobody is playing right now."));
+    ck_assert_int_eq(lobby_key(&l, 'a'), LOBBY_DO_NOTHING);
+    l.nwatch = 2;
+    l.watch[0] = (lobby_game_t){ 11, "ann", 1, 10, 5, 0 };
+    l.watch[1] = (lobby_game_t){ 22, "ben", 4, 900, 125, 2 };
+    ck_assert(shows(&l, "b  ben                      4    900       2m        2"));
+    ck_assert_int_eq(lobby_key(&l, 'c'), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_WATCH);
+    ck_assert_int_eq(lobby_key(&l, 'b'), LOBBY_DO_WATCH);
+    ck_assert_int_eq(l.pick_id, 22);
+    ck_assert_int_eq(lobby_key(&l, 'q'), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_MENU);
+    lobby_free(&l);
+}
+END_TEST
+
+START_TEST(help_quit_and_other_keys)
+{
+    lobby_t l;
+    lobby_init(&l, "");
+    ck_assert_int_eq(lobby_key(&l, '?'), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_HELP);
+    /* The help says what happens and fits 80x24. */
+    ck_assert(shows(&l, "13 at 80x24"));
+    ck_assert(shows(&l, "YOU DIED"));
+    ck_assert(shows(&l, "Press any key to return."));
+    ck_assert_int_eq(lobby_key(&l, 'x'), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_MENU);
+    /* Keys the menu does not know do nothing. */
+    ck_assert_int_eq(lobby_key(&l, 'z'), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(lobby_key(&l, KEY_F1), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_MENU);
+    ck_assert_int_eq(lobby_key(&l, 'q'), LOBBY_DO_QUIT);
+    ck_assert_int_eq(lobby_key(&l, KEY_CTRL_C), LOBBY_DO_QUIT);
+    lobby_free(&l);
+}
+END_TEST
+
+START_TEST(note_is_cleared_by_the_next_menu_key)
+{
+    lobby_t l;
+    lobby_init(&l, "");
+    lobby_note(&l, LOBBY_NOTE_BAD, "The game %d could not be %s.", 5, "read");
+    ck_assert_str_eq(l.note, "The game 5 could not be read.");
+    ck_assert_int_eq(l.note_kind, LOBBY_NOTE_BAD);
+    ck_assert(shows(&l, "The game 5 could not be read."));
+    lobby_key(&l, 'z');
+    ck_assert_str_eq(l.note, "");
+    /* A note longer than its line is cut, not overrun. */
+    char longer[200];
+    memset(longer, 'x', sizeof longer - 1);
+    longer[sizeof longer - 1] = '\0';
+    lobby_note(&l, LOBBY_NOTE_INFO, "%s", longer);
+    ck_assert_uint_eq(strlen(l.note), sizeof l.note - 1);
+    lobby_free(&l);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("lobby machine");
+    TCase *tc = tcase_create("keys");
+    tcase_add_test(tc, starts_at_the_menu);
+    tcase_add_test(tc, guest_plays_under_the_offered_name);
+    tcase_add_test(tc, guest_name_of_an_account_is_refused);
+    tcase_add_test(tc, name_prompt_rules);
+    tcase_add_test(tc, login_wipes_the_password);
+    tcase_add_test(tc, answer_wipes_the_password_the_session_kept);
+    tcase_add_test(tc, five_failed_logins_quit);
+    tcase_add_test(tc, login_answers_say_why);
+    tcase_add_test(tc, register_asks_twice);
+    tcase_add_test(tc, esc_at_a_password_wipes_it);
+    tcase_add_test(tc, logout_drops_the_account);
+    tcase_add_test(tc, resume_offer_and_wait);
+    tcase_add_test(tc, hall_of_fame_and_replay);
+    tcase_add_test(tc, watch_list_picks_by_letter);
+    tcase_add_test(tc, help_quit_and_other_keys);
+    tcase_add_test(tc, note_is_cleared_by_the_next_menu_key);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
