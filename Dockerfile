@@ -4,6 +4,12 @@
 #   docker build -t rogued .
 #   docker run -p 2323:2323 -v rogued-data:/data rogued
 #
+# The user is rogue, uid 2323 and gid 2323 whatever the base image: a host
+# directory mounted on /data must be writable by that uid, or the server
+# refuses to start (docs/hosting.md):
+#   mkdir -p /srv/rogued && chown 2323:2323 /srv/rogued
+#   docker run -p 2323:2323 -v /srv/rogued:/data rogued
+#
 # The package lists mirror the Makefile's RUN_PKGS (build) and their runtime
 # libraries (run).
 FROM debian:bookworm-slim AS build
@@ -24,12 +30,20 @@ RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       libuv1 libtelnet2 libsqlite3-0 libsodium23 \
  && rm -rf /var/lib/apt/lists/* \
- && useradd --system --home-dir /data --shell /usr/sbin/nologin rogue \
- && mkdir -p /data /etc/rogued && chown rogue:rogue /data
+ && groupadd --system --gid 2323 rogue \
+ && useradd --system --uid 2323 --gid 2323 --home-dir /data \
+      --shell /usr/sbin/nologin rogue \
+ && mkdir -p /data /etc/rogued && chown 2323:2323 /data
 COPY --from=build /src/build/rel/rogued /usr/local/bin/rogued
 COPY config/server.conf /etc/rogued/server.conf
 USER rogue
 VOLUME /data
 EXPOSE 2323
 ENV ROGUED_DATA_DIR=/data ROGUED_PORT=2323 ROGUED_BIND=0.0.0.0
+# Healthy when the server answers a connection: it sends its telnet
+# negotiation at once, so reading 3 bytes proves the loop is serving, not
+# only that the port is open. Each check is one connect and disconnect line
+# in the log, once a minute. (bash's /dev/tcp: the slim image has no nc.)
+HEALTHCHECK --interval=60s --timeout=10s --start-period=10s --retries=3 \
+    CMD ["timeout", "5", "bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/${ROGUED_PORT:-2323} && head -c 3 <&3 >/dev/null"]
 ENTRYPOINT ["/usr/local/bin/rogued", "--config", "/etc/rogued/server.conf"]

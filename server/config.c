@@ -78,6 +78,8 @@ static const key_def_t keys[] = {
     STR_KEY(log_level, "error, info or debug"),
     CHECKED_KEY(proxy_protocol, "on: connections from proxy_trusted begin with a PROXY header (v1 or v2) naming the player's address", check_on_off),
     CHECKED_KEY(proxy_trusted, "the balancers' addresses or networks, comma-separated (10.0.0.0/8, ::1)", check_trusted),
+    INT_KEY(guest_min_turns, 0, 1000000, "a guest's game of fewer turns is not stored (0: every game)"),
+    INT_KEY(guest_keep_days, 0, 36500, "days a guest's game is kept unless in the hall of fame (0: for ever)"),
 };
 
 #define NKEYS (sizeof keys / sizeof keys[0])
@@ -108,6 +110,8 @@ void config_defaults(config_t *c)
     c->keepalive = 30;
     snprintf(c->log_level, sizeof c->log_level, "info");
     snprintf(c->proxy_protocol, sizeof c->proxy_protocol, "off");
+    c->guest_min_turns = 50;
+    c->guest_keep_days = 30;
     snprintf(c->combat, sizeof c->combat, "%s",
              combat_ruleset_name(RULES_ATTACK_DEFENSE));
 }

@@ -36,6 +36,8 @@ typedef struct config {
     char log_level[16];      /* error, info, debug */
     char proxy_protocol[8];  /* "on": trusted balancers send a PROXY header */
     char proxy_trusted[CONFIG_STR_MAX]; /* addresses and networks */
+    int guest_min_turns;     /* a guest's shorter game is not stored */
+    int guest_keep_days;     /* a guest's game is deleted after; 0 = never */
 } config_t;
 
 /* Fills c with the embedded defaults. */

@@ -5,9 +5,13 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "record.h"
 #include "screen_diff.h"
@@ -190,6 +194,109 @@ done:
     return rc;
 }
 
+/* --- the output file ------------------------------------------------------------- */
+
+/* Where a recording goes. "-": standard output. A file that exists and is
+ * not a regular file (a device such as /dev/full, a fifo) is written in
+ * place and never removed. Anything else (a regular file, or no file yet;
+ * a symbolic link is followed to what it names) is written to a temporary
+ * file beside it, made here, and renamed over it only when whole: a
+ * failure removes only that temporary file, and what was there stays. */
+typedef struct dest {
+    const char *name;          /* as given, for messages */
+    char target[PATH_MAX];     /* the file renamed over (symlinks followed) */
+    char tmp[PATH_MAX + 96];   /* ours, while it exists; "" otherwise */
+    int in_place, to_stdout;
+    mode_t mode;               /* the renamed file's permissions */
+} dest_t;
+
+static FILE *dest_open(dest_t *d, const char *file, char *err, size_t errlen)
+{
+    memset(d, 0, sizeof *d);
+    d->name = file;
+    if (strcmp(file, "-") == 0) {
+        d->to_stdout = 1;
+        return stdout;
+    }
+    struct stat sb;
+    int exists = stat(file, &sb) == 0;
+    if (!exists && lstat(file, &sb) == 0) {
+        snprintf(err, errlen, "cannot write %s: a symbolic link to nowhere",
+                 file);
+        return NULL;
+    }
+    if (exists && !S_ISREG(sb.st_mode)) {
+        if (S_ISDIR(sb.st_mode)) {
+            snprintf(err, errlen, "cannot write %s: it is a directory", file);
+            return NULL;
+        }
+        FILE *f = fopen(file, "wb"); /* a device or a fifo: as it is */
+        if (!f)
+            snprintf(err, errlen, "cannot write %s: %s", file, strerror(errno));
+        d->in_place = 1;
+        return f;
+    }
+    if (exists ? !realpath(file, d->target)
+               : strlen(file) >= sizeof d->target) {
+        snprintf(err, errlen, "cannot write %s: %s", file,
+                 exists ? strerror(errno) : "name too long");
+        return NULL;
+    }
+    if (!exists)
+        snprintf(d->target, sizeof d->target, "%s", file);
+    mode_t mask = umask(0);
+    umask(mask);
+    d->mode = exists ? sb.st_mode & 07777 : 0666 & ~mask;
+    /* beside the target, so that rename() is atomic: the same directory */
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", d->target);
+    char *slash = strrchr(dir, '/');
+    const char *base = slash ? slash + 1 : d->target;
+    if (slash)
+        *(slash == dir ? slash + 1 : slash) = '\0';
+    snprintf(d->tmp, sizeof d->tmp, "%s%s.%.64s.XXXXXX", slash ? dir : "",
+             slash && slash != dir ? "/" : "", base);
+    int fd = mkstemp(d->tmp);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot write %s: cannot make a temporary file "
+                 "beside it: %s", file, strerror(errno));
+        d->tmp[0] = '\0';
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "wb");
+    if (!f) {
+        snprintf(err, errlen, "cannot write %s: %s", file, strerror(errno));
+        close(fd);
+        unlink(d->tmp);
+        d->tmp[0] = '\0';
+    }
+    return f;
+}
+
+/* Closes f; if ok, makes the recording whole at its name (renames the
+ * temporary file over the target). On a failure err (if not NULL) says
+ * why, and only the temporary file is removed. Returns 0, or -1. */
+static int dest_close(dest_t *d, FILE *f, int ok, char *err, size_t errlen)
+{
+    int werr = ferror(f) ? (errno ? errno : EIO) : 0;
+    if (fflush(f) != 0 && !werr)
+        werr = errno ? errno : EIO;
+    if (d->tmp[0] && !werr && ok &&
+        (fchmod(fileno(f), d->mode) != 0 || fsync(fileno(f)) != 0))
+        werr = errno;
+    if (!d->to_stdout && fclose(f) != 0 && !werr)
+        werr = errno ? errno : EIO;
+    if (d->tmp[0] && !werr && ok && rename(d->tmp, d->target) != 0)
+        werr = errno;
+    else if (d->tmp[0] && !werr && ok)
+        d->tmp[0] = '\0'; /* it is the target now */
+    if (d->tmp[0])
+        unlink(d->tmp); /* ours: the only thing ever removed */
+    if (werr && err)
+        snprintf(err, errlen, "cannot write %s: %s", d->name, strerror(werr));
+    return werr || !ok ? -1 : 0;
+}
+
 /* --- the command ---------------------------------------------------------------- */
 
 /* The game's row and record from the database, or a sentence in err.
@@ -279,10 +386,10 @@ int export_main(const config_t *cfg, const char *id, const char *format,
         free(bytes);
         return 1;
     }
-    int to_stdout = strcmp(file, "-") == 0;
-    o.f = to_stdout ? stdout : fopen(file, "wb");
+    dest_t d;
+    o.f = dest_open(&d, file, err, sizeof err);
     if (!o.f) {
-        fprintf(stderr, "rogued: cannot write %s: %s\n", file, strerror(errno));
+        fprintf(stderr, "rogued: %s\n", err);
         free(bytes);
         return 1;
     }
@@ -291,19 +398,65 @@ int export_main(const config_t *cfg, const char *id, const char *format,
            ? (uint32_t)g.started : 0;
     int rc = write_game(n, &g, bytes, len, &o, err, sizeof err);
     free(bytes);
-    int werr = ferror(o.f) ? (errno ? errno : EIO) : 0;
-    if (to_stdout ? fflush(o.f) != 0 : fclose(o.f) != 0)
-        werr = werr ? werr : errno ? errno : EIO;
-    if (rc == 0 && werr)
-        snprintf(err, sizeof err, "cannot write %s: %s", file, strerror(werr));
-    if (rc != 0 || werr) {
+    if (dest_close(&d, o.f, rc == 0, rc == 0 ? err : NULL, sizeof err) != 0)
+        rc = 1;
+    if (rc != 0) {
         fprintf(stderr, "rogued: %s\n", err);
-        if (!to_stdout)
-            remove(file);
         return 1;
     }
     fprintf(stderr, "rogued: game %lld (%s, %s, %d turns) written to %s as "
             "%s: %u frames\n", n, g.name, g.cause, g.turns, file, format,
             o.frames);
+    return 0;
+}
+
+/* --- rogued --list-games ---------------------------------------------------------- */
+
+int export_list_main(const config_t *cfg, FILE *out)
+{
+    char path[CONFIG_STR_MAX + sizeof STORE_FILE + 1], err[768];
+    snprintf(path, sizeof path, "%s/%s", cfg->data_dir, STORE_FILE);
+    store_db_t *db = sdb_open_read(path, err, sizeof err);
+    if (!db) {
+        fprintf(stderr, "rogued: %s\n", err);
+        return 1;
+    }
+    static store_listed_t page[256];
+    int64_t after = 0;
+    long long total = 0;
+    int n;
+    while ((n = sdb_list_games(db, after, 256, page)) > 0) {
+        for (int i = 0; i < n; i++) {
+            const store_game_t *g = &page[i].game;
+            char date[24];
+            time_t t = (time_t)g->ended;
+            struct tm tm;
+            if (!gmtime_r(&t, &tm) ||
+                strftime(date, sizeof date, "%Y-%m-%d %H:%M", &tm) == 0)
+                snprintf(date, sizeof date, "?");
+            if (total++ == 0)
+                fprintf(out, EXPORT_LIST_HEAD, "ID", "Ended (UTC)", "Player",
+                        "Score", "Depth", "Turns", "How it ended");
+            fprintf(out, EXPORT_LIST_ROW, (long long)page[i].game_id, date,
+                    g->name, g->score, g->depth, g->turns, g->cause,
+                    page[i].has_record ? "" : " (no record: cannot be exported)");
+            after = page[i].game_id;
+        }
+    }
+    sdb_close(db);
+    if (n < 0) {
+        fprintf(stderr, "rogued: %s: the games cannot be read\n", path);
+        return 1;
+    }
+    if (fflush(out) != 0) {
+        fprintf(stderr, "rogued: cannot write the list: %s\n", strerror(errno));
+        return 1;
+    }
+    if (total == 0)
+        fprintf(stderr, "rogued: no game has ended yet in %s\n", path);
+    else
+        fprintf(stderr, "rogued: %lld game%s in %s; rogued --export ID "
+                "--format ttyrec|asciicast FILE writes one\n", total,
+                total == 1 ? "" : "s", path);
     return 0;
 }

@@ -14,6 +14,8 @@
 #ifndef ROGUE_EXPORT_H
 #define ROGUE_EXPORT_H
 
+#include <stdio.h>
+
 #include "config.h"
 
 #define EXPORT_W 80
@@ -36,9 +38,24 @@
  * 2), a database that is not there or not ours, an unknown id, a game
  * kept without its record, a damaged record, one of another core version,
  * a replay that differs from its record, a file that cannot be written
- * (returns 1; a partly written file is removed). Returns 0 when written,
- * with a line on stderr saying what. Uses no loop, no thread. */
+ * (returns 1). The recording is written to a temporary file beside FILE
+ * and renamed over it when whole, so a failure leaves what was at FILE as
+ * it was and removes only that temporary file; a FILE that exists and is
+ * not a regular file (a device, a fifo) is written in place and never
+ * removed. Returns 0 when written, with a line on stderr saying what.
+ * Uses no loop, no thread. */
 int export_main(const config_t *cfg, const char *id, const char *format,
                 const char *file);
+
+/* rogued --list-games: every finished game of the database in
+ * cfg->data_dir, oldest first, one line each (EXPORT_LIST_ROW): its id
+ * (what --export takes), the date it ended (UTC), the player, score,
+ * depth, turns and how it ended, marked when it was kept without its
+ * record. A header line comes first if there is any game; a summary goes
+ * to stderr. Read-only, as --export. Returns 0, or 1 (with a sentence on
+ * stderr: no database, not ours, unreadable). */
+#define EXPORT_LIST_HEAD "%6s  %-16s  %-20s %7s %5s %6s  %s\n"
+#define EXPORT_LIST_ROW  "%6lld  %-16s  %-20s %7d %5d %6d  %s%s\n"
+int export_list_main(const config_t *cfg, FILE *out);
 
 #endif

@@ -120,29 +120,78 @@ static void date_of(int64_t t, char *out, size_t n)
         snprintf(out, n, "?");
 }
 
-/* One row of the table, 80 columns: rank, name, score, depth, turns,
- * cause, ruleset, date; the heading uses the same widths. */
-#define ROW_FMT "%3ld %-18.18s %6d %3d %5d %-14.14s %-14.14s %s"
-#define ROW_FMT_HEAD "%3s %-18.18s %6s %3s %5s %-14.14s %-14.14s %s"
-/* A row's letter (a replay key) goes in the column left of the rank. */
+/* The hall of fame's table. At 80 columns: rank, name, score, depth,
+ * turns, cause, ruleset, date; a wider terminal gives its extra columns
+ * to the cause, up to a whole STORE_CAUSE_MAX one. The rank is right-
+ * aligned in RANK_W columns; a top row's replay letter goes in the first,
+ * which a rank of 20 never reaches, and the own best's row (no letter) has
+ * room for a rank up to 999999. A cause longer than its column is cut
+ * with "...". */
+#define RANK_W 6
+#define NAME_W ACCT_NAME_MAX
+#define RULES_W 9
+#define CAUSE_MIN 13 /* at 80 columns */
+#define TABLE_FIXED (RANK_W + 1 + NAME_W + 1 + 6 + 1 + 3 + 1 + 6 + 1 + 1 + \
+                     RULES_W + 1 + 10)
+#define ROW_FMT "%*ld %-*s %6d %3d %6d %-*s %-*s %s"
+#define ROW_FMT_HEAD "%*s %-*s %6s %3s %6s %-*s %-*s %s"
+_Static_assert(TABLE_FIXED + CAUSE_MIN == 80, "the table fits 80 columns");
+
+/* The cause column's width on this screen. */
+static int cause_width(const screen_t *s)
+{
+    int w = s->w - TABLE_FIXED;
+    return w < CAUSE_MIN ? CAUSE_MIN : w > STORE_CAUSE_MAX ? STORE_CAUSE_MAX : w;
+}
+
+static int table_x(const screen_t *s)
+{
+    int w = TABLE_FIXED + cause_width(s);
+    return s->w > w ? (s->w - w) / 2 : 0;
+}
+
+/* The ruleset in at most RULES_W columns. */
+static const char *rules_label(int ruleset)
+{
+    switch (ruleset) {
+    case RULES_ATTACK_DEFENSE: return "att-def";
+    case RULES_POWER: return "power";
+    case RULES_D10: return "d10";
+    case RULES_DICE_POOL: return "dice-pool";
+    default: return "?";
+    }
+}
+
+/* text in at most width columns: whole, or cut with "..." at the end. */
+static void fit(char *out, size_t outlen, const char *text, int width)
+{
+    int n = (int)strlen(text);
+    if (n <= width)
+        snprintf(out, outlen, "%s", text);
+    else
+        snprintf(out, outlen, "%.*s...", width - 3, text);
+}
+
 static void score_row(screen_t *s, int y, long rank, const store_score_t *r,
                       uint8_t fg)
 {
-    char date[16], line[160];
-    const char *cause = r->cause;
-    if (strncmp(cause, "killed by ", 10) == 0)
-        cause += 10; /* the column is headed "Killed by / cause" */
+    char date[16], cause[STORE_CAUSE_MAX + 1], line[256];
+    const char *why = r->cause;
+    if (strncmp(why, "killed by ", 10) == 0)
+        why += 10; /* the column is headed "Killed by/end" */
+    int cw = cause_width(s);
+    fit(cause, sizeof cause, why, cw);
     date_of(r->ended, date, sizeof date);
-    snprintf(line, sizeof line, ROW_FMT,
-             rank, r->name, r->score, r->depth, r->turns, cause,
-             combat_ruleset_name(r->ruleset), date);
-    screen_puts(s, s->w > 80 ? (s->w - 80) / 2 : 0, y, line, fg, COL_DEFAULT, 0);
+    snprintf(line, sizeof line, ROW_FMT, RANK_W, rank, NAME_W, r->name,
+             r->score, r->depth, r->turns, cw, cause, RULES_W,
+             rules_label(r->ruleset), date);
+    screen_puts(s, table_x(s), y, line, fg, COL_DEFAULT, 0);
 }
 
 static void draw_scores(const lobby_t *l, screen_t *s)
 {
     const store_scores_t *sc = l->scores;
-    int x0 = s->w > 80 ? (s->w - 80) / 2 : 0;
+    int x0 = table_x(s);
     centred(s, 6, "Hall of fame", COL_BWHITE, ATTR_BOLD);
     if (!sc || sc->n == 0) {
         centred(s, 9, "No game has ended yet: the list is empty. Be the first!",
@@ -150,9 +199,10 @@ static void draw_scores(const lobby_t *l, screen_t *s)
         centred(s, s->h - 2, "Press any key to return.", COL_GREY, 0);
         return;
     }
-    char head[128];
-    snprintf(head, sizeof head, ROW_FMT_HEAD, "#", "Name", "Score", "Dep",
-             "Turns", "Cause", "Ruleset", "Date");
+    char head[256];
+    snprintf(head, sizeof head, ROW_FMT_HEAD, RANK_W, "#", NAME_W, "Name",
+             "Score", "Dep", "Turns", cause_width(s), "Killed by/end",
+             RULES_W, "Rules", "Date");
     screen_puts(s, x0, 7, head, COL_CYAN, COL_DEFAULT, ATTR_BOLD);
     int rows = sc->n;
     int room = s->h - 11; /* header above, own best and hint below */
@@ -204,15 +254,16 @@ static void draw_watch(const lobby_t *l, screen_t *s)
             COL_GREY, 0);
 }
 
+_Static_assert(STORE_QUIT_MIN_TURNS == 100, "help_lines says 100 turns");
 /* Rows 6 to 23: the page fits 80x24. */
 static const char *const help_lines[] = {
     "The lobby",
     "",
     "  p  play a game: each player has a dungeon of their own",
     "  w  watch a game in progress, at your own terminal's size",
-    "  s  the hall of fame: the best games (as many as the screen has rows",
-    "     for: 13 at 80x24) and your own best. A letter replays that game:",
-    "     space pauses, + and - the speed, . a step while paused, q leaves",
+    "  s  the hall of fame: the best games that ended in a death, a win or a",
+    "     quit after 100 turns (13 at 80x24), and your own best. A letter",
+    "     replays that game: space pauses, + and - the speed, . a step, q leaves",
     "  l  log in (or out); r  register an account",
     "  q  quit",
     "",

@@ -41,6 +41,9 @@ static void usage(FILE *f, const config_t *defaults)
         "                        recording at 80x24 for ttyplay or asciinema\n"
         "                        play, and exit; reads the data directory's\n"
         "                        database without changing it\n"
+        "      --list-games      list the finished games (ID, date, player,\n"
+        "                        score, how it ended) that --export takes, and\n"
+        "                        exit; reads the database without changing it\n"
         "  -h, --help            show this help and exit\n"
         "      --version         show the version and exit\n"
         "\n"
@@ -107,6 +110,7 @@ int main(int argc, char **argv)
     const char *config_path = DEFAULT_CONFIG;
     int config_required = 0;
     const char *export_id = NULL, *export_format = NULL, *export_file = NULL;
+    int list_games = 0;
 
     config_defaults(&defaults);
     cfg = defaults;
@@ -141,6 +145,10 @@ int main(int argc, char **argv)
         char kv[CONFIG_STR_MAX + 64];
         if (is_flag(argv[i], "-c", "--config")) {
             i++;
+            continue;
+        }
+        if (strcmp(argv[i], "--list-games") == 0) {
+            list_games = 1;
             continue;
         }
         if (is_flag(argv[i], NULL, "--export") ||
@@ -192,6 +200,8 @@ int main(int argc, char **argv)
         return 2;
     }
     log_set_level(log_level_parse(cfg.log_level));
+    if (list_games)
+        return export_list_main(&cfg, stdout);
     if (export_id || export_format || export_file) {
         if (!export_id && !export_format) {
             fprintf(stderr, "rogued: unexpected argument '%s' (try --help)\n",
@@ -217,7 +227,9 @@ int main(int argc, char **argv)
     uv_loop_init(&loop);
     /* The database first: a file that is not ours stops the server here,
      * before anyone can connect. */
-    store_t *store = store_open(&loop, cfg.data_dir, NULL, err, sizeof err);
+    store_opts_t sopt = { .guest_min_turns = cfg.guest_min_turns,
+                          .guest_keep_s = (int64_t)cfg.guest_keep_days * 86400 };
+    store_t *store = store_open(&loop, cfg.data_dir, &sopt, err, sizeof err);
     if (!store) {
         fprintf(stderr, "rogued: %s\n", err);
         uv_loop_close(&loop);

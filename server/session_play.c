@@ -46,6 +46,10 @@ static void game_row(const sess_t *s, const game_t *g, const char *cause,
         snprintf(row->cause, sizeof row->cause, "%s", cause);
     row->started = s->st.play.g.started;
     row->ended = (int64_t)time(NULL);
+    /* the hall of fame ranks deaths, wins and long quits (store.h) */
+    row->ending = game_dead(g) ? STORE_END_DEATH
+                  : cause && strcmp(cause, "quit") == 0 ? STORE_END_QUIT
+                  : STORE_END_DISCONNECT;
 }
 
 /* Hands a game to the store: the store takes `g` (the session's game or a

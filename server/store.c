@@ -35,6 +35,16 @@ static void pending_remove(store_t *st, req_t *r)
         uv_unref((uv_handle_t *)&st->async);
 }
 
+/* A block of guest numbers reserved in the database: used when the block
+ * in hand runs out. */
+static void guest_answer(store_t *st, req_t *r)
+{
+    st->guest_asking = 0;
+    if (r->status == STORE_OK && r->id > 0)
+        st->guest_spare = (unsigned long long)r->id;
+    /* else asked again at the next number handed out */
+}
+
 /* The end of every request that answers: the callback (unless cancelled or
  * closing), then freed. */
 static void finish(store_t *st, req_t *r)
@@ -56,6 +66,8 @@ static void finish(store_t *st, req_t *r)
             r->cb.taken(r->ctx, r->status, r->status == STORE_OK && r->found);
         } else if (r->op == OP_PROG_LOAD || r->op == OP_GET_RECORD) {
             store_progress_answer(r);
+        } else if (r->op == OP_GUEST) {
+            guest_answer(st, r);
         } else {
             r->cb.done(r->ctx, r->status);
         }
@@ -238,6 +250,8 @@ static void opts_defaults(store_opts_t *o, const store_opts_t *given)
         o->max_queued_bytes = (size_t)256 << 20;
     if (o->batch_max <= 0)
         o->batch_max = 1000;
+    if (o->busy_ms <= 0)
+        o->busy_ms = 10000;
 }
 
 store_t *store_open(uv_loop_t *loop, const char *data_dir,
@@ -297,6 +311,9 @@ store_t *store_open(uv_loop_t *loop, const char *data_dir,
     uv_unref((uv_handle_t *)&st->async); /* ref'd while a callback is owed */
     uv_timer_init(loop, &st->timer);
     st->timer.data = st;
+    st->healthy = 1;
+    st->guest_next = (unsigned long long)sdb_guest_first(st->db);
+    st->guest_end = st->guest_next + STORE_GUEST_BLOCK;
     log_info("store: %s open (schema version %d)", st->path,
              STORE_SCHEMA_VERSION);
     return st;
@@ -358,10 +375,18 @@ static void log_refusal(uint64_t *count, const char *what, const char *name)
 }
 
 /* A game request for g, checked and counted against the queue's limits, or
- * NULL (refused, logged). *drop: over the byte cap, keep no record. */
+ * NULL (refused, logged; or *skip: a guest's game too short to keep).
+ * *drop: over the byte cap, keep no record. */
 static req_t *game_req(store_t *st, const store_game_t *g, size_t bytes,
-                       int *drop)
+                       int *drop, int *skip)
 {
+    *skip = g->account_id <= 0 && g->turns < st->opt.guest_min_turns;
+    if (*skip) {
+        uv_mutex_lock(&st->mu);
+        st->stats.guests_skipped++;
+        uv_mutex_unlock(&st->mu);
+        return NULL;
+    }
     size_t cause_len = strnlen(g->cause, sizeof g->cause);
     if (!acct_name_valid(g->name, NULL, 0) || cause_len == sizeof g->cause ||
         !acct_text_is_safe(g->cause, cause_len)) {
@@ -406,10 +431,10 @@ static void game_queue(store_t *st, req_t *r, int drop)
 int store_add_game(store_t *st, const store_game_t *g, const void *record,
                    size_t len)
 {
-    int drop = 0;
-    req_t *r = game_req(st, g, record ? len : 0, &drop);
+    int drop = 0, skip;
+    req_t *r = game_req(st, g, record ? len : 0, &drop, &skip);
     if (!r)
-        return -1;
+        return skip ? 0 : -1;
     if (record && !drop) {
         r->record = malloc(len ? len : 1);
         if (r->record) {
@@ -426,17 +451,17 @@ int store_add_game(store_t *st, const store_game_t *g, const void *record,
 int store_end_game(store_t *st, const store_game_t *g, game_t *game,
                    record_t *rec)
 {
-    int drop = 0;
+    int drop = 0, skip;
     /* the record is ours from here, whatever happens */
     record_t taken = *rec;
     memset(rec, 0, sizeof *rec);
     size_t bytes = taken.keys.len + taken.checks.len;
-    req_t *r = game_req(st, g, bytes, &drop);
+    req_t *r = game_req(st, g, bytes, &drop, &skip);
     if (!r || drop) {
         game_free(game);
         record_free(&taken);
         if (!r)
-            return -1;
+            return skip ? 0 : -1;
     } else {
         r->played = game;
         r->rec = taken;
@@ -606,6 +631,59 @@ void store_cancel(store_t *st, void *ctx)
     drop_queued(st, &st->wait_head, NULL, ctx);
     drop_queued(st, &st->hash_head, &st->hash_tail, ctx);
     arm_timer(st);
+}
+
+int store_healthy(store_t *st)
+{
+    uv_mutex_lock(&st->mu);
+    int ok = st->healthy;
+    uv_mutex_unlock(&st->mu);
+    return ok;
+}
+
+unsigned long long store_guest_number(store_t *st)
+{
+    if (st->guest_next >= st->guest_end && st->guest_spare) {
+        st->guest_next = st->guest_spare;
+        st->guest_end = st->guest_spare + STORE_GUEST_BLOCK;
+        st->guest_spare = 0;
+        st->guest_warned = 0;
+    }
+    unsigned long long n = st->guest_next++;
+    /* half the block used: reserve the next, long before this one ends */
+    if (!st->guest_spare && !st->guest_asking && !st->closing &&
+        st->guest_next + STORE_GUEST_BLOCK / 2 > st->guest_end) {
+        req_t *r = store_req_new(st, OP_GUEST, st);
+        if (r) {
+            st->guest_asking = 1;
+            store_db_submit(st, r);
+        }
+    }
+    if (n >= st->guest_end && !st->guest_warned) {
+        st->guest_warned = 1;
+        log_error("store: %s: guest numbers past those reserved in the "
+                  "database (writes failing?): after a crash they may be "
+                  "given again", st->path);
+    }
+    return n;
+}
+
+int store_game_ending(const store_game_t *g)
+{
+    if (g->ending > STORE_END_UNSET && g->ending <= STORE_END_DISCONNECT)
+        return g->ending;
+    if (strcmp(g->cause, "quit") == 0)
+        return STORE_END_QUIT;
+    if (strncmp(g->cause, "disconnected", 12) == 0)
+        return STORE_END_DISCONNECT;
+    return STORE_END_DEATH;
+}
+
+int store_game_ranked(const store_game_t *g)
+{
+    int e = store_game_ending(g);
+    return e == STORE_END_DEATH || e == STORE_END_WIN ||
+           (e == STORE_END_QUIT && g->turns >= STORE_QUIT_MIN_TURNS);
 }
 
 void store_stats(store_t *st, store_stats_t *out)

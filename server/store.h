@@ -55,9 +55,27 @@
 
 #define STORE_FILE "rogued.db"        /* inside the data directory */
 #define STORE_APP_ID 0x52474431       /* PRAGMA application_id: "RGD1" */
-#define STORE_SCHEMA_VERSION 3        /* PRAGMA user_version when migrated */
+#define STORE_SCHEMA_VERSION 4        /* PRAGMA user_version when migrated */
 #define STORE_TOP_MAX 20              /* hall of fame rows per request */
 #define STORE_CAUSE_MAX 63            /* bytes of a cause of death */
+#define STORE_QUIT_MIN_TURNS 100      /* a quit this long counts in the hall
+                                         of fame (store_game_ranked) */
+#define STORE_GUEST_BLOCK 1000        /* guest numbers reserved per write */
+#define STORE_PRUNE_EVERY_S 3600      /* the retention rule runs at start and
+                                         then at most this often */
+
+/* How a game ended. The hall of fame lists only games with a real end:
+ * a death, a win, or a quit after STORE_QUIT_MIN_TURNS turns (a quit
+ * before that, and a game cut off by its connection, are kept, replayable
+ * and listed by --list-games, but not ranked). */
+enum store_ending {
+    STORE_END_UNSET = 0,  /* store_add_game: read from the cause ("quit",
+                             "disconnected ...", else a death) */
+    STORE_END_DEATH,
+    STORE_END_WIN,
+    STORE_END_QUIT,
+    STORE_END_DISCONNECT
+};
 
 enum store_status {
     STORE_OK = 0,
@@ -89,6 +107,19 @@ typedef struct store_opts {
     size_t max_queued_bytes; /* their records; 0: 256 MiB (past it a game is
                                 stored without its record) */
     int batch_max;         /* requests per transaction; 0: 1000 */
+    /* Bounded disk (docs/hosting.md); unlike the fields above, 0 turns
+     * each off (the server passes its config keys guest_min_turns and
+     * guest_keep_days, by default 50 turns and 30 days: config.c). A
+     * guest's game (account_id 0) of fewer turns than guest_min_turns is
+     * not stored at all. */
+    int guest_min_turns;
+    /* The retention rule: a guest's game is deleted guest_keep_s seconds
+     * after it ended, unless it is among the STORE_TOP_MAX best of the
+     * hall of fame (which then never lose it: ranks only fall). Run at
+     * store_open and at most every STORE_PRUNE_EVERY_S after. Accounts'
+     * games are always kept. */
+    int64_t guest_keep_s;
+    int busy_ms;           /* wait for another process's lock; 0: 10000 */
 } store_opts_t;
 
 /* A finished game, as the hall of fame and the games table keep it. */
@@ -100,6 +131,7 @@ typedef struct store_game {
     int score, depth, turns, kills;
     char cause[STORE_CAUSE_MAX + 1]; /* "killed by a troll", "quit" */
     int64_t started, ended;         /* Unix seconds */
+    int ending;                     /* enum store_ending */
 } store_game_t;
 
 typedef struct store_account {
@@ -115,6 +147,7 @@ typedef struct store_score {
     int score, depth, turns, kills, ruleset;
     char cause[STORE_CAUSE_MAX + 1];
     int64_t ended;                  /* Unix seconds: the date shown */
+    int ending;                     /* enum store_ending */
 } store_score_t;
 
 typedef struct store_scores {
@@ -166,6 +199,8 @@ typedef struct store_stats {
     uint64_t progress_dropped; /* refused at the queue, or not following
                                   (see above), or lost with a batch */
     uint64_t queued_progress;  /* progress requests waiting now */
+    uint64_t guests_skipped;   /* guests' games too short to store */
+    uint64_t guests_pruned;    /* guests' games removed by the retention rule */
 } store_stats_t;
 
 typedef struct store store_t;
@@ -183,8 +218,11 @@ typedef void (*store_record_cb)(void *ctx, const store_record_t *result);
  * sentence naming the file in err: a file that is not a SQLite database, a
  * database of another application (another PRAGMA application_id, or none
  * but tables already in it), one from a newer rogued, or one that cannot be
- * opened or written. Returns the store, or NULL. The data directory must
- * exist. */
+ * opened or written (a read-only file or data directory: the first write
+ * is made here), and one that fails PRAGMA quick_check (a damaged page).
+ * Each sentence says what to do. The retention rule then runs once on
+ * the database thread, before the first request is served.
+ * Returns the store, or NULL. The data directory must exist. */
 store_t *store_open(uv_loop_t *loop, const char *data_dir,
                     const store_opts_t *opts, char *err, size_t errlen);
 
@@ -204,6 +242,9 @@ void store_close(store_t *st);
  * or -1 (refused, logged: bad text, queue full, out of memory). */
 int store_add_game(store_t *st, const store_game_t *g, const void *record,
                    size_t len);
+/* (Both store_add_game and store_end_game return 0 and store nothing for a
+ * guest's game shorter than opts.guest_min_turns: counted in
+ * guests_skipped.) */
 
 /* The same for a game the host is done with, without the loop paying for
  * its record: takes the game (from game_new) and the recorder's buffers
@@ -309,6 +350,29 @@ int store_get_record(store_t *st, int64_t game_id, store_record_cb cb,
 /* No callback with this ctx will be called after this returns. Call it
  * before freeing whatever ctx points to. */
 void store_cancel(store_t *st, void *ctx);
+
+/* Whether the store is keeping games: 1 while its last transaction
+ * committed, 0 from a failed one (a full disk, an I/O error, a lock held
+ * by another process) until one commits again. The first failure is
+ * logged once, with the reason, and so is the recovery; the failures in
+ * between are not (nor each key). Play goes on either way; the session
+ * asks this to tell an account's player (whose game in progress is not
+ * being kept) on screen. Loop thread; cheap. */
+int store_healthy(store_t *st);
+
+/* A guest number never handed out before, by this server or an earlier
+ * one on the same database: numbers are reserved in the database
+ * STORE_GUEST_BLOCK at a time (at store_open, then again when half a block
+ * is used), so a restart, even after a crash, starts past every number
+ * given. The session names a guest "guest%llu" with it. Loop thread;
+ * never blocks. */
+unsigned long long store_guest_number(store_t *st);
+
+/* g->ending, or for STORE_END_UNSET the ending read from g->cause. */
+int store_game_ending(const store_game_t *g);
+
+/* 1 if the game counts in the hall of fame (see enum store_ending). */
+int store_game_ranked(const store_game_t *g);
 
 /* Counters, for logs, tests and benchmarks. */
 void store_stats(store_t *st, store_stats_t *out);

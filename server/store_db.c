@@ -58,6 +58,25 @@ static const char *const migrations[] = {
     "  keys BLOB NOT NULL,"          /* record.h key varints, whole */
     "  PRIMARY KEY (account_id, pos)"
     ") WITHOUT ROWID;",
+    /* 4: how each game ended (enum store_ending) and whether it counts in
+     * the hall of fame (store_game_ranked), read from the cause for older
+     * games; the guests' games by age, for the retention rule; and meta,
+     * the server's counters (the next guest number). */
+    "ALTER TABLE games ADD COLUMN ending INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN ranked INTEGER NOT NULL DEFAULT 0;"
+    "UPDATE games SET ending = CASE WHEN cause = 'quit' THEN 3"
+    "  WHEN cause LIKE 'disconnected%' THEN 4 ELSE 1 END;"
+    "UPDATE games SET ranked = ending IN (1, 2) OR (ending = 3 AND turns >= 100);"
+    "DROP INDEX games_by_score;"
+    "CREATE INDEX games_ranked ON games(score DESC, ended, id) WHERE ranked = 1;"
+    "DROP INDEX games_by_account;"
+    "CREATE INDEX games_by_account ON games(account_id, ranked, score DESC,"
+    "  ended, id);"
+    "CREATE INDEX games_of_guests ON games(ended) WHERE account_id IS NULL;"
+    "CREATE TABLE meta ("
+    "  key TEXT PRIMARY KEY,"
+    "  value INTEGER NOT NULL"
+    ") WITHOUT ROWID;",
 };
 #define NMIGRATIONS (int)(sizeof migrations / sizeof migrations[0])
 _Static_assert(sizeof migrations / sizeof migrations[0] == STORE_SCHEMA_VERSION,
@@ -67,13 +86,14 @@ _Static_assert(sizeof migrations / sizeof migrations[0] == STORE_SCHEMA_VERSION,
 _Static_assert(sizeof(game_options_t) == sizeof(int),
                "game_options_t grew: store it in the progress table");
 
-#define SCORE_COLS "id, player, score, depth, turns, kills, ruleset, cause, ended"
+#define SCORE_COLS "id, player, score, depth, turns, kills, ruleset, cause," \
+                   " ended, ending"
 
 enum stmt {
     ST_INS_GAME, ST_INS_ACCT, ST_FIND_ACCT, ST_ACCT_EXISTS, ST_TOP, ST_BEST,
     ST_RANK, ST_BEGIN, ST_COMMIT, ST_ROLLBACK,
     ST_PROG_DEL_KEYS, ST_PROG_DEL, ST_PROG_INS, ST_PROG_APPEND, ST_PROG_GROW,
-    ST_PROG_GET, ST_PROG_KEYS, ST_GET_GAME, ST_COUNT
+    ST_PROG_GET, ST_PROG_KEYS, ST_GET_GAME, ST_LIST, ST_PRUNE, ST_COUNT
 };
 
 #define GAME_COLS "player, account_id, ruleset, seed, score, depth, turns," \
@@ -81,20 +101,22 @@ enum stmt {
 
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_INS_GAME] = "INSERT INTO games (player, account_id, ruleset, seed,"
-                    " score, depth, turns, kills, cause, started, ended, record)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " score, depth, turns, kills, cause, started, ended, record,"
+                    " ending, ranked)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     [ST_INS_ACCT] = "INSERT INTO accounts (name, pwhash, created) VALUES (?, ?, ?)",
     [ST_FIND_ACCT] = "SELECT id, name, pwhash FROM accounts WHERE name = ?",
     [ST_ACCT_EXISTS] = "SELECT 1 FROM accounts WHERE name = ?",
-    [ST_TOP] = "SELECT " SCORE_COLS " FROM games"
+    [ST_TOP] = "SELECT " SCORE_COLS " FROM games WHERE ranked = 1"
                " ORDER BY score DESC, ended, id LIMIT ?",
     [ST_BEST] = "SELECT " SCORE_COLS " FROM games WHERE account_id ="
-                " (SELECT id FROM accounts WHERE name = ?)"
+                " (SELECT id FROM accounts WHERE name = ?) AND ranked = 1"
                 " ORDER BY score DESC, ended, id LIMIT 1",
-    /* games before (score, ended, id) in the hall of fame's order */
-    [ST_RANK] = "SELECT (SELECT count(*) FROM games WHERE score > ?1) +"
-                " (SELECT count(*) FROM games WHERE score = ?1 AND"
-                "  (ended < ?2 OR (ended = ?2 AND id < ?3)))",
+    /* ranked games before (score, ended, id) in the hall of fame's order */
+    [ST_RANK] = "SELECT (SELECT count(*) FROM games WHERE ranked = 1 AND"
+                "  score > ?1) +"
+                " (SELECT count(*) FROM games WHERE ranked = 1 AND score = ?1"
+                "  AND (ended < ?2 OR (ended = ?2 AND id < ?3)))",
     [ST_BEGIN] = "BEGIN IMMEDIATE",
     [ST_COMMIT] = "COMMIT",
     [ST_ROLLBACK] = "ROLLBACK",
@@ -112,14 +134,45 @@ static const char *const stmt_sql[ST_COUNT] = {
                     " FROM progress WHERE account_id = ?",
     [ST_PROG_KEYS] = "SELECT pos, keys FROM progress_keys WHERE account_id = ?"
                      " ORDER BY pos",
-    [ST_GET_GAME] = "SELECT " GAME_COLS ", record FROM games WHERE id = ?",
+    [ST_GET_GAME] = "SELECT " GAME_COLS ", record, ending FROM games"
+                    " WHERE id = ?",
+    /* rogued --list-games: every game after id ?1, oldest first */
+    [ST_LIST] = "SELECT id, " GAME_COLS ", ending, record IS NOT NULL"
+                " FROM games WHERE id > ? ORDER BY id LIMIT ?",
+    /* the retention rule (store.h): guests' games ended before ?1, unless
+     * among the ?2 best of the hall of fame */
+    [ST_PRUNE] = "DELETE FROM games WHERE account_id IS NULL AND ended < ?1"
+                 " AND id NOT IN (SELECT id FROM games WHERE ranked = 1"
+                 "  ORDER BY score DESC, ended, id LIMIT ?2)",
 };
 
 struct store_db {
     sqlite3 *db;
     char path[512];
     sqlite3_stmt *st[ST_COUNT];
+    int quiet;          /* sdb_set_quiet: failures are not logged */
+    int last_rc;        /* the last statement's failure, for sdb_errmsg */
+    long long guest_first; /* sdb_open: the first guest number reserved */
 };
+
+/* A failed statement's line in the log, unless the store already said it
+ * is failing (sdb_set_quiet): one line, not one per key. */
+#define db_fail(d, ...) do { if (!(d)->quiet) log_error(__VA_ARGS__); } while (0)
+
+const char *sdb_errmsg(store_db_t *d)
+{
+    return d->last_rc ? sqlite3_errstr(d->last_rc) : sqlite3_errmsg(d->db);
+}
+
+void sdb_set_busy(store_db_t *d, int ms)
+{
+    sqlite3_busy_timeout(d->db, ms);
+}
+
+void sdb_set_quiet(store_db_t *d, int quiet)
+{
+    d->quiet = quiet;
+}
 
 /* The uint64 seed as SQLite's int64, bit for bit, without an
  * implementation-defined conversion. */
@@ -228,7 +281,7 @@ static int migrate(store_db_t *d, int fresh, int to, char *err, size_t errlen)
 static int prepare(store_db_t *d, int read_only, char *err, size_t errlen)
 {
     for (int i = 0; i < ST_COUNT; i++) {
-        if (read_only && i != ST_GET_GAME)
+        if (read_only && i != ST_GET_GAME && i != ST_LIST)
             continue;
         if (sqlite3_prepare_v3(d->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
                                &d->st[i], NULL) != SQLITE_OK) {
@@ -237,6 +290,113 @@ static int prepare(store_db_t *d, int read_only, char *err, size_t errlen)
         }
     }
     return 0;
+}
+
+/* PRAGMA quick_check: a damaged page refuses the file at start, rather
+ * than failing every player later. Returns 0, or -1 with err. */
+static int integrity(store_db_t *d, char *err, size_t errlen)
+{
+    sqlite3_stmt *s;
+    char first[200] = "";
+    int rc = sqlite3_prepare_v2(d->db, "PRAGMA quick_check(1)", -1, &s, NULL);
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_step(s);
+        if (rc == SQLITE_ROW) {
+            const unsigned char *t = sqlite3_column_text(s, 0);
+            snprintf(first, sizeof first, "%s", t ? (const char *)t : "");
+            rc = strcmp(first, "ok") == 0 ? SQLITE_OK : SQLITE_CORRUPT;
+        }
+        sqlite3_finalize(s);
+    }
+    if (rc == SQLITE_OK || rc == SQLITE_DONE)
+        return 0;
+    if (!first[0])
+        snprintf(first, sizeof first, "%s", sqlite3_errmsg(d->db));
+    set_err(err, errlen, "%s is damaged (PRAGMA quick_check: %s); stop here "
+            "and restore it from a backup, or save what can be read with "
+            "`sqlite3 rogued.db .recover | sqlite3 new.db` and put new.db in "
+            "its place, or move it away to start with an empty one", d->path,
+            first);
+    return -1;
+}
+
+/* The meta row of the next guest number, and how far it is reserved. */
+#define GUEST_KEY "next_guest"
+
+static int meta_get(store_db_t *d, const char *key, long long *v)
+{
+    sqlite3_stmt *s;
+    int rc = sqlite3_prepare_v2(d->db, "SELECT value FROM meta WHERE key = ?",
+                                -1, &s, NULL);
+    *v = 0;
+    if (rc != SQLITE_OK)
+        return rc;
+    sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+    rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW)
+        *v = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+static int meta_set(store_db_t *d, const char *key, long long v)
+{
+    sqlite3_stmt *s;
+    int rc = sqlite3_prepare_v2(d->db, "INSERT INTO meta (key, value) VALUES"
+                                " (?1, ?2) ON CONFLICT(key) DO UPDATE SET"
+                                " value = ?2", -1, &s, NULL);
+    if (rc != SQLITE_OK)
+        return rc;
+    sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(s, 2, v);
+    rc = sqlite3_step(s);
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+long long sdb_guest_reserve(store_db_t *d, long long n)
+{
+    long long next;
+    int rc = meta_get(d, GUEST_KEY, &next);
+    if (rc == SQLITE_OK) {
+        if (next < 1)
+            next = 1;
+        rc = meta_set(d, GUEST_KEY, next + n);
+    }
+    if (rc != SQLITE_OK) {
+        db_fail(d, "store: %s: guest numbers not reserved: %s", d->path,
+                sqlite3_errstr(rc));
+        return -1;
+    }
+    return next;
+}
+
+static int guest_reserve(store_db_t *d, char *err, size_t errlen)
+{
+    char *msg = NULL;
+    int rc = sqlite3_exec(d->db, "BEGIN IMMEDIATE", NULL, NULL, &msg);
+    long long first = -1;
+    if (rc == SQLITE_OK) {
+        first = sdb_guest_reserve(d, STORE_GUEST_BLOCK);
+        rc = sqlite3_exec(d->db, first > 0 ? "COMMIT" : "ROLLBACK", NULL, NULL,
+                          &msg);
+    }
+    if (rc != SQLITE_OK || first < 1) {
+        set_err(err, errlen, "%s cannot be written (%s): games would be lost; "
+                "make the file and its directory writable by the user rogued "
+                "runs as (SQLite adds -wal and -shm files beside it), or "
+                "choose another data directory", d->path,
+                msg ? msg : sqlite3_errmsg(d->db));
+        sqlite3_free(msg);
+        return -1;
+    }
+    d->guest_first = first;
+    return 0;
+}
+
+long long sdb_guest_first(const store_db_t *d)
+{
+    return d->guest_first;
 }
 
 static int setup(store_db_t *d, int migrate_to, char *err, size_t errlen)
@@ -273,9 +433,26 @@ static int setup(store_db_t *d, int migrate_to, char *err, size_t errlen)
         set_err(err, errlen, "%s: %s", d->path, sqlite3_errmsg(d->db));
         return -1;
     }
+    if (sqlite3_db_readonly(d->db, "main") == 1) {
+        set_err(err, errlen, "%s cannot be written (the file is read-only to "
+                "this user%s): games would be lost; make it and its directory "
+                "writable by the user rogued runs as, or choose another data "
+                "directory", d->path, "");
+        return -1;
+    }
+    if (!fresh && integrity(d, err, errlen) != 0)
+        return -1;
     if (migrate(d, fresh, migrate_to, err, errlen) != 0)
         return -1;
-    return migrate_to == STORE_SCHEMA_VERSION ? prepare(d, 0, err, errlen) : 0;
+    if (migrate_to != STORE_SCHEMA_VERSION)
+        return 0;
+    if (prepare(d, 0, err, errlen) != 0)
+        return -1;
+    /* The first write of every start, so that a file or directory that
+     * cannot be written stops the server now, not at the first game. */
+    if (guest_reserve(d, err, errlen) != 0)
+        return -1;
+    return 0;
 }
 
 store_db_t *sdb_open(const char *path, int migrate_to, char *err, size_t errlen)
@@ -296,6 +473,31 @@ store_db_t *sdb_open(const char *path, int migrate_to, char *err, size_t errlen)
     int exists = stat(path, &sb) == 0;
     if (exists && !S_ISREG(sb.st_mode)) {
         set_err(err, errlen, "%s is not a regular file%s", path, "");
+        free(d);
+        return NULL;
+    }
+    /* SQLite would open a read-only file read-only, and a directory we may
+     * not write fails only at the first game: refuse both now. */
+    char parent[sizeof d->path];
+    snprintf(parent, sizeof parent, "%s", path);
+    char *slash = strrchr(parent, '/');
+    if (slash)
+        *(slash == parent ? slash + 1 : slash) = '\0';
+    else
+        snprintf(parent, sizeof parent, ".");
+    if (access(parent, W_OK) != 0) {
+        set_err(err, errlen, "%s cannot be written (its directory is "
+                "read-only to this user: %s): games would be lost; make the "
+                "directory writable by the user rogued runs as, or choose "
+                "another data directory", path, strerror(errno));
+        free(d);
+        return NULL;
+    }
+    if (exists && access(path, W_OK) != 0) {
+        set_err(err, errlen, "%s cannot be written (the file is read-only to "
+                "this user: %s): games would be lost; make it writable by the "
+                "user rogued runs as, or choose another data directory", path,
+                strerror(errno));
         free(d);
         return NULL;
     }
@@ -384,6 +586,8 @@ static int run(store_db_t *d, enum stmt which)
     int rc = sqlite3_step(s);
     sqlite3_reset(s);
     sqlite3_clear_bindings(s);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        d->last_rc = rc;
     return rc;
 }
 
@@ -392,7 +596,7 @@ static int simple(store_db_t *d, enum stmt which)
     int rc = run(d, which);
     if (rc == SQLITE_DONE)
         return 0;
-    log_error("store: %s: %s: %s", d->path, stmt_sql[which], sqlite3_errstr(rc));
+    db_fail(d, "store: %s: %s: %s", d->path, stmt_sql[which], sqlite3_errstr(rc));
     return -1;
 }
 
@@ -434,10 +638,12 @@ int sdb_insert_game(store_db_t *d, const store_game_t *g, const void *record,
     sqlite3_bind_int64(s, 11, g->ended);
     if (record)
         sqlite3_bind_blob64(s, 12, record, len, SQLITE_STATIC);
+    sqlite3_bind_int(s, 13, store_game_ending(g));
+    sqlite3_bind_int(s, 14, store_game_ranked(g));
     int rc = run(d, ST_INS_GAME);
     if (rc == SQLITE_DONE)
         return 0;
-    log_error("store: %s: a game of %s not written: %s", d->path, g->name,
+    db_fail(d, "store: %s: a game of %s not written: %s", d->path, g->name,
               sqlite3_errstr(rc));
     return -1;
 }
@@ -456,7 +662,7 @@ int sdb_insert_account(store_db_t *d, const char *name, const char *hash,
     }
     if (rc == SQLITE_CONSTRAINT_UNIQUE)
         return STORE_NAME_TAKEN;
-    log_error("store: %s: account %s not created: %s", d->path, name,
+    db_fail(d, "store: %s: account %s not created: %s", d->path, name,
               sqlite3_errstr(rc));
     return STORE_ERROR;
 }
@@ -478,7 +684,7 @@ int sdb_find_account(store_db_t *d, const char *name, int64_t *id,
         copy_text(hash_out, hashlen, sqlite3_column_text(s, 2));
         found = 1;
     } else if (rc != SQLITE_DONE) {
-        log_error("store: %s: account lookup: %s", d->path, sqlite3_errstr(rc));
+        db_fail(d, "store: %s: account lookup: %s", d->path, sqlite3_errstr(rc));
         found = -1;
     }
     sqlite3_reset(s);
@@ -493,7 +699,7 @@ int sdb_account_exists(store_db_t *d, const char *name)
     int rc = run(d, ST_ACCT_EXISTS);
     if (rc == SQLITE_ROW || rc == SQLITE_DONE)
         return rc == SQLITE_ROW;
-    log_error("store: %s: account name check: %s", d->path, sqlite3_errstr(rc));
+    db_fail(d, "store: %s: account name check: %s", d->path, sqlite3_errstr(rc));
     return -1;
 }
 
@@ -508,12 +714,14 @@ static void read_score(sqlite3_stmt *s, store_score_t *r)
     r->ruleset = sqlite3_column_int(s, 6);
     copy_text(r->cause, sizeof r->cause, sqlite3_column_text(s, 7));
     r->ended = sqlite3_column_int64(s, 8);
+    r->ending = sqlite3_column_int(s, 9);
 }
 
 /* Steps a row-returning statement once: 1 a row, 0 done, -1 an error. */
 static int step_row(sqlite3_stmt *s, int *failed)
 {
     int rc = sqlite3_step(s);
+    /* (the failure is the caller's to log: it knows what was read) */
     if (rc == SQLITE_ROW)
         return 1;
     if (rc != SQLITE_DONE)
@@ -553,7 +761,7 @@ int sdb_scores(store_db_t *d, int n, const char *player, store_scores_t *out)
         sqlite3_clear_bindings(s);
     }
     if (failed) {
-        log_error("store: %s: hall of fame: %s", d->path, sqlite3_errstr(failed));
+        db_fail(d, "store: %s: hall of fame: %s", d->path, sqlite3_errstr(failed));
         memset(out, 0, sizeof *out);
         out->status = STORE_ERROR;
         return -1;
@@ -580,7 +788,7 @@ static int bind_run(store_db_t *d, enum stmt which, int64_t id, const char *what
     int rc = run(d, which);
     if (rc == SQLITE_DONE)
         return 0;
-    log_error("store: %s: account %lld: %s: %s", d->path, (long long)id, what,
+    db_fail(d, "store: %s: account %lld: %s: %s", d->path, (long long)id, what,
               sqlite3_errstr(rc));
     return -1;
 }
@@ -607,7 +815,7 @@ int sdb_progress_begin(store_db_t *d, int64_t account_id, uint32_t version,
     int rc = run(d, ST_PROG_INS);
     if (rc == SQLITE_DONE)
         return 0;
-    log_error("store: %s: account %lld: game in progress not begun: %s",
+    db_fail(d, "store: %s: account %lld: game in progress not begun: %s",
               d->path, (long long)account_id, sqlite3_errstr(rc));
     return -1;
 }
@@ -620,7 +828,7 @@ int sdb_progress_append(store_db_t *d, int64_t account_id, const void *keys,
     sqlite3_bind_blob64(s, 2, keys, len, SQLITE_STATIC);
     int rc = run(d, ST_PROG_APPEND);
     if (rc != SQLITE_DONE) {
-        log_error("store: %s: account %lld: keys not appended: %s", d->path,
+        db_fail(d, "store: %s: account %lld: keys not appended: %s", d->path,
                   (long long)account_id, sqlite3_errstr(rc));
         return -1;
     }
@@ -632,7 +840,7 @@ int sdb_progress_append(store_db_t *d, int64_t account_id, const void *keys,
     rc = run(d, ST_PROG_GROW);
     if (rc == SQLITE_DONE)
         return 1;
-    log_error("store: %s: account %lld: keys not appended: %s", d->path,
+    db_fail(d, "store: %s: account %lld: keys not appended: %s", d->path,
               (long long)account_id, sqlite3_errstr(rc));
     return -1;
 }
@@ -674,12 +882,12 @@ int sdb_progress_load(store_db_t *d, int64_t account_id, store_progress_t *out,
         sqlite3_reset(s);
         sqlite3_clear_bindings(s);
         if (!failed && (long long)b.len != want)
-            log_error("store: %s: account %lld: game in progress has %zu of "
+            db_fail(d, "store: %s: account %lld: game in progress has %zu of "
                       "%lld key bytes", d->path, (long long)account_id, b.len,
                       want);
     }
     if (failed) {
-        log_error("store: %s: account %lld: game in progress not read: %s",
+        db_fail(d, "store: %s: account %lld: game in progress not read: %s",
                   d->path, (long long)account_id, sqlite3_errstr(failed));
         buf_free(&b);
         memset(out, 0, sizeof *out);
@@ -715,6 +923,7 @@ int sdb_get_record(store_db_t *d, int64_t game_id, store_game_t *g,
         copy_text(g->cause, sizeof g->cause, sqlite3_column_text(s, 8));
         g->started = sqlite3_column_int64(s, 9);
         g->ended = sqlite3_column_int64(s, 10);
+        g->ending = sqlite3_column_int(s, 12);
         const void *p = sqlite3_column_blob(s, 11);
         int n = sqlite3_column_bytes(s, 11);
         status = STORE_NO_RECORD;
@@ -732,10 +941,61 @@ int sdb_get_record(store_db_t *d, int64_t game_id, store_game_t *g,
     sqlite3_reset(s);
     sqlite3_clear_bindings(s);
     if (failed) {
-        log_error("store: %s: game %lld not read: %s", d->path,
+        db_fail(d, "store: %s: game %lld not read: %s", d->path,
                   (long long)game_id, sqlite3_errstr(failed));
         memset(g, 0, sizeof *g);
         return STORE_ERROR;
     }
     return status;
+}
+
+/* --- listing and retention -------------------------------------------------- */
+
+int sdb_list_games(store_db_t *d, int64_t after, int n, store_listed_t *out)
+{
+    int failed = 0, got = 0;
+    sqlite3_stmt *s = d->st[ST_LIST];
+    sqlite3_bind_int64(s, 1, after);
+    sqlite3_bind_int(s, 2, n);
+    while (got < n && step_row(s, &failed)) {
+        store_listed_t *l = &out[got++];
+        store_game_t *g = &l->game;
+        memset(l, 0, sizeof *l);
+        l->game_id = sqlite3_column_int64(s, 0);
+        copy_text(g->name, sizeof g->name, sqlite3_column_text(s, 1));
+        g->account_id = sqlite3_column_int64(s, 2);
+        g->ruleset = sqlite3_column_int(s, 3);
+        g->seed = (uint64_t)sqlite3_column_int64(s, 4);
+        g->score = sqlite3_column_int(s, 5);
+        g->depth = sqlite3_column_int(s, 6);
+        g->turns = sqlite3_column_int(s, 7);
+        g->kills = sqlite3_column_int(s, 8);
+        copy_text(g->cause, sizeof g->cause, sqlite3_column_text(s, 9));
+        g->started = sqlite3_column_int64(s, 10);
+        g->ended = sqlite3_column_int64(s, 11);
+        g->ending = sqlite3_column_int(s, 12);
+        l->has_record = sqlite3_column_int(s, 13);
+    }
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    if (failed) {
+        db_fail(d, "store: %s: games not listed: %s", d->path,
+                sqlite3_errstr(failed));
+        return -1;
+    }
+    return got;
+}
+
+long long sdb_prune_guests(store_db_t *d, int64_t before, int keep_top)
+{
+    sqlite3_stmt *s = d->st[ST_PRUNE];
+    sqlite3_bind_int64(s, 1, before);
+    sqlite3_bind_int(s, 2, keep_top);
+    int rc = run(d, ST_PRUNE);
+    if (rc != SQLITE_DONE) {
+        db_fail(d, "store: %s: old guests' games not removed: %s", d->path,
+                sqlite3_errstr(rc));
+        return -1;
+    }
+    return sqlite3_changes(d->db);
 }

@@ -94,6 +94,40 @@ int sdb_progress_load(store_db_t *db, int64_t account_id,
 int sdb_get_record(store_db_t *db, int64_t game_id, store_game_t *g,
                    void **record, size_t *len);
 
+/* One row of rogued --list-games. */
+typedef struct store_listed {
+    int64_t game_id;
+    store_game_t game;   /* ending read as stored (never 0 from schema 4) */
+    int has_record;      /* 0: kept without its record (cannot be exported) */
+} store_listed_t;
+
+/* Up to n games with an id above `after`, oldest first, into out. Works on
+ * a connection from sdb_open_read too. Returns how many (0: no more), or
+ * -1 (logged). */
+int sdb_list_games(store_db_t *db, int64_t after, int n, store_listed_t *out);
+
+/* The retention rule (store.h): deletes the guests' games that ended
+ * before `before` (Unix seconds) and are not among the keep_top best of
+ * the hall of fame. Inside a transaction. Returns how many, or -1
+ * (logged). */
+long long sdb_prune_guests(store_db_t *db, int64_t before, int keep_top);
+
+/* Reserves n guest numbers in the meta table (inside a transaction):
+ * returns the first, or -1 (logged). sdb_open reserves STORE_GUEST_BLOCK
+ * of them as its first write; sdb_guest_first says the first of those. */
+long long sdb_guest_reserve(store_db_t *db, long long n);
+long long sdb_guest_first(const store_db_t *db);
+
+/* After sdb_set_quiet(db, 1) failed statements are not logged: the store
+ * has said once that writes are failing (store_healthy). */
+void sdb_set_quiet(store_db_t *db, int quiet);
+
+/* SQLite's sentence for the last statement that failed. */
+const char *sdb_errmsg(store_db_t *db);
+
+/* How long a statement waits for another connection's lock (ms). */
+void sdb_set_busy(store_db_t *db, int ms);
+
 /* The schema version of an open database (PRAGMA user_version), or -1. */
 int sdb_version(store_db_t *db);
 

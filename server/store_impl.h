@@ -34,7 +34,8 @@
 enum op {
     OP_GAME, OP_REGISTER, OP_LOGIN, OP_SCORES, OP_FLUSH, OP_TAKEN,
     OP_PROG_BEGIN, OP_PROG_APPEND, OP_PROG_END, /* no answer, like OP_GAME */
-    OP_PROG_LOAD, OP_GET_RECORD                 /* answer */
+    OP_PROG_LOAD, OP_GET_RECORD,                /* answer */
+    OP_GUEST      /* reserve guest numbers: answers the store itself */
 };
 
 /* The ops that end on the database thread, answering nobody. */
@@ -111,10 +112,14 @@ struct store {
     uint64_t q_progress;       /* OP_PROG_* queued */
     uint64_t q_prog_bytes;     /*   their key bytes (qbytes) */
     int stopping;
+    int healthy;               /* store_healthy: the last batch committed */
     store_stats_t stats;
     /* the database thread's */
     store_db_t *db;
     char dummy[crypto_pwhash_STRBYTES]; /* verified for unknown names */
+    int db_quiet;              /* writes are failing, said once: no more
+                                  lines per statement or account */
+    int64_t last_prune;        /* Unix seconds of the retention rule's run */
     int64_t *broken;           /* accounts whose appends are dropped until */
     size_t nbroken, capbroken; /*   their next begin (store_progress.c) */
     /* the loop thread's */
@@ -128,6 +133,10 @@ struct store {
     int closing;
     uint64_t refused, dropped; /* games refused, records dropped: for the log */
     uint64_t prog_refused;     /* appends refused: for the log */
+    unsigned long long guest_next, guest_end; /* numbers reserved: [next, end) */
+    unsigned long long guest_spare; /* the next block's first (0: none yet) */
+    int guest_asking;          /* an OP_GUEST is on its way */
+    int guest_warned;          /* past the reserve, logged */
     throttle_t thr;            /* failed logins per (name, address) */
     throttle_t thr_name;       /* per name from anywhere: a high ceiling */
 };

@@ -40,7 +40,8 @@ static void broken_add(store_t *st, int64_t id, const char *why)
 {
     if (broken_find(st, id) < st->nbroken)
         return;
-    log_error("store: %s: account %lld: %s; its game in progress ends there "
+    if (!st->db_quiet) /* else the store said once that writes fail */
+        log_error("store: %s: account %lld: %s; its game in progress ends there "
               "until the next begins", st->path, (long long)id, why);
     if (st->nbroken == st->capbroken) {
         size_t cap = st->capbroken ? st->capbroken * 2 : 16;

@@ -111,7 +111,61 @@ static void db_one(store_t *st, req_t *r, int ok, uint64_t *written,
         r->status = STORE_OK;
         r->phase = PH_DONE;
         break;
+    case OP_GUEST: {
+        long long first = ok ? sdb_guest_reserve(st->db, STORE_GUEST_BLOCK) : -1;
+        r->status = first > 0 ? STORE_OK : STORE_ERROR;
+        r->id = first;
+        r->phase = PH_DONE;
+        break;
     }
+    }
+}
+
+/* A batch committed (ok) or failed: the first failure after a success is
+ * logged once, with SQLite's reason, and so is the recovery; in between
+ * the statements' own lines are silenced (store_healthy). */
+static void health(store_t *st, int ok)
+{
+    if (ok == !st->db_quiet)
+        return;
+    st->db_quiet = !ok;
+    sdb_set_quiet(st->db, !ok);
+    uv_mutex_lock(&st->mu);
+    st->healthy = ok;
+    uv_mutex_unlock(&st->mu);
+    if (ok)
+        log_info("store: %s: writes work again; games are kept", st->path);
+    else
+        log_error("store: %s: writes are failing (%s): games ending now are "
+                  "lost and accounts' games in progress are not kept until "
+                  "this is fixed (disk space? permissions? another process?); "
+                  "said once, not for each game", st->path,
+                  sdb_errmsg(st->db));
+}
+
+/* The retention rule (store.h), in a transaction of its own: at start,
+ * then at most every STORE_PRUNE_EVERY_S, after a batch. */
+static void prune(store_t *st, int64_t now)
+{
+    if (st->opt.guest_keep_s <= 0)
+        return;
+    st->last_prune = now;
+    if (sdb_begin(st->db) != 0)
+        return;
+    long long n = sdb_prune_guests(st->db, now - st->opt.guest_keep_s,
+                                   STORE_TOP_MAX);
+    if (n < 0 || sdb_commit(st->db) != 0) {
+        if (sdb_in_transaction(st->db))
+            sdb_rollback(st->db);
+        return;
+    }
+    if (n > 0)
+        log_info("store: %s: %lld guests' games older than %lld s removed "
+                 "(the retention rule)", st->path, n,
+                 (long long)st->opt.guest_keep_s);
+    uv_mutex_lock(&st->mu);
+    st->stats.guests_pruned += (uint64_t)n;
+    uv_mutex_unlock(&st->mu);
 }
 
 static void db_batch(store_t *st, req_t *batch, uint64_t n)
@@ -131,11 +185,12 @@ static void db_batch(store_t *st, req_t *batch, uint64_t n)
         sdb_rollback(st->db);
         ok = 0;
     }
+    health(st, ok);
     if (!ok) {
         written = prog_written = 0;
         for (req_t *r = batch; r; r = r->next) {
             if ((r->op == OP_REGISTER && r->status == STORE_OK) ||
-                r->op == OP_FLUSH || r->op == OP_TAKEN)
+                r->op == OP_FLUSH || r->op == OP_TAKEN || r->op == OP_GUEST)
                 r->status = STORE_ERROR;
             if (r->op == OP_PROG_LOAD || r->op == OP_GET_RECORD) {
                 /* it may have read what was rolled back */
@@ -147,7 +202,7 @@ static void db_batch(store_t *st, req_t *batch, uint64_t n)
         }
         store_progress_failed(st, batch);
     }
-    if (written < games)
+    if (written < games && !st->db_quiet)
         log_error("store: %s: %llu of %llu games lost", st->path,
                   (unsigned long long)(games - written),
                   (unsigned long long)games);
@@ -189,6 +244,8 @@ void store_db_main(void *arg)
     st->db = sdb_open(st->path, STORE_SCHEMA_VERSION, st->open_err,
                       sizeof st->open_err);
     int opened = st->db != NULL;
+    if (opened)
+        sdb_set_busy(st->db, st->opt.busy_ms);
     uv_sem_post(&st->ready); /* st->db is ours from here on */
     if (!opened)
         return;
@@ -199,6 +256,7 @@ void store_db_main(void *arg)
     if (crypto_pwhash_str(st->dummy, (const char *)pw, sizeof pw,
                           st->opt.pw_ops, st->opt.pw_mem) != 0)
         log_error("store: cannot make the dummy password hash (memory?)");
+    prune(st, (int64_t)time(NULL));
     for (;;) {
         uv_mutex_lock(&st->mu);
         while (!st->q_head && !st->stopping)
@@ -229,6 +287,9 @@ void store_db_main(void *arg)
         }
         uv_mutex_unlock(&st->mu);
         db_batch(st, batch, n);
+        int64_t now = (int64_t)time(NULL);
+        if (now - st->last_prune >= STORE_PRUNE_EVERY_S)
+            prune(st, now);
     }
     sdb_close(st->db);
     st->db = NULL;

@@ -17,7 +17,13 @@
  *                                       afterwards)
  *
  * DIR should be on the disk the server's data directory would be on: the
- * commit's fsync is much of the time to durable. */
+ * commit's fsync is much of the time to durable.
+ *
+ * Then the disk: the database's size after SIZE_GAMES guests' games of
+ * SIZE_KEYS_SHORT keys each (the fewest a guest's stored game has, at the
+ * default guest_min_turns) and after as many of SIZE_KEYS_LONG keys, each
+ * in a fresh file; from the two, the bytes a stored game costs besides its
+ * keys, and a key's bytes: the figures of docs/hosting.md's worst case. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +38,9 @@
 
 #define CALM_MS 1000
 #define AFTER_MS 500
+#define SIZE_GAMES 10000
+#define SIZE_KEYS_SHORT 50
+#define SIZE_KEYS_LONG 500
 
 typedef struct burst {
     const char *how;
@@ -175,6 +184,100 @@ static void print_burst(const burst_t *u, int ngames)
            (double)u->durable_ns / 1e6);
 }
 
+static void on_flushed(void *ctx, int status)
+{
+    *(int *)ctx = status;
+}
+
+/* The size in bytes of a fresh database in dir/sub after ngames games of
+ * `keys` random moves each, stored as the server stores a guest's game;
+ * -1 on failure. The file is removed afterwards. */
+static long long size_after(const char *dir, const char *sub, int ngames,
+                            int keys, long long *total_keys)
+{
+    static const char moves[] = "hjklyubn.";
+    char path[300], err[512];
+    snprintf(path, sizeof path, "%s/%s", dir, sub);
+    if (mkdir(path, 0750) != 0)
+        return -1;
+    uv_loop_t loop;
+    uv_loop_init(&loop);
+    store_t *st = store_open(&loop, path, NULL, err, sizeof err);
+    if (!st) {
+        fprintf(stderr, "bench_store: %s\n", err);
+        return -1;
+    }
+    rng_t kr;
+    rng_seed(&kr, 7);
+    *total_keys = 0;
+    buf_t out;
+    buf_init(&out, RECORD_ENCODED_MAX);
+    for (int i = 0; i < ngames; i++) {
+        game_t *g = game_new(5000000 + (uint64_t)i, NULL);
+        record_t rec;
+        if (!g || record_init(&rec, g, 0) != 0)
+            exit(1);
+        for (int k = 0; k < keys && !game_over(g); k++) {
+            record_key(&rec, g, moves[rng_range(&kr, 0, 8)]);
+            (*total_keys)++;
+        }
+        store_game_t row;
+        fill_row(&row, g, i);
+        snprintf(row.name, sizeof row.name, "guest%d", i + 1);
+        buf_reset(&out);
+        if (record_finish(&rec, g) != 0 || record_encode(&rec, &out) != 0 ||
+            store_add_game(st, &row, out.data, out.len) != 0)
+            exit(1);
+        record_free(&rec);
+        game_free(g);
+        if (i % 1000 == 999) { /* a batch at a time: bounded memory */
+            int status = -1;
+            if (store_flush(st, on_flushed, &status) != 0)
+                exit(1);
+            uv_run(&loop, UV_RUN_DEFAULT);
+        }
+    }
+    buf_free(&out);
+    store_close(st); /* checkpoints: the WAL is in the file */
+    uv_loop_close(&loop);
+    struct stat sb;
+    long long size = -1;
+    const char *suffix[] = { "", "-wal", "-shm" };
+    for (int i = 0; i < 3; i++) {
+        char f[360];
+        snprintf(f, sizeof f, "%s/%s%s", path, STORE_FILE, suffix[i]);
+        if (i == 0 && stat(f, &sb) == 0)
+            size = (long long)sb.st_size;
+        unlink(f);
+    }
+    rmdir(path);
+    return size;
+}
+
+static void print_sizes(const char *dir)
+{
+    long long k1, k2;
+    long long s1 = size_after(dir, "short", SIZE_GAMES, SIZE_KEYS_SHORT, &k1);
+    long long s2 = size_after(dir, "long", SIZE_GAMES, SIZE_KEYS_LONG, &k2);
+    if (s1 < 0 || s2 < 0 || k2 <= k1) {
+        fprintf(stderr, "bench_store: the size runs failed\n");
+        return;
+    }
+    /* (games that die early have fewer keys: the real counts are used) */
+    double per_key = (double)(s2 - s1) / (double)(k2 - k1);
+    double per_game = ((double)s1 - per_key * (double)k1) / SIZE_GAMES;
+    printf("\ndatabase size after %d games (guests', random moves)\n",
+           SIZE_GAMES);
+    printf("  of up to %3d keys         %.2f MiB (%.0f bytes a game, %.1f keys)\n",
+           SIZE_KEYS_SHORT, (double)s1 / (1 << 20), (double)s1 / SIZE_GAMES,
+           (double)k1 / SIZE_GAMES);
+    printf("  of up to %3d keys         %.2f MiB (%.0f bytes a game, %.1f keys)\n",
+           SIZE_KEYS_LONG, (double)s2 / (1 << 20), (double)s2 / SIZE_GAMES,
+           (double)k2 / SIZE_GAMES);
+    printf("  so a stored game costs    %.0f bytes + %.2f bytes a key\n",
+           per_game, per_key);
+}
+
 int main(int argc, char **argv)
 {
     bench_t b;
@@ -225,6 +328,7 @@ int main(int argc, char **argv)
            (unsigned long long)s.batches, (unsigned long long)s.largest_batch,
            (unsigned long long)s.games_written, (unsigned long long)s.games_lost,
            mib);
+    print_sizes(dir);
     if (argc <= 3) { /* a directory of our own: leave nothing behind */
         const char *suffix[] = { "", "-wal", "-shm" };
         for (int i = 0; i < 3; i++) {

@@ -28,8 +28,9 @@ e2e_setup export tmux telnet ttyplay asciinema
 pane_name=play
 turn_at_least() { local t; t=$(turn_of_pane); [ -n "$t" ] && [ "$t" -ge "$1" ]; }
 
-# 1. The server, and one guest game through telnet.
-e2e_start_server --seed 42
+# 1. The server, and one guest game through telnet (a short one: stored
+# since guest_min_turns=0; the default keeps only guests' games of 50 turns).
+e2e_start_server --seed 42 --set guest_min_turns=0
 
 T new-session -d -s play -x 80 -y 24 "telnet 127.0.0.1 $port" \; \
     set-option -t play remain-on-exit on >/dev/null || fail "tmux did not start"

@@ -266,6 +266,10 @@ tsrv_t *srv_start(const char *arg, ...)
     argv[n++] = "max_sessions_per_ip=0";
     argv[n++] = "--set";
     argv[n++] = "connects_per_ip_per_minute=0";
+    /* the tests' guests play a few turns and expect their games kept (the
+     * threshold itself is tested in tests/unit/test_store_keep.c) */
+    argv[n++] = "--set";
+    argv[n++] = "guest_min_turns=0";
     va_list ap;
     va_start(ap, arg);
     for (const char *a = arg; a; a = va_arg(ap, const char *)) {

@@ -12,7 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <uv.h>
 #include <vterm.h>
@@ -543,7 +548,7 @@ START_TEST(bad_requests_fail_with_a_message)
 }
 END_TEST
 
-/* A damaged record is refused, and the partly written file removed. */
+/* A damaged record is refused, and nothing appears at the target. */
 START_TEST(damaged_record_refused)
 {
     /* game 3: game 1's record with a byte flipped */
@@ -570,6 +575,232 @@ START_TEST(damaged_record_refused)
 }
 END_TEST
 
+/* --- the output file: what was there stays unless the export is whole ------ */
+
+#define NOBODY 65534
+
+static void put_file(const char *path, const char *text, mode_t mode)
+{
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    ck_assert_int_eq(chmod(path, mode), 0);
+}
+
+static void assert_file(const char *path, const char *text)
+{
+    size_t len;
+    unsigned char *p = slurp(path, &len);
+    ck_assert_str_eq((const char *)p, text);
+    free(p);
+}
+
+/* Files in d whose names start with prefix (a temporary file left?). */
+static int count_prefixed(const char *d, const char *prefix)
+{
+    DIR *dh = opendir(d);
+    ck_assert_ptr_nonnull(dh);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(dh)))
+        n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    closedir(dh);
+    return n;
+}
+
+/* Runs fn in a child (as NOBODY if asked); returns its exit status. */
+static int in_child(int (*fn)(void), int nobody)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        if (nobody && getuid() == 0 &&
+            (setgid(NOBODY) != 0 || setuid(NOBODY) != 0))
+            _exit(90);
+        _exit(fn());
+    }
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+START_TEST(whole_export_replaces_the_file)
+{
+    put_file(ttyrec, "old", 0640);
+    char *msg;
+    ck_assert_int_eq(run_export(&cfg, "1", "ttyrec", ttyrec, &msg), 0);
+    free(msg);
+    size_t len;
+    unsigned char *p = slurp(ttyrec, &len);
+    ck_assert_uint_gt(len, 12);
+    ck_assert_uint_eq(le32(p), 1700000000u); /* the first frame's seconds */
+    free(p);
+    struct stat sb;
+    ck_assert_int_eq(stat(ttyrec, &sb), 0);
+    ck_assert_int_eq(sb.st_mode & 07777, 0640); /* its permissions kept */
+    ck_assert_int_eq(count_prefixed(dir, ".game.ttyrec."), 0);
+    /* through a symbolic link: the file it names is replaced, the link kept */
+    char link[160];
+    snprintf(link, sizeof link, "%s/link.cast", dir);
+    ck_assert_int_eq(symlink(cast, link), 0);
+    put_file(cast, "old", 0600);
+    ck_assert_int_eq(run_export(&cfg, "1", "asciicast", link, &msg), 0);
+    free(msg);
+    ck_assert_int_eq(lstat(link, &sb), 0);
+    ck_assert(S_ISLNK(sb.st_mode));
+    p = slurp(cast, &len);
+    ck_assert_int_eq(p[0], '{');
+    free(p);
+}
+END_TEST
+
+static char ro_dir[128], ro_file[160];
+
+static int export_into_read_only_dir(void)
+{
+    char *msg;
+    int rc = run_export(&cfg, "1", "asciicast", ro_file, &msg);
+    int ok = rc == 1 && strstr(msg, "cannot write ") &&
+             strstr(msg, "temporary file beside it: Permission denied");
+    fprintf(stderr, "%s", msg);
+    free(msg);
+    return ok ? 0 : 1;
+}
+
+START_TEST(read_only_directory_left_as_it_was)
+{
+    /* the data directory is nobody's; the target's directory root's */
+    char db[160];
+    snprintf(db, sizeof db, "%s/%s", dir, STORE_FILE);
+    ck_assert_int_eq(chown(dir, NOBODY, NOBODY), 0);
+    ck_assert_int_eq(chown(db, NOBODY, NOBODY), 0);
+    snprintf(ro_dir, sizeof ro_dir, "%s/ro", dir);
+    snprintf(ro_file, sizeof ro_file, "%s/old.cast", ro_dir);
+    ck_assert_int_eq(mkdir(ro_dir, 0755), 0);
+    put_file(ro_file, "old", 0666); /* writable, in a directory that is not */
+    ck_assert_int_eq(in_child(export_into_read_only_dir, 1), 0);
+    assert_file(ro_file, "old");
+    ck_assert_int_eq(count_prefixed(ro_dir, "."), 2); /* . and .. */
+}
+END_TEST
+
+static char dev_path[160];
+
+static int export_to_full_device(void)
+{
+    char *msg;
+    int rc = run_export(&cfg, "1", "ttyrec", dev_path, &msg);
+    int ok = rc == 1 && strstr(msg, "No space left on device");
+    fprintf(stderr, "%s", msg);
+    free(msg);
+    return ok ? 0 : 1;
+}
+
+START_TEST(full_device_left_in_place)
+{
+    /* a /dev/full of our own (char 1,7); /dev/full itself where mknod is
+     * not allowed */
+    snprintf(dev_path, sizeof dev_path, "%s/full", dir);
+    if (mknod(dev_path, S_IFCHR | 0666, makedev(1, 7)) != 0)
+        snprintf(dev_path, sizeof dev_path, "/dev/full");
+    ck_assert_int_eq(in_child(export_to_full_device, 0), 0);
+    struct stat sb;
+    ck_assert_int_eq(stat(dev_path, &sb), 0);
+    ck_assert(S_ISCHR(sb.st_mode));
+    ck_assert_uint_eq(sb.st_rdev, makedev(1, 7));
+    ck_assert_int_eq(count_prefixed(dir, ".full."), 0);
+}
+END_TEST
+
+static rlim_t fsize_limit;
+
+static int export_past_file_size_limit(void)
+{
+    /* writes past the limit fail (EFBIG) */
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit rl = { fsize_limit, fsize_limit };
+    if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+        return 2;
+    char *msg;
+    int rc = run_export(&cfg, "1", "asciicast", ttyrec, &msg);
+    int ok = rc == 1 && strstr(msg, "cannot write") && strstr(msg, "too large");
+    fprintf(stderr, "%s", msg);
+    free(msg);
+    return ok ? 0 : 1;
+}
+
+START_TEST(failed_write_keeps_the_old_file)
+{
+    /* a limit under the recording's size but above SQLite's 32 KiB -shm
+     * file, so that the database is read and the recording is cut */
+    char *msg;
+    ck_assert_int_eq(run_export(&cfg, "1", "asciicast", cast, &msg), 0);
+    free(msg);
+    struct stat sb;
+    ck_assert_int_eq(stat(cast, &sb), 0);
+    ck_assert_int_gt(sb.st_size, 40000);
+    fsize_limit = (rlim_t)sb.st_size - 1;
+    put_file(ttyrec, "old", 0644);
+    ck_assert_int_eq(in_child(export_past_file_size_limit, 0), 0);
+    assert_file(ttyrec, "old");
+    ck_assert_int_eq(count_prefixed(dir, ".game.ttyrec."), 0);
+}
+END_TEST
+
+/* --- rogued --list-games ----------------------------------------------------- */
+
+START_TEST(list_games_prints_every_game)
+{
+    char listpath[160];
+    snprintf(listpath, sizeof listpath, "%s/list.txt", dir);
+    FILE *f = fopen(listpath, "w");
+    ck_assert_ptr_nonnull(f);
+    fflush(stderr);
+    int saved = dup(2);
+    int fd = open(errpath, O_CREAT | O_TRUNC | O_WRONLY, 0600);
+    dup2(fd, 2);
+    close(fd);
+    int rc = export_list_main(&cfg, f);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    fclose(f);
+    ck_assert_int_eq(rc, 0);
+    char want[1024], line[256];
+    int n = snprintf(want, sizeof want, EXPORT_LIST_HEAD, "ID", "Ended (UTC)",
+                     "Player", "Score", "Depth", "Turns", "How it ended");
+    /* ended 1700000100: 2023-11-14 22:15 UTC */
+    snprintf(line, sizeof line, EXPORT_LIST_ROW, 1LL, "2023-11-14 22:15",
+             "guest1", row.score, row.depth, row.turns, "quit", "");
+    n += snprintf(want + n, sizeof want - (size_t)n, "%s", line);
+    snprintf(line, sizeof line, EXPORT_LIST_ROW, 2LL, "2023-11-14 22:15",
+             "guest1", row.score, row.depth, row.turns, "quit",
+             " (no record: cannot be exported)");
+    snprintf(want + n, sizeof want - (size_t)n, "%s", line);
+    size_t len;
+    unsigned char *got = slurp(listpath, &len);
+    ck_assert_str_eq((const char *)got, want);
+    ck_assert_ptr_nonnull(strstr(want, "     1  2023-11-14 22:15  guest1 "));
+    free(got);
+    got = slurp(errpath, &len);
+    ck_assert_ptr_nonnull(strstr((const char *)got, "2 games in "));
+    free(got);
+    /* a data directory without a database: refused, none made */
+    config_t other = cfg;
+    snprintf(other.data_dir, sizeof other.data_dir, "%s/none", dir);
+    ck_assert_int_eq(mkdir(other.data_dir, 0700), 0);
+    f = fopen(listpath, "w");
+    ck_assert_int_eq(export_list_main(&other, f), 1);
+    fclose(f);
+    char db[CONFIG_STR_MAX + 16];
+    snprintf(db, sizeof db, "%s/%s", other.data_dir, STORE_FILE);
+    ck_assert_int_ne(access(db, F_OK), 0);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("export");
@@ -579,6 +810,11 @@ static Suite *make_suite(void)
     tcase_add_test(tc, both_formats_end_on_the_final_screen);
     tcase_add_test(tc, bad_requests_fail_with_a_message);
     tcase_add_test(tc, damaged_record_refused);
+    tcase_add_test(tc, whole_export_replaces_the_file);
+    tcase_add_test(tc, read_only_directory_left_as_it_was);
+    tcase_add_test(tc, full_device_left_in_place);
+    tcase_add_test(tc, failed_write_keeps_the_old_file);
+    tcase_add_test(tc, list_games_prints_every_game);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -619,7 +619,7 @@ START_TEST(migrates_from_version_2)
     sqlite3_close(db);
 
     store_t *st = open_with(&fast);
-    ck_assert_int_eq(sql_int("PRAGMA user_version"), 3);
+    ck_assert_int_eq(sql_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
     ck_assert_int_eq(sql_int("SELECT count(*) FROM sqlite_master WHERE"
                              " name IN ('progress', 'progress_keys')"), 2);
     /* the old game is there, and the account can have a game in progress */

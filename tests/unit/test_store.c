@@ -139,7 +139,7 @@ START_TEST(fresh_file_is_created_and_ours)
     ck_assert_int_eq(sql_int(dbpath, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
     ck_assert_int_eq(sql_int(dbpath, "SELECT count(*) FROM sqlite_master WHERE"
                                      " name IN ('accounts', 'games',"
-                                     " 'games_by_score', 'games_by_account')"), 4);
+                                     " 'games_ranked', 'games_by_account')"), 4);
     /* WAL is a property of the file: a fresh connection sees it */
     sqlite3 *db;
     sqlite3_stmt *s;

@@ -1,0 +1,497 @@
+/* test_store_keep.c - the store keeps what it says it keeps, and says so
+ * when it cannot: a file or directory it may not write and a damaged file
+ * are refused at start with a sentence naming the file and what to do;
+ * writes that fail while running flip store_healthy and are logged once;
+ * guest numbers never repeat across restarts; guests' short games are not
+ * stored and their old ones go (the retention rule); the hall of fame
+ * ranks only games with a real end (enum store_ending). A real SQLite file
+ * in a temporary directory and a real libuv loop, as in test_store.c. */
+#include <check.h>
+#include <fcntl.h>
+#include <sodium.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "check_main.h"
+#include "game.h"
+#include "record.h"
+#include "store.h"
+
+#define NOBODY 65534 /* the unprivileged user the read-only tests run as */
+
+static char dir[64], dbpath[128];
+static uv_loop_t loop;
+static store_opts_t fast;
+static store_scores_t got_scores;
+static int flush_status;
+
+static void rm_db(void)
+{
+    char p[160];
+    const char *suffix[] = { "", "-wal", "-shm" };
+    for (int i = 0; i < 3; i++) {
+        snprintf(p, sizeof p, "%s%s", dbpath, suffix[i]);
+        unlink(p);
+    }
+}
+
+static void setup(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/rogued-keep-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(dbpath, sizeof dbpath, "%s/%s", dir, STORE_FILE);
+    ck_assert_int_eq(uv_loop_init(&loop), 0);
+    memset(&fast, 0, sizeof fast);
+    fast.pw_ops = crypto_pwhash_OPSLIMIT_MIN;
+    fast.pw_mem = crypto_pwhash_MEMLIMIT_MIN;
+    memset(&got_scores, 0, sizeof got_scores);
+    flush_status = -1;
+}
+
+static void teardown(void)
+{
+    ck_assert_int_eq(uv_loop_close(&loop), 0);
+    rm_db();
+    rmdir(dir);
+}
+
+static store_t *open_fast(void)
+{
+    char err[512];
+    store_t *st = store_open(&loop, dir, &fast, err, sizeof err);
+    ck_assert_msg(st != NULL, "%s", err);
+    return st;
+}
+
+static void on_scores(void *ctx, const store_scores_t *r)
+{
+    (void)ctx;
+    got_scores = *r;
+}
+
+typedef struct answer {
+    store_account_t acct;
+} answer_t;
+
+static void on_account(void *ctx, const store_account_t *r)
+{
+    ((answer_t *)ctx)->acct = *r;
+}
+
+static void on_flush(void *ctx, int status)
+{
+    (void)ctx;
+    flush_status = status;
+}
+
+static int flush(store_t *st)
+{
+    flush_status = -1;
+    ck_assert_int_eq(store_flush(st, on_flush, NULL), 0);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    return flush_status;
+}
+
+static long long sql_int(const char *sql)
+{
+    sqlite3 *db;
+    sqlite3_stmt *s;
+    long long v = -1;
+    ck_assert_int_eq(sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL),
+                     SQLITE_OK);
+    ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+    if (sqlite3_step(s) == SQLITE_ROW)
+        v = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    return v;
+}
+
+static store_game_t row(const char *name, int64_t account, int score,
+                        int turns, int ending, const char *cause)
+{
+    store_game_t g;
+    memset(&g, 0, sizeof g);
+    snprintf(g.name, sizeof g.name, "%s", name);
+    g.account_id = account;
+    g.score = score;
+    g.depth = 1;
+    g.turns = turns;
+    g.ending = ending;
+    snprintf(g.cause, sizeof g.cause, "%s", cause);
+    g.ended = 1000000 + score;
+    g.started = g.ended - 60;
+    return g;
+}
+
+/* Runs fn in a child process as user NOBODY (the tests run as root, to
+ * whom every file is writable); returns the child's exit status. */
+static int as_nobody(int (*fn)(void))
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        if (getuid() == 0 && (setgid(NOBODY) != 0 || setuid(NOBODY) != 0))
+            _exit(90);
+        _exit(fn());
+    }
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+static char child_err[512];
+
+/* In the child: store_open must refuse, naming the file and the fix. */
+static int open_refused(void)
+{
+    uv_loop_t l;
+    uv_loop_init(&l);
+    store_t *st = store_open(&l, dir, &fast, child_err, sizeof child_err);
+    if (st) {
+        store_close(st);
+        return 1;
+    }
+    fprintf(stderr, "refused: %s\n", child_err);
+    if (!strstr(child_err, dbpath) || !strstr(child_err, "cannot be written") ||
+        !strstr(child_err, "writable by the user rogued runs as"))
+        return 2;
+    return uv_loop_close(&l) == 0 ? 0 : 3;
+}
+
+/* --- refused at start -------------------------------------------------------- */
+
+START_TEST(read_only_file_refused)
+{
+    store_close(open_fast());
+    long long games = sql_int("SELECT count(*) FROM games");
+    /* the directory is nobody's, the file root's and read-only to others */
+    ck_assert_int_eq(chown(dir, NOBODY, NOBODY), 0);
+    ck_assert_int_eq(chmod(dbpath, 0644), 0);
+    ck_assert_int_eq(as_nobody(open_refused), 0);
+    /* as it was: still a database of ours, nothing added */
+    ck_assert_int_eq(sql_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
+    ck_assert_int_eq(sql_int("SELECT count(*) FROM games"), games);
+}
+END_TEST
+
+START_TEST(read_only_directory_refused)
+{
+    /* a file nobody may write, in a directory nobody may write */
+    store_close(open_fast());
+    ck_assert_int_eq(chown(dbpath, NOBODY, NOBODY), 0);
+    ck_assert_int_eq(chmod(dir, 0755), 0);
+    ck_assert_int_eq(as_nobody(open_refused), 0);
+    /* and no file at all, in a directory nobody may write: not created */
+    rm_db();
+    ck_assert_int_eq(as_nobody(open_refused), 0);
+    ck_assert_int_ne(access(dbpath, F_OK), 0);
+}
+END_TEST
+
+START_TEST(damaged_file_refused)
+{
+    store_t *st = open_fast();
+    /* enough games for the table to have pages of its own */
+    for (int i = 0; i < 400; i++) {
+        store_game_t g = row("Dana", 0, i, 10, STORE_END_DEATH,
+                             "killed by a very long-named rat of the sewers");
+        ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
+    }
+    store_close(st);
+    long long page = sql_int("PRAGMA page_size");
+    long long root = sql_int("SELECT rootpage FROM sqlite_master WHERE"
+                             " name = 'games'");
+    ck_assert_int_gt(root, 1);
+    /* the games table's root page: its b-tree header overwritten */
+    int fd = open(dbpath, O_WRONLY);
+    ck_assert_int_ge(fd, 0);
+    unsigned char junk[64];
+    memset(junk, 0x5a, sizeof junk);
+    ck_assert_int_eq(pwrite(fd, junk, sizeof junk, (root - 1) * page),
+                     (ssize_t)sizeof junk);
+    close(fd);
+    char err[768];
+    ck_assert_ptr_null(store_open(&loop, dir, &fast, err, sizeof err));
+    ck_assert_msg(strstr(err, dbpath) && strstr(err, "is damaged") &&
+                  strstr(err, "quick_check") && strstr(err, "backup") &&
+                  strstr(err, ".recover"), "%s", err);
+}
+END_TEST
+
+/* --- failing while running --------------------------------------------------- */
+
+static int count_lines(const char *path, const char *what)
+{
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    char line[1024];
+    int n = 0;
+    while (fgets(line, sizeof line, f))
+        n += strstr(line, what) != NULL;
+    fclose(f);
+    return n;
+}
+
+START_TEST(failing_writes_flip_health_and_log_once)
+{
+    char logpath[160];
+    snprintf(logpath, sizeof logpath, "%s/log", dir);
+    fflush(stderr);
+    int saved = dup(2);
+    int lfd = open(logpath, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+    ck_assert_int_ge(lfd, 0);
+    dup2(lfd, 2);
+    close(lfd);
+
+    fast.busy_ms = 20; /* do not wait long for the lock below */
+    store_t *st = open_fast();
+    ck_assert_int_eq(store_healthy(st), 1);
+    /* another process holds the write lock: every batch fails */
+    sqlite3 *other;
+    ck_assert_int_eq(sqlite3_open(dbpath, &other), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL),
+                     SQLITE_OK);
+    for (int i = 0; i < 5; i++) {
+        store_game_t g = row("Erin", 0, i, 10, STORE_END_DEATH, "killed by a rat");
+        ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
+        ck_assert_int_eq(flush(st), STORE_ERROR);
+        ck_assert_int_eq(store_healthy(st), 0);
+    }
+    ck_assert_int_eq(sqlite3_exec(other, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(other);
+    store_game_t g = row("Erin", 0, 99, 10, STORE_END_DEATH, "killed by a rat");
+    ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
+    ck_assert_int_eq(flush(st), STORE_OK);
+    ck_assert_int_eq(store_healthy(st), 1);
+    store_stats_t stats;
+    store_stats(st, &stats);
+    ck_assert_uint_eq(stats.games_lost, 5);
+    ck_assert_uint_eq(stats.games_written, 1);
+    store_close(st);
+
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    ck_assert_int_eq(sql_int("SELECT count(*) FROM games"), 1);
+    ck_assert_int_eq(count_lines(logpath, "writes are failing"), 1);
+    ck_assert_int_eq(count_lines(logpath, "database is locked"), 2);
+    ck_assert_int_eq(count_lines(logpath, "writes work again"), 1);
+    ck_assert_int_eq(count_lines(logpath, "games lost"), 0);
+    unlink(logpath);
+}
+END_TEST
+
+/* --- guest numbers ----------------------------------------------------------- */
+
+START_TEST(guest_numbers_never_repeat)
+{
+    store_t *st = open_fast();
+    /* past half a block: the next block is reserved on the way */
+    for (unsigned long long i = 1; i <= 1100; i++) {
+        ck_assert_uint_eq(store_guest_number(st), i);
+        if (i == 600)
+            ck_assert_int_eq(flush(st), STORE_OK); /* its answer has come */
+    }
+    store_close(st);
+    /* a restart (or a crash: the reserve is on disk before any is given)
+     * starts past every number reserved */
+    st = open_fast();
+    ck_assert_uint_eq(store_guest_number(st), 2001);
+    ck_assert_uint_eq(store_guest_number(st), 2002);
+    store_close(st);
+    st = open_fast();
+    ck_assert_uint_eq(store_guest_number(st), 3001);
+    store_close(st);
+}
+END_TEST
+
+/* --- bounded disk ------------------------------------------------------------- */
+
+START_TEST(short_guest_games_not_stored)
+{
+    fast.guest_min_turns = 50;
+    store_t *st = open_fast();
+    store_game_t g = row("guest1", 0, 5, 49, STORE_END_DEATH, "killed by a rat");
+    ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
+    g = row("guest2", 0, 6, 50, STORE_END_DEATH, "killed by a rat");
+    ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
+    /* an account's game is kept however short */
+    answer_t a = { 0 };
+    ck_assert_int_eq(store_register(st, "Fay", "password", on_account, &a), 0);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(a.acct.status, STORE_OK);
+    g = row("Fay", a.acct.id, 7, 1, STORE_END_QUIT, "quit");
+    ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
+    /* a real game handed over whole: freed, not stored */
+    game_t *played = game_new(42, NULL);
+    record_t rec;
+    ck_assert_int_eq(record_init(&rec, played, 0), 0);
+    record_key(&rec, played, 'l');
+    g = row("guest3", 0, 1, (int)played->turn, STORE_END_QUIT, "quit");
+    ck_assert_int_eq(store_end_game(st, &g, played, &rec), 0);
+    ck_assert_int_eq(flush(st), STORE_OK);
+    store_stats_t stats;
+    store_stats(st, &stats);
+    ck_assert_uint_eq(stats.guests_skipped, 2);
+    ck_assert_uint_eq(stats.games_written, 2);
+    store_close(st);
+    ck_assert_int_eq(sql_int("SELECT count(*) FROM games"), 2);
+    ck_assert_int_eq(sql_int("SELECT turns FROM games WHERE player = 'guest2'"),
+                     50);
+    ck_assert_int_eq(sql_int("SELECT turns FROM games WHERE player = 'Fay'"), 1);
+}
+END_TEST
+
+START_TEST(old_guest_games_pruned_unless_famous)
+{
+    store_t *st = open_fast();
+    int64_t now = (int64_t)time(NULL), old = now - 1000;
+    /* 20 old ranked games of an account, scores 1000..1019 */
+    for (int i = 0; i < 20; i++) {
+        store_game_t g = row("Gus", 0, 1000 + i, 200, STORE_END_DEATH,
+                             "killed by an orc");
+        g.account_id = 0;
+        g.ended = old;
+        ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
+    }
+    store_game_t famous = row("guest1", 0, 5000, 300, STORE_END_WIN, "won");
+    store_game_t forgotten = row("guest2", 0, 10, 300, STORE_END_DEATH, "killed by a rat");
+    store_game_t cut = row("guest3", 0, 9000, 300, STORE_END_DISCONNECT,
+                           "disconnected (timeout)");
+    store_game_t recent = row("guest4", 0, 11, 300, STORE_END_DEATH, "killed by a rat");
+    famous.ended = forgotten.ended = cut.ended = old;
+    recent.ended = now;
+    ck_assert_int_eq(store_add_game(st, &famous, NULL, 0), 0);
+    ck_assert_int_eq(store_add_game(st, &forgotten, NULL, 0), 0);
+    ck_assert_int_eq(store_add_game(st, &cut, NULL, 0), 0);
+    ck_assert_int_eq(store_add_game(st, &recent, NULL, 0), 0);
+    store_close(st);
+    /* the accounts' games: made an account's by the file, as the session
+     * would have stored them */
+    sqlite3 *db;
+    ck_assert_int_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_exec(db, "INSERT INTO accounts VALUES (1, 'Gus',"
+                                  " 'x', 0); UPDATE games SET account_id = 1"
+                                  " WHERE player = 'Gus'", NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+
+    fast.guest_keep_s = 500; /* the old games are past it, the recent not */
+    st = open_fast();        /* the rule runs at start, before any request */
+    ck_assert_int_eq(flush(st), STORE_OK);
+    store_stats_t stats;
+    store_stats(st, &stats);
+    ck_assert_uint_eq(stats.guests_pruned, 2);
+    store_close(st);
+    ck_assert_int_eq(sql_int("SELECT count(*) FROM games"), 22);
+    ck_assert_int_eq(sql_int("SELECT count(*) FROM games WHERE player IN"
+                             " ('guest2', 'guest3')"), 0);
+    ck_assert_int_eq(sql_int("SELECT count(*) FROM games WHERE player IN"
+                             " ('guest1', 'guest4')"), 2);
+}
+END_TEST
+
+/* --- the hall of fame's rule ----------------------------------------------------- */
+
+START_TEST(only_real_endings_ranked)
+{
+    store_t *st = open_fast();
+    struct { const char *name, *cause; int score, turns, ending, ranked; } g[] = {
+        { "Ann", "killed by a rat", 10, 5, STORE_END_DEATH, 1 },
+        { "Bob", "escaped with the Amulet", 50, 900, STORE_END_WIN, 1 },
+        { "Cid", "quit", 500, STORE_QUIT_MIN_TURNS - 1, STORE_END_QUIT, 0 },
+        { "Dee", "quit", 400, STORE_QUIT_MIN_TURNS, STORE_END_QUIT, 1 },
+        { "Eve", "disconnected (timeout)", 1000, 800, STORE_END_DISCONNECT, 0 },
+        /* the ending left unset: read from the cause */
+        { "Fox", "disconnected (closed)", 900, 800, STORE_END_UNSET, 0 },
+        { "Gil", "quit", 300, 20, STORE_END_UNSET, 0 },
+        { "Hal", "killed by a troll", 30, 5, STORE_END_UNSET, 1 },
+    };
+    int n = (int)(sizeof g / sizeof g[0]);
+    for (int i = 0; i < n; i++) {
+        store_game_t r = row(g[i].name, 0, g[i].score, g[i].turns, g[i].ending,
+                             g[i].cause);
+        ck_assert_int_eq(store_game_ranked(&r), g[i].ranked);
+        ck_assert_int_eq(store_add_game(st, &r, NULL, 0), 0);
+    }
+    ck_assert_int_eq(store_scores(st, 20, NULL, on_scores, NULL), 0);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(got_scores.status, STORE_OK);
+    ck_assert_int_eq(got_scores.n, 4);
+    ck_assert_str_eq(got_scores.top[0].name, "Dee");
+    ck_assert_int_eq(got_scores.top[0].ending, STORE_END_QUIT);
+    ck_assert_str_eq(got_scores.top[1].name, "Bob");
+    ck_assert_int_eq(got_scores.top[1].ending, STORE_END_WIN);
+    ck_assert_str_eq(got_scores.top[2].name, "Hal");
+    ck_assert_int_eq(got_scores.top[2].ending, STORE_END_DEATH);
+    ck_assert_str_eq(got_scores.top[3].name, "Ann");
+    store_close(st);
+    /* every game is kept, ranked or not */
+    ck_assert_int_eq(sql_int("SELECT count(*) FROM games"), n);
+    ck_assert_int_eq(sql_int("SELECT ending FROM games WHERE player = 'Fox'"),
+                     STORE_END_DISCONNECT);
+    ck_assert_int_eq(sql_int("SELECT ending FROM games WHERE player = 'Gil'"),
+                     STORE_END_QUIT);
+}
+END_TEST
+
+START_TEST(migration_reads_endings_from_causes)
+{
+    char err[512];
+    ck_assert_int_eq(store_create_at_version(dbpath, 3, err, sizeof err), 0);
+    sqlite3 *db;
+    ck_assert_int_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_exec(db,
+        "INSERT INTO games VALUES (1, 'guest1', NULL, 0, 1, 700, 1, 3, 0,"
+        " 'quit', 1, 2, NULL);"
+        "INSERT INTO games VALUES (2, 'guest2', NULL, 0, 1, 600, 1, 3, 0,"
+        " 'disconnected (', 1, 2, NULL);"
+        "INSERT INTO games VALUES (3, 'guest3', NULL, 0, 1, 20, 1, 300, 0,"
+        " 'killed by a rat', 1, 2, NULL);"
+        "INSERT INTO games VALUES (4, 'guest4', NULL, 0, 1, 10, 1, 150, 0,"
+        " 'quit', 1, 2, NULL);", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    store_t *st = open_fast();
+    ck_assert_int_eq(store_scores(st, 20, NULL, on_scores, NULL), 0);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(got_scores.n, 2);
+    ck_assert_int_eq(got_scores.top[0].game_id, 3);
+    ck_assert_int_eq(got_scores.top[0].ending, STORE_END_DEATH);
+    ck_assert_int_eq(got_scores.top[1].game_id, 4);
+    ck_assert_int_eq(got_scores.top[1].ending, STORE_END_QUIT);
+    store_close(st);
+    ck_assert_int_eq(sql_int("SELECT ending FROM games WHERE id = 2"),
+                     STORE_END_DISCONNECT);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("store_keep");
+    TCase *tc = tcase_create("store_keep");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, read_only_file_refused);
+    tcase_add_test(tc, read_only_directory_refused);
+    tcase_add_test(tc, damaged_file_refused);
+    tcase_add_test(tc, failing_writes_flip_health_and_log_once);
+    tcase_add_test(tc, guest_numbers_never_repeat);
+    tcase_add_test(tc, short_guest_games_not_stored);
+    tcase_add_test(tc, old_guest_games_pruned_unless_famous);
+    tcase_add_test(tc, only_real_endings_ranked);
+    tcase_add_test(tc, migration_reads_endings_from_causes);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
