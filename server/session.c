@@ -655,7 +655,8 @@ static void admit(sess_t *s)
     }
     s->admitted = 1;
     char guest[ACCT_NAME_MAX + 1];
-    snprintf(guest, sizeof guest, "guest%llu", (unsigned long long)s->id);
+    /* Guest numbers are never reused, across restarts too (store.h). */
+    snprintf(guest, sizeof guest, "guest%llu", store_guest_number(srv->store));
     lobby_init(&s->lobby, guest);
     srv->nplaying++;
     s->started_ms = s->last_input_ms = s->last_output_ms = now;

@@ -70,6 +70,8 @@ typedef struct st_play {
     uint8_t recorded;          /* dead: the store has the game already */
     uint8_t handed;            /* handed to another session: not ours to end */
     const char *end_cause;     /* set: the game ends for this (recorded) */
+    uint8_t store_down;        /* the store failed writes since the last
+                                  sweep: its copy may lack keys */
     uint8_t progress_begun;    /* the store has this game's begin */
     size_t progress_sent;      /* bytes of g.rec.keys the store has */
     uint64_t *watchers;        /* session ids; owned */

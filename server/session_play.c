@@ -82,7 +82,7 @@ static void flush_progress(sess_t *s)
 {
     st_play_t *p = &s->st.play;
     if (!p->g.game || p->recorded || p->handed || s->lobby.account_id <= 0 ||
-        p->g.rec.keys.len <= p->progress_sent)
+        (p->progress_begun && p->g.rec.keys.len <= p->progress_sent))
         return;
     if (!p->progress_begun) {
         /* Its begin failed (out of memory): try again, from the start; keys
@@ -384,6 +384,26 @@ static void play_draw(sess_t *s, screen_t *next)
 static void play_sweep(sess_t *s, uint64_t now)
 {
     (void)now;
+    st_play_t *p = &s->st.play;
+    if (s->lobby.account_id > 0 && !p->recorded) {
+        if (!store_healthy(s->srv->store)) {
+            /* The host's log says it once; the player is told while it
+             * lasts. */
+            p->store_down = 1;
+            if (!s->notice[0]) {
+                snprintf(s->notice, sizeof s->notice,
+                         "The server cannot save your game right now.");
+                sess_owe_frame(s);
+            }
+        } else if (p->store_down) {
+            /* Writes work again, but keys handed over meanwhile may be
+             * lost: the store gets the whole game again, from its begin. */
+            p->store_down = 0;
+            p->progress_begun = 0;
+            log_info("progress id=%llu: sent again whole after the store "
+                     "recovered", (unsigned long long)s->id);
+        }
+    }
     flush_progress(s); /* an account's new keys, at least once a second */
 }
 

@@ -4,6 +4,7 @@
  * after a crash, at most the last second of keys may be missing); and a
  * finished game replayed from the hall of fame reaches its final screen. */
 #include <check.h>
+#include <sqlite3.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,6 +224,59 @@ START_TEST(a_full_record_ends_the_game_whole)
 }
 END_TEST
 
+/* The database stops taking writes while an account plays (here another
+ * process holds it locked): play goes on, the player is told the game is
+ * not being saved, the log says so once; when writes work again, the
+ * game is kept as before. */
+START_TEST(a_failing_store_is_said_on_screen)
+{
+    char dir[] = "/tmp/rogued-resume-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)safe_seed());
+    tsrv_t *s = srv_start("--seed", seed, "--data-dir", dir, NULL);
+    tclient_t *a = play_lobby(srv_port(s));
+    login(a, 1);
+    ck_assert(cl_key(a, "p"));
+    play_wait_text(a, "HP: ");
+    char path[128];
+    snprintf(path, sizeof path, "%s/rogued.db", dir);
+    sqlite3 *db;
+    ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_exec(db, "BEGIN EXCLUSIVE", NULL, NULL, NULL),
+                     SQLITE_OK);
+    play_keys(a, 3); /* new keys for the store, which cannot take them */
+    if (!cl_wait_text(a, "The server cannot save your game right now.",
+                      CL_WAIT_MS * 4))
+        play_fail(a, "the player was not told");
+    ck_assert(srv_log_has(s, "writes are failing"));
+    play_keys(a, 3); /* it plays on */
+    ck_assert_int_eq(srv_log_count(s, "writes are failing"), 1);
+    ck_assert_int_eq(sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    play_keys(a, 1);
+    ck_assert(srv_wait_log(s, "writes work again", CL_WAIT_MS * 4));
+    /* Keys handed over while it failed may be lost: it gets them all. */
+    ck_assert(srv_wait_log(s, "progress id=1: sent again whole after the "
+                              "store recovered", CL_WAIT_MS));
+    int turn = cl_turn(a);
+    cl_snap_t before;
+    cl_snap(a, &before);
+    cl_close(a);
+    ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", CL_WAIT_MS));
+    /* Nothing was lost: the next login continues at the same screen. */
+    tclient_t *b = play_lobby(srv_port(s));
+    continue_game(b, turn);
+    expect_same(b, &before);
+    cl_snap_free(&before);
+    cl_close(b);
+    srv_stop(s);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 /* After a crash, everything older than a second is there: the keys the
  * log says were handed to the store a sweep before the kill (debug log
  * "progress id=N bytes=B": one byte per key here). */
@@ -336,6 +390,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, sigterm_and_restart_continue_on_the_same_screen);
     tcase_add_test(tc, sighup_keeps_every_game);
     tcase_add_test(tc, a_full_record_ends_the_game_whole);
+    tcase_add_test(tc, a_failing_store_is_said_on_screen);
     tcase_add_test(tc, sigkill_loses_at_most_the_last_second);
     tcase_add_test(tc, replay_from_the_hall_of_fame_reaches_the_final_screen);
     suite_add_tcase(s, tc);
