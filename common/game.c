@@ -333,11 +333,11 @@ int game_step(game_t *g, int dx, int dy)
     return 1;
 }
 
-/* Waiting with no monster in view heals 1 hp (004 "try this"). */
+/* Waiting with no monster in view heals 1 hp, unless poisoned. */
 static int game_wait(game_t *g)
 {
     player_t *p = &g->player;
-    if (p->hp < p->max_hp && !game_monster_in_view(g))
+    if (p->hp < p->max_hp && !p->poison && !game_monster_in_view(g))
         p->hp++;
     game_end_turn(g);
     return 1;
@@ -476,9 +476,9 @@ static int game_key_mode(game_t *g, int key)
     case MODE_PLAY:
         return game_key_play(g, key);
     case MODE_HELP:
-        /* Page 1 (keys): Space or ? shows page 2 (monsters, dice); any
+        /* Page 1 (keys): ? again shows page 2 (monsters, dice); any
          * other key returns. */
-        if (g->hist_off == 0 && (key == ' ' || key == '?'))
+        if (g->hist_off == 0 && key == '?')
             g->hist_off = 1;
         else
             g->mode = MODE_PLAY;

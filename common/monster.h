@@ -62,14 +62,14 @@ typedef struct creature_stats {
     char glyph;
     uint8_t colour;         /* COL_* (screen.h) */
     int hp;
-    /* power (000) uses attack as power; attack-defense (004) both. */
+    /* power uses attack as power; attack-defense both (docs/game.md). */
     int attack, defense;
-    /* d10 (001): a weapon and an armor. */
+    /* d10: a weapon and an armor. */
     const char *weapon;     /* "short sword" */
     int to_hit, dmg_min, dmg_max;
     const char *armor;      /* "bone" */
     int armor_defense, armor_class;
-    /* dice-pool (003): dice counts and per-die success chances (percent). */
+    /* dice-pool: dice counts and per-die success chances (percent). */
     int att_dice, att_chance, def_dice, def_chance;
     /* rewards */
     int xp, gold_min, gold_max;
@@ -90,7 +90,7 @@ typedef struct creature_stats {
 typedef struct monster {
     uint8_t kind;   /* enum monster_kind */
     uint8_t alive;
-    uint8_t confused; /* turns of confusion left (002); 0: itself */
+    uint8_t confused; /* turns of confusion left; 0: itself */
     uint8_t x, y;     /* a tile of the map */
     uint8_t loot;     /* MF_STEAL: 1 once it has stolen (it flees) */
     int16_t hp;       /* at most a kind's hp (tens) */
@@ -120,7 +120,7 @@ int monster_room_max(int depth);
 
 /* Spawns 0-monster_room_max(depth) monsters in the interior of `room` into
  * free slots of ms[0..max-1]: never two on one tile, never on (px, py) nor
- * on a non-walkable tile (a tile already taken is skipped, as in 004).
+ * on a non-walkable tile (a tile already taken is skipped).
  * Returns how many it placed. Uses only r. */
 int monster_spawn_room(monster_t *ms, int max, const map_t *m,
                        const rect_t *room, rng_t *r, int depth, int px,

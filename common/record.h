@@ -1,6 +1,6 @@
 /* record.h - a game record: what replays a game exactly, as bytes.
  *
- * A record is inputs, not state (STYLE.md habit 6): the core version, the
+ * A record is inputs, not state (docs/style.md): the core version, the
  * seed, the options and every key fed, plus the low 32 bits of the state
  * hash at the start and after every RECORD_CHECK_EVERY keys, so that a
  * replay that drifts is caught where it drifts, and the final state hash.

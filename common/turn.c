@@ -35,7 +35,7 @@ static void player_fighter(const game_t *g, fighter_t *f)
     if (item_pack_has(g, p->armor)) {
         const item_stats_t *a = item_stats(g->pack[p->armor]);
         f->defense += a->defense;
-        f->absorb = a->defense;
+        f->absorb = 2 * a->defense;
         f->armor_defense = a->armor_defense;
         f->armor_class = a->armor_class;
         f->def_dice += a->dice;
@@ -228,7 +228,8 @@ static void monster_stumbles(game_t *g, monster_t *m,
 }
 
 /* One action of monster m: its behaviour first (a shot from afar, a
- * summoning), else what ai.c decides. A thief with loot flees for good. */
+ * summoning), else what ai.c decides. A thief with loot flees, and once out
+ * of view it is gone with the gold. */
 static void monster_act(game_t *g, monster_t *m, ai_turn_t *t,
                         uint8_t occ[MAP_H][MAP_W])
 {
@@ -236,6 +237,14 @@ static void monster_act(game_t *g, monster_t *m, ai_turn_t *t,
     int in_view = g->visible[m->y][m->x];
     if (m->confused) {
         monster_stumbles(g, m, occ);
+        return;
+    }
+    if (m->loot && !in_view) {
+        /* Out of sight with the gold: gone for good. */
+        m->alive = 0;
+        m->loot = 0;
+        occ[m->y][m->x] = 0;
+        game_log(g, MSG_WARN, "The %s makes off with your gold.", k->name);
         return;
     }
     int adjacent = ai_adjacent(m->x, m->y, g->player.x, g->player.y);

@@ -167,7 +167,7 @@ static void draw_box(screen_t *s, int x0, int y0, int w, int h, uint8_t fg)
         }
 }
 
-/* MODE_TARGET (002): every tile that may be chosen (in view, in range) on
+/* MODE_TARGET: every tile that may be chosen (in view, in range) on
  * a blue ground; the cursor in reverse video. */
 static void draw_target(const game_t *g, screen_t *s)
 {
@@ -241,7 +241,7 @@ static void draw_log(const game_t *g, screen_t *s)
 
 static uint8_t hp_colour(int hp, int max)
 {
-    /* Green above 60%, yellow above 30%, red at or below (004). */
+    /* Green above 60%, yellow above 30%, red at or below. */
     if (hp * 10 > max * 6)
         return COL_BGREEN;
     if (hp * 10 > max * 3)
@@ -265,12 +265,12 @@ static void draw_status(const game_t *g, screen_t *s)
         screen_put(s, x++, y, i < fill ? '=' : '-', i < fill ? col : COL_GREY,
                    COL_DEFAULT, 0);
     screen_put(s, x++, y, ']', COL_WHITE, COL_DEFAULT, 0);
-    snprintf(text, sizeof text, " Lv:%d XP:%d/%d $:%d Depth:%d T:%u",
+    snprintf(text, sizeof text, "  Lvl:%d  XP:%d/%d  Gold:%d  Depth:%d  Turn:%u",
              p->level, p->xp, game_xp_next(p->level), p->gold, g->depth,
              (unsigned)g->turn);
     x += screen_puts(s, x, y, text, COL_WHITE, COL_DEFAULT, 0);
     if (p->poison > 0)
-        screen_puts(s, x, y, " Poisoned", COL_BGREEN, COL_DEFAULT, ATTR_BOLD);
+        screen_puts(s, x, y, "  Poisoned", COL_BGREEN, COL_DEFAULT, ATTR_BOLD);
 }
 
 /* MODE_LOOK: the cursor in reverse video, its tile's description on the
@@ -291,7 +291,7 @@ static void draw_look(const game_t *g, screen_t *s)
 }
 
 static const char *const help_lines[] = {
-    "Keys (Space: monsters and dice)",
+    "Keys (? again: monsters and dice)",
     "",
     "  Move          arrow keys, vi-keys (hjklyubn), numpad; Home/End/PgUp/PgDn",
     "  Run           Shift + a vi-key (HJKLYUBN)  Attack   move into a monster",
@@ -309,7 +309,7 @@ static const char *const help_lines[] = {
     "pick-up, use or drop is one turn, then every monster acts.",
     "Goal: the Amulet of Yendor (\") lies at depth 12. Take it to win.",
     "",
-    "Press Space for page 2, any other key to return to the game.",
+    "Press ? for page 2, any other key to return to the game.",
 };
 
 /* Page 2: the monster legend and the dice. */
@@ -386,7 +386,7 @@ static void draw_character(const game_t *g, screen_t *s)
     switch (g->opt.ruleset) {
     case RULES_POWER:
         snprintf(line[n++], 96, "Power %d; armour takes %d off each blow",
-                 p->attack + (w ? w->attack : 0), a ? a->defense : 0);
+                 p->attack + (w ? w->attack : 0), a ? 2 * a->defense : 0);
         break;
     case RULES_D10:
         snprintf(line[n++], 96,

@@ -222,7 +222,9 @@ static inline int bot_key(const game_t *g, int *resting, int *kind)
         occ[ty][tx] = 0; /* the target itself: step next to it, then bump */
         ai_distance_map(&g->map, tx, ty, &to);
         int nx, ny;
-        if (!ai_step_down(&g->map, &to, occ, p->x, p->y, &nx, &ny))
+        /* Blocked by other monsters: step (or bump) through them. */
+        if (!ai_step_down(&g->map, &to, occ, p->x, p->y, &nx, &ny) &&
+            !ai_step_down(&g->map, &to, NULL, p->x, p->y, &nx, &ny))
             return '.';
         return bot_key_for(nx - p->x, ny - p->y);
     }

@@ -137,7 +137,7 @@ START_TEST(q_on_the_death_screen_returns_to_the_lobby)
 }
 END_TEST
 
-/* The shape of each ruleset's lines (GAME.md), as the player sees them. */
+/* The shape of each ruleset's lines (docs/game.md), as the player sees them. */
 static const struct {
     const char *name;
     const char *shape; /* in a line of the player's blows */
@@ -145,7 +145,7 @@ static const struct {
     [RULES_POWER] = { "power", " hp)" },
     [RULES_ATTACK_DEFENSE] = { "attack-defense", "You hit the " },
     [RULES_D10] = { "d10", "You swing your fist at the " },
-    [RULES_DICE_POOL] = { "dice-pool", " and roll: " },
+    [RULES_DICE_POOL] = { "dice-pool", " vs [" },
 };
 
 /* Each `combat = NAME` of a config file plays its own rules: a fight to the

@@ -197,15 +197,16 @@ START_TEST(help_screen)
 
     ck_assert(cl_key(c, "?"));
     static const char *const lines[] = {
-        "Keys",
-        "Move          arrow keys, or vi-keys, or the numpad:",
-        "y k u      7 8 9",
-        "h   l      4   6",
-        "b j n      1 2 3",
+        "Keys (? again: monsters and dice)",
+        "Move          arrow keys, vi-keys (hjklyubn), numpad; Home/End/PgUp/PgDn",
+        "Run           Shift + a vi-key (HJKLYUBN)  Attack   move into a monster",
+        "Travel        _ (or > off the stairs): to the stairs, once seen",
+        "Explore       o  (walks to what is not seen yet; stops at items)",
         "Wait a turn   .  or  5",
-        "Help          ?  (this screen)",
+        "Look          ;  or  x          Character        @  or  C",
         "Quit          Q  (asks y/n)",
-        "Press any key to return to the game.",
+        "Goal: the Amulet of Yendor (\") lies at depth 12. Take it to win.",
+        "Press ? for page 2, any other key to return to the game.",
     };
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
         if (!cl_screen_has(c, lines[i]))

@@ -394,10 +394,10 @@ START_TEST(hp_colour_and_bar)
         ck_assert_uint_eq(screen_cat(&s, bar, 23)->ch, '=');
         ck_assert_uint_eq(screen_cat(&s, bar, 23)->fg, cases[i].fg);
     }
-    ck_assert(row_has(&s, 23, " Lv:1 XP:0/100 $:0 Depth:1 T:0"));
+    ck_assert(row_has(&s, 23, "Lvl:1  XP:0/100  Gold:0  Depth:1  Turn:0"));
     g->player.poison = 3;
     view_draw(g, &s);
-    ck_assert(row_has(&s, 23, "T:0 Poisoned"));
+    ck_assert(row_has(&s, 23, "Turn:0  Poisoned"));
     screen_free(&s);
     game_free(g);
 }
