@@ -253,6 +253,17 @@ int main(int argc, char **argv)
         else
             printf("- median XP level at depth d within d..3d: NOT met "
                    "(depth %d: level %d)\n", lvl_bad, lvl_med[lvl_bad]);
+        int d1 = 0, d1_troll = 0;
+        for (int i = 0; i < n; i++)
+            if (out[i].end < END_WON && out[i].depth == 1) {
+                d1++;
+                d1_troll += out[i].end == MON_TROLL;
+            }
+        printf("- a depth-1 troll not the main cause of death: %d of %d "
+               "deaths (%.1f%%) were to a troll at depth 1, %s\n",
+               d1_troll, died, died ? 100.0 * d1_troll / died : 0.0,
+               d1_troll * 2 < died && d1_troll <= worst ? "met" : "NOT met");
+        (void)d1;
         printf("- turn cap reached by under 1%%: %.1f%%, %s\n",
                100.0 * ends[END_TIMEOUT] / n,
                ends[END_TIMEOUT] * 100 < n ? "met" : "NOT met");
