@@ -208,7 +208,10 @@ static void draw_pack(const game_t *g, screen_t *s)
         x += screen_puts(s, x, y, line, COL_WHITE, COL_DEFAULT, 0);
         screen_put(s, x, y, (uint32_t)k->glyph, k->colour, COL_DEFAULT,
                    ATTR_BOLD);
-        if (g->pack_n[i] > 1)
+        if (g->pack_n[i] > 1 && strncmp(k->name, "scroll of ", 10) == 0)
+            snprintf(line, sizeof line, "%d scrolls of %s", g->pack_n[i],
+                     k->name + 10);
+        else if (g->pack_n[i] > 1)
             snprintf(line, sizeof line, "%d %ss", g->pack_n[i], k->name);
         else
             snprintf(line, sizeof line, "%s%s", k->name,

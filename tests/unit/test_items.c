@@ -564,7 +564,7 @@ START_TEST(pack_holds_26)
             row[x] = (char)screen_cat(&s, x, y)->ch;
         row[80] = '\0';
         found_a |= strstr(row, "a) ) dagger") != NULL;
-        found_z |= strstr(row, "z) ? 2 scroll of confusions") != NULL;
+        found_z |= strstr(row, "z) ? 2 scrolls of confusion") != NULL;
         ck_assert(y >= MAP_H || strstr(row, "Inventory") == NULL || y == 2);
     }
     ck_assert(found_a && found_z);
