@@ -115,9 +115,13 @@ static int is_stairs(const game_t *g, int x, int y)
 
 int travel_to_stairs(game_t *g)
 {
-    int dx, dy;
-    if (travel_first_step(g, is_stairs, &dx, &dy) < 0) {
+    int dx, dy, steps = travel_first_step(g, is_stairs, &dx, &dy);
+    if (steps < 0) {
         game_log(g, MSG_INFO, "You have not found the stairs down yet.");
+        return 0;
+    }
+    if (steps == 0) {
+        game_log(g, MSG_INFO, "You are on the stairs: > goes down.");
         return 0;
     }
     if (refuse_in_view(g))

@@ -54,7 +54,7 @@ START_TEST(fight_to_death_then_new_game_then_goodbye)
         cl_cell_t cell;
         cl_cell(c, 0, 23, &cell);
         if (!game_dead(g)) {
-            /* 004: green above 60%, yellow above 30%, red at or below. */
+            /* Green above 60%, yellow above 30%, red at or below. */
             int band = hp_band(&g->player);
             ck_assert_int_eq(cell.fg, band == 2 ? 10 : band == 1 ? 11 : 9);
             yellow |= cell.fg == 11;

@@ -103,6 +103,8 @@ START_TEST(travel_to_the_stairs)
     ck_assert_int_eq(g->player.x, 35);
     ck_assert_int_eq(g->player.y, 12);
     ck_assert_int_eq(g->turn, 25);
+    ck_assert_int_eq(game_key(g, '_'), 0);
+    ck_assert_str_eq(game_msg(g, 0)->text, "You are on the stairs: > goes down.");
     /* `>` on them descends. */
     ck_assert_int_eq(game_key(g, '>'), 1);
     ck_assert_int_eq(g->depth, 2);
