@@ -14,7 +14,7 @@
  * when the bot dies, wins, has nothing left to do, or reaches a turn cap.
  *
  * A script is the keys the bot pressed in a run of games (seed, keys), played
- * once untimed; the benchmarks then replay the keys, so that the bot's own
+ * once untimed, one turn per key (bot_key_single); the benchmarks then replay the keys, so that the bot's own
  * path finding is never part of a measured time. Header-only (static
  * inline): each benchmark is one source file. */
 #ifndef ROGUE_BENCH_BOT_H
@@ -238,6 +238,21 @@ static inline int bot_key(const game_t *g, int *resting, int *kind)
     return 0;
 }
 
+/* bot_key for a script of one turn per key (the core and output
+ * benchmarks time a key as a turn): autoexplore and travel become their
+ * first step. */
+static inline int bot_key_single(const game_t *g, int *resting, int *kind)
+{
+    int key = bot_key(g, resting, kind), dx, dy;
+    if (key == 'o' &&
+        travel_first_step(g, bot_is_unexplored_goal, &dx, &dy) > 0)
+        return bot_key_for(dx, dy);
+    if (key == '>' && g->map.tile[g->player.y][g->player.x] != TILE_STAIRS &&
+        travel_first_step(g, bot_is_stairs, &dx, &dy) > 0)
+        return bot_key_for(dx, dy);
+    return key;
+}
+
 /* One game of a script. */
 typedef struct bot_game {
     uint64_t seed;
@@ -271,7 +286,7 @@ static inline void bot_script_make(bot_script_t *s, uint64_t first_seed,
         int resting = 0, kind = 0;
         while (!game_dead(g) && (long)g->turn < cap &&
                s->turns + (long)g->turn < min_turns) {
-            int key = bot_key(g, &resting, &kind);
+            int key = bot_key_single(g, &resting, &kind);
             if (!key || bg->nkeys >= cap * 2)
                 break;
             bg->keys[bg->nkeys++] = key;
