@@ -176,8 +176,12 @@ void item_spawn_level(game_t *g)
         }
     }
     if (g->depth >= GAME_AMULET_DEPTH) {
-        int x, y;
-        rect_center(&g->map.rooms[g->map.nrooms - 1], &x, &y);
+        /* Where the stairs would be (map_place_stairs): the centre of the
+         * last room, or the top-left corner of a level of one room. */
+        const rect_t *last = &g->map.rooms[g->map.nrooms - 1];
+        int x = last->x, y = last->y;
+        if (g->map.nrooms > 1)
+            rect_center(last, &x, &y);
         item_t *it = item_find(g, ITEM_THING, x, y);
         if (it)
             it->kind = IK_AMULET;
