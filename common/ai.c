@@ -1,4 +1,5 @@
-/* ai.c - Dijkstra maps (000 part 6, Brogue), chasing, fleeing, wandering. */
+/* ai.c - Dijkstra maps (as in the tutorials and Brogue), chasing, fleeing,
+ * wandering (docs/game.md, "Monster behaviour"). */
 #include "ai.h"
 
 #include <limits.h>

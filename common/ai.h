@@ -3,7 +3,7 @@
  * A distance map holds, for every walkable tile, the number of steps (8
  * directions, each costing 1) to a target; it is computed once per turn from
  * the player and shared by every monster, so chasing follows the true
- * shortest path round any pillar (000's greedy step does not). The flee map
+ * shortest path round any pillar (a greedy step does not). The flee map
  * is the distance map inverted and rescanned (Brogue's "safety map"): rolling
  * downhill on it leads away from the player and out of dead ends instead of
  * into them. Maps ignore monsters; a step never enters a tile that `occ`
@@ -48,7 +48,7 @@ int ai_step_down(const map_t *m, const dmap_t *dm,
                  const uint8_t occ[MAP_H][MAP_W], int x, int y, int *nx,
                  int *ny);
 
-/* A random step or a pause (000): one of the 8 neighbours or staying, each
+/* A random step or a pause: one of the 8 neighbours or staying, each
  * equally likely (one rng_range call); a step onto a wall or a taken tile
  * becomes a pause. Returns 1 and sets *nx, *ny if it moves. */
 int ai_wander(const map_t *m, const uint8_t occ[MAP_H][MAP_W], rng_t *r,
@@ -65,7 +65,7 @@ typedef struct ai_turn {
 /* Starts a monster phase for a player at (px, py). */
 void ai_turn_begin(ai_turn_t *t, int px, int py);
 
-/* One monster's decision (GAME.md "Monster behaviour"): out of view it
+/* One monster's decision (docs/game.md, "Monster behaviour"): out of view it
  * wanders; in view it attacks when next to the player, else it flees below
  * 30% hp (attacking if cornered next to the player), else it chases along
  * the shortest path. Uses r only to wander. */
@@ -76,7 +76,7 @@ int ai_decide(const map_t *m, ai_turn_t *t, const uint8_t occ[MAP_H][MAP_W],
 /* 1 if (ax, ay) and (bx, by) are neighbours (8 directions, not the same). */
 int ai_adjacent(int ax, int ay, int bx, int by);
 
-/* 1 if a monster with hp of max_hp flees (below 30%, 004). */
+/* 1 if a monster with hp of max_hp flees (below 30%). */
 int ai_wants_to_flee(int hp, int max_hp);
 
 #endif

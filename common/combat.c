@@ -1,5 +1,6 @@
-/* combat.c - the four rulesets of GAME.md, each as written in its source,
- * with its source's log lines (in the second person for the player). */
+/* combat.c - the four rulesets of docs/game.md ("Combat"), each as written
+ * in its source tutorial, with its log lines (in the second person for the
+ * player); dice-pool's in a compact form of one line (two if long). */
 #include "combat.h"
 
 #include <stdarg.h>
@@ -50,8 +51,8 @@ static void add_line(combat_result_t *out, const fighter_t *att,
     l->kind = att->is_player ? MSG_GOOD : MSG_BAD;
 }
 
-/* 000: always hits; the defender loses the attacker's power.
- * "The goblin hits you for 3. (You: 27 hp)" */
+/* Power: always hits; the defender loses the attacker's power, less what
+ * its armour absorbs. "The goblin hits you for 3. (You: 27 hp)" */
 static void resolve_power(const fighter_t *att, const fighter_t *def,
                           combat_roll_fn roll, void *ctx,
                           combat_result_t *out)
@@ -59,7 +60,7 @@ static void resolve_power(const fighter_t *att, const fighter_t *def,
     (void)roll;
     (void)ctx;
     char a[48], d[48];
-    int dmg = att->attack > 0 ? att->attack : 0;
+    int dmg = att->attack - def->absorb > 0 ? att->attack - def->absorb : 0;
     int left = def->hp - dmg > 0 ? def->hp - dmg : 0;
     out->hit = 1;
     out->damage = dmg;
@@ -76,7 +77,8 @@ static void resolve_power(const fighter_t *att, const fighter_t *def,
                  def->name + 1, left);
 }
 
-/* 004: damage = max(0, attack - defense); a 10% critical hit doubles it.
+/* Attack-defense: damage = max(0, attack - defense); a 10% critical hit
+ * doubles it.
  * "You hit the orc for 4 damage!" / "... but deal no damage." */
 static void resolve_attack_defense(const fighter_t *att, const fighter_t *def,
                                    combat_roll_fn roll, void *ctx,
@@ -102,7 +104,7 @@ static void resolve_attack_defense(const fighter_t *att, const fighter_t *def,
                  object(def, d, sizeof d), verb(att, "deal", "deals"));
 }
 
-/* 001: hit if d10 + to-hit > armor class; damage = a roll in the weapon's
+/* d10: hit if d10 + to-hit > armor class; damage = a roll in the weapon's
  * range - the armor's defense, at least 0.
  * "You swing your fist at the skeleton and hit for 2." / "... and miss." */
 static void resolve_d10(const fighter_t *att, const fighter_t *def,
@@ -128,7 +130,7 @@ static void resolve_d10(const fighter_t *att, const fighter_t *def,
 }
 
 /* Rolls n d100s; each >= 100 - chance is a success. Writes the faces as
- * "12, 88, 95" into list. Returns the successes. */
+ * "12 88 95" into list. Returns the successes. */
 static int roll_pool(int n, int chance, combat_roll_fn roll, void *ctx,
                      char *list, size_t len)
 {
@@ -140,7 +142,7 @@ static int roll_pool(int n, int chance, combat_roll_fn roll, void *ctx,
         if (face >= 100 - chance)
             successes++;
         if (used < len) {
-            int w = snprintf(list + used, len - used, "%s%d", i ? ", " : "",
+            int w = snprintf(list + used, len - used, "%s%d", i ? " " : "",
                              face);
             used += w > 0 ? (size_t)w : 0;
         }
@@ -148,44 +150,46 @@ static int roll_pool(int n, int chance, combat_roll_fn roll, void *ctx,
     return successes;
 }
 
-/* 003: the attacker rolls `attack` d100s, the defender `defense` d100s;
- * damage = hits - blocks. Three lines, as in 003:
- *   "You attack the goblin and roll: 12, 88, 95, scoring 2 hits."
- *   "  The goblin defends and rolls: 40, 97, resulting in 1 block."
- *   "  The goblin is hit for 1 damage." / "  You block all damage." */
+/* Dice-pool: the attacker rolls `attack` d100s, the defender `defense`
+ * d100s; damage = hits - blocks. One compact line (docs/game.md explains it,
+ * and so does the help screen):
+ *   "You hit the goblin: [12 88 95] 2 vs [40 97] 1 = 1 damage."
+ *   "The orc hits you: [90 71] 2 vs [80 65] 2 = blocked."
+ *   "You miss the goblin: [12 30 41] 0."
+ * A line too long for the log is cut before " vs ", which starts a second. */
 static void resolve_dice_pool(const fighter_t *att, const fighter_t *def,
                               combat_roll_fn roll, void *ctx,
                               combat_result_t *out)
 {
-    char a[48], d[48], list[MSG_LEN];
-    int hits = roll_pool(att->att_dice, att->att_chance, roll, ctx, list,
-                         sizeof list);
+    char a[48], d[48], hit_list[MSG_LEN], block_list[MSG_LEN];
+    char first[4 * MSG_LEN], second[2 * MSG_LEN];
+    int hits = roll_pool(att->att_dice, att->att_chance, roll, ctx, hit_list,
+                         sizeof hit_list);
     if (hits == 0) {
-        add_line(out, att, "%s %s %s and %s: %s, and %s completely.",
-                 subject(att, a, sizeof a), verb(att, "attack", "attacks"),
-                 object(def, d, sizeof d), verb(att, "roll", "rolls"),
-                 list[0] ? list : "no dice", verb(att, "miss", "misses"));
+        add_line(out, att, "%s %s %s: [%s] 0.", subject(att, a, sizeof a),
+                 verb(att, "miss", "misses"), object(def, d, sizeof d),
+                 hit_list);
         return;
     }
     out->hit = 1;
-    add_line(out, att, "%s %s %s and %s: %s, scoring %d hit%s.",
-             subject(att, a, sizeof a), verb(att, "attack", "attacks"),
-             object(def, d, sizeof d), verb(att, "roll", "rolls"), list, hits,
-             hits == 1 ? "" : "s");
-    int blocks = roll_pool(def->def_dice, def->def_chance, roll, ctx, list,
-                           sizeof list);
-    add_line(out, att, "  %s %s: %s, resulting in %d block%s.",
-             subject(def, d, sizeof d),
-             verb(def, "defend and roll", "defends and rolls"),
-             list[0] ? list : "no dice", blocks, blocks == 1 ? "" : "s");
+    int blocks = roll_pool(def->def_dice, def->def_chance, roll, ctx,
+                           block_list, sizeof block_list);
     out->damage = hits > blocks ? hits - blocks : 0;
+    snprintf(first, sizeof first, "%s %s %s: [%s] %d",
+             subject(att, a, sizeof a), verb(att, "hit", "hits"),
+             object(def, d, sizeof d), hit_list, hits);
     if (out->damage > 0)
-        add_line(out, att, "  %s %s hit for %d damage.",
-                 subject(def, d, sizeof d), verb(def, "are", "is"),
-                 out->damage);
+        snprintf(second, sizeof second, "vs [%s] %d = %d damage.",
+                 block_list, blocks, out->damage);
     else
-        add_line(out, att, "  %s %s all damage.", subject(def, d, sizeof d),
-                 verb(def, "block", "blocks"));
+        snprintf(second, sizeof second, "vs [%s] %d = blocked.", block_list,
+                 blocks);
+    if (strlen(first) + 1 + strlen(second) < MSG_LEN) {
+        add_line(out, att, "%s %s", first, second);
+    } else {
+        add_line(out, att, "%s", first);
+        add_line(out, att, "  %s", second);
+    }
 }
 
 /* The ruleset table: config name and rule, in enum ruleset order. */

@@ -14,10 +14,10 @@
 
 /* The order is fixed (game records store it): 0 is the default. */
 enum ruleset {
-    RULES_ATTACK_DEFENSE = 0, /* 004: max(0, attack - defense), 10% crits x2 */
-    RULES_POWER,              /* 000: the defender loses the attacker's power */
-    RULES_D10,                /* 001: d10 + to-hit > AC, weapon roll - armor */
-    RULES_DICE_POOL,          /* 003: attack d100s minus defense d100s */
+    RULES_ATTACK_DEFENSE = 0, /* max(0, attack - defense), 10% crits x2 */
+    RULES_POWER,              /* the defender loses the attacker's power */
+    RULES_D10,                /* d10 + to-hit > AC, weapon roll - armor */
+    RULES_DICE_POOL,          /* attack d100s minus defense d100s */
     RULES_COUNT
 };
 
@@ -38,6 +38,8 @@ typedef struct fighter {
     int to_hit, dmg_min, dmg_max;
     int armor_defense, armor_class;
     int att_dice, att_chance, def_dice, def_chance; /* dice-pool */
+    int absorb;            /* power: taken off each blow it receives (the
+                              player's armour; 0 for monsters) */
 } fighter_t;
 
 typedef struct combat_line {
@@ -78,8 +80,8 @@ const char *combat_ruleset_name(int r);
 /* The ruleset called `name`, or -1. */
 int combat_ruleset_parse(const char *name);
 
-/* Every name, comma-separated, in the order of the sources (000, 004, 001,
- * 003): "power, attack-defense, d10, dice-pool". For error messages. */
+/* Every name, comma-separated, in the order of the source tutorials:
+ * "power, attack-defense, d10, dice-pool". For error messages. */
 const char *combat_ruleset_names(void);
 
 #endif

@@ -13,6 +13,8 @@
 #include "combat.h"
 #include "fov.h"
 #include "keys.h"
+#include "look.h"
+#include "travel.h"
 
 /* The cosmetic stream is derived from the seed but never shares state with
  * the rules stream. */
@@ -37,17 +39,21 @@ void game_update_fov(game_t *g)
     item_see(g);
 }
 
-/* A new level at g->depth from the rules stream: the map with its stairs,
- * the player in the centre of the first room, 0-N monsters in each room but
- * the first (004; more and stronger deeper), 0-2 items in every room (002),
- * nothing remembered. The player's own state (hp, pack, XP) stays. */
+/* A new level at g->depth from the rules stream: the map with its stairs
+ * (none on the Amulet's level), the player in the centre of the first room,
+ * 0-N monsters in each room but the first (more and stronger deeper), 0-2
+ * items in every room, nothing remembered. The player's own state (hp, pack, XP) stays. */
 static void game_build_level(game_t *g)
 {
     map_generate(&g->map, &g->rng);
-    map_place_stairs(&g->map);
+    if (g->depth < GAME_AMULET_DEPTH)
+        map_place_stairs(&g->map);
     rect_center(&g->map.rooms[0], &g->player.x, &g->player.y);
     memset(g->monsters, 0, sizeof g->monsters);
     memset(g->items, 0, sizeof g->items);
+    /* The last level's view is not this one's: nothing is in view until
+     * game_update_fov below, so no item is marked seen from afar. */
+    memset(g->visible, 0, sizeof g->visible);
     for (int i = 1; i < g->map.nrooms; i++)
         monster_spawn_room(g->monsters, MAX_MONSTERS, &g->map,
                            &g->map.rooms[i], &g->rng, g->depth,
@@ -75,6 +81,7 @@ game_t *game_new(uint64_t seed, const game_options_t *opt)
     p->attack = base->attack;
     p->defense = base->defense;
     p->level = 1;
+    p->weapon = p->armor = -1;
     g->depth = 1;
     g->mode = MODE_PLAY;
     game_build_level(g);
@@ -108,7 +115,8 @@ void game_log(game_t *g, int kind, const char *fmt, ...)
     }
     msg_t *m = &g->log[slot];
     /* Clear the whole slot so that the state hash never sees stale bytes. */
-    memset(m->text, 0, sizeof m->text);
+    memset(m, 0, sizeof *m);
+    m->seq = g->log_total++;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(m->text, sizeof m->text, fmt, ap);
@@ -128,9 +136,20 @@ int game_over(const game_t *g)
     return g->mode == MODE_OVER;
 }
 
+int game_msg_is_new(const game_t *g, int i)
+{
+    const msg_t *m = game_msg(g, i);
+    return m && m->seq >= g->log_fresh;
+}
+
 int game_dead(const game_t *g)
 {
-    return g->mode == MODE_DEAD;
+    return g->mode == MODE_DEAD || g->mode == MODE_WON;
+}
+
+int game_won(const game_t *g)
+{
+    return g->mode == MODE_WON;
 }
 
 int game_dead_choice(int key)
@@ -156,6 +175,10 @@ const char *game_death_cause(const game_t *g, char *buf, size_t len)
         snprintf(buf, len, "alive");
         return buf;
     }
+    if (g->killer == KILLER_WON) {
+        snprintf(buf, len, "won: took the Amulet at depth %d", g->depth);
+        return buf;
+    }
     if (g->killer == KILLER_FIREBALL) {
         snprintf(buf, len, "killed by your own fireball");
         return buf;
@@ -168,12 +191,14 @@ const char *game_death_cause(const game_t *g, char *buf, size_t len)
 
 int game_score(const game_t *g)
 {
-    return g->player.xp + g->player.gold + GAME_DEPTH_SCORE * (g->depth - 1);
+    return g->player.xp + g->player.gold + GAME_DEPTH_SCORE * (g->depth - 1) +
+           (g->killer == KILLER_WON ? GAME_WIN_SCORE : 0);
 }
 
 int game_xp_next(int level)
 {
-    return level * 100;
+    /* 100, 250, 450, 700, ...: each level costs 50 more than the last. */
+    return 25 * level * (level + 3);
 }
 
 void game_gain_xp(game_t *g, int xp)
@@ -183,10 +208,9 @@ void game_gain_xp(game_t *g, int xp)
     while (p->xp >= game_xp_next(p->level)) {
         p->level++;
         p->max_hp += 5;
-        p->hp = p->max_hp;
+        p->hp = p->hp + 5 < p->max_hp ? p->hp + 5 : p->max_hp;
         p->attack += 1;
-        game_log(g, MSG_LEVEL,
-                 "You reach level %d! Max HP %d, attack +1, fully healed.",
+        game_log(g, MSG_LEVEL, "You reach level %d! Max HP %d, attack +1.",
                  p->level, p->max_hp);
     }
 }
@@ -280,14 +304,16 @@ static void arrive(game_t *g)
         game_log(g, MSG_GOOD, "You pick up %d gold.", gold->amount);
         memset(gold, 0, sizeof *gold);
     }
-    const item_t *it = item_find(g, ITEM_THING, g->player.x, g->player.y);
+    item_t *it = item_find(g, ITEM_THING, g->player.x, g->player.y);
+    if (it)
+        it->walked = 1;
     if (it)
         game_log(g, MSG_INFO, "You see %s %s here.", item_article(it->kind),
                  item_stats(it->kind)->name);
 }
 
 /* Moves, or attacks the monster in the way (bump to attack). */
-static int game_move(game_t *g, int dx, int dy)
+int game_step(game_t *g, int dx, int dy)
 {
     int nx = g->player.x + dx, ny = g->player.y + dy;
     int target = game_monster_at(g, nx, ny);
@@ -307,24 +333,23 @@ static int game_move(game_t *g, int dx, int dy)
     return 1;
 }
 
-/* Waiting with no monster in view heals 1 hp (004 "try this"). */
+/* Waiting with no monster in view heals 1 hp, unless poisoned. */
 static int game_wait(game_t *g)
 {
     player_t *p = &g->player;
-    if (p->hp < p->max_hp && !game_monster_in_view(g))
+    if (p->hp < p->max_hp && !p->poison && !game_monster_in_view(g))
         p->hp++;
     game_end_turn(g);
     return 1;
 }
 
 /* `>` on the stairs: a new, deeper level; the player keeps hp, pack, XP.
- * It takes a turn, which the new level's monsters play. */
+ * It takes a turn, which the new level's monsters play. Off the stairs it
+ * travels to them (travel.h). */
 static int game_descend(game_t *g)
 {
-    if (g->map.tile[g->player.y][g->player.x] != TILE_STAIRS) {
-        game_log(g, MSG_INFO, "There are no stairs down here.");
-        return 0;
-    }
+    if (g->map.tile[g->player.y][g->player.x] != TILE_STAIRS)
+        return travel_to_stairs(g);
     g->depth++;
     game_build_level(g);
     game_log(g, MSG_SYSTEM, "You descend the stairs to depth %d.", g->depth);
@@ -347,8 +372,23 @@ static int game_key_play(game_t *g, int key)
 {
     int dx, dy;
     if (game_key_direction(key, &dx, &dy))
-        return game_move(g, dx, dy);
+        return game_step(g, dx, dy);
+    if (key >= 'A' && key <= 'Z' && key != 'P' && key != 'Q' && key != 'C' &&
+        game_key_direction(key - 'A' + 'a', &dx, &dy))
+        return travel_run(g, dx, dy);
     switch (key) {
+    case '_':
+        return travel_to_stairs(g);
+    case 'o':
+        return travel_explore(g);
+    case ';':
+    case 'x':
+        look_begin(g);
+        return 0;
+    case '@':
+    case 'C':
+        g->mode = MODE_CHARACTER;
+        return 0;
     case '.':
     case '5':
         return game_wait(g);
@@ -363,6 +403,7 @@ static int game_key_play(game_t *g, int key)
         return game_descend(g);
     case '?':
         g->mode = MODE_HELP;
+        g->hist_off = 0;
         return 0;
     case 'P':
         g->mode = MODE_HISTORY;
@@ -395,7 +436,7 @@ static int game_key_pack(game_t *g, int key)
     if (key < 'a' || key > 'z')
         return 0;
     int slot = key - 'a';
-    if (slot >= g->pack_count) {
+    if (!item_pack_has(g, slot)) {
         game_log(g, MSG_INFO, "You have no item '%c'.", key);
         return 0;
     }
@@ -429,15 +470,24 @@ static void game_key_history(game_t *g, int key)
         g->hist_off = 0;
 }
 
-int game_key(game_t *g, int key)
+static int game_key_mode(game_t *g, int key)
 {
-    g->keys++;
     switch (g->mode) {
     case MODE_PLAY:
         return game_key_play(g, key);
     case MODE_HELP:
+        /* Page 1 (keys): ? again shows page 2 (monsters, dice); any
+         * other key returns. */
+        if (g->hist_off == 0 && key == '?')
+            g->hist_off = 1;
+        else
+            g->mode = MODE_PLAY;
+        return 0;
+    case MODE_CHARACTER:
         g->mode = MODE_PLAY;
         return 0;
+    case MODE_LOOK:
+        return look_key(g, key);
     case MODE_HISTORY:
         game_key_history(g, key);
         return 0;
@@ -455,9 +505,23 @@ int game_key(game_t *g, int key)
             game_log(g, MSG_INFO, "Never mind.");
         }
         return 0;
-    default: /* MODE_OVER, MODE_DEAD: the host's turn */
+    default: /* MODE_OVER, MODE_DEAD, MODE_WON: the host's turn */
         return 0;
     }
+}
+
+int game_key(game_t *g, int key)
+{
+    g->keys++;
+    /* Ctrl-L and Ctrl-R redraw the screen: the host's business, no turn,
+     * no line. */
+    if (key == KEY_CTRL_L || key == KEY_CTRL_R)
+        return 0;
+    uint32_t before = g->log_total, turn = g->turn;
+    int took = game_key_mode(g, key);
+    if (g->log_total != before || g->turn != turn)
+        g->log_fresh = before;
+    return took;
 }
 
 /* game_hash: the rounds and constants of xxHash64 (public domain, Yann

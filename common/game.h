@@ -20,7 +20,17 @@
  * 3: items, the pack, targeting and click keys, stairs and depth.
  * 4: the same rules as 3; game_hash (the checks in records) is another
  *    function, of a smaller state (monster_t, item_t). */
-#define GAME_VERSION 4
+/* 5: fourteen monster kinds (behaviours: monster.h), equipment, the Amulet
+ *    and the win, a stacking pack with stable letters, running, travel,
+ *    autoexplore, look, compact dice-pool lines; docs/game.md. */
+#define GAME_VERSION 5
+
+/* The Amulet lies on the last level, which has no stairs down. */
+#define GAME_AMULET_DEPTH 12
+/* A win adds this to the score. */
+#define GAME_WIN_SCORE 1000
+/* Running, travel and autoexplore take at most this many steps a key. */
+#define GAME_RUN_MAX 200
 
 #define LOG_MAX 128     /* lines of message history kept (`P` shows them) */
 #define MSG_LEN 80      /* bytes of one message, NUL included */
@@ -37,7 +47,11 @@ enum game_mode {
                           or goodbye); the game takes no more keys */
     MODE_INVENTORY,    /* the pack: a letter uses that item; Esc returns */
     MODE_DROP,         /* the pack: a letter drops that item; Esc returns */
-    MODE_TARGET        /* aiming a scroll (target.h); Esc cancels */
+    MODE_TARGET,       /* aiming a scroll (target.h); Esc cancels */
+    MODE_WON,          /* the Amulet taken: like MODE_DEAD, the host reads
+                          the next key; the game takes no more keys */
+    MODE_LOOK,         /* a cursor describes what is on a tile; Esc ends */
+    MODE_CHARACTER     /* the character screen (`@`/`C`); any key returns */
 };
 
 /* Kinds of log line; the view gives each its own colour. */
@@ -60,6 +74,8 @@ typedef struct game_options {
 typedef struct msg {
     char text[MSG_LEN];
     uint8_t kind;   /* enum msg_kind */
+    uint8_t pad[3]; /* always 0 */
+    uint32_t seq;   /* lines logged before this one, over the whole game */
 } msg_t;
 
 typedef struct player {
@@ -68,6 +84,8 @@ typedef struct player {
     int attack, defense; /* attack grows by 1 a level: game.c player_fighter
                             turns the gain into each ruleset's terms */
     int level, xp, gold;
+    int weapon, armor;   /* pack slots wielded and worn, -1: none */
+    int poison;          /* turns of poison left: 1 hp a turn */
 } player_t;
 
 #define MAX_ITEMS 256   /* floor items of a level: things, corpses, gold */
@@ -76,8 +94,10 @@ typedef struct player {
 #define KILLER_NONE 0
 /* 1..MON_COUNT: the monster kind + 1 */
 #define KILLER_FIREBALL 255 /* the player's own fireball */
+#define KILLER_WON 254      /* not a death: the Amulet taken (MODE_WON) */
 
-/* Score on the death screen: XP + gold + 100 for each level below the first. */
+/* Score: XP + gold + 100 for each level below the first (+ GAME_WIN_SCORE
+ * for a win). */
 #define GAME_DEPTH_SCORE 100
 
 typedef struct game {
@@ -96,13 +116,20 @@ typedef struct game {
     uint8_t mode;       /* enum game_mode */
     uint8_t killer;     /* KILLER_*, or the monster kind + 1 */
     uint8_t pad[2];     /* always 0 */
-    uint8_t pack[PACK_SIZE]; /* item kinds in slots a.. (pack_count of them);
-                                the rest 0 */
+    uint8_t pack[PACK_SIZE]; /* the item kind in each slot a-z (0 if empty) */
     uint8_t pad2[2];    /* always 0 */
-    int pack_count;
+    uint8_t pack_n[PACK_SIZE]; /* how many of it (0: the slot is empty) */
+    uint8_t pad3[2];    /* always 0 */
+    int pack_count;     /* slots in use (letters stay with their items, so
+                           the used slots need not be the first ones) */
     target_t target;    /* MODE_TARGET: the cursor and the scroll */
     int kills;
-    int hist_off;       /* MODE_HISTORY: lines scrolled back from the newest */
+    int hist_off;       /* MODE_HISTORY: lines scrolled back from the newest;
+                           MODE_HELP: the page */
+    uint32_t log_total; /* lines ever logged */
+    uint32_t log_fresh; /* log_total when the last key that did anything
+                           began: the lines after it are new (they stand
+                           out) */
     msg_t log[LOG_MAX]; /* ring: log[(log_head + i) % LOG_MAX], i < log_count */
     int log_head, log_count;
 } game_t;
@@ -123,25 +150,40 @@ int game_key(game_t *g, int key);
 /* 1 once the player has confirmed quitting. */
 int game_over(const game_t *g);
 
-/* 1 once the player is dead (MODE_DEAD). The core takes no more keys; the
- * host offers a new game (with a new seed: the core picks none) or goodbye. */
+/* 1 once the game has ended by death (MODE_DEAD) or by a win (MODE_WON).
+ * The core takes no more keys; the host records the game and offers a new
+ * one (with a new seed: the core picks none) or goodbye. */
 int game_dead(const game_t *g);
+
+/* 1 once the player has taken the Amulet (MODE_WON; game_dead is 1 too). */
+int game_won(const game_t *g);
+
+/* 1 if the i-th newest message (0 = newest) came from the last key that
+ * did anything: the view makes such lines stand out. */
+int game_msg_is_new(const game_t *g, int i);
+
+/* What is on tile (x, y) as the player knows it, into buf: "a goblin
+ * (badly hurt)", "a health potion", "the stairs down", "a wall", "unknown".
+ * Returns buf. */
+const char *game_describe(const game_t *g, int x, int y, char *buf,
+                          size_t len);
 
 /* The death screen's choice for a key: 1 a new game (Space, r), -1 leave
  * (Esc, q, Q, Ctrl-C), 0 nothing. */
 int game_dead_choice(int key);
 
-/* "killed by a troll" (or "alive"), into buf. Returns buf. */
+/* "killed by a troll", "won: took the Amulet at depth 12" (or "alive"),
+ * into buf. Returns buf. The host stores it as the game's end. */
 const char *game_death_cause(const game_t *g, char *buf, size_t len);
 
 /* The score: XP + gold + GAME_DEPTH_SCORE per level below the first. */
 int game_score(const game_t *g);
 
-/* XP needed in total for the next level: level x 100 (004). */
+/* XP needed in total for the next level (docs/game.md, "Experience"). */
 int game_xp_next(int level);
 
-/* Gives the player XP, levelling up (possibly more than once: +5 max hp, a
- * full heal, +1 attack, and a log line each) while it reaches the next. */
+/* Gives the player XP, levelling up (possibly more than once: +5 max hp,
+ * +5 hp, +1 attack, and a log line each) while it reaches the next. */
 void game_gain_xp(game_t *g, int xp);
 
 /* Index of the living monster at (x, y), or -1. */
@@ -172,7 +214,7 @@ int game_key_direction(int key, int *dx, int *dy);
 
 /* --- the rules of a turn, for the core's own modules (turn.c) ------------- */
 
-/* Ends a turn that the player's action took (GAME.md "Turns"): every
+/* Ends a turn that the player's action took (docs/game.md, "Turns"): every
  * living monster acts, hurt monsters regenerate, timed effects (confusion)
  * tick, the turn counter goes up, then the death check. */
 void game_end_turn(game_t *g);
@@ -184,6 +226,10 @@ void game_update_fov(game_t *g);
 /* The monster in slot i loses dmg hp; at 0 it dies (a corpse, its gold, a
  * line; and, if by_player, XP and a kill). */
 void game_hurt_monster(game_t *g, int i, int dmg, int by_player);
+
+/* One step of the player by (dx, dy): a move (a turn), a bump attack (a
+ * turn), or a wall (a line, no turn). Returns 1 if it took a turn. */
+int game_step(game_t *g, int dx, int dy);
 
 /* The player attacks the monster in slot i (bump to attack). */
 void game_player_attacks(game_t *g, int i);

@@ -9,6 +9,8 @@
 
 enum {
     KEY_CTRL_C = 3,
+    KEY_CTRL_L = 12,  /* redraw (the host's; the core ignores it) */
+    KEY_CTRL_R = 18,  /* redraw, too */
     KEY_ENTER = 13,
     KEY_ESC = 27,
     KEY_BACKSPACE = 127,

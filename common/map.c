@@ -1,4 +1,4 @@
-/* map.c - dungeon generation (rooms and L-shaped corridors, seed 004);
+/* map.c - dungeon generation (rooms and L-shaped corridors, docs/game.md);
  * the tile queries every other module uses are inline in map.h. */
 #include "map.h"
 
@@ -39,7 +39,7 @@ static void carve_vline(map_t *m, int y1, int y2, int x)
 }
 
 /* An L-shaped corridor between two points; which leg comes first (where it
- * bends) is a coin flip, as in seed 004. Both ends are inside rooms, so the
+ * bends) is a coin flip, as in the tutorials. Both ends are inside rooms, so the
  * corridor joins them whatever it crosses on the way. */
 static void carve_corridor(map_t *m, rng_t *r, int x1, int y1, int x2, int y2)
 {

@@ -1,70 +1,81 @@
 /* monster.c - the content table (every kind, every ruleset's numbers) and
- * spawning. Tune the game here: tests/bench/bench_balance.c measures it. */
+ * spawning. Tune the game here: tests/bench/bench_balance.c measures it
+ * (docs/balance.md). */
 #include "monster.h"
 
 #include "screen.h"
 
-/* Sources: hp, attack and defense of rat, kobold (000), goblin, orc, troll
- * (004); the skeleton's short sword and bone armor and the player's fist and
- * burlap sack (001); the dice-pool shape (003). The rest (the other kinds'
- * weapons and dice, XP, gold, depths) is ours, tuned with the balance
- * benchmark. */
+/* The first six kinds' hp, attack and defense come from the source
+ * tutorials (docs/game.md, "Monsters"), as do the skeleton's short sword
+ * and bone armor and the player's fist and burlap sack; every other number
+ * is ours, tuned with the balance benchmark (docs/balance.md). A row holds
+ * each ruleset's numbers: power and attack-defense use attack/defense, d10
+ * the weapon and armor, dice-pool the dice. */
+#define ROW(nm, gl, col, hp_, at, de, wp, th, dmin, dmax, ar, ad, ac, an, ach, \
+            dn, dch, xp_, g0, g1, d0, w, wpd, d1)                             \
+    .name = nm, .glyph = gl, .colour = col, .hp = hp_, .attack = at,         \
+    .defense = de, .weapon = wp, .to_hit = th, .dmg_min = dmin,              \
+    .dmg_max = dmax, .armor = ar, .armor_defense = ad, .armor_class = ac,    \
+    .att_dice = an, .att_chance = ach, .def_dice = dn, .def_chance = dch,    \
+    .xp = xp_, .gold_min = g0, .gold_max = g1, .min_depth = d0,              \
+    .weight = w, .weight_per_depth = wpd, .max_depth = d1
 static const creature_stats_t kinds[MON_COUNT] = {
-    [MON_RAT] = {
-        .name = "rat", .glyph = 'r', .colour = COL_YELLOW, .hp = 3,
-        .attack = 1, .defense = 0,
-        .weapon = "teeth", .to_hit = 0, .dmg_min = 1, .dmg_max = 2,
-        .armor = "fur", .armor_defense = 0, .armor_class = 2,
-        .att_dice = 1, .att_chance = 50, .def_dice = 0, .def_chance = 0,
-        .xp = 5, .gold_min = 0, .gold_max = 2,
-        .min_depth = 1, .weight = 20, .weight_per_depth = -5,
-    },
-    [MON_KOBOLD] = {
-        .name = "kobold", .glyph = 'k', .colour = COL_GREEN, .hp = 5,
-        .attack = 2, .defense = 0,
-        .weapon = "dagger", .to_hit = 0, .dmg_min = 1, .dmg_max = 3,
-        .armor = "rags", .armor_defense = 0, .armor_class = 2,
-        .att_dice = 2, .att_chance = 40, .def_dice = 1, .def_chance = 20,
-        .xp = 10, .gold_min = 1, .gold_max = 4,
-        .min_depth = 1, .weight = 20, .weight_per_depth = -5,
-    },
-    [MON_GOBLIN] = {
-        .name = "goblin", .glyph = 'g', .colour = COL_BBLUE, .hp = 6,
-        .attack = 3, .defense = 0,
-        .weapon = "club", .to_hit = 1, .dmg_min = 1, .dmg_max = 3,
-        .armor = "leather", .armor_defense = 0, .armor_class = 3,
-        .att_dice = 3, .att_chance = 40, .def_dice = 1, .def_chance = 30,
-        .xp = 15, .gold_min = 2, .gold_max = 8,
-        .min_depth = 1, .weight = 30, .weight_per_depth = 0,
-    },
-    [MON_ORC] = {
-        .name = "orc", .glyph = 'o', .colour = COL_RED, .hp = 10,
-        .attack = 4, .defense = 1,
-        .weapon = "axe", .to_hit = 1, .dmg_min = 1, .dmg_max = 4,
-        .armor = "hide", .armor_defense = 0, .armor_class = 3,
-        .att_dice = 4, .att_chance = 45, .def_dice = 2, .def_chance = 30,
-        .xp = 25, .gold_min = 4, .gold_max = 12,
-        .min_depth = 1, .weight = 20, .weight_per_depth = 5,
-    },
-    [MON_SKELETON] = {
-        .name = "skeleton", .glyph = 's', .colour = COL_BWHITE, .hp = 10,
-        .attack = 4, .defense = 2,
-        .weapon = "short sword", .to_hit = 0, .dmg_min = 2, .dmg_max = 6,
-        .armor = "bone", .armor_defense = 3, .armor_class = 4,
-        .att_dice = 4, .att_chance = 50, .def_dice = 2, .def_chance = 40,
-        .xp = 35, .gold_min = 5, .gold_max = 15,
-        .min_depth = 2, .weight = 10, .weight_per_depth = 5,
-    },
-    [MON_TROLL] = {
-        .name = "troll", .glyph = 'T', .colour = COL_BGREEN, .hp = 16,
-        .attack = 6, .defense = 2,
-        .weapon = "claws", .to_hit = 1, .dmg_min = 2, .dmg_max = 4,
-        .armor = "thick hide", .armor_defense = 0, .armor_class = 2,
-        .att_dice = 6, .att_chance = 50, .def_dice = 2, .def_chance = 30,
-        .xp = 60, .gold_min = 10, .gold_max = 30,
-        .min_depth = 1, .weight = 10, .weight_per_depth = 5,
-    },
+    [MON_RAT] = { ROW("rat", 'r', COL_YELLOW, 3, 1, 0, "teeth", 0, 1, 2,
+                      "fur", 0, 2, 1, 50, 0, 0, 5, 0, 2, 1, 20, -5, 4),
+                  .blurb = "small and weak" },
+    [MON_KOBOLD] = { ROW("kobold", 'k', COL_GREEN, 5, 2, 0, "dagger", 0, 1, 3,
+                         "rags", 0, 2, 2, 40, 1, 20, 10, 1, 4, 1, 20, -5, 5),
+                     .blurb = "weak" },
+    [MON_GOBLIN] = { ROW("goblin", 'g', COL_BBLUE, 6, 3, 0, "club", 1, 1, 3,
+                         "leather", 0, 3, 3, 40, 1, 30, 15, 2, 8, 1, 34, -3,
+                         8),
+                     .blurb = "a fair fight early on" },
+    [MON_ORC] = { ROW("orc", 'o', COL_RED, 10, 4, 1, "axe", 1, 1, 4, "hide",
+                      0, 3, 5, 45, 2, 30, 25, 4, 12, 1, 22, 3, 10),
+                  .blurb = "a strong fighter" },
+    [MON_SKELETON] = { ROW("skeleton", 's', COL_BWHITE, 10, 4, 2,
+                           "short sword", 0, 2, 6, "bone", 2, 4, 5, 50, 2, 40,
+                           35, 5, 15, 2, 10, 3, 0),
+                       .blurb = "hard to hurt" },
+    [MON_TROLL] = { ROW("troll", 'T', COL_BGREEN, 16, 6, 2, "claws", 1, 2, 4,
+                        "thick hide", 0, 2, 6, 50, 2, 30, 60, 10, 30, 1, 4, 3,
+                        0),
+                    .blurb = "big, hits hard: rare near the top" },
+    [MON_BAT] = { ROW("giant bat", 'b', COL_YELLOW, 6, 3, 0, "fangs", 1, 1, 3,
+                      "wings", 0, 4, 3, 45, 1, 40, 15, 0, 0, 2, 14, 2, 9),
+                  .flags = MF_FAST, .blurb = "fast: two moves a turn" },
+    [MON_ARCHER] = { ROW("orc archer", 'a', COL_BRED, 9, 4, 2, "bow", 2, 1, 5,
+                         "hide", 0, 3, 5, 45, 2, 30, 30, 4, 12, 3, 14, 2, 0),
+                     .flags = MF_RANGED, .range = 6,
+                     .blurb = "shoots arrows from up to 6 tiles" },
+    [MON_THIEF] = { ROW("thief", 't', COL_BMAGENTA, 8, 3, 1, "knife", 2, 1, 4,
+                        "cloak", 0, 4, 3, 50, 2, 40, 25, 0, 0, 3, 10, 1, 0),
+                    .flags = MF_STEAL, .power = 40,
+                    .blurb = "steals gold, then runs" },
+    [MON_SPIDER] = { ROW("giant spider", 'S', COL_MAGENTA, 14, 5, 3, "fangs",
+                         2, 2, 5, "chitin", 1, 4, 7, 50, 2, 40, 50, 0, 0, 4,
+                         12, 3, 0),
+                     .flags = MF_POISON, .power = 6,
+                     .blurb = "its bite poisons: 1 HP a turn" },
+    [MON_OGRE] = { ROW("ogre", 'O', COL_BYELLOW, 30, 10, 5, "club", 3, 3, 10,
+                       "hide", 1, 5, 10, 50, 3, 40, 110, 15, 40, 5, 8, 3, 0),
+                   .blurb = "huge and strong" },
+    [MON_WRAITH] = { ROW("wraith", 'W', COL_BWHITE, 22, 9, 5, "touch", 4, 3, 8,
+                         "shadow", 2, 6, 9, 55, 3, 50, 150, 0, 0, 7, 6, 3, 0),
+                     .flags = MF_FAST | MF_DRAIN,
+                     .blurb = "fast; its touch lowers max HP" },
+    [MON_NECROMANCER] = { ROW("necromancer", 'N', COL_BMAGENTA, 26, 10, 4,
+                              "staff", 4, 3, 9, "robes", 2, 6, 9, 50, 4, 45,
+                              160, 20, 60, 8, 8, 3, 0),
+                          .flags = MF_SUMMON,
+                          .blurb = "raises skeletons around it" },
+    [MON_DRAGON] = { ROW("dragon", 'D', COL_BRED, 60, 15, 5, "fire", 6, 5, 14,
+                         "scales", 4, 8, 11, 55, 5, 50, 400, 50, 150, 10, 4,
+                         3, 0),
+                     .flags = MF_RANGED | MF_REGEN, .range = 5,
+                     .blurb = "breathes fire from 5 tiles; heals fast" },
 };
+#undef ROW
 
 static const creature_stats_t player = {
     .name = "you", .glyph = '@', .colour = COL_BWHITE, .hp = 30,
@@ -99,7 +110,7 @@ const char *monster_article(int kind)
 int monster_weight(int kind, int depth)
 {
     const creature_stats_t *k = monster_stats(kind);
-    if (depth < k->min_depth)
+    if (depth < k->min_depth || (k->max_depth && depth > k->max_depth))
         return 0;
     int w = k->weight + k->weight_per_depth * (depth - 1);
     return w > 0 ? w : 0;

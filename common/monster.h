@@ -16,7 +16,7 @@
 
 #define MAX_MONSTERS 128        /* per level; a deep level of many rooms may
                                    fill it, and spawning stops there */
-#define MONSTERS_PER_ROOM_MAX 3 /* 0-3 in each room but the first (004) at
+#define MONSTERS_PER_ROOM_MAX 3 /* 0-3 in each room but the first at
                                    depth 1; one more each level down, to 6 */
 #define MONSTERS_PER_ROOM_CAP 6
 #define MONSTER_REGEN_TURNS 10  /* a hurt monster heals 1 hp every 10 turns,
@@ -29,7 +29,31 @@ enum monster_kind {
     MON_ORC,
     MON_SKELETON,
     MON_TROLL,
+    MON_BAT,        /* fast: two steps a turn */
+    MON_ARCHER,     /* shoots from afar */
+    MON_THIEF,      /* steals gold and runs */
+    MON_SPIDER,     /* poisons */
+    MON_OGRE,
+    MON_WRAITH,     /* fast, drains: its hits lower max HP */
+    MON_NECROMANCER,/* raises skeletons */
+    MON_DRAGON,     /* breathes fire from afar, regenerates */
     MON_COUNT
+};
+
+/* Behaviours beyond walking and hitting (creature_stats_t.flags). Each acts
+ * through the ruleset's own blow (combat.h), so each means something under
+ * every ruleset. */
+enum monster_flag {
+    MF_FAST = 1,      /* acts twice a turn */
+    MF_REGEN = 2,     /* heals 1 hp every turn (not every 10) */
+    MF_RANGED = 4,    /* in view, not next to the player, within `range`:
+                         a blow from afar (one turn in two) */
+    MF_STEAL = 8,     /* a hit that lands takes gold; then it flees, and
+                         dies with the gold on it */
+    MF_POISON = 16,   /* a hit that lands poisons for `power` turns: 1 hp a
+                         turn */
+    MF_SUMMON = 32,   /* in view, one turn in four: a skeleton next to it */
+    MF_DRAIN = 64     /* a hit that lands lowers max HP by 1 (not below 10) */
 };
 
 /* What a creature fights with, in every ruleset's terms. */
@@ -38,20 +62,26 @@ typedef struct creature_stats {
     char glyph;
     uint8_t colour;         /* COL_* (screen.h) */
     int hp;
-    /* power (000) uses attack as power; attack-defense (004) both. */
+    /* power uses attack as power; attack-defense both (docs/game.md). */
     int attack, defense;
-    /* d10 (001): a weapon and an armor. */
+    /* d10: a weapon and an armor. */
     const char *weapon;     /* "short sword" */
     int to_hit, dmg_min, dmg_max;
     const char *armor;      /* "bone" */
     int armor_defense, armor_class;
-    /* dice-pool (003): dice counts and per-die success chances (percent). */
+    /* dice-pool: dice counts and per-die success chances (percent). */
     int att_dice, att_chance, def_dice, def_chance;
     /* rewards */
     int xp, gold_min, gold_max;
     /* spawning: eligible from min_depth; weight at depth d is
      * weight + weight_per_depth * (d - 1), at least 0. */
     int min_depth, weight, weight_per_depth;
+    /* at most this deep (0: no limit): the weak kinds leave the depths */
+    int max_depth;
+    int flags;              /* enum monster_flag */
+    int range;              /* MF_RANGED: how far it shoots (Euclidean) */
+    int power;              /* MF_POISON: turns; MF_STEAL: most gold taken */
+    const char *blurb;      /* the legend's and look's few words */
 } creature_stats_t;
 
 /* A monster on the level. alive == 0 is a free slot or a dead monster.
@@ -60,9 +90,9 @@ typedef struct creature_stats {
 typedef struct monster {
     uint8_t kind;   /* enum monster_kind */
     uint8_t alive;
-    uint8_t confused; /* turns of confusion left (002); 0: itself */
+    uint8_t confused; /* turns of confusion left; 0: itself */
     uint8_t x, y;     /* a tile of the map */
-    uint8_t pad;      /* always 0 */
+    uint8_t loot;     /* MF_STEAL: 1 once it has stolen (it flees) */
     int16_t hp;       /* at most a kind's hp (tens) */
 } monster_t;
 
@@ -90,7 +120,7 @@ int monster_room_max(int depth);
 
 /* Spawns 0-monster_room_max(depth) monsters in the interior of `room` into
  * free slots of ms[0..max-1]: never two on one tile, never on (px, py) nor
- * on a non-walkable tile (a tile already taken is skipped, as in 004).
+ * on a non-walkable tile (a tile already taken is skipped).
  * Returns how many it placed. Uses only r. */
 int monster_spawn_room(monster_t *ms, int max, const map_t *m,
                        const rect_t *room, rng_t *r, int depth, int px,

@@ -1,5 +1,5 @@
 /* target.c - the targeting cursor: a mode of the game, one key at a time
- * (seed 002's pickATile, without its nested loop). */
+ * (the tutorials' tile picker, without its nested loop). */
 #include "target.h"
 
 #include "game.h"

@@ -1,4 +1,4 @@
-/* target.h - choosing a tile for a scroll: the targeting cursor (seed 002).
+/* target.h - choosing a tile for a scroll: the targeting cursor (docs/game.md).
  *
  * Targeting is a mode of the game (MODE_TARGET), not a nested input loop:
  * item_use starts it, and every key until it ends goes to target_key. The

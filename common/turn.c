@@ -1,7 +1,8 @@
-/* turn.c - the rules of a turn after the player's action (GAME.md "Turns"):
- * blows and their outcomes, the monsters' phase (ai.c decides, this file
- * carries it out; a confused monster stumbles instead), regeneration, timed
- * effects, the death check. The rules of a blow are combat.c's. */
+/* turn.c - the rules of a turn after the player's action (docs/game.md,
+ * "Turns"): blows and their outcomes, the monsters' phase (ai.c decides,
+ * this file carries it out; a confused monster stumbles instead; the
+ * behaviours of monster.h), regeneration, timed effects, the death check.
+ * The rules of a blow are combat.c's. */
 #include <string.h>
 
 #include "ai.h"
@@ -13,11 +14,32 @@ static int game_roll(void *ctx, int lo, int hi)
     return rng_range(ctx, lo, hi);
 }
 
+/* The player in every ruleset's terms: the base row, the levels gained,
+ * and what is wielded and worn (item.h). */
 static void player_fighter(const game_t *g, fighter_t *f)
 {
     const creature_stats_t *base = monster_player_stats();
-    combat_fighter(f, base, 1, g->player.hp, g->player.attack - base->attack);
-    f->defense = g->player.defense;
+    const player_t *p = &g->player;
+    int bonus = p->attack - base->attack;
+    combat_fighter(f, base, 1, p->hp, bonus);
+    f->defense = p->defense;
+    if (item_pack_has(g, p->weapon)) {
+        const item_stats_t *w = item_stats(g->pack[p->weapon]);
+        f->weapon = w->name;
+        f->attack += w->attack;
+        f->to_hit = w->to_hit;
+        f->dmg_min = w->dmg_min + bonus;
+        f->dmg_max = w->dmg_max + bonus;
+        f->att_dice += w->dice;
+    }
+    if (item_pack_has(g, p->armor)) {
+        const item_stats_t *a = item_stats(g->pack[p->armor]);
+        f->defense += a->defense;
+        f->absorb = 2 * a->defense;
+        f->armor_defense = a->armor_defense;
+        f->armor_class = a->armor_class;
+        f->def_dice += a->dice;
+    }
 }
 
 static void monster_fighter(const monster_t *m, fighter_t *f)
@@ -39,7 +61,8 @@ static void log_blow(game_t *g, const combat_result_t *res, int neutral)
 static void monster_dies(game_t *g, monster_t *m, int by_player)
 {
     const creature_stats_t *k = monster_stats(m->kind);
-    int gold = rng_range(&g->rng, k->gold_min, k->gold_max);
+    int gold = rng_range(&g->rng, k->gold_min, k->gold_max) + m->loot;
+    m->loot = 0;
     m->hp = 0;
     m->alive = 0;
     m->confused = 0;
@@ -95,15 +118,72 @@ void game_player_attacks(game_t *g, int i)
     game_hurt_monster(g, i, res.damage, 1);
 }
 
-static void monster_attacks(game_t *g, const monster_t *m)
+/* What a blow that hurt the player does besides: poison, drain, theft. */
+static void blow_effects(game_t *g, monster_t *m)
+{
+    const creature_stats_t *k = monster_stats(m->kind);
+    player_t *p = &g->player;
+    if (p->hp <= 0)
+        return;
+    if ((k->flags & MF_POISON) && p->poison < k->power) {
+        if (p->poison == 0)
+            game_log(g, MSG_BAD, "You are poisoned!");
+        p->poison = k->power;
+    }
+    if ((k->flags & MF_DRAIN) && p->max_hp > 10) {
+        p->max_hp--;
+        if (p->hp > p->max_hp)
+            p->hp = p->max_hp;
+        game_log(g, MSG_BAD, "The %s drains you: max HP %d.", k->name,
+                 p->max_hp);
+    }
+    if ((k->flags & MF_STEAL) && !m->loot && p->gold > 0) {
+        int take = p->gold < k->power ? p->gold : k->power;
+        p->gold -= take;
+        m->loot = (uint8_t)take;
+        game_log(g, MSG_BAD, "The %s steals %d gold!", k->name, take);
+    }
+}
+
+/* A blow of monster m on the player, next to it or from afar. */
+static void monster_attacks(game_t *g, monster_t *m, int ranged)
 {
     fighter_t a, d;
     combat_result_t res;
     monster_fighter(m, &a);
     player_fighter(g, &d);
+    if (ranged) {
+        const creature_stats_t *k = monster_stats(m->kind);
+        game_log(g, MSG_BAD, "The %s %s at you!", k->name,
+                 m->kind == MON_DRAGON ? "breathes fire" : "shoots");
+    }
     combat_resolve(g->opt.ruleset, &a, &d, game_roll, &g->rng, &res);
     log_blow(g, &res, 0);
     game_hurt_player(g, res.damage, m->kind + 1);
+    if (res.damage > 0)
+        blow_effects(g, m);
+}
+
+/* A summoner raises a skeleton on a free tile next to it. */
+static void monster_summons(game_t *g, monster_t *m,
+                            uint8_t occ[MAP_H][MAP_W])
+{
+    static const int dir8[8][2] = {
+        { 0, -1 }, { 1, 0 }, { 0, 1 }, { -1, 0 },
+        { 1, -1 }, { 1, 1 }, { -1, 1 }, { -1, -1 },
+    };
+    int k = rng_range(&g->rng, 0, 7);
+    for (int j = 0; j < 8; j++) {
+        int x = m->x + dir8[(k + j) % 8][0], y = m->y + dir8[(k + j) % 8][1];
+        if (!map_walkable(&g->map, x, y) || occ[y][x])
+            continue;
+        if (game_place_monster(g, MON_SKELETON, x, y) < 0)
+            return;
+        occ[y][x] = 1;
+        game_log(g, MSG_BAD, "The %s raises a skeleton!",
+                 monster_stats(m->kind)->name);
+        return;
+    }
 }
 
 /* A confused monster bumps into another: a blow between monsters. */
@@ -118,7 +198,7 @@ static void monster_attacks_monster(game_t *g, const monster_t *m, int j)
     game_hurt_monster(g, j, res.damage, 0);
 }
 
-/* 002's confused monster: a random step (dx and dy each -1..1, one
+/* A confused monster: a random step (dx and dy each -1..1, one
  * rng_range call for the nine choices); into a creature it attacks it,
  * monster or player; onto free floor it moves; else it stays. */
 static void monster_stumbles(game_t *g, monster_t *m,
@@ -129,7 +209,7 @@ static void monster_stumbles(game_t *g, monster_t *m,
     if (nx == m->x && ny == m->y)
         return;
     if (nx == g->player.x && ny == g->player.y) {
-        monster_attacks(g, m);
+        monster_attacks(g, m, 0);
         return;
     }
     int j = game_monster_at(g, nx, ny);
@@ -147,8 +227,52 @@ static void monster_stumbles(game_t *g, monster_t *m,
     occ[ny][nx] = 1;
 }
 
-/* Every living monster acts, in slot order, sharing this turn's maps. A
- * monster stops acting once the player is dead. */
+/* One action of monster m: its behaviour first (a shot from afar, a
+ * summoning), else what ai.c decides. A thief with loot flees, and once out
+ * of view it is gone with the gold. */
+static void monster_act(game_t *g, monster_t *m, ai_turn_t *t,
+                        uint8_t occ[MAP_H][MAP_W])
+{
+    const creature_stats_t *k = monster_stats(m->kind);
+    int in_view = g->visible[m->y][m->x];
+    if (m->confused) {
+        monster_stumbles(g, m, occ);
+        return;
+    }
+    if (m->loot && !in_view) {
+        /* Out of sight with the gold: gone for good. */
+        m->alive = 0;
+        m->loot = 0;
+        occ[m->y][m->x] = 0;
+        game_log(g, MSG_WARN, "The %s makes off with your gold.", k->name);
+        return;
+    }
+    int adjacent = ai_adjacent(m->x, m->y, g->player.x, g->player.y);
+    if (in_view && !adjacent && (k->flags & MF_RANGED) &&
+        item_in_reach(m->x, m->y, g->player.x, g->player.y, k->range) &&
+        rng_range(&g->rng, 0, 1) == 0) {
+        monster_attacks(g, m, 1);
+        return;
+    }
+    if (in_view && (k->flags & MF_SUMMON) && rng_range(&g->rng, 0, 3) == 0) {
+        monster_summons(g, m, occ);
+        return;
+    }
+    int nx, ny;
+    int act = ai_decide(&g->map, t, occ, &g->rng, m->x, m->y, in_view,
+                        m->loot ? 0 : m->hp, k->hp, &nx, &ny);
+    if (act == AI_MOVE) {
+        occ[m->y][m->x] = 0;
+        m->x = nx;
+        m->y = ny;
+        occ[ny][nx] = 1;
+    } else if (act == AI_ATTACK) {
+        monster_attacks(g, m, 0);
+    }
+}
+
+/* Every living monster acts, in slot order, sharing this turn's maps (a
+ * fast one twice). A monster stops acting once the player is dead. */
 static void monsters_act(game_t *g)
 {
     uint8_t occ[MAP_H][MAP_W];
@@ -159,25 +283,17 @@ static void monsters_act(game_t *g)
             occ[g->monsters[i].y][g->monsters[i].x] = 1;
     occ[g->player.y][g->player.x] = 1;
     ai_turn_begin(&t, g->player.x, g->player.y);
-    for (int i = 0; i < MAX_MONSTERS && g->player.hp > 0; i++) {
-        monster_t *m = &g->monsters[i];
-        if (!m->alive)
-            continue;
-        if (m->confused) {
-            monster_stumbles(g, m, occ);
-            continue;
-        }
-        int nx, ny;
-        int act = ai_decide(&g->map, &t, occ, &g->rng, m->x, m->y,
-                            g->visible[m->y][m->x], m->hp,
-                            monster_stats(m->kind)->hp, &nx, &ny);
-        if (act == AI_MOVE) {
-            occ[m->y][m->x] = 0;
-            m->x = nx;
-            m->y = ny;
-            occ[ny][nx] = 1;
-        } else if (act == AI_ATTACK) {
-            monster_attacks(g, m);
+    /* Monsters summoned this turn act from the next (the count is fixed
+     * before the phase). */
+    int live[MAX_MONSTERS], n = 0;
+    for (int i = 0; i < MAX_MONSTERS; i++)
+        if (g->monsters[i].alive)
+            live[n++] = i;
+    for (int j = 0; j < n && g->player.hp > 0; j++) {
+        monster_t *m = &g->monsters[live[j]];
+        int acts = monster_stats(m->kind)->flags & MF_FAST ? 2 : 1;
+        for (int a = 0; a < acts && m->alive && g->player.hp > 0; a++) {
+            monster_act(g, m, &t, occ);
         }
     }
 }
@@ -196,10 +312,27 @@ static void monsters_regenerate(game_t *g)
     }
 }
 
+/* MF_REGEN monsters heal 1 hp every turn. */
+static void monsters_regenerate_fast(game_t *g)
+{
+    for (int i = 0; i < MAX_MONSTERS; i++) {
+        monster_t *m = &g->monsters[i];
+        const creature_stats_t *k = monster_stats(m->kind);
+        if (m->alive && (k->flags & MF_REGEN) && m->hp < k->hp)
+            m->hp++;
+    }
+}
+
 /* Timed effects tick at the end of the turn: a confused monster has had
- * one more confused turn; at 0 it is itself again. */
+ * one more confused turn; at 0 it is itself again. Poison takes 1 hp. */
 static void effects_tick(game_t *g)
 {
+    player_t *p = &g->player;
+    if (p->poison > 0 && p->hp > 0) {
+        game_hurt_player(g, 1, MON_SPIDER + 1);
+        if (--p->poison == 0 && p->hp > 0)
+            game_log(g, MSG_INFO, "The poison wears off.");
+    }
     for (int i = 0; i < MAX_MONSTERS; i++) {
         monster_t *m = &g->monsters[i];
         if (!m->alive || !m->confused)
@@ -215,6 +348,7 @@ void game_end_turn(game_t *g)
     game_update_fov(g);
     monsters_act(g);
     monsters_regenerate(g);
+    monsters_regenerate_fast(g);
     effects_tick(g);
     g->turn++;
     if (g->player.hp <= 0) {

@@ -167,7 +167,7 @@ static void draw_box(screen_t *s, int x0, int y0, int w, int h, uint8_t fg)
         }
 }
 
-/* MODE_TARGET (002): every tile that may be chosen (in view, in range) on
+/* MODE_TARGET: every tile that may be chosen (in view, in range) on
  * a blue ground; the cursor in reverse video. */
 static void draw_target(const game_t *g, screen_t *s)
 {
@@ -181,45 +181,70 @@ static void draw_target(const game_t *g, screen_t *s)
 }
 
 /* MODE_INVENTORY and MODE_DROP: the pack over the map, in two columns of
- * PACK_ROWS (so that 26 slots fit the map rows of an 80x24 terminal). */
+ * PACK_ROWS (so that 26 slots fit the map rows of an 80x24 terminal). Each
+ * item keeps its letter; a count for a stack; what is in use is marked. */
 #define PACK_ROWS 13
 static void draw_pack(const game_t *g, screen_t *s)
 {
-    enum { W = 66, COL_W = 31 };
-    int rows = g->pack_count < PACK_ROWS ? g->pack_count : PACK_ROWS;
+    enum { W = 76, COL_W = 36 };
+    int used[PACK_SIZE], n = 0;
+    for (int i = 0; i < PACK_SIZE; i++)
+        if (item_pack_has(g, i))
+            used[n++] = i;
+    int rows = n < PACK_ROWS ? n : PACK_ROWS;
     int h = rows + 4, x0 = (MAP_W - W) / 2, y0 = 1;
     char line[64];
     draw_box(s, x0, y0, W, h, COL_BCYAN);
     screen_puts(s, x0 + 2, y0 + 1,
                 g->mode == MODE_DROP
                     ? "Drop which item? Press its letter (Esc: back)."
-                    : "Inventory: press a letter to use it (Esc: back).",
+                    : "Inventory: press a letter to use, wield or wear it (Esc: back).",
                 COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
-    for (int i = 0; i < g->pack_count; i++) {
+    for (int j = 0; j < n; j++) {
+        int i = used[j];
         const item_stats_t *k = item_stats(g->pack[i]);
-        int x = x0 + 2 + (i / PACK_ROWS) * COL_W, y = y0 + 3 + i % PACK_ROWS;
+        int x = x0 + 2 + (j / PACK_ROWS) * COL_W, y = y0 + 3 + j % PACK_ROWS;
         snprintf(line, sizeof line, "%c) ", 'a' + i);
         x += screen_puts(s, x, y, line, COL_WHITE, COL_DEFAULT, 0);
         screen_put(s, x, y, (uint32_t)k->glyph, k->colour, COL_DEFAULT,
                    ATTR_BOLD);
-        screen_puts(s, x + 2, y, k->name, COL_WHITE, COL_DEFAULT, 0);
+        if (g->pack_n[i] > 1 && strncmp(k->name, "scroll of ", 10) == 0)
+            snprintf(line, sizeof line, "%d scrolls of %s", g->pack_n[i],
+                     k->name + 10);
+        else if (g->pack_n[i] > 1)
+            snprintf(line, sizeof line, "%d %ss", g->pack_n[i], k->name);
+        else
+            snprintf(line, sizeof line, "%s%s", k->name,
+                     i == g->player.weapon ? " (wielded)"
+                     : i == g->player.armor ? " (worn)" : "");
+        screen_puts(s, x + 2, y, line, COL_WHITE, COL_DEFAULT, 0);
     }
 }
 
+/* The log: from the map's last row (always wall: the border), which it
+ * blanks, to the row above the status line; the newest at the bottom.
+ * Lines from the last key that did anything are in their colours and
+ * bold; older lines grey. */
 static void draw_log(const game_t *g, screen_t *s)
 {
-    int top = MAP_H, bottom = s->h - 2; /* inclusive rows of the log */
+    int top = MAP_H - 1, bottom = s->h - 2; /* inclusive rows of the log */
+    cell_t blank = cell_make(' ', COL_DEFAULT, COL_DEFAULT, 0);
+    cell_t *row0 = screen_at(s, 0, top);
+    for (int x = 0; x < s->w; x++)
+        row0[x] = blank;
     for (int row = bottom, i = 0; row >= top; row--, i++) {
         const msg_t *m = game_msg(g, i);
         if (!m)
             break;
-        screen_puts(s, 0, row, m->text, msg_colour(m->kind), COL_DEFAULT, 0);
+        int fresh = game_msg_is_new(g, i);
+        screen_puts(s, 0, row, m->text, fresh ? msg_colour(m->kind) : COL_GREY,
+                    COL_DEFAULT, fresh ? ATTR_BOLD : 0);
     }
 }
 
 static uint8_t hp_colour(int hp, int max)
 {
-    /* Green above 60%, yellow above 30%, red at or below (004). */
+    /* Green above 60%, yellow above 30%, red at or below. */
     if (hp * 10 > max * 6)
         return COL_BGREEN;
     if (hp * 10 > max * 3)
@@ -246,39 +271,93 @@ static void draw_status(const game_t *g, screen_t *s)
     snprintf(text, sizeof text, "  Lvl:%d  XP:%d/%d  Gold:%d  Depth:%d  Turn:%u",
              p->level, p->xp, game_xp_next(p->level), p->gold, g->depth,
              (unsigned)g->turn);
-    screen_puts(s, x, y, text, COL_WHITE, COL_DEFAULT, 0);
+    x += screen_puts(s, x, y, text, COL_WHITE, COL_DEFAULT, 0);
+    if (p->poison > 0)
+        screen_puts(s, x, y, "  Poisoned", COL_BGREEN, COL_DEFAULT, ATTR_BOLD);
+}
+
+/* MODE_LOOK: the cursor in reverse video, its tile's description on the
+ * status line. */
+static void draw_look(const game_t *g, screen_t *s)
+{
+    char what[MSG_LEN], line[MSG_LEN + 32];
+    cell_t *c = screen_at(s, g->target.x, g->target.y);
+    if (c)
+        c->attr |= ATTR_REVERSE;
+    game_describe(g, g->target.x, g->target.y, what, sizeof what);
+    snprintf(line, sizeof line, "Look: %s", what);
+    int y = s->h - 1;
+    cell_t blank = cell_make(' ', COL_DEFAULT, COL_DEFAULT, 0);
+    for (int x = 0; x < s->w; x++)
+        *screen_at(s, x, y) = blank;
+    screen_puts(s, 0, y, line, COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
 }
 
 static const char *const help_lines[] = {
-    "Keys",
+    "Keys (? again: monsters and dice)",
     "",
-    "  Move          arrow keys, or vi-keys, or the numpad:",
-    "                    y k u      7 8 9",
-    "                    h   l      4   6",
-    "                    b j n      1 2 3",
-    "                Home/End/PgUp/PgDn move diagonally",
-    "  Attack        move into a monster",
+    "  Move          arrow keys, vi-keys (hjklyubn), numpad; Home/End/PgUp/PgDn",
+    "  Run           Shift + a vi-key (HJKLYUBN)  Attack   move into a monster",
+    "  Travel        _ (or > off the stairs): to the stairs, once seen",
+    "  Explore       o  (walks to what is not seen yet; stops at items)",
     "  Wait a turn   .  or  5   (with no monster in view: heals 1 HP)",
-    "  Pick up       g  or  ,          Use an item   i, then its letter",
-    "  Drop          d, then a letter  Go down       >  (on the stairs)",
-    "  Messages      P  (the whole history; Esc returns)",
-    "  Help          ?  (this screen)",
-    "  Quit          Q  (asks y/n)",
+    "  Pick up       g  or  ,          Use/wield/wear   i, then its letter",
+    "  Drop          d, then a letter  Go down          >  (on the stairs)",
+    "  Look          ;  or  x          Character        @  or  C",
+    "  Messages      P  (history)      Quit             Q  (asks y/n)",
     "",
+    "Running, travel and exploring stop when a monster comes into view.",
     "Aiming a scroll: move the cursor, Enter or . (or a click) casts it,",
     "Esc keeps it. A wall costs no turn; every other move, attack, wait,",
     "pick-up, use or drop is one turn, then every monster acts.",
+    "Goal: the Amulet of Yendor (\") lies at depth 12. Take it to win.",
     "",
-    "Press any key to return to the game.",
+    "Press ? for page 2, any other key to return to the game.",
 };
+
+/* Page 2: the monster legend and the dice. */
+static void draw_legend(const game_t *g, screen_t *s)
+{
+    int x = (s->w - 78) / 2, y = 0;
+    char line[96];
+    if (x < 0)
+        x = 0;
+    screen_puts(s, x, y++, "Monsters (from the top of the dungeon down)",
+                COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
+    for (int k = 0; k < MON_COUNT; k++) {
+        const creature_stats_t *m = monster_stats(k);
+        screen_put(s, x + 2, y, (uint32_t)m->glyph, m->colour, COL_DEFAULT,
+                   ATTR_BOLD);
+        snprintf(line, sizeof line, "%-12s from depth %-2d %s", m->name,
+                 m->min_depth, m->blurb);
+        screen_puts(s, x + 4, y++, line, COL_WHITE, COL_DEFAULT, 0);
+    }
+    y++;
+    static const char *const dice[] = {
+        "Dice-pool blows: \"You hit the orc: [12 88 95] 2 vs [40 97] 1 = 1 damage.\"",
+        "[..] are the d100 rolls; a roll of 100 - chance or more is a hit (a",
+        "block for the defender); damage = hits - blocks.",
+    };
+    for (int i = 0; i < 3; i++)
+        screen_puts(s, x, y++, dice[i], COL_BCYAN, COL_DEFAULT, 0);
+    snprintf(line, sizeof line, "Combat rules on this server: %s. Any key returns.",
+             combat_ruleset_name(g->opt.ruleset));
+    screen_puts(s, x, s->h - 1, line, COL_BCYAN, COL_DEFAULT, 0);
+}
 
 static void draw_help(const game_t *g, screen_t *s)
 {
+    if (g->hist_off == 1) {
+        draw_legend(g, s);
+        return;
+    }
     int n = (int)(sizeof help_lines / sizeof help_lines[0]);
-    int x = (s->w - 64) / 2, y = (s->h - n - 2) / 2;
+    int x = (s->w - 76) / 2, y = (s->h - n - 2) / 2;
     char line[80];
     if (x < 0)
         x = 0;
+    if (y < 0)
+        y = 0;
     for (int i = 0; i < n; i++)
         screen_puts(s, x, y + i, help_lines[i],
                     i == 0 ? COL_BYELLOW : COL_WHITE, COL_DEFAULT,
@@ -286,6 +365,59 @@ static void draw_help(const game_t *g, screen_t *s)
     snprintf(line, sizeof line, "Combat rules on this server: %s",
              combat_ruleset_name(g->opt.ruleset));
     screen_puts(s, x, y + n + 1, line, COL_BCYAN, COL_DEFAULT, 0);
+}
+
+/* `@`/`C`: the character, in the terms of this game's ruleset. */
+static void draw_character(const game_t *g, screen_t *s)
+{
+    const player_t *p = &g->player;
+    const creature_stats_t *base = monster_player_stats();
+    int bonus = p->attack - base->attack;
+    const item_stats_t *w = item_pack_has(g, p->weapon)
+                                ? item_stats(g->pack[p->weapon]) : NULL;
+    const item_stats_t *a = item_pack_has(g, p->armor)
+                                ? item_stats(g->pack[p->armor]) : NULL;
+    char line[8][96];
+    int n = 0;
+    snprintf(line[n++], 96, "Level %d   XP %d (next at %d)   Gold %d",
+             p->level, p->xp, game_xp_next(p->level), p->gold);
+    snprintf(line[n++], 96, "HP %d/%d%s   Depth %d   Turn %u   Kills %d",
+             p->hp, p->max_hp, p->poison ? " (poisoned)" : "", g->depth,
+             (unsigned)g->turn, g->kills);
+    snprintf(line[n++], 96, "Weapon: %s   Armour: %s",
+             w ? w->name : "none (fists)", a ? a->name : "none (burlap sack)");
+    switch (g->opt.ruleset) {
+    case RULES_POWER:
+        snprintf(line[n++], 96, "Power %d; armour takes %d off each blow",
+                 p->attack + (w ? w->attack : 0), a ? 2 * a->defense : 0);
+        break;
+    case RULES_D10:
+        snprintf(line[n++], 96,
+                 "To-hit +%d, damage %d-%d; armour absorbs %d, armour class %d",
+                 w ? w->to_hit : base->to_hit,
+                 (w ? w->dmg_min : base->dmg_min) + bonus,
+                 (w ? w->dmg_max : base->dmg_max) + bonus,
+                 a ? a->armor_defense : base->armor_defense,
+                 a ? a->armor_class : base->armor_class);
+        break;
+    case RULES_DICE_POOL:
+        snprintf(line[n++], 96,
+                 "Attack %d dice (%d%% each), defense %d dice (%d%% each)",
+                 base->att_dice + bonus + (w ? w->dice : 0), base->att_chance,
+                 base->def_dice + (a ? a->dice : 0), base->def_chance);
+        break;
+    default:
+        snprintf(line[n++], 96, "Attack %d, defense %d",
+                 p->attack + (w ? w->attack : 0),
+                 p->defense + (a ? a->defense : 0));
+        break;
+    }
+    snprintf(line[n++], 96, "Combat rules: %s", combat_ruleset_name(g->opt.ruleset));
+    int y0 = (s->h - n - 4) / 2;
+    draw_centered(s, y0, "Character", COL_BYELLOW, ATTR_BOLD);
+    for (int i = 0; i < n; i++)
+        draw_centered(s, y0 + 2 + i, line[i], COL_WHITE, 0);
+    draw_centered(s, y0 + 3 + n, "Press any key to return.", COL_BCYAN, 0);
 }
 
 /* `P`: the whole log, oldest at the top, paged from the newest. */
@@ -310,7 +442,7 @@ static void draw_history(const game_t *g, screen_t *s)
                 COL_BCYAN, COL_DEFAULT, 0);
 }
 
-/* The framed YOU DIED screen (000, 004), over the last lines of the log. */
+/* The framed YOU DIED (or YOU WON) screen, over the last lines of the log. */
 static void draw_dead(const game_t *g, screen_t *s)
 {
     enum { W = 50, H = 12 };
@@ -319,7 +451,7 @@ static void draw_dead(const game_t *g, screen_t *s)
     char line[4][80], cause[64];
     if (y0 < 0)
         y0 = 0;
-    draw_box(s, x0, y0, W, H, COL_RED);
+    draw_box(s, x0, y0, W, H, game_won(g) ? COL_BYELLOW : COL_RED);
     game_death_cause(g, cause, sizeof cause);
     snprintf(line[0], sizeof line[0], "%s", cause);
     snprintf(line[1], sizeof line[1], "Depth: %d   Turns: %u   Kills: %d",
@@ -327,7 +459,11 @@ static void draw_dead(const game_t *g, screen_t *s)
     snprintf(line[2], sizeof line[2], "Level: %d   XP: %d   Gold: %d",
              p->level, p->xp, p->gold);
     snprintf(line[3], sizeof line[3], "Score: %d", game_score(g));
-    draw_centered(s, y0 + 2, "YOU DIED", COL_BRED, ATTR_BOLD);
+    if (game_won(g))
+        draw_centered(s, y0 + 2, "YOU WON! The Amulet of Yendor is yours.",
+                      COL_BYELLOW, ATTR_BOLD);
+    else
+        draw_centered(s, y0 + 2, "YOU DIED", COL_BRED, ATTR_BOLD);
     draw_centered(s, y0 + 4, line[0], COL_BWHITE, 0);
     draw_centered(s, y0 + 5, line[1], COL_WHITE, 0);
     draw_centered(s, y0 + 6, line[2], COL_WHITE, 0);
@@ -361,8 +497,13 @@ void view_draw(const game_t *g, screen_t *s)
         draw_history(g, s);
         return;
     case MODE_DEAD:
+    case MODE_WON:
         screen_clear(s);
         draw_dead(g, s);
+        return;
+    case MODE_CHARACTER:
+        screen_clear(s);
+        draw_character(g, s);
         return;
     default:
         break;
@@ -373,6 +514,8 @@ void view_draw(const game_t *g, screen_t *s)
         draw_target(g, s);
     draw_log(g, s);
     draw_status(g, s);
+    if (g->mode == MODE_LOOK)
+        draw_look(g, s);
     if (g->mode == MODE_INVENTORY || g->mode == MODE_DROP)
         draw_pack(g, s);
 }

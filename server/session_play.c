@@ -47,7 +47,8 @@ static void game_row(const sess_t *s, const game_t *g, const char *cause,
     row->started = s->st.play.g.started;
     row->ended = (int64_t)time(NULL);
     /* the hall of fame ranks deaths, wins and long quits (store.h) */
-    row->ending = game_dead(g) ? STORE_END_DEATH
+    row->ending = game_won(g) ? STORE_END_WIN
+                  : game_dead(g) ? STORE_END_DEATH
                   : cause && strcmp(cause, "quit") == 0 ? STORE_END_QUIT
                   : STORE_END_DISCONNECT;
 }

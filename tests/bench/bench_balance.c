@@ -1,15 +1,8 @@
-/* bench_balance.c - the balance benchmark: a simple bot plays many games of
- * each combat ruleset, headless, and prints how long it lives, how deep it
- * gets and what kills it. Not a test: a measure for tuning the content
- * tables (common/monster.c, common/item.c).
- *
- * The bot: items first, as tests/bench/bot.h's bot_item_key does (a potion
- * when low in a fight, scrolls against strong monsters, pick up what it
- * stands on); then attack a monster next to it; otherwise, hurt (below half
- * HP) with nothing in view, rest until healed; otherwise walk the shortest
- * path to the nearest living monster of the level (it knows where they
- * are); with none left, to the nearest item still on the floor; then to the
- * stairs and down. A game ends when the bot dies or at the turn cap.
+/* bench_balance.c - the balance benchmark: the careful-newcomer bot of
+ * tests/bench/bot.h plays many games of each combat ruleset, headless, and
+ * prints how deep it gets, what kills it, how often it wins, and where each
+ * balance target of docs/balance.md stands. Not a test: a measure for
+ * tuning the content tables (common/monster.c, common/item.c).
  *
  *   bench_balance [GAMES] [FIRST_SEED]   (defaults 1000 and 1)
  *
@@ -26,79 +19,17 @@
 #include "combat.h"
 #include "game.h"
 
-#define TURN_CAP 1000
+#define TURN_CAP 30000
 #define WORKERS 2
+#define DEPTHS GAME_AMULET_DEPTH
 
-enum { END_FIREBALL = MON_COUNT, END_TIMEOUT, END_COUNT };
+enum { END_FIREBALL = MON_COUNT, END_WON, END_TIMEOUT, END_STUCK, END_COUNT };
 
 typedef struct outcome {
     int turns, kills, level, depth, end; /* end: a monster kind, or END_* */
+    int level_at[DEPTHS + 1];            /* XP level on leaving each depth
+                                            (0: never there) */
 } outcome_t;
-
-/* The balance bot's next key. */
-static int balance_key(const game_t *g, int *resting)
-{
-    const player_t *p = &g->player;
-    int key = bot_item_key(g);
-    if (key)
-        return key;
-    /* A monster next to us: hit it. */
-    for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1; dx++)
-            if ((dx || dy) && game_monster_at(g, p->x + dx, p->y + dy) >= 0)
-                return bot_key_for(dx, dy);
-    int in_view = game_monster_in_view(g);
-    if (!in_view && p->hp * 2 < p->max_hp)
-        *resting = 1;
-    if (*resting && !in_view && p->hp < p->max_hp)
-        return '.';
-    *resting = 0;
-    /* The nearest living monster, by path; else the nearest item on the
-     * floor; else the stairs. */
-    dmap_t from_player, to_target;
-    ai_distance_map(&g->map, p->x, p->y, &from_player);
-    int tx = -1, ty = -1, best_d = DMAP_FAR;
-    for (int i = 0; i < MAX_MONSTERS; i++) {
-        const monster_t *m = &g->monsters[i];
-        if (m->alive && from_player.v[m->y][m->x] < best_d) {
-            best_d = from_player.v[m->y][m->x];
-            tx = m->x;
-            ty = m->y;
-        }
-    }
-    for (int i = 0; tx < 0 && i < MAX_ITEMS; i++) {
-        const item_t *it = &g->items[i];
-        if (it->type == ITEM_THING && g->pack_count < PACK_SIZE &&
-            from_player.v[it->y][it->x] < best_d) {
-            best_d = from_player.v[it->y][it->x];
-            tx = it->x;
-            ty = it->y;
-        }
-    }
-    if (tx < 0) {
-        if (g->map.tile[p->y][p->x] == TILE_STAIRS)
-            return '>';
-        for (int y = 0; y < MAP_H; y++)
-            for (int x = 0; x < MAP_W; x++)
-                if (g->map.tile[y][x] == TILE_STAIRS) {
-                    tx = x;
-                    ty = y;
-                }
-    }
-    if (tx < 0)
-        return '.';
-    uint8_t occ[MAP_H][MAP_W];
-    memset(occ, 0, sizeof occ);
-    for (int i = 0; i < MAX_MONSTERS; i++)
-        if (g->monsters[i].alive)
-            occ[g->monsters[i].y][g->monsters[i].x] = 1;
-    occ[ty][tx] = 0;
-    ai_distance_map(&g->map, tx, ty, &to_target);
-    int nx, ny;
-    if (!ai_step_down(&g->map, &to_target, occ, p->x, p->y, &nx, &ny))
-        return '.';
-    return bot_key_for(nx - p->x, ny - p->y);
-}
 
 static outcome_t play(uint64_t seed, int ruleset)
 {
@@ -108,11 +39,30 @@ static outcome_t play(uint64_t seed, int ruleset)
         fprintf(stderr, "out of memory\n");
         exit(1);
     }
-    outcome_t o = { 0, 0, 0, 0, END_TIMEOUT };
-    int resting = 0;
-    while (!game_dead(g) && g->turn < TURN_CAP)
-        game_key(g, balance_key(g, &resting));
-    if (game_dead(g))
+    outcome_t o;
+    memset(&o, 0, sizeof o);
+    o.end = END_TIMEOUT;
+    int resting = 0, kind = 0, idle = 0;
+    while (!game_dead(g) && g->turn < TURN_CAP) {
+        int key = bot_key(g, &resting, &kind);
+        if (!key) {
+            o.end = END_STUCK;
+            break;
+        }
+        uint32_t before = g->turn;
+        o.level_at[g->depth] = g->player.level;
+        game_key(g, key);
+        idle = g->turn == before ? idle + 1 : 0;
+        if (idle > 50) {
+            o.end = END_STUCK;
+            break;
+        }
+    }
+    if (g->depth <= DEPTHS)
+        o.level_at[g->depth] = g->player.level;
+    if (game_won(g))
+        o.end = END_WON;
+    else if (game_dead(g))
         o.end = g->killer == KILLER_FIREBALL ? END_FIREBALL : g->killer - 1;
     o.turns = (int)g->turn;
     o.kills = g->kills;
@@ -120,6 +70,17 @@ static outcome_t play(uint64_t seed, int ruleset)
     o.depth = g->depth;
     game_free(g);
     return o;
+}
+
+static const char *end_name(int e)
+{
+    switch (e) {
+    case END_FIREBALL: return "own fireball";
+    case END_WON: return "won";
+    case END_TIMEOUT: return "turn cap";
+    case END_STUCK: return "bot stuck";
+    default: return monster_stats(e)->name;
+    }
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -200,67 +161,112 @@ int main(int argc, char **argv)
     int *v = calloc((size_t)n, sizeof *v);
     if (!out || !v)
         return 1;
-    printf("Balance: %d games per ruleset (seeds %llu..%llu), bot as in "
-           "tests/bench/bench_balance.c\n(clears each level, picks up and uses "
-           "items, takes the stairs), turn cap %d.\n\n",
+    printf("Balance: %d games per ruleset (seeds %llu..%llu), the careful "
+           "newcomer of tests/bench/bot.h\n(explores with o, travels to the "
+           "stairs, wears the best equipment, rests below 60%% HP), turn cap "
+           "%d.\n",
            n, (unsigned long long)first_seed,
            (unsigned long long)(first_seed + (uint64_t)n - 1), TURN_CAP);
-    printf("| ruleset | turns median | turns p90 | kills median | kills p90 "
-           "| level median | level p90 | depth median | depth p90 | died "
-           "| deaths: turn median | deaths: depth median "
-           "| causes of death (share of games) | reached the cap |\n");
-    printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     static const int order[RULES_COUNT] = { RULES_POWER, RULES_ATTACK_DEFENSE,
                                             RULES_D10, RULES_DICE_POOL };
     for (int oi = 0; oi < RULES_COUNT; oi++) {
         int r = order[oi];
         play_all(r, first_seed, n, out);
-        int ends[END_COUNT] = { 0 };
-        for (int i = 0; i < n; i++)
-            ends[out[i].end]++;
-        int tm, t90, km, k90, lm, l90, dm, d90;
-        for (int i = 0; i < n; i++) v[i] = out[i].turns;
-        tm = quantile(v, n, 0.5);
-        t90 = quantile(v, n, 0.9);
-        for (int i = 0; i < n; i++) v[i] = out[i].kills;
-        km = quantile(v, n, 0.5);
-        k90 = quantile(v, n, 0.9);
-        for (int i = 0; i < n; i++) v[i] = out[i].level;
-        lm = quantile(v, n, 0.5);
-        l90 = quantile(v, n, 0.9);
-        for (int i = 0; i < n; i++) v[i] = out[i].depth;
-        dm = quantile(v, n, 0.5);
-        d90 = quantile(v, n, 0.9);
-        /* The games that ended in death: when and how deep. */
-        int nd = 0, dtm = 0, ddm = 0;
-        for (int i = 0; i < n; i++)
-            if (out[i].end != END_TIMEOUT)
-                v[nd++] = out[i].turns;
-        if (nd > 0)
-            dtm = quantile(v, nd, 0.5);
-        nd = 0;
-        for (int i = 0; i < n; i++)
-            if (out[i].end != END_TIMEOUT)
-                v[nd++] = out[i].depth;
-        if (nd > 0)
-            ddm = quantile(v, nd, 0.5);
+        int ends[END_COUNT] = { 0 }, by_depth[DEPTHS + 2] = { 0 };
         int died = 0;
-        char causes[256] = "";
-        size_t used = 0;
-        for (int k = 0; k <= END_FIREBALL; k++) {
-            died += ends[k];
-            if (ends[k] && used < sizeof causes)
-                used += (size_t)snprintf(causes + used, sizeof causes - used,
-                                         "%s%s %.1f%%", used ? ", " : "",
-                                         k == END_FIREBALL ? "own fireball"
-                                                           : monster_stats(k)->name,
-                                         100.0 * ends[k] / n);
+        for (int i = 0; i < n; i++) {
+            ends[out[i].end]++;
+            if (out[i].end < END_WON) {
+                died++;
+                by_depth[out[i].depth <= DEPTHS ? out[i].depth : DEPTHS + 1]++;
+            }
         }
-        printf("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %.1f%% | %d | %d "
-               "| %s | %.1f%% |\n",
-               combat_ruleset_name(r), tm, t90, km, k90, lm, l90, dm, d90,
-               100.0 * died / n, dtm, ddm, died ? causes : "-",
-               100.0 * ends[END_TIMEOUT] / n);
+        printf("\n### %s\n\n", combat_ruleset_name(r));
+        int nd = 0;
+        for (int i = 0; i < n; i++)
+            if (out[i].end < END_WON)
+                v[nd++] = out[i].depth;
+        int ddm = nd ? quantile(v, nd, 0.5) : 0;
+        for (int i = 0; i < n; i++) v[i] = out[i].turns;
+        int tm = quantile(v, n, 0.5), t90 = quantile(v, n, 0.9);
+        for (int i = 0; i < n; i++) v[i] = out[i].depth;
+        int dm = quantile(v, n, 0.5);
+        printf("Games: %d; died %d (%.1f%%), won %d (%.1f%%), turn cap %d "
+               "(%.1f%%), bot stuck %d; turns median %d, p90 %d; depth "
+               "reached median %d.\n\n",
+               n, died, 100.0 * died / n, ends[END_WON],
+               100.0 * ends[END_WON] / n, ends[END_TIMEOUT],
+               100.0 * ends[END_TIMEOUT] / n, ends[END_STUCK], tm, t90, dm);
+        printf("| deaths by depth |");
+        for (int d = 1; d <= DEPTHS; d++)
+            printf(" %d |", d);
+        printf("\n|---|");
+        for (int d = 1; d <= DEPTHS; d++)
+            printf("---|");
+        printf("\n| deaths |");
+        for (int d = 1; d <= DEPTHS; d++)
+            printf(" %d |", by_depth[d]);
+        printf("\n| median XP level on leaving |");
+        int lvl_med[DEPTHS + 1];
+        for (int d = 1; d <= DEPTHS; d++) {
+            int k = 0;
+            for (int i = 0; i < n; i++)
+                if (out[i].level_at[d] > 0)
+                    v[k++] = out[i].level_at[d];
+            lvl_med[d] = k >= 10 ? quantile(v, k, 0.5) : 0;
+            if (lvl_med[d])
+                printf(" %d |", lvl_med[d]);
+            else
+                printf(" - |");
+        }
+        printf("\n\n| cause of death | deaths | share of deaths |\n|---|---|---|\n");
+        int worst = 0, worst_k = 0;
+        for (int k = 0; k <= END_FIREBALL; k++) {
+            if (!ends[k])
+                continue;
+            printf("| %s | %d | %.1f%% |\n", end_name(k), ends[k],
+                   100.0 * ends[k] / (died ? died : 1));
+            if (ends[k] > worst) {
+                worst = ends[k];
+                worst_k = k;
+            }
+        }
+        double win = 100.0 * ends[END_WON] / n;
+        double worst_share = died ? 100.0 * worst / died : 0;
+        int lvl_ok = 1, lvl_bad = 0;
+        for (int d = 1; d <= DEPTHS; d++)
+            if (lvl_med[d] && (lvl_med[d] < d || lvl_med[d] > 3 * d)) {
+                lvl_ok = 0;
+                lvl_bad = d;
+            }
+        printf("\nTargets:\n");
+        printf("- median depth of death 3-8: %d, %s\n", ddm,
+               ddm >= 3 && ddm <= 8 ? "met" : "NOT met");
+        printf("- wins 2-30%%: %.1f%%, %s\n", win,
+               win >= 2 && win <= 30 ? "met" : "NOT met");
+        printf("- no kind above 35%% of deaths: worst %s %.1f%%, %s\n",
+               end_name(worst_k), worst_share,
+               worst_share <= 35 ? "met" : "NOT met");
+        if (lvl_ok)
+            printf("- median XP level at depth d within d..3d: met at every "
+                   "depth with 10 or more games\n");
+        else
+            printf("- median XP level at depth d within d..3d: NOT met "
+                   "(depth %d: level %d)\n", lvl_bad, lvl_med[lvl_bad]);
+        int d1 = 0, d1_troll = 0;
+        for (int i = 0; i < n; i++)
+            if (out[i].end < END_WON && out[i].depth == 1) {
+                d1++;
+                d1_troll += out[i].end == MON_TROLL;
+            }
+        printf("- a depth-1 troll not the main cause of death: %d of %d "
+               "deaths (%.1f%%) were to a troll at depth 1, %s\n",
+               d1_troll, died, died ? 100.0 * d1_troll / died : 0.0,
+               d1_troll * 2 < died && d1_troll <= worst ? "met" : "NOT met");
+        (void)d1;
+        printf("- turn cap reached by under 1%%: %.1f%%, %s\n",
+               100.0 * ends[END_TIMEOUT] / n,
+               ends[END_TIMEOUT] * 100 < n ? "met" : "NOT met");
         fflush(stdout);
     }
     free(out);

@@ -1,19 +1,20 @@
-/* bot.h - the scripted player of the core and output benchmarks.
+/* bot.h - the scripted player of the core, output and balance benchmarks:
+ * a careful newcomer.
  *
- * It explores, fights, uses items and goes down: it uses an item when one
- * fits (bot_item_key: a potion below 40% HP in a fight; against a strong
- * monster in view, or when hurt, a lightning bolt within 5, a fireball at
- * one more than 3 away, a confusion within 8); picks up what it stands on;
- * hits a monster next to it; rests (waits) when below half HP with nothing
- * in view; walks toward the nearest monster in view; otherwise toward the
- * nearest item it has seen, then the nearest walkable tile it has not seen
- * yet (the bot knows the map: it reads game_t); once everything is seen,
- * toward the nearest living monster; with none left, to the stairs and
- * down. A game ends when the bot dies, has nothing left to do, or reaches a
- * turn cap.
+ * It uses an item when one fits (bot_item_key: a potion below 40% HP with
+ * a monster in view, or poisoned below a third; against a strong monster in
+ * view, or when hurt, a lightning bolt within 5, a fireball at more than 3
+ * away, a confusion within 8); wields and wears the best equipment it
+ * carries (the later rows of the item table are the better ones); picks up
+ * what it stands on (the Amulet too, which wins); hits a monster next to
+ * it; rests (waits) when below 60% HP with nothing in view, until healed;
+ * walks toward the nearest monster in view; otherwise explores with `o`
+ * (autoexplore, which also walks to items it has seen) and, once that
+ * finds nothing, travels to the stairs and goes down with `>`. A game ends
+ * when the bot dies, wins, has nothing left to do, or reaches a turn cap.
  *
  * A script is the keys the bot pressed in a run of games (seed, keys), played
- * once untimed; the benchmarks then replay the keys, so that the bot's own
+ * once untimed, one turn per key (bot_key_single); the benchmarks then replay the keys, so that the bot's own
  * path finding is never part of a measured time. Header-only (static
  * inline): each benchmark is one source file. */
 #ifndef ROGUE_BENCH_BOT_H
@@ -28,6 +29,9 @@
 #include "game.h"
 
 #define BOT_TURN_CAP 2000
+
+#include "item.h"
+#include "travel.h"
 
 /* Esc and Enter as keys.h has them (27, 13): bench_output.c includes
  * curses.h, whose KEY_* macros clash with keys.h's names. */
@@ -45,19 +49,37 @@ static inline int bot_key_for(int dx, int dy)
     return keys[dy + 1][dx + 1];
 }
 
-/* The pack slot the bot would use now, or -1: a potion below 40% HP with
- * a monster in view; against the nearest monster in view when it is strong
- * (10 hp or more) or the bot is below half HP: a lightning bolt if it is
- * within 5, a fireball if it is more than 3 away (the blast misses the bot),
- * a confusion if it is within 8 and not confused yet. */
+/* The equipment slot the bot would put on now, or -1: a weapon or armour
+ * in the pack better (a later row) than what is in use. */
+static inline int bot_equip_choice(const game_t *g)
+{
+    const player_t *p = &g->player;
+    int best = -1, best_gain = 0;
+    for (int i = 0; i < PACK_SIZE; i++) {
+        if (!item_pack_has(g, i) || !item_is_equipment(g->pack[i]))
+            continue;
+        int wield = item_stats(g->pack[i])->effect == EFFECT_WIELD;
+        int cur = wield ? p->weapon : p->armor;
+        int cur_kind = item_pack_has(g, cur) ? g->pack[cur] : -1;
+        int gain = g->pack[i] - cur_kind;
+        if (i != cur && gain > best_gain) {
+            best = i;
+            best_gain = gain;
+        }
+    }
+    return best;
+}
+
+/* The pack slot the bot would use now, or -1 (see the top of the file). */
 static inline int bot_item_choice(const game_t *g)
 {
     const player_t *p = &g->player;
     int slot[IK_COUNT];
     for (int k = 0; k < IK_COUNT; k++)
         slot[k] = -1;
-    for (int i = g->pack_count - 1; i >= 0; i--)
-        slot[g->pack[i]] = i;
+    for (int i = PACK_SIZE - 1; i >= 0; i--)
+        if (item_pack_has(g, i))
+            slot[g->pack[i]] = i;
     int near = -1, nd = 0;
     for (int i = 0; i < MAX_MONSTERS; i++) {
         const monster_t *m = &g->monsters[i];
@@ -69,8 +91,12 @@ static inline int bot_item_choice(const game_t *g)
             nd = dx * dx + dy * dy;
         }
     }
-    if (near < 0)
-        return -1;
+    if (near < 0) {
+        if (slot[IK_HEALTH_POTION] >= 0 && p->poison > 0 &&
+            p->hp * 3 < p->max_hp)
+            return slot[IK_HEALTH_POTION];
+        return bot_equip_choice(g);
+    }
     if (slot[IK_HEALTH_POTION] >= 0 && p->hp * 10 < p->max_hp * 4)
         return slot[IK_HEALTH_POTION];
     const monster_t *m = &g->monsters[near];
@@ -97,6 +123,10 @@ static inline int bot_item_key(const game_t *g)
     case MODE_INVENTORY:
         return use >= 0 ? 'a' + use : BOT_ESC;
     case MODE_DROP:
+    case MODE_HELP:
+    case MODE_LOOK:
+    case MODE_CHARACTER:
+    case MODE_HISTORY:
         return BOT_ESC;
     case MODE_TARGET:
         return target_allowed(g, g->target.x, g->target.y) &&
@@ -107,12 +137,40 @@ static inline int bot_item_key(const game_t *g)
     }
     if (use >= 0)
         return 'i';
-    if (g->pack_count < PACK_SIZE)
-        for (int i = 0; i < MAX_ITEMS; i++)
-            if (g->items[i].type == ITEM_THING && g->items[i].x == p->x &&
-                g->items[i].y == p->y)
-                return 'g';
+    for (int i = 0; i < MAX_ITEMS; i++) {
+        const item_t *it = &g->items[i];
+        if (it->type != ITEM_THING || it->x != p->x || it->y != p->y ||
+            g->pack_count >= PACK_SIZE)
+            continue;
+        if (!item_is_equipment(it->kind))
+            return 'g';
+        int wield = item_stats(it->kind)->effect == EFFECT_WIELD;
+        int cur = wield ? p->weapon : p->armor;
+        if (!item_pack_has(g, cur) || it->kind > g->pack[cur])
+            return 'g';
+    }
     return 0;
+}
+
+static inline int bot_is_unexplored_goal(const game_t *g, int x, int y)
+{
+    if (x == g->player.x && y == g->player.y)
+        return 0;
+    for (int i = 0; i < MAX_ITEMS; i++)
+        if (g->items[i].type == ITEM_THING && g->items[i].x == x &&
+            g->items[i].y == y && g->items[i].seen && !g->items[i].walked)
+            return 1;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++)
+            if (map_in_bounds(x + dx, y + dy) &&
+                !g->map.explored[y + dy][x + dx])
+                return 1;
+    return 0;
+}
+
+static inline int bot_is_stairs(const game_t *g, int x, int y)
+{
+    return g->map.tile[y][x] == TILE_STAIRS;
 }
 
 /* The bot's next key for g (0: nothing left to do); *kind says why. */
@@ -131,60 +189,22 @@ static inline int bot_key(const game_t *g, int *resting, int *kind)
                 return bot_key_for(dx, dy);
             }
     int in_view = game_monster_in_view(g);
-    if (!in_view && p->hp * 2 < p->max_hp)
+    if (!in_view && p->hp * 10 < p->max_hp * 6)
         *resting = 1;
     if (*resting && !in_view && p->hp < p->max_hp) {
         *kind = BOT_REST;
         return '.';
     }
     *resting = 0;
-    static dmap_t from, to; /* the bot is not timed and not threaded */
-    ai_distance_map(&g->map, p->x, p->y, &from);
-    int tx = -1, ty = -1, best = DMAP_FAR;
-    /* 1: a monster in view; 2: a seen item; 3: an unseen tile; 4: any
-     * monster; 5: the stairs. */
-    for (int pass = 1; pass <= 5 && tx < 0; pass++) {
-        if (pass == 2) {
-            for (int i = 0; i < MAX_ITEMS && g->pack_count < PACK_SIZE; i++) {
-                const item_t *it = &g->items[i];
-                if (it->type == ITEM_THING && it->seen &&
-                    from.v[it->y][it->x] < best) {
-                    best = from.v[it->y][it->x];
-                    tx = it->x;
-                    ty = it->y;
-                }
-            }
-            *kind = BOT_EXPLORE;
-            continue;
-        }
-        if (pass == 5) {
-            if (g->map.tile[p->y][p->x] == TILE_STAIRS) {
-                *kind = BOT_DESCEND;
-                return '>';
-            }
-            for (int y = 0; y < MAP_H; y++)
-                for (int x = 0; x < MAP_W; x++)
-                    if (g->map.tile[y][x] == TILE_STAIRS) {
-                        tx = x;
-                        ty = y;
-                    }
-            *kind = BOT_DESCEND;
-            continue;
-        }
-        if (pass == 3) {
-            for (int y = 0; y < MAP_H; y++)
-                for (int x = 0; x < MAP_W; x++)
-                    if (!g->map.explored[y][x] && from.v[y][x] < best) {
-                        best = from.v[y][x];
-                        tx = x;
-                        ty = y;
-                    }
-            *kind = BOT_EXPLORE;
-            continue;
-        }
+    int dx, dy;
+    if (in_view) {
+        /* Walk to the nearest monster in view. */
+        static dmap_t from, to; /* the bot is not timed and not threaded */
+        ai_distance_map(&g->map, p->x, p->y, &from);
+        int tx = -1, ty = -1, best = DMAP_FAR;
         for (int i = 0; i < MAX_MONSTERS; i++) {
             const monster_t *m = &g->monsters[i];
-            if (m->alive && (pass == 4 || g->visible[m->y][m->x]) &&
+            if (m->alive && g->visible[m->y][m->x] &&
                 from.v[m->y][m->x] < best) {
                 best = from.v[m->y][m->x];
                 tx = m->x;
@@ -192,22 +212,45 @@ static inline int bot_key(const game_t *g, int *resting, int *kind)
             }
         }
         *kind = BOT_CHASE;
+        if (tx < 0)
+            return '.';
+        uint8_t occ[MAP_H][MAP_W];
+        memset(occ, 0, sizeof occ);
+        for (int i = 0; i < MAX_MONSTERS; i++)
+            if (g->monsters[i].alive)
+                occ[g->monsters[i].y][g->monsters[i].x] = 1;
+        occ[ty][tx] = 0; /* the target itself: step next to it, then bump */
+        ai_distance_map(&g->map, tx, ty, &to);
+        int nx, ny;
+        /* Blocked by other monsters: step (or bump) through them. */
+        if (!ai_step_down(&g->map, &to, occ, p->x, p->y, &nx, &ny) &&
+            !ai_step_down(&g->map, &to, NULL, p->x, p->y, &nx, &ny))
+            return '.';
+        return bot_key_for(nx - p->x, ny - p->y);
     }
-    if (tx < 0)
-        return 0;
-    uint8_t occ[MAP_H][MAP_W];
-    memset(occ, 0, sizeof occ);
-    for (int i = 0; i < MAX_MONSTERS; i++)
-        if (g->monsters[i].alive)
-            occ[g->monsters[i].y][g->monsters[i].x] = 1;
-    occ[ty][tx] = 0; /* the target itself: step next to it, then bump */
-    ai_distance_map(&g->map, tx, ty, &to);
-    int nx, ny;
-    if (!ai_step_down(&g->map, &to, occ, p->x, p->y, &nx, &ny)) {
-        *kind = BOT_REST;
-        return '.';
-    }
-    return bot_key_for(nx - p->x, ny - p->y);
+    *kind = BOT_EXPLORE;
+    if (travel_first_step(g, bot_is_unexplored_goal, &dx, &dy) > 0)
+        return 'o';
+    *kind = BOT_DESCEND;
+    if (g->map.tile[p->y][p->x] == TILE_STAIRS ||
+        travel_first_step(g, bot_is_stairs, &dx, &dy) > 0)
+        return '>';
+    return 0;
+}
+
+/* bot_key for a script of one turn per key (the core and output
+ * benchmarks time a key as a turn): autoexplore and travel become their
+ * first step. */
+static inline int bot_key_single(const game_t *g, int *resting, int *kind)
+{
+    int key = bot_key(g, resting, kind), dx, dy;
+    if (key == 'o' &&
+        travel_first_step(g, bot_is_unexplored_goal, &dx, &dy) > 0)
+        return bot_key_for(dx, dy);
+    if (key == '>' && g->map.tile[g->player.y][g->player.x] != TILE_STAIRS &&
+        travel_first_step(g, bot_is_stairs, &dx, &dy) > 0)
+        return bot_key_for(dx, dy);
+    return key;
 }
 
 /* One game of a script. */
@@ -243,7 +286,7 @@ static inline void bot_script_make(bot_script_t *s, uint64_t first_seed,
         int resting = 0, kind = 0;
         while (!game_dead(g) && (long)g->turn < cap &&
                s->turns + (long)g->turn < min_turns) {
-            int key = bot_key(g, &resting, &kind);
+            int key = bot_key_single(g, &resting, &kind);
             if (!key || bg->nkeys >= cap * 2)
                 break;
             bg->keys[bg->nkeys++] = key;

@@ -54,7 +54,7 @@ START_TEST(fight_to_death_then_new_game_then_goodbye)
         cl_cell_t cell;
         cl_cell(c, 0, 23, &cell);
         if (!game_dead(g)) {
-            /* green above 60%, yellow above 30%, red at or below. */
+            /* Green above 60%, yellow above 30%, red at or below. */
             int band = hp_band(&g->player);
             ck_assert_int_eq(cell.fg, band == 2 ? 10 : band == 1 ? 11 : 9);
             yellow |= cell.fg == 11;
@@ -145,7 +145,7 @@ static const struct {
     [RULES_POWER] = { "power", " hp)" },
     [RULES_ATTACK_DEFENSE] = { "attack-defense", "You hit the " },
     [RULES_D10] = { "d10", "You swing your fist at the " },
-    [RULES_DICE_POOL] = { "dice-pool", " and roll: " },
+    [RULES_DICE_POOL] = { "dice-pool", " vs [" },
 };
 
 /* Each `combat = NAME` of a config file plays its own rules: a fight to the

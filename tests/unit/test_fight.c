@@ -278,8 +278,9 @@ START_TEST(xp_and_level_thresholds)
 {
     game_t *g = arena(RULES_POWER);
     ck_assert_int_eq(game_xp_next(1), 100);
-    ck_assert_int_eq(game_xp_next(2), 200);
-    ck_assert_int_eq(game_xp_next(5), 500);
+    ck_assert_int_eq(game_xp_next(2), 250);
+    ck_assert_int_eq(game_xp_next(3), 450);
+    ck_assert_int_eq(game_xp_next(5), 1000);
     g->player.hp = 10;
     game_gain_xp(g, 99);
     ck_assert_int_eq(g->player.level, 1);
@@ -287,13 +288,13 @@ START_TEST(xp_and_level_thresholds)
     game_gain_xp(g, 1);
     ck_assert_int_eq(g->player.level, 2);
     ck_assert_int_eq(g->player.max_hp, 35);
-    ck_assert_int_eq(g->player.hp, 35);
+    ck_assert_int_eq(g->player.hp, 15); /* +5, no full heal */
     ck_assert_int_eq(g->player.attack, 6);
     ck_assert_str_eq(game_msg(g, 0)->text,
-                     "You reach level 2! Max HP 35, attack +1, fully healed.");
+                     "You reach level 2! Max HP 35, attack +1.");
     ck_assert_int_eq(game_msg(g, 0)->kind, MSG_LEVEL);
-    /* 100 -> 300 passes both 200 (level 3) and 300 (level 4). */
-    game_gain_xp(g, 200);
+    /* 100 -> 600 passes both 250 (level 3) and 450 (level 4), not 700. */
+    game_gain_xp(g, 500);
     ck_assert_int_eq(g->player.level, 4);
     ck_assert_int_eq(g->player.max_hp, 45);
     ck_assert_int_eq(g->player.attack, 8);
@@ -394,6 +395,9 @@ START_TEST(hp_colour_and_bar)
         ck_assert_uint_eq(screen_cat(&s, bar, 23)->fg, cases[i].fg);
     }
     ck_assert(row_has(&s, 23, "Lvl:1  XP:0/100  Gold:0  Depth:1  Turn:0"));
+    g->player.poison = 3;
+    view_draw(g, &s);
+    ck_assert(row_has(&s, 23, "Turn:0  Poisoned"));
     screen_free(&s);
     game_free(g);
 }
@@ -457,7 +461,7 @@ START_TEST(history_pages_the_whole_log)
 }
 END_TEST
 
-START_TEST(log_shows_2_lines_at_80x24_and_5_when_taller)
+START_TEST(log_shows_3_lines_at_80x24_and_6_when_taller)
 {
     game_t *g = arena(RULES_POWER);
     for (int i = 0; i < 8; i++)
@@ -467,14 +471,30 @@ START_TEST(log_shows_2_lines_at_80x24_and_5_when_taller)
     view_draw(g, &s);
     ck_assert(row_has(&s, 22, "fight line 7"));
     ck_assert(row_has(&s, 21, "fight line 6"));
+    ck_assert(row_has(&s, 20, "fight line 5"));
+    /* The map's last row (border wall) is blanked for the log. */
+    ck_assert_uint_eq(screen_cat(&s, 40, 20)->ch, ' ');
+    /* Nothing was keyed yet: every line is new, in its colour, bold. */
     ck_assert_uint_eq(screen_cat(&s, 0, 22)->fg, COL_BGREEN);
+    ck_assert_uint_eq(screen_cat(&s, 0, 22)->attr, ATTR_BOLD);
     screen_resize(&s, 80, 27);
     view_draw(g, &s);
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 6; i++) {
         char want[32];
         snprintf(want, sizeof want, "fight line %d", 7 - i);
         ck_assert(row_has(&s, 25 - i, want));
     }
+    /* A key that logs: its line stands out, the older ones go grey. */
+    game_key(g, '.'); /* no line: a turn, so the fresh mark moves */
+    game_key(g, 'Z');
+    ck_assert(game_msg_is_new(g, 0));
+    ck_assert(!game_msg_is_new(g, 1));
+    view_draw(g, &s);
+    ck_assert(row_has(&s, 25, "Unknown key 'Z'. Press ? for help."));
+    ck_assert_uint_eq(screen_cat(&s, 0, 25)->fg, COL_WHITE);
+    ck_assert_uint_eq(screen_cat(&s, 0, 25)->attr, ATTR_BOLD);
+    ck_assert_uint_eq(screen_cat(&s, 0, 24)->fg, COL_GREY);
+    ck_assert_uint_eq(screen_cat(&s, 0, 24)->attr, 0);
     screen_free(&s);
     game_free(g);
 }
@@ -555,7 +575,7 @@ START_TEST(options_pick_the_ruleset)
     game_key(g, '?');
     view_draw(g, &s);
     ck_assert(screen_has(&s, "Combat rules on this server: attack-defense"));
-    ck_assert(screen_has(&s, "P  (the whole history"));
+    ck_assert(screen_has(&s, "P  (history)"));
     screen_free(&s);
     game_free(g);
 }
@@ -579,7 +599,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, hp_colour_and_bar);
     tcase_add_test(tc, monsters_drawn_only_in_view);
     tcase_add_test(tc, history_pages_the_whole_log);
-    tcase_add_test(tc, log_shows_2_lines_at_80x24_and_5_when_taller);
+    tcase_add_test(tc, log_shows_3_lines_at_80x24_and_6_when_taller);
     tcase_add_test(tc, whole_fight_replays_from_seed_and_keys);
     tcase_add_test(tc, options_pick_the_ruleset);
     suite_add_tcase(s, tc);

@@ -67,11 +67,11 @@ static int things_at(const game_t *g, int x, int y)
 
 /* --- the table and spawning ------------------------------------------------ */
 
-START_TEST(table_has_the_numbers_of_002)
+START_TEST(table_has_the_numbers_of_the_tutorials)
 {
     const item_stats_t *p = item_stats(IK_HEALTH_POTION);
     ck_assert_int_eq(p->glyph, '!');
-    ck_assert_int_eq(p->power, 4);
+    ck_assert_int_eq(p->power, 10); /* the tutorials' 4, raised */
     ck_assert_int_eq(p->weight, 70);
     const item_stats_t *l = item_stats(IK_LIGHTNING);
     ck_assert_int_eq(l->glyph, '?');
@@ -141,27 +141,31 @@ END_TEST
 
 /* --- the potion ------------------------------------------------------------ */
 
-START_TEST(potion_heals_4_capped_at_max)
+START_TEST(potion_heals_10_capped_at_max)
 {
     game_t *g = arena(RULES_POWER);
-    item_pack_add(g, IK_HEALTH_POTION);
-    item_pack_add(g, IK_HEALTH_POTION);
-    item_pack_add(g, IK_HEALTH_POTION);
-    g->player.hp = 20;
+    /* Three potions stack in slot a. */
+    ck_assert_int_eq(item_pack_add(g, IK_HEALTH_POTION), 0);
+    ck_assert_int_eq(item_pack_add(g, IK_HEALTH_POTION), 0);
+    ck_assert_int_eq(item_pack_add(g, IK_HEALTH_POTION), 0);
+    ck_assert_int_eq(g->pack_n[0], 3);
+    ck_assert_int_eq(g->pack_count, 1);
+    g->player.hp = 15;
     ck_assert_int_eq(game_key(g, 'i'), 0);
     ck_assert_int_eq(g->mode, MODE_INVENTORY);
     ck_assert_int_eq(game_key(g, 'a'), 1);
     ck_assert_int_eq(g->mode, MODE_PLAY);
-    ck_assert_int_eq(g->player.hp, 24);
-    ck_assert_int_eq(g->pack_count, 2);
+    ck_assert_int_eq(g->player.hp, 25);
+    ck_assert_int_eq(g->pack_n[0], 2);
     ck_assert_int_eq(g->turn, 1);
     ck_assert_str_eq(game_msg(g, 0)->text,
-                     "You drink the health potion and heal 4 HP.");
+                     "You drink the health potion and heal 10 HP.");
     /* Not above max. */
     g->player.hp = 28;
     game_key(g, 'i');
-    ck_assert_int_eq(game_key(g, 'b'), 1);
+    ck_assert_int_eq(game_key(g, 'a'), 1);
     ck_assert_int_eq(g->player.hp, 30);
+    ck_assert_int_eq(g->pack_n[0], 1);
     ck_assert_int_eq(g->pack_count, 1);
     ck_assert_str_eq(game_msg(g, 0)->text,
                      "You drink the health potion and heal 2 HP.");
@@ -530,8 +534,9 @@ END_TEST
 START_TEST(pack_holds_26)
 {
     game_t *g = arena(RULES_POWER);
+    /* Equipment does not stack: one slot each. */
     for (int i = 0; i < PACK_SIZE - 1; i++)
-        ck_assert_int_eq(item_pack_add(g, IK_HEALTH_POTION), i);
+        ck_assert_int_eq(item_pack_add(g, IK_DAGGER), i);
     item_put(g, ITEM_THING, IK_CONFUSION, 10, 8, 0);
     item_put(g, ITEM_THING, IK_FIREBALL, 10, 8, 0);
     ck_assert_int_eq(game_key(g, 'g'), 1);
@@ -544,6 +549,9 @@ START_TEST(pack_holds_26)
     ck_assert_int_eq(g->turn, 1);
     ck_assert_int_eq(things_at(g, 10, 8), 1);
     ck_assert_int_eq(item_pack_add(g, IK_HEALTH_POTION), -1);
+    /* A scroll of a kind already carried still stacks. */
+    ck_assert_int_eq(item_pack_add(g, IK_CONFUSION), 25);
+    ck_assert_int_eq(g->pack_n[25], 2);
     /* 'z' is the last slot: the menu lists all 26. */
     game_key(g, 'i');
     screen_t s;
@@ -555,8 +563,8 @@ START_TEST(pack_holds_26)
         for (int x = 0; x < 80; x++)
             row[x] = (char)screen_cat(&s, x, y)->ch;
         row[80] = '\0';
-        found_a |= strstr(row, "a) ! health potion") != NULL;
-        found_z |= strstr(row, "z) ? scroll of confusion") != NULL;
+        found_a |= strstr(row, "a) ) dagger") != NULL;
+        found_z |= strstr(row, "z) ? 2 scrolls of confusion") != NULL;
         ck_assert(y >= MAP_H || strstr(row, "Inventory") == NULL || y == 2);
     }
     ck_assert(found_a && found_z);
@@ -588,7 +596,7 @@ START_TEST(pick_up_and_drop_round_trip)
     ck_assert_int_eq(g->pack[1], IK_HEALTH_POTION);
     ck_assert_int_eq(things_at(g, 11, 8), 0);
     ck_assert_int_eq(g->turn, 3);
-    /* Drop a: the fireball on the floor, the potion moves up to a. */
+    /* Drop a: the fireball on the floor; the potion keeps its letter b. */
     game_key(g, 'l');
     ck_assert_int_eq(game_key(g, 'd'), 0);
     ck_assert_int_eq(g->mode, MODE_DROP);
@@ -598,14 +606,17 @@ START_TEST(pick_up_and_drop_round_trip)
     ck_assert_int_eq(game_key(g, 'a'), 1);
     ck_assert_str_eq(game_msg(g, 0)->text, "You drop the scroll of fireball.");
     ck_assert_int_eq(g->pack_count, 1);
-    ck_assert_int_eq(g->pack[0], IK_HEALTH_POTION);
-    ck_assert_int_eq(g->pack[1], 0); /* freed slots are cleared */
+    ck_assert_int_eq(g->pack[1], IK_HEALTH_POTION);
+    ck_assert_int_eq(g->pack_n[1], 1);
+    ck_assert_int_eq(g->pack[0], 0); /* freed slots are cleared */
+    ck_assert_int_eq(g->pack_n[0], 0);
     ck_assert_int_eq(things_at(g, 12, 8), 1);
     ck_assert_int_eq(g->turn, 5);
-    /* And back again. */
+    /* And back again: into the first free letter, a. */
     ck_assert_int_eq(game_key(g, 'g'), 1);
     ck_assert_int_eq(g->pack_count, 2);
-    ck_assert_int_eq(g->pack[1], IK_FIREBALL);
+    ck_assert_int_eq(g->pack[0], IK_FIREBALL);
+    ck_assert_str_eq(game_msg(g, 0)->text, "You pick up a scroll of fireball (a).");
     ck_assert_int_eq(things_at(g, 12, 8), 0);
     /* Esc leaves the drop menu without a turn. */
     game_key(g, 'd');
@@ -724,7 +735,8 @@ START_TEST(descending_keeps_the_player)
 {
     game_t *g = game_new(77, NULL);
     ck_assert_int_eq(game_key(g, '>'), 0);
-    ck_assert_str_eq(game_msg(g, 0)->text, "There are no stairs down here.");
+    ck_assert_str_eq(game_msg(g, 0)->text,
+                     "You have not found the stairs down yet.");
     ck_assert_int_eq(g->depth, 1);
     ck_assert_int_eq(g->turn, 0);
     int sx, sy;
@@ -968,9 +980,9 @@ static Suite *make_suite(void)
     Suite *s = suite_create("items");
     TCase *tc = tcase_create("items");
     tcase_set_timeout(tc, 60);
-    tcase_add_test(tc, table_has_the_numbers_of_002);
+    tcase_add_test(tc, table_has_the_numbers_of_the_tutorials);
     tcase_add_test(tc, spawn_0_to_2_per_room_at_the_odds);
-    tcase_add_test(tc, potion_heals_4_capped_at_max);
+    tcase_add_test(tc, potion_heals_10_capped_at_max);
     tcase_add_test(tc, bolt_reaches_5_not_6);
     tcase_add_test(tc, bolt_strikes_the_closest_visible_and_kills);
     tcase_add_test(tc, fireball_burns_within_3_not_4);

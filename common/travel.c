@@ -1,0 +1,159 @@
+/* travel.c - running, travel to the stairs, autoexplore (travel.h). */
+#include "travel.h"
+
+#include <string.h>
+
+#include "game.h"
+
+/* The eight neighbours, orthogonal first (the tie-break order). */
+static const int dir8[8][2] = {
+    { 0, -1 }, { 1, 0 }, { 0, 1 }, { -1, 0 },
+    { 1, -1 }, { 1, 1 }, { -1, 1 }, { -1, -1 },
+};
+
+static int passable(const game_t *g, int x, int y)
+{
+    if (!map_walkable(&g->map, x, y) || !g->map.explored[y][x])
+        return 0;
+    int i = game_monster_at(g, x, y);
+    return i < 0 || !g->visible[y][x];
+}
+
+int travel_first_step(const game_t *g,
+                      int (*goal)(const game_t *g, int x, int y), int *dx,
+                      int *dy)
+{
+    /* Breadth-first from the player; first[] is the first step's
+     * direction taken to reach each tile (8: the start). */
+    uint8_t first[MAP_H][MAP_W];
+    uint16_t queue[MAP_W * MAP_H];
+    uint16_t dist[MAP_H][MAP_W];
+    memset(first, 0xff, sizeof first);
+    int px = g->player.x, py = g->player.y, head = 0, tail = 0;
+    first[py][px] = 8;
+    dist[py][px] = 0;
+    queue[tail++] = (uint16_t)(py * MAP_W + px);
+    while (head < tail) {
+        int p = queue[head++], x = p % MAP_W, y = p / MAP_W;
+        if (goal(g, x, y)) {
+            int f = first[y][x];
+            *dx = f == 8 ? 0 : dir8[f][0];
+            *dy = f == 8 ? 0 : dir8[f][1];
+            return dist[y][x];
+        }
+        for (int k = 0; k < 8; k++) {
+            int nx = x + dir8[k][0], ny = y + dir8[k][1];
+            if (!map_in_bounds(nx, ny) || first[ny][nx] != 0xff ||
+                !passable(g, nx, ny))
+                continue;
+            first[ny][nx] = (uint8_t)(first[y][x] == 8 ? k : first[y][x]);
+            dist[ny][nx] = (uint16_t)(dist[y][x] + 1);
+            queue[tail++] = (uint16_t)(ny * MAP_W + nx);
+        }
+    }
+    return -1;
+}
+
+/* After a step: 1 if the walk goes on (the player alive and playing, no
+ * monster in view, no HP lost, nothing underfoot). */
+static int keep_going(const game_t *g, int hp_before)
+{
+    return g->mode == MODE_PLAY && g->player.hp >= hp_before &&
+           !game_monster_in_view(g) &&
+           !item_find((game_t *)g, ITEM_THING, g->player.x, g->player.y) &&
+           g->map.tile[g->player.y][g->player.x] != TILE_STAIRS;
+}
+
+static int refuse_in_view(game_t *g)
+{
+    if (!game_monster_in_view(g))
+        return 0;
+    game_log(g, MSG_INFO, "Not with a monster in view.");
+    return 1;
+}
+
+int travel_run(game_t *g, int dx, int dy)
+{
+    if (refuse_in_view(g))
+        return 0;
+    int steps = 0;
+    while (steps < GAME_RUN_MAX) {
+        int nx = g->player.x + dx, ny = g->player.y + dy;
+        if (!map_walkable(&g->map, nx, ny) || game_monster_at(g, nx, ny) >= 0)
+            break;
+        int hp = g->player.hp;
+        game_step(g, dx, dy);
+        steps++;
+        if (!keep_going(g, hp))
+            break;
+    }
+    if (steps == 0)
+        game_log(g, MSG_INFO, "There is a wall in the way.");
+    return steps > 0;
+}
+
+/* Follows travel_first_step toward goal until there, stopped, or stuck. */
+static int walk_to(game_t *g, int (*goal)(const game_t *g, int x, int y))
+{
+    int steps = 0, dx, dy;
+    while (steps < GAME_RUN_MAX) {
+        if (travel_first_step(g, goal, &dx, &dy) <= 0)
+            break;
+        int hp = g->player.hp;
+        game_step(g, dx, dy);
+        steps++;
+        if (!keep_going(g, hp) || goal(g, g->player.x, g->player.y))
+            break;
+    }
+    return steps;
+}
+
+static int is_stairs(const game_t *g, int x, int y)
+{
+    return g->map.tile[y][x] == TILE_STAIRS;
+}
+
+int travel_to_stairs(game_t *g)
+{
+    int dx, dy, steps = travel_first_step(g, is_stairs, &dx, &dy);
+    if (steps < 0) {
+        game_log(g, MSG_INFO, "You have not found the stairs down yet.");
+        return 0;
+    }
+    if (steps == 0) {
+        game_log(g, MSG_INFO, "You are on the stairs: > goes down.");
+        return 0;
+    }
+    if (refuse_in_view(g))
+        return 0;
+    return walk_to(g, is_stairs) > 0;
+}
+
+/* An item seen and never stood on, or a seen tile next to an unseen one
+ * (not the player's own tile: that would stop before a step). */
+static int unexplored(const game_t *g, int x, int y)
+{
+    if (x == g->player.x && y == g->player.y)
+        return 0;
+    const item_t *it = item_find((game_t *)g, ITEM_THING, x, y);
+    if (it && it->seen && !it->walked)
+        return 1;
+    for (int k = 0; k < 8; k++) {
+        int nx = x + dir8[k][0], ny = y + dir8[k][1];
+        if (map_in_bounds(nx, ny) && !g->map.explored[ny][nx])
+            return 1;
+    }
+    return 0;
+}
+
+int travel_explore(game_t *g)
+{
+    int dx, dy;
+    if (travel_first_step(g, unexplored, &dx, &dy) < 0) {
+        game_log(g, MSG_INFO, "There is nothing left to explore here.");
+        return 0;
+    }
+    if (refuse_in_view(g))
+        return 0;
+    return walk_to(g, unexplored) > 0;
+}

@@ -1,0 +1,37 @@
+/* travel.h - moving more than a step with one key: running in a direction
+ * (Shift + a direction), travel to the stairs (`_`, or `>` off the stairs)
+ * and autoexplore (`o`).
+ *
+ * Each is a run of ordinary steps (game_step, a turn each) inside one key,
+ * deterministic like every key. None starts with a monster in view, and
+ * each stops after the step on which a monster comes into view, the player
+ * loses HP, something lies underfoot, or the way ends; at most
+ * GAME_RUN_MAX steps. Travel and autoexplore go only over tiles the player
+ * has seen, by the shortest path (8 directions). No allocation. */
+#ifndef ROGUE_TRAVEL_H
+#define ROGUE_TRAVEL_H
+
+struct game;
+
+/* Runs in direction (dx, dy) until something stops it. Returns 1 if it
+ * took at least one turn. */
+int travel_run(struct game *g, int dx, int dy);
+
+/* Walks to the stairs down, once they have been seen. Returns 1 if it took
+ * at least one turn. */
+int travel_to_stairs(struct game *g);
+
+/* Walks to the nearest item seen and never stood on, else the nearest tile
+ * next to one not seen yet; stops on arriving at an item. Returns 1 if it
+ * took at least one turn. */
+int travel_explore(struct game *g);
+
+/* The first step (*dx, *dy) of the shortest path over seen, walkable tiles
+ * free of visible monsters from the player to the nearest tile where
+ * goal(g, x, y) is 1. Returns the path's length (0: already there), or -1
+ * if none is reachable. */
+int travel_first_step(const struct game *g,
+                      int (*goal)(const struct game *g, int x, int y),
+                      int *dx, int *dy);
+
+#endif

@@ -1,0 +1,404 @@
+/* test_content.c - the content of game version 5 through the public API:
+ * each monster behaviour (speed, shooting, regeneration, stealing, poison,
+ * summoning, draining), each equipment effect in every ruleset's terms, the
+ * Amulet and the win, and items of a new level not seen before they are
+ * in view. Exact values: the power ruleset's blows need no roll. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "combat.h"
+#include "fov.h"
+#include "game.h"
+#include "keys.h"
+#include "view.h"
+
+/* A game on an open 40x15 room (x 1..40, y 1..15), the player at (10, 8),
+ * no monsters, nothing on the floor, an empty pack. */
+static game_t *arena(int ruleset)
+{
+    game_options_t o = { .ruleset = ruleset };
+    game_t *g = game_new(1, &o);
+    ck_assert_ptr_nonnull(g);
+    memset(g->monsters, 0, sizeof g->monsters);
+    memset(g->items, 0, sizeof g->items);
+    memset(&g->map, 0, sizeof g->map);
+    for (int y = 1; y <= 15; y++)
+        for (int x = 1; x <= 40; x++)
+            g->map.tile[y][x] = TILE_FLOOR;
+    g->map.rooms[0] = (rect_t){ 1, 1, 40, 15 };
+    g->map.nrooms = 1;
+    g->player.x = 10;
+    g->player.y = 8;
+    game_update_fov(g);
+    return g;
+}
+
+static int log_count(const game_t *g, const char *text)
+{
+    int n = 0;
+    for (int i = 0; game_msg(g, i); i++)
+        n += strstr(game_msg(g, i)->text, text) != NULL;
+    return n;
+}
+
+static int screen_has(const screen_t *s, const char *text)
+{
+    for (int y = 0; y < s->h; y++) {
+        char line[256];
+        for (int x = 0; x < s->w && x < 255; x++)
+            line[x] = (char)screen_cat(s, x, y)->ch;
+        line[s->w < 255 ? s->w : 255] = '\0';
+        if (strstr(line, text))
+            return 1;
+    }
+    return 0;
+}
+
+/* --- behaviours ------------------------------------------------------------ */
+
+START_TEST(fast_bat_moves_two_tiles_a_turn)
+{
+    game_t *g = arena(RULES_POWER);
+    int b = game_place_monster(g, MON_BAT, 15, 8);
+    int o = game_place_monster(g, MON_ORC, 10, 14);
+    ck_assert_int_eq(game_key(g, '.'), 1);
+    ck_assert_int_eq(g->monsters[b].x, 13); /* two steps closer */
+    ck_assert_int_eq(g->monsters[b].y, 8);
+    ck_assert_int_eq(g->monsters[o].y, 13); /* one */
+    ck_assert_int_eq(game_key(g, '.'), 1);
+    ck_assert_int_eq(g->monsters[b].x, 11);
+    /* Next to the player: two bites a turn (3 each in power). */
+    ck_assert_int_eq(game_key(g, '.'), 1);
+    ck_assert_int_eq(log_count(g, "The giant bat hits you for 3."), 2);
+    game_free(g);
+}
+END_TEST
+
+START_TEST(archer_shoots_from_afar)
+{
+    game_t *g = arena(RULES_POWER);
+    int a = game_place_monster(g, MON_ARCHER, 16, 8); /* 6 away */
+    int shots = 0;
+    for (int t = 0; t < 20 && !shots; t++) {
+        int dist = g->monsters[a].x - g->player.x, hp = g->player.hp;
+        game_key(g, '.');
+        if (log_count(g, "The orc archer shoots at you!")) {
+            shots = 1;
+            ck_assert_int_gt(dist, 1);
+            ck_assert_int_eq(g->player.hp, hp - 4);
+            ck_assert_str_eq(game_msg(g, 0)->text,
+                             "The orc archer hits you for 4. (You: 26 hp)");
+        }
+    }
+    ck_assert_int_eq(shots, 1);
+    /* Out of range (7 away in a straight line) it only walks. */
+    ck_assert(!item_in_reach(16, 8, 9, 8, monster_stats(MON_ARCHER)->range));
+    game_free(g);
+}
+END_TEST
+
+START_TEST(dragon_regenerates_every_turn_troll_every_ten)
+{
+    game_t *g = arena(RULES_POWER);
+    /* Walls between: neither is in view, both wander. */
+    for (int y = 1; y <= 15; y++)
+        g->map.tile[y][20] = TILE_WALL;
+    game_update_fov(g);
+    int d = game_place_monster(g, MON_DRAGON, 35, 4);
+    int t = game_place_monster(g, MON_TROLL, 35, 12);
+    g->monsters[d].hp = 40;
+    g->monsters[t].hp = 10;
+    for (int i = 0; i < 3; i++)
+        game_key(g, '.');
+    ck_assert_int_eq(g->monsters[d].hp, 43);
+    ck_assert_int_eq(g->monsters[t].hp, 10);
+    for (int i = 0; i < 7; i++)
+        game_key(g, '.');
+    ck_assert_int_eq(g->monsters[d].hp, 51); /* 10 + the every-10 heal */
+    ck_assert_int_eq(g->monsters[t].hp, 11);
+    game_free(g);
+}
+END_TEST
+
+START_TEST(thief_steals_gold_flees_and_drops_it)
+{
+    game_t *g = arena(RULES_POWER);
+    g->player.gold = 100;
+    int th = game_place_monster(g, MON_THIEF, 11, 8);
+    ck_assert_int_eq(game_key(g, '.'), 1);
+    ck_assert_int_eq(g->player.gold, 60);
+    ck_assert_int_eq(g->monsters[th].loot, 40);
+    ck_assert_int_eq(g->player.hp, 27);
+    ck_assert_str_eq(game_msg(g, 0)->text, "The thief steals 40 gold!");
+    /* Then it runs instead of fighting. */
+    game_key(g, '.');
+    ck_assert_int_gt(abs(g->monsters[th].x - 10) + abs(g->monsters[th].y - 8), 1);
+    ck_assert_int_eq(g->player.hp, 27);
+    /* Killed, it drops the loot (a thief carries no gold of its own). */
+    int x = g->monsters[th].x, y = g->monsters[th].y;
+    game_hurt_monster(g, th, 100, 1);
+    item_t *gold = item_find(g, ITEM_GOLD, x, y);
+    ck_assert_ptr_nonnull(gold);
+    ck_assert_int_eq(gold->amount, 40);
+    game_free(g);
+}
+END_TEST
+
+START_TEST(spider_poisons_for_6_turns)
+{
+    game_t *g = arena(RULES_POWER);
+    int s = game_place_monster(g, MON_SPIDER, 11, 8);
+    game_key(g, '.');
+    ck_assert(log_count(g, "You are poisoned!") == 1);
+    ck_assert_int_eq(g->player.poison, 5); /* 6, less this turn's tick */
+    ck_assert_int_eq(g->player.hp, 30 - 5 - 1);
+    g->monsters[s].alive = 0;
+    /* Resting does not heal while poisoned: 1 HP a turn until it ends. */
+    for (int i = 0; i < 5; i++)
+        game_key(g, '.');
+    ck_assert_int_eq(g->player.hp, 19);
+    ck_assert_int_eq(g->player.poison, 0);
+    ck_assert_str_eq(game_msg(g, 0)->text, "The poison wears off.");
+    game_key(g, '.');
+    ck_assert_int_eq(g->player.hp, 20);
+    /* Poison can kill: the cause is the spider. */
+    g->player.hp = 1;
+    g->player.poison = 3;
+    game_key(g, '.');
+    ck_assert(game_dead(g));
+    char cause[64];
+    ck_assert_str_eq(game_death_cause(g, cause, sizeof cause),
+                     "killed by a giant spider");
+    game_free(g);
+}
+END_TEST
+
+START_TEST(necromancer_raises_skeletons)
+{
+    game_t *g = arena(RULES_POWER);
+    game_place_monster(g, MON_NECROMANCER, 17, 8);
+    int raised = 0;
+    for (int t = 0; t < 12; t++) {
+        game_key(g, '.');
+        raised = log_count(g, "The necromancer raises a skeleton!");
+    }
+    ck_assert_int_gt(raised, 0);
+    int skeletons = 0;
+    for (int i = 0; i < MAX_MONSTERS; i++)
+        skeletons += g->monsters[i].alive &&
+                     g->monsters[i].kind == MON_SKELETON;
+    ck_assert_int_eq(skeletons, raised);
+    game_free(g);
+}
+END_TEST
+
+START_TEST(wraith_drains_max_hp)
+{
+    game_t *g = arena(RULES_POWER);
+    game_place_monster(g, MON_WRAITH, 11, 8);
+    game_key(g, '.');
+    /* Fast: two touches of 9, each draining 1 max HP. */
+    ck_assert_int_eq(g->player.max_hp, 28);
+    ck_assert_int_eq(g->player.hp, 12);
+    ck_assert_int_eq(log_count(g, "The wraith drains you: max HP"), 2);
+    game_free(g);
+}
+END_TEST
+
+/* --- equipment ------------------------------------------------------------- */
+
+START_TEST(wield_and_wear_in_power)
+{
+    game_t *g = arena(RULES_POWER);
+    ck_assert_int_eq(item_pack_add(g, IK_SWORD), 0);
+    ck_assert_int_eq(item_pack_add(g, IK_CHAIN_MAIL), 1);
+    game_key(g, 'i');
+    ck_assert_int_eq(game_key(g, 'a'), 1);
+    ck_assert_str_eq(game_msg(g, 0)->text, "You wield the long sword.");
+    ck_assert_int_eq(g->player.weapon, 0);
+    game_key(g, 'i');
+    ck_assert_int_eq(game_key(g, 'b'), 1);
+    ck_assert_str_eq(game_msg(g, 0)->text, "You put on the chain mail.");
+    ck_assert_int_eq(g->player.armor, 1);
+    /* Power 5 + 3; the troll's 6 less twice the mail's 2. */
+    game_place_monster(g, MON_TROLL, 11, 8);
+    game_key(g, 'l');
+    ck_assert_int_eq(log_count(g, "You hit the troll for 8. (Troll: 8 hp)"), 1);
+    ck_assert_int_eq(log_count(g, "The troll hits you for 2. (You: 28 hp)"), 1);
+    memset(g->monsters, 0, sizeof g->monsters);
+    /* The character screen says so. */
+    screen_t s;
+    screen_init(&s, 80, 24);
+    ck_assert_int_eq(game_key(g, 'C'), 0);
+    view_draw(g, &s);
+    ck_assert(screen_has(&s, "Weapon: long sword   Armour: chain mail"));
+    ck_assert(screen_has(&s, "Power 8; armour takes 4 off each blow"));
+    ck_assert_int_eq(game_key(g, 'x'), 0);
+    ck_assert_int_eq(g->mode, MODE_PLAY);
+    /* The menu marks them; using again puts away; dropping takes off. */
+    game_key(g, 'i');
+    view_draw(g, &s);
+    ck_assert(screen_has(&s, "a) ) long sword (wielded)"));
+    ck_assert(screen_has(&s, "b) [ chain mail (worn)"));
+    game_key(g, 'a');
+    ck_assert_int_eq(g->player.weapon, -1);
+    ck_assert_str_eq(game_msg(g, 0)->text, "You put away the long sword.");
+    game_key(g, 'd');
+    game_key(g, 'b');
+    ck_assert_int_eq(g->player.armor, -1);
+    ck_assert_int_eq(g->pack_count, 1);
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+START_TEST(equipment_in_every_ruleset)
+{
+    static const struct { int r; const char *line; } want[] = {
+        { RULES_ATTACK_DEFENSE, "Attack 8, defense 3" },
+        { RULES_POWER, "Power 8; armour takes 2 off each blow" },
+        { RULES_D10, "To-hit +3, damage 3-8; armour absorbs 1, armour class 3" },
+        { RULES_DICE_POOL, "Attack 7 dice (50% each), defense 3 dice (40% each)" },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        game_t *g = arena(want[i].r);
+        item_pack_add(g, IK_SWORD);
+        item_pack_add(g, IK_LEATHER);
+        game_key(g, 'i');
+        game_key(g, 'a');
+        game_key(g, 'i');
+        game_key(g, 'b');
+        game_key(g, '@');
+        screen_t s;
+        screen_init(&s, 80, 24);
+        view_draw(g, &s);
+        ck_assert_msg(screen_has(&s, want[i].line), "%s", want[i].line);
+        screen_free(&s);
+        game_free(g);
+    }
+    /* d10: the sword's 3-8 and +3 against a goblin's AC 3, leather's AC 3
+     * and absorb 1 against the goblin's club 1-3 (+1). */
+    game_t *g = arena(RULES_D10);
+    item_pack_add(g, IK_SWORD);
+    game_key(g, 'i');
+    game_key(g, 'a');
+    game_place_monster(g, MON_GOBLIN, 11, 8);
+    for (int t = 0; t < 6 && game_monster_at(g, 11, 8) >= 0; t++)
+        game_key(g, 'l');
+    ck_assert(log_count(g, "You swing your long sword at the goblin") > 0);
+    game_free(g);
+}
+END_TEST
+
+/* --- the goal -------------------------------------------------------------- */
+
+/* Walks g down to depth `depth` by standing on the stairs and pressing >. */
+static void descend_to(game_t *g, int depth)
+{
+    while (g->depth < depth) {
+        for (int y = 0; y < MAP_H; y++)
+            for (int x = 0; x < MAP_W; x++)
+                if (g->map.tile[y][x] == TILE_STAIRS) {
+                    g->player.x = x;
+                    g->player.y = y;
+                }
+        memset(g->monsters, 0, sizeof g->monsters);
+        ck_assert_int_eq(game_key(g, '>'), 1);
+    }
+}
+
+START_TEST(amulet_at_depth_12_wins)
+{
+    game_t *g = game_new(5, NULL);
+    descend_to(g, GAME_AMULET_DEPTH);
+    ck_assert_int_eq(g->depth, 12);
+    int stairs = 0, amulets = 0, ax = 0, ay = 0;
+    for (int y = 0; y < MAP_H; y++)
+        for (int x = 0; x < MAP_W; x++)
+            stairs += g->map.tile[y][x] == TILE_STAIRS;
+    for (int i = 0; i < MAX_ITEMS; i++)
+        if (g->items[i].type == ITEM_THING && g->items[i].kind == IK_AMULET) {
+            amulets++;
+            ax = g->items[i].x;
+            ay = g->items[i].y;
+        }
+    ck_assert_int_eq(stairs, 0);
+    ck_assert_int_eq(amulets, 1);
+    int cx, cy;
+    rect_center(&g->map.rooms[g->map.nrooms - 1], &cx, &cy);
+    ck_assert_int_eq(ax, cx);
+    ck_assert_int_eq(ay, cy);
+    memset(g->monsters, 0, sizeof g->monsters);
+    g->player.x = ax;
+    g->player.y = ay;
+    int score = game_score(g);
+    uint32_t turn = g->turn;
+    ck_assert_int_eq(game_key(g, 'g'), 1);
+    ck_assert(game_won(g));
+    ck_assert(game_dead(g)); /* the game has ended: the host records it */
+    ck_assert_int_eq(g->mode, MODE_WON);
+    ck_assert_int_eq(g->turn, turn + 1);
+    ck_assert_int_eq(game_score(g), score + GAME_WIN_SCORE);
+    char cause[64];
+    ck_assert_str_eq(game_death_cause(g, cause, sizeof cause),
+                     "won: took the Amulet at depth 12");
+    ck_assert_str_eq(game_msg(g, 1)->text,
+                     "You take the Amulet of Yendor! You have won.");
+    screen_t s;
+    screen_init(&s, 80, 24);
+    view_draw(g, &s);
+    ck_assert(screen_has(&s, "YOU WON! The Amulet of Yendor is yours."));
+    ck_assert(!screen_has(&s, "YOU DIED"));
+    ck_assert_int_eq(game_key(g, 'l'), 0); /* no more keys */
+    ck_assert_int_eq(g->turn, turn + 1);
+    ck_assert_int_eq(game_dead_choice(' '), 1);
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+/* --- the bug: items of a new level seen with the old level's view ---------- */
+
+START_TEST(new_level_items_unseen_until_in_view)
+{
+    /* The case: seed 42, depth 3 showed a '!' alone in the dark. */
+    for (uint64_t seed = 40; seed <= 60; seed++) {
+        game_t *g = game_new(seed, NULL);
+        descend_to(g, 4);
+        for (int i = 0; i < MAX_ITEMS; i++) {
+            const item_t *it = &g->items[i];
+            if (it->type == ITEM_NONE)
+                continue;
+            ck_assert_msg(it->seen == g->visible[it->y][it->x],
+                          "seed %llu: item at %d,%d seen %d, in view %d",
+                          (unsigned long long)seed, it->x, it->y, it->seen,
+                          g->visible[it->y][it->x]);
+        }
+        game_free(g);
+    }
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("content");
+    TCase *tc = tcase_create("content");
+    tcase_add_test(tc, fast_bat_moves_two_tiles_a_turn);
+    tcase_add_test(tc, archer_shoots_from_afar);
+    tcase_add_test(tc, dragon_regenerates_every_turn_troll_every_ten);
+    tcase_add_test(tc, thief_steals_gold_flees_and_drops_it);
+    tcase_add_test(tc, spider_poisons_for_6_turns);
+    tcase_add_test(tc, necromancer_raises_skeletons);
+    tcase_add_test(tc, wraith_drains_max_hp);
+    tcase_add_test(tc, wield_and_wear_in_power);
+    tcase_add_test(tc, equipment_in_every_ruleset);
+    tcase_add_test(tc, amulet_at_depth_12_wins);
+    tcase_add_test(tc, new_level_items_unseen_until_in_view);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
