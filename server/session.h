@@ -252,8 +252,9 @@ int sess_post(sess_t *s, int type, uint64_t to, int64_t a, msg_game_t *game,
  * client's output is backed up. Only the render phase calls it. */
 void sess_render(sess_t *s);
 
-/* Writes a host line right-aligned in row 0, black on bg: who is watched,
- * the replay's speed. */
+/* Writes a host line (who is watched, the replay's speed) black on bg,
+ * right-aligned, where it hides no map cell: beside the map on row 0 if
+ * the terminal is wide enough, else on the log's oldest line. */
 void sess_overlay_line(screen_t *next, const char *text, uint8_t bg);
 
 /* --- shared by the states ---------------------------------------------------- */

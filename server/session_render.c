@@ -87,7 +87,10 @@ void sess_render(sess_t *s)
 
 void sess_overlay_line(screen_t *next, const char *text, uint8_t bg)
 {
+    /* Never over the map: beside it on row 0 when the terminal is wide
+     * enough, else at the right end of the log's oldest line. */
     int n = (int)strlen(text);
-    screen_puts(next, next->w - n > 0 ? next->w - n : 0, 0, text, COL_BLACK,
+    int y = next->w - n >= MAP_W ? 0 : MAP_H - 1;
+    screen_puts(next, next->w - n > 0 ? next->w - n : 0, y, text, COL_BLACK,
                 bg, 0);
 }

@@ -15,12 +15,13 @@
 #include "game.h"
 #include "play.h"
 
-/* Rows 1..20 of the map (row 0 carries the watch line), the 80 map
+/* Rows 0..19 of the map (row 20 is the log's oldest line, which carries
+ * the watch line: it never hides a map cell), the 80 map
  * columns, are the same on both screens. */
 static int maps_equal(const tclient_t *a, const tclient_t *b, char *why,
                       size_t n)
 {
-    for (int y = 1; y < 21; y++)
+    for (int y = 0; y < 20; y++)
         for (int x = 0; x < 80; x++) {
             cl_cell_t ca, cb;
             cl_cell(a, x, y, &ca);
