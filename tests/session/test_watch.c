@@ -12,7 +12,9 @@
 
 #include "check_main.h"
 #include "client.h"
+#include "combat.h"
 #include "game.h"
+#include "plan.h"
 #include "play.h"
 
 /* Rows 0..19 of the map (row 20 is the log's oldest line, which carries
@@ -188,6 +190,42 @@ START_TEST(watch_ends_with_the_game)
 }
 END_TEST
 
+/* A watcher follows the player into the next game: after YOU DIED, the
+ * player's new game is what the watcher sees, and it says so. */
+START_TEST(watcher_follows_into_the_next_game)
+{
+    plan_t pl;
+    find_plan(plan_death, RULES_ATTACK_DEFENSE, &pl);
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)pl.seed);
+    tsrv_t *s = srv_start("--seed", seed, NULL);
+    tclient_t *p = play_connect(srv_port(s), NULL);
+    tclient_t *w = play_lobby(srv_port(s));
+    watch_first(w, "guest1");
+    for (int i = 0; i < pl.n; i++) {
+        char key[2] = { pl.keys[i], 0 };
+        if (!cl_key(p, key))
+            play_fail(p, "no answer to key %d", i + 1);
+    }
+    play_wait_text(p, "YOU DIED");
+    play_wait_text(w, "YOU DIED");
+    ck_assert(cl_key(p, " ")); /* another game */
+    play_wait_text(p, "Turn:0");
+    play_wait_text(w, "guest1 starts a new game.");
+    play_wait_text(w, "Watching guest1 - q leaves");
+    ck_assert(cl_wait(w, pred_turn_is, p, CL_WAIT_MS));
+    expect_same_map(p, w);
+    /* And keys of the new game reach it. */
+    play_move(p, "l", 1, 0);
+    ck_assert(cl_wait(w, pred_turn_is, p, CL_WAIT_MS));
+    expect_same_map(p, w);
+    ck_assert(srv_log_count(s, "game start id=1 name=guest1") == 2);
+    cl_close(w);
+    cl_close(p);
+    srv_stop(s);
+}
+END_TEST
+
 START_TEST(second_login_takes_the_game_over)
 {
     tsrv_t *s = srv_start("--seed", "42", NULL);
@@ -243,6 +281,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, watcher_sees_the_game_at_its_own_size);
     tcase_add_test(tc, watcher_joining_late_catches_up);
     tcase_add_test(tc, watch_ends_with_the_game);
+    tcase_add_test(tc, watcher_follows_into_the_next_game);
     tcase_add_test(tc, second_login_takes_the_game_over);
     suite_add_tcase(s, tc);
     return s;
