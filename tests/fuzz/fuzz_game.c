@@ -3,11 +3,14 @@
  * what was shown. Any key a client can produce may arrive in any mode, and
  * the terminal size may change between any two keys (NAWS).
  *
- * Input: 8 bytes of seed, then a stream of ops: a byte < 0xf0 is a key (an
+ * Input: 8 bytes of seed (its low bits also pick the ruleset, so every
+ * ruleset is fuzzed), then a stream of ops: a byte < 0xe0 is a key (an
  * index into a table of every key the decoder can emit and of click keys
  * the host makes while the game is targeting, or the byte itself
- * as a character); 0xf0-0xff changes the size (two following bytes pick it,
- * tiny and huge sizes included). Besides the sanitizers it checks that a
+ * as a character); 0xe0-0xef repeats the next op's key 50 to 800 times
+ * (long games from short inputs: deep levels, many monsters); 0xf0-0xff
+ * changes the size (two following bytes pick it, tiny and huge sizes
+ * included). Besides the sanitizers it checks that a
  * frame never fails to encode and that the same seed and keys give the same
  * state hash twice (determinism). */
 #include <stdint.h>
@@ -15,6 +18,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "combat.h"
 #include "game.h"
 #include "keys.h"
 #include "screen.h"
@@ -43,7 +47,8 @@ static uint64_t play(const uint8_t *data, size_t size, int draw)
 {
     uint64_t seed = 0;
     memcpy(&seed, data, 8);
-    game_t *g = game_new(seed, NULL);
+    game_options_t opt = { .ruleset = (int)(seed % RULES_COUNT) };
+    game_t *g = game_new(seed, &opt);
     if (!g)
         abort();
     screen_t shown, next;
@@ -62,6 +67,10 @@ static uint64_t play(const uint8_t *data, size_t size, int draw)
             w = 1 + data[i + 1];            /* 1..256 */
             h = 1 + data[i + 2] % 120;      /* 1..120 */
             i += 2;
+        } else if (b >= 0xe0 && i + 1 < size) {
+            int key = op_key(data[++i]);
+            for (int k = ((b & 0xf) + 1) * 50; k > 0 && !game_over(g); k--)
+                game_key(g, key);
         } else {
             game_key(g, op_key(b));
         }
