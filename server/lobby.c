@@ -50,7 +50,8 @@ void lobby_note(lobby_t *l, int kind, const char *fmt, ...)
 static int is_password_page(int page)
 {
     return page == LOBBY_LOGIN_PASS || page == LOBBY_REG_PASS ||
-           page == LOBBY_REG_PASS2;
+           page == LOBBY_REG_PASS2 || page == LOBBY_PW_OLD ||
+           page == LOBBY_PW_NEW || page == LOBBY_PW_NEW2;
 }
 
 int lobby_in_password(const lobby_t *l)
@@ -60,7 +61,8 @@ int lobby_in_password(const lobby_t *l)
 
 int lobby_typing(const lobby_t *l)
 {
-    return l->page >= LOBBY_GUEST_NAME && l->page <= LOBBY_REG_PASS2;
+    return (l->page >= LOBBY_GUEST_NAME && l->page <= LOBBY_REG_PASS2) ||
+           is_password_page(l->page);
 }
 
 /* Goes to a page with an empty input line. */
@@ -87,6 +89,42 @@ const char *lobby_take_password(const lobby_t *l)
 void lobby_wipe_password(lobby_t *l)
 {
     wipe(l->pass, sizeof l->pass);
+    wipe(l->pass_new, sizeof l->pass_new);
+}
+
+const char *lobby_take_new_password(const lobby_t *l)
+{
+    return l->pass_new;
+}
+
+int lobby_password_changed(lobby_t *l, int status)
+{
+    if (l->page != LOBBY_BUSY)
+        return LOBBY_DO_NOTHING;
+    lobby_wipe_password(l);
+    go(l, LOBBY_MENU);
+    switch (status) {
+    case STORE_OK:
+        l->failures = 0;
+        lobby_note(l, LOBBY_NOTE_GOOD, "Your password is changed.");
+        break;
+    case STORE_BAD_LOGIN:
+        l->failures++;
+        if (l->failures >= ACCT_LOGIN_TRIES)
+            return LOBBY_DO_QUIT;
+        lobby_note(l, LOBBY_NOTE_BAD, "That is not your password: it is "
+                   "unchanged.");
+        break;
+    case STORE_SLOW_DOWN:
+        lobby_note(l, LOBBY_NOTE_BAD, "Too many failed tries. Wait a minute "
+                   "and try again.");
+        break;
+    default:
+        lobby_note(l, LOBBY_NOTE_BAD, "The password could not be changed now. "
+                   "Please try again.");
+        break;
+    }
+    return LOBBY_DO_NOTHING;
 }
 
 const char *lobby_player_name(const lobby_t *l)
@@ -189,6 +227,31 @@ static int submit(lobby_t *l)
         lobby_note(l, LOBBY_NOTE_INFO, "Type the same password again.");
         go(l, LOBBY_REG_PASS2);
         return LOBBY_DO_NOTHING;
+    case LOBBY_PW_OLD:
+        memcpy(l->pass, l->line, sizeof l->pass);
+        lobby_note(l, LOBBY_NOTE_INFO, "Type the new password.");
+        go(l, LOBBY_PW_NEW);
+        return LOBBY_DO_NOTHING;
+    case LOBBY_PW_NEW:
+        if (!acct_password_valid(l->line, why, sizeof why)) {
+            lobby_note(l, LOBBY_NOTE_BAD, "%s", why);
+            go(l, LOBBY_PW_NEW);
+            return LOBBY_DO_NOTHING;
+        }
+        memcpy(l->pass_new, l->line, sizeof l->pass_new);
+        lobby_note(l, LOBBY_NOTE_INFO, "Type the new password again.");
+        go(l, LOBBY_PW_NEW2);
+        return LOBBY_DO_NOTHING;
+    case LOBBY_PW_NEW2:
+        if (strcmp(l->pass_new, l->line) != 0) {
+            wipe(l->pass_new, sizeof l->pass_new);
+            lobby_note(l, LOBBY_NOTE_BAD,
+                       "The new passwords differ. Type the new one again.");
+            go(l, LOBBY_PW_NEW);
+            return LOBBY_DO_NOTHING;
+        }
+        l->note[0] = '\0';
+        return busy(l, LOBBY_MENU, LOBBY_DO_CHANGE_PASSWORD);
     case LOBBY_REG_PASS2:
         if (strcmp(l->pass, l->line) != 0) {
             lobby_wipe_password(l);
@@ -235,6 +298,13 @@ static int menu_key(lobby_t *l, int key)
             return LOBBY_DO_LOGOUT;
         }
         go(l, LOBBY_LOGIN_NAME);
+        return LOBBY_DO_NOTHING;
+    case 'c':
+    case 'C':
+        if (l->account[0]) {
+            lobby_note(l, LOBBY_NOTE_INFO, "Type your present password.");
+            go(l, LOBBY_PW_OLD);
+        }
         return LOBBY_DO_NOTHING;
     case 'r':
     case 'R':

@@ -36,7 +36,10 @@ enum lobby_page {
     LOBBY_BUSY,         /* an answer from the store is owed */
     LOBBY_SCORES,
     LOBBY_HELP,
-    LOBBY_WATCH         /* the games in progress; a letter picks one */
+    LOBBY_WATCH,        /* the games in progress; a letter picks one */
+    LOBBY_PW_OLD,       /* changing the password: the present one, */
+    LOBBY_PW_NEW,       /* the new one, */
+    LOBBY_PW_NEW2       /* and the new one again */
 };
 
 /* What the session must do after a key. */
@@ -52,7 +55,10 @@ enum lobby_action {
     LOBBY_DO_QUIT,        /* say goodbye and close */
     LOBBY_DO_WATCH,       /* watch the game of session lobby.pick_id */
     LOBBY_DO_REPLAY,      /* replay the finished game lobby.pick_id */
-    LOBBY_DO_LOGOUT       /* logged out: drop a game held for the account */
+    LOBBY_DO_LOGOUT,      /* logged out: drop a game held for the account */
+    LOBBY_DO_CHANGE_PASSWORD /* check lobby_take_password for the account,
+                              then set lobby_take_new_password; answer
+                              with lobby_password_changed */
 };
 
 /* One game in progress as the watch page lists it (the session fills the
@@ -76,6 +82,7 @@ typedef struct lobby {
     uint16_t len;
     char name[ACCT_NAME_MAX + 1];    /* the name typed at the last name prompt */
     char pass[LOBBY_LINE_MAX + 1];   /* a password awaiting the store */
+    char pass_new[LOBBY_LINE_MAX + 1]; /* a new password awaiting it */
     char account[ACCT_NAME_MAX + 1]; /* logged in as; "" for none */
     int64_t account_id;
     char guest[ACCT_NAME_MAX + 1];   /* the guest name once accepted */
@@ -126,6 +133,12 @@ void lobby_scores_done(lobby_t *l, const store_scores_t *s);
  * after handing it over (the store copies it). */
 const char *lobby_take_password(const lobby_t *l);
 void lobby_wipe_password(lobby_t *l);
+
+/* LOBBY_DO_CHANGE_PASSWORD: the new password (lobby_wipe_password wipes it
+ * too), and the answer (STORE_OK, STORE_BAD_LOGIN for a wrong present
+ * password, or why not). Returns LOBBY_DO_QUIT as lobby_account_done. */
+const char *lobby_take_new_password(const lobby_t *l);
+int lobby_password_changed(lobby_t *l, int status);
 
 /* Waits (keys ignored, "One moment...") until lobby_waited: the session
  * asks the store whether the account has a game in progress, and p must

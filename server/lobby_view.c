@@ -63,9 +63,10 @@ static void draw_menu(const lobby_t *l, screen_t *s)
     menu_item(s, y++, 'p', play);
     menu_item(s, y++, 'w', "Watch a game");
     menu_item(s, y++, 's', "High scores (and replays)");
-    if (l->account[0])
+    if (l->account[0]) {
         menu_item(s, y++, 'l', "Log out");
-    else {
+        menu_item(s, y++, 'c', "Change your password");
+    } else {
         menu_item(s, y++, 'l', "Log in");
         menu_item(s, y++, 'r', "Register an account");
     }
@@ -83,13 +84,17 @@ static void draw_prompt(const lobby_t *l, screen_t *s)
     case LOBBY_REG_NAME: title = "Register an account"; break;
     case LOBBY_REG_PASS: title = "Register an account"; label = "Password: "; break;
     case LOBBY_REG_PASS2: title = "Register an account"; label = "Again: "; break;
+    case LOBBY_PW_OLD: title = "Change your password"; label = "Present password: "; break;
+    case LOBBY_PW_NEW: title = "Change your password"; label = "New password: "; break;
+    case LOBBY_PW_NEW2: title = "Change your password"; label = "Again: "; break;
     default: break;
     }
     int x = left(s), y = 7;
     screen_puts(s, x, y, title, COL_BWHITE, COL_DEFAULT, ATTR_BOLD);
     if (lobby_in_password(l)) {
         char who[64];
-        snprintf(who, sizeof who, "Name: %s", l->name);
+        snprintf(who, sizeof who, "Name: %s",
+                 l->page >= LOBBY_PW_OLD ? l->account : l->name);
         screen_puts(s, x, y + 2, who, COL_WHITE, COL_DEFAULT, 0);
         y++;
     }
@@ -264,7 +269,7 @@ static const char *const help_lines[] = {
     "  s  the hall of fame: the best games that ended in a death, a win or a",
     "     quit after 100 turns (13 at 80x24), and your own best. A letter",
     "     replays that game: space pauses, + and - the speed, . a step, q leaves",
-    "  l  log in (or out); r  register an account",
+    "  l  log in (or out); r  register an account; c  change your password",
     "  q  quit",
     "",
     "A guest plays at once under a name of their choosing, but a guest's",

@@ -62,6 +62,9 @@ typedef struct st_lobby {
     uint64_t watch_asked;      /* WATCH_JOIN sent to this session */
     int64_t rebuild_job;       /* a game being rebuilt for it (rebuild.h) */
     uint8_t rebuild_takeover;  /* ...handed over (else: saved, to resume) */
+    /* A new password, held from the check of the present one until it is
+     * handed to the store; wiped then, or when the lobby is left. */
+    char new_password[LOBBY_LINE_MAX + 1];
 } st_lobby_t;
 
 /* S_PLAYING */

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <sodium.h>
+
 #include "log.h"
 #include "rebuild.h"
 #include "session.h"
@@ -30,6 +32,7 @@ static int lobby_enter(sess_t *s, void *arg)
 static void lobby_leave(sess_t *s)
 {
     st_lobby_t *l = &s->st.lobby;
+    sodium_memzero(l->new_password, sizeof l->new_password);
     owned_game_free(&l->held); /* the store keeps it for the next login */
     msg_game_free(l->taken);
     l->taken = NULL;
@@ -255,6 +258,46 @@ static void on_account(void *ctx, const store_account_t *a)
     }
 }
 
+/* The end of a password change: the store's answer, or the present
+ * password's refusal. */
+static void password_changed(sess_t *s, int status)
+{
+    sodium_memzero(s->st.lobby.new_password, sizeof s->st.lobby.new_password);
+    log_info("password change id=%llu name=%s: %s", (unsigned long long)s->id,
+             s->lobby.account, store_status_name(status));
+    sess_owe_frame(s);
+    if (lobby_password_changed(&s->lobby, status) == LOBBY_DO_QUIT)
+        sess_close(s, "too many failed logins", 1,
+                   "Too many failed logins. Goodbye.");
+}
+
+static void on_password_set(void *ctx, int status)
+{
+    sess_t *s = ctx;
+    if (s->state == S_LOBBY)
+        password_changed(s, status);
+}
+
+/* The present password was checked: then the new one is set. */
+static void on_password_checked(void *ctx, const store_account_t *a)
+{
+    sess_t *s = ctx;
+    if (s->hashing) {
+        s->hashing = 0;
+        addr_hash_end(&s->srv->addrs, s->ip);
+    }
+    if (s->state != S_LOBBY)
+        return;
+    if (a->status != STORE_OK || a->id != s->lobby.account_id) {
+        password_changed(s, a->status == STORE_OK ? STORE_BAD_LOGIN : a->status);
+        return;
+    }
+    if (store_set_password(s->srv->store, a->id, s->st.lobby.new_password,
+                           on_password_set, s) != 0)
+        password_changed(s, STORE_ERROR);
+    sodium_memzero(s->st.lobby.new_password, sizeof s->st.lobby.new_password);
+}
+
 static void on_scores(void *ctx, const store_scores_t *sc)
 {
     sess_t *s = ctx;
@@ -333,6 +376,27 @@ static void act(sess_t *s, int action)
         }
         break;
     }
+    case LOBBY_DO_CHANGE_PASSWORD:
+        /* The present password is checked as a login is (and counted as
+         * one per address); the new one waits here meanwhile. */
+        snprintf(st->new_password, sizeof st->new_password, "%s",
+                 lobby_take_new_password(l));
+        if (addr_hash_begin(&s->srv->addrs, s->ip) != 0) {
+            lobby_password_changed(l, STORE_SLOW_DOWN);
+            sodium_memzero(st->new_password, sizeof st->new_password);
+        } else {
+            s->hashing = 1;
+            if (store_login_from(store, l->account, s->ip,
+                                 lobby_take_password(l), on_password_checked,
+                                 s) != 0) {
+                s->hashing = 0;
+                addr_hash_end(&s->srv->addrs, s->ip);
+                sodium_memzero(st->new_password, sizeof st->new_password);
+                lobby_password_changed(l, STORE_ERROR);
+            }
+        }
+        lobby_wipe_password(l); /* the store and st have their copies */
+        break;
     case LOBBY_DO_SCORES: {
         const char *me = lobby_player_name(l);
         store_scores_t none;

@@ -102,7 +102,7 @@ static void hash_work(uv_work_t *w)
 {
     req_t *r = w->data;
     const store_opts_t *o = &r->st->opt;
-    if (r->op == OP_REGISTER) {
+    if (r->op == OP_REGISTER || r->op == OP_SETPASS) {
         r->status = crypto_pwhash_str(r->hash, r->pass, r->pass_len,
                                       o->pw_ops, o->pw_mem) == 0
                     ? STORE_OK : STORE_ERROR;
@@ -122,7 +122,8 @@ static void hash_after(uv_work_t *w, int status)
     st->hashing--;
     if (status != 0)
         r->status = STORE_ERROR;
-    if (r->op == OP_REGISTER && r->status == STORE_OK && !r->cancelled &&
+    if ((r->op == OP_REGISTER || r->op == OP_SETPASS) &&
+        r->status == STORE_OK && !r->cancelled &&
         !st->closing) {
         store_db_submit(st, r); /* the insert */
     } else {
@@ -552,6 +553,23 @@ int store_login_from(store_t *st, const char *name, const char *addr,
         r->not_before = now + (uint64_t)wait;
         wait_insert(st, r);
     }
+    return 0;
+}
+
+int store_set_password(store_t *st, int64_t account_id, const char *password,
+                       store_done_cb cb, void *ctx)
+{
+    req_t *r = store_req_new(st, OP_SETPASS, ctx);
+    if (!r)
+        return -1;
+    r->cb.done = cb;
+    take_password(r, password);
+    r->id = account_id;
+    if (account_id <= 0 || !acct_password_valid(password, NULL, 0)) {
+        store_answer_soon(st, r, STORE_INVALID);
+        return 0;
+    }
+    hash_enqueue(st, r);
     return 0;
 }
 

@@ -272,6 +272,13 @@ int store_register(store_t *st, const char *name, const char *password,
 int store_login(store_t *st, const char *name, const char *password,
                 store_account_cb cb, void *ctx);
 
+/* Sets a new password for an account (the caller has checked the present
+ * one with store_login_from): hashed off the loop, then stored. cb gets
+ * STORE_OK, STORE_INVALID (accounts.h refuses it), STORE_NOT_FOUND or
+ * STORE_ERROR. Returns 0 (the callback will come), or -1. */
+int store_set_password(store_t *st, int64_t account_id, const char *password,
+                       store_done_cb cb, void *ctx);
+
 /* store_login from a network address: the slow-down counts failures per
  * (name, address), so guesses from one address never slow the owner
  * logging in from another, and per name from anywhere only past

@@ -93,7 +93,8 @@ enum stmt {
     ST_INS_GAME, ST_INS_ACCT, ST_FIND_ACCT, ST_ACCT_EXISTS, ST_TOP, ST_BEST,
     ST_RANK, ST_BEGIN, ST_COMMIT, ST_ROLLBACK,
     ST_PROG_DEL_KEYS, ST_PROG_DEL, ST_PROG_INS, ST_PROG_APPEND, ST_PROG_GROW,
-    ST_PROG_GET, ST_PROG_KEYS, ST_GET_GAME, ST_LIST, ST_PRUNE, ST_COUNT
+    ST_PROG_GET, ST_PROG_KEYS, ST_GET_GAME, ST_LIST, ST_PRUNE, ST_SET_PWHASH,
+    ST_COUNT
 };
 
 #define GAME_COLS "player, account_id, ruleset, seed, score, depth, turns," \
@@ -105,6 +106,7 @@ static const char *const stmt_sql[ST_COUNT] = {
                     " ending, ranked)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     [ST_INS_ACCT] = "INSERT INTO accounts (name, pwhash, created) VALUES (?, ?, ?)",
+    [ST_SET_PWHASH] = "UPDATE accounts SET pwhash = ? WHERE id = ?",
     [ST_FIND_ACCT] = "SELECT id, name, pwhash FROM accounts WHERE name = ?",
     [ST_ACCT_EXISTS] = "SELECT 1 FROM accounts WHERE name = ?",
     [ST_TOP] = "SELECT " SCORE_COLS " FROM games WHERE ranked = 1"
@@ -664,6 +666,19 @@ int sdb_insert_account(store_db_t *d, const char *name, const char *hash,
         return STORE_NAME_TAKEN;
     db_fail(d, "store: %s: account %s not created: %s", d->path, name,
               sqlite3_errstr(rc));
+    return STORE_ERROR;
+}
+
+int sdb_set_password_hash(store_db_t *d, int64_t id, const char *hash)
+{
+    sqlite3_stmt *s = d->st[ST_SET_PWHASH];
+    sqlite3_bind_text(s, 1, hash, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(s, 2, id);
+    int rc = run(d, ST_SET_PWHASH);
+    if (rc == SQLITE_DONE)
+        return sqlite3_changes(d->db) == 1 ? STORE_OK : STORE_NOT_FOUND;
+    db_fail(d, "store: %s: the password of account %lld not changed: %s",
+            d->path, (long long)id, sqlite3_errstr(rc));
     return STORE_ERROR;
 }
 

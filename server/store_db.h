@@ -41,6 +41,11 @@ int sdb_insert_game(store_db_t *db, const store_game_t *g, const void *record,
 int sdb_insert_account(store_db_t *db, const char *name, const char *hash,
                        int64_t now, int64_t *id);
 
+/* Replaces account id's password hash string. Returns STORE_OK,
+ * STORE_NOT_FOUND (no such account), or STORE_ERROR (logged, without the
+ * hash). */
+int sdb_set_password_hash(store_db_t *db, int64_t id, const char *hash);
+
 /* Looks an account up by name, whatever its case. Returns 1 with its id,
  * its name as registered (name_out, ACCT_NAME_MAX + 1 bytes) and its hash
  * string (hash_out, hashlen bytes), 0 if there is none, -1 on error. */

@@ -35,7 +35,8 @@ enum op {
     OP_GAME, OP_REGISTER, OP_LOGIN, OP_SCORES, OP_FLUSH, OP_TAKEN,
     OP_PROG_BEGIN, OP_PROG_APPEND, OP_PROG_END, /* no answer, like OP_GAME */
     OP_PROG_LOAD, OP_GET_RECORD,                /* answer */
-    OP_GUEST      /* reserve guest numbers: answers the store itself */
+    OP_GUEST,     /* reserve guest numbers: answers the store itself */
+    OP_SETPASS    /* hash a new password, then store it: answers done */
 };
 
 /* The ops that end on the database thread, answering nobody. */

@@ -75,6 +75,12 @@ static void db_one(store_t *st, req_t *r, int ok, uint64_t *written,
         sodium_memzero(r->hash, sizeof r->hash);
         r->phase = PH_DONE;
         break;
+    case OP_SETPASS:
+        r->status = ok ? sdb_set_password_hash(st->db, r->id, r->hash)
+                       : STORE_ERROR;
+        sodium_memzero(r->hash, sizeof r->hash);
+        r->phase = PH_DONE;
+        break;
     case OP_LOGIN: {
         char name[ACCT_NAME_MAX + 1];
         int found = !ok ? -1 : !r->name_ok ? 0
@@ -189,7 +195,8 @@ static void db_batch(store_t *st, req_t *batch, uint64_t n)
     if (!ok) {
         written = prog_written = 0;
         for (req_t *r = batch; r; r = r->next) {
-            if ((r->op == OP_REGISTER && r->status == STORE_OK) ||
+            if (((r->op == OP_REGISTER || r->op == OP_SETPASS) &&
+                 r->status == STORE_OK) ||
                 r->op == OP_FLUSH || r->op == OP_TAKEN || r->op == OP_GUEST)
                 r->status = STORE_ERROR;
             if (r->op == OP_PROG_LOAD || r->op == OP_GET_RECORD) {

@@ -109,7 +109,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     lobby_waited(&l);
                 break;
             case 4:
-                lobby_offer_resume(&l, arg, arg * 1000);
+                if (arg & 1)
+                    lobby_offer_resume(&l, arg, arg * 1000);
+                else if (lobby_password_changed(
+                             &l, statuses[(arg >> 1) % NSTATUS]) ==
+                         LOBBY_DO_QUIT) {
+                    lobby_free(&l); /* the session would close */
+                    lobby_init(&l, "guest8");
+                }
                 break;
             case 5:
                 lobby_show_watch(&l);
@@ -132,13 +139,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
             }
         }
-        if (action < LOBBY_DO_NOTHING || action > LOBBY_DO_LOGOUT)
+        if (action < LOBBY_DO_NOTHING || action > LOBBY_DO_CHANGE_PASSWORD)
             abort();
-        if (action == LOBBY_DO_LOGIN || action == LOBBY_DO_REGISTER) {
-            /* The session hands the password over, then wipes it. */
+        if (action == LOBBY_DO_LOGIN || action == LOBBY_DO_REGISTER ||
+            action == LOBBY_DO_CHANGE_PASSWORD) {
+            /* The session hands the passwords over, then wipes them. */
             (void)lobby_take_password(&l);
+            (void)lobby_take_new_password(&l);
             lobby_wipe_password(&l);
-            if (l.pass[0] != '\0')
+            if (l.pass[0] != '\0' || l.pass_new[0] != '\0')
                 abort();
         }
     }

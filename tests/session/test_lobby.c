@@ -130,6 +130,40 @@ START_TEST(register_logout_login_wrong_password)
 }
 END_TEST
 
+/* A player changes their password in the lobby: the present one is
+ * checked, the new one works from then on and the old one no longer. */
+START_TEST(change_password_in_the_lobby)
+{
+    tsrv_t *s = srv_start(NULL);
+    tclient_t *c = play_lobby(srv_port(s));
+    do_register(c, "Nadia", "firstpass");
+    play_wait_text(c, "Welcome, Nadia!");
+    ck_assert(cl_key(c, "c"));
+    play_type_line(c, "wrongpass");
+    play_type_line(c, "secondpass");
+    play_type_line(c, "secondpass");
+    play_wait_text(c, "That is not your password: it is unchanged.");
+    ck_assert(cl_key(c, "c"));
+    play_type_line(c, "firstpass");
+    play_type_line(c, "secondpass");
+    play_type_line(c, "secondpass");
+    play_wait_text(c, "Your password is changed.");
+    cl_close(c);
+    c = play_lobby(srv_port(s));
+    do_login(c, "nadia", "firstpass");
+    play_wait_text(c, "Wrong name or password.");
+    ck_assert(cl_key(c, "\x1b"));
+    do_login(c, "nadia", "secondpass");
+    play_wait_text(c, "Welcome back, Nadia!");
+    ck_assert(srv_log_has(s, "password change id=1 name=Nadia: bad login"));
+    ck_assert(srv_log_has(s, "password change id=1 name=Nadia: ok"));
+    ck_assert(!srv_log_has(s, "firstpass"));
+    ck_assert(!srv_log_has(s, "secondpass"));
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
 START_TEST(five_failed_logins_close_the_connection)
 {
     tsrv_t *s = srv_start(NULL);
@@ -313,6 +347,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, menu_counts_and_empty_hall_of_fame);
     tcase_add_test(tc, register_logout_login_wrong_password);
     tcase_add_test(tc, five_failed_logins_close_the_connection);
+    tcase_add_test(tc, change_password_in_the_lobby);
     tcase_add_test(tc, names_with_control_bytes_or_escapes_refused);
     tcase_add_test(tc, guest_may_not_take_an_account_name);
     tcase_add_test(tc, guest_dies_back_to_lobby_seen_in_hall_of_fame);

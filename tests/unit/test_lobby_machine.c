@@ -247,6 +247,67 @@ START_TEST(password_prompt_rules)
 }
 END_TEST
 
+/* c changes the password of the account logged in: the present one, the
+ * new one twice (the rules checked, a mismatch typed again), then the
+ * session checks and sets them and says how it went. */
+START_TEST(change_password)
+{
+    lobby_t l;
+    lobby_init(&l, "");
+    ck_assert_int_eq(lobby_key(&l, 'c'), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_MENU); /* nobody logged in */
+    log_in(&l, "Mona");
+    ck_assert(shows(&l, "c   Change your password"));
+    lobby_key(&l, 'c');
+    ck_assert_int_eq(l.page, LOBBY_PW_OLD);
+    ck_assert(lobby_in_password(&l) && lobby_typing(&l));
+    type(&l, "oldpass1");
+    ck_assert(shows(&l, "Present password: ********"));
+    ck_assert(!shows(&l, "oldpass1"));
+    lobby_key(&l, KEY_ENTER);
+    ck_assert_int_eq(l.page, LOBBY_PW_NEW);
+    type(&l, "abc"); /* too short */
+    lobby_key(&l, KEY_ENTER);
+    ck_assert_int_eq(l.page, LOBBY_PW_NEW);
+    ck_assert_str_eq(l.note, "A password needs at least 6 characters.");
+    type(&l, "newpass1");
+    lobby_key(&l, KEY_ENTER);
+    ck_assert_int_eq(l.page, LOBBY_PW_NEW2);
+    type(&l, "newpass2");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_PW_NEW);
+    ck_assert_str_eq(l.note, "The new passwords differ. Type the new one again.");
+    type(&l, "newpass1");
+    lobby_key(&l, KEY_ENTER);
+    type(&l, "newpass1");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHANGE_PASSWORD);
+    ck_assert_int_eq(l.page, LOBBY_BUSY);
+    ck_assert_str_eq(lobby_take_password(&l), "oldpass1");
+    ck_assert_str_eq(lobby_take_new_password(&l), "newpass1");
+    lobby_wipe_password(&l);
+    ck_assert(zeroed(l.pass, sizeof l.pass));
+    ck_assert(zeroed(l.pass_new, sizeof l.pass_new));
+    ck_assert_int_eq(lobby_password_changed(&l, STORE_OK), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_MENU);
+    ck_assert_str_eq(l.note, "Your password is changed.");
+    /* A wrong present password counts as a failed login. */
+    for (int i = 0; i < ACCT_LOGIN_TRIES; i++) {
+        lobby_key(&l, 'c');
+        type(&l, "wrongone");
+        lobby_key(&l, KEY_ENTER);
+        type(&l, "newpass3");
+        lobby_key(&l, KEY_ENTER);
+        type(&l, "newpass3");
+        ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHANGE_PASSWORD);
+        int want = i + 1 < ACCT_LOGIN_TRIES ? LOBBY_DO_NOTHING : LOBBY_DO_QUIT;
+        ck_assert_int_eq(lobby_password_changed(&l, STORE_BAD_LOGIN), want);
+        if (want == LOBBY_DO_NOTHING)
+            ck_assert_str_eq(l.note, "That is not your password: it is unchanged.");
+    }
+    lobby_free(&l);
+}
+END_TEST
+
 START_TEST(login_wipes_the_password)
 {
     lobby_t l;
@@ -624,6 +685,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, guest_name_of_an_account_is_refused);
     tcase_add_test(tc, name_prompt_rules);
     tcase_add_test(tc, password_prompt_rules);
+    tcase_add_test(tc, change_password);
     tcase_add_test(tc, login_wipes_the_password);
     tcase_add_test(tc, answer_wipes_the_password_the_session_kept);
     tcase_add_test(tc, five_failed_logins_quit);
