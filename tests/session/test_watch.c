@@ -190,6 +190,40 @@ START_TEST(watch_ends_with_the_game)
 }
 END_TEST
 
+/* Joining a long game (200,000 keys) rebuilds it off the loop: the watcher
+ * gets the very game, and another player is answered meanwhile. */
+START_TEST(watching_a_long_game)
+{
+    tsrv_t *s = srv_start("--seed", "42", "--set",
+                          "max_keys_per_second=100000", NULL);
+    tclient_t *p = play_connect(srv_port(s), NULL);
+    enum { N = 200000 };
+    char *keys = malloc(N);
+    memset(keys, 'z', N); /* an unknown key: a key for the record, no turn */
+    ck_assert_uint_eq(cl_send_raw(p, keys, N, 1, CL_WAIT_MS * 4), N);
+    free(keys);
+    ck_assert(cl_sync(p, CL_WAIT_MS * 4));
+    play_move(p, "l", 1, 0);
+    tclient_t *other = play_connect(srv_port(s), NULL);
+    tclient_t *w = play_lobby(srv_port(s));
+    ck_assert(cl_key(w, "w"));
+    play_wait_text(w, "guest1");
+    ck_assert(cl_key(w, "a"));
+    /* Another player's keys are answered while the game is rebuilt. */
+    play_move(other, "l", 1, 0);
+    play_wait_text(w, "Watching guest1 - q leaves");
+    ck_assert(cl_wait(w, pred_turn_is, p, CL_WAIT_MS));
+    expect_same_map(p, w);
+    play_move(p, "h", -1, 0);
+    ck_assert(cl_wait(w, pred_turn_is, p, CL_WAIT_MS));
+    expect_same_map(p, w);
+    cl_close(w);
+    cl_close(other);
+    cl_close(p);
+    srv_stop(s);
+}
+END_TEST
+
 /* A watcher follows the player into the next game: after YOU DIED, the
  * player's new game is what the watcher sees, and it says so. */
 START_TEST(watcher_follows_into_the_next_game)
@@ -282,6 +316,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, watcher_joining_late_catches_up);
     tcase_add_test(tc, watch_ends_with_the_game);
     tcase_add_test(tc, watcher_follows_into_the_next_game);
+    tcase_add_test(tc, watching_a_long_game);
     tcase_add_test(tc, second_login_takes_the_game_over);
     suite_add_tcase(s, tc);
     return s;
