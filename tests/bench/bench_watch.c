@@ -8,7 +8,14 @@
  * one long game per row, cut at the row's number of turns. Median of 7
  * runs. A benchmark, not a test: nothing is asserted.
  *
- *   bench_watch        rows at 100, 1,000 and 10,000 turns */
+ * A second table is about long games: a watch-join, a takeover or a resume
+ * of a game of up to a million keys. The loop thread pays only for the
+ * summary copied into a message (msg_game_new); the rebuild (the record
+ * player, with every check) runs in libuv's pool (rebuild.c), so the
+ * loop's stall is the first column and the watcher's wait the second.
+ *
+ *   bench_watch        rows at 100, 1,000 and 3,000 turns; long games of
+ *                      10,000, 100,000 and 1,000,000 keys */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +23,7 @@
 
 #include "bot.h"
 #include "game.h"
+#include "msg.h"
 #include "record.h"
 
 #define RUNS 7
@@ -64,7 +72,7 @@ static int long_game(int turns, uint64_t *seed_out, int **keys_out, int *n_out)
 
 int main(void)
 {
-    static const int rows[] = { 100, 1000, 10000 };
+    static const int rows[] = { 100, 1000, 3000 };
     printf("Watching: the catch-up of a watcher who joins mid-game (the game\n"
            "rebuilt from seed and keys), and resuming an account's game\n"
            "(record_resume: the same replay through a new recorder). One bot game\n"
@@ -116,5 +124,54 @@ int main(void)
         record_free(&rec);
         free(keys);
     }
+
+    /* Long games: a 1,000-turn bot game, then unknown keys (no turn, one
+     * log line each) up to the row's length. */
+    static const int lrows[] = { 10000, 100000, 1000000 };
+    uint64_t seed;
+    int *bot, nbot;
+    if (long_game(1000, &seed, &bot, &nbot) != 0)
+        return 0;
+    printf("\nLong games joined: what the loop pays (the summary copied into a\n"
+           "message) and what libuv's pool pays (the record player rebuilding\n"
+           "the game, every check compared). Target: the loop's part under 5 ms\n"
+           "at 1,000,000 keys. Median of %d runs.\n\n", RUNS);
+    printf("| keys | loop: summary copy, ms | pool: rebuild, ms | µs per key |\n");
+    printf("|---|---|---|---|\n");
+    for (size_t r = 0; r < sizeof lrows / sizeof lrows[0]; r++) {
+        game_t *g = game_new(seed, NULL);
+        record_t rec;
+        record_init(&rec, g, 0);
+        for (int i = 0; i < lrows[r]; i++)
+            record_key(&rec, g, i < nbot ? bot[i] : 'z');
+        uint64_t want = game_hash(g);
+        double copy[RUNS], build[RUNS];
+        for (int k = 0; k < RUNS; k++) {
+            double t0 = now_us();
+            msg_game_t *sum = msg_game_new(rec.seed, &rec.opt, 0, &rec.keys,
+                                           &rec.checks);
+            copy[k] = now_us() - t0;
+            record_player_t pl;
+            t0 = now_us();
+            int rc = record_player_start_raw(&pl, sum->seed, &sum->opt,
+                                             sum->keys.data, sum->keys.len,
+                                             sum->checks.data, sum->checks.len,
+                                             NULL);
+            if (rc == RECORD_OK)
+                rc = record_player_run(&pl, 0);
+            build[k] = now_us() - t0;
+            if (rc != RECORD_OK || game_hash(pl.game) != want)
+                fprintf(stderr, "bench_watch: the long game differs!\n");
+            record_player_free(&pl);
+            msg_game_free(sum);
+        }
+        qsort(copy, RUNS, sizeof copy[0], cmp_double);
+        qsort(build, RUNS, sizeof build[0], cmp_double);
+        printf("| %d | %.3f | %.1f | %.2f |\n", lrows[r], copy[RUNS / 2] / 1e3,
+               build[RUNS / 2] / 1e3, build[RUNS / 2] / lrows[r]);
+        record_free(&rec);
+        game_free(g);
+    }
+    free(bot);
     return 0;
 }
