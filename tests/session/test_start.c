@@ -1,0 +1,128 @@
+/* test_start.c - a database the server cannot keep games in stops it at
+ * start, with a message that names the file and what to do, rather than
+ * losing every game later: a file or directory it may not write (the
+ * server run as an unprivileged user), and a file with a damaged page. */
+#include <check.h>
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "client.h"
+
+#define NOBODY "65534"
+
+/* Runs the server with args (a shell command line; prefix: e.g. setpriv)
+ * until it exits, its output in out. Returns its exit status. The server
+ * must not start: a test that does never ends here, so it is bounded by
+ * timeout(1). */
+static int run_server(const char *prefix, const char *args, char *out,
+                      size_t len)
+{
+    const char *bin = getenv("ROGUED_BIN");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "timeout 20 %s %s --config /dev/null --port 0 --bind 127.0.0.1 %s "
+             "2>&1 </dev/null", prefix, bin ? bin : "build/san/rogued", args);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t n = fread(out, 1, len - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* A data directory with a database the server made (some games in it). */
+static void make_database(char *dir)
+{
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    tsrv_t *s = srv_start("--data-dir", dir, NULL);
+    for (int i = 0; i < 3; i++) {
+        tclient_t *c = cl_connect(srv_port(s), NULL);
+        ck_assert(cl_wait_ready(c, CL_WAIT_MS));
+        cl_close(c);
+    }
+    srv_stop(s);
+}
+
+static void remove_dir(const char *dir)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+START_TEST(unwritable_database_refused)
+{
+    if (getuid() != 0 || access("/usr/bin/setpriv", X_OK) != 0) {
+        /* Not root: the files are this user's own, nothing to show. */
+        fprintf(stderr, "skipped: needs root and setpriv\n");
+        return;
+    }
+    char dir[] = "/tmp/rogued-start-XXXXXX", args[256], out[4096];
+    make_database(dir);
+    /* The directory and the file stay root's: to another user both are
+     * read-only (SQLite must also make its -wal file beside the file). */
+    ck_assert_int_eq(chmod(dir, 0755), 0);
+    snprintf(args, sizeof args, "--data-dir %s", dir);
+    int rc = run_server("setpriv --reuid=" NOBODY " --regid=" NOBODY
+                        " --clear-groups", args, out, sizeof out);
+    ck_assert_int_ne(rc, 0);
+    ck_assert_msg(strstr(out, "cannot be written") && strstr(out, dir),
+                  "said: %s", out);
+    ck_assert_ptr_null(strstr(out, "listening"));
+    remove_dir(dir);
+}
+END_TEST
+
+START_TEST(damaged_database_refused)
+{
+    char dir[] = "/tmp/rogued-start-XXXXXX", path[128], args[256], out[4096];
+    make_database(dir);
+    snprintf(path, sizeof path, "%s/rogued.db", dir);
+    /* The games table's root page: its b-tree header overwritten. */
+    sqlite3 *db;
+    sqlite3_stmt *q;
+    ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT rootpage, (SELECT page_size"
+                                        " FROM pragma_page_size) FROM sqlite_master"
+                                        " WHERE name = 'games'", -1, &q, NULL),
+                     SQLITE_OK);
+    ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
+    long long root = sqlite3_column_int64(q, 0), page = sqlite3_column_int64(q, 1);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    ck_assert_int_gt(root, 1);
+    int fd = open(path, O_WRONLY);
+    ck_assert_int_ge(fd, 0);
+    unsigned char junk[64];
+    memset(junk, 0x5a, sizeof junk);
+    ck_assert_int_eq(pwrite(fd, junk, sizeof junk, (root - 1) * page),
+                     (ssize_t)sizeof junk);
+    close(fd);
+    snprintf(args, sizeof args, "--data-dir %s", dir);
+    ck_assert_int_ne(run_server("", args, out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "is damaged") && strstr(out, path), "said: %s", out);
+    ck_assert_ptr_null(strstr(out, "listening"));
+    remove_dir(dir);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("start");
+    TCase *tc = tcase_create("start");
+    tcase_set_timeout(tc, 60);
+    tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(tc, unwritable_database_refused);
+    tcase_add_test(tc, damaged_database_refused);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
