@@ -132,10 +132,15 @@ static void hash_after(uv_work_t *w, int status)
              * on the name fades with time, not with the owner's login. */
             if (r->status == STORE_OK) {
                 throttle_succeeded_in(&st->thr, r->name, r->scope);
+                throttle_abandoned(&st->thr_name, r->name, uv_now(st->loop));
             } else if (r->status == STORE_BAD_LOGIN) {
                 throttle_failed_in(&st->thr, r->name, r->scope,
                                    uv_now(st->loop));
                 throttle_failed(&st->thr_name, r->name, uv_now(st->loop));
+            } else {
+                throttle_abandoned_in(&st->thr, r->name, r->scope,
+                                      uv_now(st->loop));
+                throttle_abandoned(&st->thr_name, r->name, uv_now(st->loop));
             }
         }
         finish(st, r);
@@ -542,9 +547,13 @@ int store_login_from(store_t *st, const char *name, const char *addr,
      * slow the owner down; and per name from anywhere, from a far higher
      * count on (many addresses at once). */
     int64_t wait = throttle_admit_in(&st->thr, name, r->scope, now);
-    int64_t wait_name = throttle_admit(&st->thr_name, name, now);
-    if (wait_name < 0 || wait_name > wait)
-        wait = wait < 0 ? wait : wait_name;
+    if (wait >= 0) {
+        int64_t wait_name = throttle_admit(&st->thr_name, name, now);
+        if (wait_name < 0) /* refused: the first admission never ran */
+            throttle_abandoned_in(&st->thr, name, r->scope, now);
+        if (wait_name < 0 || wait_name > wait)
+            wait = wait_name;
+    }
     if (wait < 0) {
         store_answer_soon(st, r, STORE_SLOW_DOWN);
     } else if (wait == 0) {

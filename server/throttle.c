@@ -92,13 +92,37 @@ int64_t throttle_admit_in(throttle_t *t, const char *name, const char *scope,
     char key[THROTTLE_KEY_MAX + 1];
     make_key(name, scope, key);
     throttle_entry_t *e = find(t, key, now_ms);
-    if (!e)
-        return 0;
+    if (!e) {
+        /* Counted from its start: a fresh name gets an entry now. */
+        e = take_slot(t, now_ms);
+        if (!e)
+            return 0; /* no table (cap 0) */
+        memset(e, 0, sizeof *e);
+        memcpy(e->key, key, sizeof key);
+    }
     uint64_t at = e->next_ms > now_ms ? e->next_ms : now_ms;
     if (at - now_ms > THROTTLE_MAX_WAIT_MS)
         return -1;
-    e->next_ms = at + step_after(t->free_fails, e->fails);
+    if (e->pending < UINT32_MAX)
+        e->pending++;
+    e->last_fail_ms = now_ms; /* activity: remembered for FORGET_MS */
+    e->next_ms = at + step_after(t->free_fails, e->fails + e->pending);
     return (int64_t)(at - now_ms);
+}
+
+void throttle_abandoned_in(throttle_t *t, const char *name, const char *scope,
+                           uint64_t now_ms)
+{
+    char key[THROTTLE_KEY_MAX + 1];
+    make_key(name, scope, key);
+    throttle_entry_t *e = find(t, key, now_ms);
+    if (e && e->pending > 0)
+        e->pending--;
+}
+
+void throttle_abandoned(throttle_t *t, const char *name, uint64_t now_ms)
+{
+    throttle_abandoned_in(t, name, NULL, now_ms);
 }
 
 void throttle_failed_in(throttle_t *t, const char *name, const char *scope,
@@ -114,6 +138,8 @@ void throttle_failed_in(throttle_t *t, const char *name, const char *scope,
         memset(e, 0, sizeof *e);
         memcpy(e->key, key, sizeof key);
     }
+    if (e->pending > 0)
+        e->pending--;
     if (e->fails < UINT32_MAX)
         e->fails++;
     e->last_fail_ms = now_ms;

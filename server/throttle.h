@@ -48,8 +48,10 @@
 typedef struct throttle_entry {
     char key[THROTTLE_KEY_MAX + 1]; /* "" = a free slot */
     uint32_t fails;
-    uint64_t last_fail_ms;
+    uint64_t last_fail_ms;       /* the last failure, or attempt started */
     uint64_t next_ms;            /* the earliest the next attempt may run */
+    uint32_t pending;            /* attempts admitted, not yet answered:
+                                    counted as failures from their start */
 } throttle_entry_t;
 
 typedef struct throttle {
@@ -67,8 +69,10 @@ int throttle_init(throttle_t *t, size_t cap);
 void throttle_free(throttle_t *t);
 
 /* The wait before an attempt on name, in ms from now. An attempt asks once,
- * at its start, and is then counted as scheduled (the next one is spaced a
- * step after it). Returns the wait (0: go now), or -1: too many attempts
+ * at its start, and from then on counts as a failure until its answer
+ * (throttle_failed, throttle_succeeded or throttle_abandoned): so parallel
+ * attempts are spaced from the first one past the free ones, not only
+ * once their hashes have failed. Returns the wait (0: go now), or -1: too many attempts
  * queued for this name, refuse this one. */
 int64_t throttle_admit(throttle_t *t, const char *name, uint64_t now_ms);
 
@@ -77,6 +81,12 @@ void throttle_failed(throttle_t *t, const char *name, uint64_t now_ms);
 
 /* An attempt on name succeeded: it starts afresh. */
 void throttle_succeeded(throttle_t *t, const char *name);
+
+/* An admitted attempt ended with no verdict (an error): it no longer
+ * counts. */
+void throttle_abandoned(throttle_t *t, const char *name, uint64_t now_ms);
+void throttle_abandoned_in(throttle_t *t, const char *name, const char *scope,
+                           uint64_t now_ms);
 
 /* The same three for (name, scope): the failures counted for a name from
  * one scope (an address) only; scope NULL or "" is the name alone. */
