@@ -31,10 +31,20 @@ static void drop_scores(lobby_t *l)
     l->scores = NULL;
 }
 
+/* The watch list is kept only while its page is shown. */
+static void drop_watch(lobby_t *l)
+{
+    free(l->watch);
+    l->watch = NULL;
+    l->nwatch = 0;
+}
+
 void lobby_free(lobby_t *l)
 {
     drop_scores(l);
+    drop_watch(l);
     wipe(l->pass, sizeof l->pass);
+    wipe(l->pass_new, sizeof l->pass_new);
     wipe(l->line, sizeof l->line);
 }
 
@@ -71,6 +81,8 @@ static void go(lobby_t *l, int page)
     wipe(l->line, sizeof l->line);
     l->len = 0;
     l->page = (uint8_t)page;
+    if (page != LOBBY_WATCH)
+        drop_watch(l);
 }
 
 /* Waits for the store; the answer returns to `back`. */
@@ -403,6 +415,8 @@ void lobby_show_watch(lobby_t *l)
 {
     l->note[0] = '\0';
     go(l, LOBBY_WATCH);
+    if (!l->watch) /* out of memory: an empty list */
+        l->watch = calloc(LOBBY_WATCH_MAX, sizeof *l->watch);
 }
 
 int lobby_guest_checked(lobby_t *l, int status, int taken)

@@ -89,7 +89,9 @@ typedef struct lobby {
     char suggest[ACCT_NAME_MAX + 1]; /* offered at the guest prompt */
     char note[96];                   /* the notice line */
     store_scores_t *scores;          /* the hall of fame while shown; owned */
-    lobby_game_t watch[LOBBY_WATCH_MAX]; /* LOBBY_WATCH: the list shown */
+    lobby_game_t *watch;             /* LOBBY_WATCH_MAX games, the list
+                                        shown: only while LOBBY_WATCH is
+                                        (NULL otherwise); owned */
     int nwatch;
     uint64_t pick_id;                /* LOBBY_DO_WATCH: a session id;
                                         LOBBY_DO_REPLAY: a game id */

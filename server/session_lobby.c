@@ -43,7 +43,7 @@ static void lobby_draw_page(sess_t *s, screen_t *next)
     srv_t *srv = s->srv;
     lobby_info_t info = { srv->cfg.server_name, srv->cfg.motd, srv->nplaying,
                           (int)srv->dir.ngames };
-    if (s->lobby.page == LOBBY_WATCH) {
+    if (s->lobby.page == LOBBY_WATCH && s->lobby.watch) {
         /* As it is now: games come and go. */
         dir_entry_t games[LOBBY_WATCH_MAX];
         int n = dir_games(&srv->dir, s->id, games, LOBBY_WATCH_MAX);

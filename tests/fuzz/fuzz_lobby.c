@@ -120,6 +120,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 break;
             case 5:
                 lobby_show_watch(&l);
+                if (!l.watch)
+                    break;
                 l.nwatch = arg % (LOBBY_WATCH_MAX + 1);
                 for (int k = 0; k < l.nwatch; k++) {
                     l.watch[k].session_id = (uint64_t)k + 1;
