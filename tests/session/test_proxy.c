@@ -78,6 +78,74 @@ START_TEST(bad_or_untrusted_headers_close)
 }
 END_TEST
 
+/* A client at the login prompt from `ip` (through the balancer), with
+ * name typed and the password typed but not yet entered. */
+static tclient_t *login_from(int port, const char *ip, const char *name,
+                             const char *pass)
+{
+    char h[128];
+    snprintf(h, sizeof h, "PROXY TCP4 %s 127.0.0.1 40000 2323\r\n", ip);
+    tclient_t *c = cl_connect(port, NULL);
+    cl_send_raw(c, h, strlen(h), 1, CL_WAIT_MS);
+    play_wait_text(c, "Play (as a guest)");
+    ck_assert(cl_sync(c, CL_WAIT_MS));
+    ck_assert(cl_key(c, "l"));
+    play_type_line(c, name);
+    for (const char *p = pass; *p; p++) {
+        char k[2] = { *p, 0 };
+        ck_assert(cl_key(c, k));
+    }
+    return c;
+}
+
+/* Someone hammering a name from one address slows that address down, not
+ * the owner logging in from another: the owner is let in at once while the
+ * guesses wait or are refused. */
+START_TEST(owner_not_locked_out_by_another_address)
+{
+    tsrv_t *s = srv_start("--set", "proxy_protocol=on", "--set",
+                          "proxy_trusted=127.0.0.1", "--set", "hashes_per_ip=0",
+                          NULL);
+    int port = srv_port(s);
+    tclient_t *r = cl_connect(port, NULL);
+    static const char h[] = "PROXY TCP4 198.51.100.7 127.0.0.1 40001 2323\r\n";
+    cl_send_raw(r, h, strlen(h), 1, CL_WAIT_MS);
+    play_wait_text(r, "Play (as a guest)");
+    ck_assert(cl_key(r, "r"));
+    play_type_line(r, "owner");
+    play_type_line(r, "rightpass");
+    play_type_line(r, "rightpass");
+    play_wait_text(r, "Welcome, owner!");
+    cl_close(r);
+    /* Ten guesses at once from 203.0.113.9: three are checked, the next
+     * wait 1, 3, 7, 15, 31, 63 s, and the last is refused. */
+    enum { N = 10 };
+    tclient_t *g[N];
+    for (int i = 0; i < N; i++)
+        g[i] = login_from(port, "203.0.113.9", "owner", "guessing");
+    for (int i = 0; i < N; i++)
+        ck_assert_uint_eq(cl_send_raw(g[i], "\r", 1, 1, CL_WAIT_MS), 1);
+    /* The attempt past the longest wait is refused (whichever the server
+     * read last). */
+    static const char slow[] = "Too many failed logins for that name.";
+    int refused = 0;
+    for (int tries = 0; !refused && tries < CL_WAIT_MS / 10; tries++)
+        for (int i = 0; i < N && !refused; i++) {
+            cl_pump(g[i], 1);
+            refused = cl_screen_has(g[i], slow);
+        }
+    ck_assert_msg(refused, "no guess was refused");
+    /* The owner, from their own address, gets in at once. */
+    tclient_t *o = login_from(port, "198.51.100.7", "owner", "rightpass");
+    ck_assert(cl_key(o, "\r"));
+    play_wait_text(o, "Welcome back, owner!");
+    cl_close(o);
+    for (int i = 0; i < N; i++)
+        cl_close(g[i]);
+    srv_stop(s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("proxy");
@@ -86,6 +154,7 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, trusted_header_names_the_player);
     tcase_add_test(tc, bad_or_untrusted_headers_close);
+    tcase_add_test(tc, owner_not_locked_out_by_another_address);
     suite_add_tcase(s, tc);
     return s;
 }
