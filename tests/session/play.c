@@ -164,7 +164,9 @@ void play_expect_rows(const tclient_t *c, const game_t *g, int from, int to,
     view_draw(g, &s);
     for (int y = from; y <= to; y++) {
         char want[512], got[512];
-        if (skip_log && y >= MAP_H && y < cl_h(c) - 1)
+        /* the log: from the map's last row (always wall, given to the log)
+         * down to the status line */
+        if (skip_log && y >= MAP_H - 1 && y < cl_h(c) - 1)
             continue;
         screen_row(&s, y, want, sizeof want);
         cl_row(c, y, got, sizeof got);
