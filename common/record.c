@@ -334,6 +334,27 @@ int record_player_start_raw(record_player_t *p, uint64_t seed,
     return player_begin(p, seed, opt, into);
 }
 
+int record_player_start_at(record_player_t *p, game_t *g, uint32_t fed,
+                           const void *keys, size_t keys_len, size_t pos,
+                           const void *checks, size_t checks_len)
+{
+    player_blank(p, NULL);
+    p->game = g;
+    p->keys = keys;
+    p->keys_len = keys_len;
+    p->pos = pos <= keys_len ? pos : keys_len;
+    p->fed = fed;
+    p->checks = checks;
+    p->nchecks = checks ? checks_len / 4 : 0;
+    size_t c = fed / RECORD_CHECK_EVERY;
+    if (fed % RECORD_CHECK_EVERY == 0 && c < p->nchecks &&
+        (uint32_t)le_get(p->checks + 4 * c, 4) != (uint32_t)game_hash(g)) {
+        p->drift_at = fed;
+        return p->err = RECORD_EDRIFT;
+    }
+    return RECORD_OK;
+}
+
 int record_player_step(record_player_t *p, int *key)
 {
     uint32_t v;

@@ -154,6 +154,14 @@ int record_player_start_raw(record_player_t *p, uint64_t seed,
                             size_t keys_len, const void *checks,
                             size_t checks_len, record_t *into);
 
+/* A player that starts from a copy of the game after its first `fed` keys
+ * (a snapshot; the player takes g), at byte pos of the keys: only the
+ * tail is replayed. If a check falls at `fed`, the snapshot is compared
+ * with it first (RECORD_EDRIFT if it differs). No recorder. */
+int record_player_start_at(record_player_t *p, game_t *g, uint32_t fed,
+                           const void *keys, size_t keys_len, size_t pos,
+                           const void *checks, size_t checks_len);
+
 /* Feeds the next key (*key receives it; key may be NULL). Returns 1 when a
  * key was fed, 0 at the end (everything fed and checked), or a negative
  * enum record_err: RECORD_EDRIFT (p->drift_at), RECORD_ECORRUPT (a damaged

@@ -59,6 +59,7 @@ void msg_game_free(msg_game_t *g)
     buf_free(&g->keys);
     buf_free(&g->checks);
     free(g->watchers);
+    game_free(g->snap);
     free(g);
 }
 

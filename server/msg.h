@@ -59,6 +59,12 @@ typedef struct msg_game {
     size_t progress_sent;     /* ...and this many of its key bytes */
     uint64_t *watchers;       /* TAKEOVER_DONE: who watches it */
     int nwatchers;
+    /* The latest snapshot, if the game has one: the game after its first
+     * snap_keys keys (snap_pos bytes of keys), so that a rebuild replays
+     * only the tail. NULL for none; owned. */
+    game_t *snap;
+    uint32_t snap_keys;
+    size_t snap_pos;
 } msg_game_t;
 
 /* A game rebuilt from a summary by the record player (rebuild.h). */

@@ -21,9 +21,16 @@ static void work(uv_work_t *req)
     msg_rebuilt_t *r = j->out;
     const msg_game_t *g = r->src;
     record_player_t pl;
-    r->err = record_player_start_raw(&pl, g->seed, &g->opt, g->keys.data,
-                                     g->keys.len, g->checks.data,
-                                     g->checks.len, j->record ? &r->rec : NULL);
+    game_t *snap = !j->record && g->snap ? game_clone(g->snap) : NULL;
+    if (snap) /* only the tail since the latest snapshot */
+        r->err = record_player_start_at(&pl, snap, g->snap_keys, g->keys.data,
+                                        g->keys.len, g->snap_pos,
+                                        g->checks.data, g->checks.len);
+    else
+        r->err = record_player_start_raw(&pl, g->seed, &g->opt, g->keys.data,
+                                         g->keys.len, g->checks.data,
+                                         g->checks.len,
+                                         j->record ? &r->rec : NULL);
     if (r->err == RECORD_OK)
         r->err = record_player_run(&pl, 0);
     if (r->err == RECORD_OK)
@@ -34,6 +41,9 @@ static void work(uv_work_t *req)
 static void after(uv_work_t *req, int status)
 {
     job_t *j = req->data;
+    if (!j->record && j->out->src->snap)
+        log_debug("rebuild for session %llu: from the snapshot at key %u",
+                  (unsigned long long)j->to, (unsigned)j->out->src->snap_keys);
     smsg_t *m = msg_new(MSG_REBUILT, 0, j->to, NULL);
     if (!m || status != 0) {
         log_error("rebuild for session %llu: %s", (unsigned long long)j->to,

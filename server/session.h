@@ -75,6 +75,10 @@ typedef struct st_play {
     const char *end_cause;     /* set: the game ends for this (recorded) */
     uint8_t store_down;        /* the store failed writes since the last
                                   sweep: its copy may lack keys */
+    game_t *snap;              /* the game every SNAP_EVERY keys: watchers
+                                  rebuild only the tail since it; owned */
+    uint32_t snap_keys;
+    size_t snap_pos;
     uint8_t progress_begun;    /* the store has this game's begin */
     size_t progress_sent;      /* bytes of g.rec.keys the store has */
     uint64_t *watchers;        /* session ids; owned */

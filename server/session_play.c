@@ -121,11 +121,46 @@ static void publish(sess_t *s)
     dir_set_game(&s->srv->dir, s->id, &d);
 }
 
+/* Keys between snapshots (a multiple of RECORD_CHECK_EVERY, so that each
+ * snapshot can be checked): a watcher joining a game of a million keys
+ * replays at most this many. */
+#define SNAP_EVERY 65536
+
 static msg_game_t *summary(const sess_t *s)
 {
     const st_play_t *p = &s->st.play;
     const record_t *r = &p->g.rec;
-    return msg_game_new(r->seed, &r->opt, p->g.started, &r->keys, &r->checks);
+    msg_game_t *gs = msg_game_new(r->seed, &r->opt, p->g.started, &r->keys,
+                                  &r->checks);
+    if (gs && p->snap && (gs->snap = game_clone(p->snap))) {
+        gs->snap_keys = p->snap_keys;
+        gs->snap_pos = p->snap_pos;
+    }
+    return gs;
+}
+
+/* After a recorded key: every SNAP_EVERY keys, a copy of the game. */
+static void take_snapshot(st_play_t *p)
+{
+    const record_t *r = &p->g.rec;
+    if (r->truncated || r->nkeys == 0 || r->nkeys % SNAP_EVERY != 0 ||
+        r->nkeys == p->snap_keys)
+        return;
+    game_t *copy = game_clone(p->g.game);
+    if (!copy)
+        return; /* the older one still serves */
+    game_free(p->snap);
+    p->snap = copy;
+    p->snap_keys = r->nkeys;
+    p->snap_pos = r->keys.len;
+}
+
+static void drop_snapshot(st_play_t *p)
+{
+    game_free(p->snap);
+    p->snap = NULL;
+    p->snap_keys = 0;
+    p->snap_pos = 0;
 }
 
 /* Whether watchers can rebuild the game from its record. */
@@ -257,6 +292,7 @@ static void play_leave(sess_t *s)
     free(p->watchers);
     p->watchers = NULL;
     p->nwatchers = p->capwatchers = 0;
+    drop_snapshot(p);
     dir_set_game(&s->srv->dir, s->id, NULL);
 }
 
@@ -270,6 +306,7 @@ static void play_key(sess_t *s, int key)
         if (choice > 0) {
             /* Another game; the watchers follow. */
             owned_game_free(&p->g);
+            drop_snapshot(p);
             if (new_game(s) != 0)
                 return;
             for (int i = 0; i < p->nwatchers; i++)
@@ -282,6 +319,7 @@ static void play_key(sess_t *s, int key)
         return;
     }
     record_key(&p->g.rec, g, key);
+    take_snapshot(p);
     tell_watchers(s, MSG_WATCH_KEY, key, NULL);
     if (game_dead(g)) {
         /* Record it now, from a copy: the YOU DIED screen still draws g. */

@@ -190,12 +190,14 @@ START_TEST(watch_ends_with_the_game)
 }
 END_TEST
 
-/* Joining a long game (200,000 keys) rebuilds it off the loop: the watcher
- * gets the very game, and another player is answered meanwhile. */
+/* Joining a long game (200,000 keys sent, over 100,000 taken) rebuilds it
+ * off the loop from the player's latest snapshot: the watcher gets the
+ * very game, and another player is answered meanwhile. */
 START_TEST(watching_a_long_game)
 {
     tsrv_t *s = srv_start("--seed", "42", "--set",
-                          "max_keys_per_second=100000", NULL);
+                          "max_keys_per_second=100000", "--log-level", "debug",
+                          NULL);
     tclient_t *p = play_connect(srv_port(s), NULL);
     enum { N = 200000 };
     char *keys = malloc(N);
@@ -214,6 +216,8 @@ START_TEST(watching_a_long_game)
     play_wait_text(w, "Watching guest1 - q leaves");
     ck_assert(cl_wait(w, pred_turn_is, p, CL_WAIT_MS));
     expect_same_map(p, w);
+    /* (only the keys since the player's latest snapshot were replayed) */
+    ck_assert(srv_log_has(s, ": from the snapshot at key "));
     play_move(p, "h", -1, 0);
     ck_assert(cl_wait(w, pred_turn_is, p, CL_WAIT_MS));
     expect_same_map(p, w);

@@ -612,6 +612,51 @@ START_TEST(player_refuses_another_version_and_bad_varints)
 }
 END_TEST
 
+/* From a snapshot (the game after its first 512 keys), only the tail is
+ * replayed, to the same game; a snapshot that is not that game is caught
+ * at the check that falls where it was taken. */
+START_TEST(player_starts_from_a_snapshot)
+{
+    game_options_t opt = { .ruleset = 2 };
+    game_t *g = game_new(31, &opt), *snap = NULL;
+    record_t r;
+    ck_assert_int_eq(record_init(&r, g, 0), 0);
+    rng_t kr;
+    rng_seed(&kr, 31);
+    size_t snap_pos = 0;
+    for (int i = 0; i < 1300; i++) {
+        record_key(&r, g, stream_key(&kr));
+        if (r.nkeys == 512) {
+            snap = game_clone(g);
+            snap_pos = r.keys.len;
+        }
+    }
+    record_player_t p;
+    ck_assert_int_eq(record_player_start_at(&p, game_clone(snap), 512,
+                                            r.keys.data, r.keys.len, snap_pos,
+                                            r.checks.data, r.checks.len),
+                     RECORD_OK);
+    int fed = 0;
+    while (record_player_step(&p, NULL) == 1)
+        fed++;
+    ck_assert_int_eq(fed, 1300 - 512);
+    ck_assert_uint_eq(p.fed, 1300);
+    ck_assert_uint_eq(game_hash(p.game), game_hash(g));
+    record_player_free(&p);
+    /* A wrong snapshot: one key more than it says. */
+    game_t *bad = game_clone(snap);
+    game_key(bad, '.');
+    ck_assert_int_eq(record_player_start_at(&p, bad, 512, r.keys.data,
+                                            r.keys.len, snap_pos, r.checks.data,
+                                            r.checks.len), RECORD_EDRIFT);
+    ck_assert_int_eq(p.drift_at, 512);
+    record_player_free(&p);
+    game_free(snap);
+    game_free(g);
+    record_free(&r);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("record");
@@ -635,6 +680,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, player_stops_at_a_damaged_check);
     tcase_add_test(tc, player_runs_in_slices_into_a_recorder);
     tcase_add_test(tc, player_refuses_another_version_and_bad_varints);
+    tcase_add_test(tc, player_starts_from_a_snapshot);
     suite_add_tcase(s, tc);
     return s;
 }
