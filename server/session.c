@@ -34,6 +34,22 @@ const char *sess_player_name(const sess_t *s)
     return lobby_player_name(&s->lobby);
 }
 
+int sess_hash_begin(sess_t *s)
+{
+    if (addr_hash_begin(&s->srv->addrs, s->ip) != 0)
+        return -1;
+    s->hashing = 1;
+    return 0;
+}
+
+void sess_hash_end(sess_t *s)
+{
+    if (!s->hashing)
+        return;
+    s->hashing = 0;
+    addr_hash_end(&s->srv->addrs, s->ip);
+}
+
 void owned_game_free(owned_game_t *o)
 {
     game_free(o->game);
@@ -232,8 +248,7 @@ static void sess_free(sess_t *s)
         srv->sessions = s->next;
     if (s->next)
         s->next->prev = s->prev;
-    srv_unmark(srv, s);
-    dir_remove(&srv->dir, s->id); /* refused sessions were never in it */
+    srv_unmark(srv, s); /* (do_close took it out of the directory) */
     /* No store answer may reach this session any more. */
     store_cancel(srv->store, s);
     tconn_free(&s->tc);
@@ -284,10 +299,7 @@ static void do_close(sess_t *s)
     unsigned turns = ops->turns ? ops->turns(s) : 0u;
     /* The state's leave: a game kept or recorded, watchers told. */
     sess_goto(s, S_CLOSING, NULL);
-    if (s->hashing) {
-        s->hashing = 0;
-        addr_hash_end(&srv->addrs, s->ip);
-    }
+    sess_hash_end(s);
     if (s->ip_counted) {
         s->ip_counted = 0;
         addr_release(&srv->addrs, s->ip, sess_now(s));

@@ -243,6 +243,14 @@ void sess_send(sess_t *s, const void *data, size_t len);
 /* The loop's clock. */
 uint64_t sess_now(const sess_t *s);
 
+/* A password check (a login, a registration, a password change) from this
+ * session, counted against its address (addr_limits.h): returns 0 when it
+ * may go (sess_hash_end when it is answered or cannot start), -1 when the
+ * address has its share in flight. sess_hash_end does nothing if none is
+ * counted; closing the session ends it too. */
+int sess_hash_begin(sess_t *s);
+void sess_hash_end(sess_t *s);
+
 /* The name of the player on this session (the account's or the guest's). */
 const char *sess_player_name(const sess_t *s);
 

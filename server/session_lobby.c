@@ -229,10 +229,7 @@ static void take_over(sess_t *s)
 static void on_account(void *ctx, const store_account_t *a)
 {
     sess_t *s = ctx;
-    if (s->hashing) {
-        s->hashing = 0;
-        addr_hash_end(&s->srv->addrs, s->ip);
-    }
+    sess_hash_end(s);
     if (s->state != S_LOBBY)
         return;
     int registering = s->lobby.back == LOBBY_REG_NAME;
@@ -282,10 +279,7 @@ static void on_password_set(void *ctx, int status)
 static void on_password_checked(void *ctx, const store_account_t *a)
 {
     sess_t *s = ctx;
-    if (s->hashing) {
-        s->hashing = 0;
-        addr_hash_end(&s->srv->addrs, s->ip);
-    }
+    sess_hash_end(s);
     if (s->state != S_LOBBY)
         return;
     if (a->status != STORE_OK || a->id != s->lobby.account_id) {
@@ -349,7 +343,7 @@ static void act(sess_t *s, int action)
             no = "Too many accounts were made from your address: try again "
                  "in an hour.";
             why = "too many accounts from this address";
-        } else if (addr_hash_begin(&s->srv->addrs, s->ip) != 0) {
+        } else if (sess_hash_begin(s) != 0) {
             no = "Logins from your address are being checked already: try "
                  "again in a moment.";
             why = "too many checks in flight from this address";
@@ -363,15 +357,13 @@ static void act(sess_t *s, int action)
                      (unsigned long long)s->id, s->ip, why);
             break;
         }
-        s->hashing = 1;
         int rc = action == LOBBY_DO_LOGIN
             ? store_login_from(store, l->name, s->ip, lobby_take_password(l),
                                on_account, s)
             : store_register(store, l->name, lobby_take_password(l), on_account, s);
         lobby_wipe_password(l); /* the store has its own copy */
         if (rc != 0) {
-            s->hashing = 0;
-            addr_hash_end(&s->srv->addrs, s->ip);
+            sess_hash_end(s);
             lobby_account_done(l, &fail);
         }
         break;
@@ -381,19 +373,15 @@ static void act(sess_t *s, int action)
          * one per address); the new one waits here meanwhile. */
         snprintf(st->new_password, sizeof st->new_password, "%s",
                  lobby_take_new_password(l));
-        if (addr_hash_begin(&s->srv->addrs, s->ip) != 0) {
+        if (sess_hash_begin(s) != 0) {
             lobby_password_changed(l, STORE_SLOW_DOWN);
             sodium_memzero(st->new_password, sizeof st->new_password);
-        } else {
-            s->hashing = 1;
-            if (store_login_from(store, l->account, s->ip,
-                                 lobby_take_password(l), on_password_checked,
-                                 s) != 0) {
-                s->hashing = 0;
-                addr_hash_end(&s->srv->addrs, s->ip);
-                sodium_memzero(st->new_password, sizeof st->new_password);
-                lobby_password_changed(l, STORE_ERROR);
-            }
+        } else if (store_login_from(store, l->account, s->ip,
+                                    lobby_take_password(l),
+                                    on_password_checked, s) != 0) {
+            sess_hash_end(s);
+            sodium_memzero(st->new_password, sizeof st->new_password);
+            lobby_password_changed(l, STORE_ERROR);
         }
         lobby_wipe_password(l); /* the store and st have their copies */
         break;

@@ -43,6 +43,15 @@ typedef struct tsrv tsrv_t;
  * makes the directory under which srv_start makes each test's directory. */
 void srv_tmp_setup(void);
 
+/* rm -rf path, without following symbolic links. */
+void srv_remove_tree(const char *path);
+
+/* Runs the server binary (ROGUED_BIN) once with args (a shell command
+ * line, after --port 0 --bind 127.0.0.1), behind prefix (e.g. setpriv;
+ * may be ""), for a server that must not start: bounded by timeout(1).
+ * Its output goes to out. Returns its exit status. */
+int srv_run_once(const char *prefix, const char *args, char *out, size_t len);
+
 /* Unchecked fixture: prints the tail of the server log of every test that
  * did not stop its server (a failed or timed-out test), then removes the
  * whole directory. */

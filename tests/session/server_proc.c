@@ -65,8 +65,7 @@ static char *read_file(const char *path)
     return buf;
 }
 
-/* rm -rf path, without following symbolic links. */
-static void remove_tree(const char *path)
+void srv_remove_tree(const char *path)
 {
     struct stat st;
     if (lstat(path, &st) != 0)
@@ -80,7 +79,7 @@ static void remove_tree(const char *path)
                     continue;
                 char sub[PATH_MAX];
                 snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-                remove_tree(sub);
+                srv_remove_tree(sub);
             }
             closedir(d);
         }
@@ -157,7 +156,7 @@ void srv_tmp_teardown(void)
         }
         closedir(d);
     }
-    remove_tree(tmp_base);
+    srv_remove_tree(tmp_base);
     tmp_base[0] = '\0';
 }
 
@@ -394,7 +393,7 @@ void srv_kill(tsrv_t *s)
         kill(s->pid, SIGKILL);
         reap(s, 1);
     }
-    remove_tree(s->dir);
+    srv_remove_tree(s->dir);
     free(s);
 }
 
@@ -422,6 +421,21 @@ void srv_stop(tsrv_t *s)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         if (srv_log_has(s, bad[i]))
             srv_fail(s, "the server log has \"%s\" in it", bad[i]);
-    remove_tree(s->dir);
+    srv_remove_tree(s->dir);
     free(s);
+}
+
+int srv_run_once(const char *prefix, const char *args, char *out, size_t len)
+{
+    const char *bin = getenv("ROGUED_BIN");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "timeout 20 %s %s --port 0 --bind 127.0.0.1 %s 2>&1 </dev/null",
+             prefix, bin ? bin : "build/san/rogued", args);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t n = fread(out, 1, len - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }

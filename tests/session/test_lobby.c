@@ -333,8 +333,7 @@ START_TEST(finished_games_survive_sigterm_and_restart)
     play_wait_text(c, "the list is empty");
     cl_close(c);
     srv_stop(s);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(cmd), 0);
+    srv_remove_tree(dir);
 }
 END_TEST
 

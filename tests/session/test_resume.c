@@ -161,9 +161,7 @@ static void shutdown_keeps_the_game(int sig, int keys, int with_guest)
     cl_snap_free(&before);
     cl_close(b);
     srv_stop(s);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(cmd), 0);
+    srv_remove_tree(dir);
 }
 
 START_TEST(sigterm_and_restart_continue_on_the_same_screen)
@@ -272,9 +270,7 @@ START_TEST(a_failing_store_is_said_on_screen)
     cl_snap_free(&before);
     cl_close(b);
     srv_stop(s);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(cmd), 0);
+    srv_remove_tree(dir);
 }
 END_TEST
 
@@ -330,9 +326,7 @@ START_TEST(sigkill_loses_at_most_the_last_second)
     game_free(g);
     cl_close(b);
     srv_stop(s);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(cmd), 0);
+    srv_remove_tree(dir);
 }
 END_TEST
 

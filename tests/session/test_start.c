@@ -17,24 +17,13 @@
 
 #define NOBODY "65534"
 
-/* Runs the server with args (a shell command line; prefix: e.g. setpriv)
- * until it exits, its output in out. Returns its exit status. The server
- * must not start: a test that does never ends here, so it is bounded by
- * timeout(1). */
-static int run_server(const char *prefix, const char *args, char *out,
+/* The server on a data directory, as prefix's user (may be ""). */
+static int run_server(const char *prefix, const char *dir, char *out,
                       size_t len)
 {
-    const char *bin = getenv("ROGUED_BIN");
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd,
-             "timeout 20 %s %s --config /dev/null --port 0 --bind 127.0.0.1 %s "
-             "2>&1 </dev/null", prefix, bin ? bin : "build/san/rogued", args);
-    FILE *p = popen(cmd, "r");
-    ck_assert_ptr_nonnull(p);
-    size_t n = fread(out, 1, len - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    char args[256];
+    snprintf(args, sizeof args, "--config /dev/null --data-dir %s", dir);
+    return srv_run_once(prefix, args, out, len);
 }
 
 /* A data directory with a database the server made (some games in it). */
@@ -50,13 +39,6 @@ static void make_database(char *dir)
     srv_stop(s);
 }
 
-static void remove_dir(const char *dir)
-{
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(cmd), 0);
-}
-
 START_TEST(unwritable_database_refused)
 {
     if (getuid() != 0 || access("/usr/bin/setpriv", X_OK) != 0) {
@@ -64,25 +46,24 @@ START_TEST(unwritable_database_refused)
         fprintf(stderr, "skipped: needs root and setpriv\n");
         return;
     }
-    char dir[] = "/tmp/rogued-start-XXXXXX", args[256], out[4096];
+    char dir[] = "/tmp/rogued-start-XXXXXX", out[4096];
     make_database(dir);
     /* The directory and the file stay root's: to another user both are
      * read-only (SQLite must also make its -wal file beside the file). */
     ck_assert_int_eq(chmod(dir, 0755), 0);
-    snprintf(args, sizeof args, "--data-dir %s", dir);
     int rc = run_server("setpriv --reuid=" NOBODY " --regid=" NOBODY
-                        " --clear-groups", args, out, sizeof out);
+                        " --clear-groups", dir, out, sizeof out);
     ck_assert_int_ne(rc, 0);
     ck_assert_msg(strstr(out, "cannot be written") && strstr(out, dir),
                   "said: %s", out);
     ck_assert_ptr_null(strstr(out, "listening"));
-    remove_dir(dir);
+    srv_remove_tree(dir);
 }
 END_TEST
 
 START_TEST(damaged_database_refused)
 {
-    char dir[] = "/tmp/rogued-start-XXXXXX", path[128], args[256], out[4096];
+    char dir[] = "/tmp/rogued-start-XXXXXX", path[128], out[4096];
     make_database(dir);
     snprintf(path, sizeof path, "%s/rogued.db", dir);
     /* The games table's root page: its b-tree header overwritten. */
@@ -105,11 +86,10 @@ START_TEST(damaged_database_refused)
     ck_assert_int_eq(pwrite(fd, junk, sizeof junk, (root - 1) * page),
                      (ssize_t)sizeof junk);
     close(fd);
-    snprintf(args, sizeof args, "--data-dir %s", dir);
-    ck_assert_int_ne(run_server("", args, out, sizeof out), 0);
+    ck_assert_int_ne(run_server("", dir, out, sizeof out), 0);
     ck_assert_msg(strstr(out, "is damaged") && strstr(out, path), "said: %s", out);
     ck_assert_ptr_null(strstr(out, "listening"));
-    remove_dir(dir);
+    srv_remove_tree(dir);
 }
 END_TEST
 
