@@ -118,7 +118,7 @@ static void publish(sess_t *s)
     d.turns = (int)p->g.game->turn;
     d.watchers = p->nwatchers;
     d.last_input_ms = s->last_input_ms;
-    dir_set_game(&s->srv->dir, s->id, &d);
+    dir_set_game(s->srv->dir, s->id, &d);
 }
 
 /* Keys between snapshots (a multiple of RECORD_CHECK_EVERY, so that each
@@ -293,7 +293,7 @@ static void play_leave(sess_t *s)
     p->watchers = NULL;
     p->nwatchers = p->capwatchers = 0;
     drop_snapshot(p);
-    dir_set_game(&s->srv->dir, s->id, NULL);
+    dir_set_game(s->srv->dir, s->id, NULL);
 }
 
 static void play_key(sess_t *s, int key)

@@ -226,6 +226,20 @@ typedef void (*store_record_cb)(void *ctx, const store_record_t *result);
 store_t *store_open(uv_loop_t *loop, const char *data_dir,
                     const store_opts_t *opts, char *err, size_t errlen);
 
+/* Worker loops. Every call below is made on the thread of a loop the store
+ * answers on: store_open's loop, or a loop attached here. store_attach,
+ * on the thread that will run `loop` (before it runs), gives that loop
+ * its own side of the store: its requests' callbacks run on it, its
+ * throttled logins and waiting hashes wait on it. What the loops share
+ * (the slow-down, guest numbers, hashes in flight: hash_parallel in all)
+ * stays one. store_detach, on the same thread once its sessions are gone
+ * and before the loop is closed, drops what still waits there, runs the
+ * loop until every answer owed to it has come (each dropped), and closes
+ * its handles. Every attached loop detaches before store_close. Returns
+ * 0, or -1 (too many loops: logged). */
+int store_attach(store_t *st, uv_loop_t *loop);
+void store_detach(store_t *st);
+
 /* Writes everything queued (every game passed to store_add_game is
  * committed, or logged as lost, before it returns), stops the thread,
  * closes its handles and frees the store. No callback is called any more:

@@ -181,11 +181,13 @@ static req_t *prog_req(store_t *st, int op, int64_t account_id, int bounded,
     if (!r) {
         /* the first of a run and every 1000th: a full queue must not also
          * flood the log */
-        if (st->prog_refused++ % 1000 == 0)
+        uv_mutex_lock(&st->lmu);
+        uint64_t n = ++st->prog_refused;
+        uv_mutex_unlock(&st->lmu);
+        if (n % 1000 == 1)
             log_error("store: %s: keys of account %lld refused (%llu so far)",
                       full ? "too many waiting for the disk" : "out of memory",
-                      (long long)account_id,
-                      (unsigned long long)st->prog_refused);
+                      (long long)account_id, (unsigned long long)n);
         return NULL;
     }
     r->st = st;

@@ -213,7 +213,6 @@ static void db_batch(store_t *st, req_t *batch, uint64_t n)
         log_error("store: %s: %llu of %llu games lost", st->path,
                   (unsigned long long)(games - written),
                   (unsigned long long)games);
-    int answers = 0;
     req_t *ended = NULL, *next;
     uv_mutex_lock(&st->mu);
     st->stats.games_written += written;
@@ -229,13 +228,10 @@ static void db_batch(store_t *st, req_t *batch, uint64_t n)
             r->next = ended;
             ended = r;
         } else {
-            store_queue_push(&st->done_head, &st->done_tail, r);
-            answers = 1;
+            store_done_push(st, r);
         }
     }
     uv_mutex_unlock(&st->mu);
-    if (answers)
-        uv_async_send(&st->async);
     /* games (and progress) end here, outside the lock: freeing a thousand
      * games and their records must not hold up the loop's next
      * store_add_game */

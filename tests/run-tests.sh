@@ -9,8 +9,11 @@
 #  e2e      tests/e2e/*.sh                    real clients in tmux (rel build);
 #                                             each script is one test: exit 0
 #                                             passes, 77 skips, anything else fails
-#  tsan     the session suites whose server work crosses threads (the store's
-#           thread, the hashing and rebuilding pool: TSAN_SUITES) against
+#  tsan     build/tsan/tests/unit/test_*: unit tests of code shared between
+#           threads (the inbox between loops, the directory), built with
+#           ThreadSanitizer; and the session suites whose server work crosses
+#           threads (worker loops, the store's thread, the hashing and
+#           rebuilding pool: TSAN_SUITES) against
 #           build/tsan/rogued, the server under ThreadSanitizer: a data race
 #           is a report in the server's log and a non-zero exit, which fail
 #           the suite
@@ -142,7 +145,12 @@ for fam in "${families[@]}"; do
                     [ -x "$bin" ] || { missing+=("tsan:$bin"); continue; }
                     add tsan "tsan_$t" tsan "$bin" "$t"
                 done
-            fi ;;
+            fi
+            # unit tests of code shared between threads, built with TSan
+            for bin in build/tsan/tests/unit/test_*; do
+                [ -x "$bin" ] && [ -f "$bin" ] || continue
+                add tsan "tsan_unit_$(basename "$bin")" check "$bin" "$(basename "$bin")"
+            done ;;
         e2e)
             for t in tests/e2e/*.sh; do
                 [ -f "$t" ] || continue
