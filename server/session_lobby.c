@@ -179,8 +179,22 @@ static void on_progress(void *ctx, const store_progress_t *pr)
     } else if (pr->status == STORE_OK) {
         buf_t keys = { (char *)pr->keys, pr->len, pr->len, pr->len };
         buf_t none = { NULL, 0, 0, 0 };
+        buf_t checks = { (char *)pr->snap_checks, pr->snap_checks_len,
+                         pr->snap_checks_len, pr->snap_checks_len };
+        int snap = pr->snap && pr->snap_version == GAME_VERSION;
+        if (pr->snap && !snap)
+            log_error("resume id=%llu: the snapshot at key %u is of core "
+                      "version %u, not %u: replayed from the start",
+                      (unsigned long long)s->id, (unsigned)pr->snap_keys,
+                      (unsigned)pr->snap_version, (unsigned)GAME_VERSION);
+        /* with the snapshot (and the checks up to it), only the tail is
+         * replayed (rebuild.h) */
         msg_game_t *src = msg_game_new(pr->seed, &pr->opt, pr->started, &keys,
-                                       &none);
+                                       snap ? &checks : &none);
+        if (src && snap && (src->snap = game_clone(pr->snap))) {
+            src->snap_keys = pr->snap_keys;
+            src->snap_pos = pr->snap_pos;
+        }
         if (!src || ask_rebuild(s, src, 0) != 0) {
             log_error("resume id=%llu: out of memory", (unsigned long long)s->id);
             lobby_note(&s->lobby, LOBBY_NOTE_BAD,

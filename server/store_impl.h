@@ -42,6 +42,7 @@
 enum op {
     OP_GAME, OP_REGISTER, OP_LOGIN, OP_SCORES, OP_FLUSH, OP_TAKEN,
     OP_PROG_BEGIN, OP_PROG_APPEND, OP_PROG_END, /* no answer, like OP_GAME */
+    OP_PROG_SNAP,                               /* the same */
     OP_PROG_LOAD, OP_GET_RECORD,                /* answer */
     OP_GUEST,     /* reserve guest numbers: answers the store itself */
     OP_SETPASS    /* hash a new password, then store it: answers done */
@@ -49,9 +50,10 @@ enum op {
 
 /* The ops that end on the database thread, answering nobody. */
 #define OP_IS_SILENT(op) ((op) == OP_GAME || (op) == OP_PROG_BEGIN || \
-                          (op) == OP_PROG_APPEND || (op) == OP_PROG_END)
+                          (op) == OP_PROG_APPEND || (op) == OP_PROG_END || \
+                          (op) == OP_PROG_SNAP)
 #define OP_IS_PROGRESS(op) ((op) == OP_PROG_BEGIN || (op) == OP_PROG_APPEND || \
-                            (op) == OP_PROG_END)
+                            (op) == OP_PROG_END || (op) == OP_PROG_SNAP)
 enum phase {
     PH_DB,    /* for the database thread */
     PH_HASH,  /* for the thread pool: hash (register) or verify (login) */
@@ -105,6 +107,8 @@ struct req {
     /* OP_PROG_BEGIN; OP_PROG_LOAD's answer */
     game_options_t gopt;
     uint32_t game_version;
+    /* OP_PROG_SNAP; OP_PROG_LOAD's answer (snap.game NULL: none) */
+    sdb_snapshot_t snap;
 };
 
 #define STORE_PORTS_MAX 64

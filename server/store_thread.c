@@ -15,6 +15,7 @@ void store_req_free(req_t *r)
     free(r->record);
     game_free(r->played);
     record_free(&r->rec);
+    sdb_snapshot_free(&r->snap);
     free(r->scores);
     free(r);
 }
@@ -57,6 +58,7 @@ static void db_one(store_t *st, req_t *r, int ok, uint64_t *written,
     case OP_PROG_BEGIN:
     case OP_PROG_APPEND:
     case OP_PROG_END:
+    case OP_PROG_SNAP:
     case OP_PROG_LOAD:
     case OP_GET_RECORD:
         *progress += (uint64_t)store_progress_db(st, r, ok);
@@ -205,6 +207,7 @@ static void db_batch(store_t *st, req_t *batch, uint64_t n)
                 free(r->record);
                 r->record = NULL;
                 r->record_len = 0;
+                sdb_snapshot_free(&r->snap);
             }
         }
         store_progress_failed(st, batch);
