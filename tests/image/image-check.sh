@@ -278,7 +278,7 @@ wait_for 5 pane_has 'HP: ' || die "no status line"
 find_at
 x0=$AT_X y0=$AT_Y
 [ "$(turn_of_pane)" = 0 ] || die "turn $(turn_of_pane) at the start"
-key= dx=0 dy=0
+key='' dx=0 dy=0
 for d in "l 1 0" "h -1 0" "j 0 1" "k 0 -1"; do
     read -r k ddx ddy <<<"$d"
     if [ "$(char_at $((x0 + ddx)) $((y0 + ddy)))" = "." ]; then
