@@ -11,8 +11,10 @@
 #   docker run -p 2323:2323 -v /srv/rogued:/data rogued
 #
 # The package lists mirror the Makefile's RUN_PKGS (build) and their runtime
-# libraries (run).
-FROM debian:bookworm-slim AS build
+# libraries (run). BASE is only for `make image-check`, which builds from a
+# debian:bookworm-slim of its own making (tests/image/image-check.sh).
+ARG BASE=debian:bookworm-slim
+FROM ${BASE} AS build
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       gcc make pkg-config libc6-dev \
@@ -25,7 +27,7 @@ COPY server ./server
 COPY tests/install-deps.sh ./tests/install-deps.sh
 RUN make build/rel/rogued
 
-FROM debian:bookworm-slim
+FROM ${BASE}
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       libuv1 libtelnet2 libsqlite3-0 libsodium23 \

@@ -8,6 +8,9 @@
 #   make tsan     the session tests that cross threads (the store's thread,
 #                 the hashing and rebuilding pool) against a ThreadSanitizer
 #                 build of the server (part of `make test` too)
+#   make image-check  build the Docker image with podman from a Debian base
+#                 of its own and run its entrypoint (root, network; not part
+#                 of `make test`: tests/image/image-check.sh)
 #   make clean
 #
 # Two builds live side by side: build/rel (optimised, what `make run` serves)
@@ -75,7 +78,7 @@ LIB = build/$(1)/librogue.a
 
 .SECONDEXPANSION:
 .SECONDARY:
-.PHONY: all run test unit session e2e tsan fuzz-smoke fuzz bench deps test-deps clean FORCE
+.PHONY: all run test unit session e2e tsan fuzz-smoke fuzz bench deps test-deps clean image-check FORCE
 .DELETE_ON_ERROR:
 
 all: build/rel/rogued
@@ -216,6 +219,11 @@ fuzz: test-deps
 bench: test-deps
 	$(MAKE) --no-print-directory build/rel/rogued $(BENCH_BINS)
 	tests/bench/run-bench.sh
+
+# The container image, built and its contents run without a container
+# runtime (root; Debian's mirror; the base is cached in build/image).
+image-check:
+	tests/image/image-check.sh
 
 # Installs whichever Debian packages are missing (apt-get, as root or via sudo).
 deps:
