@@ -200,6 +200,7 @@ struct spg {
     int in_tx;          /* BEGIN sent, no COMMIT or ROLLBACK yet */
     int piped;          /* in pipeline mode */
     int failed;         /* a statement of this transaction failed */
+    int told;           /* and that was logged: the COMMIT need not be */
     char errmsg[300];   /* the last failure, for spg_errmsg */
     sent_t *sent;       /* results not read yet */
     size_t nsent, capsent;
@@ -242,6 +243,13 @@ static void set_errmsg(spg_t *d, const char *msg)
             *p = ' ';
 }
 
+/* A failed result's reason: the primary message, without "ERROR:". */
+static void set_result_err(spg_t *d, const PGresult *r)
+{
+    const char *m = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+    set_errmsg(d, m ? m : r ? PQresultErrorMessage(r) : PQerrorMessage(d->conn));
+}
+
 static void no_notices(void *arg, const char *message)
 {
     (void)arg;
@@ -279,7 +287,7 @@ static int exec_plain(spg_t *d, const char *sql)
     ExecStatusType s = PQresultStatus(r);
     int ok = s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK;
     if (!ok)
-        set_errmsg(d, r ? PQresultErrorMessage(r) : PQerrorMessage(d->conn));
+        set_result_err(d, r);
     PQclear(r);
     return ok ? 0 : -1;
 }
@@ -293,7 +301,7 @@ static int query_ll(spg_t *d, const char *sql, long long *out)
     if (ok && PQntuples(r) > 0 && !PQgetisnull(r, 0, 0))
         *out = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
     if (!ok)
-        set_errmsg(d, r ? PQresultErrorMessage(r) : PQerrorMessage(d->conn));
+        set_result_err(d, r);
     PQclear(r);
     return ok ? 0 : -1;
 }
@@ -308,7 +316,7 @@ static int prepare(spg_t *d)
         PGresult *r = PQprepare(d->conn, name, stmt_sql[i], 0, NULL);
         int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
         if (!ok)
-            set_errmsg(d, r ? PQresultErrorMessage(r) : PQerrorMessage(d->conn));
+            set_result_err(d, r);
         PQclear(r);
         if (!ok)
             return -1;
@@ -428,7 +436,7 @@ static void note(spg_t *d, const sent_t *e, PGresult *r)
         return;
     }
     if (s != PGRES_PIPELINE_ABORTED && !d->failed)
-        set_errmsg(d, PQresultErrorMessage(r));
+        set_result_err(d, r);
     d->failed = 1; /* after an error the rest are skipped until the sync */
 }
 
@@ -508,6 +516,7 @@ static int write_later(spg_t *d, enum stmt which, const params_t *p, int kind,
         return bad ? -1 : 0;
     }
     if (send_stmt(d, which, p, kind, id) != 0) {
+        d->told = 1;
         db_fail(d, "store: %s: %s: %s", d->name, what, d->errmsg);
         return -1;
     }
@@ -538,11 +547,12 @@ static PGresult *read_now(spg_t *d, enum stmt which, const params_t *p,
     if (r && (s == PGRES_TUPLES_OK || s == PGRES_COMMAND_OK))
         return r;
     if (r && s != PGRES_PIPELINE_ABORTED)
-        set_errmsg(d, PQresultErrorMessage(r));
+        set_result_err(d, r);
     else if (!r && !d->errmsg[0])
         set_errmsg(d, PQerrorMessage(d->conn));
     if (d->piped)
         d->failed = 1;
+    d->told = 1;
     db_fail(d, "store: %s: %s: %s", d->name, what, spg_errmsg(d));
     PQclear(r);
     return NULL;
@@ -626,7 +636,7 @@ static void pipeline_end(spg_t *d)
 int spg_begin(spg_t *d)
 {
     d->nunf = 0;
-    d->failed = 0;
+    d->failed = d->told = 0;
     d->errmsg[0] = '\0';
     if (d->piped)
         spg_rollback(d); /* a batch left half-read (cannot happen) */
@@ -667,6 +677,11 @@ static int finish_tx(spg_t *d, const char *sql, int kind)
     if (d->failed && !d->errmsg[0])
         set_errmsg(d, PQerrorMessage(d->conn));
     pipeline_end(d);
+    /* after an error the COMMIT was skipped: the failed transaction is
+     * still open on the server until rolled back */
+    if (PQstatus(d->conn) == CONNECTION_OK &&
+        PQtransactionStatus(d->conn) != PQTRANS_IDLE)
+        PQclear(PQexec(d->conn, "ROLLBACK"));
     return d->failed ? -1 : 0;
 }
 
@@ -676,7 +691,8 @@ int spg_commit(spg_t *d)
         return -1;
     if (finish_tx(d, "COMMIT", K_COMMIT) == 0)
         return 0;
-    db_fail(d, "store: %s: COMMIT: %s", d->name, d->errmsg);
+    if (!d->told) /* one line a batch: its first failure */
+        db_fail(d, "store: %s: COMMIT: %s", d->name, d->errmsg);
     return -1;
 }
 
@@ -721,7 +737,7 @@ static int check_owner(spg_t *d, int *fresh, long long *version, char *err,
         "   AND c.relkind IN ('r', 'p', 'v', 'm', 'f')),"
         " to_regclass('rogued_schema') IS NOT NULL");
     if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1) {
-        set_errmsg(d, PQresultErrorMessage(r));
+        set_result_err(d, r);
         snprintf(err, errlen, "%s: cannot read the database: %s", d->name,
                  d->errmsg);
         PQclear(r);

@@ -24,7 +24,8 @@
 #include "store.h"
 
 static char sw_file[256];  /* the SQLite file (SQLite) */
-static char sw_url[512];   /* the test's own database (PostgreSQL) */
+static char sw_url[256];   /* the test's own database (PostgreSQL; fits
+                              config_t.store) */
 static char sw_dbname[64];
 
 /* 1 in the pg family. */
