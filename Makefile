@@ -85,7 +85,7 @@ all: build/rel/rogued
 # Tests' pkg-config flags are in all three so that one file says it all.
 FLAGS_rel  = $(CC) $(STD) $(WARN) $(INC) $(REL_FLAGS) $(CFLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) : $(LDFLAGS) $(PKG_LIBS) $(TEST_LIBS)
 FLAGS_san  = $(CC) $(STD) $(WARN) $(INC) $(SAN_FLAGS) $(CFLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) : $(LDFLAGS) $(PKG_LIBS) $(TEST_LIBS)
-FLAGS_tsan = $(CC) $(STD) $(WARN) $(INC) $(TSAN_FLAGS) $(CFLAGS) $(PKG_CFLAGS) : $(LDFLAGS) $(PKG_LIBS)
+FLAGS_tsan = $(CC) $(STD) $(WARN) $(INC) $(TSAN_FLAGS) $(CFLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) : $(LDFLAGS) $(PKG_LIBS) $(TEST_LIBS)
 FLAGS_fuzz = $(FUZZ_CC) $(STD) $(INC) $(FUZZ_FLAGS) $(CFLAGS) $(PKG_CFLAGS) : $(LDFLAGS) $(PKG_LIBS)
 
 # Rewritten only when its contents change, so its date is the date of the
@@ -109,7 +109,7 @@ build/san/%.o: %.c build/san/flags
 
 build/tsan/%.o: %.c build/tsan/flags
 	@mkdir -p $(dir $@)
-	$(CC) $(STD) $(WARN) $(INC) $(TSAN_FLAGS) $(CFLAGS) $(DEPFLAGS) $(PKG_CFLAGS) -c $< -o $@
+	$(CC) $(STD) $(WARN) $(INC) $(TSAN_FLAGS) $(CFLAGS) $(DEPFLAGS) $(PKG_CFLAGS) $(TESTINC) -c $< -o $@
 
 build/%/librogue.a: $$(call LIB_OBJS,%)
 	@rm -f $@
@@ -129,10 +129,17 @@ build/tsan/rogued: build/tsan/server/main.o $(call LIB,tsan)
 UNIT_BINS := $(patsubst tests/unit/%.c,build/san/tests/unit/%,$(UNIT_SRC))
 SESS_BINS := $(patsubst tests/session/%.c,build/san/tests/session/%,$(SESS_SRC))
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRC))
+# Unit tests of code shared between threads, also built with ThreadSanitizer
+# (the tsan family runs them beside the session suites).
+TSAN_UNIT := test_inbox test_directory
+TSAN_UNIT_BINS := $(patsubst %,build/tsan/tests/unit/%,$(TSAN_UNIT))
 BENCH_BINS := $(patsubst tests/bench/%.c,build/rel/tests/bench/%,$(BENCH_SRC))
 
 build/san/tests/unit/%: build/san/tests/unit/%.o $(call LIB,san)
 	$(CC) $(SAN_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -o $@
+
+build/tsan/tests/unit/%: build/tsan/tests/unit/%.o $(call LIB,tsan)
+	$(CC) $(TSAN_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -o $@
 
 build/san/tests/session/%: build/san/tests/session/%.o $(patsubst %.c,build/san/%.o,$(SESS_LIB)) $(call LIB,san)
 	$(CC) $(SAN_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -o $@
@@ -161,7 +168,7 @@ $(FUZZ_BINS): build/fuzz/%: build/fuzz/obj/tests/fuzz/%.o build/fuzz/librogue.a
 # build, when every object is built anyway).
 ALL_SRC := $(CORE_SRC) $(SERVER_SRC) server/main.c $(UNIT_SRC) $(SESS_SRC) $(SESS_LIB) $(BENCH_SRC)
 -include $(foreach b,rel san,$(patsubst %.c,build/$(b)/%.d,$(ALL_SRC))) \
-         $(patsubst %.c,build/tsan/%.d,$(CORE_SRC) $(SERVER_SRC) server/main.c) \
+         $(patsubst %.c,build/tsan/%.d,$(CORE_SRC) $(SERVER_SRC) server/main.c $(TSAN_UNIT:%=tests/unit/%.c)) \
          $(patsubst %.c,build/fuzz/obj/%.d,$(CORE_SRC) $(SERVER_SRC) $(FUZZ_SRC))
 
 # --- commands ------------------------------------------------------------------
@@ -169,7 +176,7 @@ run: deps build/rel/rogued
 	./build/rel/rogued --port $(PORT) $(ARGS)
 
 test: test-deps
-	$(MAKE) -j$(JOBS) --no-print-directory build/rel/rogued build/san/rogued build/tsan/rogued $(UNIT_BINS) $(SESS_BINS) $(FUZZ_BINS)
+	$(MAKE) -j$(JOBS) --no-print-directory build/rel/rogued build/san/rogued build/tsan/rogued $(UNIT_BINS) $(SESS_BINS) $(TSAN_UNIT_BINS) $(FUZZ_BINS)
 	FUZZ_RUNS=$(FUZZ_RUNS) tests/run-tests.sh
 
 unit: test-deps
@@ -185,7 +192,7 @@ e2e: test-deps
 	tests/run-tests.sh e2e
 
 tsan: test-deps
-	$(MAKE) -j$(JOBS) --no-print-directory build/tsan/rogued $(SESS_BINS)
+	$(MAKE) -j$(JOBS) --no-print-directory build/tsan/rogued $(SESS_BINS) $(TSAN_UNIT_BINS)
 	tests/run-tests.sh tsan
 
 fuzz: test-deps

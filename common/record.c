@@ -334,11 +334,11 @@ int record_player_start_raw(record_player_t *p, uint64_t seed,
     return player_begin(p, seed, opt, into);
 }
 
-int record_player_start_at(record_player_t *p, game_t *g, uint32_t fed,
-                           const void *keys, size_t keys_len, size_t pos,
-                           const void *checks, size_t checks_len)
+/* record_player_start_at once p is blank (and p->into set up, if any). */
+static int player_at(record_player_t *p, game_t *g, uint32_t fed,
+                     const void *keys, size_t keys_len, size_t pos,
+                     const void *checks, size_t checks_len)
 {
-    player_blank(p, NULL);
     p->game = g;
     p->keys = keys;
     p->keys_len = keys_len;
@@ -353,6 +353,49 @@ int record_player_start_at(record_player_t *p, game_t *g, uint32_t fed,
         return p->err = RECORD_EDRIFT;
     }
     return RECORD_OK;
+}
+
+int record_player_start_at(record_player_t *p, game_t *g, uint32_t fed,
+                           const void *keys, size_t keys_len, size_t pos,
+                           const void *checks, size_t checks_len)
+{
+    player_blank(p, NULL);
+    return player_at(p, g, fed, keys, keys_len, pos, checks, checks_len);
+}
+
+int record_player_resume_at(record_player_t *p, game_t *g, uint32_t fed,
+                            const void *keys, size_t keys_len, size_t pos,
+                            const void *checks, size_t checks_len,
+                            record_t *into)
+{
+    player_blank(p, into);
+    p->game = g; /* taken whatever follows */
+    size_t nchecks = (size_t)fed / RECORD_CHECK_EVERY + 1;
+    /* The snapshot must be what it says: the game after exactly the
+     * whole varints before pos, with a check for each CHECK_EVERY of
+     * them (the last is compared with the game below). */
+    const uint8_t *k = keys;
+    size_t at = 0;
+    uint32_t n = 0, v;
+    while (at < pos && varint_get(k, pos, &at, &v) == 0)
+        n++;
+    if (pos > keys_len || at != pos || n != fed || g->keys != fed ||
+        !checks || checks_len < nchecks * 4)
+        return p->err = RECORD_ECORRUPT;
+    /* the recorder of those keys, as record_init and record_key made it */
+    record_blank(into, RECORD_LIMIT_DEFAULT);
+    into->game_version = GAME_VERSION;
+    into->seed = g->seed;
+    into->opt = g->opt;
+    into->nkeys = fed;
+    if (buf_append(&into->keys, keys, pos) != 0 ||
+        buf_append(&into->checks, checks, nchecks * 4) != 0) {
+        record_free(into);
+        record_blank(into, 0);
+        return p->err = RECORD_ENOMEM;
+    }
+    p->into = into;
+    return player_at(p, g, fed, keys, keys_len, pos, checks, checks_len);
 }
 
 int record_player_step(record_player_t *p, int *key)

@@ -162,6 +162,20 @@ int record_player_start_at(record_player_t *p, game_t *g, uint32_t fed,
                            const void *keys, size_t keys_len, size_t pos,
                            const void *checks, size_t checks_len);
 
+/* record_player_start_at with a recorder: into is initialised as the
+ * recorder of the game's first `fed` keys (keys[0..pos) and the first
+ * fed / RECORD_CHECK_EVERY + 1 checks, copied; the default cap, as
+ * record_resume), so that with the tail fed through it, it is byte for
+ * byte the recorder an uninterrupted game would have. Checks first that
+ * keys[0..pos) is exactly `fed` whole varints, that g has been fed `fed`
+ * keys and that there are those checks (RECORD_ECORRUPT if not), then the
+ * check at `fed` (RECORD_EDRIFT). The player takes g whatever the result;
+ * into is safe to record_free. */
+int record_player_resume_at(record_player_t *p, game_t *g, uint32_t fed,
+                            const void *keys, size_t keys_len, size_t pos,
+                            const void *checks, size_t checks_len,
+                            record_t *into);
+
 /* Feeds the next key (*key receives it; key may be NULL). Returns 1 when a
  * key was fed, 0 at the end (everything fed and checked), or a negative
  * enum record_err: RECORD_EDRIFT (p->drift_at), RECORD_ECORRUPT (a damaged

@@ -37,7 +37,10 @@ int addr_limits_init(addr_limits_t *a, int max_sessions,
     a->registrations_per_hour = registrations_per_hour;
     a->nbuckets = 1024;
     a->buckets = calloc(a->nbuckets, sizeof *a->buckets);
-    return a->buckets ? 0 : -1;
+    if (!a->buckets)
+        return -1;
+    pthread_mutex_init(&a->mu, NULL);
+    return 0;
 }
 
 void addr_limits_free(addr_limits_t *a)
@@ -48,6 +51,8 @@ void addr_limits_free(addr_limits_t *a)
             a->buckets[i] = e->next;
             free(e);
         }
+    if (a->buckets)
+        pthread_mutex_destroy(&a->mu);
     free(a->buckets);
     memset(a, 0, sizeof *a);
 }
@@ -94,7 +99,7 @@ static void maybe_forget(addr_limits_t *a, addr_entry_t **p)
     a->n--;
 }
 
-int addr_admit(addr_limits_t *a, const char *addr, uint64_t now_ms,
+static int admit_locked(addr_limits_t *a, const char *addr, uint64_t now_ms,
                int *tracked)
 {
     *tracked = 0;
@@ -128,7 +133,7 @@ int addr_admit(addr_limits_t *a, const char *addr, uint64_t now_ms,
     return ADDR_OK;
 }
 
-void addr_release(addr_limits_t *a, const char *addr, uint64_t now_ms)
+static void release_locked(addr_limits_t *a, const char *addr, uint64_t now_ms)
 {
     addr_entry_t **p = slot(a, addr);
     if (!*p)
@@ -139,7 +144,7 @@ void addr_release(addr_limits_t *a, const char *addr, uint64_t now_ms)
     maybe_forget(a, p);
 }
 
-int addr_hash_begin(addr_limits_t *a, const char *addr)
+static int hash_begin_locked(addr_limits_t *a, const char *addr)
 {
     addr_entry_t **p = slot(a, addr);
     if (!*p)
@@ -150,14 +155,14 @@ int addr_hash_begin(addr_limits_t *a, const char *addr)
     return 0;
 }
 
-void addr_hash_end(addr_limits_t *a, const char *addr)
+static void hash_end_locked(addr_limits_t *a, const char *addr)
 {
     addr_entry_t **p = slot(a, addr);
     if (*p && (*p)->hashing > 0)
         (*p)->hashing--;
 }
 
-int addr_register(addr_limits_t *a, const char *addr, uint64_t now_ms)
+static int register_locked(addr_limits_t *a, const char *addr, uint64_t now_ms)
 {
     if (a->registrations_per_hour <= 0)
         return 0;
@@ -171,13 +176,13 @@ int addr_register(addr_limits_t *a, const char *addr, uint64_t now_ms)
     return 0;
 }
 
-int addr_sessions(const addr_limits_t *a, const char *addr)
+static int sessions_locked(addr_limits_t *a, const char *addr)
 {
     addr_entry_t *const *p = slot(a, addr);
     return *p ? (*p)->sessions : 0;
 }
 
-void addr_sweep(addr_limits_t *a, uint64_t now_ms)
+static void sweep_locked(addr_limits_t *a, uint64_t now_ms)
 {
     for (size_t i = 0; i < a->nbuckets; i++) {
         addr_entry_t **p = &a->buckets[i];
@@ -189,4 +194,60 @@ void addr_sweep(addr_limits_t *a, uint64_t now_ms)
                 p = &e->next;
         }
     }
+}
+
+/* --- the API: each call under the mutex (the worker loops share one) --- */
+
+int addr_admit(addr_limits_t *a, const char *addr, uint64_t now_ms,
+               int *tracked)
+{
+    pthread_mutex_lock(&a->mu);
+    int rc = admit_locked(a, addr, now_ms, tracked);
+    pthread_mutex_unlock(&a->mu);
+    return rc;
+}
+
+void addr_release(addr_limits_t *a, const char *addr, uint64_t now_ms)
+{
+    pthread_mutex_lock(&a->mu);
+    release_locked(a, addr, now_ms);
+    pthread_mutex_unlock(&a->mu);
+}
+
+int addr_hash_begin(addr_limits_t *a, const char *addr)
+{
+    pthread_mutex_lock(&a->mu);
+    int rc = hash_begin_locked(a, addr);
+    pthread_mutex_unlock(&a->mu);
+    return rc;
+}
+
+void addr_hash_end(addr_limits_t *a, const char *addr)
+{
+    pthread_mutex_lock(&a->mu);
+    hash_end_locked(a, addr);
+    pthread_mutex_unlock(&a->mu);
+}
+
+int addr_register(addr_limits_t *a, const char *addr, uint64_t now_ms)
+{
+    pthread_mutex_lock(&a->mu);
+    int rc = register_locked(a, addr, now_ms);
+    pthread_mutex_unlock(&a->mu);
+    return rc;
+}
+
+int addr_sessions(addr_limits_t *a, const char *addr)
+{
+    pthread_mutex_lock(&a->mu);
+    int n = sessions_locked(a, addr);
+    pthread_mutex_unlock(&a->mu);
+    return n;
+}
+
+void addr_sweep(addr_limits_t *a, uint64_t now_ms)
+{
+    pthread_mutex_lock(&a->mu);
+    sweep_locked(a, now_ms);
+    pthread_mutex_unlock(&a->mu);
 }

@@ -6,11 +6,13 @@
  * faster than anyone else can get in. Each address has a count of its
  * sessions and a token bucket of connections (refilled evenly, a minute's
  * worth at most). An address with no session and a full bucket is
- * forgotten, so memory follows the addresses that are active. No I/O, no
- * libuv; times are the caller's milliseconds. */
+ * forgotten, so memory follows the addresses that are active. The worker
+ * loops share one: every call takes its mutex. No I/O, no libuv; times are
+ * the caller's milliseconds. */
 #ifndef ROGUE_ADDR_LIMITS_H
 #define ROGUE_ADDR_LIMITS_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,6 +21,7 @@
 typedef struct addr_entry addr_entry_t;
 
 typedef struct addr_limits {
+    pthread_mutex_t mu;        /* every field below */
     int max_sessions;          /* per address; 0: no limit */
     int connects_per_minute;   /* per address; 0: no limit */
     int hashes;                /* password hashes in flight; 0: no limit */
@@ -52,7 +55,7 @@ int addr_admit(addr_limits_t *a, const char *addr, uint64_t now_ms,
 void addr_release(addr_limits_t *a, const char *addr, uint64_t now_ms);
 
 /* Sessions the address has now (for tests and logs). */
-int addr_sessions(const addr_limits_t *a, const char *addr);
+int addr_sessions(addr_limits_t *a, const char *addr);
 
 /* A password check (login or registration) from a session of addr, whose
  * hash is expensive: at most `hashes` in flight per address, so that one

@@ -1,5 +1,6 @@
-/* directory.c - who is on this loop (directory.h): open addressing with
- * linear probing, deletion by backward shift (no tombstones). */
+/* directory.c - who is on this server (directory.h): open addressing with
+ * linear probing, deletion by backward shift (no tombstones); one mutex
+ * around each call. */
 #include "directory.h"
 
 #include <stdlib.h>
@@ -13,11 +14,13 @@ static size_t slot_of(const directory_t *d, uint64_t id)
 void dir_init(directory_t *d)
 {
     memset(d, 0, sizeof *d);
+    pthread_mutex_init(&d->mu, NULL);
 }
 
 void dir_free(directory_t *d)
 {
     free(d->slots);
+    pthread_mutex_destroy(&d->mu);
     memset(d, 0, sizeof *d);
 }
 
@@ -47,21 +50,27 @@ static int grow(directory_t *d)
     return 0;
 }
 
-int dir_add(directory_t *d, uint64_t id, void *sess)
+int dir_add(directory_t *d, uint64_t id, void *sess, int loop)
 {
+    pthread_mutex_lock(&d->mu);
     /* at most half full: probes stay short */
-    if ((d->n + 1) * 2 > d->cap && grow(d) != 0)
+    if ((d->n + 1) * 2 > d->cap && grow(d) != 0) {
+        pthread_mutex_unlock(&d->mu);
         return -1;
+    }
     dir_entry_t e;
     memset(&e, 0, sizeof e);
     e.id = id;
     e.sess = sess;
+    e.loop = loop;
     put(d, &e);
     d->n++;
+    pthread_mutex_unlock(&d->mu);
     return 0;
 }
 
-dir_entry_t *dir_find(const directory_t *d, uint64_t id)
+/* The entry (the mutex held), or NULL. */
+static dir_entry_t *find(const directory_t *d, uint64_t id)
 {
     if (d->cap == 0 || id == 0)
         return NULL;
@@ -72,11 +81,40 @@ dir_entry_t *dir_find(const directory_t *d, uint64_t id)
     return NULL;
 }
 
+int dir_lookup(directory_t *d, uint64_t id, dir_entry_t *out)
+{
+    pthread_mutex_lock(&d->mu);
+    const dir_entry_t *e = find(d, id);
+    if (e)
+        *out = *e;
+    pthread_mutex_unlock(&d->mu);
+    return e != NULL;
+}
+
+size_t dir_count(directory_t *d)
+{
+    pthread_mutex_lock(&d->mu);
+    size_t n = d->n;
+    pthread_mutex_unlock(&d->mu);
+    return n;
+}
+
+size_t dir_ngames(directory_t *d)
+{
+    pthread_mutex_lock(&d->mu);
+    size_t n = d->ngames;
+    pthread_mutex_unlock(&d->mu);
+    return n;
+}
+
 void dir_remove(directory_t *d, uint64_t id)
 {
-    dir_entry_t *e = dir_find(d, id);
-    if (!e)
+    pthread_mutex_lock(&d->mu);
+    dir_entry_t *e = find(d, id);
+    if (!e) {
+        pthread_mutex_unlock(&d->mu);
         return;
+    }
     if (e->playing)
         d->ngames--;
     size_t i = (size_t)(e - d->slots), mask = d->cap - 1;
@@ -93,20 +131,26 @@ void dir_remove(directory_t *d, uint64_t id)
             i = j;
         }
     }
+    pthread_mutex_unlock(&d->mu);
 }
 
 void dir_set_account(directory_t *d, uint64_t id, int64_t account_id)
 {
-    dir_entry_t *e = dir_find(d, id);
+    pthread_mutex_lock(&d->mu);
+    dir_entry_t *e = find(d, id);
     if (e)
         e->account_id = account_id;
+    pthread_mutex_unlock(&d->mu);
 }
 
 void dir_set_game(directory_t *d, uint64_t id, const dir_game_t *g)
 {
-    dir_entry_t *e = dir_find(d, id);
-    if (!e)
+    pthread_mutex_lock(&d->mu);
+    dir_entry_t *e = find(d, id);
+    if (!e) {
+        pthread_mutex_unlock(&d->mu);
         return;
+    }
     if (g) {
         if (!e->playing)
             d->ngames++;
@@ -117,25 +161,29 @@ void dir_set_game(directory_t *d, uint64_t id, const dir_game_t *g)
         e->playing = 0;
         memset(&e->game, 0, sizeof e->game);
     }
+    pthread_mutex_unlock(&d->mu);
 }
 
-int dir_sessions_of(const directory_t *d, int64_t account_id,
+int dir_sessions_of(directory_t *d, int64_t account_id,
                     uint64_t except, uint64_t *out, int max)
 {
     int n = 0;
+    pthread_mutex_lock(&d->mu);
     for (size_t i = 0; i < d->cap && n < max; i++)
         if (d->slots[i].id != 0 && d->slots[i].id != except &&
             account_id > 0 && d->slots[i].account_id == account_id)
             out[n++] = d->slots[i].id;
+    pthread_mutex_unlock(&d->mu);
     return n;
 }
 
-int dir_games(const directory_t *d, uint64_t except, dir_entry_t *out,
+int dir_games(directory_t *d, uint64_t except, dir_entry_t *out,
               int max)
 {
     int n = 0;
     if (max <= 0)
         return 0;
+    pthread_mutex_lock(&d->mu);
     for (size_t i = 0; i < d->cap; i++) {
         const dir_entry_t *e = &d->slots[i];
         if (e->id == 0 || !e->playing || e->id == except)
@@ -150,5 +198,6 @@ int dir_games(const directory_t *d, uint64_t except, dir_entry_t *out,
         }
         out[j] = *e;
     }
+    pthread_mutex_unlock(&d->mu);
     return n;
 }

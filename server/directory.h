@@ -1,16 +1,18 @@
-/* directory.h - who is on this loop: every session by id, the account each
- * is logged in to, and a summary of each game in progress (the lobby's list
- * of games and its counts).
+/* directory.h - who is on this server: every session by id, the loop it
+ * lives on, the account it is logged in to, and a summary of each game in
+ * progress (the lobby's list of games and its counts).
  *
  * Sessions publish their own line (dir_set_account, dir_set_game) and ask
  * about the others only through this directory, never by reading another
- * session: a directory shared by several loops or hosts can answer the
- * same questions. No I/O, no libuv. Lookups by id are O(1) (open
+ * session. One directory serves every worker loop: each call takes its
+ * mutex for the time of a lookup or a copy, and answers are copies, never
+ * pointers into the table. No I/O, no libuv. Lookups by id are O(1) (open
  * addressing), so delivering a message costs the same with 10,000
  * sessions as with 10. */
 #ifndef ROGUE_DIRECTORY_H
 #define ROGUE_DIRECTORY_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,13 +26,16 @@ typedef struct dir_game {
 
 typedef struct dir_entry {
     uint64_t id;                /* 0: a free slot */
-    void *sess;                 /* the session, for delivering messages */
+    void *sess;                 /* the session, for delivering messages on
+                                   its own loop (only that loop may use it) */
+    int loop;                   /* the worker loop it lives on */
     int64_t account_id;         /* 0: none logged in */
     uint8_t playing;            /* game is set */
     dir_game_t game;
 } dir_entry_t;
 
 typedef struct directory {
+    pthread_mutex_t mu;         /* every field below */
     dir_entry_t *slots;
     size_t cap;                 /* a power of two, or 0 */
     size_t n;                   /* entries */
@@ -40,14 +45,19 @@ typedef struct directory {
 void dir_init(directory_t *d);
 void dir_free(directory_t *d);
 
-/* Adds session `id` (> 0, not present). Returns 0, or -1 (OOM). */
-int dir_add(directory_t *d, uint64_t id, void *sess);
+/* Adds session `id` (> 0, not present) living on `loop`. Returns 0, or -1
+ * (OOM). */
+int dir_add(directory_t *d, uint64_t id, void *sess, int loop);
 
 /* Removes it (absent: nothing). */
 void dir_remove(directory_t *d, uint64_t id);
 
-/* The entry, or NULL. Valid until the next dir_add or dir_remove. */
-dir_entry_t *dir_find(const directory_t *d, uint64_t id);
+/* Copies session id's entry into *out: 1, or 0 if there is none. */
+int dir_lookup(directory_t *d, uint64_t id, dir_entry_t *out);
+
+/* Sessions, and games in progress, on every loop. */
+size_t dir_count(directory_t *d);
+size_t dir_ngames(directory_t *d);
 
 /* The session's account (0: none). */
 void dir_set_account(directory_t *d, uint64_t id, int64_t account_id);
@@ -57,12 +67,12 @@ void dir_set_game(directory_t *d, uint64_t id, const dir_game_t *g);
 
 /* The ids of up to max sessions logged in to account_id, but `except`.
  * Returns how many. */
-int dir_sessions_of(const directory_t *d, int64_t account_id,
+int dir_sessions_of(directory_t *d, int64_t account_id,
                     uint64_t except, uint64_t *out, int max);
 
 /* Up to max games in progress but except's, lowest session id first (the
  * order they started in). Returns how many; out[i] are copies. */
-int dir_games(const directory_t *d, uint64_t except, dir_entry_t *out,
+int dir_games(directory_t *d, uint64_t except, dir_entry_t *out,
               int max);
 
 #endif

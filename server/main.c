@@ -11,7 +11,7 @@
 #include "config.h"
 #include "export.h"
 #include "log.h"
-#include "server.h"
+#include "host.h"
 #include "store.h"
 
 #define DEFAULT_CONFIG "config/server.conf"
@@ -236,12 +236,12 @@ int main(int argc, char **argv)
         uv_loop_close(&loop);
         return 1;
     }
-    static srv_t srv; /* large (scratch buffers): not on the stack */
-    if (srv_init(&srv, &loop, &cfg, store) != 0) {
+    static host_t host; /* its workers' scratch is large: not on the stack */
+    if (host_init(&host, &loop, &cfg, store) != 0) {
         uv_loop_close(&loop);
         return 1;
     }
-    int rc = srv_run(&srv);
+    int rc = host_run(&host);
     log_info("stopped");
     return rc == 0 ? 0 : 1;
 }

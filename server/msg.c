@@ -138,6 +138,8 @@ const char *msg_type_name(int type)
     case MSG_TAKEOVER: return "takeover";
     case MSG_TAKEOVER_DONE: return "takeover-done";
     case MSG_REBUILT: return "rebuilt";
+    case MSG_CONNECTION: return "connection";
+    case MSG_SHUTDOWN: return "shutdown";
     default: return "?";
     }
 }

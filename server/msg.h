@@ -9,8 +9,10 @@
  * docs/architecture.md, "Messages", has the conversations.
  *
  * A message to a session that is gone is bounced by the loop: a request
- * gets its refusal back (msg_bounce), anything else is dropped. No I/O,
- * no libuv: the same messages can later cross loops and hosts. */
+ * gets its refusal back (msg_bounce), anything else is dropped. Messages
+ * cross worker loops the same way (the loop delivering one finds its
+ * addressee's loop in the directory and posts it to that loop's inbox). No
+ * I/O, no libuv: the same messages can later cross hosts. */
 #ifndef ROGUE_MSG_H
 #define ROGUE_MSG_H
 
@@ -45,7 +47,12 @@ enum msg_type {
     MSG_TAKEOVER_DONE,
     /* the loop -> a session: a game rebuilt off the loop (rebuilt; a: the
      * job's number, to tell a stale answer from the one awaited) */
-    MSG_REBUILT
+    MSG_REBUILT,
+    /* the host -> a worker loop (to 0): a socket to make a session of
+     * (a: the descriptor, owned by the message until taken) */
+    MSG_CONNECTION,
+    /* the host -> a worker loop (to 0): shut down (text: why) */
+    MSG_SHUTDOWN
 };
 
 /* A game in progress, as much as rebuilds it and goes on recording it. */

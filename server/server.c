@@ -1,32 +1,16 @@
-/* server.c - the loop, the listener, signals, the once-a-second sweep, and
- * the render phase that delivers messages, closes and draws (server.h). */
+/* server.c - one worker loop: its thread, the render phase that delivers
+ * messages, closes and draws, the once-a-second sweep, and the messages
+ * from the host (server.h). */
 #include "server.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "host.h"
 #include "log.h"
 #include "session.h"
 #include "store.h"
-
-static void on_connection(uv_stream_t *listener, int status)
-{
-    srv_t *srv = listener->data;
-    if (status < 0) {
-        log_error("accept: %s", uv_strerror(status));
-        return;
-    }
-    sess_accept(srv);
-}
-
-static void on_signal(uv_signal_t *h, int signum)
-{
-    srv_t *srv = h->data;
-    /* SIGHUP (the terminal that ran us closed) is a clean shutdown too:
-     * every game kept or recorded, never lost. */
-    srv_shutdown(srv, signum == SIGINT ? "SIGINT"
-                      : signum == SIGHUP ? "SIGHUP" : "SIGTERM");
-}
 
 void srv_post(srv_t *srv, smsg_t *m)
 {
@@ -63,13 +47,33 @@ void srv_unmark(srv_t *srv, sess_t *s)
     s->mprev = s->mnext = NULL;
 }
 
-/* A message to its session, or its refusal back to the sender. */
+/* A message from the host to this loop (to == 0). */
+static void loop_message(srv_t *srv, smsg_t *m)
+{
+    if (m->type == MSG_CONNECTION)
+        sess_accept(srv, (int)m->a);
+    else if (m->type == MSG_SHUTDOWN)
+        srv_shutdown(srv, m->text);
+    msg_free(m);
+}
+
+/* A message to its session, wherever it lives, or its refusal back to the
+ * sender. A session of this loop is in the directory until it is freed,
+ * and only this thread frees it: its pointer is good here. */
 static void deliver(srv_t *srv, smsg_t *m)
 {
-    dir_entry_t *e = dir_find(&srv->dir, m->to);
-    if (e) {
-        sess_deliver(e->sess, m);
+    if (m->to == 0) {
+        loop_message(srv, m);
         return;
+    }
+    dir_entry_t e;
+    if (dir_lookup(srv->dir, m->to, &e)) {
+        if (e.loop == srv->index) {
+            sess_deliver(e.sess, m);
+            return;
+        }
+        if (inbox_post(&srv->host->workers[e.loop].inbox, m) == 0)
+            return;
     }
     log_debug("message %s from %llu to %llu: gone", msg_type_name(m->type),
               (unsigned long long)m->from, (unsigned long long)m->to);
@@ -79,12 +83,34 @@ static void deliver(srv_t *srv, smsg_t *m)
     msg_free(m);
 }
 
+/* Messages from other loops: delivered in the render phase that follows. */
+static void on_inbox(inbox_t *ib, void *data)
+{
+    srv_t *srv = data;
+    inbox_take(ib, &srv->msgs);
+}
+
+/* What was still in the inbox when it closed: sockets never taken are
+ * closed, the rest bounced (a request from another loop gets its answer)
+ * or dropped. */
+static void drop_left(srv_t *srv, msgq_t *left)
+{
+    smsg_t *m;
+    while ((m = msgq_pop(left))) {
+        if (m->type == MSG_CONNECTION)
+            close((int)m->a);
+        else
+            deliver(srv, m); /* the addressee is gone: bounced */
+    }
+}
+
 /* The render phase: once per loop iteration, before the loop waits. */
 static void on_phase(uv_prepare_t *h)
 {
     srv_t *srv = h->data;
+    smsg_t *m;
     for (;;) {
-        smsg_t *m = msgq_pop(&srv->msgs);
+        m = msgq_pop(&srv->msgs);
         if (m) {
             deliver(srv, m);
             continue;
@@ -95,8 +121,16 @@ static void on_phase(uv_prepare_t *h)
         srv_unmark(srv, s);
         sess_phase(s);
     }
-    if (srv->shutting_down && !srv->sessions && !uv_is_closing((uv_handle_t *)h))
+    if (srv->shutting_down && !srv->sessions &&
+        !uv_is_closing((uv_handle_t *)h)) {
+        msgq_t left = { 0 };
+        inbox_close(&srv->inbox, &left);
+        drop_left(srv, &left);
+        /* their bounces, to senders on other loops or gone */
+        while ((m = msgq_pop(&srv->msgs)))
+            deliver(srv, m);
         uv_close((uv_handle_t *)h, NULL);
+    }
 }
 
 static void on_sweep(uv_timer_t *t)
@@ -108,8 +142,6 @@ static void on_sweep(uv_timer_t *t)
         next = s->next; /* the sweep may close s, never free it */
         sess_sweep(s, now);
     }
-    if (now / 1000 % 10 == 0)
-        addr_sweep(&srv->addrs, now);
 }
 
 void srv_addr_name(const struct sockaddr_storage *a, char *out, size_t n)
@@ -126,88 +158,96 @@ void srv_addr_name(const struct sockaddr_storage *a, char *out, size_t n)
     snprintf(out, n, "%s:%d", host, port);
 }
 
-static int listen_on(srv_t *srv)
-{
-    struct sockaddr_storage addr;
-    const config_t *c = &srv->cfg;
-    int rc;
-    if (strchr(c->bind, ':'))
-        rc = uv_ip6_addr(c->bind, c->port, (struct sockaddr_in6 *)&addr);
-    else
-        rc = uv_ip4_addr(c->bind, c->port, (struct sockaddr_in *)&addr);
-    if (rc != 0) {
-        log_error("bind address '%s' is not an IP address", c->bind);
-        return -1;
-    }
-    uv_tcp_init(srv->loop, &srv->listener);
-    srv->listener.data = srv;
-    rc = uv_tcp_bind(&srv->listener, (struct sockaddr *)&addr, 0);
-    if (rc == 0)
-        rc = uv_listen((uv_stream_t *)&srv->listener, 511, on_connection);
-    if (rc != 0) {
-        log_error("cannot listen on %s port %d: %s", c->bind, c->port,
-                  uv_strerror(rc));
-        return -1;
-    }
-    /* Report the port actually bound: with port 0 the kernel picks it, and
-     * the tests read it from this line. */
-    struct sockaddr_storage bound;
-    int len = sizeof bound;
-    char name[80];
-    if (uv_tcp_getsockname(&srv->listener, (struct sockaddr *)&bound, &len) == 0)
-        srv_addr_name(&bound, name, sizeof name);
-    else
-        snprintf(name, sizeof name, "%s:%d", c->bind, c->port);
-    log_info("listening on %s (max %d players)", name,
-             c->max_sessions);
-    return 0;
-}
-
-int srv_init(srv_t *srv, uv_loop_t *loop, const config_t *cfg,
-             struct store *store)
+int srv_init(srv_t *srv, host_t *host, int index)
 {
     memset(srv, 0, sizeof *srv);
-    srv->loop = loop;
-    srv->cfg = *cfg;
-    srv->store = store;
-    dir_init(&srv->dir);
-    char err[256];
-    srv->proxy_on = config_proxy_on(cfg);
-    proxy_trust_parse(&srv->trust, cfg->proxy_trusted, err, sizeof err);
-    if (addr_limits_init(&srv->addrs, cfg->max_sessions_per_ip,
-                         cfg->connects_per_ip_per_minute, cfg->hashes_per_ip,
-                         cfg->registrations_per_ip_per_hour) != 0) {
-        store_close(store);
+    srv->host = host;
+    srv->index = index;
+    srv->cfg = host->cfg;
+    srv->dir = &host->dir;
+    srv->addrs = &host->addrs;
+    srv->trust = &host->trust;
+    srv->proxy_on = host->proxy_on;
+    srv->store = host->store;
+    srv->loop = &srv->loop_storage;
+    if (uv_loop_init(srv->loop) != 0) {
+        log_error("worker %d: cannot make its loop", index);
         return -1;
     }
     buf_init(&srv->enc, 0);
-    if (screen_init(&srv->next, 80, 24) != 0) {
-        store_close(store);
-        addr_limits_free(&srv->addrs);
-        return -1;
-    }
-    if (listen_on(srv) != 0) {
-        /* The listener handle was initialised: close it so the loop can end. */
-        uv_close((uv_handle_t *)&srv->listener, NULL);
-        uv_run(loop, UV_RUN_DEFAULT);
-        store_close(store);
+    if (screen_init(&srv->next, 80, 24) != 0 ||
+        inbox_open(&srv->inbox, srv->loop, on_inbox, srv) != 0) {
+        log_error("worker %d: out of memory", index);
         screen_free(&srv->next);
-        addr_limits_free(&srv->addrs);
+        uv_loop_close(srv->loop);
         return -1;
     }
-    uv_signal_init(loop, &srv->sigint);
-    uv_signal_init(loop, &srv->sigterm);
-    uv_signal_init(loop, &srv->sighup);
-    srv->sigint.data = srv->sigterm.data = srv->sighup.data = srv;
-    uv_signal_start(&srv->sigint, on_signal, SIGINT);
-    uv_signal_start(&srv->sigterm, on_signal, SIGTERM);
-    uv_signal_start(&srv->sighup, on_signal, SIGHUP);
-    uv_prepare_init(loop, &srv->phase);
+    uv_prepare_init(srv->loop, &srv->phase);
     srv->phase.data = srv;
     uv_prepare_start(&srv->phase, on_phase);
-    uv_timer_init(loop, &srv->sweep);
+    uv_timer_init(srv->loop, &srv->sweep);
     srv->sweep.data = srv;
     uv_timer_start(&srv->sweep, on_sweep, 1000, 1000);
+    return 0;
+}
+
+static void worker_main(void *arg)
+{
+    srv_t *srv = arg;
+    int attached = store_attach(srv->store, srv->loop) == 0;
+    if (!attached)
+        srv_shutdown(srv, "no store");
+    uv_run(srv->loop, UV_RUN_DEFAULT);
+    /* Every session is gone: answers still owed to this loop come, and
+     * are dropped, before its side of the store closes. */
+    if (attached)
+        store_detach(srv->store);
+    int rc = uv_loop_close(srv->loop);
+    if (rc != 0)
+        log_error("worker %d: loop closed with handles still open: %s",
+                  srv->index, uv_strerror(rc));
+}
+
+int srv_start(srv_t *srv)
+{
+    if (uv_thread_create(&srv->thread, worker_main, srv) != 0) {
+        log_error("worker %d: cannot start its thread", srv->index);
+        return -1;
+    }
+    return 0;
+}
+
+void srv_join(srv_t *srv)
+{
+    uv_thread_join(&srv->thread);
+    screen_free(&srv->next);
+    buf_free(&srv->enc);
+    msgq_free(&srv->msgs);
+    inbox_free(&srv->inbox);
+}
+
+int srv_send_connection(srv_t *srv, int fd)
+{
+    smsg_t *m = msg_new(MSG_CONNECTION, 0, 0, NULL);
+    if (!m)
+        return -1;
+    m->a = fd;
+    if (inbox_post(&srv->inbox, m) != 0) {
+        msg_free(m);
+        return -1;
+    }
+    return 0;
+}
+
+int srv_send_shutdown(srv_t *srv, const char *why)
+{
+    smsg_t *m = msg_new(MSG_SHUTDOWN, 0, 0, "%s", why);
+    if (!m)
+        return -1;
+    if (inbox_post(&srv->inbox, m) != 0) {
+        msg_free(m);
+        return -1;
+    }
     return 0;
 }
 
@@ -216,11 +256,9 @@ void srv_shutdown(srv_t *srv, const char *why)
     if (srv->shutting_down)
         return;
     srv->shutting_down = 1;
-    log_info("shutting down (%s), %d players online", why, srv->nplaying);
-    uv_close((uv_handle_t *)&srv->listener, NULL);
-    uv_close((uv_handle_t *)&srv->sigint, NULL);
-    uv_close((uv_handle_t *)&srv->sigterm, NULL);
-    uv_close((uv_handle_t *)&srv->sighup, NULL);
+    log_debug("worker %d: shutting down (%s)", srv->index, why);
+    /* The phase keeps the loop alive until the last session is freed;
+     * then it closes the inbox and itself. */
     uv_close((uv_handle_t *)&srv->sweep, NULL);
     sess_t *next;
     for (sess_t *s = srv->sessions; s; s = next) {
@@ -230,21 +268,32 @@ void srv_shutdown(srv_t *srv, const char *why)
     }
 }
 
-int srv_run(srv_t *srv)
+int srv_slot_take(srv_t *srv, int *online)
 {
-    uv_run(srv->loop, UV_RUN_DEFAULT);
-    /* Every session is gone and every game it ended is queued: write them. */
-    store_close(srv->store);
-    srv->store = NULL;
-    screen_free(&srv->next);
-    buf_free(&srv->enc);
-    msgq_free(&srv->msgs);
-    dir_free(&srv->dir);
-    addr_limits_free(&srv->addrs);
-    int rc = uv_loop_close(srv->loop);
-    if (rc != 0)
-        log_error("loop closed with handles still open: %s", uv_strerror(rc));
-    return rc;
+    host_t *h = srv->host;
+    int n = atomic_fetch_add(&h->online, 1);
+    if (n >= srv->cfg.max_sessions || atomic_load(&h->shutting_down)) {
+        atomic_fetch_sub(&h->online, 1);
+        *online = n;
+        return 0;
+    }
+    *online = n + 1;
+    return 1;
+}
+
+void srv_slot_release(srv_t *srv)
+{
+    atomic_fetch_sub(&srv->host->online, 1);
+}
+
+int srv_online(const srv_t *srv)
+{
+    return atomic_load(&srv->host->online);
+}
+
+uint64_t srv_new_id(srv_t *srv)
+{
+    return (uint64_t)atomic_fetch_add(&srv->host->next_id, 1) + 1;
 }
 
 uint64_t srv_new_seed(srv_t *srv)
@@ -255,7 +304,8 @@ uint64_t srv_new_seed(srv_t *srv)
     if (uv_random(NULL, NULL, &seed, sizeof seed, 0, NULL) != 0) {
         /* No entropy source: fall back to time and a counter. Only the
          * dungeon's variety depends on it, never security. */
-        seed = uv_hrtime() ^ (++srv->next_id * 0x9e3779b97f4a7c15ULL);
+        seed = uv_hrtime() ^ (++srv->seeds * 0x9e3779b97f4a7c15ULL) ^
+               (uint64_t)srv->index;
     }
     return seed;
 }

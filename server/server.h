@@ -1,13 +1,17 @@
-/* server.h - the host: one libuv loop, its listener, every session on it,
- * the messages between them, and the render phase.
+/* server.h - one worker loop: its thread, its sessions, the messages
+ * between them, and the render phase.
  *
- * One loop iteration has two phases. Callbacks (reads, timers, store
- * answers) only change state and mark sessions; then the render phase (a
- * uv_prepare_t, run once per iteration before the loop waits for I/O)
- * delivers the messages sessions posted to each other, carries out every
- * requested close and draws and writes each marked session once. Until
- * both the queue and the marked list are empty: a close tells watchers,
- * whose answers are drawn in the same phase. docs/architecture.md. */
+ * The host (host.h) runs `workers` of these, each a libuv loop on a thread
+ * of its own; a session lives on one worker for its whole life. One loop
+ * iteration has two phases. Callbacks (reads, timers, store answers,
+ * messages from other loops) only change state and mark sessions; then
+ * the render phase (a uv_prepare_t, run once per iteration before the
+ * loop waits for I/O) delivers the messages sessions posted, carries out
+ * every requested close and draws and writes each marked session once.
+ * Until both the queue and the marked list are empty: a close tells
+ * watchers, whose answers are drawn in the same phase. A message for a
+ * session on another loop goes to that loop's inbox (inbox.h) and is
+ * delivered in its render phase. docs/architecture.md. */
 #ifndef ROGUE_SERVER_H
 #define ROGUE_SERVER_H
 
@@ -19,31 +23,36 @@
 #include "config.h"
 #include "directory.h"
 #include "game.h"
+#include "inbox.h"
 #include "msg.h"
 #include "proxy_proto.h"
 #include "screen.h"
 
 struct sess;
 struct store;
+struct host;
 
 typedef struct srv {
+    struct host *host;         /* the process: what the loops share */
+    int index;                 /* this loop's number, 0.. */
+    uv_loop_t loop_storage;
     uv_loop_t *loop;
-    config_t cfg;
-    uv_tcp_t listener;
-    uv_signal_t sigint, sigterm, sighup;
+    uv_thread_t thread;
+    config_t cfg;              /* a copy: read on this thread only */
+    inbox_t inbox;             /* messages from other loops and the host */
     uv_timer_t sweep;          /* once a second: idle checks, keepalives */
     uv_prepare_t phase;        /* the render phase */
-    struct sess *sessions;     /* every session not yet freed */
+    struct sess *sessions;     /* every session of this loop not yet freed */
     struct sess *marked, *marked_tail; /* owing the render phase something */
     msgq_t msgs;               /* posted, not yet delivered */
-    directory_t dir;           /* admitted sessions by id */
-    addr_limits_t addrs;       /* what each address may take */
-    int proxy_on;              /* trusted balancers send PROXY headers */
-    proxy_trust_t trust;       /* ...these ones */
-    int nplaying;              /* admitted (not refused, not closing) */
-    struct store *store;       /* accounts, games, scores (store.h); owned */
+    /* Shared by every loop (thread-safe: each call takes its lock). */
+    directory_t *dir;          /* every session by id, and its loop */
+    addr_limits_t *addrs;      /* what each address may take */
+    const proxy_trust_t *trust; /* trusted balancers send PROXY headers */
+    int proxy_on;
+    struct store *store;       /* accounts, games, scores (store.h) */
     int shutting_down;
-    uint64_t next_id;
+    uint64_t seeds;            /* fallback seed counter */
     /* Scratch, borrowed only within one call: a read (every read is
      * handled completely before the next), and the render phase's screen
      * being drawn and its bytes. */
@@ -52,22 +61,31 @@ typedef struct srv {
     buf_t enc;
 } srv_t;
 
-/* Sets up the loop, binds and listens (logging "listening on ADDR:PORT").
- * The server takes the store (store_open'd on the same loop) and closes it
- * in srv_run, or here on failure. Returns 0, or -1 after logging why. */
-int srv_init(srv_t *srv, uv_loop_t *loop, const config_t *cfg,
-             struct store *store);
+/* Sets worker `index` of host up: its loop and handles, on the calling
+ * thread, before srv_start. Returns 0, or -1 after logging why. */
+int srv_init(srv_t *srv, struct host *host, int index);
 
-/* Runs until a signal or srv_shutdown has closed everything, then writes
- * what the store still holds and closes it. Returns the uv_loop_close
- * result (0 when every handle was closed). */
-int srv_run(srv_t *srv);
+/* Starts the worker's thread: it attaches to the store, runs the loop
+ * until a shutdown has closed everything, detaches and closes the loop.
+ * Returns 0 or -1. */
+int srv_start(srv_t *srv);
 
-/* Starts a clean shutdown: stop accepting, tell every player, close every
- * connection. The loop ends when the last handle has closed. */
+/* Waits for the thread (after srv_start) and frees what srv_init set up. */
+void srv_join(srv_t *srv);
+
+/* From any thread: hands an accepted socket to the worker (it becomes a
+ * session there), or asks it to shut down. Returns 0, or -1 when
+ * the worker has stopped already (the caller closes fd). */
+int srv_send_connection(srv_t *srv, int fd);
+int srv_send_shutdown(srv_t *srv, const char *why);
+
+/* On the worker's thread: a clean shutdown of its sessions: each player
+ * is told, each game kept or recorded, each connection closed. The loop
+ * ends when the last handle has closed. */
 void srv_shutdown(srv_t *srv, const char *why);
 
-/* Queues a message for delivery in the render phase. Takes m. */
+/* Queues a message for delivery in the render phase (to a session of any
+ * loop). Takes m. */
 void srv_post(srv_t *srv, smsg_t *m);
 
 /* Puts s on the render phase's list (once). */
@@ -75,6 +93,18 @@ void srv_mark(srv_t *srv, struct sess *s);
 
 /* Takes s off it (s is being freed). */
 void srv_unmark(srv_t *srv, struct sess *s);
+
+/* Admission against max_sessions, counted over every loop: 1 and counted
+ * (srv_slot_release when the session ends), or 0 (full, or the server is
+ * shutting down). *online: the count with this one, or the count it met. */
+int srv_slot_take(srv_t *srv, int *online);
+void srv_slot_release(srv_t *srv);
+
+/* Admitted sessions on every loop. */
+int srv_online(const srv_t *srv);
+
+/* A new session id, unique across loops. */
+uint64_t srv_new_id(srv_t *srv);
 
 /* "host:port" of an IPv4 or IPv6 address, for the log. */
 void srv_addr_name(const struct sockaddr_storage *a, char *out, size_t n);

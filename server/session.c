@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "host.h"
 #include "keys.h"
 #include "log.h"
 #include "store.h"
@@ -36,7 +38,7 @@ const char *sess_player_name(const sess_t *s)
 
 int sess_hash_begin(sess_t *s)
 {
-    if (addr_hash_begin(&s->srv->addrs, s->ip) != 0)
+    if (addr_hash_begin(s->srv->addrs, s->ip) != 0)
         return -1;
     s->hashing = 1;
     return 0;
@@ -47,7 +49,7 @@ void sess_hash_end(sess_t *s)
     if (!s->hashing)
         return;
     s->hashing = 0;
-    addr_hash_end(&s->srv->addrs, s->ip);
+    addr_hash_end(s->srv->addrs, s->ip);
 }
 
 void owned_game_free(owned_game_t *o)
@@ -249,6 +251,7 @@ static void sess_free(sess_t *s)
     if (s->next)
         s->next->prev = s->prev;
     srv_unmark(srv, s); /* (do_close took it out of the directory) */
+    host_session_gone(srv->host, srv->index);
     /* No store answer may reach this session any more. */
     store_cancel(srv->store, s);
     tconn_free(&s->tc);
@@ -302,12 +305,12 @@ static void do_close(sess_t *s)
     sess_hash_end(s);
     if (s->ip_counted) {
         s->ip_counted = 0;
-        addr_release(&srv->addrs, s->ip, sess_now(s));
+        addr_release(srv->addrs, s->ip, sess_now(s));
     }
     if (s->admitted) {
         s->admitted = 0;
-        srv->nplaying--;
-        dir_remove(&srv->dir, s->id);
+        srv_slot_release(srv);
+        dir_remove(srv->dir, s->id);
         uint64_t ms = sess_now(s) - s->started_ms;
         log_info("disconnect %s id=%llu reason=\"%s\" duration=%llu.%03llus turns=%u",
                  s->addr, (unsigned long long)s->id, s->close.reason,
@@ -638,21 +641,24 @@ static void admit(sess_t *s)
     srv_t *srv = s->srv;
     uint64_t now = sess_now(s);
     char line[128];
-    if (srv->shutting_down || srv->nplaying >= srv->cfg.max_sessions) {
-        log_info("refused %s: server full (%d players)", s->addr, srv->nplaying);
+    int online;
+    if (srv->shutting_down || !srv_slot_take(srv, &online)) {
+        log_info("refused %s: server full (%d players)", s->addr, online);
         snprintf(line, sizeof line,
                  "Sorry, the server is full (%d players). Please try again later.",
-                 srv->nplaying);
+                 online);
         sess_close(s, "server full", 1, line);
         return;
     }
     int counted;
-    switch (addr_admit(&srv->addrs, s->ip, now, &counted)) {
+    switch (addr_admit(srv->addrs, s->ip, now, &counted)) {
     case ADDR_TOO_MANY_CONNECTS:
+        srv_slot_release(srv);
         refuse(s, "too many connections from this address",
                "Too many connections from your address: please wait a minute.");
         return;
     case ADDR_TOO_MANY_SESSIONS:
+        srv_slot_release(srv);
         snprintf(line, sizeof line, "Your address has %d sessions open already, "
                  "the most one address may have.", srv->cfg.max_sessions_per_ip);
         refuse(s, "too many sessions from this address", line);
@@ -661,7 +667,8 @@ static void admit(sess_t *s)
         s->ip_counted = (uint8_t)counted;
         break;
     }
-    if (dir_add(&srv->dir, s->id, s) != 0) {
+    if (dir_add(srv->dir, s->id, s, srv->index) != 0) {
+        srv_slot_release(srv);
         sess_close(s, "out of memory", 0, NULL);
         return;
     }
@@ -670,10 +677,9 @@ static void admit(sess_t *s)
     /* Guest numbers are never reused, across restarts too (store.h). */
     snprintf(guest, sizeof guest, "guest%llu", store_guest_number(srv->store));
     lobby_init(&s->lobby, guest);
-    srv->nplaying++;
     s->started_ms = s->last_input_ms = s->last_output_ms = now;
-    log_info("connect %s id=%llu (%d online)", s->addr,
-             (unsigned long long)s->id, srv->nplaying);
+    log_info("connect %s id=%llu worker=%d (%d online)", s->addr,
+             (unsigned long long)s->id, srv->index, online);
     tconn_start(&s->tc); /* one write: our four options */
     uv_timer_start(&s->negotiate_timer, on_negotiate_deadline,
                    (uint64_t)srv->cfg.negotiation_ms, 0);
@@ -707,15 +713,17 @@ static long read_proxy_header(sess_t *s, const char *b, size_t n)
     return sess_closing(s) ? -1 : (long)used;
 }
 
-void sess_accept(srv_t *srv)
+void sess_accept(srv_t *srv, int fd)
 {
     sess_t *s = calloc(1, sizeof *s);
     if (!s) {
         log_error("accept: out of memory");
+        close(fd);
+        host_session_gone(srv->host, srv->index);
         return;
     }
     s->srv = srv;
-    s->id = ++srv->next_id;
+    s->id = srv_new_id(srv);
     uv_tcp_init(srv->loop, &s->tcp);
     uv_timer_init(srv->loop, &s->negotiate_timer);
     uv_timer_init(srv->loop, &s->esc_timer);
@@ -739,7 +747,9 @@ void sess_accept(srv_t *srv)
     keydec_init(&s->keys);
     term_state_reset(&s->term);
 
-    int rc = uv_accept((uv_stream_t *)&srv->listener, (uv_stream_t *)&s->tcp);
+    int rc = uv_tcp_open(&s->tcp, fd);
+    if (rc != 0)
+        close(fd); /* not the handle's: it closes only what it opened */
     struct sockaddr_storage peer;
     int len = sizeof peer;
     if (rc == 0 && uv_tcp_getpeername(&s->tcp, (struct sockaddr *)&peer, &len) != 0)
@@ -756,7 +766,7 @@ void sess_accept(srv_t *srv)
     uv_tcp_nodelay(&s->tcp, 1);
     uv_tcp_keepalive(&s->tcp, 1, 60);
     uv_read_start((uv_stream_t *)&s->tcp, on_alloc, on_read);
-    if (srv->proxy_on && proxy_trusted(&srv->trust, (struct sockaddr *)&peer)) {
+    if (srv->proxy_on && proxy_trusted(srv->trust, (struct sockaddr *)&peer)) {
         /* A balancer: its header first, within the negotiation deadline. */
         s->proxy = calloc(1, sizeof *s->proxy);
         if (!s->proxy) {

@@ -202,9 +202,10 @@ const sess_state_ops_t *sess_state_ops(int state);
 
 /* --- the core (session.c) ------------------------------------------------ */
 
-/* Accepts a pending connection from the listener into a new session.
- * Refuses it (one line, close) when the server is full or shutting down. */
-void sess_accept(srv_t *srv);
+/* Makes a session of an accepted socket (the host's acceptor handed it to
+ * this loop; taken). Refuses it (one line, close) when the server is full
+ * or shutting down. */
+void sess_accept(srv_t *srv, int fd);
 
 /* Moves s to `state` (leave, then enter with arg). */
 void sess_goto(sess_t *s, int state, void *arg);

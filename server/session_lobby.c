@@ -41,12 +41,12 @@ static void lobby_leave(sess_t *s)
 static void lobby_draw_page(sess_t *s, screen_t *next)
 {
     srv_t *srv = s->srv;
-    lobby_info_t info = { srv->cfg.server_name, srv->cfg.motd, srv->nplaying,
-                          (int)srv->dir.ngames };
+    lobby_info_t info = { srv->cfg.server_name, srv->cfg.motd,
+                          srv_online(srv), (int)dir_ngames(srv->dir) };
     if (s->lobby.page == LOBBY_WATCH && s->lobby.watch) {
         /* As it is now: games come and go. */
         dir_entry_t games[LOBBY_WATCH_MAX];
-        int n = dir_games(&srv->dir, s->id, games, LOBBY_WATCH_MAX);
+        int n = dir_games(srv->dir, s->id, games, LOBBY_WATCH_MAX);
         uint64_t now = sess_now(s);
         for (int i = 0; i < n; i++) {
             lobby_game_t *g = &s->lobby.watch[i];
@@ -179,8 +179,22 @@ static void on_progress(void *ctx, const store_progress_t *pr)
     } else if (pr->status == STORE_OK) {
         buf_t keys = { (char *)pr->keys, pr->len, pr->len, pr->len };
         buf_t none = { NULL, 0, 0, 0 };
+        buf_t checks = { (char *)pr->snap_checks, pr->snap_checks_len,
+                         pr->snap_checks_len, pr->snap_checks_len };
+        int snap = pr->snap && pr->snap_version == GAME_VERSION;
+        if (pr->snap && !snap)
+            log_error("resume id=%llu: the snapshot at key %u is of core "
+                      "version %u, not %u: replayed from the start",
+                      (unsigned long long)s->id, (unsigned)pr->snap_keys,
+                      (unsigned)pr->snap_version, (unsigned)GAME_VERSION);
+        /* with the snapshot (and the checks up to it), only the tail is
+         * replayed (rebuild.h) */
         msg_game_t *src = msg_game_new(pr->seed, &pr->opt, pr->started, &keys,
-                                       &none);
+                                       snap ? &checks : &none);
+        if (src && snap && (src->snap = game_clone(pr->snap))) {
+            src->snap_keys = pr->snap_keys;
+            src->snap_pos = pr->snap_pos;
+        }
         if (!src || ask_rebuild(s, src, 0) != 0) {
             log_error("resume id=%llu: out of memory", (unsigned long long)s->id);
             lobby_note(&s->lobby, LOBBY_NOTE_BAD,
@@ -215,7 +229,7 @@ static void on_record(void *ctx, const store_record_t *r)
 static void take_over(sess_t *s)
 {
     uint64_t ids[TAKEOVER_MAX];
-    int n = dir_sessions_of(&s->srv->dir, s->lobby.account_id, s->id, ids,
+    int n = dir_sessions_of(s->srv->dir, s->lobby.account_id, s->id, ids,
                             TAKEOVER_MAX);
     for (int i = 0; i < n; i++)
         if (sess_post(s, MSG_TAKEOVER, ids[i], 0, NULL, NULL) == 0)
@@ -249,7 +263,7 @@ static void on_account(void *ctx, const store_account_t *a)
         return;
     }
     if (a->status == STORE_OK) {
-        dir_set_account(&s->srv->dir, s->id, a->id);
+        dir_set_account(s->srv->dir, s->id, a->id);
         if (!registering)
             take_over(s);
     }
@@ -328,7 +342,7 @@ static void act(sess_t *s, int action)
     case LOBBY_DO_LOGOUT:
         /* A game held for the account stays in the store, not here. */
         owned_game_free(&st->held);
-        dir_set_account(&s->srv->dir, s->id, 0);
+        dir_set_account(s->srv->dir, s->id, 0);
         break;
     case LOBBY_DO_CHECK_GUEST:
         if (store_name_taken(store, l->name, on_taken, s) != 0)
@@ -339,7 +353,7 @@ static void act(sess_t *s, int action)
         /* What one address may ask of the hashing everyone shares. */
         const char *no = NULL, *why = NULL;
         if (action == LOBBY_DO_REGISTER &&
-            addr_register(&s->srv->addrs, s->ip, sess_now(s)) != 0) {
+            addr_register(s->srv->addrs, s->ip, sess_now(s)) != 0) {
             no = "Too many accounts were made from your address: try again "
                  "in an hour.";
             why = "too many accounts from this address";

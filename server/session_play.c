@@ -118,7 +118,7 @@ static void publish(sess_t *s)
     d.turns = (int)p->g.game->turn;
     d.watchers = p->nwatchers;
     d.last_input_ms = s->last_input_ms;
-    dir_set_game(&s->srv->dir, s->id, &d);
+    dir_set_game(s->srv->dir, s->id, &d);
 }
 
 /* Keys between snapshots (a multiple of RECORD_CHECK_EVERY, so that each
@@ -139,9 +139,12 @@ static msg_game_t *summary(const sess_t *s)
     return gs;
 }
 
-/* After a recorded key: every SNAP_EVERY keys, a copy of the game. */
-static void take_snapshot(st_play_t *p)
+/* After a recorded key: every SNAP_EVERY keys, a copy of the game; an
+ * account's goes to the store too, so that its next login rebuilds only
+ * the tail (after the key bytes it follows, handed over first). */
+static void take_snapshot(sess_t *s)
 {
+    st_play_t *p = &s->st.play;
     const record_t *r = &p->g.rec;
     if (r->truncated || r->nkeys == 0 || r->nkeys % SNAP_EVERY != 0 ||
         r->nkeys == p->snap_keys)
@@ -153,6 +156,13 @@ static void take_snapshot(st_play_t *p)
     p->snap = copy;
     p->snap_keys = r->nkeys;
     p->snap_pos = r->keys.len;
+    if (s->lobby.account_id <= 0)
+        return;
+    flush_progress(s);
+    if (p->progress_begun && p->progress_sent >= p->snap_pos)
+        store_progress_snapshot(s->srv->store, s->lobby.account_id, copy,
+                                p->snap_keys, p->snap_pos, r->checks.data,
+                                r->checks.len);
 }
 
 static void drop_snapshot(st_play_t *p)
@@ -293,7 +303,7 @@ static void play_leave(sess_t *s)
     p->watchers = NULL;
     p->nwatchers = p->capwatchers = 0;
     drop_snapshot(p);
-    dir_set_game(&s->srv->dir, s->id, NULL);
+    dir_set_game(s->srv->dir, s->id, NULL);
 }
 
 static void play_key(sess_t *s, int key)
@@ -319,7 +329,7 @@ static void play_key(sess_t *s, int key)
         return;
     }
     record_key(&p->g.rec, g, key);
-    take_snapshot(p);
+    take_snapshot(s);
     tell_watchers(s, MSG_WATCH_KEY, key, NULL);
     if (game_dead(g)) {
         /* Record it now, from a copy: the YOU DIED screen still draws g. */

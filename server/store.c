@@ -10,47 +10,63 @@
 #include "log.h"
 #include "store_impl.h"
 
-/* --- the loop thread -------------------------------------------------------- */
+/* --- the loop threads -------------------------------------------------------- */
 
-static void pending_add(store_t *st, req_t *r)
+/* Which port the calling thread uses: the one store_attach bound to it,
+ * else the first (store_open's loop). One binding per thread: a thread
+ * runs one loop. */
+static _Thread_local struct {
+    const store_t *st;
+    store_port_t *port;
+} here;
+
+static store_port_t *port_here(store_t *st)
 {
-    r->pprev = NULL;
-    r->pnext = st->pending;
-    if (st->pending)
-        st->pending->pprev = r;
-    st->pending = r;
-    if (st->npending++ == 0)
-        uv_ref((uv_handle_t *)&st->async); /* a callback is owed */
+    return here.st == st ? here.port : &st->ports[0];
 }
 
-static void pending_remove(store_t *st, req_t *r)
+static void pending_add(store_port_t *p, req_t *r)
+{
+    r->pprev = NULL;
+    r->pnext = p->pending;
+    if (p->pending)
+        p->pending->pprev = r;
+    p->pending = r;
+    if (p->npending++ == 0)
+        uv_ref((uv_handle_t *)&p->async); /* a callback is owed */
+}
+
+static void pending_remove(store_port_t *p, req_t *r)
 {
     if (r->pprev)
         r->pprev->pnext = r->pnext;
     else
-        st->pending = r->pnext;
+        p->pending = r->pnext;
     if (r->pnext)
         r->pnext->pprev = r->pprev;
-    if (--st->npending == 0)
-        uv_unref((uv_handle_t *)&st->async);
+    if (--p->npending == 0)
+        uv_unref((uv_handle_t *)&p->async);
 }
 
 /* A block of guest numbers reserved in the database: used when the block
  * in hand runs out. */
 static void guest_answer(store_t *st, req_t *r)
 {
+    uv_mutex_lock(&st->lmu);
     st->guest_asking = 0;
     if (r->status == STORE_OK && r->id > 0)
         st->guest_spare = (unsigned long long)r->id;
     /* else asked again at the next number handed out */
+    uv_mutex_unlock(&st->lmu);
 }
 
 /* The end of every request that answers: the callback (unless cancelled or
- * closing), then freed. */
+ * closing), then freed. On r's port's loop thread. */
 static void finish(store_t *st, req_t *r)
 {
-    pending_remove(st, r);
-    if (!r->cancelled && !st->closing) {
+    store_port_t *p = r->port;
+    pending_remove(p, r);
+    if (!r->cancelled && !p->closing) {
         if (r->op == OP_REGISTER || r->op == OP_LOGIN) {
             store_account_t a;
             memset(&a, 0, sizeof a);
@@ -75,6 +91,16 @@ static void finish(store_t *st, req_t *r)
     store_req_free(r);
 }
 
+void store_done_push(store_t *st, req_t *r)
+{
+    store_port_t *p = r->port;
+    (void)st;
+    store_queue_push(&p->done_head, &p->done_tail, r);
+    /* Under st->mu: the port cannot close in between (it closes only when
+     * nothing is owed to it, and r still is). */
+    uv_async_send(&p->async);
+}
+
 void store_db_submit(store_t *st, req_t *r)
 {
     r->phase = PH_DB;
@@ -91,12 +117,11 @@ void store_answer_soon(store_t *st, req_t *r, int status)
     r->status = status;
     r->phase = PH_DONE;
     uv_mutex_lock(&st->mu);
-    store_queue_push(&st->done_head, &st->done_tail, r);
+    store_done_push(st, r);
     uv_mutex_unlock(&st->mu);
-    uv_async_send(&st->async);
 }
 
-static void hash_pump(store_t *st);
+static void hash_pump(store_port_t *p);
 
 static void hash_work(uv_work_t *w)
 {
@@ -119,117 +144,221 @@ static void hash_after(uv_work_t *w, int status)
 {
     req_t *r = w->data;
     store_t *st = r->st;
+    store_port_t *p = r->port;
+    uv_mutex_lock(&st->lmu);
     st->hashing--;
+    int others_wait = st->hash_waiting > p->hash_waiting;
+    uv_mutex_unlock(&st->lmu);
     if (status != 0)
         r->status = STORE_ERROR;
     if ((r->op == OP_REGISTER || r->op == OP_SETPASS) &&
         r->status == STORE_OK && !r->cancelled &&
-        !st->closing) {
+        !p->closing) {
         store_db_submit(st, r); /* the insert */
     } else {
         if (r->op == OP_LOGIN && status == 0) {
             /* A success clears only its own address's count: the ceiling
              * on the name fades with time, not with the owner's login. */
+            uint64_t now = uv_now(p->loop);
+            uv_mutex_lock(&st->lmu);
             if (r->status == STORE_OK) {
                 throttle_succeeded_in(&st->thr, r->name, r->scope);
-                throttle_abandoned(&st->thr_name, r->name, uv_now(st->loop));
+                throttle_abandoned(&st->thr_name, r->name, now);
             } else if (r->status == STORE_BAD_LOGIN) {
-                throttle_failed_in(&st->thr, r->name, r->scope,
-                                   uv_now(st->loop));
-                throttle_failed(&st->thr_name, r->name, uv_now(st->loop));
+                throttle_failed_in(&st->thr, r->name, r->scope, now);
+                throttle_failed(&st->thr_name, r->name, now);
             } else {
-                throttle_abandoned_in(&st->thr, r->name, r->scope,
-                                      uv_now(st->loop));
-                throttle_abandoned(&st->thr_name, r->name, uv_now(st->loop));
+                throttle_abandoned_in(&st->thr, r->name, r->scope, now);
+                throttle_abandoned(&st->thr_name, r->name, now);
             }
+            uv_mutex_unlock(&st->lmu);
         }
         finish(st, r);
     }
-    if (!st->closing)
-        hash_pump(st);
+    if (!p->closing)
+        hash_pump(p);
+    if (others_wait) {
+        /* A slot is free and another loop has hashes waiting: wake the
+         * others, whose pump takes it (wake-ups are cheap and rare). */
+        uv_mutex_lock(&st->lmu);
+        for (int i = 0; i < STORE_PORTS_MAX; i++) {
+            store_port_t *q = &st->ports[i];
+            if (q != p && q->open && q->hash_waiting > 0)
+                uv_async_send(&q->async);
+        }
+        uv_mutex_unlock(&st->lmu);
+    }
 }
 
-static void hash_pump(store_t *st)
+/* Takes a slot for a hash if one of hash_parallel is free (every loop's
+ * hashes count). */
+static int hash_slot_take(store_t *st)
 {
-    while (st->hashing < st->opt.hash_parallel && st->hash_head) {
-        req_t *r = st->hash_head;
-        st->hash_head = r->next;
-        if (!st->hash_head)
-            st->hash_tail = NULL;
-        r->next = NULL;
-        if (r->cancelled) {
-            finish(st, r); /* not worth a hash any more */
+    uv_mutex_lock(&st->lmu);
+    int ok = st->hashing < st->opt.hash_parallel;
+    if (ok)
+        st->hashing++;
+    uv_mutex_unlock(&st->lmu);
+    return ok;
+}
+
+static void hash_waiting_add(store_port_t *p, int n)
+{
+    uv_mutex_lock(&p->st->lmu);
+    p->hash_waiting += n;
+    p->st->hash_waiting += n;
+    uv_mutex_unlock(&p->st->lmu);
+}
+
+/* Takes the first waiting hash off p's queue. */
+static req_t *hash_pop(store_port_t *p)
+{
+    req_t *r = p->hash_head;
+    p->hash_head = r->next;
+    if (!p->hash_head)
+        p->hash_tail = NULL;
+    r->next = NULL;
+    hash_waiting_add(p, -1);
+    return r;
+}
+
+static void hash_pump(store_port_t *p)
+{
+    store_t *st = p->st;
+    while (p->hash_head) {
+        if (p->hash_head->cancelled) {
+            finish(st, hash_pop(p)); /* not worth a hash any more */
             continue;
         }
+        if (!hash_slot_take(st))
+            break;
+        req_t *r = hash_pop(p);
         r->work.data = r;
-        if (uv_queue_work(st->loop, &r->work, hash_work, hash_after) != 0) {
+        if (uv_queue_work(p->loop, &r->work, hash_work, hash_after) != 0) {
+            uv_mutex_lock(&st->lmu);
+            st->hashing--;
+            uv_mutex_unlock(&st->lmu);
             r->status = STORE_ERROR;
             finish(st, r);
-            continue;
         }
-        st->hashing++;
     }
 }
 
 static void hash_enqueue(store_t *st, req_t *r)
 {
+    store_port_t *p = r->port;
+    (void)st;
     r->phase = PH_HASH;
-    store_queue_push(&st->hash_head, &st->hash_tail, r);
-    hash_pump(st);
+    store_queue_push(&p->hash_head, &p->hash_tail, r);
+    hash_waiting_add(p, 1);
+    hash_pump(p);
 }
 
 static void on_async(uv_async_t *h)
 {
-    store_t *st = h->data;
+    store_port_t *p = h->data;
+    store_t *st = p->st;
     uv_mutex_lock(&st->mu);
-    req_t *r = st->done_head;
-    st->done_head = st->done_tail = NULL;
+    req_t *r = p->done_head;
+    p->done_head = p->done_tail = NULL;
     uv_mutex_unlock(&st->mu);
     while (r) {
         req_t *next = r->next;
         r->next = NULL;
-        if (r->phase == PH_HASH && !st->closing)
+        if (r->phase == PH_HASH && !p->closing)
             hash_enqueue(st, r);
         else
             finish(st, r);
         r = next;
     }
+    if (!p->closing)
+        hash_pump(p); /* a slot another loop freed */
 }
 
 static void on_timer(uv_timer_t *t);
 
-static void arm_timer(store_t *st)
+static void arm_timer(store_port_t *p)
 {
-    if (!st->wait_head) {
-        uv_timer_stop(&st->timer);
+    if (!p->wait_head) {
+        uv_timer_stop(&p->timer);
         return;
     }
-    uint64_t now = uv_now(st->loop), at = st->wait_head->not_before;
-    uv_timer_start(&st->timer, on_timer, at > now ? at - now : 0, 0);
+    uint64_t now = uv_now(p->loop), at = p->wait_head->not_before;
+    uv_timer_start(&p->timer, on_timer, at > now ? at - now : 0, 0);
 }
 
 /* Throttled logins whose time has come go on to the database. */
 static void on_timer(uv_timer_t *t)
 {
-    store_t *st = t->data;
-    uint64_t now = uv_now(st->loop);
-    while (st->wait_head && st->wait_head->not_before <= now) {
-        req_t *r = st->wait_head;
-        st->wait_head = r->next;
+    store_port_t *p = t->data;
+    uint64_t now = uv_now(p->loop);
+    while (p->wait_head && p->wait_head->not_before <= now) {
+        req_t *r = p->wait_head;
+        p->wait_head = r->next;
         r->next = NULL;
-        store_db_submit(st, r);
+        store_db_submit(p->st, r);
     }
-    arm_timer(st);
+    arm_timer(p);
 }
 
-static void wait_insert(store_t *st, req_t *r)
+static void wait_insert(store_port_t *port, req_t *r)
 {
-    req_t **p = &st->wait_head;
+    req_t **p = &port->wait_head;
     while (*p && (*p)->not_before <= r->not_before)
         p = &(*p)->next;
     r->next = *p;
     *p = r;
-    arm_timer(st);
+    arm_timer(port);
+}
+
+/* Sets a port up on loop (on the loop's thread, before it runs). */
+static void port_open(store_t *st, store_port_t *p, uv_loop_t *loop)
+{
+    memset(p, 0, sizeof *p);
+    p->st = st;
+    p->loop = loop;
+    uv_async_init(loop, &p->async, on_async);
+    p->async.data = p;
+    uv_unref((uv_handle_t *)&p->async); /* ref'd while a callback is owed */
+    uv_timer_init(loop, &p->timer);
+    p->timer.data = p;
+    uv_mutex_lock(&st->lmu);
+    p->open = 1;
+    uv_mutex_unlock(&st->lmu);
+}
+
+/* Drops what waits on p's side (throttled logins, hashes not started);
+ * those are finished without their callbacks. */
+static void port_drop_waiting(store_port_t *p)
+{
+    p->closing = 1;
+    while (p->wait_head) {
+        req_t *r = p->wait_head;
+        p->wait_head = r->next;
+        finish(p->st, r);
+    }
+    while (p->hash_head)
+        finish(p->st, hash_pop(p));
+}
+
+static void close_cb(uv_handle_t *h)
+{
+    (void)h;
+}
+
+/* Closes p's handles and runs its loop until they are closed. */
+static void port_close_handles(store_port_t *p)
+{
+    store_t *st = p->st;
+    uv_mutex_lock(&st->lmu);
+    p->open = 0;
+    uv_mutex_unlock(&st->lmu);
+    uv_close((uv_handle_t *)&p->async, close_cb);
+    uv_close((uv_handle_t *)&p->timer, close_cb);
+    /* hashes still in the pool finish (and are dropped), handles close */
+    uv_run(p->loop, UV_RUN_DEFAULT);
+    if (p->npending != 0)
+        log_error("store: %d requests left at close", p->npending);
 }
 
 /* --- the API ----------------------------------------------------------------- */
@@ -272,7 +401,6 @@ store_t *store_open(uv_loop_t *loop, const char *data_dir,
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    st->loop = loop;
     opts_defaults(&st->opt, opts);
     st->opt.url = NULL; /* copied into st->where */
     int n;
@@ -293,6 +421,14 @@ store_t *store_open(uv_loop_t *loop, const char *data_dir,
         snprintf(err, errlen, "out of memory");
         throttle_free(&st->thr);
         throttle_free(&st->thr_name);
+        free(st);
+        return NULL;
+    }
+    if (uv_mutex_init(&st->lmu) != 0) {
+        snprintf(err, errlen, "out of memory");
+        throttle_free(&st->thr);
+        throttle_free(&st->thr_name);
+        uv_mutex_destroy(&st->mu);
         free(st);
         return NULL;
     }
@@ -317,14 +453,11 @@ store_t *store_open(uv_loop_t *loop, const char *data_dir,
         uv_sem_destroy(&st->ready);
         uv_cond_destroy(&st->cond);
         uv_mutex_destroy(&st->mu);
+        uv_mutex_destroy(&st->lmu);
         free(st);
         return NULL;
     }
-    uv_async_init(loop, &st->async, on_async);
-    st->async.data = st;
-    uv_unref((uv_handle_t *)&st->async); /* ref'd while a callback is owed */
-    uv_timer_init(loop, &st->timer);
-    st->timer.data = st;
+    port_open(st, &st->ports[0], loop);
     st->healthy = 1;
     st->guest_next = (unsigned long long)sdb_guest_first(st->db);
     st->guest_end = st->guest_next + STORE_GUEST_BLOCK;
@@ -333,47 +466,69 @@ store_t *store_open(uv_loop_t *loop, const char *data_dir,
     return st;
 }
 
-static void close_cb(uv_handle_t *h)
+int store_attach(store_t *st, uv_loop_t *loop)
 {
-    (void)h;
+    uv_mutex_lock(&st->lmu);
+    int i = 1;
+    while (i < STORE_PORTS_MAX && (st->ports[i].open || st->ports[i].loop))
+        i++;
+    if (i < STORE_PORTS_MAX)
+        st->ports[i].loop = loop; /* taken */
+    uv_mutex_unlock(&st->lmu);
+    if (i == STORE_PORTS_MAX) {
+        log_error("store: more than %d loops", STORE_PORTS_MAX - 1);
+        return -1;
+    }
+    port_open(st, &st->ports[i], loop);
+    here.st = st;
+    here.port = &st->ports[i];
+    return 0;
+}
+
+void store_detach(store_t *st)
+{
+    store_port_t *p = port_here(st);
+    if (p == &st->ports[0])
+        return;
+    port_drop_waiting(p);
+    /* Answers owed to this loop come first (the async is referenced while
+     * any is owed); cancelled ones are dropped as they come. */
+    while (p->npending > 0)
+        uv_run(p->loop, UV_RUN_ONCE);
+    port_close_handles(p);
+    uv_mutex_lock(&st->lmu);
+    p->loop = NULL; /* free for another attach */
+    uv_mutex_unlock(&st->lmu);
+    here.st = NULL;
+    here.port = NULL;
 }
 
 void store_close(store_t *st)
 {
     if (!st)
         return;
+    store_port_t *p = &st->ports[0];
     st->closing = 1;
+    for (int i = 1; i < STORE_PORTS_MAX; i++)
+        if (st->ports[i].loop)
+            log_error("store: closed while loop %d is still attached", i);
     /* what waits on the loop side is dropped */
-    while (st->wait_head) {
-        req_t *r = st->wait_head;
-        st->wait_head = r->next;
-        finish(st, r);
-    }
-    while (st->hash_head) {
-        req_t *r = st->hash_head;
-        st->hash_head = r->next;
-        finish(st, r);
-    }
-    st->hash_tail = NULL;
+    port_drop_waiting(p);
     /* the database thread writes everything queued, then ends */
     uv_mutex_lock(&st->mu);
     st->stopping = 1;
     uv_cond_signal(&st->cond);
     uv_mutex_unlock(&st->mu);
     uv_thread_join(&st->thread);
-    on_async(&st->async); /* answers now owed to no one */
-    uv_close((uv_handle_t *)&st->async, close_cb);
-    uv_close((uv_handle_t *)&st->timer, close_cb);
-    /* hashes still in the pool finish (and are dropped), handles close */
-    uv_run(st->loop, UV_RUN_DEFAULT);
-    if (st->npending != 0)
-        log_error("store: %d requests left at close", st->npending);
+    on_async(&p->async); /* answers now owed to no one */
+    port_close_handles(p);
     throttle_free(&st->thr);
     throttle_free(&st->thr_name);
     sodium_memzero(st->dummy, sizeof st->dummy);
     uv_sem_destroy(&st->ready);
     uv_cond_destroy(&st->cond);
     uv_mutex_destroy(&st->mu);
+    uv_mutex_destroy(&st->lmu);
     log_info("store: %s closed (%llu games written)", st->path,
                  (unsigned long long)st->stats.games_written);
     free(st);
@@ -381,11 +536,15 @@ void store_close(store_t *st)
 
 /* Logs the first of a run of refusals and then every 1000th: a full
  * queue must not also flood the log. */
-static void log_refusal(uint64_t *count, const char *what, const char *name)
+static void log_refusal(store_t *st, uint64_t *count, const char *what,
+                        const char *name)
 {
-    if ((*count)++ % 1000 == 0)
+    uv_mutex_lock(&st->lmu);
+    uint64_t n = ++*count;
+    uv_mutex_unlock(&st->lmu);
+    if (n % 1000 == 1)
         log_error("store: %s (a game of %s; %llu so far)", what, name,
-                  (unsigned long long)*count);
+                  (unsigned long long)n);
 }
 
 /* A game request for g, checked and counted against the queue's limits, or
@@ -411,18 +570,18 @@ static req_t *game_req(store_t *st, const store_game_t *g, size_t bytes,
     uint64_t games = st->q_games, queued = st->q_bytes;
     uv_mutex_unlock(&st->mu);
     if (games >= (uint64_t)st->opt.max_queued_games) {
-        log_refusal(&st->refused, "too many games waiting for the disk: lost",
+        log_refusal(st, &st->refused, "too many games waiting for the disk: lost",
                     g->name);
         return NULL;
     }
     req_t *r = calloc(1, sizeof *r);
     if (!r) {
-        log_refusal(&st->refused, "out of memory: game lost", g->name);
+        log_refusal(st, &st->refused, "out of memory: game lost", g->name);
         return NULL;
     }
     *drop = bytes && queued + bytes > st->opt.max_queued_bytes;
     if (*drop)
-        log_refusal(&st->dropped, "too many record bytes waiting: a game "
+        log_refusal(st, &st->dropped, "too many record bytes waiting: a game "
                     "stored without its record", g->name);
     r->st = st;
     r->op = OP_GAME;
@@ -489,17 +648,19 @@ int store_end_game(store_t *st, const store_game_t *g, game_t *game,
  * owed already or out of memory. */
 req_t *store_req_new(store_t *st, int op, void *ctx)
 {
-    if (st->closing || st->npending >= st->opt.max_pending) {
-        log_error("store: %d requests waiting: one refused", st->npending);
+    store_port_t *p = port_here(st);
+    if (p->closing || p->npending >= st->opt.max_pending) {
+        log_error("store: %d requests waiting: one refused", p->npending);
         return NULL;
     }
     req_t *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
     r->st = st;
+    r->port = p;
     r->op = (uint8_t)op;
     r->ctx = ctx;
-    pending_add(st, r);
+    pending_add(p, r);
     return r;
 }
 
@@ -550,10 +711,11 @@ int store_login_from(store_t *st, const char *name, const char *addr,
     r->name_ok = (uint8_t)acct_name_valid(name, NULL, 0);
     snprintf(r->name, sizeof r->name, "%.*s", ACCT_NAME_MAX, name);
     snprintf(r->scope, sizeof r->scope, "%s", addr ? addr : "");
-    uint64_t now = uv_now(st->loop);
+    uint64_t now = uv_now(r->port->loop);
     /* Slowed per (name, address): someone guessing from elsewhere does not
      * slow the owner down; and per name from anywhere, from a far higher
      * count on (many addresses at once). */
+    uv_mutex_lock(&st->lmu);
     int64_t wait = throttle_admit_in(&st->thr, name, r->scope, now);
     if (wait >= 0) {
         int64_t wait_name = throttle_admit(&st->thr_name, name, now);
@@ -562,13 +724,14 @@ int store_login_from(store_t *st, const char *name, const char *addr,
         if (wait_name < 0 || wait_name > wait)
             wait = wait_name;
     }
+    uv_mutex_unlock(&st->lmu);
     if (wait < 0) {
         store_answer_soon(st, r, STORE_SLOW_DOWN);
     } else if (wait == 0) {
         store_db_submit(st, r);
     } else {
         r->not_before = now + (uint64_t)wait;
-        wait_insert(st, r);
+        wait_insert(r->port, r);
     }
     return 0;
 }
@@ -598,7 +761,7 @@ int store_scores(store_t *st, int n, const char *player, store_scores_cb cb,
         return -1;
     r->scores = calloc(1, sizeof *r->scores);
     if (!r->scores) {
-        pending_remove(st, r);
+        pending_remove(r->port, r);
         store_req_free(r);
         return -1;
     }
@@ -646,6 +809,8 @@ static void drop_queued(store_t *st, req_t **head, req_t **tail, void *ctx)
         if (r->ctx == ctx) {
             *p = r->next;
             r->cancelled = 1;
+            if (tail) /* the hash queue */
+                hash_waiting_add(r->port, -1);
             finish(st, r);
         } else {
             last = r;
@@ -658,14 +823,15 @@ static void drop_queued(store_t *st, req_t **head, req_t **tail, void *ctx)
 
 void store_cancel(store_t *st, void *ctx)
 {
-    for (req_t *r = st->pending; r; r = r->pnext)
+    store_port_t *p = port_here(st);
+    for (req_t *r = p->pending; r; r = r->pnext)
         if (r->ctx == ctx)
             r->cancelled = 1;
     /* what only waits on the loop side goes now: a throttled login must not
      * keep the loop (and a shutting-down server) alive for a minute */
-    drop_queued(st, &st->wait_head, NULL, ctx);
-    drop_queued(st, &st->hash_head, &st->hash_tail, ctx);
-    arm_timer(st);
+    drop_queued(st, &p->wait_head, NULL, ctx);
+    drop_queued(st, &p->hash_head, &p->hash_tail, ctx);
+    arm_timer(p);
 }
 
 int store_healthy(store_t *st)
@@ -678,6 +844,7 @@ int store_healthy(store_t *st)
 
 unsigned long long store_guest_number(store_t *st)
 {
+    uv_mutex_lock(&st->lmu);
     if (st->guest_next >= st->guest_end && st->guest_spare) {
         st->guest_next = st->guest_spare;
         st->guest_end = st->guest_spare + STORE_GUEST_BLOCK;
@@ -686,16 +853,25 @@ unsigned long long store_guest_number(store_t *st)
     }
     unsigned long long n = st->guest_next++;
     /* half the block used: reserve the next, long before this one ends */
-    if (!st->guest_spare && !st->guest_asking && !st->closing &&
-        st->guest_next + STORE_GUEST_BLOCK / 2 > st->guest_end) {
+    int ask = !st->guest_spare && !st->guest_asking && !st->closing &&
+              st->guest_next + STORE_GUEST_BLOCK / 2 > st->guest_end;
+    if (ask)
+        st->guest_asking = 1;
+    int warn = n >= st->guest_end && !st->guest_warned;
+    if (warn)
+        st->guest_warned = 1;
+    uv_mutex_unlock(&st->lmu);
+    if (ask) {
         req_t *r = store_req_new(st, OP_GUEST, st);
         if (r) {
-            st->guest_asking = 1;
             store_db_submit(st, r);
+        } else {
+            uv_mutex_lock(&st->lmu);
+            st->guest_asking = 0;
+            uv_mutex_unlock(&st->lmu);
         }
     }
-    if (n >= st->guest_end && !st->guest_warned) {
-        st->guest_warned = 1;
+    if (warn) {
         log_error("store: %s: guest numbers past those reserved in the "
                   "database (writes failing?): after a crash they may be "
                   "given again", st->path);

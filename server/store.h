@@ -55,7 +55,7 @@
 
 #define STORE_FILE "rogued.db"        /* inside the data directory */
 #define STORE_APP_ID 0x52474431       /* PRAGMA application_id: "RGD1" */
-#define STORE_SCHEMA_VERSION 4        /* PRAGMA user_version when migrated */
+#define STORE_SCHEMA_VERSION 5        /* PRAGMA user_version when migrated */
 #define STORE_TOP_MAX 20              /* hall of fame rows per request */
 #define STORE_CAUSE_MAX 63            /* bytes of a cause of death */
 #define STORE_QUIT_MIN_TURNS 100      /* a quit this long counts in the hall
@@ -179,6 +179,18 @@ typedef struct store_progress {
                             bytes (whole varints); owned by the store, valid
                             only during the callback (record_resume copies) */
     size_t len;          /* bytes at keys */
+    /* The latest snapshot (store_progress_snapshot), or snap NULL for
+     * none: the game after its first snap_keys keys (snap_pos bytes of
+     * keys), taken by core snap_version, with the recorder's checks up to
+     * it (snap_checks: snap_checks_len bytes). As stored: whoever rebuilds
+     * from it checks that it fits the keys (rebuild.c), and replays from
+     * the start if not. Owned by the store, valid only during the
+     * callback. */
+    const game_t *snap;
+    uint32_t snap_version, snap_keys;
+    size_t snap_pos;
+    const void *snap_checks;
+    size_t snap_checks_len;
 } store_progress_t;
 
 /* A finished game's row and its record, as store_get_record answers it. */
@@ -233,6 +245,20 @@ typedef void (*store_record_cb)(void *ctx, const store_record_t *result);
  * Returns the store, or NULL. The data directory must exist. */
 store_t *store_open(uv_loop_t *loop, const char *data_dir,
                     const store_opts_t *opts, char *err, size_t errlen);
+
+/* Worker loops. Every call below is made on the thread of a loop the store
+ * answers on: store_open's loop, or a loop attached here. store_attach,
+ * on the thread that will run `loop` (before it runs), gives that loop
+ * its own side of the store: its requests' callbacks run on it, its
+ * throttled logins and waiting hashes wait on it. What the loops share
+ * (the slow-down, guest numbers, hashes in flight: hash_parallel in all)
+ * stays one. store_detach, on the same thread once its sessions are gone
+ * and before the loop is closed, drops what still waits there, runs the
+ * loop until every answer owed to it has come (each dropped), and closes
+ * its handles. Every attached loop detaches before store_close. Returns
+ * 0, or -1 (too many loops: logged). */
+int store_attach(store_t *st, uv_loop_t *loop);
+void store_detach(store_t *st);
 
 /* Writes everything queued (every game passed to store_add_game is
  * committed, or logged as lost, before it returns), stops the thread,
@@ -338,6 +364,22 @@ int store_progress_begin(store_t *st, int64_t account_id, uint64_t seed,
 int store_progress_append(store_t *st, int64_t account_id, const void *keys,
                           size_t len);
 
+/* Keeps a snapshot of the account's game in progress, so that the next
+ * load rebuilds it from there: *g (copied) is the game after its first
+ * nkeys keys, which are the first pos bytes of the keys appended; checks
+ * (copied, checks_len bytes) are the recorder's checks so far (record.h:
+ * nkeys / RECORD_CHECK_EVERY + 1 of them, 4 bytes each), so that the
+ * recorder rebuilt from it goes on as the one that made them. Replaces the
+ * one before; a begin or an end drops it. Queued in order like an append
+ * (hand those pos bytes over first) and like one fire and forget, dropped
+ * for an account whose appends are (see the top of this file). Returns 0,
+ * or -1 (refused: account_id <= 0, checks_len not that count, the queue
+ * bound as for appends, out of memory; nothing queued: the older snapshot,
+ * if any, still serves). */
+int store_progress_snapshot(store_t *st, int64_t account_id, const game_t *g,
+                            uint32_t nkeys, size_t pos, const void *checks,
+                            size_t checks_len);
+
 /* The account's game is over (stored with store_end_game, or abandoned):
  * drops its game in progress, after everything queued before. Never
  * refused for the queue's length. Returns 0, or -1 (account_id <= 0, out
@@ -346,8 +388,10 @@ int store_progress_end(store_t *st, int64_t account_id);
 
 /* Answers with the account's game in progress (store_progress_t), once
  * everything queued before is committed: STORE_OK with the seed, options,
- * start and every key appended (record_resume rebuilds the game and a
- * recorder that goes on from there), STORE_NOT_FOUND, STORE_STALE or
+ * start, every key appended (record_resume rebuilds the game and a
+ * recorder that goes on from there) and the latest snapshot if there is
+ * one (a rebuild from it replays only the keys after it), STORE_NOT_FOUND,
+ * STORE_STALE or
  * STORE_ERROR. Returns 0 (the callback will come, on the loop, never
  * inside this call), or -1 (too many requests owed, OOM). */
 int store_progress_load(store_t *st, int64_t account_id, store_progress_cb cb,

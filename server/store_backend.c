@@ -166,6 +166,25 @@ long long sdb_prune_guests(store_db_t *d, int64_t before, int keep_top)
     return PASS(d, prune_guests, before, keep_top);
 }
 
+int sdb_progress_snapshot(store_db_t *d, int64_t account_id,
+                          const sdb_snapshot_t *snap)
+{
+    return PASS(d, progress_snapshot, account_id, snap);
+}
+
+int sdb_progress_load_snapshot(store_db_t *d, int64_t account_id,
+                               sdb_snapshot_t *out)
+{
+    return PASS(d, progress_load_snapshot, account_id, out);
+}
+
+void sdb_snapshot_free(sdb_snapshot_t *snap)
+{
+    free(snap->game);
+    free(snap->checks);
+    memset(snap, 0, sizeof *snap);
+}
+
 long long sdb_guest_reserve(store_db_t *d, long long n)
 {
     return PASS(d, guest_reserve, n);

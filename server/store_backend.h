@@ -49,6 +49,10 @@ int lite_progress_append(lite_t *d, int64_t account_id, const void *keys,
                          size_t len);
 int lite_progress_load(lite_t *d, int64_t account_id, store_progress_t *out,
                        void **keys);
+int lite_progress_snapshot(lite_t *d, int64_t account_id,
+                           const sdb_snapshot_t *snap);
+int lite_progress_load_snapshot(lite_t *d, int64_t account_id,
+                                sdb_snapshot_t *out);
 int lite_get_record(lite_t *d, int64_t game_id, store_game_t *g,
                     void **record, size_t *len);
 int lite_list_games(lite_t *d, int64_t after, int n, store_listed_t *out);
@@ -88,6 +92,10 @@ int spg_progress_append(spg_t *d, int64_t account_id, const void *keys,
                         size_t len);
 int spg_progress_load(spg_t *d, int64_t account_id, store_progress_t *out,
                       void **keys);
+int spg_progress_snapshot(spg_t *d, int64_t account_id,
+                          const sdb_snapshot_t *snap);
+int spg_progress_load_snapshot(spg_t *d, int64_t account_id,
+                               sdb_snapshot_t *out);
 int spg_get_record(spg_t *d, int64_t game_id, store_game_t *g,
                    void **record, size_t *len);
 int spg_list_games(spg_t *d, int64_t after, int n, store_listed_t *out);

@@ -96,6 +96,36 @@ int sdb_progress_append(store_db_t *db, int64_t account_id, const void *keys,
 int sdb_progress_load(store_db_t *db, int64_t account_id,
                       store_progress_t *out, void **keys);
 
+/* A snapshot of a game in progress as the progress table keeps it: the
+ * game (game_t bytes, game_len of them) after its first `keys` keys, `pos`
+ * bytes of its keys, taken by core `version` (GAME_VERSION), and the
+ * recorder's checks up to it (record.h: 4 bytes each). Read back as
+ * stored: the store and the rebuild check that it fits. */
+typedef struct sdb_snapshot {
+    uint32_t version, keys;
+    size_t pos;
+    void *game;
+    size_t game_len;
+    void *checks;
+    size_t checks_len;
+} sdb_snapshot_t;
+
+/* Saves snap as the account's latest snapshot (inside a transaction),
+ * replacing the one before; a begin or an end of the game drops it.
+ * Returns 1 (saved, or sent: see sdb_unfollowed), 0 (the account has no
+ * game in progress: nothing written), -1 (logged). */
+int sdb_progress_snapshot(store_db_t *db, int64_t account_id,
+                          const sdb_snapshot_t *snap);
+
+/* Reads the account's latest snapshot into out (game and checks: malloc'd
+ * copies, freed with sdb_snapshot_free). Returns 1 (found), 0 (none: out
+ * zeroed), -1 (logged; out zeroed). */
+int sdb_progress_load_snapshot(store_db_t *db, int64_t account_id,
+                               sdb_snapshot_t *out);
+
+/* Frees a snapshot's copies and zeroes it. */
+void sdb_snapshot_free(sdb_snapshot_t *snap);
+
 /* Reads a finished game's row into g and its record into *record (a
  * malloc'd copy the caller frees; *len bytes). Returns STORE_OK,
  * STORE_NOT_FOUND, STORE_NO_RECORD (g set, *record NULL), or STORE_ERROR
@@ -134,7 +164,8 @@ void sdb_set_quiet(store_db_t *db, int quiet);
 /* Begins and appends that returned 1 but, as the commit found, had nothing
  * to follow (PostgreSQL sends a batch's writes without waiting for each:
  * SQLite never has any). why: 0 an append found no game in progress, 1 a
- * begin found no such account. Valid until the next sdb_begin. */
+ * begin found no such account, 2 a snapshot found no game in progress.
+ * Valid until the next sdb_begin. */
 typedef struct store_unfollowed {
     int64_t account_id;
     int why;

@@ -14,11 +14,19 @@
  *   loop thread:  done queue (uv_async_t) -> [pool: hash or verify] -> ...
  *                 -> finish: the callback, unless cancelled, then freed
  *
- * The db queue and the done queue are the only state the two threads
+ * The db queue and the done queues are the only state the two threads
  * share, under one mutex. Requests owed a callback are also on the pending
- * list (loop thread only), which is what store_cancel walks; the db thread
- * never reads a request's callback or context. Every request is freed by
- * store_req_free. */
+ * list of their port (its loop thread only), which is what store_cancel
+ * walks; the db thread never reads a request's callback or context. Every
+ * request is freed by store_req_free.
+ *
+ * Ports. Each loop that calls the store (the first, from store_open, and
+ * one per worker loop, from store_attach) has a port: the loop-side half
+ * of a request lives there (pending list, throttled logins waiting,
+ * hashes waiting, the done queue and the async that wakes that loop), so
+ * an answer reaches the loop that asked. What the loops share on this side
+ * (the slow-down tables, guest numbers, the count of hashes in flight,
+ * the refusal counters) is under lmu. */
 #ifndef ROGUE_STORE_IMPL_H
 #define ROGUE_STORE_IMPL_H
 
@@ -34,6 +42,7 @@
 enum op {
     OP_GAME, OP_REGISTER, OP_LOGIN, OP_SCORES, OP_FLUSH, OP_TAKEN,
     OP_PROG_BEGIN, OP_PROG_APPEND, OP_PROG_END, /* no answer, like OP_GAME */
+    OP_PROG_SNAP,                               /* the same */
     OP_PROG_LOAD, OP_GET_RECORD,                /* answer */
     OP_GUEST,     /* reserve guest numbers: answers the store itself */
     OP_SETPASS    /* hash a new password, then store it: answers done */
@@ -41,9 +50,10 @@ enum op {
 
 /* The ops that end on the database thread, answering nobody. */
 #define OP_IS_SILENT(op) ((op) == OP_GAME || (op) == OP_PROG_BEGIN || \
-                          (op) == OP_PROG_APPEND || (op) == OP_PROG_END)
+                          (op) == OP_PROG_APPEND || (op) == OP_PROG_END || \
+                          (op) == OP_PROG_SNAP)
 #define OP_IS_PROGRESS(op) ((op) == OP_PROG_BEGIN || (op) == OP_PROG_APPEND || \
-                            (op) == OP_PROG_END)
+                            (op) == OP_PROG_END || (op) == OP_PROG_SNAP)
 enum phase {
     PH_DB,    /* for the database thread */
     PH_HASH,  /* for the thread pool: hash (register) or verify (login) */
@@ -51,10 +61,12 @@ enum phase {
 };
 
 typedef struct req req_t;
+typedef struct store_port store_port_t;
 struct req {
     req_t *next;               /* in the one queue that holds it */
-    req_t *pprev, *pnext;      /* st->pending (loop thread) */
+    req_t *pprev, *pnext;      /* port->pending (its loop thread) */
     store_t *st;
+    store_port_t *port;        /* answers go to this loop (NULL: silent) */
     uint8_t op, phase, cancelled, name_ok, pass_ok, found;
     int status;                /* enum store_status */
     union {
@@ -95,10 +107,30 @@ struct req {
     /* OP_PROG_BEGIN; OP_PROG_LOAD's answer */
     game_options_t gopt;
     uint32_t game_version;
+    /* OP_PROG_SNAP; OP_PROG_LOAD's answer (snap.game NULL: none) */
+    sdb_snapshot_t snap;
+};
+
+#define STORE_PORTS_MAX 64
+
+/* The loop-side half of the store for one loop: only its loop's thread
+ * touches these, but done_head/done_tail (under st->mu). */
+struct store_port {
+    store_t *st;
+    uv_loop_t *loop;
+    uv_async_t async;          /* the done queue has answers */
+    uv_timer_t timer;          /* the first throttled login's time */
+    req_t *done_head, *done_tail; /* under st->mu */
+    req_t *pending;            /* owed a callback */
+    int npending;
+    req_t *wait_head;          /* throttled logins, soonest first */
+    req_t *hash_head, *hash_tail;
+    int hash_waiting;          /* under st->lmu: hashes in hash_head */
+    int closing;
+    int open;                  /* in use (under st->lmu) */
 };
 
 struct store {
-    uv_loop_t *loop;
     store_opts_t opt;
     char path[512];            /* what messages call the database */
     char where[1024];          /* what sdb_open is given: the file, or the
@@ -125,14 +157,11 @@ struct store {
     int64_t last_prune;        /* Unix seconds of the retention rule's run */
     int64_t *broken;           /* accounts whose appends are dropped until */
     size_t nbroken, capbroken; /*   their next begin (store_progress.c) */
-    /* the loop thread's */
-    uv_async_t async;          /* the done queue has answers */
-    uv_timer_t timer;          /* the first throttled login's time */
-    req_t *pending;            /* owed a callback */
-    int npending;
-    req_t *wait_head;          /* throttled logins, soonest first */
-    req_t *hash_head, *hash_tail;
-    int hashing;               /* in the pool now */
+    /* the loops' side: ports[0] is store_open's loop */
+    store_port_t ports[STORE_PORTS_MAX];
+    uv_mutex_t lmu;            /* what the ports share, below */
+    int hashing;               /* in the pool now, on every loop */
+    int hash_waiting;          /* in every port's hash queue */
     int closing;
     uint64_t refused, dropped; /* games refused, records dropped: for the log */
     uint64_t prog_refused;     /* appends refused: for the log */
@@ -150,6 +179,10 @@ void store_req_free(req_t *r);
 
 /* Appends r to a singly linked queue. */
 void store_queue_push(req_t **head, req_t **tail, req_t *r);
+
+/* The database thread, under st->mu: hands an answered request to its
+ * port's done queue and wakes that loop. */
+void store_done_push(store_t *st, req_t *r);
 
 /* store.c, for store_progress.c: a request that will answer, on the
  * pending list (NULL: too many owed, closing, OOM; logged); hands a request

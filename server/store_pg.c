@@ -92,6 +92,13 @@ static const char *const migrations[] = {
     "  key text PRIMARY KEY,"
     "  value bigint NOT NULL"
     ");",
+    /* 5: the latest snapshot of each game in progress (see
+     * store_sqlite.c): NULL until the first */
+    "ALTER TABLE progress ADD COLUMN snap_version bigint;"
+    "ALTER TABLE progress ADD COLUMN snap_keys bigint;"
+    "ALTER TABLE progress ADD COLUMN snap_pos bigint;"
+    "ALTER TABLE progress ADD COLUMN snap_game bytea;"
+    "ALTER TABLE progress ADD COLUMN snap_checks bytea;",
 };
 #define NMIGRATIONS (int)(sizeof migrations / sizeof migrations[0])
 _Static_assert(sizeof migrations / sizeof migrations[0] == STORE_SCHEMA_VERSION,
@@ -111,8 +118,8 @@ _Static_assert(sizeof(game_options_t) == sizeof(int),
 enum stmt {
     ST_INS_GAME, ST_INS_ACCT, ST_SET_PWHASH, ST_FIND_ACCT, ST_ACCT_EXISTS,
     ST_TOP, ST_BEST, ST_RANK, ST_PROG_DEL_KEYS, ST_PROG_DEL, ST_PROG_INS,
-    ST_PROG_APPEND, ST_PROG_GET, ST_PROG_KEYS, ST_GET_GAME, ST_LIST, ST_PRUNE,
-    ST_GUEST, ST_COUNT
+    ST_PROG_APPEND, ST_PROG_GET, ST_PROG_KEYS, ST_SNAP_SET, ST_SNAP_GET,
+    ST_GET_GAME, ST_LIST, ST_PRUNE, ST_GUEST, ST_COUNT
 };
 
 static const char *const stmt_sql[ST_COUNT] = {
@@ -158,6 +165,13 @@ static const char *const stmt_sql[ST_COUNT] = {
                     " FROM progress WHERE account_id = $1",
     [ST_PROG_KEYS] = "SELECT pos, keys FROM progress_keys WHERE account_id = $1"
                      " ORDER BY pos",
+    /* no row if it has no game in progress (sdb_unfollowed) */
+    [ST_SNAP_SET] = "UPDATE progress SET snap_version = $2, snap_keys = $3,"
+                    " snap_pos = $4, snap_game = $5, snap_checks = $6"
+                    " WHERE account_id = $1",
+    [ST_SNAP_GET] = "SELECT snap_version, snap_keys, snap_pos, snap_game,"
+                    " snap_checks FROM progress"
+                    " WHERE account_id = $1 AND snap_game IS NOT NULL",
     [ST_GET_GAME] = "SELECT " GAME_COLS ", record, ending FROM games"
                     " WHERE id = $1",
     [ST_LIST] = "SELECT id, " GAME_COLS ", ending, (record IS NOT NULL)::int"
@@ -179,6 +193,7 @@ enum kind {
     K_PLAIN,   /* a write: only its failure matters */
     K_APPEND,  /* no row: the append had no game (unfollowed, why 0) */
     K_BEGIN,   /* no row: the begin had no account (unfollowed, why 1) */
+    K_SNAP,    /* no row: the snapshot had no game (unfollowed, why 2) */
     K_COMMIT,  /* "ROLLBACK" is its answer when the transaction failed */
     K_WANT,    /* a read: its result goes to the caller */
     K_SYNC     /* the pipeline's sync point */
@@ -425,9 +440,10 @@ static void note(spg_t *d, const sent_t *e, PGresult *r)
 {
     ExecStatusType s = PQresultStatus(r);
     if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK) {
-        if ((e->kind == K_APPEND || e->kind == K_BEGIN) &&
+        if ((e->kind == K_APPEND || e->kind == K_BEGIN || e->kind == K_SNAP) &&
             strcmp(PQcmdTuples(r), "0") == 0)
-            add_unfollowed(d, e->id, e->kind == K_BEGIN);
+            add_unfollowed(d, e->id, e->kind == K_APPEND ? 0
+                                     : e->kind == K_BEGIN ? 1 : 2);
         if (e->kind == K_COMMIT && strcmp(PQcmdStatus(r), "COMMIT") != 0) {
             d->failed = 1; /* a failed transaction's COMMIT rolls back */
             if (!d->errmsg[0])
@@ -1218,6 +1234,62 @@ int spg_progress_load(spg_t *d, int64_t account_id, store_progress_t *out,
     *keys = b.data;
     out->len = b.len;
     return out->status;
+}
+
+/* --- snapshots of games in progress --------------------------------------------- */
+
+int spg_progress_snapshot(spg_t *d, int64_t account_id,
+                          const sdb_snapshot_t *snap)
+{
+    params_t p = { 0 };
+    p_ll(&p, account_id);
+    p_ll(&p, snap->version);
+    p_ll(&p, snap->keys);
+    p_ll(&p, (long long)snap->pos);
+    p_blob(&p, snap->game, snap->game_len);
+    p_blob(&p, snap->checks, snap->checks_len);
+    char what[80];
+    snprintf(what, sizeof what, "account %lld: snapshot not saved",
+             (long long)account_id);
+    size_t before = d->nunf;
+    if (write_later(d, ST_SNAP_SET, &p, K_SNAP, account_id, what) != 0)
+        return -1;
+    if (!d->piped && d->nunf > before) { /* run at once: known now */
+        d->nunf = before;
+        return 0;
+    }
+    return 1;
+}
+
+int spg_progress_load_snapshot(spg_t *d, int64_t account_id,
+                               sdb_snapshot_t *out)
+{
+    memset(out, 0, sizeof *out);
+    params_t p = { 0 };
+    p_ll(&p, account_id);
+    char what[80];
+    snprintf(what, sizeof what, "account %lld: snapshot not read",
+             (long long)account_id);
+    PGresult *r = read_now(d, ST_SNAP_GET, &p, what);
+    if (!r)
+        return -1;
+    int found = 0, failed = 0;
+    if (PQntuples(r) > 0) {
+        long long keys = col_ll(r, 0, 1), pos = col_ll(r, 0, 2);
+        out->version = (uint32_t)col_ll(r, 0, 0);
+        out->keys = keys >= 0 && keys <= UINT32_MAX ? (uint32_t)keys : 0;
+        out->pos = pos >= 0 ? (size_t)pos : 0;
+        failed = col_blob(r, 0, 3, &out->game, &out->game_len) != 0 ||
+                 col_blob(r, 0, 4, &out->checks, &out->checks_len) != 0;
+        found = out->game != NULL;
+    }
+    PQclear(r);
+    if (failed) {
+        db_fail(d, "store: %s: %s: out of memory", d->name, what);
+        sdb_snapshot_free(out);
+        return -1;
+    }
+    return found;
 }
 
 /* --- finished games by id, listing, retention, guests ---------------------------- */

@@ -3,9 +3,9 @@
  * and each request's work on the database thread. store_impl.h tells how a
  * request moves between the threads.
  *
- * Begins, appends and ends answer nobody: like a finished game they are
- * queued in order, written in the batch they fall in and freed by the
- * database thread. What keeps an account's rows a prefix of what was
+ * Begins, appends, snapshots and ends answer nobody: like a finished game
+ * they are queued in order, written in the batch they fall in and freed by
+ * the database thread. What keeps an account's rows a prefix of what was
  * appended is the "broken" list (the database thread's): an account whose
  * begin or append was not written (a failed statement or a batch rolled
  * back), or whose append found no game in progress, loses its later
@@ -61,10 +61,11 @@ uint64_t store_progress_unfollowed(store_t *st)
 {
     const store_unfollowed_t *u;
     size_t n = sdb_unfollowed(st->db, &u);
-    for (size_t i = 0; i < n; i++)
-        broken_add(st, u[i].account_id, u[i].why ? "game in progress not "
-                   "begun (no such account)" : "keys appended to no game in "
-                   "progress: dropped");
+    for (size_t i = 0; i < n; i++) /* (a snapshot of no game: dropped) */
+        if (u[i].why != 2)
+            broken_add(st, u[i].account_id, u[i].why ? "game in progress not "
+                       "begun (no such account)" : "keys appended to no game "
+                       "in progress: dropped");
     return n;
 }
 
@@ -88,6 +89,18 @@ static void load_progress(store_t *st, req_t *r)
     r->game_version = p.game_version;
     if (r->status == STORE_OK && p.game_version != GAME_VERSION)
         r->status = STORE_STALE;
+    if (r->status != STORE_OK)
+        return;
+    /* The latest snapshot, if it is a game of this build's size at all;
+     * the rebuild checks the rest against the keys. Not read: the keys
+     * alone still rebuild the game (from the start). */
+    if (sdb_progress_load_snapshot(st->db, r->id, &r->snap) > 0 &&
+        r->snap.game_len != sizeof(game_t)) {
+        log_error("store: %s: account %lld: a snapshot of %zu bytes, not a "
+                  "game of this build (%zu): ignored", st->path,
+                  (long long)r->id, r->snap.game_len, sizeof(game_t));
+        sdb_snapshot_free(&r->snap);
+    }
 }
 
 int store_progress_db(store_t *st, req_t *r, int ok)
@@ -113,6 +126,11 @@ int store_progress_db(store_t *st, req_t *r, int ok)
                                             "progress: dropped"
                                           : "keys not appended");
         return rc > 0;
+    case OP_PROG_SNAP:
+        /* (an account whose keys are broken has no tail to go on from it) */
+        if (!ok || broken_find(st, r->id) < st->nbroken)
+            return 0;
+        return sdb_progress_snapshot(st->db, r->id, &r->snap) > 0;
     case OP_PROG_END:
         if (!ok)
             return 0;
@@ -153,6 +171,14 @@ void store_progress_answer(req_t *r)
             p.keys = r->record;
             p.len = r->record_len;
         }
+        if (r->status == STORE_OK && r->snap.game) {
+            p.snap = r->snap.game;
+            p.snap_version = r->snap.version;
+            p.snap_keys = r->snap.keys;
+            p.snap_pos = r->snap.pos;
+            p.snap_checks = r->snap.checks;
+            p.snap_checks_len = r->snap.checks_len;
+        }
         r->cb.progress(r->ctx, &p);
     } else {
         store_record_t a;
@@ -192,11 +218,13 @@ static req_t *prog_req(store_t *st, int op, int64_t account_id, int bounded,
     if (!r) {
         /* the first of a run and every 1000th: a full queue must not also
          * flood the log */
-        if (st->prog_refused++ % 1000 == 0)
+        uv_mutex_lock(&st->lmu);
+        uint64_t n = ++st->prog_refused;
+        uv_mutex_unlock(&st->lmu);
+        if (n % 1000 == 1)
             log_error("store: %s: keys of account %lld refused (%llu so far)",
                       full ? "too many waiting for the disk" : "out of memory",
-                      (long long)account_id,
-                      (unsigned long long)st->prog_refused);
+                      (long long)account_id, (unsigned long long)n);
         return NULL;
     }
     r->st = st;
@@ -249,6 +277,39 @@ int store_progress_append(store_t *st, int64_t account_id, const void *keys,
     }
     memcpy(r->record, keys, len);
     r->record_len = len;
+    prog_queue(st, r);
+    return 0;
+}
+
+int store_progress_snapshot(store_t *st, int64_t account_id, const game_t *g,
+                            uint32_t nkeys, size_t pos, const void *checks,
+                            size_t checks_len)
+{
+    if (checks_len != ((size_t)nkeys / RECORD_CHECK_EVERY + 1) * 4) {
+        log_error("store: account %lld: a snapshot at key %u with %zu bytes "
+                  "of checks refused", (long long)account_id, (unsigned)nkeys,
+                  checks_len);
+        return -1;
+    }
+    req_t *r = prog_req(st, OP_PROG_SNAP, account_id, 1,
+                        sizeof *g + checks_len);
+    if (!r)
+        return -1;
+    r->snap.game = malloc(sizeof *g);
+    r->snap.checks = malloc(checks_len);
+    if (!r->snap.game || !r->snap.checks) {
+        log_error("store: out of memory: a snapshot of account %lld refused",
+                  (long long)account_id);
+        store_req_free(r);
+        return -1;
+    }
+    memcpy(r->snap.game, g, sizeof *g);
+    memcpy(r->snap.checks, checks, checks_len);
+    r->snap.game_len = sizeof *g;
+    r->snap.checks_len = checks_len;
+    r->snap.version = GAME_VERSION;
+    r->snap.keys = nkeys;
+    r->snap.pos = pos;
     prog_queue(st, r);
     return 0;
 }

@@ -78,6 +78,15 @@ static const char *const migrations[] = {
     "  key TEXT PRIMARY KEY,"
     "  value INTEGER NOT NULL"
     ") WITHOUT ROWID;",
+    /* 5: the latest snapshot of each game in progress, so that a resume
+     * replays only the keys after it: NULL until the first (a begin
+     * inserts the row without one; an end deletes it with the row) */
+    "ALTER TABLE progress ADD COLUMN snap_version INTEGER;" /* GAME_VERSION */
+    "ALTER TABLE progress ADD COLUMN snap_keys INTEGER;"  /* keys before it */
+    "ALTER TABLE progress ADD COLUMN snap_pos INTEGER;"   /* their bytes */
+    "ALTER TABLE progress ADD COLUMN snap_game BLOB;"     /* the game_t */
+    "ALTER TABLE progress ADD COLUMN snap_checks BLOB;",  /* record.h checks
+                                                             up to it */
 };
 #define NMIGRATIONS (int)(sizeof migrations / sizeof migrations[0])
 _Static_assert(sizeof migrations / sizeof migrations[0] == STORE_SCHEMA_VERSION,
@@ -95,6 +104,7 @@ enum stmt {
     ST_RANK, ST_BEGIN, ST_COMMIT, ST_ROLLBACK,
     ST_PROG_DEL_KEYS, ST_PROG_DEL, ST_PROG_INS, ST_PROG_APPEND, ST_PROG_GROW,
     ST_PROG_GET, ST_PROG_KEYS, ST_GET_GAME, ST_LIST, ST_PRUNE, ST_SET_PWHASH,
+    ST_SNAP_SET, ST_SNAP_GET,
     ST_COUNT
 };
 
@@ -137,6 +147,14 @@ static const char *const stmt_sql[ST_COUNT] = {
                     " FROM progress WHERE account_id = ?",
     [ST_PROG_KEYS] = "SELECT pos, keys FROM progress_keys WHERE account_id = ?"
                      " ORDER BY pos",
+    /* the latest snapshot replaces the one before; nothing if the account
+     * has no game in progress */
+    [ST_SNAP_SET] = "UPDATE progress SET snap_version = ?2, snap_keys = ?3,"
+                    " snap_pos = ?4, snap_game = ?5, snap_checks = ?6"
+                    " WHERE account_id = ?1",
+    [ST_SNAP_GET] = "SELECT snap_version, snap_keys, snap_pos, snap_game,"
+                    " snap_checks FROM progress"
+                    " WHERE account_id = ? AND snap_game IS NOT NULL",
     [ST_GET_GAME] = "SELECT " GAME_COLS ", record, ending FROM games"
                     " WHERE id = ?",
     /* rogued --list-games: every game after id ?1, oldest first */
@@ -909,6 +927,72 @@ int lite_progress_load(lite_t *d, int64_t account_id, store_progress_t *out,
     *keys = b.data; /* NULL if no byte */
     out->len = b.len;
     return out->status;
+}
+
+/* --- snapshots of games in progress ------------------------------------------- */
+
+int lite_progress_snapshot(lite_t *d, int64_t account_id,
+                           const sdb_snapshot_t *snap)
+{
+    sqlite3_stmt *s = d->st[ST_SNAP_SET];
+    sqlite3_bind_int64(s, 1, account_id);
+    sqlite3_bind_int64(s, 2, snap->version);
+    sqlite3_bind_int64(s, 3, snap->keys);
+    sqlite3_bind_int64(s, 4, (sqlite3_int64)snap->pos);
+    sqlite3_bind_blob64(s, 5, snap->game, snap->game_len, SQLITE_STATIC);
+    sqlite3_bind_blob64(s, 6, snap->checks, snap->checks_len, SQLITE_STATIC);
+    int rc = run(d, ST_SNAP_SET);
+    if (rc != SQLITE_DONE) {
+        db_fail(d, "store: %s: account %lld: snapshot not saved: %s", d->path,
+                (long long)account_id, sqlite3_errstr(rc));
+        return -1;
+    }
+    return sqlite3_changes(d->db) > 0;
+}
+
+/* A malloc'd copy of a blob column (NULL for none or no byte). */
+static int column_copy(sqlite3_stmt *s, int col, void **out, size_t *len)
+{
+    const void *p = sqlite3_column_blob(s, col);
+    int n = sqlite3_column_bytes(s, col);
+    *out = NULL;
+    *len = 0;
+    if (!p || n <= 0)
+        return 0;
+    if (!(*out = malloc((size_t)n)))
+        return -1;
+    memcpy(*out, p, (size_t)n);
+    *len = (size_t)n;
+    return 0;
+}
+
+int lite_progress_load_snapshot(lite_t *d, int64_t account_id,
+                                sdb_snapshot_t *out)
+{
+    int failed = 0, found = 0;
+    memset(out, 0, sizeof *out);
+    sqlite3_stmt *s = d->st[ST_SNAP_GET];
+    sqlite3_bind_int64(s, 1, account_id);
+    if (step_row(s, &failed)) {
+        sqlite3_int64 keys = sqlite3_column_int64(s, 1);
+        sqlite3_int64 pos = sqlite3_column_int64(s, 2);
+        out->version = (uint32_t)sqlite3_column_int64(s, 0);
+        out->keys = keys >= 0 && keys <= UINT32_MAX ? (uint32_t)keys : 0;
+        out->pos = pos >= 0 ? (size_t)pos : 0;
+        if (column_copy(s, 3, &out->game, &out->game_len) != 0 ||
+            column_copy(s, 4, &out->checks, &out->checks_len) != 0)
+            failed = SQLITE_NOMEM;
+        found = out->game != NULL;
+    }
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    if (failed) {
+        db_fail(d, "store: %s: account %lld: snapshot not read: %s", d->path,
+                (long long)account_id, sqlite3_errstr(failed));
+        sdb_snapshot_free(out);
+        return -1;
+    }
+    return found;
 }
 
 /* --- finished games by id --------------------------------------------------- */

@@ -15,6 +15,7 @@ void store_req_free(req_t *r)
     free(r->record);
     game_free(r->played);
     record_free(&r->rec);
+    sdb_snapshot_free(&r->snap);
     free(r->scores);
     free(r);
 }
@@ -57,6 +58,7 @@ static void db_one(store_t *st, req_t *r, int ok, uint64_t *written,
     case OP_PROG_BEGIN:
     case OP_PROG_APPEND:
     case OP_PROG_END:
+    case OP_PROG_SNAP:
     case OP_PROG_LOAD:
     case OP_GET_RECORD:
         *progress += (uint64_t)store_progress_db(st, r, ok);
@@ -207,6 +209,7 @@ static void db_batch(store_t *st, req_t *batch, uint64_t n)
                 free(r->record);
                 r->record = NULL;
                 r->record_len = 0;
+                sdb_snapshot_free(&r->snap);
             }
         }
         store_progress_failed(st, batch);
@@ -215,7 +218,6 @@ static void db_batch(store_t *st, req_t *batch, uint64_t n)
         log_error("store: %s: %llu of %llu games lost", st->path,
                   (unsigned long long)(games - written),
                   (unsigned long long)games);
-    int answers = 0;
     req_t *ended = NULL, *next;
     uv_mutex_lock(&st->mu);
     st->stats.games_written += written;
@@ -231,13 +233,10 @@ static void db_batch(store_t *st, req_t *batch, uint64_t n)
             r->next = ended;
             ended = r;
         } else {
-            store_queue_push(&st->done_head, &st->done_tail, r);
-            answers = 1;
+            store_done_push(st, r);
         }
     }
     uv_mutex_unlock(&st->mu);
-    if (answers)
-        uv_async_send(&st->async);
     /* games (and progress) end here, outside the lock: freeing a thousand
      * games and their records must not hold up the loop's next
      * store_add_game */

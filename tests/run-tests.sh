@@ -9,8 +9,11 @@
 #  e2e      tests/e2e/*.sh                    real clients in tmux (rel build);
 #                                             each script is one test: exit 0
 #                                             passes, 77 skips, anything else fails
-#  tsan     the session suites whose server work crosses threads (the store's
-#           thread, the hashing and rebuilding pool: TSAN_SUITES) against
+#  tsan     build/tsan/tests/unit/test_*: unit tests of code shared between
+#           threads (the inbox between loops, the directory), built with
+#           ThreadSanitizer; and the session suites whose server work crosses
+#           threads (worker loops, the store's thread, the hashing and
+#           rebuilding pool: TSAN_SUITES) against
 #           build/tsan/rogued, the server under ThreadSanitizer: a data race
 #           is a report in the server's log and a non-zero exit, which fail
 #           the suite
@@ -45,8 +48,8 @@ TEST_JOBS=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 export ROGUED_BIN=${ROGUED_BIN:-$PWD/build/san/rogued}
 export ROGUED_REL_BIN=${ROGUED_REL_BIN:-$PWD/build/rel/rogued}
 ROGUED_TSAN_BIN=${ROGUED_TSAN_BIN:-$PWD/build/tsan/rogued}
-TSAN_SUITES=${TSAN_SUITES:-test_lobby test_resume test_watch test_phase}
-PG_SUITES=${PG_SUITES:-test_store test_store_keep test_progress test_export}
+TSAN_SUITES=${TSAN_SUITES:-test_lobby test_resume test_watch test_phase test_workers}
+PG_SUITES=${PG_SUITES:-test_store test_store_keep test_progress test_progress_snapshot test_export}
 # Sanitizers: any report fails the binary; leaks are reported at exit.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:halt_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
@@ -159,7 +162,12 @@ for fam in "${families[@]}"; do
                     [ -x "$bin" ] || { missing+=("tsan:$bin"); continue; }
                     add tsan "tsan_$t" tsan "$bin" "$t"
                 done
-            fi ;;
+            fi
+            # unit tests of code shared between threads, built with TSan
+            for bin in build/tsan/tests/unit/test_*; do
+                [ -x "$bin" ] && [ -f "$bin" ] || continue
+                add tsan "tsan_unit_$(basename "$bin")" check "$bin" "$(basename "$bin")"
+            done ;;
         e2e)
             for t in tests/e2e/*.sh; do
                 [ -f "$t" ] || continue

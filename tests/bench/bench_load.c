@@ -48,8 +48,11 @@
  * this 2-core machine anything above 2 means other work took CPU from the
  * server or the generator.
  *
- *   bench_load --server BIN [--rows N:R:D[,N:R:D]...] [--sources K]
+ *   bench_load --server BIN [--rows N:R:D[:W][,N:R:D[:W]]...] [--sources K]
  *              [--arg ARG]...    (extra server arguments)
+ *   W: the server's worker loops for that row (default: the server's own,
+ *   one per core); rows that differ only in W compare 1 and 2 loops at the
+ *   same offered load in the same run. 
  *   BENCH_LOAD_TRACE=FILE: one line per answered key (ms since the window
  *   opened, latency ms, session index), to see when slow answers happen. */
 #include <errno.h>
@@ -797,6 +800,7 @@ static double quantile_ms(const uint32_t *v, size_t n, double q)
 
 typedef struct rowspec {
     int n, rate, secs;
+    int workers;               /* the server's worker loops; 0: its default */
 } rowspec_t;
 
 static int fd_limit(void)
@@ -812,6 +816,16 @@ static int fd_limit(void)
     return rl.rlim_cur > 1000000 ? 1000000 : (int)rl.rlim_cur;
 }
 
+/* The worker loops column: as asked, or the server's default. */
+static const char *loops_name(const rowspec_t *spec)
+{
+    static char name[16];
+    if (spec->workers <= 0)
+        return "default";
+    snprintf(name, sizeof name, "%d", spec->workers);
+    return name;
+}
+
 static void run_row(const rowspec_t *spec, const char *bin, char **extra,
                     int nextra, int sources)
 {
@@ -825,15 +839,25 @@ static void run_row(const rowspec_t *spec, const char *bin, char **extra,
     r->sources = sources > 0 ? sources : 1 + (r->n - 1) / PORTS_PER_SOURCE;
     int limit = fd_limit();
     if (r->n + 64 > limit) {
-        printf("| %d | %d | skipped: descriptor limit %d (raise `ulimit -Hn`) "
-               "| | | | | | | | | | | | | | | | | |\n", r->n, r->rate, limit);
+        printf("| %d | %d | %s | skipped: descriptor limit %d (raise `ulimit -Hn`) "
+               "| | | | | | | | | | | | | | | | | |\n", r->n, r->rate,
+               loops_name(spec), limit);
         return;
     }
     server_t sv;
     memset(&sv, 0, sizeof sv);
-    if (server_start(&sv, bin, r->n + 16, extra, nextra) != 0) {
-        printf("| %d | %d | the server did not start | | | | | | | | | | | | | | | | | |\n",
-               r->n, r->rate);
+    char *args[MAX_ARGS + 2], workers[32];
+    int nargs = 0;
+    for (int i = 0; i < nextra; i++)
+        args[nargs++] = extra[i];
+    if (spec->workers > 0) {
+        snprintf(workers, sizeof workers, "workers=%d", spec->workers);
+        args[nargs++] = "--set";
+        args[nargs++] = workers;
+    }
+    if (server_start(&sv, bin, r->n + 16, args, nargs) != 0) {
+        printf("| %d | %d | %s | the server did not start | | | | | | | | | | | | | | | | | |\n",
+               r->n, r->rate, loops_name(spec));
         if (sv.pid > 0)
             server_stop(&sv);
         return;
@@ -916,10 +940,10 @@ static void run_row(const rowspec_t *spec, const char *bin, char **extra,
     double turns_s = r->answered ? (double)turns * (double)r->answered_in_window /
                                    (double)r->answered / secs : 0.0;
     int errors = r->failed + not_ready;
-    printf("| %d | %d | %.1f | %d | %.0f | %.0f | %.0f | %.2f | %.2f | %.2f | %.2f "
+    printf("| %d | %d | %s | %.1f | %d | %.0f | %.0f | %.0f | %.2f | %.2f | %.2f | %.2f "
            "| %ld | %.0f | %d | %d | %.1f | %.1f / %.1f | %.1f "
            "| %.0f%% / %.0f%% | %.1f | %.2f |\n",
-           r->n, r->rate, setup_s, held, (double)r->offered / secs,
+           r->n, r->rate, loops_name(spec), setup_s, held, (double)r->offered / secs,
            (double)r->answered_in_window / secs, turns_s,
            quantile_ms(r->lat, r->nlat, 0.5), quantile_ms(r->lat, r->nlat, 0.99),
            quantile_ms(r->lat, r->nlat, 0.999), quantile_ms(r->lat, r->nlat, 1.0),
@@ -959,6 +983,14 @@ static int parse_rows(const char *spec, rowspec_t *rows)
         if (sscanf(p, "%d:%d:%d%n", &r.n, &r.rate, &r.secs, &used) != 3 ||
             r.n < 1 || r.rate < 1 || r.rate > 1000 || r.secs < 1 || r.secs > 600)
             return -1;
+        r.workers = 0;
+        if (p[used] == ':') {
+            int more = 0;
+            if (sscanf(p + used, ":%d%n", &r.workers, &more) != 1 ||
+                r.workers < 1 || r.workers > 63)
+                return -1;
+            used += more;
+        }
         rows[n++] = r;
         p += used;
         if (*p == ',')
@@ -972,7 +1004,8 @@ static int parse_rows(const char *spec, rowspec_t *rows)
 int main(int argc, char **argv)
 {
     const char *bin = NULL;
-    const char *rows_spec = "1:1:10,100:1:10,1000:1:10,10000:1:15,1000:5:10,1000:50:10";
+    const char *rows_spec = "1:1:10,100:1:10,1000:1:10,10000:1:15:1,"
+                            "10000:1:15:2,1000:5:10,1000:50:10:1,1000:50:10:2";
     char *extra[MAX_ARGS];
     int nextra = 0, sources = 0;
     for (int i = 1; i < argc; i++) {
@@ -986,7 +1019,7 @@ int main(int argc, char **argv)
             extra[nextra++] = argv[++i];
         else {
             fprintf(stderr,
-                    "usage: bench_load --server BIN [--rows N:R:D[,N:R:D]...] "
+                    "usage: bench_load --server BIN [--rows N:R:D[:W][,...]] "
                     "[--sources K] [--arg SERVER_ARG]...\n");
             return 2;
         }
@@ -1004,12 +1037,12 @@ int main(int argc, char **argv)
            "telnet sessions from one libuv loop\n(80x24, xterm-256color), "
            "each sending R movement keys per second for D seconds, "
            "latency from a key to the frame marker that answers it (from when it fell due\nfor a key that waited for earlier answers); every key offered is counted.\n\n", bin);
-    printf("| sessions | keys/s each | setup s | held | keys/s offered "
+    printf("| sessions | keys/s each | worker loops | setup s | held | keys/s offered "
            "| keys/s served | turns/s | p50 ms | p99 ms | p99.9 ms | max ms "
            "| not served | bytes/key | errors | disconnects | server CPU µs/key "
            "| RSS idle / held MiB | KiB / session | CPU server / loadgen "
            "| loadgen CPU µs/key | load avg |\n");
-    printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     fflush(stdout);
     for (int i = 0; i < nrows; i++)
         run_row(&rows[i], bin, extra, nextra, sources);

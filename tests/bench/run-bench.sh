@@ -16,8 +16,8 @@
 #   balance  build/rel/tests/bench/bench_balance  (when built) the bot per
 #                                                  combat ruleset
 #
-# Environment: BENCH_ROWS overrides the load rows (N:keys-per-second:seconds,
-# comma-separated); BENCH_ONLY="core output" runs only those parts;
+# Environment: BENCH_ROWS overrides the load rows (N:keys-per-second:seconds
+# with :W for W worker loops, comma-separated); BENCH_ONLY="core output" runs only those parts;
 # BENCH_BIN_DIR and ROGUED_REL_BIN point at other builds of the benchmarks
 # and of the server.
 set -u
@@ -25,7 +25,7 @@ cd "$(dirname "$0")/../.."
 
 B=${BENCH_BIN_DIR:-build/rel/tests/bench}
 ROGUED=${ROGUED_REL_BIN:-build/rel/rogued}
-ROWS=${BENCH_ROWS:-1:1:10,100:1:10,1000:1:10,10000:1:15,1000:5:10,1000:50:10}
+ROWS=${BENCH_ROWS:-1:1:10,100:1:10,1000:1:10,10000:1:15:1,10000:1:15:2,1000:5:10,1000:50:10:1,1000:50:10:2}
 ONLY=${BENCH_ONLY:-core output load store watch balance}
 
 wants() { case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }

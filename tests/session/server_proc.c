@@ -269,6 +269,10 @@ tsrv_t *srv_start(const char *arg, ...)
      * threshold itself is tested in tests/unit/test_store_keep.c) */
     argv[n++] = "--set";
     argv[n++] = "guest_min_turns=0";
+    /* Two worker loops whatever the machine: every session test crosses
+     * loops (consecutive connections land on different ones). */
+    argv[n++] = "--set";
+    argv[n++] = "workers=2";
     va_list ap;
     va_start(ap, arg);
     for (const char *a = arg; a; a = va_arg(ap, const char *)) {

@@ -1,7 +1,8 @@
 /* test_directory.c - the host's directory (sessions by id, accounts, the
- * games list) against a plain array kept beside it, and the message queue
- * with its bounces. */
+ * games list) against a plain array kept beside it, shared by threads, and
+ * the message queue with its bounces. */
 #include <check.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,7 +27,7 @@ START_TEST(adds_and_removes_match_a_model)
     for (int round = 0; round < 40000; round++) {
         uint64_t id = (uint64_t)rng_range(&r, 1, NMODEL);
         if (!present[id]) {
-            ck_assert_int_eq(dir_add(&d, id, (void *)(uintptr_t)(id * 8)), 0);
+            ck_assert_int_eq(dir_add(&d, id, (void *)(uintptr_t)(id * 8), (int)(id % 3)), 0);
             present[id] = 1;
             n++;
         } else {
@@ -36,18 +37,19 @@ START_TEST(adds_and_removes_match_a_model)
         }
         if (round % 997 == 0)
             for (uint64_t i = 1; i <= NMODEL; i++) {
-                dir_entry_t *e = dir_find(&d, i);
-                if (present[i]) {
-                    ck_assert_ptr_nonnull(e);
-                    ck_assert_ptr_eq(e->sess, (void *)(uintptr_t)(i * 8));
-                } else {
-                    ck_assert_ptr_null(e);
+                dir_entry_t e;
+                int found = dir_lookup(&d, i, &e);
+                ck_assert_int_eq(found, present[i]);
+                if (found) {
+                    ck_assert_ptr_eq(e.sess, (void *)(uintptr_t)(i * 8));
+                    ck_assert_int_eq(e.loop, (int)(i % 3));
                 }
             }
     }
-    ck_assert_uint_eq(d.n, n);
-    ck_assert_ptr_null(dir_find(&d, 0));
-    ck_assert_ptr_null(dir_find(&d, NMODEL + 1));
+    ck_assert_uint_eq(dir_count(&d), n);
+    dir_entry_t e;
+    ck_assert_int_eq(dir_lookup(&d, 0, &e), 0);
+    ck_assert_int_eq(dir_lookup(&d, NMODEL + 1, &e), 0);
     dir_free(&d);
 }
 END_TEST
@@ -57,7 +59,7 @@ START_TEST(accounts_and_games)
     directory_t d;
     dir_init(&d);
     for (uint64_t id = 1; id <= 30; id++)
-        ck_assert_int_eq(dir_add(&d, id, NULL), 0);
+        ck_assert_int_eq(dir_add(&d, id, NULL, 0), 0);
     dir_set_account(&d, 7, 42);
     dir_set_account(&d, 19, 42);
     dir_set_account(&d, 3, 5);
@@ -76,7 +78,7 @@ START_TEST(accounts_and_games)
         strcpy(g.name, "p");
         dir_set_game(&d, id, &g);
     }
-    ck_assert_uint_eq(d.ngames, 5); /* 10 15 20 25 30 */
+    ck_assert_uint_eq(dir_ngames(&d), 5); /* 10 15 20 25 30 */
     dir_entry_t out[3];
     n = dir_games(&d, 15, out, 3);
     ck_assert_int_eq(n, 3);
@@ -86,9 +88,9 @@ START_TEST(accounts_and_games)
     ck_assert_int_eq(out[2].game.depth, 25);
     dir_set_game(&d, 20, NULL);
     dir_set_game(&d, 20, NULL); /* twice: counted once */
-    ck_assert_uint_eq(d.ngames, 4);
+    ck_assert_uint_eq(dir_ngames(&d), 4);
     dir_remove(&d, 25); /* a playing session that goes */
-    ck_assert_uint_eq(d.ngames, 3);
+    ck_assert_uint_eq(dir_ngames(&d), 3);
     n = dir_games(&d, 0, out, 3);
     ck_assert_int_eq(n, 3);
     ck_assert_uint_eq(out[0].id, 10);
@@ -154,6 +156,66 @@ START_TEST(queue_is_fifo_and_requests_bounce)
 }
 END_TEST
 
+/* Worker loops share the directory: each thread adds, publishes, looks up
+ * and removes its own sessions while the others do the same and list the
+ * games. Every thread finds each of its own entries as it left it, and
+ * the table ends empty. (The tsan family runs this under ThreadSanitizer.) */
+#define THREADS 4
+#define PER_THREAD 2000
+
+typedef struct worker_arg {
+    directory_t *d;
+    int loop;
+    int mismatches;
+} worker_arg_t;
+
+static void *churn(void *arg)
+{
+    worker_arg_t *w = arg;
+    for (int round = 0; round < 3; round++) {
+        for (uint64_t i = 1; i <= PER_THREAD; i++) {
+            uint64_t id = i * THREADS + (uint64_t)w->loop;
+            ck_assert_int_eq(dir_add(w->d, id, (void *)(uintptr_t)id, w->loop), 0);
+            dir_game_t g = { .depth = (int)(id % 50), .turns = round };
+            strcpy(g.name, "p");
+            dir_set_game(w->d, id, &g);
+            dir_set_account(w->d, id, (int64_t)id);
+        }
+        dir_entry_t games[8];
+        dir_games(w->d, 0, games, 8);
+        for (uint64_t i = 1; i <= PER_THREAD; i++) {
+            uint64_t id = i * THREADS + (uint64_t)w->loop;
+            dir_entry_t e;
+            if (!dir_lookup(w->d, id, &e) || e.loop != w->loop ||
+                e.sess != (void *)(uintptr_t)id || e.account_id != (int64_t)id ||
+                e.game.turns != round)
+                w->mismatches++;
+            dir_remove(w->d, id);
+        }
+    }
+    return NULL;
+}
+
+START_TEST(loops_share_one_directory)
+{
+    directory_t d;
+    dir_init(&d);
+    pthread_t th[THREADS];
+    worker_arg_t w[THREADS];
+    for (int i = 0; i < THREADS; i++) {
+        w[i] = (worker_arg_t){ &d, i, 0 };
+        ck_assert_int_eq(pthread_create(&th[i], NULL, churn, &w[i]), 0);
+    }
+    for (int i = 0; i < THREADS; i++) {
+        pthread_join(th[i], NULL);
+        ck_assert_int_eq(w[i].mismatches, 0);
+    }
+    ck_assert_uint_eq(dir_count(&d), 0);
+    ck_assert_uint_eq(dir_ngames(&d), 0);
+    dir_free(&d);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("directory");
@@ -161,6 +223,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, adds_and_removes_match_a_model);
     tcase_add_test(tc, accounts_and_games);
     tcase_add_test(tc, queue_is_fifo_and_requests_bounce);
+    tcase_add_test(tc, loops_share_one_directory);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -277,21 +277,28 @@ START_TEST(pg_refusals)
     ck_assert_msg(strstr(err, "127.0.0.1:1/nowhere") != NULL, "%s", err);
     ck_assert_msg(strstr(err, "hunter22") == NULL, "%s", err);
     /* a user that may read but not write: refused at start */
-    sw_exec("UPDATE rogued_schema SET version = 4;"
-            "DROP ROLE IF EXISTS rogued_reader;"
-            "CREATE ROLE rogued_reader LOGIN PASSWORD 'reader-pw';"
-            "GRANT SELECT ON ALL TABLES IN SCHEMA public TO rogued_reader;");
+    char sql[400];
+    snprintf(sql, sizeof sql, "UPDATE rogued_schema SET version = %d",
+             STORE_SCHEMA_VERSION);
+    sw_exec(sql);
+    /* (roles are the cluster's: one of the test's own name) */
+    char role[80];
+    snprintf(role, sizeof role, "reader_%s", sw_dbname);
+    snprintf(sql, sizeof sql, "CREATE ROLE %s LOGIN PASSWORD 'reader-pw';"
+             " GRANT SELECT ON ALL TABLES IN SCHEMA public TO %s", role, role);
+    sw_exec(sql);
     char url[600];
     snprintf(url, sizeof url, "%s", sw_url);
     char *at = strstr(url, "://");
     char ro[700];
-    snprintf(ro, sizeof ro, "postgresql://rogued_reader:reader-pw@%s",
+    snprintf(ro, sizeof ro, "postgresql://%s:reader-pw@%s", role,
              strchr(at + 3, '@') ? strchr(at + 3, '@') + 1 : at + 3);
     o.url = ro;
     ck_assert_ptr_null(store_open(&loop, dir, &o, err, sizeof err));
     ck_assert_msg(strstr(err, "cannot be written") != NULL, "%s", err);
     ck_assert_msg(strstr(err, "reader-pw") == NULL, "%s", err);
-    sw_exec("DROP OWNED BY rogued_reader; DROP ROLE rogued_reader;");
+    snprintf(sql, sizeof sql, "DROP OWNED BY %s; DROP ROLE %s", role, role);
+    sw_exec(sql);
 }
 END_TEST
 

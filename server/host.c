@@ -1,0 +1,256 @@
+/* host.c - the acceptor, the signals and the worker loops (host.h). */
+#define _GNU_SOURCE /* accept4 */
+#include "host.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "store.h"
+
+int host_default_workers(void)
+{
+    unsigned n = uv_available_parallelism();
+    return n < 1 ? 1 : n > HOST_WORKERS_MAX ? HOST_WORKERS_MAX : (int)n;
+}
+
+/* The worker with the fewest sessions, ties taken in turn. */
+static int pick_worker(host_t *h)
+{
+    int best = -1, best_load = 0;
+    for (int k = 0; k < h->nworkers; k++) {
+        int i = (h->next_worker + k) % h->nworkers;
+        int load = atomic_load(&h->load[i]);
+        if (best < 0 || load < best_load) {
+            best = i;
+            best_load = load;
+        }
+    }
+    h->next_worker = (best + 1) % h->nworkers;
+    return best;
+}
+
+static void on_accept_resume(uv_timer_t *t);
+
+static void on_acceptable(uv_poll_t *p, int status, int events)
+{
+    host_t *h = p->data;
+    (void)events;
+    if (status < 0) {
+        log_error("accept: %s", uv_strerror(status));
+        return;
+    }
+    /* A bounded batch: one flood of connections must not hold the
+     * acceptor from its signals. */
+    for (int i = 0; i < 64; i++) {
+        int fd = accept4(h->listen_fd, NULL, NULL,
+                         SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0) {
+            if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+                errno == ENOMEM) {
+                /* Out of descriptors: the connection waits in the backlog
+                 * rather than the acceptor spinning on it. */
+                log_error("accept: %s: pausing for 100 ms", strerror(errno));
+                uv_poll_stop(&h->accept_poll);
+                uv_timer_start(&h->accept_pause, on_accept_resume, 100, 0);
+            } else if (errno != EAGAIN && errno != EWOULDBLOCK &&
+                       errno != EINTR && errno != ECONNABORTED) {
+                log_error("accept: %s", strerror(errno));
+            }
+            return;
+        }
+        int w = pick_worker(h);
+        atomic_fetch_add(&h->load[w], 1);
+        if (srv_send_connection(&h->workers[w], fd) != 0) {
+            atomic_fetch_sub(&h->load[w], 1);
+            close(fd);
+        }
+    }
+}
+
+static void on_accept_resume(uv_timer_t *t)
+{
+    host_t *h = t->data;
+    if (!h->stopping)
+        uv_poll_start(&h->accept_poll, UV_READABLE, on_acceptable);
+}
+
+void host_session_gone(host_t *h, int worker)
+{
+    atomic_fetch_sub(&h->load[worker], 1);
+}
+
+static void on_signal(uv_signal_t *sig, int signum)
+{
+    host_t *h = sig->data;
+    /* SIGHUP (the terminal that ran us closed) is a clean shutdown too:
+     * every game kept or recorded, never lost. */
+    host_shutdown(h, signum == SIGINT ? "SIGINT"
+                     : signum == SIGHUP ? "SIGHUP" : "SIGTERM");
+}
+
+static void on_sweep(uv_timer_t *t)
+{
+    host_t *h = t->data;
+    addr_sweep(&h->addrs, uv_now(h->loop));
+}
+
+/* A listening socket on cfg's address and port, or -1 (logged). */
+static int listen_socket(host_t *h)
+{
+    const config_t *c = &h->cfg;
+    struct sockaddr_storage addr;
+    int rc;
+    memset(&addr, 0, sizeof addr);
+    if (strchr(c->bind, ':'))
+        rc = uv_ip6_addr(c->bind, c->port, (struct sockaddr_in6 *)&addr);
+    else
+        rc = uv_ip4_addr(c->bind, c->port, (struct sockaddr_in *)&addr);
+    if (rc != 0) {
+        log_error("bind address '%s' is not an IP address", c->bind);
+        return -1;
+    }
+    int fd = socket(addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+                    0);
+    if (fd < 0) {
+        log_error("cannot make a socket: %s", strerror(errno));
+        return -1;
+    }
+    int on = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    socklen_t len = addr.ss_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+                                               : sizeof(struct sockaddr_in);
+    if (bind(fd, (struct sockaddr *)&addr, len) != 0 || listen(fd, 511) != 0) {
+        log_error("cannot listen on %s port %d: %s", c->bind, c->port,
+                  strerror(errno));
+        close(fd);
+        return -1;
+    }
+    /* Report the port actually bound: with port 0 the kernel picks it, and
+     * the tests read it from this line. */
+    struct sockaddr_storage bound;
+    socklen_t blen = sizeof bound;
+    char name[80];
+    if (getsockname(fd, (struct sockaddr *)&bound, &blen) == 0)
+        srv_addr_name(&bound, name, sizeof name);
+    else
+        snprintf(name, sizeof name, "%s:%d", c->bind, c->port);
+    log_info("listening on %s (max %d players, %d worker loop%s)", name,
+             c->max_sessions, h->nworkers, h->nworkers == 1 ? "" : "s");
+    return fd;
+}
+
+/* Frees what host_init made, the workers not started or joined already. */
+static void host_free(host_t *h)
+{
+    free(h->workers);
+    free(h->load);
+    h->workers = NULL;
+    h->load = NULL;
+    dir_free(&h->dir);
+    addr_limits_free(&h->addrs);
+}
+
+int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
+              struct store *store)
+{
+    memset(h, 0, sizeof *h);
+    h->loop = loop;
+    h->cfg = *cfg;
+    h->store = store;
+    h->listen_fd = -1;
+    h->nworkers = cfg->workers > 0 ? cfg->workers : host_default_workers();
+    dir_init(&h->dir);
+    char err[256];
+    h->proxy_on = config_proxy_on(cfg);
+    proxy_trust_parse(&h->trust, cfg->proxy_trusted, err, sizeof err);
+    h->workers = calloc((size_t)h->nworkers, sizeof *h->workers);
+    h->load = calloc((size_t)h->nworkers, sizeof *h->load);
+    if (!h->workers || !h->load ||
+        addr_limits_init(&h->addrs, cfg->max_sessions_per_ip,
+                         cfg->connects_per_ip_per_minute, cfg->hashes_per_ip,
+                         cfg->registrations_per_ip_per_hour) != 0) {
+        log_error("out of memory");
+        host_free(h);
+        store_close(store);
+        return -1;
+    }
+    h->listen_fd = listen_socket(h);
+    if (h->listen_fd < 0) {
+        host_free(h);
+        store_close(store);
+        return -1;
+    }
+    int started = 0;
+    for (; started < h->nworkers; started++)
+        if (srv_init(&h->workers[started], h, started) != 0 ||
+            srv_start(&h->workers[started]) != 0)
+            break;
+    uv_poll_init(loop, &h->accept_poll, h->listen_fd);
+    h->accept_poll.data = h;
+    uv_timer_init(loop, &h->accept_pause);
+    h->accept_pause.data = h;
+    uv_signal_init(loop, &h->sigint);
+    uv_signal_init(loop, &h->sigterm);
+    uv_signal_init(loop, &h->sighup);
+    h->sigint.data = h->sigterm.data = h->sighup.data = h;
+    uv_timer_init(loop, &h->sweep);
+    h->sweep.data = h;
+    if (started < h->nworkers) {
+        /* A worker that started is stopped the usual way. */
+        h->nworkers = started;
+        host_shutdown(h, "a worker could not start");
+        return 0;
+    }
+    uv_poll_start(&h->accept_poll, UV_READABLE, on_acceptable);
+    uv_signal_start(&h->sigint, on_signal, SIGINT);
+    uv_signal_start(&h->sigterm, on_signal, SIGTERM);
+    uv_signal_start(&h->sighup, on_signal, SIGHUP);
+    uv_timer_start(&h->sweep, on_sweep, 10000, 10000);
+    return 0;
+}
+
+void host_shutdown(host_t *h, const char *why)
+{
+    if (h->stopping)
+        return;
+    h->stopping = 1;
+    atomic_store(&h->shutting_down, 1);
+    log_info("shutting down (%s), %d players online", why,
+             atomic_load(&h->online));
+    uv_close((uv_handle_t *)&h->accept_poll, NULL);
+    uv_close((uv_handle_t *)&h->accept_pause, NULL);
+    uv_close((uv_handle_t *)&h->sigint, NULL);
+    uv_close((uv_handle_t *)&h->sigterm, NULL);
+    uv_close((uv_handle_t *)&h->sighup, NULL);
+    uv_close((uv_handle_t *)&h->sweep, NULL);
+    for (int i = 0; i < h->nworkers; i++)
+        srv_send_shutdown(&h->workers[i], why);
+}
+
+int host_run(host_t *h)
+{
+    uv_run(h->loop, UV_RUN_DEFAULT);
+    /* The acceptor is closed (its loop ended with it): no socket reaches a
+     * worker any more. Each worker ends once its sessions are gone. */
+    if (h->listen_fd >= 0)
+        close(h->listen_fd);
+    h->listen_fd = -1;
+    for (int i = 0; i < h->nworkers; i++)
+        srv_join(&h->workers[i]);
+    /* Every session is gone and every game it ended is queued: write them. */
+    store_close(h->store);
+    h->store = NULL;
+    host_free(h);
+    int rc = uv_loop_close(h->loop);
+    if (rc != 0)
+        log_error("loop closed with handles still open: %s", uv_strerror(rc));
+    return rc;
+}

@@ -1,0 +1,81 @@
+/* host.h - the process: the listener and its acceptor, the signals, the
+ * worker loops and what they share.
+ *
+ * The main thread runs a small loop of its own: it accepts connections
+ * and hands each socket to the worker with the fewest sessions (ties go
+ * round), turns SIGINT, SIGTERM and SIGHUP into a clean shutdown of every
+ * worker, and forgets idle addresses now and then. It never touches a
+ * session. The workers (server.h) share, each behind its own lock: the
+ * directory of sessions, the per-address limits, the count against
+ * max_sessions, session ids, and the store (its one database thread and
+ * queue; each worker has its own side of it: store_attach).
+ *
+ * Why one acceptor rather than a listener per worker (SO_REUSEPORT): the
+ * kernel's hash spreads connections evenly only on average, and not at all
+ * for one busy address; the acceptor balances by the sessions each worker
+ * actually has, costs one message per connection, and places connections
+ * predictably (the tests put two players on two loops by connecting one
+ * after the other). docs/architecture.md, "Worker loops". */
+#ifndef ROGUE_HOST_H
+#define ROGUE_HOST_H
+
+#include <stdatomic.h>
+#include <uv.h>
+
+#include "addr_limits.h"
+#include "config.h"
+#include "directory.h"
+#include "proxy_proto.h"
+#include "server.h"
+
+struct store;
+
+/* At most this many worker loops (the store has a side for each). */
+#define HOST_WORKERS_MAX 63
+
+typedef struct host {
+    uv_loop_t *loop;           /* the main thread's */
+    config_t cfg;
+    int listen_fd;
+    uv_poll_t accept_poll;
+    uv_timer_t accept_pause;   /* out of descriptors: stop a moment */
+    uv_signal_t sigint, sigterm, sighup;
+    uv_timer_t sweep;          /* forgets idle addresses */
+    struct store *store;       /* owned: closed after the last worker */
+    /* what the workers share */
+    directory_t dir;
+    addr_limits_t addrs;
+    proxy_trust_t trust;
+    int proxy_on;
+    atomic_int online;         /* admitted sessions, every loop */
+    atomic_int shutting_down;
+    atomic_uint_fast64_t next_id;
+    int nworkers;
+    srv_t *workers;            /* [nworkers]; owned */
+    atomic_int *load;          /* [nworkers]: sessions each holds */
+    int next_worker;           /* the acceptor's round */
+    int stopping;              /* the acceptor's shutdown has begun */
+} host_t;
+
+/* The number of worker loops `workers = 0` means: one per core. */
+int host_default_workers(void);
+
+/* Binds and listens (logging "listening on ADDR:PORT ..."), starts the
+ * workers. Takes the store (store_open'd on `loop`, the calling thread's)
+ * and closes it in host_run, or here on failure. Returns 0, or -1 after
+ * logging why. */
+int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
+              struct store *store);
+
+/* Runs until a signal or host_shutdown has stopped every worker, then
+ * writes what the store still holds and closes it. Returns 0 when every
+ * loop closed cleanly. */
+int host_run(host_t *h);
+
+/* Starts a clean shutdown: stop accepting, tell every worker. */
+void host_shutdown(host_t *h, const char *why);
+
+/* A worker is done with a session (its load, for the acceptor). */
+void host_session_gone(host_t *h, int worker);
+
+#endif
