@@ -42,7 +42,7 @@ LDFLAGS ?=
 # PostgreSQL server itself (PG_PKGS) is for the tests' throwaway clusters and
 # the benchmark, and its family is skipped if it cannot be installed.
 RUN_PKGS  := gcc make pkg-config libuv1-dev libtelnet-dev libsqlite3-dev libsodium-dev \
-             libpq-dev
+             libwslay-dev libhttp-parser-dev nettle-dev curl ca-certificates libpq-dev
 PG_PKGS   := postgresql postgresql-common
 TEST_PKGS := $(RUN_PKGS) check libvterm-dev telnet tmux clang libclang-rt-dev \
              libncurses-dev ttyrec asciinema
@@ -50,8 +50,10 @@ TEST_PKGS := $(RUN_PKGS) check libvterm-dev telnet tmux clang libclang-rt-dev \
 WARN := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Werror
 STD  := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 INC  := -Icommon -Iserver
-PKG_CFLAGS = $(shell pkg-config --cflags libuv libtelnet sqlite3 libsodium libpq 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs libuv libtelnet sqlite3 libsodium libpq 2>/dev/null)
+PKG_CFLAGS = $(shell pkg-config --cflags libuv libtelnet sqlite3 libsodium nettle libpq 2>/dev/null)
+# wslay and http-parser ship no pkg-config file in Debian.
+PKG_LIBS   = $(shell pkg-config --libs libuv libtelnet sqlite3 libsodium nettle libpq 2>/dev/null) \
+             -lwslay -lhttp_parser
 TEST_CFLAGS = $(shell pkg-config --cflags check vterm 2>/dev/null)
 TEST_LIBS   = $(shell pkg-config --libs check vterm 2>/dev/null) -lm
 
@@ -68,7 +70,10 @@ SESS_LIB   := $(sort $(filter-out $(SESS_SRC),$(wildcard tests/session/*.c)))
 FUZZ_SRC   := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 BENCH_SRC  := $(sort $(wildcard tests/bench/bench_*.c))
 
-LIB_OBJS = $(patsubst %.c,build/$(1)/%.o,$(CORE_SRC) $(SERVER_SRC))
+# The browser page, generated into build/gen (web/embed.sh): part of every
+# build's library like a source file.
+GEN_SRC  := build/gen/web_assets.c
+LIB_OBJS = $(patsubst %.c,build/$(1)/%.o,$(CORE_SRC) $(SERVER_SRC) $(GEN_SRC))
 # Everything but main() goes into one archive per build, so that a test links
 # only the modules it uses.
 LIB = build/$(1)/librogue.a
@@ -115,6 +120,18 @@ build/%/librogue.a: $$(call LIB_OBJS,%)
 	@rm -f $@
 	ar rcs $@ $^
 
+# --- the browser page ----------------------------------------------------------
+# xterm.js from the npm registry (web/assets.lock: pinned, SHA-512 checked),
+# fetched once into build/web; without the network the page only points to
+# telnet (web/fetch-assets.sh says so), and the build goes on.
+build/web/.fetched: web/assets.lock web/fetch-assets.sh
+	web/fetch-assets.sh build/web
+	@touch $@
+
+$(GEN_SRC): build/web/.fetched web/index.html web/no-terminal.html web/embed.sh
+	@mkdir -p $(dir $@)
+	web/embed.sh $@ build/web
+
 # --- the server ----------------------------------------------------------------
 build/rel/rogued: build/rel/server/main.o $(call LIB,rel)
 	$(CC) $(REL_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) -lm -o $@
@@ -151,7 +168,7 @@ build/rel/tests/bench/%: build/rel/tests/bench/%.o $(call LIB,rel)
 # compiled once (instrumented, without libFuzzer's main) into an archive of
 # their own; each target links it with -fsanitize=fuzzer.
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined
-FUZZ_OBJS  := $(patsubst %.c,build/fuzz/obj/%.o,$(CORE_SRC) $(SERVER_SRC))
+FUZZ_OBJS  := $(patsubst %.c,build/fuzz/obj/%.o,$(CORE_SRC) $(SERVER_SRC) $(GEN_SRC))
 
 build/fuzz/obj/%.o: %.c build/fuzz/flags
 	@mkdir -p $(dir $@)

@@ -69,6 +69,7 @@ static const key_def_t keys[] = {
     STR_KEY(motd, "the lobby's message of the day (may be empty)"),
     STR_KEY(server_name, "name shown to players"),
     INT_KEY(max_sessions, 1, 1000000, "players at once; more are told the server is full"),
+    INT_KEY(http_port, 0, 65535, "the browser's port: a page with a terminal and its WebSocket, on bind's address (0: off)"),
     INT_KEY(workers, 0, 63, "worker loops, each a thread with its share of the sessions (0: one per core)"),
     INT_KEY(max_sessions_per_ip, 0, 1000000, "sessions at once from one address (0: no limit)"),
     INT_KEY(connects_per_ip_per_minute, 0, 1000000, "new connections a minute from one address (0: no limit)"),
@@ -102,6 +103,7 @@ void config_defaults(config_t *c)
     memset(c, 0, sizeof *c);
     snprintf(c->bind, sizeof c->bind, "0.0.0.0");
     c->port = 2323;
+    c->http_port = 8023;
     snprintf(c->data_dir, sizeof c->data_dir, "./data");
     snprintf(c->server_name, sizeof c->server_name, "rogued");
     snprintf(c->motd, sizeof c->motd, "Every player has a dungeon of their own. Good luck!");

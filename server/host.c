@@ -41,7 +41,8 @@ static void on_accept_resume(uv_timer_t *t);
 
 static void on_acceptable(uv_poll_t *p, int status, int events)
 {
-    host_t *h = p->data;
+    listener_t *l = p->data;
+    host_t *h = l->host;
     (void)events;
     if (status < 0) {
         log_error("accept: %s", uv_strerror(status));
@@ -50,15 +51,16 @@ static void on_acceptable(uv_poll_t *p, int status, int events)
     /* A bounded batch: one flood of connections must not hold the
      * acceptor from its signals. */
     for (int i = 0; i < 64; i++) {
-        int fd = accept4(h->listen_fd, NULL, NULL,
-                         SOCK_NONBLOCK | SOCK_CLOEXEC);
+        int fd = accept4(l->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0) {
             if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
                 errno == ENOMEM) {
                 /* Out of descriptors: the connection waits in the backlog
                  * rather than the acceptor spinning on it. */
                 log_error("accept: %s: pausing for 100 ms", strerror(errno));
-                uv_poll_stop(&h->accept_poll);
+                uv_poll_stop(&h->telnet.poll);
+                if (h->http.fd >= 0)
+                    uv_poll_stop(&h->http.poll);
                 uv_timer_start(&h->accept_pause, on_accept_resume, 100, 0);
             } else if (errno != EAGAIN && errno != EWOULDBLOCK &&
                        errno != EINTR && errno != ECONNABORTED) {
@@ -68,7 +70,7 @@ static void on_acceptable(uv_poll_t *p, int status, int events)
         }
         int w = pick_worker(h);
         atomic_fetch_add(&h->load[w], 1);
-        if (srv_send_connection(&h->workers[w], fd) != 0) {
+        if (srv_send_connection(&h->workers[w], fd, l->web) != 0) {
             atomic_fetch_sub(&h->load[w], 1);
             close(fd);
         }
@@ -78,8 +80,11 @@ static void on_acceptable(uv_poll_t *p, int status, int events)
 static void on_accept_resume(uv_timer_t *t)
 {
     host_t *h = t->data;
-    if (!h->stopping)
-        uv_poll_start(&h->accept_poll, UV_READABLE, on_acceptable);
+    if (h->stopping)
+        return;
+    uv_poll_start(&h->telnet.poll, UV_READABLE, on_acceptable);
+    if (h->http.fd >= 0)
+        uv_poll_start(&h->http.poll, UV_READABLE, on_acceptable);
 }
 
 void host_session_gone(host_t *h, int worker)
@@ -102,17 +107,17 @@ static void on_sweep(uv_timer_t *t)
     addr_sweep(&h->addrs, uv_now(h->loop));
 }
 
-/* A listening socket on cfg's address and port, or -1 (logged). */
-static int listen_socket(host_t *h)
+/* A listening socket on cfg's address and `port`, or -1 (logged). */
+static int listen_socket(host_t *h, int port, int web)
 {
     const config_t *c = &h->cfg;
     struct sockaddr_storage addr;
     int rc;
     memset(&addr, 0, sizeof addr);
     if (strchr(c->bind, ':'))
-        rc = uv_ip6_addr(c->bind, c->port, (struct sockaddr_in6 *)&addr);
+        rc = uv_ip6_addr(c->bind, port, (struct sockaddr_in6 *)&addr);
     else
-        rc = uv_ip4_addr(c->bind, c->port, (struct sockaddr_in *)&addr);
+        rc = uv_ip4_addr(c->bind, port, (struct sockaddr_in *)&addr);
     if (rc != 0) {
         log_error("bind address '%s' is not an IP address", c->bind);
         return -1;
@@ -128,8 +133,8 @@ static int listen_socket(host_t *h)
     socklen_t len = addr.ss_family == AF_INET6 ? sizeof(struct sockaddr_in6)
                                                : sizeof(struct sockaddr_in);
     if (bind(fd, (struct sockaddr *)&addr, len) != 0 || listen(fd, 511) != 0) {
-        log_error("cannot listen on %s port %d: %s", c->bind, c->port,
-                  strerror(errno));
+        log_error("cannot listen on %s port %d%s: %s", c->bind, port,
+                  web ? " (http_port)" : "", strerror(errno));
         close(fd);
         return -1;
     }
@@ -141,9 +146,13 @@ static int listen_socket(host_t *h)
     if (getsockname(fd, (struct sockaddr *)&bound, &blen) == 0)
         srv_addr_name(&bound, name, sizeof name);
     else
-        snprintf(name, sizeof name, "%s:%d", c->bind, c->port);
-    log_info("listening on %s (max %d players, %d worker loop%s)", name,
-             c->max_sessions, h->nworkers, h->nworkers == 1 ? "" : "s");
+        snprintf(name, sizeof name, "%s:%d", c->bind, port);
+    if (web)
+        log_info("browser page on http://%s/ (the same game in a web "
+                 "terminal)", name);
+    else
+        log_info("listening on %s (max %d players, %d worker loop%s)", name,
+                 c->max_sessions, h->nworkers, h->nworkers == 1 ? "" : "s");
     return fd;
 }
 
@@ -165,7 +174,8 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
     h->loop = loop;
     h->cfg = *cfg;
     h->store = store;
-    h->listen_fd = -1;
+    h->telnet = (listener_t){ h, -1, 0, { 0 } };
+    h->http = (listener_t){ h, -1, 1, { 0 } };
     h->nworkers = cfg->workers > 0 ? cfg->workers : host_default_workers();
     dir_init(&h->dir);
     char err[256];
@@ -182,8 +192,15 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
         store_close(store);
         return -1;
     }
-    h->listen_fd = listen_socket(h);
-    if (h->listen_fd < 0) {
+    h->telnet.fd = listen_socket(h, cfg->port, 0);
+    if (h->telnet.fd >= 0 && cfg->http_port > 0) {
+        h->http.fd = listen_socket(h, cfg->http_port, 1);
+        if (h->http.fd < 0) {
+            close(h->telnet.fd);
+            h->telnet.fd = -1;
+        }
+    }
+    if (h->telnet.fd < 0) {
         host_free(h);
         store_close(store);
         return -1;
@@ -193,8 +210,12 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
         if (srv_init(&h->workers[started], h, started) != 0 ||
             srv_start(&h->workers[started]) != 0)
             break;
-    uv_poll_init(loop, &h->accept_poll, h->listen_fd);
-    h->accept_poll.data = h;
+    uv_poll_init(loop, &h->telnet.poll, h->telnet.fd);
+    h->telnet.poll.data = &h->telnet;
+    if (h->http.fd >= 0) {
+        uv_poll_init(loop, &h->http.poll, h->http.fd);
+        h->http.poll.data = &h->http;
+    }
     uv_timer_init(loop, &h->accept_pause);
     h->accept_pause.data = h;
     uv_signal_init(loop, &h->sigint);
@@ -209,7 +230,9 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
         host_shutdown(h, "a worker could not start");
         return 0;
     }
-    uv_poll_start(&h->accept_poll, UV_READABLE, on_acceptable);
+    uv_poll_start(&h->telnet.poll, UV_READABLE, on_acceptable);
+    if (h->http.fd >= 0)
+        uv_poll_start(&h->http.poll, UV_READABLE, on_acceptable);
     uv_signal_start(&h->sigint, on_signal, SIGINT);
     uv_signal_start(&h->sigterm, on_signal, SIGTERM);
     uv_signal_start(&h->sighup, on_signal, SIGHUP);
@@ -225,7 +248,9 @@ void host_shutdown(host_t *h, const char *why)
     atomic_store(&h->shutting_down, 1);
     log_info("shutting down (%s), %d players online", why,
              atomic_load(&h->online));
-    uv_close((uv_handle_t *)&h->accept_poll, NULL);
+    uv_close((uv_handle_t *)&h->telnet.poll, NULL);
+    if (h->http.fd >= 0)
+        uv_close((uv_handle_t *)&h->http.poll, NULL);
     uv_close((uv_handle_t *)&h->accept_pause, NULL);
     uv_close((uv_handle_t *)&h->sigint, NULL);
     uv_close((uv_handle_t *)&h->sigterm, NULL);
@@ -240,9 +265,11 @@ int host_run(host_t *h)
     uv_run(h->loop, UV_RUN_DEFAULT);
     /* The acceptor is closed (its loop ended with it): no socket reaches a
      * worker any more. Each worker ends once its sessions are gone. */
-    if (h->listen_fd >= 0)
-        close(h->listen_fd);
-    h->listen_fd = -1;
+    if (h->telnet.fd >= 0)
+        close(h->telnet.fd);
+    if (h->http.fd >= 0)
+        close(h->http.fd);
+    h->telnet.fd = h->http.fd = -1;
     for (int i = 0; i < h->nworkers; i++)
         srv_join(&h->workers[i]);
     /* Every session is gone and every game it ended is queued: write them. */

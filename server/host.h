@@ -33,11 +33,18 @@ struct store;
 /* At most this many worker loops (the store has a side for each). */
 #define HOST_WORKERS_MAX 63
 
+/* A listening socket: telnet's port, or the browser's (http_port). */
+typedef struct listener {
+    struct host *host;
+    int fd;                    /* -1: none */
+    int web;
+    uv_poll_t poll;
+} listener_t;
+
 typedef struct host {
     uv_loop_t *loop;           /* the main thread's */
     config_t cfg;
-    int listen_fd;
-    uv_poll_t accept_poll;
+    listener_t telnet, http;
     uv_timer_t accept_pause;   /* out of descriptors: stop a moment */
     uv_signal_t sigint, sigterm, sighup;
     uv_timer_t sweep;          /* forgets idle addresses */

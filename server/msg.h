@@ -49,7 +49,8 @@ enum msg_type {
      * job's number, to tell a stale answer from the one awaited) */
     MSG_REBUILT,
     /* the host -> a worker loop (to 0): a socket to make a session of
-     * (a: the descriptor, owned by the message until taken) */
+     * (a: the descriptor, owned by the message until taken; text:
+     * "telnet", or "web" for the browser's port) */
     MSG_CONNECTION,
     /* the host -> a worker loop (to 0): shut down (text: why) */
     MSG_SHUTDOWN

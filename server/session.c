@@ -14,6 +14,7 @@
 #include "log.h"
 #include "store.h"
 #include "view.h"
+#include "wsconn.h"
 
 #define CLOSE_DEADLINE_MS 2000
 #define ESC_DELAY_MS 100
@@ -219,9 +220,41 @@ static void flush(sess_t *s)
     buf_free(&s->out);
 }
 
+/* A file of the browser page (static bytes, web_assets.h): written
+ * without a copy after what was gathered. */
+static void write_static(sess_t *s)
+{
+    const unsigned char *data = s->static_out;
+    size_t len = s->static_len;
+    s->static_out = NULL;
+    s->static_len = 0;
+    if (!data || len == 0 || s->handles_closing)
+        return;
+    wreq_t *w = malloc(sizeof *w);
+    if (!w) {
+        sess_close(s, "out of memory", 0, NULL);
+        return;
+    }
+    w->s = s;
+    w->len = len;
+    uv_buf_t b = uv_buf_init((char *)data, (unsigned)len);
+    if (uv_write(&w->req, (uv_stream_t *)&s->tcp, &b, 1, on_write) != 0) {
+        free(w);
+        sess_close(s, "write error", 0, NULL);
+        return;
+    }
+    if (s->queued == 0)
+        s->drained_ms = sess_now(s);
+    s->queued += len;
+}
+
 void sess_send(sess_t *s, const void *data, size_t len)
 {
-    if (s->tc.telnet && !s->handles_closing)
+    if (s->handles_closing)
+        return;
+    if (s->web)
+        wsconn_send(s->web, data, len);
+    else if (s->tc.telnet)
         tconn_send(&s->tc, data, len);
 }
 
@@ -255,6 +288,9 @@ static void sess_free(sess_t *s)
     /* No store answer may reach this session any more. */
     store_cancel(srv->store, s);
     tconn_free(&s->tc);
+    if (s->web)
+        wsconn_free(s->web);
+    free(s->web);
     free(s->proxy);
     screen_free(&s->shown);
     buf_free(&s->out);
@@ -337,7 +373,10 @@ static void do_close(sess_t *s)
         sess_send(s, s->close.message, strlen(s->close.message));
         sess_send(s, "\r\n", 2);
     }
+    if (s->web)
+        wsconn_close(s->web); /* the close frame, after the goodbye */
     flush(s);
+    write_static(s);
     if (s->handles_closing || !s->close.graceful) {
         close_handles(s); /* the flush failed */
         return;
@@ -367,6 +406,7 @@ void sess_phase(sess_t *s)
     if (s->owe_frame)
         sess_render(s);
     flush(s);
+    write_static(s);
 }
 
 /* --- keys ---------------------------------------------------------------------------- */
@@ -447,8 +487,10 @@ static void on_key(void *ctx, const keyev_t *ev)
 
 static void start_lobby_if_negotiated(sess_t *s)
 {
-    if (s->state == S_NEGOTIATING && !sess_closing(s) &&
-        tconn_negotiated(&s->tc)) {
+    /* telnet: the client's answers are in; the browser: its size is */
+    int ready = s->web ? s->admitted && s->web->w > 0
+                       : tconn_negotiated(&s->tc);
+    if (s->state == S_NEGOTIATING && !sess_closing(s) && ready) {
         uv_timer_stop(&s->negotiate_timer);
         sess_goto(s, S_LOBBY, NULL);
     }
@@ -525,7 +567,12 @@ static void on_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *b)
             return;
         }
     }
-    if (tconn_feed(&s->tc, p, len) != 0) {
+    if (s->web) {
+        if (wsconn_feed(s->web, p, len) != 0) {
+            sess_close(s, s->web->error, 0, NULL);
+            return;
+        }
+    } else if (tconn_feed(&s->tc, p, len) != 0) {
         sess_close(s, s->tc.error, 0, NULL);
         return;
     }
@@ -542,6 +589,10 @@ static void on_negotiate_deadline(uv_timer_t *t)
     if (s->proxy && !sess_closing(s)) {
         log_info("refused %s: no PROXY header in time", s->addr);
         sess_close(s, "no PROXY header", 0, NULL);
+        return;
+    }
+    if (s->web && !s->admitted && !sess_closing(s)) {
+        sess_close(s, "no HTTP request in time", 0, NULL);
         return;
     }
     /* Refusals raise no telnet event: the deadline decides. */
@@ -680,7 +731,9 @@ static void admit(sess_t *s)
     s->started_ms = s->last_input_ms = s->last_output_ms = now;
     log_info("connect %s id=%llu worker=%d (%d online)", s->addr,
              (unsigned long long)s->id, srv->index, online);
-    tconn_start(&s->tc); /* one write: our four options */
+    if (!s->web)
+        tconn_start(&s->tc); /* one write: our four options */
+    /* telnet: the client's answers; the browser: its size message */
     uv_timer_start(&s->negotiate_timer, on_negotiate_deadline,
                    (uint64_t)srv->cfg.negotiation_ms, 0);
 }
@@ -713,7 +766,47 @@ static long read_proxy_header(sess_t *s, const char *b, size_t n)
     return sess_closing(s) ? -1 : (long)used;
 }
 
-void sess_accept(srv_t *srv, int fd)
+/* --- the browser's connection (wsconn.h) --------------------------------------- */
+
+static void on_ws_send(void *ctx, const char *bytes, size_t n)
+{
+    on_tc_send(ctx, bytes, n);
+}
+
+static void on_ws_static(void *ctx, const unsigned char *bytes, size_t n)
+{
+    sess_t *s = ctx;
+    s->static_out = bytes;
+    s->static_len = n;
+    srv_mark(s->srv, s);
+}
+
+static void on_ws_open(void *ctx)
+{
+    sess_t *s = ctx;
+    uv_timer_stop(&s->negotiate_timer);
+    snprintf(s->tc.ttype, sizeof s->tc.ttype, "browser");
+    admit(s);
+}
+
+static void on_ws_data(void *ctx, const char *bytes, size_t n)
+{
+    on_tc_data(ctx, bytes, n);
+}
+
+static void on_ws_resize(void *ctx, int w, int h)
+{
+    on_tc_resize(ctx, w, h);
+    start_lobby_if_negotiated(ctx);
+}
+
+static void on_ws_done(void *ctx)
+{
+    sess_t *s = ctx;
+    sess_close(s, s->admitted ? "browser closed" : "page served", 1, NULL);
+}
+
+void sess_accept(srv_t *srv, int fd, int web)
 {
     sess_t *s = calloc(1, sizeof *s);
     if (!s) {
@@ -755,8 +848,16 @@ void sess_accept(srv_t *srv, int fd)
     if (rc == 0 && uv_tcp_getpeername(&s->tcp, (struct sockaddr *)&peer, &len) != 0)
         memset(&peer, 0, sizeof peer);
     tconn_cb_t cb = { on_tc_data, on_tc_send, on_tc_key, on_tc_resize };
-    if (rc != 0 ||
-        tconn_init(&s->tc, &cb, s, srv->cfg.max_cols, srv->cfg.max_rows) != 0) {
+    wsconn_cb_t wcb = { on_ws_send, on_ws_static, on_ws_open, on_ws_data,
+                        on_ws_resize, on_ws_done };
+    if (rc == 0 && web) {
+        s->web = calloc(1, sizeof *s->web);
+        if (!s->web || wsconn_init(s->web, &wcb, s, srv->cfg.max_cols,
+                                   srv->cfg.max_rows) != 0)
+            rc = UV_ENOMEM;
+    }
+    if (rc != 0 || (!web &&
+        tconn_init(&s->tc, &cb, s, srv->cfg.max_cols, srv->cfg.max_rows) != 0)) {
         log_error("accept: %s", rc ? uv_strerror(rc) : "out of memory");
         s->state = S_CLOSING;
         close_handles(s);
@@ -766,6 +867,13 @@ void sess_accept(srv_t *srv, int fd)
     uv_tcp_nodelay(&s->tcp, 1);
     uv_tcp_keepalive(&s->tcp, 1, 60);
     uv_read_start((uv_stream_t *)&s->tcp, on_alloc, on_read);
+    if (web) {
+        /* Admitted once the page opens its WebSocket: fetching the page's
+         * files is not playing. The request must come in time. */
+        uv_timer_start(&s->negotiate_timer, on_negotiate_deadline,
+                       (uint64_t)srv->cfg.negotiation_ms * 20, 0);
+        return;
+    }
     if (srv->proxy_on && proxy_trusted(srv->trust, (struct sockaddr *)&peer)) {
         /* A balancer: its header first, within the negotiation deadline. */
         s->proxy = calloc(1, sizeof *s->proxy);

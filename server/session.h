@@ -150,7 +150,11 @@ typedef struct sess {
     uint8_t hashing;           /* addr_hash_begin counted its password check */
     uint8_t check_first_read;  /* an untrusted peer: refuse a PROXY header */
     proxy_parser_t *proxy;     /* a trusted balancer's header being read */
-    tconn_t tc;
+    tconn_t tc;                /* telnet (unused for the browser) */
+    struct wsconn *web;        /* the browser's HTTP and WebSocket; owned;
+                                  NULL for telnet */
+    const unsigned char *static_out; /* a page file to write after out */
+    size_t static_len;
     keydec_t keys;
     /* output: gathered during a loop iteration, written in the render phase */
     buf_t out;
@@ -203,9 +207,9 @@ const sess_state_ops_t *sess_state_ops(int state);
 /* --- the core (session.c) ------------------------------------------------ */
 
 /* Makes a session of an accepted socket (the host's acceptor handed it to
- * this loop; taken). Refuses it (one line, close) when the server is full
- * or shutting down. */
-void sess_accept(srv_t *srv, int fd);
+ * this loop; taken): telnet, or (web) the browser's HTTP and WebSocket.
+ * Refuses it (one line, close) when the server is full or shutting down. */
+void sess_accept(srv_t *srv, int fd, int web);
 
 /* Moves s to `state` (leave, then enter with arg). */
 void sess_goto(sess_t *s, int state, void *arg);

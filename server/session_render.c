@@ -16,7 +16,7 @@ static void terminal_setup(sess_t *s)
     term_state_reset(&s->term);
     screen_free(&s->shown); /* 0x0: this frame paints everything */
     s->term_ready = 1;
-    if (!s->tc.peer)
+    if (!s->tc.peer && !s->web)
         snprintf(s->notice, sizeof s->notice,
                  "Tip: for one key at a time use: stty raw -echo; nc HOST PORT; stty sane");
     log_debug("session %llu plays at %dx%d, terminal '%s'",

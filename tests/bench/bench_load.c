@@ -275,6 +275,8 @@ static int server_start(server_t *sv, const char *bin, int max_sessions,
     argv[a++] = "max_sessions_per_ip=0";
     argv[a++] = "--set";
     argv[a++] = "connects_per_ip_per_minute=0";
+    argv[a++] = "--set";
+    argv[a++] = "http_port=0";
     for (int i = 0; i < nextra; i++)
         argv[a++] = extra[i];
     argv[a] = NULL;

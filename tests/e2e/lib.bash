@@ -73,7 +73,7 @@ has_port() { [ -n "$(port_of_log)" ]; }
 
 e2e_start_server() {
     "$BIN" --port 0 --bind 127.0.0.1 --data-dir "$tmp/data" --config /dev/null \
-        "$@" >"$tmp/server.log" 2>&1 &
+        --set http_port=0 "$@" >"$tmp/server.log" 2>&1 &
     srv_pid=$!
     wait_for 10 has_port || fail "the server did not listen"
     port=$(port_of_log)

@@ -273,6 +273,9 @@ tsrv_t *srv_start(const char *arg, ...)
      * loops (consecutive connections land on different ones). */
     argv[n++] = "--set";
     argv[n++] = "workers=2";
+    /* No browser port unless a test asks for one (on a port it picked). */
+    argv[n++] = "--set";
+    argv[n++] = "http_port=0";
     va_list ap;
     va_start(ap, arg);
     for (const char *a = arg; a; a = va_arg(ap, const char *)) {
@@ -434,7 +437,8 @@ int srv_run_once(const char *prefix, const char *args, char *out, size_t len)
     const char *bin = getenv("ROGUED_BIN");
     char cmd[1024];
     snprintf(cmd, sizeof cmd,
-             "timeout 20 %s %s --port 0 --bind 127.0.0.1 %s 2>&1 </dev/null",
+             "timeout 20 %s %s --port 0 --bind 127.0.0.1 --set http_port=0 %s "
+             "2>&1 </dev/null",
              prefix, bin ? bin : "build/san/rogued", args);
     FILE *p = popen(cmd, "r");
     ck_assert_ptr_nonnull(p);

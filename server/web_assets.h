@@ -1,0 +1,25 @@
+/* web_assets.h - the files the browser page is made of, built into the
+ * binary (build/gen/web_assets.c, made by web/embed.sh from web/ and the
+ * xterm.js release fetched from the npm registry: web/assets.lock). The
+ * HTTP side serves exactly these: no path from a request ever reaches the
+ * file system. */
+#ifndef ROGUE_WEB_ASSETS_H
+#define ROGUE_WEB_ASSETS_H
+
+#include <stddef.h>
+
+typedef struct web_asset {
+    const char *path;          /* "/", "/xterm.js", ... */
+    const char *type;          /* its Content-Type */
+    const unsigned char *data;
+    size_t len;
+} web_asset_t;
+
+extern const web_asset_t web_assets[];
+extern const size_t web_nassets;
+
+/* 1 when the terminal emulator was built in (the build could reach the
+ * npm registry); 0: the page only says how to play with telnet. */
+extern const int web_terminal_built;
+
+#endif

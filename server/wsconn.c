@@ -1,0 +1,368 @@
+/* wsconn.c - HTTP request, then WebSocket, for the browser (wsconn.h). */
+#define _GNU_SOURCE /* strcasestr */
+#include "wsconn.h"
+
+#include <nettle/sha1.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "web_assets.h"
+
+static const char ws_guid[] = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+
+void wsconn_accept_key(const char *key, size_t len, char out[29])
+{
+    struct sha1_ctx sha;
+    uint8_t digest[SHA1_DIGEST_SIZE];
+    sha1_init(&sha);
+    sha1_update(&sha, len, (const uint8_t *)key);
+    sha1_update(&sha, sizeof ws_guid - 1, (const uint8_t *)ws_guid);
+    sha1_digest(&sha, sizeof digest, digest);
+    sodium_bin2base64(out, 29, digest, sizeof digest,
+                      sodium_base64_VARIANT_ORIGINAL);
+}
+
+/* --- the request ------------------------------------------------------------- */
+
+/* Appends at..len to buf (cut at its size; *cut set). */
+static void take(char *buf, size_t size, size_t *len, const char *at,
+                 size_t n)
+{
+    size_t room = size - 1 - *len;
+    if (n > room)
+        n = room;
+    memcpy(buf + *len, at, n);
+    *len += n;
+    buf[*len] = '\0';
+}
+
+static int on_url(http_parser *p, const char *at, size_t n)
+{
+    wsconn_t *c = p->data;
+    take(c->url, sizeof c->url, &c->url_len, at, n);
+    return 0;
+}
+
+static int field_is(const wsconn_t *c, const char *name)
+{
+    return c->field_len == strlen(name) && strcasecmp(c->field, name) == 0;
+}
+
+/* A header's value is complete: keep what the upgrade needs. */
+static void header_done(wsconn_t *c)
+{
+    if (field_is(c, "Upgrade"))
+        c->want_ws = strcasecmp(c->value, "websocket") == 0;
+    else if (field_is(c, "Connection"))
+        /* "Upgrade", or a list such as "keep-alive, Upgrade" */
+        c->conn_upgrade = strcasestr(c->value, "upgrade") != NULL;
+    else if (field_is(c, "Sec-WebSocket-Version"))
+        c->version_ok = strcmp(c->value, "13") == 0;
+    c->field_len = c->value_len = 0;
+    c->field[0] = c->value[0] = '\0';
+}
+
+static int on_field(http_parser *p, const char *at, size_t n)
+{
+    wsconn_t *c = p->data;
+    if (c->in_value) {
+        header_done(c);
+        c->in_value = 0;
+    }
+    take(c->field, sizeof c->field, &c->field_len, at, n);
+    return 0;
+}
+
+static int on_value(http_parser *p, const char *at, size_t n)
+{
+    wsconn_t *c = p->data;
+    c->in_value = 1;
+    if (field_is(c, "Sec-WebSocket-Key"))
+        take(c->key, sizeof c->key, &c->key_len, at, n);
+    else
+        take(c->value, sizeof c->value, &c->value_len, at, n);
+    return 0;
+}
+
+static int on_headers_complete(http_parser *p)
+{
+    wsconn_t *c = p->data;
+    if (c->in_value)
+        header_done(c);
+    c->in_value = 0;
+    /* No request of ours has a body: stop at the head. */
+    return 0;
+}
+
+static int on_message_complete(http_parser *p)
+{
+    http_parser_pause(p, 1); /* one request per connection */
+    return 0;
+}
+
+static const http_parser_settings parser_settings = {
+    .on_url = on_url,
+    .on_header_field = on_field,
+    .on_header_value = on_value,
+    .on_headers_complete = on_headers_complete,
+    .on_message_complete = on_message_complete,
+};
+
+/* A short answer with no body worth a file, then the end. */
+static void refuse(wsconn_t *c, const char *status)
+{
+    char out[256];
+    int n = snprintf(out, sizeof out,
+                     "HTTP/1.1 %s\r\nContent-Type: text/plain\r\n"
+                     "Content-Length: %zu\r\nConnection: close\r\n\r\n%s\n",
+                     status, strlen(status) + 1, status);
+    c->cb.send(c->ctx, out, (size_t)n);
+    c->stage = WS_DONE;
+    c->cb.done(c->ctx);
+}
+
+static const web_asset_t *find_asset(const char *path)
+{
+    for (size_t i = 0; i < web_nassets; i++)
+        if (strcmp(web_assets[i].path, path) == 0)
+            return &web_assets[i];
+    return NULL;
+}
+
+static void serve(wsconn_t *c, const web_asset_t *a)
+{
+    char head[512];
+    int n = snprintf(head, sizeof head,
+                     "HTTP/1.1 200 OK\r\nContent-Type: %s\r\n"
+                     "Content-Length: %zu\r\nCache-Control: no-cache\r\n"
+                     "X-Content-Type-Options: nosniff\r\n"
+                     "Connection: close\r\n\r\n", a->type, a->len);
+    c->cb.send(c->ctx, head, (size_t)n);
+    c->cb.send_static(c->ctx, a->data, a->len);
+    c->stage = WS_DONE;
+    c->cb.done(c->ctx);
+}
+
+static int open_websocket(wsconn_t *c);
+
+/* The request's head is in: answer it. */
+static int answer(wsconn_t *c)
+{
+    if (c->hp.method != HTTP_GET) {
+        refuse(c, "405 Method Not Allowed");
+        return 0;
+    }
+    /* The path alone: a query string changes nothing. */
+    char *q = strchr(c->url, '?');
+    if (q)
+        *q = '\0';
+    if (strcmp(c->url, "/ws") == 0) {
+        if (!c->want_ws || !c->conn_upgrade || !c->version_ok ||
+            c->key_len == 0 || c->key_len >= sizeof c->key - 1) {
+            refuse(c, "400 Bad Request");
+            return 0;
+        }
+        return open_websocket(c);
+    }
+    const web_asset_t *a = find_asset(c->url);
+    if (!a) {
+        refuse(c, "404 Not Found");
+        return 0;
+    }
+    serve(c, a);
+    return 0;
+}
+
+/* --- the WebSocket ------------------------------------------------------------- */
+
+static ssize_t ws_recv(wslay_event_context_ptr ws, uint8_t *buf, size_t len,
+                       int flags, void *user)
+{
+    wsconn_t *c = user;
+    (void)flags;
+    if (c->in_len == 0) {
+        wslay_event_set_error(ws, WSLAY_ERR_WOULDBLOCK);
+        return -1;
+    }
+    if (len > c->in_len)
+        len = c->in_len;
+    memcpy(buf, c->in, len);
+    c->in += len;
+    c->in_len -= len;
+    return (ssize_t)len;
+}
+
+static ssize_t ws_send(wslay_event_context_ptr ws, const uint8_t *data,
+                       size_t len, int flags, void *user)
+{
+    wsconn_t *c = user;
+    (void)ws;
+    (void)flags;
+    /* The session's output buffer takes everything (it is bounded: past
+     * output_limit the session ends). */
+    c->cb.send(c->ctx, (const char *)data, len);
+    return (ssize_t)len;
+}
+
+/* "size W H": the terminal's size. */
+static void size_message(wsconn_t *c, const uint8_t *msg, size_t len)
+{
+    char text[32];
+    int w, h;
+    if (len >= sizeof text)
+        return;
+    memcpy(text, msg, len);
+    text[len] = '\0';
+    if (sscanf(text, "size %d %d", &w, &h) != 2 || w < 1 || h < 1)
+        return;
+    if (w > c->max_cols)
+        w = c->max_cols;
+    if (h > c->max_rows)
+        h = c->max_rows;
+    c->w = w;
+    c->h = h;
+    c->cb.resize(c->ctx, w, h);
+}
+
+static void ws_message(wslay_event_context_ptr ws,
+                       const struct wslay_event_on_msg_recv_arg *arg,
+                       void *user)
+{
+    wsconn_t *c = user;
+    (void)ws;
+    if (c->stage != WS_OPEN)
+        return;
+    if (arg->opcode == WSLAY_BINARY_FRAME)
+        c->cb.data(c->ctx, (const char *)arg->msg, arg->msg_length);
+    else if (arg->opcode == WSLAY_TEXT_FRAME)
+        size_message(c, arg->msg, arg->msg_length);
+    else if (arg->opcode == WSLAY_CONNECTION_CLOSE) {
+        /* wslay answers the close frame; the page is gone */
+        c->stage = WS_DONE;
+        c->cb.done(c->ctx);
+    }
+}
+
+static const struct wslay_event_callbacks ws_callbacks = {
+    .recv_callback = ws_recv,
+    .send_callback = ws_send,
+    .on_msg_recv_callback = ws_message,
+};
+
+static int open_websocket(wsconn_t *c)
+{
+    if (wslay_event_context_server_init(&c->ws, &ws_callbacks, c) != 0) {
+        c->error = "out of memory";
+        return -1;
+    }
+    wslay_event_config_set_max_recv_msg_length(c->ws, WS_MSG_MAX);
+    char accept[29];
+    wsconn_accept_key(c->key, c->key_len, accept);
+    char out[256];
+    int n = snprintf(out, sizeof out,
+                     "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
+                     "Connection: Upgrade\r\nSec-WebSocket-Accept: %s\r\n\r\n",
+                     accept);
+    c->cb.send(c->ctx, out, (size_t)n);
+    c->stage = WS_OPEN;
+    c->cb.open(c->ctx);
+    return 0;
+}
+
+/* Frames from the page; and whatever wslay owes it (pongs, a close). */
+static int feed_frames(wsconn_t *c, const char *p, size_t n)
+{
+    c->in = p;
+    c->in_len = n;
+    int rc = wslay_event_recv(c->ws);
+    c->in = NULL;
+    c->in_len = 0;
+    if (rc == 0)
+        rc = wslay_event_send(c->ws);
+    if (rc != 0) {
+        c->error = "websocket error";
+        return -1;
+    }
+    if (c->stage == WS_OPEN && !wslay_event_get_read_enabled(c->ws)) {
+        /* a protocol error (an oversized or unmasked frame): wslay has
+         * queued its close frame; the connection ends after it */
+        c->stage = WS_DONE;
+        c->cb.done(c->ctx);
+    }
+    return 0;
+}
+
+/* --- the API -------------------------------------------------------------------- */
+
+int wsconn_init(wsconn_t *c, const wsconn_cb_t *cb, void *ctx, int max_cols,
+                int max_rows)
+{
+    memset(c, 0, sizeof *c);
+    c->cb = *cb;
+    c->ctx = ctx;
+    c->max_cols = max_cols;
+    c->max_rows = max_rows;
+    http_parser_init(&c->hp, HTTP_REQUEST);
+    c->hp.data = c;
+    return 0;
+}
+
+void wsconn_free(wsconn_t *c)
+{
+    if (c->ws)
+        wslay_event_context_free(c->ws);
+    c->ws = NULL;
+}
+
+int wsconn_feed(wsconn_t *c, const void *bytes, size_t n)
+{
+    const char *p = bytes;
+    if (c->error)
+        return -1;
+    if (c->stage == WS_HTTP) {
+        size_t used = http_parser_execute(&c->hp, &parser_settings, p, n);
+        enum http_errno err = HTTP_PARSER_ERRNO(&c->hp);
+        c->head += used;
+        if (c->head > WS_HEAD_MAX) {
+            c->error = "HTTP request too long";
+            return -1;
+        }
+        if (err == HPE_PAUSED || (c->hp.upgrade && err == HPE_OK)) {
+            /* The head (and, for GET, the whole request) is in. */
+            if (answer(c) != 0)
+                return -1;
+            if (c->stage == WS_OPEN && used < n)
+                return feed_frames(c, p + used, n - used);
+            return 0;
+        }
+        if (err != HPE_OK) {
+            c->error = "bad HTTP request";
+            return -1;
+        }
+        return 0;
+    }
+    if (c->stage == WS_OPEN)
+        return feed_frames(c, p, n);
+    return 0; /* done: whatever comes is ignored */
+}
+
+void wsconn_send(wsconn_t *c, const void *data, size_t n)
+{
+    if (c->stage != WS_OPEN || n == 0)
+        return;
+    struct wslay_event_msg m = { WSLAY_BINARY_FRAME, data, n };
+    if (wslay_event_queue_msg(c->ws, &m) == 0)
+        wslay_event_send(c->ws);
+}
+
+void wsconn_close(wsconn_t *c)
+{
+    if (c->stage != WS_OPEN)
+        return;
+    c->stage = WS_DONE;
+    wslay_event_queue_close(c->ws, WSLAY_CODE_NORMAL_CLOSURE, NULL, 0);
+    wslay_event_send(c->ws);
+}

@@ -1,0 +1,97 @@
+/* wsconn.h - the browser side of one connection: the HTTP request that
+ * opens it, then the WebSocket that carries a session exactly like a
+ * telnet one (keys in, screen bytes out, the terminal's size).
+ *
+ * libuv-free, like telnet_conn.h: bytes in (wsconn_feed), callbacks out.
+ * The request is parsed by http_parser (Debian's libhttp-parser), the
+ * frames by wslay (libwslay); the handshake's SHA-1 is nettle's, its
+ * base64 libsodium's. What this module adds is only the page's protocol
+ * (docs/telnet.md, "The browser"):
+ *
+ *   GET / and the page's few files   answered from web_assets.h, then the
+ *                                    connection ends (Connection: close)
+ *   GET /ws with a WebSocket upgrade switched to WebSocket:
+ *     binary messages, page -> server  what the terminal typed (keys, SGR
+ *                                      mouse reports), as a telnet client's
+ *                                      data bytes
+ *     text "size W H", page -> server  the terminal's size, first and at
+ *                                      every resize
+ *     binary messages, server -> page  screen bytes (ANSI, UTF-8)
+ *   anything else                    404 or 405, then the end
+ *
+ * Limits: a request head of at most WS_HEAD_MAX bytes, a message of at
+ * most WS_MSG_MAX bytes; past either the connection ends (error says why). */
+#ifndef ROGUE_WSCONN_H
+#define ROGUE_WSCONN_H
+
+#include <http_parser.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <wslay/wslay.h>
+
+#define WS_HEAD_MAX 8192
+#define WS_MSG_MAX 4096
+
+typedef struct wsconn_cb {
+    /* bytes for the socket */
+    void (*send)(void *ctx, const char *bytes, size_t n);
+    /* a file for the socket: its bytes are static (web_assets.h) and may
+     * be written without a copy; the connection ends after it */
+    void (*send_static)(void *ctx, const unsigned char *bytes, size_t n);
+    /* the WebSocket is open: the session may start */
+    void (*open)(void *ctx);
+    /* the terminal typed these */
+    void (*data)(void *ctx, const char *bytes, size_t n);
+    /* the terminal's size (within the limits given to wsconn_init) */
+    void (*resize)(void *ctx, int w, int h);
+    /* the exchange is over (a file served, a refusal, a close frame):
+     * end the connection once the bytes sent are written */
+    void (*done)(void *ctx);
+} wsconn_cb_t;
+
+enum ws_stage { WS_HTTP = 0, WS_OPEN, WS_DONE };
+
+typedef struct wsconn {
+    http_parser hp;
+    wsconn_cb_t cb;
+    void *ctx;
+    int max_cols, max_rows;
+    uint8_t stage;             /* enum ws_stage */
+    uint8_t in_value;          /* the parser is in a header's value */
+    uint8_t want_ws, conn_upgrade, version_ok;
+    size_t head;               /* request bytes so far */
+    char url[128];
+    size_t url_len;
+    char field[32];            /* the header being read (cut: ignored) */
+    size_t field_len;
+    char key[32];              /* Sec-WebSocket-Key */
+    size_t key_len;
+    char value[32];            /* Upgrade / Connection / Version, cut */
+    size_t value_len;
+    wslay_event_context_ptr ws;
+    const char *in;            /* the bytes being fed, for wslay */
+    size_t in_len;
+    int w, h;                  /* the last size given; 0: none yet */
+    const char *error;         /* set: the connection must end, this is why */
+} wsconn_t;
+
+/* Returns 0, or -1 (out of memory). */
+int wsconn_init(wsconn_t *c, const wsconn_cb_t *cb, void *ctx, int max_cols,
+                int max_rows);
+void wsconn_free(wsconn_t *c);
+
+/* Takes bytes from the socket. Returns 0, or -1 once the connection must
+ * end at once (c->error says why). */
+int wsconn_feed(wsconn_t *c, const void *bytes, size_t n);
+
+/* Screen bytes for the page: one binary message (nothing once closed). */
+void wsconn_send(wsconn_t *c, const void *data, size_t n);
+
+/* A close frame (the session ends). */
+void wsconn_close(wsconn_t *c);
+
+/* The Sec-WebSocket-Accept value for a key (RFC 6455): out gets 28
+ * characters and a NUL. */
+void wsconn_accept_key(const char *key, size_t len, char out[29]);
+
+#endif

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# browser.sh - the browser page in a real browser: Debian's chromium,
+# headless, driven by playwright-core (from the npm registry, pinned and
+# SHA-512 checked in tests/web/playwright.lock), plays a guest game through
+# http_port; tests/web/browser.mjs says what it checks (lobby, a guest game,
+# moves, a resize the view follows, a screenshot checked). Then SIGTERM:
+# the server must exit 0.
+#
+# Installs chromium and nodejs when missing. Exit 0: passed; 1: failed;
+# 77: skipped, only when they cannot be installed or playwright-core cannot
+# be fetched (it says which).
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+ROOT=$PWD
+
+. tests/e2e/lib.bash
+if ! tests/install-deps.sh chromium nodejs >/tmp/rogued-browser-install.$$ 2>&1; then
+    echo "skipped: chromium or nodejs cannot be installed: $(tail -1 /tmp/rogued-browser-install.$$)"
+    rm -f /tmp/rogued-browser-install.$$
+    exit 77
+fi
+rm -f /tmp/rogued-browser-install.$$
+e2e_setup browser node chromium curl
+grep -q '"/xterm.js"' build/gen/web_assets.c 2>/dev/null || {
+    echo "skipped: the server was built without xterm.js (no npm registry at build time)"
+    exit 77
+}
+
+# playwright-core, fetched once into build/web-test and checked
+pw=$ROOT/build/web-test/playwright-core
+if [ ! -f "$pw/package.json" ]; then
+    read -r _ url sum < <(grep -v '^#' tests/web/playwright.lock)
+    if ! curl -fsSL --retry 2 --max-time 120 -o "$tmp/pw.tgz" "$url"; then
+        echo "skipped: cannot fetch playwright-core from the npm registry"
+        exit 77
+    fi
+    echo "$sum  $tmp/pw.tgz" | sha512sum -c --status ||
+        fail "playwright-core: the tarball's SHA-512 is not the one in tests/web/playwright.lock"
+    rm -rf "$pw.part" && mkdir -p "$pw.part" &&
+        tar -xzf "$tmp/pw.tgz" -C "$pw.part" --strip-components=1 &&
+        rm -rf "$pw" && mv "$pw.part" "$pw" || fail "cannot unpack playwright-core"
+fi
+
+# A free port for the page: bound by the kernel, then given to the server.
+hport=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
+e2e_start_server --seed 42 --set http_port="$hport"
+page_line() { grep -q "browser page on http://127.0.0.1:$hport/" "$tmp/server.log"; }
+wait_for 10 page_line || fail "no browser page line in the log"
+
+mkdir -p build/test-logs
+if ! PLAYWRIGHT_CORE=$pw timeout 120 node tests/web/browser.mjs \
+        "http://127.0.0.1:$hport/" "$ROOT/build/test-logs" >"$tmp/browser.log" 2>&1; then
+    fail "the browser test failed: $(cat "$tmp/browser.log")"
+fi
+cat "$tmp/browser.log"
+played() { grep -q 'connect 127.0.0.1:[0-9]* id=[0-9]* worker=' "$tmp/server.log"; }
+played || fail "the page's WebSocket never became a session"
+
+kill -TERM "$srv_pid"
+exited() {
+    local state
+    state=$(awk '{ print $3 }' "/proc/$srv_pid/stat" 2>/dev/null)
+    [ -z "$state" ] || [ "$state" = Z ]
+}
+wait_for 10 exited || fail "the server did not exit within 10 s of SIGTERM"
+wait "$srv_pid"
+rc=$?
+srv_pid=
+[ $rc -eq 0 ] || fail "the server exited with status $rc"
+echo "passed"
+exit 0

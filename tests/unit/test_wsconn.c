@@ -1,0 +1,254 @@
+/* test_wsconn.c - the browser's side of a connection (server/wsconn.h):
+ * the RFC 6455 handshake byte for byte, the page's files and only those,
+ * refusals, frames in (keys, sizes, a close, an oversized message) and
+ * out, and the same bytes fed one at a time. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "web_assets.h"
+#include "wsconn.h"
+
+typedef struct rec {
+    char out[4096];          /* bytes sent, the static file excepted */
+    size_t out_len;
+    const unsigned char *file;
+    size_t file_len;
+    int opened, done;
+    char data[256];
+    size_t data_len;
+    int w, h, resizes;
+} rec_t;
+
+static void r_send(void *ctx, const char *b, size_t n)
+{
+    rec_t *r = ctx;
+    ck_assert_uint_le(r->out_len + n, sizeof r->out);
+    memcpy(r->out + r->out_len, b, n);
+    r->out_len += n;
+}
+static void r_static(void *ctx, const unsigned char *b, size_t n)
+{
+    rec_t *r = ctx;
+    r->file = b;
+    r->file_len = n;
+}
+static void r_open(void *ctx) { ((rec_t *)ctx)->opened++; }
+static void r_data(void *ctx, const char *b, size_t n)
+{
+    rec_t *r = ctx;
+    memcpy(r->data + r->data_len, b, n);
+    r->data_len += n;
+}
+static void r_resize(void *ctx, int w, int h)
+{
+    rec_t *r = ctx;
+    r->w = w;
+    r->h = h;
+    r->resizes++;
+}
+static void r_done(void *ctx) { ((rec_t *)ctx)->done++; }
+
+static const wsconn_cb_t cbs = { r_send, r_static, r_open, r_data, r_resize,
+                                 r_done };
+
+static const char upgrade[] =
+    "GET /ws HTTP/1.1\r\nHost: example\r\nUpgrade: websocket\r\n"
+    "Connection: keep-alive, Upgrade\r\n"
+    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+    "Sec-WebSocket-Version: 13\r\n\r\n";
+
+static void feed(wsconn_t *c, const char *bytes, size_t n, int one_by_one)
+{
+    if (!one_by_one) {
+        ck_assert_int_eq(wsconn_feed(c, bytes, n), 0);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        ck_assert_int_eq(wsconn_feed(c, bytes + i, 1), 0);
+}
+
+/* A client frame: masked, as browsers send. Returns its length. */
+static size_t frame(char *out, int opcode, const void *payload, size_t n)
+{
+    static const unsigned char mask[4] = { 0x37, 0xfa, 0x21, 0x3d };
+    size_t k = 0;
+    out[k++] = (char)(0x80 | opcode);
+    if (n < 126) {
+        out[k++] = (char)(0x80 | n);
+    } else {
+        out[k++] = (char)(0x80 | 126);
+        out[k++] = (char)(n >> 8);
+        out[k++] = (char)(n & 255);
+    }
+    memcpy(out + k, mask, 4);
+    k += 4;
+    for (size_t i = 0; i < n; i++)
+        out[k + i] = (char)(((const unsigned char *)payload)[i] ^ mask[i % 4]);
+    return k + n;
+}
+
+START_TEST(accept_key_is_the_rfc_example)
+{
+    char accept[29];
+    wsconn_accept_key("dGhlIHNhbXBsZSBub25jZQ==", 24, accept);
+    ck_assert_str_eq(accept, "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=");
+}
+END_TEST
+
+/* The handshake, then keys and a size, whole or a byte at a time. */
+static void session(int one_by_one)
+{
+    rec_t r;
+    memset(&r, 0, sizeof r);
+    wsconn_t c;
+    ck_assert_int_eq(wsconn_init(&c, &cbs, &r, 250, 100), 0);
+    feed(&c, upgrade, sizeof upgrade - 1, one_by_one);
+    r.out[r.out_len] = '\0';
+    ck_assert_str_eq(r.out, "HTTP/1.1 101 Switching Protocols\r\n"
+                            "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                            "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
+                            "\r\n\r\n");
+    ck_assert_int_eq(r.opened, 1);
+    char f[600];
+    size_t n = frame(f, 1, "size 100 40", 11);
+    n += frame(f + n, 2, "jk\x1b[A", 5);
+    n += frame(f + n, 1, "size 999 999", 12); /* capped at the limits */
+    feed(&c, f, n, one_by_one);
+    ck_assert_int_eq(r.resizes, 2);
+    ck_assert_int_eq(r.w, 250);
+    ck_assert_int_eq(r.h, 100);
+    ck_assert_uint_eq(r.data_len, 5);
+    ck_assert_int_eq(memcmp(r.data, "jk\x1b[A", 5), 0);
+    /* Screen bytes go out as one unmasked binary frame each. */
+    r.out_len = 0;
+    wsconn_send(&c, "\x1b[H@", 4);
+    ck_assert_uint_eq(r.out_len, 6);
+    ck_assert_int_eq(memcmp(r.out, "\x82\x04\x1b[H@", 6), 0);
+    /* The page closes: done, and wslay's answering close frame. */
+    r.out_len = 0;
+    n = frame(f, 8, "\x03\xe8", 2);
+    feed(&c, f, n, one_by_one);
+    ck_assert_int_eq(r.done, 1);
+    ck_assert_uint_ge(r.out_len, 2);
+    ck_assert_int_eq((unsigned char)r.out[0], 0x88);
+    wsconn_free(&c);
+}
+
+START_TEST(handshake_keys_sizes_and_close)
+{
+    session(0);
+}
+END_TEST
+
+START_TEST(the_same_one_byte_at_a_time)
+{
+    session(1);
+}
+END_TEST
+
+/* GET path: the status line, and the file handed over without a copy. */
+static void get(const char *path, rec_t *r, const char *method)
+{
+    memset(r, 0, sizeof *r);
+    wsconn_t c;
+    ck_assert_int_eq(wsconn_init(&c, &cbs, r, 250, 100), 0);
+    char req[256];
+    int n = snprintf(req, sizeof req, "%s %s HTTP/1.1\r\nHost: x\r\n\r\n",
+                     method, path);
+    ck_assert_int_eq(wsconn_feed(&c, req, (size_t)n), 0);
+    r->out[r->out_len] = '\0';
+    ck_assert_int_eq(r->done, 1);
+    ck_assert_int_eq(r->opened, 0);
+    wsconn_free(&c);
+}
+
+START_TEST(only_the_page_files_are_served)
+{
+    rec_t r;
+    for (size_t i = 0; i < web_nassets; i++) {
+        get(web_assets[i].path, &r, "GET");
+        ck_assert_msg(strncmp(r.out, "HTTP/1.1 200 OK\r\n", 17) == 0, "%s: %s",
+                      web_assets[i].path, r.out);
+        char type[128];
+        snprintf(type, sizeof type, "Content-Type: %s\r\n", web_assets[i].type);
+        ck_assert_ptr_nonnull(strstr(r.out, type));
+        ck_assert_ptr_eq(r.file, web_assets[i].data);
+        ck_assert_uint_eq(r.file_len, web_assets[i].len);
+    }
+    get("/?from=somewhere", &r, "GET");
+    ck_assert_ptr_eq(r.file, web_assets[0].data);
+    static const char *const refused[] = {
+        "/../etc/passwd", "/etc/passwd", "//xterm.js", "/xterm.js/",
+        "/index.html", "/ws/../xterm.js", "/%2e%2e/etc/passwd"
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        get(refused[i], &r, "GET");
+        ck_assert_msg(strncmp(r.out, "HTTP/1.1 404 Not Found\r\n", 24) == 0,
+                      "%s: %s", refused[i], r.out);
+        ck_assert_ptr_null(r.file);
+    }
+    get("/", &r, "POST");
+    ck_assert(strncmp(r.out, "HTTP/1.1 405 ", 13) == 0);
+    /* /ws without a proper upgrade */
+    get("/ws", &r, "GET");
+    ck_assert(strncmp(r.out, "HTTP/1.1 400 ", 13) == 0);
+}
+END_TEST
+
+START_TEST(oversized_and_malformed_input_end_the_connection)
+{
+    rec_t r;
+    memset(&r, 0, sizeof r);
+    wsconn_t c;
+    /* a head past WS_HEAD_MAX */
+    ck_assert_int_eq(wsconn_init(&c, &cbs, &r, 250, 100), 0);
+    ck_assert_int_eq(wsconn_feed(&c, "GET / HTTP/1.1\r\n", 16), 0);
+    char line[128];
+    memset(line, 'a', sizeof line);
+    memcpy(line, "X-Pad: ", 7);
+    line[sizeof line - 2] = '\r';
+    line[sizeof line - 1] = '\n';
+    int rc = 0;
+    for (int i = 0; i < WS_HEAD_MAX / (int)sizeof line + 2 && rc == 0; i++)
+        rc = wsconn_feed(&c, line, sizeof line);
+    ck_assert_int_eq(rc, -1);
+    ck_assert_str_eq(c.error, "HTTP request too long");
+    wsconn_free(&c);
+    /* not HTTP at all */
+    ck_assert_int_eq(wsconn_init(&c, &cbs, &r, 250, 100), 0);
+    ck_assert_int_eq(wsconn_feed(&c, "\x16\x03\x01\x02\x00\x01", 6), -1);
+    ck_assert_str_eq(c.error, "bad HTTP request");
+    wsconn_free(&c);
+    /* a message past WS_MSG_MAX: closed by a close frame, then done */
+    memset(&r, 0, sizeof r);
+    ck_assert_int_eq(wsconn_init(&c, &cbs, &r, 250, 100), 0);
+    feed(&c, upgrade, sizeof upgrade - 1, 0);
+    static char big[WS_MSG_MAX + 100], f[WS_MSG_MAX + 200];
+    memset(big, 'x', sizeof big);
+    size_t n = frame(f, 2, big, sizeof big);
+    r.out_len = 0;
+    ck_assert_int_eq(wsconn_feed(&c, f, n), 0);
+    ck_assert_uint_eq(r.data_len, 0);
+    ck_assert_int_eq(r.done, 1);
+    ck_assert_int_eq((unsigned char)r.out[0], 0x88);
+    wsconn_free(&c);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("wsconn");
+    TCase *tc = tcase_create("wsconn");
+    tcase_add_test(tc, accept_key_is_the_rfc_example);
+    tcase_add_test(tc, handshake_keys_sizes_and_close);
+    tcase_add_test(tc, the_same_one_byte_at_a_time);
+    tcase_add_test(tc, only_the_page_files_are_served);
+    tcase_add_test(tc, oversized_and_malformed_input_end_the_connection);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)

@@ -1,0 +1,120 @@
+// browser.mjs URL OUTDIR - plays rogued in a real browser (Debian's
+// chromium, headless, driven by playwright-core): the page shows the
+// lobby, a guest game starts, movement keys move the '@' and the turn
+// counter, a larger window gets a larger view (more log lines below the
+// map, the status line on the last row), and a screenshot of the game is
+// taken and checked against the terminal's own text. Exit 0 on success;
+// any failure throws with what was on the screen.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import fs from 'node:fs';
+
+const require = createRequire(import.meta.url);
+const { chromium } = require(process.env.PLAYWRIGHT_CORE);
+const [url, outdir] = process.argv.slice(2);
+const DEADLINE = 15000;
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
+         '--no-first-run', '--disable-background-networking',
+         '--disable-component-update', '--disable-sync'],
+});
+let page;
+try {
+  const context = await browser.newContext({ viewport: { width: 900, height: 560 } });
+  page = await context.newPage();
+  await page.goto(url);
+  // The terminal's rows as text (xterm.js's DOM renderer: one div a row).
+  const rows = () => page.$$eval('.xterm-rows > div', (ds) => ds.map((d) => d.textContent));
+  const screen = async () => (await rows()).join('\n');
+  const waitText = async (text) => {
+    const t0 = Date.now();
+    for (;;) {
+      const s = await screen();
+      if (s.includes(text)) return s;
+      if (Date.now() - t0 > DEADLINE)
+        throw new Error(`no "${text}" on the screen within ${DEADLINE} ms:\n${s}`);
+      await page.waitForTimeout(50);
+    }
+  };
+  const turn = (s) => { const m = s.match(/Turn:\s*(\d+)/); return m ? Number(m[1]) : -1; };
+  const at = (rs) => { for (let y = 0; y < rs.length; y++) { const x = rs[y].indexOf('@'); if (x >= 0) return [x, y]; } return null; };
+
+  await waitText('Play (as a guest)');
+  await page.locator('.xterm').click(); // focus the terminal
+  await page.keyboard.press('p');
+  await waitText('Name: guest');
+  await page.keyboard.press('Enter'); // the guest name offered
+  const first = await waitText('HP:');
+  const t0 = turn(first);
+  if (t0 < 0) throw new Error('no turn counter on the status line:\n' + first);
+  // Move until a key moves the '@' (walls may be in the way).
+  let moved = false;
+  for (const key of ['l', 'h', 'j', 'k', 'y', 'u', 'b', 'n']) {
+    const before = at(await rows());
+    const tb = turn(await screen());
+    await page.keyboard.press(key);
+    const t1 = Date.now();
+    while (Date.now() - t1 < DEADLINE && turn(await screen()) === tb)
+      await page.waitForTimeout(20);
+    const after = at(await rows());
+    if (turn(await screen()) !== tb + 1)
+      throw new Error(`key ${key}: the turn did not advance:\n` + await screen());
+    if (before && after && (before[0] !== after[0] || before[1] !== after[1])) { moved = true; break; }
+  }
+  if (!moved) throw new Error('no key moved the @:\n' + await screen());
+
+  // A larger window: the page reports the new size, the server redraws at
+  // it (the status line is on the terminal's last row).
+  const small = (await rows()).length;
+  await page.setViewportSize({ width: 1300, height: 900 });
+  const t2 = Date.now();
+  let rs;
+  for (;;) {
+    rs = await rows();
+    if (rs.length > small && /HP:/.test(rs[rs.length - 1])) break;
+    if (Date.now() - t2 > DEADLINE)
+      throw new Error(`the view did not follow the window (${small} -> ${rs.length} rows):\n` + rs.join('\n'));
+    await page.waitForTimeout(50);
+  }
+
+  // A screenshot, checked: the terminal's text holds the '@' and the
+  // status line, and the picture is a real one (not blank).
+  fs.mkdirSync(outdir, { recursive: true });
+  const shot = path.join(outdir, 'browser-game.png');
+  await page.screenshot({ path: shot });
+  const png = fs.readFileSync(shot);
+  if (png.length < 5000 || png.readUInt32BE(0) !== 0x89504e47)
+    throw new Error(`the screenshot ${shot} is not a real picture (${png.length} bytes)`);
+  const text = await screen();
+  if (!at(await rows()) || !/HP:\s*\d+\/\d+/.test(text))
+    throw new Error('the screenshot\'s screen lacks the @ or the status line:\n' + text);
+  // The picture has light pixels where the terminal drew (sampled through
+  // the canvas of a second page that loads the PNG).
+  const lit = await page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = 'data:image/png;base64,' + b64;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width; c.height = img.height;
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    const d = g.getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] + d[i + 1] + d[i + 2] > 300) n++;
+    return n;
+  }, png.toString('base64'));
+  if (lit < 500)
+    throw new Error(`the screenshot has ${lit} light pixels: nothing drawn?`);
+  console.log(`ok: lobby, guest game, moved, resized ${small} -> ${rs.length} rows, screenshot ${shot} (${lit} light pixels)`);
+  await page.keyboard.press('Q');
+} catch (e) {
+  if (page) {
+    try { fs.mkdirSync(outdir, { recursive: true }); await page.screenshot({ path: path.join(outdir, 'browser-failed.png') }); } catch {}
+  }
+  console.error(String(e && e.stack || e));
+  await browser.close();
+  process.exit(1);
+}
+await browser.close();
