@@ -40,17 +40,22 @@ LDFLAGS ?=
 
 # Debian packages: what the server needs to build and run, and what the tests
 # add. `make deps` / `make test-deps` install whichever are missing.
+# libpq-dev is the PostgreSQL client library, linked always (the server only
+# talks to a database server when `store = postgresql://...` says so); the
+# PostgreSQL server itself (PG_PKGS) is for the tests' throwaway clusters and
+# the benchmark, and its family is skipped if it cannot be installed.
 RUN_PKGS  := gcc make pkg-config libuv1-dev libtelnet-dev libsqlite3-dev libsodium-dev \
-             libwslay-dev libhttp-parser-dev nettle-dev curl ca-certificates
+             libwslay-dev libhttp-parser-dev nettle-dev curl ca-certificates libpq-dev
+PG_PKGS   := postgresql postgresql-common
 TEST_PKGS := $(RUN_PKGS) check libvterm-dev telnet tmux clang libclang-rt-dev \
              libncurses-dev ttyrec asciinema
 
 WARN := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Werror
 STD  := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 INC  := -Icommon -Iserver
-PKG_CFLAGS = $(shell pkg-config --cflags libuv libtelnet sqlite3 libsodium nettle 2>/dev/null)
+PKG_CFLAGS = $(shell pkg-config --cflags libuv libtelnet sqlite3 libsodium nettle libpq 2>/dev/null)
 # wslay and http-parser ship no pkg-config file in Debian.
-PKG_LIBS   = $(shell pkg-config --libs libuv libtelnet sqlite3 libsodium nettle 2>/dev/null) \
+PKG_LIBS   = $(shell pkg-config --libs libuv libtelnet sqlite3 libsodium nettle libpq 2>/dev/null) \
              -lwslay -lhttp_parser
 TEST_CFLAGS = $(shell pkg-config --cflags check vterm 2>/dev/null)
 TEST_LIBS   = $(shell pkg-config --libs check vterm 2>/dev/null) -lm
@@ -230,6 +235,8 @@ deps:
 	@tests/install-deps.sh $(RUN_PKGS)
 test-deps:
 	@tests/install-deps.sh $(TEST_PKGS)
+	@tests/install-deps.sh $(PG_PKGS) || \
+	  echo "PostgreSQL cannot be installed here: the pg tests will be skipped"
 
 clean:
 	rm -rf build

@@ -51,6 +51,17 @@ static int check_trusted(const char *value, char *err, size_t errlen)
     return proxy_trust_parse(&t, value, err, errlen);
 }
 
+/* The store: empty (the SQLite file in data_dir) or a libpq URL. */
+static int check_store(const char *value, char *err, size_t errlen)
+{
+    if (!value[0] || strncmp(value, "postgresql://", 13) == 0 ||
+        strncmp(value, "postgres://", 11) == 0)
+        return 0;
+    snprintf(err, errlen, "store: neither empty (the SQLite file in "
+             "data_dir) nor a postgresql:// URL");
+    return -1;
+}
+
 static const key_def_t keys[] = {
     STR_KEY(bind, "address to listen on"),
     INT_KEY(port, 0, 65535, "TCP port (0 picks a free one and logs it)"),
@@ -82,6 +93,7 @@ static const key_def_t keys[] = {
     CHECKED_KEY(proxy_trusted, "the balancers' addresses or networks, comma-separated (10.0.0.0/8, ::1)", check_trusted),
     INT_KEY(guest_min_turns, 0, 1000000, "a guest's game of fewer turns is not stored (0: every game)"),
     INT_KEY(guest_keep_days, 0, 36500, "days a guest's game is kept unless in the hall of fame (0: for ever)"),
+    CHECKED_KEY(store, "empty: the SQLite file in data_dir; postgresql://user@host/db: that PostgreSQL database", check_store),
 };
 
 #define NKEYS (sizeof keys / sizeof keys[0])

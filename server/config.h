@@ -40,6 +40,8 @@ typedef struct config {
     char proxy_trusted[CONFIG_STR_MAX]; /* addresses and networks */
     int guest_min_turns;     /* a guest's shorter game is not stored */
     int guest_keep_days;     /* a guest's game is deleted after; 0 = never */
+    char store[CONFIG_STR_MAX]; /* "": the SQLite file in data_dir; else a
+                                   postgresql:// URL (store.h) */
 } config_t;
 
 /* Fills c with the embedded defaults. */

@@ -299,17 +299,29 @@ static int dest_close(dest_t *d, FILE *f, int ok, char *err, size_t errlen)
 
 /* --- the command ---------------------------------------------------------------- */
 
+/* The database the server uses: the store key's URL, or the SQLite file
+ * in the data directory. */
+static void store_where(const config_t *cfg, char *path, size_t len)
+{
+    if (cfg->store[0])
+        snprintf(path, len, "%s", cfg->store);
+    else
+        snprintf(path, len, "%s/%s", cfg->data_dir, STORE_FILE);
+}
+
 /* The game's row and record from the database, or a sentence in err.
  * Returns 0, or 1. */
 static int read_game(const config_t *cfg, int64_t id, store_game_t *g,
                      void **bytes, size_t *len, char *err, size_t errlen)
 {
     char path[CONFIG_STR_MAX + sizeof STORE_FILE + 1];
-    snprintf(path, sizeof path, "%s/%s", cfg->data_dir, STORE_FILE);
+    store_where(cfg, path, sizeof path);
     store_db_t *db = sdb_open_read(path, err, errlen);
     if (!db)
         return 1;
     int status = sdb_get_record(db, id, g, bytes, len);
+    /* messages name it without a URL's password */
+    snprintf(path, sizeof path, "%s", sdb_name(db));
     sdb_close(db);
     if (status == STORE_NOT_FOUND)
         snprintf(err, errlen, "no game %lld in %s (the hall of fame shows "
@@ -415,12 +427,13 @@ int export_main(const config_t *cfg, const char *id, const char *format,
 int export_list_main(const config_t *cfg, FILE *out)
 {
     char path[CONFIG_STR_MAX + sizeof STORE_FILE + 1], err[768];
-    snprintf(path, sizeof path, "%s/%s", cfg->data_dir, STORE_FILE);
+    store_where(cfg, path, sizeof path);
     store_db_t *db = sdb_open_read(path, err, sizeof err);
     if (!db) {
         fprintf(stderr, "rogued: %s\n", err);
         return 1;
     }
+    snprintf(path, sizeof path, "%s", sdb_name(db)); /* no password */
     static store_listed_t page[256];
     int64_t after = 0;
     long long total = 0;

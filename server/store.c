@@ -402,9 +402,17 @@ store_t *store_open(uv_loop_t *loop, const char *data_dir,
         return NULL;
     }
     opts_defaults(&st->opt, opts);
-    int n = snprintf(st->path, sizeof st->path, "%s/%s", data_dir, STORE_FILE);
-    if (n < 0 || (size_t)n >= sizeof st->path) {
-        snprintf(err, errlen, "data directory name too long");
+    st->opt.url = NULL; /* copied into st->where */
+    int n;
+    if (opts && opts->url && opts->url[0])
+        n = snprintf(st->where, sizeof st->where, "%s", opts->url);
+    else
+        n = snprintf(st->where, sizeof st->where, "%s/%s", data_dir, STORE_FILE);
+    /* (st->path is set from sdb_name by the database thread) */
+    if (n < 0 || (size_t)n >= sizeof st->where ||
+        (!(opts && opts->url && opts->url[0]) && (size_t)n >= sizeof st->path)) {
+        snprintf(err, errlen, "%s", opts && opts->url && opts->url[0]
+                 ? "store: the URL is too long" : "data directory name too long");
         free(st);
         return NULL;
     }

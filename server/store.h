@@ -120,6 +120,11 @@ typedef struct store_opts {
      * games are always kept. */
     int64_t guest_keep_s;
     int busy_ms;           /* wait for another process's lock; 0: 10000 */
+    /* Where the store is (the config key `store`): NULL or "" the SQLite
+     * file data_dir/STORE_FILE; a libpq URL beginning postgresql:// (or
+     * postgres://) a PostgreSQL database (store_pg.c, docs/hosting.md).
+     * Copied at store_open. */
+    const char *url;
 } store_opts_t;
 
 /* A finished game, as the hall of fame and the games table keep it. */
@@ -224,7 +229,10 @@ typedef void (*store_taken_cb)(void *ctx, int status, int taken);
 typedef void (*store_progress_cb)(void *ctx, const store_progress_t *result);
 typedef void (*store_record_cb)(void *ctx, const store_record_t *result);
 
-/* Opens (creating if missing) data_dir/STORE_FILE and migrates it to
+/* Opens (creating if missing) data_dir/STORE_FILE, or the PostgreSQL
+ * database of opts->url (the same refusals where they apply: another
+ * application's tables, a newer schema, no connection, no right to write;
+ * each naming the database without its password), and migrates it to
  * STORE_SCHEMA_VERSION, in WAL mode, on the store's own thread; returns
  * when that is done. opts may be NULL (the defaults). Refuses, with a
  * sentence naming the file in err: a file that is not a SQLite database, a
@@ -431,11 +439,12 @@ void store_stats(store_t *st, store_stats_t *out);
 /* The name of a status, for logs. */
 const char *store_status_name(int status);
 
-/* For tests and tools, never the server: creates path as a database at
+/* For tests and tools, never the server: creates `where` (a SQLite file's
+ * path or a PostgreSQL URL, as sdb_open) as a database at
  * schema `version` (1..STORE_SCHEMA_VERSION) with our application_id,
  * synchronously on the calling thread, as an older rogued would have left
  * it. Returns 0, or -1 with the reason in err. */
-int store_create_at_version(const char *path, int version, char *err,
+int store_create_at_version(const char *where, int version, char *err,
                             size_t errlen);
 
 #endif

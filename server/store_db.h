@@ -1,7 +1,9 @@
-/* store_db.h - the SQLite side of the store: the file, its schema and
- * migrations, and each statement, synchronous. Only the store's database
- * thread calls these (store.c); tests of the file format may too. One
- * store_db_t is one connection with its prepared statements. */
+/* store_db.h - the database side of the store: its schema and migrations,
+ * and each statement, synchronous. Only the store's database thread calls
+ * these (store.c); tests of the file format and tools (--export) may too.
+ * One store_db_t is one connection with its prepared statements, to
+ * whichever backend sdb_open chose (store_backend.h): the SQLite file, or
+ * a PostgreSQL database. */
 #ifndef ROGUE_STORE_DB_H
 #define ROGUE_STORE_DB_H
 
@@ -12,11 +14,12 @@
 
 typedef struct store_db store_db_t;
 
-/* Opens or creates the database at path and migrates it (see store_open
- * for what is refused). migrate_to: the schema version to stop at
- * (STORE_SCHEMA_VERSION for the server). Returns the connection, or NULL
- * with a sentence naming the file in err. */
-store_db_t *sdb_open(const char *path, int migrate_to, char *err,
+/* Opens or creates the database and migrates it (see store_open for what
+ * is refused). where: a file's path (SQLite), or a libpq URL beginning
+ * postgresql:// or postgres:// (PostgreSQL). migrate_to: the schema
+ * version to stop at (STORE_SCHEMA_VERSION for the server). Returns the
+ * connection, or NULL with a sentence naming the database in err. */
+store_db_t *sdb_open(const char *where, int migrate_to, char *err,
                      size_t errlen);
 
 /* Finalises every statement and closes the connection (NULL is fine). */
@@ -68,7 +71,7 @@ int sdb_scores(store_db_t *db, int n, const char *player,
  * database file is read-only to us). Refuses what sdb_open
  * refuses, and a missing file or one with no schema yet, with a sentence
  * naming the file in err. Only sdb_get_record may be used on it. */
-store_db_t *sdb_open_read(const char *path, char *err, size_t errlen);
+store_db_t *sdb_open_read(const char *where, char *err, size_t errlen);
 
 /* Games in progress (store.h): inside a transaction. begin replaces the
  * account's game in progress (the account must exist); end drops it.
@@ -79,7 +82,8 @@ int sdb_progress_begin(store_db_t *db, int64_t account_id, uint32_t version,
 int sdb_progress_end(store_db_t *db, int64_t account_id);
 
 /* Appends len > 0 key bytes to the account's game in progress. Returns 1
- * (appended), 0 (it has none: nothing written), -1 (logged). */
+ * (appended, or sent: see sdb_unfollowed), 0 (it has none: nothing
+ * written), -1 (logged). */
 int sdb_progress_append(store_db_t *db, int64_t account_id, const void *keys,
                         size_t len);
 
@@ -108,8 +112,8 @@ typedef struct sdb_snapshot {
 
 /* Saves snap as the account's latest snapshot (inside a transaction),
  * replacing the one before; a begin or an end of the game drops it.
- * Returns 1 (saved), 0 (the account has no game in progress: nothing
- * written), -1 (logged). */
+ * Returns 1 (saved, or sent: see sdb_unfollowed), 0 (the account has no
+ * game in progress: nothing written), -1 (logged). */
 int sdb_progress_snapshot(store_db_t *db, int64_t account_id,
                           const sdb_snapshot_t *snap);
 
@@ -157,13 +161,30 @@ long long sdb_guest_first(const store_db_t *db);
  * has said once that writes are failing (store_healthy). */
 void sdb_set_quiet(store_db_t *db, int quiet);
 
-/* SQLite's sentence for the last statement that failed. */
+/* Begins and appends that returned 1 but, as the commit found, had nothing
+ * to follow (PostgreSQL sends a batch's writes without waiting for each:
+ * SQLite never has any). why: 0 an append found no game in progress, 1 a
+ * begin found no such account, 2 a snapshot found no game in progress.
+ * Valid until the next sdb_begin. */
+typedef struct store_unfollowed {
+    int64_t account_id;
+    int why;
+} store_unfollowed_t;
+size_t sdb_unfollowed(store_db_t *db, const store_unfollowed_t **out);
+
+/* What messages call the database: the file's path, or the URL without
+ * its password. */
+const char *sdb_name(store_db_t *db);
+
+/* The database's sentence for the last statement that failed. */
 const char *sdb_errmsg(store_db_t *db);
 
-/* How long a statement waits for another connection's lock (ms). */
+/* How long a statement waits for another connection's lock (ms; SQLite's
+ * busy timeout, PostgreSQL's lock_timeout). */
 void sdb_set_busy(store_db_t *db, int ms);
 
-/* The schema version of an open database (PRAGMA user_version), or -1. */
+/* The schema version of an open database (SQLite's PRAGMA user_version,
+ * PostgreSQL's rogued_schema table), or -1. */
 int sdb_version(store_db_t *db);
 
 #endif

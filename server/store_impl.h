@@ -132,7 +132,9 @@ struct store_port {
 
 struct store {
     store_opts_t opt;
-    char path[512];
+    char path[512];            /* what messages call the database */
+    char where[1024];          /* what sdb_open is given: the file, or the
+                                  URL (which may hold a password) */
     uv_thread_t thread;
     uv_sem_t ready;            /* the thread has opened (or failed) */
     char open_err[512];
@@ -197,6 +199,12 @@ void store_progress_answer(req_t *r);
  * OP_GET_RECORD inside the batch's transaction (ok: it is open). Returns 1
  * if a silent request was written (counted in progress_written). */
 int store_progress_db(store_t *st, req_t *r, int ok);
+
+/* store_progress.c, for the database thread, after a batch committed:
+ * the begins and appends that, as the commit found, had nothing to follow
+ * (sdb_unfollowed) lose their accounts' later appends as if they had
+ * failed at once. Returns how many (counted dropped, not written). */
+uint64_t store_progress_unfollowed(store_t *st);
 
 /* store_progress.c, for the database thread: a batch failed; the accounts
  * of its appends and begins lose their later appends until a begin. */

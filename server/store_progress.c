@@ -57,6 +57,18 @@ static void broken_add(store_t *st, int64_t id, const char *why)
     st->broken[st->nbroken++] = id;
 }
 
+uint64_t store_progress_unfollowed(store_t *st)
+{
+    const store_unfollowed_t *u;
+    size_t n = sdb_unfollowed(st->db, &u);
+    for (size_t i = 0; i < n; i++) /* (a snapshot of no game: dropped) */
+        if (u[i].why != 2)
+            broken_add(st, u[i].account_id, u[i].why ? "game in progress not "
+                       "begun (no such account)" : "keys appended to no game "
+                       "in progress: dropped");
+    return n;
+}
+
 void store_progress_failed(store_t *st, req_t *batch)
 {
     for (req_t *r = batch; r; r = r->next)

@@ -193,6 +193,8 @@ static void db_batch(store_t *st, req_t *batch, uint64_t n)
         sdb_rollback(st->db);
         ok = 0;
     }
+    if (ok) /* begins and appends the commit found had nothing to follow */
+        prog_written -= store_progress_unfollowed(st);
     health(st, ok);
     if (!ok) {
         written = prog_written = 0;
@@ -247,11 +249,14 @@ static void db_batch(store_t *st, req_t *batch, uint64_t n)
 void store_db_main(void *arg)
 {
     store_t *st = arg;
-    st->db = sdb_open(st->path, STORE_SCHEMA_VERSION, st->open_err,
+    st->db = sdb_open(st->where, STORE_SCHEMA_VERSION, st->open_err,
                       sizeof st->open_err);
     int opened = st->db != NULL;
-    if (opened)
+    if (opened) {
         sdb_set_busy(st->db, st->opt.busy_ms);
+        /* messages name it without a password */
+        snprintf(st->path, sizeof st->path, "%s", sdb_name(st->db));
+    }
     uv_sem_post(&st->ready); /* st->db is ours from here on */
     if (!opened)
         return;

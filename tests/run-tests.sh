@@ -20,6 +20,12 @@
 #  fuzz     build/fuzz/fuzz_*                 each libFuzzer target for
 #                                             FUZZ_RUNS runs or FUZZ_SMOKE_SECONDS,
 #                                             whichever ends first (a smoke test)
+#  pg       the store's suites (PG_SUITES) and the session suites named
+#           test_pg_* again, on PostgreSQL: a throwaway cluster is started
+#           with pg_virtualenv (postgresql-common) for the run and dropped
+#           after it; each test makes a database of its own there
+#           (tests/store_where.h). Without the PostgreSQL binaries the family
+#           is skipped, and the summary says so.
 #
 # A check binary's tests are counted from its "Checks: N, Failures: F,
 # Errors: E" line; a binary that dies before printing it counts as one failure.
@@ -43,6 +49,7 @@ export ROGUED_BIN=${ROGUED_BIN:-$PWD/build/san/rogued}
 export ROGUED_REL_BIN=${ROGUED_REL_BIN:-$PWD/build/rel/rogued}
 ROGUED_TSAN_BIN=${ROGUED_TSAN_BIN:-$PWD/build/tsan/rogued}
 TSAN_SUITES=${TSAN_SUITES:-test_lobby test_resume test_resume_long test_watch test_phase test_workers}
+PG_SUITES=${PG_SUITES:-test_store test_store_keep test_progress test_progress_snapshot test_export}
 # Sanitizers: any report fails the binary; leaks are reported at exit.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:halt_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
@@ -87,6 +94,10 @@ run_one() { # id kind path
             ROGUED_BIN=$ROGUED_TSAN_BIN "$path" >"$log" 2>&1
             rc=$?
             check_result "$path" "$log" $rc ;;
+        pg)
+            ROGUED_TEST_PG=$PG_URL PGPASSWORD=$PG_PASSWORD "$path" >"$log" 2>&1
+            rc=$?
+            check_result "$path" "$log" $rc ;;
         e2e)
             bash "$path" >"$log" 2>&1
             case $? in
@@ -123,15 +134,21 @@ add_check_family() { # family dir
     local found=0 bin
     for bin in "$2"/test_*; do
         [ -x "$bin" ] && [ ! -d "$bin" ] || continue
-        case "$bin" in *.o|*.d) continue ;; esac
+        case "$bin" in *.o|*.d|*/test_pg_*) continue ;; esac # test_pg_*: pg
         found=1
         add "$1" "$1_$(basename "$bin")" check "$bin" "$(basename "$bin")"
     done
     [ $found -eq 1 ] || missing+=("$1:$2")
 }
 
+# --- PostgreSQL: one throwaway cluster for the pg family (tests/pg-cluster.sh) ---
+# shellcheck source=tests/pg-cluster.sh
+pg_log=$logs/pg_cluster.log
+. tests/pg-cluster.sh
+trap pg_stop EXIT
+
 families=("$@")
-[ ${#families[@]} -eq 0 ] && families=(unit session tsan e2e fuzz)
+[ ${#families[@]} -eq 0 ] && families=(unit session tsan e2e fuzz pg)
 for fam in "${families[@]}"; do
     case $fam in
         unit) add_check_family unit build/san/tests/unit ;;
@@ -161,7 +178,20 @@ for fam in "${families[@]}"; do
                 [ -x "$bin" ] && [ -f "$bin" ] || continue
                 add fuzz "$(basename "$bin")" fuzz "$bin" "$(basename "$bin")"
             done ;;
-        *) echo "unknown family '$fam' (unit, session, tsan, e2e, fuzz)"; exit 2 ;;
+        pg)
+            if pg_start; then
+                for t in $PG_SUITES; do
+                    bin=build/san/tests/unit/$t
+                    [ -x "$bin" ] || { missing+=("pg:$bin"); continue; }
+                    add pg "pg_$t" pg "$bin" "$t"
+                done
+                for bin in build/san/tests/session/test_pg_*; do
+                    [ -x "$bin" ] && [ -f "$bin" ] || continue
+                    case "$bin" in *.o|*.d) continue ;; esac
+                    add pg "pg_$(basename "$bin")" pg "$bin" "$(basename "$bin")"
+                done
+            fi ;;
+        *) echo "unknown family '$fam' (unit, session, tsan, e2e, fuzz, pg)"; exit 2 ;;
     esac
 done
 
@@ -244,11 +274,26 @@ for m in "${missing[@]+"${missing[@]}"}"; do
     echo "no test binaries in ${m#*:} (build them first)"
     failed=$((failed + 1))
 done
+pg_stop
+skipped=0
+if [ -n "$pg_broken" ]; then
+    echo "== pg"
+    echo "FAILED: $pg_broken"
+    failed=$((failed + 1))
+elif [ -n "$pg_skipped" ]; then
+    echo "== pg"
+    echo "SKIPPED: $pg_skipped"
+    skipped=1
+fi
 
 for id in "${failures[@]+"${failures[@]}"}"; do
     echo "---- $logs/$id.log (last 60 lines)"
     tail -60 "$logs/$id.log"
 done
 echo "(took $((SECONDS - start)) s)"
-echo "$passed passed, $failed failed"
+if [ "$skipped" -gt 0 ]; then
+    echo "$passed passed, $failed failed, $skipped skipped"
+else
+    echo "$passed passed, $failed failed"
+fi
 [ "$failed" -eq 0 ]

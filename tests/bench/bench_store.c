@@ -23,7 +23,19 @@
  * SIZE_KEYS_SHORT keys each (the fewest a guest's stored game has, at the
  * default guest_min_turns) and after as many of SIZE_KEYS_LONG keys, each
  * in a fresh file; from the two, the bytes a stored game costs besides its
- * keys, and a key's bytes: the figures of docs/hosting.md's worst case. */
+ * keys, and a key's bytes: the figures of docs/hosting.md's worst case.
+ *
+ * Last, the two stores side by side in the same run (store_sides): the
+ * SQLite file, and PostgreSQL when BENCH_PG_URL names a server on which
+ * the benchmark may create and drop databases (run-bench.sh starts a
+ * throwaway cluster with pg_virtualenv for it). For each: SIDE_GAMES games
+ * ending at once (store_end_game in one callback), and the once-a-second
+ * progress of SIDE_PLAYERS accounts' games (an append of a second's keys
+ * for each, in one callback, SIDE_ROUNDS times): the loop's worst stall
+ * (a 1 ms timer, as above) and the database time (handed over until a
+ * store_flush behind them answers: committed). */
+#include <libpq-fe.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +53,11 @@
 #define SIZE_GAMES 10000
 #define SIZE_KEYS_SHORT 50
 #define SIZE_KEYS_LONG 500
+#define SIDE_GAMES 1000
+#define SIDE_KEYS 3000
+#define SIDE_PLAYERS 10000
+#define SIDE_ROUNDS 5
+#define SIDE_KEY_BYTES 4    /* a second of keys: 4 at 4 keys a second */
 
 typedef struct burst {
     const char *how;
@@ -278,6 +295,284 @@ static void print_sizes(const char *dir)
            per_game, per_key);
 }
 
+/* --- the two stores side by side ------------------------------------------------ */
+
+typedef struct side {
+    const char *name;
+    char where[512];    /* the SQLite file, or the PostgreSQL URL */
+    char dir[300];      /* the data directory (SQLite's file is in it) */
+    char admin[512];    /* PostgreSQL: the URL to create and drop with */
+    char db[64];
+} side_t;
+
+typedef struct side_run {
+    store_t *st;
+    uv_timer_t tick, act;
+    uint64_t last, worst;   /* the 1 ms timer's worst lateness */
+    int round, rounds;
+    uint64_t at, call_max, db_sum, db_max;
+    burst_t *burst;         /* the games to end (the first scenario) */
+    int ngames;
+    int players;            /* the accounts appending (the second) */
+    int busy;               /* a round handed over, not yet durable */
+} side_run_t;
+
+static void side_tick(uv_timer_t *t)
+{
+    side_run_t *r = t->data;
+    uint64_t now = uv_hrtime(), gap = now - r->last;
+    uint64_t late = gap > 1000000u ? gap - 1000000u : 0;
+    r->last = now;
+    if (late > r->worst)
+        r->worst = late;
+}
+
+static void side_done(void *ctx, int status)
+{
+    side_run_t *r = ctx;
+    uint64_t db = uv_hrtime() - r->at;
+    if (status != STORE_OK)
+        fprintf(stderr, "bench_store: flush: %s\n", store_status_name(status));
+    r->busy = 0;
+    r->db_sum += db;
+    if (db > r->db_max)
+        r->db_max = db;
+    if (++r->round == r->rounds) {
+        uv_close((uv_handle_t *)&r->tick, NULL);
+        uv_close((uv_handle_t *)&r->act, NULL);
+    }
+}
+
+/* One round's requests, in one callback on the loop. */
+static void side_act(uv_timer_t *t)
+{
+    side_run_t *r = t->data;
+    if (r->round >= r->rounds || r->busy) /* the last round not yet durable */
+        return;
+    r->busy = 1;
+    r->at = uv_hrtime();
+    if (r->burst) {
+        for (int i = 0; i < r->ngames; i++) {
+            store_game_t g;
+            fill_row(&g, r->burst->games[i], i);
+            if (store_end_game(r->st, &g, r->burst->games[i],
+                               &r->burst->recs[i]) != 0)
+                exit(1);
+            r->burst->games[i] = NULL; /* the store's now */
+        }
+    } else {
+        static const unsigned char keys[SIDE_KEY_BYTES] = { 'h', 'j', 'k', 'l' };
+        for (int i = 0; i < r->players; i++)
+            if (store_progress_append(r->st, 1 + i, keys, sizeof keys) != 0)
+                exit(1);
+    }
+    uint64_t call = uv_hrtime() - r->at;
+    if (call > r->call_max)
+        r->call_max = call;
+    if (store_flush(r->st, side_done, r) != 0)
+        exit(1);
+}
+
+/* Runs one scenario on an open store: rounds a second apart, after a
+ * calm second. */
+static void side_time(uv_loop_t *loop, side_run_t *r)
+{
+    uv_timer_init(loop, &r->tick);
+    uv_timer_init(loop, &r->act);
+    r->tick.data = r->act.data = r;
+    r->last = uv_hrtime();
+    uv_timer_start(&r->tick, side_tick, 1, 1);
+    uv_timer_start(&r->act, side_act, 1000, 1000);
+    uv_run(loop, UV_RUN_DEFAULT);
+}
+
+static long long pg_exec(const char *url, const char *sql)
+{
+    PGconn *c = PQconnectdb(url);
+    long long v = -1;
+    if (PQstatus(c) == CONNECTION_OK) {
+        PGresult *res = PQexec(c, sql);
+        ExecStatusType st = PQresultStatus(res);
+        if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK)
+            v = 0;
+        else
+            fprintf(stderr, "bench_store: %s: %s", sql,
+                    PQresultErrorMessage(res));
+        PQclear(res);
+    } else {
+        fprintf(stderr, "bench_store: %s", PQerrorMessage(c));
+    }
+    PQfinish(c);
+    return v;
+}
+
+/* A fresh database for one scenario. */
+static int side_fresh(side_t *s, const char *base_dir, int n)
+{
+    snprintf(s->dir, sizeof s->dir, "%s/side-%s-%d", base_dir, s->name, n);
+    if (mkdir(s->dir, 0750) != 0)
+        return -1;
+    if (!s->admin[0]) {
+        snprintf(s->where, sizeof s->where, "%s/%s", s->dir, STORE_FILE);
+        return 0;
+    }
+    snprintf(s->db, sizeof s->db, "rogued_bench_%ld_%d", (long)getpid(), n);
+    char sql[128];
+    snprintf(sql, sizeof sql, "CREATE DATABASE %s", s->db);
+    if (pg_exec(s->admin, sql) != 0)
+        return -1;
+    /* the admin URL with its database replaced */
+    const char *host = strstr(s->admin, "://");
+    host = host ? host + 3 : s->admin;
+    const char *cut = strpbrk(host, "/?");
+    int len = cut ? (int)(cut - s->admin) : (int)strlen(s->admin);
+    snprintf(s->where, sizeof s->where, "%.*s/%s", len, s->admin, s->db);
+    return 0;
+}
+
+static void side_drop(side_t *s)
+{
+    if (s->admin[0]) {
+        char sql[128];
+        snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s", s->db);
+        pg_exec(s->admin, sql);
+    } else {
+        const char *suffix[] = { "", "-wal", "-shm" };
+        for (int i = 0; i < 3; i++) {
+            char f[600];
+            snprintf(f, sizeof f, "%s%s", s->where, suffix[i]);
+            unlink(f);
+        }
+    }
+    rmdir(s->dir);
+}
+
+/* SIDE_PLAYERS accounts (ids 1..), made with SQL: hashing their passwords
+ * is not what is measured. */
+static int side_accounts(side_t *s)
+{
+    char err[512];
+    if (store_create_at_version(s->where, STORE_SCHEMA_VERSION, err,
+                                sizeof err) != 0) {
+        fprintf(stderr, "bench_store: %s\n", err);
+        return -1;
+    }
+    char sql[300];
+    if (s->admin[0]) {
+        snprintf(sql, sizeof sql, "INSERT INTO accounts (id, name, pwhash,"
+                 " created) SELECT i, 'bench' || i, 'x', 0 FROM"
+                 " generate_series(1, %d) i", SIDE_PLAYERS);
+        return pg_exec(s->where, sql) == 0 ? 0 : -1;
+    }
+    sqlite3 *db;
+    if (sqlite3_open(s->where, &db) != SQLITE_OK)
+        return -1;
+    snprintf(sql, sizeof sql, "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL"
+             " SELECT i + 1 FROM c WHERE i < %d) INSERT INTO accounts (id,"
+             " name, pwhash, created) SELECT i, 'bench' || i, 'x', 0 FROM c",
+             SIDE_PLAYERS);
+    int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+    sqlite3_close(db);
+    return rc == SQLITE_OK ? 0 : -1;
+}
+
+static store_t *side_open(uv_loop_t *loop, side_t *s)
+{
+    char err[512];
+    store_opts_t o = { 0 };
+    o.url = s->admin[0] ? s->where : NULL;
+    store_t *st = store_open(loop, s->dir, &o, err, sizeof err);
+    if (!st)
+        fprintf(stderr, "bench_store: %s\n", err);
+    return st;
+}
+
+static void side_row(const char *what, const side_t *s, const side_run_t *r)
+{
+    printf("  %-8s %-34s %8.2f ms %9.1f ms %9.1f ms %8.2f ms\n", s->name, what,
+           (double)r->worst / 1e6, (double)r->db_sum / r->rounds / 1e6,
+           (double)r->db_max / 1e6, (double)r->call_max / 1e6);
+}
+
+static void store_sides(const char *base_dir)
+{
+    side_t sides[2];
+    memset(sides, 0, sizeof sides);
+    sides[0].name = "SQLite";
+    sides[1].name = "Postgres";
+    const char *pg = getenv("BENCH_PG_URL");
+    int nsides = pg && *pg ? 2 : 1;
+    if (nsides == 2)
+        snprintf(sides[1].admin, sizeof sides[1].admin, "%s", pg);
+    printf("\nthe stores side by side (worst stall of the loop's 1 ms timer;"
+           " database time:\nhanded over until committed, mean and worst of"
+           " the rounds; the loop's callback)\n");
+    printf("  %-8s %-34s %11s %12s %12s %11s\n", "store", "", "worst stall",
+           "db mean", "db worst", "callback");
+    burst_t games;
+    for (int k = 0; k < nsides; k++) {
+        side_t *s = &sides[k];
+        uv_loop_t loop;
+        side_run_t r;
+        /* 1. SIDE_GAMES games end at once */
+        memset(&games, 0, sizeof games);
+        play(&games, SIDE_GAMES, SIDE_KEYS, 2000001);
+        if (side_fresh(s, base_dir, 2 * k) != 0)
+            exit(1);
+        uv_loop_init(&loop);
+        memset(&r, 0, sizeof r);
+        r.st = side_open(&loop, s);
+        if (!r.st)
+            exit(1);
+        r.burst = &games;
+        r.ngames = SIDE_GAMES;
+        r.rounds = 1;
+        side_time(&loop, &r);
+        store_close(r.st);
+        uv_loop_close(&loop);
+        side_drop(s);
+        char what[64];
+        snprintf(what, sizeof what, "%d games ending at once", SIDE_GAMES);
+        side_row(what, s, &r);
+        for (int i = 0; i < SIDE_GAMES; i++)
+            record_free(&games.recs[i]);
+        free(games.recs);
+        free(games.games);
+
+        /* 2. the once-a-second progress of SIDE_PLAYERS games */
+        if (side_fresh(s, base_dir, 2 * k + 1) != 0 || side_accounts(s) != 0)
+            exit(1);
+        uv_loop_init(&loop);
+        memset(&r, 0, sizeof r);
+        r.st = side_open(&loop, s);
+        if (!r.st)
+            exit(1);
+        for (int i = 0; i < SIDE_PLAYERS; i++)
+            if (store_progress_begin(r.st, 1 + i, (uint64_t)i, NULL, 0) != 0)
+                exit(1);
+        int status = -1;
+        if (store_flush(r.st, on_flushed, &status) != 0)
+            exit(1);
+        uv_run(&loop, UV_RUN_DEFAULT);
+        r.players = SIDE_PLAYERS;
+        r.rounds = SIDE_ROUNDS;
+        side_time(&loop, &r);
+        store_stats_t st;
+        store_stats(r.st, &st);
+        store_close(r.st);
+        uv_loop_close(&loop);
+        side_drop(s);
+        snprintf(what, sizeof what, "progress of %d games, a second",
+                 SIDE_PLAYERS);
+        side_row(what, s, &r);
+        if (st.progress_dropped)
+            printf("  (%llu progress requests dropped)\n",
+                   (unsigned long long)st.progress_dropped);
+    }
+    if (nsides == 1)
+        printf("  (PostgreSQL: not measured; BENCH_PG_URL is not set)\n");
+}
+
 int main(int argc, char **argv)
 {
     bench_t b;
@@ -329,6 +624,7 @@ int main(int argc, char **argv)
            (unsigned long long)s.games_written, (unsigned long long)s.games_lost,
            mib);
     print_sizes(dir);
+    store_sides(dir);
     if (argc <= 3) { /* a directory of our own: leave nothing behind */
         const char *suffix[] = { "", "-wal", "-shm" };
         for (int i = 0; i < 3; i++) {

@@ -8,7 +8,10 @@
 #   load     build/rel/tests/bench/bench_load     N telnet sessions against a
 #                                                  fresh build/rel/rogued
 #   store    build/rel/tests/bench/bench_store    the loop's worst stall while
-#                                                  1,000 games end at once
+#                                                  1,000 games end at once;
+#                                                  SQLite beside PostgreSQL (a
+#                                                  throwaway cluster, when the
+#                                                  binaries are installed)
 #   watch    build/rel/tests/bench/bench_watch    a late watcher's catch-up
 #   balance  build/rel/tests/bench/bench_balance  (when built) the bot per
 #                                                  combat ruleset
@@ -62,7 +65,18 @@ fi
 if wants store; then
     echo
     echo "## 4. The store"
-    run "$B/bench_store"
+    # PostgreSQL beside SQLite: a throwaway cluster (tests/pg-cluster.sh),
+    # with fsync on, so that its commits cost what SQLite's do
+    mkdir -p build
+    pg_log=build/bench-pg-cluster.log
+    . tests/pg-cluster.sh
+    if pg_start -o fsync=on; then
+        BENCH_PG_URL=$PG_URL PGPASSWORD=$PG_PASSWORD run "$B/bench_store"
+        pg_stop
+    else
+        echo "(PostgreSQL not measured: $pg_skipped$pg_broken)"
+        run "$B/bench_store"
+    fi
 fi
 if wants watch; then
     echo

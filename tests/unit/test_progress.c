@@ -22,6 +22,7 @@
 #include "record.h"
 #include "rng.h"
 #include "store.h"
+#include "store_where.h"
 
 static char dir[64], dbpath[128];
 static uv_loop_t loop;
@@ -32,8 +33,10 @@ static void setup(void)
     snprintf(dir, sizeof dir, "/tmp/rogued-prog-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(dbpath, sizeof dbpath, "%s/%s", dir, STORE_FILE);
+    sw_setup(dir);
     ck_assert_int_eq(uv_loop_init(&loop), 0);
     memset(&fast, 0, sizeof fast);
+    sw_opts(&fast);
     fast.pw_ops = crypto_pwhash_OPSLIMIT_MIN;
     fast.pw_mem = crypto_pwhash_MEMLIMIT_MIN;
 }
@@ -41,6 +44,7 @@ static void setup(void)
 static void teardown(void)
 {
     ck_assert_int_eq(uv_loop_close(&loop), 0);
+    sw_teardown();
     char p[160];
     const char *suffix[] = { "", "-wal", "-shm" };
     for (int i = 0; i < 3; i++) {
@@ -58,28 +62,8 @@ static store_t *open_with(const store_opts_t *o)
     return st;
 }
 
-static long long sql_int(const char *sql)
-{
-    sqlite3 *db;
-    sqlite3_stmt *s;
-    long long v = -1;
-    ck_assert_int_eq(sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL),
-                     SQLITE_OK);
-    ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
-    if (sqlite3_step(s) == SQLITE_ROW)
-        v = sqlite3_column_int64(s, 0);
-    sqlite3_finalize(s);
-    sqlite3_close(db);
-    return v;
-}
-
-static void sql_exec(const char *sql)
-{
-    sqlite3 *db;
-    ck_assert_int_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
-    ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
-    sqlite3_close(db);
-}
+#define sql_int sw_int
+#define sql_exec sw_exec
 
 /* --- answers ---------------------------------------------------------------- */
 
@@ -389,10 +373,18 @@ START_TEST(queue_bound_refuses_appends_only)
     int64_t frank = make_account(st, "Frank"), gina = make_account(st, "Gina");
     gamer_t p;
     player_start(&p, 55, 0);
-    sqlite3 *lock;
-    ck_assert_int_eq(sqlite3_open(dbpath, &lock), SQLITE_OK);
-    ck_assert_int_eq(sqlite3_exec(lock, "BEGIN IMMEDIATE", NULL, NULL, NULL),
-                     SQLITE_OK);
+    sqlite3 *lock = NULL;
+    PGconn *pg = NULL;
+    if (sw_pg()) { /* the tables the begin and appends write */
+        pg = PQconnectdb(sw_url);
+        ck_assert_int_eq(PQstatus(pg), CONNECTION_OK);
+        PQclear(PQexec(pg, "BEGIN; LOCK TABLE progress, progress_keys IN"
+                           " ACCESS EXCLUSIVE MODE"));
+    } else {
+        ck_assert_int_eq(sqlite3_open(dbpath, &lock), SQLITE_OK);
+        ck_assert_int_eq(sqlite3_exec(lock, "BEGIN IMMEDIATE", NULL, NULL,
+                                      NULL), SQLITE_OK);
+    }
     ck_assert_int_eq(store_progress_begin(st, frank, 55, NULL, 1), 0);
     int refused = 0;
     for (int i = 0; i < 20; i++) {
@@ -408,8 +400,14 @@ START_TEST(queue_bound_refuses_appends_only)
     store_stats_t s;
     store_stats(st, &s);
     ck_assert_uint_ge(s.queued_progress, 10);
-    ck_assert_int_eq(sqlite3_exec(lock, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
-    sqlite3_close(lock);
+    if (pg) {
+        PQclear(PQexec(pg, "COMMIT"));
+        PQfinish(pg);
+    } else {
+        ck_assert_int_eq(sqlite3_exec(lock, "COMMIT", NULL, NULL, NULL),
+                         SQLITE_OK);
+        sqlite3_close(lock);
+    }
     flush(st); /* the queue drains */
     /* the rest goes with the next append */
     ck_assert_int_eq(player_send(st, &p, frank), 0);
@@ -585,10 +583,9 @@ END_TEST
 START_TEST(migrates_from_version_2)
 {
     char err[512];
-    ck_assert_int_eq(store_create_at_version(dbpath, 2, err, sizeof err), 0);
-    ck_assert_int_eq(sql_int("PRAGMA user_version"), 2);
-    ck_assert_int_eq(sql_int("SELECT count(*) FROM sqlite_master WHERE"
-                             " name LIKE 'progress%'"), 0);
+    ck_assert_int_eq(store_create_at_version(sw_where(), 2, err, sizeof err), 0);
+    ck_assert_int_eq(sw_version(), 2);
+    ck_assert_int_eq(sw_objects("'progress', 'progress_keys'"), 0);
     /* what a version-2 server left: an account and a game with its record */
     buf_t rec;
     buf_init(&rec, 0);
@@ -603,25 +600,23 @@ START_TEST(migrates_from_version_2)
         record_free(&r);
         game_free(g);
     }
-    sqlite3 *db;
-    sqlite3_stmt *s;
-    ck_assert_int_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
-    ck_assert_int_eq(sqlite3_exec(db, "INSERT INTO accounts VALUES (7,"
-                                  " 'Old_Timer', 'x', 1)", NULL, NULL, NULL),
-                     SQLITE_OK);
-    ck_assert_int_eq(sqlite3_prepare_v2(db, "INSERT INTO games VALUES (5,"
-                                        " 'Old_Timer', 7, 0, 42, 321, 3, 10,"
-                                        " 9, 'quit', 100, 200, ?)", -1, &s,
-                                        NULL), SQLITE_OK);
-    sqlite3_bind_blob(s, 1, rec.data, (int)rec.len, SQLITE_STATIC);
-    ck_assert_int_eq(sqlite3_step(s), SQLITE_DONE);
-    sqlite3_finalize(s);
-    sqlite3_close(db);
+    /* the record as a hex literal, in each dialect */
+    char *sql = malloc(256 + 2 * rec.len);
+    ck_assert_ptr_nonnull(sql);
+    int n = sprintf(sql, "INSERT INTO accounts VALUES (7, 'Old_Timer', 'x', 1);"
+                    " INSERT INTO games VALUES (5, 'Old_Timer', 7, 0, 42, 321,"
+                    " 3, 10, 9, 'quit', 100, 200, %s", sw_pg() ? "decode('"
+                                                              : "X'");
+    for (size_t i = 0; i < rec.len; i++)
+        n += sprintf(sql + n, "%02x", ((const unsigned char *)rec.data)[i]);
+    sprintf(sql + n, "%s)", sw_pg() ? "', 'hex')" : "'");
+    sw_exec(sql);
+    free(sql);
+    sw_ids_follow();
 
     store_t *st = open_with(&fast);
-    ck_assert_int_eq(sql_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
-    ck_assert_int_eq(sql_int("SELECT count(*) FROM sqlite_master WHERE"
-                             " name IN ('progress', 'progress_keys')"), 2);
+    ck_assert_int_eq(sw_version(), STORE_SCHEMA_VERSION);
+    ck_assert_int_eq(sw_objects("'progress', 'progress_keys'"), 2);
     /* the old game is there, and the account can have a game in progress */
     ck_assert_int_eq(store_progress_begin(st, 7, 1, NULL, 1), 0);
     ck_assert_int_eq(store_progress_append(st, 7, "hj", 2), 0);
@@ -745,7 +740,7 @@ END_TEST
 
 static Suite *make_suite(void)
 {
-    Suite *s = suite_create("progress");
+    Suite *s = suite_create(sw_pg() ? "progress (PostgreSQL)" : "progress");
     TCase *tc = tcase_create("progress");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 60);

@@ -1,6 +1,7 @@
 /* test_progress_snapshot.c - the latest snapshot of a game in progress in
- * the store (store_progress_snapshot), against a real SQLite file with a
- * real libuv loop: saved and read back byte for byte after a close and an
+ * the store (store_progress_snapshot), against a real SQLite file (or in
+ * the pg family a PostgreSQL database: tests/store_where.h) with a real
+ * libuv loop: saved and read back byte for byte after a close and an
  * open, replaced by a newer one, dropped when the game ends or a new one
  * begins, ignored for an account with no game in progress, refused with
  * checks that do not fit its key; a rebuild from it (the record player
@@ -22,6 +23,7 @@
 #include "record.h"
 #include "rng.h"
 #include "store.h"
+#include "store_where.h"
 
 static char dir[64], dbpath[128];
 static uv_loop_t loop;
@@ -32,8 +34,10 @@ static void setup(void)
     snprintf(dir, sizeof dir, "/tmp/rogued-snap-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(dbpath, sizeof dbpath, "%s/%s", dir, STORE_FILE);
+    sw_setup(dir);
     ck_assert_int_eq(uv_loop_init(&loop), 0);
     memset(&fast, 0, sizeof fast);
+    sw_opts(&fast);
     fast.pw_ops = crypto_pwhash_OPSLIMIT_MIN;
     fast.pw_mem = crypto_pwhash_MEMLIMIT_MIN;
 }
@@ -41,6 +45,7 @@ static void setup(void)
 static void teardown(void)
 {
     ck_assert_int_eq(uv_loop_close(&loop), 0);
+    sw_teardown();
     char p[160];
     const char *suffix[] = { "", "-wal", "-shm" };
     for (int i = 0; i < 3; i++) {
@@ -58,20 +63,7 @@ static store_t *open_store(void)
     return st;
 }
 
-static long long sql_int(const char *sql)
-{
-    sqlite3 *db;
-    sqlite3_stmt *s;
-    long long v = -1;
-    ck_assert_int_eq(sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL),
-                     SQLITE_OK);
-    ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
-    if (sqlite3_step(s) == SQLITE_ROW)
-        v = sqlite3_column_int64(s, 0);
-    sqlite3_finalize(s);
-    sqlite3_close(db);
-    return v;
-}
+#define sql_int sw_int
 
 static void on_account(void *ctx, const store_account_t *a)
 {
@@ -425,17 +417,14 @@ END_TEST
 START_TEST(migrates_from_version_4)
 {
     char err[512];
-    ck_assert_int_eq(store_create_at_version(dbpath, 4, err, sizeof err), 0);
-    sqlite3 *db;
-    ck_assert_int_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
-    ck_assert_int_eq(sqlite3_exec(db,
-        "INSERT INTO accounts VALUES (7, 'Old_Timer', 'x', 1);"
-        "INSERT INTO progress VALUES (7, 5, 42, 0, 100, 2);"
-        "INSERT INTO progress_keys VALUES (7, 0, x'6a6b');", NULL, NULL, NULL),
-        SQLITE_OK);
-    sqlite3_close(db);
+    ck_assert_int_eq(store_create_at_version(sw_where(), 4, err, sizeof err), 0);
+    sw_exec("INSERT INTO accounts VALUES (7, 'Old_Timer', 'x', 1);"
+            "INSERT INTO progress VALUES (7, 5, 42, 0, 100, 2);");
+    sw_exec(sw_pg() ? "INSERT INTO progress_keys VALUES (7, 0, '\\x6a6b')"
+                    : "INSERT INTO progress_keys VALUES (7, 0, x'6a6b')");
+    sw_ids_follow();
     store_t *st = open_store();
-    ck_assert_int_eq(sql_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
+    ck_assert_int_eq(sw_version(), STORE_SCHEMA_VERSION);
     loaded_t l = load(st, 7);
     ck_assert_int_eq(l.p.status, GAME_VERSION == 5 ? STORE_OK : STORE_STALE);
     ck_assert_uint_eq(l.p.len, 2);
@@ -447,7 +436,8 @@ END_TEST
 
 static Suite *make_suite(void)
 {
-    Suite *s = suite_create("progress_snapshot");
+    Suite *s = suite_create(sw_pg() ? "progress_snapshot (PostgreSQL)"
+                                     : "progress_snapshot");
     TCase *tc = tcase_create("progress_snapshot");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 60);

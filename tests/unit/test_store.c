@@ -1,5 +1,6 @@
-/* test_store.c - the store against a real SQLite file in a temporary
- * directory, with a real libuv loop: the file (created, migrated, refused),
+/* test_store.c - the store against a real database, with a real libuv
+ * loop: a SQLite file in a temporary directory, or in the pg family a
+ * PostgreSQL database of the test's own (tests/store_where.h): the file (created, migrated, refused),
  * accounts (register, login, one answer for a wrong password and an unknown
  * name, the slow-down, whether a name is taken), cancelling, the hall of
  * fame, and a thousand games queued at once all written by store_close.
@@ -20,6 +21,7 @@
 #include "game.h"
 #include "record.h"
 #include "store.h"
+#include "store_where.h"
 
 static char dir[64], dbpath[128];
 static uv_loop_t loop;
@@ -33,8 +35,10 @@ static void setup(void)
     snprintf(dir, sizeof dir, "/tmp/rogued-store-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(dbpath, sizeof dbpath, "%s/%s", dir, STORE_FILE);
+    sw_setup(dir);
     ck_assert_int_eq(uv_loop_init(&loop), 0);
     memset(&fast, 0, sizeof fast);
+    sw_opts(&fast);
     fast.pw_ops = crypto_pwhash_OPSLIMIT_MIN;
     fast.pw_mem = crypto_pwhash_MEMLIMIT_MIN;
     memset(&got_scores, 0, sizeof got_scores);
@@ -45,6 +49,7 @@ static void setup(void)
 static void teardown(void)
 {
     ck_assert_int_eq(uv_loop_close(&loop), 0);
+    sw_teardown();
     char p[160];
     const char *suffix[] = { "", "-wal", "-shm" };
     for (int i = 0; i < 3; i++) {
@@ -106,40 +111,24 @@ static store_account_t do_account(store_t *st, int reg, const char *name,
     return a.acct;
 }
 
-static long long sql_int(const char *path, const char *sql)
-{
-    sqlite3 *db;
-    sqlite3_stmt *s;
-    long long v = -1;
-    ck_assert_int_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL),
-                     SQLITE_OK);
-    ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
-    if (sqlite3_step(s) == SQLITE_ROW)
-        v = sqlite3_column_int64(s, 0);
-    sqlite3_finalize(s);
-    sqlite3_close(db);
-    return v;
-}
-
-static void sql_exec(const char *path, const char *sql)
-{
-    sqlite3 *db;
-    ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
-    ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
-    sqlite3_close(db);
-}
-
 /* --- the file ------------------------------------------------------------- */
 
 START_TEST(fresh_file_is_created_and_ours)
 {
     store_t *st = open_fast();
     store_close(st);
-    ck_assert_int_eq(sql_int(dbpath, "PRAGMA application_id"), STORE_APP_ID);
-    ck_assert_int_eq(sql_int(dbpath, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
-    ck_assert_int_eq(sql_int(dbpath, "SELECT count(*) FROM sqlite_master WHERE"
-                                     " name IN ('accounts', 'games',"
-                                     " 'games_ranked', 'games_by_account')"), 4);
+    ck_assert_int_eq(sw_version(), STORE_SCHEMA_VERSION);
+    ck_assert_int_eq(sw_objects("'accounts', 'games', 'games_ranked',"
+                                " 'games_by_account'"), 4);
+    if (sw_pg()) {
+        /* one version row; opening it again changes nothing */
+        ck_assert_int_eq(sw_int("SELECT count(*) FROM rogued_schema"), 1);
+        store_close(open_fast());
+        ck_assert_int_eq(sw_version(), STORE_SCHEMA_VERSION);
+        ck_assert_int_eq(sw_int("SELECT count(*) FROM rogued_schema"), 1);
+        return;
+    }
+    ck_assert_int_eq(sw_int("PRAGMA application_id"), STORE_APP_ID);
     /* WAL is a property of the file: a fresh connection sees it */
     sqlite3 *db;
     sqlite3_stmt *s;
@@ -152,7 +141,7 @@ START_TEST(fresh_file_is_created_and_ours)
     /* opening it again changes nothing */
     st = open_fast();
     store_close(st);
-    ck_assert_int_eq(sql_int(dbpath, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+    ck_assert_int_eq(sw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
 }
 END_TEST
 
@@ -162,17 +151,16 @@ START_TEST(empty_file_becomes_ours)
     ck_assert_int_ge(fd, 0);
     close(fd);
     store_close(open_fast());
-    ck_assert_int_eq(sql_int(dbpath, "PRAGMA application_id"), STORE_APP_ID);
+    ck_assert_int_eq(sw_int("PRAGMA application_id"), STORE_APP_ID);
 }
 END_TEST
 
 START_TEST(migrates_from_version_1)
 {
     char err[512];
-    ck_assert_int_eq(store_create_at_version(dbpath, 1, err, sizeof err), 0);
-    ck_assert_int_eq(sql_int(dbpath, "PRAGMA user_version"), 1);
-    ck_assert_int_eq(sql_int(dbpath, "SELECT count(*) FROM sqlite_master WHERE"
-                                     " name = 'games_by_account'"), 0);
+    ck_assert_int_eq(store_create_at_version(sw_where(), 1, err, sizeof err), 0);
+    ck_assert_int_eq(sw_version(), 1);
+    ck_assert_int_eq(sw_objects("'games_by_account'"), 0);
     /* what a version-1 server left: an account and its game */
     char hash[crypto_pwhash_STRBYTES], sql[512];
     ck_assert_int_eq(sodium_init() >= 0, 1);
@@ -183,7 +171,8 @@ START_TEST(migrates_from_version_1)
              "INSERT INTO accounts VALUES (7, 'Old_Timer', '%s', 1);"
              "INSERT INTO games VALUES (1, 'Old_Timer', 7, 0, 42, 321, 3, 500,"
              " 9, 'killed by an orc', 100, 200, NULL);", hash);
-    sql_exec(dbpath, sql);
+    sw_exec(sql);
+    sw_ids_follow();
 
     store_t *st = open_fast();
     store_account_t a = do_account(st, 0, "old_timer", "hunter22");
@@ -197,9 +186,8 @@ START_TEST(migrates_from_version_1)
     ck_assert_int_eq(got_scores.best.score, 321);
     ck_assert_int_eq(got_scores.best_rank, 1);
     store_close(st);
-    ck_assert_int_eq(sql_int(dbpath, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
-    ck_assert_int_eq(sql_int(dbpath, "SELECT count(*) FROM sqlite_master WHERE"
-                                     " name = 'games_by_account'"), 1);
+    ck_assert_int_eq(sw_version(), STORE_SCHEMA_VERSION);
+    ck_assert_int_eq(sw_objects("'games_by_account'"), 1);
 }
 END_TEST
 
@@ -235,7 +223,7 @@ END_TEST
 START_TEST(other_application_refused)
 {
     char err[512];
-    sql_exec(dbpath, "PRAGMA application_id = 305419896;" /* 0x12345678 */
+    sw_exec("PRAGMA application_id = 305419896;" /* 0x12345678 */
                      "CREATE TABLE notes (t TEXT);");
     ck_assert_ptr_null(store_open(&loop, dir, &fast, err, sizeof err));
     ck_assert_ptr_nonnull(strstr(err, dbpath));
@@ -243,20 +231,74 @@ START_TEST(other_application_refused)
     ck_assert_ptr_nonnull(strstr(err, "0x12345678"));
     /* no application_id, but somebody's tables */
     unlink(dbpath);
-    sql_exec(dbpath, "CREATE TABLE notes (t TEXT);");
+    sw_exec("CREATE TABLE notes (t TEXT);");
     ck_assert_ptr_null(store_open(&loop, dir, &fast, err, sizeof err));
     ck_assert_ptr_nonnull(strstr(err, "another application"));
     /* ours, but from a newer server */
     unlink(dbpath);
     ck_assert_int_eq(store_create_at_version(dbpath, STORE_SCHEMA_VERSION, err,
                                              sizeof err), 0);
-    sql_exec(dbpath, "PRAGMA user_version = 99;");
+    sw_exec("PRAGMA user_version = 99;");
     ck_assert_ptr_null(store_open(&loop, dir, &fast, err, sizeof err));
     ck_assert_ptr_nonnull(strstr(err, "newer"));
     /* a directory that does not exist */
     ck_assert_ptr_null(store_open(&loop, "/nonexistent/rogued", &fast, err,
                                   sizeof err));
     ck_assert_ptr_nonnull(strstr(err, "/nonexistent/rogued/" STORE_FILE));
+}
+END_TEST
+
+/* PostgreSQL: another application's tables, a newer rogued's schema and a
+ * server that is not there are refused, each naming the database without
+ * its password and saying what to do. */
+START_TEST(pg_refusals)
+{
+    char err[768];
+    sw_exec("CREATE TABLE notes (t text)");
+    ck_assert_ptr_null(store_open(&loop, dir, &fast, err, sizeof err));
+    ck_assert_msg(strstr(err, "another application") != NULL, "%s", err);
+    ck_assert_msg(strstr(err, sw_dbname) != NULL, "%s", err);
+    ck_assert_ptr_nonnull(strstr(err, "createdb"));
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM notes"), 0); /* untouched */
+    ck_assert_int_eq(sw_objects("'rogued_schema', 'games'"), 0);
+    sw_exec("DROP TABLE notes");
+    /* ours, but from a newer server */
+    ck_assert_int_eq(store_create_at_version(sw_where(), STORE_SCHEMA_VERSION,
+                                             err, sizeof err), 0);
+    sw_exec("UPDATE rogued_schema SET version = 99");
+    ck_assert_ptr_null(store_open(&loop, dir, &fast, err, sizeof err));
+    ck_assert_msg(strstr(err, "newer") != NULL, "%s", err);
+    ck_assert_ptr_nonnull(strstr(err, "99"));
+    /* no server there: a port nobody listens on, a password in the URL */
+    store_opts_t o = fast;
+    o.url = "postgresql://rogued:hunter22@127.0.0.1:1/nowhere";
+    ck_assert_ptr_null(store_open(&loop, dir, &o, err, sizeof err));
+    ck_assert_msg(strstr(err, "cannot connect") != NULL, "%s", err);
+    ck_assert_msg(strstr(err, "127.0.0.1:1/nowhere") != NULL, "%s", err);
+    ck_assert_msg(strstr(err, "hunter22") == NULL, "%s", err);
+    /* a user that may read but not write: refused at start */
+    char sql[400];
+    snprintf(sql, sizeof sql, "UPDATE rogued_schema SET version = %d",
+             STORE_SCHEMA_VERSION);
+    sw_exec(sql);
+    /* (roles are the cluster's: one of the test's own name) */
+    char role[80];
+    snprintf(role, sizeof role, "reader_%s", sw_dbname);
+    snprintf(sql, sizeof sql, "CREATE ROLE %s LOGIN PASSWORD 'reader-pw';"
+             " GRANT SELECT ON ALL TABLES IN SCHEMA public TO %s", role, role);
+    sw_exec(sql);
+    char url[600];
+    snprintf(url, sizeof url, "%s", sw_url);
+    char *at = strstr(url, "://");
+    char ro[700];
+    snprintf(ro, sizeof ro, "postgresql://%s:reader-pw@%s", role,
+             strchr(at + 3, '@') ? strchr(at + 3, '@') + 1 : at + 3);
+    o.url = ro;
+    ck_assert_ptr_null(store_open(&loop, dir, &o, err, sizeof err));
+    ck_assert_msg(strstr(err, "cannot be written") != NULL, "%s", err);
+    ck_assert_msg(strstr(err, "reader-pw") == NULL, "%s", err);
+    snprintf(sql, sizeof sql, "DROP OWNED BY %s; DROP ROLE %s", role, role);
+    sw_exec(sql);
 }
 END_TEST
 
@@ -289,10 +331,10 @@ START_TEST(register_and_login)
     ck_assert(memcmp(&wrong, &bad, sizeof wrong) == 0);
     store_close(st);
     /* stored: a salted Argon2id hash, not the password */
-    ck_assert_int_eq(sql_int(dbpath, "SELECT count(*) FROM accounts WHERE"
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM accounts WHERE"
                                      " pwhash LIKE '$argon2id$%'"), 1);
-    ck_assert_int_eq(sql_int(dbpath, "SELECT count(*) FROM accounts WHERE"
-                                     " instr(pwhash, 'secret1') > 0"), 0);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM accounts WHERE"
+                            " pwhash LIKE '%secret1%'"), 0);
 }
 END_TEST
 
@@ -300,11 +342,13 @@ END_TEST
 START_TEST(default_cost_is_interactive)
 {
     char err[512];
-    store_t *st = store_open(&loop, dir, NULL, err, sizeof err);
+    store_opts_t o = { 0 }; /* every default but where the store is */
+    sw_opts(&o);
+    store_t *st = store_open(&loop, dir, &o, err, sizeof err);
     ck_assert_msg(st != NULL, "%s", err);
     ck_assert_int_eq(do_account(st, 1, "Carol", "password").status, STORE_OK);
     store_close(st);
-    ck_assert_int_eq(sql_int(dbpath, "SELECT count(*) FROM accounts WHERE"
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM accounts WHERE"
                                      " pwhash LIKE '$argon2id$v=19$m=65536,t=2,p=1$%'"),
                      1);
 }
@@ -490,7 +534,7 @@ START_TEST(unsafe_text_refused)
     memset(g.cause, 'a', sizeof g.cause); /* no NUL */
     ck_assert_int_eq(store_add_game(st, &g, NULL, 0), -1);
     store_close(st);
-    ck_assert_int_eq(sql_int(dbpath, "SELECT count(*) FROM games"), 0);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games"), 0);
 }
 END_TEST
 
@@ -530,28 +574,24 @@ START_TEST(thousand_games_written_by_close)
         ck_assert_int_eq(store_add_game(st, &g, bytes.data, bytes.len), 0);
     }
     store_close(st);
-    ck_assert_int_eq(sql_int(dbpath, "SELECT count(*) FROM games"), 2000);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games"), 2000);
     char sql[96];
     snprintf(sql, sizeof sql, "SELECT count(*) FROM games WHERE"
              " length(record) = %zu", bytes.len);
-    ck_assert_int_eq(sql_int(dbpath, sql), 2000);
+    ck_assert_int_eq(sw_int(sql), 2000);
 
-    sqlite3 *db;
-    sqlite3_stmt *q;
-    ck_assert_int_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
-    ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT record, seed FROM games"
-                                        " WHERE player = 'Replayed'", -1, &q,
-                                        NULL), SQLITE_OK);
-    ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
-    ck_assert_int_eq(sqlite3_column_bytes(q, 0), (int)bytes.len);
-    ck_assert_uint_eq((uint64_t)sqlite3_column_int64(q, 1), 0xfedcba9876543210ULL);
+    size_t n;
+    void *stored = sw_blob("SELECT record FROM games WHERE player = 'Replayed'",
+                           &n);
+    ck_assert_ptr_nonnull(stored);
+    ck_assert_uint_eq(n, bytes.len);
+    ck_assert_uint_eq((uint64_t)sw_int("SELECT seed FROM games WHERE"
+                                       " player = 'Replayed'"),
+                      0xfedcba9876543210ULL);
     record_replay_t out;
-    ck_assert_int_eq(record_replay(sqlite3_column_blob(q, 0),
-                                   (size_t)sqlite3_column_bytes(q, 0), &out,
-                                   NULL), RECORD_OK);
+    ck_assert_int_eq(record_replay(stored, n, &out, NULL), RECORD_OK);
     ck_assert_uint_eq(out.final_hash, final);
-    sqlite3_finalize(q);
-    sqlite3_close(db);
+    free(stored);
     record_free(&rec);
     buf_free(&bytes);
     game_free(gm);
@@ -585,24 +625,20 @@ START_TEST(end_game_takes_game_and_record)
     ck_assert_int_eq(store_end_game(st, &row, g, &rec), -1);
     store_close(st);
 
-    sqlite3 *db;
-    sqlite3_stmt *q;
-    ck_assert_int_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
-    ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT record FROM games"
-                                        " ORDER BY score", -1, &q, NULL),
-                     SQLITE_OK);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games"), 5);
     for (int i = 0; i < 5; i++) {
-        ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
+        char sql[96];
+        size_t n;
+        snprintf(sql, sizeof sql, "SELECT record FROM games ORDER BY score"
+                 " LIMIT 1 OFFSET %d", i);
+        void *stored = sw_blob(sql, &n);
+        ck_assert_ptr_nonnull(stored);
         record_replay_t out;
-        ck_assert_int_eq(record_replay(sqlite3_column_blob(q, 0),
-                                       (size_t)sqlite3_column_bytes(q, 0),
-                                       &out, NULL), RECORD_OK);
+        ck_assert_int_eq(record_replay(stored, n, &out, NULL), RECORD_OK);
         ck_assert_uint_eq(out.final_hash, want[i]);
         ck_assert_uint_eq(out.keys_replayed, 300 * (unsigned)i);
+        free(stored);
     }
-    ck_assert_int_eq(sqlite3_step(q), SQLITE_DONE);
-    sqlite3_finalize(q);
-    sqlite3_close(db);
 }
 END_TEST
 
@@ -625,8 +661,8 @@ START_TEST(queue_cap_drops_records_not_games)
     store_stats_t s;
     store_stats(st, &s);
     store_close(st);
-    long long rows = sql_int(dbpath, "SELECT count(*) FROM games");
-    long long with = sql_int(dbpath, "SELECT count(*) FROM games WHERE record"
+    long long rows = sw_int("SELECT count(*) FROM games");
+    long long with = sw_int("SELECT count(*) FROM games WHERE record"
                                      " IS NOT NULL");
     ck_assert_int_eq(rows, 60 - refused);
     ck_assert_int_eq(with, rows - (long long)s.records_dropped);
@@ -653,7 +689,7 @@ static void on_taken(void *ctx, int status, int taken)
         store_stats_t s;
         store_stats(t->st, &s);
         t->games_written = s.games_written;
-        t->games_on_disk = sql_int(dbpath, "SELECT count(*) FROM games");
+        t->games_on_disk = sw_int("SELECT count(*) FROM games");
     }
 }
 
@@ -783,15 +819,19 @@ END_TEST
 
 static Suite *make_suite(void)
 {
-    Suite *s = suite_create("store");
+    Suite *s = suite_create(sw_pg() ? "store (PostgreSQL)" : "store");
     TCase *tc = tcase_create("store");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, fresh_file_is_created_and_ours);
-    tcase_add_test(tc, empty_file_becomes_ours);
     tcase_add_test(tc, migrates_from_version_1);
-    tcase_add_test(tc, random_bytes_refused);
-    tcase_add_test(tc, other_application_refused);
+    if (sw_pg()) {
+        tcase_add_test(tc, pg_refusals);
+    } else { /* a file's own troubles */
+        tcase_add_test(tc, empty_file_becomes_ours);
+        tcase_add_test(tc, random_bytes_refused);
+        tcase_add_test(tc, other_application_refused);
+    }
     tcase_add_test(tc, register_and_login);
     tcase_add_test(tc, default_cost_is_interactive);
     tcase_add_test(tc, unknown_name_takes_as_long);

@@ -5,7 +5,10 @@
  * guest numbers never repeat across restarts; guests' short games are not
  * stored and their old ones go (the retention rule); the hall of fame
  * ranks only games with a real end (enum store_ending). A real SQLite file
- * in a temporary directory and a real libuv loop, as in test_store.c. */
+ * in a temporary directory, or in the pg family a PostgreSQL database
+ * (tests/store_where.h; the file's own troubles are SQLite's alone, and
+ * PostgreSQL's lost connection its own), and a real libuv loop, as in
+ * test_store.c. */
 #include <check.h>
 #include <fcntl.h>
 #include <sodium.h>
@@ -23,6 +26,7 @@
 #include "game.h"
 #include "record.h"
 #include "store.h"
+#include "store_where.h"
 
 #define NOBODY 65534 /* the unprivileged user the read-only tests run as */
 
@@ -47,8 +51,10 @@ static void setup(void)
     snprintf(dir, sizeof dir, "/tmp/rogued-keep-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(dbpath, sizeof dbpath, "%s/%s", dir, STORE_FILE);
+    sw_setup(dir);
     ck_assert_int_eq(uv_loop_init(&loop), 0);
     memset(&fast, 0, sizeof fast);
+    sw_opts(&fast);
     fast.pw_ops = crypto_pwhash_OPSLIMIT_MIN;
     fast.pw_mem = crypto_pwhash_MEMLIMIT_MIN;
     memset(&got_scores, 0, sizeof got_scores);
@@ -58,6 +64,7 @@ static void setup(void)
 static void teardown(void)
 {
     ck_assert_int_eq(uv_loop_close(&loop), 0);
+    sw_teardown();
     rm_db();
     rmdir(dir);
 }
@@ -99,20 +106,7 @@ static int flush(store_t *st)
     return flush_status;
 }
 
-static long long sql_int(const char *sql)
-{
-    sqlite3 *db;
-    sqlite3_stmt *s;
-    long long v = -1;
-    ck_assert_int_eq(sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL),
-                     SQLITE_OK);
-    ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
-    if (sqlite3_step(s) == SQLITE_ROW)
-        v = sqlite3_column_int64(s, 0);
-    sqlite3_finalize(s);
-    sqlite3_close(db);
-    return v;
-}
+#define sql_int sw_int
 
 static store_game_t row(const char *name, int64_t account, int score,
                         int turns, int ending, const char *cause)
@@ -147,6 +141,29 @@ static int as_nobody(int (*fn)(void))
     ck_assert_int_eq(waitpid(pid, &status, 0), pid);
     ck_assert(WIFEXITED(status));
     return WEXITSTATUS(status);
+}
+
+static int taken_status;
+
+static void on_taken(void *ctx, int status, int taken)
+{
+    (void)ctx;
+    (void)taken;
+    taken_status = status;
+}
+
+/* A request that needs the database after what is queued: a flush
+ * (SQLite's BEGIN IMMEDIATE takes the write lock even for it), or on
+ * PostgreSQL, where a transaction that writes nothing takes no lock, a
+ * look at the accounts table. */
+static int after_queued(store_t *st)
+{
+    if (!sw_pg())
+        return flush(st);
+    taken_status = -1;
+    ck_assert_int_eq(store_name_taken(st, "Erin", on_taken, NULL), 0);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    return taken_status;
 }
 
 static char child_err[512];
@@ -257,18 +274,32 @@ START_TEST(failing_writes_flip_health_and_log_once)
     store_t *st = open_fast();
     ck_assert_int_eq(store_healthy(st), 1);
     /* another process holds the write lock: every batch fails */
-    sqlite3 *other;
-    ck_assert_int_eq(sqlite3_open(dbpath, &other), SQLITE_OK);
-    ck_assert_int_eq(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL),
-                     SQLITE_OK);
+    sqlite3 *other = NULL;
+    PGconn *pg = NULL;
+    if (sw_pg()) {
+        pg = PQconnectdb(sw_url);
+        ck_assert_int_eq(PQstatus(pg), CONNECTION_OK);
+        PQclear(PQexec(pg, "BEGIN; LOCK TABLE games, accounts IN ACCESS"
+                           " EXCLUSIVE MODE"));
+    } else {
+        ck_assert_int_eq(sqlite3_open(dbpath, &other), SQLITE_OK);
+        ck_assert_int_eq(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL,
+                                      NULL), SQLITE_OK);
+    }
     for (int i = 0; i < 5; i++) {
         store_game_t g = row("Erin", 0, i, 10, STORE_END_DEATH, "killed by a rat");
         ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
-        ck_assert_int_eq(flush(st), STORE_ERROR);
+        ck_assert_int_eq(after_queued(st), STORE_ERROR);
         ck_assert_int_eq(store_healthy(st), 0);
     }
-    ck_assert_int_eq(sqlite3_exec(other, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
-    sqlite3_close(other);
+    if (pg) {
+        PQclear(PQexec(pg, "COMMIT"));
+        PQfinish(pg);
+    } else {
+        ck_assert_int_eq(sqlite3_exec(other, "COMMIT", NULL, NULL, NULL),
+                         SQLITE_OK);
+        sqlite3_close(other);
+    }
     store_game_t g = row("Erin", 0, 99, 10, STORE_END_DEATH, "killed by a rat");
     ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
     ck_assert_int_eq(flush(st), STORE_OK);
@@ -284,9 +315,60 @@ START_TEST(failing_writes_flip_health_and_log_once)
     close(saved);
     ck_assert_int_eq(sql_int("SELECT count(*) FROM games"), 1);
     ck_assert_int_eq(count_lines(logpath, "writes are failing"), 1);
-    ck_assert_int_eq(count_lines(logpath, "database is locked"), 2);
+    /* the reason: in the statement's line and in the one that says so */
+    ck_assert_int_eq(count_lines(logpath, sw_pg() ? "lock timeout"
+                                                  : "database is locked"), 2);
     ck_assert_int_eq(count_lines(logpath, "writes work again"), 1);
     ck_assert_int_eq(count_lines(logpath, "games lost"), 0);
+    unlink(logpath);
+}
+END_TEST
+
+/* PostgreSQL: the server ends our connection (a restart, a failover, an
+ * administrator): the batch it was in fails and is said once, the next one
+ * connects again and is kept, and the health flips back. */
+START_TEST(pg_lost_connection_comes_back)
+{
+    char logpath[160];
+    snprintf(logpath, sizeof logpath, "%s/log", dir);
+    fflush(stderr);
+    int saved = dup(2);
+    int lfd = open(logpath, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+    ck_assert_int_ge(lfd, 0);
+    dup2(lfd, 2);
+    close(lfd);
+
+    store_t *st = open_fast();
+    store_game_t g = row("Finn", 0, 1, 10, STORE_END_DEATH, "killed by a rat");
+    ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
+    ck_assert_int_eq(flush(st), STORE_OK);
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT count(pg_terminate_backend(pid)) FROM"
+             " pg_stat_activity WHERE datname = '%s' AND application_name ="
+             " 'rogued'", sw_dbname);
+    ck_assert_int_eq(sw_int(sql), 1);
+    g = row("Finn", 0, 2, 10, STORE_END_DEATH, "killed by a rat");
+    ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
+    ck_assert_int_eq(flush(st), STORE_ERROR);
+    ck_assert_int_eq(store_healthy(st), 0);
+    g = row("Finn", 0, 3, 10, STORE_END_DEATH, "killed by a rat");
+    ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
+    ck_assert_int_eq(flush(st), STORE_OK);
+    ck_assert_int_eq(store_healthy(st), 1);
+    store_stats_t stats;
+    store_stats(st, &stats);
+    ck_assert_uint_eq(stats.games_written, 2);
+    ck_assert_uint_eq(stats.games_lost, 1);
+    store_close(st);
+
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games"), 2);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games WHERE score = 2"), 0);
+    ck_assert_int_eq(count_lines(logpath, "writes are failing"), 1);
+    ck_assert_int_eq(count_lines(logpath, "connected again"), 1);
+    ck_assert_int_eq(count_lines(logpath, "writes work again"), 1);
     unlink(logpath);
 }
 END_TEST
@@ -378,13 +460,9 @@ START_TEST(old_guest_games_pruned_unless_famous)
     store_close(st);
     /* the accounts' games: made an account's by the file, as the session
      * would have stored them */
-    sqlite3 *db;
-    ck_assert_int_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
-    ck_assert_int_eq(sqlite3_exec(db, "INSERT INTO accounts VALUES (1, 'Gus',"
-                                  " 'x', 0); UPDATE games SET account_id = 1"
-                                  " WHERE player = 'Gus'", NULL, NULL, NULL),
-                     SQLITE_OK);
-    sqlite3_close(db);
+    sw_exec("INSERT INTO accounts VALUES (1, 'Gus', 'x', 0);"
+            " UPDATE games SET account_id = 1 WHERE player = 'Gus'");
+    sw_ids_follow();
 
     fast.guest_keep_s = 500; /* the old games are past it, the recent not */
     st = open_fast();        /* the rule runs at start, before any request */
@@ -448,10 +526,8 @@ END_TEST
 START_TEST(migration_reads_endings_from_causes)
 {
     char err[512];
-    ck_assert_int_eq(store_create_at_version(dbpath, 3, err, sizeof err), 0);
-    sqlite3 *db;
-    ck_assert_int_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
-    ck_assert_int_eq(sqlite3_exec(db,
+    ck_assert_int_eq(store_create_at_version(sw_where(), 3, err, sizeof err), 0);
+    sw_exec(
         "INSERT INTO games VALUES (1, 'guest1', NULL, 0, 1, 700, 1, 3, 0,"
         " 'quit', 1, 2, NULL);"
         "INSERT INTO games VALUES (2, 'guest2', NULL, 0, 1, 600, 1, 3, 0,"
@@ -459,8 +535,8 @@ START_TEST(migration_reads_endings_from_causes)
         "INSERT INTO games VALUES (3, 'guest3', NULL, 0, 1, 20, 1, 300, 0,"
         " 'killed by a rat', 1, 2, NULL);"
         "INSERT INTO games VALUES (4, 'guest4', NULL, 0, 1, 10, 1, 150, 0,"
-        " 'quit', 1, 2, NULL);", NULL, NULL, NULL), SQLITE_OK);
-    sqlite3_close(db);
+        " 'quit', 1, 2, NULL);");
+    sw_ids_follow();
     store_t *st = open_fast();
     ck_assert_int_eq(store_scores(st, 20, NULL, on_scores, NULL), 0);
     uv_run(&loop, UV_RUN_DEFAULT);
@@ -477,13 +553,17 @@ END_TEST
 
 static Suite *make_suite(void)
 {
-    Suite *s = suite_create("store_keep");
+    Suite *s = suite_create(sw_pg() ? "store_keep (PostgreSQL)" : "store_keep");
     TCase *tc = tcase_create("store_keep");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 30);
-    tcase_add_test(tc, read_only_file_refused);
-    tcase_add_test(tc, read_only_directory_refused);
-    tcase_add_test(tc, damaged_file_refused);
+    if (sw_pg()) {
+        tcase_add_test(tc, pg_lost_connection_comes_back);
+    } else { /* a file's own troubles (PostgreSQL's are in test_store.c) */
+        tcase_add_test(tc, read_only_file_refused);
+        tcase_add_test(tc, read_only_directory_refused);
+        tcase_add_test(tc, damaged_file_refused);
+    }
     tcase_add_test(tc, failing_writes_flip_health_and_log_once);
     tcase_add_test(tc, guest_numbers_never_repeat);
     tcase_add_test(tc, short_guest_games_not_stored);

@@ -1,6 +1,7 @@
-/* store_db.c - the SQLite file: refusing what is not ours, WAL, migrations
- * in order inside one transaction, and the prepared statements. */
-#include "store_db.h"
+/* store_sqlite.c - the SQLite backend (store_backend.h), the default: the
+ * file, refusing what is not ours, WAL, migrations in order inside one
+ * transaction, and the prepared statements. */
+#include "store_backend.h"
 
 #include <errno.h>
 #include <sqlite3.h>
@@ -91,7 +92,7 @@ static const char *const migrations[] = {
 _Static_assert(sizeof migrations / sizeof migrations[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");
 /* A new field of game_options_t is a new column of progress (a migration,
- * NOT NULL DEFAULT 0) and a line in sdb_progress_begin and _load. */
+ * NOT NULL DEFAULT 0) and a line in lite_progress_begin and _load. */
 _Static_assert(sizeof(game_options_t) == sizeof(int),
                "game_options_t grew: store it in the progress table");
 
@@ -166,30 +167,35 @@ static const char *const stmt_sql[ST_COUNT] = {
                  "  ORDER BY score DESC, ended, id LIMIT ?2)",
 };
 
-struct store_db {
+struct lite {
     sqlite3 *db;
     char path[512];
     sqlite3_stmt *st[ST_COUNT];
-    int quiet;          /* sdb_set_quiet: failures are not logged */
-    int last_rc;        /* the last statement's failure, for sdb_errmsg */
-    long long guest_first; /* sdb_open: the first guest number reserved */
+    int quiet;          /* lite_set_quiet: failures are not logged */
+    int last_rc;        /* the last statement's failure, for lite_errmsg */
+    long long guest_first; /* lite_open: the first guest number reserved */
 };
 
 /* A failed statement's line in the log, unless the store already said it
- * is failing (sdb_set_quiet): one line, not one per key. */
+ * is failing (lite_set_quiet): one line, not one per key. */
 #define db_fail(d, ...) do { if (!(d)->quiet) log_error(__VA_ARGS__); } while (0)
 
-const char *sdb_errmsg(store_db_t *d)
+const char *lite_errmsg(lite_t *d)
 {
     return d->last_rc ? sqlite3_errstr(d->last_rc) : sqlite3_errmsg(d->db);
 }
 
-void sdb_set_busy(store_db_t *d, int ms)
+const char *lite_name(lite_t *d)
+{
+    return d->path;
+}
+
+void lite_set_busy(lite_t *d, int ms)
 {
     sqlite3_busy_timeout(d->db, ms);
 }
 
-void sdb_set_quiet(store_db_t *d, int quiet)
+void lite_set_quiet(lite_t *d, int quiet)
 {
     d->quiet = quiet;
 }
@@ -225,7 +231,7 @@ static int query_int(sqlite3 *db, const char *sql, long long *out)
 }
 
 /* Is it ours? Returns 0 (ours, or empty: *fresh), or -1 with err. */
-static int check_owner(store_db_t *d, int *fresh, long long *version,
+static int check_owner(lite_t *d, int *fresh, long long *version,
                        char *err, size_t errlen)
 {
     long long app, objects;
@@ -264,7 +270,7 @@ static int check_owner(store_db_t *d, int *fresh, long long *version,
 
 /* Applies migrations[from .. to-1] and sets application_id and
  * user_version, all in one transaction. */
-static int migrate(store_db_t *d, int fresh, int to, char *err, size_t errlen)
+static int migrate(lite_t *d, int fresh, int to, char *err, size_t errlen)
 {
     char *msg = NULL;
     long long from;
@@ -297,8 +303,8 @@ static int migrate(store_db_t *d, int fresh, int to, char *err, size_t errlen)
     return rc == SQLITE_OK ? 0 : -1;
 }
 
-/* Prepares every statement, or (read_only) those of sdb_open_read. */
-static int prepare(store_db_t *d, int read_only, char *err, size_t errlen)
+/* Prepares every statement, or (read_only) those of lite_open_read. */
+static int prepare(lite_t *d, int read_only, char *err, size_t errlen)
 {
     for (int i = 0; i < ST_COUNT; i++) {
         if (read_only && i != ST_GET_GAME && i != ST_LIST)
@@ -314,7 +320,7 @@ static int prepare(store_db_t *d, int read_only, char *err, size_t errlen)
 
 /* PRAGMA quick_check: a damaged page refuses the file at start, rather
  * than failing every player later. Returns 0, or -1 with err. */
-static int integrity(store_db_t *d, char *err, size_t errlen)
+static int integrity(lite_t *d, char *err, size_t errlen)
 {
     sqlite3_stmt *s;
     char first[200] = "";
@@ -343,7 +349,7 @@ static int integrity(store_db_t *d, char *err, size_t errlen)
 /* The meta row of the next guest number, and how far it is reserved. */
 #define GUEST_KEY "next_guest"
 
-static int meta_get(store_db_t *d, const char *key, long long *v)
+static int meta_get(lite_t *d, const char *key, long long *v)
 {
     sqlite3_stmt *s;
     int rc = sqlite3_prepare_v2(d->db, "SELECT value FROM meta WHERE key = ?",
@@ -359,7 +365,7 @@ static int meta_get(store_db_t *d, const char *key, long long *v)
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-static int meta_set(store_db_t *d, const char *key, long long v)
+static int meta_set(lite_t *d, const char *key, long long v)
 {
     sqlite3_stmt *s;
     int rc = sqlite3_prepare_v2(d->db, "INSERT INTO meta (key, value) VALUES"
@@ -374,7 +380,7 @@ static int meta_set(store_db_t *d, const char *key, long long v)
     return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-long long sdb_guest_reserve(store_db_t *d, long long n)
+long long lite_guest_reserve(lite_t *d, long long n)
 {
     long long next;
     int rc = meta_get(d, GUEST_KEY, &next);
@@ -391,13 +397,13 @@ long long sdb_guest_reserve(store_db_t *d, long long n)
     return next;
 }
 
-static int guest_reserve(store_db_t *d, char *err, size_t errlen)
+static int guest_reserve(lite_t *d, char *err, size_t errlen)
 {
     char *msg = NULL;
     int rc = sqlite3_exec(d->db, "BEGIN IMMEDIATE", NULL, NULL, &msg);
     long long first = -1;
     if (rc == SQLITE_OK) {
-        first = sdb_guest_reserve(d, STORE_GUEST_BLOCK);
+        first = lite_guest_reserve(d, STORE_GUEST_BLOCK);
         rc = sqlite3_exec(d->db, first > 0 ? "COMMIT" : "ROLLBACK", NULL, NULL,
                           &msg);
     }
@@ -414,12 +420,12 @@ static int guest_reserve(store_db_t *d, char *err, size_t errlen)
     return 0;
 }
 
-long long sdb_guest_first(const store_db_t *d)
+long long lite_guest_first(const lite_t *d)
 {
     return d->guest_first;
 }
 
-static int setup(store_db_t *d, int migrate_to, char *err, size_t errlen)
+static int setup(lite_t *d, int migrate_to, char *err, size_t errlen)
 {
     int fresh;
     long long version;
@@ -475,13 +481,13 @@ static int setup(store_db_t *d, int migrate_to, char *err, size_t errlen)
     return 0;
 }
 
-store_db_t *sdb_open(const char *path, int migrate_to, char *err, size_t errlen)
+lite_t *lite_open(const char *path, int migrate_to, char *err, size_t errlen)
 {
     if (migrate_to < 1 || migrate_to > NMIGRATIONS) {
         snprintf(err, errlen, "no schema version %d", migrate_to);
         return NULL;
     }
-    store_db_t *d = calloc(1, sizeof *d);
+    lite_t *d = calloc(1, sizeof *d);
     if (!d) {
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -527,18 +533,18 @@ store_db_t *sdb_open(const char *path, int migrate_to, char *err, size_t errlen)
     if (rc != SQLITE_OK) {
         set_err(err, errlen, "%s: cannot open: %s", path,
                 d->db ? sqlite3_errmsg(d->db) : sqlite3_errstr(rc));
-        sdb_close(d);
+        lite_close(d);
         return NULL;
     }
     sqlite3_extended_result_codes(d->db, 1);
     if (setup(d, migrate_to, err, errlen) != 0) {
-        sdb_close(d);
+        lite_close(d);
         return NULL;
     }
     return d;
 }
 
-store_db_t *sdb_open_read(const char *path, char *err, size_t errlen)
+lite_t *lite_open_read(const char *path, char *err, size_t errlen)
 {
     struct stat sb;
     if (stat(path, &sb) != 0) {
@@ -546,7 +552,7 @@ store_db_t *sdb_open_read(const char *path, char *err, size_t errlen)
                 "directory right?", path, strerror(errno));
         return NULL;
     }
-    store_db_t *d = calloc(1, sizeof *d);
+    lite_t *d = calloc(1, sizeof *d);
     if (!d) {
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -578,11 +584,11 @@ store_db_t *sdb_open_read(const char *path, char *err, size_t errlen)
                 return d;
         }
     }
-    sdb_close(d);
+    lite_close(d);
     return NULL;
 }
 
-void sdb_close(store_db_t *d)
+void lite_close(lite_t *d)
 {
     if (!d)
         return;
@@ -593,14 +599,14 @@ void sdb_close(store_db_t *d)
     free(d);
 }
 
-int sdb_version(store_db_t *d)
+int lite_version(lite_t *d)
 {
     long long v;
     return query_int(d->db, "PRAGMA user_version", &v) == 0 ? (int)v : -1;
 }
 
 /* Steps a statement to its end and resets it (bindings cleared). */
-static int run(store_db_t *d, enum stmt which)
+static int run(lite_t *d, enum stmt which)
 {
     sqlite3_stmt *s = d->st[which];
     int rc = sqlite3_step(s);
@@ -611,7 +617,7 @@ static int run(store_db_t *d, enum stmt which)
     return rc;
 }
 
-static int simple(store_db_t *d, enum stmt which)
+static int simple(lite_t *d, enum stmt which)
 {
     int rc = run(d, which);
     if (rc == SQLITE_DONE)
@@ -620,27 +626,27 @@ static int simple(store_db_t *d, enum stmt which)
     return -1;
 }
 
-int sdb_begin(store_db_t *d)
+int lite_begin(lite_t *d)
 {
     return simple(d, ST_BEGIN);
 }
 
-int sdb_commit(store_db_t *d)
+int lite_commit(lite_t *d)
 {
     return simple(d, ST_COMMIT);
 }
 
-int sdb_rollback(store_db_t *d)
+int lite_rollback(lite_t *d)
 {
     return simple(d, ST_ROLLBACK);
 }
 
-int sdb_in_transaction(store_db_t *d)
+int lite_in_transaction(lite_t *d)
 {
     return !sqlite3_get_autocommit(d->db);
 }
 
-int sdb_insert_game(store_db_t *d, const store_game_t *g, const void *record,
+int lite_insert_game(lite_t *d, const store_game_t *g, const void *record,
                     size_t len)
 {
     sqlite3_stmt *s = d->st[ST_INS_GAME];
@@ -668,7 +674,7 @@ int sdb_insert_game(store_db_t *d, const store_game_t *g, const void *record,
     return -1;
 }
 
-int sdb_insert_account(store_db_t *d, const char *name, const char *hash,
+int lite_insert_account(lite_t *d, const char *name, const char *hash,
                        int64_t now, int64_t *id)
 {
     sqlite3_stmt *s = d->st[ST_INS_ACCT];
@@ -687,7 +693,7 @@ int sdb_insert_account(store_db_t *d, const char *name, const char *hash,
     return STORE_ERROR;
 }
 
-int sdb_set_password_hash(store_db_t *d, int64_t id, const char *hash)
+int lite_set_password_hash(lite_t *d, int64_t id, const char *hash)
 {
     sqlite3_stmt *s = d->st[ST_SET_PWHASH];
     sqlite3_bind_text(s, 1, hash, -1, SQLITE_STATIC);
@@ -705,7 +711,7 @@ static void copy_text(char *out, size_t outlen, const unsigned char *text)
     snprintf(out, outlen, "%s", text ? (const char *)text : "");
 }
 
-int sdb_find_account(store_db_t *d, const char *name, int64_t *id,
+int lite_find_account(lite_t *d, const char *name, int64_t *id,
                      char *name_out, char *hash_out, size_t hashlen)
 {
     sqlite3_stmt *s = d->st[ST_FIND_ACCT];
@@ -725,7 +731,7 @@ int sdb_find_account(store_db_t *d, const char *name, int64_t *id,
     return found;
 }
 
-int sdb_account_exists(store_db_t *d, const char *name)
+int lite_account_exists(lite_t *d, const char *name)
 {
     sqlite3_stmt *s = d->st[ST_ACCT_EXISTS];
     sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
@@ -762,7 +768,7 @@ static int step_row(sqlite3_stmt *s, int *failed)
     return 0;
 }
 
-int sdb_scores(store_db_t *d, int n, const char *player, store_scores_t *out)
+int lite_scores(lite_t *d, int n, const char *player, store_scores_t *out)
 {
     int failed = 0;
     memset(out, 0, sizeof *out);
@@ -803,19 +809,9 @@ int sdb_scores(store_db_t *d, int n, const char *player, store_scores_t *out)
     return 0;
 }
 
-int store_create_at_version(const char *path, int version, char *err,
-                            size_t errlen)
-{
-    store_db_t *d = sdb_open(path, version, err, errlen);
-    if (!d)
-        return -1;
-    sdb_close(d);
-    return 0;
-}
-
 /* --- games in progress ------------------------------------------------------ */
 
-static int bind_run(store_db_t *d, enum stmt which, int64_t id, const char *what)
+static int bind_run(lite_t *d, enum stmt which, int64_t id, const char *what)
 {
     sqlite3_bind_int64(d->st[which], 1, id);
     int rc = run(d, which);
@@ -826,18 +822,18 @@ static int bind_run(store_db_t *d, enum stmt which, int64_t id, const char *what
     return -1;
 }
 
-int sdb_progress_end(store_db_t *d, int64_t account_id)
+int lite_progress_end(lite_t *d, int64_t account_id)
 {
     if (bind_run(d, ST_PROG_DEL_KEYS, account_id, "progress keys not dropped") != 0)
         return -1;
     return bind_run(d, ST_PROG_DEL, account_id, "progress not dropped");
 }
 
-int sdb_progress_begin(store_db_t *d, int64_t account_id, uint32_t version,
+int lite_progress_begin(lite_t *d, int64_t account_id, uint32_t version,
                        uint64_t seed, const game_options_t *opt,
                        int64_t started)
 {
-    if (sdb_progress_end(d, account_id) != 0)
+    if (lite_progress_end(d, account_id) != 0)
         return -1;
     sqlite3_stmt *s = d->st[ST_PROG_INS];
     sqlite3_bind_int64(s, 1, account_id);
@@ -853,7 +849,7 @@ int sdb_progress_begin(store_db_t *d, int64_t account_id, uint32_t version,
     return -1;
 }
 
-int sdb_progress_append(store_db_t *d, int64_t account_id, const void *keys,
+int lite_progress_append(lite_t *d, int64_t account_id, const void *keys,
                         size_t len)
 {
     sqlite3_stmt *s = d->st[ST_PROG_APPEND];
@@ -878,7 +874,7 @@ int sdb_progress_append(store_db_t *d, int64_t account_id, const void *keys,
     return -1;
 }
 
-int sdb_progress_load(store_db_t *d, int64_t account_id, store_progress_t *out,
+int lite_progress_load(lite_t *d, int64_t account_id, store_progress_t *out,
                       void **keys)
 {
     int failed = 0;
@@ -935,8 +931,8 @@ int sdb_progress_load(store_db_t *d, int64_t account_id, store_progress_t *out,
 
 /* --- snapshots of games in progress ------------------------------------------- */
 
-int sdb_progress_snapshot(store_db_t *d, int64_t account_id,
-                          const sdb_snapshot_t *snap)
+int lite_progress_snapshot(lite_t *d, int64_t account_id,
+                           const sdb_snapshot_t *snap)
 {
     sqlite3_stmt *s = d->st[ST_SNAP_SET];
     sqlite3_bind_int64(s, 1, account_id);
@@ -970,8 +966,8 @@ static int column_copy(sqlite3_stmt *s, int col, void **out, size_t *len)
     return 0;
 }
 
-int sdb_progress_load_snapshot(store_db_t *d, int64_t account_id,
-                               sdb_snapshot_t *out)
+int lite_progress_load_snapshot(lite_t *d, int64_t account_id,
+                                sdb_snapshot_t *out)
 {
     int failed = 0, found = 0;
     memset(out, 0, sizeof *out);
@@ -999,16 +995,9 @@ int sdb_progress_load_snapshot(store_db_t *d, int64_t account_id,
     return found;
 }
 
-void sdb_snapshot_free(sdb_snapshot_t *snap)
-{
-    free(snap->game);
-    free(snap->checks);
-    memset(snap, 0, sizeof *snap);
-}
-
 /* --- finished games by id --------------------------------------------------- */
 
-int sdb_get_record(store_db_t *d, int64_t game_id, store_game_t *g,
+int lite_get_record(lite_t *d, int64_t game_id, store_game_t *g,
                    void **record, size_t *len)
 {
     int failed = 0, status = STORE_NOT_FOUND;
@@ -1057,7 +1046,7 @@ int sdb_get_record(store_db_t *d, int64_t game_id, store_game_t *g,
 
 /* --- listing and retention -------------------------------------------------- */
 
-int sdb_list_games(store_db_t *d, int64_t after, int n, store_listed_t *out)
+int lite_list_games(lite_t *d, int64_t after, int n, store_listed_t *out)
 {
     int failed = 0, got = 0;
     sqlite3_stmt *s = d->st[ST_LIST];
@@ -1092,7 +1081,7 @@ int sdb_list_games(store_db_t *d, int64_t after, int n, store_listed_t *out)
     return got;
 }
 
-long long sdb_prune_guests(store_db_t *d, int64_t before, int keep_top)
+long long lite_prune_guests(lite_t *d, int64_t before, int keep_top)
 {
     sqlite3_stmt *s = d->st[ST_PRUNE];
     sqlite3_bind_int64(s, 1, before);

@@ -1,0 +1,235 @@
+/* test_pg_store.c - the real server with `store = postgresql://...`: a
+ * player registers and plays, the server is killed with SIGKILL, and the
+ * next login continues the game (at most the last second of keys lost);
+ * a guest's finished game is in the hall of fame and replays to its final
+ * screen; a database that stops taking writes is said on screen and the
+ * game goes on, nothing lost once it takes them again. Nothing is written
+ * to a SQLite file in the data directory.
+ *
+ * Run by tests/run-tests.sh's pg family only (ROGUED_TEST_PG: a throwaway
+ * cluster, each test a database of its own: tests/store_where.h); the
+ * session family leaves test_pg_* out. */
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "client.h"
+#include "combat.h"
+#include "game.h"
+#include "plan.h"
+#include "play.h"
+#include "store_where.h"
+
+static char dir[64], store_arg[300];
+
+/* A data directory and a database of the test's own. */
+static void start_test(void)
+{
+    ck_assert_msg(sw_pg(), "ROGUED_TEST_PG is not set: run the pg family "
+                  "(tests/run-tests.sh pg)");
+    snprintf(dir, sizeof dir, "/tmp/rogued-pgs-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    sw_setup(dir);
+    snprintf(store_arg, sizeof store_arg, "store=%s", sw_url);
+}
+
+static void end_test(void)
+{
+    /* the server kept nothing in the data directory's SQLite file */
+    char db[128];
+    snprintf(db, sizeof db, "%s/%s", dir, STORE_FILE);
+    ck_assert_int_ne(access(db, F_OK), 0);
+    sw_teardown();
+    srv_remove_tree(dir);
+}
+
+static void login(tclient_t *c, int registering)
+{
+    ck_assert(cl_key(c, registering ? "r" : "l"));
+    play_type_line(c, "dave");
+    play_type_line(c, "davespassword");
+    if (registering)
+        play_type_line(c, "davespassword");
+    play_wait_text(c, "Logged in as dave");
+}
+
+static const char walk[] = "llllhhhhjjjjkkkk.yubn5";
+
+static void play_keys(tclient_t *c, int n)
+{
+    for (int i = 0; i < n; i++) {
+        char k[2] = { walk[i % (int)(sizeof walk - 1)], 0 };
+        ck_assert(cl_key(c, k));
+    }
+}
+
+/* A seed whose game survives the walk for 80 keys (in-process). */
+static uint64_t safe_seed(void)
+{
+    for (uint64_t seed = 1; seed < 500; seed++) {
+        game_t *g = game_new(seed, NULL);
+        for (int i = 0; i < 80 && !game_dead(g); i++)
+            game_key(g, walk[i % (int)(sizeof walk - 1)]);
+        int ok = !game_dead(g) && g->turn >= 40;
+        game_free(g);
+        if (ok)
+            return seed;
+    }
+    ck_abort_msg("no seed survives the walk");
+    return 0;
+}
+
+START_TEST(register_play_sigkill_and_continue)
+{
+    start_test();
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)safe_seed());
+    tsrv_t *s = srv_start("--seed", seed, "--data-dir", dir, "--set",
+                          store_arg, "--log-level", "debug", "--set",
+                          "max_keys_per_second=100000", NULL);
+    ck_assert(srv_log_has(s, "store: postgresql://"));
+    tclient_t *a = play_lobby(srv_port(s));
+    login(a, 1);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM accounts WHERE name ="
+                            " 'dave'"), 1);
+    ck_assert(cl_key(a, "p"));
+    play_wait_text(a, "HP: ");
+    play_keys(a, 40);
+    int turn40 = cl_turn(a);
+    ck_assert(srv_wait_log(s, "progress id=1 bytes=40", CL_WAIT_MS));
+    play_keys(a, 10);
+    ck_assert(srv_wait_log(s, "progress id=1 bytes=50", CL_WAIT_MS));
+    play_keys(a, 5); /* these may be lost */
+    int last = cl_turn(a);
+    srv_kill(s);
+    cl_close(a);
+    /* what the database holds: at least the first 40 keys */
+    ck_assert_int_ge(sw_int("SELECT keys_len FROM progress"), 40);
+
+    s = srv_start("--seed", seed, "--data-dir", dir, "--set", store_arg, NULL);
+    tclient_t *b = play_lobby(srv_port(s));
+    login(b, 0);
+    play_wait_text(b, "Continue your game (depth 1, turn ");
+    ck_assert(cl_key(b, "p"));
+    play_wait_text(b, "HP: ");
+    ck_assert(cl_sync(b, CL_WAIT_MS));
+    int turn = cl_turn(b);
+    ck_assert_msg(turn >= turn40 && turn <= last,
+                  "resumed at turn %d; %d were handed over a second before, "
+                  "%d were played", turn, turn40, last);
+    /* the very game: the same keys in-process reach that turn on the same
+     * screen */
+    game_t *g = game_new(strtoull(seed, NULL, 10), NULL);
+    static const int calls[] = { 40, 10, 5 };
+    for (int c = 0; c < 3; c++)
+        for (int i = 0; (int)g->turn < turn && i < calls[c]; i++)
+            game_key(g, walk[i % (int)(sizeof walk - 1)]);
+    play_expect_rows(b, g, 1, 23, 1, -1);
+    game_free(g);
+    cl_close(b);
+    srv_stop(s);
+    end_test();
+}
+END_TEST
+
+START_TEST(hall_of_fame_and_replay)
+{
+    start_test();
+    plan_t pl;
+    find_plan(plan_death, RULES_ATTACK_DEFENSE, &pl);
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)pl.seed);
+    tsrv_t *s = srv_start("--seed", seed, "--data-dir", dir, "--set",
+                          store_arg, NULL);
+    tclient_t *c = play_connect(srv_port(s), NULL);
+    game_t *g = play_plan(c, &pl);
+    ck_assert(game_dead(g));
+    ck_assert(cl_key(c, "q"));
+    play_wait_text(c, "Play as guest1");
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games WHERE player ="
+                            " 'guest1' AND record IS NOT NULL"), 1);
+
+    tclient_t *r = play_lobby(srv_port(s));
+    ck_assert(cl_key(r, "s"));
+    play_wait_text(r, "Hall of fame");
+    ck_assert(cl_key(r, "a"));
+    play_wait_text(r, "Replay: guest1");
+    for (int i = 0; i < 4; i++) /* faster */
+        ck_assert(cl_key(r, "+"));
+    if (!cl_wait_text(r, "the end", CL_WAIT_MS * 2))
+        play_fail(r, "the replay did not reach its end");
+    play_expect_rows(r, g, 0, 19, 0, -1);
+    play_expect_rows(r, g, 21, 23, 0, -1);
+    game_free(g);
+    cl_close(r);
+    cl_close(c);
+    srv_stop(s);
+    end_test();
+}
+END_TEST
+
+/* Another session holds the game's tables: the store's statements wait
+ * out lock_timeout (10 s) and fail; the player is told, plays on, and
+ * once the lock goes every key is kept. */
+START_TEST(a_database_that_fails_is_said_on_screen)
+{
+    start_test();
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)safe_seed());
+    tsrv_t *s = srv_start("--seed", seed, "--data-dir", dir, "--set",
+                          store_arg, NULL);
+    tclient_t *a = play_lobby(srv_port(s));
+    login(a, 1);
+    ck_assert(cl_key(a, "p"));
+    play_wait_text(a, "HP: ");
+    PGconn *lock = PQconnectdb(sw_url);
+    ck_assert_int_eq(PQstatus(lock), CONNECTION_OK);
+    PGresult *res = PQexec(lock, "BEGIN; LOCK TABLE progress, progress_keys"
+                                 " IN ACCESS EXCLUSIVE MODE");
+    ck_assert_int_eq(PQresultStatus(res), PGRES_COMMAND_OK);
+    PQclear(res);
+    play_keys(a, 3);
+    if (!cl_wait_text(a, "The server cannot save your game right now.",
+                      CL_WAIT_MS * 4))
+        play_fail(a, "the player was not told");
+    ck_assert(srv_log_has(s, "writes are failing"));
+    play_keys(a, 3); /* it plays on */
+    PQclear(PQexec(lock, "ROLLBACK"));
+    PQfinish(lock);
+    play_keys(a, 1);
+    ck_assert(srv_wait_log(s, "writes work again", CL_WAIT_MS * 4));
+    ck_assert(srv_wait_log(s, "progress id=1: sent again whole after the "
+                              "store recovered", CL_WAIT_MS));
+    ck_assert_int_eq(srv_log_count(s, "writes are failing"), 1);
+    int turn = cl_turn(a);
+    cl_close(a);
+    ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", CL_WAIT_MS));
+    tclient_t *b = play_lobby(srv_port(s));
+    login(b, 0);
+    char offer[64];
+    snprintf(offer, sizeof offer, "Continue your game (depth 1, turn %d)", turn);
+    play_wait_text(b, offer);
+    cl_close(b);
+    srv_stop(s);
+    end_test();
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("pg_store");
+    TCase *tc = tcase_create("pg_store");
+    tcase_set_timeout(tc, 120);
+    tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(tc, register_play_sigkill_and_continue);
+    tcase_add_test(tc, hall_of_fame_and_replay);
+    tcase_add_test(tc, a_database_that_fails_is_said_on_screen);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
