@@ -164,6 +164,11 @@ build/tsan/tests/unit/%: build/tsan/tests/unit/%.o $(call LIB,tsan)
 build/san/tests/session/%: build/san/tests/session/%.o $(patsubst %.c,build/san/%.o,$(SESS_LIB)) $(call LIB,san)
 	$(CC) $(SAN_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -o $@
 
+# The browser test's helper: a seed and keys for aiming a scroll (game core
+# and the tests' walker only).
+build/san/tests/web/fireball_plan: build/san/tests/web/fireball_plan.o build/san/tests/session/walker.o $(call LIB,san)
+	$(CC) $(SAN_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) -lm -o $@
+
 build/rel/tests/bench/%: build/rel/tests/bench/%.o $(call LIB,rel)
 	$(CC) $(REL_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -lncurses -o $@
 
@@ -186,7 +191,7 @@ $(FUZZ_BINS): build/fuzz/%: build/fuzz/obj/tests/fuzz/%.o build/fuzz/librogue.a
 
 # What the compiler found each object to include (absent before the first
 # build, when every object is built anyway).
-ALL_SRC := $(CORE_SRC) $(SERVER_SRC) server/main.c $(UNIT_SRC) $(SESS_SRC) $(SESS_LIB) $(BENCH_SRC)
+ALL_SRC := $(CORE_SRC) $(SERVER_SRC) server/main.c $(UNIT_SRC) $(SESS_SRC) $(SESS_LIB) $(BENCH_SRC) tests/web/fireball_plan.c
 -include $(foreach b,rel san,$(patsubst %.c,build/$(b)/%.d,$(ALL_SRC))) \
          $(patsubst %.c,build/tsan/%.d,$(CORE_SRC) $(SERVER_SRC) server/main.c $(TSAN_UNIT:%=tests/unit/%.c)) \
          $(patsubst %.c,build/fuzz/obj/%.d,$(CORE_SRC) $(SERVER_SRC) $(FUZZ_SRC))
@@ -196,7 +201,7 @@ run: deps build/rel/rogued
 	./build/rel/rogued --port $(PORT) $(ARGS)
 
 test: test-deps
-	$(MAKE) -j$(JOBS) --no-print-directory build/rel/rogued build/san/rogued build/tsan/rogued $(UNIT_BINS) $(SESS_BINS) $(TSAN_UNIT_BINS) $(FUZZ_BINS)
+	$(MAKE) -j$(JOBS) --no-print-directory build/rel/rogued build/san/rogued build/tsan/rogued $(UNIT_BINS) $(SESS_BINS) $(TSAN_UNIT_BINS) $(FUZZ_BINS) build/san/tests/web/fireball_plan
 	FUZZ_RUNS=$(FUZZ_RUNS) tests/run-tests.sh
 
 unit: test-deps
@@ -208,7 +213,7 @@ session: test-deps
 	tests/run-tests.sh session
 
 e2e: test-deps
-	$(MAKE) --no-print-directory build/rel/rogued
+	$(MAKE) --no-print-directory build/rel/rogued build/san/tests/web/fireball_plan
 	tests/run-tests.sh e2e
 
 tsan: test-deps
