@@ -206,8 +206,10 @@ static void game_in_progress(uint8_t types, in_t *in, const void *keys,
 {
     exec("DELETE FROM progress; DELETE FROM progress_keys");
     sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(raw, "INSERT INTO progress VALUES (1, ?1, ?2, ?3,"
-                           " ?4, ?5)", -1, &s, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(raw, "INSERT INTO progress (account_id, "
+                           "game_version, seed, ruleset, started, keys_len) "
+                           "VALUES (1, ?1, ?2, ?3, ?4, ?5)", -1, &s,
+                           NULL) != SQLITE_OK)
         abort();
     for (int i = 1; i <= 5; i++)
         bind_field(s, i, (types >> (2 * (i % 4))) & 3, in);
