@@ -996,6 +996,8 @@ int sdb_progress_load_snapshot(store_db_t *d, int64_t account_id,
         sdb_snapshot_free(out);
         return -1;
     }
+    if (!found) /* (an empty game is none, whatever the other columns say) */
+        sdb_snapshot_free(out);
     return found;
 }
 
