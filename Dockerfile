@@ -19,7 +19,7 @@ RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       gcc make pkg-config libc6-dev \
       libuv1-dev libtelnet-dev libsqlite3-dev libsodium-dev \
-      libwslay-dev libhttp-parser-dev nettle-dev libpq-dev curl ca-certificates \
+      libwslay-dev libhttp-parser-dev nettle-dev libpq-dev libssh-dev curl ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Makefile ./
@@ -33,7 +33,7 @@ FROM ${BASE}
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       libuv1 libtelnet2 libsqlite3-0 libsodium23 \
-      libwslay1 libhttp-parser2.9 libnettle8 libpq5 \
+      libwslay1 libhttp-parser2.9 libnettle8 libpq5 libssh-4 \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 2323 rogue \
  && useradd --system --uid 2323 --gid 2323 --home-dir /data \
@@ -43,7 +43,8 @@ COPY --from=build /src/build/rel/rogued /usr/local/bin/rogued
 COPY config/server.conf /etc/rogued/server.conf
 USER rogue
 VOLUME /data
-# 2323: telnet; 8023: the browser page (http_port)
+# 2323: telnet; 8023: the browser page (http_port); SSH is off unless
+# ssh_port is set (ROGUED_SSH_PORT=2222 and -p 2222:2222)
 EXPOSE 2323 8023
 ENV ROGUED_DATA_DIR=/data ROGUED_PORT=2323 ROGUED_BIND=0.0.0.0
 # Healthy when the server answers a connection: it sends its telnet

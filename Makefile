@@ -46,17 +46,18 @@ LDFLAGS ?=
 # the benchmark, with HAProxy for the two-host test in front of them; the
 # family is skipped if they cannot be installed.
 RUN_PKGS  := gcc make pkg-config libuv1-dev libtelnet-dev libsqlite3-dev libsodium-dev \
-             libwslay-dev libhttp-parser-dev nettle-dev curl ca-certificates libpq-dev
+             libwslay-dev libhttp-parser-dev nettle-dev curl ca-certificates libpq-dev \
+             libssh-dev
 PG_PKGS   := postgresql postgresql-common haproxy
-TEST_PKGS := $(RUN_PKGS) check libvterm-dev telnet tmux clang libclang-rt-dev \
+TEST_PKGS := $(RUN_PKGS) check libvterm-dev telnet openssh-client tmux clang libclang-rt-dev \
              libncurses-dev ttyrec asciinema
 
 WARN := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Werror
 STD  := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 INC  := -Icommon -Iserver
-PKG_CFLAGS = $(shell pkg-config --cflags libuv libtelnet sqlite3 libsodium nettle libpq 2>/dev/null)
+PKG_CFLAGS = $(shell pkg-config --cflags libuv libtelnet sqlite3 libsodium nettle libpq libssh 2>/dev/null)
 # wslay and http-parser ship no pkg-config file in Debian.
-PKG_LIBS   = $(shell pkg-config --libs libuv libtelnet sqlite3 libsodium nettle libpq 2>/dev/null) \
+PKG_LIBS   = $(shell pkg-config --libs libuv libtelnet sqlite3 libsodium nettle libpq libssh 2>/dev/null) \
              -lwslay -lhttp_parser
 TEST_CFLAGS = $(shell pkg-config --cflags check vterm 2>/dev/null)
 TEST_LIBS   = $(shell pkg-config --libs check vterm 2>/dev/null) -lm

@@ -69,6 +69,7 @@ static const key_def_t keys[] = {
     STR_KEY(motd, "the lobby's message of the day (may be empty)"),
     STR_KEY(server_name, "name shown to players"),
     INT_KEY(max_sessions, 1, 1000000, "players at once; more are told the server is full"),
+    INT_KEY(ssh_port, 0, 65535, "SSH's port: ssh -p PORT play@HOST, a guest in the lobby (0: off)"),
     INT_KEY(http_port, 0, 65535, "the browser's port: a page with a terminal and its WebSocket, on bind's address (0: off)"),
     INT_KEY(workers, 0, 63, "worker loops, each a thread with its share of the sessions (0: one per core)"),
     INT_KEY(max_sessions_per_ip, 0, 1000000, "sessions at once from one address (0: no limit)"),

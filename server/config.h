@@ -19,6 +19,7 @@ typedef struct config {
     int max_sessions;
     int workers;             /* worker loops; 0 = one per core */
     int http_port;           /* the browser's page and WebSocket; 0 = off */
+    int ssh_port;            /* SSH (ssh_bridge.h); 0 = off */
     int max_sessions_per_ip; /* sessions from one address; 0 = no limit */
     int connects_per_ip_per_minute; /* new connections; 0 = no limit */
     int hashes_per_ip;       /* password checks in flight; 0 = no limit */

@@ -39,6 +39,34 @@ static int pick_worker(host_t *h)
 
 static void on_accept_resume(uv_timer_t *t);
 
+/* An SSH connection: its thread (ssh_bridge.h) relays it to one end of a
+ * socketpair; the other end goes to worker w as a telnet session with the
+ * player's address. */
+static void hand_ssh(host_t *h, int w, int fd)
+{
+    struct sockaddr_storage peer;
+    socklen_t len = sizeof peer;
+    char addr[80] = "?:0", what[96];
+    if (getpeername(fd, (struct sockaddr *)&peer, &len) == 0)
+        srv_addr_name(&peer, addr, sizeof addr);
+    int sp[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) != 0) {
+        log_error("ssh %s: socketpair: %s", addr, strerror(errno));
+        atomic_fetch_sub(&h->load[w], 1);
+        close(fd);
+        return;
+    }
+    snprintf(what, sizeof what, "ssh %s", addr);
+    if (srv_send_connection(&h->workers[w], sp[1], what) != 0) {
+        atomic_fetch_sub(&h->load[w], 1);
+        close(sp[1]);
+        close(sp[0]);
+        close(fd);
+        return;
+    }
+    ssh_bridge_accept(h->ssh_bridge, fd, sp[0], addr);
+}
+
 static void on_acceptable(uv_poll_t *p, int status, int events)
 {
     listener_t *l = p->data;
@@ -61,6 +89,8 @@ static void on_acceptable(uv_poll_t *p, int status, int events)
                 uv_poll_stop(&h->telnet.poll);
                 if (h->http.fd >= 0)
                     uv_poll_stop(&h->http.poll);
+                if (h->ssh.fd >= 0)
+                    uv_poll_stop(&h->ssh.poll);
                 uv_timer_start(&h->accept_pause, on_accept_resume, 100, 0);
             } else if (errno != EAGAIN && errno != EWOULDBLOCK &&
                        errno != EINTR && errno != ECONNABORTED) {
@@ -70,7 +100,12 @@ static void on_acceptable(uv_poll_t *p, int status, int events)
         }
         int w = pick_worker(h);
         atomic_fetch_add(&h->load[w], 1);
-        if (srv_send_connection(&h->workers[w], fd, l->web) != 0) {
+        if (l->kind == LISTEN_SSH) {
+            hand_ssh(h, w, fd);
+            continue;
+        }
+        if (srv_send_connection(&h->workers[w], fd,
+                                l->kind == LISTEN_HTTP ? "web" : "telnet") != 0) {
             atomic_fetch_sub(&h->load[w], 1);
             close(fd);
         }
@@ -85,6 +120,8 @@ static void on_accept_resume(uv_timer_t *t)
     uv_poll_start(&h->telnet.poll, UV_READABLE, on_acceptable);
     if (h->http.fd >= 0)
         uv_poll_start(&h->http.poll, UV_READABLE, on_acceptable);
+    if (h->ssh.fd >= 0)
+        uv_poll_start(&h->ssh.poll, UV_READABLE, on_acceptable);
 }
 
 void host_session_gone(host_t *h, int worker)
@@ -108,7 +145,7 @@ static void on_sweep(uv_timer_t *t)
 }
 
 /* A listening socket on cfg's address and `port`, or -1 (logged). */
-static int listen_socket(host_t *h, int port, int web)
+static int listen_socket(host_t *h, int port, int kind)
 {
     const config_t *c = &h->cfg;
     struct sockaddr_storage addr;
@@ -134,7 +171,8 @@ static int listen_socket(host_t *h, int port, int web)
                                                : sizeof(struct sockaddr_in);
     if (bind(fd, (struct sockaddr *)&addr, len) != 0 || listen(fd, 511) != 0) {
         log_error("cannot listen on %s port %d%s: %s", c->bind, port,
-                  web ? " (http_port)" : "", strerror(errno));
+                  kind == LISTEN_HTTP ? " (http_port)"
+                  : kind == LISTEN_SSH ? " (ssh_port)" : "", strerror(errno));
         close(fd);
         return -1;
     }
@@ -147,9 +185,12 @@ static int listen_socket(host_t *h, int port, int web)
         srv_addr_name(&bound, name, sizeof name);
     else
         snprintf(name, sizeof name, "%s:%d", c->bind, port);
-    if (web)
+    if (kind == LISTEN_HTTP)
         log_info("browser page on http://%s/ (the same game in a web "
                  "terminal)", name);
+    else if (kind == LISTEN_SSH)
+        log_info("ssh on %s (ssh -p PORT play@HOST), host key %s", name,
+                 h->ssh_bridge->fingerprint);
     else
         log_info("listening on %s (max %d players, %d worker loop%s)", name,
                  c->max_sessions, h->nworkers, h->nworkers == 1 ? "" : "s");
@@ -174,8 +215,9 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
     h->loop = loop;
     h->cfg = *cfg;
     h->store = store;
-    h->telnet = (listener_t){ h, -1, 0, { 0 } };
-    h->http = (listener_t){ h, -1, 1, { 0 } };
+    h->telnet = (listener_t){ h, -1, LISTEN_TELNET, { 0 } };
+    h->http = (listener_t){ h, -1, LISTEN_HTTP, { 0 } };
+    h->ssh = (listener_t){ h, -1, LISTEN_SSH, { 0 } };
     h->nworkers = cfg->workers > 0 ? cfg->workers : host_default_workers();
     dir_init(&h->dir);
     char err[256];
@@ -192,15 +234,29 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
         store_close(store);
         return -1;
     }
-    h->telnet.fd = listen_socket(h, cfg->port, 0);
-    if (h->telnet.fd >= 0 && cfg->http_port > 0) {
-        h->http.fd = listen_socket(h, cfg->http_port, 1);
-        if (h->http.fd < 0) {
-            close(h->telnet.fd);
-            h->telnet.fd = -1;
+    if (cfg->ssh_port > 0) {
+        h->ssh_bridge = calloc(1, sizeof *h->ssh_bridge);
+        if (!h->ssh_bridge ||
+            ssh_bridge_init(h->ssh_bridge, cfg->data_dir, err, sizeof err) != 0) {
+            log_error("%s", h->ssh_bridge ? err : "out of memory");
+            free(h->ssh_bridge);
+            h->ssh_bridge = NULL;
+            host_free(h);
+            store_close(store);
+            return -1;
         }
     }
-    if (h->telnet.fd < 0) {
+    h->telnet.fd = listen_socket(h, cfg->port, LISTEN_TELNET);
+    if (h->telnet.fd >= 0 && cfg->http_port > 0)
+        h->http.fd = listen_socket(h, cfg->http_port, LISTEN_HTTP);
+    if (h->telnet.fd >= 0 && cfg->ssh_port > 0)
+        h->ssh.fd = listen_socket(h, cfg->ssh_port, LISTEN_SSH);
+    if (h->telnet.fd < 0 || (cfg->http_port > 0 && h->http.fd < 0) ||
+        (cfg->ssh_port > 0 && h->ssh.fd < 0)) {
+        listener_t *all[3] = { &h->telnet, &h->http, &h->ssh };
+        for (int i = 0; i < 3; i++)
+            if (all[i]->fd >= 0)
+                close(all[i]->fd);
         host_free(h);
         store_close(store);
         return -1;
@@ -215,6 +271,10 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
     if (h->http.fd >= 0) {
         uv_poll_init(loop, &h->http.poll, h->http.fd);
         h->http.poll.data = &h->http;
+    }
+    if (h->ssh.fd >= 0) {
+        uv_poll_init(loop, &h->ssh.poll, h->ssh.fd);
+        h->ssh.poll.data = &h->ssh;
     }
     uv_timer_init(loop, &h->accept_pause);
     h->accept_pause.data = h;
@@ -233,6 +293,8 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
     uv_poll_start(&h->telnet.poll, UV_READABLE, on_acceptable);
     if (h->http.fd >= 0)
         uv_poll_start(&h->http.poll, UV_READABLE, on_acceptable);
+    if (h->ssh.fd >= 0)
+        uv_poll_start(&h->ssh.poll, UV_READABLE, on_acceptable);
     uv_signal_start(&h->sigint, on_signal, SIGINT);
     uv_signal_start(&h->sigterm, on_signal, SIGTERM);
     uv_signal_start(&h->sighup, on_signal, SIGHUP);
@@ -251,6 +313,8 @@ void host_shutdown(host_t *h, const char *why)
     uv_close((uv_handle_t *)&h->telnet.poll, NULL);
     if (h->http.fd >= 0)
         uv_close((uv_handle_t *)&h->http.poll, NULL);
+    if (h->ssh.fd >= 0)
+        uv_close((uv_handle_t *)&h->ssh.poll, NULL);
     uv_close((uv_handle_t *)&h->accept_pause, NULL);
     uv_close((uv_handle_t *)&h->sigint, NULL);
     uv_close((uv_handle_t *)&h->sigterm, NULL);
@@ -269,9 +333,18 @@ int host_run(host_t *h)
         close(h->telnet.fd);
     if (h->http.fd >= 0)
         close(h->http.fd);
-    h->telnet.fd = h->http.fd = -1;
+    if (h->ssh.fd >= 0)
+        close(h->ssh.fd);
+    h->telnet.fd = h->http.fd = h->ssh.fd = -1;
     for (int i = 0; i < h->nworkers; i++)
         srv_join(&h->workers[i]);
+    /* The game ends of the SSH players' socketpairs are closed: their
+     * threads end their connections. */
+    if (h->ssh_bridge) {
+        ssh_bridge_free(h->ssh_bridge);
+        free(h->ssh_bridge);
+        h->ssh_bridge = NULL;
+    }
     /* Every session is gone and every game it ended is queued: write them. */
     store_close(h->store);
     h->store = NULL;

@@ -27,24 +27,29 @@
 #include "directory.h"
 #include "proxy_proto.h"
 #include "server.h"
+#include "ssh_bridge.h"
 
 struct store;
 
 /* At most this many worker loops (the store has a side for each). */
 #define HOST_WORKERS_MAX 63
 
-/* A listening socket: telnet's port, or the browser's (http_port). */
+enum listener_kind { LISTEN_TELNET, LISTEN_HTTP, LISTEN_SSH };
+
+/* A listening socket: telnet's port, the browser's (http_port) or SSH's
+ * (ssh_port). */
 typedef struct listener {
     struct host *host;
     int fd;                    /* -1: none */
-    int web;
+    int kind;                  /* enum listener_kind */
     uv_poll_t poll;
 } listener_t;
 
 typedef struct host {
     uv_loop_t *loop;           /* the main thread's */
     config_t cfg;
-    listener_t telnet, http;
+    listener_t telnet, http, ssh;
+    ssh_bridge_t *ssh_bridge;  /* ssh_port: SSH players' threads; owned */
     uv_timer_t accept_pause;   /* out of descriptors: stop a moment */
     uv_signal_t sigint, sigterm, sighup;
     uv_timer_t sweep;          /* forgets idle addresses */

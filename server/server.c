@@ -51,7 +51,7 @@ void srv_unmark(srv_t *srv, sess_t *s)
 static void loop_message(srv_t *srv, smsg_t *m)
 {
     if (m->type == MSG_CONNECTION)
-        sess_accept(srv, (int)m->a, strcmp(m->text, "web") == 0);
+        sess_accept(srv, (int)m->a, m->text);
     else if (m->type == MSG_SHUTDOWN)
         srv_shutdown(srv, m->text);
     msg_free(m);
@@ -228,9 +228,9 @@ void srv_join(srv_t *srv)
     inbox_free(&srv->inbox);
 }
 
-int srv_send_connection(srv_t *srv, int fd, int web)
+int srv_send_connection(srv_t *srv, int fd, const char *what)
 {
-    smsg_t *m = msg_new(MSG_CONNECTION, 0, 0, "%s", web ? "web" : "telnet");
+    smsg_t *m = msg_new(MSG_CONNECTION, 0, 0, "%s", what);
     if (!m)
         return -1;
     m->a = fd;

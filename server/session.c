@@ -713,6 +713,19 @@ static void set_peer(sess_t *s, const struct sockaddr_storage *a)
     }
 }
 
+/* The address an SSH player's thread gave ("ip:port"), for the log and
+ * the limits: the socketpair itself has none. */
+static void set_peer_name(sess_t *s, const char *name)
+{
+    snprintf(s->addr, sizeof s->addr, "%s", name);
+    const char *colon = strrchr(name, ':');
+    size_t n = colon ? (size_t)(colon - name) : strlen(name);
+    if (n >= sizeof s->ip)
+        n = sizeof s->ip - 1;
+    memcpy(s->ip, name, n);
+    s->ip[n] = '\0';
+}
+
 /* Refuses the connection with one line (and a log line): never admitted. */
 static void refuse(sess_t *s, const char *why, const char *line)
 {
@@ -841,8 +854,10 @@ static void on_ws_done(void *ctx)
     sess_close(s, s->admitted ? "browser closed" : "page served", 1, NULL);
 }
 
-void sess_accept(srv_t *srv, int fd, int web)
+void sess_accept(srv_t *srv, int fd, const char *what)
 {
+    int web = strcmp(what, "web") == 0;
+    int ssh = strncmp(what, "ssh ", 4) == 0;
     sess_t *s = calloc(1, sizeof *s);
     if (!s) {
         log_error("accept: out of memory");
@@ -899,6 +914,8 @@ void sess_accept(srv_t *srv, int fd, int web)
         return;
     }
     set_peer(s, &peer);
+    if (ssh)
+        set_peer_name(s, what + 4);
     uv_tcp_nodelay(&s->tcp, 1);
     uv_tcp_keepalive(&s->tcp, 1, 60);
     uv_read_start((uv_stream_t *)&s->tcp, on_alloc, on_read);
@@ -909,7 +926,8 @@ void sess_accept(srv_t *srv, int fd, int web)
                        (uint64_t)srv->cfg.negotiation_ms * 20, 0);
         return;
     }
-    if (srv->proxy_on && proxy_trusted(srv->trust, (struct sockaddr *)&peer)) {
+    if (!ssh && srv->proxy_on &&
+        proxy_trusted(srv->trust, (struct sockaddr *)&peer)) {
         /* A balancer: its header first, within the negotiation deadline. */
         s->proxy = calloc(1, sizeof *s->proxy);
         if (!s->proxy) {
@@ -921,6 +939,6 @@ void sess_accept(srv_t *srv, int fd, int web)
                        (uint64_t)srv->cfg.negotiation_ms * 4, 0);
         return;
     }
-    s->check_first_read = (uint8_t)srv->proxy_on;
+    s->check_first_read = (uint8_t)(srv->proxy_on && !ssh);
     admit(s);
 }

@@ -209,9 +209,11 @@ const sess_state_ops_t *sess_state_ops(int state);
 /* --- the core (session.c) ------------------------------------------------ */
 
 /* Makes a session of an accepted socket (the host's acceptor handed it to
- * this loop; taken): telnet, or (web) the browser's HTTP and WebSocket.
+ * this loop; taken): what is "telnet", "web" (the browser's HTTP and
+ * WebSocket), or "ssh ADDR" (telnet over a socketpair from an SSH
+ * player's thread, ssh_bridge.h; ADDR the player's address).
  * Refuses it (one line, close) when the server is full or shutting down. */
-void sess_accept(srv_t *srv, int fd, int web);
+void sess_accept(srv_t *srv, int fd, const char *what);
 
 /* Moves s to `state` (leave, then enter with arg). */
 void sess_goto(sess_t *s, int state, void *arg);

@@ -212,8 +212,8 @@ static void size_message(wsconn_t *c, const uint8_t *msg, size_t len)
 {
     char text[32];
     int w, h;
-    if (len >= sizeof text)
-        return;
+    if (len == 0 || len >= sizeof text)
+        return; /* (an empty message has no bytes: msg may be NULL) */
     memcpy(text, msg, len);
     text[len] = '\0';
     if (sscanf(text, "size %d %d", &w, &h) != 2 || w < 1 || h < 1)
@@ -235,8 +235,10 @@ static void ws_message(wslay_event_context_ptr ws,
     (void)ws;
     if (c->stage != WS_OPEN)
         return;
-    if (arg->opcode == WSLAY_BINARY_FRAME)
-        c->cb.data(c->ctx, (const char *)arg->msg, arg->msg_length);
+    if (arg->opcode == WSLAY_BINARY_FRAME) {
+        if (arg->msg_length > 0)
+            c->cb.data(c->ctx, (const char *)arg->msg, arg->msg_length);
+    }
     else if (arg->opcode == WSLAY_TEXT_FRAME)
         size_message(c, arg->msg, arg->msg_length);
     else if (arg->opcode == WSLAY_CONNECTION_CLOSE) {

@@ -78,3 +78,98 @@ e2e_start_server() {
     wait_for 10 has_port || fail "the server did not listen"
     port=$(port_of_log)
 }
+
+# --- one guest game in a client in tmux (telnet_tmux.sh, ssh_tmux.sh) ---
+
+# Sets AT_X, AT_Y to the '@' in the map rows (0..20) of the pane; fails
+# (returns 1) unless there is exactly one.
+find_at() {
+    local out
+    out=$(pane | head -21 | awk '{ n = index($0, "@"); if (n) { c++; x = n - 1; y = NR - 1 } }
+                                 END { if (c == 1) print x, y; else print "none" }')
+    [ "$out" = none ] && return 1
+    read -r AT_X AT_Y <<<"$out"
+}
+
+# The character at column $1, row $2 of the pane.
+char_at() { pane | sed -n "$(($2 + 1))p" | cut -c"$(($1 + 1))"; }
+
+at_is() { find_at && [ "$AT_X" = "$1" ] && [ "$AT_Y" = "$2" ]; }
+
+turn_is() { [ "$(turn_of_pane)" = "$1" ]; }
+
+# e2e_play_guest_game CLIENT_COMMAND [CLOSING_LINE]: the client in an 80x24
+# pane against the server on $port (started with --seed 42): the lobby, a
+# guest game, one step with a vi-key and back with an arrow, Q y (the game
+# recorded), q (goodbye; the client exits, showing CLOSING_LINE if given).
+e2e_play_guest_game() {
+    pane_name=e2e
+    # 2. The client in an 80x24 pane. The pane stays after the client exits
+    #    (remain-on-exit), so its end can be seen.
+    T new-session -d -s e2e -x 80 -y 24 "$1" \; \
+        set-option -t e2e remain-on-exit on >/dev/null || fail "tmux did not start"
+    wait_for 10 pane_has 'Play (as a guest)' || fail "no lobby on the screen"
+    T send-keys -t e2e p
+    wait_for 5 pane_has 'Name: guest1' || fail "no guest name offered after p"
+    T send-keys -t e2e Enter
+    wait_for 10 find_at || fail "no '@' on the screen"
+    wait_for 5 pane_has 'HP: 30/30' || fail "no status line"
+    find_at
+    x0=$AT_X y0=$AT_Y
+    turn0=$(turn_of_pane)
+    [ "$turn0" = 0 ] || fail "turn $turn0 at the start"
+    echo "'@' at $x0,$y0"
+
+    # 3. One step into an open direction (floor), with its vi-key; back with
+    #    the opposite arrow key.
+    key= back= dx=0 dy=0
+    for d in "l 1 0 Left" "h -1 0 Right" "j 0 1 Up" "k 0 -1 Down"; do
+        read -r k ddx ddy arrow <<<"$d"
+        c=$(char_at $((x0 + ddx)) $((y0 + ddy)))
+        if [ "$c" = "." ]; then key=$k back=$arrow dx=$ddx dy=$ddy; break; fi
+    done
+    [ -n "$key" ] || fail "no floor next to the '@'"
+    T send-keys -t e2e "$key"
+    wait_for 5 at_is $((x0 + dx)) $((y0 + dy)) ||
+        fail "'$key' did not move the '@' from $x0,$y0 to $((x0 + dx)),$((y0 + dy))"
+    wait_for 5 turn_is 1 || fail "the turn counter is not 1 after a move"
+    echo "'$key' moved the '@' to $((x0 + dx)),$((y0 + dy))"
+    T send-keys -t e2e "$back"
+    wait_for 5 at_is "$x0" "$y0" || fail "the $back arrow did not move the '@' back to $x0,$y0"
+    wait_for 5 turn_is 2 || fail "the turn counter is not 2 after two moves"
+    echo "the $back arrow moved it back"
+
+    # 4. Q y: back in the lobby, the game recorded; q there: goodbye, the
+    #    client exits, the server logs why.
+    T send-keys -t e2e Q
+    wait_for 5 pane_has 'Really quit? (y/n)' || fail "no quit prompt"
+    T send-keys -t e2e y
+    wait_for 5 pane_has 'Play as guest1' || fail "Q y did not return to the lobby"
+    wait_for 5 grep -q 'game over id=1 name=guest1 seed=[0-9]* turns=2 ' "$tmp/server.log" ||
+        fail "the server did not record the game (2 turns)"
+    T send-keys -t e2e q
+    wait_for 10 pane_dead || fail "the client did not exit after Q y"
+    # (a client that exits the moment the server closes can leave its last
+    # bytes unread by tmux: E2E_PANE_GOODBYE=0 checks them elsewhere)
+    [ "${E2E_PANE_GOODBYE:-1}" = 0 ] || pane_has "Thanks for playing. Goodbye!" ||
+        fail "no goodbye on the screen"
+    [ -z "${2:-}" ] || pane_has "$2" || fail "the client did not see the close ($2)"
+    wait_for 5 grep -q 'reason="quit"' "$tmp/server.log" || fail "the server did not log the quit"
+    echo "Q y, q: game recorded, goodbye shown, the client exited, quit logged"
+}
+
+# A loopback port nobody listens on now, below the kernel's ephemeral range
+# (whose ports outgoing connections hold without listening), probed; a race
+# with another program taking it is possible but rare: for the ports a
+# server has no "0: pick one" for.
+free_port() {
+    local p i
+    for i in $(seq 1 50); do
+        p=$(( 10000 + (RANDOM * 32768 + RANDOM) % 22000 ))
+        if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+            echo "$p"
+            return 0
+        fi
+    done
+    return 1
+}

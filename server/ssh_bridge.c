@@ -1,0 +1,421 @@
+/* ssh_bridge.c - SSH in, telnet to the game (ssh_bridge.h). */
+#include "ssh_bridge.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libssh/callbacks.h>
+#include <libssh/libssh.h>
+#include <libssh/server.h>
+#include <libtelnet.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+
+/* One SSH player: its thread's state. */
+typedef struct conn {
+    ssh_bridge_t *b;
+    int fd, game_fd;
+    char addr[64];
+    ssh_session session;
+    ssh_channel chan;
+    telnet_t *tn;
+    struct ssh_server_callbacks_struct scb;
+    struct ssh_channel_callbacks_struct ccb;
+    int authed, shell, closed;
+    int w, h;
+    char term[40];
+    int naws_on;
+    int game_ready;            /* the game's socket has bytes (on_game) */
+} conn_t;
+
+/* As a telnet client answers the game's options (the tests' client and
+ * inetutils telnet do the same): ECHO and SGA from the server, NAWS and
+ * TTYPE from us. */
+static const telnet_telopt_t telopts[] = {
+    { TELNET_TELOPT_ECHO, TELNET_WONT, TELNET_DO },
+    { TELNET_TELOPT_SGA, TELNET_WONT, TELNET_DO },
+    { TELNET_TELOPT_NAWS, TELNET_WILL, TELNET_DONT },
+    { TELNET_TELOPT_TTYPE, TELNET_WILL, TELNET_DONT },
+    { -1, 0, 0 }
+};
+
+/* Writes all of it to the game's socket (a local socketpair: it drains
+ * at once unless the loop is stalled; bounded by a deadline). */
+static void game_write(conn_t *c, const char *p, size_t n)
+{
+    time_t deadline = time(NULL) + 10;
+    while (n > 0 && !c->closed) {
+        ssize_t k = write(c->game_fd, p, n);
+        if (k > 0) {
+            p += k;
+            n -= (size_t)k;
+        } else if (k < 0 && (errno == EAGAIN || errno == EINTR)) {
+            struct pollfd pfd = { c->game_fd, POLLOUT, 0 };
+            if (time(NULL) > deadline || poll(&pfd, 1, 1000) < 0)
+                c->closed = 1;
+        } else {
+            c->closed = 1;
+        }
+    }
+}
+
+static void send_naws(conn_t *c)
+{
+    if (!c->naws_on || c->w <= 0 || c->h <= 0)
+        return;
+    unsigned char sz[4] = { (unsigned char)(c->w >> 8), (unsigned char)c->w,
+                            (unsigned char)(c->h >> 8), (unsigned char)c->h };
+    telnet_begin_sb(c->tn, TELNET_TELOPT_NAWS);
+    telnet_send(c->tn, (const char *)sz, 4);
+    telnet_finish_sb(c->tn);
+}
+
+static void on_telnet(telnet_t *t, telnet_event_t *ev, void *user)
+{
+    conn_t *c = user;
+    (void)t;
+    switch (ev->type) {
+    case TELNET_EV_DATA: /* the game's screen, to the player */
+        if (c->chan && !c->closed &&
+            ssh_channel_write(c->chan, ev->data.buffer,
+                              (uint32_t)ev->data.size) == SSH_ERROR)
+            c->closed = 1;
+        break;
+    case TELNET_EV_SEND:
+        game_write(c, ev->data.buffer, ev->data.size);
+        break;
+    case TELNET_EV_DO:
+        if (ev->neg.telopt == TELNET_TELOPT_NAWS) {
+            c->naws_on = 1;
+            send_naws(c);
+        }
+        break;
+    case TELNET_EV_TTYPE:
+        if (ev->ttype.cmd == TELNET_TTYPE_SEND)
+            telnet_ttype_is(c->tn, c->term[0] ? c->term : "VT100");
+        break;
+    default:
+        break; /* frame markers and the rest: nothing for the player */
+    }
+}
+
+/* --- libssh's callbacks --------------------------------------------------- */
+
+static int auth_none(ssh_session s, const char *user, void *userdata)
+{
+    conn_t *c = userdata;
+    (void)s;
+    (void)user;
+    c->authed = 1; /* every SSH player starts as a guest */
+    return SSH_AUTH_SUCCESS;
+}
+
+static int on_pty(ssh_session s, ssh_channel ch, const char *term, int w,
+                  int h, int pw, int ph, void *userdata)
+{
+    conn_t *c = userdata;
+    (void)s;
+    (void)ch;
+    (void)pw;
+    (void)ph;
+    snprintf(c->term, sizeof c->term, "%s", term ? term : "");
+    c->w = w;
+    c->h = h;
+    send_naws(c); /* if the game asked already */
+    return SSH_OK;
+}
+
+static int on_window(ssh_session s, ssh_channel ch, int w, int h, int pw,
+                     int ph, void *userdata)
+{
+    conn_t *c = userdata;
+    (void)s;
+    (void)ch;
+    (void)pw;
+    (void)ph;
+    c->w = w;
+    c->h = h;
+    send_naws(c);
+    return SSH_OK;
+}
+
+static int on_shell(ssh_session s, ssh_channel ch, void *userdata)
+{
+    conn_t *c = userdata;
+    (void)s;
+    (void)ch;
+    c->shell = 1;
+    return SSH_OK;
+}
+
+static int on_data(ssh_session s, ssh_channel ch, void *data, uint32_t len,
+                   int is_stderr, void *userdata)
+{
+    conn_t *c = userdata;
+    (void)s;
+    (void)ch;
+    (void)is_stderr;
+    telnet_send(c->tn, data, len); /* the player's keys, IAC doubled */
+    return (int)len;
+}
+
+static void on_eof(ssh_session s, ssh_channel ch, void *userdata)
+{
+    (void)s;
+    (void)ch;
+    ((conn_t *)userdata)->closed = 1;
+}
+
+static ssh_channel on_channel_open(ssh_session s, void *userdata)
+{
+    conn_t *c = userdata;
+    if (c->chan)
+        return NULL; /* one session channel a connection */
+    c->chan = ssh_channel_new(s);
+    if (c->chan)
+        ssh_set_channel_callbacks(c->chan, &c->ccb);
+    return c->chan;
+}
+
+/* The game's socket is readable: noted only. Its bytes are relayed after
+ * the poll returns (relay_game), never from inside libssh's poll, where a
+ * blocking channel write would poll the session again from within. */
+static int on_game(socket_t fd, int revents, void *userdata)
+{
+    conn_t *c = userdata;
+    (void)fd;
+    (void)revents;
+    c->game_ready = 1;
+    return 0;
+}
+
+/* The game's bytes: through libtelnet to the player, all that is there. */
+static void relay_game(conn_t *c)
+{
+    char buf[16384];
+    c->game_ready = 0;
+    while (!c->closed) {
+        ssize_t n = read(c->game_fd, buf, sizeof buf);
+        if (n > 0) {
+            telnet_recv(c->tn, buf, (size_t)n);
+        } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+            c->closed = 1; /* the game closed the session (quit, shutdown) */
+        } else {
+            break;
+        }
+    }
+}
+
+static void *conn_main(void *arg)
+{
+    conn_t *c = arg;
+    ssh_bridge_t *b = c->b;
+    ssh_event ev = NULL;
+    /* The game side first: keys typed right after the shell request (in
+     * the same packets) go to it, never lost. */
+    c->tn = telnet_init(telopts, on_telnet, 0, c);
+    c->session = ssh_new();
+    if (!c->tn || !c->session)
+        goto out;
+    long timeout = 30;
+    ssh_options_set(c->session, SSH_OPTIONS_TIMEOUT, &timeout);
+    c->scb = (struct ssh_server_callbacks_struct){
+        .userdata = c,
+        .auth_none_function = auth_none,
+        .channel_open_request_session_function = on_channel_open,
+    };
+    ssh_callbacks_init(&c->scb);
+    c->ccb = (struct ssh_channel_callbacks_struct){
+        .userdata = c,
+        .channel_data_function = on_data,
+        .channel_eof_function = on_eof,
+        .channel_close_function = on_eof,
+        .channel_pty_request_function = on_pty,
+        .channel_shell_request_function = on_shell,
+        .channel_pty_window_change_function = on_window,
+    };
+    ssh_callbacks_init(&c->ccb);
+    pthread_mutex_lock(&b->mu);
+    int rc = ssh_bind_accept_fd(b->bind, c->session, c->fd);
+    pthread_mutex_unlock(&b->mu);
+    if (rc != SSH_OK)
+        goto out;
+    c->fd = -1; /* the session's now */
+    ssh_set_auth_methods(c->session, SSH_AUTH_METHOD_NONE);
+    ssh_set_server_callbacks(c->session, &c->scb);
+    if (ssh_handle_key_exchange(c->session) != SSH_OK) {
+        log_info("ssh %s: key exchange failed: %s", c->addr,
+                 ssh_get_error(c->session));
+        goto out;
+    }
+    ev = ssh_event_new();
+    if (!ev || ssh_event_add_session(ev, c->session) != SSH_OK)
+        goto out;
+    /* Authentication, the channel, its pty and shell: within 30 s. */
+    time_t deadline = time(NULL) + 30;
+    while (!(c->authed && c->chan && c->shell) && !c->closed &&
+           !atomic_load(&b->stopping)) {
+        if (ssh_event_dopoll(ev, 200) == SSH_ERROR || time(NULL) > deadline)
+            goto out;
+    }
+    if (c->closed || atomic_load(&b->stopping))
+        goto out;
+    fcntl(c->game_fd, F_SETFL, fcntl(c->game_fd, F_GETFL) | O_NONBLOCK);
+    if (ssh_event_add_fd(ev, c->game_fd, POLLIN, on_game, c) != SSH_OK)
+        goto out;
+    relay_game(c); /* what the game said before the shell */
+    while (!c->closed && !atomic_load(&b->stopping)) {
+        if (ssh_event_dopoll(ev, 500) == SSH_ERROR)
+            break;
+        if (c->game_ready)
+            relay_game(c);
+        if (!ssh_is_connected(c->session))
+            break;
+    }
+    ssh_event_remove_fd(ev, c->game_fd);
+out:
+    if (c->chan) {
+        /* what the game said last (the goodbye) reaches the player before
+         * the channel closes */
+        ssh_blocking_flush(c->session, 2000);
+        ssh_channel_send_eof(c->chan);
+        ssh_channel_close(c->chan);
+    }
+    if (ev)
+        ssh_event_free(ev);
+    if (c->session) {
+        ssh_disconnect(c->session);
+        ssh_free(c->session); /* (frees the channel) */
+    }
+    if (c->tn)
+        telnet_free(c->tn);
+    if (c->fd >= 0)
+        close(c->fd);
+    close(c->game_fd);
+    free(c);
+    atomic_fetch_sub(&b->live, 1);
+    return NULL;
+}
+
+void ssh_bridge_accept(ssh_bridge_t *b, int fd, int game_fd, const char *addr)
+{
+    if (atomic_fetch_add(&b->live, 1) >= SSH_BRIDGE_MAX ||
+        atomic_load(&b->stopping)) {
+        atomic_fetch_sub(&b->live, 1);
+        close(fd);
+        close(game_fd);
+        return;
+    }
+    conn_t *c = calloc(1, sizeof *c);
+    pthread_attr_t at;
+    pthread_t th;
+    int ok = c && pthread_attr_init(&at) == 0;
+    if (ok) {
+        c->b = b;
+        c->fd = fd;
+        c->game_fd = game_fd;
+        snprintf(c->addr, sizeof c->addr, "%s", addr);
+        pthread_attr_setstacksize(&at, SSH_BRIDGE_STACK);
+        pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+        ok = pthread_create(&th, &at, conn_main, c) == 0;
+        pthread_attr_destroy(&at);
+    }
+    if (!ok) {
+        log_error("ssh %s: cannot start its thread", addr);
+        free(c);
+        close(fd);
+        close(game_fd);
+        atomic_fetch_sub(&b->live, 1);
+    }
+}
+
+/* --- the host key ---------------------------------------------------------- */
+
+static int load_or_make_key(ssh_bridge_t *b, const char *path, char *err,
+                            size_t errlen)
+{
+    ssh_key key = NULL;
+    if (access(path, F_OK) != 0) {
+        if (ssh_pki_generate(SSH_KEYTYPE_ED25519, 0, &key) != SSH_OK ||
+            ssh_pki_export_privkey_file(key, NULL, NULL, NULL, path) != SSH_OK) {
+            snprintf(err, errlen, "cannot make the SSH host key %s", path);
+            ssh_key_free(key);
+            return -1;
+        }
+        chmod(path, 0600);
+        log_info("ssh: made the host key %s", path);
+    } else if (ssh_pki_import_privkey_file(path, NULL, NULL, NULL, &key) !=
+               SSH_OK) {
+        snprintf(err, errlen, "cannot read the SSH host key %s (delete it "
+                 "to make a new one; players will see the key change)", path);
+        return -1;
+    }
+    unsigned char *hash = NULL;
+    size_t hlen = 0;
+    ssh_key pub = NULL;
+    if (ssh_pki_export_privkey_to_pubkey(key, &pub) == SSH_OK &&
+        ssh_get_publickey_hash(pub, SSH_PUBLICKEY_HASH_SHA256, &hash,
+                               &hlen) == 0) {
+        char *fp = ssh_get_fingerprint_hash(SSH_PUBLICKEY_HASH_SHA256, hash,
+                                            hlen);
+        snprintf(b->fingerprint, sizeof b->fingerprint, "%s", fp ? fp : "?");
+        ssh_string_free_char(fp);
+        ssh_clean_pubkey_hash(&hash);
+    }
+    ssh_key_free(pub);
+    ssh_key_free(key);
+    return 0;
+}
+
+int ssh_bridge_init(ssh_bridge_t *b, const char *data_dir, char *err,
+                    size_t errlen)
+{
+    memset(b, 0, sizeof *b);
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", data_dir, SSH_HOST_KEY_FILE);
+    if (ssh_init() != SSH_OK) {
+        snprintf(err, errlen, "libssh cannot start");
+        return -1;
+    }
+    if (load_or_make_key(b, path, err, errlen) != 0) {
+        ssh_finalize();
+        return -1;
+    }
+    ssh_bind bind = ssh_bind_new();
+    if (!bind ||
+        ssh_bind_options_set(bind, SSH_BIND_OPTIONS_HOSTKEY, path) != SSH_OK) {
+        snprintf(err, errlen, "cannot use the SSH host key %s", path);
+        if (bind)
+            ssh_bind_free(bind);
+        ssh_finalize();
+        return -1;
+    }
+    b->bind = bind;
+    pthread_mutex_init(&b->mu, NULL);
+    return 0;
+}
+
+void ssh_bridge_free(ssh_bridge_t *b)
+{
+    if (!b->bind)
+        return;
+    atomic_store(&b->stopping, 1);
+    /* Each thread sees the flag within its poll's timeout. */
+    for (int i = 0; i < 100 && atomic_load(&b->live) > 0; i++) {
+        struct timespec ts = { 0, 50 * 1000000L };
+        nanosleep(&ts, NULL);
+    }
+    if (atomic_load(&b->live) > 0)
+        log_error("ssh: %d connections still ending at shutdown",
+                  atomic_load(&b->live));
+    ssh_bind_free(b->bind);
+    b->bind = NULL;
+    pthread_mutex_destroy(&b->mu);
+    ssh_finalize();
+}

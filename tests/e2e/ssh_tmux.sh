@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# ssh_tmux.sh - a real player over SSH: Debian's OpenSSH client in an
+# 80x24 tmux pane, against the release build of the server with ssh_port.
+#
+# 1. The server makes its host key in the data directory (mode 600) and
+#    logs its fingerprint.
+# 2. `ssh -p PORT play@127.0.0.1` (no password, no key): a guest game, as
+#    with telnet (lib.bash: the lobby, a step and back, Q y, q); the server
+#    logs the SSH client's own address.
+# 3. An account over SSH: registered in the lobby, a game played, the
+#    window resized (the status line follows to the new last row), the
+#    connection dropped; a second SSH connection logs in with the password
+#    and is offered the saved game.
+# 4. A restart keeps the host key (the same fingerprint); SIGTERM exits 0.
+#
+# Exit 0: passed; 1: failed; 77: skipped (no tmux or no ssh client).
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+
+. tests/e2e/lib.bash
+e2e_setup ssh tmux ssh
+
+sport=$(free_port) || fail "no free port"
+e2e_start_server --seed 42 --set ssh_port="$sport"
+fp_line() { grep -q "ssh on 127.0.0.1:$sport .*host key SHA256:" "$tmp/server.log"; }
+wait_for 10 fp_line || fail "no ssh line with the host key's fingerprint"
+fp=$(sed -n 's/.*host key \(SHA256:[A-Za-z0-9+\/]*\).*/\1/p' "$tmp/server.log" | head -1)
+key=$tmp/data/ssh_host_ed25519_key
+[ -f "$key" ] || fail "no host key in the data directory"
+[ "$(stat -c %a "$key")" = 600 ] || fail "the host key is not mode 600"
+echo "host key $fp"
+
+ssh_opts="-p $sport -o StrictHostKeyChecking=no -o UserKnownHostsFile=$tmp/known_hosts -o LogLevel=ERROR"
+ssh_cmd="ssh $ssh_opts play@127.0.0.1"
+E2E_PANE_GOODBYE=0 e2e_play_guest_game "$ssh_cmd"
+grep -q 'connect 127.0.0.1:[0-9]* id=1 ' "$tmp/server.log" ||
+    fail "the session did not log the SSH client's address"
+T kill-server >/dev/null 2>&1
+
+# 2b. The goodbye reaches the SSH client: its whole output kept in a file
+#     (tmux may drop a client's last bytes when it exits at once). The keys
+#     go in one at a time as their screens come, through a fifo held open
+#     until the server closes.
+mkfifo "$tmp/keys"
+# shellcheck disable=SC2086
+ssh $ssh_opts -tt play@127.0.0.1 <"$tmp/keys" >"$tmp/ssh.out" 2>&1 &
+ssh_pid=$!
+exec 3>"$tmp/keys"
+# Each key once its screen is there (a key sent while the lobby waits for
+# the store is dropped, as from any client).
+out_has() { grep -qa -- "$1" "$tmp/ssh.out"; }
+step() { # KEY TEXT-TO-WAIT-FOR-FIRST
+    wait_for 10 out_has "$2" || fail "no \"$2\" on the SSH client's output"
+    printf '%b' "$1" >&3
+}
+step p "Play (as a guest)"
+step '\r' "Play as a guest"
+step Q "HP: 30/30"
+step y "Really quit?"
+step q "Play as guest"
+ssh_done() { ! kill -0 "$ssh_pid" 2>/dev/null; }
+wait_for 15 ssh_done || { kill "$ssh_pid"; fail "ssh did not end after q"; }
+exec 3>&-
+wait "$ssh_pid"
+grep -q "Thanks for playing. Goodbye!" "$tmp/ssh.out" ||
+    fail "the goodbye did not reach the SSH client: $(tail -c 300 "$tmp/ssh.out" | od -c | tail -5)"
+echo "the goodbye reached the SSH client"
+
+# 3. An account over SSH.
+T new-session -d -s acct -x 80 -y 24 "$ssh_cmd" \; \
+    set-option -t acct remain-on-exit on >/dev/null || fail "tmux did not start"
+pane_name=acct
+wait_for 10 pane_has 'Play (as a guest)' || fail "no lobby (account)"
+T send-keys -t acct r
+wait_for 5 pane_has 'Name:' || fail "no registration prompt"
+T send-keys -t acct -l erin
+T send-keys -t acct Enter
+wait_for 5 pane_has 'Password:' || fail "no password prompt"
+T send-keys -t acct -l erinspassword
+T send-keys -t acct Enter
+wait_for 5 pane_has 'Again:' || fail "no second password prompt"
+T send-keys -t acct -l erinspassword
+T send-keys -t acct Enter
+wait_for 10 pane_has 'Logged in as erin' || fail "registration over SSH failed"
+T send-keys -t acct p
+wait_for 10 pane_has 'HP: 30/30' || fail "no game for erin"
+T send-keys -t acct .
+wait_for 5 turn_is 1 || fail "a wait did not take a turn"
+T resize-window -t acct -x 100 -y 30
+last_row_is_status() { [ "$(pane | sed -n 30p | cut -c1-3)" = "HP:" ]; }
+wait_for 10 last_row_is_status || fail "the view did not follow the window change to 100x30"
+wait_for 5 grep -q 'progress id=2 ' "$tmp/server.log" || true
+T kill-server >/dev/null 2>&1 # the connection drops
+wait_for 10 grep -q 'game suspended id=[0-9]* name=erin' "$tmp/server.log" ||
+    fail "erin's game was not kept when the connection dropped"
+T new-session -d -s again -x 80 -y 24 "$ssh_cmd" \; \
+    set-option -t again remain-on-exit on >/dev/null || fail "tmux did not start"
+pane_name=again
+wait_for 10 pane_has 'Play (as a guest)' || fail "no lobby (again)"
+T send-keys -t again l
+wait_for 5 pane_has 'Name:' || fail "no login prompt"
+T send-keys -t again -l erin
+T send-keys -t again Enter
+wait_for 5 pane_has 'Password:' || fail "no password prompt (login)"
+T send-keys -t again -l erinspassword
+T send-keys -t again Enter
+wait_for 10 pane_has 'Continue your game (depth 1, turn 1)' ||
+    fail "the saved game was not offered after a login over SSH"
+T kill-server >/dev/null 2>&1
+echo "an account registered, played, dropped and logged in again over SSH"
+
+# 4. A restart keeps the key; SIGTERM exits 0.
+stop_server() {
+    kill -TERM "$srv_pid"
+    exited() {
+        local state
+        state=$(awk '{ print $3 }' "/proc/$srv_pid/stat" 2>/dev/null)
+        [ -z "$state" ] || [ "$state" = Z ]
+    }
+    wait_for 10 exited || fail "the server did not exit within 10 s of SIGTERM"
+    wait "$srv_pid"
+    local rc=$?
+    srv_pid=
+    [ $rc -eq 0 ] || fail "the server exited with status $rc"
+}
+stop_server
+mv "$tmp/server.log" "$tmp/server.1.log"
+e2e_start_server --seed 42 --set ssh_port="$sport"
+wait_for 10 fp_line || fail "no ssh line after the restart"
+grep -q "host key $fp" "$tmp/server.log" || fail "the host key changed across a restart"
+grep -q "made the host key" "$tmp/server.log" && fail "a new host key was made at the restart"
+stop_server
+echo "passed"
+exit 0
