@@ -10,6 +10,9 @@
 #   make tsan     the session tests that cross threads (the store's thread,
 #                 the hashing and rebuilding pool) against a ThreadSanitizer
 #                 build of the server (part of `make test` too)
+#   make image-check  build the Docker image with podman from a Debian base
+#                 of its own and run its entrypoint (root, network; not part
+#                 of `make test`: tests/image/image-check.sh)
 #   make clean
 #
 # Two builds live side by side: build/rel (optimised, what `make run` serves)
@@ -82,7 +85,7 @@ LIB = build/$(1)/librogue.a
 
 .SECONDEXPANSION:
 .SECONDARY:
-.PHONY: all run test unit session e2e tsan pg fuzz-smoke fuzz bench deps test-deps clean FORCE
+.PHONY: all run test unit session e2e tsan pg fuzz-smoke fuzz bench deps test-deps clean image-check FORCE
 .DELETE_ON_ERROR:
 
 all: build/rel/rogued
@@ -163,6 +166,11 @@ build/tsan/tests/unit/%: build/tsan/tests/unit/%.o $(call LIB,tsan)
 build/san/tests/session/%: build/san/tests/session/%.o $(patsubst %.c,build/san/%.o,$(SESS_LIB)) $(call LIB,san)
 	$(CC) $(SAN_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -o $@
 
+# The browser test's helper: a seed and keys for aiming a scroll (game core
+# and the tests' walker only).
+build/san/tests/web/fireball_plan: build/san/tests/web/fireball_plan.o build/san/tests/session/walker.o $(call LIB,san)
+	$(CC) $(SAN_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) -lm -o $@
+
 build/rel/tests/bench/%: build/rel/tests/bench/%.o $(call LIB,rel)
 	$(CC) $(REL_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -lncurses -o $@
 
@@ -185,7 +193,7 @@ $(FUZZ_BINS): build/fuzz/%: build/fuzz/obj/tests/fuzz/%.o build/fuzz/librogue.a
 
 # What the compiler found each object to include (absent before the first
 # build, when every object is built anyway).
-ALL_SRC := $(CORE_SRC) $(SERVER_SRC) server/main.c $(UNIT_SRC) $(SESS_SRC) $(SESS_LIB) $(BENCH_SRC)
+ALL_SRC := $(CORE_SRC) $(SERVER_SRC) server/main.c $(UNIT_SRC) $(SESS_SRC) $(SESS_LIB) $(BENCH_SRC) tests/web/fireball_plan.c
 -include $(foreach b,rel san,$(patsubst %.c,build/$(b)/%.d,$(ALL_SRC))) \
          $(patsubst %.c,build/tsan/%.d,$(CORE_SRC) $(SERVER_SRC) server/main.c $(TSAN_UNIT:%=tests/unit/%.c)) \
          $(patsubst %.c,build/fuzz/obj/%.d,$(CORE_SRC) $(SERVER_SRC) $(FUZZ_SRC))
@@ -195,7 +203,7 @@ run: deps build/rel/rogued
 	./build/rel/rogued --port $(PORT) $(ARGS)
 
 test: test-deps
-	$(MAKE) -j$(JOBS) --no-print-directory build/rel/rogued build/san/rogued build/tsan/rogued $(UNIT_BINS) $(SESS_BINS) $(TSAN_UNIT_BINS) $(FUZZ_BINS)
+	$(MAKE) -j$(JOBS) --no-print-directory build/rel/rogued build/san/rogued build/tsan/rogued $(UNIT_BINS) $(SESS_BINS) $(TSAN_UNIT_BINS) $(FUZZ_BINS) build/san/tests/web/fireball_plan
 	FUZZ_RUNS=$(FUZZ_RUNS) tests/run-tests.sh
 
 unit: test-deps
@@ -207,7 +215,7 @@ session: test-deps
 	tests/run-tests.sh session
 
 e2e: test-deps
-	$(MAKE) --no-print-directory build/rel/rogued
+	$(MAKE) --no-print-directory build/rel/rogued build/san/tests/web/fireball_plan
 	tests/run-tests.sh e2e
 
 # The store's suites and test_pg_* on a throwaway PostgreSQL cluster.
@@ -228,6 +236,11 @@ fuzz: test-deps
 bench: test-deps
 	$(MAKE) --no-print-directory build/rel/rogued $(BENCH_BINS)
 	tests/bench/run-bench.sh
+
+# The container image, built and its contents run without a container
+# runtime (root; Debian's mirror; the base is cached in build/image).
+image-check:
+	tests/image/image-check.sh
 
 # Installs whichever Debian packages are missing (apt-get, as root or via sudo).
 deps:

@@ -377,10 +377,12 @@ int record_player_resume_at(record_player_t *p, game_t *g, uint32_t fed,
     const uint8_t *k = keys;
     size_t at = 0;
     uint32_t n = 0, v;
+    if (pos > keys_len)
+        return p->err = RECORD_ECORRUPT;
     while (at < pos && varint_get(k, pos, &at, &v) == 0)
         n++;
-    if (pos > keys_len || at != pos || n != fed || g->keys != fed ||
-        !checks || checks_len < nchecks * 4)
+    if (at != pos || n != fed || g->keys != fed || !checks ||
+        checks_len < nchecks * 4)
         return p->err = RECORD_ECORRUPT;
     /* the recorder of those keys, as record_init and record_key made it */
     record_blank(into, RECORD_LIMIT_DEFAULT);

@@ -175,6 +175,7 @@ int srv_init(srv_t *srv, host_t *host, int index)
         return -1;
     }
     buf_init(&srv->enc, 0);
+    buf_init(&srv->wout, 0);
     if (screen_init(&srv->next, 80, 24) != 0 ||
         inbox_open(&srv->inbox, srv->loop, on_inbox, srv) != 0) {
         log_error("worker %d: out of memory", index);
@@ -222,6 +223,7 @@ void srv_join(srv_t *srv)
     uv_thread_join(&srv->thread);
     screen_free(&srv->next);
     buf_free(&srv->enc);
+    buf_free(&srv->wout);
     msgq_free(&srv->msgs);
     inbox_free(&srv->inbox);
 }

@@ -59,6 +59,8 @@ typedef struct srv {
     char readbuf[65536];
     screen_t next;
     buf_t enc;
+    buf_t wout;                /* lent to the session being written */
+    int wout_lent;
 } srv_t;
 
 /* Sets worker `index` of host up: its loop and handles, on the calling

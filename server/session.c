@@ -164,6 +164,39 @@ static void on_write(uv_write_t *req, int status)
         srv_mark(s->srv, s);
 }
 
+/* The loop lends its write buffer to the session the render phase is
+ * handling (one at a time), so a frame costs no allocation: what the
+ * socket does not take at once is copied into a write request anyway.
+ * Bytes gathered outside the phase (telnet answers to a read) go to the
+ * session's own buffer, which is allocated only while it holds some. */
+static void out_borrow(sess_t *s)
+{
+    srv_t *srv = s->srv;
+    if (s->out.cap != 0 || s->out.len != 0 || srv->wout_lent)
+        return;
+    size_t limit = s->out.limit;
+    s->out = srv->wout;
+    s->out.limit = limit;
+    srv->wout_lent = 1;
+    s->out_borrowed = 1;
+}
+
+/* Gives the loop's buffer back (emptied), or frees the session's own. */
+static void out_release(sess_t *s)
+{
+    size_t limit = s->out.limit;
+    if (s->out_borrowed) {
+        buf_reset(&s->out);
+        s->srv->wout = s->out;
+        s->srv->wout_lent = 0;
+        s->out_borrowed = 0;
+        buf_init(&s->out, limit);
+        return;
+    }
+    buf_free(&s->out);
+    buf_init(&s->out, limit);
+}
+
 /* Hands the gathered bytes to libuv: at once if the socket takes them, the
  * rest queued (bounded by output_limit). */
 static void flush(sess_t *s)
@@ -172,7 +205,7 @@ static void flush(sess_t *s)
     size_t len = s->out.len;
     const char *p = s->out.data;
     if (len == 0 || s->handles_closing) {
-        buf_free(&s->out);
+        out_release(s);
         return;
     }
     s->last_output_ms = sess_now(s);
@@ -184,13 +217,13 @@ static void flush(sess_t *s)
         p += n;
         len -= (size_t)n;
     } else if (n != UV_EAGAIN && n != UV_ENOSYS) {
-        buf_free(&s->out);
+        out_release(s);
         sess_close(s, "write error", 0, NULL);
         return;
     }
     if (len > 0 && s->queued + len > (size_t)srv->cfg.output_limit) {
         /* It stopped reading: memory per session never depends on the client. */
-        buf_free(&s->out);
+        out_release(s);
         sess_close(s, "output limit (client not reading)", 0, NULL);
         return;
     }
@@ -199,7 +232,7 @@ static void flush(sess_t *s)
             s->drained_ms = sess_now(s); /* a stall is timed from here */
         wreq_t *w = malloc(sizeof *w + len);
         if (!w) {
-            buf_free(&s->out);
+            out_release(s);
             sess_close(s, "out of memory", 0, NULL);
             return;
         }
@@ -209,7 +242,7 @@ static void flush(sess_t *s)
         b = uv_buf_init(w->data, (unsigned)len);
         if (uv_write(&w->req, (uv_stream_t *)&s->tcp, &b, 1, on_write) != 0) {
             free(w);
-            buf_free(&s->out);
+            out_release(s);
             sess_close(s, "write error", 0, NULL);
             return;
         }
@@ -217,7 +250,7 @@ static void flush(sess_t *s)
     }
     /* Allocated only while there is something to send: an idle session
      * holds no output memory. */
-    buf_free(&s->out);
+    out_release(s);
 }
 
 /* A file of the browser page (static bytes, web_assets.h): written
@@ -293,7 +326,7 @@ static void sess_free(sess_t *s)
     free(s->web);
     free(s->proxy);
     screen_free(&s->shown);
-    buf_free(&s->out);
+    out_release(s);
     lobby_free(&s->lobby);
     free(s);
 }
@@ -310,7 +343,7 @@ static void close_handles(sess_t *s)
     if (s->handles_closing)
         return;
     s->handles_closing = 1;
-    buf_free(&s->out);
+    out_release(s);
     uv_close((uv_handle_t *)&s->tcp, on_handle_closed);
     uv_close((uv_handle_t *)&s->negotiate_timer, on_handle_closed);
     uv_close((uv_handle_t *)&s->esc_timer, on_handle_closed);
@@ -363,6 +396,7 @@ static void do_close(sess_t *s)
         close_handles(s);
         return;
     }
+    out_borrow(s);
     if (was_playing) {
         /* Leave the player's terminal as it was: pen, mouse, cursor, screen. */
         static const char restore[] =
@@ -400,9 +434,10 @@ void sess_phase(sess_t *s)
         /* A forced close while draining (sess_close), or bytes to drop. */
         if (!s->close.graceful)
             close_handles(s);
-        buf_reset(&s->out);
+        out_release(s);
         return;
     }
+    out_borrow(s);
     if (s->owe_frame)
         sess_render(s);
     flush(s);

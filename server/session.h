@@ -159,6 +159,8 @@ typedef struct sess {
     /* output: gathered during a loop iteration, written in the render phase */
     buf_t out;
     size_t queued;             /* bytes handed to libuv, not yet written */
+    uint8_t out_borrowed;      /* out is the loop's write buffer, lent for
+                                  this render phase call (session.c) */
     uint64_t drained_ms;       /* the queue last shrank or was empty */
     uint64_t last_output_ms;
     /* the terminal */

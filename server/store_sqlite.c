@@ -992,6 +992,8 @@ int lite_progress_load_snapshot(lite_t *d, int64_t account_id,
         sdb_snapshot_free(out);
         return -1;
     }
+    if (!found) /* (an empty game is none, whatever the other columns say) */
+        sdb_snapshot_free(out);
     return found;
 }
 

@@ -3,8 +3,9 @@
 # headless, driven by playwright-core (from the npm registry, pinned and
 # SHA-512 checked in tests/web/playwright.lock), plays a guest game through
 # http_port; tests/web/browser.mjs says what it checks (lobby, a guest game,
-# moves, a resize the view follows, a screenshot checked). Then SIGTERM:
-# the server must exit 0.
+# moves, a resize the view follows, a screenshot checked, a scroll aimed
+# with a mouse click: build/san/tests/web/fireball_plan finds the seed).
+# Then SIGTERM: the server must exit 0.
 #
 # Installs chromium and nodejs when missing. Exit 0: passed; 1: failed;
 # 77: skipped, only when they cannot be installed or playwright-core cannot
@@ -42,14 +43,16 @@ if [ ! -f "$pw/package.json" ]; then
 fi
 
 # A free port for the page: bound by the kernel, then given to the server.
+plan=$(build/san/tests/web/fireball_plan) || fail "no fireball plan (build/san/tests/web/fireball_plan)"
+seed=$(echo "$plan" | sed -n 's/.*"seed":\([0-9]*\).*/\1/p')
 hport=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
-e2e_start_server --seed 42 --set http_port="$hport"
+e2e_start_server --seed "$seed" --set http_port="$hport"
 page_line() { grep -q "browser page on http://127.0.0.1:$hport/" "$tmp/server.log"; }
 wait_for 10 page_line || fail "no browser page line in the log"
 
 mkdir -p build/test-logs
 if ! PLAYWRIGHT_CORE=$pw timeout 120 node tests/web/browser.mjs \
-        "http://127.0.0.1:$hport/" "$ROOT/build/test-logs" >"$tmp/browser.log" 2>&1; then
+        "http://127.0.0.1:$hport/" "$ROOT/build/test-logs" "$plan" >"$tmp/browser.log" 2>&1; then
     fail "the browser test failed: $(cat "$tmp/browser.log")"
 fi
 cat "$tmp/browser.log"

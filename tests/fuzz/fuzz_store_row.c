@@ -10,7 +10,8 @@
  *     record_replay, as a replay would
  *   mode bit 0 set: a game in progress (progress and progress_keys) read by
  *     sdb_progress_load (the store's resume path) and rebuilt by
- *     record_resume, as a login would
+ *     record_resume, as a login would; its snapshot columns read by
+ *     sdb_progress_load_snapshot
  *   mode bit 1 set: the record or keys are first made well-formed (the
  *     bytes played as keys through a recorder), then one byte damaged where
  *     the input says, so that the deep checks are reached without a corpus
@@ -206,11 +207,22 @@ static void game_in_progress(uint8_t types, in_t *in, const void *keys,
 {
     exec("DELETE FROM progress; DELETE FROM progress_keys");
     sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(raw, "INSERT INTO progress VALUES (1, ?1, ?2, ?3,"
-                           " ?4, ?5)", -1, &s, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(raw, "INSERT INTO progress (account_id,"
+                           " game_version, seed, ruleset, started, keys_len)"
+                           " VALUES (1, ?1, ?2, ?3, ?4, ?5)", -1, &s,
+                           NULL) != SQLITE_OK)
         abort();
     for (int i = 1; i <= 5; i++)
         bind_field(s, i, (types >> (2 * (i % 4))) & 3, in);
+    sqlite3_step(s);
+    sqlite3_finalize(s);
+    /* its snapshot, as crafted as the rest */
+    if (sqlite3_prepare_v2(raw, "UPDATE progress SET snap_version = ?1,"
+                           " snap_keys = ?2, snap_pos = ?3, snap_game = ?4,"
+                           " snap_checks = ?5", -1, &s, NULL) != SQLITE_OK)
+        abort();
+    for (int i = 1; i <= 5; i++)
+        bind_field(s, i, (types >> (2 * ((i + 1) % 4))) & 3, in);
     sqlite3_step(s);
     sqlite3_finalize(s);
     /* the keys in up to three rows, at positions the input says (a gap or
@@ -240,6 +252,21 @@ static void game_in_progress(uint8_t types, in_t *in, const void *keys,
     }
     sqlite3_finalize(s);
 
+    /* the snapshot read back: a copy of what is there, or nothing */
+    sdb_snapshot_t snap;
+    int found = sdb_progress_load_snapshot(db, 1, &snap);
+    if (found < -1 || found > 1 || (found == 1) != (snap.game != NULL) ||
+        (snap.game && !snap.game_len) || (!snap.checks && snap.checks_len) ||
+        (found != 1 && (snap.game_len || snap.checks_len)))
+        abort();
+    if (snap.game) { /* the copies are as long as they say (ASan reads) */
+        volatile uint8_t last = ((const uint8_t *)snap.game)[snap.game_len - 1];
+        if (snap.checks)
+            last ^= ((const uint8_t *)snap.checks)[snap.checks_len - 1];
+        (void)last;
+    }
+    sdb_snapshot_free(&snap);
+
     store_progress_t p;
     void *bytes;
     int status = sdb_progress_load(db, 1, &p, &bytes);
@@ -265,7 +292,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     in_t in = { data + 2, size - 2 };
     /* the fields first, then the rest is the record: count them off */
     in_t fields = in;
-    int nfields = mode & 1 ? 5 + 6 : 12;
+    int nfields = mode & 1 ? 5 + 5 + 6 : 12;
     for (int i = 0; i < nfields; i++) {
         const uint8_t *len_p, *p;
         size_t n = take(&fields, &len_p, 1) ? *len_p : 0;

@@ -23,78 +23,18 @@
 #include "keys.h"
 #include "play.h"
 #include "view.h"
+#include "walker.h"
 
-#define MAX_KEYS 400
-#define RIGHT_CLICK (-2) /* a right press on the map: Esc to the game */
+#define RIGHT_CLICK WALK_RIGHT_CLICK
 
 static const char MOUSE_ON[] = "\x1b[?1000h\x1b[?1006h";
 static const char MOUSE_OFF[] = "\x1b[?1000l\x1b[?1006l";
 
 typedef struct plan {
     uint64_t seed;
-    int n;
-    int keys[MAX_KEYS]; /* game keys, click keys, RIGHT_CLICK */
+    walk_keys_t k;      /* the keys pressed */
     int mark[8];        /* key indices the test looks at (plan-specific) */
 } plan_t;
-
-static char dir_key(int dx, int dy)
-{
-    static const char keys[3][3] = { { 'y', 'k', 'u' }, { 'h', '.', 'l' },
-                                     { 'b', 'j', 'n' } };
-    return keys[dy + 1][dx + 1];
-}
-
-/* Feeds a plan key to the in-process game. */
-static void feed(game_t *g, int key)
-{
-    game_key(g, key == RIGHT_CLICK ? KEY_ESC : key);
-}
-
-/* Adds a key to the plan and plays it. Returns 0 when the plan is full. */
-static int push(plan_t *pl, game_t *g, int key)
-{
-    if (pl->n >= MAX_KEYS)
-        return 0;
-    pl->keys[pl->n++] = key;
-    feed(g, key);
-    return 1;
-}
-
-/* Walks to (tx, ty) along the shortest path, bumping (attacking) whatever
- * monster stands in the way. Returns 1 once there, alive. */
-static int walk_to(plan_t *pl, game_t *g, int tx, int ty)
-{
-    dmap_t d;
-    ai_distance_map(&g->map, tx, ty, &d);
-    while (!game_dead(g) && (g->player.x != tx || g->player.y != ty)) {
-        int nx, ny;
-        if (!ai_step_down(&g->map, &d, NULL, g->player.x, g->player.y, &nx,
-                          &ny))
-            return 0;
-        if (!push(pl, g, dir_key(nx - g->player.x, ny - g->player.y)))
-            return 0;
-    }
-    return !game_dead(g);
-}
-
-/* The nearest thing of `kind` on the level by path (the bot knows the
- * map), within max steps. Returns 1 and its tile. */
-static int nearest_item(const game_t *g, int kind, int max, int *tx, int *ty)
-{
-    dmap_t d;
-    ai_distance_map(&g->map, g->player.x, g->player.y, &d);
-    int best = max + 1;
-    for (int i = 0; i < MAX_ITEMS; i++) {
-        const item_t *it = &g->items[i];
-        if (it->type == ITEM_THING && it->kind == kind &&
-            d.v[it->y][it->x] < best) {
-            best = d.v[it->y][it->x];
-            *tx = it->x;
-            *ty = it->y;
-        }
-    }
-    return best <= max;
-}
 
 /* Fights: next to a monster it attacks; else it walks towards the nearest
  * living one. Until the first kill. Returns 1 if alive after it. */
@@ -106,7 +46,7 @@ static int fight_one(plan_t *pl, game_t *g)
         for (int dy = -1; dy <= 1 && !key; dy++)
             for (int dx = -1; dx <= 1 && !key; dx++)
                 if ((dx || dy) && game_monster_at(g, p->x + dx, p->y + dy) >= 0)
-                    key = dir_key(dx, dy);
+                    key = walk_dir_key(dx, dy);
         if (!key) {
             dmap_t d;
             ai_distance_map(&g->map, p->x, p->y, &d);
@@ -124,9 +64,9 @@ static int fight_one(plan_t *pl, game_t *g)
                             &d);
             int nx, ny;
             key = ai_step_down(&g->map, &d, NULL, p->x, p->y, &nx, &ny)
-                      ? dir_key(nx - p->x, ny - p->y) : '.';
+                      ? walk_dir_key(nx - p->x, ny - p->y) : '.';
         }
-        if (!push(pl, g, key))
+        if (!walk_push(&pl->k, g, key))
             return 0;
     }
     return !game_dead(g);
@@ -140,37 +80,20 @@ static int plan_potion(uint64_t seed, plan_t *pl)
     game_t *g = game_new(seed, NULL);
     int tx, ty, ok = 0;
     pl->seed = seed;
-    pl->n = 0;
-    if (nearest_item(g, IK_HEALTH_POTION, 25, &tx, &ty) && walk_to(pl, g, tx, ty) &&
-        (pl->mark[2] = pl->n + 1) && push(pl, g, 'g') && g->pack_count == 1 &&
+    pl->k.n = 0;
+    if (walk_nearest_item(g, IK_HEALTH_POTION, 25, &tx, &ty) && walk_to(&pl->k, g, tx, ty) &&
+        (pl->mark[2] = pl->k.n + 1) && walk_push(&pl->k, g, 'g') && g->pack_count == 1 &&
         fight_one(pl, g) &&
         g->player.hp <= g->player.max_hp - 4 && !game_monster_in_view(g)) {
         int before = g->player.hp;
-        push(pl, g, 'i');
-        pl->mark[0] = pl->n;
+        walk_push(&pl->k, g, 'i');
+        pl->mark[0] = pl->k.n;
         pl->mark[1] = before;
-        push(pl, g, 'a');
-        ok = g->player.hp == before + 4 && g->pack_count == 0 && pl->n < 200;
+        walk_push(&pl->k, g, 'a');
+        ok = g->player.hp == before + 4 && g->pack_count == 0 && pl->k.n < 200;
     }
     game_free(g);
     return ok;
-}
-
-/* The first tile in view (row by row) at least 4 from the player: a
- * fireball there does not burn the player. */
-static int far_tile(const game_t *g, int *tx, int *ty)
-{
-    for (int y = 0; y < MAP_H; y++)
-        for (int x = 0; x < MAP_W; x++) {
-            int dx = x - g->player.x, dy = y - g->player.y;
-            if (g->visible[y][x] && map_walkable(&g->map, x, y) &&
-                dx * dx + dy * dy >= 16 && target_allowed(g, x, y)) {
-                *tx = x;
-                *ty = y;
-                return 1;
-            }
-        }
-    return 0;
 }
 
 /* Fireball: walk to the nearest fireball scroll and pick it up (the only
@@ -183,27 +106,27 @@ static int plan_fireball(uint64_t seed, plan_t *pl)
     game_t *g = game_new(seed, NULL);
     int tx, ty, ok = 0;
     pl->seed = seed;
-    pl->n = 0;
-    if (nearest_item(g, IK_FIREBALL, 40, &tx, &ty) && walk_to(pl, g, tx, ty) &&
-        push(pl, g, 'g') && g->pack_count == 1) {
-        push(pl, g, 'i');
-        pl->mark[0] = pl->n;
-        push(pl, g, 'a');
-        pl->mark[1] = pl->n;
-        push(pl, g, KEY_ESC);
-        push(pl, g, 'i');
-        push(pl, g, KEY_ESC);
-        push(pl, g, 'i');
-        push(pl, g, 'a');
-        pl->mark[2] = pl->n;
-        push(pl, g, RIGHT_CLICK);
-        push(pl, g, 'i');
-        push(pl, g, 'a');
-        if (game_targeting(g) && g->pack_count == 1 && far_tile(g, &tx, &ty)) {
-            pl->mark[3] = pl->n;
-            push(pl, g, game_click_key(tx, ty));
+    pl->k.n = 0;
+    if (walk_nearest_item(g, IK_FIREBALL, 40, &tx, &ty) && walk_to(&pl->k, g, tx, ty) &&
+        walk_push(&pl->k, g, 'g') && g->pack_count == 1) {
+        walk_push(&pl->k, g, 'i');
+        pl->mark[0] = pl->k.n;
+        walk_push(&pl->k, g, 'a');
+        pl->mark[1] = pl->k.n;
+        walk_push(&pl->k, g, KEY_ESC);
+        walk_push(&pl->k, g, 'i');
+        walk_push(&pl->k, g, KEY_ESC);
+        walk_push(&pl->k, g, 'i');
+        walk_push(&pl->k, g, 'a');
+        pl->mark[2] = pl->k.n;
+        walk_push(&pl->k, g, RIGHT_CLICK);
+        walk_push(&pl->k, g, 'i');
+        walk_push(&pl->k, g, 'a');
+        if (game_targeting(g) && g->pack_count == 1 && walk_far_tile(g, &tx, &ty)) {
+            pl->mark[3] = pl->k.n;
+            walk_push(&pl->k, g, game_click_key(tx, ty));
             ok = !game_dead(g) && g->pack_count == 0 && !game_targeting(g) &&
-                 pl->n < 300;
+                 pl->k.n < 300;
         }
     }
     game_free(g);
@@ -216,7 +139,7 @@ static int plan_stairs(uint64_t seed, plan_t *pl)
     game_t *g = game_new(seed, NULL);
     int ok = 0;
     pl->seed = seed;
-    pl->n = 0;
+    pl->k.n = 0;
     int sx = -1, sy = -1;
     for (int y = 0; y < MAP_H; y++)
         for (int x = 0; x < MAP_W; x++)
@@ -224,9 +147,9 @@ static int plan_stairs(uint64_t seed, plan_t *pl)
                 sx = x;
                 sy = y;
             }
-    if (walk_to(pl, g, sx, sy)) {
-        push(pl, g, '>');
-        ok = g->depth == 2 && !game_dead(g) && pl->n < 150;
+    if (walk_to(&pl->k, g, sx, sy)) {
+        walk_push(&pl->k, g, '>');
+        ok = g->depth == 2 && !game_dead(g) && pl->k.n < 150;
     }
     game_free(g);
     return ok;
@@ -264,8 +187,8 @@ static void play_keys(tclient_t *c, game_t *g, const plan_t *pl, int from,
                       int to)
 {
     for (int i = from; i < to; i++) {
-        send_key(c, pl->keys[i], i + 1);
-        feed(g, pl->keys[i]);
+        send_key(c, pl->k.keys[i], i + 1);
+        walk_feed(g, pl->k.keys[i]);
         play_expect_rows(c, g, 0, cl_h(c) - 1, 0, i + 1);
     }
 }
@@ -294,7 +217,7 @@ START_TEST(potion_picked_up_and_drunk)
     char hp[32];
     snprintf(hp, sizeof hp, "HP: %d/30", pl.mark[1]);
     ck_assert(cl_screen_has(c, hp));
-    play_keys(c, g, &pl, pl.mark[0], pl.n);
+    play_keys(c, g, &pl, pl.mark[0], pl.k.n);
     snprintf(hp, sizeof hp, "HP: %d/30", pl.mark[1] + 4);
     if (!cl_screen_has(c, hp))
         play_fail(c, "the status line does not say %s", hp);
@@ -350,7 +273,7 @@ START_TEST(fireball_cancelled_then_cast_with_a_click)
     ck_assert(!game_targeting(g));
     ck_assert_int_eq(g->pack_count, 1);
     ck_assert_int_eq(cl_turn(c), turn);
-    play_keys(c, g, &pl, pl.mark[2] + 1, pl.n);
+    play_keys(c, g, &pl, pl.mark[2] + 1, pl.k.n);
     ck_assert(cl_screen_has(c, "The fireball explodes, burning everything "
                                "within 3 tiles!"));
     ck_assert_int_eq(cl_turn(c), turn + 1);
@@ -397,11 +320,11 @@ START_TEST(stairs_down_to_depth_2)
     tclient_t *c = play_connect(srv_port(s), NULL);
     game_t *g = game_new(pl.seed, NULL);
     ck_assert(cl_screen_has(c, "Depth:1"));
-    play_keys(c, g, &pl, 0, pl.n - 1);
+    play_keys(c, g, &pl, 0, pl.k.n - 1);
     int x, y;
     ck_assert_int_eq(cl_find(c, '@', &x, &y), 1);
     ck_assert_int_eq(g->map.tile[y][x], TILE_STAIRS);
-    play_keys(c, g, &pl, pl.n - 1, pl.n);
+    play_keys(c, g, &pl, pl.k.n - 1, pl.k.n);
     if (!cl_screen_has(c, "Depth:2"))
         play_fail(c, "the status line does not say Depth:2");
     ck_assert(cl_screen_has(c, "You descend the stairs to depth 2."));

@@ -1,9 +1,10 @@
 /* test_resume_long.c - a long game in progress resumed by a login is
  * rebuilt from its latest snapshot in the store: only the keys after it
  * are replayed (the server's debug log counts them), and the player sees
- * the very game. The long game is made quickly: in this process, as a
- * session would have left it in the store (its keys, and a snapshot with
- * the recorder's checks up to it), or through the server by a client
+ * the very game; so is a takeover by a second login, from the first
+ * connection's snapshot. The long game is made quickly: in this process,
+ * as a session would have left it in the store (its keys, and a snapshot
+ * with the recorder's checks up to it), or through the server by a client
  * sending keys at the highest rate the server takes. A snapshot that does
  * not fit the keys is refused, logged, and the game replayed from the
  * start, to the same screen. */
@@ -195,10 +196,13 @@ START_TEST(a_snapshot_that_does_not_fit_is_replayed_from_the_start)
 }
 END_TEST
 
-/* Through the server: a game past 65,536 keys hands its snapshot to the
- * store; after the link drops, the next login rebuilds from it (fewer
- * than 65,536 keys replayed) to the screen the player left. */
-START_TEST(a_played_game_hands_its_snapshot_to_the_store)
+/* Through the server: dave's game past 65,536 keys (its keys sent at the
+ * highest rate the server takes), then either the link drops and the next
+ * login resumes it from the store's copy, or a second login takes it over
+ * from the first connection. Either way the rebuild starts from a
+ * snapshot (fewer than 65,536 keys replayed) and shows the screen the
+ * player left; then the game plays on and ends like any other. */
+static void long_game_comes_back(int takeover)
 {
     tsrv_t *s = srv_start("--seed", "42", "--set",
                           "max_keys_per_second=100000", "--log-level", "debug",
@@ -221,23 +225,36 @@ START_TEST(a_played_game_hands_its_snapshot_to_the_store)
     int turn = cl_turn(a);
     cl_snap_t before;
     cl_snap(a, &before);
-    cl_close(a);
-    ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", CL_WAIT_MS));
+    if (!takeover) {
+        cl_close(a);
+        ck_assert(srv_wait_log(s, "game suspended id=1 name=dave",
+                               CL_WAIT_MS));
+    }
 
     tclient_t *b = play_lobby(srv_port(s));
     login(b);
-    play_wait_text(b, "Continue your game");
-    ck_assert(cl_key(b, "p"));
+    if (takeover) {
+        /* straight back into the game; the first connection is told */
+        ck_assert(cl_wait_eof(a, CL_WAIT_MS));
+        ck_assert(cl_stream_has(a, "Your account has logged in from "
+                                   "elsewhere."));
+        cl_close(a);
+        ck_assert(srv_wait_log(s, "takeover id=2 takes the game of id=1",
+                               CL_WAIT_MS));
+    } else {
+        play_wait_text(b, "Continue your game");
+        ck_assert(cl_key(b, "p"));
+    }
     play_wait_text(b, "HP: ");
     ck_assert(cl_sync(b, CL_WAIT_MS));
     char why[256];
     if (!cl_snap_equal(b, &before, why, sizeof why))
         play_fail(b, "the continued game differs from the one left: %s", why);
     ck_assert_int_eq(cl_turn(b), turn);
-    /* The rebuild's line: from a snapshot of the store, only the tail. */
+    /* The rebuild's line: from a snapshot, only the tail. */
     char *log = srv_log(s);
     const char *at = strstr(log, ": from the snapshot at key ");
-    ck_assert_msg(at != NULL, "the resume did not start from a snapshot");
+    ck_assert_msg(at != NULL, "the rebuild did not start from a snapshot");
     unsigned from = 0, replayed = 0;
     ck_assert_int_eq(sscanf(at, ": from the snapshot at key %u, %u keys "
                             "replayed", &from, &replayed), 2);
@@ -245,9 +262,28 @@ START_TEST(a_played_game_hands_its_snapshot_to_the_store)
     ck_assert_uint_ge(from, 65536);
     ck_assert_uint_eq(from % 65536, 0);
     ck_assert_uint_lt(replayed, 65536);
+    ck_assert(!srv_log_has(s, "refused"));
+    /* It plays on and ends: the game is recorded. */
+    ck_assert(cl_key(b, "."));
+    ck_assert_int_eq(cl_turn(b), turn + 1);
+    ck_assert(cl_key(b, "Q"));
+    ck_assert(cl_key(b, "y"));
+    play_wait_text(b, "Play as dave");
+    ck_assert(srv_wait_log(s, "game over id=2 name=dave", CL_WAIT_MS));
     cl_snap_free(&before);
     cl_close(b);
     srv_stop(s);
+}
+
+START_TEST(a_played_game_resumes_from_the_stores_snapshot)
+{
+    long_game_comes_back(0);
+}
+END_TEST
+
+START_TEST(a_played_game_is_taken_over_from_its_snapshot)
+{
+    long_game_comes_back(1);
 }
 END_TEST
 
@@ -259,7 +295,8 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, a_long_game_resumes_from_its_snapshot);
     tcase_add_test(tc, a_snapshot_that_does_not_fit_is_replayed_from_the_start);
-    tcase_add_test(tc, a_played_game_hands_its_snapshot_to_the_store);
+    tcase_add_test(tc, a_played_game_resumes_from_the_stores_snapshot);
+    tcase_add_test(tc, a_played_game_is_taken_over_from_its_snapshot);
     suite_add_tcase(s, tc);
     return s;
 }

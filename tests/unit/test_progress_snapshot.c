@@ -384,6 +384,13 @@ START_TEST(a_snapshot_that_does_not_fit_is_refused)
                                              &rec), RECORD_ECORRUPT);
     record_player_free(&pl);
     record_free(&rec);
+    /* its offset past the end of the keys */
+    ck_assert_int_eq(record_player_resume_at(&pl, game_clone(snap), 512,
+                                             p.rec.keys.data, pos, pos + 1,
+                                             checks.data, checks.len, &rec),
+                     RECORD_ECORRUPT);
+    record_player_free(&pl);
+    record_free(&rec);
     /* its offset inside a key */
     ck_assert_int_eq(record_player_resume_at(&pl, game_clone(snap), 512,
                                              p.rec.keys.data, p.rec.keys.len,

@@ -1,17 +1,21 @@
-// browser.mjs URL OUTDIR - plays rogued in a real browser (Debian's
+// browser.mjs URL OUTDIR PLAN - plays rogued in a real browser (Debian's
 // chromium, headless, driven by playwright-core): the page shows the
 // lobby, a guest game starts, movement keys move the '@' and the turn
 // counter, a larger window gets a larger view (more log lines below the
 // map, the status line on the last row), and a screenshot of the game is
-// taken and checked against the terminal's own text. Exit 0 on success;
-// any failure throws with what was on the screen.
+// taken and checked against the terminal's own text. Then a new game of
+// the same seed follows PLAN (JSON from tests/web/fireball_plan: the keys
+// to a scroll of fireball, the keys that start aiming it, the tile to
+// click) and casts the scroll with a mouse click on that tile. Exit 0 on
+// success; any failure throws with what was on the screen.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import fs from 'node:fs';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require(process.env.PLAYWRIGHT_CORE);
-const [url, outdir] = process.argv.slice(2);
+const [url, outdir, planJson] = process.argv.slice(2);
+const plan = JSON.parse(planJson);
 const DEADLINE = 15000;
 
 const browser = await chromium.launch({
@@ -108,7 +112,40 @@ try {
   if (lit < 500)
     throw new Error(`the screenshot has ${lit} light pixels: nothing drawn?`);
   console.log(`ok: lobby, guest game, moved, resized ${small} -> ${rs.length} rows, screenshot ${shot} (${lit} light pixels)`);
+
+  // Quit this game; a new one (the same seed) to aim a scroll with the mouse.
   await page.keyboard.press('Q');
+  await waitText('Really quit? (y/n)');
+  await page.keyboard.press('y');
+  await waitText('Play as guest1');
+  await page.keyboard.press('p');
+  await waitText('HP:');
+  for (const k of plan.keys) {
+    if (k === 'g') { // the pick-up: said in the log
+      await page.keyboard.press(k);
+      await waitText('scroll of fireball');
+      continue;
+    }
+    const tb = turn(await screen());
+    await page.keyboard.press(k);
+    const t3 = Date.now();
+    while (turn(await screen()) === tb) {
+      if (Date.now() - t3 > DEADLINE) throw new Error(`key ${k} took no turn:\n` + await screen());
+      await page.waitForTimeout(10);
+    }
+  }
+  for (const k of plan.aim) await page.keyboard.press(k);
+  await waitText('Aim the scroll of fireball');
+  // The click: the middle of terminal cell (column, row) = the map tile.
+  const box = await page.locator('.xterm-screen').boundingBox();
+  const cols = await page.evaluate(() => term.cols);
+  const nrows = await page.evaluate(() => term.rows);
+  const [cx, cy] = plan.click;
+  await page.mouse.click(box.x + (cx + 0.5) * box.width / cols,
+                         box.y + (cy + 0.5) * box.height / nrows);
+  // Only a cast says this (an Esc or a click off range says otherwise).
+  await waitText('The fireball explodes');
+  console.log(`ok: the scroll of fireball cast by a mouse click on (${cx},${cy})`);
 } catch (e) {
   if (page) {
     try { fs.mkdirSync(outdir, { recursive: true }); await page.screenshot({ path: path.join(outdir, 'browser-failed.png') }); } catch {}
