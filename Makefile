@@ -220,7 +220,7 @@ e2e: test-deps
 
 # The store's suites and test_pg_* on a throwaway PostgreSQL cluster.
 pg: test-deps
-	$(MAKE) -j$(JOBS) --no-print-directory build/san/rogued $(UNIT_BINS) $(SESS_BINS)
+	$(MAKE) -j$(JOBS) --no-print-directory build/san/rogued build/tsan/rogued $(UNIT_BINS) $(SESS_BINS)
 	tests/run-tests.sh pg
 
 tsan: test-deps

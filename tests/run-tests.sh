@@ -24,8 +24,9 @@
 #           test_pg_* again, on PostgreSQL: a throwaway cluster is started
 #           with pg_virtualenv (postgresql-common) for the run and dropped
 #           after it; each test makes a database of its own there
-#           (tests/store_where.h). Without the PostgreSQL binaries the family
-#           is skipped, and the summary says so.
+#           (tests/store_where.h); the test_pg_* suites run once more
+#           against build/tsan/rogued. Without the PostgreSQL binaries the
+#           family is skipped, and the summary says so.
 #
 # A check binary's tests are counted from its "Checks: N, Failures: F,
 # Errors: E" line; a binary that dies before printing it counts as one failure.
@@ -96,6 +97,11 @@ run_one() { # id kind path
             check_result "$path" "$log" $rc ;;
         pg)
             ROGUED_TEST_PG=$PG_URL PGPASSWORD=$PG_PASSWORD "$path" >"$log" 2>&1
+            rc=$?
+            check_result "$path" "$log" $rc ;;
+        pgtsan)
+            ROGUED_BIN=$ROGUED_TSAN_BIN ROGUED_TEST_PG=$PG_URL \
+                PGPASSWORD=$PG_PASSWORD "$path" >"$log" 2>&1
             rc=$?
             check_result "$path" "$log" $rc ;;
         e2e)
@@ -189,6 +195,11 @@ for fam in "${families[@]}"; do
                     [ -x "$bin" ] && [ -f "$bin" ] || continue
                     case "$bin" in *.o|*.d) continue ;; esac
                     add pg "pg_$(basename "$bin")" pg "$bin" "$(basename "$bin")"
+                    # and against the server under ThreadSanitizer: the
+                    # store's thread with its libpq connection
+                    [ -x "$ROGUED_TSAN_BIN" ] &&
+                        add pg "pgtsan_$(basename "$bin")" pgtsan "$bin" \
+                            "$(basename "$bin") (tsan)"
                 done
             fi ;;
         *) echo "unknown family '$fam' (unit, session, tsan, e2e, fuzz, pg)"; exit 2 ;;
