@@ -45,10 +45,11 @@ LDFLAGS ?=
 # libpq-dev is the PostgreSQL client library, linked always (the server only
 # talks to a database server when `store = postgresql://...` says so); the
 # PostgreSQL server itself (PG_PKGS) is for the tests' throwaway clusters and
-# the benchmark, and its family is skipped if it cannot be installed.
+# the benchmark, with HAProxy for the two-host test in front of them; the
+# family is skipped if they cannot be installed.
 RUN_PKGS  := gcc make pkg-config libuv1-dev libtelnet-dev libsqlite3-dev libsodium-dev \
              libwslay-dev libhttp-parser-dev nettle-dev curl ca-certificates libpq-dev
-PG_PKGS   := postgresql postgresql-common
+PG_PKGS   := postgresql postgresql-common haproxy
 TEST_PKGS := $(RUN_PKGS) check libvterm-dev telnet tmux clang libclang-rt-dev \
              libncurses-dev ttyrec asciinema
 

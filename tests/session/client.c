@@ -4,6 +4,7 @@
 #include "client.h"
 
 #include <check.h>
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -206,7 +207,7 @@ static void on_vterm_output(const char *s, size_t len, void *user)
 
 tclient_t *cl_connect(int port, const cl_opts_t *o)
 {
-    cl_opts_t def = { 0, 80, 24, NULL, 0, 0 };
+    cl_opts_t def = { 0, 80, 24, NULL, 0, 0, NULL };
     if (!o)
         o = &def;
     tclient_t *c = calloc(1, sizeof *c);
@@ -225,6 +226,14 @@ tclient_t *cl_connect(int port, const cl_opts_t *o)
         setsockopt(c->fd, SOL_SOCKET, SO_RCVBUF, &o->rcvbuf, sizeof o->rcvbuf);
     int one = 1;
     setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (o->src) {
+        struct sockaddr_in from;
+        memset(&from, 0, sizeof from);
+        from.sin_family = AF_INET;
+        ck_assert_int_eq(inet_pton(AF_INET, o->src, &from.sin_addr), 1);
+        ck_assert_msg(bind(c->fd, (struct sockaddr *)&from, sizeof from) == 0,
+                      "bind to %s: %s", o->src, strerror(errno));
+    }
     struct sockaddr_in a;
     memset(&a, 0, sizeof a);
     a.sin_family = AF_INET;

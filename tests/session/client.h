@@ -108,6 +108,8 @@ typedef struct cl_opts {
     const char *ttype; /* TTYPE answer (default "XTERM-256COLOR") */
     int refuse_naws;   /* telnet: answer DO NAWS with WONT NAWS */
     int rcvbuf;        /* > 0: SO_RCVBUF for the socket (before connect) */
+    const char *src;   /* a loopback source address, "127.0.0.2" (default:
+                          the kernel's, 127.0.0.1) */
 } cl_opts_t;
 
 /* One screen cell as the terminal shows it. Colours: 0..255 a palette
