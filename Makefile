@@ -5,6 +5,8 @@
 #   make test     install what the tests need, build, run every test
 #   make bench    build and print the benchmark tables
 #   make fuzz     run each libFuzzer target for longer (FUZZ_SECONDS each)
+#   make pg       the store's tests again on PostgreSQL (a throwaway cluster
+#                 made with pg_virtualenv; part of `make test` too)
 #   make tsan     the session tests that cross threads (the store's thread,
 #                 the hashing and rebuilding pool) against a ThreadSanitizer
 #                 build of the server (part of `make test` too)
@@ -85,7 +87,7 @@ LIB = build/$(1)/librogue.a
 
 .SECONDEXPANSION:
 .SECONDARY:
-.PHONY: all run test unit session e2e tsan fuzz-smoke fuzz bench deps test-deps clean image-check FORCE
+.PHONY: all run test unit session e2e tsan pg fuzz-smoke fuzz bench deps test-deps clean image-check FORCE
 .DELETE_ON_ERROR:
 
 all: build/rel/rogued
@@ -217,6 +219,11 @@ session: test-deps
 e2e: test-deps
 	$(MAKE) --no-print-directory build/rel/rogued build/san/tests/web/fireball_plan
 	tests/run-tests.sh e2e
+
+# The store's suites and test_pg_* on a throwaway PostgreSQL cluster.
+pg: test-deps
+	$(MAKE) -j$(JOBS) --no-print-directory build/san/rogued build/tsan/rogued $(UNIT_BINS) $(SESS_BINS)
+	tests/run-tests.sh pg
 
 tsan: test-deps
 	$(MAKE) -j$(JOBS) --no-print-directory build/tsan/rogued $(SESS_BINS) $(TSAN_UNIT_BINS)

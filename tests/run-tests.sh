@@ -24,8 +24,9 @@
 #           test_pg_* again, on PostgreSQL: a throwaway cluster is started
 #           with pg_virtualenv (postgresql-common) for the run and dropped
 #           after it; each test makes a database of its own there
-#           (tests/store_where.h). Without the PostgreSQL binaries the family
-#           is skipped, and the summary says so.
+#           (tests/store_where.h); PG_TSAN_SUITES (test_pg_store) run once
+#           more against build/tsan/rogued. Without the PostgreSQL binaries the
+#           family is skipped, and the summary says so.
 #
 # A check binary's tests are counted from its "Checks: N, Failures: F,
 # Errors: E" line; a binary that dies before printing it counts as one failure.
@@ -49,6 +50,7 @@ export ROGUED_BIN=${ROGUED_BIN:-$PWD/build/san/rogued}
 export ROGUED_REL_BIN=${ROGUED_REL_BIN:-$PWD/build/rel/rogued}
 ROGUED_TSAN_BIN=${ROGUED_TSAN_BIN:-$PWD/build/tsan/rogued}
 TSAN_SUITES=${TSAN_SUITES:-test_lobby test_resume test_resume_long test_watch test_phase test_workers}
+PG_TSAN_SUITES=${PG_TSAN_SUITES:-test_pg_store}
 PG_SUITES=${PG_SUITES:-test_store test_store_keep test_progress test_progress_snapshot test_export}
 # Sanitizers: any report fails the binary; leaks are reported at exit.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:halt_on_error=1}
@@ -96,6 +98,11 @@ run_one() { # id kind path
             check_result "$path" "$log" $rc ;;
         pg)
             ROGUED_TEST_PG=$PG_URL PGPASSWORD=$PG_PASSWORD "$path" >"$log" 2>&1
+            rc=$?
+            check_result "$path" "$log" $rc ;;
+        pgtsan)
+            ROGUED_BIN=$ROGUED_TSAN_BIN ROGUED_TEST_PG=$PG_URL \
+                PGPASSWORD=$PG_PASSWORD "$path" >"$log" 2>&1
             rc=$?
             check_result "$path" "$log" $rc ;;
         e2e)
@@ -189,6 +196,12 @@ for fam in "${families[@]}"; do
                     [ -x "$bin" ] && [ -f "$bin" ] || continue
                     case "$bin" in *.o|*.d) continue ;; esac
                     add pg "pg_$(basename "$bin")" pg "$bin" "$(basename "$bin")"
+                    # and against the server under ThreadSanitizer: the
+                    # store's thread with its libpq connection
+                    case " $PG_TSAN_SUITES " in *" $(basename "$bin") "*) ;; *) continue ;; esac
+                    [ -x "$ROGUED_TSAN_BIN" ] &&
+                        add pg "pgtsan_$(basename "$bin")" pgtsan "$bin" \
+                            "$(basename "$bin") (tsan)"
                 done
             fi ;;
         *) echo "unknown family '$fam' (unit, session, tsan, e2e, fuzz, pg)"; exit 2 ;;
