@@ -1,0 +1,174 @@
+/* view_cache.c - the play screen drawn over its previous frame, changing
+ * only what changed (view_cache.h says what is remembered and why). */
+#include "view_cache.h"
+
+#include <string.h>
+
+#include "view.h"
+
+/* A chunk's looks as one 32-bit number, a nibble a tile: every look index
+ * is below 16, so equal numbers are equal looks, and no chunk has
+ * STALE_CHUNK. */
+#define STALE_CHUNK 0xffffffffu
+_Static_assert(VIEW_LOOKS <= 15, "a look index fits a nibble, 15 unused");
+
+static uint32_t pack_looks(uint64_t word)
+{
+    word = (word | word >> 4) & 0x00ff00ff00ff00ffu;
+    word = (word | word >> 8) & 0x0000ffff0000ffffu;
+    word = (word | word >> 16) & 0x00000000ffffffffu;
+    return (uint32_t)word;
+}
+
+static void forget(view_cache_t *c)
+{
+    c->valid = 0;
+    c->incremental = 0;
+}
+
+void view_cache_reset(view_cache_t *c)
+{
+    memset(c, 0, sizeof *c);
+}
+
+void view_cache_begin(view_cache_t *c, int may_reuse)
+{
+    c->primed = (uint8_t)(may_reuse && c->valid);
+    c->used = 0;
+    c->incremental = 0; /* until this frame is drawn so */
+}
+
+/* The modes that draw the play screen and nothing over it. */
+static int plain_mode(const game_t *g)
+{
+    return g->mode == MODE_PLAY || g->mode == MODE_QUIT_PROMPT ||
+           g->mode == MODE_OVER;
+}
+
+int view_cache_wants_prime(const view_cache_t *c, int w, int h)
+{
+    return c->valid && c->primed && c->w == w && c->h == h;
+}
+
+static void blank_cells(cell_t *row, int n)
+{
+    cell_t blank = cell_make(' ', COL_DEFAULT, COL_DEFAULT, 0);
+    for (int x = 0; x < n; x++)
+        row[x] = blank;
+}
+
+/* The values the status line shows (view_status). */
+static void status_values(const game_t *g, int32_t v[8])
+{
+    const player_t *p = &g->player;
+    v[0] = p->hp;
+    v[1] = p->max_hp;
+    v[2] = p->level;
+    v[3] = p->xp;
+    v[4] = p->gold;
+    v[5] = g->depth;
+    v[6] = (int32_t)g->turn;
+    v[7] = p->poison > 0;
+}
+
+/* Blanks the cells right of the map in map row y that are not; 1 if any
+ * was not. */
+static int blank_right(screen_t *s, int y)
+{
+    cell_t *row = screen_at(s, 0, y);
+    cell_t blank = cell_make(' ', COL_DEFAULT, COL_DEFAULT, 0);
+    int dirty = 0;
+    for (int x = MAP_W; x < s->w; x++)
+        dirty |= memcmp(&row[x], &blank, sizeof blank) != 0;
+    if (dirty)
+        blank_cells(&row[MAP_W], s->w - MAP_W);
+    return dirty;
+}
+
+void view_draw_cached(const game_t *g, view_cache_t *c, screen_t *s)
+{
+    c->used = 1;
+    c->map_rows = 0;
+    c->status_drawn = 0;
+    c->incremental = 0;
+    if (!view_fits(s->w, s->h) || !plain_mode(g)) {
+        view_draw(g, s);
+        forget(c);
+        return;
+    }
+    int full = !view_cache_wants_prime(c, s->w, s->h);
+    if (full) {
+        /* Every cell is written below: no clearing first. */
+        for (int y = 0; y < MAP_H; y++)
+            for (int x = 0; x < VIEW_CHUNKS_X; x++)
+                c->looks[y][x] = STALE_CHUNK;
+        memset(c->movers, 0, sizeof c->movers);
+        c->w = s->w;
+        c->h = s->h;
+    }
+    /* The map above its last row (the log's first): a chunk is rewritten
+     * when its looks changed or a mover was on it; then every mover. */
+    uint8_t had[sizeof c->movers];
+    memcpy(had, c->movers, sizeof had);
+    memset(c->movers, 0, sizeof c->movers);
+    for (int y = 0; y < MAP_H - 1; y++) {
+        for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
+            uint64_t word = view_look8(g, y, cx * 8);
+            uint32_t looks = pack_looks(word);
+            int ci = y * VIEW_CHUNKS_X + cx;
+            if (looks != c->looks[y][cx] || (had[ci / 8] >> (ci % 8) & 1)) {
+                view_put_look8(s, y, cx * 8, word);
+                c->looks[y][cx] = looks;
+                c->map_rows |= 1u << y;
+            }
+        }
+    }
+    view_movers(g, s, c->movers);
+    /* The rows of the movers' chunks (a few bits set). */
+    for (int b = 0; b < (int)sizeof c->movers; b++)
+        for (unsigned bits = c->movers[b]; bits; bits &= bits - 1) {
+            int y = (b * 8 + __builtin_ctz(bits)) / VIEW_CHUNKS_X;
+            if (y < MAP_H - 1)
+                c->map_rows |= 1u << y;
+        }
+    /* Right of the map the view draws nothing; the host may have. */
+    if (s->w > MAP_W)
+        for (int y = 0; y < MAP_H - 1; y++)
+            if (blank_right(s, y))
+                c->map_rows |= 1u << y;
+    /* The log, always: a few lines, and the host writes over them. */
+    for (int y = MAP_H - 1; y < s->h - 1; y++)
+        blank_cells(screen_at(s, 0, y), s->w);
+    view_log(g, s);
+    int32_t v[8];
+    status_values(g, v);
+    if (full || memcmp(v, c->status, sizeof v) != 0) {
+        blank_cells(screen_at(s, 0, s->h - 1), s->w);
+        view_status(g, s);
+        memcpy(c->status, v, sizeof v);
+        c->status_drawn = 1;
+    }
+    c->valid = 1;
+    c->incremental = (uint8_t)!full;
+}
+
+int view_cache_rows(const view_cache_t *c, uint8_t *rows, int h)
+{
+    if (!c->valid || !c->incremental || h != c->h ||
+        h > VIEW_CACHE_MAX_ROWS)
+        return 0;
+    for (int y = 0; y < MAP_H - 1; y++)
+        rows[y] = (uint8_t)(c->map_rows >> y & 1);
+    for (int y = MAP_H - 1; y < h - 1; y++)
+        rows[y] = 1;
+    rows[h - 1] = c->status_drawn;
+    return 1;
+}
+
+void view_cache_end(view_cache_t *c, int sent)
+{
+    if (!c->used || !sent)
+        forget(c);
+    c->primed = 0;
+    c->used = 0;
+}
