@@ -8,16 +8,14 @@
 
 /* A chunk's looks as one 32-bit number, a nibble a tile: every look index
  * is below 16, so equal numbers are equal looks, and no chunk has
- * STALE_CHUNK. */
+ * STALE_CHUNK. Byte i of the number holds tile i's index in its low nibble
+ * and tile i + 4's in its high one. */
 #define STALE_CHUNK 0xffffffffu
 _Static_assert(VIEW_LOOKS <= 15, "a look index fits a nibble, 15 unused");
 
 static uint32_t pack_looks(uint64_t word)
 {
-    word = (word | word >> 4) & 0x00ff00ff00ff00ffu;
-    word = (word | word >> 8) & 0x0000ffff0000ffffu;
-    word = (word | word >> 16) & 0x00000000ffffffffu;
-    return (uint32_t)word;
+    return (uint32_t)(word | word >> 28);
 }
 
 static void forget(view_cache_t *c)
@@ -52,9 +50,40 @@ int view_cache_wants_prime(const view_cache_t *c, int w, int h)
 
 static void blank_cells(cell_t *row, int n)
 {
+    /* Two cells a store. */
     cell_t blank = cell_make(' ', COL_DEFAULT, COL_DEFAULT, 0);
-    for (int x = 0; x < n; x++)
-        row[x] = blank;
+    uint32_t word;
+    memcpy(&word, &blank, sizeof word);
+    uint64_t pair = (uint64_t)word << 32 | word;
+    int x = 0;
+    for (; x + 2 <= n; x += 2)
+        memcpy(&row[x], &pair, sizeof pair);
+    if (x < n)
+        memcpy(&row[x], &word, sizeof word);
+}
+
+/* The look indices of map row y, a chunk at a time, into words: 1 if every
+ * tile and flag is in range (then each word is what view_look8 gives for
+ * its chunk, found without a test per chunk), 0 if not (then use
+ * view_look8). */
+static int row_looks(const game_t *g, int y, uint64_t words[VIEW_CHUNKS_X])
+{
+    const uint64_t ones = 0x0101010101010101u;
+    uint64_t any_t = 0, any_seen = 0, any_3 = 0;
+    for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
+        uint64_t t, lit, known;
+        memcpy(&t, &g->map.tile[y][cx * 8], 8);
+        memcpy(&lit, &g->visible[y][cx * 8], 8);
+        memcpy(&known, &g->map.explored[y][cx * 8], 8);
+        any_t |= t;
+        any_seen |= lit | known;
+        any_3 |= t & t >> 1;
+        /* Nothing seen: view_look8 gives 0 whatever the tiles. */
+        words[cx] = (lit | known) ? (t << 2 | lit << 1 | known) : 0;
+    }
+    /* Tiles 0-2 and flags 0-1 only: view_look8's fast test, for the row. */
+    return (any_seen & ~ones) == 0 && (any_t & ~(3 * ones)) == 0 &&
+           (any_3 & ones) == 0;
 }
 
 /* The values the status line shows (view_status). */
@@ -102,34 +131,39 @@ void view_draw_cached(const game_t *g, view_cache_t *c, screen_t *s)
         for (int y = 0; y < MAP_H; y++)
             for (int x = 0; x < VIEW_CHUNKS_X; x++)
                 c->looks[y][x] = STALE_CHUNK;
-        memset(c->movers, 0, sizeof c->movers);
         c->w = s->w;
         c->h = s->h;
     }
     /* The map above its last row (the log's first): a chunk is rewritten
-     * when its looks changed or a mover was on it; then every mover. */
-    uint8_t had[sizeof c->movers];
-    memcpy(had, c->movers, sizeof had);
-    memset(c->movers, 0, sizeof c->movers);
+     * when its looks changed or a mover was on it (its looks were made
+     * STALE_CHUNK then); then every mover. */
     for (int y = 0; y < MAP_H - 1; y++) {
+        uint64_t words[VIEW_CHUNKS_X];
+        if (!row_looks(g, y, words))
+            for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
+                words[cx] = view_look8(g, y, cx * 8);
         for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
-            uint64_t word = view_look8(g, y, cx * 8);
-            uint32_t looks = pack_looks(word);
-            int ci = y * VIEW_CHUNKS_X + cx;
-            if (looks != c->looks[y][cx] || (had[ci / 8] >> (ci % 8) & 1)) {
-                view_put_look8(s, y, cx * 8, word);
+            uint32_t looks = pack_looks(words[cx]);
+            if (looks != c->looks[y][cx]) {
+                view_put_look8(s, y, cx * 8, words[cx]);
                 c->looks[y][cx] = looks;
                 c->map_rows |= 1u << y;
             }
         }
     }
-    view_movers(g, s, c->movers);
-    /* The rows of the movers' chunks (a few bits set). */
-    for (int b = 0; b < (int)sizeof c->movers; b++)
-        for (unsigned bits = c->movers[b]; bits; bits &= bits - 1) {
-            int y = (b * 8 + __builtin_ctz(bits)) / VIEW_CHUNKS_X;
-            if (y < MAP_H - 1)
+    uint8_t movers[(VIEW_CHUNKS + 7) / 8];
+    memset(movers, 0, sizeof movers);
+    view_movers(g, s, movers);
+    /* The movers' chunks (a few bits set): their rows changed, and next
+     * time they are redrawn under whatever moves. */
+    for (int b = 0; b < (int)sizeof movers; b++)
+        for (unsigned bits = movers[b]; bits; bits &= bits - 1) {
+            int ci = b * 8 + __builtin_ctz(bits);
+            int y = ci / VIEW_CHUNKS_X;
+            if (y < MAP_H - 1) {
                 c->map_rows |= 1u << y;
+                c->looks[y][ci % VIEW_CHUNKS_X] = STALE_CHUNK;
+            }
         }
     /* Right of the map the view draws nothing; the host may have. */
     if (s->w > MAP_W)
@@ -154,8 +188,7 @@ void view_draw_cached(const game_t *g, view_cache_t *c, screen_t *s)
 
 int view_cache_rows(const view_cache_t *c, uint8_t *rows, int h)
 {
-    if (!c->valid || !c->incremental || h != c->h ||
-        h > VIEW_CACHE_MAX_ROWS)
+    if (!c->valid || !c->incremental || h != c->h || h > VIEW_CACHE_MAX_ROWS)
         return 0;
     for (int y = 0; y < MAP_H - 1; y++)
         rows[y] = (uint8_t)(c->map_rows >> y & 1);

@@ -42,8 +42,8 @@ typedef struct view_cache {
                                         line (it drew incrementally) */
     uint32_t map_rows;               /* ...and wrote in these map rows */
     uint32_t looks[MAP_H][VIEW_CHUNKS_X]; /* each chunk's look indices, a
-                                        nibble a tile (0xffffffff: redraw) */
-    uint8_t movers[(VIEW_CHUNKS + 7) / 8]; /* chunks with a mover on them */
+                                        nibble a tile; 0xffffffff: redraw
+                                        it (a mover is on it) */
     int32_t status[8];               /* the status line's values */
 } view_cache_t;
 

@@ -60,16 +60,20 @@ static inline uint64_t view_look8(const game_t *g, int y, int x)
 /* Writes the 8 cells of look indices `word` (view_look8) from (x, y). */
 static inline void view_put_look8(screen_t *s, int y, int x, uint64_t word)
 {
+    /* Cells as 32-bit words (every bit is a field: screen.h). */
     cell_t *row = &s->cells[y * s->w + x];
+    uint32_t cell;
     if (word == 0) {
-        for (int i = 0; i < 8; i++)
-            row[i] = view_look[0];
+        memcpy(&cell, &view_look[0], sizeof cell);
+        uint64_t pair = (uint64_t)cell << 32 | cell;
+        for (int i = 0; i < 8; i += 2)
+            memcpy(&row[i], &pair, sizeof pair);
         return;
     }
-    uint8_t idx[8];
-    memcpy(idx, &word, 8);
-    for (int i = 0; i < 8; i++)
-        row[i] = view_look[idx[i]];
+    for (int i = 0; i < 8; i++, word >>= 8) {
+        memcpy(&cell, &view_look[word & 0xff], sizeof cell);
+        memcpy(&row[i], &cell, sizeof cell);
+    }
 }
 
 /* Draws the movers over the map: items where last seen (corpses under gold
