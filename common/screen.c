@@ -104,6 +104,14 @@ int screen_copy(screen_t *dst, const screen_t *src)
     return 0;
 }
 
+void screen_copy_rows(screen_t *dst, const screen_t *src, const uint8_t *rows)
+{
+    size_t rowbytes = (size_t)src->w * sizeof(cell_t);
+    for (int y = 0; y < src->h; y++)
+        if (rows[y])
+            memcpy(&dst->cells[y * src->w], &src->cells[y * src->w], rowbytes);
+}
+
 int screen_equal(const screen_t *a, const screen_t *b)
 {
     if (a->w != b->w || a->h != b->h)

@@ -6,18 +6,6 @@
 
 #include "view.h"
 
-/* A chunk's looks as one 32-bit number, a nibble a tile: every look index
- * is below 16, so equal numbers are equal looks, and no chunk has
- * STALE_CHUNK. Byte i of the number holds tile i's index in its low nibble
- * and tile i + 4's in its high one. */
-#define STALE_CHUNK 0xffffffffu
-_Static_assert(VIEW_LOOKS <= 15, "a look index fits a nibble, 15 unused");
-
-static uint32_t pack_looks(uint64_t word)
-{
-    return (uint32_t)(word | word >> 28);
-}
-
 static void forget(view_cache_t *c)
 {
     c->valid = 0;
@@ -125,45 +113,33 @@ void view_draw_cached(const game_t *g, view_cache_t *c, screen_t *s)
         forget(c);
         return;
     }
+    /* Not primed: s holds anything. The map and the log are drawn right
+     * whatever s holds; only the status line relies on it. */
     int full = !view_cache_wants_prime(c, s->w, s->h);
-    if (full) {
-        /* Every cell is written below: no clearing first. */
-        for (int y = 0; y < MAP_H; y++)
-            for (int x = 0; x < VIEW_CHUNKS_X; x++)
-                c->looks[y][x] = STALE_CHUNK;
-        c->w = s->w;
-        c->h = s->h;
-    }
+    c->w = s->w;
+    c->h = s->h;
     /* The map above its last row (the log's first): a chunk is rewritten
-     * when its looks changed or a mover was on it (its looks were made
-     * STALE_CHUNK then); then every mover. */
+     * when its cells are not its looks (they changed, or a mover was drawn
+     * over them); then every mover. */
     for (int y = 0; y < MAP_H - 1; y++) {
         uint64_t words[VIEW_CHUNKS_X];
         if (!row_looks(g, y, words))
             for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
                 words[cx] = view_look8(g, y, cx * 8);
-        for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
-            uint32_t looks = pack_looks(words[cx]);
-            if (looks != c->looks[y][cx]) {
-                view_put_look8(s, y, cx * 8, words[cx]);
-                c->looks[y][cx] = looks;
-                c->map_rows |= 1u << y;
-            }
-        }
+        int changed = 0;
+        for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
+            changed |= view_update_look8(s, y, cx * 8, words[cx]);
+        c->map_rows |= (uint32_t)changed << y;
     }
     uint8_t movers[(VIEW_CHUNKS + 7) / 8];
     memset(movers, 0, sizeof movers);
     view_movers(g, s, movers);
-    /* The movers' chunks (a few bits set): their rows changed, and next
-     * time they are redrawn under whatever moves. */
+    /* The movers' rows (a few bits set). */
     for (int b = 0; b < (int)sizeof movers; b++)
         for (unsigned bits = movers[b]; bits; bits &= bits - 1) {
-            int ci = b * 8 + __builtin_ctz(bits);
-            int y = ci / VIEW_CHUNKS_X;
-            if (y < MAP_H - 1) {
+            int y = (b * 8 + __builtin_ctz(bits)) / VIEW_CHUNKS_X;
+            if (y < MAP_H - 1)
                 c->map_rows |= 1u << y;
-                c->looks[y][ci % VIEW_CHUNKS_X] = STALE_CHUNK;
-            }
         }
     /* Right of the map the view draws nothing; the host may have. */
     if (s->w > MAP_W)

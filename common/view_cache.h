@@ -2,23 +2,30 @@
  * changing only what changed.
  *
  * view_draw redraws all 1,680 map cells, the log and the status line every
- * key, although a key changes a few dozen cells. A view cache remembers,
- * for the frame it drew last, what each chunk of 8 map tiles looked like
- * (their look indices, view_parts.h), which chunks had a mover (an item,
- * a monster, the player) drawn over them, and the values on the status line.
- * The next frame then rewrites only the chunks whose looks changed or that
- * had or have a mover, the movers, the log and (when its values changed)
- * the status line. What it learns it learns by comparing the game with
- * what it remembers, so it needs no help from the game and never misses a
- * change of the game's state; the host keeps only its side of the bargain:
- * the screen passed in holds the cache's last frame (view_cache_prime says
- * so), or the cache is told it does not.
+ * key, although a key changes a few dozen cells. view_draw_cached starts
+ * from the frame the client shows: it rewrites only the chunks of 8 map
+ * tiles whose cells are not what the game's tiles look like now (compared
+ * as words, so the cells it finds right need no writing and it learns what
+ * changed from the game and the screen alone, never missing a change: it
+ * needs no help from the game), then the movers (items, monsters, the
+ * player), the log, and the status line only when the values on it
+ * changed. It marks the rows it may have changed, so that the encoder
+ * compares only those (screen_diff_rows).
  *
- * The result is the same, cell for cell, as view_draw's (tests/unit/
- * test_view_cache.c checks it over many games). Only the play screen (the
- * map, log and status line: MODE_PLAY, MODE_QUIT_PROMPT, MODE_OVER) is
- * drawn incrementally; the other modes and a terminal too small are drawn
- * by view_draw in full, and the frame after them in full too. */
+ * The cache itself is 48 bytes (a session keeps one, and memory per session
+ * is a target; keeping each chunk's looks instead would save comparing
+ * them with the screen, at 0.8 KB a session): the status line's values,
+ * the size of the frame it drew last and whether the client shows it.
+ * The host keeps its side: the screen passed in holds the cache's last frame
+ * when view_cache_wants_prime says so (the host fills it from what it sent),
+ * and it tells the cache when a frame was not sent or drawn another way.
+ *
+ * The result is the same, cell for cell, as view_draw's, and the bytes sent
+ * the same as the whole-frame path's (tests/unit/test_view_cache.c checks
+ * that over many games). Only the play screen (the map, log and status
+ * line: MODE_PLAY, MODE_QUIT_PROMPT, MODE_OVER) is drawn incrementally; the
+ * other modes and a terminal too small are drawn by view_draw in full, and
+ * the status line of the frame after them in full too. */
 #ifndef ROGUE_VIEW_CACHE_H
 #define ROGUE_VIEW_CACHE_H
 
@@ -28,8 +35,7 @@
 #include "screen.h"
 #include "view_parts.h"
 
-/* What the last frame drawn with the cache showed. All zero: nothing (the
- * next frame is drawn in full). About 0.9 KB. */
+/* What the last frame drawn with the cache showed. All zero: nothing. */
 typedef struct view_cache {
     int w, h;                        /* its size */
     uint8_t valid;                   /* the fields below describe it */
@@ -41,9 +47,6 @@ typedef struct view_cache {
     uint8_t status_drawn;            /* the last frame drew the status
                                         line (it drew incrementally) */
     uint32_t map_rows;               /* ...and wrote in these map rows */
-    uint32_t looks[MAP_H][VIEW_CHUNKS_X]; /* each chunk's look indices, a
-                                        nibble a tile; 0xffffffff: redraw
-                                        it (a mover is on it) */
     int32_t status[8];               /* the status line's values */
 } view_cache_t;
 

@@ -77,17 +77,23 @@ void sess_render(sess_t *s)
     buf_reset(&srv->enc);
     int rc;
     uint8_t rows[VIEW_CACHE_MAX_ROWS];
+    int some_rows = 0;
     if (s->shown.w != next->w || s->shown.h != next->h) {
         rc = screen_paint(next, &s->term, &srv->enc);
     } else if (view_cache_rows(&s->view, rows, next->h)) {
         /* The host's lines: the notice (a log row, marked already) and
          * sess_overlay_line's, on row 0 or a log row. */
         rows[0] = 1;
+        some_rows = 1;
         rc = screen_diff_rows(&s->shown, next, rows, &s->term, &srv->enc);
     } else {
         rc = screen_diff(&s->shown, next, &s->term, &srv->enc);
     }
-    if (rc != 0 || screen_copy(&s->shown, next) != 0) {
+    if (rc == 0 && some_rows)
+        screen_copy_rows(&s->shown, next, rows); /* the others are equal */
+    else if (rc == 0)
+        rc = screen_copy(&s->shown, next);
+    if (rc != 0) {
         view_cache_end(&s->view, 0);
         sess_close(s, "frame too large", 0, NULL);
         return;

@@ -139,14 +139,18 @@ static __attribute__((noinline)) void frame_cached(const game_t *g,
         screen_copy(&next, &shown);
     view_draw_cached(g, &cache, &next);
     stamp(st, 0);
-    if (view_cache_rows(&cache, rows, next.h)) {
+    int some_rows = view_cache_rows(&cache, rows, next.h);
+    if (some_rows) {
         rows[0] = 1; /* as the host: its line beside the map */
         screen_diff_rows(&shown, &next, rows, &term, &out);
     } else {
         screen_diff(&shown, &next, &term, &out);
     }
     stamp(st, 1);
-    screen_copy(&shown, &next);
+    if (some_rows)
+        screen_copy_rows(&shown, &next, rows);
+    else
+        screen_copy(&shown, &next);
     view_cache_end(&cache, 1);
     stamp(st, 2);
 }
