@@ -50,6 +50,12 @@ static void blank_cells(cell_t *row, int n)
         memcpy(&row[x], &word, sizeof word);
 }
 
+static int is_blank_cell(const cell_t *c)
+{
+    cell_t blank = cell_make(' ', COL_DEFAULT, COL_DEFAULT, 0);
+    return memcmp(c, &blank, sizeof blank) == 0;
+}
+
 /* The look indices of map row y, a chunk at a time, into words: 1 if every
  * tile and flag is in range (then each word is what view_look8 gives for
  * its chunk, found without a test per chunk), 0 if not (then use
@@ -126,9 +132,23 @@ void view_draw_cached(const game_t *g, view_cache_t *c, screen_t *s)
         if (!row_looks(g, y, words))
             for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
                 words[cx] = view_look8(g, y, cx * 8);
-        int changed = 0;
+        uint64_t any = 0;
         for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
-            changed |= view_update_look8(s, y, cx * 8, words[cx]);
+            any |= words[cx];
+        int changed = 0;
+        if (any == 0) {
+            /* Nothing seen in the whole row (common early on a level): blank
+             * if its first cell is and each cell equals the next. */
+            cell_t *row = screen_at(s, 0, y);
+            if (!is_blank_cell(&row[0]) ||
+                memcmp(&row[0], &row[1], (MAP_W - 1) * sizeof *row) != 0) {
+                blank_cells(row, MAP_W);
+                changed = 1;
+            }
+        } else {
+            for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
+                changed |= view_update_look8(s, y, cx * 8, words[cx]);
+        }
         c->map_rows |= (uint32_t)changed << y;
     }
     uint8_t movers[(VIEW_CHUNKS + 7) / 8];

@@ -12,7 +12,7 @@
  * changed. It marks the rows it may have changed, so that the encoder
  * compares only those (screen_diff_rows).
  *
- * The cache itself is 48 bytes (a session keeps one, and memory per session
+ * The cache itself is about 50 bytes (a session keeps one, and memory per session
  * is a target; keeping each chunk's looks instead would save comparing
  * them with the screen, at 0.8 KB a session): the status line's values,
  * the size of the frame it drew last and whether the client shows it.

@@ -87,12 +87,13 @@ if wants instr; then
             printf "| the frame as the server draws it (view_draw_cached over the frame shown, screen_diff_rows, screen_copy) | %.0f | %.2f |\n", c / k, c / f
         }'
         # A whole server under callgrind: 20 sessions x 5 keys/s for 20 s of
-        # bench_load's random walk; its loop's instructions per key offered
-        # (the sessions' set-up included).
+        # bench_load's random walk, every game from seed 42 (so the same keys
+        # play the same games every run); its loop's instructions per key
+        # offered (the sessions' set-up included).
         printf '#!/bin/sh\nexec valgrind --tool=callgrind --callgrind-out-file=%s/server.%%p.cg "%s" "$@"\n' \
             "$tmp" "$(cd "$(dirname "$ROGUED")" && pwd)/$(basename "$ROGUED")" > "$tmp/server.sh"
         chmod +x "$tmp/server.sh"
-        run "$B/bench_load" --server "$tmp/server.sh" --rows 20:5:20
+        run "$B/bench_load" --server "$tmp/server.sh" --rows 20:5:20 --arg --seed --arg 42
         cg=$(ls "$tmp"/server.*.cg 2>/dev/null | head -1)
         if [ -n "$cg" ]; then
             loop=$(inclusive "$cg" uv_run)
