@@ -250,12 +250,14 @@ static uint8_t hp_colour(int hp, int max)
 typedef struct line {
     char text[96];
     int n;
+    int cut;   /* something did not fit */
 } line_t;
 
 static void line_str(line_t *l, const char *str)
 {
     while (*str && l->n < (int)sizeof l->text - 1)
         l->text[l->n++] = *str++;
+    l->cut |= *str != 0;
     l->text[l->n] = 0;
 }
 
@@ -277,11 +279,11 @@ static void line_num(line_t *l, long long v)
     line_str(l, text);
 }
 
-void view_status(const game_t *g, screen_t *s)
+int view_status(const game_t *g, screen_t *s)
 {
     const player_t *p = &g->player;
     int y = s->h - 1, x = 0;
-    line_t text = { "", 0 };
+    line_t text = { "", 0, 0 };
     uint8_t col = hp_colour(p->hp, p->max_hp);
 
     line_str(&text, "HP: ");
@@ -310,10 +312,19 @@ void view_status(const game_t *g, screen_t *s)
     line_str(&text, "  Depth:");
     line_num(&text, g->depth);
     line_str(&text, "  Turn:");
+    int turn_x = x + text.n;
     line_num(&text, (unsigned)g->turn);
     x += screen_puts(s, x, y, text.text, COL_WHITE, COL_DEFAULT, 0);
     if (p->poison > 0)
         screen_puts(s, x, y, "  Poisoned", COL_BGREEN, COL_DEFAULT, ATTR_BOLD);
+    return text.cut ? -1 : turn_x;
+}
+
+void view_status_turn(const game_t *g, screen_t *s, int x)
+{
+    line_t text = { "", 0, 0 };
+    line_num(&text, (unsigned)g->turn);
+    screen_puts(s, x, s->h - 1, text.text, COL_WHITE, COL_DEFAULT, 0);
 }
 
 /* MODE_LOOK: the cursor in reverse video, its tile's description on the

@@ -94,6 +94,26 @@ static void status_values(const game_t *g, int32_t v[8])
     v[7] = p->poison > 0;
 }
 
+static int decimal_digits(uint32_t v)
+{
+    int n = 1;
+    while (v >= 10) {
+        v /= 10;
+        n++;
+    }
+    return n;
+}
+
+/* 1 if the status values were and are those of a line that differs only
+ * in the turn's digits: the turn changed, to as many digits, nothing else
+ * did, and nothing follows it (no "Poisoned"). */
+static int turn_only(const int32_t was[8], const int32_t now[8])
+{
+    return was[6] != now[6] && memcmp(was, now, 6 * sizeof *now) == 0 &&
+           was[7] == 0 && now[7] == 0 &&
+           decimal_digits((uint32_t)was[6]) == decimal_digits((uint32_t)now[6]);
+}
+
 /* Blanks the cells right of the map in map row y that are not; 1 if any
  * was not. */
 static int blank_right(screen_t *s, int y)
@@ -172,9 +192,14 @@ void view_draw_cached(const game_t *g, view_cache_t *c, screen_t *s)
     view_log(g, s);
     int32_t v[8];
     status_values(g, v);
-    if (full || memcmp(v, c->status, sizeof v) != 0) {
+    if (!full && turn_only(c->status, v) && c->turn_x >= 0) {
+        /* Only the turn, with as many digits, and nothing after it. */
+        view_status_turn(g, s, c->turn_x);
+        c->status[6] = v[6];
+        c->status_drawn = 1;
+    } else if (full || memcmp(v, c->status, sizeof v) != 0) {
         blank_cells(screen_at(s, 0, s->h - 1), s->w);
-        view_status(g, s);
+        c->turn_x = view_status(g, s);
         memcpy(c->status, v, sizeof v);
         c->status_drawn = 1;
     }

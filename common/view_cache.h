@@ -9,7 +9,7 @@
  * changed from the game and the screen alone, never missing a change: it
  * needs no help from the game), then the movers (items, monsters, the
  * player), the log, and the status line only when the values on it
- * changed. It marks the rows it may have changed, so that the encoder
+ * changed (only the turn's digits when only the turn did). It marks the rows it may have changed, so that the encoder
  * compares only those (screen_diff_rows).
  *
  * The cache itself is about 50 bytes (a session keeps one, and memory per session
@@ -48,6 +48,8 @@ typedef struct view_cache {
                                         line (it drew incrementally) */
     uint32_t map_rows;               /* ...and wrote in these map rows */
     int32_t status[8];               /* the status line's values */
+    int32_t turn_x;                  /* where the turn's digits begin on
+                                        it (-1: the line was cut) */
 } view_cache_t;
 
 /* Forgets everything: the next frame is drawn in full. */

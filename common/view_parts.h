@@ -133,7 +133,12 @@ void view_movers(const game_t *g, screen_t *s, uint8_t *marks);
  * must be blank already. */
 void view_log(const game_t *g, screen_t *s);
 
-/* Draws the status line into the last row, which must be blank. */
-void view_status(const game_t *g, screen_t *s);
+/* Draws the status line into the last row, which must be blank. Returns
+ * the column where the turn's digits begin (-1 if the line was cut). */
+int view_status(const game_t *g, screen_t *s);
+
+/* Writes the turn's digits (as view_status does) from column x of the
+ * status line: what changes on most keys, when nothing else on it does. */
+void view_status_turn(const game_t *g, screen_t *s, int x);
 
 #endif
