@@ -77,9 +77,20 @@ const cell_t *screen_cat(const screen_t *s, int x, int y)
 int screen_puts(screen_t *s, int x, int y, const char *str, uint8_t fg,
                 uint8_t bg, uint8_t attr)
 {
-    int n = 0;
-    for (; str[n]; n++)
-        screen_put(s, x + n, y, (unsigned char)str[n], fg, bg, attr);
+    int n = (int)strlen(str);
+    if ((unsigned)y >= (unsigned)s->h)
+        return n;
+    /* The part of the string inside the row, one cell pattern for all of
+     * it (the log and the status line are drawn on most keys). */
+    long from = x < 0 ? -(long)x : 0, to = n;
+    if ((long)x + to > s->w)
+        to = (long)s->w - x;
+    cell_t c = cell_make(' ', fg, bg, attr);
+    cell_t *row = &s->cells[(long)y * s->w];
+    for (long i = from; i < to; i++) {
+        c.ch = (unsigned char)str[i];
+        row[x + i] = c;
+    }
     return n;
 }
 
@@ -91,6 +102,14 @@ int screen_copy(screen_t *dst, const screen_t *src)
     if (src->w > 0 && src->h > 0)
         memcpy(dst->cells, src->cells, (size_t)(src->w * src->h) * sizeof(cell_t));
     return 0;
+}
+
+void screen_copy_rows(screen_t *dst, const screen_t *src, const uint8_t *rows)
+{
+    size_t rowbytes = (size_t)src->w * sizeof(cell_t);
+    for (int y = 0; y < src->h; y++)
+        if (rows[y])
+            memcpy(&dst->cells[y * src->w], &src->cells[y * src->w], rowbytes);
 }
 
 int screen_equal(const screen_t *a, const screen_t *b)

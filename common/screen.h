@@ -94,6 +94,10 @@ int screen_puts(screen_t *s, int x, int y, const char *str, uint8_t fg,
 /* Copies src into dst (resizing dst). Returns 0 or -1 on OOM. */
 int screen_copy(screen_t *dst, const screen_t *src);
 
+/* Copies the rows y of src with rows[y] != 0 into dst, which has src's
+ * size (the other rows are the same in both already). */
+void screen_copy_rows(screen_t *dst, const screen_t *src, const uint8_t *rows);
+
 /* 1 if both have the same size and cells. */
 int screen_equal(const screen_t *a, const screen_t *b);
 

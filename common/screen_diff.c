@@ -64,6 +64,15 @@ static int cell_eq(const cell_t *a, const cell_t *b)
     return cell_word(a) == cell_word(b);
 }
 
+/* Two neighbouring cells as one 64-bit word: the scans below step over
+ * blank or unchanged cells two at a time. */
+static uint64_t pair_word(const cell_t *c)
+{
+    uint64_t w;
+    memcpy(&w, c, sizeof w);
+    return w;
+}
+
 /* Exactly what a cleared cell is, so that a cleared or erased terminal cell
  * and a blank grid cell are the same thing. */
 static int is_blank(const cell_t *c)
@@ -94,8 +103,9 @@ static int fmt_int(char *p, int v)
  * move. */
 static int digits(int v)
 {
-    return 1 + (v >= 10) + (v >= 100) + (v >= 1000) + (v >= 10000) +
-           (v >= 100000) + (v >= 1000000);
+    if (v < 100)
+        return v < 10 ? 1 : 2;
+    return 3 + (v >= 1000) + (v >= 10000) + (v >= 100000) + (v >= 1000000);
 }
 
 static int sgr_colour(char *p, int base, int bright_base, int def, uint8_t c)
@@ -481,22 +491,36 @@ static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
 {
     int w = sp->e->w;
     uint32_t blank = cell_word(&blank_cell);
+    uint64_t blank2 = (uint64_t)blank << 32 | blank;
     /* Cell x changed: differs from what is shown (words compare cells). */
 #define CHANGED(x) (cell_word(&row[x]) != (old ? cell_word(&old[x]) : blank))
     /* From `tail` on, the next row is blank: one EL can clear it, worth it
      * for more than 3 changed cells. */
     int tail = w;
+    while (tail >= 2 && pair_word(&row[tail - 2]) == blank2)
+        tail -= 2;
     while (tail > 0 && cell_word(&row[tail - 1]) == blank)
         tail--;
-    int remaining = 0; /* changed cells at or after tail */
-    for (int x = tail; x < w; x++)
-        remaining += CHANGED(x);
+    /* Changed cells at or after tail (counted up to 4: only "more than 3"
+     * matters): there the next row is blank, so those that are not
+     * blank in old. */
+    int remaining = 0;
+    for (int x = tail; old && x < w && remaining <= 3; x++) {
+        while (x + 2 <= w && pair_word(&old[x]) == blank2)
+            x += 2;
+        if (x < w)
+            remaining += CHANGED(x);
+    }
     int end = remaining > 3 ? tail : w; /* cells written one by one */
     for (int x = 0; x < end; x++) {
-        /* Most cells did not change: skip them two at a time. */
-        if (old)
-            while (x + 2 <= end && memcmp(&old[x], &row[x], 2 * sizeof *row) == 0)
+        /* Most cells did not change: skip them four, then two at a time. */
+        if (old) {
+            while (x + 4 <= end && pair_word(&old[x]) == pair_word(&row[x]) &&
+                   pair_word(&old[x + 2]) == pair_word(&row[x + 2]))
+                x += 4;
+            while (x + 2 <= end && pair_word(&old[x]) == pair_word(&row[x]))
                 x += 2;
+        }
         if (x >= end)
             break;
         if (!CHANGED(x))
@@ -553,7 +577,11 @@ static const cell_t *row_of(const screen_t *s, int y)
 /* Index of the first non-blank cell of a row, or w. */
 static int first_ink(const cell_t *row, int w)
 {
+    uint64_t blank2 = (uint64_t)cell_word(&blank_cell) << 32 |
+                      cell_word(&blank_cell);
     int x = 0;
+    while (x + 2 <= w && pair_word(&row[x]) == blank2)
+        x += 2;
     while (x < w && is_blank(&row[x]))
         x++;
     return x;
@@ -633,9 +661,11 @@ static void emit_shift(enc_t *e, const screen_t *next, const shift_t *sh)
     e->t->x = e->t->y = -1;
 }
 
-/* Encodes every row that differs; records which in changed (may be NULL). */
+/* Encodes every row that differs; records which in changed (may be NULL).
+ * rows (may be NULL): rows[y] 0 says row y is the same in both. */
 static void encode_rows(enc_t *e, const screen_t *shown, const screen_t *next,
-                        const shift_t *sh, uint8_t *changed)
+                        const shift_t *sh, const uint8_t *rows,
+                        uint8_t *changed)
 {
     size_t rowbytes = (size_t)next->w * sizeof(cell_t);
     spans_t sp;
@@ -643,8 +673,9 @@ static void encode_rows(enc_t *e, const screen_t *shown, const screen_t *next,
     sp.n = sp.npens = 0;
     for (int y = 0; y < next->h; y++) {
         const cell_t *a = old_row(shown, sh, y), *b = row_of(next, y);
-        int differs = a ? memcmp(a, b, rowbytes) != 0
-                        : first_ink(b, next->w) < next->w;
+        int differs = rows && !rows[y] ? 0
+                      : a ? memcmp(a, b, rowbytes) != 0
+                          : first_ink(b, next->w) < next->w;
         if (changed)
             changed[y] = (uint8_t)differs;
         if (differs)
@@ -674,8 +705,8 @@ static void keep_shorter(buf_t *out, size_t start, size_t mid,
  * full repaint when the next screen has few enough non-blank cells. */
 #define PAINT_TRY_DIVISOR 8
 
-int screen_diff(const screen_t *shown, const screen_t *next, term_state_t *t,
-                buf_t *out)
+static int diff(const screen_t *shown, const screen_t *next,
+                const uint8_t *rows, term_state_t *t, buf_t *out)
 {
     if (shown->w != next->w || shown->h != next->h)
         return screen_paint(next, t, out);
@@ -684,7 +715,7 @@ int screen_diff(const screen_t *shown, const screen_t *next, term_state_t *t,
     term_state_t before = *t;
     uint8_t changed[SHIFT_MAX_ROWS];
     int may_shift = next->h <= SHIFT_MAX_ROWS;
-    encode_rows(&e, shown, next, NULL, may_shift ? changed : NULL);
+    encode_rows(&e, shown, next, NULL, rows, may_shift ? changed : NULL);
     shift_t sh;
     if (!e.failed && may_shift && out->len - start >= SHIFT_MIN_BYTES &&
         find_shift(shown, next, changed, &sh)) {
@@ -694,14 +725,21 @@ int screen_diff(const screen_t *shown, const screen_t *next, term_state_t *t,
         *t = before;
         enc_t e2 = { out, t, next->w, 0 };
         emit_shift(&e2, next, &sh);
-        encode_rows(&e2, shown, next, &sh, NULL);
+        encode_rows(&e2, shown, next, &sh, NULL, NULL);
         keep_shorter(out, start, plain_end, t, &plain, e2.failed);
     }
     size_t len = out->len - start;
     if (!e.failed && len > (size_t)(next->w * next->h / PAINT_TRY_DIVISOR)) {
         /* A repaint costs at least a byte a non-blank cell (and 7 to clear). */
         size_t ink = 7;
-        for (int i = 0; i < next->w * next->h && ink < len; i++)
+        int n = next->w * next->h, i = 0;
+        uint64_t blank2 = (uint64_t)cell_word(&blank_cell) << 32 |
+                          cell_word(&blank_cell);
+        for (; i + 2 <= n && ink < len; i += 2)
+            if (pair_word(&next->cells[i]) != blank2)
+                ink += !is_blank(&next->cells[i]) +
+                       !is_blank(&next->cells[i + 1]);
+        for (; i < n && ink < len; i++)
             ink += !is_blank(&next->cells[i]);
         if (ink < len) {
             size_t diff_end = out->len;
@@ -712,4 +750,16 @@ int screen_diff(const screen_t *shown, const screen_t *next, term_state_t *t,
         }
     }
     return e.failed ? -1 : 0;
+}
+
+int screen_diff(const screen_t *shown, const screen_t *next, term_state_t *t,
+                buf_t *out)
+{
+    return diff(shown, next, NULL, t, out);
+}
+
+int screen_diff_rows(const screen_t *shown, const screen_t *next,
+                     const uint8_t *rows, term_state_t *t, buf_t *out)
+{
+    return diff(shown, next, rows, t, out);
 }

@@ -32,4 +32,11 @@ int screen_paint(const screen_t *next, term_state_t *t, buf_t *out);
 int screen_diff(const screen_t *shown, const screen_t *next, term_state_t *t,
                 buf_t *out);
 
+/* screen_diff, told that the rows y with rows[y] == 0 (rows has next->h
+ * entries) are the same in both, so it need not compare them: the same
+ * bytes, for less work when a frame was drawn over the one before
+ * (view_cache.h). A row marked 1 may or may not differ. */
+int screen_diff_rows(const screen_t *shown, const screen_t *next,
+                     const uint8_t *rows, term_state_t *t, buf_t *out);
+
 #endif

@@ -7,6 +7,7 @@
 
 #include "combat.h"
 #include "keys.h"
+#include "view_parts.h"
 
 _Static_assert(VIEW_MIN_H - 2 == GAME_HISTORY_ROWS,
                "the core's history clamp is the smallest history page");
@@ -46,58 +47,37 @@ void view_draw_too_small(screen_t *s)
     draw_centered(s, y + 1, line, COL_WHITE, 0);
 }
 
-/* Every cell of the map's rectangle, blank where nothing is known (so
- * view_draw need not clear it first): one table look-up per tile. */
-static void draw_map(const game_t *g, screen_t *s)
-{
-    /* look[tile * 4 + 2 * lit + explored]: lit wins over remembered. */
-#define LOOK(ch, fg) { ch, fg, COL_DEFAULT, 0, 0 }
-    static const cell_t look[12] = {
-        LOOK(' ', COL_DEFAULT), LOOK('#', COL_GREY),
-        LOOK('#', COL_BWHITE), LOOK('#', COL_BWHITE),     /* TILE_WALL */
-        LOOK(' ', COL_DEFAULT), LOOK('.', COL_GREY),
-        LOOK('.', COL_WHITE), LOOK('.', COL_WHITE),       /* TILE_FLOOR */
-        LOOK(' ', COL_DEFAULT), LOOK('>', COL_GREY),
-        LOOK('>', COL_BYELLOW), LOOK('>', COL_BYELLOW),   /* TILE_STAIRS */
-    };
+/* The look of each tile, by view_look8's index: lit wins over remembered;
+ * and of every two neighbouring tiles, so that eight take four loads. */
+#define LOOK(i) VIEW_LOOK_##i
+const cell_t view_look[VIEW_LOOKS] = {
+    LOOK(0), LOOK(1), LOOK(2), LOOK(3), LOOK(4), LOOK(5),
+    LOOK(6), LOOK(7), LOOK(8), LOOK(9), LOOK(10), LOOK(11),
+};
+#define PAIR(a, b) { LOOK(a), LOOK(b) }
+#define PAIRS(a) PAIR(a, 0), PAIR(a, 1), PAIR(a, 2), PAIR(a, 3), PAIR(a, 4), \
+                 PAIR(a, 5), PAIR(a, 6), PAIR(a, 7), PAIR(a, 8), PAIR(a, 9), \
+                 PAIR(a, 10), PAIR(a, 11)
+const cell_t view_look_pair[VIEW_LOOKS * VIEW_LOOKS][2] = {
+    PAIRS(0), PAIRS(1), PAIRS(2), PAIRS(3), PAIRS(4), PAIRS(5),
+    PAIRS(6), PAIRS(7), PAIRS(8), PAIRS(9), PAIRS(10), PAIRS(11),
+};
+#undef PAIRS
+#undef PAIR
 #undef LOOK
-    _Static_assert(TILE_WALL == 0 && TILE_FLOOR == 1 && TILE_STAIRS == 2,
-                   "look is in tile order");
-    _Static_assert(MAP_W % 8 == 0, "the map is drawn 8 tiles at a time");
-    const uint64_t ones = 0x0101010101010101u;
-    for (int y = 0; y < MAP_H; y++) {
-        cell_t *row = screen_at(s, 0, y);
-        for (int x = 0; x < MAP_W; x += 8) {
-            /* Eight tiles at once: their table indices as the bytes of one
-             * word, when every tile is 0-2 and every flag 0 or 1 (always,
-             * but other values still draw as before, one by one). */
-            uint64_t t, lit, known;
-            memcpy(&t, &g->map.tile[y][x], 8);
-            memcpy(&lit, &g->visible[y][x], 8);
-            memcpy(&known, &g->map.explored[y][x], 8);
-            if (((lit | known) & ~ones) == 0 && (t & ~(3 * ones)) == 0 &&
-                (t & t >> 1 & ones) == 0) {
-                if ((lit | known) == 0) {
-                    /* Not seen yet, all eight (a fill the compiler widens). */
-                    for (int i = 0; i < 8; i++)
-                        row[x + i] = look[0];
-                    continue;
-                }
-                uint64_t word = t << 2 | lit << 1 | known;
-                uint8_t idx[8]; /* no carries: byte i is still tile x + i */
-                memcpy(idx, &word, 8);
-                for (int i = 0; i < 8; i++)
-                    row[x + i] = look[idx[i]];
-                continue;
-            }
-            for (int i = x; i < x + 8; i++) {
-                int tt = g->map.tile[y][i] <= TILE_STAIRS ? g->map.tile[y][i]
-                                                          : TILE_WALL;
-                row[i] = look[tt * 4 + (g->visible[y][i] != 0) * 2 +
-                              (g->map.explored[y][i] != 0)];
-            }
-        }
+_Static_assert(TILE_WALL == 0 && TILE_FLOOR == 1 && TILE_STAIRS == 2,
+               "the looks are in tile order");
+
+static void mark_chunk(uint8_t *marks, int x, int y)
+{
+    if (marks && (unsigned)x < MAP_W && (unsigned)y < MAP_H) {
+        int c = y * VIEW_CHUNKS_X + x / 8;
+        marks[c / 8] |= (uint8_t)(1u << (c % 8));
     }
+}
+
+void view_movers(const game_t *g, screen_t *s, uint8_t *marks)
+{
     /* Items where last seen (item_t.seen; only the player moves items, in
      * view, so a remembered item is where it was seen); corpses under
      * gold under things, each kind in slot order. */
@@ -130,6 +110,7 @@ static void draw_map(const game_t *g, screen_t *s)
                            lit ? k->colour : COL_GREY, COL_DEFAULT,
                            lit ? ATTR_BOLD : 0);
             }
+            mark_chunk(marks, it->x, it->y);
         }
     }
     /* Monsters only while in view. */
@@ -140,9 +121,21 @@ static void draw_map(const game_t *g, screen_t *s)
         const creature_stats_t *k = monster_stats(m->kind);
         screen_put(s, m->x, m->y, (uint32_t)k->glyph, k->colour, COL_DEFAULT,
                    ATTR_BOLD);
+        mark_chunk(marks, m->x, m->y);
     }
     screen_put(s, g->player.x, g->player.y, '@', COL_BWHITE, COL_DEFAULT,
                ATTR_BOLD);
+    mark_chunk(marks, g->player.x, g->player.y);
+}
+
+/* Every cell of the map's rectangle, blank where nothing is known (so
+ * view_draw need not clear it first), then the movers. */
+static void draw_map(const game_t *g, screen_t *s)
+{
+    for (int y = 0; y < MAP_H; y++)
+        for (int x = 0; x < MAP_W; x += 8)
+            view_put_look8(s, y, x, view_look8(g, y, x));
+    view_movers(g, s, NULL);
 }
 
 /* Blanks all but the map's rectangle, which draw_map fills itself. */
@@ -225,7 +218,7 @@ static void draw_pack(const game_t *g, screen_t *s)
  * blanks, to the row above the status line; the newest at the bottom.
  * Lines from the last key that did anything are in their colours and
  * bold; older lines grey. */
-static void draw_log(const game_t *g, screen_t *s)
+void view_log(const game_t *g, screen_t *s)
 {
     int top = MAP_H - 1, bottom = s->h - 2; /* inclusive rows of the log */
     cell_t blank = cell_make(' ', COL_DEFAULT, COL_DEFAULT, 0);
@@ -252,15 +245,53 @@ static uint8_t hp_colour(int hp, int max)
     return COL_BRED;
 }
 
-static void draw_status(const game_t *g, screen_t *s)
+/* A line of text built without printf (the status line is drawn on most
+ * keys): cut at 95 characters as snprintf into 96 bytes would. */
+typedef struct line {
+    char text[96];
+    int n;
+    int cut;   /* something did not fit */
+} line_t;
+
+static void line_str(line_t *l, const char *str)
+{
+    while (*str && l->n < (int)sizeof l->text - 1)
+        l->text[l->n++] = *str++;
+    l->cut |= *str != 0;
+    l->text[l->n] = 0;
+}
+
+static void line_num(line_t *l, long long v)
+{
+    char digits[24];
+    int n = 0;
+    unsigned long long u = v < 0 ? 0 - (unsigned long long)v
+                                 : (unsigned long long)v;
+    do {
+        digits[sizeof digits - 1 - n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        digits[sizeof digits - 1 - n++] = '-';
+    char text[sizeof digits + 1];
+    memcpy(text, digits + sizeof digits - n, (size_t)n);
+    text[n] = 0;
+    line_str(l, text);
+}
+
+int view_status(const game_t *g, screen_t *s)
 {
     const player_t *p = &g->player;
     int y = s->h - 1, x = 0;
-    char text[96];
+    line_t text = { "", 0, 0 };
     uint8_t col = hp_colour(p->hp, p->max_hp);
 
-    snprintf(text, sizeof text, "HP: %d/%d ", p->hp, p->max_hp);
-    x += screen_puts(s, x, y, text, col, COL_DEFAULT, ATTR_BOLD);
+    line_str(&text, "HP: ");
+    line_num(&text, p->hp);
+    line_str(&text, "/");
+    line_num(&text, p->max_hp);
+    line_str(&text, " ");
+    x += screen_puts(s, x, y, text.text, col, COL_DEFAULT, ATTR_BOLD);
     /* A 10-cell bar: filled part in the HP colour, the rest dim. */
     int fill = p->max_hp > 0 ? (p->hp * 10 + p->max_hp - 1) / p->max_hp : 0;
     screen_put(s, x++, y, '[', COL_WHITE, COL_DEFAULT, 0);
@@ -268,12 +299,32 @@ static void draw_status(const game_t *g, screen_t *s)
         screen_put(s, x++, y, i < fill ? '=' : '-', i < fill ? col : COL_GREY,
                    COL_DEFAULT, 0);
     screen_put(s, x++, y, ']', COL_WHITE, COL_DEFAULT, 0);
-    snprintf(text, sizeof text, "  Lvl:%d  XP:%d/%d  Gold:%d  Depth:%d  Turn:%u",
-             p->level, p->xp, game_xp_next(p->level), p->gold, g->depth,
-             (unsigned)g->turn);
-    x += screen_puts(s, x, y, text, COL_WHITE, COL_DEFAULT, 0);
+    /* "  Lvl:%d  XP:%d/%d  Gold:%d  Depth:%d  Turn:%u" */
+    text.n = 0;
+    line_str(&text, "  Lvl:");
+    line_num(&text, p->level);
+    line_str(&text, "  XP:");
+    line_num(&text, p->xp);
+    line_str(&text, "/");
+    line_num(&text, game_xp_next(p->level));
+    line_str(&text, "  Gold:");
+    line_num(&text, p->gold);
+    line_str(&text, "  Depth:");
+    line_num(&text, g->depth);
+    line_str(&text, "  Turn:");
+    int turn_x = x + text.n;
+    line_num(&text, (unsigned)g->turn);
+    x += screen_puts(s, x, y, text.text, COL_WHITE, COL_DEFAULT, 0);
     if (p->poison > 0)
         screen_puts(s, x, y, "  Poisoned", COL_BGREEN, COL_DEFAULT, ATTR_BOLD);
+    return text.cut ? -1 : turn_x;
+}
+
+void view_status_turn(const game_t *g, screen_t *s, int x)
+{
+    line_t text = { "", 0, 0 };
+    line_num(&text, (unsigned)g->turn);
+    screen_puts(s, x, s->h - 1, text.text, COL_WHITE, COL_DEFAULT, 0);
 }
 
 /* MODE_LOOK: the cursor in reverse video, its tile's description on the
@@ -512,8 +563,8 @@ void view_draw(const game_t *g, screen_t *s)
     draw_map(g, s);
     if (g->mode == MODE_TARGET)
         draw_target(g, s);
-    draw_log(g, s);
-    draw_status(g, s);
+    view_log(g, s);
+    view_status(g, s);
     if (g->mode == MODE_LOOK)
         draw_look(g, s);
     if (g->mode == MODE_INVENTORY || g->mode == MODE_DROP)

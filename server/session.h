@@ -35,6 +35,7 @@
 #include "screen_diff.h"
 #include "server.h"
 #include "telnet_conn.h"
+#include "view_cache.h"
 
 enum sess_state {
     S_NEGOTIATING = 0, /* waiting (bounded) for the client's telnet answers */
@@ -166,6 +167,7 @@ typedef struct sess {
     /* the terminal */
     term_state_t term;
     screen_t shown;            /* what the client's terminal shows */
+    view_cache_t view;         /* how shown was drawn (session_render.c) */
     int w, h;
     uint8_t term_ready;        /* alternate screen set up */
     uint8_t mouse_on;          /* xterm mouse reporting is on */
@@ -275,6 +277,11 @@ int sess_post(sess_t *s, int type, uint64_t to, int64_t a, msg_game_t *game,
  * client shows, ended by the frame marker; skipped (owed still) while the
  * client's output is backed up. Only the render phase calls it. */
 void sess_render(sess_t *s);
+
+/* Draws game g into next for this session (the states' draw calls it, not
+ * view_draw): over the frame the client shows when that is possible, so
+ * only what changed is drawn (view_cache.h). */
+void sess_view_draw(sess_t *s, const game_t *g, screen_t *next);
 
 /* Writes a host line (who is watched, the replay's speed) black on bg,
  * right-aligned, where it hides no map cell: beside the map on row 0 if

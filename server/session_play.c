@@ -422,7 +422,7 @@ static int play_msg(sess_t *s, smsg_t *m)
 static void play_draw(sess_t *s, screen_t *next)
 {
     const st_play_t *p = &s->st.play;
-    view_draw(p->g.game, next);
+    sess_view_draw(s, p->g.game, next);
     if (p->nwatchers > 0 && view_fits(next->w, next->h)) {
         char line[32];
         snprintf(line, sizeof line, " %d watching ", p->nwatchers);

@@ -7,6 +7,7 @@
 #include "log.h"
 #include "session.h"
 #include "view.h"
+#include "view_cache.h"
 
 /* Alternate screen, hidden cursor, normal cursor keys, numeric keypad. */
 static void terminal_setup(sess_t *s)
@@ -54,10 +55,14 @@ void sess_render(sess_t *s)
     }
     s->owe_frame = 0;
     screen_t *next = &srv->next;
+    /* A state that draws a game draws it over the frame the client shows
+     * (sess_view_draw); the others draw whole screens. */
+    view_cache_begin(&s->view, s->shown.w == s->w && s->shown.h == s->h);
     /* view_draw clears the grid itself: resize (which clears too) only
      * when the size changes. */
     if ((next->w != s->w || next->h != s->h) &&
         screen_resize(next, s->w, s->h) != 0) {
+        view_cache_end(&s->view, 0);
         sess_close(s, "out of memory", 0, NULL);
         return;
     }
@@ -71,18 +76,42 @@ void sess_render(sess_t *s)
     }
     buf_reset(&srv->enc);
     int rc;
-    if (s->shown.w != next->w || s->shown.h != next->h)
+    uint8_t rows[VIEW_CACHE_MAX_ROWS];
+    int some_rows = 0;
+    if (s->shown.w != next->w || s->shown.h != next->h) {
         rc = screen_paint(next, &s->term, &srv->enc);
-    else
+    } else if (view_cache_rows(&s->view, rows, next->h)) {
+        /* The host's lines: the notice (a log row, marked already) and
+         * sess_overlay_line's, on row 0 or a log row. */
+        rows[0] = 1;
+        some_rows = 1;
+        rc = screen_diff_rows(&s->shown, next, rows, &s->term, &srv->enc);
+    } else {
         rc = screen_diff(&s->shown, next, &s->term, &srv->enc);
-    if (rc != 0 || screen_copy(&s->shown, next) != 0) {
+    }
+    if (rc == 0 && some_rows)
+        screen_copy_rows(&s->shown, next, rows); /* the others are equal */
+    else if (rc == 0)
+        rc = screen_copy(&s->shown, next);
+    if (rc != 0) {
+        view_cache_end(&s->view, 0);
         sess_close(s, "frame too large", 0, NULL);
         return;
     }
+    view_cache_end(&s->view, 1);
     sess_send(s, srv->enc.data, srv->enc.len);
     /* The frame marker: invisible to terminals, and tells a client (our
      * tests, the load generator) that a key's whole answer has arrived. */
     tconn_nop(&s->tc);
+}
+
+void sess_view_draw(sess_t *s, const game_t *g, screen_t *next)
+{
+    if (view_cache_wants_prime(&s->view, next->w, next->h) &&
+        screen_copy(next, &s->shown) != 0)
+        view_cache_reset(&s->view); /* cannot happen: same size, no room
+                                       needed; drawn in full then */
+    view_draw_cached(g, &s->view, next);
 }
 
 void sess_overlay_line(screen_t *next, const char *text, uint8_t bg)

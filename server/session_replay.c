@@ -128,7 +128,7 @@ static void replay_key(sess_t *s, int key)
 static void replay_draw(sess_t *s, screen_t *next)
 {
     const st_replay_t *r = &s->st.replay;
-    view_draw(r->player.game, next);
+    sess_view_draw(s, r->player.game, next);
     if (!view_fits(next->w, next->h))
         return;
     char line[128];

@@ -161,7 +161,7 @@ static void watch_draw(sess_t *s, screen_t *next)
                     COL_DEFAULT, 0);
         return;
     }
-    view_draw(w->game, next);
+    sess_view_draw(s, w->game, next);
     if (view_fits(next->w, next->h)) {
         char line[64];
         snprintf(line, sizeof line, " Watching %s - q leaves ", w->name);

@@ -2,9 +2,12 @@
  *
  * The bot (bot.h) plays a script of games (exploring, fighting, resting) of
  * at least MIN_TURNS turns in all, untimed. Each run then replays the keys
- * through the whole server-side turn: game_key, view_draw at 80x24,
- * screen_diff against the previous frame and screen_copy (what
- * server/session_play.c does per key), timing each stage; and replays them
+ * through the whole server-side turn twice, timing each stage: as the
+ * server draws a frame (server/session_render.c: the frame the client
+ * shows copied, view_draw_cached over it, screen_diff_rows, the frame kept)
+ * and, as the baseline in the same run, the whole-frame path the server
+ * used before (view_draw at 80x24, screen_diff against the previous frame,
+ * screen_copy); both must send the same bytes (checked). It replays them
  * again timing the steps inside a turn that are not functions of their own
  * on the host's path: field of view, the Dijkstra (BFS) distance map, the
  * flee map, and the monsters' decisions. Each step runs REPS times back to
@@ -12,7 +15,12 @@
  * map once). Every number is the median of RUNS runs. The monsters' phase
  * is static in the core: monster_phase below makes the same public calls.
  *
- *   bench_core [MIN_TURNS] [RUNS]      (defaults 10000 and 5) */
+ *   bench_core [MIN_TURNS] [RUNS]      (defaults 10000 and 5)
+ *   bench_core --instructions [MIN_TURNS]
+ *       replays the script once through each path, untimed, for a count of
+ *       instructions under callgrind (run-bench.sh): the inclusive cost of
+ *       replay_key, frame_full and frame_cached, divided by the keys it
+ *       prints. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +35,7 @@
 #include "screen.h"
 #include "screen_diff.h"
 #include "view.h"
+#include "view_cache.h"
 
 #define REPS 4
 #define NEW_GAMES 2000
@@ -73,42 +82,114 @@ typedef struct result {
     double ns[ST_COUNT];   /* per call */
     double turns_per_s;
     double bytes_per_turn;
+    uint64_t bytes_hash;   /* of every byte sent, in order */
 } result_t;
 
+/* What the host keeps per client: the frame it shows, the encoder's idea
+ * of its terminal, the view cache; and the loop's scratch frame. */
 static screen_t shown, next;
+static term_state_t term;
+static view_cache_t cache;
 static buf_t out;
 
+static uint64_t hash_bytes(uint64_t h, const buf_t *b)
+{
+    for (size_t i = 0; i < b->len; i++)
+        h = (h ^ (uint8_t)b->data[i]) * 0x100000001b3u; /* FNV-1a */
+    return h;
+}
+
+/* One key's turn (a function of its own for callgrind's count). */
+static __attribute__((noinline)) int replay_key(game_t *g, int key)
+{
+    return game_key(g, key);
+}
+
+/* The stages of a frame, for the timings: draw, diff, keep. */
+typedef struct stages {
+    uint64_t t[3];
+} stages_t;
+
+/* Notes when stage i ended (st NULL: untimed, for callgrind). */
+static void stamp(stages_t *st, int i)
+{
+    if (st)
+        st->t[i] = now_ns();
+}
+
+/* The baseline: the whole frame drawn and diffed. */
+static __attribute__((noinline)) void frame_full(const game_t *g,
+                                                 stages_t *st)
+{
+    view_draw(g, &next);
+    stamp(st, 0);
+    screen_diff(&shown, &next, &term, &out);
+    stamp(st, 1);
+    screen_copy(&shown, &next);
+    stamp(st, 2);
+}
+
+/* As session_render.c draws a frame of a game. */
+static __attribute__((noinline)) void frame_cached(const game_t *g,
+                                                   stages_t *st)
+{
+    uint8_t rows[VIEW_CACHE_MAX_ROWS];
+    view_cache_begin(&cache, 1);
+    if (view_cache_wants_prime(&cache, next.w, next.h))
+        screen_copy(&next, &shown);
+    view_draw_cached(g, &cache, &next);
+    stamp(st, 0);
+    int some_rows = view_cache_rows(&cache, rows, next.h);
+    if (some_rows) {
+        rows[0] = 1; /* as the host: its line beside the map */
+        screen_diff_rows(&shown, &next, rows, &term, &out);
+    } else {
+        screen_diff(&shown, &next, &term, &out);
+    }
+    stamp(st, 1);
+    if (some_rows)
+        screen_copy_rows(&shown, &next, rows);
+    else
+        screen_copy(&shown, &next);
+    view_cache_end(&cache, 1);
+    stamp(st, 2);
+}
+
+enum { PATH_CACHED, PATH_FULL, PATHS };
+
 /* Replays the script through the host's per-key path. */
-static void run_pipeline(const bot_script_t *s, double overhead, result_t *r)
+static void run_pipeline(const bot_script_t *s, int path, double overhead,
+                         result_t *r)
 {
     double sum[ST_COUNT] = { 0 };
     long turns = 0, keys = 0;
     size_t bytes = 0;
+    uint64_t hash = 0xcbf29ce484222325u;
     for (int gi = 0; gi < s->ngames; gi++) {
         const bot_game_t *bg = &s->games[gi];
         game_t *g = game_new(bg->seed, NULL);
-        term_state_t term;
         memset(&term, 0, sizeof term);
         term_state_reset(&term);
+        view_cache_reset(&cache); /* a new client: painted in full */
         view_draw(g, &shown);
         buf_reset(&out);
         screen_paint(&shown, &term, &out);
         for (int k = 0; k < bg->nkeys; k++) {
             buf_reset(&out);
+            stages_t st;
             uint64_t t0 = now_ns();
-            turns += game_key(g, bg->keys[k]);
+            turns += replay_key(g, bg->keys[k]);
             uint64_t t1 = now_ns();
-            view_draw(g, &next);
-            uint64_t t2 = now_ns();
-            screen_diff(&shown, &next, &term, &out);
-            uint64_t t3 = now_ns();
-            screen_copy(&shown, &next);
-            uint64_t t4 = now_ns();
+            if (path == PATH_FULL)
+                frame_full(g, &st);
+            else
+                frame_cached(g, &st);
             sum[ST_KEY] += (double)(t1 - t0) - overhead;
-            sum[ST_VIEW] += (double)(t2 - t1) - overhead;
-            sum[ST_DIFF] += (double)(t3 - t2) - overhead;
-            sum[ST_COPY] += (double)(t4 - t3) - overhead;
+            sum[ST_VIEW] += (double)(st.t[0] - t1) - overhead;
+            sum[ST_DIFF] += (double)(st.t[1] - st.t[0]) - overhead;
+            sum[ST_COPY] += (double)(st.t[2] - st.t[1]) - overhead;
             bytes += out.len;
+            hash = hash_bytes(hash, &out);
             keys++;
         }
         game_free(g);
@@ -119,6 +200,7 @@ static void run_pipeline(const bot_script_t *s, double overhead, result_t *r)
     r->ns[ST_TURN] = total / (double)keys;
     r->turns_per_s = (double)turns / (total / 1e9);
     r->bytes_per_turn = (double)bytes / (double)keys;
+    r->bytes_hash = hash;
 }
 
 /* The monsters' half of a turn as game.c does it (monsters_act is static
@@ -229,8 +311,44 @@ static double med_of(const result_t *res, int n, int field)
     return median(v, n);
 }
 
+/* --instructions: each path once, untimed; run-bench.sh reads callgrind's
+ * inclusive counts of replay_key, frame_full and frame_cached. */
+static int count_instructions(const bot_script_t *s)
+{
+    long keys = 0;
+    for (int path = 0; path < PATHS; path++) {
+        for (int gi = 0; gi < s->ngames; gi++) {
+            const bot_game_t *bg = &s->games[gi];
+            game_t *g = game_new(bg->seed, NULL);
+            memset(&term, 0, sizeof term);
+            term_state_reset(&term);
+            view_cache_reset(&cache);
+            view_draw(g, &shown);
+            buf_reset(&out);
+            screen_paint(&shown, &term, &out);
+            for (int k = 0; k < bg->nkeys; k++) {
+                buf_reset(&out);
+                replay_key(g, bg->keys[k]);
+                if (path == PATH_FULL)
+                    frame_full(g, NULL);
+                else
+                    frame_cached(g, NULL);
+                keys++;
+            }
+            game_free(g);
+        }
+    }
+    printf("keys per path: %ld\n", keys / PATHS);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    int instr = argc > 1 && strcmp(argv[1], "--instructions") == 0;
+    if (instr) {
+        argc--;
+        argv++;
+    }
     long min_turns = argc > 1 ? atol(argv[1]) : 10000;
     int runs = argc > 2 ? atoi(argv[2]) : 5;
     if (runs < 1)
@@ -242,18 +360,27 @@ int main(int argc, char **argv)
     if (screen_init(&shown, 80, 24) || screen_init(&next, 80, 24))
         return 1;
     buf_init(&out, 0);
+    if (instr)
+        return count_instructions(&s);
     double overhead = timer_overhead();
 
-    result_t res[MAX_RUNS];
-    memset(res, 0, sizeof res);
+    /* res: the server's path (and the steps inside a turn); base: the
+     * whole-frame path, alternating with it run by run. */
+    static result_t res[MAX_RUNS], base[MAX_RUNS];
     for (int i = 0; i < runs; i++) {
-        run_pipeline(&s, overhead, &res[i]);
+        run_pipeline(&s, PATH_CACHED, overhead, &res[i]);
+        run_pipeline(&s, PATH_FULL, overhead, &base[i]);
         run_steps(&s, overhead, &res[i]);
         run_new(&res[i]);
+        if (base[i].bytes_hash != res[i].bytes_hash) {
+            fprintf(stderr, "bench_core: the two paths sent different bytes\n");
+            return 1;
+        }
     }
-    double tps[MAX_RUNS], bpt[MAX_RUNS];
+    double tps[MAX_RUNS], bpt[MAX_RUNS], btps[MAX_RUNS];
     for (int i = 0; i < runs; i++) {
         tps[i] = res[i].turns_per_s;
+        btps[i] = base[i].turns_per_s;
         bpt[i] = res[i].bytes_per_turn;
     }
 
@@ -262,7 +389,9 @@ int main(int argc, char **argv)
            "(explore %ld, fight %ld, walk to a monster %ld, rest %ld, "
            "pick up or use items %ld, stairs %ld; %d games ended in death).\n"
            "Median of %d runs; %d calls per turn for the steps inside a "
-           "turn; timer overhead %.0f ns subtracted.\n\n",
+           "turn; timer overhead %.0f ns subtracted. The server's frame\n"
+           "(drawn over the one before: view_cache) against the whole-frame "
+           "path before it, in the same run; both sent the same bytes.\n\n",
            s.ngames, s.ngames, s.keys, s.turns, s.kinds[BOT_EXPLORE],
            s.kinds[BOT_FIGHT], s.kinds[BOT_CHASE], s.kinds[BOT_REST],
            s.kinds[BOT_ITEM], s.kinds[BOT_DESCEND], s.died, runs, REPS,
@@ -280,16 +409,26 @@ int main(int argc, char **argv)
            s.kinds[BOT_ITEM]);
     printf("| game_key: one whole turn (player, FOV, monsters) | %.0f | - |\n",
            med_of(res, runs, ST_KEY));
-    printf("| view_draw (80x24) | %.0f | - |\n", med_of(res, runs, ST_VIEW));
-    printf("| screen_diff (80x24, previous frame to this one) | %.0f | - |\n",
-           med_of(res, runs, ST_DIFF));
+    printf("| drawing: view_draw_cached over the frame shown (was view_draw: %.0f) | %.0f | - |\n",
+           med_of(base, runs, ST_VIEW), med_of(res, runs, ST_VIEW));
+    printf("| diff: screen_diff_rows, rows the view left alone skipped (was screen_diff: %.0f) | %.0f | - |\n",
+           med_of(base, runs, ST_DIFF), med_of(res, runs, ST_DIFF));
     printf("| screen_copy (the server keeps what the client shows) | %.0f | - |\n",
            med_of(res, runs, ST_COPY));
     printf("| **a whole turn as the server runs it** (game_key + view + diff + copy) | %.0f | <= 10,000 |\n",
            med_of(res, runs, ST_TURN));
+    printf("| the same with the whole-frame path (the baseline) | %.0f | - |\n",
+           med_of(base, runs, ST_TURN));
+    printf("| drawing, diff and copy: this path / the whole-frame path | %.2f | - |\n",
+           (med_of(res, runs, ST_VIEW) + med_of(res, runs, ST_DIFF) +
+            med_of(res, runs, ST_COPY)) /
+               (med_of(base, runs, ST_VIEW) + med_of(base, runs, ST_DIFF) +
+                med_of(base, runs, ST_COPY)));
     printf("\n| measure | value | target |\n|---|---|---|\n");
     printf("| turns per second, one core (drawing and diffing included) | %.0f | >= 100,000 |\n",
            median(tps, runs));
+    printf("| the same with the whole-frame path | %.0f | - |\n",
+           median(btps, runs));
     printf("| bytes per turn sent (diff) | %.0f | - |\n", median(bpt, runs));
     printf("| new game (game_new + game_free: dungeon, monsters, FOV), µs | %.1f | < 100 |\n",
            med_of(res, runs, ST_NEW) / 1000.0);

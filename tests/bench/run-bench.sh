@@ -3,6 +3,10 @@
 # this). A benchmark, not a test: nothing here asserts a time.
 #
 #   core     build/rel/tests/bench/bench_core     one game, turns per second
+#   instr    the same under callgrind: instructions per key of the turn and
+#            of the frame (the server's path against the whole-frame path),
+#            and of a whole server loop under bench_load (needs valgrind;
+#            skipped without it)
 #   output   build/rel/tests/bench/bench_output   bytes per turn vs full redraw
 #                                                  and ncurses
 #   load     build/rel/tests/bench/bench_load     N telnet sessions against a
@@ -26,7 +30,7 @@ cd "$(dirname "$0")/../.."
 B=${BENCH_BIN_DIR:-build/rel/tests/bench}
 ROGUED=${ROGUED_REL_BIN:-build/rel/rogued}
 ROWS=${BENCH_ROWS:-1:1:10,100:1:10,1000:1:10,10000:1:15:1,10000:1:15:2,1000:5:10,1000:50:10:1,1000:50:10:2}
-ONLY=${BENCH_ONLY:-core output load store watch balance}
+ONLY=${BENCH_ONLY:-core instr output load store watch balance}
 
 wants() { case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
 
@@ -51,6 +55,66 @@ if wants core; then
     echo
     echo "## 1. Core"
     run "$B/bench_core" 10000 5
+fi
+# callgrind_annotate's inclusive count of function $2 in callgrind file $1.
+inclusive() {
+    callgrind_annotate --inclusive=yes "$1" 2>/dev/null |
+        awk -v f=":$2 " 'index($0, f) && $1 ~ /^[0-9,]+$/ { gsub(",", "", $1); print $1; exit }'
+}
+
+if wants instr; then
+    echo
+    echo "## 1b. Instructions per key (callgrind)"
+    if ! command -v valgrind >/dev/null || ! command -v callgrind_annotate >/dev/null; then
+        echo
+        echo "(skipped: valgrind is not installed)"
+    else
+        tmp=$(mktemp -d /tmp/rogued-bench-instr.XXXXXX)
+        echo
+        echo "\$ valgrind --tool=callgrind $B/bench_core --instructions 3000"
+        keys=$(valgrind --tool=callgrind --callgrind-out-file="$tmp/core.cg" \
+               "$B/bench_core" --instructions 3000 2>/dev/null |
+               awk '/keys per path/ { print $4 }')
+        turn=$(inclusive "$tmp/core.cg" replay_key)
+        full=$(inclusive "$tmp/core.cg" frame_full)
+        cached=$(inclusive "$tmp/core.cg" frame_cached)
+        echo
+        echo "Counted by callgrind, so the same on a busy machine: the bot's script"
+        echo "replayed once through each path ($keys keys, 80x24)."
+        echo
+        echo "| per key | instructions | / whole-frame path |"
+        echo "|---|---|---|"
+        awk -v k="$keys" -v t="$turn" -v f="$full" -v c="$cached" 'BEGIN {
+            printf "| the turn (game_key) | %.0f | - |\n", t / k / 2
+            printf "| the frame, whole-frame path (view_draw, screen_diff, screen_copy) | %.0f | 1.00 |\n", f / k
+            printf "| the frame as the server draws it (view_draw_cached over the frame shown, screen_diff_rows, screen_copy) | %.0f | %.2f |\n", c / k, c / f
+        }'
+        # A whole server under callgrind: 20 sessions x 5 keys/s for 20 s of
+        # bench_load's random walk, every game from seed 42 (so the same keys
+        # play the same games every run); its loop's instructions per key
+        # offered (the sessions' set-up included).
+        printf '#!/bin/sh\nexec valgrind --tool=callgrind --callgrind-out-file=%s/server.%%p.cg "%s" "$@"\n' \
+            "$tmp" "$(cd "$(dirname "$ROGUED")" && pwd)/$(basename "$ROGUED")" > "$tmp/server.sh"
+        chmod +x "$tmp/server.sh"
+        run "$B/bench_load" --server "$tmp/server.sh" --rows 20:5:20 --arg --seed --arg 42
+        cg=$(ls "$tmp"/server.*.cg 2>/dev/null | head -1)
+        if [ -n "$cg" ]; then
+            loop=$(inclusive "$cg" uv_run)
+            render=$(inclusive "$cg" sess_render)
+            readk=$(inclusive "$cg" on_read)
+            echo
+            echo "That server under callgrind (its loop, uv_run; 2,000 keys offered):"
+            echo
+            echo "| per key offered | instructions |"
+            echo "|---|---|"
+            awk -v l="$loop" -v r="$render" -v i="$readk" 'BEGIN {
+                printf "| the loop, all of it (reads, turns, frames, writes; set-up included) | %.0f |\n", l / 2000
+                printf "| of which reading a key and its turn (on_read) | %.0f |\n", i / 2000
+                printf "| of which the frame (sess_render) | %.0f |\n", r / 2000
+            }'
+        fi
+        rm -rf "$tmp"
+    fi
 fi
 if wants output; then
     echo

@@ -1,0 +1,228 @@
+/* view_cache.c - the play screen drawn over its previous frame, changing
+ * only what changed (view_cache.h says what is remembered and why). */
+#include "view_cache.h"
+
+#include <string.h>
+
+#include "view.h"
+
+static void forget(view_cache_t *c)
+{
+    c->valid = 0;
+    c->incremental = 0;
+}
+
+void view_cache_reset(view_cache_t *c)
+{
+    memset(c, 0, sizeof *c);
+}
+
+void view_cache_begin(view_cache_t *c, int may_reuse)
+{
+    c->primed = (uint8_t)(may_reuse && c->valid);
+    c->used = 0;
+    c->incremental = 0; /* until this frame is drawn so */
+}
+
+/* The modes that draw the play screen and nothing over it. */
+static int plain_mode(const game_t *g)
+{
+    return g->mode == MODE_PLAY || g->mode == MODE_QUIT_PROMPT ||
+           g->mode == MODE_OVER;
+}
+
+int view_cache_wants_prime(const view_cache_t *c, int w, int h)
+{
+    return c->valid && c->primed && c->w == w && c->h == h;
+}
+
+static void blank_cells(cell_t *row, int n)
+{
+    /* Two cells a store. */
+    cell_t blank = cell_make(' ', COL_DEFAULT, COL_DEFAULT, 0);
+    uint32_t word;
+    memcpy(&word, &blank, sizeof word);
+    uint64_t pair = (uint64_t)word << 32 | word;
+    int x = 0;
+    for (; x + 2 <= n; x += 2)
+        memcpy(&row[x], &pair, sizeof pair);
+    if (x < n)
+        memcpy(&row[x], &word, sizeof word);
+}
+
+static int is_blank_cell(const cell_t *c)
+{
+    cell_t blank = cell_make(' ', COL_DEFAULT, COL_DEFAULT, 0);
+    return memcmp(c, &blank, sizeof blank) == 0;
+}
+
+/* The look indices of map row y, a chunk at a time, into words: 1 if every
+ * tile and flag is in range (then each word is what view_look8 gives for
+ * its chunk, found without a test per chunk), 0 if not (then use
+ * view_look8). */
+static int row_looks(const game_t *g, int y, uint64_t words[VIEW_CHUNKS_X])
+{
+    const uint64_t ones = 0x0101010101010101u;
+    uint64_t any_t = 0, any_seen = 0, any_3 = 0;
+    for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
+        uint64_t t, lit, known;
+        memcpy(&t, &g->map.tile[y][cx * 8], 8);
+        memcpy(&lit, &g->visible[y][cx * 8], 8);
+        memcpy(&known, &g->map.explored[y][cx * 8], 8);
+        any_t |= t;
+        any_seen |= lit | known;
+        any_3 |= t & t >> 1;
+        /* Nothing seen: view_look8 gives 0 whatever the tiles. */
+        words[cx] = (lit | known) ? (t << 2 | lit << 1 | known) : 0;
+    }
+    /* Tiles 0-2 and flags 0-1 only: view_look8's fast test, for the row. */
+    return (any_seen & ~ones) == 0 && (any_t & ~(3 * ones)) == 0 &&
+           (any_3 & ones) == 0;
+}
+
+/* The values the status line shows (view_status). */
+static void status_values(const game_t *g, int32_t v[8])
+{
+    const player_t *p = &g->player;
+    v[0] = p->hp;
+    v[1] = p->max_hp;
+    v[2] = p->level;
+    v[3] = p->xp;
+    v[4] = p->gold;
+    v[5] = g->depth;
+    v[6] = (int32_t)g->turn;
+    v[7] = p->poison > 0;
+}
+
+static int decimal_digits(uint32_t v)
+{
+    int n = 1;
+    while (v >= 10) {
+        v /= 10;
+        n++;
+    }
+    return n;
+}
+
+/* 1 if the status values were and are those of a line that differs only
+ * in the turn's digits: the turn changed, to as many digits, nothing else
+ * did, and nothing follows it (no "Poisoned"). */
+static int turn_only(const int32_t was[8], const int32_t now[8])
+{
+    return was[6] != now[6] && memcmp(was, now, 6 * sizeof *now) == 0 &&
+           was[7] == 0 && now[7] == 0 &&
+           decimal_digits((uint32_t)was[6]) == decimal_digits((uint32_t)now[6]);
+}
+
+/* Blanks the cells right of the map in map row y that are not; 1 if any
+ * was not. */
+static int blank_right(screen_t *s, int y)
+{
+    cell_t *row = screen_at(s, 0, y);
+    cell_t blank = cell_make(' ', COL_DEFAULT, COL_DEFAULT, 0);
+    int dirty = 0;
+    for (int x = MAP_W; x < s->w; x++)
+        dirty |= memcmp(&row[x], &blank, sizeof blank) != 0;
+    if (dirty)
+        blank_cells(&row[MAP_W], s->w - MAP_W);
+    return dirty;
+}
+
+void view_draw_cached(const game_t *g, view_cache_t *c, screen_t *s)
+{
+    c->used = 1;
+    c->map_rows = 0;
+    c->status_drawn = 0;
+    c->incremental = 0;
+    if (!view_fits(s->w, s->h) || !plain_mode(g)) {
+        view_draw(g, s);
+        forget(c);
+        return;
+    }
+    /* Not primed: s holds anything. The map and the log are drawn right
+     * whatever s holds; only the status line relies on it. */
+    int full = !view_cache_wants_prime(c, s->w, s->h);
+    c->w = s->w;
+    c->h = s->h;
+    /* The map above its last row (the log's first): a chunk is rewritten
+     * when its cells are not its looks (they changed, or a mover was drawn
+     * over them); then every mover. */
+    for (int y = 0; y < MAP_H - 1; y++) {
+        uint64_t words[VIEW_CHUNKS_X];
+        if (!row_looks(g, y, words))
+            for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
+                words[cx] = view_look8(g, y, cx * 8);
+        uint64_t any = 0;
+        for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
+            any |= words[cx];
+        int changed = 0;
+        if (any == 0) {
+            /* Nothing seen in the whole row (common early on a level): blank
+             * if its first cell is and each cell equals the next. */
+            cell_t *row = screen_at(s, 0, y);
+            if (!is_blank_cell(&row[0]) ||
+                memcmp(&row[0], &row[1], (MAP_W - 1) * sizeof *row) != 0) {
+                blank_cells(row, MAP_W);
+                changed = 1;
+            }
+        } else {
+            for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
+                changed |= view_update_look8(s, y, cx * 8, words[cx]);
+        }
+        c->map_rows |= (uint32_t)changed << y;
+    }
+    uint8_t movers[(VIEW_CHUNKS + 7) / 8];
+    memset(movers, 0, sizeof movers);
+    view_movers(g, s, movers);
+    /* The movers' rows (a few bits set). */
+    for (int b = 0; b < (int)sizeof movers; b++)
+        for (unsigned bits = movers[b]; bits; bits &= bits - 1) {
+            int y = (b * 8 + __builtin_ctz(bits)) / VIEW_CHUNKS_X;
+            if (y < MAP_H - 1)
+                c->map_rows |= 1u << y;
+        }
+    /* Right of the map the view draws nothing; the host may have. */
+    if (s->w > MAP_W)
+        for (int y = 0; y < MAP_H - 1; y++)
+            if (blank_right(s, y))
+                c->map_rows |= 1u << y;
+    /* The log, always: a few lines, and the host writes over them. */
+    for (int y = MAP_H - 1; y < s->h - 1; y++)
+        blank_cells(screen_at(s, 0, y), s->w);
+    view_log(g, s);
+    int32_t v[8];
+    status_values(g, v);
+    if (!full && turn_only(c->status, v) && c->turn_x >= 0) {
+        /* Only the turn, with as many digits, and nothing after it. */
+        view_status_turn(g, s, c->turn_x);
+        c->status[6] = v[6];
+        c->status_drawn = 1;
+    } else if (full || memcmp(v, c->status, sizeof v) != 0) {
+        blank_cells(screen_at(s, 0, s->h - 1), s->w);
+        c->turn_x = view_status(g, s);
+        memcpy(c->status, v, sizeof v);
+        c->status_drawn = 1;
+    }
+    c->valid = 1;
+    c->incremental = (uint8_t)!full;
+}
+
+int view_cache_rows(const view_cache_t *c, uint8_t *rows, int h)
+{
+    if (!c->valid || !c->incremental || h != c->h || h > VIEW_CACHE_MAX_ROWS)
+        return 0;
+    for (int y = 0; y < MAP_H - 1; y++)
+        rows[y] = (uint8_t)(c->map_rows >> y & 1);
+    for (int y = MAP_H - 1; y < h - 1; y++)
+        rows[y] = 1;
+    rows[h - 1] = c->status_drawn;
+    return 1;
+}
+
+void view_cache_end(view_cache_t *c, int sent)
+{
+    if (!c->used || !sent)
+        forget(c);
+    c->primed = 0;
+    c->used = 0;
+}

@@ -1,0 +1,87 @@
+/* view_cache.h - draws a game into the screen that holds its previous frame,
+ * changing only what changed.
+ *
+ * view_draw redraws all 1,680 map cells, the log and the status line every
+ * key, although a key changes a few dozen cells. view_draw_cached starts
+ * from the frame the client shows: it rewrites only the chunks of 8 map
+ * tiles whose cells are not what the game's tiles look like now (compared
+ * as words, so the cells it finds right need no writing and it learns what
+ * changed from the game and the screen alone, never missing a change: it
+ * needs no help from the game), then the movers (items, monsters, the
+ * player), the log, and the status line only when the values on it
+ * changed (only the turn's digits when only the turn did). It marks the rows it may have changed, so that the encoder
+ * compares only those (screen_diff_rows).
+ *
+ * The cache itself is about 50 bytes (a session keeps one, and memory per session
+ * is a target; keeping each chunk's looks instead would save comparing
+ * them with the screen, at 0.8 KB a session): the status line's values,
+ * the size of the frame it drew last and whether the client shows it.
+ * The host keeps its side: the screen passed in holds the cache's last frame
+ * when view_cache_wants_prime says so (the host fills it from what it sent),
+ * and it tells the cache when a frame was not sent or drawn another way.
+ *
+ * The result is the same, cell for cell, as view_draw's, and the bytes sent
+ * the same as the whole-frame path's (tests/unit/test_view_cache.c checks
+ * that over many games). Only the play screen (the map, log and status
+ * line: MODE_PLAY, MODE_QUIT_PROMPT, MODE_OVER) is drawn incrementally; the
+ * other modes and a terminal too small are drawn by view_draw in full, and
+ * the status line of the frame after them in full too. */
+#ifndef ROGUE_VIEW_CACHE_H
+#define ROGUE_VIEW_CACHE_H
+
+#include <stdint.h>
+
+#include "game.h"
+#include "screen.h"
+#include "view_parts.h"
+
+/* What the last frame drawn with the cache showed. All zero: nothing. */
+typedef struct view_cache {
+    int w, h;                        /* its size */
+    uint8_t valid;                   /* the fields below describe it */
+    uint8_t primed;                  /* the screen now passed holds it */
+    uint8_t used;                    /* a frame was drawn with the cache
+                                        since view_cache_begin */
+    uint8_t incremental;             /* the last frame was drawn over the
+                                        one before */
+    uint8_t status_drawn;            /* the last frame drew the status
+                                        line (it drew incrementally) */
+    uint32_t map_rows;               /* ...and wrote in these map rows */
+    int32_t status[8];               /* the status line's values */
+    int32_t turn_x;                  /* where the turn's digits begin on
+                                        it (-1: the line was cut) */
+} view_cache_t;
+
+/* Forgets everything: the next frame is drawn in full. */
+void view_cache_reset(view_cache_t *c);
+
+/* Begins a frame. may_reuse: the caller can provide the last frame the
+ * cache drew (it keeps what it sent). The frame's drawing then calls
+ * view_draw_cached (with the screen filled by the caller when
+ * view_cache_wants_prime says so), or draws something else; either way
+ * view_cache_end follows. */
+void view_cache_begin(view_cache_t *c, int may_reuse);
+
+/* 1 if view_draw_cached would draw incrementally at w x h: the caller
+ * should then fill the screen with the cache's last frame first. */
+int view_cache_wants_prime(const view_cache_t *c, int w, int h);
+
+/* Draws g into s as view_draw does. If view_cache_wants_prime was 1 for
+ * s's size, s must hold the cache's last frame (plus anything drawn over
+ * the log rows or right of the map since: those are redrawn); otherwise s
+ * may hold anything. */
+void view_draw_cached(const game_t *g, view_cache_t *c, screen_t *s);
+
+/* After view_draw_cached: 1 if it drew incrementally, then rows[y] (for
+ * the h rows of the screen, h at most VIEW_CACHE_MAX_ROWS) is 1 for each
+ * row it may have changed and 0 for the rows it left as they were
+ * (screen_diff_rows need not look at those). 0 if it drew in full. */
+#define VIEW_CACHE_MAX_ROWS 256
+int view_cache_rows(const view_cache_t *c, uint8_t *rows, int h);
+
+/* Ends a frame: sent is 1 if the screen drawn is what the client now
+ * shows (the caller keeps it for the next frame), 0 if not. A frame not
+ * drawn with the cache (another state's screen) invalidates it. */
+void view_cache_end(view_cache_t *c, int sent);
+
+#endif

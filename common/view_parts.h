@@ -1,0 +1,144 @@
+/* view_parts.h - the pieces of the play screen, shared by the whole-frame
+ * view (view.c) and the incremental one (view_cache.c), so that both draw
+ * every cell by the same rules. Internal to the view: the host uses view.h
+ * and view_cache.h.
+ *
+ * The play screen: the map's base layer (each tile's look from its kind and
+ * whether it is lit or explored), the movers over it (items where last seen,
+ * monsters in view, the player), the log from the map's last row down to the
+ * row above the status line, the status line. */
+#ifndef ROGUE_VIEW_PARTS_H
+#define ROGUE_VIEW_PARTS_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "game.h"
+#include "screen.h"
+
+_Static_assert(MAP_W % 8 == 0, "the map is drawn 8 tiles at a time");
+
+/* The map is handled in chunks of 8 tiles of one row. */
+#define VIEW_CHUNKS_X (MAP_W / 8)
+#define VIEW_CHUNKS (MAP_H * VIEW_CHUNKS_X)
+
+/* The look of a tile by its index tile * 4 + 2 * lit + explored (lit wins
+ * over remembered; nothing known is blank). */
+#define VIEW_LOOKS 12
+#define VIEW_LOOK_CELL(ch, fg) { ch, fg, COL_DEFAULT, 0, 0 }
+#define VIEW_LOOK_0 VIEW_LOOK_CELL(' ', COL_DEFAULT)   /* TILE_WALL */
+#define VIEW_LOOK_1 VIEW_LOOK_CELL('#', COL_GREY)
+#define VIEW_LOOK_2 VIEW_LOOK_CELL('#', COL_BWHITE)
+#define VIEW_LOOK_3 VIEW_LOOK_CELL('#', COL_BWHITE)
+#define VIEW_LOOK_4 VIEW_LOOK_CELL(' ', COL_DEFAULT)   /* TILE_FLOOR */
+#define VIEW_LOOK_5 VIEW_LOOK_CELL('.', COL_GREY)
+#define VIEW_LOOK_6 VIEW_LOOK_CELL('.', COL_WHITE)
+#define VIEW_LOOK_7 VIEW_LOOK_CELL('.', COL_WHITE)
+#define VIEW_LOOK_8 VIEW_LOOK_CELL(' ', COL_DEFAULT)   /* TILE_STAIRS */
+#define VIEW_LOOK_9 VIEW_LOOK_CELL('>', COL_GREY)
+#define VIEW_LOOK_10 VIEW_LOOK_CELL('>', COL_BYELLOW)
+#define VIEW_LOOK_11 VIEW_LOOK_CELL('>', COL_BYELLOW)
+extern const cell_t view_look[VIEW_LOOKS];
+/* view_look_pair[a * VIEW_LOOKS + b]: the looks of a tile and the next.
+ * (Look indices are below 12: a pair index is below 144.) */
+extern const cell_t view_look_pair[VIEW_LOOKS * VIEW_LOOKS][2];
+
+/* The look indices of tiles x..x+7 of row y, one per byte (byte i is tile
+ * x + i): a tile kind past TILE_STAIRS counts as a wall, any non-zero flag
+ * as 1, so every byte is below VIEW_LOOKS. 0: none of them is lit or
+ * explored (all blank). */
+static inline uint64_t view_look8(const game_t *g, int y, int x)
+{
+    const uint64_t ones = 0x0101010101010101u;
+    uint64_t t, lit, known;
+    memcpy(&t, &g->map.tile[y][x], 8);
+    memcpy(&lit, &g->visible[y][x], 8);
+    memcpy(&known, &g->map.explored[y][x], 8);
+    if (((lit | known) & ~ones) == 0 && (t & ~(3 * ones)) == 0 &&
+        (t & t >> 1 & ones) == 0) {
+        /* Every tile 0-2 and every flag 0 or 1 (always, in practice): all
+         * eight at once, no byte carries into the next. */
+        if ((lit | known) == 0)
+            return 0;
+        return t << 2 | lit << 1 | known;
+    }
+    uint8_t idx[8];
+    for (int i = 0; i < 8; i++) {
+        int tt = g->map.tile[y][x + i] <= TILE_STAIRS ? g->map.tile[y][x + i]
+                                                      : TILE_WALL;
+        idx[i] = (uint8_t)(tt * 4 + (g->visible[y][x + i] != 0) * 2 +
+                           (g->map.explored[y][x + i] != 0));
+    }
+    uint64_t word;
+    memcpy(&word, idx, 8);
+    return word;
+}
+
+/* The pair indices (view_look_pair) of look indices `word` (view_look8):
+ * tiles 2p and 2p + 1 in bits 16p..16p+15, all four at once (below 144:
+ * no lane carries into the next). */
+static inline uint64_t view_pairs8(uint64_t word)
+{
+    const uint64_t lanes = 0x00ff00ff00ff00ffu;
+    return (word & lanes) * VIEW_LOOKS + (word >> 8 & lanes);
+}
+
+/* The two cells of pair index lane p of `pairs` as one 64-bit word (every
+ * bit of a cell is a field: screen.h). */
+static inline uint64_t view_pair_cells(uint64_t pairs, int p)
+{
+    uint64_t cells;
+    memcpy(&cells, view_look_pair[pairs >> (16 * p) & 0xffff], sizeof cells);
+    return cells;
+}
+
+/* Writes the 8 cells of look indices `word` (view_look8) from (x, y). */
+static inline void view_put_look8(screen_t *s, int y, int x, uint64_t word)
+{
+    cell_t *row = &s->cells[y * s->w + x];
+    uint64_t pairs = view_pairs8(word);
+    uint64_t c0 = view_pair_cells(pairs, 0), c1 = view_pair_cells(pairs, 1),
+             c2 = view_pair_cells(pairs, 2), c3 = view_pair_cells(pairs, 3);
+    memcpy(&row[0], &c0, sizeof c0);
+    memcpy(&row[2], &c1, sizeof c1);
+    memcpy(&row[4], &c2, sizeof c2);
+    memcpy(&row[6], &c3, sizeof c3);
+}
+
+/* Makes the 8 cells from (x, y) those of look indices `word` where they
+ * are not; 1 if any was not. */
+static inline int view_update_look8(screen_t *s, int y, int x, uint64_t word)
+{
+    cell_t *row = &s->cells[y * s->w + x];
+    uint64_t pairs = view_pairs8(word);
+    uint64_t c0 = view_pair_cells(pairs, 0), c1 = view_pair_cells(pairs, 1),
+             c2 = view_pair_cells(pairs, 2), c3 = view_pair_cells(pairs, 3);
+    uint64_t o[4];
+    memcpy(o, row, sizeof o);
+    if (((o[0] ^ c0) | (o[1] ^ c1) | (o[2] ^ c2) | (o[3] ^ c3)) == 0)
+        return 0;
+    memcpy(&row[0], &c0, sizeof c0);
+    memcpy(&row[2], &c1, sizeof c1);
+    memcpy(&row[4], &c2, sizeof c2);
+    memcpy(&row[6], &c3, sizeof c3);
+    return 1;
+}
+
+/* Draws the movers over the map: items where last seen (corpses under gold
+ * under things), monsters in view, the player. marks (may be NULL): the bit
+ * of each chunk (y * VIEW_CHUNKS_X + x / 8) a mover is drawn in is set. */
+void view_movers(const game_t *g, screen_t *s, uint8_t *marks);
+
+/* Draws the log into rows MAP_H - 1 .. h - 2: the first blanked, the others
+ * must be blank already. */
+void view_log(const game_t *g, screen_t *s);
+
+/* Draws the status line into the last row, which must be blank. Returns
+ * the column where the turn's digits begin (-1 if the line was cut). */
+int view_status(const game_t *g, screen_t *s);
+
+/* Writes the turn's digits (as view_status does) from column x of the
+ * status line: what changes on most keys, when nothing else on it does. */
+void view_status_turn(const game_t *g, screen_t *s, int x);
+
+#endif

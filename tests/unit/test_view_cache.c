@@ -1,0 +1,325 @@
+/* test_view_cache.c - the incremental view (view_cache.h) sends exactly the
+ * bytes of the whole-frame path.
+ *
+ * Two hosts watch the same game frame by frame. The reference draws every
+ * frame from scratch (view_draw) and diffs it against what its client shows
+ * (screen_diff, or screen_paint after a resize or a repaint). The other does
+ * what server/session_render.c does: begins the frame, fills the screen
+ * with what its client shows when the cache asks for it, draws with
+ * view_draw_cached, writes the host's lines over the log (the notice, the
+ * watch line), diffs against what its client shows (screen_diff_rows, told
+ * which rows the cache left alone), keeps the frame and ends it. Every
+ * frame's bytes and the encoder's terminal state must be equal.
+ *
+ * The games: many seeds under every combat ruleset, thousands of keys each
+ * from a weighted random mix (autoexplore, travel and the stairs, which go
+ * deep and get the player killed; walking, resting, picking up; the pack
+ * menus with letters, aiming a scroll with cursor keys, clicks, Enter and
+ * Esc; looking; the help, history and character screens; quitting asked
+ * and declined), a new game after each death or win; and, between frames,
+ * resizes (to sizes too small to play too), frames skipped (several keys
+ * before the next frame, as when a client's output is backed up), repaints,
+ * and frames of another screen in between (the lobby). */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "combat.h"
+#include "keys.h"
+#include "rng.h"
+#include "screen.h"
+#include "screen_diff.h"
+#include "view.h"
+#include "view_cache.h"
+
+/* One client, as a host keeps it. */
+typedef struct host {
+    screen_t shown;
+    term_state_t term;
+    buf_t out;
+    view_cache_t cache;
+} host_t;
+
+static void host_init(host_t *h)
+{
+    memset(h, 0, sizeof *h);
+    term_state_reset(&h->term);
+    h->term.utf8 = 1;
+    buf_init(&h->out, 0);
+    view_cache_reset(&h->cache);
+}
+
+static void host_free(host_t *h)
+{
+    screen_free(&h->shown);
+    buf_free(&h->out);
+}
+
+/* What the host draws over the game: none, the notice over the log's first
+ * row below the map (session_render.c), or a line beside the map
+ * (sess_overlay_line: row 0 when wide enough, else the log's top row). */
+enum { OVER_NONE, OVER_NOTICE, OVER_LINE };
+
+static void host_overlay(screen_t *next, int over)
+{
+    if (over == OVER_NOTICE) {
+        for (int x = 0; x < next->w; x++)
+            screen_put(next, x, MAP_H, ' ', COL_DEFAULT, COL_DEFAULT, 0);
+        screen_puts(next, 0, MAP_H, "Tip: a notice over the log", COL_BYELLOW,
+                    COL_DEFAULT, ATTR_BOLD);
+    } else if (over == OVER_LINE) {
+        static const char text[] = " Watching someone - q leaves ";
+        int n = (int)sizeof text - 1;
+        int y = next->w - n >= MAP_W ? 0 : MAP_H - 1;
+        screen_puts(next, next->w - n > 0 ? next->w - n : 0, y, text,
+                    COL_BLACK, COL_BCYAN, 0);
+    }
+}
+
+/* Sends what turns the host's client from what it shows into next, and
+ * keeps next as what it shows (rows: only the rows marked changed). */
+static void send_frame(host_t *h, const screen_t *next, const uint8_t *rows)
+{
+    buf_reset(&h->out);
+    int rc;
+    int resized = h->shown.w != next->w || h->shown.h != next->h;
+    if (resized)
+        rc = screen_paint(next, &h->term, &h->out);
+    else if (rows)
+        rc = screen_diff_rows(&h->shown, next, rows, &h->term, &h->out);
+    else
+        rc = screen_diff(&h->shown, next, &h->term, &h->out);
+    ck_assert_int_eq(rc, 0);
+    if (rows && !resized)
+        screen_copy_rows(&h->shown, next, rows);
+    else
+        ck_assert_int_eq(screen_copy(&h->shown, next), 0);
+}
+
+/* The reference: the whole frame drawn and diffed. */
+static void frame_full(host_t *h, const game_t *g, screen_t *next, int w,
+                       int hh, int over)
+{
+    ck_assert_int_eq(screen_resize(next, w, hh), 0);
+    view_draw(g, next);
+    if (view_fits(w, hh))
+        host_overlay(next, over);
+    send_frame(h, next, NULL);
+}
+
+/* Another state's screen (the lobby): a whole screen of its own. */
+static void draw_other(screen_t *next, int n)
+{
+    screen_clear(next);
+    char line[32];
+    snprintf(line, sizeof line, "The lobby, visit %d", n);
+    screen_puts(next, 2, 2, line, COL_BWHITE, COL_DEFAULT, ATTR_BOLD);
+}
+
+/* A frame as session_render.c runs it: g drawn with the cache (or, g NULL,
+ * another screen, `other`), the host's line, the diff told which rows the
+ * cache left alone. next is the loop's scratch screen: it holds whatever
+ * the last frame drawn in it was. */
+static void frame_host(host_t *h, const game_t *g, int other, screen_t *next,
+                       int w, int hh, int over)
+{
+    view_cache_begin(&h->cache, h->shown.w == w && h->shown.h == hh);
+    if (next->w != w || next->h != hh)
+        ck_assert_int_eq(screen_resize(next, w, hh), 0);
+    if (g) {
+        if (view_cache_wants_prime(&h->cache, w, hh))
+            ck_assert_int_eq(screen_copy(next, &h->shown), 0);
+        view_draw_cached(g, &h->cache, next);
+    } else {
+        draw_other(next, other);
+    }
+    if (g && view_fits(w, hh))
+        host_overlay(next, over);
+    uint8_t rows[VIEW_CACHE_MAX_ROWS];
+    const uint8_t *hint = NULL;
+    if (view_cache_rows(&h->cache, rows, hh)) {
+        rows[0] = 1; /* the host's line beside the map */
+        hint = rows;
+    }
+    send_frame(h, next, hint);
+    view_cache_end(&h->cache, 1);
+}
+
+static void frame_cached(host_t *h, const game_t *g, screen_t *next, int w,
+                         int hh, int over)
+{
+    frame_host(h, g, 0, next, w, hh, over);
+}
+
+/* The lobby's frame on the reference host and on the other. */
+static void frame_other(host_t *ref, screen_t *next_ref, host_t *inc,
+                        screen_t *next_inc, int w, int hh, int n)
+{
+    ck_assert_int_eq(screen_resize(next_ref, w, hh), 0);
+    draw_other(next_ref, n);
+    send_frame(ref, next_ref, NULL);
+    frame_host(inc, NULL, n, next_inc, w, hh, OVER_NONE);
+}
+
+/* A key from the weighted mix. */
+static int random_key(const game_t *g, rng_t *r)
+{
+    static const int moves[] = { 'h', 'j', 'k', 'l', 'y', 'u', 'b', 'n',
+                                 'H', 'J', 'K', 'L', KEY_UP, KEY_DOWN,
+                                 KEY_LEFT, KEY_RIGHT, KEY_HOME, KEY_PGDN };
+    static const int others[] = { 'i', 'd', ';', 'x', 'P', '?', '@', 'C',
+                                  'Q', 'n', 'y', KEY_ESC, KEY_ENTER, ' ',
+                                  'g', ',', '.', '5', 'G', 'q', '+', '-',
+                                  KEY_CTRL_L, 'Z' };
+    int roll = (int)rng_range(r, 0, 99);
+    if (g->mode == MODE_INVENTORY || g->mode == MODE_DROP) {
+        /* A letter of the pack, mostly: use, wield, read a scroll, drop. */
+        if (roll < 80)
+            return 'a' + (int)rng_range(r, 0, 7);
+        return roll < 90 ? KEY_ESC : others[rng_range(r, 0, 23)];
+    }
+    if (g->mode == MODE_TARGET || g->mode == MODE_LOOK) {
+        if (roll < 60)
+            return moves[rng_range(r, 0, 17)];
+        if (roll < 72)
+            return game_click_key((int)rng_range(r, 0, MAP_W - 1),
+                                  (int)rng_range(r, 0, MAP_H - 1));
+        return roll < 86 ? KEY_ENTER : roll < 93 ? '.' : KEY_ESC;
+    }
+    if (g->mode == MODE_HELP || g->mode == MODE_HISTORY ||
+        g->mode == MODE_CHARACTER || g->mode == MODE_QUIT_PROMPT)
+        return roll < 50 ? others[rng_range(r, 0, 23)]
+                         : moves[rng_range(r, 0, 17)];
+    if (roll < 28)
+        return 'o';
+    if (roll < 36)
+        return roll < 33 ? '>' : '_';
+    if (roll < 72)
+        return moves[rng_range(r, 0, 17)];
+    if (roll < 76)
+        return 'i';
+    return others[rng_range(r, 0, 23)];
+}
+
+static const int sizes[][2] = {
+    { 80, 24 }, { 80, 24 }, { 80, 24 }, { 100, 30 }, { 81, 25 },
+    { 132, 43 }, { 79, 24 }, { 80, 23 }, { 200, 60 }, { 90, 24 },
+};
+
+/* Plays `keys` keys of games from `seed` under `ruleset`, both hosts side
+ * by side; returns the frames compared. */
+static long play_both(uint64_t seed, int ruleset, int keys)
+{
+    rng_t r;
+    rng_seed(&r, seed * 7919u + (uint64_t)ruleset);
+    game_options_t opt = { ruleset };
+    game_t *g = game_new(seed, &opt);
+    ck_assert_ptr_nonnull(g);
+    host_t ref, inc;
+    host_init(&ref);
+    host_init(&inc);
+    /* Loop scratch: each host's, holding other frames between its own. */
+    screen_t next_ref, next_inc;
+    ck_assert_int_eq(screen_init(&next_ref, 80, 24), 0);
+    ck_assert_int_eq(screen_init(&next_inc, 80, 24), 0);
+    int w = 80, hh = 24, over = OVER_NONE, dead_frames = 0;
+    long frames = 0;
+    for (int k = 0; k < keys; k++) {
+        int roll = (int)rng_range(&r, 0, 999);
+        if (roll < 8) {
+            int i = (int)rng_range(&r, 0, sizeof sizes / sizeof sizes[0] - 1);
+            w = sizes[i][0];
+            hh = sizes[i][1];
+        } else if (roll < 14) {
+            screen_free(&ref.shown); /* Ctrl-L: paint everything */
+            screen_free(&inc.shown);
+            term_state_reset(&ref.term);
+            term_state_reset(&inc.term);
+        } else if (roll < 18) {
+            frame_other(&ref, &next_ref, &inc, &next_inc, w, hh, k);
+            ck_assert_int_eq(inc.out.len, ref.out.len);
+            ck_assert_mem_eq(inc.out.data, ref.out.data, ref.out.len);
+        } else if (roll < 30) {
+            over = (int)rng_range(&r, 0, 2);
+        } else if (roll < 34) {
+            /* Another session's frame in the loop's scratch screen. */
+            draw_other(&next_inc, k);
+        }
+        if (game_dead(g) || game_over(g)) {
+            if (++dead_frames > 2) {
+                game_free(g);
+                seed += 1000003u;
+                g = game_new(seed, &opt);
+                ck_assert_ptr_nonnull(g);
+                dead_frames = 0;
+            }
+        } else {
+            game_key(g, random_key(g, &r));
+        }
+        if (roll >= 960)
+            continue; /* the client is backed up: no frame for this key */
+        frame_full(&ref, g, &next_ref, w, hh, over);
+        frame_cached(&inc, g, &next_inc, w, hh, over);
+        ck_assert_int_eq(inc.out.len, ref.out.len);
+        ck_assert_mem_eq(inc.out.data, ref.out.data, ref.out.len);
+        ck_assert_mem_eq(&inc.term, &ref.term, sizeof ref.term);
+        ck_assert(screen_equal(&inc.shown, &ref.shown));
+        frames++;
+    }
+    game_free(g);
+    host_free(&ref);
+    host_free(&inc);
+    screen_free(&next_ref);
+    screen_free(&next_inc);
+    return frames;
+}
+
+START_TEST(incremental_frames_equal_full_frames)
+{
+    /* _i: the ruleset. */
+    long frames = 0;
+    for (uint64_t seed = 1; seed <= 12; seed++)
+        frames += play_both(seed * 101u + (uint64_t)_i, _i, 2500);
+    ck_assert_int_gt(frames, 12 * 2000);
+}
+END_TEST
+
+/* The modes the cache draws in full must come back to it: a game that
+ * only walks sends, after the first frame, frames drawn incrementally (the
+ * cache says which rows it left alone). */
+START_TEST(walking_is_drawn_incrementally)
+{
+    game_t *g = game_new(42, NULL);
+    host_t h;
+    host_init(&h);
+    screen_t next;
+    ck_assert_int_eq(screen_init(&next, 80, 24), 0);
+    frame_cached(&h, g, &next, 80, 24, OVER_NONE);
+    static const int keys[] = { 'h', 'l', 'h', 'l', '?', KEY_ESC, 'h', 'l' };
+    uint8_t rows[24];
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        game_key(g, keys[i]);
+        frame_cached(&h, g, &next, 80, 24, OVER_NONE);
+        int incremental = view_cache_rows(&h.cache, rows, 24);
+        ck_assert_int_eq(incremental, i <= 3 || i >= 6);
+    }
+    game_free(g);
+    host_free(&h);
+    screen_free(&next);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("view_cache");
+    TCase *tc = tcase_create("against view_draw");
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, incremental_frames_equal_full_frames, 0,
+                        RULES_COUNT);
+    tcase_add_test(tc, walking_is_drawn_incrementally);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
