@@ -177,14 +177,16 @@ typedef struct sess {
     double key_tokens;         /* keys-per-second bucket */
     uint64_t key_tokens_ms;
     uint8_t warned_idle;
-    /* the player: identity and lobby pages, kept across states */
-    lobby_t lobby;
     union {
         st_lobby_t lobby;
         st_play_t play;
         st_watch_t watch;
         st_replay_t replay;
     } st;
+    /* the player: identity and lobby pages, kept across states. Last: a
+     * key in play never touches it, and it is big (the pages), so the
+     * fields a key does touch, above, stay in fewer cache lines. */
+    lobby_t lobby;
 } sess_t;
 
 /* What each state does; NULL members do nothing. session_states.c. */
