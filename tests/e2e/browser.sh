@@ -59,16 +59,6 @@ cat "$tmp/browser.log"
 played() { grep -q 'connect 127.0.0.1:[0-9]* id=[0-9]* worker=' "$tmp/server.log"; }
 played || fail "the page's WebSocket never became a session"
 
-kill -TERM "$srv_pid"
-exited() {
-    local state
-    state=$(awk '{ print $3 }' "/proc/$srv_pid/stat" 2>/dev/null)
-    [ -z "$state" ] || [ "$state" = Z ]
-}
-wait_for 10 exited || fail "the server did not exit within 10 s of SIGTERM"
-wait "$srv_pid"
-rc=$?
-srv_pid=
-[ $rc -eq 0 ] || fail "the server exited with status $rc"
+e2e_stop_server
 echo "passed"
 exit 0

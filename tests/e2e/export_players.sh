@@ -64,17 +64,7 @@ live_export() {
 }
 wait_for 10 live_export || fail "no export while the server runs: $(cat "$tmp/export.err")"
 
-kill -TERM "$srv_pid"
-exited() {
-    local state
-    state=$(awk '{ print $3 }' "/proc/$srv_pid/stat" 2>/dev/null)
-    [ -z "$state" ] || [ "$state" = Z ]
-}
-wait_for 10 exited || fail "the server did not exit within 10 s of SIGTERM"
-wait "$srv_pid"
-rc=$?
-srv_pid=
-[ $rc -eq 0 ] || fail "the server exited with status $rc"
+e2e_stop_server
 echo "played and recorded one game"
 
 # 2. Export it (game 1: the first of a fresh data dir), both ways.

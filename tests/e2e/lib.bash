@@ -173,3 +173,20 @@ free_port() {
     done
     return 1
 }
+
+# SIGTERM to the server, then its exit status must be 0 within 10 s. (It is
+# our child: once it has exited it is a zombie until `wait`, which then
+# gives its status.)
+e2e_stop_server() {
+    kill -TERM "$srv_pid"
+    srv_exited() {
+        local state
+        state=$(awk '{ print $3 }' "/proc/$srv_pid/stat" 2>/dev/null)
+        [ -z "$state" ] || [ "$state" = Z ]
+    }
+    wait_for 10 srv_exited || fail "the server did not exit within 10 s of SIGTERM"
+    wait "$srv_pid"
+    local rc=$?
+    srv_pid=
+    [ $rc -eq 0 ] || fail "the server exited with status $rc"
+}

@@ -110,25 +110,12 @@ T kill-server >/dev/null 2>&1
 echo "an account registered, played, dropped and logged in again over SSH"
 
 # 4. A restart keeps the key; SIGTERM exits 0.
-stop_server() {
-    kill -TERM "$srv_pid"
-    exited() {
-        local state
-        state=$(awk '{ print $3 }' "/proc/$srv_pid/stat" 2>/dev/null)
-        [ -z "$state" ] || [ "$state" = Z ]
-    }
-    wait_for 10 exited || fail "the server did not exit within 10 s of SIGTERM"
-    wait "$srv_pid"
-    local rc=$?
-    srv_pid=
-    [ $rc -eq 0 ] || fail "the server exited with status $rc"
-}
-stop_server
+e2e_stop_server
 mv "$tmp/server.log" "$tmp/server.1.log"
 e2e_start_server --seed 42 --set ssh_port="$sport"
 wait_for 10 fp_line || fail "no ssh line after the restart"
 grep -q "host key $fp" "$tmp/server.log" || fail "the host key changed across a restart"
 grep -q "made the host key" "$tmp/server.log" && fail "a new host key was made at the restart"
-stop_server
+e2e_stop_server
 echo "passed"
 exit 0

@@ -28,17 +28,7 @@ e2e_play_guest_game "telnet 127.0.0.1 $port" "Connection closed by foreign host.
 # 5. SIGTERM: the server exits 0. (It is our child: once it has exited it
 #    is a zombie until `wait`, which then gives its status.)
 T kill-server >/dev/null 2>&1
-kill -TERM "$srv_pid"
-exited() {
-    local state
-    state=$(awk '{ print $3 }' "/proc/$srv_pid/stat" 2>/dev/null)
-    [ -z "$state" ] || [ "$state" = Z ]
-}
-wait_for 10 exited || fail "the server did not exit within 10 s of SIGTERM"
-wait "$srv_pid"
-rc=$?
-srv_pid=
-[ $rc -eq 0 ] || fail "the server exited with status $rc"
+e2e_stop_server
 grep -q "shutting down (SIGTERM)" "$tmp/server.log" || fail "no shutdown line in the log"
 echo "passed"
 exit 0

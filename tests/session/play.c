@@ -180,3 +180,43 @@ void play_expect_rows(const tclient_t *c, const game_t *g, int from, int to,
     }
     screen_free(&s);
 }
+
+static const char walk[] = "llllhhhhjjjjkkkk.yubn5";
+
+int play_walk_key(int i)
+{
+    return walk[i % (int)(sizeof walk - 1)];
+}
+
+void play_walk_keys(tclient_t *c, int n)
+{
+    for (int i = 0; i < n; i++) {
+        char k[2] = { (char)play_walk_key(i), 0 };
+        ck_assert(cl_key(c, k));
+    }
+}
+
+uint64_t play_walk_seed(void)
+{
+    for (uint64_t seed = 1; seed < 500; seed++) {
+        game_t *g = game_new(seed, NULL);
+        for (int i = 0; i < 80 && !game_dead(g); i++)
+            game_key(g, play_walk_key(i));
+        int ok = !game_dead(g) && g->turn >= 40;
+        game_free(g);
+        if (ok)
+            return seed;
+    }
+    ck_abort_msg("no seed survives the walk");
+    return 0;
+}
+
+void play_login_dave(tclient_t *c, int registering)
+{
+    ck_assert(cl_key(c, registering ? "r" : "l"));
+    play_type_line(c, "dave");
+    play_type_line(c, "davespassword");
+    if (registering)
+        play_type_line(c, "davespassword");
+    play_wait_text(c, "Logged in as dave");
+}

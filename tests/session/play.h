@@ -55,4 +55,17 @@ tclient_t *play_lobby(int port);
  * its '@' one step into an open direction. Closes it again. */
 void play_check_new_player(int port);
 
+/* The walk the resume tests play: moves (into walls too) and waits. Key
+ * i of it, and n of them sent, each answered. */
+int play_walk_key(int i);
+void play_walk_keys(tclient_t *c, int n);
+
+/* A seed whose game survives 80 keys of the walk, 40 turns or more
+ * (found in-process). */
+uint64_t play_walk_seed(void);
+
+/* From the lobby: registers dave (registering) or logs him in, and waits
+ * for "Logged in as dave". */
+void play_login_dave(tclient_t *c, int registering);
+
 #endif

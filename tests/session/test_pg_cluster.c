@@ -122,41 +122,6 @@ static void haproxy_stop(pid_t pid)
     ck_assert_int_eq(waitpid(pid, &st, 0), pid);
 }
 
-static void login(tclient_t *c, int registering)
-{
-    ck_assert(cl_key(c, registering ? "r" : "l"));
-    play_type_line(c, "dave");
-    play_type_line(c, "davespassword");
-    if (registering)
-        play_type_line(c, "davespassword");
-    play_wait_text(c, "Logged in as dave");
-}
-
-static const char walk[] = "llllhhhhjjjjkkkk.yubn5";
-
-static void play_keys(tclient_t *c, int n)
-{
-    for (int i = 0; i < n; i++) {
-        char k[2] = { walk[i % (int)(sizeof walk - 1)], 0 };
-        ck_assert(cl_key(c, k));
-    }
-}
-
-static uint64_t safe_seed(void)
-{
-    for (uint64_t seed = 1; seed < 500; seed++) {
-        game_t *g = game_new(seed, NULL);
-        for (int i = 0; i < 80 && !game_dead(g); i++)
-            game_key(g, walk[i % (int)(sizeof walk - 1)]);
-        int ok = !game_dead(g) && g->turn >= 40;
-        game_free(g);
-        if (ok)
-            return seed;
-    }
-    ck_abort_msg("no seed survives the walk");
-    return 0;
-}
-
 static tsrv_t *host(const char *seed)
 {
     return srv_start("--seed", seed, "--set", store_arg, "--log-level",
@@ -174,7 +139,7 @@ START_TEST(balancer_kill_a_host_and_continue_on_the_other)
     sw_setup(dir);
     snprintf(store_arg, sizeof store_arg, "store=%s", sw_url);
     char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)safe_seed());
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
     tsrv_t *hosts[2] = { host(seed), host(seed) };
     int port = free_port();
     pid_t hap = haproxy_start(port, srv_port(hosts[0]), srv_port(hosts[1]));
@@ -188,13 +153,13 @@ START_TEST(balancer_kill_a_host_and_continue_on_the_other)
     ck_assert_msg(srv_log_has(hosts[on], "connect 127.0.0.2:"),
                   "neither host saw 127.0.0.2:\n%s\n%s", srv_log(hosts[0]),
                   srv_log(hosts[1]));
-    login(a, 1);
+    play_login_dave(a, 1);
     ck_assert(cl_key(a, "p"));
     play_wait_text(a, "HP: ");
-    play_keys(a, 40);
+    play_walk_keys(a, 40);
     int turn40 = cl_turn(a);
     ck_assert(srv_wait_log(hosts[on], "bytes=40", CL_WAIT_MS));
-    play_keys(a, 5); /* these may be lost */
+    play_walk_keys(a, 5); /* these may be lost */
     int last = cl_turn(a);
 
     /* The per-address limit, behind the balancer: 127.0.0.2 has its one
@@ -211,7 +176,7 @@ START_TEST(balancer_kill_a_host_and_continue_on_the_other)
     play_wait_text(b, "Play (as a guest)");
     ck_assert(cl_sync(b, CL_WAIT_MS));
     ck_assert(srv_log_has(hosts[1 - on], "connect 127.0.0.2:"));
-    login(b, 0);
+    play_login_dave(b, 0);
     play_wait_text(b, "Continue your game (depth 1, turn ");
     ck_assert(cl_key(b, "p"));
     play_wait_text(b, "HP: ");

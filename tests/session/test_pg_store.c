@@ -47,63 +47,27 @@ static void end_test(void)
     srv_remove_tree(dir);
 }
 
-static void login(tclient_t *c, int registering)
-{
-    ck_assert(cl_key(c, registering ? "r" : "l"));
-    play_type_line(c, "dave");
-    play_type_line(c, "davespassword");
-    if (registering)
-        play_type_line(c, "davespassword");
-    play_wait_text(c, "Logged in as dave");
-}
-
-static const char walk[] = "llllhhhhjjjjkkkk.yubn5";
-
-static void play_keys(tclient_t *c, int n)
-{
-    for (int i = 0; i < n; i++) {
-        char k[2] = { walk[i % (int)(sizeof walk - 1)], 0 };
-        ck_assert(cl_key(c, k));
-    }
-}
-
-/* A seed whose game survives the walk for 80 keys (in-process). */
-static uint64_t safe_seed(void)
-{
-    for (uint64_t seed = 1; seed < 500; seed++) {
-        game_t *g = game_new(seed, NULL);
-        for (int i = 0; i < 80 && !game_dead(g); i++)
-            game_key(g, walk[i % (int)(sizeof walk - 1)]);
-        int ok = !game_dead(g) && g->turn >= 40;
-        game_free(g);
-        if (ok)
-            return seed;
-    }
-    ck_abort_msg("no seed survives the walk");
-    return 0;
-}
-
 START_TEST(register_play_sigkill_and_continue)
 {
     start_test();
     char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)safe_seed());
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
     tsrv_t *s = srv_start("--seed", seed, "--data-dir", dir, "--set",
                           store_arg, "--log-level", "debug", "--set",
                           "max_keys_per_second=100000", NULL);
     ck_assert(srv_log_has(s, "store: postgresql://"));
     tclient_t *a = play_lobby(srv_port(s));
-    login(a, 1);
+    play_login_dave(a, 1);
     ck_assert_int_eq(sw_int("SELECT count(*) FROM accounts WHERE name ="
                             " 'dave'"), 1);
     ck_assert(cl_key(a, "p"));
     play_wait_text(a, "HP: ");
-    play_keys(a, 40);
+    play_walk_keys(a, 40);
     int turn40 = cl_turn(a);
     ck_assert(srv_wait_log(s, "progress id=1 bytes=40", CL_WAIT_MS));
-    play_keys(a, 10);
+    play_walk_keys(a, 10);
     ck_assert(srv_wait_log(s, "progress id=1 bytes=50", CL_WAIT_MS));
-    play_keys(a, 5); /* these may be lost */
+    play_walk_keys(a, 5); /* these may be lost */
     int last = cl_turn(a);
     srv_kill(s);
     cl_close(a);
@@ -112,7 +76,7 @@ START_TEST(register_play_sigkill_and_continue)
 
     s = srv_start("--seed", seed, "--data-dir", dir, "--set", store_arg, NULL);
     tclient_t *b = play_lobby(srv_port(s));
-    login(b, 0);
+    play_login_dave(b, 0);
     play_wait_text(b, "Continue your game (depth 1, turn ");
     ck_assert(cl_key(b, "p"));
     play_wait_text(b, "HP: ");
@@ -127,7 +91,7 @@ START_TEST(register_play_sigkill_and_continue)
     static const int calls[] = { 40, 10, 5 };
     for (int c = 0; c < 3; c++)
         for (int i = 0; (int)g->turn < turn && i < calls[c]; i++)
-            game_key(g, walk[i % (int)(sizeof walk - 1)]);
+            game_key(g, play_walk_key(i));
     play_expect_rows(b, g, 1, 23, 1, -1);
     game_free(g);
     cl_close(b);
@@ -179,11 +143,11 @@ START_TEST(a_database_that_fails_is_said_on_screen)
 {
     start_test();
     char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)safe_seed());
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
     tsrv_t *s = srv_start("--seed", seed, "--data-dir", dir, "--set",
                           store_arg, NULL);
     tclient_t *a = play_lobby(srv_port(s));
-    login(a, 1);
+    play_login_dave(a, 1);
     ck_assert(cl_key(a, "p"));
     play_wait_text(a, "HP: ");
     PGconn *lock = PQconnectdb(sw_url);
@@ -192,15 +156,15 @@ START_TEST(a_database_that_fails_is_said_on_screen)
                                  " IN ACCESS EXCLUSIVE MODE");
     ck_assert_int_eq(PQresultStatus(res), PGRES_COMMAND_OK);
     PQclear(res);
-    play_keys(a, 3);
+    play_walk_keys(a, 3);
     if (!cl_wait_text(a, "The server cannot save your game right now.",
                       CL_WAIT_MS * 4))
         play_fail(a, "the player was not told");
     ck_assert(srv_log_has(s, "writes are failing"));
-    play_keys(a, 3); /* it plays on */
+    play_walk_keys(a, 3); /* it plays on */
     PQclear(PQexec(lock, "ROLLBACK"));
     PQfinish(lock);
-    play_keys(a, 1);
+    play_walk_keys(a, 1);
     ck_assert(srv_wait_log(s, "writes work again", CL_WAIT_MS * 4));
     ck_assert(srv_wait_log(s, "progress id=1: sent again whole after the "
                               "store recovered", CL_WAIT_MS));
@@ -209,7 +173,7 @@ START_TEST(a_database_that_fails_is_said_on_screen)
     cl_close(a);
     ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", CL_WAIT_MS));
     tclient_t *b = play_lobby(srv_port(s));
-    login(b, 0);
+    play_login_dave(b, 0);
     char offer[64];
     snprintf(offer, sizeof offer, "Continue your game (depth 1, turn %d)", turn);
     play_wait_text(b, offer);

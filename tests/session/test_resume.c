@@ -18,47 +18,10 @@
 #include "plan.h"
 #include "play.h"
 
-static void login(tclient_t *c, int registering)
-{
-    ck_assert(cl_key(c, registering ? "r" : "l"));
-    play_type_line(c, "dave");
-    play_type_line(c, "davespassword");
-    if (registering)
-        play_type_line(c, "davespassword");
-    play_wait_text(c, "Logged in as dave");
-}
-
-/* n keys from a fixed, varied walk: moves (into walls too), waits. */
-static void play_keys(tclient_t *c, int n)
-{
-    static const char walk[] = "llllhhhhjjjjkkkk.yubn5";
-    for (int i = 0; i < n; i++) {
-        char k[2] = { walk[i % (int)(sizeof walk - 1)], 0 };
-        ck_assert(cl_key(c, k));
-    }
-}
-
-/* The seed: one whose game survives this walk for 80 keys (in-process). */
-static uint64_t safe_seed(void)
-{
-    static const char walk[] = "llllhhhhjjjjkkkk.yubn5";
-    for (uint64_t seed = 1; seed < 500; seed++) {
-        game_t *g = game_new(seed, NULL);
-        for (int i = 0; i < 80 && !game_dead(g); i++)
-            game_key(g, walk[i % (int)(sizeof walk - 1)]);
-        int ok = !game_dead(g) && g->turn >= 40;
-        game_free(g);
-        if (ok)
-            return seed;
-    }
-    ck_abort_msg("no seed survives the walk");
-    return 0;
-}
-
 /* Logs in again and continues: the menu offers the game, p shows it. */
 static void continue_game(tclient_t *c, int turn)
 {
-    login(c, 0);
+    play_login_dave(c, 0);
     char offer[64];
     snprintf(offer, sizeof offer, "Continue your game (depth 1, turn %d)", turn);
     play_wait_text(c, offer);
@@ -77,13 +40,13 @@ static void expect_same(tclient_t *c, const cl_snap_t *before)
 START_TEST(dropped_connection_continues_on_the_same_screen)
 {
     char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)safe_seed());
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
     tsrv_t *s = srv_start("--seed", seed, NULL);
     tclient_t *a = play_lobby(srv_port(s));
-    login(a, 1);
+    play_login_dave(a, 1);
     ck_assert(cl_key(a, "p"));
     play_wait_text(a, "HP: ");
-    play_keys(a, 50);
+    play_walk_keys(a, 50);
     int turn = cl_turn(a);
     cl_snap_t before;
     cl_snap(a, &before);
@@ -105,7 +68,7 @@ START_TEST(dropped_connection_continues_on_the_same_screen)
     /* Over means over: the next login offers nothing. */
     ck_assert(cl_key(b, "l"));
     tclient_t *c = play_lobby(srv_port(s));
-    login(c, 0);
+    play_login_dave(c, 0);
     ck_assert(cl_sync(c, CL_WAIT_MS));
     ck_assert(!cl_screen_has(c, "Continue your game"));
     cl_snap_free(&before);
@@ -123,20 +86,20 @@ static void shutdown_keeps_the_game(int sig, int keys, int with_guest)
     char dir[] = "/tmp/rogued-resume-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
     char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)safe_seed());
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
     tsrv_t *s = srv_start("--seed", seed, "--data-dir", dir, NULL);
     tclient_t *a = play_lobby(srv_port(s));
-    login(a, 1);
+    play_login_dave(a, 1);
     ck_assert(cl_key(a, "p"));
     play_wait_text(a, "HP: ");
-    play_keys(a, keys);
+    play_walk_keys(a, keys);
     int turn = cl_turn(a);
     cl_snap_t before;
     cl_snap(a, &before);
     tclient_t *g = NULL;
     if (with_guest) {
         g = play_connect(srv_port(s), NULL);
-        play_keys(g, 3);
+        play_walk_keys(g, 3);
     }
     srv_signal(s, sig);
     char line[64];
@@ -199,7 +162,7 @@ START_TEST(a_full_record_ends_the_game_whole)
     tsrv_t *s = srv_start("--seed", sd, "--set", "record_limit=1024", "--set",
                           "max_keys_per_second=100000", NULL);
     tclient_t *c = play_lobby(srv_port(s));
-    login(c, 1);
+    play_login_dave(c, 1);
     ck_assert(cl_key(c, "p"));
     play_wait_text(c, "HP: ");
     char keys[1025]; /* one more than the record holds: the lobby gets none */
@@ -214,7 +177,7 @@ START_TEST(a_full_record_ends_the_game_whole)
     /* Nothing is left to continue: a new login offers no saved game. */
     cl_close(c);
     tclient_t *b = play_lobby(srv_port(s));
-    login(b, 0);
+    play_login_dave(b, 0);
     ck_assert(cl_sync(b, CL_WAIT_MS));
     ck_assert(!cl_screen_has(b, "Continue your game"));
     cl_close(b);
@@ -231,10 +194,10 @@ START_TEST(a_failing_store_is_said_on_screen)
     char dir[] = "/tmp/rogued-resume-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
     char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)safe_seed());
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
     tsrv_t *s = srv_start("--seed", seed, "--data-dir", dir, NULL);
     tclient_t *a = play_lobby(srv_port(s));
-    login(a, 1);
+    play_login_dave(a, 1);
     ck_assert(cl_key(a, "p"));
     play_wait_text(a, "HP: ");
     char path[128];
@@ -244,16 +207,16 @@ START_TEST(a_failing_store_is_said_on_screen)
     sqlite3_busy_timeout(db, CL_WAIT_MS); /* the server may be mid-commit */
     ck_assert_int_eq(sqlite3_exec(db, "BEGIN EXCLUSIVE", NULL, NULL, NULL),
                      SQLITE_OK);
-    play_keys(a, 3); /* new keys for the store, which cannot take them */
+    play_walk_keys(a, 3); /* new keys for the store, which cannot take them */
     if (!cl_wait_text(a, "The server cannot save your game right now.",
                       CL_WAIT_MS * 4))
         play_fail(a, "the player was not told");
     ck_assert(srv_log_has(s, "writes are failing"));
-    play_keys(a, 3); /* it plays on */
+    play_walk_keys(a, 3); /* it plays on */
     ck_assert_int_eq(srv_log_count(s, "writes are failing"), 1);
     ck_assert_int_eq(sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
-    play_keys(a, 1);
+    play_walk_keys(a, 1);
     ck_assert(srv_wait_log(s, "writes work again", CL_WAIT_MS * 4));
     /* Keys handed over while it failed may be lost: it gets them all. */
     ck_assert(srv_wait_log(s, "progress id=1: sent again whole after the "
@@ -282,29 +245,29 @@ START_TEST(sigkill_loses_at_most_the_last_second)
     char dir[] = "/tmp/rogued-resume-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
     char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)safe_seed());
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
     /* Every key counts here (the test replays them): no rate limit. */
     tsrv_t *s = srv_start("--seed", seed, "--data-dir", dir, "--log-level",
                           "debug", "--set", "max_keys_per_second=100000", NULL);
     tclient_t *a = play_lobby(srv_port(s));
-    login(a, 1);
+    play_login_dave(a, 1);
     ck_assert(cl_key(a, "p"));
     play_wait_text(a, "HP: ");
-    play_keys(a, 40);
+    play_walk_keys(a, 40);
     int turn40 = cl_turn(a);
     /* The sweep hands the 40 keys over; one more sweep later (with 10 more
      * keys), the first batch is long committed. */
     ck_assert(srv_wait_log(s, "progress id=1 bytes=40", CL_WAIT_MS));
-    play_keys(a, 10);
+    play_walk_keys(a, 10);
     ck_assert(srv_wait_log(s, "progress id=1 bytes=50", CL_WAIT_MS));
-    play_keys(a, 5); /* these may be lost */
+    play_walk_keys(a, 5); /* these may be lost */
     int last = cl_turn(a);
     srv_kill(s);
     cl_close(a);
 
     s = srv_start("--seed", seed, "--data-dir", dir, NULL);
     tclient_t *b = play_lobby(srv_port(s));
-    login(b, 0);
+    play_login_dave(b, 0);
     play_wait_text(b, "Continue your game (depth 1, turn ");
     ck_assert(cl_key(b, "p"));
     play_wait_text(b, "HP: ");
@@ -316,11 +279,10 @@ START_TEST(sigkill_loses_at_most_the_last_second)
     /* And it is the very game: the same keys in-process reach that turn on
      * the same screen (the test plays its own copy). */
     game_t *g = game_new(strtoull(seed, NULL, 10), NULL);
-    static const char walk[] = "llllhhhhjjjjkkkk.yubn5";
     static const int calls[] = { 40, 10, 5 }; /* as play_keys was called */
     for (int c = 0; c < 3; c++)
         for (int i = 0; (int)g->turn < turn && i < calls[c]; i++)
-            game_key(g, walk[i % (int)(sizeof walk - 1)]);
+            game_key(g, play_walk_key(i));
     /* The map and the status line (the log may hold a wall's line more). */
     play_expect_rows(b, g, 1, 23, 1, -1);
     game_free(g);
