@@ -98,9 +98,21 @@ void sess_close(sess_t *s, const char *reason, int graceful,
     }
     s->close.requested = 1;
     s->close.graceful = (uint8_t)graceful;
-    snprintf(s->close.reason, sizeof s->close.reason, "%s", reason);
-    snprintf(s->close.message, sizeof s->close.message, "%s",
-             message ? message : "");
+    if (!message)
+        message = "";
+    size_t rl = strnlen(reason, 63), ml = strnlen(message, 95);
+    s->close.buf = malloc(rl + ml + 2);
+    if (s->close.buf) {
+        memcpy(s->close.buf, reason, rl);
+        s->close.buf[rl] = '\0';
+        memcpy(s->close.buf + rl + 1, message, ml);
+        s->close.buf[rl + 1 + ml] = '\0';
+        s->close.reason = s->close.buf;
+        s->close.message = s->close.buf + rl + 1;
+    } else {
+        s->close.reason = "out of memory";
+        s->close.message = "";
+    }
     srv_mark(s->srv, s);
 }
 
@@ -257,10 +269,12 @@ static void flush(sess_t *s)
  * without a copy after what was gathered. */
 static void write_static(sess_t *s)
 {
-    const unsigned char *data = s->static_out;
-    size_t len = s->static_len;
-    s->static_out = NULL;
-    s->static_len = 0;
+    if (!s->web)
+        return;
+    const unsigned char *data = s->web->file;
+    size_t len = s->web->file_len;
+    s->web->file = NULL;
+    s->web->file_len = 0;
     if (!data || len == 0 || s->handles_closing)
         return;
     wreq_t *w = malloc(sizeof *w);
@@ -321,6 +335,7 @@ static void sess_free(sess_t *s)
     /* No store answer may reach this session any more. */
     store_cancel(srv->store, s);
     tconn_free(&s->tc);
+    free(s->close.buf);
     if (s->web)
         wsconn_free(s->web);
     free(s->web);
@@ -824,8 +839,8 @@ static void on_ws_send(void *ctx, const char *bytes, size_t n)
 static void on_ws_static(void *ctx, const unsigned char *bytes, size_t n)
 {
     sess_t *s = ctx;
-    s->static_out = bytes;
-    s->static_len = n;
+    s->web->file = bytes;
+    s->web->file_len = n;
     srv_mark(s->srv, s);
 }
 
@@ -880,6 +895,7 @@ void sess_accept(srv_t *srv, int fd, const char *what)
         s->next->prev = s;
     srv->sessions = s;
     s->state = S_NEGOTIATING;
+    s->close.reason = s->close.message = "";
     s->w = 80;
     s->h = 24;
     uint64_t now = uv_now(srv->loop);

@@ -133,8 +133,11 @@ typedef struct sess {
     int64_t jobs;              /* rebuilds asked for so far (their numbers) */
     struct {
         uint8_t requested, graceful;
-        char reason[64];
-        char message[96];
+        /* Set by the request: the reason (for the log) and the goodbye
+         * (may be ""), in one allocation made then (buf, owned; freed with
+         * the session): no session carries their room until it closes. */
+        const char *reason, *message;
+        char *buf;
     } close;
     /* transport */
     uv_tcp_t tcp;
@@ -154,8 +157,7 @@ typedef struct sess {
     tconn_t tc;                /* telnet (unused for the browser) */
     struct wsconn *web;        /* the browser's HTTP and WebSocket; owned;
                                   NULL for telnet */
-    const unsigned char *static_out; /* a page file to write after out */
-    size_t static_len;
+
     keydec_t keys;
     /* output: gathered during a loop iteration, written in the render phase */
     buf_t out;

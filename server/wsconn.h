@@ -72,6 +72,8 @@ typedef struct wsconn {
     const char *in;            /* the bytes being fed, for wslay */
     size_t in_len;
     int w, h;                  /* the last size given; 0: none yet */
+    const unsigned char *file; /* a page file the session writes after */
+    size_t file_len;           /*   the bytes gathered (its own business) */
     const char *error;         /* set: the connection must end, this is why */
 } wsconn_t;
 
