@@ -157,6 +157,10 @@ static void hash_after(uv_work_t *w, int status)
         store_db_submit(st, r); /* the insert */
     } else {
         if (r->op == OP_LOGIN && status == 0) {
+            uv_mutex_lock(&st->mu);
+            st->stats.login_hashes++;
+            st->stats.login_hashes_dummy += !r->found;
+            uv_mutex_unlock(&st->mu);
             /* A success clears only its own address's count: the ceiling
              * on the name fades with time, not with the owner's login. */
             uint64_t now = uv_now(p->loop);

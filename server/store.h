@@ -218,6 +218,10 @@ typedef struct store_stats {
     uint64_t queued_progress;  /* progress requests waiting now */
     uint64_t guests_skipped;   /* guests' games too short to store */
     uint64_t guests_pruned;    /* guests' games removed by the retention rule */
+    uint64_t login_hashes;     /* password checks run for logins: one for an
+                                  unknown name too, against a dummy hash
+                                  made with the same cost at open */
+    uint64_t login_hashes_dummy; /* ...of which against the dummy */
 } store_stats_t;
 
 typedef struct store store_t;
