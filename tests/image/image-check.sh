@@ -19,7 +19,8 @@
 #  5. The image's ENTRYPOINT and CMD, read from the image's config, run
 #     there under chroot as the image's USER (its uid and gid read from the
 #     image's /etc/passwd: they must be 2323), with the image's ENV, on a
-#     free loopback port (ROGUED_PORT=0, ROGUED_BIND=127.0.0.1).
+#     free loopback port (ROGUED_PORT=0, ROGUED_BIND=127.0.0.1), the
+#     browser port off (ROGUED_HTTP_PORT=0).
 #  6. The image's HEALTHCHECK command, run the same way: it must pass
 #     while the server serves and fail once it is stopped.
 #  7. A guest game through it: telnet in an 80x24 tmux pane, p and Enter,
@@ -224,7 +225,7 @@ image_cmd() { # VAR=value... -- command...
 
 # --- 5. the entrypoint -----------------------------------------------------------------
 step "5. ENTRYPOINT ${EP[*]} ${CMD[*]:-} as $uid:$gid"
-image_cmd ROGUED_PORT=0 ROGUED_BIND=127.0.0.1 -- "${EP[@]}" "${CMD[@]}"
+image_cmd ROGUED_PORT=0 ROGUED_BIND=127.0.0.1 ROGUED_HTTP_PORT=0 -- "${EP[@]}" "${CMD[@]}"
 "${IMG_CMD[@]}" >"$run/server.log" 2>&1 &
 srv_pid=$!
 port_of_log() { sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$run/server.log"; }
