@@ -220,3 +220,14 @@ void play_login_dave(tclient_t *c, int registering)
         play_type_line(c, "davespassword");
     play_wait_text(c, "Logged in as dave");
 }
+
+void play_watch_first(tclient_t *w, const char *who)
+{
+    ck_assert(cl_key(w, "w"));
+    play_wait_text(w, "Games in progress");
+    play_wait_text(w, who);
+    ck_assert(cl_key(w, "a"));
+    char line[64];
+    snprintf(line, sizeof line, "Watching %s - q leaves", who);
+    play_wait_text(w, line);
+}

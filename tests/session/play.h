@@ -68,4 +68,7 @@ uint64_t play_walk_seed(void);
  * for "Logged in as dave". */
 void play_login_dave(tclient_t *c, int registering);
 
+/* From the lobby menu to watching the first game listed, who's. */
+void play_watch_first(tclient_t *w, const char *who);
+
 #endif

@@ -57,18 +57,6 @@ static int pred_turn_is(tclient_t *w, void *arg)
     return cl_turn(w) == cl_turn(arg);
 }
 
-/* From the lobby menu to watching the first game listed. */
-static void watch_first(tclient_t *w, const char *who)
-{
-    ck_assert(cl_key(w, "w"));
-    play_wait_text(w, "Games in progress");
-    play_wait_text(w, who);
-    ck_assert(cl_key(w, "a"));
-    char line[64];
-    snprintf(line, sizeof line, "Watching %s - q leaves", who);
-    play_wait_text(w, line);
-}
-
 START_TEST(watcher_sees_the_game_at_its_own_size)
 {
     tsrv_t *s = srv_start("--seed", "42", NULL);
@@ -79,7 +67,7 @@ START_TEST(watcher_sees_the_game_at_its_own_size)
     tclient_t *w = cl_connect(srv_port(s), &big);
     play_wait_text(w, "Play (as a guest)");
     ck_assert(cl_sync(w, CL_WAIT_MS));
-    watch_first(w, "guest1");
+    play_watch_first(w, "guest1");
     expect_same_map(p, w);
     /* The watcher's layout is its own: status on row 39. */
     char row[256];
@@ -155,7 +143,7 @@ START_TEST(watcher_joining_late_catches_up)
     tclient_t *w = cl_connect(srv_port(s), NULL);
     play_wait_text(w, "Play (as a guest)");
     ck_assert(cl_sync(w, CL_WAIT_MS));
-    watch_first(w, "guest1");
+    play_watch_first(w, "guest1");
     ck_assert_int_eq(cl_turn(w), 1000);
     expect_same_map(p, w);
     /* The message log too (rows 21-22): the same game, the same lines. */
@@ -176,7 +164,7 @@ START_TEST(watch_ends_with_the_game)
     tclient_t *w = cl_connect(srv_port(s), NULL);
     play_wait_text(w, "Play (as a guest)");
     ck_assert(cl_sync(w, CL_WAIT_MS));
-    watch_first(w, "guest1");
+    play_watch_first(w, "guest1");
     ck_assert(cl_key(p, "Q"));
     ck_assert(cl_key(p, "y"));
     play_wait_text(w, "guest1's game has ended.");
@@ -239,7 +227,7 @@ START_TEST(watcher_follows_into_the_next_game)
     tsrv_t *s = srv_start("--seed", seed, NULL);
     tclient_t *p = play_connect(srv_port(s), NULL);
     tclient_t *w = play_lobby(srv_port(s));
-    watch_first(w, "guest1");
+    play_watch_first(w, "guest1");
     for (int i = 0; i < pl.n; i++) {
         char key[2] = { pl.keys[i], 0 };
         if (!cl_key(p, key))

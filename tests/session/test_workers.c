@@ -39,18 +39,6 @@ static void account(tclient_t *c, const char *name, const char *pass,
     play_wait_text(c, line);
 }
 
-/* From the lobby to watching the game of `who` (listed first). */
-static void watch(tclient_t *w, const char *who)
-{
-    ck_assert(cl_key(w, "w"));
-    play_wait_text(w, "Games in progress");
-    play_wait_text(w, who);
-    ck_assert(cl_key(w, "a"));
-    char line[64];
-    snprintf(line, sizeof line, "Watching %s - q leaves", who);
-    play_wait_text(w, line);
-}
-
 static int pred_turn_is(tclient_t *w, void *arg)
 {
     return cl_turn(w) == cl_turn(arg);
@@ -91,7 +79,7 @@ START_TEST(loops_count_list_and_watch_each_other)
     ck_assert(cl_key(c, "b"));
     play_wait_text(c, "Watching guest2 - q leaves");
     /* d (loop 1) watches guest1 (loop 0) */
-    watch(d, "guest1");
+    play_watch_first(d, "guest1");
     play_move(a, "l", 1, 0);
     play_move(a, "h", -1, 0);
     play_move(b, "l", 1, 0);
