@@ -22,44 +22,23 @@
 #include "record.h"
 #include "rng.h"
 #include "store.h"
+#include "store_fixture.h"
 #include "store_where.h"
 
-static char dir[64], dbpath[128];
-static uv_loop_t loop;
-static store_opts_t fast;
 
 static void setup(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/rogued-prog-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    snprintf(dbpath, sizeof dbpath, "%s/%s", dir, STORE_FILE);
-    sw_setup(dir);
-    ck_assert_int_eq(uv_loop_init(&loop), 0);
-    memset(&fast, 0, sizeof fast);
-    sw_opts(&fast);
-    fast.pw_ops = crypto_pwhash_OPSLIMIT_MIN;
-    fast.pw_mem = crypto_pwhash_MEMLIMIT_MIN;
+    store_fixture_setup("/tmp/rogued-prog-XXXXXX");
 }
 
 static void teardown(void)
 {
-    ck_assert_int_eq(uv_loop_close(&loop), 0);
-    sw_teardown();
-    char p[160];
-    const char *suffix[] = { "", "-wal", "-shm" };
-    for (int i = 0; i < 3; i++) {
-        snprintf(p, sizeof p, "%s%s", dbpath, suffix[i]);
-        unlink(p);
-    }
-    rmdir(dir);
+    store_fixture_teardown();
 }
 
 static store_t *open_with(const store_opts_t *o)
 {
-    char err[512];
-    store_t *st = store_open(&loop, dir, o, err, sizeof err);
-    ck_assert_msg(st != NULL, "%s", err);
-    return st;
+    return store_fixture_open(o);
 }
 
 #define sql_int sw_int

@@ -26,56 +26,30 @@
 #include "game.h"
 #include "record.h"
 #include "store.h"
+#include "store_fixture.h"
 #include "store_where.h"
 
 #define NOBODY 65534
 #define CL_WAIT_MS 10000 /* ms the server may take to end a connection */ /* the unprivileged user the read-only tests run as */
 
-static char dir[64], dbpath[128];
-static uv_loop_t loop;
-static store_opts_t fast;
 static store_scores_t got_scores;
 static int flush_status;
 
-static void rm_db(void)
-{
-    char p[160];
-    const char *suffix[] = { "", "-wal", "-shm" };
-    for (int i = 0; i < 3; i++) {
-        snprintf(p, sizeof p, "%s%s", dbpath, suffix[i]);
-        unlink(p);
-    }
-}
-
 static void setup(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/rogued-keep-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    snprintf(dbpath, sizeof dbpath, "%s/%s", dir, STORE_FILE);
-    sw_setup(dir);
-    ck_assert_int_eq(uv_loop_init(&loop), 0);
-    memset(&fast, 0, sizeof fast);
-    sw_opts(&fast);
-    fast.pw_ops = crypto_pwhash_OPSLIMIT_MIN;
-    fast.pw_mem = crypto_pwhash_MEMLIMIT_MIN;
+    store_fixture_setup("/tmp/rogued-keep-XXXXXX");
     memset(&got_scores, 0, sizeof got_scores);
     flush_status = -1;
 }
 
 static void teardown(void)
 {
-    ck_assert_int_eq(uv_loop_close(&loop), 0);
-    sw_teardown();
-    rm_db();
-    rmdir(dir);
+    store_fixture_teardown();
 }
 
 static store_t *open_fast(void)
 {
-    char err[512];
-    store_t *st = store_open(&loop, dir, &fast, err, sizeof err);
-    ck_assert_msg(st != NULL, "%s", err);
-    return st;
+    return store_fixture_open(&fast);
 }
 
 static void on_scores(void *ctx, const store_scores_t *r)
@@ -210,7 +184,7 @@ START_TEST(read_only_directory_refused)
     ck_assert_int_eq(chmod(dir, 0755), 0);
     ck_assert_int_eq(as_nobody(open_refused), 0);
     /* and no file at all, in a directory nobody may write: not created */
-    rm_db();
+    store_fixture_rm_db();
     ck_assert_int_eq(as_nobody(open_refused), 0);
     ck_assert_int_ne(access(dbpath, F_OK), 0);
 }

@@ -1,0 +1,71 @@
+/* store_fixture.h - what the store's unit suites share: a temporary data
+ * directory (dir; dbpath, its SQLite file), a libuv loop, store options
+ * with libsodium's cheapest password hash (fast), and a store opened on
+ * them, on the backend store_where.h picks (a SQLite file, or in the pg
+ * family a PostgreSQL database of the test's own).
+ *
+ * Header-only: each test binary is one file. A suite's setup calls
+ * store_fixture_setup(template) and then resets its own state; its
+ * teardown calls store_fixture_teardown(). */
+#ifndef ROGUE_TEST_STORE_FIXTURE_H
+#define ROGUE_TEST_STORE_FIXTURE_H
+
+#include <check.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "store.h"
+#include "store_where.h"
+
+static char dir[64], dbpath[128];
+static uv_loop_t loop;
+static store_opts_t fast;
+
+/* Removes the SQLite file with its WAL and shared-memory files. */
+static inline void store_fixture_rm_db(void)
+{
+    char p[160];
+    const char *suffix[] = { "", "-wal", "-shm" };
+    for (int i = 0; i < 3; i++) {
+        snprintf(p, sizeof p, "%s%s", dbpath, suffix[i]);
+        unlink(p);
+    }
+}
+
+/* template: a mkdtemp pattern ("/tmp/rogued-store-XXXXXX"). */
+static inline void store_fixture_setup(const char *template)
+{
+    snprintf(dir, sizeof dir, "%s", template);
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(dbpath, sizeof dbpath, "%s/%s", dir, STORE_FILE);
+    sw_setup(dir);
+    ck_assert_int_eq(uv_loop_init(&loop), 0);
+    memset(&fast, 0, sizeof fast);
+    sw_opts(&fast);
+    fast.pw_ops = crypto_pwhash_OPSLIMIT_MIN;
+    fast.pw_mem = crypto_pwhash_MEMLIMIT_MIN;
+}
+
+/* Every handle closed (the loop closes cleanly), the database gone. */
+static inline void store_fixture_teardown(void)
+{
+    ck_assert_int_eq(uv_loop_close(&loop), 0);
+    sw_teardown();
+    store_fixture_rm_db();
+    rmdir(dir);
+}
+
+/* A store on the fixture's loop and directory with options o; the test
+ * ends if it cannot open. */
+static inline store_t *store_fixture_open(const store_opts_t *o)
+{
+    char err[512];
+    store_t *st = store_open(&loop, dir, o, err, sizeof err);
+    ck_assert_msg(st != NULL, "%s", err);
+    return st;
+}
+
+#endif
