@@ -8,23 +8,9 @@
 
 void look_begin(game_t *g)
 {
-    target_t *t = &g->target;
-    t->x = g->player.x;
-    t->y = g->player.y;
-    t->slot = -1;
-    t->range = 0;
-    int best = -1;
-    for (int i = 0; i < MAX_MONSTERS; i++) {
-        const monster_t *m = &g->monsters[i];
-        if (!m->alive || !g->visible[m->y][m->x])
-            continue;
-        int dx = m->x - g->player.x, dy = m->y - g->player.y;
-        if (best < 0 || dx * dx + dy * dy < best) {
-            best = dx * dx + dy * dy;
-            t->x = m->x;
-            t->y = m->y;
-        }
-    }
+    g->target.slot = -1;
+    g->target.range = 0;
+    target_cursor_home(g);
     g->mode = MODE_LOOK;
 }
 

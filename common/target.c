@@ -5,15 +5,11 @@
 #include "game.h"
 #include "keys.h"
 
-void target_begin(game_t *g, int slot)
+void target_cursor_home(game_t *g)
 {
-    const item_stats_t *k = item_stats(g->pack[slot]);
     target_t *t = &g->target;
-    t->slot = slot;
-    t->range = k->range;
     t->x = g->player.x;
     t->y = g->player.y;
-    /* The nearest living monster in view, if any (ties: the lower slot). */
     int best_d = -1;
     for (int i = 0; i < MAX_MONSTERS; i++) {
         const monster_t *m = &g->monsters[i];
@@ -27,6 +23,15 @@ void target_begin(game_t *g, int slot)
             t->y = m->y;
         }
     }
+}
+
+void target_begin(game_t *g, int slot)
+{
+    const item_stats_t *k = item_stats(g->pack[slot]);
+    target_t *t = &g->target;
+    t->slot = slot;
+    t->range = k->range;
+    target_cursor_home(g);
     g->mode = MODE_TARGET;
     game_log(g, MSG_SYSTEM,
              "Aim the %s: move the cursor; Enter or . casts, Esc cancels.",

@@ -22,6 +22,10 @@ typedef struct target {
  * the nearest visible monster (or the player), a prompt in the log. */
 void target_begin(struct game *g, int slot);
 
+/* Puts the cursor on the nearest living monster in view (ties: the lower
+ * slot), else on the player: where aiming and looking start. */
+void target_cursor_home(struct game *g);
+
 /* One key in MODE_TARGET. Returns 1 if it took a turn (the scroll was
  * cast), else 0. */
 int target_key(struct game *g, int key);
