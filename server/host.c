@@ -115,7 +115,7 @@ static void on_acceptable(uv_poll_t *p, int status, int events)
 static void on_accept_resume(uv_timer_t *t)
 {
     host_t *h = t->data;
-    if (h->stopping)
+    if (atomic_load(&h->shutting_down))
         return;
     uv_poll_start(&h->telnet.poll, UV_READABLE, on_acceptable);
     if (h->http.fd >= 0)
@@ -304,10 +304,8 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
 
 void host_shutdown(host_t *h, const char *why)
 {
-    if (h->stopping)
+    if (atomic_exchange(&h->shutting_down, 1))
         return;
-    h->stopping = 1;
-    atomic_store(&h->shutting_down, 1);
     log_info("shutting down (%s), %d players online", why,
              atomic_load(&h->online));
     uv_close((uv_handle_t *)&h->telnet.poll, NULL);

@@ -60,13 +60,12 @@ typedef struct host {
     proxy_trust_t trust;
     int proxy_on;
     atomic_int online;         /* admitted sessions, every loop */
-    atomic_int shutting_down;
+    atomic_int shutting_down;  /* host_shutdown has begun: no new player */
     atomic_uint_fast64_t next_id;
     int nworkers;
     srv_t *workers;            /* [nworkers]; owned */
     atomic_int *load;          /* [nworkers]: sessions each holds */
     int next_worker;           /* the acceptor's round */
-    int stopping;              /* the acceptor's shutdown has begun */
 } host_t;
 
 /* The number of worker loops `workers = 0` means: one per core. */

@@ -209,17 +209,43 @@ static void out_release(sess_t *s)
     buf_init(&s->out, limit);
 }
 
-/* Hands the gathered bytes to libuv: at once if the socket takes them, the
- * rest queued (bounded by output_limit). */
-static void flush(sess_t *s)
+/* Queues len bytes behind what the socket has: a copy into the request,
+ * or (copy 0) the bytes themselves, which must outlive the write (the
+ * page's files are static). Counted against output_limit when copied.
+ * Returns NULL, or why the session must end. */
+static const char *queue_write(sess_t *s, const void *data, size_t len,
+                               int copy)
 {
-    srv_t *srv = s->srv;
+    if (copy && s->queued + len > (size_t)s->srv->cfg.output_limit)
+        /* It stopped reading: memory per session never depends on the client. */
+        return "output limit (client not reading)";
+    wreq_t *w = malloc(sizeof *w + (copy ? len : 0));
+    if (!w)
+        return "out of memory";
+    w->s = s;
+    w->len = len;
+    if (copy)
+        memcpy(w->data, data, len);
+    uv_buf_t b = uv_buf_init(copy ? w->data : (char *)data, (unsigned)len);
+    if (uv_write(&w->req, (uv_stream_t *)&s->tcp, &b, 1, on_write) != 0) {
+        free(w);
+        return "write error";
+    }
+    if (s->queued == 0)
+        s->drained_ms = sess_now(s); /* a stall is timed from here */
+    s->queued += len;
+    return NULL;
+}
+
+/* Hands the gathered bytes to libuv: at once if the socket takes them, the
+ * rest queued (bounded by output_limit). Returns NULL, or why the session
+ * must end. */
+static const char *write_out(sess_t *s)
+{
     size_t len = s->out.len;
     const char *p = s->out.data;
-    if (len == 0 || s->handles_closing) {
-        out_release(s);
-        return;
-    }
+    if (len == 0 || s->handles_closing)
+        return NULL;
     s->last_output_ms = sess_now(s);
     /* Most frames fit the socket buffer: written at once, no copy. */
     uv_buf_t b = uv_buf_init((char *)p, (unsigned)len);
@@ -229,70 +255,32 @@ static void flush(sess_t *s)
         p += n;
         len -= (size_t)n;
     } else if (n != UV_EAGAIN && n != UV_ENOSYS) {
-        out_release(s);
-        sess_close(s, "write error", 0, NULL);
-        return;
+        return "write error";
     }
-    if (len > 0 && s->queued + len > (size_t)srv->cfg.output_limit) {
-        /* It stopped reading: memory per session never depends on the client. */
-        out_release(s);
-        sess_close(s, "output limit (client not reading)", 0, NULL);
-        return;
-    }
-    if (len > 0) {
-        if (s->queued == 0)
-            s->drained_ms = sess_now(s); /* a stall is timed from here */
-        wreq_t *w = malloc(sizeof *w + len);
-        if (!w) {
-            out_release(s);
-            sess_close(s, "out of memory", 0, NULL);
-            return;
-        }
-        w->s = s;
-        w->len = len;
-        memcpy(w->data, p, len);
-        b = uv_buf_init(w->data, (unsigned)len);
-        if (uv_write(&w->req, (uv_stream_t *)&s->tcp, &b, 1, on_write) != 0) {
-            free(w);
-            out_release(s);
-            sess_close(s, "write error", 0, NULL);
-            return;
-        }
-        s->queued += len;
-    }
-    /* Allocated only while there is something to send: an idle session
-     * holds no output memory. */
+    return len > 0 ? queue_write(s, p, len, 1) : NULL;
+}
+
+/* Writes what was gathered, then releases the buffer: allocated only while
+ * there is something to send, an idle session holds no output memory. */
+static void flush(sess_t *s)
+{
+    const char *failed = write_out(s);
     out_release(s);
+    if (failed)
+        sess_close(s, failed, 0, NULL);
 }
 
 /* A file of the browser page (static bytes, web_assets.h): written
  * without a copy after what was gathered. */
 static void write_static(sess_t *s)
 {
-    if (!s->web)
+    if (!s->web || !s->web->file || s->handles_closing)
         return;
-    const unsigned char *data = s->web->file;
-    size_t len = s->web->file_len;
+    const char *failed = queue_write(s, s->web->file, s->web->file_len, 0);
     s->web->file = NULL;
     s->web->file_len = 0;
-    if (!data || len == 0 || s->handles_closing)
-        return;
-    wreq_t *w = malloc(sizeof *w);
-    if (!w) {
-        sess_close(s, "out of memory", 0, NULL);
-        return;
-    }
-    w->s = s;
-    w->len = len;
-    uv_buf_t b = uv_buf_init((char *)data, (unsigned)len);
-    if (uv_write(&w->req, (uv_stream_t *)&s->tcp, &b, 1, on_write) != 0) {
-        free(w);
-        sess_close(s, "write error", 0, NULL);
-        return;
-    }
-    if (s->queued == 0)
-        s->drained_ms = sess_now(s);
-    s->queued += len;
+    if (failed)
+        sess_close(s, failed, 0, NULL);
 }
 
 void sess_send(sess_t *s, const void *data, size_t len)
@@ -305,7 +293,7 @@ void sess_send(sess_t *s, const void *data, size_t len)
         tconn_send(&s->tc, data, len);
 }
 
-/* tconn's bytes for the socket. */
+/* Bytes for the socket, from the transport (tconn, wsconn). */
 static void on_tc_send(void *ctx, const char *bytes, size_t n)
 {
     sess_t *s = ctx;
@@ -546,8 +534,8 @@ static void start_lobby_if_negotiated(sess_t *s)
     }
 }
 
-/* tconn's client data: keys. Negotiation may have just finished within
- * the same read: the lobby then takes these keys. */
+/* The client's data (tconn, wsconn): keys. Negotiation may have just
+ * finished within the same read: the lobby then takes these keys. */
 static void on_tc_data(void *ctx, const char *bytes, size_t n)
 {
     sess_t *s = ctx;
@@ -831,30 +819,12 @@ static long read_proxy_header(sess_t *s, const char *b, size_t n)
 
 /* --- the browser's connection (wsconn.h) --------------------------------------- */
 
-static void on_ws_send(void *ctx, const char *bytes, size_t n)
-{
-    on_tc_send(ctx, bytes, n);
-}
-
-static void on_ws_static(void *ctx, const unsigned char *bytes, size_t n)
-{
-    sess_t *s = ctx;
-    s->web->file = bytes;
-    s->web->file_len = n;
-    srv_mark(s->srv, s);
-}
-
 static void on_ws_open(void *ctx)
 {
     sess_t *s = ctx;
     uv_timer_stop(&s->negotiate_timer);
     snprintf(s->tc.ttype, sizeof s->tc.ttype, "browser");
     admit(s);
-}
-
-static void on_ws_data(void *ctx, const char *bytes, size_t n)
-{
-    on_tc_data(ctx, bytes, n);
 }
 
 static void on_ws_resize(void *ctx, int w, int h)
@@ -914,8 +884,9 @@ void sess_accept(srv_t *srv, int fd, const char *what)
     if (rc == 0 && uv_tcp_getpeername(&s->tcp, (struct sockaddr *)&peer, &len) != 0)
         memset(&peer, 0, sizeof peer);
     tconn_cb_t cb = { on_tc_data, on_tc_send, on_tc_key, on_tc_resize };
-    wsconn_cb_t wcb = { on_ws_send, on_ws_static, on_ws_open, on_ws_data,
-                        on_ws_resize, on_ws_done };
+    /* the browser's bytes and keys take telnet's paths */
+    wsconn_cb_t wcb = { on_tc_send, on_ws_open, on_tc_data, on_ws_resize,
+                        on_ws_done };
     if (rc == 0 && web) {
         s->web = calloc(1, sizeof *s->web);
         if (!s->web || wsconn_init(s->web, &wcb, s, srv->cfg.max_cols,

@@ -141,7 +141,8 @@ static void serve(wsconn_t *c, const web_asset_t *a)
                      "X-Content-Type-Options: nosniff\r\n"
                      "Connection: close\r\n\r\n", a->type, a->len);
     c->cb.send(c->ctx, head, (size_t)n);
-    c->cb.send_static(c->ctx, a->data, a->len);
+    c->file = a->data;
+    c->file_len = a->len;
     c->stage = WS_DONE;
     c->cb.done(c->ctx);
 }

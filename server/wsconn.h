@@ -35,9 +35,6 @@
 typedef struct wsconn_cb {
     /* bytes for the socket */
     void (*send)(void *ctx, const char *bytes, size_t n);
-    /* a file for the socket: its bytes are static (web_assets.h) and may
-     * be written without a copy; the connection ends after it */
-    void (*send_static)(void *ctx, const unsigned char *bytes, size_t n);
     /* the WebSocket is open: the session may start */
     void (*open)(void *ctx);
     /* the terminal typed these */
@@ -45,7 +42,7 @@ typedef struct wsconn_cb {
     /* the terminal's size (within the limits given to wsconn_init) */
     void (*resize)(void *ctx, int w, int h);
     /* the exchange is over (a file served, a refusal, a close frame):
-     * end the connection once the bytes sent are written */
+     * end the connection once the bytes sent, then `file`, are written */
     void (*done)(void *ctx);
 } wsconn_cb_t;
 
@@ -72,8 +69,10 @@ typedef struct wsconn {
     const char *in;            /* the bytes being fed, for wslay */
     size_t in_len;
     int w, h;                  /* the last size given; 0: none yet */
-    const unsigned char *file; /* a page file the session writes after */
-    size_t file_len;           /*   the bytes gathered (its own business) */
+    const unsigned char *file; /* a page file served: static bytes
+                                  (web_assets.h) that the owner writes,
+                                  without a copy, after the bytes sent */
+    size_t file_len;
     const char *error;         /* set: the connection must end, this is why */
 } wsconn_t;
 

@@ -18,7 +18,6 @@ typedef struct seen {
 } seen_t;
 
 static void f_send(void *ctx, const char *b, size_t n) { (void)ctx; (void)b; (void)n; }
-static void f_static(void *ctx, const unsigned char *b, size_t n) { (void)ctx; (void)b; (void)n; }
 static void f_open(void *ctx) { (void)ctx; }
 static void f_data(void *ctx, const char *b, size_t n)
 {
@@ -49,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     data += 2;
     size -= 2;
     seen_t seen = { 0 };
-    wsconn_cb_t cb = { f_send, f_static, f_open, f_data, f_resize, f_done };
+    wsconn_cb_t cb = { f_send, f_open, f_data, f_resize, f_done };
     wsconn_t c;
     if (wsconn_init(&c, &cb, &seen, 250, 100) != 0)
         return 0;
