@@ -339,8 +339,8 @@ int host_run(host_t *h)
     /* The game ends of the SSH players' socketpairs are closed: their
      * threads end their connections. */
     if (h->ssh_bridge) {
-        ssh_bridge_free(h->ssh_bridge);
-        free(h->ssh_bridge);
+        if (ssh_bridge_free(h->ssh_bridge) == 0)
+            free(h->ssh_bridge);
         h->ssh_bridge = NULL;
     }
     /* Every session is gone and every game it ended is queued: write them. */

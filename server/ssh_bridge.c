@@ -401,21 +401,26 @@ int ssh_bridge_init(ssh_bridge_t *b, const char *data_dir, char *err,
     return 0;
 }
 
-void ssh_bridge_free(ssh_bridge_t *b)
+int ssh_bridge_free(ssh_bridge_t *b)
 {
     if (!b->bind)
-        return;
+        return 0;
     atomic_store(&b->stopping, 1);
     /* Each thread sees the flag within its poll's timeout. */
     for (int i = 0; i < 100 && atomic_load(&b->live) > 0; i++) {
         struct timespec ts = { 0, 50 * 1000000L };
         nanosleep(&ts, NULL);
     }
-    if (atomic_load(&b->live) > 0)
-        log_error("ssh: %d connections still ending at shutdown",
-                  atomic_load(&b->live));
+    if (atomic_load(&b->live) > 0) {
+        /* Their threads still use libssh and b: both stay as they are
+         * until the process ends. */
+        log_error("ssh: %d connections still ending at shutdown: left to "
+                  "the process's exit", atomic_load(&b->live));
+        return -1;
+    }
     ssh_bind_free(b->bind);
     b->bind = NULL;
     pthread_mutex_destroy(&b->mu);
     ssh_finalize();
+    return 0;
 }

@@ -59,7 +59,9 @@ int ssh_bridge_init(ssh_bridge_t *b, const char *data_dir, char *err,
  * for the log. */
 void ssh_bridge_accept(ssh_bridge_t *b, int fd, int game_fd, const char *addr);
 
-/* Asks every connection to end, waits (bounded) for their threads, frees. */
-void ssh_bridge_free(ssh_bridge_t *b);
+/* Asks every connection to end, waits (bounded: 5 s) for their threads,
+ * frees. Returns 0, or -1 if some thread is still running: then nothing
+ * is freed and b must stay (the process is ending anyway). */
+int ssh_bridge_free(ssh_bridge_t *b);
 
 #endif
