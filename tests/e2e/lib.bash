@@ -104,13 +104,17 @@ turn_is() { [ "$(turn_of_pane)" = "$1" ]; }
 # recorded), q (goodbye; the client exits, showing CLOSING_LINE if given).
 e2e_play_guest_game() {
     pane_name=e2e
+    # the session's id and guest name: the first of a fresh server's unless
+    # the caller says (E2E_ID, E2E_GUEST: another connection came first)
+    local guest=${E2E_GUEST:-guest1}
+    local id=${E2E_ID:-1}
     # 2. The client in an 80x24 pane. The pane stays after the client exits
     #    (remain-on-exit), so its end can be seen.
     T new-session -d -s e2e -x 80 -y 24 "$1" \; \
         set-option -t e2e remain-on-exit on >/dev/null || fail "tmux did not start"
     wait_for 10 pane_has 'Play (as a guest)' || fail "no lobby on the screen"
     T send-keys -t e2e p
-    wait_for 5 pane_has 'Name: guest1' || fail "no guest name offered after p"
+    wait_for 5 pane_has "Name: $guest" || fail "no guest name offered after p"
     T send-keys -t e2e Enter
     wait_for 10 find_at || fail "no '@' on the screen"
     wait_for 5 pane_has 'HP: 30/30' || fail "no status line"
@@ -144,8 +148,8 @@ e2e_play_guest_game() {
     T send-keys -t e2e Q
     wait_for 5 pane_has 'Really quit? (y/n)' || fail "no quit prompt"
     T send-keys -t e2e y
-    wait_for 5 pane_has 'Play as guest1' || fail "Q y did not return to the lobby"
-    wait_for 5 grep -q 'game over id=1 name=guest1 seed=[0-9]* turns=2 ' "$tmp/server.log" ||
+    wait_for 5 pane_has "Play as $guest" || fail "Q y did not return to the lobby"
+    wait_for 5 grep -q "game over id=$id name=$guest seed=[0-9]* turns=2 " "$tmp/server.log" ||
         fail "the server did not record the game (2 turns)"
     T send-keys -t e2e q
     wait_for 10 pane_dead || fail "the client did not exit after Q y"

@@ -23,10 +23,11 @@
 #     browser port off (ROGUED_HTTP_PORT=0).
 #  6. The image's HEALTHCHECK command, run the same way: it must pass
 #     while the server serves and fail once it is stopped.
-#  7. A guest game through it: telnet in an 80x24 tmux pane, p and Enter,
-#     one step into open floor (the '@' moves exactly one cell, the turn
-#     counter goes to 1), Q y (the game recorded), q (goodbye, telnet
-#     exits), then SIGTERM to the server's pid: it exits 0.
+#  7. A guest game through it, as the telnet end-to-end test plays it
+#     (lib.bash): telnet in an 80x24 tmux pane, p and Enter, one step into
+#     open floor and back with an arrow (the '@' moves exactly one cell
+#     each, the turn counter follows), Q y (the game recorded), q (goodbye,
+#     telnet exits), then SIGTERM to the server's pid: it exits 0.
 #
 # What this cannot prove (no container runs here): namespaces, cgroups,
 # the runtime's own /dev and /proc, port publishing, volumes as docker
@@ -37,7 +38,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 
-. tests/e2e/lib.bash # T, wait_for, pane, pane_has, turn_of_pane
+. tests/e2e/lib.bash # T, wait_for, e2e_play_guest_game, e2e_stop_server
 
 SUITE=bookworm
 CACHE=build/image
@@ -257,65 +258,16 @@ echo "healthy"
 
 # --- 7. a guest game --------------------------------------------------------------------------
 step "7. a guest game through telnet"
-find_at() {
-    local out
-    out=$(pane | head -21 | awk '{ n = index($0, "@"); if (n) { c++; x = n - 1; y = NR - 1 } }
-                                 END { if (c == 1) print x, y; else print "none" }')
-    [ "$out" = none ] && return 1
-    read -r AT_X AT_Y <<<"$out"
-}
-char_at() { pane | sed -n "$(($2 + 1))p" | cut -c"$(($1 + 1))"; }
-at_is() { find_at && [ "$AT_X" = "$1" ] && [ "$AT_Y" = "$2" ]; }
-turn_is() { [ "$(turn_of_pane)" = "$1" ]; }
-
-T new-session -d -s image -x 80 -y 24 "telnet 127.0.0.1 $port" \; \
-    set-option -t image remain-on-exit on >/dev/null || die "tmux did not start"
-wait_for 10 pane_has 'Play (as a guest)' || die "no lobby on the screen"
-T send-keys -t image p
-wait_for 5 pane_has 'Name: guest' || die "no guest name offered after p"
-T send-keys -t image Enter
-wait_for 10 find_at || die "no '@' on the screen"
-wait_for 5 pane_has 'HP: ' || die "no status line"
-find_at
-x0=$AT_X y0=$AT_Y
-[ "$(turn_of_pane)" = 0 ] || die "turn $(turn_of_pane) at the start"
-key='' dx=0 dy=0
-for d in "l 1 0" "h -1 0" "j 0 1" "k 0 -1"; do
-    read -r k ddx ddy <<<"$d"
-    if [ "$(char_at $((x0 + ddx)) $((y0 + ddy)))" = "." ]; then
-        key=$k dx=$ddx dy=$ddy
-        break
-    fi
-done
-[ -n "$key" ] || die "no floor next to the '@'"
-T send-keys -t image "$key"
-wait_for 5 at_is $((x0 + dx)) $((y0 + dy)) || die "'$key' did not move the '@' one cell"
-wait_for 5 turn_is 1 || die "the turn counter is not 1 after a move"
-echo "'$key' moved the '@' from $x0,$y0 to $((x0 + dx)),$((y0 + dy)); turn 1"
-T send-keys -t image Q
-wait_for 5 pane_has 'Really quit? (y/n)' || die "no quit prompt"
-T send-keys -t image y
-wait_for 5 pane_has 'Play as guest' || die "Q y did not return to the lobby"
-wait_for 5 grep -q 'game over id=[0-9]* name=guest[0-9]* seed=[0-9]* turns=1 ' "$run/server.log" ||
-    die "the server did not log the game's end (1 turn)"
-T send-keys -t image q
-wait_for 10 pane_dead || die "telnet did not exit after q"
-pane_has "Thanks for playing. Goodbye!" || die "no goodbye on the screen"
-echo "Q y: back in the lobby, the game over logged; q: goodbye, telnet exited"
+# the same game as the telnet end-to-end test (lib.bash): the lobby, a
+# step and back, Q y (the game recorded), q (goodbye, telnet exits)
+# (the health check's connection was the first: session 1, guest1)
+E2E_ID=2 E2E_GUEST=guest2 \
+    e2e_play_guest_game "telnet 127.0.0.1 $port" "Connection closed by foreign host."
+T kill-server >/dev/null 2>&1
 
 # --- the end ------------------------------------------------------------------------------------
 step "stopping the server (pid $srv_pid)"
-kill -TERM "$srv_pid"
-exited() {
-    local state
-    state=$(awk '{ print $3 }' "/proc/$srv_pid/stat" 2>/dev/null)
-    [ -z "$state" ] || [ "$state" = Z ]
-}
-wait_for 10 exited || die "the server did not exit within 10 s of SIGTERM"
-wait "$srv_pid"
-rc=$?
-srv_pid=
-[ $rc -eq 0 ] || die "the server exited with status $rc"
+e2e_stop_server
 grep -q "shutting down (SIGTERM)" "$run/server.log" || die "no shutdown line in the log"
 echo "exited 0"
 healthy && die "the health check passes with the server stopped"
