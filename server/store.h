@@ -55,7 +55,7 @@
 
 #define STORE_FILE "rogued.db"        /* inside the data directory */
 #define STORE_APP_ID 0x52474431       /* PRAGMA application_id: "RGD1" */
-#define STORE_SCHEMA_VERSION 5        /* PRAGMA user_version when migrated */
+#define STORE_SCHEMA_VERSION 6        /* PRAGMA user_version when migrated */
 #define STORE_TOP_MAX 20              /* hall of fame rows per request */
 #define STORE_CAUSE_MAX 63            /* bytes of a cause of death */
 #define STORE_QUIT_MIN_TURNS 100      /* a quit this long counts in the hall

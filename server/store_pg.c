@@ -99,6 +99,15 @@ static const char *const migrations[] = {
     "ALTER TABLE progress ADD COLUMN snap_pos bigint;"
     "ALTER TABLE progress ADD COLUMN snap_game bytea;"
     "ALTER TABLE progress ADD COLUMN snap_checks bytea;",
+    /* 6: SSH public keys and the display choice (see store_sqlite.c) */
+    "CREATE TABLE account_keys ("
+    "  account_id bigint NOT NULL REFERENCES accounts(id),"
+    "  fingerprint text NOT NULL,"
+    "  key text NOT NULL,"
+    "  added bigint NOT NULL,"
+    "  PRIMARY KEY (account_id, fingerprint)"
+    ");"
+    "ALTER TABLE accounts ADD COLUMN display integer NOT NULL DEFAULT 0;",
 };
 #define NMIGRATIONS (int)(sizeof migrations / sizeof migrations[0])
 _Static_assert(sizeof migrations / sizeof migrations[0] == STORE_SCHEMA_VERSION,

@@ -87,6 +87,16 @@ static const char *const migrations[] = {
     "ALTER TABLE progress ADD COLUMN snap_game BLOB;"     /* the game_t */
     "ALTER TABLE progress ADD COLUMN snap_checks BLOB;",  /* record.h checks
                                                              up to it */
+    /* 6: the SSH public keys an account logs in with, and the account's
+     * display choice (glyphs and colours; 0: as its terminal says) */
+    "CREATE TABLE account_keys ("
+    "  account_id INTEGER NOT NULL REFERENCES accounts(id),"
+    "  fingerprint TEXT NOT NULL,"   /* "SHA256:..." as ssh-keygen -l shows */
+    "  key TEXT NOT NULL,"           /* OpenSSH's one line: "type base64" */
+    "  added INTEGER NOT NULL,"      /* Unix seconds */
+    "  PRIMARY KEY (account_id, fingerprint)"
+    ") WITHOUT ROWID;"
+    "ALTER TABLE accounts ADD COLUMN display INTEGER NOT NULL DEFAULT 0;",
 };
 #define NMIGRATIONS (int)(sizeof migrations / sizeof migrations[0])
 _Static_assert(sizeof migrations / sizeof migrations[0] == STORE_SCHEMA_VERSION,
