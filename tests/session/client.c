@@ -205,6 +205,21 @@ static void on_vterm_output(const char *s, size_t len, void *user)
     cl_send(c, s, len);
 }
 
+int cl_free_port(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    ck_assert_int_ge(fd, 0);
+    struct sockaddr_in a;
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+    socklen_t len = sizeof a;
+    ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+    close(fd);
+    return ntohs(a.sin_port);
+}
+
 tclient_t *cl_connect(int port, const cl_opts_t *o)
 {
     cl_opts_t def = { 0, 80, 24, NULL, 0, 0, NULL };

@@ -120,6 +120,10 @@ typedef struct cl_cell {
     int bold, underline, reverse;
 } cl_cell_t;
 
+/* A TCP port free now on 127.0.0.1 (the kernel's pick), for a listener
+ * the test names itself (the browser's or SSH port). */
+int cl_free_port(void);
+
 /* Connects to 127.0.0.1:port (o may be NULL for the defaults). Ends the
  * test if the connection cannot be made. Sends nothing yet: a telnet
  * client answers the server's options when it reads them. */
