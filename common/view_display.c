@@ -15,9 +15,11 @@
  * view_look8; outside the map is unknown. */
 enum { UNKNOWN = 0, KNOWN_WALL = 1, KNOWN_OPEN = 2 };
 
-static int knowledge(const game_t *g, int x, int y)
+/* Of tile (x, y) of a row of the map (y in range): called for the tiles
+ * left and right of a chunk, x may be off the map. */
+static inline uint8_t knowledge(const game_t *g, int x, int y)
 {
-    if (!map_in_bounds(x, y) || !(g->visible[y][x] || g->map.explored[y][x]))
+    if ((unsigned)x >= MAP_W || !(g->visible[y][x] | g->map.explored[y][x]))
         return UNKNOWN;
     int t = g->map.tile[y][x];
     return t == TILE_WALL || t > TILE_STAIRS ? KNOWN_WALL : KNOWN_OPEN;
@@ -72,8 +74,8 @@ static void chunk_knowledge(const game_t *g, int y, int x, uint64_t word,
         }
         uint64_t kw = knowledge8(r == 1 ? word : view_look8(g, yy, x));
         memcpy(&k[r][1], &kw, sizeof kw);
-        k[r][0] = (uint8_t)knowledge(g, x - 1, yy);
-        k[r][9] = (uint8_t)knowledge(g, x + 8, yy);
+        k[r][0] = knowledge(g, x - 1, yy);
+        k[r][9] = knowledge(g, x + 8, yy);
     }
 }
 
