@@ -19,6 +19,11 @@
  * continues on the first; a guest's death on a third host is in the hall
  * of fame every host shows, and replays there.
  *
+ * database_away_games_go_on: the hosts lose their cluster connections and
+ * cannot connect again for a while; the lobby says the other hosts are
+ * unavailable, games go on (and are saved by the store's own connection),
+ * nothing exits, and the other hosts are back once the database is.
+ *
  * Run by tests/run-tests.sh's pg family (test_pg_*: a throwaway cluster,
  * a database of the test's own). */
 #include <arpa/inet.h>
@@ -432,6 +437,78 @@ START_TEST(hosts_share_players)
 }
 END_TEST
 
+/* Runs sql on the server's maintenance database (for what cannot run on
+ * the test's own: letting it be connected to or not). */
+static void admin(const char *sql)
+{
+    char url[512];
+    sw_url_for("postgres", url, sizeof url);
+    sw_pq(url, sql, 1);
+}
+
+START_TEST(database_away_games_go_on)
+{
+    ck_assert_msg(sw_pg(), "ROGUED_TEST_PG is not set: run the pg family "
+                  "(tests/run-tests.sh pg)");
+    snprintf(dir, sizeof dir, "/tmp/rogued-cluster-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    sw_setup(dir);
+    snprintf(store_arg, sizeof store_arg, "store=%s", sw_url);
+    char seed[32], sql[256];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
+    /* two hosts on the database, played directly (no balancer) */
+    tsrv_t *x = srv_start("--seed", seed, "--set", store_arg, "--log-level",
+                          "debug", NULL);
+    tsrv_t *y = srv_start("--seed", seed, "--set", store_arg, NULL);
+    tclient_t *a = play_lobby(srv_port(x));
+    play_login_dave(a, 1);
+    ck_assert(cl_key(a, "p"));
+    play_wait_text(a, "HP: ");
+    int walked = 0;
+    walk_on(a, &walked, 3);
+    tclient_t *l = play_lobby(srv_port(y));
+    if (!refresh_until(l, " ", "2 players online, 1 game in progress"))
+        play_fail(l, "y's lobby does not count x's player");
+
+    /* The hosts lose their cluster connections, and cannot connect again
+     * (the store's own connections stay: games are still saved). */
+    snprintf(sql, sizeof sql, "ALTER DATABASE %s WITH ALLOW_CONNECTIONS false",
+             sw_dbname);
+    admin(sql);
+    snprintf(sql, sizeof sql, "SELECT pg_terminate_backend(pid) FROM"
+             " pg_stat_activity WHERE datname = '%s' AND application_name ="
+             " 'rogued-cluster'", sw_dbname);
+    admin(sql);
+    if (!refresh_until(l, " ", "1 player online, 0 games in progress (other "
+                       "hosts unavailable)"))
+        play_fail(l, "y's lobby does not say the other hosts are unavailable");
+    ck_assert(srv_wait_log(x, "cluster: lost the database", CL_WAIT_MS));
+    /* x's game goes on and is still saved */
+    int turn = cl_turn(a);
+    ck_assert(cl_key(a, "."));
+    ck_assert(cl_key(a, "."));
+    ck_assert_int_eq(cl_turn(a), turn + 2);
+    ck_assert(srv_wait_log(x, "progress id=1 bytes=5", CL_WAIT_MS));
+    ck_assert(srv_alive(x) && srv_alive(y));
+
+    /* The database is back: so are the other hosts. */
+    snprintf(sql, sizeof sql, "ALTER DATABASE %s WITH ALLOW_CONNECTIONS true",
+             sw_dbname);
+    admin(sql);
+    if (!refresh_until(l, " ", "2 players online, 1 game in progress"))
+        play_fail(l, "y's lobby does not count x's player again");
+    ck_assert(!cl_screen_has(l, "unavailable"));
+    ck_assert_int_eq(srv_log_count(x, "listening on the database"), 2);
+
+    cl_close(l);
+    cl_close(a);
+    srv_stop(y);
+    srv_stop(x);
+    sw_teardown();
+    srv_remove_tree(dir);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("pg_cluster");
@@ -440,6 +517,7 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, balancer_kill_a_host_and_continue_on_the_other);
     tcase_add_test(tc, hosts_share_players);
+    tcase_add_test(tc, database_away_games_go_on);
     suite_add_tcase(s, tc);
     return s;
 }
