@@ -122,6 +122,7 @@ struct cluster {
     /* for the lobby */
     pthread_mutex_t vmu;
     cluster_counts_t counts;
+    uint64_t read_at;           /* when the counts were read */
     int nview;
     lobby_game_t view[VIEW_MAX];
     /* the thread's own */
@@ -230,9 +231,16 @@ static const char tables_sql[] =
 
 static void db_connect(cluster_t *c)
 {
+    /* A database that stops answering must not hold the thread: the
+     * statements, the connection and the socket all time out (the URL's
+     * own settings, coming last, win over these). */
     const char *const kw[] = { "connect_timeout", "application_name",
-                               "dbname", NULL };
-    const char *const val[] = { "2", "rogued-cluster", c->url, NULL };
+                               "options", "keepalives_idle",
+                               "keepalives_interval", "keepalives_count",
+                               "tcp_user_timeout", "dbname", NULL };
+    const char *const val[] = { "2", "rogued-cluster",
+                                "-c statement_timeout=5000", "5", "2", "2",
+                                "5000", c->url, NULL };
     PGconn *pg = PQconnectdbParams(kw, val, 1);
     c->retry_at = now_ms() + RETRY_MS;
     if (!pg || PQstatus(pg) != CONNECTION_OK) {
@@ -1139,6 +1147,7 @@ static void read_hosts(cluster_t *c)
     }
     pthread_mutex_lock(&c->vmu);
     c->counts = counts;
+    c->read_at = now_ms();
     memcpy(c->view, view, (size_t)nview * sizeof *view);
     c->nview = nview;
     pthread_mutex_unlock(&c->vmu);
@@ -1424,6 +1433,9 @@ void cluster_counts(cluster_t *c, cluster_counts_t *out)
 {
     pthread_mutex_lock(&c->vmu);
     *out = c->counts;
+    /* not read for a while (a database that hangs): not known either */
+    if (now_ms() > c->read_at + ALIVE_S * 1000)
+        memset(out, 0, sizeof *out);
     pthread_mutex_unlock(&c->vmu);
 }
 
@@ -1431,6 +1443,8 @@ int cluster_games(cluster_t *c, lobby_game_t *out, int max)
 {
     pthread_mutex_lock(&c->vmu);
     int n = c->nview < max ? c->nview : max;
+    if (now_ms() > c->read_at + ALIVE_S * 1000)
+        n = 0;
     if (n > 0)
         memcpy(out, c->view, (size_t)n * sizeof *out);
     pthread_mutex_unlock(&c->vmu);
