@@ -425,8 +425,9 @@ static int load_game(cluster_t *c, int64_t account, uint64_t seed,
         *why = "That game is too long to watch.";
         return -1;
     }
-    PGresult *r = q(c, "SELECT game_version, seed, ruleset, started, keys_len"
-                    " FROM progress WHERE account_id = $1", 1, v, 0);
+    PGresult *r = q(c, "SELECT game_version, seed, ruleset, started, keys_len,"
+                    " snap_version, snap_keys, snap_pos FROM progress WHERE"
+                    " account_id = $1", 1, v, 0);
     if (!r)
         return 0;
     int ok = PQntuples(r) == 1 &&
@@ -440,9 +441,16 @@ static int load_game(cluster_t *c, int64_t account, uint64_t seed,
     game_options_t opt;
     memset(&opt, 0, sizeof opt);
     int64_t started = 0;
+    long long snap_keys = 0, snap_pos = -1;
     if (ok) {
         opt.ruleset = (int)strtol(PQgetvalue(r, 0, 2), NULL, 10);
         started = strtoll(PQgetvalue(r, 0, 3), NULL, 10);
+        /* the latest snapshot, if it falls within: only the tail replays */
+        if (!PQgetisnull(r, 0, 5) &&
+            strtoll(PQgetvalue(r, 0, 5), NULL, 10) == GAME_VERSION) {
+            snap_keys = strtoll(PQgetvalue(r, 0, 6), NULL, 10);
+            snap_pos = strtoll(PQgetvalue(r, 0, 7), NULL, 10);
+        }
     }
     PQclear(r);
     if (!ok)
@@ -468,9 +476,39 @@ static int load_game(cluster_t *c, int64_t account, uint64_t seed,
         buf_free(&keys);
         return 0;
     }
-    buf_t none = { NULL, 0, 0, 0 };
-    *out = msg_game_new(seed, &opt, started, &keys, &none);
+    buf_t checks = { NULL, 0, 0, 0 };
+    game_t *snap = NULL;
+    if (snap_pos > 0 && snap_pos <= nbytes && snap_keys > 0 &&
+        snap_keys <= UINT32_MAX) {
+        char pos[24];
+        snprintf(pos, sizeof pos, "%lld", snap_pos);
+        const char *sv[2] = { acct, pos };
+        r = q(c, "SELECT snap_game, snap_checks FROM progress WHERE"
+              " account_id = $1 AND snap_pos = $2", 2, sv, 1);
+        if (r && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0) &&
+            !PQgetisnull(r, 0, 1) &&
+            PQgetlength(r, 0, 0) == (int)sizeof(game_t) &&
+            (snap = malloc(sizeof *snap))) {
+            memcpy(snap, PQgetvalue(r, 0, 0), sizeof *snap);
+            checks.data = PQgetvalue(r, 0, 1);
+            checks.len = checks.cap = checks.limit =
+                (size_t)PQgetlength(r, 0, 1);
+        }
+        if (!snap)
+            PQclear(r);
+    }
+    *out = msg_game_new(seed, &opt, started, &keys, &checks);
     buf_free(&keys);
+    if (snap) {
+        PQclear(r);
+        if (*out) {
+            (*out)->snap = snap; /* the rebuild checks it fits */
+            (*out)->snap_keys = (uint32_t)snap_keys;
+            (*out)->snap_pos = (size_t)snap_pos;
+        } else {
+            game_free(snap);
+        }
+    }
     if (!*out) {
         *why = "Out of memory: try again later.";
         return -1;
@@ -895,8 +933,10 @@ static void to_give(cluster_t *c, give_t *g, smsg_t *m)
 /* A message from a loop (or one of ours) to a remote id. */
 static void handle(cluster_t *c, smsg_t *m)
 {
-    log_debug("cluster: message %s from %llx to %llx", msg_type_name(m->type),
-              (unsigned long long)m->from, (unsigned long long)m->to);
+    if (m->type != MSG_WATCH_KEY)
+        log_debug("cluster: message %s from %llx to %llx",
+                  msg_type_name(m->type), (unsigned long long)m->from,
+                  (unsigned long long)m->to);
     if (m->to == CLUSTER_TAKEOVER_ID) {
         if (m->type == MSG_TAKEOVER)
             ask_start(c, m->from, m->a);
