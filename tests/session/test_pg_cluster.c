@@ -15,8 +15,8 @@
  * hosts_share_players (docs/hosting.md, "Several hosts"): the lobby of
  * the other host counts and lists the player; a watcher there sees each
  * move; a login there takes the game over at the same turn (no key lost)
- * and the first host lets go; that host is killed and the player
- * continues on the first; a guest's death on a third host is in the hall
+ * and the first host lets go; watched from the first host, that host is
+ * killed: the watch ends and the player continues on the first; a guest's death on a third host is in the hall
  * of fame every host shows, and replays there.
  *
  * database_away_games_go_on: the hosts lose their cluster connections and
@@ -372,8 +372,19 @@ START_TEST(hosts_share_players)
     walk_on(t, &walked, 3);
     int kept = cl_turn(t);
     ck_assert_int_gt(kept, last);
+
+    /* Watched from the first host now, where it was played before. */
+    tclient_t *v = lobby_on(port, hosts, on, &next, addr, sizeof addr);
+    ck_assert(cl_key(v, "w"));
+    play_wait_text(v, "Games in progress");
+    if (!refresh_until(v, " ", "dave"))
+        play_fail(v, "host %d's lobby does not list dave of host %d", on, off);
+    ck_assert(cl_key(v, "a"));
+    play_wait_text(v, "Watching dave - q leaves");
     walk_on(t, &walked, 2);
     last = cl_turn(t);
+    if (!cl_wait(v, turn_is, &last, CL_WAIT_MS))
+        play_fail(v, "dave's move to turn %d did not reach the watcher", last);
 
     /* The host it plays on now is killed (once it has published that dave
      * is on it: the first host will ask it, and hear nothing); dave comes
@@ -395,9 +406,15 @@ START_TEST(hosts_share_players)
     }
     ck_assert_msg(published, "host %d did not publish dave's session", off);
     srv_kill(hosts[off]);
+    /* (as if it had died a moment ago, however long the login below takes:
+     * its last heartbeat is made to look fresh) */
+    snprintf(sql, sizeof sql, "UPDATE rogued_hosts SET seen = now() +"
+             " interval '1 hour' WHERE host = '%s'", name);
+    sw_exec(sql);
     cl_close(t);
     cl_close(w);
     cl_close(a);
+
     a = cl_connect(port, &from2);
     play_wait_text(a, "Play (as a guest)");
     play_login_dave(a, 0);
@@ -407,6 +424,14 @@ START_TEST(hosts_share_players)
                   "continued at turn %d of %d", turn, last);
     /* (the dead host was still listed: it was asked, and did not answer) */
     ck_assert(srv_log_has(hosts[on], "did not answer"));
+    /* and the watcher on the first host is told, once the host is not
+     * seen (its heartbeat made old now) */
+    snprintf(sql, sizeof sql, "UPDATE rogued_hosts SET seen = now() -"
+             " interval '1 hour' WHERE host = '%s'", name);
+    sw_exec(sql);
+    if (!cl_wait_text(v, "The game's host has gone away.", 2 * CL_WAIT_MS))
+        play_fail(v, "the watch of a game on a dead host did not end");
+    cl_close(v);
     ck_assert(cl_key(a, "p"));
     play_wait_text(a, "HP: ");
     ck_assert(cl_key(a, "."));
