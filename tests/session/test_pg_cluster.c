@@ -50,22 +50,6 @@
 
 static char dir[64], store_arg[300];
 
-/* A port free now on 127.0.0.1 (the kernel's pick). */
-static int free_port(void)
-{
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    ck_assert_int_ge(fd, 0);
-    struct sockaddr_in a;
-    memset(&a, 0, sizeof a);
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
-    socklen_t len = sizeof a;
-    ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &len), 0);
-    close(fd);
-    return ntohs(a.sin_port);
-}
-
 static int can_connect(int port)
 {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -154,7 +138,7 @@ START_TEST(balancer_kill_a_host_and_continue_on_the_other)
     char seed[32];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
     tsrv_t *hosts[2] = { host(seed), host(seed) };
-    int port = free_port();
+    int port = cl_free_port();
     pid_t hap = haproxy_start(port, srv_port(hosts[0]), srv_port(hosts[1]));
 
     /* A player from 127.0.0.2: the host it lands on sees that address. */
@@ -294,7 +278,7 @@ START_TEST(hosts_share_players)
     char seed[32], addr[32];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
     tsrv_t *hosts[2] = { host(seed), host(seed) };
-    int port = free_port(), next = 3, walked = 0;
+    int port = cl_free_port(), next = 3, walked = 0;
     pid_t hap = haproxy_start(port, srv_port(hosts[0]), srv_port(hosts[1]));
 
     /* dave plays on host `on` (where 127.0.0.2 lands). */
