@@ -116,7 +116,13 @@ run_one() { # id kind path
         fuzz)
             local corpus=tests/fuzz/corpus/${id#fuzz_}
             local args=(-runs="$FUZZ_RUNS" -max_total_time="$FUZZ_SMOKE_SECONDS" -seed=1)
-            [ -d "$corpus" ] && args+=("$corpus")
+            # libFuzzer writes what it finds into the first directory: a
+            # scratch one in build/, so the checked-in corpus stays as it is.
+            if [ -d "$corpus" ]; then
+                local scratch=build/fuzz-smoke/$id
+                rm -rf "$scratch" && mkdir -p "$scratch"
+                args+=("$scratch" "$corpus")
+            fi
             # Niced: a smoke run is bounded in time, so a lower priority only
             # costs it runs, while the session tests beside it keep the CPU
             # their deadlines assume.
