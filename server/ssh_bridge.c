@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -63,6 +64,8 @@ static const telnet_telopt_t telopts[] = {
 static void game_write(conn_t *c, const char *p, size_t n)
 {
     time_t deadline = time(NULL) + 10;
+    if (c->game_fd < 0)
+        return; /* keys before the shell: there is no game yet */
     while (n > 0 && !c->closed) {
         ssize_t k = write(c->game_fd, p, n);
         if (k > 0) {
@@ -140,8 +143,9 @@ static int key_registered(conn_t *c, const char *user, ssh_key key)
     char fp[STORE_KEY_FP_MAX + 1], text[STORE_KEY_TEXT_MAX + 1];
     if (sshkey_fingerprint(key, fp, sizeof fp) != 0)
         return 0;
-    if (c->found_id > 0 && strcmp(fp, c->found_fp) == 0)
-        return 1; /* the probe's answer: the same key, now signed */
+    if (c->found_id > 0 && strcmp(fp, c->found_fp) == 0 &&
+        strcasecmp(user, c->found_name) == 0)
+        return 1; /* the probe's answer: the same key and name, now signed */
     if (++c->key_tries > SSH_KEY_TRIES) {
         log_info("ssh %s: more than %d keys offered for %s: refused", c->addr,
                  SSH_KEY_TRIES, user);
@@ -232,11 +236,22 @@ static int on_window(ssh_session s, ssh_channel ch, int w, int h, int pw,
     return SSH_OK;
 }
 
+static int hand_over(conn_t *c);
+
+/* The shell: the player is in (a channel comes only after authentication),
+ * and the game's end goes to a worker now, so that keys sent in the same
+ * packets as this request reach the game. */
 static int on_shell(ssh_session s, ssh_channel ch, void *userdata)
 {
     conn_t *c = userdata;
     (void)s;
     (void)ch;
+    if (c->shell)
+        return SSH_ERROR; /* one shell a connection */
+    if (!c->authed || atomic_load(&c->b->stopping) || hand_over(c) != 0) {
+        c->closed = 1;
+        return SSH_ERROR;
+    }
     c->shell = 1;
     return SSH_OK;
 }
@@ -329,6 +344,7 @@ static int hand_over(conn_t *c)
         close(sp[1]);
         return -1;
     }
+    fcntl(sp[0], F_SETFL, fcntl(sp[0], F_GETFL) | O_NONBLOCK);
     c->game_fd = sp[0];
     return 0;
 }
@@ -410,9 +426,8 @@ static void *conn_main(void *arg)
         if (ssh_event_dopoll(ev, 200) == SSH_ERROR || time(NULL) > deadline)
             goto out;
     }
-    if (c->closed || atomic_load(&b->stopping) || hand_over(c) != 0)
+    if (c->closed || atomic_load(&b->stopping) || c->game_fd < 0)
         goto out;
-    fcntl(c->game_fd, F_SETFL, fcntl(c->game_fd, F_GETFL) | O_NONBLOCK);
     if (ssh_event_add_fd(ev, c->game_fd, POLLIN, on_game, c) != SSH_OK)
         goto out;
     relay_game(c); /* what the game said before the shell */
