@@ -109,9 +109,9 @@ typedef struct lobby {
     uint64_t pick_id;                /* LOBBY_DO_WATCH: a session id;
                                         LOBBY_DO_REPLAY: a game id */
     uint8_t resume;                  /* a game in progress waits: p continues */
-    int resume_depth, resume_turns;
     uint8_t key_login;               /* logged in by an SSH key, not yet
                                         taken over (lobby_take_key_login) */
+    int resume_depth, resume_turns;
     lobby_keys_t *keys;              /* the keys pages' state while shown
                                         (NULL otherwise); owned */
 } lobby_t;
