@@ -186,7 +186,8 @@ static int auth_pubkey(ssh_session s, const char *user, struct ssh_key_struct *k
                        char signature_state, void *userdata)
 {
     conn_t *c = userdata;
-    (void)s;
+    if (user && strcmp(user, SSH_GUEST_USER) != 0)
+        ssh_set_auth_methods(s, SSH_AUTH_METHOD_PUBLICKEY); /* its keys only */
     if (!user || strcmp(user, SSH_GUEST_USER) == 0 ||
         !acct_name_valid(user, NULL, 0) || !c->b->store ||
         atomic_load(&c->b->stopping))
