@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "cluster.h"
 #include "log.h"
 #include "store.h"
 
@@ -302,6 +303,9 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
     uv_signal_start(&h->sigterm, on_signal, SIGTERM);
     uv_signal_start(&h->sighup, on_signal, SIGHUP);
     uv_timer_start(&h->sweep, on_sweep, 10000, 10000);
+    /* On PostgreSQL, hosts on the same database share their players. */
+    if (cfg->store[0])
+        h->cluster = cluster_start(h, cfg->store);
     return 0;
 }
 
@@ -340,8 +344,13 @@ int host_run(host_t *h)
     /* no SSH player reaches a worker from here on */
     if (h->ssh_bridge)
         ssh_bridge_stop_handing(h->ssh_bridge);
+    /* Other hosts are let go first: what the loops still send them is
+     * refused (and bounced) from here on. */
+    cluster_stop(h->cluster);
     for (int i = 0; i < h->nworkers; i++)
         srv_join(&h->workers[i]);
+    cluster_free(h->cluster);
+    h->cluster = NULL;
     /* The game ends of the SSH players' socketpairs are closed: their
      * threads end their connections. */
     if (h->ssh_bridge) {

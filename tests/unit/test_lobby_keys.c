@@ -25,7 +25,7 @@ static int type(lobby_t *l, const char *text)
 /* 1 when some row of the lobby drawn at 80x24 contains text. */
 static int shows(const lobby_t *l, const char *text)
 {
-    lobby_info_t info = { "testsrv", "", 1, 0 };
+    lobby_info_t info = { .server_name = "testsrv", .motd = "", .online = 1 };
     screen_t s;
     ck_assert_int_eq(screen_init(&s, 80, 24), 0);
     lobby_draw(l, &info, &s);
