@@ -40,32 +40,32 @@ static int pick_worker(host_t *h)
 
 static void on_accept_resume(uv_timer_t *t);
 
-/* An SSH connection: its thread (ssh_bridge.h) relays it to one end of a
- * socketpair; the other end goes to worker w as a telnet session with the
- * player's address. */
+/* The SSH bridge's threads hand the game's end of a connection here once
+ * the player is in (ssh_bridge.h), or say that one ended before (fd -1):
+ * it was counted on worker w when accepted. */
+static int hand_ssh_game(void *arg, int w, int fd, const char *what)
+{
+    host_t *h = arg;
+    /* the message's text holds it whole, or it is not sent (a name cut
+     * short could be another account's) */
+    if (fd >= 0 && strlen(what) < sizeof ((smsg_t *)NULL)->text &&
+        srv_send_connection(&h->workers[w], fd, what) == 0)
+        return 0;
+    atomic_fetch_sub(&h->load[w], 1);
+    return -1;
+}
+
+/* An SSH connection: its thread (ssh_bridge.h) runs it, then relays it to
+ * one end of a socketpair whose other end goes to worker w as a telnet
+ * session with the player's address. */
 static void hand_ssh(host_t *h, int w, int fd)
 {
     struct sockaddr_storage peer;
     socklen_t len = sizeof peer;
-    char addr[80] = "?:0", what[96];
+    char addr[80] = "?:0";
     if (getpeername(fd, (struct sockaddr *)&peer, &len) == 0)
         srv_addr_name(&peer, addr, sizeof addr);
-    int sp[2];
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) != 0) {
-        log_error("ssh %s: socketpair: %s", addr, strerror(errno));
-        atomic_fetch_sub(&h->load[w], 1);
-        close(fd);
-        return;
-    }
-    snprintf(what, sizeof what, "ssh %s", addr);
-    if (srv_send_connection(&h->workers[w], sp[1], what) != 0) {
-        atomic_fetch_sub(&h->load[w], 1);
-        close(sp[1]);
-        close(sp[0]);
-        close(fd);
-        return;
-    }
-    ssh_bridge_accept(h->ssh_bridge, fd, sp[0], addr);
+    ssh_bridge_accept(h->ssh_bridge, fd, w, addr);
 }
 
 static void on_acceptable(uv_poll_t *p, int status, int events)
@@ -246,6 +246,9 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
             store_close(store);
             return -1;
         }
+        h->ssh_bridge->store = store;
+        h->ssh_bridge->hand = hand_ssh_game;
+        h->ssh_bridge->hand_arg = h;
     }
     h->telnet.fd = listen_socket(h, cfg->port, LISTEN_TELNET);
     if (h->telnet.fd >= 0 && cfg->http_port > 0)
@@ -338,6 +341,9 @@ int host_run(host_t *h)
     if (h->ssh.fd >= 0)
         close(h->ssh.fd);
     h->telnet.fd = h->http.fd = h->ssh.fd = -1;
+    /* no SSH player reaches a worker from here on */
+    if (h->ssh_bridge)
+        ssh_bridge_stop_handing(h->ssh_bridge);
     /* Other hosts are let go first: what the loops still send them is
      * refused (and bounced) from here on. */
     cluster_stop(h->cluster);

@@ -43,6 +43,7 @@ void lobby_free(lobby_t *l)
 {
     drop_scores(l);
     drop_watch(l);
+    lobby_keys_drop(l);
     wipe(l->pass, sizeof l->pass);
     wipe(l->pass_new, sizeof l->pass_new);
     wipe(l->line, sizeof l->line);
@@ -72,7 +73,7 @@ int lobby_in_password(const lobby_t *l)
 int lobby_typing(const lobby_t *l)
 {
     return (l->page >= LOBBY_GUEST_NAME && l->page <= LOBBY_REG_PASS2) ||
-           is_password_page(l->page);
+           is_password_page(l->page) || l->page == LOBBY_KEY_ADD;
 }
 
 /* Goes to a page with an empty input line. */
@@ -83,6 +84,9 @@ static void go(lobby_t *l, int page)
     l->page = (uint8_t)page;
     if (page != LOBBY_WATCH)
         drop_watch(l);
+    if (page != LOBBY_BUSY && page != LOBBY_KEYS && page != LOBBY_KEY_ADD &&
+        page != LOBBY_KEY_DEL)
+        lobby_keys_drop(l);
 }
 
 /* Waits for the store; the answer returns to `back`. */
@@ -323,6 +327,9 @@ static int menu_key(lobby_t *l, int key)
         if (!l->account[0])
             go(l, LOBBY_REG_NAME);
         return LOBBY_DO_NOTHING;
+    case 'k':
+    case 'K':
+        return l->account[0] ? lobby_keys_open(l) : LOBBY_DO_NOTHING;
     case '?':
     case 'h':
         go(l, LOBBY_HELP);
@@ -367,6 +374,10 @@ int lobby_key(lobby_t *l, int key)
     case LOBBY_HELP:
         go(l, LOBBY_MENU);
         return LOBBY_DO_NOTHING;
+    case LOBBY_KEYS:
+    case LOBBY_KEY_ADD:
+    case LOBBY_KEY_DEL:
+        return lobby_keys_key(l, key);
     default: /* a prompt */
         if (key == KEY_ESC || key == KEY_CTRL_C) {
             lobby_wipe_password(l);

@@ -39,7 +39,10 @@ enum lobby_page {
     LOBBY_WATCH,        /* the games in progress; a letter picks one */
     LOBBY_PW_OLD,       /* changing the password: the present one, */
     LOBBY_PW_NEW,       /* the new one, */
-    LOBBY_PW_NEW2       /* and the new one again */
+    LOBBY_PW_NEW2,      /* and the new one again */
+    LOBBY_KEYS,         /* the account's SSH keys (lobby_keys.c) */
+    LOBBY_KEY_ADD,      /* a public key line being pasted */
+    LOBBY_KEY_DEL       /* y removes the key picked */
 };
 
 /* What the session must do after a key. */
@@ -56,9 +59,16 @@ enum lobby_action {
     LOBBY_DO_WATCH,       /* watch the game of session lobby.pick_id */
     LOBBY_DO_REPLAY,      /* replay the finished game lobby.pick_id */
     LOBBY_DO_LOGOUT,      /* logged out: drop a game held for the account */
-    LOBBY_DO_CHANGE_PASSWORD /* check lobby_take_password for the account,
+    LOBBY_DO_CHANGE_PASSWORD, /* check lobby_take_password for the account,
                               then set lobby_take_new_password; answer
                               with lobby_password_changed */
+    LOBBY_DO_KEYS_LIST,   /* store_keys_list(account); answer with
+                             lobby_keys_done */
+    LOBBY_DO_KEY_ADD,     /* check lobby_keys_line (lobby_keys_refused if
+                             it is no key, else lobby_keys_checked), then
+                             store_key_add; answer with lobby_keys_done */
+    LOBBY_DO_KEY_REMOVE   /* store_key_remove(account, lobby_keys_pick);
+                             answer with lobby_keys_done */
 };
 
 /* One game in progress as the watch page lists it (the session fills the
@@ -69,6 +79,9 @@ typedef struct lobby_game {
     char name[ACCT_NAME_MAX + 1];
     int depth, turns, idle_s, watchers;
 } lobby_game_t;
+
+/* The keys pages' state (lobby_keys.c). */
+typedef struct lobby_keys lobby_keys_t;
 
 /* Kinds of the one-line notice under the menu. */
 enum { LOBBY_NOTE_INFO = 0, LOBBY_NOTE_GOOD, LOBBY_NOTE_BAD };
@@ -96,7 +109,11 @@ typedef struct lobby {
     uint64_t pick_id;                /* LOBBY_DO_WATCH: a session id;
                                         LOBBY_DO_REPLAY: a game id */
     uint8_t resume;                  /* a game in progress waits: p continues */
+    uint8_t key_login;               /* logged in by an SSH key, not yet
+                                        taken over (lobby_take_key_login) */
     int resume_depth, resume_turns;
+    lobby_keys_t *keys;              /* the keys pages' state while shown
+                                        (NULL otherwise); owned */
 } lobby_t;
 
 /* What the lobby shows about the server (the session fills it per frame). */
@@ -172,5 +189,46 @@ void lobby_note(lobby_t *l, int kind, const char *fmt, ...)
 
 /* Draws the lobby into s at s's size (any size; it clips). */
 void lobby_draw(const lobby_t *l, const lobby_info_t *info, screen_t *s);
+
+/* --- SSH keys (lobby_keys.c) ----------------------------------------------- */
+
+/* The longest public key line the keys page takes (sshkey.h's too). */
+#define LOBBY_KEY_LINE_MAX 2048
+
+/* The account logged in by an SSH key before the lobby began (the SSH
+ * bridge checked it): shown as logged in at once. */
+void lobby_key_login(lobby_t *l, int64_t account_id, const char *name);
+
+/* 1 once after lobby_key_login: the session then does what follows a
+ * login (takes the account's other sessions over, loads its saved game). */
+int lobby_take_key_login(lobby_t *l);
+
+/* The keys pages' keys (lobby_key passes them on). */
+int lobby_keys_key(lobby_t *l, int key);
+
+/* The menu's k (logged in only): the keys page, once listed. */
+int lobby_keys_open(lobby_t *l);
+
+/* The server's SSH port, for the keys page's hint (0: none); the session
+ * says it with LOBBY_DO_KEYS_LIST. */
+void lobby_keys_set_port(lobby_t *l, int ssh_port);
+
+/* LOBBY_DO_KEY_ADD: the line pasted; the session's check of it: refused
+ * (why: a sentence), or its fingerprint (then the store is asked). */
+const char *lobby_keys_line(const lobby_t *l);
+void lobby_keys_refused(lobby_t *l, const char *why);
+void lobby_keys_checked(lobby_t *l, const char *fingerprint);
+
+/* LOBBY_DO_KEY_REMOVE: the fingerprint of the key picked. */
+const char *lobby_keys_pick(const lobby_t *l);
+
+/* The store's answer to any of the three (copied). */
+void lobby_keys_done(lobby_t *l, const store_keys_t *k);
+
+/* Frees the keys pages' state (going to any other page does). */
+void lobby_keys_drop(lobby_t *l);
+
+/* Draws a keys page (lobby_draw calls it). */
+void lobby_keys_draw(const lobby_t *l, screen_t *s);
 
 #endif

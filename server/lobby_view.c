@@ -70,6 +70,7 @@ static void draw_menu(const lobby_t *l, screen_t *s)
     if (l->account[0]) {
         menu_item(s, y++, 'l', "Log out");
         menu_item(s, y++, 'c', "Change your password");
+        menu_item(s, y++, 'k', "Your SSH keys");
     } else {
         menu_item(s, y++, 'l', "Log in");
         menu_item(s, y++, 'r', "Register an account");
@@ -273,7 +274,7 @@ static const char *const help_lines[] = {
     "  s  the hall of fame: the best games that ended in a death, a win or a",
     "     quit after 100 turns (13 at 80x24), and your own best. A letter",
     "     replays that game: space pauses, + and - the speed, . a step, q leaves",
-    "  l  log in (or out); r  register an account; c  change your password",
+    "  l  log in (or out); r  register; c  change your password; k  SSH keys",
     "  q  quit",
     "",
     "A guest plays at once under a name of their choosing, but a guest's",
@@ -309,6 +310,9 @@ void lobby_draw(const lobby_t *l, const lobby_info_t *info, screen_t *s)
     case LOBBY_SCORES: draw_scores(l, s); return;
     case LOBBY_HELP: draw_help(s); return;
     case LOBBY_WATCH: draw_watch(l, s); break;
+    case LOBBY_KEYS:
+    case LOBBY_KEY_ADD:
+    case LOBBY_KEY_DEL: lobby_keys_draw(l, s); break;
     default: draw_prompt(l, s); break;
     }
     if (l->note[0]) {

@@ -915,8 +915,12 @@ void sess_accept(srv_t *srv, int fd, const char *what)
         return;
     }
     set_peer(s, &peer);
-    if (ssh)
-        set_peer_name(s, what + 4);
+    if (ssh) { /* "ssh ADDR", or "ssh ADDR ID NAME" after a key login */
+        char from[sizeof s->addr];
+        snprintf(from, sizeof from, "%.*s", (int)strcspn(what + 4, " "),
+                 what + 4);
+        set_peer_name(s, from);
+    }
     uv_tcp_nodelay(&s->tcp, 1);
     uv_tcp_keepalive(&s->tcp, 1, 60);
     uv_read_start((uv_stream_t *)&s->tcp, on_alloc, on_read);
@@ -936,4 +940,6 @@ void sess_accept(srv_t *srv, int fd, const char *what)
     }
     s->check_first_read = (uint8_t)(srv->proxy_on && !ssh);
     start_web_or_admit(s);
+    if (ssh && s->admitted)
+        sess_ssh_login(s, what); /* session_keys.c */
 }

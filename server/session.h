@@ -297,4 +297,17 @@ void sess_overlay_line(screen_t *next, const char *text, uint8_t bg);
 /* Frees a game with its recorder; o is empty afterwards. */
 void owned_game_free(owned_game_t *o);
 
+/* --- SSH keys (session_keys.c) ----------------------------------------------- */
+
+/* The lobby's keys actions (LOBBY_DO_KEYS_LIST, _KEY_ADD, _KEY_REMOVE):
+ * the pasted line checked (sshkey.h), the store asked, its answer given
+ * to the lobby. */
+void sess_keys_act(sess_t *s, int action);
+
+/* An SSH connection whose key the bridge checked (what: "ssh ADDR ID
+ * NAME", from the bridge through the host, never from the client): the
+ * session is logged in as that account from its start. Does nothing for
+ * a plain "ssh ADDR". Call once admitted. */
+void sess_ssh_login(sess_t *s, const char *what);
+
 #endif

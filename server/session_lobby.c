@@ -24,10 +24,15 @@
 /* Sessions of one account that a login can take over at once. */
 #define TAKEOVER_MAX 16
 
+static void take_over(sess_t *s);
+
 static int lobby_enter(sess_t *s, void *arg)
 {
     (void)arg;
     s->lobby.page = LOBBY_MENU;
+    /* logged in by an SSH key as the connection came: as after a login */
+    if (lobby_take_key_login(&s->lobby))
+        take_over(s);
     return 0;
 }
 
@@ -444,6 +449,11 @@ static void act(sess_t *s, int action)
         break;
     case LOBBY_DO_QUIT:
         sess_close(s, "quit", 1, "Thanks for playing. Goodbye!");
+        break;
+    case LOBBY_DO_KEYS_LIST:
+    case LOBBY_DO_KEY_ADD:
+    case LOBBY_DO_KEY_REMOVE:
+        sess_keys_act(s, action); /* session_keys.c */
         break;
     default:
         break;

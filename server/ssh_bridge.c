@@ -11,16 +11,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "accounts.h"
 #include "log.h"
+#include "sshkey.h"
+#include "store.h"
 
 /* One SSH player: its thread's state. */
 typedef struct conn {
     ssh_bridge_t *b;
-    int fd, game_fd;
+    int fd, game_fd;           /* game_fd: -1 until the player is in */
+    int worker;                /* the loop it goes to (ssh_bridge_accept) */
     char addr[64];
     ssh_session session;
     ssh_channel chan;
@@ -32,6 +38,14 @@ typedef struct conn {
     char term[40];
     int naws_on;
     int game_ready;            /* the game's socket has bytes (on_game) */
+    int key_tries;             /* keys looked up (SSH_KEY_TRIES) */
+    /* a key login: the account (0: a guest), and the key last found for
+     * it (a probe's answer, reused by the signed request that follows) */
+    int64_t account_id;
+    char account[ACCT_NAME_MAX + 1];
+    char found_fp[STORE_KEY_FP_MAX + 1];
+    int64_t found_id;
+    char found_name[ACCT_NAME_MAX + 1];
 } conn_t;
 
 /* As a telnet client answers the game's options (the tests' client and
@@ -50,6 +64,8 @@ static const telnet_telopt_t telopts[] = {
 static void game_write(conn_t *c, const char *p, size_t n)
 {
     time_t deadline = time(NULL) + 10;
+    if (c->game_fd < 0)
+        return; /* keys before the shell: there is no game yet */
     while (n > 0 && !c->closed) {
         ssize_t k = write(c->game_fd, p, n);
         if (k > 0) {
@@ -110,9 +126,85 @@ static void on_telnet(telnet_t *t, telnet_event_t *ev, void *user)
 static int auth_none(ssh_session s, const char *user, void *userdata)
 {
     conn_t *c = userdata;
-    (void)s;
-    (void)user;
-    c->authed = 1; /* every SSH player starts as a guest */
+    if (user && strcmp(user, SSH_GUEST_USER) == 0) {
+        c->authed = 1; /* a guest, as with telnet */
+        return SSH_AUTH_SUCCESS;
+    }
+    /* an account's name: its keys only */
+    ssh_set_auth_methods(s, SSH_AUTH_METHOD_PUBLICKEY);
+    return SSH_AUTH_DENIED;
+}
+
+/* Whether `key`, offered for user, is one the account registered: the
+ * store's lookup by name and fingerprint (and the key itself compared).
+ * Fills c->found_* when it is. */
+static int key_registered(conn_t *c, const char *user, ssh_key key)
+{
+    char fp[STORE_KEY_FP_MAX + 1], text[STORE_KEY_TEXT_MAX + 1];
+    if (sshkey_fingerprint(key, fp, sizeof fp) != 0)
+        return 0;
+    if (c->found_id > 0 && strcmp(fp, c->found_fp) == 0 &&
+        strcasecmp(user, c->found_name) == 0)
+        return 1; /* the probe's answer: the same key and name, now signed */
+    if (++c->key_tries > SSH_KEY_TRIES) {
+        log_info("ssh %s: more than %d keys offered for %s: refused", c->addr,
+                 SSH_KEY_TRIES, user);
+        return 0;
+    }
+    store_account_t a;
+    int st = store_key_account(c->b->store, user, fp, SSH_KEY_LOOKUP_MS, &a,
+                               text, sizeof text);
+    if (st == STORE_ERROR) {
+        log_error("ssh %s: the key %s for %s cannot be looked up (the store "
+                  "is not answering): refused", c->addr, fp, user);
+        return 0;
+    }
+    if (st != STORE_OK) {
+        log_info("ssh %s: the key %s is not registered for %s: refused",
+                 c->addr, fp, user);
+        return 0;
+    }
+    /* the fingerprint found it; the key itself must be the one kept */
+    const char *sp = strchr(text, ' ');
+    ssh_key kept = NULL;
+    int same = sp && ssh_pki_import_pubkey_base64(sp + 1, ssh_key_type(key),
+                                                  &kept) == SSH_OK &&
+               ssh_key_cmp(kept, key, SSH_KEY_CMP_PUBLIC) == 0;
+    ssh_key_free(kept);
+    if (!same) {
+        log_error("ssh %s: the key %s of %s differs from the one kept under "
+                  "its fingerprint: refused", c->addr, fp, a.name);
+        return 0;
+    }
+    snprintf(c->found_fp, sizeof c->found_fp, "%s", fp);
+    c->found_id = a.id;
+    snprintf(c->found_name, sizeof c->found_name, "%s", a.name);
+    return 1;
+}
+
+static int auth_pubkey(ssh_session s, const char *user, struct ssh_key_struct *key,
+                       char signature_state, void *userdata)
+{
+    conn_t *c = userdata;
+    if (user && strcmp(user, SSH_GUEST_USER) != 0)
+        ssh_set_auth_methods(s, SSH_AUTH_METHOD_PUBLICKEY); /* its keys only */
+    if (!user || strcmp(user, SSH_GUEST_USER) == 0 ||
+        !acct_name_valid(user, NULL, 0) || !c->b->store ||
+        atomic_load(&c->b->stopping))
+        return SSH_AUTH_DENIED;
+    if (signature_state != SSH_PUBLICKEY_STATE_NONE &&
+        signature_state != SSH_PUBLICKEY_STATE_VALID)
+        return SSH_AUTH_DENIED; /* a signature that does not verify */
+    if (!key_registered(c, user, key))
+        return SSH_AUTH_DENIED;
+    if (signature_state == SSH_PUBLICKEY_STATE_NONE)
+        return SSH_AUTH_SUCCESS; /* a probe: this key would do */
+    /* signed with it, and libssh checked the signature: in */
+    c->account_id = c->found_id;
+    snprintf(c->account, sizeof c->account, "%s", c->found_name);
+    c->authed = 1;
+    log_info("ssh %s: %s logged in by the key %s", c->addr, c->account,
+             c->found_fp);
     return SSH_AUTH_SUCCESS;
 }
 
@@ -145,11 +237,22 @@ static int on_window(ssh_session s, ssh_channel ch, int w, int h, int pw,
     return SSH_OK;
 }
 
+static int hand_over(conn_t *c);
+
+/* The shell: the player is in (a channel comes only after authentication),
+ * and the game's end goes to a worker now, so that keys sent in the same
+ * packets as this request reach the game. */
 static int on_shell(ssh_session s, ssh_channel ch, void *userdata)
 {
     conn_t *c = userdata;
     (void)s;
     (void)ch;
+    if (c->shell)
+        return SSH_ERROR; /* one shell a connection */
+    if (!c->authed || atomic_load(&c->b->stopping) || hand_over(c) != 0) {
+        c->closed = 1;
+        return SSH_ERROR;
+    }
     c->shell = 1;
     return SSH_OK;
 }
@@ -212,6 +315,64 @@ static void relay_game(conn_t *c)
     }
 }
 
+/* Gives the game's end of a new socketpair to the worker, with the
+ * player's address and, after a key login, the account. Returns 0, or -1
+ * (no socketpair, or the worker is gone or stopping: the connection
+ * ends). */
+static int hand_over(conn_t *c)
+{
+    ssh_bridge_t *b = c->b;
+    int sp[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) != 0) {
+        log_error("ssh %s: socketpair: %s", c->addr, strerror(errno));
+        return -1;
+    }
+    char what[160];
+    if (c->account_id > 0)
+        snprintf(what, sizeof what, "ssh %s %lld %s", c->addr,
+                 (long long)c->account_id, c->account);
+    else
+        snprintf(what, sizeof what, "ssh %s", c->addr);
+    pthread_mutex_lock(&b->hand_mu);
+    int rc = !b->handing_stopped && b->hand ? b->hand(b->hand_arg, c->worker,
+                                                       sp[1], what) : -1;
+    /* handed: the session gives the worker's count back when it ends;
+     * refused: the host gave it back */
+    c->worker = -1;
+    pthread_mutex_unlock(&b->hand_mu);
+    if (rc != 0) {
+        close(sp[0]);
+        close(sp[1]);
+        return -1;
+    }
+    fcntl(sp[0], F_SETFL, fcntl(sp[0], F_GETFL) | O_NONBLOCK);
+    c->game_fd = sp[0];
+    return 0;
+}
+
+/* A connection that ended before it was handed: the worker's count of it
+ * goes back (unless the workers are gone). */
+static void not_handed(conn_t *c)
+{
+    ssh_bridge_t *b = c->b;
+    if (c->worker < 0)
+        return;
+    pthread_mutex_lock(&b->hand_mu);
+    if (!b->handing_stopped && b->hand)
+        b->hand(b->hand_arg, c->worker, -1, NULL);
+    pthread_mutex_unlock(&b->hand_mu);
+    c->worker = -1;
+}
+
+void ssh_bridge_stop_handing(ssh_bridge_t *b)
+{
+    if (!b->bind)
+        return;
+    pthread_mutex_lock(&b->hand_mu);
+    b->handing_stopped = 1;
+    pthread_mutex_unlock(&b->hand_mu);
+}
+
 static void *conn_main(void *arg)
 {
     conn_t *c = arg;
@@ -228,6 +389,7 @@ static void *conn_main(void *arg)
     c->scb = (struct ssh_server_callbacks_struct){
         .userdata = c,
         .auth_none_function = auth_none,
+        .auth_pubkey_function = auth_pubkey,
         .channel_open_request_session_function = on_channel_open,
     };
     ssh_callbacks_init(&c->scb);
@@ -247,7 +409,8 @@ static void *conn_main(void *arg)
     if (rc != SSH_OK)
         goto out;
     c->fd = -1; /* the session's now */
-    ssh_set_auth_methods(c->session, SSH_AUTH_METHOD_NONE);
+    ssh_set_auth_methods(c->session,
+                         SSH_AUTH_METHOD_NONE | SSH_AUTH_METHOD_PUBLICKEY);
     ssh_set_server_callbacks(c->session, &c->scb);
     if (ssh_handle_key_exchange(c->session) != SSH_OK) {
         log_info("ssh %s: key exchange failed: %s", c->addr,
@@ -264,9 +427,8 @@ static void *conn_main(void *arg)
         if (ssh_event_dopoll(ev, 200) == SSH_ERROR || time(NULL) > deadline)
             goto out;
     }
-    if (c->closed || atomic_load(&b->stopping))
+    if (c->closed || atomic_load(&b->stopping) || c->game_fd < 0)
         goto out;
-    fcntl(c->game_fd, F_SETFL, fcntl(c->game_fd, F_GETFL) | O_NONBLOCK);
     if (ssh_event_add_fd(ev, c->game_fd, POLLIN, on_game, c) != SSH_OK)
         goto out;
     relay_game(c); /* what the game said before the shell */
@@ -297,42 +459,46 @@ out:
         telnet_free(c->tn);
     if (c->fd >= 0)
         close(c->fd);
-    close(c->game_fd);
+    if (c->game_fd >= 0)
+        close(c->game_fd);
+    not_handed(c);
     free(c);
     atomic_fetch_sub(&b->live, 1);
     return NULL;
 }
 
-void ssh_bridge_accept(ssh_bridge_t *b, int fd, int game_fd, const char *addr)
+void ssh_bridge_accept(ssh_bridge_t *b, int fd, int worker, const char *addr)
 {
+    conn_t *c = NULL;
     if (atomic_fetch_add(&b->live, 1) >= SSH_BRIDGE_MAX ||
-        atomic_load(&b->stopping)) {
-        atomic_fetch_sub(&b->live, 1);
-        close(fd);
-        close(game_fd);
-        return;
-    }
-    conn_t *c = calloc(1, sizeof *c);
+        atomic_load(&b->stopping))
+        goto refused;
+    c = calloc(1, sizeof *c);
     pthread_attr_t at;
     pthread_t th;
     int ok = c && pthread_attr_init(&at) == 0;
     if (ok) {
         c->b = b;
         c->fd = fd;
-        c->game_fd = game_fd;
+        c->game_fd = -1;
+        c->worker = worker;
         snprintf(c->addr, sizeof c->addr, "%s", addr);
         pthread_attr_setstacksize(&at, SSH_BRIDGE_STACK);
         pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
         ok = pthread_create(&th, &at, conn_main, c) == 0;
         pthread_attr_destroy(&at);
     }
-    if (!ok) {
-        log_error("ssh %s: cannot start its thread", addr);
-        free(c);
-        close(fd);
-        close(game_fd);
-        atomic_fetch_sub(&b->live, 1);
-    }
+    if (ok)
+        return;
+    log_error("ssh %s: cannot start its thread", addr);
+refused:
+    free(c);
+    close(fd);
+    atomic_fetch_sub(&b->live, 1);
+    pthread_mutex_lock(&b->hand_mu);
+    if (!b->handing_stopped && b->hand)
+        b->hand(b->hand_arg, worker, -1, NULL);
+    pthread_mutex_unlock(&b->hand_mu);
 }
 
 /* --- the host key ---------------------------------------------------------- */
@@ -398,6 +564,7 @@ int ssh_bridge_init(ssh_bridge_t *b, const char *data_dir, char *err,
     }
     b->bind = bind;
     pthread_mutex_init(&b->mu, NULL);
+    pthread_mutex_init(&b->hand_mu, NULL);
     return 0;
 }
 
@@ -421,6 +588,7 @@ int ssh_bridge_free(ssh_bridge_t *b)
     ssh_bind_free(b->bind);
     b->bind = NULL;
     pthread_mutex_destroy(&b->mu);
+    pthread_mutex_destroy(&b->hand_mu);
     ssh_finalize();
     return 0;
 }

@@ -4,13 +4,18 @@
  *
  * Each SSH connection gets a thread of its own, which runs libssh on its
  * socket (key exchange, authentication, the session channel, its pty and
- * window changes) and relays the channel to a socketpair. The other end of
- * the socketpair is handed to a worker loop like an accepted telnet
- * socket: the thread speaks telnet on it (libtelnet: NAWS from the pty's
- * size and every window change, TTYPE from its terminal type, data with
- * IAC doubled), so the game side is the telnet path that every other test
- * exercises, with every limit of a telnet session. The player's address
- * goes with the socket (the message's text), for the log and the limits.
+ * window changes) and relays the channel to a socketpair. Once the client
+ * has authenticated and asked for its shell, the other end of the
+ * socketpair is handed to a worker loop like an accepted telnet socket
+ * (ssh_hand_fn: the host's srv_send_connection): the thread speaks telnet
+ * on it (libtelnet: NAWS from the pty's size and every window change,
+ * TTYPE from its terminal type, data with IAC doubled), so the game side
+ * is the telnet path that every other test exercises, with every limit of
+ * a telnet session (the per-address ones are counted as that session is
+ * admitted, as for telnet). The player's address goes with the socket
+ * (the message's text, "ssh ADDR"), for the log and the limits; after a
+ * key login the account too ("ssh ADDR ID NAME"): the text is the
+ * bridge's own, nothing a client types reaches it.
  *
  * Why threads rather than libssh on the loop: libssh does its own reads
  * and writes on the socket (there is no bytes-in, bytes-out interface),
@@ -21,10 +26,17 @@
  * measured. At most SSH_BRIDGE_MAX connections at once (more are closed
  * at once).
  *
- * Authentication: "none" is accepted, whatever the user name: every SSH
- * player starts as a guest in the lobby, as with telnet, and logs in to an
- * account with its password there. (Logging in with a public key the
- * account registered is not built yet.)
+ * Authentication. The user "play" is a guest: "none" is accepted, and the
+ * player starts in the lobby, logging in to an account with its password
+ * there if they like. Any other user name is an account's, and only its
+ * public keys are offered ("publickey"): a key is accepted when the
+ * account registered it in the lobby (store.h, "SSH public keys": looked
+ * up by name and fingerprint from this thread, with a deadline; a probe
+ * without a signature is answered by the same lookup, then libssh checks
+ * the signature), and the session then starts logged in as the account.
+ * Anything else is refused, so OpenSSH says "Permission denied
+ * (publickey)". A store that cannot answer refuses the key (logged). At
+ * most SSH_KEY_TRIES keys are looked up per connection.
  *
  * The host key (Ed25519) is made at the first start and kept in the data
  * directory (ssh_host_ed25519_key, mode 600); its SHA-256 fingerprint is
@@ -38,8 +50,17 @@
 #define SSH_BRIDGE_MAX 2000
 #define SSH_BRIDGE_STACK (256 * 1024)
 #define SSH_HOST_KEY_FILE "ssh_host_ed25519_key"
+#define SSH_GUEST_USER "play"      /* the user name that plays as a guest */
+#define SSH_KEY_TRIES 6            /* keys looked up per connection */
+#define SSH_KEY_LOOKUP_MS 3000     /* the store's answer, at most */
 
-struct host;
+struct store;
+
+/* Hands the game's end of a connection's socketpair to worker `worker`
+ * (from the bridge's thread): 0, or -1 (the worker is gone: fd is
+ * closed by the bridge). fd -1: the connection ended before it was handed
+ * (the worker's count of it is given back). */
+typedef int (*ssh_hand_fn)(void *arg, int worker, int fd, const char *what);
 
 typedef struct ssh_bridge {
     void *bind;                /* ssh_bind; owned */
@@ -47,17 +68,27 @@ typedef struct ssh_bridge {
     atomic_int live;           /* connections (threads) now */
     atomic_int stopping;
     char fingerprint[128];
+    /* set by the host after ssh_bridge_init */
+    struct store *store;       /* the keys' lookups */
+    ssh_hand_fn hand;
+    void *hand_arg;
+    pthread_mutex_t hand_mu;   /* around hand: ssh_bridge_stop_handing */
+    int handing_stopped;
 } ssh_bridge_t;
 
 /* Loads or makes the host key in data_dir. Returns 0, or -1 with err set. */
 int ssh_bridge_init(ssh_bridge_t *b, const char *data_dir, char *err,
                     size_t errlen);
 
-/* Takes an accepted SSH socket: its thread relays it to `game_fd` (one end
- * of a socketpair whose other end the caller has handed to a worker loop).
- * Takes both descriptors, whatever happens. `addr`: the player's address,
- * for the log. */
-void ssh_bridge_accept(ssh_bridge_t *b, int fd, int game_fd, const char *addr);
+/* Takes an accepted SSH socket, whatever happens: its thread runs the
+ * connection and, once the player is in, hands the game's end to worker
+ * `worker` through b->hand (which is also told of a connection that ends
+ * before that). `addr`: the player's address, for the log. */
+void ssh_bridge_accept(ssh_bridge_t *b, int fd, int worker, const char *addr);
+
+/* No connection is handed to a worker after this returns (the workers are
+ * about to stop): one that is ready later is closed. */
+void ssh_bridge_stop_handing(ssh_bridge_t *b);
 
 /* Asks every connection to end, waits (bounded: 5 s) for their threads,
  * frees. Returns 0, or -1 if some thread is still running: then nothing

@@ -84,6 +84,8 @@ static void finish(store_t *st, req_t *r)
             store_progress_answer(r);
         } else if (r->op == OP_GUEST) {
             guest_answer(st, r);
+        } else if (OP_IS_KEYS(r->op)) {
+            store_keys_answer(r);
         } else {
             r->cb.done(r->ctx, r->status);
         }
@@ -524,6 +526,16 @@ void store_close(store_t *st)
     uv_cond_signal(&st->cond);
     uv_mutex_unlock(&st->mu);
     uv_thread_join(&st->thread);
+    /* threads in store_key_account have their answers (the queue was
+     * written to its end): they leave the lock before it goes */
+    for (;;) {
+        uv_mutex_lock(&st->mu);
+        int waiting = st->sync_waiting;
+        uv_mutex_unlock(&st->mu);
+        if (!waiting)
+            break;
+        uv_sleep(1);
+    }
     on_async(&p->async); /* answers now owed to no one */
     port_close_handles(p);
     throttle_free(&st->thr);
@@ -931,6 +943,8 @@ const char *store_status_name(int status)
     case STORE_NOT_FOUND: return "not found";
     case STORE_NO_RECORD: return "no record";
     case STORE_STALE: return "another core version";
+    case STORE_DUPLICATE: return "duplicate";
+    case STORE_FULL: return "full";
     default: return "unknown";
     }
 }

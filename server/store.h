@@ -89,9 +89,11 @@ enum store_status {
                           game */
     STORE_NO_RECORD,   /* record: the game is kept without its record
                           (dropped at the queue's byte cap, or lost) */
-    STORE_STALE        /* progress: a game in progress played by another
+    STORE_STALE,       /* progress: a game in progress played by another
                           core version (GAME_VERSION): it cannot be replayed
                           by this one; end it */
+    STORE_DUPLICATE,   /* key add: the account has this key already */
+    STORE_FULL         /* key add: the account has STORE_KEYS_MAX keys */
 };
 
 typedef struct store_opts {
@@ -452,5 +454,69 @@ const char *store_status_name(int status);
  * it. Returns 0, or -1 with the reason in err. */
 int store_create_at_version(const char *where, int version, char *err,
                             size_t errlen);
+
+/* --- SSH public keys (the account_keys table) ------------------------------ */
+
+#define STORE_KEYS_MAX 8          /* keys one account may register */
+#define STORE_KEY_FP_MAX 63       /* a fingerprint's bytes: "SHA256:" and 43
+                                     base64 characters, as ssh-keygen -l */
+#define STORE_KEY_TEXT_MAX 2047   /* a key's bytes: OpenSSH's "type base64"
+                                     (an RSA key of 8192 bits fits) */
+#define STORE_KEY_TYPE_MAX 31
+
+/* One key of an account, as the lobby lists it. */
+typedef struct store_key {
+    char fingerprint[STORE_KEY_FP_MAX + 1];
+    char type[STORE_KEY_TYPE_MAX + 1]; /* the key line's first word */
+    int64_t added;                     /* Unix seconds */
+} store_key_t;
+
+/* An account's keys, oldest first, and the status of the request. */
+typedef struct store_keys {
+    int status;  /* STORE_OK; store_key_add: STORE_DUPLICATE, STORE_FULL,
+                    STORE_NOT_FOUND (no such account), STORE_INVALID;
+                    store_key_remove: STORE_NOT_FOUND (no such key);
+                    STORE_ERROR. The list is read after the change, and
+                    whatever the status (empty for STORE_ERROR). */
+    int n;
+    store_key_t keys[STORE_KEYS_MAX];
+} store_keys_t;
+
+typedef void (*store_keys_cb)(void *ctx, const store_keys_t *result);
+
+/* The account's keys. Returns 0 (the callback will come, on the loop,
+ * never inside this call), or -1. */
+int store_keys_list(store_t *st, int64_t account_id, store_keys_cb cb,
+                    void *ctx);
+
+/* Registers a key for the account: fingerprint as ssh-keygen -l prints it
+ * ("SHA256:..."), key OpenSSH's "type base64" (both checked by the caller:
+ * sshkey.h; only their lengths and characters are checked here, else
+ * STORE_INVALID). An account holds at most STORE_KEYS_MAX (STORE_FULL);
+ * the same key twice is STORE_DUPLICATE. Answers with the list after.
+ * Returns 0 (the callback will come), or -1. */
+int store_key_add(store_t *st, int64_t account_id, const char *fingerprint,
+                  const char *key, store_keys_cb cb, void *ctx);
+
+/* Removes one of the account's keys (STORE_NOT_FOUND if it has no such
+ * key). Answers with the list after. Returns 0 (the callback will come),
+ * or -1. */
+int store_key_remove(store_t *st, int64_t account_id, const char *fingerprint,
+                     store_keys_cb cb, void *ctx);
+
+/* For the SSH bridge's threads, which run no loop: which account of this
+ * name (any case) registered the key of this fingerprint. Blocks the
+ * calling thread (any thread but the store's own) until the database
+ * thread has answered, queued in order with everything else, or for at
+ * most timeout_ms. Fills out: STORE_OK with the account's id and name as
+ * registered, and the key's text into key (keylen bytes; may be NULL);
+ * STORE_NOT_FOUND (no such account, or not its key; a malformed name or
+ * fingerprint too); STORE_ERROR (the database failed, the time ran out,
+ * the store is closing, out of memory). Returns out->status. The caller
+ * keeps the store open while this runs (store_close waits for callers
+ * already waiting). */
+int store_key_account(store_t *st, const char *name, const char *fingerprint,
+                      int timeout_ms, store_account_t *out, char *key,
+                      size_t keylen);
 
 #endif

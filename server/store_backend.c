@@ -189,3 +189,25 @@ long long sdb_guest_reserve(store_db_t *d, long long n)
 {
     return PASS(d, guest_reserve, n);
 }
+
+int sdb_key_add(store_db_t *d, int64_t account_id, const char *fingerprint,
+                const char *key, int64_t now, int max)
+{
+    return PASS(d, key_add, account_id, fingerprint, key, now, max);
+}
+
+int sdb_key_remove(store_db_t *d, int64_t account_id, const char *fingerprint)
+{
+    return PASS(d, key_remove, account_id, fingerprint);
+}
+
+int sdb_keys_list(store_db_t *d, int64_t account_id, store_keys_t *out)
+{
+    return PASS(d, keys_list, account_id, out);
+}
+
+int sdb_key_find(store_db_t *d, const char *name, const char *fingerprint,
+                 int64_t *id, char *name_out, char *key_out, size_t keylen)
+{
+    return PASS(d, key_find, name, fingerprint, id, name_out, key_out, keylen);
+}

@@ -64,6 +64,12 @@ const char *lite_name(lite_t *d);
 const char *lite_errmsg(lite_t *d);
 void lite_set_busy(lite_t *d, int ms);
 int lite_version(lite_t *d);
+int lite_key_add(lite_t *d, int64_t account_id, const char *fingerprint,
+                 const char *key, int64_t now, int max);
+int lite_key_remove(lite_t *d, int64_t account_id, const char *fingerprint);
+int lite_keys_list(lite_t *d, int64_t account_id, store_keys_t *out);
+int lite_key_find(lite_t *d, const char *name, const char *fingerprint,
+                  int64_t *id, char *name_out, char *key_out, size_t keylen);
 
 /* --- PostgreSQL -------------------------------------------------------------- */
 typedef struct spg spg_t;
@@ -109,5 +115,11 @@ int spg_version(spg_t *d);
 size_t spg_unfollowed(spg_t *d, const store_unfollowed_t **out);
 /* What messages call the database: the URL without its password. */
 const char *spg_name(spg_t *d);
+int spg_key_add(spg_t *d, int64_t account_id, const char *fingerprint,
+                const char *key, int64_t now, int max);
+int spg_key_remove(spg_t *d, int64_t account_id, const char *fingerprint);
+int spg_keys_list(spg_t *d, int64_t account_id, store_keys_t *out);
+int spg_key_find(spg_t *d, const char *name, const char *fingerprint,
+                 int64_t *id, char *name_out, char *key_out, size_t keylen);
 
 #endif

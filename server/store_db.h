@@ -187,4 +187,21 @@ void sdb_set_busy(store_db_t *db, int ms);
  * PostgreSQL's rogued_schema table), or -1. */
 int sdb_version(store_db_t *db);
 
+/* SSH public keys (store.h): inside a transaction. key_add inserts one
+ * unless the account has it (STORE_DUPLICATE) or max of them already
+ * (STORE_FULL), or there is no such account (STORE_NOT_FOUND); returns
+ * STORE_OK or one of those, or STORE_ERROR (logged). key_remove returns
+ * STORE_OK, STORE_NOT_FOUND or STORE_ERROR. keys_list fills out->n and
+ * out->keys (oldest first, at most STORE_KEYS_MAX); returns 0, or -1
+ * (logged). key_find: the account of this name (any case) with this key
+ * fingerprint: 1 with its id, its name as registered (name_out,
+ * ACCT_NAME_MAX + 1 bytes) and the key's text (key_out, keylen bytes), 0
+ * if none, -1 on error (logged). */
+int sdb_key_add(store_db_t *db, int64_t account_id, const char *fingerprint,
+                const char *key, int64_t now, int max);
+int sdb_key_remove(store_db_t *db, int64_t account_id, const char *fingerprint);
+int sdb_keys_list(store_db_t *db, int64_t account_id, store_keys_t *out);
+int sdb_key_find(store_db_t *db, const char *name, const char *fingerprint,
+                 int64_t *id, char *name_out, char *key_out, size_t keylen);
+
 #endif

@@ -45,13 +45,17 @@ enum op {
     OP_PROG_SNAP,                               /* the same */
     OP_PROG_LOAD, OP_GET_RECORD,                /* answer */
     OP_GUEST,     /* reserve guest numbers: answers the store itself */
-    OP_SETPASS    /* hash a new password, then store it: answers done */
+    OP_SETPASS,   /* hash a new password, then store it: answers done */
+    OP_KEYS_LIST, OP_KEY_ADD, OP_KEY_DEL, /* answer keys (store_keys.c) */
+    OP_KEY_FIND   /* a waiting thread's (req_t.sync): answers it directly */
 };
 
 /* The ops that end on the database thread, answering nobody. */
 #define OP_IS_SILENT(op) ((op) == OP_GAME || (op) == OP_PROG_BEGIN || \
                           (op) == OP_PROG_APPEND || (op) == OP_PROG_END || \
                           (op) == OP_PROG_SNAP)
+#define OP_IS_KEYS(op) ((op) == OP_KEYS_LIST || (op) == OP_KEY_ADD || \
+                        (op) == OP_KEY_DEL || (op) == OP_KEY_FIND)
 #define OP_IS_PROGRESS(op) ((op) == OP_PROG_BEGIN || (op) == OP_PROG_APPEND || \
                             (op) == OP_PROG_END || (op) == OP_PROG_SNAP)
 enum phase {
@@ -62,6 +66,15 @@ enum phase {
 
 typedef struct req req_t;
 typedef struct store_port store_port_t;
+
+/* A request made by a thread that runs no loop (store_key_account): it
+ * waits on cond (with st->mu) until the database thread sets done; if it
+ * stopped waiting first (gone), the database thread frees the request.
+ * Both flags under st->mu. */
+typedef struct store_sync {
+    uv_cond_t cond;
+    int done, gone;
+} store_sync_t;
 struct req {
     req_t *next;               /* in the one queue that holds it */
     req_t *pprev, *pnext;      /* port->pending (its loop thread) */
@@ -76,6 +89,7 @@ struct req {
         store_taken_cb taken;
         store_progress_cb progress;
         store_record_cb record;
+        store_keys_cb keys;
     } cb;
     void *ctx;
     uv_work_t work;
@@ -109,6 +123,13 @@ struct req {
     uint32_t game_version;
     /* OP_PROG_SNAP; OP_PROG_LOAD's answer (snap.game NULL: none) */
     sdb_snapshot_t snap;
+    /* OP_KEY_*: the key's fingerprint, its text (OP_KEY_ADD's; OP_KEY_FIND's
+     * answer), the list answered (OP_KEYS_LIST, _ADD, _DEL), the waiter
+     * (OP_KEY_FIND); id is the account, name OP_KEY_FIND's */
+    char fp[STORE_KEY_FP_MAX + 1];
+    char *key;
+    store_keys_t *keys;
+    store_sync_t *sync;
 };
 
 #define STORE_PORTS_MAX 64
@@ -172,6 +193,7 @@ struct store {
     throttle_t thr;            /* failed logins per (name, address) */
     throttle_t thr_name;       /* per name from anywhere: a high ceiling */
     uint64_t login_waits, login_wait_ms; /* store_stats_t's */
+    int sync_waiting;          /* store_key_account callers waiting (mu) */
 };
 
 /* Frees a request and all it owns (wiping any password or hash); the one
@@ -210,6 +232,19 @@ uint64_t store_progress_unfollowed(store_t *st);
 /* store_progress.c, for the database thread: a batch failed; the accounts
  * of its appends and begins lose their later appends until a begin. */
 void store_progress_failed(store_t *st, req_t *batch);
+
+/* store_keys.c: calls the callback of an answered OP_KEYS_LIST, OP_KEY_ADD
+ * or OP_KEY_DEL (not cancelled). */
+void store_keys_answer(req_t *r);
+
+/* store_keys.c, for the database thread: runs one OP_KEY_* inside the
+ * batch's transaction (ok: it is open). */
+void store_keys_db(store_t *st, req_t *r, int ok);
+
+/* store_keys.c, for the database thread, under st->mu: a waiting thread's
+ * request is answered (wakes it), or freed if it stopped waiting. Returns
+ * 1 if the caller must free r (outside the lock). */
+int store_keys_wake(req_t *r);
 
 /* The database thread (uv_thread_create's entry, arg: the store): opens
  * the file (posting st->ready either way), then runs batches until

@@ -128,7 +128,9 @@ enum stmt {
     ST_INS_GAME, ST_INS_ACCT, ST_SET_PWHASH, ST_FIND_ACCT, ST_ACCT_EXISTS,
     ST_TOP, ST_BEST, ST_RANK, ST_PROG_DEL_KEYS, ST_PROG_DEL, ST_PROG_INS,
     ST_PROG_APPEND, ST_PROG_GET, ST_PROG_KEYS, ST_SNAP_SET, ST_SNAP_GET,
-    ST_GET_GAME, ST_LIST, ST_PRUNE, ST_GUEST, ST_COUNT
+    ST_GET_GAME, ST_LIST, ST_PRUNE, ST_GUEST,
+    ST_KEY_ADD, ST_KEY_DEL, ST_KEY_LIST, ST_KEY_FIND,
+    ST_COUNT
 };
 
 static const char *const stmt_sql[ST_COUNT] = {
@@ -195,6 +197,27 @@ static const char *const stmt_sql[ST_COUNT] = {
                  " 1 + $1::bigint) ON CONFLICT (key) DO UPDATE SET value ="
                  " greatest(meta.value, 1) + $1::bigint"
                  " RETURNING value - $1::bigint",
+    /* SSH public keys. An add is one statement that cannot fail on good
+     * data (a failure would abort the batch): it inserts only for an
+     * account that exists, without the key, with fewer than $5 keys, and
+     * answers the count before, whether the key was there, and whether it
+     * inserted. */
+    [ST_KEY_ADD] = "WITH n AS (SELECT count(*) AS c, count(*) FILTER (WHERE"
+                   " fingerprint = $2) AS same FROM account_keys WHERE"
+                   " account_id = $1::bigint), ins AS (INSERT INTO"
+                   " account_keys (account_id, fingerprint, key, added)"
+                   " SELECT a.id, $2, $3, $4::bigint FROM accounts a, n"
+                   " WHERE a.id = $1::bigint AND n.same = 0 AND"
+                   " n.c < $5::bigint ON CONFLICT DO NOTHING RETURNING 1)"
+                   " SELECT n.c, n.same, (SELECT count(*) FROM ins) FROM n",
+    [ST_KEY_DEL] = "DELETE FROM account_keys WHERE account_id = $1"
+                   " AND fingerprint = $2",
+    [ST_KEY_LIST] = "SELECT fingerprint, split_part(key, ' ', 1), added"
+                    " FROM account_keys WHERE account_id = $1"
+                    " ORDER BY added, fingerprint LIMIT $2",
+    [ST_KEY_FIND] = "SELECT a.id, a.name, k.key FROM accounts a JOIN"
+                    " account_keys k ON k.account_id = a.id"
+                    " WHERE lower(a.name) = lower($1) AND k.fingerprint = $2",
 };
 
 /* What a result not read yet is, in the order sent. */
@@ -1386,4 +1409,90 @@ long long spg_guest_reserve(spg_t *d, long long n)
     long long first = PQntuples(r) == 1 ? col_ll(r, 0, 0) : -1;
     PQclear(r);
     return first;
+}
+
+/* --- SSH public keys ------------------------------------------------------------ */
+
+int spg_key_add(spg_t *d, int64_t account_id, const char *fingerprint,
+                const char *key, int64_t now, int max)
+{
+    params_t p = { 0 };
+    p_ll(&p, account_id);
+    p_text(&p, fingerprint);
+    p_text(&p, key);
+    p_ll(&p, now);
+    p_ll(&p, max);
+    char what[80];
+    snprintf(what, sizeof what, "a key of account %lld not added",
+             (long long)account_id);
+    PGresult *r = read_now(d, ST_KEY_ADD, &p, what);
+    if (!r)
+        return STORE_ERROR;
+    long long n = col_ll(r, 0, 0), same = col_ll(r, 0, 1),
+              added = col_ll(r, 0, 2);
+    PQclear(r);
+    if (added > 0)
+        return STORE_OK;
+    if (same > 0)
+        return STORE_DUPLICATE;
+    if (n >= max)
+        return STORE_FULL;
+    /* no such account, or the same key added by another host meanwhile */
+    return STORE_NOT_FOUND;
+}
+
+int spg_key_remove(spg_t *d, int64_t account_id, const char *fingerprint)
+{
+    params_t p = { 0 };
+    p_ll(&p, account_id);
+    p_text(&p, fingerprint);
+    char what[80];
+    snprintf(what, sizeof what, "a key of account %lld not removed",
+             (long long)account_id);
+    PGresult *r = read_now(d, ST_KEY_DEL, &p, what);
+    if (!r)
+        return STORE_ERROR;
+    int status = strcmp(PQcmdTuples(r), "0") != 0 ? STORE_OK : STORE_NOT_FOUND;
+    PQclear(r);
+    return status;
+}
+
+int spg_keys_list(spg_t *d, int64_t account_id, store_keys_t *out)
+{
+    params_t p = { 0 };
+    p_ll(&p, account_id);
+    p_ll(&p, STORE_KEYS_MAX);
+    out->n = 0;
+    PGresult *r = read_now(d, ST_KEY_LIST, &p, "keys not read");
+    if (!r)
+        return -1;
+    int rows = PQntuples(r);
+    for (int i = 0; i < rows && out->n < STORE_KEYS_MAX; i++) {
+        store_key_t *k = &out->keys[out->n++];
+        col_text(k->fingerprint, sizeof k->fingerprint, r, i, 0);
+        col_text(k->type, sizeof k->type, r, i, 1);
+        k->added = col_ll(r, i, 2);
+    }
+    PQclear(r);
+    return 0;
+}
+
+int spg_key_find(spg_t *d, const char *name, const char *fingerprint,
+                 int64_t *id, char *name_out, char *key_out, size_t keylen)
+{
+    params_t p = { 0 };
+    p_text(&p, name);
+    p_text(&p, fingerprint);
+    PGresult *r = read_now(d, ST_KEY_FIND, &p, "key lookup");
+    if (!r)
+        return -1;
+    int found = PQntuples(r) > 0;
+    if (found) {
+        *id = col_ll(r, 0, 0);
+        col_text(name_out, ACCT_NAME_MAX + 1, r, 0, 1);
+        if (key_out)
+            col_text(key_out, keylen, r, 0, 2);
+    }
+    PQclear(r);
+    return found;
 }

@@ -115,6 +115,7 @@ enum stmt {
     ST_PROG_DEL_KEYS, ST_PROG_DEL, ST_PROG_INS, ST_PROG_APPEND, ST_PROG_GROW,
     ST_PROG_GET, ST_PROG_KEYS, ST_GET_GAME, ST_LIST, ST_PRUNE, ST_SET_PWHASH,
     ST_SNAP_SET, ST_SNAP_GET,
+    ST_KEY_COUNT, ST_KEY_INS, ST_KEY_DEL, ST_KEY_LIST, ST_KEY_FIND,
     ST_COUNT
 };
 
@@ -175,6 +176,20 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_PRUNE] = "DELETE FROM games WHERE account_id IS NULL AND ended < ?1"
                  " AND id NOT IN (SELECT id FROM games WHERE ranked = 1"
                  "  ORDER BY score DESC, ended, id LIMIT ?2)",
+    /* SSH public keys: how many the account has, and whether this one */
+    [ST_KEY_COUNT] = "SELECT count(*), coalesce(sum(fingerprint = ?2), 0)"
+                     " FROM account_keys WHERE account_id = ?1",
+    [ST_KEY_INS] = "INSERT INTO account_keys (account_id, fingerprint, key,"
+                   " added) VALUES (?, ?, ?, ?)",
+    [ST_KEY_DEL] = "DELETE FROM account_keys WHERE account_id = ?"
+                   " AND fingerprint = ?",
+    /* the type is the key line's first word */
+    [ST_KEY_LIST] = "SELECT fingerprint, substr(key, 1, instr(key || ' ', ' ')"
+                    " - 1), added FROM account_keys WHERE account_id = ?"
+                    " ORDER BY added, fingerprint LIMIT ?",
+    [ST_KEY_FIND] = "SELECT a.id, a.name, k.key FROM accounts a JOIN"
+                    " account_keys k ON k.account_id = a.id"
+                    " WHERE a.name = ?1 AND k.fingerprint = ?2",
 };
 
 struct lite {
@@ -1105,4 +1120,109 @@ long long lite_prune_guests(lite_t *d, int64_t before, int keep_top)
         return -1;
     }
     return sqlite3_changes(d->db);
+}
+
+/* --- SSH public keys ----------------------------------------------------------- */
+
+int lite_key_add(lite_t *d, int64_t account_id, const char *fingerprint,
+                 const char *key, int64_t now, int max)
+{
+    sqlite3_stmt *s = d->st[ST_KEY_COUNT];
+    sqlite3_bind_int64(s, 1, account_id);
+    sqlite3_bind_text(s, 2, fingerprint, -1, SQLITE_STATIC);
+    int failed = 0;
+    long long n = 0, same = 0;
+    if (step_row(s, &failed)) {
+        n = sqlite3_column_int64(s, 0);
+        same = sqlite3_column_int64(s, 1);
+    }
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    if (failed) {
+        d->last_rc = failed;
+        db_fail(d, "store: %s: keys of account %lld not counted: %s", d->path,
+                (long long)account_id, sqlite3_errstr(failed));
+        return STORE_ERROR;
+    }
+    if (same)
+        return STORE_DUPLICATE;
+    if (n >= max)
+        return STORE_FULL;
+    s = d->st[ST_KEY_INS];
+    sqlite3_bind_int64(s, 1, account_id);
+    sqlite3_bind_text(s, 2, fingerprint, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 3, key, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(s, 4, now);
+    int rc = run(d, ST_KEY_INS);
+    if (rc == SQLITE_DONE)
+        return STORE_OK;
+    if (rc == SQLITE_CONSTRAINT_FOREIGNKEY)
+        return STORE_NOT_FOUND; /* (only this statement is undone) */
+    if (rc == SQLITE_CONSTRAINT_PRIMARYKEY)
+        return STORE_DUPLICATE;
+    db_fail(d, "store: %s: a key of account %lld not added: %s", d->path,
+            (long long)account_id, sqlite3_errstr(rc));
+    return STORE_ERROR;
+}
+
+int lite_key_remove(lite_t *d, int64_t account_id, const char *fingerprint)
+{
+    sqlite3_stmt *s = d->st[ST_KEY_DEL];
+    sqlite3_bind_int64(s, 1, account_id);
+    sqlite3_bind_text(s, 2, fingerprint, -1, SQLITE_STATIC);
+    int rc = run(d, ST_KEY_DEL);
+    if (rc == SQLITE_DONE)
+        return sqlite3_changes(d->db) > 0 ? STORE_OK : STORE_NOT_FOUND;
+    db_fail(d, "store: %s: a key of account %lld not removed: %s", d->path,
+            (long long)account_id, sqlite3_errstr(rc));
+    return STORE_ERROR;
+}
+
+int lite_keys_list(lite_t *d, int64_t account_id, store_keys_t *out)
+{
+    int failed = 0;
+    sqlite3_stmt *s = d->st[ST_KEY_LIST];
+    out->n = 0;
+    sqlite3_bind_int64(s, 1, account_id);
+    sqlite3_bind_int(s, 2, STORE_KEYS_MAX);
+    while (out->n < STORE_KEYS_MAX && step_row(s, &failed)) {
+        store_key_t *k = &out->keys[out->n++];
+        copy_text(k->fingerprint, sizeof k->fingerprint,
+                  sqlite3_column_text(s, 0));
+        copy_text(k->type, sizeof k->type, sqlite3_column_text(s, 1));
+        k->added = sqlite3_column_int64(s, 2);
+    }
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    if (failed) {
+        d->last_rc = failed;
+        out->n = 0;
+        db_fail(d, "store: %s: keys of account %lld not read: %s", d->path,
+                (long long)account_id, sqlite3_errstr(failed));
+        return -1;
+    }
+    return 0;
+}
+
+int lite_key_find(lite_t *d, const char *name, const char *fingerprint,
+                  int64_t *id, char *name_out, char *key_out, size_t keylen)
+{
+    sqlite3_stmt *s = d->st[ST_KEY_FIND];
+    sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, fingerprint, -1, SQLITE_STATIC);
+    int failed = 0, found = step_row(s, &failed);
+    if (found) {
+        *id = sqlite3_column_int64(s, 0);
+        copy_text(name_out, ACCT_NAME_MAX + 1, sqlite3_column_text(s, 1));
+        if (key_out)
+            copy_text(key_out, keylen, sqlite3_column_text(s, 2));
+    }
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    if (failed) {
+        d->last_rc = failed;
+        db_fail(d, "store: %s: key lookup: %s", d->path, sqlite3_errstr(failed));
+        return -1;
+    }
+    return found;
 }

@@ -17,6 +17,12 @@ void store_req_free(req_t *r)
     record_free(&r->rec);
     sdb_snapshot_free(&r->snap);
     free(r->scores);
+    free(r->key);
+    free(r->keys);
+    if (r->sync) {
+        uv_cond_destroy(&r->sync->cond);
+        free(r->sync);
+    }
     free(r);
 }
 
@@ -119,6 +125,12 @@ static void db_one(store_t *st, req_t *r, int ok, uint64_t *written,
         r->status = STORE_OK;
         r->phase = PH_DONE;
         break;
+    case OP_KEYS_LIST:
+    case OP_KEY_ADD:
+    case OP_KEY_DEL:
+    case OP_KEY_FIND:
+        store_keys_db(st, r, ok);
+        break;
     case OP_GUEST: {
         long long first = ok ? sdb_guest_reserve(st->db, STORE_GUEST_BLOCK) : -1;
         r->status = first > 0 ? STORE_OK : STORE_ERROR;
@@ -201,8 +213,12 @@ static void db_batch(store_t *st, req_t *batch, uint64_t n)
         for (req_t *r = batch; r; r = r->next) {
             if (((r->op == OP_REGISTER || r->op == OP_SETPASS) &&
                  r->status == STORE_OK) ||
-                r->op == OP_FLUSH || r->op == OP_TAKEN || r->op == OP_GUEST)
-                r->status = STORE_ERROR;
+                r->op == OP_FLUSH || r->op == OP_TAKEN || r->op == OP_GUEST ||
+                OP_IS_KEYS(r->op)) {
+                r->status = STORE_ERROR; /* (a key's list: rolled back) */
+                if (r->keys)
+                    r->keys->n = 0;
+            }
             if (r->op == OP_PROG_LOAD || r->op == OP_GET_RECORD) {
                 /* it may have read what was rolled back */
                 r->status = STORE_ERROR;
@@ -229,9 +245,11 @@ static void db_batch(store_t *st, req_t *batch, uint64_t n)
         st->stats.largest_batch = n;
     for (req_t *r = batch; r; r = next) {
         next = r->next;
-        if (OP_IS_SILENT(r->op)) {
+        if (OP_IS_SILENT(r->op) || (r->sync && store_keys_wake(r))) {
             r->next = ended;
             ended = r;
+        } else if (r->sync) {
+            /* a waiting thread's: it has its answer */
         } else {
             store_done_push(st, r);
         }

@@ -11,7 +11,14 @@
 #    window resized (the status line follows to the new last row), the
 #    connection dropped; a second SSH connection logs in with the password
 #    and is offered the saved game.
-# 4. A restart keeps the host key (the same fingerprint); SIGTERM exits 0.
+# 4. A public key: erin (logged in with her password over SSH) registers
+#    a key made with ssh-keygen on the lobby's keys page (a line that is no
+#    key and the same key twice refused with their sentences), plays on to
+#    turn 3 and drops; `ssh -i KEY erin@` then lands logged in as erin and
+#    continues the saved game (same depth, turn and '@'); another key, and
+#    the right key for another name, get "Permission denied (publickey)";
+#    the key removed in the lobby is refused too.
+# 5. A restart keeps the host key (the same fingerprint); SIGTERM exits 0.
 #
 # Exit 0: passed; 1: failed; 77: skipped (no tmux or no ssh client).
 set -u
@@ -109,7 +116,116 @@ wait_for 10 pane_has 'Continue your game (depth 1, turn 1)' ||
 T kill-server >/dev/null 2>&1
 echo "an account registered, played, dropped and logged in again over SSH"
 
-# 4. A restart keeps the key; SIGTERM exits 0.
+# 4. A public key.
+command -v ssh-keygen >/dev/null || fail "no ssh-keygen (openssh-client)"
+ssh-keygen -q -t ed25519 -N '' -C erin@e2e -f "$tmp/id_erin" || fail "ssh-keygen failed"
+ssh-keygen -q -t ed25519 -N '' -C other@e2e -f "$tmp/id_other" || fail "ssh-keygen failed"
+erin_fp=$(ssh-keygen -l -f "$tmp/id_erin.pub" | awk '{ print $2 }')
+# only the key given: no agent, no user configuration, no password prompt
+key_opts="-F /dev/null -o IdentitiesOnly=yes -o IdentityAgent=none -o BatchMode=yes"
+T new-session -d -s keys -x 80 -y 24 "$ssh_cmd" \; \
+    set-option -t keys remain-on-exit on >/dev/null || fail "tmux did not start"
+pane_name=keys
+wait_for 10 pane_has 'Play (as a guest)' || fail "no lobby (keys)"
+T send-keys -t keys l
+wait_for 5 pane_has 'Name:' || fail "no login prompt (keys)"
+T send-keys -t keys -l erin
+T send-keys -t keys Enter
+wait_for 5 pane_has 'Password:' || fail "no password prompt (keys)"
+T send-keys -t keys -l erinspassword
+T send-keys -t keys Enter
+wait_for 10 pane_has 'Continue your game (depth 1, turn 1)' || fail "erin's login (keys)"
+pane_has 'k   Your SSH keys' || fail "no keys item in the menu of an account"
+T send-keys -t keys k
+wait_for 5 pane_has 'No key yet.' || fail "no empty keys page after k"
+T send-keys -t keys a
+wait_for 5 pane_has 'Add an SSH key' || fail "no key prompt after a"
+T send-keys -t keys -l "ssh-ed25519 this-is-no-key"
+T send-keys -t keys Enter
+wait_for 5 pane_has "That key's data is damaged" || fail "a broken key line was not refused"
+T send-keys -t keys -l "$(cat "$tmp/id_erin.pub")"
+T send-keys -t keys Enter
+wait_for 5 pane_has "Key added: $erin_fp" || fail "the key was not added (want $erin_fp)"
+pane_has "1   ssh-ed25519          $erin_fp" || fail "the key is not listed"
+T send-keys -t keys a
+wait_for 5 pane_has 'Add an SSH key' || fail "no key prompt after a (again)"
+T send-keys -t keys -l "$(cat "$tmp/id_erin.pub")"
+T send-keys -t keys Enter
+wait_for 5 pane_has 'That key is registered already.' || fail "the same key twice was not refused"
+T send-keys -t keys q
+wait_for 5 pane_has 'Continue your game (depth 1, turn 1)' || fail "q did not return to the menu"
+T send-keys -t keys p
+wait_for 10 turn_is 1 || fail "erin's game did not continue at turn 1"
+T send-keys -t keys .
+wait_for 5 turn_is 2 || fail "a wait did not take turn 2"
+T send-keys -t keys .
+wait_for 5 turn_is 3 || fail "a wait did not take turn 3"
+find_at || fail "no '@' in erin's game"
+erin_x=$AT_X erin_y=$AT_Y
+T kill-server >/dev/null 2>&1 # the connection drops: the game is kept
+wait_for 10 grep -q 'game suspended id=[0-9]* name=erin turns=3' "$tmp/server.log" ||
+    wait_for 10 grep -q 'game suspended id=[0-9]* name=erin' "$tmp/server.log" ||
+    fail "erin's game was not kept when the connection dropped (keys)"
+# shellcheck disable=SC2086
+T new-session -d -s bykey -x 80 -y 24 \
+    "ssh $ssh_opts $key_opts -i $tmp/id_erin erin@127.0.0.1" \; \
+    set-option -t bykey remain-on-exit on >/dev/null || fail "tmux did not start"
+pane_name=bykey
+wait_for 10 pane_has 'Logged in as erin' || fail "ssh -i KEY erin@ did not land logged in"
+grep -q "login id=[0-9]* name=erin by SSH key" "$tmp/server.log" ||
+    fail "the session did not log the key login"
+wait_for 10 pane_has 'Continue your game (depth 1, turn 3)' ||
+    fail "the saved game was not offered after the key login"
+grep -q "ssh 127.0.0.1:[0-9]*: erin logged in by the key $erin_fp" "$tmp/server.log" ||
+    fail "the server did not log the key login"
+T send-keys -t bykey p
+wait_for 10 turn_is 3 || fail "the saved game did not continue at turn 3"
+wait_for 5 at_is "$erin_x" "$erin_y" || fail "the '@' is not where erin left it ($erin_x,$erin_y)"
+pane_has 'Depth:1' || fail "not at depth 1"
+echo "ssh -i KEY erin@ continued erin's game at turn 3, '@' at $erin_x,$erin_y"
+# A wrong key, and the right key under another name: refused by OpenSSH's
+# own words.
+refused_with() { # KEY USER
+    local out rc
+    # shellcheck disable=SC2086
+    out=$(ssh $ssh_opts $key_opts -i "$1" "$2@127.0.0.1" true 2>&1 </dev/null)
+    rc=$?
+    [ $rc -ne 0 ] || fail "ssh with $1 as $2 exited 0"
+    case "$out" in
+        *"Permission denied (publickey)"*) ;;
+        *) fail "ssh with $1 as $2: no \"Permission denied (publickey)\": $out" ;;
+    esac
+}
+refused_with "$tmp/id_other" erin
+refused_with "$tmp/id_erin" erinx
+grep -q "the key SHA256:[^ ]* is not registered for erin: refused" "$tmp/server.log" ||
+    fail "the refused key was not logged"
+echo "a wrong key and another name were refused (Permission denied (publickey))"
+# The key removed in the lobby: refused from then on.
+T send-keys -t bykey Q
+wait_for 5 pane_has 'Really quit? (y/n)' || fail "no quit prompt (bykey)"
+T send-keys -t bykey n
+T send-keys -t bykey Escape
+T kill-server >/dev/null 2>&1
+wait_for 10 grep -q 'game suspended id=[0-9]* name=erin' "$tmp/server.log" || true
+T new-session -d -s unkey -x 80 -y 24 \
+    "ssh $ssh_opts $key_opts -i $tmp/id_erin erin@127.0.0.1" \; \
+    set-option -t unkey remain-on-exit on >/dev/null || fail "tmux did not start"
+pane_name=unkey
+wait_for 10 pane_has 'Logged in as erin' || fail "the second key login failed"
+wait_for 10 pane_has 'Continue your game' || fail "no saved game (unkey)"
+T send-keys -t unkey k
+wait_for 5 pane_has "1   ssh-ed25519          $erin_fp" || fail "the key is not listed (unkey)"
+T send-keys -t unkey 1
+wait_for 5 pane_has "Remove $erin_fp?" || fail "no removal question"
+T send-keys -t unkey y
+wait_for 5 pane_has 'Key removed.' || fail "the key was not removed"
+pane_has 'No key yet.' || fail "the list still shows the key"
+T kill-server >/dev/null 2>&1
+refused_with "$tmp/id_erin" erin
+echo "the key removed in the lobby is refused"
+
+# 5. A restart keeps the key; SIGTERM exits 0.
 e2e_stop_server
 mv "$tmp/server.log" "$tmp/server.1.log"
 e2e_start_server --seed 42 --set ssh_port="$sport"

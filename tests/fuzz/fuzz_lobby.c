@@ -7,7 +7,9 @@
  * special keys, or the byte itself as a character); 0xe0-0xff is an event
  * (the low bits and the next byte pick it): a login or registration answer
  * of any status, a guest-name answer, a hall of fame answer, the wait for a
- * saved game and its end, a resume offer, the watch list filled, a draw.
+ * saved game and its end, a resume offer, the watch list filled, an SSH
+ * keys answer (the list of any status, a refused line, a checked one, a
+ * key login), a draw.
  *
  * Besides the sanitizers it checks the contracts: every action is one of
  * enum lobby_action; what is typed at a password prompt never shows (only
@@ -32,7 +34,8 @@ static const int special[] = {
 
 static const int statuses[] = {
     STORE_OK, STORE_BAD_LOGIN, STORE_NAME_TAKEN, STORE_INVALID,
-    STORE_SLOW_DOWN, STORE_ERROR, STORE_NOT_FOUND,
+    STORE_SLOW_DOWN, STORE_ERROR, STORE_NOT_FOUND, STORE_DUPLICATE,
+    STORE_FULL,
 };
 #define NSTATUS (sizeof statuses / sizeof statuses[0])
 
@@ -130,6 +133,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     l.watch[k].idle_s = arg * 100;
                 }
                 break;
+            case 6: {
+                static store_keys_t ks;
+                memset(&ks, 0, sizeof ks);
+                switch (arg & 3) {
+                case 0:
+                    ks.status = statuses[(arg >> 2) % NSTATUS];
+                    ks.n = (arg >> 2) % (STORE_KEYS_MAX + 1);
+                    for (int k = 0; k < ks.n; k++) {
+                        memset(ks.keys[k].fingerprint, 'f', STORE_KEY_FP_MAX);
+                        memset(ks.keys[k].type, 't', STORE_KEY_TYPE_MAX);
+                        ks.keys[k].added = (int64_t)arg << 40;
+                    }
+                    lobby_keys_done(&l, &ks);
+                    break;
+                case 1:
+                    lobby_keys_refused(&l, "That is not a public key line.");
+                    break;
+                case 2:
+                    lobby_keys_checked(&l, "SHA256:checked");
+                    break;
+                default:
+                    lobby_key_login(&l, 1 + arg, "Keyed");
+                    break;
+                }
+                break;
+            }
             default: {
                 int w = 1 + arg % 300, h = 1 + (arg * 7) % 120;
                 if (screen_resize(&s, w, h) != 0)
@@ -141,7 +170,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
             }
         }
-        if (action < LOBBY_DO_NOTHING || action > LOBBY_DO_CHANGE_PASSWORD)
+        if (action < LOBBY_DO_NOTHING || action > LOBBY_DO_KEY_REMOVE)
             abort();
         if (action == LOBBY_DO_LOGIN || action == LOBBY_DO_REGISTER ||
             action == LOBBY_DO_CHANGE_PASSWORD) {

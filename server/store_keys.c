@@ -1,0 +1,206 @@
+/* store_keys.c - the store's SSH public keys (store.h, "SSH public keys"):
+ * the lobby's list, add and remove, answered on its loop like any request,
+ * and the lookup the SSH bridge's threads make while a client
+ * authenticates, which waits on the calling thread instead (those threads
+ * run no loop). store_impl.h tells how a request moves. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "log.h"
+#include "store_impl.h"
+
+/* A fingerprint or key as the table keeps them: printable ASCII, no
+ * control character, within its length. (The lobby checks a key properly,
+ * with libssh: sshkey.h; this only keeps the table's text clean.) */
+static int text_ok(const char *s, size_t max)
+{
+    size_t n = strnlen(s, max + 1);
+    if (n == 0 || n > max)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e)
+            return 0;
+    return 1;
+}
+
+/* A request for the account's keys that answers with a list. */
+static req_t *keys_req(store_t *st, int op, int64_t account_id,
+                       store_keys_cb cb, void *ctx)
+{
+    store_keys_t *keys = calloc(1, sizeof *keys);
+    req_t *r = keys ? store_req_new(st, op, ctx) : NULL;
+    if (!r) {
+        free(keys);
+        return NULL;
+    }
+    r->keys = keys;
+    r->cb.keys = cb;
+    r->id = account_id;
+    return r;
+}
+
+int store_keys_list(store_t *st, int64_t account_id, store_keys_cb cb,
+                    void *ctx)
+{
+    req_t *r = keys_req(st, OP_KEYS_LIST, account_id, cb, ctx);
+    if (!r)
+        return -1;
+    store_db_submit(st, r);
+    return 0;
+}
+
+int store_key_add(store_t *st, int64_t account_id, const char *fingerprint,
+                  const char *key, store_keys_cb cb, void *ctx)
+{
+    req_t *r = keys_req(st, OP_KEY_ADD, account_id, cb, ctx);
+    if (!r)
+        return -1;
+    if (account_id <= 0 || !text_ok(fingerprint, STORE_KEY_FP_MAX) ||
+        !text_ok(key, STORE_KEY_TEXT_MAX)) {
+        store_answer_soon(st, r, STORE_INVALID);
+        return 0;
+    }
+    snprintf(r->fp, sizeof r->fp, "%s", fingerprint);
+    r->key = strdup(key);
+    if (!r->key) {
+        store_answer_soon(st, r, STORE_ERROR);
+        return 0;
+    }
+    store_db_submit(st, r);
+    return 0;
+}
+
+int store_key_remove(store_t *st, int64_t account_id, const char *fingerprint,
+                     store_keys_cb cb, void *ctx)
+{
+    req_t *r = keys_req(st, OP_KEY_DEL, account_id, cb, ctx);
+    if (!r)
+        return -1;
+    if (!text_ok(fingerprint, STORE_KEY_FP_MAX)) {
+        store_answer_soon(st, r, STORE_NOT_FOUND);
+        return 0;
+    }
+    snprintf(r->fp, sizeof r->fp, "%s", fingerprint);
+    store_db_submit(st, r);
+    return 0;
+}
+
+void store_keys_answer(req_t *r)
+{
+    r->keys->status = r->status;
+    if (r->status == STORE_ERROR)
+        r->keys->n = 0;
+    r->cb.keys(r->ctx, r->keys);
+}
+
+/* --- the database thread ------------------------------------------------------ */
+
+void store_keys_db(store_t *st, req_t *r, int ok)
+{
+    r->phase = PH_DONE;
+    if (!ok) {
+        r->status = STORE_ERROR;
+        return;
+    }
+    if (r->op == OP_KEY_FIND) {
+        char name[ACCT_NAME_MAX + 1] = "";
+        char key[STORE_KEY_TEXT_MAX + 1] = "";
+        int found = sdb_key_find(st->db, r->name, r->fp, &r->id, name, key,
+                                 sizeof key);
+        r->status = found < 0 ? STORE_ERROR : found ? STORE_OK : STORE_NOT_FOUND;
+        if (found > 0) {
+            memcpy(r->name, name, sizeof name);
+            r->key = strdup(key);
+            if (!r->key)
+                r->status = STORE_ERROR;
+        }
+        return;
+    }
+    if (r->op == OP_KEY_ADD)
+        r->status = sdb_key_add(st->db, r->id, r->fp, r->key,
+                                (int64_t)time(NULL), STORE_KEYS_MAX);
+    else if (r->op == OP_KEY_DEL)
+        r->status = sdb_key_remove(st->db, r->id, r->fp);
+    else
+        r->status = STORE_OK;
+    /* the list after, whatever the change did */
+    if (r->status != STORE_ERROR && sdb_keys_list(st->db, r->id, r->keys) != 0)
+        r->status = STORE_ERROR;
+}
+
+int store_keys_wake(req_t *r)
+{
+    if (r->sync->gone)
+        return 1;
+    r->sync->done = 1;
+    uv_cond_signal(&r->sync->cond);
+    return 0;
+}
+
+/* --- a thread without a loop ---------------------------------------------------- */
+
+int store_key_account(store_t *st, const char *name, const char *fingerprint,
+                      int timeout_ms, store_account_t *out, char *key,
+                      size_t keylen)
+{
+    memset(out, 0, sizeof *out);
+    if (key && keylen)
+        key[0] = '\0';
+    if (!acct_name_valid(name, NULL, 0) ||
+        !text_ok(fingerprint, STORE_KEY_FP_MAX)) {
+        out->status = STORE_NOT_FOUND;
+        return out->status;
+    }
+    out->status = STORE_ERROR;
+    req_t *r = calloc(1, sizeof *r);
+    store_sync_t *sync = calloc(1, sizeof *sync);
+    if (!r || !sync || uv_cond_init(&sync->cond) != 0) {
+        free(r);
+        free(sync);
+        return out->status;
+    }
+    r->st = st;
+    r->op = OP_KEY_FIND;
+    r->phase = PH_DB;
+    r->sync = sync;
+    snprintf(r->name, sizeof r->name, "%s", name);
+    snprintf(r->fp, sizeof r->fp, "%s", fingerprint);
+    uint64_t deadline = uv_hrtime() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) *
+                        1000000ull;
+    uv_mutex_lock(&st->mu);
+    if (st->stopping) {
+        uv_mutex_unlock(&st->mu);
+        store_req_free(r);
+        return out->status;
+    }
+    st->sync_waiting++;
+    store_queue_push(&st->q_head, &st->q_tail, r);
+    uv_cond_signal(&st->cond);
+    for (;;) {
+        uint64_t now = uv_hrtime();
+        if (sync->done || now >= deadline)
+            break;
+        uv_cond_timedwait(&sync->cond, &st->mu, deadline - now);
+    }
+    int done = sync->done;
+    if (!done)
+        sync->gone = 1; /* the database thread frees it */
+    st->sync_waiting--;
+    uv_mutex_unlock(&st->mu);
+    if (!done) {
+        log_error("store: %s: the key lookup for %s took more than %d ms: "
+                  "refused", st->path, name, timeout_ms);
+        return out->status;
+    }
+    out->status = r->status;
+    if (r->status == STORE_OK) {
+        out->id = r->id;
+        memcpy(out->name, r->name, sizeof out->name);
+        if (key && keylen)
+            snprintf(key, keylen, "%s", r->key ? r->key : "");
+    }
+    store_req_free(r);
+    return out->status;
+}
