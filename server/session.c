@@ -139,6 +139,8 @@ int sess_post(sess_t *s, int type, uint64_t to, int64_t a, msg_game_t *game,
 
 void sess_goto(sess_t *s, int state, void *arg)
 {
+    if (s->state == S_NEGOTIATING && state != S_NEGOTIATING)
+        sess_display_settle(s); /* what the client said is all in */
     const sess_state_ops_t *old = sess_state_ops(s->state);
     if (old->leave)
         old->leave(s);
@@ -518,6 +520,8 @@ static void on_key(void *ctx, const keyev_t *ev)
     /* Too small to see anything: only let the player leave. */
     if (!view_fits(s->w, s->h) && !is_quit_key(key))
         return;
+    if (sess_options_key(s, key))
+        return; /* the options screen's (O) */
     const sess_state_ops_t *ops = sess_state_ops(s->state);
     if (ops->key)
         ops->key(s, key);

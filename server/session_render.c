@@ -66,7 +66,8 @@ void sess_render(sess_t *s)
         sess_close(s, "out of memory", 0, NULL);
         return;
     }
-    ops->draw(s, next);
+    if (!sess_options_draw(s, next))
+        ops->draw(s, next);
     if (s->notice[0] && view_fits(s->w, s->h)) {
         /* A host line (tips, idle warning) over the oldest log line. */
         for (int x = 0; x < s->w; x++)
@@ -103,6 +104,13 @@ void sess_render(sess_t *s)
     /* The frame marker: invisible to terminals, and tells a client (our
      * tests, the load generator) that a key's whole answer has arrived. */
     tconn_nop(&s->tc);
+}
+
+void sess_display_changed(sess_t *s)
+{
+    /* Every cell may look different now: paint the next frame whole. */
+    view_cache_reset(&s->view);
+    sess_repaint(s);
 }
 
 void sess_view_draw(sess_t *s, const game_t *g, screen_t *next)

@@ -45,7 +45,8 @@ enum op {
     OP_PROG_SNAP,                               /* the same */
     OP_PROG_LOAD, OP_GET_RECORD,                /* answer */
     OP_GUEST,     /* reserve guest numbers: answers the store itself */
-    OP_SETPASS    /* hash a new password, then store it: answers done */
+    OP_SETPASS,   /* hash a new password, then store it: answers done */
+    OP_SETDISPLAY /* keep an account's display choice: answers done */
 };
 
 /* The ops that end on the database thread, answering nobody. */
@@ -109,6 +110,8 @@ struct req {
     uint32_t game_version;
     /* OP_PROG_SNAP; OP_PROG_LOAD's answer (snap.game NULL: none) */
     sdb_snapshot_t snap;
+    /* OP_SETDISPLAY; OP_LOGIN's answer (found: the account's) */
+    int display;
 };
 
 #define STORE_PORTS_MAX 64

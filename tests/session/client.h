@@ -110,6 +110,13 @@ typedef struct cl_opts {
     int rcvbuf;        /* > 0: SO_RCVBUF for the socket (before connect) */
     const char *src;   /* a loopback source address, "127.0.0.2" (default:
                           the kernel's, 127.0.0.1) */
+    const char *const *ttypes; /* telnet: the TTYPE answers round by round
+                          (NULL-ended; the last is repeated, as a client
+                          ends its list), instead of ttype */
+    const char *environ; /* telnet: offer NEW-ENVIRON at once (IAC WILL, as
+                          PuTTY does) and answer the server's SEND with
+                          these "NAME=value" lines ('\n' between), each a
+                          USERVAR, whatever was asked */
 } cl_opts_t;
 
 /* One screen cell as the terminal shows it. Colours: 0..255 a palette
@@ -233,6 +240,11 @@ int cl_find(const tclient_t *c, uint32_t ch, int *x, int *y);
 /* The turn counter of the status line (the lowest row that starts with
  * "HP:"; "Turn:N" in it), or -1. */
 int cl_turn(const tclient_t *c);
+
+/* How many NEW-ENVIRON SEND requests the server made, and TTYPE SEND
+ * requests (rounds asked). */
+int cl_env_asked(const tclient_t *c);
+int cl_ttype_asked(const tclient_t *c);
 
 /* The terminal size. */
 int cl_w(const tclient_t *c);

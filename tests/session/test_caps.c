@@ -1,0 +1,243 @@
+/* test_caps.c - what each client can show, as the real server learns it
+ * (docs/telnet.md, "What the client can show") and as the options screen
+ * (`O`) reports it: scripted telnet clients that say XTERM-256COLOR, that
+ * go through MTTS rounds (2825: truecolor without UTF-8; 2829: with it),
+ * that answer NEW-ENVIRON (COLORTERM and LANG), and a client that says
+ * nothing at all. Then a player's own choice: kept by an account across
+ * connections, a guest's for the connection only; and a watcher's display
+ * is its own, not the player's. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "client.h"
+#include "play.h"
+
+#define OPTIONS "Options: how the screen is drawn"
+
+/* From the lobby menu (or a game, with "O"): the options screen. */
+static void open_options(tclient_t *c, const char *key)
+{
+    ck_assert(cl_key(c, key));
+    play_wait_text(c, OPTIONS);
+}
+
+static void close_options(tclient_t *c)
+{
+    ck_assert(cl_key(c, "\x1b"));
+    if (!cl_wait_no_text(c, OPTIONS, CL_WAIT_MS))
+        play_fail(c, "the options screen did not close");
+}
+
+/* The options screen says what the client said and what it is drawn
+ * with. */
+static void expect_display(tclient_t *c, const char *said, const char *drawn)
+{
+    char line[128];
+    snprintf(line, sizeof line, "Your terminal says: %s", said);
+    play_wait_text(c, line);
+    snprintf(line, sizeof line, "Drawn with: %s", drawn);
+    play_wait_text(c, line);
+}
+
+/* A telnet client with these options, in the lobby menu. */
+static tclient_t *lobby_with(int port, const cl_opts_t *o)
+{
+    tclient_t *c = cl_connect(port, o);
+    play_wait_text(c, "Play (as a guest)");
+    if (!cl_sync(c, CL_WAIT_MS))
+        play_fail(c, "no answer from the lobby");
+    return c;
+}
+
+START_TEST(xterm_256color)
+{
+    tsrv_t *s = srv_start(NULL);
+    cl_opts_t o = { .ttype = "XTERM-256COLOR" };
+    tclient_t *c = lobby_with(srv_port(s), &o);
+    open_options(c, "o");
+    expect_display(c, "ASCII, 256 colours (XTERM-256COLOR)",
+                   "ASCII, 256 colours");
+    ck_assert_int_eq(cl_ttype_asked(c), 2); /* the name, then its repeat */
+    ck_assert_int_eq(cl_env_asked(c), 0);
+    close_options(c);
+    ck_assert(cl_screen_has(c, "Play (as a guest)"));
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+START_TEST(mtts_2825_and_2829)
+{
+    /* 2825 = 2048 SSL + 512 MNES + 256 truecolor + 8 256 colours + 1 ANSI:
+     * the UTF-8 bit (4) is not set. 2829 sets it. */
+    static const char *const m2825[] = { "MUDLET", "ANSI-256COLOR",
+                                         "MTTS 2825", NULL };
+    static const char *const m2829[] = { "MUDLET", "ANSI-256COLOR",
+                                         "MTTS 2829", NULL };
+    tsrv_t *s = srv_start(NULL);
+    cl_opts_t o = { .ttypes = m2825 };
+    tclient_t *a = lobby_with(srv_port(s), &o);
+    open_options(a, "o");
+    expect_display(a, "ASCII, truecolor (MUDLET, MTTS 2825)",
+                   "ASCII, truecolor");
+    ck_assert_int_eq(cl_ttype_asked(a), 4); /* three names and a repeat */
+    o.ttypes = m2829;
+    tclient_t *b = lobby_with(srv_port(s), &o);
+    open_options(b, "O");
+    expect_display(b, "UTF-8, truecolor (MUDLET, MTTS 2829)",
+                   "UTF-8, truecolor");
+    ck_assert_int_eq(cl_ttype_asked(b), 4);
+    cl_close(a);
+    cl_close(b);
+    srv_stop(s);
+}
+END_TEST
+
+START_TEST(new_environ)
+{
+    tsrv_t *s = srv_start(NULL);
+    cl_opts_t o = { .ttype = "VT100",
+                    .environ = "COLORTERM=truecolor\nLANG=en_US.UTF-8\n"
+                               "USER=someone" };
+    tclient_t *c = lobby_with(srv_port(s), &o);
+    ck_assert_int_eq(cl_env_asked(c), 1);
+    open_options(c, "o");
+    expect_display(c, "UTF-8, truecolor (VT100)", "UTF-8, truecolor");
+    cl_close(c);
+    /* a locale without UTF-8 and no COLORTERM: nothing more than VT100 */
+    o.environ = "LANG=C\nTERM=vt100";
+    c = lobby_with(srv_port(s), &o);
+    ck_assert_int_eq(cl_env_asked(c), 1);
+    open_options(c, "o");
+    expect_display(c, "ASCII, 16 colours (VT100)", "ASCII, 16 colours");
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+/* A client that says nothing (nc: no telnet at all) is drawn as before:
+ * ASCII and the 16 colours. */
+START_TEST(nothing_said)
+{
+    tsrv_t *s = srv_start("--set", "negotiation_ms=100", NULL);
+    cl_opts_t o = { .raw = 1 };
+    tclient_t *c = cl_connect(srv_port(s), &o);
+    play_wait_text(c, "Play (as a guest)");
+    ck_assert_int_eq(cl_send_str(c, "o"), 0);
+    play_wait_text(c, OPTIONS);
+    expect_display(c, "ASCII, 16 colours", "ASCII, 16 colours");
+    cl_close(c);
+    /* a telnet client whose only name is the plainest */
+    cl_opts_t t = { .ttype = "ANSI" };
+    c = lobby_with(srv_port(s), &t);
+    open_options(c, "o");
+    expect_display(c, "ASCII, 16 colours (ANSI)", "ASCII, 16 colours");
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+/* Arrow keys on the options screen: from Auto, glyphs two steps right
+ * (ASCII, UTF-8), then colours two steps right (16, 256). */
+static void choose_utf8_256(tclient_t *c)
+{
+    ck_assert(cl_key(c, "\x1b[C"));
+    ck_assert(cl_key(c, "\x1b[C"));
+    ck_assert(cl_key(c, "\x1b[B"));
+    ck_assert(cl_key(c, "\x1b[C"));
+    ck_assert(cl_key(c, "\x1b[C"));
+}
+
+START_TEST(account_keeps_its_choice)
+{
+    tsrv_t *s = srv_start(NULL);
+    cl_opts_t plain = { .ttype = "VT100" };
+    tclient_t *a = lobby_with(srv_port(s), &plain);
+    play_login_dave(a, 1);
+    open_options(a, "o");
+    expect_display(a, "ASCII, 16 colours (VT100)", "ASCII, 16 colours");
+    ck_assert(cl_screen_has(a, "Your account keeps this choice."));
+    choose_utf8_256(a);
+    expect_display(a, "ASCII, 16 colours (VT100)", "UTF-8, 256 colours");
+    close_options(a);
+    ck_assert(cl_key(a, "l")); /* log out */
+    play_wait_text(a, "Logged out of dave");
+    cl_close(a);
+
+    /* the next login, from a client that says nothing more than VT100 */
+    tclient_t *b = lobby_with(srv_port(s), &plain);
+    open_options(b, "o");
+    expect_display(b, "ASCII, 16 colours (VT100)", "ASCII, 16 colours");
+    close_options(b);
+    play_login_dave(b, 0);
+    open_options(b, "o");
+    expect_display(b, "ASCII, 16 colours (VT100)", "UTF-8, 256 colours");
+    close_options(b);
+    cl_close(b);
+
+    /* a guest's choice lasts its connection only */
+    tclient_t *g = lobby_with(srv_port(s), &plain);
+    open_options(g, "o");
+    ck_assert(cl_screen_has(g, "A guest's choice lasts this connection"));
+    choose_utf8_256(g);
+    expect_display(g, "ASCII, 16 colours (VT100)", "UTF-8, 256 colours");
+    close_options(g);
+    cl_close(g);
+    g = lobby_with(srv_port(s), &plain);
+    open_options(g, "o");
+    expect_display(g, "ASCII, 16 colours (VT100)", "ASCII, 16 colours");
+    cl_close(g);
+    srv_stop(s);
+}
+END_TEST
+
+/* In a game, O opens the options over it (no turn passes) and closing
+ * them shows the game again; a watcher's own options are its own. */
+START_TEST(options_in_game_and_watching)
+{
+    static const char *const m2829[] = { "MUDLET", "MTTS 2829", NULL };
+    tsrv_t *s = srv_start("--seed", "42", NULL);
+    cl_opts_t po = { .ttype = "XTERM-256COLOR" };
+    tclient_t *p = play_connect(srv_port(s), &po);
+    int turn = cl_turn(p);
+    open_options(p, "O");
+    expect_display(p, "ASCII, 256 colours (XTERM-256COLOR)",
+                   "ASCII, 256 colours");
+    close_options(p);
+    play_wait_text(p, "HP:");
+    ck_assert_int_eq(cl_turn(p), turn);
+
+    cl_opts_t wo = { .ttypes = m2829 };
+    tclient_t *w = lobby_with(srv_port(s), &wo);
+    play_watch_first(w, "guest1");
+    open_options(w, "O");
+    expect_display(w, "UTF-8, truecolor (MUDLET, MTTS 2829)",
+                   "UTF-8, truecolor");
+    close_options(w);
+    play_wait_text(w, "Watching");
+    cl_close(w);
+    cl_close(p);
+    srv_stop(s);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("caps");
+    TCase *tc = tcase_create("caps");
+    tcase_set_timeout(tc, 90);
+    tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(tc, xterm_256color);
+    tcase_add_test(tc, mtts_2825_and_2829);
+    tcase_add_test(tc, new_environ);
+    tcase_add_test(tc, nothing_said);
+    tcase_add_test(tc, account_keeps_its_choice);
+    tcase_add_test(tc, options_in_game_and_watching);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
