@@ -173,6 +173,7 @@ START_TEST(account_keeps_its_choice)
     expect_display(b, "ASCII, 16 colours (VT100)", "ASCII, 16 colours");
     close_options(b);
     play_login_dave(b, 0);
+    play_wait_text(b, "Play as dave"); /* the menu: the saved-game check is over */
     open_options(b, "o");
     expect_display(b, "ASCII, 16 colours (VT100)", "UTF-8, 256 colours");
     close_options(b);
