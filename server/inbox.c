@@ -6,7 +6,8 @@
 static void on_async(uv_async_t *h)
 {
     inbox_t *ib = h->data;
-    ib->cb(ib, ib->data);
+    if (ib->cb)
+        ib->cb(ib, ib->data);
 }
 
 int inbox_open(inbox_t *ib, uv_loop_t *loop, inbox_cb cb, void *data)
@@ -24,6 +25,7 @@ int inbox_open(inbox_t *ib, uv_loop_t *loop, inbox_cb cb, void *data)
     }
     ib->async.data = ib;
     uv_unref((uv_handle_t *)&ib->async);
+    ib->opened = 1;
     return 0;
 }
 
@@ -73,7 +75,8 @@ void inbox_close(inbox_t *ib, msgq_t *left)
 
 void inbox_free(inbox_t *ib)
 {
-    if (ib->cb)
+    if (ib->opened)
         pthread_mutex_destroy(&ib->mu);
+    ib->opened = 0;
     ib->cb = NULL;
 }

@@ -24,8 +24,9 @@ struct inbox {
     msgq_t q;                  /* under mu */
     int closed;                /* under mu */
     uv_async_t async;          /* the owner loop's */
-    inbox_cb cb;
+    inbox_cb cb;               /* may be NULL: nobody is woken */
     void *data;
+    int opened;                /* mu is initialised (inbox_free destroys it) */
 };
 
 /* Sets the inbox up on `loop` (call on the loop's thread): cb runs there

@@ -209,23 +209,34 @@ static void worker_main(void *arg)
                   srv->index, uv_strerror(rc));
 }
 
-int srv_start(srv_t *srv)
+/* What srv_init allocated, once the loop has closed. */
+static void srv_free(srv_t *srv)
 {
-    if (uv_thread_create(&srv->thread, worker_main, srv) != 0) {
-        log_error("worker %d: cannot start its thread", srv->index);
-        return -1;
-    }
-    return 0;
-}
-
-void srv_join(srv_t *srv)
-{
-    uv_thread_join(&srv->thread);
     screen_free(&srv->next);
     buf_free(&srv->enc);
     buf_free(&srv->wout);
     msgq_free(&srv->msgs);
     inbox_free(&srv->inbox);
+}
+
+int srv_start(srv_t *srv)
+{
+    if (uv_thread_create(&srv->thread, worker_main, srv) == 0)
+        return 0;
+    log_error("worker %d: cannot start its thread", srv->index);
+    /* Nothing has run on the loop and it holds no session: shut it down
+     * here, as its thread would have, so that no handle is left open. */
+    srv_shutdown(srv, "its thread did not start");
+    uv_run(srv->loop, UV_RUN_DEFAULT);
+    uv_loop_close(srv->loop);
+    srv_free(srv);
+    return -1;
+}
+
+void srv_join(srv_t *srv)
+{
+    uv_thread_join(&srv->thread);
+    srv_free(srv);
 }
 
 int srv_send_connection(srv_t *srv, int fd, const char *what)

@@ -69,7 +69,8 @@ int srv_init(srv_t *srv, struct host *host, int index);
 
 /* Starts the worker's thread: it attaches to the store, runs the loop
  * until a shutdown has closed everything, detaches and closes the loop.
- * Returns 0 or -1. */
+ * Returns 0, or -1 when the thread cannot start: the worker is then closed
+ * and freed already (no srv_join). */
 int srv_start(srv_t *srv);
 
 /* Waits for the thread (after srv_start) and frees what srv_init set up. */

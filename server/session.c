@@ -793,6 +793,20 @@ static void admit(sess_t *s)
                    (uint64_t)srv->cfg.negotiation_ms, 0);
 }
 
+/* Once the address is known (the peer's, or the one a balancer's header
+ * gave): a telnet player is admitted; a browser only when its page opens
+ * the WebSocket (fetching the page's files is not playing), and its
+ * request must come in time. */
+static void start_web_or_admit(sess_t *s)
+{
+    if (!s->web) {
+        admit(s);
+        return;
+    }
+    uv_timer_start(&s->negotiate_timer, on_negotiate_deadline,
+                   (uint64_t)s->srv->cfg.negotiation_ms * 20, 0);
+}
+
 /* The first bytes of a trusted balancer's connection: its PROXY header,
  * then the player's own. Returns how many bytes of b the header took, or
  * -1 once the session is closing. */
@@ -817,7 +831,7 @@ static long read_proxy_header(sess_t *s, const char *b, size_t n)
     free(s->proxy);
     s->proxy = NULL;
     uv_timer_stop(&s->negotiate_timer);
-    admit(s);
+    start_web_or_admit(s);
     return sess_closing(s) ? -1 : (long)used;
 }
 
@@ -910,16 +924,10 @@ void sess_accept(srv_t *srv, int fd, const char *what)
     uv_tcp_nodelay(&s->tcp, 1);
     uv_tcp_keepalive(&s->tcp, 1, 60);
     uv_read_start((uv_stream_t *)&s->tcp, on_alloc, on_read);
-    if (web) {
-        /* Admitted once the page opens its WebSocket: fetching the page's
-         * files is not playing. The request must come in time. */
-        uv_timer_start(&s->negotiate_timer, on_negotiate_deadline,
-                       (uint64_t)srv->cfg.negotiation_ms * 20, 0);
-        return;
-    }
     if (!ssh && srv->proxy_on &&
         proxy_trusted(srv->trust, (struct sockaddr *)&peer)) {
-        /* A balancer: its header first, within the negotiation deadline. */
+        /* A balancer (in front of the browser's port too): its header
+         * first, within the negotiation deadline. */
         s->proxy = calloc(1, sizeof *s->proxy);
         if (!s->proxy) {
             sess_close(s, "out of memory", 0, NULL);
@@ -931,5 +939,5 @@ void sess_accept(srv_t *srv, int fd, const char *what)
         return;
     }
     s->check_first_read = (uint8_t)(srv->proxy_on && !ssh);
-    admit(s);
+    start_web_or_admit(s);
 }

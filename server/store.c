@@ -729,6 +729,10 @@ int store_login_from(store_t *st, const char *name, const char *addr,
         if (wait_name < 0 || wait_name > wait)
             wait = wait_name;
     }
+    if (wait > 0) {
+        st->login_waits++;
+        st->login_wait_ms += (uint64_t)wait;
+    }
     uv_mutex_unlock(&st->lmu);
     if (wait < 0) {
         store_answer_soon(st, r, STORE_SLOW_DOWN);
@@ -926,6 +930,10 @@ void store_stats(store_t *st, store_stats_t *out)
     out->queued_bytes = st->q_bytes;
     out->queued_progress = st->q_progress;
     uv_mutex_unlock(&st->mu);
+    uv_mutex_lock(&st->lmu);
+    out->login_waits = st->login_waits;
+    out->login_wait_ms = st->login_wait_ms;
+    uv_mutex_unlock(&st->lmu);
 }
 
 const char *store_status_name(int status)

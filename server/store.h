@@ -225,6 +225,8 @@ typedef struct store_stats {
                                   unknown name too, against a dummy hash
                                   made with the same cost at open */
     uint64_t login_hashes_dummy; /* ...of which against the dummy */
+    uint64_t login_waits;      /* logins made to wait by the slow-down */
+    uint64_t login_wait_ms;    /* the waits they were given, summed */
 } store_stats_t;
 
 typedef struct store store_t;

@@ -174,6 +174,7 @@ struct store {
     int guest_warned;          /* past the reserve, logged */
     throttle_t thr;            /* failed logins per (name, address) */
     throttle_t thr_name;       /* per name from anywhere: a high ceiling */
+    uint64_t login_waits, login_wait_ms; /* store_stats_t's */
 };
 
 /* Frees a request and all it owns (wiping any password or hash); the one

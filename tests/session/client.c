@@ -68,8 +68,14 @@ struct tclient {
     VTermScreen *vs;
     char *stream;        /* the last STREAM_KEEP bytes of data, NUL-ended */
     size_t slen;
+    int web;             /* the browser's protocol (cl_opts_t) */
+    int ws_open;         /* web: the server's 101 answer has been read */
+    unsigned char *ws;   /* web: bytes of the head or frame not yet whole */
+    size_t wslen;
     char rbuf[65536];
 };
+
+#define WS_IN_MAX (1 << 17)    /* the server sends messages of at most 64 KiB */
 
 /* How inetutils telnet answers: it accepts the server's ECHO and SGA, and
  * will do NAWS and TTYPE when asked. */
@@ -155,6 +161,100 @@ static void on_data(tclient_t *c, const char *data, size_t len)
 {
     keep_stream(c, data, len);
     vterm_input_write(c->vt, data, len);
+}
+
+/* --- the browser's protocol (web mode) ------------------------------------- */
+
+size_t cl_ws_frame(unsigned char *out, int opcode, const void *data,
+                   size_t len)
+{
+    static const unsigned char mask[4] = { 0x5a, 0x17, 0xc3, 0x81 };
+    size_t n = 0;
+    out[n++] = (unsigned char)(0x80 | opcode);
+    if (len < 126) {
+        out[n++] = (unsigned char)(0x80 | len);
+    } else if (len < 65536) {
+        out[n++] = 0x80 | 126;
+        out[n++] = (unsigned char)(len >> 8);
+        out[n++] = (unsigned char)len;
+    } else {
+        out[n++] = 0x80 | 127;
+        for (int i = 7; i >= 0; i--)
+            out[n++] = (unsigned char)((uint64_t)len >> (8 * i));
+    }
+    memcpy(out + n, mask, 4);
+    n += 4;
+    for (size_t i = 0; i < len; i++)
+        out[n + i] = ((const unsigned char *)data)[i] ^ mask[i % 4];
+    return n + len;
+}
+
+static int ws_send(tclient_t *c, int opcode, const void *data, size_t len)
+{
+    unsigned char *f = malloc(len + 14);
+    ck_assert_ptr_nonnull(f);
+    size_t n = cl_ws_frame(f, opcode, data, len);
+    int rc = write_all(c, f, n, CL_WAIT_MS);
+    free(f);
+    return rc;
+}
+
+static void ws_send_size(tclient_t *c)
+{
+    char msg[32];
+    int n = snprintf(msg, sizeof msg, "size %d %d", c->w, c->h);
+    ws_send(c, 1, msg, (size_t)n);
+}
+
+static void on_data(tclient_t *c, const char *data, size_t len);
+
+/* Bytes from the server in web mode: the HTTP answer, then frames whose
+ * data is what the terminal shows (one message, one frame). */
+static void ws_in(tclient_t *c, const char *bytes, size_t n)
+{
+    ck_assert_msg(c->wslen + n <= WS_IN_MAX, "web: a message over %d bytes",
+                  WS_IN_MAX);
+    memcpy(c->ws + c->wslen, bytes, n);
+    c->wslen += n;
+    size_t at = 0;
+    if (!c->ws_open) {
+        size_t end = 0;
+        while (end + 4 <= c->wslen && memcmp(c->ws + end, "\r\n\r\n", 4))
+            end++;
+        if (end + 4 > c->wslen)
+            return;
+        at = end + 4;
+        keep_stream(c, (const char *)c->ws, at);
+        c->ws_open = 1;
+    }
+    while (c->wslen - at >= 2) {
+        const unsigned char *f = c->ws + at;
+        size_t head = 2, len = f[1] & 0x7f;
+        if (len == 126) {
+            if (c->wslen - at < 4)
+                break;
+            len = (size_t)f[2] << 8 | f[3];
+            head = 4;
+        } else if (len == 127) {
+            if (c->wslen - at < 10)
+                break;
+            len = 0;
+            for (int i = 0; i < 8; i++)
+                len = len << 8 | f[2 + i];
+            head = 10;
+        }
+        ck_assert_msg(len <= WS_IN_MAX, "web: a frame of %zu bytes", len);
+        if (c->wslen - at < head + len)
+            break;
+        int opcode = f[0] & 0x0f;
+        if (opcode == 1 || opcode == 2) {
+            on_data(c, (const char *)f + head, len);
+            c->frames++;
+        }
+        at += head + len;
+    }
+    memmove(c->ws, c->ws + at, c->wslen - at);
+    c->wslen -= at;
 }
 
 static void send_naws_bytes(tclient_t *c, int w, int h)
@@ -265,9 +365,24 @@ static void on_vterm_output(const char *s, size_t len, void *user)
     cl_send(c, s, len);
 }
 
+int cl_free_port(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    ck_assert_int_ge(fd, 0);
+    struct sockaddr_in a;
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+    socklen_t len = sizeof a;
+    ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+    close(fd);
+    return ntohs(a.sin_port);
+}
+
 tclient_t *cl_connect(int port, const cl_opts_t *o)
 {
-    cl_opts_t def = { 0, 80, 24, NULL, 0, 0, NULL, NULL, NULL };
+    cl_opts_t def = { .w = 80, .h = 24 };
     if (!o)
         o = &def;
     tclient_t *c = calloc(1, sizeof *c);
@@ -315,7 +430,18 @@ tclient_t *cl_connect(int port, const cl_opts_t *o)
     c->vs = vterm_obtain_screen(c->vt);
     vterm_screen_enable_altscreen(c->vs, 1);
     vterm_screen_reset(c->vs, 1);
-    if (!c->raw) {
+    if (o->web) {
+        static const char upgrade[] =
+            "GET /ws HTTP/1.1\r\nHost: rogued\r\nUpgrade: websocket\r\n"
+            "Connection: Upgrade\r\n"
+            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n";
+        c->web = c->raw = 1;
+        c->ws = malloc(WS_IN_MAX);
+        ck_assert_ptr_nonnull(c->ws);
+        ck_assert_int_eq(write_all(c, upgrade, strlen(upgrade), CL_WAIT_MS), 0);
+        ws_send_size(c);
+    } else if (!c->raw) {
         c->tn = telnet_init(o->refuse_naws ? telopts_no_naws
                             : o->environ ? telopts_environ : telopts,
                             on_telnet, 0, c);
@@ -345,6 +471,7 @@ void cl_close(tclient_t *c)
     vterm_free(c->vt);
     close(c->fd);
     free(c->stream);
+    free(c->ws);
     free(c);
 }
 
@@ -380,7 +507,9 @@ int cl_pump(tclient_t *c, int timeout_ms)
         if (n > 0) {
             got = 1;
             count_pongs(c, (const unsigned char *)c->rbuf, (size_t)n);
-            if (c->raw)
+            if (c->web)
+                ws_in(c, c->rbuf, (size_t)n);
+            else if (c->raw)
                 on_data(c, c->rbuf, (size_t)n);
             else
                 telnet_recv(c->tn, c->rbuf, (size_t)n);
@@ -406,6 +535,8 @@ int cl_send(tclient_t *c, const void *data, size_t len)
 {
     if (c->wclosed)
         return -1;
+    if (c->web)
+        return ws_send(c, 2, data, len);
     if (c->raw)
         return write_all(c, data, len, CL_WAIT_MS);
     c->writing_failed = 0;
@@ -509,7 +640,9 @@ void cl_resize(tclient_t *c, int w, int h)
     c->w = w;
     c->h = h;
     vterm_set_size(c->vt, h, w);
-    if (!c->raw && c->naws_on)
+    if (c->web)
+        ws_send_size(c);
+    else if (!c->raw && c->naws_on)
         send_naws_bytes(c, w, h);
 }
 
@@ -587,7 +720,7 @@ int cl_wait_ready(tclient_t *c, int timeout_ms)
     if (cl_screen_has(c, "Play (as a guest)")) {
         /* The lobby: p, then Enter on the guest name it offers. A raw
          * (cooked nc) client sends a line: "p" and "\n" arrive as keys. */
-        if (c->raw ? cl_send_str(c, "p\n") != 0
+        if (c->raw && !c->web ? cl_send_str(c, "p\n") != 0
                    : cl_send_str(c, "p") != 0 ||
                      !cl_wait(c, pred_guest_prompt, NULL, timeout_ms) ||
                      cl_send_str(c, "\r") != 0)

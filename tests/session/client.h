@@ -110,6 +110,11 @@ typedef struct cl_opts {
     int rcvbuf;        /* > 0: SO_RCVBUF for the socket (before connect) */
     const char *src;   /* a loopback source address, "127.0.0.2" (default:
                           the kernel's, 127.0.0.1) */
+    int web;           /* 1: the browser's protocol on the http port: the
+                          WebSocket upgrade and the size message are sent
+                          at connect, keys go in binary messages, and the
+                          screen bytes are taken out of the server's
+                          messages (cl_sync is not available) */
     const char *const *ttypes; /* telnet: the TTYPE answers round by round
                           (NULL-ended; the last is repeated, as a client
                           ends its list), instead of ttype */
@@ -127,10 +132,20 @@ typedef struct cl_cell {
     int bold, underline, reverse;
 } cl_cell_t;
 
+/* A TCP port free now on 127.0.0.1 (the kernel's pick), for a listener
+ * the test names itself (the browser's or SSH port). */
+int cl_free_port(void);
+
 /* Connects to 127.0.0.1:port (o may be NULL for the defaults). Ends the
  * test if the connection cannot be made. Sends nothing yet: a telnet
  * client answers the server's options when it reads them. */
 tclient_t *cl_connect(int port, const cl_opts_t *o);
+
+/* Web mode: a masked client frame of `opcode` (1 text, 2 binary, 8 close)
+ * carrying len bytes of data, written into out (room for len + 14).
+ * Returns its length. For tests that write frames with cl_send_raw. */
+size_t cl_ws_frame(unsigned char *out, int opcode, const void *data,
+                   size_t len);
 
 /* Closes the connection and frees the client (NULL is fine). */
 void cl_close(tclient_t *c);

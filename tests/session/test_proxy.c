@@ -78,6 +78,62 @@ START_TEST(bad_or_untrusted_headers_close)
 }
 END_TEST
 
+/* The browser's port behind the same balancer: the header comes before
+ * the HTTP request and names the player the WebSocket admits; from an
+ * address not trusted a header is refused there too, and a plain request
+ * is served. */
+static const char ws_upgrade[] =
+    "GET /ws HTTP/1.1\r\nHost: rogued\r\nUpgrade: websocket\r\n"
+    "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+    "Sec-WebSocket-Version: 13\r\n\r\n";
+
+static tclient_t *http_send(int port, const char *header, const char *req)
+{
+    cl_opts_t raw = { .raw = 1 };
+    tclient_t *c = cl_connect(port, &raw);
+    char all[1024];
+    int n = snprintf(all, sizeof all, "%s%s", header, req);
+    ck_assert_uint_eq(cl_send_raw(c, all, (size_t)n, 1, CL_WAIT_MS), (size_t)n);
+    return c;
+}
+
+START_TEST(browser_port_reads_the_header_too)
+{
+    char http[32];
+    int port = cl_free_port();
+    snprintf(http, sizeof http, "http_port=%d", port);
+    tsrv_t *s = srv_start("--set", "proxy_protocol=on", "--set",
+                          "proxy_trusted=127.0.0.0/8", "--set", http, NULL);
+    static const char v1_web[] =
+        "PROXY TCP4 203.0.113.9 127.0.0.1 41000 8023\r\n";
+    tclient_t *c = http_send(port, v1_web, ws_upgrade);
+    ck_assert(srv_wait_log(s, "connect 203.0.113.9:41000 id=", CL_WAIT_MS));
+    while (!cl_stream_has(c, "HTTP/1.1 101 ") && cl_pump(c, CL_WAIT_MS) > 0)
+        ;
+    ck_assert(cl_stream_has(c, "HTTP/1.1 101 "));
+    ck_assert_int_eq(srv_log_count(s, "connect 127.0.0.1:"), 0);
+    cl_close(c);
+    srv_stop(s);
+
+    port = cl_free_port();
+    snprintf(http, sizeof http, "http_port=%d", port);
+    s = srv_start("--set", "proxy_protocol=on", "--set",
+                  "proxy_trusted=10.0.0.0/8", "--set", http, NULL);
+    c = http_send(port, v1_web, ws_upgrade);
+    ck_assert(cl_wait_eof(c, CL_WAIT_MS));
+    ck_assert(srv_wait_log(s, ": a PROXY header from an address not in "
+                              "proxy_trusted", CL_WAIT_MS));
+    ck_assert(!cl_stream_has(c, "HTTP/1.1"));
+    cl_close(c);
+    c = http_send(port, "", "GET / HTTP/1.1\r\nHost: rogued\r\n\r\n");
+    while (!cl_stream_has(c, "HTTP/1.1 200 ") && cl_pump(c, CL_WAIT_MS) > 0)
+        ;
+    ck_assert(cl_stream_has(c, "HTTP/1.1 200 "));
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
 /* A client at the login prompt from `ip` (through the balancer), with
  * name typed and the password typed but not yet entered. */
 static tclient_t *login_from(int port, const char *ip, const char *name,
@@ -155,6 +211,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, trusted_header_names_the_player);
     tcase_add_test(tc, bad_or_untrusted_headers_close);
     tcase_add_test(tc, owner_not_locked_out_by_another_address);
+    tcase_add_test(tc, browser_port_reads_the_header_too);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,136 @@
+/* test_web_limits.c - a browser's session keeps every limit a telnet one
+ * has: keys over max_keys_per_second are dropped, an idle player is warned
+ * and then let go, and a client that stops reading is cut off after
+ * write_timeout. The client speaks the page's protocol (WebSocket, the
+ * size message) on the browser's port: cl_opts_t.web. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check_main.h"
+#include "client.h"
+#include "play.h"
+
+/* A server with a browser's port of its own (the port is in *http). */
+static tsrv_t *web_server(int *http, const char *k1, const char *v1,
+                          const char *k2, const char *v2)
+{
+    static char port_set[32], set1[64], set2[64];
+    *http = cl_free_port();
+    snprintf(port_set, sizeof port_set, "http_port=%d", *http);
+    snprintf(set1, sizeof set1, "%s=%s", k1, v1);
+    snprintf(set2, sizeof set2, "%s=%s", k2, v2);
+    return srv_start("--seed", "42", "--set", port_set, "--set", set1,
+                     "--set", set2, NULL);
+}
+
+static tclient_t *web_player(int http, const cl_opts_t *extra)
+{
+    cl_opts_t o = extra ? *extra : (cl_opts_t){ 0 };
+    o.web = 1;
+    tclient_t *c = cl_connect(http, &o);
+    play_ready(c);
+    return c;
+}
+
+/* Forty waits in one message at max_keys_per_second=5: the bucket holds
+ * five at most, the rest are dropped, not queued. The barrier is an unknown key,
+ * sent until its message shows: every key before it has been handled. */
+START_TEST(keys_over_the_limit_are_dropped)
+{
+    int http;
+    tsrv_t *s = web_server(&http, "max_keys_per_second", "5",
+                           "idle_timeout", "0");
+    tclient_t *c = web_player(http, NULL);
+    int turn0 = cl_turn(c);
+    ck_assert_int_ge(turn0, 0);
+    char waits[40];
+    memset(waits, '.', sizeof waits);
+    ck_assert_int_eq(cl_send(c, waits, sizeof waits), 0);
+    int seen = 0;
+    for (int i = 0; i < 40 && !seen; i++) {
+        ck_assert_int_eq(cl_send_str(c, "Z"), 0);
+        seen = cl_wait_text(c, "Unknown key 'Z'", 500);
+    }
+    if (!seen)
+        play_fail(c, "the unknown key's message never came");
+    int turns = cl_turn(c) - turn0;
+    /* what the bucket of five held after the lobby's keys, and whatever it
+     * refilled meanwhile: some, and far fewer than forty */
+    if (turns < 1 || turns > 10)
+        play_fail(c, "%d turns for 40 waits at 5 keys a second", turns);
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+/* idle_timeout=3, idle_warning=2: warned, then told and disconnected. */
+START_TEST(idle_player_warned_then_let_go)
+{
+    int http;
+    tsrv_t *s = web_server(&http, "idle_timeout", "3", "idle_warning", "2");
+    tclient_t *c = web_player(http, NULL);
+    if (!cl_wait_text(c, "You are idle: press a key within", 5000))
+        play_fail(c, "no idle warning within 5 s");
+    if (!cl_wait_text(c, "You were idle for too long. Goodbye!", 5000))
+        play_fail(c, "no idle goodbye within 5 s");
+    if (!cl_wait_eof(c, CL_WAIT_MS))
+        play_fail(c, "not disconnected after the idle goodbye");
+    ck_assert(srv_wait_log(s, "reason=\"idle timeout\"", CL_WAIT_MS));
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+/* A page that sends but never reads: each size message costs a whole
+ * screen (100 rows, the width going round so that every read ends at a new
+ * size), the kernel's buffers fill, and after write_timeout seconds with
+ * no byte taken the session is cut off; another player goes on. */
+START_TEST(stalled_page_cut_off)
+{
+    int http;
+    tsrv_t *s = web_server(&http, "write_timeout", "2",
+                           "output_highwater", "4096");
+    tclient_t *a = web_player(http, NULL);
+    cl_opts_t small = { .rcvbuf = 4096 };
+    tclient_t *slow = web_player(http, &small);
+    unsigned char frame[64];
+    time_t deadline = time(NULL) + 30;
+    size_t total = 0;
+    for (int i = 0; !cl_closed(slow) && time(NULL) < deadline; i++) {
+        char msg[32];
+        int n = snprintf(msg, sizeof msg, "size %d 100", 120 + i % 100);
+        size_t len = cl_ws_frame(frame, 1, msg, (size_t)n);
+        total += cl_send_raw(slow, frame, len, 0, 500);
+    }
+    ck_assert_msg(cl_closed(slow), "still connected after %zu bytes sent", total);
+    ck_assert(srv_wait_log(s, "reason=\"output stalled (client not reading)\"",
+                           CL_WAIT_MS));
+    ck_assert_int_eq(srv_log_count(s, "info disconnect "), 1);
+    cl_close(slow);
+    int turn = cl_turn(a);
+    ck_assert_int_eq(cl_send_str(a, "."), 0);
+    for (int i = 0; i < 20 && cl_turn(a) == turn; i++)
+        cl_pump(a, 500);
+    ck_assert_int_eq(cl_turn(a), turn + 1);
+    cl_close(a);
+    srv_stop(s);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("web_limits");
+    TCase *tc = tcase_create("web_limits");
+    tcase_set_timeout(tc, 90);
+    tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(tc, keys_over_the_limit_are_dropped);
+    tcase_add_test(tc, idle_player_warned_then_let_go);
+    tcase_add_test(tc, stalled_page_cut_off);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
