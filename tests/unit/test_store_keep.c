@@ -443,7 +443,7 @@ START_TEST(old_guest_games_pruned_unless_famous)
     store_close(st);
     /* the accounts' games: made an account's by the file, as the session
      * would have stored them */
-    sw_exec("INSERT INTO accounts VALUES (1, 'Gus', 'x', 0);"
+    sw_exec("INSERT INTO accounts (id, name, pwhash, created) VALUES (1, 'Gus', 'x', 0);"
             " UPDATE games SET account_id = 1 WHERE player = 'Gus'");
     sw_ids_follow();
 
