@@ -52,7 +52,7 @@ RUN_PKGS  := gcc make pkg-config libuv1-dev libtelnet-dev libsqlite3-dev libsodi
              libssh-dev
 PG_PKGS   := postgresql postgresql-common haproxy
 TEST_PKGS := $(RUN_PKGS) check libvterm-dev telnet openssh-client tmux clang libclang-rt-dev \
-             libncurses-dev ttyrec asciinema
+             libncurses-dev ttyrec asciinema ncurses-term
 
 WARN := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Werror
 STD  := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
@@ -174,7 +174,7 @@ build/san/tests/web/fireball_plan: build/san/tests/web/fireball_plan.o build/san
 	$(CC) $(SAN_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) -lm -o $@
 
 build/rel/tests/bench/%: build/rel/tests/bench/%.o $(call LIB,rel)
-	$(CC) $(REL_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -lncurses -o $@
+	$(CC) $(REL_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -lncursesw -o $@
 
 # libFuzzer targets: clang with the sanitizers. The core and the server are
 # compiled once (instrumented, without libFuzzer's main) into an archive of

@@ -2,15 +2,16 @@
  *
  * The view draws into a screen_t; the diff encoder (screen_diff.h) turns the
  * difference between two screens into ANSI bytes. Nothing here knows escape
- * codes. Colours are the 16 ANSI colours (0-7 normal, 8-15 bright) or
- * COL_DEFAULT for the terminal's own. */
+ * codes. Colours are the 16 ANSI colours (0-7 normal, 8-15 bright),
+ * COL_DEFAULT for the terminal's own, or 17-31, palette.h's named colours
+ * for clients with more than 16. */
 #ifndef ROGUE_SCREEN_H
 #define ROGUE_SCREEN_H
 
 #include <stdint.h>
 
 /* The 16 ANSI colours and the terminal's own (COL_DEFAULT, the 17th value:
- * a cell keeps a colour in 5 bits). */
+ * a cell keeps a colour in 5 bits; palette.h names the other 15). */
 enum {
     COL_BLACK = 0, COL_RED, COL_GREEN, COL_YELLOW, COL_BLUE, COL_MAGENTA,
     COL_CYAN, COL_WHITE,
@@ -33,13 +34,13 @@ enum {
 /* One cell in 4 bytes: the server keeps every client's screen, so its size
  * is most of a session's memory; a smaller cell also makes clearing,
  * copying and comparing screens cheaper. Write the fields in range (ch
- * below CELL_CH_LIMIT, fg and bg COL_*, attr ATTR_* bits): they are bit
+ * below CELL_CH_LIMIT, fg and bg below 32, attr ATTR_* bits): they are bit
  * fields and would be cut. Every bit is a field, so cells compare with
  * memcmp. */
 typedef struct cell {
     uint32_t ch : 18;  /* Unicode code point; ' ' for blank */
-    uint32_t fg : 5;   /* COL_* */
-    uint32_t bg : 5;   /* COL_* */
+    uint32_t fg : 5;   /* COL_* (screen.h, palette.h) */
+    uint32_t bg : 5;   /* COL_* (screen.h, palette.h) */
     uint32_t attr : 3; /* ATTR_* bits */
     uint32_t pad : 1;  /* always 0 */
 } cell_t;

@@ -14,10 +14,13 @@
  * from the pen the terminal has. When a block of rows moved up (the
  * message log scrolled), the diff is also tried with delete-line /
  * insert-line first, and when a diff is long (a new level, a menu), as a
- * full repaint; the shortest is sent. */
+ * full repaint; the shortest is sent. The named colours beyond the ANSI
+ * 16 (palette.h) are sent as the client's colour depth allows. */
 #include "screen_diff.h"
 
 #include <string.h>
+
+#include "palette.h"
 
 typedef struct enc {
     buf_t *out;
@@ -30,10 +33,20 @@ static const cell_t blank_cell = { ' ', COL_DEFAULT, COL_DEFAULT, 0, 0 };
 
 void term_state_reset(term_state_t *t)
 {
-    uint8_t utf8 = t->utf8;
+    uint8_t utf8 = t->utf8, colours = t->colours;
     memset(t, 0, sizeof *t);
     t->x = t->y = -1;
     t->utf8 = utf8;
+    t->colours = colours;
+}
+
+void term_state_set_display(term_state_t *t, const display_t *d)
+{
+    uint8_t colours = d->colours <= COLOURS_TRUE ? d->colours : COLOURS_16;
+    if (colours != t->colours)
+        t->pen_known = 0;
+    t->colours = colours;
+    t->utf8 = d->glyphs == GLYPHS_UTF8;
 }
 
 static void put(enc_t *e, const char *s, size_t n)
@@ -108,15 +121,46 @@ static int digits(int v)
     return 3 + (v >= 1000) + (v >= 10000) + (v >= 100000) + (v >= 1000000);
 }
 
-static int sgr_colour(char *p, int base, int bright_base, int def, uint8_t c)
+/* The SGR parameters of colour c as a foreground (base 30) or background
+ * (base 40): 30-37 / 90-97 for the ANSI 16, 39 for the default, and a
+ * palette colour as 38;5;N, 38;2;R;G;B or its ANSI fallback by the
+ * terminal's depth. At most 16 bytes. */
+static int sgr_colour(char *p, const term_state_t *t, int base, uint8_t c)
 {
+    if (c > COL_DEFAULT) {
+        const palette_colour_t *pc = palette_colour(c);
+        if (!pc)
+            c = COL_DEFAULT;
+        else if (t->colours == COLOURS_16)
+            c = pc->fallback;
+        else {
+            int n = fmt_int(p, base + 8);
+            if (t->colours == COLOURS_256) {
+                memcpy(p + n, ";5;", 3);
+                n += 3;
+                return n + fmt_int(p + n, pc->xterm);
+            }
+            memcpy(p + n, ";2;", 3);
+            n += 3;
+            n += fmt_int(p + n, pc->r);
+            p[n++] = ';';
+            n += fmt_int(p + n, pc->g);
+            p[n++] = ';';
+            return n + fmt_int(p + n, pc->b);
+        }
+    }
     if (c == COL_DEFAULT)
-        return fmt_int(p, def);
-    return fmt_int(p, c < 8 ? base + c : bright_base + (c - 8));
+        return fmt_int(p, base + 9);
+    return fmt_int(p, c < 8 ? base + c : base + 60 + (c - 8));
 }
 
+/* The longest SGR pen_seq writes: ESC [ 0;1;4;7; two truecolor colours
+ * (16 bytes each), the separators and m. */
+#define PEN_SEQ_MAX 48
+
 /* The shortest SGR we can work out from the terminal's pen to that of c,
- * into seq (32 bytes); returns its length, 0 when the pen is right. */
+ * into seq (PEN_SEQ_MAX bytes); returns its length, 0 when the pen is
+ * right. */
 static int pen_seq(const term_state_t *t, const cell_t *c, char *seq)
 {
     if (same_pen(t, c))
@@ -147,12 +191,12 @@ static int pen_seq(const term_state_t *t, const cell_t *c, char *seq)
     if (c->fg != fg) {
         if (n > 2)
             seq[n++] = ';';
-        n += sgr_colour(seq + n, 30, 90, 39, c->fg);
+        n += sgr_colour(seq + n, t, 30, c->fg);
     }
     if (c->bg != bg) {
         if (n > 2)
             seq[n++] = ';';
-        n += sgr_colour(seq + n, 40, 100, 49, c->bg);
+        n += sgr_colour(seq + n, t, 40, c->bg);
     }
     seq[n++] = 'm';
     return n;
@@ -161,7 +205,7 @@ static int pen_seq(const term_state_t *t, const cell_t *c, char *seq)
 /* Sets the pen to that of c. */
 static void set_pen(enc_t *e, const cell_t *c)
 {
-    char seq[32];
+    char seq[PEN_SEQ_MAX];
     int n = pen_seq(e->t, c, seq);
     if (n == 0)
         return;
@@ -388,7 +432,7 @@ static int move_guess(const term_state_t *t, int x, int y)
 /* The bytes before a span's own: the cursor move and the pen change. */
 static int span_cost(const term_state_t *t, const span_t *s)
 {
-    char seq[32];
+    char seq[PEN_SEQ_MAX];
     return move_guess(t, s->x, s->y) + pen_seq(t, &s->pen, seq);
 }
 

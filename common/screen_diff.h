@@ -8,6 +8,7 @@
 #define ROGUE_SCREEN_DIFF_H
 
 #include "buf.h"
+#include "display.h"
 #include "screen.h"
 
 /* What the encoder believes the terminal's cursor and pen are after the
@@ -17,10 +18,20 @@ typedef struct term_state {
     uint8_t fg, bg, attr;
     uint8_t pen_known; /* 0 until the encoder has set the pen */
     uint8_t utf8;      /* 1: emit UTF-8 for code points >= 128; 0: '?' */
+    uint8_t colours;   /* enum display_colours: how palette.h's colours
+                          are sent (SGR 38;5, 38;2 or the 16-colour
+                          fallback); the ANSI 16 are sent alike in all */
 } term_state_t;
 
-/* Forgets cursor and pen (after anything else wrote to the terminal). */
+/* Forgets cursor and pen (after anything else wrote to the terminal); keeps
+ * utf8 and colours. */
 void term_state_reset(term_state_t *t);
+
+/* Encodes for display d from now on: UTF-8 for GLYPHS_UTF8, and d's colour
+ * depth. A change of colour depth forgets the pen (the terminal's colour
+ * was set in the other depth's terms). What the terminal shows was encoded
+ * for the old display: the host repaints after a change. */
+void term_state_set_display(term_state_t *t, const display_t *d);
 
 /* Clears the terminal and paints every non-blank cell of next.
  * Returns 0, or -1 if out ran out of room (out then holds a partial frame). */

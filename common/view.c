@@ -7,6 +7,7 @@
 
 #include "combat.h"
 #include "keys.h"
+#include "palette.h"
 #include "view_parts.h"
 
 _Static_assert(VIEW_MIN_H - 2 == GAME_HISTORY_ROWS,
@@ -76,8 +77,10 @@ static void mark_chunk(uint8_t *marks, int x, int y)
     }
 }
 
-void view_movers(const game_t *g, screen_t *s, uint8_t *marks)
+void view_movers(const game_t *g, const display_t *d, screen_t *s,
+                 uint8_t *marks)
 {
+    uint8_t mem = d->colours == COLOURS_16 ? COL_GREY : COL_MEM_ITEM;
     /* Items where last seen (item_t.seen; only the player moves items, in
      * view, so a remembered item is where it was seen); corpses under
      * gold under things, each kind in slot order. */
@@ -99,15 +102,15 @@ void view_movers(const game_t *g, screen_t *s, uint8_t *marks)
             const item_t *it = &g->items[seen[layer][j]];
             int lit = g->visible[it->y][it->x];
             if (layer == CORPSES) {
-                screen_put(s, it->x, it->y, '%', lit ? COL_RED : COL_GREY,
+                screen_put(s, it->x, it->y, '%', lit ? COL_RED : mem,
                            COL_DEFAULT, 0);
             } else if (layer == GOLD) {
-                screen_put(s, it->x, it->y, '$', lit ? COL_BYELLOW : COL_GREY,
+                screen_put(s, it->x, it->y, '$', lit ? COL_BYELLOW : mem,
                            COL_DEFAULT, lit ? ATTR_BOLD : 0);
             } else {
                 const item_stats_t *k = item_stats(it->kind);
                 screen_put(s, it->x, it->y, (uint32_t)k->glyph,
-                           lit ? k->colour : COL_GREY, COL_DEFAULT,
+                           lit ? k->colour : mem, COL_DEFAULT,
                            lit ? ATTR_BOLD : 0);
             }
             mark_chunk(marks, it->x, it->y);
@@ -130,12 +133,21 @@ void view_movers(const game_t *g, screen_t *s, uint8_t *marks)
 
 /* Every cell of the map's rectangle, blank where nothing is known (so
  * view_draw need not clear it first), then the movers. */
-static void draw_map(const game_t *g, screen_t *s)
+static void draw_map(const game_t *g, const display_t *d, screen_t *s)
 {
+    int plain = view_plain_map(d);
     for (int y = 0; y < MAP_H; y++)
-        for (int x = 0; x < MAP_W; x += 8)
-            view_put_look8(s, y, x, view_look8(g, y, x));
-    view_movers(g, s, NULL);
+        for (int x = 0; x < MAP_W; x += 8) {
+            uint64_t word = view_look8(g, y, x);
+            if (plain || word == 0) {
+                view_put_look8(s, y, x, word);
+            } else {
+                cell_t cells[8];
+                view_map_cells8(g, d, y, x, word, cells);
+                memcpy(screen_at(s, x, y), cells, sizeof cells);
+            }
+        }
+    view_movers(g, d, s, NULL);
 }
 
 /* Blanks all but the map's rectangle, which draw_map fills itself. */
@@ -149,25 +161,39 @@ static void clear_around_map(screen_t *s)
     }
 }
 
-/* A box of w x h cells at (x0, y0): a frame of + - |, blank inside. */
-static void draw_box(screen_t *s, int x0, int y0, int w, int h, uint8_t fg)
+/* The frames of boxes: corners (top left, top right, bottom left, bottom
+ * right), horizontal, vertical. */
+enum { BOX_ASCII, BOX_LIGHT, BOX_DOUBLE };
+static const uint32_t box_chars[3][6] = {
+    [BOX_ASCII] = { '+', '+', '+', '+', '-', '|' },
+    [BOX_LIGHT] = { 0x250c, 0x2510, 0x2514, 0x2518, 0x2500, 0x2502 },
+    [BOX_DOUBLE] = { 0x2554, 0x2557, 0x255a, 0x255d, 0x2550, 0x2551 },
+};
+
+/* A box of w x h cells at (x0, y0): a frame (+ - | in ASCII, lines of
+ * `style` in UTF-8), blank inside. */
+static void draw_box(screen_t *s, const display_t *d, int style, int x0,
+                     int y0, int w, int h, uint8_t fg)
 {
+    const uint32_t *b = box_chars[d->glyphs == GLYPHS_UTF8 ? style : BOX_ASCII];
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
             int edge_x = x == 0 || x == w - 1, edge_y = y == 0 || y == h - 1;
-            uint32_t ch = edge_x && edge_y ? '+' : edge_y ? '-' : edge_x ? '|' : ' ';
+            uint32_t ch = edge_x && edge_y ? b[(y > 0) * 2 + (x > 0)]
+                          : edge_y ? b[4] : edge_x ? b[5] : ' ';
             screen_put(s, x0 + x, y0 + y, ch, fg, COL_DEFAULT, 0);
         }
 }
 
 /* MODE_TARGET: every tile that may be chosen (in view, in range) on
  * a blue ground; the cursor in reverse video. */
-static void draw_target(const game_t *g, screen_t *s)
+static void draw_target(const game_t *g, const display_t *d, screen_t *s)
 {
+    uint8_t ground = d->colours == COLOURS_16 ? COL_BLUE : COL_TARGET_GROUND;
     for (int y = 0; y < MAP_H; y++)
         for (int x = 0; x < MAP_W; x++)
             if (target_allowed(g, x, y))
-                screen_at(s, x, y)->bg = COL_BLUE;
+                screen_at(s, x, y)->bg = ground;
     cell_t *c = screen_at(s, g->target.x, g->target.y);
     if (c)
         c->attr |= ATTR_REVERSE;
@@ -177,7 +203,7 @@ static void draw_target(const game_t *g, screen_t *s)
  * PACK_ROWS (so that 26 slots fit the map rows of an 80x24 terminal). Each
  * item keeps its letter; a count for a stack; what is in use is marked. */
 #define PACK_ROWS 13
-static void draw_pack(const game_t *g, screen_t *s)
+static void draw_pack(const game_t *g, const display_t *d, screen_t *s)
 {
     enum { W = 76, COL_W = 36 };
     int used[PACK_SIZE], n = 0;
@@ -187,7 +213,7 @@ static void draw_pack(const game_t *g, screen_t *s)
     int rows = n < PACK_ROWS ? n : PACK_ROWS;
     int h = rows + 4, x0 = (MAP_W - W) / 2, y0 = 1;
     char line[64];
-    draw_box(s, x0, y0, W, h, COL_BCYAN);
+    draw_box(s, d, BOX_LIGHT, x0, y0, W, h, COL_BCYAN);
     screen_puts(s, x0 + 2, y0 + 1,
                 g->mode == MODE_DROP
                     ? "Drop which item? Press its letter (Esc: back)."
@@ -279,8 +305,9 @@ static void line_num(line_t *l, long long v)
     line_str(l, text);
 }
 
-int view_status(const game_t *g, screen_t *s)
+int view_status(const game_t *g, const display_t *d, screen_t *s)
 {
+    int utf8 = d->glyphs == GLYPHS_UTF8;
     const player_t *p = &g->player;
     int y = s->h - 1, x = 0;
     line_t text = { "", 0, 0 };
@@ -296,8 +323,9 @@ int view_status(const game_t *g, screen_t *s)
     int fill = p->max_hp > 0 ? (p->hp * 10 + p->max_hp - 1) / p->max_hp : 0;
     screen_put(s, x++, y, '[', COL_WHITE, COL_DEFAULT, 0);
     for (int i = 0; i < 10; i++)
-        screen_put(s, x++, y, i < fill ? '=' : '-', i < fill ? col : COL_GREY,
-                   COL_DEFAULT, 0);
+        screen_put(s, x++, y,
+                   i < fill ? (utf8 ? 0x2588u : '=') : (utf8 ? 0x2591u : '-'),
+                   i < fill ? col : COL_GREY, COL_DEFAULT, 0);
     screen_put(s, x++, y, ']', COL_WHITE, COL_DEFAULT, 0);
     /* "  Lvl:%d  XP:%d/%d  Gold:%d  Depth:%d  Turn:%u" */
     text.n = 0;
@@ -494,7 +522,7 @@ static void draw_history(const game_t *g, screen_t *s)
 }
 
 /* The framed YOU DIED (or YOU WON) screen, over the last lines of the log. */
-static void draw_dead(const game_t *g, screen_t *s)
+static void draw_dead(const game_t *g, const display_t *d, screen_t *s)
 {
     enum { W = 50, H = 12 };
     const player_t *p = &g->player;
@@ -502,7 +530,8 @@ static void draw_dead(const game_t *g, screen_t *s)
     char line[4][80], cause[64];
     if (y0 < 0)
         y0 = 0;
-    draw_box(s, x0, y0, W, H, game_won(g) ? COL_BYELLOW : COL_RED);
+    draw_box(s, d, BOX_DOUBLE, x0, y0, W, H,
+             game_won(g) ? COL_BYELLOW : COL_RED);
     game_death_cause(g, cause, sizeof cause);
     snprintf(line[0], sizeof line[0], "%s", cause);
     snprintf(line[1], sizeof line[1], "Depth: %d   Turns: %u   Kills: %d",
@@ -533,6 +562,11 @@ static void draw_dead(const game_t *g, screen_t *s)
 
 void view_draw(const game_t *g, screen_t *s)
 {
+    view_draw_display(g, &DISPLAY_PLAIN, s);
+}
+
+void view_draw_display(const game_t *g, const display_t *d, screen_t *s)
+{
     if (!view_fits(s->w, s->h)) {
         screen_clear(s);
         view_draw_too_small(s);
@@ -550,7 +584,7 @@ void view_draw(const game_t *g, screen_t *s)
     case MODE_DEAD:
     case MODE_WON:
         screen_clear(s);
-        draw_dead(g, s);
+        draw_dead(g, d, s);
         return;
     case MODE_CHARACTER:
         screen_clear(s);
@@ -560,13 +594,13 @@ void view_draw(const game_t *g, screen_t *s)
         break;
     }
     clear_around_map(s);
-    draw_map(g, s);
+    draw_map(g, d, s);
     if (g->mode == MODE_TARGET)
-        draw_target(g, s);
+        draw_target(g, d, s);
     view_log(g, s);
-    view_status(g, s);
+    view_status(g, d, s);
     if (g->mode == MODE_LOOK)
         draw_look(g, s);
     if (g->mode == MODE_INVENTORY || g->mode == MODE_DROP)
-        draw_pack(g, s);
+        draw_pack(g, d, s);
 }

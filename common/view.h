@@ -13,13 +13,20 @@
 #ifndef ROGUE_VIEW_H
 #define ROGUE_VIEW_H
 
+#include "display.h"
 #include "game.h"
 #include "screen.h"
 
 #define VIEW_MIN_W 80
 #define VIEW_MIN_H 24
 
-/* Clears s and draws g into it at s's size. */
+/* Clears s and draws g into it at s's size, for display d: its glyphs
+ * (GLYPHS_UTF8: box-drawing walls, a middle dot for floor, boxed menus)
+ * and colours (256 or truecolor: palette.h's tones for remembered tiles
+ * and the fading light). docs/game.md, "Displays". */
+void view_draw_display(const game_t *g, const display_t *d, screen_t *s);
+
+/* view_draw_display for DISPLAY_PLAIN: ASCII and the 16 colours. */
 void view_draw(const game_t *g, screen_t *s);
 
 /* 1 if a w x h terminal is large enough to play. */

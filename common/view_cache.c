@@ -128,22 +128,50 @@ static int blank_right(screen_t *s, int y)
     return dirty;
 }
 
+/* Makes the 8 cells from (x, y) those of display d for look indices
+ * `word` where they are not; 1 if any was not (view_update_look8 for a
+ * display other than the plain one). */
+static int update_cells8(const game_t *g, const display_t *d, screen_t *s,
+                         int y, int x, uint64_t word)
+{
+    if (word == 0)
+        return view_update_look8(s, y, x, 0);
+    cell_t cells[8];
+    view_map_cells8(g, d, y, x, word, cells);
+    cell_t *row = screen_at(s, x, y);
+    if (memcmp(row, cells, sizeof cells) == 0)
+        return 0;
+    memcpy(row, cells, sizeof cells);
+    return 1;
+}
+
 void view_draw_cached(const game_t *g, view_cache_t *c, screen_t *s)
+{
+    view_draw_cached_display(g, &DISPLAY_PLAIN, c, s);
+}
+
+void view_draw_cached_display(const game_t *g, const display_t *d,
+                              view_cache_t *c, screen_t *s)
 {
     c->used = 1;
     c->map_rows = 0;
     c->status_drawn = 0;
     c->incremental = 0;
     if (!view_fits(s->w, s->h) || !plain_mode(g)) {
-        view_draw(g, s);
+        view_draw_display(g, d, s);
         forget(c);
         return;
     }
     /* Not primed: s holds anything. The map and the log are drawn right
-     * whatever s holds; only the status line relies on it. */
-    int full = !view_cache_wants_prime(c, s->w, s->h);
+     * whatever s holds; only the status line relies on it (and on the
+     * display it was drawn for). */
+    int full = !view_cache_wants_prime(c, s->w, s->h) ||
+               c->display.glyphs != d->glyphs ||
+               c->display.colours != d->colours;
+    int plain = view_plain_map(d);
     c->w = s->w;
     c->h = s->h;
+    c->display = *d;
     /* The map above its last row (the log's first): a chunk is rewritten
      * when its cells are not its looks (they changed, or a mover was drawn
      * over them); then every mover. */
@@ -165,15 +193,18 @@ void view_draw_cached(const game_t *g, view_cache_t *c, screen_t *s)
                 blank_cells(row, MAP_W);
                 changed = 1;
             }
-        } else {
+        } else if (plain) {
             for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
                 changed |= view_update_look8(s, y, cx * 8, words[cx]);
+        } else {
+            for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
+                changed |= update_cells8(g, d, s, y, cx * 8, words[cx]);
         }
         c->map_rows |= (uint32_t)changed << y;
     }
     uint8_t movers[(VIEW_CHUNKS + 7) / 8];
     memset(movers, 0, sizeof movers);
-    view_movers(g, s, movers);
+    view_movers(g, d, s, movers);
     /* The movers' rows (a few bits set). */
     for (int b = 0; b < (int)sizeof movers; b++)
         for (unsigned bits = movers[b]; bits; bits &= bits - 1) {
@@ -199,7 +230,7 @@ void view_draw_cached(const game_t *g, view_cache_t *c, screen_t *s)
         c->status_drawn = 1;
     } else if (full || memcmp(v, c->status, sizeof v) != 0) {
         blank_cells(screen_at(s, 0, s->h - 1), s->w);
-        c->turn_x = view_status(g, s);
+        c->turn_x = view_status(g, d, s);
         memcpy(c->status, v, sizeof v);
         c->status_drawn = 1;
     }

@@ -31,6 +31,7 @@
 
 #include <stdint.h>
 
+#include "display.h"
 #include "game.h"
 #include "screen.h"
 #include "view_parts.h"
@@ -50,6 +51,7 @@ typedef struct view_cache {
     int32_t status[8];               /* the status line's values */
     int32_t turn_x;                  /* where the turn's digits begin on
                                         it (-1: the line was cut) */
+    display_t display;               /* what it was drawn for */
 } view_cache_t;
 
 /* Forgets everything: the next frame is drawn in full. */
@@ -71,6 +73,13 @@ int view_cache_wants_prime(const view_cache_t *c, int w, int h);
  * the log rows or right of the map since: those are redrawn); otherwise s
  * may hold anything. */
 void view_draw_cached(const game_t *g, view_cache_t *c, screen_t *s);
+
+/* view_draw_cached for display d: draws g into s as view_draw_display
+ * does. A frame for another display than the last one's redraws what
+ * depends on it (the map's chunks are compared anyway; the status line is
+ * drawn in full), so the host need not reset the cache on a change. */
+void view_draw_cached_display(const game_t *g, const display_t *d,
+                              view_cache_t *c, screen_t *s);
 
 /* After view_draw_cached: 1 if it drew incrementally, then rows[y] (for
  * the h rows of the screen, h at most VIEW_CACHE_MAX_ROWS) is 1 for each

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "display.h"
 #include "game.h"
 #include "screen.h"
 
@@ -124,18 +125,36 @@ static inline int view_update_look8(screen_t *s, int y, int x, uint64_t word)
     return 1;
 }
 
+/* 1 if display d draws the map with the tables above (ASCII, 16 colours:
+ * the plain display); any other uses view_map_cells8. */
+static inline int view_plain_map(const display_t *d)
+{
+    return d->glyphs == GLYPHS_ASCII && d->colours == COLOURS_16;
+}
+
+/* The cells of tiles x..x+7 of row y for display d (view_display.c): from
+ * their look indices `word` (view_look8), and for walls with UTF-8 glyphs
+ * the known tiles around them, and for lit tiles in 256 colours or
+ * truecolor the player's distance. For the plain display they are
+ * view_look's cells. */
+void view_map_cells8(const game_t *g, const display_t *d, int y, int x,
+                     uint64_t word, cell_t out[8]);
+
 /* Draws the movers over the map: items where last seen (corpses under gold
- * under things), monsters in view, the player. marks (may be NULL): the bit
- * of each chunk (y * VIEW_CHUNKS_X + x / 8) a mover is drawn in is set. */
-void view_movers(const game_t *g, screen_t *s, uint8_t *marks);
+ * under things), monsters in view, the player; remembered items in
+ * display d's remembered tone. marks (may be NULL): the bit of each chunk
+ * (y * VIEW_CHUNKS_X + x / 8) a mover is drawn in is set. */
+void view_movers(const game_t *g, const display_t *d, screen_t *s,
+                 uint8_t *marks);
 
 /* Draws the log into rows MAP_H - 1 .. h - 2: the first blanked, the others
  * must be blank already. */
 void view_log(const game_t *g, screen_t *s);
 
-/* Draws the status line into the last row, which must be blank. Returns
- * the column where the turn's digits begin (-1 if the line was cut). */
-int view_status(const game_t *g, screen_t *s);
+/* Draws the status line into the last row, which must be blank, with
+ * display d's glyphs for the HP bar. Returns the column where the turn's
+ * digits begin (-1 if the line was cut). */
+int view_status(const game_t *g, const display_t *d, screen_t *s);
 
 /* Writes the turn's digits (as view_status does) from column x of the
  * status line: what changes on most keys, when nothing else on it does. */

@@ -8,7 +8,10 @@
 #            and of a whole server loop under bench_load (needs valgrind;
 #            skipped without it)
 #   output   build/rel/tests/bench/bench_output   bytes per turn vs full redraw
-#                                                  and ncurses
+#                                                  and ncurses, per display
+#                                                  (ASCII/16, UTF-8/256 against
+#                                                  xterm-256color, UTF-8/truecolor
+#                                                  against xterm-direct)
 #   load     build/rel/tests/bench/bench_load     N telnet sessions against a
 #                                                  fresh build/rel/rogued
 #   store    build/rel/tests/bench/bench_store    the loop's worst stall while

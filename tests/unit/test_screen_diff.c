@@ -1,12 +1,15 @@
 /* test_screen_diff.c - the ANSI encoder, checked through a real terminal
  * emulator: for random pairs of grids A and B, feeding libvterm A's full
  * paint and then the diff A->B must leave exactly B on its screen (glyph,
- * colours, bold, underline, reverse in every cell). */
+ * colours, bold, underline, reverse in every cell), at every colour depth
+ * (palette.h's colours as 256-colour indices, RGB or their 16-colour
+ * fallbacks); and the exact bytes of each depth's colours. */
 #include <check.h>
 #include <string.h>
 #include <vterm.h>
 
 #include "check_main.h"
+#include "palette.h"
 #include "rng.h"
 #include "screen.h"
 #include "screen_diff.h"
@@ -35,43 +38,85 @@ static void term_feed(term_t *t, const buf_t *b)
         vterm_input_write(t->vt, b->data, b->len);
 }
 
-static uint8_t vt_colour(const VTermColor *c, int fg)
+/* A terminal's colour as one number: TC_DEFAULT, TC_INDEX | index, or
+ * TC_RGB | 0xRRGGBB. */
+#define TC_DEFAULT 0x1000000u
+#define TC_INDEX 0x2000000u
+#define TC_RGB 0x4000000u
+
+static uint32_t vt_colour(const VTermColor *c, int fg)
 {
     if (fg ? VTERM_COLOR_IS_DEFAULT_FG(c) : VTERM_COLOR_IS_DEFAULT_BG(c))
-        return COL_DEFAULT;
-    ck_assert(VTERM_COLOR_IS_INDEXED(c));
-    return c->indexed.idx;
+        return TC_DEFAULT;
+    if (VTERM_COLOR_IS_INDEXED(c))
+        return TC_INDEX | c->indexed.idx;
+    ck_assert(VTERM_COLOR_IS_RGB(c));
+    return TC_RGB | (uint32_t)c->rgb.red << 16 | (uint32_t)c->rgb.green << 8 |
+           c->rgb.blue;
 }
 
-/* The terminal's cell (x, y) in our terms. */
-static cell_t term_cell(const term_t *t, int x, int y)
+/* What a terminal at depth `colours` shows for cell colour col, by the
+ * rules of palette.h: the ANSI 16 as themselves, the others as their
+ * xterm index, their RGB, or their fallback. */
+static uint32_t want_colour(uint8_t col, int colours)
+{
+    const palette_colour_t *p = palette_colour(col);
+    if (col == COL_DEFAULT)
+        return TC_DEFAULT;
+    if (!p)
+        return TC_INDEX | col;
+    if (colours == COLOURS_256)
+        return TC_INDEX | p->xterm;
+    if (colours == COLOURS_TRUE)
+        return TC_RGB | (uint32_t)p->r << 16 | (uint32_t)p->g << 8 | p->b;
+    return TC_INDEX | p->fallback;
+}
+
+/* A cell as a terminal shows it. */
+typedef struct tcell {
+    uint32_t ch, fg, bg;
+    uint8_t attr;
+} tcell_t;
+
+/* The terminal's cell (x, y). */
+static tcell_t term_cell(const term_t *t, int x, int y)
 {
     VTermScreenCell vc;
     VTermPos pos = { .row = y, .col = x };
     vterm_screen_get_cell(t->vs, pos, &vc);
-    cell_t c = { vc.chars[0] ? vc.chars[0] : ' ', vt_colour(&vc.fg, 1),
-                 vt_colour(&vc.bg, 0), 0, 0 };
+    tcell_t c = { vc.chars[0] ? vc.chars[0] : ' ', vt_colour(&vc.fg, 1),
+                  vt_colour(&vc.bg, 0), 0 };
     c.attr = (uint8_t)((vc.attrs.bold ? ATTR_BOLD : 0) |
                        (vc.attrs.underline ? ATTR_UNDERLINE : 0) |
                        (vc.attrs.reverse ? ATTR_REVERSE : 0));
     return c;
 }
 
-/* The terminal shows exactly s (code points through `map`: non-UTF-8
- * clients see '?' for what they cannot show). */
-static void assert_shows(const term_t *t, const screen_t *s, int utf8)
+/* The terminal shows exactly s (non-UTF-8 clients see '?' for what they
+ * cannot show; colours as the depth shows them). */
+static void assert_shows_in(const term_t *t, const screen_t *s, int utf8,
+                            int colours)
 {
     for (int y = 0; y < s->h; y++)
         for (int x = 0; x < s->w; x++) {
-            cell_t want = *screen_cat(s, x, y), got = term_cell(t, x, y);
+            cell_t c = *screen_cat(s, x, y);
+            tcell_t want = { c.ch, want_colour(c.fg, colours),
+                             want_colour(c.bg, colours), c.attr };
+            tcell_t got = term_cell(t, x, y);
             if (!utf8 && want.ch >= 0x80)
                 want.ch = '?';
-            if (memcmp(&want, &got, sizeof want) != 0)
-                ck_abort_msg("cell (%d,%d): want U+%04X fg %d bg %d attr %d, "
-                             "got U+%04X fg %d bg %d attr %d", x, y,
+            if (want.ch != got.ch || want.fg != got.fg || want.bg != got.bg ||
+                want.attr != got.attr)
+                ck_abort_msg("cell (%d,%d): want U+%04X fg %x bg %x attr %d, "
+                             "got U+%04X fg %x bg %x attr %d", x, y,
                              (unsigned)want.ch, want.fg, want.bg, want.attr,
                              (unsigned)got.ch, got.fg, got.bg, got.attr);
         }
+}
+
+static void assert_shows(const term_t *t, const screen_t *s, int utf8)
+{
+    assert_shows_in(t, s, utf8, COLOURS_16);
 }
 
 /* No byte the encoder writes is a control byte other than ESC: no bare LF,
@@ -95,9 +140,12 @@ static const char *as_string(buf_t *b)
 
 static const uint32_t glyphs[] = { ' ', ' ', ' ', ' ', '.', '#', '@', 'g',
                                    'T', '%', '$', '!', '?', 0xe9, 0x2588 };
-static const uint8_t colours[] = { COL_DEFAULT, COL_DEFAULT, COL_WHITE,
-                                   COL_GREY, COL_RED, COL_BGREEN, COL_BYELLOW,
-                                   COL_BLUE, COL_BWHITE, COL_BLACK };
+static const uint8_t pens[] = { COL_DEFAULT, COL_DEFAULT, COL_WHITE,
+                                COL_GREY, COL_RED, COL_BGREEN, COL_BYELLOW,
+                                COL_BLUE, COL_BWHITE, COL_BLACK,
+                                COL_MEM_FLOOR, COL_MEM_WALL, COL_LIT_FLOOR0,
+                                COL_LIT_FLOOR4, COL_LIT_WALL2,
+                                COL_TARGET_GROUND };
 
 static cell_t random_cell(rng_t *r, int plain)
 {
@@ -105,10 +153,10 @@ static cell_t random_cell(rng_t *r, int plain)
     if (rng_chance(r, 30))
         return c; /* many blanks, as on a real screen */
     c.ch = glyphs[rng_range(r, 0, (int)(sizeof glyphs / sizeof glyphs[0]) - 1)];
-    c.fg = colours[rng_range(r, 0, (int)sizeof colours - 1)];
+    c.fg = pens[rng_range(r, 0, (int)sizeof pens - 1)];
     if (!plain) {
         c.bg = rng_chance(r, 80) ? COL_DEFAULT
-                                 : colours[rng_range(r, 0, (int)sizeof colours - 1)];
+                                 : pens[rng_range(r, 0, (int)sizeof pens - 1)];
         c.attr = (uint8_t)rng_range(r, 0, 7);
     }
     return c;
@@ -139,28 +187,36 @@ static void mutate(screen_t *b, const screen_t *a, rng_t *r)
     }
 }
 
-/* Paints a, diffs to b, checks the terminal, for one pair. */
-static void check_pair(const screen_t *a, const screen_t *b, int utf8)
+/* Paints a, diffs to b, checks the terminal, for one pair, at a colour
+ * depth. */
+static void check_pair_in(const screen_t *a, const screen_t *b, int utf8,
+                          int colours)
 {
     term_t t;
     term_open(&t, a->w, a->h, utf8);
     term_state_t ts;
     memset(&ts, 0, sizeof ts);
-    ts.utf8 = (uint8_t)utf8;
+    display_t d = { utf8 ? GLYPHS_UTF8 : GLYPHS_ASCII, (uint8_t)colours };
+    term_state_set_display(&ts, &d);
     term_state_reset(&ts);
     buf_t out;
     buf_init(&out, 0);
     ck_assert_int_eq(screen_paint(a, &ts, &out), 0);
     assert_clean(&out);
     term_feed(&t, &out);
-    assert_shows(&t, a, utf8);
+    assert_shows_in(&t, a, utf8, colours);
     buf_reset(&out);
     ck_assert_int_eq(screen_diff(a, b, &ts, &out), 0);
     assert_clean(&out);
     term_feed(&t, &out);
-    assert_shows(&t, b, utf8);
+    assert_shows_in(&t, b, utf8, colours);
     buf_free(&out);
     term_close(&t);
+}
+
+static void check_pair(const screen_t *a, const screen_t *b, int utf8)
+{
+    check_pair_in(a, b, utf8, COLOURS_16);
 }
 
 START_TEST(random_pairs_reach_b)
@@ -180,7 +236,7 @@ START_TEST(random_pairs_reach_b)
             random_screen(&b, &r, 0); /* unrelated */
         else
             mutate(&b, &a, &r);       /* a few changes, as between turns */
-        check_pair(&a, &b, i % 5 != 0);
+        check_pair_in(&a, &b, i % 5 != 0, i % 3);
     }
     screen_free(&a);
     screen_free(&b);
@@ -190,7 +246,8 @@ END_TEST
 START_TEST(chains_of_diffs_stay_in_step)
 {
     /* The encoder's idea of cursor and pen carries from frame to frame:
-     * a long chain must never drift from what the terminal shows. */
+     * a long chain must never drift from what the terminal shows, at any
+     * colour depth (_i). */
     rng_t r;
     rng_seed(&r, 4);
     screen_t shown, next;
@@ -201,7 +258,8 @@ START_TEST(chains_of_diffs_stay_in_step)
     term_open(&t, 80, 24, 1);
     term_state_t ts;
     memset(&ts, 0, sizeof ts);
-    ts.utf8 = 1;
+    display_t d = { GLYPHS_UTF8, (uint8_t)_i };
+    term_state_set_display(&ts, &d);
     term_state_reset(&ts);
     buf_t out;
     buf_init(&out, 0);
@@ -214,7 +272,7 @@ START_TEST(chains_of_diffs_stay_in_step)
         term_feed(&t, &out);
         screen_copy(&shown, &next);
     }
-    assert_shows(&t, &shown, 1);
+    assert_shows_in(&t, &shown, 1, _i);
     buf_free(&out);
     term_close(&t);
     screen_free(&shown);
@@ -469,13 +527,129 @@ START_TEST(output_cap_fails_cleanly)
 }
 END_TEST
 
+/* The bytes of a paint of one cell 'x' at (0, 0) in fg/bg at a depth. */
+static const char *paint_one(buf_t *out, uint8_t fg, uint8_t bg, int colours)
+{
+    screen_t a;
+    screen_init(&a, 4, 2);
+    screen_put(&a, 0, 0, 'x', fg, bg, 0);
+    term_state_t ts;
+    memset(&ts, 0, sizeof ts);
+    display_t d = { GLYPHS_ASCII, (uint8_t)colours };
+    term_state_set_display(&ts, &d);
+    term_state_reset(&ts);
+    buf_reset(out);
+    ck_assert_int_eq(screen_paint(&a, &ts, out), 0);
+    screen_free(&a);
+    return as_string(out);
+}
+
+START_TEST(colours_by_depth_exact_bytes)
+{
+    /* The default pen, the clear, then the cell's pen and 'x': the ANSI
+     * colours alike at every depth; the remembered floor as its fallback
+     * (grey, 90), xterm index 60, or RGB 66,74,108; the aiming ground as a
+     * background (blue 44, index 18, RGB 24,40,120). */
+#define CLEAR "\x1b[m\x1b[H\x1b[2J"
+    buf_t out;
+    buf_init(&out, 0);
+    for (int c = COLOURS_16; c <= COLOURS_TRUE; c++) {
+        ck_assert_str_eq(paint_one(&out, COL_BRED, COL_DEFAULT, c),
+                         CLEAR "\x1b[91mx");
+        ck_assert_str_eq(paint_one(&out, COL_GREEN, COL_BLUE, c),
+                         CLEAR "\x1b[32;44mx");
+    }
+    ck_assert_str_eq(paint_one(&out, COL_MEM_FLOOR, COL_DEFAULT, COLOURS_16),
+                     CLEAR "\x1b[90mx");
+    ck_assert_str_eq(paint_one(&out, COL_MEM_FLOOR, COL_DEFAULT, COLOURS_256),
+                     CLEAR "\x1b[38;5;60mx");
+    ck_assert_str_eq(paint_one(&out, COL_MEM_FLOOR, COL_DEFAULT, COLOURS_TRUE),
+                     CLEAR "\x1b[38;2;66;74;108mx");
+    ck_assert_str_eq(paint_one(&out, COL_WHITE, COL_TARGET_GROUND, COLOURS_16),
+                     CLEAR "\x1b[37;44mx");
+    ck_assert_str_eq(paint_one(&out, COL_WHITE, COL_TARGET_GROUND, COLOURS_256),
+                     CLEAR "\x1b[37;48;5;18mx");
+    ck_assert_str_eq(paint_one(&out, COL_LIT_WALL0, COL_TARGET_GROUND,
+                               COLOURS_TRUE),
+                     CLEAR "\x1b[38;2;255;248;222;48;2;24;40;120mx");
+    buf_free(&out);
+#undef CLEAR
+}
+END_TEST
+
+START_TEST(every_palette_colour_reaches_the_terminal)
+{
+    /* Each named colour, as foreground and as background, at each depth,
+     * read back from libvterm: the xterm index, the RGB or the fallback
+     * (want_colour); and the fallbacks are ANSI colours, the indices
+     * beyond the 16 (so that a 256-colour client never gets them from its
+     * own 16-colour settings). */
+    screen_t a, b;
+    screen_init(&a, COL_EXT_END, 2);
+    screen_init(&b, COL_EXT_END, 2);
+    for (int col = 0; col < COL_EXT_END; col++) {
+        screen_put(&b, col, 0, '#', (uint8_t)col, COL_DEFAULT, 0);
+        screen_put(&b, col, 1, ' ', COL_DEFAULT, (uint8_t)col, 0);
+        const palette_colour_t *p = palette_colour((uint8_t)col);
+        ck_assert(!p == (col <= COL_DEFAULT));
+        if (p) {
+            ck_assert_uint_lt(p->fallback, 16);
+            ck_assert_uint_ge(p->xterm, 16);
+        }
+    }
+    for (int c = COLOURS_16; c <= COLOURS_TRUE; c++)
+        check_pair_in(&a, &b, 1, c);
+    screen_free(&a);
+    screen_free(&b);
+}
+END_TEST
+
+START_TEST(display_sets_glyphs_and_depth)
+{
+    /* term_state_set_display sets UTF-8 and the depth; a reset keeps them;
+     * a change of depth forgets the pen (its colour was sent in the other
+     * depth's terms) and a change of glyphs alone does not. */
+    term_state_t ts;
+    memset(&ts, 0, sizeof ts);
+    term_state_reset(&ts);
+    display_t rich = { GLYPHS_UTF8, COLOURS_TRUE };
+    term_state_set_display(&ts, &rich);
+    ck_assert_int_eq(ts.utf8, 1);
+    ck_assert_int_eq(ts.colours, COLOURS_TRUE);
+    term_state_reset(&ts);
+    ck_assert_int_eq(ts.utf8, 1);
+    ck_assert_int_eq(ts.colours, COLOURS_TRUE);
+    screen_t a;
+    screen_init(&a, 4, 2);
+    screen_put(&a, 0, 0, 'x', COL_MEM_WALL, COL_DEFAULT, 0);
+    buf_t out;
+    buf_init(&out, 0);
+    screen_paint(&a, &ts, &out);
+    ck_assert_int_eq(ts.pen_known, 1);
+    display_t ascii_true = { GLYPHS_ASCII, COLOURS_TRUE };
+    term_state_set_display(&ts, &ascii_true);
+    ck_assert_int_eq(ts.utf8, 0);
+    ck_assert_int_eq(ts.pen_known, 1);
+    term_state_set_display(&ts, &DISPLAY_PLAIN);
+    ck_assert_int_eq(ts.pen_known, 0);
+    ck_assert_int_eq(ts.colours, COLOURS_16);
+    ck_assert_int_eq(ts.utf8, 0);
+    buf_free(&out);
+    screen_free(&a);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("screen_diff");
     TCase *tc = tcase_create("libvterm");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, random_pairs_reach_b);
-    tcase_add_test(tc, chains_of_diffs_stay_in_step);
+    tcase_add_loop_test(tc, chains_of_diffs_stay_in_step, COLOURS_16,
+                        COLOURS_TRUE + 1);
+    tcase_add_test(tc, colours_by_depth_exact_bytes);
+    tcase_add_test(tc, every_palette_colour_reaches_the_terminal);
+    tcase_add_test(tc, display_sets_glyphs_and_depth);
     tcase_add_test(tc, equal_screens_send_nothing);
     tcase_add_test(tc, one_cell_costs_a_move_and_a_glyph);
     tcase_add_test(tc, shifted_blocks_reach_b);

@@ -19,7 +19,9 @@
  * and declined), a new game after each death or win; and, between frames,
  * resizes (to sizes too small to play too), frames skipped (several keys
  * before the next frame, as when a client's output is backed up), repaints,
- * and frames of another screen in between (the lobby). */
+ * and frames of another screen in between (the lobby). Each game is played
+ * for each of the six displays (display.h), and the display changes now and
+ * then between frames (the options screen), with or without a repaint. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -33,21 +35,37 @@
 #include "view.h"
 #include "view_cache.h"
 
+/* The six displays. */
+static const display_t displays[] = {
+    { GLYPHS_ASCII, COLOURS_16 },   { GLYPHS_UTF8, COLOURS_16 },
+    { GLYPHS_ASCII, COLOURS_256 },  { GLYPHS_UTF8, COLOURS_256 },
+    { GLYPHS_ASCII, COLOURS_TRUE }, { GLYPHS_UTF8, COLOURS_TRUE },
+};
+#define NDISPLAYS (int)(sizeof displays / sizeof displays[0])
+
 /* One client, as a host keeps it. */
 typedef struct host {
     screen_t shown;
     term_state_t term;
     buf_t out;
     view_cache_t cache;
+    display_t display;
 } host_t;
 
-static void host_init(host_t *h)
+static void host_init(host_t *h, const display_t *d)
 {
     memset(h, 0, sizeof *h);
     term_state_reset(&h->term);
-    h->term.utf8 = 1;
+    term_state_set_display(&h->term, d);
+    h->display = *d;
     buf_init(&h->out, 0);
     view_cache_reset(&h->cache);
+}
+
+static void host_set_display(host_t *h, const display_t *d)
+{
+    term_state_set_display(&h->term, d);
+    h->display = *d;
 }
 
 static void host_free(host_t *h)
@@ -102,7 +120,7 @@ static void frame_full(host_t *h, const game_t *g, screen_t *next, int w,
                        int hh, int over)
 {
     ck_assert_int_eq(screen_resize(next, w, hh), 0);
-    view_draw(g, next);
+    view_draw_display(g, &h->display, next);
     if (view_fits(w, hh))
         host_overlay(next, over);
     send_frame(h, next, NULL);
@@ -130,7 +148,7 @@ static void frame_host(host_t *h, const game_t *g, int other, screen_t *next,
     if (g) {
         if (view_cache_wants_prime(&h->cache, w, hh))
             ck_assert_int_eq(screen_copy(next, &h->shown), 0);
-        view_draw_cached(g, &h->cache, next);
+        view_draw_cached_display(g, &h->display, &h->cache, next);
     } else {
         draw_other(next, other);
     }
@@ -208,8 +226,8 @@ static const int sizes[][2] = {
 };
 
 /* Plays `keys` keys of games from `seed` under `ruleset`, both hosts side
- * by side; returns the frames compared. */
-static long play_both(uint64_t seed, int ruleset, int keys)
+ * by side, for display `di` at first; returns the frames compared. */
+static long play_both(uint64_t seed, int ruleset, int di, int keys)
 {
     rng_t r;
     rng_seed(&r, seed * 7919u + (uint64_t)ruleset);
@@ -217,8 +235,8 @@ static long play_both(uint64_t seed, int ruleset, int keys)
     game_t *g = game_new(seed, &opt);
     ck_assert_ptr_nonnull(g);
     host_t ref, inc;
-    host_init(&ref);
-    host_init(&inc);
+    host_init(&ref, &displays[di]);
+    host_init(&inc, &displays[di]);
     /* Loop scratch: each host's, holding other frames between its own. */
     screen_t next_ref, next_inc;
     ck_assert_int_eq(screen_init(&next_ref, 80, 24), 0);
@@ -245,6 +263,16 @@ static long play_both(uint64_t seed, int ruleset, int keys)
         } else if (roll < 34) {
             /* Another session's frame in the loop's scratch screen. */
             draw_other(&next_inc, k);
+        } else if (roll < 37) {
+            /* The player picks another display; the host repaints, or
+             * (the cache must cope either way) does not. */
+            di = (int)rng_range(&r, 0, NDISPLAYS - 1);
+            host_set_display(&ref, &displays[di]);
+            host_set_display(&inc, &displays[di]);
+            if (roll == 34) {
+                screen_free(&ref.shown);
+                screen_free(&inc.shown);
+            }
         }
         if (game_dead(g) || game_over(g)) {
             if (++dead_frames > 2) {
@@ -277,22 +305,23 @@ static long play_both(uint64_t seed, int ruleset, int keys)
 
 START_TEST(incremental_frames_equal_full_frames)
 {
-    /* _i: the ruleset. */
+    /* _i: the ruleset and the display to start with. */
+    int ruleset = _i % RULES_COUNT, di = _i / RULES_COUNT;
     long frames = 0;
-    for (uint64_t seed = 1; seed <= 12; seed++)
-        frames += play_both(seed * 101u + (uint64_t)_i, _i, 2500);
-    ck_assert_int_gt(frames, 12 * 2000);
+    for (uint64_t seed = 1; seed <= 3; seed++)
+        frames += play_both(seed * 101u + (uint64_t)_i, ruleset, di, 2000);
+    ck_assert_int_gt(frames, 3 * 1600);
 }
 END_TEST
 
 /* The modes the cache draws in full must come back to it: a game that
  * only walks sends, after the first frame, frames drawn incrementally (the
- * cache says which rows it left alone). */
+ * cache says which rows it left alone), for every display (_i). */
 START_TEST(walking_is_drawn_incrementally)
 {
     game_t *g = game_new(42, NULL);
     host_t h;
-    host_init(&h);
+    host_init(&h, &displays[_i]);
     screen_t next;
     ck_assert_int_eq(screen_init(&next, 80, 24), 0);
     frame_cached(&h, g, &next, 80, 24, OVER_NONE);
@@ -316,8 +345,8 @@ static Suite *make_suite(void)
     TCase *tc = tcase_create("against view_draw");
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, incremental_frames_equal_full_frames, 0,
-                        RULES_COUNT);
-    tcase_add_test(tc, walking_is_drawn_incrementally);
+                        RULES_COUNT * NDISPLAYS);
+    tcase_add_loop_test(tc, walking_is_drawn_incrementally, 0, NDISPLAYS);
     suite_add_tcase(s, tc);
     return s;
 }
