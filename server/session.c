@@ -893,6 +893,9 @@ void sess_accept(srv_t *srv, int fd, const char *what)
     buf_init(&s->out, (size_t)srv->cfg.output_limit);
     keydec_init(&s->keys);
     term_state_reset(&s->term);
+    /* ASCII and 16 colours until the client says more (session_options.c) */
+    s->detected = s->display = DISPLAY_PLAIN;
+    term_state_set_display(&s->term, &s->display);
 
     int rc = uv_tcp_open(&s->tcp, fd);
     if (rc != 0)

@@ -108,7 +108,9 @@ void sess_render(sess_t *s)
 
 void sess_display_changed(sess_t *s)
 {
-    /* Every cell may look different now: paint the next frame whole. */
+    /* The encoder speaks the new display from now on; what the terminal
+     * shows was encoded for the old one: paint the next frame whole. */
+    term_state_set_display(&s->term, &s->display);
     view_cache_reset(&s->view);
     sess_repaint(s);
 }
@@ -119,7 +121,7 @@ void sess_view_draw(sess_t *s, const game_t *g, screen_t *next)
         screen_copy(next, &s->shown) != 0)
         view_cache_reset(&s->view); /* cannot happen: same size, no room
                                        needed; drawn in full then */
-    view_draw_cached(g, &s->view, next);
+    view_draw_cached_display(g, &s->display, &s->view, next);
 }
 
 void sess_overlay_line(screen_t *next, const char *text, uint8_t bg)

@@ -13,6 +13,7 @@
 
 #include "check_main.h"
 #include "client.h"
+#include "display.h"
 #include "play.h"
 
 #define OPTIONS "Options: how the screen is drawn"
@@ -225,6 +226,161 @@ START_TEST(options_in_game_and_watching)
 }
 END_TEST
 
+/* --- what each client is drawn with, read back through libvterm ---------- */
+
+/* What the map rows (0..19, 80 columns) of c's screen are drawn with. */
+typedef struct looks {
+    int non_ascii;     /* cells with a code point beyond ASCII */
+    int dots;          /* U+00B7, the UTF-8 floor */
+    int boxes;         /* U+2500..U+25FF, the UTF-8 walls */
+    int hashes;        /* '#', the ASCII walls */
+    int rgb;           /* foregrounds in 24-bit RGB */
+    int palette;       /* foregrounds in xterm's 256 beyond the first 16 */
+    int ansi;          /* foregrounds among the 16 (or the default) */
+} looks_t;
+
+static looks_t looks_of(const tclient_t *c)
+{
+    looks_t l;
+    memset(&l, 0, sizeof l);
+    for (int y = 0; y < 20; y++)
+        for (int x = 0; x < 80; x++) {
+            cl_cell_t cell;
+            ck_assert_int_eq(cl_cell(c, x, y, &cell), 0);
+            if (cell.ch == ' ')
+                continue;
+            l.non_ascii += cell.ch >= 128;
+            l.dots += cell.ch == 0xb7;
+            l.boxes += cell.ch >= 0x2500 && cell.ch <= 0x25ff;
+            l.hashes += cell.ch == '#';
+            if (cell.fg == -2)
+                l.rgb++;
+            else if (cell.fg > 15)
+                l.palette++;
+            else
+                l.ansi++;
+        }
+    return l;
+}
+
+/* The game on c's screen is drawn with these glyphs and colours. */
+static void expect_drawn(const tclient_t *c, int glyphs, int colours)
+{
+    looks_t l = looks_of(c);
+    if (glyphs == GLYPHS_UTF8 && (l.dots == 0 || l.boxes == 0 || l.hashes))
+        play_fail(c, "not UTF-8 glyphs: %d dots, %d box cells, %d '#'",
+                  l.dots, l.boxes, l.hashes);
+    if (glyphs == GLYPHS_ASCII && (l.non_ascii || l.hashes == 0))
+        play_fail(c, "not ASCII: %d cells beyond ASCII, %d '#'", l.non_ascii,
+                  l.hashes);
+    int ok = colours == COLOURS_TRUE ? l.rgb > 0 && l.palette == 0
+           : colours == COLOURS_256 ? l.palette > 0 && l.rgb == 0
+           : l.rgb == 0 && l.palette == 0;
+    if (!ok)
+        play_fail(c, "not colours %d: %d RGB, %d of the 256, %d of the 16",
+                  colours, l.rgb, l.palette, l.ansi);
+    /* and the encoder's bytes say the same */
+    ck_assert_int_eq(cl_stream_has(c, "\x1b[38;2;") ||
+                     cl_stream_has(c, ";38;2;"), colours == COLOURS_TRUE);
+    ck_assert_int_eq(cl_stream_has(c, "\x1b[38;5;") ||
+                     cl_stream_has(c, ";38;5;"), colours == COLOURS_256);
+}
+
+START_TEST(drawn_as_said)
+{
+    static const char *const m2825[] = { "MUDLET", "ANSI-256COLOR",
+                                         "MTTS 2825", NULL };
+    static const char *const m2829[] = { "MUDLET", "ANSI-256COLOR",
+                                         "MTTS 2829", NULL };
+    tsrv_t *s = srv_start("--seed", "42", NULL);
+    cl_opts_t xterm = { .ttype = "XTERM-256COLOR" };
+    tclient_t *c = play_connect(srv_port(s), &xterm);
+    expect_drawn(c, GLYPHS_ASCII, COLOURS_256);
+    cl_close(c);
+    cl_opts_t a = { .ttypes = m2825 };
+    c = play_connect(srv_port(s), &a);
+    expect_drawn(c, GLYPHS_ASCII, COLOURS_TRUE);
+    cl_close(c);
+    cl_opts_t b = { .ttypes = m2829 };
+    c = play_connect(srv_port(s), &b);
+    expect_drawn(c, GLYPHS_UTF8, COLOURS_TRUE);
+    cl_close(c);
+    cl_opts_t env = { .ttype = "VT100",
+                      .environ = "COLORTERM=truecolor\nLANG=en_US.UTF-8" };
+    c = play_connect(srv_port(s), &env);
+    expect_drawn(c, GLYPHS_UTF8, COLOURS_TRUE);
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+/* A client that says nothing gets exactly what it got before displays:
+ * ASCII and the 16 colours, to the byte, whatever the MOTD holds. */
+START_TEST(drawn_plain_when_nothing_said)
+{
+    tsrv_t *s = srv_start("--seed", "42", "--set", "negotiation_ms=100", NULL);
+    cl_opts_t o = { .raw = 1 };
+    tclient_t *c = cl_connect(srv_port(s), &o);
+    play_wait_text(c, "Play (as a guest)");
+    ck_assert_int_eq(cl_send_str(c, "p"), 0);
+    play_wait_text(c, "Name:");
+    ck_assert_int_eq(cl_send_str(c, "\r"), 0);
+    play_wait_text(c, "HP:");
+    int x, y;
+    ck_assert_int_eq(cl_find(c, '@', &x, &y), 1);
+    expect_drawn(c, GLYPHS_ASCII, COLOURS_16);
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+/* An account's choice is drawn with after its next login; a watcher is
+ * drawn with its own display, not the player's. */
+START_TEST(drawn_as_chosen_and_watched)
+{
+    static const char *const m2829[] = { "MUDLET", "MTTS 2829", NULL };
+    tsrv_t *s = srv_start("--seed", "42", NULL);
+    cl_opts_t plain = { .ttype = "VT100" };
+    tclient_t *a = lobby_with(srv_port(s), &plain);
+    play_login_dave(a, 1);
+    open_options(a, "o");
+    choose_utf8_256(a);
+    close_options(a);
+    cl_close(a);
+    tclient_t *b = lobby_with(srv_port(s), &plain);
+    play_login_dave(b, 0);
+    play_wait_text(b, "Play as dave");
+    ck_assert(cl_key(b, "p")); /* the game, in one answered key */
+    play_wait_text(b, "HP:");
+    expect_drawn(b, GLYPHS_UTF8, COLOURS_256);
+
+    cl_opts_t wo = { .ttypes = m2829 };
+    tclient_t *w = lobby_with(srv_port(s), &wo);
+    play_watch_first(w, "dave");
+    expect_drawn(w, GLYPHS_UTF8, COLOURS_TRUE);
+    expect_drawn(b, GLYPHS_UTF8, COLOURS_256);
+    /* the player's choice, changed in the game, is the player's alone */
+    open_options(b, "O");
+    ck_assert(cl_key(b, "\x1b[D")); /* glyphs: UTF-8 -> ASCII */
+    close_options(b);
+    play_wait_text(b, "HP:");
+    expect_drawn(b, GLYPHS_ASCII, COLOURS_256);
+    static const struct { const char *key; int dx, dy; } dirs[] = {
+        { "l", 1, 0 }, { "h", -1, 0 }, { "j", 0, 1 }, { "k", 0, -1 },
+    };
+    int d = 0;
+    while (d < 3 && !play_open(b, dirs[d].dx, dirs[d].dy))
+        d++;
+    play_move(b, dirs[d].key, dirs[d].dx, dirs[d].dy);
+    if (!cl_wait_text(w, "Turn:1", CL_WAIT_MS))
+        play_fail(w, "the watcher did not follow the move");
+    expect_drawn(w, GLYPHS_UTF8, COLOURS_TRUE);
+    cl_close(w);
+    cl_close(b);
+    srv_stop(s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("caps");
@@ -237,6 +393,9 @@ static Suite *make_suite(void)
     tcase_add_test(tc, nothing_said);
     tcase_add_test(tc, account_keeps_its_choice);
     tcase_add_test(tc, options_in_game_and_watching);
+    tcase_add_test(tc, drawn_as_said);
+    tcase_add_test(tc, drawn_plain_when_nothing_said);
+    tcase_add_test(tc, drawn_as_chosen_and_watched);
     suite_add_tcase(s, tc);
     return s;
 }
