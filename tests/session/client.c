@@ -775,6 +775,12 @@ int cl_cell(const tclient_t *c, int x, int y, cl_cell_t *out)
     out->bold = cell.attrs.bold;
     out->underline = cell.attrs.underline != 0;
     out->reverse = cell.attrs.reverse;
+    if (out->fg == -2)
+        out->fg_rgb = (uint32_t)cell.fg.rgb.red << 16 |
+                      (uint32_t)cell.fg.rgb.green << 8 | cell.fg.rgb.blue;
+    if (out->bg == -2)
+        out->bg_rgb = (uint32_t)cell.bg.rgb.red << 16 |
+                      (uint32_t)cell.bg.rgb.green << 8 | cell.bg.rgb.blue;
     return 0;
 }
 

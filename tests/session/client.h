@@ -130,6 +130,7 @@ typedef struct cl_cell {
     uint32_t ch;       /* ' ' for an empty cell */
     int fg, bg;
     int bold, underline, reverse;
+    uint32_t fg_rgb, bg_rgb; /* 0xRRGGBB where fg or bg is -2 (RGB) */
 } cl_cell_t;
 
 /* A TCP port free now on 127.0.0.1 (the kernel's pick), for a listener

@@ -14,7 +14,10 @@
 #include "check_main.h"
 #include "client.h"
 #include "display.h"
+#include "game.h"
+#include "palette.h"
 #include "play.h"
+#include "view.h"
 
 #define OPTIONS "Options: how the screen is drawn"
 
@@ -286,6 +289,93 @@ static void expect_drawn(const tclient_t *c, int glyphs, int colours)
                      cl_stream_has(c, ";38;5;"), colours == COLOURS_256);
 }
 
+/* A colour of the view (COL_*) as the client's terminal holds it after
+ * the encoder sent it for colour depth `colours`: an index (0-255), -1
+ * for the default, or -2 with *rgb. */
+static int colour_seen(uint8_t col, int colours, uint32_t *rgb)
+{
+    *rgb = 0;
+    if (col == COL_DEFAULT)
+        return -1;
+    const palette_colour_t *p = palette_colour(col);
+    if (!p)
+        return col; /* one of the 16, alike in every depth */
+    if (colours == COLOURS_16)
+        return p->fallback;
+    if (colours == COLOURS_256)
+        return p->xterm;
+    *rgb = (uint32_t)p->r << 16 | (uint32_t)p->g << 8 | p->b;
+    return -2;
+}
+
+/* The map rows of c's screen are, cell for cell (code point, foreground
+ * and background as the terminal holds them), what the view draws of g
+ * for display d. Returns how many cells are remembered tiles (the
+ * palette's cool tone), so that a test knows it saw some. */
+static int expect_map_is(const tclient_t *c, const game_t *g, display_t d)
+{
+    screen_t want;
+    ck_assert_int_eq(screen_init(&want, cl_w(c), cl_h(c)), 0);
+    view_draw_display(g, &d, &want);
+    int remembered = 0;
+    for (int y = 0; y < MAP_H - 1; y++)
+        for (int x = 0; x < MAP_W; x++) {
+            const cell_t *w = screen_cat(&want, x, y);
+            cl_cell_t got;
+            uint32_t fg_rgb, bg_rgb;
+            ck_assert_int_eq(cl_cell(c, x, y, &got), 0);
+            int fg = colour_seen(w->fg, d.colours, &fg_rgb);
+            int bg = colour_seen(w->bg, d.colours, &bg_rgb);
+            if (got.ch != w->ch || got.fg != fg || got.bg != bg ||
+                got.fg_rgb != fg_rgb || got.bg_rgb != bg_rgb)
+                play_fail(c, "cell (%d,%d) is U+%04X fg %d/%06x bg %d/%06x, "
+                          "not U+%04X fg %d/%06x bg %d/%06x", x, y,
+                          (unsigned)got.ch, got.fg, (unsigned)got.fg_rgb,
+                          got.bg, (unsigned)got.bg_rgb, (unsigned)w->ch, fg,
+                          (unsigned)fg_rgb, bg, (unsigned)bg_rgb);
+            remembered += w->fg >= COL_MEM_WALL && w->fg <= COL_MEM_ITEM;
+        }
+    screen_free(&want);
+    return remembered;
+}
+
+/* After a walk of 80 keys, the map is exactly what the view draws for
+ * each client's display: lit tiles, remembered ones, monsters, items. */
+START_TEST(map_exact_per_display)
+{
+    static const char *const m2829[] = { "MUDLET", "MTTS 2829", NULL };
+    static const char *const m2825[] = { "MUDLET", "MTTS 2825", NULL };
+    static const struct { cl_opts_t o; display_t d; } clients[] = {
+        { { .ttype = "ANSI" }, { GLYPHS_ASCII, COLOURS_16 } },
+        { { .ttype = "XTERM-256COLOR" }, { GLYPHS_ASCII, COLOURS_256 } },
+        { { .ttypes = m2825 }, { GLYPHS_ASCII, COLOURS_TRUE } },
+        { { .ttypes = m2829 }, { GLYPHS_UTF8, COLOURS_TRUE } },
+        { { .ttype = "VT100", .environ = "LANG=C.UTF-8\nTERM=xterm-256color" },
+          { GLYPHS_UTF8, COLOURS_256 } },
+    };
+    char seed[32];
+    uint64_t sd = play_walk_seed();
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)sd);
+    tsrv_t *s = srv_start("--seed", seed, NULL);
+    game_t *g = game_new(sd, NULL);
+    for (int i = 0; i < 80; i++)
+        game_key(g, play_walk_key(i));
+    for (size_t i = 0; i < sizeof clients / sizeof clients[0]; i++) {
+        /* every guest's game has the server's seed: the same walk */
+        tclient_t *c = play_connect(srv_port(s), &clients[i].o);
+        play_walk_keys(c, 80);
+        ck_assert_int_eq(cl_turn(c), (int)g->turn);
+        int remembered = expect_map_is(c, g, clients[i].d);
+        /* the palette's tones are for 256 colours and truecolor only */
+        if (clients[i].d.colours != COLOURS_16)
+            ck_assert_int_gt(remembered, 0);
+        cl_close(c);
+    }
+    game_free(g);
+    srv_stop(s);
+}
+END_TEST
+
 START_TEST(drawn_as_said)
 {
     static const char *const m2825[] = { "MUDLET", "ANSI-256COLOR",
@@ -394,6 +484,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, account_keeps_its_choice);
     tcase_add_test(tc, options_in_game_and_watching);
     tcase_add_test(tc, drawn_as_said);
+    tcase_add_test(tc, map_exact_per_display);
     tcase_add_test(tc, drawn_plain_when_nothing_said);
     tcase_add_test(tc, drawn_as_chosen_and_watched);
     suite_add_tcase(s, tc);
