@@ -13,9 +13,11 @@
 
 #include "check_main.h"
 #include "client.h"
+#include "combat.h"
 #include "display.h"
 #include "game.h"
 #include "palette.h"
+#include "plan.h"
 #include "play.h"
 #include "view.h"
 
@@ -289,6 +291,20 @@ static void expect_drawn(const tclient_t *c, int glyphs, int colours)
                      cl_stream_has(c, ";38;5;"), colours == COLOURS_256);
 }
 
+/* Nothing on c's screen is beyond ASCII, and no colour beyond the 16. */
+static void expect_drawn_none_beyond_ascii(const tclient_t *c)
+{
+    for (int y = 0; y < cl_h(c); y++)
+        for (int x = 0; x < cl_w(c); x++) {
+            cl_cell_t cell;
+            ck_assert_int_eq(cl_cell(c, x, y, &cell), 0);
+            if (cell.ch >= 128 || cell.fg > 15 || cell.fg < -1 ||
+                cell.bg > 15 || cell.bg < -1)
+                play_fail(c, "cell (%d,%d): U+%04X fg %d bg %d", x, y,
+                          (unsigned)cell.ch, cell.fg, cell.bg);
+        }
+}
+
 /* A colour of the view (COL_*) as the client's terminal holds it after
  * the encoder sent it for colour depth `colours`: an index (0-255), -1
  * for the default, or -2 with *rgb. */
@@ -471,6 +487,43 @@ START_TEST(drawn_as_chosen_and_watched)
 }
 END_TEST
 
+/* A replay is drawn with the display of the one who watches it, not of
+ * the one who played. */
+START_TEST(replay_drawn_with_the_viewers_display)
+{
+    static const char *const m2829[] = { "MUDLET", "MTTS 2829", NULL };
+    plan_t pl;
+    find_plan(plan_death, RULES_ATTACK_DEFENSE, &pl);
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)pl.seed);
+    tsrv_t *s = srv_start("--seed", seed, NULL);
+    cl_opts_t ansi = { .ttype = "ANSI" };
+    tclient_t *c = play_connect(srv_port(s), &ansi);
+    game_t *g = play_plan(c, &pl);
+    ck_assert(game_dead(g));
+    ck_assert(cl_key(c, "q"));
+    play_wait_text(c, "Play as guest1");
+    expect_drawn_none_beyond_ascii(c);
+
+    cl_opts_t wo = { .ttypes = m2829 };
+    tclient_t *r = lobby_with(srv_port(s), &wo);
+    ck_assert(cl_key(r, "s"));
+    play_wait_text(r, "Hall of fame");
+    ck_assert(cl_key(r, "a"));
+    play_wait_text(r, "Replay: guest1");
+    for (int i = 0; i < 4; i++)
+        ck_assert(cl_key(r, "+"));
+    if (!cl_wait_text(r, "the end", CL_WAIT_MS * 2))
+        play_fail(r, "the replay did not reach its end");
+    display_t utf8_true = { GLYPHS_UTF8, COLOURS_TRUE };
+    expect_map_is(r, g, utf8_true);
+    game_free(g);
+    cl_close(r);
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("caps");
@@ -485,6 +538,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, options_in_game_and_watching);
     tcase_add_test(tc, drawn_as_said);
     tcase_add_test(tc, map_exact_per_display);
+    tcase_add_test(tc, replay_drawn_with_the_viewers_display);
     tcase_add_test(tc, drawn_plain_when_nothing_said);
     tcase_add_test(tc, drawn_as_chosen_and_watched);
     suite_add_tcase(s, tc);
