@@ -159,8 +159,9 @@ void options_draw(const options_t *o, const options_info_t *in, screen_t *s)
                 ? "Your account keeps this choice."
                 : "A guest's choice lasts this connection; an account keeps it.",
                 COL_GREY, COL_DEFAULT, 0);
-    if (o->note[0])
-        screen_puts(s, x, 15, o->note, COL_BRED, COL_DEFAULT, 0);
+    if (o->not_kept)
+        screen_puts(s, x, 15, "Your choice could not be kept now: it holds "
+                    "until you leave.", COL_BRED, COL_DEFAULT, 0);
     screen_puts(s, x, 17, "Up/Down: a line.  Left/Right or Space: change it.  "
                 "Enter or Esc: back.", COL_GREY, COL_DEFAULT, 0);
 }

@@ -47,7 +47,7 @@ typedef struct options {
     uint8_t open;
     uint8_t row;                /* 0: glyphs, 1: colours */
     uint8_t choice;             /* as above */
-    char note[80];              /* a line under the choices ("" none) */
+    uint8_t not_kept;           /* the store could not keep the last change */
 } options_t;
 
 /* What a key did. */

@@ -25,12 +25,12 @@ void sess_display_settle(sess_t *s)
     if (s->web)
         s->detected = (display_t){ GLYPHS_UTF8, COLOURS_TRUE }; /* xterm.js */
     else
-        s->detected = tconn_display(&s->tc);
+        s->detected = tconn_settle(&s->tc);
     char what[48];
-    log_debug("session %llu: the client can show %s (%d terminal name%s%s)",
+    log_debug("session %llu: the client can show %s (terminal '%s'%s)",
               (unsigned long long)s->id,
               display_describe(s->detected, what, sizeof what),
-              s->tc.nttypes, s->tc.nttypes == 1 ? "" : "s",
+              s->web ? "browser" : s->tc.names,
               s->tc.env_done ? ", NEW-ENVIRON" : "");
     apply(s);
 }
@@ -45,12 +45,10 @@ void sess_set_display_choice(sess_t *s, int choice)
 static void on_display_kept(void *ctx, int status)
 {
     sess_t *s = ctx;
-    if (status != STORE_OK && s->options.open)
-        snprintf(s->options.note, sizeof s->options.note,
-                 "Your choice could not be kept now: it holds until you "
-                 "leave.");
-    if (status != STORE_OK)
+    if (status != STORE_OK && s->options.open) {
+        s->options.not_kept = 1;
         sess_owe_frame(s);
+    }
 }
 
 void sess_keep_display_choice(sess_t *s)
@@ -92,7 +90,7 @@ int sess_options_key(sess_t *s, int key)
     int before = s->display_choice;
     switch (options_key(&s->options, key)) {
     case OPTIONS_CHANGED:
-        s->options.note[0] = '\0';
+        s->options.not_kept = 0;
         sess_set_display_choice(s, s->options.choice);
         break;
     case OPTIONS_CLOSED:
@@ -110,19 +108,8 @@ int sess_options_draw(sess_t *s, screen_t *next)
 {
     if (!s->options.open)
         return 0;
-    char names[TCONN_NAME_MAX * 2 + 4] = "";
-    if (s->web) {
-        snprintf(names, sizeof names, "browser");
-    } else {
-        /* the first name, and the last when they differ (MTTS) */
-        const tconn_t *t = &s->tc;
-        if (t->nttypes > 0)
-            snprintf(names, sizeof names, "%s", t->ttypes[0]);
-        if (t->nttypes > 1)
-            snprintf(names + strlen(names), sizeof names - strlen(names),
-                     ", %s", t->ttypes[t->nttypes - 1]);
-    }
-    options_info_t in = { s->detected, names, s->lobby.account_id > 0 };
+    options_info_t in = { s->detected, s->web ? "browser" : s->tc.names,
+                          s->lobby.account_id > 0 };
     options_draw(&s->options, &in, next);
     return 1;
 }

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -72,17 +73,19 @@ static void on_ttype(tconn_t *t, const char *name)
     /* Ask again while the answers are new (RFC 1091: a client ends its list
      * by repeating the last name; some start over at the first), at most
      * TCONN_TTYPES_MAX rounds. A MUD client's third name is "MTTS <bits>"
-     * (docs/telnet.md). Only the first answer names the terminal. */
+     * (docs/telnet.md). Only the first answer names the terminal. Once
+     * settled, a late answer only ends the asking. */
     char clean[sizeof t->ttype], full[TCONN_NAME_MAX];
     size_t j = clean_name(clean, sizeof clean, name, 0);
     clean_name(full, sizeof full, name, 1);
     if (t->ttype_asks == 1 || t->ttype[0] == '\0')
         memcpy(t->ttype, clean, j + 1);
-    int repeat = 0;
-    for (int i = 0; i < t->nttypes; i++)
-        repeat |= strcmp(t->ttypes[i], full) == 0;
-    if (!repeat && t->nttypes < TCONN_TTYPES_MAX)
-        memcpy(t->ttypes[t->nttypes++], full, sizeof full);
+    tconn_caps_t *c = t->caps;
+    int repeat = !c;
+    for (int i = 0; c && i < c->nttypes; i++)
+        repeat |= strcmp(c->ttypes[i], full) == 0;
+    if (!repeat && c->nttypes < TCONN_TTYPES_MAX)
+        memcpy(c->ttypes[c->nttypes++], full, sizeof full);
     if (repeat || t->ttype_asks >= TCONN_TTYPES_MAX) {
         t->ttype_done = 1;
         return;
@@ -106,19 +109,19 @@ static const char env_request[] =
     "\x03" "LC_ALL" "\x03" "LC_CTYPE";
 
 /* One variable of an answer: kept if it is one we asked for. */
-static void env_set(tconn_t *t, const char *name, const char *value)
+static void env_set(tconn_caps_t *c, const char *name, const char *value)
 {
     static const struct { const char *name; size_t off; } vars[] = {
-        { "TERM", offsetof(tconn_t, env_term) },
-        { "COLORTERM", offsetof(tconn_t, env_colorterm) },
-        { "LANG", offsetof(tconn_t, env_lang) },
-        { "LC_ALL", offsetof(tconn_t, env_lc_all) },
-        { "LC_CTYPE", offsetof(tconn_t, env_lc_ctype) },
-        { "CHARSET", offsetof(tconn_t, env_charset) },
+        { "TERM", offsetof(tconn_caps_t, env_term) },
+        { "COLORTERM", offsetof(tconn_caps_t, env_colorterm) },
+        { "LANG", offsetof(tconn_caps_t, env_lang) },
+        { "LC_ALL", offsetof(tconn_caps_t, env_lc_all) },
+        { "LC_CTYPE", offsetof(tconn_caps_t, env_lc_ctype) },
+        { "CHARSET", offsetof(tconn_caps_t, env_charset) },
     };
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
         if (strcmp(name, vars[i].name) == 0)
-            snprintf((char *)t + vars[i].off, TCONN_ENV_MAX, "%s", value);
+            snprintf((char *)c + vars[i].off, TCONN_ENV_MAX, "%s", value);
 }
 
 void tconn_environ(tconn_t *t, const unsigned char *b, size_t n)
@@ -127,7 +130,7 @@ void tconn_environ(tconn_t *t, const unsigned char *b, size_t n)
      * again; ESC makes the next byte plain. A name or value longer than
      * its room is cut (a cut name matches nothing); bytes other than
      * printable ASCII are dropped from values. */
-    if (n == 0 || (b[0] != ENV_IS && b[0] != ENV_INFO))
+    if (n == 0 || (b[0] != ENV_IS && b[0] != ENV_INFO) || !t->caps)
         return;
     if (b[0] == ENV_IS)
         t->env_done = 1;
@@ -140,7 +143,7 @@ void tconn_environ(tconn_t *t, const unsigned char *b, size_t n)
         if (end || c == ENV_VAR || c == ENV_USERVAR) {
             if (in_var && has_value && !cut) {
                 name[nl] = value[vl] = '\0';
-                env_set(t, name, value);
+                env_set(t->caps, name, value);
             }
             in_var = 1;
             in_value = has_value = cut = 0;
@@ -254,20 +257,40 @@ static int says_utf8(const char *v)
 
 display_t tconn_display(const tconn_t *t)
 {
+    const tconn_caps_t *c = t->caps;
+    if (!c)
+        return t->settled;
     display_t d = DISPLAY_PLAIN;
-    for (int i = 0; i < t->nttypes; i++)
-        raise_to(&d, tconn_display_of_name(t->ttypes[i]));
-    raise_to(&d, tconn_display_of_name(t->env_term));
-    if (strcasecmp(t->env_colorterm, "truecolor") == 0 ||
-        strcasecmp(t->env_colorterm, "24bit") == 0)
+    for (int i = 0; i < c->nttypes; i++)
+        raise_to(&d, tconn_display_of_name(c->ttypes[i]));
+    raise_to(&d, tconn_display_of_name(c->env_term));
+    if (strcasecmp(c->env_colorterm, "truecolor") == 0 ||
+        strcasecmp(c->env_colorterm, "24bit") == 0)
         d.colours = COLOURS_TRUE;
     /* The locale's character set, as a C library reads it: LC_ALL, else
      * LC_CTYPE, else LANG (the first that is set and not empty). */
-    const char *locale = t->env_lc_all[0] ? t->env_lc_all
-                         : t->env_lc_ctype[0] ? t->env_lc_ctype : t->env_lang;
-    if (says_utf8(locale) || says_utf8(t->env_charset))
+    const char *locale = c->env_lc_all[0] ? c->env_lc_all
+                         : c->env_lc_ctype[0] ? c->env_lc_ctype : c->env_lang;
+    if (says_utf8(locale) || says_utf8(c->env_charset))
         d.glyphs = GLYPHS_UTF8;
     return d;
+}
+
+display_t tconn_settle(tconn_t *t)
+{
+    tconn_caps_t *c = t->caps;
+    if (!c)
+        return t->settled;
+    t->settled = tconn_display(t);
+    if (c->nttypes > 1)
+        snprintf(t->names, sizeof t->names, "%.22s, %.22s", c->ttypes[0],
+                 c->ttypes[c->nttypes - 1]);
+    else if (c->nttypes == 1)
+        snprintf(t->names, sizeof t->names, "%s", c->ttypes[0]);
+    tnfilter_set_tap(&t->filter, 0, NULL, NULL, NULL);
+    free(c);
+    t->caps = NULL;
+    return t->settled;
 }
 
 static void on_event(telnet_t *tel, telnet_event_t *ev, void *user)
@@ -296,7 +319,7 @@ static void on_event(telnet_t *tel, telnet_event_t *ev, void *user)
             telnet_ttype_send(t->telnet);
         }
         if (ev->neg.telopt == TELNET_TELOPT_NEW_ENVIRON && !t->env_asked &&
-            !t->error) {
+            t->caps && !t->error) {
             t->env_asked = 1;
             telnet_subnegotiation(t->telnet, TELNET_TELOPT_NEW_ENVIRON,
                                   env_request, sizeof env_request - 1);
@@ -354,7 +377,11 @@ int tconn_init(tconn_t *t, const tconn_cb_t *cb, void *ctx, int max_cols,
     t->max_cols = max_cols;
     t->max_rows = max_rows;
     tnfilter_init(&t->filter);
-    tnfilter_set_tap(&t->filter, TELNET_TELOPT_NEW_ENVIRON, t->env_sb,
+    t->settled = DISPLAY_PLAIN;
+    t->caps = calloc(1, sizeof *t->caps);
+    if (!t->caps)
+        return -1;
+    tnfilter_set_tap(&t->filter, TELNET_TELOPT_NEW_ENVIRON, t->caps->env_sb,
                      on_environ_sb, t);
     t->telnet = telnet_init(telopts, on_event, 0, t);
     return t->telnet ? 0 : -1;
@@ -365,6 +392,8 @@ void tconn_free(tconn_t *t)
     if (t->telnet)
         telnet_free(t->telnet);
     t->telnet = NULL;
+    free(t->caps);
+    t->caps = NULL;
 }
 
 void tconn_start(tconn_t *t)

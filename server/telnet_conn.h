@@ -19,7 +19,8 @@
  *    NEW-ENVIRON, the variables TERM, COLORTERM, LANG, LC_ALL, LC_CTYPE
  *    and CHARSET (our own bounded parser: libtelnet's never sees them);
  *  - says what the client can show (tconn_display: docs/telnet.md, "What
- *    the client can show");
+ *    the client can show"); what it learns for that is kept on the heap
+ *    only until tconn_settle (memory per session is a target);
  *  - turns IAC EC and IAC IP into the keys Backspace and Ctrl-C;
  *  - ends the connection (tconn_feed returns -1, `error` says why) on a
  *    protocol error or an oversized subnegotiation; after that no more data
@@ -39,6 +40,19 @@
 #define TCONN_TTYPES_MAX 8
 #define TCONN_NAME_MAX 40   /* a name's room, its NUL included */
 #define TCONN_ENV_MAX 48    /* a NEW-ENVIRON value's room, NUL included */
+
+/* What the client says it can do, while the negotiation lasts. Every
+ * string is printable ASCII, NUL-ended, "" when not said. */
+typedef struct tconn_caps {
+    char ttypes[TCONN_TTYPES_MAX][TCONN_NAME_MAX]; /* every TTYPE answer,
+                                  in order, spaces kept ("MTTS 2825") */
+    uint8_t nttypes;
+    char env_term[TCONN_ENV_MAX], env_colorterm[TCONN_ENV_MAX];
+    char env_lang[TCONN_ENV_MAX], env_lc_all[TCONN_ENV_MAX];
+    char env_lc_ctype[TCONN_ENV_MAX], env_charset[TCONN_ENV_MAX];
+    /* A NEW-ENVIRON subnegotiation being collected by tnfilter's tap. */
+    unsigned char env_sb[TNFILTER_SB_MAX];
+} tconn_caps_t;
 
 typedef struct tconn_cb {
     /* Client data, in order: the key decoder's input. */
@@ -65,19 +79,15 @@ typedef struct tconn {
     /* For tests and fuzzers: subnegotiations libtelnet parsed, and those of
      * an option tnfilter must have dropped (always 0). */
     unsigned long subs, bad_subs;
-    /* What the client said it can do (docs/telnet.md). Every string is
-     * printable ASCII, NUL-ended, "" when not said. */
-    char ttypes[TCONN_TTYPES_MAX][TCONN_NAME_MAX]; /* every TTYPE answer,
-                                  in order, spaces kept ("MTTS 2825") */
-    uint8_t nttypes;
-    uint32_t mtts;             /* the MTTS bits (docs/telnet.md); 0: none */
+    /* What the client said it can do (docs/telnet.md): caps until
+     * tconn_settle (NULL after), then the display and the names it made. */
+    tconn_caps_t *caps;        /* owned */
     uint8_t env_asked;         /* the client offered NEW-ENVIRON: we asked */
-    uint8_t env_done;          /* ...and its IS answer came */
-    char env_term[TCONN_ENV_MAX], env_colorterm[TCONN_ENV_MAX];
-    char env_lang[TCONN_ENV_MAX], env_lc_all[TCONN_ENV_MAX];
-    char env_lc_ctype[TCONN_ENV_MAX], env_charset[TCONN_ENV_MAX];
-    /* A NEW-ENVIRON subnegotiation being collected by tnfilter's tap. */
-    unsigned char env_sb[TNFILTER_SB_MAX];
+    uint8_t env_done;          /* ...and its IS answer came (or a refusal) */
+    display_t settled;         /* tconn_settle's display */
+    char names[48];            /* tconn_settle's: the first TTYPE name and,
+                                  if others came, the last ("MUDLET, MTTS
+                                  2829"); "" for none */
 } tconn_t;
 
 /* Sets up t with our option table. cb's functions may be NULL (ignored).
@@ -108,8 +118,14 @@ void tconn_nop(tconn_t *t);
 int tconn_negotiated(const tconn_t *t);
 
 /* What the client can show, from everything it said so far: DISPLAY_PLAIN
- * (ASCII, 16 colours) when it said nothing that names more. */
+ * (ASCII, 16 colours) when it said nothing that names more. After
+ * tconn_settle: what it settled. */
 display_t tconn_display(const tconn_t *t);
+
+/* The negotiation is over: keeps the display (t->settled) and the names
+ * (t->names), frees what was learned (t->caps) and stops reading
+ * NEW-ENVIRON. Later answers change nothing. Returns the display. */
+display_t tconn_settle(tconn_t *t);
 
 /* The display the terminal names alone imply (TTYPE or TERM): 256 colours
  * for *-256COLOR, truecolor for *-DIRECT, *-TRUECOLOR and *-24BIT, the MTTS

@@ -95,16 +95,20 @@ static void check_text(const char *s, size_t n)
 /* What the client said it can do: in bounds. */
 static void check_caps(const tconn_t *t)
 {
-    if (t->nttypes > TCONN_TTYPES_MAX)
-        abort();
-    for (int i = 0; i < t->nttypes; i++)
-        check_text(t->ttypes[i], sizeof t->ttypes[i]);
-    check_text(t->env_term, sizeof t->env_term);
-    check_text(t->env_colorterm, sizeof t->env_colorterm);
-    check_text(t->env_lang, sizeof t->env_lang);
-    check_text(t->env_lc_all, sizeof t->env_lc_all);
-    check_text(t->env_lc_ctype, sizeof t->env_lc_ctype);
-    check_text(t->env_charset, sizeof t->env_charset);
+    const tconn_caps_t *c = t->caps;
+    if (c) {
+        if (c->nttypes > TCONN_TTYPES_MAX)
+            abort();
+        for (int i = 0; i < c->nttypes; i++)
+            check_text(c->ttypes[i], sizeof c->ttypes[i]);
+        check_text(c->env_term, sizeof c->env_term);
+        check_text(c->env_colorterm, sizeof c->env_colorterm);
+        check_text(c->env_lang, sizeof c->env_lang);
+        check_text(c->env_lc_all, sizeof c->env_lc_all);
+        check_text(c->env_lc_ctype, sizeof c->env_lc_ctype);
+        check_text(c->env_charset, sizeof c->env_charset);
+    }
+    check_text(t->names, sizeof t->names);
     display_t d = tconn_display(t);
     if (d.glyphs > GLYPHS_UTF8 || d.colours > COLOURS_TRUE)
         abort();
@@ -163,6 +167,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     keydec_timeout(&f.keys, on_key, &f);
     if (keydec_pending(&f.keys))
         abort();
+    check_caps(&f.tc);
+    tconn_settle(&f.tc); /* as the session does when negotiation ends */
     check_caps(&f.tc);
     tconn_free(&f.tc);
     return 0;

@@ -110,7 +110,7 @@ START_TEST(test_nothing_said_is_plain)
      * ends such a negotiation) */
     feed(&c, S(IAC DO ECHO IAC WONT NAWS IAC WONT TTYPE));
     check_display(&c, GLYPHS_ASCII, COLOURS_16);
-    ck_assert_int_eq(c.tc.nttypes, 0);
+    ck_assert_int_eq(c.tc.caps->nttypes, 0);
     /* no question we did not ask before: NEW-ENVIRON only when offered */
     ck_assert_int_eq(sent_count(&c, S(IAC DO NEW_ENVIRON)), 0);
     tconn_free(&c.tc);
@@ -131,7 +131,7 @@ START_TEST(test_xterm_256color)
     client_says(&c, names, 2);
     ck_assert_int_eq(ttype_asks(&c), 2);
     ck_assert(tconn_negotiated(&c.tc));
-    ck_assert_int_eq(c.tc.nttypes, 1);
+    ck_assert_int_eq(c.tc.caps->nttypes, 1);
     ck_assert_str_eq(c.tc.ttype, "XTERM-256COLOR");
     check_display(&c, GLYPHS_ASCII, COLOURS_256);
     tconn_free(&c.tc);
@@ -152,8 +152,8 @@ START_TEST(test_mtts_rounds)
     client_says(&c, m2825, 4);
     ck_assert_int_eq(ttype_asks(&c), 4); /* three rounds used to be all */
     ck_assert(tconn_negotiated(&c.tc));
-    ck_assert_int_eq(c.tc.nttypes, 3);
-    ck_assert_str_eq(c.tc.ttypes[2], "MTTS 2825");
+    ck_assert_int_eq(c.tc.caps->nttypes, 3);
+    ck_assert_str_eq(c.tc.caps->ttypes[2], "MTTS 2825");
     ck_assert_str_eq(c.tc.ttype, "MUDLET"); /* the first names the terminal */
     check_display(&c, GLYPHS_ASCII, COLOURS_TRUE);
     tconn_free(&c.tc);
@@ -210,8 +210,8 @@ START_TEST(test_ttype_rounds_bounded)
     }
     ck_assert(c.tc.ttype_done);
     ck_assert_int_eq(ttype_asks(&c), TCONN_TTYPES_MAX);
-    ck_assert_int_eq(c.tc.nttypes, TCONN_TTYPES_MAX);
-    ck_assert_str_eq(c.tc.ttypes[TCONN_TTYPES_MAX - 1], "NAME7");
+    ck_assert_int_eq(c.tc.caps->nttypes, TCONN_TTYPES_MAX);
+    ck_assert_str_eq(c.tc.caps->ttypes[TCONN_TTYPES_MAX - 1], "NAME7");
     /* a client that starts over at its first name ends the list too */
     tconn_free(&c.tc);
     static const char *const cycle[] = { "A", "B", "C", "A" };
@@ -219,7 +219,7 @@ START_TEST(test_ttype_rounds_bounded)
     client_says(&c, cycle, 4);
     ck_assert(c.tc.ttype_done);
     ck_assert_int_eq(ttype_asks(&c), 4);
-    ck_assert_int_eq(c.tc.nttypes, 3);
+    ck_assert_int_eq(c.tc.caps->nttypes, 3);
     tconn_free(&c.tc);
 
     /* a long name is cut, and control bytes are dropped */
@@ -227,8 +227,8 @@ START_TEST(test_ttype_rounds_bounded)
     feed(&c, S(IAC WILL TTYPE));
     feed(&c, S(IAC SB TTYPE "\0XTERM\x1b[2J-256COLOR-and-a-very-long-tail-"
                "that-goes-on" IAC SE));
-    ck_assert_int_eq(strlen(c.tc.ttypes[0]), TCONN_NAME_MAX - 1);
-    ck_assert(strncmp(c.tc.ttypes[0], "XTERM[2J-256COLOR", 17) == 0);
+    ck_assert_int_eq(strlen(c.tc.caps->ttypes[0]), TCONN_NAME_MAX - 1);
+    ck_assert(strncmp(c.tc.caps->ttypes[0], "XTERM[2J-256COLOR", 17) == 0);
     tconn_free(&c.tc);
 }
 END_TEST
@@ -260,8 +260,8 @@ START_TEST(test_new_environ)
         feed(&d, ans, cut);
         feed(&d, ans + cut, sizeof ans - 1 - cut);
         ck_assert(tconn_negotiated(&d.tc));
-        ck_assert_str_eq(d.tc.env_colorterm, "truecolor");
-        ck_assert_str_eq(d.tc.env_lang, "en_US.UTF-8");
+        ck_assert_str_eq(d.tc.caps->env_colorterm, "truecolor");
+        ck_assert_str_eq(d.tc.caps->env_lang, "en_US.UTF-8");
         check_display(&d, GLYPHS_UTF8, COLOURS_TRUE);
         ck_assert_uint_eq(d.tc.subs, subs); /* libtelnet parsed none of it */
         tconn_free(&d.tc);
@@ -283,7 +283,7 @@ START_TEST(test_new_environ_values)
         "en_US.UTF-8" USERVAR "LC_ALL" VALUE "C"));
     check_display(&c, GLYPHS_ASCII, COLOURS_16);
     /* LC_CTYPE before LANG; TERM as a TTYPE name; COLORTERM=24bit */
-    memset(c.tc.env_lc_all, 0, sizeof c.tc.env_lc_all);
+    memset(c.tc.caps->env_lc_all, 0, sizeof c.tc.caps->env_lc_all);
     tconn_environ(&c.tc, (const unsigned char *)S(INFO USERVAR "LC_CTYPE"
         VALUE "C.utf8" USERVAR "TERM" VALUE "xterm-256color"));
     check_display(&c, GLYPHS_UTF8, COLOURS_256);
@@ -296,7 +296,7 @@ START_TEST(test_new_environ_values)
     open_conn(&c);
     tconn_environ(&c.tc, (const unsigned char *)S(IS VAR "CHAR" ESC "\x01"
         "SET" VALUE "x" VAR "CHARSET" VALUE "UTF-8"));
-    ck_assert_str_eq(c.tc.env_charset, "UTF-8");
+    ck_assert_str_eq(c.tc.caps->env_charset, "UTF-8");
     check_display(&c, GLYPHS_UTF8, COLOURS_16);
     tconn_free(&c.tc);
 
@@ -309,7 +309,7 @@ START_TEST(test_new_environ_values)
     check_display(&c, GLYPHS_ASCII, COLOURS_16);
     tconn_environ(&c.tc, (const unsigned char *)S("\x01" USERVAR "COLORTERM"
         VALUE "truecolor"));
-    ck_assert_str_eq(c.tc.env_colorterm, "");
+    ck_assert_str_eq(c.tc.caps->env_colorterm, "");
     char big[300];
     size_t n = 0;
     big[n++] = 0; /* IS */
@@ -320,8 +320,8 @@ START_TEST(test_new_environ_values)
     for (int i = 0; i < 200; i++)
         big[n++] = (char)(i % 3 ? 'x' : '\x7f');
     tconn_environ(&c.tc, (const unsigned char *)big, n);
-    ck_assert_uint_eq(strlen(c.tc.env_term), TCONN_ENV_MAX - 1);
-    ck_assert(strspn(c.tc.env_term, "x") == TCONN_ENV_MAX - 1);
+    ck_assert_uint_eq(strlen(c.tc.caps->env_term), TCONN_ENV_MAX - 1);
+    ck_assert(strspn(c.tc.caps->env_term, "x") == TCONN_ENV_MAX - 1);
     memset(big + 1, 3, sizeof big - 1); /* only names, each empty */
     tconn_environ(&c.tc, (const unsigned char *)big, sizeof big);
     memset(big + 1, 'T', sizeof big - 1); /* bytes before any variable */
@@ -340,8 +340,8 @@ START_TEST(test_new_environ_cut_short)
     feed(&c, S(IAC WILL NEW_ENVIRON IAC SB NEW_ENVIRON IS USERVAR "COLORTERM"
                VALUE "truecolor" IAC NOP
                IAC SB NEW_ENVIRON IS USERVAR "LANG" VALUE "C.UTF-8" IAC SE));
-    ck_assert_str_eq(c.tc.env_colorterm, "");
-    ck_assert_str_eq(c.tc.env_lang, "C.UTF-8");
+    ck_assert_str_eq(c.tc.caps->env_colorterm, "");
+    ck_assert_str_eq(c.tc.caps->env_lang, "C.UTF-8");
     ck_assert_uint_eq(c.tc.bad_subs, 0);
     /* one over TNFILTER_SB_MAX bytes ends the connection, as any would */
     char big[TNFILTER_SB_MAX + 16];
@@ -349,6 +349,45 @@ START_TEST(test_new_environ_cut_short)
     memcpy(big, IAC SB NEW_ENVIRON IS USERVAR, 5);
     ck_assert_int_eq(tconn_feed(&c.tc, big, sizeof big), -1);
     ck_assert_ptr_nonnull(c.tc.error);
+    tconn_free(&c.tc);
+}
+END_TEST
+
+START_TEST(test_settle)
+{
+    /* Settled: the display and the names stay, the rest is freed, and
+     * nothing said later changes them. */
+    static const char *const m2829[] = { "MUDLET", "XTERM-256COLOR",
+                                         "MTTS 2829", "MTTS 2829" };
+    conn_t c;
+    open_conn(&c);
+    client_says(&c, m2829, 4);
+    display_t d = tconn_settle(&c.tc);
+    ck_assert_ptr_null(c.tc.caps);
+    ck_assert_int_eq(d.glyphs, GLYPHS_UTF8);
+    ck_assert_int_eq(d.colours, COLOURS_TRUE);
+    ck_assert_str_eq(c.tc.names, "MUDLET, MTTS 2829");
+    check_display(&c, GLYPHS_UTF8, COLOURS_TRUE);
+    feed(&c, S(IAC WILL NEW_ENVIRON IAC SB NEW_ENVIRON IS USERVAR "LANG"
+               VALUE "C" IAC SE));
+    ck_assert_int_eq(sent_count(&c, S(IAC SB NEW_ENVIRON "\x01")), 0);
+    answer_ttype(&c, "VT100");
+    d = tconn_settle(&c.tc);
+    ck_assert_int_eq(d.glyphs, GLYPHS_UTF8);
+    ck_assert_int_eq(d.colours, COLOURS_TRUE);
+    tconn_free(&c.tc);
+
+    /* one name: itself; none: "" and plain */
+    static const char *const one[] = { "XTERM-256COLOR", "XTERM-256COLOR" };
+    open_conn(&c);
+    client_says(&c, one, 2);
+    tconn_settle(&c.tc);
+    ck_assert_str_eq(c.tc.names, "XTERM-256COLOR");
+    tconn_free(&c.tc);
+    open_conn(&c);
+    d = tconn_settle(&c.tc);
+    ck_assert_str_eq(c.tc.names, "");
+    ck_assert(d.glyphs == GLYPHS_ASCII && d.colours == COLOURS_16);
     tconn_free(&c.tc);
 }
 END_TEST
@@ -365,6 +404,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_new_environ);
     tcase_add_test(tc, test_new_environ_values);
     tcase_add_test(tc, test_new_environ_cut_short);
+    tcase_add_test(tc, test_settle);
     suite_add_tcase(s, tc);
     return s;
 }
