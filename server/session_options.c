@@ -30,7 +30,7 @@ void sess_display_settle(sess_t *s)
     log_debug("session %llu: the client can show %s (terminal '%s'%s)",
               (unsigned long long)s->id,
               display_describe(s->detected, what, sizeof what),
-              s->web ? "browser" : s->tc.names,
+              s->web ? "browser" : s->tc.ttype,
               s->tc.env_done ? ", NEW-ENVIRON" : "");
     apply(s);
 }
@@ -108,7 +108,7 @@ int sess_options_draw(sess_t *s, screen_t *next)
 {
     if (!s->options.open)
         return 0;
-    options_info_t in = { s->detected, s->web ? "browser" : s->tc.names,
+    options_info_t in = { s->detected, s->web ? "browser" : s->tc.ttype,
                           s->lobby.account_id > 0 };
     options_draw(&s->options, &in, next);
     return 1;

@@ -282,11 +282,6 @@ display_t tconn_settle(tconn_t *t)
     if (!c)
         return t->settled;
     t->settled = tconn_display(t);
-    if (c->nttypes > 1)
-        snprintf(t->names, sizeof t->names, "%.22s, %.22s", c->ttypes[0],
-                 c->ttypes[c->nttypes - 1]);
-    else if (c->nttypes == 1)
-        snprintf(t->names, sizeof t->names, "%s", c->ttypes[0]);
     tnfilter_set_tap(&t->filter, 0, NULL, NULL, NULL);
     free(c);
     t->caps = NULL;

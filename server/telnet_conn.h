@@ -80,14 +80,12 @@ typedef struct tconn {
      * an option tnfilter must have dropped (always 0). */
     unsigned long subs, bad_subs;
     /* What the client said it can do (docs/telnet.md): caps until
-     * tconn_settle (NULL after), then the display and the names it made. */
+     * tconn_settle (NULL after), then the display it made (and ttype, the
+     * first name). A few bytes: memory per session is a target. */
     tconn_caps_t *caps;        /* owned */
     uint8_t env_asked;         /* the client offered NEW-ENVIRON: we asked */
     uint8_t env_done;          /* ...and its IS answer came (or a refusal) */
     display_t settled;         /* tconn_settle's display */
-    char names[48];            /* tconn_settle's: the first TTYPE name and,
-                                  if others came, the last ("MUDLET, MTTS
-                                  2829"); "" for none */
 } tconn_t;
 
 /* Sets up t with our option table. cb's functions may be NULL (ignored).
@@ -122,9 +120,9 @@ int tconn_negotiated(const tconn_t *t);
  * tconn_settle: what it settled. */
 display_t tconn_display(const tconn_t *t);
 
-/* The negotiation is over: keeps the display (t->settled) and the names
- * (t->names), frees what was learned (t->caps) and stops reading
- * NEW-ENVIRON. Later answers change nothing. Returns the display. */
+/* The negotiation is over: keeps the display (t->settled), frees what was
+ * learned (t->caps) and stops reading NEW-ENVIRON. Later answers change
+ * nothing. Returns the display. */
 display_t tconn_settle(tconn_t *t);
 
 /* The display the terminal names alone imply (TTYPE or TERM): 256 colours

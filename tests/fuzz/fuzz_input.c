@@ -108,7 +108,7 @@ static void check_caps(const tconn_t *t)
         check_text(c->env_lc_ctype, sizeof c->env_lc_ctype);
         check_text(c->env_charset, sizeof c->env_charset);
     }
-    check_text(t->names, sizeof t->names);
+    check_text(t->ttype, sizeof t->ttype);
     display_t d = tconn_display(t);
     if (d.glyphs > GLYPHS_UTF8 || d.colours > COLOURS_TRUE)
         abort();

@@ -87,13 +87,13 @@ START_TEST(mtts_2825_and_2829)
     cl_opts_t o = { .ttypes = m2825 };
     tclient_t *a = lobby_with(srv_port(s), &o);
     open_options(a, "o");
-    expect_display(a, "ASCII, truecolor (MUDLET, MTTS 2825)",
+    expect_display(a, "ASCII, truecolor (MUDLET)",
                    "ASCII, truecolor");
     ck_assert_int_eq(cl_ttype_asked(a), 4); /* three names and a repeat */
     o.ttypes = m2829;
     tclient_t *b = lobby_with(srv_port(s), &o);
     open_options(b, "O");
-    expect_display(b, "UTF-8, truecolor (MUDLET, MTTS 2829)",
+    expect_display(b, "UTF-8, truecolor (MUDLET)",
                    "UTF-8, truecolor");
     ck_assert_int_eq(cl_ttype_asked(b), 4);
     cl_close(a);
@@ -221,7 +221,7 @@ START_TEST(options_in_game_and_watching)
     tclient_t *w = lobby_with(srv_port(s), &wo);
     play_watch_first(w, "guest1");
     open_options(w, "O");
-    expect_display(w, "UTF-8, truecolor (MUDLET, MTTS 2829)",
+    expect_display(w, "UTF-8, truecolor (MUDLET)",
                    "UTF-8, truecolor");
     close_options(w);
     play_wait_text(w, "Watching");

@@ -366,7 +366,7 @@ START_TEST(test_settle)
     ck_assert_ptr_null(c.tc.caps);
     ck_assert_int_eq(d.glyphs, GLYPHS_UTF8);
     ck_assert_int_eq(d.colours, COLOURS_TRUE);
-    ck_assert_str_eq(c.tc.names, "MUDLET, MTTS 2829");
+    ck_assert_str_eq(c.tc.ttype, "MUDLET");
     check_display(&c, GLYPHS_UTF8, COLOURS_TRUE);
     feed(&c, S(IAC WILL NEW_ENVIRON IAC SB NEW_ENVIRON IS USERVAR "LANG"
                VALUE "C" IAC SE));
@@ -377,16 +377,17 @@ START_TEST(test_settle)
     ck_assert_int_eq(d.colours, COLOURS_TRUE);
     tconn_free(&c.tc);
 
-    /* one name: itself; none: "" and plain */
+    /* one name; none: plain */
     static const char *const one[] = { "XTERM-256COLOR", "XTERM-256COLOR" };
     open_conn(&c);
     client_says(&c, one, 2);
-    tconn_settle(&c.tc);
-    ck_assert_str_eq(c.tc.names, "XTERM-256COLOR");
+    d = tconn_settle(&c.tc);
+    ck_assert_str_eq(c.tc.ttype, "XTERM-256COLOR");
+    ck_assert(d.glyphs == GLYPHS_ASCII && d.colours == COLOURS_256);
     tconn_free(&c.tc);
     open_conn(&c);
     d = tconn_settle(&c.tc);
-    ck_assert_str_eq(c.tc.names, "");
+    ck_assert_str_eq(c.tc.ttype, "");
     ck_assert(d.glyphs == GLYPHS_ASCII && d.colours == COLOURS_16);
     tconn_free(&c.tc);
 }
