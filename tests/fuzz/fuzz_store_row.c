@@ -70,7 +70,8 @@ static void open_once(void)
     if (!db || sqlite3_open(path, &raw) != SQLITE_OK ||
         sqlite3_exec(raw, "PRAGMA synchronous = OFF;"
                           "PRAGMA foreign_keys = OFF;"
-                          "INSERT INTO accounts VALUES (1, 'Fuzz', 'x', 0);",
+                          "INSERT INTO accounts (id, name, pwhash, created)"
+                          " VALUES (1, 'Fuzz', 'x', 0);",
                      NULL, NULL, NULL) != SQLITE_OK) {
         fprintf(stderr, "fuzz_store_row: %s\n", err);
         abort();
