@@ -15,9 +15,11 @@
  * view_look8; outside the map is unknown. */
 enum { UNKNOWN = 0, KNOWN_WALL = 1, KNOWN_OPEN = 2 };
 
-static int knowledge(const game_t *g, int x, int y)
+/* Of tile (x, y) of a row of the map (y in range): called for the tiles
+ * left and right of a chunk, x may be off the map. */
+static inline uint8_t knowledge(const game_t *g, int x, int y)
 {
-    if (!map_in_bounds(x, y) || !(g->visible[y][x] || g->map.explored[y][x]))
+    if ((unsigned)x >= MAP_W || !(g->visible[y][x] | g->map.explored[y][x]))
         return UNKNOWN;
     int t = g->map.tile[y][x];
     return t == TILE_WALL || t > TILE_STAIRS ? KNOWN_WALL : KNOWN_OPEN;
@@ -72,8 +74,8 @@ static void chunk_knowledge(const game_t *g, int y, int x, uint64_t word,
         }
         uint64_t kw = knowledge8(r == 1 ? word : view_look8(g, yy, x));
         memcpy(&k[r][1], &kw, sizeof kw);
-        k[r][0] = (uint8_t)knowledge(g, x - 1, yy);
-        k[r][9] = (uint8_t)knowledge(g, x + 8, yy);
+        k[r][0] = knowledge(g, x - 1, yy);
+        k[r][9] = knowledge(g, x + 8, yy);
     }
 }
 
@@ -103,55 +105,79 @@ static uint32_t wall_char(const chunk_knowledge_t k, int i)
     return wall_glyph[j];
 }
 
-/* How far the light has faded at (x, y): 0 next to the player, up to
- * PALETTE_FLOOR_STEPS - 1 at the edge of the field of view (radius 8), by
- * the squared distance. */
-static int light_step(const game_t *g, int x, int y)
-{
-    static const int edge[PALETTE_FLOOR_STEPS - 1] = { 2, 8, 20, 40 };
-    int dx = x - g->player.x, dy = y - g->player.y, d2 = dx * dx + dy * dy;
-    int step = 0;
-    while (step < PALETTE_FLOOR_STEPS - 1 && d2 > edge[step])
-        step++;
-    return step;
-}
+/* The look of each tile by look index (view_look8) for each glyph set and
+ * colour depth (16, or more): today's looks with the UTF-8 floor and the
+ * remembered tones. A known wall's UTF-8 glyph and a lit tile's colour in
+ * more than 16 colours are worked out per tile (view_map_cells8). */
+#define CELL(ch, fg) { ch, fg, COL_DEFAULT, 0, 0 }
+#define BLANK CELL(' ', COL_DEFAULT)
+#define LOOKS(floor, mwall, lwall, mfloor, lfloor, mstairs, lstairs)           \
+    { BLANK, CELL('#', mwall), CELL('#', lwall), CELL('#', lwall),            \
+      BLANK, CELL(floor, mfloor), CELL(floor, lfloor), CELL(floor, lfloor),   \
+      BLANK, CELL('>', mstairs), CELL('>', lstairs), CELL('>', lstairs) }
+static const cell_t looks[2][2][VIEW_LOOKS] = {
+    [GLYPHS_ASCII] = {
+        LOOKS('.', COL_GREY, COL_BWHITE, COL_GREY, COL_WHITE, COL_GREY,
+              COL_BYELLOW),
+        LOOKS('.', COL_MEM_WALL, COL_LIT_WALL0, COL_MEM_FLOOR, COL_LIT_FLOOR0,
+              COL_MEM_STAIRS, COL_LIT_STAIRS),
+    },
+    [GLYPHS_UTF8] = {
+        LOOKS(0xb7, COL_GREY, COL_BWHITE, COL_GREY, COL_WHITE, COL_GREY,
+              COL_BYELLOW),
+        LOOKS(0xb7, COL_MEM_WALL, COL_LIT_WALL0, COL_MEM_FLOOR, COL_LIT_FLOOR0,
+              COL_MEM_STAIRS, COL_LIT_STAIRS),
+    },
+};
+#undef LOOKS
+#undef BLANK
+#undef CELL
 
-static cell_t tile_cell(const game_t *g, const display_t *d,
-                        const chunk_knowledge_t k, int i, int x, int y,
-                        int look)
-{
-    cell_t c = view_look[look]; /* today's glyph and colour */
-    int lit = look & 2, tile = look >> 2;
-    if (!(look & 3))
-        return c; /* not known: blank */
-    if (d->glyphs == GLYPHS_UTF8) {
-        if (tile == TILE_WALL)
-            c.ch = wall_char(k, i);
-        else if (tile == TILE_FLOOR)
-            c.ch = 0xb7; /* · */
-    }
-    if (d->colours != COLOURS_16) {
-        int step = lit ? light_step(g, x, y) : 0;
-        if (tile == TILE_WALL)
-            c.fg = !lit ? COL_MEM_WALL
-                        : COL_LIT_WALL0 + (step < PALETTE_WALL_STEPS
-                                               ? step : PALETTE_WALL_STEPS - 1);
-        else if (tile == TILE_FLOOR)
-            c.fg = lit ? COL_LIT_FLOOR0 + step : COL_MEM_FLOOR;
-        else
-            c.fg = lit ? COL_LIT_STAIRS : COL_MEM_STAIRS;
-    }
-    return c;
-}
+/* How far the light has faded at squared distance d2 from the player: 0
+ * next to the player, up to PALETTE_FLOOR_STEPS - 1 at the edge of the
+ * field of view (radius 8, d2 64) and beyond. */
+#define LIGHT_D2_MAX 64
+static const uint8_t light_step[LIGHT_D2_MAX + 1] = {
+    0, 0, 0,                                      /* up to 2: the 8 around */
+    1, 1, 1, 1, 1, 1,                             /* up to 8 */
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,           /* up to 20 */
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, /* up to 40 */
+    4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+};
+_Static_assert(PALETTE_FLOOR_STEPS == 5, "light_step has five steps");
+
+/* A lit tile's colour by tile kind (look index / 4) and light step. */
+static const uint8_t lit_colour[3][PALETTE_FLOOR_STEPS] = {
+    [TILE_WALL] = { COL_LIT_WALL0, COL_LIT_WALL1, COL_LIT_WALL2, COL_LIT_WALL3,
+                    COL_LIT_WALL3 },
+    [TILE_FLOOR] = { COL_LIT_FLOOR0, COL_LIT_FLOOR1, COL_LIT_FLOOR2,
+                     COL_LIT_FLOOR3, COL_LIT_FLOOR4 },
+    [TILE_STAIRS] = { COL_LIT_STAIRS, COL_LIT_STAIRS, COL_LIT_STAIRS,
+                      COL_LIT_STAIRS, COL_LIT_STAIRS },
+};
 
 void view_map_cells8(const game_t *g, const display_t *d, int y, int x,
                      uint64_t word, cell_t out[8])
 {
-    chunk_knowledge_t k;
-    /* Only walls look at their neighbours. */
     const uint64_t ones = 0x0101010101010101u;
-    if (d->glyphs == GLYPHS_UTF8 && (knowledge8(word) & KNOWN_WALL * ones))
+    int utf8 = d->glyphs == GLYPHS_UTF8, rich = d->colours != COLOURS_16;
+    const cell_t *look = looks[utf8][rich];
+    /* Only walls look at their neighbours. */
+    chunk_knowledge_t k;
+    uint64_t walls = utf8 ? knowledge8(word) & KNOWN_WALL * ones : 0;
+    if (walls)
         chunk_knowledge(g, y, x, word, k);
-    for (int i = 0; i < 8; i++)
-        out[i] = tile_cell(g, d, k, i, x + i, y, (int)(word >> (8 * i) & 0xff));
+    int dy = y - g->player.y, dx = x - g->player.x;
+    for (int i = 0; i < 8; i++, dx++) {
+        int l = (int)(word >> (8 * i) & 0xff);
+        cell_t c = look[l];
+        if ((l & 2) && rich) {
+            int d2 = dx * dx + dy * dy;
+            c.fg = lit_colour[l >> 2][light_step[d2 < LIGHT_D2_MAX ? d2
+                                                                   : LIGHT_D2_MAX]];
+        }
+        if (walls >> (8 * i) & 1)
+            c.ch = wall_char(k, i);
+        out[i] = c;
+    }
 }

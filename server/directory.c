@@ -201,3 +201,16 @@ int dir_games(directory_t *d, uint64_t except, dir_entry_t *out,
     pthread_mutex_unlock(&d->mu);
     return n;
 }
+
+int dir_accounts(directory_t *d, uint64_t *ids, int64_t *accounts, int max)
+{
+    int n = 0;
+    pthread_mutex_lock(&d->mu);
+    for (size_t i = 0; i < d->cap && n < max; i++)
+        if (d->slots[i].id != 0 && d->slots[i].account_id > 0) {
+            ids[n] = d->slots[i].id;
+            accounts[n++] = d->slots[i].account_id;
+        }
+    pthread_mutex_unlock(&d->mu);
+    return n;
+}

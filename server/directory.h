@@ -75,4 +75,9 @@ int dir_sessions_of(directory_t *d, int64_t account_id,
 int dir_games(directory_t *d, uint64_t except, dir_entry_t *out,
               int max);
 
+/* Up to max sessions logged in to an account: ids[i] and accounts[i], in
+ * no order. Returns how many. (A host of a cluster publishes them: the
+ * login of an account on another host finds where it plays.) */
+int dir_accounts(directory_t *d, uint64_t *ids, int64_t *accounts, int max);
+
 #endif

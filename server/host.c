@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "cluster.h"
 #include "log.h"
 #include "store.h"
 
@@ -299,6 +300,9 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
     uv_signal_start(&h->sigterm, on_signal, SIGTERM);
     uv_signal_start(&h->sighup, on_signal, SIGHUP);
     uv_timer_start(&h->sweep, on_sweep, 10000, 10000);
+    /* On PostgreSQL, hosts on the same database share their players. */
+    if (cfg->store[0])
+        h->cluster = cluster_start(h, cfg->store);
     return 0;
 }
 
@@ -334,8 +338,13 @@ int host_run(host_t *h)
     if (h->ssh.fd >= 0)
         close(h->ssh.fd);
     h->telnet.fd = h->http.fd = h->ssh.fd = -1;
+    /* Other hosts are let go first: what the loops still send them is
+     * refused (and bounced) from here on. */
+    cluster_stop(h->cluster);
     for (int i = 0; i < h->nworkers; i++)
         srv_join(&h->workers[i]);
+    cluster_free(h->cluster);
+    h->cluster = NULL;
     /* The game ends of the SSH players' socketpairs are closed: their
      * threads end their connections. */
     if (h->ssh_bridge) {

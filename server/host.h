@@ -30,6 +30,7 @@
 #include "ssh_bridge.h"
 
 struct store;
+struct cluster;
 
 /* At most this many worker loops (the store has a side for each). */
 #define HOST_WORKERS_MAX 63
@@ -66,6 +67,8 @@ typedef struct host {
     srv_t *workers;            /* [nworkers]; owned */
     atomic_int *load;          /* [nworkers]: sessions each holds */
     int next_worker;           /* the acceptor's round */
+    struct cluster *cluster;   /* store = postgresql://...: the other hosts
+                                  on that database (cluster.h); owned */
 } host_t;
 
 /* The number of worker loops `workers = 0` means: one per core. */

@@ -105,6 +105,8 @@ typedef struct lobby_info {
     const char *motd;        /* may be "" */
     int online;              /* connected players */
     int playing;             /* games in progress */
+    const char *hosts;       /* a note on the other hosts of a cluster
+                                ("other hosts unavailable"), or NULL */
 } lobby_info_t;
 
 /* The menu, nobody logged in. suggest: the guest name offered at the

@@ -32,6 +32,10 @@ static void draw_header(const lobby_t *l, const lobby_info_t *in, screen_t *s)
     snprintf(line, sizeof line, "%d player%s online, %d game%s in progress",
              in->online, in->online == 1 ? "" : "s", in->playing,
              in->playing == 1 ? "" : "s");
+    if (in->hosts && in->hosts[0]) {
+        size_t n = strlen(line);
+        snprintf(line + n, sizeof line - n, " (%s)", in->hosts);
+    }
     centred(s, 3, line, COL_CYAN, 0);
     if (l->account[0])
         snprintf(line, sizeof line, "Logged in as %s", l->account);

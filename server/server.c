@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cluster.h"
 #include "host.h"
 #include "log.h"
 #include "session.h"
@@ -67,7 +68,11 @@ static void deliver(srv_t *srv, smsg_t *m)
         return;
     }
     dir_entry_t e;
-    if (dir_lookup(srv->dir, m->to, &e)) {
+    if (cluster_is_id(m->to)) {
+        /* something on another host: the cluster thread carries it */
+        if (srv->host->cluster && cluster_deliver(srv->host->cluster, m) == 0)
+            return;
+    } else if (dir_lookup(srv->dir, m->to, &e)) {
         if (e.loop == srv->index) {
             sess_deliver(e.sess, m);
             return;

@@ -14,6 +14,8 @@
 
 #include <sodium.h>
 
+#include "cluster.h"
+#include "host.h"
 #include "log.h"
 #include "rebuild.h"
 #include "session.h"
@@ -42,7 +44,16 @@ static void lobby_draw_page(sess_t *s, screen_t *next)
 {
     srv_t *srv = s->srv;
     lobby_info_t info = { srv->cfg.server_name, srv->cfg.motd,
-                          srv_online(srv), (int)dir_ngames(srv->dir) };
+                          srv_online(srv), (int)dir_ngames(srv->dir), NULL };
+    cluster_t *cl = srv->host->cluster;
+    if (cl) { /* the other hosts' players too */
+        cluster_counts_t cc;
+        cluster_counts(cl, &cc);
+        info.online += cc.online;
+        info.playing += cc.playing;
+        if (!cc.up)
+            info.hosts = "other hosts unavailable";
+    }
     if (s->lobby.page == LOBBY_WATCH && s->lobby.watch) {
         /* As it is now: games come and go. */
         dir_entry_t games[LOBBY_WATCH_MAX];
@@ -57,6 +68,8 @@ static void lobby_draw_page(sess_t *s, screen_t *next)
             g->idle_s = (int)((now - games[i].game.last_input_ms) / 1000);
             g->watchers = games[i].game.watchers;
         }
+        if (cl) /* then the other hosts' (remote ids: cluster.h) */
+            n += cluster_games(cl, s->lobby.watch + n, LOBBY_WATCH_MAX - n);
         s->lobby.nwatch = n;
     }
     lobby_draw(&s->lobby, &info, next);
@@ -234,6 +247,11 @@ static void take_over(sess_t *s)
     for (int i = 0; i < n; i++)
         if (sess_post(s, MSG_TAKEOVER, ids[i], 0, NULL, NULL) == 0)
             s->st.lobby.takeovers_owed++;
+    /* and on other hosts: they flush its game to the database and let go */
+    if (s->srv->host->cluster &&
+        sess_post(s, MSG_TAKEOVER, CLUSTER_TAKEOVER_ID, s->lobby.account_id,
+                  NULL, NULL) == 0)
+        s->st.lobby.takeovers_owed++;
     if (s->st.lobby.takeovers_owed > 0)
         lobby_wait(&s->lobby);
     else

@@ -24,7 +24,8 @@
 #           test_pg_* again, on PostgreSQL: a throwaway cluster is started
 #           with pg_virtualenv (postgresql-common) for the run and dropped
 #           after it; each test makes a database of its own there
-#           (tests/store_where.h); PG_TSAN_SUITES (test_pg_store) run once
+#           (tests/store_where.h); PG_TSAN_SUITES (test_pg_store,
+#           test_pg_cluster: the store's and the cluster's threads) run once
 #           more against build/tsan/rogued. Without the PostgreSQL binaries the
 #           family is skipped, and the summary says so.
 #
@@ -50,7 +51,7 @@ export ROGUED_BIN=${ROGUED_BIN:-$PWD/build/san/rogued}
 export ROGUED_REL_BIN=${ROGUED_REL_BIN:-$PWD/build/rel/rogued}
 ROGUED_TSAN_BIN=${ROGUED_TSAN_BIN:-$PWD/build/tsan/rogued}
 TSAN_SUITES=${TSAN_SUITES:-test_lobby test_resume test_resume_long test_watch test_phase test_workers}
-PG_TSAN_SUITES=${PG_TSAN_SUITES:-test_pg_store}
+PG_TSAN_SUITES=${PG_TSAN_SUITES:-test_pg_store test_pg_cluster}
 PG_SUITES=${PG_SUITES:-test_store test_store_keep test_progress test_progress_snapshot test_export}
 # Sanitizers: any report fails the binary; leaks are reported at exit.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:halt_on_error=1}

@@ -3,8 +3,8 @@
  * what was shown. Any key a client can produce may arrive in any mode, and
  * the terminal size may change between any two keys (NAWS).
  *
- * Input: 8 bytes of seed (its low bits also pick the ruleset, so every
- * ruleset is fuzzed), then a stream of ops: a byte < 0xe0 is a key (an
+ * Input: 8 bytes of seed (its low bits also pick the ruleset, and bits
+ * 8 and up the display, so every ruleset and display is fuzzed), then a stream of ops: a byte < 0xe0 is a key (an
  * index into a table of every key the decoder can emit and of click keys
  * the host makes while the game is targeting, or the byte itself
  * as a character); 0xe0-0xef repeats the next op's key 50 to 800 times
@@ -54,9 +54,15 @@ static uint64_t play(const uint8_t *data, size_t size, int draw)
     screen_t shown, next;
     screen_init(&shown, 80, 24);
     screen_init(&next, 80, 24);
+    static const display_t displays[] = {
+        { GLYPHS_ASCII, COLOURS_16 },   { GLYPHS_UTF8, COLOURS_16 },
+        { GLYPHS_ASCII, COLOURS_256 },  { GLYPHS_UTF8, COLOURS_256 },
+        { GLYPHS_ASCII, COLOURS_TRUE }, { GLYPHS_UTF8, COLOURS_TRUE },
+    };
+    const display_t *d = &displays[(seed >> 8) % 6];
     term_state_t ts;
     memset(&ts, 0, sizeof ts);
-    ts.utf8 = 1;
+    term_state_set_display(&ts, d);
     term_state_reset(&ts);
     buf_t out;
     buf_init(&out, 1 << 20);
@@ -78,7 +84,7 @@ static uint64_t play(const uint8_t *data, size_t size, int draw)
             continue;
         if (screen_resize(&next, w, h) != 0)
             abort();
-        view_draw(g, &next);
+        view_draw_display(g, d, &next);
         buf_reset(&out);
         if (screen_diff(&shown, &next, &ts, &out) != 0)
             abort(); /* a frame always fits the frame buffer */

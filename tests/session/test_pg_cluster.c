@@ -1,17 +1,28 @@
 /* test_pg_cluster.c - two hosts behind a TCP balancer, sharing one
  * PostgreSQL database: Debian's HAProxy in TCP mode (balance source,
  * send-proxy-v2, health checks) in front of two rogued processes on
- * loopback ports, both on the test's own database. Through the balancer's
- * one port: a player registers and plays on whichever host the balancer
- * picks; that host is killed with SIGKILL; the player connects again, the
- * balancer sends them to the other host, and they continue their game
- * (losing at most the last second of keys). The hosts see the players'
- * own addresses (127.0.0.2, 127.0.0.3: clients bound to them) through the
- * PROXY v2 header, and the per-address limit holds behind the balancer.
+ * loopback ports, both on the test's own database. Clients bound to
+ * 127.0.0.2, 127.0.0.3, ... land on one host or the other (the balancer
+ * hashes the source address); the hosts see those addresses through the
+ * PROXY v2 header.
  *
- * What this does not test yet (docs/hosting.md, "Several hosts"): the
- * lobby's counts and list of games span only the host a player is on, and
- * watching or taking over a game across hosts is not built.
+ * balancer_kill_a_host_and_continue_on_the_other: a player registers and
+ * plays on whichever host the balancer picks; that host is killed with
+ * SIGKILL; the player connects again, the balancer sends them to the
+ * other host, and they continue their game (losing at most the last
+ * second of keys). The per-address limit holds behind the balancer.
+ *
+ * hosts_share_players (docs/hosting.md, "Several hosts"): the lobby of
+ * the other host counts and lists the player; a watcher there sees each
+ * move; a login there takes the game over at the same turn (no key lost)
+ * and the first host lets go; watched from the first host, that host is
+ * killed: the watch ends and the player continues on the first; a guest's death on a third host is in the hall
+ * of fame every host shows, and replays there.
+ *
+ * database_away_games_go_on: the hosts lose their cluster connections and
+ * cannot connect again for a while; the lobby says the other hosts are
+ * unavailable, games go on (and are saved by the store's own connection),
+ * nothing exits, and the other hosts are back once the database is.
  *
  * Run by tests/run-tests.sh's pg family (test_pg_*: a throwaway cluster,
  * a database of the test's own). */
@@ -31,27 +42,13 @@
 
 #include "check_main.h"
 #include "client.h"
+#include "combat.h"
 #include "game.h"
+#include "plan.h"
 #include "play.h"
 #include "store_where.h"
 
 static char dir[64], store_arg[300];
-
-/* A port free now on 127.0.0.1 (the kernel's pick). */
-static int free_port(void)
-{
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    ck_assert_int_ge(fd, 0);
-    struct sockaddr_in a;
-    memset(&a, 0, sizeof a);
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
-    socklen_t len = sizeof a;
-    ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &len), 0);
-    close(fd);
-    return ntohs(a.sin_port);
-}
 
 static int can_connect(int port)
 {
@@ -141,7 +138,7 @@ START_TEST(balancer_kill_a_host_and_continue_on_the_other)
     char seed[32];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
     tsrv_t *hosts[2] = { host(seed), host(seed) };
-    int port = free_port();
+    int port = cl_free_port();
     pid_t hap = haproxy_start(port, srv_port(hosts[0]), srv_port(hosts[1]));
 
     /* A player from 127.0.0.2: the host it lands on sees that address. */
@@ -203,13 +200,343 @@ START_TEST(balancer_kill_a_host_and_continue_on_the_other)
 }
 END_TEST
 
+/* A client in the lobby, through the balancer, from the first address
+ * 127.0.0.N (N from *next on) that the balancer sends to hosts[want]. */
+static tclient_t *lobby_on(int port, tsrv_t *const *hosts, int want, int *next,
+                           char *addr, size_t addrlen)
+{
+    for (; *next < 64; (*next)++) {
+        char src[32], seen[48];
+        snprintf(src, sizeof src, "127.0.0.%d", *next);
+        snprintf(seen, sizeof seen, "connect %s:", src);
+        cl_opts_t o = { .src = src };
+        tclient_t *c = cl_connect(port, &o);
+        play_wait_text(c, "Play (as a guest)");
+        ck_assert(cl_sync(c, CL_WAIT_MS));
+        if (srv_log_has(hosts[want], seen)) {
+            snprintf(addr, addrlen, "%s", src);
+            (*next)++;
+            return c;
+        }
+        cl_close(c);
+    }
+    ck_abort_msg("no address from 127.0.0.3 up lands on host %d", want);
+    return NULL;
+}
+
+/* Presses key until text is on c's screen (what another host publishes
+ * arrives with its next heartbeat). Returns 1, or 0 at the deadline. */
+static int refresh_until(tclient_t *c, const char *key, const char *text)
+{
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        if (cl_wait_text(c, text, 200))
+            return 1;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000
+            > 2 * CL_WAIT_MS)
+            return 0;
+        if (!cl_key(c, key))
+            return 0;
+    }
+}
+
+static int turn_is(tclient_t *c, void *arg)
+{
+    return cl_turn(c) == *(int *)arg;
+}
+
+static void walk_on(tclient_t *c, int *i, int n)
+{
+    for (int k = 0; k < n; k++, (*i)++) {
+        char key[2] = { (char)play_walk_key(*i), 0 };
+        ck_assert(cl_key(c, key));
+    }
+}
+
+/* The number after `after` on c's screen, or -1. */
+static int number_after(const tclient_t *c, const char *after)
+{
+    char row[256];
+    for (int y = 0; y < cl_h(c); y++) {
+        const char *p = strstr(cl_row(c, y, row, sizeof row), after);
+        if (p)
+            return atoi(p + strlen(after));
+    }
+    return -1;
+}
+
+START_TEST(hosts_share_players)
+{
+    ck_assert_msg(sw_pg(), "ROGUED_TEST_PG is not set: run the pg family "
+                  "(tests/run-tests.sh pg)");
+    snprintf(dir, sizeof dir, "/tmp/rogued-cluster-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    sw_setup(dir);
+    snprintf(store_arg, sizeof store_arg, "store=%s", sw_url);
+    char seed[32], addr[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
+    tsrv_t *hosts[2] = { host(seed), host(seed) };
+    int port = cl_free_port(), next = 3, walked = 0;
+    pid_t hap = haproxy_start(port, srv_port(hosts[0]), srv_port(hosts[1]));
+
+    /* dave plays on host `on` (where 127.0.0.2 lands). */
+    cl_opts_t from2 = { .src = "127.0.0.2" };
+    tclient_t *a = cl_connect(port, &from2);
+    play_wait_text(a, "Play (as a guest)");
+    ck_assert(cl_sync(a, CL_WAIT_MS));
+    int on = srv_log_has(hosts[0], "connect 127.0.0.2:") ? 0 : 1, off = 1 - on;
+    play_login_dave(a, 1);
+    ck_assert(cl_key(a, "p"));
+    play_wait_text(a, "HP: ");
+    walk_on(a, &walked, 10);
+
+    /* The lobby of the other host counts him and lists his game. */
+    tclient_t *w = lobby_on(port, hosts, off, &next, addr, sizeof addr);
+    ck_assert(cl_key(w, "w"));
+    play_wait_text(w, "Games in progress");
+    if (!refresh_until(w, " ", "dave"))
+        play_fail(w, "host %d's lobby does not list dave of host %d", off, on);
+    if (!refresh_until(w, " ", "2 players online, 1 game in progress"))
+        play_fail(w, "host %d's lobby does not count host %d's player", off,
+                  on);
+
+    /* Watching him from there: each move arrives. */
+    ck_assert(cl_key(w, "a"));
+    if (!cl_wait_text(w, "Watching dave - q leaves", CL_WAIT_MS)) {
+        char *l0 = srv_log(hosts[0]), *l1 = srv_log(hosts[1]);
+        fprintf(stderr, "---- host 0:\n%s\n---- host 1:\n%s\n", l0, l1);
+        free(l0);
+        free(l1);
+        play_fail(w, "the watch of dave did not begin");
+    }
+    int turn = cl_turn(a);
+    if (!cl_wait(w, turn_is, &turn, CL_WAIT_MS))
+        play_fail(w, "the watcher is not at dave's turn %d", turn);
+    long worst = 0;
+    for (int k = 0; k < 3; k++) {
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        walk_on(a, &walked, 1);
+        turn = cl_turn(a);
+        if (!cl_wait(w, turn_is, &turn, CL_WAIT_MS))
+            play_fail(w, "dave's move to turn %d did not reach the watcher",
+                      turn);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        long ms = (t1.tv_sec - t0.tv_sec) * 1000 +
+                  (t1.tv_nsec - t0.tv_nsec) / 1000000;
+        worst = ms > worst ? ms : worst;
+        int ax, ay, wx, wy;
+        ck_assert_int_eq(cl_find(a, '@', &ax, &ay), 1);
+        ck_assert_int_eq(cl_find(w, '@', &wx, &wy), 1);
+        ck_assert(ax == wx && ay == wy);
+    }
+    /* reported, not asserted (tests assert no times: docs/testing.md) */
+    fprintf(stderr, "hosts_share_players: a move reached the watcher on the "
+            "other host at most %ld ms after the key was sent\n", worst);
+    ck_assert(srv_log_has(hosts[off], "cluster: watch "));
+
+    /* dave logs in on the other host: the game moves there, every key. */
+    walk_on(a, &walked, 5);
+    int last = cl_turn(a);
+    tclient_t *t = lobby_on(port, hosts, off, &next, addr, sizeof addr);
+    play_login_dave(t, 0);
+    char want[64];
+    snprintf(want, sizeof want, "Continue your game (depth 1, turn %d)", last);
+    play_wait_text(t, want);
+    ck_assert(cl_wait_text(a, "logged in from elsewhere", CL_WAIT_MS));
+    ck_assert(cl_wait_text(w, "The game moved to another host.", CL_WAIT_MS));
+    ck_assert(srv_log_has(hosts[off], "every key is in the database"));
+    ck_assert(srv_log_has(hosts[on], "this host lets go"));
+    ck_assert(cl_key(t, "p"));
+    play_wait_text(t, "HP: ");
+    ck_assert(cl_sync(t, CL_WAIT_MS));
+    ck_assert_int_eq(cl_turn(t), last);
+    walk_on(t, &walked, 3);
+    int kept = cl_turn(t);
+    ck_assert_int_gt(kept, last);
+
+    /* Watched from the first host now, where it was played before. */
+    tclient_t *v = lobby_on(port, hosts, on, &next, addr, sizeof addr);
+    ck_assert(cl_key(v, "w"));
+    play_wait_text(v, "Games in progress");
+    if (!refresh_until(v, " ", "dave"))
+        play_fail(v, "host %d's lobby does not list dave of host %d", on, off);
+    ck_assert(cl_key(v, "a"));
+    play_wait_text(v, "Watching dave - q leaves");
+    walk_on(t, &walked, 2);
+    last = cl_turn(t);
+    if (!cl_wait(v, turn_is, &last, CL_WAIT_MS))
+        play_fail(v, "dave's move to turn %d did not reach the watcher", last);
+
+    /* The host it plays on now is killed (once it has published that dave
+     * is on it: the first host will ask it, and hear nothing); dave comes
+     * back on the first. */
+    char *log = srv_log(hosts[off]), name[40] = "", sql[256];
+    const char *at = strstr(log, "cluster: host ");
+    ck_assert_msg(at && sscanf(at, "cluster: host %39[a-z0-9_]", name) == 1,
+                  "host %d's log names no cluster channel", off);
+    free(log);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM rogued_online WHERE host ="
+             " '%s' AND account_id = (SELECT id FROM accounts WHERE name ="
+             " 'dave')", name);
+    int published = 0;
+    for (int i = 0; i < 200 && !published; i++) {
+        published = sw_int(sql) == 1;
+        struct timespec ts = { 0, 50 * 1000000L };
+        if (!published)
+            nanosleep(&ts, NULL);
+    }
+    ck_assert_msg(published, "host %d did not publish dave's session", off);
+    srv_kill(hosts[off]);
+    /* (as if it had died a moment ago, however long the login below takes:
+     * its last heartbeat is made to look fresh) */
+    snprintf(sql, sizeof sql, "UPDATE rogued_hosts SET seen = now() +"
+             " interval '1 hour' WHERE host = '%s'", name);
+    sw_exec(sql);
+    cl_close(t);
+    cl_close(w);
+    cl_close(a);
+
+    a = cl_connect(port, &from2);
+    play_wait_text(a, "Play (as a guest)");
+    play_login_dave(a, 0);
+    play_wait_text(a, "Continue your game (depth 1, turn ");
+    turn = number_after(a, "Continue your game (depth 1, turn ");
+    ck_assert_msg(turn >= last - 5 && turn <= last,
+                  "continued at turn %d of %d", turn, last);
+    /* (the dead host was still listed: it was asked, and did not answer) */
+    ck_assert(srv_log_has(hosts[on], "did not answer"));
+    /* and the watcher on the first host is told, once the host is not
+     * seen (its heartbeat made old now) */
+    snprintf(sql, sizeof sql, "UPDATE rogued_hosts SET seen = now() -"
+             " interval '1 hour' WHERE host = '%s'", name);
+    sw_exec(sql);
+    if (!cl_wait_text(v, "The game's host has gone away.", 2 * CL_WAIT_MS))
+        play_fail(v, "the watch of a game on a dead host did not end");
+    cl_close(v);
+    ck_assert(cl_key(a, "p"));
+    play_wait_text(a, "HP: ");
+    ck_assert(cl_key(a, "."));
+    ck_assert_int_eq(cl_turn(a), turn + 1);
+
+    /* One hall of fame: a guest dies on a third host (not behind the
+     * balancer); the first host ranks the game and replays it. */
+    plan_t pl;
+    find_plan(plan_death, RULES_ATTACK_DEFENSE, &pl);
+    char dseed[32];
+    snprintf(dseed, sizeof dseed, "%llu", (unsigned long long)pl.seed);
+    tsrv_t *third = srv_start("--seed", dseed, "--set", store_arg, NULL);
+    tclient_t *g = play_connect(srv_port(third), NULL);
+    game_t *gg = play_plan(g, &pl);
+    ck_assert(game_dead(gg));
+    game_free(gg);
+    ck_assert(cl_key(g, "\x1b"));
+    play_wait_text(g, "Play as guest");
+    char guest[32];
+    ck_assert_int_ge(number_after(g, "Play as guest"), 1);
+    snprintf(guest, sizeof guest, "guest%d", number_after(g, "Play as guest"));
+    tclient_t *o = lobby_on(port, hosts, on, &next, addr, sizeof addr);
+    ck_assert(cl_key(o, "s"));
+    play_wait_text(o, "Hall of fame");
+    play_wait_text(o, guest);
+    ck_assert(cl_key(o, "a"));
+    snprintf(want, sizeof want, "Replay: %s", guest);
+    play_wait_text(o, want);
+
+    cl_close(o);
+    cl_close(g);
+    cl_close(a);
+    srv_stop(third);
+    haproxy_stop(hap);
+    srv_stop(hosts[on]);
+    sw_teardown();
+    srv_remove_tree(dir);
+}
+END_TEST
+
+/* Runs sql on the server's maintenance database (for what cannot run on
+ * the test's own: letting it be connected to or not). */
+static void admin(const char *sql)
+{
+    char url[512];
+    sw_url_for("postgres", url, sizeof url);
+    sw_pq(url, sql, 1);
+}
+
+START_TEST(database_away_games_go_on)
+{
+    ck_assert_msg(sw_pg(), "ROGUED_TEST_PG is not set: run the pg family "
+                  "(tests/run-tests.sh pg)");
+    snprintf(dir, sizeof dir, "/tmp/rogued-cluster-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    sw_setup(dir);
+    snprintf(store_arg, sizeof store_arg, "store=%s", sw_url);
+    char seed[32], sql[256];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
+    /* two hosts on the database, played directly (no balancer) */
+    tsrv_t *x = srv_start("--seed", seed, "--set", store_arg, "--log-level",
+                          "debug", NULL);
+    tsrv_t *y = srv_start("--seed", seed, "--set", store_arg, NULL);
+    tclient_t *a = play_lobby(srv_port(x));
+    play_login_dave(a, 1);
+    ck_assert(cl_key(a, "p"));
+    play_wait_text(a, "HP: ");
+    int walked = 0;
+    walk_on(a, &walked, 3);
+    tclient_t *l = play_lobby(srv_port(y));
+    if (!refresh_until(l, " ", "2 players online, 1 game in progress"))
+        play_fail(l, "y's lobby does not count x's player");
+
+    /* The hosts lose their cluster connections, and cannot connect again
+     * (the store's own connections stay: games are still saved). */
+    snprintf(sql, sizeof sql, "ALTER DATABASE %s WITH ALLOW_CONNECTIONS false",
+             sw_dbname);
+    admin(sql);
+    snprintf(sql, sizeof sql, "SELECT pg_terminate_backend(pid) FROM"
+             " pg_stat_activity WHERE datname = '%s' AND application_name ="
+             " 'rogued-cluster'", sw_dbname);
+    admin(sql);
+    if (!refresh_until(l, " ", "1 player online, 0 games in progress (other "
+                       "hosts unavailable)"))
+        play_fail(l, "y's lobby does not say the other hosts are unavailable");
+    ck_assert(srv_wait_log(x, "cluster: lost the database", CL_WAIT_MS));
+    /* x's game goes on and is still saved */
+    int turn = cl_turn(a);
+    ck_assert(cl_key(a, "."));
+    ck_assert(cl_key(a, "."));
+    ck_assert_int_eq(cl_turn(a), turn + 2);
+    ck_assert(srv_wait_log(x, "progress id=1 bytes=5", CL_WAIT_MS));
+    ck_assert(srv_alive(x) && srv_alive(y));
+
+    /* The database is back: so are the other hosts. */
+    snprintf(sql, sizeof sql, "ALTER DATABASE %s WITH ALLOW_CONNECTIONS true",
+             sw_dbname);
+    admin(sql);
+    if (!refresh_until(l, " ", "2 players online, 1 game in progress"))
+        play_fail(l, "y's lobby does not count x's player again");
+    ck_assert(!cl_screen_has(l, "unavailable"));
+    ck_assert_int_eq(srv_log_count(x, "listening on the database"), 2);
+
+    cl_close(l);
+    cl_close(a);
+    srv_stop(y);
+    srv_stop(x);
+    sw_teardown();
+    srv_remove_tree(dir);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("pg_cluster");
     TCase *tc = tcase_create("cluster");
-    tcase_set_timeout(tc, 120);
+    tcase_set_timeout(tc, 240);
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, balancer_kill_a_host_and_continue_on_the_other);
+    tcase_add_test(tc, hosts_share_players);
+    tcase_add_test(tc, database_away_games_go_on);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -71,6 +71,17 @@ START_TEST(accounts_and_games)
     ck_assert_int_eq(dir_sessions_of(&d, 0, 0, ids, 4), 0); /* guests: none */
     dir_set_account(&d, 7, 0); /* logged out */
     ck_assert_int_eq(dir_sessions_of(&d, 42, 0, ids, 4), 1);
+    /* Every logged-in session with its account (what a host publishes),
+     * at most max. */
+    uint64_t sids[4];
+    int64_t accts[4];
+    n = dir_accounts(&d, sids, accts, 4);
+    ck_assert_int_eq(n, 2);
+    for (int i = 0; i < n; i++)
+        ck_assert((sids[i] == 19 && accts[i] == 42) ||
+                  (sids[i] == 3 && accts[i] == 5));
+    ck_assert(sids[0] != sids[1]);
+    ck_assert_int_eq(dir_accounts(&d, sids, accts, 1), 1);
 
     /* Games: listed lowest id first, at most max, never `except`. */
     for (uint64_t id = 30; id >= 10; id -= 5) {

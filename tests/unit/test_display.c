@@ -257,6 +257,73 @@ START_TEST(wall_shapes_never_tell_of_unseen_tiles)
 }
 END_TEST
 
+/* 1 if ch is one of the wall glyphs: a box-drawing line or the square. */
+static int wall_glyph(uint32_t ch)
+{
+    static const uint32_t walls[] = { 0x2500, 0x2502, 0x250c, 0x2510, 0x2514,
+                                      0x2518, 0x251c, 0x2524, 0x252c, 0x2534,
+                                      0x253c, 0x25a0 };
+    for (size_t i = 0; i < sizeof walls / sizeof walls[0]; i++)
+        if (walls[i] == ch)
+            return 1;
+    return 0;
+}
+
+START_TEST(played_games_through_the_terminal)
+{
+    /* Games played for a while, drawn in UTF-8 (256 colours) and read
+     * back from the terminal: every map cell under no mover shows what
+     * the player knows of its tile: a wall glyph for a known wall, the
+     * middle dot for known floor, '>' for known stairs, blank for the
+     * rest; and the walls are not all one glyph (they join). */
+    static const display_t d = { GLYPHS_UTF8, COLOURS_256 };
+    screen_t plain, s;
+    screen_init(&plain, 80, 24);
+    screen_init(&s, 80, 24);
+    int walls = 0, floors = 0, corners = 0;
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        game_t *g = played(seed, 60);
+        if (g->mode != MODE_PLAY) {
+            game_free(g); /* died on the way: the map is not shown */
+            continue;
+        }
+        view_draw(g, &plain);
+        view_draw_display(g, &d, &s);
+        term_t t;
+        term_show(&t, &s, &d);
+        for (int y = 0; y < MAP_H - 1; y++)
+            for (int x = 0; x < MAP_W; x++) {
+                uint32_t was = screen_cat(&plain, x, y)->ch;
+                if (was != '#' && was != '.' && was != '>' && was != ' ')
+                    continue; /* a mover */
+                int known = g->visible[y][x] || g->map.explored[y][x];
+                int tile = g->map.tile[y][x];
+                uint32_t ch = term_ch(&t, x, y);
+                if (!known) {
+                    ck_assert_uint_eq(ch, ' ');
+                } else if (tile == TILE_WALL) {
+                    ck_assert_msg(wall_glyph(ch), "(%d,%d) U+%04X", x, y,
+                                  (unsigned)ch);
+                    walls++;
+                    corners += ch != 0x2500 && ch != 0x2502;
+                } else if (tile == TILE_FLOOR) {
+                    ck_assert_uint_eq(ch, 0xb7);
+                    floors++;
+                } else {
+                    ck_assert_uint_eq(ch, '>');
+                }
+            }
+        term_close(&t);
+        game_free(g);
+    }
+    ck_assert_int_gt(walls, 300);
+    ck_assert_int_gt(floors, 300);
+    ck_assert_int_gt(corners, 20);
+    screen_free(&plain);
+    screen_free(&s);
+}
+END_TEST
+
 /* 1 if ch is a glyph the plain display draws and UTF-8 redraws: walls,
  * floor, box frames, the HP bar. */
 static int redrawn_in_utf8(uint32_t ch)
@@ -411,6 +478,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, utf8_room_and_doorway_glyphs);
     tcase_add_test(tc, utf8_boxes_for_the_pack_and_the_end);
+    tcase_add_test(tc, played_games_through_the_terminal);
     tcase_add_test(tc, wall_shapes_never_tell_of_unseen_tiles);
     tcase_add_test(tc, sixteen_colours_are_todays_and_ascii_keeps_its_glyphs);
     tcase_add_test(tc, remembered_tiles_in_the_cool_tone);

@@ -34,7 +34,7 @@ static int zeroed(const void *p, size_t n)
  * character), trailing blanks cut. */
 static void row(const lobby_t *l, int y, char *out)
 {
-    lobby_info_t info = { "testsrv", "motd here", 3, 1 };
+    lobby_info_t info = { "testsrv", "motd here", 3, 1, NULL };
     screen_t s;
     ck_assert_int_eq(screen_init(&s, 80, 24), 0);
     lobby_draw(l, &info, &s);
