@@ -282,7 +282,7 @@ display_t tconn_settle(tconn_t *t)
     if (!c)
         return t->settled;
     t->settled = tconn_display(t);
-    tnfilter_set_tap(&t->filter, 0, NULL, NULL, NULL);
+    tnfilter_set_tap(&t->filter, NULL);
     free(c);
     t->caps = NULL;
     return t->settled;
@@ -376,8 +376,10 @@ int tconn_init(tconn_t *t, const tconn_cb_t *cb, void *ctx, int max_cols,
     t->caps = calloc(1, sizeof *t->caps);
     if (!t->caps)
         return -1;
-    tnfilter_set_tap(&t->filter, TELNET_TELOPT_NEW_ENVIRON, t->caps->env_sb,
-                     on_environ_sb, t);
+    t->caps->env_tap.opt = TELNET_TELOPT_NEW_ENVIRON;
+    t->caps->env_tap.fn = on_environ_sb;
+    t->caps->env_tap.ctx = t;
+    tnfilter_set_tap(&t->filter, &t->caps->env_tap);
     t->telnet = telnet_init(telopts, on_event, 0, t);
     return t->telnet ? 0 : -1;
 }

@@ -50,8 +50,7 @@ typedef struct tconn_caps {
     char env_term[TCONN_ENV_MAX], env_colorterm[TCONN_ENV_MAX];
     char env_lang[TCONN_ENV_MAX], env_lc_all[TCONN_ENV_MAX];
     char env_lc_ctype[TCONN_ENV_MAX], env_charset[TCONN_ENV_MAX];
-    /* A NEW-ENVIRON subnegotiation being collected by tnfilter's tap. */
-    unsigned char env_sb[TNFILTER_SB_MAX];
+    tnfilter_tap_t env_tap;    /* NEW-ENVIRON answers, from tnfilter */
 } tconn_caps_t;
 
 typedef struct tconn_cb {
@@ -74,6 +73,8 @@ typedef struct tconn {
     int w, h;                  /* the last size reported; 0: none yet */
     uint8_t peer;              /* the client has sent a telnet command */
     uint8_t got_echo, got_naws, ttype_done, ttype_asks;
+    uint8_t env_asked;         /* the client offered NEW-ENVIRON: we asked */
+    uint8_t env_done;          /* ...and its IS answer came (or a refusal) */
     char ttype[40];            /* the first TTYPE answer, printable ASCII */
     const char *error;         /* set: the connection must end, this is why */
     /* For tests and fuzzers: subnegotiations libtelnet parsed, and those of
@@ -83,8 +84,6 @@ typedef struct tconn {
      * tconn_settle (NULL after), then the display it made (and ttype, the
      * first name). A few bytes: memory per session is a target. */
     tconn_caps_t *caps;        /* owned */
-    uint8_t env_asked;         /* the client offered NEW-ENVIRON: we asked */
-    uint8_t env_done;          /* ...and its IS answer came (or a refusal) */
     display_t settled;         /* tconn_settle's display */
 } tconn_t;
 

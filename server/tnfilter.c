@@ -56,21 +56,19 @@ void tnfilter_init(tnfilter_t *f)
     f->state = TF_DATA;
 }
 
-void tnfilter_set_tap(tnfilter_t *f, unsigned char opt, unsigned char *buf,
-                      tnfilter_tap_fn fn, void *ctx)
+void tnfilter_set_tap(tnfilter_t *f, tnfilter_tap_t *tap)
 {
-    f->tap_opt = opt;
-    f->tap_buf = buf;
-    f->tap = buf ? fn : NULL;
-    f->tap_ctx = ctx;
+    f->tap = tap;
+    if (!tap && f->drop == 2)
+        f->drop = 1; /* dropped still, no longer collected */
 }
 
 /* A data byte of a dropped subnegotiation, for the tap if it is its. The
  * caller has counted it in sb_len (at most TNFILTER_SB_MAX): it fits. */
 static void tap_byte(tnfilter_t *f, unsigned char b)
 {
-    if (f->tapping)
-        f->tap_buf[f->sb_len - 1] = b;
+    if (f->drop == 2)
+        f->tap->buf[f->sb_len - 1] = b;
 }
 
 /* "IAC cmd" with cmd neither SB nor (inside a subnegotiation) SE or IAC:
@@ -120,11 +118,9 @@ long tnfilter_feed(tnfilter_t *f, const unsigned char *in, size_t len,
             f->sb_len = 0;
             f->state = TF_SB_DATA;
             if (dropped_option(b)) {
-                f->drop = 1;
-                f->tapping = (unsigned char)(f->tap && b == f->tap_opt);
+                f->drop = f->tap && b == f->tap->opt ? 2 : 1;
             } else {
                 f->drop = 0;
-                f->tapping = 0;
                 f->open = 1;
                 out[o++] = IAC;
                 out[o++] = SB;
@@ -167,23 +163,20 @@ long tnfilter_feed(tnfilter_t *f, const unsigned char *in, size_t len,
                     out[o++] = IAC;
                     out[o++] = SE;
                 }
-                if (f->drop && f->tapping)
-                    f->tap(f->tap_ctx, f->tap_buf, f->sb_len);
+                if (f->drop == 2)
+                    f->tap->fn(f->tap->ctx, f->tap->buf, f->sb_len);
                 f->open = 0;
                 f->drop = 0;
-                f->tapping = 0;
                 f->state = TF_DATA;
             } else if (b == SB) {
                 /* A new subnegotiation ends this one; its option decides
                  * (libtelnet stays inside this one until it sees bytes). */
                 f->drop = 0;
-                f->tapping = 0;
                 f->state = TF_SB;
             } else {
                 /* IAC <command> ends it, and is a command. */
                 f->open = 0;
                 f->drop = 0;
-                f->tapping = 0;
                 o += pass_command(f, b, out + o);
             }
             break;
