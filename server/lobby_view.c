@@ -75,6 +75,7 @@ static void draw_menu(const lobby_t *l, screen_t *s)
         menu_item(s, y++, 'l', "Log in");
         menu_item(s, y++, 'r', "Register an account");
     }
+    menu_item(s, y++, 'o', "Options: glyphs and colours");
     menu_item(s, y++, '?', "Help");
     menu_item(s, y++, 'q', "Quit");
 }
@@ -275,7 +276,7 @@ static const char *const help_lines[] = {
     "     quit after 100 turns (13 at 80x24), and your own best. A letter",
     "     replays that game: space pauses, + and - the speed, . a step, q leaves",
     "  l  log in (or out); r  register; c  change your password; k  SSH keys",
-    "  q  quit",
+    "  o  options: the glyphs and colours you see;  q  quit",
     "",
     "A guest plays at once under a name of their choosing, but a guest's",
     "game ends with the connection and the name is not kept. An account",

@@ -139,6 +139,8 @@ int sess_post(sess_t *s, int type, uint64_t to, int64_t a, msg_game_t *game,
 
 void sess_goto(sess_t *s, int state, void *arg)
 {
+    if (s->state == S_NEGOTIATING && state != S_NEGOTIATING)
+        sess_display_settle(s); /* what the client said is all in */
     const sess_state_ops_t *old = sess_state_ops(s->state);
     if (old->leave)
         old->leave(s);
@@ -518,6 +520,8 @@ static void on_key(void *ctx, const keyev_t *ev)
     /* Too small to see anything: only let the player leave. */
     if (!view_fits(s->w, s->h) && !is_quit_key(key))
         return;
+    if (sess_options_key(s, key))
+        return; /* the options screen's (O) */
     const sess_state_ops_t *ops = sess_state_ops(s->state);
     if (ops->key)
         ops->key(s, key);
@@ -889,6 +893,9 @@ void sess_accept(srv_t *srv, int fd, const char *what)
     buf_init(&s->out, (size_t)srv->cfg.output_limit);
     keydec_init(&s->keys);
     term_state_reset(&s->term);
+    /* ASCII and 16 colours until the client says more (session_options.c) */
+    s->detected = s->display = DISPLAY_PLAIN;
+    term_state_set_display(&s->term, &s->display);
 
     int rc = uv_tcp_open(&s->tcp, fd);
     if (rc != 0)
@@ -915,7 +922,8 @@ void sess_accept(srv_t *srv, int fd, const char *what)
         return;
     }
     set_peer(s, &peer);
-    if (ssh) { /* "ssh ADDR", or "ssh ADDR ID NAME" after a key login */
+    if (ssh) {
+        /* "ssh ADDR", or "ssh ADDR ID NAME DISPLAY" after a key login */
         char from[sizeof s->addr];
         snprintf(from, sizeof from, "%.*s", (int)strcspn(what + 4, " "),
                  what + 4);

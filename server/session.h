@@ -30,6 +30,7 @@
 #include "keydec.h"
 #include "lobby.h"
 #include "msg.h"
+#include "options.h"
 #include "record.h"
 #include "screen.h"
 #include "screen_diff.h"
@@ -179,6 +180,13 @@ typedef struct sess {
     double key_tokens;         /* keys-per-second bucket */
     uint64_t key_tokens_ms;
     uint8_t warned_idle;
+    /* the display (session_options.c; docs/telnet.md) */
+    display_t detected;        /* what the client can show: settled when
+                                  the negotiation ends */
+    display_t display;         /* what it is drawn with: the choice over
+                                  detected */
+    uint8_t display_choice;    /* the player's (options.h); 0: Auto */
+    options_t options;         /* the options screen, while open */
     union {
         st_lobby_t lobby;
         st_play_t play;
@@ -291,6 +299,33 @@ void sess_view_draw(sess_t *s, const game_t *g, screen_t *next);
  * right-aligned, where it hides no map cell: beside the map on row 0 if
  * the terminal is wide enough, else on the log's oldest line. */
 void sess_overlay_line(screen_t *next, const char *text, uint8_t bg);
+
+/* --- the display and the options screen (session_options.c) --------------- */
+
+/* The negotiation has ended: what the client said it can show (the
+ * browser's terminal: UTF-8 and truecolor) becomes the detected display,
+ * and the display in use follows unless the player chose otherwise. */
+void sess_display_settle(sess_t *s);
+
+/* The player's choice (options.h: an account's from the store at login);
+ * the display in use follows it. */
+void sess_set_display_choice(sess_t *s, int choice);
+
+/* Keeps the choice for the logged-in account (nothing for a guest). */
+void sess_keep_display_choice(sess_t *s);
+
+/* A key for the options screen: opens it where the key does that
+ * (docs/game.md), or goes to it while it is open. Returns 1 if the key
+ * was the screen's, 0 for the state's own. */
+int sess_options_key(sess_t *s, int key);
+
+/* Draws the options screen into next if it is open. Returns 1 if it did
+ * (the state draws nothing then). */
+int sess_options_draw(sess_t *s, screen_t *next);
+
+/* The display in use changed (session_render.c): the encoder is told and
+ * the next frame is painted whole. */
+void sess_display_changed(sess_t *s);
 
 /* --- shared by the states ---------------------------------------------------- */
 

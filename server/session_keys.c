@@ -68,14 +68,18 @@ void sess_keys_act(sess_t *s, int action)
 
 void sess_ssh_login(sess_t *s, const char *what)
 {
-    /* "ssh ADDR ID NAME": the bridge's words (host.c), not the client's */
+    /* "ssh ADDR ID NAME DISPLAY": the bridge's words (host.c), not the
+     * client's; DISPLAY is the account's kept choice */
     char addr[96], name[ACCT_NAME_MAX + 2];
     int64_t id = 0;
-    if (sscanf(what, "ssh %95s %" SCNd64 " %21s", addr, &id, name) != 3 ||
+    int display = 0;
+    if (sscanf(what, "ssh %95s %" SCNd64 " %21s %d", addr, &id, name,
+               &display) != 4 ||
         id <= 0 || !acct_name_valid(name, NULL, 0))
         return;
     lobby_key_login(&s->lobby, id, name);
     dir_set_account(s->srv->dir, s->id, id);
+    sess_set_display_choice(s, display);
     log_info("login id=%llu name=%s by SSH key", (unsigned long long)s->id,
              name);
 }

@@ -287,6 +287,12 @@ static void on_account(void *ctx, const store_account_t *a)
     }
     if (a->status == STORE_OK) {
         dir_set_account(s->srv->dir, s->id, a->id);
+        /* The account's display choice; a new account keeps the one made
+         * here as a guest. */
+        if (registering && s->display_choice != DISPLAY_CHOICE_AUTO)
+            sess_keep_display_choice(s);
+        else if (!registering)
+            sess_set_display_choice(s, a->display);
         if (!registering)
             take_over(s);
     }
@@ -346,7 +352,7 @@ static void act(sess_t *s, int action)
     lobby_t *l = &s->lobby;
     st_lobby_t *st = &s->st.lobby;
     store_t *store = s->srv->store;
-    store_account_t fail = { STORE_ERROR, 0, "" };
+    store_account_t fail = { STORE_ERROR, 0, "", 0 };
     switch (action) {
     case LOBBY_DO_PLAY:
         if (st->held.game) { /* held since the login */

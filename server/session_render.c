@@ -66,7 +66,8 @@ void sess_render(sess_t *s)
         sess_close(s, "out of memory", 0, NULL);
         return;
     }
-    ops->draw(s, next);
+    if (!sess_options_draw(s, next))
+        ops->draw(s, next);
     if (s->notice[0] && view_fits(s->w, s->h)) {
         /* A host line (tips, idle warning) over the oldest log line. */
         for (int x = 0; x < s->w; x++)
@@ -105,13 +106,22 @@ void sess_render(sess_t *s)
     tconn_nop(&s->tc);
 }
 
+void sess_display_changed(sess_t *s)
+{
+    /* The encoder speaks the new display from now on; what the terminal
+     * shows was encoded for the old one: paint the next frame whole. */
+    term_state_set_display(&s->term, &s->display);
+    view_cache_reset(&s->view);
+    sess_repaint(s);
+}
+
 void sess_view_draw(sess_t *s, const game_t *g, screen_t *next)
 {
     if (view_cache_wants_prime(&s->view, next->w, next->h) &&
         screen_copy(next, &s->shown) != 0)
         view_cache_reset(&s->view); /* cannot happen: same size, no room
                                        needed; drawn in full then */
-    view_draw_cached(g, &s->view, next);
+    view_draw_cached_display(g, &s->display, &s->view, next);
 }
 
 void sess_overlay_line(screen_t *next, const char *text, uint8_t bg)

@@ -46,6 +46,7 @@ typedef struct conn {
     char found_fp[STORE_KEY_FP_MAX + 1];
     int64_t found_id;
     char found_name[ACCT_NAME_MAX + 1];
+    int found_display;                  /* the account's display choice */
 } conn_t;
 
 /* As a telnet client answers the game's options (the tests' client and
@@ -179,6 +180,7 @@ static int key_registered(conn_t *c, const char *user, ssh_key key)
     snprintf(c->found_fp, sizeof c->found_fp, "%s", fp);
     c->found_id = a.id;
     snprintf(c->found_name, sizeof c->found_name, "%s", a.name);
+    c->found_display = a.display;
     return 1;
 }
 
@@ -329,8 +331,8 @@ static int hand_over(conn_t *c)
     }
     char what[160];
     if (c->account_id > 0)
-        snprintf(what, sizeof what, "ssh %s %lld %s", c->addr,
-                 (long long)c->account_id, c->account);
+        snprintf(what, sizeof what, "ssh %s %lld %s %d", c->addr,
+                 (long long)c->account_id, c->account, c->found_display);
     else
         snprintf(what, sizeof what, "ssh %s", c->addr);
     pthread_mutex_lock(&b->hand_mu);

@@ -14,7 +14,8 @@
  * a telnet session (the per-address ones are counted as that session is
  * admitted, as for telnet). The player's address goes with the socket
  * (the message's text, "ssh ADDR"), for the log and the limits; after a
- * key login the account too ("ssh ADDR ID NAME"): the text is the
+ * key login the account and its display choice ("ssh ADDR ID NAME
+ * DISPLAY"): the text is the
  * bridge's own, nothing a client types reaches it.
  *
  * Why threads rather than libssh on the loop: libssh does its own reads

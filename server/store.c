@@ -74,6 +74,7 @@ static void finish(store_t *st, req_t *r)
             if (r->status == STORE_OK) {
                 a.id = r->id;
                 memcpy(a.name, r->name, sizeof a.name);
+                a.display = r->display;
             }
             r->cb.account(r->ctx, &a);
         } else if (r->op == OP_SCORES) {
@@ -770,6 +771,22 @@ int store_set_password(store_t *st, int64_t account_id, const char *password,
         return 0;
     }
     hash_enqueue(st, r);
+    return 0;
+}
+
+int store_set_display(store_t *st, int64_t account_id, int display,
+                      store_done_cb cb, void *ctx)
+{
+    req_t *r = store_req_new(st, OP_SETDISPLAY, ctx);
+    if (!r)
+        return -1;
+    r->cb.done = cb;
+    r->id = account_id;
+    r->display = display;
+    if (account_id <= 0 || display < 0 || display > 15)
+        store_answer_soon(st, r, STORE_INVALID);
+    else
+        store_db_submit(st, r);
     return 0;
 }
 

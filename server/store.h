@@ -145,6 +145,9 @@ typedef struct store_account {
     int status;                     /* enum store_status */
     int64_t id;                     /* STORE_OK: the account */
     char name[ACCT_NAME_MAX + 1];   /* STORE_OK: as registered (its case) */
+    int display;                    /* STORE_OK of a login: the display
+                                       choice it keeps (accounts.display,
+                                       server/options.h; 0 Auto) */
 } store_account_t;
 
 /* One row of the hall of fame. */
@@ -320,6 +323,14 @@ int store_login(store_t *st, const char *name, const char *password,
  * STORE_ERROR. Returns 0 (the callback will come), or -1. */
 int store_set_password(store_t *st, int64_t account_id, const char *password,
                        store_done_cb cb, void *ctx);
+
+/* Keeps an account's display choice (accounts.display: server/options.h
+ * says what the number means; store_login answers with it). cb gets
+ * STORE_OK, STORE_NOT_FOUND, STORE_INVALID (account_id <= 0, or not a
+ * choice: 0..15) or STORE_ERROR. Returns 0 (the callback will come), or
+ * -1. */
+int store_set_display(store_t *st, int64_t account_id, int display,
+                      store_done_cb cb, void *ctx);
 
 /* store_login from a network address: the slow-down counts failures per
  * (name, address), so guesses from one address never slow the owner

@@ -116,6 +116,16 @@ int sdb_find_account(store_db_t *d, const char *name, int64_t *id,
     return PASS(d, find_account, name, id, name_out, hash_out, hashlen);
 }
 
+int sdb_account_display(store_db_t *d, int64_t id, int *display)
+{
+    return PASS(d, account_display, id, display);
+}
+
+int sdb_set_account_display(store_db_t *d, int64_t id, int display)
+{
+    return PASS(d, set_account_display, id, display);
+}
+
 int sdb_account_exists(store_db_t *d, const char *name)
 {
     return PASS(d, account_exists, name);

@@ -40,6 +40,8 @@ int lite_set_password_hash(lite_t *d, int64_t id, const char *hash);
 int lite_find_account(lite_t *d, const char *name, int64_t *id,
                       char *name_out, char *hash_out, size_t hashlen);
 int lite_account_exists(lite_t *d, const char *name);
+int lite_account_display(lite_t *d, int64_t id, int *display);
+int lite_set_account_display(lite_t *d, int64_t id, int display);
 int lite_scores(lite_t *d, int n, const char *player, store_scores_t *out);
 int lite_progress_begin(lite_t *d, int64_t account_id, uint32_t version,
                         uint64_t seed, const game_options_t *opt,
@@ -89,6 +91,8 @@ int spg_set_password_hash(spg_t *d, int64_t id, const char *hash);
 int spg_find_account(spg_t *d, const char *name, int64_t *id,
                      char *name_out, char *hash_out, size_t hashlen);
 int spg_account_exists(spg_t *d, const char *name);
+int spg_account_display(spg_t *d, int64_t id, int *display);
+int spg_set_account_display(spg_t *d, int64_t id, int display);
 int spg_scores(spg_t *d, int n, const char *player, store_scores_t *out);
 int spg_progress_begin(spg_t *d, int64_t account_id, uint32_t version,
                        uint64_t seed, const game_options_t *opt,

@@ -59,6 +59,15 @@ int sdb_find_account(store_db_t *db, const char *name, int64_t *id,
  * error (logged). */
 int sdb_account_exists(store_db_t *db, const char *name);
 
+/* Account id's display choice (accounts.display, server/options.h: 0 is
+ * Auto) into *display. Returns 0 (an account that is gone reads 0), or
+ * -1 on error (logged). */
+int sdb_account_display(store_db_t *db, int64_t id, int *display);
+
+/* Keeps account id's display choice. Returns STORE_OK, STORE_NOT_FOUND
+ * (no such account) or STORE_ERROR (logged). */
+int sdb_set_account_display(store_db_t *db, int64_t id, int display);
+
 /* Fills out (status, top, best, rank) for the n best games and player's
  * best (player may be NULL). Returns 0, or -1 (out->status STORE_ERROR). */
 int sdb_scores(store_db_t *db, int n, const char *player,

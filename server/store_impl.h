@@ -47,7 +47,8 @@ enum op {
     OP_GUEST,     /* reserve guest numbers: answers the store itself */
     OP_SETPASS,   /* hash a new password, then store it: answers done */
     OP_KEYS_LIST, OP_KEY_ADD, OP_KEY_DEL, /* answer keys (store_keys.c) */
-    OP_KEY_FIND   /* a waiting thread's (req_t.sync): answers it directly */
+    OP_KEY_FIND,  /* a waiting thread's (req_t.sync): answers it directly */
+    OP_SETDISPLAY /* keep an account's display choice: answers done */
 };
 
 /* The ops that end on the database thread, answering nobody. */
@@ -130,6 +131,8 @@ struct req {
     char *key;
     store_keys_t *keys;
     store_sync_t *sync;
+    /* OP_SETDISPLAY; OP_LOGIN's answer (found: the account's) */
+    int display;
 };
 
 #define STORE_PORTS_MAX 64

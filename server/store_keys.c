@@ -113,7 +113,8 @@ void store_keys_db(store_t *st, req_t *r, int ok)
         if (found > 0) {
             memcpy(r->name, name, sizeof name);
             r->key = strdup(key);
-            if (!r->key)
+            /* what a password login answers too: the kept display choice */
+            if (!r->key || sdb_account_display(st->db, r->id, &r->display) != 0)
                 r->status = STORE_ERROR;
         }
         return;
@@ -198,6 +199,7 @@ int store_key_account(store_t *st, const char *name, const char *fingerprint,
     if (r->status == STORE_OK) {
         out->id = r->id;
         memcpy(out->name, r->name, sizeof out->name);
+        out->display = r->display;
         if (key && keylen)
             snprintf(key, keylen, "%s", r->key ? r->key : "");
     }

@@ -130,6 +130,7 @@ enum stmt {
     ST_PROG_APPEND, ST_PROG_GET, ST_PROG_KEYS, ST_SNAP_SET, ST_SNAP_GET,
     ST_GET_GAME, ST_LIST, ST_PRUNE, ST_GUEST,
     ST_KEY_ADD, ST_KEY_DEL, ST_KEY_LIST, ST_KEY_FIND,
+    ST_GET_DISPLAY, ST_SET_DISPLAY,
     ST_COUNT
 };
 
@@ -148,6 +149,8 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_FIND_ACCT] = "SELECT id, name, pwhash FROM accounts"
                      " WHERE lower(name) = lower($1)",
     [ST_ACCT_EXISTS] = "SELECT 1 FROM accounts WHERE lower(name) = lower($1)",
+    [ST_GET_DISPLAY] = "SELECT display FROM accounts WHERE id = $1",
+    [ST_SET_DISPLAY] = "UPDATE accounts SET display = $1 WHERE id = $2",
     [ST_TOP] = "SELECT " SCORE_COLS " FROM games WHERE ranked = 1"
                " ORDER BY score DESC, ended, id LIMIT $1",
     [ST_BEST] = "SELECT " SCORE_COLS " FROM games WHERE account_id ="
@@ -1098,6 +1101,34 @@ int spg_account_exists(spg_t *d, const char *name)
     int found = PQntuples(r) > 0;
     PQclear(r);
     return found;
+}
+
+int spg_account_display(spg_t *d, int64_t id, int *display)
+{
+    params_t p = { 0 };
+    p_ll(&p, id);
+    PGresult *r = read_now(d, ST_GET_DISPLAY, &p, "the display of an account");
+    if (!r)
+        return -1;
+    *display = PQntuples(r) > 0 ? (int)col_ll(r, 0, 0) : 0;
+    PQclear(r);
+    return 0;
+}
+
+int spg_set_account_display(spg_t *d, int64_t id, int display)
+{
+    params_t p = { 0 };
+    p_ll(&p, display);
+    p_ll(&p, id);
+    char what[80];
+    snprintf(what, sizeof what, "the display of account %lld not kept",
+             (long long)id);
+    PGresult *r = read_now(d, ST_SET_DISPLAY, &p, what);
+    if (!r)
+        return STORE_ERROR;
+    int status = strcmp(PQcmdTuples(r), "1") == 0 ? STORE_OK : STORE_NOT_FOUND;
+    PQclear(r);
+    return status;
 }
 
 static void read_score(const PGresult *r, int row, store_score_t *s)

@@ -116,6 +116,7 @@ enum stmt {
     ST_PROG_GET, ST_PROG_KEYS, ST_GET_GAME, ST_LIST, ST_PRUNE, ST_SET_PWHASH,
     ST_SNAP_SET, ST_SNAP_GET,
     ST_KEY_COUNT, ST_KEY_INS, ST_KEY_DEL, ST_KEY_LIST, ST_KEY_FIND,
+    ST_GET_DISPLAY, ST_SET_DISPLAY,
     ST_COUNT
 };
 
@@ -131,6 +132,8 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_SET_PWHASH] = "UPDATE accounts SET pwhash = ? WHERE id = ?",
     [ST_FIND_ACCT] = "SELECT id, name, pwhash FROM accounts WHERE name = ?",
     [ST_ACCT_EXISTS] = "SELECT 1 FROM accounts WHERE name = ?",
+    [ST_GET_DISPLAY] = "SELECT display FROM accounts WHERE id = ?",
+    [ST_SET_DISPLAY] = "UPDATE accounts SET display = ? WHERE id = ?",
     [ST_TOP] = "SELECT " SCORE_COLS " FROM games WHERE ranked = 1"
                " ORDER BY score DESC, ended, id LIMIT ?",
     [ST_BEST] = "SELECT " SCORE_COLS " FROM games WHERE account_id ="
@@ -765,6 +768,35 @@ int lite_account_exists(lite_t *d, const char *name)
         return rc == SQLITE_ROW;
     db_fail(d, "store: %s: account name check: %s", d->path, sqlite3_errstr(rc));
     return -1;
+}
+
+int lite_account_display(lite_t *d, int64_t id, int *display)
+{
+    sqlite3_stmt *s = d->st[ST_GET_DISPLAY];
+    sqlite3_bind_int64(s, 1, id);
+    int rc = sqlite3_step(s);
+    *display = rc == SQLITE_ROW ? sqlite3_column_int(s, 0) : 0;
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+        return 0;
+    d->last_rc = rc;
+    db_fail(d, "store: %s: the display of account %lld: %s", d->path,
+            (long long)id, sqlite3_errstr(rc));
+    return -1;
+}
+
+int lite_set_account_display(lite_t *d, int64_t id, int display)
+{
+    sqlite3_stmt *s = d->st[ST_SET_DISPLAY];
+    sqlite3_bind_int(s, 1, display);
+    sqlite3_bind_int64(s, 2, id);
+    int rc = run(d, ST_SET_DISPLAY);
+    if (rc == SQLITE_DONE)
+        return sqlite3_changes(d->db) == 1 ? STORE_OK : STORE_NOT_FOUND;
+    db_fail(d, "store: %s: the display of account %lld not kept: %s",
+            d->path, (long long)id, sqlite3_errstr(rc));
+    return STORE_ERROR;
 }
 
 static void read_score(sqlite3_stmt *s, store_score_t *r)

@@ -100,6 +100,10 @@ static void db_one(store_t *st, req_t *r, int ok, uint64_t *written,
             break;
         }
         r->found = (uint8_t)found;
+        /* the display choice comes with the login (0 if it cannot be read:
+         * the login itself is not worth failing for it) */
+        if (found && sdb_account_display(st->db, r->id, &r->display) != 0)
+            r->display = 0;
         if (found)
             memcpy(r->name, name, sizeof name);
         else
@@ -107,6 +111,11 @@ static void db_one(store_t *st, req_t *r, int ok, uint64_t *written,
         r->phase = PH_HASH;
         break;
     }
+    case OP_SETDISPLAY:
+        r->status = ok ? sdb_set_account_display(st->db, r->id, r->display)
+                       : STORE_ERROR;
+        r->phase = PH_DONE;
+        break;
     case OP_SCORES:
         if (!ok || sdb_scores(st->db, r->limit, r->name[0] ? r->name : NULL,
                               r->scores) != 0)
@@ -211,7 +220,8 @@ static void db_batch(store_t *st, req_t *batch, uint64_t n)
     if (!ok) {
         written = prog_written = 0;
         for (req_t *r = batch; r; r = r->next) {
-            if (((r->op == OP_REGISTER || r->op == OP_SETPASS) &&
+            if (((r->op == OP_REGISTER || r->op == OP_SETPASS ||
+                  r->op == OP_SETDISPLAY) &&
                  r->status == STORE_OK) ||
                 r->op == OP_FLUSH || r->op == OP_TAKEN || r->op == OP_GUEST ||
                 OP_IS_KEYS(r->op)) {

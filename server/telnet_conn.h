@@ -10,10 +10,17 @@
  *    ENVIRON, NEW-ENVIRON, COMPRESS2 and ZMP subnegotiations dropped whole;
  *    a subnegotiation over TNFILTER_SB_MAX bytes is an error);
  *  - negotiates: we WILL ECHO and SGA, we ask the client to DO NAWS and
- *    TTYPE, and refuse every other option;
+ *    TTYPE, accept NEW-ENVIRON when the client offers it, and refuse every
+ *    other option;
  *  - reads the window size (NAWS, clamped to max_cols x max_rows; 0 or a
- *    malformed report keeps the old size) and the terminal type (TTYPE:
- *    asked up to three times, the first answer kept);
+ *    malformed report keeps the old size), the terminal's names (TTYPE:
+ *    asked until a name repeats, at most TCONN_TTYPES_MAX rounds, every
+ *    name kept; MTTS bits among them) and, from a client that offered
+ *    NEW-ENVIRON, the variables TERM, COLORTERM, LANG, LC_ALL, LC_CTYPE
+ *    and CHARSET (our own bounded parser: libtelnet's never sees them);
+ *  - says what the client can show (tconn_display: docs/telnet.md, "What
+ *    the client can show"); what it learns for that is kept on the heap
+ *    only until tconn_settle (memory per session is a target);
  *  - turns IAC EC and IAC IP into the keys Backspace and Ctrl-C;
  *  - ends the connection (tconn_feed returns -1, `error` says why) on a
  *    protocol error or an oversized subnegotiation; after that no more data
@@ -26,7 +33,25 @@
 #include <libtelnet.h>
 #include <stdint.h>
 
+#include "display.h"
 #include "tnfilter.h"
+
+/* TTYPE rounds asked at most, and the names kept (one per round). */
+#define TCONN_TTYPES_MAX 8
+#define TCONN_NAME_MAX 40   /* a name's room, its NUL included */
+#define TCONN_ENV_MAX 48    /* a NEW-ENVIRON value's room, NUL included */
+
+/* What the client says it can do, while the negotiation lasts. Every
+ * string is printable ASCII, NUL-ended, "" when not said. */
+typedef struct tconn_caps {
+    char ttypes[TCONN_TTYPES_MAX][TCONN_NAME_MAX]; /* every TTYPE answer,
+                                  in order, spaces kept ("MTTS 2825") */
+    uint8_t nttypes;
+    char env_term[TCONN_ENV_MAX], env_colorterm[TCONN_ENV_MAX];
+    char env_lang[TCONN_ENV_MAX], env_lc_all[TCONN_ENV_MAX];
+    char env_lc_ctype[TCONN_ENV_MAX], env_charset[TCONN_ENV_MAX];
+    tnfilter_tap_t env_tap;    /* NEW-ENVIRON answers, from tnfilter */
+} tconn_caps_t;
 
 typedef struct tconn_cb {
     /* Client data, in order: the key decoder's input. */
@@ -48,11 +73,18 @@ typedef struct tconn {
     int w, h;                  /* the last size reported; 0: none yet */
     uint8_t peer;              /* the client has sent a telnet command */
     uint8_t got_echo, got_naws, ttype_done, ttype_asks;
+    uint8_t env_asked;         /* the client offered NEW-ENVIRON: we asked */
+    uint8_t env_done;          /* ...and its IS answer came (or a refusal) */
     char ttype[40];            /* the first TTYPE answer, printable ASCII */
     const char *error;         /* set: the connection must end, this is why */
     /* For tests and fuzzers: subnegotiations libtelnet parsed, and those of
      * an option tnfilter must have dropped (always 0). */
     unsigned long subs, bad_subs;
+    /* What the client said it can do (docs/telnet.md): caps until
+     * tconn_settle (NULL after), then the display it made (and ttype, the
+     * first name). A few bytes: memory per session is a target. */
+    tconn_caps_t *caps;        /* owned */
+    display_t settled;         /* tconn_settle's display */
 } tconn_t;
 
 /* Sets up t with our option table. cb's functions may be NULL (ignored).
@@ -77,8 +109,30 @@ void tconn_send(tconn_t *t, const void *data, size_t n);
  * a raw client (nc) would see a stray byte, so it gets nothing. */
 void tconn_nop(tconn_t *t);
 
-/* 1 once every answer we wait for has come: ECHO, NAWS, TTYPE. Refusals
+/* 1 once every answer we wait for has come: ECHO, NAWS, TTYPE (its last
+ * round) and, if the client offered NEW-ENVIRON, its variables. Refusals
  * raise no event, so the caller also keeps a deadline. */
 int tconn_negotiated(const tconn_t *t);
+
+/* What the client can show, from everything it said so far: DISPLAY_PLAIN
+ * (ASCII, 16 colours) when it said nothing that names more. After
+ * tconn_settle: what it settled. */
+display_t tconn_display(const tconn_t *t);
+
+/* The negotiation is over: keeps the display (t->settled), frees what was
+ * learned (t->caps) and stops reading NEW-ENVIRON. Later answers change
+ * nothing. Returns the display. */
+display_t tconn_settle(tconn_t *t);
+
+/* The display the terminal names alone imply (TTYPE or TERM): 256 colours
+ * for *-256COLOR, truecolor for *-DIRECT, *-TRUECOLOR and *-24BIT, the MTTS
+ * bits for "MTTS <n>"; any case. For tconn_display, and for the tests. */
+display_t tconn_display_of_name(const char *name);
+
+/* A NEW-ENVIRON subnegotiation's data (after IAC SB 39, IAC IAC undone,
+ * before IAC SE), as tnfilter's tap hands it over: an IS or INFO answer
+ * sets the env_* fields it names. Bounded: any bytes, any length. Public
+ * for the unit tests and the fuzz target. */
+void tconn_environ(tconn_t *t, const unsigned char *data, size_t n);
 
 #endif

@@ -56,6 +56,21 @@ void tnfilter_init(tnfilter_t *f)
     f->state = TF_DATA;
 }
 
+void tnfilter_set_tap(tnfilter_t *f, tnfilter_tap_t *tap)
+{
+    f->tap = tap;
+    if (!tap && f->drop == 2)
+        f->drop = 1; /* dropped still, no longer collected */
+}
+
+/* A data byte of a dropped subnegotiation, for the tap if it is its. The
+ * caller has counted it in sb_len (at most TNFILTER_SB_MAX): it fits. */
+static void tap_byte(tnfilter_t *f, unsigned char b)
+{
+    if (f->drop == 2)
+        f->tap->buf[f->sb_len - 1] = b;
+}
+
 /* "IAC cmd" with cmd neither SB nor (inside a subnegotiation) SE or IAC:
  * passes both bytes and moves on as libtelnet does. */
 static size_t pass_command(tnfilter_t *f, unsigned char cmd, unsigned char *out)
@@ -103,7 +118,7 @@ long tnfilter_feed(tnfilter_t *f, const unsigned char *in, size_t len,
             f->sb_len = 0;
             f->state = TF_SB_DATA;
             if (dropped_option(b)) {
-                f->drop = 1;
+                f->drop = f->tap && b == f->tap->opt ? 2 : 1;
             } else {
                 f->drop = 0;
                 f->open = 1;
@@ -124,6 +139,8 @@ long tnfilter_feed(tnfilter_t *f, const unsigned char *in, size_t len,
             }
             if (!f->drop)
                 out[o++] = b;
+            else
+                tap_byte(f, b);
             break;
 
         case TF_SB_IAC:
@@ -135,6 +152,8 @@ long tnfilter_feed(tnfilter_t *f, const unsigned char *in, size_t len,
                 if (!f->drop) {
                     out[o++] = IAC;
                     out[o++] = IAC;
+                } else {
+                    tap_byte(f, IAC);
                 }
                 f->state = TF_SB_DATA;
             } else if (b == SE) {
@@ -144,6 +163,8 @@ long tnfilter_feed(tnfilter_t *f, const unsigned char *in, size_t len,
                     out[o++] = IAC;
                     out[o++] = SE;
                 }
+                if (f->drop == 2)
+                    f->tap->fn(f->tap->ctx, f->tap->buf, f->sb_len);
                 f->open = 0;
                 f->drop = 0;
                 f->state = TF_DATA;

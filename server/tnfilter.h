@@ -43,17 +43,36 @@
 /* Held bytes released at the start of a call: out needs len + this. */
 #define TNFILTER_HELD_MAX 2
 
+/* A tap: the data of one dropped option's subnegotiations, for a parser
+ * of our own (NEW-ENVIRON, telnet_conn.c). Each one ended by IAC SE is
+ * handed over whole (IAC IAC undone, at most TNFILTER_SB_MAX bytes), during
+ * tnfilter_feed; one cut short by another command is not. The caller owns
+ * it (the filter keeps one pointer: memory per session is a target). */
+typedef struct tnfilter_tap {
+    unsigned char opt;     /* the option tapped (one of those dropped) */
+    void (*fn)(void *ctx, const unsigned char *data, size_t len);
+    void *ctx;
+    unsigned char buf[TNFILTER_SB_MAX]; /* the subnegotiation collected */
+} tnfilter_tap_t;
+
 typedef struct tnfilter {
     unsigned char state;   /* internal: where in the telnet syntax we are */
-    unsigned char drop;    /* the current subnegotiation is being dropped */
+    unsigned char drop;    /* the current subnegotiation is being dropped
+                              (2: and collected for the tap) */
     unsigned char open;    /* libtelnet is inside a subnegotiation we passed
                               and have not yet passed the end of */
     unsigned char failed;  /* a subnegotiation was too long: -1 for good */
     unsigned int sb_len;   /* data bytes in the current subnegotiation */
+    tnfilter_tap_t *tap;   /* NULL: none */
 } tnfilter_t;
 
 /* Sets f to the start of a connection. */
 void tnfilter_init(tnfilter_t *f);
+
+/* Taps tap->opt (one of the options dropped: NEW-ENVIRON): tap->fn gets
+ * the data of each of its subnegotiations, collected in tap->buf. tap
+ * (the caller's) must outlive its use; NULL removes it. */
+void tnfilter_set_tap(tnfilter_t *f, tnfilter_tap_t *tap);
 
 /* Filters in[0..len) into out. The output is never longer than len +
  * TNFILTER_HELD_MAX (an IAC or IAC SB held back at the end of the previous

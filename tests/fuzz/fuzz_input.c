@@ -5,13 +5,17 @@
  *
  * The first two input bytes choose how the rest is split into reads (so that
  * state carried from one read to the next is exercised), whether a cursor
- * report is expected, and whether the Esc timer fires between reads.
+ * report is expected, whether the Esc timer fires between reads, and
+ * whether the rest is also handed to our NEW-ENVIRON parser (tconn_environ)
+ * as one answer's data, as tnfilter's tap would, so that the parser gets
+ * every shape of bytes and not only those a fuzzer finds its way to.
  *
  * Besides the sanitizers it checks the contracts: no subnegotiation that
  * tnfilter drops (MSSP, ENVIRON, NEW-ENVIRON, COMPRESS2, ZMP) ever reaching
  * libtelnet's parsers, no data after the connection must end, window sizes
- * within the clamp, and every key being a Unicode scalar value or a KEY_*
- * code.
+ * within the clamp, every key being a Unicode scalar value or a KEY_*
+ * code, and what the client said it can do staying in bounds (NUL-ended
+ * printable names and values, a display of known values).
  *
  * Note: the system libtelnet is not built with ASan, so a bad memory access
  * inside libtelnet itself is not seen here (run under valgrind for that);
@@ -77,6 +81,39 @@ static void on_resize(void *ctx, int w, int h)
         abort();
 }
 
+/* s is NUL-ended within n bytes and printable ASCII. */
+static void check_text(const char *s, size_t n)
+{
+    size_t len = strnlen(s, n);
+    if (len == n)
+        abort();
+    for (size_t i = 0; i < len; i++)
+        if (s[i] < ' ' || s[i] > '~')
+            abort();
+}
+
+/* What the client said it can do: in bounds. */
+static void check_caps(const tconn_t *t)
+{
+    const tconn_caps_t *c = t->caps;
+    if (c) {
+        if (c->nttypes > TCONN_TTYPES_MAX)
+            abort();
+        for (int i = 0; i < c->nttypes; i++)
+            check_text(c->ttypes[i], sizeof c->ttypes[i]);
+        check_text(c->env_term, sizeof c->env_term);
+        check_text(c->env_colorterm, sizeof c->env_colorterm);
+        check_text(c->env_lang, sizeof c->env_lang);
+        check_text(c->env_lc_all, sizeof c->env_lc_all);
+        check_text(c->env_lc_ctype, sizeof c->env_lc_ctype);
+        check_text(c->env_charset, sizeof c->env_charset);
+    }
+    check_text(t->ttype, sizeof t->ttype);
+    display_t d = tconn_display(t);
+    if (d.glyphs > GLYPHS_UTF8 || d.colours > COLOURS_TRUE)
+        abort();
+}
+
 static uint32_t lcg(uint32_t *s)
 {
     *s = *s * 1103515245u + 12345u;
@@ -105,6 +142,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     size_t biggest = maxread[(seed >> 1) & 7];
     int timer = (seed >> 4) & 1;
+    if ((seed >> 5) & 1) {
+        tconn_environ(&f.tc, data, size);
+        check_caps(&f.tc);
+    }
     size_t at = 0;
     while (at < size) {
         size_t n = 1 + lcg(&seed) % biggest;
@@ -126,6 +167,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     keydec_timeout(&f.keys, on_key, &f);
     if (keydec_pending(&f.keys))
         abort();
+    check_caps(&f.tc);
+    tconn_settle(&f.tc); /* as the session does when negotiation ends */
+    check_caps(&f.tc);
     tconn_free(&f.tc);
     return 0;
 }

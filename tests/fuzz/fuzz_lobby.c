@@ -84,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             uint8_t arg = i + 1 < size ? data[++i] : 0;
             switch (b & 7) {
             case 0: {
-                store_account_t a = { statuses[arg % NSTATUS], 1 + arg, "Someone" };
+                store_account_t a = { statuses[arg % NSTATUS], 1 + arg, "Someone", 0 };
                 action = lobby_account_done(&l, &a);
                 break;
             }

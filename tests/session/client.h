@@ -115,6 +115,13 @@ typedef struct cl_opts {
                           at connect, keys go in binary messages, and the
                           screen bytes are taken out of the server's
                           messages (cl_sync is not available) */
+    const char *const *ttypes; /* telnet: the TTYPE answers round by round
+                          (NULL-ended; the last is repeated, as a client
+                          ends its list), instead of ttype */
+    const char *environ; /* telnet: offer NEW-ENVIRON at once (IAC WILL, as
+                          PuTTY does) and answer the server's SEND with
+                          these "NAME=value" lines ('\n' between), each a
+                          USERVAR, whatever was asked */
 } cl_opts_t;
 
 /* One screen cell as the terminal shows it. Colours: 0..255 a palette
@@ -123,6 +130,7 @@ typedef struct cl_cell {
     uint32_t ch;       /* ' ' for an empty cell */
     int fg, bg;
     int bold, underline, reverse;
+    uint32_t fg_rgb, bg_rgb; /* 0xRRGGBB where fg or bg is -2 (RGB) */
 } cl_cell_t;
 
 /* A TCP port free now on 127.0.0.1 (the kernel's pick), for a listener
@@ -248,6 +256,11 @@ int cl_find(const tclient_t *c, uint32_t ch, int *x, int *y);
 /* The turn counter of the status line (the lowest row that starts with
  * "HP:"; "Turn:N" in it), or -1. */
 int cl_turn(const tclient_t *c);
+
+/* How many NEW-ENVIRON SEND requests the server made, and TTYPE SEND
+ * requests (rounds asked). */
+int cl_env_asked(const tclient_t *c);
+int cl_ttype_asked(const tclient_t *c);
 
 /* The terminal size. */
 int cl_w(const tclient_t *c);

@@ -18,11 +18,13 @@
 #define HINT "Press ? for help. Move with the arrow keys, hjklyubn or the numpad."
 
 /* The first screen: the map with the '@', the welcome and the help hint in
- * the log, the status line. */
+ * the log, the status line; for a client that names a 16-colour terminal
+ * (ANSI): the colours below are those. The other displays: test_caps. */
 START_TEST(first_screen)
 {
     tsrv_t *s = srv_start("--seed", "42", NULL);
-    tclient_t *c = play_connect(srv_port(s), NULL);
+    cl_opts_t ansi = { .ttype = "ANSI" };
+    tclient_t *c = play_connect(srv_port(s), &ansi);
     char row[256];
     int x, y, walls = 0, floors = 0;
 

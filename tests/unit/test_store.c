@@ -317,6 +317,64 @@ START_TEST(register_and_login)
 }
 END_TEST
 
+/* An account's display choice (accounts.display): 0 (Auto) for a new
+ * account, kept by store_set_display, read back with every login. */
+typedef struct done_answer {
+    int calls, status;
+} done_answer_t;
+
+static void on_done(void *ctx, int status)
+{
+    done_answer_t *d = ctx;
+    d->calls++;
+    d->status = status;
+}
+
+static int do_set_display(store_t *st, int64_t id, int display)
+{
+    done_answer_t d = { 0, -1 };
+    ck_assert_int_eq(store_set_display(st, id, display, on_done, &d), 0);
+    ck_assert_int_eq(d.calls, 0); /* never from inside the call */
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(d.calls, 1);
+    return d.status;
+}
+
+START_TEST(display_choice_kept)
+{
+    store_t *st = open_fast();
+    store_account_t a = do_account(st, 1, "Alice", "secret1");
+    store_account_t b = do_account(st, 1, "Bob", "secret2");
+    ck_assert_int_eq(a.status, STORE_OK);
+    ck_assert_int_eq(a.display, 0);
+    ck_assert_int_eq(do_account(st, 0, "alice", "secret1").display, 0);
+    ck_assert_int_eq(do_set_display(st, a.id, 9), STORE_OK);
+    store_account_t again = do_account(st, 0, "alice", "secret1");
+    ck_assert_int_eq(again.status, STORE_OK);
+    ck_assert_int_eq(again.display, 9);
+    ck_assert_int_eq(do_account(st, 0, "Bob", "secret2").display, 0);
+    /* a failed login says nothing of it */
+    store_account_t wrong = do_account(st, 0, "Alice", "secret9");
+    ck_assert_int_eq(wrong.status, STORE_BAD_LOGIN);
+    ck_assert_int_eq(wrong.display, 0);
+    /* refused: no such account, not a choice */
+    ck_assert_int_eq(do_set_display(st, b.id + 100, 4), STORE_NOT_FOUND);
+    ck_assert_int_eq(do_set_display(st, 0, 4), STORE_INVALID);
+    ck_assert_int_eq(do_set_display(st, a.id, 16), STORE_INVALID);
+    ck_assert_int_eq(do_set_display(st, a.id, -1), STORE_INVALID);
+    ck_assert_int_eq(do_set_display(st, a.id, 0), STORE_OK);
+    ck_assert_int_eq(do_account(st, 0, "Alice", "secret1").display, 0);
+    ck_assert_int_eq(do_set_display(st, b.id, 6), STORE_OK);
+    store_close(st);
+    /* kept across a restart, in the column */
+    ck_assert_int_eq(sw_int("SELECT display FROM accounts WHERE name = 'Bob'"),
+                     6);
+    st = open_fast();
+    ck_assert_int_eq(do_account(st, 0, "Bob", "secret2").display, 6);
+    store_close(st);
+}
+END_TEST
+
 /* The default cost is Argon2id at libsodium's INTERACTIVE limits. */
 START_TEST(default_cost_is_interactive)
 {
@@ -830,6 +888,7 @@ static Suite *make_suite(void)
         tcase_add_test(tc, other_application_refused);
     }
     tcase_add_test(tc, register_and_login);
+    tcase_add_test(tc, display_choice_kept);
     tcase_add_test(tc, default_cost_is_interactive);
     tcase_add_test(tc, unknown_name_takes_as_long);
     tcase_add_test(tc, failures_slow_down);

@@ -40,7 +40,7 @@ static void on_account(void *ctx, const store_account_t *r)
 
 static int64_t make_account(store_t *st, const char *name)
 {
-    store_account_t a = { -1, 0, "" };
+    store_account_t a = { .status = -1 };
     ck_assert_int_eq(store_register(st, name, "password1", on_account, &a), 0);
     uv_run(&loop, UV_RUN_DEFAULT);
     ck_assert_int_eq(a.status, STORE_OK);
@@ -189,6 +189,11 @@ START_TEST(cancel_drops_answer)
 }
 END_TEST
 
+static void on_done(void *ctx, int status)
+{
+    *(int *)ctx = status;
+}
+
 START_TEST(lookup_by_name_and_fingerprint)
 {
     store_t *st = store_fixture_open(&fast);
@@ -204,6 +209,15 @@ START_TEST(lookup_by_name_and_fingerprint)
     ck_assert_int_eq(a.id, erin);
     ck_assert_str_eq(a.name, "Erin");
     ck_assert_str_eq(key, KEY(1));
+    ck_assert_int_eq(a.display, 0);
+    /* with the account's display choice, as a password login has it */
+    int kept = -1;
+    ck_assert_int_eq(store_set_display(st, erin, 9, on_done, &kept), 0);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(kept, STORE_OK);
+    ck_assert_int_eq(store_key_account(st, "ERIN", FP(1), 5000, &a, NULL, 0),
+                     STORE_OK);
+    ck_assert_int_eq(a.display, 9);
     /* another account's key, an unknown name, a malformed one */
     ck_assert_int_eq(store_key_account(st, "erin", FP(2), 5000, &a, NULL, 0),
                      STORE_NOT_FOUND);
