@@ -39,14 +39,21 @@ static void drop_watch(lobby_t *l)
     l->nwatch = 0;
 }
 
+void lobby_input_drop(lobby_t *l)
+{
+    if (!l->in)
+        return;
+    wipe(l->in, sizeof *l->in);
+    free(l->in);
+    l->in = NULL;
+}
+
 void lobby_free(lobby_t *l)
 {
     drop_scores(l);
     drop_watch(l);
     lobby_keys_drop(l);
-    wipe(l->pass, sizeof l->pass);
-    wipe(l->pass_new, sizeof l->pass_new);
-    wipe(l->line, sizeof l->line);
+    lobby_input_drop(l);
 }
 
 void lobby_note(lobby_t *l, int kind, const char *fmt, ...)
@@ -76,11 +83,36 @@ int lobby_typing(const lobby_t *l)
            is_password_page(l->page) || l->page == LOBBY_KEY_ADD;
 }
 
-/* Goes to a page with an empty input line. */
+const char *lobby_line(const lobby_t *l)
+{
+    return l->in ? l->in->line : "";
+}
+
+int lobby_line_len(const lobby_t *l)
+{
+    return l->in ? l->in->len : 0;
+}
+
+/* Goes to a page with an empty input line. A prompt gets the input it
+ * types into (a prompt that cannot have one is not shown: the menu says
+ * why); the store's wait keeps what was typed for it; any other page
+ * drops it. */
 static void go(lobby_t *l, int page)
 {
-    wipe(l->line, sizeof l->line);
-    l->len = 0;
+    int prompt = (page >= LOBBY_GUEST_NAME && page <= LOBBY_REG_PASS2) ||
+                 is_password_page(page);
+    if (prompt && !l->in && !(l->in = calloc(1, sizeof *l->in))) {
+        lobby_note(l, LOBBY_NOTE_BAD, "The server is short of memory: "
+                   "please try again.");
+        page = LOBBY_MENU;
+        prompt = 0;
+    }
+    if (!prompt && page != LOBBY_BUSY)
+        lobby_input_drop(l);
+    if (l->in) {
+        wipe(l->in->line, sizeof l->in->line);
+        l->in->len = 0;
+    }
     l->page = (uint8_t)page;
     if (page != LOBBY_WATCH)
         drop_watch(l);
@@ -99,18 +131,20 @@ static int busy(lobby_t *l, int back, int action)
 
 const char *lobby_take_password(const lobby_t *l)
 {
-    return l->pass;
+    return l->in ? l->in->pass : "";
 }
 
 void lobby_wipe_password(lobby_t *l)
 {
-    wipe(l->pass, sizeof l->pass);
-    wipe(l->pass_new, sizeof l->pass_new);
+    if (!l->in)
+        return;
+    wipe(l->in->pass, sizeof l->in->pass);
+    wipe(l->in->pass_new, sizeof l->in->pass_new);
 }
 
 const char *lobby_take_new_password(const lobby_t *l)
 {
-    return l->pass_new;
+    return l->in ? l->in->pass_new : "";
 }
 
 int lobby_password_changed(lobby_t *l, int status)
@@ -154,6 +188,9 @@ const char *lobby_player_name(const lobby_t *l)
  * says so. */
 static void type_char(lobby_t *l, int key)
 {
+    lobby_input_t *in = l->in; /* a prompt has one (go) */
+    if (!in)
+        return;
     char u[4];
     int n;
     if (key < 0x80) {
@@ -177,23 +214,26 @@ static void type_char(lobby_t *l, int key)
     }
     int pass = is_password_page(l->page);
     size_t max = pass ? LOBBY_LINE_MAX : ACCT_NAME_MAX;
-    if (l->len + (size_t)n > max) {
+    if (in->len + (size_t)n > max) {
         lobby_note(l, LOBBY_NOTE_BAD, "%s", pass
                    ? "A password has at most 128 bytes."
                    : "A name has at most 20 characters.");
         return;
     }
-    memcpy(l->line + l->len, u, (size_t)n);
-    l->len = (uint16_t)(l->len + n);
-    l->line[l->len] = '\0';
+    memcpy(in->line + in->len, u, (size_t)n);
+    in->len = (uint16_t)(in->len + n);
+    in->line[in->len] = '\0';
 }
 
 /* Backspace: removes the last character (a whole UTF-8 sequence). */
 static void erase_char(lobby_t *l)
 {
-    while (l->len > 0) {
-        unsigned char c = (unsigned char)l->line[--l->len];
-        l->line[l->len] = '\0';
+    lobby_input_t *in = l->in;
+    if (!in)
+        return;
+    while (in->len > 0) {
+        unsigned char c = (unsigned char)in->line[--in->len];
+        in->line[in->len] = '\0';
         if ((c & 0xc0) != 0x80)
             break;
     }
@@ -202,21 +242,25 @@ static void erase_char(lobby_t *l)
 /* A name typed at a name prompt: checked, kept in l->name. */
 static int accept_name(lobby_t *l)
 {
+    lobby_input_t *in = l->in; /* there: submit checked */
     char why[96];
-    if (!acct_name_valid(l->line, why, sizeof why)) {
+    if (!acct_name_valid(in->line, why, sizeof why)) {
         lobby_note(l, LOBBY_NOTE_BAD, "%s", why);
         go(l, l->page); /* type it again */
         return 0;
     }
     /* Valid means at most ACCT_NAME_MAX bytes: it fits. */
-    memcpy(l->name, l->line, (size_t)l->len + 1);
+    memcpy(l->name, in->line, (size_t)in->len + 1);
     return 1;
 }
 
 /* Enter at a prompt. */
 static int submit(lobby_t *l)
 {
+    lobby_input_t *in = l->in;
     char why[96];
+    if (!in)
+        return LOBBY_DO_NOTHING;
     switch (l->page) {
     case LOBBY_GUEST_NAME:
         if (!accept_name(l))
@@ -227,40 +271,40 @@ static int submit(lobby_t *l)
             go(l, LOBBY_LOGIN_PASS);
         return LOBBY_DO_NOTHING;
     case LOBBY_LOGIN_PASS:
-        memcpy(l->pass, l->line, sizeof l->pass);
+        memcpy(in->pass, in->line, sizeof in->pass);
         return busy(l, LOBBY_LOGIN_NAME, LOBBY_DO_LOGIN);
     case LOBBY_REG_NAME:
         if (accept_name(l))
             go(l, LOBBY_REG_PASS);
         return LOBBY_DO_NOTHING;
     case LOBBY_REG_PASS:
-        if (!acct_password_valid(l->line, why, sizeof why)) {
+        if (!acct_password_valid(in->line, why, sizeof why)) {
             lobby_note(l, LOBBY_NOTE_BAD, "%s", why);
             go(l, LOBBY_REG_PASS);
             return LOBBY_DO_NOTHING;
         }
-        memcpy(l->pass, l->line, sizeof l->pass);
+        memcpy(in->pass, in->line, sizeof in->pass);
         lobby_note(l, LOBBY_NOTE_INFO, "Type the same password again.");
         go(l, LOBBY_REG_PASS2);
         return LOBBY_DO_NOTHING;
     case LOBBY_PW_OLD:
-        memcpy(l->pass, l->line, sizeof l->pass);
+        memcpy(in->pass, in->line, sizeof in->pass);
         lobby_note(l, LOBBY_NOTE_INFO, "Type the new password.");
         go(l, LOBBY_PW_NEW);
         return LOBBY_DO_NOTHING;
     case LOBBY_PW_NEW:
-        if (!acct_password_valid(l->line, why, sizeof why)) {
+        if (!acct_password_valid(in->line, why, sizeof why)) {
             lobby_note(l, LOBBY_NOTE_BAD, "%s", why);
             go(l, LOBBY_PW_NEW);
             return LOBBY_DO_NOTHING;
         }
-        memcpy(l->pass_new, l->line, sizeof l->pass_new);
+        memcpy(in->pass_new, in->line, sizeof in->pass_new);
         lobby_note(l, LOBBY_NOTE_INFO, "Type the new password again.");
         go(l, LOBBY_PW_NEW2);
         return LOBBY_DO_NOTHING;
     case LOBBY_PW_NEW2:
-        if (strcmp(l->pass_new, l->line) != 0) {
-            wipe(l->pass_new, sizeof l->pass_new);
+        if (strcmp(in->pass_new, in->line) != 0) {
+            wipe(in->pass_new, sizeof in->pass_new);
             lobby_note(l, LOBBY_NOTE_BAD,
                        "The new passwords differ. Type the new one again.");
             go(l, LOBBY_PW_NEW);
@@ -269,7 +313,7 @@ static int submit(lobby_t *l)
         l->note[0] = '\0';
         return busy(l, LOBBY_MENU, LOBBY_DO_CHANGE_PASSWORD);
     case LOBBY_REG_PASS2:
-        if (strcmp(l->pass, l->line) != 0) {
+        if (strcmp(in->pass, in->line) != 0) {
             lobby_wipe_password(l);
             lobby_note(l, LOBBY_NOTE_BAD,
                        "The passwords differ. Choose a password again.");
@@ -298,8 +342,10 @@ static int menu_key(lobby_t *l, int key)
                    "register to keep your name.");
         go(l, LOBBY_GUEST_NAME);
         /* Offer a name: Enter plays at once. */
-        l->len = (uint16_t)strlen(l->suggest);
-        memcpy(l->line, l->suggest, (size_t)l->len + 1);
+        if (l->in) {
+            l->in->len = (uint16_t)strlen(l->suggest);
+            memcpy(l->in->line, l->suggest, (size_t)l->in->len + 1);
+        }
         return LOBBY_DO_NOTHING;
     case 's':
     case 'S':

@@ -86,16 +86,25 @@ typedef struct lobby_keys lobby_keys_t;
 /* Kinds of the one-line notice under the menu. */
 enum { LOBBY_NOTE_INFO = 0, LOBBY_NOTE_GOOD, LOBBY_NOTE_BAD };
 
+/* What is typed at a prompt and the passwords awaiting the store: held
+ * only while a prompt or its store request lasts (lobby_t.in), so a
+ * session in a game or at the menu does not carry them. */
+typedef struct lobby_input {
+    char line[LOBBY_LINE_MAX + 1];   /* what is being typed */
+    uint16_t len;
+    char pass[LOBBY_LINE_MAX + 1];   /* a password awaiting the store */
+    char pass_new[LOBBY_LINE_MAX + 1]; /* a new password awaiting it */
+} lobby_input_t;
+
 typedef struct lobby {
     uint8_t page;                    /* enum lobby_page */
     uint8_t back;                    /* the page LOBBY_BUSY returns to */
     uint8_t note_kind;
     uint8_t failures;                /* failed logins on this connection */
-    char line[LOBBY_LINE_MAX + 1];   /* what is being typed */
-    uint16_t len;
+    lobby_input_t *in;               /* while typing or awaiting the store
+                                        with what was typed; owned (wiped
+                                        and freed after) */
     char name[ACCT_NAME_MAX + 1];    /* the name typed at the last name prompt */
-    char pass[LOBBY_LINE_MAX + 1];   /* a password awaiting the store */
-    char pass_new[LOBBY_LINE_MAX + 1]; /* a new password awaiting it */
     char account[ACCT_NAME_MAX + 1]; /* logged in as; "" for none */
     int64_t account_id;
     char guest[ACCT_NAME_MAX + 1];   /* the guest name once accepted */
@@ -182,6 +191,14 @@ int lobby_in_password(const lobby_t *l);
 
 /* 1 while any prompt is shown (a name or a password being typed). */
 int lobby_typing(const lobby_t *l);
+
+/* What is typed at the prompt now ("" with none), and its length. */
+const char *lobby_line(const lobby_t *l);
+int lobby_line_len(const lobby_t *l);
+
+/* Wipes and frees what was typed and any password awaiting the store
+ * (lobby_keys.c, leaving its pages for the menu). */
+void lobby_input_drop(lobby_t *l);
 
 /* Sets the notice line (printf-style). */
 void lobby_note(lobby_t *l, int kind, const char *fmt, ...)

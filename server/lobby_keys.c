@@ -161,8 +161,7 @@ void lobby_keys_done(lobby_t *l, const store_keys_t *k)
     if (page == LOBBY_MENU) {
         lobby_keys_drop(l);
         l->page = LOBBY_MENU;
-        l->len = 0;
-        l->line[0] = '\0';
+        lobby_input_drop(l);
         return;
     }
     show(l, page);

@@ -107,13 +107,15 @@ static void draw_prompt(const lobby_t *l, screen_t *s)
     x += screen_puts(s, x, y + 2, label, COL_WHITE, COL_DEFAULT, 0);
     if (lobby_in_password(l)) {
         /* One star per character, never the characters. */
+        const char *line = lobby_line(l);
         int n = 0;
-        for (int i = 0; i < l->len; i++)
-            n += ((unsigned char)l->line[i] & 0xc0) != 0x80;
+        for (int i = 0; i < lobby_line_len(l); i++)
+            n += ((unsigned char)line[i] & 0xc0) != 0x80;
         for (int i = 0; i < n; i++)
             screen_put(s, x++, y + 2, '*', COL_BWHITE, COL_DEFAULT, 0);
     } else {
-        x += screen_puts(s, x, y + 2, l->line, COL_BWHITE, COL_DEFAULT, 0);
+        x += screen_puts(s, x, y + 2, lobby_line(l), COL_BWHITE, COL_DEFAULT,
+                         0);
     }
     screen_put(s, x, y + 2, ' ', COL_DEFAULT, COL_DEFAULT, ATTR_REVERSE);
     const char *hint = lobby_in_password(l)

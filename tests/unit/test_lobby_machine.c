@@ -30,6 +30,20 @@ static int zeroed(const void *p, size_t n)
     return 1;
 }
 
+/* No password is held: the input is gone, or (while the store's wait
+ * keeps it) its passwords are wiped. */
+static int pass_wiped(const lobby_t *l)
+{
+    return !l->in || (zeroed(l->in->pass, sizeof l->in->pass) &&
+                      zeroed(l->in->pass_new, sizeof l->in->pass_new));
+}
+
+/* What was typed is wiped, or gone with the input. */
+static int line_wiped(const lobby_t *l)
+{
+    return !l->in || zeroed(l->in->line, sizeof l->in->line);
+}
+
 /* Row y of the lobby drawn at 80x24, as ASCII ('?' for any other
  * character), trailing blanks cut. */
 static void row(const lobby_t *l, int y, char *out)
@@ -110,7 +124,7 @@ START_TEST(guest_plays_under_the_offered_name)
     lobby_init(&l, "guest7");
     ck_assert_int_eq(lobby_key(&l, 'p'), LOBBY_DO_NOTHING);
     ck_assert_int_eq(l.page, LOBBY_GUEST_NAME);
-    ck_assert_str_eq(l.line, "guest7");
+    ck_assert_str_eq(lobby_line(&l), "guest7");
     ck_assert_str_eq(l.note, "A guest's game ends with the connection; "
                              "register to keep your name.");
     ck_assert(shows(&l, "Name: guest7"));
@@ -145,8 +159,8 @@ START_TEST(guest_name_of_an_account_is_refused)
     lobby_init(&l, "guest7");
     lobby_key(&l, 'p');
     lobby_key(&l, 0x15); /* Ctrl-U clears the offered name */
-    ck_assert_str_eq(l.line, "");
-    ck_assert_int_eq(l.len, 0);
+    ck_assert_str_eq(lobby_line(&l), "");
+    ck_assert_int_eq(lobby_line_len(&l), 0);
     type(&l, "Alice");
     ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHECK_GUEST);
     ck_assert_int_eq(lobby_guest_checked(&l, STORE_OK, 1), LOBBY_DO_NOTHING);
@@ -184,23 +198,23 @@ START_TEST(name_prompt_rules)
     ck_assert_int_eq(l.page, LOBBY_LOGIN_NAME);
     ck_assert_int_eq(l.note_kind, LOBBY_NOTE_BAD);
     ck_assert(l.note[0] != '\0');
-    ck_assert_str_eq(l.line, "");
+    ck_assert_str_eq(lobby_line(&l), "");
     /* A character outside the rules is typed, and refused at Enter with
      * the rule: never dropped in silence. */
     lobby_key(&l, 0xe9); /* e acute */
-    ck_assert_int_eq(l.len, 2);
+    ck_assert_int_eq(lobby_line_len(&l), 2);
     type(&l, "ric");
     ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
     ck_assert_int_eq(l.page, LOBBY_LOGIN_NAME);
     ck_assert_str_eq(l.note, "A name may use only letters, digits, _ and -.");
-    ck_assert_str_eq(l.line, "");
+    ck_assert_str_eq(lobby_line(&l), "");
     /* At most ACCT_NAME_MAX characters: the next one says so. */
     type(&l, "abcdefghijklmnopqrstuvwxyz");
-    ck_assert_int_eq(l.len, ACCT_NAME_MAX);
-    ck_assert_str_eq(l.line, "abcdefghijklmnopqrst");
+    ck_assert_int_eq(lobby_line_len(&l), ACCT_NAME_MAX);
+    ck_assert_str_eq(lobby_line(&l), "abcdefghijklmnopqrst");
     ck_assert_str_eq(l.note, "A name has at most 20 characters.");
     lobby_key(&l, KEY_BACKSPACE);
-    ck_assert_str_eq(l.line, "abcdefghijklmnopqrs");
+    ck_assert_str_eq(lobby_line(&l), "abcdefghijklmnopqrs");
     /* Special keys type nothing; a control character types nothing and
      * shows the rule. */
     l.note[0] = '\0';
@@ -209,12 +223,12 @@ START_TEST(name_prompt_rules)
     lobby_key(&l, 0x01);
     ck_assert_str_eq(l.note, "A name may use only letters, digits, _ and -.");
     lobby_key(&l, 0x85);
-    ck_assert_str_eq(l.line, "abcdefghijklmnopqrs");
+    ck_assert_str_eq(lobby_line(&l), "abcdefghijklmnopqrs");
     /* Esc: back to the menu, the line and the notice gone. */
     lobby_key(&l, KEY_ESC);
     ck_assert_int_eq(l.page, LOBBY_MENU);
     ck_assert_str_eq(l.note, "");
-    ck_assert(zeroed(l.line, sizeof l.line));
+    ck_assert_ptr_null(l.in); /* nothing typed is held at the menu */
     lobby_free(&l);
 }
 END_TEST
@@ -231,18 +245,18 @@ START_TEST(password_prompt_rules)
     ck_assert_int_eq(l.page, LOBBY_REG_PASS);
     lobby_key(&l, 0x20ac); /* euro sign: 3 bytes */
     lobby_key(&l, 0x1f600); /* an emoji: 4 bytes */
-    ck_assert_int_eq(l.len, 7);
+    ck_assert_int_eq(lobby_line_len(&l), 7);
     for (int i = 0; i < 121; i++)
         lobby_key(&l, 'x');
-    ck_assert_int_eq(l.len, 128);
+    ck_assert_int_eq(lobby_line_len(&l), 128);
     ck_assert_str_eq(l.note, "");
     lobby_key(&l, 'x'); /* the 129th byte */
-    ck_assert_int_eq(l.len, 128);
+    ck_assert_int_eq(lobby_line_len(&l), 128);
     ck_assert_str_eq(l.note, "A password has at most 128 bytes.");
     l.note[0] = '\0';
     lobby_key(&l, 0x07);
     ck_assert_str_eq(l.note, "A password may not hold control characters.");
-    ck_assert_int_eq(l.len, 128);
+    ck_assert_int_eq(lobby_line_len(&l), 128);
     lobby_free(&l);
 }
 END_TEST
@@ -285,10 +299,11 @@ START_TEST(change_password)
     ck_assert_str_eq(lobby_take_password(&l), "oldpass1");
     ck_assert_str_eq(lobby_take_new_password(&l), "newpass1");
     lobby_wipe_password(&l);
-    ck_assert(zeroed(l.pass, sizeof l.pass));
-    ck_assert(zeroed(l.pass_new, sizeof l.pass_new));
+    ck_assert_ptr_nonnull(l.in); /* the store's wait keeps it, wiped */
+    ck_assert(pass_wiped(&l));
     ck_assert_int_eq(lobby_password_changed(&l, STORE_OK), LOBBY_DO_NOTHING);
     ck_assert_int_eq(l.page, LOBBY_MENU);
+    ck_assert_ptr_null(l.in);
     ck_assert_str_eq(l.note, "Your password is changed.");
     /* A wrong present password counts as a failed login. */
     for (int i = 0; i < ACCT_LOGIN_TRIES; i++) {
@@ -326,10 +341,10 @@ START_TEST(login_wipes_the_password)
 
     ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_LOGIN);
     ck_assert_int_eq(l.page, LOBBY_BUSY);
-    ck_assert(zeroed(l.line, sizeof l.line));
+    ck_assert(line_wiped(&l));
     ck_assert_str_eq(lobby_take_password(&l), "hunter22");
     lobby_wipe_password(&l);
-    ck_assert(zeroed(l.pass, sizeof l.pass));
+    ck_assert(pass_wiped(&l));
 
     store_account_t a = account(STORE_OK, 42, "Alice");
     ck_assert_int_eq(lobby_account_done(&l, &a), LOBBY_DO_NOTHING);
@@ -361,7 +376,7 @@ START_TEST(answer_wipes_the_password_the_session_kept)
     lobby_key(&l, KEY_ENTER);
     store_account_t a = account(STORE_BAD_LOGIN, 0, "");
     lobby_account_done(&l, &a);
-    ck_assert(zeroed(l.pass, sizeof l.pass));
+    ck_assert(pass_wiped(&l));
     lobby_free(&l);
 }
 END_TEST
@@ -436,25 +451,25 @@ START_TEST(register_asks_twice)
     ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
     ck_assert_int_eq(l.page, LOBBY_REG_PASS);
     ck_assert_int_eq(l.note_kind, LOBBY_NOTE_BAD);
-    ck_assert(zeroed(l.pass, sizeof l.pass));
+    ck_assert(pass_wiped(&l));
     /* Passwords take any printable character; Backspace takes a whole one. */
     type(&l, "secret");
     lobby_key(&l, 0x20ac); /* the euro sign: 3 bytes */
-    ck_assert_int_eq(l.len, 9);
+    ck_assert_int_eq(lobby_line_len(&l), 9);
     lobby_key(&l, KEY_BACKSPACE);
-    ck_assert_str_eq(l.line, "secret");
+    ck_assert_str_eq(lobby_line(&l), "secret");
     lobby_key(&l, 0x20ac);
     ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
     ck_assert_int_eq(l.page, LOBBY_REG_PASS2);
     ck_assert_str_eq(l.note, "Type the same password again.");
     ck_assert(shows(&l, "Again:"));
-    ck_assert_str_eq(l.line, "");
+    ck_assert_str_eq(lobby_line(&l), "");
     /* A different second password: both forgotten, choose again. */
     type(&l, "secret!");
     ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
     ck_assert_int_eq(l.page, LOBBY_REG_PASS);
     ck_assert_str_eq(l.note, "The passwords differ. Choose a password again.");
-    ck_assert(zeroed(l.pass, sizeof l.pass));
+    ck_assert(pass_wiped(&l));
     /* The same twice: the store is asked. */
     type(&l, "secret1");
     lobby_key(&l, KEY_ENTER);
@@ -469,7 +484,7 @@ START_TEST(register_asks_twice)
     ck_assert_int_eq(lobby_account_done(&l, &taken), LOBBY_DO_NOTHING);
     ck_assert_int_eq(l.page, LOBBY_REG_NAME);
     ck_assert_str_eq(l.note, "That name is taken. Choose another.");
-    ck_assert(zeroed(l.pass, sizeof l.pass));
+    ck_assert(pass_wiped(&l));
 
     type(&l, "bobby");
     lobby_key(&l, KEY_ENTER);
@@ -496,12 +511,11 @@ START_TEST(esc_at_a_password_wipes_it)
     lobby_key(&l, KEY_ENTER);
     type(&l, "secret1");
     lobby_key(&l, KEY_ENTER); /* kept for the second prompt */
-    ck_assert_str_eq(l.pass, "secret1");
+    ck_assert_str_eq(lobby_take_password(&l), "secret1");
     type(&l, "secr");
     ck_assert_int_eq(lobby_key(&l, KEY_CTRL_C), LOBBY_DO_NOTHING);
     ck_assert_int_eq(l.page, LOBBY_MENU);
-    ck_assert(zeroed(l.pass, sizeof l.pass));
-    ck_assert(zeroed(l.line, sizeof l.line));
+    ck_assert_ptr_null(l.in); /* wiped and freed */
     ck_assert_str_eq(l.note, "");
     lobby_free(&l);
 }
