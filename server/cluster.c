@@ -36,6 +36,8 @@
 #define RETRY_MS 2000
 /* Messages waiting for the thread. */
 #define INBOUND_MAX 100000
+/* Conversations with other hosts at once. */
+#define CONV_MAX 4096
 
 /* --- the connection ------------------------------------------------------ */
 
@@ -92,6 +94,11 @@ void cluster_notifyf(cluster_t *c, const char *chan, const char *fmt, ...)
         cluster_notify(c, chan, p);
 }
 
+int cluster_connected(const cluster_t *c)
+{
+    return c->pg != NULL;
+}
+
 static void db_connect(cluster_t *c)
 {
     /* A database that stops answering must not hold the thread: the
@@ -146,6 +153,21 @@ uint64_t cluster_new_id(cluster_t *c)
 uint64_t cluster_new_conv_id(cluster_t *c)
 {
     return ++c->next_wid;
+}
+
+int cluster_conv_room(const cluster_t *c)
+{
+    return c->nconv < CONV_MAX;
+}
+
+void cluster_conv_opened(cluster_t *c)
+{
+    c->nconv++;
+}
+
+void cluster_conv_closed(cluster_t *c)
+{
+    c->nconv--;
 }
 
 static void handle(cluster_t *c, smsg_t *m);

@@ -41,11 +41,9 @@
 #define LOOK_MS 50
 /* Games of other hosts the lobby can list. */
 #define VIEW_MAX 64
-/* Conversations at once (watches, feeds, asks and gives together). */
-#define CONV_MAX 4096
 
 struct cluster {
-    /* cluster.c */
+    /* cluster.c; h and chan are set at the start and read by every part */
     host_t *h;
     char url[1024];
     char chan[CLUSTER_CHAN_MAX + 1]; /* this host's channel and name */
@@ -62,7 +60,7 @@ struct cluster {
     int said_down;
     uint64_t beat_at, retry_at;
     uint64_t next_id, next_wid;
-    int nconv;                  /* every part counts its conversations in */
+    int nconv;                  /* conversations at once (cluster_conv_*) */
     cluster_note_t note;        /* scratch for a parsed payload */
     /* cluster_presence.c; the lobby reads under vmu */
     pthread_mutex_t vmu;
@@ -106,6 +104,16 @@ void cluster_notify(cluster_t *c, const char *chan, const char *payload);
 /* The same, formatted; a payload too long for a notification is dropped. */
 void cluster_notifyf(cluster_t *c, const char *chan, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Whether the thread has its connection (other hosts can be talked to). */
+int cluster_connected(const cluster_t *c);
+
+/* Conversations with other hosts (watches, feeds, asks and gives
+ * together) are bounded: whether another may start; and each part says
+ * when one of its own starts and ends. */
+int cluster_conv_room(const cluster_t *c);
+void cluster_conv_opened(cluster_t *c);
+void cluster_conv_closed(cluster_t *c);
 
 /* A new remote id (cluster_is_id) for something on another host. */
 uint64_t cluster_new_id(cluster_t *c);

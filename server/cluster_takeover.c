@@ -53,12 +53,12 @@ static void ask_done(cluster_t *c, ask_t *a)
             break;
         }
     free(a);
-    c->nconv--;
+    cluster_conv_closed(c);
 }
 
 void cluster_ask_start(cluster_t *c, uint64_t session, int64_t account)
 {
-    ask_t *a = c->pg && account > 0 && c->nconv < CONV_MAX
+    ask_t *a = cluster_connected(c) && account > 0 && cluster_conv_room(c)
         ? calloc(1, sizeof *a) : NULL;
     if (!a) {
         cluster_postf(c, MSG_TAKEOVER_DONE, CLUSTER_TAKEOVER_ID, session, 0,
@@ -73,7 +73,7 @@ void cluster_ask_start(cluster_t *c, uint64_t session, int64_t account)
     a->deadline = cluster_now_ms() + ANSWER_MS;
     a->next = c->asks;
     c->asks = a;
-    c->nconv++;
+    cluster_conv_opened(c);
     char acct[24];
     snprintf(acct, sizeof acct, "%lld", (long long)account);
     const char *v[2] = { acct, c->chan };
@@ -162,7 +162,7 @@ static void give_free(cluster_t *c, give_t *g)
             break;
         }
     free(g);
-    c->nconv--;
+    cluster_conv_closed(c);
 }
 
 void cluster_give_start(cluster_t *c, const cluster_note_t *n)
@@ -182,7 +182,7 @@ void cluster_give_start(cluster_t *c, const cluster_note_t *n)
     g->deadline = cluster_now_ms() + ANSWER_MS;
     g->next = c->gives;
     c->gives = g;
-    c->nconv++;
+    cluster_conv_opened(c);
     log_info("cluster: account %lld logged in on %s: this host lets go of "
              "its %d session%s", (long long)n->account, n->chan, k,
              k == 1 ? "" : "s");
@@ -260,7 +260,7 @@ void cluster_takeover_down(cluster_t *c)
         give_t *g = c->gives;
         c->gives = g->next;
         free(g);
-        c->nconv--;
+        cluster_conv_closed(c);
     }
 }
 

@@ -123,7 +123,7 @@ static void watch_free(cluster_t *c, watch_t *w)
         }
     free(w->pending);
     free(w);
-    c->nconv--;
+    cluster_conv_closed(c);
 }
 
 /* The player's host is told watch w is left. */
@@ -146,7 +146,7 @@ static void watch_end(cluster_t *c, watch_t *w, const char *why, int tell_host)
 
 static void watch_join(cluster_t *c, uint64_t watcher, rgame_t *g)
 {
-    if (!c->pg || c->nconv >= CONV_MAX) {
+    if (!cluster_connected(c) || !cluster_conv_room(c)) {
         cluster_postf(c, MSG_WATCH_REFUSED, g->id, watcher, 0, NULL,
                       "Other hosts are unavailable now.");
         return;
@@ -165,7 +165,7 @@ static void watch_join(cluster_t *c, uint64_t watcher, rgame_t *g)
     w->deadline = cluster_now_ms() + ANSWER_MS;
     w->next = c->watches;
     c->watches = w;
-    c->nconv++;
+    cluster_conv_opened(c);
     cluster_notifyf(c, w->chan, "J %llu %s %llu", (unsigned long long)w->wid,
                     c->chan, (unsigned long long)g->sess);
 }
@@ -312,7 +312,7 @@ static void feed_free(cluster_t *c, feed_t *f)
             break;
         }
     free(f);
-    c->nconv--;
+    cluster_conv_closed(c);
 }
 
 /* Feed f ends from the other side: the player's session stops feeding it. */
@@ -359,7 +359,7 @@ static void feed_join(cluster_t *c, const cluster_note_t *n)
         why = "That game is over.";
     else if (e.account_id <= 0)
         why = "A guest's game can be watched only on its own host.";
-    else if (c->nconv >= CONV_MAX)
+    else if (!cluster_conv_room(c))
         why = "Too many games are watched across hosts now.";
     feed_t *f = why ? NULL : calloc(1, sizeof *f);
     if (!why && !f)
@@ -376,7 +376,7 @@ static void feed_join(cluster_t *c, const cluster_note_t *n)
     memcpy(f->chan, n->chan, sizeof f->chan);
     f->next = c->feeds;
     c->feeds = f;
-    c->nconv++;
+    cluster_conv_opened(c);
     log_info("cluster: %s watches session %llu (%s)", f->chan,
              (unsigned long long)f->sess, e.game.name);
     cluster_postf(c, MSG_WATCH_JOIN, f->id, f->sess, 0, NULL, NULL);
