@@ -25,7 +25,7 @@
  * If the database goes away, the thread says so once, shows other hosts
  * as unavailable (cluster_counts: up 0), ends the conversations with them
  * and connects again every two seconds; the host's own games go on.
- * docs/hosting.md, "Several hosts". */
+ * docs/hosting.md, "Several hosts behind a balancer". */
 #ifndef ROGUE_CLUSTER_H
 #define ROGUE_CLUSTER_H
 

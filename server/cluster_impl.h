@@ -1,0 +1,245 @@
+/* cluster_impl.h - inside the cluster thread (cluster.h), shared by its
+ * parts; nothing outside server/cluster*.c includes this:
+ *
+ *   cluster.c           the thread, its connection, the remote ids and
+ *                       posting, what arrives (dispatch), the timers, the
+ *                       loops' side of cluster.h;
+ *   cluster_presence.c  the heartbeat: this host's presence rows, the other
+ *                       hosts' rows and what the lobby reads of them;
+ *   cluster_watch.c     watching across hosts, both sides: a watcher here
+ *                       of another host's game, a game here watched from
+ *                       another host;
+ *   cluster_progress.c  loading an account's game in progress from the
+ *                       database, for a watcher here;
+ *   cluster_takeover.c  taking an account's game over from another host,
+ *                       and handing this host's game over.
+ *
+ * Every part runs on the cluster thread only, except cluster.c's loops'
+ * side (under mu) and the lobby's reads (under vmu). Each part keeps its
+ * conversations in lists of its own (their entries are its business: the
+ * struct names them only) and the others ask it through the functions
+ * below. docs/architecture.md, "Hosts that share players";
+ * docs/hosting.md, "What the hosts share, and how". */
+#ifndef ROGUE_CLUSTER_IMPL_H
+#define ROGUE_CLUSTER_IMPL_H
+
+#include <libpq-fe.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "cluster.h"
+#include "cluster_proto.h"
+#include "host.h"
+#include "msg.h"
+
+/* How long a host's answer (to a watch or a takeover) may take. */
+#define ANSWER_MS 3000
+/* How long the database may take to have the keys a host flushed. */
+#define FLUSHED_MS 5000
+/* Between two looks at the database while waiting for those keys. */
+#define LOOK_MS 50
+/* Games of other hosts the lobby can list. */
+#define VIEW_MAX 64
+
+struct cluster {
+    /* cluster.c; h and chan are set at the start and read by every part */
+    host_t *h;
+    char url[1024];
+    char chan[CLUSTER_CHAN_MAX + 1]; /* this host's channel and name */
+    uv_thread_t thread;
+    int efd;
+    /* from the loops */
+    pthread_mutex_t mu;
+    msgq_t in;
+    int stop, stopped;
+    /* the thread's own */
+    PGconn *pg;
+    int broken;                 /* the connection failed: torn down next */
+    unsigned long queried, drained; /* statements run; as of the last drain */
+    int said_down;
+    uint64_t beat_at, retry_at;
+    uint64_t next_id, next_wid;
+    int nconv;                  /* conversations at once (cluster_conv_*) */
+    cluster_note_t note;        /* scratch for a parsed payload */
+    /* cluster_presence.c; the lobby reads under vmu */
+    pthread_mutex_t vmu;
+    cluster_counts_t counts;
+    uint64_t read_at;           /* when the counts were read */
+    int nview;
+    lobby_game_t view[VIEW_MAX];
+    unsigned beats;
+    char (*alive)[CLUSTER_CHAN_MAX + 1];
+    int nalive;
+    struct pres *sent;          /* the sessions published last, by id */
+    int nsent;
+    /* cluster_watch.c */
+    struct rgame *rgames;
+    struct watch *watches;
+    struct feed *feeds;
+    /* cluster_takeover.c */
+    struct ask *asks;
+    struct give *gives;
+};
+
+static inline uint64_t cluster_now_ms(void)
+{
+    return uv_hrtime() / 1000000u;
+}
+
+/* --- cluster.c: the connection, remote ids, posting ----------------------- */
+
+/* A statement's result, or NULL (logged; a lost connection is torn down
+ * at the top of the thread's loop). binary: the results in binary. */
+PGresult *cluster_query(cluster_t *c, const char *sql, int n,
+                        const char *const *vals, int binary);
+
+/* A statement without rows: 0, or -1 (as cluster_query). */
+int cluster_exec(cluster_t *c, const char *sql, int n,
+                 const char *const *vals);
+
+/* NOTIFYs another host's channel (a payload of cluster_proto.h). */
+void cluster_notify(cluster_t *c, const char *chan, const char *payload);
+
+/* The same, formatted; a payload too long for a notification is dropped. */
+void cluster_notifyf(cluster_t *c, const char *chan, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Whether the thread has its connection (other hosts can be talked to). */
+int cluster_connected(const cluster_t *c);
+
+/* Conversations with other hosts (watches, feeds, asks and gives
+ * together) are bounded: whether another may start; and each part says
+ * when one of its own starts and ends. */
+int cluster_conv_room(const cluster_t *c);
+void cluster_conv_opened(cluster_t *c);
+void cluster_conv_closed(cluster_t *c);
+
+/* A new remote id (cluster_is_id) for something on another host. */
+uint64_t cluster_new_id(cluster_t *c);
+
+/* A new id for a conversation with another host (a watch or an ask), the
+ * one the notifications about it carry. */
+uint64_t cluster_new_conv_id(cluster_t *c);
+
+/* To a session of this host (through its loop's inbox), or to one of our
+ * own remote ids; a message that cannot be delivered is bounced. Takes m
+ * (NULL: nothing). */
+void cluster_post(cluster_t *c, smsg_t *m);
+
+/* Posts a new message (type, from, to, a, game g taken, text); out of
+ * memory, g is freed and nothing is sent. */
+void cluster_postf(cluster_t *c, int type, uint64_t from, uint64_t to,
+                   int64_t a, msg_game_t *g, const char *text);
+
+/* --- cluster_presence.c: the heartbeat ------------------------------------ */
+
+/* Makes the presence tables if no host has: 0, or -1. */
+int cluster_presence_tables(cluster_t *c);
+
+/* On a new connection: this host's rows of logged-in sessions, left from
+ * before, are removed and published again at the next heartbeat. 0, or
+ * -1. */
+int cluster_presence_rejoin(cluster_t *c);
+
+/* Publishes this host's rows and reads the other hosts': the lobby's
+ * view, the remote ids of their games (cluster_rgame_listed), and the
+ * conversations with hosts that are gone ended (cluster_watch_hosts_gone). */
+void cluster_heartbeat(cluster_t *c);
+
+/* Whether host chan was in the other hosts' rows at the last heartbeat. */
+int cluster_host_alive(const cluster_t *c, const char *chan);
+
+/* The database went away: the lobby sees no other host. */
+void cluster_presence_down(cluster_t *c);
+
+/* The thread stops: this host's rows go now rather than in 30 s. */
+void cluster_presence_leave(cluster_t *c);
+
+/* Frees what the heartbeat keeps (after the thread's end). */
+void cluster_presence_free(cluster_t *c);
+
+/* --- cluster_watch.c: watching across hosts ------------------------------- */
+
+/* The remote ids of other hosts' games, as the heartbeat reads their
+ * lists: _unlist before a read, _listed for each game listed (its remote
+ * id, made the first time; 0 when out of memory), _forget after (ids not
+ * listed for a while go). */
+void cluster_rgames_unlist(cluster_t *c);
+uint64_t cluster_rgame_listed(cluster_t *c, const char *chan, uint64_t sess);
+void cluster_rgames_forget(cluster_t *c);
+
+/* A message from a session here to another host's game (a remote id of
+ * cluster_rgame_listed), or any WATCH_JOIN or WATCH_LEAVE to a remote id:
+ * handled, returns 1 (m stays the caller's); else 0. */
+int cluster_to_rgame(cluster_t *c, smsg_t *m);
+
+/* A message from a player here to a watcher on another host: handled,
+ * returns 1 (m stays the caller's); else 0. */
+int cluster_to_feed(cluster_t *c, smsg_t *m);
+
+/* A notification from a player's host to a watcher here (S, K, E, R). */
+void cluster_watch_note(cluster_t *c, const cluster_note_t *n);
+
+/* A notification from a watcher's host to a game here (J, L). */
+void cluster_feed_note(cluster_t *c, const cluster_note_t *n);
+
+/* Sends the keys the feeds gathered. */
+void cluster_feeds_flush(cluster_t *c);
+
+/* Watches whose host does not answer end; loading ones look again. */
+void cluster_watch_timers(cluster_t *c, uint64_t now);
+
+/* Whether a watch waits (the thread then wakes every LOOK_MS). */
+int cluster_watch_waiting(const cluster_t *c);
+
+/* Ends the watches and feeds with hosts not alive (cluster_host_alive). */
+void cluster_watch_hosts_gone(cluster_t *c);
+
+/* The database went away: every watch and feed ends. */
+void cluster_watch_down(cluster_t *c);
+
+/* Frees the watch's lists (after the thread's end). */
+void cluster_watch_free_all(cluster_t *c);
+
+/* --- cluster_progress.c: games in progress -------------------------------- */
+
+/* The account's game in progress, if the database has game `seed` with at
+ * least nbytes key bytes: its first nbytes, as a summary to rebuild.
+ * Returns 1 (*out set), 0 (not there yet), -1 (never: why says). */
+int cluster_load_game(cluster_t *c, int64_t account, uint64_t seed,
+                      int64_t nbytes, msg_game_t **out, const char **why);
+
+/* --- cluster_takeover.c: taking over and handing over --------------------- */
+
+/* A login here (session) asks the hosts that play account to let go; the
+ * session gets its MSG_TAKEOVER_DONE once they have (or did not answer). */
+void cluster_ask_start(cluster_t *c, uint64_t session, int64_t account);
+
+/* A host's answer to our ask (D). */
+void cluster_ask_note(cluster_t *c, const cluster_note_t *n);
+
+/* Another host asks this one to let go of an account's games (T). */
+void cluster_give_start(cluster_t *c, const cluster_note_t *n);
+
+/* A session's answer to a give: handled, returns 1 (m stays the
+ * caller's); else 0. */
+int cluster_to_give(cluster_t *c, smsg_t *m);
+
+/* The watchers of game g (handed to another host) are told it moved;
+ * from: the id they watched it through. */
+void cluster_game_moved(cluster_t *c, uint64_t from, const msg_game_t *g);
+
+/* Asks and gives past their time end; checking ones look again. */
+void cluster_takeover_timers(cluster_t *c, uint64_t now);
+
+/* Whether an ask or a give waits (the thread then wakes every LOOK_MS). */
+int cluster_takeover_waiting(const cluster_t *c);
+
+/* The database went away: every ask is done, every give dropped. */
+void cluster_takeover_down(cluster_t *c);
+
+/* Frees the asks and gives (after the thread's end). */
+void cluster_takeover_free_all(cluster_t *c);
+
+#endif

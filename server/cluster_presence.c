@@ -1,0 +1,309 @@
+/* cluster_presence.c - the cluster thread's heartbeat: once a second this
+ * host's presence rows (rogued_hosts: its counts and the games the lobby
+ * lists; rogued_online: its logged-in accounts, as a difference from what
+ * was sent), the other hosts' rows read back (the lobby's counts and
+ * watch list, which the loops copy under vmu: cluster_counts,
+ * cluster_games), and the conversations with hosts that stopped beating
+ * ended. docs/hosting.md, "What the hosts share, and how" (who is
+ * online, and the games); docs/architecture.md, "Hosts that share
+ * players". */
+#include <libpq-fe.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster_impl.h"
+
+/* A host not seen for this long is gone (its rows are ignored). */
+#define ALIVE_S 5
+/* ... and its rows are removed after this long. */
+#define FORGET_S 30
+/* Games each host publishes. */
+#define LIST_MAX LOBBY_WATCH_MAX
+
+typedef struct pres {           /* a logged-in session, as published */
+    uint64_t sess;
+    int64_t account;
+} pres_t;
+
+/* The presence tables: unlogged (nothing to recover after a crash: every
+ * host publishes itself again within a second), made by whichever host
+ * comes first. */
+static const char tables_sql[] =
+    "CREATE UNLOGGED TABLE IF NOT EXISTS rogued_hosts ("
+    "  host text PRIMARY KEY,"
+    "  seen timestamptz NOT NULL,"
+    "  online integer NOT NULL,"
+    "  games integer NOT NULL,"
+    "  list text NOT NULL);"
+    "CREATE UNLOGGED TABLE IF NOT EXISTS rogued_online ("
+    "  host text NOT NULL,"
+    "  session_id bigint NOT NULL,"
+    "  account_id bigint NOT NULL,"
+    "  PRIMARY KEY (host, session_id));"
+    "CREATE INDEX IF NOT EXISTS rogued_online_account"
+    "  ON rogued_online (account_id)";
+
+int cluster_presence_tables(cluster_t *c)
+{
+    /* Two hosts starting at once may race to make the tables: the loser
+     * finds them made the second time. */
+    if (cluster_exec(c, tables_sql, 0, NULL) != 0 &&
+        cluster_exec(c, tables_sql, 0, NULL) != 0)
+        return -1;
+    return 0;
+}
+
+int cluster_presence_rejoin(cluster_t *c)
+{
+    const char *v[1] = { c->chan };
+    if (cluster_exec(c, "DELETE FROM rogued_online WHERE host = $1", 1,
+                     v) != 0)
+        return -1;
+    free(c->sent);
+    c->sent = NULL;
+    c->nsent = 0;
+    return 0;
+}
+
+/* --- the heartbeat ------------------------------------------------------- */
+
+static int pres_cmp(const void *a, const void *b)
+{
+    const pres_t *x = a, *y = b;
+    return x->sess < y->sess ? -1 : x->sess > y->sess;
+}
+
+/* Appends "v," to a growing "{...}" array literal. */
+static int arr_add(buf_t *b, long long v)
+{
+    char t[24];
+    int n = snprintf(t, sizeof t, "%s%lld", b->len > 1 ? "," : "", v);
+    return buf_append(b, t, (size_t)n);
+}
+
+/* The sessions logged in here, as the difference from what was sent. */
+static int publish_accounts(cluster_t *c)
+{
+    int cap = (int)dir_count(&c->h->dir) + 16;
+    uint64_t *ids = malloc((size_t)cap * sizeof *ids);
+    int64_t *accts = malloc((size_t)cap * sizeof *accts);
+    pres_t *now = malloc((size_t)cap * sizeof *now);
+    buf_t gone, add_s, add_a;
+    buf_init(&gone, 0);
+    buf_init(&add_s, 0);
+    buf_init(&add_a, 0);
+    int rc = -1, n = 0;
+    if (!ids || !accts || !now)
+        goto out;
+    n = dir_accounts(&c->h->dir, ids, accts, cap);
+    for (int i = 0; i < n; i++)
+        now[i] = (pres_t){ ids[i], accts[i] };
+    qsort(now, (size_t)n, sizeof *now, pres_cmp);
+    buf_append(&gone, "{", 1);
+    buf_append(&add_s, "{", 1);
+    buf_append(&add_a, "{", 1);
+    int i = 0, j = 0, ngone = 0, nadd = 0;
+    while (i < c->nsent || j < n) {
+        if (j >= n || (i < c->nsent && c->sent[i].sess < now[j].sess)) {
+            arr_add(&gone, (long long)c->sent[i++].sess);
+            ngone++;
+        } else if (i >= c->nsent || now[j].sess < c->sent[i].sess ||
+                   now[j].account != c->sent[i].account) {
+            if (i < c->nsent && now[j].sess == c->sent[i].sess)
+                i++;
+            arr_add(&add_s, (long long)now[j].sess);
+            arr_add(&add_a, (long long)now[j].account);
+            j++;
+            nadd++;
+        } else {
+            i++;
+            j++;
+        }
+    }
+    if (buf_append(&gone, "}", 2) != 0 || buf_append(&add_s, "}", 2) != 0 ||
+        buf_append(&add_a, "}", 2) != 0)
+        goto out;
+    rc = 0;
+    if (ngone > 0) {
+        const char *v[2] = { c->chan, gone.data };
+        rc = cluster_exec(c, "DELETE FROM rogued_online WHERE host = $1 AND"
+                     " session_id = ANY ($2::bigint[])", 2, v);
+    }
+    if (rc == 0 && nadd > 0) {
+        const char *v[3] = { c->chan, add_s.data, add_a.data };
+        rc = cluster_exec(c, "INSERT INTO rogued_online (host, session_id,"
+                     " account_id) SELECT $1, s, a FROM unnest($2::bigint[],"
+                     " $3::bigint[]) AS t(s, a) ON CONFLICT (host, session_id)"
+                     " DO UPDATE SET account_id = EXCLUDED.account_id", 3, v);
+    }
+    if (rc == 0) {
+        free(c->sent);
+        c->sent = now;
+        c->nsent = n;
+        now = NULL;
+    }
+out:
+    free(ids);
+    free(accts);
+    free(now);
+    buf_free(&gone);
+    buf_free(&add_s);
+    buf_free(&add_a);
+    return rc;
+}
+
+int cluster_host_alive(const cluster_t *c, const char *chan)
+{
+    for (int i = 0; i < c->nalive; i++)
+        if (strcmp(c->alive[i], chan) == 0)
+            return 1;
+    return 0;
+}
+
+/* The other hosts' rows: the lobby's view, the remote ids of their games,
+ * and the conversations with hosts that are gone ended. */
+static void read_hosts(cluster_t *c)
+{
+    const char *v[1] = { c->chan };
+    PGresult *r = cluster_query(c, "SELECT host, online, games, list FROM"
+                                " rogued_hosts WHERE host <> $1 AND seen >"
+                                " now() - interval '5 seconds' ORDER BY host",
+                                1, v, 0);
+    if (!r)
+        return;
+    int rows = PQntuples(r);
+    free(c->alive);
+    c->alive = calloc((size_t)rows + 1, sizeof *c->alive);
+    c->nalive = 0;
+    cluster_counts_t counts = { 1, 0, 0, 0 };
+    lobby_game_t view[VIEW_MAX];
+    int nview = 0;
+    cluster_rgames_unlist(c);
+    for (int i = 0; i < rows && c->alive; i++) {
+        const char *chan = PQgetvalue(r, i, 0);
+        if (!cluster_chan_ok(chan))
+            continue;
+        snprintf(c->alive[c->nalive++], CLUSTER_CHAN_MAX + 1, "%s", chan);
+        counts.hosts++;
+        long on = strtol(PQgetvalue(r, i, 1), NULL, 10);
+        long ga = strtol(PQgetvalue(r, i, 2), NULL, 10);
+        counts.online += on > 0 && on < 10000000 ? (int)on : 0;
+        counts.playing += ga > 0 && ga < 10000000 ? (int)ga : 0;
+        cluster_game_t games[LIST_MAX];
+        int k = cluster_games_parse(PQgetvalue(r, i, 3),
+                                    (size_t)PQgetlength(r, i, 3), games,
+                                    LIST_MAX);
+        for (int j = 0; j < k && nview < VIEW_MAX; j++) {
+            uint64_t id = cluster_rgame_listed(c, chan, games[j].sess);
+            if (!id)
+                continue;
+            lobby_game_t *lg = &view[nview++];
+            memset(lg, 0, sizeof *lg);
+            lg->session_id = id;
+            memcpy(lg->name, games[j].name, sizeof lg->name);
+            lg->depth = games[j].depth;
+            lg->turns = games[j].turns;
+            lg->idle_s = games[j].idle_s;
+            lg->watchers = games[j].watchers;
+        }
+    }
+    PQclear(r);
+    cluster_rgames_forget(c);
+    pthread_mutex_lock(&c->vmu);
+    c->counts = counts;
+    c->read_at = cluster_now_ms();
+    memcpy(c->view, view, (size_t)nview * sizeof *view);
+    c->nview = nview;
+    pthread_mutex_unlock(&c->vmu);
+    /* conversations with hosts that stopped beating */
+    cluster_watch_hosts_gone(c);
+}
+
+void cluster_heartbeat(cluster_t *c)
+{
+    enum { GAMES = LIST_MAX };
+    dir_entry_t games[GAMES];
+    int n = dir_games(&c->h->dir, 0, games, GAMES);
+    char list[GAMES * 128 + 1];
+    size_t len = 0;
+    list[0] = '\0';
+    uint64_t now = cluster_now_ms();
+    for (int i = 0; i < n; i++) {
+        cluster_game_t g;
+        memset(&g, 0, sizeof g);
+        g.sess = games[i].id;
+        g.depth = games[i].game.depth;
+        g.turns = games[i].game.turns;
+        g.watchers = games[i].game.watchers;
+        g.idle_s = now > games[i].game.last_input_ms
+            ? (int)((now - games[i].game.last_input_ms) / 1000) : 0;
+        memcpy(g.name, games[i].game.name, sizeof g.name);
+        cluster_game_format(&g, list, sizeof list, &len);
+    }
+    char online[16], ngames[16];
+    snprintf(online, sizeof online, "%d", atomic_load(&c->h->online));
+    snprintf(ngames, sizeof ngames, "%zu", dir_ngames(&c->h->dir));
+    const char *v[4] = { c->chan, online, ngames, list };
+    if (cluster_exec(c, "INSERT INTO rogued_hosts (host, seen, online, games,"
+                     " list) VALUES ($1, now(), $2, $3, $4) ON CONFLICT (host)"
+                     " DO UPDATE SET seen = now(), online = EXCLUDED.online,"
+                     " games = EXCLUDED.games, list = EXCLUDED.list", 4,
+                     v) != 0)
+        return;
+    publish_accounts(c);
+    if (c->beats++ % 10 == 0)
+        cluster_exec(c, "WITH gone AS (DELETE FROM rogued_hosts WHERE seen <"
+                     " now() - interval '30 seconds' RETURNING host) DELETE"
+                     " FROM rogued_online WHERE host IN (SELECT host FROM"
+                     " gone) OR host NOT IN (SELECT host FROM rogued_hosts)",
+                     0, NULL);
+    read_hosts(c);
+}
+
+void cluster_presence_down(cluster_t *c)
+{
+    pthread_mutex_lock(&c->vmu);
+    memset(&c->counts, 0, sizeof c->counts);
+    c->nview = 0;
+    pthread_mutex_unlock(&c->vmu);
+}
+
+void cluster_presence_leave(cluster_t *c)
+{
+    const char *v[1] = { c->chan };
+    cluster_exec(c, "DELETE FROM rogued_online WHERE host = $1", 1, v);
+    cluster_exec(c, "DELETE FROM rogued_hosts WHERE host = $1", 1, v);
+}
+
+void cluster_presence_free(cluster_t *c)
+{
+    free(c->alive);
+    free(c->sent);
+}
+
+/* --- what the lobby reads (the loops' threads) --------------------------- */
+
+void cluster_counts(cluster_t *c, cluster_counts_t *out)
+{
+    pthread_mutex_lock(&c->vmu);
+    *out = c->counts;
+    /* not read for a while (a database that hangs): not known either */
+    if (cluster_now_ms() > c->read_at + ALIVE_S * 1000)
+        memset(out, 0, sizeof *out);
+    pthread_mutex_unlock(&c->vmu);
+}
+
+int cluster_games(cluster_t *c, lobby_game_t *out, int max)
+{
+    pthread_mutex_lock(&c->vmu);
+    int n = c->nview < max ? c->nview : max;
+    if (cluster_now_ms() > c->read_at + ALIVE_S * 1000)
+        n = 0;
+    if (n > 0)
+        memcpy(out, c->view, (size_t)n * sizeof *out);
+    pthread_mutex_unlock(&c->vmu);
+    return n;
+}

@@ -1,0 +1,277 @@
+/* cluster_takeover.c - an account that logs in on one host while it plays
+ * on another, both sides of it:
+ *
+ *   - the login's host asks (ask) the hosts that have the account in their
+ *     presence rows to let go, then waits until the database has every key
+ *     they flushed, so the game goes on at the very turn it was on;
+ *   - the player's host hands over (give): its sessions of the account
+ *     flush their games to the store and let go, as for a second login on
+ *     one host, and the asking host hears how many key bytes went.
+ *
+ * docs/hosting.md, "What the hosts share, and how" (logging in on host B
+ * while the account plays on host A). */
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster_impl.h"
+#include "log.h"
+
+/* Sessions of one account a host lets go of at once. */
+#define GIVE_MAX 16
+
+enum { A_ASKED, A_CHECK };
+
+typedef struct ask {            /* here: a login asking other hosts */
+    struct ask *next;
+    uint64_t rid, session;
+    int64_t account;
+    int owed, state;
+    int64_t nbytes;
+    uint64_t seed, deadline, look_at;
+} ask_t;
+
+typedef struct give {           /* here: a game handed to another host */
+    struct give *next;
+    uint64_t id, rid;
+    char chan[CLUSTER_CHAN_MAX + 1];
+    int owed;
+    int64_t nbytes;
+    uint64_t seed, deadline;
+} give_t;
+
+/* --- taking over an account's game from another host (here: the login) -- */
+
+static void ask_done(cluster_t *c, ask_t *a)
+{
+    cluster_postf(c, MSG_TAKEOVER_DONE, CLUSTER_TAKEOVER_ID, a->session, 0,
+                  NULL, NULL);
+    for (ask_t **p = &c->asks; *p; p = &(*p)->next)
+        if (*p == a) {
+            *p = a->next;
+            break;
+        }
+    free(a);
+    cluster_conv_closed(c);
+}
+
+void cluster_ask_start(cluster_t *c, uint64_t session, int64_t account)
+{
+    ask_t *a = cluster_connected(c) && account > 0 && cluster_conv_room(c)
+        ? calloc(1, sizeof *a) : NULL;
+    if (!a) {
+        cluster_postf(c, MSG_TAKEOVER_DONE, CLUSTER_TAKEOVER_ID, session, 0,
+                      NULL, NULL);
+        return;
+    }
+    a->rid = cluster_new_conv_id(c);
+    a->session = session;
+    a->account = account;
+    a->nbytes = -1;
+    a->state = A_ASKED;
+    a->deadline = cluster_now_ms() + ANSWER_MS;
+    a->next = c->asks;
+    c->asks = a;
+    cluster_conv_opened(c);
+    char acct[24];
+    snprintf(acct, sizeof acct, "%lld", (long long)account);
+    const char *v[2] = { acct, c->chan };
+    PGresult *r = cluster_query(c, "SELECT DISTINCT o.host FROM rogued_online"
+                                " o JOIN rogued_hosts h ON h.host = o.host"
+                                " WHERE o.account_id = $1 AND o.host <> $2"
+                                " AND h.seen > now() - interval '5 seconds'"
+                                " LIMIT 16", 2, v, 0);
+    for (int i = 0; r && i < PQntuples(r); i++) {
+        const char *chan = PQgetvalue(r, i, 0);
+        if (!cluster_chan_ok(chan))
+            continue;
+        cluster_notifyf(c, chan, "T %llu %s %lld", (unsigned long long)a->rid,
+                        c->chan, (long long)account);
+        a->owed++;
+        log_info("cluster: account %lld logs in here and plays on %s: asking "
+                 "it to let go", (long long)account, chan);
+    }
+    PQclear(r);
+    if (a->owed == 0)
+        ask_done(c, a);
+}
+
+/* Whether the database has every key the other host flushed. */
+static void ask_look(cluster_t *c, ask_t *a, uint64_t now)
+{
+    char acct[24];
+    snprintf(acct, sizeof acct, "%lld", (long long)a->account);
+    const char *v[1] = { acct };
+    PGresult *r = cluster_query(c, "SELECT seed, keys_len FROM progress WHERE"
+                                " account_id = $1", 1, v, 0);
+    long long have = -1;
+    int same = 0;
+    if (r && PQntuples(r) == 1) {
+        same = (uint64_t)strtoll(PQgetvalue(r, 0, 0), NULL, 10) == a->seed;
+        have = strtoll(PQgetvalue(r, 0, 1), NULL, 10);
+    }
+    PQclear(r);
+    if (same && have >= a->nbytes) {
+        log_info("cluster: takeover of account %lld: every key is in the "
+                 "database (%lld of %lld bytes)", (long long)a->account, have,
+                 (long long)a->nbytes);
+        ask_done(c, a);
+    } else if (now >= a->deadline) {
+        log_error("cluster: takeover of account %lld: the database has %lld "
+                  "of the %lld key bytes handed over (game %s)",
+                  (long long)a->account, have < 0 ? 0 : have,
+                  (long long)a->nbytes, same ? "the same" : "not found");
+        ask_done(c, a);
+    } else {
+        a->look_at = now + LOOK_MS;
+    }
+}
+
+void cluster_ask_note(cluster_t *c, const cluster_note_t *n)
+{
+    ask_t *a;
+    for (a = c->asks; a && a->rid != n->id; a = a->next)
+        ;
+    if (!a || a->state != A_ASKED)
+        return;
+    if (n->nbytes >= 0 && n->nbytes > a->nbytes) {
+        a->nbytes = n->nbytes;
+        a->seed = n->seed;
+    }
+    if (--a->owed > 0)
+        return;
+    if (a->nbytes < 0) {
+        ask_done(c, a);
+        return;
+    }
+    a->state = A_CHECK;
+    a->deadline = cluster_now_ms() + FLUSHED_MS;
+    ask_look(c, a, cluster_now_ms());
+}
+
+/* --- handing this host's game over (here: the player's host) ------------- */
+
+static void give_free(cluster_t *c, give_t *g)
+{
+    cluster_notifyf(c, g->chan, "D %llu %lld %llu", (unsigned long long)g->rid,
+                    (long long)g->nbytes, (unsigned long long)g->seed);
+    for (give_t **p = &c->gives; *p; p = &(*p)->next)
+        if (*p == g) {
+            *p = g->next;
+            break;
+        }
+    free(g);
+    cluster_conv_closed(c);
+}
+
+void cluster_give_start(cluster_t *c, const cluster_note_t *n)
+{
+    uint64_t ids[GIVE_MAX];
+    int k = dir_sessions_of(&c->h->dir, n->account, 0, ids, GIVE_MAX);
+    give_t *g = k > 0 ? calloc(1, sizeof *g) : NULL;
+    if (!g) {
+        cluster_notifyf(c, n->chan, "D %llu -1 0", (unsigned long long)n->id);
+        return;
+    }
+    g->id = cluster_new_id(c);
+    g->rid = n->id;
+    memcpy(g->chan, n->chan, sizeof g->chan);
+    g->owed = k;
+    g->nbytes = -1;
+    g->deadline = cluster_now_ms() + ANSWER_MS;
+    g->next = c->gives;
+    c->gives = g;
+    cluster_conv_opened(c);
+    log_info("cluster: account %lld logged in on %s: this host lets go of "
+             "its %d session%s", (long long)n->account, n->chan, k,
+             k == 1 ? "" : "s");
+    for (int i = 0; i < k; i++)
+        cluster_postf(c, MSG_TAKEOVER, g->id, ids[i], 0, NULL, NULL);
+}
+
+void cluster_game_moved(cluster_t *c, uint64_t from, const msg_game_t *g)
+{
+    for (int i = 0; i < g->nwatchers; i++)
+        cluster_postf(c, MSG_WATCH_END, from, g->watchers[i], 0, NULL,
+                      "The game moved to another host.");
+}
+
+/* A session's answer: its game is flushed to the store and let go. */
+static void to_give(cluster_t *c, give_t *g, smsg_t *m)
+{
+    if (m->type != MSG_TAKEOVER_DONE)
+        return;
+    msg_game_t *gs = m->game;
+    if (gs) {
+        g->nbytes = (int64_t)gs->keys.len;
+        g->seed = gs->seed;
+        /* Its watchers (told WATCH_MOVED to g) cannot follow it there. */
+        cluster_game_moved(c, g->id, gs);
+        log_info("cluster: handed a game of %zu key bytes to %s", gs->keys.len,
+                 g->chan);
+    }
+    if (--g->owed <= 0)
+        give_free(c, g);
+}
+
+int cluster_to_give(cluster_t *c, smsg_t *m)
+{
+    for (give_t *g = c->gives; g; g = g->next)
+        if (g->id == m->to) {
+            to_give(c, g, m);
+            return 1;
+        }
+    return 0;
+}
+
+/* --- both sides: the thread's timers, the end ----------------------------- */
+
+void cluster_takeover_timers(cluster_t *c, uint64_t now)
+{
+    for (ask_t *a = c->asks, *next; a; a = next) {
+        next = a->next;
+        if (a->state == A_ASKED && now >= a->deadline) {
+            log_error("cluster: takeover of account %lld: another host did "
+                      "not answer in %d ms: the game goes on from the "
+                      "database", (long long)a->account, ANSWER_MS);
+            ask_done(c, a);
+        } else if (a->state == A_CHECK && now >= a->look_at) {
+            ask_look(c, a, now);
+        }
+    }
+    for (give_t *g = c->gives, *next; g; g = next) {
+        next = g->next;
+        if (now >= g->deadline)
+            give_free(c, g);
+    }
+}
+
+int cluster_takeover_waiting(const cluster_t *c)
+{
+    return c->asks || c->gives;
+}
+
+void cluster_takeover_down(cluster_t *c)
+{
+    while (c->asks)
+        ask_done(c, c->asks);
+    while (c->gives) {
+        give_t *g = c->gives;
+        c->gives = g->next;
+        free(g);
+        cluster_conv_closed(c);
+    }
+}
+
+void cluster_takeover_free_all(cluster_t *c)
+{
+    for (ask_t *a = c->asks, *next; a; a = next) {
+        next = a->next;
+        free(a);
+    }
+    for (give_t *g = c->gives, *next; g; g = next) {
+        next = g->next;
+        free(g);
+    }
+}
