@@ -80,6 +80,11 @@ int srv_log_count(const tsrv_t *s, const char *needle);
 /* Waits until the log contains needle. Returns 1, or 0 at the deadline. */
 int srv_wait_log(const tsrv_t *s, const char *needle, int timeout_ms);
 
+/* Waits until the log contains needle n times or more. Returns 1, or 0 at
+ * the deadline. */
+int srv_wait_log_count(const tsrv_t *s, const char *needle, int n,
+                       int timeout_ms);
+
 /* Sends a signal to the server process (if it is still running). */
 void srv_signal(tsrv_t *s, int sig);
 

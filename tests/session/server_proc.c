@@ -371,9 +371,15 @@ int srv_log_has(const tsrv_t *s, const char *needle)
 
 int srv_wait_log(const tsrv_t *s, const char *needle, int timeout_ms)
 {
+    return srv_wait_log_count(s, needle, 1, timeout_ms);
+}
+
+int srv_wait_log_count(const tsrv_t *s, const char *needle, int n,
+                       int timeout_ms)
+{
     int64_t deadline = now_ms() + timeout_ms;
     for (;;) {
-        if (srv_log_has(s, needle))
+        if (srv_log_count(s, needle) >= n)
             return 1;
         if (now_ms() > deadline)
             return 0;
