@@ -87,7 +87,7 @@ LIB = build/$(1)/librogue.a
 
 .SECONDEXPANSION:
 .SECONDARY:
-.PHONY: all run test unit session e2e tsan pg fuzz-smoke fuzz bench deps test-deps clean image-check FORCE
+.PHONY: all run test unit session e2e tsan pg cluster fuzz-smoke fuzz bench deps test-deps clean image-check FORCE
 .DELETE_ON_ERROR:
 
 all: build/rel/rogued
@@ -224,6 +224,11 @@ e2e: test-deps
 pg: test-deps
 	$(MAKE) -j$(JOBS) --no-print-directory build/san/rogued build/tsan/rogued $(UNIT_BINS) $(SESS_BINS)
 	tests/run-tests.sh pg
+
+# test_pg_cluster: HAProxy and several hosts on one throwaway PostgreSQL.
+cluster: test-deps
+	$(MAKE) -j$(JOBS) --no-print-directory build/san/rogued build/tsan/rogued build/san/tests/session/test_pg_cluster
+	tests/run-tests.sh cluster
 
 tsan: test-deps
 	$(MAKE) -j$(JOBS) --no-print-directory build/tsan/rogued $(SESS_BINS) $(TSAN_UNIT_BINS)

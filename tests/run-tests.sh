@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run-tests.sh [unit|session|tsan|e2e|fuzz]... - runs the built tests, TEST_JOBS at
+# run-tests.sh [unit|session|tsan|e2e|fuzz|pg|cluster]... - runs the built tests, TEST_JOBS at
 # a time (default: the number of cores), and prints one summary line,
 # `N passed, N failed`. With no argument: every family.
 #
@@ -21,13 +21,16 @@
 #                                             FUZZ_RUNS runs or FUZZ_SMOKE_SECONDS,
 #                                             whichever ends first (a smoke test)
 #  pg       the store's suites (PG_SUITES) and the session suites named
-#           test_pg_* again, on PostgreSQL: a throwaway cluster is started
-#           with pg_virtualenv (postgresql-common) for the run and dropped
-#           after it; each test makes a database of its own there
-#           (tests/store_where.h); PG_TSAN_SUITES (test_pg_store,
+#           test_pg_* (but test_pg_cluster) again, on PostgreSQL: a throwaway
+#           cluster is started with pg_virtualenv (postgresql-common) for the
+#           run and dropped after it; each test makes a database of its own
+#           there (tests/store_where.h); PG_TSAN_SUITES (test_pg_store,
 #           test_pg_cluster: the store's and the cluster's threads) run once
 #           more against build/tsan/rogued. Without the PostgreSQL binaries the
 #           family is skipped, and the summary says so.
+#  cluster  test_pg_cluster on the same throwaway PostgreSQL: HAProxy in TCP
+#           mode with send-proxy-v2 in front of several rogued processes
+#           sharing one database (and again against build/tsan/rogued)
 #
 # A check binary's tests are counted from its "Checks: N, Failures: F,
 # Errors: E" line; a binary that dies before printing it counts as one failure.
@@ -155,14 +158,30 @@ add_check_family() { # family dir
     [ $found -eq 1 ] || missing+=("$1:$2")
 }
 
-# --- PostgreSQL: one throwaway cluster for the pg family (tests/pg-cluster.sh) ---
+# --- PostgreSQL: one throwaway cluster for the pg and cluster families -------------
+# (tests/pg-cluster.sh), started once for both
 # shellcheck source=tests/pg-cluster.sh
 pg_log=$logs/pg_cluster.log
 . tests/pg-cluster.sh
 trap pg_stop EXIT
+pg_state=
+pg_up() {
+    [ -z "$pg_state" ] && { pg_start && pg_state=up || pg_state=down; }
+    [ "$pg_state" = up ]
+}
+
+# The session suite $1 on PostgreSQL in family $2, and again against the
+# server under ThreadSanitizer when it is in PG_TSAN_SUITES.
+add_pg_session() {
+    local bin=build/san/tests/session/$1
+    [ -x "$bin" ] || { missing+=("$2:$bin"); return; }
+    add "$2" "$2_$1" pg "$bin" "$1"
+    case " $PG_TSAN_SUITES " in *" $1 "*) ;; *) return ;; esac
+    [ -x "$ROGUED_TSAN_BIN" ] && add "$2" "${2}tsan_$1" pgtsan "$bin" "$1 (tsan)"
+}
 
 families=("$@")
-[ ${#families[@]} -eq 0 ] && families=(unit session tsan e2e fuzz pg)
+[ ${#families[@]} -eq 0 ] && families=(unit session tsan e2e fuzz pg cluster)
 for fam in "${families[@]}"; do
     case $fam in
         unit) add_check_family unit build/san/tests/unit ;;
@@ -193,7 +212,7 @@ for fam in "${families[@]}"; do
                 add fuzz "$(basename "$bin")" fuzz "$bin" "$(basename "$bin")"
             done ;;
         pg)
-            if pg_start; then
+            if pg_up; then
                 for t in $PG_SUITES; do
                     bin=build/san/tests/unit/$t
                     [ -x "$bin" ] || { missing+=("pg:$bin"); continue; }
@@ -201,17 +220,12 @@ for fam in "${families[@]}"; do
                 done
                 for bin in build/san/tests/session/test_pg_*; do
                     [ -x "$bin" ] && [ -f "$bin" ] || continue
-                    case "$bin" in *.o|*.d) continue ;; esac
-                    add pg "pg_$(basename "$bin")" pg "$bin" "$(basename "$bin")"
-                    # and against the server under ThreadSanitizer: the
-                    # store's thread with its libpq connection
-                    case " $PG_TSAN_SUITES " in *" $(basename "$bin") "*) ;; *) continue ;; esac
-                    [ -x "$ROGUED_TSAN_BIN" ] &&
-                        add pg "pgtsan_$(basename "$bin")" pgtsan "$bin" \
-                            "$(basename "$bin") (tsan)"
+                    case "$bin" in *.o|*.d|*/test_pg_cluster) continue ;; esac
+                    add_pg_session "$(basename "$bin")" pg
                 done
             fi ;;
-        *) echo "unknown family '$fam' (unit, session, tsan, e2e, fuzz, pg)"; exit 2 ;;
+        cluster) pg_up && add_pg_session test_pg_cluster cluster ;;
+        *) echo "unknown family '$fam' (unit, session, tsan, e2e, fuzz, pg, cluster)"; exit 2 ;;
     esac
 done
 
@@ -297,11 +311,11 @@ done
 pg_stop
 skipped=0
 if [ -n "$pg_broken" ]; then
-    echo "== pg"
+    echo "== pg, cluster"
     echo "FAILED: $pg_broken"
     failed=$((failed + 1))
 elif [ -n "$pg_skipped" ]; then
-    echo "== pg"
+    echo "== pg, cluster"
     echo "SKIPPED: $pg_skipped"
     skipped=1
 fi
