@@ -51,9 +51,14 @@ void srv_unmark(srv_t *srv, sess_t *s)
 /* A message from the host to this loop (to == 0). */
 static void loop_message(srv_t *srv, smsg_t *m)
 {
-    if (m->type == MSG_CONNECTION)
+    if (m->type == MSG_CONNECTION && srv->shutting_down) {
+        /* handed over as the shutdown came (an SSH login finishing, say):
+         * a session now would hold the loop open past it */
+        close((int)m->a);
+        host_session_gone(srv->host, srv->index);
+    } else if (m->type == MSG_CONNECTION) {
         sess_accept(srv, (int)m->a, m->text);
-    else if (m->type == MSG_SHUTDOWN)
+    } else if (m->type == MSG_SHUTDOWN)
         srv_shutdown(srv, m->text);
     msg_free(m);
 }
