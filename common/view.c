@@ -384,6 +384,7 @@ static const char *const help_lines[] = {
     "  Drop          d, then a letter  Go down          >  (on the stairs)",
     "  Look          ;  or  x          Character        @  or  C",
     "  Messages      P  (history)      Quit             Q  (asks y/n)",
+    "  Options       O  (display)      Redraw           Ctrl-L",
     "",
     "Running, travel and exploring stop when a monster comes into view.",
     "Aiming a scroll: move the cursor, Enter or . (or a click) casts it,",

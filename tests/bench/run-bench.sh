@@ -95,25 +95,35 @@ if wants instr; then
         # A whole server under callgrind: 20 sessions x 5 keys/s for 20 s of
         # bench_load's random walk, every game from seed 42 (so the same keys
         # play the same games every run); its loop's instructions per key
-        # offered (the sessions' set-up included).
+        # offered (the sessions' set-up included). Twice: clients that say
+        # xterm-256color (drawn in 256 colours, the light fading) and clients
+        # that say ansi (the plain display), as a ratio.
         printf '#!/bin/sh\nexec valgrind --tool=callgrind --callgrind-out-file=%s/server.%%p.cg "%s" "$@"\n' \
             "$tmp" "$(cd "$(dirname "$ROGUED")" && pwd)/$(basename "$ROGUED")" > "$tmp/server.sh"
         chmod +x "$tmp/server.sh"
-        run "$B/bench_load" --server "$tmp/server.sh" --rows 20:5:20 --arg --seed --arg 42
-        cg=$(ls "$tmp"/server.*.cg 2>/dev/null | head -1)
-        if [ -n "$cg" ]; then
-            loop=$(inclusive "$cg" uv_run)
-            render=$(inclusive "$cg" sess_render)
-            readk=$(inclusive "$cg" on_read)
+        declare -A cg_loop=() cg_render=() cg_read=()
+        for tt in ansi xterm-256color; do
+            rm -f "$tmp"/server.*.cg
+            run "$B/bench_load" --server "$tmp/server.sh" --rows 20:5:20 --ttype "$tt" \
+                --arg --seed --arg 42
+            cg=$(ls "$tmp"/server.*.cg 2>/dev/null | head -1)
+            [ -n "$cg" ] || continue
+            cg_loop[$tt]=$(inclusive "$cg" uv_run)
+            cg_render[$tt]=$(inclusive "$cg" sess_render)
+            cg_read[$tt]=$(inclusive "$cg" on_read)
+        done
+        if [ -n "${cg_loop[ansi]:-}" ] && [ -n "${cg_loop[xterm-256color]:-}" ]; then
             echo
-            echo "That server under callgrind (its loop, uv_run; 2,000 keys offered):"
+            echo "That server under callgrind (its loop, uv_run; 2,000 keys offered), per terminal type:"
             echo
-            echo "| per key offered | instructions |"
-            echo "|---|---|"
-            awk -v l="$loop" -v r="$render" -v i="$readk" 'BEGIN {
-                printf "| the loop, all of it (reads, turns, frames, writes; set-up included) | %.0f |\n", l / 2000
-                printf "| of which reading a key and its turn (on_read) | %.0f |\n", i / 2000
-                printf "| of which the frame (sess_render) | %.0f |\n", r / 2000
+            echo "| per key offered | ansi: ASCII, 16 colours | xterm-256color: 256 colours | 256 / 16 |"
+            echo "|---|---|---|---|"
+            awk -v l1="${cg_loop[ansi]}" -v l2="${cg_loop[xterm-256color]}" \
+                -v r1="${cg_render[ansi]}" -v r2="${cg_render[xterm-256color]}" \
+                -v i1="${cg_read[ansi]}" -v i2="${cg_read[xterm-256color]}" 'BEGIN {
+                printf "| the loop, all of it (reads, turns, frames, writes; set-up included) | %.0f | %.0f | %.2f |\n", l1 / 2000, l2 / 2000, l2 / l1
+                printf "| of which reading a key and its turn (on_read) | %.0f | %.0f | %.2f |\n", i1 / 2000, i2 / 2000, i2 / i1
+                printf "| of which the frame (sess_render) | %.0f | %.0f | %.2f |\n", r1 / 2000, r2 / 2000, r2 / r1
             }'
         fi
         rm -rf "$tmp"
