@@ -609,6 +609,19 @@ static PGresult *read_now(spg_t *d, enum stmt which, const params_t *p,
     return NULL;
 }
 
+/* A statement that changes rows, run now: how many it changed, or -1 (its
+ * failure told as read_now tells it). */
+static long long change_now(spg_t *d, enum stmt which, const params_t *p,
+                            const char *what)
+{
+    PGresult *r = read_now(d, which, p, what);
+    if (!r)
+        return -1;
+    long long n = strtoll(PQcmdTuples(r), NULL, 10);
+    PQclear(r);
+    return n;
+}
+
 static long long col_ll(const PGresult *r, int row, int col)
 {
     return PQgetisnull(r, row, col) ? 0
@@ -1065,12 +1078,8 @@ int spg_set_password_hash(spg_t *d, int64_t id, const char *hash)
     char what[80];
     snprintf(what, sizeof what, "the password of account %lld not changed",
              (long long)id);
-    PGresult *r = read_now(d, ST_SET_PWHASH, &p, what);
-    if (!r)
-        return STORE_ERROR;
-    int status = strcmp(PQcmdTuples(r), "1") == 0 ? STORE_OK : STORE_NOT_FOUND;
-    PQclear(r);
-    return status;
+    long long n = change_now(d, ST_SET_PWHASH, &p, what);
+    return n < 0 ? STORE_ERROR : n == 1 ? STORE_OK : STORE_NOT_FOUND;
 }
 
 int spg_find_account(spg_t *d, const char *name, int64_t *id,
@@ -1123,12 +1132,8 @@ int spg_set_account_display(spg_t *d, int64_t id, int display)
     char what[80];
     snprintf(what, sizeof what, "the display of account %lld not kept",
              (long long)id);
-    PGresult *r = read_now(d, ST_SET_DISPLAY, &p, what);
-    if (!r)
-        return STORE_ERROR;
-    int status = strcmp(PQcmdTuples(r), "1") == 0 ? STORE_OK : STORE_NOT_FOUND;
-    PQclear(r);
-    return status;
+    long long n = change_now(d, ST_SET_DISPLAY, &p, what);
+    return n < 0 ? STORE_ERROR : n == 1 ? STORE_OK : STORE_NOT_FOUND;
 }
 
 static void read_score(const PGresult *r, int row, store_score_t *s)
@@ -1422,12 +1427,7 @@ long long spg_prune_guests(spg_t *d, int64_t before, int keep_top)
     params_t p = { 0 };
     p_ll(&p, before);
     p_ll(&p, keep_top);
-    PGresult *r = read_now(d, ST_PRUNE, &p, "old guests' games not removed");
-    if (!r)
-        return -1;
-    long long n = strtoll(PQcmdTuples(r), NULL, 10);
-    PQclear(r);
-    return n;
+    return change_now(d, ST_PRUNE, &p, "old guests' games not removed");
 }
 
 long long spg_guest_reserve(spg_t *d, long long n)
@@ -1480,12 +1480,8 @@ int spg_key_remove(spg_t *d, int64_t account_id, const char *fingerprint)
     char what[80];
     snprintf(what, sizeof what, "a key of account %lld not removed",
              (long long)account_id);
-    PGresult *r = read_now(d, ST_KEY_DEL, &p, what);
-    if (!r)
-        return STORE_ERROR;
-    int status = strcmp(PQcmdTuples(r), "0") != 0 ? STORE_OK : STORE_NOT_FOUND;
-    PQclear(r);
-    return status;
+    long long n = change_now(d, ST_KEY_DEL, &p, what);
+    return n < 0 ? STORE_ERROR : n > 0 ? STORE_OK : STORE_NOT_FOUND;
 }
 
 int spg_keys_list(spg_t *d, int64_t account_id, store_keys_t *out)

@@ -1056,6 +1056,24 @@ int lite_progress_load_snapshot(lite_t *d, int64_t account_id,
 
 /* --- finished games by id --------------------------------------------------- */
 
+/* A finished game's columns from `first` on, in the order ST_GET_GAME and
+ * ST_LIST both select them: player, account_id, ruleset, seed, score,
+ * depth, turns, kills, cause, started, ended. */
+static void read_game(sqlite3_stmt *s, int first, store_game_t *g)
+{
+    copy_text(g->name, sizeof g->name, sqlite3_column_text(s, first));
+    g->account_id = sqlite3_column_int64(s, first + 1); /* NULL reads 0 */
+    g->ruleset = sqlite3_column_int(s, first + 2);
+    g->seed = (uint64_t)sqlite3_column_int64(s, first + 3);
+    g->score = sqlite3_column_int(s, first + 4);
+    g->depth = sqlite3_column_int(s, first + 5);
+    g->turns = sqlite3_column_int(s, first + 6);
+    g->kills = sqlite3_column_int(s, first + 7);
+    copy_text(g->cause, sizeof g->cause, sqlite3_column_text(s, first + 8));
+    g->started = sqlite3_column_int64(s, first + 9);
+    g->ended = sqlite3_column_int64(s, first + 10);
+}
+
 int lite_get_record(lite_t *d, int64_t game_id, store_game_t *g,
                    void **record, size_t *len)
 {
@@ -1066,17 +1084,7 @@ int lite_get_record(lite_t *d, int64_t game_id, store_game_t *g,
     sqlite3_stmt *s = d->st[ST_GET_GAME];
     sqlite3_bind_int64(s, 1, game_id);
     if (step_row(s, &failed)) {
-        copy_text(g->name, sizeof g->name, sqlite3_column_text(s, 0));
-        g->account_id = sqlite3_column_int64(s, 1); /* NULL reads 0 */
-        g->ruleset = sqlite3_column_int(s, 2);
-        g->seed = (uint64_t)sqlite3_column_int64(s, 3);
-        g->score = sqlite3_column_int(s, 4);
-        g->depth = sqlite3_column_int(s, 5);
-        g->turns = sqlite3_column_int(s, 6);
-        g->kills = sqlite3_column_int(s, 7);
-        copy_text(g->cause, sizeof g->cause, sqlite3_column_text(s, 8));
-        g->started = sqlite3_column_int64(s, 9);
-        g->ended = sqlite3_column_int64(s, 10);
+        read_game(s, 0, g);
         g->ending = sqlite3_column_int(s, 12);
         const void *p = sqlite3_column_blob(s, 11);
         int n = sqlite3_column_bytes(s, 11);
@@ -1116,17 +1124,7 @@ int lite_list_games(lite_t *d, int64_t after, int n, store_listed_t *out)
         store_game_t *g = &l->game;
         memset(l, 0, sizeof *l);
         l->game_id = sqlite3_column_int64(s, 0);
-        copy_text(g->name, sizeof g->name, sqlite3_column_text(s, 1));
-        g->account_id = sqlite3_column_int64(s, 2);
-        g->ruleset = sqlite3_column_int(s, 3);
-        g->seed = (uint64_t)sqlite3_column_int64(s, 4);
-        g->score = sqlite3_column_int(s, 5);
-        g->depth = sqlite3_column_int(s, 6);
-        g->turns = sqlite3_column_int(s, 7);
-        g->kills = sqlite3_column_int(s, 8);
-        copy_text(g->cause, sizeof g->cause, sqlite3_column_text(s, 9));
-        g->started = sqlite3_column_int64(s, 10);
-        g->ended = sqlite3_column_int64(s, 11);
+        read_game(s, 1, g);
         g->ending = sqlite3_column_int(s, 12);
         l->has_record = sqlite3_column_int(s, 13);
     }

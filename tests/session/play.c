@@ -221,6 +221,31 @@ void play_login_dave(tclient_t *c, int registering)
     play_wait_text(c, "Logged in as dave");
 }
 
+int play_continue(tclient_t *c, int at_least, int at_most)
+{
+    play_wait_text(c, "Continue your game (depth 1, turn ");
+    ck_assert(cl_key(c, "p"));
+    play_wait_text(c, "HP: ");
+    ck_assert(cl_sync(c, CL_WAIT_MS));
+    int turn = cl_turn(c);
+    if (turn < at_least || turn > at_most)
+        play_fail(c, "continued at turn %d: %d were kept a second before, %d "
+                  "were played", turn, at_least, at_most);
+    return turn;
+}
+
+void play_expect_walked(tclient_t *c, uint64_t seed, const int *calls,
+                        int ncalls, int turn)
+{
+    game_t *g = game_new(seed, NULL);
+    for (int b = 0; b < ncalls; b++)
+        for (int i = 0; (int)g->turn < turn && i < calls[b]; i++)
+            game_key(g, play_walk_key(i));
+    /* The map and the status line (the log may hold a wall's line more). */
+    play_expect_rows(c, g, 1, 23, 1, -1);
+    game_free(g);
+}
+
 void play_watch_first(tclient_t *w, const char *who)
 {
     ck_assert(cl_key(w, "w"));

@@ -68,6 +68,17 @@ uint64_t play_walk_seed(void);
  * for "Logged in as dave". */
 void play_login_dave(tclient_t *c, int registering);
 
+/* At the lobby menu, logged in with a game in progress: takes the offer to
+ * continue it and returns its turn, which must lie in [at_least, at_most]
+ * (the turns kept a second before, the turns played). */
+int play_continue(tclient_t *c, int at_least, int at_most);
+
+/* The walk's game replayed in-process from seed to `turn` (ncalls batches
+ * of play_walk_keys, calls[i] keys each, as the test sent them) is the one
+ * on c's screen: its map and status line. */
+void play_expect_walked(tclient_t *c, uint64_t seed, const int *calls,
+                        int ncalls, int turn);
+
 /* From the lobby menu to watching the first game listed, who's. */
 void play_watch_first(tclient_t *w, const char *who);
 

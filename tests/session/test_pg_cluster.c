@@ -174,14 +174,7 @@ START_TEST(balancer_kill_a_host_and_continue_on_the_other)
     ck_assert(cl_sync(b, CL_WAIT_MS));
     ck_assert(srv_log_has(hosts[1 - on], "connect 127.0.0.2:"));
     play_login_dave(b, 0);
-    play_wait_text(b, "Continue your game (depth 1, turn ");
-    ck_assert(cl_key(b, "p"));
-    play_wait_text(b, "HP: ");
-    ck_assert(cl_sync(b, CL_WAIT_MS));
-    int turn = cl_turn(b);
-    ck_assert_msg(turn >= turn40 && turn <= last,
-                  "continued at turn %d: %d were kept a second before, %d "
-                  "played", turn, turn40, last);
+    int turn = play_continue(b, turn40, last);
     ck_assert(cl_key(b, "."));
     ck_assert_int_eq(cl_turn(b), turn + 1);
 

@@ -268,24 +268,11 @@ START_TEST(sigkill_loses_at_most_the_last_second)
     s = srv_start("--seed", seed, "--data-dir", dir, NULL);
     tclient_t *b = play_lobby(srv_port(s));
     play_login_dave(b, 0);
-    play_wait_text(b, "Continue your game (depth 1, turn ");
-    ck_assert(cl_key(b, "p"));
-    play_wait_text(b, "HP: ");
-    ck_assert(cl_sync(b, CL_WAIT_MS));
-    int turn = cl_turn(b);
-    ck_assert_msg(turn >= turn40 && turn <= last,
-                  "resumed at turn %d; %d were handed over a second before, "
-                  "%d were played", turn, turn40, last);
+    int turn = play_continue(b, turn40, last);
     /* And it is the very game: the same keys in-process reach that turn on
      * the same screen (the test plays its own copy). */
-    game_t *g = game_new(strtoull(seed, NULL, 10), NULL);
     static const int calls[] = { 40, 10, 5 }; /* as play_keys was called */
-    for (int c = 0; c < 3; c++)
-        for (int i = 0; (int)g->turn < turn && i < calls[c]; i++)
-            game_key(g, play_walk_key(i));
-    /* The map and the status line (the log may hold a wall's line more). */
-    play_expect_rows(b, g, 1, 23, 1, -1);
-    game_free(g);
+    play_expect_walked(b, strtoull(seed, NULL, 10), calls, 3, turn);
     cl_close(b);
     srv_stop(s);
     srv_remove_tree(dir);

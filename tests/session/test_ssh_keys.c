@@ -7,18 +7,15 @@
  * "Permission denied (publickey)", and "play" is still a guest. The
  * screens of the SSH logins are ssh_tmux.sh's (tests/e2e); here the
  * bridge's lookup runs under ASan and UBSan. */
-#include <arpa/inet.h>
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libssh/libssh.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -62,22 +59,6 @@ static void make_key(const char *name, char *line, size_t n, char *fp,
     ssh_string_free_char(b64);
     ssh_key_free(pub);
     ssh_key_free(key);
-}
-
-/* A port free now on 127.0.0.1 (the kernel's pick). */
-static int free_port(void)
-{
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    ck_assert_int_ge(fd, 0);
-    struct sockaddr_in a;
-    memset(&a, 0, sizeof a);
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
-    socklen_t len = sizeof a;
-    ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &len), 0);
-    close(fd);
-    return ntohs(a.sin_port);
 }
 
 /* Runs `ssh -tt [-i keydir/key] -p port user@127.0.0.1` with no input (its
@@ -215,7 +196,7 @@ START_TEST(key_login_over_ssh)
          other_fp[STORE_KEY_FP_MAX + 1], want[160], out[4096];
     make_key("kim", line, sizeof line, fp, sizeof fp);
     make_key("other", other, sizeof other, other_fp, sizeof other_fp);
-    int sport = free_port();
+    int sport = cl_free_port();
     char arg[32];
     snprintf(arg, sizeof arg, "ssh_port=%d", sport);
     tsrv_t *s = srv_start("--set", arg, NULL);

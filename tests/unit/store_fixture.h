@@ -1,7 +1,7 @@
 /* store_fixture.h - what the store's unit suites share: a temporary data
  * directory (dir; dbpath, its SQLite file), a libuv loop, store options
- * with libsodium's cheapest password hash (fast), and a store opened on
- * them, on the backend store_where.h picks (a SQLite file, or in the pg
+ * with libsodium's cheapest password hash (fast), a store opened on
+ * them and accounts made in it, on the backend store_where.h picks (a SQLite file, or in the pg
  * family a PostgreSQL database of the test's own).
  *
  * Header-only: each test binary is one file. A suite's setup calls
@@ -66,6 +66,23 @@ static inline store_t *store_fixture_open(const store_opts_t *o)
     store_t *st = store_open(&loop, dir, o, err, sizeof err);
     ck_assert_msg(st != NULL, "%s", err);
     return st;
+}
+
+static void store_fixture_on_account(void *ctx, const store_account_t *a)
+{
+    *(store_account_t *)ctx = *a;
+}
+
+/* A new account `name` (password "password"), the loop run until it is
+ * made; returns its id. */
+static inline int64_t store_fixture_account(store_t *st, const char *name)
+{
+    store_account_t a = { .status = -1 };
+    ck_assert_int_eq(store_register(st, name, "password",
+                                    store_fixture_on_account, &a), 0);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(a.status, STORE_OK);
+    return a.id;
 }
 
 #endif

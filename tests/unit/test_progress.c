@@ -51,15 +51,6 @@ static void on_account(void *ctx, const store_account_t *a)
     *(store_account_t *)ctx = *a;
 }
 
-static int64_t make_account(store_t *st, const char *name)
-{
-    store_account_t a = { .status = -1 };
-    ck_assert_int_eq(store_register(st, name, "password", on_account, &a), 0);
-    uv_run(&loop, UV_RUN_DEFAULT);
-    ck_assert_int_eq(a.status, STORE_OK);
-    return a.id;
-}
-
 /* What a load answered, with its keys copied out of the callback. */
 typedef struct loaded {
     int calls;
@@ -170,7 +161,7 @@ static void assert_resumes(const loaded_t *l, const gamer_t *p)
 START_TEST(round_trip_rebuilds_the_game)
 {
     store_t *st = open_with(&fast);
-    int64_t alice = make_account(st, "Alice");
+    int64_t alice = store_fixture_account(st, "Alice");
     gamer_t p;
     player_start(&p, 0xfedcba9876543210ULL, 2);
     ck_assert_int_eq(store_progress_begin(st, alice, p.g->seed, &p.g->opt,
@@ -210,7 +201,7 @@ START_TEST(appends_across_batches_and_restart)
     for (int i = 0; i < 3; i++) {
         char name[24];
         snprintf(name, sizeof name, "Player%d", i);
-        id[i] = make_account(st, name);
+        id[i] = store_fixture_account(st, name);
         player_start(&p[i], 100 + (uint64_t)i, i);
         ck_assert_int_eq(store_progress_begin(st, id[i], p[i].g->seed,
                                               &p[i].g->opt, 5), 0);
@@ -235,7 +226,7 @@ END_TEST
 START_TEST(end_drops_and_begin_replaces)
 {
     store_t *st = open_with(&fast);
-    int64_t bob = make_account(st, "Bob"), carol = make_account(st, "Carol");
+    int64_t bob = store_fixture_account(st, "Bob"), carol = store_fixture_account(st, "Carol");
     gamer_t p, q;
     player_start(&p, 7, 0);
     player_start(&q, 8, 1);
@@ -278,7 +269,7 @@ END_TEST
 START_TEST(load_of_none)
 {
     store_t *st = open_with(&fast);
-    int64_t dave = make_account(st, "Dave");
+    int64_t dave = store_fixture_account(st, "Dave");
     loaded_t l = load(st, dave);
     ck_assert_int_eq(l.p.status, STORE_NOT_FOUND);
     ck_assert_int_eq(l.p.account_id, dave);
@@ -309,7 +300,7 @@ END_TEST
 START_TEST(appends_without_a_game_are_dropped)
 {
     store_t *st = open_with(&fast);
-    int64_t erin = make_account(st, "Erin");
+    int64_t erin = store_fixture_account(st, "Erin");
     ck_assert_int_eq(store_progress_append(st, erin, "hjkl", 4), 0);
     ck_assert_int_eq(store_progress_append(st, erin, "yubn", 4), 0);
     flush(st);
@@ -349,7 +340,7 @@ START_TEST(queue_bound_refuses_appends_only)
     store_opts_t o = fast;
     o.max_queued_progress = 2;
     store_t *st = open_with(&o);
-    int64_t frank = make_account(st, "Frank"), gina = make_account(st, "Gina");
+    int64_t frank = store_fixture_account(st, "Frank"), gina = store_fixture_account(st, "Gina");
     gamer_t p;
     player_start(&p, 55, 0);
     sqlite3 *lock = NULL;
@@ -407,7 +398,7 @@ START_TEST(queue_byte_bound)
     store_opts_t o = fast;
     o.max_queued_bytes = 100;
     store_t *st = open_with(&o);
-    int64_t lee = make_account(st, "Lee");
+    int64_t lee = store_fixture_account(st, "Lee");
     char keys[150];
     memset(keys, '.', sizeof keys);
     ck_assert_int_eq(store_progress_begin(st, lee, 1, NULL, 1), 0);
@@ -428,7 +419,7 @@ END_TEST
 START_TEST(cancel_drops_the_answer)
 {
     store_t *st = open_with(&fast);
-    int64_t hal = make_account(st, "Hal");
+    int64_t hal = store_fixture_account(st, "Hal");
     ck_assert_int_eq(store_progress_begin(st, hal, 3, NULL, 1), 0);
     loaded_t gone, keep;
     memset(&gone, 0, sizeof gone);
@@ -454,7 +445,7 @@ END_TEST
 START_TEST(other_core_is_stale)
 {
     store_t *st = open_with(&fast);
-    int64_t ivy = make_account(st, "Ivy");
+    int64_t ivy = store_fixture_account(st, "Ivy");
     ck_assert_int_eq(store_progress_begin(st, ivy, 12, NULL, 1), 0);
     ck_assert_int_eq(store_progress_append(st, ivy, "hj", 2), 0);
     flush(st);
@@ -644,7 +635,7 @@ static got_record_t get_record(store_t *st, int64_t id)
 START_TEST(get_record_found_or_not)
 {
     store_t *st = open_with(&fast);
-    int64_t kim = make_account(st, "Kim");
+    int64_t kim = store_fixture_account(st, "Kim");
     /* game 1: Kim's, with its record (store_end_game); game 2: no record */
     game_t *g = game_new(0x8000000000000001ULL, NULL);
     record_t rec;

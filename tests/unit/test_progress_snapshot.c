@@ -44,20 +44,6 @@ static store_t *open_store(void)
 
 #define sql_int sw_int
 
-static void on_account(void *ctx, const store_account_t *a)
-{
-    *(store_account_t *)ctx = *a;
-}
-
-static int64_t make_account(store_t *st, const char *name)
-{
-    store_account_t a = { .status = -1 };
-    ck_assert_int_eq(store_register(st, name, "password", on_account, &a), 0);
-    uv_run(&loop, UV_RUN_DEFAULT);
-    ck_assert_int_eq(a.status, STORE_OK);
-    return a.id;
-}
-
 /* What a load answered, copied out of the callback. */
 typedef struct loaded {
     int calls;
@@ -195,7 +181,7 @@ static void assert_snapshot(const loaded_t *l, const gamer_t *p)
 START_TEST(saved_and_read_back_after_a_restart)
 {
     store_t *st = open_store();
-    int64_t alice = make_account(st, "Alice");
+    int64_t alice = store_fixture_account(st, "Alice");
     gamer_t p;
     player_start(&p, 0x1234abcdULL);
     ck_assert_int_eq(store_progress_begin(st, alice, p.g->seed, &p.g->opt,
@@ -247,7 +233,7 @@ END_TEST
 START_TEST(a_newer_snapshot_replaces_the_older)
 {
     store_t *st = open_store();
-    int64_t bob = make_account(st, "Bob");
+    int64_t bob = store_fixture_account(st, "Bob");
     gamer_t p;
     player_start(&p, 77);
     ck_assert_int_eq(store_progress_begin(st, bob, p.g->seed, &p.g->opt, 1), 0);
@@ -275,7 +261,7 @@ END_TEST
 START_TEST(dropped_when_the_game_ends)
 {
     store_t *st = open_store();
-    int64_t cy = make_account(st, "Cy");
+    int64_t cy = store_fixture_account(st, "Cy");
     gamer_t p;
     player_start(&p, 5);
     ck_assert_int_eq(store_progress_begin(st, cy, p.g->seed, &p.g->opt, 1), 0);
@@ -318,7 +304,7 @@ END_TEST
 START_TEST(refused_with_the_wrong_checks)
 {
     store_t *st = open_store();
-    int64_t di = make_account(st, "Di");
+    int64_t di = store_fixture_account(st, "Di");
     gamer_t p;
     player_start(&p, 9);
     ck_assert_int_eq(store_progress_begin(st, di, p.g->seed, &p.g->opt, 1), 0);

@@ -33,20 +33,6 @@ static void teardown(void)
 #define FP(n) "SHA256:fingerprint" #n "AAAAAAAAAAAAAAAAAAAAAAAAAAAA"
 #define KEY(n) "ssh-ed25519 AAAAkey" #n
 
-static void on_account(void *ctx, const store_account_t *r)
-{
-    *(store_account_t *)ctx = *r;
-}
-
-static int64_t make_account(store_t *st, const char *name)
-{
-    store_account_t a = { .status = -1 };
-    ck_assert_int_eq(store_register(st, name, "password1", on_account, &a), 0);
-    uv_run(&loop, UV_RUN_DEFAULT);
-    ck_assert_int_eq(a.status, STORE_OK);
-    return a.id;
-}
-
 typedef struct got {
     int calls;
     store_keys_t keys;
@@ -93,7 +79,7 @@ static store_keys_t list(store_t *st, int64_t id)
 START_TEST(add_list_remove)
 {
     store_t *st = store_fixture_open(&fast);
-    int64_t erin = make_account(st, "erin");
+    int64_t erin = store_fixture_account(st, "erin");
     store_keys_t k = list(st, erin);
     ck_assert_int_eq(k.status, STORE_OK);
     ck_assert_int_eq(k.n, 0);
@@ -130,7 +116,7 @@ END_TEST
 START_TEST(bounded_per_account)
 {
     store_t *st = store_fixture_open(&fast);
-    int64_t erin = make_account(st, "erin"), finn = make_account(st, "finn");
+    int64_t erin = store_fixture_account(st, "erin"), finn = store_fixture_account(st, "finn");
     char fp[STORE_KEY_FP_MAX + 1], key[64];
     for (int i = 0; i < STORE_KEYS_MAX; i++) {
         snprintf(fp, sizeof fp, "SHA256:key%d", i);
@@ -154,7 +140,7 @@ END_TEST
 START_TEST(bad_requests_refused)
 {
     store_t *st = store_fixture_open(&fast);
-    int64_t erin = make_account(st, "erin");
+    int64_t erin = store_fixture_account(st, "erin");
     /* no such account */
     ck_assert_int_eq(add(st, erin + 100, FP(1), KEY(1)).status,
                      STORE_NOT_FOUND);
@@ -177,7 +163,7 @@ END_TEST
 START_TEST(cancel_drops_answer)
 {
     store_t *st = store_fixture_open(&fast);
-    int64_t erin = make_account(st, "erin");
+    int64_t erin = store_fixture_account(st, "erin");
     got_t g = { 0 };
     ck_assert_int_eq(store_key_add(st, erin, FP(1), KEY(1), on_keys, &g), 0);
     store_cancel(st, &g);
@@ -197,7 +183,7 @@ static void on_done(void *ctx, int status)
 START_TEST(lookup_by_name_and_fingerprint)
 {
     store_t *st = store_fixture_open(&fast);
-    int64_t erin = make_account(st, "Erin"), finn = make_account(st, "finn");
+    int64_t erin = store_fixture_account(st, "Erin"), finn = store_fixture_account(st, "finn");
     ck_assert_int_eq(add(st, erin, FP(1), KEY(1)).status, STORE_OK);
     ck_assert_int_eq(add(st, finn, FP(2), KEY(2)).status, STORE_OK);
     store_account_t a;
@@ -256,7 +242,7 @@ static void look(void *arg)
 START_TEST(lookups_from_threads)
 {
     store_t *st = store_fixture_open(&fast);
-    int64_t erin = make_account(st, "erin"), finn = make_account(st, "finn");
+    int64_t erin = store_fixture_account(st, "erin"), finn = store_fixture_account(st, "finn");
     ck_assert_int_eq(add(st, erin, FP(1), KEY(1)).status, STORE_OK);
     ck_assert_int_eq(add(st, finn, FP(2), KEY(2)).status, STORE_OK);
     looker_t l[4] = {
@@ -287,7 +273,7 @@ END_TEST
 START_TEST(lookup_deadline)
 {
     store_t *st = store_fixture_open(&fast);
-    int64_t erin = make_account(st, "erin");
+    int64_t erin = store_fixture_account(st, "erin");
     ck_assert_int_eq(add(st, erin, FP(1), KEY(1)).status, STORE_OK);
     store_account_t a;
     ck_assert_int_eq(store_key_account(st, "erin", FP(1), 0, &a, NULL, 0),
