@@ -221,6 +221,21 @@ void play_login_dave(tclient_t *c, int registering)
     play_wait_text(c, "Logged in as dave");
 }
 
+int play_walk_saved(tsrv_t *s, tclient_t *c, int *turn40)
+{
+    ck_assert(cl_key(c, "p"));
+    play_wait_text(c, "HP: ");
+    play_walk_keys(c, 40);
+    *turn40 = cl_turn(c);
+    /* The sweep hands the 40 keys over; one more sweep later (with 10 more
+     * keys), the first batch is long committed. */
+    ck_assert(srv_wait_log(s, "progress id=1 bytes=40", CL_WAIT_MS));
+    play_walk_keys(c, 10);
+    ck_assert(srv_wait_log(s, "progress id=1 bytes=50", CL_WAIT_MS));
+    play_walk_keys(c, 5); /* these may be lost */
+    return cl_turn(c);
+}
+
 int play_continue(tclient_t *c, int at_least, int at_most)
 {
     play_wait_text(c, "Continue your game (depth 1, turn ");

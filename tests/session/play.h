@@ -68,6 +68,12 @@ uint64_t play_walk_seed(void);
  * for "Logged in as dave". */
 void play_login_dave(tclient_t *c, int registering);
 
+/* At the lobby menu, logged in (dave, the session with id 1 in s's debug
+ * log): plays the walk's first 40 keys (their turn in *turn40), waits until
+ * the sweep has handed them to the store, plays 10 more and waits for them
+ * too, then 5 more that a crash may lose. Returns the last turn. */
+int play_walk_saved(tsrv_t *s, tclient_t *c, int *turn40);
+
 /* At the lobby menu, logged in with a game in progress: takes the offer to
  * continue it and returns its turn, which must lie in [at_least, at_most]
  * (the turns kept a second before, the turns played). */

@@ -50,6 +50,19 @@
 
 static char dir[64], store_arg[300];
 
+/* Each test's start: a directory, a database of its own on the run's
+ * PostgreSQL (store_arg names it), and the walk's seed. */
+static void cluster_setup(char *seed, size_t n)
+{
+    ck_assert_msg(sw_pg(), "ROGUED_TEST_PG is not set: run the cluster "
+                  "family (make cluster)");
+    snprintf(dir, sizeof dir, "/tmp/rogued-cluster-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    sw_setup(dir);
+    snprintf(store_arg, sizeof store_arg, "store=%s", sw_url);
+    snprintf(seed, n, "%llu", (unsigned long long)play_walk_seed());
+}
+
 static int can_connect(int port)
 {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -129,14 +142,8 @@ static tsrv_t *host(const char *seed)
 
 START_TEST(balancer_kill_a_host_and_continue_on_the_other)
 {
-    ck_assert_msg(sw_pg(), "ROGUED_TEST_PG is not set: run the pg family "
-                  "(tests/run-tests.sh pg)");
-    snprintf(dir, sizeof dir, "/tmp/rogued-cluster-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    sw_setup(dir);
-    snprintf(store_arg, sizeof store_arg, "store=%s", sw_url);
     char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
+    cluster_setup(seed, sizeof seed);
     tsrv_t *hosts[2] = { host(seed), host(seed) };
     int port = cl_free_port();
     pid_t hap = haproxy_start(port, srv_port(hosts[0]), srv_port(hosts[1]));
@@ -262,14 +269,8 @@ static int number_after(const tclient_t *c, const char *after)
 
 START_TEST(hosts_share_players)
 {
-    ck_assert_msg(sw_pg(), "ROGUED_TEST_PG is not set: run the pg family "
-                  "(tests/run-tests.sh pg)");
-    snprintf(dir, sizeof dir, "/tmp/rogued-cluster-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    sw_setup(dir);
-    snprintf(store_arg, sizeof store_arg, "store=%s", sw_url);
     char seed[32], addr[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
+    cluster_setup(seed, sizeof seed);
     tsrv_t *hosts[2] = { host(seed), host(seed) };
     int port = cl_free_port(), next = 3, walked = 0;
     pid_t hap = haproxy_start(port, srv_port(hosts[0]), srv_port(hosts[1]));
@@ -460,14 +461,8 @@ static void admin(const char *sql)
 
 START_TEST(database_away_games_go_on)
 {
-    ck_assert_msg(sw_pg(), "ROGUED_TEST_PG is not set: run the pg family "
-                  "(tests/run-tests.sh pg)");
-    snprintf(dir, sizeof dir, "/tmp/rogued-cluster-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    sw_setup(dir);
-    snprintf(store_arg, sizeof store_arg, "store=%s", sw_url);
     char seed[32], sql[256];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
+    cluster_setup(seed, sizeof seed);
     /* two hosts on the database, played directly (no balancer) */
     tsrv_t *x = srv_start("--seed", seed, "--set", store_arg, "--log-level",
                           "debug", NULL);

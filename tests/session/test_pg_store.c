@@ -60,15 +60,7 @@ START_TEST(register_play_sigkill_and_continue)
     play_login_dave(a, 1);
     ck_assert_int_eq(sw_int("SELECT count(*) FROM accounts WHERE name ="
                             " 'dave'"), 1);
-    ck_assert(cl_key(a, "p"));
-    play_wait_text(a, "HP: ");
-    play_walk_keys(a, 40);
-    int turn40 = cl_turn(a);
-    ck_assert(srv_wait_log(s, "progress id=1 bytes=40", CL_WAIT_MS));
-    play_walk_keys(a, 10);
-    ck_assert(srv_wait_log(s, "progress id=1 bytes=50", CL_WAIT_MS));
-    play_walk_keys(a, 5); /* these may be lost */
-    int last = cl_turn(a);
+    int turn40, last = play_walk_saved(s, a, &turn40);
     srv_kill(s);
     cl_close(a);
     /* what the database holds: at least the first 40 keys */

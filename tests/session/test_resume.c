@@ -251,17 +251,7 @@ START_TEST(sigkill_loses_at_most_the_last_second)
                           "debug", "--set", "max_keys_per_second=100000", NULL);
     tclient_t *a = play_lobby(srv_port(s));
     play_login_dave(a, 1);
-    ck_assert(cl_key(a, "p"));
-    play_wait_text(a, "HP: ");
-    play_walk_keys(a, 40);
-    int turn40 = cl_turn(a);
-    /* The sweep hands the 40 keys over; one more sweep later (with 10 more
-     * keys), the first batch is long committed. */
-    ck_assert(srv_wait_log(s, "progress id=1 bytes=40", CL_WAIT_MS));
-    play_walk_keys(a, 10);
-    ck_assert(srv_wait_log(s, "progress id=1 bytes=50", CL_WAIT_MS));
-    play_walk_keys(a, 5); /* these may be lost */
-    int last = cl_turn(a);
+    int turn40, last = play_walk_saved(s, a, &turn40);
     srv_kill(s);
     cl_close(a);
 
