@@ -19,7 +19,8 @@
 # and build/san (AddressSanitizer + UndefinedBehaviorSanitizer, what the unit
 # and session tests run); build/tsan is the server under ThreadSanitizer and
 # build/fuzz holds the libFuzzer targets. Sources are
-# found by wildcard: a new file in common/ or server/ needs no Makefile edit;
+# found by wildcard: a new file in common/, server/ or a folder of server/
+# needs no Makefile edit;
 # a new tests/unit/test_*.c or tests/session/test_*.c becomes a test binary of
 # its own.
 #
@@ -56,7 +57,10 @@ TEST_PKGS := $(RUN_PKGS) check libvterm-dev telnet openssh-client tmux clang lib
 
 WARN := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Werror
 STD  := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
-INC  := -Icommon -Iserver
+# server/ is in parts (net, session, store, cluster: docs/architecture.md);
+# each folder is on the include path, so a file names a header by its name.
+SERVER_DIRS := server $(sort $(dir $(wildcard server/*/*.c)))
+INC  := -Icommon $(patsubst %,-I%,$(SERVER_DIRS:/=))
 PKG_CFLAGS = $(shell pkg-config --cflags libuv libtelnet sqlite3 libsodium nettle libpq libssh 2>/dev/null)
 # wslay and http-parser ship no pkg-config file in Debian.
 PKG_LIBS   = $(shell pkg-config --libs libuv libtelnet sqlite3 libsodium nettle libpq libssh 2>/dev/null) \
@@ -70,7 +74,7 @@ SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 TSAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
 
 CORE_SRC   := $(sort $(wildcard common/*.c))
-SERVER_SRC := $(sort $(filter-out server/main.c,$(wildcard server/*.c)))
+SERVER_SRC := $(sort $(filter-out server/main.c,$(wildcard server/*.c server/*/*.c)))
 UNIT_SRC   := $(sort $(wildcard tests/unit/test_*.c))
 SESS_SRC   := $(sort $(wildcard tests/session/test_*.c))
 SESS_LIB   := $(sort $(filter-out $(SESS_SRC),$(wildcard tests/session/*.c)))

@@ -28,7 +28,7 @@ enum {
     KEY_PGDN,
     KEY_F1, KEY_F2, KEY_F3, KEY_F4, KEY_F5, KEY_F6,
     KEY_F7, KEY_F8, KEY_F9, KEY_F10, KEY_F11, KEY_F12,
-    KEY_MOUSE,  /* a mouse report: see keyev_t in server/keydec.h */
+    KEY_MOUSE,  /* a mouse report: see keyev_t in server/net/keydec.h */
     KEY_CPR,    /* a cursor position report, only while one was asked for */
     KEY_LAST,
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # embed.sh OUT.c ASSETDIR - writes the C file that builds the browser page
-# into the server (server/web_assets.h): web/index.html, and the xterm.js
+# into the server (server/net/web_assets.h): web/index.html, and the xterm.js
 # files from ASSETDIR if web/fetch-assets.sh could fetch them (else the
 # page from web/no-terminal.html). Each file becomes a byte array.
 set -eu

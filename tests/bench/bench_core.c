@@ -3,7 +3,7 @@
  * The bot (bot.h) plays a script of games (exploring, fighting, resting) of
  * at least MIN_TURNS turns in all, untimed. Each run then replays the keys
  * through the whole server-side turn twice, timing each stage: as the
- * server draws a frame (server/session_render.c: the frame the client
+ * server draws a frame (server/session/session_render.c: the frame the client
  * shows copied, view_draw_cached over it, screen_diff_rows, the frame kept)
  * and, as the baseline in the same run, the whole-frame path the server
  * used before (view_draw at 80x24, screen_diff against the previous frame,

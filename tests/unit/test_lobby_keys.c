@@ -1,4 +1,4 @@
-/* test_lobby_keys.c - the lobby's SSH keys pages (server/lobby_keys.c) on
+/* test_lobby_keys.c - the lobby's SSH keys pages (server/session/lobby_keys.c) on
  * their own: k only for an account, the list as the store answers it, a
  * key line pasted (control characters refused, the length bounded, typing
  * free of the keys-per-second limit), its refusal and its acceptance, a

@@ -1,4 +1,4 @@
-/* test_lobby_machine.c - the lobby's state machine (server/lobby.h) on its
+/* test_lobby_machine.c - the lobby's state machine (server/session/lobby.h) on its
  * own: keys in, actions and pages out, the notices, the prompts' input line,
  * passwords wiped, the busy page ignoring keys, and the answers of the store
  * played by hand. What the screen shows is read back from lobby_draw at

@@ -1,5 +1,5 @@
 /* test_options.c - the options screen's state machine and the display
- * choice it makes (server/options.h): the number kept for an account, the
+ * choice it makes (server/session/options.h): the number kept for an account, the
  * display it gives over what was detected, the keys and the drawing. */
 #include <check.h>
 #include <string.h>

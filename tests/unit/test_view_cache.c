@@ -4,7 +4,7 @@
  * Two hosts watch the same game frame by frame. The reference draws every
  * frame from scratch (view_draw) and diffs it against what its client shows
  * (screen_diff, or screen_paint after a resize or a repaint). The other does
- * what server/session_render.c does: begins the frame, fills the screen
+ * what server/session/session_render.c does: begins the frame, fills the screen
  * with what its client shows when the cache asks for it, draws with
  * view_draw_cached, writes the host's lines over the log (the notice, the
  * watch line), diffs against what its client shows (screen_diff_rows, told

@@ -1,4 +1,4 @@
-/* test_wsconn.c - the browser's side of a connection (server/wsconn.h):
+/* test_wsconn.c - the browser's side of a connection (server/net/wsconn.h):
  * the RFC 6455 handshake byte for byte, the page's files and only those,
  * refusals, frames in (keys, sizes, a close, an oversized message) and
  * out, and the same bytes fed one at a time. */

@@ -59,7 +59,7 @@ int sdb_find_account(store_db_t *db, const char *name, int64_t *id,
  * error (logged). */
 int sdb_account_exists(store_db_t *db, const char *name);
 
-/* Account id's display choice (accounts.display, server/options.h: 0 is
+/* Account id's display choice (accounts.display, server/session/options.h: 0 is
  * Auto) into *display. Returns 0 (an account that is gone reads 0), or
  * -1 on error (logged). */
 int sdb_account_display(store_db_t *db, int64_t id, int *display);

@@ -147,7 +147,7 @@ typedef struct store_account {
     char name[ACCT_NAME_MAX + 1];   /* STORE_OK: as registered (its case) */
     int display;                    /* STORE_OK of a login: the display
                                        choice it keeps (accounts.display,
-                                       server/options.h; 0 Auto) */
+                                       server/session/options.h; 0 Auto) */
 } store_account_t;
 
 /* One row of the hall of fame. */
@@ -324,7 +324,7 @@ int store_login(store_t *st, const char *name, const char *password,
 int store_set_password(store_t *st, int64_t account_id, const char *password,
                        store_done_cb cb, void *ctx);
 
-/* Keeps an account's display choice (accounts.display: server/options.h
+/* Keeps an account's display choice (accounts.display: server/session/options.h
  * says what the number means; store_login answers with it). cb gets
  * STORE_OK, STORE_NOT_FOUND, STORE_INVALID (account_id <= 0, or not a
  * choice: 0..15) or STORE_ERROR. Returns 0 (the callback will come), or
