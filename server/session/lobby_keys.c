@@ -280,8 +280,14 @@ static void draw_list(const lobby_t *l, screen_t *s)
         const store_key_t *key = &k->list.keys[i];
         char date[16];
         date_of(key->added, date, sizeof date);
-        snprintf(line, sizeof line, "    %-20.20s %s  %s", key->type,
-                 key->fingerprint, date);
+        /* The date and the fingerprint whole at 80 columns (76 after the
+         * margin: 3 + 10 + 2 + 50 + 2 leaves 9); the type last, without
+         * its "ssh-", cut if it must be. */
+        const char *type = key->type;
+        if (strncmp(type, "ssh-", 4) == 0)
+            type += 4;
+        snprintf(line, sizeof line, "   %s  %s  %s", date, key->fingerprint,
+                 type);
         screen_puts(s, x, 9 + i, line, COL_WHITE, COL_DEFAULT, 0);
         screen_put(s, x, 9 + i, (uint32_t)('1' + i), COL_BYELLOW,
                    COL_DEFAULT, ATTR_BOLD);

@@ -169,8 +169,19 @@ START_TEST(keys_page_over_telnet)
     paste_key(c, line);
     snprintf(want, sizeof want, "Key added: %s", fp);
     play_wait_text(c, want);
-    snprintf(want, sizeof want, "1   ssh-ed25519          %s", fp);
+    /* at 80 columns: the date and the fingerprint whole (the date is
+     * today's, or yesterday's if midnight passed since) */
+    char today[16], day_before[16];
+    time_t now = time(NULL), before = now - 86400;
+    strftime(today, sizeof today, "%Y-%m-%d", gmtime(&now));
+    strftime(day_before, sizeof day_before, "%Y-%m-%d", gmtime(&before));
+    snprintf(want, sizeof want, "%s  ed25519", fp);
     play_wait_text(c, want);
+    char row[128], a[128], b[128];
+    cl_row(c, 9, row, sizeof row); /* the first key's row */
+    snprintf(a, sizeof a, "1  %s  %s  ed25519", today, fp);
+    snprintf(b, sizeof b, "1  %s  %s  ed25519", day_before, fp);
+    ck_assert_msg(strstr(row, a) || strstr(row, b), "row: %s", row);
     paste_key(c, line);
     play_wait_text(c, "That key is registered already.");
     ck_assert(cl_key(c, "1"));
