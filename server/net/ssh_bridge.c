@@ -22,6 +22,10 @@
 #include "sshkey.h"
 #include "store.h"
 
+#define SSH_ENV_VARS 4  /* LANG, LC_ALL, LC_CTYPE, COLORTERM */
+#define SSH_ENV_MAX 64   /* "NAME=value" and its NUL; the game keeps 47
+                            bytes of a value (TCONN_ENV_MAX) */
+
 /* One SSH player: its thread's state. */
 typedef struct conn {
     ssh_bridge_t *b;
@@ -36,6 +40,9 @@ typedef struct conn {
     int authed, shell, closed;
     int w, h;
     char term[40];
+    /* the client's environment requests we pass on (LANG, LC_ALL,
+     * LC_CTYPE, COLORTERM): "NAME=value" each, printable ASCII, cut */
+    char env[SSH_ENV_VARS][SSH_ENV_MAX];
     int naws_on;
     int game_ready;            /* the game's socket has bytes (on_game) */
     int key_tries;             /* keys looked up (SSH_KEY_TRIES) */
@@ -51,12 +58,15 @@ typedef struct conn {
 
 /* As a telnet client answers the game's options (the tests' client and
  * inetutils telnet do the same): ECHO and SGA from the server, NAWS and
- * TTYPE from us. */
+ * TTYPE from us; NEW-ENVIRON from us when the SSH client sent a locale
+ * (docs/telnet.md, "NEW-ENVIRON"): the game learns UTF-8 as it does from a
+ * telnet client. */
 static const telnet_telopt_t telopts[] = {
     { TELNET_TELOPT_ECHO, TELNET_WONT, TELNET_DO },
     { TELNET_TELOPT_SGA, TELNET_WONT, TELNET_DO },
     { TELNET_TELOPT_NAWS, TELNET_WILL, TELNET_DONT },
     { TELNET_TELOPT_TTYPE, TELNET_WILL, TELNET_DONT },
+    { TELNET_TELOPT_NEW_ENVIRON, TELNET_WILL, TELNET_DONT },
     { -1, 0, 0 }
 };
 
@@ -93,6 +103,36 @@ static void send_naws(conn_t *c)
     telnet_finish_sb(c->tn);
 }
 
+/* The environment requests kept, as NEW-ENVIRON's answer to the game's
+ * SEND (RFC 1572): IS, then USERVAR name VALUE value for each. Names and
+ * values are printable ASCII (env_keep), so nothing needs ESC. */
+static void send_environ(conn_t *c)
+{
+    char out[1 + SSH_ENV_VARS * (SSH_ENV_MAX + 2)];
+    size_t n = 0;
+    out[n++] = 0; /* IS */
+    for (int i = 0; i < SSH_ENV_VARS; i++) {
+        const char *eq = strchr(c->env[i], '=');
+        if (!eq)
+            continue;
+        out[n++] = 3; /* USERVAR */
+        memcpy(out + n, c->env[i], (size_t)(eq - c->env[i]));
+        n += (size_t)(eq - c->env[i]);
+        out[n++] = 1; /* VALUE */
+        memcpy(out + n, eq + 1, strlen(eq + 1));
+        n += strlen(eq + 1);
+    }
+    telnet_subnegotiation(c->tn, TELNET_TELOPT_NEW_ENVIRON, out, n);
+}
+
+static int has_env(const conn_t *c)
+{
+    for (int i = 0; i < SSH_ENV_VARS; i++)
+        if (c->env[i][0])
+            return 1;
+    return 0;
+}
+
 static void on_telnet(telnet_t *t, telnet_event_t *ev, void *user)
 {
     conn_t *c = user;
@@ -116,6 +156,11 @@ static void on_telnet(telnet_t *t, telnet_event_t *ev, void *user)
     case TELNET_EV_TTYPE:
         if (ev->ttype.cmd == TELNET_TTYPE_SEND)
             telnet_ttype_is(c->tn, c->term[0] ? c->term : "VT100");
+        break;
+    case TELNET_EV_SUBNEGOTIATION: /* the game's SEND: our variables */
+        if (ev->sub.telopt == TELNET_TELOPT_NEW_ENVIRON && ev->sub.size > 0 &&
+            ev->sub.buffer[0] == 1)
+            send_environ(c);
         break;
     default:
         break; /* frame markers and the rest: nothing for the player */
@@ -225,6 +270,29 @@ static int on_pty(ssh_session s, ssh_channel ch, const char *term, int w,
     return SSH_OK;
 }
 
+/* An environment request ("SendEnv LANG" or "-o SetEnv=LANG=C.UTF-8"):
+ * the locale and COLORTERM are kept for the game; the rest ignored, but
+ * accepted (a refusal makes nothing better for the player). */
+static int on_env(ssh_session s, ssh_channel ch, const char *name,
+                  const char *value, void *userdata)
+{
+    static const char *const wanted[SSH_ENV_VARS] = { "LANG", "LC_ALL",
+                                                      "LC_CTYPE", "COLORTERM" };
+    conn_t *c = userdata;
+    (void)s;
+    (void)ch;
+    for (int i = 0; name && value && i < SSH_ENV_VARS; i++) {
+        if (strcmp(name, wanted[i]) != 0)
+            continue;
+        size_t n = (size_t)snprintf(c->env[i], SSH_ENV_MAX, "%s=", name);
+        for (const char *v = value; *v && n + 1 < SSH_ENV_MAX; v++)
+            if (*v > ' ' && *v < 127)
+                c->env[i][n++] = *v;
+        c->env[i][n] = '\0';
+    }
+    return SSH_OK;
+}
+
 static int on_window(ssh_session s, ssh_channel ch, int w, int h, int pw,
                      int ph, void *userdata)
 {
@@ -256,6 +324,8 @@ static int on_shell(ssh_session s, ssh_channel ch, void *userdata)
         return SSH_ERROR;
     }
     c->shell = 1;
+    if (has_env(c)) /* the game asks for them (SEND) when it sees this */
+        telnet_negotiate(c->tn, TELNET_WILL, TELNET_TELOPT_NEW_ENVIRON);
     return SSH_OK;
 }
 
@@ -403,6 +473,7 @@ static void *conn_main(void *arg)
         .channel_pty_request_function = on_pty,
         .channel_shell_request_function = on_shell,
         .channel_pty_window_change_function = on_window,
+        .channel_env_request_function = on_env,
     };
     ssh_callbacks_init(&c->ccb);
     pthread_mutex_lock(&b->mu);
