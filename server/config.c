@@ -94,6 +94,8 @@ static const key_def_t keys[] = {
     CHECKED_KEY(proxy_trusted, "the balancers' addresses or networks, comma-separated (10.0.0.0/8, ::1)", check_trusted),
     INT_KEY(guest_min_turns, 0, 1000000, "a guest's game of fewer turns is not stored (0: every game)"),
     INT_KEY(guest_keep_days, 0, 36500, "days a guest's game is kept unless in the hall of fame (0: for ever)"),
+    INT_KEY(news_interval_ms, 0, 86400000, "the lobby's and the front page's news: at most one line this often (0: every one)"),
+    INT_KEY(news_min_depth, 1, 1000, "a death is news from this depth down (a win always is)"),
     CHECKED_KEY(store, "empty: the SQLite file in data_dir; postgresql://user@host/db: that PostgreSQL database", check_store),
 };
 
@@ -117,6 +119,8 @@ void config_defaults(config_t *c)
     c->idle_warning = 60;
     c->negotiation_ms = 500;
     c->output_limit = 256 * 1024;
+    c->news_interval_ms = 30000;
+    c->news_min_depth = 6;
     c->output_highwater = 64 * 1024;
     c->write_timeout = 60;
     c->max_keys_per_second = 100;

@@ -41,6 +41,8 @@ typedef struct config {
     char proxy_trusted[CONFIG_STR_MAX]; /* addresses and networks */
     int guest_min_turns;     /* a guest's shorter game is not stored */
     int guest_keep_days;     /* a guest's game is deleted after; 0 = never */
+    int news_interval_ms;    /* at most one line of news this often */
+    int news_min_depth;      /* a death this deep or deeper is news */
     char store[CONFIG_STR_MAX]; /* "": the SQLite file in data_dir; else a
                                    postgresql:// URL (store.h) */
 } config_t;

@@ -206,6 +206,7 @@ static void host_free(host_t *h)
     h->workers = NULL;
     h->load = NULL;
     dir_free(&h->dir);
+    news_free(&h->news);
     addr_limits_free(&h->addrs);
 }
 
@@ -221,6 +222,7 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
     h->ssh = (listener_t){ h, -1, LISTEN_SSH, { 0 } };
     h->nworkers = cfg->workers > 0 ? cfg->workers : host_default_workers();
     dir_init(&h->dir);
+    news_init(&h->news, cfg->news_interval_ms);
     char err[256];
     h->proxy_on = config_proxy_on(cfg);
     proxy_trust_parse(&h->trust, cfg->proxy_trusted, err, sizeof err);

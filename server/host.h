@@ -25,6 +25,7 @@
 #include "addr_limits.h"
 #include "config.h"
 #include "directory.h"
+#include "news.h"
 #include "proxy_proto.h"
 #include "server.h"
 #include "ssh_bridge.h"
@@ -57,6 +58,7 @@ typedef struct host {
     struct store *store;       /* owned: closed after the last worker */
     /* what the workers share */
     directory_t dir;
+    news_t news;               /* wins and deep deaths (news.h) */
     addr_limits_t addrs;
     proxy_trust_t trust;
     int proxy_on;

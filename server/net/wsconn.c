@@ -156,10 +156,12 @@ static int answer(wsconn_t *c)
         refuse(c, "405 Method Not Allowed");
         return 0;
     }
-    /* The path alone: a query string changes nothing. */
+    /* The path alone; the query kept for the site's pages and /ws. */
     char *q = strchr(c->url, '?');
-    if (q)
+    if (q) {
+        snprintf(c->query, sizeof c->query, "%s", q + 1);
         *q = '\0';
+    }
     if (strcmp(c->url, "/ws") == 0) {
         if (!c->want_ws || !c->conn_upgrade || !c->version_ok ||
             c->key_len == 0 || c->key_len >= sizeof c->key - 1) {
@@ -169,12 +171,39 @@ static int answer(wsconn_t *c)
         return open_websocket(c);
     }
     const web_asset_t *a = find_asset(c->url);
+    if (!a && c->cb.page) {
+        c->stage = WS_PAGE; /* what comes meanwhile is ignored */
+        if (c->cb.page(c->ctx, c->url, c->query))
+            return 0; /* the site's page: answered with wsconn_reply */
+        c->stage = WS_HTTP;
+    }
     if (!a) {
         refuse(c, "404 Not Found");
         return 0;
     }
     serve(c, a);
     return 0;
+}
+
+void wsconn_reply(wsconn_t *c, const char *status, const char *type,
+                  const char *cache, char *body, size_t len)
+{
+    if (c->stage != WS_PAGE || c->body) {
+        free(body);
+        return;
+    }
+    char head[512];
+    int n = snprintf(head, sizeof head,
+                     "HTTP/1.1 %s\r\nContent-Type: %s\r\n"
+                     "Content-Length: %zu\r\nCache-Control: %s\r\n"
+                     "X-Content-Type-Options: nosniff\r\n"
+                     "Connection: close\r\n\r\n", status, type, len, cache);
+    c->cb.send(c->ctx, head, (size_t)n);
+    c->body = body;
+    c->file = (const unsigned char *)body;
+    c->file_len = body ? len : 0;
+    c->stage = WS_DONE;
+    c->cb.done(c->ctx);
 }
 
 /* --- the WebSocket ------------------------------------------------------------- */
@@ -318,6 +347,8 @@ void wsconn_free(wsconn_t *c)
     if (c->ws)
         wslay_event_context_free(c->ws);
     c->ws = NULL;
+    free(c->body);
+    c->body = NULL;
 }
 
 int wsconn_feed(wsconn_t *c, const void *bytes, size_t n)

@@ -44,9 +44,14 @@ typedef struct wsconn_cb {
     /* the exchange is over (a file served, a refusal, a close frame):
      * end the connection once the bytes sent, then `file`, are written */
     void (*done)(void *ctx);
+    /* A GET for a path that is no file of the page (NULL: none, 404): the
+     * site's pages (server/site/site.h). Returns 1 if it takes the
+     * request, answering now or later with wsconn_reply, else 0 (404). */
+    int (*page)(void *ctx, const char *path, const char *query);
 } wsconn_cb_t;
 
-enum ws_stage { WS_HTTP = 0, WS_OPEN, WS_DONE };
+enum ws_stage { WS_HTTP = 0, WS_OPEN, WS_DONE,
+                WS_PAGE /* a site's page is being made (wsconn_reply) */ };
 
 typedef struct wsconn {
     http_parser hp;
@@ -59,6 +64,7 @@ typedef struct wsconn {
     size_t head;               /* request bytes so far */
     char url[128];
     size_t url_len;
+    char query[64];            /* after '?' in the request's URL, cut */
     char field[32];            /* the header being read (cut: ignored) */
     size_t field_len;
     char key[32];              /* Sec-WebSocket-Key */
@@ -73,6 +79,9 @@ typedef struct wsconn {
                                   (web_assets.h) that the owner writes,
                                   without a copy, after the bytes sent */
     size_t file_len;
+    char *body;                /* a page's body (wsconn_reply): owned, freed
+                                  by wsconn_free, so it outlives its write
+                                  without a copy (file points into it) */
     const char *error;         /* set: the connection must end, this is why */
 } wsconn_t;
 
@@ -87,6 +96,13 @@ int wsconn_feed(wsconn_t *c, const void *bytes, size_t n);
 
 /* Screen bytes for the page: one binary message (nothing once closed). */
 void wsconn_send(wsconn_t *c, const void *data, size_t n);
+
+/* The answer to a request the page callback took: the head (status such
+ * as "200 OK", type, cache as Cache-Control's value), then body (taken:
+ * malloc'd, owned from here; may be NULL for none), then the end. Nothing
+ * once the request was answered. */
+void wsconn_reply(wsconn_t *c, const char *status, const char *type,
+                  const char *cache, char *body, size_t len);
 
 /* A close frame (the session ends). */
 void wsconn_close(wsconn_t *c);

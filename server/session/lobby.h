@@ -133,6 +133,7 @@ typedef struct lobby_info {
     int playing;             /* games in progress */
     const char *hosts;       /* a note on the other hosts of a cluster
                                 ("other hosts unavailable"), or NULL */
+    const char *news;        /* the latest line of news (news.h), or NULL */
 } lobby_info_t;
 
 /* The menu, nobody logged in. suggest: the guest name offered at the

@@ -44,6 +44,8 @@ static void draw_header(const lobby_t *l, const lobby_info_t *in, screen_t *s)
     else
         snprintf(line, sizeof line, "Not logged in");
     centred(s, 4, line, COL_GREY, 0);
+    if (in->news && in->news[0]) /* cut to the width, never wrapped */
+        centred(s, 5, in->news, COL_BYELLOW, 0);
 }
 
 static void menu_item(screen_t *s, int y, char key, const char *text)

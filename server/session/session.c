@@ -14,6 +14,8 @@
 #include "log.h"
 #include "store.h"
 #include "view.h"
+#include "session_follow.h"
+#include "site.h"
 #include "wsconn.h"
 
 #define CLOSE_DEADLINE_MS 2000
@@ -376,6 +378,7 @@ static void do_close(sess_t *s)
     unsigned turns = ops->turns ? ops->turns(s) : 0u;
     /* The state's leave: a game kept or recorded, watchers told. */
     sess_goto(s, S_CLOSING, NULL);
+    follow_end(s, "The player has left."); /* those waiting in the lobby */
     sess_hash_end(s);
     if (s->ip_counted) {
         s->ip_counted = 0;
@@ -842,6 +845,8 @@ static void on_ws_open(void *ctx)
     sess_t *s = ctx;
     uv_timer_stop(&s->negotiate_timer);
     snprintf(s->tc.ttype, sizeof s->tc.ttype, "browser");
+    /* a site page's terminal: /ws?watch=ID or ?replay=ID (site.h) */
+    s->site_start = (uint8_t)site_ws_start(s->web->query, &s->site_start_id);
     admit(s);
 }
 
@@ -849,6 +854,12 @@ static void on_ws_resize(void *ctx, int w, int h)
 {
     on_tc_resize(ctx, w, h);
     start_lobby_if_negotiated(ctx);
+}
+
+/* A GET that is no file of the play page: the site's (site.h). */
+static int on_ws_page(void *ctx, const char *path, const char *query)
+{
+    return site_request(ctx, path, query);
 }
 
 static void on_ws_done(void *ctx)
@@ -907,7 +918,7 @@ void sess_accept(srv_t *srv, int fd, const char *what)
     tconn_cb_t cb = { on_tc_data, on_tc_send, on_tc_key, on_tc_resize };
     /* the browser's bytes and keys take telnet's paths */
     wsconn_cb_t wcb = { on_tc_send, on_ws_open, on_tc_data, on_ws_resize,
-                        on_ws_done };
+                        on_ws_done, on_ws_page };
     if (rc == 0 && web) {
         s->web = calloc(1, sizeof *s->web);
         if (!s->web || wsconn_init(s->web, &wcb, s, srv->cfg.max_cols,

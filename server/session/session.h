@@ -64,6 +64,7 @@ typedef struct st_lobby {
     uint64_t watch_asked;      /* WATCH_JOIN sent to this session */
     int64_t rebuild_job;       /* a game being rebuilt for it (rebuild.h) */
     uint8_t rebuild_takeover;  /* ...handed over (else: saved, to resume) */
+    uint64_t news_seen;        /* the news line last drawn (news.h) */
     /* A new password, held from the check of the present one until it is
      * handed to the store; wiped then, or when the lobby is left. */
     char new_password[LOBBY_LINE_MAX + 1];
@@ -95,6 +96,8 @@ typedef struct st_watch {
     char name[ACCT_NAME_MAX + 1];
     int64_t rebuild_job;       /* the rebuild awaited (rebuild.h) */
     buf_t pending;             /* keys forwarded meanwhile, 4 bytes each */
+    uint8_t waiting;           /* the player is in the lobby: the next game
+                                  comes as a WATCH_START */
 } st_watch_t;
 
 /* S_REPLAY */
@@ -158,6 +161,14 @@ typedef struct sess {
     tconn_t tc;                /* telnet (unused for the browser) */
     struct wsconn *web;        /* the browser's HTTP and WebSocket; owned;
                                   NULL for telnet */
+    uint8_t site_start;        /* a site page's terminal asked to watch or
+                                  replay (site.h's enum site_start): the
+                                  lobby starts it on entering, once */
+    uint64_t site_start_id;    /* ...that game */
+    uint64_t *followers;       /* watchers waiting in the lobby for the
+                                  player's next game (session_follow.h);
+                                  owned */
+    int nfollowers;
 
     keydec_t keys;
     /* output: gathered during a loop iteration, written in the render phase */

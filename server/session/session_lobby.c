@@ -19,17 +19,35 @@
 #include "log.h"
 #include "rebuild.h"
 #include "session.h"
+#include "session_follow.h"
+#include "site.h"
 #include "store.h"
 
 /* Sessions of one account that a login can take over at once. */
 #define TAKEOVER_MAX 16
 
 static void take_over(sess_t *s);
+static void act(sess_t *s, int action);
+
+/* A site page's terminal (/ws?watch=ID, ?replay=ID: site.h) goes straight
+ * to that game, as if picked from the lobby's lists; once. */
+static void site_start(sess_t *s)
+{
+    int what = s->site_start;
+    s->site_start = SITE_START_NONE;
+    s->lobby.pick_id = s->site_start_id;
+    lobby_wait(&s->lobby);
+    act(s, what == SITE_START_WATCH ? LOBBY_DO_WATCH : LOBBY_DO_REPLAY);
+}
 
 static int lobby_enter(sess_t *s, void *arg)
 {
     (void)arg;
     s->lobby.page = LOBBY_MENU;
+    if (s->site_start != SITE_START_NONE) {
+        site_start(s);
+        return 0;
+    }
     /* logged in by an SSH key as the connection came: as after a login */
     if (lobby_take_key_login(&s->lobby))
         take_over(s);
@@ -49,7 +67,13 @@ static void lobby_draw_page(sess_t *s, screen_t *next)
 {
     srv_t *srv = s->srv;
     lobby_info_t info = { srv->cfg.server_name, srv->cfg.motd,
-                          srv_online(srv), (int)dir_ngames(srv->dir), NULL };
+                          srv_online(srv), (int)dir_ngames(srv->dir), NULL,
+                          NULL };
+    /* the latest news (news.h); the sweep redraws when there is more */
+    news_line_t news;
+    s->st.lobby.news_seen = news_seq(&srv->host->news);
+    if (news_latest(&srv->host->news, &news, 1) == 1)
+        info.news = news.text;
     cluster_t *cl = srv->host->cluster;
     if (cl) { /* the other hosts' players too */
         cluster_counts_t cc;
@@ -478,7 +502,12 @@ static int lobby_msg(sess_t *s, smsg_t *m)
     st_lobby_t *l = &s->st.lobby;
     switch (m->type) {
     case MSG_WATCH_START:
-        if (m->from != l->watch_asked || !m->game)
+        if (m->from != l->watch_asked) {
+            /* a game it waited for once, and left: say so again */
+            sess_post(s, MSG_WATCH_LEAVE, m->from, 0, NULL, NULL);
+            return 1;
+        }
+        if (!m->game)
             return 0;
         l->watch_asked = 0;
         lobby_waited(&s->lobby);
@@ -492,6 +521,10 @@ static int lobby_msg(sess_t *s, smsg_t *m)
             lobby_note(&s->lobby, LOBBY_NOTE_BAD, "%s", m->text);
             sess_owe_frame(s);
         }
+        return 1;
+    case MSG_WATCH_LEAVE:
+        /* a watcher who waited for this player's next game went */
+        follow_forget(s, m->from);
         return 1;
     case MSG_WATCH_KEY:
         /* From a game it asked to watch and no longer waits for. */
@@ -522,6 +555,14 @@ static int lobby_msg(sess_t *s, smsg_t *m)
     }
 }
 
+/* News came since the lobby was drawn: draw it again. */
+static void lobby_sweep(sess_t *s, uint64_t now_ms)
+{
+    (void)now_ms;
+    if (news_seq(&s->srv->host->news) != s->st.lobby.news_seen)
+        sess_owe_frame(s);
+}
+
 const sess_state_ops_t sess_lobby_ops = {
     .name = "lobby",
     .enter = lobby_enter,
@@ -529,4 +570,5 @@ const sess_state_ops_t sess_lobby_ops = {
     .key = lobby_key_in,
     .msg = lobby_msg,
     .draw = lobby_draw_page,
+    .sweep = lobby_sweep,
 };

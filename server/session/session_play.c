@@ -20,8 +20,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "announce.h"
+#include "host.h"
 #include "log.h"
 #include "session.h"
+#include "session_follow.h"
 #include "store.h"
 #include "view.h"
 
@@ -68,6 +71,9 @@ static void record_game(sess_t *s, game_t *g, const char *cause)
             store_progress_end(s->srv->store, s->lobby.account_id);
         return;
     }
+    /* a win or a deep death: the lobby's and the front page's news */
+    announce_game_end(&s->srv->host->news, sess_now(s),
+                      s->srv->cfg.news_min_depth, &row);
     log_info("game over id=%llu name=%s seed=%llu turns=%u depth=%d score=%d "
              "cause=\"%s\"", (unsigned long long)s->id, row.name,
              (unsigned long long)row.seed, (unsigned)row.turns, row.depth,
@@ -242,6 +248,25 @@ static int new_game(sess_t *s)
     return 0;
 }
 
+/* The watchers who waited in the lobby (session_follow.h) watch this
+ * game: each gets its summary, as after a death. */
+static void follow_into(sess_t *s)
+{
+    st_play_t *p = &s->st.play;
+    uint64_t *ids;
+    int n = follow_take(s, &ids);
+    for (int i = 0; i < n; i++) {
+        if (unwatchable(s) || add_watcher(p, ids[i]) != 0) {
+            sess_post(s, MSG_WATCH_END, ids[i], 0, NULL, "%s",
+                      "The player's new game cannot be watched.");
+            continue;
+        }
+        sess_post(s, MSG_WATCH_START, ids[i], 0, summary(s), "%s",
+                  sess_player_name(s));
+    }
+    free(ids);
+}
+
 static int play_enter(sess_t *s, void *arg)
 {
     st_play_t *p = &s->st.play;
@@ -261,6 +286,7 @@ static int play_enter(sess_t *s, void *arg)
                  (unsigned long long)p->g.game->seed,
                  (unsigned)p->g.game->turn);
     }
+    follow_into(s);
     publish(s);
     return 0;
 }
@@ -270,13 +296,13 @@ static int play_enter(sess_t *s, void *arg)
 static void play_leave(sess_t *s)
 {
     st_play_t *p = &s->st.play;
-    if (p->g.game && !p->handed) {
-        char why[96];
-        if (s->close.requested)
-            snprintf(why, sizeof why, "The player has left.");
-        else
-            snprintf(why, sizeof why, "%s's game has ended.", sess_player_name(s));
-        tell_watchers(s, MSG_WATCH_END, 0, why);
+    if (p->g.game && !p->handed && !s->close.requested) {
+        /* back to the lobby: the watchers wait for the next game */
+        follow_keep(s, p->watchers, p->nwatchers);
+        p->watchers = NULL;
+        p->nwatchers = p->capwatchers = 0;
+    } else if (p->g.game && !p->handed) {
+        tell_watchers(s, MSG_WATCH_END, 0, "The player has left.");
     }
     if (!p->g.game || p->handed || p->recorded) {
         owned_game_free(&p->g);

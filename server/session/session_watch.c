@@ -128,6 +128,7 @@ static int watch_msg(sess_t *s, smsg_t *m)
         return 1;
     case MSG_WATCH_START:
         /* The player starts another game: follow it. */
+        w->waiting = 0;
         if (ask_rebuild(s, m) == 0) {
             snprintf(s->notice, sizeof s->notice, "%s starts a new game.",
                      w->name);
@@ -137,6 +138,17 @@ static int watch_msg(sess_t *s, smsg_t *m)
         }
         return 1;
     case MSG_WATCH_END:
+        if (m->a == 1) {
+            /* the player is in the lobby: wait for the next game
+             * (session_follow.h) */
+            game_free(w->game);
+            w->game = NULL;
+            w->waiting = 1;
+            w->rebuild_job = 0; /* a rebuild still running is stale */
+            snprintf(s->notice, sizeof s->notice, "%.79s", m->text);
+            sess_owe_frame(s);
+            return 1;
+        }
         w->player = 0; /* the player has forgotten us already */
         lobby_note(&s->lobby, LOBBY_NOTE_INFO, "%s",
                    m->text[0] ? m->text : "The game you watched has ended.");
@@ -154,9 +166,14 @@ static void watch_draw(sess_t *s, screen_t *next)
 {
     const st_watch_t *w = &s->st.watch;
     if (!w->game) {
-        static const char wait[] = "One moment...";
+        char wait[96];
+        if (w->waiting)
+            snprintf(wait, sizeof wait, "%s is in the lobby. Waiting for "
+                     "the next game - q leaves", w->name);
+        else
+            snprintf(wait, sizeof wait, "One moment...");
         screen_clear(next);
-        int x = (next->w - (int)sizeof wait + 1) / 2;
+        int x = (next->w - (int)strlen(wait)) / 2;
         screen_puts(next, x > 0 ? x : 0, next->h / 2, wait, COL_WHITE,
                     COL_DEFAULT, 0);
         return;

@@ -431,11 +431,13 @@ tclient_t *cl_connect(int port, const cl_opts_t *o)
     vterm_screen_enable_altscreen(c->vs, 1);
     vterm_screen_reset(c->vs, 1);
     if (o->web) {
-        static const char upgrade[] =
-            "GET /ws HTTP/1.1\r\nHost: rogued\r\nUpgrade: websocket\r\n"
-            "Connection: Upgrade\r\n"
-            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-            "Sec-WebSocket-Version: 13\r\n\r\n";
+        char upgrade[512];
+        snprintf(upgrade, sizeof upgrade,
+                 "GET %s HTTP/1.1\r\nHost: rogued\r\nUpgrade: websocket\r\n"
+                 "Connection: Upgrade\r\n"
+                 "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                 "Sec-WebSocket-Version: 13\r\n\r\n",
+                 o->ws_path ? o->ws_path : "/ws");
         c->web = c->raw = 1;
         c->ws = malloc(WS_IN_MAX);
         ck_assert_ptr_nonnull(c->ws);

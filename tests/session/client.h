@@ -127,6 +127,8 @@ typedef struct cl_opts {
                           PuTTY does) and answer the server's SEND with
                           these "NAME=value" lines ('\n' between), each a
                           USERVAR, whatever was asked */
+    const char *ws_path; /* web: the WebSocket's path and query (default
+                          "/ws"; "/ws?watch=ID": a site page's terminal) */
 } cl_opts_t;
 
 /* One screen cell as the terminal shows it. Colours: 0..255 a palette

@@ -156,6 +156,8 @@ START_TEST(watcher_joining_late_catches_up)
 }
 END_TEST
 
+/* The watch ends when the player leaves the server (a game ended to the
+ * lobby only makes the watcher wait: watcher_follows_through_the_lobby). */
 START_TEST(watch_ends_with_the_game)
 {
     tsrv_t *s = srv_start("--seed", "42", NULL);
@@ -167,7 +169,9 @@ START_TEST(watch_ends_with_the_game)
     play_watch_first(w, "guest1");
     ck_assert(cl_key(p, "Q"));
     ck_assert(cl_key(p, "y"));
-    play_wait_text(w, "guest1's game has ended.");
+    play_wait_text(w, "guest1 is in the lobby. Waiting for the next game");
+    ck_assert_int_eq(cl_send_str(p, "q"), 0); /* the player leaves */
+    play_wait_text(w, "The player has left.");
     play_wait_text(w, "Play (as a guest)");
     /* Nothing left to watch. */
     ck_assert(cl_key(w, "w"));
@@ -252,6 +256,53 @@ START_TEST(watcher_follows_into_the_next_game)
 }
 END_TEST
 
+/* The player quits to the lobby and starts another game from there: the
+ * watcher waits meanwhile (its screen says so), then watches the new game,
+ * key for key, until it leaves; a watcher who left before the next game
+ * is not brought back. */
+START_TEST(watcher_follows_through_the_lobby)
+{
+    tsrv_t *s = srv_start("--seed", "42", NULL);
+    tclient_t *p = play_connect(srv_port(s), NULL);
+    play_move(p, "l", 1, 0);
+    tclient_t *w = play_lobby(srv_port(s));
+    play_watch_first(w, "guest1");
+    tclient_t *gone = play_lobby(srv_port(s));
+    play_watch_first(gone, "guest1");
+    play_wait_text(p, "2 watching");
+    ck_assert(cl_key(p, "Q"));
+    ck_assert(cl_key(p, "y"));
+    play_wait_text(p, "Play as guest1");
+    play_wait_text(w, "guest1 is in the lobby. Waiting for the next game - "
+                      "q leaves");
+    play_wait_text(gone, "guest1 is in the lobby. Waiting for the next game");
+    ck_assert(cl_key(gone, "q")); /* this one leaves while it waits */
+    play_wait_text(gone, "Play (as a guest)");
+    ck_assert(cl_key(p, "p"));
+    play_wait_text(p, "Turn:0");
+    play_wait_text(w, "guest1 starts a new game.");
+    play_wait_text(w, "Watching guest1 - q leaves");
+    ck_assert(cl_wait(w, pred_turn_is, p, CL_WAIT_MS));
+    expect_same_map(p, w);
+    play_wait_text(p, "1 watching");
+    play_move(p, "l", 1, 0);
+    ck_assert(cl_wait(w, pred_turn_is, p, CL_WAIT_MS));
+    expect_same_map(p, w);
+    /* the one who left stays in its lobby */
+    ck_assert(cl_sync(gone, CL_WAIT_MS));
+    ck_assert(cl_screen_has(gone, "Play (as a guest)"));
+    ck_assert_int_eq(srv_log_count(s, "game start id=1 name=guest1"), 2);
+    ck_assert(cl_key(w, "q"));
+    play_wait_text(w, "Play (as a guest)");
+    if (!cl_wait_no_text(p, "1 watching", CL_WAIT_MS))
+        play_fail(p, "the watcher count stayed after the watcher left");
+    cl_close(gone);
+    cl_close(w);
+    cl_close(p);
+    srv_stop(s);
+}
+END_TEST
+
 START_TEST(second_login_takes_the_game_over)
 {
     tsrv_t *s = srv_start("--seed", "42", NULL);
@@ -308,6 +359,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, watcher_joining_late_catches_up);
     tcase_add_test(tc, watch_ends_with_the_game);
     tcase_add_test(tc, watcher_follows_into_the_next_game);
+    tcase_add_test(tc, watcher_follows_through_the_lobby);
     tcase_add_test(tc, watching_a_long_game);
     tcase_add_test(tc, second_login_takes_the_game_over);
     suite_add_tcase(s, tc);

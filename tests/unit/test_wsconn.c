@@ -45,7 +45,22 @@ static void r_resize(void *ctx, int w, int h)
 }
 static void r_done(void *ctx) { ((rec_t *)ctx)->done++; }
 
-static const wsconn_cb_t cbs = { r_send, r_open, r_data, r_resize, r_done };
+static const wsconn_cb_t cbs = { r_send, r_open, r_data, r_resize, r_done,
+                                 NULL };
+
+/* The site's pages (site.h) as a test sees them: "/later" is taken and
+ * answered later, "/now?..." at once with the query in the body, anything
+ * else is not a page. */
+static char page_path[128], page_query[64];
+static int r_page(void *ctx, const char *path, const char *query)
+{
+    (void)ctx;
+    snprintf(page_path, sizeof page_path, "%s", path);
+    snprintf(page_query, sizeof page_query, "%s", query);
+    return strcmp(path, "/later") == 0 || strcmp(path, "/now") == 0;
+}
+static const wsconn_cb_t page_cbs = { r_send, r_open, r_data, r_resize,
+                                      r_done, r_page };
 
 static const char upgrade[] =
     "GET /ws HTTP/1.1\r\nHost: example\r\nUpgrade: websocket\r\n"
@@ -233,6 +248,54 @@ START_TEST(oversized_and_malformed_input_end_the_connection)
 }
 END_TEST
 
+/* A path that is no file of the page goes to the page callback with its
+ * query; a page taken is answered with wsconn_reply, once, its body owned
+ * by the connection (written after the head, like a file); bytes that
+ * come meanwhile are ignored; a path not taken is 404. */
+START_TEST(pages_go_to_the_site)
+{
+    rec_t r;
+    memset(&r, 0, sizeof r);
+    wsconn_t c;
+    ck_assert_int_eq(wsconn_init(&c, &page_cbs, &r, 250, 100), 0);
+    static const char get[] = "GET /later?watch=3 HTTP/1.1\r\nHost: x\r\n\r\n";
+    feed(&c, get, sizeof get - 1, 0);
+    ck_assert_str_eq(page_path, "/later");
+    ck_assert_str_eq(page_query, "watch=3");
+    ck_assert_uint_eq(r.out_len, 0);
+    ck_assert_int_eq(r.done, 0);
+    feed(&c, "GET / HTTP/1.1\r\n\r\n", 18, 0); /* ignored meanwhile */
+    ck_assert_uint_eq(r.out_len, 0);
+    char *body = malloc(5);
+    memcpy(body, "hello", 5);
+    wsconn_reply(&c, "200 OK", "text/html; charset=utf-8", "no-cache", body, 5);
+    r.out[r.out_len] = '\0';
+    ck_assert_str_eq(r.out, "HTTP/1.1 200 OK\r\nContent-Type: text/html; "
+                            "charset=utf-8\r\nContent-Length: 5\r\n"
+                            "Cache-Control: no-cache\r\n"
+                            "X-Content-Type-Options: nosniff\r\n"
+                            "Connection: close\r\n\r\n");
+    ck_assert_int_eq(r.done, 1);
+    ck_assert_uint_eq(c.file_len, 5);
+    ck_assert_int_eq(memcmp(c.file, "hello", 5), 0);
+    /* a second answer changes nothing (and its body is freed) */
+    char *again = malloc(3);
+    wsconn_reply(&c, "500 Internal Server Error", "text/plain", "no-cache",
+                 again, 3);
+    ck_assert_int_eq(r.done, 1);
+    wsconn_free(&c);
+
+    memset(&r, 0, sizeof r);
+    ck_assert_int_eq(wsconn_init(&c, &page_cbs, &r, 250, 100), 0);
+    static const char other[] = "GET /other HTTP/1.1\r\n\r\n";
+    feed(&c, other, sizeof other - 1, 1);
+    r.out[r.out_len] = '\0';
+    ck_assert_ptr_nonnull(strstr(r.out, "HTTP/1.1 404 Not Found\r\n"));
+    ck_assert_int_eq(r.done, 1);
+    wsconn_free(&c);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("wsconn");
@@ -242,6 +305,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, the_same_one_byte_at_a_time);
     tcase_add_test(tc, only_the_page_files_are_served);
     tcase_add_test(tc, oversized_and_malformed_input_end_the_connection);
+    tcase_add_test(tc, pages_go_to_the_site);
     suite_add_tcase(s, tc);
     return s;
 }

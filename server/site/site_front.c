@@ -1,0 +1,108 @@
+/* site_front.c - the front page (/home): the server's name and message,
+ * a Play button to the play page, how many are on, every game in
+ * progress (player, depth, turn, watchers) with a link to watch it, and
+ * the latest news of wins and deep deaths (news.h). Made from the
+ * directory (and the cluster's presence) at each request: never cached. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cluster.h"
+#include "directory.h"
+#include "host.h"
+#include "lobby.h"
+#include "news.h"
+#include "session.h"
+#include "site_html.h"
+#include "site_pages.h"
+
+#define FRONT_GAMES_MAX 200  /* games listed (the rest counted) */
+
+/* Every game in progress here, then on the other hosts: up to max. */
+static int games_now(sess_t *s, lobby_game_t *out, int max)
+{
+    srv_t *srv = s->srv;
+    dir_entry_t *here = malloc((size_t)max * sizeof *here);
+    if (!here)
+        return 0;
+    int n = dir_games(srv->dir, 0, here, max);
+    for (int i = 0; i < n; i++) {
+        out[i].session_id = here[i].id;
+        snprintf(out[i].name, sizeof out[i].name, "%s", here[i].game.name);
+        out[i].depth = here[i].game.depth;
+        out[i].turns = here[i].game.turns;
+        out[i].watchers = here[i].game.watchers;
+        out[i].idle_s = 0;
+    }
+    free(here);
+    if (srv->host->cluster)
+        n += cluster_games(srv->host->cluster, out + n, max - n);
+    return n;
+}
+
+static void news_part(sess_t *s, page_t *p)
+{
+    news_line_t lines[NEWS_KEEP];
+    int n = news_latest(&s->srv->host->news, lines, NEWS_KEEP);
+    html_raw(p, "<h2>News</h2>\n<ul id=\"news\">");
+    if (n == 0)
+        html_raw(p, "<li class=\"none\">Nothing yet.</li>");
+    for (int i = 0; i < n; i++) {
+        char when[24];
+        site_date(lines[i].when, when, sizeof when);
+        html_printf(p, "<li>%s UTC: ", when);
+        html_text(p, lines[i].text);
+        html_raw(p, "</li>");
+    }
+    html_raw(p, "</ul>\n");
+}
+
+void site_front(sess_t *s, const char *rest, const char *query)
+{
+    (void)rest;
+    (void)query;
+    srv_t *srv = s->srv;
+    lobby_game_t *games = malloc(FRONT_GAMES_MAX * sizeof *games);
+    if (!games) {
+        site_error(s, "503 Service Unavailable", "Out of memory; try again.");
+        return;
+    }
+    int n = games_now(s, games, FRONT_GAMES_MAX);
+    int online = srv_online(srv), playing = (int)dir_ngames(srv->dir);
+    if (srv->host->cluster) {
+        cluster_counts_t cc;
+        cluster_counts(srv->host->cluster, &cc);
+        online += cc.online;
+        playing += cc.playing;
+    }
+    page_t p;
+    html_init(&p);
+    html_begin(&p, srv->cfg.server_name);
+    html_raw(&p, "<p id=\"motd\">");
+    html_text(&p, srv->cfg.motd);
+    html_raw(&p, "</p>\n<p><a class=\"play\" href=\"/\">Play</a></p>\n");
+    html_printf(&p, "<p id=\"counts\">%d online, %d %s in progress.</p>\n",
+                online, playing, playing == 1 ? "game" : "games");
+    html_raw(&p, "<h2>Games in progress</h2>\n");
+    if (n == 0)
+        html_raw(&p, "<p id=\"nogames\">Nobody is playing right now.</p>\n");
+    else
+        html_raw(&p, "<table id=\"games\"><tr><th>Player</th>"
+                 "<th class=\"n\">Depth</th><th class=\"n\">Turn</th>"
+                 "<th class=\"n\">Watchers</th><th></th></tr>\n");
+    for (int i = 0; i < n; i++) {
+        html_raw(&p, "<tr><td>");
+        html_text(&p, games[i].name);
+        html_printf(&p, "</td><td class=\"n\">%d</td><td class=\"n\">%d</td>"
+                    "<td class=\"n\">%d</td><td><a href=\"/watch/%llu\">"
+                    "Watch</a></td></tr>\n", games[i].depth, games[i].turns,
+                    games[i].watchers,
+                    (unsigned long long)games[i].session_id);
+    }
+    if (n > 0)
+        html_raw(&p, "</table>\n");
+    free(games);
+    news_part(s, &p);
+    html_raw(&p, "<p><a href=\"/scores\">The hall of fame</a></p>");
+    html_end(&p);
+    site_send(s, &p, "200 OK", "text/html; charset=utf-8", "no-cache");
+}

@@ -1,0 +1,147 @@
+/* site_html.c - building a page and handing it over (site_html.h). */
+#include "site_html.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "session.h"
+#include "wsconn.h"
+
+/* One style for every page: readable on a phone and a big screen alike. */
+static const char style[] =
+    "<style>"
+    "body{font-family:system-ui,sans-serif;background:#111;color:#ddd;"
+    "margin:0 auto;padding:0 1em 2em;max-width:62em;line-height:1.4}"
+    "a{color:#8cf}h1{font-size:1.6em;margin:.6em 0 .2em}"
+    "nav{padding:.6em 0;border-bottom:1px solid #333}nav a{margin-right:1em}"
+    "table{border-collapse:collapse;width:100%}"
+    "td,th{text-align:left;padding:.25em .6em;border-bottom:1px solid #333;"
+    "overflow-wrap:anywhere}"
+    "td.n,th.n{text-align:right}"
+    ".play{display:inline-block;background:#2a6;color:#fff;padding:.5em 1.4em;"
+    "border-radius:.3em;text-decoration:none;font-size:1.2em;margin:.6em 0}"
+    "pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#000;"
+    "padding:.6em}"
+    ".term{width:100%;height:70vh;min-height:20em;background:#000}"
+    "#news li{color:#fc6}"
+    "</style>";
+
+void html_init(page_t *b)
+{
+    buf_init(&b->b, SITE_PAGE_MAX);
+    b->failed = 0;
+}
+
+static void put(page_t *b, const void *p, size_t n)
+{
+    if (buf_append(&b->b, p, n) != 0)
+        b->failed = 1;
+}
+
+void html_raw(page_t *b, const char *markup)
+{
+    put(b, markup, strlen(markup));
+}
+
+void html_printf(page_t *b, const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        put(b, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+}
+
+void html_text(page_t *b, const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        switch (*p) {
+        case '&': html_raw(b, "&amp;"); break;
+        case '<': html_raw(b, "&lt;"); break;
+        case '>': html_raw(b, "&gt;"); break;
+        case '"': html_raw(b, "&quot;"); break;
+        case '\'': html_raw(b, "&#39;"); break;
+        default:
+            if (*p >= 0x20 || *p == '\t' || *p == '\n')
+                put(b, p, 1);
+        }
+    }
+}
+
+void json_text(page_t *b, const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            html_printf(b, "\\%c", *p);
+        else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&')
+            html_printf(b, "\\u%04x", *p);
+        else
+            put(b, p, 1);
+    }
+}
+
+void site_date(int64_t t, char *out, size_t n)
+{
+    time_t tt = (time_t)t;
+    struct tm tm;
+    if (!gmtime_r(&tt, &tm) || strftime(out, n, "%Y-%m-%d %H:%M", &tm) == 0)
+        snprintf(out, n, "?");
+}
+
+void html_begin(page_t *b, const char *title)
+{
+    html_raw(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+             "<meta name=\"viewport\" content=\"width=device-width, "
+             "initial-scale=1\"><title>");
+    html_text(b, title);
+    html_raw(b, "</title>");
+    html_raw(b, style);
+    html_raw(b, "</head><body><nav><a href=\"/home\">Home</a>"
+             "<a href=\"/\">Play</a><a href=\"/scores\">Hall of fame</a>"
+             "<a href=\"/games.json\">Feed</a></nav>\n<h1>");
+    html_text(b, title);
+    html_raw(b, "</h1>\n");
+}
+
+void html_end(page_t *b)
+{
+    html_raw(b, "\n</body></html>\n");
+}
+
+void site_send(sess_t *s, page_t *b, const char *status, const char *type,
+               const char *cache)
+{
+    if (b->failed) {
+        buf_free(&b->b);
+        static const char text[] = "The page could not be made.\n";
+        char *body = malloc(sizeof text);
+        if (body)
+            memcpy(body, text, sizeof text - 1);
+        wsconn_reply(s->web, "500 Internal Server Error",
+                     "text/plain; charset=utf-8", "no-store", body,
+                     body ? sizeof text - 1 : 0);
+        return;
+    }
+    char *body = b->b.data;
+    size_t len = b->b.len;
+    b->b.data = NULL;
+    b->b.len = b->b.cap = 0;
+    wsconn_reply(s->web, status, type, cache, body, len);
+}
+
+void site_error(sess_t *s, const char *status, const char *sentence)
+{
+    page_t b;
+    html_init(&b);
+    html_begin(&b, status);
+    html_raw(&b, "<p>");
+    html_text(&b, sentence);
+    html_raw(&b, "</p>");
+    html_end(&b);
+    site_send(s, &b, status, "text/html; charset=utf-8", "no-cache");
+}

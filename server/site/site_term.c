@@ -1,0 +1,47 @@
+/* site_term.c - a terminal in a page (site_term.h). The script is the
+ * play page's protocol (docs/telnet.md, "The browser"): binary messages
+ * both ways, "size W H" at the start and at each resize. */
+#include "site_term.h"
+
+#include "web_assets.h"
+
+static const char script[] =
+    "<script src=\"/xterm.js\"></script><script src=\"/addon-fit.js\">"
+    "</script>\n<script>\n(function () {\n"
+    "var box = document.getElementById('term');\n"
+    "var status = document.getElementById('termstatus');\n"
+    "var term = new Terminal({ cursorBlink: false, fontSize: 15, "
+    "scrollback: 0, convertEol: false });\n"
+    "var fit = new FitAddon.FitAddon();\n"
+    "term.loadAddon(fit);\nterm.open(box);\nfit.fit();\n"
+    "var ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : "
+    "'ws://') + location.host + '/ws?' + box.dataset.ws);\n"
+    "ws.binaryType = 'arraybuffer';\nvar enc = new TextEncoder();\n"
+    "window.rogueFrames = 0;\n"
+    "function size() { if (ws.readyState === 1) ws.send('size ' + "
+    "term.cols + ' ' + term.rows); }\n"
+    "ws.onopen = function () { status.textContent = 'Connected.'; size(); };\n"
+    "ws.onmessage = function (e) { window.rogueFrames++; "
+    "term.write(new Uint8Array(e.data)); };\n"
+    "ws.onclose = function () { status.textContent = "
+    "'The connection has ended: reload the page to watch again.'; };\n"
+    "term.onData(function (d) { if (ws.readyState === 1) "
+    "ws.send(enc.encode(d)); });\n"
+    "term.onResize(size);\n"
+    "window.addEventListener('resize', function () { fit.fit(); });\n"
+    "window.rogueTerm = term;\n"
+    "})();\n</script>\n";
+
+void site_term(page_t *p, const char *ws_what, uint64_t id)
+{
+    if (!web_terminal_built) {
+        html_raw(p, "<p>This server was built without the browser terminal: "
+                 "use telnet or SSH to watch.</p>");
+        return;
+    }
+    html_raw(p, "<link rel=\"stylesheet\" href=\"/xterm.css\">\n");
+    html_printf(p, "<div id=\"term\" class=\"term\" data-ws=\"%s=%llu\">"
+                "</div>\n<p id=\"termstatus\">Connecting...</p>\n", ws_what,
+                (unsigned long long)id);
+    html_raw(p, script);
+}

@@ -1,0 +1,45 @@
+/* site_watch.c - a game in progress watched in the page (/watch/ID, ID
+ * the player's session as the front page links it): the player's name,
+ * depth and turn when the page was made, and a terminal that watches the
+ * game live at the page's size (site_term.h). Sent "no-cache". */
+#include <stdio.h>
+
+#include "directory.h"
+#include "host.h"
+#include "session.h"
+#include "site.h"
+#include "site_html.h"
+#include "site_pages.h"
+#include "site_term.h"
+
+#define REMOTE_ID_BIT (1ull << 62) /* another host's game (cluster.h) */
+
+void site_watch(sess_t *s, const char *rest, const char *query)
+{
+    (void)query;
+    uint64_t id;
+    dir_entry_t e;
+    int here = site_parse_id(rest, &id) && dir_lookup(s->srv->dir, id, &e) &&
+               e.playing;
+    int remote = !here && site_parse_id(rest, &id) &&
+                 (id & REMOTE_ID_BIT) && s->srv->host->cluster;
+    if (!here && !remote) {
+        site_error(s, "404 Not Found",
+                   "There is no game in progress by that number: it may have "
+                   "ended.");
+        return;
+    }
+    page_t p;
+    html_init(&p);
+    char title[64];
+    snprintf(title, sizeof title, "Watching %s",
+             here ? e.game.name : "a game on another host");
+    html_begin(&p, title);
+    if (here)
+        html_printf(&p, "<p id=\"where\">Depth %d, turn %d, %d watching."
+                    "</p>\n", e.game.depth, e.game.turns, e.game.watchers);
+    site_term(&p, "watch", id);
+    html_raw(&p, "<p>Keys do nothing to the game; q stops watching.</p>");
+    html_end(&p);
+    site_send(s, &p, "200 OK", "text/html; charset=utf-8", "no-cache");
+}

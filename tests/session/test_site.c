@@ -1,0 +1,410 @@
+/* test_site.c - the site's pages (server/site/, site.h) against the real
+ * server (sanitizer build), fetched over HTTP on the browser's port as a
+ * browser would: their status, type, caching and exact HTML fragments;
+ * hostile text (markup, entities, quotes, the longest values) in every
+ * field the host or a player writes, always escaped; the front page
+ * listing a live game whose watch page's WebSocket watches it; the hall
+ * of fame linking a finished game's page whose WebSocket replays it; the
+ * feeds; and the news of a death, rate-limited. */
+#include <arpa/inet.h>
+#include <check.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "client.h"
+#include "combat.h"
+#include "game.h"
+#include "plan.h"
+#include "play.h"
+
+/* The host's hostile settings: markup, an entity, both quotes; the
+ * message at its longest (159 bytes). */
+#define HOSTILE_NAME "<script>alert(\"x\")</script> &amp; 'q'"
+#define HOSTILE_NAME_HTML \
+    "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp;amp; &#39;q&#39;"
+#define HOSTILE_NAME_JSON \
+    "\\u003cscript\\u003ealert(\\\"x\\\")\\u003c/script\\u003e \\u0026amp; 'q'"
+static char hostile_motd[160], hostile_motd_html[1200];
+
+static void make_motd(void)
+{
+    static const char unit[] = "<i>&\"'";
+    static const char unit_html[] = "&lt;i&gt;&amp;&quot;&#39;";
+    hostile_motd[0] = hostile_motd_html[0] = '\0';
+    while (strlen(hostile_motd) + strlen(unit) <= 159) {
+        strcat(hostile_motd, unit);
+        strcat(hostile_motd_html, unit_html);
+    }
+    while (strlen(hostile_motd) < 159) {
+        strcat(hostile_motd, "z");
+        strcat(hostile_motd_html, "z");
+    }
+}
+
+/* A server with the browser's port (in *http) and the hostile settings,
+ * then the extra --set values (NULL-ended, at most 4). */
+static tsrv_t *site_server(int *http, const char *seed, const char *set1,
+                           const char *set2, const char *set3)
+{
+    static char port_set[32], name_set[128], motd_set[200];
+    make_motd();
+    *http = cl_free_port();
+    snprintf(port_set, sizeof port_set, "http_port=%d", *http);
+    snprintf(name_set, sizeof name_set, "server_name=%s", HOSTILE_NAME);
+    snprintf(motd_set, sizeof motd_set, "motd=%s", hostile_motd);
+    return srv_start("--seed", seed, "--set", port_set, "--set", name_set,
+                     "--set", motd_set, "--set",
+                     set1 ? set1 : "guest_min_turns=0", "--set",
+                     set2 ? set2 : "guest_min_turns=0", "--set",
+                     set3 ? set3 : "guest_min_turns=0", NULL);
+}
+
+typedef struct resp {
+    char *all;         /* the whole answer, NUL-ended (malloc'd) */
+    const char *body;  /* after the head */
+} resp_t;
+
+/* GET path on 127.0.0.1:port; the answer read to its end (the server
+ * closes the connection after each). */
+static resp_t get(int port, const char *path)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert_int_ge(fd, 0);
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    char req[512];
+    int n = snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: rogued\r\n\r\n",
+                     path);
+    ck_assert_int_eq(write(fd, req, (size_t)n), n);
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    ck_assert_ptr_nonnull(buf);
+    time_t deadline = time(NULL) + 30;
+    for (;;) {
+        struct pollfd p = { fd, POLLIN, 0 };
+        ck_assert_msg(time(NULL) <= deadline, "no end of the answer to %s", path);
+        if (poll(&p, 1, 1000) <= 0)
+            continue;
+        if (len + 1 >= cap) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+            ck_assert_ptr_nonnull(buf);
+        }
+        ssize_t k = read(fd, buf + len, cap - 1 - len);
+        if (k <= 0)
+            break;
+        len += (size_t)k;
+    }
+    close(fd);
+    buf[len] = '\0';
+    resp_t r = { buf, strstr(buf, "\r\n\r\n") };
+    ck_assert_msg(r.body != NULL, "no head in the answer to %s: %s", path, buf);
+    r.body += 4;
+    return r;
+}
+
+static void has(const resp_t *r, const char *text)
+{
+    ck_assert_msg(strstr(r->all, text) != NULL, "no \"%s\" in:\n%s", text,
+                  r->all);
+}
+
+static void has_not(const resp_t *r, const char *text)
+{
+    ck_assert_msg(strstr(r->all, text) == NULL, "\"%s\" in:\n%s", text, r->all);
+}
+
+/* The head says status and type, and the body is as long as it says. */
+static void head_is(const resp_t *r, const char *status, const char *type,
+                    const char *cache)
+{
+    char line[160];
+    snprintf(line, sizeof line, "HTTP/1.1 %s\r\n", status);
+    ck_assert_msg(strncmp(r->all, line, strlen(line)) == 0, "%s", r->all);
+    snprintf(line, sizeof line, "\r\nContent-Type: %s\r\n", type);
+    has(r, line);
+    if (cache) {
+        snprintf(line, sizeof line, "\r\nCache-Control: %s\r\n", cache);
+        has(r, line);
+    }
+    snprintf(line, sizeof line, "\r\nContent-Length: %zu\r\n", strlen(r->body));
+    has(r, line);
+}
+
+/* Every HTML page: the host's name and nothing of it unescaped. */
+static void page_is_safe(const resp_t *r)
+{
+    has_not(r, "<script>alert");
+    has_not(r, "<i>&");
+    has(r, "<title>");
+}
+
+static int count(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+START_TEST(pages_answer_with_their_types_and_escape_the_host)
+{
+    int http;
+    tsrv_t *s = site_server(&http, "42", NULL, NULL, NULL);
+    resp_t r = get(http, "/home");
+    head_is(&r, "200 OK", "text/html; charset=utf-8", "no-cache");
+    page_is_safe(&r);
+    has(&r, "<title>" HOSTILE_NAME_HTML "</title>");
+    has(&r, "<h1>" HOSTILE_NAME_HTML "</h1>");
+    char motd[1300];
+    snprintf(motd, sizeof motd, "<p id=\"motd\">%s</p>", hostile_motd_html);
+    has(&r, motd);
+    has(&r, "<p><a class=\"play\" href=\"/\">Play</a></p>");
+    has(&r, "<p id=\"counts\">0 online, 0 games in progress.</p>");
+    has(&r, "<p id=\"nogames\">Nobody is playing right now.</p>");
+    has(&r, "<ul id=\"news\"><li class=\"none\">Nothing yet.</li></ul>");
+    has(&r, "<meta name=\"viewport\" content=\"width=device-width, "
+            "initial-scale=1\">");
+    free(r.all);
+
+    r = get(http, "/scores");
+    head_is(&r, "200 OK", "text/html; charset=utf-8", "no-cache");
+    page_is_safe(&r);
+    has(&r, "<h1>Hall of fame</h1>");
+    has(&r, "<p id=\"noscores\">No game has ended yet.</p>");
+    free(r.all);
+
+    r = get(http, "/games.json");
+    head_is(&r, "200 OK", "application/json", "no-cache");
+    ck_assert_str_eq(r.body, "{\"server\": \"" HOSTILE_NAME_JSON
+                             "\", \"version\": 5, \"games\": [\n]}\n");
+    free(r.all);
+    r = get(http, "/games.xlog");
+    head_is(&r, "200 OK", "text/plain; charset=utf-8", "no-cache");
+    ck_assert_str_eq(r.body, "");
+    free(r.all);
+
+    /* what is not there: 404, never the path given back */
+    static const char *const missing[] = {
+        "/game/1", "/game/abc", "/game/99999999999999999999", "/game/",
+        "/game/-1", "/watch/7", "/watch/%3Cscript%3E", "/game/1%3Cb%3E",
+    };
+    for (size_t i = 0; i < sizeof missing / sizeof missing[0]; i++) {
+        r = get(http, missing[i]);
+        head_is(&r, "404 Not Found", "text/html; charset=utf-8", "no-cache");
+        page_is_safe(&r);
+        has_not(&r, "%3C");
+        has_not(&r, "abc");
+        free(r.all);
+    }
+    r = get(http, "/nothing-here");
+    head_is(&r, "404 Not Found", "text/plain", NULL);
+    free(r.all);
+    /* the play page is still the play page */
+    r = get(http, "/");
+    head_is(&r, "200 OK", "text/html; charset=utf-8", "no-cache");
+    has(&r, "<div id=\"terminal\"></div>");
+    free(r.all);
+    srv_stop(s);
+}
+END_TEST
+
+static int pred_turn_is(tclient_t *w, void *arg)
+{
+    return cl_turn(w) == cl_turn(arg);
+}
+
+/* Registers name over telnet and plays: the client at its game. */
+static tclient_t *account_playing(int port, const char *name)
+{
+    tclient_t *c = play_lobby(port);
+    ck_assert(cl_key(c, "r"));
+    play_wait_text(c, "Register an account");
+    play_type_line(c, name);
+    play_wait_text(c, "Password:");
+    play_type_line(c, "password1");
+    play_wait_text(c, "Again:");
+    play_type_line(c, "password1");
+    char who[64];
+    snprintf(who, sizeof who, "Logged in as %s", name);
+    play_wait_text(c, who);
+    ck_assert(cl_key(c, "p"));
+    play_wait_text(c, "Turn:0");
+    return c;
+}
+
+/* The longest name there may be, with both of its punctuation marks. */
+#define LONG_NAME "Zz-_9abcdefghijklmno"
+
+START_TEST(front_page_lists_a_live_game_and_its_watch_page_watches_it)
+{
+    int http;
+    tsrv_t *s = site_server(&http, "42", NULL, NULL, NULL);
+    tclient_t *p = account_playing(srv_port(s), LONG_NAME);
+    play_move(p, "l", 1, 0);
+    resp_t r = get(http, "/home");
+    page_is_safe(&r);
+    has(&r, "<p id=\"counts\">1 online, 1 game in progress.</p>");
+    has(&r, "<tr><td>" LONG_NAME "</td><td class=\"n\">1</td>"
+            "<td class=\"n\">1</td><td class=\"n\">0</td>"
+            "<td><a href=\"/watch/1\">Watch</a></td></tr>");
+    free(r.all);
+
+    r = get(http, "/watch/1");
+    head_is(&r, "200 OK", "text/html; charset=utf-8", "no-cache");
+    page_is_safe(&r);
+    has(&r, "<h1>Watching " LONG_NAME "</h1>");
+    has(&r, "<p id=\"where\">Depth 1, turn 1, 0 watching.</p>");
+    has(&r, "<div id=\"term\" class=\"term\" data-ws=\"watch=1\"></div>");
+    has(&r, "<script src=\"/xterm.js\"></script>");
+    free(r.all);
+
+    /* the page's WebSocket: straight into watching, at its own size */
+    cl_opts_t o = { .web = 1, .w = 100, .h = 30, .ws_path = "/ws?watch=1" };
+    tclient_t *w = cl_connect(http, &o);
+    play_wait_text(w, "Watching " LONG_NAME " - q leaves");
+    ck_assert(cl_wait(w, pred_turn_is, p, CL_WAIT_MS));
+    char row[256];
+    ck_assert(strncmp(cl_row(w, 29, row, sizeof row), "HP: ", 4) == 0);
+    play_wait_text(p, "1 watching");
+    const char *keys[] = { "h", "l", "." };
+    for (int i = 0; i < 3; i++) {
+        ck_assert(cl_key(p, keys[i]));
+        if (!cl_wait(w, pred_turn_is, p, CL_WAIT_MS))
+            play_fail(w, "the page's watcher is at turn %d, the player at %d",
+                      cl_turn(w), cl_turn(p));
+    }
+    r = get(http, "/home");
+    has(&r, "<td class=\"n\">4</td><td class=\"n\">1</td>"
+            "<td><a href=\"/watch/1\">Watch</a></td>");
+    free(r.all);
+    cl_close(w);
+    cl_close(p);
+    srv_stop(s);
+}
+END_TEST
+
+START_TEST(hall_of_fame_links_a_game_page_whose_replay_plays)
+{
+    plan_t pl;
+    find_plan(plan_death, RULES_ATTACK_DEFENSE, &pl);
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)pl.seed);
+    int http;
+    /* deaths from depth 1 are news, at most one line in ten minutes */
+    tsrv_t *s = site_server(&http, seed, "news_min_depth=1",
+                            "news_interval_ms=600000", "combat=attack-defense");
+    tclient_t *watcher_lobby = play_lobby(srv_port(s));
+    tclient_t *p = play_connect(srv_port(s), NULL);
+    game_t *g = play_plan(p, &pl);
+    ck_assert(game_dead(g));
+    char cause[64], want[512];
+    game_death_cause(g, cause, sizeof cause);
+    int score = game_score(g), turns = (int)g->turn, kills = g->kills;
+    game_free(g);
+    ck_assert(srv_wait_log(s, "game over id=2 name=guest2", CL_WAIT_MS));
+
+    /* the news: the lobby's line, and the front page's */
+    snprintf(want, sizeof want, "guest2 died on depth 1: %s (%d points).",
+             cause, score);
+    play_wait_text(watcher_lobby, want);
+    resp_t r = get(http, "/home");
+    has(&r, want);
+    ck_assert_int_eq(count(r.body, "<li>"), 1);
+    free(r.all);
+
+    /* the store has it once its batch commits: the hall of fame links it */
+    char link[256];
+    snprintf(link, sizeof link, "<tr><td class=\"n\">1</td><td><a href=\"/game/1\">"
+             "guest2</a></td><td class=\"n\">%d</td><td class=\"n\">1</td>"
+             "<td class=\"n\">%d</td><td>%s</td>", score, turns, cause);
+    time_t deadline = time(NULL) + 30;
+    for (;;) {
+        r = get(http, "/scores");
+        if (strstr(r.all, link) || time(NULL) > deadline)
+            break;
+        free(r.all);
+        struct timespec ms = { 0, 50 * 1000000L };
+        nanosleep(&ms, NULL);
+    }
+    head_is(&r, "200 OK", "text/html; charset=utf-8", "no-cache");
+    page_is_safe(&r);
+    has(&r, link);
+    free(r.all);
+
+    r = get(http, "/game/1");
+    head_is(&r, "200 OK", "text/html; charset=utf-8", "public, max-age=86400");
+    page_is_safe(&r);
+    snprintf(want, sizeof want, "<h1>Game 1: guest2, %d points</h1>", score);
+    has(&r, want);
+    snprintf(want, sizeof want, "<pre id=\"dump\">guest2 died after %d turns on "
+             "depth 1.\nScore %d, %d kills, attack-defense rules.\nThe end: %s\n",
+             turns, score, kills, cause);
+    has(&r, want);
+    has(&r, "<div id=\"term\" class=\"term\" data-ws=\"replay=1\"></div>");
+    free(r.all);
+
+    r = get(http, "/games.json");
+    snprintf(want, sizeof want, "\n  {\"id\": 1, \"name\": \"guest2\", \"score\": "
+             "%d, \"depth\": 1, \"turns\": %d, \"kills\": %d, \"ruleset\": "
+             "\"attack-defense\", \"ending\": \"death\", \"cause\": \"%s\", "
+             "\"ended\": ", score, turns, kills, cause);
+    has(&r, want);
+    has(&r, ", \"url\": \"/game/1\"}\n]}\n");
+    free(r.all);
+    r = get(http, "/games.xlog");
+    snprintf(want, sizeof want, "version=5:gameid=1:points=%d:deathlev=1:"
+             "maxlvl=1:turns=%d:kills=%d:ruleset=attack-defense:ending=death:"
+             "endtime=", score, turns, kills);
+    ck_assert_msg(strncmp(r.body, want, strlen(want)) == 0, "%s", r.body);
+    snprintf(want, sizeof want, ":name=guest2:death=%s\n", cause);
+    has(&r, want);
+    ck_assert_int_eq(count(r.body, "\n"), 1);
+    free(r.all);
+
+    /* the page's WebSocket replays it, at the page's size */
+    cl_opts_t o = { .web = 1, .w = 90, .h = 28, .ws_path = "/ws?replay=1" };
+    tclient_t *rp = cl_connect(http, &o);
+    play_wait_text(rp, "Replay: guest2");
+    play_wait_text(rp, "YOU DIED");
+    cl_close(rp);
+
+    /* the same death again within the ten minutes: no second line */
+    ck_assert(cl_key(p, "r"));
+    play_wait_text(p, "Turn:0");
+    g = play_plan(p, &pl);
+    ck_assert(game_dead(g));
+    game_free(g);
+    ck_assert(srv_wait_log_count(s, "game over id=2 name=guest2", 2,
+                                 CL_WAIT_MS));
+    r = get(http, "/home");
+    ck_assert_int_eq(count(r.body, "<li>"), 1);
+    free(r.all);
+    cl_close(p);
+    cl_close(watcher_lobby);
+    srv_stop(s);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("site");
+    TCase *tc = tcase_create("pages");
+    tcase_set_timeout(tc, 120);
+    tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(tc, pages_answer_with_their_types_and_escape_the_host);
+    tcase_add_test(tc, front_page_lists_a_live_game_and_its_watch_page_watches_it);
+    tcase_add_test(tc, hall_of_fame_links_a_game_page_whose_replay_plays);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
