@@ -19,7 +19,7 @@ static const char style[] =
     "nav{padding:.6em 0;border-bottom:1px solid #333}nav a{margin-right:1em}"
     "table{border-collapse:collapse;width:100%}"
     "td,th{text-align:left;padding:.25em .6em;border-bottom:1px solid #333;"
-    "overflow-wrap:anywhere}"
+    "overflow-wrap:break-word}"
     "td.n,th.n{text-align:right}"
     ".play{display:inline-block;background:#2a6;color:#fff;padding:.5em 1.4em;"
     "border-radius:.3em;text-decoration:none;font-size:1.2em;margin:.6em 0}"
@@ -27,6 +27,10 @@ static const char style[] =
     "padding:.6em}"
     ".term{width:100%;height:70vh;min-height:20em;background:#000}"
     "#news li{color:#fc6}"
+    /* a phone: tighter, and without the columns that matter least (the
+     * date of a score, a game's watchers) */
+    "@media (max-width:600px){td,th{padding:.2em .3em;font-size:.9em}"
+    "#scores tr>:nth-child(7),#games tr>:nth-child(4){display:none}}"
     "</style>";
 
 void html_init(page_t *b)

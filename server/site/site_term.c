@@ -10,7 +10,11 @@ static const char script[] =
     "</script>\n<script>\n(function () {\n"
     "var box = document.getElementById('term');\n"
     "var status = document.getElementById('termstatus');\n"
-    "var term = new Terminal({ cursorBlink: false, fontSize: 15, "
+    /* 80 columns in the box if a font of 6 px or more allows (a phone),
+     * 15 px at most: the game is drawn at 80 columns or more */
+    "var fontSize = Math.max(6, Math.min(15, "
+    "Math.floor(box.clientWidth / 80 / 0.6)));\n"
+    "var term = new Terminal({ cursorBlink: false, fontSize: fontSize, "
     "scrollback: 0, convertEol: false });\n"
     "var fit = new FitAddon.FitAddon();\n"
     "term.loadAddon(fit);\nterm.open(box);\nfit.fit();\n"

@@ -1,0 +1,193 @@
+// site.mjs BASE OUTDIR - the site's pages (docs/site.md) in a real browser
+// (Debian's chromium, headless, driven by playwright-core), as a visitor
+// sees them. A player plays a guest game on the play page; the front page
+// (/home) lists the live game; its Watch link opens the watch page, whose
+// terminal shows the player's moves as they are made. The player then
+// rests until the game is ranked (dead, or quit after 100 turns); the hall
+// of fame (/scores) links it; its page (/game/ID) shows the dump and its
+// replay plays (the replay's turn counter advances). Every page is
+// screenshot at 1280x800 and 390x844 into OUTDIR (site-PAGE-WxH.png), and
+// a phone's page must not scroll sideways. Exit 0 on success; a failure
+// throws with what was on the screen.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import fs from 'node:fs';
+
+const require = createRequire(import.meta.url);
+const { chromium } = require(process.env.PLAYWRIGHT_CORE);
+const [base, outdir] = process.argv.slice(2);
+const DEADLINE = 20000;
+const SIZES = [[1280, 800], [390, 844]];
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
+         '--no-first-run', '--disable-background-networking',
+         '--disable-component-update', '--disable-sync'],
+});
+fs.mkdirSync(outdir, { recursive: true });
+const pages = [];
+const rowsOf = (page) => page.$$eval('.xterm-rows > div', (ds) => ds.map((d) => d.textContent));
+const screenOf = async (page) => (await rowsOf(page)).join('\n');
+const waitText = async (page, text) => {
+  const t0 = Date.now();
+  for (;;) {
+    const s = await screenOf(page);
+    if (s.includes(text)) return s;
+    if (Date.now() - t0 > DEADLINE)
+      throw new Error(`no "${text}" on ${page.url()} within ${DEADLINE} ms:\n${s}`);
+    await page.waitForTimeout(50);
+  }
+};
+const turn = (s) => { const m = s.match(/Turn:\s*(\d+)/); return m ? Number(m[1]) : -1; };
+const waitTurn = async (page, want) => {
+  const t0 = Date.now();
+  for (;;) {
+    const s = await screenOf(page);
+    if (turn(s) === want) return s;
+    if (Date.now() - t0 > DEADLINE)
+      throw new Error(`${page.url()} is not at turn ${want}:\n${s}`);
+    await page.waitForTimeout(30);
+  }
+};
+// A page at both sizes: loaded, checked by fn, screenshot.
+const shoot = async (ctxs, url, name, fn) => {
+  for (const [w, h] of SIZES) {
+    const page = await ctxs[`${w}x${h}`].newPage();
+    pages.push(page);
+    const r = await page.goto(url);
+    if (!r.ok()) throw new Error(`${url}: HTTP ${r.status()}`);
+    if (fn) await fn(page, w);
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    if (wide > w + 1) throw new Error(`${url} at ${w}x${h} scrolls sideways (${wide} px wide)`);
+    const shot = path.join(outdir, `site-${name}-${w}x${h}.png`);
+    await page.screenshot({ path: shot });
+    const png = fs.readFileSync(shot);
+    if (png.length < 3000 || png.readUInt32BE(0) !== 0x89504e47)
+      throw new Error(`the screenshot ${shot} is not a real picture (${png.length} bytes)`);
+    console.log(`ok: ${shot}`);
+  }
+};
+
+let player;
+try {
+  const ctxs = {};
+  for (const [w, h] of SIZES)
+    ctxs[`${w}x${h}`] = await browser.newContext({ viewport: { width: w, height: h },
+                                                   isMobile: w < 500, hasTouch: w < 500 });
+  // The player, on the play page.
+  const pctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  player = await pctx.newPage();
+  await player.goto(base + '/');
+  await waitText(player, 'Play (as a guest)');
+  await player.locator('.xterm').click();
+  await player.keyboard.press('p');
+  await waitText(player, 'Name: guest');
+  await player.keyboard.press('Enter');
+  const t0 = turn(await waitText(player, 'HP:'));
+  await player.keyboard.press('.');
+  await waitTurn(player, t0 + 1);
+
+  // The front page lists the game; its Watch link watches it.
+  let watchHref;
+  await shoot(ctxs, base + '/home', 'home', async (page) => {
+    const row = page.locator('#games tr', { hasText: 'guest1' });
+    await row.waitFor({ timeout: DEADLINE });
+    const cells = await row.locator('td').allTextContents();
+    if (cells[0] !== 'guest1' || cells[1] !== '1' || cells[2] !== String(t0 + 1))
+      throw new Error('the front page\'s row of the game: ' + JSON.stringify(cells));
+    watchHref = await row.locator('a', { hasText: 'Watch' }).getAttribute('href');
+    if (!(await page.locator('a.play').isVisible()))
+      throw new Error('no Play button on the front page');
+  });
+  const watch = await ctxs['1280x800'].newPage();
+  pages.push(watch);
+  await watch.goto(base + '/home');
+  await watch.locator('#games a', { hasText: 'Watch' }).first().click();
+  await watch.waitForURL('**' + watchHref);
+  await waitText(watch, 'Watching guest1 - q leaves');
+  // the player's moves, seen on the watch page as they are made
+  let t = t0 + 1;
+  await waitTurn(watch, t);
+  for (const key of ['l', 'h', '.', 'j', 'k']) {
+    await player.keyboard.press(key);
+    const s = await screenOf(player);
+    await waitTurn(player, turn(s) > t ? turn(s) : t + 1).catch(() => {});
+    t = turn(await screenOf(player));
+    await waitTurn(watch, t);
+  }
+  console.log(`ok: the watch page ${watchHref} followed the player to turn ${t}`);
+  await shoot(ctxs, base + watchHref, 'watch', async (page) => {
+    await waitText(page, 'Watching guest1');
+  });
+
+  // Rest until the game is ranked: dead, or quit past 100 turns.
+  let dead = false;
+  for (let i = 0; i < 400 && !dead && t <= 105; i++) {
+    await player.keyboard.press('.');
+    const t1 = Date.now();
+    for (;;) {
+      const s = await screenOf(player);
+      if (s.includes('YOU DIED')) { dead = true; break; }
+      if (turn(s) > t) { t = turn(s); break; }
+      if (Date.now() - t1 > DEADLINE) throw new Error('a wait took no turn:\n' + s);
+      await player.waitForTimeout(10);
+    }
+  }
+  if (dead) {
+    await player.keyboard.press('q');
+  } else {
+    await player.keyboard.press('Q');
+    await waitText(player, 'Really quit? (y/n)');
+    await player.keyboard.press('y');
+  }
+  await waitText(player, 'Play as guest1');
+  console.log(`ok: the game ended (${dead ? 'a death' : 'a quit'} at turn ${t})`);
+
+  // The hall of fame links it; its page shows the dump and replays it.
+  let gameHref;
+  await shoot(ctxs, base + '/scores', 'scores', async (page) => {
+    const t1 = Date.now();
+    for (;;) {
+      const link = page.locator('#scores a', { hasText: 'guest1' });
+      if (await link.count() > 0) { gameHref = await link.first().getAttribute('href'); break; }
+      if (Date.now() - t1 > DEADLINE) throw new Error('the hall of fame has no guest1:\n' + await page.content());
+      await page.waitForTimeout(200);
+      await page.reload();
+    }
+  });
+  const game = await ctxs['1280x800'].newPage();
+  pages.push(game);
+  await game.goto(base + '/scores');
+  await game.locator('#scores a', { hasText: 'guest1' }).first().click();
+  await game.waitForURL('**' + gameHref);
+  const dump = await game.locator('#dump').textContent();
+  if (!dump.startsWith(`guest1 ${dead ? 'died' : 'quit'} after `))
+    throw new Error('the game page\'s dump: ' + dump);
+  await waitText(game, 'Replay: guest1');
+  const r0 = turn(await screenOf(game));
+  const t2 = Date.now();
+  let r1 = r0;
+  while (r1 <= r0 + 2) {
+    if (Date.now() - t2 > DEADLINE) throw new Error(`the replay did not play (turn ${r0} -> ${r1})`);
+    await game.waitForTimeout(100);
+    r1 = turn(await screenOf(game));
+  }
+  console.log(`ok: ${gameHref} replays (turn ${r0} -> ${r1})`);
+  await shoot(ctxs, base + gameHref, 'game', async (page) => {
+    await page.locator('#dump').waitFor();
+    await waitText(page, 'Replay: guest1');
+  });
+  const feed = await (await game.request.get(base + '/games.json')).json();
+  if (!feed.games.some((g) => g.name === 'guest1' && '/game/' + g.id === gameHref))
+    throw new Error('the feed lacks the game: ' + JSON.stringify(feed));
+  console.log('ok: /games.json lists it');
+} catch (e) {
+  for (const [i, p] of [player, ...pages].entries()) {
+    try { if (p) await p.screenshot({ path: path.join(outdir, `site-failed-${i}.png`) }); } catch {}
+  }
+  console.error(String(e && e.stack || e));
+  await browser.close();
+  process.exit(1);
+}
+await browser.close();
