@@ -207,6 +207,7 @@ static void host_free(host_t *h)
     h->load = NULL;
     dir_free(&h->dir);
     news_free(&h->news);
+    site_cache_free(&h->site_cache);
     addr_limits_free(&h->addrs);
 }
 
@@ -223,6 +224,7 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
     h->nworkers = cfg->workers > 0 ? cfg->workers : host_default_workers();
     dir_init(&h->dir);
     news_init(&h->news, cfg->news_interval_ms);
+    site_cache_init(&h->site_cache);
     char err[256];
     h->proxy_on = config_proxy_on(cfg);
     proxy_trust_parse(&h->trust, cfg->proxy_trusted, err, sizeof err);

@@ -26,6 +26,7 @@
 #include "config.h"
 #include "directory.h"
 #include "news.h"
+#include "site_cache.h"
 #include "proxy_proto.h"
 #include "server.h"
 #include "ssh_bridge.h"
@@ -59,6 +60,7 @@ typedef struct host {
     /* what the workers share */
     directory_t dir;
     news_t news;               /* wins and deep deaths (news.h) */
+    site_cache_t site_cache;   /* the hall of fame while true (site/) */
     addr_limits_t addrs;
     proxy_trust_t trust;
     int proxy_on;

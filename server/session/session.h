@@ -165,6 +165,10 @@ typedef struct sess {
                                   replay (site.h's enum site_start): the
                                   lobby starts it on entering, once */
     uint64_t site_start_id;    /* ...that game */
+    struct {                   /* a site page's store request (site/) */
+        uint64_t gen;          /* the hall of fame's generation asked at */
+        void (*scores)(void *ctx, const struct store_scores *sc);
+    } site_req;
     uint64_t *followers;       /* watchers waiting in the lobby for the
                                   player's next game (session_follow.h);
                                   owned */

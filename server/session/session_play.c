@@ -71,9 +71,11 @@ static void record_game(sess_t *s, game_t *g, const char *cause)
             store_progress_end(s->srv->store, s->lobby.account_id);
         return;
     }
-    /* a win or a deep death: the lobby's and the front page's news */
+    /* a win or a deep death: the lobby's and the front page's news; the
+     * site's hall of fame is read again from the store (site_cache.h) */
     announce_game_end(&s->srv->host->news, sess_now(s),
                       s->srv->cfg.news_min_depth, &row);
+    site_cache_changed(&s->srv->host->site_cache);
     log_info("game over id=%llu name=%s seed=%llu turns=%u depth=%d score=%d "
              "cause=\"%s\"", (unsigned long long)s->id, row.name,
              (unsigned long long)row.seed, (unsigned)row.turns, row.depth,

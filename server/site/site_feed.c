@@ -2,7 +2,7 @@
  * /games.xlog with one line a game in the xlogfile style that community
  * scoreboards read (key=value fields joined by ':'; no value holds a ':'
  * or a line break). Both list the hall of fame's games (store_scores),
- * best first. Made when asked, sent "no-cache". */
+ * best first. Made when asked (site_scores_read.h), sent "no-cache". */
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +11,7 @@
 #include "session.h"
 #include "site_html.h"
 #include "site_pages.h"
+#include "site_scores_read.h"
 #include "store.h"
 
 /* The ruleset's name ("?" for a number this build does not know). */
@@ -102,7 +103,7 @@ static void on_scores_xlog(void *ctx, const store_scores_t *sc)
 
 static void ask(sess_t *s, store_scores_cb cb)
 {
-    if (store_scores(s->srv->store, STORE_TOP_MAX, NULL, cb, s) != 0)
+    if (site_read_scores(s, cb) != 0)
         site_error(s, "503 Service Unavailable",
                    "The server is too busy to read the finished games.");
 }

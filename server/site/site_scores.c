@@ -1,13 +1,14 @@
 /* site_scores.c - the hall of fame (/scores): the best games as the
  * lobby's high scores list them (store_scores), each linked to its page
- * (/game/ID). Made when asked, sent "no-cache": it changes whenever a
- * game ends. */
+ * (/game/ID). Made when asked (from the cache while it is true:
+ * site_scores_read.h), sent "no-cache": it changes whenever a game ends. */
 #include <stdio.h>
 
 #include "combat.h"
 #include "session.h"
 #include "site_html.h"
 #include "site_pages.h"
+#include "site_scores_read.h"
 #include "store.h"
 
 static void on_scores(void *ctx, const store_scores_t *sc)
@@ -53,7 +54,7 @@ void site_scores(sess_t *s, const char *rest, const char *query)
 {
     (void)rest;
     (void)query;
-    if (store_scores(s->srv->store, STORE_TOP_MAX, NULL, on_scores, s) != 0)
+    if (site_read_scores(s, on_scores) != 0)
         site_error(s, "503 Service Unavailable",
                    "The server is too busy to read the hall of fame.");
 }

@@ -59,7 +59,8 @@ static tsrv_t *site_server(int *http, const char *seed, const char *set1,
     snprintf(port_set, sizeof port_set, "http_port=%d", *http);
     snprintf(name_set, sizeof name_set, "server_name=%s", HOSTILE_NAME);
     snprintf(motd_set, sizeof motd_set, "motd=%s", hostile_motd);
-    return srv_start("--seed", seed, "--set", port_set, "--set", name_set,
+    return srv_start("--seed", seed, "--log-level", "debug", "--set",
+                     port_set, "--set", name_set,
                      "--set", motd_set, "--set",
                      set1 ? set1 : "guest_min_turns=0", "--set",
                      set2 ? set2 : "guest_min_turns=0", "--set",
@@ -369,6 +370,10 @@ START_TEST(hall_of_fame_links_a_game_page_whose_replay_plays)
     has(&r, want);
     ck_assert_int_eq(count(r.body, "\n"), 1);
     free(r.all);
+    /* the feeds came from the hall of fame's reading, kept while true */
+    ck_assert_int_ge(srv_log_count(s, "site: the hall of fame from the cache"),
+                     2);
+    int from_store = srv_log_count(s, "site: the hall of fame from the store");
 
     /* the page's WebSocket replays it, at the page's size */
     cl_opts_t o = { .web = 1, .w = 90, .h = 28, .ws_path = "/ws?replay=1" };
@@ -388,6 +393,12 @@ START_TEST(hall_of_fame_links_a_game_page_whose_replay_plays)
     r = get(http, "/home");
     ck_assert_int_eq(count(r.body, "<li>"), 1);
     free(r.all);
+    /* a game ended: the hall of fame is read again, and has both */
+    r = get(http, "/scores");
+    has(&r, "<tr><td class=\"n\">2</td><td><a href=\"/game/2\">guest2</a>");
+    free(r.all);
+    ck_assert_int_eq(srv_log_count(s, "site: the hall of fame from the store"),
+                     from_store + 1);
     cl_close(p);
     cl_close(watcher_lobby);
     srv_stop(s);

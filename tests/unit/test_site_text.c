@@ -10,6 +10,7 @@
 #include "check_main.h"
 #include "news.h"
 #include "site.h"
+#include "site_cache.h"
 #include "site_html.h"
 
 /* What text becomes, through fn, as a string (freed by the caller). */
@@ -137,6 +138,36 @@ START_TEST(wins_and_deep_deaths_are_news)
 }
 END_TEST
 
+/* A reading is kept only if no game ended between its request and its
+ * answer, and only until the next game ends. */
+START_TEST(the_hall_of_fame_is_kept_only_while_true)
+{
+    site_cache_t c;
+    site_cache_init(&c);
+    store_scores_t in, out;
+    memset(&in, 0, sizeof in);
+    in.status = STORE_OK;
+    in.n = 1;
+    in.top[0].score = 77;
+    ck_assert_int_eq(site_cache_get(&c, &out), 0);
+    uint64_t asked = site_cache_gen(&c);
+    site_cache_changed(&c); /* a game ended before the answer came */
+    site_cache_put(&c, asked, &in);
+    ck_assert_int_eq(site_cache_get(&c, &out), 0);
+    asked = site_cache_gen(&c);
+    site_cache_put(&c, asked, &in);
+    ck_assert_int_eq(site_cache_get(&c, &out), 1);
+    ck_assert_int_eq(out.top[0].score, 77);
+    site_cache_changed(&c);
+    ck_assert_int_eq(site_cache_get(&c, &out), 0);
+    in.status = STORE_ERROR; /* a failed reading is never kept */
+    site_cache_put(&c, site_cache_gen(&c), &in);
+    ck_assert_int_eq(site_cache_get(&c, &out), 0);
+    ck_assert_uint_eq(c.hits, 1);
+    site_cache_free(&c);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("site_text");
@@ -147,6 +178,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, ids_and_starts);
     tcase_add_test(tc, news_is_rate_limited_and_keeps_the_latest);
     tcase_add_test(tc, wins_and_deep_deaths_are_news);
+    tcase_add_test(tc, the_hall_of_fame_is_kept_only_while_true);
     suite_add_tcase(s, tc);
     return s;
 }
