@@ -48,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     data += 2;
     size -= 2;
     seen_t seen = { 0 };
-    wsconn_cb_t cb = { f_send, f_open, f_data, f_resize, f_done };
+    wsconn_cb_t cb = { f_send, f_open, f_data, f_resize, f_done, NULL };
     wsconn_t c;
     if (wsconn_init(&c, &cb, &seen, 250, 100) != 0)
         return 0;

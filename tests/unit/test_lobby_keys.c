@@ -117,8 +117,8 @@ START_TEST(list_shown)
     ck_assert(shows(&l, "ssh -p 2222 erin@this-host"));
     lobby_key(&l, 'q');
     open_keys(&l, 2);
-    ck_assert(shows(&l, "1   ssh-ed25519          SHA256:key1  2026-11-18"));
-    ck_assert(shows(&l, "2   ssh-ed25519          SHA256:key2  2026-11-18"));
+    ck_assert(shows(&l, "1  2026-11-18  SHA256:key1  ed25519"));
+    ck_assert(shows(&l, "2  2026-11-18  SHA256:key2  ed25519"));
     /* q: the menu, the pages' state freed */
     ck_assert_int_eq(lobby_key(&l, 'q'), LOBBY_DO_NOTHING);
     ck_assert_int_eq(l.page, LOBBY_MENU);
@@ -137,6 +137,31 @@ START_TEST(list_that_fails)
     ck_assert_int_eq(l.page, LOBBY_MENU);
     ck_assert_ptr_null(l.keys);
     ck_assert(shows(&l, "Your keys cannot be read now."));
+    lobby_free(&l);
+}
+END_TEST
+
+/* A real fingerprint (SHA256: and 43 characters) at 80 columns: its date
+ * and the fingerprint whole on the row; a long type is what gets cut. */
+START_TEST(date_whole_at_80_columns)
+{
+    lobby_t l;
+    erin(&l);
+    ck_assert_int_eq(lobby_key(&l, 'k'), LOBBY_DO_KEYS_LIST);
+    lobby_keys_set_port(&l, 2222);
+    store_keys_t k = keys_of(STORE_OK, 2);
+    static const char fp[] = "SHA256:uZ0Fh3N8qA4mQyV2bLx9cT7kP1sW6eR5dJ3gH8nY0oI";
+    ck_assert_uint_eq(strlen(fp), 50);
+    snprintf(k.keys[0].fingerprint, sizeof k.keys[0].fingerprint, "%s", fp);
+    snprintf(k.keys[1].fingerprint, sizeof k.keys[1].fingerprint, "%s", fp);
+    k.keys[1].fingerprint[49] = 'x';
+    snprintf(k.keys[1].type, sizeof k.keys[1].type, "ecdsa-sha2-nistp256");
+    lobby_keys_done(&l, &k);
+    char want[128];
+    snprintf(want, sizeof want, "1  2026-11-18  %s  ed25519", fp);
+    ck_assert(shows(&l, want));
+    snprintf(want, sizeof want, "2  2026-11-18  %.49sx  ecdsa-sh", fp);
+    ck_assert(shows(&l, want));
     lobby_free(&l);
 }
 END_TEST
@@ -176,7 +201,7 @@ START_TEST(add_pasted_line)
     lobby_keys_done(&l, &k);
     ck_assert_int_eq(l.page, LOBBY_KEYS);
     ck_assert(shows(&l, "Key added: SHA256:key2"));
-    ck_assert(shows(&l, "2   ssh-ed25519          SHA256:key2"));
+    ck_assert(shows(&l, "2  2026-11-18  SHA256:key2  ed25519"));
     lobby_free(&l);
 }
 END_TEST
@@ -264,6 +289,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, key_login_is_a_login);
     tcase_add_test(tc, only_accounts_have_keys);
     tcase_add_test(tc, list_shown);
+    tcase_add_test(tc, date_whole_at_80_columns);
     tcase_add_test(tc, list_that_fails);
     tcase_add_test(tc, add_pasted_line);
     tcase_add_test(tc, add_refused_by_store);

@@ -48,7 +48,7 @@ static int line_wiped(const lobby_t *l)
  * character), trailing blanks cut. */
 static void row(const lobby_t *l, int y, char *out)
 {
-    lobby_info_t info = { "testsrv", "motd here", 3, 1, NULL };
+    lobby_info_t info = { "testsrv", "motd here", 3, 1, NULL, NULL };
     screen_t s;
     ck_assert_int_eq(screen_init(&s, 80, 24), 0);
     lobby_draw(l, &info, &s);
