@@ -82,17 +82,33 @@ e2e_start_server() {
 # --- one guest game in a client in tmux (telnet_tmux.sh, ssh_tmux.sh) ---
 
 # Sets AT_X, AT_Y to the '@' in the map rows (0..20) of the pane; fails
-# (returns 1) unless there is exactly one.
+# (returns 1) unless there is exactly one. Columns are characters, not
+# bytes: a client with a UTF-8 locale gets UTF-8 walls and floors (an SSH
+# client sends its LANG: docs/telnet.md), and bash counts characters in
+# that locale.
 find_at() {
-    local out
-    out=$(pane | head -21 | awk '{ n = index($0, "@"); if (n) { c++; x = n - 1; y = NR - 1 } }
-                                 END { if (c == 1) print x, y; else print "none" }')
-    [ "$out" = none ] && return 1
-    read -r AT_X AT_Y <<<"$out"
+    local line pre y=0 n=0 x=0 at_y=0
+    while IFS= read -r line; do
+        [ $y -ge 21 ] && break
+        pre=${line%%@*}
+        if [ "$pre" != "$line" ]; then
+            n=$((n + 1)) x=${#pre} at_y=$y
+        fi
+        y=$((y + 1))
+    done < <(pane)
+    [ $n = 1 ] || return 1
+    AT_X=$x AT_Y=$at_y
 }
 
-# The character at column $1, row $2 of the pane.
-char_at() { pane | sed -n "$(($2 + 1))p" | cut -c"$(($1 + 1))"; }
+# The character at column $1, row $2 of the pane (characters, as find_at).
+char_at() {
+    local line
+    line=$(pane | sed -n "$(($2 + 1))p")
+    printf '%s' "${line:$1:1}"
+}
+
+# A floor a step can be taken onto: ASCII '.' or UTF-8's middle dot.
+is_floor() { [ "$1" = "." ] || [ "$1" = "·" ]; }
 
 at_is() { find_at && [ "$AT_X" = "$1" ] && [ "$AT_Y" = "$2" ]; }
 
@@ -130,7 +146,7 @@ e2e_play_guest_game() {
     for d in "l 1 0 Left" "h -1 0 Right" "j 0 1 Up" "k 0 -1 Down"; do
         read -r k ddx ddy arrow <<<"$d"
         c=$(char_at $((x0 + ddx)) $((y0 + ddy)))
-        if [ "$c" = "." ]; then key=$k back=$arrow dx=$ddx dy=$ddy; break; fi
+        if is_floor "$c"; then key=$k back=$arrow dx=$ddx dy=$ddy; break; fi
     done
     [ -n "$key" ] || fail "no floor next to the '@'"
     T send-keys -t e2e "$key"
