@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "store.h"
+#include "store_types.h"
 
 typedef struct store_db store_db_t;
 
