@@ -303,6 +303,7 @@ static void teardown(cluster_t *c)
     cluster_watch_down(c);
     cluster_takeover_down(c);
     cluster_presence_down(c);
+    cluster_progress_close(c);
 }
 
 static int has_timers(const cluster_t *c)
@@ -363,6 +364,7 @@ static void run(void *arg)
         PQfinish(c->pg);
         c->pg = NULL;
     }
+    cluster_progress_close(c);
 }
 
 /* --- the loops' side (cluster_counts and cluster_games: the heartbeat's) -- */

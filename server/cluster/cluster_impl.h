@@ -55,6 +55,7 @@ struct cluster {
     int stop, stopped;
     /* the thread's own */
     PGconn *pg;
+    struct store_db *reader;    /* cluster_progress.c: the store's reads */
     int broken;                 /* the connection failed: torn down next */
     unsigned long queried, drained; /* statements run; as of the last drain */
     int said_down;
@@ -209,6 +210,15 @@ void cluster_watch_free_all(cluster_t *c);
  * Returns 1 (*out set), 0 (not there yet), -1 (never: why says). */
 int cluster_load_game(cluster_t *c, int64_t account, uint64_t seed,
                       int64_t nbytes, msg_game_t **out, const char **why);
+
+/* How far the database has the account's game in progress: 1 with its
+ * seed and key bytes, 0 if it has none, -1 if it cannot say now. */
+int cluster_progress_bytes(cluster_t *c, int64_t account, uint64_t *seed,
+                           int64_t *nbytes);
+
+/* Closes the thread's connection for these reads (the database went
+ * away, or the thread ends). */
+void cluster_progress_close(cluster_t *c);
 
 /* --- cluster_takeover.c: taking over and handing over --------------------- */
 

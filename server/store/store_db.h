@@ -122,6 +122,12 @@ typedef struct store_unfollowed {
      * (logged). game_version is not checked here. */ \
     X(int, progress_load, (store_db_t *db, int64_t account_id, \
       store_progress_t *out, void **keys), (db, account_id, out, keys)) \
+    /* The account's game in progress without its keys: out's fields as \
+     * sdb_progress_load sets them, but len the key bytes the row counts \
+     * (keys NULL). Returns and sets out->status: STORE_OK, STORE_NOT_FOUND \
+     * or STORE_ERROR (logged). */ \
+    X(int, progress_head, (store_db_t *db, int64_t account_id, \
+      store_progress_t *out), (db, account_id, out)) \
     /* Saves snap as the account's latest snapshot (inside a transaction), \
      * replacing the one before; a begin or an end of the game drops it. \
      * Returns 1 (saved, or sent: see sdb_unfollowed), 0 (the account has no \
@@ -233,7 +239,9 @@ store_db_t *sdb_open(const char *where, int migrate_to, char *err,
  * -wal and -shm files, if it made them, go when it closes, unless the
  * database file is read-only to us). Refuses what sdb_open
  * refuses, and a missing file or one with no schema yet, with a sentence
- * naming the file in err. Only sdb_get_record may be used on it. */
+ * naming the file in err. Only sdb_get_record, sdb_list_games and the
+ * reads of games in progress (sdb_progress_head, _load, _load_snapshot)
+ * may be used on it. */
 store_db_t *sdb_open_read(const char *where, char *err, size_t errlen);
 
 /* Finalises every statement and closes the connection (NULL is fine). */

@@ -123,7 +123,8 @@ static int query_ll(spg_t *d, const char *sql, long long *out)
 static int prepare(spg_t *d)
 {
     for (int i = 0; i < ST_COUNT; i++) {
-        if (d->read_only && i != ST_GET_GAME && i != ST_LIST)
+        if (d->read_only && i != ST_GET_GAME && i != ST_LIST &&
+            i != ST_PROG_GET && i != ST_PROG_KEYS && i != ST_SNAP_GET)
             continue;
         char name[24];
         snprintf(name, sizeof name, "rogued%u", (unsigned)i);

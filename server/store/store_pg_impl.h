@@ -55,7 +55,7 @@ struct spg {
     char url[1024];     /* as configured, to connect again: it may hold the
                            password, so it is never logged */
     char name[300];     /* what messages call it: no password */
-    int read_only;      /* spg_open_read: only GET_GAME and LIST prepared */
+    int read_only;      /* spg_open_read: only the reads prepared */
     int quiet;          /* spg_set_quiet */
     int busy_ms;
     int in_tx;          /* BEGIN sent, no COMMIT or ROLLBACK yet */

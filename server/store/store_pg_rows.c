@@ -245,12 +245,11 @@ int spg_progress_append(store_db_t *db, int64_t account_id, const void *keys,
     return 1;
 }
 
-int spg_progress_load(store_db_t *db, int64_t account_id, store_progress_t *out,
-                             void **keys)
+int spg_progress_head(store_db_t *db, int64_t account_id,
+                      store_progress_t *out)
 {
     spg_t *d = (spg_t *)db;
     memset(out, 0, sizeof *out);
-    *keys = NULL;
     out->account_id = account_id;
     out->status = STORE_NOT_FOUND;
     char what[80];
@@ -259,17 +258,36 @@ int spg_progress_load(store_db_t *db, int64_t account_id, store_progress_t *out,
     params_t p = { 0 };
     p_ll(&p, account_id);
     PGresult *r = read_now(d, ST_PROG_GET, &p, what);
-    int failed = !r;
-    long long want = 0;
     if (r && PQntuples(r) > 0) {
         out->game_version = (uint32_t)col_ll(r, 0, 0);
         out->seed = (uint64_t)col_ll(r, 0, 1);
         out->opt.ruleset = (int)col_ll(r, 0, 2);
         out->started = col_ll(r, 0, 3);
-        want = col_ll(r, 0, 4);
+        out->len = (size_t)col_ll(r, 0, 4);
         out->status = STORE_OK;
     }
+    if (!r)
+        out->status = STORE_ERROR;
     PQclear(r);
+    return out->status;
+}
+
+int spg_progress_load(store_db_t *db, int64_t account_id, store_progress_t *out,
+                             void **keys)
+{
+    spg_t *d = (spg_t *)db;
+    *keys = NULL;
+    if (spg_progress_head(db, account_id, out) == STORE_ERROR)
+        return STORE_ERROR;
+    long long want = (long long)out->len;
+    out->len = 0;
+    char what[80];
+    snprintf(what, sizeof what, "account %lld: game in progress not read",
+             (long long)account_id);
+    params_t p = { 0 };
+    p_ll(&p, account_id);
+    PGresult *r;
+    int failed = 0;
     buf_t b;
     buf_init(&b, RECORD_ENCODED_MAX);
     if (out->status == STORE_OK && !failed) {

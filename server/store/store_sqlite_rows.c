@@ -329,28 +329,47 @@ int lite_progress_append(store_db_t *db, int64_t account_id, const void *keys,
     return -1;
 }
 
-int lite_progress_load(store_db_t *db, int64_t account_id, store_progress_t *out,
-                              void **keys)
+int lite_progress_head(store_db_t *db, int64_t account_id,
+                       store_progress_t *out)
 {
     lite_t *d = (lite_t *)db;
     int failed = 0;
     memset(out, 0, sizeof *out);
-    *keys = NULL;
     out->account_id = account_id;
     out->status = STORE_NOT_FOUND;
     sqlite3_stmt *s = d->st[ST_PROG_GET];
     sqlite3_bind_int64(s, 1, account_id);
-    long long want = 0;
     if (step_row(s, &failed)) {
         out->game_version = (uint32_t)sqlite3_column_int64(s, 0);
         out->seed = (uint64_t)sqlite3_column_int64(s, 1);
         out->opt.ruleset = sqlite3_column_int(s, 2);
         out->started = sqlite3_column_int64(s, 3);
-        want = sqlite3_column_int64(s, 4);
+        out->len = (size_t)sqlite3_column_int64(s, 4);
         out->status = STORE_OK;
     }
     sqlite3_reset(s);
     sqlite3_clear_bindings(s);
+    if (failed) {
+        db_fail(d, "store: %s: account %lld: game in progress not read: %s",
+                d->path, (long long)account_id, sqlite3_errstr(failed));
+        memset(out, 0, sizeof *out);
+        out->account_id = account_id;
+        out->status = STORE_ERROR;
+    }
+    return out->status;
+}
+
+int lite_progress_load(store_db_t *db, int64_t account_id, store_progress_t *out,
+                              void **keys)
+{
+    lite_t *d = (lite_t *)db;
+    int failed = 0;
+    *keys = NULL;
+    if (lite_progress_head(db, account_id, out) == STORE_ERROR)
+        return STORE_ERROR;
+    long long want = (long long)out->len;
+    out->len = 0;
+    sqlite3_stmt *s;
     buf_t b;
     buf_init(&b, RECORD_ENCODED_MAX);
     if (out->status == STORE_OK && !failed) {
