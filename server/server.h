@@ -27,13 +27,12 @@
 #include "msg.h"
 #include "proxy_proto.h"
 #include "screen.h"
+#include "shared.h"
 
 struct sess;
-struct store;
-struct host;
 
 typedef struct srv {
-    struct host *host;         /* the process: what the loops share */
+    shared_t *sh;              /* what the loops share (the host's) */
     int index;                 /* this loop's number, 0.. */
     uv_loop_t loop_storage;
     uv_loop_t *loop;
@@ -63,9 +62,10 @@ typedef struct srv {
     int wout_lent;
 } srv_t;
 
-/* Sets worker `index` of host up: its loop and handles, on the calling
- * thread, before srv_start. Returns 0, or -1 after logging why. */
-int srv_init(srv_t *srv, struct host *host, int index);
+/* Sets worker `index` up with what the loops share and the settings: its
+ * loop and handles, on the calling thread, before srv_start. Returns 0, or
+ * -1 after logging why. */
+int srv_init(srv_t *srv, shared_t *sh, const config_t *cfg, int index);
 
 /* Starts the worker's thread: it attaches to the store, runs the loop
  * until a shutdown has closed everything, detaches and closes the loop.
@@ -107,6 +107,12 @@ void srv_slot_release(srv_t *srv);
 
 /* Admitted sessions on every loop. */
 int srv_online(const srv_t *srv);
+
+/* A session of this loop is gone (the host's count of its load). */
+void srv_session_gone(srv_t *srv);
+
+/* The other hosts on the store's database (cluster.h), or NULL. */
+struct cluster *srv_cluster(const srv_t *srv);
 
 /* A new session id, unique across loops. */
 uint64_t srv_new_id(srv_t *srv);

@@ -181,9 +181,9 @@ void cluster_post(cluster_t *c, smsg_t *m)
         return;
     }
     dir_entry_t e;
-    if (!c->stopped && dir_lookup(&c->h->dir, m->to, &e) &&
-        e.loop >= 0 && e.loop < c->h->nworkers &&
-        inbox_post(&c->h->workers[e.loop].inbox, m) == 0)
+    if (!c->stopped && dir_lookup(&c->sh->dir, m->to, &e) &&
+        e.loop >= 0 && e.loop < c->sh->nworkers &&
+        inbox_post(c->sh->inbox[e.loop], m) == 0)
         return;
     smsg_t *b = msg_bounce(m);
     msg_free(m);
@@ -369,14 +369,14 @@ static void run(void *arg)
 
 /* --- the loops' side (cluster_counts and cluster_games: the heartbeat's) -- */
 
-cluster_t *cluster_start(host_t *h, const char *url)
+cluster_t *cluster_start(shared_t *sh, const char *url)
 {
     if (!store_is_pg_url(url))
         return NULL;
     cluster_t *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
-    c->h = h;
+    c->sh = sh;
     c->next_id = CLUSTER_TAKEOVER_ID & ~CLUSTER_ID_BIT; /* ids after it */
     snprintf(c->url, sizeof c->url, "%s", url);
     uint64_t r;

@@ -30,7 +30,7 @@
 
 #include "cluster.h"
 #include "cluster_proto.h"
-#include "host.h"
+#include "shared.h"
 #include "msg.h"
 
 /* How long a host's answer (to a watch or a takeover) may take. */
@@ -43,8 +43,8 @@
 #define VIEW_MAX 64
 
 struct cluster {
-    /* cluster.c; h and chan are set at the start and read by every part */
-    host_t *h;
+    /* cluster.c; sh and chan are set at the start and read by every part */
+    shared_t *sh;               /* what the loops share (the host's) */
     char url[1024];
     char chan[CLUSTER_CHAN_MAX + 1]; /* this host's channel and name */
     uv_thread_t thread;

@@ -164,7 +164,7 @@ static void give_free(cluster_t *c, give_t *g)
 void cluster_give_start(cluster_t *c, const cluster_note_t *n)
 {
     uint64_t ids[GIVE_MAX];
-    int k = dir_sessions_of(&c->h->dir, n->account, 0, ids, GIVE_MAX);
+    int k = dir_sessions_of(&c->sh->dir, n->account, 0, ids, GIVE_MAX);
     give_t *g = k > 0 ? calloc(1, sizeof *g) : NULL;
     if (!g) {
         cluster_notifyf(c, n->chan, "D %llu -1 0", (unsigned long long)n->id);

@@ -11,7 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "host.h"
 #include "session_impl.h"
 #include "keys.h"
 #include "log.h"
@@ -165,7 +164,7 @@ static void sess_free(sess_t *s)
     if (s->next)
         s->next->prev = s->prev;
     srv_unmark(srv, s); /* (do_close took it out of the directory) */
-    host_session_gone(srv->host, srv->index);
+    srv_session_gone(srv);
     /* No store answer may reach this session any more. */
     store_cancel(srv->store, s);
     tconn_free(&s->tc);

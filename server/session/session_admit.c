@@ -11,7 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "host.h"
 #include "log.h"
 #include "session_impl.h"
 #include "store.h"
@@ -192,7 +191,7 @@ void sess_accept(srv_t *srv, int fd, const char *what)
     if (!s) {
         log_error("accept: out of memory");
         close(fd);
-        host_session_gone(srv->host, srv->index);
+        srv_session_gone(srv);
         return;
     }
     s->srv = srv;

@@ -50,7 +50,7 @@ static void lobby_draw_page(sess_t *s, screen_t *next)
     srv_t *srv = s->srv;
     lobby_info_t info = { srv->cfg.server_name, srv->cfg.motd,
                           srv_online(srv), (int)dir_ngames(srv->dir), NULL };
-    cluster_t *cl = srv->host->cluster;
+    cluster_t *cl = srv_cluster(srv);
     if (cl) { /* the other hosts' players too */
         cluster_counts_t cc;
         cluster_counts(cl, &cc);
@@ -253,7 +253,7 @@ static void take_over(sess_t *s)
         if (sess_post(s, MSG_TAKEOVER, ids[i], 0, NULL, NULL) == 0)
             s->st.lobby.takeovers_owed++;
     /* and on other hosts: they flush its game to the database and let go */
-    if (s->srv->host->cluster &&
+    if (srv_cluster(s->srv) &&
         sess_post(s, MSG_TAKEOVER, CLUSTER_TAKEOVER_ID, s->lobby.account_id,
                   NULL, NULL) == 0)
         s->st.lobby.takeovers_owed++;
