@@ -167,10 +167,9 @@ static void sess_free(sess_t *s)
     srv_session_gone(srv);
     /* No store answer may reach this session any more. */
     store_cancel(srv->store, s);
-    tconn_free(&s->tc);
+    if (s->tr)
+        s->tr->free(s->conn);
     free(s->close.buf);
-    if (s->web)
-        wsconn_free(s->web);
     free(s->web);
     free(s->proxy);
     screen_free(&s->shown);
@@ -255,8 +254,8 @@ static void do_close(sess_t *s)
         sess_send(s, s->close.message, strlen(s->close.message));
         sess_send(s, "\r\n", 2);
     }
-    if (s->web)
-        wsconn_close(s->web); /* the close frame, after the goodbye */
+    if (s->tr && s->tr->close)
+        s->tr->close(s->conn); /* the browser's close frame, after the goodbye */
     sess_flush(s);
     sess_write_static(s);
     if (s->handles_closing || !s->close.graceful) {

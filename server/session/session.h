@@ -155,6 +155,9 @@ typedef struct sess {
     uint8_t hashing;           /* addr_hash_begin counted its password check */
     uint8_t check_first_read;  /* an untrusted peer: refuse a PROXY header */
     proxy_parser_t *proxy;     /* a trusted balancer's header being read */
+    const transport_t *tr;     /* the protocol the bytes come in (transport.h):
+                                  telnet's or the browser's; NULL until set */
+    void *conn;                /* its connection: &tc, or web */
     tconn_t tc;                /* telnet (unused for the browser) */
     struct wsconn *web;        /* the browser's HTTP and WebSocket; owned;
                                   NULL for telnet */

@@ -114,8 +114,8 @@ static void admit(sess_t *s)
     s->started_ms = s->last_input_ms = s->last_output_ms = now;
     log_info("connect %s id=%llu worker=%d (%d online)", s->addr,
              (unsigned long long)s->id, srv->index, online);
-    if (!s->web)
-        tconn_start(&s->tc); /* one write: our four options */
+    if (s->tr->start)
+        s->tr->start(s->conn); /* telnet: one write, our four options */
     /* telnet: the client's answers; the browser: its size message */
     uv_timer_start(&s->negotiate_timer, on_negotiate_deadline,
                    (uint64_t)srv->cfg.negotiation_ms, 0);
@@ -236,9 +236,17 @@ void sess_accept(srv_t *srv, int fd, const char *what)
                         on_ws_done };
     if (rc == 0 && web) {
         s->web = calloc(1, sizeof *s->web);
+        if (s->web) {
+            s->tr = &ws_transport;
+            s->conn = s->web;
+        }
         if (!s->web || wsconn_init(s->web, &wcb, s, srv->cfg.max_cols,
                                    srv->cfg.max_rows) != 0)
             rc = UV_ENOMEM;
+    }
+    if (!web) {
+        s->tr = &telnet_transport;
+        s->conn = &s->tc;
     }
     if (rc != 0 || (!web &&
         tconn_init(&s->tc, &cb, s, srv->cfg.max_cols, srv->cfg.max_rows) != 0)) {

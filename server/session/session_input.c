@@ -95,8 +95,7 @@ static void on_key(void *ctx, const keyev_t *ev)
 void sess_start_lobby_if_negotiated(sess_t *s)
 {
     /* telnet: the client's answers are in; the browser: its size is */
-    int ready = s->web ? s->admitted && s->web->w > 0
-                       : tconn_negotiated(&s->tc);
+    int ready = s->admitted && s->tr->ready(s->conn);
     if (s->state == S_NEGOTIATING && !sess_closing(s) && ready) {
         uv_timer_stop(&s->negotiate_timer);
         sess_goto(s, S_LOBBY, NULL);
@@ -172,13 +171,8 @@ void sess_on_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *b)
             return;
         }
     }
-    if (s->web) {
-        if (wsconn_feed(s->web, p, len) != 0) {
-            sess_close(s, s->web->error, 0, NULL);
-            return;
-        }
-    } else if (tconn_feed(&s->tc, p, len) != 0) {
-        sess_close(s, s->tc.error, 0, NULL);
+    if (s->tr->feed(s->conn, p, len) != 0) {
+        sess_close(s, s->tr->error(s->conn), 0, NULL);
         return;
     }
     sess_start_lobby_if_negotiated(s);

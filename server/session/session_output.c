@@ -147,10 +147,8 @@ void sess_send(sess_t *s, const void *data, size_t len)
 {
     if (s->handles_closing)
         return;
-    if (s->web)
-        wsconn_send(s->web, data, len);
-    else if (s->tc.telnet)
-        tconn_send(&s->tc, data, len);
+    if (s->tr)
+        s->tr->send(s->conn, data, len);
 }
 
 /* Bytes for the socket, from the transport (tconn, wsconn). */
