@@ -324,11 +324,7 @@ static void run(void *arg)
             cluster_heartbeat(c);
         }
         msgq_t in = { 0 };
-        pthread_mutex_lock(&c->mu);
-        int stop = c->stop;
-        in = c->in;
-        memset(&c->in, 0, sizeof c->in);
-        pthread_mutex_unlock(&c->mu);
+        int stop = chan_take(&c->in, &in);
         smsg_t *m;
         while ((m = msgq_pop(&in)))
             handle(c, m);
@@ -369,6 +365,16 @@ static void run(void *arg)
 
 /* --- the loops' side (cluster_counts and cluster_games: the heartbeat's) -- */
 
+/* The channel's wake (under its mutex): the thread's poll sees the
+ * eventfd. */
+static void wake(void *ctx)
+{
+    cluster_t *c = ctx;
+    uint64_t one = 1;
+    if (write(c->efd, &one, sizeof one) < 0 && errno != EAGAIN)
+        log_error("cluster: eventfd: %s", strerror(errno));
+}
+
 cluster_t *cluster_start(shared_t *sh, const char *url)
 {
     if (!store_is_pg_url(url))
@@ -384,13 +390,13 @@ cluster_t *cluster_start(shared_t *sh, const char *url)
         r = uv_hrtime() ^ (uint64_t)getpid() << 32;
     snprintf(c->chan, sizeof c->chan, "rogued_%016llx", (unsigned long long)r);
     c->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    pthread_mutex_init(&c->mu, NULL);
+    int in_ok = chan_init(&c->in, INBOUND_MAX, wake, c) == 0;
     pthread_mutex_init(&c->vmu, NULL);
-    if (c->efd < 0 || uv_thread_create(&c->thread, run, c) != 0) {
+    if (c->efd < 0 || !in_ok || uv_thread_create(&c->thread, run, c) != 0) {
         log_error("cluster: cannot start its thread");
         if (c->efd >= 0)
             close(c->efd);
-        pthread_mutex_destroy(&c->mu);
+        chan_free(&c->in);
         pthread_mutex_destroy(&c->vmu);
         free(c);
         return NULL;
@@ -398,22 +404,11 @@ cluster_t *cluster_start(shared_t *sh, const char *url)
     return c;
 }
 
-static void wake(cluster_t *c)
-{
-    uint64_t one = 1;
-    if (write(c->efd, &one, sizeof one) < 0 && errno != EAGAIN)
-        log_error("cluster: eventfd: %s", strerror(errno));
-}
-
 void cluster_stop(cluster_t *c)
 {
     if (!c)
         return;
-    pthread_mutex_lock(&c->mu);
-    int was = c->stop;
-    c->stop = 1;
-    pthread_mutex_unlock(&c->mu);
-    if (was)
+    if (chan_close(&c->in, NULL))
         return;
     wake(c);
     uv_thread_join(&c->thread);
@@ -425,25 +420,16 @@ void cluster_free(cluster_t *c)
     if (!c)
         return;
     cluster_stop(c);
-    msgq_free(&c->in);
+    chan_free(&c->in);
     cluster_watch_free_all(c);
     cluster_takeover_free_all(c);
     cluster_presence_free(c);
     close(c->efd);
-    pthread_mutex_destroy(&c->mu);
     pthread_mutex_destroy(&c->vmu);
     free(c);
 }
 
 int cluster_deliver(cluster_t *c, smsg_t *m)
 {
-    pthread_mutex_lock(&c->mu);
-    if (c->stop || c->in.len >= INBOUND_MAX) {
-        pthread_mutex_unlock(&c->mu);
-        return -1;
-    }
-    msgq_push(&c->in, m);
-    pthread_mutex_unlock(&c->mu);
-    wake(c);
-    return 0;
+    return chan_post(&c->in, m);
 }

@@ -30,6 +30,7 @@
 
 #include "cluster.h"
 #include "cluster_proto.h"
+#include "chan.h"
 #include "shared.h"
 #include "msg.h"
 
@@ -49,10 +50,9 @@ struct cluster {
     char chan[CLUSTER_CHAN_MAX + 1]; /* this host's channel and name */
     uv_thread_t thread;
     int efd;
-    /* from the loops */
-    pthread_mutex_t mu;
-    msgq_t in;
-    int stop, stopped;
+    /* from the loops: a channel whose wake writes efd (cluster.c) */
+    chan_t in;
+    int stopped;
     /* the thread's own */
     PGconn *pg;
     struct store_db *reader;    /* cluster_progress.c: the store's reads */
