@@ -213,23 +213,17 @@ static void handle(cluster_t *c, smsg_t *m)
         log_debug("cluster: message %s from %llx to %llx",
                   msg_type_name(m->type), (unsigned long long)m->from,
                   (unsigned long long)m->to);
-    if (m->to == CLUSTER_TAKEOVER_ID) {
-        if (m->type == MSG_TAKEOVER)
-            cluster_ask_start(c, m->from, m->a);
-        msg_free(m);
-        return;
-    }
-    if (cluster_to_feed(c, m) || cluster_to_give(c, m) ||
-        cluster_to_rgame(c, m)) {
-        msg_free(m);
-        return;
-    }
-    /* Nothing here any more: a player still feeding it is told to stop,
-     * a request gets its refusal. */
-    if (m->type == MSG_WATCH_KEY || m->type == MSG_WATCH_START)
-        cluster_postf(c, MSG_WATCH_LEAVE, m->to, m->from, 0, NULL, NULL);
-    if (m->type == MSG_TAKEOVER_DONE && m->game)
-        cluster_game_moved(c, m->to, m->game);
+    for (int i = 0; i < cluster_nparts; i++)
+        if (cluster_parts[i].take && cluster_parts[i].take(c, m)) {
+            msg_free(m);
+            return;
+        }
+    /* Nothing here any more: each part says what that means to it (a
+     * player still feeding a watch is told to stop), a request gets its
+     * refusal. */
+    for (int i = 0; i < cluster_nparts; i++)
+        if (cluster_parts[i].orphan)
+            cluster_parts[i].orphan(c, m);
     smsg_t *b = msg_bounce(m);
     msg_free(m);
     cluster_post(c, b);
@@ -244,26 +238,9 @@ static void on_note(cluster_t *c, const char *payload)
                   strlen(payload));
         return;
     }
-    switch (n->kind) {
-    case 'J':
-    case 'L':
-        cluster_feed_note(c, n);
-        break;
-    case 'S':
-    case 'K':
-    case 'E':
-    case 'R':
-        cluster_watch_note(c, n);
-        break;
-    case 'T':
-        cluster_give_start(c, n);
-        break;
-    case 'D':
-        cluster_ask_note(c, n);
-        break;
-    default:
-        break;
-    }
+    for (int i = 0; i < cluster_nparts; i++)
+        if (cluster_parts[i].note && cluster_parts[i].note(c, n))
+            break;
 }
 
 static void drain_notes(cluster_t *c)
@@ -286,8 +263,17 @@ static void drain_notes(cluster_t *c)
 
 static void timers(cluster_t *c, uint64_t now)
 {
-    cluster_watch_timers(c, now);
-    cluster_takeover_timers(c, now);
+    for (int i = 0; i < cluster_nparts; i++)
+        if (cluster_parts[i].timers)
+            cluster_parts[i].timers(c, now);
+}
+
+/* What the parts gathered goes out. */
+static void flush(cluster_t *c)
+{
+    for (int i = 0; i < cluster_nparts; i++)
+        if (cluster_parts[i].flush)
+            cluster_parts[i].flush(c);
 }
 
 /* The database went away: every conversation with other hosts ends. */
@@ -300,15 +286,17 @@ static void teardown(cluster_t *c)
     c->pg = NULL;
     c->broken = 0;
     c->retry_at = cluster_now_ms() + RETRY_MS;
-    cluster_watch_down(c);
-    cluster_takeover_down(c);
-    cluster_presence_down(c);
-    cluster_progress_close(c);
+    for (int i = 0; i < cluster_nparts; i++)
+        if (cluster_parts[i].down)
+            cluster_parts[i].down(c);
 }
 
 static int has_timers(const cluster_t *c)
 {
-    return cluster_watch_waiting(c) || cluster_takeover_waiting(c);
+    for (int i = 0; i < cluster_nparts; i++)
+        if (cluster_parts[i].waiting && cluster_parts[i].waiting(c))
+            return 1;
+    return 0;
 }
 
 static void run(void *arg)
@@ -328,10 +316,10 @@ static void run(void *arg)
         smsg_t *m;
         while ((m = msgq_pop(&in)))
             handle(c, m);
-        cluster_feeds_flush(c);
+        flush(c);
         drain_notes(c);
         timers(c, cluster_now_ms());
-        cluster_feeds_flush(c);
+        flush(c);
         if (c->broken)
             teardown(c);
         if (stop)
@@ -360,7 +348,6 @@ static void run(void *arg)
         PQfinish(c->pg);
         c->pg = NULL;
     }
-    cluster_progress_close(c);
 }
 
 /* --- the loops' side (cluster_counts and cluster_games: the heartbeat's) -- */
@@ -421,9 +408,9 @@ void cluster_free(cluster_t *c)
         return;
     cluster_stop(c);
     chan_free(&c->in);
-    cluster_watch_free_all(c);
-    cluster_takeover_free_all(c);
-    cluster_presence_free(c);
+    for (int i = 0; i < cluster_nparts; i++)
+        if (cluster_parts[i].free)
+            cluster_parts[i].free(c);
     close(c->efd);
     pthread_mutex_destroy(&c->vmu);
     free(c);

@@ -99,6 +99,32 @@ PGresult *cluster_query(cluster_t *c, const char *sql, int n,
 int cluster_exec(cluster_t *c, const char *sql, int n,
                  const char *const *vals);
 
+/* One part of the thread: a conversation with other hosts, or what the
+ * heartbeat and the reads of games in progress keep. The hub (cluster.c)
+ * calls each part's pointers in the table's order (cluster_parts.c); any
+ * may be NULL. */
+typedef struct cluster_part {
+    const char *name;
+    /* A message from a loop to a remote id: 1 if this part took it (the
+     * hub frees it). */
+    int (*take)(cluster_t *c, smsg_t *m);
+    /* A message no part took, before the hub bounces it. */
+    void (*orphan)(cluster_t *c, const smsg_t *m);
+    /* A notification from another host: 1 if it is this part's kind. */
+    int (*note)(cluster_t *c, const cluster_note_t *n);
+    /* Deadlines (now: cluster_now_ms), and whether any is pending. */
+    void (*timers)(cluster_t *c, uint64_t now);
+    int (*waiting)(const cluster_t *c);
+    /* The database went away; the thread has ended (free what is left). */
+    void (*down)(cluster_t *c);
+    void (*free)(cluster_t *c);
+    /* After each batch of messages and of timers: what is gathered goes. */
+    void (*flush)(cluster_t *c);
+} cluster_part_t;
+
+extern const cluster_part_t cluster_parts[];
+extern const int cluster_nparts;
+
 /* NOTIFYs another host's channel (a payload of cluster_proto.h). */
 void cluster_notify(cluster_t *c, const char *chan, const char *payload);
 
