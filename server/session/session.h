@@ -219,9 +219,26 @@ typedef struct sess_state_ops {
     void (*sweep)(sess_t *s, uint64_t now_ms);
     /* Turns of the game being played, for the disconnect line. */
     unsigned (*turns)(const sess_t *s);
+    /* Whether key opens the options screen over this state (docs/game.md);
+     * NULL: it never opens here. */
+    int (*opens_options)(const sess_t *s, int key);
 } sess_state_ops_t;
 
 const sess_state_ops_t *sess_state_ops(int state);
+
+/* An overlay: a screen over whatever state the session is in (the options
+ * screen), which takes keys and draws before the state while it is open.
+ * The core asks each of sess_overlays (session_states.c) in turn. */
+typedef struct sess_overlay_ops {
+    const char *name;
+    /* Returns 1 if the key was the overlay's (it opened, or is open). */
+    int (*key)(sess_t *s, int key);
+    /* Draws into next if open: 1, and the state draws nothing. */
+    int (*draw)(sess_t *s, screen_t *next);
+} sess_overlay_ops_t;
+
+/* The overlays, NULL-ended. */
+extern const sess_overlay_ops_t *const sess_overlays[];
 
 /* --- the core (session.c) ------------------------------------------------ */
 

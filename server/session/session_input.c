@@ -85,8 +85,9 @@ static void on_key(void *ctx, const keyev_t *ev)
     /* Too small to see anything: only let the player leave. */
     if (!view_fits(s->w, s->h) && !is_quit_key(key))
         return;
-    if (sess_options_key(s, key))
-        return; /* the options screen's (O) */
+    for (int i = 0; sess_overlays[i]; i++)
+        if (sess_overlays[i]->key(s, key))
+            return; /* an overlay's: the options screen's (O) */
     const sess_state_ops_t *ops = sess_state_ops(s->state);
     if (ops->key)
         ops->key(s, key);

@@ -569,6 +569,12 @@ static int lobby_msg(sess_t *s, smsg_t *m)
     }
 }
 
+/* The lobby's menu opens the options screen with o or O (docs/game.md). */
+static int lobby_opens_options(const sess_t *s, int key)
+{
+    return s->lobby.page == LOBBY_MENU && (key == 'o' || key == 'O');
+}
+
 const sess_state_ops_t sess_lobby_ops = {
     .name = "lobby",
     .enter = lobby_enter,
@@ -576,4 +582,5 @@ const sess_state_ops_t sess_lobby_ops = {
     .key = lobby_key_in,
     .msg = lobby_msg,
     .draw = lobby_draw_page,
+    .opens_options = lobby_opens_options,
 };

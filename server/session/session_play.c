@@ -461,6 +461,15 @@ static unsigned play_turns(const sess_t *s)
     return s->st.play.g.game ? (unsigned)s->st.play.g.game->turn : 0u;
 }
 
+/* O opens the options screen while a game is played and O is no game key
+ * (docs/game.md). */
+static int play_opens_options(const sess_t *s, int key)
+{
+    return key == 'O' && s->st.play.g.game &&
+           s->st.play.g.game->mode == MODE_PLAY &&
+           !game_dead(s->st.play.g.game);
+}
+
 const sess_state_ops_t sess_play_ops = {
     .name = "playing",
     .enter = play_enter,
@@ -470,4 +479,5 @@ const sess_state_ops_t sess_play_ops = {
     .draw = play_draw,
     .sweep = play_sweep,
     .turns = play_turns,
+    .opens_options = play_opens_options,
 };

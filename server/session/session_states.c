@@ -6,6 +6,11 @@
 static const sess_state_ops_t negotiating = { .name = "negotiating" };
 static const sess_state_ops_t closing = { .name = "closing" };
 
+const sess_overlay_ops_t *const sess_overlays[] = {
+    &sess_options_overlay,
+    NULL
+};
+
 const sess_state_ops_t *sess_state_ops(int state)
 {
     switch (state) {
