@@ -132,7 +132,8 @@ int sess_post(sess_t *s, int type, uint64_t to, int64_t a, msg_game_t *game,
 
 void sess_goto(sess_t *s, int state, void *arg)
 {
-    if (s->state == S_NEGOTIATING && state != S_NEGOTIATING)
+    if ((s->state == S_NEGOTIATING || s->state == S_ADMITTING) &&
+        state != S_NEGOTIATING)
         sess_display_settle(s); /* what the client said is all in */
     const sess_state_ops_t *old = sess_state_ops(s->state);
     if (old->leave)
@@ -213,7 +214,7 @@ static void on_close_deadline(uv_timer_t *t)
 static void do_close(sess_t *s)
 {
     srv_t *srv = s->srv;
-    int was_playing = s->state != S_NEGOTIATING;
+    int was_playing = s->state != S_NEGOTIATING && s->state != S_ADMITTING;
     const sess_state_ops_t *ops = sess_state_ops(s->state);
     unsigned turns = ops->turns ? ops->turns(s) : 0u;
     /* The state's leave: a game kept or recorded, watchers told. */
@@ -325,7 +326,7 @@ void sess_sweep(sess_t *s, uint64_t now)
         sess_close(s, "output stalled (client not reading)", 0, NULL);
         return;
     }
-    if (s->state == S_NEGOTIATING)
+    if (s->state == S_NEGOTIATING || s->state == S_ADMITTING)
         return;
     const sess_state_ops_t *ops = sess_state_ops(s->state);
     if (ops->sweep)

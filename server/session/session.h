@@ -45,6 +45,10 @@ enum sess_state {
     S_WATCHING,        /* a copy of another session's game */
     S_REPLAY,          /* a finished game played back */
     S_CLOSING,         /* no more input; output draining, handles closing */
+    S_ADMITTING,       /* before negotiation (session_admit.c): waiting
+                          (bounded) for a balancer's PROXY header or the
+                          browser's WebSocket, then the limits; admit()
+                          moves on to S_NEGOTIATING */
     S_NSTATES
 };
 

@@ -16,15 +16,17 @@
 #include "store.h"
 #include "wsconn.h"
 
+/* The deadline of the state before the lobby: for admission, a PROXY
+ * header or the browser's request; for negotiation, the client's answers. */
 static void on_negotiate_deadline(uv_timer_t *t)
 {
     sess_t *s = t->data;
-    if (s->proxy && !sess_closing(s)) {
+    if (s->state == S_ADMITTING && s->proxy && !sess_closing(s)) {
         log_info("refused %s: no PROXY header in time", s->addr);
         sess_close(s, "no PROXY header", 0, NULL);
         return;
     }
-    if (s->web && !s->admitted && !sess_closing(s)) {
+    if (s->state == S_ADMITTING && s->web && !sess_closing(s)) {
         sess_close(s, "no HTTP request in time", 0, NULL);
         return;
     }
@@ -107,6 +109,7 @@ static void admit(sess_t *s)
         return;
     }
     s->admitted = 1;
+    s->state = S_NEGOTIATING; /* no data, no enter: admission is over */
     char guest[ACCT_NAME_MAX + 1];
     /* Guest numbers are never reused, across restarts too (store.h). */
     snprintf(guest, sizeof guest, "guest%llu", store_guest_number(srv->store));
@@ -208,7 +211,7 @@ void sess_accept(srv_t *srv, int fd, const char *what)
     if (s->next)
         s->next->prev = s;
     srv->sessions = s;
-    s->state = S_NEGOTIATING;
+    s->state = S_ADMITTING;
     s->close.reason = s->close.message = "";
     s->w = 80;
     s->h = 24;

@@ -60,7 +60,8 @@ static int mouse_key(const sess_t *s, const keyev_t *ev)
 static void on_key(void *ctx, const keyev_t *ev)
 {
     sess_t *s = ctx;
-    if (sess_closing(s) || s->state == S_NEGOTIATING)
+    if (sess_closing(s) || s->state == S_NEGOTIATING ||
+        s->state == S_ADMITTING)
         return;
     int key = ev->key;
     if (key == KEY_CPR)

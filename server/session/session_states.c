@@ -3,6 +3,7 @@
 #include "session.h"
 #include "session_states.h"
 
+static const sess_state_ops_t admitting = { .name = "admitting" };
 static const sess_state_ops_t negotiating = { .name = "negotiating" };
 static const sess_state_ops_t closing = { .name = "closing" };
 
@@ -19,6 +20,7 @@ const sess_state_ops_t *sess_state_ops(int state)
     case S_WATCHING: return &sess_watch_ops;
     case S_REPLAY: return &sess_replay_ops;
     case S_NEGOTIATING: return &negotiating;
+    case S_ADMITTING: return &admitting;
     default: return &closing;
     }
 }
