@@ -46,11 +46,23 @@ static void on_accept_resume(uv_timer_t *t);
 static int hand_ssh_game(void *arg, int w, int fd, const char *what)
 {
     host_t *h = arg;
-    /* the message's text holds it whole, or it is not sent (a name cut
-     * short could be another account's) */
-    if (fd >= 0 && strlen(what) < sizeof ((smsg_t *)NULL)->text &&
-        srv_send_connection(&h->workers[w], fd, what) == 0)
-        return 0;
+    /* what: "ssh ADDR", or "ssh ADDR ID NAME DISPLAY" after a key login
+     * (the bridge's words, not the client's); not sent unless whole (a
+     * name cut short could be another account's) */
+    msg_accept_t acc = { .kind = ACCEPT_SSH };
+    if (fd >= 0 && strlen(what) < 96) {
+        snprintf(acc.addr, sizeof acc.addr, "%.*s",
+                 (int)strcspn(what + 4, " "), what + 4);
+        long long id = 0;
+        char addr[96];
+        if (sscanf(what, "ssh %95s %lld %21s %d", addr, &id, acc.name,
+                   &acc.display) == 4)
+            acc.account_id = id;
+        else
+            acc.name[0] = '\0';
+        if (srv_send_connection(&h->workers[w], fd, &acc) == 0)
+            return 0;
+    }
     atomic_fetch_sub(&h->sh.load[w], 1);
     return -1;
 }
@@ -105,8 +117,9 @@ static void on_acceptable(uv_poll_t *p, int status, int events)
             hand_ssh(h, w, fd);
             continue;
         }
-        if (srv_send_connection(&h->workers[w], fd,
-                                l->kind == LISTEN_HTTP ? "web" : "telnet") != 0) {
+        msg_accept_t acc = { .kind = l->kind == LISTEN_HTTP ? ACCEPT_WEB
+                                                            : ACCEPT_TELNET };
+        if (srv_send_connection(&h->workers[w], fd, &acc) != 0) {
             atomic_fetch_sub(&h->sh.load[w], 1);
             close(fd);
         }

@@ -4,6 +4,7 @@
 #include "server.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -56,7 +57,7 @@ static void loop_message(srv_t *srv, smsg_t *m)
         close((int)m->a);
         srv_session_gone(srv);
     } else if (m->type == MSG_CONNECTION) {
-        sess_accept(srv, (int)m->a, m->text);
+        sess_accept(srv, (int)m->a, m->accept);
     } else if (m->type == MSG_SHUTDOWN)
         srv_shutdown(srv, m->text);
     msg_free(m);
@@ -248,11 +249,17 @@ void srv_join(srv_t *srv)
     srv_free(srv);
 }
 
-int srv_send_connection(srv_t *srv, int fd, const char *what)
+int srv_send_connection(srv_t *srv, int fd, const msg_accept_t *acc)
 {
-    smsg_t *m = msg_new(MSG_CONNECTION, 0, 0, "%s", what);
+    smsg_t *m = msg_new(MSG_CONNECTION, 0, 0, NULL);
     if (!m)
         return -1;
+    m->accept = malloc(sizeof *m->accept);
+    if (!m->accept) {
+        msg_free(m);
+        return -1;
+    }
+    *m->accept = *acc;
     m->a = fd;
     if (inbox_post(&srv->inbox, m) != 0) {
         msg_free(m);

@@ -77,11 +77,10 @@ int srv_start(srv_t *srv);
 void srv_join(srv_t *srv);
 
 /* From any thread: hands an accepted socket to the worker (it becomes a
- * session there; what: "telnet", "web" for the browser's, "ssh ADDR" for
- * an SSH player's socketpair, ADDR the player's address), or asks it to
- * shut down. Returns 0, or -1 when
- * the worker has stopped already (the caller closes fd). */
-int srv_send_connection(srv_t *srv, int fd, const char *what);
+ * session there; acc: how it came, copied), or asks it to shut down.
+ * Returns 0, or -1 when the worker has stopped already (the caller closes
+ * fd). */
+int srv_send_connection(srv_t *srv, int fd, const msg_accept_t *acc);
 int srv_send_shutdown(srv_t *srv, const char *why);
 
 /* On the worker's thread: a clean shutdown of its sessions: each player

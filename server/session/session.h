@@ -247,11 +247,11 @@ extern const sess_overlay_ops_t *const sess_overlays[];
 /* --- the core (session.c) ------------------------------------------------ */
 
 /* Makes a session of an accepted socket (the host's acceptor handed it to
- * this loop; taken): what is "telnet", "web" (the browser's HTTP and
- * WebSocket), or "ssh ADDR" (telnet over a socketpair from an SSH
- * player's thread, ssh_bridge.h; ADDR the player's address).
- * Refuses it (one line, close) when the server is full or shutting down. */
-void sess_accept(srv_t *srv, int fd, const char *what);
+ * this loop; taken): acc says how it came (msg.h: telnet, the browser's
+ * HTTP and WebSocket, or telnet over a socketpair from an SSH player's
+ * thread with the player's address). Refuses it (one line, close) when
+ * the server is full or shutting down. */
+void sess_accept(srv_t *srv, int fd, const msg_accept_t *acc);
 
 /* Moves s to `state` (leave, then enter with arg). */
 void sess_goto(sess_t *s, int state, void *arg);
@@ -363,10 +363,10 @@ void owned_game_free(owned_game_t *o);
  * to the lobby. */
 void sess_keys_act(sess_t *s, int action);
 
-/* An SSH connection whose key the bridge checked (what: "ssh ADDR ID
- * NAME", from the bridge through the host, never from the client): the
- * session is logged in as that account from its start. Does nothing for
- * a plain "ssh ADDR". Call once admitted. */
-void sess_ssh_login(sess_t *s, const char *what);
+/* An SSH connection whose key the bridge checked (acc's account, from the
+ * bridge through the host, never from the client): the session is logged
+ * in as that account from its start. Does nothing without an account.
+ * Call once admitted. */
+void sess_ssh_login(sess_t *s, const msg_accept_t *acc);
 
 #endif

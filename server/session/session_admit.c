@@ -186,10 +186,10 @@ static void on_ws_done(void *ctx)
     sess_close(s, s->admitted ? "browser closed" : "page served", 1, NULL);
 }
 
-void sess_accept(srv_t *srv, int fd, const char *what)
+void sess_accept(srv_t *srv, int fd, const msg_accept_t *acc)
 {
-    int web = strcmp(what, "web") == 0;
-    int ssh = strncmp(what, "ssh ", 4) == 0;
+    int web = acc->kind == ACCEPT_WEB;
+    int ssh = acc->kind == ACCEPT_SSH;
     sess_t *s = calloc(1, sizeof *s);
     if (!s) {
         log_error("accept: out of memory");
@@ -260,10 +260,9 @@ void sess_accept(srv_t *srv, int fd, const char *what)
     }
     set_peer(s, &peer);
     if (ssh) {
-        /* "ssh ADDR", or "ssh ADDR ID NAME DISPLAY" after a key login */
+        /* the player's address, as the SSH thread gave it */
         char from[sizeof s->addr];
-        snprintf(from, sizeof from, "%.*s", (int)strcspn(what + 4, " "),
-                 what + 4);
+        snprintf(from, sizeof from, "%s", acc->addr);
         set_peer_name(s, from);
     }
     uv_tcp_nodelay(&s->tcp, 1);
@@ -286,5 +285,5 @@ void sess_accept(srv_t *srv, int fd, const char *what)
     s->check_first_read = (uint8_t)(srv->proxy_on && !ssh);
     start_web_or_admit(s);
     if (ssh && s->admitted)
-        sess_ssh_login(s, what); /* session_keys.c */
+        sess_ssh_login(s, acc); /* session_keys.c */
 }
