@@ -222,6 +222,21 @@ static void host_free(host_t *h)
     addr_limits_free(&h->sh.addrs);
 }
 
+/* Starts the worker loops, each with what they share: how many started
+ * (fewer than nworkers when one could not). */
+static int start_workers(host_t *h)
+{
+    /* each loop's inbox, for the others and the cluster to post to */
+    for (int i = 0; i < h->sh.nworkers; i++)
+        h->sh.inbox[i] = &h->workers[i].inbox;
+    int started = 0;
+    for (; started < h->sh.nworkers; started++)
+        if (srv_init(&h->workers[started], &h->sh, &h->cfg, started) != 0 ||
+            srv_start(&h->workers[started]) != 0)
+            break;
+    return started;
+}
+
 int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
               struct store *store)
 {
@@ -278,14 +293,7 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
         store_close(store);
         return -1;
     }
-    /* each loop's inbox, for the others and the cluster to post to */
-    for (int i = 0; i < h->sh.nworkers; i++)
-        h->sh.inbox[i] = &h->workers[i].inbox;
-    int started = 0;
-    for (; started < h->sh.nworkers; started++)
-        if (srv_init(&h->workers[started], &h->sh, &h->cfg, started) != 0 ||
-            srv_start(&h->workers[started]) != 0)
-            break;
+    int started = start_workers(h);
     uv_poll_init(loop, &h->telnet.poll, h->telnet.fd);
     h->telnet.poll.data = &h->telnet;
     if (h->http.fd >= 0) {

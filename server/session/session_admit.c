@@ -186,17 +186,14 @@ static void on_ws_done(void *ctx)
     sess_close(s, s->admitted ? "browser closed" : "page served", 1, NULL);
 }
 
-void sess_accept(srv_t *srv, int fd, const msg_accept_t *acc)
+/* A new session on srv's list, in S_ADMITTING: its handles, clocks,
+ * buffers and the plain display until the client says more. NULL when out
+ * of memory. */
+static sess_t *new_session(srv_t *srv)
 {
-    int web = acc->kind == ACCEPT_WEB;
-    int ssh = acc->kind == ACCEPT_SSH;
     sess_t *s = calloc(1, sizeof *s);
-    if (!s) {
-        log_error("accept: out of memory");
-        close(fd);
-        srv_session_gone(srv);
-        return;
-    }
+    if (!s)
+        return NULL;
     s->srv = srv;
     s->id = srv_new_id(srv);
     uv_tcp_init(srv->loop, &s->tcp);
@@ -225,7 +222,20 @@ void sess_accept(srv_t *srv, int fd, const msg_accept_t *acc)
     /* ASCII and 16 colours until the client says more (session_options.c) */
     s->detected = s->display = DISPLAY_PLAIN;
     term_state_set_display(&s->term, &s->display);
+    return s;
+}
 
+void sess_accept(srv_t *srv, int fd, const msg_accept_t *acc)
+{
+    int web = acc->kind == ACCEPT_WEB;
+    int ssh = acc->kind == ACCEPT_SSH;
+    sess_t *s = new_session(srv);
+    if (!s) {
+        log_error("accept: out of memory");
+        close(fd);
+        srv_session_gone(srv);
+        return;
+    }
     int rc = uv_tcp_open(&s->tcp, fd);
     if (rc != 0)
         close(fd); /* not the handle's: it closes only what it opened */
@@ -262,7 +272,7 @@ void sess_accept(srv_t *srv, int fd, const msg_accept_t *acc)
     if (ssh) {
         /* the player's address, as the SSH thread gave it */
         char from[sizeof s->addr];
-        snprintf(from, sizeof from, "%s", acc->addr);
+        snprintf(from, sizeof from, "%.*s", (int)sizeof from - 1, acc->addr);
         set_peer_name(s, from);
     }
     uv_tcp_nodelay(&s->tcp, 1);
