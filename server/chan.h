@@ -4,7 +4,7 @@
  * uv_async_t) and the cluster thread's inbound queue (cluster.c: its wake
  * an eventfd its poll waits on) are channels; the store's thread, which
  * waits on a condition variable for requests of its own type, is not
- * (docs/architecture.md, "Threads").
+ * (docs/architecture.md, "Worker loops").
  *
  * The wake runs under the channel's mutex right after a push: a close
  * (under the same mutex) cannot come in between, so no wake reaches a
