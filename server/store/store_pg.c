@@ -308,7 +308,7 @@ static int send_stmt(spg_t *d, enum stmt which, const params_t *p, int kind,
  * transaction (never, from the store) it runs at once. Returns 0, or -1
  * (already known to have failed: logged). */
 int write_later(spg_t *d, enum stmt which, const params_t *p, int kind,
-                       int64_t id, const char *what)
+                int64_t id, const char *what)
 {
     if (!d->piped) {
         char name[24];
@@ -342,7 +342,7 @@ int write_later(spg_t *d, enum stmt which, const params_t *p, int kind,
 /* A read: everything queued goes first, then its answer. Returns the
  * result (the caller clears it), or NULL (failed: logged with `what`). */
 PGresult *read_now(spg_t *d, enum stmt which, const params_t *p,
-                          const char *what)
+                   const char *what)
 {
     PGresult *r = NULL;
     if (!d->piped) {
@@ -372,7 +372,7 @@ PGresult *read_now(spg_t *d, enum stmt which, const params_t *p,
 /* A statement that changes rows, run now: how many it changed, or -1 (its
  * failure told as read_now tells it). */
 long long change_now(spg_t *d, enum stmt which, const params_t *p,
-                            const char *what)
+                     const char *what)
 {
     PGresult *r = read_now(d, which, p, what);
     if (!r)
@@ -389,7 +389,7 @@ long long col_ll(const PGresult *r, int row, int col)
 }
 
 void col_text(char *out, size_t outlen, const PGresult *r, int row,
-                     int col)
+              int col)
 {
     snprintf(out, outlen, "%s", PQgetisnull(r, row, col) ? ""
                                                          : PQgetvalue(r, row, col));
@@ -398,7 +398,7 @@ void col_text(char *out, size_t outlen, const PGresult *r, int row,
 /* A bytea column as a malloc'd copy (*len bytes; NULL if NULL or empty).
  * Returns 0, or -1 (out of memory). */
 int col_blob(const PGresult *r, int row, int col, void **out,
-                    size_t *len)
+             size_t *len)
 {
     *out = NULL;
     *len = 0;

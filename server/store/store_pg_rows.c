@@ -12,7 +12,7 @@
 /* --- statements ----------------------------------------------------------------- */
 
 int spg_insert_game(store_db_t *db, const store_game_t *g, const void *record,
-                           size_t len)
+                    size_t len)
 {
     spg_t *d = (spg_t *)db;
     params_t p = { 0 };
@@ -42,7 +42,7 @@ int spg_insert_game(store_db_t *db, const store_game_t *g, const void *record,
 }
 
 int spg_insert_account(store_db_t *db, const char *name, const char *hash,
-                              int64_t now, int64_t *id)
+                       int64_t now, int64_t *id)
 {
     spg_t *d = (spg_t *)db;
     params_t p = { 0 };
@@ -75,7 +75,7 @@ int spg_set_password_hash(store_db_t *db, int64_t id, const char *hash)
 }
 
 int spg_find_account(store_db_t *db, const char *name, int64_t *id,
-                            char *name_out, char *hash_out, size_t hashlen)
+                     char *name_out, char *hash_out, size_t hashlen)
 {
     spg_t *d = (spg_t *)db;
     params_t p = { 0 };
@@ -206,8 +206,8 @@ int spg_progress_end(store_db_t *db, int64_t account_id)
 }
 
 int spg_progress_begin(store_db_t *db, int64_t account_id, uint32_t version,
-                              uint64_t seed, const game_options_t *opt,
-                              int64_t started)
+                       uint64_t seed, const game_options_t *opt,
+                       int64_t started)
 {
     spg_t *d = (spg_t *)db;
     if (spg_progress_end(&d->base, account_id) != 0)
@@ -225,7 +225,7 @@ int spg_progress_begin(store_db_t *db, int64_t account_id, uint32_t version,
 }
 
 int spg_progress_append(store_db_t *db, int64_t account_id, const void *keys,
-                               size_t len)
+                        size_t len)
 {
     spg_t *d = (spg_t *)db;
     params_t p = { 0 };
@@ -273,7 +273,7 @@ int spg_progress_head(store_db_t *db, int64_t account_id,
 }
 
 int spg_progress_load(store_db_t *db, int64_t account_id, store_progress_t *out,
-                             void **keys)
+                      void **keys)
 {
     spg_t *d = (spg_t *)db;
     *keys = NULL;
@@ -326,7 +326,7 @@ int spg_progress_load(store_db_t *db, int64_t account_id, store_progress_t *out,
 /* --- snapshots of games in progress --------------------------------------------- */
 
 int spg_progress_snapshot(store_db_t *db, int64_t account_id,
-                                 const sdb_snapshot_t *snap)
+                          const sdb_snapshot_t *snap)
 {
     spg_t *d = (spg_t *)db;
     params_t p = { 0 };
@@ -350,7 +350,7 @@ int spg_progress_snapshot(store_db_t *db, int64_t account_id,
 }
 
 int spg_progress_load_snapshot(store_db_t *db, int64_t account_id,
-                                      sdb_snapshot_t *out)
+                               sdb_snapshot_t *out)
 {
     spg_t *d = (spg_t *)db;
     memset(out, 0, sizeof *out);
@@ -399,7 +399,7 @@ static void read_game(const PGresult *r, int row, int first, store_game_t *g)
 }
 
 int spg_get_record(store_db_t *db, int64_t game_id, store_game_t *g, void **record,
-                          size_t *len)
+                   size_t *len)
 {
     spg_t *d = (spg_t *)db;
     memset(g, 0, sizeof *g);
@@ -470,7 +470,7 @@ long long spg_guest_reserve(store_db_t *db, long long n)
 /* --- SSH public keys ------------------------------------------------------------ */
 
 int spg_key_add(store_db_t *db, int64_t account_id, const char *fingerprint,
-                       const char *key, int64_t now, int max)
+                const char *key, int64_t now, int max)
 {
     spg_t *d = (spg_t *)db;
     params_t p = { 0 };
@@ -533,7 +533,7 @@ int spg_keys_list(store_db_t *db, int64_t account_id, store_keys_t *out)
 }
 
 int spg_key_find(store_db_t *db, const char *name, const char *fingerprint,
-                        int64_t *id, char *name_out, char *key_out, size_t keylen)
+                 int64_t *id, char *name_out, char *key_out, size_t keylen)
 {
     spg_t *d = (spg_t *)db;
     params_t p = { 0 };

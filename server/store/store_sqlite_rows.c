@@ -62,7 +62,7 @@ int lite_in_transaction(store_db_t *db)
 }
 
 int lite_insert_game(store_db_t *db, const store_game_t *g, const void *record,
-                            size_t len)
+                     size_t len)
 {
     lite_t *d = (lite_t *)db;
     sqlite3_stmt *s = d->st[ST_INS_GAME];
@@ -91,7 +91,7 @@ int lite_insert_game(store_db_t *db, const store_game_t *g, const void *record,
 }
 
 int lite_insert_account(store_db_t *db, const char *name, const char *hash,
-                               int64_t now, int64_t *id)
+                        int64_t now, int64_t *id)
 {
     lite_t *d = (lite_t *)db;
     sqlite3_stmt *s = d->st[ST_INS_ACCT];
@@ -130,7 +130,7 @@ static void copy_text(char *out, size_t outlen, const unsigned char *text)
 }
 
 int lite_find_account(store_db_t *db, const char *name, int64_t *id,
-                             char *name_out, char *hash_out, size_t hashlen)
+                      char *name_out, char *hash_out, size_t hashlen)
 {
     lite_t *d = (lite_t *)db;
     sqlite3_stmt *s = d->st[ST_FIND_ACCT];
@@ -283,8 +283,8 @@ int lite_progress_end(store_db_t *db, int64_t account_id)
 }
 
 int lite_progress_begin(store_db_t *db, int64_t account_id, uint32_t version,
-                               uint64_t seed, const game_options_t *opt,
-                               int64_t started)
+                        uint64_t seed, const game_options_t *opt,
+                        int64_t started)
 {
     lite_t *d = (lite_t *)db;
     if (lite_progress_end(&d->base, account_id) != 0)
@@ -304,7 +304,7 @@ int lite_progress_begin(store_db_t *db, int64_t account_id, uint32_t version,
 }
 
 int lite_progress_append(store_db_t *db, int64_t account_id, const void *keys,
-                                size_t len)
+                         size_t len)
 {
     lite_t *d = (lite_t *)db;
     sqlite3_stmt *s = d->st[ST_PROG_APPEND];
@@ -360,7 +360,7 @@ int lite_progress_head(store_db_t *db, int64_t account_id,
 }
 
 int lite_progress_load(store_db_t *db, int64_t account_id, store_progress_t *out,
-                              void **keys)
+                       void **keys)
 {
     lite_t *d = (lite_t *)db;
     int failed = 0;
@@ -407,7 +407,7 @@ int lite_progress_load(store_db_t *db, int64_t account_id, store_progress_t *out
 /* --- snapshots of games in progress ------------------------------------------- */
 
 int lite_progress_snapshot(store_db_t *db, int64_t account_id,
-                                  const sdb_snapshot_t *snap)
+                           const sdb_snapshot_t *snap)
 {
     lite_t *d = (lite_t *)db;
     sqlite3_stmt *s = d->st[ST_SNAP_SET];
@@ -443,7 +443,7 @@ static int column_copy(sqlite3_stmt *s, int col, void **out, size_t *len)
 }
 
 int lite_progress_load_snapshot(store_db_t *db, int64_t account_id,
-                                       sdb_snapshot_t *out)
+                                sdb_snapshot_t *out)
 {
     lite_t *d = (lite_t *)db;
     int failed = 0, found = 0;
@@ -495,7 +495,7 @@ static void read_game(sqlite3_stmt *s, int first, store_game_t *g)
 }
 
 int lite_get_record(store_db_t *db, int64_t game_id, store_game_t *g,
-                           void **record, size_t *len)
+                    void **record, size_t *len)
 {
     lite_t *d = (lite_t *)db;
     int failed = 0, status = STORE_NOT_FOUND;
@@ -578,7 +578,7 @@ long long lite_prune_guests(store_db_t *db, int64_t before, int keep_top)
 /* --- SSH public keys ----------------------------------------------------------- */
 
 int lite_key_add(store_db_t *db, int64_t account_id, const char *fingerprint,
-                        const char *key, int64_t now, int max)
+                 const char *key, int64_t now, int max)
 {
     lite_t *d = (lite_t *)db;
     sqlite3_stmt *s = d->st[ST_KEY_COUNT];
@@ -661,7 +661,7 @@ int lite_keys_list(store_db_t *db, int64_t account_id, store_keys_t *out)
 }
 
 int lite_key_find(store_db_t *db, const char *name, const char *fingerprint,
-                         int64_t *id, char *name_out, char *key_out, size_t keylen)
+                  int64_t *id, char *name_out, char *key_out, size_t keylen)
 {
     lite_t *d = (lite_t *)db;
     sqlite3_stmt *s = d->st[ST_KEY_FIND];
