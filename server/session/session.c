@@ -16,7 +16,6 @@
 #include "log.h"
 #include "store.h"
 #include "view.h"
-#include "wsconn.h"
 
 #define CLOSE_DEADLINE_MS 2000
 

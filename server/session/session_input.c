@@ -12,7 +12,6 @@
 #include "log.h"
 #include "session_impl.h"
 #include "view.h"
-#include "wsconn.h"
 
 #define ESC_DELAY_MS 100
 

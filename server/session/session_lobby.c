@@ -15,7 +15,6 @@
 #include <sodium.h>
 
 #include "cluster.h"
-#include "host.h"
 #include "log.h"
 #include "rebuild.h"
 #include "session.h"
