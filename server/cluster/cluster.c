@@ -129,9 +129,10 @@ static void db_connect(cluster_t *c)
     c->broken = 0;
     char listen[CLUSTER_CHAN_MAX + 16];
     snprintf(listen, sizeof listen, "LISTEN %s", c->chan);
-    if (cluster_presence_tables(c) != 0 ||
-        cluster_exec(c, listen, 0, NULL) != 0 ||
-        cluster_presence_rejoin(c) != 0) {
+    int refused = cluster_exec(c, listen, 0, NULL) != 0;
+    for (int i = 0; !refused && i < cluster_nparts; i++)
+        refused = cluster_parts[i].up && cluster_parts[i].up(c) != 0;
+    if (refused) {
         log_error("cluster: the database refuses the presence tables");
         PQfinish(c->pg);
         c->pg = NULL;
@@ -309,7 +310,9 @@ static void run(void *arg)
         now = cluster_now_ms();
         if (c->pg && now >= c->beat_at) {
             c->beat_at = now + BEAT_MS;
-            cluster_heartbeat(c);
+            for (int i = 0; i < cluster_nparts; i++)
+                if (cluster_parts[i].beat)
+                    cluster_parts[i].beat(c);
         }
         msgq_t in = { 0 };
         int stop = chan_take(&c->in, &in);
@@ -344,7 +347,9 @@ static void run(void *arg)
     }
     /* Leaving: this host's rows go now rather than in 30 s. */
     if (c->pg) {
-        cluster_presence_leave(c);
+        for (int i = 0; i < cluster_nparts; i++)
+            if (cluster_parts[i].leave)
+                cluster_parts[i].leave(c);
         PQfinish(c->pg);
         c->pg = NULL;
     }

@@ -120,6 +120,12 @@ typedef struct cluster_part {
     void (*free)(cluster_t *c);
     /* After each batch of messages and of timers: what is gathered goes. */
     void (*flush)(cluster_t *c);
+    /* The connection is made (and listening): 0, or -1 (it is dropped). */
+    int (*up)(cluster_t *c);
+    /* Once a second while connected. */
+    void (*beat)(cluster_t *c);
+    /* The thread ends while connected. */
+    void (*leave)(cluster_t *c);
 } cluster_part_t;
 
 extern const cluster_part_t cluster_parts[];

@@ -83,22 +83,33 @@ static int ask_note(cluster_t *c, const cluster_note_t *n)
     return 1;
 }
 
+/* --- the heartbeat and the presence rows (cluster_presence.c) -------------- */
+
+/* The presence tables (made if no host has), then this host's rows of
+ * logged-in sessions left from before. */
+static int presence_up(cluster_t *c)
+{
+    return cluster_presence_tables(c) == 0 && cluster_presence_rejoin(c) == 0
+               ? 0 : -1;
+}
+
 /* --- the table ------------------------------------------------------------ */
 
 const cluster_part_t cluster_parts[] = {
-    { "feed", feed_take, feed_orphan, feed_note, NULL, NULL,
-      NULL, NULL, cluster_feeds_flush },
-    { "give", give_take, give_orphan, give_note, NULL, NULL,
-      NULL, NULL, NULL },
-    { "watch", watch_take, NULL, watch_note, cluster_watch_timers,
-      cluster_watch_waiting, cluster_watch_down, cluster_watch_free_all,
-      NULL },
-    { "ask", ask_take, NULL, ask_note, cluster_takeover_timers,
-      cluster_takeover_waiting, cluster_takeover_down,
-      cluster_takeover_free_all, NULL },
-    { "presence", NULL, NULL, NULL, NULL, NULL, cluster_presence_down,
-      cluster_presence_free, NULL },
-    { "progress", NULL, NULL, NULL, NULL, NULL, cluster_progress_close,
-      cluster_progress_close, NULL },
+    { .name = "feed", .take = feed_take, .orphan = feed_orphan,
+      .note = feed_note, .flush = cluster_feeds_flush },
+    { .name = "give", .take = give_take, .orphan = give_orphan,
+      .note = give_note },
+    { .name = "watch", .take = watch_take, .note = watch_note,
+      .timers = cluster_watch_timers, .waiting = cluster_watch_waiting,
+      .down = cluster_watch_down, .free = cluster_watch_free_all },
+    { .name = "ask", .take = ask_take, .note = ask_note,
+      .timers = cluster_takeover_timers, .waiting = cluster_takeover_waiting,
+      .down = cluster_takeover_down, .free = cluster_takeover_free_all },
+    { .name = "presence", .down = cluster_presence_down,
+      .free = cluster_presence_free, .up = presence_up,
+      .beat = cluster_heartbeat, .leave = cluster_presence_leave },
+    { .name = "progress", .down = cluster_progress_close,
+      .free = cluster_progress_close },
 };
 const int cluster_nparts = (int)(sizeof cluster_parts / sizeof cluster_parts[0]);
