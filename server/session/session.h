@@ -244,7 +244,8 @@ typedef struct sess_overlay_ops {
 /* The overlays, NULL-ended. */
 extern const sess_overlay_ops_t *const sess_overlays[];
 
-/* --- the core (session.c) ------------------------------------------------ */
+/* --- the core (session.c, session_admit.c, session_input.c,
+ * session_output.c) -------------------------------------------------------- */
 
 /* Makes a session of an accepted socket (the host's acceptor handed it to
  * this loop; taken): acc says how it came (msg.h: telnet, the browser's
