@@ -26,15 +26,15 @@ int host_default_workers(void)
 static int pick_worker(host_t *h)
 {
     int best = -1, best_load = 0;
-    for (int k = 0; k < h->nworkers; k++) {
-        int i = (h->next_worker + k) % h->nworkers;
-        int load = atomic_load(&h->load[i]);
+    for (int k = 0; k < h->sh.nworkers; k++) {
+        int i = (h->next_worker + k) % h->sh.nworkers;
+        int load = atomic_load(&h->sh.load[i]);
         if (best < 0 || load < best_load) {
             best = i;
             best_load = load;
         }
     }
-    h->next_worker = (best + 1) % h->nworkers;
+    h->next_worker = (best + 1) % h->sh.nworkers;
     return best;
 }
 
@@ -46,12 +46,24 @@ static void on_accept_resume(uv_timer_t *t);
 static int hand_ssh_game(void *arg, int w, int fd, const char *what)
 {
     host_t *h = arg;
-    /* the message's text holds it whole, or it is not sent (a name cut
-     * short could be another account's) */
-    if (fd >= 0 && strlen(what) < sizeof ((smsg_t *)NULL)->text &&
-        srv_send_connection(&h->workers[w], fd, what) == 0)
-        return 0;
-    atomic_fetch_sub(&h->load[w], 1);
+    /* what: "ssh ADDR", or "ssh ADDR ID NAME DISPLAY" after a key login
+     * (the bridge's words, not the client's); not sent unless whole (a
+     * name cut short could be another account's) */
+    msg_accept_t acc = { .kind = ACCEPT_SSH };
+    if (fd >= 0 && strlen(what) < 96) {
+        snprintf(acc.addr, sizeof acc.addr, "%.*s",
+                 (int)strcspn(what + 4, " "), what + 4);
+        long long id = 0;
+        char addr[96];
+        if (sscanf(what, "ssh %95s %lld %21s %d", addr, &id, acc.name,
+                   &acc.display) == 4)
+            acc.account_id = id;
+        else
+            acc.name[0] = '\0';
+        if (srv_send_connection(&h->workers[w], fd, &acc) == 0)
+            return 0;
+    }
+    atomic_fetch_sub(&h->sh.load[w], 1);
     return -1;
 }
 
@@ -100,14 +112,15 @@ static void on_acceptable(uv_poll_t *p, int status, int events)
             return;
         }
         int w = pick_worker(h);
-        atomic_fetch_add(&h->load[w], 1);
+        atomic_fetch_add(&h->sh.load[w], 1);
         if (l->kind == LISTEN_SSH) {
             hand_ssh(h, w, fd);
             continue;
         }
-        if (srv_send_connection(&h->workers[w], fd,
-                                l->kind == LISTEN_HTTP ? "web" : "telnet") != 0) {
-            atomic_fetch_sub(&h->load[w], 1);
+        msg_accept_t acc = { .kind = l->kind == LISTEN_HTTP ? ACCEPT_WEB
+                                                            : ACCEPT_TELNET };
+        if (srv_send_connection(&h->workers[w], fd, &acc) != 0) {
+            atomic_fetch_sub(&h->sh.load[w], 1);
             close(fd);
         }
     }
@@ -116,7 +129,7 @@ static void on_acceptable(uv_poll_t *p, int status, int events)
 static void on_accept_resume(uv_timer_t *t)
 {
     host_t *h = t->data;
-    if (atomic_load(&h->shutting_down))
+    if (atomic_load(&h->sh.shutting_down))
         return;
     uv_poll_start(&h->telnet.poll, UV_READABLE, on_acceptable);
     if (h->http.fd >= 0)
@@ -127,7 +140,7 @@ static void on_accept_resume(uv_timer_t *t)
 
 void host_session_gone(host_t *h, int worker)
 {
-    atomic_fetch_sub(&h->load[worker], 1);
+    atomic_fetch_sub(&h->sh.load[worker], 1);
 }
 
 static void on_signal(uv_signal_t *sig, int signum)
@@ -142,7 +155,7 @@ static void on_signal(uv_signal_t *sig, int signum)
 static void on_sweep(uv_timer_t *t)
 {
     host_t *h = t->data;
-    addr_sweep(&h->addrs, uv_now(h->loop));
+    addr_sweep(&h->sh.addrs, uv_now(h->loop));
 }
 
 /* A listening socket on cfg's address and `port`, or -1 (logged). */
@@ -194,7 +207,7 @@ static int listen_socket(host_t *h, int port, int kind)
                  h->ssh_bridge->fingerprint);
     else
         log_info("listening on %s (max %d players, %d worker loop%s)", name,
-                 c->max_sessions, h->nworkers, h->nworkers == 1 ? "" : "s");
+                 c->max_sessions, h->sh.nworkers, h->sh.nworkers == 1 ? "" : "s");
     return fd;
 }
 
@@ -202,13 +215,28 @@ static int listen_socket(host_t *h, int port, int kind)
 static void host_free(host_t *h)
 {
     free(h->workers);
-    free(h->load);
+    free(h->sh.load);
     h->workers = NULL;
-    h->load = NULL;
-    dir_free(&h->dir);
-    news_free(&h->news);
-    site_cache_free(&h->site_cache);
-    addr_limits_free(&h->addrs);
+    h->sh.load = NULL;
+    dir_free(&h->sh.dir);
+    news_free(&h->sh.news);
+    site_cache_free(&h->sh.site_cache);
+    addr_limits_free(&h->sh.addrs);
+}
+
+/* Starts the worker loops, each with what they share: how many started
+ * (fewer than nworkers when one could not). */
+static int start_workers(host_t *h)
+{
+    /* each loop's inbox, for the others and the cluster to post to */
+    for (int i = 0; i < h->sh.nworkers; i++)
+        h->sh.inbox[i] = &h->workers[i].inbox;
+    int started = 0;
+    for (; started < h->sh.nworkers; started++)
+        if (srv_init(&h->workers[started], &h->sh, &h->cfg, started) != 0 ||
+            srv_start(&h->workers[started]) != 0)
+            break;
+    return started;
 }
 
 int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
@@ -217,21 +245,21 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
     memset(h, 0, sizeof *h);
     h->loop = loop;
     h->cfg = *cfg;
-    h->store = store;
+    h->sh.store = store;
     h->telnet = (listener_t){ h, -1, LISTEN_TELNET, { 0 } };
     h->http = (listener_t){ h, -1, LISTEN_HTTP, { 0 } };
     h->ssh = (listener_t){ h, -1, LISTEN_SSH, { 0 } };
-    h->nworkers = cfg->workers > 0 ? cfg->workers : host_default_workers();
-    dir_init(&h->dir);
-    news_init(&h->news, cfg->news_interval_ms);
-    site_cache_init(&h->site_cache);
+    h->sh.nworkers = cfg->workers > 0 ? cfg->workers : host_default_workers();
+    dir_init(&h->sh.dir);
+    news_init(&h->sh.news, cfg->news_interval_ms);
+    site_cache_init(&h->sh.site_cache);
     char err[256];
-    h->proxy_on = config_proxy_on(cfg);
-    proxy_trust_parse(&h->trust, cfg->proxy_trusted, err, sizeof err);
-    h->workers = calloc((size_t)h->nworkers, sizeof *h->workers);
-    h->load = calloc((size_t)h->nworkers, sizeof *h->load);
-    if (!h->workers || !h->load ||
-        addr_limits_init(&h->addrs, cfg->max_sessions_per_ip,
+    h->sh.proxy_on = config_proxy_on(cfg);
+    proxy_trust_parse(&h->sh.trust, cfg->proxy_trusted, err, sizeof err);
+    h->workers = calloc((size_t)h->sh.nworkers, sizeof *h->workers);
+    h->sh.load = calloc((size_t)h->sh.nworkers, sizeof *h->sh.load);
+    if (!h->workers || !h->sh.load ||
+        addr_limits_init(&h->sh.addrs, cfg->max_sessions_per_ip,
                          cfg->connects_per_ip_per_minute, cfg->hashes_per_ip,
                          cfg->registrations_per_ip_per_hour) != 0) {
         log_error("out of memory");
@@ -269,11 +297,7 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
         store_close(store);
         return -1;
     }
-    int started = 0;
-    for (; started < h->nworkers; started++)
-        if (srv_init(&h->workers[started], h, started) != 0 ||
-            srv_start(&h->workers[started]) != 0)
-            break;
+    int started = start_workers(h);
     uv_poll_init(loop, &h->telnet.poll, h->telnet.fd);
     h->telnet.poll.data = &h->telnet;
     if (h->http.fd >= 0) {
@@ -292,9 +316,9 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
     h->sigint.data = h->sigterm.data = h->sighup.data = h;
     uv_timer_init(loop, &h->sweep);
     h->sweep.data = h;
-    if (started < h->nworkers) {
+    if (started < h->sh.nworkers) {
         /* A worker that started is stopped the usual way. */
-        h->nworkers = started;
+        h->sh.nworkers = started;
         host_shutdown(h, "a worker could not start");
         return 0;
     }
@@ -309,16 +333,16 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
     uv_timer_start(&h->sweep, on_sweep, 10000, 10000);
     /* On PostgreSQL, hosts on the same database share their players. */
     if (cfg->store[0])
-        h->cluster = cluster_start(h, cfg->store);
+        h->sh.cluster = cluster_start(&h->sh, cfg->store);
     return 0;
 }
 
 void host_shutdown(host_t *h, const char *why)
 {
-    if (atomic_exchange(&h->shutting_down, 1))
+    if (atomic_exchange(&h->sh.shutting_down, 1))
         return;
     log_info("shutting down (%s), %d players online", why,
-             atomic_load(&h->online));
+             atomic_load(&h->sh.online));
     uv_close((uv_handle_t *)&h->telnet.poll, NULL);
     if (h->http.fd >= 0)
         uv_close((uv_handle_t *)&h->http.poll, NULL);
@@ -329,7 +353,7 @@ void host_shutdown(host_t *h, const char *why)
     uv_close((uv_handle_t *)&h->sigterm, NULL);
     uv_close((uv_handle_t *)&h->sighup, NULL);
     uv_close((uv_handle_t *)&h->sweep, NULL);
-    for (int i = 0; i < h->nworkers; i++)
+    for (int i = 0; i < h->sh.nworkers; i++)
         srv_send_shutdown(&h->workers[i], why);
 }
 
@@ -350,11 +374,11 @@ int host_run(host_t *h)
         ssh_bridge_stop_handing(h->ssh_bridge);
     /* Other hosts are let go first: what the loops still send them is
      * refused (and bounced) from here on. */
-    cluster_stop(h->cluster);
-    for (int i = 0; i < h->nworkers; i++)
+    cluster_stop(h->sh.cluster);
+    for (int i = 0; i < h->sh.nworkers; i++)
         srv_join(&h->workers[i]);
-    cluster_free(h->cluster);
-    h->cluster = NULL;
+    cluster_free(h->sh.cluster);
+    h->sh.cluster = NULL;
     /* The game ends of the SSH players' socketpairs are closed: their
      * threads end their connections. */
     if (h->ssh_bridge) {
@@ -363,8 +387,8 @@ int host_run(host_t *h)
         h->ssh_bridge = NULL;
     }
     /* Every session is gone and every game it ended is queued: write them. */
-    store_close(h->store);
-    h->store = NULL;
+    store_close(h->sh.store);
+    h->sh.store = NULL;
     host_free(h);
     int rc = uv_loop_close(h->loop);
     if (rc != 0)

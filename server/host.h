@@ -22,20 +22,10 @@
 #include <stdatomic.h>
 #include <uv.h>
 
-#include "addr_limits.h"
 #include "config.h"
-#include "directory.h"
-#include "news.h"
-#include "site_cache.h"
-#include "proxy_proto.h"
 #include "server.h"
+#include "shared.h"
 #include "ssh_bridge.h"
-
-struct store;
-struct cluster;
-
-/* At most this many worker loops (the store has a side for each). */
-#define HOST_WORKERS_MAX 63
 
 enum listener_kind { LISTEN_TELNET, LISTEN_HTTP, LISTEN_SSH };
 
@@ -56,23 +46,9 @@ typedef struct host {
     uv_timer_t accept_pause;   /* out of descriptors: stop a moment */
     uv_signal_t sigint, sigterm, sighup;
     uv_timer_t sweep;          /* forgets idle addresses */
-    struct store *store;       /* owned: closed after the last worker */
-    /* what the workers share */
-    directory_t dir;
-    news_t news;               /* wins and deep deaths (news.h) */
-    site_cache_t site_cache;   /* the hall of fame while true (site/) */
-    addr_limits_t addrs;
-    proxy_trust_t trust;
-    int proxy_on;
-    atomic_int online;         /* admitted sessions, every loop */
-    atomic_int shutting_down;  /* host_shutdown has begun: no new player */
-    atomic_uint_fast64_t next_id;
-    int nworkers;
-    srv_t *workers;            /* [nworkers]; owned */
-    atomic_int *load;          /* [nworkers]: sessions each holds */
+    shared_t sh;               /* what the workers share (shared.h) */
+    srv_t *workers;            /* [sh.nworkers]; owned */
     int next_worker;           /* the acceptor's round */
-    struct cluster *cluster;   /* store = postgresql://...: the other hosts
-                                  on that database (cluster.h); owned */
 } host_t;
 
 /* The number of worker loops `workers = 0` means: one per core. */

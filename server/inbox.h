@@ -1,8 +1,8 @@
-/* inbox.h - the one queue between threads: messages posted from any thread
- * to one loop, delivered on that loop's thread.
+/* inbox.h - messages posted from any thread to one loop, delivered on
+ * that loop's thread: a channel (chan.h) whose wake is a uv_async_t.
  *
- * Every worker loop has one (server.h). A poster pushes under the inbox's
- * mutex and wakes the loop with a uv_async_t; wake-ups coalesce, so a burst
+ * Every worker loop has one (server.h). A poster pushes under the
+ * channel's mutex and wakes the loop with the async; wake-ups coalesce, so a burst
  * of messages costs the loop one callback, which takes the whole queue at
  * once. Messages from one poster arrive in the order posted. Once the loop
  * has closed its inbox, a post is refused and the poster keeps the message
@@ -11,22 +11,19 @@
 #ifndef ROGUE_INBOX_H
 #define ROGUE_INBOX_H
 
-#include <pthread.h>
 #include <uv.h>
 
+#include "chan.h"
 #include "msg.h"
 
 typedef struct inbox inbox_t;
 typedef void (*inbox_cb)(inbox_t *ib, void *data);
 
 struct inbox {
-    pthread_mutex_t mu;
-    msgq_t q;                  /* under mu */
-    int closed;                /* under mu */
+    chan_t ch;                 /* its wake sends the async */
     uv_async_t async;          /* the owner loop's */
     inbox_cb cb;               /* may be NULL: nobody is woken */
     void *data;
-    int opened;                /* mu is initialised (inbox_free destroys it) */
 };
 
 /* Sets the inbox up on `loop` (call on the loop's thread): cb runs there

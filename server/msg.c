@@ -79,6 +79,7 @@ void msg_free(smsg_t *m)
         return;
     msg_game_free(m->game);
     msg_rebuilt_free(m->rebuilt);
+    free(m->accept);
     free(m);
 }
 

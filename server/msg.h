@@ -49,8 +49,8 @@ enum msg_type {
      * job's number, to tell a stale answer from the one awaited) */
     MSG_REBUILT,
     /* the host -> a worker loop (to 0): a socket to make a session of
-     * (a: the descriptor, owned by the message until taken; text:
-     * "telnet", or "web" for the browser's port) */
+     * (a: the descriptor, owned by the message until taken; accept: how
+     * it came) */
     MSG_CONNECTION,
     /* the host -> a worker loop (to 0): shut down (text: why) */
     MSG_SHUTDOWN
@@ -83,6 +83,24 @@ typedef struct msg_rebuilt {
     msg_game_t *src;          /* the summary it was rebuilt from */
 } msg_rebuilt_t;
 
+/* How an accepted connection came, as MSG_CONNECTION carries it. */
+enum msg_accept_kind {
+    ACCEPT_TELNET,            /* the telnet port */
+    ACCEPT_WEB,               /* the browser's port (http_port) */
+    ACCEPT_SSH                /* telnet over a socketpair from an SSH
+                                 player's thread (ssh_bridge.h) */
+};
+
+typedef struct msg_accept {
+    int kind;                 /* enum msg_accept_kind */
+    char addr[96];            /* ACCEPT_SSH: the player's "ip:port" (the
+                                 socketpair has none) */
+    int64_t account_id;       /* ACCEPT_SSH after a key login: the account
+                                 the bridge checked; else 0 */
+    char name[32];            /* its name, as the bridge gave it */
+    int display;              /* its kept display choice */
+} msg_accept_t;
+
 typedef struct smsg {
     struct smsg *next;
     uint16_t type;            /* enum msg_type */
@@ -91,6 +109,7 @@ typedef struct smsg {
     char text[96];            /* a line for a player, or a name */
     msg_game_t *game;         /* owned by the message */
     msg_rebuilt_t *rebuilt;   /* owned by the message */
+    msg_accept_t *accept;     /* MSG_CONNECTION; owned by the message */
 } smsg_t;
 
 /* A message queue, first in first out. */

@@ -4,11 +4,11 @@
 #include "server.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cluster.h"
-#include "host.h"
 #include "log.h"
 #include "session.h"
 #include "store.h"
@@ -55,9 +55,9 @@ static void loop_message(srv_t *srv, smsg_t *m)
         /* handed over as the shutdown came (an SSH login finishing, say):
          * a session now would hold the loop open past it */
         close((int)m->a);
-        host_session_gone(srv->host, srv->index);
+        srv_session_gone(srv);
     } else if (m->type == MSG_CONNECTION) {
-        sess_accept(srv, (int)m->a, m->text);
+        sess_accept(srv, (int)m->a, m->accept);
     } else if (m->type == MSG_SHUTDOWN)
         srv_shutdown(srv, m->text);
     msg_free(m);
@@ -75,14 +75,14 @@ static void deliver(srv_t *srv, smsg_t *m)
     dir_entry_t e;
     if (cluster_is_id(m->to)) {
         /* something on another host: the cluster thread carries it */
-        if (srv->host->cluster && cluster_deliver(srv->host->cluster, m) == 0)
+        if (srv->sh->cluster && cluster_deliver(srv->sh->cluster, m) == 0)
             return;
     } else if (dir_lookup(srv->dir, m->to, &e)) {
         if (e.loop == srv->index) {
             sess_deliver(e.sess, m);
             return;
         }
-        if (inbox_post(&srv->host->workers[e.loop].inbox, m) == 0)
+        if (inbox_post(srv->sh->inbox[e.loop], m) == 0)
             return;
     }
     log_debug("message %s from %llu to %llu: gone", msg_type_name(m->type),
@@ -168,17 +168,17 @@ void srv_addr_name(const struct sockaddr_storage *a, char *out, size_t n)
     snprintf(out, n, "%s:%d", host, port);
 }
 
-int srv_init(srv_t *srv, host_t *host, int index)
+int srv_init(srv_t *srv, shared_t *sh, const config_t *cfg, int index)
 {
     memset(srv, 0, sizeof *srv);
-    srv->host = host;
+    srv->sh = sh;
     srv->index = index;
-    srv->cfg = host->cfg;
-    srv->dir = &host->dir;
-    srv->addrs = &host->addrs;
-    srv->trust = &host->trust;
-    srv->proxy_on = host->proxy_on;
-    srv->store = host->store;
+    srv->cfg = *cfg;
+    srv->dir = &sh->dir;
+    srv->addrs = &sh->addrs;
+    srv->trust = &sh->trust;
+    srv->proxy_on = sh->proxy_on;
+    srv->store = sh->store;
     srv->loop = &srv->loop_storage;
     if (uv_loop_init(srv->loop) != 0) {
         log_error("worker %d: cannot make its loop", index);
@@ -249,11 +249,17 @@ void srv_join(srv_t *srv)
     srv_free(srv);
 }
 
-int srv_send_connection(srv_t *srv, int fd, const char *what)
+int srv_send_connection(srv_t *srv, int fd, const msg_accept_t *acc)
 {
-    smsg_t *m = msg_new(MSG_CONNECTION, 0, 0, "%s", what);
+    smsg_t *m = msg_new(MSG_CONNECTION, 0, 0, NULL);
     if (!m)
         return -1;
+    m->accept = malloc(sizeof *m->accept);
+    if (!m->accept) {
+        msg_free(m);
+        return -1;
+    }
+    *m->accept = *acc;
     m->a = fd;
     if (inbox_post(&srv->inbox, m) != 0) {
         msg_free(m);
@@ -293,7 +299,7 @@ void srv_shutdown(srv_t *srv, const char *why)
 
 int srv_slot_take(srv_t *srv, int *online)
 {
-    host_t *h = srv->host;
+    shared_t *h = srv->sh;
     int n = atomic_fetch_add(&h->online, 1);
     if (n >= srv->cfg.max_sessions || atomic_load(&h->shutting_down)) {
         atomic_fetch_sub(&h->online, 1);
@@ -306,17 +312,27 @@ int srv_slot_take(srv_t *srv, int *online)
 
 void srv_slot_release(srv_t *srv)
 {
-    atomic_fetch_sub(&srv->host->online, 1);
+    atomic_fetch_sub(&srv->sh->online, 1);
 }
 
 int srv_online(const srv_t *srv)
 {
-    return atomic_load(&srv->host->online);
+    return atomic_load(&srv->sh->online);
 }
 
 uint64_t srv_new_id(srv_t *srv)
 {
-    return (uint64_t)atomic_fetch_add(&srv->host->next_id, 1) + 1;
+    return (uint64_t)atomic_fetch_add(&srv->sh->next_id, 1) + 1;
+}
+
+void srv_session_gone(srv_t *srv)
+{
+    atomic_fetch_sub(&srv->sh->load[srv->index], 1);
+}
+
+struct cluster *srv_cluster(const srv_t *srv)
+{
+    return srv->sh->cluster;
 }
 
 uint64_t srv_new_seed(srv_t *srv)

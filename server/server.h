@@ -27,13 +27,12 @@
 #include "msg.h"
 #include "proxy_proto.h"
 #include "screen.h"
+#include "shared.h"
 
 struct sess;
-struct store;
-struct host;
 
 typedef struct srv {
-    struct host *host;         /* the process: what the loops share */
+    shared_t *sh;              /* what the loops share (the host's) */
     int index;                 /* this loop's number, 0.. */
     uv_loop_t loop_storage;
     uv_loop_t *loop;
@@ -63,9 +62,10 @@ typedef struct srv {
     int wout_lent;
 } srv_t;
 
-/* Sets worker `index` of host up: its loop and handles, on the calling
- * thread, before srv_start. Returns 0, or -1 after logging why. */
-int srv_init(srv_t *srv, struct host *host, int index);
+/* Sets worker `index` up with what the loops share and the settings: its
+ * loop and handles, on the calling thread, before srv_start. Returns 0, or
+ * -1 after logging why. */
+int srv_init(srv_t *srv, shared_t *sh, const config_t *cfg, int index);
 
 /* Starts the worker's thread: it attaches to the store, runs the loop
  * until a shutdown has closed everything, detaches and closes the loop.
@@ -77,11 +77,10 @@ int srv_start(srv_t *srv);
 void srv_join(srv_t *srv);
 
 /* From any thread: hands an accepted socket to the worker (it becomes a
- * session there; what: "telnet", "web" for the browser's, "ssh ADDR" for
- * an SSH player's socketpair, ADDR the player's address), or asks it to
- * shut down. Returns 0, or -1 when
- * the worker has stopped already (the caller closes fd). */
-int srv_send_connection(srv_t *srv, int fd, const char *what);
+ * session there; acc: how it came, copied), or asks it to shut down.
+ * Returns 0, or -1 when the worker has stopped already (the caller closes
+ * fd). */
+int srv_send_connection(srv_t *srv, int fd, const msg_accept_t *acc);
 int srv_send_shutdown(srv_t *srv, const char *why);
 
 /* On the worker's thread: a clean shutdown of its sessions: each player
@@ -107,6 +106,12 @@ void srv_slot_release(srv_t *srv);
 
 /* Admitted sessions on every loop. */
 int srv_online(const srv_t *srv);
+
+/* A session of this loop is gone (the host's count of its load). */
+void srv_session_gone(srv_t *srv);
+
+/* The other hosts on the store's database (cluster.h), or NULL. */
+struct cluster *srv_cluster(const srv_t *srv);
 
 /* A new session id, unique across loops. */
 uint64_t srv_new_id(srv_t *srv);

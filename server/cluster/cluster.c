@@ -129,9 +129,10 @@ static void db_connect(cluster_t *c)
     c->broken = 0;
     char listen[CLUSTER_CHAN_MAX + 16];
     snprintf(listen, sizeof listen, "LISTEN %s", c->chan);
-    if (cluster_presence_tables(c) != 0 ||
-        cluster_exec(c, listen, 0, NULL) != 0 ||
-        cluster_presence_rejoin(c) != 0) {
+    int refused = cluster_exec(c, listen, 0, NULL) != 0;
+    for (int i = 0; !refused && i < cluster_nparts; i++)
+        refused = cluster_parts[i].up && cluster_parts[i].up(c) != 0;
+    if (refused) {
         log_error("cluster: the database refuses the presence tables");
         PQfinish(c->pg);
         c->pg = NULL;
@@ -181,9 +182,9 @@ void cluster_post(cluster_t *c, smsg_t *m)
         return;
     }
     dir_entry_t e;
-    if (!c->stopped && dir_lookup(&c->h->dir, m->to, &e) &&
-        e.loop >= 0 && e.loop < c->h->nworkers &&
-        inbox_post(&c->h->workers[e.loop].inbox, m) == 0)
+    if (!c->stopped && dir_lookup(&c->sh->dir, m->to, &e) &&
+        e.loop >= 0 && e.loop < c->sh->nworkers &&
+        inbox_post(c->sh->inbox[e.loop], m) == 0)
         return;
     smsg_t *b = msg_bounce(m);
     msg_free(m);
@@ -213,23 +214,17 @@ static void handle(cluster_t *c, smsg_t *m)
         log_debug("cluster: message %s from %llx to %llx",
                   msg_type_name(m->type), (unsigned long long)m->from,
                   (unsigned long long)m->to);
-    if (m->to == CLUSTER_TAKEOVER_ID) {
-        if (m->type == MSG_TAKEOVER)
-            cluster_ask_start(c, m->from, m->a);
-        msg_free(m);
-        return;
-    }
-    if (cluster_to_feed(c, m) || cluster_to_give(c, m) ||
-        cluster_to_rgame(c, m)) {
-        msg_free(m);
-        return;
-    }
-    /* Nothing here any more: a player still feeding it is told to stop,
-     * a request gets its refusal. */
-    if (m->type == MSG_WATCH_KEY || m->type == MSG_WATCH_START)
-        cluster_postf(c, MSG_WATCH_LEAVE, m->to, m->from, 0, NULL, NULL);
-    if (m->type == MSG_TAKEOVER_DONE && m->game)
-        cluster_game_moved(c, m->to, m->game);
+    for (int i = 0; i < cluster_nparts; i++)
+        if (cluster_parts[i].take && cluster_parts[i].take(c, m)) {
+            msg_free(m);
+            return;
+        }
+    /* Nothing here any more: each part says what that means to it (a
+     * player still feeding a watch is told to stop), a request gets its
+     * refusal. */
+    for (int i = 0; i < cluster_nparts; i++)
+        if (cluster_parts[i].orphan)
+            cluster_parts[i].orphan(c, m);
     smsg_t *b = msg_bounce(m);
     msg_free(m);
     cluster_post(c, b);
@@ -244,26 +239,9 @@ static void on_note(cluster_t *c, const char *payload)
                   strlen(payload));
         return;
     }
-    switch (n->kind) {
-    case 'J':
-    case 'L':
-        cluster_feed_note(c, n);
-        break;
-    case 'S':
-    case 'K':
-    case 'E':
-    case 'R':
-        cluster_watch_note(c, n);
-        break;
-    case 'T':
-        cluster_give_start(c, n);
-        break;
-    case 'D':
-        cluster_ask_note(c, n);
-        break;
-    default:
-        break;
-    }
+    for (int i = 0; i < cluster_nparts; i++)
+        if (cluster_parts[i].note && cluster_parts[i].note(c, n))
+            break;
 }
 
 static void drain_notes(cluster_t *c)
@@ -286,8 +264,17 @@ static void drain_notes(cluster_t *c)
 
 static void timers(cluster_t *c, uint64_t now)
 {
-    cluster_watch_timers(c, now);
-    cluster_takeover_timers(c, now);
+    for (int i = 0; i < cluster_nparts; i++)
+        if (cluster_parts[i].timers)
+            cluster_parts[i].timers(c, now);
+}
+
+/* What the parts gathered goes out. */
+static void flush(cluster_t *c)
+{
+    for (int i = 0; i < cluster_nparts; i++)
+        if (cluster_parts[i].flush)
+            cluster_parts[i].flush(c);
 }
 
 /* The database went away: every conversation with other hosts ends. */
@@ -300,14 +287,17 @@ static void teardown(cluster_t *c)
     c->pg = NULL;
     c->broken = 0;
     c->retry_at = cluster_now_ms() + RETRY_MS;
-    cluster_watch_down(c);
-    cluster_takeover_down(c);
-    cluster_presence_down(c);
+    for (int i = 0; i < cluster_nparts; i++)
+        if (cluster_parts[i].down)
+            cluster_parts[i].down(c);
 }
 
 static int has_timers(const cluster_t *c)
 {
-    return cluster_watch_waiting(c) || cluster_takeover_waiting(c);
+    for (int i = 0; i < cluster_nparts; i++)
+        if (cluster_parts[i].waiting && cluster_parts[i].waiting(c))
+            return 1;
+    return 0;
 }
 
 static void run(void *arg)
@@ -320,21 +310,19 @@ static void run(void *arg)
         now = cluster_now_ms();
         if (c->pg && now >= c->beat_at) {
             c->beat_at = now + BEAT_MS;
-            cluster_heartbeat(c);
+            for (int i = 0; i < cluster_nparts; i++)
+                if (cluster_parts[i].beat)
+                    cluster_parts[i].beat(c);
         }
         msgq_t in = { 0 };
-        pthread_mutex_lock(&c->mu);
-        int stop = c->stop;
-        in = c->in;
-        memset(&c->in, 0, sizeof c->in);
-        pthread_mutex_unlock(&c->mu);
+        int stop = chan_take(&c->in, &in);
         smsg_t *m;
         while ((m = msgq_pop(&in)))
             handle(c, m);
-        cluster_feeds_flush(c);
+        flush(c);
         drain_notes(c);
         timers(c, cluster_now_ms());
-        cluster_feeds_flush(c);
+        flush(c);
         if (c->broken)
             teardown(c);
         if (stop)
@@ -359,7 +347,9 @@ static void run(void *arg)
     }
     /* Leaving: this host's rows go now rather than in 30 s. */
     if (c->pg) {
-        cluster_presence_leave(c);
+        for (int i = 0; i < cluster_nparts; i++)
+            if (cluster_parts[i].leave)
+                cluster_parts[i].leave(c);
         PQfinish(c->pg);
         c->pg = NULL;
     }
@@ -367,14 +357,24 @@ static void run(void *arg)
 
 /* --- the loops' side (cluster_counts and cluster_games: the heartbeat's) -- */
 
-cluster_t *cluster_start(host_t *h, const char *url)
+/* The channel's wake (under its mutex): the thread's poll sees the
+ * eventfd. */
+static void wake(void *ctx)
+{
+    cluster_t *c = ctx;
+    uint64_t one = 1;
+    if (write(c->efd, &one, sizeof one) < 0 && errno != EAGAIN)
+        log_error("cluster: eventfd: %s", strerror(errno));
+}
+
+cluster_t *cluster_start(shared_t *sh, const char *url)
 {
     if (!store_is_pg_url(url))
         return NULL;
     cluster_t *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
-    c->h = h;
+    c->sh = sh;
     c->next_id = CLUSTER_TAKEOVER_ID & ~CLUSTER_ID_BIT; /* ids after it */
     snprintf(c->url, sizeof c->url, "%s", url);
     uint64_t r;
@@ -382,13 +382,13 @@ cluster_t *cluster_start(host_t *h, const char *url)
         r = uv_hrtime() ^ (uint64_t)getpid() << 32;
     snprintf(c->chan, sizeof c->chan, "rogued_%016llx", (unsigned long long)r);
     c->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    pthread_mutex_init(&c->mu, NULL);
+    int in_ok = chan_init(&c->in, INBOUND_MAX, wake, c) == 0;
     pthread_mutex_init(&c->vmu, NULL);
-    if (c->efd < 0 || uv_thread_create(&c->thread, run, c) != 0) {
+    if (c->efd < 0 || !in_ok || uv_thread_create(&c->thread, run, c) != 0) {
         log_error("cluster: cannot start its thread");
         if (c->efd >= 0)
             close(c->efd);
-        pthread_mutex_destroy(&c->mu);
+        chan_free(&c->in);
         pthread_mutex_destroy(&c->vmu);
         free(c);
         return NULL;
@@ -396,22 +396,11 @@ cluster_t *cluster_start(host_t *h, const char *url)
     return c;
 }
 
-static void wake(cluster_t *c)
-{
-    uint64_t one = 1;
-    if (write(c->efd, &one, sizeof one) < 0 && errno != EAGAIN)
-        log_error("cluster: eventfd: %s", strerror(errno));
-}
-
 void cluster_stop(cluster_t *c)
 {
     if (!c)
         return;
-    pthread_mutex_lock(&c->mu);
-    int was = c->stop;
-    c->stop = 1;
-    pthread_mutex_unlock(&c->mu);
-    if (was)
+    if (chan_close(&c->in, NULL))
         return;
     wake(c);
     uv_thread_join(&c->thread);
@@ -423,25 +412,16 @@ void cluster_free(cluster_t *c)
     if (!c)
         return;
     cluster_stop(c);
-    msgq_free(&c->in);
-    cluster_watch_free_all(c);
-    cluster_takeover_free_all(c);
-    cluster_presence_free(c);
+    chan_free(&c->in);
+    for (int i = 0; i < cluster_nparts; i++)
+        if (cluster_parts[i].free)
+            cluster_parts[i].free(c);
     close(c->efd);
-    pthread_mutex_destroy(&c->mu);
     pthread_mutex_destroy(&c->vmu);
     free(c);
 }
 
 int cluster_deliver(cluster_t *c, smsg_t *m)
 {
-    pthread_mutex_lock(&c->mu);
-    if (c->stop || c->in.len >= INBOUND_MAX) {
-        pthread_mutex_unlock(&c->mu);
-        return -1;
-    }
-    msgq_push(&c->in, m);
-    pthread_mutex_unlock(&c->mu);
-    wake(c);
-    return 0;
+    return chan_post(&c->in, m);
 }

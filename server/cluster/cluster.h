@@ -34,7 +34,7 @@
 #include "lobby.h"
 #include "msg.h"
 
-struct host;
+struct shared;
 
 /* Session ids with this bit set stand for something on another host (a
  * game, a watcher, a login); the cluster thread hands them out. */
@@ -51,11 +51,11 @@ static inline int cluster_is_id(uint64_t id)
 
 typedef struct cluster cluster_t;
 
-/* Starts the thread for host h on the database at url (the store's), if
+/* Starts the thread for this host (sh: what its loops share) on the database at url (the store's), if
  * it is a PostgreSQL URL (else NULL: a SQLite host is alone). It connects
  * in its own time: a database that is down now is tried again. NULL also
  * when out of memory or threads. */
-cluster_t *cluster_start(struct host *h, const char *url);
+cluster_t *cluster_start(struct shared *sh, const char *url);
 
 /* Stops the thread (removing this host's rows) and waits for it; later
  * deliveries are refused. */

@@ -30,7 +30,8 @@
 
 #include "cluster.h"
 #include "cluster_proto.h"
-#include "host.h"
+#include "chan.h"
+#include "shared.h"
 #include "msg.h"
 
 /* How long a host's answer (to a watch or a takeover) may take. */
@@ -43,18 +44,18 @@
 #define VIEW_MAX 64
 
 struct cluster {
-    /* cluster.c; h and chan are set at the start and read by every part */
-    host_t *h;
+    /* cluster.c; sh and chan are set at the start and read by every part */
+    shared_t *sh;               /* what the loops share (the host's) */
     char url[1024];
     char chan[CLUSTER_CHAN_MAX + 1]; /* this host's channel and name */
     uv_thread_t thread;
     int efd;
-    /* from the loops */
-    pthread_mutex_t mu;
-    msgq_t in;
-    int stop, stopped;
+    /* from the loops: a channel whose wake writes efd (cluster.c) */
+    chan_t in;
+    int stopped;
     /* the thread's own */
     PGconn *pg;
+    struct store_db *reader;    /* cluster_progress.c: the store's reads */
     int broken;                 /* the connection failed: torn down next */
     unsigned long queried, drained; /* statements run; as of the last drain */
     int said_down;
@@ -97,6 +98,38 @@ PGresult *cluster_query(cluster_t *c, const char *sql, int n,
 /* A statement without rows: 0, or -1 (as cluster_query). */
 int cluster_exec(cluster_t *c, const char *sql, int n,
                  const char *const *vals);
+
+/* One part of the thread: a conversation with other hosts, or what the
+ * heartbeat and the reads of games in progress keep. The hub (cluster.c)
+ * calls each part's pointers in the table's order (cluster_parts.c); any
+ * may be NULL. */
+typedef struct cluster_part {
+    const char *name;
+    /* A message from a loop to a remote id: 1 if this part took it (the
+     * hub frees it). */
+    int (*take)(cluster_t *c, smsg_t *m);
+    /* A message no part took, before the hub bounces it. */
+    void (*orphan)(cluster_t *c, const smsg_t *m);
+    /* A notification from another host: 1 if it is this part's kind. */
+    int (*note)(cluster_t *c, const cluster_note_t *n);
+    /* Deadlines (now: cluster_now_ms), and whether any is pending. */
+    void (*timers)(cluster_t *c, uint64_t now);
+    int (*waiting)(const cluster_t *c);
+    /* The database went away; the thread has ended (free what is left). */
+    void (*down)(cluster_t *c);
+    void (*free)(cluster_t *c);
+    /* After each batch of messages and of timers: what is gathered goes. */
+    void (*flush)(cluster_t *c);
+    /* The connection is made (and listening): 0, or -1 (it is dropped). */
+    int (*up)(cluster_t *c);
+    /* Once a second while connected. */
+    void (*beat)(cluster_t *c);
+    /* The thread ends while connected. */
+    void (*leave)(cluster_t *c);
+} cluster_part_t;
+
+extern const cluster_part_t cluster_parts[];
+extern const int cluster_nparts;
 
 /* NOTIFYs another host's channel (a payload of cluster_proto.h). */
 void cluster_notify(cluster_t *c, const char *chan, const char *payload);
@@ -209,6 +242,15 @@ void cluster_watch_free_all(cluster_t *c);
  * Returns 1 (*out set), 0 (not there yet), -1 (never: why says). */
 int cluster_load_game(cluster_t *c, int64_t account, uint64_t seed,
                       int64_t nbytes, msg_game_t **out, const char **why);
+
+/* How far the database has the account's game in progress: 1 with its
+ * seed and key bytes, 0 if it has none, -1 if it cannot say now. */
+int cluster_progress_bytes(cluster_t *c, int64_t account, uint64_t *seed,
+                           int64_t *nbytes);
+
+/* Closes the thread's connection for these reads (the database went
+ * away, or the thread ends). */
+void cluster_progress_close(cluster_t *c);
 
 /* --- cluster_takeover.c: taking over and handing over --------------------- */
 

@@ -87,7 +87,7 @@ static int arr_add(buf_t *b, long long v)
 /* The sessions logged in here, as the difference from what was sent. */
 static int publish_accounts(cluster_t *c)
 {
-    int cap = (int)dir_count(&c->h->dir) + 16;
+    int cap = (int)dir_count(&c->sh->dir) + 16;
     uint64_t *ids = malloc((size_t)cap * sizeof *ids);
     int64_t *accts = malloc((size_t)cap * sizeof *accts);
     pres_t *now = malloc((size_t)cap * sizeof *now);
@@ -98,7 +98,7 @@ static int publish_accounts(cluster_t *c)
     int rc = -1, n = 0;
     if (!ids || !accts || !now)
         goto out;
-    n = dir_accounts(&c->h->dir, ids, accts, cap);
+    n = dir_accounts(&c->sh->dir, ids, accts, cap);
     for (int i = 0; i < n; i++)
         now[i] = (pres_t){ ids[i], accts[i] };
     qsort(now, (size_t)n, sizeof *now, pres_cmp);
@@ -226,7 +226,7 @@ void cluster_heartbeat(cluster_t *c)
 {
     enum { GAMES = LIST_MAX };
     dir_entry_t games[GAMES];
-    int n = dir_games(&c->h->dir, 0, games, GAMES);
+    int n = dir_games(&c->sh->dir, 0, games, GAMES);
     char list[GAMES * 128 + 1];
     size_t len = 0;
     list[0] = '\0';
@@ -244,8 +244,8 @@ void cluster_heartbeat(cluster_t *c)
         cluster_game_format(&g, list, sizeof list, &len);
     }
     char online[16], ngames[16];
-    snprintf(online, sizeof online, "%d", atomic_load(&c->h->online));
-    snprintf(ngames, sizeof ngames, "%zu", dir_ngames(&c->h->dir));
+    snprintf(online, sizeof online, "%d", atomic_load(&c->sh->online));
+    snprintf(ngames, sizeof ngames, "%zu", dir_ngames(&c->sh->dir));
     const char *v[4] = { c->chan, online, ngames, list };
     if (cluster_exec(c, "INSERT INTO rogued_hosts (host, seen, online, games,"
                      " list) VALUES ($1, now(), $2, $3, $4) ON CONFLICT (host)"

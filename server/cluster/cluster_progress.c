@@ -1,22 +1,106 @@
 /* cluster_progress.c - the cluster thread's reading of an account's game
- * in progress from the database (the store's progress tables, saved once
- * a second by the player's host): what a watcher here of another host's
- * game starts from, before the keys streamed after it.
+ * in progress from the database (saved once a second by the player's
+ * host): what a watcher here of another host's game starts from, before
+ * the keys streamed after it, and whether a host that let a game go has
+ * flushed every key. It reads through the store's read API (store_db.h,
+ * on a read-only connection of the thread's own), never SQL of its own,
+ * so the store's schema has one reader and writer.
  * docs/hosting.md, "What the hosts share, and how". */
-#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cluster_impl.h"
+#include "log.h"
 #include "record.h"
+#include "store_db.h"
 
-static uint64_t be64(const unsigned char *p)
+/* The cluster's own limits on its connection, as its listening one has
+ * them (cluster.c, db_connect): a database that stops answering must not
+ * hold the thread. Added to the URL's query unless the URL sets the key
+ * itself. */
+static const char *const limits[][2] = {
+    { "connect_timeout", "2" },
+    { "application_name", "rogued-cluster" },
+    { "options", "-c%20statement_timeout%3D5000" },
+    { "keepalives_idle", "5" },
+    { "keepalives_interval", "2" },
+    { "keepalives_count", "2" },
+    { "tcp_user_timeout", "5000" },
+};
+
+/* The thread's read-only connection to the store, opened when first
+ * needed and again after a failure; NULL if the database cannot be
+ * reached now. */
+static store_db_t *reader(cluster_t *c)
 {
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v = v << 8 | p[i];
-    return v;
+    if (c->reader)
+        return c->reader;
+    char url[sizeof c->url + 512];
+    size_t n = (size_t)snprintf(url, sizeof url, "%s", c->url);
+    char sep = strchr(c->url, '?') ? '&' : '?';
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+        char key[40];
+        snprintf(key, sizeof key, "%s=", limits[i][0]);
+        if (strstr(c->url, key) || n >= sizeof url)
+            continue;
+        n += (size_t)snprintf(url + n, sizeof url - n, "%c%s%s", sep, key,
+                              limits[i][1]);
+        sep = '&';
+    }
+    char err[300];
+    c->reader = sdb_open_read(url, err, sizeof err);
+    if (!c->reader)
+        log_error("cluster: cannot read games in progress: %s", err);
+    return c->reader;
+}
+
+/* A read failed (logged by the store): the connection is made again at
+ * the next read. */
+static void reader_failed(cluster_t *c)
+{
+    sdb_close(c->reader);
+    c->reader = NULL;
+}
+
+void cluster_progress_close(cluster_t *c)
+{
+    sdb_close(c->reader);
+    c->reader = NULL;
+}
+
+int cluster_progress_bytes(cluster_t *c, int64_t account, uint64_t *seed,
+                           int64_t *nbytes)
+{
+    store_db_t *db = reader(c);
+    store_progress_t p;
+    if (!db)
+        return -1;
+    int st = sdb_progress_head(db, account, &p);
+    if (st == STORE_ERROR)
+        reader_failed(c);
+    if (st != STORE_OK)
+        return st == STORE_ERROR ? -1 : 0;
+    *seed = p.seed;
+    *nbytes = (int64_t)p.len;
+    return 1;
+}
+
+/* The latest snapshot of the account's game, if it falls within its first
+ * nbytes key bytes and this core took it: then only the tail replays. */
+static game_t *snapshot_within(store_db_t *db, int64_t account,
+                               int64_t nbytes, sdb_snapshot_t *snap)
+{
+    if (sdb_progress_load_snapshot(db, account, snap) != 1)
+        return NULL;
+    if (snap->version != GAME_VERSION || snap->pos == 0 ||
+        (int64_t)snap->pos > nbytes || snap->keys == 0 ||
+        snap->game_len != sizeof(game_t))
+        return NULL;
+    game_t *g = malloc(sizeof *g);
+    if (g)
+        memcpy(g, snap->game, sizeof *g);
+    return g;
 }
 
 /* The account's game in progress, if the database has game `seed` with at
@@ -25,101 +109,55 @@ static uint64_t be64(const unsigned char *p)
 int cluster_load_game(cluster_t *c, int64_t account, uint64_t seed,
                       int64_t nbytes, msg_game_t **out, const char **why)
 {
-    char acct[24], lim[24];
-    snprintf(acct, sizeof acct, "%lld", (long long)account);
-    snprintf(lim, sizeof lim, "%lld", (long long)nbytes);
-    const char *v[2] = { acct, lim };
     *out = NULL;
     if (nbytes > RECORD_ENCODED_MAX) {
         *why = "That game is too long to watch.";
         return -1;
     }
-    PGresult *r = cluster_query(c, "SELECT game_version, seed, ruleset,"
-                                " started, keys_len, snap_version, snap_keys,"
-                                " snap_pos FROM progress WHERE account_id ="
-                                " $1", 1, v, 0);
-    if (!r)
+    store_db_t *db = reader(c);
+    if (!db)
         return 0;
-    int ok = PQntuples(r) == 1 &&
-             (uint64_t)strtoll(PQgetvalue(r, 0, 1), NULL, 10) == seed &&
-             strtoll(PQgetvalue(r, 0, 4), NULL, 10) >= nbytes;
-    if (ok && strtoll(PQgetvalue(r, 0, 0), NULL, 10) != GAME_VERSION) {
-        PQclear(r);
+    store_progress_t p;
+    int st = sdb_progress_head(db, account, &p);
+    if (st == STORE_ERROR)
+        reader_failed(c);
+    if (st != STORE_OK || p.seed != seed || (int64_t)p.len < nbytes)
+        return 0;
+    if (p.game_version != GAME_VERSION) {
         *why = "That game is played by another version of the server.";
         return -1;
     }
-    game_options_t opt;
-    memset(&opt, 0, sizeof opt);
-    int64_t started = 0;
-    long long snap_keys = 0, snap_pos = -1;
-    if (ok) {
-        opt.ruleset = (int)strtol(PQgetvalue(r, 0, 2), NULL, 10);
-        started = strtoll(PQgetvalue(r, 0, 3), NULL, 10);
-        /* the latest snapshot, if it falls within: only the tail replays */
-        if (!PQgetisnull(r, 0, 5) &&
-            strtoll(PQgetvalue(r, 0, 5), NULL, 10) == GAME_VERSION) {
-            snap_keys = strtoll(PQgetvalue(r, 0, 6), NULL, 10);
-            snap_pos = strtoll(PQgetvalue(r, 0, 7), NULL, 10);
-        }
-    }
-    PQclear(r);
-    if (!ok)
-        return 0;
-    r = cluster_query(c, "SELECT pos, keys FROM progress_keys WHERE"
-                      " account_id = $1 AND pos < $2 ORDER BY pos", 2, v, 1);
-    if (!r)
-        return 0;
-    buf_t keys;
-    buf_init(&keys, RECORD_ENCODED_MAX);
-    for (int i = 0; i < PQntuples(r) && (int64_t)keys.len < nbytes; i++) {
-        if (PQgetlength(r, i, 0) != 8 ||
-            be64((const unsigned char *)PQgetvalue(r, i, 0)) != keys.len)
-            break;
-        size_t n = (size_t)PQgetlength(r, i, 1);
-        if ((int64_t)(keys.len + n) > nbytes)
-            n = (size_t)nbytes - keys.len;
-        if (buf_append(&keys, PQgetvalue(r, i, 1), n) != 0)
-            break;
-    }
-    PQclear(r);
-    if ((int64_t)keys.len != nbytes) {
-        buf_free(&keys);
+    void *bytes = NULL;
+    st = sdb_progress_load(db, account, &p, &bytes);
+    if (st == STORE_ERROR)
+        reader_failed(c);
+    if (st != STORE_OK || p.seed != seed || (int64_t)p.len < nbytes) {
+        free(bytes);
         return 0;
     }
-    buf_t checks = { NULL, 0, 0, 0 };
-    game_t *snap = NULL;
-    if (snap_pos > 0 && snap_pos <= nbytes && snap_keys > 0 &&
-        snap_keys <= UINT32_MAX) {
-        char pos[24];
-        snprintf(pos, sizeof pos, "%lld", snap_pos);
-        const char *sv[2] = { acct, pos };
-        r = cluster_query(c, "SELECT snap_game, snap_checks FROM progress"
-                          " WHERE account_id = $1 AND snap_pos = $2", 2, sv,
-                          1);
-        if (r && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0) &&
-            !PQgetisnull(r, 0, 1) &&
-            PQgetlength(r, 0, 0) == (int)sizeof(game_t) &&
-            (snap = malloc(sizeof *snap))) {
-            memcpy(snap, PQgetvalue(r, 0, 0), sizeof *snap);
-            checks.data = PQgetvalue(r, 0, 1);
-            checks.len = checks.cap = checks.limit =
-                (size_t)PQgetlength(r, 0, 1);
-        }
-        if (!snap)
-            PQclear(r);
+    buf_t keys = { 0 };
+    keys.data = bytes;
+    keys.len = (size_t)nbytes;
+    keys.cap = keys.limit = p.len;
+    sdb_snapshot_t snap;
+    memset(&snap, 0, sizeof snap);
+    game_t *g = c->reader ? snapshot_within(c->reader, account, nbytes, &snap)
+                          : NULL;
+    buf_t checks = { 0 };
+    if (g) {
+        checks.data = snap.checks;
+        checks.len = checks.cap = checks.limit = snap.checks_len;
     }
-    *out = msg_game_new(seed, &opt, started, &keys, &checks);
-    buf_free(&keys);
-    if (snap) {
-        PQclear(r);
-        if (*out) {
-            (*out)->snap = snap; /* the rebuild checks it fits */
-            (*out)->snap_keys = (uint32_t)snap_keys;
-            (*out)->snap_pos = (size_t)snap_pos;
-        } else {
-            game_free(snap);
-        }
+    *out = msg_game_new(seed, &p.opt, p.started, &keys, &checks);
+    free(bytes);
+    if (g && *out) {
+        (*out)->snap = g; /* the rebuild checks it fits */
+        (*out)->snap_keys = snap.keys;
+        (*out)->snap_pos = snap.pos;
+    } else if (g) {
+        game_free(g);
     }
+    sdb_snapshot_free(&snap);
     if (!*out) {
         *why = "Out of memory: try again later.";
         return -1;

@@ -100,18 +100,14 @@ void cluster_ask_start(cluster_t *c, uint64_t session, int64_t account)
 /* Whether the database has every key the other host flushed. */
 static void ask_look(cluster_t *c, ask_t *a, uint64_t now)
 {
-    char acct[24];
-    snprintf(acct, sizeof acct, "%lld", (long long)a->account);
-    const char *v[1] = { acct };
-    PGresult *r = cluster_query(c, "SELECT seed, keys_len FROM progress WHERE"
-                                " account_id = $1", 1, v, 0);
+    uint64_t seed = 0;
+    int64_t bytes = 0;
     long long have = -1;
     int same = 0;
-    if (r && PQntuples(r) == 1) {
-        same = (uint64_t)strtoll(PQgetvalue(r, 0, 0), NULL, 10) == a->seed;
-        have = strtoll(PQgetvalue(r, 0, 1), NULL, 10);
+    if (cluster_progress_bytes(c, a->account, &seed, &bytes) == 1) {
+        same = seed == a->seed;
+        have = bytes;
     }
-    PQclear(r);
     if (same && have >= a->nbytes) {
         log_info("cluster: takeover of account %lld: every key is in the "
                  "database (%lld of %lld bytes)", (long long)a->account, have,
@@ -168,7 +164,7 @@ static void give_free(cluster_t *c, give_t *g)
 void cluster_give_start(cluster_t *c, const cluster_note_t *n)
 {
     uint64_t ids[GIVE_MAX];
-    int k = dir_sessions_of(&c->h->dir, n->account, 0, ids, GIVE_MAX);
+    int k = dir_sessions_of(&c->sh->dir, n->account, 0, ids, GIVE_MAX);
     give_t *g = k > 0 ? calloc(1, sizeof *g) : NULL;
     if (!g) {
         cluster_notifyf(c, n->chan, "D %llu -1 0", (unsigned long long)n->id);

@@ -355,7 +355,7 @@ static void feed_join(cluster_t *c, const cluster_note_t *n)
 {
     dir_entry_t e;
     const char *why = NULL;
-    if (!dir_lookup(&c->h->dir, n->sess, &e) || !e.playing)
+    if (!dir_lookup(&c->sh->dir, n->sess, &e) || !e.playing)
         why = "That game is over.";
     else if (e.account_id <= 0)
         why = "A guest's game can be watched only on its own host.";

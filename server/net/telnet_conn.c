@@ -438,3 +438,41 @@ int tconn_negotiated(const tconn_t *t)
     return t->got_echo && t->got_naws && t->ttype_done &&
            (!t->env_asked || t->env_done);
 }
+
+/* --- the session's table (transport.h) ------------------------------------ */
+
+static int tr_feed(void *conn, const void *bytes, size_t n)
+{
+    return tconn_feed(conn, bytes, n);
+}
+
+static void tr_send(void *conn, const void *data, size_t n)
+{
+    tconn_t *t = conn;
+    if (t->telnet)
+        tconn_send(t, data, n);
+}
+
+static void tr_start(void *conn)
+{
+    tconn_start(conn); /* one write: our four options */
+}
+
+static int tr_ready(const void *conn)
+{
+    return tconn_negotiated(conn);
+}
+
+static void tr_free(void *conn)
+{
+    tconn_free(conn);
+}
+
+static const char *tr_error(const void *conn)
+{
+    return ((const tconn_t *)conn)->error;
+}
+
+const transport_t telnet_transport = {
+    "telnet", tr_feed, tr_send, tr_start, tr_ready, NULL, tr_free, tr_error
+};

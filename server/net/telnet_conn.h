@@ -35,6 +35,7 @@
 
 #include "display.h"
 #include "tnfilter.h"
+#include "transport.h"
 
 /* TTYPE rounds asked at most, and the names kept (one per round). */
 #define TCONN_TTYPES_MAX 8
@@ -134,5 +135,8 @@ display_t tconn_display_of_name(const char *name);
  * sets the env_* fields it names. Bounded: any bytes, any length. Public
  * for the unit tests and the fuzz target. */
 void tconn_environ(tconn_t *t, const unsigned char *data, size_t n);
+
+/* The session's table for telnet (transport.h). */
+extern const transport_t telnet_transport;
 
 #endif

@@ -81,6 +81,50 @@ static size_t pass_command(tnfilter_t *f, unsigned char cmd, unsigned char *out)
     return 2;
 }
 
+/* The byte after an IAC inside a subnegotiation: an escaped 255, its
+ * end (SE), a new one (SB), or a command that ends it. Returns the bytes
+ * written to out, or -1 (the subnegotiation is too long: failed). */
+static long sb_iac(tnfilter_t *f, unsigned char b, unsigned char *out)
+{
+    size_t o = 0;
+    if (b == IAC) { /* an escaped 255 in the data */
+        if (++f->sb_len > TNFILTER_SB_MAX) {
+            f->failed = 1;
+            return -1;
+        }
+        if (!f->drop) {
+            out[o++] = IAC;
+            out[o++] = IAC;
+        } else {
+            tap_byte(f, IAC);
+        }
+        f->state = TF_SB_DATA;
+    } else if (b == SE) {
+        /* The end. After a dropped one it also ends the passed
+         * subnegotiation that libtelnet may still be inside. */
+        if (f->open) {
+            out[o++] = IAC;
+            out[o++] = SE;
+        }
+        if (f->drop == 2)
+            f->tap->fn(f->tap->ctx, f->tap->buf, f->sb_len);
+        f->open = 0;
+        f->drop = 0;
+        f->state = TF_DATA;
+    } else if (b == SB) {
+        /* A new subnegotiation ends this one; its option decides
+         * (libtelnet stays inside this one until it sees bytes). */
+        f->drop = 0;
+        f->state = TF_SB;
+    } else {
+        /* IAC <command> ends it, and is a command. */
+        f->open = 0;
+        f->drop = 0;
+        o += pass_command(f, b, out);
+    }
+    return (long)o;
+}
+
 long tnfilter_feed(tnfilter_t *f, const unsigned char *in, size_t len,
                    unsigned char *out, size_t outcap)
 {
@@ -143,43 +187,13 @@ long tnfilter_feed(tnfilter_t *f, const unsigned char *in, size_t len,
                 tap_byte(f, b);
             break;
 
-        case TF_SB_IAC:
-            if (b == IAC) { /* an escaped 255 in the data */
-                if (++f->sb_len > TNFILTER_SB_MAX) {
-                    f->failed = 1;
-                    return -1;
-                }
-                if (!f->drop) {
-                    out[o++] = IAC;
-                    out[o++] = IAC;
-                } else {
-                    tap_byte(f, IAC);
-                }
-                f->state = TF_SB_DATA;
-            } else if (b == SE) {
-                /* The end. After a dropped one it also ends the passed
-                 * subnegotiation that libtelnet may still be inside. */
-                if (f->open) {
-                    out[o++] = IAC;
-                    out[o++] = SE;
-                }
-                if (f->drop == 2)
-                    f->tap->fn(f->tap->ctx, f->tap->buf, f->sb_len);
-                f->open = 0;
-                f->drop = 0;
-                f->state = TF_DATA;
-            } else if (b == SB) {
-                /* A new subnegotiation ends this one; its option decides
-                 * (libtelnet stays inside this one until it sees bytes). */
-                f->drop = 0;
-                f->state = TF_SB;
-            } else {
-                /* IAC <command> ends it, and is a command. */
-                f->open = 0;
-                f->drop = 0;
-                o += pass_command(f, b, out + o);
-            }
+        case TF_SB_IAC: {
+            long n = sb_iac(f, b, out + o);
+            if (n < 0)
+                return -1;
+            o += (size_t)n;
             break;
+        }
 
         default:
             f->failed = 1;

@@ -400,3 +400,41 @@ void wsconn_close(wsconn_t *c)
     wslay_event_queue_close(c->ws, WSLAY_CODE_NORMAL_CLOSURE, NULL, 0);
     wslay_event_send(c->ws);
 }
+
+/* --- the session's table (transport.h) ------------------------------------ */
+
+static int tr_feed(void *conn, const void *bytes, size_t n)
+{
+    return wsconn_feed(conn, bytes, n);
+}
+
+static void tr_send(void *conn, const void *data, size_t n)
+{
+    wsconn_send(conn, data, n);
+}
+
+/* The WebSocket is open and the page has said its size (a size comes
+ * only over the WebSocket). */
+static int tr_ready(const void *conn)
+{
+    return ((const wsconn_t *)conn)->w > 0;
+}
+
+static void tr_close(void *conn)
+{
+    wsconn_close(conn); /* the close frame, after the goodbye */
+}
+
+static void tr_free(void *conn)
+{
+    wsconn_free(conn);
+}
+
+static const char *tr_error(const void *conn)
+{
+    return ((const wsconn_t *)conn)->error;
+}
+
+const transport_t ws_transport = {
+    "web", tr_feed, tr_send, NULL, tr_ready, tr_close, tr_free, tr_error
+};

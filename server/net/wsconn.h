@@ -29,6 +29,8 @@
 #include <stdint.h>
 #include <wslay/wslay.h>
 
+#include "transport.h"
+
 #define WS_HEAD_MAX 8192
 #define WS_MSG_MAX 4096
 
@@ -110,5 +112,8 @@ void wsconn_close(wsconn_t *c);
 /* The Sec-WebSocket-Accept value for a key (RFC 6455): out gets 28
  * characters and a NUL. */
 void wsconn_accept_key(const char *key, size_t len, char out[29]);
+
+/* The session's table for the browser (transport.h). */
+extern const transport_t ws_transport;
 
 #endif

@@ -45,6 +45,10 @@ enum sess_state {
     S_WATCHING,        /* a copy of another session's game */
     S_REPLAY,          /* a finished game played back */
     S_CLOSING,         /* no more input; output draining, handles closing */
+    S_ADMITTING,       /* before negotiation (session_admit.c): waiting
+                          (bounded) for a balancer's PROXY header or the
+                          browser's WebSocket, then the limits; admit()
+                          moves on to S_NEGOTIATING */
     S_NSTATES
 };
 
@@ -158,6 +162,9 @@ typedef struct sess {
     uint8_t hashing;           /* addr_hash_begin counted its password check */
     uint8_t check_first_read;  /* an untrusted peer: refuse a PROXY header */
     proxy_parser_t *proxy;     /* a trusted balancer's header being read */
+    const transport_t *tr;     /* the protocol the bytes come in (transport.h):
+                                  telnet's or the browser's; NULL until set */
+    void *conn;                /* its connection: &tc, or web */
     tconn_t tc;                /* telnet (unused for the browser) */
     struct wsconn *web;        /* the browser's HTTP and WebSocket; owned;
                                   NULL for telnet */
@@ -231,18 +238,36 @@ typedef struct sess_state_ops {
     void (*sweep)(sess_t *s, uint64_t now_ms);
     /* Turns of the game being played, for the disconnect line. */
     unsigned (*turns)(const sess_t *s);
+    /* Whether key opens the options screen over this state (docs/game.md);
+     * NULL: it never opens here. */
+    int (*opens_options)(const sess_t *s, int key);
 } sess_state_ops_t;
 
 const sess_state_ops_t *sess_state_ops(int state);
 
-/* --- the core (session.c) ------------------------------------------------ */
+/* An overlay: a screen over whatever state the session is in (the options
+ * screen), which takes keys and draws before the state while it is open.
+ * The core asks each of sess_overlays (session_states.c) in turn. */
+typedef struct sess_overlay_ops {
+    const char *name;
+    /* Returns 1 if the key was the overlay's (it opened, or is open). */
+    int (*key)(sess_t *s, int key);
+    /* Draws into next if open: 1, and the state draws nothing. */
+    int (*draw)(sess_t *s, screen_t *next);
+} sess_overlay_ops_t;
+
+/* The overlays, NULL-ended. */
+extern const sess_overlay_ops_t *const sess_overlays[];
+
+/* --- the core (session.c, session_admit.c, session_input.c,
+ * session_output.c) -------------------------------------------------------- */
 
 /* Makes a session of an accepted socket (the host's acceptor handed it to
- * this loop; taken): what is "telnet", "web" (the browser's HTTP and
- * WebSocket), or "ssh ADDR" (telnet over a socketpair from an SSH
- * player's thread, ssh_bridge.h; ADDR the player's address).
- * Refuses it (one line, close) when the server is full or shutting down. */
-void sess_accept(srv_t *srv, int fd, const char *what);
+ * this loop; taken): acc says how it came (msg.h: telnet, the browser's
+ * HTTP and WebSocket, or telnet over a socketpair from an SSH player's
+ * thread with the player's address). Refuses it (one line, close) when
+ * the server is full or shutting down. */
+void sess_accept(srv_t *srv, int fd, const msg_accept_t *acc);
 
 /* Moves s to `state` (leave, then enter with arg). */
 void sess_goto(sess_t *s, int state, void *arg);
@@ -354,10 +379,10 @@ void owned_game_free(owned_game_t *o);
  * to the lobby. */
 void sess_keys_act(sess_t *s, int action);
 
-/* An SSH connection whose key the bridge checked (what: "ssh ADDR ID
- * NAME", from the bridge through the host, never from the client): the
- * session is logged in as that account from its start. Does nothing for
- * a plain "ssh ADDR". Call once admitted. */
-void sess_ssh_login(sess_t *s, const char *what);
+/* An SSH connection whose key the bridge checked (acc's account, from the
+ * bridge through the host, never from the client): the session is logged
+ * in as that account from its start. Does nothing without an account.
+ * Call once admitted. */
+void sess_ssh_login(sess_t *s, const msg_accept_t *acc);
 
 #endif

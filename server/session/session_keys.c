@@ -66,16 +66,14 @@ void sess_keys_act(sess_t *s, int action)
         lobby_keys_done(l, &fail);
 }
 
-void sess_ssh_login(sess_t *s, const char *what)
+void sess_ssh_login(sess_t *s, const msg_accept_t *acc)
 {
-    /* "ssh ADDR ID NAME DISPLAY": the bridge's words (host.c), not the
-     * client's; DISPLAY is the account's kept choice */
-    char addr[96], name[ACCT_NAME_MAX + 2];
-    int64_t id = 0;
-    int display = 0;
-    if (sscanf(what, "ssh %95s %" SCNd64 " %21s %d", addr, &id, name,
-               &display) != 4 ||
-        id <= 0 || !acct_name_valid(name, NULL, 0))
+    /* the bridge's account (host.c), not the client's; display is the
+     * account's kept choice */
+    const char *name = acc->name;
+    int64_t id = acc->account_id;
+    int display = acc->display;
+    if (id <= 0 || !acct_name_valid(name, NULL, 0))
         return;
     lobby_key_login(&s->lobby, id, name);
     dir_set_account(s->srv->dir, s->id, id);

@@ -15,7 +15,6 @@
 #include <sodium.h>
 
 #include "cluster.h"
-#include "host.h"
 #include "log.h"
 #include "rebuild.h"
 #include "session.h"
@@ -71,10 +70,10 @@ static void lobby_draw_page(sess_t *s, screen_t *next)
                           NULL };
     /* the latest news (news.h); the sweep redraws when there is more */
     news_line_t news;
-    s->st.lobby.news_seen = news_seq(&srv->host->news);
-    if (news_latest(&srv->host->news, &news, 1) == 1)
+    s->st.lobby.news_seen = news_seq(&srv->sh->news);
+    if (news_latest(&srv->sh->news, &news, 1) == 1)
         info.news = news.text;
-    cluster_t *cl = srv->host->cluster;
+    cluster_t *cl = srv_cluster(srv);
     if (cl) { /* the other hosts' players too */
         cluster_counts_t cc;
         cluster_counts(cl, &cc);
@@ -277,7 +276,7 @@ static void take_over(sess_t *s)
         if (sess_post(s, MSG_TAKEOVER, ids[i], 0, NULL, NULL) == 0)
             s->st.lobby.takeovers_owed++;
     /* and on other hosts: they flush its game to the database and let go */
-    if (s->srv->host->cluster &&
+    if (srv_cluster(s->srv) &&
         sess_post(s, MSG_TAKEOVER, CLUSTER_TAKEOVER_ID, s->lobby.account_id,
                   NULL, NULL) == 0)
         s->st.lobby.takeovers_owed++;
@@ -370,124 +369,171 @@ static void on_scores(void *ctx, const store_scores_t *sc)
 
 /* --- keys ------------------------------------------------------------------------- */
 
-/* Carries out what the lobby asked for. */
-static void act(sess_t *s, int action)
+/* The lobby's actions (lobby.h, enum lobby_action), one function each,
+ * found in the table below: the lobby asks, the session does it with the
+ * store, the directory or a message. */
+
+static void act_play(sess_t *s, int action)
+{
+    st_lobby_t *st = &s->st.lobby;
+    (void)action;
+    if (st->held.game) { /* held since the login */
+        play_arg_t a;
+        memset(&a, 0, sizeof a);
+        a.g = st->held;
+        memset(&st->held, 0, sizeof st->held); /* moved */
+        a.progress_begun = 1;
+        a.progress_sent = a.g.rec.keys.len; /* the store has all of these */
+        a.resumed = 1;
+        play_on(s, &a);
+    } else {
+        sess_goto(s, S_PLAYING, NULL);
+    }
+}
+
+static void act_logout(sess_t *s, int action)
+{
+    (void)action;
+    /* A game held for the account stays in the store, not here. */
+    owned_game_free(&s->st.lobby.held);
+    dir_set_account(s->srv->dir, s->id, 0);
+}
+
+static void act_check_guest(sess_t *s, int action)
+{
+    lobby_t *l = &s->lobby;
+    (void)action;
+    if (store_name_taken(s->srv->store, l->name, on_taken, s) != 0)
+        lobby_guest_checked(l, STORE_ERROR, 1);
+}
+
+/* LOBBY_DO_LOGIN and LOBBY_DO_REGISTER. */
+static void act_account(sess_t *s, int action)
+{
+    lobby_t *l = &s->lobby;
+    store_t *store = s->srv->store;
+    store_account_t fail = { STORE_ERROR, 0, "", 0 };
+    /* What one address may ask of the hashing everyone shares. */
+    const char *no = NULL, *why = NULL;
+    if (action == LOBBY_DO_REGISTER &&
+        addr_register(s->srv->addrs, s->ip, sess_now(s)) != 0) {
+        no = "Too many accounts were made from your address: try again "
+             "in an hour.";
+        why = "too many accounts from this address";
+    } else if (sess_hash_begin(s) != 0) {
+        no = "Logins from your address are being checked already: try "
+             "again in a moment.";
+        why = "too many checks in flight from this address";
+    }
+    if (no) {
+        lobby_wipe_password(l);
+        lobby_account_done(l, &fail);
+        lobby_note(l, LOBBY_NOTE_BAD, "%s", no);
+        log_info("%s refused id=%llu from %s: %s",
+                 action == LOBBY_DO_LOGIN ? "login" : "register",
+                 (unsigned long long)s->id, s->ip, why);
+        return;
+    }
+    int rc = action == LOBBY_DO_LOGIN
+        ? store_login_from(store, l->name, s->ip, lobby_take_password(l),
+                           on_account, s)
+        : store_register(store, l->name, lobby_take_password(l), on_account, s);
+    lobby_wipe_password(l); /* the store has its own copy */
+    if (rc != 0) {
+        sess_hash_end(s);
+        lobby_account_done(l, &fail);
+    }
+}
+
+static void act_change_password(sess_t *s, int action)
 {
     lobby_t *l = &s->lobby;
     st_lobby_t *st = &s->st.lobby;
-    store_t *store = s->srv->store;
-    store_account_t fail = { STORE_ERROR, 0, "", 0 };
-    switch (action) {
-    case LOBBY_DO_PLAY:
-        if (st->held.game) { /* held since the login */
-            play_arg_t a;
-            memset(&a, 0, sizeof a);
-            a.g = st->held;
-            memset(&st->held, 0, sizeof st->held); /* moved */
-            a.progress_begun = 1;
-            a.progress_sent = a.g.rec.keys.len; /* the store has all of these */
-            a.resumed = 1;
-            play_on(s, &a);
-        } else {
-            sess_goto(s, S_PLAYING, NULL);
-        }
-        break;
-    case LOBBY_DO_LOGOUT:
-        /* A game held for the account stays in the store, not here. */
-        owned_game_free(&st->held);
-        dir_set_account(s->srv->dir, s->id, 0);
-        break;
-    case LOBBY_DO_CHECK_GUEST:
-        if (store_name_taken(store, l->name, on_taken, s) != 0)
-            lobby_guest_checked(l, STORE_ERROR, 1);
-        break;
-    case LOBBY_DO_LOGIN:
-    case LOBBY_DO_REGISTER: {
-        /* What one address may ask of the hashing everyone shares. */
-        const char *no = NULL, *why = NULL;
-        if (action == LOBBY_DO_REGISTER &&
-            addr_register(s->srv->addrs, s->ip, sess_now(s)) != 0) {
-            no = "Too many accounts were made from your address: try again "
-                 "in an hour.";
-            why = "too many accounts from this address";
-        } else if (sess_hash_begin(s) != 0) {
-            no = "Logins from your address are being checked already: try "
-                 "again in a moment.";
-            why = "too many checks in flight from this address";
-        }
-        if (no) {
-            lobby_wipe_password(l);
-            lobby_account_done(l, &fail);
-            lobby_note(l, LOBBY_NOTE_BAD, "%s", no);
-            log_info("%s refused id=%llu from %s: %s",
-                     action == LOBBY_DO_LOGIN ? "login" : "register",
-                     (unsigned long long)s->id, s->ip, why);
-            break;
-        }
-        int rc = action == LOBBY_DO_LOGIN
-            ? store_login_from(store, l->name, s->ip, lobby_take_password(l),
-                               on_account, s)
-            : store_register(store, l->name, lobby_take_password(l), on_account, s);
-        lobby_wipe_password(l); /* the store has its own copy */
-        if (rc != 0) {
-            sess_hash_end(s);
-            lobby_account_done(l, &fail);
-        }
-        break;
+    (void)action;
+    /* The present password is checked as a login is (and counted as
+     * one per address); the new one waits here meanwhile. */
+    snprintf(st->new_password, sizeof st->new_password, "%s",
+             lobby_take_new_password(l));
+    if (sess_hash_begin(s) != 0) {
+        lobby_password_changed(l, STORE_SLOW_DOWN);
+        sodium_memzero(st->new_password, sizeof st->new_password);
+    } else if (store_login_from(s->srv->store, l->account, s->ip,
+                                lobby_take_password(l),
+                                on_password_checked, s) != 0) {
+        sess_hash_end(s);
+        sodium_memzero(st->new_password, sizeof st->new_password);
+        lobby_password_changed(l, STORE_ERROR);
     }
-    case LOBBY_DO_CHANGE_PASSWORD:
-        /* The present password is checked as a login is (and counted as
-         * one per address); the new one waits here meanwhile. */
-        snprintf(st->new_password, sizeof st->new_password, "%s",
-                 lobby_take_new_password(l));
-        if (sess_hash_begin(s) != 0) {
-            lobby_password_changed(l, STORE_SLOW_DOWN);
-            sodium_memzero(st->new_password, sizeof st->new_password);
-        } else if (store_login_from(store, l->account, s->ip,
-                                    lobby_take_password(l),
-                                    on_password_checked, s) != 0) {
-            sess_hash_end(s);
-            sodium_memzero(st->new_password, sizeof st->new_password);
-            lobby_password_changed(l, STORE_ERROR);
-        }
-        lobby_wipe_password(l); /* the store and st have their copies */
-        break;
-    case LOBBY_DO_SCORES: {
-        const char *me = lobby_player_name(l);
-        store_scores_t none;
-        if (store_scores(store, STORE_TOP_MAX, me[0] ? me : NULL, on_scores, s) != 0) {
-            memset(&none, 0, sizeof none);
-            none.status = STORE_ERROR;
-            lobby_scores_done(l, &none);
-        }
-        break;
+    lobby_wipe_password(l); /* the store and st have their copies */
+}
+
+static void act_scores(sess_t *s, int action)
+{
+    lobby_t *l = &s->lobby;
+    (void)action;
+    const char *me = lobby_player_name(l);
+    store_scores_t none;
+    if (store_scores(s->srv->store, STORE_TOP_MAX, me[0] ? me : NULL,
+                     on_scores, s) != 0) {
+        memset(&none, 0, sizeof none);
+        none.status = STORE_ERROR;
+        lobby_scores_done(l, &none);
     }
-    case LOBBY_DO_WATCH:
-        if (st->held.game) { /* a game of its own waits: that first */
-            lobby_note(l, LOBBY_NOTE_BAD, "Continue your own game first.");
-        } else if (l->pick_id != s->id &&
-                   sess_post(s, MSG_WATCH_JOIN, l->pick_id, 0, NULL, NULL) == 0) {
-            st->watch_asked = l->pick_id;
-            lobby_wait(l);
-        }
-        break;
-    case LOBBY_DO_REPLAY:
-        if (store_get_record(store, (int64_t)l->pick_id, on_record, s) != 0) {
-            lobby_waited(l);
-            lobby_note(l, LOBBY_NOTE_BAD, "The server is busy: try again.");
-        }
-        break;
-    case LOBBY_DO_QUIT:
-        sess_close(s, "quit", 1, "Thanks for playing. Goodbye!");
-        break;
-    case LOBBY_DO_KEYS_LIST:
-    case LOBBY_DO_KEY_ADD:
-    case LOBBY_DO_KEY_REMOVE:
-        sess_keys_act(s, action); /* session_keys.c */
-        break;
-    default:
-        break;
+}
+
+static void act_watch(sess_t *s, int action)
+{
+    lobby_t *l = &s->lobby;
+    st_lobby_t *st = &s->st.lobby;
+    (void)action;
+    if (st->held.game) { /* a game of its own waits: that first */
+        lobby_note(l, LOBBY_NOTE_BAD, "Continue your own game first.");
+    } else if (l->pick_id != s->id &&
+               sess_post(s, MSG_WATCH_JOIN, l->pick_id, 0, NULL, NULL) == 0) {
+        st->watch_asked = l->pick_id;
+        lobby_wait(l);
     }
+}
+
+static void act_replay(sess_t *s, int action)
+{
+    lobby_t *l = &s->lobby;
+    (void)action;
+    if (store_get_record(s->srv->store, (int64_t)l->pick_id, on_record,
+                         s) != 0) {
+        lobby_waited(l);
+        lobby_note(l, LOBBY_NOTE_BAD, "The server is busy: try again.");
+    }
+}
+
+static void act_quit(sess_t *s, int action)
+{
+    (void)action;
+    sess_close(s, "quit", 1, "Thanks for playing. Goodbye!");
+}
+
+static void (*const actions[])(sess_t *s, int action) = {
+    [LOBBY_DO_PLAY] = act_play,
+    [LOBBY_DO_LOGOUT] = act_logout,
+    [LOBBY_DO_CHECK_GUEST] = act_check_guest,
+    [LOBBY_DO_LOGIN] = act_account,
+    [LOBBY_DO_REGISTER] = act_account,
+    [LOBBY_DO_CHANGE_PASSWORD] = act_change_password,
+    [LOBBY_DO_SCORES] = act_scores,
+    [LOBBY_DO_WATCH] = act_watch,
+    [LOBBY_DO_REPLAY] = act_replay,
+    [LOBBY_DO_QUIT] = act_quit,
+    [LOBBY_DO_KEYS_LIST] = sess_keys_act,   /* session_keys.c */
+    [LOBBY_DO_KEY_ADD] = sess_keys_act,
+    [LOBBY_DO_KEY_REMOVE] = sess_keys_act,
+};
+
+/* Carries out what the lobby asked for. */
+static void act(sess_t *s, int action)
+{
+    if (action > 0 && action < (int)(sizeof actions / sizeof actions[0]) &&
+        actions[action])
+        actions[action](s, action);
 }
 
 static void lobby_key_in(sess_t *s, int key)
@@ -559,8 +605,14 @@ static int lobby_msg(sess_t *s, smsg_t *m)
 static void lobby_sweep(sess_t *s, uint64_t now_ms)
 {
     (void)now_ms;
-    if (news_seq(&s->srv->host->news) != s->st.lobby.news_seen)
+    if (news_seq(&s->srv->sh->news) != s->st.lobby.news_seen)
         sess_owe_frame(s);
+}
+
+/* The lobby's menu opens the options screen with o or O (docs/game.md). */
+static int lobby_opens_options(const sess_t *s, int key)
+{
+    return s->lobby.page == LOBBY_MENU && (key == 'o' || key == 'O');
 }
 
 const sess_state_ops_t sess_lobby_ops = {
@@ -571,4 +623,5 @@ const sess_state_ops_t sess_lobby_ops = {
     .msg = lobby_msg,
     .draw = lobby_draw_page,
     .sweep = lobby_sweep,
+    .opens_options = lobby_opens_options,
 };

@@ -8,6 +8,7 @@
 #include "log.h"
 #include "options.h"
 #include "session.h"
+#include "session_states.h"
 #include "store.h"
 
 /* The display in use changed: everything is drawn again with it. */
@@ -60,23 +61,12 @@ void sess_keep_display_choice(sess_t *s)
         on_display_kept(s, STORE_ERROR);
 }
 
-/* Whether key opens the screen here: the lobby's menu (o or O), or O where
- * a game is shown and O is no game key (docs/game.md). */
+/* Whether key opens the screen here: the state says (its
+ * opens_options). */
 static int opens(const sess_t *s, int key)
 {
-    switch (s->state) {
-    case S_LOBBY:
-        return s->lobby.page == LOBBY_MENU && (key == 'o' || key == 'O');
-    case S_PLAYING:
-        return key == 'O' && s->st.play.g.game &&
-               s->st.play.g.game->mode == MODE_PLAY &&
-               !game_dead(s->st.play.g.game);
-    case S_WATCHING:
-    case S_REPLAY:
-        return key == 'O';
-    default:
-        return 0;
-    }
+    const sess_state_ops_t *ops = sess_state_ops(s->state);
+    return ops->opens_options && ops->opens_options(s, key);
 }
 
 int sess_options_key(sess_t *s, int key)
@@ -113,3 +103,9 @@ int sess_options_draw(sess_t *s, screen_t *next)
     options_draw(&s->options, &in, next);
     return 1;
 }
+
+const sess_overlay_ops_t sess_options_overlay = {
+    .name = "options",
+    .key = sess_options_key,
+    .draw = sess_options_draw,
+};

@@ -73,9 +73,9 @@ static void record_game(sess_t *s, game_t *g, const char *cause)
     }
     /* a win or a deep death: the lobby's and the front page's news; the
      * site's hall of fame is read again from the store (site_cache.h) */
-    announce_game_end(&s->srv->host->news, sess_now(s),
+    announce_game_end(&s->srv->sh->news, sess_now(s),
                       s->srv->cfg.news_min_depth, &row);
-    site_cache_changed(&s->srv->host->site_cache);
+    site_cache_changed(&s->srv->sh->site_cache);
     log_info("game over id=%llu name=%s seed=%llu turns=%u depth=%d score=%d "
              "cause=\"%s\"", (unsigned long long)s->id, row.name,
              (unsigned long long)row.seed, (unsigned)row.turns, row.depth,
@@ -489,6 +489,15 @@ static unsigned play_turns(const sess_t *s)
     return s->st.play.g.game ? (unsigned)s->st.play.g.game->turn : 0u;
 }
 
+/* O opens the options screen while a game is played and O is no game key
+ * (docs/game.md). */
+static int play_opens_options(const sess_t *s, int key)
+{
+    return key == 'O' && s->st.play.g.game &&
+           s->st.play.g.game->mode == MODE_PLAY &&
+           !game_dead(s->st.play.g.game);
+}
+
 const sess_state_ops_t sess_play_ops = {
     .name = "playing",
     .enter = play_enter,
@@ -498,4 +507,5 @@ const sess_state_ops_t sess_play_ops = {
     .draw = play_draw,
     .sweep = play_sweep,
     .turns = play_turns,
+    .opens_options = play_opens_options,
 };

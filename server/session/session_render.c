@@ -66,7 +66,10 @@ void sess_render(sess_t *s)
         sess_close(s, "out of memory", 0, NULL);
         return;
     }
-    if (!sess_options_draw(s, next))
+    int covered = 0;
+    for (int i = 0; !covered && sess_overlays[i]; i++)
+        covered = sess_overlays[i]->draw(s, next);
+    if (!covered)
         ops->draw(s, next);
     if (s->notice[0] && view_fits(s->w, s->h)) {
         /* A host line (tips, idle warning) over the oldest log line. */

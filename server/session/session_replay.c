@@ -139,10 +139,18 @@ static void replay_draw(sess_t *s, screen_t *next)
     sess_overlay_line(next, line, COL_BYELLOW);
 }
 
+/* O opens the options screen over the game shown (docs/game.md). */
+static int replay_opens_options(const sess_t *s, int key)
+{
+    (void)s;
+    return key == 'O';
+}
+
 const sess_state_ops_t sess_replay_ops = {
     .name = "replay",
     .enter = replay_enter,
     .leave = replay_leave,
     .key = replay_key,
     .draw = replay_draw,
+    .opens_options = replay_opens_options,
 };

@@ -3,8 +3,14 @@
 #include "session.h"
 #include "session_states.h"
 
+static const sess_state_ops_t admitting = { .name = "admitting" };
 static const sess_state_ops_t negotiating = { .name = "negotiating" };
 static const sess_state_ops_t closing = { .name = "closing" };
+
+const sess_overlay_ops_t *const sess_overlays[] = {
+    &sess_options_overlay,
+    NULL
+};
 
 const sess_state_ops_t *sess_state_ops(int state)
 {
@@ -14,6 +20,7 @@ const sess_state_ops_t *sess_state_ops(int state)
     case S_WATCHING: return &sess_watch_ops;
     case S_REPLAY: return &sess_replay_ops;
     case S_NEGOTIATING: return &negotiating;
+    case S_ADMITTING: return &admitting;
     default: return &closing;
     }
 }

@@ -10,5 +10,6 @@ extern const sess_state_ops_t sess_lobby_ops;   /* session_lobby.c */
 extern const sess_state_ops_t sess_play_ops;    /* session_play.c */
 extern const sess_state_ops_t sess_watch_ops;   /* session_watch.c */
 extern const sess_state_ops_t sess_replay_ops;  /* session_replay.c */
+extern const sess_overlay_ops_t sess_options_overlay; /* session_options.c */
 
 #endif

@@ -186,6 +186,13 @@ static void watch_draw(sess_t *s, screen_t *next)
     }
 }
 
+/* O opens the options screen over the game shown (docs/game.md). */
+static int watch_opens_options(const sess_t *s, int key)
+{
+    (void)s;
+    return key == 'O';
+}
+
 const sess_state_ops_t sess_watch_ops = {
     .name = "watching",
     .enter = watch_enter,
@@ -193,4 +200,5 @@ const sess_state_ops_t sess_watch_ops = {
     .key = watch_key,
     .msg = watch_msg,
     .draw = watch_draw,
+    .opens_options = watch_opens_options,
 };

@@ -34,15 +34,15 @@ static int games_now(sess_t *s, lobby_game_t *out, int max)
         out[i].idle_s = 0;
     }
     free(here);
-    if (srv->host->cluster)
-        n += cluster_games(srv->host->cluster, out + n, max - n);
+    if (srv->sh->cluster)
+        n += cluster_games(srv->sh->cluster, out + n, max - n);
     return n;
 }
 
 static void news_part(sess_t *s, page_t *p)
 {
     news_line_t lines[NEWS_KEEP];
-    int n = news_latest(&s->srv->host->news, lines, NEWS_KEEP);
+    int n = news_latest(&s->srv->sh->news, lines, NEWS_KEEP);
     html_raw(p, "<h2>News</h2>\n<ul id=\"news\">");
     if (n == 0)
         html_raw(p, "<li class=\"none\">Nothing yet.</li>");
@@ -68,9 +68,9 @@ void site_front(sess_t *s, const char *rest, const char *query)
     }
     int n = games_now(s, games, FRONT_GAMES_MAX);
     int online = srv_online(srv), playing = (int)dir_ngames(srv->dir);
-    if (srv->host->cluster) {
+    if (srv->sh->cluster) {
         cluster_counts_t cc;
-        cluster_counts(srv->host->cluster, &cc);
+        cluster_counts(srv->sh->cluster, &cc);
         online += cc.online;
         playing += cc.playing;
     }

@@ -11,7 +11,7 @@
 /* The cache holds only what this host knows ended (site_cache.h). */
 static site_cache_t *cache_of(sess_t *s)
 {
-    return s->srv->host->cluster ? NULL : &s->srv->host->site_cache;
+    return s->srv->sh->cluster ? NULL : &s->srv->sh->site_cache;
 }
 
 static void on_scores(void *ctx, const store_scores_t *sc)

@@ -22,7 +22,7 @@ void site_watch(sess_t *s, const char *rest, const char *query)
     int here = site_parse_id(rest, &id) && dir_lookup(s->srv->dir, id, &e) &&
                e.playing;
     int remote = !here && site_parse_id(rest, &id) &&
-                 (id & REMOTE_ID_BIT) && s->srv->host->cluster;
+                 (id & REMOTE_ID_BIT) && s->srv->sh->cluster;
     if (!here && !remote) {
         site_error(s, "404 Not Found",
                    "There is no game in progress by that number: it may have "

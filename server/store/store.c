@@ -916,24 +916,6 @@ unsigned long long store_guest_number(store_t *st)
     return n;
 }
 
-int store_game_ending(const store_game_t *g)
-{
-    if (g->ending > STORE_END_UNSET && g->ending <= STORE_END_DISCONNECT)
-        return g->ending;
-    if (strcmp(g->cause, "quit") == 0)
-        return STORE_END_QUIT;
-    if (strncmp(g->cause, "disconnected", 12) == 0)
-        return STORE_END_DISCONNECT;
-    return STORE_END_DEATH;
-}
-
-int store_game_ranked(const store_game_t *g)
-{
-    int e = store_game_ending(g);
-    return e == STORE_END_DEATH || e == STORE_END_WIN ||
-           (e == STORE_END_QUIT && g->turns >= STORE_QUIT_MIN_TURNS);
-}
-
 void store_stats(store_t *st, store_stats_t *out)
 {
     uv_mutex_lock(&st->mu);
@@ -946,22 +928,4 @@ void store_stats(store_t *st, store_stats_t *out)
     out->login_waits = st->login_waits;
     out->login_wait_ms = st->login_wait_ms;
     uv_mutex_unlock(&st->lmu);
-}
-
-const char *store_status_name(int status)
-{
-    switch (status) {
-    case STORE_OK: return "ok";
-    case STORE_BAD_LOGIN: return "bad login";
-    case STORE_NAME_TAKEN: return "name taken";
-    case STORE_INVALID: return "invalid";
-    case STORE_SLOW_DOWN: return "slow down";
-    case STORE_ERROR: return "error";
-    case STORE_NOT_FOUND: return "not found";
-    case STORE_NO_RECORD: return "no record";
-    case STORE_STALE: return "another core version";
-    case STORE_DUPLICATE: return "duplicate";
-    case STORE_FULL: return "full";
-    default: return "unknown";
-    }
 }

@@ -10,100 +10,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "store.h"
+#include "store_types.h"
 
+/* One connection of a backend (store_backend.h). Each backend's own
+ * connection struct begins with this, and its calls take it: the VFS shape
+ * of SQLite, where a call is a pointer in the backend's table. */
 typedef struct store_db store_db_t;
-
-/* Opens or creates the database and migrates it (see store_open for what
- * is refused). where: a file's path (SQLite), or a libpq URL beginning
- * postgresql:// or postgres:// (PostgreSQL). migrate_to: the schema
- * version to stop at (STORE_SCHEMA_VERSION for the server). Returns the
- * connection, or NULL with a sentence naming the database in err. */
-store_db_t *sdb_open(const char *where, int migrate_to, char *err,
-                     size_t errlen);
-
-/* Finalises every statement and closes the connection (NULL is fine). */
-void sdb_close(store_db_t *db);
-
-/* BEGIN IMMEDIATE / COMMIT / ROLLBACK. Return 0, or -1 (logged). */
-int sdb_begin(store_db_t *db);
-int sdb_commit(store_db_t *db);
-int sdb_rollback(store_db_t *db);
-
-/* 1 while a transaction is open. SQLite rolls one back by itself on some
- * errors (disk full, I/O): the caller checks after each statement. */
-int sdb_in_transaction(store_db_t *db);
-
-/* Inserts a finished game (record may be NULL). Returns 0, or -1 (logged). */
-int sdb_insert_game(store_db_t *db, const store_game_t *g, const void *record,
-                    size_t len);
-
-/* Inserts an account with its password hash string, created now (Unix
- * seconds). Returns STORE_OK with *id, STORE_NAME_TAKEN, or STORE_ERROR
- * (logged, without the hash). */
-int sdb_insert_account(store_db_t *db, const char *name, const char *hash,
-                       int64_t now, int64_t *id);
-
-/* Replaces account id's password hash string. Returns STORE_OK,
- * STORE_NOT_FOUND (no such account), or STORE_ERROR (logged, without the
- * hash). */
-int sdb_set_password_hash(store_db_t *db, int64_t id, const char *hash);
-
-/* Looks an account up by name, whatever its case. Returns 1 with its id,
- * its name as registered (name_out, ACCT_NAME_MAX + 1 bytes) and its hash
- * string (hash_out, hashlen bytes), 0 if there is none, -1 on error. */
-int sdb_find_account(store_db_t *db, const char *name, int64_t *id,
-                     char *name_out, char *hash_out, size_t hashlen);
-
-/* 1 if an account has this name, whatever its case; 0 if none; -1 on
- * error (logged). */
-int sdb_account_exists(store_db_t *db, const char *name);
-
-/* Account id's display choice (accounts.display, server/session/options.h: 0 is
- * Auto) into *display. Returns 0 (an account that is gone reads 0), or
- * -1 on error (logged). */
-int sdb_account_display(store_db_t *db, int64_t id, int *display);
-
-/* Keeps account id's display choice. Returns STORE_OK, STORE_NOT_FOUND
- * (no such account) or STORE_ERROR (logged). */
-int sdb_set_account_display(store_db_t *db, int64_t id, int display);
-
-/* Fills out (status, top, best, rank) for the n best games and player's
- * best (player may be NULL). Returns 0, or -1 (out->status STORE_ERROR). */
-int sdb_scores(store_db_t *db, int n, const char *player,
-               store_scores_t *out);
-
-/* Opens an existing database to read, for tools (rogued --export) that
- * read while a server may be running (WAL: neither waits for the other):
- * query-only, nothing migrated or written, no file left behind (SQLite's
- * -wal and -shm files, if it made them, go when it closes, unless the
- * database file is read-only to us). Refuses what sdb_open
- * refuses, and a missing file or one with no schema yet, with a sentence
- * naming the file in err. Only sdb_get_record may be used on it. */
-store_db_t *sdb_open_read(const char *where, char *err, size_t errlen);
-
-/* Games in progress (store.h): inside a transaction. begin replaces the
- * account's game in progress (the account must exist); end drops it.
- * Return 0, or -1 (logged). */
-int sdb_progress_begin(store_db_t *db, int64_t account_id, uint32_t version,
-                       uint64_t seed, const game_options_t *opt,
-                       int64_t started);
-int sdb_progress_end(store_db_t *db, int64_t account_id);
-
-/* Appends len > 0 key bytes to the account's game in progress. Returns 1
- * (appended, or sent: see sdb_unfollowed), 0 (it has none: nothing
- * written), -1 (logged). */
-int sdb_progress_append(store_db_t *db, int64_t account_id, const void *keys,
-                        size_t len);
-
-/* Reads the account's game in progress into out (keys, len: *keys, a
- * malloc'd copy the caller frees, NULL if no byte; out->keys is left NULL).
- * The keys are the longest run of rows that follow on from byte 0, within
- * RECORD_ENCODED_MAX (all of them, unless the file was damaged). Returns
- * and sets out->status: STORE_OK, STORE_NOT_FOUND, or STORE_ERROR
- * (logged). game_version is not checked here. */
-int sdb_progress_load(store_db_t *db, int64_t account_id,
-                      store_progress_t *out, void **keys);
+typedef struct sdb_ops sdb_ops_t;
+struct store_db {
+    const sdb_ops_t *ops;
+};
 
 /* A snapshot of a game in progress as the progress table keeps it: the
  * game (game_t bytes, game_len of them) after its first `keys` keys, `pos`
@@ -119,56 +35,12 @@ typedef struct sdb_snapshot {
     size_t checks_len;
 } sdb_snapshot_t;
 
-/* Saves snap as the account's latest snapshot (inside a transaction),
- * replacing the one before; a begin or an end of the game drops it.
- * Returns 1 (saved, or sent: see sdb_unfollowed), 0 (the account has no
- * game in progress: nothing written), -1 (logged). */
-int sdb_progress_snapshot(store_db_t *db, int64_t account_id,
-                          const sdb_snapshot_t *snap);
-
-/* Reads the account's latest snapshot into out (game and checks: malloc'd
- * copies, freed with sdb_snapshot_free). Returns 1 (found), 0 (none: out
- * zeroed), -1 (logged; out zeroed). */
-int sdb_progress_load_snapshot(store_db_t *db, int64_t account_id,
-                               sdb_snapshot_t *out);
-
-/* Frees a snapshot's copies and zeroes it. */
-void sdb_snapshot_free(sdb_snapshot_t *snap);
-
-/* Reads a finished game's row into g and its record into *record (a
- * malloc'd copy the caller frees; *len bytes). Returns STORE_OK,
- * STORE_NOT_FOUND, STORE_NO_RECORD (g set, *record NULL), or STORE_ERROR
- * (logged). */
-int sdb_get_record(store_db_t *db, int64_t game_id, store_game_t *g,
-                   void **record, size_t *len);
-
 /* One row of rogued --list-games. */
 typedef struct store_listed {
     int64_t game_id;
     store_game_t game;   /* ending read as stored (never 0 from schema 4) */
     int has_record;      /* 0: kept without its record (cannot be exported) */
 } store_listed_t;
-
-/* Up to n games with an id above `after`, oldest first, into out. Works on
- * a connection from sdb_open_read too. Returns how many (0: no more), or
- * -1 (logged). */
-int sdb_list_games(store_db_t *db, int64_t after, int n, store_listed_t *out);
-
-/* The retention rule (store.h): deletes the guests' games that ended
- * before `before` (Unix seconds) and are not among the keep_top best of
- * the hall of fame. Inside a transaction. Returns how many, or -1
- * (logged). */
-long long sdb_prune_guests(store_db_t *db, int64_t before, int keep_top);
-
-/* Reserves n guest numbers in the meta table (inside a transaction):
- * returns the first, or -1 (logged). sdb_open reserves STORE_GUEST_BLOCK
- * of them as its first write; sdb_guest_first says the first of those. */
-long long sdb_guest_reserve(store_db_t *db, long long n);
-long long sdb_guest_first(const store_db_t *db);
-
-/* After sdb_set_quiet(db, 1) failed statements are not logged: the store
- * has said once that writes are failing (store_healthy). */
-void sdb_set_quiet(store_db_t *db, int quiet);
 
 /* Begins and appends that returned 1 but, as the commit found, had nothing
  * to follow (PostgreSQL sends a batch's writes without waiting for each:
@@ -179,38 +51,203 @@ typedef struct store_unfollowed {
     int64_t account_id;
     int why;
 } store_unfollowed_t;
-size_t sdb_unfollowed(store_db_t *db, const store_unfollowed_t **out);
 
-/* What messages call the database: the file's path, or the URL without
- * its password. */
-const char *sdb_name(store_db_t *db);
+/* Every call a backend answers, in one list: X(return type, name,
+ * (parameters), (arguments)). The list makes the table of each backend
+ * (sdb_ops_t) and the sdb_NAME functions that pass a call to the
+ * connection's backend (store_backend.c); adding a call is a line here, a
+ * function and a table entry in each backend, and its caller. */
+#define SDB_CALLS(X) \
+    /* BEGIN IMMEDIATE / COMMIT / ROLLBACK. Return 0, or -1 (logged). */ \
+    X(int, begin, (store_db_t *db), (db)) \
+    X(int, commit, (store_db_t *db), (db)) \
+    X(int, rollback, (store_db_t *db), (db)) \
+    /* 1 while a transaction is open. SQLite rolls one back by itself on some \
+     * errors (disk full, I/O): the caller checks after each statement. */ \
+    X(int, in_transaction, (store_db_t *db), (db)) \
+    /* Inserts a finished game (record may be NULL). Returns 0, or -1 (logged). */ \
+    X(int, insert_game, (store_db_t *db, const store_game_t *g, \
+      const void *record, size_t len), (db, g, record, len)) \
+    /* Inserts an account with its password hash string, created now (Unix \
+     * seconds). Returns STORE_OK with *id, STORE_NAME_TAKEN, or STORE_ERROR \
+     * (logged, without the hash). */ \
+    X(int, insert_account, (store_db_t *db, const char *name, \
+      const char *hash, int64_t now, int64_t *id), (db, name, hash, now, \
+      id)) \
+    /* Replaces account id's password hash string. Returns STORE_OK, \
+     * STORE_NOT_FOUND (no such account), or STORE_ERROR (logged, without the \
+     * hash). */ \
+    X(int, set_password_hash, (store_db_t *db, int64_t id, const char *hash), \
+      (db, id, hash)) \
+    /* Looks an account up by name, whatever its case. Returns 1 with its id, \
+     * its name as registered (name_out, ACCT_NAME_MAX + 1 bytes) and its hash \
+     * string (hash_out, hashlen bytes), 0 if there is none, -1 on error. */ \
+    X(int, find_account, (store_db_t *db, const char *name, int64_t *id, \
+      char *name_out, char *hash_out, size_t hashlen), (db, name, id, \
+      name_out, hash_out, hashlen)) \
+    /* 1 if an account has this name, whatever its case; 0 if none; -1 on \
+     * error (logged). */ \
+    X(int, account_exists, (store_db_t *db, const char *name), (db, name)) \
+    /* Account id's display choice (accounts.display, server/session/options.h: 0 is \
+     * Auto) into *display. Returns 0 (an account that is gone reads 0), or \
+     * -1 on error (logged). */ \
+    X(int, account_display, (store_db_t *db, int64_t id, int *display), (db, \
+      id, display)) \
+    /* Keeps account id's display choice. Returns STORE_OK, STORE_NOT_FOUND \
+     * (no such account) or STORE_ERROR (logged). */ \
+    X(int, set_account_display, (store_db_t *db, int64_t id, int display), \
+      (db, id, display)) \
+    /* Fills out (status, top, best, rank) for the n best games and player's \
+     * best (player may be NULL). Returns 0, or -1 (out->status STORE_ERROR). */ \
+    X(int, scores, (store_db_t *db, int n, const char *player, \
+      store_scores_t *out), (db, n, player, out)) \
+    /* Games in progress (store.h): inside a transaction. begin replaces the \
+     * account's game in progress (the account must exist); end drops it. \
+     * Return 0, or -1 (logged). */ \
+    X(int, progress_begin, (store_db_t *db, int64_t account_id, \
+      uint32_t version, uint64_t seed, const game_options_t *opt, \
+      int64_t started), (db, account_id, version, seed, opt, started)) \
+    X(int, progress_end, (store_db_t *db, int64_t account_id), (db, \
+      account_id)) \
+    /* Appends len > 0 key bytes to the account's game in progress. Returns 1 \
+     * (appended, or sent: see sdb_unfollowed), 0 (it has none: nothing \
+     * written), -1 (logged). */ \
+    X(int, progress_append, (store_db_t *db, int64_t account_id, \
+      const void *keys, size_t len), (db, account_id, keys, len)) \
+    /* Reads the account's game in progress into out (keys, len: *keys, a \
+     * malloc'd copy the caller frees, NULL if no byte; out->keys is left NULL). \
+     * The keys are the longest run of rows that follow on from byte 0, within \
+     * RECORD_ENCODED_MAX (all of them, unless the file was damaged). Returns \
+     * and sets out->status: STORE_OK, STORE_NOT_FOUND, or STORE_ERROR \
+     * (logged). game_version is not checked here. */ \
+    X(int, progress_load, (store_db_t *db, int64_t account_id, \
+      store_progress_t *out, void **keys), (db, account_id, out, keys)) \
+    /* The account's game in progress without its keys: out's fields as \
+     * sdb_progress_load sets them, but len the key bytes the row counts \
+     * (keys NULL). Returns and sets out->status: STORE_OK, STORE_NOT_FOUND \
+     * or STORE_ERROR (logged). */ \
+    X(int, progress_head, (store_db_t *db, int64_t account_id, \
+      store_progress_t *out), (db, account_id, out)) \
+    /* Saves snap as the account's latest snapshot (inside a transaction), \
+     * replacing the one before; a begin or an end of the game drops it. \
+     * Returns 1 (saved, or sent: see sdb_unfollowed), 0 (the account has no \
+     * game in progress: nothing written), -1 (logged). */ \
+    X(int, progress_snapshot, (store_db_t *db, int64_t account_id, \
+      const sdb_snapshot_t *snap), (db, account_id, snap)) \
+    /* Reads the account's latest snapshot into out (game and checks: malloc'd \
+     * copies, freed with sdb_snapshot_free). Returns 1 (found), 0 (none: out \
+     * zeroed), -1 (logged; out zeroed). */ \
+    X(int, progress_load_snapshot, (store_db_t *db, int64_t account_id, \
+      sdb_snapshot_t *out), (db, account_id, out)) \
+    /* Reads a finished game's row into g and its record into *record (a \
+     * malloc'd copy the caller frees; *len bytes). Returns STORE_OK, \
+     * STORE_NOT_FOUND, STORE_NO_RECORD (g set, *record NULL), or STORE_ERROR \
+     * (logged). */ \
+    X(int, get_record, (store_db_t *db, int64_t game_id, store_game_t *g, \
+      void **record, size_t *len), (db, game_id, g, record, len)) \
+    /* Up to n games with an id above `after`, oldest first, into out. Works on \
+     * a connection from sdb_open_read too. Returns how many (0: no more), or \
+     * -1 (logged). */ \
+    X(int, list_games, (store_db_t *db, int64_t after, int n, \
+      store_listed_t *out), (db, after, n, out)) \
+    /* The retention rule (store.h): deletes the guests' games that ended \
+     * before `before` (Unix seconds) and are not among the keep_top best of \
+     * the hall of fame. Inside a transaction. Returns how many, or -1 \
+     * (logged). */ \
+    X(long long, prune_guests, (store_db_t *db, int64_t before, \
+      int keep_top), (db, before, keep_top)) \
+    /* Reserves n guest numbers in the meta table (inside a transaction): \
+     * returns the first, or -1 (logged). sdb_open reserves STORE_GUEST_BLOCK \
+     * of them as its first write; sdb_guest_first says the first of those. */ \
+    X(long long, guest_reserve, (store_db_t *db, long long n), (db, n)) \
+    X(long long, guest_first, (const store_db_t *db), (db)) \
+    X(size_t, unfollowed, (store_db_t *db, const store_unfollowed_t **out), \
+      (db, out)) \
+    /* What messages call the database: the file's path, or the URL without \
+     * its password. */ \
+    X(const char *, name, (store_db_t *db), (db)) \
+    /* The database's sentence for the last statement that failed. */ \
+    X(const char *, errmsg, (store_db_t *db), (db)) \
+    /* The schema version of an open database (SQLite's PRAGMA user_version, \
+     * PostgreSQL's rogued_schema table), or -1. */ \
+    X(int, version, (store_db_t *db), (db)) \
+    /* SSH public keys (store.h): inside a transaction. key_add inserts one \
+     * unless the account has it (STORE_DUPLICATE) or max of them already \
+     * (STORE_FULL), or there is no such account (STORE_NOT_FOUND); returns \
+     * STORE_OK or one of those, or STORE_ERROR (logged). key_remove returns \
+     * STORE_OK, STORE_NOT_FOUND or STORE_ERROR. keys_list fills out->n and \
+     * out->keys (oldest first, at most STORE_KEYS_MAX); returns 0, or -1 \
+     * (logged). key_find: the account of this name (any case) with this key \
+     * fingerprint: 1 with its id, its name as registered (name_out, \
+     * ACCT_NAME_MAX + 1 bytes) and the key's text (key_out, keylen bytes), 0 \
+     * if none, -1 on error (logged). */ \
+    X(int, key_add, (store_db_t *db, int64_t account_id, \
+      const char *fingerprint, const char *key, int64_t now, int max), (db, \
+      account_id, fingerprint, key, now, max)) \
+    X(int, key_remove, (store_db_t *db, int64_t account_id, \
+      const char *fingerprint), (db, account_id, fingerprint)) \
+    X(int, keys_list, (store_db_t *db, int64_t account_id, \
+      store_keys_t *out), (db, account_id, out)) \
+    X(int, key_find, (store_db_t *db, const char *name, \
+      const char *fingerprint, int64_t *id, char *name_out, char *key_out, \
+      size_t keylen), (db, name, fingerprint, id, name_out, key_out, \
+      keylen))
 
-/* The database's sentence for the last statement that failed. */
-const char *sdb_errmsg(store_db_t *db);
+/* The calls that answer nothing, listed the same way. */
+#define SDB_VOID_CALLS(X) \
+    /* After sdb_set_quiet(db, 1) failed statements are not logged: the store \
+     * has said once that writes are failing (store_healthy). */ \
+    X(void, set_quiet, (store_db_t *db, int quiet), (db, quiet)) \
+    /* How long a statement waits for another connection's lock (ms; SQLite's \
+     * busy timeout, PostgreSQL's lock_timeout). */ \
+    X(void, set_busy, (store_db_t *db, int ms), (db, ms))
 
-/* How long a statement waits for another connection's lock (ms; SQLite's
- * busy timeout, PostgreSQL's lock_timeout). */
-void sdb_set_busy(store_db_t *db, int ms);
+/* A backend's table: how it opens a connection, and each call of the
+ * lists above as a pointer. */
+struct sdb_ops {
+    /* Opens or creates (open) a database at `where` and migrates it, or
+     * opens an existing one to read (open_read): as sdb_open and
+     * sdb_open_read say. */
+    store_db_t *(*open)(const char *where, int migrate_to, char *err,
+                        size_t errlen);
+    store_db_t *(*open_read)(const char *where, char *err, size_t errlen);
+    void (*close)(store_db_t *db);
+#define SDB_OP(ret, name, params, args) ret (*name) params;
+    SDB_CALLS(SDB_OP)
+    SDB_VOID_CALLS(SDB_OP)
+#undef SDB_OP
+};
 
-/* The schema version of an open database (SQLite's PRAGMA user_version,
- * PostgreSQL's rogued_schema table), or -1. */
-int sdb_version(store_db_t *db);
+/* Each call of the lists, passed to db's backend (store_backend.c); one
+ * prototype per line of the lists, sdb_NAME. */
+#define SDB_PROTO(ret, name, params, args) ret sdb_##name params;
+SDB_CALLS(SDB_PROTO)
+SDB_VOID_CALLS(SDB_PROTO)
+#undef SDB_PROTO
 
-/* SSH public keys (store.h): inside a transaction. key_add inserts one
- * unless the account has it (STORE_DUPLICATE) or max of them already
- * (STORE_FULL), or there is no such account (STORE_NOT_FOUND); returns
- * STORE_OK or one of those, or STORE_ERROR (logged). key_remove returns
- * STORE_OK, STORE_NOT_FOUND or STORE_ERROR. keys_list fills out->n and
- * out->keys (oldest first, at most STORE_KEYS_MAX); returns 0, or -1
- * (logged). key_find: the account of this name (any case) with this key
- * fingerprint: 1 with its id, its name as registered (name_out,
- * ACCT_NAME_MAX + 1 bytes) and the key's text (key_out, keylen bytes), 0
- * if none, -1 on error (logged). */
-int sdb_key_add(store_db_t *db, int64_t account_id, const char *fingerprint,
-                const char *key, int64_t now, int max);
-int sdb_key_remove(store_db_t *db, int64_t account_id, const char *fingerprint);
-int sdb_keys_list(store_db_t *db, int64_t account_id, store_keys_t *out);
-int sdb_key_find(store_db_t *db, const char *name, const char *fingerprint,
-                 int64_t *id, char *name_out, char *key_out, size_t keylen);
+/* Opens or creates the database and migrates it (see store_open for what
+ * is refused). where: a file's path (SQLite), or a libpq URL beginning
+ * postgresql:// or postgres:// (PostgreSQL). migrate_to: the schema
+ * version to stop at (STORE_SCHEMA_VERSION for the server). Returns the
+ * connection, or NULL with a sentence naming the database in err. */
+store_db_t *sdb_open(const char *where, int migrate_to, char *err,
+                     size_t errlen);
+
+/* Opens an existing database to read, for tools (rogued --export) that
+ * read while a server may be running (WAL: neither waits for the other):
+ * query-only, nothing migrated or written, no file left behind (SQLite's
+ * -wal and -shm files, if it made them, go when it closes, unless the
+ * database file is read-only to us). Refuses what sdb_open
+ * refuses, and a missing file or one with no schema yet, with a sentence
+ * naming the file in err. Only sdb_get_record, sdb_list_games and the
+ * reads of games in progress (sdb_progress_head, _load, _load_snapshot)
+ * may be used on it. */
+store_db_t *sdb_open_read(const char *where, char *err, size_t errlen);
+
+/* Finalises every statement and closes the connection (NULL is fine). */
+void sdb_close(store_db_t *db);
+
+/* Frees a snapshot's copies and zeroes it. */
+void sdb_snapshot_free(sdb_snapshot_t *snap);
 
 #endif

@@ -1,0 +1,35 @@
+/* transport.h - what a session asks of the protocol its bytes come in, as
+ * one table per transport (Redis's ConnectionType): telnet
+ * (telnet_conn.c: telnet_transport) and the browser's HTTP and WebSocket
+ * (wsconn.c: ws_transport). SSH players arrive as telnet over a
+ * socketpair (ssh_bridge.h). A transport has no libuv: bytes in (feed),
+ * callbacks out (the module's own), on the session's socket; the session
+ * holds the table and the connection and never asks which it is.
+ * docs/architecture.md, "Transports". */
+#ifndef ROGUE_TRANSPORT_H
+#define ROGUE_TRANSPORT_H
+
+#include <stddef.h>
+
+typedef struct transport {
+    const char *name;
+    /* The client's bytes: 0, or -1 once the connection must end (error
+     * says why; every later call returns -1 too). */
+    int (*feed)(void *conn, const void *bytes, size_t n);
+    /* The game's bytes for the client, in the transport's framing. */
+    void (*send)(void *conn, const void *data, size_t n);
+    /* What the session says first once admitted (telnet's options), or
+     * NULL. */
+    void (*start)(void *conn);
+    /* 1 once the client's setup is in and the lobby may start (telnet's
+     * answers, the browser's size). */
+    int (*ready)(const void *conn);
+    /* The last bytes of a goodbye (the browser's close frame), or NULL. */
+    void (*close)(void *conn);
+    /* Frees what the module allocated (not conn itself). */
+    void (*free)(void *conn);
+    /* Why feed failed. */
+    const char *(*error)(const void *conn);
+} transport_t;
+
+#endif

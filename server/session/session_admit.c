@@ -1,0 +1,308 @@
+/* session_admit.c - a connection's way in, before negotiation: its
+ * transport (telnet, the browser's page and WebSocket, SSH's socketpair),
+ * its address (the peer's, the balancer's PROXY header's, or the one an
+ * SSH player's thread gives), the server's and the address's limits, and
+ * the deadline for its first bytes; then the lobby's guest name and the
+ * negotiation (session_impl.h). */
+#include "session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "session_impl.h"
+#include "site.h"
+#include "store.h"
+#include "wsconn.h"
+
+/* The deadline of the state before the lobby: for admission, a PROXY
+ * header or the browser's request; for negotiation, the client's answers. */
+static void on_negotiate_deadline(uv_timer_t *t)
+{
+    sess_t *s = t->data;
+    if (s->state == S_ADMITTING && s->proxy && !sess_closing(s)) {
+        log_info("refused %s: no PROXY header in time", s->addr);
+        sess_close(s, "no PROXY header", 0, NULL);
+        return;
+    }
+    if (s->state == S_ADMITTING && s->web && !sess_closing(s)) {
+        sess_close(s, "no HTTP request in time", 0, NULL);
+        return;
+    }
+    /* Refusals raise no telnet event: the deadline decides. */
+    if (s->state == S_NEGOTIATING && !sess_closing(s))
+        sess_goto(s, S_LOBBY, NULL);
+}
+
+/* The session's address, for the log and the per-address limits. */
+static void set_peer(sess_t *s, const struct sockaddr_storage *a)
+{
+    if (a->ss_family == AF_INET || a->ss_family == AF_INET6) {
+        srv_addr_name(a, s->addr, sizeof s->addr);
+        if (a->ss_family == AF_INET6)
+            uv_ip6_name((const struct sockaddr_in6 *)a, s->ip, sizeof s->ip);
+        else
+            uv_ip4_name((const struct sockaddr_in *)a, s->ip, sizeof s->ip);
+    } else {
+        snprintf(s->addr, sizeof s->addr, "?:0");
+        snprintf(s->ip, sizeof s->ip, "?");
+    }
+}
+
+/* The address an SSH player's thread gave ("ip:port"), for the log and
+ * the limits: the socketpair itself has none. */
+static void set_peer_name(sess_t *s, const char *name)
+{
+    snprintf(s->addr, sizeof s->addr, "%s", name);
+    const char *colon = strrchr(name, ':');
+    size_t n = colon ? (size_t)(colon - name) : strlen(name);
+    if (n >= sizeof s->ip)
+        n = sizeof s->ip - 1;
+    memcpy(s->ip, name, n);
+    s->ip[n] = '\0';
+}
+
+/* Refuses the connection with one line (and a log line): never admitted. */
+static void refuse(sess_t *s, const char *why, const char *line)
+{
+    log_info("refused %s: %s", s->addr, why);
+    sess_close(s, why, 1, line);
+}
+
+/* Lets the connection in, from the address it now has (the balancer's
+ * header may have named it), or refuses it with one line. */
+static void admit(sess_t *s)
+{
+    srv_t *srv = s->srv;
+    uint64_t now = sess_now(s);
+    char line[128];
+    int online;
+    if (srv->shutting_down || !srv_slot_take(srv, &online)) {
+        log_info("refused %s: server full (%d players)", s->addr, online);
+        snprintf(line, sizeof line,
+                 "Sorry, the server is full (%d players). Please try again later.",
+                 online);
+        sess_close(s, "server full", 1, line);
+        return;
+    }
+    int counted;
+    switch (addr_admit(srv->addrs, s->ip, now, &counted)) {
+    case ADDR_TOO_MANY_CONNECTS:
+        srv_slot_release(srv);
+        refuse(s, "too many connections from this address",
+               "Too many connections from your address: please wait a minute.");
+        return;
+    case ADDR_TOO_MANY_SESSIONS:
+        srv_slot_release(srv);
+        snprintf(line, sizeof line, "Your address has %d sessions open already, "
+                 "the most one address may have.", srv->cfg.max_sessions_per_ip);
+        refuse(s, "too many sessions from this address", line);
+        return;
+    default:
+        s->ip_counted = (uint8_t)counted;
+        break;
+    }
+    if (dir_add(srv->dir, s->id, s, srv->index) != 0) {
+        srv_slot_release(srv);
+        sess_close(s, "out of memory", 0, NULL);
+        return;
+    }
+    s->admitted = 1;
+    s->state = S_NEGOTIATING; /* no data, no enter: admission is over */
+    char guest[ACCT_NAME_MAX + 1];
+    /* Guest numbers are never reused, across restarts too (store.h). */
+    snprintf(guest, sizeof guest, "guest%llu", store_guest_number(srv->store));
+    lobby_init(&s->lobby, guest);
+    s->started_ms = s->last_input_ms = s->last_output_ms = now;
+    log_info("connect %s id=%llu worker=%d (%d online)", s->addr,
+             (unsigned long long)s->id, srv->index, online);
+    if (s->tr->start)
+        s->tr->start(s->conn); /* telnet: one write, our four options */
+    /* telnet: the client's answers; the browser: its size message */
+    uv_timer_start(&s->negotiate_timer, on_negotiate_deadline,
+                   (uint64_t)srv->cfg.negotiation_ms, 0);
+}
+
+/* Once the address is known (the peer's, or the one a balancer's header
+ * gave): a telnet player is admitted; a browser only when its page opens
+ * the WebSocket (fetching the page's files is not playing), and its
+ * request must come in time. */
+static void start_web_or_admit(sess_t *s)
+{
+    if (!s->web) {
+        admit(s);
+        return;
+    }
+    uv_timer_start(&s->negotiate_timer, on_negotiate_deadline,
+                   (uint64_t)s->srv->cfg.negotiation_ms * 20, 0);
+}
+
+/* The first bytes of a trusted balancer's connection: its PROXY header,
+ * then the player's own. Returns how many bytes of b the header took, or
+ * -1 once the session is closing. */
+long sess_read_proxy_header(sess_t *s, const char *b, size_t n)
+{
+    size_t used;
+    int rc = proxy_feed(s->proxy, b, n, &used);
+    if (rc == PROXY_MORE)
+        return (long)n;
+    if (rc == PROXY_BAD) {
+        log_info("refused %s: %s", s->addr, s->proxy->error);
+        sess_close(s, "bad PROXY header", 0, NULL);
+        return -1;
+    }
+    if (s->proxy->has_addr) {
+        char was[sizeof s->addr];
+        memcpy(was, s->addr, sizeof was);
+        set_peer(s, &s->proxy->addr);
+        log_debug("session %llu: %s through the balancer at %s",
+                  (unsigned long long)s->id, s->addr, was);
+    }
+    free(s->proxy);
+    s->proxy = NULL;
+    uv_timer_stop(&s->negotiate_timer);
+    start_web_or_admit(s);
+    return sess_closing(s) ? -1 : (long)used;
+}
+
+static void on_ws_open(void *ctx)
+{
+    sess_t *s = ctx;
+    uv_timer_stop(&s->negotiate_timer);
+    snprintf(s->tc.ttype, sizeof s->tc.ttype, "browser");
+    /* a site page's terminal: /ws?watch=ID or ?replay=ID (site.h) */
+    s->site_start = (uint8_t)site_ws_start(s->web->query, &s->site_start_id);
+    admit(s);
+}
+
+static void on_ws_resize(void *ctx, int w, int h)
+{
+    sess_on_tc_resize(ctx, w, h);
+    sess_start_lobby_if_negotiated(ctx);
+}
+
+/* A GET that is no file of the play page: the site's (site.h). */
+static int on_ws_page(void *ctx, const char *path, const char *query)
+{
+    return site_request(ctx, path, query);
+}
+
+static void on_ws_done(void *ctx)
+{
+    sess_t *s = ctx;
+    sess_close(s, s->admitted ? "browser closed" : "page served", 1, NULL);
+}
+
+/* A new session on srv's list, in S_ADMITTING: its handles, clocks,
+ * buffers and the plain display until the client says more. NULL when out
+ * of memory. */
+static sess_t *new_session(srv_t *srv)
+{
+    sess_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->srv = srv;
+    s->id = srv_new_id(srv);
+    uv_tcp_init(srv->loop, &s->tcp);
+    uv_timer_init(srv->loop, &s->negotiate_timer);
+    uv_timer_init(srv->loop, &s->esc_timer);
+    uv_timer_init(srv->loop, &s->replay_timer);
+    uv_timer_init(srv->loop, &s->close_timer);
+    s->tcp.data = s->negotiate_timer.data = s->esc_timer.data = s;
+    s->replay_timer.data = s->close_timer.data = s->shutdown_req.data = s;
+    s->open_handles = 5;
+    s->next = srv->sessions;
+    if (s->next)
+        s->next->prev = s;
+    srv->sessions = s;
+    s->state = S_ADMITTING;
+    s->close.reason = s->close.message = "";
+    s->w = 80;
+    s->h = 24;
+    uint64_t now = uv_now(srv->loop);
+    s->started_ms = s->last_input_ms = s->last_output_ms = now;
+    s->key_tokens = srv->cfg.max_keys_per_second;
+    s->key_tokens_ms = now;
+    buf_init(&s->out, (size_t)srv->cfg.output_limit);
+    keydec_init(&s->keys);
+    term_state_reset(&s->term);
+    /* ASCII and 16 colours until the client says more (session_options.c) */
+    s->detected = s->display = DISPLAY_PLAIN;
+    term_state_set_display(&s->term, &s->display);
+    return s;
+}
+
+void sess_accept(srv_t *srv, int fd, const msg_accept_t *acc)
+{
+    int web = acc->kind == ACCEPT_WEB;
+    int ssh = acc->kind == ACCEPT_SSH;
+    sess_t *s = new_session(srv);
+    if (!s) {
+        log_error("accept: out of memory");
+        close(fd);
+        srv_session_gone(srv);
+        return;
+    }
+    int rc = uv_tcp_open(&s->tcp, fd);
+    if (rc != 0)
+        close(fd); /* not the handle's: it closes only what it opened */
+    struct sockaddr_storage peer;
+    int len = sizeof peer;
+    if (rc == 0 && uv_tcp_getpeername(&s->tcp, (struct sockaddr *)&peer, &len) != 0)
+        memset(&peer, 0, sizeof peer);
+    tconn_cb_t cb = { sess_on_tc_data, sess_on_tc_send, sess_on_tc_key, sess_on_tc_resize };
+    /* the browser's bytes and keys take telnet's paths */
+    wsconn_cb_t wcb = { sess_on_tc_send, on_ws_open, sess_on_tc_data, on_ws_resize,
+                        on_ws_done, on_ws_page };
+    if (rc == 0 && web) {
+        s->web = calloc(1, sizeof *s->web);
+        if (s->web) {
+            s->tr = &ws_transport;
+            s->conn = s->web;
+        }
+        if (!s->web || wsconn_init(s->web, &wcb, s, srv->cfg.max_cols,
+                                   srv->cfg.max_rows) != 0)
+            rc = UV_ENOMEM;
+    }
+    if (!web) {
+        s->tr = &telnet_transport;
+        s->conn = &s->tc;
+    }
+    if (rc != 0 || (!web &&
+        tconn_init(&s->tc, &cb, s, srv->cfg.max_cols, srv->cfg.max_rows) != 0)) {
+        log_error("accept: %s", rc ? uv_strerror(rc) : "out of memory");
+        s->state = S_CLOSING;
+        sess_close_handles(s);
+        return;
+    }
+    set_peer(s, &peer);
+    if (ssh) {
+        /* the player's address, as the SSH thread gave it */
+        char from[sizeof s->addr];
+        snprintf(from, sizeof from, "%.*s", (int)sizeof from - 1, acc->addr);
+        set_peer_name(s, from);
+    }
+    uv_tcp_nodelay(&s->tcp, 1);
+    uv_tcp_keepalive(&s->tcp, 1, 60);
+    uv_read_start((uv_stream_t *)&s->tcp, sess_on_alloc, sess_on_read);
+    if (!ssh && srv->proxy_on &&
+        proxy_trusted(srv->trust, (struct sockaddr *)&peer)) {
+        /* A balancer (in front of the browser's port too): its header
+         * first, within the negotiation deadline. */
+        s->proxy = calloc(1, sizeof *s->proxy);
+        if (!s->proxy) {
+            sess_close(s, "out of memory", 0, NULL);
+            return;
+        }
+        proxy_init(s->proxy);
+        uv_timer_start(&s->negotiate_timer, on_negotiate_deadline,
+                       (uint64_t)srv->cfg.negotiation_ms * 4, 0);
+        return;
+    }
+    s->check_first_read = (uint8_t)(srv->proxy_on && !ssh);
+    start_web_or_admit(s);
+    if (ssh && s->admitted)
+        sess_ssh_login(s, acc); /* session_keys.c */
+}

@@ -1,0 +1,36 @@
+/* session_impl.h - what the session core's files share (session.c,
+ * session_admit.c, session_input.c, session_output.c); the states include
+ * session.h only. */
+#ifndef ROGUE_SESSION_IMPL_H
+#define ROGUE_SESSION_IMPL_H
+
+#include "session.h"
+
+/* session.c: closes every handle of the session; it is freed once the
+ * last has closed. */
+void sess_close_handles(sess_t *s);
+
+/* session_output.c: takes the loop's write buffer for this session (the
+ * render phase), gives it back or frees the session's own, writes what
+ * was gathered, writes the page's static file after it; the transport's
+ * bytes for the socket. */
+void sess_out_borrow(sess_t *s);
+void sess_out_release(sess_t *s);
+void sess_flush(sess_t *s);
+void sess_write_static(sess_t *s);
+void sess_on_tc_send(void *ctx, const char *bytes, size_t n);
+
+/* session_input.c: the socket's read callbacks, and the transport's data,
+ * keys and resizes; the lobby once negotiation is over. */
+void sess_on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b);
+void sess_on_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *b);
+void sess_on_tc_data(void *ctx, const char *bytes, size_t n);
+void sess_on_tc_key(void *ctx, int key);
+void sess_on_tc_resize(void *ctx, int w, int h);
+void sess_start_lobby_if_negotiated(sess_t *s);
+
+/* session_admit.c: the first bytes of a trusted balancer's connection
+ * (its PROXY header): how many of b it took, or -1 once closing. */
+long sess_read_proxy_header(sess_t *s, const char *b, size_t n);
+
+#endif

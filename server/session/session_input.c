@@ -1,0 +1,184 @@
+/* session_input.c - what a session reads: the socket's bytes through the
+ * PROXY check and the transport (telnet or the browser's WebSocket), keys
+ * decoded and limited, the end of negotiation, to the state's key handler
+ * (session_impl.h). */
+#include "session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keys.h"
+#include "log.h"
+#include "session_impl.h"
+#include "view.h"
+
+#define ESC_DELAY_MS 100
+
+/* Keys per second per player: a token bucket, so that a flood costs the
+ * server no more than a fast typist. */
+static int take_key_token(sess_t *s)
+{
+    uint64_t now = sess_now(s);
+    double rate = s->srv->cfg.max_keys_per_second;
+    s->key_tokens += (double)(now - s->key_tokens_ms) * rate / 1000.0;
+    s->key_tokens_ms = now;
+    if (s->key_tokens > rate)
+        s->key_tokens = rate;
+    if (s->key_tokens < 1.0)
+        return 0;
+    s->key_tokens -= 1.0;
+    return 1;
+}
+
+static int is_quit_key(int key)
+{
+    return key == 'Q' || key == 'q' || key == 'y' || key == 'Y' ||
+           key == 'n' || key == 'N' || key == KEY_CTRL_C || key == KEY_ESC;
+}
+
+/* The game key for a mouse report, or 0 for none: while aiming, a left
+ * press on a map tile is a click key there (the map is drawn from the top
+ * left cell at every size), a right press cancels as Esc does
+ * (docs/game.md, "Targeting"). */
+static int mouse_key(const sess_t *s, const keyev_t *ev)
+{
+    if (s->state != S_PLAYING || !game_targeting(s->st.play.g.game) ||
+        ev->release || (ev->button & (32 | 64)))
+        return 0;
+    if ((ev->button & 3) == 2)
+        return KEY_ESC;
+    if ((ev->button & 3) != 0 || ev->x >= MAP_W || ev->y >= MAP_H)
+        return 0;
+    int key = game_click_key(ev->x, ev->y);
+    return key > 0 ? key : 0;
+}
+
+#define CTRL_KEY(c) ((c) & 0x1f)
+
+static void on_key(void *ctx, const keyev_t *ev)
+{
+    sess_t *s = ctx;
+    if (sess_closing(s) || s->state == S_NEGOTIATING ||
+        s->state == S_ADMITTING)
+        return;
+    int key = ev->key;
+    if (key == KEY_CPR)
+        return; /* nothing asks for cursor reports */
+    if (key == KEY_MOUSE && (key = mouse_key(s, ev)) == 0)
+        return;
+    /* Typing at a prompt costs no turn: a pasted password must not lose
+     * characters to the limit on game keys. */
+    int typing = s->state == S_LOBBY && lobby_typing(&s->lobby);
+    if (!typing && !take_key_token(s))
+        return;
+    s->last_input_ms = sess_now(s);
+    s->warned_idle = 0;
+    s->notice[0] = '\0';
+    sess_owe_frame(s);
+    if (key == CTRL_KEY('L') || key == CTRL_KEY('R')) {
+        /* Redraw: the terminal may show anything after a resize or noise. */
+        term_state_reset(&s->term);
+        sess_repaint(s);
+        return;
+    }
+    /* Too small to see anything: only let the player leave. */
+    if (!view_fits(s->w, s->h) && !is_quit_key(key))
+        return;
+    for (int i = 0; sess_overlays[i]; i++)
+        if (sess_overlays[i]->key(s, key))
+            return; /* an overlay's: the options screen's (O) */
+    const sess_state_ops_t *ops = sess_state_ops(s->state);
+    if (ops->key)
+        ops->key(s, key);
+}
+
+void sess_start_lobby_if_negotiated(sess_t *s)
+{
+    /* telnet: the client's answers are in; the browser: its size is */
+    int ready = s->admitted && s->tr->ready(s->conn);
+    if (s->state == S_NEGOTIATING && !sess_closing(s) && ready) {
+        uv_timer_stop(&s->negotiate_timer);
+        sess_goto(s, S_LOBBY, NULL);
+    }
+}
+
+/* The client's data (tconn, wsconn): keys. Negotiation may have just
+ * finished within the same read: the lobby then takes these keys. */
+void sess_on_tc_data(void *ctx, const char *bytes, size_t n)
+{
+    sess_t *s = ctx;
+    sess_start_lobby_if_negotiated(s);
+    keydec_feed(&s->keys, bytes, n, on_key, s);
+}
+
+void sess_on_tc_key(void *ctx, int key)
+{
+    keyev_t k = { key, 0, 0, 0, 0 };
+    sess_start_lobby_if_negotiated(ctx);
+    on_key(ctx, &k);
+}
+
+void sess_on_tc_resize(void *ctx, int w, int h)
+{
+    sess_t *s = ctx;
+    s->w = w;
+    s->h = h;
+    sess_owe_frame(s); /* the size differs from shown: a full repaint */
+}
+
+static void on_esc_timer(uv_timer_t *t)
+{
+    sess_t *s = t->data;
+    if (!sess_closing(s))
+        keydec_timeout(&s->keys, on_key, s);
+}
+
+void sess_on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
+{
+    sess_t *s = h->data;
+    (void)suggested;
+    /* One read is handled completely before the next alloc: one buffer
+     * serves every session of the loop. */
+    *b = uv_buf_init(s->srv->readbuf, sizeof s->srv->readbuf);
+}
+
+void sess_on_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *b)
+{
+    sess_t *s = stream->data;
+    if (n < 0) {
+        sess_close(s, n == UV_EOF ? "client closed" : uv_strerror((int)n), 0,
+                   NULL);
+        return;
+    }
+    if (n == 0 || sess_closing(s))
+        return;
+    const char *p = b->base;
+    size_t len = (size_t)n;
+    if (s->proxy) {
+        long used = sess_read_proxy_header(s, p, len);
+        if (used < 0)
+            return;
+        p += used;
+        len -= (size_t)used;
+        if (len == 0)
+            return;
+    } else if (s->check_first_read) {
+        s->check_first_read = 0;
+        if (proxy_looks_like_header(p, len)) {
+            log_info("refused %s: a PROXY header from an address not in "
+                     "proxy_trusted", s->addr);
+            sess_close(s, "untrusted PROXY header", 0, NULL);
+            return;
+        }
+    }
+    if (s->tr->feed(s->conn, p, len) != 0) {
+        sess_close(s, s->tr->error(s->conn), 0, NULL);
+        return;
+    }
+    sess_start_lobby_if_negotiated(s);
+    if (keydec_pending(&s->keys))
+        uv_timer_start(&s->esc_timer, on_esc_timer, ESC_DELAY_MS, 0);
+    else
+        uv_timer_stop(&s->esc_timer);
+}

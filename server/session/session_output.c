@@ -1,0 +1,166 @@
+/* session_output.c - a session's output: the buffer it gathers bytes in
+ * (the loop's, lent during the render phase, or its own), the writes to
+ * its socket and their requests, the browser page's static files
+ * (session_impl.h). */
+#include "session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "session_impl.h"
+#include "wsconn.h"
+
+/* One write request owns its bytes until its callback (libuv's rule). */
+typedef struct wreq {
+    uv_write_t req;
+    sess_t *s;
+    size_t len;
+    char data[];
+} wreq_t;
+
+static void on_write(uv_write_t *req, int status)
+{
+    wreq_t *w = (wreq_t *)req;
+    sess_t *s = w->s;
+    s->queued -= w->len;
+    s->drained_ms = sess_now(s);
+    free(w);
+    if (status < 0) {
+        if (status != UV_ECANCELED)
+            sess_close(s, "write error", 0, NULL);
+        return;
+    }
+    /* Frames were skipped while the client lagged: catch up in one diff. */
+    if (s->owe_frame && s->queued <= (size_t)s->srv->cfg.output_highwater / 2)
+        srv_mark(s->srv, s);
+}
+
+/* The loop lends its write buffer to the session the render phase is
+ * handling (one at a time), so a frame costs no allocation: what the
+ * socket does not take at once is copied into a write request anyway.
+ * Bytes gathered outside the phase (telnet answers to a read) go to the
+ * session's own buffer, which is allocated only while it holds some. */
+void sess_out_borrow(sess_t *s)
+{
+    srv_t *srv = s->srv;
+    if (s->out.cap != 0 || s->out.len != 0 || srv->wout_lent)
+        return;
+    size_t limit = s->out.limit;
+    s->out = srv->wout;
+    s->out.limit = limit;
+    srv->wout_lent = 1;
+    s->out_borrowed = 1;
+}
+
+/* Gives the loop's buffer back (emptied), or frees the session's own. */
+void sess_out_release(sess_t *s)
+{
+    size_t limit = s->out.limit;
+    if (s->out_borrowed) {
+        buf_reset(&s->out);
+        s->srv->wout = s->out;
+        s->srv->wout_lent = 0;
+        s->out_borrowed = 0;
+        buf_init(&s->out, limit);
+        return;
+    }
+    buf_free(&s->out);
+    buf_init(&s->out, limit);
+}
+
+/* Queues len bytes behind what the socket has: a copy into the request,
+ * or (copy 0) the bytes themselves, which must outlive the write (the
+ * page's files are static). Counted against output_limit when copied.
+ * Returns NULL, or why the session must end. */
+static const char *queue_write(sess_t *s, const void *data, size_t len,
+                               int copy)
+{
+    if (copy && s->queued + len > (size_t)s->srv->cfg.output_limit)
+        /* It stopped reading: memory per session never depends on the client. */
+        return "output limit (client not reading)";
+    wreq_t *w = malloc(sizeof *w + (copy ? len : 0));
+    if (!w)
+        return "out of memory";
+    w->s = s;
+    w->len = len;
+    if (copy)
+        memcpy(w->data, data, len);
+    uv_buf_t b = uv_buf_init(copy ? w->data : (char *)data, (unsigned)len);
+    if (uv_write(&w->req, (uv_stream_t *)&s->tcp, &b, 1, on_write) != 0) {
+        free(w);
+        return "write error";
+    }
+    if (s->queued == 0)
+        s->drained_ms = sess_now(s); /* a stall is timed from here */
+    s->queued += len;
+    return NULL;
+}
+
+/* Hands the gathered bytes to libuv: at once if the socket takes them, the
+ * rest queued (bounded by output_limit). Returns NULL, or why the session
+ * must end. */
+static const char *write_out(sess_t *s)
+{
+    size_t len = s->out.len;
+    const char *p = s->out.data;
+    if (len == 0 || s->handles_closing)
+        return NULL;
+    s->last_output_ms = sess_now(s);
+    /* Most frames fit the socket buffer: written at once, no copy. */
+    uv_buf_t b = uv_buf_init((char *)p, (unsigned)len);
+    int n = s->queued == 0 ? uv_try_write((uv_stream_t *)&s->tcp, &b, 1)
+                           : UV_EAGAIN;
+    if (n > 0) {
+        p += n;
+        len -= (size_t)n;
+    } else if (n != UV_EAGAIN && n != UV_ENOSYS) {
+        return "write error";
+    }
+    return len > 0 ? queue_write(s, p, len, 1) : NULL;
+}
+
+/* Writes what was gathered, then releases the buffer: allocated only while
+ * there is something to send, an idle session holds no output memory. */
+void sess_flush(sess_t *s)
+{
+    const char *failed = write_out(s);
+    sess_out_release(s);
+    if (failed)
+        sess_close(s, failed, 0, NULL);
+}
+
+/* A file of the browser page (static bytes, web_assets.h): written
+ * without a copy after what was gathered. */
+void sess_write_static(sess_t *s)
+{
+    if (!s->web || !s->web->file || s->handles_closing)
+        return;
+    const char *failed = queue_write(s, s->web->file, s->web->file_len, 0);
+    s->web->file = NULL;
+    s->web->file_len = 0;
+    if (failed)
+        sess_close(s, failed, 0, NULL);
+}
+
+void sess_send(sess_t *s, const void *data, size_t len)
+{
+    if (s->handles_closing)
+        return;
+    if (s->tr)
+        s->tr->send(s->conn, data, len);
+}
+
+/* Bytes for the socket, from the transport (tconn, wsconn). */
+void sess_on_tc_send(void *ctx, const char *bytes, size_t n)
+{
+    sess_t *s = ctx;
+    if (s->handles_closing)
+        return;
+    if (buf_append(&s->out, bytes, n) != 0) {
+        /* More than output_limit in one iteration: it is not reading. */
+        sess_close(s, "output limit (client not reading)", 0, NULL);
+        return;
+    }
+    srv_mark(s->srv, s);
+}

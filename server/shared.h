@@ -1,0 +1,47 @@
+/* shared.h - what the worker loops share, owned by the host (host.h) and
+ * lent to each loop (server.h) and to the cluster thread (cluster.h):
+ * the directory of sessions, the news and the site's hall-of-fame cache,
+ * the per-address limits, the count against
+ * max_sessions, session ids, each loop's inbox and load, the store and
+ * the cluster. Each part is thread-safe on its own (its lock, or an
+ * atomic); this header is the bottom they all stand on, so none of them
+ * needs the host. docs/architecture.md, "Worker loops". */
+#ifndef ROGUE_SHARED_H
+#define ROGUE_SHARED_H
+
+#include <stdatomic.h>
+
+#include "addr_limits.h"
+#include "directory.h"
+#include "inbox.h"
+#include "news.h"
+#include "site_cache.h"
+#include "proxy_proto.h"
+
+/* At most this many worker loops (the store has a side for each). */
+#define HOST_WORKERS_MAX 63
+
+struct store;
+struct cluster;
+
+typedef struct shared {
+    directory_t dir;
+    news_t news;               /* wins and deep deaths (news.h) */
+    site_cache_t site_cache;   /* the hall of fame while true (site/) */
+    addr_limits_t addrs;
+    proxy_trust_t trust;
+    int proxy_on;
+    atomic_int online;         /* admitted sessions, every loop */
+    atomic_int shutting_down;  /* host_shutdown has begun: no new player */
+    atomic_uint_fast64_t next_id;
+    int nworkers;
+    inbox_t *inbox[HOST_WORKERS_MAX]; /* each loop's (server.h) */
+    atomic_int *load;          /* [nworkers]: sessions each holds */
+    struct store *store;       /* owned by the host: closed after the last
+                                  worker */
+    struct cluster *cluster;   /* store = postgresql://...: the other hosts
+                                  on that database (cluster.h); owned by
+                                  the host */
+} shared_t;
+
+#endif
