@@ -41,6 +41,9 @@ typedef struct config {
     char proxy_trusted[CONFIG_STR_MAX]; /* addresses and networks */
     int guest_min_turns;     /* a guest's shorter game is not stored */
     int guest_keep_days;     /* a guest's game is deleted after; 0 = never */
+    int guest_grace;         /* seconds a dropped browser guest's game is
+                                kept to be resumed; 0 = not kept */
+    int guest_grace_max;     /* such games kept at once */
     char store[CONFIG_STR_MAX]; /* "": the SQLite file in data_dir; else a
                                    postgresql:// URL (store.h) */
 } config_t;

@@ -207,6 +207,7 @@ static void host_free(host_t *h)
     h->load = NULL;
     dir_free(&h->dir);
     addr_limits_free(&h->addrs);
+    grace_free(&h->grace); /* empty: each worker drained it (srv_shutdown) */
 }
 
 int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
@@ -221,6 +222,9 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
     h->ssh = (listener_t){ h, -1, LISTEN_SSH, { 0 } };
     h->nworkers = cfg->workers > 0 ? cfg->workers : host_default_workers();
     dir_init(&h->dir);
+    if (grace_init(&h->grace, cfg->guest_grace_max,
+                   (uint64_t)cfg->guest_grace * 1000) != 0)
+        grace_init(&h->grace, 0, 0); /* out of memory: keep none */
     char err[256];
     h->proxy_on = config_proxy_on(cfg);
     proxy_trust_parse(&h->trust, cfg->proxy_trusted, err, sizeof err);

@@ -25,6 +25,7 @@
 #include "addr_limits.h"
 #include "config.h"
 #include "directory.h"
+#include "guest_grace.h"
 #include "proxy_proto.h"
 #include "server.h"
 #include "ssh_bridge.h"
@@ -58,6 +59,7 @@ typedef struct host {
     /* what the workers share */
     directory_t dir;
     addr_limits_t addrs;
+    guest_grace_t grace;       /* dropped guests' games (guest_grace.h) */
     proxy_trust_t trust;
     int proxy_on;
     atomic_int online;         /* admitted sessions, every loop */

@@ -16,7 +16,12 @@
  *                                      data bytes
  *     text "size W H", page -> server  the terminal's size, first and at
  *                                      every resize
+ *     text "resume T", page -> server  before the first size: the token of
+ *                                      a guest's game to play on (kept in
+ *                                      `resume` for the session)
  *     binary messages, server -> page  screen bytes (ANSI, UTF-8)
+ *     text "token T", server -> page   a guest's game's token, to resume it
+ *                                      with after a drop
  *   anything else                    404 or 405, then the end
  *
  * Limits: a request head of at most WS_HEAD_MAX bytes, a message of at
@@ -31,6 +36,7 @@
 
 #define WS_HEAD_MAX 8192
 #define WS_MSG_MAX 4096
+#define WS_RESUME_MAX 64
 
 typedef struct wsconn_cb {
     /* bytes for the socket */
@@ -69,6 +75,7 @@ typedef struct wsconn {
     const char *in;            /* the bytes being fed, for wslay */
     size_t in_len;
     int w, h;                  /* the last size given; 0: none yet */
+    char resume[WS_RESUME_MAX + 1]; /* the page's "resume T" ("": none) */
     const unsigned char *file; /* a page file served: static bytes
                                   (web_assets.h) that the owner writes,
                                   without a copy, after the bytes sent */
@@ -87,6 +94,9 @@ int wsconn_feed(wsconn_t *c, const void *bytes, size_t n);
 
 /* Screen bytes for the page: one binary message (nothing once closed). */
 void wsconn_send(wsconn_t *c, const void *data, size_t n);
+
+/* A text message for the page ("token T"; nothing once closed). */
+void wsconn_send_text(wsconn_t *c, const char *text);
 
 /* A close frame (the session ends). */
 void wsconn_close(wsconn_t *c);

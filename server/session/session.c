@@ -538,6 +538,7 @@ static void start_lobby_if_negotiated(sess_t *s)
     if (s->state == S_NEGOTIATING && !sess_closing(s) && ready) {
         uv_timer_stop(&s->negotiate_timer);
         sess_goto(s, S_LOBBY, NULL);
+        sess_guest_resume(s); /* a page back after a drop plays on */
     }
 }
 

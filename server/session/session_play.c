@@ -239,6 +239,7 @@ static int new_game(sess_t *s)
                              p->g.started) == 0;
     log_info("game start id=%llu name=%s seed=%llu", (unsigned long long)s->id,
              sess_player_name(s), (unsigned long long)g->seed);
+    sess_guest_started(s);
     return 0;
 }
 
@@ -260,6 +261,7 @@ static int play_enter(sess_t *s, void *arg)
                  (unsigned long long)s->id, sess_player_name(s),
                  (unsigned long long)p->g.game->seed,
                  (unsigned)p->g.game->turn);
+        sess_guest_started(s);
     }
     publish(s);
     return 0;
@@ -291,6 +293,8 @@ static void play_leave(sess_t *s)
                  (unsigned long long)s->id, sess_player_name(s),
                  (unsigned)p->g.game->turn);
         owned_game_free(&p->g);
+    } else if (sess_guest_keep(s, &p->g)) {
+        /* A browser guest's: kept a while for the page to come back. */
     } else {
         /* A guest's game cut short by the connection is over: record it. */
         char cause[96];

@@ -1,0 +1,145 @@
+/* test_guest_grace.c - guests' games kept after a drop (server/session/
+ * guest_grace.c): kept and taken back by their token, not by another,
+ * ended when the clock the test gives passes their time, at most `max`
+ * at once, all ended by a final drain. */
+#include <check.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "guest_grace.h"
+
+static const char *const T1 = "0123456789abcdef0123456789abcdef";
+static const char *const T2 = "fedcba9876543210fedcba9876543210";
+
+/* A game of seed `seed` with a record, to keep. */
+static void make(grace_game_t *g, uint64_t seed)
+{
+    memset(g, 0, sizeof *g);
+    g->game = game_new(seed, NULL);
+    ck_assert_ptr_nonnull(g->game);
+    ck_assert_int_eq(record_init(&g->rec, g->game, 4096), 0);
+    record_key(&g->rec, g->game, '.');
+    g->started = 1000;
+}
+
+static int ended;
+static uint64_t ended_seed;
+static void end_game(void *ctx, grace_game_t *g)
+{
+    (void)ctx;
+    ended++;
+    ended_seed = g->game->seed;
+    game_free(g->game);
+    record_free(&g->rec);
+}
+
+START_TEST(kept_and_taken_by_token)
+{
+    guest_grace_t gg;
+    ck_assert_int_eq(grace_init(&gg, 4, 60000), 0);
+    grace_game_t g, back;
+    make(&g, 7);
+    ck_assert_int_eq(grace_keep(&gg, T1, "alice", &g, 1000), 0);
+    ck_assert_ptr_null(g.game); /* moved in */
+    ck_assert_int_eq(grace_count(&gg), 1);
+    ck_assert_int_eq(grace_take(&gg, T2, 2000, &back), 0);
+    ck_assert_int_eq(grace_take(&gg, "short", 2000, &back), 0);
+    ck_assert_int_eq(grace_take(&gg, T1, 2000, &back), 1);
+    ck_assert_str_eq(back.name, "alice");
+    ck_assert_uint_eq(back.game->seed, 7);
+    ck_assert_uint_eq(back.game->turn, 1);
+    ck_assert_int_eq(back.rec.nkeys, 1);
+    ck_assert_int_eq(back.started, 1000);
+    ck_assert_int_eq(grace_count(&gg), 0);
+    /* once taken, gone */
+    grace_game_t again;
+    ck_assert_int_eq(grace_take(&gg, T1, 2000, &again), 0);
+    game_free(back.game);
+    record_free(&back.rec);
+    grace_free(&gg);
+}
+END_TEST
+
+START_TEST(expires_on_the_given_clock)
+{
+    guest_grace_t gg;
+    ck_assert_int_eq(grace_init(&gg, 4, 60000), 0);
+    grace_game_t g, back;
+    make(&g, 8);
+    ck_assert_int_eq(grace_keep(&gg, T1, "bob", &g, 1000), 0);
+    ended = 0;
+    ck_assert_int_eq(grace_drain(&gg, 60999, 0, end_game, NULL), 0);
+    ck_assert_int_eq(grace_count(&gg), 1);
+    /* at its time it can no longer be taken, and the drain ends it */
+    ck_assert_int_eq(grace_take(&gg, T1, 61000, &back), 0);
+    ck_assert_int_eq(grace_drain(&gg, 61000, 0, end_game, NULL), 1);
+    ck_assert_int_eq(ended, 1);
+    ck_assert_uint_eq(ended_seed, 8);
+    ck_assert_int_eq(grace_count(&gg), 0);
+    grace_free(&gg);
+}
+END_TEST
+
+START_TEST(capped)
+{
+    guest_grace_t gg;
+    ck_assert_int_eq(grace_init(&gg, 1, 60000), 0);
+    grace_game_t a, b;
+    make(&a, 1);
+    make(&b, 2);
+    ck_assert_int_eq(grace_keep(&gg, T1, "a", &a, 0), 0);
+    ck_assert_int_eq(grace_keep(&gg, T2, "b", &b, 0), -1);
+    ck_assert_ptr_nonnull(b.game); /* still the caller's */
+    ck_assert_int_eq(grace_count(&gg), 1);
+    game_free(b.game);
+    record_free(&b.rec);
+    /* the final drain ends every game, expired or not */
+    ended = 0;
+    ck_assert_int_eq(grace_drain(&gg, 0, 1, end_game, NULL), 1);
+    ck_assert_int_eq(ended, 1);
+    grace_free(&gg);
+}
+END_TEST
+
+START_TEST(off_keeps_nothing)
+{
+    guest_grace_t gg;
+    ck_assert_int_eq(grace_init(&gg, 100, 0), 0);
+    grace_game_t g;
+    make(&g, 3);
+    ck_assert_int_eq(grace_keep(&gg, T1, "c", &g, 0), -1);
+    ck_assert_ptr_nonnull(g.game);
+    /* a game still in the table at the end is freed with it */
+    guest_grace_t on;
+    ck_assert_int_eq(grace_init(&on, 2, 1000), 0);
+    ck_assert_int_eq(grace_keep(&on, T1, "c", &g, 0), 0);
+    grace_free(&on);
+    grace_free(&gg);
+}
+END_TEST
+
+START_TEST(tokens_are_hex_and_differ)
+{
+    char a[GRACE_TOKEN_LEN + 1], b[GRACE_TOKEN_LEN + 1];
+    ck_assert_int_eq(grace_token(a), 0);
+    ck_assert_int_eq(grace_token(b), 0);
+    ck_assert_int_eq((int)strlen(a), GRACE_TOKEN_LEN);
+    ck_assert_int_eq((int)strspn(a, "0123456789abcdef"), GRACE_TOKEN_LEN);
+    ck_assert_str_ne(a, b);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("guest_grace");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, kept_and_taken_by_token);
+    tcase_add_test(tc, expires_on_the_given_clock);
+    tcase_add_test(tc, capped);
+    tcase_add_test(tc, off_keeps_nothing);
+    tcase_add_test(tc, tokens_are_hex_and_differ);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
