@@ -35,6 +35,9 @@ void grace_free(guest_grace_t *gg)
         free_game(&gg->kept[i]);
     free(gg->kept);
     gg->kept = NULL;
+    free(gg->live);
+    gg->live = NULL;
+    gg->nlive = gg->caplive = 0;
     gg->n = gg->max = 0;
     pthread_mutex_destroy(&gg->mu);
 }
@@ -138,4 +141,68 @@ int grace_count(guest_grace_t *gg)
     int n = gg->n;
     pthread_mutex_unlock(&gg->mu);
     return n;
+}
+
+/* The live entry of token, or -1. Under the lock. */
+static int live_index(const guest_grace_t *gg, const char *token)
+{
+    for (int i = 0; i < gg->nlive; i++)
+        if (same_token(gg->live[i].token, token))
+            return i;
+    return -1;
+}
+
+int grace_live_set(guest_grace_t *gg, const char *token, const char *name,
+                   uint64_t id)
+{
+    if (!valid_token(token))
+        return -1;
+    int rc = 0;
+    pthread_mutex_lock(&gg->mu);
+    int i = live_index(gg, token);
+    if (i < 0 && gg->nlive == gg->caplive) {
+        int cap = gg->caplive ? gg->caplive * 2 : 16;
+        grace_live_t *l = realloc(gg->live, (size_t)cap * sizeof *l);
+        if (l) {
+            gg->live = l;
+            gg->caplive = cap;
+        }
+    }
+    if (i < 0 && gg->nlive < gg->caplive)
+        i = gg->nlive++;
+    if (i >= 0) {
+        snprintf(gg->live[i].token, sizeof gg->live[i].token, "%s", token);
+        snprintf(gg->live[i].name, sizeof gg->live[i].name, "%s", name);
+        gg->live[i].id = id;
+    } else {
+        rc = -1;
+    }
+    pthread_mutex_unlock(&gg->mu);
+    return rc;
+}
+
+void grace_live_clear(guest_grace_t *gg, const char *token, uint64_t id)
+{
+    if (!valid_token(token))
+        return;
+    pthread_mutex_lock(&gg->mu);
+    int i = live_index(gg, token);
+    if (i >= 0 && gg->live[i].id == id)
+        gg->live[i] = gg->live[--gg->nlive];
+    pthread_mutex_unlock(&gg->mu);
+}
+
+int grace_live_find(guest_grace_t *gg, const char *token, uint64_t *id,
+                    char name[ACCT_NAME_MAX + 1])
+{
+    if (!valid_token(token))
+        return 0;
+    pthread_mutex_lock(&gg->mu);
+    int i = live_index(gg, token);
+    if (i >= 0) {
+        *id = gg->live[i].id;
+        snprintf(name, ACCT_NAME_MAX + 1, "%s", gg->live[i].name);
+    }
+    pthread_mutex_unlock(&gg->mu);
+    return i >= 0;
 }

@@ -8,7 +8,10 @@
  * taken back, and there are at most `max` at once: past that the game ends
  * as it did before this existed (recorded as a disconnect). One table
  * serves every worker loop: each call takes its mutex; a game is moved in
- * and out, never shared. The clock is the caller's (`now`, ms), so tests
+ * and out, never shared. It also knows which session plays each token's
+ * game now (the "live" list, one entry a browser guest's game), so that a
+ * page back before the server saw its old connection drop takes the game
+ * over from that session. The clock is the caller's (`now`, ms), so tests
  * drive expiry themselves. No I/O, no libuv. */
 #ifndef ROGUE_GUEST_GRACE_H
 #define ROGUE_GUEST_GRACE_H
@@ -33,11 +36,20 @@ typedef struct grace_game {
     uint64_t expires;          /* ms, on the caller's clock */
 } grace_game_t;
 
+/* A token's game being played, and by which session. */
+typedef struct grace_live {
+    char token[GRACE_TOKEN_LEN + 1];
+    char name[ACCT_NAME_MAX + 1];
+    uint64_t id;
+} grace_live_t;
+
 typedef struct guest_grace {
     pthread_mutex_t mu;        /* every field below */
     grace_game_t *kept;        /* [n] of [max] */
     int n, max;
     uint64_t grace_ms;
+    grace_live_t *live;        /* [nlive] of [caplive], grown as needed */
+    int nlive, caplive;
 } guest_grace_t;
 
 /* An empty table for at most max games kept grace_ms each (either 0: none
@@ -71,5 +83,18 @@ int grace_drain(guest_grace_t *gg, uint64_t now, int all,
 
 /* Games kept now. */
 int grace_count(guest_grace_t *gg);
+
+/* Session id plays token's game (as name) from now on. Returns 0, or -1
+ * (out of memory: the game cannot be taken over, only kept). */
+int grace_live_set(guest_grace_t *gg, const char *token, const char *name,
+                   uint64_t id);
+
+/* Session id no longer plays token's game (another may: then nothing). */
+void grace_live_clear(guest_grace_t *gg, const char *token, uint64_t id);
+
+/* The session playing token's game: 1, its id and the player's name, or
+ * 0. */
+int grace_live_find(guest_grace_t *gg, const char *token, uint64_t *id,
+                    char name[ACCT_NAME_MAX + 1]);
 
 #endif

@@ -304,13 +304,19 @@ void sess_view_draw(sess_t *s, const game_t *g, screen_t *next);
  * text message "token T") to resume it with after a drop. */
 void sess_guest_started(sess_t *s);
 
+/* The session no longer plays its game (any end: kept, recorded, handed
+ * over): it is not the one to take it from any more. */
+void sess_guest_left(sess_t *s);
+
 /* The connection of a browser guest's game in progress ended: keeps the
  * game (moved out of g) for guest_grace. 1 if kept, 0 if not (g is then
  * still the caller's: it ends as before). */
 int sess_guest_keep(sess_t *s, owned_game_t *g);
 
 /* A page that asked to resume (its "resume T" message) and is in the
- * lobby now: plays on the game kept under T, if there is one. */
+ * lobby now: plays on the game kept under T, if there is one, or takes it
+ * over from the session still playing it (its old connection, not seen
+ * to drop yet). */
 void sess_guest_resume(sess_t *s);
 
 /* Ends the kept games expired at now (every one if all), recording them

@@ -24,6 +24,14 @@ void sess_guest_started(sess_t *s)
     char text[8 + GRACE_TOKEN_LEN];
     snprintf(text, sizeof text, "token %s", s->guest_token);
     wsconn_send_text(s->web, text);
+    /* this session plays it now (out of memory: it can only be kept) */
+    grace_live_set(s->srv->grace, s->guest_token, sess_player_name(s), s->id);
+}
+
+void sess_guest_left(sess_t *s)
+{
+    if (s->guest_token[0])
+        grace_live_clear(s->srv->grace, s->guest_token, s->id);
 }
 
 int sess_guest_keep(sess_t *s, owned_game_t *g)
@@ -57,6 +65,25 @@ void sess_guest_resume(sess_t *s)
         return;
     grace_game_t k;
     int found = grace_take(s->srv->grace, s->web->resume, sess_now(s), &k);
+    uint64_t old;
+    char name[ACCT_NAME_MAX + 1];
+    if (!found && grace_live_find(s->srv->grace, s->web->resume, &old, name) &&
+        old != s->id) {
+        /* Its old connection is not seen to have dropped yet (a phone on
+         * a new network): that session hands the game over, as an
+         * account's older session does (session_lobby.c, MSG_TAKEOVER). */
+        snprintf(s->guest_token, sizeof s->guest_token, "%.*s",
+                 GRACE_TOKEN_LEN, s->web->resume); /* checked: 32 */
+        snprintf(s->lobby.guest, sizeof s->lobby.guest, "%s", name);
+        s->web->resume[0] = '\0';
+        if (sess_post(s, MSG_TAKEOVER, old, 0, NULL, NULL) == 0) {
+            s->st.lobby.takeovers_owed++;
+            lobby_wait(&s->lobby);
+            log_info("resume id=%llu takes the game of id=%llu by its token",
+                     (unsigned long long)s->id, (unsigned long long)old);
+        }
+        return;
+    }
     s->web->resume[0] = '\0';
     if (!found)
         return; /* gone (expired, or never): the lobby, as for anyone */

@@ -272,6 +272,7 @@ static int play_enter(sess_t *s, void *arg)
 static void play_leave(sess_t *s)
 {
     st_play_t *p = &s->st.play;
+    sess_guest_left(s);
     if (p->g.game && !p->handed) {
         char why[96];
         if (s->close.requested)
@@ -382,8 +383,12 @@ static void hand_over(sess_t *s, uint64_t to)
                  (unsigned long long)to, (unsigned long long)s->id);
     }
     sess_post(s, MSG_TAKEOVER_DONE, to, 0, gs, NULL);
-    sess_close(s, "logged in elsewhere", 1,
-               "Your account has logged in from elsewhere. Goodbye.");
+    if (s->lobby.account_id > 0)
+        sess_close(s, "logged in elsewhere", 1,
+                   "Your account has logged in from elsewhere. Goodbye.");
+    else /* a browser guest's page came back on a new connection */
+        sess_close(s, "resumed elsewhere", 1,
+                   "Your game goes on in another window. Goodbye.");
 }
 
 static int play_msg(sess_t *s, smsg_t *m)

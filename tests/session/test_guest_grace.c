@@ -86,6 +86,36 @@ START_TEST(dropped_game_resumed_by_token)
 }
 END_TEST
 
+/* The old connection is still open (the server has not seen it drop, as
+ * when a phone changes network): the page back with the token takes the
+ * game over from it, at the same turn; the old one is told and closed. */
+START_TEST(live_game_taken_over_by_token)
+{
+    int http;
+    tsrv_t *s = web_server(&http, "300", "10");
+    char token[80];
+    tclient_t *a = web_guest(http, token);
+    tclient_t *b = web_resume(http, token);
+    play_ready(b);
+    ck_assert_int_eq(cl_turn(b), 1);
+    ck_assert(srv_wait_log(s, "resume id=2 takes the game of id=1 by its token",
+                           CL_WAIT_MS));
+    ck_assert(srv_wait_log(s, "game resumed id=2", CL_WAIT_MS));
+    ck_assert(cl_wait_eof(a, CL_WAIT_MS));
+    ck_assert(cl_stream_has(a, "Your game goes on in another window."));
+    cl_close(a);
+    key_to_turn(b, ".", 2);
+    /* and dropped now, it is kept for the next page */
+    cl_abort(b);
+    ck_assert(srv_wait_log(s, "game kept id=2", CL_WAIT_MS));
+    tclient_t *c = web_resume(http, token);
+    play_ready(c);
+    ck_assert_int_eq(cl_turn(c), 2);
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
 START_TEST(wrong_token_gets_the_lobby)
 {
     int http;
@@ -179,6 +209,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, dropped_game_resumed_by_token);
+    tcase_add_test(tc, live_game_taken_over_by_token);
     tcase_add_test(tc, wrong_token_gets_the_lobby);
     tcase_add_test(tc, expired_game_is_recorded_and_gone);
     tcase_add_test(tc, capped_at_guest_grace_max);

@@ -3,6 +3,7 @@
  * ended when the clock the test gives passes their time, at most `max`
  * at once, all ended by a final drain. */
 #include <check.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check_main.h"
@@ -129,6 +130,40 @@ START_TEST(tokens_are_hex_and_differ)
 }
 END_TEST
 
+START_TEST(live_sessions_by_token)
+{
+    guest_grace_t gg;
+    ck_assert_int_eq(grace_init(&gg, 4, 60000), 0);
+    uint64_t id;
+    char name[ACCT_NAME_MAX + 1];
+    ck_assert_int_eq(grace_live_find(&gg, T1, &id, name), 0);
+    ck_assert_int_eq(grace_live_set(&gg, T1, "amy", 5), 0);
+    ck_assert_int_eq(grace_live_set(&gg, T2, "bea", 6), 0);
+    ck_assert_int_eq(grace_live_find(&gg, T1, &id, name), 1);
+    ck_assert_uint_eq(id, 5);
+    ck_assert_str_eq(name, "amy");
+    /* taken over by session 7: the old one leaving does not clear it */
+    ck_assert_int_eq(grace_live_set(&gg, T1, "amy", 7), 0);
+    grace_live_clear(&gg, T1, 5);
+    ck_assert_int_eq(grace_live_find(&gg, T1, &id, name), 1);
+    ck_assert_uint_eq(id, 7);
+    grace_live_clear(&gg, T1, 7);
+    ck_assert_int_eq(grace_live_find(&gg, T1, &id, name), 0);
+    ck_assert_int_eq(grace_live_find(&gg, T2, &id, name), 1);
+    ck_assert_uint_eq(id, 6);
+    /* many: the list grows */
+    char t[GRACE_TOKEN_LEN + 1];
+    for (int i = 0; i < 100; i++) {
+        snprintf(t, sizeof t, "%032x", i);
+        ck_assert_int_eq(grace_live_set(&gg, t, "x", (uint64_t)(100 + i)), 0);
+    }
+    snprintf(t, sizeof t, "%032x", 42);
+    ck_assert_int_eq(grace_live_find(&gg, t, &id, name), 1);
+    ck_assert_uint_eq(id, 142);
+    grace_free(&gg);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("guest_grace");
@@ -138,6 +173,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, capped);
     tcase_add_test(tc, off_keeps_nothing);
     tcase_add_test(tc, tokens_are_hex_and_differ);
+    tcase_add_test(tc, live_sessions_by_token);
     suite_add_tcase(s, tc);
     return s;
 }
