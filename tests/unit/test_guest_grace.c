@@ -3,6 +3,9 @@
  * ended when the clock the test gives passes their time, at most `max`
  * at once, all ended by a final drain. */
 #include <check.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -164,6 +167,64 @@ START_TEST(live_sessions_by_token)
 }
 END_TEST
 
+/* Loops keeping, taking and draining at once (the table is every worker
+ * loop's): every game ends exactly once, taken or drained, and nothing is
+ * left. Run under ThreadSanitizer too (make tsan). */
+enum { THREADS = 4, ROUNDS = 200 };
+static guest_grace_t shared;
+static atomic_int taken_n, drained_n;
+
+static void count_drained(void *ctx, grace_game_t *g)
+{
+    (void)ctx;
+    atomic_fetch_add(&drained_n, 1);
+    game_free(g->game);
+    record_free(&g->rec);
+}
+
+static void *worker(void *arg)
+{
+    int me = (int)(intptr_t)arg;
+    for (int r = 0; r < ROUNDS; r++) {
+        char t[GRACE_TOKEN_LEN + 1];
+        snprintf(t, sizeof t, "%016x%016x", me, r);
+        grace_game_t g, back;
+        memset(&g, 0, sizeof g);
+        g.game = game_new((uint64_t)(me * ROUNDS + r + 1), NULL);
+        grace_live_set(&shared, t, "w", (uint64_t)me);
+        if (grace_keep(&shared, t, "w", &g, (uint64_t)r) != 0) {
+            game_free(g.game); /* full: ended by its owner */
+            atomic_fetch_add(&drained_n, 1);
+        }
+        grace_live_clear(&shared, t, (uint64_t)me);
+        if (r % 2 && grace_take(&shared, t, (uint64_t)r, &back)) {
+            atomic_fetch_add(&taken_n, 1);
+            game_free(back.game);
+            record_free(&back.rec);
+        }
+        grace_drain(&shared, (uint64_t)r, 0, count_drained, NULL);
+    }
+    return NULL;
+}
+
+START_TEST(threads_share_the_table)
+{
+    ck_assert_int_eq(grace_init(&shared, 8, 50), 0);
+    atomic_store(&taken_n, 0);
+    atomic_store(&drained_n, 0);
+    pthread_t th[THREADS];
+    for (int i = 0; i < THREADS; i++)
+        ck_assert_int_eq(pthread_create(&th[i], NULL, worker, (void *)(intptr_t)i), 0);
+    for (int i = 0; i < THREADS; i++)
+        pthread_join(th[i], NULL);
+    grace_drain(&shared, 0, 1, count_drained, NULL);
+    ck_assert_int_eq(grace_count(&shared), 0);
+    ck_assert_int_eq(atomic_load(&taken_n) + atomic_load(&drained_n),
+                     THREADS * ROUNDS);
+    grace_free(&shared);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("guest_grace");
@@ -174,6 +235,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, off_keeps_nothing);
     tcase_add_test(tc, tokens_are_hex_and_differ);
     tcase_add_test(tc, live_sessions_by_token);
+    tcase_add_test(tc, threads_share_the_table);
     suite_add_tcase(s, tc);
     return s;
 }
