@@ -64,9 +64,7 @@ int view_cell_tile(const game_t *g, int w, int h, int x, int y, int *tx,
     return 1;
 }
 
-/* Splits text into lines of at most w columns, at spaces where it can.
- * Writes each line's start and length; returns how many (at most max). */
-static int wrap(const char *text, int w, int *start, int *len, int max)
+int view_wrap(const char *text, int w, int *start, int *len, int max)
 {
     int n = 0, p = 0, end = (int)strlen(text);
     while (p < end && n < max) {
@@ -102,7 +100,7 @@ static void draw_log(const game_t *g, const view_layout_t *lo, screen_t *s)
         const msg_t *m = game_msg(g, i);
         if (!m)
             break;
-        used += wrap(m->text, s->w, start, len, MAX_LINES);
+        used += view_wrap(m->text, s->w, start, len, MAX_LINES);
     }
     if (used < VIEW_NARROW_LOG)
         used = VIEW_NARROW_LOG;
@@ -115,7 +113,7 @@ static void draw_log(const game_t *g, const view_layout_t *lo, screen_t *s)
             break;
         int fresh = game_msg_is_new(g, i);
         uint8_t fg = fresh ? view_msg_colour(m->kind) : COL_GREY;
-        int n = wrap(m->text, s->w, start, len, MAX_LINES);
+        int n = view_wrap(m->text, s->w, start, len, MAX_LINES);
         for (int j = n - 1; j >= 0 && row >= lo->log_top; j--, row--) {
             char line[MSG_LEN];
             snprintf(line, sizeof line, "%.*s", len[j], m->text + start[j]);

@@ -158,6 +158,11 @@ void view_map(const game_t *g, const display_t *d, screen_t *s);
  * blue ground, the cursor in reverse video. */
 void view_target(const game_t *g, const display_t *d, screen_t *s);
 
+/* Splits text into lines of at most w columns, at spaces where it can
+ * (a word longer than w is cut). Writes each line's start and length;
+ * returns how many (at most max). */
+int view_wrap(const char *text, int w, int *start, int *len, int max);
+
 /* The play screen at a size below the full layout's (view_narrow.c):
  * the map window, the log wrapped to the width, the short status line,
  * and the pack menus as a list. */

@@ -192,6 +192,25 @@ START_TEST(pack_as_a_list)
 }
 END_TEST
 
+/* ? at 48x30: the key list wrapped to the width, its first lines whole. */
+START_TEST(help_wrapped)
+{
+    game_t *g = game_new(9, NULL);
+    game_key(g, '?');
+    screen_t s;
+    screen_init(&s, 48, 30);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 0), "Keys (? again: monsters and dice)");
+    ck_assert_str_eq(row(&s, 1), "");
+    ck_assert_str_eq(row(&s, 2), "  Move          arrow keys, vi-keys (hjklyubn),");
+    ck_assert_str_eq(row(&s, 3), "numpad; Home/End/PgUp/PgDn");
+    for (int y = 0; y < 30; y++)
+        ck_assert_int_le((int)strlen(row(&s, y)), 48);
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("view_narrow");
@@ -201,6 +220,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, window_follows_the_player);
     tcase_add_test(tc, log_wraps_to_the_width);
     tcase_add_test(tc, pack_as_a_list);
+    tcase_add_test(tc, help_wrapped);
     suite_add_tcase(s, tc);
     return s;
 }
