@@ -159,7 +159,7 @@ SESS_BINS := $(patsubst tests/session/%.c,build/san/tests/session/%,$(SESS_SRC))
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRC))
 # Unit tests of code shared between threads, also built with ThreadSanitizer
 # (the tsan family runs them beside the session suites).
-TSAN_UNIT := test_inbox test_directory test_store_keys
+TSAN_UNIT := test_inbox test_directory test_store_keys test_guest_grace
 TSAN_UNIT_BINS := $(patsubst %,build/tsan/tests/unit/%,$(TSAN_UNIT))
 BENCH_BINS := $(patsubst tests/bench/%.c,build/rel/tests/bench/%,$(BENCH_SRC))
 
@@ -175,6 +175,8 @@ build/san/tests/session/%: build/san/tests/session/%.o $(patsubst %.c,build/san/
 # The browser test's helper: a seed and keys for aiming a scroll (game core
 # and the tests' walker only).
 build/san/tests/web/fireball_plan: build/san/tests/web/fireball_plan.o build/san/tests/session/walker.o $(call LIB,san)
+	$(CC) $(SAN_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) -lm -o $@
+build/san/tests/web/stairs_plan: build/san/tests/web/stairs_plan.o build/san/tests/session/walker.o $(call LIB,san)
 	$(CC) $(SAN_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) -lm -o $@
 
 build/rel/tests/bench/%: build/rel/tests/bench/%.o $(call LIB,rel)
@@ -199,7 +201,7 @@ $(FUZZ_BINS): build/fuzz/%: build/fuzz/obj/tests/fuzz/%.o build/fuzz/librogue.a
 
 # What the compiler found each object to include (absent before the first
 # build, when every object is built anyway).
-ALL_SRC := $(CORE_SRC) $(SERVER_SRC) server/main.c $(UNIT_SRC) $(SESS_SRC) $(SESS_LIB) $(BENCH_SRC) tests/web/fireball_plan.c
+ALL_SRC := $(CORE_SRC) $(SERVER_SRC) server/main.c $(UNIT_SRC) $(SESS_SRC) $(SESS_LIB) $(BENCH_SRC) tests/web/fireball_plan.c tests/web/stairs_plan.c
 -include $(foreach b,rel san,$(patsubst %.c,build/$(b)/%.d,$(ALL_SRC))) \
          $(patsubst %.c,build/tsan/%.d,$(CORE_SRC) $(SERVER_SRC) server/main.c $(TSAN_UNIT:%=tests/unit/%.c)) \
          $(patsubst %.c,build/fuzz/obj/%.d,$(CORE_SRC) $(SERVER_SRC) $(FUZZ_SRC))
@@ -209,7 +211,7 @@ run: deps build/rel/rogued
 	./build/rel/rogued --port $(PORT) $(ARGS)
 
 test: test-deps
-	$(MAKE) -j$(JOBS) --no-print-directory build/rel/rogued build/san/rogued build/tsan/rogued $(UNIT_BINS) $(SESS_BINS) $(TSAN_UNIT_BINS) $(FUZZ_BINS) build/san/tests/web/fireball_plan
+	$(MAKE) -j$(JOBS) --no-print-directory build/rel/rogued build/san/rogued build/tsan/rogued $(UNIT_BINS) $(SESS_BINS) $(TSAN_UNIT_BINS) $(FUZZ_BINS) build/san/tests/web/fireball_plan build/san/tests/web/stairs_plan
 	FUZZ_RUNS=$(FUZZ_RUNS) tests/run-tests.sh
 
 unit: test-deps
@@ -221,7 +223,7 @@ session: test-deps
 	tests/run-tests.sh session
 
 e2e: test-deps
-	$(MAKE) --no-print-directory build/rel/rogued build/san/tests/web/fireball_plan
+	$(MAKE) --no-print-directory build/rel/rogued build/san/tests/web/fireball_plan build/san/tests/web/stairs_plan
 	tests/run-tests.sh e2e
 
 # The store's suites and test_pg_* on a throwaway PostgreSQL cluster.

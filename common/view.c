@@ -15,10 +15,15 @@ _Static_assert(VIEW_MIN_H - 2 == GAME_HISTORY_ROWS,
 
 int view_fits(int w, int h)
 {
+    return w >= VIEW_NARROW_MIN_W && h >= VIEW_NARROW_MIN_H;
+}
+
+int view_full(int w, int h)
+{
     return w >= VIEW_MIN_W && h >= VIEW_MIN_H;
 }
 
-static uint8_t msg_colour(int kind)
+uint8_t view_msg_colour(int kind)
 {
     switch (kind) {
     case MSG_SYSTEM: return COL_BCYAN;
@@ -42,7 +47,7 @@ void view_draw_too_small(screen_t *s)
 {
     char line[64];
     int y = s->h / 2 - 1;
-    draw_centered(s, y < 0 ? 0 : y, "Please enlarge your terminal to 80x24.",
+    draw_centered(s, y < 0 ? 0 : y, "Please enlarge your terminal to 40x20.",
                   COL_BYELLOW, ATTR_BOLD);
     snprintf(line, sizeof line, "(it is %dx%d now)", s->w, s->h);
     draw_centered(s, y + 1, line, COL_WHITE, 0);
@@ -133,7 +138,7 @@ void view_movers(const game_t *g, const display_t *d, screen_t *s,
 
 /* Every cell of the map's rectangle, blank where nothing is known (so
  * view_draw need not clear it first), then the movers. */
-static void draw_map(const game_t *g, const display_t *d, screen_t *s)
+void view_map(const game_t *g, const display_t *d, screen_t *s)
 {
     int plain = view_plain_map(d);
     for (int y = 0; y < MAP_H; y++)
@@ -187,7 +192,7 @@ static void draw_box(screen_t *s, const display_t *d, int style, int x0,
 
 /* MODE_TARGET: every tile that may be chosen (in view, in range) on
  * a blue ground; the cursor in reverse video. */
-static void draw_target(const game_t *g, const display_t *d, screen_t *s)
+void view_target(const game_t *g, const display_t *d, screen_t *s)
 {
     uint8_t ground = d->colours == COLOURS_16 ? COL_BLUE : COL_TARGET_GROUND;
     for (int y = 0; y < MAP_H; y++)
@@ -241,12 +246,17 @@ static void draw_pack(const game_t *g, const display_t *d, screen_t *s)
 }
 
 /* The log: from the map's last row (always wall: the border), which it
- * blanks, to the row above the status line; the newest at the bottom.
- * Lines from the last key that did anything are in their colours and
- * bold; older lines grey. */
+ * blanks, to the row above the status line; the newest at the bottom of
+ * the lines it has (at least three rows), so that on a tall terminal the
+ * log stays right under the map until it fills its rows. Lines from the
+ * last key that did anything are in their colours and bold; older lines
+ * grey. */
 void view_log(const game_t *g, screen_t *s)
 {
     int top = MAP_H - 1, bottom = s->h - 2; /* inclusive rows of the log */
+    int used = g->log_count > 3 ? g->log_count : 3;
+    if (bottom > top + used - 1)
+        bottom = top + used - 1;
     cell_t blank = cell_make(' ', COL_DEFAULT, COL_DEFAULT, 0);
     cell_t *row0 = screen_at(s, 0, top);
     for (int x = 0; x < s->w; x++)
@@ -256,7 +266,7 @@ void view_log(const game_t *g, screen_t *s)
         if (!m)
             break;
         int fresh = game_msg_is_new(g, i);
-        screen_puts(s, 0, row, m->text, fresh ? msg_colour(m->kind) : COL_GREY,
+        screen_puts(s, 0, row, m->text, fresh ? view_msg_colour(m->kind) : COL_GREY,
                     COL_DEFAULT, fresh ? ATTR_BOLD : 0);
     }
 }
@@ -425,10 +435,33 @@ static void draw_legend(const game_t *g, screen_t *s)
     screen_puts(s, x, s->h - 1, line, COL_BCYAN, COL_DEFAULT, 0);
 }
 
+/* The key list on a screen narrower than its lines: each wrapped to the
+ * width, as many as fit. */
+static void draw_help_wrapped(screen_t *s)
+{
+    int n = (int)(sizeof help_lines / sizeof help_lines[0]), y = 0;
+    for (int i = 0; i < n && y < s->h; i++) {
+        int start[8], len[8];
+        int k = view_wrap(help_lines[i], s->w, start, len, 8);
+        if (k == 0)
+            y++; /* a blank line */
+        for (int j = 0; j < k && y < s->h; j++, y++) {
+            char line[96];
+            snprintf(line, sizeof line, "%.*s", len[j], help_lines[i] + start[j]);
+            screen_puts(s, 0, y, line, i == 0 ? COL_BYELLOW : COL_WHITE,
+                        COL_DEFAULT, i == 0 ? ATTR_BOLD : 0);
+        }
+    }
+}
+
 static void draw_help(const game_t *g, screen_t *s)
 {
     if (g->hist_off == 1) {
         draw_legend(g, s);
+        return;
+    }
+    if (s->w < 76) {
+        draw_help_wrapped(s);
         return;
     }
     int n = (int)(sizeof help_lines / sizeof help_lines[0]);
@@ -514,7 +547,7 @@ static void draw_history(const game_t *g, screen_t *s)
     for (int r = 0; r < n; r++) {
         const msg_t *m = game_msg(g, off + n - 1 - r);
         if (m)
-            screen_puts(s, 0, 1 + r, m->text, msg_colour(m->kind),
+            screen_puts(s, 0, 1 + r, m->text, view_msg_colour(m->kind),
                         COL_DEFAULT, 0);
     }
     screen_puts(s, 0, s->h - 1,
@@ -525,7 +558,8 @@ static void draw_history(const game_t *g, screen_t *s)
 /* The framed YOU DIED (or YOU WON) screen, over the last lines of the log. */
 static void draw_dead(const game_t *g, const display_t *d, screen_t *s)
 {
-    enum { W = 50, H = 12 };
+    enum { H = 12 };
+    const int W = s->w < 50 ? s->w : 50;
     const player_t *p = &g->player;
     int x0 = (s->w - W) / 2, y0 = (s->h - H) / 2 - 2;
     char line[4][80], cause[64];
@@ -549,7 +583,8 @@ static void draw_dead(const game_t *g, const display_t *d, screen_t *s)
     draw_centered(s, y0 + 5, line[1], COL_WHITE, 0);
     draw_centered(s, y0 + 6, line[2], COL_WHITE, 0);
     draw_centered(s, y0 + 7, line[3], COL_BYELLOW, ATTR_BOLD);
-    draw_centered(s, y0 + 9, "Space or r: a new game    Esc or q: leave",
+    draw_centered(s, y0 + 9, W < 50 ? "Space/r: new game  Esc/q: leave"
+                                    : "Space or r: a new game    Esc or q: leave",
                   COL_BCYAN, 0);
     /* What happened, below the frame. */
     int bottom = s->h - 1, top = y0 + H + 1;
@@ -557,7 +592,7 @@ static void draw_dead(const game_t *g, const display_t *d, screen_t *s)
         const msg_t *m = game_msg(g, i);
         if (!m)
             break;
-        screen_puts(s, 0, row, m->text, msg_colour(m->kind), COL_DEFAULT, 0);
+        screen_puts(s, 0, row, m->text, view_msg_colour(m->kind), COL_DEFAULT, 0);
     }
 }
 
@@ -594,10 +629,14 @@ void view_draw_display(const game_t *g, const display_t *d, screen_t *s)
     default:
         break;
     }
+    if (!view_full(s->w, s->h)) {
+        view_draw_narrow(g, d, s);
+        return;
+    }
     clear_around_map(s);
-    draw_map(g, d, s);
+    view_map(g, d, s);
     if (g->mode == MODE_TARGET)
-        draw_target(g, d, s);
+        view_target(g, d, s);
     view_log(g, s);
     view_status(g, d, s);
     if (g->mode == MODE_LOOK)

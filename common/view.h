@@ -1,15 +1,16 @@
 /* view.h - draws a game into a cell grid of any size.
  *
  * Layout at w x h (w >= 80, h >= 24): the map in rows 0..MAP_H-1, the message
- * log below it (h - MAP_H - 1 lines, the newest at the bottom), the status
- * line in the last row. Smaller than VIEW_MIN_W x VIEW_MIN_H: a "please
- * enlarge" screen. The modes draw whole screens of their own: the key list
+ * log below it (up to h - MAP_H - 1 lines, the newest at the bottom, right
+ * under the map while it has fewer lines than rows), the status line in the
+ * last row. Smaller, down to VIEW_NARROW_MIN_W x VIEW_NARROW_MIN_H: the
+ * narrow layout (view_layout says where each part is); smaller still: a
+ * "please enlarge" screen. The modes draw whole screens of their own: the key list
  * (MODE_HELP), the paged message history (MODE_HISTORY), the framed YOU
  * DIED screen over the last log lines (MODE_DEAD); the pack menus
  * (MODE_INVENTORY, MODE_DROP) are a box over the map; aiming (MODE_TARGET)
  * gives the tiles that may be chosen a blue ground and the cursor reverse
- * video. The map is always at the top left, whatever the size: the host
- * maps a mouse click at (x, y) to map tile (x, y). */
+ * video. The host maps a mouse click to a map tile with view_cell_tile. */
 #ifndef ROGUE_VIEW_H
 #define ROGUE_VIEW_H
 
@@ -20,6 +21,40 @@
 #define VIEW_MIN_W 80
 #define VIEW_MIN_H 24
 
+/* Below VIEW_MIN_W x VIEW_MIN_H, down to this, the narrow layout
+ * (view_narrow.c): a window on the map that follows the player, a short
+ * status line and the log wrapped to the width. docs/game.md, "Small
+ * terminals". */
+#define VIEW_NARROW_MIN_W 40
+#define VIEW_NARROW_MIN_H 20
+/* The log's rows at least, in the narrow layout. */
+#define VIEW_NARROW_LOG 3
+
+/* Where the play screen's parts are at a size: the map window shows map
+ * tiles (map_x, map_y) .. (map_x + map_w - 1, map_y + map_h - 1) from the
+ * top left cell; the log's first row; the status line's row. At
+ * VIEW_MIN_W x VIEW_MIN_H and above the window is the whole map at (0, 0). */
+typedef struct view_layout {
+    int map_x, map_y, map_w, map_h;
+    int log_top;
+    int status_y;
+} view_layout_t;
+
+/* The layout of g's play screen at w x h (a size view_fits). */
+void view_layout(const game_t *g, int w, int h, view_layout_t *lo);
+
+/* The log's first row at w x h (view_layout's log_top, which depends on
+ * the size alone). */
+int view_log_top(int w, int h);
+
+/* The map tile under cell (x, y) of a w x h play screen of g: 1 and the
+ * tile in *tx, *ty, or 0 if the cell is not on the map window. */
+int view_cell_tile(const game_t *g, int w, int h, int x, int y, int *tx,
+                   int *ty);
+
+/* 1 if w x h gets the full layout (the whole map at the top left). */
+int view_full(int w, int h);
+
 /* Clears s and draws g into it at s's size, for display d: its glyphs
  * (GLYPHS_UTF8: box-drawing walls, a middle dot for floor, boxed menus)
  * and colours (256 or truecolor: palette.h's tones for remembered tiles
@@ -29,7 +64,8 @@ void view_draw_display(const game_t *g, const display_t *d, screen_t *s);
 /* view_draw_display for DISPLAY_PLAIN: ASCII and the 16 colours. */
 void view_draw(const game_t *g, screen_t *s);
 
-/* 1 if a w x h terminal is large enough to play. */
+/* 1 if a w x h terminal is large enough to play (the narrow layout or
+ * the full one). */
 int view_fits(int w, int h);
 
 /* Draws the "please enlarge your terminal" screen (the lobby uses it too). */

@@ -157,7 +157,7 @@ void view_draw_cached_display(const game_t *g, const display_t *d,
     c->map_rows = 0;
     c->status_drawn = 0;
     c->incremental = 0;
-    if (!view_fits(s->w, s->h) || !plain_mode(g)) {
+    if (!view_full(s->w, s->h) || !plain_mode(g)) {
         view_draw_display(g, d, s);
         forget(c);
         return;

@@ -147,6 +147,27 @@ void view_map_cells8(const game_t *g, const display_t *d, int y, int x,
 void view_movers(const game_t *g, const display_t *d, screen_t *s,
                  uint8_t *marks);
 
+/* The colour of a log line of kind `kind` (MSG_*) while it is new. */
+uint8_t view_msg_colour(int kind);
+
+/* Draws the whole map (MAP_W x MAP_H from s's top left cell, which s must
+ * hold) and the movers over it. */
+void view_map(const game_t *g, const display_t *d, screen_t *s);
+
+/* MODE_TARGET over view_map's drawing: the tiles that may be chosen on a
+ * blue ground, the cursor in reverse video. */
+void view_target(const game_t *g, const display_t *d, screen_t *s);
+
+/* Splits text into lines of at most w columns, at spaces where it can
+ * (a word longer than w is cut). Writes each line's start and length;
+ * returns how many (at most max). */
+int view_wrap(const char *text, int w, int *start, int *len, int max);
+
+/* The play screen at a size below the full layout's (view_narrow.c):
+ * the map window, the log wrapped to the width, the short status line,
+ * and the pack menus as a list. */
+void view_draw_narrow(const game_t *g, const display_t *d, screen_t *s);
+
 /* Draws the log into rows MAP_H - 1 .. h - 2: the first blanked, the others
  * must be blank already. */
 void view_log(const game_t *g, screen_t *s);

@@ -96,6 +96,8 @@ static const key_def_t keys[] = {
     INT_KEY(guest_keep_days, 0, 36500, "days a guest's game is kept unless in the hall of fame (0: for ever)"),
     INT_KEY(news_interval_ms, 0, 86400000, "the lobby's and the front page's news: at most one line this often (0: every one)"),
     INT_KEY(news_min_depth, 1, 1000, "a death is news from this depth down (a win always is)"),
+    INT_KEY(guest_grace, 0, 86400, "seconds a browser guest's game is kept after the connection drops, for the page to resume it (0: never kept)"),
+    INT_KEY(guest_grace_max, 0, 100000, "guests' games kept so at once; past it a dropped guest's game ends as before"),
     CHECKED_KEY(store, "empty: the SQLite file in data_dir; postgresql://user@host/db: that PostgreSQL database", check_store),
 };
 
@@ -132,6 +134,8 @@ void config_defaults(config_t *c)
     snprintf(c->proxy_protocol, sizeof c->proxy_protocol, "off");
     c->guest_min_turns = 50;
     c->guest_keep_days = 30;
+    c->guest_grace = 300;
+    c->guest_grace_max = 100;
     snprintf(c->combat, sizeof c->combat, "%s",
              combat_ruleset_name(RULES_ATTACK_DEFENSE));
 }

@@ -43,6 +43,9 @@ typedef struct config {
     int guest_keep_days;     /* a guest's game is deleted after; 0 = never */
     int news_interval_ms;    /* at most one line of news this often */
     int news_min_depth;      /* a death this deep or deeper is news */
+    int guest_grace;         /* seconds a dropped browser guest's game is
+                                kept to be resumed; 0 = not kept */
+    int guest_grace_max;     /* such games kept at once */
     char store[CONFIG_STR_MAX]; /* "": the SQLite file in data_dir; else a
                                    postgresql:// URL (store.h) */
 } config_t;

@@ -222,6 +222,7 @@ static void host_free(host_t *h)
     news_free(&h->sh.news);
     site_cache_free(&h->sh.site_cache);
     addr_limits_free(&h->sh.addrs);
+    grace_free(&h->sh.grace); /* empty: each worker drained it (srv_shutdown) */
 }
 
 /* Starts the worker loops, each with what they share: how many started
@@ -253,6 +254,9 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
     dir_init(&h->sh.dir);
     news_init(&h->sh.news, cfg->news_interval_ms);
     site_cache_init(&h->sh.site_cache);
+    if (grace_init(&h->sh.grace, cfg->guest_grace_max,
+                   (uint64_t)cfg->guest_grace * 1000) != 0)
+        grace_init(&h->sh.grace, 0, 0); /* out of memory: keep none */
     char err[256];
     h->sh.proxy_on = config_proxy_on(cfg);
     proxy_trust_parse(&h->sh.trust, cfg->proxy_trusted, err, sizeof err);

@@ -152,6 +152,7 @@ static void on_sweep(uv_timer_t *t)
         next = s->next; /* the sweep may close s, never free it */
         sess_sweep(s, now);
     }
+    sess_guest_sweep(srv, now, 0);
 }
 
 void srv_addr_name(const struct sockaddr_storage *a, char *out, size_t n)
@@ -176,6 +177,7 @@ int srv_init(srv_t *srv, shared_t *sh, const config_t *cfg, int index)
     srv->cfg = *cfg;
     srv->dir = &sh->dir;
     srv->addrs = &sh->addrs;
+    srv->grace = &sh->grace;
     srv->trust = &sh->trust;
     srv->proxy_on = sh->proxy_on;
     srv->store = sh->store;
@@ -286,6 +288,10 @@ void srv_shutdown(srv_t *srv, const char *why)
         return;
     srv->shutting_down = 1;
     log_debug("worker %d: shutting down (%s)", srv->index, why);
+    /* No session of this loop keeps a game from now on; the games kept so
+     * far end now, while the store is at hand (the last loop to shut
+     * down ends the last of them). */
+    sess_guest_sweep(srv, uv_now(srv->loop), 1);
     /* The phase keeps the loop alive until the last session is freed;
      * then it closes the inbox and itself. */
     uv_close((uv_handle_t *)&srv->sweep, NULL);

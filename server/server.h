@@ -47,6 +47,7 @@ typedef struct srv {
     /* Shared by every loop (thread-safe: each call takes its lock). */
     directory_t *dir;          /* every session by id, and its loop */
     addr_limits_t *addrs;      /* what each address may take */
+    struct guest_grace *grace; /* dropped guests' games (guest_grace.h) */
     const proxy_trust_t *trust; /* trusted balancers send PROXY headers */
     int proxy_on;
     struct store *store;       /* accounts, games, scores (store.h) */

@@ -1,7 +1,7 @@
 /* shared.h - what the worker loops share, owned by the host (host.h) and
  * lent to each loop (server.h) and to the cluster thread (cluster.h):
  * the directory of sessions, the news and the site's hall-of-fame cache,
- * the per-address limits, the count against
+ * the per-address limits, the dropped guests' games kept a while, the count against
  * max_sessions, session ids, each loop's inbox and load, the store and
  * the cluster. Each part is thread-safe on its own (its lock, or an
  * atomic); this header is the bottom they all stand on, so none of them
@@ -13,6 +13,7 @@
 
 #include "addr_limits.h"
 #include "directory.h"
+#include "guest_grace.h"
 #include "inbox.h"
 #include "news.h"
 #include "site_cache.h"
@@ -29,6 +30,7 @@ typedef struct shared {
     news_t news;               /* wins and deep deaths (news.h) */
     site_cache_t site_cache;   /* the hall of fame while true (site/) */
     addr_limits_t addrs;
+    guest_grace_t grace;       /* dropped guests' games (guest_grace.h) */
     proxy_trust_t trust;
     int proxy_on;
     atomic_int online;         /* admitted sessions, every loop */

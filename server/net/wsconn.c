@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* strcasestr */
 #include "wsconn.h"
 
+#include <ctype.h>
 #include <nettle/sha1.h>
 #include <sodium.h>
 #include <stdio.h>
@@ -257,6 +258,24 @@ static void size_message(wsconn_t *c, const uint8_t *msg, size_t len)
     c->cb.resize(c->ctx, w, h);
 }
 
+/* "resume T": a kept game's token (letters and digits only), before the
+ * first size; then "size W H". */
+static void text_message(wsconn_t *c, const uint8_t *msg, size_t len)
+{
+    static const char resume[] = "resume ";
+    size_t n = sizeof resume - 1;
+    if (len > n && len - n <= WS_RESUME_MAX && c->w == 0 &&
+        memcmp(msg, resume, n) == 0) {
+        for (size_t i = n; i < len; i++)
+            if (!isalnum(msg[i]))
+                return;
+        memcpy(c->resume, msg + n, len - n);
+        c->resume[len - n] = '\0';
+        return;
+    }
+    size_message(c, msg, len);
+}
+
 static void ws_message(wslay_event_context_ptr ws,
                        const struct wslay_event_on_msg_recv_arg *arg,
                        void *user)
@@ -270,7 +289,7 @@ static void ws_message(wslay_event_context_ptr ws,
             c->cb.data(c->ctx, (const char *)arg->msg, arg->msg_length);
     }
     else if (arg->opcode == WSLAY_TEXT_FRAME)
-        size_message(c, arg->msg, arg->msg_length);
+        text_message(c, arg->msg, arg->msg_length);
     else if (arg->opcode == WSLAY_CONNECTION_CLOSE) {
         /* wslay answers the close frame; the page is gone */
         c->stage = WS_DONE;
@@ -388,6 +407,16 @@ void wsconn_send(wsconn_t *c, const void *data, size_t n)
     if (c->stage != WS_OPEN || n == 0)
         return;
     struct wslay_event_msg m = { WSLAY_BINARY_FRAME, data, n };
+    if (wslay_event_queue_msg(c->ws, &m) == 0)
+        wslay_event_send(c->ws);
+}
+
+void wsconn_send_text(wsconn_t *c, const char *text)
+{
+    size_t n = strlen(text);
+    if (c->stage != WS_OPEN || n == 0)
+        return;
+    struct wslay_event_msg m = { WSLAY_TEXT_FRAME, (const uint8_t *)text, n };
     if (wslay_event_queue_msg(c->ws, &m) == 0)
         wslay_event_send(c->ws);
 }

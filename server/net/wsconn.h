@@ -16,7 +16,12 @@
  *                                      data bytes
  *     text "size W H", page -> server  the terminal's size, first and at
  *                                      every resize
+ *     text "resume T", page -> server  before the first size: the token of
+ *                                      a guest's game to play on (kept in
+ *                                      `resume` for the session)
  *     binary messages, server -> page  screen bytes (ANSI, UTF-8)
+ *     text "token T", server -> page   a guest's game's token, to resume it
+ *                                      with after a drop
  *   anything else                    404 or 405, then the end
  *
  * Limits: a request head of at most WS_HEAD_MAX bytes, a message of at
@@ -33,6 +38,7 @@
 
 #define WS_HEAD_MAX 8192
 #define WS_MSG_MAX 4096
+#define WS_RESUME_MAX 64
 
 typedef struct wsconn_cb {
     /* bytes for the socket */
@@ -77,6 +83,7 @@ typedef struct wsconn {
     const char *in;            /* the bytes being fed, for wslay */
     size_t in_len;
     int w, h;                  /* the last size given; 0: none yet */
+    char resume[WS_RESUME_MAX + 1]; /* the page's "resume T" ("": none) */
     const unsigned char *file; /* a page file served: static bytes
                                   (web_assets.h) that the owner writes,
                                   without a copy, after the bytes sent */
@@ -105,6 +112,9 @@ void wsconn_send(wsconn_t *c, const void *data, size_t n);
  * once the request was answered. */
 void wsconn_reply(wsconn_t *c, const char *status, const char *type,
                   const char *cache, char *body, size_t len);
+
+/* A text message for the page ("token T"; nothing once closed). */
+void wsconn_send_text(wsconn_t *c, const char *text);
 
 /* A close frame (the session ends). */
 void wsconn_close(wsconn_t *c);

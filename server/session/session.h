@@ -27,6 +27,7 @@
 
 #include "buf.h"
 #include "game.h"
+#include "guest_grace.h"
 #include "keydec.h"
 #include "lobby.h"
 #include "msg.h"
@@ -138,6 +139,8 @@ typedef struct sess {
     uint64_t id;
     uint8_t state;             /* enum sess_state */
     uint8_t marked, owe_frame, admitted;
+    char guest_token[GRACE_TOKEN_LEN + 1]; /* a browser guest's: resumes
+                                  the game after a drop ("" : none) */
     int64_t jobs;              /* rebuilds asked for so far (their numbers) */
     struct {
         uint8_t requested, graceful;
@@ -334,6 +337,31 @@ void sess_render(sess_t *s);
  * view_draw): over the frame the client shows when that is possible, so
  * only what changed is drawn (view_cache.h). */
 void sess_view_draw(sess_t *s, const game_t *g, screen_t *next);
+
+/* --- a browser guest's game across a drop (session_guest.c) --- */
+
+/* A browser guest's game begins or resumes: the page gets its token (a
+ * text message "token T") to resume it with after a drop. */
+void sess_guest_started(sess_t *s);
+
+/* The session no longer plays its game (any end: kept, recorded, handed
+ * over): it is not the one to take it from any more. */
+void sess_guest_left(sess_t *s);
+
+/* The connection of a browser guest's game in progress ended: keeps the
+ * game (moved out of g) for guest_grace. 1 if kept, 0 if not (g is then
+ * still the caller's: it ends as before). */
+int sess_guest_keep(sess_t *s, owned_game_t *g);
+
+/* A page that asked to resume (its "resume T" message) and is in the
+ * lobby now: plays on the game kept under T, if there is one, or takes it
+ * over from the session still playing it (its old connection, not seen
+ * to drop yet). */
+void sess_guest_resume(sess_t *s);
+
+/* Ends the kept games expired at now (every one if all), recording them
+ * as the disconnects they are. */
+void sess_guest_sweep(srv_t *srv, uint64_t now, int all);
 
 /* Writes a host line (who is watched, the replay's speed) black on bg,
  * right-aligned, where it hides no map cell: beside the map on row 0 if

@@ -38,8 +38,8 @@ static int is_quit_key(int key)
 }
 
 /* The game key for a mouse report, or 0 for none: while aiming, a left
- * press on a map tile is a click key there (the map is drawn from the top
- * left cell at every size), a right press cancels as Esc does
+ * press on a map tile is a click key there (view_cell_tile: the map window
+ * of a small terminal shows part of the map), a right press cancels as Esc does
  * (docs/game.md, "Targeting"). */
 static int mouse_key(const sess_t *s, const keyev_t *ev)
 {
@@ -48,9 +48,12 @@ static int mouse_key(const sess_t *s, const keyev_t *ev)
         return 0;
     if ((ev->button & 3) == 2)
         return KEY_ESC;
-    if ((ev->button & 3) != 0 || ev->x >= MAP_W || ev->y >= MAP_H)
+    const game_t *g = s->st.play.g.game;
+    int tx, ty;
+    if ((ev->button & 3) != 0 ||
+        !view_cell_tile(g, s->w, s->h, ev->x, ev->y, &tx, &ty))
         return 0;
-    int key = game_click_key(ev->x, ev->y);
+    int key = game_click_key(tx, ty);
     return key > 0 ? key : 0;
 }
 
@@ -100,6 +103,7 @@ void sess_start_lobby_if_negotiated(sess_t *s)
     if (s->state == S_NEGOTIATING && !sess_closing(s) && ready) {
         uv_timer_stop(&s->negotiate_timer);
         sess_goto(s, S_LOBBY, NULL);
+        sess_guest_resume(s); /* a page back after a drop plays on */
     }
 }
 

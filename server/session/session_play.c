@@ -247,6 +247,7 @@ static int new_game(sess_t *s)
                              p->g.started) == 0;
     log_info("game start id=%llu name=%s seed=%llu", (unsigned long long)s->id,
              sess_player_name(s), (unsigned long long)g->seed);
+    sess_guest_started(s);
     return 0;
 }
 
@@ -287,6 +288,7 @@ static int play_enter(sess_t *s, void *arg)
                  (unsigned long long)s->id, sess_player_name(s),
                  (unsigned long long)p->g.game->seed,
                  (unsigned)p->g.game->turn);
+        sess_guest_started(s);
     }
     follow_into(s);
     publish(s);
@@ -298,6 +300,7 @@ static int play_enter(sess_t *s, void *arg)
 static void play_leave(sess_t *s)
 {
     st_play_t *p = &s->st.play;
+    sess_guest_left(s);
     if (p->g.game && !p->handed && !s->close.requested) {
         /* back to the lobby: the watchers wait for the next game */
         follow_keep(s, p->watchers, p->nwatchers);
@@ -319,6 +322,8 @@ static void play_leave(sess_t *s)
                  (unsigned long long)s->id, sess_player_name(s),
                  (unsigned)p->g.game->turn);
         owned_game_free(&p->g);
+    } else if (sess_guest_keep(s, &p->g)) {
+        /* A browser guest's: kept a while for the page to come back. */
     } else {
         /* A guest's game cut short by the connection is over: record it. */
         char cause[96];
@@ -406,8 +411,12 @@ static void hand_over(sess_t *s, uint64_t to)
                  (unsigned long long)to, (unsigned long long)s->id);
     }
     sess_post(s, MSG_TAKEOVER_DONE, to, 0, gs, NULL);
-    sess_close(s, "logged in elsewhere", 1,
-               "Your account has logged in from elsewhere. Goodbye.");
+    if (s->lobby.account_id > 0)
+        sess_close(s, "logged in elsewhere", 1,
+                   "Your account has logged in from elsewhere. Goodbye.");
+    else /* a browser guest's page came back on a new connection */
+        sess_close(s, "resumed elsewhere", 1,
+                   "Your game goes on in another window. Goodbye.");
 }
 
 static int play_msg(sess_t *s, smsg_t *m)

@@ -71,7 +71,7 @@ void sess_render(sess_t *s)
         covered = sess_overlays[i]->draw(s, next);
     if (!covered)
         ops->draw(s, next);
-    if (s->notice[0] && view_fits(s->w, s->h)) {
+    if (s->notice[0] && view_full(s->w, s->h)) {
         /* A host line (tips, idle warning) over the oldest log line. */
         for (int x = 0; x < s->w; x++)
             screen_put(next, x, MAP_H, ' ', COL_DEFAULT, COL_DEFAULT, 0);
@@ -130,9 +130,10 @@ void sess_view_draw(sess_t *s, const game_t *g, screen_t *next)
 void sess_overlay_line(screen_t *next, const char *text, uint8_t bg)
 {
     /* Never over the map: beside it on row 0 when the terminal is wide
-     * enough, else at the right end of the log's oldest line. */
+     * enough, else at the right end of the log's oldest line (in the
+     * narrow layout the row under the map window: view_layout). */
     int n = (int)strlen(text);
-    int y = next->w - n >= MAP_W ? 0 : MAP_H - 1;
+    int y = next->w - n >= MAP_W ? 0 : view_log_top(next->w, next->h);
     screen_puts(next, next->w - n > 0 ? next->w - n : 0, y, text, COL_BLACK,
                 bg, 0);
 }

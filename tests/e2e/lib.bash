@@ -210,3 +210,24 @@ e2e_stop_server() {
     srv_pid=
     [ $rc -eq 0 ] || fail "the server exited with status $rc"
 }
+
+# --- the browser tests (browser.sh, browser_screens.sh) ---
+
+# playwright-core, fetched once into build/web-test and checked against
+# tests/web/playwright.lock; sets pw to its directory. Exits 77 (skip) when
+# the npm registry cannot be reached.
+e2e_playwright() {
+    pw=$ROOT/build/web-test/playwright-core
+    if [ ! -f "$pw/package.json" ]; then
+        read -r _ url sum < <(grep -v '^#' tests/web/playwright.lock)
+        if ! curl -fsSL --retry 2 --max-time 120 -o "$tmp/pw.tgz" "$url"; then
+            echo "skipped: cannot fetch playwright-core from the npm registry"
+            exit 77
+        fi
+        echo "$sum  $tmp/pw.tgz" | sha512sum -c --status ||
+            fail "playwright-core: the tarball's SHA-512 is not the one in tests/web/playwright.lock"
+        rm -rf "$pw.part" && mkdir -p "$pw.part" &&
+            tar -xzf "$tmp/pw.tgz" -C "$pw.part" --strip-components=1 &&
+            rm -rf "$pw" && mv "$pw.part" "$pw" || fail "cannot unpack playwright-core"
+    fi
+}

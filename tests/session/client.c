@@ -72,6 +72,7 @@ struct tclient {
     int ws_open;         /* web: the server's 101 answer has been read */
     unsigned char *ws;   /* web: bytes of the head or frame not yet whole */
     size_t wslen;
+    char token[80];      /* web: the last "token T" text message's T */
     char rbuf[65536];
 };
 
@@ -247,9 +248,14 @@ static void ws_in(tclient_t *c, const char *bytes, size_t n)
         if (c->wslen - at < head + len)
             break;
         int opcode = f[0] & 0x0f;
-        if (opcode == 1 || opcode == 2) {
+        if (opcode == 2) {
             on_data(c, (const char *)f + head, len);
             c->frames++;
+        } else if (opcode == 1 && len > 6 && len - 6 < sizeof c->token &&
+                   memcmp(f + head, "token ", 6) == 0) {
+            /* the page's token for resuming a guest's game, not screen */
+            memcpy(c->token, f + head + 6, len - 6);
+            c->token[len - 6] = '\0';
         }
         at += head + len;
     }
@@ -442,6 +448,11 @@ tclient_t *cl_connect(int port, const cl_opts_t *o)
         c->ws = malloc(WS_IN_MAX);
         ck_assert_ptr_nonnull(c->ws);
         ck_assert_int_eq(write_all(c, upgrade, strlen(upgrade), CL_WAIT_MS), 0);
+        if (o->resume) {
+            char msg[128];
+            int n = snprintf(msg, sizeof msg, "resume %s", o->resume);
+            ws_send(c, 1, msg, (size_t)n);
+        }
         ws_send_size(c);
     } else if (!c->raw) {
         c->tn = telnet_init(o->refuse_naws ? telopts_no_naws
@@ -963,4 +974,9 @@ int cl_screen_equal(const tclient_t *a, const tclient_t *b, char *why,
     int eq = cl_snap_equal(a, &snap, why, whylen);
     cl_snap_free(&snap);
     return eq;
+}
+
+const char *cl_web_token(const tclient_t *c)
+{
+    return c->token;
 }

@@ -123,6 +123,8 @@ typedef struct cl_opts {
     const char *const *ttypes; /* telnet: the TTYPE answers round by round
                           (NULL-ended; the last is repeated, as a client
                           ends its list), instead of ttype */
+    const char *resume; /* web: sent as "resume T" before the size (a kept
+                          guest's game's token) */
     const char *environ; /* telnet: offer NEW-ENVIRON at once (IAC WILL, as
                           PuTTY does) and answer the server's SEND with
                           these "NAME=value" lines ('\n' between), each a
@@ -154,6 +156,9 @@ tclient_t *cl_connect(int port, const cl_opts_t *o);
  * Returns its length. For tests that write frames with cl_send_raw. */
 size_t cl_ws_frame(unsigned char *out, int opcode, const void *data,
                    size_t len);
+
+/* Web mode: the token of the last "token T" message ("" if none came). */
+const char *cl_web_token(const tclient_t *c);
 
 /* Closes the connection and frees the client (NULL is fine). */
 void cl_close(tclient_t *c);

@@ -13,7 +13,7 @@
 
 #define WELCOME "Welcome to the dungeon, adventurer!"
 #define HINT "Press ? for help. Move with the arrow keys, hjklyubn or the numpad."
-#define ENLARGE "Please enlarge your terminal to 80x24."
+#define ENLARGE "Please enlarge your terminal to 40x20."
 
 static void check_status_row(const tclient_t *c, int y)
 {
@@ -22,8 +22,8 @@ static void check_status_row(const tclient_t *c, int y)
         play_fail(c, "row %d is \"%s\", not the status line", y, row);
 }
 
-/* A 120x40 terminal: the map on top, the log grows to rows 21..38 (the
- * newest at the bottom), the status line is row 39. */
+/* A 120x40 terminal: the map on top, the log right under it (rows 21..38
+ * as it grows, the newest at the bottom), the status line is row 39. */
 START_TEST(naws_120x40_layout)
 {
     tsrv_t *s = srv_start("--seed", "42", NULL);
@@ -32,9 +32,10 @@ START_TEST(naws_120x40_layout)
     char row[512];
     int x, y;
     check_status_row(c, 39);
-    ck_assert_str_eq(cl_row(c, 38, row, sizeof row), HINT);
-    ck_assert_str_eq(cl_row(c, 37, row, sizeof row), WELCOME);
-    for (int j = 21; j < 37; j++)
+    /* Two log lines: right under the map, then blank rows. */
+    ck_assert_str_eq(cl_row(c, 21, row, sizeof row), WELCOME);
+    ck_assert_str_eq(cl_row(c, 22, row, sizeof row), HINT);
+    for (int j = 23; j < 39; j++)
         ck_assert_str_eq(cl_row(c, j, row, sizeof row), "");
     ck_assert_int_eq(cl_find(c, '@', &x, &y), 1);
     ck_assert_int_lt(y, 21);
@@ -86,7 +87,7 @@ START_TEST(resize_mid_game)
 }
 END_TEST
 
-/* 60x20 is too small: the enlarge message and nothing else; keys do not
+/* 39x19 is too small: the enlarge message and nothing else; keys do not
  * play. Back at 80x24 the game is exactly as it was. */
 START_TEST(resize_too_small_and_back)
 {
@@ -98,15 +99,15 @@ START_TEST(resize_too_small_and_back)
     int x, y;
     char row[256];
 
-    cl_resize(c, 60, 20);
+    cl_resize(c, 39, 19);
     if (!cl_wait_frame(c, CL_WAIT_MS))
         play_fail(c, "no new frame after the resize");
     /* Centred: row h/2 - 1 and the next. */
-    ck_assert_str_eq(cl_row(c, 9, row, sizeof row), "           " ENLARGE);
-    ck_assert_str_eq(cl_row(c, 10, row, sizeof row),
-                     "                     (it is 60x20 now)");
-    for (int j = 0; j < 20; j++)
-        if (j != 9 && j != 10)
+    ck_assert_str_eq(cl_row(c, 8, row, sizeof row), ENLARGE);
+    ck_assert_str_eq(cl_row(c, 9, row, sizeof row),
+                     "           (it is 39x19 now)");
+    for (int j = 0; j < 19; j++)
+        if (j != 8 && j != 9)
             ck_assert_str_eq(cl_row(c, j, row, sizeof row), "");
     ck_assert_int_eq(cl_find(c, '@', &x, &y), 0);
     ck_assert(cl_key(c, "l")); /* not played */
@@ -121,6 +122,52 @@ START_TEST(resize_too_small_and_back)
     ck_assert_int_eq(cl_turn(c), 1);
     cl_snap_free(&before);
     play_move(c, "h", -1, 0);
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+/* A 40x20 terminal plays (docs/game.md, "Small terminals"): the map
+ * window with the '@', the wrapped log, the short status line on the
+ * last row; a move takes a turn; a resize to 80x24 and back keeps the
+ * game. */
+START_TEST(narrow_40x20_plays)
+{
+    tsrv_t *s = srv_start("--seed", "42", NULL);
+    cl_opts_t o = { .w = 40, .h = 20 };
+    tclient_t *c = play_connect(srv_port(s), &o);
+    char row[256];
+    int x, y;
+    ck_assert_str_eq(cl_row(c, 19, row, sizeof row),
+                     "HP:30/30 Lv:1 $0 D:1 Turn:0");
+    ck_assert_str_eq(cl_row(c, 16, row, sizeof row),
+                     "Welcome to the dungeon, adventurer!");
+    ck_assert_str_eq(cl_row(c, 17, row, sizeof row),
+                     "Press ? for help. Move with the arrow");
+    ck_assert_str_eq(cl_row(c, 18, row, sizeof row),
+                     "keys, hjklyubn or the numpad.");
+    ck_assert_int_eq(cl_find(c, '@', &x, &y), 1);
+    ck_assert_int_lt(y, 16);
+    static const char *const keys[] = { "l", "h", "j", "k" };
+    static const int dx[] = { 1, -1, 0, 0 }, dy[] = { 0, 0, 1, -1 };
+    int moved = 0;
+    for (int i = 0; i < 4 && !moved; i++)
+        if (play_open(c, dx[i], dy[i])) {
+            ck_assert(cl_key(c, keys[i]));
+            ck_assert_int_eq(cl_turn(c), 1);
+            moved = 1;
+        }
+    ck_assert(moved);
+    cl_resize(c, 80, 24);
+    if (!cl_wait_frame(c, CL_WAIT_MS))
+        play_fail(c, "no new frame after the resize");
+    check_status_row(c, 23);
+    ck_assert_int_eq(cl_turn(c), 1);
+    cl_resize(c, 40, 20);
+    if (!cl_wait_frame(c, CL_WAIT_MS))
+        play_fail(c, "no new frame after the resize");
+    ck_assert_str_eq(cl_row(c, 19, row, sizeof row),
+                     "HP:30/30 Lv:1 $0 D:1 Turn:1");
     cl_close(c);
     srv_stop(s);
 }
@@ -215,6 +262,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, naws_120x40_layout);
     tcase_add_test(tc, resize_mid_game);
     tcase_add_test(tc, resize_too_small_and_back);
+    tcase_add_test(tc, narrow_40x20_plays);
     tcase_add_test(tc, naws_refused);
     tcase_add_test(tc, raw_client);
     suite_add_tcase(s, tc);

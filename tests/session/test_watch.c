@@ -126,6 +126,42 @@ static uint64_t seed_surviving(int n)
     return 0;
 }
 
+/* A watcher at 40x20 (a phone) gets the narrow layout (docs/game.md,
+ * "Small terminals"): the short status line, the '@' in the map window,
+ * the "Watching" line at the right end of the log's first row (under the
+ * window, as under the map at 80 columns); and it follows the player. */
+START_TEST(narrow_watcher_follows)
+{
+    tsrv_t *s = srv_start("--seed", "42", NULL);
+    tclient_t *p = play_connect(srv_port(s), NULL);
+    play_move(p, "l", 1, 0);
+    cl_opts_t small = { .w = 40, .h = 20 };
+    tclient_t *w = cl_connect(srv_port(s), &small);
+    play_wait_text(w, "Play (as a guest)");
+    ck_assert(cl_sync(w, CL_WAIT_MS));
+    play_watch_first(w, "guest1");
+    char row[256];
+    ck_assert_str_eq(cl_row(w, 19, row, sizeof row),
+                     "HP:30/30 Lv:1 $0 D:1 Turn:1");
+    ck_assert_str_eq(cl_row(w, 16, row, sizeof row),
+                     "Welcome to t Watching guest1 - q leaves");
+    int x, y;
+    ck_assert_int_eq(cl_find(w, '@', &x, &y), 1);
+    ck_assert_int_lt(y, 16);
+    ck_assert(cl_key(p, "h"));
+    if (!cl_wait(w, pred_turn_is, p, CL_WAIT_MS))
+        play_fail(w, "the watcher is at turn %d, the player at %d",
+                  cl_turn(w), cl_turn(p));
+    ck_assert_str_eq(cl_row(w, 19, row, sizeof row),
+                     "HP:30/30 Lv:1 $0 D:1 Turn:2");
+    ck_assert(cl_key(w, "q"));
+    play_wait_text(w, "Play (as a guest)");
+    cl_close(w);
+    cl_close(p);
+    srv_stop(s);
+}
+END_TEST
+
 START_TEST(watcher_joining_late_catches_up)
 {
     char seed[32];
@@ -356,6 +392,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 90);
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, watcher_sees_the_game_at_its_own_size);
+    tcase_add_test(tc, narrow_watcher_follows);
     tcase_add_test(tc, watcher_joining_late_catches_up);
     tcase_add_test(tc, watch_ends_with_the_game);
     tcase_add_test(tc, watcher_follows_into_the_next_game);

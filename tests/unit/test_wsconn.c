@@ -175,6 +175,52 @@ static void get(const char *path, rec_t *r, const char *method)
     wsconn_free(&c);
 }
 
+/* "resume T" before the first size is kept for the session (letters and
+ * digits, at most WS_RESUME_MAX); a bad one, or one after the size, is
+ * not. "token T" goes out as one text frame. */
+START_TEST(resume_and_token_messages)
+{
+    static const char *const cases[][2] = {
+        { "resume 0123456789abcdef", "0123456789abcdef" },
+        { "resume abc<script>", "" },
+        { "resume ", "" },
+        { "resumeabc", "" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rec_t r;
+        memset(&r, 0, sizeof r);
+        wsconn_t c;
+        ck_assert_int_eq(wsconn_init(&c, &cbs, &r, 250, 100), 0);
+        feed(&c, upgrade, sizeof upgrade - 1, 0);
+        char f[600];
+        size_t n = frame(f, 1, cases[i][0], strlen(cases[i][0]));
+        n += frame(f + n, 1, "size 80 24", 10);
+        n += frame(f + n, 1, "resume ffff", 11); /* after the size: ignored */
+        feed(&c, f, n, 0);
+        ck_assert_str_eq(c.resume, cases[i][1]);
+        ck_assert_int_eq(r.resizes, 1);
+        r.out_len = 0;
+        wsconn_send_text(&c, "token ab12");
+        ck_assert_uint_eq(r.out_len, 12);
+        ck_assert_int_eq(memcmp(r.out, "\x81\x0atoken ab12", 12), 0);
+        wsconn_free(&c);
+    }
+    /* too long */
+    rec_t r;
+    memset(&r, 0, sizeof r);
+    wsconn_t c;
+    ck_assert_int_eq(wsconn_init(&c, &cbs, &r, 250, 100), 0);
+    feed(&c, upgrade, sizeof upgrade - 1, 0);
+    char msg[7 + WS_RESUME_MAX + 2], f[600];
+    memcpy(msg, "resume ", 7);
+    memset(msg + 7, 'a', WS_RESUME_MAX + 1);
+    size_t n = frame(f, 1, msg, sizeof msg - 1);
+    feed(&c, f, n, 0);
+    ck_assert_str_eq(c.resume, "");
+    wsconn_free(&c);
+}
+END_TEST
+
 START_TEST(only_the_page_files_are_served)
 {
     rec_t r;
@@ -303,6 +349,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, accept_key_is_the_rfc_example);
     tcase_add_test(tc, handshake_keys_sizes_and_close);
     tcase_add_test(tc, the_same_one_byte_at_a_time);
+    tcase_add_test(tc, resume_and_token_messages);
     tcase_add_test(tc, only_the_page_files_are_served);
     tcase_add_test(tc, oversized_and_malformed_input_end_the_connection);
     tcase_add_test(tc, pages_go_to_the_site);

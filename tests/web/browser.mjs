@@ -1,13 +1,14 @@
 // browser.mjs URL OUTDIR PLAN - plays rogued in a real browser (Debian's
 // chromium, headless, driven by playwright-core): the page shows the
 // lobby, a guest game starts, movement keys move the '@' and the turn
-// counter, a larger window gets a larger view (more log lines below the
-// map, the status line on the last row), and a screenshot of the game is
+// counter, a larger window gets a larger font (still at least 80x24, the
+// status line on the last row), and a screenshot of the game is
 // taken and checked against the terminal's own text. Then a new game of
 // the same seed follows PLAN (JSON from tests/web/fireball_plan: the keys
 // to a scroll of fireball, the keys that start aiming it, the tile to
-// click) and casts the scroll with a mouse click on that tile. Exit 0 on
-// success; any failure throws with what was on the screen.
+// click) and casts the scroll with a mouse click on that tile, and again
+// on a touch tablet with a tap. Exit 0 on success; any failure throws with
+// what was on the screen.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import fs from 'node:fs';
@@ -69,17 +70,21 @@ try {
   }
   if (!moved) throw new Error('no key moved the @:\n' + await screen());
 
-  // A larger window: the page reports the new size, the server redraws at
-  // it (the status line is on the terminal's last row).
+  // A larger window: the page picks a larger font (the terminal keeps at
+  // least 80x24 and fills the window), reports the new size, and the
+  // server redraws at it (the status line is on the terminal's last row).
   const small = (await rows()).length;
+  const font0 = await page.evaluate(() => term.options.fontSize);
   await page.setViewportSize({ width: 1300, height: 900 });
   const t2 = Date.now();
   let rs;
   for (;;) {
     rs = await rows();
-    if (rs.length > small && /HP:/.test(rs[rs.length - 1])) break;
+    const f = await page.evaluate(() => [term.options.fontSize, term.cols, term.rows]);
+    if (f[0] > font0 && f[1] >= 80 && f[2] >= 24 && rs.length === f[2] &&
+        /HP:/.test(rs[rs.length - 1])) break;
     if (Date.now() - t2 > DEADLINE)
-      throw new Error(`the view did not follow the window (${small} -> ${rs.length} rows):\n` + rs.join('\n'));
+      throw new Error(`the view did not follow the window (font ${font0} -> ${f}):\n` + rs.join('\n'));
     await page.waitForTimeout(50);
   }
 
@@ -111,7 +116,7 @@ try {
   }, png.toString('base64'));
   if (lit < 500)
     throw new Error(`the screenshot has ${lit} light pixels: nothing drawn?`);
-  console.log(`ok: lobby, guest game, moved, resized ${small} -> ${rs.length} rows, screenshot ${shot} (${lit} light pixels)`);
+  console.log(`ok: lobby, guest game, moved, resized ${small} -> ${rs.length} rows at a larger font, screenshot ${shot} (${lit} light pixels)`);
 
   // Quit this game; a new one (the same seed) to aim a scroll with the mouse.
   await page.keyboard.press('Q');
@@ -146,6 +151,38 @@ try {
   // Only a cast says this (an Esc or a click off range says otherwise).
   await waitText('The fireball explodes');
   console.log(`ok: the scroll of fireball cast by a mouse click on (${cx},${cy})`);
+
+  // The same by touch: a tablet (full layout, 80 columns or more), the
+  // plan's keys, then a tap on the tile is the click.
+  const tablet = await browser.newContext({ viewport: { width: 1024, height: 700 },
+                                            hasTouch: true, isMobile: true });
+  page = await tablet.newPage();
+  await page.goto(url);
+  await waitText('Play (as a guest)');
+  await page.tap('#keys button[data-key="kbd"]');
+  await page.keyboard.press('p');
+  await waitText('Name: guest');
+  await page.tap('#keys button[data-key="enter"]');
+  await waitText('HP:');
+  for (const k of plan.keys) {
+    if (k === 'g') { await page.keyboard.press(k); await waitText('scroll of fireball'); continue; }
+    const tb = turn(await screen());
+    await page.keyboard.press(k);
+    const t4 = Date.now();
+    while (turn(await screen()) === tb) {
+      if (Date.now() - t4 > DEADLINE) throw new Error(`key ${k} took no turn:\n` + await screen());
+      await page.waitForTimeout(10);
+    }
+  }
+  for (const k of plan.aim) await page.keyboard.press(k);
+  await waitText('Aim the scroll of fireball');
+  const tbox = await page.locator('.xterm-screen').boundingBox();
+  const [tcols, trows] = await page.evaluate(() => [term.cols, term.rows]);
+  if (tcols < 80 || trows < 24) throw new Error(`the tablet is ${tcols}x${trows}`);
+  await page.touchscreen.tap(tbox.x + (cx + 0.5) * tbox.width / tcols,
+                             tbox.y + (cy + 0.5) * tbox.height / trows);
+  await waitText('The fireball explodes');
+  console.log(`ok: the scroll of fireball cast by a tap on (${cx},${cy})`);
 } catch (e) {
   if (page) {
     try { fs.mkdirSync(outdir, { recursive: true }); await page.screenshot({ path: path.join(outdir, 'browser-failed.png') }); } catch {}

@@ -1,0 +1,216 @@
+/* view_narrow.c - the play screen below 80x24, down to 40x20 (a phone held
+ * upright, a small terminal window): a window on the map that follows the
+ * player (or the cursor while aiming or looking), the log wrapped to the
+ * width under it, a short status line in the last row, and the pack menus
+ * as a list over the whole screen. docs/game.md, "Small terminals". */
+#include <stdio.h>
+#include <string.h>
+
+#include "item.h"
+#include "view.h"
+#include "view_parts.h"
+
+static int clamp(int v, int lo, int hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* The map window's rows in the narrow layout: the map's last row is always
+ * wall (its border) and is never shown; the log keeps VIEW_NARROW_LOG. */
+static int narrow_map_rows(int h)
+{
+    int rows = h - 1 - VIEW_NARROW_LOG;
+    return rows > MAP_H - 1 ? MAP_H - 1 : rows < 1 ? 1 : rows;
+}
+
+int view_log_top(int w, int h)
+{
+    return view_full(w, h) ? MAP_H - 1 : narrow_map_rows(h);
+}
+
+void view_layout(const game_t *g, int w, int h, view_layout_t *lo)
+{
+    memset(lo, 0, sizeof *lo);
+    lo->status_y = h - 1;
+    if (view_full(w, h)) {
+        lo->map_w = MAP_W;
+        lo->map_h = MAP_H;
+        lo->log_top = MAP_H - 1;
+        return;
+    }
+    int rows = MAP_H - 1;
+    lo->map_w = w < MAP_W ? w : MAP_W;
+    lo->map_h = narrow_map_rows(h);
+    int cx = g->player.x, cy = g->player.y;
+    if (g->mode == MODE_TARGET || g->mode == MODE_LOOK) {
+        cx = g->target.x;
+        cy = g->target.y;
+    }
+    /* Centred on it, but never past the map's edges. */
+    lo->map_x = clamp(cx - lo->map_w / 2, 0, MAP_W - lo->map_w);
+    lo->map_y = clamp(cy - lo->map_h / 2, 0, rows - lo->map_h);
+    lo->log_top = lo->map_h;
+}
+
+int view_cell_tile(const game_t *g, int w, int h, int x, int y, int *tx,
+                   int *ty)
+{
+    view_layout_t lo;
+    view_layout(g, w, h, &lo);
+    if (x < 0 || y < 0 || x >= lo.map_w || y >= lo.map_h)
+        return 0;
+    *tx = lo.map_x + x;
+    *ty = lo.map_y + y;
+    return 1;
+}
+
+int view_wrap(const char *text, int w, int *start, int *len, int max)
+{
+    int n = 0, p = 0, end = (int)strlen(text);
+    while (p < end && n < max) {
+        int take = end - p;
+        if (take > w) {
+            take = w;
+            for (int q = p + w; q > p; q--)
+                if (text[q] == ' ') {
+                    take = q - p;
+                    break;
+                }
+        }
+        start[n] = p;
+        len[n++] = take;
+        p += take;
+        while (p < end && text[p] == ' ')
+            p++;
+    }
+    return n;
+}
+
+/* The log, wrapped, in rows lo->log_top .. h - 2: the newest line at the
+ * bottom of the lines it has (at least VIEW_NARROW_LOG rows), so that it
+ * stays right under the map on a tall screen. */
+static void draw_log(const game_t *g, const view_layout_t *lo, screen_t *s)
+{
+    enum { MAX_LINES = MSG_LEN };
+    int room = s->h - 1 - lo->log_top;
+    int start[MAX_LINES], len[MAX_LINES];
+    /* How many rows the messages that fit take. */
+    int used = 0;
+    for (int i = 0; used < room; i++) {
+        const msg_t *m = game_msg(g, i);
+        if (!m)
+            break;
+        used += view_wrap(m->text, s->w, start, len, MAX_LINES);
+    }
+    if (used < VIEW_NARROW_LOG)
+        used = VIEW_NARROW_LOG;
+    if (used > room)
+        used = room;
+    int row = lo->log_top + used - 1;
+    for (int i = 0; row >= lo->log_top; i++) {
+        const msg_t *m = game_msg(g, i);
+        if (!m)
+            break;
+        int fresh = game_msg_is_new(g, i);
+        uint8_t fg = fresh ? view_msg_colour(m->kind) : COL_GREY;
+        int n = view_wrap(m->text, s->w, start, len, MAX_LINES);
+        for (int j = n - 1; j >= 0 && row >= lo->log_top; j--, row--) {
+            char line[MSG_LEN];
+            snprintf(line, sizeof line, "%.*s", len[j], m->text + start[j]);
+            screen_puts(s, 0, row, line, fg, COL_DEFAULT,
+                        fresh ? ATTR_BOLD : 0);
+        }
+    }
+}
+
+/* The short status line: "HP:27/30 Lv:2 $14 D:3 Turn:412", then "Poisoned"
+ * (or "Psn" where that does not fit). The `game` branch's view_status
+ * draws one line that fits any width; at the merge it takes this call's
+ * place (view_draw_narrow). */
+static void narrow_status(const game_t *g, screen_t *s)
+{
+    const player_t *p = &g->player;
+    char hp[32], rest[64];
+    int y = s->h - 1;
+    uint8_t col = p->hp * 10 > p->max_hp * 6   ? COL_BGREEN
+                  : p->hp * 10 > p->max_hp * 3 ? COL_BYELLOW : COL_BRED;
+    snprintf(hp, sizeof hp, "HP:%d/%d", p->hp, p->max_hp);
+    snprintf(rest, sizeof rest, " Lv:%d $%d D:%d Turn:%u", p->level, p->gold,
+             g->depth, (unsigned)g->turn);
+    int x = screen_puts(s, 0, y, hp, col, COL_DEFAULT, ATTR_BOLD);
+    x += screen_puts(s, x, y, rest, COL_WHITE, COL_DEFAULT, 0);
+    if (p->poison > 0)
+        screen_puts(s, x, y, s->w - x >= 9 ? " Poisoned" : " Psn", COL_BGREEN,
+                    COL_DEFAULT, ATTR_BOLD);
+}
+
+/* MODE_LOOK's line in the status row: what is under the cursor. */
+static void look_status(const game_t *g, screen_t *s)
+{
+    char what[MSG_LEN], line[MSG_LEN + 8];
+    game_describe(g, g->target.x, g->target.y, what, sizeof what);
+    snprintf(line, sizeof line, "Look: %s", what);
+    screen_puts(s, 0, s->h - 1, line, COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
+}
+
+/* MODE_INVENTORY and MODE_DROP: the pack as a list, one item a row (two
+ * columns when the rows run out), each with its letter. */
+static void draw_pack_list(const game_t *g, screen_t *s)
+{
+    int used[PACK_SIZE], n = 0;
+    for (int i = 0; i < PACK_SIZE; i++)
+        if (item_pack_has(g, i))
+            used[n++] = i;
+    screen_puts(s, 0, 0, g->mode == MODE_DROP ? "Drop which? (Esc: back)"
+                                             : "Use which? (Esc: back)",
+                COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
+    int rows = s->h - 3, cols = n > rows ? 2 : 1, cw = s->w / cols;
+    for (int j = 0; j < n && j < rows * cols; j++) {
+        int i = used[j];
+        const item_stats_t *k = item_stats(g->pack[i]);
+        int x = (j / rows) * cw, y = 2 + j % rows;
+        char line[96];
+        if (g->pack_n[i] > 1 && strncmp(k->name, "scroll of ", 10) == 0)
+            snprintf(line, sizeof line, "%d scrolls of %s", g->pack_n[i],
+                     k->name + 10);
+        else if (g->pack_n[i] > 1)
+            snprintf(line, sizeof line, "%d %ss", g->pack_n[i], k->name);
+        else
+            snprintf(line, sizeof line, "%s%s", k->name,
+                     i == g->player.weapon ? " (wielded)"
+                     : i == g->player.armor ? " (worn)" : "");
+        line[cw - 6 > 0 ? cw - 6 : 0] = '\0'; /* its column, a space after */
+        screen_put(s, x, y, (uint32_t)('a' + i), COL_WHITE, COL_DEFAULT, 0);
+        screen_put(s, x + 1, y, ')', COL_WHITE, COL_DEFAULT, 0);
+        screen_put(s, x + 3, y, (uint32_t)k->glyph, k->colour, COL_DEFAULT,
+                   ATTR_BOLD);
+        screen_puts(s, x + 5, y, line, COL_WHITE, COL_DEFAULT, 0);
+    }
+}
+
+void view_draw_narrow(const game_t *g, const display_t *d, screen_t *s)
+{
+    screen_clear(s);
+    if (g->mode == MODE_INVENTORY || g->mode == MODE_DROP) {
+        draw_pack_list(g, s);
+        return;
+    }
+    view_layout_t lo;
+    view_layout(g, s->w, s->h, &lo);
+    /* The whole map drawn as the full layout draws it, then the window. */
+    cell_t cells[MAP_W * MAP_H];
+    screen_t map = { MAP_W, MAP_H, MAP_W * MAP_H, cells };
+    view_map(g, d, &map);
+    if (g->mode == MODE_TARGET)
+        view_target(g, d, &map);
+    if (g->mode == MODE_LOOK)
+        screen_at(&map, g->target.x, g->target.y)->attr |= ATTR_REVERSE;
+    for (int y = 0; y < lo.map_h; y++)
+        memcpy(screen_at(s, 0, y), screen_at(&map, lo.map_x, lo.map_y + y),
+               (size_t)lo.map_w * sizeof(cell_t));
+    draw_log(g, &lo, s);
+    if (g->mode == MODE_LOOK)
+        look_status(g, s);
+    else
+        narrow_status(g, s);
+}

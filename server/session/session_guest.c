@@ -1,0 +1,134 @@
+/* session_guest.c - a browser guest's game across a dropped connection:
+ * the page gets a token when the game begins, the game is kept under it
+ * for guest_grace seconds when the connection ends (guest_grace.h: the
+ * table every loop shares), and a page that comes back with the token in
+ * time plays on. A kept game not taken back in time is recorded as the
+ * disconnect it was. docs/telnet.md, "The browser"; docs/hosting.md. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "log.h"
+#include "session.h"
+#include "store.h"
+#include "wsconn.h"
+
+void sess_guest_started(sess_t *s)
+{
+    if (!s->web || s->lobby.account_id > 0 || s->srv->grace->max == 0)
+        return;
+    if (!s->guest_token[0] && grace_token(s->guest_token) != 0) {
+        s->guest_token[0] = '\0';
+        return; /* no randomness: the game is not kept, as before */
+    }
+    char text[8 + GRACE_TOKEN_LEN];
+    snprintf(text, sizeof text, "token %s", s->guest_token);
+    wsconn_send_text(s->web, text);
+    /* this session plays it now (out of memory: it can only be kept) */
+    grace_live_set(s->srv->grace, s->guest_token, sess_player_name(s), s->id);
+}
+
+void sess_guest_left(sess_t *s)
+{
+    if (s->guest_token[0])
+        grace_live_clear(s->srv->grace, s->guest_token, s->id);
+}
+
+int sess_guest_keep(sess_t *s, owned_game_t *g)
+{
+    srv_t *srv = s->srv;
+    if (!s->guest_token[0] || srv->shutting_down || !g->game)
+        return 0;
+    grace_game_t k;
+    memset(&k, 0, sizeof k);
+    k.game = g->game;
+    k.rec = g->rec;
+    k.started = g->started;
+    if (grace_keep(srv->grace, s->guest_token, sess_player_name(s), &k,
+                   sess_now(s)) != 0) {
+        log_info("game not kept id=%llu name=%s: %d guests' games kept "
+                 "already (guest_grace_max)", (unsigned long long)s->id,
+                 sess_player_name(s), srv->grace->max);
+        return 0;
+    }
+    log_info("game kept id=%llu name=%s turns=%u for %d s (guest_grace)",
+             (unsigned long long)s->id, sess_player_name(s),
+             (unsigned)g->game->turn, srv->cfg.guest_grace);
+    memset(g, 0, sizeof *g); /* moved */
+    return 1;
+}
+
+void sess_guest_resume(sess_t *s)
+{
+    if (!s->web || !s->web->resume[0] || s->state != S_LOBBY ||
+        s->lobby.account[0])
+        return;
+    grace_game_t k;
+    int found = grace_take(s->srv->grace, s->web->resume, sess_now(s), &k);
+    uint64_t old;
+    char name[ACCT_NAME_MAX + 1];
+    if (!found && grace_live_find(s->srv->grace, s->web->resume, &old, name) &&
+        old != s->id) {
+        /* Its old connection is not seen to have dropped yet (a phone on
+         * a new network): that session hands the game over, as an
+         * account's older session does (session_lobby.c, MSG_TAKEOVER). */
+        snprintf(s->guest_token, sizeof s->guest_token, "%.*s",
+                 GRACE_TOKEN_LEN, s->web->resume); /* checked: 32 */
+        snprintf(s->lobby.guest, sizeof s->lobby.guest, "%s", name);
+        s->web->resume[0] = '\0';
+        if (sess_post(s, MSG_TAKEOVER, old, 0, NULL, NULL) == 0) {
+            s->st.lobby.takeovers_owed++;
+            lobby_wait(&s->lobby);
+            log_info("resume id=%llu takes the game of id=%llu by its token",
+                     (unsigned long long)s->id, (unsigned long long)old);
+        }
+        return;
+    }
+    s->web->resume[0] = '\0';
+    if (!found)
+        return; /* gone (expired, or never): the lobby, as for anyone */
+    snprintf(s->guest_token, sizeof s->guest_token, "%s", k.token);
+    snprintf(s->lobby.guest, sizeof s->lobby.guest, "%s", k.name);
+    play_arg_t a;
+    memset(&a, 0, sizeof a);
+    a.g.game = k.game;
+    a.g.rec = k.rec;
+    a.g.started = k.started;
+    a.resumed = 1;
+    sess_goto(s, S_PLAYING, &a);
+    owned_game_free(&a.g); /* only if the state did not take it */
+}
+
+/* Records a kept game nobody came back for (grace_drain's end). */
+static void end_kept(void *ctx, grace_game_t *k)
+{
+    srv_t *srv = ctx;
+    if (k->game->turn == 0) {
+        game_free(k->game);
+        record_free(&k->rec);
+        return;
+    }
+    store_game_t row;
+    memset(&row, 0, sizeof row);
+    snprintf(row.name, sizeof row.name, "%s", k->name);
+    row.ruleset = k->game->opt.ruleset;
+    row.seed = k->game->seed;
+    row.score = game_score(k->game);
+    row.depth = k->game->depth;
+    row.turns = (int)k->game->turn;
+    row.kills = k->game->kills;
+    snprintf(row.cause, sizeof row.cause, "disconnected (not back in time)");
+    row.started = k->started;
+    row.ended = (int64_t)time(NULL);
+    row.ending = STORE_END_DISCONNECT;
+    log_info("game over name=%s seed=%llu turns=%u depth=%d score=%d "
+             "cause=\"%s\"", row.name, (unsigned long long)row.seed,
+             (unsigned)row.turns, row.depth, row.score, row.cause);
+    store_end_game(srv->store, &row, k->game, &k->rec); /* takes both */
+    record_free(&k->rec);
+}
+
+void sess_guest_sweep(srv_t *srv, uint64_t now, int all)
+{
+    grace_drain(srv->grace, now, all, end_kept, srv);
+}

@@ -1,0 +1,222 @@
+/* test_guest_grace.c - a browser guest's game across a dropped connection
+ * (server/session/session_guest.c, guest_grace): the page gets a token
+ * with the game; after a drop a page that sends it back plays on at the
+ * same turn, without the lobby; a wrong token gets the lobby; a game not
+ * taken back within guest_grace is recorded as a disconnect and cannot be
+ * resumed; past guest_grace_max a dropped game ends at once; a telnet
+ * guest gets no token. The clock: guest_grace=1 (the smallest, one second)
+ * where expiry is tested, waited for through the server's own log line. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "client.h"
+#include "play.h"
+
+static tsrv_t *web_server(int *http, const char *grace, const char *max)
+{
+    static char port_set[32], set1[64], set2[64];
+    *http = cl_free_port();
+    snprintf(port_set, sizeof port_set, "http_port=%d", *http);
+    snprintf(set1, sizeof set1, "guest_grace=%s", grace);
+    snprintf(set2, sizeof set2, "guest_grace_max=%s", max);
+    return srv_start("--seed", "42", "--set", port_set, "--set", set1,
+                     "--set", set2, NULL);
+}
+
+static int turn_is(tclient_t *c, void *arg)
+{
+    return cl_turn(c) == *(int *)arg;
+}
+
+/* Sends key and waits for the turn counter to read turn (web mode has no
+ * frame markers: the screen is the answer). */
+static void key_to_turn(tclient_t *c, const char *key, int turn)
+{
+    ck_assert_int_eq(cl_send_str(c, key), 0);
+    if (!cl_wait(c, turn_is, &turn, CL_WAIT_MS))
+        play_fail(c, "key %s: the turn is %d, not %d", key, cl_turn(c), turn);
+}
+
+/* A browser guest in a game, moved once: its token in token. */
+static tclient_t *web_guest(int http, char token[80])
+{
+    cl_opts_t o = { .web = 1 };
+    tclient_t *c = cl_connect(http, &o);
+    play_ready(c);
+    key_to_turn(c, "l", 1); /* seed 42: floor east of the start */
+    ck_assert_int_eq((int)strlen(cl_web_token(c)), 32);
+    snprintf(token, 80, "%s", cl_web_token(c));
+    return c;
+}
+
+static tclient_t *web_resume(int http, const char *token)
+{
+    cl_opts_t o = { .web = 1, .resume = token };
+    return cl_connect(http, &o);
+}
+
+START_TEST(dropped_game_resumed_by_token)
+{
+    int http;
+    tsrv_t *s = web_server(&http, "300", "10");
+    char token[80];
+    tclient_t *a = web_guest(http, token);
+    int x0, y0;
+    ck_assert_int_eq(cl_find(a, '@', &x0, &y0), 1);
+    cl_abort(a); /* the network is gone */
+    if (!srv_wait_log(s, "game kept id=1", CL_WAIT_MS))
+        ck_abort_msg("the game was not kept:\n%s", srv_log(s));
+    tclient_t *b = web_resume(http, token);
+    play_ready(b); /* the game, not the lobby */
+    ck_assert(!cl_screen_has(b, "Play (as a guest)"));
+    ck_assert_int_eq(cl_turn(b), 1);
+    int x1, y1;
+    ck_assert_int_eq(cl_find(b, '@', &x1, &y1), 1);
+    ck_assert_int_eq(x1, x0);
+    ck_assert_int_eq(y1, y0);
+    ck_assert(srv_log_has(s, "game resumed id=2"));
+    ck_assert_str_eq(cl_web_token(b), token); /* the same, for the next drop */
+    /* and it plays on */
+    key_to_turn(b, ".", 2);
+    cl_close(b);
+    srv_stop(s);
+}
+END_TEST
+
+/* The old connection is still open (the server has not seen it drop, as
+ * when a phone changes network): the page back with the token takes the
+ * game over from it, at the same turn; the old one is told and closed. */
+START_TEST(live_game_taken_over_by_token)
+{
+    int http;
+    tsrv_t *s = web_server(&http, "300", "10");
+    char token[80];
+    tclient_t *a = web_guest(http, token);
+    tclient_t *b = web_resume(http, token);
+    play_ready(b);
+    ck_assert_int_eq(cl_turn(b), 1);
+    ck_assert(srv_wait_log(s, "resume id=2 takes the game of id=1 by its token",
+                           CL_WAIT_MS));
+    ck_assert(srv_wait_log(s, "game resumed id=2", CL_WAIT_MS));
+    ck_assert(cl_wait_eof(a, CL_WAIT_MS));
+    ck_assert(cl_stream_has(a, "Your game goes on in another window."));
+    cl_close(a);
+    key_to_turn(b, ".", 2);
+    /* and dropped now, it is kept for the next page */
+    cl_abort(b);
+    ck_assert(srv_wait_log(s, "game kept id=2", CL_WAIT_MS));
+    tclient_t *c = web_resume(http, token);
+    play_ready(c);
+    ck_assert_int_eq(cl_turn(c), 2);
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+START_TEST(wrong_token_gets_the_lobby)
+{
+    int http;
+    tsrv_t *s = web_server(&http, "300", "10");
+    char token[80];
+    tclient_t *a = web_guest(http, token);
+    cl_abort(a);
+    ck_assert(srv_wait_log(s, "game kept id=1", CL_WAIT_MS));
+    tclient_t *b = web_resume(http, "0123456789abcdef0123456789abcdef");
+    ck_assert(cl_wait_text(b, "Play (as a guest)", CL_WAIT_MS));
+    cl_close(b);
+    /* the right one still works */
+    tclient_t *c = web_resume(http, token);
+    play_ready(c);
+    ck_assert_int_eq(cl_turn(c), 1);
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+START_TEST(expired_game_is_recorded_and_gone)
+{
+    int http;
+    tsrv_t *s = web_server(&http, "1", "10");
+    char token[80];
+    tclient_t *a = web_guest(http, token);
+    cl_abort(a);
+    ck_assert(srv_wait_log(s, "game kept id=1", CL_WAIT_MS));
+    if (!srv_wait_log(s, "cause=\"disconnected (not back in time)\"", CL_WAIT_MS))
+        ck_abort_msg("the kept game never ended:\n%s", srv_log(s));
+    tclient_t *b = web_resume(http, token);
+    ck_assert(cl_wait_text(b, "Play (as a guest)", CL_WAIT_MS));
+    cl_close(b);
+    srv_stop(s);
+}
+END_TEST
+
+START_TEST(capped_at_guest_grace_max)
+{
+    int http;
+    tsrv_t *s = web_server(&http, "300", "1");
+    char t1[80], t2[80];
+    tclient_t *a = web_guest(http, t1);
+    tclient_t *b = web_guest(http, t2);
+    cl_abort(a);
+    ck_assert(srv_wait_log(s, "game kept id=1", CL_WAIT_MS));
+    cl_abort(b);
+    ck_assert(srv_wait_log(s, "game not kept id=2", CL_WAIT_MS));
+    ck_assert(srv_wait_log(s, "cause=\"disconnected (", CL_WAIT_MS));
+    tclient_t *c = web_resume(http, t2);
+    ck_assert(cl_wait_text(c, "Play (as a guest)", CL_WAIT_MS));
+    cl_close(c);
+    tclient_t *d = web_resume(http, t1);
+    play_ready(d);
+    ck_assert_int_eq(cl_turn(d), 1);
+    cl_close(d);
+    srv_stop(s);
+}
+END_TEST
+
+/* Kept at shutdown: recorded then, nothing leaks (srv_stop checks the
+ * exit status and the sanitizers' silence). */
+START_TEST(kept_game_recorded_at_shutdown)
+{
+    int http;
+    tsrv_t *s = web_server(&http, "300", "10");
+    char token[80];
+    tclient_t *a = web_guest(http, token);
+    cl_abort(a);
+    ck_assert(srv_wait_log(s, "game kept id=1", CL_WAIT_MS));
+    srv_stop(s);
+}
+END_TEST
+
+START_TEST(telnet_guest_gets_no_token)
+{
+    tsrv_t *s = srv_start("--seed", "42", NULL);
+    tclient_t *a = play_connect(srv_port(s), NULL);
+    ck_assert(cl_key(a, "."));
+    cl_abort(a);
+    ck_assert(srv_wait_log(s, "cause=\"disconnected (", CL_WAIT_MS));
+    ck_assert(!srv_log_has(s, "game kept"));
+    srv_stop(s);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("guest_grace");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(tc, dropped_game_resumed_by_token);
+    tcase_add_test(tc, live_game_taken_over_by_token);
+    tcase_add_test(tc, wrong_token_gets_the_lobby);
+    tcase_add_test(tc, expired_game_is_recorded_and_gone);
+    tcase_add_test(tc, capped_at_guest_grace_max);
+    tcase_add_test(tc, kept_game_recorded_at_shutdown);
+    tcase_add_test(tc, telnet_guest_gets_no_token);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)

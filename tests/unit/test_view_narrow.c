@@ -1,0 +1,228 @@
+/* test_view_narrow.c - the play screen below 80x24 (common/view_narrow.c):
+ * exact screens at 40x20 and 48x30, the map window following the player
+ * to the map's edges, the log wrapped to the width, clicks mapped through
+ * the window, and the pack as a list. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "game.h"
+#include "item.h"
+#include "keys.h"
+#include "view.h"
+
+/* Row y of s as text (trailing blanks dropped). */
+static const char *row(const screen_t *s, int y)
+{
+    static char line[512];
+    int n = s->w < 511 ? s->w : 511;
+    for (int x = 0; x < n; x++) {
+        uint32_t ch = screen_cat(s, x, y)->ch;
+        line[x] = ch < 128 ? (char)ch : '?';
+    }
+    while (n > 0 && line[n - 1] == ' ')
+        n--;
+    line[n] = '\0';
+    return line;
+}
+
+static void dump(const screen_t *s)
+{
+    for (int y = 0; y < s->h; y++)
+        fprintf(stderr, "        \"%s\",\n", row(s, y));
+}
+
+static void expect_screen(const screen_t *s, const char *const *want)
+{
+    for (int y = 0; y < s->h; y++)
+        if (strcmp(row(s, y), want[y]) != 0) {
+            dump(s);
+            ck_abort_msg("row %d is \"%s\", not \"%s\"", y, row(s, y), want[y]);
+        }
+}
+
+/* A new game at 40x20: the map window (40x16) from the map's left edge
+ * (the player is in its left half), the welcome wrapped into three log
+ * rows, the short status line. */
+START_TEST(screen_40x20)
+{
+    static const char *const want[20] = {
+        "                 ########",
+        "                 #......#",
+        "                 #......####",
+        "                 #..@........",
+        "                 #......###",
+        "                 #......#",
+        "                 #......#",
+        "                 ########",
+        "", "", "", "", "", "", "", "",
+        "Welcome to the dungeon, adventurer!",
+        "Press ? for help. Move with the arrow",
+        "keys, hjklyubn or the numpad.",
+        "HP:30/30 Lv:1 $0 D:1 Turn:0",
+    };
+    game_t *g = game_new(9, NULL);
+    screen_t s;
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    expect_screen(&s, want);
+    view_layout_t lo;
+    view_layout(g, 40, 20, &lo);
+    ck_assert_int_eq(lo.map_x, 2); /* the player's x (22) less 20 */
+    ck_assert_int_eq(lo.map_y, 0);
+    ck_assert_int_eq(lo.map_w, 40);
+    ck_assert_int_eq(lo.map_h, 16);
+    ck_assert_int_eq(lo.log_top, 16);
+    ck_assert_int_eq(lo.status_y, 19);
+    ck_assert_int_eq(view_log_top(40, 20), 16);
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+/* A tall narrow screen (a phone): the whole map's height, the log right
+ * under it while it has few lines, the status line on the last row. */
+START_TEST(screen_48x30_log_under_map)
+{
+    game_t *g = game_new(9, NULL);
+    screen_t s;
+    screen_init(&s, 48, 30);
+    view_draw(g, &s);
+    view_layout_t lo;
+    view_layout(g, 48, 30, &lo);
+    ck_assert_int_eq(lo.map_h, MAP_H - 1);
+    ck_assert_int_eq(lo.log_top, MAP_H - 1);
+    ck_assert_str_eq(row(&s, 20), "Welcome to the dungeon, adventurer!");
+    ck_assert_str_eq(row(&s, 21), "Press ? for help. Move with the arrow keys,");
+    ck_assert_str_eq(row(&s, 22), "hjklyubn or the numpad.");
+    for (int y = 23; y < 29; y++)
+        ck_assert_str_eq(row(&s, y), "");
+    ck_assert_str_eq(row(&s, 29), "HP:30/30 Lv:1 $0 D:1 Turn:0");
+    ck_assert_uint_eq(screen_cat(&s, g->player.x, g->player.y)->ch, '@');
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+/* A walkable tile with x at least min_x, or 0. */
+static int floor_at(const game_t *g, int min_x, int *tx, int *ty)
+{
+    for (int x = MAP_W - 1; x >= min_x; x--)
+        for (int y = 1; y < MAP_H - 1; y++)
+            if (map_walkable(&g->map, x, y)) {
+                *tx = x;
+                *ty = y;
+                return 1;
+            }
+    return 0;
+}
+
+/* The window follows the player to the map's right edge: the '@' is where
+ * the window puts it, and a click on that cell is the player's tile. */
+START_TEST(window_follows_the_player)
+{
+    game_t *g = game_new(9, NULL);
+    int tx, ty;
+    ck_assert(floor_at(g, 70, &tx, &ty));
+    g->player.x = tx;
+    g->player.y = ty;
+    game_key(g, '.'); /* the view around the new place */
+    screen_t s;
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    view_layout_t lo;
+    view_layout(g, 40, 20, &lo);
+    ck_assert_int_eq(lo.map_x, MAP_W - 40); /* clamped at the edge */
+    int cx = g->player.x - lo.map_x, cy = g->player.y - lo.map_y;
+    ck_assert_uint_eq(screen_cat(&s, cx, cy)->ch, '@');
+    int mx, my;
+    ck_assert(view_cell_tile(g, 40, 20, cx, cy, &mx, &my));
+    ck_assert_int_eq(mx, g->player.x);
+    ck_assert_int_eq(my, g->player.y);
+    /* The log rows and beyond the window are not the map. */
+    ck_assert(!view_cell_tile(g, 40, 20, 0, lo.log_top, &mx, &my));
+    ck_assert(!view_cell_tile(g, 40, 20, 40, 0, &mx, &my));
+    /* The full layout maps cells to tiles one to one. */
+    ck_assert(view_cell_tile(g, 80, 24, 70, 5, &mx, &my));
+    ck_assert_int_eq(mx, 70);
+    ck_assert_int_eq(my, 5);
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+/* A long log: each message wrapped at a space, the newest at the bottom,
+ * the oldest cut at the log's first row. */
+START_TEST(log_wraps_to_the_width)
+{
+    game_t *g = game_new(9, NULL);
+    game_log(g, MSG_INFO, "one two three four five six seven eight nine ten "
+                          "eleven twelve");
+    screen_t s;
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 16), "keys, hjklyubn or the numpad.");
+    ck_assert_str_eq(row(&s, 17), "one two three four five six seven eight");
+    ck_assert_str_eq(row(&s, 18), "nine ten eleven twelve");
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+/* The pack at 40x20: a list with each item's letter. */
+START_TEST(pack_as_a_list)
+{
+    game_t *g = game_new(9, NULL);
+    ck_assert_int_ge(item_pack_add(g, IK_FIREBALL), 0);
+    ck_assert_int_ge(item_pack_add(g, IK_FIREBALL), 0);
+    ck_assert_int_ge(item_pack_add(g, IK_DAGGER), 0);
+    game_key(g, 'i');
+    ck_assert_int_eq(g->mode, MODE_INVENTORY);
+    screen_t s;
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 0), "Use which? (Esc: back)");
+    ck_assert_str_eq(row(&s, 2), "a) ? 2 scrolls of fireball");
+    ck_assert_str_eq(row(&s, 3), "b) ) dagger");
+    ck_assert_str_eq(row(&s, 4), "");
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+/* ? at 48x30: the key list wrapped to the width, its first lines whole. */
+START_TEST(help_wrapped)
+{
+    game_t *g = game_new(9, NULL);
+    game_key(g, '?');
+    screen_t s;
+    screen_init(&s, 48, 30);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 0), "Keys (? again: monsters and dice)");
+    ck_assert_str_eq(row(&s, 1), "");
+    ck_assert_str_eq(row(&s, 2), "  Move          arrow keys, vi-keys (hjklyubn),");
+    ck_assert_str_eq(row(&s, 3), "numpad; Home/End/PgUp/PgDn");
+    for (int y = 0; y < 30; y++)
+        ck_assert_int_le((int)strlen(row(&s, y)), 48);
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("view_narrow");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, screen_40x20);
+    tcase_add_test(tc, screen_48x30_log_under_map);
+    tcase_add_test(tc, window_follows_the_player);
+    tcase_add_test(tc, log_wraps_to_the_width);
+    tcase_add_test(tc, pack_as_a_list);
+    tcase_add_test(tc, help_wrapped);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)

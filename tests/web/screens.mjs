@@ -1,0 +1,236 @@
+// screens.mjs URL OUTDIR PLAN - the page on any screen, by touch, and
+// across a drop, in a real browser (Debian's chromium, headless, driven by
+// playwright-core); tests/e2e/browser_screens.sh runs it against a server
+// started with PLAN's seed (tests/web/stairs_plan):
+//
+// 1. At 1920x1080, 1280x800 and a 390x844 phone with touch: the terminal
+//    is at least 90% of the window's width, its cells at least MIN_CELL
+//    (10 px wide on a desktop, 8 on the phone), at most 140 columns; in a
+//    game the log is right under the map; a screenshot of each
+//    (OUTDIR/screens-WxH.png).
+// 2. The phone plays by taps alone (the ⌨ button opens the keyboard for
+//    the lobby's `p`): PLAN's steps on the key bar's arrows and `>` reach
+//    depth 3 at PLAN's turn (OUTDIR/screens-phone-depth3.png).
+// 3. The connection drops (a proxy between the page and the server cuts
+//    both sockets): the page says so, reconnects by itself, and is back in
+//    the same game at the same turn - a guest's by its token, an
+//    account's by logging in and continuing.
+// Exit 0 on success; any failure throws with what was on the screen.
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import path from 'node:path';
+import fs from 'node:fs';
+
+const require = createRequire(import.meta.url);
+const { chromium } = require(process.env.PLAYWRIGHT_CORE);
+const [url, outdir, planJson] = process.argv.slice(2);
+const plan = JSON.parse(planJson);
+const DEADLINE = 30000;
+fs.mkdirSync(outdir, { recursive: true });
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
+         '--no-first-run', '--disable-background-networking',
+         '--disable-component-update', '--disable-sync'],
+});
+
+// --- what the page shows -------------------------------------------------
+const rows = (page) => page.$$eval('.xterm-rows > div', (ds) => ds.map((d) => d.textContent));
+const screen = async (page) => (await rows(page)).join('\n');
+async function waitFor(page, what, test) {
+  const t0 = Date.now();
+  for (;;) {
+    const s = await screen(page);
+    if (await test(s)) return s;
+    if (Date.now() - t0 > DEADLINE)
+      throw new Error(`no ${what} within ${DEADLINE} ms:\n${s}`);
+    await page.waitForTimeout(50);
+  }
+}
+const waitText = (page, text) => waitFor(page, `"${text}"`, (s) => s.includes(text));
+const turn = (s) => { const m = s.match(/Turn:\s*(\d+)/); return m ? Number(m[1]) : -1; };
+const depth = (s) => { const m = s.match(/(?:Depth|D):\s*(\d+)/); return m ? Number(m[1]) : -1; };
+async function shot(page, name) {
+  const file = path.join(outdir, name);
+  await page.screenshot({ path: file });
+  const png = fs.readFileSync(file);
+  if (png.length < 3000 || png.readUInt32BE(0) !== 0x89504e47)
+    throw new Error(`the screenshot ${file} is not a real picture`);
+  return file;
+}
+// Presses key and waits for the turn to move on from what it was.
+async function keyTurn(page, press) {
+  const tb = turn(await screen(page));
+  await press();
+  await waitFor(page, `a turn after ${tb}`, (s) => turn(s) > tb);
+}
+
+// --- 1. the terminal fills the window ------------------------------------
+async function fits(width, height, phone) {
+  const context = await browser.newContext(phone
+    ? { viewport: { width, height }, isMobile: true, hasTouch: true, deviceScaleFactor: 3 }
+    : { viewport: { width, height } });
+  const page = await context.newPage();
+  await page.goto(url);
+  await waitText(page, phone ? 'Play' : 'Play (as a guest)');
+  const m = await page.evaluate(() => {
+    const r = document.querySelector('.xterm-screen').getBoundingClientRect();
+    return { w: r.width, h: r.height, cols: term.cols, rows: term.rows,
+             vw: window.innerWidth, font: term.options.fontSize,
+             bar: getComputedStyle(document.getElementById('keys')).display };
+  });
+  const cell = m.w / m.cols, minCell = phone ? 8 : 10;
+  const why = `${width}x${height}: ${JSON.stringify(m)}, cells ${cell.toFixed(2)} px`;
+  if (m.w < 0.9 * m.vw) throw new Error(`the terminal is under 90% of the width: ${why}`);
+  if (cell < minCell) throw new Error(`cells under ${minCell} px: ${why}`);
+  if (m.cols > 140) throw new Error(`over 140 columns: ${why}`);
+  if (!phone && (m.cols < 80 || m.rows < 24)) throw new Error(`under 80x24: ${why}`);
+  if (phone && (m.cols < 40 || m.rows < 20)) throw new Error(`under 40x20: ${why}`);
+  if ((m.bar !== 'none') !== phone) throw new Error(`the key bar is ${m.bar}: ${why}`);
+  if (!phone) {
+    // In a game: the log right under the map (row 21 of the terminal).
+    await page.keyboard.press('p');
+    await waitText(page, 'Name: guest');
+    await page.keyboard.press('Enter');
+    const s = await waitText(page, 'HP:');
+    const rs = s.split('\n');
+    if (!rs[21].includes('Welcome to the dungeon'))
+      throw new Error(`the log is not right under the map:\n${s}`);
+  }
+  const file = await shot(page, `screens-${width}x${height}.png`);
+  console.log(`ok: ${why}, ${file}`);
+  await context.close();
+}
+
+// --- 2. a phone game by taps ---------------------------------------------
+const button = { h: '4', l: '6', k: '8', j: '2', y: '7', u: '9', b: '1', n: '3',
+                 '.': '.', '>': '>' };
+async function phoneGame() {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 },
+                                             isMobile: true, hasTouch: true,
+                                             deviceScaleFactor: 3 });
+  const page = await context.newPage();
+  await page.goto(url);
+  await waitText(page, 'Play (as a guest)');
+  const tap = (key) => page.tap(`#keys button[data-key="${key}"]`);
+  // The letter keys through the device's keyboard: ⌨ focuses the terminal.
+  await tap('kbd');
+  const focused = await page.evaluate(() => document.activeElement &&
+    document.activeElement.classList.contains('xterm-helper-textarea'));
+  if (!focused) throw new Error('the keyboard button did not focus the terminal');
+  await page.keyboard.press('p'); // a tap on the device's keyboard
+  await waitText(page, 'Name: guest');
+  await tap('enter');
+  await waitFor(page, 'the game', (s) => turn(s) === 0);
+  for (const k of plan.keys) {
+    if (!button[k]) throw new Error(`no key bar button for ${k}`);
+    if (k === '>') {
+      const d = depth(await screen(page));
+      await tap('>');
+      await waitFor(page, `depth ${d + 1}`, (s) => depth(s) === d + 1);
+    } else {
+      await keyTurn(page, () => tap(button[k]));
+    }
+  }
+  const s = await screen(page);
+  if (depth(s) !== plan.depth || turn(s) !== plan.turn)
+    throw new Error(`the taps ended at depth ${depth(s)}, turn ${turn(s)}, not ` +
+                    `${plan.depth}, ${plan.turn}:\n${s}`);
+  const file = await shot(page, 'screens-phone-depth3.png');
+  console.log(`ok: the phone reached depth ${plan.depth} at turn ${plan.turn} by ${plan.keys.length} taps, ${file}`);
+  await context.close();
+}
+
+// --- 3. a drop and the way back -------------------------------------------
+// A TCP proxy to the server's port: cut() ends every connection through it
+// (both sides see them drop), and it goes on accepting new ones.
+function startProxy(target) {
+  const socks = new Set();
+  const server = net.createServer((c) => {
+    const up = net.connect(target.port, target.hostname);
+    socks.add(c);
+    socks.add(up);
+    c.pipe(up);
+    up.pipe(c);
+    const end = () => { c.destroy(); up.destroy(); socks.delete(c); socks.delete(up); };
+    c.on('error', end); up.on('error', end); c.on('close', end); up.on('close', end);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
+    url: `http://127.0.0.1:${server.address().port}/`,
+    cut: () => { for (const s of socks) s.resetAndDestroy ? s.resetAndDestroy() : s.destroy(); },
+    close: () => new Promise((r) => { for (const s of socks) s.destroy(); server.close(r); }),
+  })));
+}
+
+async function dropAndBack(proxy, account) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(proxy.url);
+  await waitText(page, 'Play (as a guest)');
+  const typeLine = async (text) => { await page.keyboard.type(text); await page.keyboard.press('Enter'); };
+  if (account) {
+    await page.keyboard.press('r');
+    await waitText(page, 'Register an account');
+    await typeLine(account);
+    await typeLine('pass-' + account);
+    await typeLine('pass-' + account);
+    await waitText(page, `Logged in as ${account}`);
+    await page.keyboard.press('p');
+  } else {
+    await page.keyboard.press('p');
+    await waitText(page, 'Name: guest');
+    await page.keyboard.press('Enter');
+  }
+  await waitFor(page, 'the game', (s) => turn(s) === 0);
+  for (const k of plan.keys.slice(0, 6)) await keyTurn(page, () => page.keyboard.press(k));
+  const before = await screen(page);
+  const t = turn(before);
+  proxy.cut();
+  // The page says so, then comes back by itself.
+  await page.waitForFunction(() => /reconnecting|Disconnected/.test(document.getElementById('conn').textContent),
+                             null, { timeout: DEADLINE });
+  const bar = await page.textContent('#conn');
+  if (!/Connection lost: reconnecting/.test(bar)) throw new Error(`the bar says "${bar}"`);
+  await page.waitForFunction(() => getComputedStyle(document.getElementById('conn')).display === 'none',
+                             null, { timeout: DEADLINE });
+  if (account) {
+    await waitText(page, 'Log in');
+    await page.keyboard.press('l');
+    await waitText(page, 'Name:');
+    await typeLine(account);
+    await typeLine('pass-' + account);
+    await waitText(page, `Continue your game (depth 1, turn ${t})`);
+    await page.keyboard.press('p');
+  }
+  const after = await waitFor(page, `the game at turn ${t}`, (s) => turn(s) === t);
+  if (after.includes('Play (as a guest)')) throw new Error('the lobby, not the game:\n' + after);
+  // The same game: the map rows are what they were.
+  const map = (s) => s.split('\n').slice(0, 20).join('\n');
+  if (map(after) !== map(before))
+    throw new Error(`the map differs after the drop:\n${map(before)}\n---\n${map(after)}`);
+  await keyTurn(page, () => page.keyboard.press('.'));
+  const file = await shot(page, `screens-back-${account ? 'account' : 'guest'}.png`);
+  console.log(`ok: ${account ? 'an account' : 'a guest'} dropped at turn ${t} and back in the same game, ${file}`);
+  await context.close();
+}
+
+let page0;
+try {
+  await fits(1920, 1080, false);
+  await fits(1280, 800, false);
+  await fits(390, 844, true);
+  await phoneGame();
+  const proxy = await startProxy(new URL(url));
+  try {
+    await dropAndBack(proxy, null);
+    await dropAndBack(proxy, 'erin');
+  } finally {
+    await proxy.close();
+  }
+} catch (e) {
+  console.error(String(e && e.stack || e));
+  await browser.close();
+  process.exit(1);
+}
+await browser.close();
