@@ -497,6 +497,11 @@ int lobby_guest_checked(lobby_t *l, int status, int taken)
     return LOBBY_DO_PLAY;
 }
 
+void lobby_set_guest(lobby_t *l, const char *name)
+{
+    snprintf(l->guest, sizeof l->guest, "%s", name);
+}
+
 int lobby_account_done(lobby_t *l, const store_account_t *a)
 {
     if (l->page != LOBBY_BUSY)

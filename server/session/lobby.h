@@ -183,6 +183,10 @@ void lobby_offer_resume(lobby_t *l, int depth, int turns);
 /* Shows the watch page (the session fills l->watch before each frame). */
 void lobby_show_watch(lobby_t *l);
 
+/* A guest's game comes back on this connection (session_guest.c): the
+ * guest is known by the name it was played under. */
+void lobby_set_guest(lobby_t *l, const char *name);
+
 /* The name a game is played and recorded under: the account's, else the
  * guest's. */
 const char *lobby_player_name(const lobby_t *l);

@@ -344,6 +344,12 @@ void sess_view_draw(sess_t *s, const game_t *g, screen_t *next);
  * text message "token T") to resume it with after a drop. */
 void sess_guest_started(sess_t *s);
 
+/* In the lobby: asks session `from` to hand its game over (MSG_TAKEOVER)
+ * and waits for it ("One moment..."); the game goes on here when it comes
+ * (session_lobby.c). Returns 0, or -1 (not in the lobby, or the message
+ * cannot be sent). */
+int sess_lobby_take_game(sess_t *s, uint64_t from);
+
 /* The session no longer plays its game (any end: kept, recorded, handed
  * over): it is not the one to take it from any more. */
 void sess_guest_left(sess_t *s);

@@ -74,11 +74,9 @@ void sess_guest_resume(sess_t *s)
          * account's older session does (session_lobby.c, MSG_TAKEOVER). */
         snprintf(s->guest_token, sizeof s->guest_token, "%.*s",
                  GRACE_TOKEN_LEN, s->web->resume); /* checked: 32 */
-        snprintf(s->lobby.guest, sizeof s->lobby.guest, "%s", name);
+        lobby_set_guest(&s->lobby, name);
         s->web->resume[0] = '\0';
-        if (sess_post(s, MSG_TAKEOVER, old, 0, NULL, NULL) == 0) {
-            s->st.lobby.takeovers_owed++;
-            lobby_wait(&s->lobby);
+        if (sess_lobby_take_game(s, old) == 0) {
             log_info("resume id=%llu takes the game of id=%llu by its token",
                      (unsigned long long)s->id, (unsigned long long)old);
         }
@@ -88,7 +86,7 @@ void sess_guest_resume(sess_t *s)
     if (!found)
         return; /* gone (expired, or never): the lobby, as for anyone */
     snprintf(s->guest_token, sizeof s->guest_token, "%s", k.token);
-    snprintf(s->lobby.guest, sizeof s->lobby.guest, "%s", k.name);
+    lobby_set_guest(&s->lobby, k.name);
     play_arg_t a;
     memset(&a, 0, sizeof a);
     a.g.game = k.game;

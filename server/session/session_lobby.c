@@ -264,6 +264,15 @@ static void on_record(void *ctx, const store_record_t *r)
     }
 }
 
+int sess_lobby_take_game(sess_t *s, uint64_t from)
+{
+    if (s->state != S_LOBBY || sess_post(s, MSG_TAKEOVER, from, 0, NULL, NULL) != 0)
+        return -1;
+    s->st.lobby.takeovers_owed++;
+    lobby_wait(&s->lobby);
+    return 0;
+}
+
 /* The account is logged in here now: every older session of it is asked
  * to hand its game over and go (as players expect when a link died
  * without them noticing); then the store is asked for a saved game. */

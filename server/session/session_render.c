@@ -71,12 +71,13 @@ void sess_render(sess_t *s)
         covered = sess_overlays[i]->draw(s, next);
     if (!covered)
         ops->draw(s, next);
-    if (s->notice[0] && view_full(s->w, s->h)) {
-        /* A host line (tips, idle warning) over the oldest log line. */
+    if (s->notice[0] && view_fits(s->w, s->h)) {
+        /* A host line (tips, idle warning) over the oldest log line (in
+         * the narrow layout the log's first row, under the map window). */
+        int y = view_full(s->w, s->h) ? MAP_H : view_log_top(s->w, s->h);
         for (int x = 0; x < s->w; x++)
-            screen_put(next, x, MAP_H, ' ', COL_DEFAULT, COL_DEFAULT, 0);
-        screen_puts(next, 0, MAP_H, s->notice, COL_BYELLOW, COL_DEFAULT,
-                    ATTR_BOLD);
+            screen_put(next, x, y, ' ', COL_DEFAULT, COL_DEFAULT, 0);
+        screen_puts(next, 0, y, s->notice, COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
     }
     buf_reset(&srv->enc);
     int rc;
