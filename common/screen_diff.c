@@ -706,7 +706,8 @@ static void emit_shift(enc_t *e, const screen_t *next, const shift_t *sh)
 }
 
 /* Encodes every row that differs; records which in changed (may be NULL).
- * rows (may be NULL): rows[y] 0 says row y is the same in both. */
+ * rows (may be NULL): rows[y] 0 says row y is the same in both, which
+ * after a shift still holds outside its block. */
 static void encode_rows(enc_t *e, const screen_t *shown, const screen_t *next,
                         const shift_t *sh, const uint8_t *rows,
                         uint8_t *changed)
@@ -717,7 +718,8 @@ static void encode_rows(enc_t *e, const screen_t *shown, const screen_t *next,
     sp.n = sp.npens = 0;
     for (int y = 0; y < next->h; y++) {
         const cell_t *a = old_row(shown, sh, y), *b = row_of(next, y);
-        int differs = rows && !rows[y] ? 0
+        int same = rows && !rows[y] && (!sh || y < sh->top || y > sh->bot);
+        int differs = same ? 0
                       : a ? memcmp(a, b, rowbytes) != 0
                           : first_ink(b, next->w) < next->w;
         if (changed)
@@ -780,6 +782,7 @@ static size_t paint_floor(const screen_t *next, const term_state_t *t,
     size_t n = is_blank(&cells[0]) ? 10 : 9; /* the corner's run: no move */
     uint32_t fgs = 1u << COL_DEFAULT, bgs = 1u << COL_DEFAULT;
     unsigned attrs = 0;
+    uint32_t pen = pen_key(&blank_cell);
     char seq[16];
     for (int y = 0; y < next->h && n < enough; y++) {
         const cell_t *row = &cells[y * next->w];
@@ -797,6 +800,9 @@ static size_t paint_floor(const screen_t *next, const term_state_t *t,
             }
             n += (size_t)glyph_len(t, c->ch) + !in_run;
             in_run = ink_row = 1;
+            if (pen_key(c) == pen)
+                continue; /* as the cell before: its colours are counted */
+            pen = pen_key(c);
             if (!(fgs >> c->fg & 1)) {
                 fgs |= 1u << c->fg;
                 n += 3 + (size_t)sgr_colour(seq, t, 30, (uint8_t)c->fg);
@@ -836,7 +842,7 @@ static int diff(const screen_t *shown, const screen_t *next,
         *t = before;
         enc_t e2 = { out, t, next->w, 0 };
         emit_shift(&e2, next, &sh);
-        encode_rows(&e2, shown, next, &sh, NULL, NULL);
+        encode_rows(&e2, shown, next, &sh, rows, NULL);
         keep_shorter(out, start, plain_end, t, &plain, e2.failed);
     }
     size_t len = out->len - start;
