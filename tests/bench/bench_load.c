@@ -48,7 +48,8 @@
  * this 2-core machine anything above 2 means other work took CPU from the
  * server or the generator. A row whose offered rate needs more than 90% of
  * the cores (the server's and the generator's CPU per key times the keys
- * offered per second) is marked machine-limited.
+ * offered per second), or that left keys unserved while the load average
+ * was above the cores, is marked machine-limited.
  *
  *   bench_load --server BIN [--rows N:R:D[:W][,N:R:D[:W]]...] [--sources K]
  *              [--ttype NAME]    (what the sessions say they are; default
@@ -991,11 +992,16 @@ static rowres_t run_row(const rowspec_t *spec, const char *bin, char **extra,
     double need = r->answered ? (scpu + gcpu) / (double)r->answered *
                                 (double)r->offered / secs : 0.0;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    double load = load_avg();
     if (need > 0.9 * (double)cores)
         printf("|   | machine-limited: the server and the generator need %.2f "
                "cores at this rate (their CPU per key times the keys offered), "
                "the machine has %ld shared with other work: this row measures "
                "the machine, not the server |\n", need, cores);
+    else if (r->unserved && load > (double)cores)
+        printf("|   | machine-limited: keys went unserved while the machine's "
+               "load average was %.1f on %ld cores (other work held the CPU): "
+               "this row measures the machine, not the server |\n", load, cores);
     int bad = errors || r->disconnects || !(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     if (bad || r->unserved || !idle)
         printf("|   | details: %d connects failed, %d not ready in %d s, %ld keys "
