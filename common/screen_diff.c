@@ -98,9 +98,25 @@ static int same_pen(const term_state_t *t, const cell_t *c)
     return t->pen_known && t->fg == c->fg && t->bg == c->bg && t->attr == c->attr;
 }
 
-/* Writes a decimal number; returns its length. */
+/* Writes a decimal number; returns its length. Up to 999 (every colour
+ * and cursor move) without a loop: each SGR and move formats some. */
 static int fmt_int(char *p, int v)
 {
+    if (v < 10 && v >= 0) {
+        p[0] = (char)('0' + v);
+        return 1;
+    }
+    if (v < 100 && v >= 0) {
+        p[0] = (char)('0' + v / 10);
+        p[1] = (char)('0' + v % 10);
+        return 2;
+    }
+    if (v < 1000 && v >= 0) {
+        p[0] = (char)('0' + v / 100);
+        p[1] = (char)('0' + v / 10 % 10);
+        p[2] = (char)('0' + v % 10);
+        return 3;
+    }
     char tmp[12];
     int n = 0;
     do {
