@@ -145,10 +145,13 @@ if wants instr; then
             echo "| per key offered | ansi: plain | xterm-256color: 256 colours | xterm-direct: truecolor | 256 / plain | truecolor / plain |"
             echo "|---|---|---|---|---|---|"
             awk -v a="${cg[ansi]}" -v b="${cg[xterm-256color]:-}" -v c="${cg[xterm-direct]:-}" '
+                # A display whose run failed shows "-".
+                function cell(v) { return v ? sprintf("%.0f", v) : "-" }
+                function ratio(v, x) { return v && x ? sprintf("%.2f", v / x) : "-" }
                 function row(name, i,   x, y, z) {
                     x = A[i] / 2000; y = B[i] / 2000; z = C[i] / 2000
-                    printf "| %s | %.0f | %.0f | %.0f | %.2f | %.2f |\n", name, x, y, z,
-                           x ? y / x : 0, x ? z / x : 0
+                    printf "| %s | %s | %s | %s | %s | %s |\n", name, cell(x), cell(y),
+                           cell(z), ratio(y, x), ratio(z, x)
                 }
                 function parts(s, P,   f) {
                     split(s, f, " ")
