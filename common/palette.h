@@ -22,7 +22,9 @@ enum {
     COL_MEM_FLOOR,
     COL_MEM_STAIRS,
     COL_MEM_ITEM,
-    /* Lit floor, nearest first: the light fades with distance. */
+    /* Lit floor, brightest first. The view uses the first two of these
+     * and of the walls' (view_display.c: beside the player, the rest in
+     * view); the darker ones stay named colours the encoder can send. */
     COL_LIT_FLOOR0,
     COL_LIT_FLOOR1,
     COL_LIT_FLOOR2,
@@ -41,8 +43,6 @@ enum {
 
 _Static_assert(COL_EXT_END == 32, "every 5-bit colour value is named");
 
-#define PALETTE_FLOOR_STEPS 5
-#define PALETTE_WALL_STEPS 4
 
 typedef struct palette_colour {
     uint8_t xterm;      /* xterm-256 index (16-255) */

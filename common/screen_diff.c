@@ -98,9 +98,25 @@ static int same_pen(const term_state_t *t, const cell_t *c)
     return t->pen_known && t->fg == c->fg && t->bg == c->bg && t->attr == c->attr;
 }
 
-/* Writes a decimal number; returns its length. */
+/* Writes a decimal number; returns its length. Up to 999 (every colour
+ * and cursor move) without a loop: each SGR and move formats some. */
 static int fmt_int(char *p, int v)
 {
+    if (v < 10 && v >= 0) {
+        p[0] = (char)('0' + v);
+        return 1;
+    }
+    if (v < 100 && v >= 0) {
+        p[0] = (char)('0' + v / 10);
+        p[1] = (char)('0' + v % 10);
+        return 2;
+    }
+    if (v < 1000 && v >= 0) {
+        p[0] = (char)('0' + v / 100);
+        p[1] = (char)('0' + v / 10 % 10);
+        p[2] = (char)('0' + v % 10);
+        return 3;
+    }
     char tmp[12];
     int n = 0;
     do {
@@ -706,7 +722,8 @@ static void emit_shift(enc_t *e, const screen_t *next, const shift_t *sh)
 }
 
 /* Encodes every row that differs; records which in changed (may be NULL).
- * rows (may be NULL): rows[y] 0 says row y is the same in both. */
+ * rows (may be NULL): rows[y] 0 says row y is the same in both, which
+ * after a shift still holds outside its block. */
 static void encode_rows(enc_t *e, const screen_t *shown, const screen_t *next,
                         const shift_t *sh, const uint8_t *rows,
                         uint8_t *changed)
@@ -717,7 +734,8 @@ static void encode_rows(enc_t *e, const screen_t *shown, const screen_t *next,
     sp.n = sp.npens = 0;
     for (int y = 0; y < next->h; y++) {
         const cell_t *a = old_row(shown, sh, y), *b = row_of(next, y);
-        int differs = rows && !rows[y] ? 0
+        int same = rows && !rows[y] && (!sh || y < sh->top || y > sh->bot);
+        int differs = same ? 0
                       : a ? memcmp(a, b, rowbytes) != 0
                           : first_ink(b, next->w) < next->w;
         if (changed)
@@ -746,8 +764,79 @@ static void keep_shorter(buf_t *out, size_t start, size_t mid,
 }
 
 /* A diff longer than this share of the cells (in bytes) is also tried as a
- * full repaint when the next screen has few enough non-blank cells. */
+ * full repaint when the repaint could be shorter (paint_floor). */
 #define PAINT_TRY_DIVISOR 8
+
+/* The bytes glyph() writes for ch. */
+static int glyph_len(const term_state_t *t, uint32_t ch)
+{
+    if (ch < 0xa0 || !t->utf8 || ch > 0x10ffff || (ch >= 0xd800 && ch < 0xe000))
+        return 1;
+    return ch < 0x800 ? 2 : ch < 0x10000 ? 3 : 4;
+}
+
+/* A floor under the length of screen_paint(next) from terminal state t,
+ * counted until it reaches `enough` (then it may stop early): the SGR and
+ * the clear it begins with (10 bytes); every non-blank cell's glyph; a
+ * cursor move of a byte or more before each run of non-blank cells but
+ * one at the top-left corner (where the clear leaves the cursor), and of 3
+ * or more (a CSI) for the first arrival in each row below the first; and
+ * for each colour the cells use, the SGR that first sets it: a whole SGR
+ * (3 bytes and the colour's parameters) for each foreground other than
+ * the default, which no other can share, the parameters for each
+ * background, a byte for each attribute. Every span (screen_paint)
+ * pays these whatever order flush_spans writes them in, so when the floor
+ * is not below a diff's length the repaint cannot be shorter, and is not
+ * tried: the same bytes for less work (a 256-colour frame's colours and
+ * UTF-8 glyphs make a repaint long). */
+static size_t paint_floor(const screen_t *next, const term_state_t *t,
+                          size_t enough)
+{
+    uint64_t blank2 = (uint64_t)cell_word(&blank_cell) << 32 |
+                      cell_word(&blank_cell);
+    const cell_t *cells = next->cells;
+    size_t n = is_blank(&cells[0]) ? 10 : 9; /* the corner's run: no move */
+    uint32_t fgs = 1u << COL_DEFAULT, bgs = 1u << COL_DEFAULT;
+    unsigned attrs = 0;
+    uint32_t pen = pen_key(&blank_cell);
+    char seq[16];
+    for (int y = 0; y < next->h && n < enough; y++) {
+        const cell_t *row = &cells[y * next->w];
+        int ink_row = 0, in_run = 0;
+        for (int x = 0; x < next->w; x++) {
+            if (x + 2 <= next->w && pair_word(&row[x]) == blank2) {
+                x++;
+                in_run = 0;
+                continue;
+            }
+            const cell_t *c = &row[x];
+            if (is_blank(c)) {
+                in_run = 0;
+                continue;
+            }
+            n += (size_t)glyph_len(t, c->ch) + !in_run;
+            in_run = ink_row = 1;
+            if (pen_key(c) == pen)
+                continue; /* as the cell before: its colours are counted */
+            pen = pen_key(c);
+            if (!(fgs >> c->fg & 1)) {
+                fgs |= 1u << c->fg;
+                n += 3 + (size_t)sgr_colour(seq, t, 30, (uint8_t)c->fg);
+            }
+            if (!(bgs >> c->bg & 1)) {
+                bgs |= 1u << c->bg;
+                n += (size_t)sgr_colour(seq, t, 40, (uint8_t)c->bg);
+            }
+            if (c->attr & ~attrs) {
+                n += (size_t)__builtin_popcount(c->attr & ~attrs);
+                attrs |= c->attr;
+            }
+        }
+        if (ink_row && y > 0)
+            n += 2;
+    }
+    return n;
+}
 
 static int diff(const screen_t *shown, const screen_t *next,
                 const uint8_t *rows, term_state_t *t, buf_t *out)
@@ -769,29 +858,17 @@ static int diff(const screen_t *shown, const screen_t *next,
         *t = before;
         enc_t e2 = { out, t, next->w, 0 };
         emit_shift(&e2, next, &sh);
-        encode_rows(&e2, shown, next, &sh, NULL, NULL);
+        encode_rows(&e2, shown, next, &sh, rows, NULL);
         keep_shorter(out, start, plain_end, t, &plain, e2.failed);
     }
     size_t len = out->len - start;
-    if (!e.failed && len > (size_t)(next->w * next->h / PAINT_TRY_DIVISOR)) {
-        /* A repaint costs at least a byte a non-blank cell (and 7 to clear). */
-        size_t ink = 7;
-        int n = next->w * next->h, i = 0;
-        uint64_t blank2 = (uint64_t)cell_word(&blank_cell) << 32 |
-                          cell_word(&blank_cell);
-        for (; i + 2 <= n && ink < len; i += 2)
-            if (pair_word(&next->cells[i]) != blank2)
-                ink += !is_blank(&next->cells[i]) +
-                       !is_blank(&next->cells[i + 1]);
-        for (; i < n && ink < len; i++)
-            ink += !is_blank(&next->cells[i]);
-        if (ink < len) {
-            size_t diff_end = out->len;
-            term_state_t diffed = *t;
-            *t = before;
-            int failed = screen_paint(next, t, out) != 0;
-            keep_shorter(out, start, diff_end, t, &diffed, failed);
-        }
+    if (!e.failed && len > (size_t)(next->w * next->h / PAINT_TRY_DIVISOR) &&
+        paint_floor(next, t, len) < len) {
+        size_t diff_end = out->len;
+        term_state_t diffed = *t;
+        *t = before;
+        int failed = screen_paint(next, t, out) != 0;
+        keep_shorter(out, start, diff_end, t, &diffed, failed);
     }
     return e.failed ? -1 : 0;
 }

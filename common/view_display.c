@@ -1,7 +1,7 @@
 /* view_display.c - the map's look for a display other than the plain one
  * (display.h): walls of box-drawing lines joined by what the player knows,
  * a middle dot for floor, remembered tiles in a cool dark tone and the
- * light fading with distance (palette.h). The plain display's look is the
+ * light brightest beside the player (palette.h). The plain display's look is the
  * table in view.c, eight tiles at a time (view_parts.h). docs/game.md,
  * "Displays", says what each looks like. */
 #include "view_parts.h"
@@ -133,28 +133,28 @@ static const cell_t looks[2][2][VIEW_LOOKS] = {
 #undef BLANK
 #undef CELL
 
-/* How far the light has faded at squared distance d2 from the player: 0
- * next to the player, up to PALETTE_FLOOR_STEPS - 1 at the edge of the
- * field of view (radius 8, d2 64) and beyond. */
-#define LIGHT_D2_MAX 64
-static const uint8_t light_step[LIGHT_D2_MAX + 1] = {
-    0, 0, 0,                                      /* up to 2: the 8 around */
-    1, 1, 1, 1, 1, 1,                             /* up to 8 */
-    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,           /* up to 20 */
-    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, /* up to 40 */
-    4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-};
-_Static_assert(PALETTE_FLOOR_STEPS == 5, "light_step has five steps");
+/* The light: the eight tiles around the player in the bright tone (the
+ * lit looks above), the rest of the field of view in one lit tone. A tone
+ * per band of distance (the five rings this had) recoloured every tile
+ * that crossed a ring on every step, which nearly tripled a rich display's
+ * bytes per key (docs/performance.md); with one ring only the tiles that
+ * enter or leave the player's glow change colour, and those are beside the
+ * player, whose move redraws that place anyway. A lit tile is in the glow
+ * when its squared distance (dx*dx + dy*dy) is at most LIGHT_GLOW_D2. */
+#define LIGHT_GLOW_D2 2
 
-/* A lit tile's colour by tile kind (look index / 4) and light step. */
-static const uint8_t lit_colour[3][PALETTE_FLOOR_STEPS] = {
-    [TILE_WALL] = { COL_LIT_WALL0, COL_LIT_WALL1, COL_LIT_WALL2, COL_LIT_WALL3,
-                    COL_LIT_WALL3 },
-    [TILE_FLOOR] = { COL_LIT_FLOOR0, COL_LIT_FLOOR1, COL_LIT_FLOOR2,
-                     COL_LIT_FLOOR3, COL_LIT_FLOOR4 },
-    [TILE_STAIRS] = { COL_LIT_STAIRS, COL_LIT_STAIRS, COL_LIT_STAIRS,
-                      COL_LIT_STAIRS, COL_LIT_STAIRS },
+/* A lit tile out of the glow, by tile kind (look index / 4), for each
+ * glyph set (a wall's UTF-8 glyph is worked out per tile). */
+#define CELL(ch, fg) { ch, fg, COL_DEFAULT, 0, 0 }
+static const cell_t lit_dim[2][3] = {
+    [GLYPHS_ASCII] = { [TILE_WALL] = CELL('#', COL_LIT_WALL1),
+                       [TILE_FLOOR] = CELL('.', COL_LIT_FLOOR1),
+                       [TILE_STAIRS] = CELL('>', COL_LIT_STAIRS) },
+    [GLYPHS_UTF8] = { [TILE_WALL] = CELL('#', COL_LIT_WALL1),
+                      [TILE_FLOOR] = CELL(0xb7, COL_LIT_FLOOR1),
+                      [TILE_STAIRS] = CELL('>', COL_LIT_STAIRS) },
 };
+#undef CELL
 
 void view_map_cells8(const game_t *g, const display_t *d, int y, int x,
                      uint64_t word, cell_t out[8])
@@ -162,22 +162,23 @@ void view_map_cells8(const game_t *g, const display_t *d, int y, int x,
     const uint64_t ones = 0x0101010101010101u;
     int utf8 = d->glyphs == GLYPHS_UTF8, rich = d->colours != COLOURS_16;
     const cell_t *look = looks[utf8][rich];
+    for (int i = 0; i < 8; i++)
+        out[i] = look[word >> (8 * i) & 0xff];
+    /* Lit tiles (bit 1 of a look index) out of the glow: the lit tone. */
+    int dy = y - g->player.y;
+    for (uint64_t lit = rich ? word >> 1 & ones : 0; lit; lit &= lit - 1) {
+        int i = __builtin_ctzll(lit) / 8, dx = x + i - g->player.x;
+        if (dx * dx + dy * dy > LIGHT_GLOW_D2)
+            out[i] = lit_dim[utf8][(word >> (8 * i) & 0xff) >> 2];
+    }
     /* Only walls look at their neighbours. */
-    chunk_knowledge_t k;
     uint64_t walls = utf8 ? knowledge8(word) & KNOWN_WALL * ones : 0;
-    if (walls)
-        chunk_knowledge(g, y, x, word, k);
-    int dy = y - g->player.y, dx = x - g->player.x;
-    for (int i = 0; i < 8; i++, dx++) {
-        int l = (int)(word >> (8 * i) & 0xff);
-        cell_t c = look[l];
-        if ((l & 2) && rich) {
-            int d2 = dx * dx + dy * dy;
-            c.fg = lit_colour[l >> 2][light_step[d2 < LIGHT_D2_MAX ? d2
-                                                                   : LIGHT_D2_MAX]];
-        }
-        if (walls >> (8 * i) & 1)
-            c.ch = wall_char(k, i);
-        out[i] = c;
+    if (!walls)
+        return;
+    chunk_knowledge_t k;
+    chunk_knowledge(g, y, x, word, k);
+    for (; walls; walls &= walls - 1) {
+        int i = __builtin_ctzll(walls) / 8;
+        out[i].ch = wall_char(k, i);
     }
 }

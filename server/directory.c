@@ -164,6 +164,19 @@ void dir_set_game(directory_t *d, uint64_t id, const dir_game_t *g)
     pthread_mutex_unlock(&d->mu);
 }
 
+void dir_set_progress(directory_t *d, uint64_t id, int depth, int turns,
+                      uint64_t last_input_ms)
+{
+    pthread_mutex_lock(&d->mu);
+    dir_entry_t *e = find(d, id);
+    if (e && e->playing) {
+        e->game.depth = depth;
+        e->game.turns = turns;
+        e->game.last_input_ms = last_input_ms;
+    }
+    pthread_mutex_unlock(&d->mu);
+}
+
 int dir_sessions_of(directory_t *d, int64_t account_id,
                     uint64_t except, uint64_t *out, int max)
 {

@@ -65,6 +65,12 @@ void dir_set_account(directory_t *d, uint64_t id, int64_t account_id);
 /* The session's game in progress (NULL: none). */
 void dir_set_game(directory_t *d, uint64_t id, const dir_game_t *g);
 
+/* The progress of the session's game, set with dir_set_game: its depth,
+ * turns and the player's last key (what changes as the game is played;
+ * the name and the watchers stay). Nothing if no game is set. */
+void dir_set_progress(directory_t *d, uint64_t id, int depth, int turns,
+                      uint64_t last_input_ms);
+
 /* The ids of up to max sessions logged in to account_id, but `except`.
  * Returns how many. */
 int dir_sessions_of(directory_t *d, int64_t account_id,

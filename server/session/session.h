@@ -91,6 +91,8 @@ typedef struct st_play {
     size_t progress_sent;      /* bytes of g.rec.keys the store has */
     uint64_t *watchers;        /* session ids; owned */
     int nwatchers, capwatchers;
+    int pub_depth, pub_turns;  /* what the directory has (publish) */
+    uint32_t pub_input_s;      /* ...and the second of its last key */
 } st_play_t;
 
 /* S_WATCHING */

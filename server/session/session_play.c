@@ -127,6 +127,29 @@ static void publish(sess_t *s)
     d.watchers = p->nwatchers;
     d.last_input_ms = s->last_input_ms;
     dir_set_game(s->srv->dir, s->id, &d);
+    st_play_t *pw = &s->st.play;
+    pw->pub_depth = d.depth;
+    pw->pub_turns = d.turns;
+    pw->pub_input_s = (uint32_t)(s->last_input_ms / 1000);
+}
+
+/* After a key: the directory's line gets the game's progress when it
+ * changed, the turns and depth as they are and the last key to the second
+ * (the lobby shows idle time in seconds), without formatting the line
+ * again (publish did, once). Most keys take a turn, so most keys still
+ * write; a key that does nothing new writes nothing. */
+static void publish_progress(sess_t *s)
+{
+    st_play_t *p = &s->st.play;
+    int depth = p->g.game->depth, turns = (int)p->g.game->turn;
+    uint32_t input_s = (uint32_t)(s->last_input_ms / 1000);
+    if (depth == p->pub_depth && turns == p->pub_turns &&
+        input_s == p->pub_input_s)
+        return;
+    dir_set_progress(s->srv->dir, s->id, depth, turns, s->last_input_ms);
+    p->pub_depth = depth;
+    p->pub_turns = turns;
+    p->pub_input_s = input_s;
 }
 
 /* Keys between snapshots (a multiple of RECORD_CHECK_EVERY, so that each
@@ -386,7 +409,7 @@ static void play_key(sess_t *s, int key)
         sess_goto(s, S_LOBBY, NULL);
         return;
     }
-    publish(s);
+    publish_progress(s);
 }
 
 /* Hands the game to the account's new login, then goes. */

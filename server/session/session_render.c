@@ -94,10 +94,16 @@ void sess_render(sess_t *s)
     } else {
         rc = screen_diff(&s->shown, next, &s->term, &srv->enc);
     }
-    if (rc == 0 && some_rows)
-        screen_copy_rows(&s->shown, next, rows); /* the others are equal */
-    else if (rc == 0)
+    if (rc == 0 && some_rows) {
+        /* next is the whole new frame, drawn over a copy of the one shown
+         * (sess_view_draw): it becomes the session's, and the old one the
+         * loop's scratch, instead of copying the changed rows back. */
+        screen_t was = s->shown;
+        s->shown = *next;
+        *next = was;
+    } else if (rc == 0) {
         rc = screen_copy(&s->shown, next);
+    }
     if (rc != 0) {
         view_cache_end(&s->view, 0);
         sess_close(s, "frame too large", 0, NULL);

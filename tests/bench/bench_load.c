@@ -46,12 +46,19 @@
  *
  * The last column is the machine's 1-minute load average after the row: on
  * this 2-core machine anything above 2 means other work took CPU from the
- * server or the generator.
+ * server or the generator. A row whose offered rate needs more than 90% of
+ * the cores (the server's and the generator's CPU per key times the keys
+ * offered per second), or that left keys unserved while the load average
+ * was above the cores, is marked machine-limited.
  *
  *   bench_load --server BIN [--rows N:R:D[:W][,N:R:D[:W]]...] [--sources K]
  *              [--ttype NAME]    (what the sessions say they are; default
  *                                 xterm-256color: 256 colours, ASCII)
  *              [--arg ARG]...    (extra server arguments)
+ *              [--echo BIN]      (after each row, the same row against
+ *                                 BIN, bench_echo: the floor, with frames
+ *                                 of the row's bytes per key; then the
+ *                                 server's CPU per key as a ratio to it)
  *   W: the server's worker loops for that row (default: the server's own,
  *   one per core); rows that differ only in W compare 1 and 2 loops at the
  *   same offered load in the same run. 
@@ -300,7 +307,9 @@ static int server_start(server_t *sv, const char *bin, int max_sessions,
         _exit(127);
     }
     static char buf[1 << 16];
-    for (int waited = 0; waited < 10000; waited += 10) {
+    /* Up to a minute: under valgrind on a busy machine the start-up's
+     * password hash alone can take tens of seconds. */
+    for (int waited = 0; waited < 60000; waited += 10) {
         if (read_file(sv->log, buf, sizeof buf) > 0) {
             char *p = strstr(buf, "listening on 127.0.0.1:");
             if (p) {
@@ -315,7 +324,7 @@ static int server_start(server_t *sv, const char *bin, int max_sessions,
         }
         sleep_ms(10);
     }
-    fprintf(stderr, "bench_load: the server did not listen within 10 s\n");
+    fprintf(stderr, "bench_load: the server did not listen within 60 s\n");
     return -1;
 }
 
@@ -837,9 +846,17 @@ static const char *loops_name(const rowspec_t *spec)
     return name;
 }
 
-static void run_row(const rowspec_t *spec, const char *bin, char **extra,
-                    int nextra, int sources)
+/* What a row measured, for the echo floor's row beside it. */
+typedef struct rowres {
+    int ok;                 /* keys were answered */
+    double cpu_us;          /* server CPU per key answered */
+    double bytes;           /* bytes per key answered */
+} rowres_t;
+
+static rowres_t run_row(const rowspec_t *spec, const char *bin, char **extra,
+                        int nextra, int sources, const char *label)
 {
+    rowres_t res = { 0, 0.0, 0.0 };
     static lrow_t row;
     lrow_t *r = &row;
     free(r->lat);
@@ -852,8 +869,8 @@ static void run_row(const rowspec_t *spec, const char *bin, char **extra,
     if (r->n + 64 > limit) {
         printf("| %d | %d | %s | skipped: descriptor limit %d (raise `ulimit -Hn`) "
                "| | | | | | | | | | | | | | | | | |\n", r->n, r->rate,
-               loops_name(spec), limit);
-        return;
+               label ? label : loops_name(spec), limit);
+        return res;
     }
     server_t sv;
     memset(&sv, 0, sizeof sv);
@@ -868,10 +885,10 @@ static void run_row(const rowspec_t *spec, const char *bin, char **extra,
     }
     if (server_start(&sv, bin, r->n + 16, args, nargs) != 0) {
         printf("| %d | %d | %s | the server did not start | | | | | | | | | | | | | | | | | |\n",
-               r->n, r->rate, loops_name(spec));
+               r->n, r->rate, label ? label : loops_name(spec));
         if (sv.pid > 0)
             server_stop(&sv);
-        return;
+        return res;
     }
     r->s = calloc((size_t)r->n, sizeof *r->s);
     uv_loop_t loop;
@@ -954,7 +971,8 @@ static void run_row(const rowspec_t *spec, const char *bin, char **extra,
     printf("| %d | %d | %s | %.1f | %d | %.0f | %.0f | %.0f | %.2f | %.2f | %.2f | %.2f "
            "| %ld | %.0f | %d | %d | %.1f | %.1f / %.1f | %.1f "
            "| %.0f%% / %.0f%% | %.1f | %.2f |\n",
-           r->n, r->rate, loops_name(spec), setup_s, held, (double)r->offered / secs,
+           r->n, r->rate, label ? label : loops_name(spec), setup_s, held,
+           (double)r->offered / secs,
            (double)r->answered_in_window / secs, turns_s,
            quantile_ms(r->lat, r->nlat, 0.5), quantile_ms(r->lat, r->nlat, 0.99),
            quantile_ms(r->lat, r->nlat, 0.999), quantile_ms(r->lat, r->nlat, 1.0),
@@ -966,6 +984,26 @@ static void run_row(const rowspec_t *spec, const char *bin, char **extra,
            r->n ? (double)(rss1 - rss0) / r->n : 0.0,
            100.0 * scpu / wall, 100.0 * gcpu / wall,
            r->answered ? gcpu * 1e6 / (double)r->answered : 0.0, load_avg());
+    res.ok = r->answered > 0;
+    res.cpu_us = r->answered ? scpu * 1e6 / (double)r->answered : 0.0;
+    res.bytes = r->answered ? (double)r->bytes / (double)r->answered : 0.0;
+    /* What the offered rate needs of the machine: the server's and the
+     * generator's CPU per key, times the keys offered per second, in
+     * cores. Past the cores the row measures the machine, not the
+     * server (docs/performance.md). */
+    double need = r->answered ? (scpu + gcpu) / (double)r->answered *
+                                (double)r->offered / secs : 0.0;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    double load = load_avg();
+    if (need > 0.9 * (double)cores)
+        printf("|   | machine-limited: the server and the generator need %.2f "
+               "cores at this rate (their CPU per key times the keys offered), "
+               "the machine has %ld shared with other work: this row measures "
+               "the machine, not the server |\n", need, cores);
+    else if (r->unserved && load > (double)cores)
+        printf("|   | machine-limited: keys went unserved while the machine's "
+               "load average was %.1f on %ld cores (other work held the CPU): "
+               "this row measures the machine, not the server |\n", load, cores);
     int bad = errors || r->disconnects || !(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     if (bad || r->unserved || !idle)
         printf("|   | details: %d connects failed, %d not ready in %d s, %ld keys "
@@ -982,6 +1020,7 @@ static void run_row(const rowspec_t *spec, const char *bin, char **extra,
     fflush(stdout);
     free(r->s);
     r->s = NULL;
+    return res;
 }
 
 static int parse_rows(const char *spec, rowspec_t *rows)
@@ -1014,7 +1053,7 @@ static int parse_rows(const char *spec, rowspec_t *rows)
 
 int main(int argc, char **argv)
 {
-    const char *bin = NULL;
+    const char *bin = NULL, *echo = NULL;
     const char *rows_spec = "1:1:10,100:1:10,1000:1:10,10000:1:15:1,"
                             "10000:1:15:2,1000:5:10,1000:50:10:1,1000:50:10:2";
     char *extra[MAX_ARGS];
@@ -1022,6 +1061,8 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--server") == 0 && i + 1 < argc)
             bin = argv[++i];
+        else if (strcmp(argv[i], "--echo") == 0 && i + 1 < argc)
+            echo = argv[++i];
         else if (strcmp(argv[i], "--rows") == 0 && i + 1 < argc)
             rows_spec = argv[++i];
         else if (strcmp(argv[i], "--sources") == 0 && i + 1 < argc)
@@ -1033,8 +1074,9 @@ int main(int argc, char **argv)
             extra[nextra++] = argv[++i];
         else {
             fprintf(stderr,
-                    "usage: bench_load --server BIN [--rows N:R:D[:W][,...]] "
-                    "[--sources K] [--ttype NAME] [--arg SERVER_ARG]...\n");
+                    "usage: bench_load --server BIN [--echo BIN] "
+                    "[--rows N:R:D[:W][,...]] [--sources K] [--ttype NAME] "
+                    "[--arg SERVER_ARG]...\n");
             return 2;
         }
     }
@@ -1058,7 +1100,23 @@ int main(int argc, char **argv)
            "| loadgen CPU µs/key | load avg |\n");
     printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     fflush(stdout);
-    for (int i = 0; i < nrows; i++)
-        run_row(&rows[i], bin, extra, nextra, sources);
+    for (int i = 0; i < nrows; i++) {
+        rowres_t got = run_row(&rows[i], bin, extra, nextra, sources, NULL);
+        if (!echo || !got.ok)
+            continue;
+        /* The floor: the same sessions, keys and frame size against the
+         * echo server, now, on the same machine. */
+        char frame[32];
+        snprintf(frame, sizeof frame, "%.0f", got.bytes);
+        char *eargs[] = { "--frame-bytes", frame };
+        rowspec_t one = rows[i];
+        one.workers = 0;
+        rowres_t base = run_row(&one, echo, eargs, 2, sources, "echo floor");
+        if (base.ok && base.cpu_us > 0)
+            printf("|   | server CPU per key / the echo floor's (%.0f-byte "
+                   "frames): %.1f / %.1f µs = **%.2f** |\n", got.bytes,
+                   got.cpu_us, base.cpu_us, got.cpu_us / base.cpu_us);
+        fflush(stdout);
+    }
     return 0;
 }

@@ -13,7 +13,11 @@
 #                                                  xterm-256color, UTF-8/truecolor
 #                                                  against xterm-direct)
 #   load     build/rel/tests/bench/bench_load     N telnet sessions against a
-#                                                  fresh build/rel/rogued
+#                                                  fresh build/rel/rogued; a row
+#                                                  the machine cannot serve is
+#                                                  marked machine-limited; then
+#                                                  the floor rows, each beside
+#                                                  bench_echo (the echo floor)
 #   store    build/rel/tests/bench/bench_store    the loop's worst stall while
 #                                                  1,000 games end at once;
 #                                                  SQLite beside PostgreSQL (a
@@ -24,7 +28,8 @@
 #                                                  combat ruleset
 #
 # Environment: BENCH_ROWS overrides the load rows (N:keys-per-second:seconds
-# with :W for W worker loops, comma-separated); BENCH_ONLY="core output" runs only those parts;
+# with :W for W worker loops, comma-separated), BENCH_FLOOR_ROWS the rows
+# measured beside the echo floor; BENCH_ONLY="core output" runs only those parts;
 # BENCH_BIN_DIR and ROGUED_REL_BIN point at other builds of the benchmarks
 # and of the server.
 set -u
@@ -33,6 +38,7 @@ cd "$(dirname "$0")/../.."
 B=${BENCH_BIN_DIR:-build/rel/tests/bench}
 ROGUED=${ROGUED_REL_BIN:-build/rel/rogued}
 ROWS=${BENCH_ROWS:-1:1:10,100:1:10,1000:1:10,10000:1:15:1,10000:1:15:2,1000:5:10,1000:50:10:1,1000:50:10:2}
+FLOOR_ROWS=${BENCH_FLOOR_ROWS:-1000:5:10,10000:1:15}
 ONLY=${BENCH_ONLY:-core instr output load store watch balance}
 
 wants() { case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -95,36 +101,71 @@ if wants instr; then
         # A whole server under callgrind: 20 sessions x 5 keys/s for 20 s of
         # bench_load's random walk, every game from seed 42 (so the same keys
         # play the same games every run); its loop's instructions per key
-        # offered (the sessions' set-up included). Twice: clients that say
-        # xterm-256color (drawn in 256 colours, the light fading) and clients
-        # that say ansi (the plain display), as a ratio.
+        # offered (the sessions' set-up included), by part, for each display:
+        # clients that say ansi (the plain display: ASCII, 16 colours),
+        # xterm-256color (256 colours) and xterm-direct (truecolor).
         printf '#!/bin/sh\nexec valgrind --tool=callgrind --callgrind-out-file=%s/server.%%p.cg "%s" "$@"\n' \
             "$tmp" "$(cd "$(dirname "$ROGUED")" && pwd)/$(basename "$ROGUED")" > "$tmp/server.sh"
         chmod +x "$tmp/server.sh"
-        declare -A cg_loop=() cg_render=() cg_read=()
-        for tt in ansi xterm-256color; do
+        ttypes="ansi xterm-256color xterm-direct"
+        declare -A cg=()
+        for tt in $ttypes; do
             rm -f "$tmp"/server.*.cg
             run "$B/bench_load" --server "$tmp/server.sh" --rows 20:5:20 --ttype "$tt" \
-                --arg --seed --arg 42
-            cg=$(ls "$tmp"/server.*.cg 2>/dev/null | head -1)
-            [ -n "$cg" ] || continue
-            cg_loop[$tt]=$(inclusive "$cg" uv_run)
-            cg_render[$tt]=$(inclusive "$cg" sess_render)
-            cg_read[$tt]=$(inclusive "$cg" on_read)
+                --arg --seed --arg 42 | tee "$tmp/load.out"
+            f=$(ls "$tmp"/server.*.cg 2>/dev/null | head -1)
+            [ -n "$f" ] || continue
+            callgrind_annotate --inclusive=yes "$f" > "$tmp/annotated" 2>/dev/null
+            cg[$tt]=$(awk -v bytes="$(awk -F'|' '$2 ~ /^ *20 *$/ { gsub(/ /, "", $15); print $15; exit }' "$tmp/load.out")" '
+                # The first (the per-function list) inclusive count of each.
+                function take(name) { if (!(name in v)) v[name] = $1 }
+                $1 ~ /^[0-9,]+$/ {
+                    gsub(",", "", $1)
+                    if (index($0, ":uv_run ")) take("loop")
+                    else if (index($0, ":on_read ")) take("read")
+                    else if (index($0, ":game_key ")) take("turn")
+                    else if (index($0, ":sess_render ")) take("render")
+                    else if ($0 ~ /screen_diff\.c:diff(\.part\.[0-9]+)? /) take("diff")
+                    else if (index($0, ":sess_send ")) take("send")
+                    else if (index($0, ":tconn_nop ")) take("nop")
+                }
+                END { printf "%s %s %s %s %s %s %s %s", v["loop"], v["read"], v["turn"],
+                      v["render"], v["diff"], v["send"], v["nop"], bytes }' "$tmp/annotated")
         done
-        if [ -n "${cg_loop[ansi]:-}" ] && [ -n "${cg_loop[xterm-256color]:-}" ]; then
+        if [ -n "${cg[ansi]:-}" ]; then
             echo
-            echo "That server under callgrind (its loop, uv_run; 2,000 keys offered), per terminal type:"
+            echo "That server under callgrind (its loop, uv_run; 2,000 keys offered), per key offered"
+            echo "and per display: decode = reading a key (telnet, the key decoder, the"
+            echo "session's handling) without its turn; turn = game_key; diff = the encoder"
+            echo "(screen_diff_rows / screen_diff, trial repaints included); write = sess_send"
+            echo "and the frame marker (telnet escaping, uv_try_write); draw = the rest of"
+            echo "the frame (sess_render: drawing, copying the screens); other = the loop's"
+            echo "remainder (epoll, timers, the sessions' set-up)."
             echo
-            echo "| per key offered | ansi: ASCII, 16 colours | xterm-256color: 256 colours | 256 / 16 |"
-            echo "|---|---|---|---|"
-            awk -v l1="${cg_loop[ansi]}" -v l2="${cg_loop[xterm-256color]}" \
-                -v r1="${cg_render[ansi]}" -v r2="${cg_render[xterm-256color]}" \
-                -v i1="${cg_read[ansi]}" -v i2="${cg_read[xterm-256color]}" 'BEGIN {
-                printf "| the loop, all of it (reads, turns, frames, writes; set-up included) | %.0f | %.0f | %.2f |\n", l1 / 2000, l2 / 2000, l2 / l1
-                printf "| of which reading a key and its turn (on_read) | %.0f | %.0f | %.2f |\n", i1 / 2000, i2 / 2000, i2 / i1
-                printf "| of which the frame (sess_render) | %.0f | %.0f | %.2f |\n", r1 / 2000, r2 / 2000, r2 / r1
-            }'
+            echo "| per key offered | ansi: plain | xterm-256color: 256 colours | xterm-direct: truecolor | 256 / plain | truecolor / plain |"
+            echo "|---|---|---|---|---|---|"
+            awk -v a="${cg[ansi]}" -v b="${cg[xterm-256color]:-}" -v c="${cg[xterm-direct]:-}" '
+                # A display whose run failed shows "-".
+                function cell(v) { return v ? sprintf("%.0f", v) : "-" }
+                function ratio(v, x) { return v && x ? sprintf("%.2f", v / x) : "-" }
+                function row(name, i,   x, y, z) {
+                    x = A[i] / 2000; y = B[i] / 2000; z = C[i] / 2000
+                    printf "| %s | %s | %s | %s | %s | %s |\n", name, cell(x), cell(y),
+                           cell(z), ratio(y, x), ratio(z, x)
+                }
+                function parts(s, P,   f) {
+                    split(s, f, " ")
+                    P[1] = f[1]; P[3] = f[3]; P[2] = f[2] - f[3]; P[5] = f[5]
+                    P[6] = f[6] + f[7]; P[4] = f[4] - f[5] - P[6]
+                    P[7] = f[1] - f[2] - f[4]; P[8] = f[8] * 2000
+                }
+                BEGIN {
+                    parts(a, A); parts(b, B); parts(c, C)
+                    row("the loop, all of it", 1)
+                    row("decode", 2); row("turn", 3); row("draw", 4)
+                    row("diff", 5); row("write", 6); row("other", 7)
+                    row("bytes on the wire per key (bench_load)", 8)
+                }'
         fi
         rm -rf "$tmp"
     fi
@@ -138,6 +179,11 @@ if wants load; then
     echo
     echo "## 3. The server under load"
     run "$B/bench_load" --server "$ROGUED" --rows "$ROWS"
+    echo
+    echo "The floor: the rows this machine can serve, each followed by the same"
+    echo "row against bench_echo (a bare libuv server answering each key with a"
+    echo "frame of the row's bytes per key) and the ratio of the CPU per key."
+    run "$B/bench_load" --server "$ROGUED" --echo "$B/bench_echo" --rows "$FLOOR_ROWS"
 fi
 if wants store; then
     echo

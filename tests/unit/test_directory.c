@@ -107,6 +107,22 @@ START_TEST(accounts_and_games)
     ck_assert_uint_eq(out[0].id, 10);
     ck_assert_uint_eq(out[1].id, 15);
     ck_assert_uint_eq(out[2].id, 30);
+    /* Progress: depth, turns and the last key change; the name and the
+     * watchers stay; a session with no game gets none. */
+    dir_game_t g = { .depth = 1, .turns = 5, .watchers = 2 };
+    strcpy(g.name, "ann");
+    dir_set_game(&d, 15, &g);
+    dir_set_progress(&d, 15, 3, 90, 12345);
+    dir_set_progress(&d, 20, 4, 40, 999); /* not playing */
+    n = dir_games(&d, 0, out, 3);
+    ck_assert_int_eq(n, 3);
+    ck_assert_uint_eq(out[1].id, 15);
+    ck_assert_str_eq(out[1].game.name, "ann");
+    ck_assert_int_eq(out[1].game.depth, 3);
+    ck_assert_int_eq(out[1].game.turns, 90);
+    ck_assert_int_eq(out[1].game.watchers, 2);
+    ck_assert_uint_eq(out[1].game.last_input_ms, 12345);
+    ck_assert_uint_eq(dir_ngames(&d), 3);
     dir_free(&d);
 }
 END_TEST

@@ -489,6 +489,67 @@ START_TEST(diff_far_smaller_than_paint)
 }
 END_TEST
 
+/* A screen whose cells are non-blank with probability pct percent. */
+static void sparse_screen(screen_t *s, rng_t *r, int pct)
+{
+    for (int i = 0; i < s->w * s->h; i++) {
+        cell_t c = random_cell(r, 0);
+        s->cells[i] = rng_chance(r, pct) ? c : cell_make(' ', COL_DEFAULT,
+                                                         COL_DEFAULT, 0);
+    }
+}
+
+START_TEST(long_diff_never_longer_than_paint)
+{
+    /* A diff long enough to be tried as a repaint (more bytes than an
+     * eighth of the cells) is never longer than the repaint from the same
+     * terminal state: the encoder skips the trial only when it cannot win
+     * (screen_diff.c, paint_floor). Sparse and dense screens, unrelated or
+     * mostly alike, at every depth, ASCII and UTF-8; the repaint must have
+     * won some of them for the check to mean anything. */
+    rng_t r;
+    rng_seed(&r, 77);
+    screen_t a, b;
+    screen_init(&a, 80, 24);
+    screen_init(&b, 80, 24);
+    buf_t out;
+    buf_init(&out, 0);
+    int tried = 0, painted = 0;
+    for (int i = 0; i < 600; i++) {
+        static const int pct[] = { 1, 3, 6, 12, 25, 50, 90 };
+        sparse_screen(&a, &r, pct[rng_range(&r, 0, 6)]);
+        if (rng_chance(&r, 50))
+            sparse_screen(&b, &r, pct[rng_range(&r, 0, 6)]);
+        else
+            mutate(&b, &a, &r);
+        display_t d = { (uint8_t)(i % 2), (uint8_t)(i / 2 % 3) };
+        term_state_t ts;
+        memset(&ts, 0, sizeof ts);
+        term_state_set_display(&ts, &d);
+        term_state_reset(&ts);
+        buf_reset(&out);
+        ck_assert_int_eq(screen_paint(&a, &ts, &out), 0);
+        term_state_t before = ts;
+        buf_reset(&out);
+        ck_assert_int_eq(screen_diff(&a, &b, &ts, &out), 0);
+        size_t diff_len = out.len;
+        ts = before;
+        buf_reset(&out);
+        ck_assert_int_eq(screen_paint(&b, &ts, &out), 0);
+        if (diff_len > (size_t)(a.w * a.h / 8)) {
+            tried++;
+            ck_assert_uint_le(diff_len, out.len);
+            painted += diff_len == out.len;
+        }
+    }
+    ck_assert_int_gt(tried, 100);
+    ck_assert_int_gt(painted, 10);
+    buf_free(&out);
+    screen_free(&a);
+    screen_free(&b);
+}
+END_TEST
+
 START_TEST(size_change_paints_in_full)
 {
     screen_t a, b;
@@ -656,6 +717,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, log_scroll_uses_delete_line);
     tcase_add_test(tc, row_tail_cleared_with_el);
     tcase_add_test(tc, diff_far_smaller_than_paint);
+    tcase_add_test(tc, long_diff_never_longer_than_paint);
     tcase_add_test(tc, size_change_paints_in_full);
     tcase_add_test(tc, output_cap_fails_cleanly);
     suite_add_tcase(s, tc);
