@@ -79,6 +79,7 @@ static const key_def_t keys[] = {
     INT_KEY(idle_timeout, 0, 604800, "seconds without a key before disconnect (0: never)"),
     INT_KEY(idle_warning, 0, 3600, "seconds before the idle disconnect that the player is warned"),
     INT_KEY(negotiation_ms, 10, 10000, "ms to wait for a client's telnet answers"),
+    INT_KEY(store_wait_ms, 10, 600000, "ms a login, registration or other lobby request waits for the store before the player is told it is away and may try again"),
     INT_KEY(output_limit, 4096, 64 << 20, "bytes queued for one client before it is cut off"),
     INT_KEY(output_highwater, 1024, 64 << 20, "bytes queued above which screen updates are skipped"),
     INT_KEY(write_timeout, 0, 86400, "seconds our output may wait unread before the client is cut off (0: never)"),
@@ -116,6 +117,7 @@ void config_defaults(config_t *c)
     c->idle_timeout = 1800;
     c->idle_warning = 60;
     c->negotiation_ms = 500;
+    c->store_wait_ms = 3000;
     c->output_limit = 256 * 1024;
     c->output_highwater = 64 * 1024;
     c->write_timeout = 60;

@@ -27,6 +27,8 @@ typedef struct config {
     int idle_timeout;        /* seconds; 0 = never */
     int idle_warning;        /* seconds before the idle disconnect */
     int negotiation_ms;      /* how long to wait for telnet answers */
+    int store_wait_ms;       /* how long a player waits for the store's answer
+                                before being told it is away */
     int output_limit;        /* bytes queued before a client is cut off */
     int output_highwater;    /* bytes queued above which frames are skipped */
     int write_timeout;       /* seconds output may stay unread; 0 = never */

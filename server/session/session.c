@@ -498,6 +498,13 @@ static void on_key(void *ctx, const keyev_t *ev)
     if (sess_closing(s) || s->state == S_NEGOTIATING)
         return;
     int key = ev->key;
+    if (s->keys.dropped != s->keys_dropped) {
+        /* The decoder dropped an escape sequence or a byte since the last
+         * key: a line being typed cannot be taken as typed. */
+        s->keys_dropped = s->keys.dropped;
+        if (s->state == S_LOBBY)
+            lobby_typed_refused(&s->lobby);
+    }
     if (key == KEY_CPR)
         return; /* nothing asks for cursor reports */
     if (key == KEY_MOUSE && (key = mouse_key(s, ev)) == 0)
@@ -527,6 +534,17 @@ static void on_key(void *ctx, const keyev_t *ev)
         ops->key(s, key);
 }
 
+/* The negotiation is over: the lobby starts, and takes what was typed
+ * meanwhile. */
+static void start_lobby(sess_t *s)
+{
+    sess_goto(s, S_LOBBY, NULL);
+    uint16_t n = s->nearly;
+    s->nearly = 0;
+    if (n && s->state == S_LOBBY && !sess_closing(s))
+        keydec_feed(&s->keys, s->early, n, on_key, s);
+}
+
 static void start_lobby_if_negotiated(sess_t *s)
 {
     /* telnet: the client's answers are in; the browser: its size is */
@@ -534,16 +552,24 @@ static void start_lobby_if_negotiated(sess_t *s)
                        : tconn_negotiated(&s->tc);
     if (s->state == S_NEGOTIATING && !sess_closing(s) && ready) {
         uv_timer_stop(&s->negotiate_timer);
-        sess_goto(s, S_LOBBY, NULL);
+        start_lobby(s);
     }
 }
 
 /* The client's data (tconn, wsconn): keys. Negotiation may have just
- * finished within the same read: the lobby then takes these keys. */
+ * finished within the same read: the lobby then takes these keys; before
+ * it has, they wait in s->early (bounded: what does not fit is dropped). */
 static void on_tc_data(void *ctx, const char *bytes, size_t n)
 {
     sess_t *s = ctx;
     start_lobby_if_negotiated(s);
+    if (s->state == S_NEGOTIATING) {
+        size_t room = sizeof s->early - s->nearly;
+        size_t take = n < room ? n : room;
+        memcpy(s->early + s->nearly, bytes, take);
+        s->nearly = (uint16_t)(s->nearly + take);
+        return;
+    }
     keydec_feed(&s->keys, bytes, n, on_key, s);
 }
 
@@ -639,7 +665,7 @@ static void on_negotiate_deadline(uv_timer_t *t)
     }
     /* Refusals raise no telnet event: the deadline decides. */
     if (s->state == S_NEGOTIATING && !sess_closing(s))
-        sess_goto(s, S_LOBBY, NULL);
+        start_lobby(s);
 }
 
 /* --- messages ------------------------------------------------------------------------- */

@@ -56,6 +56,10 @@ typedef struct owned_game {
 } owned_game_t;
 
 /* S_LOBBY */
+/* Bytes a client may type before its negotiation settles that are kept
+ * for the lobby (a line such as "p" Enter and a few more). */
+#define SESS_EARLY_MAX 256
+
 typedef struct st_lobby {
     owned_game_t held;         /* held.game: an account's saved game,
                                   p continues it */
@@ -67,6 +71,11 @@ typedef struct st_lobby {
     /* A new password, held from the check of the present one until it is
      * handed to the store; wiped then, or when the lobby is left. */
     char new_password[LOBBY_LINE_MAX + 1];
+    /* The store's answer being waited for: since when, and which wait of
+     * the lobby's (lobby.busy_gen); past store_wait_ms the player is told
+     * the store is away (session_lobby.c). 0: none. */
+    uint64_t store_asked_ms;
+    uint32_t store_gen;
 } st_lobby_t;
 
 /* S_PLAYING */
@@ -160,6 +169,12 @@ typedef struct sess {
                                   NULL for telnet */
 
     keydec_t keys;
+    unsigned keys_dropped;     /* keys.dropped as last seen (session.c) */
+    /* Bytes typed before the negotiation settled (with or before the
+     * client's answers): kept, up to SESS_EARLY_MAX, and handed to the
+     * lobby when it starts (docs/telnet.md). */
+    char early[SESS_EARLY_MAX];
+    uint16_t nearly;
     /* output: gathered during a loop iteration, written in the render phase */
     buf_t out;
     size_t queued;             /* bytes handed to libuv, not yet written */

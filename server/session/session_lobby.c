@@ -466,9 +466,54 @@ static void act(sess_t *s, int action)
     }
 }
 
+/* Whether an action waits for the store's answer. */
+static int asks_store(int action)
+{
+    switch (action) {
+    case LOBBY_DO_CHECK_GUEST:
+    case LOBBY_DO_LOGIN:
+    case LOBBY_DO_REGISTER:
+    case LOBBY_DO_SCORES:
+    case LOBBY_DO_REPLAY:
+    case LOBBY_DO_CHANGE_PASSWORD:
+    case LOBBY_DO_KEYS_LIST:
+    case LOBBY_DO_KEY_ADD:
+    case LOBBY_DO_KEY_REMOVE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 static void lobby_key_in(sess_t *s, int key)
 {
-    act(s, lobby_key(&s->lobby, key));
+    int action = lobby_key(&s->lobby, key);
+    act(s, action);
+    if (asks_store(action) && s->lobby.page == LOBBY_BUSY) {
+        s->st.lobby.store_asked_ms = sess_now(s);
+        s->st.lobby.store_gen = s->lobby.busy_gen;
+    }
+}
+
+/* A store that does not answer within store_wait_ms (it hangs, or its
+ * queue is long): the player is told so and may try again; the answer, if
+ * it ever comes, is dropped (store_cancel). docs/hosting.md. */
+static void lobby_sweep(sess_t *s, uint64_t now)
+{
+    st_lobby_t *l = &s->st.lobby;
+    uint64_t wait = (uint64_t)s->srv->cfg.store_wait_ms;
+    if (!l->store_asked_ms || now - l->store_asked_ms < wait)
+        return;
+    l->store_asked_ms = 0;
+    if (!lobby_store_away(&s->lobby, l->store_gen))
+        return; /* answered meanwhile */
+    store_cancel(s->srv->store, s);
+    sess_hash_end(s);
+    sodium_memzero(l->new_password, sizeof l->new_password);
+    log_info("store away id=%llu: no answer within %llu ms; the player may "
+             "try again", (unsigned long long)s->id,
+             (unsigned long long)wait);
+    sess_owe_frame(s);
 }
 
 /* --- messages ---------------------------------------------------------------------- */
@@ -529,4 +574,5 @@ const sess_state_ops_t sess_lobby_ops = {
     .key = lobby_key_in,
     .msg = lobby_msg,
     .draw = lobby_draw_page,
+    .sweep = lobby_sweep,
 };

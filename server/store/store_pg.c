@@ -28,6 +28,7 @@
 
 #include "buf.h"
 #include "log.h"
+#include "pg_deadline.h"
 
 /* The schema, one step per version, as store_sqlite.c's: migrations[v]
  * takes a database from version v to v + 1. Released steps never change. */
@@ -247,6 +248,7 @@ struct spg {
     int read_only;      /* spg_open_read: only GET_GAME and LIST prepared */
     int quiet;          /* spg_set_quiet */
     int busy_ms;
+    int answer_ms;      /* the longest wait for an answer (pg_deadline.h) */
     int in_tx;          /* BEGIN sent, no COMMIT or ROLLBACK yet */
     int piped;          /* in pipeline mode */
     int failed;         /* a statement of this transaction failed */
@@ -317,15 +319,15 @@ static void make_name(spg_t *d)
              port && *port ? port : "", db ? db : "");
 }
 
-static PGconn *connect_to(const char *url)
+/* Timeouts and keepalives on the connection, and a deadline on every
+ * wait for its answers (pg_deadline.h): a database that hangs costs this
+ * thread a failed batch, never the server. */
+static PGconn *connect_to(spg_t *d)
 {
-    /* the URL's own settings, coming last, win over these */
-    const char *const kw[] = { "connect_timeout", "application_name",
-                               "dbname", NULL };
-    const char *const val[] = { "10", "rogued", url, NULL };
-    PGconn *c = PQconnectdbParams(kw, val, 1);
+    PGconn *c = pgd_connect(d->url, "rogued");
     if (c)
         PQsetNoticeProcessor(c, no_notices, NULL);
+    d->answer_ms = pgd_answer_ms(c);
     return c;
 }
 
@@ -333,7 +335,7 @@ static PGconn *connect_to(const char *url)
  * with the reason in errmsg. */
 static int exec_plain(spg_t *d, const char *sql)
 {
-    PGresult *r = PQexec(d->conn, sql);
+    PGresult *r = pgd_exec(d->conn, d->answer_ms, sql);
     ExecStatusType s = PQresultStatus(r);
     int ok = s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK;
     if (!ok)
@@ -345,7 +347,7 @@ static int exec_plain(spg_t *d, const char *sql)
 /* One integer from a query (0 if no row or NULL). Returns 0, or -1. */
 static int query_ll(spg_t *d, const char *sql, long long *out)
 {
-    PGresult *r = PQexec(d->conn, sql);
+    PGresult *r = pgd_exec(d->conn, d->answer_ms, sql);
     int ok = PQresultStatus(r) == PGRES_TUPLES_OK;
     *out = 0;
     if (ok && PQntuples(r) > 0 && !PQgetisnull(r, 0, 0))
@@ -363,7 +365,7 @@ static int prepare(spg_t *d)
             continue;
         char name[24];
         snprintf(name, sizeof name, "rogued%u", (unsigned)i);
-        PGresult *r = PQprepare(d->conn, name, stmt_sql[i], 0, NULL);
+        PGresult *r = pgd_prepare(d->conn, d->answer_ms, name, stmt_sql[i]);
         int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
         if (!ok)
             set_result_err(d, r);
@@ -500,14 +502,14 @@ static PGresult *drain(spg_t *d, int keep)
         const sent_t *e = &d->sent[i];
         PGresult *r;
         if (e->kind == K_SYNC) {
-            r = PQgetResult(d->conn);
+            r = pgd_get_result(d->conn, d->answer_ms);
             int ok = r && PQresultStatus(r) == PGRES_PIPELINE_SYNC;
             PQclear(r);
             if (ok)
                 continue;
         } else {
             int got = 0;
-            while ((r = PQgetResult(d->conn)) != NULL) {
+            while ((r = pgd_get_result(d->conn, d->answer_ms)) != NULL) {
                 got = 1;
                 note(d, e, r);
                 if (keep && i + 1 == d->nsent && !kept)
@@ -553,8 +555,8 @@ static int write_later(spg_t *d, enum stmt which, const params_t *p, int kind,
     if (!d->piped) {
         char name[24];
         snprintf(name, sizeof name, "rogued%u", (unsigned)which);
-        PGresult *r = PQexecPrepared(d->conn, name, p->n, p->v, p->len,
-                                     p->fmt, 0);
+        PGresult *r = pgd_exec_prepared(d->conn, d->answer_ms, name, p->n,
+                                        p->v, p->len, p->fmt);
         sent_t e = { kind, id };
         int was = d->failed;
         d->failed = 0;
@@ -588,7 +590,8 @@ static PGresult *read_now(spg_t *d, enum stmt which, const params_t *p,
     if (!d->piped) {
         char name[24];
         snprintf(name, sizeof name, "rogued%u", (unsigned)which);
-        r = PQexecPrepared(d->conn, name, p->n, p->v, p->len, p->fmt, 0);
+        r = pgd_exec_prepared(d->conn, d->answer_ms, name, p->n, p->v,
+                              p->len, p->fmt);
     } else if (send_stmt(d, which, p, K_WANT, 0) == 0) {
         PQsendFlushRequest(d->conn);
         PQflush(d->conn);
@@ -671,7 +674,7 @@ static int reconnect(spg_t *d)
         return -1;
     }
     PQfinish(d->conn);
-    d->conn = connect_to(d->url);
+    d->conn = connect_to(d);
     d->piped = d->in_tx = 0;
     d->nsent = 0;
     if (!d->conn || PQstatus(d->conn) != CONNECTION_OK) {
@@ -745,7 +748,7 @@ static int finish_tx(spg_t *d, const char *sql, int kind)
      * still open on the server until rolled back */
     if (PQstatus(d->conn) == CONNECTION_OK &&
         PQtransactionStatus(d->conn) != PQTRANS_IDLE)
-        PQclear(PQexec(d->conn, "ROLLBACK"));
+        PQclear(pgd_exec(d->conn, d->answer_ms, "ROLLBACK"));
     return d->failed ? -1 : 0;
 }
 
@@ -794,8 +797,7 @@ size_t spg_unfollowed(spg_t *d, const store_unfollowed_t **out)
 static int check_owner(spg_t *d, int *fresh, long long *version, char *err,
                        size_t errlen)
 {
-    PGresult *r = PQexec(d->conn,
-        "SELECT current_schema(),"
+    PGresult *r = pgd_exec(d->conn, d->answer_ms, "SELECT current_schema(),"
         " (SELECT count(*) FROM pg_class c JOIN pg_namespace n"
         "   ON n.oid = c.relnamespace WHERE n.nspname = current_schema()"
         "   AND c.relkind IN ('r', 'p', 'v', 'm', 'f')),"
@@ -875,7 +877,7 @@ static int migrate(spg_t *d, int to, char *err, size_t errlen)
         snprintf(err, errlen, "%s: cannot set up the schema: %s; the user "
                  "rogued connects as needs to own the database or to be "
                  "granted CREATE on its schema", d->name, d->errmsg);
-        PQclear(PQexec(d->conn, "ROLLBACK"));
+        PQclear(pgd_exec(d->conn, d->answer_ms, "ROLLBACK"));
         return -1;
     }
     return 0;
@@ -920,7 +922,7 @@ static spg_t *connect_new(const char *url, int read_only, char *err,
     snprintf(d->url, sizeof d->url, "%s", url);
     d->read_only = read_only;
     d->busy_ms = 10000;
-    d->conn = connect_to(url);
+    d->conn = connect_to(d);
     if (!d->conn) {
         snprintf(err, errlen, "out of memory");
         free(d);
