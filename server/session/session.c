@@ -660,6 +660,7 @@ static void on_negotiate_deadline(uv_timer_t *t)
         return;
     }
     if (s->web && !s->admitted && !sess_closing(s)) {
+        log_info("refused %s: no HTTP request in time", s->addr);
         sess_close(s, "no HTTP request in time", 0, NULL);
         return;
     }
@@ -880,6 +881,9 @@ static void on_ws_resize(void *ctx, int w, int h)
 static void on_ws_done(void *ctx)
 {
     sess_t *s = ctx;
+    if (s->web->refused && s->web->refused_why) /* answered: say why */
+        log_info("refused %s: %s: %s", s->addr, s->web->refused,
+                 s->web->refused_why);
     sess_close(s, s->admitted ? "browser closed" : "page served", 1, NULL);
 }
 
