@@ -70,6 +70,9 @@ static const key_def_t keys[] = {
     STR_KEY(server_name, "name shown to players"),
     INT_KEY(max_sessions, 1, 1000000, "players at once; more are told the server is full"),
     INT_KEY(ssh_port, 0, 65535, "SSH's port: ssh -p PORT play@HOST, a guest in the lobby (0: off)"),
+    INT_KEY(ssh_unauth_per_ip, 0, 100000, "SSH connections from one address not yet logged in; one more is refused (0: no cap)"),
+    INT_KEY(ssh_login_grace_ms, 100, 600000, "ms an SSH connection has for its handshake, login and shell (OpenSSH's LoginGraceTime)"),
+    INT_KEY(ssh_fail_delay_ms, 0, 60000, "after 3 failed SSH key tries from an address (50 for a name), each next answer waits this, then twice that, up to 16 times (0: never)"),
     INT_KEY(http_port, 0, 65535, "the browser's port: a page with a terminal and its WebSocket, on bind's address (0: off)"),
     INT_KEY(workers, 0, 63, "worker loops, each a thread with its share of the sessions (0: one per core)"),
     INT_KEY(max_sessions_per_ip, 0, 1000000, "sessions at once from one address (0: no limit)"),
@@ -111,6 +114,9 @@ void config_defaults(config_t *c)
     snprintf(c->motd, sizeof c->motd, "Every player has a dungeon of their own. Good luck!");
     c->max_sessions = 1000;
     c->max_sessions_per_ip = 20;
+    c->ssh_unauth_per_ip = 10;
+    c->ssh_login_grace_ms = 30000;
+    c->ssh_fail_delay_ms = 1000;
     c->connects_per_ip_per_minute = 60;
     c->hashes_per_ip = 2;
     c->registrations_per_ip_per_hour = 10;

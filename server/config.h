@@ -20,6 +20,9 @@ typedef struct config {
     int workers;             /* worker loops; 0 = one per core */
     int http_port;           /* the browser's page and WebSocket; 0 = off */
     int ssh_port;            /* SSH (ssh_bridge.h); 0 = off */
+    int ssh_unauth_per_ip;   /* SSH connections not logged in, per address */
+    int ssh_login_grace_ms;  /* SSH handshake and login deadline */
+    int ssh_fail_delay_ms;   /* the first wait after failed key tries */
     int max_sessions_per_ip; /* sessions from one address; 0 = no limit */
     int connects_per_ip_per_minute; /* new connections; 0 = no limit */
     int hashes_per_ip;       /* password checks in flight; 0 = no limit */

@@ -247,6 +247,8 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
             return -1;
         }
         h->ssh_bridge->store = store;
+        ssh_bridge_set_limits(h->ssh_bridge, cfg->ssh_unauth_per_ip,
+                              cfg->ssh_login_grace_ms, cfg->ssh_fail_delay_ms);
         h->ssh_bridge->hand = hand_ssh_game;
         h->ssh_bridge->hand_arg = h;
     }
