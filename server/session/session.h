@@ -161,6 +161,8 @@ typedef struct sess {
     char addr[64];             /* "ip:port", for the log */
     char ip[ADDR_MAX];         /* the address alone, for its limits */
     uint8_t ip_counted;        /* addr_admit counted this session */
+    uint8_t slot_early;        /* a browser's connection holds a slot of
+                                  max_sessions before it is admitted */
     uint8_t hashing;           /* addr_hash_begin counted its password check */
     uint8_t check_first_read;  /* an untrusted peer: refuse a PROXY header */
     proxy_parser_t *proxy;     /* a trusted balancer's header being read */
