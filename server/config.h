@@ -24,6 +24,7 @@ typedef struct config {
     int ssh_login_grace_ms;  /* SSH handshake and login deadline */
     int ssh_fail_delay_ms;   /* the first wait after failed key tries */
     int max_sessions_per_ip; /* sessions from one address; 0 = no limit */
+    int fd_reserve;          /* descriptors kept back from players; 0 = auto */
     int connects_per_ip_per_minute; /* new connections; 0 = no limit */
     int hashes_per_ip;       /* password checks in flight; 0 = no limit */
     int registrations_per_ip_per_hour; /* new accounts; 0 = no limit */
