@@ -81,6 +81,7 @@ static const key_def_t keys[] = {
     INT_KEY(hashes_per_ip, 0, 1000, "logins and registrations from one address being checked at once (0: no limit)"),
     INT_KEY(registrations_per_ip_per_hour, 0, 1000000, "accounts one address may create an hour (0: no limit)"),
     INT_KEY(idle_timeout, 0, 604800, "seconds without a key before disconnect (0: never)"),
+    INT_KEY(lobby_full_idle_ms, 0, 86400000, "when the server is 90% full, ms without a key after which a player in the lobby who is not logged in is let go (four times that for an account; 0: never)"),
     INT_KEY(idle_warning, 0, 3600, "seconds before the idle disconnect that the player is warned"),
     INT_KEY(negotiation_ms, 10, 10000, "ms to wait for a client's telnet answers"),
     INT_KEY(store_wait_ms, 10, 600000, "ms a login, registration or other lobby request waits for the store before the player is told it is away and may try again"),
@@ -123,6 +124,7 @@ void config_defaults(config_t *c)
     c->registrations_per_ip_per_hour = 10;
     c->idle_timeout = 1800;
     c->idle_warning = 60;
+    c->lobby_full_idle_ms = 120000;
     c->negotiation_ms = 500;
     c->store_wait_ms = 3000;
     c->output_limit = 256 * 1024;

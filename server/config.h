@@ -30,6 +30,7 @@ typedef struct config {
     int registrations_per_ip_per_hour; /* new accounts; 0 = no limit */
     int idle_timeout;        /* seconds; 0 = never */
     int idle_warning;        /* seconds before the idle disconnect */
+    int lobby_full_idle_ms;  /* the lobby's idle clock when nearly full */
     int negotiation_ms;      /* how long to wait for telnet answers */
     int store_wait_ms;       /* how long a player waits for the store's answer
                                 before being told it is away */

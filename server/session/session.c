@@ -712,6 +712,8 @@ void sess_sweep(sess_t *s, uint64_t now)
     const sess_state_ops_t *ops = sess_state_ops(s->state);
     if (ops->sweep)
         ops->sweep(s, now);
+    if (sess_closing(s))
+        return; /* the state's sweep let it go */
     if (c->idle_timeout) {
         uint64_t idle = now - s->last_input_ms;
         uint64_t limit = (uint64_t)c->idle_timeout * 1000;

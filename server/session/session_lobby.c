@@ -498,9 +498,34 @@ static void lobby_key_in(sess_t *s, int key)
 /* A store that does not answer within store_wait_ms (it hangs, or its
  * queue is long): the player is told so and may try again; the answer, if
  * it ever comes, is dropped (store_cancel). docs/hosting.md. */
+/* The lobby while the server is nearly full (90% of max_sessions): a
+ * short clock, lobby_full_idle_ms without a key, for those not logged in
+ * (four times as long for an account), so that silent connections cannot
+ * hold the slots players are waiting for. Returns 1 if s was let go. */
+static int let_go_when_full(sess_t *s, uint64_t now)
+{
+    const config_t *c = &s->srv->cfg;
+    if (!c->lobby_full_idle_ms || s->lobby.page == LOBBY_BUSY ||
+        (uint64_t)srv_online(s->srv) * 10 < (uint64_t)c->max_sessions * 9)
+        return 0;
+    uint64_t limit = (uint64_t)c->lobby_full_idle_ms *
+                     (s->lobby.account[0] ? 4u : 1u);
+    if (now - s->last_input_ms < limit)
+        return 0;
+    log_info("let go id=%llu: idle in the lobby for %llu ms while the server "
+             "is nearly full", (unsigned long long)s->id,
+             (unsigned long long)(now - s->last_input_ms));
+    sess_close(s, "idle in the lobby while the server is nearly full", 1,
+               "The server is nearly full and you were idle: goodbye. "
+               "Please come back later.");
+    return 1;
+}
+
 static void lobby_sweep(sess_t *s, uint64_t now)
 {
     st_lobby_t *l = &s->st.lobby;
+    if (let_go_when_full(s, now))
+        return;
     uint64_t wait = (uint64_t)s->srv->cfg.store_wait_ms;
     if (!l->store_asked_ms || now - l->store_asked_ms < wait)
         return;
