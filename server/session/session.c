@@ -587,9 +587,22 @@ static void on_tc_key(void *ctx, int key)
 static void on_tc_resize(void *ctx, int w, int h)
 {
     sess_t *s = ctx;
+    uint64_t now = sess_now(s);
     s->w = w;
     s->h = h;
-    sess_owe_frame(s); /* the size differs from shown: a full repaint */
+    /* A flood of sizes costs its sender a few full repaints a second,
+     * not one each: past the limit the size is kept, and the sweep draws
+     * it once (docs/telnet.md, NAWS). */
+    if (now - s->resize_window_ms >= 1000) {
+        s->resize_window_ms = now;
+        s->resizes = 0;
+    }
+    if (s->resizes < s->srv->cfg.max_resizes_per_second) {
+        s->resizes++;
+        sess_owe_frame(s); /* the size differs from shown: a full repaint */
+    } else {
+        s->resize_owed = 1;
+    }
 }
 
 static void on_esc_timer(uv_timer_t *t)
@@ -709,6 +722,10 @@ void sess_sweep(sess_t *s, uint64_t now)
     }
     if (s->state == S_NEGOTIATING)
         return;
+    if (s->resize_owed) { /* sizes that came past the limit: drawn now */
+        s->resize_owed = 0;
+        sess_owe_frame(s);
+    }
     const sess_state_ops_t *ops = sess_state_ops(s->state);
     if (ops->sweep)
         ops->sweep(s, now);
