@@ -90,7 +90,7 @@ static const key_def_t keys[] = {
     INT_KEY(write_timeout, 0, 86400, "seconds our output may wait unread before the client is cut off (0: never)"),
     INT_KEY(max_keys_per_second, 1, 100000, "keys per second per player; more are dropped"),
     INT_KEY(max_cols, 80, 1000, "terminal width is clamped to this"),
-    INT_KEY(max_resizes_per_second, 1, 1000, "window size changes a second redrawn at once; more only set the size, drawn once a second"),
+    INT_KEY(max_resizes_per_second, 1, 1000000, "window size changes a second redrawn at once; more only set the size, drawn once a second"),
     INT_KEY(max_rows, 24, 1000, "terminal height is clamped to this"),
     INT_KEY(keepalive, 0, 3600, "seconds of silence before an IAC NOP (0: never)"),
     INT_KEY(record_limit, 1024, 4194304, "bytes of keys one game's record may hold (about one a key); a game that reaches it ends and is recorded whole"),

@@ -597,7 +597,7 @@ static void on_tc_resize(void *ctx, int w, int h)
         s->resize_window_ms = now;
         s->resizes = 0;
     }
-    if (s->resizes < s->srv->cfg.max_resizes_per_second) {
+    if (s->resizes < (uint32_t)s->srv->cfg.max_resizes_per_second) {
         s->resizes++;
         sess_owe_frame(s); /* the size differs from shown: a full repaint */
     } else {

@@ -176,7 +176,7 @@ typedef struct sess {
      * max_resizes_per_second redraw at once, the rest only set the size,
      * and the sweep redraws once for them (session.c). */
     uint64_t resize_window_ms;
-    uint16_t resizes;
+    uint32_t resizes;
     uint8_t resize_owed;
     /* Bytes typed before the negotiation settled (with or before the
      * client's answers): kept, up to SESS_EARLY_MAX, and handed to the

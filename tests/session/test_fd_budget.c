@@ -23,7 +23,8 @@ START_TEST(connections_past_the_budget_closed_at_once)
                           "max_sessions_per_ip=0", "--set",
                           "connects_per_ip_per_minute=0", "--set", "workers=1",
                           "--set", "http_port=0", NULL);
-    ck_assert(srv_log_has(s, "descriptors: limit 100, 30 kept in reserve"));
+    ck_assert(srv_wait_log(s, "descriptors: limit 100, 30 kept in reserve",
+                           CL_WAIT_MS));
     cl_opts_t o = { .raw = 1 };
     static tclient_t *c[FLOOD];
     for (int i = 0; i < FLOOD; i++)
