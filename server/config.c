@@ -70,20 +70,27 @@ static const key_def_t keys[] = {
     STR_KEY(server_name, "name shown to players"),
     INT_KEY(max_sessions, 1, 1000000, "players at once; more are told the server is full"),
     INT_KEY(ssh_port, 0, 65535, "SSH's port: ssh -p PORT play@HOST, a guest in the lobby (0: off)"),
+    INT_KEY(ssh_unauth_per_ip, 0, 100000, "SSH connections from one address not yet logged in; one more is refused (0: no cap)"),
+    INT_KEY(ssh_login_grace_ms, 100, 600000, "ms an SSH connection has for its handshake, login and shell (OpenSSH's LoginGraceTime)"),
+    INT_KEY(ssh_fail_delay_ms, 0, 60000, "after 3 failed SSH key tries from an address (50 for a name), each next answer waits this, then twice that, up to 16 times (0: never)"),
     INT_KEY(http_port, 0, 65535, "the browser's port: a page with a terminal and its WebSocket, on bind's address (0: off)"),
     INT_KEY(workers, 0, 63, "worker loops, each a thread with its share of the sessions (0: one per core)"),
+    INT_KEY(fd_reserve, 0, 1000000, "file descriptors kept back from players: a connection accepted past the limit minus this is closed at once, logged (0: 5% of the limit, at least 32)"),
     INT_KEY(max_sessions_per_ip, 0, 1000000, "sessions at once from one address (0: no limit)"),
     INT_KEY(connects_per_ip_per_minute, 0, 1000000, "new connections a minute from one address (0: no limit)"),
     INT_KEY(hashes_per_ip, 0, 1000, "logins and registrations from one address being checked at once (0: no limit)"),
     INT_KEY(registrations_per_ip_per_hour, 0, 1000000, "accounts one address may create an hour (0: no limit)"),
     INT_KEY(idle_timeout, 0, 604800, "seconds without a key before disconnect (0: never)"),
+    INT_KEY(lobby_full_idle_ms, 0, 86400000, "when the server is 90% full, ms without a key after which a player in the lobby who is not logged in is let go (four times that for an account; 0: never)"),
     INT_KEY(idle_warning, 0, 3600, "seconds before the idle disconnect that the player is warned"),
     INT_KEY(negotiation_ms, 10, 10000, "ms to wait for a client's telnet answers"),
+    INT_KEY(store_wait_ms, 10, 600000, "ms a login, registration or other lobby request waits for the store before the player is told it is away and may try again"),
     INT_KEY(output_limit, 4096, 64 << 20, "bytes queued for one client before it is cut off"),
     INT_KEY(output_highwater, 1024, 64 << 20, "bytes queued above which screen updates are skipped"),
     INT_KEY(write_timeout, 0, 86400, "seconds our output may wait unread before the client is cut off (0: never)"),
     INT_KEY(max_keys_per_second, 1, 100000, "keys per second per player; more are dropped"),
     INT_KEY(max_cols, 80, 1000, "terminal width is clamped to this"),
+    INT_KEY(max_resizes_per_second, 1, 1000000, "window size changes a second redrawn at once; more only set the size, drawn once a second"),
     INT_KEY(max_rows, 24, 1000, "terminal height is clamped to this"),
     INT_KEY(keepalive, 0, 3600, "seconds of silence before an IAC NOP (0: never)"),
     INT_KEY(record_limit, 1024, 4194304, "bytes of keys one game's record may hold (about one a key); a game that reaches it ends and is recorded whole"),
@@ -114,12 +121,17 @@ void config_defaults(config_t *c)
     snprintf(c->motd, sizeof c->motd, "Every player has a dungeon of their own. Good luck!");
     c->max_sessions = 1000;
     c->max_sessions_per_ip = 20;
+    c->ssh_unauth_per_ip = 10;
+    c->ssh_login_grace_ms = 30000;
+    c->ssh_fail_delay_ms = 1000;
     c->connects_per_ip_per_minute = 60;
     c->hashes_per_ip = 2;
     c->registrations_per_ip_per_hour = 10;
     c->idle_timeout = 1800;
     c->idle_warning = 60;
+    c->lobby_full_idle_ms = 120000;
     c->negotiation_ms = 500;
+    c->store_wait_ms = 3000;
     c->output_limit = 256 * 1024;
     c->news_interval_ms = 30000;
     c->news_min_depth = 6;
@@ -129,6 +141,7 @@ void config_defaults(config_t *c)
     c->record_limit = 4194304;
     c->max_cols = 250;
     c->max_rows = 100;
+    c->max_resizes_per_second = 4;
     c->keepalive = 30;
     snprintf(c->log_level, sizeof c->log_level, "info");
     snprintf(c->proxy_protocol, sizeof c->proxy_protocol, "off");

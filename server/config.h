@@ -20,18 +20,26 @@ typedef struct config {
     int workers;             /* worker loops; 0 = one per core */
     int http_port;           /* the browser's page and WebSocket; 0 = off */
     int ssh_port;            /* SSH (ssh_bridge.h); 0 = off */
+    int ssh_unauth_per_ip;   /* SSH connections not logged in, per address */
+    int ssh_login_grace_ms;  /* SSH handshake and login deadline */
+    int ssh_fail_delay_ms;   /* the first wait after failed key tries */
     int max_sessions_per_ip; /* sessions from one address; 0 = no limit */
+    int fd_reserve;          /* descriptors kept back from players; 0 = auto */
     int connects_per_ip_per_minute; /* new connections; 0 = no limit */
     int hashes_per_ip;       /* password checks in flight; 0 = no limit */
     int registrations_per_ip_per_hour; /* new accounts; 0 = no limit */
     int idle_timeout;        /* seconds; 0 = never */
     int idle_warning;        /* seconds before the idle disconnect */
+    int lobby_full_idle_ms;  /* the lobby's idle clock when nearly full */
     int negotiation_ms;      /* how long to wait for telnet answers */
+    int store_wait_ms;       /* how long a player waits for the store's answer
+                                before being told it is away */
     int output_limit;        /* bytes queued before a client is cut off */
     int output_highwater;    /* bytes queued above which frames are skipped */
     int write_timeout;       /* seconds output may stay unread; 0 = never */
     int max_keys_per_second; /* keys above this rate are dropped */
     int max_cols, max_rows;  /* terminal sizes are clamped to these */
+    int max_resizes_per_second; /* redrawn at once; more wait for the sweep */
     int keepalive;           /* seconds of silence before IAC NOP; 0 = never */
     int record_limit;        /* bytes of keys one game's record may hold */
     char seed[32];           /* "" = a random seed per game, else a number */

@@ -111,6 +111,10 @@ static void on_acceptable(uv_poll_t *p, int status, int events)
             }
             return;
         }
+        if (fdb_admit(&h->fds, fd, uv_now(h->loop)) != 0) {
+            close(fd); /* the reserve is not for players */
+            continue;
+        }
         int w = pick_worker(h);
         atomic_fetch_add(&h->sh.load[w], 1);
         if (l->kind == LISTEN_SSH) {
@@ -283,6 +287,8 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
             return -1;
         }
         h->ssh_bridge->store = store;
+        ssh_bridge_set_limits(h->ssh_bridge, cfg->ssh_unauth_per_ip,
+                              cfg->ssh_login_grace_ms, cfg->ssh_fail_delay_ms);
         h->ssh_bridge->hand = hand_ssh_game;
         h->ssh_bridge->hand_arg = h;
     }
@@ -312,6 +318,7 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
         uv_poll_init(loop, &h->ssh.poll, h->ssh.fd);
         h->ssh.poll.data = &h->ssh;
     }
+    fdb_init(&h->fds, cfg->fd_reserve);
     uv_timer_init(loop, &h->accept_pause);
     h->accept_pause.data = h;
     uv_signal_init(loop, &h->sigint);

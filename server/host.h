@@ -22,6 +22,7 @@
 #include <stdatomic.h>
 #include <uv.h>
 
+#include "fd_budget.h"
 #include "config.h"
 #include "server.h"
 #include "shared.h"
@@ -44,6 +45,7 @@ typedef struct host {
     listener_t telnet, http, ssh;
     ssh_bridge_t *ssh_bridge;  /* ssh_port: SSH players' threads; owned */
     uv_timer_t accept_pause;   /* out of descriptors: stop a moment */
+    fd_budget_t fds;           /* descriptors kept back (fd_budget.h) */
     uv_signal_t sigint, sigterm, sighup;
     uv_timer_t sweep;          /* forgets idle addresses */
     shared_t sh;               /* what the workers share (shared.h) */

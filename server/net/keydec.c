@@ -63,6 +63,8 @@ static void give_up(keydec_t *d, keydec_emit_fn emit, void *ctx)
     } else if ((st == KD_CSI || st == KD_SS3) && n == 2) {
         emit_key(emit, ctx, KEY_ESC);
         emit_key(emit, ctx, second);
+    } else if (st != KD_DISCARD) {
+        d->dropped++;
     }
 }
 
@@ -73,6 +75,7 @@ static void hold(keydec_t *d, unsigned char b)
     if (d->seqlen >= KEYDEC_SEQ_MAX) {
         d->seqlen = 0;
         d->state = KD_DISCARD;
+        d->dropped++;
         return;
     }
     d->seq[d->seqlen++] = b;
@@ -144,18 +147,24 @@ static void csi_done(keydec_t *d, unsigned char f, keydec_emit_fn emit,
     }
     np = parse_params(p, n, v);
     reset_seq(d);
-    if (np < 0)
+    if (np < 0) {
+        d->dropped++;
         return;
+    }
 
     if (marker == '<') {
         /* SGR mouse: ESC [ < b ; x ; y M (press, motion) or m (release). */
         if ((f == 'M' || f == 'm') && np == 3 && v[0] >= 0 && v[1] >= 1 &&
             v[2] >= 1)
             emit_ev(emit, ctx, KEY_MOUSE, v[1] - 1, v[2] - 1, v[0], f == 'm');
+        else
+            d->dropped++;
         return;
     }
-    if (marker)
+    if (marker) {
+        d->dropped++;
         return; /* ESC[?...: terminal replies, not keys */
+    }
 
     switch (f) {
     case 'A': key = KEY_UP; break;
@@ -187,6 +196,8 @@ static void csi_done(keydec_t *d, unsigned char f, keydec_emit_fn emit,
     }
     if (key)
         emit_key(emit, ctx, key);
+    else
+        d->dropped++;
 }
 
 /* A complete SS3 (ESC O, optional modifier digits, final f). */
@@ -216,6 +227,8 @@ static void ss3_done(keydec_t *d, unsigned char f, keydec_emit_fn emit,
         key = '\t';
     if (key)
         emit_key(emit, ctx, key);
+    else
+        d->dropped++;
 }
 
 /* X10 mouse: ESC [ M then button+32, column+33, row+33 as raw bytes. */
@@ -239,9 +252,12 @@ static void ground(keydec_t *d, unsigned char b, keydec_emit_fn emit,
             d->utf8_hi = 0xbf;
             if (--d->utf8_need == 0 && d->utf8_cp >= 0xa0)
                 emit_key(emit, ctx, (int)d->utf8_cp); /* C1 controls dropped */
+            else if (d->utf8_need == 0)
+                d->dropped++;
             return;
         }
         d->utf8_need = 0; /* invalid: drop what was held, decode b afresh */
+        d->dropped++;
     }
     if (d->after_cr) {
         d->after_cr = 0;
@@ -287,8 +303,9 @@ static void ground(keydec_t *d, unsigned char b, keydec_emit_fn emit,
             else if (b == 0xf4)
                 d->utf8_hi = 0x8f;
         }
+    } else {
+        d->dropped++; /* a lone continuation byte, c0, c1 or f5..ff */
     }
-    /* else: a lone continuation byte, c0, c1 or f5..ff: dropped */
 }
 
 /* One byte through the state machine. */
@@ -350,6 +367,7 @@ static void step(keydec_t *d, unsigned char b, keydec_emit_fn emit, void *ctx)
             emit_key(emit, ctx, KEY_F1 + (b - 'A'));
         } else if (b >= 0x40 && b <= 0x7e) {
             reset_seq(d); /* some other ESC [ [ x: not a key */
+            d->dropped++;
         } else {
             give_up(d, emit, ctx);
             ground(d, b, emit, ctx);

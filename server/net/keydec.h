@@ -91,6 +91,11 @@ typedef struct keydec {
     unsigned char utf8_need;           /* continuation bytes still to come */
     unsigned char utf8_lo, utf8_hi;    /* allowed range of the next one */
     unsigned int utf8_cp;              /* code point so far */
+    unsigned int dropped;              /* counts what was dropped without a
+                                          key (an unknown or cut-short
+                                          sequence, a bad UTF-8 byte): a
+                                          prompt refuses a line typed with
+                                          one rather than take it altered */
 } keydec_t;
 
 /* Receives each decoded key. ev is valid only during the call. The callback

@@ -32,6 +32,8 @@ typedef struct conn {
     int fd, game_fd;           /* game_fd: -1 until the player is in */
     int worker;                /* the loop it goes to (ssh_bridge_accept) */
     char addr[64];
+    char ip[64];               /* addr without its port: the guard's key */
+    int counted;               /* in the guard's count of not logged in */
     ssh_session session;
     ssh_channel chan;
     telnet_t *tn;
@@ -167,6 +169,41 @@ static void on_telnet(telnet_t *t, telnet_event_t *ev, void *user)
     }
 }
 
+/* --- before login (ssh_guard.h) -------------------------------------------- */
+
+static uint64_t mono_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
+
+/* Logged in (or gone): no longer counted against the address. */
+static void uncount(conn_t *c)
+{
+    if (!c->counted)
+        return;
+    c->counted = 0;
+    sshg_leave(&c->b->guard, c->ip);
+}
+
+/* A denied key: the address's and the name's failures counted, and the
+ * wait they have earned spent here, in this connection's thread (so an
+ * address holds at most its cap of such waits). */
+static void slow_down(conn_t *c, const char *user)
+{
+    int ms = sshg_failed(&c->b->guard, c->ip, user, mono_ms());
+    if (ms <= 0)
+        return;
+    log_info("ssh %s: failed key tries for %s: the next answer waits %d ms",
+             c->addr, user, ms);
+    uint64_t end = mono_ms() + (uint64_t)ms;
+    while (!atomic_load(&c->b->stopping) && mono_ms() < end) {
+        struct timespec ts = { 0, 50 * 1000000L };
+        nanosleep(&ts, NULL);
+    }
+}
+
 /* --- libssh's callbacks --------------------------------------------------- */
 
 static int auth_none(ssh_session s, const char *user, void *userdata)
@@ -174,6 +211,7 @@ static int auth_none(ssh_session s, const char *user, void *userdata)
     conn_t *c = userdata;
     if (user && strcmp(user, SSH_GUEST_USER) == 0) {
         c->authed = 1; /* a guest, as with telnet */
+        uncount(c);
         return SSH_AUTH_SUCCESS;
     }
     /* an account's name: its keys only */
@@ -242,14 +280,18 @@ static int auth_pubkey(ssh_session s, const char *user, struct ssh_key_struct *k
     if (signature_state != SSH_PUBLICKEY_STATE_NONE &&
         signature_state != SSH_PUBLICKEY_STATE_VALID)
         return SSH_AUTH_DENIED; /* a signature that does not verify */
-    if (!key_registered(c, user, key))
+    if (!key_registered(c, user, key)) {
+        slow_down(c, user);
         return SSH_AUTH_DENIED;
+    }
     if (signature_state == SSH_PUBLICKEY_STATE_NONE)
         return SSH_AUTH_SUCCESS; /* a probe: this key would do */
     /* signed with it, and libssh checked the signature: in */
     c->account_id = c->found_id;
     snprintf(c->account, sizeof c->account, "%s", c->found_name);
     c->authed = 1;
+    uncount(c);
+    sshg_succeeded(&c->b->guard, c->ip);
     log_info("ssh %s: %s logged in by the key %s", c->addr, c->account,
              c->found_fp);
     return SSH_AUTH_SUCCESS;
@@ -456,7 +498,9 @@ static void *conn_main(void *arg)
     c->session = ssh_new();
     if (!c->tn || !c->session)
         goto out;
-    long timeout = 30;
+    /* the key exchange's blocking reads: within the grace time too */
+    uint64_t deadline = mono_ms() + (uint64_t)b->grace_ms;
+    long timeout = (b->grace_ms + 999) / 1000;
     ssh_options_set(c->session, SSH_OPTIONS_TIMEOUT, &timeout);
     c->scb = (struct ssh_server_callbacks_struct){
         .userdata = c,
@@ -485,7 +529,8 @@ static void *conn_main(void *arg)
     ssh_set_auth_methods(c->session,
                          SSH_AUTH_METHOD_NONE | SSH_AUTH_METHOD_PUBLICKEY);
     ssh_set_server_callbacks(c->session, &c->scb);
-    if (ssh_handle_key_exchange(c->session) != SSH_OK) {
+    if (ssh_handle_key_exchange(c->session) != SSH_OK ||
+        mono_ms() >= deadline) {
         log_info("ssh %s: key exchange failed: %s", c->addr,
                  ssh_get_error(c->session));
         goto out;
@@ -493,12 +538,17 @@ static void *conn_main(void *arg)
     ev = ssh_event_new();
     if (!ev || ssh_event_add_session(ev, c->session) != SSH_OK)
         goto out;
-    /* Authentication, the channel, its pty and shell: within 30 s. */
-    time_t deadline = time(NULL) + 30;
+    /* Authentication, the channel, its pty and shell: within the grace
+     * time (ssh_login_grace_ms), counted from the connection. */
     while (!(c->authed && c->chan && c->shell) && !c->closed &&
            !atomic_load(&b->stopping)) {
-        if (ssh_event_dopoll(ev, 200) == SSH_ERROR || time(NULL) > deadline)
+        if (ssh_event_dopoll(ev, 200) == SSH_ERROR)
             goto out;
+        if (mono_ms() >= deadline) {
+            log_info("ssh %s: not in within %d ms: closed", c->addr,
+                     b->grace_ms);
+            goto out;
+        }
     }
     if (c->closed || atomic_load(&b->stopping) || c->game_fd < 0)
         goto out;
@@ -535,6 +585,7 @@ out:
     if (c->game_fd >= 0)
         close(c->game_fd);
     not_handed(c);
+    uncount(c);
     free(c);
     atomic_fetch_sub(&b->live, 1);
     return NULL;
@@ -543,10 +594,24 @@ out:
 void ssh_bridge_accept(ssh_bridge_t *b, int fd, int worker, const char *addr)
 {
     conn_t *c = NULL;
+    char ip[64];
+    sshg_ip_of(addr, ip, sizeof ip);
     if (atomic_fetch_add(&b->live, 1) >= SSH_BRIDGE_MAX ||
         atomic_load(&b->stopping))
         goto refused;
+    if (sshg_enter(&b->guard, ip, mono_ms()) != 0) {
+        log_info("refused %s: %d SSH connections from its address are not "
+                 "logged in yet (ssh_unauth_per_ip)", addr,
+                 b->guard.pending_cap);
+        goto refused;
+    }
     c = calloc(1, sizeof *c);
+    if (c) {
+        c->counted = 1;
+        snprintf(c->ip, sizeof c->ip, "%s", ip);
+    } else {
+        sshg_leave(&b->guard, ip);
+    }
     pthread_attr_t at;
     pthread_t th;
     int ok = c && pthread_attr_init(&at) == 0;
@@ -564,6 +629,8 @@ void ssh_bridge_accept(ssh_bridge_t *b, int fd, int worker, const char *addr)
     if (ok)
         return;
     log_error("ssh %s: cannot start its thread", addr);
+    if (c)
+        uncount(c);
 refused:
     free(c);
     close(fd);
@@ -635,10 +702,26 @@ int ssh_bridge_init(ssh_bridge_t *b, const char *data_dir, char *err,
         ssh_finalize();
         return -1;
     }
+    if (sshg_init(&b->guard, 10, 1000) != 0) {
+        snprintf(err, errlen, "out of memory");
+        ssh_bind_free(bind);
+        ssh_finalize();
+        return -1;
+    }
+    b->grace_ms = 30000;
     b->bind = bind;
     pthread_mutex_init(&b->mu, NULL);
     pthread_mutex_init(&b->hand_mu, NULL);
     return 0;
+}
+
+void ssh_bridge_set_limits(ssh_bridge_t *b, int unauth_per_ip, int grace_ms,
+                           int fail_delay_ms)
+{
+    b->guard.pending_cap = unauth_per_ip;
+    b->guard.base_ms = fail_delay_ms;
+    b->guard.max_ms = fail_delay_ms * 16;
+    b->grace_ms = grace_ms > 0 ? grace_ms : 30000;
 }
 
 int ssh_bridge_free(ssh_bridge_t *b)
@@ -660,6 +743,7 @@ int ssh_bridge_free(ssh_bridge_t *b)
     }
     ssh_bind_free(b->bind);
     b->bind = NULL;
+    sshg_free(&b->guard);
     pthread_mutex_destroy(&b->mu);
     pthread_mutex_destroy(&b->hand_mu);
     ssh_finalize();

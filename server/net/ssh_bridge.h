@@ -48,6 +48,8 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "ssh_guard.h"
+
 #define SSH_BRIDGE_MAX 2000
 #define SSH_BRIDGE_STACK (256 * 1024)
 #define SSH_HOST_KEY_FILE "ssh_host_ed25519_key"
@@ -75,7 +77,17 @@ typedef struct ssh_bridge {
     void *hand_arg;
     pthread_mutex_t hand_mu;   /* around hand: ssh_bridge_stop_handing */
     int handing_stopped;
+    /* before login (ssh_bridge_set_limits): per address and name */
+    sshg_t guard;
+    int grace_ms;              /* handshake, login, channel and shell */
 } ssh_bridge_t;
+
+/* The limits before login (docs/hosting.md): connections not logged in
+ * from one address (0: no cap), how long one may take to get in
+ * (OpenSSH's LoginGraceTime, in ms), and the first wait after failed key
+ * tries (0: none). Call once, after ssh_bridge_init. */
+void ssh_bridge_set_limits(ssh_bridge_t *b, int unauth_per_ip, int grace_ms,
+                           int fail_delay_ms);
 
 /* Loads or makes the host key in data_dir. Returns 0, or -1 with err set. */
 int ssh_bridge_init(ssh_bridge_t *b, const char *data_dir, char *err,

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <limits.h>
 
 #include "web_assets.h"
 
@@ -28,22 +29,25 @@ void wsconn_accept_key(const char *key, size_t len, char out[29])
 
 /* --- the request ------------------------------------------------------------- */
 
-/* Appends at..len to buf (cut at its size; *cut set). */
-static void take(char *buf, size_t size, size_t *len, const char *at,
-                 size_t n)
+/* Appends at..len to buf (cut at its size). Returns 1 if it was cut. */
+static int take(char *buf, size_t size, size_t *len, const char *at,
+                size_t n)
 {
     size_t room = size - 1 - *len;
-    if (n > room)
+    int cut = n > room;
+    if (cut)
         n = room;
     memcpy(buf + *len, at, n);
     *len += n;
     buf[*len] = '\0';
+    return cut;
 }
 
 static int on_url(http_parser *p, const char *at, size_t n)
 {
     wsconn_t *c = p->data;
-    take(c->url, sizeof c->url, &c->url_len, at, n);
+    if (take(c->url, sizeof c->url, &c->url_len, at, n))
+        c->url_cut = 1;
     return 0;
 }
 
@@ -94,7 +98,11 @@ static int on_headers_complete(http_parser *p)
     if (c->in_value)
         header_done(c);
     c->in_value = 0;
-    /* No request of ours has a body: stop at the head. */
+    /* No request of ours has a body: one that has is refused (an
+     * upgrade's would otherwise be read as frames). */
+    if ((p->flags & F_CHUNKED) ||
+        (p->content_length > 0 && p->content_length != ULLONG_MAX))
+        c->has_body = 1;
     return 0;
 }
 
@@ -112,17 +120,26 @@ static const http_parser_settings parser_settings = {
     .on_message_complete = on_message_complete,
 };
 
-/* A short answer with no body worth a file, then the end. */
-static void refuse(wsconn_t *c, const char *status)
+/* A short answer with no body worth a file, then the end. extra: more
+ * header lines ("" for none). why: for the owner's log. */
+static void refuse_with(wsconn_t *c, const char *status, const char *extra,
+                        const char *why)
 {
-    char out[256];
+    char out[384];
     int n = snprintf(out, sizeof out,
-                     "HTTP/1.1 %s\r\nContent-Type: text/plain\r\n"
+                     "HTTP/1.1 %s\r\n%sContent-Type: text/plain\r\n"
                      "Content-Length: %zu\r\nConnection: close\r\n\r\n%s\n",
-                     status, strlen(status) + 1, status);
+                     status, extra, strlen(status) + 1, status);
     c->cb.send(c->ctx, out, (size_t)n);
+    c->refused = status;
+    c->refused_why = why;
     c->stage = WS_DONE;
     c->cb.done(c->ctx);
+}
+
+static void refuse(wsconn_t *c, const char *status, const char *why)
+{
+    refuse_with(c, status, "", why);
 }
 
 static const web_asset_t *find_asset(const char *path)
@@ -153,8 +170,16 @@ static int open_websocket(wsconn_t *c);
 /* The request's head is in: answer it. */
 static int answer(wsconn_t *c)
 {
+    if (c->url_cut) {
+        refuse(c, "414 URI Too Long", "a path too long");
+        return 0;
+    }
     if (c->hp.method != HTTP_GET) {
-        refuse(c, "405 Method Not Allowed");
+        refuse(c, "405 Method Not Allowed", "a method other than GET");
+        return 0;
+    }
+    if (c->has_body) {
+        refuse(c, "413 Content Too Large", "a request with a body");
         return 0;
     }
     /* The path alone; the query kept for the site's pages and /ws. */
@@ -164,9 +189,20 @@ static int answer(wsconn_t *c)
         *q = '\0';
     }
     if (strcmp(c->url, "/ws") == 0) {
-        if (!c->want_ws || !c->conn_upgrade || !c->version_ok ||
-            c->key_len == 0 || c->key_len >= sizeof c->key - 1) {
-            refuse(c, "400 Bad Request");
+        if (c->hp.http_major != 1 || c->hp.http_minor != 1) {
+            refuse(c, "400 Bad Request", "a WebSocket upgrade not over "
+                   "HTTP/1.1");
+            return 0;
+        }
+        if (!c->want_ws || !c->conn_upgrade || !c->version_ok) {
+            refuse_with(c, "426 Upgrade Required", "Upgrade: websocket\r\n"
+                        "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n",
+                        "/ws without a WebSocket upgrade (version 13)");
+            return 0;
+        }
+        if (c->key_len == 0 || c->key_len >= sizeof c->key - 1) {
+            refuse(c, "400 Bad Request", "a WebSocket upgrade without a "
+                   "proper key");
             return 0;
         }
         return open_websocket(c);
@@ -179,7 +215,7 @@ static int answer(wsconn_t *c)
         c->stage = WS_HTTP;
     }
     if (!a) {
-        refuse(c, "404 Not Found");
+        refuse(c, "404 Not Found", NULL); /* no abuse: not logged */
         return 0;
     }
     serve(c, a);
@@ -310,6 +346,7 @@ static int open_websocket(wsconn_t *c)
         return -1;
     }
     wslay_event_config_set_max_recv_msg_length(c->ws, WS_MSG_MAX);
+    wsframe_init(&c->frames, WS_MSG_MAX);
     char accept[29];
     wsconn_accept_key(c->key, c->key_len, accept);
     char out[256];
@@ -326,6 +363,19 @@ static int open_websocket(wsconn_t *c)
 /* Frames from the page; and whatever wslay owes it (pongs, a close). */
 static int feed_frames(wsconn_t *c, const char *p, size_t n)
 {
+    if (wsframe_scan(&c->frames, (const uint8_t *)p, n) != 0) {
+        /* refused at its header: a close frame, then the end */
+        int too_big = strstr(c->frames.why, "longer") != NULL;
+        wslay_event_queue_close(c->ws, too_big ? WSLAY_CODE_MESSAGE_TOO_BIG
+                                               : WSLAY_CODE_POLICY_VIOLATION,
+                                NULL, 0);
+        wslay_event_send(c->ws);
+        c->refused = too_big ? "close 1009" : "close 1008";
+        c->refused_why = c->frames.why;
+        c->stage = WS_DONE;
+        c->cb.done(c->ctx);
+        return 0;
+    }
     c->in = p;
     c->in_len = n;
     int rc = wslay_event_recv(c->ws);
@@ -380,8 +430,9 @@ int wsconn_feed(wsconn_t *c, const void *bytes, size_t n)
         enum http_errno err = HTTP_PARSER_ERRNO(&c->hp);
         c->head += used;
         if (c->head > WS_HEAD_MAX) {
-            c->error = "HTTP request too long";
-            return -1;
+            refuse(c, "431 Request Header Fields Too Large",
+                   "a request head past 8 KiB");
+            return 0;
         }
         if (err == HPE_PAUSED || (c->hp.upgrade && err == HPE_OK)) {
             /* The head (and, for GET, the whole request) is in. */
@@ -392,8 +443,8 @@ int wsconn_feed(wsconn_t *c, const void *bytes, size_t n)
             return 0;
         }
         if (err != HPE_OK) {
-            c->error = "bad HTTP request";
-            return -1;
+            refuse(c, "400 Bad Request", "a request that is not HTTP");
+            return 0;
         }
         return 0;
     }

@@ -24,8 +24,14 @@
  *                                      with after a drop
  *   anything else                    404 or 405, then the end
  *
- * Limits: a request head of at most WS_HEAD_MAX bytes, a message of at
- * most WS_MSG_MAX bytes; past either the connection ends (error says why). */
+ * Refusals are answered, never silent (refused says what, for the log):
+ * 400 a request http_parser cannot parse, or /ws over anything but
+ * HTTP/1.1 or without a proper key; 413 a request with a body (none of
+ * ours has one, and an upgrade's body would be read as frames); 414 a
+ * path past the url buffer; 426 /ws without the upgrade headers or
+ * version 13; 431 a head past WS_HEAD_MAX bytes. Frames: one longer than
+ * WS_MSG_MAX, or any fragment, is refused as soon as its header arrives
+ * with a close frame (1009, 1008). */
 #ifndef ROGUE_WSCONN_H
 #define ROGUE_WSCONN_H
 
@@ -35,6 +41,7 @@
 #include <wslay/wslay.h>
 
 #include "transport.h"
+#include "wsframe.h"
 
 #define WS_HEAD_MAX 8192
 #define WS_MSG_MAX 4096
@@ -92,6 +99,13 @@ typedef struct wsconn {
                                   by wsconn_free, so it outlives its write
                                   without a copy (file points into it) */
     const char *error;         /* set: the connection must end, this is why */
+    /* A request or frame refused with an answer (a status, or a close
+     * frame) before the connection ends: what was answered and why, for
+     * the owner's log line (static strings). */
+    const char *refused, *refused_why;
+    uint8_t has_body, url_cut;
+    wsframe_t frames;          /* the page's frame headers, checked ahead
+                                  of wslay (wsframe.h) */
 } wsconn_t;
 
 /* Returns 0, or -1 (out of memory). */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "keys.h"
 
@@ -113,6 +114,9 @@ static void go(lobby_t *l, int page)
         wipe(l->in->line, sizeof l->in->line);
         l->in->len = 0;
     }
+    l->refused = 0;
+    if (page == LOBBY_BUSY)
+        l->busy_gen++;
     l->page = (uint8_t)page;
     if (page != LOBBY_WATCH)
         drop_watch(l);
@@ -261,10 +265,27 @@ static int submit(lobby_t *l)
     char why[96];
     if (!in)
         return LOBBY_DO_NOTHING;
+    if (l->refused) {
+        /* Taken as typed or not at all: the line is typed again. */
+        lobby_note(l, LOBBY_NOTE_BAD, "%s", is_password_page(l->page)
+                   ? "Refused: a password may not hold control characters or "
+                     "escape sequences."
+                   : "Refused: a name may not hold control characters or "
+                     "escape sequences.");
+        go(l, l->page);
+        return LOBBY_DO_NOTHING;
+    }
     switch (l->page) {
     case LOBBY_GUEST_NAME:
         if (!accept_name(l))
             return LOBBY_DO_NOTHING;
+        if (lobby_name_is_guest_number(l->name)) {
+            /* Kept for guests (no account can have it): plays at once,
+             * without a word from the store, which may be away. */
+            memcpy(l->guest, l->name, sizeof l->guest);
+            go(l, LOBBY_MENU);
+            return LOBBY_DO_PLAY;
+        }
         return busy(l, LOBBY_GUEST_NAME, LOBBY_DO_CHECK_GUEST);
     case LOBBY_LOGIN_NAME:
         if (accept_name(l))
@@ -274,6 +295,12 @@ static int submit(lobby_t *l)
         memcpy(in->pass, in->line, sizeof in->pass);
         return busy(l, LOBBY_LOGIN_NAME, LOBBY_DO_LOGIN);
     case LOBBY_REG_NAME:
+        if (lobby_name_is_guest_number(in->line)) {
+            lobby_note(l, LOBBY_NOTE_BAD, "Names of guest and a number are "
+                       "kept for guests: choose another.");
+            go(l, LOBBY_REG_NAME);
+            return LOBBY_DO_NOTHING;
+        }
         if (accept_name(l))
             go(l, LOBBY_REG_PASS);
         return LOBBY_DO_NOTHING;
@@ -439,10 +466,9 @@ int lobby_key(lobby_t *l, int key)
                    !(key >= 0x80 && key < 0xa0)) {
             type_char(l, key);
         } else if (key < KEY_SPECIAL) {
-            /* A control character: not typed, and the rule says why. */
-            lobby_note(l, LOBBY_NOTE_BAD, "%s", is_password_page(l->page)
-                       ? "A password may not hold control characters."
-                       : "A name may use only letters, digits, _ and -.");
+            /* A control character: the line cannot be taken as typed, so
+             * Enter refuses it (submit), and the rule says why now. */
+            lobby_typed_refused(l);
         }
         return LOBBY_DO_NOTHING;
     }
@@ -556,4 +582,36 @@ void lobby_scores_done(lobby_t *l, const store_scores_t *s)
     }
     *l->scores = *s;
     go(l, LOBBY_SCORES);
+}
+
+void lobby_typed_refused(lobby_t *l)
+{
+    if (!lobby_typing(l) || l->page == LOBBY_KEY_ADD)
+        return;
+    l->refused = 1;
+    lobby_note(l, LOBBY_NOTE_BAD, "%s", is_password_page(l->page)
+               ? "A password may not hold control characters."
+               : "A name may use only letters, digits, _ and -.");
+}
+
+int lobby_store_away(lobby_t *l, uint32_t gen)
+{
+    if (l->page != LOBBY_BUSY || l->busy_gen != gen)
+        return 0;
+    lobby_wipe_password(l);
+    lobby_keys_drop(l);
+    go(l, l->back == LOBBY_BUSY ? LOBBY_MENU : l->back);
+    lobby_note(l, LOBBY_NOTE_BAD, "The server's store is not answering: "
+               "please try again in a moment.");
+    return 1;
+}
+
+int lobby_name_is_guest_number(const char *name)
+{
+    if (strncasecmp(name, "guest", 5) != 0 || !name[5])
+        return 0;
+    for (const char *p = name + 5; *p; p++)
+        if (*p < '0' || *p > '9')
+            return 0;
+    return 1;
 }

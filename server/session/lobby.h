@@ -123,6 +123,12 @@ typedef struct lobby {
     int resume_depth, resume_turns;
     lobby_keys_t *keys;              /* the keys pages' state while shown
                                         (NULL otherwise); owned */
+    uint32_t busy_gen;               /* counts the waits for an answer, so
+                                        that a wait given up is told from a
+                                        later one (lobby_store_away) */
+    uint8_t refused;                 /* the line being typed held something
+                                        refused (a control character, an
+                                        escape sequence): Enter refuses it */
 } lobby_t;
 
 /* What the lobby shows about the server (the session fills it per frame). */
@@ -252,5 +258,20 @@ void lobby_keys_drop(lobby_t *l);
 
 /* Draws a keys page (lobby_draw calls it). */
 void lobby_keys_draw(const lobby_t *l, screen_t *s);
+
+/* The store did not answer the wait that began as busy_gen was `gen`:
+ * the wait ends, back to the page it came from, with a note that says so
+ * and asks to try again. Returns 1 if it ended a wait, else 0. */
+int lobby_store_away(lobby_t *l, uint32_t gen);
+
+/* Something was typed that a line cannot hold as typed (a control
+ * character, or an escape sequence the decoder dropped): the line is
+ * refused at Enter with the reason, never taken without it. */
+void lobby_typed_refused(lobby_t *l);
+
+/* 1 if name is a guest's number name (guest and digits, any case): kept
+ * for guests, so that the name the lobby offers plays without asking the
+ * store whether an account has it. */
+int lobby_name_is_guest_number(const char *name);
 
 #endif

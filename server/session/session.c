@@ -225,6 +225,10 @@ static void do_close(sess_t *s)
         s->ip_counted = 0;
         addr_release(srv->addrs, s->ip, sess_now(s));
     }
+    if (s->slot_early) {
+        s->slot_early = 0;
+        srv_slot_release(srv);
+    }
     if (s->admitted) {
         s->admitted = 0;
         srv_slot_release(srv);
@@ -329,9 +333,15 @@ void sess_sweep(sess_t *s, uint64_t now)
     }
     if (s->state == S_NEGOTIATING || s->state == S_ADMITTING)
         return;
+    if (s->resize_owed) { /* sizes that came past the limit: drawn now */
+        s->resize_owed = 0;
+        sess_owe_frame(s);
+    }
     const sess_state_ops_t *ops = sess_state_ops(s->state);
     if (ops->sweep)
         ops->sweep(s, now);
+    if (sess_closing(s))
+        return; /* the state's sweep let it go */
     if (c->idle_timeout) {
         uint64_t idle = now - s->last_input_ms;
         uint64_t limit = (uint64_t)c->idle_timeout * 1000;

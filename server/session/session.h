@@ -61,6 +61,10 @@ typedef struct owned_game {
 } owned_game_t;
 
 /* S_LOBBY */
+/* Bytes a client may type before its negotiation settles that are kept
+ * for the lobby (a line such as "p" Enter and a few more). */
+#define SESS_EARLY_MAX 256
+
 typedef struct st_lobby {
     owned_game_t held;         /* held.game: an account's saved game,
                                   p continues it */
@@ -73,6 +77,11 @@ typedef struct st_lobby {
     /* A new password, held from the check of the present one until it is
      * handed to the store; wiped then, or when the lobby is left. */
     char new_password[LOBBY_LINE_MAX + 1];
+    /* The store's answer being waited for: since when, and which wait of
+     * the lobby's (lobby.busy_gen); past store_wait_ms the player is told
+     * the store is away (session_lobby.c). 0: none. */
+    uint64_t store_asked_ms;
+    uint32_t store_gen;
 } st_lobby_t;
 
 /* S_PLAYING */
@@ -164,6 +173,8 @@ typedef struct sess {
     char addr[64];             /* "ip:port", for the log */
     char ip[ADDR_MAX];         /* the address alone, for its limits */
     uint8_t ip_counted;        /* addr_admit counted this session */
+    uint8_t slot_early;        /* a browser's connection holds a slot of
+                                  max_sessions before it is admitted */
     uint8_t hashing;           /* addr_hash_begin counted its password check */
     uint8_t check_first_read;  /* an untrusted peer: refuse a PROXY header */
     proxy_parser_t *proxy;     /* a trusted balancer's header being read */
@@ -187,6 +198,18 @@ typedef struct sess {
     int nfollowers;
 
     keydec_t keys;
+    unsigned keys_dropped;     /* keys.dropped as last seen (session.c) */
+    /* Resizes (NAWS, the page's size messages): each second's first
+     * max_resizes_per_second redraw at once, the rest only set the size,
+     * and the sweep redraws once for them (session.c). */
+    uint64_t resize_window_ms;
+    uint32_t resizes;
+    uint8_t resize_owed;
+    /* Bytes typed before the negotiation settled (with or before the
+     * client's answers): kept, up to SESS_EARLY_MAX, and handed to the
+     * lobby when it starts (docs/telnet.md). */
+    char early[SESS_EARLY_MAX];
+    uint16_t nearly;
     /* output: gathered during a loop iteration, written in the render phase */
     buf_t out;
     size_t queued;             /* bytes handed to libuv, not yet written */

@@ -28,12 +28,13 @@ static void on_negotiate_deadline(uv_timer_t *t)
         return;
     }
     if (s->state == S_ADMITTING && s->web && !sess_closing(s)) {
+        log_info("refused %s: no HTTP request in time", s->addr);
         sess_close(s, "no HTTP request in time", 0, NULL);
         return;
     }
     /* Refusals raise no telnet event: the deadline decides. */
     if (s->state == S_NEGOTIATING && !sess_closing(s))
-        sess_goto(s, S_LOBBY, NULL);
+        sess_start_lobby(s);
 }
 
 /* The session's address, for the log and the per-address limits. */
@@ -71,9 +72,9 @@ static void refuse(sess_t *s, const char *why, const char *line)
     sess_close(s, why, 1, line);
 }
 
-/* Lets the connection in, from the address it now has (the balancer's
- * header may have named it), or refuses it with one line. */
-static void admit(sess_t *s)
+/* Counts the connection against max_sessions and its address's limits
+ * (online: the players then). Returns 0, or -1: refused with one line. */
+static int count_in(sess_t *s, int *online_out)
 {
     srv_t *srv = s->srv;
     uint64_t now = sess_now(s);
@@ -85,7 +86,7 @@ static void admit(sess_t *s)
                  "Sorry, the server is full (%d players). Please try again later.",
                  online);
         sess_close(s, "server full", 1, line);
-        return;
+        return -1;
     }
     int counted;
     switch (addr_admit(srv->addrs, s->ip, now, &counted)) {
@@ -93,16 +94,34 @@ static void admit(sess_t *s)
         srv_slot_release(srv);
         refuse(s, "too many connections from this address",
                "Too many connections from your address: please wait a minute.");
-        return;
+        return -1;
     case ADDR_TOO_MANY_SESSIONS:
         srv_slot_release(srv);
         snprintf(line, sizeof line, "Your address has %d sessions open already, "
                  "the most one address may have.", srv->cfg.max_sessions_per_ip);
         refuse(s, "too many sessions from this address", line);
-        return;
+        return -1;
     default:
         s->ip_counted = (uint8_t)counted;
         break;
+    }
+    *online_out = online;
+    return 0;
+}
+
+/* Lets the connection in, from the address it now has (the balancer's
+ * header may have named it), or refuses it with one line. A browser's was
+ * counted at its first byte already (start_web_or_admit). */
+static void admit(sess_t *s)
+{
+    srv_t *srv = s->srv;
+    uint64_t now = sess_now(s);
+    int online;
+    if (s->slot_early) {
+        s->slot_early = 0; /* the slot is the admitted session's now */
+        online = srv_online(srv);
+    } else if (count_in(s, &online) != 0) {
+        return;
     }
     if (dir_add(srv->dir, s->id, s, srv->index) != 0) {
         srv_slot_release(srv);
@@ -135,6 +154,12 @@ static void start_web_or_admit(sess_t *s)
         admit(s);
         return;
     }
+    /* Counted from the first byte, as a telnet connection is: a
+     * connection waiting for its request holds a slot (docs/hosting.md). */
+    int online;
+    if (count_in(s, &online) != 0)
+        return;
+    s->slot_early = 1;
     uv_timer_start(&s->negotiate_timer, on_negotiate_deadline,
                    (uint64_t)s->srv->cfg.negotiation_ms * 20, 0);
 }
@@ -192,6 +217,9 @@ static int on_ws_page(void *ctx, const char *path, const char *query)
 static void on_ws_done(void *ctx)
 {
     sess_t *s = ctx;
+    if (s->web->refused && s->web->refused_why) /* answered: say why */
+        log_info("refused %s: %s: %s", s->addr, s->web->refused,
+                 s->web->refused_why);
     sess_close(s, s->admitted ? "browser closed" : "page served", 1, NULL);
 }
 

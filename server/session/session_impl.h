@@ -27,6 +27,9 @@ void sess_on_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *b);
 void sess_on_tc_data(void *ctx, const char *bytes, size_t n);
 void sess_on_tc_key(void *ctx, int key);
 void sess_on_tc_resize(void *ctx, int w, int h);
+/* The negotiation is over: the lobby (or a kept game) takes the session
+ * and what was typed meanwhile (session_input.c). */
+void sess_start_lobby(sess_t *s);
 void sess_start_lobby_if_negotiated(sess_t *s);
 
 /* session_admit.c: the first bytes of a trusted balancer's connection

@@ -66,6 +66,13 @@ static void on_key(void *ctx, const keyev_t *ev)
         s->state == S_ADMITTING)
         return;
     int key = ev->key;
+    if (s->keys.dropped != s->keys_dropped) {
+        /* The decoder dropped an escape sequence or a byte since the last
+         * key: a line being typed cannot be taken as typed. */
+        s->keys_dropped = s->keys.dropped;
+        if (s->state == S_LOBBY)
+            lobby_typed_refused(&s->lobby);
+    }
     if (key == KEY_CPR)
         return; /* nothing asks for cursor reports */
     if (key == KEY_MOUSE && (key = mouse_key(s, ev)) == 0)
@@ -96,23 +103,42 @@ static void on_key(void *ctx, const keyev_t *ev)
         ops->key(s, key);
 }
 
+/* The negotiation is over: the lobby starts (a page back after a drop
+ * plays on), and takes what was typed meanwhile. */
+void sess_start_lobby(sess_t *s)
+{
+    sess_goto(s, S_LOBBY, NULL);
+    sess_guest_resume(s);
+    uint16_t n = s->nearly;
+    s->nearly = 0;
+    if (n && (s->state == S_LOBBY || s->state == S_PLAYING) && !sess_closing(s))
+        keydec_feed(&s->keys, s->early, n, on_key, s);
+}
+
 void sess_start_lobby_if_negotiated(sess_t *s)
 {
     /* telnet: the client's answers are in; the browser: its size is */
     int ready = s->admitted && s->tr->ready(s->conn);
     if (s->state == S_NEGOTIATING && !sess_closing(s) && ready) {
         uv_timer_stop(&s->negotiate_timer);
-        sess_goto(s, S_LOBBY, NULL);
-        sess_guest_resume(s); /* a page back after a drop plays on */
+        sess_start_lobby(s);
     }
 }
 
 /* The client's data (tconn, wsconn): keys. Negotiation may have just
- * finished within the same read: the lobby then takes these keys. */
+ * finished within the same read: the lobby then takes these keys; before
+ * it has, they wait in s->early (bounded: what does not fit is dropped). */
 void sess_on_tc_data(void *ctx, const char *bytes, size_t n)
 {
     sess_t *s = ctx;
     sess_start_lobby_if_negotiated(s);
+    if (s->state == S_NEGOTIATING || s->state == S_ADMITTING) {
+        size_t room = sizeof s->early - s->nearly;
+        size_t take = n < room ? n : room;
+        memcpy(s->early + s->nearly, bytes, take);
+        s->nearly = (uint16_t)(s->nearly + take);
+        return;
+    }
     keydec_feed(&s->keys, bytes, n, on_key, s);
 }
 
@@ -126,9 +152,22 @@ void sess_on_tc_key(void *ctx, int key)
 void sess_on_tc_resize(void *ctx, int w, int h)
 {
     sess_t *s = ctx;
+    uint64_t now = sess_now(s);
     s->w = w;
     s->h = h;
-    sess_owe_frame(s); /* the size differs from shown: a full repaint */
+    /* A flood of sizes costs its sender a few full repaints a second,
+     * not one each: past the limit the size is kept, and the sweep draws
+     * it once (docs/telnet.md, NAWS). */
+    if (now - s->resize_window_ms >= 1000) {
+        s->resize_window_ms = now;
+        s->resizes = 0;
+    }
+    if (s->resizes < (uint32_t)s->srv->cfg.max_resizes_per_second) {
+        s->resizes++;
+        sess_owe_frame(s); /* the size differs from shown: a full repaint */
+    } else {
+        s->resize_owed = 1;
+    }
 }
 
 static void on_esc_timer(uv_timer_t *t)

@@ -545,9 +545,84 @@ static void act(sess_t *s, int action)
         actions[action](s, action);
 }
 
+
+/* Whether an action waits for the store's answer. */
+static int asks_store(int action)
+{
+    switch (action) {
+    case LOBBY_DO_CHECK_GUEST:
+    case LOBBY_DO_LOGIN:
+    case LOBBY_DO_REGISTER:
+    case LOBBY_DO_SCORES:
+    case LOBBY_DO_REPLAY:
+    case LOBBY_DO_CHANGE_PASSWORD:
+    case LOBBY_DO_KEYS_LIST:
+    case LOBBY_DO_KEY_ADD:
+    case LOBBY_DO_KEY_REMOVE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 static void lobby_key_in(sess_t *s, int key)
 {
-    act(s, lobby_key(&s->lobby, key));
+    int action = lobby_key(&s->lobby, key);
+    act(s, action);
+    if (asks_store(action) && s->lobby.page == LOBBY_BUSY) {
+        s->st.lobby.store_asked_ms = sess_now(s);
+        s->st.lobby.store_gen = s->lobby.busy_gen;
+    }
+}
+
+/* A store that does not answer within store_wait_ms (it hangs, or its
+ * queue is long): the player is told so and may try again; the answer, if
+ * it ever comes, is dropped (store_cancel). docs/hosting.md. */
+/* The lobby while the server is nearly full (90% of max_sessions): a
+ * short clock, lobby_full_idle_ms without a key, for those not logged in
+ * (four times as long for an account), so that silent connections cannot
+ * hold the slots players are waiting for. Returns 1 if s was let go. */
+static int let_go_when_full(sess_t *s, uint64_t now)
+{
+    const config_t *c = &s->srv->cfg;
+    if (!c->lobby_full_idle_ms || s->lobby.page == LOBBY_BUSY ||
+        (uint64_t)srv_online(s->srv) * 10 < (uint64_t)c->max_sessions * 9)
+        return 0;
+    uint64_t limit = (uint64_t)c->lobby_full_idle_ms *
+                     (s->lobby.account[0] ? 4u : 1u);
+    if (now - s->last_input_ms < limit)
+        return 0;
+    log_info("let go id=%llu: idle in the lobby for %llu ms while the server "
+             "is nearly full", (unsigned long long)s->id,
+             (unsigned long long)(now - s->last_input_ms));
+    sess_close(s, "idle in the lobby while the server is nearly full", 1,
+               "The server is nearly full and you were idle: goodbye. "
+               "Please come back later.");
+    return 1;
+}
+
+/* Once a second: the clock while nearly full, news came since the lobby
+ * was drawn (draw it again), and the store's wait. */
+static void lobby_sweep(sess_t *s, uint64_t now)
+{
+    st_lobby_t *l = &s->st.lobby;
+    if (let_go_when_full(s, now))
+        return;
+    if (news_seq(&s->srv->sh->news) != l->news_seen)
+        sess_owe_frame(s);
+    uint64_t wait = (uint64_t)s->srv->cfg.store_wait_ms;
+    if (!l->store_asked_ms || now - l->store_asked_ms < wait)
+        return;
+    l->store_asked_ms = 0;
+    if (!lobby_store_away(&s->lobby, l->store_gen))
+        return; /* answered meanwhile */
+    store_cancel(s->srv->store, s);
+    sess_hash_end(s);
+    sodium_memzero(l->new_password, sizeof l->new_password);
+    log_info("store away id=%llu: no answer within %llu ms; the player may "
+             "try again", (unsigned long long)s->id,
+             (unsigned long long)wait);
+    sess_owe_frame(s);
 }
 
 /* --- messages ---------------------------------------------------------------------- */
@@ -608,14 +683,6 @@ static int lobby_msg(sess_t *s, smsg_t *m)
     default:
         return 0;
     }
-}
-
-/* News came since the lobby was drawn: draw it again. */
-static void lobby_sweep(sess_t *s, uint64_t now_ms)
-{
-    (void)now_ms;
-    if (news_seq(&s->srv->sh->news) != s->st.lobby.news_seen)
-        sess_owe_frame(s);
 }
 
 /* The lobby's menu opens the options screen with o or O (docs/game.md). */

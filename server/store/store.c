@@ -170,13 +170,17 @@ static void hash_after(uv_work_t *w, int status)
             uv_mutex_lock(&st->lmu);
             if (r->status == STORE_OK) {
                 throttle_succeeded_in(&st->thr, r->name, r->scope);
-                throttle_abandoned(&st->thr_name, r->name, now);
+                if (!r->known) /* (a known address never entered it) */
+                    throttle_abandoned(&st->thr_name, r->name, now);
+                kl_add(&st->known, r->name, r->scope, now);
             } else if (r->status == STORE_BAD_LOGIN) {
                 throttle_failed_in(&st->thr, r->name, r->scope, now);
-                throttle_failed(&st->thr_name, r->name, now);
+                if (!r->known)
+                    throttle_failed(&st->thr_name, r->name, now);
             } else {
                 throttle_abandoned_in(&st->thr, r->name, r->scope, now);
-                throttle_abandoned(&st->thr_name, r->name, now);
+                if (!r->known)
+                    throttle_abandoned(&st->thr_name, r->name, now);
             }
             uv_mutex_unlock(&st->lmu);
         }
@@ -734,7 +738,10 @@ int store_login_from(store_t *st, const char *name, const char *addr,
      * count on (many addresses at once). */
     uv_mutex_lock(&st->lmu);
     int64_t wait = throttle_admit_in(&st->thr, name, r->scope, now);
-    if (wait >= 0) {
+    /* An address the name has logged in from skips the ceiling from
+     * anywhere: strangers elsewhere cannot lock the owner out. */
+    r->known = (uint8_t)kl_has(&st->known, name, r->scope, now);
+    if (wait >= 0 && !r->known) {
         int64_t wait_name = throttle_admit(&st->thr_name, name, now);
         if (wait_name < 0) /* refused: the first admission never ran */
             throttle_abandoned_in(&st->thr, name, r->scope, now);

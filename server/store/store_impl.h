@@ -37,6 +37,7 @@
 #include "record.h"
 #include "store.h"
 #include "store_db.h"
+#include "known_logins.h"
 #include "throttle.h"
 
 enum op {
@@ -101,6 +102,8 @@ struct req {
     int64_t id;
     char name[ACCT_NAME_MAX + 1];
     char scope[48];            /* OP_LOGIN: the address it comes from, or "" */
+    uint8_t known;             /* OP_LOGIN: scope has logged in as this
+                                  name before (known_logins.h) */
     char pass[ACCT_PASS_MAX + 1];
     size_t pass_len;
     char hash[crypto_pwhash_STRBYTES];
@@ -195,6 +198,8 @@ struct store {
     int guest_warned;          /* past the reserve, logged */
     throttle_t thr;            /* failed logins per (name, address) */
     throttle_t thr_name;       /* per name from anywhere: a high ceiling */
+    known_logins_t known;      /* (name, address) logged in from: skip
+                                  thr_name (known_logins.h) */
     uint64_t login_waits, login_wait_ms; /* store_stats_t's */
     int sync_waiting;          /* store_key_account callers waiting (mu) */
 };

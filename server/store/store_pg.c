@@ -25,6 +25,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "pg_deadline.h"
+
 static void spg_close(spg_t *d);
 
 const char *spg_name(store_db_t *db)
@@ -81,15 +83,15 @@ static void make_name(spg_t *d)
              port && *port ? port : "", db ? db : "");
 }
 
-static PGconn *connect_to(const char *url)
+/* Timeouts and keepalives on the connection, and a deadline on every
+ * wait for its answers (pg_deadline.h): a database that hangs costs this
+ * thread a failed batch, never the server. */
+static PGconn *connect_to(spg_t *d)
 {
-    /* the URL's own settings, coming last, win over these */
-    const char *const kw[] = { "connect_timeout", "application_name",
-                               "dbname", NULL };
-    const char *const val[] = { "10", "rogued", url, NULL };
-    PGconn *c = PQconnectdbParams(kw, val, 1);
+    PGconn *c = pgd_connect(d->url, "rogued");
     if (c)
         PQsetNoticeProcessor(c, no_notices, NULL);
+    d->answer_ms = pgd_answer_ms(c);
     return c;
 }
 
@@ -97,7 +99,7 @@ static PGconn *connect_to(const char *url)
  * with the reason in errmsg. */
 static int exec_plain(spg_t *d, const char *sql)
 {
-    PGresult *r = PQexec(d->conn, sql);
+    PGresult *r = pgd_exec(d->conn, d->answer_ms, sql);
     ExecStatusType s = PQresultStatus(r);
     int ok = s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK;
     if (!ok)
@@ -109,7 +111,7 @@ static int exec_plain(spg_t *d, const char *sql)
 /* One integer from a query (0 if no row or NULL). Returns 0, or -1. */
 static int query_ll(spg_t *d, const char *sql, long long *out)
 {
-    PGresult *r = PQexec(d->conn, sql);
+    PGresult *r = pgd_exec(d->conn, d->answer_ms, sql);
     int ok = PQresultStatus(r) == PGRES_TUPLES_OK;
     *out = 0;
     if (ok && PQntuples(r) > 0 && !PQgetisnull(r, 0, 0))
@@ -128,7 +130,7 @@ static int prepare(spg_t *d)
             continue;
         char name[24];
         snprintf(name, sizeof name, "rogued%u", (unsigned)i);
-        PGresult *r = PQprepare(d->conn, name, spg_stmt_sql[i], 0, NULL);
+        PGresult *r = pgd_prepare(d->conn, d->answer_ms, name, spg_stmt_sql[i]);
         int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
         if (!ok)
             set_result_err(d, r);
@@ -260,14 +262,14 @@ static PGresult *drain(spg_t *d, int keep)
         const sent_t *e = &d->sent[i];
         PGresult *r;
         if (e->kind == K_SYNC) {
-            r = PQgetResult(d->conn);
+            r = pgd_get_result(d->conn, d->answer_ms);
             int ok = r && PQresultStatus(r) == PGRES_PIPELINE_SYNC;
             PQclear(r);
             if (ok)
                 continue;
         } else {
             int got = 0;
-            while ((r = PQgetResult(d->conn)) != NULL) {
+            while ((r = pgd_get_result(d->conn, d->answer_ms)) != NULL) {
                 got = 1;
                 note(d, e, r);
                 if (keep && i + 1 == d->nsent && !kept)
@@ -313,8 +315,8 @@ int write_later(spg_t *d, enum stmt which, const params_t *p, int kind,
     if (!d->piped) {
         char name[24];
         snprintf(name, sizeof name, "rogued%u", (unsigned)which);
-        PGresult *r = PQexecPrepared(d->conn, name, p->n, p->v, p->len,
-                                     p->fmt, 0);
+        PGresult *r = pgd_exec_prepared(d->conn, d->answer_ms, name, p->n,
+                                        p->v, p->len, p->fmt);
         sent_t e = { kind, id };
         int was = d->failed;
         d->failed = 0;
@@ -348,7 +350,8 @@ PGresult *read_now(spg_t *d, enum stmt which, const params_t *p,
     if (!d->piped) {
         char name[24];
         snprintf(name, sizeof name, "rogued%u", (unsigned)which);
-        r = PQexecPrepared(d->conn, name, p->n, p->v, p->len, p->fmt, 0);
+        r = pgd_exec_prepared(d->conn, d->answer_ms, name, p->n, p->v,
+                              p->len, p->fmt);
     } else if (send_stmt(d, which, p, K_WANT, 0) == 0) {
         PQsendFlushRequest(d->conn);
         PQflush(d->conn);
@@ -431,7 +434,7 @@ static int reconnect(spg_t *d)
         return -1;
     }
     PQfinish(d->conn);
-    d->conn = connect_to(d->url);
+    d->conn = connect_to(d);
     d->piped = d->in_tx = 0;
     d->nsent = 0;
     if (!d->conn || PQstatus(d->conn) != CONNECTION_OK) {
@@ -506,7 +509,7 @@ static int finish_tx(spg_t *d, const char *sql, int kind)
      * still open on the server until rolled back */
     if (PQstatus(d->conn) == CONNECTION_OK &&
         PQtransactionStatus(d->conn) != PQTRANS_IDLE)
-        PQclear(PQexec(d->conn, "ROLLBACK"));
+        PQclear(pgd_exec(d->conn, d->answer_ms, "ROLLBACK"));
     return d->failed ? -1 : 0;
 }
 
@@ -559,8 +562,7 @@ size_t spg_unfollowed(store_db_t *db, const store_unfollowed_t **out)
 static int check_owner(spg_t *d, int *fresh, long long *version, char *err,
                        size_t errlen)
 {
-    PGresult *r = PQexec(d->conn,
-        "SELECT current_schema(),"
+    PGresult *r = pgd_exec(d->conn, d->answer_ms, "SELECT current_schema(),"
         " (SELECT count(*) FROM pg_class c JOIN pg_namespace n"
         "   ON n.oid = c.relnamespace WHERE n.nspname = current_schema()"
         "   AND c.relkind IN ('r', 'p', 'v', 'm', 'f')),"
@@ -640,7 +642,7 @@ static int migrate(spg_t *d, int to, char *err, size_t errlen)
         snprintf(err, errlen, "%s: cannot set up the schema: %s; the user "
                  "rogued connects as needs to own the database or to be "
                  "granted CREATE on its schema", d->name, d->errmsg);
-        PQclear(PQexec(d->conn, "ROLLBACK"));
+        PQclear(pgd_exec(d->conn, d->answer_ms, "ROLLBACK"));
         return -1;
     }
     return 0;
@@ -685,7 +687,7 @@ static spg_t *connect_new(const char *url, int read_only, char *err,
     snprintf(d->url, sizeof d->url, "%s", url);
     d->read_only = read_only;
     d->busy_ms = 10000;
-    d->conn = connect_to(url);
+    d->conn = connect_to(d);
     if (!d->conn) {
         snprintf(err, errlen, "out of memory");
         free(d);

@@ -58,6 +58,7 @@ struct spg {
     int read_only;      /* spg_open_read: only the reads prepared */
     int quiet;          /* spg_set_quiet */
     int busy_ms;
+    int answer_ms;      /* the longest wait for an answer (pg_deadline.h) */
     int in_tx;          /* BEGIN sent, no COMMIT or ROLLBACK yet */
     int piped;          /* in pipeline mode */
     int failed;         /* a statement of this transaction failed */

@@ -431,6 +431,17 @@ START_TEST(hosts_share_players)
     char guest[32];
     ck_assert_int_ge(number_after(g, "Play as guest"), 1);
     snprintf(guest, sizeof guest, "guest%d", number_after(g, "Play as guest"));
+    /* the third host's store writes the game on its own thread, soon
+     * after (behind its start-up work, since a guest's game no longer
+     * waits for the store to begin): waited for in the database */
+    char q[128];
+    snprintf(q, sizeof q, "SELECT count(*) FROM games WHERE player = '%s'",
+             guest);
+    long long stored = 0;
+    for (int i = 0; i < 300 && stored != 1; i++)
+        if ((stored = sw_int(q)) != 1)
+            usleep(100 * 1000);
+    ck_assert_int_eq(stored, 1);
     tclient_t *o = lobby_on(port, hosts, on, &next, addr, sizeof addr);
     ck_assert(cl_key(o, "s"));
     play_wait_text(o, "Hall of fame");

@@ -22,8 +22,11 @@ static tsrv_t *web_server(int *http, const char *k1, const char *v1,
     snprintf(port_set, sizeof port_set, "http_port=%d", *http);
     snprintf(set1, sizeof set1, "%s=%s", k1, v1);
     snprintf(set2, sizeof set2, "%s=%s", k2, v2);
+    /* sizes are how stalled_page_cut_off makes output: each redrawn at
+     * once (max_resizes_per_second would draw a flood once a second) */
     return srv_start("--seed", "42", "--set", port_set, "--set", set1,
-                     "--set", set2, NULL);
+                     "--set", set2, "--set", "max_resizes_per_second=1000000",
+                     NULL);
 }
 
 static tclient_t *web_player(int http, const cl_opts_t *extra)

@@ -657,6 +657,39 @@ START_TEST(test_mouse)
 }
 END_TEST
 
+/* What the decoder drops without a key is counted, so that a prompt can
+ * refuse a line typed with it rather than take it altered; keys are not. */
+START_TEST(test_dropped_counted)
+{
+    static rec_t r;
+    keydec_t d;
+    keydec_init(&d);
+    rec_clear(&r);
+    const char *in = "ab" ESC "[31mred";
+    keydec_feed(&d, in, strlen(in), on_key, &r);
+    ck_assert_int_eq(r.n, 5);
+    ck_assert_int_eq(r.ev[2].key, 'r');
+    ck_assert_uint_eq(d.dropped, 1);
+    /* known keys, a lone Esc and Esc-[ are no drop */
+    const char *keys = ESC "[A" ESC "OP" "x" ESC "x";
+    keydec_feed(&d, keys, strlen(keys), on_key, &r);
+    ck_assert_uint_eq(d.dropped, 1);
+    /* a bad UTF-8 byte, a cut-short sequence, an overlong one */
+    keydec_feed(&d, "\xff", 1, on_key, &r);
+    ck_assert_uint_eq(d.dropped, 2);
+    keydec_feed(&d, ESC "[12", 4, on_key, &r);
+    keydec_timeout(&d, on_key, &r);
+    ck_assert_uint_eq(d.dropped, 3);
+    char big[64];
+    memset(big, '1', sizeof big);
+    big[0] = '\033';
+    big[1] = '[';
+    keydec_feed(&d, big, sizeof big, on_key, &r);
+    keydec_feed(&d, "m", 1, on_key, &r);
+    ck_assert_uint_eq(d.dropped, 4);
+}
+END_TEST
+
 START_TEST(test_cpr)
 {
     static rec_t r;
@@ -701,6 +734,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_random_splits);
     tcase_add_test(tc, test_utf8_split);
     tcase_add_test(tc, test_mouse);
+    tcase_add_test(tc, test_dropped_counted);
     tcase_add_test(tc, test_cpr);
     suite_add_tcase(s, tc);
     return s;

@@ -129,18 +129,9 @@ START_TEST(guest_plays_under_the_offered_name)
                              "register to keep your name.");
     ck_assert(shows(&l, "Name: guest7"));
 
-    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHECK_GUEST);
-    ck_assert_int_eq(l.page, LOBBY_BUSY);
-    ck_assert_str_eq(l.name, "guest7");
-    ck_assert(shows(&l, "One moment..."));
-    /* Busy: every key is ignored until the answer. */
-    const int keys[] = { 'p', 'q', KEY_ENTER, KEY_ESC, KEY_CTRL_C, 's', 'x' };
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        ck_assert_int_eq(lobby_key(&l, keys[i]), LOBBY_DO_NOTHING);
-        ck_assert_int_eq(l.page, LOBBY_BUSY);
-    }
-
-    ck_assert_int_eq(lobby_guest_checked(&l, STORE_OK, 0), LOBBY_DO_PLAY);
+    /* A guest's number name is no account's (registering refuses it):
+     * it plays at once, without waiting for the store. */
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_PLAY);
     ck_assert_int_eq(l.page, LOBBY_MENU);
     ck_assert_str_eq(l.guest, "guest7");
     ck_assert_str_eq(lobby_player_name(&l), "guest7");
@@ -149,6 +140,124 @@ START_TEST(guest_plays_under_the_offered_name)
     ck_assert_int_eq(lobby_key(&l, 'p'), LOBBY_DO_PLAY);
     ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_PLAY);
     ck_assert(shows(&l, "p   Play as guest7"));
+    lobby_free(&l);
+}
+END_TEST
+
+/* Another name asks the store; busy, every key is ignored until the
+ * answer. */
+START_TEST(guest_name_waits_for_the_store)
+{
+    lobby_t l;
+    lobby_init(&l, "guest7");
+    lobby_key(&l, 'p');
+    lobby_key(&l, 0x15);
+    type(&l, "Zed");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHECK_GUEST);
+    ck_assert_int_eq(l.page, LOBBY_BUSY);
+    ck_assert_str_eq(l.name, "Zed");
+    ck_assert(shows(&l, "One moment..."));
+    const int keys[] = { 'p', 'q', KEY_ENTER, KEY_ESC, KEY_CTRL_C, 's', 'x' };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        ck_assert_int_eq(lobby_key(&l, keys[i]), LOBBY_DO_NOTHING);
+        ck_assert_int_eq(l.page, LOBBY_BUSY);
+    }
+    ck_assert_int_eq(lobby_guest_checked(&l, STORE_OK, 0), LOBBY_DO_PLAY);
+    ck_assert_str_eq(l.guest, "Zed");
+    lobby_free(&l);
+}
+END_TEST
+
+/* A store that does not answer: the wait it began ends with a note and
+ * the prompt again; a later wait is not ended by the old one's give-up. */
+START_TEST(store_away_ends_the_wait)
+{
+    lobby_t l;
+    lobby_init(&l, "");
+    lobby_key(&l, 'l');
+    type(&l, "Mona");
+    lobby_key(&l, KEY_ENTER);
+    type(&l, "secret1");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_LOGIN);
+    uint32_t gen = l.busy_gen;
+    ck_assert_int_eq(lobby_store_away(&l, gen - 1), 0); /* another wait */
+    ck_assert_int_eq(l.page, LOBBY_BUSY);
+    ck_assert_int_eq(lobby_store_away(&l, gen), 1);
+    ck_assert_int_eq(l.page, LOBBY_LOGIN_NAME);
+    ck_assert_str_eq(l.note, "The server's store is not answering: please "
+                             "try again in a moment.");
+    ck_assert_str_eq(lobby_take_password(&l), ""); /* wiped */
+    /* its answer, if it comes after all, is nobody's */
+    store_account_t a = { STORE_OK, 5, "Mona", 0 };
+    ck_assert_int_eq(lobby_account_done(&l, &a), LOBBY_DO_NOTHING);
+    ck_assert_str_eq(l.account, "");
+    ck_assert_int_eq(lobby_store_away(&l, gen), 0); /* not busy */
+    lobby_free(&l);
+}
+END_TEST
+
+/* Refuse, do not alter: a line typed with a control character or an
+ * escape sequence (the decoder dropped it: the session says so) is
+ * refused at Enter with the reason, never taken without it. */
+START_TEST(line_with_a_refused_character_is_refused)
+{
+    lobby_t l;
+    lobby_init(&l, "");
+    lobby_key(&l, 'l');
+    type(&l, "ab");
+    lobby_typed_refused(&l); /* ESC [ 3 1 m, dropped by the decoder */
+    type(&l, "red");
+    ck_assert_str_eq(lobby_line(&l), "abred");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_LOGIN_NAME);
+    ck_assert_str_eq(l.note, "Refused: a name may not hold control "
+                             "characters or escape sequences.");
+    ck_assert_str_eq(l.name, "");
+    ck_assert_str_eq(lobby_line(&l), "");
+    /* typed again, cleanly: taken */
+    type(&l, "abred");
+    lobby_key(&l, KEY_ENTER);
+    ck_assert_int_eq(l.page, LOBBY_LOGIN_PASS);
+    /* a password with Ctrl-A */
+    type(&l, "pass");
+    lobby_key(&l, 0x01);
+    type(&l, "word");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_LOGIN_PASS);
+    ck_assert_str_eq(l.note, "Refused: a password may not hold control "
+                             "characters or escape sequences.");
+    ck_assert_str_eq(lobby_take_password(&l), "");
+    /* a guest name too */
+    lobby_key(&l, KEY_ESC);
+    lobby_key(&l, 'p');
+    lobby_key(&l, 0x15);
+    type(&l, "ab");
+    lobby_key(&l, 0x1f); /* Ctrl-_ */
+    type(&l, "cd");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_GUEST_NAME);
+    ck_assert_str_eq(l.guest, "");
+    lobby_free(&l);
+}
+END_TEST
+
+/* guest and a number is kept for guests: registering refuses it. */
+START_TEST(register_refuses_a_guest_number)
+{
+    lobby_t l;
+    lobby_init(&l, "");
+    lobby_key(&l, 'r');
+    type(&l, "Guest12");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_REG_NAME);
+    ck_assert_str_eq(l.note, "Names of guest and a number are kept for "
+                             "guests: choose another.");
+    type(&l, "guestly");
+    lobby_key(&l, KEY_ENTER);
+    ck_assert_int_eq(l.page, LOBBY_REG_PASS);
+    ck_assert_int_eq(lobby_name_is_guest_number("guest"), 0);
+    ck_assert_int_eq(lobby_name_is_guest_number("GUEST007"), 1);
+    ck_assert_int_eq(lobby_name_is_guest_number("guest7x"), 0);
     lobby_free(&l);
 }
 END_TEST
@@ -697,6 +806,10 @@ static Suite *make_suite(void)
     tcase_add_test(tc, starts_at_the_menu);
     tcase_add_test(tc, guest_plays_under_the_offered_name);
     tcase_add_test(tc, guest_name_of_an_account_is_refused);
+    tcase_add_test(tc, guest_name_waits_for_the_store);
+    tcase_add_test(tc, store_away_ends_the_wait);
+    tcase_add_test(tc, line_with_a_refused_character_is_refused);
+    tcase_add_test(tc, register_refuses_a_guest_number);
     tcase_add_test(tc, name_prompt_rules);
     tcase_add_test(tc, password_prompt_rules);
     tcase_add_test(tc, change_password);

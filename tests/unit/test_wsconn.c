@@ -248,9 +248,107 @@ START_TEST(only_the_page_files_are_served)
     }
     get("/", &r, "POST");
     ck_assert(strncmp(r.out, "HTTP/1.1 405 ", 13) == 0);
-    /* /ws without a proper upgrade */
+    /* /ws without a proper upgrade: 426, naming the upgrade wanted */
     get("/ws", &r, "GET");
-    ck_assert(strncmp(r.out, "HTTP/1.1 400 ", 13) == 0);
+    ck_assert_msg(strncmp(r.out, "HTTP/1.1 426 Upgrade Required\r\n", 31) == 0,
+                  "%s", r.out);
+    ck_assert_ptr_nonnull(strstr(r.out, "Sec-WebSocket-Version: 13\r\n"));
+}
+END_TEST
+
+/* One request, whole: what was answered and why the owner logs. */
+static void ask(const char *req, size_t n, rec_t *r, wsconn_t *c)
+{
+    memset(r, 0, sizeof *r);
+    ck_assert_int_eq(wsconn_init(c, &cbs, r, 250, 100), 0);
+    ck_assert_int_eq(wsconn_feed(c, req, n), 0);
+    r->out[r->out_len] = '\0';
+}
+
+/* Every refusal is answered with its status and says why (issue 25);
+ * an upgrade only on a valid HTTP/1.1 GET without a body. */
+START_TEST(refusals_are_answered)
+{
+    rec_t r;
+    wsconn_t c;
+    static const char v10[] = "GET /ws HTTP/1.0\r\nUpgrade: websocket\r\n"
+        "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        "Sec-WebSocket-Version: 13\r\n\r\n";
+    ask(v10, sizeof v10 - 1, &r, &c);
+    ck_assert_msg(strncmp(r.out, "HTTP/1.1 400 Bad Request\r\n", 26) == 0,
+                  "%s", r.out);
+    ck_assert_int_eq(r.opened, 0);
+    ck_assert_int_eq(r.done, 1);
+    ck_assert_str_eq(c.refused_why, "a WebSocket upgrade not over HTTP/1.1");
+    wsconn_free(&c);
+
+    /* an upgrade carrying a body: its bytes are no frames */
+    static const char body[] = "GET /ws HTTP/1.1\r\nUpgrade: websocket\r\n"
+        "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        "Sec-WebSocket-Version: 13\r\nContent-Length: 5\r\n\r\nhello";
+    ask(body, sizeof body - 1, &r, &c);
+    ck_assert_msg(strncmp(r.out, "HTTP/1.1 413 ", 13) == 0, "%s", r.out);
+    ck_assert_int_eq(r.opened, 0);
+    ck_assert_str_eq(c.refused_why, "a request with a body");
+    wsconn_free(&c);
+    static const char chunked[] = "GET / HTTP/1.1\r\nTransfer-Encoding: "
+        "chunked\r\n\r\n0\r\n\r\n";
+    ask(chunked, sizeof chunked - 1, &r, &c);
+    ck_assert_msg(strncmp(r.out, "HTTP/1.1 413 ", 13) == 0, "%s", r.out);
+    wsconn_free(&c);
+
+    /* not HTTP at all (a TLS hello): 400, logged */
+    ask("\x16\x03\x01\x02\x00\x01", 6, &r, &c);
+    ck_assert_msg(strncmp(r.out, "HTTP/1.1 400 ", 13) == 0, "%s", r.out);
+    ck_assert_str_eq(c.refused_why, "a request that is not HTTP");
+    wsconn_free(&c);
+
+    /* a path longer than we keep: 414, never a cut path served */
+    char longreq[400];
+    int n = snprintf(longreq, sizeof longreq, "GET /xterm.js?%0300d "
+                     "HTTP/1.1\r\n\r\n", 0);
+    ask(longreq, (size_t)n, &r, &c);
+    ck_assert_msg(strncmp(r.out, "HTTP/1.1 414 ", 13) == 0, "%s", r.out);
+    ck_assert_ptr_null(c.file);
+    wsconn_free(&c);
+
+    /* a method: 405, logged */
+    ask("DELETE / HTTP/1.1\r\n\r\n", 23, &r, &c);
+    ck_assert(strncmp(r.out, "HTTP/1.1 405 ", 13) == 0);
+    ck_assert_str_eq(c.refused_why, "a method other than GET");
+    wsconn_free(&c);
+}
+END_TEST
+
+/* Frames refused at their header, before any payload: a length past the
+ * limit (2^63 - 1 claimed) and fragments. */
+START_TEST(frames_refused_at_their_header)
+{
+    rec_t r;
+    wsconn_t c;
+    static const unsigned char huge[] = { 0x82, 0xff, 0x7f, 0xff, 0xff, 0xff,
+                                          0xff, 0xff, 0xff, 0xff, 1, 2, 3, 4 };
+    static const unsigned char frag[] = { 0x02, 0x81, 1, 2, 3, 4, 'a' };
+    static const unsigned char cont[] = { 0x80, 0x81, 1, 2, 3, 4, 'a' };
+    const unsigned char *bad[] = { huge, frag, cont };
+    size_t len[] = { sizeof huge, sizeof frag, sizeof cont };
+    const char *why[] = { "a WebSocket frame longer than the message limit",
+                          "a fragmented WebSocket message (no FIN)",
+                          "a fragmented WebSocket message (continuation "
+                          "frame)" };
+    for (int i = 0; i < 3; i++) {
+        ask(upgrade, sizeof upgrade - 1, &r, &c);
+        ck_assert_int_eq(r.opened, 1);
+        r.out_len = 0;
+        ck_assert_int_eq(wsconn_feed(&c, bad[i], len[i]), 0);
+        ck_assert_int_eq(r.done, 1);
+        ck_assert_int_eq((unsigned char)r.out[0], 0x88); /* a close frame */
+        unsigned code = (unsigned char)r.out[2] << 8 | (unsigned char)r.out[3];
+        ck_assert_uint_eq(code, i == 0 ? 1009 : 1008);
+        ck_assert_str_eq(c.refused_why, why[i]);
+        ck_assert_uint_eq(r.data_len, 0);
+        wsconn_free(&c);
+    }
 }
 END_TEST
 
@@ -267,16 +365,12 @@ START_TEST(oversized_and_malformed_input_end_the_connection)
     memcpy(line, "X-Pad: ", 7);
     line[sizeof line - 2] = '\r';
     line[sizeof line - 1] = '\n';
-    int rc = 0;
-    for (int i = 0; i < WS_HEAD_MAX / (int)sizeof line + 2 && rc == 0; i++)
-        rc = wsconn_feed(&c, line, sizeof line);
-    ck_assert_int_eq(rc, -1);
-    ck_assert_str_eq(c.error, "HTTP request too long");
-    wsconn_free(&c);
-    /* not HTTP at all */
-    ck_assert_int_eq(wsconn_init(&c, &cbs, &r, 250, 100), 0);
-    ck_assert_int_eq(wsconn_feed(&c, "\x16\x03\x01\x02\x00\x01", 6), -1);
-    ck_assert_str_eq(c.error, "bad HTTP request");
+    for (int i = 0; i < WS_HEAD_MAX / (int)sizeof line + 2 && !r.done; i++)
+        ck_assert_int_eq(wsconn_feed(&c, line, sizeof line), 0);
+    ck_assert_int_eq(r.done, 1);
+    r.out[r.out_len] = '\0';
+    ck_assert_msg(strncmp(r.out, "HTTP/1.1 431 ", 13) == 0, "%s", r.out);
+    ck_assert_str_eq(c.refused_why, "a request head past 8 KiB");
     wsconn_free(&c);
     /* a message past WS_MSG_MAX: closed by a close frame, then done */
     memset(&r, 0, sizeof r);
@@ -353,6 +447,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, only_the_page_files_are_served);
     tcase_add_test(tc, oversized_and_malformed_input_end_the_connection);
     tcase_add_test(tc, pages_go_to_the_site);
+    tcase_add_test(tc, refusals_are_answered);
+    tcase_add_test(tc, frames_refused_at_their_header);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,78 @@
+/* wsframe.c - frame headers checked ahead of wslay (wsframe.h). */
+#include "wsframe.h"
+
+#include <string.h>
+
+void wsframe_init(wsframe_t *f, uint64_t max_payload)
+{
+    memset(f, 0, sizeof *f);
+    f->max = max_payload;
+}
+
+/* The header's full length once its first two bytes are in. */
+static size_t header_len(const uint8_t *h)
+{
+    size_t n = 2;
+    uint8_t len7 = h[1] & 0x7f;
+    if (len7 == 126)
+        n += 2;
+    else if (len7 == 127)
+        n += 8;
+    if (h[1] & 0x80)
+        n += 4; /* the mask */
+    return n;
+}
+
+/* A whole header: refused (f->why), or its payload to skip. */
+static int check_header(wsframe_t *f)
+{
+    const uint8_t *h = f->hdr;
+    int fin = h[0] & 0x80, opcode = h[0] & 0x0f;
+    uint8_t len7 = h[1] & 0x7f;
+    uint64_t len = len7;
+    if (len7 == 126) {
+        len = (uint64_t)h[2] << 8 | h[3];
+    } else if (len7 == 127) {
+        len = 0;
+        for (int i = 2; i < 10; i++)
+            len = len << 8 | h[i];
+    }
+    if (opcode == 0) {
+        f->why = "a fragmented WebSocket message (continuation frame)";
+        return -1;
+    }
+    if (!fin && opcode < 8) {
+        f->why = "a fragmented WebSocket message (no FIN)";
+        return -1;
+    }
+    if (len > f->max) {
+        f->why = "a WebSocket frame longer than the message limit";
+        return -1;
+    }
+    f->left = len;
+    return 0;
+}
+
+int wsframe_scan(wsframe_t *f, const uint8_t *p, size_t n)
+{
+    size_t i = 0;
+    if (f->why)
+        return -1;
+    while (i < n) {
+        if (f->left > 0) {
+            size_t skip = n - i;
+            if ((uint64_t)skip > f->left)
+                skip = (size_t)f->left;
+            f->left -= skip;
+            i += skip;
+            continue;
+        }
+        f->hdr[f->hlen++] = p[i++];
+        if (f->hlen >= 2 && f->hlen == header_len(f->hdr)) {
+            f->hlen = 0;
+            if (check_header(f) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}

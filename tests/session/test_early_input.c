@@ -1,0 +1,98 @@
+/* test_early_input.c - what a client types before the server is ready for
+ * it, and what it types that a prompt cannot take as typed (issue 25):
+ * keys sent in the first packet, or with the client's negotiation answers,
+ * reach the lobby and start the game (docs/telnet.md, "The end of
+ * negotiation"); a name typed with an escape sequence or a control
+ * character is refused with the reason, never taken altered. */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "client.h"
+#include "play.h"
+
+#define IAC "\xff"
+
+/* The game on screen: an '@' and the status line. */
+static int in_game(tclient_t *c, void *arg)
+{
+    char row[16];
+    int x, y;
+    (void)arg;
+    return cl_find(c, '@', &x, &y) == 1 &&
+           strncmp(cl_row(c, cl_h(c) - 1, row, sizeof row), "HP:", 3) == 0;
+}
+
+/* nc-like: "p" and Enter in the very first packet, before the server's
+ * negotiation is over (it waits out negotiation_ms for a client that
+ * never answers): the lobby takes them, the game starts. */
+START_TEST(keys_in_the_first_packet)
+{
+    tsrv_t *s = srv_start("--set", "negotiation_ms=300", NULL);
+    cl_opts_t o = { .raw = 1 };
+    tclient_t *c = cl_connect(srv_port(s), &o);
+    ck_assert_uint_eq(cl_send_raw(c, "p\r", 2, 0, CL_WAIT_MS), 2);
+    if (!cl_wait(c, in_game, NULL, CL_WAIT_MS))
+        play_fail(c, "the keys sent first did not start the game");
+    ck_assert(srv_wait_log(s, "game start", CL_WAIT_MS));
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+/* The keys after the client's answers in one packet (WILL NAWS, the size,
+ * WONT TTYPE): the answers end the negotiation within that read and the
+ * keys behind them are the lobby's. Keys before the answers, too. */
+START_TEST(keys_with_the_answers)
+{
+    tsrv_t *s = srv_start("--set", "negotiation_ms=1000", NULL);
+    static const char before[] = "p\r"
+        IAC "\xfd\x01" IAC "\xfb\x1f" IAC "\xfa\x1f\x00\x50\x00\x18" IAC "\xf0"
+        IAC "\xfc\x18";
+    cl_opts_t o = { .raw = 1 };
+    tclient_t *c = cl_connect(srv_port(s), &o);
+    size_t n = sizeof before - 1;
+    ck_assert_uint_eq(cl_send_raw(c, before, n, 0, CL_WAIT_MS), n);
+    if (!cl_wait(c, in_game, NULL, CL_WAIT_MS))
+        play_fail(c, "the keys sent with the answers did not start the game");
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+/* A name with an escape sequence in it ("ab" ESC[31m "red"): the decoder
+ * drops the sequence, and the prompt refuses the line with the reason
+ * instead of taking "abred". */
+START_TEST(name_with_an_escape_refused)
+{
+    tsrv_t *s = srv_start(NULL);
+    tclient_t *c = play_lobby(srv_port(s));
+    ck_assert_int_eq(cl_send_str(c, "l"), 0);
+    play_wait_text(c, "Name:");
+    ck_assert_int_eq(cl_send_str(c, "ab\x1b[31mred\r"), 0);
+    play_wait_text(c, "Refused: a name may not hold control characters or "
+                      "escape sequences.");
+    ck_assert(!cl_screen_has(c, "Password:"));
+    /* typed again as it is: taken */
+    ck_assert_int_eq(cl_send_str(c, "abred\r"), 0);
+    play_wait_text(c, "Password:");
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("early_input");
+    TCase *tc = tcase_create("early_input");
+    tcase_set_timeout(tc, 60);
+    tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(tc, keys_in_the_first_packet);
+    tcase_add_test(tc, keys_with_the_answers);
+    tcase_add_test(tc, name_with_an_escape_refused);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)

@@ -1,0 +1,123 @@
+/* test_http_refusals.c - what the browser's port refuses, it answers and
+ * logs (issue 25): an upgrade over HTTP/1.0, one with a body, a head past
+ * 8 KiB, bytes that are not HTTP, and after the upgrade a frame whose
+ * header claims 2^63 - 1 bytes or a fragment, refused at its header with
+ * a close frame and the end of the connection. docs/telnet.md, "The
+ * browser". */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "client.h"
+#include "play.h"
+
+static int http;
+
+static tsrv_t *web_server(void)
+{
+    static char port_set[32];
+    http = cl_free_port();
+    snprintf(port_set, sizeof port_set, "http_port=%d", http);
+    return srv_start("--set", port_set, NULL);
+}
+
+/* Sends req on a new connection; the server answers and closes. */
+static tclient_t *ask(const void *req, size_t n)
+{
+    cl_opts_t o = { .raw = 1 };
+    tclient_t *c = cl_connect(http, &o);
+    ck_assert_uint_eq(cl_send_raw(c, req, n, 1, CL_WAIT_MS), n);
+    ck_assert_msg(cl_wait_eof(c, CL_WAIT_MS), "the server kept the connection");
+    return c;
+}
+
+static void expect(tsrv_t *s, const char *req, size_t n, const char *status,
+                   const char *why)
+{
+    tclient_t *c = ask(req, n);
+    ck_assert_msg(cl_stream_has(c, status), "no \"%s\" for %s", status, why);
+    cl_close(c);
+    char line[160];
+    snprintf(line, sizeof line, ": %.*s: %s", (int)strcspn(status + 9, "\r"),
+             status + 9, why);
+    ck_assert_msg(srv_wait_log(s, line, CL_WAIT_MS), "no log line \"%s\"", line);
+}
+
+#define UPGRADE_HEADERS "Upgrade: websocket\r\nConnection: Upgrade\r\n" \
+    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+
+START_TEST(requests_refused_are_answered_and_logged)
+{
+    tsrv_t *s = web_server();
+    static const char v10[] = "GET /ws HTTP/1.0\r\n" UPGRADE_HEADERS "\r\n";
+    expect(s, v10, sizeof v10 - 1, "HTTP/1.1 400 Bad Request\r\n",
+           "a WebSocket upgrade not over HTTP/1.1");
+    static const char body[] = "GET /ws HTTP/1.1\r\n" UPGRADE_HEADERS
+        "Content-Length: 4\r\n\r\nabcd";
+    expect(s, body, sizeof body - 1, "HTTP/1.1 413 Content Too Large\r\n",
+           "a request with a body");
+    static const char noup[] = "GET /ws HTTP/1.1\r\nHost: x\r\n\r\n";
+    expect(s, noup, sizeof noup - 1, "HTTP/1.1 426 Upgrade Required\r\n",
+           "/ws without a WebSocket upgrade (version 13)");
+    static const char tls[] = "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03";
+    expect(s, tls, sizeof tls - 1, "HTTP/1.1 400 Bad Request\r\n",
+           "a request that is not HTTP");
+    static char big[9000];
+    size_t n = (size_t)snprintf(big, sizeof big, "GET / HTTP/1.1\r\n");
+    while (n + 40 < sizeof big)
+        n += (size_t)snprintf(big + n, sizeof big - n,
+                              "X-Pad: aaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n");
+    expect(s, big, n, "HTTP/1.1 431 Request Header Fields Too Large\r\n",
+           "a request head past 8 KiB");
+    ck_assert(srv_alive(s));
+    srv_stop(s);
+}
+END_TEST
+
+/* After a good upgrade: a frame header claiming 2^63 - 1 bytes, and a
+ * fragment that never ends, each end the connection at once with a
+ * close frame (1009, 1008) and a log line: no waiting for idle_timeout
+ * (30 minutes by default) or for bytes that never come. */
+START_TEST(frames_refused_at_their_header)
+{
+    tsrv_t *s = web_server();
+    static const char up[] = "GET /ws HTTP/1.1\r\n" UPGRADE_HEADERS "\r\n";
+    static const unsigned char huge[] = { 0x82, 0xff, 0x7f, 0xff, 0xff, 0xff,
+                                          0xff, 0xff, 0xff, 0xff, 1, 2, 3, 4 };
+    static const unsigned char frag[] = { 0x02, 0x81, 1, 2, 3, 4, 'a' };
+    const unsigned char *bad[] = { huge, frag };
+    size_t len[] = { sizeof huge, sizeof frag };
+    const char *close_frame[] = { "\x88\x02\x03\xf1", "\x88\x02\x03\xf0" };
+    const char *why[] = { "close 1009: a WebSocket frame longer than the "
+                          "message limit",
+                          "close 1008: a fragmented WebSocket message (no "
+                          "FIN)" };
+    for (int i = 0; i < 2; i++) {
+        char req[256];
+        memcpy(req, up, sizeof up - 1);
+        memcpy(req + sizeof up - 1, bad[i], len[i]);
+        tclient_t *c = ask(req, sizeof up - 1 + len[i]);
+        ck_assert(cl_stream_has(c, "HTTP/1.1 101 Switching Protocols\r\n"));
+        ck_assert_msg(cl_stream_has(c, close_frame[i]), "no close frame %d", i);
+        cl_close(c);
+        ck_assert_msg(srv_wait_log(s, why[i], CL_WAIT_MS), "no log: %s", why[i]);
+    }
+    srv_stop(s);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("http_refusals");
+    TCase *tc = tcase_create("http_refusals");
+    tcase_set_timeout(tc, 60);
+    tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(tc, requests_refused_are_answered_and_logged);
+    tcase_add_test(tc, frames_refused_at_their_header);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)

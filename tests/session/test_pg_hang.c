@@ -1,0 +1,131 @@
+/* test_pg_hang.c - a PostgreSQL store that hangs (its server process for
+ * this test's rogued stopped with SIGSTOP: it neither answers nor closes,
+ * and the kernel still acknowledges every byte) costs players nothing
+ * but a note (issue 25, docs/hosting.md): a guest starts a game without
+ * the store; a login is told on screen that the store is not answering;
+ * the store gives the hung connection up at its deadline and connects
+ * again, so the same login, tried again, gets in while the old process is
+ * still stopped.
+ *
+ * Run by tests/run-tests.sh's pg family only (ROGUED_TEST_PG). */
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "client.h"
+#include "play.h"
+#include "store_where.h"
+
+static char dir[64], store_arg[400];
+static pid_t stopped; /* the stopped process: continued whatever happens */
+
+static void continue_stopped(void)
+{
+    if (stopped > 0)
+        kill(stopped, SIGCONT);
+    stopped = 0;
+}
+
+static void start_test(const char *params)
+{
+    ck_assert_msg(sw_pg(), "ROGUED_TEST_PG is not set: run the pg family "
+                  "(tests/run-tests.sh pg)");
+    snprintf(dir, sizeof dir, "/tmp/rogued-pgh-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    sw_setup(dir);
+    snprintf(store_arg, sizeof store_arg, "store=%s%s", sw_url, params);
+}
+
+static void end_test(void)
+{
+    sw_teardown();
+    srv_remove_tree(dir);
+}
+
+/* The game on screen: an '@' and the status line. */
+static int in_game(tclient_t *c, void *arg)
+{
+    char row[16];
+    int x, y;
+    (void)arg;
+    return cl_find(c, '@', &x, &y) == 1 &&
+           strncmp(cl_row(c, cl_h(c) - 1, row, sizeof row), "HP:", 3) == 0;
+}
+
+static void login_dave(tclient_t *c)
+{
+    ck_assert(cl_key(c, "l"));
+    play_type_line(c, "dave");
+    play_type_line(c, "davespassword");
+}
+
+START_TEST(store_stopped_guests_play_logins_told)
+{
+    /* the store gives a wait up after tcp_user_timeout + 2 s (10 s); a
+     * player is told after store_wait_ms (2 s, checked each second):
+     * the player is told long before the store gives up */
+    start_test("?tcp_user_timeout=8000");
+    tsrv_t *s = srv_start("--data-dir", dir, "--set", store_arg, "--set",
+                          "store_wait_ms=2000", "--log-level", "debug", NULL);
+    tclient_t *a = play_lobby(srv_port(s));
+    play_login_dave(a, 1);
+    cl_close(a);
+
+    /* the store's own server process (the cluster thread has another) */
+    long long pid = sw_int("SELECT pid FROM pg_stat_activity WHERE datname ="
+                           " current_database() AND application_name ="
+                           " 'rogued'");
+    ck_assert_int_gt(pid, 0);
+    stopped = (pid_t)pid;
+    ck_assert_int_eq(kill(stopped, SIGSTOP), 0);
+
+    /* a guest: p, Enter on the name offered, and the game is on */
+    tclient_t *g = play_lobby(srv_port(s));
+    ck_assert_int_eq(cl_send_str(g, "p"), 0);
+    play_wait_text(g, "Name: guest");
+    ck_assert_int_eq(cl_send_str(g, "\r"), 0);
+    if (!cl_wait(g, in_game, NULL, CL_WAIT_MS))
+        play_fail(g, "a guest did not get a game while the store hung");
+
+    /* a login: told, and back at the prompt */
+    tclient_t *b = play_lobby(srv_port(s));
+    login_dave(b);
+    play_wait_text(b, "The server's store is not answering: please try "
+                      "again in a moment.");
+    ck_assert(srv_wait_log(s, "store away id=", CL_WAIT_MS));
+    play_wait_text(b, "Name:");
+
+    /* the store gives the hung connection up, and connects anew: the
+     * login tried again gets in, the old process still stopped */
+    ck_assert(srv_wait_log(s, "the connection is given up", 30000));
+    play_type_line(b, "dave");
+    play_type_line(b, "davespassword");
+    play_wait_text(b, "Logged in as dave");
+
+    continue_stopped();
+    ck_assert(srv_alive(s));
+    cl_close(b);
+    cl_close(g);
+    srv_stop(s);
+    end_test();
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("pg_hang");
+    TCase *tc = tcase_create("pg_hang");
+    tcase_set_timeout(tc, 120);
+    tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_checked_fixture(tc, NULL, continue_stopped);
+    tcase_add_test(tc, store_stopped_guests_play_logins_told);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
