@@ -67,7 +67,9 @@ void site_front(sess_t *s, const char *rest, const char *query)
         return;
     }
     int n = games_now(s, games, FRONT_GAMES_MAX);
-    int online = srv_online(srv), playing = (int)dir_ngames(srv->dir);
+    /* players in the directory: a page being fetched holds a slot (it is
+     * counted from its first byte) but is nobody online */
+    int online = (int)dir_count(srv->dir), playing = (int)dir_ngames(srv->dir);
     if (srv->sh->cluster) {
         cluster_counts_t cc;
         cluster_counts(srv->sh->cluster, &cc);
