@@ -2,28 +2,8 @@
  * (the tutorials' tile picker, without its nested loop). */
 #include "target.h"
 
-#include "game.h"
+#include "inventory.h"
 #include "keys.h"
-
-void target_cursor_home(game_t *g)
-{
-    target_t *t = &g->target;
-    t->x = g->player.x;
-    t->y = g->player.y;
-    int best_d = -1;
-    for (int i = 0; i < MAX_MONSTERS; i++) {
-        const monster_t *m = &g->monsters[i];
-        if (!m->alive || !g->visible[m->y][m->x])
-            continue;
-        int dx = m->x - g->player.x, dy = m->y - g->player.y;
-        int d = dx * dx + dy * dy;
-        if (best_d < 0 || d < best_d) {
-            best_d = d;
-            t->x = m->x;
-            t->y = m->y;
-        }
-    }
-}
 
 void target_begin(game_t *g, int slot)
 {

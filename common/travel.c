@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "game.h"
+#include "world.h"
 
 /* The eight neighbours, orthogonal first (the tie-break order). */
 static const int dir8[8][2] = {

@@ -7,7 +7,7 @@
 
 #include "ai.h"
 #include "combat.h"
-#include "game.h"
+#include "world.h"
 
 static int game_roll(void *ctx, int lo, int hi)
 {

@@ -1,0 +1,200 @@
+/* inventory.c - the items mode (inventory.h): picking up, dropping, using
+ * and casting, and each kind's effect. */
+#include "inventory.h"
+
+#include <string.h>
+
+/* The Amulet: the game is won at once (no monster acts after). */
+static int take_amulet(game_t *g, item_t *it)
+{
+    char cause[64];
+    memset(it, 0, sizeof *it);
+    g->killer = KILLER_WON;
+    g->mode = MODE_WON;
+    g->turn++;
+    game_log(g, MSG_LEVEL, "You take the Amulet of Yendor! You have won.");
+    game_log(g, MSG_SYSTEM, "%s.", game_death_cause(g, cause, sizeof cause));
+    return 1;
+}
+
+int item_pick_up(game_t *g)
+{
+    item_t *it = item_find(g, ITEM_THING, g->player.x, g->player.y);
+    if (!it) {
+        game_log(g, MSG_INFO, "There is nothing here to pick up.");
+        return 0;
+    }
+    int kind = it->kind;
+    if (kind == IK_AMULET)
+        return take_amulet(g, it);
+    int slot = item_pack_add(g, kind);
+    if (slot < 0) {
+        game_log(g, MSG_WARN, "Your pack is full.");
+        return 0;
+    }
+    memset(it, 0, sizeof *it);
+    if (g->pack_n[slot] > 1)
+        game_log(g, MSG_GOOD, "You pick up %s %s (%c, %d now).",
+                 item_article(kind), item_stats(kind)->name, 'a' + slot,
+                 g->pack_n[slot]);
+    else
+        game_log(g, MSG_GOOD, "You pick up %s %s (%c).", item_article(kind),
+                 item_stats(kind)->name, 'a' + slot);
+    game_end_turn(g);
+    return 1;
+}
+
+int item_drop(game_t *g, int slot)
+{
+    if (!item_pack_has(g, slot))
+        return 0;
+    int kind = g->pack[slot];
+    if (!item_put(g, ITEM_THING, kind, g->player.x, g->player.y, 0)) {
+        game_log(g, MSG_INFO, "There is no room here to drop it.");
+        return 0;
+    }
+    item_pack_remove(g, slot);
+    game_log(g, MSG_INFO, "You drop the %s.", item_stats(kind)->name);
+    game_end_turn(g);
+    return 1;
+}
+
+/* Wields or wears slot `slot`, or puts it away if it is in use. A turn. */
+static int use_equipment(game_t *g, int slot, const item_stats_t *k)
+{
+    int *worn = k->effect == EFFECT_WIELD ? &g->player.weapon
+                                          : &g->player.armor;
+    if (*worn == slot) {
+        *worn = -1;
+        game_log(g, MSG_INFO, "You %s the %s.",
+                 k->effect == EFFECT_WIELD ? "put away" : "take off",
+                 k->name);
+    } else {
+        *worn = slot;
+        game_log(g, MSG_GOOD, "You %s the %s.",
+                 k->effect == EFFECT_WIELD ? "wield" : "put on", k->name);
+    }
+    game_end_turn(g);
+    return 1;
+}
+
+/* --- effects --------------------------------------------------------------- */
+
+/* The closest living monster in view within range of the player (the
+ * tutorials' closest monster, limited to what the player sees), or -1. Ties go to
+ * the lower slot. */
+static int closest_visible_monster(const game_t *g, int range)
+{
+    int best = -1, best_d = 0;
+    for (int i = 0; i < MAX_MONSTERS; i++) {
+        const monster_t *m = &g->monsters[i];
+        if (!m->alive || !g->visible[m->y][m->x])
+            continue;
+        int dx = m->x - g->player.x, dy = m->y - g->player.y;
+        int d = dx * dx + dy * dy;
+        if ((range == 0 || d <= range * range) && (best < 0 || d < best_d)) {
+            best = i;
+            best_d = d;
+        }
+    }
+    return best;
+}
+
+static int use_heal(game_t *g, int slot, const item_stats_t *k)
+{
+    player_t *p = &g->player;
+    if (p->hp >= p->max_hp) {
+        game_log(g, MSG_INFO, "You are already at full health.");
+        return 0;
+    }
+    int healed = p->max_hp - p->hp < k->power ? p->max_hp - p->hp : k->power;
+    p->hp += healed;
+    item_pack_remove(g, slot);
+    game_log(g, MSG_GOOD, "You drink the %s and heal %d HP.", k->name, healed);
+    game_end_turn(g);
+    return 1;
+}
+
+static int use_lightning(game_t *g, int slot, const item_stats_t *k)
+{
+    int i = closest_visible_monster(g, k->range);
+    if (i < 0) {
+        game_log(g, MSG_INFO, "No enemy is close enough to strike.");
+        return 0;
+    }
+    item_pack_remove(g, slot);
+    game_log(g, MSG_GOOD,
+             "A lightning bolt strikes the %s with a loud thunder for %d damage!",
+             monster_stats(g->monsters[i].kind)->name, k->power);
+    game_hurt_monster(g, i, k->power, 1);
+    game_end_turn(g);
+    return 1;
+}
+
+int item_needs_aim(const game_t *g, int slot)
+{
+    return item_pack_has(g, slot) && item_stats(g->pack[slot])->targeted;
+}
+
+int item_use(game_t *g, int slot)
+{
+    if (!item_pack_has(g, slot))
+        return 0;
+    const item_stats_t *k = item_stats(g->pack[slot]);
+    switch (k->effect) {
+    case EFFECT_HEAL:
+        return use_heal(g, slot, k);
+    case EFFECT_LIGHTNING:
+        return use_lightning(g, slot, k);
+    case EFFECT_WIELD:
+    case EFFECT_WEAR:
+        return use_equipment(g, slot, k);
+    default: /* the Amulet is never carried; aimed scrolls: item_cast_at */
+        return 0;
+    }
+}
+
+/* Everything within the radius of the tile burns, the player too. */
+static void cast_fireball(game_t *g, const item_stats_t *k, int x, int y)
+{
+    game_log(g, MSG_WARN,
+             "The fireball explodes, burning everything within %d tiles!",
+             k->radius);
+    for (int i = 0; i < MAX_MONSTERS; i++) {
+        const monster_t *m = &g->monsters[i];
+        if (!m->alive || !item_in_reach(x, y, m->x, m->y, k->radius))
+            continue;
+        game_log(g, MSG_GOOD, "The %s gets burned for %d hit points.",
+                 monster_stats(m->kind)->name, k->power);
+        game_hurt_monster(g, i, k->power, 1);
+    }
+    if (item_in_reach(x, y, g->player.x, g->player.y, k->radius)) {
+        game_log(g, MSG_BAD, "You get burned for %d hit points.", k->power);
+        game_hurt_player(g, k->power, KILLER_FIREBALL);
+    }
+}
+
+int item_cast_at(game_t *g, int slot, int x, int y)
+{
+    if (!item_pack_has(g, slot))
+        return 0;
+    const item_stats_t *k = item_stats(g->pack[slot]);
+    if (k->effect == EFFECT_CONFUSION) {
+        int i = game_monster_at(g, x, y);
+        if (i < 0) {
+            game_log(g, MSG_INFO, "There is no monster there.");
+            return 0;
+        }
+        monster_t *m = &g->monsters[i];
+        m->confused = (uint8_t)k->turns;
+        item_pack_remove(g, slot);
+        game_log(g, MSG_GOOD,
+                 "The eyes of the %s look vacant, as it starts to stumble around!",
+                 monster_stats(m->kind)->name);
+    } else {
+        item_pack_remove(g, slot);
+        cast_fireball(g, k, x, y);
+    }
+    game_end_turn(g);
+    return 1;
+}
