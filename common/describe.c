@@ -61,8 +61,7 @@ const char *game_describe(const game_t *g, int x, int y, char *buf,
         if (!it || !it->seen)
             continue;
         if (type == ITEM_THING)
-            snprintf(buf, len, "%s %s", item_article(it->kind),
-                     item_stats(it->kind)->name);
+            item_a_name(g, it->kind, buf, len);
         else if (type == ITEM_GOLD)
             snprintf(buf, len, "%d gold", it->amount);
         else

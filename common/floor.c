@@ -53,7 +53,12 @@ void item_spawn_level(game_t *g)
                 (x == g->player.x && y == g->player.y) ||
                 item_find(g, ITEM_THING, x, y))
                 continue;
-            item_put(g, ITEM_THING, kind, x, y, 0);
+            const item_stats_t *k = item_stats(kind);
+            int charges = item_is_wand(kind)
+                              ? rng_range(&g->rng, k->charges_min,
+                                          k->charges_max)
+                              : 0;
+            item_put(g, ITEM_THING, kind, x, y, charges);
         }
     }
     if (g->depth >= GAME_AMULET_DEPTH) {

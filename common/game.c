@@ -70,6 +70,7 @@ game_t *game_new(uint64_t seed, const game_options_t *opt)
     p->weapon = p->armor = -1;
     g->depth = 1;
     g->mode = MODE_PLAY;
+    item_deal_appearances(g);
     game_build_level(g);
     game_log(g, MSG_SYSTEM, "Welcome to the dungeon, adventurer!");
     game_log(g, MSG_INFO, "Press ? for help. Move with the arrow keys, hjklyubn or the numpad.");
@@ -134,16 +135,6 @@ int game_targeting(const game_t *g)
     return g->mode == MODE_TARGET;
 }
 
-/* Waiting with no monster in view heals 1 hp, unless poisoned. */
-static int game_wait(game_t *g)
-{
-    player_t *p = &g->player;
-    if (p->hp < p->max_hp && !p->poison && !game_monster_in_view(g))
-        p->hp++;
-    game_end_turn(g);
-    return 1;
-}
-
 /* `>` on the stairs: a new, deeper level; the player keeps hp, pack, XP.
  * It takes a turn, which the new level's monsters play. Off the stairs it
  * travels to them (travel.h). */
@@ -169,6 +160,16 @@ static int open_pack(game_t *g, int mode)
     return 0;
 }
 
+/* `t`: the pack to throw from, if anything in it can be thrown. */
+static int open_throw(game_t *g)
+{
+    for (int i = 0; i < PACK_SIZE; i++)
+        if (item_can_throw(g, i))
+            return open_pack(g, MODE_THROW);
+    game_log(g, MSG_INFO, "You have nothing to throw.");
+    return 0;
+}
+
 static int game_key_play(game_t *g, int key)
 {
     int dx, dy;
@@ -190,9 +191,17 @@ static int game_key_play(game_t *g, int key)
     case 'C':
         g->mode = MODE_CHARACTER;
         return 0;
+    case '\\':
+        g->mode = MODE_DISCOVERIES;
+        return 0;
     case '.':
     case '5':
-        return game_wait(g);
+        return rest_wait(g);
+    case 'R':
+        return rest_until_healed(g);
+    case '0':
+        rest_count_begin(g);
+        return 0;
     case 'g':
     case ',':
         return item_pick_up(g);
@@ -200,6 +209,8 @@ static int game_key_play(game_t *g, int key)
         return open_pack(g, MODE_INVENTORY);
     case 'd':
         return open_pack(g, MODE_DROP);
+    case 't':
+        return open_throw(g);
     case '>':
         return game_descend(g);
     case '?':
@@ -241,10 +252,18 @@ static int game_key_pack(game_t *g, int key)
         game_log(g, MSG_INFO, "You have no item '%c'.", key);
         return 0;
     }
-    int drop = g->mode == MODE_DROP;
+    int mode = g->mode;
     g->mode = MODE_PLAY;
-    if (drop)
+    if (mode == MODE_DROP)
         return item_drop(g, slot);
+    if (mode == MODE_THROW) {
+        if (!item_can_throw(g, slot)) {
+            game_log(g, MSG_INFO, "You cannot throw that.");
+            return 0;
+        }
+        target_begin_throw(g, slot);
+        return 0;
+    }
     if (item_needs_aim(g, slot)) {
         target_begin(g, slot);
         return 0;
@@ -291,8 +310,13 @@ static int game_key_mode(game_t *g, int key)
             g->mode = MODE_PLAY;
         return 0;
     case MODE_CHARACTER:
+    case MODE_DISCOVERIES:
         g->mode = MODE_PLAY;
         return 0;
+    case MODE_IDENTIFY:
+        return magic_identify_key(g, key);
+    case MODE_COUNT:
+        return rest_count_key(g, key);
     case MODE_LOOK:
         return look_key(g, key);
     case MODE_HISTORY:
@@ -300,6 +324,7 @@ static int game_key_mode(game_t *g, int key)
         return 0;
     case MODE_INVENTORY:
     case MODE_DROP:
+    case MODE_THROW:
         return game_key_pack(g, key);
     case MODE_TARGET:
         return target_key(g, key);

@@ -17,6 +17,8 @@
 
 #include "inventory.h"
 #include "look.h"
+#include "magic.h"
+#include "rest.h"
 #include "target.h"
 #include "travel.h"
 #include "world.h"
@@ -28,7 +30,13 @@
 /* 5: fourteen monster kinds (behaviours: monster.h), equipment, the Amulet
  *    and the win, a stacking pack with stable letters, running, travel,
  *    autoexplore, look, compact dice-pool lines; docs/game.md. */
-#define GAME_VERSION 5
+/* 6: unknown potions and scrolls with appearances of each game's own, five
+ *    new kinds (identify, teleportation, summon monster, speed, sleeping),
+ *    throwing (darts, daggers, spears), a wand of sleep with charges,
+ *    fleeing monsters that turn back and do not heal while they run,
+ *    resting and counts, autoexplore to gold, merged repeated lines;
+ *    docs/game.md. */
+#define GAME_VERSION 6
 
 /* A new game from a seed. opt may be NULL (defaults). NULL on OOM. */
 game_t *game_new(uint64_t seed, const game_options_t *opt);

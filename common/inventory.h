@@ -33,4 +33,14 @@ int item_drop(game_t *g, int slot);
  * tile with no monster). */
 int item_cast_at(game_t *g, int slot, int x, int y);
 
+/* 1 if pack slot `slot` holds something that can be thrown (darts,
+ * daggers, spears). */
+int item_can_throw(const game_t *g, int slot);
+
+/* Throws one of pack slot `slot` at (x, y), which the targeting has checked
+ * is in view and in range: it flies in a line and stops at the first
+ * monster (a blow with it as the weapon: game_player_throws) or before a
+ * wall, and lies there. A turn. Returns 1, or 0 if nothing was thrown. */
+int item_throw_at(game_t *g, int slot, int x, int y);
+
 #endif

@@ -32,7 +32,7 @@ static const item_stats_t kinds[IK_COUNT] = {
     },
     [IK_DAGGER] = {
         .name = "dagger", .glyph = ')', .colour = COL_BWHITE, .weight = 6,
-        .effect = EFFECT_WIELD, .min_depth = 2,
+        .effect = EFFECT_WIELD, .min_depth = 2, .thrown = 1, .range = 6,
         .attack = 1, .to_hit = 3, .dmg_min = 2, .dmg_max = 4, .dice = 1,
     },
     [IK_SWORD] = {
@@ -67,7 +67,47 @@ static const item_stats_t kinds[IK_COUNT] = {
     },
     [IK_AMULET] = {
         .name = "Amulet of Yendor", .glyph = '"', .colour = COL_BYELLOW,
-        .weight = 0, .effect = EFFECT_AMULET,
+        .weight = 0, .effect = EFFECT_AMULET, .proper = 1,
+    },
+    /* Game version 6 (docs/game.md, "Unknown items"): each weighs as much
+     * as a scroll of the tutorials' did; a bad one is rarer. */
+    [IK_IDENTIFY] = {
+        .name = "scroll of identify", .glyph = '?', .colour = COL_BWHITE,
+        .weight = 10, .effect = EFFECT_IDENTIFY,
+    },
+    [IK_TELEPORT] = {
+        .name = "scroll of teleportation", .glyph = '?',
+        .colour = COL_BMAGENTA, .weight = 8, .effect = EFFECT_TELEPORT,
+    },
+    [IK_SUMMON] = {
+        .name = "scroll of summon monster", .glyph = '?', .colour = COL_RED,
+        .weight = 4, .effect = EFFECT_SUMMON, .power = 2,
+    },
+    [IK_SPEED] = {
+        .name = "potion of speed", .glyph = '!', .colour = COL_BCYAN,
+        .weight = 8, .effect = EFFECT_SPEED, .turns = 12,
+    },
+    [IK_SLEEP] = {
+        .name = "potion of sleeping", .glyph = '!', .colour = COL_BBLUE,
+        .weight = 5, .effect = EFFECT_SLEEP, .turns = 5,
+    },
+    /* Thrown: a dart's blow is a dagger's less a point; the spear is a
+     * weapon between the dagger and the sword that flies furthest. */
+    [IK_DART] = {
+        .name = "dart", .glyph = ')', .colour = COL_WHITE, .weight = 8,
+        .effect = EFFECT_MISSILE, .min_depth = 1, .thrown = 1, .range = 6,
+        .attack = 1, .to_hit = 3, .dmg_min = 1, .dmg_max = 3, .dice = 1,
+    },
+    [IK_SPEAR] = {
+        .name = "spear", .glyph = ')', .colour = COL_YELLOW, .weight = 5,
+        .effect = EFFECT_WIELD, .min_depth = 2, .thrown = 1, .range = 7,
+        .attack = 2, .to_hit = 2, .dmg_min = 2, .dmg_max = 6, .dice = 1,
+    },
+    [IK_WAND_SLEEP] = {
+        .name = "wand of sleep", .glyph = '/', .colour = COL_BBLUE,
+        .weight = 4, .effect = EFFECT_WAND_SLEEP, .min_depth = 2,
+        .range = 8, .turns = 8, .targeted = 1, .charges_min = 3,
+        .charges_max = 6,
     },
 };
 
@@ -78,14 +118,28 @@ const item_stats_t *item_stats(int kind)
     return &kinds[kind];
 }
 
-const char *item_article(int kind)
+const char *item_article_of(const char *name)
 {
-    switch (item_stats(kind)->name[0]) {
+    switch (name[0]) {
     case 'a': case 'e': case 'i': case 'o': case 'u':
+    case 'A': case 'E': case 'I': case 'O': case 'U':
         return "an";
     default:
         return "a";
     }
+}
+
+const char *item_article(int kind)
+{
+    if (item_stats(kind)->proper)
+        return "the";
+    return item_article_of(item_stats(kind)->name);
+}
+
+int item_is_magic(int kind)
+{
+    char c = item_stats(kind)->glyph;
+    return kind >= 0 && kind < IK_COUNT && (c == '!' || c == '?');
 }
 
 int item_weight(int kind, int depth)
@@ -107,6 +161,11 @@ int item_pick_kind(rng_t *r, int depth)
             return k;
     }
     return IK_HEALTH_POTION;
+}
+
+int item_is_wand(int kind)
+{
+    return item_stats(kind)->glyph == '/';
 }
 
 int item_is_equipment(int kind)

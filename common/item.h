@@ -43,8 +43,21 @@ enum item_kind {
     IK_CHAIN_MAIL,
     IK_PLATE_MAIL,
     IK_AMULET,          /* the goal: taking it wins (never in the pack) */
+    IK_IDENTIFY,        /* game version 6: unknown items and ways out */
+    IK_TELEPORT,
+    IK_SUMMON,
+    IK_SPEED,
+    IK_SLEEP,
+    IK_DART,            /* thrown (`t`), in stacks */
+    IK_SPEAR,           /* a weapon that is also thrown well */
+    IK_WAND_SLEEP,      /* a wand: its count in the pack is its charges */
     IK_COUNT
 };
+
+/* Kinds a game can know (world.h: game_t.known): room to grow without a
+ * new layout for every kind. */
+#define IK_MAX 32
+_Static_assert(IK_COUNT <= IK_MAX, "game_t.known has a byte per kind");
 
 /* What using a kind does. */
 enum item_effect {
@@ -57,7 +70,16 @@ enum item_effect {
                            `turns` turns */
     EFFECT_WIELD,       /* a weapon: using it wields it (or puts it away) */
     EFFECT_WEAR,        /* armour: using it puts it on (or takes it off) */
-    EFFECT_AMULET       /* picking it up wins the game */
+    EFFECT_AMULET,      /* picking it up wins the game */
+    EFFECT_IDENTIFY,    /* the player picks a pack item: its kind is known */
+    EFFECT_TELEPORT,    /* the player lands on a random free floor tile */
+    EFFECT_SUMMON,      /* `power` monsters of the depth appear around you */
+    EFFECT_SPEED,       /* `turns` turns in which monsters act every other
+                           turn */
+    EFFECT_SLEEP,       /* the player sleeps `turns` turns: monsters act */
+    EFFECT_MISSILE,     /* nothing when used: it is thrown (`t`) */
+    EFFECT_WAND_SLEEP   /* zapped at a monster within `range`: it sleeps
+                           `turns` turns, or until hurt; a charge each */
 };
 
 typedef struct item_stats {
@@ -72,6 +94,10 @@ typedef struct item_stats {
     int turns;            /* confusion: how long */
     int targeted;         /* 1: the player chooses a tile first (target.h) */
     int min_depth;        /* spawns from this depth on (0 or 1: from the top) */
+    int proper;           /* 1: a proper name, "the Amulet of Yendor" */
+    int thrown;           /* 1: `t` throws it `range` tiles, its blow made
+                             with the weapon numbers below */
+    int charges_min, charges_max; /* a wand's charges when found */
     /* Equipment, in every ruleset's terms (combat.h). A weapon replaces
      * the fist (d10: to_hit, dmg_min-dmg_max) and adds `attack` to attack
      * (attack-defense) and power (power), `dice` attack dice (dice-pool).
@@ -98,8 +124,16 @@ typedef struct item {
 /* The row of a kind (out of range: the health potion's). */
 const item_stats_t *item_stats(int kind);
 
-/* "a" or "an" for a kind's name. */
+/* "a" or "an" for a kind's name ("the" for the Amulet). */
 const char *item_article(int kind);
+
+/* The article of a common name: "an" before a vowel of either case
+ * ("an orc", "an Elbereth scroll"), else "a". */
+const char *item_article_of(const char *name);
+
+/* 1 for the kinds that look different in every game until known (potions
+ * and scrolls: docs/game.md, "Unknown items"). */
+int item_is_magic(int kind);
 
 /* The weight of a kind at a depth (0: never spawns there). */
 int item_weight(int kind, int depth);
@@ -107,6 +141,9 @@ int item_weight(int kind, int depth);
 /* Draws a kind for a level at `depth` by the table's weights (at depth 1:
  * potion 70, each scroll 10). One rng_range call. */
 int item_pick_kind(rng_t *r, int depth);
+
+/* 1 if a kind is a wand (its pack count is its charges). */
+int item_is_wand(int kind);
 
 /* 1 if a kind is a weapon or armour. */
 int item_is_equipment(int kind);

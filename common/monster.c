@@ -101,6 +101,7 @@ const char *monster_article(int kind)
 {
     switch (monster_stats(kind)->name[0]) {
     case 'a': case 'e': case 'i': case 'o': case 'u':
+    case 'A': case 'E': case 'I': case 'O': case 'U':
         return "an";
     default:
         return "a";

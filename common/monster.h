@@ -94,7 +94,15 @@ typedef struct monster {
     uint8_t x, y;     /* a tile of the map */
     uint8_t loot;     /* MF_STEAL: 1 once it has stolen (it flees) */
     int16_t hp;       /* at most a kind's hp (tens) */
+    uint8_t asleep;   /* turns of magic sleep left (a wand): it does not
+                         act; hurt, it wakes */
+    uint8_t fled;     /* turns it has fled in view; at MONSTER_FLEE_TURNS
+                         it turns back and fights */
 } monster_t;
+
+/* A fleeing monster turns back after this many turns of running in view
+ * (docs/game.md, "Monsters"); it does not heal while it runs. */
+#define MONSTER_FLEE_TURNS 5
 
 _Static_assert(MAP_W <= 256 && MAP_H <= 256, "a map coordinate fits a byte");
 

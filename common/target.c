@@ -3,18 +3,35 @@
 #include "target.h"
 
 #include "inventory.h"
+#include "magic.h"
 #include "keys.h"
 
 void target_begin(game_t *g, int slot)
 {
     const item_stats_t *k = item_stats(g->pack[slot]);
     target_t *t = &g->target;
+    magic_learn(g, g->pack[slot]); /* reading it shows what it is */
+    t->purpose = TARGET_CAST;
     t->slot = slot;
     t->range = k->range;
     target_cursor_home(g);
     g->mode = MODE_TARGET;
     game_log(g, MSG_SYSTEM,
              "Aim the %s: move the cursor; Enter or . casts, Esc cancels.",
+             k->name);
+}
+
+void target_begin_throw(game_t *g, int slot)
+{
+    const item_stats_t *k = item_stats(g->pack[slot]);
+    target_t *t = &g->target;
+    t->purpose = TARGET_THROW;
+    t->slot = slot;
+    t->range = k->range;
+    target_cursor_home(g);
+    g->mode = MODE_TARGET;
+    game_log(g, MSG_SYSTEM,
+             "Throw the %s: move the cursor; Enter or . throws, Esc cancels.",
              k->name);
 }
 
@@ -40,7 +57,8 @@ static int choose(game_t *g)
         return 0;
     }
     g->mode = MODE_PLAY;
-    if (item_cast_at(g, t->slot, t->x, t->y))
+    if (t->purpose == TARGET_THROW ? item_throw_at(g, t->slot, t->x, t->y)
+                                   : item_cast_at(g, t->slot, t->x, t->y))
         return 1;
     g->mode = MODE_TARGET; /* refused: aim again, or Esc */
     return 0;

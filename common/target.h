@@ -16,6 +16,10 @@
  * the nearest visible monster (or the player), a prompt in the log. */
 void target_begin(game_t *g, int slot);
 
+/* Starts aiming a throw of pack slot `slot` (item_can_throw): the same
+ * cursor, within the item's range; choosing throws it (item_throw_at). */
+void target_begin_throw(game_t *g, int slot);
+
 /* One key in MODE_TARGET. Returns 1 if it took a turn (the scroll was
  * cast), else 0. */
 int target_key(game_t *g, int key);

@@ -12,8 +12,37 @@
 
 /* --- the log --------------------------------------------------------------- */
 
+/* text as it reads repeated n times: "text (xN)", the text cut to fit. */
+static void repeated(char out[MSG_LEN], const char *text, int n)
+{
+    char suffix[16];
+    int k = snprintf(suffix, sizeof suffix, " (x%d)", n);
+    snprintf(out, MSG_LEN, "%.*s%s", MSG_LEN - 1 - k, text, suffix);
+}
+
 void game_log(game_t *g, int kind, const char *fmt, ...)
 {
+    char text[MSG_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    msg_t *last = g->log_count > 0 ? (msg_t *)game_msg(g, 0) : NULL;
+    if (last && last->kind == kind) {
+        char was[MSG_LEN];
+        if (last->repeat > 1)
+            repeated(was, text, last->repeat);
+        else
+            snprintf(was, sizeof was, "%s", text);
+        if (strcmp(was, last->text) == 0 && last->repeat < 255) {
+            int n = last->repeat > 1 ? last->repeat + 1 : 2;
+            memset(last->text, 0, sizeof last->text);
+            repeated(last->text, text, n);
+            last->repeat = (uint8_t)n;
+            last->seq = g->log_total++;
+            return;
+        }
+    }
     int slot;
     if (g->log_count < LOG_MAX) {
         slot = (g->log_head + g->log_count) % LOG_MAX;
@@ -26,10 +55,7 @@ void game_log(game_t *g, int kind, const char *fmt, ...)
     /* Clear the whole slot so that the state hash never sees stale bytes. */
     memset(m, 0, sizeof *m);
     m->seq = g->log_total++;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(m->text, sizeof m->text, fmt, ap);
-    va_end(ap);
+    snprintf(m->text, sizeof m->text, "%s", text);
     m->kind = (uint8_t)kind;
 }
 
@@ -186,9 +212,10 @@ static void arrive(game_t *g)
     item_t *it = item_find(g, ITEM_THING, g->player.x, g->player.y);
     if (it)
         it->walked = 1;
+    char name[MSG_LEN];
     if (it)
-        game_log(g, MSG_INFO, "You see %s %s here.", item_article(it->kind),
-                 item_stats(it->kind)->name);
+        game_log(g, MSG_INFO, "You see %s here.",
+                 item_a_name(g, it->kind, name, sizeof name));
 }
 
 /* Moves, or attacks the monster in the way (bump to attack). */

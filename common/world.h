@@ -23,8 +23,14 @@
 #include "rng.h"
 
 /* The cursor of aiming (target.h) and looking (look.h). */
+enum target_purpose {
+    TARGET_CAST = 0,    /* a scroll or a wand: item_cast_at */
+    TARGET_THROW        /* a thrown item: item_throw_at */
+};
+
 typedef struct target {
     int x, y;   /* the cursor, on the map */
+    int purpose; /* enum target_purpose */
     int slot;   /* the pack slot of the scroll being aimed (-1: looking) */
     int range;  /* from the player (Euclidean); 0: anywhere in view */
 } target_t;
@@ -55,7 +61,12 @@ enum game_mode {
     MODE_WON,          /* the Amulet taken: like MODE_DEAD, the host reads
                           the next key; the game takes no more keys */
     MODE_LOOK,         /* a cursor describes what is on a tile; Esc ends */
-    MODE_CHARACTER     /* the character screen (`@`/`C`); any key returns */
+    MODE_CHARACTER,    /* the character screen (`@`/`C`); any key returns */
+    MODE_IDENTIFY,     /* the pack: a letter identifies that item */
+    MODE_DISCOVERIES,  /* what the player has learned (`\`); any key
+                          returns */
+    MODE_THROW,        /* the pack: a letter throws that item (`t`) */
+    MODE_COUNT         /* `0` and digits: a count for the next command */
 };
 
 /* Kinds of log line; the view gives each its own colour. */
@@ -78,7 +89,9 @@ typedef struct game_options {
 typedef struct msg {
     char text[MSG_LEN];
     uint8_t kind;   /* enum msg_kind */
-    uint8_t pad[3]; /* always 0 */
+    uint8_t repeat; /* the same line logged this many times in a row (0 or
+                       1: once); text then ends in " (xN)" */
+    uint8_t pad[2]; /* always 0 */
     uint32_t seq;   /* lines logged before this one, over the whole game */
 } msg_t;
 
@@ -90,6 +103,8 @@ typedef struct player {
     int level, xp, gold;
     int weapon, armor;   /* pack slots wielded and worn, -1: none */
     int poison;          /* turns of poison left: 1 hp a turn */
+    int haste;           /* turns of speed left: monsters act every other
+                            turn */
 } player_t;
 
 #define MAX_ITEMS 256   /* floor items of a level: things, corpses, gold */
@@ -124,10 +139,14 @@ typedef struct game {
     uint8_t pad2[2];    /* always 0 */
     uint8_t pack_n[PACK_SIZE]; /* how many of it (0: the slot is empty) */
     uint8_t pad3[2];    /* always 0 */
+    uint8_t appear[IK_MAX]; /* each potion's and scroll's appearance in
+                               this game (know.c) */
+    uint8_t known[IK_MAX];  /* 1: the player knows the kind */
     int pack_count;     /* slots in use (letters stay with their items, so
                            the used slots need not be the first ones) */
     target_t target;    /* MODE_TARGET and MODE_LOOK: the cursor */
     int kills;
+    int count;          /* MODE_COUNT: the number typed so far */
     int hist_off;       /* MODE_HISTORY: lines scrolled back from the newest;
                            MODE_HELP: the page */
     uint32_t log_total; /* lines ever logged */
@@ -144,7 +163,9 @@ typedef struct game {
  * core stops scrolling back when the oldest line is on that page. */
 #define GAME_HISTORY_ROWS 22
 
-/* Adds a line to the message log (printf-style; truncated to MSG_LEN-1). */
+/* Adds a line to the message log (printf-style; truncated to MSG_LEN-1).
+ * The same line of the same kind as the newest is merged into it: "Not
+ * with a monster in view. (x5)" (it counts as new again). */
 void game_log(game_t *g, int kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -211,6 +232,10 @@ void game_end_turn(game_t *g);
  * line; and, if by_player, XP and a kill). */
 void game_hurt_monster(game_t *g, int i, int dmg, int by_player);
 
+/* The player's thrown `kind` hits or misses the monster in slot i: a blow
+ * of the ruleset in force with the thrown item as the weapon. */
+void game_player_throws(game_t *g, int kind, int i);
+
 /* The player attacks the monster in slot i (bump to attack). */
 void game_player_attacks(game_t *g, int i);
 
@@ -249,6 +274,36 @@ void item_spawn_level(game_t *g);
 
 /* Marks every item in view as seen. */
 void item_see(game_t *g);
+
+/* --- what the player knows of items (know.c) ------------------------------ */
+
+/* Gives this game's potions and scrolls their appearances (from the seed,
+ * not the rules stream) and marks every other kind known. game_new's. */
+void item_deal_appearances(game_t *g);
+
+/* 1 if the player knows what `kind` is. */
+int item_known(const game_t *g, int kind);
+
+/* The player learns `kind`. Returns 1 if it was unknown. */
+int item_learn(game_t *g, int kind);
+
+/* A kind's name as the player knows it, for `count` of it: "murky potion",
+ * "scroll labelled ZELGO MER", "health potion"; "2 murky potions", "3
+ * scrolls labelled NR 9", "2 potions of speed". Returns buf. */
+const char *item_name(const game_t *g, int kind, int count, char *buf,
+                      size_t len);
+
+/* The same for one, with its article: "a murky potion", "the Amulet of
+ * Yendor". Returns buf. */
+const char *item_a_name(const game_t *g, int kind, char *buf, size_t len);
+
+/* What a kind looks like, whether known or not: "murky potion". */
+const char *item_unknown_name(const game_t *g, int kind, char *buf,
+                              size_t len);
+
+/* The colour a kind is drawn in: its appearance's for a potion or scroll
+ * (so the colour tells nothing), else the table's. */
+uint8_t item_colour(const game_t *g, int kind);
 
 /* --- the pack (floor.c) ---------------------------------------------------- */
 
