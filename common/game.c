@@ -143,6 +143,8 @@ static int game_descend(game_t *g)
     if (g->map.tile[g->player.y][g->player.x] != TILE_STAIRS)
         return travel_to_stairs(g);
     g->depth++;
+    if (g->depth < (int)(sizeof g->depth_turn / sizeof g->depth_turn[0]))
+        g->depth_turn[g->depth] = g->turn;
     game_build_level(g);
     game_log(g, MSG_SYSTEM, "You descend the stairs to depth %d.", g->depth);
     game_end_turn(g);

@@ -40,6 +40,10 @@ enum monster_kind {
     MON_COUNT
 };
 
+/* Room for more kinds without a new game_t layout (game_t.kills_by). */
+#define MON_MAX 24
+_Static_assert(MON_COUNT <= MON_MAX, "game_t.kills_by has a slot per kind");
+
 /* Behaviours beyond walking and hitting (creature_stats_t.flags). Each acts
  * through the ruleset's own blow (combat.h), so each means something under
  * every ruleset. */

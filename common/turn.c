@@ -92,6 +92,7 @@ static void monster_dies(game_t *g, monster_t *m, int by_player)
         return;
     }
     g->kills++;
+    g->kills_by[m->kind]++;
     if (gold > 0)
         game_log(g, MSG_KILL, "The %s dies, dropping %d gold. (+%d XP)",
                  k->name, gold, k->xp);

@@ -146,6 +146,9 @@ typedef struct game {
                            the used slots need not be the first ones) */
     target_t target;    /* MODE_TARGET and MODE_LOOK: the cursor */
     int kills;
+    uint16_t kills_by[MON_MAX];   /* kills of each monster kind (dump.h) */
+    uint32_t depth_turn[GAME_AMULET_DEPTH + 4]; /* the turn each depth was
+                                                   reached on (dump.h) */
     int count;          /* MODE_COUNT: the number typed so far */
     int hist_off;       /* MODE_HISTORY: lines scrolled back from the newest;
                            MODE_HELP: the page */
