@@ -37,6 +37,8 @@ enum monster_kind {
     MON_WRAITH,     /* fast, drains: its hits lower max HP */
     MON_NECROMANCER,/* raises skeletons */
     MON_DRAGON,     /* breathes fire from afar, regenerates */
+    MON_HOBGOBLIN,  /* game version 6: the threats of depths 2-4 */
+    MON_WOLF,       /* fast */
     MON_COUNT
 };
 

@@ -340,6 +340,8 @@ static const char *const help_lines[] = {
     "  Look          ;  or  x          Character        @  or  C",
     "  Messages      P  (history)      Quit             Q  (asks y/n)",
     "  Options       O  (display)      Redraw           Ctrl-L",
+    "  Rest          R  (until healed) Count  0, a number, then . or a move",
+    "  Throw         t, then a letter  Discoveries      \\  (what you learned)",
     "",
     "Running, travel and exploring stop when a monster comes into view.",
     "Aiming a scroll: move the cursor, Enter or . (or a click) casts it,",

@@ -40,10 +40,10 @@ typedef struct golden {
  * dead. Seed 9 was picked because its walk fights under every ruleset and
  * each ruleset ends on a different turn. Pinned for GAME_VERSION 6. */
 static const golden_t expected[] = {
-    { RULES_POWER, 0xcaf84a1483911f88, 0xbd10fb57, 738, 2, 0 },
-    { RULES_ATTACK_DEFENSE, 0x5b275184627c2642, 0xb62784d3, 623, 2, 1 },
-    { RULES_D10, 0x1f98b960658c1f58, 0x8284634c, 809, 1, 0 },
-    { RULES_DICE_POOL, 0x28859b0824bf7bbb, 0x04c53603, 806, 1, 0 },
+    { RULES_POWER, 0x742b169048e4fbc0, 0xe4eaefda, 742, 2, 0 },
+    { RULES_ATTACK_DEFENSE, 0xc829dfb9093d9402, 0xfd098ea1, 715, 2, 0 },
+    { RULES_D10, 0xc619570fe4d656ee, 0x8284634c, 809, 1, 0 },
+    { RULES_DICE_POOL, 0x10b22008ad008a9d, 0x04c53603, 806, 1, 0 },
 };
 
 /* xorshift64*: the key generator. */
