@@ -42,7 +42,7 @@ static const item_stats_t kinds[IK_COUNT] = {
     },
     [IK_AXE] = {
         .name = "battle axe", .glyph = ')', .colour = COL_BYELLOW,
-        .weight = 4, .effect = EFFECT_WIELD, .min_depth = 5,
+        .weight = 4, .effect = EFFECT_WIELD, .min_depth = 5, .cleave = 1,
         .attack = 5, .to_hit = 2, .dmg_min = 4, .dmg_max = 11, .dice = 3,
     },
     [IK_WAR_HAMMER] = {
@@ -57,12 +57,12 @@ static const item_stats_t kinds[IK_COUNT] = {
     },
     [IK_CHAIN_MAIL] = {
         .name = "chain mail", .glyph = '[', .colour = COL_BWHITE,
-        .weight = 4, .effect = EFFECT_WEAR, .min_depth = 4,
+        .weight = 4, .effect = EFFECT_WEAR, .min_depth = 4, .heavy = 1,
         .defense = 2, .armor_defense = 2, .armor_class = 5, .dice = 2,
     },
     [IK_PLATE_MAIL] = {
         .name = "plate mail", .glyph = '[', .colour = COL_BCYAN,
-        .weight = 3, .effect = EFFECT_WEAR, .min_depth = 7,
+        .weight = 3, .effect = EFFECT_WEAR, .min_depth = 7, .heavy = 1,
         .defense = 4, .armor_defense = 3, .armor_class = 7, .dice = 3,
     },
     [IK_AMULET] = {

@@ -98,6 +98,10 @@ typedef struct item_stats {
     int thrown;           /* 1: `t` throws it `range` tiles, its blow made
                              with the weapon numbers below */
     int charges_min, charges_max; /* a wand's charges when found */
+    int cleave;           /* a weapon: a bump also strikes every other
+                             monster next to the player (the battle axe) */
+    int heavy;            /* armour: resting heals every other turn only
+                             (chain and plate mail) */
     /* Equipment, in every ruleset's terms (combat.h). A weapon replaces
      * the fist (d10: to_hit, dmg_min-dmg_max) and adds `attack` to attack
      * (attack-defense) and power (power), `dice` attack dice (dice-pool).

@@ -3,10 +3,19 @@
 
 #include "keys.h"
 
+/* Heavy armour (item.h) heals on even turns only. */
+static int heals_now(const game_t *g)
+{
+    const player_t *p = &g->player;
+    return !item_pack_has(g, p->armor) || !item_stats(g->pack[p->armor])->heavy ||
+           g->turn % 2 == 0;
+}
+
 int rest_wait(game_t *g)
 {
     player_t *p = &g->player;
-    if (p->hp < p->max_hp && !p->poison && !game_monster_in_view(g))
+    if (p->hp < p->max_hp && !p->poison && !game_monster_in_view(g) &&
+        heals_now(g))
         p->hp++;
     game_end_turn(g);
     return 1;

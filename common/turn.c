@@ -135,7 +135,8 @@ void game_player_throws(game_t *g, int kind, int i)
     game_hurt_monster(g, i, res.damage, 1);
 }
 
-void game_player_attacks(game_t *g, int i)
+/* One blow of the player on the monster in slot i. */
+static void player_blow(game_t *g, int i)
 {
     fighter_t a, d;
     combat_result_t res;
@@ -144,6 +145,21 @@ void game_player_attacks(game_t *g, int i)
     combat_resolve(g->opt.ruleset, &a, &d, game_roll, &g->rng, &res);
     log_blow(g, &res, 0);
     game_hurt_monster(g, i, res.damage, 1);
+}
+
+void game_player_attacks(game_t *g, int i)
+{
+    player_blow(g, i);
+    const player_t *p = &g->player;
+    if (!item_pack_has(g, p->weapon) || !item_stats(g->pack[p->weapon])->cleave)
+        return;
+    /* A cleaving weapon goes on round: every other monster next to the
+     * player, in slot order, takes a blow of its own. */
+    for (int j = 0; j < MAX_MONSTERS; j++) {
+        const monster_t *m = &g->monsters[j];
+        if (j != i && m->alive && ai_adjacent(m->x, m->y, p->x, p->y))
+            player_blow(g, j);
+    }
 }
 
 /* What a blow that hurt the player does besides: poison, drain, theft. */

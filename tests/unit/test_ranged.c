@@ -209,6 +209,49 @@ START_TEST(a_fleeing_monster_turns_back_and_does_not_heal)
 }
 END_TEST
 
+START_TEST(the_axe_cleaves_and_heavy_armour_rests_slowly)
+{
+    /* Three orcs round the player: a bump with the battle axe strikes all
+     * three (power: 5 + 5 each), with the long sword only the one bumped. */
+    game_t *g = room(RULES_POWER);
+    int a = game_place_monster(g, MON_ORC, 11, 8);
+    int b = game_place_monster(g, MON_ORC, 9, 8);
+    int c = game_place_monster(g, MON_ORC, 10, 9);
+    for (int i = 0; i < MAX_MONSTERS; i++)
+        if (g->monsters[i].alive)
+            g->monsters[i].hp = 50;
+    g->player.weapon = item_pack_add(g, IK_AXE);
+    game_key(g, 'l');
+    ck_assert_int_eq(g->monsters[a].hp, 40);
+    ck_assert_int_eq(g->monsters[b].hp, 40);
+    ck_assert_int_eq(g->monsters[c].hp, 40);
+    game_free(g);
+    g = room(RULES_POWER);
+    a = game_place_monster(g, MON_ORC, 11, 8);
+    b = game_place_monster(g, MON_ORC, 9, 8);
+    g->monsters[a].hp = g->monsters[b].hp = 50;
+    g->player.weapon = item_pack_add(g, IK_SWORD);
+    game_key(g, 'l');
+    ck_assert_int_eq(g->monsters[a].hp, 42);
+    ck_assert_int_eq(g->monsters[b].hp, 50);
+    game_free(g);
+
+    /* Resting in plate mail heals on even turns only: 10 HP take 19
+     * turns from turn 10 (heals on 10, 12, ..., 28), against 10 without
+     * it. */
+    g = room(RULES_POWER);
+    g->player.hp = 20;
+    ck_assert_int_eq(game_key(g, 'R'), 1);
+    ck_assert_int_eq(g->turn, 10);
+    g->player.armor = item_pack_add(g, IK_PLATE_MAIL);
+    g->player.hp = 20;
+    ck_assert_int_eq(game_key(g, 'R'), 1);
+    ck_assert_int_eq(g->turn, 10 + 19);
+    ck_assert_int_eq(g->player.hp, 30);
+    game_free(g);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("ranged");
@@ -217,6 +260,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, throws_stop_at_the_first_monster_and_at_walls);
     tcase_add_test(tc, a_wand_of_sleep_and_its_charges);
     tcase_add_test(tc, a_fleeing_monster_turns_back_and_does_not_heal);
+    tcase_add_test(tc, the_axe_cleaves_and_heavy_armour_rests_slowly);
     suite_add_tcase(s, tc);
     return s;
 }
