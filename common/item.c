@@ -43,7 +43,7 @@ static const item_stats_t kinds[IK_COUNT] = {
     [IK_AXE] = {
         .name = "battle axe", .glyph = ')', .colour = COL_BYELLOW,
         .weight = 4, .effect = EFFECT_WIELD, .min_depth = 5, .cleave = 1,
-        .attack = 5, .to_hit = 2, .dmg_min = 4, .dmg_max = 11, .dice = 3,
+        .attack = 3, .to_hit = 1, .dmg_min = 3, .dmg_max = 8, .dice = 2,
     },
     [IK_WAR_HAMMER] = {
         .name = "war hammer", .glyph = ')', .colour = COL_BRED, .weight = 3,
