@@ -9,8 +9,8 @@
 #ifndef ROGUE_COMBAT_H
 #define ROGUE_COMBAT_H
 
-#include "game.h"
 #include "monster.h"
+#include "world.h"
 
 /* The order is fixed (game records store it): 0 is the default. */
 enum ruleset {

@@ -1,8 +1,8 @@
-/* game.c - the game state machine: keys in, state out. Each mode (game.h)
- * reads its own keys; an action that takes a turn ends with game_end_turn
- * (turn.c: the monsters, timed effects, the death check). Items and their
- * effects are item.c's, the targeting cursor target.c's, the content
- * monster.c's and item.c's. */
+/* game.c - the dispatcher at the top of the core (world.h shows the
+ * layers): a new game, and each key to the mode that reads it. The modes
+ * (inventory.c, target.c, look.c, travel.c) and the world below them
+ * (world.c, turn.c, floor.c, describe.c) never call back up here. An
+ * action that takes a turn ends with game_end_turn (turn.c). */
 #include "game.h"
 
 #include <stdarg.h>
@@ -11,10 +11,7 @@
 #include <string.h>
 
 #include "combat.h"
-#include "fov.h"
 #include "keys.h"
-#include "look.h"
-#include "travel.h"
 
 /* The cosmetic stream is derived from the seed but never shares state with
  * the rules stream. */
@@ -27,17 +24,6 @@ _Static_assert(KEY_CLICK_BASE >= KEY_LAST &&
                "click keys are above every other key");
 _Static_assert(IK_COUNT <= 256 && PACK_SIZE == 26,
                "a pack slot is a byte; slots are the letters a-z");
-
-void game_update_fov(game_t *g)
-{
-    fov_compute(&g->map, g->player.x, g->player.y, FOV_RADIUS, g->visible);
-    /* A store for every tile (no branch), which compilers vectorise. */
-    const uint8_t *vis = &g->visible[0][0];
-    uint8_t *known = &g->map.explored[0][0];
-    for (int i = 0; i < MAP_W * MAP_H; i++)
-        known[i] = vis[i] ? 1 : known[i];
-    item_see(g);
-}
 
 /* A new level at g->depth from the rules stream: the map with its stairs
  * (none on the Amulet's level), the player in the centre of the first room,
@@ -84,6 +70,7 @@ game_t *game_new(uint64_t seed, const game_options_t *opt)
     p->weapon = p->armor = -1;
     g->depth = 1;
     g->mode = MODE_PLAY;
+    item_deal_appearances(g);
     game_build_level(g);
     game_log(g, MSG_SYSTEM, "Welcome to the dungeon, adventurer!");
     game_log(g, MSG_INFO, "Press ? for help. Move with the arrow keys, hjklyubn or the numpad.");
@@ -103,43 +90,9 @@ void game_free(game_t *g)
     free(g);
 }
 
-void game_log(game_t *g, int kind, const char *fmt, ...)
-{
-    int slot;
-    if (g->log_count < LOG_MAX) {
-        slot = (g->log_head + g->log_count) % LOG_MAX;
-        g->log_count++;
-    } else {
-        slot = g->log_head;
-        g->log_head = (g->log_head + 1) % LOG_MAX;
-    }
-    msg_t *m = &g->log[slot];
-    /* Clear the whole slot so that the state hash never sees stale bytes. */
-    memset(m, 0, sizeof *m);
-    m->seq = g->log_total++;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(m->text, sizeof m->text, fmt, ap);
-    va_end(ap);
-    m->kind = (uint8_t)kind;
-}
-
-const msg_t *game_msg(const game_t *g, int i)
-{
-    if (i < 0 || i >= g->log_count)
-        return NULL;
-    return &g->log[(g->log_head + g->log_count - 1 - i) % LOG_MAX];
-}
-
 int game_over(const game_t *g)
 {
     return g->mode == MODE_OVER;
-}
-
-int game_msg_is_new(const game_t *g, int i)
-{
-    const msg_t *m = game_msg(g, i);
-    return m && m->seq >= g->log_fresh;
 }
 
 int game_dead(const game_t *g)
@@ -169,178 +122,17 @@ int game_dead_choice(int key)
     }
 }
 
-const char *game_death_cause(const game_t *g, char *buf, size_t len)
-{
-    if (g->killer == KILLER_NONE) {
-        snprintf(buf, len, "alive");
-        return buf;
-    }
-    if (g->killer == KILLER_WON) {
-        snprintf(buf, len, "won: took the Amulet at depth %d", g->depth);
-        return buf;
-    }
-    if (g->killer == KILLER_FIREBALL) {
-        snprintf(buf, len, "killed by your own fireball");
-        return buf;
-    }
-    int kind = g->killer - 1;
-    snprintf(buf, len, "killed by %s %s", monster_article(kind),
-             monster_stats(kind)->name);
-    return buf;
-}
-
 int game_score(const game_t *g)
 {
     return g->player.xp + g->player.gold + GAME_DEPTH_SCORE * (g->depth - 1) +
            (g->killer == KILLER_WON ? GAME_WIN_SCORE : 0);
 }
 
-int game_xp_next(int level)
-{
-    /* 100, 250, 450, 700, ...: each level costs 50 more than the last. */
-    return 25 * level * (level + 3);
-}
-
-void game_gain_xp(game_t *g, int xp)
-{
-    player_t *p = &g->player;
-    p->xp += xp;
-    while (p->xp >= game_xp_next(p->level)) {
-        p->level++;
-        p->max_hp += 5;
-        p->hp = p->hp + 5 < p->max_hp ? p->hp + 5 : p->max_hp;
-        p->attack += 1;
-        game_log(g, MSG_LEVEL, "You reach level %d! Max HP %d, attack +1.",
-                 p->level, p->max_hp);
-    }
-}
-
-int game_monster_at(const game_t *g, int x, int y)
-{
-    return monster_at(g->monsters, MAX_MONSTERS, x, y);
-}
-
-int game_monster_in_view(const game_t *g)
-{
-    for (int i = 0; i < MAX_MONSTERS; i++) {
-        const monster_t *m = &g->monsters[i];
-        if (m->alive && g->visible[m->y][m->x])
-            return 1;
-    }
-    return 0;
-}
-
-int game_place_monster(game_t *g, int kind, int x, int y)
-{
-    if (kind < 0 || kind >= MON_COUNT || !map_walkable(&g->map, x, y) ||
-        (x == g->player.x && y == g->player.y) || game_monster_at(g, x, y) >= 0)
-        return -1;
-    for (int i = 0; i < MAX_MONSTERS; i++) {
-        monster_t *m = &g->monsters[i];
-        if (m->alive)
-            continue;
-        *m = (monster_t){ 0 };
-        m->kind = (uint8_t)kind;
-        m->alive = 1;
-        m->x = x;
-        m->y = y;
-        m->hp = monster_stats(kind)->hp;
-        return i;
-    }
-    return -1;
-}
-
 /* --- keys ------------------------------------------------------------------ */
-
-int game_key_direction(int key, int *dx, int *dy)
-{
-    static const struct { int key, dx, dy; } dirs[] = {
-        { 'h', -1, 0 }, { 'j', 0, 1 }, { 'k', 0, -1 }, { 'l', 1, 0 },
-        { 'y', -1, -1 }, { 'u', 1, -1 }, { 'b', -1, 1 }, { 'n', 1, 1 },
-        { '4', -1, 0 }, { '2', 0, 1 }, { '8', 0, -1 }, { '6', 1, 0 },
-        { '7', -1, -1 }, { '9', 1, -1 }, { '1', -1, 1 }, { '3', 1, 1 },
-        { KEY_LEFT, -1, 0 }, { KEY_DOWN, 0, 1 }, { KEY_UP, 0, -1 },
-        { KEY_RIGHT, 1, 0 },
-        { KEY_HOME, -1, -1 }, { KEY_PGUP, 1, -1 }, { KEY_END, -1, 1 },
-        { KEY_PGDN, 1, 1 },
-    };
-    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-        if (dirs[i].key == key) {
-            *dx = dirs[i].dx;
-            *dy = dirs[i].dy;
-            return 1;
-        }
-    }
-    return 0;
-}
-
-int game_click_key(int x, int y)
-{
-    if (!map_in_bounds(x, y))
-        return -1;
-    return KEY_CLICK_BASE + y * MAP_W + x;
-}
-
-int game_click_tile(int key, int *x, int *y)
-{
-    if (key < KEY_CLICK_BASE || key >= KEY_CLICK_BASE + MAP_W * MAP_H)
-        return 0;
-    *x = (key - KEY_CLICK_BASE) % MAP_W;
-    *y = (key - KEY_CLICK_BASE) / MAP_W;
-    return 1;
-}
 
 int game_targeting(const game_t *g)
 {
     return g->mode == MODE_TARGET;
-}
-
-/* Walking onto gold picks it up; a thing there is named. */
-static void arrive(game_t *g)
-{
-    item_t *gold = item_find(g, ITEM_GOLD, g->player.x, g->player.y);
-    if (gold) {
-        g->player.gold += gold->amount;
-        game_log(g, MSG_GOOD, "You pick up %d gold.", gold->amount);
-        memset(gold, 0, sizeof *gold);
-    }
-    item_t *it = item_find(g, ITEM_THING, g->player.x, g->player.y);
-    if (it)
-        it->walked = 1;
-    if (it)
-        game_log(g, MSG_INFO, "You see %s %s here.", item_article(it->kind),
-                 item_stats(it->kind)->name);
-}
-
-/* Moves, or attacks the monster in the way (bump to attack). */
-int game_step(game_t *g, int dx, int dy)
-{
-    int nx = g->player.x + dx, ny = g->player.y + dy;
-    int target = game_monster_at(g, nx, ny);
-    if (target >= 0) {
-        game_player_attacks(g, target);
-        game_end_turn(g);
-        return 1;
-    }
-    if (!map_walkable(&g->map, nx, ny)) {
-        game_log(g, MSG_INFO, "There is a wall in the way.");
-        return 0;
-    }
-    g->player.x = nx;
-    g->player.y = ny;
-    arrive(g);
-    game_end_turn(g);
-    return 1;
-}
-
-/* Waiting with no monster in view heals 1 hp, unless poisoned. */
-static int game_wait(game_t *g)
-{
-    player_t *p = &g->player;
-    if (p->hp < p->max_hp && !p->poison && !game_monster_in_view(g))
-        p->hp++;
-    game_end_turn(g);
-    return 1;
 }
 
 /* `>` on the stairs: a new, deeper level; the player keeps hp, pack, XP.
@@ -351,6 +143,8 @@ static int game_descend(game_t *g)
     if (g->map.tile[g->player.y][g->player.x] != TILE_STAIRS)
         return travel_to_stairs(g);
     g->depth++;
+    if (g->depth < (int)(sizeof g->depth_turn / sizeof g->depth_turn[0]))
+        g->depth_turn[g->depth] = g->turn;
     game_build_level(g);
     game_log(g, MSG_SYSTEM, "You descend the stairs to depth %d.", g->depth);
     game_end_turn(g);
@@ -365,6 +159,16 @@ static int open_pack(game_t *g, int mode)
         return 0;
     }
     g->mode = (uint8_t)mode;
+    return 0;
+}
+
+/* `t`: the pack to throw from, if anything in it can be thrown. */
+static int open_throw(game_t *g)
+{
+    for (int i = 0; i < PACK_SIZE; i++)
+        if (item_can_throw(g, i))
+            return open_pack(g, MODE_THROW);
+    game_log(g, MSG_INFO, "You have nothing to throw.");
     return 0;
 }
 
@@ -389,9 +193,17 @@ static int game_key_play(game_t *g, int key)
     case 'C':
         g->mode = MODE_CHARACTER;
         return 0;
+    case '\\':
+        g->mode = MODE_DISCOVERIES;
+        return 0;
     case '.':
     case '5':
-        return game_wait(g);
+        return rest_wait(g);
+    case 'R':
+        return rest_until_healed(g);
+    case '0':
+        rest_count_begin(g);
+        return 0;
     case 'g':
     case ',':
         return item_pick_up(g);
@@ -399,6 +211,8 @@ static int game_key_play(game_t *g, int key)
         return open_pack(g, MODE_INVENTORY);
     case 'd':
         return open_pack(g, MODE_DROP);
+    case 't':
+        return open_throw(g);
     case '>':
         return game_descend(g);
     case '?':
@@ -440,9 +254,23 @@ static int game_key_pack(game_t *g, int key)
         game_log(g, MSG_INFO, "You have no item '%c'.", key);
         return 0;
     }
-    int drop = g->mode == MODE_DROP;
+    int mode = g->mode;
     g->mode = MODE_PLAY;
-    return drop ? item_drop(g, slot) : item_use(g, slot);
+    if (mode == MODE_DROP)
+        return item_drop(g, slot);
+    if (mode == MODE_THROW) {
+        if (!item_can_throw(g, slot)) {
+            game_log(g, MSG_INFO, "You cannot throw that.");
+            return 0;
+        }
+        target_begin_throw(g, slot);
+        return 0;
+    }
+    if (item_needs_aim(g, slot)) {
+        target_begin(g, slot);
+        return 0;
+    }
+    return item_use(g, slot);
 }
 
 /* The history pager: the newest line at the bottom, hist_off lines back. */
@@ -484,8 +312,13 @@ static int game_key_mode(game_t *g, int key)
             g->mode = MODE_PLAY;
         return 0;
     case MODE_CHARACTER:
+    case MODE_DISCOVERIES:
         g->mode = MODE_PLAY;
         return 0;
+    case MODE_IDENTIFY:
+        return magic_identify_key(g, key);
+    case MODE_COUNT:
+        return rest_count_key(g, key);
     case MODE_LOOK:
         return look_key(g, key);
     case MODE_HISTORY:
@@ -493,6 +326,7 @@ static int game_key_mode(game_t *g, int key)
         return 0;
     case MODE_INVENTORY:
     case MODE_DROP:
+    case MODE_THROW:
         return game_key_pack(g, key);
     case MODE_TARGET:
         return target_key(g, key);

@@ -1,21 +1,20 @@
-/* item.h - things on the floor and in the pack: the item content table
- * (docs/game.md, "Items"), spawning, the pack, equipment, and what each
- * item does.
+/* item.h - the item content table (docs/game.md, "Items"): every kind the
+ * player can carry, its effect and its numbers, and the item_t of the
+ * floor.
  *
  * Every kind the player can carry is a row of one table (item_stats): its
  * glyph, colour, spawn weight and effect with the effect's numbers. The
  * floor holds item_t values (corpses and gold too, which are not carried);
  * the pack holds item kinds. No pointers anywhere: a game is one allocation
- * that hashes as bytes. The functions that change a game take a game_t
- * (game.h) and use only its rules stream. */
+ * that hashes as bytes. This header is the content only and knows no game:
+ * the floor and the pack are the world's (world.h, floor.c), using items
+ * is a mode (inventory.h). */
 #ifndef ROGUE_ITEM_H
 #define ROGUE_ITEM_H
 
 #include <stdint.h>
 
 #include "rng.h"
-
-struct game;
 
 #define PACK_SIZE 26        /* slots a-z */
 #define PACK_STACK_MAX 99   /* potions and scrolls of a kind share a slot */
@@ -44,8 +43,21 @@ enum item_kind {
     IK_CHAIN_MAIL,
     IK_PLATE_MAIL,
     IK_AMULET,          /* the goal: taking it wins (never in the pack) */
+    IK_IDENTIFY,        /* game version 6: unknown items and ways out */
+    IK_TELEPORT,
+    IK_SUMMON,
+    IK_SPEED,
+    IK_SLEEP,
+    IK_DART,            /* thrown (`t`), in stacks */
+    IK_SPEAR,           /* a weapon that is also thrown well */
+    IK_WAND_SLEEP,      /* a wand: its count in the pack is its charges */
     IK_COUNT
 };
+
+/* Kinds a game can know (world.h: game_t.known): room to grow without a
+ * new layout for every kind. */
+#define IK_MAX 32
+_Static_assert(IK_COUNT <= IK_MAX, "game_t.known has a byte per kind");
 
 /* What using a kind does. */
 enum item_effect {
@@ -58,7 +70,16 @@ enum item_effect {
                            `turns` turns */
     EFFECT_WIELD,       /* a weapon: using it wields it (or puts it away) */
     EFFECT_WEAR,        /* armour: using it puts it on (or takes it off) */
-    EFFECT_AMULET       /* picking it up wins the game */
+    EFFECT_AMULET,      /* picking it up wins the game */
+    EFFECT_IDENTIFY,    /* the player picks a pack item: its kind is known */
+    EFFECT_TELEPORT,    /* the player lands on a random free floor tile */
+    EFFECT_SUMMON,      /* `power` monsters of the depth appear around you */
+    EFFECT_SPEED,       /* `turns` turns in which monsters act every other
+                           turn */
+    EFFECT_SLEEP,       /* the player sleeps `turns` turns: monsters act */
+    EFFECT_MISSILE,     /* nothing when used: it is thrown (`t`) */
+    EFFECT_WAND_SLEEP   /* zapped at a monster within `range`: it sleeps
+                           `turns` turns, or until hurt; a charge each */
 };
 
 typedef struct item_stats {
@@ -73,6 +94,14 @@ typedef struct item_stats {
     int turns;            /* confusion: how long */
     int targeted;         /* 1: the player chooses a tile first (target.h) */
     int min_depth;        /* spawns from this depth on (0 or 1: from the top) */
+    int proper;           /* 1: a proper name, "the Amulet of Yendor" */
+    int thrown;           /* 1: `t` throws it `range` tiles, its blow made
+                             with the weapon numbers below */
+    int charges_min, charges_max; /* a wand's charges when found */
+    int cleave;           /* a weapon: a bump also strikes every other
+                             monster next to the player (the battle axe) */
+    int heavy;            /* armour: resting heals every other turn only
+                             (chain and plate mail) */
     /* Equipment, in every ruleset's terms (combat.h). A weapon replaces
      * the fist (d10: to_hit, dmg_min-dmg_max) and adds `attack` to attack
      * (attack-defense) and power (power), `dice` attack dice (dice-pool).
@@ -99,8 +128,16 @@ typedef struct item {
 /* The row of a kind (out of range: the health potion's). */
 const item_stats_t *item_stats(int kind);
 
-/* "a" or "an" for a kind's name. */
+/* "a" or "an" for a kind's name ("the" for the Amulet). */
 const char *item_article(int kind);
+
+/* The article of a common name: "an" before a vowel of either case
+ * ("an orc", "an Elbereth scroll"), else "a". */
+const char *item_article_of(const char *name);
+
+/* 1 for the kinds that look different in every game until known (potions
+ * and scrolls: docs/game.md, "Unknown items"). */
+int item_is_magic(int kind);
 
 /* The weight of a kind at a depth (0: never spawns there). */
 int item_weight(int kind, int depth);
@@ -109,67 +146,14 @@ int item_weight(int kind, int depth);
  * potion 70, each scroll 10). One rng_range call. */
 int item_pick_kind(rng_t *r, int depth);
 
+/* 1 if a kind is a wand (its pack count is its charges). */
+int item_is_wand(int kind);
+
 /* 1 if a kind is a weapon or armour. */
 int item_is_equipment(int kind);
 
 /* 1 if (x, y) is within `range` of (ox, oy): dx*dx + dy*dy <= range*range
  * (distance is a straight line). */
 int item_in_reach(int ox, int oy, int x, int y, int range);
-
-/* --- the floor ------------------------------------------------------------- */
-
-/* The first floor item of `type` at (x, y), or NULL. */
-item_t *item_find(struct game *g, int type, int x, int y);
-
-/* Puts an item on (x, y): gold on gold adds up, a corpse on a corpse
- * replaces it, things lie side by side. Returns the item, or NULL when
- * every floor slot is taken (the item is not placed). */
-item_t *item_put(struct game *g, int type, int kind, int x, int y,
-                 int amount);
-
-/* 0-ITEMS_PER_ROOM_MAX things in every room, never on the stairs, on the
- * player or on another thing (a taken tile is skipped, as for monsters);
- * on the last level (GAME_AMULET_DEPTH) the Amulet at the centre of the
- * last room. Items are seen only once the level's view is computed. Uses
- * only the rules stream. */
-void item_spawn_level(struct game *g);
-
-/* Marks every item in view as seen. */
-void item_see(struct game *g);
-
-/* --- the pack and the effects ---------------------------------------------- */
-
-/* `g`/`,`: picks up the thing underfoot (onto a slot of the same kind if it
- * stacks, else the first free letter; the Amulet wins the game). Returns 1
- * if it took a turn. */
-int item_pick_up(struct game *g);
-
-/* Uses pack slot `slot`: a potion or a lightning bolt acts at once (a turn,
- * or a refusal with a line and no turn); a scroll that needs a target
- * starts targeting (target.h) and takes no turn yet. Returns 1 if a turn
- * was taken. */
-int item_use(struct game *g, int slot);
-
-/* Drops one of pack slot `slot` on the player's tile (equipment in use is
- * taken off first). Returns 1 (a turn) or 0. */
-int item_drop(struct game *g, int slot);
-
-/* Casts the scroll in pack slot `slot` on (x, y), which the targeting has
- * already checked is in view and in range. Returns 1 if it was cast (the
- * scroll is spent, a turn taken), 0 if refused with a line (confusion on a
- * tile with no monster). */
-int item_cast_at(struct game *g, int slot, int x, int y);
-
-/* Removes one item of pack slot `slot`; an emptied slot stays free (the
- * other items keep their letters) and stops being wielded or worn. */
-void item_pack_remove(struct game *g, int slot);
-
-/* Adds a kind to the pack: onto a slot of that kind when it stacks, else
- * into the first free slot. Returns the slot, or -1 when the pack is
- * full. */
-int item_pack_add(struct game *g, int kind);
-
-/* 1 if pack slot `slot` holds something. */
-int item_pack_has(const struct game *g, int slot);
 
 #endif

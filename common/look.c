@@ -1,9 +1,6 @@
 /* look.c - the look cursor and what a tile shows (look.h). */
 #include "look.h"
 
-#include <stdio.h>
-
-#include "game.h"
 #include "keys.h"
 
 void look_begin(game_t *g)
@@ -32,58 +29,4 @@ int look_key(game_t *g, int key)
     }
     g->mode = MODE_PLAY;
     return 0;
-}
-
-/* How hurt a monster looks. */
-static const char *wounds(int hp, int max)
-{
-    if (hp >= max)
-        return "unhurt";
-    if (hp * 10 > max * 6)
-        return "lightly hurt";
-    if (hp * 10 > max * 3)
-        return "hurt";
-    return "badly hurt";
-}
-
-const char *game_describe(const game_t *g, int x, int y, char *buf,
-                          size_t len)
-{
-    if (!map_in_bounds(x, y) || !g->map.explored[y][x]) {
-        snprintf(buf, len, "nothing you know of");
-        return buf;
-    }
-    if (x == g->player.x && y == g->player.y) {
-        snprintf(buf, len, "yourself");
-        return buf;
-    }
-    int i = game_monster_at(g, x, y);
-    if (i >= 0 && g->visible[y][x]) {
-        const monster_t *m = &g->monsters[i];
-        const creature_stats_t *k = monster_stats(m->kind);
-        snprintf(buf, len, "%s %s (%s%s): %s", monster_article(m->kind),
-                 k->name, wounds(m->hp, k->hp),
-                 m->confused ? ", confused" : "", k->blurb);
-        return buf;
-    }
-    for (int type = ITEM_THING; type >= ITEM_CORPSE; type--) {
-        const item_t *it = item_find((game_t *)g, type, x, y);
-        if (!it || !it->seen)
-            continue;
-        if (type == ITEM_THING)
-            snprintf(buf, len, "%s %s", item_article(it->kind),
-                     item_stats(it->kind)->name);
-        else if (type == ITEM_GOLD)
-            snprintf(buf, len, "%d gold", it->amount);
-        else
-            snprintf(buf, len, "%s %s corpse", monster_article(it->kind),
-                     monster_stats(it->kind)->name);
-        return buf;
-    }
-    switch (g->map.tile[y][x]) {
-    case TILE_STAIRS: snprintf(buf, len, "the stairs down"); break;
-    case TILE_FLOOR: snprintf(buf, len, "the floor"); break;
-    default: snprintf(buf, len, "a wall"); break;
-    }
-    return buf;
 }

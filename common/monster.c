@@ -57,11 +57,11 @@ static const creature_stats_t kinds[MON_COUNT] = {
                          12, 3, 0),
                      .flags = MF_POISON, .power = 6,
                      .blurb = "its bite poisons: 1 HP a turn" },
-    [MON_OGRE] = { ROW("ogre", 'O', COL_BYELLOW, 30, 10, 5, "club", 3, 3, 10,
-                       "hide", 1, 5, 10, 50, 3, 40, 110, 15, 40, 5, 8, 3, 0),
+    [MON_OGRE] = { ROW("ogre", 'O', COL_BYELLOW, 28, 9, 5, "club", 3, 3, 10,
+                       "hide", 1, 5, 10, 50, 3, 40, 110, 15, 40, 5, 6, 3, 0),
                    .blurb = "huge and strong" },
     [MON_WRAITH] = { ROW("wraith", 'W', COL_BWHITE, 22, 9, 5, "touch", 4, 3, 8,
-                         "shadow", 2, 6, 9, 55, 3, 50, 150, 0, 0, 7, 6, 3, 0),
+                         "shadow", 2, 6, 9, 55, 3, 50, 150, 0, 0, 7, 4, 3, 0),
                      .flags = MF_FAST | MF_DRAIN,
                      .blurb = "fast; its touch lowers max HP" },
     [MON_NECROMANCER] = { ROW("necromancer", 'N', COL_BMAGENTA, 26, 10, 4,
@@ -69,11 +69,19 @@ static const creature_stats_t kinds[MON_COUNT] = {
                               160, 20, 60, 8, 8, 3, 0),
                           .flags = MF_SUMMON,
                           .blurb = "raises skeletons around it" },
-    [MON_DRAGON] = { ROW("dragon", 'D', COL_BRED, 60, 15, 5, "fire", 6, 5, 14,
-                         "scales", 4, 8, 11, 55, 5, 50, 400, 50, 150, 10, 4,
-                         3, 0),
+    [MON_DRAGON] = { ROW("dragon", 'D', COL_BRED, 50, 15, 5, "fire", 6, 5, 14,
+                         "scales", 4, 8, 11, 55, 5, 50, 400, 50, 150, 10, 2,
+                         2, 0),
                      .flags = MF_RANGED | MF_REGEN, .range = 5,
                      .blurb = "breathes fire from 5 tiles; heals fast" },
+    /* Game version 6: the climb from depth 2 to 4 (docs/balance.md). */
+    [MON_HOBGOBLIN] = { ROW("hobgoblin", 'h', COL_BYELLOW, 13, 6, 1,
+                            "morning star", 0, 1, 5, "ring mail", 1, 4, 5, 45,
+                            2, 35, 30, 3, 12, 2, 16, -1, 8),
+                        .blurb = "a goblin's big cousin" },
+    [MON_WOLF] = { ROW("wolf", 'w', COL_WHITE, 9, 4, 1, "teeth", 2, 1, 4,
+                       "fur", 0, 4, 4, 50, 1, 40, 35, 0, 0, 3, 10, 0, 9),
+                   .flags = MF_FAST, .blurb = "fast: two moves a turn" },
 };
 #undef ROW
 
@@ -101,6 +109,7 @@ const char *monster_article(int kind)
 {
     switch (monster_stats(kind)->name[0]) {
     case 'a': case 'e': case 'i': case 'o': case 'u':
+    case 'A': case 'E': case 'I': case 'O': case 'U':
         return "an";
     default:
         return "a";

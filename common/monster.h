@@ -37,8 +37,14 @@ enum monster_kind {
     MON_WRAITH,     /* fast, drains: its hits lower max HP */
     MON_NECROMANCER,/* raises skeletons */
     MON_DRAGON,     /* breathes fire from afar, regenerates */
+    MON_HOBGOBLIN,  /* game version 6: the threats of depths 2-4 */
+    MON_WOLF,       /* fast */
     MON_COUNT
 };
+
+/* Room for more kinds without a new game_t layout (game_t.kills_by). */
+#define MON_MAX 24
+_Static_assert(MON_COUNT <= MON_MAX, "game_t.kills_by has a slot per kind");
 
 /* Behaviours beyond walking and hitting (creature_stats_t.flags). Each acts
  * through the ruleset's own blow (combat.h), so each means something under
@@ -94,7 +100,15 @@ typedef struct monster {
     uint8_t x, y;     /* a tile of the map */
     uint8_t loot;     /* MF_STEAL: 1 once it has stolen (it flees) */
     int16_t hp;       /* at most a kind's hp (tens) */
+    uint8_t asleep;   /* turns of magic sleep left (a wand): it does not
+                         act; hurt, it wakes */
+    uint8_t fled;     /* turns it has fled in view; at MONSTER_FLEE_TURNS
+                         it turns back and fights */
 } monster_t;
+
+/* A fleeing monster turns back after this many turns of running in view
+ * (docs/game.md, "Monsters"); it does not heal while it runs. */
+#define MONSTER_FLEE_TURNS 5
 
 _Static_assert(MAP_W <= 256 && MAP_H <= 256, "a map coordinate fits a byte");
 

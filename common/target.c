@@ -2,39 +2,36 @@
  * (the tutorials' tile picker, without its nested loop). */
 #include "target.h"
 
-#include "game.h"
+#include "inventory.h"
+#include "magic.h"
 #include "keys.h"
-
-void target_cursor_home(game_t *g)
-{
-    target_t *t = &g->target;
-    t->x = g->player.x;
-    t->y = g->player.y;
-    int best_d = -1;
-    for (int i = 0; i < MAX_MONSTERS; i++) {
-        const monster_t *m = &g->monsters[i];
-        if (!m->alive || !g->visible[m->y][m->x])
-            continue;
-        int dx = m->x - g->player.x, dy = m->y - g->player.y;
-        int d = dx * dx + dy * dy;
-        if (best_d < 0 || d < best_d) {
-            best_d = d;
-            t->x = m->x;
-            t->y = m->y;
-        }
-    }
-}
 
 void target_begin(game_t *g, int slot)
 {
     const item_stats_t *k = item_stats(g->pack[slot]);
     target_t *t = &g->target;
+    magic_learn(g, g->pack[slot]); /* reading it shows what it is */
+    t->purpose = TARGET_CAST;
     t->slot = slot;
     t->range = k->range;
     target_cursor_home(g);
     g->mode = MODE_TARGET;
     game_log(g, MSG_SYSTEM,
              "Aim the %s: move the cursor; Enter or . casts, Esc cancels.",
+             k->name);
+}
+
+void target_begin_throw(game_t *g, int slot)
+{
+    const item_stats_t *k = item_stats(g->pack[slot]);
+    target_t *t = &g->target;
+    t->purpose = TARGET_THROW;
+    t->slot = slot;
+    t->range = k->range;
+    target_cursor_home(g);
+    g->mode = MODE_TARGET;
+    game_log(g, MSG_SYSTEM,
+             "Throw the %s: move the cursor; Enter or . throws, Esc cancels.",
              k->name);
 }
 
@@ -60,7 +57,8 @@ static int choose(game_t *g)
         return 0;
     }
     g->mode = MODE_PLAY;
-    if (item_cast_at(g, t->slot, t->x, t->y))
+    if (t->purpose == TARGET_THROW ? item_throw_at(g, t->slot, t->x, t->y)
+                                   : item_cast_at(g, t->slot, t->x, t->y))
         return 1;
     g->mode = MODE_TARGET; /* refused: aim again, or Esc */
     return 0;

@@ -1,7 +1,7 @@
 /* target.h - choosing a tile for a scroll: the targeting cursor (docs/game.md).
  *
  * Targeting is a mode of the game (MODE_TARGET), not a nested input loop:
- * item_use starts it, and every key until it ends goes to target_key. The
+ * the dispatcher starts it for a scroll that needs a tile (item_needs_aim), and every key until it ends goes to target_key. The
  * cursor starts on the nearest visible monster (or on the player); the
  * movement keys move it; Enter or '.' chooses; a click key (keys.h,
  * KEY_CLICK_BASE) moves it to the clicked tile and chooses; Esc cancels,
@@ -10,28 +10,22 @@
 #ifndef ROGUE_TARGET_H
 #define ROGUE_TARGET_H
 
-struct game;
-
-typedef struct target {
-    int x, y;   /* the cursor, on the map */
-    int slot;   /* the pack slot of the scroll being aimed */
-    int range;  /* from the player (Euclidean); 0: anywhere in view */
-} target_t;
+#include "world.h"
 
 /* Starts aiming the scroll in pack slot `slot`: MODE_TARGET, the cursor on
  * the nearest visible monster (or the player), a prompt in the log. */
-void target_begin(struct game *g, int slot);
+void target_begin(game_t *g, int slot);
 
-/* Puts the cursor on the nearest living monster in view (ties: the lower
- * slot), else on the player: where aiming and looking start. */
-void target_cursor_home(struct game *g);
+/* Starts aiming a throw of pack slot `slot` (item_can_throw): the same
+ * cursor, within the item's range; choosing throws it (item_throw_at). */
+void target_begin_throw(game_t *g, int slot);
 
 /* One key in MODE_TARGET. Returns 1 if it took a turn (the scroll was
  * cast), else 0. */
-int target_key(struct game *g, int key);
+int target_key(game_t *g, int key);
 
 /* 1 if (x, y) may be chosen: in the player's view and within the range
  * (what the view highlights). */
-int target_allowed(const struct game *g, int x, int y);
+int target_allowed(const game_t *g, int x, int y);
 
 #endif

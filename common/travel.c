@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "game.h"
+#include "world.h"
 
 /* The eight neighbours, orthogonal first (the tie-break order). */
 static const int dir8[8][2] = {
@@ -129,14 +129,18 @@ int travel_to_stairs(game_t *g)
     return walk_to(g, is_stairs) > 0;
 }
 
-/* An item seen and never stood on, or a seen tile next to an unseen one
- * (not the player's own tile: that would stop before a step). */
+/* An item seen and never stood on, gold seen (walking there takes it), or
+ * a seen tile next to an unseen one (not the player's own tile: that would
+ * stop before a step). */
 static int unexplored(const game_t *g, int x, int y)
 {
     if (x == g->player.x && y == g->player.y)
         return 0;
     const item_t *it = item_find((game_t *)g, ITEM_THING, x, y);
     if (it && it->seen && !it->walked)
+        return 1;
+    const item_t *gold = item_find((game_t *)g, ITEM_GOLD, x, y);
+    if (gold && gold->seen)
         return 1;
     for (int k = 0; k < 8; k++) {
         int nx = x + dir8[k][0], ny = y + dir8[k][1];

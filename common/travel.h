@@ -11,27 +11,27 @@
 #ifndef ROGUE_TRAVEL_H
 #define ROGUE_TRAVEL_H
 
-struct game;
+#include "world.h"
 
 /* Runs in direction (dx, dy) until something stops it. Returns 1 if it
  * took at least one turn. */
-int travel_run(struct game *g, int dx, int dy);
+int travel_run(game_t *g, int dx, int dy);
 
 /* Walks to the stairs down, once they have been seen. Returns 1 if it took
  * at least one turn. */
-int travel_to_stairs(struct game *g);
+int travel_to_stairs(game_t *g);
 
 /* Walks to the nearest item seen and never stood on, else the nearest tile
  * next to one not seen yet; stops on arriving at an item. Returns 1 if it
  * took at least one turn. */
-int travel_explore(struct game *g);
+int travel_explore(game_t *g);
 
 /* The first step (*dx, *dy) of the shortest path over seen, walkable tiles
  * free of visible monsters from the player to the nearest tile where
  * goal(g, x, y) is 1. Returns the path's length (0: already there), or -1
  * if none is reachable. */
-int travel_first_step(const struct game *g,
-                      int (*goal)(const struct game *g, int x, int y),
+int travel_first_step(const game_t *g,
+                      int (*goal)(const game_t *g, int x, int y),
                       int *dx, int *dy);
 
 #endif

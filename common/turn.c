@@ -7,31 +7,40 @@
 
 #include "ai.h"
 #include "combat.h"
-#include "game.h"
+#include "world.h"
 
 static int game_roll(void *ctx, int lo, int hi)
 {
     return rng_range(ctx, lo, hi);
 }
 
+/* Adds a weapon of `kind` to the player's fighter f: it replaces the fist
+ * (d10) and adds to attack, power and attack dice. */
+static void add_weapon(fighter_t *f, int kind, int bonus)
+{
+    const item_stats_t *w = item_stats(kind);
+    f->weapon = w->name;
+    f->attack += w->attack;
+    f->to_hit = w->to_hit;
+    f->dmg_min = w->dmg_min + bonus;
+    f->dmg_max = w->dmg_max + bonus;
+    f->att_dice += w->dice;
+}
+
 /* The player in every ruleset's terms: the base row, the levels gained,
- * and what is wielded and worn (item.h). */
-static void player_fighter(const game_t *g, fighter_t *f)
+ * and what is wielded (or, for a throw, `thrown`: a kind, else -1) and
+ * worn (item.h). */
+static void player_fighter_with(const game_t *g, fighter_t *f, int thrown)
 {
     const creature_stats_t *base = monster_player_stats();
     const player_t *p = &g->player;
     int bonus = p->attack - base->attack;
     combat_fighter(f, base, 1, p->hp, bonus);
     f->defense = p->defense;
-    if (item_pack_has(g, p->weapon)) {
-        const item_stats_t *w = item_stats(g->pack[p->weapon]);
-        f->weapon = w->name;
-        f->attack += w->attack;
-        f->to_hit = w->to_hit;
-        f->dmg_min = w->dmg_min + bonus;
-        f->dmg_max = w->dmg_max + bonus;
-        f->att_dice += w->dice;
-    }
+    if (thrown >= 0)
+        add_weapon(f, thrown, bonus);
+    else if (item_pack_has(g, p->weapon))
+        add_weapon(f, g->pack[p->weapon], bonus);
     if (item_pack_has(g, p->armor)) {
         const item_stats_t *a = item_stats(g->pack[p->armor]);
         f->defense += a->defense;
@@ -40,6 +49,11 @@ static void player_fighter(const game_t *g, fighter_t *f)
         f->armor_class = a->armor_class;
         f->def_dice += a->dice;
     }
+}
+
+static void player_fighter(const game_t *g, fighter_t *f)
+{
+    player_fighter_with(g, f, -1);
 }
 
 static void monster_fighter(const monster_t *m, fighter_t *f)
@@ -78,6 +92,7 @@ static void monster_dies(game_t *g, monster_t *m, int by_player)
         return;
     }
     g->kills++;
+    g->kills_by[m->kind]++;
     if (gold > 0)
         game_log(g, MSG_KILL, "The %s dies, dropping %d gold. (+%d XP)",
                  k->name, gold, k->xp);
@@ -92,6 +107,8 @@ void game_hurt_monster(game_t *g, int i, int dmg, int by_player)
     if (!m->alive)
         return;
     m->hp -= dmg;
+    if (dmg > 0)
+        m->asleep = 0; /* a sleeper wakes when hurt */
     if (m->hp <= 0)
         monster_dies(g, m, by_player);
 }
@@ -107,7 +124,19 @@ void game_hurt_player(game_t *g, int dmg, int killer)
     }
 }
 
-void game_player_attacks(game_t *g, int i)
+void game_player_throws(game_t *g, int kind, int i)
+{
+    fighter_t a, d;
+    combat_result_t res;
+    player_fighter_with(g, &a, kind);
+    monster_fighter(&g->monsters[i], &d);
+    combat_resolve(g->opt.ruleset, &a, &d, game_roll, &g->rng, &res);
+    log_blow(g, &res, 0);
+    game_hurt_monster(g, i, res.damage, 1);
+}
+
+/* One blow of the player on the monster in slot i. */
+static void player_blow(game_t *g, int i)
 {
     fighter_t a, d;
     combat_result_t res;
@@ -116,6 +145,21 @@ void game_player_attacks(game_t *g, int i)
     combat_resolve(g->opt.ruleset, &a, &d, game_roll, &g->rng, &res);
     log_blow(g, &res, 0);
     game_hurt_monster(g, i, res.damage, 1);
+}
+
+void game_player_attacks(game_t *g, int i)
+{
+    player_blow(g, i);
+    const player_t *p = &g->player;
+    if (!item_pack_has(g, p->weapon) || !item_stats(g->pack[p->weapon])->cleave)
+        return;
+    /* A cleaving weapon goes on round: every other monster next to the
+     * player, in slot order, takes a blow of its own. */
+    for (int j = 0; j < MAX_MONSTERS; j++) {
+        const monster_t *m = &g->monsters[j];
+        if (j != i && m->alive && ai_adjacent(m->x, m->y, p->x, p->y))
+            player_blow(g, j);
+    }
 }
 
 /* What a blow that hurt the player does besides: poison, drain, theft. */
@@ -235,6 +279,8 @@ static void monster_act(game_t *g, monster_t *m, ai_turn_t *t,
 {
     const creature_stats_t *k = monster_stats(m->kind);
     int in_view = g->visible[m->y][m->x];
+    if (m->asleep)
+        return;
     if (m->confused) {
         monster_stumbles(g, m, occ);
         return;
@@ -258,9 +304,15 @@ static void monster_act(game_t *g, monster_t *m, ai_turn_t *t,
         monster_summons(g, m, occ);
         return;
     }
-    int nx, ny;
-    int act = ai_decide(&g->map, t, occ, &g->rng, m->x, m->y, in_view,
-                        m->loot ? 0 : m->hp, k->hp, &nx, &ny);
+    int nx, ny, hp = m->loot ? 0 : m->hp;
+    if (!m->loot && in_view && ai_wants_to_flee(m->hp, k->hp)) {
+        if (m->fled >= MONSTER_FLEE_TURNS)
+            hp = k->hp; /* it has run long enough: it turns back */
+        else
+            m->fled++;
+    }
+    int act = ai_decide(&g->map, t, occ, &g->rng, m->x, m->y, in_view, hp,
+                        k->hp, &nx, &ny);
     if (act == AI_MOVE) {
         occ[m->y][m->x] = 0;
         m->x = nx;
@@ -298,16 +350,23 @@ static void monsters_act(game_t *g)
     }
 }
 
-/* Every MONSTER_REGEN_TURNS turns each hurt monster heals 1 hp: a monster
- * that fled (below 30%) turns back to fight instead of being chased round
- * a loop of corridors for ever. */
+/* A monster that has begun to flee and not yet turned back. */
+static int running(const monster_t *m)
+{
+    return m->fled > 0 && m->fled < MONSTER_FLEE_TURNS &&
+           ai_wants_to_flee(m->hp, monster_stats(m->kind)->hp);
+}
+
+/* Every MONSTER_REGEN_TURNS turns each hurt monster heals 1 hp, but not
+ * while it runs: a fleeing monster comes back as hurt as it left (and
+ * turns back on its own after MONSTER_FLEE_TURNS: ai.c, monster_act). */
 static void monsters_regenerate(game_t *g)
 {
     if ((g->turn + 1) % MONSTER_REGEN_TURNS != 0)
         return;
     for (int i = 0; i < MAX_MONSTERS; i++) {
         monster_t *m = &g->monsters[i];
-        if (m->alive && m->hp < monster_stats(m->kind)->hp)
+        if (m->alive && m->hp < monster_stats(m->kind)->hp && !running(m))
             m->hp++;
     }
 }
@@ -318,7 +377,7 @@ static void monsters_regenerate_fast(game_t *g)
     for (int i = 0; i < MAX_MONSTERS; i++) {
         monster_t *m = &g->monsters[i];
         const creature_stats_t *k = monster_stats(m->kind);
-        if (m->alive && (k->flags & MF_REGEN) && m->hp < k->hp)
+        if (m->alive && (k->flags & MF_REGEN) && m->hp < k->hp && !running(m))
             m->hp++;
     }
 }
@@ -333,8 +392,14 @@ static void effects_tick(game_t *g)
         if (--p->poison == 0 && p->hp > 0)
             game_log(g, MSG_INFO, "The poison wears off.");
     }
+    if (p->haste > 0 && --p->haste == 0 && p->hp > 0)
+        game_log(g, MSG_INFO, "You feel yourself slow down.");
     for (int i = 0; i < MAX_MONSTERS; i++) {
         monster_t *m = &g->monsters[i];
+        if (m->alive && m->asleep && --m->asleep == 0 &&
+            g->visible[m->y][m->x])
+            game_log(g, MSG_INFO, "The %s wakes up.",
+                     monster_stats(m->kind)->name);
         if (!m->alive || !m->confused)
             continue;
         if (--m->confused == 0)
@@ -346,7 +411,10 @@ static void effects_tick(game_t *g)
 void game_end_turn(game_t *g)
 {
     game_update_fov(g);
-    monsters_act(g);
+    /* Hasted, the player has every other monsters' phase to itself: the
+     * first turn of speed (an even count left) is one of those. */
+    if (!(g->player.haste > 0 && g->player.haste % 2 == 0))
+        monsters_act(g);
     monsters_regenerate(g);
     monsters_regenerate_fast(g);
     effects_tick(g);

@@ -8,7 +8,9 @@
 #include "combat.h"
 #include "keys.h"
 #include "palette.h"
+#include "view_know.h"
 #include "view_parts.h"
+#include "view_status.h"
 
 _Static_assert(VIEW_MIN_H - 2 == GAME_HISTORY_ROWS,
                "the core's history clamp is the smallest history page");
@@ -115,7 +117,7 @@ void view_movers(const game_t *g, const display_t *d, screen_t *s,
             } else {
                 const item_stats_t *k = item_stats(it->kind);
                 screen_put(s, it->x, it->y, (uint32_t)k->glyph,
-                           lit ? k->colour : mem, COL_DEFAULT,
+                           lit ? item_colour(g, it->kind) : mem, COL_DEFAULT,
                            lit ? ATTR_BOLD : 0);
             }
             mark_chunk(marks, it->x, it->y);
@@ -217,11 +219,15 @@ static void draw_pack(const game_t *g, const display_t *d, screen_t *s)
             used[n++] = i;
     int rows = n < PACK_ROWS ? n : PACK_ROWS;
     int h = rows + 4, x0 = (MAP_W - W) / 2, y0 = 1;
-    char line[64];
+    char line[80];
     draw_box(s, d, BOX_LIGHT, x0, y0, W, h, COL_BCYAN);
     screen_puts(s, x0 + 2, y0 + 1,
                 g->mode == MODE_DROP
                     ? "Drop which item? Press its letter (Esc: back)."
+                : g->mode == MODE_IDENTIFY
+                    ? "Identify which item? Press its letter."
+                : g->mode == MODE_THROW
+                    ? "Throw which item? Press its letter (Esc: back)."
                     : "Inventory: press a letter to use, wield or wear it (Esc: back).",
                 COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
     for (int j = 0; j < n; j++) {
@@ -230,17 +236,13 @@ static void draw_pack(const game_t *g, const display_t *d, screen_t *s)
         int x = x0 + 2 + (j / PACK_ROWS) * COL_W, y = y0 + 3 + j % PACK_ROWS;
         snprintf(line, sizeof line, "%c) ", 'a' + i);
         x += screen_puts(s, x, y, line, COL_WHITE, COL_DEFAULT, 0);
-        screen_put(s, x, y, (uint32_t)k->glyph, k->colour, COL_DEFAULT,
-                   ATTR_BOLD);
-        if (g->pack_n[i] > 1 && strncmp(k->name, "scroll of ", 10) == 0)
-            snprintf(line, sizeof line, "%d scrolls of %s", g->pack_n[i],
-                     k->name + 10);
-        else if (g->pack_n[i] > 1)
-            snprintf(line, sizeof line, "%d %ss", g->pack_n[i], k->name);
-        else
-            snprintf(line, sizeof line, "%s%s", k->name,
-                     i == g->player.weapon ? " (wielded)"
-                     : i == g->player.armor ? " (worn)" : "");
+        screen_put(s, x, y, (uint32_t)k->glyph, item_colour(g, g->pack[i]),
+                   COL_DEFAULT, ATTR_BOLD);
+        char name[56];
+        item_name(g, g->pack[i], g->pack_n[i], name, sizeof name);
+        snprintf(line, sizeof line, "%s%s", name,
+                 i == g->player.weapon ? " (wielded)"
+                 : i == g->player.armor ? " (worn)" : "");
         screen_puts(s, x + 2, y, line, COL_WHITE, COL_DEFAULT, 0);
     }
 }
@@ -269,16 +271,6 @@ void view_log(const game_t *g, screen_t *s)
         screen_puts(s, 0, row, m->text, fresh ? view_msg_colour(m->kind) : COL_GREY,
                     COL_DEFAULT, fresh ? ATTR_BOLD : 0);
     }
-}
-
-static uint8_t hp_colour(int hp, int max)
-{
-    /* Green above 60%, yellow above 30%, red at or below. */
-    if (hp * 10 > max * 6)
-        return COL_BGREEN;
-    if (hp * 10 > max * 3)
-        return COL_BYELLOW;
-    return COL_BRED;
 }
 
 /* A line of text built without printf (the status line is drawn on most
@@ -317,45 +309,8 @@ static void line_num(line_t *l, long long v)
 
 int view_status(const game_t *g, const display_t *d, screen_t *s)
 {
-    int utf8 = d->glyphs == GLYPHS_UTF8;
-    const player_t *p = &g->player;
-    int y = s->h - 1, x = 0;
-    line_t text = { "", 0, 0 };
-    uint8_t col = hp_colour(p->hp, p->max_hp);
-
-    line_str(&text, "HP: ");
-    line_num(&text, p->hp);
-    line_str(&text, "/");
-    line_num(&text, p->max_hp);
-    line_str(&text, " ");
-    x += screen_puts(s, x, y, text.text, col, COL_DEFAULT, ATTR_BOLD);
-    /* A 10-cell bar: filled part in the HP colour, the rest dim. */
-    int fill = p->max_hp > 0 ? (p->hp * 10 + p->max_hp - 1) / p->max_hp : 0;
-    screen_put(s, x++, y, '[', COL_WHITE, COL_DEFAULT, 0);
-    for (int i = 0; i < 10; i++)
-        screen_put(s, x++, y,
-                   i < fill ? (utf8 ? 0x2588u : '=') : (utf8 ? 0x2591u : '-'),
-                   i < fill ? col : COL_GREY, COL_DEFAULT, 0);
-    screen_put(s, x++, y, ']', COL_WHITE, COL_DEFAULT, 0);
-    /* "  Lvl:%d  XP:%d/%d  Gold:%d  Depth:%d  Turn:%u" */
-    text.n = 0;
-    line_str(&text, "  Lvl:");
-    line_num(&text, p->level);
-    line_str(&text, "  XP:");
-    line_num(&text, p->xp);
-    line_str(&text, "/");
-    line_num(&text, game_xp_next(p->level));
-    line_str(&text, "  Gold:");
-    line_num(&text, p->gold);
-    line_str(&text, "  Depth:");
-    line_num(&text, g->depth);
-    line_str(&text, "  Turn:");
-    int turn_x = x + text.n;
-    line_num(&text, (unsigned)g->turn);
-    x += screen_puts(s, x, y, text.text, COL_WHITE, COL_DEFAULT, 0);
-    if (p->poison > 0)
-        screen_puts(s, x, y, "  Poisoned", COL_BGREEN, COL_DEFAULT, ATTR_BOLD);
-    return text.cut ? -1 : turn_x;
+    /* The whole width; view_status.c drops what does not fit. */
+    return view_status_fit(g, d, s, s->h - 1, s->w);
 }
 
 void view_status_turn(const game_t *g, screen_t *s, int x)
@@ -395,6 +350,8 @@ static const char *const help_lines[] = {
     "  Look          ;  or  x          Character        @  or  C",
     "  Messages      P  (history)      Quit             Q  (asks y/n)",
     "  Options       O  (display)      Redraw           Ctrl-L",
+    "  Rest          R  (until healed) Count  0, a number, then . or a move",
+    "  Throw         t, then a letter  Discoveries      \\  (what you learned)",
     "",
     "Running, travel and exploring stop when a monster comes into view.",
     "Aiming a scroll: move the cursor, Enter or . (or a click) casts it,",
@@ -466,7 +423,7 @@ static void draw_help(const game_t *g, screen_t *s)
     }
     int n = (int)(sizeof help_lines / sizeof help_lines[0]);
     int x = (s->w - 76) / 2, y = (s->h - n - 2) / 2;
-    char line[80];
+    char line[64];
     if (x < 0)
         x = 0;
     if (y < 0)
@@ -626,6 +583,10 @@ void view_draw_display(const game_t *g, const display_t *d, screen_t *s)
         screen_clear(s);
         draw_character(g, s);
         return;
+    case MODE_DISCOVERIES:
+        screen_clear(s);
+        view_discoveries(g, s);
+        return;
     default:
         break;
     }
@@ -641,6 +602,7 @@ void view_draw_display(const game_t *g, const display_t *d, screen_t *s)
     view_status(g, d, s);
     if (g->mode == MODE_LOOK)
         draw_look(g, s);
-    if (g->mode == MODE_INVENTORY || g->mode == MODE_DROP)
+    if (g->mode == MODE_INVENTORY || g->mode == MODE_DROP ||
+        g->mode == MODE_IDENTIFY || g->mode == MODE_THROW)
         draw_pack(g, d, s);
 }

@@ -91,7 +91,7 @@ static void status_values(const game_t *g, int32_t v[8])
     v[4] = p->gold;
     v[5] = g->depth;
     v[6] = (int32_t)g->turn;
-    v[7] = p->poison > 0;
+    v[7] = (p->poison > 0) | (p->haste > 0) << 1; /* the effects shown */
 }
 
 static int decimal_digits(uint32_t v)

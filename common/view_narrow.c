@@ -9,6 +9,7 @@
 #include "item.h"
 #include "view.h"
 #include "view_parts.h"
+#include "view_status.h"
 
 static int clamp(int v, int lo, int hi)
 {
@@ -123,27 +124,6 @@ static void draw_log(const game_t *g, const view_layout_t *lo, screen_t *s)
     }
 }
 
-/* The short status line: "HP:27/30 Lv:2 $14 D:3 Turn:412", then "Poisoned"
- * (or "Psn" where that does not fit). The `game` branch's view_status
- * draws one line that fits any width; at the merge it takes this call's
- * place (view_draw_narrow). */
-static void narrow_status(const game_t *g, screen_t *s)
-{
-    const player_t *p = &g->player;
-    char hp[32], rest[64];
-    int y = s->h - 1;
-    uint8_t col = p->hp * 10 > p->max_hp * 6   ? COL_BGREEN
-                  : p->hp * 10 > p->max_hp * 3 ? COL_BYELLOW : COL_BRED;
-    snprintf(hp, sizeof hp, "HP:%d/%d", p->hp, p->max_hp);
-    snprintf(rest, sizeof rest, " Lv:%d $%d D:%d Turn:%u", p->level, p->gold,
-             g->depth, (unsigned)g->turn);
-    int x = screen_puts(s, 0, y, hp, col, COL_DEFAULT, ATTR_BOLD);
-    x += screen_puts(s, x, y, rest, COL_WHITE, COL_DEFAULT, 0);
-    if (p->poison > 0)
-        screen_puts(s, x, y, s->w - x >= 9 ? " Poisoned" : " Psn", COL_BGREEN,
-                    COL_DEFAULT, ATTR_BOLD);
-}
-
 /* MODE_LOOK's line in the status row: what is under the cursor. */
 static void look_status(const game_t *g, screen_t *s)
 {
@@ -212,5 +192,5 @@ void view_draw_narrow(const game_t *g, const display_t *d, screen_t *s)
     if (g->mode == MODE_LOOK)
         look_status(g, s);
     else
-        narrow_status(g, s);
+        view_status_fit(g, d, s, s->h - 1, s->w); /* the line at this width */
 }

@@ -35,11 +35,12 @@ static void usage(FILE *f, const config_t *defaults)
         "      --combat NAME     combat ruleset of new games: power,\n"
         "                        attack-defense (default), d10 or dice-pool\n"
         "      --set KEY=VALUE   set any configuration key\n"
-        "      --export ID --format ttyrec|asciicast FILE\n"
+        "      --export ID --format ttyrec|asciicast|dump FILE\n"
         "                        write finished game ID (games are numbered\n"
         "                        from 1 as they end) to FILE ('-': stdout) as a\n"
         "                        recording at 80x24 for ttyplay or asciinema\n"
-        "                        play, and exit; reads the data directory's\n"
+        "                        play (or its character dump as text), and\n"
+        "                        exit; reads the data directory's\n"
         "                        database without changing it\n"
         "      --list-games      list the finished games (ID, date, player,\n"
         "                        score, how it ended) that --export takes, and\n"
@@ -210,7 +211,7 @@ int main(int argc, char **argv)
         }
         if (!export_id || !export_format || !export_file) {
             fprintf(stderr, "rogued: --export needs an ID, --format "
-                    "ttyrec|asciicast and a FILE\n");
+                    "ttyrec|asciicast|dump and a FILE\n");
             return 2;
         }
         return export_main(&cfg, export_id, export_format, export_file);

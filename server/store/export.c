@@ -1,5 +1,6 @@
 /* export.c - rogued --export: a finished game's record replayed into a
- * ttyrec or an asciicast v2 file (export.h). Synchronous: it reads the
+ * ttyrec or an asciicast v2 file, or into its character dump as text
+ * (dump.h; export.h). Synchronous: it reads the
  * database through store_db's read-only connection, no loop, no thread. */
 #include "export.h"
 
@@ -13,12 +14,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dump.h"
 #include "record.h"
 #include "screen_diff.h"
 #include "store_db.h"
 #include "view.h"
 
-enum { FMT_TTYREC, FMT_ASCIICAST };
+enum { FMT_TTYREC, FMT_ASCIICAST, FMT_DUMP };
 
 /* The recording being written: one frame at a time. */
 typedef struct out {
@@ -336,6 +338,31 @@ static int read_game(const config_t *cfg, int64_t id, store_game_t *g,
     return status == STORE_OK ? 0 : 1;
 }
 
+/* The dump: the record replayed to its end (every check checked), then
+ * the core's dump of that game. Returns as replay: 0, the keys + 1 at a
+ * drift, or -1. */
+static long long write_dump(const record_t *r, out_t *o)
+{
+    record_player_t pl;
+    long long rc = -1;
+    int step = record_player_start(&pl, r, NULL);
+    if (step == RECORD_OK)
+        step = record_player_run(&pl, 0);
+    if (step == RECORD_EDRIFT) {
+        rc = pl.drift_at + 1;
+    } else if (step == 0) {
+        size_t n = game_dump(pl.game, NULL, 0);
+        char *text = malloc(n + 1);
+        if (text) {
+            game_dump(pl.game, text, n + 1);
+            rc = fwrite(text, 1, n, o->f) == n ? 0 : -1;
+            free(text);
+        }
+    }
+    record_player_free(&pl);
+    return rc;
+}
+
 /* Decodes and writes; a sentence in err. Returns 0, or 1. */
 static int write_game(int64_t id, const store_game_t *g, const void *bytes,
                       size_t len, out_t *o, char *err, size_t errlen)
@@ -355,9 +382,14 @@ static int write_game(int64_t id, const store_game_t *g, const void *bytes,
         record_free(&r);
         return 1;
     }
-    header(o, id, g);
     uint64_t t_end = 0;
-    long long drift = replay(&r, o, &t_end);
+    long long drift;
+    if (o->fmt == FMT_DUMP) {
+        drift = write_dump(&r, o);
+    } else {
+        header(o, id, g);
+        drift = replay(&r, o, &t_end);
+    }
     record_free(&r);
     if (drift < 0)
         snprintf(err, errlen, "out of memory");
@@ -385,9 +417,12 @@ int export_main(const config_t *cfg, const char *id, const char *format,
         o.fmt = FMT_TTYREC;
     } else if (strcmp(format, "asciicast") == 0) {
         o.fmt = FMT_ASCIICAST;
+    } else if (strcmp(format, "dump") == 0) {
+        o.fmt = FMT_DUMP;
     } else {
-        fprintf(stderr, "rogued: --format must be ttyrec or asciicast, not "
-                "'%s'\n", format);
+        fprintf(stderr, "rogued: --format must be ttyrec or asciicast (a "
+                "recording) or dump (the character dump), not '%s'\n",
+                format);
         return 2;
     }
     store_game_t g;
@@ -416,9 +451,13 @@ int export_main(const config_t *cfg, const char *id, const char *format,
         fprintf(stderr, "rogued: %s\n", err);
         return 1;
     }
-    fprintf(stderr, "rogued: game %lld (%s, %s, %d turns) written to %s as "
-            "%s: %u frames\n", n, g.name, g.cause, g.turns, file, format,
-            o.frames);
+    if (o.fmt == FMT_DUMP)
+        fprintf(stderr, "rogued: game %lld (%s, %s, %d turns) written to %s "
+                "as its character dump\n", n, g.name, g.cause, g.turns, file);
+    else
+        fprintf(stderr, "rogued: game %lld (%s, %s, %d turns) written to %s "
+                "as %s: %u frames\n", n, g.name, g.cause, g.turns, file,
+                format, o.frames);
     return 0;
 }
 
@@ -469,7 +508,7 @@ int export_list_main(const config_t *cfg, FILE *out)
         fprintf(stderr, "rogued: no game has ended yet in %s\n", path);
     else
         fprintf(stderr, "rogued: %lld game%s in %s; rogued --export ID "
-                "--format ttyrec|asciicast FILE writes one\n", total,
+                "--format ttyrec|asciicast|dump FILE writes one\n", total,
                 total == 1 ? "" : "s", path);
     return 0;
 }

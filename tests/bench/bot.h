@@ -49,8 +49,19 @@ static inline int bot_key_for(int dx, int dy)
     return keys[dy + 1][dx + 1];
 }
 
+/* How good a weapon or armour is to the bot: its attack or defense bonus
+ * (-1: none). Game version 6 added rows after the ladder (the spear), so
+ * the row alone no longer ranks them. */
+static inline int bot_rank(int kind)
+{
+    if (kind < 0)
+        return -1;
+    const item_stats_t *k = item_stats(kind);
+    return k->attack + k->defense;
+}
+
 /* The equipment slot the bot would put on now, or -1: a weapon or armour
- * in the pack better (a later row) than what is in use. */
+ * in the pack better (bot_rank) than what is in use. */
 static inline int bot_equip_choice(const game_t *g)
 {
     const player_t *p = &g->player;
@@ -61,7 +72,7 @@ static inline int bot_equip_choice(const game_t *g)
         int wield = item_stats(g->pack[i])->effect == EFFECT_WIELD;
         int cur = wield ? p->weapon : p->armor;
         int cur_kind = item_pack_has(g, cur) ? g->pack[cur] : -1;
-        int gain = g->pack[i] - cur_kind;
+        int gain = bot_rank(g->pack[i]) - bot_rank(cur_kind);
         if (i != cur && gain > best_gain) {
             best = i;
             best_gain = gain;
@@ -146,7 +157,7 @@ static inline int bot_item_key(const game_t *g)
             return 'g';
         int wield = item_stats(it->kind)->effect == EFFECT_WIELD;
         int cur = wield ? p->weapon : p->armor;
-        if (!item_pack_has(g, cur) || it->kind > g->pack[cur])
+        if (!item_pack_has(g, cur) || bot_rank(it->kind) > bot_rank(g->pack[cur]))
             return 'g';
     }
     return 0;

@@ -92,8 +92,12 @@ void play_bump(tclient_t *c, const char *key, int dx, int dy)
                   x1, y1);
     if (cl_turn(c) != turn)
         play_fail(c, "bumping a wall took a turn: %d -> %d", turn, cl_turn(c));
+    /* A second bump in a row merges with the first: "... (x2)"
+     * (docs/game.md, "The screen"). */
     cl_row(c, cl_h(c) - 2, row, sizeof row);
-    if (strcmp(row, "There is a wall in the way.") != 0)
+    static const char wall[] = "There is a wall in the way.";
+    if (strncmp(row, wall, sizeof wall - 1) != 0 ||
+        (row[sizeof wall - 1] && strncmp(row + sizeof wall - 1, " (x", 3) != 0))
         play_fail(c, "newest log line is \"%s\"", row);
 }
 

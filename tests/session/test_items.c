@@ -210,11 +210,17 @@ START_TEST(potion_picked_up_and_drunk)
     game_t *g = game_new(pl.seed, NULL);
     play_expect_rows(c, g, 0, cl_h(c) - 1, 0, 0);
     play_keys(c, g, &pl, 0, pl.mark[2]);
-    ck_assert(cl_screen_has(c, "You pick up a health potion (a)."));
+    /* Unknown until drunk: it goes by this game's appearance (know.c). */
+    char name[64], want[96];
+    snprintf(want, sizeof want, "You pick up %s (a).",
+             item_a_name(g, IK_HEALTH_POTION, name, sizeof name));
+    ck_assert(cl_screen_has(c, want));
     play_keys(c, g, &pl, pl.mark[2], pl.mark[0]);
     /* The pack menu lists it. */
     ck_assert(cl_screen_has(c, "Inventory: press a letter to use, wield or wear it"));
-    ck_assert(cl_screen_has(c, "a) ! health potion"));
+    snprintf(want, sizeof want, "a) ! %s",
+             item_name(g, IK_HEALTH_POTION, 1, name, sizeof name));
+    ck_assert(cl_screen_has(c, want));
     char hp[32];
     snprintf(hp, sizeof hp, "HP: %d/30", pl.mark[1]);
     ck_assert(cl_screen_has(c, hp));
@@ -238,7 +244,10 @@ START_TEST(fireball_cancelled_then_cast_with_a_click)
     tclient_t *c = play_connect(srv_port(s), NULL);
     game_t *g = game_new(pl.seed, NULL);
     play_keys(c, g, &pl, 0, pl.mark[0]);
-    ck_assert(cl_screen_has(c, "You pick up a scroll of fireball (a)."));
+    char name[64], want[96];
+    snprintf(want, sizeof want, "You pick up %s (a).",
+             item_a_name(g, IK_FIREBALL, name, sizeof name));
+    ck_assert(cl_screen_has(c, want));
     ck_assert(!cl_stream_has(c, MOUSE_ON));
 
     /* Aiming: mouse reporting on, the cursor and the tiles in range. */

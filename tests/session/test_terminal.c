@@ -139,7 +139,7 @@ START_TEST(narrow_40x20_plays)
     char row[256];
     int x, y;
     ck_assert_str_eq(cl_row(c, 19, row, sizeof row),
-                     "HP:30/30 Lv:1 $0 D:1 Turn:0");
+                     "HP:30/30  L:1  XP:0  $0  D:1  T:0");
     ck_assert_str_eq(cl_row(c, 16, row, sizeof row),
                      "Welcome to the dungeon, adventurer!");
     ck_assert_str_eq(cl_row(c, 17, row, sizeof row),
@@ -167,7 +167,7 @@ START_TEST(narrow_40x20_plays)
     if (!cl_wait_frame(c, CL_WAIT_MS))
         play_fail(c, "no new frame after the resize");
     ck_assert_str_eq(cl_row(c, 19, row, sizeof row),
-                     "HP:30/30 Lv:1 $0 D:1 Turn:1");
+                     "HP:30/30  L:1  XP:0  $0  D:1  T:1");
     cl_close(c);
     srv_stop(s);
 }

@@ -142,7 +142,7 @@ START_TEST(narrow_watcher_follows)
     play_watch_first(w, "guest1");
     char row[256];
     ck_assert_str_eq(cl_row(w, 19, row, sizeof row),
-                     "HP:30/30 Lv:1 $0 D:1 Turn:1");
+                     "HP:30/30  L:1  XP:0  $0  D:1  T:1");
     ck_assert_str_eq(cl_row(w, 16, row, sizeof row),
                      "Welcome to t Watching guest1 - q leaves");
     int x, y;
@@ -153,7 +153,7 @@ START_TEST(narrow_watcher_follows)
         play_fail(w, "the watcher is at turn %d, the player at %d",
                   cl_turn(w), cl_turn(p));
     ck_assert_str_eq(cl_row(w, 19, row, sizeof row),
-                     "HP:30/30 Lv:1 $0 D:1 Turn:2");
+                     "HP:30/30  L:1  XP:0  $0  D:1  T:2");
     ck_assert(cl_key(w, "q"));
     play_wait_text(w, "Play (as a guest)");
     cl_close(w);

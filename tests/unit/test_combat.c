@@ -275,8 +275,8 @@ END_TEST
 START_TEST(content_table_is_complete)
 {
     /* Every kind carries every ruleset's numbers, XP and a gold range. */
-    static const char glyphs[] = "rkgosTbatSOWND";
-    ck_assert_int_eq(MON_COUNT, 14);
+    static const char glyphs[] = "rkgosTbatSOWNDhw";
+    ck_assert_int_eq(MON_COUNT, 16);
     for (int k = 0; k < MON_COUNT; k++) {
         const creature_stats_t *s = monster_stats(k);
         ck_assert_int_eq(s->glyph, glyphs[k]);

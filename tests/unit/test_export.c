@@ -24,6 +24,7 @@
 
 #include "check_main.h"
 #include "config.h"
+#include "dump.h"
 #include "export.h"
 #include "game.h"
 #include "keys.h"
@@ -515,6 +516,38 @@ START_TEST(both_formats_end_on_the_final_screen)
 }
 END_TEST
 
+/* --format dump: the core's character dump of the game the record
+ * replays to (dump.h), byte for byte. */
+START_TEST(dump_format_writes_the_character_dump)
+{
+    char path[160], *msg;
+    snprintf(path, sizeof path, "%s/game.txt", dir);
+    ck_assert_int_eq(run_export(&cfg, "1", "dump", path, &msg), 0);
+    ck_assert_ptr_nonnull(strstr(msg, "as its character dump"));
+    free(msg);
+    size_t len;
+    unsigned char *p = slurp(path, &len);
+    game_t *g = game_new(42, NULL);
+    record_t rec;
+    ck_assert_int_eq(record_init(&rec, g, 0), 0);
+    play(g, &rec);
+    size_t n = game_dump(g, NULL, 0);
+    char *want = malloc(n + 1);
+    ck_assert_ptr_nonnull(want);
+    game_dump(g, want, n + 1);
+    ck_assert_uint_eq(len, n);
+    ck_assert(memcmp(p, want, n) == 0);
+    ck_assert_ptr_nonnull(strstr(want, "quit on depth 1"));
+    free(want);
+    free(p);
+    record_free(&rec);
+    game_free(g);
+    /* Game 2 has no record: nothing to make a dump of. */
+    ck_assert_int_eq(run_export(&cfg, "2", "dump", path, &msg), 1);
+    free(msg);
+}
+END_TEST
+
 START_TEST(bad_requests_fail_with_a_message)
 {
     char *msg;
@@ -819,6 +852,7 @@ static Suite *make_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, both_formats_end_on_the_final_screen);
+    tcase_add_test(tc, dump_format_writes_the_character_dump);
     tcase_add_test(tc, bad_requests_fail_with_a_message);
     tcase_add_test(tc, damaged_record_refused);
     tcase_add_test(tc, whole_export_replaces_the_file);

@@ -61,7 +61,7 @@ START_TEST(screen_40x20)
         "Welcome to the dungeon, adventurer!",
         "Press ? for help. Move with the arrow",
         "keys, hjklyubn or the numpad.",
-        "HP:30/30 Lv:1 $0 D:1 Turn:0",
+        "HP:30/30  L:1  XP:0  $0  D:1  T:0",
     };
     game_t *g = game_new(9, NULL);
     screen_t s;
@@ -99,7 +99,7 @@ START_TEST(screen_48x30_log_under_map)
     ck_assert_str_eq(row(&s, 22), "hjklyubn or the numpad.");
     for (int y = 23; y < 29; y++)
         ck_assert_str_eq(row(&s, y), "");
-    ck_assert_str_eq(row(&s, 29), "HP:30/30 Lv:1 $0 D:1 Turn:0");
+    ck_assert_str_eq(row(&s, 29), "HP: 30/30  Lvl:1  XP:0  Gold:0  Depth:1  Turn:0");
     ck_assert_uint_eq(screen_cat(&s, g->player.x, g->player.y)->ch, '@');
     screen_free(&s);
     game_free(g);

@@ -126,9 +126,9 @@ try {
   await page.keyboard.press('p');
   await waitText('HP:');
   for (const k of plan.keys) {
-    if (k === 'g') { // the pick-up: said in the log
+    if (k === 'g') { // the pick-up: said in the log (by its label: unknown)
       await page.keyboard.press(k);
-      await waitText('scroll of fireball');
+      await waitText('You pick up a scroll');
       continue;
     }
     const tb = turn(await screen());

@@ -1,0 +1,126 @@
+/* floor.c - the world's items (world.h): what lies on the floor of a level,
+ * spawning it, what the player has seen, and the pack's slots. Using items
+ * is the inventory mode's (inventory.c). */
+#include <string.h>
+
+#include "world.h"
+
+/* --- the floor ------------------------------------------------------------- */
+
+item_t *item_find(game_t *g, int type, int x, int y)
+{
+    for (int i = 0; i < MAX_ITEMS; i++) {
+        item_t *it = &g->items[i];
+        if (it->type == type && it->x == x && it->y == y)
+            return it;
+    }
+    return NULL;
+}
+
+item_t *item_put(game_t *g, int type, int kind, int x, int y, int amount)
+{
+    item_t *it = type == ITEM_THING ? NULL : item_find(g, type, x, y);
+    if (it && type == ITEM_GOLD) {
+        it->amount += amount;
+        it->seen |= g->visible[y][x];
+        return it;
+    }
+    for (int i = 0; !it && i < MAX_ITEMS; i++)
+        if (g->items[i].type == ITEM_NONE)
+            it = &g->items[i];
+    if (!it)
+        return NULL;
+    memset(it, 0, sizeof *it);
+    it->type = (uint8_t)type;
+    it->kind = (uint8_t)kind;
+    it->seen = g->visible[y][x];
+    it->x = x;
+    it->y = y;
+    it->amount = amount;
+    return it;
+}
+
+void item_spawn_level(game_t *g)
+{
+    for (int r = 0; r < g->map.nrooms; r++) {
+        const rect_t *room = &g->map.rooms[r];
+        int n = rng_range(&g->rng, 0, ITEMS_PER_ROOM_MAX);
+        for (int i = 0; i < n; i++) {
+            int x = rng_range(&g->rng, room->x, room->x + room->w - 1);
+            int y = rng_range(&g->rng, room->y, room->y + room->h - 1);
+            int kind = item_pick_kind(&g->rng, g->depth);
+            if (g->map.tile[y][x] != TILE_FLOOR ||
+                (x == g->player.x && y == g->player.y) ||
+                item_find(g, ITEM_THING, x, y))
+                continue;
+            const item_stats_t *k = item_stats(kind);
+            int charges = item_is_wand(kind)
+                              ? rng_range(&g->rng, k->charges_min,
+                                          k->charges_max)
+                              : 0;
+            item_put(g, ITEM_THING, kind, x, y, charges);
+        }
+    }
+    if (g->depth >= GAME_AMULET_DEPTH) {
+        /* Where the stairs would be (map_place_stairs): the centre of the
+         * last room, or the top-left corner of a level of one room. */
+        const rect_t *last = &g->map.rooms[g->map.nrooms - 1];
+        int x = last->x, y = last->y;
+        if (g->map.nrooms > 1)
+            rect_center(last, &x, &y);
+        item_t *it = item_find(g, ITEM_THING, x, y);
+        if (it)
+            it->kind = IK_AMULET;
+        else
+            item_put(g, ITEM_THING, IK_AMULET, x, y, 0);
+    }
+}
+
+void item_see(game_t *g)
+{
+    for (int i = 0; i < MAX_ITEMS; i++) {
+        item_t *it = &g->items[i];
+        if (it->type != ITEM_NONE && g->visible[it->y][it->x])
+            it->seen = 1;
+    }
+}
+
+/* --- the pack -------------------------------------------------------------- */
+
+int item_pack_has(const game_t *g, int slot)
+{
+    return slot >= 0 && slot < PACK_SIZE && g->pack_n[slot] > 0;
+}
+
+int item_pack_add(game_t *g, int kind)
+{
+    if (!item_is_equipment(kind))
+        for (int i = 0; i < PACK_SIZE; i++)
+            if (g->pack_n[i] > 0 && g->pack[i] == kind &&
+                g->pack_n[i] < PACK_STACK_MAX) {
+                g->pack_n[i]++;
+                return i;
+            }
+    for (int i = 0; i < PACK_SIZE; i++)
+        if (g->pack_n[i] == 0) {
+            g->pack[i] = (uint8_t)kind;
+            g->pack_n[i] = 1;
+            g->pack_count++;
+            return i;
+        }
+    return -1;
+}
+
+void item_pack_remove(game_t *g, int slot)
+{
+    if (!item_pack_has(g, slot))
+        return;
+    if (--g->pack_n[slot] > 0)
+        return;
+    g->pack[slot] = 0;
+    g->pack_count--;
+    if (g->player.weapon == slot)
+        g->player.weapon = -1;
+    if (g->player.armor == slot)
+        g->player.armor = -1;
+}

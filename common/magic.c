@@ -1,0 +1,141 @@
+/* magic.c - potions and scrolls beyond the tutorials' four (magic.h). */
+#include "magic.h"
+
+#include "keys.h"
+
+void magic_learn(game_t *g, int kind)
+{
+    char was[64];
+    if (!item_known(g, kind)) {
+        item_unknown_name(g, kind, was, sizeof was);
+        item_learn(g, kind);
+        game_log(g, MSG_SYSTEM, "The %s was %s %s.", was, item_article(kind),
+                 item_stats(kind)->name);
+    }
+}
+
+static int pack_has_unknown(const game_t *g)
+{
+    for (int i = 0; i < PACK_SIZE; i++)
+        if (item_pack_has(g, i) && !item_known(g, g->pack[i]))
+            return 1;
+    return 0;
+}
+
+/* The scroll is read (spent); choosing the item is MODE_IDENTIFY's key. */
+static int read_identify(game_t *g)
+{
+    if (!pack_has_unknown(g)) {
+        game_log(g, MSG_INFO, "You have nothing unknown to identify.");
+        game_end_turn(g);
+        return 1;
+    }
+    g->mode = MODE_IDENTIFY;
+    game_log(g, MSG_SYSTEM, "Identify which item? Press its letter.");
+    return 0;
+}
+
+int magic_identify_key(game_t *g, int key)
+{
+    char was[64];
+    if (key == KEY_ESC) {
+        g->mode = MODE_PLAY;
+        game_log(g, MSG_INFO, "You identify nothing.");
+        game_end_turn(g);
+        return 1;
+    }
+    int slot = key - 'a';
+    if (key < 'a' || key > 'z' || !item_pack_has(g, slot))
+        return 0;
+    int kind = g->pack[slot];
+    if (item_known(g, kind)) {
+        game_log(g, MSG_INFO, "You know that one already.");
+        return 0;
+    }
+    g->mode = MODE_PLAY;
+    item_unknown_name(g, kind, was, sizeof was);
+    item_learn(g, kind);
+    game_log(g, MSG_GOOD, "%c) the %s is %s %s.", 'a' + slot, was,
+             item_article(kind), item_stats(kind)->name);
+    game_end_turn(g);
+    return 1;
+}
+
+/* A random floor tile free of monsters, out of view if one is found in a
+ * bounded number of draws (then in view will do). */
+static void teleport(game_t *g)
+{
+    int fx = g->player.x, fy = g->player.y;
+    for (int tries = 0; tries < 400; tries++) {
+        int x = rng_range(&g->rng, 1, MAP_W - 2);
+        int y = rng_range(&g->rng, 1, MAP_H - 2);
+        if (g->map.tile[y][x] != TILE_FLOOR || game_monster_at(g, x, y) >= 0 ||
+            (x == g->player.x && y == g->player.y))
+            continue;
+        fx = x;
+        fy = y;
+        if (!g->visible[y][x])
+            break;
+    }
+    g->player.x = fx;
+    g->player.y = fy;
+    game_log(g, MSG_GOOD, "You feel yourself yanked away!");
+    game_update_fov(g);
+}
+
+/* `n` monsters of the depth on free tiles around the player. */
+static void summon(game_t *g, int n)
+{
+    static const int dir8[8][2] = {
+        { 0, -1 }, { 1, 0 }, { 0, 1 }, { -1, 0 },
+        { 1, -1 }, { 1, 1 }, { -1, 1 }, { -1, -1 },
+    };
+    int placed = 0, start = rng_range(&g->rng, 0, 7);
+    for (int j = 0; j < 8 && placed < n; j++) {
+        int x = g->player.x + dir8[(start + j) % 8][0];
+        int y = g->player.y + dir8[(start + j) % 8][1];
+        int kind = monster_pick_kind(&g->rng, g->depth);
+        if (game_place_monster(g, kind, x, y) >= 0)
+            placed++;
+    }
+    game_log(g, MSG_BAD, placed ? "A shrill call: monsters appear around you!"
+                                : "A shrill call echoes, and nothing comes.");
+}
+
+/* Sleeping: the turns pass with the player unable to act. */
+static void sleep_turns(game_t *g, int turns)
+{
+    game_log(g, MSG_BAD, "You fall asleep.");
+    for (int i = 0; i < turns && g->mode != MODE_DEAD; i++)
+        game_end_turn(g);
+    if (g->mode != MODE_DEAD)
+        game_log(g, MSG_INFO, "You wake up.");
+}
+
+int magic_use(game_t *g, int slot, const item_stats_t *k)
+{
+    int kind = g->pack[slot];
+    magic_learn(g, kind);
+    item_pack_remove(g, slot);
+    switch (k->effect) {
+    case EFFECT_IDENTIFY:
+        return read_identify(g);
+    case EFFECT_TELEPORT:
+        teleport(g);
+        break;
+    case EFFECT_SUMMON:
+        summon(g, k->power);
+        break;
+    case EFFECT_SPEED:
+        g->player.haste += k->turns;
+        game_log(g, MSG_GOOD, "You feel yourself speed up.");
+        break;
+    case EFFECT_SLEEP:
+        sleep_turns(g, k->turns);
+        return 1;
+    default:
+        break;
+    }
+    game_end_turn(g);
+    return 1;
+}

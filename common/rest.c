@@ -1,0 +1,97 @@
+/* rest.c - waiting, resting and counts (rest.h). */
+#include "rest.h"
+
+#include "keys.h"
+
+/* Heavy armour (item.h) heals on even turns only. */
+static int heals_now(const game_t *g)
+{
+    const player_t *p = &g->player;
+    return !item_pack_has(g, p->armor) || !item_stats(g->pack[p->armor])->heavy ||
+           g->turn % 2 == 0;
+}
+
+int rest_wait(game_t *g)
+{
+    player_t *p = &g->player;
+    if (p->hp < p->max_hp && !p->poison && !game_monster_in_view(g) &&
+        heals_now(g))
+        p->hp++;
+    game_end_turn(g);
+    return 1;
+}
+
+static int healed(const game_t *g)
+{
+    return g->player.hp >= g->player.max_hp && g->player.poison == 0;
+}
+
+int rest_until_healed(game_t *g)
+{
+    if (game_monster_in_view(g)) {
+        game_log(g, MSG_INFO, "Not with a monster in view.");
+        return 0;
+    }
+    if (healed(g)) {
+        game_log(g, MSG_INFO, "You have nothing to rest for.");
+        return 0;
+    }
+    int turns = 0;
+    while (turns < REST_MAX) {
+        int hp = g->player.hp;
+        rest_wait(g);
+        turns++;
+        if (g->mode != MODE_PLAY || g->player.hp < hp ||
+            game_monster_in_view(g) || healed(g))
+            break;
+    }
+    if (g->mode == MODE_PLAY && healed(g))
+        game_log(g, MSG_INFO, "You rest %d turns: HP %d/%d.", turns,
+                 g->player.hp, g->player.max_hp);
+    return 1;
+}
+
+void rest_count_begin(game_t *g)
+{
+    g->count = 0;
+    g->mode = MODE_COUNT;
+    game_log(g, MSG_SYSTEM, "Count: type a number, then . or a direction.");
+}
+
+/* n waits or steps by (dx, dy); stops when a monster comes into view, HP
+ * is lost, the step is refused or the game ends. */
+static int repeat(game_t *g, int n, int wait, int dx, int dy)
+{
+    int turns = 0;
+    for (int i = 0; i < n; i++) {
+        int hp = g->player.hp, seen = game_monster_in_view(g);
+        if (!(wait ? rest_wait(g) : game_step(g, dx, dy)))
+            break;
+        turns++;
+        if (g->mode != MODE_PLAY || g->player.hp < hp ||
+            (!seen && game_monster_in_view(g)))
+            break;
+    }
+    return turns > 0;
+}
+
+int rest_count_key(game_t *g, int key)
+{
+    int dx = 0, dy = 0;
+    if (key >= '0' && key <= '9') {
+        int n = g->count * 10 + (key - '0');
+        g->count = n > COUNT_MAX ? COUNT_MAX : n;
+        return 0;
+    }
+    int n = g->count;
+    g->mode = MODE_PLAY;
+    g->count = 0;
+    int wait = key == '.' || key == '5';
+    if (!wait && !game_key_direction(key, &dx, &dy)) {
+        game_log(g, MSG_INFO, "Counts are for waiting and moving.");
+        return 0;
+    }
+    if (n == 0)
+        return 0;
+    return repeat(g, n, wait, dx, dy);
+}

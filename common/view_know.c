@@ -1,0 +1,28 @@
+/* view_know.c - the discoveries screen (view_know.h; docs/game.md,
+ * "Unknown items"). */
+#include "view_know.h"
+
+#include <stdio.h>
+
+void view_discoveries(const game_t *g, screen_t *s)
+{
+    char line[96], was[64];
+    int y = 1, n = 0;
+    screen_puts(s, 2, y, "Discoveries", COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
+    y += 2;
+    for (int k = 0; k < IK_COUNT && y < s->h - 2; k++) {
+        if (!item_is_magic(k) || !item_known(g, k))
+            continue;
+        item_unknown_name(g, k, was, sizeof was);
+        snprintf(line, sizeof line, "%s: %s", was, item_stats(k)->name);
+        screen_put(s, 2, y, (uint32_t)item_stats(k)->glyph,
+                   item_colour(g, k), COL_DEFAULT, ATTR_BOLD);
+        screen_puts(s, 4, y++, line, COL_WHITE, COL_DEFAULT, 0);
+        n++;
+    }
+    if (n == 0)
+        screen_puts(s, 2, y++, "You have learned nothing yet: use a potion "
+                    "or a scroll, or read identify.", COL_WHITE, COL_DEFAULT, 0);
+    screen_puts(s, 2, y + 1, "Press any key to return.", COL_BCYAN,
+                COL_DEFAULT, 0);
+}

@@ -1,0 +1,169 @@
+/* view_status.c - the status line that fits its width (view_status.h).
+ *
+ * The line is made of parts, each with a long and a short form. The forms
+ * below are tried in order, each giving up a little more, and the first
+ * that fits is drawn: at 80 columns most states fit whole; a long game at
+ * 80 gives up XP's target first; at 40 the labels shrink and the gold and
+ * level go, but never the effects or the turn. */
+#include "view_status.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { P_HP, P_BAR, P_LVL, P_XP, P_GOLD, P_DEPTH, P_TURN, P_EFFECTS, P_N };
+
+/* One way to draw the line: what each part shows. */
+typedef struct form {
+    uint8_t xp_next;   /* XP as "130/250" (else "130") */
+    uint8_t bar;       /* the 10-cell HP bar */
+    uint8_t shorts;    /* "L:2 $14 D:3 T:412" rather than "Lvl:2 Gold:14 ..." */
+    uint8_t gap;       /* spaces between parts: 2 or 1 */
+    uint8_t xp, gold, lvl; /* shown at all */
+    uint8_t eff_short; /* "Pois" rather than "Poisoned" */
+    uint8_t hp_max;    /* "27/30" (else "27") */
+} form_t;
+
+static const form_t forms[] = {
+    { 1, 1, 0, 2, 1, 1, 1, 0, 1 },
+    { 0, 1, 0, 2, 1, 1, 1, 0, 1 },
+    { 0, 0, 0, 2, 1, 1, 1, 0, 1 },
+    { 0, 0, 1, 2, 1, 1, 1, 0, 1 },
+    { 0, 0, 1, 1, 1, 1, 1, 0, 1 },
+    { 0, 0, 1, 1, 0, 1, 1, 0, 1 },
+    { 0, 0, 1, 1, 0, 0, 1, 0, 1 },
+    { 0, 0, 1, 1, 0, 0, 0, 0, 1 },
+    { 0, 0, 1, 1, 0, 0, 0, 1, 1 },
+    { 0, 0, 1, 1, 0, 0, 0, 1, 0 },
+};
+#define NFORMS (int)(sizeof forms / sizeof forms[0])
+
+typedef struct part {
+    char text[40];
+    int len;          /* cells: the bar's 12 for P_BAR */
+    int label;        /* P_TURN: cells before the digits */
+} part_t;
+
+static int effects_text(const game_t *g, int shorts, char *buf, size_t n)
+{
+    const player_t *p = &g->player;
+    buf[0] = 0;
+    if (p->poison > 0)
+        snprintf(buf, n, "%s", shorts ? "Pois" : "Poisoned");
+    if (p->haste > 0)
+        snprintf(buf + strlen(buf), n - strlen(buf), "%sFast",
+                 buf[0] ? " " : "");
+    return (int)strlen(buf);
+}
+
+/* The parts of form f (an empty text: not shown); returns the width. */
+static int build(const game_t *g, const form_t *f, part_t pt[P_N])
+{
+    const player_t *p = &g->player;
+    memset(pt, 0, sizeof(part_t) * P_N);
+    if (f->hp_max)
+        snprintf(pt[P_HP].text, sizeof pt[P_HP].text, "HP:%s%d/%d",
+                 f->shorts ? "" : " ", p->hp, p->max_hp);
+    else
+        snprintf(pt[P_HP].text, sizeof pt[P_HP].text, "HP:%d", p->hp);
+    if (f->bar)
+        pt[P_BAR].len = 12;
+    if (f->lvl)
+        snprintf(pt[P_LVL].text, sizeof pt[P_LVL].text, "%s%d",
+                 f->shorts ? "L:" : "Lvl:", p->level);
+    if (f->xp && f->xp_next)
+        snprintf(pt[P_XP].text, sizeof pt[P_XP].text, "XP:%d/%d", p->xp,
+                 game_xp_next(p->level));
+    else if (f->xp)
+        snprintf(pt[P_XP].text, sizeof pt[P_XP].text, "XP:%d", p->xp);
+    if (f->gold)
+        snprintf(pt[P_GOLD].text, sizeof pt[P_GOLD].text, "%s%d",
+                 f->shorts ? "$" : "Gold:", p->gold);
+    snprintf(pt[P_DEPTH].text, sizeof pt[P_DEPTH].text, "%s%d",
+             f->shorts ? "D:" : "Depth:", g->depth);
+    pt[P_TURN].label = f->shorts ? 2 : 5;
+    snprintf(pt[P_TURN].text, sizeof pt[P_TURN].text, "%s%u",
+             f->shorts ? "T:" : "Turn:", (unsigned)g->turn);
+    effects_text(g, f->eff_short, pt[P_EFFECTS].text,
+                 sizeof pt[P_EFFECTS].text);
+    int w = 0, shown = 0;
+    for (int i = 0; i < P_N; i++) {
+        if (i != P_BAR)
+            pt[i].len = (int)strlen(pt[i].text);
+        if (pt[i].len == 0)
+            continue;
+        /* The bar follows HP after one space, as it always has. */
+        w += shown ? (i == P_BAR ? 1 : f->gap) : 0;
+        w += pt[i].len;
+        shown++;
+    }
+    return w;
+}
+
+static uint8_t hp_colour(int hp, int max)
+{
+    if (hp * 10 > max * 6)
+        return COL_BGREEN;
+    if (hp * 10 > max * 3)
+        return COL_BYELLOW;
+    return COL_BRED;
+}
+
+/* Writes str from column x, stopping at width; returns the new column. */
+static int put(screen_t *s, int x, int y, int width, const char *str,
+               uint8_t fg, uint8_t attr)
+{
+    for (; *str && x < width; str++)
+        screen_put(s, x++, y, (uint8_t)*str, fg, COL_DEFAULT, attr);
+    return x;
+}
+
+static int draw_bar(const game_t *g, const display_t *d, screen_t *s, int x,
+                    int y, int width, uint8_t col)
+{
+    const player_t *p = &g->player;
+    int utf8 = d->glyphs == GLYPHS_UTF8;
+    int fill = p->max_hp > 0 ? (p->hp * 10 + p->max_hp - 1) / p->max_hp : 0;
+    if (x < width)
+        screen_put(s, x++, y, '[', COL_WHITE, COL_DEFAULT, 0);
+    for (int i = 0; i < 10 && x < width; i++)
+        screen_put(s, x++, y,
+                   i < fill ? (utf8 ? 0x2588u : '=') : (utf8 ? 0x2591u : '-'),
+                   i < fill ? col : COL_GREY, COL_DEFAULT, 0);
+    if (x < width)
+        screen_put(s, x++, y, ']', COL_WHITE, COL_DEFAULT, 0);
+    return x;
+}
+
+int view_status_fit(const game_t *g, const display_t *d, screen_t *s, int y,
+                    int width)
+{
+    part_t pt[P_N];
+    if (width > s->w)
+        width = s->w;
+    int f = 0, w = build(g, &forms[0], pt);
+    while (w > width && f + 1 < NFORMS)
+        w = build(g, &forms[++f], pt);
+    uint8_t col = hp_colour(g->player.hp, g->player.max_hp);
+    int x = 0, turn_x = -1, shown = 0;
+    for (int i = 0; i < P_N; i++) {
+        if (pt[i].len == 0)
+            continue;
+        if (shown++ && i == P_BAR) /* HP's colour, as the number's */
+            x = put(s, x, y, width, " ", col, ATTR_BOLD);
+        else if (shown > 1)
+            x = put(s, x, y, width, forms[f].gap == 1 ? " " : "  ", COL_WHITE,
+                    0);
+        if (i == P_BAR) {
+            x = draw_bar(g, d, s, x, y, width, col);
+            continue;
+        }
+        if (i == P_TURN)
+            turn_x = x + pt[i].label;
+        uint8_t fg = i == P_HP ? col
+                     : i == P_EFFECTS ? (g->player.poison ? COL_BGREEN : COL_BCYAN)
+                     : COL_WHITE;
+        x = put(s, x, y, width, pt[i].text, fg,
+                i == P_HP || i == P_EFFECTS ? ATTR_BOLD : 0);
+    }
+    return w > width ? -1 : turn_x;
+}

@@ -1,0 +1,240 @@
+/* world.c - the world's services (world.h): the log, who stands where,
+ * experience, the view, a step of the player and the keys every mode
+ * reads. The rules of a turn are turn.c's. */
+#include "world.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fov.h"
+#include "keys.h"
+
+/* --- the log --------------------------------------------------------------- */
+
+/* text as it reads repeated n times: "text (xN)", the text cut to fit. */
+static void repeated(char out[MSG_LEN], const char *text, int n)
+{
+    char suffix[16];
+    int k = snprintf(suffix, sizeof suffix, " (x%d)", n);
+    snprintf(out, MSG_LEN, "%.*s%s", MSG_LEN - 1 - k, text, suffix);
+}
+
+void game_log(game_t *g, int kind, const char *fmt, ...)
+{
+    char text[MSG_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    msg_t *last = g->log_count > 0 ? (msg_t *)game_msg(g, 0) : NULL;
+    if (last && last->kind == kind) {
+        char was[MSG_LEN];
+        if (last->repeat > 1)
+            repeated(was, text, last->repeat);
+        else
+            snprintf(was, sizeof was, "%s", text);
+        if (strcmp(was, last->text) == 0 && last->repeat < 255) {
+            int n = last->repeat > 1 ? last->repeat + 1 : 2;
+            memset(last->text, 0, sizeof last->text);
+            repeated(last->text, text, n);
+            last->repeat = (uint8_t)n;
+            last->seq = g->log_total++;
+            return;
+        }
+    }
+    int slot;
+    if (g->log_count < LOG_MAX) {
+        slot = (g->log_head + g->log_count) % LOG_MAX;
+        g->log_count++;
+    } else {
+        slot = g->log_head;
+        g->log_head = (g->log_head + 1) % LOG_MAX;
+    }
+    msg_t *m = &g->log[slot];
+    /* Clear the whole slot so that the state hash never sees stale bytes. */
+    memset(m, 0, sizeof *m);
+    m->seq = g->log_total++;
+    snprintf(m->text, sizeof m->text, "%s", text);
+    m->kind = (uint8_t)kind;
+}
+
+const msg_t *game_msg(const game_t *g, int i)
+{
+    if (i < 0 || i >= g->log_count)
+        return NULL;
+    return &g->log[(g->log_head + g->log_count - 1 - i) % LOG_MAX];
+}
+
+int game_msg_is_new(const game_t *g, int i)
+{
+    const msg_t *m = game_msg(g, i);
+    return m && m->seq >= g->log_fresh;
+}
+
+/* --- creatures and the player --------------------------------------------- */
+
+int game_xp_next(int level)
+{
+    /* 100, 250, 450, 700, ...: each level costs 50 more than the last. */
+    return 25 * level * (level + 3);
+}
+
+void game_gain_xp(game_t *g, int xp)
+{
+    player_t *p = &g->player;
+    p->xp += xp;
+    while (p->xp >= game_xp_next(p->level)) {
+        p->level++;
+        p->max_hp += 5;
+        p->hp = p->hp + 5 < p->max_hp ? p->hp + 5 : p->max_hp;
+        p->attack += 1;
+        game_log(g, MSG_LEVEL, "You reach level %d! Max HP %d, attack +1.",
+                 p->level, p->max_hp);
+    }
+}
+
+int game_monster_at(const game_t *g, int x, int y)
+{
+    return monster_at(g->monsters, MAX_MONSTERS, x, y);
+}
+
+int game_monster_in_view(const game_t *g)
+{
+    for (int i = 0; i < MAX_MONSTERS; i++) {
+        const monster_t *m = &g->monsters[i];
+        if (m->alive && g->visible[m->y][m->x])
+            return 1;
+    }
+    return 0;
+}
+
+int game_place_monster(game_t *g, int kind, int x, int y)
+{
+    if (kind < 0 || kind >= MON_COUNT || !map_walkable(&g->map, x, y) ||
+        (x == g->player.x && y == g->player.y) || game_monster_at(g, x, y) >= 0)
+        return -1;
+    for (int i = 0; i < MAX_MONSTERS; i++) {
+        monster_t *m = &g->monsters[i];
+        if (m->alive)
+            continue;
+        *m = (monster_t){ 0 };
+        m->kind = (uint8_t)kind;
+        m->alive = 1;
+        m->x = x;
+        m->y = y;
+        m->hp = monster_stats(kind)->hp;
+        return i;
+    }
+    return -1;
+}
+
+void game_update_fov(game_t *g)
+{
+    fov_compute(&g->map, g->player.x, g->player.y, FOV_RADIUS, g->visible);
+    /* A store for every tile (no branch), which compilers vectorise. */
+    const uint8_t *vis = &g->visible[0][0];
+    uint8_t *known = &g->map.explored[0][0];
+    for (int i = 0; i < MAP_W * MAP_H; i++)
+        known[i] = vis[i] ? 1 : known[i];
+    item_see(g);
+}
+
+void target_cursor_home(game_t *g)
+{
+    target_t *t = &g->target;
+    t->x = g->player.x;
+    t->y = g->player.y;
+    int best_d = -1;
+    for (int i = 0; i < MAX_MONSTERS; i++) {
+        const monster_t *m = &g->monsters[i];
+        if (!m->alive || !g->visible[m->y][m->x])
+            continue;
+        int dx = m->x - g->player.x, dy = m->y - g->player.y;
+        int d = dx * dx + dy * dy;
+        if (best_d < 0 || d < best_d) {
+            best_d = d;
+            t->x = m->x;
+            t->y = m->y;
+        }
+    }
+}
+
+/* --- keys ------------------------------------------------------------------ */
+
+int game_key_direction(int key, int *dx, int *dy)
+{
+    static const struct { int key, dx, dy; } dirs[] = {
+        { 'h', -1, 0 }, { 'j', 0, 1 }, { 'k', 0, -1 }, { 'l', 1, 0 },
+        { 'y', -1, -1 }, { 'u', 1, -1 }, { 'b', -1, 1 }, { 'n', 1, 1 },
+        { '4', -1, 0 }, { '2', 0, 1 }, { '8', 0, -1 }, { '6', 1, 0 },
+        { '7', -1, -1 }, { '9', 1, -1 }, { '1', -1, 1 }, { '3', 1, 1 },
+        { KEY_LEFT, -1, 0 }, { KEY_DOWN, 0, 1 }, { KEY_UP, 0, -1 },
+        { KEY_RIGHT, 1, 0 },
+        { KEY_HOME, -1, -1 }, { KEY_PGUP, 1, -1 }, { KEY_END, -1, 1 },
+        { KEY_PGDN, 1, 1 },
+    };
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        if (dirs[i].key == key) {
+            *dx = dirs[i].dx;
+            *dy = dirs[i].dy;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int game_click_key(int x, int y)
+{
+    if (!map_in_bounds(x, y))
+        return -1;
+    return KEY_CLICK_BASE + y * MAP_W + x;
+}
+
+int game_click_tile(int key, int *x, int *y)
+{
+    if (key < KEY_CLICK_BASE || key >= KEY_CLICK_BASE + MAP_W * MAP_H)
+        return 0;
+    *x = (key - KEY_CLICK_BASE) % MAP_W;
+    *y = (key - KEY_CLICK_BASE) / MAP_W;
+    return 1;
+}
+
+/* Walking onto gold picks it up; a thing there is named. */
+static void arrive(game_t *g)
+{
+    item_t *gold = item_find(g, ITEM_GOLD, g->player.x, g->player.y);
+    if (gold) {
+        g->player.gold += gold->amount;
+        game_log(g, MSG_GOOD, "You pick up %d gold.", gold->amount);
+        memset(gold, 0, sizeof *gold);
+    }
+    item_t *it = item_find(g, ITEM_THING, g->player.x, g->player.y);
+    if (it)
+        it->walked = 1;
+    char name[MSG_LEN];
+    if (it)
+        game_log(g, MSG_INFO, "You see %s here.",
+                 item_a_name(g, it->kind, name, sizeof name));
+}
+
+/* Moves, or attacks the monster in the way (bump to attack). */
+int game_step(game_t *g, int dx, int dy)
+{
+    int nx = g->player.x + dx, ny = g->player.y + dy;
+    int target = game_monster_at(g, nx, ny);
+    if (target >= 0) {
+        game_player_attacks(g, target);
+        game_end_turn(g);
+        return 1;
+    }
+    if (!map_walkable(&g->map, nx, ny)) {
+        game_log(g, MSG_INFO, "There is a wall in the way.");
+        return 0;
+    }
+    g->player.x = nx;
+    g->player.y = ny;
+    arrive(g);
+    game_end_turn(g);
+    return 1;
+}

@@ -1,0 +1,325 @@
+/* world.h - the world layer of the game core: the state of one game
+ * (game_t) and the services every mode is built on: the log, who stands
+ * where, a step, hurting, the end of a turn, the floor and the pack.
+ *
+ * The core is in layers (docs/architecture.md, "The game core"):
+ *   game.c (the dispatcher: a key to its mode)
+ *     -> the modes: inventory.c (pick up, use, drop, cast), target.c (the
+ *        aiming cursor), look.c, travel.c (run, travel, autoexplore)
+ *       -> the world: world.c, turn.c, floor.c, describe.c (this header)
+ *         -> the content and the mechanics below it: monster.c, item.c,
+ *            combat.c, ai.c, fov.c, map.c, rng.c
+ * A file includes only headers of its own layer or below, so a new mode is
+ * a file that calls down, and nothing below it names it. */
+#ifndef ROGUE_WORLD_H
+#define ROGUE_WORLD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "item.h"
+#include "map.h"
+#include "monster.h"
+#include "rng.h"
+
+/* The cursor of aiming (target.h) and looking (look.h). */
+enum target_purpose {
+    TARGET_CAST = 0,    /* a scroll or a wand: item_cast_at */
+    TARGET_THROW        /* a thrown item: item_throw_at */
+};
+
+typedef struct target {
+    int x, y;   /* the cursor, on the map */
+    int purpose; /* enum target_purpose */
+    int slot;   /* the pack slot of the scroll being aimed (-1: looking) */
+    int range;  /* from the player (Euclidean); 0: anywhere in view */
+} target_t;
+
+/* The Amulet lies on the last level, which has no stairs down. */
+#define GAME_AMULET_DEPTH 12
+/* A win adds this to the score. */
+#define GAME_WIN_SCORE 1000
+/* Running, travel and autoexplore take at most this many steps a key. */
+#define GAME_RUN_MAX 200
+
+#define LOG_MAX 128     /* lines of message history kept (`P` shows them) */
+#define MSG_LEN 80      /* bytes of one message, NUL included */
+
+/* What a key does depends on the mode: menus and prompts are states here,
+ * never nested input loops. */
+enum game_mode {
+    MODE_PLAY = 0,
+    MODE_HELP,         /* the key list; any key returns */
+    MODE_QUIT_PROMPT,  /* "Really quit? (y/n)" */
+    MODE_OVER,         /* the player asked to quit: the host says goodbye */
+    MODE_HISTORY,      /* the whole message log, paged; Esc returns */
+    MODE_DEAD,         /* YOU DIED: the host reads the next key (a new game
+                          or goodbye); the game takes no more keys */
+    MODE_INVENTORY,    /* the pack: a letter uses that item; Esc returns */
+    MODE_DROP,         /* the pack: a letter drops that item; Esc returns */
+    MODE_TARGET,       /* aiming a scroll (target.h); Esc cancels */
+    MODE_WON,          /* the Amulet taken: like MODE_DEAD, the host reads
+                          the next key; the game takes no more keys */
+    MODE_LOOK,         /* a cursor describes what is on a tile; Esc ends */
+    MODE_CHARACTER,    /* the character screen (`@`/`C`); any key returns */
+    MODE_IDENTIFY,     /* the pack: a letter identifies that item */
+    MODE_DISCOVERIES,  /* what the player has learned (`\`); any key
+                          returns */
+    MODE_THROW,        /* the pack: a letter throws that item (`t`) */
+    MODE_COUNT         /* `0` and digits: a count for the next command */
+};
+
+/* Kinds of log line; the view gives each its own colour. */
+enum msg_kind {
+    MSG_SYSTEM = 0,
+    MSG_INFO,
+    MSG_GOOD,      /* your hits, pick-ups */
+    MSG_BAD,       /* hits on you */
+    MSG_KILL,
+    MSG_LEVEL,
+    MSG_WARN
+};
+
+/* Everything about a game that is not its seed or keys. All zero is the
+ * default game. */
+typedef struct game_options {
+    int ruleset;  /* enum ruleset (combat.h); 0 = attack-defense */
+} game_options_t;
+
+typedef struct msg {
+    char text[MSG_LEN];
+    uint8_t kind;   /* enum msg_kind */
+    uint8_t repeat; /* the same line logged this many times in a row (0 or
+                       1: once); text then ends in " (xN)" */
+    uint8_t pad[2]; /* always 0 */
+    uint32_t seq;   /* lines logged before this one, over the whole game */
+} msg_t;
+
+typedef struct player {
+    int x, y;
+    int hp, max_hp;
+    int attack, defense; /* attack grows by 1 a level: game.c player_fighter
+                            turns the gain into each ruleset's terms */
+    int level, xp, gold;
+    int weapon, armor;   /* pack slots wielded and worn, -1: none */
+    int poison;          /* turns of poison left: 1 hp a turn */
+    int haste;           /* turns of speed left: monsters act every other
+                            turn */
+} player_t;
+
+#define MAX_ITEMS 256   /* floor items of a level: things, corpses, gold */
+
+/* game_t.killer: what killed the player. */
+#define KILLER_NONE 0
+/* 1..MON_COUNT: the monster kind + 1 */
+#define KILLER_FIREBALL 255 /* the player's own fireball */
+#define KILLER_WON 254      /* not a death: the Amulet taken (MODE_WON) */
+
+/* Score: XP + gold + 100 for each level below the first (+ GAME_WIN_SCORE
+ * for a win). */
+#define GAME_DEPTH_SCORE 100
+
+typedef struct game {
+    uint64_t seed;
+    game_options_t opt;
+    rng_t rng;          /* rules: every outcome */
+    rng_t fx;           /* cosmetic only: never changes an outcome */
+    map_t map;
+    uint8_t visible[MAP_H][MAP_W];
+    player_t player;
+    monster_t monsters[MAX_MONSTERS]; /* dead ones stay, alive == 0 */
+    item_t items[MAX_ITEMS];          /* type ITEM_NONE: a free slot */
+    int depth;
+    uint32_t turn;      /* turns taken */
+    uint32_t keys;      /* keys fed, turn or not */
+    uint8_t mode;       /* enum game_mode */
+    uint8_t killer;     /* KILLER_*, or the monster kind + 1 */
+    uint8_t pad[2];     /* always 0 */
+    uint8_t pack[PACK_SIZE]; /* the item kind in each slot a-z (0 if empty) */
+    uint8_t pad2[2];    /* always 0 */
+    uint8_t pack_n[PACK_SIZE]; /* how many of it (0: the slot is empty) */
+    uint8_t pad3[2];    /* always 0 */
+    uint8_t appear[IK_MAX]; /* each potion's and scroll's appearance in
+                               this game (know.c) */
+    uint8_t known[IK_MAX];  /* 1: the player knows the kind */
+    int pack_count;     /* slots in use (letters stay with their items, so
+                           the used slots need not be the first ones) */
+    target_t target;    /* MODE_TARGET and MODE_LOOK: the cursor */
+    int kills;
+    uint16_t kills_by[MON_MAX];   /* kills of each monster kind (dump.h) */
+    uint32_t depth_turn[GAME_AMULET_DEPTH + 4]; /* the turn each depth was
+                                                   reached on (dump.h) */
+    int count;          /* MODE_COUNT: the number typed so far */
+    int hist_off;       /* MODE_HISTORY: lines scrolled back from the newest;
+                           MODE_HELP: the page */
+    uint32_t log_total; /* lines ever logged */
+    uint32_t log_fresh; /* log_total when the last key that did anything
+                           began: the lines after it are new (they stand
+                           out) */
+    msg_t log[LOG_MAX]; /* ring: log[(log_head + i) % LOG_MAX], i < log_count */
+    int log_head, log_count;
+} game_t;
+
+/* --- the log (world.c) ----------------------------------------------------- */
+
+/* Lines the history screen shows at the smallest terminal (80x24): the
+ * core stops scrolling back when the oldest line is on that page. */
+#define GAME_HISTORY_ROWS 22
+
+/* Adds a line to the message log (printf-style; truncated to MSG_LEN-1).
+ * The same line of the same kind as the newest is merged into it: "Not
+ * with a monster in view. (x5)" (it counts as new again). */
+void game_log(game_t *g, int kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The i-th newest message (0 = newest), or NULL past the history. */
+const msg_t *game_msg(const game_t *g, int i);
+
+/* 1 if the i-th newest message (0 = newest) came from the last key that
+ * did anything: the view makes such lines stand out. */
+int game_msg_is_new(const game_t *g, int i);
+
+/* --- creatures and the player (world.c) ----------------------------------- */
+
+/* XP needed in total for the next level (docs/game.md, "Experience"). */
+int game_xp_next(int level);
+
+/* Gives the player XP, levelling up (possibly more than once: +5 max hp,
+ * +5 hp, +1 attack, and a log line each) while it reaches the next. */
+void game_gain_xp(game_t *g, int xp);
+
+/* Index of the living monster at (x, y), or -1. */
+int game_monster_at(const game_t *g, int x, int y);
+
+/* 1 if any living monster is in the player's view. */
+int game_monster_in_view(const game_t *g);
+
+/* Places a monster of `kind` at (x, y) with full hp, in a free slot.
+ * Returns its index, or -1 (no free slot, not walkable, or taken). For
+ * levels being built and for tests that set up a scene. */
+int game_place_monster(game_t *g, int kind, int x, int y);
+
+/* Recomputes the player's view; what comes into view is explored and its
+ * items seen. */
+void game_update_fov(game_t *g);
+
+/* Puts g->target's cursor on the nearest living monster in view (ties: the
+ * lower slot), else on the player: where aiming and looking start. */
+void target_cursor_home(game_t *g);
+
+/* One step of the player by (dx, dy): a move (a turn), a bump attack (a
+ * turn), or a wall (a line, no turn). Returns 1 if it took a turn. */
+int game_step(game_t *g, int dx, int dy);
+
+/* --- keys every mode reads (world.c) --------------------------------------- */
+
+/* Maps a movement key (arrows, vi-keys, numpad digits, Home/End/PgUp/PgDn)
+ * to a direction. Returns 1 for a movement key, else 0. */
+int game_key_direction(int key, int *dx, int *dy);
+
+/* The key of a click on map tile (x, y) (keys.h: KEY_CLICK_BASE); -1 off
+ * the map. The host sends it while the game is targeting. */
+int game_click_key(int x, int y);
+
+/* 1 if key is a click key; then *x, *y get its tile. */
+int game_click_tile(int key, int *x, int *y);
+
+/* --- the rules of a turn (turn.c) ------------------------------------------ */
+
+/* Ends a turn that the player's action took (docs/game.md, "Turns"): every
+ * living monster acts, hurt monsters regenerate, timed effects (confusion)
+ * tick, the turn counter goes up, then the death check. */
+void game_end_turn(game_t *g);
+
+/* The monster in slot i loses dmg hp; at 0 it dies (a corpse, its gold, a
+ * line; and, if by_player, XP and a kill). */
+void game_hurt_monster(game_t *g, int i, int dmg, int by_player);
+
+/* The player's thrown `kind` hits or misses the monster in slot i: a blow
+ * of the ruleset in force with the thrown item as the weapon. */
+void game_player_throws(game_t *g, int kind, int i);
+
+/* The player attacks the monster in slot i (bump to attack). */
+void game_player_attacks(game_t *g, int i);
+
+/* The player loses dmg hp; at 0 `killer` (KILLER_* or kind + 1) is what
+ * killed them (the death check at the end of the turn ends the game). */
+void game_hurt_player(game_t *g, int dmg, int killer);
+
+/* --- what the player knows (describe.c) ------------------------------------ */
+
+/* What is on tile (x, y) as the player knows it, into buf: "a goblin
+ * (badly hurt)", "a health potion", "the stairs down", "a wall", "unknown".
+ * Returns buf. */
+const char *game_describe(const game_t *g, int x, int y, char *buf,
+                          size_t len);
+
+/* "killed by a troll", "won: took the Amulet at depth 12" (or "alive"),
+ * into buf. Returns buf. The host stores it as the game's end. */
+const char *game_death_cause(const game_t *g, char *buf, size_t len);
+
+/* --- the floor (floor.c) --------------------------------------------------- */
+
+/* The first floor item of `type` at (x, y), or NULL. */
+item_t *item_find(game_t *g, int type, int x, int y);
+
+/* Puts an item on (x, y): gold on gold adds up, a corpse on a corpse
+ * replaces it, things lie side by side. Returns the item, or NULL when
+ * every floor slot is taken (the item is not placed). */
+item_t *item_put(game_t *g, int type, int kind, int x, int y, int amount);
+
+/* 0-ITEMS_PER_ROOM_MAX things in every room, never on the stairs, on the
+ * player or on another thing (a taken tile is skipped, as for monsters);
+ * on the last level (GAME_AMULET_DEPTH) the Amulet at the centre of the
+ * last room. Items are seen only once the level's view is computed. Uses
+ * only the rules stream. */
+void item_spawn_level(game_t *g);
+
+/* Marks every item in view as seen. */
+void item_see(game_t *g);
+
+/* --- what the player knows of items (know.c) ------------------------------ */
+
+/* Gives this game's potions and scrolls their appearances (from the seed,
+ * not the rules stream) and marks every other kind known. game_new's. */
+void item_deal_appearances(game_t *g);
+
+/* 1 if the player knows what `kind` is. */
+int item_known(const game_t *g, int kind);
+
+/* The player learns `kind`. Returns 1 if it was unknown. */
+int item_learn(game_t *g, int kind);
+
+/* A kind's name as the player knows it, for `count` of it: "murky potion",
+ * "scroll labelled ZELGO MER", "health potion"; "2 murky potions", "3
+ * scrolls labelled NR 9", "2 potions of speed". Returns buf. */
+const char *item_name(const game_t *g, int kind, int count, char *buf,
+                      size_t len);
+
+/* The same for one, with its article: "a murky potion", "the Amulet of
+ * Yendor". Returns buf. */
+const char *item_a_name(const game_t *g, int kind, char *buf, size_t len);
+
+/* What a kind looks like, whether known or not: "murky potion". */
+const char *item_unknown_name(const game_t *g, int kind, char *buf,
+                              size_t len);
+
+/* The colour a kind is drawn in: its appearance's for a potion or scroll
+ * (so the colour tells nothing), else the table's. */
+uint8_t item_colour(const game_t *g, int kind);
+
+/* --- the pack (floor.c) ---------------------------------------------------- */
+
+/* Removes one item of pack slot `slot`; an emptied slot stays free (the
+ * other items keep their letters) and stops being wielded or worn. */
+void item_pack_remove(game_t *g, int slot);
+
+/* Adds a kind to the pack: onto a slot of that kind when it stacks, else
+ * into the first free slot. Returns the slot, or -1 when the pack is
+ * full. */
+int item_pack_add(game_t *g, int kind);
+
+/* 1 if pack slot `slot` holds something. */
+int item_pack_has(const game_t *g, int slot);
+
+#endif
