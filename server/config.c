@@ -98,6 +98,7 @@ static const key_def_t keys[] = {
     INT_KEY(news_min_depth, 1, 1000, "a death is news from this depth down (a win always is)"),
     INT_KEY(guest_grace, 0, 86400, "seconds a browser guest's game is kept after the connection drops, for the page to resume it (0: never kept)"),
     INT_KEY(guest_grace_max, 0, 100000, "guests' games kept so at once; past it a dropped guest's game ends as before"),
+    INT_KEY(shutdown_minute_ms, 1, 3600000, "the console's shutdown countdown: ms between its notices, one a minute (tests set it small)"),
     CHECKED_KEY(store, "empty: the SQLite file in data_dir; postgresql://user@host/db: that PostgreSQL database", check_store),
 };
 
@@ -123,6 +124,7 @@ void config_defaults(config_t *c)
     c->output_limit = 256 * 1024;
     c->news_interval_ms = 30000;
     c->news_min_depth = 6;
+    c->shutdown_minute_ms = 60000;
     c->output_highwater = 64 * 1024;
     c->write_timeout = 60;
     c->max_keys_per_second = 100;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cluster.h"
+#include "ctl.h"
 #include "log.h"
 #include "session.h"
 #include "store.h"
@@ -60,6 +61,8 @@ static void loop_message(srv_t *srv, smsg_t *m)
         sess_accept(srv, (int)m->a, m->accept);
     } else if (m->type == MSG_SHUTDOWN)
         srv_shutdown(srv, m->text);
+    else
+        ctl_loop_message(srv, m); /* the operator's console (ctl.h) */
     msg_free(m);
 }
 

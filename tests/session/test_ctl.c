@@ -1,0 +1,252 @@
+/* test_ctl.c - the operator's console (`rogued ctl`, docs/hosting.md,
+ * "Operations") against a real server: who lists exactly the sessions,
+ * say reaches every screen, kick closes exactly the one named, shutdown
+ * counts down on the screens then stops cleanly, reload changes the
+ * message of the day a new player sees, backup writes a copy that passes
+ * quick_check while a game is being written; the socket is the owner's
+ * only. */
+#include <check.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "client.h"
+#include "play.h"
+
+#define WAIT_MS 30000
+
+/* Waits (up to WAIT_MS) for the server to exit by itself. */
+static void wait_exit(tsrv_t *s)
+{
+    for (int i = 0; i < WAIT_MS / 10 && srv_alive(s); i++)
+        usleep(10000);
+    ck_assert_msg(!srv_alive(s), "the server did not exit:\n%s", srv_log(s));
+}
+
+/* The ids `who` lists (after its header), and the lines. */
+static int who_lines(tsrv_t *s, char lines[][128], int max)
+{
+    char out[4096];
+    int rc = srv_ctl(s, "who", out, sizeof out);
+    ck_assert_msg(rc == 0, "ctl who: status %d: %s", rc, out);
+    int n = 0;
+    char *save = NULL;
+    char *line = strtok_r(out, "\n", &save);
+    ck_assert_msg(line && strcmp(line, "ID ADDRESS TRANSPORT STATE NAME IDLE") == 0,
+                  "who's header: %s", line ? line : "(none)");
+    while ((line = strtok_r(NULL, "\n", &save)) && n < max)
+        snprintf(lines[n++], 128, "%s", line);
+    return n;
+}
+
+/* The line of `who` for the player named name, or fails. */
+static const char *who_line_of(char lines[][128], int n, const char *name)
+{
+    for (int i = 0; i < n; i++) {
+        char id[32], addr[64], tr[16], state[16], nm[32];
+        unsigned long long idle;
+        if (sscanf(lines[i], "%31s %63s %15s %15s %31s %llu", id, addr, tr,
+                   state, nm, &idle) == 6 && strcmp(nm, name) == 0)
+            return lines[i];
+    }
+    ck_abort_msg("who lists no %s", name);
+    return NULL;
+}
+
+START_TEST(who_say_kick)
+{
+    tsrv_t *s = srv_start("--seed", "42", NULL);
+    char dir[600], sock[700];
+    srv_data_dir(s, dir, sizeof dir);
+    snprintf(sock, sizeof sock, "%s/ctl.sock", dir);
+    struct stat st;
+    ck_assert_int_eq(stat(sock, &st), 0);
+    ck_assert(S_ISSOCK(st.st_mode));
+    ck_assert_int_eq(st.st_mode & 0777, 0600);
+
+    tclient_t *a = play_connect(srv_port(s), NULL); /* guest1 plays */
+    tclient_t *b = play_lobby(srv_port(s));         /* in the lobby */
+    char lines[8][128];
+    int n = who_lines(s, lines, 8);
+    ck_assert_msg(n == 2, "who lists %d sessions", n);
+    const char *la = who_line_of(lines, n, "guest1");
+    ck_assert_msg(strstr(la, " 127.0.0.1:") && strstr(la, " telnet playing guest1 "),
+                  "guest1's line: %s", la);
+    int other = strstr(lines[0], "guest1") ? 1 : 0;
+    ck_assert_msg(strstr(lines[other], " telnet lobby "), "the lobby's line: %s",
+                  lines[other]);
+    unsigned long long ida = strtoull(la, NULL, 10);
+    unsigned long long idb = strtoull(lines[other], NULL, 10);
+    ck_assert(ida > 0 && idb > 0 && ida != idb);
+    ck_assert(srv_wait_log(s, "ctl: uid ", WAIT_MS));
+    char uidline[64];
+    snprintf(uidline, sizeof uidline, "ctl: uid %u: who", (unsigned)getuid());
+    ck_assert(srv_log_has(s, uidline));
+
+    /* say: on both screens */
+    char out[4096];
+    ck_assert_int_eq(srv_ctl(s, "say 'Maintenance at noon'", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "said to 2 sessions"), "%s", out);
+    play_wait_text(a, "[host] Maintenance at noon");
+    play_wait_text(b, "[host] Maintenance at noon");
+
+    /* kick: exactly b */
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "kick %llu", idb);
+    ck_assert_int_eq(srv_ctl(s, cmd, out, sizeof out), 0);
+    ck_assert(cl_wait_eof(b, WAIT_MS));
+    ck_assert(cl_stream_has(b, "operator has closed your connection"));
+    ck_assert(!cl_closed(a));
+    int turn = cl_turn(a);
+    play_walk_keys(a, 1);
+    ck_assert(cl_turn(a) > turn);
+    n = who_lines(s, lines, 8);
+    ck_assert_int_eq(n, 1);
+    ck_assert(strtoull(lines[0], NULL, 10) == ida);
+    /* a session that is not there, a command that is not */
+    ck_assert_int_eq(srv_ctl(s, cmd, out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "no session"), "%s", out);
+    ck_assert_int_eq(srv_ctl(s, "frobnicate", out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "unknown command") && strstr(out, "kick ID"), "%s", out);
+    cl_close(a);
+    cl_close(b);
+    srv_stop(s);
+}
+END_TEST
+
+/* The countdown's notice stays up a minute of the test's clock (an hour
+ * here); `shutdown 0` then stops now, every game kept. */
+START_TEST(shutdown_counts_down_then_stops_clean)
+{
+    tsrv_t *s = srv_start("--seed", "42", "--set", "guest_min_turns=0",
+                          "--set", "shutdown_minute_ms=3600000", NULL);
+    tclient_t *a = play_connect(srv_port(s), NULL);
+    play_walk_keys(a, 3);
+    char out[4096];
+    ck_assert_int_eq(srv_ctl(s, "shutdown 2", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "shutting down in 2 minutes"), "%s", out);
+    play_wait_text(a, "The server shuts down in 2 minutes.");
+    ck_assert(srv_alive(s));
+    ck_assert_int_eq(srv_ctl(s, "shutdown 0", out, sizeof out), 0);
+    ck_assert(cl_wait_eof(a, WAIT_MS));
+    ck_assert(cl_stream_has(a, "The server is shutting down"));
+    ck_assert(srv_wait_log(s, "closed (1 games written)", WAIT_MS));
+    wait_exit(s);
+    srv_stop(s); /* exit status 0, a clean log */
+    cl_close(a);
+}
+END_TEST
+
+/* With a short minute the countdown ends by itself. */
+START_TEST(shutdown_countdown_ends_in_shutdown)
+{
+    tsrv_t *s = srv_start("--seed", "42", "--set", "guest_min_turns=0",
+                          "--set", "shutdown_minute_ms=50", NULL);
+    tclient_t *a = play_connect(srv_port(s), NULL);
+    play_walk_keys(a, 3);
+    char out[4096];
+    ck_assert_int_eq(srv_ctl(s, "shutdown 3", out, sizeof out), 0);
+    ck_assert(cl_wait_eof(a, WAIT_MS));
+    ck_assert(cl_stream_has(a, "The server is shutting down"));
+    ck_assert(srv_wait_log(s, "shutting down (shutdown by the console)", WAIT_MS));
+    ck_assert(srv_wait_log(s, "closed (1 games written)", WAIT_MS));
+    wait_exit(s);
+    srv_stop(s);
+    cl_close(a);
+}
+END_TEST
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+START_TEST(reload_changes_the_motd)
+{
+    char conf[] = "/tmp/rogued-ctl-conf-XXXXXX";
+    int fd = mkstemp(conf);
+    ck_assert(fd >= 0);
+    close(fd);
+    write_file(conf, "motd = The first message of the day\n");
+    tsrv_t *s = srv_start("--config", conf, NULL);
+    tclient_t *a = play_lobby(srv_port(s));
+    play_wait_text(a, "The first message of the day");
+    write_file(conf, "motd = A second message, reloaded\nworkers = 1\n");
+    char out[4096];
+    int rc = srv_ctl(s, "reload", out, sizeof out);
+    ck_assert_msg(rc == 0, "reload: %d: %s", rc, out);
+    ck_assert_msg(strstr(out, "workers: changed in the file, takes a restart"),
+                  "%s", out);
+    ck_assert_msg(!strstr(out, "motd: changed"), "%s", out);
+    tclient_t *b = play_lobby(srv_port(s));
+    play_wait_text(b, "A second message, reloaded");
+    /* a file that does not parse changes nothing */
+    write_file(conf, "motd_typo = x\n");
+    ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 1);
+    tclient_t *c = play_lobby(srv_port(s));
+    play_wait_text(c, "A second message, reloaded");
+    cl_close(a);
+    cl_close(b);
+    cl_close(c);
+    srv_stop(s);
+    unlink(conf);
+}
+END_TEST
+
+START_TEST(backup_while_a_game_is_written)
+{
+    tsrv_t *s = srv_start("--seed", "42", "--set", "guest_min_turns=0", NULL);
+    char dir[600], copy[700];
+    srv_data_dir(s, dir, sizeof dir);
+    snprintf(copy, sizeof copy, "%s/../copy.db", dir);
+    tclient_t *a = play_connect(srv_port(s), NULL);
+    play_walk_keys(a, 5);
+    char cmd[800], out[4096];
+    snprintf(cmd, sizeof cmd, "backup %s", copy);
+    FILE *p = srv_ctl_start(s, cmd);
+    play_walk_keys(a, 40); /* the game's keys are written meanwhile */
+    int rc = srv_ctl_finish(p, out, sizeof out);
+    ck_assert_msg(rc == 0, "backup: %d: %s", rc, out);
+    ck_assert_msg(strstr(out, "quick_check ok"), "%s", out);
+    sqlite3 *db = NULL;
+    ck_assert_int_eq(sqlite3_open_v2(copy, &db, SQLITE_OPEN_READONLY, NULL),
+                     SQLITE_OK);
+    sqlite3_stmt *st = NULL;
+    ck_assert_int_eq(sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &st, NULL),
+                     SQLITE_OK);
+    ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+    ck_assert_str_eq((const char *)sqlite3_column_text(st, 0), "ok");
+    sqlite3_finalize(st);
+    ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT count(*) FROM games", -1,
+                                        &st, NULL), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW); /* the schema is there */
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    cl_close(a);
+    srv_stop(s);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("ctl");
+    TCase *tc = tcase_create("ctl");
+    tcase_set_timeout(tc, 180);
+    tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(tc, who_say_kick);
+    tcase_add_test(tc, shutdown_counts_down_then_stops_clean);
+    tcase_add_test(tc, shutdown_countdown_ends_in_shutdown);
+    tcase_add_test(tc, reload_changes_the_motd);
+    tcase_add_test(tc, backup_while_a_game_is_written);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
