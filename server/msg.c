@@ -146,6 +146,7 @@ const char *msg_type_name(int type)
     case MSG_CTL_SAY: return "ctl-say";
     case MSG_CTL_KICK: return "ctl-kick";
     case MSG_CTL_RELOAD: return "ctl-reload";
+    case MSG_CTL_STATS: return "ctl-stats";
     case MSG_CTL_LINE: return "ctl-line";
     case MSG_CTL_END: return "ctl-end";
     default: return "?";

@@ -56,13 +56,15 @@ enum msg_type {
     MSG_SHUTDOWN,
     /* The operator's console (server/ops/ctl.h), host -> a worker loop (to
      * 0; from: the console's request number): list the sessions, say
-     * text to each, close session a, take the reloadable keys of cfg.
+     * text to each, close session a, take the reloadable keys of cfg, give
+ * its figures.
      * The loop answers on the host's inbox: CTL_LINE per line of the
      * answer, then CTL_END (a: how many it concerned). */
     MSG_CTL_WHO,
     MSG_CTL_SAY,
     MSG_CTL_KICK,
     MSG_CTL_RELOAD,
+    MSG_CTL_STATS,            /* the loop's figures, for /metrics */
     MSG_CTL_LINE,
     MSG_CTL_END
 };

@@ -69,6 +69,10 @@ typedef struct ctl_cmd {
 
 extern const ctl_cmd_t ctl_cmds[];   /* ended by a NULL name */
 
+/* GET /metrics (ctl_metrics.c): Prometheus's text format; also the
+ * console's `metrics`. */
+extern const ctl_cmd_t ctl_metrics_cmd;
+
 /* `backup FILE` (ctl_backup.c): answered later, from the thread pool. */
 int ctl_backup_run(ctl_req_t *r, const char *args);
 
@@ -88,6 +92,8 @@ void ctl_req_done(ctl_req_t *r, const char *err);
  * outlives it. */
 uint64_t ctl_req_id(ctl_req_t *r);
 ctl_req_t *ctl_req_find(ctl_t *c, uint64_t id);
+/* The command's own data (malloc'd; freed with the request). */
+void **ctl_req_data(ctl_req_t *r);
 /* Per-request scratch for the command (zeroed at first). */
 int64_t *ctl_req_scratch(ctl_req_t *r);
 

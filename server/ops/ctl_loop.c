@@ -102,6 +102,39 @@ static void reload(srv_t *srv, const config_t *n)
     c->shutdown_minute_ms = n->shutdown_minute_ms;
 }
 
+/* This loop's figures, as lines ctl_metrics.c reads: "s" sessions by
+ * state (enum sess_state), "t" by transport (telnet, web), "c" the
+ * counters, "l" the lag's count and sum (ms), "b" its buckets. */
+static int stats(srv_t *srv, uint64_t req)
+{
+    unsigned long long st[S_NSTATES] = { 0 }, tr[2] = { 0 };
+    for (sess_t *s = srv->sessions; s; s = s->next) {
+        st[sess_closing(s) ? S_CLOSING : s->state]++;
+        tr[s->web ? 1 : 0]++;
+    }
+    const struct srv_stats *k = &srv->stats;
+    char line[96];
+    int len = snprintf(line, sizeof line, "s");
+    for (int i = 0; i < S_NSTATES; i++)
+        len += snprintf(line + len, sizeof line - (size_t)len, " %llu", st[i]);
+    answer(srv, MSG_CTL_LINE, req, srv->index, line);
+    snprintf(line, sizeof line, "t %llu %llu", tr[0], tr[1]);
+    answer(srv, MSG_CTL_LINE, req, srv->index, line);
+    snprintf(line, sizeof line, "c %llu %llu %llu",
+             (unsigned long long)k->keys, (unsigned long long)k->frames,
+             (unsigned long long)k->bytes_out);
+    answer(srv, MSG_CTL_LINE, req, srv->index, line);
+    snprintf(line, sizeof line, "l %llu %llu",
+             (unsigned long long)k->lag_count, (unsigned long long)k->lag_sum_ms);
+    answer(srv, MSG_CTL_LINE, req, srv->index, line);
+    len = snprintf(line, sizeof line, "b");
+    for (int i = 0; i < SRV_LAG_BUCKETS; i++)
+        len += snprintf(line + len, sizeof line - (size_t)len, " %llu",
+                        (unsigned long long)k->lag_bucket[i]);
+    answer(srv, MSG_CTL_LINE, req, srv->index, line);
+    return 1;
+}
+
 void ctl_loop_message(srv_t *srv, const smsg_t *m)
 {
     int n = 0;
@@ -114,6 +147,9 @@ void ctl_loop_message(srv_t *srv, const smsg_t *m)
         break;
     case MSG_CTL_KICK:
         n = kick(srv, (uint64_t)m->a);
+        break;
+    case MSG_CTL_STATS:
+        n = stats(srv, m->from);
         break;
     case MSG_CTL_RELOAD:
         if (m->cfg)

@@ -16,12 +16,19 @@
 #include "log.h"
 
 #define CTL_LINE_MAX 512
+#define CTL_HTTP_MAX 8192
 
 struct ctl_req {
     struct ctl_req *prev, *next;
     ctl_t *c;
-    uv_pipe_t pipe;
+    union {                    /* the console's socket, or a scrape's */
+        uv_pipe_t pipe;
+        uv_tcp_t tcp;
+    } h;
+    int http;                  /* a scrape of /metrics (ctl_metrics.c) */
+    void *data;                /* the command's; freed with the request */
     uv_write_t wr;
+    char head[256];            /* http: the response's header */
     uint64_t id;
     unsigned uid;
     buf_t in, out;
@@ -34,6 +41,8 @@ struct ctl_req {
 struct ctl {
     struct host *h;
     uv_pipe_t server;
+    uv_tcp_t metrics;          /* metrics_port's listener */
+    int metrics_on;
     inbox_t inbox;             /* the loops' answers (shared.h host_inbox) */
     uv_timer_t countdown;
     int countdown_left;        /* minutes; -1: none running */
@@ -47,6 +56,7 @@ struct ctl {
 struct host *ctl_req_host(ctl_req_t *r) { return r->c->h; }
 ctl_t *ctl_req_ctl(ctl_req_t *r) { return r->c; }
 int64_t *ctl_req_scratch(ctl_req_t *r) { return r->scratch; }
+void **ctl_req_data(ctl_req_t *r) { return &r->data; }
 void ctl_set_config_path(ctl_t *c, const char *path) { if (c) c->config_path = path; }
 const char *ctl_config_path(ctl_t *c) { return c->config_path; }
 
@@ -71,6 +81,7 @@ static void on_req_closed(uv_handle_t *hd)
         r->next->prev = r->prev;
     buf_free(&r->in);
     buf_free(&r->out);
+    free(r->data);
     free(r);
 }
 
@@ -78,7 +89,7 @@ static void on_written(uv_write_t *w, int status)
 {
     ctl_req_t *r = w->data;
     (void)status;
-    uv_close((uv_handle_t *)&r->pipe, on_req_closed);
+    uv_close((uv_handle_t *)&r->h, on_req_closed);
 }
 
 void ctl_req_done(ctl_req_t *r, const char *err)
@@ -86,14 +97,24 @@ void ctl_req_done(ctl_req_t *r, const char *err)
     if (r->done)
         return;
     r->done = 1;
-    if (err)
+    if (r->http && err)
+        buf_reset(&r->out);
+    if (r->http)
+        snprintf(r->head, sizeof r->head,
+                 "HTTP/1.0 %s\r\nContent-Type: text/plain; version=0.0.4; "
+                 "charset=utf-8\r\nContent-Length: %zu\r\n"
+                 "Connection: close\r\n\r\n",
+                 err ? err : "200 OK", r->out.len);
+    else if (err)
         buf_printf(&r->out, "! %s\n", err);
     else
         buf_puts(&r->out, ".\n");
-    uv_buf_t b = uv_buf_init(r->out.data, (unsigned)r->out.len);
+    uv_buf_t b[2] = { uv_buf_init(r->head, (unsigned)strlen(r->head)),
+                      uv_buf_init(r->out.data, (unsigned)r->out.len) };
     r->wr.data = r;
-    if (uv_write(&r->wr, (uv_stream_t *)&r->pipe, &b, 1, on_written) != 0)
-        uv_close((uv_handle_t *)&r->pipe, on_req_closed);
+    if (uv_write(&r->wr, (uv_stream_t *)&r->h, r->http ? b : b + 1,
+                 r->http ? 2 : 1, on_written) != 0)
+        uv_close((uv_handle_t *)&r->h, on_req_closed);
 }
 
 int ctl_req_send(ctl_req_t *r, int loop, smsg_t *m)
@@ -197,6 +218,8 @@ static void on_alloc(uv_handle_t *hd, size_t size, uv_buf_t *b)
     *b = uv_buf_init(scratch, sizeof scratch);
 }
 
+static void http_read(ctl_req_t *r);
+
 static void on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
 {
     ctl_req_t *r = st->data;
@@ -204,14 +227,19 @@ static void on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
         uv_read_stop(st);
         if (!r->done) {
             r->done = 1;
-            uv_close((uv_handle_t *)&r->pipe, on_req_closed);
+            uv_close((uv_handle_t *)&r->h, on_req_closed);
         }
         return;
     }
     if (buf_append(&r->in, b->base, (size_t)n) != 0 ||
-        r->in.len > CTL_LINE_MAX) {
+        r->in.len > (r->http ? CTL_HTTP_MAX : CTL_LINE_MAX)) {
         uv_read_stop(st);
-        ctl_req_done(r, "line too long");
+        ctl_req_done(r, r->http ? "431 Request Header Fields Too Large"
+                                : "line too long");
+        return;
+    }
+    if (r->http) {
+        http_read(r);
         return;
     }
     char *nl = memchr(r->in.data, '\n', r->in.len);
@@ -220,6 +248,25 @@ static void on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
     uv_read_stop(st);
     *nl = '\0';
     run_line(r, r->in.data);
+}
+
+/* A scrape: the whole request read (its header ends with an empty line,
+ * so that closing after the answer resets nothing), then GET /metrics. */
+static void http_read(ctl_req_t *r)
+{
+    buf_append(&r->in, "", 1);
+    r->in.len--;
+    if (!strstr(r->in.data, "\r\n\r\n") && !strstr(r->in.data, "\n\n"))
+        return;
+    uv_read_stop((uv_stream_t *)&r->h);
+    if (strncmp(r->in.data, "GET /metrics ", 13) != 0 &&
+        strncmp(r->in.data, "GET /metrics?", 13) != 0) {
+        ctl_req_done(r, "404 Not Found");
+        return;
+    }
+    r->cmd = &ctl_metrics_cmd;
+    if (r->cmd->run(r, "") == 1 && r->awaiting == 0 && !r->done)
+        r->cmd->finish(r);
 }
 
 static void on_connection(uv_stream_t *server, int status)
@@ -232,27 +279,31 @@ static void on_connection(uv_stream_t *server, int status)
         return;
     r->c = c;
     r->id = ++c->next_id;
-    buf_init(&r->in, CTL_LINE_MAX + 1);
+    r->http = server == (uv_stream_t *)&c->metrics;
+    buf_init(&r->in, (r->http ? CTL_HTTP_MAX : CTL_LINE_MAX) + 2);
     buf_init(&r->out, 0);
-    uv_pipe_init(c->h->loop, &r->pipe, 0);
-    r->pipe.data = r;
+    if (r->http)
+        uv_tcp_init(c->h->loop, &r->h.tcp);
+    else
+        uv_pipe_init(c->h->loop, &r->h.pipe, 0);
+    r->h.pipe.data = r;
     r->next = c->reqs;
     if (c->reqs)
         c->reqs->prev = r;
     c->reqs = r;
-    if (uv_accept(server, (uv_stream_t *)&r->pipe) != 0) {
+    if (uv_accept(server, (uv_stream_t *)&r->h) != 0) {
         r->done = 1;
-        uv_close((uv_handle_t *)&r->pipe, on_req_closed);
+        uv_close((uv_handle_t *)&r->h, on_req_closed);
         return;
     }
     uv_os_fd_t fd;
     struct ucred cred;
     socklen_t len = sizeof cred;
     r->uid = (unsigned)-1;
-    if (uv_fileno((uv_handle_t *)&r->pipe, &fd) == 0 &&
+    if (!r->http && uv_fileno((uv_handle_t *)&r->h, &fd) == 0 &&
         getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0)
         r->uid = cred.uid;
-    uv_read_start((uv_stream_t *)&r->pipe, on_alloc, on_read);
+    uv_read_start((uv_stream_t *)&r->h, on_alloc, on_read);
 }
 
 static void countdown_say(ctl_t *c)
@@ -295,6 +346,37 @@ int ctl_schedule_shutdown(ctl_t *c, int minutes)
     return 0;
 }
 
+/* /metrics on metrics_addr:metrics_port (docs/hosting.md, "Operations");
+ * without it the server runs on. */
+static void metrics_listen(ctl_t *c)
+{
+    const config_t *cfg = &c->h->cfg;
+    struct sockaddr_storage addr;
+    int rc = strchr(cfg->metrics_addr, ':')
+        ? uv_ip6_addr(cfg->metrics_addr, cfg->metrics_port, (struct sockaddr_in6 *)&addr)
+        : uv_ip4_addr(cfg->metrics_addr, cfg->metrics_port, (struct sockaddr_in *)&addr);
+    uv_tcp_init(c->h->loop, &c->metrics);
+    c->metrics.data = c;
+    c->metrics_on = 1;
+    if (rc == 0)
+        rc = uv_tcp_bind(&c->metrics, (struct sockaddr *)&addr, 0);
+    if (rc == 0)
+        rc = uv_listen((uv_stream_t *)&c->metrics, 64, on_connection);
+    if (rc != 0) {
+        log_error("metrics: cannot listen on %s port %d: %s", cfg->metrics_addr,
+                  cfg->metrics_port, uv_strerror(rc));
+        uv_close((uv_handle_t *)&c->metrics, NULL);
+        c->metrics_on = 0;
+        return;
+    }
+    struct sockaddr_storage bound;
+    int len = sizeof bound;
+    char name[80] = "?";
+    if (uv_tcp_getsockname(&c->metrics, (struct sockaddr *)&bound, &len) == 0)
+        srv_addr_name(&bound, name, sizeof name);
+    log_info("metrics on http://%s/metrics", name);
+}
+
 ctl_t *ctl_start(struct host *h)
 {
     ctl_t *c = calloc(1, sizeof *c);
@@ -327,6 +409,8 @@ ctl_t *ctl_start(struct host *h)
     uv_timer_init(h->loop, &c->countdown);
     c->countdown.data = c;
     h->sh.host_inbox = &c->inbox;
+    if (h->cfg.metrics_port > 0)
+        metrics_listen(c);
     log_info("console on %s (rogued ctl --data-dir %s help)", c->path,
              h->cfg.data_dir);
     return c;
@@ -339,6 +423,8 @@ void ctl_stop(ctl_t *c)
     c->stopped = 1;
     uv_close((uv_handle_t *)&c->server, NULL);
     uv_close((uv_handle_t *)&c->countdown, NULL);
+    if (c->metrics_on)
+        uv_close((uv_handle_t *)&c->metrics, NULL);
     /* The loops' answers from here on are refused (inbox.h): they free
      * them. host_inbox stays set for them until ctl_free. */
     msgq_t left = { 0 };
@@ -351,7 +437,7 @@ void ctl_stop(ctl_t *c)
             ctl_req_done(r, "the server is shutting down");
         } else { /* still reading its line */
             r->done = 1;
-            uv_close((uv_handle_t *)&r->pipe, on_req_closed);
+            uv_close((uv_handle_t *)&r->h, on_req_closed);
         }
     }
     unlink(c->path);

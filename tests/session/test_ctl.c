@@ -5,11 +5,14 @@
  * message of the day a new player sees, backup writes a copy that passes
  * quick_check while a game is being written; the socket is the owner's
  * only. */
+#include <arpa/inet.h>
 #include <check.h>
+#include <netinet/in.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -234,6 +237,152 @@ START_TEST(backup_while_a_game_is_written)
 }
 END_TEST
 
+/* GET /metrics on 127.0.0.1:port: the body (malloc'd), the status line
+ * checked. */
+static char *scrape(int port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert(fd >= 0);
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    static const char req[] = "GET /metrics HTTP/1.1\r\nHost: x\r\n"
+                              "Accept: text/plain\r\n\r\n";
+    ck_assert_int_eq(write(fd, req, sizeof req - 1), (ssize_t)(sizeof req - 1));
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    ssize_t r;
+    while ((r = read(fd, buf + n, cap - n - 1)) > 0)
+        n += (size_t)r;
+    close(fd);
+    buf[n] = '\0';
+    ck_assert_msg(strncmp(buf, "HTTP/1.0 200 OK\r\n", 17) == 0, "%s", buf);
+    ck_assert(strstr(buf, "Content-Type: text/plain; version=0.0.4"));
+    char *body = strstr(buf, "\r\n\r\n");
+    ck_assert_ptr_nonnull(body);
+    char *out = strdup(body + 4);
+    free(buf);
+    return out;
+}
+
+/* Every line is a HELP, a TYPE or a sample "name{labels} number", and
+ * every sample's family has its HELP and TYPE before it. */
+static void check_format(const char *text)
+{
+    char *copy = strdup(text), *save = NULL;
+    char helped[64][64], typed[64][64];
+    int nh = 0, nt = 0, samples = 0;
+    for (char *line = strtok_r(copy, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save)) {
+        char name[64], rest[256];
+        if (sscanf(line, "# HELP %63s %255[^\n]", name, rest) == 2) {
+            ck_assert(nh < 64);
+            snprintf(helped[nh++], 64, "%s", name);
+            continue;
+        }
+        if (sscanf(line, "# TYPE %63s %255s", name, rest) == 2) {
+            ck_assert_msg(!strcmp(rest, "counter") || !strcmp(rest, "gauge") ||
+                          !strcmp(rest, "histogram"), "%s", line);
+            ck_assert(nt < 64);
+            snprintf(typed[nt++], 64, "%s", name);
+            continue;
+        }
+        size_t len = strspn(line, "abcdefghijklmnopqrstuvwxyz_0123456789");
+        ck_assert_msg(len > 0 && len < 64, "not a sample: %s", line);
+        snprintf(name, sizeof name, "%.*s", (int)len, line);
+        const char *v = line + len;
+        if (*v == '{') {
+            v = strchr(v, '}');
+            ck_assert_msg(v, "labels not closed: %s", line);
+            v++;
+        }
+        ck_assert_msg(*v == ' ', "no value: %s", line);
+        char *end;
+        strtod(v + 1, &end);
+        ck_assert_msg(end != v + 1 && *end == '\0', "not a number: %s", line);
+        /* a histogram's series belong to its family */
+        static const char *const suffix[] = { "_bucket", "_sum", "_count" };
+        int found = 0;
+        for (int k = 0; k < 4 && !found; k++) {
+            char fam[64];
+            snprintf(fam, sizeof fam, "%s", name);
+            if (k > 0) {
+                size_t sl = strlen(suffix[k - 1]), nl = strlen(fam);
+                if (nl <= sl || strcmp(fam + nl - sl, suffix[k - 1]) != 0)
+                    continue;
+                fam[nl - sl] = '\0';
+            }
+            int h = 0, t = 0;
+            for (int i = 0; i < nh; i++)
+                h |= !strcmp(helped[i], fam);
+            for (int i = 0; i < nt; i++)
+                t |= !strcmp(typed[i], fam);
+            found = h && t;
+        }
+        ck_assert_msg(found, "no HELP and TYPE for %s", line);
+        samples++;
+    }
+    ck_assert_int_gt(samples, 10);
+    free(copy);
+}
+
+/* The value of the sample whose line starts with `series ` */
+static double sample(const char *text, const char *series)
+{
+    char needle[160];
+    snprintf(needle, sizeof needle, "\n%s ", series);
+    const char *p = strstr(text, needle);
+    ck_assert_msg(p, "no %s in:\n%s", series, text);
+    return strtod(p + strlen(needle), NULL);
+}
+
+START_TEST(metrics_scraped_and_moving)
+{
+    int port = cl_free_port();
+    char set[64];
+    snprintf(set, sizeof set, "metrics_port=%d", port);
+    tsrv_t *s = srv_start("--seed", "42", "--set", set, NULL);
+    char line[96];
+    snprintf(line, sizeof line, "metrics on http://127.0.0.1:%d/metrics", port);
+    ck_assert(srv_wait_log(s, line, WAIT_MS));
+    tclient_t *a = play_connect(srv_port(s), NULL);
+    char *m1 = scrape(port);
+    check_format(m1);
+    ck_assert(sample(m1, "rogued_sessions{state=\"playing\"}") == 1);
+    ck_assert(sample(m1, "rogued_sessions{state=\"lobby\"}") == 0);
+    ck_assert(sample(m1, "rogued_sessions_by_transport{transport=\"telnet\"}") == 1);
+    ck_assert(sample(m1, "rogued_players_online") == 1);
+    ck_assert(strstr(m1, "rogued_loop_lag_seconds_bucket{loop=\"1\",le=\"+Inf\"}"));
+    double k1 = sample(m1, "rogued_keys_total");
+    double f1 = sample(m1, "rogued_frames_total");
+    double b1 = sample(m1, "rogued_bytes_out_total");
+    play_walk_keys(a, 6);
+    char *m2 = scrape(port);
+    check_format(m2);
+    ck_assert_msg(sample(m2, "rogued_keys_total") >= k1 + 6, "keys %g -> %g", k1,
+                  sample(m2, "rogued_keys_total"));
+    ck_assert(sample(m2, "rogued_frames_total") > f1);
+    ck_assert(sample(m2, "rogued_bytes_out_total") > b1);
+    if (access("/usr/bin/promtool", X_OK) == 0) {
+        char path[700], cmd[800], dir[600];
+        srv_data_dir(s, dir, sizeof dir);
+        snprintf(path, sizeof path, "%s/../metrics.txt", dir);
+        write_file(path, m2);
+        snprintf(cmd, sizeof cmd, "promtool check metrics < %s 2>&1", path);
+        FILE *p = popen(cmd, "r");
+        char out[4096];
+        size_t n = fread(out, 1, sizeof out - 1, p);
+        out[n] = '\0';
+        int st = pclose(p);
+        ck_assert_msg(st == 0, "promtool check metrics: %s", out);
+    }
+    free(m1);
+    free(m2);
+    cl_close(a);
+    srv_stop(s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("ctl");
@@ -245,6 +394,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, shutdown_countdown_ends_in_shutdown);
     tcase_add_test(tc, reload_changes_the_motd);
     tcase_add_test(tc, backup_while_a_game_is_written);
+    tcase_add_test(tc, metrics_scraped_and_moving);
     suite_add_tcase(s, tc);
     return s;
 }
