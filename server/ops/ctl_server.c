@@ -17,6 +17,9 @@
 
 #define CTL_LINE_MAX 512
 #define CTL_HTTP_MAX 8192
+/* Connections at once, the console's and scrapes together: one that never
+ * sends its line holds one of these, never more. */
+#define CTL_CONNS 32
 
 struct ctl_req {
     struct ctl_req *prev, *next;
@@ -48,6 +51,7 @@ struct ctl {
     int countdown_left;        /* minutes; -1: none running */
     uint64_t next_id;
     ctl_req_t *reqs;
+    int nreqs;                 /* connections open (at most CTL_CONNS) */
     char path[CONFIG_STR_MAX + 16];
     const char *config_path;
     int stopped;
@@ -73,6 +77,7 @@ void ctl_req_printf(ctl_req_t *r, const char *fmt, ...)
 static void on_req_closed(uv_handle_t *hd)
 {
     ctl_req_t *r = hd->data;
+    r->c->nreqs--;
     if (r->prev)
         r->prev->next = r->next;
     else
@@ -99,6 +104,8 @@ void ctl_req_done(ctl_req_t *r, const char *err)
     r->done = 1;
     if (r->http && err)
         buf_reset(&r->out);
+    if (r->http && err && (err[0] < '1' || err[0] > '5'))
+        err = "503 Service Unavailable"; /* the console's words */
     if (r->http)
         snprintf(r->head, sizeof r->head,
                  "HTTP/1.0 %s\r\nContent-Type: text/plain; version=0.0.4; "
@@ -269,14 +276,33 @@ static void http_read(ctl_req_t *r)
         r->cmd->finish(r);
 }
 
+static void on_drop_closed(uv_handle_t *hd)
+{
+    free(hd);
+}
+
 static void on_connection(uv_stream_t *server, int status)
 {
     ctl_t *c = server->data;
     if (status < 0 || c->stopped)
         return;
-    ctl_req_t *r = calloc(1, sizeof *r);
-    if (!r)
+    ctl_req_t *r = c->nreqs < CTL_CONNS ? calloc(1, sizeof *r) : NULL;
+    if (!r) {
+        /* taken and closed at once: the listener is not left readable */
+        union { uv_pipe_t pipe; uv_tcp_t tcp; } *drop = malloc(sizeof *drop);
+        if (!drop)
+            return;
+        if (server == (uv_stream_t *)&c->metrics)
+            uv_tcp_init(c->h->loop, &drop->tcp);
+        else
+            uv_pipe_init(c->h->loop, &drop->pipe, 0);
+        if (uv_accept(server, (uv_stream_t *)drop) == 0)
+            log_error("console: %d connections open, one more refused",
+                      c->nreqs);
+        uv_close((uv_handle_t *)drop, on_drop_closed);
         return;
+    }
+    c->nreqs++;
     r->c = c;
     r->id = ++c->next_id;
     r->http = server == (uv_stream_t *)&c->metrics;

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "check_main.h"
@@ -383,6 +385,50 @@ START_TEST(metrics_scraped_and_moving)
 }
 END_TEST
 
+static int unix_connect(const char *path)
+{
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    ck_assert(fd >= 0);
+    struct sockaddr_un a = { .sun_family = AF_UNIX };
+    snprintf(a.sun_path, sizeof a.sun_path, "%s", path);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    struct timeval tv = { WAIT_MS / 1000, 0 }; /* a deadline, not a bound */
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    return fd;
+}
+
+/* Connections that never send their line hold 32 places at most: one
+ * more is closed at once, and the console works again once they go. */
+START_TEST(idle_connections_are_bounded)
+{
+    tsrv_t *s = srv_start(NULL);
+    char dir[600], sock[700];
+    srv_data_dir(s, dir, sizeof dir);
+    snprintf(sock, sizeof sock, "%s/ctl.sock", dir);
+    int fds[32];
+    for (int i = 0; i < 32; i++)
+        fds[i] = unix_connect(sock);
+    int extra = unix_connect(sock);
+    char c;
+    ck_assert_int_eq(read(extra, &c, 1), 0); /* closed by the server */
+    close(extra);
+    ck_assert(srv_wait_log(s, "console: 32 connections open, one more refused",
+                           WAIT_MS));
+    for (int i = 0; i < 32; i++)
+        close(fds[i]);
+    char out[4096];
+    int rc = 1;
+    /* the server sees the 32 go in its own time: wait for it */
+    for (int i = 0; i < WAIT_MS / 50 && rc != 0; i++) {
+        rc = srv_ctl(s, "who", out, sizeof out);
+        if (rc != 0)
+            usleep(50000);
+    }
+    ck_assert_msg(rc == 0, "%s", out);
+    srv_stop(s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("ctl");
@@ -395,6 +441,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, reload_changes_the_motd);
     tcase_add_test(tc, backup_while_a_game_is_written);
     tcase_add_test(tc, metrics_scraped_and_moving);
+    tcase_add_test(tc, idle_connections_are_bounded);
     suite_add_tcase(s, tc);
     return s;
 }
