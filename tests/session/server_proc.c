@@ -462,6 +462,9 @@ void srv_data_dir(const tsrv_t *s, char *out, size_t len)
 FILE *srv_ctl_start(const tsrv_t *s, const char *args)
 {
     char bin[PATH_MAX], cmd[PATH_MAX + 1600];
+    /* the console starts after the listeners' line */
+    if (!srv_wait_log(s, "console on ", CL_WAIT_MS))
+        srv_fail(s, "no console: no \"console on\" line");
     server_path(bin, sizeof bin);
     snprintf(cmd, sizeof cmd, "timeout 60 %s ctl --data-dir %s/data %s 2>&1 "
              "</dev/null", bin, s->dir, args);

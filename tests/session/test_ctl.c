@@ -68,6 +68,7 @@ START_TEST(who_say_kick)
     char dir[600], sock[700];
     srv_data_dir(s, dir, sizeof dir);
     snprintf(sock, sizeof sock, "%s/ctl.sock", dir);
+    ck_assert(srv_wait_log(s, "console on ", WAIT_MS));
     struct stat st;
     ck_assert_int_eq(stat(sock, &st), 0);
     ck_assert(S_ISSOCK(st.st_mode));
@@ -405,6 +406,7 @@ START_TEST(idle_connections_are_bounded)
     char dir[600], sock[700];
     srv_data_dir(s, dir, sizeof dir);
     snprintf(sock, sizeof sock, "%s/ctl.sock", dir);
+    ck_assert(srv_wait_log(s, "console on ", WAIT_MS));
     int fds[32];
     for (int i = 0; i < 32; i++)
         fds[i] = unix_connect(sock);
