@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "host.h"
@@ -403,6 +404,22 @@ static void metrics_listen(ctl_t *c)
     log_info("metrics on http://%s/metrics", name);
 }
 
+/* 1 if a server listens on the Unix socket at path (a connect says so at
+ * once: a stale socket refuses it). */
+static int socket_answers(const char *path)
+{
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    if (strlen(path) >= sizeof sa.sun_path)
+        return 0;
+    memcpy(sa.sun_path, path, strlen(path) + 1);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return 0;
+    int ok = connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
+    close(fd);
+    return ok;
+}
+
 ctl_t *ctl_start(struct host *h)
 {
     ctl_t *c = calloc(1, sizeof *c);
@@ -413,9 +430,14 @@ ctl_t *ctl_start(struct host *h)
     c->h = h;
     c->countdown_left = -1;
     snprintf(c->path, sizeof c->path, "%s/%s", h->cfg.data_dir, CTL_SOCKET);
-    /* A socket left by a server that did not stop cleanly; a server still
-     * running on this directory holds the database's lock already. */
-    unlink(c->path);
+    if (socket_answers(c->path)) {
+        /* another server on this directory: its console stays its own */
+        log_error("console: a server already answers on %s; no console here",
+                  c->path);
+        c->stopped = 1;
+        return c;
+    }
+    unlink(c->path); /* left by a server that did not stop cleanly */
     uv_pipe_init(h->loop, &c->server, 0);
     c->server.data = c;
     /* 0600 from the start: no moment in which another user may connect. */

@@ -431,6 +431,26 @@ START_TEST(idle_connections_are_bounded)
 }
 END_TEST
 
+/* A second server started on the same data directory leaves the first
+ * one's console alone. */
+START_TEST(a_second_server_keeps_off_the_console)
+{
+    tsrv_t *a = srv_start(NULL);
+    char dir[600];
+    srv_data_dir(a, dir, sizeof dir);
+    ck_assert(srv_wait_log(a, "console on ", WAIT_MS));
+    tsrv_t *b = srv_start("--data-dir", dir, NULL);
+    ck_assert(srv_wait_log(b, "a server already answers on ", WAIT_MS));
+    char out[4096];
+    ck_assert_int_eq(srv_ctl(a, "who", out, sizeof out), 0);
+    ck_assert(srv_log_has(a, ": who"));
+    ck_assert(!srv_log_has(b, ": who"));
+    srv_stop(b);
+    ck_assert_int_eq(srv_ctl(a, "who", out, sizeof out), 0);
+    srv_stop(a);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("ctl");
@@ -444,6 +464,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, backup_while_a_game_is_written);
     tcase_add_test(tc, metrics_scraped_and_moving);
     tcase_add_test(tc, idle_connections_are_bounded);
+    tcase_add_test(tc, a_second_server_keeps_off_the_console);
     suite_add_tcase(s, tc);
     return s;
 }
