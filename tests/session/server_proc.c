@@ -381,8 +381,12 @@ int srv_wait_log_count(const tsrv_t *s, const char *needle, int n,
     for (;;) {
         if (srv_log_count(s, needle) >= n)
             return 1;
-        if (now_ms() > deadline)
+        if (now_ms() > deadline) {
+            if (timeout_ms >= CL_WAIT_MS) /* for the runner's summary */
+                fprintf(stderr, "deadline: waited %d ms for \"%s\" x%d in "
+                        "the server's log\n", timeout_ms, needle, n);
             return 0;
+        }
         tick();
     }
 }
