@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cluster.h"
+#include "connect_lines.h"
 #include "log.h"
 #include "store.h"
 
@@ -303,6 +304,8 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
     uv_signal_start(&h->sigterm, on_signal, SIGTERM);
     uv_signal_start(&h->sighup, on_signal, SIGHUP);
     uv_timer_start(&h->sweep, on_sweep, 10000, 10000);
+    /* How a person connects, with addresses they can use. */
+    connect_lines_log(cfg->bind, h->telnet.fd, h->http.fd, h->ssh.fd);
     /* On PostgreSQL, hosts on the same database share their players. */
     if (cfg->store[0])
         h->cluster = cluster_start(h, cfg->store);
