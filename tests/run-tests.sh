@@ -60,7 +60,15 @@ PG_SUITES=${PG_SUITES:-test_store test_store_keep test_progress test_progress_sn
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:halt_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # check's own per-test timeout is 4 s by default; suites set their own.
+# They only catch a hang (docs/testing.md): CK_TIMEOUT_MULTIPLIER stretches
+# them all on a machine that is busier still (make test-under-load: 3).
 export CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-60}
+export CK_TIMEOUT_MULTIPLIER=${CK_TIMEOUT_MULTIPLIER:-1}
+# An e2e script's own waits end at 30 s each; this ends a script that
+# hangs between them (exit 124, which the summary names).
+E2E_TIMEOUT=${E2E_TIMEOUT:-600}
+# Lines of each failed test's log in the summary.
+FAIL_LINES=${FAIL_LINES:-40}
 
 logs=build/test-logs
 mkdir -p "$logs"
@@ -110,10 +118,11 @@ run_one() { # id kind path
             rc=$?
             check_result "$path" "$log" $rc ;;
         e2e)
-            bash "$path" >"$log" 2>&1
+            timeout -k 10 "$E2E_TIMEOUT" bash "$path" >"$log" 2>&1
             case $? in
                 0) echo "1 0 passed" ;;
                 77) echo "0 0 skipped: $(tail -1 "$log")" ;;
+                124|137) echo "0 1 FAILED (ran past E2E_TIMEOUT, $E2E_TIMEOUT s)" ;;
                 *) echo "0 1 FAILED" ;;
             esac ;;
         fuzz)
@@ -320,9 +329,42 @@ elif [ -n "$pg_skipped" ]; then
     skipped=1
 fi
 
+# Why a failed test failed, in a line: check's failed assertions and time
+# limits, a script's deadlines (lib.bash's wait_for, the runner's
+# E2E_TIMEOUT), a death without a summary.
+why() { # id result-text
+    local log=$logs/$1.log n
+    n=$(grep -c 'Test timeout expired' "$log" 2>/dev/null)
+    if [ "${n:-0}" -gt 0 ]; then
+        echo "hit check's time limit in $n test(s):" \
+            "$(grep 'Test timeout expired' "$log" | awk -F: '{print $5}' | sort -u | paste -sd' ')" \
+            "(tcase_set_timeout x CK_TIMEOUT_MULTIPLIER=$CK_TIMEOUT_MULTIPLIER)"
+    elif [[ $2 == *E2E_TIMEOUT* ]]; then
+        echo "hit its time limit: $2"
+    elif grep -q '^deadline: ' "$log" 2>/dev/null; then
+        echo "a wait hit its deadline: $(grep '^deadline: ' "$log" | tail -1)"
+    elif grep -qE ':[FE]:' "$log" 2>/dev/null; then
+        echo "failed (not a time limit): $(grep -cE ':[FE]:' "$log") check(s)"
+    else
+        echo "$2 (not a time limit)"
+    fi
+}
+
+if [ ${#failures[@]} -gt 0 ]; then
+    echo
+    echo "==== what failed (each log: $logs/ID.log)"
+fi
 for id in "${failures[@]+"${failures[@]}"}"; do
-    echo "---- $logs/$id.log (last 60 lines)"
-    tail -60 "$logs/$id.log"
+    for i in "${!ids[@]}"; do [ "${ids[$i]}" = "$id" ] && break; done
+    read -r _ _ text <"$logs/$id.result"
+    echo "---- ${fams[$i]}/${labels[$i]}: $(why "$id" "$text")"
+    grep -E ':[FE]:' "$logs/$id.log" 2>/dev/null | head -10 | sed 's/^/   /'
+    echo "   last $FAIL_LINES lines of $logs/$id.log:"
+    tail -"$FAIL_LINES" "$logs/$id.log" | sed 's/^/   | /'
+done
+for id in "${failures[@]+"${failures[@]}"}"; do
+    for i in "${!ids[@]}"; do [ "${ids[$i]}" = "$id" ] && break; done
+    echo "FAILED: ${fams[$i]}/${labels[$i]}"
 done
 echo "(took $((SECONDS - start)) s)"
 if [ "$skipped" -gt 0 ]; then
