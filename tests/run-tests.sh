@@ -50,6 +50,7 @@ cd "$(dirname "$0")/.."
 FUZZ_RUNS=${FUZZ_RUNS:-200000}
 FUZZ_SMOKE_SECONDS=${FUZZ_SMOKE_SECONDS:-15}
 TEST_JOBS=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+FUZZ_JOBS=${FUZZ_JOBS:-$TEST_JOBS}
 export ROGUED_BIN=${ROGUED_BIN:-$PWD/build/san/rogued}
 export ROGUED_REL_BIN=${ROGUED_REL_BIN:-$PWD/build/rel/rogued}
 ROGUED_TSAN_BIN=${ROGUED_TSAN_BIN:-$PWD/build/tsan/rogued}
@@ -239,14 +240,18 @@ for fam in "${families[@]}"; do
 done
 
 # Start order: longest first, by the time each took last run (in
-# $logs/ID.secs); a test not run before counts as its family's usual length
-# (a fuzz target FUZZ_SMOKE_SECONDS, a session suite 10 s, an e2e script
-# 5 s, a unit suite 2 s).
+# $logs/ID.secs); a test not run here before (a fresh clone) takes its time
+# from tests/test-times (a run's times, checked in), else its family's
+# usual length (a fuzz target FUZZ_SMOKE_SECONDS, a pg or cluster suite
+# 25 s, a session suite 10 s, an e2e script 5 s, a unit suite 2 s).
 guess() { # index
-    local f=$logs/${ids[$1]}.secs
+    local f=$logs/${ids[$1]}.secs t
     if [ -s "$f" ]; then cat "$f"; return; fi
+    t=$(awk -v id="${ids[$1]}" '$1 == id { print $2 }' tests/test-times 2>/dev/null)
+    if [ -n "$t" ]; then echo "$t"; return; fi
     case ${fams[$1]} in
-        fuzz) echo "$FUZZ_SMOKE_SECONDS" ;; session|tsan) echo 10 ;; e2e) echo 5 ;; *) echo 2 ;;
+        fuzz) echo "$FUZZ_SMOKE_SECONDS" ;; pg|cluster) echo 25 ;;
+        session|tsan) echo 10 ;; e2e) echo 5 ;; *) echo 2 ;;
     esac
 }
 order=()
@@ -256,7 +261,7 @@ while read -r _ i; do order+=("$i"); done < <(
 # --- run them ----------------------------------------------------------------------
 for i in "${!ids[@]}"; do rm -f "$logs/${ids[$i]}.result"; done
 total=${#ids[@]}
-echo "running $total tests, $TEST_JOBS at a time (TEST_JOBS); logs in $logs/"
+echo "running $total tests, $TEST_JOBS at a time (TEST_JOBS) and the fuzz smoke runs $FUZZ_JOBS at a time beside them (FUZZ_JOBS); logs in $logs/"
 start=$SECONDS
 declare -A pid_of=() began=()
 done_count=0
@@ -282,16 +287,38 @@ reap() {
     done
 }
 
+# The fuzz smoke runs go beside the others, FUZZ_JOBS at a time, rather
+# than in their TEST_JOBS slots: they are niced and end at
+# FUZZ_SMOKE_SECONDS whatever the load, so they only take what CPU the
+# other tests leave, and the run does not wait for them one slot at a time.
+queue=() fuzzq=()
 for i in "${order[@]+"${order[@]}"}"; do
-    while [ ${#pid_of[@]} -ge "$TEST_JOBS" ]; do
-        wait -n 2>/dev/null
-        reap
-    done
-    began[$i]=$SECONDS
-    run_one "${ids[$i]}" "${kinds[$i]}" "${paths[$i]}" &
-    pid_of[$i]=$!
+    if [ "${kinds[$i]}" = fuzz ]; then fuzzq+=("$i"); else queue+=("$i"); fi
 done
-while [ ${#pid_of[@]} -gt 0 ]; do
+running() { # fuzz|other -> how many of those run now
+    local i n=0
+    for i in "${!pid_of[@]}"; do
+        if [ "${kinds[$i]}" = fuzz ]; then [ "$1" = fuzz ] && n=$((n + 1))
+        else [ "$1" = other ] && n=$((n + 1)); fi
+    done
+    echo $n
+}
+start_one() {
+    began[$1]=$SECONDS
+    run_one "${ids[$1]}" "${kinds[$1]}" "${paths[$1]}" &
+    pid_of[$1]=$!
+}
+qi=0 fi_=0
+while [ $qi -lt ${#queue[@]} ] || [ $fi_ -lt ${#fuzzq[@]} ] || [ ${#pid_of[@]} -gt 0 ]; do
+    while [ $qi -lt ${#queue[@]} ] && [ "$(running other)" -lt "$TEST_JOBS" ]; do
+        start_one "${queue[$qi]}"
+        qi=$((qi + 1))
+    done
+    while [ $fi_ -lt ${#fuzzq[@]} ] && [ "$(running fuzz)" -lt "$FUZZ_JOBS" ]; do
+        start_one "${fuzzq[$fi_]}"
+        fi_=$((fi_ + 1))
+    done
+    [ ${#pid_of[@]} -gt 0 ] || break
     wait -n 2>/dev/null
     reap
 done
