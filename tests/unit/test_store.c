@@ -444,8 +444,9 @@ START_TEST(failures_slow_down)
     store_stats_t stats;
     /* The store schedules its waits on the loop's clock (uv_now), so that
      * is the clock the answers are read on: no wall-clock time, which a
-     * busy machine stretches, is asserted (docs/testing.md). */
-    uv_update_time(&loop);
+     * busy machine stretches, is asserted (docs/testing.md). The loop's
+     * time is not updated here: store_login reads this same t0, the time
+     * of the last failure, so the waits are exactly the steps. */
     uint64_t t0 = uv_now(&loop);
     answers_seen = 0;
     /* The waits given: a second, then the doubled step after the first's
