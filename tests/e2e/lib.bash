@@ -73,7 +73,10 @@ pane_dead() { [ "$(T display-message -p -t "$pane_name" '#{pane_dead}')" = 1 ]; 
 turn_of_pane() { pane | sed -n 's/.*Turn:\([0-9]*\).*/\1/p' | tail -1; }
 
 port_of_log() { sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$tmp/server.log"; }
-has_port() { [ -n "$(port_of_log)" ]; }
+# Ready: the connect line, logged after the listening line once the
+# server also handles its signals (a SIGTERM before that would kill it
+# with status 143 on a busy machine).
+has_port() { [ -n "$(port_of_log)" ] && grep -q 'info connect: telnet ' "$tmp/server.log"; }
 
 e2e_start_server() {
     "$BIN" --port 0 --bind 127.0.0.1 --data-dir "$tmp/data" --config /dev/null \

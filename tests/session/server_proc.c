@@ -314,13 +314,16 @@ tsrv_t *srv_start(const char *arg, ...)
     }
     close(logfd);
 
-    /* The kernel picked the port: the server logs it once it listens. */
+    /* The kernel picked the port: the server logs it once it listens.
+     * Ready is the connect line after it, logged once the server also
+     * handles its signals (a SIGTERM before that would kill it with
+     * status 143 on a busy machine). */
     static const char needle[] = "listening on 127.0.0.1:";
     int64_t deadline = now_ms() + CL_WAIT_MS;
     for (;;) {
         char *log = read_file(s->log);
         char *at = strstr(log, needle);
-        if (at) {
+        if (at && strstr(at, "info connect: telnet ")) {
             s->port = atoi(at + sizeof needle - 1);
             free(log);
             break;

@@ -29,7 +29,7 @@ START_TEST(the_log_says_how_to_connect)
     char h[32], s_[32];
     snprintf(h, sizeof h, "http_port=%d", http);
     snprintf(s_, sizeof s_, "ssh_port=%d", ssh);
-    tsrv_t *s = srv_start("--set", h, "--set", s_, NULL);
+    tsrv_t *s = srv_start("--seed", "42", "--set", h, "--set", s_, NULL);
     ck_assert(srv_wait_log(s, "connect: ssh -p ", CL_WAIT_MS));
     char *log = srv_log(s);
     /* After the listening lines, one line per service, on the address
