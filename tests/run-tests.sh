@@ -369,7 +369,7 @@ why() { # id result-text
     elif [[ $2 == *E2E_TIMEOUT* ]]; then
         echo "hit its time limit: $2"
     elif grep -q '^deadline: ' "$log" 2>/dev/null; then
-        echo "a wait hit its deadline: $(grep '^deadline: ' "$log" | tail -1)"
+        echo "a wait hit its deadline: $(grep "^deadline: " "$log" | tail -1 | sed "s/^deadline: //")"
     elif grep -qE ':[FE]:' "$log" 2>/dev/null; then
         echo "failed (not a time limit): $(grep -cE ':[FE]:' "$log") check(s)"
     else
@@ -384,14 +384,14 @@ fi
 for id in "${failures[@]+"${failures[@]}"}"; do
     for i in "${!ids[@]}"; do [ "${ids[$i]}" = "$id" ] && break; done
     read -r _ _ text <"$logs/$id.result"
-    echo "---- ${fams[$i]}/${labels[$i]}: $(why "$id" "$text")"
+    echo "---- ${fams[$i]}/${labels[$i]#e2e/}: $(why "$id" "$text")"
     grep -E ':[FE]:' "$logs/$id.log" 2>/dev/null | head -10 | sed 's/^/   /'
     echo "   last $FAIL_LINES lines of $logs/$id.log:"
     tail -"$FAIL_LINES" "$logs/$id.log" | sed 's/^/   | /'
 done
 for id in "${failures[@]+"${failures[@]}"}"; do
     for i in "${!ids[@]}"; do [ "${ids[$i]}" = "$id" ] && break; done
-    echo "FAILED: ${fams[$i]}/${labels[$i]}"
+    echo "FAILED: ${fams[$i]}/${labels[$i]#e2e/}"
 done
 echo "(took $((SECONDS - start)) s)"
 if [ "$skipped" -gt 0 ]; then
