@@ -3,6 +3,12 @@
 #   make          build the server (build/rel/rogued)
 #   make run      install missing Debian packages, build, serve on PORT (2323)
 #   make test     install what the tests need, build, run every test
+#   make check    the unit and session families only (sanitizer build): the
+#                 quick answer while working (about 2 minutes)
+#   make soak     the property and soak tests with their long counts
+#                 (ROGUED_SOAK=1; `make test` runs them short)
+#   make test-under-load  `make test` while busy processes keep every core
+#                 at 100% (tests/under-load.sh: the tests depend on no speed)
 #   make bench    build and print the benchmark tables
 #   make fuzz     run each libFuzzer target for longer (FUZZ_SECONDS each)
 #   make pg       the store's tests again on PostgreSQL (a throwaway cluster
@@ -53,7 +59,7 @@ RUN_PKGS  := gcc make pkg-config libuv1-dev libtelnet-dev libsqlite3-dev libsodi
              libssh-dev
 PG_PKGS   := postgresql postgresql-common haproxy
 TEST_PKGS := $(RUN_PKGS) check libvterm-dev telnet openssh-client tmux clang libclang-rt-dev \
-             libncurses-dev ttyrec asciinema ncurses-term prometheus
+             libncurses-dev ttyrec asciinema ncurses-term prometheus stress-ng
 
 WARN := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Werror
 STD  := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
@@ -91,7 +97,7 @@ LIB = build/$(1)/librogue.a
 
 .SECONDEXPANSION:
 .SECONDARY:
-.PHONY: all run test unit session e2e tsan pg cluster fuzz-smoke fuzz bench deps test-deps clean image-check FORCE
+.PHONY: all run test check soak test-under-load test-build unit session e2e tsan pg cluster fuzz-smoke fuzz bench deps test-deps clean image-check FORCE
 .DELETE_ON_ERROR:
 
 all: build/rel/rogued
@@ -207,12 +213,39 @@ ALL_SRC := $(CORE_SRC) $(SERVER_SRC) server/main.c $(UNIT_SRC) $(SESS_SRC) $(SES
          $(patsubst %.c,build/fuzz/obj/%.d,$(CORE_SRC) $(SERVER_SRC) $(FUZZ_SRC))
 
 # --- commands ------------------------------------------------------------------
-run: deps build/rel/rogued
+# Built with as many jobs as cores; once it listens the log says how to
+# connect (`telnet HOST PORT`, the browser's and SSH's lines when on).
+run: deps
+	$(MAKE) -j$(JOBS) --no-print-directory build/rel/rogued
 	./build/rel/rogued --port $(PORT) $(ARGS)
 
+# Everything `make test` runs, built with as many jobs as cores.
+TEST_BUILD := build/rel/rogued build/san/rogued build/tsan/rogued $(UNIT_BINS) $(SESS_BINS) \
+              $(TSAN_UNIT_BINS) $(FUZZ_BINS) build/san/tests/web/fireball_plan \
+              build/san/tests/web/stairs_plan
+test-build:
+	$(MAKE) -j$(JOBS) --no-print-directory $(TEST_BUILD)
+
 test: test-deps
-	$(MAKE) -j$(JOBS) --no-print-directory build/rel/rogued build/san/rogued build/tsan/rogued $(UNIT_BINS) $(SESS_BINS) $(TSAN_UNIT_BINS) $(FUZZ_BINS) build/san/tests/web/fireball_plan build/san/tests/web/stairs_plan
+	$(MAKE) --no-print-directory test-build
 	FUZZ_RUNS=$(FUZZ_RUNS) tests/run-tests.sh
+
+# The whole suite with every core kept busy (stress-ng, or shell loops
+# without it), started and stopped by tests/under-load.sh.
+test-under-load: test-deps
+	$(MAKE) --no-print-directory test-build
+	FUZZ_RUNS=$(FUZZ_RUNS) tests/under-load.sh tests/run-tests.sh
+
+# The developer's quick answer: unit and session on the sanitizer build.
+check: test-deps
+	$(MAKE) -j$(JOBS) --no-print-directory build/san/rogued $(UNIT_BINS) $(SESS_BINS)
+	tests/run-tests.sh unit session
+
+# Property and soak tests with their long counts (test_view_cache's random
+# screens and the like: soak_count in tests/check_main.h).
+soak: test-deps
+	$(MAKE) -j$(JOBS) --no-print-directory $(UNIT_BINS)
+	ROGUED_SOAK=1 CK_TIMEOUT_MULTIPLIER=4 tests/run-tests.sh unit
 
 unit: test-deps
 	$(MAKE) -j$(JOBS) --no-print-directory $(UNIT_BINS)

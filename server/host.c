@@ -14,6 +14,7 @@
 
 #include "cluster.h"
 #include "ctl.h"
+#include "connect_lines.h"
 #include "log.h"
 #include "store.h"
 
@@ -344,6 +345,8 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
     uv_signal_start(&h->sighup, on_signal, SIGHUP);
     uv_timer_start(&h->sweep, on_sweep, 10000, 10000);
     h->ctl = ctl_start(h);
+    /* How a person connects, with addresses they can use. */
+    connect_lines_log(cfg->bind, h->telnet.fd, h->http.fd, h->ssh.fd);
     /* On PostgreSQL, hosts on the same database share their players. */
     if (cfg->store[0])
         h->sh.cluster = cluster_start(&h->sh, cfg->store);

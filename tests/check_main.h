@@ -8,6 +8,15 @@
 
 #include <check.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* A property or soak test's count: `quick` in `make test`, `soak` under
+ * `make soak` (which sets ROGUED_SOAK=1; docs/testing.md). */
+static inline int soak_count(int quick, int soak)
+{
+    const char *e = getenv("ROGUED_SOAK");
+    return e && *e && strcmp(e, "0") != 0 ? soak : quick;
+}
 
 #define CHECK_MAIN(make)                                        \
     int main(void)                                              \

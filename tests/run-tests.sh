@@ -50,6 +50,7 @@ cd "$(dirname "$0")/.."
 FUZZ_RUNS=${FUZZ_RUNS:-200000}
 FUZZ_SMOKE_SECONDS=${FUZZ_SMOKE_SECONDS:-15}
 TEST_JOBS=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+FUZZ_JOBS=${FUZZ_JOBS:-$TEST_JOBS}
 export ROGUED_BIN=${ROGUED_BIN:-$PWD/build/san/rogued}
 export ROGUED_REL_BIN=${ROGUED_REL_BIN:-$PWD/build/rel/rogued}
 ROGUED_TSAN_BIN=${ROGUED_TSAN_BIN:-$PWD/build/tsan/rogued}
@@ -60,7 +61,15 @@ PG_SUITES=${PG_SUITES:-test_store test_store_keep test_progress test_progress_sn
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:halt_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # check's own per-test timeout is 4 s by default; suites set their own.
+# They only catch a hang (docs/testing.md): CK_TIMEOUT_MULTIPLIER stretches
+# them all on a machine that is busier still (make test-under-load: 3).
 export CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-60}
+export CK_TIMEOUT_MULTIPLIER=${CK_TIMEOUT_MULTIPLIER:-1}
+# An e2e script's own waits end at 30 s each; this ends a script that
+# hangs between them (exit 124, which the summary names).
+E2E_TIMEOUT=${E2E_TIMEOUT:-600}
+# Lines of each failed test's log in the summary.
+FAIL_LINES=${FAIL_LINES:-40}
 
 logs=build/test-logs
 mkdir -p "$logs"
@@ -110,10 +119,11 @@ run_one() { # id kind path
             rc=$?
             check_result "$path" "$log" $rc ;;
         e2e)
-            bash "$path" >"$log" 2>&1
+            timeout -k 10 "$E2E_TIMEOUT" bash "$path" >"$log" 2>&1
             case $? in
                 0) echo "1 0 passed" ;;
                 77) echo "0 0 skipped: $(tail -1 "$log")" ;;
+                124|137) echo "0 1 FAILED (ran past E2E_TIMEOUT, $E2E_TIMEOUT s)" ;;
                 *) echo "0 1 FAILED" ;;
             esac ;;
         fuzz)
@@ -230,14 +240,18 @@ for fam in "${families[@]}"; do
 done
 
 # Start order: longest first, by the time each took last run (in
-# $logs/ID.secs); a test not run before counts as its family's usual length
-# (a fuzz target FUZZ_SMOKE_SECONDS, a session suite 10 s, an e2e script
-# 5 s, a unit suite 2 s).
+# $logs/ID.secs); a test not run here before (a fresh clone) takes its time
+# from tests/test-times (a run's times, checked in), else its family's
+# usual length (a fuzz target FUZZ_SMOKE_SECONDS, a pg or cluster suite
+# 25 s, a session suite 10 s, an e2e script 5 s, a unit suite 2 s).
 guess() { # index
-    local f=$logs/${ids[$1]}.secs
+    local f=$logs/${ids[$1]}.secs t
     if [ -s "$f" ]; then cat "$f"; return; fi
+    t=$(awk -v id="${ids[$1]}" '$1 == id { print $2 }' tests/test-times 2>/dev/null)
+    if [ -n "$t" ]; then echo "$t"; return; fi
     case ${fams[$1]} in
-        fuzz) echo "$FUZZ_SMOKE_SECONDS" ;; session|tsan) echo 10 ;; e2e) echo 5 ;; *) echo 2 ;;
+        fuzz) echo "$FUZZ_SMOKE_SECONDS" ;; pg|cluster) echo 25 ;;
+        session|tsan) echo 10 ;; e2e) echo 5 ;; *) echo 2 ;;
     esac
 }
 order=()
@@ -247,7 +261,7 @@ while read -r _ i; do order+=("$i"); done < <(
 # --- run them ----------------------------------------------------------------------
 for i in "${!ids[@]}"; do rm -f "$logs/${ids[$i]}.result"; done
 total=${#ids[@]}
-echo "running $total tests, $TEST_JOBS at a time (TEST_JOBS); logs in $logs/"
+echo "running $total tests, $TEST_JOBS at a time (TEST_JOBS) and the fuzz smoke runs $FUZZ_JOBS at a time beside them (FUZZ_JOBS); logs in $logs/"
 start=$SECONDS
 declare -A pid_of=() began=()
 done_count=0
@@ -273,16 +287,38 @@ reap() {
     done
 }
 
+# The fuzz smoke runs go beside the others, FUZZ_JOBS at a time, rather
+# than in their TEST_JOBS slots: they are niced and end at
+# FUZZ_SMOKE_SECONDS whatever the load, so they only take what CPU the
+# other tests leave, and the run does not wait for them one slot at a time.
+queue=() fuzzq=()
 for i in "${order[@]+"${order[@]}"}"; do
-    while [ ${#pid_of[@]} -ge "$TEST_JOBS" ]; do
-        wait -n 2>/dev/null
-        reap
-    done
-    began[$i]=$SECONDS
-    run_one "${ids[$i]}" "${kinds[$i]}" "${paths[$i]}" &
-    pid_of[$i]=$!
+    if [ "${kinds[$i]}" = fuzz ]; then fuzzq+=("$i"); else queue+=("$i"); fi
 done
-while [ ${#pid_of[@]} -gt 0 ]; do
+running() { # fuzz|other -> how many of those run now
+    local i n=0
+    for i in "${!pid_of[@]}"; do
+        if [ "${kinds[$i]}" = fuzz ]; then [ "$1" = fuzz ] && n=$((n + 1))
+        else [ "$1" = other ] && n=$((n + 1)); fi
+    done
+    echo $n
+}
+start_one() {
+    began[$1]=$SECONDS
+    run_one "${ids[$1]}" "${kinds[$1]}" "${paths[$1]}" &
+    pid_of[$1]=$!
+}
+qi=0 fi_=0
+while [ $qi -lt ${#queue[@]} ] || [ $fi_ -lt ${#fuzzq[@]} ] || [ ${#pid_of[@]} -gt 0 ]; do
+    while [ $qi -lt ${#queue[@]} ] && [ "$(running other)" -lt "$TEST_JOBS" ]; do
+        start_one "${queue[$qi]}"
+        qi=$((qi + 1))
+    done
+    while [ $fi_ -lt ${#fuzzq[@]} ] && [ "$(running fuzz)" -lt "$FUZZ_JOBS" ]; do
+        start_one "${fuzzq[$fi_]}"
+        fi_=$((fi_ + 1))
+    done
+    [ ${#pid_of[@]} -gt 0 ] || break
     wait -n 2>/dev/null
     reap
 done
@@ -320,9 +356,42 @@ elif [ -n "$pg_skipped" ]; then
     skipped=1
 fi
 
+# Why a failed test failed, in a line: check's failed assertions and time
+# limits, a script's deadlines (lib.bash's wait_for, the runner's
+# E2E_TIMEOUT), a death without a summary.
+why() { # id result-text
+    local log=$logs/$1.log n
+    n=$(grep -c 'Test timeout expired' "$log" 2>/dev/null)
+    if [ "${n:-0}" -gt 0 ]; then
+        echo "hit check's time limit in $n test(s):" \
+            "$(grep 'Test timeout expired' "$log" | awk -F: '{print $5}' | sort -u | paste -sd' ')" \
+            "(tcase_set_timeout x CK_TIMEOUT_MULTIPLIER=$CK_TIMEOUT_MULTIPLIER)"
+    elif [[ $2 == *E2E_TIMEOUT* ]]; then
+        echo "hit its time limit: $2"
+    elif grep -q '^deadline: ' "$log" 2>/dev/null; then
+        echo "a wait hit its deadline: $(grep "^deadline: " "$log" | tail -1 | sed "s/^deadline: //")"
+    elif grep -qE ':[FE]:' "$log" 2>/dev/null; then
+        echo "failed (not a time limit): $(grep -cE ':[FE]:' "$log") check(s)"
+    else
+        echo "$2 (not a time limit)"
+    fi
+}
+
+if [ ${#failures[@]} -gt 0 ]; then
+    echo
+    echo "==== what failed (each log: $logs/ID.log)"
+fi
 for id in "${failures[@]+"${failures[@]}"}"; do
-    echo "---- $logs/$id.log (last 60 lines)"
-    tail -60 "$logs/$id.log"
+    for i in "${!ids[@]}"; do [ "${ids[$i]}" = "$id" ] && break; done
+    read -r _ _ text <"$logs/$id.result"
+    echo "---- ${fams[$i]}/${labels[$i]#e2e/}: $(why "$id" "$text")"
+    grep -E ':[FE]:' "$logs/$id.log" 2>/dev/null | head -10 | sed 's/^/   /'
+    echo "   last $FAIL_LINES lines of $logs/$id.log:"
+    tail -"$FAIL_LINES" "$logs/$id.log" | sed 's/^/   | /'
+done
+for id in "${failures[@]+"${failures[@]}"}"; do
+    for i in "${!ids[@]}"; do [ "${ids[$i]}" = "$id" ] && break; done
+    echo "FAILED: ${fams[$i]}/${labels[$i]#e2e/}"
 done
 echo "(took $((SECONDS - start)) s)"
 if [ "$skipped" -gt 0 ]; then

@@ -35,10 +35,10 @@ seed=$(echo "$plan" | sed -n 's/.*"seed":\([0-9]*\).*/\1/p')
 hport=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
 e2e_start_server --seed "$seed" --set http_port="$hport"
 page_line() { grep -q "browser page on http://127.0.0.1:$hport/" "$tmp/server.log"; }
-wait_for 10 page_line || fail "no browser page line in the log"
+wait_for 30 page_line || fail "no browser page line in the log"
 
 mkdir -p build/test-logs
-if ! PLAYWRIGHT_CORE=$pw timeout 120 node tests/web/browser.mjs \
+if ! PLAYWRIGHT_CORE=$pw timeout 300 node tests/web/browser.mjs \
         "http://127.0.0.1:$hport/" "$ROOT/build/test-logs" "$plan" >"$tmp/browser.log" 2>&1; then
     fail "the browser test failed: $(cat "$tmp/browser.log")"
 fi

@@ -34,26 +34,26 @@ e2e_start_server --seed 42 --set guest_min_turns=0
 
 T new-session -d -s play -x 80 -y 24 "telnet 127.0.0.1 $port" \; \
     set-option -t play remain-on-exit on >/dev/null || fail "tmux did not start"
-wait_for 10 pane_has 'Play (as a guest)' || fail "no lobby on the screen"
+wait_for 30 pane_has 'Play (as a guest)' || fail "no lobby on the screen"
 T send-keys -t play p
-wait_for 5 pane_has 'Name: guest1' || fail "no guest name offered after p"
+wait_for 30 pane_has 'Name: guest1' || fail "no guest name offered after p"
 T send-keys -t play Enter
-wait_for 10 pane_has 'HP:' || fail "no status line"
+wait_for 30 pane_has 'HP:' || fail "no status line"
 T send-keys -t play . .
-wait_for 5 turn_at_least 2 || fail "two waits did not take two turns"
+wait_for 30 turn_at_least 2 || fail "two waits did not take two turns"
 for k in l h j k y u b n . l l h h; do
     T send-keys -t play "$k"
     sleep 0.05
 done
 T send-keys -t play .
-wait_for 5 turn_at_least 3 || fail "the turn counter did not move"
+wait_for 30 turn_at_least 3 || fail "the turn counter did not move"
 T send-keys -t play Q
-wait_for 5 pane_has 'Really quit? (y/n)' || fail "no quit prompt"
+wait_for 30 pane_has 'Really quit? (y/n)' || fail "no quit prompt"
 T send-keys -t play y
-wait_for 5 grep -q 'game over id=[0-9]* name=guest1 ' "$tmp/server.log" ||
+wait_for 30 grep -q 'game over id=[0-9]* name=guest1 ' "$tmp/server.log" ||
     fail "the server did not record the game"
 T send-keys -t play q
-wait_for 10 pane_dead || fail "telnet did not exit after q"
+wait_for 30 pane_dead || fail "telnet did not exit after q"
 T kill-session -t play
 
 # While the server runs (WAL: it is not disturbed), once the game is
@@ -62,7 +62,7 @@ live_export() {
     "$BIN" --config /dev/null --data-dir "$tmp/data" --export 1 \
         --format ttyrec "$tmp/live.ttyrec" 2>"$tmp/export.err"
 }
-wait_for 10 live_export || fail "no export while the server runs: $(cat "$tmp/export.err")"
+wait_for 30 live_export || fail "no export while the server runs: $(cat "$tmp/export.err")"
 
 e2e_stop_server
 echo "played and recorded one game"

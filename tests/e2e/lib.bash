@@ -52,12 +52,16 @@ fail() {
 }
 
 # (COMMAND is run anew each time: pass a function, never "$(...)".)
+# SECS is on the wall clock and only ends a wait that would never succeed
+# (30 s or more: docs/testing.md).
 wait_for() {
-    local limit=$(( $1 * 20 )) i=0
+    local secs=$1 end=$((SECONDS + $1))
     shift
     while ! "$@"; do
-        i=$((i + 1))
-        [ $i -ge $limit ] && return 1
+        if [ $SECONDS -ge $end ]; then
+            echo "deadline: waited $secs s for: $*" >&2 # for the summary
+            return 1
+        fi
         sleep 0.05
     done
     return 0
@@ -69,13 +73,16 @@ pane_dead() { [ "$(T display-message -p -t "$pane_name" '#{pane_dead}')" = 1 ]; 
 turn_of_pane() { pane | sed -n 's/.*Turn:\([0-9]*\).*/\1/p' | tail -1; }
 
 port_of_log() { sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$tmp/server.log"; }
-has_port() { [ -n "$(port_of_log)" ]; }
+# Ready: the connect line, logged after the listening line once the
+# server also handles its signals (a SIGTERM before that would kill it
+# with status 143 on a busy machine).
+has_port() { [ -n "$(port_of_log)" ] && grep -q 'info connect: telnet ' "$tmp/server.log"; }
 
 e2e_start_server() {
     "$BIN" --port 0 --bind 127.0.0.1 --data-dir "$tmp/data" --config /dev/null \
         --set http_port=0 "$@" >"$tmp/server.log" 2>&1 &
     srv_pid=$!
-    wait_for 10 has_port || fail "the server did not listen"
+    wait_for 30 has_port || fail "the server did not listen"
     port=$(port_of_log)
 }
 
@@ -128,12 +135,12 @@ e2e_play_guest_game() {
     #    (remain-on-exit), so its end can be seen.
     T new-session -d -s e2e -x 80 -y 24 "$1" \; \
         set-option -t e2e remain-on-exit on >/dev/null || fail "tmux did not start"
-    wait_for 10 pane_has 'Play (as a guest)' || fail "no lobby on the screen"
+    wait_for 30 pane_has 'Play (as a guest)' || fail "no lobby on the screen"
     T send-keys -t e2e p
-    wait_for 5 pane_has "Name: $guest" || fail "no guest name offered after p"
+    wait_for 30 pane_has "Name: $guest" || fail "no guest name offered after p"
     T send-keys -t e2e Enter
-    wait_for 10 find_at || fail "no '@' on the screen"
-    wait_for 5 pane_has 'HP: 30/30' || fail "no status line"
+    wait_for 30 find_at || fail "no '@' on the screen"
+    wait_for 30 pane_has 'HP: 30/30' || fail "no status line"
     find_at
     x0=$AT_X y0=$AT_Y
     turn0=$(turn_of_pane)
@@ -150,31 +157,31 @@ e2e_play_guest_game() {
     done
     [ -n "$key" ] || fail "no floor next to the '@'"
     T send-keys -t e2e "$key"
-    wait_for 5 at_is $((x0 + dx)) $((y0 + dy)) ||
+    wait_for 30 at_is $((x0 + dx)) $((y0 + dy)) ||
         fail "'$key' did not move the '@' from $x0,$y0 to $((x0 + dx)),$((y0 + dy))"
-    wait_for 5 turn_is 1 || fail "the turn counter is not 1 after a move"
+    wait_for 30 turn_is 1 || fail "the turn counter is not 1 after a move"
     echo "'$key' moved the '@' to $((x0 + dx)),$((y0 + dy))"
     T send-keys -t e2e "$back"
-    wait_for 5 at_is "$x0" "$y0" || fail "the $back arrow did not move the '@' back to $x0,$y0"
-    wait_for 5 turn_is 2 || fail "the turn counter is not 2 after two moves"
+    wait_for 30 at_is "$x0" "$y0" || fail "the $back arrow did not move the '@' back to $x0,$y0"
+    wait_for 30 turn_is 2 || fail "the turn counter is not 2 after two moves"
     echo "the $back arrow moved it back"
 
     # 4. Q y: back in the lobby, the game recorded; q there: goodbye, the
     #    client exits, the server logs why.
     T send-keys -t e2e Q
-    wait_for 5 pane_has 'Really quit? (y/n)' || fail "no quit prompt"
+    wait_for 30 pane_has 'Really quit? (y/n)' || fail "no quit prompt"
     T send-keys -t e2e y
-    wait_for 5 pane_has "Play as $guest" || fail "Q y did not return to the lobby"
-    wait_for 5 grep -q "game over id=$id name=$guest seed=[0-9]* turns=2 " "$tmp/server.log" ||
+    wait_for 30 pane_has "Play as $guest" || fail "Q y did not return to the lobby"
+    wait_for 30 grep -q "game over id=$id name=$guest seed=[0-9]* turns=2 " "$tmp/server.log" ||
         fail "the server did not record the game (2 turns)"
     T send-keys -t e2e q
-    wait_for 10 pane_dead || fail "the client did not exit after Q y"
+    wait_for 30 pane_dead || fail "the client did not exit after Q y"
     # (a client that exits the moment the server closes can leave its last
     # bytes unread by tmux: E2E_PANE_GOODBYE=0 checks them elsewhere)
     [ "${E2E_PANE_GOODBYE:-1}" = 0 ] || pane_has "Thanks for playing. Goodbye!" ||
         fail "no goodbye on the screen"
     [ -z "${2:-}" ] || pane_has "$2" || fail "the client did not see the close ($2)"
-    wait_for 5 grep -q 'reason="quit"' "$tmp/server.log" || fail "the server did not log the quit"
+    wait_for 30 grep -q 'reason="quit"' "$tmp/server.log" || fail "the server did not log the quit"
     echo "Q y, q: game recorded, goodbye shown, the client exited, quit logged"
 }
 
@@ -204,7 +211,7 @@ e2e_stop_server() {
         state=$(awk '{ print $3 }' "/proc/$srv_pid/stat" 2>/dev/null)
         [ -z "$state" ] || [ "$state" = Z ]
     }
-    wait_for 10 srv_exited || fail "the server did not exit within 10 s of SIGTERM"
+    wait_for 30 srv_exited || fail "the server did not exit within 10 s of SIGTERM"
     wait "$srv_pid"
     local rc=$?
     srv_pid=

@@ -30,7 +30,7 @@ e2e_setup ssh tmux ssh
 sport=$(free_port) || fail "no free port"
 e2e_start_server --seed 42 --set ssh_port="$sport"
 fp_line() { grep -q "ssh on 127.0.0.1:$sport .*host key SHA256:" "$tmp/server.log"; }
-wait_for 10 fp_line || fail "no ssh line with the host key's fingerprint"
+wait_for 30 fp_line || fail "no ssh line with the host key's fingerprint"
 fp=$(sed -n 's/.*host key \(SHA256:[A-Za-z0-9+\/]*\).*/\1/p' "$tmp/server.log" | head -1)
 key=$tmp/data/ssh_host_ed25519_key
 [ -f "$key" ] || fail "no host key in the data directory"
@@ -57,7 +57,7 @@ exec 3>"$tmp/keys"
 # the store is dropped, as from any client).
 out_has() { grep -qa -- "$1" "$tmp/ssh.out"; }
 step() { # KEY TEXT-TO-WAIT-FOR-FIRST
-    wait_for 10 out_has "$2" || fail "no \"$2\" on the SSH client's output"
+    wait_for 30 out_has "$2" || fail "no \"$2\" on the SSH client's output"
     printf '%b' "$1" >&3
 }
 step p "Play (as a guest)"
@@ -66,7 +66,7 @@ step Q "HP: 30/30"
 step y "Really quit?"
 step q "Play as guest"
 ssh_done() { ! kill -0 "$ssh_pid" 2>/dev/null; }
-wait_for 15 ssh_done || { kill "$ssh_pid"; fail "ssh did not end after q"; }
+wait_for 30 ssh_done || { kill "$ssh_pid"; fail "ssh did not end after q"; }
 exec 3>&-
 wait "$ssh_pid"
 grep -q "Thanks for playing. Goodbye!" "$tmp/ssh.out" ||
@@ -77,40 +77,40 @@ echo "the goodbye reached the SSH client"
 T new-session -d -s acct -x 80 -y 24 "$ssh_cmd" \; \
     set-option -t acct remain-on-exit on >/dev/null || fail "tmux did not start"
 pane_name=acct
-wait_for 10 pane_has 'Play (as a guest)' || fail "no lobby (account)"
+wait_for 30 pane_has 'Play (as a guest)' || fail "no lobby (account)"
 T send-keys -t acct r
-wait_for 5 pane_has 'Name:' || fail "no registration prompt"
+wait_for 30 pane_has 'Name:' || fail "no registration prompt"
 T send-keys -t acct -l erin
 T send-keys -t acct Enter
-wait_for 5 pane_has 'Password:' || fail "no password prompt"
+wait_for 30 pane_has 'Password:' || fail "no password prompt"
 T send-keys -t acct -l erinspassword
 T send-keys -t acct Enter
-wait_for 5 pane_has 'Again:' || fail "no second password prompt"
+wait_for 30 pane_has 'Again:' || fail "no second password prompt"
 T send-keys -t acct -l erinspassword
 T send-keys -t acct Enter
-wait_for 10 pane_has 'Logged in as erin' || fail "registration over SSH failed"
+wait_for 30 pane_has 'Logged in as erin' || fail "registration over SSH failed"
 T send-keys -t acct p
-wait_for 10 pane_has 'HP: 30/30' || fail "no game for erin"
+wait_for 30 pane_has 'HP: 30/30' || fail "no game for erin"
 T send-keys -t acct .
-wait_for 5 turn_is 1 || fail "a wait did not take a turn"
+wait_for 30 turn_is 1 || fail "a wait did not take a turn"
 T resize-window -t acct -x 100 -y 30
 last_row_is_status() { [ "$(pane | sed -n 30p | cut -c1-3)" = "HP:" ]; }
-wait_for 10 last_row_is_status || fail "the view did not follow the window change to 100x30"
+wait_for 30 last_row_is_status || fail "the view did not follow the window change to 100x30"
 T kill-server >/dev/null 2>&1 # the connection drops
-wait_for 10 grep -q 'game suspended id=[0-9]* name=erin' "$tmp/server.log" ||
+wait_for 30 grep -q 'game suspended id=[0-9]* name=erin' "$tmp/server.log" ||
     fail "erin's game was not kept when the connection dropped"
 T new-session -d -s again -x 80 -y 24 "$ssh_cmd" \; \
     set-option -t again remain-on-exit on >/dev/null || fail "tmux did not start"
 pane_name=again
-wait_for 10 pane_has 'Play (as a guest)' || fail "no lobby (again)"
+wait_for 30 pane_has 'Play (as a guest)' || fail "no lobby (again)"
 T send-keys -t again l
-wait_for 5 pane_has 'Name:' || fail "no login prompt"
+wait_for 30 pane_has 'Name:' || fail "no login prompt"
 T send-keys -t again -l erin
 T send-keys -t again Enter
-wait_for 5 pane_has 'Password:' || fail "no password prompt (login)"
+wait_for 30 pane_has 'Password:' || fail "no password prompt (login)"
 T send-keys -t again -l erinspassword
 T send-keys -t again Enter
-wait_for 10 pane_has 'Continue your game (depth 1, turn 1)' ||
+wait_for 30 pane_has 'Continue your game (depth 1, turn 1)' ||
     fail "the saved game was not offered after a login over SSH"
 T kill-server >/dev/null 2>&1
 echo "an account registered, played, dropped and logged in again over SSH"
@@ -125,61 +125,61 @@ key_opts="-F /dev/null -o IdentitiesOnly=yes -o IdentityAgent=none -o BatchMode=
 T new-session -d -s keys -x 80 -y 24 "$ssh_cmd" \; \
     set-option -t keys remain-on-exit on >/dev/null || fail "tmux did not start"
 pane_name=keys
-wait_for 10 pane_has 'Play (as a guest)' || fail "no lobby (keys)"
+wait_for 30 pane_has 'Play (as a guest)' || fail "no lobby (keys)"
 T send-keys -t keys l
-wait_for 5 pane_has 'Name:' || fail "no login prompt (keys)"
+wait_for 30 pane_has 'Name:' || fail "no login prompt (keys)"
 T send-keys -t keys -l erin
 T send-keys -t keys Enter
-wait_for 5 pane_has 'Password:' || fail "no password prompt (keys)"
+wait_for 30 pane_has 'Password:' || fail "no password prompt (keys)"
 T send-keys -t keys -l erinspassword
 T send-keys -t keys Enter
-wait_for 10 pane_has 'Continue your game (depth 1, turn 1)' || fail "erin's login (keys)"
+wait_for 30 pane_has 'Continue your game (depth 1, turn 1)' || fail "erin's login (keys)"
 pane_has 'k   Your SSH keys' || fail "no keys item in the menu of an account"
 T send-keys -t keys k
-wait_for 5 pane_has 'No key yet.' || fail "no empty keys page after k"
+wait_for 30 pane_has 'No key yet.' || fail "no empty keys page after k"
 T send-keys -t keys a
-wait_for 5 pane_has 'Add an SSH key' || fail "no key prompt after a"
+wait_for 30 pane_has 'Add an SSH key' || fail "no key prompt after a"
 T send-keys -t keys -l "ssh-ed25519 this-is-no-key"
 T send-keys -t keys Enter
-wait_for 5 pane_has "That key's data is damaged" || fail "a broken key line was not refused"
+wait_for 30 pane_has "That key's data is damaged" || fail "a broken key line was not refused"
 T send-keys -t keys -l "$(cat "$tmp/id_erin.pub")"
 T send-keys -t keys Enter
-wait_for 5 pane_has "Key added: $erin_fp" || fail "the key was not added (want $erin_fp)"
+wait_for 30 pane_has "Key added: $erin_fp" || fail "the key was not added (want $erin_fp)"
 pane_has "  $erin_fp  ed25519" || fail "the key is not listed"
 T send-keys -t keys a
-wait_for 5 pane_has 'Add an SSH key' || fail "no key prompt after a (again)"
+wait_for 30 pane_has 'Add an SSH key' || fail "no key prompt after a (again)"
 T send-keys -t keys -l "$(cat "$tmp/id_erin.pub")"
 T send-keys -t keys Enter
-wait_for 5 pane_has 'That key is registered already.' || fail "the same key twice was not refused"
+wait_for 30 pane_has 'That key is registered already.' || fail "the same key twice was not refused"
 T send-keys -t keys q
-wait_for 5 pane_has 'Continue your game (depth 1, turn 1)' || fail "q did not return to the menu"
+wait_for 30 pane_has 'Continue your game (depth 1, turn 1)' || fail "q did not return to the menu"
 T send-keys -t keys p
-wait_for 10 turn_is 1 || fail "erin's game did not continue at turn 1"
+wait_for 30 turn_is 1 || fail "erin's game did not continue at turn 1"
 T send-keys -t keys .
-wait_for 5 turn_is 2 || fail "a wait did not take turn 2"
+wait_for 30 turn_is 2 || fail "a wait did not take turn 2"
 T send-keys -t keys .
-wait_for 5 turn_is 3 || fail "a wait did not take turn 3"
+wait_for 30 turn_is 3 || fail "a wait did not take turn 3"
 find_at || fail "no '@' in erin's game"
 erin_x=$AT_X erin_y=$AT_Y
 T kill-server >/dev/null 2>&1 # the connection drops: the game is kept
-wait_for 10 grep -q 'game suspended id=[0-9]* name=erin turns=3' "$tmp/server.log" ||
-    wait_for 10 grep -q 'game suspended id=[0-9]* name=erin' "$tmp/server.log" ||
+wait_for 30 grep -q 'game suspended id=[0-9]* name=erin turns=3' "$tmp/server.log" ||
+    wait_for 30 grep -q 'game suspended id=[0-9]* name=erin' "$tmp/server.log" ||
     fail "erin's game was not kept when the connection dropped (keys)"
 # shellcheck disable=SC2086
 T new-session -d -s bykey -x 80 -y 24 \
     "ssh $ssh_opts $key_opts -i $tmp/id_erin erin@127.0.0.1" \; \
     set-option -t bykey remain-on-exit on >/dev/null || fail "tmux did not start"
 pane_name=bykey
-wait_for 10 pane_has 'Logged in as erin' || fail "ssh -i KEY erin@ did not land logged in"
+wait_for 30 pane_has 'Logged in as erin' || fail "ssh -i KEY erin@ did not land logged in"
 grep -q "login id=[0-9]* name=erin by SSH key" "$tmp/server.log" ||
     fail "the session did not log the key login"
-wait_for 10 pane_has 'Continue your game (depth 1, turn 3)' ||
+wait_for 30 pane_has 'Continue your game (depth 1, turn 3)' ||
     fail "the saved game was not offered after the key login"
 grep -q "ssh 127.0.0.1:[0-9]*: erin logged in by the key $erin_fp" "$tmp/server.log" ||
     fail "the server did not log the key login"
 T send-keys -t bykey p
-wait_for 10 turn_is 3 || fail "the saved game did not continue at turn 3"
-wait_for 5 at_is "$erin_x" "$erin_y" || fail "the '@' is not where erin left it ($erin_x,$erin_y)"
+wait_for 30 turn_is 3 || fail "the saved game did not continue at turn 3"
+wait_for 30 at_is "$erin_x" "$erin_y" || fail "the '@' is not where erin left it ($erin_x,$erin_y)"
 pane_has 'Depth:1' || fail "not at depth 1"
 echo "ssh -i KEY erin@ continued erin's game at turn 3, '@' at $erin_x,$erin_y"
 # A wrong key, and the right key under another name: refused by OpenSSH's
@@ -202,26 +202,26 @@ grep -q "the key SHA256:[^ ]* is not registered for erin: refused" "$tmp/server.
 echo "a wrong key and another name were refused (Permission denied (publickey))"
 # The key removed in the lobby: refused from then on.
 T send-keys -t bykey Q
-wait_for 5 pane_has 'Really quit? (y/n)' || fail "no quit prompt (bykey)"
+wait_for 30 pane_has 'Really quit? (y/n)' || fail "no quit prompt (bykey)"
 T send-keys -t bykey n
 T send-keys -t bykey Escape
 suspended() { grep -c 'game suspended id=[0-9]* name=erin' "$tmp/server.log"; }
 before=$(suspended)
 T kill-server >/dev/null 2>&1
 more_suspended() { [ "$(suspended)" -gt "$before" ]; }
-wait_for 10 more_suspended || fail "erin's game was not kept when the key login dropped"
+wait_for 30 more_suspended || fail "erin's game was not kept when the key login dropped"
 T new-session -d -s unkey -x 80 -y 24 \
     "ssh $ssh_opts $key_opts -i $tmp/id_erin erin@127.0.0.1" \; \
     set-option -t unkey remain-on-exit on >/dev/null || fail "tmux did not start"
 pane_name=unkey
-wait_for 10 pane_has 'Logged in as erin' || fail "the second key login failed"
-wait_for 10 pane_has 'Continue your game' || fail "no saved game (unkey)"
+wait_for 30 pane_has 'Logged in as erin' || fail "the second key login failed"
+wait_for 30 pane_has 'Continue your game' || fail "no saved game (unkey)"
 T send-keys -t unkey k
-wait_for 5 pane_has "  $erin_fp  ed25519" || fail "the key is not listed (unkey)"
+wait_for 30 pane_has "  $erin_fp  ed25519" || fail "the key is not listed (unkey)"
 T send-keys -t unkey 1
-wait_for 5 pane_has "Remove $erin_fp?" || fail "no removal question"
+wait_for 30 pane_has "Remove $erin_fp?" || fail "no removal question"
 T send-keys -t unkey y
-wait_for 5 pane_has 'Key removed.' || fail "the key was not removed"
+wait_for 30 pane_has 'Key removed.' || fail "the key was not removed"
 pane_has 'No key yet.' || fail "the list still shows the key"
 T kill-server >/dev/null 2>&1
 refused_with "$tmp/id_erin" erin
@@ -231,7 +231,7 @@ echo "the key removed in the lobby is refused"
 e2e_stop_server
 mv "$tmp/server.log" "$tmp/server.1.log"
 e2e_start_server --seed 42 --set ssh_port="$sport"
-wait_for 10 fp_line || fail "no ssh line after the restart"
+wait_for 30 fp_line || fail "no ssh line after the restart"
 grep -q "host key $fp" "$tmp/server.log" || fail "the host key changed across a restart"
 grep -q "made the host key" "$tmp/server.log" && fail "a new host key was made at the restart"
 e2e_stop_server

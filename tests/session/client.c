@@ -108,6 +108,15 @@ static const telnet_telopt_t telopts_environ[] = {
 
 /* Writes all of data to the socket within the deadline, without reading
  * (it may run inside a libtelnet callback). Returns 0 or -1. */
+/* A wait that ran to its deadline says so on stderr, for the runner's
+ * summary ("deadline: ..."): only the long waits, the ones that catch a
+ * hang (a short one polls in a loop of its own). */
+static void say_deadline(const char *what, int timeout_ms)
+{
+    if (timeout_ms >= CL_WAIT_MS)
+        fprintf(stderr, "deadline: %s waited %d ms\n", what, timeout_ms);
+}
+
 static int write_all(tclient_t *c, const void *data, size_t len, int timeout_ms)
 {
     const char *p = data;
@@ -602,6 +611,8 @@ int cl_wait_frame(tclient_t *c, int timeout_ms)
             return 1;
         }
         int left = left_ms(deadline);
+        if (left == 0)
+            say_deadline("a frame", timeout_ms);
         if (c->closed || left == 0)
             return 0;
         cl_pump(c, left);
@@ -627,8 +638,13 @@ static int ping(tclient_t *c, int64_t deadline)
 int cl_sync(tclient_t *c, int timeout_ms)
 {
     int64_t deadline = now_ms() + timeout_ms;
-    if (c->raw || !ping(c, deadline) || !ping(c, deadline))
+    if (c->raw)
         return 0;
+    if (!ping(c, deadline) || !ping(c, deadline)) {
+        if (left_ms(deadline) == 0)
+            say_deadline("cl_sync's answer", timeout_ms);
+        return 0;
+    }
     drain(c);
     c->frames_taken = c->frames;
     return 1;
@@ -677,6 +693,8 @@ int cl_wait(tclient_t *c, int (*pred)(tclient_t *c, void *arg), void *arg,
         if (pred(c, arg))
             return 1;
         int left = left_ms(deadline);
+        if (left == 0)
+            say_deadline("a screen (cl_wait)", timeout_ms);
         if (c->closed || left == 0)
             return 0;
         cl_pump(c, left);

@@ -314,13 +314,16 @@ tsrv_t *srv_start(const char *arg, ...)
     }
     close(logfd);
 
-    /* The kernel picked the port: the server logs it once it listens. */
+    /* The kernel picked the port: the server logs it once it listens.
+     * Ready is the connect line after it, logged once the server also
+     * handles its signals (a SIGTERM before that would kill it with
+     * status 143 on a busy machine). */
     static const char needle[] = "listening on 127.0.0.1:";
     int64_t deadline = now_ms() + CL_WAIT_MS;
     for (;;) {
         char *log = read_file(s->log);
         char *at = strstr(log, needle);
-        if (at) {
+        if (at && strstr(at, "info connect: telnet ")) {
             s->port = atoi(at + sizeof needle - 1);
             free(log);
             break;
@@ -381,8 +384,12 @@ int srv_wait_log_count(const tsrv_t *s, const char *needle, int n,
     for (;;) {
         if (srv_log_count(s, needle) >= n)
             return 1;
-        if (now_ms() > deadline)
+        if (now_ms() > deadline) {
+            if (timeout_ms >= CL_WAIT_MS) /* for the runner's summary */
+                fprintf(stderr, "deadline: waited %d ms for \"%s\" x%d in "
+                        "the server's log\n", timeout_ms, needle, n);
             return 0;
+        }
         tick();
     }
 }

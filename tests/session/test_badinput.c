@@ -158,7 +158,7 @@ START_TEST(random_flood)
     free(junk);
     if (sent != n)
         play_fail(f, "only %zu of %zu bytes sent", sent, n);
-    if (!cl_sync(f, 20000))
+    if (!cl_sync(f, CL_WAIT_MS * 2))
         play_fail(f, "no answer to a ping after the flood");
     play_move(a, "l", 1, 0);
     play_move(a, "h", -1, 0);

@@ -117,7 +117,7 @@ static pid_t haproxy_start(int port, int pa, int pb)
         execl("/usr/sbin/haproxy", "haproxy", "-db", "-f", cfg, (char *)NULL);
         _exit(127);
     }
-    for (int i = 0; i < 200 && !can_connect(port); i++) {
+    for (int i = 0; i < 600 && !can_connect(port); i++) { /* 30 s: a hang */
         struct timespec ts = { 0, 50 * 1000000L };
         nanosleep(&ts, NULL);
     }
@@ -376,7 +376,7 @@ START_TEST(hosts_share_players)
              " '%s' AND account_id = (SELECT id FROM accounts WHERE name ="
              " 'dave')", name);
     int published = 0;
-    for (int i = 0; i < 200 && !published; i++) {
+    for (int i = 0; i < 600 && !published; i++) { /* 30 s: a hang */
         published = sw_int(sql) == 1;
         struct timespec ts = { 0, 50 * 1000000L };
         if (!published)

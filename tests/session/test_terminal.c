@@ -214,10 +214,14 @@ START_TEST(raw_client)
     tclient_t *c = cl_connect(srv_port(s), &o);
     if (!cl_wait_text(c, "Play (as a guest)", CL_WAIT_MS))
         play_fail(c, "no lobby");
+    /* It was the deadline that let the lobby come: not before the server's
+     * second had run (half of it, so that the server's clock and the
+     * test's may differ). How long after is the machine's business, and
+     * not asserted (docs/testing.md). */
     int64_t took = ms_now() - t0;
-    if (took < 900 || took > 4000)
-        play_fail(c, "the lobby came after %lld ms, not after about 1000",
-                  (long long)took);
+    if (took < 500)
+        play_fail(c, "the lobby came after %lld ms, before the 1000 ms "
+                  "negotiation deadline", (long long)took);
     char row[256];
     /* The tip is on the first screen, the lobby's, until the first key. */
     ck_assert_str_eq(cl_row(c, 21, row, sizeof row),

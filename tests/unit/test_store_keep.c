@@ -30,7 +30,7 @@
 #include "store_where.h"
 
 #define NOBODY 65534
-#define CL_WAIT_MS 10000 /* ms the server may take to end a connection */ /* the unprivileged user the read-only tests run as */
+#define CL_WAIT_MS 30000 /* ms the server may take to end a connection (a hang catcher) */ /* the unprivileged user the read-only tests run as */
 
 static store_scores_t got_scores;
 static int flush_status;

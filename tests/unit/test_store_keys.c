@@ -189,7 +189,7 @@ START_TEST(lookup_by_name_and_fingerprint)
     store_account_t a;
     char key[STORE_KEY_TEXT_MAX + 1];
     /* any case of the name; the name as registered comes back */
-    ck_assert_int_eq(store_key_account(st, "erin", FP(1), 5000, &a, key,
+    ck_assert_int_eq(store_key_account(st, "erin", FP(1), 60000, &a, key,
                                        sizeof key), STORE_OK);
     ck_assert_int_eq(a.status, STORE_OK);
     ck_assert_int_eq(a.id, erin);
@@ -201,21 +201,21 @@ START_TEST(lookup_by_name_and_fingerprint)
     ck_assert_int_eq(store_set_display(st, erin, 9, on_done, &kept), 0);
     uv_run(&loop, UV_RUN_DEFAULT);
     ck_assert_int_eq(kept, STORE_OK);
-    ck_assert_int_eq(store_key_account(st, "ERIN", FP(1), 5000, &a, NULL, 0),
+    ck_assert_int_eq(store_key_account(st, "ERIN", FP(1), 60000, &a, NULL, 0),
                      STORE_OK);
     ck_assert_int_eq(a.display, 9);
     /* another account's key, an unknown name, a malformed one */
-    ck_assert_int_eq(store_key_account(st, "erin", FP(2), 5000, &a, NULL, 0),
+    ck_assert_int_eq(store_key_account(st, "erin", FP(2), 60000, &a, NULL, 0),
                      STORE_NOT_FOUND);
     ck_assert_int_eq(a.id, 0);
-    ck_assert_int_eq(store_key_account(st, "nobody", FP(1), 5000, &a, key,
+    ck_assert_int_eq(store_key_account(st, "nobody", FP(1), 60000, &a, key,
                                        sizeof key), STORE_NOT_FOUND);
     ck_assert_str_eq(key, "");
-    ck_assert_int_eq(store_key_account(st, "no one", FP(1), 5000, &a, NULL, 0),
+    ck_assert_int_eq(store_key_account(st, "no one", FP(1), 60000, &a, NULL, 0),
                      STORE_NOT_FOUND);
     /* removed: no longer */
     ck_assert_int_eq(removed(st, erin, FP(1)).status, STORE_OK);
-    ck_assert_int_eq(store_key_account(st, "Erin", FP(1), 5000, &a, NULL, 0),
+    ck_assert_int_eq(store_key_account(st, "Erin", FP(1), 60000, &a, NULL, 0),
                      STORE_NOT_FOUND);
     store_close(st);
 }
@@ -233,7 +233,7 @@ static void look(void *arg)
     looker_t *l = arg;
     for (int i = 0; i < l->rounds; i++) {
         store_account_t a;
-        if (store_key_account(l->st, l->name, l->fp, 10000, &a, NULL, 0) ==
+        if (store_key_account(l->st, l->name, l->fp, 60000, &a, NULL, 0) ==
             STORE_OK && strcmp(a.name, l->name) == 0)
             l->ok++;
     }
