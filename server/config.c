@@ -105,6 +105,7 @@ static const key_def_t keys[] = {
     INT_KEY(news_min_depth, 1, 1000, "a death is news from this depth down (a win always is)"),
     INT_KEY(guest_grace, 0, 86400, "seconds a browser guest's game is kept after the connection drops, for the page to resume it (0: never kept)"),
     INT_KEY(guest_grace_max, 0, 100000, "guests' games kept so at once; past it a dropped guest's game ends as before"),
+    INT_KEY(site_replays, 0, 1000, "finished games each worker loop replays at once for their pages' character dumps (/game/ID); a page asked past it is answered 503 (0: none)"),
     CHECKED_KEY(store, "empty: the SQLite file in data_dir; postgresql://user@host/db: that PostgreSQL database", check_store),
 };
 
@@ -149,6 +150,7 @@ void config_defaults(config_t *c)
     c->guest_keep_days = 30;
     c->guest_grace = 300;
     c->guest_grace_max = 100;
+    c->site_replays = 2;
     snprintf(c->combat, sizeof c->combat, "%s",
              combat_ruleset_name(RULES_ATTACK_DEFENSE));
 }
