@@ -53,7 +53,7 @@ RUN_PKGS  := gcc make pkg-config libuv1-dev libtelnet-dev libsqlite3-dev libsodi
              libssh-dev
 PG_PKGS   := postgresql postgresql-common haproxy
 TEST_PKGS := $(RUN_PKGS) check libvterm-dev telnet openssh-client tmux clang libclang-rt-dev \
-             libncurses-dev ttyrec asciinema ncurses-term
+             libncurses-dev ttyrec asciinema ncurses-term prometheus
 
 WARN := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Werror
 STD  := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE

@@ -105,6 +105,9 @@ static const key_def_t keys[] = {
     INT_KEY(news_min_depth, 1, 1000, "a death is news from this depth down (a win always is)"),
     INT_KEY(guest_grace, 0, 86400, "seconds a browser guest's game is kept after the connection drops, for the page to resume it (0: never kept)"),
     INT_KEY(guest_grace_max, 0, 100000, "guests' games kept so at once; past it a dropped guest's game ends as before"),
+    INT_KEY(metrics_port, 0, 65535, "Prometheus's /metrics on this port (0: off)"),
+    STR_KEY(metrics_addr, "the address /metrics listens on (loopback unless you say otherwise)"),
+    INT_KEY(shutdown_minute_ms, 1, 3600000, "the console's shutdown countdown: ms between its notices, one a minute (tests set it small)"),
     INT_KEY(site_replays, 0, 1000, "finished games each worker loop replays at once for their pages' character dumps (/game/ID); a page asked past it is answered 503 (0: none)"),
     CHECKED_KEY(store, "empty: the SQLite file in data_dir; postgresql://user@host/db: that PostgreSQL database", check_store),
 };
@@ -136,6 +139,8 @@ void config_defaults(config_t *c)
     c->output_limit = 256 * 1024;
     c->news_interval_ms = 30000;
     c->news_min_depth = 6;
+    c->shutdown_minute_ms = 60000;
+    snprintf(c->metrics_addr, sizeof c->metrics_addr, "127.0.0.1");
     c->output_highwater = 64 * 1024;
     c->write_timeout = 60;
     c->max_keys_per_second = 100;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cluster.h"
+#include "ctl.h"
 #include "log.h"
 #include "store.h"
 
@@ -342,6 +343,7 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
     uv_signal_start(&h->sigterm, on_signal, SIGTERM);
     uv_signal_start(&h->sighup, on_signal, SIGHUP);
     uv_timer_start(&h->sweep, on_sweep, 10000, 10000);
+    h->ctl = ctl_start(h);
     /* On PostgreSQL, hosts on the same database share their players. */
     if (cfg->store[0])
         h->sh.cluster = cluster_start(&h->sh, cfg->store);
@@ -364,6 +366,7 @@ void host_shutdown(host_t *h, const char *why)
     uv_close((uv_handle_t *)&h->sigterm, NULL);
     uv_close((uv_handle_t *)&h->sighup, NULL);
     uv_close((uv_handle_t *)&h->sweep, NULL);
+    ctl_stop(h->ctl);
     for (int i = 0; i < h->sh.nworkers; i++)
         srv_send_shutdown(&h->workers[i], why);
 }
@@ -388,6 +391,8 @@ int host_run(host_t *h)
     cluster_stop(h->sh.cluster);
     for (int i = 0; i < h->sh.nworkers; i++)
         srv_join(&h->workers[i]);
+    ctl_free(h->ctl); /* no loop posts to its inbox any more */
+    h->ctl = NULL;
     cluster_free(h->sh.cluster);
     h->sh.cluster = NULL;
     /* The game ends of the SSH players' socketpairs are closed: their

@@ -51,6 +51,7 @@ typedef struct host {
     shared_t sh;               /* what the workers share (shared.h) */
     srv_t *workers;            /* [sh.nworkers]; owned */
     int next_worker;           /* the acceptor's round */
+    struct ctl *ctl;           /* the operator's console (ctl.h); owned */
 } host_t;
 
 /* The number of worker loops `workers = 0` means: one per core. */

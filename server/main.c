@@ -9,6 +9,7 @@
 #include <uv.h>
 
 #include "config.h"
+#include "ctl.h"
 #include "export.h"
 #include "log.h"
 #include "host.h"
@@ -20,6 +21,9 @@ static void usage(FILE *f, const config_t *defaults)
 {
     fprintf(f,
         "Usage: rogued [OPTION]...\n"
+        "       rogued ctl [--data-dir DIR] COMMAND [ARGS]  (the operator's\n"
+        "                        console: who, say, kick, shutdown, reload,\n"
+        "                        backup; `rogued ctl help` lists them)\n"
         "A telnet roguelike server: every player gets a dungeon of their own.\n"
         "\n"
         "Options (each overrides the environment, which overrides the file):\n"
@@ -113,6 +117,8 @@ int main(int argc, char **argv)
     const char *export_id = NULL, *export_format = NULL, *export_file = NULL;
     int list_games = 0;
 
+    if (argc > 1 && strcmp(argv[1], "ctl") == 0)
+        return ctl_client_main(argc - 1, argv + 1);
     config_defaults(&defaults);
     cfg = defaults;
 
@@ -242,6 +248,7 @@ int main(int argc, char **argv)
         uv_loop_close(&loop);
         return 1;
     }
+    ctl_set_config_path(host.ctl, config_path);
     int rc = host_run(&host);
     log_info("stopped");
     return rc == 0 ? 0 : 1;

@@ -80,6 +80,7 @@ void msg_free(smsg_t *m)
     msg_game_free(m->game);
     msg_rebuilt_free(m->rebuilt);
     free(m->accept);
+    free(m->cfg);
     free(m);
 }
 
@@ -141,6 +142,13 @@ const char *msg_type_name(int type)
     case MSG_REBUILT: return "rebuilt";
     case MSG_CONNECTION: return "connection";
     case MSG_SHUTDOWN: return "shutdown";
+    case MSG_CTL_WHO: return "ctl-who";
+    case MSG_CTL_SAY: return "ctl-say";
+    case MSG_CTL_KICK: return "ctl-kick";
+    case MSG_CTL_RELOAD: return "ctl-reload";
+    case MSG_CTL_STATS: return "ctl-stats";
+    case MSG_CTL_LINE: return "ctl-line";
+    case MSG_CTL_END: return "ctl-end";
     default: return "?";
     }
 }

@@ -53,7 +53,20 @@ enum msg_type {
      * it came) */
     MSG_CONNECTION,
     /* the host -> a worker loop (to 0): shut down (text: why) */
-    MSG_SHUTDOWN
+    MSG_SHUTDOWN,
+    /* The operator's console (server/ops/ctl.h), host -> a worker loop (to
+     * 0; from: the console's request number): list the sessions, say
+     * text to each, close session a, take the reloadable keys of cfg, give
+ * its figures.
+     * The loop answers on the host's inbox: CTL_LINE per line of the
+     * answer, then CTL_END (a: how many it concerned). */
+    MSG_CTL_WHO,
+    MSG_CTL_SAY,
+    MSG_CTL_KICK,
+    MSG_CTL_RELOAD,
+    MSG_CTL_STATS,            /* the loop's figures, for /metrics */
+    MSG_CTL_LINE,
+    MSG_CTL_END
 };
 
 /* A game in progress, as much as rebuilds it and goes on recording it. */
@@ -110,6 +123,7 @@ typedef struct smsg {
     msg_game_t *game;         /* owned by the message */
     msg_rebuilt_t *rebuilt;   /* owned by the message */
     msg_accept_t *accept;     /* MSG_CONNECTION; owned by the message */
+    struct config *cfg;       /* MSG_CTL_RELOAD; owned by the message */
 } smsg_t;
 
 /* A message queue, first in first out. */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cluster.h"
+#include "ctl.h"
 #include "log.h"
 #include "session.h"
 #include "store.h"
@@ -60,6 +61,8 @@ static void loop_message(srv_t *srv, smsg_t *m)
         sess_accept(srv, (int)m->a, m->accept);
     } else if (m->type == MSG_SHUTDOWN)
         srv_shutdown(srv, m->text);
+    else
+        ctl_loop_message(srv, m); /* the operator's console (ctl.h) */
     msg_free(m);
 }
 
@@ -143,9 +146,27 @@ static void on_phase(uv_prepare_t *h)
     }
 }
 
+const int srv_lag_le_ms[SRV_LAG_BUCKETS - 1] = { 1, 5, 10, 50, 100, 500, 1000 };
+
+/* The loop's lag: how late the sweep timer runs after its due time. */
+static void count_lag(srv_t *srv)
+{
+    struct srv_stats *st = &srv->stats;
+    uint64_t real = uv_hrtime() / 1000000;
+    uint64_t lag = real > st->lag_due_ms ? real - st->lag_due_ms : 0;
+    int b = 0;
+    while (b < SRV_LAG_BUCKETS - 1 && lag > (uint64_t)srv_lag_le_ms[b])
+        b++;
+    st->lag_bucket[b]++;
+    st->lag_count++;
+    st->lag_sum_ms += lag;
+    st->lag_due_ms = uv_now(srv->loop) + 1000; /* libuv repeats from now */
+}
+
 static void on_sweep(uv_timer_t *t)
 {
     srv_t *srv = t->data;
+    count_lag(srv);
     uint64_t now = uv_now(srv->loop);
     sess_t *next;
     for (sess_t *s = srv->sessions; s; s = next) {
@@ -201,6 +222,7 @@ int srv_init(srv_t *srv, shared_t *sh, const config_t *cfg, int index)
     uv_timer_init(srv->loop, &srv->sweep);
     srv->sweep.data = srv;
     uv_timer_start(&srv->sweep, on_sweep, 1000, 1000);
+    srv->stats.lag_due_ms = uv_now(srv->loop) + 1000;
     return 0;
 }
 

@@ -31,6 +31,10 @@
 
 struct sess;
 
+/* The loop-lag histogram's buckets: upper bounds in ms, the last +Inf. */
+#define SRV_LAG_BUCKETS 8
+extern const int srv_lag_le_ms[SRV_LAG_BUCKETS - 1];
+
 typedef struct srv {
     shared_t *sh;              /* what the loops share (the host's) */
     int index;                 /* this loop's number, 0.. */
@@ -52,6 +56,14 @@ typedef struct srv {
     int proxy_on;
     struct store *store;       /* accounts, games, scores (store.h) */
     int shutting_down;
+    /* Counters for /metrics (server/ops/ctl_metrics.c): this loop's own,
+     * read on its thread when the console asks (MSG_CTL_STATS). */
+    struct srv_stats {
+        uint64_t keys, frames, bytes_out;
+        uint64_t lag_due_ms;   /* when the sweep timer is due next */
+        uint64_t lag_count, lag_sum_ms;
+        uint64_t lag_bucket[SRV_LAG_BUCKETS]; /* by srv_lag_le_ms */
+    } stats;
     uint64_t seeds;            /* fallback seed counter */
     int site_dumps;            /* game pages' dumps being made in the
                                   thread pool (site_dump.h), at most

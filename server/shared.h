@@ -38,6 +38,8 @@ typedef struct shared {
     atomic_uint_fast64_t next_id;
     int nworkers;
     inbox_t *inbox[HOST_WORKERS_MAX]; /* each loop's (server.h) */
+    inbox_t *host_inbox;       /* the main thread's: the console's answers
+                                  (server/ops/ctl.h); NULL: none */
     atomic_int *load;          /* [nworkers]: sessions each holds */
     struct store *store;       /* owned by the host: closed after the last
                                   worker */

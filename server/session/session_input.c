@@ -82,6 +82,7 @@ static void on_key(void *ctx, const keyev_t *ev)
     int typing = s->state == S_LOBBY && lobby_typing(&s->lobby);
     if (!typing && !take_key_token(s))
         return;
+    s->srv->stats.keys++; /* /metrics */
     s->last_input_ms = sess_now(s);
     s->warned_idle = 0;
     s->notice[0] = '\0';

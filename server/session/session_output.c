@@ -107,6 +107,7 @@ static const char *write_out(sess_t *s)
     if (len == 0 || s->handles_closing)
         return NULL;
     s->last_output_ms = sess_now(s);
+    s->srv->stats.bytes_out += len; /* /metrics: handed to the kernel or queued */
     /* Most frames fit the socket buffer: written at once, no copy. */
     uv_buf_t b = uv_buf_init((char *)p, (unsigned)len);
     int n = s->queued == 0 ? uv_try_write((uv_stream_t *)&s->tcp, &b, 1)

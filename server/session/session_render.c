@@ -54,6 +54,7 @@ void sess_render(sess_t *s)
         return;
     }
     s->owe_frame = 0;
+    srv->stats.frames++; /* /metrics */
     screen_t *next = &srv->next;
     /* A state that draws a game draws it over the frame the client shows
      * (sess_view_draw); the others draw whole screens. */

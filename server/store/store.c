@@ -886,6 +886,14 @@ int store_healthy(store_t *st)
     return ok;
 }
 
+uint64_t store_queued(store_t *st)
+{
+    uv_mutex_lock(&st->mu);
+    uint64_t n = st->q_games + st->q_progress;
+    uv_mutex_unlock(&st->mu);
+    return n;
+}
+
 unsigned long long store_guest_number(store_t *st)
 {
     uv_mutex_lock(&st->lmu);

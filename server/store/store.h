@@ -292,6 +292,9 @@ void store_cancel(store_t *st, void *ctx);
  * being kept) on screen. Loop thread; cheap. */
 int store_healthy(store_t *st);
 
+/* Games and progress requests waiting for the database thread (/metrics). */
+uint64_t store_queued(store_t *st);
+
 /* A guest number never handed out before, by this server or an earlier
  * one on the same database: numbers are reserved in the database
  * STORE_GUEST_BLOCK at a time (at store_open, then again when half a block

@@ -862,12 +862,18 @@ int cl_turn(const tclient_t *c)
     for (int y = c->h - 1; y >= 0; y--) {
         if (strncmp(cl_row(c, y, row, sizeof row), "HP:", 3) != 0)
             continue;
+        /* "Turn:N", or "T:N" where the line is shortened to its width */
         const char *t = strstr(row, "Turn:");
+        size_t skip = 5;
+        if (!t) {
+            t = strstr(row, " T:");
+            skip = 3;
+        }
         if (!t)
             return -1;
         char *end;
-        long v = strtol(t + 5, &end, 10);
-        return end == t + 5 ? -1 : (int)v;
+        long v = strtol(t + skip, &end, 10);
+        return end == t + skip ? -1 : (int)v;
     }
     return -1;
 }

@@ -29,6 +29,7 @@
 #define ROGUE_TEST_CLIENT_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 /* The ceiling for a wait (ms): the server is an ASan build on a small
@@ -102,6 +103,17 @@ void srv_kill(tsrv_t *s);
  * "runtime error" or "leak" in it. Then removes the test's directory and
  * frees s. */
 void srv_stop(tsrv_t *s);
+
+/* The server's data directory (DIR/data) into out. */
+void srv_data_dir(const tsrv_t *s, char *out, size_t len);
+
+/* `rogued ctl --data-dir DIR/data ARGS` (the operator's console; args: a
+ * shell command line), bounded by timeout(1): its output (stdout and
+ * stderr) into out, its exit status returned. srv_ctl_start runs it in
+ * the background, srv_ctl_finish waits for it. */
+int srv_ctl(const tsrv_t *s, const char *args, char *out, size_t len);
+FILE *srv_ctl_start(const tsrv_t *s, const char *args);
+int srv_ctl_finish(FILE *p, char *out, size_t len);
 
 /* --- a client -------------------------------------------------------------- */
 

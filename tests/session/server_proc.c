@@ -453,3 +453,34 @@ int srv_run_once(const char *prefix, const char *args, char *out, size_t len)
     int st = pclose(p);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
+
+void srv_data_dir(const tsrv_t *s, char *out, size_t len)
+{
+    snprintf(out, len, "%s/data", s->dir);
+}
+
+FILE *srv_ctl_start(const tsrv_t *s, const char *args)
+{
+    char bin[PATH_MAX], cmd[PATH_MAX + 1600];
+    /* the console starts after the listeners' line */
+    if (!srv_wait_log(s, "console on ", CL_WAIT_MS))
+        srv_fail(s, "no console: no \"console on\" line");
+    server_path(bin, sizeof bin);
+    snprintf(cmd, sizeof cmd, "timeout 60 %s ctl --data-dir %s/data %s 2>&1 "
+             "</dev/null", bin, s->dir, args);
+    return popen(cmd, "r");
+}
+
+int srv_ctl_finish(FILE *p, char *out, size_t len)
+{
+    ck_assert_ptr_nonnull(p);
+    size_t n = fread(out, 1, len - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int srv_ctl(const tsrv_t *s, const char *args, char *out, size_t len)
+{
+    return srv_ctl_finish(srv_ctl_start(s, args), out, len);
+}

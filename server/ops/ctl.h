@@ -1,0 +1,111 @@
+/* ctl.h - the operator's console: `rogued ctl --data-dir DIR COMMAND`.
+ *
+ * The server listens on a Unix socket in its data directory (CTL_SOCKET,
+ * mode 0600: whoever may open it is the operator) on the main thread's
+ * loop. A client sends one line, the command and its arguments; the
+ * server answers with lines of text and a last line: "." when the command
+ * was done, "! why" when it was refused. Every command is logged with the
+ * peer's uid (SO_PEERCRED).
+ *
+ * Commands that concern sessions (who, say, kick, reload) go to every
+ * worker loop as messages (MSG_CTL_*, msg.h); each loop answers on the
+ * host's inbox (shared.h) and the console gathers the answers: no lock is
+ * held across I/O and the console never reads a session. The commands are
+ * a table of function pointers (ctl_cmds.c). docs/hosting.md,
+ * "Operations". */
+#ifndef ROGUE_CTL_H
+#define ROGUE_CTL_H
+
+#include <stdint.h>
+
+#include "buf.h"
+#include "msg.h"
+
+#define CTL_SOCKET "ctl.sock"       /* inside the data directory */
+
+struct host;
+struct srv;
+typedef struct ctl ctl_t;
+
+/* A console request being answered (one client connection). */
+typedef struct ctl_req ctl_req_t;
+
+/* Starts the console on the host's loop (after the workers started).
+ * Returns it, or NULL after logging why (the server runs without it). */
+ctl_t *ctl_start(struct host *h);
+
+/* Stops listening, answers every waiting request with a refusal, closes
+ * its handles (the host's loop then ends). The requests still writing
+ * finish, then free themselves. NULL is fine. */
+void ctl_stop(ctl_t *c);
+
+/* Frees what is left once the host's loop has ended. NULL is fine. */
+void ctl_free(ctl_t *c);
+
+/* The config file reload re-reads (main.c sets it; NULL: none given, the
+ * default path). */
+void ctl_set_config_path(ctl_t *c, const char *path);
+
+/* --- the worker loop's side (ctl_loop.c) ------------------------------------ */
+
+/* A MSG_CTL_* message from the host to this loop (not taken). */
+void ctl_loop_message(struct srv *srv, const smsg_t *m);
+
+/* --- the commands (ctl_cmds.c), for ctl_server.c ---------------------------- */
+
+typedef struct ctl_cmd {
+    const char *name;
+    const char *usage;
+    /* Starts the command: 0 when it has answered (ctl_req_done), 1 when
+     * answers from the loops are awaited (then finish), 2 when it answers
+     * later by itself. */
+    int (*run)(ctl_req_t *r, const char *args);
+    /* A loop's answer (MSG_CTL_LINE or MSG_CTL_END); NULL: lines are
+     * appended as they come. */
+    void (*answer)(ctl_req_t *r, const smsg_t *m);
+    /* Every loop has answered. */
+    void (*finish)(ctl_req_t *r);
+} ctl_cmd_t;
+
+extern const ctl_cmd_t ctl_cmds[];   /* ended by a NULL name */
+
+/* GET /metrics (ctl_metrics.c): Prometheus's text format; also the
+ * console's `metrics`. */
+extern const ctl_cmd_t ctl_metrics_cmd;
+
+/* `backup FILE` (ctl_backup.c): answered later, from the thread pool. */
+int ctl_backup_run(ctl_req_t *r, const char *args);
+
+/* What a command may do with its request (ctl_server.c). */
+struct host *ctl_req_host(ctl_req_t *r);
+ctl_t *ctl_req_ctl(ctl_req_t *r);
+void ctl_req_printf(ctl_req_t *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Sends m (to 0) to every worker loop with this request's number; returns
+ * how many answers to wait for (a loop gone answers nothing). Frees m. */
+int ctl_req_broadcast(ctl_req_t *r, smsg_t *m);
+/* Sends m to loop `loop` only: 1 or 0 as above. Frees m on failure. */
+int ctl_req_send(ctl_req_t *r, int loop, smsg_t *m);
+/* The answer is complete: err NULL ("." last) or why it was refused. */
+void ctl_req_done(ctl_req_t *r, const char *err);
+/* A request by its number (NULL: gone), for work off the loop that
+ * outlives it. */
+uint64_t ctl_req_id(ctl_req_t *r);
+ctl_req_t *ctl_req_find(ctl_t *c, uint64_t id);
+/* The command's own data (malloc'd; freed with the request). */
+void **ctl_req_data(ctl_req_t *r);
+/* Per-request scratch for the command (zeroed at first). */
+int64_t *ctl_req_scratch(ctl_req_t *r);
+
+/* The countdown to a shutdown (ctl_server.c): a notice every minute
+ * (shutdown_minute_ms), then host_shutdown; 0: now. A new one replaces
+ * the one running. Returns -1 once the console has stopped. */
+int ctl_schedule_shutdown(ctl_t *c, int minutes);
+const char *ctl_config_path(ctl_t *c);
+
+/* --- the client (ctl_client.c) ---------------------------------------------- */
+
+/* `rogued ctl ...`: argv[0] is "ctl". Returns the exit status. */
+int ctl_client_main(int argc, char **argv);
+
+#endif

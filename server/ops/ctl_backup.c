@@ -1,0 +1,142 @@
+/* ctl_backup.c - the console's `backup FILE`: SQLite's online backup of
+ * the data directory's database into FILE, then `PRAGMA quick_check` on
+ * the copy; on libuv's thread pool, so that the host's loop goes on. A
+ * connection of its own reads the database: in WAL mode the server's
+ * writes go on meanwhile, and the copy is one consistent moment. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+#include <uv.h>
+
+#include "ctl.h"
+#include "host.h"
+#include "store_types.h"
+
+typedef struct backup_job {
+    uv_work_t work;
+    ctl_t *c;
+    uint64_t req;              /* the request's number: it may be gone */
+    char src[CONFIG_STR_MAX + 32];
+    char dst[1024];
+    int ok;
+    char result[2048];
+} backup_job_t;
+
+/* Copies src into dst: SQLITE_OK or the error, with why in j->result. */
+static int copy_db(backup_job_t *j, int *pages)
+{
+    sqlite3 *from = NULL, *to = NULL;
+    int rc = sqlite3_open_v2(j->src, &from, SQLITE_OPEN_READONLY, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_open_v2(j->dst, &to,
+                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_busy_timeout(from, 5000);
+        sqlite3_backup *b = sqlite3_backup_init(to, "main", from, "main");
+        if (!b) {
+            rc = sqlite3_errcode(to);
+        } else {
+            /* all pages in one step: one read transaction, one moment */
+            for (int tries = 0; tries < 100; tries++) {
+                rc = sqlite3_backup_step(b, -1);
+                if (rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
+                    break;
+                sqlite3_sleep(50);
+            }
+            *pages = sqlite3_backup_pagecount(b);
+            int fin = sqlite3_backup_finish(b);
+            if (rc == SQLITE_DONE)
+                rc = fin;
+        }
+    }
+    if (rc != SQLITE_OK)
+        snprintf(j->result, sizeof j->result, "backup to %s failed: %s",
+                 j->dst, sqlite3_errstr(rc));
+    sqlite3_close(from);
+    sqlite3_close(to);
+    return rc;
+}
+
+/* PRAGMA quick_check on the copy: 1 if it says "ok". */
+static int check_copy(backup_job_t *j)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    int ok = 0;
+    if (sqlite3_open_v2(j->dst, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW) {
+        const char *t = (const char *)sqlite3_column_text(st, 0);
+        ok = t && strcmp(t, "ok") == 0;
+        snprintf(j->result, sizeof j->result, "%s: quick_check says %.200s",
+                 j->dst, t ? t : "nothing");
+    } else {
+        snprintf(j->result, sizeof j->result, "%s: cannot check the copy: %s",
+                 j->dst, db ? sqlite3_errmsg(db) : "out of memory");
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return ok;
+}
+
+static void backup_work(uv_work_t *w)
+{
+    backup_job_t *j = w->data;
+    int pages = 0;
+    if (copy_db(j, &pages) != SQLITE_OK)
+        return;
+    if (!check_copy(j))
+        return;
+    j->ok = 1;
+    snprintf(j->result, sizeof j->result,
+             "backup written to %s (%d pages), quick_check ok", j->dst, pages);
+}
+
+static void backup_done(uv_work_t *w, int status)
+{
+    backup_job_t *j = w->data;
+    ctl_req_t *r = ctl_req_find(j->c, j->req);
+    if (r) {
+        if (status != 0)
+            ctl_req_done(r, "the backup did not run");
+        else if (j->ok) {
+            ctl_req_printf(r, "%s\n", j->result);
+            ctl_req_done(r, NULL);
+        } else {
+            ctl_req_done(r, j->result);
+        }
+    }
+    free(j);
+}
+
+int ctl_backup_run(ctl_req_t *r, const char *args)
+{
+    host_t *h = ctl_req_host(r);
+    if (h->cfg.store[0]) {
+        ctl_req_done(r, "the store is PostgreSQL: back it up with pg_dump "
+                        "(docs/hosting.md, \"Operations\")");
+        return 0;
+    }
+    if (args[0] != '/') {
+        ctl_req_done(r, "backup needs a FILE (an absolute path)");
+        return 0;
+    }
+    backup_job_t *j = calloc(1, sizeof *j);
+    if (!j) {
+        ctl_req_done(r, "out of memory");
+        return 0;
+    }
+    j->c = ctl_req_ctl(r);
+    j->req = ctl_req_id(r);
+    snprintf(j->src, sizeof j->src, "%s/%s", h->cfg.data_dir, STORE_FILE);
+    snprintf(j->dst, sizeof j->dst, "%s", args);
+    j->work.data = j;
+    if (uv_queue_work(h->loop, &j->work, backup_work, backup_done) != 0) {
+        free(j);
+        ctl_req_done(r, "cannot start the backup");
+        return 0;
+    }
+    return 2; /* answered by backup_done */
+}

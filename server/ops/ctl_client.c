@@ -1,0 +1,141 @@
+/* ctl_client.c - `rogued ctl [--data-dir DIR] COMMAND [ARGS]`: one line to
+ * the console's socket, its answer printed (ctl.h). Exit status 0 when
+ * the command was done, 1 when the server refused it (why on stderr), 2
+ * when the server could not be reached or the command line is wrong. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "ctl.h"
+
+static int usage(void)
+{
+    fprintf(stderr,
+            "Usage: rogued ctl [--data-dir DIR] COMMAND [ARGS]\n"
+            "Talks to the server running on DIR (default ./data) through\n"
+            "DIR/" CTL_SOCKET ". Commands:\n");
+    for (const ctl_cmd_t *k = ctl_cmds; k->name; k++)
+        fprintf(stderr, "  %s\n", k->usage);
+    return 2;
+}
+
+/* The command line as one line: FILE of backup made absolute (the server
+ * runs elsewhere). */
+static int join(int argc, char **argv, char *line, size_t n)
+{
+    size_t len = 0;
+    for (int i = 0; i < argc; i++) {
+        char abs[PATH_MAX + 2];
+        const char *word = argv[i];
+        if (i == 1 && strcmp(argv[0], "backup") == 0 && word[0] != '/') {
+            char cwd[PATH_MAX];
+            if (!getcwd(cwd, sizeof cwd))
+                return -1;
+            snprintf(abs, sizeof abs, "%.*s/%s", PATH_MAX / 2, cwd, word);
+            word = abs;
+        }
+        int w = snprintf(line + len, n - len, "%s%s", i ? " " : "", word);
+        if (w < 0 || (size_t)w >= n - len)
+            return -1;
+        len += (size_t)w;
+    }
+    if (len + 2 > n || memchr(line, '\n', len))
+        return -1;
+    line[len++] = '\n';
+    line[len] = '\0';
+    return (int)len;
+}
+
+int ctl_client_main(int argc, char **argv)
+{
+    config_t d;
+    config_defaults(&d);
+    const char *dir = d.data_dir;
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        if ((strcmp(argv[i], "--data-dir") == 0 || strcmp(argv[i], "-d") == 0) &&
+            i + 1 < argc)
+            dir = argv[++i];
+        else
+            return usage();
+    }
+    if (i >= argc)
+        return usage();
+    char line[1024];
+    int len = join(argc - i, argv + i, line, sizeof line);
+    if (len < 0) {
+        fprintf(stderr, "rogued ctl: the command is too long\n");
+        return 2;
+    }
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    if ((size_t)snprintf(sa.sun_path, sizeof sa.sun_path, "%s/%s", dir,
+                         CTL_SOCKET) >= sizeof sa.sun_path) {
+        fprintf(stderr, "rogued ctl: the data directory's path is too long\n");
+        return 2;
+    }
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+        fprintf(stderr, "rogued ctl: cannot reach the server at %s: %s\n",
+                sa.sun_path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return 2;
+    }
+    if (write(fd, line, (size_t)len) != len) {
+        fprintf(stderr, "rogued ctl: %s\n", strerror(errno));
+        close(fd);
+        return 2;
+    }
+    /* The answer: lines, then "." or "! why". */
+    size_t cap = 4096, n = 0;
+    char *ans = malloc(cap);
+    ssize_t r;
+    while (ans && (r = read(fd, ans + n, cap - n - 1)) != 0) {
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        n += (size_t)r;
+        if (n + 1 == cap) {
+            char *more = realloc(ans, cap * 2);
+            if (!more)
+                break;
+            ans = more;
+            cap *= 2;
+        }
+    }
+    close(fd);
+    if (!ans)
+        return 2;
+    ans[n] = '\0';
+    /* the status is the last line */
+    while (n > 0 && ans[n - 1] == '\n')
+        ans[--n] = '\0';
+    char *last = strrchr(ans, '\n');
+    char *status = last ? last + 1 : ans;
+    if (last)
+        *last = '\0';
+    int rc;
+    if (strcmp(status, ".") == 0) {
+        if (last)
+            printf("%s\n", ans);
+        rc = 0;
+    } else if (status[0] == '!') {
+        if (last)
+            printf("%s\n", ans);
+        fprintf(stderr, "rogued ctl: %s\n", status + 2);
+        rc = 1;
+    } else {
+        fprintf(stderr, "rogued ctl: the server closed without an answer\n");
+        rc = 2;
+    }
+    free(ans);
+    return rc;
+}

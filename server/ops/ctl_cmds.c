@@ -1,0 +1,211 @@
+/* ctl_cmds.c - the console's commands (ctl.h): the table, and what each
+ * does on the host's loop. Those about sessions ask the worker loops
+ * (ctl_loop.c); backup runs on libuv's thread pool (ctl_backup.c). */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl.h"
+#include "host.h"
+#include "log.h"
+
+/* The answers' count (MSG_CTL_END's a), summed into scratch[0]. */
+static void count_answer(ctl_req_t *r, const smsg_t *m)
+{
+    if (m->type == MSG_CTL_END)
+        ctl_req_scratch(r)[0] += m->a;
+    else if (m->type == MSG_CTL_LINE)
+        ctl_req_printf(r, "%s\n", m->text);
+}
+
+static void finish_plain(ctl_req_t *r)
+{
+    ctl_req_done(r, NULL);
+}
+
+/* --- who -------------------------------------------------------------------- */
+
+static int who_run(ctl_req_t *r, const char *args)
+{
+    (void)args;
+    ctl_req_printf(r, "ID ADDRESS TRANSPORT STATE NAME IDLE\n");
+    smsg_t *m = msg_new(MSG_CTL_WHO, 0, 0, NULL);
+    if (!m) {
+        ctl_req_done(r, "out of memory");
+        return 0;
+    }
+    ctl_req_broadcast(r, m);
+    return 1;
+}
+
+/* --- say -------------------------------------------------------------------- */
+
+static int say_run(ctl_req_t *r, const char *args)
+{
+    if (!args[0]) {
+        ctl_req_done(r, "say needs a line of text");
+        return 0;
+    }
+    smsg_t *m = msg_new(MSG_CTL_SAY, 0, 0, "[host] %s", args);
+    if (!m) {
+        ctl_req_done(r, "out of memory");
+        return 0;
+    }
+    ctl_req_broadcast(r, m);
+    return 1;
+}
+
+static void say_finish(ctl_req_t *r)
+{
+    ctl_req_printf(r, "said to %lld sessions\n",
+                   (long long)ctl_req_scratch(r)[0]);
+    ctl_req_done(r, NULL);
+}
+
+/* --- kick ------------------------------------------------------------------- */
+
+static int kick_run(ctl_req_t *r, const char *args)
+{
+    char *end;
+    unsigned long long id = strtoull(args, &end, 10);
+    if (!args[0] || *end || id == 0) {
+        ctl_req_done(r, "kick needs a session id (from who)");
+        return 0;
+    }
+    ctl_req_scratch(r)[1] = (int64_t)id;
+    /* Every loop is asked: a session not yet admitted is in no directory. */
+    smsg_t *m = msg_new(MSG_CTL_KICK, 0, 0, NULL);
+    if (!m) {
+        ctl_req_done(r, "out of memory");
+        return 0;
+    }
+    m->a = (int64_t)id;
+    ctl_req_broadcast(r, m);
+    return 1;
+}
+
+static void kick_finish(ctl_req_t *r)
+{
+    int64_t *sc = ctl_req_scratch(r);
+    if (sc[0] == 0) {
+        char why[64];
+        snprintf(why, sizeof why, "no session %lld", (long long)sc[1]);
+        ctl_req_done(r, why);
+        return;
+    }
+    ctl_req_printf(r, "closed session %lld\n", (long long)sc[1]);
+    ctl_req_done(r, NULL);
+}
+
+/* --- shutdown --------------------------------------------------------------- */
+
+static int shutdown_run(ctl_req_t *r, const char *args)
+{
+    char *end;
+    long minutes = args[0] ? strtol(args, &end, 10) : 0;
+    if (args[0] && (*end || minutes < 0 || minutes > 1440)) {
+        ctl_req_done(r, "shutdown takes minutes, 0 to 1440");
+        return 0;
+    }
+    ctl_t *c = ctl_req_ctl(r);
+    if (minutes == 0)
+        ctl_req_printf(r, "shutting down now\n");
+    else
+        ctl_req_printf(r, "shutting down in %ld minute%s\n", minutes,
+                       minutes == 1 ? "" : "s");
+    /* Answered first: the shutdown stops the console. */
+    ctl_req_done(r, NULL);
+    ctl_schedule_shutdown(c, (int)minutes);
+    return 0;
+}
+
+/* --- reload ----------------------------------------------------------------- */
+
+/* Keys read only at start, by name and where they are. */
+#define FIXED(k) { #k, offsetof(config_t, k), sizeof(((config_t *)0)->k) }
+static const struct { const char *name; size_t off, size; } fixed_keys[] = {
+    FIXED(bind), FIXED(port), FIXED(data_dir), FIXED(server_name),
+    FIXED(workers), FIXED(http_port), FIXED(ssh_port),
+    FIXED(max_sessions_per_ip), FIXED(connects_per_ip_per_minute),
+    FIXED(hashes_per_ip), FIXED(registrations_per_ip_per_hour),
+    FIXED(max_cols), FIXED(max_rows), FIXED(record_limit), FIXED(seed),
+    FIXED(combat), FIXED(log_level), FIXED(proxy_protocol),
+    FIXED(proxy_trusted), FIXED(guest_min_turns), FIXED(guest_keep_days),
+    FIXED(news_interval_ms), FIXED(news_min_depth), FIXED(guest_grace),
+    FIXED(guest_grace_max), FIXED(store),
+};
+
+static int reload_run(ctl_req_t *r, const char *args)
+{
+    (void)args;
+    host_t *h = ctl_req_host(r);
+    const char *path = ctl_config_path(ctl_req_ctl(r));
+    char err[512];
+    /* The running settings, with the file's keys and the environment's
+     * over them (as at start; a command-line flag stays unless the file
+     * sets its key). */
+    config_t *n = malloc(sizeof *n);
+    if (!n) {
+        ctl_req_done(r, "out of memory");
+        return 0;
+    }
+    *n = h->cfg;
+    if (config_load_file(n, path, 1, err, sizeof err) != 0 ||
+        config_load_env(n, err, sizeof err) != 0 ||
+        config_validate(n, err, sizeof err) != 0) {
+        free(n);
+        ctl_req_done(r, err);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof fixed_keys / sizeof fixed_keys[0]; i++)
+        if (memcmp((char *)n + fixed_keys[i].off,
+                   (char *)&h->cfg + fixed_keys[i].off, fixed_keys[i].size))
+            ctl_req_printf(r, "%s: changed in the file, takes a restart\n",
+                           fixed_keys[i].name);
+    smsg_t *m = msg_new(MSG_CTL_RELOAD, 0, 0, NULL);
+    if (!m) {
+        free(n);
+        ctl_req_done(r, "out of memory");
+        return 0;
+    }
+    /* the host's own copy: the live keys only */
+    memcpy(h->cfg.motd, n->motd, sizeof h->cfg.motd);
+    h->cfg.max_sessions = n->max_sessions;
+    h->cfg.shutdown_minute_ms = n->shutdown_minute_ms;
+    m->cfg = n;
+    ctl_req_broadcast(r, m);
+    return 1;
+}
+
+static void reload_finish(ctl_req_t *r)
+{
+    ctl_req_printf(r, "reloaded %s: motd, max_sessions, idle_timeout, "
+                   "idle_warning, negotiation_ms, output_limit, "
+                   "output_highwater, write_timeout, max_keys_per_second, "
+                   "keepalive, shutdown_minute_ms\n",
+                   ctl_config_path(ctl_req_ctl(r)));
+    ctl_req_done(r, NULL);
+}
+
+/* --- help ------------------------------------------------------------------- */
+
+static int help_run(ctl_req_t *r, const char *args)
+{
+    (void)args;
+    for (const ctl_cmd_t *k = ctl_cmds; k->name; k++)
+        ctl_req_printf(r, "%s\n", k->usage);
+    ctl_req_done(r, NULL);
+    return 0;
+}
+
+const ctl_cmd_t ctl_cmds[] = {
+    { "who", "who                list the sessions: id, address, transport, state, name, idle seconds", who_run, NULL, finish_plain },
+    { "say", "say TEXT           a line on every player's screen", say_run, count_answer, say_finish },
+    { "kick", "kick ID            close session ID (its game kept or recorded)", kick_run, count_answer, kick_finish },
+    { "shutdown", "shutdown [MINUTES] a notice every minute, then the clean shutdown (0: now)", shutdown_run, NULL, finish_plain },
+    { "reload", "reload             the config file's motd, limits and timeouts, live", reload_run, NULL, reload_finish },
+    { "backup", "backup FILE        an online copy of the SQLite database, checked", ctl_backup_run, NULL, finish_plain },
+    { "help", "help               this list", help_run, NULL, finish_plain },
+    { NULL, NULL, NULL, NULL, NULL },
+};

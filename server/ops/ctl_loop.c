@@ -1,0 +1,163 @@
+/* ctl_loop.c - the console's requests on a worker loop (ctl.h): each is
+ * answered on the host's inbox with CTL_LINE lines and one CTL_END. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ctl.h"
+#include "log.h"
+#include "session.h"
+#include "session_states.h"
+#include "transport.h"
+
+/* Posts an answer to the console (a request's number in m->from). */
+static void answer(srv_t *srv, int type, uint64_t req, int64_t a,
+                   const char *text)
+{
+    inbox_t *ib = srv->sh->host_inbox;
+    smsg_t *m = msg_new(type, req, 0, "%s", text ? text : "");
+    if (!m)
+        return;
+    m->a = a;
+    if (!ib || inbox_post(ib, m) != 0)
+        msg_free(m); /* the console has stopped */
+}
+
+static const char *state_name(const sess_t *s)
+{
+    if (sess_closing(s))
+        return "closing";
+    switch (s->state) {
+    case S_ADMITTING: return "admitting";
+    case S_NEGOTIATING: return "negotiating";
+    case S_LOBBY: return "lobby";
+    case S_PLAYING: return "playing";
+    case S_WATCHING: return "watching";
+    case S_REPLAY: return "replay";
+    default: return "closing";
+    }
+}
+
+/* One line per session: id, address, transport, state, name, idle s. */
+static int who(srv_t *srv, uint64_t req)
+{
+    uint64_t now = uv_now(srv->loop);
+    int n = 0;
+    for (sess_t *s = srv->sessions; s; s = s->next) {
+        char line[96];
+        const char *name = s->admitted ? sess_player_name(s) : "";
+        uint64_t idle = now > s->last_input_ms ? now - s->last_input_ms : 0;
+        snprintf(line, sizeof line, "%llu %.47s %s %s %.20s %llu",
+                 (unsigned long long)s->id, s->addr,
+                 s->tr ? s->tr->name : "-", state_name(s),
+                 name && name[0] ? name : "-",
+                 (unsigned long long)(idle / 1000));
+        answer(srv, MSG_CTL_LINE, req, 0, line);
+        n++;
+    }
+    return n;
+}
+
+/* The operator's line over every admitted session's log (session.h's
+ * notice: until the player's next key). */
+static int say(srv_t *srv, const char *text)
+{
+    int n = 0;
+    for (sess_t *s = srv->sessions; s; s = s->next) {
+        if (sess_closing(s) || !s->admitted)
+            continue;
+        snprintf(s->notice, sizeof s->notice, "%.79s", text);
+        sess_owe_frame(s);
+        n++;
+    }
+    return n;
+}
+
+static int kick(srv_t *srv, uint64_t id)
+{
+    for (sess_t *s = srv->sessions; s; s = s->next) {
+        if (s->id != id || sess_closing(s))
+            continue;
+        sess_close(s, "closed by the console", 1,
+                   "The server's operator has closed your connection.");
+        return 1;
+    }
+    return 0;
+}
+
+/* The keys that change live (docs/hosting.md, "Operations"): each loop
+ * reads its own copy of the settings. */
+static void reload(srv_t *srv, const config_t *n)
+{
+    config_t *c = &srv->cfg;
+    memcpy(c->motd, n->motd, sizeof c->motd);
+    c->max_sessions = n->max_sessions;
+    c->idle_timeout = n->idle_timeout;
+    c->idle_warning = n->idle_warning;
+    c->negotiation_ms = n->negotiation_ms;
+    c->output_limit = n->output_limit;
+    c->output_highwater = n->output_highwater;
+    c->write_timeout = n->write_timeout;
+    c->max_keys_per_second = n->max_keys_per_second;
+    c->keepalive = n->keepalive;
+    c->shutdown_minute_ms = n->shutdown_minute_ms;
+}
+
+/* This loop's figures, as lines ctl_metrics.c reads: "s" sessions by
+ * state (enum sess_state), "t" by transport (telnet, web), "c" the
+ * counters, "l" the lag's count and sum (ms), "b" its buckets. */
+static int stats(srv_t *srv, uint64_t req)
+{
+    unsigned long long st[S_NSTATES] = { 0 }, tr[2] = { 0 };
+    for (sess_t *s = srv->sessions; s; s = s->next) {
+        st[sess_closing(s) ? S_CLOSING : s->state]++;
+        tr[s->web ? 1 : 0]++;
+    }
+    const struct srv_stats *k = &srv->stats;
+    char line[96];
+    int len = snprintf(line, sizeof line, "s");
+    for (int i = 0; i < S_NSTATES; i++)
+        len += snprintf(line + len, sizeof line - (size_t)len, " %llu", st[i]);
+    answer(srv, MSG_CTL_LINE, req, srv->index, line);
+    snprintf(line, sizeof line, "t %llu %llu", tr[0], tr[1]);
+    answer(srv, MSG_CTL_LINE, req, srv->index, line);
+    snprintf(line, sizeof line, "c %llu %llu %llu",
+             (unsigned long long)k->keys, (unsigned long long)k->frames,
+             (unsigned long long)k->bytes_out);
+    answer(srv, MSG_CTL_LINE, req, srv->index, line);
+    snprintf(line, sizeof line, "l %llu %llu",
+             (unsigned long long)k->lag_count, (unsigned long long)k->lag_sum_ms);
+    answer(srv, MSG_CTL_LINE, req, srv->index, line);
+    len = snprintf(line, sizeof line, "b");
+    for (int i = 0; i < SRV_LAG_BUCKETS; i++)
+        len += snprintf(line + len, sizeof line - (size_t)len, " %llu",
+                        (unsigned long long)k->lag_bucket[i]);
+    answer(srv, MSG_CTL_LINE, req, srv->index, line);
+    return 1;
+}
+
+void ctl_loop_message(srv_t *srv, const smsg_t *m)
+{
+    int n = 0;
+    switch (m->type) {
+    case MSG_CTL_WHO:
+        n = who(srv, m->from);
+        break;
+    case MSG_CTL_SAY:
+        n = say(srv, m->text);
+        break;
+    case MSG_CTL_KICK:
+        n = kick(srv, (uint64_t)m->a);
+        break;
+    case MSG_CTL_STATS:
+        n = stats(srv, m->from);
+        break;
+    case MSG_CTL_RELOAD:
+        if (m->cfg)
+            reload(srv, m->cfg);
+        n = 1;
+        break;
+    default:
+        return; /* not the console's */
+    }
+    answer(srv, MSG_CTL_END, m->from, n, NULL);
+}

@@ -1,0 +1,161 @@
+/* ctl_metrics.c - the figures for /metrics (ctl.h): every worker loop is
+ * asked for its own (MSG_CTL_STATS, ctl_loop.c); they are summed here and
+ * written in Prometheus's text format, each family with its HELP and TYPE.
+ * The names are stable: docs/hosting.md, "Operations", lists them. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl.h"
+#include "host.h"
+#include "store.h"
+
+/* What the loops answered. */
+typedef struct figures {
+    uint64_t states[8];        /* enum sess_state */
+    uint64_t transports[2];    /* telnet, web */
+    uint64_t keys, frames, bytes_out;
+    struct {
+        int seen;
+        uint64_t count, sum_ms, bucket[SRV_LAG_BUCKETS];
+    } lag[HOST_WORKERS_MAX];
+} figures_t;
+
+/* enum sess_state's names, in its order (session.h) */
+static const char *const state_names[] = {
+    "negotiating", "lobby", "playing", "watching", "replay", "closing",
+    "admitting",
+};
+#define NSTATES (sizeof state_names / sizeof state_names[0])
+
+static int metrics_run(ctl_req_t *r, const char *args)
+{
+    (void)args;
+    figures_t *f = calloc(1, sizeof *f);
+    smsg_t *m = f ? msg_new(MSG_CTL_STATS, 0, 0, NULL) : NULL;
+    if (!m) {
+        free(f);
+        ctl_req_done(r, "500 Internal Server Error");
+        return 0;
+    }
+    *ctl_req_data(r) = f;
+    ctl_req_broadcast(r, m);
+    return 1;
+}
+
+static void read_numbers(const char *p, uint64_t *out, int n)
+{
+    for (int i = 0; i < n; i++) {
+        char *end;
+        out[i] = strtoull(p, &end, 10);
+        if (end == p)
+            return;
+        p = end;
+    }
+}
+
+static void metrics_answer(ctl_req_t *r, const smsg_t *m)
+{
+    figures_t *f = *ctl_req_data(r);
+    if (m->type != MSG_CTL_LINE || m->a < 0 || m->a >= HOST_WORKERS_MAX)
+        return;
+    uint64_t v[SRV_LAG_BUCKETS] = { 0 };
+    const char *p = m->text + 1;
+    int loop = (int)m->a;
+    switch (m->text[0]) {
+    case 's':
+        read_numbers(p, v, NSTATES);
+        for (size_t i = 0; i < NSTATES; i++)
+            f->states[i] += v[i];
+        break;
+    case 't':
+        read_numbers(p, v, 2);
+        f->transports[0] += v[0];
+        f->transports[1] += v[1];
+        break;
+    case 'c':
+        read_numbers(p, v, 3);
+        f->keys += v[0];
+        f->frames += v[1];
+        f->bytes_out += v[2];
+        break;
+    case 'l':
+        read_numbers(p, v, 2);
+        f->lag[loop].seen = 1;
+        f->lag[loop].count = v[0];
+        f->lag[loop].sum_ms = v[1];
+        break;
+    case 'b':
+        read_numbers(p, f->lag[loop].bucket, SRV_LAG_BUCKETS);
+        break;
+    default:
+        break;
+    }
+}
+
+static void family(ctl_req_t *r, const char *name, const char *type,
+                   const char *help)
+{
+    ctl_req_printf(r, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void lag_histogram(ctl_req_t *r, const figures_t *f, int nloops)
+{
+    family(r, "rogued_loop_lag_seconds", "histogram",
+           "How late each worker loop ran its once-a-second timer (ms resolution).");
+    for (int l = 0; l < nloops; l++) {
+        if (!f->lag[l].seen)
+            continue;
+        uint64_t cum = 0;
+        for (int b = 0; b < SRV_LAG_BUCKETS; b++) {
+            cum += f->lag[l].bucket[b];
+            if (b < SRV_LAG_BUCKETS - 1)
+                ctl_req_printf(r, "rogued_loop_lag_seconds_bucket{loop=\"%d\",le=\"%g\"} %" PRIu64 "\n",
+                               l, srv_lag_le_ms[b] / 1000.0, cum);
+            else
+                ctl_req_printf(r, "rogued_loop_lag_seconds_bucket{loop=\"%d\",le=\"+Inf\"} %" PRIu64 "\n",
+                               l, cum);
+        }
+        ctl_req_printf(r, "rogued_loop_lag_seconds_sum{loop=\"%d\"} %g\n", l,
+                       (double)f->lag[l].sum_ms / 1000.0);
+        ctl_req_printf(r, "rogued_loop_lag_seconds_count{loop=\"%d\"} %" PRIu64 "\n",
+                       l, f->lag[l].count);
+    }
+}
+
+static void metrics_finish(ctl_req_t *r)
+{
+    const figures_t *f = *ctl_req_data(r);
+    host_t *h = ctl_req_host(r);
+    family(r, "rogued_sessions", "gauge", "Sessions by state.");
+    for (size_t i = 0; i < NSTATES; i++)
+        ctl_req_printf(r, "rogued_sessions{state=\"%s\"} %" PRIu64 "\n",
+                       state_names[i], f->states[i]);
+    family(r, "rogued_sessions_by_transport", "gauge",
+           "Sessions by how they came (telnet, also SSH's; web: the browser).");
+    ctl_req_printf(r, "rogued_sessions_by_transport{transport=\"telnet\"} %" PRIu64 "\n",
+                   f->transports[0]);
+    ctl_req_printf(r, "rogued_sessions_by_transport{transport=\"web\"} %" PRIu64 "\n",
+                   f->transports[1]);
+    family(r, "rogued_players_online", "gauge",
+           "Admitted sessions, counted against max_sessions.");
+    ctl_req_printf(r, "rogued_players_online %d\n", atomic_load(&h->sh.online));
+    family(r, "rogued_keys_total", "counter", "Keys taken from players.");
+    ctl_req_printf(r, "rogued_keys_total %" PRIu64 "\n", f->keys);
+    family(r, "rogued_frames_total", "counter", "Screens drawn and sent.");
+    ctl_req_printf(r, "rogued_frames_total %" PRIu64 "\n", f->frames);
+    family(r, "rogued_bytes_out_total", "counter", "Bytes written to clients.");
+    ctl_req_printf(r, "rogued_bytes_out_total %" PRIu64 "\n", f->bytes_out);
+    family(r, "rogued_store_queued", "gauge",
+           "Games and progress writes waiting for the database.");
+    ctl_req_printf(r, "rogued_store_queued %" PRIu64 "\n",
+                   h->sh.store ? store_queued(h->sh.store) : 0);
+    lag_histogram(r, f, h->sh.nworkers);
+    ctl_req_done(r, NULL);
+}
+
+const ctl_cmd_t ctl_metrics_cmd = {
+    "metrics", "metrics            the figures /metrics serves",
+    metrics_run, metrics_answer, metrics_finish,
+};

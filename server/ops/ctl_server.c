@@ -1,0 +1,500 @@
+/* ctl_server.c - the console's socket on the host's loop, its requests,
+ * the loops' answers and the shutdown countdown (ctl.h). */
+#define _GNU_SOURCE /* struct ucred */
+#include "ctl.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "host.h"
+#include "log.h"
+
+#define CTL_LINE_MAX 512
+#define CTL_HTTP_MAX 8192
+/* Connections at once, the console's and scrapes together: one that never
+ * sends its line holds one of these, never more. */
+#define CTL_CONNS 32
+
+struct ctl_req {
+    struct ctl_req *prev, *next;
+    ctl_t *c;
+    union {                    /* the console's socket, or a scrape's */
+        uv_pipe_t pipe;
+        uv_tcp_t tcp;
+    } h;
+    int http;                  /* a scrape of /metrics (ctl_metrics.c) */
+    void *data;                /* the command's; freed with the request */
+    uv_write_t wr;
+    char head[256];            /* http: the response's header */
+    uint64_t id;
+    unsigned uid;
+    buf_t in, out;
+    const ctl_cmd_t *cmd;
+    int awaiting;              /* loops still to answer */
+    int done;                  /* the answer is complete (being written) */
+    int64_t scratch[4];
+};
+
+struct ctl {
+    struct host *h;
+    uv_pipe_t server;
+    uv_tcp_t metrics;          /* metrics_port's listener */
+    int metrics_on;
+    inbox_t inbox;             /* the loops' answers (shared.h host_inbox) */
+    uv_timer_t countdown;
+    int countdown_left;        /* minutes; -1: none running */
+    uint64_t next_id;
+    ctl_req_t *reqs;
+    int nreqs;                 /* connections open (at most CTL_CONNS) */
+    char path[CONFIG_STR_MAX + 16];
+    const char *config_path;
+    int stopped;
+};
+
+struct host *ctl_req_host(ctl_req_t *r) { return r->c->h; }
+ctl_t *ctl_req_ctl(ctl_req_t *r) { return r->c; }
+int64_t *ctl_req_scratch(ctl_req_t *r) { return r->scratch; }
+void **ctl_req_data(ctl_req_t *r) { return &r->data; }
+void ctl_set_config_path(ctl_t *c, const char *path) { if (c) c->config_path = path; }
+const char *ctl_config_path(ctl_t *c) { return c->config_path; }
+
+void ctl_req_printf(ctl_req_t *r, const char *fmt, ...)
+{
+    char line[CTL_LINE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    buf_puts(&r->out, line);
+}
+
+static void on_req_closed(uv_handle_t *hd)
+{
+    ctl_req_t *r = hd->data;
+    r->c->nreqs--;
+    if (r->prev)
+        r->prev->next = r->next;
+    else
+        r->c->reqs = r->next;
+    if (r->next)
+        r->next->prev = r->prev;
+    buf_free(&r->in);
+    buf_free(&r->out);
+    free(r->data);
+    free(r);
+}
+
+static void on_written(uv_write_t *w, int status)
+{
+    ctl_req_t *r = w->data;
+    (void)status;
+    uv_close((uv_handle_t *)&r->h, on_req_closed);
+}
+
+void ctl_req_done(ctl_req_t *r, const char *err)
+{
+    if (r->done)
+        return;
+    r->done = 1;
+    if (r->http && err)
+        buf_reset(&r->out);
+    if (r->http && err && (err[0] < '1' || err[0] > '5'))
+        err = "503 Service Unavailable"; /* the console's words */
+    if (r->http)
+        snprintf(r->head, sizeof r->head,
+                 "HTTP/1.0 %s\r\nContent-Type: text/plain; version=0.0.4; "
+                 "charset=utf-8\r\nContent-Length: %zu\r\n"
+                 "Connection: close\r\n\r\n",
+                 err ? err : "200 OK", r->out.len);
+    else if (err)
+        buf_printf(&r->out, "! %s\n", err);
+    else
+        buf_puts(&r->out, ".\n");
+    uv_buf_t b[2] = { uv_buf_init(r->head, (unsigned)strlen(r->head)),
+                      uv_buf_init(r->out.data, (unsigned)r->out.len) };
+    r->wr.data = r;
+    if (uv_write(&r->wr, (uv_stream_t *)&r->h, r->http ? b : b + 1,
+                 r->http ? 2 : 1, on_written) != 0)
+        uv_close((uv_handle_t *)&r->h, on_req_closed);
+}
+
+int ctl_req_send(ctl_req_t *r, int loop, smsg_t *m)
+{
+    host_t *h = r->c->h;
+    m->from = r->id;
+    if (loop < 0 || loop >= h->sh.nworkers ||
+        inbox_post(h->sh.inbox[loop], m) != 0) {
+        msg_free(m);
+        return 0;
+    }
+    r->awaiting++;
+    return 1;
+}
+
+int ctl_req_broadcast(ctl_req_t *r, smsg_t *m)
+{
+    host_t *h = r->c->h;
+    int n = 0;
+    for (int i = 0; i < h->sh.nworkers; i++) {
+        smsg_t *copy = msg_new(m->type, 0, 0, "%s", m->text);
+        if (!copy)
+            continue;
+        copy->a = m->a;
+        if (m->cfg) {
+            copy->cfg = malloc(sizeof *copy->cfg);
+            if (!copy->cfg) {
+                msg_free(copy);
+                continue;
+            }
+            *copy->cfg = *m->cfg;
+        }
+        n += ctl_req_send(r, i, copy);
+    }
+    msg_free(m);
+    return n;
+}
+
+uint64_t ctl_req_id(ctl_req_t *r) { return r->id; }
+
+ctl_req_t *ctl_req_find(ctl_t *c, uint64_t id)
+{
+    for (ctl_req_t *r = c->reqs; r; r = r->next)
+        if (r->id == id)
+            return r;
+    return NULL;
+}
+
+/* The loops' answers, on the host's loop. */
+static void on_answers(inbox_t *ib, void *data)
+{
+    ctl_t *c = data;
+    msgq_t q = { 0 };
+    inbox_take(ib, &q);
+    smsg_t *m;
+    while ((m = msgq_pop(&q))) {
+        ctl_req_t *r = ctl_req_find(c, m->from);
+        if (r && !r->done) {
+            if (r->cmd->answer)
+                r->cmd->answer(r, m);
+            else if (m->type == MSG_CTL_LINE)
+                buf_printf(&r->out, "%s\n", m->text);
+            if (m->type == MSG_CTL_END && --r->awaiting == 0)
+                r->cmd->finish(r);
+        }
+        msg_free(m);
+    }
+}
+
+/* One line came: the command runs. */
+static void run_line(ctl_req_t *r, char *line)
+{
+    char safe[CTL_LINE_MAX];
+    snprintf(safe, sizeof safe, "%s", line);
+    for (char *p = safe; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    log_info("ctl: uid %u: %s", r->uid, safe);
+    char *args = line + strcspn(line, " ");
+    if (*args)
+        *args++ = '\0';
+    for (const ctl_cmd_t *k = ctl_cmds; k->name; k++) {
+        if (strcmp(k->name, line) != 0)
+            continue;
+        r->cmd = k;
+        if (k->run(r, args) == 1 && r->awaiting == 0 && !r->done)
+            k->finish(r);
+        return;
+    }
+    ctl_req_printf(r, "commands:\n");
+    for (const ctl_cmd_t *k = ctl_cmds; k->name; k++)
+        ctl_req_printf(r, "  %s\n", k->usage);
+    ctl_req_done(r, "unknown command");
+}
+
+static void on_alloc(uv_handle_t *hd, size_t size, uv_buf_t *b)
+{
+    (void)hd;
+    (void)size;
+    static char scratch[CTL_LINE_MAX]; /* the host's loop only */
+    *b = uv_buf_init(scratch, sizeof scratch);
+}
+
+static void http_read(ctl_req_t *r);
+
+static void on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
+{
+    ctl_req_t *r = st->data;
+    if (n < 0) {
+        uv_read_stop(st);
+        if (!r->done) {
+            r->done = 1;
+            uv_close((uv_handle_t *)&r->h, on_req_closed);
+        }
+        return;
+    }
+    if (buf_append(&r->in, b->base, (size_t)n) != 0 ||
+        r->in.len > (r->http ? CTL_HTTP_MAX : CTL_LINE_MAX)) {
+        uv_read_stop(st);
+        ctl_req_done(r, r->http ? "431 Request Header Fields Too Large"
+                                : "line too long");
+        return;
+    }
+    if (r->http) {
+        http_read(r);
+        return;
+    }
+    char *nl = memchr(r->in.data, '\n', r->in.len);
+    if (!nl)
+        return;
+    uv_read_stop(st);
+    *nl = '\0';
+    run_line(r, r->in.data);
+}
+
+/* A scrape: the whole request read (its header ends with an empty line,
+ * so that closing after the answer resets nothing), then GET /metrics. */
+static void http_read(ctl_req_t *r)
+{
+    buf_append(&r->in, "", 1);
+    r->in.len--;
+    if (!strstr(r->in.data, "\r\n\r\n") && !strstr(r->in.data, "\n\n"))
+        return;
+    uv_read_stop((uv_stream_t *)&r->h);
+    if (strncmp(r->in.data, "GET /metrics ", 13) != 0 &&
+        strncmp(r->in.data, "GET /metrics?", 13) != 0) {
+        ctl_req_done(r, "404 Not Found");
+        return;
+    }
+    r->cmd = &ctl_metrics_cmd;
+    if (r->cmd->run(r, "") == 1 && r->awaiting == 0 && !r->done)
+        r->cmd->finish(r);
+}
+
+static void on_drop_closed(uv_handle_t *hd)
+{
+    free(hd);
+}
+
+static void on_connection(uv_stream_t *server, int status)
+{
+    ctl_t *c = server->data;
+    if (status < 0 || c->stopped)
+        return;
+    ctl_req_t *r = c->nreqs < CTL_CONNS ? calloc(1, sizeof *r) : NULL;
+    if (!r) {
+        /* taken and closed at once: the listener is not left readable */
+        union { uv_pipe_t pipe; uv_tcp_t tcp; } *drop = malloc(sizeof *drop);
+        if (!drop)
+            return;
+        if (server == (uv_stream_t *)&c->metrics)
+            uv_tcp_init(c->h->loop, &drop->tcp);
+        else
+            uv_pipe_init(c->h->loop, &drop->pipe, 0);
+        if (uv_accept(server, (uv_stream_t *)drop) == 0)
+            log_error("console: %d connections open, one more refused",
+                      c->nreqs);
+        uv_close((uv_handle_t *)drop, on_drop_closed);
+        return;
+    }
+    c->nreqs++;
+    r->c = c;
+    r->id = ++c->next_id;
+    r->http = server == (uv_stream_t *)&c->metrics;
+    buf_init(&r->in, (r->http ? CTL_HTTP_MAX : CTL_LINE_MAX) + 2);
+    buf_init(&r->out, 0);
+    if (r->http)
+        uv_tcp_init(c->h->loop, &r->h.tcp);
+    else
+        uv_pipe_init(c->h->loop, &r->h.pipe, 0);
+    r->h.pipe.data = r;
+    r->next = c->reqs;
+    if (c->reqs)
+        c->reqs->prev = r;
+    c->reqs = r;
+    if (uv_accept(server, (uv_stream_t *)&r->h) != 0) {
+        r->done = 1;
+        uv_close((uv_handle_t *)&r->h, on_req_closed);
+        return;
+    }
+    uv_os_fd_t fd;
+    struct ucred cred;
+    socklen_t len = sizeof cred;
+    r->uid = (unsigned)-1;
+    if (!r->http && uv_fileno((uv_handle_t *)&r->h, &fd) == 0 &&
+        getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0)
+        r->uid = cred.uid;
+    uv_read_start((uv_stream_t *)&r->h, on_alloc, on_read);
+}
+
+static void countdown_say(ctl_t *c)
+{
+    host_t *h = c->h;
+    for (int i = 0; i < h->sh.nworkers; i++) {
+        smsg_t *m = msg_new(MSG_CTL_SAY, 0, 0,
+                            "The server shuts down in %d minute%s.",
+                            c->countdown_left, c->countdown_left == 1 ? "" : "s");
+        if (m && inbox_post(h->sh.inbox[i], m) != 0)
+            msg_free(m);
+    }
+}
+
+static void on_countdown(uv_timer_t *t)
+{
+    ctl_t *c = t->data;
+    if (--c->countdown_left > 0) {
+        countdown_say(c);
+        return;
+    }
+    uv_timer_stop(t);
+    host_shutdown(c->h, "shutdown by the console");
+}
+
+int ctl_schedule_shutdown(ctl_t *c, int minutes)
+{
+    if (c->stopped)
+        return -1;
+    /* a new shutdown replaces a countdown running (0: now) */
+    uv_timer_stop(&c->countdown);
+    c->countdown_left = minutes;
+    if (minutes <= 0) {
+        host_shutdown(c->h, "shutdown by the console");
+        return 0;
+    }
+    countdown_say(c);
+    uint64_t step = (uint64_t)c->h->cfg.shutdown_minute_ms;
+    uv_timer_start(&c->countdown, on_countdown, step, step);
+    return 0;
+}
+
+/* /metrics on metrics_addr:metrics_port (docs/hosting.md, "Operations");
+ * without it the server runs on. */
+static void metrics_listen(ctl_t *c)
+{
+    const config_t *cfg = &c->h->cfg;
+    struct sockaddr_storage addr;
+    int rc = strchr(cfg->metrics_addr, ':')
+        ? uv_ip6_addr(cfg->metrics_addr, cfg->metrics_port, (struct sockaddr_in6 *)&addr)
+        : uv_ip4_addr(cfg->metrics_addr, cfg->metrics_port, (struct sockaddr_in *)&addr);
+    uv_tcp_init(c->h->loop, &c->metrics);
+    c->metrics.data = c;
+    c->metrics_on = 1;
+    if (rc == 0)
+        rc = uv_tcp_bind(&c->metrics, (struct sockaddr *)&addr, 0);
+    if (rc == 0)
+        rc = uv_listen((uv_stream_t *)&c->metrics, 64, on_connection);
+    if (rc != 0) {
+        log_error("metrics: cannot listen on %s port %d: %s", cfg->metrics_addr,
+                  cfg->metrics_port, uv_strerror(rc));
+        uv_close((uv_handle_t *)&c->metrics, NULL);
+        c->metrics_on = 0;
+        return;
+    }
+    struct sockaddr_storage bound;
+    int len = sizeof bound;
+    char name[80] = "?";
+    if (uv_tcp_getsockname(&c->metrics, (struct sockaddr *)&bound, &len) == 0)
+        srv_addr_name(&bound, name, sizeof name);
+    log_info("metrics on http://%s/metrics", name);
+}
+
+/* 1 if a server listens on the Unix socket at path (a connect says so at
+ * once: a stale socket refuses it). */
+static int socket_answers(const char *path)
+{
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    if (strlen(path) >= sizeof sa.sun_path)
+        return 0;
+    memcpy(sa.sun_path, path, strlen(path) + 1);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return 0;
+    int ok = connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
+    close(fd);
+    return ok;
+}
+
+ctl_t *ctl_start(struct host *h)
+{
+    ctl_t *c = calloc(1, sizeof *c);
+    if (!c) {
+        log_error("console: out of memory");
+        return NULL;
+    }
+    c->h = h;
+    c->countdown_left = -1;
+    snprintf(c->path, sizeof c->path, "%s/%s", h->cfg.data_dir, CTL_SOCKET);
+    if (socket_answers(c->path)) {
+        /* another server on this directory: its console stays its own */
+        log_error("console: a server already answers on %s; no console here",
+                  c->path);
+        c->stopped = 1;
+        return c;
+    }
+    unlink(c->path); /* left by a server that did not stop cleanly */
+    uv_pipe_init(h->loop, &c->server, 0);
+    c->server.data = c;
+    /* 0600 from the start: no moment in which another user may connect. */
+    mode_t old = umask(0177);
+    int rc = uv_pipe_bind(&c->server, c->path);
+    umask(old);
+    if (rc == 0)
+        rc = uv_listen((uv_stream_t *)&c->server, 16, on_connection);
+    if (rc == 0)
+        rc = inbox_open(&c->inbox, h->loop, on_answers, c);
+    if (rc != 0) {
+        log_error("console: cannot listen on %s: %s", c->path, uv_strerror(rc));
+        uv_close((uv_handle_t *)&c->server, NULL);
+        c->stopped = 1;
+        return c; /* freed by ctl_free after the loop has run the close */
+    }
+    uv_timer_init(h->loop, &c->countdown);
+    c->countdown.data = c;
+    h->sh.host_inbox = &c->inbox;
+    if (h->cfg.metrics_port > 0)
+        metrics_listen(c);
+    log_info("console on %s (rogued ctl --data-dir %s help)", c->path,
+             h->cfg.data_dir);
+    return c;
+}
+
+void ctl_stop(ctl_t *c)
+{
+    if (!c || c->stopped)
+        return;
+    c->stopped = 1;
+    uv_close((uv_handle_t *)&c->server, NULL);
+    uv_close((uv_handle_t *)&c->countdown, NULL);
+    if (c->metrics_on)
+        uv_close((uv_handle_t *)&c->metrics, NULL);
+    /* The loops' answers from here on are refused (inbox.h): they free
+     * them. host_inbox stays set for them until ctl_free. */
+    msgq_t left = { 0 };
+    inbox_close(&c->inbox, &left);
+    msgq_free(&left);
+    for (ctl_req_t *r = c->reqs; r; r = r->next) {
+        if (r->done)
+            continue;
+        if (r->cmd) {
+            ctl_req_done(r, "the server is shutting down");
+        } else { /* still reading its line */
+            r->done = 1;
+            uv_close((uv_handle_t *)&r->h, on_req_closed);
+        }
+    }
+    unlink(c->path);
+}
+
+void ctl_free(ctl_t *c)
+{
+    if (!c)
+        return;
+    inbox_free(&c->inbox);
+    free(c);
+}

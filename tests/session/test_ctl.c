@@ -1,0 +1,472 @@
+/* test_ctl.c - the operator's console (`rogued ctl`, docs/hosting.md,
+ * "Operations") against a real server: who lists exactly the sessions,
+ * say reaches every screen, kick closes exactly the one named, shutdown
+ * counts down on the screens then stops cleanly, reload changes the
+ * message of the day a new player sees, backup writes a copy that passes
+ * quick_check while a game is being written; the socket is the owner's
+ * only. */
+#include <arpa/inet.h>
+#include <check.h>
+#include <netinet/in.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "client.h"
+#include "play.h"
+
+#define WAIT_MS 30000
+
+/* Waits (up to WAIT_MS) for the server to exit by itself. */
+static void wait_exit(tsrv_t *s)
+{
+    for (int i = 0; i < WAIT_MS / 10 && srv_alive(s); i++)
+        usleep(10000);
+    ck_assert_msg(!srv_alive(s), "the server did not exit:\n%s", srv_log(s));
+}
+
+/* The ids `who` lists (after its header), and the lines. */
+static int who_lines(tsrv_t *s, char lines[][128], int max)
+{
+    char out[4096];
+    int rc = srv_ctl(s, "who", out, sizeof out);
+    ck_assert_msg(rc == 0, "ctl who: status %d: %s", rc, out);
+    int n = 0;
+    char *save = NULL;
+    char *line = strtok_r(out, "\n", &save);
+    ck_assert_msg(line && strcmp(line, "ID ADDRESS TRANSPORT STATE NAME IDLE") == 0,
+                  "who's header: %s", line ? line : "(none)");
+    while ((line = strtok_r(NULL, "\n", &save)) && n < max)
+        snprintf(lines[n++], 128, "%s", line);
+    return n;
+}
+
+/* The line of `who` for the player named name, or fails. */
+static const char *who_line_of(char lines[][128], int n, const char *name)
+{
+    for (int i = 0; i < n; i++) {
+        char id[32], addr[64], tr[16], state[16], nm[32];
+        unsigned long long idle;
+        if (sscanf(lines[i], "%31s %63s %15s %15s %31s %llu", id, addr, tr,
+                   state, nm, &idle) == 6 && strcmp(nm, name) == 0)
+            return lines[i];
+    }
+    ck_abort_msg("who lists no %s", name);
+    return NULL;
+}
+
+START_TEST(who_say_kick)
+{
+    tsrv_t *s = srv_start("--seed", "42", NULL);
+    char dir[600], sock[700];
+    srv_data_dir(s, dir, sizeof dir);
+    snprintf(sock, sizeof sock, "%s/ctl.sock", dir);
+    ck_assert(srv_wait_log(s, "console on ", WAIT_MS));
+    struct stat st;
+    ck_assert_int_eq(stat(sock, &st), 0);
+    ck_assert(S_ISSOCK(st.st_mode));
+    ck_assert_int_eq(st.st_mode & 0777, 0600);
+
+    tclient_t *a = play_connect(srv_port(s), NULL); /* guest1 plays */
+    tclient_t *b = play_lobby(srv_port(s));         /* in the lobby */
+    char lines[8][128];
+    int n = who_lines(s, lines, 8);
+    ck_assert_msg(n == 2, "who lists %d sessions", n);
+    const char *la = who_line_of(lines, n, "guest1");
+    ck_assert_msg(strstr(la, " 127.0.0.1:") && strstr(la, " telnet playing guest1 "),
+                  "guest1's line: %s", la);
+    int other = strstr(lines[0], "guest1") ? 1 : 0;
+    ck_assert_msg(strstr(lines[other], " telnet lobby "), "the lobby's line: %s",
+                  lines[other]);
+    unsigned long long ida = strtoull(la, NULL, 10);
+    unsigned long long idb = strtoull(lines[other], NULL, 10);
+    ck_assert(ida > 0 && idb > 0 && ida != idb);
+    ck_assert(srv_wait_log(s, "ctl: uid ", WAIT_MS));
+    char uidline[64];
+    snprintf(uidline, sizeof uidline, "ctl: uid %u: who", (unsigned)getuid());
+    ck_assert(srv_log_has(s, uidline));
+
+    /* say: on both screens */
+    char out[4096];
+    ck_assert_int_eq(srv_ctl(s, "say 'Maintenance at noon'", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "said to 2 sessions"), "%s", out);
+    play_wait_text(a, "[host] Maintenance at noon");
+    play_wait_text(b, "[host] Maintenance at noon");
+
+    /* kick: exactly b */
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "kick %llu", idb);
+    ck_assert_int_eq(srv_ctl(s, cmd, out, sizeof out), 0);
+    ck_assert(cl_wait_eof(b, WAIT_MS));
+    ck_assert(cl_stream_has(b, "operator has closed your connection"));
+    ck_assert(!cl_closed(a));
+    int turn = cl_turn(a);
+    play_walk_keys(a, 1);
+    ck_assert(cl_turn(a) > turn);
+    n = who_lines(s, lines, 8);
+    ck_assert_int_eq(n, 1);
+    ck_assert(strtoull(lines[0], NULL, 10) == ida);
+    /* a session that is not there, a command that is not */
+    ck_assert_int_eq(srv_ctl(s, cmd, out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "no session"), "%s", out);
+    ck_assert_int_eq(srv_ctl(s, "frobnicate", out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "unknown command") && strstr(out, "kick ID"), "%s", out);
+    cl_close(a);
+    cl_close(b);
+    srv_stop(s);
+}
+END_TEST
+
+/* The countdown's notice stays up a minute of the test's clock (an hour
+ * here); `shutdown 0` then stops now, every game kept. */
+START_TEST(shutdown_counts_down_then_stops_clean)
+{
+    tsrv_t *s = srv_start("--seed", "42", "--set", "guest_min_turns=0",
+                          "--set", "shutdown_minute_ms=3600000", NULL);
+    tclient_t *a = play_connect(srv_port(s), NULL);
+    play_walk_keys(a, 3);
+    char out[4096];
+    ck_assert_int_eq(srv_ctl(s, "shutdown 2", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "shutting down in 2 minutes"), "%s", out);
+    play_wait_text(a, "The server shuts down in 2 minutes.");
+    ck_assert(srv_alive(s));
+    ck_assert_int_eq(srv_ctl(s, "shutdown 0", out, sizeof out), 0);
+    ck_assert(cl_wait_eof(a, WAIT_MS));
+    ck_assert(cl_stream_has(a, "The server is shutting down"));
+    ck_assert(srv_wait_log(s, "closed (1 games written)", WAIT_MS));
+    wait_exit(s);
+    srv_stop(s); /* exit status 0, a clean log */
+    cl_close(a);
+}
+END_TEST
+
+/* With a short minute the countdown ends by itself. */
+START_TEST(shutdown_countdown_ends_in_shutdown)
+{
+    tsrv_t *s = srv_start("--seed", "42", "--set", "guest_min_turns=0",
+                          "--set", "shutdown_minute_ms=50", NULL);
+    tclient_t *a = play_connect(srv_port(s), NULL);
+    play_walk_keys(a, 3);
+    char out[4096];
+    ck_assert_int_eq(srv_ctl(s, "shutdown 3", out, sizeof out), 0);
+    ck_assert(cl_wait_eof(a, WAIT_MS));
+    ck_assert(cl_stream_has(a, "The server is shutting down"));
+    ck_assert(srv_wait_log(s, "shutting down (shutdown by the console)", WAIT_MS));
+    ck_assert(srv_wait_log(s, "closed (1 games written)", WAIT_MS));
+    wait_exit(s);
+    srv_stop(s);
+    cl_close(a);
+}
+END_TEST
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+START_TEST(reload_changes_the_motd)
+{
+    char conf[] = "/tmp/rogued-ctl-conf-XXXXXX";
+    int fd = mkstemp(conf);
+    ck_assert(fd >= 0);
+    close(fd);
+    write_file(conf, "motd = The first message of the day\n");
+    tsrv_t *s = srv_start("--config", conf, NULL);
+    tclient_t *a = play_lobby(srv_port(s));
+    play_wait_text(a, "The first message of the day");
+    write_file(conf, "motd = A second message, reloaded\nworkers = 1\n");
+    char out[4096];
+    int rc = srv_ctl(s, "reload", out, sizeof out);
+    ck_assert_msg(rc == 0, "reload: %d: %s", rc, out);
+    ck_assert_msg(strstr(out, "workers: changed in the file, takes a restart"),
+                  "%s", out);
+    ck_assert_msg(!strstr(out, "motd: changed"), "%s", out);
+    tclient_t *b = play_lobby(srv_port(s));
+    play_wait_text(b, "A second message, reloaded");
+    /* a file that does not parse changes nothing */
+    write_file(conf, "motd_typo = x\n");
+    ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 1);
+    tclient_t *c = play_lobby(srv_port(s));
+    play_wait_text(c, "A second message, reloaded");
+    cl_close(a);
+    cl_close(b);
+    cl_close(c);
+    srv_stop(s);
+    unlink(conf);
+}
+END_TEST
+
+START_TEST(backup_while_a_game_is_written)
+{
+    tsrv_t *s = srv_start("--seed", "42", "--set", "guest_min_turns=0", NULL);
+    char dir[600], copy[700];
+    srv_data_dir(s, dir, sizeof dir);
+    snprintf(copy, sizeof copy, "%s/../copy.db", dir);
+    tclient_t *a = play_connect(srv_port(s), NULL);
+    play_walk_keys(a, 5);
+    char cmd[800], out[4096];
+    snprintf(cmd, sizeof cmd, "backup %s", copy);
+    FILE *p = srv_ctl_start(s, cmd);
+    play_walk_keys(a, 40); /* the game's keys are written meanwhile */
+    int rc = srv_ctl_finish(p, out, sizeof out);
+    ck_assert_msg(rc == 0, "backup: %d: %s", rc, out);
+    ck_assert_msg(strstr(out, "quick_check ok"), "%s", out);
+    sqlite3 *db = NULL;
+    ck_assert_int_eq(sqlite3_open_v2(copy, &db, SQLITE_OPEN_READONLY, NULL),
+                     SQLITE_OK);
+    sqlite3_stmt *st = NULL;
+    ck_assert_int_eq(sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &st, NULL),
+                     SQLITE_OK);
+    ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+    ck_assert_str_eq((const char *)sqlite3_column_text(st, 0), "ok");
+    sqlite3_finalize(st);
+    ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT count(*) FROM games", -1,
+                                        &st, NULL), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW); /* the schema is there */
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    cl_close(a);
+    srv_stop(s);
+}
+END_TEST
+
+/* GET /metrics on 127.0.0.1:port: the body (malloc'd), the status line
+ * checked. */
+static char *scrape(int port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert(fd >= 0);
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    static const char req[] = "GET /metrics HTTP/1.1\r\nHost: x\r\n"
+                              "Accept: text/plain\r\n\r\n";
+    ck_assert_int_eq(write(fd, req, sizeof req - 1), (ssize_t)(sizeof req - 1));
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    ssize_t r;
+    while ((r = read(fd, buf + n, cap - n - 1)) > 0)
+        n += (size_t)r;
+    close(fd);
+    buf[n] = '\0';
+    ck_assert_msg(strncmp(buf, "HTTP/1.0 200 OK\r\n", 17) == 0, "%s", buf);
+    ck_assert(strstr(buf, "Content-Type: text/plain; version=0.0.4"));
+    char *body = strstr(buf, "\r\n\r\n");
+    ck_assert_ptr_nonnull(body);
+    char *out = strdup(body + 4);
+    free(buf);
+    return out;
+}
+
+/* Every line is a HELP, a TYPE or a sample "name{labels} number", and
+ * every sample's family has its HELP and TYPE before it. */
+static void check_format(const char *text)
+{
+    char *copy = strdup(text), *save = NULL;
+    char helped[64][64], typed[64][64];
+    int nh = 0, nt = 0, samples = 0;
+    for (char *line = strtok_r(copy, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save)) {
+        char name[64], rest[256];
+        if (sscanf(line, "# HELP %63s %255[^\n]", name, rest) == 2) {
+            ck_assert(nh < 64);
+            snprintf(helped[nh++], 64, "%s", name);
+            continue;
+        }
+        if (sscanf(line, "# TYPE %63s %255s", name, rest) == 2) {
+            ck_assert_msg(!strcmp(rest, "counter") || !strcmp(rest, "gauge") ||
+                          !strcmp(rest, "histogram"), "%s", line);
+            ck_assert(nt < 64);
+            snprintf(typed[nt++], 64, "%s", name);
+            continue;
+        }
+        size_t len = strspn(line, "abcdefghijklmnopqrstuvwxyz_0123456789");
+        ck_assert_msg(len > 0 && len < 64, "not a sample: %s", line);
+        snprintf(name, sizeof name, "%.*s", (int)len, line);
+        const char *v = line + len;
+        if (*v == '{') {
+            v = strchr(v, '}');
+            ck_assert_msg(v, "labels not closed: %s", line);
+            v++;
+        }
+        ck_assert_msg(*v == ' ', "no value: %s", line);
+        char *end;
+        strtod(v + 1, &end);
+        ck_assert_msg(end != v + 1 && *end == '\0', "not a number: %s", line);
+        /* a histogram's series belong to its family */
+        static const char *const suffix[] = { "_bucket", "_sum", "_count" };
+        int found = 0;
+        for (int k = 0; k < 4 && !found; k++) {
+            char fam[64];
+            snprintf(fam, sizeof fam, "%s", name);
+            if (k > 0) {
+                size_t sl = strlen(suffix[k - 1]), nl = strlen(fam);
+                if (nl <= sl || strcmp(fam + nl - sl, suffix[k - 1]) != 0)
+                    continue;
+                fam[nl - sl] = '\0';
+            }
+            int h = 0, t = 0;
+            for (int i = 0; i < nh; i++)
+                h |= !strcmp(helped[i], fam);
+            for (int i = 0; i < nt; i++)
+                t |= !strcmp(typed[i], fam);
+            found = h && t;
+        }
+        ck_assert_msg(found, "no HELP and TYPE for %s", line);
+        samples++;
+    }
+    ck_assert_int_gt(samples, 10);
+    free(copy);
+}
+
+/* The value of the sample whose line starts with `series ` */
+static double sample(const char *text, const char *series)
+{
+    char needle[160];
+    snprintf(needle, sizeof needle, "\n%s ", series);
+    const char *p = strstr(text, needle);
+    ck_assert_msg(p, "no %s in:\n%s", series, text);
+    return strtod(p + strlen(needle), NULL);
+}
+
+START_TEST(metrics_scraped_and_moving)
+{
+    int port = cl_free_port();
+    char set[64];
+    snprintf(set, sizeof set, "metrics_port=%d", port);
+    tsrv_t *s = srv_start("--seed", "42", "--set", set, NULL);
+    char line[96];
+    snprintf(line, sizeof line, "metrics on http://127.0.0.1:%d/metrics", port);
+    ck_assert(srv_wait_log(s, line, WAIT_MS));
+    tclient_t *a = play_connect(srv_port(s), NULL);
+    char *m1 = scrape(port);
+    check_format(m1);
+    ck_assert(sample(m1, "rogued_sessions{state=\"playing\"}") == 1);
+    ck_assert(sample(m1, "rogued_sessions{state=\"lobby\"}") == 0);
+    ck_assert(sample(m1, "rogued_sessions_by_transport{transport=\"telnet\"}") == 1);
+    ck_assert(sample(m1, "rogued_players_online") == 1);
+    ck_assert(strstr(m1, "rogued_loop_lag_seconds_bucket{loop=\"1\",le=\"+Inf\"}"));
+    double k1 = sample(m1, "rogued_keys_total");
+    double f1 = sample(m1, "rogued_frames_total");
+    double b1 = sample(m1, "rogued_bytes_out_total");
+    play_walk_keys(a, 6);
+    char *m2 = scrape(port);
+    check_format(m2);
+    ck_assert_msg(sample(m2, "rogued_keys_total") >= k1 + 6, "keys %g -> %g", k1,
+                  sample(m2, "rogued_keys_total"));
+    ck_assert(sample(m2, "rogued_frames_total") > f1);
+    ck_assert(sample(m2, "rogued_bytes_out_total") > b1);
+    if (access("/usr/bin/promtool", X_OK) == 0) {
+        char path[700], cmd[800], dir[600];
+        srv_data_dir(s, dir, sizeof dir);
+        snprintf(path, sizeof path, "%s/../metrics.txt", dir);
+        write_file(path, m2);
+        snprintf(cmd, sizeof cmd, "promtool check metrics < %s 2>&1", path);
+        FILE *p = popen(cmd, "r");
+        char out[4096];
+        size_t n = fread(out, 1, sizeof out - 1, p);
+        out[n] = '\0';
+        int st = pclose(p);
+        ck_assert_msg(st == 0, "promtool check metrics: %s", out);
+    }
+    free(m1);
+    free(m2);
+    cl_close(a);
+    srv_stop(s);
+}
+END_TEST
+
+static int unix_connect(const char *path)
+{
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    ck_assert(fd >= 0);
+    struct sockaddr_un a = { .sun_family = AF_UNIX };
+    snprintf(a.sun_path, sizeof a.sun_path, "%s", path);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    struct timeval tv = { WAIT_MS / 1000, 0 }; /* a deadline, not a bound */
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    return fd;
+}
+
+/* Connections that never send their line hold 32 places at most: one
+ * more is closed at once, and the console works again once they go. */
+START_TEST(idle_connections_are_bounded)
+{
+    tsrv_t *s = srv_start(NULL);
+    char dir[600], sock[700];
+    srv_data_dir(s, dir, sizeof dir);
+    snprintf(sock, sizeof sock, "%s/ctl.sock", dir);
+    ck_assert(srv_wait_log(s, "console on ", WAIT_MS));
+    int fds[32];
+    for (int i = 0; i < 32; i++)
+        fds[i] = unix_connect(sock);
+    int extra = unix_connect(sock);
+    char c;
+    ck_assert_int_eq(read(extra, &c, 1), 0); /* closed by the server */
+    close(extra);
+    ck_assert(srv_wait_log(s, "console: 32 connections open, one more refused",
+                           WAIT_MS));
+    for (int i = 0; i < 32; i++)
+        close(fds[i]);
+    char out[4096];
+    int rc = 1;
+    /* the server sees the 32 go in its own time: wait for it */
+    for (int i = 0; i < WAIT_MS / 50 && rc != 0; i++) {
+        rc = srv_ctl(s, "who", out, sizeof out);
+        if (rc != 0)
+            usleep(50000);
+    }
+    ck_assert_msg(rc == 0, "%s", out);
+    srv_stop(s);
+}
+END_TEST
+
+/* A second server started on the same data directory leaves the first
+ * one's console alone. */
+START_TEST(a_second_server_keeps_off_the_console)
+{
+    tsrv_t *a = srv_start(NULL);
+    char dir[600];
+    srv_data_dir(a, dir, sizeof dir);
+    ck_assert(srv_wait_log(a, "console on ", WAIT_MS));
+    tsrv_t *b = srv_start("--data-dir", dir, NULL);
+    ck_assert(srv_wait_log(b, "a server already answers on ", WAIT_MS));
+    char out[4096];
+    ck_assert_int_eq(srv_ctl(a, "who", out, sizeof out), 0);
+    ck_assert(srv_log_has(a, ": who"));
+    ck_assert(!srv_log_has(b, ": who"));
+    srv_stop(b);
+    ck_assert_int_eq(srv_ctl(a, "who", out, sizeof out), 0);
+    srv_stop(a);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("ctl");
+    TCase *tc = tcase_create("ctl");
+    tcase_set_timeout(tc, 180);
+    tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(tc, who_say_kick);
+    tcase_add_test(tc, shutdown_counts_down_then_stops_clean);
+    tcase_add_test(tc, shutdown_countdown_ends_in_shutdown);
+    tcase_add_test(tc, reload_changes_the_motd);
+    tcase_add_test(tc, backup_while_a_game_is_written);
+    tcase_add_test(tc, metrics_scraped_and_moving);
+    tcase_add_test(tc, idle_connections_are_bounded);
+    tcase_add_test(tc, a_second_server_keeps_off_the_console);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
