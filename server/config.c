@@ -108,6 +108,7 @@ static const key_def_t keys[] = {
     INT_KEY(metrics_port, 0, 65535, "Prometheus's /metrics on this port (0: off)"),
     STR_KEY(metrics_addr, "the address /metrics listens on (loopback unless you say otherwise)"),
     INT_KEY(shutdown_minute_ms, 1, 3600000, "the console's shutdown countdown: ms between its notices, one a minute (tests set it small)"),
+    INT_KEY(site_replays, 0, 1000, "finished games each worker loop replays at once for their pages' character dumps (/game/ID); a page asked past it is answered 503 (0: none)"),
     CHECKED_KEY(store, "empty: the SQLite file in data_dir; postgresql://user@host/db: that PostgreSQL database", check_store),
 };
 
@@ -154,6 +155,7 @@ void config_defaults(config_t *c)
     c->guest_keep_days = 30;
     c->guest_grace = 300;
     c->guest_grace_max = 100;
+    c->site_replays = 2;
     snprintf(c->combat, sizeof c->combat, "%s",
              combat_ruleset_name(RULES_ATTACK_DEFENSE));
 }

@@ -65,6 +65,9 @@ typedef struct srv {
         uint64_t lag_bucket[SRV_LAG_BUCKETS]; /* by srv_lag_le_ms */
     } stats;
     uint64_t seeds;            /* fallback seed counter */
+    int site_dumps;            /* game pages' dumps being made in the
+                                  thread pool (site_dump.h), at most
+                                  cfg.site_replays */
     /* Scratch, borrowed only within one call: a read (every read is
      * handled completely before the next), and the render phase's screen
      * being drawn and its bytes. */

@@ -17,6 +17,7 @@
 #include "store.h"
 #include "view.h"
 #include "session_follow.h"
+#include "site_dump.h"
 
 #define CLOSE_DEADLINE_MS 2000
 
@@ -168,6 +169,7 @@ static void sess_free(sess_t *s)
     srv_session_gone(srv);
     /* No store answer may reach this session any more. */
     store_cancel(srv->store, s);
+    site_dump_cancel(s); /* nor a game page's dump (site_dump.h) */
     if (s->tr)
         s->tr->free(s->conn);
     free(s->close.buf);

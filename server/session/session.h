@@ -191,6 +191,9 @@ typedef struct sess {
     struct {                   /* a site page's store request (site/) */
         uint64_t gen;          /* the hall of fame's generation asked at */
         void (*scores)(void *ctx, const struct store_scores *sc);
+        struct site_dump *dump; /* a game page's dump being made off the
+                                   loop (site_dump.h); not owned: the job
+                                   clears it when it answers */
     } site_req;
     uint64_t *followers;       /* watchers waiting in the lobby for the
                                   player's next game (session_follow.h);

@@ -7,8 +7,9 @@
  *   /watch/ID         a game in progress watched in the page (xterm.js
  *                     over the WebSocket, read-only, at the page's size)
  *   /scores           the hall of fame, each game linked to its page
- *   /game/ID          a finished game: its summary (later its character
- *                     dump) and its replay in the page
+ *   /game/ID          a finished game: its character dump (replayed
+ *                     from its record off the loop: site_dump.h) and its
+ *                     replay in the page
  *   /games.json       the finished games of the hall of fame, as JSON
  *   /games.xlog       the same, one line a game in the xlogfile style
  *

@@ -1,14 +1,17 @@
 /* site_game.c - a finished game's page (/game/ID, ID as the hall of fame
- * links it): its summary from the store, its character dump, and its
- * replay in the page (a terminal whose session replays the record at the
- * page's size: site_term.h). A finished game never changes: the page may
- * be kept a day. */
+ * links it): its character dump, made from its record off the loop
+ * (site_dump.h), or a summary of the store's row for a game kept without
+ * one, and its replay in the page (a terminal whose session replays the
+ * record at the page's size: site_term.h). A finished game never changes:
+ * the page may be kept a day. */
 #include <stdio.h>
 
 #include "combat.h"
+#include "record.h"
 #include "session.h"
 #include "site.h"
 #include "site_html.h"
+#include "site_dump.h"
 #include "site_pages.h"
 #include "site_term.h"
 #include "store.h"
@@ -30,19 +33,16 @@ static const char *ending_text(int ending)
     }
 }
 
-/* THE CHARACTER DUMP'S CALL SITE. Until the game core's dump lands (the
- * `game` helper's game_dump in common/), the dump is this summary of the
- * store's row. At the merge: replay the record to its end (off the loop,
- * as rebuild.c does for a watcher) and write game_dump's text here, each
- * line through html_text. */
-static void site_game_dump(page_t *p, const store_game_t *g)
+/* The store's row in the dump's place: a game kept without its record,
+ * or one whose record this build cannot replay. */
+static void site_game_summary(page_t *p, const store_game_t *g)
 {
     char started[24], ended[24];
     site_date(g->started, started, sizeof started);
     site_date(g->ended, ended, sizeof ended);
     html_raw(p, "<pre id=\"dump\">");
     html_text(p, g->name);
-    html_printf(p, " %s after %d turns on depth %d.\n", ending_text(g->ending),
+    html_printf(p, " %s after %d turns on depth %d.\n", ending_text(store_game_ending(g)),
                 g->turns, g->depth);
     html_printf(p, "Score %d, %d kills, %s rules.\n", g->score, g->kills,
                 ruleset_of(g->ruleset));
@@ -50,6 +50,58 @@ static void site_game_dump(page_t *p, const store_game_t *g)
     html_text(p, g->cause);
     html_printf(p, "\nPlayed %s to %s UTC.\n", started, ended);
     html_raw(p, "</pre>\n");
+}
+
+/* The page: the character dump (dump: the core's text, escaped whole), or
+ * the summary in its place (dump NULL; why_not: the record's error, or
+ * NULL for a game without one), then the replay if there is a record. */
+static void game_page(sess_t *s, int64_t id, const store_game_t *g,
+                      const char *dump, const char *why_not, int has_record)
+{
+    page_t p;
+    html_init(&p);
+    char title[96];
+    snprintf(title, sizeof title, "Game %lld: %s, %d points", (long long)id,
+             g->name, g->score);
+    html_begin(&p, title);
+    html_raw(&p, "<h2>Character</h2>\n");
+    if (dump) {
+        html_raw(&p, "<pre id=\"dump\">");
+        html_text(&p, dump);
+        html_raw(&p, "</pre>\n");
+    } else {
+        site_game_summary(&p, g);
+        if (why_not) {
+            html_raw(&p, "<p id=\"nodump\">This server cannot replay the "
+                     "game's record (");
+            html_text(&p, why_not);
+            html_raw(&p, "): its summary stands in for the dump.</p>\n");
+        }
+    }
+    html_raw(&p, "<h2>Replay</h2>\n");
+    if (has_record) {
+        site_term(&p, "replay", (uint64_t)id);
+        html_raw(&p, "<p>Space pauses, + and - change the speed, q ends."
+                 "</p>");
+    } else {
+        html_raw(&p, "<p id=\"norecord\">This game was kept without its "
+                 "record: there is no replay.</p>");
+    }
+    html_end(&p);
+    site_send(s, &p, "200 OK", "text/html; charset=utf-8",
+              "public, max-age=86400");
+}
+
+/* The dump made off the loop (site_dump.h). */
+static void on_dump(sess_t *s, int64_t id, const store_game_t *g, int err,
+                    const char *text)
+{
+    if (err == RECORD_ENOMEM) {
+        site_error(s, "503 Service Unavailable",
+                   "That game cannot be read right now.");
+        return;
+    }
+    game_page(s, id, g, text, text ? NULL : record_strerror(err), 1);
 }
 
 static void on_record(void *ctx, const store_record_t *r)
@@ -60,32 +112,19 @@ static void on_record(void *ctx, const store_record_t *r)
                    "number.");
         return;
     }
-    if (r->status != STORE_OK && r->status != STORE_NO_RECORD) {
-        site_error(s, "503 Service Unavailable",
-                   "That game cannot be read right now.");
+    if (r->status == STORE_NO_RECORD) {
+        game_page(s, r->game_id, &r->game, NULL, NULL, 0);
         return;
     }
-    const store_game_t *g = &r->game;
-    page_t p;
-    html_init(&p);
-    char title[96];
-    snprintf(title, sizeof title, "Game %lld: %s, %d points",
-             (long long)r->game_id, g->name, g->score);
-    html_begin(&p, title);
-    html_raw(&p, "<h2>Character</h2>\n");
-    site_game_dump(&p, g);
-    html_raw(&p, "<h2>Replay</h2>\n");
-    if (r->status == STORE_OK) {
-        site_term(&p, "replay", (uint64_t)r->game_id);
-        html_raw(&p, "<p>Space pauses, + and - change the speed, q ends."
-                 "</p>");
-    } else {
-        html_raw(&p, "<p id=\"norecord\">This game was kept without its "
-                 "record: there is no replay.</p>");
-    }
-    html_end(&p);
-    site_send(s, &p, "200 OK", "text/html; charset=utf-8",
-              "public, max-age=86400");
+    int rc = r->status == STORE_OK
+        ? site_dump_start(s, r->game_id, &r->game, r->record, r->len, on_dump)
+        : -1;
+    if (rc == SITE_DUMP_BUSY)
+        site_error(s, "503 Service Unavailable", "The server is busy "
+                   "replaying other games: try again in a moment.");
+    else if (rc != 0)
+        site_error(s, "503 Service Unavailable",
+                   "That game cannot be read right now.");
 }
 
 void site_game(sess_t *s, const char *rest, const char *query)

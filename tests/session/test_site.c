@@ -10,6 +10,7 @@
 #include <check.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include "check_main.h"
 #include "client.h"
 #include "combat.h"
+#include "dump.h"
 #include "game.h"
 #include "plan.h"
 #include "play.h"
@@ -36,6 +38,10 @@
     "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp;amp; &#39;q&#39;"
 #define HOSTILE_NAME_JSON \
     "\\u003cscript\\u003ealert(\\\"x\\\")\\u003c/script\\u003e \\u0026amp; 'q'"
+/* A player's name as hostile as a row of the store may hold (a name has
+ * at most 20 bytes), in an SQL string (its quote doubled), and escaped. */
+#define HOSTILE_PLAYER_SQL "<b>&amp;\"''q</b>"
+#define HOSTILE_PLAYER_HTML "&lt;b&gt;&amp;amp;&quot;&#39;q&lt;/b&gt;"
 static char hostile_motd[160], hostile_motd_html[1200];
 
 static void make_motd(void)
@@ -151,6 +157,39 @@ static void page_is_safe(const resp_t *r)
     has_not(r, "<script>alert");
     has_not(r, "<i>&");
     has(r, "<title>");
+}
+
+/* text as the site escapes it (site_html.h's html_text); malloc'd. */
+static char *html_escaped(const char *text)
+{
+    char *out = malloc(strlen(text) * 6 + 1), *o = out;
+    ck_assert_ptr_nonnull(out);
+    for (const char *p = text; *p; p++) {
+        const char *e = *p == '&' ? "&amp;" : *p == '<' ? "&lt;"
+                      : *p == '>' ? "&gt;" : *p == '"' ? "&quot;"
+                      : *p == '\'' ? "&#39;" : NULL;
+        if (e) {
+            strcpy(o, e);
+            o += strlen(e);
+        } else {
+            *o++ = *p;
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
+/* What the page's <pre id="dump"> holds (malloc'd); the test fails if the
+ * page has none. */
+static char *dump_of(const resp_t *r)
+{
+    static const char open[] = "<pre id=\"dump\">";
+    const char *a = strstr(r->body, open);
+    ck_assert_msg(a != NULL, "no dump in:\n%s", r->all);
+    a += strlen(open);
+    const char *b = strstr(a, "</pre>");
+    ck_assert_msg(b != NULL, "no end of the dump in:\n%s", r->all);
+    return strndup(a, (size_t)(b - a));
 }
 
 static int count(const char *hay, const char *needle)
@@ -298,10 +337,27 @@ START_TEST(front_page_lists_a_live_game_and_its_watch_page_watches_it)
 }
 END_TEST
 
+/* A death plan whose character dump has markup to escape (the stairs '>'
+ * seen, a quote in a message): the game page's escaping is then seen. */
+static int plan_death_to_escape(uint64_t seed, int ruleset, plan_t *pl)
+{
+    if (!plan_death(seed, ruleset, pl))
+        return 0;
+    game_options_t o = { .ruleset = ruleset };
+    game_t *g = game_new(seed, &o);
+    ck_assert_ptr_nonnull(g);
+    for (int i = 0; i < pl->n; i++)
+        game_key(g, pl->keys[i]);
+    char text[8192];
+    game_dump(g, text, sizeof text);
+    game_free(g);
+    return strpbrk(text, "<>&\"'") != NULL;
+}
+
 START_TEST(hall_of_fame_links_a_game_page_whose_replay_plays)
 {
     plan_t pl;
-    find_plan(plan_death, RULES_ATTACK_DEFENSE, &pl);
+    find_plan(plan_death_to_escape, RULES_ATTACK_DEFENSE, &pl);
     char seed[32];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)pl.seed);
     int http;
@@ -315,6 +371,12 @@ START_TEST(hall_of_fame_links_a_game_page_whose_replay_plays)
     char cause[64], want[512];
     game_death_cause(g, cause, sizeof cause);
     int score = game_score(g), turns = (int)g->turn, kills = g->kills;
+    /* the dump the page must show: the core's, of the test's own copy of
+     * the game (the same seed and keys as the server's record) */
+    size_t dump_len = game_dump(g, NULL, 0);
+    char *dump = malloc(dump_len + 1);
+    ck_assert_ptr_nonnull(dump);
+    game_dump(g, dump, dump_len + 1);
     game_free(g);
     ck_assert(srv_wait_log(s, "game over id=2 name=guest2", CL_WAIT_MS));
 
@@ -351,12 +413,20 @@ START_TEST(hall_of_fame_links_a_game_page_whose_replay_plays)
     page_is_safe(&r);
     snprintf(want, sizeof want, "<h1>Game 1: guest2, %d points</h1>", score);
     has(&r, want);
-    snprintf(want, sizeof want, "<pre id=\"dump\">guest2 died after %d turns on "
-             "depth 1.\nScore %d, %d kills, attack-defense rules.\nThe end: %s\n",
-             turns, score, kills, cause);
-    has(&r, want);
+    /* the character dump, whole and escaped: it has the map's stairs or
+     * the quotes of a message to escape (else this proves nothing) */
+    ck_assert_msg(strpbrk(dump, "<>&\"'") != NULL, "nothing to escape in:\n%s",
+                  dump);
+    char *want_dump = html_escaped(dump), *got_dump = dump_of(&r);
+    ck_assert_str_eq(got_dump, want_dump);
+    free(got_dump);
+    free(want_dump);
+    free(dump);
+    has_not(&r, "id=\"nodump\"");
     has(&r, "<div id=\"term\" class=\"term\" data-ws=\"replay=1\"></div>");
     free(r.all);
+    /* made in the thread pool, not on the loop */
+    ck_assert(srv_log_has(s, "site: game 1's dump made off the loop, "));
 
     r = get(http, "/games.json");
     snprintf(want, sizeof want, "\n  {\"id\": 1, \"name\": \"guest2\", \"score\": "
@@ -410,6 +480,104 @@ START_TEST(hall_of_fame_links_a_game_page_whose_replay_plays)
 }
 END_TEST
 
+/* GET path until the store has the game (not a 404), within 30 s. */
+static resp_t get_found(int port, const char *path)
+{
+    time_t deadline = time(NULL) + 30;
+    for (;;) {
+        resp_t r = get(port, path);
+        if (strncmp(r.all, "HTTP/1.1 404 ", 13) != 0 || time(NULL) > deadline)
+            return r;
+        free(r.all);
+        struct timespec ms = { 0, 50 * 1000000L };
+        nanosleep(&ms, NULL);
+    }
+}
+
+/* One SQL statement on the stopped server's database in dir. */
+static void sql(const char *dir, const char *statement)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/rogued.db", dir);
+    sqlite3 *db;
+    ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+    char *err = NULL;
+    int rc = sqlite3_exec(db, statement, NULL, NULL, &err);
+    ck_assert_msg(rc == SQLITE_OK, "%s: %s", statement, err ? err : "?");
+    ck_assert_int_eq(sqlite3_changes(db), 1);
+    sqlite3_close(db);
+}
+
+START_TEST(game_page_replays_within_its_bound_else_a_summary_or_503)
+{
+    char dir[] = "/tmp/rogued-site-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    int http;
+    char set_dir[700];
+    snprintf(set_dir, sizeof set_dir, "data_dir=%s", dir);
+    /* no replay at once on this server: a game's page is refused */
+    tsrv_t *s = site_server(&http, "42", "site_replays=0", set_dir, NULL);
+    tclient_t *c = play_connect(srv_port(s), NULL);
+    ck_assert(cl_key(c, "."));
+    ck_assert(cl_key(c, "Q"));
+    ck_assert(cl_key(c, "y"));
+    play_wait_text(c, "Play as guest");
+    cl_close(c);
+    resp_t r = get_found(http, "/game/1");
+    head_is(&r, "503 Service Unavailable", "text/html; charset=utf-8",
+            "no-cache");
+    has(&r, "The server is busy replaying other games: try again in a "
+            "moment.");
+    free(r.all);
+    srv_stop(s); /* everything committed */
+
+    /* the same game twice more, as the store keeps them: one without its
+     * record, by a hostile name; one whose record is damaged */
+    sql(dir, "INSERT INTO games (player, account_id, ruleset, seed, score, "
+             "depth, turns, kills, cause, started, ended, ending, record) SELECT "
+             "'" HOSTILE_PLAYER_SQL "', account_id, ruleset, seed, score, depth, "
+             "turns, kills, cause, started, ended, ending, NULL FROM games "
+             "WHERE id = 1");
+    sql(dir, "INSERT INTO games (player, account_id, ruleset, seed, score, "
+             "depth, turns, kills, cause, started, ended, ending, record) SELECT "
+             "player, account_id, ruleset, seed, score, depth, turns, kills, "
+             "cause, started, ended, ending, X'52475243' FROM games "
+             "WHERE id = 1");
+    /* one replay at a time: pages one after another each get theirs */
+    s = site_server(&http, "42", "site_replays=1", set_dir, NULL);
+    for (int i = 0; i < 2; i++) {
+        r = get(http, "/game/1");
+        head_is(&r, "200 OK", "text/html; charset=utf-8",
+                "public, max-age=86400");
+        has(&r, "<pre id=\"dump\">rogued character dump (game version ");
+        has(&r, "\nquit on depth 1 after 1 turns; score ");
+        has(&r, "data-ws=\"replay=1\"");
+        free(r.all);
+    }
+    ck_assert_int_eq(srv_log_count(s, "site: game 1's dump made off the "
+                                      "loop, 3 keys replayed"), 2);
+    /* no record: the row's summary, every field escaped, no replay */
+    r = get(http, "/game/2");
+    head_is(&r, "200 OK", "text/html; charset=utf-8", "public, max-age=86400");
+    page_is_safe(&r);
+    has(&r, "<h1>Game 2: " HOSTILE_PLAYER_HTML ", ");
+    has(&r, "<pre id=\"dump\">" HOSTILE_PLAYER_HTML " quit after 1 turns on "
+            "depth 1.\n");
+    has(&r, "<p id=\"norecord\">");
+    has_not(&r, "data-ws=");
+    free(r.all);
+    /* a record that cannot be replayed: the summary, and why */
+    r = get(http, "/game/3");
+    head_is(&r, "200 OK", "text/html; charset=utf-8", "public, max-age=86400");
+    has(&r, "<pre id=\"dump\">guest");
+    has(&r, "<p id=\"nodump\">This server cannot replay the game's record (");
+    free(r.all);
+    ck_assert(srv_log_has(s, "site: game 3's dump cannot be made: "));
+    srv_stop(s);
+    srv_remove_tree(dir);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("site");
@@ -419,6 +587,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, pages_answer_with_their_types_and_escape_the_host);
     tcase_add_test(tc, front_page_lists_a_live_game_and_its_watch_page_watches_it);
     tcase_add_test(tc, hall_of_fame_links_a_game_page_whose_replay_plays);
+    tcase_add_test(tc, game_page_replays_within_its_bound_else_a_summary_or_503);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,51 @@
+/* site_dump.h - a finished game's character dump for its page (/game/ID),
+ * made off the loop (docs/site.md, "The character dump").
+ *
+ * The dump is the core's (common/dump.h) of the game its record rebuilds:
+ * the record is decoded and replayed to its end, every check and the final
+ * hash checked, and that can be a million keys. So it runs in libuv's
+ * thread pool on memory only the job touches (a copy of the record), as a
+ * watcher's rebuild does (rebuild.h), and the answer comes back on the
+ * loop. The job points at the session that asked until it answers; a
+ * session freed before then clears that pointer (site_dump_cancel, called
+ * where the store's answers are cancelled), so the answer is dropped and
+ * no pointer to a session outlives it.
+ *
+ * A loop runs at most site_replays such jobs at once: one more is refused
+ * (the page answers 503), never queued. */
+#ifndef ROGUE_SITE_DUMP_H
+#define ROGUE_SITE_DUMP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store_types.h"
+
+struct sess;
+
+/* The answer, on the loop, to a session that is still there and not
+ * closing: the game's id and row as given to site_dump_start, and either
+ * the dump's text (NUL-ended, borrowed for the call) with err RECORD_OK,
+ * or text NULL and why not: a record.h error (RECORD_EVERSION: another
+ * core's game; RECORD_EDRIFT, RECORD_ECORRUPT, RECORD_EFORMAT: it does
+ * not replay; RECORD_ENOMEM: out of memory, or the pool failed). */
+typedef void (*site_dump_fn)(struct sess *s, int64_t game_id,
+                             const store_game_t *row, int err,
+                             const char *text);
+
+enum { SITE_DUMP_BUSY = -2 };
+
+/* Starts making the dump of game game_id (its row, and its encoded record:
+ * bytes and len, copied) for session s, whose site_req.dump it sets; done
+ * is called once, later, never inside this call. Returns 0; SITE_DUMP_BUSY
+ * when the loop runs site_replays dumps already; -1 when out of memory or
+ * the pool refuses (nothing started either way). One at a time a session:
+ * s must have none pending. */
+int site_dump_start(struct sess *s, int64_t game_id, const store_game_t *row,
+                    const void *bytes, size_t len, site_dump_fn done);
+
+/* The session is being freed: its pending dump, if any, will answer
+ * nobody. */
+void site_dump_cancel(struct sess *s);
+
+#endif
