@@ -246,6 +246,27 @@ static int start_workers(host_t *h)
     return started;
 }
 
+/* ssh_port: the SSH players' threads (ssh_bridge.h), with their limits,
+ * handing each logged-in player to a loop. Returns 0, or -1 (logged). */
+static int start_ssh_bridge(host_t *h, const config_t *cfg)
+{
+    char err[256];
+    h->ssh_bridge = calloc(1, sizeof *h->ssh_bridge);
+    if (!h->ssh_bridge ||
+        ssh_bridge_init(h->ssh_bridge, cfg->data_dir, err, sizeof err) != 0) {
+        log_error("%s", h->ssh_bridge ? err : "out of memory");
+        free(h->ssh_bridge);
+        h->ssh_bridge = NULL;
+        return -1;
+    }
+    h->ssh_bridge->store = h->sh.store;
+    ssh_bridge_set_limits(h->ssh_bridge, cfg->ssh_unauth_per_ip,
+                          cfg->ssh_login_grace_ms, cfg->ssh_fail_delay_ms);
+    h->ssh_bridge->hand = hand_ssh_game;
+    h->ssh_bridge->hand_arg = h;
+    return 0;
+}
+
 int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
               struct store *store)
 {
@@ -277,22 +298,10 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
         store_close(store);
         return -1;
     }
-    if (cfg->ssh_port > 0) {
-        h->ssh_bridge = calloc(1, sizeof *h->ssh_bridge);
-        if (!h->ssh_bridge ||
-            ssh_bridge_init(h->ssh_bridge, cfg->data_dir, err, sizeof err) != 0) {
-            log_error("%s", h->ssh_bridge ? err : "out of memory");
-            free(h->ssh_bridge);
-            h->ssh_bridge = NULL;
-            host_free(h);
-            store_close(store);
-            return -1;
-        }
-        h->ssh_bridge->store = store;
-        ssh_bridge_set_limits(h->ssh_bridge, cfg->ssh_unauth_per_ip,
-                              cfg->ssh_login_grace_ms, cfg->ssh_fail_delay_ms);
-        h->ssh_bridge->hand = hand_ssh_game;
-        h->ssh_bridge->hand_arg = h;
+    if (cfg->ssh_port > 0 && start_ssh_bridge(h, cfg) != 0) {
+        host_free(h);
+        store_close(store);
+        return -1;
     }
     h->telnet.fd = listen_socket(h, cfg->port, LISTEN_TELNET);
     if (h->telnet.fd >= 0 && cfg->http_port > 0)

@@ -487,21 +487,9 @@ void ssh_bridge_stop_handing(ssh_bridge_t *b)
     pthread_mutex_unlock(&b->hand_mu);
 }
 
-static void *conn_main(void *arg)
+/* The server's and the channel's callbacks, with c as their userdata. */
+static void set_callbacks(conn_t *c)
 {
-    conn_t *c = arg;
-    ssh_bridge_t *b = c->b;
-    ssh_event ev = NULL;
-    /* The game side first: keys typed right after the shell request (in
-     * the same packets) go to it, never lost. */
-    c->tn = telnet_init(telopts, on_telnet, 0, c);
-    c->session = ssh_new();
-    if (!c->tn || !c->session)
-        goto out;
-    /* the key exchange's blocking reads: within the grace time too */
-    uint64_t deadline = mono_ms() + (uint64_t)b->grace_ms;
-    long timeout = (b->grace_ms + 999) / 1000;
-    ssh_options_set(c->session, SSH_OPTIONS_TIMEOUT, &timeout);
     c->scb = (struct ssh_server_callbacks_struct){
         .userdata = c,
         .auth_none_function = auth_none,
@@ -520,6 +508,24 @@ static void *conn_main(void *arg)
         .channel_env_request_function = on_env,
     };
     ssh_callbacks_init(&c->ccb);
+}
+
+static void *conn_main(void *arg)
+{
+    conn_t *c = arg;
+    ssh_bridge_t *b = c->b;
+    ssh_event ev = NULL;
+    /* The game side first: keys typed right after the shell request (in
+     * the same packets) go to it, never lost. */
+    c->tn = telnet_init(telopts, on_telnet, 0, c);
+    c->session = ssh_new();
+    if (!c->tn || !c->session)
+        goto out;
+    /* the key exchange's blocking reads: within the grace time too */
+    uint64_t deadline = mono_ms() + (uint64_t)b->grace_ms;
+    long timeout = (b->grace_ms + 999) / 1000;
+    ssh_options_set(c->session, SSH_OPTIONS_TIMEOUT, &timeout);
+    set_callbacks(c);
     pthread_mutex_lock(&b->mu);
     int rc = ssh_bind_accept_fd(b->bind, c->session, c->fd);
     pthread_mutex_unlock(&b->mu);

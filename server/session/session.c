@@ -16,8 +16,6 @@
 #include "log.h"
 #include "store.h"
 #include "view.h"
-#include "session_follow.h"
-#include "site_dump.h"
 
 #define CLOSE_DEADLINE_MS 2000
 
@@ -169,7 +167,8 @@ static void sess_free(sess_t *s)
     srv_session_gone(srv);
     /* No store answer may reach this session any more. */
     store_cancel(srv->store, s);
-    site_dump_cancel(s); /* nor a game page's dump (site_dump.h) */
+    if (s->site_req.cancel) /* nor a job of the site's (a game's dump) */
+        s->site_req.cancel(s);
     if (s->tr)
         s->tr->free(s->conn);
     free(s->close.buf);

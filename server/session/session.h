@@ -194,9 +194,13 @@ typedef struct sess {
         struct site_dump *dump; /* a game page's dump being made off the
                                    loop (site_dump.h); not owned: the job
                                    clears it when it answers */
+        void (*cancel)(struct sess *s); /* set while a job of the site's
+                                   may still answer (site_dump.h): called
+                                   when the session is freed, so the
+                                   session names no part of the site */
     } site_req;
     uint64_t *followers;       /* watchers waiting in the lobby for the
-                                  player's next game (session_follow.h);
+                                  player's next game (session_follow.c);
                                   owned */
     int nfollowers;
 
@@ -446,5 +450,29 @@ void sess_keys_act(sess_t *s, int action);
  * in as that account from its start. Does nothing without an account.
  * Call once admitted. */
 void sess_ssh_login(sess_t *s, const msg_accept_t *acc);
+
+/* --- watchers between games ---------------------------------------------------- */
+
+/* A player's watchers between two games (session_follow.c): when the
+ * player goes back to the lobby, the watchers of the game that ended wait
+ * (their screen says so) and follow the player into the next game, until
+ * they leave or the player does (docs/architecture.md, "Messages between
+ * sessions"). The list is the session's, outside any state, because it
+ * passes from the game that ended, through the lobby, to the next one. */
+
+/* The game's watchers wait for the next one: takes ids (malloc'd, n of
+ * them; ownership passes) and tells each (WATCH_END with a = 1). */
+void follow_keep(sess_t *s, uint64_t *ids, int n);
+
+/* The next game begins: moves the waiting watchers out (*ids malloc'd,
+ * the caller's; NULL when none). Returns how many. */
+int follow_take(sess_t *s, uint64_t **ids);
+
+/* A waiting watcher left (its WATCH_LEAVE). */
+void follow_forget(sess_t *s, uint64_t id);
+
+/* The player is gone: every waiting watcher is told (WATCH_END, a = 0,
+ * text why) and the list freed. */
+void follow_end(sess_t *s, const char *why);
 
 #endif

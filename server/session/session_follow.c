@@ -1,10 +1,8 @@
 /* session_follow.c - a player's watchers between two games
- * (session_follow.h). */
-#include "session_follow.h"
+ * (session.h, "watchers between games"). */
+#include "session.h"
 
 #include <stdlib.h>
-
-#include "session.h"
 
 void follow_keep(sess_t *s, uint64_t *ids, int n)
 {

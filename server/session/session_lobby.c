@@ -18,7 +18,6 @@
 #include "log.h"
 #include "rebuild.h"
 #include "session.h"
-#include "session_follow.h"
 #include "site.h"
 #include "store.h"
 

@@ -24,7 +24,6 @@
 #include "host.h"
 #include "log.h"
 #include "session.h"
-#include "session_follow.h"
 #include "store.h"
 #include "view.h"
 
@@ -274,7 +273,7 @@ static int new_game(sess_t *s)
     return 0;
 }
 
-/* The watchers who waited in the lobby (session_follow.h) watch this
+/* The watchers who waited in the lobby (session_follow.c) watch this
  * game: each gets its summary, as after a death. */
 static void follow_into(sess_t *s)
 {

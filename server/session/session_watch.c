@@ -140,7 +140,7 @@ static int watch_msg(sess_t *s, smsg_t *m)
     case MSG_WATCH_END:
         if (m->a == 1) {
             /* the player is in the lobby: wait for the next game
-             * (session_follow.h) */
+             * (session_follow.c) */
             game_free(w->game);
             w->game = NULL;
             w->waiting = 1;

@@ -81,6 +81,7 @@ static void after(uv_work_t *req, int status)
     struct sess *s = j->sess;
     if (s) {
         s->site_req.dump = NULL;
+        s->site_req.cancel = NULL;
         if (!sess_closing(s))
             j->done(s, j->game_id, &j->row, j->err,
                     j->err == RECORD_OK ? j->text : NULL);
@@ -116,6 +117,7 @@ int site_dump_start(struct sess *s, int64_t game_id, const store_game_t *row,
     }
     srv->site_dumps++;
     s->site_req.dump = j;
+    s->site_req.cancel = site_dump_cancel;
     return 0;
 }
 
@@ -125,4 +127,5 @@ void site_dump_cancel(struct sess *s)
         s->site_req.dump->sess = NULL;
         s->site_req.dump = NULL;
     }
+    s->site_req.cancel = NULL;
 }

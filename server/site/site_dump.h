@@ -7,8 +7,9 @@
  * thread pool on memory only the job touches (a copy of the record), as a
  * watcher's rebuild does (rebuild.h), and the answer comes back on the
  * loop. The job points at the session that asked until it answers; a
- * session freed before then clears that pointer (site_dump_cancel, called
- * where the store's answers are cancelled), so the answer is dropped and
+ * session freed before then clears that pointer (site_dump_cancel, which
+ * the session calls through its site_req.cancel where the store's answers
+ * are cancelled), so the answer is dropped and
  * no pointer to a session outlives it.
  *
  * A loop runs at most site_replays such jobs at once: one more is refused
