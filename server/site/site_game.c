@@ -54,7 +54,7 @@ static void site_game_summary(page_t *p, const store_game_t *g)
 
 /* The page: the character dump (dump: the core's text, escaped whole), or
  * the summary in its place (dump NULL; why_not: the record's error, or
- * NULL for a game without one), then the replay if there is a record. */
+ * NULL for a game without one), after the replay if there is a record. */
 static void game_page(sess_t *s, int64_t id, const store_game_t *g,
                       const char *dump, const char *why_not, int has_record)
 {
@@ -64,6 +64,17 @@ static void game_page(sess_t *s, int64_t id, const store_game_t *g,
     snprintf(title, sizeof title, "Game %lld: %s, %d points", (long long)id,
              g->name, g->score);
     html_begin(&p, title);
+    /* the replay first: its terminal sizes itself to the window, which a
+     * long dump above it would push below the fold */
+    html_raw(&p, "<h2>Replay</h2>\n");
+    if (has_record) {
+        site_term(&p, "replay", (uint64_t)id);
+        html_raw(&p, "<p>Space pauses, + and - change the speed, q ends."
+                 "</p>");
+    } else {
+        html_raw(&p, "<p id=\"norecord\">This game was kept without its "
+                 "record: there is no replay.</p>");
+    }
     html_raw(&p, "<h2>Character</h2>\n");
     if (dump) {
         html_raw(&p, "<pre id=\"dump\">");
@@ -77,15 +88,6 @@ static void game_page(sess_t *s, int64_t id, const store_game_t *g,
             html_text(&p, why_not);
             html_raw(&p, "): its summary stands in for the dump.</p>\n");
         }
-    }
-    html_raw(&p, "<h2>Replay</h2>\n");
-    if (has_record) {
-        site_term(&p, "replay", (uint64_t)id);
-        html_raw(&p, "<p>Space pauses, + and - change the speed, q ends."
-                 "</p>");
-    } else {
-        html_raw(&p, "<p id=\"norecord\">This game was kept without its "
-                 "record: there is no replay.</p>");
     }
     html_end(&p);
     site_send(s, &p, "200 OK", "text/html; charset=utf-8",

@@ -48,7 +48,9 @@ page_line() { grep -q "browser page on http://127.0.0.1:$hport/" "$tmp/server.lo
 wait_for 10 page_line || fail "no browser page line in the log"
 
 shots=$ROOT/build/site-shots
-if ! PLAYWRIGHT_CORE=$pw timeout 300 node tests/web/site.mjs \
+# the game page's dump is compared with the export's (the core's own)
+if ! PLAYWRIGHT_CORE=$pw ROGUED_EXPORT_BIN="$BIN" ROGUED_EXPORT_DATA="$tmp/data" \
+        timeout 300 node tests/web/site.mjs \
         "http://127.0.0.1:$hport" "$shots" >"$tmp/site.log" 2>&1; then
     fail "the site test failed: $(cat "$tmp/site.log")"
 fi

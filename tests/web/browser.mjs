@@ -43,7 +43,7 @@ try {
       await page.waitForTimeout(50);
     }
   };
-  const turn = (s) => { const m = s.match(/Turn:\s*(\d+)/); return m ? Number(m[1]) : -1; };
+  const turn = (s) => { /* "Turn:N", or "T:N" where the status line is shortened to its width */ const m = s.match(/(?:Turn:\s*|\bT:)(\d+)/); return m ? Number(m[1]) : -1; };
   const at = (rs) => { for (let y = 0; y < rs.length; y++) { const x = rs[y].indexOf('@'); if (x >= 0) return [x, y]; } return null; };
 
   await waitText('Play (as a guest)');
@@ -165,7 +165,7 @@ try {
   await page.tap('#keys button[data-key="enter"]');
   await waitText('HP:');
   for (const k of plan.keys) {
-    if (k === 'g') { await page.keyboard.press(k); await waitText('scroll of fireball'); continue; }
+    if (k === 'g') { await page.keyboard.press(k); await waitText('You pick up a scroll'); continue; }
     const tb = turn(await screen());
     await page.keyboard.press(k);
     const t4 = Date.now();

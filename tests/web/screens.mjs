@@ -49,7 +49,7 @@ async function waitFor(page, what, test) {
   }
 }
 const waitText = (page, text) => waitFor(page, `"${text}"`, (s) => s.includes(text));
-const turn = (s) => { const m = s.match(/Turn:\s*(\d+)/); return m ? Number(m[1]) : -1; };
+const turn = (s) => { /* "Turn:N", or "T:N" where the status line is shortened to its width */ const m = s.match(/(?:Turn:\s*|\bT:)(\d+)/); return m ? Number(m[1]) : -1; };
 const depth = (s) => { const m = s.match(/(?:Depth|D):\s*(\d+)/); return m ? Number(m[1]) : -1; };
 async function shot(page, name) {
   const file = path.join(outdir, name);

@@ -12,6 +12,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require(process.env.PLAYWRIGHT_CORE);
@@ -39,7 +40,7 @@ const waitText = async (page, text) => {
     await page.waitForTimeout(50);
   }
 };
-const turn = (s) => { const m = s.match(/Turn:\s*(\d+)/); return m ? Number(m[1]) : -1; };
+const turn = (s) => { /* "Turn:N", or "T:N" where the status line is shortened to its width */ const m = s.match(/(?:Turn:\s*|\bT:)(\d+)/); return m ? Number(m[1]) : -1; };
 const waitTurn = async (page, want) => {
   const t0 = Date.now();
   for (;;) {
@@ -161,15 +162,22 @@ try {
   await game.goto(base + '/scores');
   await game.locator('#scores a', { hasText: 'guest1' }).first().click();
   await game.waitForURL('**' + gameHref);
+  // The page's dump is the core's: the same text as the export writes.
   const dump = await game.locator('#dump').textContent();
-  if (!dump.startsWith(`guest1 ${dead ? 'died' : 'quit'} after `))
-    throw new Error('the game page\'s dump: ' + dump);
+  const id = gameHref.split('/').pop();
+  const golden = execFileSync(process.env.ROGUED_EXPORT_BIN,
+    ['--config', '/dev/null', '--data-dir', process.env.ROGUED_EXPORT_DATA,
+     '--export', id, '--format', 'dump', '-'], { encoding: 'utf8' });
+  if (dump.trimEnd() !== golden.trimEnd() ||
+      !dump.includes(`${dead ? 'killed' : 'quit'}`))
+    throw new Error('the game page\'s dump:\n' + dump + '\nnot the export\'s:\n' + golden);
+  console.log(`ok: the game page's dump is the export's (${golden.split('\n').length} lines)`);
   await waitText(game, 'Replay: guest1');
   const r0 = turn(await screenOf(game));
   const t2 = Date.now();
   let r1 = r0;
   while (r1 <= r0 + 2) {
-    if (Date.now() - t2 > DEADLINE) throw new Error(`the replay did not play (turn ${r0} -> ${r1})`);
+    if (Date.now() - t2 > DEADLINE) throw new Error(`the replay did not play (turn ${r0} -> ${r1}):\n` + await screenOf(game));
     await game.waitForTimeout(100);
     r1 = turn(await screenOf(game));
   }
