@@ -675,6 +675,13 @@ void cl_resize(tclient_t *c, int w, int h)
         send_naws_bytes(c, w, h);
 }
 
+void cl_set_size(tclient_t *c, int w, int h)
+{
+    c->w = w;
+    c->h = h;
+    vterm_set_size(c->vt, h, w);
+}
+
 int cl_send_naws(tclient_t *c, int w, int h)
 {
     if (c->wclosed)
