@@ -515,6 +515,11 @@ static void count_pongs(tclient_t *c, const unsigned char *p, size_t n)
     }
 }
 
+int64_t cl_now_ms(void)
+{
+    return now_ms();
+}
+
 int cl_pump(tclient_t *c, int timeout_ms)
 {
     if (c->closed)
