@@ -535,8 +535,13 @@ static void *conn_main(void *arg)
     ssh_set_auth_methods(c->session,
                          SSH_AUTH_METHOD_NONE | SSH_AUTH_METHOD_PUBLICKEY);
     ssh_set_server_callbacks(c->session, &c->scb);
-    if (ssh_handle_key_exchange(c->session) != SSH_OK ||
-        mono_ms() >= deadline) {
+    int kex = ssh_handle_key_exchange(c->session);
+    if (mono_ms() >= deadline) { /* a silent client: its reads timed out */
+        log_info("ssh %s: not in within %d ms: closed (key exchange)",
+                 c->addr, b->grace_ms);
+        goto out;
+    }
+    if (kex != SSH_OK) {
         log_info("ssh %s: key exchange failed: %s", c->addr,
                  ssh_get_error(c->session));
         goto out;

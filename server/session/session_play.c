@@ -70,19 +70,22 @@ static void record_game(sess_t *s, game_t *g, const char *cause)
             store_progress_end(s->srv->store, s->lobby.account_id);
         return;
     }
-    /* a win or a deep death: the lobby's and the front page's news; the
-     * site's hall of fame is read again from the store (site_cache.h) */
+    /* a win or a deep death: the lobby's and the front page's news */
     announce_game_end(&s->srv->sh->news, sess_now(s),
                       s->srv->cfg.news_min_depth, &row);
+    /* The store frees g whatever happens (and logs a refusal). */
+    store_end_game(s->srv->store, &row, g, &p->g.rec);
+    if (s->lobby.account_id > 0) /* after the game, in the store's order */
+        store_progress_end(s->srv->store, s->lobby.account_id);
+    /* Only now a new generation of the site's hall of fame (site_cache.h):
+     * a reading asked at this generation is queued after the game, so the
+     * store answers it with the row; one asked before is not kept. The log
+     * line comes last, so whoever sees it and asks finds the row too. */
     site_cache_changed(&s->srv->sh->site_cache);
     log_info("game over id=%llu name=%s seed=%llu turns=%u depth=%d score=%d "
              "cause=\"%s\"", (unsigned long long)s->id, row.name,
              (unsigned long long)row.seed, (unsigned)row.turns, row.depth,
              row.score, row.cause);
-    /* The store frees g whatever happens (and logs a refusal). */
-    store_end_game(s->srv->store, &row, g, &p->g.rec);
-    if (s->lobby.account_id > 0) /* after the game, in the store's order */
-        store_progress_end(s->srv->store, s->lobby.account_id);
 }
 
 /* Hands the store the key bytes of an account's game it does not have yet. */

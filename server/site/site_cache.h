@@ -1,6 +1,7 @@
 /* site_cache.h - the hall of fame as the site last read it, kept only
  * while it is true: every game that ends here is a new generation
- * (site_cache_changed, called as the game is handed to the store), and a
+ * (site_cache_changed, called once the game is queued to the store: a
+ * reading asked at the new generation is queued after the game), and a
  * reading is kept only if no game ended between the request and its
  * answer. The store answers a request only after everything queued before
  * it is committed, so a reading asked after a game ended includes it.

@@ -32,7 +32,7 @@ seed=$(echo "$plan" | sed -n 's/.*"seed":\([0-9]*\).*/\1/p')
 hport=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
 e2e_start_server --seed "$seed" --set http_port="$hport"
 page_line() { grep -q "browser page on http://127.0.0.1:$hport/" "$tmp/server.log"; }
-wait_for 10 page_line || fail "no browser page line in the log"
+wait_for 30 page_line || fail "no browser page line in the log"
 
 mkdir -p build/test-logs/web
 if ! PLAYWRIGHT_CORE=$pw timeout 300 node tests/web/screens.mjs \

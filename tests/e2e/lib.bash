@@ -55,7 +55,7 @@ fail() {
 # SECS is on the wall clock and only ends a wait that would never succeed
 # (30 s or more: docs/testing.md).
 wait_for() {
-    local secs=$1 end=$((SECONDS + $1))
+    local secs=$1 end=$((SECONDS + $1 + 1)) # SECONDS ticks in whole seconds: one more so the wait is at least secs
     shift
     while ! "$@"; do
         if [ $SECONDS -ge $end ]; then

@@ -45,7 +45,7 @@ hport=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", 
 # every guest game stored (the hall of fame needs this one)
 e2e_start_server --seed 42 --set http_port="$hport" --set guest_min_turns=0
 page_line() { grep -q "browser page on http://127.0.0.1:$hport/" "$tmp/server.log"; }
-wait_for 10 page_line || fail "no browser page line in the log"
+wait_for 30 page_line || fail "no browser page line in the log"
 
 shots=$ROOT/build/site-shots
 # the game page's dump is compared with the export's (the core's own)

@@ -231,7 +231,7 @@ image_cmd ROGUED_PORT=0 ROGUED_BIND=127.0.0.1 ROGUED_HTTP_PORT=0 -- "${EP[@]}" "
 srv_pid=$!
 port_of_log() { sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$run/server.log"; }
 has_port() { [ -n "$(port_of_log)" ]; }
-wait_for 15 has_port || die "the server did not listen"
+wait_for 30 has_port || die "the server did not listen"
 port=$(port_of_log)
 echo "server pid $srv_pid listening on 127.0.0.1:$port"
 [ "$(awk '/^Uid:/ { print $2 }' "/proc/$srv_pid/status")" = "$uid" ] ||

@@ -515,6 +515,11 @@ static void count_pongs(tclient_t *c, const unsigned char *p, size_t n)
     }
 }
 
+int64_t cl_now_ms(void)
+{
+    return now_ms();
+}
+
 int cl_pump(tclient_t *c, int timeout_ms)
 {
     if (c->closed)
@@ -673,6 +678,13 @@ void cl_resize(tclient_t *c, int w, int h)
         ws_send_size(c);
     else if (!c->raw && c->naws_on)
         send_naws_bytes(c, w, h);
+}
+
+void cl_set_size(tclient_t *c, int w, int h)
+{
+    c->w = w;
+    c->h = h;
+    vterm_set_size(c->vt, h, w);
 }
 
 int cl_send_naws(tclient_t *c, int w, int h)

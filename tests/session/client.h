@@ -228,6 +228,14 @@ int cl_frames(const tclient_t *c);
  * is sent (as a real terminal and telnet client do: resize, then NAWS). */
 void cl_resize(tclient_t *c, int w, int h);
 
+/* A monotonic clock in ms, for a test's own deadlines around cl_pump
+ * (which returns early when data comes). */
+int64_t cl_now_ms(void);
+
+/* Resizes the terminal to w x h without telling the server (for a test
+ * that sends the sizes itself, e.g. many in one write). */
+void cl_set_size(tclient_t *c, int w, int h);
+
 /* Sends IAC SB NAWS w h IAC SE (escaped) without resizing the terminal. */
 int cl_send_naws(tclient_t *c, int w, int h);
 

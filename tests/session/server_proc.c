@@ -450,7 +450,7 @@ int srv_run_once(const char *prefix, const char *args, char *out, size_t len)
     const char *bin = getenv("ROGUED_BIN");
     char cmd[1024];
     snprintf(cmd, sizeof cmd,
-             "timeout 20 %s %s --port 0 --bind 127.0.0.1 --set http_port=0 %s "
+             "timeout 60 %s %s --port 0 --bind 127.0.0.1 --set http_port=0 %s "
              "2>&1 </dev/null",
              prefix, bin ? bin : "build/san/rogued", args);
     FILE *p = popen(cmd, "r");

@@ -26,10 +26,11 @@ static int in_game(tclient_t *c, void *arg)
 
 /* nc-like: "p" and Enter in the very first packet, before the server's
  * negotiation is over (it waits out negotiation_ms for a client that
- * never answers): the lobby takes them, the game starts. */
+ * never answers; 10 s, the longest, so the keys always come during it):
+ * the lobby takes them, the game starts. */
 START_TEST(keys_in_the_first_packet)
 {
-    tsrv_t *s = srv_start("--set", "negotiation_ms=300", NULL);
+    tsrv_t *s = srv_start("--set", "negotiation_ms=10000", NULL);
     cl_opts_t o = { .raw = 1 };
     tclient_t *c = cl_connect(srv_port(s), &o);
     ck_assert_uint_eq(cl_send_raw(c, "p\r", 2, 0, CL_WAIT_MS), 2);
@@ -46,7 +47,8 @@ END_TEST
  * keys behind them are the lobby's. Keys before the answers, too. */
 START_TEST(keys_with_the_answers)
 {
-    tsrv_t *s = srv_start("--set", "negotiation_ms=1000", NULL);
+    /* the longest wait: the packet always comes during the negotiation */
+    tsrv_t *s = srv_start("--set", "negotiation_ms=10000", NULL);
     static const char before[] = "p\r"
         IAC "\xfd\x01" IAC "\xfb\x1f" IAC "\xfa\x1f\x00\x50\x00\x18" IAC "\xf0"
         IAC "\xfc\x18";

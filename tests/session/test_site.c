@@ -99,7 +99,7 @@ static resp_t get(int port, const char *path)
     size_t cap = 1 << 16, len = 0;
     char *buf = malloc(cap);
     ck_assert_ptr_nonnull(buf);
-    time_t deadline = time(NULL) + 30;
+    time_t deadline = time(NULL) + 31; /* whole seconds: at least 30 */
     for (;;) {
         struct pollfd p = { fd, POLLIN, 0 };
         ck_assert_msg(time(NULL) <= deadline, "no end of the answer to %s", path);
@@ -394,7 +394,7 @@ START_TEST(hall_of_fame_links_a_game_page_whose_replay_plays)
     snprintf(link, sizeof link, "<tr><td class=\"n\">1</td><td><a href=\"/game/1\">"
              "guest2</a></td><td class=\"n\">%d</td><td class=\"n\">1</td>"
              "<td class=\"n\">%d</td><td>%s</td>", score, turns, cause);
-    time_t deadline = time(NULL) + 30;
+    time_t deadline = time(NULL) + 31; /* whole seconds: at least 30 */
     for (;;) {
         r = get(http, "/scores");
         if (strstr(r.all, link) || time(NULL) > deadline)
@@ -483,7 +483,7 @@ END_TEST
 /* GET path until the store has the game (not a 404), within 30 s. */
 static resp_t get_found(int port, const char *path)
 {
-    time_t deadline = time(NULL) + 30;
+    time_t deadline = time(NULL) + 31; /* whole seconds: at least 30 */
     for (;;) {
         resp_t r = get(port, path);
         if (strncmp(r.all, "HTTP/1.1 404 ", 13) != 0 || time(NULL) > deadline)

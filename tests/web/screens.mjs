@@ -188,9 +188,11 @@ async function dropAndBack(proxy, account) {
   const t = turn(before);
   proxy.cut();
   // The page says so, then comes back by itself.
-  await page.waitForFunction(() => /reconnecting|Disconnected/.test(document.getElementById('conn').textContent),
-                             null, { timeout: DEADLINE });
-  const bar = await page.textContent('#conn');
+  // the predicate hands back the text it matched: the bar may be gone by a later read
+  const bar = await (await page.waitForFunction(() => {
+    const text = document.getElementById('conn').textContent;
+    return /reconnecting|Disconnected/.test(text) ? text : null;
+  }, null, { timeout: DEADLINE })).jsonValue();
   if (!/Connection lost: reconnecting/.test(bar)) throw new Error(`the bar says "${bar}"`);
   await page.waitForFunction(() => getComputedStyle(document.getElementById('conn')).display === 'none',
                              null, { timeout: DEADLINE });
