@@ -218,7 +218,7 @@ e2e_stop_server() {
     [ $rc -eq 0 ] || fail "the server exited with status $rc"
 }
 
-# --- the browser tests (browser.sh, browser_screens.sh) ---
+# --- the browser tests (browser.sh, browser_screens.sh, site.sh) ---
 
 # playwright-core, fetched once into build/web-test and checked against
 # tests/web/playwright.lock; sets pw to its directory. Exits 77 (skip) when

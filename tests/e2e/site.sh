@@ -27,19 +27,7 @@ grep -q '"/xterm.js"' build/gen/web_assets.c 2>/dev/null || {
     exit 77
 }
 
-pw=$ROOT/build/web-test/playwright-core
-if [ ! -f "$pw/package.json" ]; then
-    read -r _ url sum < <(grep -v '^#' tests/web/playwright.lock)
-    if ! curl -fsSL --retry 2 --max-time 120 -o "$tmp/pw.tgz" "$url"; then
-        echo "skipped: cannot fetch playwright-core from the npm registry"
-        exit 77
-    fi
-    echo "$sum  $tmp/pw.tgz" | sha512sum -c --status ||
-        fail "playwright-core: the tarball's SHA-512 is not the one in tests/web/playwright.lock"
-    rm -rf "$pw.part" && mkdir -p "$pw.part" &&
-        tar -xzf "$tmp/pw.tgz" -C "$pw.part" --strip-components=1 &&
-        rm -rf "$pw" && mv "$pw.part" "$pw" || fail "cannot unpack playwright-core"
-fi
+e2e_playwright # sets pw
 
 hport=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
 # every guest game stored (the hall of fame needs this one)
