@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arena.h"
 #include "check_main.h"
 #include "combat.h"
 #include "game.h"
@@ -19,18 +20,7 @@
 static game_t *room(int ruleset)
 {
     game_options_t o = { .ruleset = ruleset };
-    game_t *g = game_new(1, &o);
-    ck_assert_ptr_nonnull(g);
-    memset(g->monsters, 0, sizeof g->monsters);
-    memset(g->items, 0, sizeof g->items);
-    memset(&g->map, 0, sizeof g->map);
-    for (int y = 1; y <= 15; y++)
-        for (int x = 1; x <= 40; x++)
-            g->map.tile[y][x] = TILE_FLOOR;
-    g->map.rooms[0] = (rect_t){ 1, 1, 40, 15 };
-    g->map.nrooms = 1;
-    g->player.x = 10;
-    g->player.y = 8;
+    game_t *g = arena_room(1, &o);
     for (int k = 0; k < IK_COUNT; k++)
         item_learn(g, k);
     game_update_fov(g);

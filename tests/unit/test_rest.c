@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arena.h"
 #include "check_main.h"
 #include "display.h"
 #include "game.h"
@@ -15,20 +16,7 @@
 
 static game_t *room(void)
 {
-    game_t *g = game_new(1, NULL);
-    ck_assert_ptr_nonnull(g);
-    memset(g->monsters, 0, sizeof g->monsters);
-    memset(g->items, 0, sizeof g->items);
-    memset(&g->map, 0, sizeof g->map);
-    for (int y = 1; y <= 15; y++)
-        for (int x = 1; x <= 40; x++)
-            g->map.tile[y][x] = TILE_FLOOR;
-    g->map.rooms[0] = (rect_t){ 1, 1, 40, 15 };
-    g->map.nrooms = 1;
-    g->player.x = 10;
-    g->player.y = 8;
-    game_update_fov(g);
-    return g;
+    return arena_room(1, NULL);
 }
 
 /* Row y of s as text (ASCII; anything else as '?'). */
