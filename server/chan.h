@@ -1,10 +1,11 @@
 /* chan.h - the one channel between threads: a guarded queue of messages
  * (msg.h) and a wake function. Any thread posts; the owner takes the whole
- * queue at once. The inbox of each worker loop (inbox.h: its wake is a
- * uv_async_t) and the cluster thread's inbound queue (cluster.c: its wake
- * an eventfd its poll waits on) are channels; the store's thread, which
- * waits on a condition variable for requests of its own type, is not
- * (docs/architecture.md, "Worker loops").
+ * queue at once. All three queues between threads are channels: the inbox
+ * of each worker loop (inbox.h: its wake is a uv_async_t), the cluster
+ * thread's inbound queue (cluster.c: its wake an eventfd its poll waits
+ * on) and the store's request queue (store_thread.c: its wake signals the
+ * condition variable the database thread waits on; a request rides as the
+ * message embedded in it) (docs/architecture.md, "Worker loops").
  *
  * The wake runs under the channel's mutex right after a push: a close
  * (under the same mutex) cannot come in between, so no wake reaches a

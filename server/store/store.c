@@ -108,8 +108,12 @@ void store_db_submit(store_t *st, req_t *r)
 {
     r->phase = PH_DB;
     uv_mutex_lock(&st->mu);
-    store_queue_push(&st->q_head, &st->q_tail, r);
-    uv_cond_signal(&st->cond);
+    if (store_db_post(st, r) != 0) {
+        /* the store is closing: answered as a failure, through the loop */
+        r->status = STORE_ERROR;
+        r->phase = PH_DONE;
+        store_done_push(st, r);
+    }
     uv_mutex_unlock(&st->mu);
 }
 
@@ -435,12 +439,13 @@ store_t *store_open(uv_loop_t *loop, const char *data_dir,
         free(st);
         return NULL;
     }
-    if (uv_mutex_init(&st->lmu) != 0) {
+    if (uv_mutex_init(&st->lmu) != 0 || uv_mutex_init(&st->wmu) != 0 ||
+        chan_init(&st->dbq, 0, store_db_wake, st) != 0) {
         snprintf(err, errlen, "out of memory");
         throttle_free(&st->thr);
         throttle_free(&st->thr_name);
         uv_mutex_destroy(&st->mu);
-        free(st);
+        free(st); /* (mutexes on Linux hold no memory) */
         return NULL;
     }
     st->thr_name.free_fails = THROTTLE_NAME_FREE;
@@ -465,6 +470,8 @@ store_t *store_open(uv_loop_t *loop, const char *data_dir,
         uv_cond_destroy(&st->cond);
         uv_mutex_destroy(&st->mu);
         uv_mutex_destroy(&st->lmu);
+        uv_mutex_destroy(&st->wmu);
+        chan_free(&st->dbq);
         free(st);
         return NULL;
     }
@@ -528,8 +535,9 @@ void store_close(store_t *st)
     /* the database thread writes everything queued, then ends */
     uv_mutex_lock(&st->mu);
     st->stopping = 1;
-    uv_cond_signal(&st->cond);
     uv_mutex_unlock(&st->mu);
+    chan_close(&st->dbq, NULL); /* what is queued stays for a last take */
+    store_db_wake(st);
     uv_thread_join(&st->thread);
     /* threads in store_key_account have their answers (the queue was
      * written to its end): they leave the lock before it goes */
@@ -550,6 +558,8 @@ void store_close(store_t *st)
     uv_cond_destroy(&st->cond);
     uv_mutex_destroy(&st->mu);
     uv_mutex_destroy(&st->lmu);
+    uv_mutex_destroy(&st->wmu);
+    chan_free(&st->dbq); /* empty: the thread took it to its end */
     log_info("store: %s closed (%llu games written)", st->path,
                  (unsigned long long)st->stats.games_written);
     free(st);
@@ -617,9 +627,18 @@ static void game_queue(store_t *st, req_t *r, int drop)
     st->q_games++;
     st->q_bytes += r->qbytes;
     st->stats.records_dropped += (uint64_t)drop;
-    store_queue_push(&st->q_head, &st->q_tail, r);
-    uv_cond_signal(&st->cond);
+    int closed = store_db_post(st, r) != 0;
+    if (closed) {
+        st->q_games--;
+        st->q_bytes -= r->qbytes;
+        st->stats.games_lost++;
+    }
     uv_mutex_unlock(&st->mu);
+    if (closed) {
+        log_error("store: %s: a game of %s after the store closed: lost",
+                  st->path, r->game.name);
+        store_req_free(r);
+    }
 }
 
 int store_add_game(store_t *st, const store_game_t *g, const void *record,

@@ -14,8 +14,11 @@
  *   loop thread:  done queue (uv_async_t) -> [pool: hash or verify] -> ...
  *                 -> finish: the callback, unless cancelled, then freed
  *
- * The db queue and the done queues are the only state the two threads
- * share, under one mutex. Requests owed a callback are also on the pending
+ * The db queue is a channel (chan.h: each request rides it as the message
+ * embedded in it, req_t.link); its wake signals the condition variable the
+ * database thread waits on. The done queues and the counts of what is
+ * queued are the rest of what the two threads share, under one mutex
+ * (st->mu; taken before the channel's when both are). Requests owed a callback are also on the pending
  * list of their port (its loop thread only), which is what store_cancel
  * walks; the db thread never reads a request's callback or context. Every
  * request is freed by store_req_free.
@@ -33,6 +36,7 @@
 #include <sodium.h>
 #include <uv.h>
 
+#include "chan.h"
 #include "game.h"
 #include "record.h"
 #include "store.h"
@@ -78,6 +82,8 @@ typedef struct store_sync {
     int done, gone;
 } store_sync_t;
 struct req {
+    smsg_t link;               /* its place in the db channel (chan.h); only
+                                  next is used: never msg_free'd */
     req_t *next;               /* in the one queue that holds it */
     req_t *pprev, *pnext;      /* port->pending (its loop thread) */
     store_t *st;
@@ -165,11 +171,14 @@ struct store {
     uv_thread_t thread;
     uv_sem_t ready;            /* the thread has opened (or failed) */
     char open_err[512];
+    chan_t dbq;                /* requests for the database thread */
+    uv_mutex_t wmu;            /* the channel's wake: woken, under wmu, */
+    uv_cond_t cond;            /*   signalled when the channel has work */
+    int woken;                 /*   or is closed (store_close) */
+    msgq_t backlog;            /* the database thread's: taken from db,
+                                  not yet in a batch */
     /* shared, under mu */
     uv_mutex_t mu;
-    uv_cond_t cond;            /* the db queue has work, or stop */
-    req_t *q_head, *q_tail;
-    req_t *done_head, *done_tail;
     uint64_t q_games, q_bytes;
     uint64_t q_progress;       /* OP_PROG_* queued */
     uint64_t q_prog_bytes;     /*   their key bytes (qbytes) */
@@ -210,6 +219,14 @@ void store_req_free(req_t *r);
 
 /* Appends r to a singly linked queue. */
 void store_queue_push(req_t **head, req_t **tail, req_t *r);
+
+/* Under st->mu: hands r to the database thread through its channel.
+ * Returns 0, or -1 once the store is closing (r stays the caller's). */
+int store_db_post(store_t *st, req_t *r);
+
+/* The channel's wake (chan.h): the database thread has work, or is to
+ * stop. */
+void store_db_wake(void *st);
 
 /* The database thread, under st->mu: hands an answered request to its
  * port's done queue and wakes that loop. */
@@ -256,7 +273,7 @@ int store_keys_wake(req_t *r);
 
 /* The database thread (uv_thread_create's entry, arg: the store): opens
  * the file (posting st->ready either way), then runs batches until
- * st->stopping with an empty queue, then closes the file. */
+ * its channel is closed and empty, then closes the file. */
 void store_db_main(void *arg);
 
 #endif

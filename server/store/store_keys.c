@@ -171,14 +171,12 @@ int store_key_account(store_t *st, const char *name, const char *fingerprint,
     uint64_t deadline = uv_hrtime() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) *
                         1000000ull;
     uv_mutex_lock(&st->mu);
-    if (st->stopping) {
+    if (st->stopping || store_db_post(st, r) != 0) {
         uv_mutex_unlock(&st->mu);
         store_req_free(r);
         return out->status;
     }
     st->sync_waiting++;
-    store_queue_push(&st->q_head, &st->q_tail, r);
-    uv_cond_signal(&st->cond);
     for (;;) {
         uint64_t now = uv_hrtime();
         if (sync->done || now >= deadline)

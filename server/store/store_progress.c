@@ -240,9 +240,15 @@ static void prog_queue(store_t *st, req_t *r)
     uv_mutex_lock(&st->mu);
     st->q_progress++;
     st->q_prog_bytes += r->qbytes;
-    store_queue_push(&st->q_head, &st->q_tail, r);
-    uv_cond_signal(&st->cond);
+    int closed = store_db_post(st, r) != 0;
+    if (closed) {
+        st->q_progress--;
+        st->q_prog_bytes -= r->qbytes;
+        st->stats.progress_dropped++;
+    }
     uv_mutex_unlock(&st->mu);
+    if (closed)
+        store_req_free(r); /* the store is closing */
 }
 
 int store_progress_begin(store_t *st, int64_t account_id, uint64_t seed,

@@ -1,6 +1,8 @@
-/* store_thread.c - the store's database thread: it takes the queue in
- * batches and runs each batch in one transaction (one commit, one fsync),
- * then hands answers back to the loop through the done queue. */
+/* store_thread.c - the store's database thread: it takes its channel's
+ * requests (chan.h) in batches and runs each batch in one transaction (one
+ * commit, one fsync), then hands answers back to the loop through the done
+ * queue. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -34,6 +36,73 @@ void store_queue_push(req_t **head, req_t **tail, req_t *r)
     else
         *head = r;
     *tail = r;
+}
+
+int store_db_post(store_t *st, req_t *r)
+{
+    r->next = NULL;
+    return chan_post(&st->dbq, &r->link);
+}
+
+void store_db_wake(void *arg)
+{
+    store_t *st = arg;
+    uv_mutex_lock(&st->wmu);
+    st->woken = 1;
+    uv_cond_signal(&st->cond);
+    uv_mutex_unlock(&st->wmu);
+}
+
+/* The request a channel message is the link of. */
+static req_t *req_of(smsg_t *m)
+{
+    return (req_t *)(void *)((char *)m - offsetof(req_t, link));
+}
+
+/* Waits for the channel's wake (one since the last wait counts). */
+static void wait_wake(store_t *st)
+{
+    uv_mutex_lock(&st->wmu);
+    while (!st->woken)
+        uv_cond_wait(&st->cond, &st->wmu);
+    st->woken = 0;
+    uv_mutex_unlock(&st->wmu);
+}
+
+/* The next batch: up to batch_max requests from the front of what the
+ * channel brought, linked by next; no longer counted as queued. NULL once
+ * the channel is closed and everything in it taken. */
+static req_t *next_batch(store_t *st, uint64_t *n)
+{
+    for (;;) {
+        /* what came since, behind what is left: the order posted */
+        int closed = chan_take(&st->dbq, &st->backlog);
+        if (st->backlog.head)
+            break;
+        if (closed)
+            return NULL;
+        wait_wake(st);
+    }
+    req_t *batch = NULL, *last = NULL;
+    smsg_t *m;
+    *n = 0;
+    while (*n < (uint64_t)st->opt.batch_max && (m = msgq_pop(&st->backlog))) {
+        store_queue_push(&batch, &last, req_of(m));
+        (*n)++;
+    }
+    uv_mutex_lock(&st->mu);
+    for (req_t *r = batch; r; r = r->next) {
+        if (r->op == OP_GAME) {
+            st->q_games--;
+            st->q_bytes -= r->qbytes;
+        }
+        if (OP_IS_PROGRESS(r->op)) {
+            st->q_progress--;
+            st->q_prog_bytes -= r->qbytes;
+        }
+    }
+    uv_mutex_unlock(&st->mu);
+    return batch;
 }
 
 /* store_end_game's half on this thread: the final hash and the encoding,
@@ -296,35 +365,9 @@ void store_db_main(void *arg)
                           st->opt.pw_ops, st->opt.pw_mem) != 0)
         log_error("store: cannot make the dummy password hash (memory?)");
     prune(st, (int64_t)time(NULL));
-    for (;;) {
-        uv_mutex_lock(&st->mu);
-        while (!st->q_head && !st->stopping)
-            uv_cond_wait(&st->cond, &st->mu);
-        if (!st->q_head) {
-            uv_mutex_unlock(&st->mu);
-            break;
-        }
-        /* take up to batch_max from the front */
-        req_t *batch = st->q_head, *last = batch;
-        uint64_t n = 1;
-        for (; last->next && n < (uint64_t)st->opt.batch_max; n++) {
-            last = last->next;
-        }
-        st->q_head = last->next;
-        if (!st->q_head)
-            st->q_tail = NULL;
-        last->next = NULL;
-        for (req_t *r = batch; r; r = r->next) {
-            if (r->op == OP_GAME) {
-                st->q_games--;
-                st->q_bytes -= r->qbytes;
-            }
-            if (OP_IS_PROGRESS(r->op)) {
-                st->q_progress--;
-                st->q_prog_bytes -= r->qbytes;
-            }
-        }
-        uv_mutex_unlock(&st->mu);
+    uint64_t n;
+    req_t *batch;
+    while ((batch = next_batch(st, &n)) != NULL) {
         db_batch(st, batch, n);
         int64_t now = (int64_t)time(NULL);
         if (now - st->last_prune >= STORE_PRUNE_EVERY_S)
