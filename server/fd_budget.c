@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 
 #include "log.h"
+#include "refusals.h"
 
 void fdb_init(fd_budget_t *b, int reserve)
 {
@@ -30,6 +31,7 @@ int fdb_admit(fd_budget_t *b, int fd, uint64_t now_ms)
 {
     if (fd < b->limit - b->reserve)
         return 0;
+    refusal_count(REFUSE_FD_BUDGET);
     b->refused++;
     if (b->logged_ms == 0 || now_ms - b->logged_ms >= 10000) {
         log_error("refused: descriptors nearly all used (%d of %d, %d kept "

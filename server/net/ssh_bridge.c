@@ -19,6 +19,7 @@
 
 #include "accounts.h"
 #include "log.h"
+#include "refusals.h"
 #include "sshkey.h"
 #include "store.h"
 
@@ -643,6 +644,7 @@ void ssh_bridge_accept(ssh_bridge_t *b, int fd, int worker, const char *addr)
     if (c)
         uncount(c);
 refused:
+    refusal_count(REFUSE_SSH_GUARD);
     free(c);
     close(fd);
     atomic_fetch_sub(&b->live, 1);

@@ -48,7 +48,7 @@ static int who(srv_t *srv, uint64_t req)
         uint64_t idle = now > s->last_input_ms ? now - s->last_input_ms : 0;
         snprintf(line, sizeof line, "%llu %.47s %s %s %.20s %llu",
                  (unsigned long long)s->id, s->addr,
-                 s->tr ? s->tr->name : "-", state_name(s),
+                 s->ssh ? "ssh" : s->tr ? s->tr->name : "-", state_name(s),
                  name && name[0] ? name : "-",
                  (unsigned long long)(idle / 1000));
         answer(srv, MSG_CTL_LINE, req, 0, line);

@@ -9,6 +9,7 @@
 
 #include "ctl.h"
 #include "host.h"
+#include "refusals.h"
 #include "store.h"
 
 /* What the loops answered. */
@@ -151,6 +152,11 @@ static void metrics_finish(ctl_req_t *r)
            "Games and progress writes waiting for the database.");
     ctl_req_printf(r, "rogued_store_queued %" PRIu64 "\n",
                    h->sh.store ? store_queued(h->sh.store) : 0);
+    family(r, "rogued_refusals_total", "counter",
+           "Connections turned away, by reason.");
+    for (int i = 0; i < REFUSE_NREASONS; i++)
+        ctl_req_printf(r, "rogued_refusals_total{reason=\"%s\"} %" PRIu64 "\n",
+                       refusal_name(i), refusal_total(i));
     lag_histogram(r, f, h->sh.nworkers);
     ctl_req_done(r, NULL);
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "refusals.h"
 #include "session_impl.h"
 #include "site.h"
 #include "store.h"
@@ -24,11 +25,13 @@ static void on_negotiate_deadline(uv_timer_t *t)
     sess_t *s = t->data;
     if (s->state == S_ADMITTING && s->proxy && !sess_closing(s)) {
         log_info("refused %s: no PROXY header in time", s->addr);
+        refusal_count(REFUSE_PROXY);
         sess_close(s, "no PROXY header", 0, NULL);
         return;
     }
     if (s->state == S_ADMITTING && s->web && !sess_closing(s)) {
         log_info("refused %s: no HTTP request in time", s->addr);
+        refusal_count(REFUSE_SLOW);
         sess_close(s, "no HTTP request in time", 0, NULL);
         return;
     }
@@ -65,9 +68,11 @@ static void set_peer_name(sess_t *s, const char *name)
     s->ip[n] = '\0';
 }
 
-/* Refuses the connection with one line (and a log line): never admitted. */
-static void refuse(sess_t *s, const char *why, const char *line)
+/* Refuses the connection with one line (and a log line), counted under
+ * reason (refusals.h): never admitted. */
+static void refuse(sess_t *s, int reason, const char *why, const char *line)
 {
+    refusal_count(reason);
     log_info("refused %s: %s", s->addr, why);
     sess_close(s, why, 1, line);
 }
@@ -82,6 +87,7 @@ static int count_in(sess_t *s, int *online_out)
     int online;
     if (srv->shutting_down || !srv_slot_take(srv, &online)) {
         log_info("refused %s: server full (%d players)", s->addr, online);
+        refusal_count(REFUSE_FULL);
         snprintf(line, sizeof line,
                  "Sorry, the server is full (%d players). Please try again later.",
                  online);
@@ -92,14 +98,15 @@ static int count_in(sess_t *s, int *online_out)
     switch (addr_admit(srv->addrs, s->ip, now, &counted)) {
     case ADDR_TOO_MANY_CONNECTS:
         srv_slot_release(srv);
-        refuse(s, "too many connections from this address",
+        refuse(s, REFUSE_ADDR_CONNECTS, "too many connections from this address",
                "Too many connections from your address: please wait a minute.");
         return -1;
     case ADDR_TOO_MANY_SESSIONS:
         srv_slot_release(srv);
         snprintf(line, sizeof line, "Your address has %d sessions open already, "
                  "the most one address may have.", srv->cfg.max_sessions_per_ip);
-        refuse(s, "too many sessions from this address", line);
+        refuse(s, REFUSE_ADDR_SESSIONS, "too many sessions from this address",
+               line);
         return -1;
     default:
         s->ip_counted = (uint8_t)counted;
@@ -175,6 +182,7 @@ long sess_read_proxy_header(sess_t *s, const char *b, size_t n)
         return (long)n;
     if (rc == PROXY_BAD) {
         log_info("refused %s: %s", s->addr, s->proxy->error);
+        refusal_count(REFUSE_PROXY);
         sess_close(s, "bad PROXY header", 0, NULL);
         return -1;
     }
@@ -217,9 +225,11 @@ static int on_ws_page(void *ctx, const char *path, const char *query)
 static void on_ws_done(void *ctx)
 {
     sess_t *s = ctx;
-    if (s->web->refused && s->web->refused_why) /* answered: say why */
+    if (s->web->refused && s->web->refused_why) { /* answered: say why */
         log_info("refused %s: %s: %s", s->addr, s->web->refused,
                  s->web->refused_why);
+        refusal_count(REFUSE_BAD_HTTP);
+    }
     sess_close(s, s->admitted ? "browser closed" : "page served", 1, NULL);
 }
 
@@ -307,6 +317,7 @@ void sess_accept(srv_t *srv, int fd, const msg_accept_t *acc)
     }
     set_peer(s, &peer);
     if (ssh) {
+        s->ssh = 1;
         /* the player's address, as the SSH thread gave it */
         char from[sizeof s->addr];
         snprintf(from, sizeof from, "%.*s", (int)sizeof from - 1, acc->addr);

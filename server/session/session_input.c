@@ -10,6 +10,7 @@
 
 #include "keys.h"
 #include "log.h"
+#include "refusals.h"
 #include "session_impl.h"
 #include "view.h"
 
@@ -212,6 +213,7 @@ void sess_on_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *b)
         if (proxy_looks_like_header(p, len)) {
             log_info("refused %s: a PROXY header from an address not in "
                      "proxy_trusted", s->addr);
+            refusal_count(REFUSE_PROXY);
             sess_close(s, "untrusted PROXY header", 0, NULL);
             return;
         }

@@ -339,6 +339,22 @@ static double sample(const char *text, const char *series)
     return strtod(p + strlen(needle), NULL);
 }
 
+/* `promtool check metrics` accepts the scrape text. */
+static void promtool_check(tsrv_t *s, const char *text)
+{
+    char path[700], cmd[800], dir[600];
+    srv_data_dir(s, dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/../metrics.txt", dir);
+    write_file(path, text);
+    snprintf(cmd, sizeof cmd, "promtool check metrics < %s 2>&1", path);
+    FILE *p = popen(cmd, "r");
+    char out[4096];
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    ck_assert_msg(st == 0, "promtool check metrics: %s", out);
+}
+
 START_TEST(metrics_scraped_and_moving)
 {
     int port = cl_free_port();
@@ -366,21 +382,53 @@ START_TEST(metrics_scraped_and_moving)
                   sample(m2, "rogued_keys_total"));
     ck_assert(sample(m2, "rogued_frames_total") > f1);
     ck_assert(sample(m2, "rogued_bytes_out_total") > b1);
-    if (access("/usr/bin/promtool", X_OK) == 0) {
-        char path[700], cmd[800], dir[600];
-        srv_data_dir(s, dir, sizeof dir);
-        snprintf(path, sizeof path, "%s/../metrics.txt", dir);
-        write_file(path, m2);
-        snprintf(cmd, sizeof cmd, "promtool check metrics < %s 2>&1", path);
-        FILE *p = popen(cmd, "r");
-        char out[4096];
-        size_t n = fread(out, 1, sizeof out - 1, p);
-        out[n] = '\0';
-        int st = pclose(p);
-        ck_assert_msg(st == 0, "promtool check metrics: %s", out);
-    }
+    if (access("/usr/bin/promtool", X_OK) == 0)
+        promtool_check(s, m2);
     free(m1);
     free(m2);
+    cl_close(a);
+    srv_stop(s);
+}
+END_TEST
+
+/* A second player on a server of one is refused (full): counted under
+ * that reason and no other, in a scrape promtool accepts. */
+START_TEST(refusals_counted_by_reason)
+{
+    int port = cl_free_port();
+    char set[64];
+    snprintf(set, sizeof set, "metrics_port=%d", port);
+    tsrv_t *s = srv_start("--seed", "42", "--set", set, "--set",
+                          "max_sessions=1", NULL);
+    char line[96];
+    snprintf(line, sizeof line, "metrics on http://127.0.0.1:%d/metrics", port);
+    ck_assert(srv_wait_log(s, line, WAIT_MS));
+    tclient_t *a = play_connect(srv_port(s), NULL);
+    char *m1 = scrape(port);
+    check_format(m1);
+    ck_assert(sample(m1, "rogued_refusals_total{reason=\"full\"}") == 0);
+    cl_opts_t raw = { .raw = 1 };
+    tclient_t *b = cl_connect(srv_port(s), &raw);
+    ck_assert(cl_wait_eof(b, WAIT_MS));
+    ck_assert(cl_stream_has(b, "the server is full"));
+    char *m2 = scrape(port);
+    check_format(m2);
+    ck_assert(sample(m2, "rogued_refusals_total{reason=\"full\"}") == 1);
+    static const char *const others[] = {
+        "per_address_connects", "per_address_sessions", "banned", "fd_budget",
+        "proxy_header", "no_request_in_time", "bad_http", "ssh_guard",
+    };
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        char series[96];
+        snprintf(series, sizeof series, "rogued_refusals_total{reason=\"%s\"}",
+                 others[i]);
+        ck_assert_msg(sample(m2, series) == 0, "%s", series);
+    }
+    if (access("/usr/bin/promtool", X_OK) == 0)
+        promtool_check(s, m2);
+    free(m1);
+    free(m2);
+    cl_close(b);
     cl_close(a);
     srv_stop(s);
 }
@@ -463,6 +511,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, reload_changes_the_motd);
     tcase_add_test(tc, backup_while_a_game_is_written);
     tcase_add_test(tc, metrics_scraped_and_moving);
+    tcase_add_test(tc, refusals_counted_by_reason);
     tcase_add_test(tc, idle_connections_are_bounded);
     tcase_add_test(tc, a_second_server_keeps_off_the_console);
     suite_add_tcase(s, tc);

@@ -126,9 +126,15 @@ static int run_ssh(const char *key, const char *user, int port, char *out,
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
+/* A step whose key is NULL asks the console of this server for `who`
+ * instead, into step_who (while the SSH player is connected). */
+static tsrv_t *step_srv;
+static char step_who[4096];
+
 /* Runs `ssh -tt -o SetEnv=env -p port play@127.0.0.1` (a guest) with its
  * input on a pipe: each of keys[] is sent once the output so far holds
- * waits[] (in order), then its input ends, which ends it. The output
+ * waits[] (in order; a NULL key: step_srv's `who`), then its input ends,
+ * which ends it. The output
  * (both streams, the last n - 1 bytes) into out. Returns 1 if every wait
  * held within 30 s. */
 static int ssh_guest_steps(int port, const char *env, const char *const *waits,
@@ -164,6 +170,12 @@ static int ssh_guest_steps(int port, const char *env, const char *const *waits,
     time_t deadline = time(NULL) + 30;
     out[0] = '\0';
     while (step < nsteps && time(NULL) <= deadline) {
+        if (strstr(out, waits[step]) && !keys[step]) {
+            ck_assert_int_eq(srv_ctl(step_srv, "who", step_who,
+                                     sizeof step_who), 0);
+            step++;
+            continue;
+        }
         if (strstr(out, waits[step])) {
             ck_assert_int_eq(write(in[1], keys[step], strlen(keys[step])),
                              (ssize_t)strlen(keys[step]));
@@ -227,6 +239,25 @@ START_TEST(ssh_lang_utf8)
     ck_assert_msg(ssh_guest_steps(sport, "LC_ALL=C", waits_c, keys_c, 2, out,
                                   sizeof out),
                   "LC_ALL=C over SSH: %s", out);
+    srv_stop(s);
+}
+END_TEST
+
+/* The console's `who` names an SSH player's transport "ssh" (it comes in
+ * as telnet over the bridge's socketpair). */
+START_TEST(who_says_ssh)
+{
+    int sport = cl_free_port();
+    char arg[32], out[65536];
+    snprintf(arg, sizeof arg, "ssh_port=%d", sport);
+    tsrv_t *s = srv_start("--set", arg, NULL);
+    step_srv = s;
+    const char *waits[] = { "Play (as a guest)", "Play (as a guest)" };
+    const char *keys[] = { NULL, "q" };
+    ck_assert_msg(ssh_guest_steps(sport, "LANG=C.UTF-8", waits, keys, 2, out,
+                                  sizeof out), "over SSH: %s", out);
+    ck_assert_msg(strstr(step_who, " ssh lobby ") &&
+                  !strstr(step_who, " telnet "), "who: %s", step_who);
     srv_stop(s);
 }
 END_TEST
@@ -364,6 +395,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, keys_page_over_telnet);
     tcase_add_test(tc, key_login_over_ssh);
     tcase_add_test(tc, ssh_lang_utf8);
+    tcase_add_test(tc, who_says_ssh);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,37 @@
+/* refusals.h - connections turned away, counted by reason for /metrics
+ * (server/ops/ctl_metrics.c: rogued_refusals_total{reason="..."}).
+ *
+ * Each refusal site (admission on a worker loop, the host's accept, the
+ * SSH players' threads) counts its own; the counters are process-wide
+ * atomics, so any thread may count and the console reads them without
+ * asking anyone. The reasons' names are stable: docs/hosting.md,
+ * "Operations", lists them. */
+#ifndef ROGUE_REFUSALS_H
+#define ROGUE_REFUSALS_H
+
+#include <stdint.h>
+
+enum refusal {
+    REFUSE_FULL,               /* max_sessions reached, or shutting down */
+    REFUSE_ADDR_CONNECTS,      /* connects_per_ip_per_minute */
+    REFUSE_ADDR_SESSIONS,      /* max_sessions_per_ip */
+    REFUSE_BANNED,             /* the address is banned (ctl ban) */
+    REFUSE_FD_BUDGET,          /* descriptors nearly all used */
+    REFUSE_PROXY,              /* no, a bad or an untrusted PROXY header */
+    REFUSE_SLOW,               /* no HTTP request in time */
+    REFUSE_BAD_HTTP,           /* the browser's port: a request refused */
+    REFUSE_SSH_GUARD,          /* SSH: too many not logged in from the
+                                  address, or too many SSH connections */
+    REFUSE_NREASONS
+};
+
+/* Counts one refusal (any thread). */
+void refusal_count(int reason);
+
+/* How many so far. */
+uint64_t refusal_total(int reason);
+
+/* The reason's label ("full", "per_address_connects", ...). */
+const char *refusal_name(int reason);
+
+#endif
