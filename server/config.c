@@ -108,6 +108,7 @@ static const key_def_t keys[] = {
     INT_KEY(metrics_port, 0, 65535, "Prometheus's /metrics on this port (0: off)"),
     STR_KEY(metrics_addr, "the address /metrics listens on (loopback unless you say otherwise)"),
     INT_KEY(shutdown_minute_ms, 1, 3600000, "the console's shutdown countdown: ms between its notices, one a minute (tests set it small)"),
+    INT_KEY(ban_minute_ms, 1, 3600000, "a minute of a ban's duration (ctl ban ADDRESS 30m), in ms (tests set it small)"),
     INT_KEY(site_replays, 0, 1000, "finished games each worker loop replays at once for their pages' character dumps (/game/ID); a page asked past it is answered 503 (0: none)"),
     CHECKED_KEY(store, "empty: the SQLite file in data_dir; postgresql://user@host/db: that PostgreSQL database", check_store),
 };
@@ -140,6 +141,7 @@ void config_defaults(config_t *c)
     c->news_interval_ms = 30000;
     c->news_min_depth = 6;
     c->shutdown_minute_ms = 60000;
+    c->ban_minute_ms = 60000;
     snprintf(c->metrics_addr, sizeof c->metrics_addr, "127.0.0.1");
     c->output_highwater = 64 * 1024;
     c->write_timeout = 60;

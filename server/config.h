@@ -57,6 +57,7 @@ typedef struct config {
     int metrics_port;        /* /metrics (ctl.h); 0 = off */
     char metrics_addr[64];   /* its address; loopback by default */
     int shutdown_minute_ms;  /* the console's countdown step (ctl.h) */
+    int ban_minute_ms;       /* a minute of a ban's duration (ctl.h) */
     int site_replays;        /* a loop's game pages' dumps made at once */
     char store[CONFIG_STR_MAX]; /* "": the SQLite file in data_dir; else a
                                    postgresql:// URL (store.h) */

@@ -76,6 +76,12 @@ extern const ctl_cmd_t ctl_metrics_cmd;
 /* `backup FILE` (ctl_backup.c): answered later, from the thread pool. */
 int ctl_backup_run(ctl_req_t *r, const char *args);
 
+/* `ban`, `unban` (answered later, once the store has it) and `bans`
+ * (ctl_bans.c). */
+int ctl_ban_run(ctl_req_t *r, const char *args);
+int ctl_unban_run(ctl_req_t *r, const char *args);
+int ctl_bans_run(ctl_req_t *r, const char *args);
+
 /* What a command may do with its request (ctl_server.c). */
 struct host *ctl_req_host(ctl_req_t *r);
 ctl_t *ctl_req_ctl(ctl_req_t *r);

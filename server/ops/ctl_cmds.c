@@ -173,6 +173,7 @@ static int reload_run(ctl_req_t *r, const char *args)
     memcpy(h->cfg.motd, n->motd, sizeof h->cfg.motd);
     h->cfg.max_sessions = n->max_sessions;
     h->cfg.shutdown_minute_ms = n->shutdown_minute_ms;
+    h->cfg.ban_minute_ms = n->ban_minute_ms;
     m->cfg = n;
     ctl_req_broadcast(r, m);
     return 1;
@@ -183,7 +184,7 @@ static void reload_finish(ctl_req_t *r)
     ctl_req_printf(r, "reloaded %s: motd, max_sessions, idle_timeout, "
                    "idle_warning, negotiation_ms, output_limit, "
                    "output_highwater, write_timeout, max_keys_per_second, "
-                   "keepalive, shutdown_minute_ms\n",
+                   "keepalive, shutdown_minute_ms, ban_minute_ms\n",
                    ctl_config_path(ctl_req_ctl(r)));
     ctl_req_done(r, NULL);
 }
@@ -206,6 +207,9 @@ const ctl_cmd_t ctl_cmds[] = {
     { "shutdown", "shutdown [MINUTES] a notice every minute, then the clean shutdown (0: now)", shutdown_run, NULL, finish_plain },
     { "reload", "reload             the config file's motd, limits and timeouts, live", reload_run, NULL, reload_finish },
     { "backup", "backup FILE        an online copy of the SQLite database, checked", ctl_backup_run, NULL, finish_plain },
+    { "ban", "ban ADDRESS[/BITS]|NAME [DURATION]  keep an address range or an account out (30m, 2h, 7d; none: for good)", ctl_ban_run, NULL, finish_plain },
+    { "unban", "unban ADDRESS[/BITS]|NAME  end that ban", ctl_unban_run, NULL, finish_plain },
+    { "bans", "bans               the bans in force", ctl_bans_run, NULL, finish_plain },
     { "help", "help               this list", help_run, NULL, finish_plain },
     { NULL, NULL, NULL, NULL, NULL },
 };

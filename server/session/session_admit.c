@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ban_list.h"
 #include "log.h"
 #include "refusals.h"
 #include "session_impl.h"
@@ -116,14 +117,31 @@ static int count_in(sess_t *s, int *online_out)
     return 0;
 }
 
+/* A banned address (ctl ban; the host's list, no wait on the database) is
+ * refused with one line. Returns 1 if it was. */
+static int refuse_banned(sess_t *s)
+{
+    int64_t until;
+    if (!store_banned_addr(s->srv->store, s->ip, ban_now_ms(), &until))
+        return 0;
+    char line[128];
+    ban_say(line, sizeof line, "This address", until);
+    refuse(s, REFUSE_BANNED, "a banned address", line);
+    return 1;
+}
+
 /* Lets the connection in, from the address it now has (the balancer's
  * header may have named it), or refuses it with one line. A browser's was
- * counted at its first byte already (start_web_or_admit). */
+ * counted at its first byte already (start_web_or_admit), and its ban is
+ * checked once its WebSocket is open, where the line can be shown (its
+ * page's files are served to a banned address too). */
 static void admit(sess_t *s)
 {
     srv_t *srv = s->srv;
     uint64_t now = sess_now(s);
     int online;
+    if (refuse_banned(s))
+        return;
     if (s->slot_early) {
         s->slot_early = 0; /* the slot is the admitted session's now */
         online = srv_online(srv);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ban_list.h"
 #include "log.h"
 #include "session.h"
 #include "sshkey.h"
@@ -75,6 +76,16 @@ void sess_ssh_login(sess_t *s, const msg_accept_t *acc)
     int display = acc->display;
     if (id <= 0 || !acct_name_valid(name, NULL, 0))
         return;
+    int64_t until;
+    if (store_banned_name(s->srv->store, name, ban_now_ms(), &until)) {
+        char subject[ACCT_NAME_MAX + 16], line[160];
+        snprintf(subject, sizeof subject, "The name %.20s", name);
+        ban_say(line, sizeof line, subject, until);
+        lobby_note(&s->lobby, LOBBY_NOTE_BAD, "%s", line);
+        log_info("login by SSH key refused id=%llu name=%s: a banned name",
+                 (unsigned long long)s->id, name);
+        return; /* a guest, in the lobby */
+    }
     lobby_key_login(&s->lobby, id, name);
     dir_set_account(s->srv->dir, s->id, id);
     sess_set_display_choice(s, display);

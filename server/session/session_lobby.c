@@ -14,6 +14,7 @@
 
 #include <sodium.h>
 
+#include "ban_list.h"
 #include "cluster.h"
 #include "log.h"
 #include "rebuild.h"
@@ -423,7 +424,15 @@ static void act_account(sess_t *s, int action)
     store_account_t fail = { STORE_ERROR, 0, "", 0 };
     /* What one address may ask of the hashing everyone shares. */
     const char *no = NULL, *why = NULL;
-    if (action == LOBBY_DO_REGISTER &&
+    char banned[160];
+    int64_t until;
+    if (store_banned_name(store, l->name, ban_now_ms(), &until)) {
+        char subject[ACCT_NAME_MAX + 16];
+        snprintf(subject, sizeof subject, "The name %.20s", l->name);
+        ban_say(banned, sizeof banned, subject, until);
+        no = banned;
+        why = "a banned name";
+    } else if (action == LOBBY_DO_REGISTER &&
         addr_register(s->srv->addrs, s->ip, sess_now(s)) != 0) {
         no = "Too many accounts were made from your address: try again "
              "in an hour.";

@@ -440,7 +440,8 @@ store_t *store_open(uv_loop_t *loop, const char *data_dir,
         return NULL;
     }
     if (uv_mutex_init(&st->lmu) != 0 || uv_mutex_init(&st->wmu) != 0 ||
-        chan_init(&st->dbq, 0, store_db_wake, st) != 0) {
+        chan_init(&st->dbq, 0, store_db_wake, st) != 0 ||
+        ban_list_init(&st->bans) != 0) {
         snprintf(err, errlen, "out of memory");
         throttle_free(&st->thr);
         throttle_free(&st->thr_name);
@@ -472,6 +473,7 @@ store_t *store_open(uv_loop_t *loop, const char *data_dir,
         uv_mutex_destroy(&st->lmu);
         uv_mutex_destroy(&st->wmu);
         chan_free(&st->dbq);
+        ban_list_free(&st->bans);
         free(st);
         return NULL;
     }
@@ -560,6 +562,7 @@ void store_close(store_t *st)
     uv_mutex_destroy(&st->lmu);
     uv_mutex_destroy(&st->wmu);
     chan_free(&st->dbq); /* empty: the thread took it to its end */
+    ban_list_free(&st->bans);
     log_info("store: %s closed (%llu games written)", st->path,
                  (unsigned long long)st->stats.games_written);
     free(st);

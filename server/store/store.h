@@ -345,4 +345,27 @@ int store_key_account(store_t *st, const char *name, const char *fingerprint,
                       int timeout_ms, store_account_t *out, char *key,
                       size_t keylen);
 
+/* --- bans (the bans table; ban_list.h) -------------------------------------- */
+
+/* Keeps b (its target canonical: ban_parse_target), replacing a ban of the
+ * same target; unban removes the ban of target (STORE_NOT_FOUND if none).
+ * The callback comes on the loop once the database has it and this host's
+ * list is read again. Return 0 (the callback will come), or -1. */
+int store_ban(store_t *st, const store_ban_t *b, store_done_cb cb, void *ctx);
+int store_unban(store_t *st, const char *target, store_done_cb cb,
+                void *ctx);
+
+/* From any thread, never waiting on the database (the host's list, read
+ * from it every STORE_BAN_REFRESH_MS): 1 if a ban in force at now_ms (Unix
+ * ms) covers address ip, or names account `name` (any case), with its end
+ * in *until_ms (0: for good); else 0. */
+int store_banned_addr(store_t *st, const char *ip, int64_t now_ms,
+                      int64_t *until_ms);
+int store_banned_name(store_t *st, const char *name, int64_t now_ms,
+                      int64_t *until_ms);
+
+/* The bans in force at now_ms, oldest first, as the host's list has them:
+ * a malloc'd copy in *out (NULL when none). Returns how many. */
+size_t store_bans(store_t *st, int64_t now_ms, store_ban_t **out);
+
 #endif

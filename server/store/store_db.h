@@ -191,7 +191,16 @@ typedef struct store_unfollowed {
     X(int, key_find, (store_db_t *db, const char *name, \
       const char *fingerprint, int64_t *id, char *name_out, char *key_out, \
       size_t keylen), (db, name, fingerprint, id, name_out, key_out, \
-      keylen))
+      keylen)) \
+    /* Bans (store_types.h): ban_put keeps b, replacing a ban of the same \
+     * target; returns 0, or -1 (logged). ban_remove returns STORE_OK, \
+     * STORE_NOT_FOUND or STORE_ERROR. bans_read fills out with up to max \
+     * bans, ended ones too, oldest first: returns how many, or -1 \
+     * (logged). */ \
+    X(int, ban_put, (store_db_t *db, const store_ban_t *b), (db, b)) \
+    X(int, ban_remove, (store_db_t *db, const char *target), (db, target)) \
+    X(int, bans_read, (store_db_t *db, store_ban_t *out, int max), (db, out, \
+      max))
 
 /* The calls that answer nothing, listed the same way. */
 #define SDB_VOID_CALLS(X) \

@@ -36,6 +36,7 @@
 #include <sodium.h>
 #include <uv.h>
 
+#include "ban_list.h"
 #include "chan.h"
 #include "game.h"
 #include "record.h"
@@ -53,7 +54,8 @@ enum op {
     OP_SETPASS,   /* hash a new password, then store it: answers done */
     OP_KEYS_LIST, OP_KEY_ADD, OP_KEY_DEL, /* answer keys (store_keys.c) */
     OP_KEY_FIND,  /* a waiting thread's (req_t.sync): answers it directly */
-    OP_SETDISPLAY /* keep an account's display choice: answers done */
+    OP_SETDISPLAY, /* keep an account's display choice: answers done */
+    OP_BAN_PUT, OP_BAN_DEL /* a ban (store_bans.c): answers done */
 };
 
 /* The ops that end on the database thread, answering nobody. */
@@ -62,6 +64,7 @@ enum op {
                           (op) == OP_PROG_SNAP)
 #define OP_IS_KEYS(op) ((op) == OP_KEYS_LIST || (op) == OP_KEY_ADD || \
                         (op) == OP_KEY_DEL || (op) == OP_KEY_FIND)
+#define OP_IS_BAN(op) ((op) == OP_BAN_PUT || (op) == OP_BAN_DEL)
 #define OP_IS_PROGRESS(op) ((op) == OP_PROG_BEGIN || (op) == OP_PROG_APPEND || \
                             (op) == OP_PROG_END || (op) == OP_PROG_SNAP)
 enum phase {
@@ -142,6 +145,8 @@ struct req {
     store_sync_t *sync;
     /* OP_SETDISPLAY; OP_LOGIN's answer (found: the account's) */
     int display;
+    /* OP_BAN_PUT: the ban; OP_BAN_DEL: ban.target */
+    store_ban_t ban;
 };
 
 #define STORE_PORTS_MAX 64
@@ -191,6 +196,8 @@ struct store {
     int db_quiet;              /* writes are failing, said once: no more
                                   lines per statement or account */
     int64_t last_prune;        /* Unix seconds of the retention rule's run */
+    uint64_t bans_read_ms;     /* uv_hrtime in ms of the last read of bans */
+    int bans_changed;          /* a ban or unban in this batch */
     int64_t *broken;           /* accounts whose appends are dropped until */
     size_t nbroken, capbroken; /*   their next begin (store_progress.c) */
     /* the loops' side: ports[0] is store_open's loop */
@@ -211,6 +218,8 @@ struct store {
                                   thr_name (known_logins.h) */
     uint64_t login_waits, login_wait_ms; /* store_stats_t's */
     int sync_waiting;          /* store_key_account callers waiting (mu) */
+    ban_list_t bans;           /* the host's bans (thread-safe on its own):
+                                  the database thread replaces the list */
 };
 
 /* Frees a request and all it owns (wiping any password or hash); the one
@@ -270,6 +279,12 @@ void store_keys_db(store_t *st, req_t *r, int ok);
  * request is answered (wakes it), or freed if it stopped waiting. Returns
  * 1 if the caller must free r (outside the lock). */
 int store_keys_wake(req_t *r);
+
+/* store_bans.c, for the database thread: runs one OP_BAN_* inside the
+ * batch's transaction (ok: it is open); reads the bans into st->bans
+ * (after a batch that changed them, or every STORE_BAN_REFRESH_MS). */
+void store_bans_db(store_t *st, req_t *r, int ok);
+void store_bans_refresh(store_t *st);
 
 /* The database thread (uv_thread_create's entry, arg: the store): opens
  * the file (posting st->ready either way), then runs batches until

@@ -552,3 +552,43 @@ int spg_key_find(store_db_t *db, const char *name, const char *fingerprint,
     PQclear(r);
     return found;
 }
+
+/* --- bans --------------------------------------------------------------------- */
+
+int spg_ban_put(store_db_t *db, const store_ban_t *b)
+{
+    spg_t *d = (spg_t *)db;
+    params_t p = { 0 };
+    p_text(&p, b->target);
+    p_ll(&p, b->until_ms);
+    p_ll(&p, b->made_ms);
+    return change_now(d, ST_BAN_PUT, &p, "a ban not kept") < 0 ? -1 : 0;
+}
+
+int spg_ban_remove(store_db_t *db, const char *target)
+{
+    spg_t *d = (spg_t *)db;
+    params_t p = { 0 };
+    p_text(&p, target);
+    long long n = change_now(d, ST_BAN_DEL, &p, "a ban not removed");
+    return n < 0 ? STORE_ERROR : n > 0 ? STORE_OK : STORE_NOT_FOUND;
+}
+
+int spg_bans_read(store_db_t *db, store_ban_t *out, int max)
+{
+    spg_t *d = (spg_t *)db;
+    params_t p = { 0 };
+    p_ll(&p, max);
+    PGresult *r = read_now(d, ST_BAN_LIST, &p, "bans not read");
+    if (!r)
+        return -1;
+    int rows = PQntuples(r), n = 0;
+    for (int i = 0; i < rows && n < max; i++) {
+        store_ban_t *b = &out[n++];
+        col_text(b->target, sizeof b->target, r, i, 0);
+        b->until_ms = col_ll(r, i, 1);
+        b->made_ms = col_ll(r, i, 2);
+    }
+    PQclear(r);
+    return n;
+}

@@ -82,6 +82,12 @@ const char *const spg_migrations[] = {
     "  PRIMARY KEY (account_id, fingerprint)"
     ");"
     "ALTER TABLE accounts ADD COLUMN display integer NOT NULL DEFAULT 0;",
+    /* 7: bans (see store_sqlite_schema.c) */
+    "CREATE TABLE bans ("
+    "  target text PRIMARY KEY,"
+    "  until_ms bigint NOT NULL,"
+    "  made_ms bigint NOT NULL"
+    ");",
 };
 _Static_assert(sizeof spg_migrations / sizeof spg_migrations[0] ==
                STORE_SCHEMA_VERSION,
@@ -183,4 +189,11 @@ const char *const spg_stmt_sql[ST_COUNT] = {
     [ST_KEY_FIND] = "SELECT a.id, a.name, k.key FROM accounts a JOIN"
                     " account_keys k ON k.account_id = a.id"
                     " WHERE lower(a.name) = lower($1) AND k.fingerprint = $2",
+    [ST_BAN_PUT] = "INSERT INTO bans (target, until_ms, made_ms) VALUES"
+                   " ($1, $2::bigint, $3::bigint) ON CONFLICT (target) DO"
+                   " UPDATE SET until_ms = excluded.until_ms,"
+                   " made_ms = excluded.made_ms",
+    [ST_BAN_DEL] = "DELETE FROM bans WHERE target = $1",
+    [ST_BAN_LIST] = "SELECT target, until_ms, made_ms FROM bans"
+                    " ORDER BY made_ms, target LIMIT $1",
 };

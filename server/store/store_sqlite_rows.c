@@ -691,3 +691,50 @@ size_t lite_unfollowed(store_db_t *db, const store_unfollowed_t **out)
     *out = NULL;
     return 0;
 }
+
+/* --- bans --------------------------------------------------------------------- */
+
+int lite_ban_put(store_db_t *db, const store_ban_t *b)
+{
+    lite_t *d = (lite_t *)db;
+    sqlite3_stmt *s = d->st[ST_BAN_PUT];
+    sqlite3_bind_text(s, 1, b->target, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(s, 2, b->until_ms);
+    sqlite3_bind_int64(s, 3, b->made_ms);
+    return simple(d, ST_BAN_PUT);
+}
+
+int lite_ban_remove(store_db_t *db, const char *target)
+{
+    lite_t *d = (lite_t *)db;
+    sqlite3_bind_text(d->st[ST_BAN_DEL], 1, target, -1, SQLITE_STATIC);
+    int rc = run(d, ST_BAN_DEL);
+    if (rc == SQLITE_DONE)
+        return sqlite3_changes(d->db) > 0 ? STORE_OK : STORE_NOT_FOUND;
+    db_fail(d, "store: %s: the ban of %s not removed: %s", d->path, target,
+            sqlite3_errstr(rc));
+    return STORE_ERROR;
+}
+
+int lite_bans_read(store_db_t *db, store_ban_t *out, int max)
+{
+    lite_t *d = (lite_t *)db;
+    int failed = 0, n = 0;
+    sqlite3_stmt *s = d->st[ST_BAN_LIST];
+    sqlite3_bind_int(s, 1, max);
+    while (n < max && step_row(s, &failed)) {
+        store_ban_t *b = &out[n++];
+        copy_text(b->target, sizeof b->target, sqlite3_column_text(s, 0));
+        b->until_ms = sqlite3_column_int64(s, 1);
+        b->made_ms = sqlite3_column_int64(s, 2);
+    }
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    if (failed) {
+        d->last_rc = failed;
+        db_fail(d, "store: %s: bans not read: %s", d->path,
+                sqlite3_errstr(failed));
+        return -1;
+    }
+    return n;
+}

@@ -87,6 +87,13 @@ const char *const lite_migrations[] = {
     "  PRIMARY KEY (account_id, fingerprint)"
     ") WITHOUT ROWID;"
     "ALTER TABLE accounts ADD COLUMN display INTEGER NOT NULL DEFAULT 0;",
+    /* 7: bans (ctl ban): an address range "ADDR/BITS" or a name in lower
+     * case, kept out until until_ms (Unix ms; 0: for good) */
+    "CREATE TABLE bans ("
+    "  target TEXT PRIMARY KEY,"
+    "  until_ms INTEGER NOT NULL,"
+    "  made_ms INTEGER NOT NULL"
+    ") WITHOUT ROWID;",
 };
 _Static_assert(sizeof lite_migrations / sizeof lite_migrations[0] ==
                STORE_SCHEMA_VERSION,
@@ -173,4 +180,9 @@ const char *const lite_stmt_sql[ST_COUNT] = {
     [ST_KEY_FIND] = "SELECT a.id, a.name, k.key FROM accounts a JOIN"
                     " account_keys k ON k.account_id = a.id"
                     " WHERE a.name = ?1 AND k.fingerprint = ?2",
+    [ST_BAN_PUT] = "INSERT OR REPLACE INTO bans (target, until_ms, made_ms)"
+                   " VALUES (?, ?, ?)",
+    [ST_BAN_DEL] = "DELETE FROM bans WHERE target = ?",
+    [ST_BAN_LIST] = "SELECT target, until_ms, made_ms FROM bans"
+                    " ORDER BY made_ms, target LIMIT ?",
 };

@@ -59,12 +59,22 @@ static req_t *req_of(smsg_t *m)
     return (req_t *)(void *)((char *)m - offsetof(req_t, link));
 }
 
-/* Waits for the channel's wake (one since the last wait counts). */
+/* ms until the bans are to be read again (0: now). */
+static uint64_t bans_due_in(const store_t *st)
+{
+    uint64_t now = uv_hrtime() / 1000000u, at = st->bans_read_ms +
+                   STORE_BAN_REFRESH_MS;
+    return now >= at ? 0 : at - now;
+}
+
+/* Waits for the channel's wake (one since the last wait counts), or until
+ * the bans are due. */
 static void wait_wake(store_t *st)
 {
     uv_mutex_lock(&st->wmu);
-    while (!st->woken)
-        uv_cond_wait(&st->cond, &st->wmu);
+    uint64_t ms = bans_due_in(st);
+    if (!st->woken && ms > 0)
+        uv_cond_timedwait(&st->cond, &st->wmu, ms * 1000000u);
     st->woken = 0;
     uv_mutex_unlock(&st->wmu);
 }
@@ -81,6 +91,8 @@ static req_t *next_batch(store_t *st, uint64_t *n)
             break;
         if (closed)
             return NULL;
+        if (bans_due_in(st) == 0)
+            store_bans_refresh(st);
         wait_wake(st);
     }
     req_t *batch = NULL, *last = NULL;
@@ -209,6 +221,10 @@ static void db_one(store_t *st, req_t *r, int ok, uint64_t *written,
     case OP_KEY_FIND:
         store_keys_db(st, r, ok);
         break;
+    case OP_BAN_PUT:
+    case OP_BAN_DEL:
+        store_bans_db(st, r, ok);
+        break;
     case OP_GUEST: {
         long long first = ok ? sdb_guest_reserve(st->db, STORE_GUEST_BLOCK) : -1;
         r->status = first > 0 ? STORE_OK : STORE_ERROR;
@@ -293,7 +309,7 @@ static void db_batch(store_t *st, req_t *batch, uint64_t n)
                   r->op == OP_SETDISPLAY) &&
                  r->status == STORE_OK) ||
                 r->op == OP_FLUSH || r->op == OP_TAKEN || r->op == OP_GUEST ||
-                OP_IS_KEYS(r->op)) {
+                OP_IS_KEYS(r->op) || OP_IS_BAN(r->op)) {
                 r->status = STORE_ERROR; /* (a key's list: rolled back) */
                 if (r->keys)
                     r->keys->n = 0;
@@ -309,6 +325,8 @@ static void db_batch(store_t *st, req_t *batch, uint64_t n)
         }
         store_progress_failed(st, batch);
     }
+    if (st->bans_changed) /* before the answers: a ban holds once answered */
+        store_bans_refresh(st);
     if (written < games && !st->db_quiet)
         log_error("store: %s: %llu of %llu games lost", st->path,
                   (unsigned long long)(games - written),
@@ -354,6 +372,8 @@ void store_db_main(void *arg)
         /* messages name it without a password */
         snprintf(st->path, sizeof st->path, "%s", sdb_name(st->db));
     }
+    if (opened)
+        store_bans_refresh(st); /* before the first connection */
     uv_sem_post(&st->ready); /* st->db is ours from here on */
     if (!opened)
         return;
@@ -369,6 +389,8 @@ void store_db_main(void *arg)
     req_t *batch;
     while ((batch = next_batch(st, &n)) != NULL) {
         db_batch(st, batch, n);
+        if (bans_due_in(st) == 0) /* (a busy queue never waits) */
+            store_bans_refresh(st);
         int64_t now = (int64_t)time(NULL);
         if (now - st->last_prune >= STORE_PRUNE_EVERY_S)
             prune(st, now);

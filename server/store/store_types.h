@@ -16,7 +16,7 @@
 
 #define STORE_FILE "rogued.db"        /* inside the data directory */
 #define STORE_APP_ID 0x52474431       /* PRAGMA application_id: "RGD1" */
-#define STORE_SCHEMA_VERSION 6        /* PRAGMA user_version when migrated */
+#define STORE_SCHEMA_VERSION 7        /* PRAGMA user_version when migrated */
 #define STORE_TOP_MAX 20              /* hall of fame rows per request */
 #define STORE_CAUSE_MAX 63            /* bytes of a cause of death */
 #define STORE_QUIT_MIN_TURNS 100      /* a quit this long counts in the hall
@@ -24,6 +24,20 @@
 #define STORE_GUEST_BLOCK 1000        /* guest numbers reserved per write */
 #define STORE_PRUNE_EVERY_S 3600      /* the retention rule runs at start and
                                          then at most this often */
+#define STORE_BAN_TARGET_MAX 63       /* bytes of a ban's target (ban_list.h) */
+#define STORE_BANS_MAX 4096           /* bans read from the database at most */
+#define STORE_BAN_REFRESH_MS 3000     /* each host reads the bans again at
+                                         least this often (and at once after
+                                         a ban or unban of its own) */
+
+/* A ban (ctl ban, docs/hosting.md "Operations"): an address range or an
+ * account name kept out until a moment, or for good. */
+typedef struct store_ban {
+    char target[STORE_BAN_TARGET_MAX + 1]; /* "ADDR/BITS" or a name in
+                                              lower case (ban_list.h) */
+    int64_t until_ms;         /* Unix ms it ends; 0: for good */
+    int64_t made_ms;          /* Unix ms it was made */
+} store_ban_t;
 
 /* How a game ended. The hall of fame lists only games with a real end:
  * a death, a win, or a quit after STORE_QUIT_MIN_TURNS turns (a quit

@@ -147,6 +147,25 @@ tclient_t *play_lobby(int port)
     return c;
 }
 
+int play_admitted_from(int port, const char *src, int *banned)
+{
+    cl_opts_t o = { .src = src };
+    tclient_t *c = cl_connect(port, &o);
+    int in = 0;
+    for (int i = 0; i < CL_WAIT_MS / 20 && !in && !cl_closed(c); i++) {
+        cl_pump(c, 20);
+        in = cl_screen_has(c, "Play (as a guest)");
+    }
+    *banned = 0;
+    if (!in) {
+        if (!cl_wait_eof(c, CL_WAIT_MS))
+            play_fail(c, "from %s: neither admitted nor refused", src);
+        *banned = cl_stream_has(c, "This address is banned");
+    }
+    cl_close(c);
+    return in;
+}
+
 /* Row y of a screen as cl_row gives it: ASCII, trailing blanks removed. */
 static void screen_row(const screen_t *s, int y, char *buf, size_t len)
 {

@@ -51,6 +51,12 @@ void play_type_line(tclient_t *c, const char *text);
 /* A telnet client on port, in the lobby menu (synced). */
 tclient_t *play_lobby(int port);
 
+/* A telnet connection to port from loopback address src ("127.0.0.2"),
+ * closed again: 1 if the lobby greeted it, 0 if it was refused (closed
+ * before the lobby; *banned: 1 if its last line was a ban's, "This address
+ * is banned"). */
+int play_admitted_from(int port, const char *src, int *banned);
+
 /* A new telnet client on port gets the game at 80x24 and a vi-key moves
  * its '@' one step into an open direction. Closes it again. */
 void play_check_new_player(int port);

@@ -355,15 +355,25 @@ static void promtool_check(tsrv_t *s, const char *text)
     ck_assert_msg(st == 0, "promtool check metrics: %s", out);
 }
 
+/* A server (seed 42) with /metrics on port and one more setting (NULL:
+ * none), once both its console and /metrics listen. */
+static tsrv_t *metrics_server(int port, const char *set2)
+{
+    char set[64], line[96];
+    snprintf(set, sizeof set, "metrics_port=%d", port);
+    tsrv_t *s = set2 ? srv_start("--seed", "42", "--set", set, "--set", set2,
+                                 NULL)
+                     : srv_start("--seed", "42", "--set", set, NULL);
+    snprintf(line, sizeof line, "metrics on http://127.0.0.1:%d/metrics", port);
+    ck_assert(srv_wait_log(s, line, WAIT_MS));
+    ck_assert(srv_wait_log(s, "console on ", WAIT_MS));
+    return s;
+}
+
 START_TEST(metrics_scraped_and_moving)
 {
     int port = cl_free_port();
-    char set[64];
-    snprintf(set, sizeof set, "metrics_port=%d", port);
-    tsrv_t *s = srv_start("--seed", "42", "--set", set, NULL);
-    char line[96];
-    snprintf(line, sizeof line, "metrics on http://127.0.0.1:%d/metrics", port);
-    ck_assert(srv_wait_log(s, line, WAIT_MS));
+    tsrv_t *s = metrics_server(port, NULL);
     tclient_t *a = play_connect(srv_port(s), NULL);
     char *m1 = scrape(port);
     check_format(m1);
@@ -396,13 +406,7 @@ END_TEST
 START_TEST(refusals_counted_by_reason)
 {
     int port = cl_free_port();
-    char set[64];
-    snprintf(set, sizeof set, "metrics_port=%d", port);
-    tsrv_t *s = srv_start("--seed", "42", "--set", set, "--set",
-                          "max_sessions=1", NULL);
-    char line[96];
-    snprintf(line, sizeof line, "metrics on http://127.0.0.1:%d/metrics", port);
-    ck_assert(srv_wait_log(s, line, WAIT_MS));
+    tsrv_t *s = metrics_server(port, "max_sessions=1");
     tclient_t *a = play_connect(srv_port(s), NULL);
     char *m1 = scrape(port);
     check_format(m1);
@@ -430,6 +434,125 @@ START_TEST(refusals_counted_by_reason)
     free(m2);
     cl_close(b);
     cl_close(a);
+    srv_stop(s);
+}
+END_TEST
+
+/* ban ADDRESS: refused at admission with the line, counted; another
+ * address still comes in; bans lists it; unban: admitted again. */
+START_TEST(ban_and_unban_an_address)
+{
+    int mport = cl_free_port(), http = cl_free_port();
+    char hset[64];
+    snprintf(hset, sizeof hset, "http_port=%d", http);
+    tsrv_t *s = metrics_server(mport, hset);
+    char out[4096];
+    int banned;
+    ck_assert_int_eq(srv_ctl(s, "ban 127.0.0.2", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "banned 127.0.0.2/32 for good"), "%s", out);
+    cl_opts_t o = { .src = "127.0.0.2" };
+    tclient_t *b = cl_connect(srv_port(s), &o);
+    ck_assert(cl_wait_eof(b, WAIT_MS));
+    ck_assert_msg(cl_stream_has(b, "This address is banned."), "refused how?");
+    ck_assert(!cl_stream_has(b, "Play (as a guest)"));
+    cl_close(b);
+    ck_assert(srv_log_has(s, "refused 127.0.0.2:"));
+    /* the browser's terminal shows the line once its WebSocket is open */
+    cl_opts_t ow = { .src = "127.0.0.2", .web = 1 };
+    b = cl_connect(http, &ow);
+    ck_assert(cl_wait_eof(b, WAIT_MS));
+    ck_assert_msg(cl_stream_has(b, "This address is banned."), "browser");
+    cl_close(b);
+    tclient_t *a = play_lobby(srv_port(s)); /* 127.0.0.1: not banned */
+    ck_assert_int_eq(srv_ctl(s, "bans", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "TARGET UNTIL\n127.0.0.2/32 for good\n"), "%s", out);
+    char *m = scrape(mport);
+    ck_assert(sample(m, "rogued_refusals_total{reason=\"banned\"}") == 2);
+    free(m);
+    /* a range covers its addresses */
+    ck_assert_int_eq(srv_ctl(s, "ban 127.0.0.0/30", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "banned 127.0.0.0/30 for good"), "%s", out);
+    ck_assert(!play_admitted_from(srv_port(s), "127.0.0.3", &banned));
+    ck_assert(banned);
+    ck_assert(play_admitted_from(srv_port(s), "127.0.0.4", &banned));
+    ck_assert_int_eq(srv_ctl(s, "unban 127.0.0.0/30", out, sizeof out), 0);
+    ck_assert_int_eq(srv_ctl(s, "unban 127.0.0.2", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "unbanned 127.0.0.2/32"), "%s", out);
+    ck_assert(play_admitted_from(srv_port(s), "127.0.0.2", &banned));
+    ck_assert_int_eq(srv_ctl(s, "bans", out, sizeof out), 0);
+    ck_assert_str_eq(out, "TARGET UNTIL\n");
+    /* refusals: what is not a ban, and one that is not there */
+    ck_assert_int_eq(srv_ctl(s, "unban 127.0.0.2", out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "no such ban"), "%s", out);
+    ck_assert_int_eq(srv_ctl(s, "ban 127.0.0.2 soon", out, sizeof out), 1);
+    ck_assert_int_eq(srv_ctl(s, "ban 10.0.0.0/33", out, sizeof out), 1);
+    cl_close(a);
+    srv_stop(s);
+}
+END_TEST
+
+/* ban NAME: a login and a registration of that name (any case) are
+ * refused with the line; unban: the login works. */
+START_TEST(ban_a_name)
+{
+    tsrv_t *s = srv_start("--seed", "42", NULL);
+    ck_assert(srv_wait_log(s, "console on ", WAIT_MS));
+    tclient_t *c = play_lobby(srv_port(s));
+    play_login_dave(c, 1);
+    cl_close(c);
+    char out[4096];
+    ck_assert_int_eq(srv_ctl(s, "ban Dave", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "banned dave for good"), "%s", out);
+    c = play_lobby(srv_port(s));
+    ck_assert(cl_key(c, "l"));
+    play_type_line(c, "dave");
+    play_type_line(c, "davespassword");
+    play_wait_text(c, "The name dave is banned.");
+    ck_assert(!cl_screen_has(c, "Logged in as dave"));
+    ck_assert(cl_key(c, "\x1b")); /* back to the menu */
+    ck_assert(cl_key(c, "r"));
+    play_wait_text(c, "Register an account");
+    play_type_line(c, "DAVE");
+    play_type_line(c, "anotherpass1");
+    play_type_line(c, "anotherpass1");
+    play_wait_text(c, "The name DAVE is banned.");
+    ck_assert_int_eq(srv_ctl(s, "unban dave", out, sizeof out), 0);
+    ck_assert(cl_key(c, "\x1b")); /* back to the menu */
+    play_login_dave(c, 0);
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+/* ban ADDRESS 1m, a minute being 3 s of the server's clock here: it ends
+ * by itself; an admission is never seen before its end. */
+START_TEST(a_ban_with_a_duration_ends)
+{
+    tsrv_t *s = srv_start("--seed", "42", "--set", "ban_minute_ms=3000", NULL);
+    ck_assert(srv_wait_log(s, "console on ", WAIT_MS));
+    struct timeval t0;
+    gettimeofday(&t0, NULL);
+    int64_t start_ms = (int64_t)t0.tv_sec * 1000 + t0.tv_usec / 1000;
+    char out[4096];
+    int banned;
+    ck_assert_int_eq(srv_ctl(s, "ban 127.0.0.2 1m", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "banned 127.0.0.2/32 until "), "%s", out);
+    int in = 0;
+    for (int i = 0; i < WAIT_MS / 100 && !in; i++) {
+        in = play_admitted_from(srv_port(s), "127.0.0.2", &banned);
+        if (!in) {
+            ck_assert(banned);
+            usleep(100000);
+        }
+    }
+    ck_assert_msg(in, "still banned after %d s", WAIT_MS / 1000);
+    struct timeval t1;
+    gettimeofday(&t1, NULL);
+    int64_t end_ms = (int64_t)t1.tv_sec * 1000 + t1.tv_usec / 1000;
+    ck_assert_msg(end_ms - start_ms >= 3000, "admitted %lld ms after a ban "
+                  "of 3000 ms", (long long)(end_ms - start_ms));
+    ck_assert_int_eq(srv_ctl(s, "bans", out, sizeof out), 0);
+    ck_assert_str_eq(out, "TARGET UNTIL\n");
     srv_stop(s);
 }
 END_TEST
@@ -512,6 +635,9 @@ static Suite *make_suite(void)
     tcase_add_test(tc, backup_while_a_game_is_written);
     tcase_add_test(tc, metrics_scraped_and_moving);
     tcase_add_test(tc, refusals_counted_by_reason);
+    tcase_add_test(tc, ban_and_unban_an_address);
+    tcase_add_test(tc, ban_a_name);
+    tcase_add_test(tc, a_ban_with_a_duration_ends);
     tcase_add_test(tc, idle_connections_are_bounded);
     tcase_add_test(tc, a_second_server_keeps_off_the_console);
     suite_add_tcase(s, tc);

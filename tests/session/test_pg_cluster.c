@@ -19,6 +19,11 @@
  * killed: the watch ends and the player continues on the first; a guest's death on a third host is in the hall
  * of fame every host shows, and replays there.
  *
+ * a_ban_holds_on_every_host (docs/hosting.md, "Operations"): an address
+ * banned on one host's console is refused by the other host too (within
+ * its reading of the bans), and unbanned on the other's console, admitted
+ * by the first again.
+ *
  * database_away_games_go_on: the hosts lose their cluster connections and
  * cannot connect again for a while; the lobby says the other hosts are
  * unavailable, games go on (and are saved by the store's own connection),
@@ -463,6 +468,42 @@ END_TEST
 
 /* Runs sql on the server's maintenance database (for what cannot run on
  * the test's own: letting it be connected to or not). */
+/* Connects from src to port until it is refused for a ban (want_in 0) or
+ * admitted (want_in 1), or 30 s. */
+static int until_admitted(int port, const char *src, int want_in)
+{
+    int banned = 0;
+    for (int i = 0; i < 300; i++) {
+        int in = play_admitted_from(port, src, &banned);
+        if (in == want_in && (in || banned))
+            return 1;
+        usleep(100000);
+    }
+    return 0;
+}
+
+START_TEST(a_ban_holds_on_every_host)
+{
+    char seed[32], out[4096];
+    cluster_setup(seed, sizeof seed);
+    tsrv_t *a = host(seed), *b = host(seed);
+    ck_assert(srv_wait_log(a, "console on ", CL_WAIT_MS));
+    ck_assert(srv_wait_log(b, "console on ", CL_WAIT_MS));
+    ck_assert_int_eq(srv_ctl(a, "ban 127.0.0.2", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "banned 127.0.0.2/32 for good"), "%s", out);
+    ck_assert_msg(until_admitted(srv_port(b), "127.0.0.2", 0),
+                  "host b never refused the ban made on a");
+    ck_assert(play_admitted_from(srv_port(b), "127.0.0.3", &(int){ 0 }));
+    ck_assert_int_eq(srv_ctl(b, "unban 127.0.0.2", out, sizeof out), 0);
+    ck_assert_msg(until_admitted(srv_port(a), "127.0.0.2", 1),
+                  "host a never honoured the unban made on b");
+    srv_stop(a);
+    srv_stop(b);
+    sw_teardown();
+    srv_remove_tree(dir);
+}
+END_TEST
+
 static void admin(const char *sql)
 {
     char url[512];
@@ -540,6 +581,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, balancer_kill_a_host_and_continue_on_the_other);
     tcase_add_test(tc, hosts_share_players);
     tcase_add_test(tc, database_away_games_go_on);
+    tcase_add_test(tc, a_ban_holds_on_every_host);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -245,12 +245,22 @@ END_TEST
 
 /* The console's `who` names an SSH player's transport "ssh" (it comes in
  * as telnet over the bridge's socketpair). */
+/* A server with SSH on a free port (*sport), once its console listens. */
+static tsrv_t *ssh_server(int *sport)
+{
+    char arg[32];
+    *sport = cl_free_port();
+    snprintf(arg, sizeof arg, "ssh_port=%d", *sport);
+    tsrv_t *s = srv_start("--set", arg, NULL);
+    ck_assert(srv_wait_log(s, "console on ", CL_WAIT_MS));
+    return s;
+}
+
 START_TEST(who_says_ssh)
 {
-    int sport = cl_free_port();
-    char arg[32], out[65536];
-    snprintf(arg, sizeof arg, "ssh_port=%d", sport);
-    tsrv_t *s = srv_start("--set", arg, NULL);
+    int sport;
+    char out[65536];
+    tsrv_t *s = ssh_server(&sport);
     step_srv = s;
     const char *waits[] = { "Play (as a guest)", "Play (as a guest)" };
     const char *keys[] = { NULL, "q" };
@@ -258,6 +268,23 @@ START_TEST(who_says_ssh)
                                   sizeof out), "over SSH: %s", out);
     ck_assert_msg(strstr(step_who, " ssh lobby ") &&
                   !strstr(step_who, " telnet "), "who: %s", step_who);
+    srv_stop(s);
+}
+END_TEST
+
+/* A banned address is refused over SSH too, with the line, before the
+ * lobby. */
+START_TEST(ssh_banned_address)
+{
+    int sport;
+    char out[65536];
+    tsrv_t *s = ssh_server(&sport);
+    ck_assert_int_eq(srv_ctl(s, "ban 127.0.0.1", out, sizeof out), 0);
+    const char *waits[] = { "This address is banned." };
+    const char *keys[] = { "" };
+    ck_assert_msg(ssh_guest_steps(sport, "LANG=C.UTF-8", waits, keys, 1, out,
+                                  sizeof out), "over SSH: %s", out);
+    ck_assert(!strstr(out, "Play (as a guest)"));
     srv_stop(s);
 }
 END_TEST
@@ -396,6 +423,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, key_login_over_ssh);
     tcase_add_test(tc, ssh_lang_utf8);
     tcase_add_test(tc, who_says_ssh);
+    tcase_add_test(tc, ssh_banned_address);
     suite_add_tcase(s, tc);
     return s;
 }
