@@ -408,6 +408,15 @@ START_TEST(key_login_over_ssh)
     ck_assert_msg(rc >= 0, "ssh did not end: %s", out);
     ck_assert(srv_wait_log(s, "id=3 worker=", CL_WAIT_MS));
     ck_assert_int_eq(srv_log_count(s, "by SSH key"), 1);
+
+    /* the name banned (ctl ban): the key still opens the door, but the
+     * login is refused and the player is a guest */
+    ck_assert_int_eq(srv_ctl(s, "ban kim", out, sizeof out), 0);
+    rc = run_ssh("kim", "kim", sport, out, sizeof out);
+    ck_assert_msg(rc >= 0, "ssh did not end: %s", out);
+    ck_assert(srv_wait_log(s, "login by SSH key refused id=4 name=Kim: a "
+                           "banned name", CL_WAIT_MS));
+    ck_assert_int_eq(srv_log_count(s, "name=Kim by SSH key"), 1);
     srv_stop(s);
 }
 END_TEST
