@@ -42,6 +42,9 @@
  * at most 20 bytes), in an SQL string (its quote doubled), and escaped. */
 #define HOSTILE_PLAYER_SQL "<b>&amp;\"''q</b>"
 #define HOSTILE_PLAYER_HTML "&lt;b&gt;&amp;amp;&quot;&#39;q&lt;/b&gt;"
+#define HOSTILE_PLAYER_TEXT "<b>&amp;\"'q</b>"
+#define HOSTILE_PLAYER_JSON \
+    "\\u003cb\\u003e\\u0026amp;\\\"'q\\u003c/b\\u003e"
 static char hostile_motd[160], hostile_motd_html[1200];
 
 static void make_motd(void)
@@ -445,9 +448,13 @@ START_TEST(hall_of_fame_links_a_game_page_whose_replay_plays)
     has(&r, want);
     ck_assert_int_eq(count(r.body, "\n"), 1);
     free(r.all);
-    /* the feeds came from the hall of fame's reading, kept while true */
+    /* the hall of fame's reading is kept while true; the feeds read the
+     * store's latest games, not it */
+    r = get(http, "/scores");
+    has(&r, link);
+    free(r.all);
     ck_assert_int_ge(srv_log_count(s, "site: the hall of fame from the cache"),
-                     2);
+                     1);
     int from_store = srv_log_count(s, "site: the hall of fame from the store");
 
     /* the page's WebSocket replays it, at the page's size */
@@ -506,6 +513,62 @@ static void sql(const char *dir, const char *statement)
     ck_assert_msg(rc == SQLITE_OK, "%s: %s", statement, err ? err : "?");
     ck_assert_int_eq(sqlite3_changes(db), 1);
     sqlite3_close(db);
+}
+
+/* Where each of the games 3, 2, 1 begins in body (given as a fragment
+ * printed with the id, e.g. "{\"id\": %d,"): asserts each is there once,
+ * in that order (the newest first). */
+static void newest_first(const char *body, const char *fmt, int newest,
+                         int n)
+{
+    const char *last = body;
+    for (int id = newest; id > newest - n; id--) {
+        char frag[64];
+        snprintf(frag, sizeof frag, fmt, id);
+        const char *at = strstr(body, frag);
+        ck_assert_msg(at != NULL && at >= last, "game %d not in order:\n%s",
+                      id, body);
+        ck_assert_int_eq(count(body, frag), 1);
+        last = at;
+    }
+}
+
+/* The feeds on a store of three quit games (no quit is in the hall of
+ * fame: the feeds list every ending), game 2 by a hostile name: the
+ * newest first, `limit` and `after` as docs/site.md says. */
+static void feeds_list_the_latest_games(int http)
+{
+    resp_t r = get(http, "/games.json");
+    head_is(&r, "200 OK", "application/json", "no-cache");
+    ck_assert_int_eq(count(r.body, "{\"id\": "), 3);
+    newest_first(r.body, "{\"id\": %d, ", 3, 3);
+    has(&r, "{\"id\": 2, \"name\": \"" HOSTILE_PLAYER_JSON "\", ");
+    has(&r, "\"ending\": \"quit\", \"cause\": \"quit\"");
+    free(r.all);
+    r = get(http, "/games.xlog");
+    head_is(&r, "200 OK", "text/plain; charset=utf-8", "no-cache");
+    ck_assert_int_eq(count(r.body, "\n"), 3);
+    newest_first(r.body, ":gameid=%d:", 3, 3);
+    has(&r, ":gameid=2:");
+    has(&r, ":ending=quit:");
+    has(&r, ":name=" HOSTILE_PLAYER_TEXT ":death=quit\n");
+    free(r.all);
+    r = get(http, "/games.xlog?limit=2");
+    ck_assert_int_eq(count(r.body, "\n"), 2);
+    newest_first(r.body, ":gameid=%d:", 3, 2);
+    free(r.all);
+    r = get(http, "/games.json?after=1&limit=100");
+    ck_assert_int_eq(count(r.body, "{\"id\": "), 2);
+    newest_first(r.body, "{\"id\": %d, ", 3, 2);
+    free(r.all);
+    r = get(http, "/games.xlog?limit=1&after=1");
+    ck_assert_int_eq(count(r.body, "\n"), 1);
+    newest_first(r.body, ":gameid=%d:", 3, 1);
+    free(r.all);
+    r = get(http, "/games.json?after=3");
+    ck_assert_int_eq(count(r.body, "{\"id\": "), 0);
+    has(&r, "\"games\": [\n]}\n");
+    free(r.all);
 }
 
 START_TEST(game_page_replays_within_its_bound_else_a_summary_or_503)
@@ -573,6 +636,7 @@ START_TEST(game_page_replays_within_its_bound_else_a_summary_or_503)
     has(&r, "<p id=\"nodump\">This server cannot replay the game's record (");
     free(r.all);
     ck_assert(srv_log_has(s, "site: game 3's dump cannot be made: "));
+    feeds_list_the_latest_games(http);
     srv_stop(s);
     srv_remove_tree(dir);
 }
