@@ -207,7 +207,7 @@ START_TEST(pages_answer_with_their_types_and_escape_the_host)
 {
     int http;
     tsrv_t *s = site_server(&http, "42", NULL, NULL, NULL);
-    resp_t r = get(http, "/home");
+    resp_t r = get(http, "/");
     head_is(&r, "200 OK", "text/html; charset=utf-8", "no-cache");
     page_is_safe(&r);
     has(&r, "<title>" HOSTILE_NAME_HTML "</title>");
@@ -215,7 +215,8 @@ START_TEST(pages_answer_with_their_types_and_escape_the_host)
     char motd[1300];
     snprintf(motd, sizeof motd, "<p id=\"motd\">%s</p>", hostile_motd_html);
     has(&r, motd);
-    has(&r, "<p><a class=\"play\" href=\"/\">Play</a></p>");
+    has(&r, "<p><a class=\"play\" href=\"/play\">Play</a></p>");
+    has(&r, "<nav><a href=\"/\">Home</a><a href=\"/play\">Play</a>");
     has(&r, "<p id=\"counts\">0 online, 0 games in progress.</p>");
     has(&r, "<p id=\"nogames\">Nobody is playing right now.</p>");
     has(&r, "<ul id=\"news\"><li class=\"none\">Nothing yet.</li></ul>");
@@ -256,10 +257,16 @@ START_TEST(pages_answer_with_their_types_and_escape_the_host)
     r = get(http, "/nothing-here");
     head_is(&r, "404 Not Found", "text/plain", NULL);
     free(r.all);
-    /* the play page is still the play page */
-    r = get(http, "/");
+    /* the play page is at /play, and links the front page; the front
+     * page's old address still answers with it */
+    r = get(http, "/play");
     head_is(&r, "200 OK", "text/html; charset=utf-8", "no-cache");
     has(&r, "<div id=\"terminal\"></div>");
+    has(&r, "<nav id=\"site\"><a href=\"/\">");
+    free(r.all);
+    r = get(http, "/home");
+    head_is(&r, "200 OK", "text/html; charset=utf-8", "no-cache");
+    has(&r, "<p><a class=\"play\" href=\"/play\">Play</a></p>");
     free(r.all);
     srv_stop(s);
 }
@@ -298,7 +305,7 @@ START_TEST(front_page_lists_a_live_game_and_its_watch_page_watches_it)
     tsrv_t *s = site_server(&http, "42", NULL, NULL, NULL);
     tclient_t *p = account_playing(srv_port(s), LONG_NAME);
     play_move(p, "l", 1, 0);
-    resp_t r = get(http, "/home");
+    resp_t r = get(http, "/");
     page_is_safe(&r);
     has(&r, "<p id=\"counts\">1 online, 1 game in progress.</p>");
     has(&r, "<tr><td>" LONG_NAME "</td><td class=\"n\">1</td>"
@@ -330,7 +337,7 @@ START_TEST(front_page_lists_a_live_game_and_its_watch_page_watches_it)
             play_fail(w, "the page's watcher is at turn %d, the player at %d",
                       cl_turn(w), cl_turn(p));
     }
-    r = get(http, "/home");
+    r = get(http, "/");
     has(&r, "<td class=\"n\">4</td><td class=\"n\">1</td>"
             "<td><a href=\"/watch/1\">Watch</a></td>");
     free(r.all);
@@ -387,7 +394,7 @@ START_TEST(hall_of_fame_links_a_game_page_whose_replay_plays)
     snprintf(want, sizeof want, "guest2 died on depth 1: %s (%d points).",
              cause, score);
     play_wait_text(watcher_lobby, want);
-    resp_t r = get(http, "/home");
+    resp_t r = get(http, "/");
     has(&r, want);
     ck_assert_int_eq(count(r.body, "<li>"), 1);
     free(r.all);
@@ -472,7 +479,7 @@ START_TEST(hall_of_fame_links_a_game_page_whose_replay_plays)
     game_free(g);
     ck_assert(srv_wait_log_count(s, "game over id=2 name=guest2", 2,
                                  CL_WAIT_MS));
-    r = get(http, "/home");
+    r = get(http, "/");
     ck_assert_int_eq(count(r.body, "<li>"), 1);
     free(r.all);
     /* a game ended: the hall of fame is read again, and has both */

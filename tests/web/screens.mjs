@@ -157,7 +157,7 @@ function startProxy(target) {
     c.on('error', end); up.on('error', end); c.on('close', end); up.on('close', end);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
-    url: `http://127.0.0.1:${server.address().port}/`,
+    url: `http://127.0.0.1:${server.address().port}/play`,
     cut: () => { for (const s of socks) s.resetAndDestroy ? s.resetAndDestroy() : s.destroy(); },
     close: () => new Promise((r) => { for (const s of socks) s.destroy(); server.close(r); }),
   })));
