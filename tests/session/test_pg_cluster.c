@@ -464,6 +464,24 @@ START_TEST(hosts_share_players)
 }
 END_TEST
 
+/* Two hosts x and y on the test's database, played directly (no
+ * balancer), x logging at debug; dave registers on x and walks 3 steps
+ * (*walked counts the walk's keys). */
+static tclient_t *dave_on_x(const char *seed, tsrv_t **x, tsrv_t **y,
+                            int *walked)
+{
+    *x = srv_start("--seed", seed, "--set", store_arg, "--log-level", "debug",
+                   NULL);
+    *y = srv_start("--seed", seed, "--set", store_arg, "--log-level", "debug",
+                   NULL);
+    tclient_t *a = play_lobby(srv_port(*x));
+    play_login_dave(a, 1);
+    ck_assert(cl_key(a, "p"));
+    play_wait_text(a, "HP: ");
+    walk_on(a, walked, 3);
+    return a;
+}
+
 /* Runs sql on the server's maintenance database (for what cannot run on
  * the test's own: letting it be connected to or not). */
 static void admin(const char *sql)
@@ -478,15 +496,9 @@ START_TEST(database_away_games_go_on)
     char seed[32], sql[256];
     cluster_setup(seed, sizeof seed);
     /* two hosts on the database, played directly (no balancer) */
-    tsrv_t *x = srv_start("--seed", seed, "--set", store_arg, "--log-level",
-                          "debug", NULL);
-    tsrv_t *y = srv_start("--seed", seed, "--set", store_arg, NULL);
-    tclient_t *a = play_lobby(srv_port(x));
-    play_login_dave(a, 1);
-    ck_assert(cl_key(a, "p"));
-    play_wait_text(a, "HP: ");
+    tsrv_t *x, *y;
     int walked = 0;
-    walk_on(a, &walked, 3);
+    tclient_t *a = dave_on_x(seed, &x, &y, &walked);
     tclient_t *l = play_lobby(srv_port(y));
     if (!refresh_until(l, " ", "2 players online, 1 game in progress"))
         play_fail(l, "y's lobby does not count x's player");
@@ -542,16 +554,9 @@ START_TEST(watcher_follows_across_hosts_through_the_lobby)
 {
     char seed[32];
     cluster_setup(seed, sizeof seed);
-    tsrv_t *x = srv_start("--seed", seed, "--set", store_arg, "--log-level",
-                          "debug", NULL);
-    tsrv_t *y = srv_start("--seed", seed, "--set", store_arg, "--log-level",
-                          "debug", NULL);
-    tclient_t *a = play_lobby(srv_port(x));
-    play_login_dave(a, 1);
-    ck_assert(cl_key(a, "p"));
-    play_wait_text(a, "HP: ");
+    tsrv_t *x, *y;
     int walked = 0;
-    walk_on(a, &walked, 3);
+    tclient_t *a = dave_on_x(seed, &x, &y, &walked);
 
     tclient_t *w = play_lobby(srv_port(y));
     ck_assert(cl_key(w, "w"));

@@ -109,13 +109,18 @@ async function fits(width, height, phone) {
 // --- 2. a phone game by taps ---------------------------------------------
 const button = { h: '4', l: '6', k: '8', j: '2', y: '7', u: '9', b: '1', n: '3',
                  '.': '.', '>': '>' };
-async function phoneGame() {
+// A 390x844 phone with touch on the play page's lobby.
+async function phoneLobby() {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 },
                                              isMobile: true, hasTouch: true,
                                              deviceScaleFactor: 3 });
   const page = await context.newPage();
   await page.goto(url);
   await waitText(page, 'Play (as a guest)');
+  return { context, page };
+}
+async function phoneGame() {
+  const { context, page } = await phoneLobby();
   const tap = (key) => page.tap(`#keys button[data-key="${key}"]`);
   // The letter keys through the device's keyboard: ⌨ focuses the terminal.
   await tap('kbd');
@@ -148,12 +153,7 @@ async function phoneGame() {
 // --- 2b. a tap on the map travels there ----------------------------------
 const FLOOR = new Set(['.', '\u00b7']); // ASCII, or UTF-8's middle dot
 async function phoneTap() {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 },
-                                             isMobile: true, hasTouch: true,
-                                             deviceScaleFactor: 3 });
-  const page = await context.newPage();
-  await page.goto(url);
-  await waitText(page, 'Play (as a guest)');
+  const { context, page } = await phoneLobby();
   await page.tap('#keys button[data-key="kbd"]');
   await page.keyboard.press('p');
   await waitText(page, 'Name: guest');
