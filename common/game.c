@@ -180,6 +180,9 @@ static int game_key_play(game_t *g, int key)
     if (key >= 'A' && key <= 'Z' && key != 'P' && key != 'Q' && key != 'C' &&
         game_key_direction(key - 'A' + 'a', &dx, &dy))
         return travel_run(g, dx, dy);
+    int tx, ty;
+    if (game_click_tile(key, &tx, &ty))
+        return travel_to_tile(g, tx, ty);
     switch (key) {
     case '_':
         return travel_to_stairs(g);

@@ -19,9 +19,18 @@ static int passable(const game_t *g, int x, int y)
     return i < 0 || !g->visible[y][x];
 }
 
-int travel_first_step(const game_t *g,
-                      int (*goal)(const game_t *g, int x, int y), int *dx,
-                      int *dy)
+/* A goal: a predicate on tiles, with what it needs to know. */
+typedef struct goal {
+    int (*is)(const game_t *g, int x, int y);   /* or NULL: the tile tx, ty */
+    int tx, ty;
+} goal_t;
+
+static int at_goal(const game_t *g, const goal_t *goal, int x, int y)
+{
+    return goal->is ? goal->is(g, x, y) : x == goal->tx && y == goal->ty;
+}
+
+static int first_step(const game_t *g, const goal_t *goal, int *dx, int *dy)
 {
     /* Breadth-first from the player; first[] is the first step's
      * direction taken to reach each tile (8: the start). */
@@ -35,7 +44,7 @@ int travel_first_step(const game_t *g,
     queue[tail++] = (uint16_t)(py * MAP_W + px);
     while (head < tail) {
         int p = queue[head++], x = p % MAP_W, y = p / MAP_W;
-        if (goal(g, x, y)) {
+        if (at_goal(g, goal, x, y)) {
             int f = first[y][x];
             *dx = f == 8 ? 0 : dir8[f][0];
             *dy = f == 8 ? 0 : dir8[f][1];
@@ -52,6 +61,14 @@ int travel_first_step(const game_t *g,
         }
     }
     return -1;
+}
+
+int travel_first_step(const game_t *g,
+                      int (*goal)(const game_t *g, int x, int y), int *dx,
+                      int *dy)
+{
+    goal_t gl = { goal, 0, 0 };
+    return first_step(g, &gl, dx, dy);
 }
 
 /* After a step: 1 if the walk goes on (the player alive and playing, no
@@ -92,20 +109,26 @@ int travel_run(game_t *g, int dx, int dy)
     return steps > 0;
 }
 
-/* Follows travel_first_step toward goal until there, stopped, or stuck. */
-static int walk_to(game_t *g, int (*goal)(const game_t *g, int x, int y))
+/* Follows first_step toward goal until there, stopped, or stuck. */
+static int walk_to_goal(game_t *g, const goal_t *goal)
 {
     int steps = 0, dx, dy;
     while (steps < GAME_RUN_MAX) {
-        if (travel_first_step(g, goal, &dx, &dy) <= 0)
+        if (first_step(g, goal, &dx, &dy) <= 0)
             break;
         int hp = g->player.hp;
         game_step(g, dx, dy);
         steps++;
-        if (!keep_going(g, hp) || goal(g, g->player.x, g->player.y))
+        if (!keep_going(g, hp) || at_goal(g, goal, g->player.x, g->player.y))
             break;
     }
     return steps;
+}
+
+static int walk_to(game_t *g, int (*goal)(const game_t *g, int x, int y))
+{
+    goal_t gl = { goal, 0, 0 };
+    return walk_to_goal(g, &gl);
 }
 
 static int is_stairs(const game_t *g, int x, int y)
@@ -160,4 +183,23 @@ int travel_explore(game_t *g)
     if (refuse_in_view(g))
         return 0;
     return walk_to(g, unexplored) > 0;
+}
+
+int travel_to_tile(game_t *g, int x, int y)
+{
+    int dx = x - g->player.x, dy = y - g->player.y;
+    if (dx == 0 && dy == 0)
+        return 0;
+    if (dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1)
+        return game_step(g, dx, dy); /* a step, or a blow: as its key */
+    goal_t gl = { NULL, x, y };
+    int sx, sy;
+    if (!map_in_bounds(x, y) || !map_walkable(&g->map, x, y) ||
+        !g->map.explored[y][x] || first_step(g, &gl, &sx, &sy) < 0) {
+        game_log(g, MSG_INFO, "You know no way there.");
+        return 0;
+    }
+    if (refuse_in_view(g))
+        return 0;
+    return walk_to_goal(g, &gl) > 0;
 }

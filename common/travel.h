@@ -1,6 +1,6 @@
 /* travel.h - moving more than a step with one key: running in a direction
- * (Shift + a direction), travel to the stairs (`_`, or `>` off the stairs)
- * and autoexplore (`o`).
+ * (Shift + a direction), travel to the stairs (`_`, or `>` off the stairs),
+ * travel to a tile clicked or tapped, and autoexplore (`o`).
  *
  * Each is a run of ordinary steps (game_step, a turn each) inside one key,
  * deterministic like every key. None starts with a monster in view, and
@@ -25,6 +25,15 @@ int travel_to_stairs(game_t *g);
  * next to one not seen yet; stops on arriving at an item. Returns 1 if it
  * took at least one turn. */
 int travel_explore(game_t *g);
+
+/* A click (or tap) on tile (x, y) outside aiming: a tile next to the
+ * player is one step there (a blow if a monster stands on it), as its
+ * direction key; a tile further away is walked to like travel, over seen
+ * tiles by the shortest path, stopping as travel stops. Refused with a
+ * line and no turn: a tile not seen or not walkable, or no known way
+ * ("You know no way there."), or a monster in view. The player's own
+ * tile: nothing. Returns 1 if it took at least one turn. */
+int travel_to_tile(game_t *g, int x, int y);
 
 /* The first step (*dx, *dy) of the shortest path over seen, walkable tiles
  * free of visible monsters from the player to the nearest tile where

@@ -392,33 +392,15 @@ static void draw_legend(const game_t *g, screen_t *s)
     screen_puts(s, x, s->h - 1, line, COL_BCYAN, COL_DEFAULT, 0);
 }
 
-/* The key list on a screen narrower than its lines: each wrapped to the
- * width, as many as fit. */
-static void draw_help_wrapped(screen_t *s)
-{
-    int n = (int)(sizeof help_lines / sizeof help_lines[0]), y = 0;
-    for (int i = 0; i < n && y < s->h; i++) {
-        int start[8], len[8];
-        int k = view_wrap(help_lines[i], s->w, start, len, 8);
-        if (k == 0)
-            y++; /* a blank line */
-        for (int j = 0; j < k && y < s->h; j++, y++) {
-            char line[96];
-            snprintf(line, sizeof line, "%.*s", len[j], help_lines[i] + start[j]);
-            screen_puts(s, 0, y, line, i == 0 ? COL_BYELLOW : COL_WHITE,
-                        COL_DEFAULT, i == 0 ? ATTR_BOLD : 0);
-        }
-    }
-}
-
 static void draw_help(const game_t *g, screen_t *s)
 {
-    if (g->hist_off == 1) {
-        draw_legend(g, s);
+    /* below 80x24 the full pages (76 and 78 columns, 24 rows) are cut */
+    if (!view_full(s->w, s->h)) {
+        view_help_narrow(g, s);
         return;
     }
-    if (s->w < 76) {
-        draw_help_wrapped(s);
+    if (g->hist_off == 1) {
+        draw_legend(g, s);
         return;
     }
     int n = (int)(sizeof help_lines / sizeof help_lines[0]);

@@ -168,6 +168,10 @@ int view_wrap(const char *text, int w, int *start, int *len, int max);
  * and the pack menus as a list. */
 void view_draw_narrow(const game_t *g, const display_t *d, screen_t *s);
 
+/* MODE_HELP below 80x24 (view_help_narrow.c): the same pages in words
+ * that fit 40x20. */
+void view_help_narrow(const game_t *g, screen_t *s);
+
 /* Draws the log into rows MAP_H - 1 .. h - 2: the first blanked, the others
  * must be blank already. */
 void view_log(const game_t *g, screen_t *s);

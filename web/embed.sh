@@ -1,6 +1,7 @@
 #!/bin/sh
 # embed.sh OUT.c ASSETDIR - writes the C file that builds the browser page
-# into the server (server/net/web_assets.h): web/index.html, and the xterm.js
+# into the server (server/net/web_assets.h): web/index.html (served at
+# /play; / is the site's front page, docs/site.md), and the xterm.js
 # files from ASSETDIR if web/fetch-assets.sh could fetch them (else the
 # page from web/no-terminal.html). Each file becomes a byte array.
 set -eu
@@ -27,7 +28,7 @@ array() { # name file
         array fit_js "$assets/addon-fit.js"
         cat <<'C'
 const web_asset_t web_assets[] = {
-    { "/", "text/html; charset=utf-8", page, sizeof page },
+    { "/play", "text/html; charset=utf-8", page, sizeof page },
     { "/xterm.js", "text/javascript", xterm_js, sizeof xterm_js },
     { "/xterm.css", "text/css", xterm_css, sizeof xterm_css },
     { "/addon-fit.js", "text/javascript", fit_js, sizeof fit_js },
@@ -38,7 +39,7 @@ C
         array page "$here/no-terminal.html"
         cat <<'C'
 const web_asset_t web_assets[] = {
-    { "/", "text/html; charset=utf-8", page, sizeof page },
+    { "/play", "text/html; charset=utf-8", page, sizeof page },
 };
 const int web_terminal_built = 0;
 C

@@ -58,7 +58,8 @@ static int watch_take(cluster_t *c, smsg_t *m)
 
 static int watch_note(cluster_t *c, const cluster_note_t *n)
 {
-    if (n->kind != 'S' && n->kind != 'K' && n->kind != 'E' && n->kind != 'R')
+    if (n->kind != 'S' && n->kind != 'K' && n->kind != 'W' && n->kind != 'E' &&
+        n->kind != 'R')
         return 0;
     cluster_watch_note(c, n);
     return 1;

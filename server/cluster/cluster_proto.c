@@ -145,6 +145,7 @@ int cluster_note_parse(const char *p, size_t len, cluster_note_t *out)
         rc = space(&c) || u64(&c, UINT64_MAX, &out->seq) || space(&c) ||
              keys(&c, out);
         break;
+    case 'W':
     case 'E':
     case 'R':
         rc = space(&c) || rest(&c, out->text, CLUSTER_TEXT_MAX, 1);

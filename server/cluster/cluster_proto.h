@@ -18,6 +18,9 @@
  *                                or will have, them); NAME the player
  *   K WID SEQ KEY,KEY,...        the game's next keys, SEQ the count of
  *                                keys sent since the last S
+ *   W WID TEXT                   watch WID waits: the player is in the
+ *                                lobby (TEXT: says so); an S follows with
+ *                                the next game, or an E
  *   E WID TEXT                   watch WID has ended (TEXT: why)
  *   R WID TEXT                   watch WID is refused (TEXT: why)
  *   T RID CHAN ACCT              hand over account ACCT's game and let go
@@ -41,7 +44,7 @@
 #define CLUSTER_KEY_LIMIT 0x7fffffff
 
 typedef struct cluster_note {
-    char kind;                        /* 'J', 'L', 'S', 'K', 'E', 'R', 'T', 'D' */
+    char kind;                        /* 'J', 'L', 'S', 'K', 'W', 'E', 'R', 'T', 'D' */
     uint64_t id;                      /* WID or RID */
     char chan[CLUSTER_CHAN_MAX + 1];  /* J, L, T */
     uint64_t sess;                    /* J */
@@ -49,7 +52,7 @@ typedef struct cluster_note {
     int64_t nbytes;                   /* S (>= 0), D (>= -1) */
     int64_t account;                  /* S, T (> 0) */
     char name[ACCT_NAME_MAX + 1];     /* S */
-    char text[CLUSTER_TEXT_MAX + 1];  /* E, R */
+    char text[CLUSTER_TEXT_MAX + 1];  /* W, E, R */
     uint64_t seq;                     /* K */
     int nkeys;                        /* K: 1..CLUSTER_KEYS_MAX */
     int32_t keys[CLUSTER_KEYS_MAX];   /* K */

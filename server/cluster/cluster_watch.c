@@ -27,7 +27,9 @@ typedef struct rgame {          /* another host's game, as a remote id */
     int missed;                 /* heartbeats it was not listed in */
 } rgame_t;
 
-enum { W_ASKED, W_LOADING, W_LIVE };
+/* W_WAITING: the player is in the lobby; the next game's S loads it as
+ * the first did (docs/hosting.md: watching follows the player). */
+enum { W_ASKED, W_LOADING, W_LIVE, W_WAITING };
 
 typedef struct watch {          /* here: a watcher of another host's game */
     struct watch *next;
@@ -231,8 +233,19 @@ void cluster_watch_note(cluster_t *c, const cluster_note_t *n)
         w->look_at = 0;
         watch_look(c, w, cluster_now_ms());
         return;
+    case 'W':
+        /* the player is in the lobby: the watcher waits (as a watcher on
+         * the player's host does), the next game's S comes to this watch */
+        if (!w->started) {
+            watch_end(c, w, n->text, 1);
+            return;
+        }
+        w->state = W_WAITING;
+        w->npending = 0;
+        cluster_postf(c, MSG_WATCH_END, w->game, w->watcher, 1, NULL, n->text);
+        return;
     case 'K':
-        if (w->state == W_ASKED)
+        if (w->state == W_ASKED || w->state == W_WAITING)
             return;
         if (n->seq != w->seq) {
             log_error("cluster: watch %llu: keys from %llu, %llu expected",
@@ -406,6 +419,16 @@ static void to_feed(cluster_t *c, feed_t *f, smsg_t *m)
         f->sess = (uint64_t)m->a;
         return;
     case MSG_WATCH_END:
+        if (m->a == 1) {
+            /* the player went to the lobby: the feed stays, waiting for
+             * the next game's MSG_WATCH_START (session_follow.c) */
+            feed_flush(c, f);
+            clean_text(m->text, "The player is in the lobby.", text);
+            cluster_notifyf(c, f->chan, "W %llu %s",
+                            (unsigned long long)f->wid, text);
+            return;
+        }
+        /* fall through */
     case MSG_WATCH_REFUSED:
         feed_flush(c, f);
         clean_text(m->text, "The game you watched has ended.", text);

@@ -38,18 +38,22 @@ static int is_quit_key(int key)
            key == 'n' || key == 'N' || key == KEY_CTRL_C || key == KEY_ESC;
 }
 
-/* The game key for a mouse report, or 0 for none: while aiming, a left
- * press on a map tile is a click key there (view_cell_tile: the map window
- * of a small terminal shows part of the map), a right press cancels as Esc does
- * (docs/game.md, "Targeting"). */
+/* The game key for a mouse report, or 0 for none: a left press on a map
+ * tile is a click key there (view_cell_tile: the map window of a small
+ * terminal shows part of the map), while aiming (the target) and on the
+ * map with no menu open (travel there: docs/game.md, "Travel"); while
+ * aiming a right press cancels as Esc does (docs/game.md, "Targeting"). */
 static int mouse_key(const sess_t *s, const keyev_t *ev)
 {
-    if (s->state != S_PLAYING || !game_targeting(s->st.play.g.game) ||
-        ev->release || (ev->button & (32 | 64)))
+    if (s->state != S_PLAYING || s->options.open || ev->release ||
+        (ev->button & (32 | 64)))
+        return 0;
+    const game_t *g = s->st.play.g.game;
+    int aiming = game_targeting(g);
+    if (!aiming && g->mode != MODE_PLAY)
         return 0;
     if ((ev->button & 3) == 2)
-        return KEY_ESC;
-    const game_t *g = s->st.play.g.game;
+        return aiming ? KEY_ESC : 0;
     int tx, ty;
     if ((ev->button & 3) != 0 ||
         !view_cell_tile(g, s->w, s->h, ev->x, ev->y, &tx, &ty))

@@ -14,7 +14,8 @@ typedef struct route {
 } route_t;
 
 static const route_t routes[] = {
-    { "/home", 0, site_front },
+    { "/", 0, site_front },
+    { "/home", 0, site_front },   /* its old address: links kept working */
     { "/scores", 0, site_scores },
     { "/games.json", 0, site_feed_json },
     { "/games.xlog", 0, site_feed_xlog },

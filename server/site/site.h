@@ -1,16 +1,17 @@
 /* site.h - the site: pages the server makes on the browser's port
  * (http_port), beside the play page's files (docs/site.md).
  *
- *   /home             the front page: the server's name and message, who
- *                     is playing which game (depth, turn), news of wins
- *                     and deep deaths, a Play button
+ *   /                 the front page (also /home): the server's name and
+ *                     message, who is playing which game (depth, turn),
+ *                     news of wins and deep deaths, a Play button to
+ *                     /play (the play page, web/index.html)
  *   /watch/ID         a game in progress watched in the page (xterm.js
  *                     over the WebSocket, read-only, at the page's size)
  *   /scores           the hall of fame, each game linked to its page
  *   /game/ID          a finished game: its character dump (replayed
  *                     from its record off the loop: site_dump.h) and its
  *                     replay in the page
- *   /games.json       the finished games of the hall of fame, as JSON
+ *   /games.json       the latest finished games (store_recent), as JSON
  *   /games.xlog       the same, one line a game in the xlogfile style
  *
  * Every page is made when asked, from the directory or the store, and

@@ -1,9 +1,12 @@
 /* site_feed.c - the finished games for machines: /games.json, and
  * /games.xlog with one line a game in the xlogfile style that community
  * scoreboards read (key=value fields joined by ':'; no value holds a ':'
- * or a line break). Both list the hall of fame's games (store_scores),
- * best first. Made when asked (site_scores_read.h), sent "no-cache". */
+ * or a line break). Both list the latest finished games, newest first
+ * (store_recent: every ending, at most STORE_RECENT_MAX), as docs/site.md
+ * says: `?limit=N` fewer, `?after=ID` only those after the game ID. Made
+ * when asked, from the store, sent "no-cache". */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "combat.h"
@@ -11,7 +14,6 @@
 #include "session.h"
 #include "site_html.h"
 #include "site_pages.h"
-#include "site_scores_read.h"
 #include "store.h"
 
 /* The ruleset's name ("?" for a number this build does not know). */
@@ -31,7 +33,7 @@ static const char *ending_name(int ending)
     }
 }
 
-static int unreadable(sess_t *s, const store_scores_t *sc)
+static int unreadable(sess_t *s, const store_recent_t *sc)
 {
     if (sc->status == STORE_OK)
         return 0;
@@ -40,7 +42,7 @@ static int unreadable(sess_t *s, const store_scores_t *sc)
     return 1;
 }
 
-static void on_scores_json(void *ctx, const store_scores_t *sc)
+static void on_recent_json(void *ctx, const store_recent_t *sc)
 {
     sess_t *s = ctx;
     if (unreadable(s, sc))
@@ -51,7 +53,7 @@ static void on_scores_json(void *ctx, const store_scores_t *sc)
     json_text(&p, s->srv->cfg.server_name);
     html_printf(&p, "\", \"version\": %d, \"games\": [", GAME_VERSION);
     for (int i = 0; i < sc->n; i++) {
-        const store_score_t *g = &sc->top[i];
+        const store_score_t *g = &sc->games[i];
         html_printf(&p, "%s\n  {\"id\": %lld, \"name\": \"", i ? "," : "",
                     (long long)g->game_id);
         json_text(&p, g->name);
@@ -78,7 +80,7 @@ static void xlog_text(page_t *p, const char *text)
     html_raw(p, out);
 }
 
-static void on_scores_xlog(void *ctx, const store_scores_t *sc)
+static void on_recent_xlog(void *ctx, const store_recent_t *sc)
 {
     sess_t *s = ctx;
     if (unreadable(s, sc))
@@ -86,7 +88,7 @@ static void on_scores_xlog(void *ctx, const store_scores_t *sc)
     page_t p;
     html_init(&p);
     for (int i = 0; i < sc->n; i++) {
-        const store_score_t *g = &sc->top[i];
+        const store_score_t *g = &sc->games[i];
         html_printf(&p, "version=%d:gameid=%lld:points=%d:deathlev=%d:"
                     "maxlvl=%d:turns=%d:kills=%d:ruleset=%s:ending=%s:"
                     "endtime=%lld:name=", GAME_VERSION, (long long)g->game_id,
@@ -101,9 +103,33 @@ static void on_scores_xlog(void *ctx, const store_scores_t *sc)
     site_send(s, &p, "200 OK", "text/plain; charset=utf-8", "no-cache");
 }
 
-static void ask(sess_t *s, store_scores_cb cb)
+/* The value of `key=` in a query of `a=1&b=2` pairs as a number of at
+ * most 18 digits; fallback if it is absent or not such a number. */
+static long long query_number(const char *query, const char *key,
+                              long long fallback)
 {
-    if (site_read_scores(s, cb) != 0)
+    size_t n = strlen(key);
+    for (const char *q = query; q && *q;) {
+        if (strncmp(q, key, n) == 0 && q[n] == '=') {
+            const char *v = q + n + 1;
+            size_t d = strspn(v, "0123456789");
+            if (d == 0 || d > 18 || (v[d] && v[d] != '&'))
+                return fallback;
+            return strtoll(v, NULL, 10);
+        }
+        q = strchr(q, '&');
+        q = q ? q + 1 : NULL;
+    }
+    return fallback;
+}
+
+static void ask(sess_t *s, const char *query, store_recent_cb cb)
+{
+    long long limit = query_number(query, "limit", STORE_RECENT_MAX);
+    long long after = query_number(query, "after", 0);
+    if (limit > STORE_RECENT_MAX)
+        limit = STORE_RECENT_MAX;
+    if (store_recent(s->srv->store, after, (int)limit, cb, s) != 0)
         site_error(s, "503 Service Unavailable",
                    "The server is too busy to read the finished games.");
 }
@@ -111,13 +137,11 @@ static void ask(sess_t *s, store_scores_cb cb)
 void site_feed_json(sess_t *s, const char *rest, const char *query)
 {
     (void)rest;
-    (void)query;
-    ask(s, on_scores_json);
+    ask(s, query, on_recent_json);
 }
 
 void site_feed_xlog(sess_t *s, const char *rest, const char *query)
 {
     (void)rest;
-    (void)query;
-    ask(s, on_scores_xlog);
+    ask(s, query, on_recent_xlog);
 }

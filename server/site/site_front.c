@@ -1,6 +1,7 @@
-/* site_front.c - the front page (/home): the server's name and message,
- * a Play button to the play page, how many are on, every game in
- * progress (player, depth, turn, watchers) with a link to watch it, and
+/* site_front.c - the front page (/, and /home, its old address): the
+ * server's name and message, a Play button to the play page (/play), how
+ * many are on, every game in progress (player, depth, turn, watchers)
+ * with a link to watch it, and
  * the latest news of wins and deep deaths (news.h). Made from the
  * directory (and the cluster's presence) at each request: never cached. */
 #include <stdio.h>
@@ -81,7 +82,7 @@ void site_front(sess_t *s, const char *rest, const char *query)
     html_begin(&p, srv->cfg.server_name);
     html_raw(&p, "<p id=\"motd\">");
     html_text(&p, srv->cfg.motd);
-    html_raw(&p, "</p>\n<p><a class=\"play\" href=\"/\">Play</a></p>\n");
+    html_raw(&p, "</p>\n<p><a class=\"play\" href=\"/play\">Play</a></p>\n");
     html_printf(&p, "<p id=\"counts\">%d online, %d %s in progress.</p>\n",
                 online, playing, playing == 1 ? "game" : "games");
     html_raw(&p, "<h2>Games in progress</h2>\n");

@@ -105,8 +105,8 @@ void html_begin(page_t *b, const char *title)
     html_text(b, title);
     html_raw(b, "</title>");
     html_raw(b, style);
-    html_raw(b, "</head><body><nav><a href=\"/home\">Home</a>"
-             "<a href=\"/\">Play</a><a href=\"/scores\">Hall of fame</a>"
+    html_raw(b, "</head><body><nav><a href=\"/\">Home</a>"
+             "<a href=\"/play\">Play</a><a href=\"/scores\">Hall of fame</a>"
              "<a href=\"/games.json\">Feed</a></nav>\n<h1>");
     html_text(b, title);
     html_raw(b, "</h1>\n");

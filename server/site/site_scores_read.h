@@ -1,6 +1,7 @@
-/* site_scores_read.h - the hall of fame for a page (the scores page and
- * the feeds): from the cache while it is true (site_cache.h), else from
- * the store, which then refills the cache. */
+/* site_scores_read.h - the hall of fame for a page (the scores page; the
+ * feeds read the latest games instead: site_feed.c): from the cache while
+ * it is true (site_cache.h), else from the store, which then refills the
+ * cache. */
 #ifndef ROGUE_SITE_SCORES_READ_H
 #define ROGUE_SITE_SCORES_READ_H
 

@@ -79,6 +79,8 @@ static void finish(store_t *st, req_t *r)
             r->cb.account(r->ctx, &a);
         } else if (r->op == OP_SCORES) {
             r->cb.scores(r->ctx, r->scores);
+        } else if (r->op == OP_RECENT) {
+            store_recent_answer(r);
         } else if (r->op == OP_TAKEN) {
             r->cb.taken(r->ctx, r->status, r->status == STORE_OK && r->found);
         } else if (r->op == OP_PROG_LOAD || r->op == OP_GET_RECORD) {

@@ -89,6 +89,7 @@ typedef struct store store_t;
 
 typedef void (*store_account_cb)(void *ctx, const store_account_t *result);
 typedef void (*store_scores_cb)(void *ctx, const store_scores_t *result);
+typedef void (*store_recent_cb)(void *ctx, const store_recent_t *result);
 typedef void (*store_done_cb)(void *ctx, int status);
 typedef void (*store_taken_cb)(void *ctx, int status, int taken);
 typedef void (*store_progress_cb)(void *ctx, const store_progress_t *result);
@@ -198,6 +199,14 @@ int store_login_from(store_t *st, const char *name, const char *addr,
  * if player is not NULL, that account's best game and its rank. Returns 0
  * (the callback will come), or -1. */
 int store_scores(store_t *st, int n, const char *player, store_scores_cb cb,
+                 void *ctx);
+
+/* The finished games, newest first (store_recent.c): up to n of them (n
+ * is capped at STORE_RECENT_MAX) with an id above `after` (0: from the
+ * newest; a reader that keeps the highest id it saw asks only for what
+ * is new). Every ending, ranked or not. Returns 0 (the callback will
+ * come), or -1. */
+int store_recent(store_t *st, int64_t after, int n, store_recent_cb cb,
                  void *ctx);
 
 /* Whether an account has this name (any case): for the lobby, where a

@@ -101,6 +101,11 @@ typedef struct store_unfollowed {
      * best (player may be NULL). Returns 0, or -1 (out->status STORE_ERROR). */ \
     X(int, scores, (store_db_t *db, int n, const char *player, \
       store_scores_t *out), (db, n, player, out)) \
+    /* Fills out (status, n, games) with up to n finished games (capped at \
+     * STORE_RECENT_MAX) whose id is above `after`, the newest (highest id) \
+     * first. Returns 0, or -1 (out->status STORE_ERROR). */ \
+    X(int, recent, (store_db_t *db, int64_t after, int n, \
+      store_recent_t *out), (db, after, n, out)) \
     /* Games in progress (store.h): inside a transaction. begin replaces the \
      * account's game in progress (the account must exist); end drops it. \
      * Return 0, or -1 (logged). */ \

@@ -55,7 +55,8 @@ enum op {
     OP_KEYS_LIST, OP_KEY_ADD, OP_KEY_DEL, /* answer keys (store_keys.c) */
     OP_KEY_FIND,  /* a waiting thread's (req_t.sync): answers it directly */
     OP_SETDISPLAY, /* keep an account's display choice: answers done */
-    OP_BAN_PUT, OP_BAN_DEL /* a ban (store_bans.c): answers done */
+    OP_BAN_PUT, OP_BAN_DEL, /* a ban (store_bans.c): answers done */
+    OP_RECENT     /* the finished games, newest first (store_recent.c) */
 };
 
 /* The ops that end on the database thread, answering nobody. */
@@ -96,6 +97,7 @@ struct req {
     union {
         store_account_cb account;
         store_scores_cb scores;
+        store_recent_cb recent;
         store_done_cb done;
         store_taken_cb taken;
         store_progress_cb progress;
@@ -128,9 +130,10 @@ struct req {
                                   queued */
     game_t *played;            /* store_end_game: to finish and encode on */
     record_t rec;              /*   the database thread, then free */
-    /* OP_SCORES */
+    /* OP_SCORES, OP_RECENT (id: the games after it) */
     int limit;
     store_scores_t *scores;
+    store_recent_t *recent;
     /* OP_PROG_BEGIN; OP_PROG_LOAD's answer */
     game_options_t gopt;
     uint32_t game_version;
@@ -266,6 +269,12 @@ uint64_t store_progress_unfollowed(store_t *st);
 /* store_progress.c, for the database thread: a batch failed; the accounts
  * of its appends and begins lose their later appends until a begin. */
 void store_progress_failed(store_t *st, req_t *batch);
+
+/* store_recent.c: calls the callback of an answered OP_RECENT (not
+ * cancelled); and for the database thread, runs one (ok: the batch's
+ * transaction is open). */
+void store_recent_answer(req_t *r);
+void store_recent_db(store_t *st, req_t *r, int ok);
 
 /* store_keys.c: calls the callback of an answered OP_KEYS_LIST, OP_KEY_ADD
  * or OP_KEY_DEL (not cancelled). */

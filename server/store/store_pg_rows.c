@@ -190,6 +190,27 @@ int spg_scores(store_db_t *db, int n, const char *player, store_scores_t *out)
     return 0;
 }
 
+int spg_recent(store_db_t *db, int64_t after, int n, store_recent_t *out)
+{
+    spg_t *d = (spg_t *)db;
+    memset(out, 0, sizeof *out);
+    if (n > STORE_RECENT_MAX)
+        n = STORE_RECENT_MAX;
+    params_t p = { 0 };
+    p_ll(&p, after);
+    p_ll(&p, n);
+    PGresult *r = read_now(d, ST_RECENT, &p, "recent games");
+    if (!r) {
+        out->status = STORE_ERROR;
+        return -1;
+    }
+    for (int i = 0; i < PQntuples(r) && out->n < n; i++)
+        read_score(r, i, &out->games[out->n++]);
+    PQclear(r);
+    out->status = STORE_OK;
+    return 0;
+}
+
 /* --- games in progress ------------------------------------------------------ */
 
 int spg_progress_end(store_db_t *db, int64_t account_id)

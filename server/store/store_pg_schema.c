@@ -129,6 +129,10 @@ const char *const spg_stmt_sql[ST_COUNT] = {
                 " (SELECT count(*) FROM games WHERE ranked = 1 AND"
                 "  score = $1::integer AND (ended < $2::bigint OR"
                 "  (ended = $2::bigint AND id < $3::bigint)))",
+    /* the feeds: the finished games after id $1, newest first (the
+     * primary key read backwards: no index needed) */
+    [ST_RECENT] = "SELECT " SCORE_COLS " FROM games WHERE id > $1"
+                  " ORDER BY id DESC LIMIT $2",
     [ST_PROG_DEL_KEYS] = "DELETE FROM progress_keys WHERE account_id = $1",
     [ST_PROG_DEL] = "DELETE FROM progress WHERE account_id = $1",
     /* no row if there is no such account (sdb_unfollowed) */

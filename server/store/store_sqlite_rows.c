@@ -261,6 +261,30 @@ int lite_scores(store_db_t *db, int n, const char *player, store_scores_t *out)
     return 0;
 }
 
+int lite_recent(store_db_t *db, int64_t after, int n, store_recent_t *out)
+{
+    lite_t *d = (lite_t *)db;
+    int failed = 0;
+    memset(out, 0, sizeof *out);
+    if (n > STORE_RECENT_MAX)
+        n = STORE_RECENT_MAX;
+    sqlite3_stmt *s = d->st[ST_RECENT];
+    sqlite3_bind_int64(s, 1, after);
+    sqlite3_bind_int(s, 2, n);
+    while (out->n < n && step_row(s, &failed))
+        read_score(s, &out->games[out->n++]);
+    sqlite3_reset(s);
+    if (failed) {
+        db_fail(d, "store: %s: recent games: %s", d->path,
+                sqlite3_errstr(failed));
+        memset(out, 0, sizeof *out);
+        out->status = STORE_ERROR;
+        return -1;
+    }
+    out->status = STORE_OK;
+    return 0;
+}
+
 /* --- games in progress ------------------------------------------------------ */
 
 static int bind_run(lite_t *d, enum stmt which, int64_t id, const char *what)

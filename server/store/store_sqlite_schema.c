@@ -131,6 +131,10 @@ const char *const lite_stmt_sql[ST_COUNT] = {
                 "  score > ?1) +"
                 " (SELECT count(*) FROM games WHERE ranked = 1 AND score = ?1"
                 "  AND (ended < ?2 OR (ended = ?2 AND id < ?3)))",
+    /* the feeds: the finished games after id ?1, newest first (the
+     * primary key read backwards: no index needed) */
+    [ST_RECENT] = "SELECT " SCORE_COLS " FROM games WHERE id > ?"
+                  " ORDER BY id DESC LIMIT ?",
     [ST_BEGIN] = "BEGIN IMMEDIATE",
     [ST_COMMIT] = "COMMIT",
     [ST_ROLLBACK] = "ROLLBACK",

@@ -19,6 +19,7 @@ void store_req_free(req_t *r)
     record_free(&r->rec);
     sdb_snapshot_free(&r->snap);
     free(r->scores);
+    free(r->recent);
     free(r->key);
     free(r->keys);
     if (r->sync) {
@@ -203,6 +204,9 @@ static void db_one(store_t *st, req_t *r, int ok, uint64_t *written,
             r->scores->status = STORE_ERROR;
         r->status = r->scores->status;
         r->phase = PH_DONE;
+        break;
+    case OP_RECENT:
+        store_recent_db(st, r, ok);
         break;
     case OP_TAKEN: {
         int found = ok ? sdb_account_exists(st->db, r->name) : -1;

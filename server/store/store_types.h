@@ -112,6 +112,15 @@ typedef struct store_scores {
     int64_t best_rank;              /* its place in that order, from 1 */
 } store_scores_t;
 
+/* The finished games newest first (store_recent): every ending, ranked or
+ * not, as the feeds list them. */
+#define STORE_RECENT_MAX 100            /* rows per request */
+typedef struct store_recent {
+    int status;                     /* enum store_status */
+    int n;                          /* rows in games; 0: none (left) */
+    store_score_t games[STORE_RECENT_MAX]; /* the higher id first */
+} store_recent_t;
+
 /* A game in progress, as store_progress_load answers it. */
 typedef struct store_progress {
     int status;          /* STORE_OK; STORE_NOT_FOUND (none); STORE_STALE

@@ -36,7 +36,7 @@ wait_for 30 page_line || fail "no browser page line in the log"
 
 mkdir -p build/test-logs/web
 if ! PLAYWRIGHT_CORE=$pw timeout 300 node tests/web/screens.mjs \
-        "http://127.0.0.1:$hport/" "$ROOT/build/test-logs/web" "$plan" >"$tmp/screens.log" 2>&1; then
+        "http://127.0.0.1:$hport/play" "$ROOT/build/test-logs/web" "$plan" >"$tmp/screens.log" 2>&1; then
     fail "the browser test failed: $(cat "$tmp/screens.log")"
 fi
 cat "$tmp/screens.log"

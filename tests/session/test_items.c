@@ -293,8 +293,10 @@ START_TEST(fireball_cancelled_then_cast_with_a_click)
     ck_assert_int_eq(g->pack_count, 0);
     ck_assert(cl_key(c, "i"));
     ck_assert(cl_screen_has(c, "Your pack is empty."));
-    /* A click outside aiming is no key: nothing answers, nothing changes. */
+    /* A click outside aiming travels (docs/game.md, "Travel"): on the
+     * map's corner, never seen, there is no way: a line, no turn. */
     ck_assert_int_eq(cl_send_str(c, "\x1b[<0;5;5M\x1b[<0;5;5m"), 0);
+    play_wait_text(c, "You know no way there.");
     ck_assert(cl_key(c, "z")); /* an unknown key: its answer comes alone */
     ck_assert(cl_screen_has(c, "Unknown key 'z'."));
     ck_assert_int_eq(cl_turn(c), turn + 1);

@@ -24,6 +24,9 @@
  * its reading of the bans), and unbanned on the other's console, admitted
  * by the first again.
  *
+ * watcher_follows_across_hosts_through_the_lobby: a watcher on one host
+ * follows a player on another through the lobby into the next game.
+ *
  * database_away_games_go_on: the hosts lose their cluster connections and
  * cannot connect again for a while; the lobby says the other hosts are
  * unavailable, games go on (and are saved by the store's own connection),
@@ -466,8 +469,24 @@ START_TEST(hosts_share_players)
 }
 END_TEST
 
-/* Runs sql on the server's maintenance database (for what cannot run on
- * the test's own: letting it be connected to or not). */
+/* Two hosts x and y on the test's database, played directly (no
+ * balancer), x logging at debug; dave registers on x and walks 3 steps
+ * (*walked counts the walk's keys). */
+static tclient_t *dave_on_x(const char *seed, tsrv_t **x, tsrv_t **y,
+                            int *walked)
+{
+    *x = srv_start("--seed", seed, "--set", store_arg, "--log-level", "debug",
+                   NULL);
+    *y = srv_start("--seed", seed, "--set", store_arg, "--log-level", "debug",
+                   NULL);
+    tclient_t *a = play_lobby(srv_port(*x));
+    play_login_dave(a, 1);
+    ck_assert(cl_key(a, "p"));
+    play_wait_text(a, "HP: ");
+    walk_on(a, walked, 3);
+    return a;
+}
+
 /* Connects from src to port until it is refused for a ban (want_in 0) or
  * admitted (want_in 1), or 30 s. */
 static int until_admitted(int port, const char *src, int want_in)
@@ -504,6 +523,8 @@ START_TEST(a_ban_holds_on_every_host)
 }
 END_TEST
 
+/* Runs sql on the server's maintenance database (for what cannot run on
+ * the test's own: letting it be connected to or not). */
 static void admin(const char *sql)
 {
     char url[512];
@@ -516,15 +537,9 @@ START_TEST(database_away_games_go_on)
     char seed[32], sql[256];
     cluster_setup(seed, sizeof seed);
     /* two hosts on the database, played directly (no balancer) */
-    tsrv_t *x = srv_start("--seed", seed, "--set", store_arg, "--log-level",
-                          "debug", NULL);
-    tsrv_t *y = srv_start("--seed", seed, "--set", store_arg, NULL);
-    tclient_t *a = play_lobby(srv_port(x));
-    play_login_dave(a, 1);
-    ck_assert(cl_key(a, "p"));
-    play_wait_text(a, "HP: ");
+    tsrv_t *x, *y;
     int walked = 0;
-    walk_on(a, &walked, 3);
+    tclient_t *a = dave_on_x(seed, &x, &y, &walked);
     tclient_t *l = play_lobby(srv_port(y));
     if (!refresh_until(l, " ", "2 players online, 1 game in progress"))
         play_fail(l, "y's lobby does not count x's player");
@@ -572,6 +587,70 @@ START_TEST(database_away_games_go_on)
 }
 END_TEST
 
+/* Watching follows the player across hosts (docs/hosting.md): a watcher
+ * on one host watches dave playing on another; dave quits to the lobby
+ * (the watcher is told and waits), starts a new game, and the watcher is
+ * in it, move by move; then leaves. */
+START_TEST(watcher_follows_across_hosts_through_the_lobby)
+{
+    char seed[32];
+    cluster_setup(seed, sizeof seed);
+    tsrv_t *x, *y;
+    int walked = 0;
+    tclient_t *a = dave_on_x(seed, &x, &y, &walked);
+
+    tclient_t *w = play_lobby(srv_port(y));
+    ck_assert(cl_key(w, "w"));
+    play_wait_text(w, "Games in progress");
+    if (!refresh_until(w, " ", "dave"))
+        play_fail(w, "y's lobby does not list dave of x");
+    ck_assert(cl_key(w, "a"));
+    play_wait_text(w, "Watching dave - q leaves");
+    int turn = cl_turn(a);
+    if (!cl_wait(w, turn_is, &turn, CL_WAIT_MS))
+        play_fail(w, "the watcher is not at dave's turn %d", turn);
+
+    /* dave quits to the lobby: the watcher waits, still watching */
+    ck_assert(cl_key(a, "Q"));
+    ck_assert(cl_key(a, "y"));
+    play_wait_text(a, "Logged in as dave");
+    if (!cl_wait_text(w, "dave is in the lobby: waiting for the next game.",
+                      CL_WAIT_MS))
+        play_fail(w, "the watcher on y was not told dave is in the lobby");
+    ck_assert(!cl_screen_has(w, "has ended"));
+    ck_assert(srv_wait_log(y, "cluster: watch ", CL_WAIT_MS));
+
+    /* a new game: the watcher is in it, and sees each move */
+    ck_assert(cl_key(a, "p"));
+    play_wait_text(a, "HP: ");
+    if (!cl_wait_text(w, "dave starts a new game.", CL_WAIT_MS))
+        play_fail(w, "the watcher on y did not follow dave into his new game");
+    walk_on(a, &walked, 2);
+    turn = cl_turn(a);
+    ck_assert_int_eq(turn, 2);
+    if (!cl_wait(w, turn_is, &turn, CL_WAIT_MS))
+        play_fail(w, "dave's new game's turn %d did not reach the watcher",
+                  turn);
+    int ax, ay, wx, wy;
+    ck_assert_int_eq(cl_find(a, '@', &ax, &ay), 1);
+    ck_assert_int_eq(cl_find(w, '@', &wx, &wy), 1);
+    ck_assert(ax == wx && ay == wy);
+    /* y loaded each game from the database once */
+    ck_assert_int_eq(srv_log_count(y, " key bytes, "), 2);
+
+    /* the watcher leaves, to y's lobby */
+    ck_assert(cl_key(w, "q"));
+    play_wait_text(w, "Play (as a guest)");
+
+    cl_close(w);
+    cl_close(a);
+    srv_stop(y);
+    srv_stop(x);
+    sw_teardown();
+    srv_remove_tree(dir);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("pg_cluster");
@@ -583,6 +662,11 @@ static Suite *make_suite(void)
     tcase_add_test(tc, database_away_games_go_on);
     tcase_add_test(tc, a_ban_holds_on_every_host);
     suite_add_tcase(s, tc);
+    TCase *follow = tcase_create("follow");
+    tcase_set_timeout(follow, 240);
+    tcase_add_unchecked_fixture(follow, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(follow, watcher_follows_across_hosts_through_the_lobby);
+    suite_add_tcase(s, follow);
     return s;
 }
 

@@ -42,6 +42,9 @@
  * at most 20 bytes), in an SQL string (its quote doubled), and escaped. */
 #define HOSTILE_PLAYER_SQL "<b>&amp;\"''q</b>"
 #define HOSTILE_PLAYER_HTML "&lt;b&gt;&amp;amp;&quot;&#39;q&lt;/b&gt;"
+#define HOSTILE_PLAYER_TEXT "<b>&amp;\"'q</b>"
+#define HOSTILE_PLAYER_JSON \
+    "\\u003cb\\u003e\\u0026amp;\\\"'q\\u003c/b\\u003e"
 static char hostile_motd[160], hostile_motd_html[1200];
 
 static void make_motd(void)
@@ -204,7 +207,7 @@ START_TEST(pages_answer_with_their_types_and_escape_the_host)
 {
     int http;
     tsrv_t *s = site_server(&http, "42", NULL, NULL, NULL);
-    resp_t r = get(http, "/home");
+    resp_t r = get(http, "/");
     head_is(&r, "200 OK", "text/html; charset=utf-8", "no-cache");
     page_is_safe(&r);
     has(&r, "<title>" HOSTILE_NAME_HTML "</title>");
@@ -212,7 +215,8 @@ START_TEST(pages_answer_with_their_types_and_escape_the_host)
     char motd[1300];
     snprintf(motd, sizeof motd, "<p id=\"motd\">%s</p>", hostile_motd_html);
     has(&r, motd);
-    has(&r, "<p><a class=\"play\" href=\"/\">Play</a></p>");
+    has(&r, "<p><a class=\"play\" href=\"/play\">Play</a></p>");
+    has(&r, "<nav><a href=\"/\">Home</a><a href=\"/play\">Play</a>");
     has(&r, "<p id=\"counts\">0 online, 0 games in progress.</p>");
     has(&r, "<p id=\"nogames\">Nobody is playing right now.</p>");
     has(&r, "<ul id=\"news\"><li class=\"none\">Nothing yet.</li></ul>");
@@ -253,10 +257,16 @@ START_TEST(pages_answer_with_their_types_and_escape_the_host)
     r = get(http, "/nothing-here");
     head_is(&r, "404 Not Found", "text/plain", NULL);
     free(r.all);
-    /* the play page is still the play page */
-    r = get(http, "/");
+    /* the play page is at /play, and links the front page; the front
+     * page's old address still answers with it */
+    r = get(http, "/play");
     head_is(&r, "200 OK", "text/html; charset=utf-8", "no-cache");
     has(&r, "<div id=\"terminal\"></div>");
+    has(&r, "<nav id=\"site\"><a href=\"/\">");
+    free(r.all);
+    r = get(http, "/home");
+    head_is(&r, "200 OK", "text/html; charset=utf-8", "no-cache");
+    has(&r, "<p><a class=\"play\" href=\"/play\">Play</a></p>");
     free(r.all);
     srv_stop(s);
 }
@@ -295,7 +305,7 @@ START_TEST(front_page_lists_a_live_game_and_its_watch_page_watches_it)
     tsrv_t *s = site_server(&http, "42", NULL, NULL, NULL);
     tclient_t *p = account_playing(srv_port(s), LONG_NAME);
     play_move(p, "l", 1, 0);
-    resp_t r = get(http, "/home");
+    resp_t r = get(http, "/");
     page_is_safe(&r);
     has(&r, "<p id=\"counts\">1 online, 1 game in progress.</p>");
     has(&r, "<tr><td>" LONG_NAME "</td><td class=\"n\">1</td>"
@@ -327,7 +337,7 @@ START_TEST(front_page_lists_a_live_game_and_its_watch_page_watches_it)
             play_fail(w, "the page's watcher is at turn %d, the player at %d",
                       cl_turn(w), cl_turn(p));
     }
-    r = get(http, "/home");
+    r = get(http, "/");
     has(&r, "<td class=\"n\">4</td><td class=\"n\">1</td>"
             "<td><a href=\"/watch/1\">Watch</a></td>");
     free(r.all);
@@ -384,7 +394,7 @@ START_TEST(hall_of_fame_links_a_game_page_whose_replay_plays)
     snprintf(want, sizeof want, "guest2 died on depth 1: %s (%d points).",
              cause, score);
     play_wait_text(watcher_lobby, want);
-    resp_t r = get(http, "/home");
+    resp_t r = get(http, "/");
     has(&r, want);
     ck_assert_int_eq(count(r.body, "<li>"), 1);
     free(r.all);
@@ -445,9 +455,13 @@ START_TEST(hall_of_fame_links_a_game_page_whose_replay_plays)
     has(&r, want);
     ck_assert_int_eq(count(r.body, "\n"), 1);
     free(r.all);
-    /* the feeds came from the hall of fame's reading, kept while true */
+    /* the hall of fame's reading is kept while true; the feeds read the
+     * store's latest games, not it */
+    r = get(http, "/scores");
+    has(&r, link);
+    free(r.all);
     ck_assert_int_ge(srv_log_count(s, "site: the hall of fame from the cache"),
-                     2);
+                     1);
     int from_store = srv_log_count(s, "site: the hall of fame from the store");
 
     /* the page's WebSocket replays it, at the page's size */
@@ -465,7 +479,7 @@ START_TEST(hall_of_fame_links_a_game_page_whose_replay_plays)
     game_free(g);
     ck_assert(srv_wait_log_count(s, "game over id=2 name=guest2", 2,
                                  CL_WAIT_MS));
-    r = get(http, "/home");
+    r = get(http, "/");
     ck_assert_int_eq(count(r.body, "<li>"), 1);
     free(r.all);
     /* a game ended: the hall of fame is read again, and has both */
@@ -506,6 +520,62 @@ static void sql(const char *dir, const char *statement)
     ck_assert_msg(rc == SQLITE_OK, "%s: %s", statement, err ? err : "?");
     ck_assert_int_eq(sqlite3_changes(db), 1);
     sqlite3_close(db);
+}
+
+/* Where each of the games 3, 2, 1 begins in body (given as a fragment
+ * printed with the id, e.g. "{\"id\": %d,"): asserts each is there once,
+ * in that order (the newest first). */
+static void newest_first(const char *body, const char *fmt, int newest,
+                         int n)
+{
+    const char *last = body;
+    for (int id = newest; id > newest - n; id--) {
+        char frag[64];
+        snprintf(frag, sizeof frag, fmt, id);
+        const char *at = strstr(body, frag);
+        ck_assert_msg(at != NULL && at >= last, "game %d not in order:\n%s",
+                      id, body);
+        ck_assert_int_eq(count(body, frag), 1);
+        last = at;
+    }
+}
+
+/* The feeds on a store of three quit games (no quit is in the hall of
+ * fame: the feeds list every ending), game 2 by a hostile name: the
+ * newest first, `limit` and `after` as docs/site.md says. */
+static void feeds_list_the_latest_games(int http)
+{
+    resp_t r = get(http, "/games.json");
+    head_is(&r, "200 OK", "application/json", "no-cache");
+    ck_assert_int_eq(count(r.body, "{\"id\": "), 3);
+    newest_first(r.body, "{\"id\": %d, ", 3, 3);
+    has(&r, "{\"id\": 2, \"name\": \"" HOSTILE_PLAYER_JSON "\", ");
+    has(&r, "\"ending\": \"quit\", \"cause\": \"quit\"");
+    free(r.all);
+    r = get(http, "/games.xlog");
+    head_is(&r, "200 OK", "text/plain; charset=utf-8", "no-cache");
+    ck_assert_int_eq(count(r.body, "\n"), 3);
+    newest_first(r.body, ":gameid=%d:", 3, 3);
+    has(&r, ":gameid=2:");
+    has(&r, ":ending=quit:");
+    has(&r, ":name=" HOSTILE_PLAYER_TEXT ":death=quit\n");
+    free(r.all);
+    r = get(http, "/games.xlog?limit=2");
+    ck_assert_int_eq(count(r.body, "\n"), 2);
+    newest_first(r.body, ":gameid=%d:", 3, 2);
+    free(r.all);
+    r = get(http, "/games.json?after=1&limit=100");
+    ck_assert_int_eq(count(r.body, "{\"id\": "), 2);
+    newest_first(r.body, "{\"id\": %d, ", 3, 2);
+    free(r.all);
+    r = get(http, "/games.xlog?limit=1&after=1");
+    ck_assert_int_eq(count(r.body, "\n"), 1);
+    newest_first(r.body, ":gameid=%d:", 3, 1);
+    free(r.all);
+    r = get(http, "/games.json?after=3");
+    ck_assert_int_eq(count(r.body, "{\"id\": "), 0);
+    has(&r, "\"games\": [\n]}\n");
+    free(r.all);
 }
 
 START_TEST(game_page_replays_within_its_bound_else_a_summary_or_503)
@@ -573,6 +643,7 @@ START_TEST(game_page_replays_within_its_bound_else_a_summary_or_503)
     has(&r, "<p id=\"nodump\">This server cannot replay the game's record (");
     free(r.all);
     ck_assert(srv_log_has(s, "site: game 3's dump cannot be made: "));
+    feeds_list_the_latest_games(http);
     srv_stop(s);
     srv_remove_tree(dir);
 }

@@ -44,6 +44,10 @@ START_TEST(each_payload_reads_back)
     ck_assert_str_eq(n.text, "The game moved to another host.");
     ck_assert_int_eq(parse("R 9 That game is over."), 0);
     ck_assert_int_eq(n.kind, 'R');
+    ck_assert_int_eq(parse("W 9 dave is in the lobby: waiting for the next game."), 0);
+    ck_assert_int_eq(n.kind, 'W');
+    ck_assert_uint_eq(n.id, 9);
+    ck_assert_str_eq(n.text, "dave is in the lobby: waiting for the next game.");
 
     ck_assert_int_eq(parse("T 3 rogued_ab 12"), 0);
     ck_assert_int_eq(n.account, 12);
@@ -63,7 +67,8 @@ START_TEST(malformed_payloads_are_refused)
         "J 1  rogued_a 1", "L 1", "S 1 2 3 0 dave", "S 1 2 -1 5 dave",
         "S 1 2 3 5 ", "S 1 2 3 5 123456789012345678901", "S 1 2 3 5 da\tve",
         "K 1 0 ", "K 1 0 1,", "K 1 0 ,1", "K 1 0 1,,2", "K 1 0 2147483648",
-        "K 1 0 -1", "E 1 ", "E 1 caf\xc3\xa9", "T 1 rogued_a 0", "T 1 rogued_a -1",
+        "K 1 0 -1", "E 1 ", "E 1 caf\xc3\xa9", "W 1 ", "W 1", "W 0 x",
+        "T 1 rogued_a 0", "T 1 rogued_a -1",
         "D 1 -2 0", "D 1 -1", "D 1 5 1 2", "J 18446744073709551616 rogued_a 1",
         "J 99999999999999999999 rogued_a 1",
     };

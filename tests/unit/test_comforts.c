@@ -1,7 +1,7 @@
 /* test_comforts.c - what makes the game comfortable to play, through the
- * public API: running, travel to the stairs and autoexplore (each stopping
- * when a monster comes into view), the stacking pack with stable letters,
- * look, the monster legend, and the redraw keys that the core ignores. */
+ * public API: running, travel to the stairs or to a clicked tile, and
+ * autoexplore (each stopping when a monster comes into view), the
+ * stacking pack with stable letters, look, the monster legend, and the redraw keys that the core ignores. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -295,6 +295,50 @@ START_TEST(redraw_keys_are_ignored)
 }
 END_TEST
 
+/* A click (or tap) on a tile outside aiming: travel there over known
+ * tiles, one turn a step; next to the player one step; nothing on the
+ * player's own tile; refused on a tile with no known way, and with a
+ * monster in view unless it is a single step. */
+START_TEST(click_travels_to_a_known_tile)
+{
+    game_t *g = walled();
+    for (int y = 0; y <= 16; y++)
+        for (int x = 0; x <= 41; x++)
+            g->map.explored[y][x] = 1;
+    /* beyond the wall, by the gap at (25, 8): 25 steps */
+    ck_assert_int_eq(game_key(g, game_click_key(35, 12)), 1);
+    ck_assert_int_eq(g->player.x, 35);
+    ck_assert_int_eq(g->player.y, 12);
+    ck_assert_int_eq(g->turn, 25);
+    /* the player's own tile: nothing */
+    ck_assert_int_eq(game_key(g, game_click_key(35, 12)), 0);
+    ck_assert_int_eq(g->turn, 25);
+    /* next to the player: one step */
+    ck_assert_int_eq(game_key(g, game_click_key(36, 13)), 1);
+    ck_assert_int_eq(g->player.x, 36);
+    ck_assert_int_eq(g->player.y, 13);
+    ck_assert_int_eq(g->turn, 26);
+    /* a wall, and a floor tile never seen: no way, no turn */
+    ck_assert_int_eq(game_key(g, game_click_key(25, 3)), 0);
+    ck_assert_str_eq(game_msg(g, 0)->text, "You know no way there.");
+    g->map.explored[2][30] = 0;
+    ck_assert_int_eq(game_key(g, game_click_key(30, 2)), 0);
+    ck_assert_str_eq(game_msg(g, 0)->text, "You know no way there. (x2)");
+    ck_assert_int_eq(g->turn, 26);
+    /* a rat in view: travel refused, a single step still made */
+    game_place_monster(g, MON_RAT, 38, 11);
+    game_update_fov(g);
+    ck_assert(game_monster_in_view(g));
+    ck_assert_int_eq(game_key(g, game_click_key(30, 13)), 0);
+    ck_assert_str_eq(game_msg(g, 0)->text, "Not with a monster in view.");
+    ck_assert_int_eq(g->turn, 26);
+    ck_assert_int_eq(game_key(g, game_click_key(35, 13)), 1);
+    ck_assert_int_eq(g->player.x, 35);
+    ck_assert_int_eq(g->turn, 27);
+    game_free(g);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("comforts");
@@ -303,6 +347,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, running_stops_on_items);
     tcase_add_test(tc, travel_to_the_stairs);
     tcase_add_test(tc, travel_stops_when_a_monster_comes_into_view);
+    tcase_add_test(tc, click_travels_to_a_known_tile);
     tcase_add_test(tc, autoexplore_explores_and_stops_on_sight);
     tcase_add_test(tc, stacks_and_stable_letters);
     tcase_add_test(tc, look_describes_tiles);

@@ -527,12 +527,13 @@ START_TEST(click_keys)
     ck_assert(!game_click_tile('a', &x, &y));
     ck_assert_int_gt(KEY_CLICK_BASE, KEY_LAST);
 
-    /* Outside targeting a click does nothing at all. */
+    /* Outside targeting a click travels there (two steps east here:
+     * test_comforts has the rest of it). */
     game_t *g = arena(RULES_POWER);
     uint32_t before = g->turn;
-    ck_assert_int_eq(game_key(g, game_click_key(12, 8)), 0);
-    ck_assert_int_eq(g->turn, before);
-    ck_assert_int_eq(g->player.x, 10);
+    ck_assert_int_eq(game_key(g, game_click_key(12, 8)), 1);
+    ck_assert_int_eq(g->turn, before + 2);
+    ck_assert_int_eq(g->player.x, 12);
     game_key(g, 'i');
     ck_assert_int_eq(g->mode, MODE_PLAY); /* the pack is empty */
     ck_assert_str_eq(game_msg(g, 0)->text, "Your pack is empty.");

@@ -234,7 +234,7 @@ START_TEST(only_the_page_files_are_served)
         ck_assert_ptr_eq(r.file, web_assets[i].data);
         ck_assert_uint_eq(r.file_len, web_assets[i].len);
     }
-    get("/?from=somewhere", &r, "GET");
+    get("/play?from=somewhere", &r, "GET");
     ck_assert_ptr_eq(r.file, web_assets[0].data);
     static const char *const refused[] = {
         "/../etc/passwd", "/etc/passwd", "//xterm.js", "/xterm.js/",

@@ -11,6 +11,9 @@
 // 2. The phone plays by taps alone (the ⌨ button opens the keyboard for
 //    the lobby's `p`): PLAN's steps on the key bar's arrows and `>` reach
 //    depth 3 at PLAN's turn (OUTDIR/screens-phone-depth3.png).
+// 2b. On the phone a tap on a floor tile of the map travels there: the @
+//    is at the tapped cell, after one turn a step
+//    (OUTDIR/screens-phone-tap.png).
 // 3. The connection drops (a proxy between the page and the server cuts
 //    both sockets): the page says so, reconnects by itself, and is back in
 //    the same game at the same turn - a guest's by its token, an
@@ -106,13 +109,18 @@ async function fits(width, height, phone) {
 // --- 2. a phone game by taps ---------------------------------------------
 const button = { h: '4', l: '6', k: '8', j: '2', y: '7', u: '9', b: '1', n: '3',
                  '.': '.', '>': '>' };
-async function phoneGame() {
+// A 390x844 phone with touch on the play page's lobby.
+async function phoneLobby() {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 },
                                              isMobile: true, hasTouch: true,
                                              deviceScaleFactor: 3 });
   const page = await context.newPage();
   await page.goto(url);
   await waitText(page, 'Play (as a guest)');
+  return { context, page };
+}
+async function phoneGame() {
+  const { context, page } = await phoneLobby();
   const tap = (key) => page.tap(`#keys button[data-key="${key}"]`);
   // The letter keys through the device's keyboard: ⌨ focuses the terminal.
   await tap('kbd');
@@ -142,6 +150,39 @@ async function phoneGame() {
   await context.close();
 }
 
+// --- 2b. a tap on the map travels there ----------------------------------
+const FLOOR = new Set(['.', '\u00b7']); // ASCII, or UTF-8's middle dot
+async function phoneTap() {
+  const { context, page } = await phoneLobby();
+  await page.tap('#keys button[data-key="kbd"]');
+  await page.keyboard.press('p');
+  await waitText(page, 'Name: guest');
+  await page.tap('#keys button[data-key="enter"]');
+  const s0 = await waitFor(page, 'the game', (s) => turn(s) === 0);
+  // A floor cell in the @'s column two or more rows away, floor all the
+  // way: the map window (which follows the player across) does not move.
+  const r0 = s0.split('\n');
+  const ay = r0.findIndex((r) => r.includes('@')), ax = r0[ay].indexOf('@');
+  let ty = -1;
+  for (const dir of [1, -1]) {
+    for (let y = ay + dir; r0[y] && FLOOR.has(r0[y][ax]); y += dir)
+      if (Math.abs(y - ay) >= 2) ty = y;
+    if (ty >= 0) break;
+  }
+  if (ty < 0) throw new Error(`no floor two rows from the @ in its column:\n${s0}`);
+  const box = await page.locator('.xterm-screen').boundingBox();
+  const [cols, nrows] = await page.evaluate(() => [term.cols, term.rows]);
+  await page.touchscreen.tap(box.x + (ax + 0.5) * box.width / cols,
+                             box.y + (ty + 0.5) * box.height / nrows);
+  const s = await waitFor(page, `the @ at column ${ax}, row ${ty}`,
+                          (t) => (t.split('\n')[ty] || '')[ax] === '@');
+  if (turn(s) !== Math.abs(ty - ay))
+    throw new Error(`the tap took ${turn(s)} turns, not ${Math.abs(ty - ay)}:\n${s}`);
+  const file = await shot(page, 'screens-phone-tap.png');
+  console.log(`ok: a tap on (${ax},${ty}) walked the @ there from row ${ay} in ${turn(s)} turns, ${file}`);
+  await context.close();
+}
+
 // --- 3. a drop and the way back -------------------------------------------
 // A TCP proxy to the server's port: cut() ends every connection through it
 // (both sides see them drop), and it goes on accepting new ones.
@@ -157,7 +198,7 @@ function startProxy(target) {
     c.on('error', end); up.on('error', end); c.on('close', end); up.on('close', end);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
-    url: `http://127.0.0.1:${server.address().port}/`,
+    url: `http://127.0.0.1:${server.address().port}/play`,
     cut: () => { for (const s of socks) s.resetAndDestroy ? s.resetAndDestroy() : s.destroy(); },
     close: () => new Promise((r) => { for (const s of socks) s.destroy(); server.close(r); }),
   })));
@@ -223,6 +264,7 @@ try {
   await fits(1280, 800, false);
   await fits(390, 844, true);
   await phoneGame();
+  await phoneTap();
   const proxy = await startProxy(new URL(url));
   try {
     await dropAndBack(proxy, null);

@@ -1,7 +1,8 @@
 // site.mjs BASE OUTDIR - the site's pages (docs/site.md) in a real browser
 // (Debian's chromium, headless, driven by playwright-core), as a visitor
-// sees them. A player plays a guest game on the play page; the front page
-// (/home) lists the live game; its Watch link opens the watch page, whose
+// sees them. A player opens the play page (/play) by the front page's Play
+// button and plays a guest game; the front page (/; /home too) lists the
+// live game; its Watch link opens the watch page, whose
 // terminal shows the player's moves as they are made. The player then
 // rests until the game is ranked (dead, or quit after 100 turns); the hall
 // of fame (/scores) links it; its page (/game/ID) shows the dump and its
@@ -87,11 +88,16 @@ try {
   for (const [w, h] of SIZES)
     ctxs[`${w}x${h}`] = await browser.newContext({ viewport: { width: w, height: h },
                                                    isMobile: w < 500, hasTouch: w < 500 });
-  // The player, on the play page.
+  // The player: the front page's Play button opens the play page, which
+  // links the front page back.
   const pctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   player = await pctx.newPage();
   await player.goto(base + '/');
+  await player.locator('a.play').click();
+  await player.waitForURL('**/play');
   await waitText(player, 'Play (as a guest)');
+  if (await player.locator('#site a[href="/"]').count() !== 1)
+    throw new Error('the play page does not link the front page');
   await player.locator('.xterm').click();
   await player.keyboard.press('p');
   await waitText(player, 'Name: guest');
@@ -102,7 +108,7 @@ try {
 
   // The front page lists the game; its Watch link watches it.
   let watchHref;
-  await shoot(ctxs, base + '/home', 'home', async (page) => {
+  await shoot(ctxs, base + '/', 'home', async (page) => {
     const row = page.locator('#games tr', { hasText: 'guest1' });
     await row.waitFor({ timeout: DEADLINE });
     const cells = await row.locator('td').allTextContents();
@@ -114,7 +120,7 @@ try {
   });
   const watch = await ctxs['1280x800'].newPage();
   pages.push(watch);
-  await watch.goto(base + '/home');
+  await watch.goto(base + '/home'); // the front page's old address
   await watch.locator('#games a', { hasText: 'Watch' }).first().click();
   await watch.waitForURL('**' + watchHref);
   await waitText(watch, 'Watching guest1 - q leaves');
