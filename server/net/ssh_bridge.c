@@ -123,16 +123,12 @@ static void take_new(ssh_worker_t *w, uint64_t now)
     }
 }
 
-/* How long the poll may wait: the next deadline, at most a sweep. */
-static int poll_ms(ssh_worker_t *w, uint64_t now, uint64_t next_sweep)
+/* How long the poll may wait: until the next sweep, which also keeps
+ * every connection's deadlines (so a wakeup costs nothing per connection;
+ * a deadline is kept within SSH_SWEEP_MS). */
+static int poll_ms(uint64_t now, uint64_t next_sweep)
 {
-    uint64_t t = next_sweep;
-    for (ssh_conn_t *c = w->conns; c; c = c->next) {
-        uint64_t d = ssh_conn_next_ms(c);
-        if (d && d < t)
-            t = d;
-    }
-    return t <= now ? 0 : (int)(t - now);
+    return next_sweep <= now ? 0 : (int)(next_sweep - now);
 }
 
 static void service_touched(ssh_worker_t *w, uint64_t now)
@@ -178,7 +174,7 @@ static void *thread_main(void *arg)
     ssh_bridge_t *b = w->b;
     uint64_t now = ssh_mono_ms(), next_sweep = now + SSH_SWEEP_MS, stop_by = 0;
     for (;;) {
-        int rc = ssh_event_dopoll(w->ev, poll_ms(w, now, next_sweep));
+        int rc = ssh_event_dopoll(w->ev, poll_ms(now, next_sweep));
         now = ssh_mono_ms();
         if (atomic_load(&w->woken))
             take_new(w, now);

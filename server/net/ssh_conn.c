@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +155,12 @@ static void relay_game(ssh_conn_t *c)
     c->game_ready = 0;
     while (!c->closed && !c->game_eof && c->to_client.len < SSH_TO_CLIENT_MAX) {
         ssize_t n = read(c->game_fd, buf, sizeof buf);
+        if (n > 0 && (size_t)n < sizeof buf) {
+            /* a short read took all there was: the poll says when more
+             * comes (one read a frame, not two) */
+            to_client(c, buf, (size_t)n);
+            return;
+        }
         if (n > 0)
             to_client(c, buf, (size_t)n);
         else if (n == 0 || (errno != EAGAIN && errno != EINTR))
@@ -502,6 +510,10 @@ int ssh_conn_start(ssh_conn_t *c)
     pthread_mutex_unlock(&b->mu);
     if (rc != SSH_OK)
         return -1;
+    /* keys and frames are small and each wanted at once, as telnet's
+     * (the session sets the same on its sockets) */
+    int one = 1;
+    setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     c->fd = -1; /* the session's now */
     ssh_set_blocking(c->session, 0);
     ssh_set_auth_methods(c->session,
@@ -595,16 +607,6 @@ int ssh_conn_service(ssh_conn_t *c, uint64_t now)
     if (c->game_eof)
         return goodbye(c, now);
     return c->closed;
-}
-
-uint64_t ssh_conn_next_ms(const ssh_conn_t *c)
-{
-    uint64_t t = 0;
-    if (!(c->authed && c->shell))
-        t = c->deadline_ms;
-    if (c->paused_until_ms && (!t || c->paused_until_ms < t))
-        t = c->paused_until_ms;
-    return t;
 }
 
 /* A connection that ended before it was handed: the worker's count of it

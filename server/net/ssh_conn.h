@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "accounts.h"
-#include "ssh_bridge.h"
+#include "ssh_state.h"
 #include "store.h"
 
 #define SSH_ENV_VARS 4   /* LANG, LC_ALL, LC_CTYPE, COLORTERM */
@@ -84,9 +84,6 @@ int ssh_conn_start(ssh_conn_t *c);
 /* After a poll: whatever the connection has to do now (relay, pause,
  * deadlines, the end). Returns 1 once it is over (then ssh_conn_free). */
 int ssh_conn_service(ssh_conn_t *c, uint64_t now_ms);
-
-/* The earliest time it needs servicing without an event (ms; 0: none). */
-uint64_t ssh_conn_next_ms(const ssh_conn_t *c);
 
 /* Closes and frees everything it holds; the worker's count and the
  * guard's are given back if still held. */
