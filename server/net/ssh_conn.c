@@ -229,9 +229,15 @@ static int key_registered(ssh_conn_t *c, const char *user, ssh_key key)
         return 0;
     }
     store_account_t a;
-    int st = store_key_account(c->b->store, user, fp, SSH_KEY_LOOKUP_MS, &a,
-                               text, sizeof text);
+    uint64_t now = ssh_mono_ms();
+    int st = now < atomic_load(&c->b->store_away_until)
+             ? STORE_ERROR
+             : store_key_account(c->b->store, user, fp, SSH_KEY_LOOKUP_MS, &a,
+                                 text, sizeof text);
     if (st == STORE_ERROR) {
+        if (now >= atomic_load(&c->b->store_away_until))
+            atomic_store(&c->b->store_away_until,
+                         ssh_mono_ms() + SSH_STORE_AWAY_MS);
         log_error("ssh %s: the key %s for %s cannot be looked up (the store "
                   "is not answering): refused", c->addr, fp, user);
         return 0;

@@ -14,7 +14,13 @@
 #define SSH_HOST_KEY_FILE "ssh_host_ed25519_key"
 #define SSH_GUEST_USER "play"      /* the user name that plays as a guest */
 #define SSH_KEY_TRIES 6            /* keys looked up per connection */
-#define SSH_KEY_LOOKUP_MS 3000     /* the store's answer, at most */
+/* A key's lookup blocks its thread (every connection on it) until the
+ * store answers, for at most SSH_KEY_LOOKUP_MS; one that gets no answer
+ * makes every thread refuse keys at once for SSH_STORE_AWAY_MS (logged),
+ * so a hanging database costs SSH's players one such stall per thread
+ * that long, not one per key offered. */
+#define SSH_KEY_LOOKUP_MS 3000
+#define SSH_STORE_AWAY_MS 10000
 
 struct store;
 
@@ -44,6 +50,7 @@ typedef struct ssh_bridge {
     /* before login (ssh_bridge_set_limits): per address and name */
     sshg_t guard;
     int grace_ms;              /* handshake, login, channel and shell */
+    atomic_ullong store_away_until; /* monotonic ms: keys refused till then */
 } ssh_bridge_t;
 
 #endif
