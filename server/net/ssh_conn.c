@@ -593,6 +593,9 @@ int ssh_conn_service(ssh_conn_t *c, uint64_t now)
 {
     if (c->ending)
         return goodbye(c, now);
+    if (!c->closed && !ssh_is_connected(c->session) && !c->authed)
+        log_info("ssh %s: closed before it was in: %s", c->addr,
+                 ssh_get_error(c->session)); /* a failed key exchange too */
     if (c->closed || !ssh_is_connected(c->session))
         return 1; /* the player left: the session sees its socket close */
     if (atomic_load(&c->b->stopping))

@@ -21,9 +21,11 @@ the plain display). Printed per transport:
   quiet second's CPU measured before the keys is taken off; beside it
   the user and kernel shares (utime and stime, coarser: clock ticks).
 
-BENCH_WRAP="valgrind --tool=callgrind ..." runs the server under that
-command and, with callgrind, counts only the keys (callgrind_control -z
-before them, a dump named keys-TRANSPORT after).
+BENCH_KINDS="ssh" measures only SSH; BENCH_PERF=FILE profiles the keys
+with perf (FILE.telnet, FILE.ssh). BENCH_WRAP="valgrind --tool=callgrind
+..." runs the server under that command and, with callgrind, counts only
+the keys (callgrind_control -z before them, a dump named keys-TRANSPORT
+after).
 
 The SSH clients' own CPU is theirs, not the server's: only the server
 process is measured."""
@@ -216,6 +218,13 @@ def run(kind):
         if WRAP:  # callgrind: count only the keys (docs/performance.md)
             subprocess.run(["callgrind_control", "-z", str(pid)], check=False,
                            stdout=subprocess.DEVNULL)
+        perf = None
+        if os.environ.get("BENCH_PERF"):  # a profile of the keys alone
+            perf = subprocess.Popen(["perf", "record", "-g", "-p", str(pid), "-o",
+                                     os.environ["BENCH_PERF"] + "." + kind],
+                                    stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL)
+            time.sleep(1.0)
         cpu0, t0, us0 = cpu_s(pid), time.time(), user_sys_s(pid)
         for _ in range(KEYS):
             for c in clients:
@@ -224,6 +233,9 @@ def run(kind):
         wait_quiet(sel, clients)
         cpu = cpu_s(pid) - cpu0 - idle_rate * (time.time() - t0)
         us1 = user_sys_s(pid)
+        if perf:
+            perf.send_signal(signal.SIGINT)
+            perf.wait()
         user, system = us1[0] - us0[0], us1[1] - us0[1]
         if WRAP:
             subprocess.run(["callgrind_control", "-d", f"keys-{kind}", str(pid)],
@@ -242,5 +254,5 @@ print()
 print("| transport | players | memory per player | threads (before -> with them) "
       "| server CPU per key | of which user / kernel (ticks) | keys |")
 print("|---|---|---|---|---|---|---|")
-for kind in ("telnet", "ssh"):
+for kind in os.environ.get("BENCH_KINDS", "telnet ssh").split():
     run(kind)
