@@ -37,25 +37,6 @@ ssh_link_t *ssh_link_new(tconn_t *tc, void (*send)(void *, const char *,
     return l;
 }
 
-/* The window: clamped as NAWS is (telnet_conn.c), 0 keeps the old size. */
-static void on_size(ssh_link_t *l, const unsigned char *b)
-{
-    tconn_t *t = l->tc;
-    int w = b[0] << 8 | b[1], h = b[2] << 8 | b[3];
-    if (w == 0 || h == 0)
-        return;
-    if (w > t->max_cols)
-        w = t->max_cols;
-    if (h > t->max_rows)
-        h = t->max_rows;
-    if (w == t->w && h == t->h)
-        return;
-    t->w = w;
-    t->h = h;
-    if (t->cb.resize)
-        t->cb.resize(t->ctx, w, h);
-}
-
 /* "NAME=value" (or the terminal's name as TERM) as a NEW-ENVIRON answer,
  * which the telnet module reads into what the client can show: the same
  * detection as a telnet client's (docs/telnet.md). The thread sent
@@ -81,7 +62,8 @@ static void on_record(ssh_link_t *l, char type)
 {
     l->text[l->ntext] = '\0';
     if (type == 'W' && l->ntext == 4) {
-        on_size(l, (const unsigned char *)l->text);
+        const unsigned char *b = (const unsigned char *)l->text;
+        tconn_window(l->tc, b[0] << 8 | b[1], b[2] << 8 | b[3]);
     } else if (type == 'T') {
         char *ttype = l->tc->ttype;
         size_t j = 0;
