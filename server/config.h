@@ -23,6 +23,7 @@ typedef struct config {
     int ssh_unauth_per_ip;   /* SSH connections not logged in, per address */
     int ssh_login_grace_ms;  /* SSH handshake and login deadline */
     int ssh_fail_delay_ms;   /* the first wait after failed key tries */
+    int ssh_threads;         /* SSH's threads; 0 = min(cores, 2) */
     int max_sessions_per_ip; /* sessions from one address; 0 = no limit */
     int fd_reserve;          /* descriptors kept back from players; 0 = auto */
     int connects_per_ip_per_minute; /* new connections; 0 = no limit */

@@ -69,9 +69,9 @@ static int hand_ssh_game(void *arg, int w, int fd, const char *what)
     return -1;
 }
 
-/* An SSH connection: its thread (ssh_bridge.h) runs it, then relays it to
- * one end of a socketpair whose other end goes to worker w as a telnet
- * session with the player's address. */
+/* An SSH connection: one of the bridge's threads (ssh_bridge.h) runs it,
+ * then relays it to one end of a socketpair whose other end goes to
+ * worker w as a session with the player's address. */
 static void hand_ssh(host_t *h, int w, int fd)
 {
     struct sockaddr_storage peer;
@@ -264,7 +264,10 @@ static int start_ssh_bridge(host_t *h, const config_t *cfg)
                           cfg->ssh_login_grace_ms, cfg->ssh_fail_delay_ms);
     h->ssh_bridge->hand = hand_ssh_game;
     h->ssh_bridge->hand_arg = h;
-    return 0;
+    /* at most one per core (docs/hosting.md, ssh_threads) */
+    int cores = host_default_workers();
+    int n = cfg->ssh_threads > 0 ? cfg->ssh_threads : 2;
+    return ssh_bridge_start(h->ssh_bridge, n < cores ? n : cores);
 }
 
 int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,

@@ -100,8 +100,8 @@ typedef struct msg_rebuilt {
 enum msg_accept_kind {
     ACCEPT_TELNET,            /* the telnet port */
     ACCEPT_WEB,               /* the browser's port (http_port) */
-    ACCEPT_SSH                /* telnet over a socketpair from an SSH
-                                 player's thread (ssh_bridge.h) */
+    ACCEPT_SSH                /* a socketpair from an SSH thread, its
+                                 records (ssh_link.h) */
 };
 
 typedef struct msg_accept {

@@ -1,40 +1,37 @@
 /* ssh_bridge.h - `ssh -p ssh_port play@host`: an SSH server (libssh's
- * server API) that carries each connection into the game as an ordinary
- * telnet session.
+ * server API) that carries each connection into the game as a session.
  *
- * Each SSH connection gets a thread of its own, which runs libssh on its
- * socket (key exchange, authentication, the session channel, its pty and
- * window changes) and relays the channel to a socketpair. Once the client
- * has authenticated and asked for its shell, the other end of the
- * socketpair is handed to a worker loop like an accepted telnet socket
- * (ssh_hand_fn: the host's srv_send_connection): the thread speaks telnet
- * on it (libtelnet: NAWS from the pty's size and every window change,
- * TTYPE from its terminal type, data with IAC doubled), so the game side
- * is the telnet path that every other test exercises, with every limit of
- * a telnet session (the per-address ones are counted as that session is
- * admitted, as for telnet). The player's address goes with the socket
- * (the message's text, "ssh ADDR"), for the log and the limits; after a
- * key login the account and its display choice ("ssh ADDR ID NAME
- * DISPLAY"): the text is the
- * bridge's own, nothing a client types reaches it.
+ * A fixed number of threads (ssh_threads: at most one per core) serve
+ * every SSH connection between them, each running libssh's non-blocking
+ * event API (ssh_event) over its connections' sockets (ssh_conn.h: the
+ * key exchange, authentication, the session channel, its pty, window
+ * changes, environment and shell). The acceptor hands a new socket to a
+ * thread, in turn, through the thread's channel (chan.h), whose wake is
+ * an eventfd in the thread's event. Once the client has authenticated
+ * and asked for its shell, one end of a socketpair is handed to a worker
+ * loop like an accepted socket (ssh_hand_fn: the host's
+ * srv_send_connection) and the session reads the thread's records on it
+ * (ssh_link.h: the keys as typed, the terminal, locale and window), and
+ * writes its frames as they are: no telnet on either side. The session
+ * has every limit of any session (the per-address ones are counted as it
+ * is admitted). The player's address goes with the socket (the message's
+ * text, "ssh ADDR"), for the log and the limits; after a key login the
+ * account and its display choice ("ssh ADDR ID NAME DISPLAY"): the text
+ * is the bridge's own, nothing a client types reaches it.
  *
- * Why threads rather than libssh on the loop: libssh does its own reads
- * and writes on the socket (there is no bytes-in, bytes-out interface),
- * its non-blocking server mode is driven by polling the session, and the
- * key exchange is a burst of CPU (tens of milliseconds) that must not
- * stall a loop serving thousands. A thread per SSH player costs its stack
- * (SSH_BRIDGE_STACK) and libssh's state; docs/hosting.md has the memory
- * measured. At most SSH_BRIDGE_MAX connections at once (more are closed
- * at once).
+ * A connection costs its thread nothing while it waits: its socket in the
+ * thread's poll, libssh's state and the conn's (ssh_conn_t);
+ * docs/performance.md has the memory and CPU measured. At most
+ * SSH_BRIDGE_MAX connections at once (more are closed at once).
  *
  * Authentication. The user "play" is a guest: "none" is accepted, and the
  * player starts in the lobby, logging in to an account with its password
  * there if they like. Any other user name is an account's, and only its
  * public keys are offered ("publickey"): a key is accepted when the
  * account registered it in the lobby (store.h, "SSH public keys": looked
- * up by name and fingerprint from this thread, with a deadline; a probe
- * without a signature is answered by the same lookup, then libssh checks
- * the signature), and the session then starts logged in as the account.
+ * up by name and fingerprint, with a deadline; a probe without a
+ * signature is answered by the same lookup, then libssh checks the
+ * signature), and the session then starts logged in as the account.
  * Anything else is refused, so OpenSSH says "Permission denied
  * (publickey)". A store that cannot answer refuses the key (logged). At
  * most SSH_KEY_TRIES keys are looked up per connection.
@@ -45,42 +42,7 @@
 #ifndef ROGUE_SSH_BRIDGE_H
 #define ROGUE_SSH_BRIDGE_H
 
-#include <pthread.h>
-#include <stdatomic.h>
-
-#include "ssh_guard.h"
-
-#define SSH_BRIDGE_MAX 2000
-#define SSH_BRIDGE_STACK (256 * 1024)
-#define SSH_HOST_KEY_FILE "ssh_host_ed25519_key"
-#define SSH_GUEST_USER "play"      /* the user name that plays as a guest */
-#define SSH_KEY_TRIES 6            /* keys looked up per connection */
-#define SSH_KEY_LOOKUP_MS 3000     /* the store's answer, at most */
-
-struct store;
-
-/* Hands the game's end of a connection's socketpair to worker `worker`
- * (from the bridge's thread): 0, or -1 (the worker is gone: fd is
- * closed by the bridge). fd -1: the connection ended before it was handed
- * (the worker's count of it is given back). */
-typedef int (*ssh_hand_fn)(void *arg, int worker, int fd, const char *what);
-
-typedef struct ssh_bridge {
-    void *bind;                /* ssh_bind; owned */
-    pthread_mutex_t mu;        /* around ssh_bind_accept_fd */
-    atomic_int live;           /* connections (threads) now */
-    atomic_int stopping;
-    char fingerprint[128];
-    /* set by the host after ssh_bridge_init */
-    struct store *store;       /* the keys' lookups */
-    ssh_hand_fn hand;
-    void *hand_arg;
-    pthread_mutex_t hand_mu;   /* around hand: ssh_bridge_stop_handing */
-    int handing_stopped;
-    /* before login (ssh_bridge_set_limits): per address and name */
-    sshg_t guard;
-    int grace_ms;              /* handshake, login, channel and shell */
-} ssh_bridge_t;
+#include "ssh_state.h"
 
 /* The limits before login (docs/hosting.md): connections not logged in
  * from one address (0: no cap), how long one may take to get in
@@ -93,7 +55,11 @@ void ssh_bridge_set_limits(ssh_bridge_t *b, int unauth_per_ip, int grace_ms,
 int ssh_bridge_init(ssh_bridge_t *b, const char *data_dir, char *err,
                     size_t errlen);
 
-/* Takes an accepted SSH socket, whatever happens: its thread runs the
+/* Starts the threads (after ssh_bridge_set_limits). Returns 0, or -1
+ * (logged; ssh_bridge_free still frees). */
+int ssh_bridge_start(ssh_bridge_t *b, int nthreads);
+
+/* Takes an accepted SSH socket, whatever happens: a thread runs the
  * connection and, once the player is in, hands the game's end to worker
  * `worker` through b->hand (which is also told of a connection that ends
  * before that). `addr`: the player's address, for the log. */
@@ -103,7 +69,7 @@ void ssh_bridge_accept(ssh_bridge_t *b, int fd, int worker, const char *addr);
  * about to stop): one that is ready later is closed. */
 void ssh_bridge_stop_handing(ssh_bridge_t *b);
 
-/* Asks every connection to end, waits (bounded: 5 s) for their threads,
+/* Asks every connection to end, waits (bounded: 5 s) for the threads,
  * frees. Returns 0, or -1 if some thread is still running: then nothing
  * is freed and b must stay (the process is ending anyway). */
 int ssh_bridge_free(ssh_bridge_t *b);

@@ -2,16 +2,17 @@
  * bridge before anyone is logged in (docs/hosting.md, "The network"):
  *
  * - at most `pending_cap` connections from one address that have not yet
- *   logged in (each is a thread until then): one more is refused at once;
+ *   logged in: one more is refused at once;
  * - failed public-key tries slow down: past `free_tries` failures of an
  *   address (or `name_free_tries` of an account name, from anywhere), each
- *   further denial waits base_ms, then twice that, ... up to max_ms, in
- *   the connection's own thread (so one address holds at most pending_cap
- *   such waits); a failure count goes back to 0 after forget_ms without
+ *   further denial waits base_ms, then twice that, ... up to max_ms:
+ *   nothing more is read from that connection meanwhile, and it stays
+ *   counted as not in (so one address holds at most pending_cap such
+ *   waits); a failure count goes back to 0 after forget_ms without
  *   one, and an address's at the first success from it (the owner is
  *   never slowed down by strangers' failures from elsewhere).
  *
- * Shared by every connection thread: one mutex. The table is fixed
+ * Shared by the acceptor and every SSH thread: one mutex. The table is fixed
  * (SSHG_SLOTS); when it is full the oldest idle entry is reused, and with
  * none idle a newcomer is refused (logged by the caller). */
 #ifndef ROGUE_SSH_GUARD_H

@@ -39,8 +39,12 @@ static void on_naws(tconn_t *t, const unsigned char *b, size_t n)
 {
     if (n != 4)
         return; /* malformed: as if never sent */
-    int w = b[0] << 8 | b[1], h = b[2] << 8 | b[3];
     t->got_naws = 1;
+    tconn_window(t, b[0] << 8 | b[1], b[2] << 8 | b[3]);
+}
+
+void tconn_window(tconn_t *t, int w, int h)
+{
     if (w == 0 || h == 0)
         return; /* 0 means unknown (RFC 1073): keep what we have */
     if (w > t->max_cols)

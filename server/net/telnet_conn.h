@@ -103,6 +103,11 @@ void tconn_start(tconn_t *t);
  * must end (t->error); every later call returns -1 too. */
 int tconn_feed(tconn_t *t, const void *bytes, size_t n);
 
+/* A window size the client reported (NAWS, or another transport's own
+ * report: ssh_link.h): clamped to max_cols x max_rows, 0 keeps the old
+ * size (RFC 1073: unknown), the resize callback told of a change. */
+void tconn_window(tconn_t *t, int w, int h);
+
 /* Sends data to the client (IAC doubled). */
 void tconn_send(tconn_t *t, const void *data, size_t n);
 

@@ -1,8 +1,8 @@
 /* transport.h - what a session asks of the protocol its bytes come in, as
  * one table per transport (Redis's ConnectionType): telnet
- * (telnet_conn.c: telnet_transport) and the browser's HTTP and WebSocket
- * (wsconn.c: ws_transport). SSH players arrive as telnet over a
- * socketpair (ssh_bridge.h). A transport has no libuv: bytes in (feed),
+ * (telnet_conn.c: telnet_transport), the browser's HTTP and WebSocket
+ * (wsconn.c: ws_transport) and SSH's records from its threads over a
+ * socketpair (ssh_link.c: ssh_transport). A transport has no libuv: bytes in (feed),
  * callbacks out (the module's own), on the session's socket; the session
  * holds the table and the connection and never asks which it is.
  * docs/architecture.md, "Transports". */
@@ -26,7 +26,8 @@ typedef struct transport {
     int (*ready)(const void *conn);
     /* The last bytes of a goodbye (the browser's close frame), or NULL. */
     void (*close)(void *conn);
-    /* Frees what the module allocated (not conn itself). */
+    /* Frees what the module allocated (conn itself only if the module
+     * allocated it: ssh_link_new). */
     void (*free)(void *conn);
     /* Why feed failed. */
     const char *(*error)(const void *conn);

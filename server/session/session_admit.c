@@ -17,6 +17,7 @@
 #include "session_impl.h"
 #include "site.h"
 #include "store.h"
+#include "ssh_link.h"
 #include "wsconn.h"
 
 /* The deadline of the state before the lobby: for admission, a PROXY
@@ -326,12 +327,26 @@ void sess_accept(srv_t *srv, int fd, const msg_accept_t *acc)
         s->tr = &telnet_transport;
         s->conn = &s->tc;
     }
+    if (ssh)
+        cb.send = NULL; /* no telnet reaches an SSH client (ssh_link.h) */
     if (rc != 0 || (!web &&
         tconn_init(&s->tc, &cb, s, srv->cfg.max_cols, srv->cfg.max_rows) != 0)) {
         log_error("accept: %s", rc ? uv_strerror(rc) : "out of memory");
         s->state = S_CLOSING;
         sess_close_handles(s);
         return;
+    }
+    if (ssh) {
+        /* the SSH thread's records, not telnet (ssh_link.h) */
+        ssh_link_t *link = ssh_link_new(&s->tc, sess_on_tc_send, s);
+        if (!link) {
+            log_error("accept: out of memory");
+            s->state = S_CLOSING;
+            sess_close_handles(s);
+            return;
+        }
+        s->tr = &ssh_transport;
+        s->conn = link;
     }
     set_peer(s, &peer);
     if (ssh) {

@@ -26,6 +26,10 @@
 #   watch    build/rel/tests/bench/bench_watch    a late watcher's catch-up
 #   balance  build/rel/tests/bench/bench_balance  (when built) the bot per
 #                                                  combat ruleset
+#   ssh      tests/bench/ssh_bench.py             memory, threads and CPU per
+#                                                  key of SSH players beside
+#                                                  telnet ones (OpenSSH's
+#                                                  client)
 #
 # Environment: BENCH_ROWS overrides the load rows (N:keys-per-second:seconds
 # with :W for W worker loops, comma-separated), BENCH_FLOOR_ROWS the rows
@@ -39,7 +43,7 @@ B=${BENCH_BIN_DIR:-build/rel/tests/bench}
 ROGUED=${ROGUED_REL_BIN:-build/rel/rogued}
 ROWS=${BENCH_ROWS:-1:1:10,100:1:10,1000:1:10,10000:1:15:1,10000:1:15:2,1000:5:10,1000:50:10:1,1000:50:10:2}
 FLOOR_ROWS=${BENCH_FLOOR_ROWS:-1000:5:10,10000:1:15}
-ONLY=${BENCH_ONLY:-core instr output load store watch balance}
+ONLY=${BENCH_ONLY:-core instr output load store watch balance ssh}
 
 wants() { case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
 
@@ -210,4 +214,9 @@ if wants balance && [ -x "$B/bench_balance" ]; then
     echo
     echo "## 6. Balance"
     run "$B/bench_balance" 1000
+fi
+if wants ssh && command -v ssh >/dev/null; then
+    echo
+    echo "## 7. SSH beside telnet"
+    run python3 tests/bench/ssh_bench.py "$ROGUED" 50 40
 fi

@@ -71,6 +71,9 @@ tsrv_t *srv_start(const char *arg, ...);
 /* The TCP port the server listens on. */
 int srv_port(const tsrv_t *s);
 
+/* The server's process id (its /proc entries: threads, memory). */
+int srv_pid(const tsrv_t *s);
+
 /* The server log so far (NUL-terminated, malloc'd; the caller frees). */
 char *srv_log(const tsrv_t *s);
 

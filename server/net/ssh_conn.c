@@ -1,0 +1,654 @@
+/* ssh_conn.c - one SSH connection on a bridge thread (ssh_conn.h). */
+#include "ssh_conn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "ssh_link.h"
+#include "sshkey.h"
+
+/* A player's frames the channel's window has not taken yet, at most
+ * (then the game's socket is not read, the session's own output limit
+ * applies); keys the game's socket has not taken, at most (then the
+ * connection ends: the worker is stalled). */
+#define SSH_TO_CLIENT_MAX (256 * 1024)
+#define SSH_TO_GAME_MAX (64 * 1024)
+#define SSH_GOODBYE_MS 2000      /* the last frames' flush, at most */
+
+uint64_t ssh_mono_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
+
+/* --- pending bytes ---------------------------------------------------------- */
+
+static int pend_add(ssh_pend_t *p, const char *data, size_t n, size_t max)
+{
+    if (p->len + n > max)
+        return -1;
+    if (p->len + n > p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 4096;
+        while (cap < p->len + n)
+            cap *= 2;
+        char *d = realloc(p->data, cap);
+        if (!d)
+            return -1;
+        p->data = d;
+        p->cap = cap;
+    }
+    memcpy(p->data + p->len, data, n);
+    p->len += n;
+    return 0;
+}
+
+static void pend_drop(ssh_pend_t *p, size_t n)
+{
+    memmove(p->data, p->data + n, p->len - n);
+    p->len -= n;
+    if (p->len == 0) { /* an idle connection holds no buffer */
+        free(p->data);
+        *p = (ssh_pend_t){ 0 };
+    }
+}
+
+/* --- towards the game: records on the socketpair (ssh_link.h) -------------- */
+
+/* Writes what is pending, then len bytes of p; what the socket does not
+ * take waits (bounded: past it the connection ends). */
+static void to_game(ssh_conn_t *c, const char *p, size_t len)
+{
+    if (c->game_fd < 0 || c->closed)
+        return;
+    while (c->to_game.len > 0) {
+        ssize_t k = write(c->game_fd, c->to_game.data, c->to_game.len);
+        if (k <= 0)
+            break;
+        pend_drop(&c->to_game, (size_t)k);
+    }
+    if (c->to_game.len == 0) {
+        while (len > 0) {
+            ssize_t k = write(c->game_fd, p, len);
+            if (k <= 0)
+                break;
+            p += k;
+            len -= (size_t)k;
+        }
+    }
+    if (len > 0 && pend_add(&c->to_game, p, len, SSH_TO_GAME_MAX) != 0) {
+        log_info("ssh %s: the game is not taking keys: closed", c->addr);
+        c->closed = 1;
+    }
+}
+
+static void game_record(ssh_conn_t *c, char type, const void *data, size_t n)
+{
+    char rec[3 + SSH_LINK_DATA_MAX];
+    to_game(c, rec, ssh_link_record(rec, type, data, n));
+}
+
+static void game_size(ssh_conn_t *c)
+{
+    char rec[8];
+    if (c->game_fd >= 0 && c->cols > 0 && c->rows > 0)
+        to_game(c, rec, ssh_link_size(rec, c->cols, c->rows));
+}
+
+/* --- towards the player: the channel, within its window -------------------- */
+
+/* Writes what the window allows of p; returns the bytes taken, or -1. */
+static long chan_put(ssh_conn_t *c, const char *p, size_t n)
+{
+    uint32_t win = ssh_channel_window_size(c->chan);
+    size_t k = n < win ? n : win;
+    if (k == 0)
+        return 0; /* never a write that would wait for the window */
+    int w = ssh_channel_write(c->chan, p, (uint32_t)k);
+    return w == SSH_ERROR ? -1 : w;
+}
+
+static void to_client(ssh_conn_t *c, const char *p, size_t n)
+{
+    if (!c->chan || c->closed)
+        return;
+    if (c->to_client.len == 0) {
+        long k = chan_put(c, p, n);
+        if (k < 0) {
+            c->closed = 1;
+            return;
+        }
+        p += k;
+        n -= (size_t)k;
+    }
+    if (n > 0 && pend_add(&c->to_client, p, n, SSH_TO_CLIENT_MAX + 16384) != 0)
+        c->closed = 1;
+}
+
+static void flush_client(ssh_conn_t *c)
+{
+    if (!c->chan || c->closed || c->to_client.len == 0)
+        return;
+    long k = chan_put(c, c->to_client.data, c->to_client.len);
+    if (k < 0)
+        c->closed = 1;
+    else if (k > 0)
+        pend_drop(&c->to_client, (size_t)k);
+}
+
+/* The game's bytes, to the player as they are, while the window takes
+ * them (the socket is left unread past SSH_TO_CLIENT_MAX pending). */
+static void relay_game(ssh_conn_t *c)
+{
+    char buf[16384];
+    c->game_ready = 0;
+    while (!c->closed && !c->game_eof && c->to_client.len < SSH_TO_CLIENT_MAX) {
+        ssize_t n = read(c->game_fd, buf, sizeof buf);
+        if (n > 0 && (size_t)n < sizeof buf) {
+            /* a short read took all there was: the poll says when more
+             * comes (one read a frame, not two) */
+            to_client(c, buf, (size_t)n);
+            return;
+        }
+        if (n > 0)
+            to_client(c, buf, (size_t)n);
+        else if (n == 0 || (errno != EAGAIN && errno != EINTR))
+            c->game_eof = 1; /* the game closed the session (quit, shutdown) */
+        else
+            return;
+    }
+    if (c->to_client.len >= SSH_TO_CLIENT_MAX)
+        c->game_ready = 1; /* more may wait: read again once drained */
+}
+
+/* --- the guard (ssh_guard.h) ------------------------------------------------ */
+
+static void uncount(ssh_conn_t *c)
+{
+    if (!c->counted)
+        return;
+    c->counted = 0;
+    sshg_leave(&c->b->guard, c->ip);
+}
+
+/* A denied key: the address's and the name's failures counted; the wait
+ * they earned is this connection's: nothing more of it is read until
+ * then (ssh_conn_service takes it out of the poll), and it keeps its
+ * place in the address's count of connections not in. */
+static void slow_down(ssh_conn_t *c, const char *user)
+{
+    uint64_t now = ssh_mono_ms();
+    int ms = sshg_failed(&c->b->guard, c->ip, user, now);
+    if (ms <= 0)
+        return;
+    log_info("ssh %s: failed key tries for %s: the next answer waits %d ms",
+             c->addr, user, ms);
+    c->paused_until_ms = now + (uint64_t)ms;
+    ssh_conn_touch(c);
+}
+
+/* --- libssh's callbacks ------------------------------------------------------ */
+
+static int auth_none(ssh_session s, const char *user, void *userdata)
+{
+    ssh_conn_t *c = userdata;
+    if (user && strcmp(user, SSH_GUEST_USER) == 0) {
+        c->authed = 1; /* a guest, as with telnet */
+        uncount(c);
+        return SSH_AUTH_SUCCESS;
+    }
+    ssh_set_auth_methods(s, SSH_AUTH_METHOD_PUBLICKEY); /* its keys only */
+    return SSH_AUTH_DENIED;
+}
+
+/* Whether `key`, offered for user, is one the account registered: the
+ * store's lookup by name and fingerprint, and the key itself compared.
+ * Fills c->found_* when it is. */
+static int key_registered(ssh_conn_t *c, const char *user, ssh_key key)
+{
+    char fp[STORE_KEY_FP_MAX + 1], text[STORE_KEY_TEXT_MAX + 1];
+    if (sshkey_fingerprint(key, fp, sizeof fp) != 0)
+        return 0;
+    if (c->found_id > 0 && strcmp(fp, c->found_fp) == 0 &&
+        strcasecmp(user, c->found_name) == 0)
+        return 1; /* the probe's answer: the same key and name, now signed */
+    if (++c->key_tries > SSH_KEY_TRIES) {
+        log_info("ssh %s: more than %d keys offered for %s: refused", c->addr,
+                 SSH_KEY_TRIES, user);
+        return 0;
+    }
+    store_account_t a;
+    uint64_t now = ssh_mono_ms();
+    int st = now < atomic_load(&c->b->store_away_until)
+             ? STORE_ERROR
+             : store_key_account(c->b->store, user, fp, SSH_KEY_LOOKUP_MS, &a,
+                                 text, sizeof text);
+    if (st == STORE_ERROR) {
+        if (now >= atomic_load(&c->b->store_away_until))
+            atomic_store(&c->b->store_away_until,
+                         ssh_mono_ms() + SSH_STORE_AWAY_MS);
+        log_error("ssh %s: the key %s for %s cannot be looked up (the store "
+                  "is not answering): refused", c->addr, fp, user);
+        return 0;
+    }
+    if (st != STORE_OK) {
+        log_info("ssh %s: the key %s is not registered for %s: refused",
+                 c->addr, fp, user);
+        return 0;
+    }
+    const char *sp = strchr(text, ' ');
+    ssh_key kept = NULL;
+    int same = sp && ssh_pki_import_pubkey_base64(sp + 1, ssh_key_type(key),
+                                                  &kept) == SSH_OK &&
+               ssh_key_cmp(kept, key, SSH_KEY_CMP_PUBLIC) == 0;
+    ssh_key_free(kept);
+    if (!same) {
+        log_error("ssh %s: the key %s of %s differs from the one kept under "
+                  "its fingerprint: refused", c->addr, fp, a.name);
+        return 0;
+    }
+    snprintf(c->found_fp, sizeof c->found_fp, "%s", fp);
+    c->found_id = a.id;
+    snprintf(c->found_name, sizeof c->found_name, "%s", a.name);
+    c->found_display = a.display;
+    return 1;
+}
+
+static int auth_pubkey(ssh_session s, const char *user,
+                       struct ssh_key_struct *key, char signature_state,
+                       void *userdata)
+{
+    ssh_conn_t *c = userdata;
+    if (user && strcmp(user, SSH_GUEST_USER) != 0)
+        ssh_set_auth_methods(s, SSH_AUTH_METHOD_PUBLICKEY);
+    if (!user || strcmp(user, SSH_GUEST_USER) == 0 ||
+        !acct_name_valid(user, NULL, 0) || !c->b->store ||
+        atomic_load(&c->b->stopping))
+        return SSH_AUTH_DENIED;
+    if (signature_state != SSH_PUBLICKEY_STATE_NONE &&
+        signature_state != SSH_PUBLICKEY_STATE_VALID)
+        return SSH_AUTH_DENIED; /* a signature that does not verify */
+    if (!key_registered(c, user, key)) {
+        slow_down(c, user);
+        return SSH_AUTH_DENIED;
+    }
+    if (signature_state == SSH_PUBLICKEY_STATE_NONE)
+        return SSH_AUTH_SUCCESS; /* a probe: this key would do */
+    c->account_id = c->found_id;
+    snprintf(c->account, sizeof c->account, "%s", c->found_name);
+    c->authed = 1;
+    uncount(c);
+    sshg_succeeded(&c->b->guard, c->ip);
+    log_info("ssh %s: %s logged in by the key %s", c->addr, c->account,
+             c->found_fp);
+    return SSH_AUTH_SUCCESS;
+}
+
+static int on_pty(ssh_session s, ssh_channel ch, const char *term, int w,
+                  int h, int pw, int ph, void *userdata)
+{
+    ssh_conn_t *c = userdata;
+    (void)s, (void)ch, (void)pw, (void)ph;
+    snprintf(c->term, sizeof c->term, "%s", term ? term : "");
+    c->cols = w;
+    c->rows = h;
+    game_size(c); /* if the game is there already */
+    return SSH_OK;
+}
+
+/* "SendEnv LANG" or "-o SetEnv=LANG=C.UTF-8": the locale and COLORTERM
+ * are kept for the game (printable ASCII, cut); the rest is ignored but
+ * accepted (a refusal makes nothing better for the player). */
+static int on_env(ssh_session s, ssh_channel ch, const char *name,
+                  const char *value, void *userdata)
+{
+    static const char *const wanted[SSH_ENV_VARS] = { "LANG", "LC_ALL",
+                                                      "LC_CTYPE", "COLORTERM" };
+    ssh_conn_t *c = userdata;
+    (void)s, (void)ch;
+    for (int i = 0; name && value && i < SSH_ENV_VARS; i++) {
+        if (strcmp(name, wanted[i]) != 0)
+            continue;
+        size_t n = (size_t)snprintf(c->env[i], SSH_ENV_MAX, "%s=", name);
+        for (const char *v = value; *v && n + 1 < SSH_ENV_MAX; v++)
+            if (*v > ' ' && *v < 127)
+                c->env[i][n++] = *v;
+        c->env[i][n] = '\0';
+    }
+    return SSH_OK;
+}
+
+static int on_window(ssh_session s, ssh_channel ch, int w, int h, int pw,
+                     int ph, void *userdata)
+{
+    ssh_conn_t *c = userdata;
+    (void)s, (void)ch, (void)pw, (void)ph;
+    c->cols = w;
+    c->rows = h;
+    game_size(c);
+    return SSH_OK;
+}
+
+/* Gives the game's end of a new socketpair to the worker, with the
+ * player's address and, after a key login, the account. 0, or -1. */
+static int hand_over(ssh_conn_t *c)
+{
+    ssh_bridge_t *b = c->b;
+    int sp[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) != 0) {
+        log_error("ssh %s: socketpair: %s", c->addr, strerror(errno));
+        return -1;
+    }
+    char what[160];
+    if (c->account_id > 0)
+        snprintf(what, sizeof what, "ssh %s %lld %s %d", c->addr,
+                 (long long)c->account_id, c->account, c->found_display);
+    else
+        snprintf(what, sizeof what, "ssh %s", c->addr);
+    fcntl(sp[0], F_SETFL, fcntl(sp[0], F_GETFL) | O_NONBLOCK);
+    pthread_mutex_lock(&b->hand_mu);
+    int rc = !b->handing_stopped && b->hand ? b->hand(b->hand_arg, c->worker,
+                                                       sp[1], what) : -1;
+    /* handed: the session gives the worker's count back when it ends;
+     * refused: the host gave it back */
+    c->worker = -1;
+    pthread_mutex_unlock(&b->hand_mu);
+    if (rc != 0) {
+        close(sp[0]);
+        close(sp[1]);
+        return -1;
+    }
+    c->game_fd = sp[0];
+    return 0;
+}
+
+/* The setup, before any key: the terminal, the locale, the size, then
+ * 'G' (the lobby may start). */
+static void game_hello(ssh_conn_t *c)
+{
+    game_record(c, 'T', c->term[0] ? c->term : "VT100",
+                strlen(c->term[0] ? c->term : "VT100"));
+    for (int i = 0; i < SSH_ENV_VARS; i++)
+        if (c->env[i][0])
+            game_record(c, 'E', c->env[i], strlen(c->env[i]));
+    game_size(c);
+    game_record(c, 'G', NULL, 0);
+}
+
+/* The shell: the player is in (a channel comes only after authentication),
+ * and the game's end goes to a worker now, so that keys sent in the same
+ * packets as this request reach the game. */
+static int on_shell(ssh_session s, ssh_channel ch, void *userdata)
+{
+    ssh_conn_t *c = userdata;
+    (void)s, (void)ch;
+    if (c->shell)
+        return SSH_ERROR; /* one shell a connection */
+    if (!c->authed || atomic_load(&c->b->stopping) || hand_over(c) != 0) {
+        c->closed = 1;
+        ssh_conn_touch(c);
+        return SSH_ERROR;
+    }
+    c->shell = 1;
+    game_hello(c);
+    ssh_conn_touch(c); /* its game socket joins the poll */
+    return SSH_OK;
+}
+
+static int on_data(ssh_session s, ssh_channel ch, void *data, uint32_t len,
+                   int is_stderr, void *userdata)
+{
+    ssh_conn_t *c = userdata;
+    (void)s, (void)ch, (void)is_stderr;
+    const char *p = data;
+    for (uint32_t at = 0; at < len; at += SSH_LINK_DATA_MAX) {
+        uint32_t k = len - at < SSH_LINK_DATA_MAX ? len - at : SSH_LINK_DATA_MAX;
+        game_record(c, 'D', p + at, k); /* the player's keys, as typed */
+    }
+    if (c->closed)
+        ssh_conn_touch(c);
+    return (int)len;
+}
+
+static void on_eof(ssh_session s, ssh_channel ch, void *userdata)
+{
+    (void)s, (void)ch;
+    ((ssh_conn_t *)userdata)->closed = 1;
+    ssh_conn_touch(userdata);
+}
+
+static int on_wontblock(ssh_session s, ssh_channel ch, uint32_t bytes,
+                        void *userdata)
+{
+    (void)s, (void)ch, (void)bytes;
+    ssh_conn_t *c = userdata;
+    if (c->to_client.len > 0)
+        ssh_conn_touch(c); /* the window opened: send what waited */
+    return 0;
+}
+
+static ssh_channel on_channel_open(ssh_session s, void *userdata)
+{
+    ssh_conn_t *c = userdata;
+    if (c->chan)
+        return NULL; /* one session channel a connection */
+    c->chan = ssh_channel_new(s);
+    if (c->chan)
+        ssh_set_channel_callbacks(c->chan, &c->ccb);
+    return c->chan;
+}
+
+/* The game's socket is readable: noted; read once the poll has returned. */
+static int on_game(socket_t fd, int revents, void *userdata)
+{
+    ssh_conn_t *c = userdata;
+    (void)fd, (void)revents;
+    c->game_ready = 1;
+    ssh_conn_touch(c);
+    return 0;
+}
+
+static void set_callbacks(ssh_conn_t *c)
+{
+    c->scb = (struct ssh_server_callbacks_struct){
+        .userdata = c,
+        .auth_none_function = auth_none,
+        .auth_pubkey_function = auth_pubkey,
+        .channel_open_request_session_function = on_channel_open,
+    };
+    ssh_callbacks_init(&c->scb);
+    c->ccb = (struct ssh_channel_callbacks_struct){
+        .userdata = c,
+        .channel_data_function = on_data,
+        .channel_eof_function = on_eof,
+        .channel_close_function = on_eof,
+        .channel_pty_request_function = on_pty,
+        .channel_shell_request_function = on_shell,
+        .channel_pty_window_change_function = on_window,
+        .channel_env_request_function = on_env,
+        .channel_write_wontblock_function = on_wontblock,
+    };
+    ssh_callbacks_init(&c->ccb);
+}
+
+/* --- the connection's life ------------------------------------------------- */
+
+ssh_conn_t *ssh_conn_new(ssh_bridge_t *b, struct ssh_worker *w, ssh_event ev,
+                         int fd, int worker, const char *addr, const char *ip,
+                         uint64_t now_ms)
+{
+    ssh_conn_t *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->b = b;
+    c->w = w;
+    c->ev = ev;
+    c->fd = fd;
+    c->game_fd = -1;
+    c->worker = worker;
+    c->counted = 1;
+    snprintf(c->addr, sizeof c->addr, "%s", addr);
+    snprintf(c->ip, sizeof c->ip, "%s", ip);
+    c->deadline_ms = now_ms + (uint64_t)b->grace_ms;
+    return c;
+}
+
+int ssh_conn_start(ssh_conn_t *c)
+{
+    ssh_bridge_t *b = c->b;
+    c->session = ssh_new();
+    if (!c->session)
+        return -1;
+    set_callbacks(c);
+    pthread_mutex_lock(&b->mu); /* the bind's keys are shared */
+    int rc = ssh_bind_accept_fd(b->bind, c->session, c->fd);
+    pthread_mutex_unlock(&b->mu);
+    if (rc != SSH_OK)
+        return -1;
+    /* keys and frames are small and each wanted at once, as telnet's
+     * (the session sets the same on its sockets) */
+    int one = 1;
+    setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    c->fd = -1; /* the session's now */
+    ssh_set_blocking(c->session, 0);
+    ssh_set_auth_methods(c->session,
+                         SSH_AUTH_METHOD_NONE | SSH_AUTH_METHOD_PUBLICKEY);
+    ssh_set_server_callbacks(c->session, &c->scb);
+    /* Non-blocking: the banner goes out, and the rest of the key exchange
+     * runs in the thread's event as the client's packets come. */
+    if (ssh_handle_key_exchange(c->session) == SSH_ERROR) {
+        log_info("ssh %s: key exchange failed: %s", c->addr,
+                 ssh_get_error(c->session));
+        return -1;
+    }
+    if (ssh_event_add_session(c->ev, c->session) != SSH_OK)
+        return -1;
+    c->in_event = 1;
+    return 0;
+}
+
+/* A failed key's wait: out of the poll until it is over. */
+static void follow_pause(ssh_conn_t *c, uint64_t now)
+{
+    if (!c->paused_until_ms)
+        return;
+    if (now < c->paused_until_ms) {
+        if (c->in_event && ssh_event_remove_session(c->ev, c->session) == SSH_OK)
+            c->in_event = 0;
+        return;
+    }
+    c->paused_until_ms = 0;
+    if (!c->in_event && ssh_event_add_session(c->ev, c->session) == SSH_OK)
+        c->in_event = 1;
+}
+
+/* The game's socket in the poll while the player's window keeps up. */
+static void follow_game(ssh_conn_t *c)
+{
+    if (c->game_fd < 0 || c->game_eof)
+        return;
+    int want = c->to_client.len < SSH_TO_CLIENT_MAX;
+    if (want && !c->game_polled &&
+        ssh_event_add_fd(c->ev, c->game_fd, POLLIN, on_game, c) == SSH_OK) {
+        c->game_polled = 1;
+        c->game_ready = 1; /* what came meanwhile */
+    } else if (!want && c->game_polled) {
+        ssh_event_remove_fd(c->ev, c->game_fd);
+        c->game_polled = 0;
+    }
+}
+
+/* The game has ended the session: its last frames (the goodbye) reach the
+ * player, then the channel closes; at most SSH_GOODBYE_MS. Returns 1 once
+ * the connection is over. */
+static int goodbye(ssh_conn_t *c, uint64_t now)
+{
+    if (!c->ending) {
+        c->ending = 1;
+        c->end_by_ms = now + SSH_GOODBYE_MS;
+    }
+    flush_client(c);
+    if (c->to_client.len > 0 && !c->closed && now < c->end_by_ms)
+        return 0;
+    if (c->chan && !c->closed && ssh_channel_is_open(c->chan)) {
+        ssh_channel_send_eof(c->chan);
+        ssh_channel_close(c->chan);
+    }
+    c->closed = 1;
+    return ssh_blocking_flush(c->session, 0) != SSH_AGAIN || now >= c->end_by_ms;
+}
+
+int ssh_conn_service(ssh_conn_t *c, uint64_t now)
+{
+    if (c->ending)
+        return goodbye(c, now);
+    if (!c->closed && !ssh_is_connected(c->session) && !c->authed)
+        log_info("ssh %s: closed before it was in: %s", c->addr,
+                 ssh_get_error(c->session)); /* a failed key exchange too */
+    if (c->closed || !ssh_is_connected(c->session))
+        return 1; /* the player left: the session sees its socket close */
+    if (atomic_load(&c->b->stopping))
+        return goodbye(c, now);
+    if (!(c->authed && c->shell) && now >= c->deadline_ms) {
+        log_info("ssh %s: not in within %d ms: closed", c->addr,
+                 c->b->grace_ms);
+        return 1;
+    }
+    follow_pause(c, now);
+    follow_game(c);
+    if (c->to_game.len > 0)
+        to_game(c, NULL, 0);
+    flush_client(c);
+    if (c->game_ready && c->game_polled)
+        relay_game(c);
+    follow_game(c);
+    if (c->game_eof)
+        return goodbye(c, now);
+    return c->closed;
+}
+
+/* A connection that ended before it was handed: the worker's count of it
+ * goes back (unless the workers are gone). */
+static void not_handed(ssh_conn_t *c)
+{
+    ssh_bridge_t *b = c->b;
+    if (c->worker < 0)
+        return;
+    pthread_mutex_lock(&b->hand_mu);
+    if (!b->handing_stopped && b->hand)
+        b->hand(b->hand_arg, c->worker, -1, NULL);
+    pthread_mutex_unlock(&b->hand_mu);
+    c->worker = -1;
+}
+
+void ssh_conn_free(ssh_conn_t *c)
+{
+    if (c->game_polled)
+        ssh_event_remove_fd(c->ev, c->game_fd);
+    if (c->session) {
+        if (c->in_event)
+            ssh_event_remove_session(c->ev, c->session);
+        ssh_disconnect(c->session);
+        ssh_free(c->session); /* (frees the channel) */
+    }
+    if (c->fd >= 0)
+        close(c->fd);
+    if (c->game_fd >= 0)
+        close(c->game_fd);
+    not_handed(c);
+    uncount(c);
+    free(c->to_client.data);
+    free(c->to_game.data);
+    free(c);
+}
