@@ -48,7 +48,7 @@ static int who(srv_t *srv, uint64_t req)
         uint64_t idle = now > s->last_input_ms ? now - s->last_input_ms : 0;
         snprintf(line, sizeof line, "%llu %.47s %s %s %.20s %llu",
                  (unsigned long long)s->id, s->addr,
-                 s->ssh ? "ssh" : s->tr ? s->tr->name : "-", state_name(s),
+                 s->tr ? s->tr->name : "-", state_name(s),
                  name && name[0] ? name : "-",
                  (unsigned long long)(idle / 1000));
         answer(srv, MSG_CTL_LINE, req, 0, line);
@@ -103,14 +103,14 @@ static void reload(srv_t *srv, const config_t *n)
 }
 
 /* This loop's figures, as lines ctl_metrics.c reads: "s" sessions by
- * state (enum sess_state), "t" by transport (telnet, web), "c" the
+ * state (enum sess_state), "t" by transport (telnet, web, ssh), "c" the
  * counters, "l" the lag's count and sum (ms), "b" its buckets. */
 static int stats(srv_t *srv, uint64_t req)
 {
-    unsigned long long st[S_NSTATES] = { 0 }, tr[2] = { 0 };
+    unsigned long long st[S_NSTATES] = { 0 }, tr[3] = { 0 };
     for (sess_t *s = srv->sessions; s; s = s->next) {
         st[sess_closing(s) ? S_CLOSING : s->state]++;
-        tr[s->web ? 1 : 0]++;
+        tr[s->web ? 1 : s->tr && strcmp(s->tr->name, "ssh") == 0 ? 2 : 0]++;
     }
     const struct srv_stats *k = &srv->stats;
     char line[96];
@@ -118,7 +118,7 @@ static int stats(srv_t *srv, uint64_t req)
     for (int i = 0; i < S_NSTATES; i++)
         len += snprintf(line + len, sizeof line - (size_t)len, " %llu", st[i]);
     answer(srv, MSG_CTL_LINE, req, srv->index, line);
-    snprintf(line, sizeof line, "t %llu %llu", tr[0], tr[1]);
+    snprintf(line, sizeof line, "t %llu %llu %llu", tr[0], tr[1], tr[2]);
     answer(srv, MSG_CTL_LINE, req, srv->index, line);
     snprintf(line, sizeof line, "c %llu %llu %llu",
              (unsigned long long)k->keys, (unsigned long long)k->frames,

@@ -15,7 +15,7 @@
 /* What the loops answered. */
 typedef struct figures {
     uint64_t states[8];        /* enum sess_state */
-    uint64_t transports[2];    /* telnet, web */
+    uint64_t transports[3];    /* telnet, web, ssh */
     uint64_t keys, frames, bytes_out;
     struct {
         int seen;
@@ -71,9 +71,9 @@ static void metrics_answer(ctl_req_t *r, const smsg_t *m)
             f->states[i] += v[i];
         break;
     case 't':
-        read_numbers(p, v, 2);
-        f->transports[0] += v[0];
-        f->transports[1] += v[1];
+        read_numbers(p, v, 3);
+        for (size_t i = 0; i < 3; i++)
+            f->transports[i] += v[i];
         break;
     case 'c':
         read_numbers(p, v, 3);
@@ -134,11 +134,13 @@ static void metrics_finish(ctl_req_t *r)
         ctl_req_printf(r, "rogued_sessions{state=\"%s\"} %" PRIu64 "\n",
                        state_names[i], f->states[i]);
     family(r, "rogued_sessions_by_transport", "gauge",
-           "Sessions by how they came (telnet, also SSH's; web: the browser).");
+           "Sessions by how they came (telnet, web: the browser, ssh).");
     ctl_req_printf(r, "rogued_sessions_by_transport{transport=\"telnet\"} %" PRIu64 "\n",
                    f->transports[0]);
     ctl_req_printf(r, "rogued_sessions_by_transport{transport=\"web\"} %" PRIu64 "\n",
                    f->transports[1]);
+    ctl_req_printf(r, "rogued_sessions_by_transport{transport=\"ssh\"} %" PRIu64 "\n",
+                   f->transports[2]);
     family(r, "rogued_players_online", "gauge",
            "Admitted sessions, counted against max_sessions.");
     ctl_req_printf(r, "rogued_players_online %d\n", atomic_load(&h->sh.online));

@@ -181,8 +181,6 @@ typedef struct sess {
     const transport_t *tr;     /* the protocol the bytes come in (transport.h):
                                   telnet's or the browser's; NULL until set */
     void *conn;                /* its connection: &tc, or web */
-    uint8_t ssh;               /* telnet over the SSH bridge's socketpair
-                                  (ACCEPT_SSH): the console says "ssh" */
     tconn_t tc;                /* telnet (unused for the browser) */
     struct wsconn *web;        /* the browser's HTTP and WebSocket; owned;
                                   NULL for telnet */

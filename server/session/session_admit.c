@@ -350,7 +350,6 @@ void sess_accept(srv_t *srv, int fd, const msg_accept_t *acc)
     }
     set_peer(s, &peer);
     if (ssh) {
-        s->ssh = 1;
         /* the player's address, as the SSH thread gave it */
         char from[sizeof s->addr];
         snprintf(from, sizeof from, "%.*s", (int)sizeof from - 1, acc->addr);

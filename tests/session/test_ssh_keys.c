@@ -243,8 +243,6 @@ START_TEST(ssh_lang_utf8)
 }
 END_TEST
 
-/* The console's `who` names an SSH player's transport "ssh" (it comes in
- * as telnet over the bridge's socketpair). */
 /* A server with SSH on a free port (*sport), once its console listens. */
 static tsrv_t *ssh_server(int *sport)
 {
@@ -256,6 +254,7 @@ static tsrv_t *ssh_server(int *sport)
     return s;
 }
 
+/* The console's `who` names an SSH player's transport "ssh", not telnet. */
 START_TEST(who_says_ssh)
 {
     int sport;
