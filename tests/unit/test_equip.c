@@ -233,8 +233,21 @@ START_TEST(an_enchantment_is_unknown_until_worn)
     view_draw(g, &s);
     ck_assert(arena_screen_has(&s, "a) ) long sword"));
     ck_assert(!arena_screen_has(&s, "+2"));
+    game_key(g, KEY_ESC);
+    /* The narrow pack list (a 40-column screen) says no more. */
+    screen_t narrow;
+    screen_init(&narrow, 40, 20);
+    game_key(g, 'i');
+    view_draw(g, &narrow);
+    ck_assert(arena_screen_has(&narrow, "a) ) long sword"));
+    ck_assert(!arena_screen_has(&narrow, "+2"));
     ck_assert_int_eq(game_key(g, 'a'), 1);
     ck_assert_str_eq(game_msg(g, 0)->text, "You wield the +2 long sword.");
+    game_key(g, 'i');
+    view_draw(g, &narrow);
+    ck_assert(arena_screen_has(&narrow, "a) ) +2 long sword (wielded)"));
+    game_key(g, KEY_ESC);
+    screen_free(&narrow);
     /* Power 5 + 3 + 2, on the screen and in a blow. */
     game_key(g, 'C');
     view_draw(g, &s);
