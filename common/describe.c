@@ -61,7 +61,7 @@ const char *game_describe(const game_t *g, int x, int y, char *buf,
         if (!it || !it->seen)
             continue;
         if (type == ITEM_THING)
-            item_a_name(g, it->kind, buf, len);
+            item_floor_a_name(g, it, buf, len);
         else if (type == ITEM_GOLD)
             snprintf(buf, len, "%d gold", it->amount);
         else

@@ -53,13 +53,29 @@ static void head(text_t *t, const game_t *g)
         g->kills);
 }
 
+/* A pack slot's name with everything identified: "+1 long sword
+ * (cursed)", "long sword" (fists: NULL slot), the kind's own name. */
+static const char *true_name(const game_t *g, int slot, char *buf,
+                             size_t len)
+{
+    int kind = g->pack[slot];
+    if (!item_is_equipment(kind))
+        snprintf(buf, len, "%s", item_stats(kind)->name);
+    else
+        snprintf(buf, len, "%+d %s%s", g->pack_ench[slot],
+                 item_stats(kind)->name,
+                 item_slot_cursed(g, slot) ? " (cursed)" : "");
+    return buf;
+}
+
 static void equipment(text_t *t, const game_t *g)
 {
     const player_t *p = &g->player;
+    char w[64], a[64], name[64];
     add(t, "\nWeapon: %s\nArmour: %s\n",
-        item_pack_has(g, p->weapon) ? item_stats(g->pack[p->weapon])->name
+        item_pack_has(g, p->weapon) ? true_name(g, p->weapon, w, sizeof w)
                                     : "none (fists)",
-        item_pack_has(g, p->armor) ? item_stats(g->pack[p->armor])->name
+        item_pack_has(g, p->armor) ? true_name(g, p->armor, a, sizeof a)
                                    : "none (burlap sack)");
     add(t, "\nPack (everything identified):\n");
     int any = 0;
@@ -67,7 +83,7 @@ static void equipment(text_t *t, const game_t *g)
         if (!item_pack_has(g, i))
             continue;
         int kind = g->pack[i];
-        const char *name = item_stats(kind)->name;
+        true_name(g, i, name, sizeof name);
         any = 1;
         if (item_is_wand(kind))
             add(t, "  %c) %s (%d charges)", 'a' + i, name, g->pack_n[i]);
@@ -82,6 +98,8 @@ static void equipment(text_t *t, const game_t *g)
             add(t, "       (unknown to you: %s)\n",
                 item_unknown_name(g, kind, was, sizeof was));
         }
+        if (item_is_equipment(kind) && !(g->pack_flags[i] & ITEM_F_KNOWN))
+            add(t, "       (enchantment unknown to you)\n");
     }
     if (!any)
         add(t, "  (empty)\n");

@@ -58,7 +58,13 @@ void item_spawn_level(game_t *g)
                               ? rng_range(&g->rng, k->charges_min,
                                           k->charges_max)
                               : 0;
-            item_put(g, ITEM_THING, kind, x, y, charges);
+            item_t *it = item_put(g, ITEM_THING, kind, x, y, charges);
+            /* Game version 7: a piece of equipment has an enchantment
+             * (docs/game.md, "Enchanted and cursed equipment"). */
+            int ench = item_is_equipment(kind) ? item_roll_enchant(&g->rng)
+                                               : 0;
+            if (it)
+                it->ench = (int8_t)ench;
         }
     }
     if (g->depth >= GAME_AMULET_DEPTH) {
@@ -118,6 +124,8 @@ void item_pack_remove(game_t *g, int slot)
     if (--g->pack_n[slot] > 0)
         return;
     g->pack[slot] = 0;
+    g->pack_ench[slot] = 0;
+    g->pack_flags[slot] = 0;
     g->pack_count--;
     if (g->player.weapon == slot)
         g->player.weapon = -1;

@@ -172,6 +172,17 @@ static int open_throw(game_t *g)
     return 0;
 }
 
+/* `o`: autoexplore, then, with autopickup on, pick up what it stopped on
+ * (a turn of its own). */
+static int explore(game_t *g)
+{
+    int took = travel_explore(g);
+    if (g->mode == MODE_PLAY && travel_autopickup_here(g) &&
+        !game_monster_in_view(g))
+        took |= item_pick_up(g);
+    return took;
+}
+
 static int game_key_play(game_t *g, int key)
 {
     int dx, dy;
@@ -187,7 +198,13 @@ static int game_key_play(game_t *g, int key)
     case '_':
         return travel_to_stairs(g);
     case 'o':
-        return travel_explore(g);
+        return explore(g);
+    case 'A':
+        g->autopickup = !g->autopickup;
+        game_log(g, MSG_INFO, g->autopickup
+                 ? "Autopickup on: exploring picks up what it finds."
+                 : "Autopickup off: exploring stops at items.");
+        return 0;
     case ';':
     case 'x':
         look_begin(g);

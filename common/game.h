@@ -36,7 +36,12 @@
  *    fleeing monsters that turn back and do not heal while they run,
  *    resting and counts, autoexplore to gold, merged repeated lines;
  *    docs/game.md. */
-#define GAME_VERSION 6
+/* 7: equipment with trade-offs: a quick dagger, a reaching spear, a war
+ *    hammer that misses a quarter of its blows, plate mail that slows
+ *    steps; enchanted and cursed pieces unknown until worn or identified;
+ *    autoexplore back to items left behind and autopickup (`A`);
+ *    docs/game.md. */
+#define GAME_VERSION 7
 
 /* A new game from a seed. opt may be NULL (defaults). NULL on OOM. */
 game_t *game_new(uint64_t seed, const game_options_t *opt);

@@ -39,9 +39,13 @@ int item_pick_up(game_t *g)
         int n = g->pack_n[slot] - 1 + (it->amount > 0 ? it->amount : 1);
         g->pack_n[slot] = (uint8_t)(n < PACK_STACK_MAX ? n : PACK_STACK_MAX);
     }
+    if (item_is_equipment(kind)) { /* the piece, as it lay */
+        g->pack_ench[slot] = it->ench;
+        g->pack_flags[slot] = it->flags & (ITEM_F_KNOWN | ITEM_F_UNCURSED);
+    }
     memset(it, 0, sizeof *it);
     char name[MSG_LEN];
-    item_a_name(g, kind, name, sizeof name);
+    item_slot_name(g, slot, 1, name, sizeof name);
     if (item_is_wand(kind))
         game_log(g, MSG_GOOD, "You pick up %s (%c, %d charges).", name,
                  'a' + slot, g->pack_n[slot]);
@@ -60,17 +64,24 @@ int item_drop(game_t *g, int slot)
         return 0;
     int kind = g->pack[slot];
     int wand = item_is_wand(kind);
-    if (!item_put(g, ITEM_THING, kind, g->player.x, g->player.y,
-                  wand ? g->pack_n[slot] : 0)) {
+    if (item_slot_stuck(g, slot))
+        return 0;
+    item_t *it = item_put(g, ITEM_THING, kind, g->player.x, g->player.y,
+                          wand ? g->pack_n[slot] : 0);
+    if (!it) {
         game_log(g, MSG_INFO, "There is no room here to drop it.");
         return 0;
     }
+    /* The piece keeps what is known of it; autoexplore leaves it be. */
+    it->ench = g->pack_ench[slot];
+    it->flags = (uint8_t)(g->pack_flags[slot] | ITEM_F_DROPPED);
+    char name[MSG_LEN];
+    item_piece_name(g, kind, 1, g->pack_ench[slot], g->pack_flags[slot],
+                    name, sizeof name);
     if (wand) /* with all its charges */
         g->pack_n[slot] = 1;
     item_pack_remove(g, slot);
-    char name[MSG_LEN];
-    game_log(g, MSG_INFO, "You drop the %s.",
-             item_name(g, kind, 1, name, sizeof name));
+    game_log(g, MSG_INFO, "You drop the %s.", name);
     game_end_turn(g);
     return 1;
 }
@@ -80,16 +91,28 @@ static int use_equipment(game_t *g, int slot, const item_stats_t *k)
 {
     int *worn = k->effect == EFFECT_WIELD ? &g->player.weapon
                                           : &g->player.armor;
+    char name[MSG_LEN];
+    if (item_slot_stuck(g, slot) || item_slot_stuck(g, *worn))
+        return 0;
     if (*worn == slot) {
         *worn = -1;
         game_log(g, MSG_INFO, "You %s the %s.",
                  k->effect == EFFECT_WIELD ? "put away" : "take off",
-                 k->name);
-    } else {
-        *worn = slot;
-        game_log(g, MSG_GOOD, "You %s the %s.",
-                 k->effect == EFFECT_WIELD ? "wield" : "put on", k->name);
+                 item_slot_name(g, slot, 0, name, sizeof name));
+        game_end_turn(g);
+        return 1;
     }
+    /* Worn, a piece shows what it is (docs/game.md, "Enchanted and cursed
+     * equipment"). */
+    *worn = slot;
+    g->pack_flags[slot] |= ITEM_F_KNOWN;
+    item_slot_name(g, slot, 0, name, sizeof name);
+    if (item_slot_cursed(g, slot))
+        game_log(g, MSG_BAD, "You %s the %s. It is cursed!",
+                 k->effect == EFFECT_WIELD ? "wield" : "put on", name);
+    else
+        game_log(g, MSG_GOOD, "You %s the %s.",
+                 k->effect == EFFECT_WIELD ? "wield" : "put on", name);
     game_end_turn(g);
     return 1;
 }
@@ -302,16 +325,22 @@ int item_throw_at(game_t *g, int slot, int x, int y)
         return 0;
     int kind = g->pack[slot];
     const item_stats_t *k = item_stats(kind);
-    int lx, ly, hit;
+    if (item_slot_stuck(g, slot))
+        return 0;
+    int lx, ly, hit, ench = g->pack_ench[slot], flags = g->pack_flags[slot];
     flight(g, x, y, k->range, &lx, &ly, &hit);
-    item_pack_remove(g, slot);
     char name[MSG_LEN];
-    game_log(g, MSG_INFO, "You throw the %s.",
-             item_name(g, kind, 1, name, sizeof name));
+    item_piece_name(g, kind, 1, ench, flags, name, sizeof name);
+    item_pack_remove(g, slot);
+    game_log(g, MSG_INFO, "You throw the %s.", name);
     if (hit >= 0)
-        game_player_throws(g, kind, hit);
-    /* It lies where it stopped, to be picked up again. */
-    item_put(g, ITEM_THING, kind, lx, ly, 0);
+        game_player_throws(g, kind, ench, hit);
+    /* It lies where it stopped, to be picked up again, the same piece. */
+    item_t *it = item_put(g, ITEM_THING, kind, lx, ly, 0);
+    if (it) {
+        it->ench = (int8_t)ench;
+        it->flags = (uint8_t)flags;
+    }
     game_end_turn(g);
     return 1;
 }

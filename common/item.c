@@ -30,10 +30,14 @@ static const item_stats_t kinds[IK_COUNT] = {
         .weight = 10, .effect = EFFECT_CONFUSION, .range = 8, .turns = 10,
         .targeted = 1,
     },
+    /* Game version 7: the dagger is quick and adds no power (two of the
+     * bare hand's blows a monster phase), the spear reaches, the war hammer
+     * misses a quarter of its blows, plate mail slows every second step. */
     [IK_DAGGER] = {
         .name = "dagger", .glyph = ')', .colour = COL_BWHITE, .weight = 6,
         .effect = EFFECT_WIELD, .min_depth = 2, .thrown = 1, .range = 6,
-        .attack = 1, .to_hit = 3, .dmg_min = 2, .dmg_max = 4, .dice = 1,
+        .quick = 1, .attack = 0, .to_hit = 3, .dmg_min = 2, .dmg_max = 4,
+        .dice = 0,
     },
     [IK_SWORD] = {
         .name = "long sword", .glyph = ')', .colour = COL_BCYAN, .weight = 5,
@@ -47,7 +51,7 @@ static const item_stats_t kinds[IK_COUNT] = {
     },
     [IK_WAR_HAMMER] = {
         .name = "war hammer", .glyph = ')', .colour = COL_BRED, .weight = 3,
-        .effect = EFFECT_WIELD, .min_depth = 7,
+        .effect = EFFECT_WIELD, .min_depth = 7, .clumsy = 25,
         .attack = 7, .to_hit = 4, .dmg_min = 6, .dmg_max = 14, .dice = 5,
     },
     [IK_LEATHER] = {
@@ -63,6 +67,7 @@ static const item_stats_t kinds[IK_COUNT] = {
     [IK_PLATE_MAIL] = {
         .name = "plate mail", .glyph = '[', .colour = COL_BCYAN,
         .weight = 3, .effect = EFFECT_WEAR, .min_depth = 7, .heavy = 1,
+        .slow = 1,
         .defense = 4, .armor_defense = 3, .armor_class = 7, .dice = 3,
     },
     [IK_AMULET] = {
@@ -101,6 +106,7 @@ static const item_stats_t kinds[IK_COUNT] = {
     [IK_SPEAR] = {
         .name = "spear", .glyph = ')', .colour = COL_YELLOW, .weight = 5,
         .effect = EFFECT_WIELD, .min_depth = 2, .thrown = 1, .range = 7,
+        .reach = 1,
         .attack = 2, .to_hit = 2, .dmg_min = 2, .dmg_max = 6, .dice = 1,
     },
     [IK_WAND_SLEEP] = {
@@ -178,4 +184,10 @@ int item_in_reach(int ox, int oy, int x, int y, int range)
 {
     int dx = x - ox, dy = y - oy;
     return dx * dx + dy * dy <= range * range;
+}
+
+int item_roll_enchant(rng_t *r)
+{
+    static const int8_t table[] = { -2, -1, -1, 0, 0, 0, 0, 0, 0, 1, 1, 2 };
+    return table[rng_range(r, 0, (int)sizeof table - 1)];
 }

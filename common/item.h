@@ -102,6 +102,15 @@ typedef struct item_stats {
                              monster next to the player (the battle axe) */
     int heavy;            /* armour: resting heals every other turn only
                              (chain and plate mail) */
+    /* Game version 7 (docs/game.md, "Equipment"): trade-offs. */
+    int quick;            /* a weapon: every second bump with it is free
+                             (the monsters do not act after it) */
+    int reach;            /* a weapon: a step toward a monster two tiles
+                             away in a straight line strikes it instead */
+    int clumsy;           /* a weapon: per cent of its blows that miss
+                             before the ruleset is asked (one roll) */
+    int slow;             /* armour: every second step taken in it costs
+                             a second turn */
     /* Equipment, in every ruleset's terms (combat.h). A weapon replaces
      * the fist (d10: to_hit, dmg_min-dmg_max) and adds `attack` to attack
      * (attack-defense) and power (power), `dice` attack dice (dice-pool).
@@ -121,9 +130,23 @@ typedef struct item {
     uint8_t x, y;   /* a tile of the map (monster.h: a coordinate is a byte) */
     uint8_t walked; /* 1 once the player has stood on it (autoexplore
                        stops going to it) */
-    uint8_t pad[2]; /* always 0 */
+    int8_t ench;    /* equipment: its enchantment, -2..+2 (below 0:
+                       cursed) */
+    uint8_t flags;  /* ITEM_F_* */
     int amount;     /* gold */
 } item_t;
+
+/* item_t.flags and game_t.pack_flags: what is known of one piece, and
+ * what autoexplore knows of a floor item (docs/game.md, "Enchanted and
+ * cursed equipment", "Autoexplore"). */
+#define ITEM_F_KNOWN 1     /* its enchantment is known (worn or identified) */
+#define ITEM_F_UNCURSED 2  /* a scroll of identify lifted its curse */
+#define ITEM_F_DROPPED 4   /* the player dropped it: autoexplore leaves it */
+#define ITEM_F_REVISITED 8 /* autoexplore came back to it once: declined */
+
+/* The enchantment of a new piece of equipment: one rng_range call, -2 to
+ * +2 (a quarter cursed, a quarter enchanted). */
+int item_roll_enchant(rng_t *r);
 
 /* The row of a kind (out of range: the health potion's). */
 const item_stats_t *item_stats(int kind);

@@ -17,9 +17,27 @@ void magic_learn(game_t *g, int kind)
 static int pack_has_unknown(const game_t *g)
 {
     for (int i = 0; i < PACK_SIZE; i++)
-        if (item_pack_has(g, i) && !item_known(g, g->pack[i]))
+        if (item_slot_unknown(g, i))
             return 1;
     return 0;
+}
+
+/* Identify on a piece of equipment: its enchantment is known and its
+ * curse lifted (docs/game.md, "Enchanted and cursed equipment"). */
+static void identify_piece(game_t *g, int slot)
+{
+    char was[64], is[64];
+    item_slot_name(g, slot, 0, was, sizeof was);
+    int cursed = item_slot_cursed(g, slot);
+    int known = g->pack_flags[slot] & ITEM_F_KNOWN;
+    g->pack_flags[slot] |= ITEM_F_KNOWN | ITEM_F_UNCURSED;
+    item_slot_name(g, slot, 1, is, sizeof is);
+    if (known) /* worn already: only the curse was left to tell */
+        game_log(g, MSG_GOOD, "%c) the curse on the %s is lifted.",
+                 'a' + slot, was);
+    else
+        game_log(g, MSG_GOOD, "%c) the %s is %s%s", 'a' + slot, was, is,
+                 cursed ? "; its curse is lifted." : ".");
 }
 
 /* The scroll is read (spent); choosing the item is MODE_IDENTIFY's key. */
@@ -48,11 +66,16 @@ int magic_identify_key(game_t *g, int key)
     if (key < 'a' || key > 'z' || !item_pack_has(g, slot))
         return 0;
     int kind = g->pack[slot];
-    if (item_known(g, kind)) {
+    if (!item_slot_unknown(g, slot)) {
         game_log(g, MSG_INFO, "You know that one already.");
         return 0;
     }
     g->mode = MODE_PLAY;
+    if (item_is_equipment(kind)) {
+        identify_piece(g, slot);
+        game_end_turn(g);
+        return 1;
+    }
     item_unknown_name(g, kind, was, sizeof was);
     item_learn(g, kind);
     game_log(g, MSG_GOOD, "%c) the %s is %s %s.", 'a' + slot, was,

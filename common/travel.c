@@ -152,15 +152,41 @@ int travel_to_stairs(game_t *g)
     return walk_to(g, is_stairs) > 0;
 }
 
-/* An item seen and never stood on, gold seen (walking there takes it), or
- * a seen tile next to an unseen one (not the player's own tile: that would
- * stop before a step). */
+/* 1 if autopickup (game_t.autopickup) would take `it`: a thing the player
+ * did not drop, not the Amulet (taking it ends the game: the player's
+ * choice), with room for it in the pack (docs/game.md, "Autoexplore"). */
+static int pickable(const game_t *g, const item_t *it)
+{
+    if (!g->autopickup || it->type != ITEM_THING ||
+        (it->flags & ITEM_F_DROPPED) || it->kind == IK_AMULET)
+        return 0;
+    if (g->pack_count < PACK_SIZE)
+        return 1;
+    for (int i = 0; i < PACK_SIZE; i++)
+        if (g->pack[i] == it->kind && !item_is_equipment(it->kind) &&
+            g->pack_n[i] < PACK_STACK_MAX)
+            return 1;
+    return 0;
+}
+
+int travel_autopickup_here(const game_t *g)
+{
+    const item_t *it =
+        item_find((game_t *)g, ITEM_THING, g->player.x, g->player.y);
+    return it && pickable(g, it);
+}
+
+/* An item seen and never stood on nor dropped (or one autopickup would
+ * take), gold
+ * seen (walking there takes it), or a seen tile next to an unseen one (not
+ * the player's own tile: that would stop before a step). */
 static int unexplored(const game_t *g, int x, int y)
 {
     if (x == g->player.x && y == g->player.y)
         return 0;
     const item_t *it = item_find((game_t *)g, ITEM_THING, x, y);
-    if (it && it->seen && !it->walked)
+    if (it && it->seen && !(it->flags & ITEM_F_DROPPED) &&
+        (!it->walked || pickable(g, it)))
         return 1;
     const item_t *gold = item_find((game_t *)g, ITEM_GOLD, x, y);
     if (gold && gold->seen)
@@ -173,13 +199,46 @@ static int unexplored(const game_t *g, int x, int y)
     return 0;
 }
 
-int travel_explore(game_t *g)
+/* An item the player walked past and left: not dropped, not already come
+ * back to once (coming back and going on declines it). */
+static int left_behind_item(const item_t *it)
+{
+    return it && it->seen && it->walked &&
+           !(it->flags & (ITEM_F_DROPPED | ITEM_F_REVISITED));
+}
+
+static int left_behind(const game_t *g, int x, int y)
+{
+    if (x == g->player.x && y == g->player.y)
+        return 0;
+    return left_behind_item(item_find((game_t *)g, ITEM_THING, x, y));
+}
+
+/* Once the level is explored: back to the nearest item left behind. */
+static int return_to_items(game_t *g)
 {
     int dx, dy;
-    if (travel_first_step(g, unexplored, &dx, &dy) < 0) {
+    item_t *here = item_find(g, ITEM_THING, g->player.x, g->player.y);
+    if (left_behind_item(here)) /* standing on it and going on: declined */
+        here->flags |= ITEM_F_REVISITED;
+    if (travel_first_step(g, left_behind, &dx, &dy) < 0) {
         game_log(g, MSG_INFO, "There is nothing left to explore here.");
         return 0;
     }
+    if (refuse_in_view(g))
+        return 0;
+    int steps = walk_to(g, left_behind);
+    here = item_find(g, ITEM_THING, g->player.x, g->player.y);
+    if (left_behind_item(here))
+        here->flags |= ITEM_F_REVISITED;
+    return steps > 0;
+}
+
+int travel_explore(game_t *g)
+{
+    int dx, dy;
+    if (travel_first_step(g, unexplored, &dx, &dy) < 0)
+        return return_to_items(g);
     if (refuse_in_view(g))
         return 0;
     return walk_to(g, unexplored) > 0;

@@ -21,9 +21,11 @@ int travel_run(game_t *g, int dx, int dy);
  * at least one turn. */
 int travel_to_stairs(game_t *g);
 
-/* Walks to the nearest item seen and never stood on, else the nearest tile
- * next to one not seen yet; stops on arriving at an item. Returns 1 if it
- * took at least one turn. */
+/* Walks to the nearest item seen and never stood on (or, with autopickup
+ * on, one it would pick up), gold, else the nearest tile next to one not
+ * seen yet; stops on arriving at an item. With nothing of those left, walks
+ * back to the nearest item left behind (docs/game.md, "Autoexplore").
+ * Returns 1 if it took at least one turn. */
 int travel_explore(game_t *g);
 
 /* A click (or tap) on tile (x, y) outside aiming: a tile next to the
@@ -34,6 +36,9 @@ int travel_explore(game_t *g);
  * ("You know no way there."), or a monster in view. The player's own
  * tile: nothing. Returns 1 if it took at least one turn. */
 int travel_to_tile(game_t *g, int x, int y);
+
+/* 1 if autopickup is on and the player stands on a thing it takes. */
+int travel_autopickup_here(const game_t *g);
 
 /* The first step (*dx, *dy) of the shortest path over seen, walkable tiles
  * free of visible monsters from the player to the nearest tile where

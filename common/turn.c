@@ -14,23 +14,44 @@ static int game_roll(void *ctx, int lo, int hi)
     return rng_range(ctx, lo, hi);
 }
 
-/* Adds a weapon of `kind` to the player's fighter f: it replaces the fist
- * (d10) and adds to attack, power and attack dice. */
-static void add_weapon(fighter_t *f, int kind, int bonus)
+static int at_least(int v, int lo)
+{
+    return v > lo ? v : lo;
+}
+
+/* Adds a weapon of `kind` enchanted `ench` to the player's fighter f: it
+ * replaces the fist (d10) and adds to attack, power and attack dice; the
+ * enchantment adds to each (docs/game.md, "Enchanted and cursed
+ * equipment"). */
+static void add_weapon(fighter_t *f, int kind, int ench, int bonus)
 {
     const item_stats_t *w = item_stats(kind);
     f->weapon = w->name;
-    f->attack += w->attack;
-    f->to_hit = w->to_hit;
-    f->dmg_min = w->dmg_min + bonus;
-    f->dmg_max = w->dmg_max + bonus;
-    f->att_dice += w->dice;
+    f->attack += w->attack + ench;
+    f->to_hit = w->to_hit + ench;
+    f->dmg_min = at_least(w->dmg_min + bonus + ench, 0);
+    f->dmg_max = at_least(w->dmg_max + bonus + ench, f->dmg_min);
+    f->att_dice = at_least(f->att_dice + w->dice + ench, 1);
+}
+
+/* Adds armour of `kind` enchanted `ench`: it replaces the burlap sack
+ * (d10) and adds to defense, absorption and defense dice. */
+static void add_armour(fighter_t *f, int kind, int ench)
+{
+    const item_stats_t *a = item_stats(kind);
+    int def = at_least(a->defense + ench, 0);
+    f->defense += def;
+    f->absorb = 2 * def;
+    f->armor_defense = at_least(a->armor_defense + ench, 0);
+    f->armor_class = a->armor_class + ench;
+    f->def_dice = at_least(f->def_dice + a->dice + ench, 0);
 }
 
 /* The player in every ruleset's terms: the base row, the levels gained,
- * and what is wielded (or, for a throw, `thrown`: a kind, else -1) and
- * worn (item.h). */
-static void player_fighter_with(const game_t *g, fighter_t *f, int thrown)
+ * and what is wielded (or, for a throw, `thrown`: a kind, else -1,
+ * enchanted `thrown_ench`) and worn (item.h). */
+static void player_fighter_with(const game_t *g, fighter_t *f, int thrown,
+                                int thrown_ench)
 {
     const creature_stats_t *base = monster_player_stats();
     const player_t *p = &g->player;
@@ -38,22 +59,21 @@ static void player_fighter_with(const game_t *g, fighter_t *f, int thrown)
     combat_fighter(f, base, 1, p->hp, bonus);
     f->defense = p->defense;
     if (thrown >= 0)
-        add_weapon(f, thrown, bonus);
+        add_weapon(f, thrown, thrown_ench, bonus);
     else if (item_pack_has(g, p->weapon))
-        add_weapon(f, g->pack[p->weapon], bonus);
-    if (item_pack_has(g, p->armor)) {
-        const item_stats_t *a = item_stats(g->pack[p->armor]);
-        f->defense += a->defense;
-        f->absorb = 2 * a->defense;
-        f->armor_defense = a->armor_defense;
-        f->armor_class = a->armor_class;
-        f->def_dice += a->dice;
-    }
+        add_weapon(f, g->pack[p->weapon], g->pack_ench[p->weapon], bonus);
+    if (item_pack_has(g, p->armor))
+        add_armour(f, g->pack[p->armor], g->pack_ench[p->armor]);
 }
 
 static void player_fighter(const game_t *g, fighter_t *f)
 {
-    player_fighter_with(g, f, -1);
+    player_fighter_with(g, f, -1, 0);
+}
+
+void game_player_fighter(const game_t *g, struct fighter *f)
+{
+    player_fighter(g, f);
 }
 
 static void monster_fighter(const monster_t *m, fighter_t *f)
@@ -124,22 +144,33 @@ void game_hurt_player(game_t *g, int dmg, int killer)
     }
 }
 
-void game_player_throws(game_t *g, int kind, int i)
+void game_player_throws(game_t *g, int kind, int ench, int i)
 {
     fighter_t a, d;
     combat_result_t res;
-    player_fighter_with(g, &a, kind);
+    player_fighter_with(g, &a, kind, ench);
     monster_fighter(&g->monsters[i], &d);
     combat_resolve(g->opt.ruleset, &a, &d, game_roll, &g->rng, &res);
     log_blow(g, &res, 0);
     game_hurt_monster(g, i, res.damage, 1);
 }
 
-/* One blow of the player on the monster in slot i. */
+/* One blow of the player on the monster in slot i. A clumsy weapon
+ * (item.h) first rolls whether it goes wide: a miss under every ruleset,
+ * before the ruleset's own rolls. */
 static void player_blow(game_t *g, int i)
 {
     fighter_t a, d;
     combat_result_t res;
+    const player_t *p = &g->player;
+    if (item_pack_has(g, p->weapon)) {
+        const item_stats_t *w = item_stats(g->pack[p->weapon]);
+        if (w->clumsy > 0 && rng_range(&g->rng, 1, 100) <= w->clumsy) {
+            game_log(g, MSG_GOOD, "Your %s swings wide of the %s.", w->name,
+                     monster_stats(g->monsters[i].kind)->name);
+            return;
+        }
+    }
     player_fighter(g, &a);
     monster_fighter(&g->monsters[i], &d);
     combat_resolve(g->opt.ruleset, &a, &d, game_roll, &g->rng, &res);
@@ -408,12 +439,12 @@ static void effects_tick(game_t *g)
     }
 }
 
-void game_end_turn(game_t *g)
+static void end_turn(game_t *g, int monsters_phase)
 {
     game_update_fov(g);
     /* Hasted, the player has every other monsters' phase to itself: the
      * first turn of speed (an even count left) is one of those. */
-    if (!(g->player.haste > 0 && g->player.haste % 2 == 0))
+    if (monsters_phase && !(g->player.haste > 0 && g->player.haste % 2 == 0))
         monsters_act(g);
     monsters_regenerate(g);
     monsters_regenerate_fast(g);
@@ -425,4 +456,14 @@ void game_end_turn(game_t *g)
         game_log(g, MSG_BAD, "You die, %s.",
                  game_death_cause(g, cause, sizeof cause));
     }
+}
+
+void game_end_turn(game_t *g)
+{
+    end_turn(g, 1);
+}
+
+void game_end_turn_free(game_t *g)
+{
+    end_turn(g, 0);
 }

@@ -239,7 +239,7 @@ static void draw_pack(const game_t *g, const display_t *d, screen_t *s)
         screen_put(s, x, y, (uint32_t)k->glyph, item_colour(g, g->pack[i]),
                    COL_DEFAULT, ATTR_BOLD);
         char name[56];
-        item_name(g, g->pack[i], g->pack_n[i], name, sizeof name);
+        item_slot_name(g, i, 0, name, sizeof name);
         snprintf(line, sizeof line, "%s%s", name,
                  i == g->player.weapon ? " (wielded)"
                  : i == g->player.armor ? " (worn)" : "");
@@ -349,7 +349,7 @@ static const char *const help_lines[] = {
     "  Drop          d, then a letter  Go down          >  (on the stairs)",
     "  Look          ;  or  x          Character        @  or  C",
     "  Messages      P  (history)      Quit             Q  (asks y/n)",
-    "  Options       O  (display)      Redraw           Ctrl-L",
+    "  Options       O  (display)      Autopickup A on/off  Redraw Ctrl-L",
     "  Rest          R  (until healed) Count  0, a number, then . or a move",
     "  Throw         t, then a letter  Discoveries      \\  (what you learned)",
     "",
@@ -419,17 +419,16 @@ static void draw_help(const game_t *g, screen_t *s)
     screen_puts(s, x, y + n + 1, line, COL_BCYAN, COL_DEFAULT, 0);
 }
 
-/* `@`/`C`: the character, in the terms of this game's ruleset. */
+/* `@`/`C`: the character, in the terms of this game's ruleset: the numbers
+ * of its blows (game_player_fighter: levels, weapon, armour and their
+ * enchantments). */
 static void draw_character(const game_t *g, screen_t *s)
 {
     const player_t *p = &g->player;
     const creature_stats_t *base = monster_player_stats();
-    int bonus = p->attack - base->attack;
-    const item_stats_t *w = item_pack_has(g, p->weapon)
-                                ? item_stats(g->pack[p->weapon]) : NULL;
-    const item_stats_t *a = item_pack_has(g, p->armor)
-                                ? item_stats(g->pack[p->armor]) : NULL;
-    char line[8][96];
+    fighter_t f;
+    game_player_fighter(g, &f);
+    char line[8][96], w[64], a[64];
     int n = 0;
     snprintf(line[n++], 96, "Level %d   XP %d (next at %d)   Gold %d",
              p->level, p->xp, game_xp_next(p->level), p->gold);
@@ -437,31 +436,31 @@ static void draw_character(const game_t *g, screen_t *s)
              p->hp, p->max_hp, p->poison ? " (poisoned)" : "", g->depth,
              (unsigned)g->turn, g->kills);
     snprintf(line[n++], 96, "Weapon: %s   Armour: %s",
-             w ? w->name : "none (fists)", a ? a->name : "none (burlap sack)");
+             item_pack_has(g, p->weapon)
+                 ? item_slot_name(g, p->weapon, 0, w, sizeof w)
+                 : "none (fists)",
+             item_pack_has(g, p->armor)
+                 ? item_slot_name(g, p->armor, 0, a, sizeof a)
+                 : "none (burlap sack)");
     switch (g->opt.ruleset) {
     case RULES_POWER:
         snprintf(line[n++], 96, "Power %d; armour takes %d off each blow",
-                 p->attack + (w ? w->attack : 0), a ? 2 * a->defense : 0);
+                 f.attack, f.absorb);
         break;
     case RULES_D10:
         snprintf(line[n++], 96,
                  "To-hit +%d, damage %d-%d; armour absorbs %d, armour class %d",
-                 w ? w->to_hit : base->to_hit,
-                 (w ? w->dmg_min : base->dmg_min) + bonus,
-                 (w ? w->dmg_max : base->dmg_max) + bonus,
-                 a ? a->armor_defense : base->armor_defense,
-                 a ? a->armor_class : base->armor_class);
+                 f.to_hit, f.dmg_min, f.dmg_max, f.armor_defense,
+                 f.armor_class);
         break;
     case RULES_DICE_POOL:
         snprintf(line[n++], 96,
                  "Attack %d dice (%d%% each), defense %d dice (%d%% each)",
-                 base->att_dice + bonus + (w ? w->dice : 0), base->att_chance,
-                 base->def_dice + (a ? a->dice : 0), base->def_chance);
+                 f.att_dice, base->att_chance, f.def_dice, base->def_chance);
         break;
     default:
-        snprintf(line[n++], 96, "Attack %d, defense %d",
-                 p->attack + (w ? w->attack : 0),
-                 p->defense + (a ? a->defense : 0));
+        snprintf(line[n++], 96, "Attack %d, defense %d", f.attack,
+                 f.defense);
         break;
     }
     snprintf(line[n++], 96, "Combat rules: %s", combat_ruleset_name(g->opt.ruleset));

@@ -149,8 +149,13 @@ static void draw_pack_list(const game_t *g, screen_t *s)
         int i = used[j];
         const item_stats_t *k = item_stats(g->pack[i]);
         int x = (j / rows) * cw, y = 2 + j % rows;
-        char line[96];
-        if (g->pack_n[i] > 1 && strncmp(k->name, "scroll of ", 10) == 0)
+        char line[96], piece[64];
+        if (item_is_equipment(g->pack[i]))
+            snprintf(line, sizeof line, "%s%s",
+                     item_slot_name(g, i, 0, piece, sizeof piece),
+                     i == g->player.weapon ? " (wielded)"
+                     : i == g->player.armor ? " (worn)" : "");
+        else if (g->pack_n[i] > 1 && strncmp(k->name, "scroll of ", 10) == 0)
             snprintf(line, sizeof line, "%d scrolls of %s", g->pack_n[i],
                      k->name + 10);
         else if (g->pack_n[i] > 1)

@@ -215,7 +215,49 @@ static void arrive(game_t *g)
     char name[MSG_LEN];
     if (it)
         game_log(g, MSG_INFO, "You see %s here.",
-                 item_a_name(g, it->kind, name, sizeof name));
+                 item_floor_a_name(g, it, name, sizeof name));
+}
+
+/* The wielded weapon's row, or NULL (fists). */
+static const item_stats_t *wielded(const game_t *g)
+{
+    return item_pack_has(g, g->player.weapon)
+               ? item_stats(g->pack[g->player.weapon]) : NULL;
+}
+
+/* A reaching weapon (item.h): the monster two tiles away along (dx, dy),
+ * in view, with free floor between; else -1. */
+static int reach_target(const game_t *g, int dx, int dy)
+{
+    const item_stats_t *w = wielded(g);
+    int mx = g->player.x + dx, my = g->player.y + dy;
+    int fx = mx + dx, fy = my + dy;
+    if (!w || !w->reach || !map_walkable(&g->map, mx, my) ||
+        !map_in_bounds(fx, fy) || !g->visible[fy][fx])
+        return -1;
+    return game_monster_at(g, fx, fy);
+}
+
+/* A bump: a quick weapon's every second one leaves the monsters no
+ * phase (docs/game.md, "Equipment"). */
+static void bump(game_t *g, int target)
+{
+    const item_stats_t *w = wielded(g);
+    game_player_attacks(g, target);
+    if (w && w->quick && ++g->player.quick % 2 == 0)
+        game_end_turn_free(g);
+    else
+        game_end_turn(g);
+}
+
+/* Slow armour: every second step in it costs a second turn. */
+static void step_cost(game_t *g)
+{
+    const player_t *p = &g->player;
+    game_end_turn(g);
+    if (item_pack_has(g, p->armor) && item_stats(g->pack[p->armor])->slow &&
+        ++g->player.strides % 2 == 0 && g->mode == MODE_PLAY)
+        game_end_turn(g);
 }
 
 /* Moves, or attacks the monster in the way (bump to attack). */
@@ -223,9 +265,10 @@ int game_step(game_t *g, int dx, int dy)
 {
     int nx = g->player.x + dx, ny = g->player.y + dy;
     int target = game_monster_at(g, nx, ny);
+    if (target < 0)
+        target = reach_target(g, dx, dy);
     if (target >= 0) {
-        game_player_attacks(g, target);
-        game_end_turn(g);
+        bump(g, target);
         return 1;
     }
     if (!map_walkable(&g->map, nx, ny)) {
@@ -235,6 +278,6 @@ int game_step(game_t *g, int dx, int dy)
     g->player.x = nx;
     g->player.y = ny;
     arrive(g);
-    game_end_turn(g);
+    step_cost(g);
     return 1;
 }

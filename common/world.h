@@ -105,6 +105,10 @@ typedef struct player {
     int poison;          /* turns of poison left: 1 hp a turn */
     int haste;           /* turns of speed left: monsters act every other
                             turn */
+    int strides;         /* steps taken in slow armour (item.h: every
+                            second one costs a second turn) */
+    int quick;           /* bumps made with a quick weapon (every second
+                            one is free) */
 } player_t;
 
 #define MAX_ITEMS 256   /* floor items of a level: things, corpses, gold */
@@ -134,11 +138,16 @@ typedef struct game {
     uint32_t keys;      /* keys fed, turn or not */
     uint8_t mode;       /* enum game_mode */
     uint8_t killer;     /* KILLER_*, or the monster kind + 1 */
-    uint8_t pad[2];     /* always 0 */
+    uint8_t autopickup; /* 1: autoexplore picks items up (`A` toggles) */
+    uint8_t pad;        /* always 0 */
     uint8_t pack[PACK_SIZE]; /* the item kind in each slot a-z (0 if empty) */
     uint8_t pad2[2];    /* always 0 */
     uint8_t pack_n[PACK_SIZE]; /* how many of it (0: the slot is empty) */
     uint8_t pad3[2];    /* always 0 */
+    int8_t pack_ench[PACK_SIZE];  /* equipment: each piece's enchantment */
+    uint8_t pad4[2];    /* always 0 */
+    uint8_t pack_flags[PACK_SIZE]; /* equipment: ITEM_F_* of each piece */
+    uint8_t pad5[2];    /* always 0 */
     uint8_t appear[IK_MAX]; /* each potion's and scroll's appearance in
                                this game (know.c) */
     uint8_t known[IK_MAX];  /* 1: the player knows the kind */
@@ -237,10 +246,20 @@ void game_hurt_monster(game_t *g, int i, int dmg, int by_player);
 
 /* The player's thrown `kind` hits or misses the monster in slot i: a blow
  * of the ruleset in force with the thrown item as the weapon. */
-void game_player_throws(game_t *g, int kind, int i);
+void game_player_throws(game_t *g, int kind, int ench, int i);
 
 /* The player attacks the monster in slot i (bump to attack). */
 void game_player_attacks(game_t *g, int i);
+
+/* Ends a turn in which the monsters do not act (a quick weapon's second
+ * bump): the rest of game_end_turn happens. */
+void game_end_turn_free(game_t *g);
+
+/* The player in the terms of every ruleset (combat.h's fighter_t): the
+ * levels gained, the weapon and armour with their enchantments. For the
+ * blows and the character screen. */
+struct fighter;
+void game_player_fighter(const game_t *g, struct fighter *f);
 
 /* The player loses dmg hp; at 0 `killer` (KILLER_* or kind + 1) is what
  * killed them (the death check at the end of the turn ends the game). */
@@ -321,5 +340,35 @@ int item_pack_add(game_t *g, int kind);
 
 /* 1 if pack slot `slot` holds something. */
 int item_pack_has(const game_t *g, int slot);
+
+/* --- enchanted and cursed equipment (equip.c) ----------------------------- */
+
+/* A piece's name as the player knows it: "long sword" until its
+ * enchantment is known, then "+2 long sword", "-1 long sword"; another
+ * kind: item_name's for `count`. Returns buf. */
+const char *item_piece_name(const game_t *g, int kind, int count, int ench,
+                            int flags, char *buf, size_t len);
+
+/* A floor thing's name with its article: "a long sword", "a +1 spear",
+ * "a murky potion". Returns buf. */
+const char *item_floor_a_name(const game_t *g, const item_t *it, char *buf,
+                              size_t len);
+
+/* The name of pack slot `slot` (item_piece_name); `article`: with "a"/"an"
+ * ("a +2 long sword"). Returns buf. */
+const char *item_slot_name(const game_t *g, int slot, int article, char *buf,
+                           size_t len);
+
+/* 1 if pack slot `slot` is cursed: a piece below +0 whose curse no scroll
+ * of identify has lifted. Worn or wielded, it cannot be taken off. */
+int item_slot_cursed(const game_t *g, int slot);
+
+/* 1 if pack slot `slot` is wielded or worn and cursed: it stays (and says
+ * so, a line). */
+int item_slot_stuck(game_t *g, int slot);
+
+/* 1 if pack slot `slot` has something a scroll of identify can tell: an
+ * unknown kind, or a piece whose enchantment is unknown or cursed. */
+int item_slot_unknown(const game_t *g, int slot);
 
 #endif

@@ -73,7 +73,9 @@ static inline int bot_equip_choice(const game_t *g)
         int cur = wield ? p->weapon : p->armor;
         int cur_kind = item_pack_has(g, cur) ? g->pack[cur] : -1;
         int gain = bot_rank(g->pack[i]) - bot_rank(cur_kind);
-        if (i != cur && gain > best_gain) {
+        /* A cursed piece in use stays (game version 7): trying again
+         * would take no turn, for ever. */
+        if (i != cur && gain > best_gain && !item_slot_cursed(g, cur)) {
             best = i;
             best_gain = gain;
         }

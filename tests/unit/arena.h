@@ -1,6 +1,7 @@
 /* arena.h - what the game's unit suites share: an open 40x15 room
  * (x 1..40, y 1..15), the player at (10, 8), no monster, no item, the
- * field of view made, so that a test places exactly what it is about.
+ * field of view made, so that a test places exactly what it is about;
+ * and two ways to read what a test made: the log and the screen.
  *
  * Header-only: each test binary is one file. */
 #ifndef ROGUE_TEST_ARENA_H
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "game.h"
+#include "screen.h"
 
 /* A new game from seed (o may be NULL: the defaults) cleared to the room;
  * the seed still decides what the game draws from it (appearances). */
@@ -29,6 +31,29 @@ static inline game_t *arena_room(uint64_t seed, const game_options_t *o)
     g->player.y = 8;
     game_update_fov(g);
     return g;
+}
+
+/* Lines of the log (the whole history) holding `text`. */
+static inline int arena_log_count(const game_t *g, const char *text)
+{
+    int n = 0;
+    for (int i = 0; game_msg(g, i); i++)
+        n += strstr(game_msg(g, i)->text, text) != NULL;
+    return n;
+}
+
+/* 1 if a row of the screen holds `text`. */
+static inline int arena_screen_has(const screen_t *s, const char *text)
+{
+    for (int y = 0; y < s->h; y++) {
+        char line[256];
+        for (int x = 0; x < s->w && x < 255; x++)
+            line[x] = (char)screen_cat(s, x, y)->ch;
+        line[s->w < 255 ? s->w : 255] = '\0';
+        if (strstr(line, text))
+            return 1;
+    }
+    return 0;
 }
 
 #endif

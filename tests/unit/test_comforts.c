@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "check_main.h"
 #include "combat.h"
 #include "fov.h"
@@ -32,19 +33,6 @@ static game_t *walled(void)
     g->player.y = 8;
     game_update_fov(g);
     return g;
-}
-
-static int screen_has(const screen_t *s, const char *text)
-{
-    for (int y = 0; y < s->h; y++) {
-        char line[256];
-        for (int x = 0; x < s->w && x < 255; x++)
-            line[x] = (char)screen_cat(s, x, y)->ch;
-        line[s->w < 255 ? s->w : 255] = '\0';
-        if (strstr(line, text))
-            return 1;
-    }
-    return 0;
 }
 
 START_TEST(running_stops_at_walls_and_on_sight)
@@ -189,9 +177,9 @@ START_TEST(stacks_and_stable_letters)
     view_draw(g, &s);
     /* Drunk, the potion is known by its name; the scroll still shows
      * only its label (seed 1's appearances: know.c). */
-    ck_assert(screen_has(&s, "a) ! health potion"));
-    ck_assert(screen_has(&s, "c) ? scroll labelled XIXAXA XOXAXA"));
-    ck_assert(!screen_has(&s, "b) "));
+    ck_assert(arena_screen_has(&s, "a) ! health potion"));
+    ck_assert(arena_screen_has(&s, "c) ? scroll labelled XIXAXA XOXAXA"));
+    ck_assert(!arena_screen_has(&s, "b) "));
     /* An empty letter is refused. */
     ck_assert_int_eq(game_key(g, 'b'), 0);
     ck_assert_str_eq(game_msg(g, 0)->text, "You have no item 'b'.");
@@ -219,12 +207,12 @@ START_TEST(look_describes_tiles)
     ck_assert_int_eq(g->mode, MODE_LOOK);
     ck_assert_int_eq(g->target.x, 13); /* on the nearest monster */
     view_draw(g, &s);
-    ck_assert(screen_has(&s,
+    ck_assert(arena_screen_has(&s,
         "Look: a troll (badly hurt): big, hits hard: rare near the top"));
     ck_assert(screen_cat(&s, 13, 8)->attr & ATTR_REVERSE);
     game_key(g, 'h');
     view_draw(g, &s);
-    ck_assert(screen_has(&s, "Look: the floor"));
+    ck_assert(arena_screen_has(&s, "Look: the floor"));
     /* Enter logs it and ends; never a turn. */
     game_key(g, 'h');
     game_key(g, 'h');
@@ -259,14 +247,14 @@ START_TEST(help_has_a_monster_legend)
     screen_init(&s, 80, 24);
     ck_assert_int_eq(game_key(g, '?'), 0);
     view_draw(g, &s);
-    ck_assert(screen_has(&s, "Run           Shift + a vi-key (HJKLYUBN)"));
+    ck_assert(arena_screen_has(&s, "Run           Shift + a vi-key (HJKLYUBN)"));
     ck_assert_int_eq(game_key(g, '?'), 0);
     ck_assert_int_eq(g->mode, MODE_HELP);
     view_draw(g, &s);
     for (int k = 0; k < MON_COUNT; k++)
-        ck_assert_msg(screen_has(&s, monster_stats(k)->name), "%d", k);
-    ck_assert(screen_has(&s, "giant spider from depth 4  its bite poisons"));
-    ck_assert(screen_has(&s, "damage = hits - blocks"));
+        ck_assert_msg(arena_screen_has(&s, monster_stats(k)->name), "%d", k);
+    ck_assert(arena_screen_has(&s, "giant spider from depth 4  its bite poisons"));
+    ck_assert(arena_screen_has(&s, "damage = hits - blocks"));
     ck_assert_int_eq(game_key(g, ' '), 0);
     ck_assert_int_eq(g->mode, MODE_PLAY);
     /* Any other key on page 1 returns at once. */
