@@ -109,6 +109,9 @@ static const key_def_t keys[] = {
     STR_KEY(metrics_addr, "the address /metrics listens on (loopback unless you say otherwise)"),
     INT_KEY(shutdown_minute_ms, 1, 3600000, "the console's shutdown countdown: ms between its notices, one a minute (tests set it small)"),
     INT_KEY(site_replays, 0, 1000, "finished games each worker loop replays at once for their pages' character dumps (/game/ID); a page asked past it is answered 503 (0: none)"),
+    INT_KEY(rebuild_threads, 1, 64, "threads that rebuild games from their keys (a watcher joining, a takeover, a resumed game), apart from the password hashing's"),
+    INT_KEY(rebuild_queue, 0, 1000000, "rebuilds waiting for a thread at most; one more is refused with a message (0: no bound)"),
+    INT_KEY(rebuild_per_ip, 0, 100000, "rebuilds one address may have waiting or running; one more is refused with a message (0: no bound)"),
     CHECKED_KEY(store, "empty: the SQLite file in data_dir; postgresql://user@host/db: that PostgreSQL database", check_store),
 };
 
@@ -156,6 +159,9 @@ void config_defaults(config_t *c)
     c->guest_grace = 300;
     c->guest_grace_max = 100;
     c->site_replays = 2;
+    c->rebuild_threads = 2;
+    c->rebuild_queue = 256;
+    c->rebuild_per_ip = 4;
     snprintf(c->combat, sizeof c->combat, "%s",
              combat_ruleset_name(RULES_ATTACK_DEFENSE));
 }

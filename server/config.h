@@ -58,6 +58,9 @@ typedef struct config {
     char metrics_addr[64];   /* its address; loopback by default */
     int shutdown_minute_ms;  /* the console's countdown step (ctl.h) */
     int site_replays;        /* a loop's game pages' dumps made at once */
+    int rebuild_threads;     /* threads rebuilding games (rebuild_pool.h) */
+    int rebuild_queue;       /* rebuilds waiting at most; 0 = no bound */
+    int rebuild_per_ip;      /* rebuilds of one address at once; 0 = no bound */
     char store[CONFIG_STR_MAX]; /* "": the SQLite file in data_dir; else a
                                    postgresql:// URL (store.h) */
 } config_t;

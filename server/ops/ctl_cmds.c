@@ -133,7 +133,8 @@ static const struct { const char *name; size_t off, size; } fixed_keys[] = {
     FIXED(combat), FIXED(log_level), FIXED(proxy_protocol),
     FIXED(proxy_trusted), FIXED(guest_min_turns), FIXED(guest_keep_days),
     FIXED(news_interval_ms), FIXED(news_min_depth), FIXED(guest_grace),
-    FIXED(guest_grace_max), FIXED(store),
+    FIXED(guest_grace_max), FIXED(store), FIXED(rebuild_threads),
+    FIXED(rebuild_queue), FIXED(rebuild_per_ip),
 };
 
 static int reload_run(ctl_req_t *r, const char *args)

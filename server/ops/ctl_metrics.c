@@ -9,6 +9,7 @@
 
 #include "ctl.h"
 #include "host.h"
+#include "rebuild_pool.h"
 #include "store.h"
 
 /* What the loops answered. */
@@ -124,6 +125,29 @@ static void lag_histogram(ctl_req_t *r, const figures_t *f, int nloops)
     }
 }
 
+/* The rebuilds' queue (rebuild_pool.h). */
+static void rebuild_figures(ctl_req_t *r, rbp_t *pool)
+{
+    rbp_stats_t st;
+    memset(&st, 0, sizeof st);
+    if (pool)
+        rbp_stats(pool, &st);
+    family(r, "rogued_rebuilds", "gauge",
+           "Games being rebuilt from their keys, waiting or running.");
+    ctl_req_printf(r, "rogued_rebuilds{stage=\"waiting\"} %" PRIu64 "\n"
+                   "rogued_rebuilds{stage=\"running\"} %" PRIu64 "\n",
+                   st.waiting, st.running);
+    family(r, "rogued_rebuilds_total", "counter",
+           "Rebuilds started, cancelled (their asker gone) and refused.");
+    ctl_req_printf(r, "rogued_rebuilds_total{outcome=\"started\"} %" PRIu64 "\n"
+                   "rogued_rebuilds_total{outcome=\"cancelled\"} %" PRIu64 "\n"
+                   "rogued_rebuilds_total{outcome=\"refused\"} %" PRIu64 "\n",
+                   st.started, st.cancelled, st.refused);
+    family(r, "rogued_rebuild_keys_total", "counter",
+           "Keys replayed by rebuilds (after their snapshots).");
+    ctl_req_printf(r, "rogued_rebuild_keys_total %" PRIu64 "\n", st.keys);
+}
+
 static void metrics_finish(ctl_req_t *r)
 {
     const figures_t *f = *ctl_req_data(r);
@@ -151,6 +175,7 @@ static void metrics_finish(ctl_req_t *r)
            "Games and progress writes waiting for the database.");
     ctl_req_printf(r, "rogued_store_queued %" PRIu64 "\n",
                    h->sh.store ? store_queued(h->sh.store) : 0);
+    rebuild_figures(r, h->sh.rebuilds);
     lag_histogram(r, f, h->sh.nworkers);
     ctl_req_done(r, NULL);
 }

@@ -349,6 +349,13 @@ uint64_t sess_now(const sess_t *s);
 int sess_hash_begin(sess_t *s);
 void sess_hash_end(sess_t *s);
 
+/* Rebuilds a game for this session (rebuild.h: the answer is MSG_REBUILT
+ * with a = job; src taken), cancelling the one before. Returns 0, or a
+ * refusal for rebuild_refusal. sess_rebuild_cancel: the session no longer
+ * waits for it (freeing the session cancels it too). */
+int sess_rebuild(sess_t *s, int64_t job, msg_game_t *src, int record);
+void sess_rebuild_cancel(sess_t *s);
+
 /* The name of the player on this session (the account's or the guest's). */
 const char *sess_player_name(const sess_t *s);
 
