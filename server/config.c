@@ -79,6 +79,7 @@ static const key_def_t keys[] = {
     INT_KEY(max_sessions_per_ip, 0, 1000000, "sessions at once from one address (0: no limit)"),
     INT_KEY(connects_per_ip_per_minute, 0, 1000000, "new connections a minute from one address (0: no limit)"),
     INT_KEY(hashes_per_ip, 0, 1000, "logins and registrations from one address being checked at once (0: no limit)"),
+    INT_KEY(hashes_per_name, 0, 100000, "logins of one account name being checked or waiting at once, from addresses it has never logged in from; one more is told to wait and try again (0: no limit)"),
     INT_KEY(registrations_per_ip_per_hour, 0, 1000000, "accounts one address may create an hour (0: no limit)"),
     INT_KEY(idle_timeout, 0, 604800, "seconds without a key before disconnect (0: never)"),
     INT_KEY(lobby_full_idle_ms, 0, 86400000, "when the server is 90% full, ms without a key after which a player in the lobby who is not logged in is let go (four times that for an account; 0: never)"),
@@ -133,6 +134,7 @@ void config_defaults(config_t *c)
     c->ssh_fail_delay_ms = 1000;
     c->connects_per_ip_per_minute = 60;
     c->hashes_per_ip = 2;
+    c->hashes_per_name = 4;
     c->registrations_per_ip_per_hour = 10;
     c->idle_timeout = 1800;
     c->idle_warning = 60;

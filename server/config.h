@@ -27,6 +27,8 @@ typedef struct config {
     int fd_reserve;          /* descriptors kept back from players; 0 = auto */
     int connects_per_ip_per_minute; /* new connections; 0 = no limit */
     int hashes_per_ip;       /* password checks in flight; 0 = no limit */
+    int hashes_per_name;     /* logins of one name being checked at once from
+                                addresses it has not logged in from */
     int registrations_per_ip_per_hour; /* new accounts; 0 = no limit */
     int idle_timeout;        /* seconds; 0 = never */
     int idle_warning;        /* seconds before the idle disconnect */

@@ -128,7 +128,7 @@ static const struct { const char *name; size_t off, size; } fixed_keys[] = {
     FIXED(bind), FIXED(port), FIXED(data_dir), FIXED(server_name),
     FIXED(workers), FIXED(http_port), FIXED(ssh_port),
     FIXED(max_sessions_per_ip), FIXED(connects_per_ip_per_minute),
-    FIXED(hashes_per_ip), FIXED(registrations_per_ip_per_hour),
+    FIXED(hashes_per_ip), FIXED(hashes_per_name), FIXED(registrations_per_ip_per_hour),
     FIXED(max_cols), FIXED(max_rows), FIXED(record_limit), FIXED(seed),
     FIXED(combat), FIXED(log_level), FIXED(proxy_protocol),
     FIXED(proxy_trusted), FIXED(guest_min_turns), FIXED(guest_keep_days),

@@ -453,7 +453,8 @@ static void act_account(sess_t *s, int action)
     int rc = action == LOBBY_DO_LOGIN
         ? store_login_from(store, l->name, s->ip, lobby_take_password(l),
                            on_account, s)
-        : store_register(store, l->name, lobby_take_password(l), on_account, s);
+        : store_register_from(store, l->name, s->ip, lobby_take_password(l),
+                              on_account, s);
     lobby_wipe_password(l); /* the store has its own copy */
     if (rc != 0) {
         sess_hash_end(s);
