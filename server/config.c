@@ -110,6 +110,9 @@ static const key_def_t keys[] = {
     STR_KEY(metrics_addr, "the address /metrics listens on (loopback unless you say otherwise)"),
     INT_KEY(shutdown_minute_ms, 1, 3600000, "the console's shutdown countdown: ms between its notices, one a minute (tests set it small)"),
     INT_KEY(site_replays, 0, 1000, "finished games each worker loop replays at once for their pages' character dumps (/game/ID); a page asked past it is answered 503 (0: none)"),
+    INT_KEY(startups_start, 0, 1000000, "connections not yet in the lobby (waiting for their PROXY header or HTTP request, or negotiating) past which a new one is dropped at random, told the server is busy (0: never)"),
+    INT_KEY(startups_rate, 0, 100, "the chance in percent that a new connection is dropped at startups_start, rising linearly to 100 at startups_full"),
+    INT_KEY(startups_full, 0, 1000000, "connections not yet in the lobby at which every new one is dropped (OpenSSH's MaxStartups start:rate:full)"),
     INT_KEY(rebuild_threads, 1, 64, "threads that rebuild games from their keys (a watcher joining, a takeover, a resumed game), apart from the password hashing's"),
     INT_KEY(rebuild_queue, 0, 1000000, "rebuilds waiting for a thread at most; one more is refused with a message (0: no bound)"),
     INT_KEY(rebuild_per_ip, 0, 100000, "rebuilds one address may have waiting or running; one more is refused with a message (0: no bound)"),
@@ -162,6 +165,9 @@ void config_defaults(config_t *c)
     c->guest_grace_max = 100;
     c->site_replays = 2;
     c->rebuild_threads = 2;
+    c->startups_start = 200;
+    c->startups_rate = 30;
+    c->startups_full = 600;
     c->rebuild_queue = 256;
     c->rebuild_per_ip = 4;
     snprintf(c->combat, sizeof c->combat, "%s",

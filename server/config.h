@@ -60,6 +60,10 @@ typedef struct config {
     char metrics_addr[64];   /* its address; loopback by default */
     int shutdown_minute_ms;  /* the console's countdown step (ctl.h) */
     int site_replays;        /* a loop's game pages' dumps made at once */
+    int startups_start;      /* connections before the lobby past which new
+                                ones may be dropped (startups.h); 0 = never */
+    int startups_rate;       /* ...the chance at start, in percent */
+    int startups_full;       /* ...and where it reaches 100% */
     int rebuild_threads;     /* threads rebuilding games (rebuild_pool.h) */
     int rebuild_queue;       /* rebuilds waiting at most; 0 = no bound */
     int rebuild_per_ip;      /* rebuilds of one address at once; 0 = no bound */

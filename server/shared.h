@@ -35,6 +35,8 @@ typedef struct shared {
     proxy_trust_t trust;
     int proxy_on;
     atomic_int online;         /* admitted sessions, every loop */
+    atomic_int startups;       /* connections not yet in the lobby, every
+                                  loop (startups.h) */
     atomic_int shutting_down;  /* host_shutdown has begun: no new player */
     atomic_uint_fast64_t next_id;
     int nworkers;

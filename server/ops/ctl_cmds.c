@@ -134,7 +134,8 @@ static const struct { const char *name; size_t off, size; } fixed_keys[] = {
     FIXED(proxy_trusted), FIXED(guest_min_turns), FIXED(guest_keep_days),
     FIXED(news_interval_ms), FIXED(news_min_depth), FIXED(guest_grace),
     FIXED(guest_grace_max), FIXED(store), FIXED(rebuild_threads),
-    FIXED(rebuild_queue), FIXED(rebuild_per_ip),
+    FIXED(rebuild_queue), FIXED(rebuild_per_ip), FIXED(startups_start),
+    FIXED(startups_rate), FIXED(startups_full),
 };
 
 static int reload_run(ctl_req_t *r, const char *args)

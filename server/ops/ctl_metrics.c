@@ -165,6 +165,9 @@ static void metrics_finish(ctl_req_t *r)
     family(r, "rogued_players_online", "gauge",
            "Admitted sessions, counted against max_sessions.");
     ctl_req_printf(r, "rogued_players_online %d\n", atomic_load(&h->sh.online));
+    family(r, "rogued_startups", "gauge",
+           "Connections not yet in the lobby (startups_start, startups_full).");
+    ctl_req_printf(r, "rogued_startups %d\n", atomic_load(&h->sh.startups));
     family(r, "rogued_keys_total", "counter", "Keys taken from players.");
     ctl_req_printf(r, "rogued_keys_total %" PRIu64 "\n", f->keys);
     family(r, "rogued_frames_total", "counter", "Screens drawn and sent.");

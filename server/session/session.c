@@ -141,8 +141,18 @@ int sess_post(sess_t *s, int type, uint64_t to, int64_t a, msg_game_t *game,
 
 /* --- states ---------------------------------------------------------------------- */
 
+void sess_startup_done(sess_t *s)
+{
+    if (!s->startup)
+        return;
+    s->startup = 0;
+    atomic_fetch_sub(&s->srv->sh->startups, 1);
+}
+
 void sess_goto(sess_t *s, int state, void *arg)
 {
+    if (state != S_NEGOTIATING && state != S_ADMITTING)
+        sess_startup_done(s); /* in the lobby, a game, or closing */
     if ((s->state == S_NEGOTIATING || s->state == S_ADMITTING) &&
         state != S_NEGOTIATING)
         sess_display_settle(s); /* what the client said is all in */
@@ -176,6 +186,7 @@ static void sess_free(sess_t *s)
     if (s->next)
         s->next->prev = s->prev;
     srv_unmark(srv, s); /* (do_close took it out of the directory) */
+    sess_startup_done(s); /* (one that never reached do_close) */
     srv_session_gone(srv);
     /* No store answer may reach this session any more. */
     store_cancel(srv->store, s);
