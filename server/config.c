@@ -80,6 +80,7 @@ static const key_def_t keys[] = {
     INT_KEY(max_sessions_per_ip, 0, 1000000, "sessions at once from one address (0: no limit)"),
     INT_KEY(connects_per_ip_per_minute, 0, 1000000, "new connections a minute from one address (0: no limit)"),
     INT_KEY(hashes_per_ip, 0, 1000, "logins and registrations from one address being checked at once (0: no limit)"),
+    INT_KEY(hashes_per_name, 0, 100000, "logins of one account name being checked or waiting at once, from addresses it has never logged in from; one more is told to wait and try again (0: no limit)"),
     INT_KEY(registrations_per_ip_per_hour, 0, 1000000, "accounts one address may create an hour (0: no limit)"),
     INT_KEY(idle_timeout, 0, 604800, "seconds without a key before disconnect (0: never)"),
     INT_KEY(lobby_full_idle_ms, 0, 86400000, "when the server is 90% full, ms without a key after which a player in the lobby who is not logged in is let go (four times that for an account; 0: never)"),
@@ -111,6 +112,12 @@ static const key_def_t keys[] = {
     INT_KEY(shutdown_minute_ms, 1, 3600000, "the console's shutdown countdown: ms between its notices, one a minute (tests set it small)"),
     INT_KEY(ban_minute_ms, 1, 3600000, "a minute of a ban's duration (ctl ban ADDRESS 30m), in ms (tests set it small)"),
     INT_KEY(site_replays, 0, 1000, "finished games each worker loop replays at once for their pages' character dumps (/game/ID); a page asked past it is answered 503 (0: none)"),
+    INT_KEY(startups_start, 0, 1000000, "connections not yet in the lobby (waiting for their PROXY header or HTTP request, or negotiating) past which a new one is dropped at random, told the server is busy (0: never)"),
+    INT_KEY(startups_rate, 0, 100, "the chance in percent that a new connection is dropped at startups_start, rising linearly to 100 at startups_full"),
+    INT_KEY(startups_full, 0, 1000000, "connections not yet in the lobby at which every new one is dropped (OpenSSH's MaxStartups start:rate:full)"),
+    INT_KEY(rebuild_threads, 1, 64, "threads that rebuild games from their keys (a watcher joining, a takeover, a resumed game), apart from the password hashing's"),
+    INT_KEY(rebuild_queue, 0, 1000000, "rebuilds waiting for a thread at most; one more is refused with a message (0: no bound)"),
+    INT_KEY(rebuild_per_ip, 0, 100000, "rebuilds one address may have waiting or running; one more is refused with a message (0: no bound)"),
     CHECKED_KEY(store, "empty: the SQLite file in data_dir; postgresql://user@host/db: that PostgreSQL database", check_store),
 };
 
@@ -132,6 +139,7 @@ void config_defaults(config_t *c)
     c->ssh_fail_delay_ms = 1000;
     c->connects_per_ip_per_minute = 60;
     c->hashes_per_ip = 2;
+    c->hashes_per_name = 4;
     c->registrations_per_ip_per_hour = 10;
     c->idle_timeout = 1800;
     c->idle_warning = 60;
@@ -159,6 +167,12 @@ void config_defaults(config_t *c)
     c->guest_grace = 300;
     c->guest_grace_max = 100;
     c->site_replays = 2;
+    c->rebuild_threads = 2;
+    c->startups_start = 200;
+    c->startups_rate = 30;
+    c->startups_full = 600;
+    c->rebuild_queue = 256;
+    c->rebuild_per_ip = 4;
     snprintf(c->combat, sizeof c->combat, "%s",
              combat_ruleset_name(RULES_ATTACK_DEFENSE));
 }

@@ -28,6 +28,8 @@ typedef struct config {
     int fd_reserve;          /* descriptors kept back from players; 0 = auto */
     int connects_per_ip_per_minute; /* new connections; 0 = no limit */
     int hashes_per_ip;       /* password checks in flight; 0 = no limit */
+    int hashes_per_name;     /* logins of one name being checked at once from
+                                addresses it has not logged in from */
     int registrations_per_ip_per_hour; /* new accounts; 0 = no limit */
     int idle_timeout;        /* seconds; 0 = never */
     int idle_warning;        /* seconds before the idle disconnect */
@@ -60,6 +62,13 @@ typedef struct config {
     int shutdown_minute_ms;  /* the console's countdown step (ctl.h) */
     int ban_minute_ms;       /* a minute of a ban's duration (ctl.h) */
     int site_replays;        /* a loop's game pages' dumps made at once */
+    int startups_start;      /* connections before the lobby past which new
+                                ones may be dropped (startups.h); 0 = never */
+    int startups_rate;       /* ...the chance at start, in percent */
+    int startups_full;       /* ...and where it reaches 100% */
+    int rebuild_threads;     /* threads rebuilding games (rebuild_pool.h) */
+    int rebuild_queue;       /* rebuilds waiting at most; 0 = no bound */
+    int rebuild_per_ip;      /* rebuilds of one address at once; 0 = no bound */
     char store[CONFIG_STR_MAX]; /* "": the SQLite file in data_dir; else a
                                    postgresql:// URL (store.h) */
 } config_t;

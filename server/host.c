@@ -16,6 +16,7 @@
 #include "ctl.h"
 #include "connect_lines.h"
 #include "log.h"
+#include "rebuild_pool.h"
 #include "store.h"
 
 int host_default_workers(void)
@@ -229,6 +230,9 @@ static void host_free(host_t *h)
     site_cache_free(&h->sh.site_cache);
     addr_limits_free(&h->sh.addrs);
     grace_free(&h->sh.grace); /* empty: each worker drained it (srv_shutdown) */
+    /* Every session is gone, and each cancelled its rebuild: none posts. */
+    rbp_free(h->sh.rebuilds);
+    h->sh.rebuilds = NULL;
 }
 
 /* Starts the worker loops, each with what they share: how many started
@@ -292,7 +296,9 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
     proxy_trust_parse(&h->sh.trust, cfg->proxy_trusted, err, sizeof err);
     h->workers = calloc((size_t)h->sh.nworkers, sizeof *h->workers);
     h->sh.load = calloc((size_t)h->sh.nworkers, sizeof *h->sh.load);
-    if (!h->workers || !h->sh.load ||
+    h->sh.rebuilds = rbp_new(cfg->rebuild_threads, cfg->rebuild_queue,
+                             cfg->rebuild_per_ip);
+    if (!h->workers || !h->sh.load || !h->sh.rebuilds ||
         addr_limits_init(&h->sh.addrs, cfg->max_sessions_per_ip,
                          cfg->connects_per_ip_per_minute, cfg->hashes_per_ip,
                          cfg->registrations_per_ip_per_hour) != 0) {

@@ -235,6 +235,7 @@ int main(int argc, char **argv)
     /* The database first: a file that is not ours stops the server here,
      * before anyone can connect. */
     store_opts_t sopt = { .guest_min_turns = cfg.guest_min_turns,
+                          .hashes_per_name = cfg.hashes_per_name,
                           .guest_keep_s = (int64_t)cfg.guest_keep_days * 86400,
                           .url = cfg.store };
     store_t *store = store_open(&loop, cfg.data_dir, &sopt, err, sizeof err);

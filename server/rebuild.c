@@ -1,22 +1,20 @@
-/* rebuild.c - the record player in libuv's thread pool (rebuild.h). */
+/* rebuild.c - the record player on the rebuilds' threads (rebuild.h). */
 #include "rebuild.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "log.h"
 
 typedef struct job {
-    uv_work_t req;
-    srv_t *srv;
-    uint64_t to;
+    rbp_job_t base;            /* first: the pool's part */
+    chan_t *reply;             /* the asker's loop's inbox */
     int64_t n;
     int record;
-    msg_rebuilt_t *out;  /* owned until posted */
-    /* what the pool did, for the log line on the loop */
-    const char *refused; /* why the snapshot was not used, or NULL */
-    int from_snap;       /* rebuilt from the snapshot */
-    uint32_t replayed;   /* keys fed */
+    msg_rebuilt_t *out;        /* owned until posted */
+    smsg_t *answer;            /* made by run, posted by deliver */
+    uint32_t replayed;         /* keys fed */
 } job_t;
 
 /* Why a summary's snapshot cannot be the game it says it is, or NULL. The
@@ -33,10 +31,24 @@ static const char *misfit(const msg_game_t *g)
     return NULL;
 }
 
+/* Marks a replay stopped by a cancel (not a record_err). */
+#define CANCELLED 1
+
+/* Steps pl to the end, REBUILD_CHUNK keys at a time, stopping when the job
+ * is cancelled. Returns RECORD_OK, a record_err, or CANCELLED. */
+static int replay(job_t *j, rbp_t *pool, record_player_t *pl)
+{
+    int rc;
+    while ((rc = record_player_run(pl, REBUILD_CHUNK)) == 1)
+        if (rbp_cancelled(pool, &j->base))
+            return CANCELLED;
+    return rc;
+}
+
 /* On a pool thread: from the snapshot, only the tail. Returns RECORD_OK
- * (r->game set, r->rec too if a recorder was asked), or why not (nothing
- * set). */
-static int from_snapshot(job_t *j)
+ * (r->game set, r->rec too if a recorder was asked), CANCELLED, or why not
+ * (nothing set). */
+static int from_snapshot(job_t *j, rbp_t *pool)
 {
     msg_rebuilt_t *r = j->out;
     const msg_game_t *g = r->src;
@@ -52,10 +64,11 @@ static int from_snapshot(job_t *j)
                                  g->keys.len, g->snap_pos, g->checks.data,
                                  g->checks.len);
     if (err == RECORD_OK)
-        err = record_player_run(&pl, 0);
+        err = replay(j, pool, &pl);
+    j->replayed = pl.fed > g->snap_keys ? pl.fed - g->snap_keys : 0;
+    rbp_count_keys(pool, j->replayed);
     if (err == RECORD_OK) {
         r->game = record_player_take(&pl);
-        j->replayed = pl.fed - g->snap_keys;
     } else if (j->record) {
         record_free(&r->rec);
         memset(&r->rec, 0, sizeof r->rec);
@@ -64,91 +77,143 @@ static int from_snapshot(job_t *j)
     return err;
 }
 
-/* On a pool thread: only the job's own memory. */
-static void work(uv_work_t *req)
+/* Every key from the start. Returns as from_snapshot. */
+static int from_start(job_t *j, rbp_t *pool)
 {
-    job_t *j = req->data;
     msg_rebuilt_t *r = j->out;
     const msg_game_t *g = r->src;
-    if (g->snap) {
-        j->refused = misfit(g);
-        if (!j->refused) {
-            int err = from_snapshot(j);
-            if (err == RECORD_OK) {
-                j->from_snap = 1;
-                r->err = RECORD_OK;
-                return;
-            }
-            j->refused = record_strerror(err);
-        }
-    }
-    /* No snapshot, or one that does not fit: every key from the start. */
     record_player_t pl;
-    r->err = record_player_start_raw(&pl, g->seed, &g->opt, g->keys.data,
-                                     g->keys.len, g->checks.data,
-                                     g->checks.len,
-                                     j->record ? &r->rec : NULL);
-    if (r->err == RECORD_OK)
-        r->err = record_player_run(&pl, 0);
-    if (r->err == RECORD_OK)
+    int err = record_player_start_raw(&pl, g->seed, &g->opt, g->keys.data,
+                                      g->keys.len, g->checks.data,
+                                      g->checks.len,
+                                      j->record ? &r->rec : NULL);
+    if (err == RECORD_OK)
+        err = replay(j, pool, &pl);
+    if (err == RECORD_OK)
         r->game = record_player_take(&pl);
     j->replayed = pl.fed;
+    rbp_count_keys(pool, j->replayed);
     record_player_free(&pl);
+    return err;
 }
 
-static void after(uv_work_t *req, int status)
+/* The answer for the asker, made here so that deliver only posts it. */
+static void make_answer(job_t *j)
 {
-    job_t *j = req->data;
-    const msg_game_t *g = j->out->src;
-    if (j->refused)
-        log_error("rebuild for session %llu: the snapshot at key %u refused "
-                  "(%s): replayed from the start", (unsigned long long)j->to,
-                  (unsigned)g->snap_keys, j->refused);
-    if (j->from_snap)
-        log_debug("rebuild for session %llu: from the snapshot at key %u, "
-                  "%u keys replayed", (unsigned long long)j->to,
-                  (unsigned)g->snap_keys, (unsigned)j->replayed);
-    else if (status == 0)
-        log_debug("rebuild for session %llu: from the start, %u keys "
-                  "replayed", (unsigned long long)j->to,
-                  (unsigned)j->replayed);
-    smsg_t *m = msg_new(MSG_REBUILT, 0, j->to, NULL);
-    if (!m || status != 0) {
-        log_error("rebuild for session %llu: %s", (unsigned long long)j->to,
-                  m ? uv_strerror(status) : "out of memory");
-        msg_free(m);
-        msg_rebuilt_free(j->out);
-        free(j);
+    j->answer = msg_new(MSG_REBUILT, 0, j->base.session, NULL);
+    if (!j->answer) {
+        log_error("rebuild for session %llu: out of memory",
+                  (unsigned long long)j->base.session);
         return;
     }
-    m->a = j->n;
-    m->rebuilt = j->out;
-    srv_post(j->srv, m);
+    j->answer->a = j->n;
+    j->answer->rebuilt = j->out; /* moved */
+    j->out = NULL;
+}
+
+/* On a pool thread: only the job's own memory. */
+static void run(rbp_job_t *base, rbp_t *pool)
+{
+    job_t *j = (job_t *)base;
+    msg_rebuilt_t *r = j->out;
+    const msg_game_t *g = r->src;
+    unsigned long long to = (unsigned long long)base->session;
+    const char *refused = NULL;
+    int err = 0;
+    if (g->snap) {
+        refused = misfit(g);
+        if (!refused) {
+            err = from_snapshot(j, pool);
+            if (err == RECORD_OK || err == CANCELLED)
+                goto done;
+            refused = record_strerror(err);
+        }
+        log_error("rebuild for session %llu: the snapshot at key %u refused "
+                  "(%s): replayed from the start", to,
+                  (unsigned)g->snap_keys, refused);
+    }
+    err = from_start(j, pool); /* no snapshot, or one that does not fit */
+done:
+    if (err == CANCELLED) {
+        log_debug("rebuild for session %llu: cancelled after %u keys", to,
+                  (unsigned)j->replayed);
+        return;
+    }
+    r->err = err;
+    if (g->snap && !refused)
+        log_debug("rebuild for session %llu: from the snapshot at key %u, "
+                  "%u keys replayed", to, (unsigned)g->snap_keys,
+                  (unsigned)j->replayed);
+    else
+        log_debug("rebuild for session %llu: from the start, %u keys "
+                  "replayed", to, (unsigned)j->replayed);
+    make_answer(j);
+}
+
+/* Under the pool's lock: into the asker's loop's inbox. */
+static void deliver(rbp_job_t *base)
+{
+    job_t *j = (job_t *)base;
+    if (j->answer && chan_post(j->reply, j->answer) == 0)
+        j->answer = NULL;
+}
+
+static void drop(rbp_job_t *base)
+{
+    job_t *j = (job_t *)base;
+    msg_free(j->answer); /* not delivered: the game goes with it */
+    msg_rebuilt_free(j->out);
     free(j);
 }
 
-int rebuild_start(srv_t *srv, uint64_t to, int64_t job, msg_game_t *src,
-                  int record)
+int rebuild_start(rbp_t *pool, chan_t *reply, uint64_t to, const char *ip,
+                  int64_t job, msg_game_t *src, int record)
 {
+    if (!pool) { /* the host has no rebuilds' threads */
+        msg_game_free(src);
+        return RBP_CLOSED;
+    }
     job_t *j = calloc(1, sizeof *j);
     msg_rebuilt_t *r = calloc(1, sizeof *r);
     if (!j || !r) {
         free(j);
         free(r);
         msg_game_free(src);
-        return -1;
+        return REBUILD_NOMEM;
     }
     r->src = src;
-    j->srv = srv;
-    j->to = to;
+    j->base.session = to;
+    snprintf(j->base.ip, sizeof j->base.ip, "%s", ip ? ip : "");
+    j->base.run = run;
+    j->base.deliver = deliver;
+    j->base.drop = drop;
+    j->reply = reply;
     j->n = job;
     j->record = record;
     j->out = r;
-    j->req.data = j;
-    if (uv_queue_work(srv->loop, &j->req, work, after) != 0) {
-        msg_rebuilt_free(r);
-        free(j);
-        return -1;
+    int rc = rbp_submit(pool, &j->base);
+    if (rc != RBP_OK)
+        drop(&j->base);
+    return rc;
+}
+
+void rebuild_cancel(rbp_t *pool, uint64_t to)
+{
+    if (pool)
+        rbp_cancel(pool, to);
+}
+
+const char *rebuild_refusal(int rc)
+{
+    switch (rc) {
+    case RBP_ADDR:
+        return "Too many games are being rebuilt for your address: try again "
+               "in a moment.";
+    case RBP_FULL:
+        return "The server is busy rebuilding games: try again in a moment.";
+    case RBP_CLOSED:
+        return "The server is shutting down.";
+    default:
+        return "Out of memory: try again later.";
     }
-    return 0;
 }

@@ -15,6 +15,7 @@ static const char *const names[REFUSE_NREASONS] = {
     [REFUSE_SLOW] = "no_request_in_time",
     [REFUSE_BAD_HTTP] = "bad_http",
     [REFUSE_SSH_GUARD] = "ssh_guard",
+    [REFUSE_STARTUPS] = "startups",
 };
 
 void refusal_count(int reason)

@@ -22,6 +22,8 @@ enum refusal {
     REFUSE_BAD_HTTP,           /* the browser's port: a request refused */
     REFUSE_SSH_GUARD,          /* SSH: too many not logged in from the
                                   address, or too many SSH connections */
+    REFUSE_STARTUPS,           /* dropped at random: many connections not
+                                  in the lobby yet (startups_*) */
     REFUSE_NREASONS
 };
 

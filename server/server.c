@@ -223,6 +223,9 @@ int srv_init(srv_t *srv, shared_t *sh, const config_t *cfg, int index)
     srv->sweep.data = srv;
     uv_timer_start(&srv->sweep, on_sweep, 1000, 1000);
     srv->stats.lag_due_ms = uv_now(srv->loop) + 1000;
+    startups_init(&srv->drops, cfg->startups_start, cfg->startups_rate,
+                  cfg->startups_full,
+                  uv_hrtime() ^ ((uint64_t)(index + 1) * 0x9e3779b97f4a7c15ULL));
     return 0;
 }
 

@@ -28,6 +28,7 @@
 #include "proxy_proto.h"
 #include "screen.h"
 #include "shared.h"
+#include "startups.h"
 
 struct sess;
 
@@ -65,6 +66,8 @@ typedef struct srv {
         uint64_t lag_bucket[SRV_LAG_BUCKETS]; /* by srv_lag_le_ms */
     } stats;
     uint64_t seeds;            /* fallback seed counter */
+    startups_t drops;          /* new connections dropped under pressure
+                                  (startups.h): this loop's random state */
     int site_dumps;            /* game pages' dumps being made in the
                                   thread pool (site_dump.h), at most
                                   cfg.site_replays */

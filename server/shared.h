@@ -1,7 +1,7 @@
 /* shared.h - what the worker loops share, owned by the host (host.h) and
  * lent to each loop (server.h) and to the cluster thread (cluster.h):
  * the directory of sessions, the news and the site's hall-of-fame cache,
- * the per-address limits, the dropped guests' games kept a while, the count against
+ * the per-address limits, the rebuilds' threads, the dropped guests' games kept a while, the count against
  * max_sessions, session ids, each loop's inbox and load, the store and
  * the cluster. Each part is thread-safe on its own (its lock, or an
  * atomic); this header is the bottom they all stand on, so none of them
@@ -24,6 +24,7 @@
 
 struct store;
 struct cluster;
+struct rbp;
 
 typedef struct shared {
     directory_t dir;
@@ -34,6 +35,8 @@ typedef struct shared {
     proxy_trust_t trust;
     int proxy_on;
     atomic_int online;         /* admitted sessions, every loop */
+    atomic_int startups;       /* connections not yet in the lobby, every
+                                  loop (startups.h) */
     atomic_int shutting_down;  /* host_shutdown has begun: no new player */
     atomic_uint_fast64_t next_id;
     int nworkers;
@@ -43,6 +46,8 @@ typedef struct shared {
     atomic_int *load;          /* [nworkers]: sessions each holds */
     struct store *store;       /* owned by the host: closed after the last
                                   worker */
+    struct rbp *rebuilds;      /* the rebuilds' queue and threads
+                                  (rebuild_pool.h); owned by the host */
     struct cluster *cluster;   /* store = postgresql://...: the other hosts
                                   on that database (cluster.h); owned by
                                   the host */

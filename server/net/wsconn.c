@@ -167,9 +167,19 @@ static void serve(wsconn_t *c, const web_asset_t *a)
 
 static int open_websocket(wsconn_t *c);
 
+void wsconn_refuse_busy(wsconn_t *c, const char *why)
+{
+    c->busy = why;
+}
+
 /* The request's head is in: answer it. */
 static int answer(wsconn_t *c)
 {
+    if (c->busy) {
+        refuse_with(c, "503 Service Unavailable", "Retry-After: 10\r\n",
+                    c->busy);
+        return 0;
+    }
     if (c->url_cut) {
         refuse(c, "414 URI Too Long", "a path too long");
         return 0;

@@ -29,9 +29,10 @@
  * HTTP/1.1 or without a proper key; 413 a request with a body (none of
  * ours has one, and an upgrade's body would be read as frames); 414 a
  * path past the url buffer; 426 /ws without the upgrade headers or
- * version 13; 431 a head past WS_HEAD_MAX bytes. Frames: one longer than
- * WS_MSG_MAX, or any fragment, is refused as soon as its header arrives
- * with a close frame (1009, 1008). */
+ * version 13; 431 a head past WS_HEAD_MAX bytes; 503 any request of a
+ * connection the server could not take (wsconn_refuse_busy). Frames: one
+ * longer than WS_MSG_MAX, or any fragment, is refused as soon as its
+ * header arrives with a close frame (1009, 1008). */
 #ifndef ROGUE_WSCONN_H
 #define ROGUE_WSCONN_H
 
@@ -103,6 +104,7 @@ typedef struct wsconn {
      * frame) before the connection ends: what was answered and why, for
      * the owner's log line (static strings). */
     const char *refused, *refused_why;
+    const char *busy;          /* wsconn_refuse_busy: why (static) */
     uint8_t has_body, url_cut;
     wsframe_t frames;          /* the page's frame headers, checked ahead
                                   of wslay (wsframe.h) */
@@ -116,6 +118,11 @@ void wsconn_free(wsconn_t *c);
 /* Takes bytes from the socket. Returns 0, or -1 once the connection must
  * end at once (c->error says why). */
 int wsconn_feed(wsconn_t *c, const void *bytes, size_t n);
+
+/* The server cannot take this connection (why: a static reason, for the
+ * log): its request, once its head is in, is answered 503 Service
+ * Unavailable whatever it asks, then the end (refused, refused_why set). */
+void wsconn_refuse_busy(wsconn_t *c, const char *why);
 
 /* Screen bytes for the page: one binary message (nothing once closed). */
 void wsconn_send(wsconn_t *c, const void *data, size_t n);

@@ -128,12 +128,14 @@ static const struct { const char *name; size_t off, size; } fixed_keys[] = {
     FIXED(bind), FIXED(port), FIXED(data_dir), FIXED(server_name),
     FIXED(workers), FIXED(http_port), FIXED(ssh_port),
     FIXED(max_sessions_per_ip), FIXED(connects_per_ip_per_minute),
-    FIXED(hashes_per_ip), FIXED(registrations_per_ip_per_hour),
+    FIXED(hashes_per_ip), FIXED(hashes_per_name), FIXED(registrations_per_ip_per_hour),
     FIXED(max_cols), FIXED(max_rows), FIXED(record_limit), FIXED(seed),
     FIXED(combat), FIXED(log_level), FIXED(proxy_protocol),
     FIXED(proxy_trusted), FIXED(guest_min_turns), FIXED(guest_keep_days),
     FIXED(news_interval_ms), FIXED(news_min_depth), FIXED(guest_grace),
-    FIXED(guest_grace_max), FIXED(store),
+    FIXED(guest_grace_max), FIXED(store), FIXED(rebuild_threads),
+    FIXED(rebuild_queue), FIXED(rebuild_per_ip), FIXED(startups_start),
+    FIXED(startups_rate), FIXED(startups_full),
 };
 
 static int reload_run(ctl_req_t *r, const char *args)

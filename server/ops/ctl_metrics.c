@@ -10,6 +10,7 @@
 #include "ctl.h"
 #include "host.h"
 #include "refusals.h"
+#include "rebuild_pool.h"
 #include "store.h"
 
 /* What the loops answered. */
@@ -125,6 +126,29 @@ static void lag_histogram(ctl_req_t *r, const figures_t *f, int nloops)
     }
 }
 
+/* The rebuilds' queue (rebuild_pool.h). */
+static void rebuild_figures(ctl_req_t *r, rbp_t *pool)
+{
+    rbp_stats_t st;
+    memset(&st, 0, sizeof st);
+    if (pool)
+        rbp_stats(pool, &st);
+    family(r, "rogued_rebuilds", "gauge",
+           "Games being rebuilt from their keys, waiting or running.");
+    ctl_req_printf(r, "rogued_rebuilds{stage=\"waiting\"} %" PRIu64 "\n"
+                   "rogued_rebuilds{stage=\"running\"} %" PRIu64 "\n",
+                   st.waiting, st.running);
+    family(r, "rogued_rebuilds_total", "counter",
+           "Rebuilds started, cancelled (their asker gone) and refused.");
+    ctl_req_printf(r, "rogued_rebuilds_total{outcome=\"started\"} %" PRIu64 "\n"
+                   "rogued_rebuilds_total{outcome=\"cancelled\"} %" PRIu64 "\n"
+                   "rogued_rebuilds_total{outcome=\"refused\"} %" PRIu64 "\n",
+                   st.started, st.cancelled, st.refused);
+    family(r, "rogued_rebuild_keys_total", "counter",
+           "Keys replayed by rebuilds (after their snapshots).");
+    ctl_req_printf(r, "rogued_rebuild_keys_total %" PRIu64 "\n", st.keys);
+}
+
 static void metrics_finish(ctl_req_t *r)
 {
     const figures_t *f = *ctl_req_data(r);
@@ -144,6 +168,9 @@ static void metrics_finish(ctl_req_t *r)
     family(r, "rogued_players_online", "gauge",
            "Admitted sessions, counted against max_sessions.");
     ctl_req_printf(r, "rogued_players_online %d\n", atomic_load(&h->sh.online));
+    family(r, "rogued_startups", "gauge",
+           "Connections not yet in the lobby (startups_start, startups_full).");
+    ctl_req_printf(r, "rogued_startups %d\n", atomic_load(&h->sh.startups));
     family(r, "rogued_keys_total", "counter", "Keys taken from players.");
     ctl_req_printf(r, "rogued_keys_total %" PRIu64 "\n", f->keys);
     family(r, "rogued_frames_total", "counter", "Screens drawn and sent.");
@@ -159,6 +186,7 @@ static void metrics_finish(ctl_req_t *r)
     for (int i = 0; i < REFUSE_NREASONS; i++)
         ctl_req_printf(r, "rogued_refusals_total{reason=\"%s\"} %" PRIu64 "\n",
                        refusal_name(i), refusal_total(i));
+    rebuild_figures(r, h->sh.rebuilds);
     lag_histogram(r, f, h->sh.nworkers);
     ctl_req_done(r, NULL);
 }

@@ -14,6 +14,7 @@
 #include "session_impl.h"
 #include "keys.h"
 #include "log.h"
+#include "rebuild.h"
 #include "store.h"
 #include "view.h"
 
@@ -43,6 +44,17 @@ void sess_hash_end(sess_t *s)
         return;
     s->hashing = 0;
     addr_hash_end(s->srv->addrs, s->ip);
+}
+
+int sess_rebuild(sess_t *s, int64_t job, msg_game_t *src, int record)
+{
+    return rebuild_start(s->srv->sh->rebuilds, &s->srv->inbox.ch, s->id,
+                         s->ip, job, src, record);
+}
+
+void sess_rebuild_cancel(sess_t *s)
+{
+    rebuild_cancel(s->srv->sh->rebuilds, s->id);
 }
 
 void owned_game_free(owned_game_t *o)
@@ -129,8 +141,18 @@ int sess_post(sess_t *s, int type, uint64_t to, int64_t a, msg_game_t *game,
 
 /* --- states ---------------------------------------------------------------------- */
 
+void sess_startup_done(sess_t *s)
+{
+    if (!s->startup)
+        return;
+    s->startup = 0;
+    atomic_fetch_sub(&s->srv->sh->startups, 1);
+}
+
 void sess_goto(sess_t *s, int state, void *arg)
 {
+    if (state != S_NEGOTIATING && state != S_ADMITTING)
+        sess_startup_done(s); /* in the lobby, a game, or closing */
     if ((s->state == S_NEGOTIATING || s->state == S_ADMITTING) &&
         state != S_NEGOTIATING)
         sess_display_settle(s); /* what the client said is all in */
@@ -164,9 +186,11 @@ static void sess_free(sess_t *s)
     if (s->next)
         s->next->prev = s->prev;
     srv_unmark(srv, s); /* (do_close took it out of the directory) */
+    sess_startup_done(s); /* (one that never reached do_close) */
     srv_session_gone(srv);
     /* No store answer may reach this session any more. */
     store_cancel(srv->store, s);
+    sess_rebuild_cancel(s); /* nor a rebuilt game */
     if (s->site_req.cancel) /* nor a job of the site's (a game's dump) */
         s->site_req.cancel(s);
     if (s->tr)

@@ -173,6 +173,8 @@ typedef struct sess {
     char addr[64];             /* "ip:port", for the log */
     char ip[ADDR_MAX];         /* the address alone, for its limits */
     uint8_t ip_counted;        /* addr_admit counted this session */
+    uint8_t startup;           /* counted in sh->startups: not yet in the
+                                  lobby (startups.h) */
     uint8_t slot_early;        /* a browser's connection holds a slot of
                                   max_sessions before it is admitted */
     uint8_t hashing;           /* addr_hash_begin counted its password check */
@@ -348,6 +350,17 @@ uint64_t sess_now(const sess_t *s);
  * counted; closing the session ends it too. */
 int sess_hash_begin(sess_t *s);
 void sess_hash_end(sess_t *s);
+
+/* Rebuilds a game for this session (rebuild.h: the answer is MSG_REBUILT
+ * with a = job; src taken), cancelling the one before. Returns 0, or a
+ * refusal for rebuild_refusal. sess_rebuild_cancel: the session no longer
+ * waits for it (freeing the session cancels it too). */
+int sess_rebuild(sess_t *s, int64_t job, msg_game_t *src, int record);
+
+/* The session has left the stages before the lobby (or is gone): no
+ * longer counted among the startups (startups.h). Once only. */
+void sess_startup_done(sess_t *s);
+void sess_rebuild_cancel(sess_t *s);
 
 /* The name of the player on this session (the account's or the guest's). */
 const char *sess_player_name(const sess_t *s);

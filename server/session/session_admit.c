@@ -31,6 +31,13 @@ static void on_negotiate_deadline(uv_timer_t *t)
         sess_close(s, "no PROXY header", 0, NULL);
         return;
     }
+    if (s->state == S_ADMITTING && s->web && s->web->busy &&
+        !sess_closing(s)) {
+        log_info("refused %s: %s (no HTTP request to answer in time)",
+                 s->addr, s->web->busy);
+        sess_close(s, s->web->busy, 0, NULL);
+        return;
+    }
     if (s->state == S_ADMITTING && s->web && !sess_closing(s)) {
         log_info("refused %s: no HTTP request in time", s->addr);
         refusal_count(REFUSE_SLOW);
@@ -71,10 +78,19 @@ static void set_peer_name(sess_t *s, const char *name)
 }
 
 /* Refuses the connection with one line (and a log line), counted under
- * reason (refusals.h): never admitted. */
+ * reason (refusals.h): never admitted. A browser's is told in HTTP (why
+ * must then be a static string): its request, if it comes within
+ * negotiation_ms, is answered 503 Service Unavailable and the log line
+ * written then (on_ws_done); otherwise the deadline closes it, logged. */
 static void refuse(sess_t *s, int reason, const char *why, const char *line)
 {
     refusal_count(reason);
+    if (s->web && s->web->stage == WS_HTTP) {
+        wsconn_refuse_busy(s->web, why);
+        uv_timer_start(&s->negotiate_timer, on_negotiate_deadline,
+                       (uint64_t)s->srv->cfg.negotiation_ms, 0);
+        return;
+    }
     log_info("refused %s: %s", s->addr, why);
     sess_close(s, why, 1, line);
 }
@@ -88,12 +104,10 @@ static int count_in(sess_t *s, int *online_out)
     char line[128];
     int online;
     if (srv->shutting_down || !srv_slot_take(srv, &online)) {
-        log_info("refused %s: server full (%d players)", s->addr, online);
-        refusal_count(REFUSE_FULL);
         snprintf(line, sizeof line,
                  "Sorry, the server is full (%d players). Please try again later.",
                  online);
-        sess_close(s, "server full", 1, line);
+        refuse(s, REFUSE_FULL, "server full", line);
         return -1;
     }
     int counted;
@@ -252,6 +266,30 @@ static void on_ws_done(void *ctx)
     sess_close(s, s->admitted ? "browser closed" : "page served", 1, NULL);
 }
 
+/* Under pressure the newest connection, which has done nothing yet, is
+ * let go first (startups.h): counted among the connections before the
+ * lobby, and dropped at random past startups_start (told the server is
+ * busy). An SSH player arrives logged in already: never dropped nor
+ * counted. Returns 1 when dropped. */
+static int drop_early(sess_t *s)
+{
+    srv_t *srv = s->srv;
+    int n = atomic_fetch_add(&srv->sh->startups, 1);
+    s->startup = 1;
+    if (!startups_drop(&srv->drops, n))
+        return 0;
+    sess_startup_done(s); /* refused: not one of them */
+    char why[96];
+    snprintf(why, sizeof why, "busy: %d connections before the lobby", n);
+    if (s->web) /* (its answer needs a static reason) */
+        refuse(s, REFUSE_STARTUPS, "busy: too many connections before the lobby",
+               NULL);
+    else
+        refuse(s, REFUSE_STARTUPS, why,
+               "The server is busy: please try again in a moment.");
+    return 1;
+}
+
 /* A new session on srv's list, in S_ADMITTING: its handles, clocks,
  * buffers and the plain display until the client says more. NULL when out
  * of memory. */
@@ -358,6 +396,8 @@ void sess_accept(srv_t *srv, int fd, const msg_accept_t *acc)
     uv_tcp_nodelay(&s->tcp, 1);
     uv_tcp_keepalive(&s->tcp, 1, 60);
     uv_read_start((uv_stream_t *)&s->tcp, sess_on_alloc, sess_on_read);
+    if (!ssh && drop_early(s))
+        return;
     if (!ssh && srv->proxy_on &&
         proxy_trusted(srv->trust, (struct sockaddr *)&peer)) {
         /* A balancer (in front of the browser's port too): its header

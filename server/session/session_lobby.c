@@ -58,6 +58,8 @@ static void lobby_leave(sess_t *s)
     st_lobby_t *l = &s->st.lobby;
     sodium_memzero(l->new_password, sizeof l->new_password);
     owned_game_free(&l->held); /* the store keeps it for the next login */
+    if (l->rebuild_job)
+        sess_rebuild_cancel(s);
     msg_game_free(l->taken);
     l->taken = NULL;
 }
@@ -175,14 +177,18 @@ static void rebuilt(sess_t *s, smsg_t *m)
 }
 
 /* Rebuilds src off the loop for this lobby; "One moment..." meanwhile.
- * Returns 0, or -1 (out of memory: src freed). */
+ * Returns 0, or -1 (refused, said on the lobby: src freed). */
 static int ask_rebuild(sess_t *s, msg_game_t *src, int takeover)
 {
     st_lobby_t *l = &s->st.lobby;
     l->rebuild_job = ++s->jobs;
     l->rebuild_takeover = (uint8_t)takeover;
-    if (rebuild_start(s->srv, s->id, l->rebuild_job, src, 1) != 0) {
+    int rc = sess_rebuild(s, l->rebuild_job, src, 1);
+    if (rc != 0) {
         l->rebuild_job = 0;
+        log_error("%s id=%llu: no rebuild: %s", takeover ? "takeover" :
+                  "resume", (unsigned long long)s->id, rebuild_refusal(rc));
+        lobby_note(&s->lobby, LOBBY_NOTE_BAD, "%s", rebuild_refusal(rc));
         return -1;
     }
     lobby_wait(&s->lobby);
@@ -236,10 +242,12 @@ static void on_progress(void *ctx, const store_progress_t *pr)
             src->snap_keys = pr->snap_keys;
             src->snap_pos = pr->snap_pos;
         }
-        if (!src || ask_rebuild(s, src, 0) != 0) {
+        if (!src) {
             log_error("resume id=%llu: out of memory", (unsigned long long)s->id);
             lobby_note(&s->lobby, LOBBY_NOTE_BAD,
                        "Your game in progress cannot be rebuilt: out of memory.");
+        } else {
+            ask_rebuild(s, src, 0); /* a refusal is said on the lobby */
         }
     }
 }
@@ -454,7 +462,8 @@ static void act_account(sess_t *s, int action)
     int rc = action == LOBBY_DO_LOGIN
         ? store_login_from(store, l->name, s->ip, lobby_take_password(l),
                            on_account, s)
-        : store_register(store, l->name, lobby_take_password(l), on_account, s);
+        : store_register_from(store, l->name, s->ip, lobby_take_password(l),
+                              on_account, s);
     lobby_wipe_password(l); /* the store has its own copy */
     if (rc != 0) {
         sess_hash_end(s);

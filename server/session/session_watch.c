@@ -2,7 +2,7 @@
  *
  * A watcher never touches the player's game: it rebuilds its own copy from
  * the summary the player sent (seed, options, every key so far and their
- * checks, through the record player, in the thread pool: a long game takes
+ * checks, through the record player, on the rebuilds' threads: a long game takes
  * seconds and the loop serves everyone meanwhile; the watcher sees "One
  * moment..." and keeps the keys forwarded until then), and from then on
  * plays each key the player forwards (WATCH_KEY). Each copy is drawn at its watcher's own terminal size, by the
@@ -22,8 +22,9 @@
  * watch. */
 #define PENDING_MAX (1u << 20)
 
-/* Asks the thread pool to rebuild the player's game from m's summary (the
- * summary moves out of m). Returns 0, or -1 (the lobby says why). */
+/* Asks for the player's game rebuilt from m's summary (the summary moves
+ * out of m; a rebuild still running for this session is cancelled).
+ * Returns 0, or -1 (the lobby says why). */
 static int ask_rebuild(sess_t *s, smsg_t *m)
 {
     st_watch_t *w = &s->st.watch;
@@ -38,8 +39,11 @@ static int ask_rebuild(sess_t *s, smsg_t *m)
     w->rebuild_job = ++s->jobs;
     msg_game_t *g = m->game;
     m->game = NULL;
-    if (!g || rebuild_start(s->srv, s->id, w->rebuild_job, g, 0) != 0) {
-        lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Out of memory: try again later.");
+    int rc = g ? sess_rebuild(s, w->rebuild_job, g, 0) : REBUILD_NOMEM;
+    if (rc != 0) {
+        log_info("watch id=%llu: no rebuild: %s", (unsigned long long)s->id,
+                 rebuild_refusal(rc));
+        lobby_note(&s->lobby, LOBBY_NOTE_BAD, "%s", rebuild_refusal(rc));
         return -1;
     }
     return 0;
@@ -56,6 +60,7 @@ static int watch_enter(sess_t *s, void *arg)
 static void watch_leave(sess_t *s)
 {
     st_watch_t *w = &s->st.watch;
+    sess_rebuild_cancel(s); /* one still running is of no use */
     if (w->player)
         sess_post(s, MSG_WATCH_LEAVE, w->player, 0, NULL, NULL);
     game_free(w->game);
@@ -145,6 +150,7 @@ static int watch_msg(sess_t *s, smsg_t *m)
             w->game = NULL;
             w->waiting = 1;
             w->rebuild_job = 0; /* a rebuild still running is stale */
+            sess_rebuild_cancel(s);
             snprintf(s->notice, sizeof s->notice, "%.79s", m->text);
             sess_owe_frame(s);
             return 1;

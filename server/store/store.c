@@ -3,6 +3,7 @@
  * store_impl.h tells how a request moves between the threads. */
 #include "store.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,17 @@ static void finish(store_t *st, req_t *r)
 {
     store_port_t *p = r->port;
     pending_remove(p, r);
+    if (r->name_counted) {
+        r->name_counted = 0;
+        uv_mutex_lock(&st->lmu);
+        hf_names_put(&st->hash_names, r->name);
+        uv_mutex_unlock(&st->lmu);
+    }
+    if (r->op == OP_REGISTER && r->status == STORE_OK && r->scope[0]) {
+        uv_mutex_lock(&st->lmu); /* the registrant's address is theirs */
+        kl_add(&st->known, r->name, r->scope, uv_now(p->loop));
+        uv_mutex_unlock(&st->lmu);
+    }
     if (!r->cancelled && !p->closing) {
         if (r->op == OP_REGISTER || r->op == OP_LOGIN) {
             store_account_t a;
@@ -149,6 +161,30 @@ static void hash_work(uv_work_t *w)
     sodium_memzero(r->pass, sizeof r->pass);
 }
 
+/* A login's answer is known: the slow-down's counts follow it. */
+static void login_settled(store_t *st, req_t *r)
+{
+    /* A success clears only its own address's count: the ceiling on the
+     * name fades with time, not with the owner's login. */
+    uint64_t now = uv_now(r->port->loop);
+    uv_mutex_lock(&st->lmu);
+    if (r->status == STORE_OK) {
+        throttle_succeeded_in(&st->thr, r->name, r->scope);
+        if (!r->known) /* (a known address never entered it) */
+            throttle_abandoned(&st->thr_name, r->name, now);
+        kl_add(&st->known, r->name, r->scope, now);
+    } else if (r->status == STORE_BAD_LOGIN) {
+        throttle_failed_in(&st->thr, r->name, r->scope, now);
+        if (!r->known)
+            throttle_failed(&st->thr_name, r->name, now);
+    } else {
+        throttle_abandoned_in(&st->thr, r->name, r->scope, now);
+        if (!r->known)
+            throttle_abandoned(&st->thr_name, r->name, now);
+    }
+    uv_mutex_unlock(&st->lmu);
+}
+
 static void hash_after(uv_work_t *w, int status)
 {
     req_t *r = w->data;
@@ -170,25 +206,7 @@ static void hash_after(uv_work_t *w, int status)
             st->stats.login_hashes++;
             st->stats.login_hashes_dummy += !r->found;
             uv_mutex_unlock(&st->mu);
-            /* A success clears only its own address's count: the ceiling
-             * on the name fades with time, not with the owner's login. */
-            uint64_t now = uv_now(p->loop);
-            uv_mutex_lock(&st->lmu);
-            if (r->status == STORE_OK) {
-                throttle_succeeded_in(&st->thr, r->name, r->scope);
-                if (!r->known) /* (a known address never entered it) */
-                    throttle_abandoned(&st->thr_name, r->name, now);
-                kl_add(&st->known, r->name, r->scope, now);
-            } else if (r->status == STORE_BAD_LOGIN) {
-                throttle_failed_in(&st->thr, r->name, r->scope, now);
-                if (!r->known)
-                    throttle_failed(&st->thr_name, r->name, now);
-            } else {
-                throttle_abandoned_in(&st->thr, r->name, r->scope, now);
-                if (!r->known)
-                    throttle_abandoned(&st->thr_name, r->name, now);
-            }
-            uv_mutex_unlock(&st->lmu);
+            login_settled(st, r);
         }
         finish(st, r);
     }
@@ -227,14 +245,16 @@ static void hash_waiting_add(store_port_t *p, int n)
     uv_mutex_unlock(&p->st->lmu);
 }
 
-/* Takes the first waiting hash off p's queue. */
+static req_t *req_of(hf_item_t *it)
+{
+    return (req_t *)(void *)((char *)it - offsetof(req_t, fair));
+}
+
+/* Takes the next waiting hash off p's queue: the first of the address
+ * whose turn it is (hash_fair.h). */
 static req_t *hash_pop(store_port_t *p)
 {
-    req_t *r = p->hash_head;
-    p->hash_head = r->next;
-    if (!p->hash_head)
-        p->hash_tail = NULL;
-    r->next = NULL;
+    req_t *r = req_of(hf_pop(&p->hashq));
     hash_waiting_add(p, -1);
     return r;
 }
@@ -242,8 +262,8 @@ static req_t *hash_pop(store_port_t *p)
 static void hash_pump(store_port_t *p)
 {
     store_t *st = p->st;
-    while (p->hash_head) {
-        if (p->hash_head->cancelled) {
+    while (p->hashq.n) {
+        if (req_of(hf_peek(&p->hashq))->cancelled) {
             finish(st, hash_pop(p)); /* not worth a hash any more */
             continue;
         }
@@ -261,12 +281,45 @@ static void hash_pump(store_port_t *p)
     }
 }
 
+/* A login of a name that has hashes_per_name checks waiting or running
+ * already, from an address it has not logged in from: 1 (counted
+ * otherwise). Strangers cannot fill the line with one name. */
+static int name_full(store_t *st, req_t *r)
+{
+    if (r->op != OP_LOGIN || r->known)
+        return 0;
+    uv_mutex_lock(&st->lmu);
+    int full = hf_names_take(&st->hash_names, r->name,
+                             st->opt.hashes_per_name) != 0;
+    if (full)
+        st->name_refusals++;
+    uv_mutex_unlock(&st->lmu);
+    r->name_counted = (uint8_t)!full;
+    return full;
+}
+
 static void hash_enqueue(store_t *st, req_t *r)
 {
     store_port_t *p = r->port;
-    (void)st;
+    if (name_full(st, r)) {
+        char safe[ACCT_NAME_MAX + 1];
+        log_info("login %s from %s: %d checks of the name are waiting "
+                 "already: refused", log_safe(r->name, safe, sizeof safe),
+                 r->scope[0] ? r->scope : "-", st->opt.hashes_per_name);
+        r->status = STORE_SLOW_DOWN;
+        login_settled(st, r);
+        finish(st, r);
+        return;
+    }
     r->phase = PH_HASH;
-    store_queue_push(&p->hash_head, &p->hash_tail, r);
+    r->fair.addr = r->scope;
+    if (hf_push(&p->hashq, &r->fair) != 0) {
+        r->status = STORE_ERROR; /* out of memory */
+        if (r->op == OP_LOGIN)
+            login_settled(st, r);
+        finish(st, r);
+        return;
+    }
     hash_waiting_add(p, 1);
     hash_pump(p);
 }
@@ -354,7 +407,7 @@ static void port_drop_waiting(store_port_t *p)
         p->wait_head = r->next;
         finish(p->st, r);
     }
-    while (p->hash_head)
+    while (p->hashq.n)
         finish(p->st, hash_pop(p));
 }
 
@@ -557,6 +610,7 @@ void store_close(store_t *st)
     port_close_handles(p);
     throttle_free(&st->thr);
     throttle_free(&st->thr_name);
+    hf_names_free(&st->hash_names);
     sodium_memzero(st->dummy, sizeof st->dummy);
     uv_sem_destroy(&st->ready);
     uv_cond_destroy(&st->cond);
@@ -724,10 +778,18 @@ static void take_password(req_t *r, const char *password)
 int store_register(store_t *st, const char *name, const char *password,
                    store_account_cb cb, void *ctx)
 {
+    return store_register_from(st, name, NULL, password, cb, ctx);
+}
+
+int store_register_from(store_t *st, const char *name, const char *addr,
+                        const char *password, store_account_cb cb,
+                        void *ctx)
+{
     req_t *r = store_req_new(st, OP_REGISTER, ctx);
     if (!r)
         return -1;
     r->cb.account = cb;
+    snprintf(r->scope, sizeof r->scope, "%s", addr ? addr : "");
     take_password(r, password);
     if (!acct_name_valid(name, NULL, 0) ||
         !acct_password_valid(password, NULL, 0)) {
@@ -867,26 +929,39 @@ int store_flush(store_t *st, store_done_cb cb, void *ctx)
     return 0;
 }
 
-/* Unlinks every request of ctx from a loop-side singly linked queue and
+/* Unlinks every request of ctx from the throttled logins' queue and
  * finishes it (silently: it is marked cancelled first). */
-static void drop_queued(store_t *st, req_t **head, req_t **tail, void *ctx)
+static void drop_waiting(store_t *st, req_t **head, void *ctx)
 {
-    req_t **p = head, *last = NULL;
+    req_t **p = head;
     while (*p) {
         req_t *r = *p;
         if (r->ctx == ctx) {
             *p = r->next;
             r->cancelled = 1;
-            if (tail) /* the hash queue */
-                hash_waiting_add(r->port, -1);
             finish(st, r);
         } else {
-            last = r;
             p = &r->next;
         }
     }
-    if (tail)
-        *tail = last;
+}
+
+static int of_ctx(hf_item_t *it, void *ctx)
+{
+    return req_of(it)->ctx == ctx;
+}
+
+/* The same for the hashes waiting. */
+static void drop_hashes(store_t *st, store_port_t *p, void *ctx)
+{
+    hf_item_t *it = hf_remove_if(&p->hashq, of_ctx, ctx);
+    while (it) {
+        req_t *r = req_of(it);
+        it = it->next;
+        r->cancelled = 1;
+        hash_waiting_add(p, -1);
+        finish(st, r);
+    }
 }
 
 void store_cancel(store_t *st, void *ctx)
@@ -897,8 +972,8 @@ void store_cancel(store_t *st, void *ctx)
             r->cancelled = 1;
     /* what only waits on the loop side goes now: a throttled login must not
      * keep the loop (and a shutting-down server) alive for a minute */
-    drop_queued(st, &p->wait_head, NULL, ctx);
-    drop_queued(st, &p->hash_head, &p->hash_tail, ctx);
+    drop_waiting(st, &p->wait_head, ctx);
+    drop_hashes(st, p, ctx);
     arm_timer(p);
 }
 

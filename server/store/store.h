@@ -55,6 +55,10 @@ typedef struct store_opts {
     unsigned long long pw_ops; /* Argon2id passes; 0: OPSLIMIT_INTERACTIVE (2) */
     size_t pw_mem;         /* bytes per hash; 0: MEMLIMIT_INTERACTIVE (64 MiB) */
     int hash_parallel;     /* hashes at once; 0: 2 (128 MiB at the default) */
+    int hashes_per_name;   /* logins of one name hashed or waiting at once,
+                              from addresses it has not logged in from;
+                              more are answered STORE_SLOW_DOWN
+                              (hash_fair.h); 0: no bound */
     int max_pending;       /* requests owed a callback; 0: 4096 */
     int max_queued_games;  /* games waiting for the disk; 0: 100000 */
     int max_queued_progress; /* progress begins, appends, ends waiting for
@@ -160,6 +164,13 @@ int store_end_game(store_t *st, const store_game_t *g, game_t *game,
  * any case). The callback gets STORE_OK with the id, or the reason. A
  * cancelled registration whose hash is done may still create the account.
  * Returns 0 (the callback will come), or -1 (too many requests, OOM). */
+/* store_register_from: from address addr (NULL: none), which a success
+ * makes an address the name has logged in from (known_logins.h), as a
+ * login's success does: the owner who registered there is not held to
+ * what strangers elsewhere do to the name. */
+int store_register_from(store_t *st, const char *name, const char *addr,
+                        const char *password, store_account_cb cb,
+                        void *ctx);
 int store_register(store_t *st, const char *name, const char *password,
                    store_account_cb cb, void *ctx);
 

@@ -42,6 +42,7 @@
 #include "record.h"
 #include "store.h"
 #include "store_db.h"
+#include "hash_fair.h"
 #include "known_logins.h"
 #include "throttle.h"
 
@@ -93,6 +94,8 @@ struct req {
     store_t *st;
     store_port_t *port;        /* answers go to this loop (NULL: silent) */
     uint8_t op, phase, cancelled, name_ok, pass_ok, found;
+    uint8_t name_counted;      /* in st->hash_names (hash_fair.h) */
+    hf_item_t fair;            /* in its port's hash queue (addr: scope) */
     int status;                /* enum store_status */
     union {
         store_account_cb account;
@@ -112,7 +115,8 @@ struct req {
      * game of OP_GET_RECORD. */
     int64_t id;
     char name[ACCT_NAME_MAX + 1];
-    char scope[48];            /* OP_LOGIN: the address it comes from, or "" */
+    char scope[48];            /* OP_LOGIN, OP_REGISTER: the address it comes
+                                  from, or "" */
     uint8_t known;             /* OP_LOGIN: scope has logged in as this
                                   name before (known_logins.h) */
     char pass[ACCT_PASS_MAX + 1];
@@ -165,8 +169,8 @@ struct store_port {
     req_t *pending;            /* owed a callback */
     int npending;
     req_t *wait_head;          /* throttled logins, soonest first */
-    req_t *hash_head, *hash_tail;
-    int hash_waiting;          /* under st->lmu: hashes in hash_head */
+    hash_fair_t hashq;         /* hashes waiting, in turn by address */
+    int hash_waiting;          /* under st->lmu: hashes in hashq */
     int closing;
     int open;                  /* in use (under st->lmu) */
 };
@@ -208,6 +212,8 @@ struct store {
     uv_mutex_t lmu;            /* what the ports share, below */
     int hashing;               /* in the pool now, on every loop */
     int hash_waiting;          /* in every port's hash queue */
+    hf_names_t hash_names;     /* logins hashing or waiting, per name */
+    uint64_t name_refusals;    /* logins refused for their name's count */
     int closing;
     uint64_t refused, dropped; /* games refused, records dropped: for the log */
     uint64_t prog_refused;     /* appends refused: for the log */

@@ -2,8 +2,9 @@
  * logs (issue 25): an upgrade over HTTP/1.0, one with a body, a head past
  * 8 KiB, bytes that are not HTTP, and after the upgrade a frame whose
  * header claims 2^63 - 1 bytes or a fragment, refused at its header with
- * a close frame and the end of the connection. docs/telnet.md, "The
- * browser". */
+ * a close frame and the end of the connection; and a connection refused
+ * before its request (the server or its address full) has the request
+ * answered 503. docs/telnet.md, "The browser". */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,12 +16,20 @@
 
 static int http;
 
-static tsrv_t *web_server(void)
+/* A server with the browser's port (and one more setting, or NULL). */
+static tsrv_t *web_server_with(const char *set)
 {
     static char port_set[32];
     http = cl_free_port();
     snprintf(port_set, sizeof port_set, "http_port=%d", http);
-    return srv_start("--set", port_set, NULL);
+    /* one loop: connections are taken in the order they came */
+    return srv_start("--set", port_set, "--set", "workers=1",
+                     set ? "--set" : NULL, set, NULL);
+}
+
+static tsrv_t *web_server(void)
+{
+    return web_server_with(NULL);
 }
 
 /* Sends req on a new connection; the server answers and closes. */
@@ -108,6 +117,31 @@ START_TEST(frames_refused_at_their_header)
 }
 END_TEST
 
+/* A connection refused before its request (a limit reached) has that
+ * request answered 503, and a log line, instead of a silent close. One
+ * silent browser connection holds the only slot (counted from its first
+ * byte): the next one's request is refused so. */
+START_TEST(limits_reached_are_answered_503)
+{
+    static const char *const limit[] = { "max_sessions=1",
+                                         "max_sessions_per_ip=1" };
+    static const char *const why[] = { "server full",
+                                       "too many sessions from this address" };
+    static const char req[] = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
+    for (int i = 0; i < 2; i++) {
+        tsrv_t *s = web_server_with(limit[i]);
+        cl_opts_t o = { .raw = 1 };
+        tclient_t *holder = cl_connect(http, &o);
+        ck_assert(cl_send_raw(holder, "G", 1, 1, CL_WAIT_MS) == 1);
+        expect(s, req, sizeof req - 1, "HTTP/1.1 503 Service Unavailable\r\n",
+               why[i]);
+        ck_assert(!cl_closed(holder));
+        cl_close(holder);
+        srv_stop(s);
+    }
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("http_refusals");
@@ -116,6 +150,7 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, requests_refused_are_answered_and_logged);
     tcase_add_test(tc, frames_refused_at_their_header);
+    tcase_add_test(tc, limits_reached_are_answered_503);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -37,14 +37,10 @@ static void login(tclient_t *c, const char *name, const char *pass)
     ck_assert_int_eq(cl_send_str(c, "\r"), 0);
 }
 
-START_TEST(owner_gets_in_while_many_addresses_fail)
+/* The owner registers, then logs in from their address (which the
+ * store then knows as theirs). */
+static void owner_known(int port)
 {
-    tsrv_t *s = srv_start("--set", "proxy_protocol=on", "--set",
-                          "proxy_trusted=127.0.0.0/8", "--set",
-                          "store_wait_ms=120000", "--set",
-                          "connects_per_ip_per_minute=0", NULL);
-    int port = srv_port(s);
-    /* the owner registers, then logs in from their address */
     tclient_t *o = from(port, "192.0.2.10", 40000);
     ck_assert(cl_key(o, "r"));
     play_type_line(o, "owner");
@@ -56,24 +52,84 @@ START_TEST(owner_gets_in_while_many_addresses_fail)
     login(o, "owner", "ownerspassword");
     play_wait_text(o, "Logged in as owner");
     cl_close(o);
+}
 
-    /* strangers from 60 addresses, one wrong password each, all at once */
-    static tclient_t *x[STRANGERS];
-    for (int i = 0; i < STRANGERS; i++) {
+/* n strangers, each from an address of its own, try a wrong password for
+ * the owner's name, all at once; then the owner from their address. */
+static tclient_t *strangers_then_owner(int port, tclient_t **x, int n)
+{
+    for (int i = 0; i < n; i++) {
         char addr[32];
         snprintf(addr, sizeof addr, "198.51.100.%d", i + 1);
         x[i] = from(port, addr, 41000 + i);
         login(x[i], "owner", "notthepassword");
     }
-    /* the owner, from the address they logged in from: in */
-    o = from(port, "192.0.2.10", 40001);
+    tclient_t *o = from(port, "192.0.2.10", 40001);
     login(o, "owner", "ownerspassword");
+    return o;
+}
+
+START_TEST(owner_gets_in_while_many_addresses_fail)
+{
+    tsrv_t *s = srv_start("--set", "proxy_protocol=on", "--set",
+                          "proxy_trusted=127.0.0.0/8", "--set",
+                          "store_wait_ms=120000", "--set",
+                          "connects_per_ip_per_minute=0", NULL);
+    int port = srv_port(s);
+    owner_known(port);
+    /* strangers from 60 addresses, one wrong password each, all at once;
+     * the owner, from the address they logged in from: in */
+    static tclient_t *x[STRANGERS];
+    tclient_t *o = strangers_then_owner(port, x, STRANGERS);
     if (!cl_wait_text(o, "Logged in as owner", 120000))
         play_fail(o, "the owner was locked out by strangers' failures");
     ck_assert(!cl_screen_has(o, "Too many failed logins"));
     /* the strangers' tries were checked (or slowed): not one got in */
     ck_assert_int_eq(srv_log_count(s, "login id="), 2);
     for (int i = 0; i < STRANGERS; i++)
+        cl_close(x[i]);
+    cl_close(o);
+    srv_stop(s);
+}
+END_TEST
+
+/* Either answer a stranger's login may get. */
+static int answered(tclient_t *c, void *arg)
+{
+    (void)arg;
+    return cl_screen_has(c, "Wrong name or password") ||
+           cl_screen_has(c, "Too many failed logins for that name");
+}
+
+START_TEST(one_name_holds_few_checks_and_every_refusal_is_said)
+{
+    tsrv_t *s = srv_start("--set", "proxy_protocol=on", "--set",
+                          "proxy_trusted=127.0.0.0/8", "--set",
+                          "store_wait_ms=120000", "--set",
+                          "connects_per_ip_per_minute=0", "--set",
+                          "hashes_per_name=1", NULL);
+    int port = srv_port(s);
+    owner_known(port);
+    enum { N = 30 };
+    static tclient_t *x[N];
+    tclient_t *o = strangers_then_owner(port, x, N);
+    if (!cl_wait_text(o, "Logged in as owner", 120000))
+        play_fail(o, "the owner was held to strangers' bound");
+    /* every stranger is answered: checked and wrong, or refused */
+    int refused_screens = 0;
+    for (int i = 0; i < N; i++) {
+        if (!cl_wait(x[i], answered, NULL, 120000))
+            play_fail(x[i], "a stranger's login was never answered");
+        refused_screens +=
+            cl_screen_has(x[i], "Too many failed logins for that name");
+    }
+    ck_assert(srv_wait_log_count(s, "login failed id=", N, 60000));
+    int refused = srv_log_count(s, "checks of the name are waiting already: "
+                                   "refused");
+    ck_assert_int_eq(srv_log_count(s, ": slow down"), refused);
+    ck_assert_int_eq(srv_log_count(s, ": bad login"), N - refused);
+    ck_assert_int_eq(refused_screens, refused);
+    for (int i = 0; i < N; i++)
         cl_close(x[i]);
     cl_close(o);
     srv_stop(s);
@@ -87,6 +143,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, owner_gets_in_while_many_addresses_fail);
+    tcase_add_test(tc, one_name_holds_few_checks_and_every_refusal_is_said);
     suite_add_tcase(s, tc);
     return s;
 }
