@@ -50,12 +50,6 @@ static void blank_cells(cell_t *row, int n)
         memcpy(&row[x], &word, sizeof word);
 }
 
-static int is_blank_cell(const cell_t *c)
-{
-    cell_t blank = cell_make(' ', COL_DEFAULT, COL_DEFAULT, 0);
-    return memcmp(c, &blank, sizeof blank) == 0;
-}
-
 /* The look indices of map row y, a chunk at a time, into words: 1 if every
  * tile and flag is in range (then each word is what view_look8 gives for
  * its chunk, found without a test per chunk), 0 if not (then use
@@ -145,6 +139,126 @@ static int update_cells8(const game_t *g, const display_t *d, screen_t *s,
     return 1;
 }
 
+/* 1 if the 8 cells from row[0] are blank. */
+static int blank8(const cell_t *row)
+{
+    cell_t blank = cell_make(' ', COL_DEFAULT, COL_DEFAULT, 0);
+    uint32_t bw;
+    memcpy(&bw, &blank, sizeof bw);
+    const uint64_t blank2 = (uint64_t)bw << 32 | bw;
+    uint64_t o[4];
+    memcpy(o, row, sizeof o);
+    return ((o[0] ^ blank2) | (o[1] ^ blank2) | (o[2] ^ blank2) |
+            (o[3] ^ blank2)) == 0;
+}
+
+/* Makes the 8 cells of a chunk with nothing seen blank where they are
+ * not, unless `was_blank` says the last frame left them blank (then they
+ * are: view_cache.h). 1 if any was not. */
+static int update_unseen8(cell_t *row, int was_blank)
+{
+    if (was_blank || blank8(row))
+        return 0;
+    blank_cells(row, 8);
+    return 1;
+}
+
+/* Map row y of the plain display made its tiles' looks where it is not,
+ * in one pass: each chunk's look indices found as row_looks does and
+ * compared with the screen at once (no array of words, no second pass).
+ * was: the chunks the last frame left blank (bit cx: chunk cx), which need
+ * no compare while nothing in them is seen; *now gets this frame's.
+ * 1 if any cell was not its look. A row with a tile or flag out of the
+ * fast test's range (never in play) is done again chunk by chunk with
+ * view_look8 and counted as changed. */
+static int update_row_plain(const game_t *g, screen_t *s, int y,
+                            unsigned was, uint16_t *now)
+{
+    const uint64_t ones = 0x0101010101010101u;
+    cell_t *row = screen_at(s, 0, y);
+    uint64_t any_t = 0, any_seen = 0, any_3 = 0;
+    unsigned blank = 0;
+    int changed = 0;
+    for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
+        uint64_t t, lit, known;
+        memcpy(&t, &g->map.tile[y][cx * 8], 8);
+        memcpy(&lit, &g->visible[y][cx * 8], 8);
+        memcpy(&known, &g->map.explored[y][cx * 8], 8);
+        uint64_t seen = lit | known;
+        any_t |= t;
+        any_seen |= seen;
+        any_3 |= t & t >> 1;
+        if (seen == 0) {
+            changed |= update_unseen8(&row[cx * 8], was >> cx & 1);
+            blank |= 1u << cx;
+            continue;
+        }
+        changed |= view_update_look8(s, y, cx * 8, t << 2 | lit << 1 | known);
+    }
+    if ((any_seen & ~ones) | (any_t & ~(3 * ones)) | (any_3 & ones)) {
+        for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
+            view_update_look8(s, y, cx * 8, view_look8(g, y, cx * 8));
+        *now = 0;
+        return 1;
+    }
+    *now = (uint16_t)blank;
+    return changed;
+}
+
+/* update_row_plain for any display (update_cells8). */
+static int update_row(const game_t *g, const display_t *d, screen_t *s,
+                      int y, unsigned was, uint16_t *now)
+{
+    uint64_t words[VIEW_CHUNKS_X];
+    int fast = row_looks(g, y, words);
+    if (!fast)
+        for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
+            words[cx] = view_look8(g, y, cx * 8);
+    cell_t *row = screen_at(s, 0, y);
+    unsigned blank = 0;
+    int changed = 0;
+    for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
+        if (fast && words[cx] == 0) {
+            changed |= update_unseen8(&row[cx * 8], was >> cx & 1);
+            blank |= 1u << cx;
+        } else {
+            changed |= update_cells8(g, d, s, y, cx * 8, words[cx]);
+        }
+    }
+    *now = (uint16_t)blank;
+    return changed;
+}
+
+/* The map above its last row (the log's first): a chunk is rewritten when
+ * its cells are not its looks (they changed, or a mover was drawn over
+ * them); then every mover. trust_blank: c->blank describes s. */
+static void draw_map(const game_t *g, const display_t *d, view_cache_t *c,
+                     screen_t *s, int trust_blank)
+{
+    int plain = view_plain_map(d);
+    uint16_t now[MAP_H - 1];
+    for (int y = 0; y < MAP_H - 1; y++) {
+        unsigned was = trust_blank ? c->blank[y] : 0;
+        int changed = plain ? update_row_plain(g, s, y, was, &now[y])
+                            : update_row(g, d, s, y, was, &now[y]);
+        c->map_rows |= (uint32_t)changed << y;
+    }
+    uint8_t movers[(VIEW_CHUNKS + 7) / 8];
+    memset(movers, 0, sizeof movers);
+    view_movers(g, d, s, movers);
+    /* The movers' rows (a few bits set); their chunks are not blank. */
+    for (int b = 0; b < (int)sizeof movers; b++)
+        for (unsigned bits = movers[b]; bits; bits &= bits - 1) {
+            int i = b * 8 + __builtin_ctz(bits);
+            int y = i / VIEW_CHUNKS_X;
+            if (y < MAP_H - 1) {
+                c->map_rows |= 1u << y;
+                now[y] &= (uint16_t)~(1u << (i % VIEW_CHUNKS_X));
+            }
+        }
+    memcpy(c->blank, now, sizeof now);
+}
+
 void view_draw_cached(const game_t *g, view_cache_t *c, screen_t *s)
 {
     view_draw_cached_display(g, &DISPLAY_PLAIN, c, s);
@@ -168,50 +282,10 @@ void view_draw_cached_display(const game_t *g, const display_t *d,
     int full = !view_cache_wants_prime(c, s->w, s->h) ||
                c->display.glyphs != d->glyphs ||
                c->display.colours != d->colours;
-    int plain = view_plain_map(d);
     c->w = s->w;
     c->h = s->h;
     c->display = *d;
-    /* The map above its last row (the log's first): a chunk is rewritten
-     * when its cells are not its looks (they changed, or a mover was drawn
-     * over them); then every mover. */
-    for (int y = 0; y < MAP_H - 1; y++) {
-        uint64_t words[VIEW_CHUNKS_X];
-        if (!row_looks(g, y, words))
-            for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
-                words[cx] = view_look8(g, y, cx * 8);
-        uint64_t any = 0;
-        for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
-            any |= words[cx];
-        int changed = 0;
-        if (any == 0) {
-            /* Nothing seen in the whole row (common early on a level): blank
-             * if its first cell is and each cell equals the next. */
-            cell_t *row = screen_at(s, 0, y);
-            if (!is_blank_cell(&row[0]) ||
-                memcmp(&row[0], &row[1], (MAP_W - 1) * sizeof *row) != 0) {
-                blank_cells(row, MAP_W);
-                changed = 1;
-            }
-        } else if (plain) {
-            for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
-                changed |= view_update_look8(s, y, cx * 8, words[cx]);
-        } else {
-            for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
-                changed |= update_cells8(g, d, s, y, cx * 8, words[cx]);
-        }
-        c->map_rows |= (uint32_t)changed << y;
-    }
-    uint8_t movers[(VIEW_CHUNKS + 7) / 8];
-    memset(movers, 0, sizeof movers);
-    view_movers(g, d, s, movers);
-    /* The movers' rows (a few bits set). */
-    for (int b = 0; b < (int)sizeof movers; b++)
-        for (unsigned bits = movers[b]; bits; bits &= bits - 1) {
-            int y = (b * 8 + __builtin_ctz(bits)) / VIEW_CHUNKS_X;
-            if (y < MAP_H - 1)
-                c->map_rows |= 1u << y;
-        }
+    draw_map(g, d, c, s, !full);
     /* Right of the map the view draws nothing; the host may have. */
     if (s->w > MAP_W)
         for (int y = 0; y < MAP_H - 1; y++)

@@ -12,10 +12,16 @@
  * changed (only the turn's digits when only the turn did). It marks the rows it may have changed, so that the encoder
  * compares only those (screen_diff_rows).
  *
- * The cache itself is about 50 bytes (a session keeps one, and memory per session
+ * Only the view writes the map's cells above its last row (the host's
+ * lines go right of the map or over the log), so the chunks it left blank
+ * last frame are still blank: the cache remembers which (a bit a chunk),
+ * and a chunk still unseen is not compared.
+ *
+ * The cache itself is about 90 bytes (a session keeps one, and memory per session
  * is a target; keeping each chunk's looks instead would save comparing
  * them with the screen, at 0.8 KB a session): the status line's values,
- * the size of the frame it drew last and whether the client shows it.
+ * the blank chunks, the size of the frame it drew last and whether the
+ * client shows it.
  * The host keeps its side: the screen passed in holds the cache's last frame
  * when view_cache_wants_prime says so (the host fills it from what it sent),
  * and it tells the cache when a frame was not sent or drawn another way.
@@ -36,6 +42,8 @@
 #include "screen.h"
 #include "view_parts.h"
 
+_Static_assert(VIEW_CHUNKS_X <= 16, "a map row's chunks are bits of 16");
+
 /* What the last frame drawn with the cache showed. All zero: nothing. */
 typedef struct view_cache {
     int w, h;                        /* its size */
@@ -48,6 +56,11 @@ typedef struct view_cache {
     uint8_t status_drawn;            /* the last frame drew the status
                                         line (it drew incrementally) */
     uint32_t map_rows;               /* ...and wrote in these map rows */
+    uint16_t blank[MAP_H - 1];       /* ...and left these chunks of each
+                                        map row blank (bit x / 8), with
+                                        nothing seen and no mover: while
+                                        nothing in them is seen they need
+                                        no compare */
     int32_t status[8];               /* the status line's values */
     int32_t turn_x;                  /* where the turn's digits begin on
                                         it (-1: the line was cut) */
