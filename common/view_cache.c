@@ -229,6 +229,19 @@ static int update_row(const game_t *g, const display_t *d, screen_t *s,
     return changed;
 }
 
+/* 1 if any tile of map row y is lit or explored. */
+static int row_seen(const game_t *g, int y)
+{
+    uint64_t any = 0;
+    for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
+        uint64_t lit, known;
+        memcpy(&lit, &g->visible[y][cx * 8], 8);
+        memcpy(&known, &g->map.explored[y][cx * 8], 8);
+        any |= lit | known;
+    }
+    return any != 0;
+}
+
 /* The map above its last row (the log's first): a chunk is rewritten when
  * its cells are not its looks (they changed, or a mover was drawn over
  * them); then every mover. trust_blank: c->blank describes s. */
@@ -237,8 +250,13 @@ static void draw_map(const game_t *g, const display_t *d, view_cache_t *c,
 {
     int plain = view_plain_map(d);
     uint16_t now[MAP_H - 1];
+    const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
     for (int y = 0; y < MAP_H - 1; y++) {
         unsigned was = trust_blank ? c->blank[y] : 0;
+        if (was == all && !row_seen(g, y)) {
+            now[y] = (uint16_t)all; /* blank, and nothing seen yet */
+            continue;
+        }
         int changed = plain ? update_row_plain(g, s, y, was, &now[y])
                             : update_row(g, d, s, y, was, &now[y]);
         c->map_rows |= (uint32_t)changed << y;
