@@ -14,7 +14,9 @@ static void forget(view_cache_t *c)
 
 void view_cache_reset(view_cache_t *c)
 {
+    uint8_t tracked = c->log_tracked; /* the host's promise stands */
     memset(c, 0, sizeof *c);
+    c->log_tracked = tracked;
 }
 
 void view_cache_begin(view_cache_t *c, int may_reuse)
@@ -277,6 +279,38 @@ static void draw_map(const game_t *g, const display_t *d, view_cache_t *c,
     memcpy(c->blank, now, sizeof now);
 }
 
+void view_cache_track_log(view_cache_t *c)
+{
+    c->log_tracked = 1;
+}
+
+void view_cache_log_overdrawn(view_cache_t *c)
+{
+    c->log_overdrawn = 1;
+}
+
+/* 1 if the screen's log rows show g's log as it is: the host tracks its
+ * lines and drew none over them since, and the last frame drew this
+ * game's log at the same count of lines, the same of them new (log_fresh),
+ * no key before (a game's log only grows: lines are added or the newest
+ * merged, each counted in log_total). The game's address and seed tell a
+ * new game from the last; a new one also starts from fewer keys. */
+static int log_kept(const view_cache_t *c, const game_t *g)
+{
+    return c->log_tracked && !c->log_overdrawn && c->log_game == g &&
+           c->log_seed == g->seed && g->keys >= c->log_keys &&
+           c->log_total == g->log_total && c->log_fresh == g->log_fresh;
+}
+
+static void log_remember(view_cache_t *c, const game_t *g)
+{
+    c->log_game = g;
+    c->log_seed = g->seed;
+    c->log_keys = g->keys;
+    c->log_total = g->log_total;
+    c->log_fresh = g->log_fresh;
+}
+
 void view_draw_cached(const game_t *g, view_cache_t *c, screen_t *s)
 {
     view_draw_cached_display(g, &DISPLAY_PLAIN, c, s);
@@ -309,10 +343,16 @@ void view_draw_cached_display(const game_t *g, const display_t *d,
         for (int y = 0; y < MAP_H - 1; y++)
             if (blank_right(s, y))
                 c->map_rows |= 1u << y;
-    /* The log, always: a few lines, and the host writes over them. */
-    for (int y = MAP_H - 1; y < s->h - 1; y++)
-        blank_cells(screen_at(s, 0, y), s->w);
-    view_log(g, s);
+    /* The log: unless the host keeps track of its lines over it and it
+     * is the one the last frame drew (view_cache_track_log). */
+    c->log_drawn = (uint8_t)(full || !log_kept(c, g));
+    c->log_overdrawn = 0;
+    if (c->log_drawn) {
+        for (int y = MAP_H - 1; y < s->h - 1; y++)
+            blank_cells(screen_at(s, 0, y), s->w);
+        view_log(g, s);
+    }
+    log_remember(c, g);
     int32_t v[8];
     status_values(g, v);
     if (!full && turn_only(c->status, v) && c->turn_x >= 0) {
@@ -337,7 +377,7 @@ int view_cache_rows(const view_cache_t *c, uint8_t *rows, int h)
     for (int y = 0; y < MAP_H - 1; y++)
         rows[y] = (uint8_t)(c->map_rows >> y & 1);
     for (int y = MAP_H - 1; y < h - 1; y++)
-        rows[y] = 1;
+        rows[y] = (uint8_t)(c->log_drawn || c->log_overdrawn);
     rows[h - 1] = c->status_drawn;
     return 1;
 }

@@ -65,9 +65,20 @@ typedef struct view_cache {
     int32_t turn_x;                  /* where the turn's digits begin on
                                         it (-1: the line was cut) */
     display_t display;               /* what it was drawn for */
+    /* The log (view_cache_track_log): what the last frame's was drawn
+     * from, and whether the host drew over it since. */
+    uint8_t log_tracked;             /* the host says when it draws over
+                                        the log */
+    uint8_t log_overdrawn;           /* ...and did since the last frame */
+    uint8_t log_drawn;               /* this frame drew the log */
+    const game_t *log_game;          /* the game, and its state the log */
+    uint64_t log_seed;               /* shows: a log only grows, so the */
+    uint32_t log_keys;               /* same game at the same count of */
+    uint32_t log_total, log_fresh;   /* lines shows the same lines */
 } view_cache_t;
 
-/* Forgets everything: the next frame is drawn in full. */
+/* Forgets everything but the host's view_cache_track_log: the next frame
+ * is drawn in full. */
 void view_cache_reset(view_cache_t *c);
 
 /* Begins a frame. may_reuse: the caller can provide the last frame the
@@ -93,6 +104,18 @@ void view_draw_cached(const game_t *g, view_cache_t *c, screen_t *s);
  * drawn in full), so the host need not reset the cache on a change. */
 void view_draw_cached_display(const game_t *g, const display_t *d,
                               view_cache_t *c, screen_t *s);
+
+/* The log's rows are redrawn every frame unless the host calls this once:
+ * it promises to call view_cache_log_overdrawn whenever it draws over them
+ * (its lines: a notice, a line beside a narrow map). Then a log that did
+ * not change since the last frame (the same game, no key went back, the
+ * same lines and the same of them new) is left as it is, and its rows are
+ * not marked (view_cache_rows). */
+void view_cache_track_log(view_cache_t *c);
+
+/* The host drew over the log's rows in this frame (after the view): they
+ * are marked changed now and redrawn in the next frame. */
+void view_cache_log_overdrawn(view_cache_t *c);
 
 /* After view_draw_cached: 1 if it drew incrementally, then rows[y] (for
  * the h rows of the screen, h at most VIEW_CACHE_MAX_ROWS) is 1 for each

@@ -79,9 +79,11 @@ static void host_free(host_t *h)
  * (sess_overlay_line: row 0 when wide enough, else the log's top row). */
 enum { OVER_NONE, OVER_NOTICE, OVER_LINE };
 
-static void host_overlay(screen_t *next, int over)
+static int host_overlay(screen_t *next, int over)
 {
+    int y = -1; /* the row written, -1: none */
     if (over == OVER_NOTICE) {
+        y = MAP_H;
         for (int x = 0; x < next->w; x++)
             screen_put(next, x, MAP_H, ' ', COL_DEFAULT, COL_DEFAULT, 0);
         screen_puts(next, 0, MAP_H, "Tip: a notice over the log", COL_BYELLOW,
@@ -89,11 +91,16 @@ static void host_overlay(screen_t *next, int over)
     } else if (over == OVER_LINE) {
         static const char text[] = " Watching someone - q leaves ";
         int n = (int)sizeof text - 1;
-        int y = next->w - n >= MAP_W ? 0 : MAP_H - 1;
+        y = next->w - n >= MAP_W ? 0 : MAP_H - 1;
         screen_puts(next, next->w - n > 0 ? next->w - n : 0, y, text,
                     COL_BLACK, COL_BCYAN, 0);
     }
+    return y;
 }
+
+/* 1: the incremental host tracks its lines over the log as the server
+ * does (view_cache_track_log): an unchanged log is not redrawn. */
+static int track_log;
 
 /* Sends what turns the host's client from what it shows into next, and
  * keeps next as what it shows (rows: only the rows marked changed). */
@@ -143,6 +150,8 @@ static void frame_host(host_t *h, const game_t *g, int other, screen_t *next,
                        int w, int hh, int over)
 {
     view_cache_begin(&h->cache, h->shown.w == w && h->shown.h == hh);
+    if (track_log)
+        view_cache_track_log(&h->cache);
     if (next->w != w || next->h != hh)
         ck_assert_int_eq(screen_resize(next, w, hh), 0);
     if (g) {
@@ -152,8 +161,8 @@ static void frame_host(host_t *h, const game_t *g, int other, screen_t *next,
     } else {
         draw_other(next, other);
     }
-    if (g && view_fits(w, hh))
-        host_overlay(next, over);
+    if (g && view_fits(w, hh) && host_overlay(next, over) > 0 && track_log)
+        view_cache_log_overdrawn(&h->cache); /* as sess_overlay_line does */
     uint8_t rows[VIEW_CACHE_MAX_ROWS];
     const uint8_t *hint = NULL;
     if (view_cache_rows(&h->cache, rows, hh)) {
@@ -341,6 +350,58 @@ START_TEST(walking_is_drawn_incrementally)
 }
 END_TEST
 
+/* The same games with the host tracking its lines over the log, as the
+ * server does (view_cache_track_log): the log is left alone while it does
+ * not change, and every frame's bytes are still the whole-frame path's
+ * (new games, the host's lines coming and going, frames skipped). */
+START_TEST(incremental_frames_equal_full_frames_tracking_log)
+{
+    int ruleset = _i % RULES_COUNT, di = _i / RULES_COUNT;
+    int games = soak_count(1, 3), keys = soak_count(400, 2000);
+    track_log = 1;
+    long frames = 0;
+    for (uint64_t seed = 1; seed <= (uint64_t)games; seed++)
+        frames += play_both(seed * 101u + (uint64_t)_i, ruleset, di, keys);
+    track_log = 0;
+    ck_assert_int_gt(frames, games * keys * 8 / 10);
+}
+END_TEST
+
+/* With the log tracked, a step that logs nothing leaves the log's rows
+ * unmarked; the host's notice over it marks them, and the frame after it
+ * redraws them (its bytes: the first test). */
+START_TEST(an_unchanged_log_is_not_redrawn)
+{
+    game_t *g = game_new(42, NULL);
+    host_t h;
+    host_init(&h, &displays[_i]);
+    screen_t next;
+    ck_assert_int_eq(screen_init(&next, 80, 24), 0);
+    track_log = 1;
+    frame_cached(&h, g, &next, 80, 24, OVER_NONE);
+    uint8_t rows[24];
+    static const int keys[] = { 'h', 'l', 'h', 'l' };
+    int left = 0;
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        uint32_t logged = g->log_total;
+        game_key(g, keys[i]);
+        int over = i == 2 ? OVER_NOTICE : OVER_NONE;
+        frame_cached(&h, g, &next, 80, 24, over);
+        ck_assert(view_cache_rows(&h.cache, rows, 24));
+        int marked = rows[MAP_H - 1] | rows[MAP_H] | rows[MAP_H + 1];
+        if (over == OVER_NOTICE || i == 3 || g->log_total != logged)
+            ck_assert_int_eq(marked, 1); /* i == 3: the notice went */
+        else
+            left += !marked;
+    }
+    ck_assert_int_gt(left, 0);
+    track_log = 0;
+    game_free(g);
+    host_free(&h);
+    screen_free(&next);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("view_cache");
@@ -349,6 +410,9 @@ static Suite *make_suite(void)
     tcase_add_loop_test(tc, incremental_frames_equal_full_frames, 0,
                         RULES_COUNT * NDISPLAYS);
     tcase_add_loop_test(tc, walking_is_drawn_incrementally, 0, NDISPLAYS);
+    tcase_add_loop_test(tc, incremental_frames_equal_full_frames_tracking_log,
+                        0, RULES_COUNT * NDISPLAYS);
+    tcase_add_loop_test(tc, an_unchanged_log_is_not_redrawn, 0, NDISPLAYS);
     suite_add_tcase(s, tc);
     return s;
 }
