@@ -52,30 +52,6 @@ static void blank_cells(cell_t *row, int n)
         memcpy(&row[x], &word, sizeof word);
 }
 
-/* The look indices of map row y, a chunk at a time, into words: 1 if every
- * tile and flag is in range (then each word is what view_look8 gives for
- * its chunk, found without a test per chunk), 0 if not (then use
- * view_look8). */
-static int row_looks(const game_t *g, int y, uint64_t words[VIEW_CHUNKS_X])
-{
-    const uint64_t ones = 0x0101010101010101u;
-    uint64_t any_t = 0, any_seen = 0, any_3 = 0;
-    for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
-        uint64_t t, lit, known;
-        memcpy(&t, &g->map.tile[y][cx * 8], 8);
-        memcpy(&lit, &g->visible[y][cx * 8], 8);
-        memcpy(&known, &g->map.explored[y][cx * 8], 8);
-        any_t |= t;
-        any_seen |= lit | known;
-        any_3 |= t & t >> 1;
-        /* Nothing seen: view_look8 gives 0 whatever the tiles. */
-        words[cx] = (lit | known) ? (t << 2 | lit << 1 | known) : 0;
-    }
-    /* Tiles 0-2 and flags 0-1 only: view_look8's fast test, for the row. */
-    return (any_seen & ~ones) == 0 && (any_t & ~(3 * ones)) == 0 &&
-           (any_3 & ones) == 0;
-}
-
 /* The values the status line shows (view_status). */
 static void status_values(const game_t *g, int32_t v[8])
 {
@@ -166,7 +142,7 @@ static int update_unseen8(cell_t *row, int was_blank)
 }
 
 /* Map row y of the plain display made its tiles' looks where it is not,
- * in one pass: each chunk's look indices found as row_looks does and
+ * in one pass: each chunk's look indices found as row_looks_moved does and
  * compared with the screen at once (no array of words, no second pass).
  * was: the chunks the last frame left blank (bit cx: chunk cx), which need
  * no compare while nothing in them is seen; *now gets this frame's.
@@ -207,28 +183,93 @@ static int update_row_plain(const game_t *g, screen_t *s, int y,
     return changed;
 }
 
-/* update_row_plain for any display (update_cells8). */
-static int update_row(const game_t *g, const display_t *d, screen_t *s,
-                      int y, unsigned was, uint16_t *now)
+/* The look indices of map row y, a chunk at a time, into words (each what
+ * view_look8 gives for its chunk, found without a test per chunk), and
+ * which chunks' words differ from was (bit cx); ROW_SLOW if a tile or flag
+ * is out of view_look8's fast range (then use view_look8). */
+#define ROW_SLOW (1u << 16)
+static unsigned row_looks_moved(const game_t *g, int y,
+                                uint64_t words[VIEW_CHUNKS_X],
+                                const uint64_t was[VIEW_CHUNKS_X])
 {
-    uint64_t words[VIEW_CHUNKS_X];
-    int fast = row_looks(g, y, words);
-    if (!fast)
-        for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
-            words[cx] = view_look8(g, y, cx * 8);
-    cell_t *row = screen_at(s, 0, y);
-    unsigned blank = 0;
-    int changed = 0;
+    const uint64_t ones = 0x0101010101010101u;
+    uint64_t any_t = 0, any_seen = 0, any_3 = 0;
+    unsigned moved = 0;
     for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
-        if (fast && words[cx] == 0) {
-            changed |= update_unseen8(&row[cx * 8], was >> cx & 1);
-            blank |= 1u << cx;
-        } else {
-            changed |= update_cells8(g, d, s, y, cx * 8, words[cx]);
-        }
+        uint64_t t, lit, known;
+        memcpy(&t, &g->map.tile[y][cx * 8], 8);
+        memcpy(&lit, &g->visible[y][cx * 8], 8);
+        memcpy(&known, &g->map.explored[y][cx * 8], 8);
+        uint64_t seen = lit | known;
+        any_t |= t;
+        any_seen |= seen;
+        any_3 |= t & t >> 1;
+        uint64_t w = seen ? (t << 2 | lit << 1 | known) : 0;
+        words[cx] = w;
+        moved |= (unsigned)(w != was[cx]) << cx;
     }
-    *now = (uint16_t)blank;
-    return changed;
+    if ((any_seen & ~ones) | (any_t & ~(3 * ones)) | (any_3 & ones))
+        return ROW_SLOW;
+    return moved;
+}
+
+/* The chunks of map row y (bits) whose tiles are within a step of (px,
+ * py): the glow (view_display.c) lights them brighter. */
+static unsigned near_player(int y, int px, int py)
+{
+    if (y < py - 1 || y > py + 1)
+        return 0;
+    int lo = px - 1 < 0 ? 0 : px - 1, hi = px + 1 >= MAP_W ? MAP_W - 1 : px + 1;
+    return ((2u << (hi / 8)) - 1) & ~((1u << (lo / 8)) - 1);
+}
+
+/* The map for a display other than the plain one: a chunk's cells
+ * (view_map_cells8) depend on its look indices, its neighbours' (the
+ * UTF-8 walls join the known tiles around them) and, for the glow, on
+ * where the player is. The cache keeps each chunk's look word: a chunk
+ * whose word and neighbours' words did not change, away from the player
+ * now and last frame and not under a mover last frame, is as it was and
+ * is not drawn or compared. trust: the cache describes s. now: the blank
+ * chunks (view_cache_t.blank), none here. */
+static void draw_map_rich(const game_t *g, const display_t *d,
+                          view_cache_t *c, screen_t *s, int trust,
+                          uint16_t now[MAP_H - 1])
+{
+    const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
+    uint64_t words[MAP_H][VIEW_CHUNKS_X];
+    uint8_t fast[MAP_H];
+    uint16_t moved[MAP_H + 2]; /* moved[y + 1]: row y's changed words */
+    moved[0] = moved[MAP_H + 1] = 0;
+    for (int y = 0; y < MAP_H; y++) {
+        unsigned m = row_looks_moved(g, y, words[y], c->looks[y]);
+        fast[y] = (uint8_t)(m != ROW_SLOW);
+        if (!fast[y]) {
+            m = 0;
+            for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
+                words[y][cx] = view_look8(g, y, cx * 8);
+                m |= (unsigned)(words[y][cx] != c->looks[y][cx]) << cx;
+            }
+        }
+        moved[y + 1] = (uint16_t)(trust ? m : all);
+    }
+    for (int y = 0; y < MAP_H - 1; y++) {
+        unsigned v = moved[y] | moved[y + 1] | moved[y + 2];
+        unsigned need = ((v | v << 1 | v >> 1) & all) | c->mover_chunks[y] |
+                        near_player(y, c->px, c->py) |
+                        near_player(y, g->player.x, g->player.y);
+        now[y] = 0; /* the plain display's skip is not used here */
+        int changed = 0;
+        for (; need; need &= need - 1) {
+            int cx = __builtin_ctz(need);
+            changed |= fast[y] && words[y][cx] == 0
+                           ? update_unseen8(screen_at(s, cx * 8, y), 0)
+                           : update_cells8(g, d, s, y, cx * 8, words[y][cx]);
+        }
+        c->map_rows |= (uint32_t)changed << y;
+    }
+    memcpy(c->looks, words, sizeof words);
+    c->px = (int16_t)g->player.x;
+    c->py = (int16_t)g->player.y;
 }
 
 /* 1 if any tile of map row y is lit or explored. */
@@ -250,23 +291,27 @@ static int row_seen(const game_t *g, int y)
 static void draw_map(const game_t *g, const display_t *d, view_cache_t *c,
                      screen_t *s, int trust_blank)
 {
-    int plain = view_plain_map(d);
     uint16_t now[MAP_H - 1];
     const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
-    for (int y = 0; y < MAP_H - 1; y++) {
-        unsigned was = trust_blank ? c->blank[y] : 0;
-        if (was == all && !row_seen(g, y)) {
-            now[y] = (uint16_t)all; /* blank, and nothing seen yet */
-            continue;
+    if (!view_plain_map(d)) {
+        draw_map_rich(g, d, c, s, trust_blank, now);
+    } else {
+        for (int y = 0; y < MAP_H - 1; y++) {
+            unsigned was = trust_blank ? c->blank[y] : 0;
+            if (was == all && !row_seen(g, y)) {
+                now[y] = (uint16_t)all; /* blank, and nothing seen yet */
+                continue;
+            }
+            c->map_rows |= (uint32_t)update_row_plain(g, s, y, was, &now[y])
+                           << y;
         }
-        int changed = plain ? update_row_plain(g, s, y, was, &now[y])
-                            : update_row(g, d, s, y, was, &now[y]);
-        c->map_rows |= (uint32_t)changed << y;
     }
     uint8_t movers[(VIEW_CHUNKS + 7) / 8];
     memset(movers, 0, sizeof movers);
     view_movers(g, d, s, movers);
-    /* The movers' rows (a few bits set); their chunks are not blank. */
+    memset(c->mover_chunks, 0, sizeof c->mover_chunks);
+    /* The movers' rows (a few bits set); their chunks are not blank, and
+     * are drawn again next frame (draw_map_rich). */
     for (int b = 0; b < (int)sizeof movers; b++)
         for (unsigned bits = movers[b]; bits; bits &= bits - 1) {
             int i = b * 8 + __builtin_ctz(bits);
@@ -274,6 +319,7 @@ static void draw_map(const game_t *g, const display_t *d, view_cache_t *c,
             if (y < MAP_H - 1) {
                 c->map_rows |= 1u << y;
                 now[y] &= (uint16_t)~(1u << (i % VIEW_CHUNKS_X));
+                c->mover_chunks[y] |= (uint16_t)(1u << (i % VIEW_CHUNKS_X));
             }
         }
     memcpy(c->blank, now, sizeof now);

@@ -17,10 +17,14 @@
  * last frame are still blank: the cache remembers which (a bit a chunk),
  * and a chunk still unseen is not compared.
  *
- * The cache itself is about 90 bytes (a session keeps one, and memory per session
- * is a target; keeping each chunk's looks instead would save comparing
- * them with the screen, at 0.8 KB a session): the status line's values,
- * the blank chunks, the size of the frame it drew last and whether the
+ * For the richer displays, whose cells cost more to work out (the glow,
+ * the UTF-8 walls), it also keeps each chunk's look indices as the last
+ * frame had them (1.7 KB: memory per session is a target, under which
+ * this fits), and draws only the chunks whose looks or neighbours' looks
+ * changed, near the player, or under a mover last frame.
+ *
+ * The cache is about 1.8 KB: the status line's values, the blank chunks,
+ * the chunks' looks, the size of the frame it drew last and whether the
  * client shows it.
  * The host keeps its side: the screen passed in holds the cache's last frame
  * when view_cache_wants_prime says so (the host fills it from what it sent),
@@ -65,6 +69,10 @@ typedef struct view_cache {
     int32_t turn_x;                  /* where the turn's digits begin on
                                         it (-1: the line was cut) */
     display_t display;               /* what it was drawn for */
+    /* A display other than the plain one (draw_map_rich): */
+    uint64_t looks[MAP_H][VIEW_CHUNKS_X]; /* each chunk's look word */
+    uint16_t mover_chunks[MAP_H - 1]; /* the chunks movers were drawn in */
+    int16_t px, py;                  /* where the player was */
     /* The log (view_cache_track_log): what the last frame's was drawn
      * from, and whether the host drew over it since. */
     uint8_t log_tracked;             /* the host says when it draws over
