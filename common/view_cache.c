@@ -141,6 +141,37 @@ static int update_unseen8(cell_t *row, int was_blank)
     return 1;
 }
 
+/* What a row's chunks held, for view_look8's fast test over the row. */
+typedef struct look_range {
+    uint64_t tiles, seen, tiles3;
+} look_range_t;
+
+/* The look indices of chunk cx of map row y as view_look8 gives them when
+ * every tile and flag is in its fast range (0: nothing seen), without the
+ * test: it is made once for the row (look_range_fast). */
+static inline uint64_t chunk_look(const game_t *g, int y, int cx,
+                                  look_range_t *r)
+{
+    uint64_t t, lit, known;
+    memcpy(&t, &g->map.tile[y][cx * 8], 8);
+    memcpy(&lit, &g->visible[y][cx * 8], 8);
+    memcpy(&known, &g->map.explored[y][cx * 8], 8);
+    uint64_t seen = lit | known;
+    r->tiles |= t;
+    r->seen |= seen;
+    r->tiles3 |= t & t >> 1;
+    return seen ? (t << 2 | lit << 1 | known) : 0;
+}
+
+/* 1 if the chunks chunk_look read were all in view_look8's fast range:
+ * tiles 0-2, flags 0-1. */
+static inline int look_range_fast(const look_range_t *r)
+{
+    const uint64_t ones = 0x0101010101010101u;
+    return ((r->seen & ~ones) | (r->tiles & ~(3 * ones)) |
+            (r->tiles3 & ones)) == 0;
+}
+
 /* Map row y of the plain display made its tiles' looks where it is not,
  * in one pass: each chunk's look indices found as row_looks_moved does and
  * compared with the screen at once (no array of words, no second pass).
@@ -152,28 +183,20 @@ static int update_unseen8(cell_t *row, int was_blank)
 static int update_row_plain(const game_t *g, screen_t *s, int y,
                             unsigned was, uint16_t *now)
 {
-    const uint64_t ones = 0x0101010101010101u;
     cell_t *row = screen_at(s, 0, y);
-    uint64_t any_t = 0, any_seen = 0, any_3 = 0;
+    look_range_t r = { 0, 0, 0 };
     unsigned blank = 0;
     int changed = 0;
     for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
-        uint64_t t, lit, known;
-        memcpy(&t, &g->map.tile[y][cx * 8], 8);
-        memcpy(&lit, &g->visible[y][cx * 8], 8);
-        memcpy(&known, &g->map.explored[y][cx * 8], 8);
-        uint64_t seen = lit | known;
-        any_t |= t;
-        any_seen |= seen;
-        any_3 |= t & t >> 1;
-        if (seen == 0) {
+        uint64_t word = chunk_look(g, y, cx, &r);
+        if (word == 0) {
             changed |= update_unseen8(&row[cx * 8], was >> cx & 1);
             blank |= 1u << cx;
             continue;
         }
-        changed |= view_update_look8(s, y, cx * 8, t << 2 | lit << 1 | known);
+        changed |= view_update_look8(s, y, cx * 8, word);
     }
-    if ((any_seen & ~ones) | (any_t & ~(3 * ones)) | (any_3 & ones)) {
+    if (!look_range_fast(&r)) {
         for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
             view_update_look8(s, y, cx * 8, view_look8(g, y, cx * 8));
         *now = 0;
@@ -192,25 +215,13 @@ static unsigned row_looks_moved(const game_t *g, int y,
                                 uint64_t words[VIEW_CHUNKS_X],
                                 const uint64_t was[VIEW_CHUNKS_X])
 {
-    const uint64_t ones = 0x0101010101010101u;
-    uint64_t any_t = 0, any_seen = 0, any_3 = 0;
+    look_range_t r = { 0, 0, 0 };
     unsigned moved = 0;
     for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
-        uint64_t t, lit, known;
-        memcpy(&t, &g->map.tile[y][cx * 8], 8);
-        memcpy(&lit, &g->visible[y][cx * 8], 8);
-        memcpy(&known, &g->map.explored[y][cx * 8], 8);
-        uint64_t seen = lit | known;
-        any_t |= t;
-        any_seen |= seen;
-        any_3 |= t & t >> 1;
-        uint64_t w = seen ? (t << 2 | lit << 1 | known) : 0;
-        words[cx] = w;
-        moved |= (unsigned)(w != was[cx]) << cx;
+        words[cx] = chunk_look(g, y, cx, &r);
+        moved |= (unsigned)(words[cx] != was[cx]) << cx;
     }
-    if ((any_seen & ~ones) | (any_t & ~(3 * ones)) | (any_3 & ones))
-        return ROW_SLOW;
-    return moved;
+    return look_range_fast(&r) ? moved : ROW_SLOW;
 }
 
 /* The chunks of map row y (bits) whose tiles are within a step of (px,
