@@ -85,11 +85,17 @@ int screen_puts(screen_t *s, int x, int y, const char *str, uint8_t fg,
     long from = x < 0 ? -(long)x : 0, to = n;
     if ((long)x + to > s->w)
         to = (long)s->w - x;
-    cell_t c = cell_make(' ', fg, bg, attr);
+    /* Each cell as a word: the pattern's, with the byte where ch is (a
+     * store a character instead of a bit-field's read and write). */
+    cell_t c = cell_make(0, fg, bg, attr), one = cell_make(1, 0, 0, 0);
+    uint32_t base, unit;
+    memcpy(&base, &c, sizeof base);
+    memcpy(&unit, &one, sizeof unit);
+    int shift = __builtin_ctz(unit);
     cell_t *row = &s->cells[(long)y * s->w];
     for (long i = from; i < to; i++) {
-        c.ch = (unsigned char)str[i];
-        row[x + i] = c;
+        uint32_t word = base | (uint32_t)(unsigned char)str[i] << shift;
+        memcpy(&row[x + i], &word, sizeof word);
     }
     return n;
 }

@@ -804,6 +804,13 @@ static size_t paint_floor(const screen_t *next, const term_state_t *t,
         const cell_t *row = &cells[y * next->w];
         int ink_row = 0, in_run = 0;
         for (int x = 0; x < next->w; x++) {
+            /* Most of a screen is blank: four cells a step, then two. */
+            if (x + 4 <= next->w && ((pair_word(&row[x]) ^ blank2) |
+                                     (pair_word(&row[x + 2]) ^ blank2)) == 0) {
+                x += 3;
+                in_run = 0;
+                continue;
+            }
             if (x + 2 <= next->w && pair_word(&row[x]) == blank2) {
                 x++;
                 in_run = 0;

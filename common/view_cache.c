@@ -14,7 +14,9 @@ static void forget(view_cache_t *c)
 
 void view_cache_reset(view_cache_t *c)
 {
+    uint8_t tracked = c->log_tracked; /* the host's promise stands */
     memset(c, 0, sizeof *c);
+    c->log_tracked = tracked;
 }
 
 void view_cache_begin(view_cache_t *c, int may_reuse)
@@ -48,36 +50,6 @@ static void blank_cells(cell_t *row, int n)
         memcpy(&row[x], &pair, sizeof pair);
     if (x < n)
         memcpy(&row[x], &word, sizeof word);
-}
-
-static int is_blank_cell(const cell_t *c)
-{
-    cell_t blank = cell_make(' ', COL_DEFAULT, COL_DEFAULT, 0);
-    return memcmp(c, &blank, sizeof blank) == 0;
-}
-
-/* The look indices of map row y, a chunk at a time, into words: 1 if every
- * tile and flag is in range (then each word is what view_look8 gives for
- * its chunk, found without a test per chunk), 0 if not (then use
- * view_look8). */
-static int row_looks(const game_t *g, int y, uint64_t words[VIEW_CHUNKS_X])
-{
-    const uint64_t ones = 0x0101010101010101u;
-    uint64_t any_t = 0, any_seen = 0, any_3 = 0;
-    for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
-        uint64_t t, lit, known;
-        memcpy(&t, &g->map.tile[y][cx * 8], 8);
-        memcpy(&lit, &g->visible[y][cx * 8], 8);
-        memcpy(&known, &g->map.explored[y][cx * 8], 8);
-        any_t |= t;
-        any_seen |= lit | known;
-        any_3 |= t & t >> 1;
-        /* Nothing seen: view_look8 gives 0 whatever the tiles. */
-        words[cx] = (lit | known) ? (t << 2 | lit << 1 | known) : 0;
-    }
-    /* Tiles 0-2 and flags 0-1 only: view_look8's fast test, for the row. */
-    return (any_seen & ~ones) == 0 && (any_t & ~(3 * ones)) == 0 &&
-           (any_3 & ones) == 0;
 }
 
 /* The values the status line shows (view_status). */
@@ -145,6 +117,257 @@ static int update_cells8(const game_t *g, const display_t *d, screen_t *s,
     return 1;
 }
 
+/* 1 if the 8 cells from row[0] are blank. */
+static int blank8(const cell_t *row)
+{
+    cell_t blank = cell_make(' ', COL_DEFAULT, COL_DEFAULT, 0);
+    uint32_t bw;
+    memcpy(&bw, &blank, sizeof bw);
+    const uint64_t blank2 = (uint64_t)bw << 32 | bw;
+    uint64_t o[4];
+    memcpy(o, row, sizeof o);
+    return ((o[0] ^ blank2) | (o[1] ^ blank2) | (o[2] ^ blank2) |
+            (o[3] ^ blank2)) == 0;
+}
+
+/* Makes the 8 cells of a chunk with nothing seen blank where they are
+ * not, unless `was_blank` says the last frame left them blank (then they
+ * are: view_cache.h). 1 if any was not. */
+static int update_unseen8(cell_t *row, int was_blank)
+{
+    if (was_blank || blank8(row))
+        return 0;
+    blank_cells(row, 8);
+    return 1;
+}
+
+/* What a row's chunks held, for view_look8's fast test over the row. */
+typedef struct look_range {
+    uint64_t tiles, seen, tiles3;
+} look_range_t;
+
+/* The look indices of chunk cx of map row y as view_look8 gives them when
+ * every tile and flag is in its fast range (0: nothing seen), without the
+ * test: it is made once for the row (look_range_fast). */
+static inline uint64_t chunk_look(const game_t *g, int y, int cx,
+                                  look_range_t *r)
+{
+    uint64_t t, lit, known;
+    memcpy(&t, &g->map.tile[y][cx * 8], 8);
+    memcpy(&lit, &g->visible[y][cx * 8], 8);
+    memcpy(&known, &g->map.explored[y][cx * 8], 8);
+    uint64_t seen = lit | known;
+    r->tiles |= t;
+    r->seen |= seen;
+    r->tiles3 |= t & t >> 1;
+    return seen ? (t << 2 | lit << 1 | known) : 0;
+}
+
+/* 1 if the chunks chunk_look read were all in view_look8's fast range:
+ * tiles 0-2, flags 0-1. */
+static inline int look_range_fast(const look_range_t *r)
+{
+    const uint64_t ones = 0x0101010101010101u;
+    return ((r->seen & ~ones) | (r->tiles & ~(3 * ones)) |
+            (r->tiles3 & ones)) == 0;
+}
+
+/* Map row y of the plain display made its tiles' looks where it is not,
+ * in one pass: each chunk's look indices found as row_looks_moved does and
+ * compared with the screen at once (no array of words, no second pass).
+ * was: the chunks the last frame left blank (bit cx: chunk cx), which need
+ * no compare while nothing in them is seen; *now gets this frame's.
+ * 1 if any cell was not its look. A row with a tile or flag out of the
+ * fast test's range (never in play) is done again chunk by chunk with
+ * view_look8 and counted as changed. */
+static int update_row_plain(const game_t *g, screen_t *s, int y,
+                            unsigned was, uint16_t *now)
+{
+    cell_t *row = screen_at(s, 0, y);
+    look_range_t r = { 0, 0, 0 };
+    unsigned blank = 0;
+    int changed = 0;
+    for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
+        uint64_t word = chunk_look(g, y, cx, &r);
+        if (word == 0) {
+            changed |= update_unseen8(&row[cx * 8], was >> cx & 1);
+            blank |= 1u << cx;
+            continue;
+        }
+        changed |= view_update_look8(s, y, cx * 8, word);
+    }
+    if (!look_range_fast(&r)) {
+        for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
+            view_update_look8(s, y, cx * 8, view_look8(g, y, cx * 8));
+        *now = 0;
+        return 1;
+    }
+    *now = (uint16_t)blank;
+    return changed;
+}
+
+/* The look indices of map row y, a chunk at a time, into words (each what
+ * view_look8 gives for its chunk, found without a test per chunk), and
+ * which chunks' words differ from was (bit cx); ROW_SLOW if a tile or flag
+ * is out of view_look8's fast range (then use view_look8). */
+#define ROW_SLOW (1u << 16)
+static unsigned row_looks_moved(const game_t *g, int y,
+                                uint64_t words[VIEW_CHUNKS_X],
+                                const uint64_t was[VIEW_CHUNKS_X])
+{
+    look_range_t r = { 0, 0, 0 };
+    unsigned moved = 0;
+    for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
+        words[cx] = chunk_look(g, y, cx, &r);
+        moved |= (unsigned)(words[cx] != was[cx]) << cx;
+    }
+    return look_range_fast(&r) ? moved : ROW_SLOW;
+}
+
+/* The chunks of map row y (bits) whose tiles are within a step of (px,
+ * py): the glow (view_display.c) lights them brighter. */
+static unsigned near_player(int y, int px, int py)
+{
+    if (y < py - 1 || y > py + 1)
+        return 0;
+    int lo = px - 1 < 0 ? 0 : px - 1, hi = px + 1 >= MAP_W ? MAP_W - 1 : px + 1;
+    return ((2u << (hi / 8)) - 1) & ~((1u << (lo / 8)) - 1);
+}
+
+/* The map for a display other than the plain one: a chunk's cells
+ * (view_map_cells8) depend on its look indices, its neighbours' (the
+ * UTF-8 walls join the known tiles around them) and, for the glow, on
+ * where the player is. The cache keeps each chunk's look word: a chunk
+ * whose word and neighbours' words did not change, away from the player
+ * now and last frame and not under a mover last frame, is as it was and
+ * is not drawn or compared. trust: the cache describes s. now: the blank
+ * chunks (view_cache_t.blank), none here. */
+static void draw_map_rich(const game_t *g, const display_t *d,
+                          view_cache_t *c, screen_t *s, int trust,
+                          uint16_t now[MAP_H - 1])
+{
+    const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
+    uint64_t words[MAP_H][VIEW_CHUNKS_X];
+    uint8_t fast[MAP_H];
+    uint16_t moved[MAP_H + 2]; /* moved[y + 1]: row y's changed words */
+    moved[0] = moved[MAP_H + 1] = 0;
+    for (int y = 0; y < MAP_H; y++) {
+        unsigned m = row_looks_moved(g, y, words[y], c->looks[y]);
+        fast[y] = (uint8_t)(m != ROW_SLOW);
+        if (!fast[y]) {
+            m = 0;
+            for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
+                words[y][cx] = view_look8(g, y, cx * 8);
+                m |= (unsigned)(words[y][cx] != c->looks[y][cx]) << cx;
+            }
+        }
+        moved[y + 1] = (uint16_t)(trust ? m : all);
+    }
+    for (int y = 0; y < MAP_H - 1; y++) {
+        unsigned v = moved[y] | moved[y + 1] | moved[y + 2];
+        unsigned need = ((v | v << 1 | v >> 1) & all) | c->mover_chunks[y] |
+                        near_player(y, c->px, c->py) |
+                        near_player(y, g->player.x, g->player.y);
+        now[y] = 0; /* the plain display's skip is not used here */
+        int changed = 0;
+        for (; need; need &= need - 1) {
+            int cx = __builtin_ctz(need);
+            changed |= fast[y] && words[y][cx] == 0
+                           ? update_unseen8(screen_at(s, cx * 8, y), 0)
+                           : update_cells8(g, d, s, y, cx * 8, words[y][cx]);
+        }
+        c->map_rows |= (uint32_t)changed << y;
+    }
+    memcpy(c->looks, words, sizeof words);
+    c->px = (int16_t)g->player.x;
+    c->py = (int16_t)g->player.y;
+}
+
+/* 1 if any tile of map row y is lit or explored. */
+static int row_seen(const game_t *g, int y)
+{
+    uint64_t any = 0;
+    for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
+        uint64_t lit, known;
+        memcpy(&lit, &g->visible[y][cx * 8], 8);
+        memcpy(&known, &g->map.explored[y][cx * 8], 8);
+        any |= lit | known;
+    }
+    return any != 0;
+}
+
+/* The map above its last row (the log's first): a chunk is rewritten when
+ * its cells are not its looks (they changed, or a mover was drawn over
+ * them); then every mover. trust_blank: c->blank describes s. */
+static void draw_map(const game_t *g, const display_t *d, view_cache_t *c,
+                     screen_t *s, int trust_blank)
+{
+    uint16_t now[MAP_H - 1];
+    const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
+    if (!view_plain_map(d)) {
+        draw_map_rich(g, d, c, s, trust_blank, now);
+    } else {
+        for (int y = 0; y < MAP_H - 1; y++) {
+            unsigned was = trust_blank ? c->blank[y] : 0;
+            if (was == all && !row_seen(g, y)) {
+                now[y] = (uint16_t)all; /* blank, and nothing seen yet */
+                continue;
+            }
+            c->map_rows |= (uint32_t)update_row_plain(g, s, y, was, &now[y])
+                           << y;
+        }
+    }
+    uint8_t movers[(VIEW_CHUNKS + 7) / 8];
+    memset(movers, 0, sizeof movers);
+    view_movers(g, d, s, movers);
+    memset(c->mover_chunks, 0, sizeof c->mover_chunks);
+    /* The movers' rows (a few bits set); their chunks are not blank, and
+     * are drawn again next frame (draw_map_rich). */
+    for (int b = 0; b < (int)sizeof movers; b++)
+        for (unsigned bits = movers[b]; bits; bits &= bits - 1) {
+            int i = b * 8 + __builtin_ctz(bits);
+            int y = i / VIEW_CHUNKS_X;
+            if (y < MAP_H - 1) {
+                c->map_rows |= 1u << y;
+                now[y] &= (uint16_t)~(1u << (i % VIEW_CHUNKS_X));
+                c->mover_chunks[y] |= (uint16_t)(1u << (i % VIEW_CHUNKS_X));
+            }
+        }
+    memcpy(c->blank, now, sizeof now);
+}
+
+void view_cache_track_log(view_cache_t *c)
+{
+    c->log_tracked = 1;
+}
+
+void view_cache_log_overdrawn(view_cache_t *c)
+{
+    c->log_overdrawn = 1;
+}
+
+/* 1 if the screen's log rows show g's log as it is: the host tracks its
+ * lines and drew none over them since, and the last frame drew this
+ * game's log at the same count of lines, the same of them new (log_fresh),
+ * no key before (a game's log only grows: lines are added or the newest
+ * merged, each counted in log_total). The game's address and seed tell a
+ * new game from the last; a new one also starts from fewer keys. */
+static int log_kept(const view_cache_t *c, const game_t *g)
+{
+    return c->log_tracked && !c->log_overdrawn && c->log_game == g &&
+           c->log_seed == g->seed && g->keys >= c->log_keys &&
+           c->log_total == g->log_total && c->log_fresh == g->log_fresh;
+}
+
+static void log_remember(view_cache_t *c, const game_t *g)
+{
+    c->log_game = g;
+    c->log_seed = g->seed;
+    c->log_keys = g->keys;
+    c->log_total = g->log_total;
+    c->log_fresh = g->log_fresh;
+}
+
 void view_draw_cached(const game_t *g, view_cache_t *c, screen_t *s)
 {
     view_draw_cached_display(g, &DISPLAY_PLAIN, c, s);
@@ -168,59 +391,25 @@ void view_draw_cached_display(const game_t *g, const display_t *d,
     int full = !view_cache_wants_prime(c, s->w, s->h) ||
                c->display.glyphs != d->glyphs ||
                c->display.colours != d->colours;
-    int plain = view_plain_map(d);
     c->w = s->w;
     c->h = s->h;
     c->display = *d;
-    /* The map above its last row (the log's first): a chunk is rewritten
-     * when its cells are not its looks (they changed, or a mover was drawn
-     * over them); then every mover. */
-    for (int y = 0; y < MAP_H - 1; y++) {
-        uint64_t words[VIEW_CHUNKS_X];
-        if (!row_looks(g, y, words))
-            for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
-                words[cx] = view_look8(g, y, cx * 8);
-        uint64_t any = 0;
-        for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
-            any |= words[cx];
-        int changed = 0;
-        if (any == 0) {
-            /* Nothing seen in the whole row (common early on a level): blank
-             * if its first cell is and each cell equals the next. */
-            cell_t *row = screen_at(s, 0, y);
-            if (!is_blank_cell(&row[0]) ||
-                memcmp(&row[0], &row[1], (MAP_W - 1) * sizeof *row) != 0) {
-                blank_cells(row, MAP_W);
-                changed = 1;
-            }
-        } else if (plain) {
-            for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
-                changed |= view_update_look8(s, y, cx * 8, words[cx]);
-        } else {
-            for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
-                changed |= update_cells8(g, d, s, y, cx * 8, words[cx]);
-        }
-        c->map_rows |= (uint32_t)changed << y;
-    }
-    uint8_t movers[(VIEW_CHUNKS + 7) / 8];
-    memset(movers, 0, sizeof movers);
-    view_movers(g, d, s, movers);
-    /* The movers' rows (a few bits set). */
-    for (int b = 0; b < (int)sizeof movers; b++)
-        for (unsigned bits = movers[b]; bits; bits &= bits - 1) {
-            int y = (b * 8 + __builtin_ctz(bits)) / VIEW_CHUNKS_X;
-            if (y < MAP_H - 1)
-                c->map_rows |= 1u << y;
-        }
+    draw_map(g, d, c, s, !full);
     /* Right of the map the view draws nothing; the host may have. */
     if (s->w > MAP_W)
         for (int y = 0; y < MAP_H - 1; y++)
             if (blank_right(s, y))
                 c->map_rows |= 1u << y;
-    /* The log, always: a few lines, and the host writes over them. */
-    for (int y = MAP_H - 1; y < s->h - 1; y++)
-        blank_cells(screen_at(s, 0, y), s->w);
-    view_log(g, s);
+    /* The log: unless the host keeps track of its lines over it and it
+     * is the one the last frame drew (view_cache_track_log). */
+    c->log_drawn = (uint8_t)(full || !log_kept(c, g));
+    c->log_overdrawn = 0;
+    if (c->log_drawn) {
+        for (int y = MAP_H - 1; y < s->h - 1; y++)
+            blank_cells(screen_at(s, 0, y), s->w);
+        view_log(g, s);
+    }
+    log_remember(c, g);
     int32_t v[8];
     status_values(g, v);
     if (!full && turn_only(c->status, v) && c->turn_x >= 0) {
@@ -245,7 +434,7 @@ int view_cache_rows(const view_cache_t *c, uint8_t *rows, int h)
     for (int y = 0; y < MAP_H - 1; y++)
         rows[y] = (uint8_t)(c->map_rows >> y & 1);
     for (int y = MAP_H - 1; y < h - 1; y++)
-        rows[y] = 1;
+        rows[y] = (uint8_t)(c->log_drawn || c->log_overdrawn);
     rows[h - 1] = c->status_drawn;
     return 1;
 }

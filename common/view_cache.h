@@ -12,10 +12,20 @@
  * changed (only the turn's digits when only the turn did). It marks the rows it may have changed, so that the encoder
  * compares only those (screen_diff_rows).
  *
- * The cache itself is about 50 bytes (a session keeps one, and memory per session
- * is a target; keeping each chunk's looks instead would save comparing
- * them with the screen, at 0.8 KB a session): the status line's values,
- * the size of the frame it drew last and whether the client shows it.
+ * Only the view writes the map's cells above its last row (the host's
+ * lines go right of the map or over the log), so the chunks it left blank
+ * last frame are still blank: the cache remembers which (a bit a chunk),
+ * and a chunk still unseen is not compared.
+ *
+ * For the richer displays, whose cells cost more to work out (the glow,
+ * the UTF-8 walls), it also keeps each chunk's look indices as the last
+ * frame had them (1.7 KB: memory per session is a target, under which
+ * this fits), and draws only the chunks whose looks or neighbours' looks
+ * changed, near the player, or under a mover last frame.
+ *
+ * The cache is about 1.8 KB: the status line's values, the blank chunks,
+ * the chunks' looks, the size of the frame it drew last and whether the
+ * client shows it.
  * The host keeps its side: the screen passed in holds the cache's last frame
  * when view_cache_wants_prime says so (the host fills it from what it sent),
  * and it tells the cache when a frame was not sent or drawn another way.
@@ -36,6 +46,8 @@
 #include "screen.h"
 #include "view_parts.h"
 
+_Static_assert(VIEW_CHUNKS_X <= 16, "a map row's chunks are bits of 16");
+
 /* What the last frame drawn with the cache showed. All zero: nothing. */
 typedef struct view_cache {
     int w, h;                        /* its size */
@@ -48,13 +60,33 @@ typedef struct view_cache {
     uint8_t status_drawn;            /* the last frame drew the status
                                         line (it drew incrementally) */
     uint32_t map_rows;               /* ...and wrote in these map rows */
+    uint16_t blank[MAP_H - 1];       /* ...and left these chunks of each
+                                        map row blank (bit x / 8), with
+                                        nothing seen and no mover: while
+                                        nothing in them is seen they need
+                                        no compare */
     int32_t status[8];               /* the status line's values */
     int32_t turn_x;                  /* where the turn's digits begin on
                                         it (-1: the line was cut) */
     display_t display;               /* what it was drawn for */
+    /* A display other than the plain one (draw_map_rich): */
+    uint64_t looks[MAP_H][VIEW_CHUNKS_X]; /* each chunk's look word */
+    uint16_t mover_chunks[MAP_H - 1]; /* the chunks movers were drawn in */
+    int16_t px, py;                  /* where the player was */
+    /* The log (view_cache_track_log): what the last frame's was drawn
+     * from, and whether the host drew over it since. */
+    uint8_t log_tracked;             /* the host says when it draws over
+                                        the log */
+    uint8_t log_overdrawn;           /* ...and did since the last frame */
+    uint8_t log_drawn;               /* this frame drew the log */
+    const game_t *log_game;          /* the game, and its state the log */
+    uint64_t log_seed;               /* shows: a log only grows, so the */
+    uint32_t log_keys;               /* same game at the same count of */
+    uint32_t log_total, log_fresh;   /* lines shows the same lines */
 } view_cache_t;
 
-/* Forgets everything: the next frame is drawn in full. */
+/* Forgets everything but the host's view_cache_track_log: the next frame
+ * is drawn in full. */
 void view_cache_reset(view_cache_t *c);
 
 /* Begins a frame. may_reuse: the caller can provide the last frame the
@@ -80,6 +112,18 @@ void view_draw_cached(const game_t *g, view_cache_t *c, screen_t *s);
  * drawn in full), so the host need not reset the cache on a change. */
 void view_draw_cached_display(const game_t *g, const display_t *d,
                               view_cache_t *c, screen_t *s);
+
+/* The log's rows are redrawn every frame unless the host calls this once:
+ * it promises to call view_cache_log_overdrawn whenever it draws over them
+ * (its lines: a notice, a line beside a narrow map). Then a log that did
+ * not change since the last frame (the same game, no key went back, the
+ * same lines and the same of them new) is left as it is, and its rows are
+ * not marked (view_cache_rows). */
+void view_cache_track_log(view_cache_t *c);
+
+/* The host drew over the log's rows in this frame (after the view): they
+ * are marked changed now and redrawn in the next frame. */
+void view_cache_log_overdrawn(view_cache_t *c);
 
 /* After view_draw_cached: 1 if it drew incrementally, then rows[y] (for
  * the h rows of the screen, h at most VIEW_CACHE_MAX_ROWS) is 1 for each

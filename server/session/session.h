@@ -416,8 +416,10 @@ void sess_guest_sweep(srv_t *srv, uint64_t now, int all);
 
 /* Writes a host line (who is watched, the replay's speed) black on bg,
  * right-aligned, where it hides no map cell: beside the map on row 0 if
- * the terminal is wide enough, else on the log's oldest line. */
-void sess_overlay_line(screen_t *next, const char *text, uint8_t bg);
+ * the terminal is wide enough, else on the log's oldest line (then it
+ * tells the view cache: view_cache_log_overdrawn). */
+void sess_overlay_line(sess_t *s, screen_t *next, const char *text,
+                       uint8_t bg);
 
 /* --- the display and the options screen (session_options.c) --------------- */
 

@@ -61,6 +61,9 @@ void sess_render(sess_t *s)
     /* A state that draws a game draws it over the frame the client shows
      * (sess_view_draw); the others draw whole screens. */
     view_cache_begin(&s->view, s->shown.w == s->w && s->shown.h == s->h);
+    /* Every line of ours over the log says so (the notice below,
+     * sess_overlay_line): an unchanged log is then not redrawn. */
+    view_cache_track_log(&s->view);
     /* view_draw clears the grid itself: resize (which clears too) only
      * when the size changes. */
     if ((next->w != s->w || next->h != s->h) &&
@@ -81,6 +84,7 @@ void sess_render(sess_t *s)
         for (int x = 0; x < s->w; x++)
             screen_put(next, x, y, ' ', COL_DEFAULT, COL_DEFAULT, 0);
         screen_puts(next, 0, y, s->notice, COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
+        view_cache_log_overdrawn(&s->view);
     }
     buf_reset(&srv->enc);
     int rc;
@@ -137,7 +141,8 @@ void sess_view_draw(sess_t *s, const game_t *g, screen_t *next)
     view_draw_cached_display(g, &s->display, &s->view, next);
 }
 
-void sess_overlay_line(screen_t *next, const char *text, uint8_t bg)
+void sess_overlay_line(sess_t *s, screen_t *next, const char *text,
+                       uint8_t bg)
 {
     /* Never over the map: beside it on row 0 when the terminal is wide
      * enough, else at the right end of the log's oldest line (in the
@@ -146,4 +151,6 @@ void sess_overlay_line(screen_t *next, const char *text, uint8_t bg)
     int y = next->w - n >= MAP_W ? 0 : view_log_top(next->w, next->h);
     screen_puts(next, next->w - n > 0 ? next->w - n : 0, y, text, COL_BLACK,
                 bg, 0);
+    if (y > 0)
+        view_cache_log_overdrawn(&s->view);
 }

@@ -136,7 +136,7 @@ static void replay_draw(sess_t *s, screen_t *next)
              r->name, speeds[r->speed],
              r->done && r->err != RECORD_OK ? ", differs from its record"
              : r->done ? ", the end" : r->paused ? ", paused" : "");
-    sess_overlay_line(next, line, COL_BYELLOW);
+    sess_overlay_line(s, next, line, COL_BYELLOW);
 }
 
 /* O opens the options screen over the game shown (docs/game.md). */

@@ -188,7 +188,7 @@ static void watch_draw(sess_t *s, screen_t *next)
     if (view_fits(next->w, next->h)) {
         char line[64];
         snprintf(line, sizeof line, " Watching %s - q leaves ", w->name);
-        sess_overlay_line(next, line, COL_BCYAN);
+        sess_overlay_line(s, next, line, COL_BCYAN);
     }
 }
 

@@ -125,8 +125,10 @@ if wants instr; then
                 function take(name) { if (!(name in v)) v[name] = $1 }
                 $1 ~ /^[0-9,]+$/ {
                     gsub(",", "", $1)
+                    # The read callback is sess_on_read (on_read before the
+                    # session/ split; without a match decode came out negative).
                     if (index($0, ":uv_run ")) take("loop")
-                    else if (index($0, ":on_read ")) take("read")
+                    else if (index($0, ":sess_on_read ") || index($0, ":on_read ")) take("read")
                     else if (index($0, ":game_key ")) take("turn")
                     else if (index($0, ":sess_render ")) take("render")
                     else if ($0 ~ /screen_diff\.c:diff(\.part\.[0-9]+)? /) take("diff")

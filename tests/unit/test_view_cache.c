@@ -79,9 +79,11 @@ static void host_free(host_t *h)
  * (sess_overlay_line: row 0 when wide enough, else the log's top row). */
 enum { OVER_NONE, OVER_NOTICE, OVER_LINE };
 
-static void host_overlay(screen_t *next, int over)
+static int host_overlay(screen_t *next, int over)
 {
+    int y = -1; /* the row written, -1: none */
     if (over == OVER_NOTICE) {
+        y = MAP_H;
         for (int x = 0; x < next->w; x++)
             screen_put(next, x, MAP_H, ' ', COL_DEFAULT, COL_DEFAULT, 0);
         screen_puts(next, 0, MAP_H, "Tip: a notice over the log", COL_BYELLOW,
@@ -89,11 +91,16 @@ static void host_overlay(screen_t *next, int over)
     } else if (over == OVER_LINE) {
         static const char text[] = " Watching someone - q leaves ";
         int n = (int)sizeof text - 1;
-        int y = next->w - n >= MAP_W ? 0 : MAP_H - 1;
+        y = next->w - n >= MAP_W ? 0 : MAP_H - 1;
         screen_puts(next, next->w - n > 0 ? next->w - n : 0, y, text,
                     COL_BLACK, COL_BCYAN, 0);
     }
+    return y;
 }
+
+/* 1: the incremental host tracks its lines over the log as the server
+ * does (view_cache_track_log): an unchanged log is not redrawn. */
+static int track_log;
 
 /* Sends what turns the host's client from what it shows into next, and
  * keeps next as what it shows (rows: only the rows marked changed). */
@@ -143,6 +150,8 @@ static void frame_host(host_t *h, const game_t *g, int other, screen_t *next,
                        int w, int hh, int over)
 {
     view_cache_begin(&h->cache, h->shown.w == w && h->shown.h == hh);
+    if (track_log)
+        view_cache_track_log(&h->cache);
     if (next->w != w || next->h != hh)
         ck_assert_int_eq(screen_resize(next, w, hh), 0);
     if (g) {
@@ -152,8 +161,8 @@ static void frame_host(host_t *h, const game_t *g, int other, screen_t *next,
     } else {
         draw_other(next, other);
     }
-    if (g && view_fits(w, hh))
-        host_overlay(next, over);
+    if (g && view_fits(w, hh) && host_overlay(next, over) > 0 && track_log)
+        view_cache_log_overdrawn(&h->cache); /* as sess_overlay_line does */
     uint8_t rows[VIEW_CACHE_MAX_ROWS];
     const uint8_t *hint = NULL;
     if (view_cache_rows(&h->cache, rows, hh)) {
@@ -303,41 +312,106 @@ static long play_both(uint64_t seed, int ruleset, int di, int keys)
     return frames;
 }
 
-START_TEST(incremental_frames_equal_full_frames)
+/* The games of loop test i: i picks the ruleset and the display to start
+ * with. */
+static void play_games(int i)
 {
-    /* _i: the ruleset and the display to start with. */
-    int ruleset = _i % RULES_COUNT, di = _i / RULES_COUNT;
+    int ruleset = i % RULES_COUNT, di = i / RULES_COUNT;
     long frames = 0;
     /* One game of 400 keys in `make test`, three of 2,000 in `make soak`. */
     int games = soak_count(1, 3), keys = soak_count(400, 2000);
     for (uint64_t seed = 1; seed <= (uint64_t)games; seed++)
-        frames += play_both(seed * 101u + (uint64_t)_i, ruleset, di, keys);
+        frames += play_both(seed * 101u + (uint64_t)i, ruleset, di, keys);
     ck_assert_int_gt(frames, games * keys * 8 / 10);
 }
+
+START_TEST(incremental_frames_equal_full_frames)
+{
+    play_games(_i);
+}
 END_TEST
+
+/* A game from seed 42 on a host of display di, its first frame sent. */
+typedef struct walk {
+    game_t *g;
+    host_t h;
+    screen_t next;
+} walk_t;
+
+static void walk_begin(walk_t *w, int di)
+{
+    w->g = game_new(42, NULL);
+    ck_assert_ptr_nonnull(w->g);
+    host_init(&w->h, &displays[di]);
+    ck_assert_int_eq(screen_init(&w->next, 80, 24), 0);
+    frame_cached(&w->h, w->g, &w->next, 80, 24, OVER_NONE);
+}
+
+static void walk_end(walk_t *w)
+{
+    game_free(w->g);
+    host_free(&w->h);
+    screen_free(&w->next);
+}
 
 /* The modes the cache draws in full must come back to it: a game that
  * only walks sends, after the first frame, frames drawn incrementally (the
  * cache says which rows it left alone), for every display (_i). */
 START_TEST(walking_is_drawn_incrementally)
 {
-    game_t *g = game_new(42, NULL);
-    host_t h;
-    host_init(&h, &displays[_i]);
-    screen_t next;
-    ck_assert_int_eq(screen_init(&next, 80, 24), 0);
-    frame_cached(&h, g, &next, 80, 24, OVER_NONE);
+    walk_t w;
+    walk_begin(&w, _i);
     static const int keys[] = { 'h', 'l', 'h', 'l', '?', KEY_ESC, 'h', 'l' };
     uint8_t rows[24];
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        game_key(g, keys[i]);
-        frame_cached(&h, g, &next, 80, 24, OVER_NONE);
-        int incremental = view_cache_rows(&h.cache, rows, 24);
+        game_key(w.g, keys[i]);
+        frame_cached(&w.h, w.g, &w.next, 80, 24, OVER_NONE);
+        int incremental = view_cache_rows(&w.h.cache, rows, 24);
         ck_assert_int_eq(incremental, i <= 3 || i >= 6);
     }
-    game_free(g);
-    host_free(&h);
-    screen_free(&next);
+    walk_end(&w);
+}
+END_TEST
+
+/* The same games with the host tracking its lines over the log, as the
+ * server does (view_cache_track_log): the log is left alone while it does
+ * not change, and every frame's bytes are still the whole-frame path's
+ * (new games, the host's lines coming and going, frames skipped). */
+START_TEST(incremental_frames_equal_full_frames_tracking_log)
+{
+    track_log = 1;
+    play_games(_i);
+    track_log = 0;
+}
+END_TEST
+
+/* With the log tracked, a step that logs nothing leaves the log's rows
+ * unmarked; the host's notice over it marks them, and the frame after it
+ * redraws them (its bytes: the first test). */
+START_TEST(an_unchanged_log_is_not_redrawn)
+{
+    track_log = 1;
+    walk_t w;
+    walk_begin(&w, _i);
+    game_t *g = w.g;
+    uint8_t rows[24];
+    static const int keys[] = { 'h', 'l', 'h', 'l' };
+    int left = 0;
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        uint32_t logged = g->log_total;
+        game_key(g, keys[i]);
+        int over = i == 2 ? OVER_NOTICE : OVER_NONE;
+        frame_cached(&w.h, g, &w.next, 80, 24, over);
+        ck_assert(view_cache_rows(&w.h.cache, rows, 24));
+        int marked = rows[MAP_H - 1] | rows[MAP_H] | rows[MAP_H + 1];
+        if (over == OVER_NOTICE || i == 3 || g->log_total != logged)
+            ck_assert_int_eq(marked, 1); /* i == 3: the notice went */
+        else
+            left += !marked;
+    }
+    ck_assert_int_gt(left, 0);
+    track_log = 0;
+    walk_end(&w);
 }
 END_TEST
 
@@ -349,6 +423,9 @@ static Suite *make_suite(void)
     tcase_add_loop_test(tc, incremental_frames_equal_full_frames, 0,
                         RULES_COUNT * NDISPLAYS);
     tcase_add_loop_test(tc, walking_is_drawn_incrementally, 0, NDISPLAYS);
+    tcase_add_loop_test(tc, incremental_frames_equal_full_frames_tracking_log,
+                        0, RULES_COUNT * NDISPLAYS);
+    tcase_add_loop_test(tc, an_unchanged_log_is_not_redrawn, 0, NDISPLAYS);
     suite_add_tcase(s, tc);
     return s;
 }
