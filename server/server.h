@@ -56,6 +56,8 @@ typedef struct srv {
     int proxy_on;
     struct store *store;       /* accounts, games, scores (store.h) */
     int shutting_down;
+    uint8_t upgrading;         /* a binary upgrade (upgrade.h): 1 packing
+                                  the sessions, 2 the store writing */
     /* Counters for /metrics (server/ops/ctl_metrics.c): this loop's own,
      * read on its thread when the console asks (MSG_CTL_STATS). */
     struct srv_stats {

@@ -24,6 +24,7 @@
 
 struct store;
 struct cluster;
+struct upgrade;
 
 typedef struct shared {
     directory_t dir;
@@ -46,6 +47,9 @@ typedef struct shared {
     struct cluster *cluster;   /* store = postgresql://...: the other hosts
                                   on that database (cluster.h); owned by
                                   the host */
+    struct upgrade *upgrade;   /* a binary upgrade's gathering of the
+                                  loops' sessions (server/ops/upgrade.h);
+                                  owned by the host */
 } shared_t;
 
 #endif

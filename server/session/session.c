@@ -220,6 +220,11 @@ static void do_close(sess_t *s)
     unsigned turns = ops->turns ? ops->turns(s) : 0u;
     /* The state's leave: a game kept or recorded, watchers told. */
     sess_goto(s, S_CLOSING, NULL);
+    if (s->moved) { /* those waiting in the lobby are told nothing */
+        free(s->followers);
+        s->followers = NULL;
+        s->nfollowers = 0;
+    }
     follow_end(s, "The player has left."); /* those waiting in the lobby */
     sess_hash_end(s);
     if (s->ip_counted) {

@@ -223,10 +223,7 @@ static void on_ws_done(void *ctx)
     sess_close(s, s->admitted ? "browser closed" : "page served", 1, NULL);
 }
 
-/* A new session on srv's list, in S_ADMITTING: its handles, clocks,
- * buffers and the plain display until the client says more. NULL when out
- * of memory. */
-static sess_t *new_session(srv_t *srv)
+sess_t *sess_new(srv_t *srv)
 {
     sess_t *s = calloc(1, sizeof *s);
     if (!s)
@@ -266,7 +263,7 @@ void sess_accept(srv_t *srv, int fd, const msg_accept_t *acc)
 {
     int web = acc->kind == ACCEPT_WEB;
     int ssh = acc->kind == ACCEPT_SSH;
-    sess_t *s = new_session(srv);
+    sess_t *s = sess_new(srv);
     if (!s) {
         log_error("accept: out of memory");
         close(fd);
@@ -311,6 +308,7 @@ void sess_accept(srv_t *srv, int fd, const msg_accept_t *acc)
         char from[sizeof s->addr];
         snprintf(from, sizeof from, "%.*s", (int)sizeof from - 1, acc->addr);
         set_peer_name(s, from);
+        s->via_ssh = 1;
     }
     uv_tcp_nodelay(&s->tcp, 1);
     uv_tcp_keepalive(&s->tcp, 1, 60);

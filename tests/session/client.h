@@ -71,6 +71,9 @@ tsrv_t *srv_start(const char *arg, ...);
 /* The TCP port the server listens on. */
 int srv_port(const tsrv_t *s);
 
+/* The server's process id. */
+int srv_pid(const tsrv_t *s);
+
 /* The server log so far (NUL-terminated, malloc'd; the caller frees). */
 char *srv_log(const tsrv_t *s);
 
@@ -115,6 +118,11 @@ void srv_data_dir(const tsrv_t *s, char *out, size_t len);
  * the background, srv_ctl_finish waits for it. */
 int srv_ctl(const tsrv_t *s, const char *args, char *out, size_t len);
 FILE *srv_ctl_start(const tsrv_t *s, const char *args);
+
+/* `rogued --upgrade --data-dir DIR/data` with the server binary (a binary
+ * upgrade to it, docs/hosting.md), bounded by timeout(1): its output into
+ * out, its exit status returned. */
+int srv_upgrade(const tsrv_t *s, char *out, size_t len);
 int srv_ctl_finish(FILE *p, char *out, size_t len);
 
 /* --- a client -------------------------------------------------------------- */

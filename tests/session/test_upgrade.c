@@ -1,0 +1,185 @@
+/* test_upgrade.c - a binary upgrade without a goodbye (docs/hosting.md,
+ * "Upgrading without a goodbye") against a real server: players in games,
+ * players in the lobby and a watcher keep their TCP connections across
+ * `rogued --upgrade`, the process behind the port changes, each game is
+ * at the turn it was and the next key moves it, the watcher follows; a new
+ * binary that exits at start changes nothing and the old server keeps
+ * serving. */
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "client.h"
+#include "play.h"
+
+#define WAIT_MS 30000
+#define PLAYERS 6
+#define LOBBIES 3
+
+static tsrv_t *start_walk_server(void)
+{
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
+    return srv_start("--seed", seed, NULL);
+}
+
+/* A player in a game, walked `keys` keys. */
+static tclient_t *player(int port, int keys)
+{
+    tclient_t *c = play_connect(port, NULL);
+    play_walk_keys(c, keys);
+    return c;
+}
+
+static int at_turn(tclient_t *c, void *arg)
+{
+    return cl_turn(c) == *(int *)arg;
+}
+
+/* Waits until c's status line says turn t. */
+static void wait_turn(tclient_t *c, int t)
+{
+    if (!cl_wait(c, at_turn, &t, WAIT_MS))
+        play_fail(c, "the turn is %d, not %d", cl_turn(c), t);
+}
+
+/* The connection still works (an answer to a telnet ping, no EOF), and
+ * the screen is the game at `turn` again. */
+static void expect_game_at(tclient_t *c, int turn)
+{
+    ck_assert_msg(cl_sync(c, WAIT_MS), "no answer after the upgrade");
+    ck_assert(!cl_closed(c));
+    play_wait_text(c, "HP: ");
+    wait_turn(c, turn);
+}
+
+/* The next key moves the game: a wait is one turn. */
+static void expect_next_turn(tclient_t *c, int turn)
+{
+    ck_assert(cl_key(c, "."));
+    wait_turn(c, turn + 1);
+}
+
+static int parse_pid(const char *out)
+{
+    const char *p = strstr(out, "moved to pid ");
+    return p ? atoi(p + strlen("moved to pid ")) : 0;
+}
+
+/* Stops the new server (not our child: by its id, then its log line). */
+static void stop_new(tsrv_t *s, int pid)
+{
+    int before = srv_log_count(s, "info stopped\n");
+    ck_assert_int_eq(kill(pid, SIGTERM), 0);
+    ck_assert_msg(srv_wait_log_count(s, "info stopped\n", before + 1, WAIT_MS),
+                  "the new server did not stop");
+    for (int i = 0; i < WAIT_MS / 10 && kill(pid, 0) == 0; i++)
+        usleep(10000);
+}
+
+START_TEST(upgrade_keeps_sessions)
+{
+    tsrv_t *s = start_walk_server();
+    int port = srv_port(s), old_pid = srv_pid(s);
+    tclient_t *p[PLAYERS], *l[LOBBIES];
+    int turn[PLAYERS];
+    /* the watcher watches the first game, the only one when it picks */
+    p[0] = player(port, 4);
+    tclient_t *w = play_lobby(port);
+    play_watch_first(w, "guest1");
+    for (int i = 1; i < PLAYERS; i++)
+        p[i] = player(port, 2 + i);
+    for (int i = 0; i < LOBBIES; i++)
+        l[i] = play_lobby(port);
+    for (int i = 0; i < PLAYERS; i++)
+        turn[i] = cl_turn(p[i]);
+
+    char out[1024];
+    int rc = srv_upgrade(s, out, sizeof out);
+    ck_assert_msg(rc == 0, "rogued --upgrade: status %d: %s", rc, out);
+    int pid = parse_pid(out);
+    ck_assert_msg(pid > 0 && pid != old_pid, "no new pid in: %s", out);
+    char moved[64];
+    snprintf(moved, sizeof moved, "upgraded: %d sessions moved",
+             PLAYERS + LOBBIES + 1);
+    ck_assert_msg(strstr(out, moved), "not every session moved: %s", out);
+    /* the old process exits by itself, cleanly */
+    for (int i = 0; i < WAIT_MS / 10 && srv_alive(s); i++)
+        usleep(10000);
+    ck_assert(!srv_alive(s));
+
+    for (int i = 0; i < PLAYERS; i++)
+        expect_game_at(p[i], turn[i]);
+    for (int i = 0; i < LOBBIES; i++) {
+        ck_assert(cl_sync(l[i], WAIT_MS));
+        play_wait_text(l[i], "Play (as a guest)");
+    }
+    play_wait_text(w, "Watching guest");
+    for (int i = 0; i < PLAYERS; i++)
+        expect_next_turn(p[i], turn[i]);
+    /* the watcher follows the game it watched, key by key */
+    wait_turn(w, turn[0] + 1);
+    /* the lobby works on the new server: its list of games */
+    ck_assert(cl_key(l[0], "w"));
+    play_wait_text(l[0], "Games in progress");
+    /* and a new connection is the new server's */
+    tclient_t *n = play_connect(port, NULL);
+    ck_assert(srv_wait_log(s, "moved by an upgrade", WAIT_MS));
+
+    for (int i = 0; i < PLAYERS; i++)
+        cl_close(p[i]);
+    for (int i = 0; i < LOBBIES; i++)
+        cl_close(l[i]);
+    cl_close(w);
+    cl_close(n);
+    stop_new(s, pid);
+    srv_stop(s);
+}
+END_TEST
+
+START_TEST(failing_binary_changes_nothing)
+{
+    tsrv_t *s = start_walk_server();
+    int port = srv_port(s);
+    tclient_t *a = player(port, 5), *b = play_lobby(port);
+    int t = cl_turn(a);
+    char out[1024];
+    /* a "new binary" that exits at once */
+    int rc = srv_ctl(s, "upgrade /bin/false", out, sizeof out);
+    ck_assert_msg(rc == 1, "ctl upgrade /bin/false: status %d: %s", rc, out);
+    ck_assert_msg(strstr(out, "upgrade failed: the new binary exited (status 1"),
+                  "%s", out);
+    ck_assert(srv_wait_log(s, "this server goes on serving", WAIT_MS));
+    ck_assert(srv_alive(s));
+    /* the same connections, the same server, playing on */
+    expect_next_turn(a, t);
+    ck_assert(cl_key(b, "w"));
+    play_wait_text(b, "Games in progress");
+    ck_assert(!cl_closed(a) && !cl_closed(b));
+    /* and a later upgrade still may happen: it is not stuck "under way" */
+    rc = srv_ctl(s, "upgrade /bin/false", out, sizeof out);
+    ck_assert_msg(rc == 1 && strstr(out, "upgrade failed: the new binary "
+                                         "exited"), "%s", out);
+    cl_close(a);
+    cl_close(b);
+    srv_stop(s);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("upgrade");
+    TCase *tc = tcase_create("upgrade");
+    tcase_set_timeout(tc, 240);
+    tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(tc, upgrade_keeps_sessions);
+    tcase_add_test(tc, failing_binary_changes_nothing);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
