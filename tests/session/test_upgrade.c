@@ -141,6 +141,50 @@ START_TEST(upgrade_keeps_sessions)
 }
 END_TEST
 
+/* The pid the new process logs ("upgraded: serving as pid N"), once it
+ * has. */
+static int new_pid_from_log(tsrv_t *s)
+{
+    ck_assert(srv_wait_log(s, "upgraded: serving as pid ", WAIT_MS));
+    char *log = srv_log(s);
+    const char *p = strstr(log, "upgraded: serving as pid ");
+    int pid = atoi(p + strlen("upgraded: serving as pid "));
+    free(log);
+    return pid;
+}
+
+/* SIGUSR2 upgrades too; an account's game goes on in the new process and
+ * the store has every key of it, the old process's and the new one's, in
+ * order: the next login continues at the very turn it left. */
+START_TEST(sigusr2_and_an_account)
+{
+    tsrv_t *s = start_walk_server();
+    int port = srv_port(s);
+    tclient_t *d = play_lobby(port);
+    play_login_dave(d, 1);
+    ck_assert(cl_key(d, "p"));
+    play_wait_text(d, "HP: ");
+    play_walk_keys(d, 12);
+    int t = cl_turn(d);
+    srv_signal(s, SIGUSR2);
+    int pid = new_pid_from_log(s);
+    ck_assert_int_ne(pid, srv_pid(s));
+    for (int i = 0; i < WAIT_MS / 10 && srv_alive(s); i++)
+        usleep(10000);
+    ck_assert(!srv_alive(s));
+    expect_game_at(d, t);
+    expect_next_turn(d, t);
+    cl_close(d);
+    ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", WAIT_MS));
+    tclient_t *again = play_lobby(port);
+    play_login_dave(again, 0);
+    play_continue(again, t + 1, t + 1);
+    cl_close(again);
+    stop_new(s, pid);
+    srv_stop(s);
+}
+END_TEST
+
 START_TEST(failing_binary_changes_nothing)
 {
     tsrv_t *s = start_walk_server();
@@ -177,6 +221,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 240);
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, upgrade_keeps_sessions);
+    tcase_add_test(tc, sigusr2_and_an_account);
     tcase_add_test(tc, failing_binary_changes_nothing);
     suite_add_tcase(s, tc);
     return s;
