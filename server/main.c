@@ -50,7 +50,7 @@ static void usage(FILE *f, const config_t *defaults)
         "                        database without changing it\n"
         "      --upgrade         hand the server running on the data directory\n"
         "                        over to this binary (the listeners and every\n"
-        "                        telnet session move; SSH and browser players\n"
+        "                        telnet and browser session move; SSH players\n"
         "                        are asked to reconnect), and exit; the old\n"
         "                        server keeps serving if this one fails\n"
         "      --list-games      list the finished games (ID, date, player,\n"

@@ -207,7 +207,7 @@ const ctl_cmd_t ctl_cmds[] = {
     { "shutdown", "shutdown [MINUTES] a notice every minute, then the clean shutdown (0: now)", shutdown_run, NULL, finish_plain },
     { "reload", "reload             the config file's motd, limits and timeouts, live", reload_run, NULL, reload_finish },
     { "backup", "backup FILE        an online copy of the SQLite database, checked", ctl_backup_run, NULL, finish_plain },
-    { "upgrade", "upgrade [BINARY]   start BINARY (default: this server's) and hand it every listener and telnet session", upgrade_ctl_run, NULL, finish_plain },
+    { "upgrade", "upgrade [BINARY]   start BINARY (default: this server's) and hand it every listener, telnet and browser session", upgrade_ctl_run, NULL, finish_plain },
     { "help", "help               this list", help_run, NULL, finish_plain },
     { NULL, NULL, NULL, NULL, NULL },
 };

@@ -1,7 +1,8 @@
 /* upgrade.h - a binary upgrade without a goodbye: `rogued --upgrade
  * --data-dir DIR` (the console's `upgrade [BINARY]`) or SIGUSR2 starts the
  * new binary, which takes over the listening sockets, the console's
- * socket and every telnet session, then the old process exits.
+ * socket and every telnet and browser session, then the old process
+ * exits.
  *
  * The old process (upgrade_old.c) starts the new binary with its own
  * arguments and one end of a socketpair as descriptor 3

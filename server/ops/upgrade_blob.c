@@ -44,7 +44,8 @@ static int encode(const upgrade_sess_t *u, buf_t *o)
             put_u(o, u->glyphs, 1) | put_u(o, u->colours, 1) |
             put_u(o, u->display_choice, 1) |
             put_u(o, (uint64_t)u->account_id, 8) | put_str(o, u->account) |
-            put_str(o, u->guest) | put_u(o, u->nheld, 1) |
+            put_str(o, u->guest) | put_str(o, u->token) |
+            put_u(o, u->nheld, 1) |
             (u->nheld ? put(o, u->held, u->nheld) : 0);
     if (u->state == UPB_PLAYING) {
         e |= put_u(o, u->seed, 8) | put_u(o, (uint32_t)u->ruleset, 4) |
@@ -188,6 +189,7 @@ int upgrade_blob_decode(const void *b, size_t n, size_t keys_max,
     u->account_id = (int64_t)get_u(&r, 8);
     get_str(&r, u->account);
     get_str(&r, u->guest);
+    get_str(&r, u->token);
     u->nheld = (uint8_t)get_u(&r, 1);
     if (u->nheld > UPB_HELD_MAX)
         fail(&r, "too many held bytes");

@@ -44,6 +44,7 @@ typedef struct upgrade_sess {
     int64_t account_id;        /* 0: a guest */
     char account[UPB_STR_MAX];
     char guest[UPB_STR_MAX];
+    char token[UPB_STR_MAX];   /* a browser guest's resume token ("": none) */
     uint8_t nheld;
     uint8_t held[UPB_HELD_MAX];
     /* UPB_PLAYING: the game, as the takeover's summary has it */

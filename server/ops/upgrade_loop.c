@@ -13,8 +13,7 @@
 
 static int movable(const sess_t *s)
 {
-    return s->admitted && !sess_closing(s) && !s->via_ssh && !s->web &&
-           !s->moved;
+    return s->admitted && !sess_closing(s) && !s->via_ssh && !s->moved;
 }
 
 void upgrade_loop_begin(srv_t *srv)
@@ -68,9 +67,9 @@ void upgrade_loop_phase(srv_t *srv)
         next = s->next; /* closing marks, never frees */
         if (sess_closing(s) || s->moved || !s->admitted)
             continue; /* not admitted yet: it ends with the shutdown */
-        if (s->via_ssh || s->web) {
-            /* its connection cannot move (SSH's keys, the browser's
-             * WebSocket): its game is kept as at a shutdown */
+        if (s->via_ssh) {
+            /* its connection cannot move (the encryption's state): its
+             * game is kept as at a shutdown */
             sess_close(s, "upgrade", 1,
                        "The server is upgrading; reconnect to continue.");
             continue;
@@ -83,7 +82,8 @@ void upgrade_loop_phase(srv_t *srv)
             moved++;
             sess_close(s, "moved by an upgrade", 0, NULL);
         } else if (!sess_closing(s)) {
-            sess_close(s, "upgrade: out of memory", 1,
+            /* out of memory, or a browser's frame cut in two */
+            sess_close(s, "upgrade: could not move", 1,
                        "The server is upgrading; reconnect to continue.");
         }
     }

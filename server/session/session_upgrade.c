@@ -11,12 +11,13 @@
 #include "session_impl.h"
 #include "store.h"
 #include "upgrade_blob.h"
+#include "wsconn.h"
 
 /* --- the old process ---------------------------------------------------- */
 
 static void pack_player(const sess_t *s, upgrade_sess_t *u)
 {
-    u->kind = UPB_TELNET;
+    u->kind = s->web ? UPB_WEB : UPB_TELNET;
     u->id = s->id;
     snprintf(u->addr, sizeof u->addr, "%s", s->addr);
     snprintf(u->ip, sizeof u->ip, "%s", s->ip);
@@ -33,14 +34,16 @@ static void pack_player(const sess_t *s, upgrade_sess_t *u)
     if (u->account_id)
         snprintf(u->account, sizeof u->account, "%s", s->lobby.account);
     snprintf(u->guest, sizeof u->guest, "%s", s->lobby.guest);
+    snprintf(u->token, sizeof u->token, "%s", s->guest_token);
     u->nheld = s->keys.seqlen <= UPB_HELD_MAX ? s->keys.seqlen : 0;
     memcpy(u->held, s->keys.seq, u->nheld);
 }
 
 int sess_upgrade_pack(sess_t *s, buf_t *out)
 {
-    if (sess_closing(s) || !s->admitted || s->via_ssh || s->web || s->moved)
-        return 0;
+    if (sess_closing(s) || !s->admitted || s->via_ssh || s->moved ||
+        (s->web && !wsconn_between_frames(s->web)))
+        return 0; /* a browser's frame cut in two cannot be finished */
     uv_read_stop((uv_stream_t *)&s->tcp);
     upgrade_sess_t u;
     memset(&u, 0, sizeof u);
@@ -102,6 +105,20 @@ static int resume_telnet(sess_t *s, const upgrade_sess_t *u)
     snprintf(s->tc.ttype, sizeof s->tc.ttype, "%.*s",
              (int)sizeof s->tc.ttype - 1, u->ttype);
     return 0;
+}
+
+/* The browser's WebSocket as it was, open. */
+static int resume_web(sess_t *s, const upgrade_sess_t *u)
+{
+    srv_t *srv = s->srv;
+    if (sess_web_init(s) != 0)
+        return -1;
+    s->w = u->w < srv->cfg.max_cols ? u->w : srv->cfg.max_cols;
+    s->h = u->h < srv->cfg.max_rows ? u->h : srv->cfg.max_rows;
+    snprintf(s->tc.ttype, sizeof s->tc.ttype, "browser");
+    if (strlen(u->token) == GRACE_TOKEN_LEN)
+        memcpy(s->guest_token, u->token, GRACE_TOKEN_LEN + 1);
+    return wsconn_resume_open(s->web, s->w, s->h);
 }
 
 /* The player as it was: the account logged in, or the guest's name. */
@@ -180,9 +197,8 @@ void sess_upgrade_accept(srv_t *srv, int fd, const void *blob, size_t len)
                             &why) == 0 && (strlen(u.account) > ACCT_NAME_MAX ||
                                            strlen(u.guest) > ACCT_NAME_MAX))
         why = "a name too long";
-    if (why || u.kind != UPB_TELNET) {
-        log_error("upgrade: a session's blob refused: %s",
-                  why ? why : "not a telnet session");
+    if (why) {
+        log_error("upgrade: a session's blob refused: %s", why);
         close(fd);
         srv_session_gone(srv);
         return;
@@ -199,7 +215,9 @@ void sess_upgrade_accept(srv_t *srv, int fd, const void *blob, size_t len)
     int rc = uv_tcp_open(&s->tcp, fd);
     if (rc != 0)
         close(fd);
-    if (rc != 0 || resume_telnet(s, &u) != 0 || resume_player(s, &u) != 0) {
+    if (rc == 0)
+        rc = u.kind == UPB_WEB ? resume_web(s, &u) : resume_telnet(s, &u);
+    if (rc != 0 || resume_player(s, &u) != 0) {
         log_error("upgrade id=%llu: cannot take the session over",
                   (unsigned long long)u.id);
         s->state = S_CLOSING;

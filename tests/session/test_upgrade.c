@@ -1,6 +1,7 @@
 /* test_upgrade.c - a binary upgrade without a goodbye (docs/hosting.md,
- * "Upgrading without a goodbye") against a real server: players in games,
- * players in the lobby and a watcher keep their TCP connections across
+ * "Upgrading without a goodbye") against a real server: 50 telnet
+ * sessions (players in games, players in the lobby, a watcher) and 10
+ * browsers in games keep their TCP connections across
  * `rogued --upgrade`, the process behind the port changes, each game is
  * at the turn it was and the next key moves it, the watcher follows; a new
  * binary that exits at start changes nothing and the old server keeps
@@ -17,14 +18,18 @@
 #include "play.h"
 
 #define WAIT_MS 30000
-#define PLAYERS 6
-#define LOBBIES 3
+/* 50 telnet sessions (players, lobbies and a watcher) and 10 browsers */
+#define PLAYERS 40
+#define LOBBIES 9
+#define WEBS 10
 
-static tsrv_t *start_walk_server(void)
+static tsrv_t *start_walk_server(int *http)
 {
-    char seed[32];
+    static char seed[32], port_set[32];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
-    return srv_start("--seed", seed, NULL);
+    *http = cl_free_port();
+    snprintf(port_set, sizeof port_set, "http_port=%d", *http);
+    return srv_start("--seed", seed, "--set", port_set, NULL);
 }
 
 /* A player in a game, walked `keys` keys. */
@@ -57,6 +62,18 @@ static void expect_game_at(tclient_t *c, int turn)
     wait_turn(c, turn);
 }
 
+/* A browser guest in a game, one turn played (web mode has no frame
+ * markers: the screen is the answer). */
+static tclient_t *browser(int http)
+{
+    cl_opts_t o = { .web = 1 };
+    tclient_t *c = cl_connect(http, &o);
+    play_ready(c);
+    ck_assert_int_eq(cl_send_str(c, "."), 0);
+    wait_turn(c, 1);
+    return c;
+}
+
 /* The next key moves the game: a wait is one turn. */
 static void expect_next_turn(tclient_t *c, int turn)
 {
@@ -83,9 +100,10 @@ static void stop_new(tsrv_t *s, int pid)
 
 START_TEST(upgrade_keeps_sessions)
 {
-    tsrv_t *s = start_walk_server();
+    int http;
+    tsrv_t *s = start_walk_server(&http);
     int port = srv_port(s), old_pid = srv_pid(s);
-    tclient_t *p[PLAYERS], *l[LOBBIES];
+    tclient_t *p[PLAYERS], *l[LOBBIES], *b[WEBS];
     int turn[PLAYERS];
     /* the watcher watches the first game, the only one when it picks */
     p[0] = player(port, 4);
@@ -95,6 +113,8 @@ START_TEST(upgrade_keeps_sessions)
         p[i] = player(port, 2 + i);
     for (int i = 0; i < LOBBIES; i++)
         l[i] = play_lobby(port);
+    for (int i = 0; i < WEBS; i++)
+        b[i] = browser(http);
     for (int i = 0; i < PLAYERS; i++)
         turn[i] = cl_turn(p[i]);
 
@@ -105,7 +125,7 @@ START_TEST(upgrade_keeps_sessions)
     ck_assert_msg(pid > 0 && pid != old_pid, "no new pid in: %s", out);
     char moved[64];
     snprintf(moved, sizeof moved, "upgraded: %d sessions moved",
-             PLAYERS + LOBBIES + 1);
+             PLAYERS + LOBBIES + 1 + WEBS);
     ck_assert_msg(strstr(out, moved), "not every session moved: %s", out);
     /* the old process exits by itself, cleanly */
     for (int i = 0; i < WAIT_MS / 10 && srv_alive(s); i++)
@@ -121,6 +141,13 @@ START_TEST(upgrade_keeps_sessions)
     play_wait_text(w, "Watching guest");
     for (int i = 0; i < PLAYERS; i++)
         expect_next_turn(p[i], turn[i]);
+    for (int i = 0; i < WEBS; i++) {
+        ck_assert(!cl_closed(b[i]));
+        wait_turn(b[i], 1);
+        ck_assert_int_eq(cl_send_str(b[i], "."), 0);
+        wait_turn(b[i], 2);
+        ck_assert(!cl_closed(b[i]));
+    }
     /* the watcher follows the game it watched, key by key */
     wait_turn(w, turn[0] + 1);
     /* the lobby works on the new server: its list of games */
@@ -134,6 +161,8 @@ START_TEST(upgrade_keeps_sessions)
         cl_close(p[i]);
     for (int i = 0; i < LOBBIES; i++)
         cl_close(l[i]);
+    for (int i = 0; i < WEBS; i++)
+        cl_close(b[i]);
     cl_close(w);
     cl_close(n);
     stop_new(s, pid);
@@ -158,7 +187,8 @@ static int new_pid_from_log(tsrv_t *s)
  * order: the next login continues at the very turn it left. */
 START_TEST(sigusr2_and_an_account)
 {
-    tsrv_t *s = start_walk_server();
+    int http;
+    tsrv_t *s = start_walk_server(&http);
     int port = srv_port(s);
     tclient_t *d = play_lobby(port);
     play_login_dave(d, 1);
@@ -187,9 +217,10 @@ END_TEST
 
 START_TEST(failing_binary_changes_nothing)
 {
-    tsrv_t *s = start_walk_server();
+    int http;
+    tsrv_t *s = start_walk_server(&http);
     int port = srv_port(s);
-    tclient_t *a = player(port, 5), *b = play_lobby(port);
+    tclient_t *a = player(port, 5), *b = play_lobby(port), *web = browser(http);
     int t = cl_turn(a);
     char out[1024];
     /* a "new binary" that exits at once */
@@ -203,13 +234,16 @@ START_TEST(failing_binary_changes_nothing)
     expect_next_turn(a, t);
     ck_assert(cl_key(b, "w"));
     play_wait_text(b, "Games in progress");
-    ck_assert(!cl_closed(a) && !cl_closed(b));
+    ck_assert_int_eq(cl_send_str(web, "."), 0);
+    wait_turn(web, 2);
+    ck_assert(!cl_closed(a) && !cl_closed(b) && !cl_closed(web));
     /* and a later upgrade still may happen: it is not stuck "under way" */
     rc = srv_ctl(s, "upgrade /bin/false", out, sizeof out);
     ck_assert_msg(rc == 1 && strstr(out, "upgrade failed: the new binary "
                                          "exited"), "%s", out);
     cl_close(a);
     cl_close(b);
+    cl_close(web);
     srv_stop(s);
 }
 END_TEST

@@ -22,7 +22,7 @@ static upgrade_sess_t playing(void)
 {
     upgrade_sess_t u;
     memset(&u, 0, sizeof u);
-    u.kind = UPB_TELNET;
+    u.kind = UPB_WEB;
     u.state = UPB_PLAYING;
     u.id = 42;
     strcpy(u.addr, "127.0.0.1:4242");
@@ -36,6 +36,7 @@ static upgrade_sess_t playing(void)
     u.account_id = 9;
     strcpy(u.account, "dave");
     strcpy(u.guest, "");
+    strcpy(u.token, "0123456789abcdef0123456789abcdef");
     u.nheld = 2;
     u.held[0] = 0x1b;
     u.held[1] = '[';
@@ -67,7 +68,7 @@ START_TEST(playing_round_trip)
     const char *why = "unset";
     ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, 1000, &v, &why), 0);
     ck_assert_ptr_null(why);
-    ck_assert_int_eq(v.kind, UPB_TELNET);
+    ck_assert_int_eq(v.kind, UPB_WEB);
     ck_assert_int_eq(v.state, UPB_PLAYING);
     ck_assert_uint_eq(v.id, 42);
     ck_assert_str_eq(v.addr, "127.0.0.1:4242");
@@ -81,6 +82,7 @@ START_TEST(playing_round_trip)
     ck_assert_int_eq(v.account_id, 9);
     ck_assert_str_eq(v.account, "dave");
     ck_assert_str_eq(v.guest, "");
+    ck_assert_str_eq(v.token, "0123456789abcdef0123456789abcdef");
     ck_assert_int_eq(v.nheld, 2);
     ck_assert_int_eq(v.held[0], 0x1b);
     ck_assert_int_eq(v.held[1], '[');
