@@ -11,6 +11,11 @@
 #include "upgrade_impl.h"
 #include "upgrade_wire.h"
 
+/* How long a session's last frame may take to be written before it is
+ * packed anyway (a client that does not read must not hold the upgrade:
+ * the new process paints its screen whole). */
+#define UPGRADE_DRAIN_MS 2000
+
 static int movable(const sess_t *s)
 {
     return s->admitted && !sess_closing(s) && !s->via_ssh && !s->moved;
@@ -23,6 +28,7 @@ void upgrade_loop_begin(srv_t *srv)
         return;
     }
     srv->upgrading = 1;
+    srv->upgrade_ms = uv_now(srv->loop);
     /* no key is taken from here on: what was read goes with the blob */
     for (sess_t *s = srv->sessions; s; s = s->next)
         if (movable(s))
@@ -62,6 +68,7 @@ static int pack(srv_t *srv, sess_t *s)
 void upgrade_loop_phase(srv_t *srv)
 {
     int left = 0, moved = 0;
+    int late = uv_now(srv->loop) - srv->upgrade_ms >= UPGRADE_DRAIN_MS;
     sess_t *next;
     for (sess_t *s = srv->sessions; s; s = next) {
         next = s->next; /* closing marks, never frees */
@@ -74,7 +81,7 @@ void upgrade_loop_phase(srv_t *srv)
                        "The server is upgrading; reconnect to continue.");
             continue;
         }
-        if (s->queued > 0) { /* its last frame first, whole */
+        if (s->queued > 0 && !late) { /* its last frame first, whole */
             left++;
             continue;
         }
