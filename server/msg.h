@@ -68,7 +68,8 @@ enum msg_type {
     MSG_CTL_LINE,
     MSG_CTL_END,
     /* the host -> a worker loop (to 0): a binary upgrade: pack every
-     * session for the new process (server/ops/upgrade.h) */
+     * session for the new process (server/ops/upgrade.h; a: its core's
+     * GAME_VERSION) */
     MSG_UPGRADE
 };
 

@@ -67,7 +67,7 @@ static void loop_message(srv_t *srv, smsg_t *m)
     } else if (m->type == MSG_SHUTDOWN)
         srv_shutdown(srv, m->text);
     else if (m->type == MSG_UPGRADE)
-        upgrade_loop_begin(srv);
+        upgrade_loop_begin(srv, (uint32_t)m->a);
     else
         ctl_loop_message(srv, m); /* the operator's console (ctl.h) */
     msg_free(m);

@@ -56,8 +56,9 @@ int upgrade_ctl_run(struct ctl_req *r, const char *args);
 
 /* --- a worker loop of the old process (upgrade_old.c) ----------------------- */
 
-/* MSG_UPGRADE from the host: stop reading, pack the sessions. */
-void upgrade_loop_begin(struct srv *srv);
+/* MSG_UPGRADE from the host: stop reading, pack the sessions for a new
+ * process whose core is of GAME_VERSION version. */
+void upgrade_loop_begin(struct srv *srv, uint32_t version);
 
 /* The render phase, while the loop is upgrading: packs the sessions
  * whose output is written; when none is left, the store's queue is

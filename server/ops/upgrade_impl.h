@@ -5,8 +5,13 @@
 
 #include "upgrade.h"
 
-/* From a worker: a packed session (fd and blob taken on success).
- * Returns 0, or -1 (out of memory: both still the caller's). */
+/* The loops pack one session at a time, each under this hold: a socket
+ * one loop closes is closed before another loop's dup may reuse its
+ * number (docs/hosting.md). */
+void upgrade_hold(upgrade_t *u, int on);
+
+/* From a worker, under the hold: a packed session (fd and blob taken on
+ * success). Returns 0, or -1 (out of memory: both still the caller's). */
 int upgrade_add(upgrade_t *u, int fd, buf_t *blob);
 
 /* From a worker: it has packed every session and the store has written

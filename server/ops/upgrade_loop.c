@@ -21,7 +21,7 @@ static int movable(const sess_t *s)
     return s->admitted && !sess_closing(s) && !s->via_ssh && !s->moved;
 }
 
-void upgrade_loop_begin(srv_t *srv)
+void upgrade_loop_begin(srv_t *srv, uint32_t version)
 {
     if (srv->upgrading || srv->shutting_down) {
         upgrade_loop_done(srv->sh->upgrade); /* nothing of ours moves */
@@ -29,6 +29,7 @@ void upgrade_loop_begin(srv_t *srv)
     }
     srv->upgrading = 1;
     srv->upgrade_ms = uv_now(srv->loop);
+    srv->upgrade_version = version;
     /* no key is taken from here on: what was read goes with the blob */
     for (sess_t *s = srv->sessions; s; s = s->next)
         if (movable(s))
@@ -46,18 +47,25 @@ static void on_store_written(void *ctx, int status)
     upgrade_loop_done(srv->sh->upgrade);
 }
 
-/* One session into the host's list: 1 moved, 0 it stays. */
+/* One session into the host's list, and closed here (its socket lives on
+ * in the descriptor handed over): 1 moved, 0 it stays. */
 static int pack(srv_t *srv, sess_t *s)
 {
+    upgrade_t *u = srv->sh->upgrade;
     uv_os_fd_t sock;
+    upgrade_hold(u, 1);
     int fd = uv_fileno((uv_handle_t *)&s->tcp, &sock) == 0 ? dup(sock) : -1;
     buf_t b;
     buf_init(&b, UPW_RECORD_MAX);
-    int rc = fd >= 0 ? sess_upgrade_pack(s, &b) : -1;
-    if (rc == 1 && upgrade_add(srv->sh->upgrade, fd, &b) == 0)
+    int rc = fd >= 0 ? sess_upgrade_pack(s, &b, srv->upgrade_version) : -1;
+    if (rc == 1 && upgrade_add(u, fd, &b) == 0) {
+        sess_close_now(s, "moved by an upgrade");
+        upgrade_hold(u, 0);
         return 1;
+    }
     if (fd >= 0)
         close(fd);
+    upgrade_hold(u, 0);
     buf_free(&b);
     if (rc == 1) /* packed but not kept: its game went with the blob */
         sess_close(s, "upgrade: out of memory", 1,
@@ -87,7 +95,6 @@ void upgrade_loop_phase(srv_t *srv)
         }
         if (pack(srv, s)) {
             moved++;
-            sess_close(s, "moved by an upgrade", 0, NULL);
         } else if (!sess_closing(s)) {
             /* out of memory, or a browser's frame cut in two */
             sess_close(s, "upgrade: could not move", 1,

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "host.h"
+#include "game.h"
 #include "log.h"
 #include "upgrade.h"
 #include "upgrade_wire.h"
@@ -81,8 +82,15 @@ int upgrade_receive(int fd, upgrade_in_t *in)
     for (int k = 0; k < 4; k++)
         in->listen_fd[k] = -1;
     upw_timeouts(fd, UPGRADE_RECEIVE_MS);
-    int pid = (int)getpid();
-    if (upw_send(fd, UPW_READY, &pid, sizeof pid, -1) != 0) {
+    /* ready: our pid and our core's version (a game of another version
+     * does not move: it ends recorded in the old process) */
+    uint32_t pid = (uint32_t)getpid(), v = GAME_VERSION;
+    uint8_t ready[8];
+    for (int i = 0; i < 4; i++) {
+        ready[i] = (uint8_t)(pid >> (8 * i));
+        ready[4 + i] = (uint8_t)(v >> (8 * i));
+    }
+    if (upw_send(fd, UPW_READY, ready, sizeof ready, -1) != 0) {
         log_error("upgrade: cannot reach the old process: %s", strerror(errno));
         upgrade_in_free(in);
         return -1;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "game.h"
 #include "host.h"
 #include "log.h"
 #include "upgrade_impl.h"
@@ -162,9 +163,16 @@ static void on_wake(uv_async_t *a)
         hand(u);
 }
 
+void upgrade_hold(upgrade_t *u, int on)
+{
+    if (on)
+        uv_mutex_lock(&u->lock);
+    else
+        uv_mutex_unlock(&u->lock);
+}
+
 int upgrade_add(upgrade_t *u, int fd, buf_t *blob)
 {
-    uv_mutex_lock(&u->lock);
     int rc = 0;
     if (u->n == u->cap) {
         int cap = u->cap ? u->cap * 2 : 64;
@@ -178,7 +186,6 @@ int upgrade_add(upgrade_t *u, int fd, buf_t *blob)
     }
     if (rc == 0)
         u->items[u->n++] = (struct upgrade_item){ fd, *blob };
-    uv_mutex_unlock(&u->lock);
     return rc;
 }
 
@@ -235,16 +242,26 @@ static void on_ready(uv_poll_t *p, int status, int events)
     buf_init(&b, 64);
     int fd;
     int type = upw_recv(u->sock, &b, 64, &fd);
-    buf_free(&b);
     if (fd >= 0)
         close(fd);
     uv_poll_stop(&u->poll);
-    if (type != UPW_READY && u->proc)
+    if (type != UPW_READY && u->proc) {
+        buf_free(&b);
         return; /* its exit (with its status) or the deadline says why */
-    if (type != UPW_READY) {
+    }
+    if (type != UPW_READY || b.len != 8) {
+        buf_free(&b);
         fail(u, "the new binary closed its end before it was ready");
         return;
     }
+    uint32_t version = 0;
+    for (int i = 0; i < 4; i++)
+        version |= (uint32_t)(uint8_t)b.data[4 + i] << (8 * i);
+    buf_free(&b);
+    if (version != GAME_VERSION)
+        log_info("upgrade: the new binary's rules are version %u, ours %u: "
+                 "games in progress end recorded", (unsigned)version,
+                 (unsigned)GAME_VERSION);
     uv_close((uv_handle_t *)&u->poll, NULL);
     u->poll_on = 0;
     u->phase = PACKING;
@@ -252,6 +269,8 @@ static void on_ready(uv_poll_t *p, int status, int events)
     host_pause_accepting(u->h);
     for (int i = 0; i < u->h->sh.nworkers; i++) {
         smsg_t *m = msg_new(MSG_UPGRADE, 0, 0, NULL);
+        if (m)
+            m->a = version;
         if (!m || inbox_post(u->h->sh.inbox[i], m) != 0) {
             msg_free(m);
             upgrade_loop_done(u); /* a loop gone has nothing to move */

@@ -283,6 +283,13 @@ static void do_close(sess_t *s)
     uv_timer_start(&s->close_timer, on_close_deadline, CLOSE_DEADLINE_MS, 0);
 }
 
+void sess_close_now(sess_t *s, const char *reason)
+{
+    sess_close(s, reason, 0, NULL);
+    srv_unmark(s->srv, s);
+    do_close(s); /* not graceful: its handles close here, its socket too */
+}
+
 void sess_phase(sess_t *s)
 {
     if (s->close.requested && s->state != S_CLOSING) {

@@ -287,8 +287,10 @@ typedef struct sess_state_ops {
      * brought up to date, the summary (with its watchers, moved out) is
      * returned and the game is not this session's to end any more. NULL
      * (no such op, or no game that goes on): the session moves as in the
-     * lobby. */
-    msg_game_t *(*hand_off)(sess_t *s);
+     * lobby. end: the new process plays by other rules (GAME_VERSION):
+     * the game ends here for that cause, recorded as the session closes,
+     * and NULL is returned. */
+    msg_game_t *(*hand_off)(sess_t *s, const char *end);
 } sess_state_ops_t;
 
 const sess_state_ops_t *sess_state_ops(int state);
@@ -326,6 +328,11 @@ void sess_goto(sess_t *s, int state, void *arg);
  * changes nothing, except that a forced one wins over a graceful one. */
 void sess_close(sess_t *s, const char *reason, int graceful,
                 const char *message);
+
+/* In the render phase only: closes s at once, without a word, its socket
+ * closed before this returns (a session moved by an upgrade: the new
+ * process has its own descriptor for the connection). */
+void sess_close_now(sess_t *s, const char *reason);
 
 /* 1 once a close was asked for: no more input is taken. */
 int sess_closing(const sess_t *s);
@@ -467,10 +474,12 @@ void sess_ssh_login(sess_t *s, const msg_accept_t *acc);
 /* --- a binary upgrade (session_upgrade.c; docs/hosting.md) --------------- */
 
 /* Packs s for a new process: its blob (upgrade_blob.h) appended to out,
- * the session marked moved. Returns 1, or 0 when it cannot move (an SSH
+ * the session marked moved. A game goes with it when the new process
+ * plays by the same rules (new_version: its GAME_VERSION); otherwise the
+ * game ends recorded and the player moves to the lobby. Returns 1, or 0 when it cannot move (an SSH
  * player, a browser, one not admitted or closing), or -1 (out of memory:
  * it stays). Stops reading first: no key is taken after its blob. */
-int sess_upgrade_pack(sess_t *s, buf_t *out);
+int sess_upgrade_pack(sess_t *s, buf_t *out, uint32_t new_version);
 
 /* Makes a session of a socket and its blob from the old process (fd
  * taken): the same id, terminal, player and state; a game is rebuilt from

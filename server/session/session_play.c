@@ -424,10 +424,14 @@ static void play_key(sess_t *s, int key)
 /* The game, for whoever goes on with it: the store brought up to date,
  * the summary with the watchers moved into it; the game is not ours to
  * end any more. NULL when it does not go on (over, or out of memory). */
-static msg_game_t *hand_off(sess_t *s)
+static msg_game_t *hand_off(sess_t *s, const char *end)
 {
     st_play_t *p = &s->st.play;
     msg_game_t *gs = NULL;
+    if (end) {
+        p->end_cause = end; /* recorded by the leave */
+        return NULL;
+    }
     if (!p->recorded && !game_dead(p->g.game)) {
         flush_progress(s); /* the store is up to date whatever follows */
         gs = summary(s);
@@ -447,7 +451,7 @@ static msg_game_t *hand_off(sess_t *s)
 /* Hands the game to the account's new login, then goes. */
 static void hand_over(sess_t *s, uint64_t to)
 {
-    msg_game_t *gs = hand_off(s);
+    msg_game_t *gs = hand_off(s, NULL);
     if (gs) {
         for (int i = 0; i < gs->nwatchers; i++)
             sess_post(s, MSG_WATCH_MOVED, gs->watchers[i], (int64_t)to, NULL,

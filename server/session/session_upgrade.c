@@ -39,7 +39,7 @@ static void pack_player(const sess_t *s, upgrade_sess_t *u)
     memcpy(u->held, s->keys.seq, u->nheld);
 }
 
-int sess_upgrade_pack(sess_t *s, buf_t *out)
+int sess_upgrade_pack(sess_t *s, buf_t *out, uint32_t new_version)
 {
     if (sess_closing(s) || !s->admitted || s->via_ssh || s->moved ||
         (s->web && !wsconn_between_frames(s->web)))
@@ -51,7 +51,8 @@ int sess_upgrade_pack(sess_t *s, buf_t *out)
     msg_game_t *gs = NULL;
     const sess_state_ops_t *ops = sess_state_ops(s->state);
     if (s->state == S_PLAYING && ops->hand_off)
-        gs = ops->hand_off(s);
+        gs = ops->hand_off(s, new_version == GAME_VERSION ? NULL
+                              : "ended by a server upgrade to new rules");
     if (gs) {
         u.state = UPB_PLAYING;
         u.seed = gs->seed;
