@@ -215,6 +215,41 @@ START_TEST(sigusr2_and_an_account)
 }
 END_TEST
 
+/* An account in the lobby with its saved game offered: after the upgrade
+ * the new process offers it again (from the store), at the same turn. */
+START_TEST(account_in_the_lobby_keeps_its_saved_game)
+{
+    int http;
+    tsrv_t *s = start_walk_server(&http);
+    int port = srv_port(s);
+    tclient_t *d = play_lobby(port);
+    play_login_dave(d, 1);
+    ck_assert(cl_key(d, "p"));
+    play_wait_text(d, "HP: ");
+    play_walk_keys(d, 9);
+    int t = cl_turn(d);
+    cl_close(d);
+    ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", WAIT_MS));
+    tclient_t *again = play_lobby(port);
+    play_login_dave(again, 0);
+    play_wait_text(again, "Continue your game (depth 1, turn ");
+    char out[1024];
+    int rc = srv_upgrade(s, out, sizeof out);
+    ck_assert_msg(rc == 0, "rogued --upgrade: status %d: %s", rc, out);
+    int pid = parse_pid(out);
+    ck_assert_int_gt(pid, 0);
+    ck_assert(cl_sync(again, WAIT_MS));
+    ck_assert(srv_wait_log(s, "upgraded: serving as pid", WAIT_MS));
+    /* still logged in, the game offered again, and it goes on */
+    play_wait_text(again, "Logged in as dave");
+    play_continue(again, t, t);
+    expect_next_turn(again, t);
+    cl_close(again);
+    stop_new(s, pid);
+    srv_stop(s);
+}
+END_TEST
+
 START_TEST(failing_binary_changes_nothing)
 {
     int http;
@@ -256,6 +291,7 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, upgrade_keeps_sessions);
     tcase_add_test(tc, sigusr2_and_an_account);
+    tcase_add_test(tc, account_in_the_lobby_keeps_its_saved_game);
     tcase_add_test(tc, failing_binary_changes_nothing);
     suite_add_tcase(s, tc);
     return s;
