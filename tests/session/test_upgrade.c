@@ -7,7 +7,11 @@
  * binary that exits at start changes nothing and the old server keeps
  * serving. */
 #include <check.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,6 +254,112 @@ START_TEST(account_in_the_lobby_keeps_its_saved_game)
 }
 END_TEST
 
+/* `ssh -tt play@127.0.0.1 -p port` (a guest), its input and output on
+ * pipes (*in: write end, *out: read end). Debian's OpenSSH client. */
+static pid_t ssh_guest(int port, int *in, int *out)
+{
+    char portarg[16];
+    snprintf(portarg, sizeof portarg, "%d", port);
+    const char *argv[] = {
+        "ssh", "-tt", "-F", "/dev/null", "-p", portarg,
+        "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+        "-o", "LogLevel=ERROR", "-o", "BatchMode=yes", "play@127.0.0.1", NULL,
+    };
+    int i[2], o[2];
+    ck_assert_int_eq(pipe(i), 0);
+    ck_assert_int_eq(pipe(o), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        if (dup2(i[0], 0) < 0 || dup2(o[1], 1) < 0 || dup2(o[1], 2) < 0)
+            _exit(127);
+        close(i[1]);
+        close(o[0]);
+        execvp("ssh", (char *const *)argv);
+        _exit(127);
+    }
+    close(i[0]);
+    close(o[1]);
+    *in = i[1];
+    *out = o[0];
+    return pid;
+}
+
+/* Reads fd into buf (NULs made blanks) until it holds text: 1, or 0 at
+ * the deadline or its end. */
+static int ssh_wait(int fd, char *buf, size_t n, size_t *got, const char *text)
+{
+    time_t deadline = time(NULL) + WAIT_MS / 1000;
+    while (!strstr(buf, text) && time(NULL) <= deadline) {
+        struct pollfd p = { fd, POLLIN, 0 };
+        if (poll(&p, 1, 1000) <= 0)
+            continue;
+        if (*got + 1 >= n) { /* keep the latter half */
+            memmove(buf, buf + n / 2, *got - n / 2);
+            *got -= n / 2;
+        }
+        ssize_t k = read(fd, buf + *got, n - 1 - *got);
+        if (k <= 0)
+            return 0;
+        for (ssize_t j = 0; j < k; j++)
+            if (buf[*got + (size_t)j] == '\0')
+                buf[*got + (size_t)j] = ' ';
+        *got += (size_t)k;
+        buf[*got] = '\0';
+    }
+    return strstr(buf, text) != NULL;
+}
+
+/* An SSH player cannot move (the encryption's state is the old
+ * process's): it is told to reconnect and its connection ends; a telnet
+ * player beside it moves. */
+START_TEST(ssh_players_are_told_to_reconnect)
+{
+    static char arg[32];
+    int sport = cl_free_port();
+    snprintf(arg, sizeof arg, "ssh_port=%d", sport);
+    tsrv_t *s = srv_start("--set", arg, NULL);
+    int in, out;
+    pid_t ssh = ssh_guest(sport, &in, &out);
+    static char buf[65536];
+    size_t got = 0;
+    buf[0] = '\0';
+    ck_assert_msg(ssh_wait(out, buf, sizeof buf, &got, "Play (as a guest)"),
+                  "no lobby over SSH: %s", buf);
+    ck_assert_int_eq(write(in, "p\r", 2), 2);
+    ck_assert_msg(ssh_wait(out, buf, sizeof buf, &got, "HP: "),
+                  "no game over SSH: %s", buf);
+    tclient_t *t = play_connect(srv_port(s), NULL);
+    int turn = cl_turn(t);
+    char res[1024];
+    int rc = srv_upgrade(s, res, sizeof res);
+    ck_assert_msg(rc == 0 && strstr(res, "upgraded: 1 sessions moved"),
+                  "rogued --upgrade: status %d: %s", rc, res);
+    int pid = parse_pid(res);
+    ck_assert_msg(ssh_wait(out, buf, sizeof buf, &got,
+                           "The server is upgrading; reconnect to continue."),
+                  "the SSH player was not told: %s", buf);
+    /* and its connection ends: ssh exits */
+    int status = 0;
+    pid_t done = 0;
+    for (int i = 0; i < WAIT_MS / 10 && (done = waitpid(ssh, &status, WNOHANG)) == 0;
+         i++)
+        usleep(10000);
+    if (done != ssh) {
+        kill(ssh, SIGKILL);
+        waitpid(ssh, &status, 0);
+        ck_abort_msg("ssh did not end after the upgrade");
+    }
+    close(in);
+    close(out);
+    expect_game_at(t, turn);
+    expect_next_turn(t, turn);
+    cl_close(t);
+    stop_new(s, pid);
+    srv_stop(s);
+}
+END_TEST
+
 START_TEST(failing_binary_changes_nothing)
 {
     int http;
@@ -292,6 +402,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, upgrade_keeps_sessions);
     tcase_add_test(tc, sigusr2_and_an_account);
     tcase_add_test(tc, account_in_the_lobby_keeps_its_saved_game);
+    tcase_add_test(tc, ssh_players_are_told_to_reconnect);
     tcase_add_test(tc, failing_binary_changes_nothing);
     suite_add_tcase(s, tc);
     return s;
