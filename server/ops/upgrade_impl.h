@@ -7,7 +7,7 @@
 
 /* The loops pack one session at a time, each under this hold: a socket
  * one loop closes is closed before another loop's dup may reuse its
- * number (docs/hosting.md). */
+ * number. */
 void upgrade_hold(upgrade_t *u, int on);
 
 /* From a worker, under the hold: a packed session (fd and blob taken on
