@@ -154,6 +154,17 @@ START_TEST(upgrade_keeps_sessions)
     }
     /* the watcher follows the game it watched, key by key */
     wait_turn(w, turn[0] + 1);
+    /* a browser guest's resume token moved with it: its page, dropped,
+     * comes back to its game on the new server */
+    char token[80];
+    snprintf(token, sizeof token, "%s", cl_web_token(b[0]));
+    ck_assert_int_eq((int)strlen(token), 32);
+    cl_abort(b[0]);
+    ck_assert(srv_wait_log(s, "(guest_grace)", WAIT_MS));
+    cl_opts_t ro = { .web = 1, .resume = token };
+    b[0] = cl_connect(http, &ro);
+    play_ready(b[0]);
+    wait_turn(b[0], 2);
     /* the lobby works on the new server: its list of games */
     ck_assert(cl_key(l[0], "w"));
     play_wait_text(l[0], "Games in progress");
