@@ -197,20 +197,32 @@ static int new_pid_from_log(tsrv_t *s)
     return pid;
 }
 
+static tclient_t *dave; /* the account's connection (dave_playing) */
+
+/* A server with the account dave registered and playing, `keys` keys
+ * walked (at turn *turn): dave is its connection. */
+static tsrv_t *dave_playing(int *port, int keys, int *turn)
+{
+    int http;
+    tsrv_t *s = start_walk_server(&http);
+    *port = srv_port(s);
+    dave = play_lobby(*port);
+    play_login_dave(dave, 1);
+    ck_assert(cl_key(dave, "p"));
+    play_wait_text(dave, "HP: ");
+    play_walk_keys(dave, keys);
+    *turn = cl_turn(dave);
+    return s;
+}
+
 /* SIGUSR2 upgrades too; an account's game goes on in the new process and
  * the store has every key of it, the old process's and the new one's, in
  * order: the next login continues at the very turn it left. */
 START_TEST(sigusr2_and_an_account)
 {
-    int http;
-    tsrv_t *s = start_walk_server(&http);
-    int port = srv_port(s);
-    tclient_t *d = play_lobby(port);
-    play_login_dave(d, 1);
-    ck_assert(cl_key(d, "p"));
-    play_wait_text(d, "HP: ");
-    play_walk_keys(d, 12);
-    int t = cl_turn(d);
+    int port, t;
+    tsrv_t *s = dave_playing(&port, 12, &t);
+    tclient_t *d = dave;
     srv_signal(s, SIGUSR2);
     int pid = new_pid_from_log(s);
     ck_assert_int_ne(pid, srv_pid(s));
@@ -234,16 +246,9 @@ END_TEST
  * the new process offers it again (from the store), at the same turn. */
 START_TEST(account_in_the_lobby_keeps_its_saved_game)
 {
-    int http;
-    tsrv_t *s = start_walk_server(&http);
-    int port = srv_port(s);
-    tclient_t *d = play_lobby(port);
-    play_login_dave(d, 1);
-    ck_assert(cl_key(d, "p"));
-    play_wait_text(d, "HP: ");
-    play_walk_keys(d, 9);
-    int t = cl_turn(d);
-    cl_close(d);
+    int port, t;
+    tsrv_t *s = dave_playing(&port, 9, &t);
+    cl_close(dave);
     ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", WAIT_MS));
     tclient_t *again = play_lobby(port);
     play_login_dave(again, 0);
