@@ -18,6 +18,7 @@
 #include "log.h"
 #include "rebuild_pool.h"
 #include "store.h"
+#include "upgrade.h"
 
 int host_default_workers(void)
 {
@@ -133,9 +134,8 @@ static void on_acceptable(uv_poll_t *p, int status, int events)
     }
 }
 
-static void on_accept_resume(uv_timer_t *t)
+void host_resume_accepting(host_t *h)
 {
-    host_t *h = t->data;
     if (atomic_load(&h->sh.shutting_down))
         return;
     uv_poll_start(&h->telnet.poll, UV_READABLE, on_acceptable);
@@ -143,6 +143,21 @@ static void on_accept_resume(uv_timer_t *t)
         uv_poll_start(&h->http.poll, UV_READABLE, on_acceptable);
     if (h->ssh.fd >= 0)
         uv_poll_start(&h->ssh.poll, UV_READABLE, on_acceptable);
+}
+
+void host_pause_accepting(host_t *h)
+{
+    uv_timer_stop(&h->accept_pause);
+    uv_poll_stop(&h->telnet.poll);
+    if (h->http.fd >= 0)
+        uv_poll_stop(&h->http.poll);
+    if (h->ssh.fd >= 0)
+        uv_poll_stop(&h->ssh.poll);
+}
+
+static void on_accept_resume(uv_timer_t *t)
+{
+    host_resume_accepting(t->data);
 }
 
 void host_session_gone(host_t *h, int worker)
@@ -274,10 +289,36 @@ static int start_ssh_bridge(host_t *h, const config_t *cfg)
     return ssh_bridge_start(h->ssh_bridge, n < cores ? n : cores);
 }
 
+/* A listener handed over by an upgrade (logged as listen_socket does),
+ * or a new one. */
+static int listener_fd(host_t *h, const host_inherit_t *in, int port, int kind)
+{
+    if (!in || in->fd[kind] < 0)
+        return listen_socket(h, port, kind);
+    struct sockaddr_storage bound;
+    socklen_t blen = sizeof bound;
+    char name[80] = "?";
+    if (getsockname(in->fd[kind], (struct sockaddr *)&bound, &blen) == 0)
+        srv_addr_name(&bound, name, sizeof name);
+    log_info("%s on %s taken over from the old process",
+             kind == LISTEN_HTTP ? "browser page" : kind == LISTEN_SSH ? "ssh"
+             : "listening", name);
+    return in->fd[kind];
+}
+
 int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
               struct store *store)
 {
+    return host_init_from(h, loop, cfg, store, NULL, NULL);
+}
+
+int host_init_from(host_t *h, uv_loop_t *loop, const config_t *cfg,
+                   struct store *store, const host_inherit_t *in, char **argv)
+{
     memset(h, 0, sizeof *h);
+    h->ctl_fd = in ? in->fd[3] : -1;
+    if (in)
+        atomic_store(&h->sh.next_id, in->next_id);
     h->loop = loop;
     h->cfg = *cfg;
     h->sh.store = store;
@@ -312,11 +353,11 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
         store_close(store);
         return -1;
     }
-    h->telnet.fd = listen_socket(h, cfg->port, LISTEN_TELNET);
+    h->telnet.fd = listener_fd(h, in, cfg->port, LISTEN_TELNET);
     if (h->telnet.fd >= 0 && cfg->http_port > 0)
-        h->http.fd = listen_socket(h, cfg->http_port, LISTEN_HTTP);
+        h->http.fd = listener_fd(h, in, cfg->http_port, LISTEN_HTTP);
     if (h->telnet.fd >= 0 && cfg->ssh_port > 0)
-        h->ssh.fd = listen_socket(h, cfg->ssh_port, LISTEN_SSH);
+        h->ssh.fd = listener_fd(h, in, cfg->ssh_port, LISTEN_SSH);
     if (h->telnet.fd < 0 || (cfg->http_port > 0 && h->http.fd < 0) ||
         (cfg->ssh_port > 0 && h->ssh.fd < 0)) {
         listener_t *all[3] = { &h->telnet, &h->http, &h->ssh };
@@ -363,6 +404,7 @@ int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
     uv_signal_start(&h->sighup, on_signal, SIGHUP);
     uv_timer_start(&h->sweep, on_sweep, 10000, 10000);
     h->ctl = ctl_start(h);
+    h->upgrade = argv ? upgrade_start(h, argv) : NULL;
     /* How a person connects, with addresses they can use. */
     connect_lines_log(cfg->bind, h->telnet.fd, h->http.fd, h->ssh.fd);
     /* On PostgreSQL, hosts on the same database share their players. */
@@ -387,6 +429,7 @@ void host_shutdown(host_t *h, const char *why)
     uv_close((uv_handle_t *)&h->sigterm, NULL);
     uv_close((uv_handle_t *)&h->sighup, NULL);
     uv_close((uv_handle_t *)&h->sweep, NULL);
+    upgrade_stop(h->upgrade);
     ctl_stop(h->ctl);
     for (int i = 0; i < h->sh.nworkers; i++)
         srv_send_shutdown(&h->workers[i], why);
@@ -414,6 +457,9 @@ int host_run(host_t *h)
         srv_join(&h->workers[i]);
     ctl_free(h->ctl); /* no loop posts to its inbox any more */
     h->ctl = NULL;
+    upgrade_free(h->upgrade); /* nor hands it a session */
+    h->upgrade = NULL;
+    h->sh.upgrade = NULL;
     cluster_free(h->sh.cluster);
     h->sh.cluster = NULL;
     /* The game ends of the SSH players' socketpairs are closed: their

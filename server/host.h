@@ -52,7 +52,18 @@ typedef struct host {
     srv_t *workers;            /* [sh.nworkers]; owned */
     int next_worker;           /* the acceptor's round */
     struct ctl *ctl;           /* the operator's console (ctl.h); owned */
+    struct upgrade *upgrade;   /* a binary upgrade (upgrade.h); owned */
+    int ctl_fd;                /* the console's socket handed over by an
+                                  upgrade; -1: ctl_start binds its own */
 } host_t;
+
+/* What a new process of a binary upgrade takes over (upgrade.h): the
+ * listening sockets (-1: none; telnet, http, ssh, the console's) and the
+ * first session id that is free. */
+typedef struct host_inherit {
+    int fd[4];
+    uint64_t next_id;
+} host_inherit_t;
 
 /* The number of worker loops `workers = 0` means: one per core. */
 int host_default_workers(void);
@@ -63,6 +74,17 @@ int host_default_workers(void);
  * logging why. */
 int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
               struct store *store);
+
+/* The same on the sockets an upgrade handed over (in: taken, closed on
+ * failure), listening on none of its own; argv: the process's arguments,
+ * for a later upgrade (kept, not copied). */
+int host_init_from(host_t *h, uv_loop_t *loop, const config_t *cfg,
+                   struct store *store, const host_inherit_t *in, char **argv);
+
+/* A binary upgrade stops the acceptor while it hands the listeners over,
+ * and starts it again if the upgrade fails. */
+void host_pause_accepting(host_t *h);
+void host_resume_accepting(host_t *h);
 
 /* Runs until a signal or host_shutdown has stopped every worker, then
  * writes what the store still holds and closes it. Returns 0 when every

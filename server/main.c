@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <uv.h>
 
 #include "config.h"
@@ -14,6 +15,7 @@
 #include "log.h"
 #include "host.h"
 #include "store.h"
+#include "upgrade.h"
 
 #define DEFAULT_CONFIG "config/server.conf"
 
@@ -46,6 +48,11 @@ static void usage(FILE *f, const config_t *defaults)
         "                        play (or its character dump as text), and\n"
         "                        exit; reads the data directory's\n"
         "                        database without changing it\n"
+        "      --upgrade         hand the server running on the data directory\n"
+        "                        over to this binary (the listeners and every\n"
+        "                        telnet and browser session move; SSH players\n"
+        "                        are asked to reconnect), and exit; the old\n"
+        "                        server keeps serving if this one fails\n"
         "      --list-games      list the finished games (ID, date, player,\n"
         "                        score, how it ended) that --export takes, and\n"
         "                        exit; reads the database without changing it\n"
@@ -59,7 +66,8 @@ static void usage(FILE *f, const config_t *defaults)
         "\n"
         "Signals: SIGINT, SIGTERM or SIGHUP tells every player, keeps every\n"
         "account's game for its next login, records every guest's game, closes\n"
-        "every connection and exits 0.\n");
+        "every connection and exits 0. SIGUSR2 upgrades to the binary the\n"
+        "server was started from, as --upgrade does.\n");
 }
 
 /* Flags that take a value, and the key each sets. */
@@ -108,6 +116,37 @@ static void raise_fd_limit(void)
     }
 }
 
+/* --upgrade: the console's `upgrade` with this binary (docs/hosting.md). */
+static int ask_upgrade(const char *data_dir)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) {
+        fprintf(stderr, "rogued: cannot tell where this binary is\n");
+        return 2;
+    }
+    exe[n] = '\0';
+    char *args[] = { "ctl", "--data-dir", (char *)data_dir, "upgrade", exe, NULL };
+    return ctl_client_main(5, args);
+}
+
+/* The new process of an upgrade (upgrade.h): what the old one hands over,
+ * once the store is open. 0: none asked; -1: it failed (logged). */
+static int take_over(upgrade_in_t *in, host_inherit_t *inh)
+{
+    const char *v = getenv(UPGRADE_FD_ENV);
+    if (!v)
+        return 0;
+    int fd = atoi(v);
+    unsetenv(UPGRADE_FD_ENV);
+    if (fd < 3 || upgrade_receive(fd, in) != 0)
+        return -1;
+    for (int k = 0; k < 4; k++)
+        inh->fd[k] = in->listen_fd[k];
+    inh->next_id = in->next_id;
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     config_t cfg, defaults;
@@ -115,7 +154,7 @@ int main(int argc, char **argv)
     const char *config_path = DEFAULT_CONFIG;
     int config_required = 0;
     const char *export_id = NULL, *export_format = NULL, *export_file = NULL;
-    int list_games = 0;
+    int list_games = 0, upgrade = 0;
 
     if (argc > 1 && strcmp(argv[1], "ctl") == 0)
         return ctl_client_main(argc - 1, argv + 1);
@@ -156,6 +195,10 @@ int main(int argc, char **argv)
         }
         if (strcmp(argv[i], "--list-games") == 0) {
             list_games = 1;
+            continue;
+        }
+        if (strcmp(argv[i], "--upgrade") == 0) {
+            upgrade = 1;
             continue;
         }
         if (is_flag(argv[i], NULL, "--export") ||
@@ -209,6 +252,8 @@ int main(int argc, char **argv)
     log_set_level(log_level_parse(cfg.log_level));
     if (list_games)
         return export_list_main(&cfg, stdout);
+    if (upgrade)
+        return ask_upgrade(cfg.data_dir);
     if (export_id || export_format || export_file) {
         if (!export_id && !export_format) {
             fprintf(stderr, "rogued: unexpected argument '%s' (try --help)\n",
@@ -244,12 +289,25 @@ int main(int argc, char **argv)
         uv_loop_close(&loop);
         return 1;
     }
+    upgrade_in_t in;
+    host_inherit_t inh;
+    int taking = take_over(&in, &inh);
+    if (taking < 0) {
+        store_close(store);
+        uv_loop_close(&loop);
+        return 1;
+    }
     static host_t host; /* its workers' scratch is large: not on the stack */
-    if (host_init(&host, &loop, &cfg, store) != 0) {
+    if (host_init_from(&host, &loop, &cfg, store, taking ? &inh : NULL,
+                       argv) != 0) {
+        if (taking)
+            upgrade_in_free(&in);
         uv_loop_close(&loop);
         return 1;
     }
     ctl_set_config_path(host.ctl, config_path);
+    if (taking)
+        upgrade_dispatch(&host, &in);
     int rc = host_run(&host);
     log_info("stopped");
     return rc == 0 ? 0 : 1;

@@ -79,6 +79,8 @@ void msg_free(smsg_t *m)
         return;
     msg_game_free(m->game);
     msg_rebuilt_free(m->rebuilt);
+    if (m->accept)
+        free(m->accept->blob);
     free(m->accept);
     free(m->cfg);
     free(m);
@@ -149,6 +151,7 @@ const char *msg_type_name(int type)
     case MSG_CTL_STATS: return "ctl-stats";
     case MSG_CTL_LINE: return "ctl-line";
     case MSG_CTL_END: return "ctl-end";
+    case MSG_UPGRADE: return "upgrade";
     default: return "?";
     }
 }

@@ -66,7 +66,11 @@ enum msg_type {
     MSG_CTL_RELOAD,
     MSG_CTL_STATS,            /* the loop's figures, for /metrics */
     MSG_CTL_LINE,
-    MSG_CTL_END
+    MSG_CTL_END,
+    /* the host -> a worker loop (to 0): a binary upgrade: pack every
+     * session for the new process (server/ops/upgrade.h; a: its core's
+     * GAME_VERSION) */
+    MSG_UPGRADE
 };
 
 /* A game in progress, as much as rebuilds it and goes on recording it. */
@@ -86,6 +90,8 @@ typedef struct msg_game {
     game_t *snap;
     uint32_t snap_keys;
     size_t snap_pos;
+    uint8_t rewatch;          /* a binary upgrade's: the watchers wait for a
+                                 WATCH_START (session_upgrade.c) */
 } msg_game_t;
 
 /* A game rebuilt from a summary by the record player (rebuild.h). */
@@ -100,8 +106,10 @@ typedef struct msg_rebuilt {
 enum msg_accept_kind {
     ACCEPT_TELNET,            /* the telnet port */
     ACCEPT_WEB,               /* the browser's port (http_port) */
-    ACCEPT_SSH                /* a socketpair from an SSH thread, its
+    ACCEPT_SSH,               /* a socketpair from an SSH thread, its
                                  records (ssh_link.h) */
+    ACCEPT_UPGRADE            /* a session handed over by the old process
+                                 of a binary upgrade, with its blob */
 };
 
 typedef struct msg_accept {
@@ -112,6 +120,9 @@ typedef struct msg_accept {
                                  the bridge checked; else 0 */
     char name[32];            /* its name, as the bridge gave it */
     int display;              /* its kept display choice */
+    uint8_t *blob;            /* ACCEPT_UPGRADE: the session's blob
+                                 (upgrade_blob.h); owned by the message */
+    size_t blob_len;
 } msg_accept_t;
 
 typedef struct smsg {

@@ -13,6 +13,7 @@
 #include "log.h"
 #include "session.h"
 #include "store.h"
+#include "upgrade.h"
 
 void srv_post(srv_t *srv, smsg_t *m)
 {
@@ -57,10 +58,16 @@ static void loop_message(srv_t *srv, smsg_t *m)
          * a session now would hold the loop open past it */
         close((int)m->a);
         srv_session_gone(srv);
+    } else if (m->type == MSG_CONNECTION &&
+               m->accept->kind == ACCEPT_UPGRADE) {
+        sess_upgrade_accept(srv, (int)m->a, m->accept->blob,
+                            m->accept->blob_len);
     } else if (m->type == MSG_CONNECTION) {
         sess_accept(srv, (int)m->a, m->accept);
     } else if (m->type == MSG_SHUTDOWN)
         srv_shutdown(srv, m->text);
+    else if (m->type == MSG_UPGRADE)
+        upgrade_loop_begin(srv, (uint32_t)m->a);
     else
         ctl_loop_message(srv, m); /* the operator's console (ctl.h) */
     msg_free(m);
@@ -122,6 +129,8 @@ static void on_phase(uv_prepare_t *h)
 {
     srv_t *srv = h->data;
     smsg_t *m;
+    if (srv->upgrading == 1)
+        upgrade_loop_phase(srv); /* may close sessions: before the marks */
     for (;;) {
         m = msgq_pop(&srv->msgs);
         if (m) {

@@ -57,6 +57,10 @@ typedef struct srv {
     int proxy_on;
     struct store *store;       /* accounts, games, scores (store.h) */
     int shutting_down;
+    uint8_t upgrading;         /* a binary upgrade (upgrade.h): 1 packing
+                                  the sessions, 2 the store writing */
+    uint64_t upgrade_ms;       /* ...since when (the loop's clock) */
+    uint32_t upgrade_version;  /* ...to a core of this GAME_VERSION */
     /* Counters for /metrics (server/ops/ctl_metrics.c): this loop's own,
      * read on its thread when the console asks (MSG_CTL_STATS). */
     struct srv_stats {

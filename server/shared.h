@@ -25,6 +25,7 @@
 struct store;
 struct cluster;
 struct rbp;
+struct upgrade;
 
 typedef struct shared {
     directory_t dir;
@@ -51,6 +52,9 @@ typedef struct shared {
     struct cluster *cluster;   /* store = postgresql://...: the other hosts
                                   on that database (cluster.h); owned by
                                   the host */
+    struct upgrade *upgrade;   /* a binary upgrade's gathering of the
+                                  loops' sessions (server/ops/upgrade.h);
+                                  owned by the host */
 } shared_t;
 
 #endif

@@ -349,7 +349,8 @@ static const struct wslay_event_callbacks ws_callbacks = {
     .on_msg_recv_callback = ws_message,
 };
 
-static int open_websocket(wsconn_t *c)
+/* wslay's side of an open WebSocket. Returns 0, or -1 (out of memory). */
+static int ws_context(wsconn_t *c)
 {
     if (wslay_event_context_server_init(&c->ws, &ws_callbacks, c) != 0) {
         c->error = "out of memory";
@@ -357,6 +358,28 @@ static int open_websocket(wsconn_t *c)
     }
     wslay_event_config_set_max_recv_msg_length(c->ws, WS_MSG_MAX);
     wsframe_init(&c->frames, WS_MSG_MAX);
+    return 0;
+}
+
+int wsconn_between_frames(const wsconn_t *c)
+{
+    return c->stage == WS_OPEN && c->frames.hlen == 0 && c->frames.left == 0;
+}
+
+int wsconn_resume_open(wsconn_t *c, int w, int h)
+{
+    if (ws_context(c) != 0)
+        return -1;
+    c->stage = WS_OPEN;
+    c->w = w;
+    c->h = h;
+    return 0;
+}
+
+static int open_websocket(wsconn_t *c)
+{
+    if (ws_context(c) != 0)
+        return -1;
     char accept[29];
     wsconn_accept_key(c->key, c->key_len, accept);
     char out[256];

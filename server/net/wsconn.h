@@ -115,6 +115,15 @@ int wsconn_init(wsconn_t *c, const wsconn_cb_t *cb, void *ctx, int max_cols,
                 int max_rows);
 void wsconn_free(wsconn_t *c);
 
+/* A binary upgrade (server/ops/upgrade.h): 1 when the WebSocket is open
+ * and no frame from the page is part-read (the connection may move to a
+ * new process here), else 0. */
+int wsconn_between_frames(const wsconn_t *c);
+
+/* In the new process: the WebSocket as it was, open, the page's size
+ * w x h, nothing sent. Returns 0, or -1 (out of memory). */
+int wsconn_resume_open(wsconn_t *c, int w, int h);
+
 /* Takes bytes from the socket. Returns 0, or -1 once the connection must
  * end at once (c->error says why). */
 int wsconn_feed(wsconn_t *c, const void *bytes, size_t n);

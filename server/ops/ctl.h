@@ -39,6 +39,12 @@ ctl_t *ctl_start(struct host *h);
  * finish, then free themselves. NULL is fine. */
 void ctl_stop(ctl_t *c);
 
+/* A binary upgrade (upgrade.h): the listening socket's descriptor for
+ * the new process (-1: none), and the socket's file is left in place
+ * when this console stops (the new process listens on it). */
+int ctl_listen_fd(ctl_t *c);
+void ctl_keep_socket(ctl_t *c);
+
 /* Frees what is left once the host's loop has ended. NULL is fine. */
 void ctl_free(ctl_t *c);
 

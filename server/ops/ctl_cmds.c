@@ -9,6 +9,7 @@
 #include "ctl.h"
 #include "host.h"
 #include "log.h"
+#include "upgrade.h"
 
 /* The answers' count (MSG_CTL_END's a), summed into scratch[0]. */
 static void count_answer(ctl_req_t *r, const smsg_t *m)
@@ -212,6 +213,7 @@ const ctl_cmd_t ctl_cmds[] = {
     { "ban", "ban ADDRESS[/BITS]|NAME [DURATION]  keep an address range or an account out (30m, 2h, 7d; none: for good)", ctl_ban_run, NULL, finish_plain },
     { "unban", "unban ADDRESS[/BITS]|NAME  end that ban", ctl_unban_run, NULL, finish_plain },
     { "bans", "bans               the bans in force", ctl_bans_run, NULL, finish_plain },
+    { "upgrade", "upgrade [BINARY]   start BINARY (default: this server's) and hand it every listener, telnet and browser session", upgrade_ctl_run, NULL, finish_plain },
     { "help", "help               this list", help_run, NULL, finish_plain },
     { NULL, NULL, NULL, NULL, NULL },
 };

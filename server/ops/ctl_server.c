@@ -56,6 +56,7 @@ struct ctl {
     char path[CONFIG_STR_MAX + 16];
     const char *config_path;
     int stopped;
+    int keep_socket;           /* handed to a new process: not unlinked */
 };
 
 struct host *ctl_req_host(ctl_req_t *r) { return r->c->h; }
@@ -420,6 +421,8 @@ static int socket_answers(const char *path)
     return ok;
 }
 
+static ctl_t *listen_on(ctl_t *c, int fd);
+
 ctl_t *ctl_start(struct host *h)
 {
     ctl_t *c = calloc(1, sizeof *c);
@@ -430,6 +433,8 @@ ctl_t *ctl_start(struct host *h)
     c->h = h;
     c->countdown_left = -1;
     snprintf(c->path, sizeof c->path, "%s/%s", h->cfg.data_dir, CTL_SOCKET);
+    if (h->ctl_fd >= 0) /* handed over by the old process (upgrade.h) */
+        return listen_on(c, h->ctl_fd);
     if (socket_answers(c->path)) {
         /* another server on this directory: its console stays its own */
         log_error("console: a server already answers on %s; no console here",
@@ -438,12 +443,25 @@ ctl_t *ctl_start(struct host *h)
         return c;
     }
     unlink(c->path); /* left by a server that did not stop cleanly */
+    return listen_on(c, -1);
+}
+
+/* Listens on fd (an upgrade's), or binds the socket's path (fd -1). */
+static ctl_t *listen_on(ctl_t *c, int fd)
+{
+    struct host *h = c->h;
     uv_pipe_init(h->loop, &c->server, 0);
     c->server.data = c;
-    /* 0600 from the start: no moment in which another user may connect. */
-    mode_t old = umask(0177);
-    int rc = uv_pipe_bind(&c->server, c->path);
-    umask(old);
+    int rc;
+    if (fd >= 0) {
+        rc = uv_pipe_open(&c->server, fd);
+    } else {
+        /* 0600 from the start: no moment in which another user may
+         * connect. */
+        mode_t old = umask(0177);
+        rc = uv_pipe_bind(&c->server, c->path);
+        umask(old);
+    }
     if (rc == 0)
         rc = uv_listen((uv_stream_t *)&c->server, 16, on_connection);
     if (rc == 0)
@@ -488,7 +506,22 @@ void ctl_stop(ctl_t *c)
             uv_close((uv_handle_t *)&r->h, on_req_closed);
         }
     }
-    unlink(c->path);
+    if (!c->keep_socket)
+        unlink(c->path);
+}
+
+int ctl_listen_fd(ctl_t *c)
+{
+    uv_os_fd_t fd;
+    if (!c || c->stopped || uv_fileno((uv_handle_t *)&c->server, &fd) != 0)
+        return -1;
+    return fd;
+}
+
+void ctl_keep_socket(ctl_t *c)
+{
+    if (c)
+        c->keep_socket = 1;
 }
 
 void ctl_free(ctl_t *c)

@@ -244,6 +244,11 @@ static void do_close(sess_t *s)
     unsigned turns = ops->turns ? ops->turns(s) : 0u;
     /* The state's leave: a game kept or recorded, watchers told. */
     sess_goto(s, S_CLOSING, NULL);
+    if (s->moved) { /* those waiting in the lobby are told nothing */
+        free(s->followers);
+        s->followers = NULL;
+        s->nfollowers = 0;
+    }
     follow_end(s, "The player has left."); /* those waiting in the lobby */
     sess_hash_end(s);
     if (s->ip_counted) {
@@ -300,6 +305,13 @@ static void do_close(sess_t *s)
         return;
     }
     uv_timer_start(&s->close_timer, on_close_deadline, CLOSE_DEADLINE_MS, 0);
+}
+
+void sess_close_now(sess_t *s, const char *reason)
+{
+    sess_close(s, reason, 0, NULL);
+    srv_unmark(s->srv, s);
+    do_close(s); /* not graceful: its handles close here, its socket too */
 }
 
 void sess_phase(sess_t *s)

@@ -134,6 +134,8 @@ typedef struct play_arg {
     uint64_t *watchers;        /* moved; may be NULL */
     int nwatchers;
     int resumed;               /* for the log: resumed, or taken over */
+    uint8_t rewatch;           /* a binary upgrade: the watchers wait for
+                                  the game's summary (WATCH_START) */
 } play_arg_t;
 
 /* Arguments of sess_goto(s, S_REPLAY, arg). */
@@ -179,6 +181,11 @@ typedef struct sess {
                                   max_sessions before it is admitted */
     uint8_t hashing;           /* addr_hash_begin counted its password check */
     uint8_t check_first_read;  /* an untrusted peer: refuse a PROXY header */
+    uint8_t via_ssh;           /* an SSH player's socketpair: cannot move
+                                  to a new process (session_upgrade.c) */
+    uint8_t moved;             /* handed to a new process by a binary
+                                  upgrade: closes without a word, ends
+                                  nothing, tells nobody */
     proxy_parser_t *proxy;     /* a trusted balancer's header being read */
     const transport_t *tr;     /* the protocol the bytes come in (transport.h):
                                   telnet's or the browser's; NULL until set */
@@ -278,6 +285,14 @@ typedef struct sess_state_ops {
     /* Whether key opens the options screen over this state (docs/game.md);
      * NULL: it never opens here. */
     int (*opens_options)(const sess_t *s, int key);
+    /* A binary upgrade takes the game to a new process: the store is
+     * brought up to date, the summary (with its watchers, moved out) is
+     * returned and the game is not this session's to end any more. NULL
+     * (no such op, or no game that goes on): the session moves as in the
+     * lobby. end: the new process plays by other rules (GAME_VERSION):
+     * the game ends here for that cause, recorded as the session closes,
+     * and NULL is returned. */
+    msg_game_t *(*hand_off)(sess_t *s, const char *end);
 } sess_state_ops_t;
 
 const sess_state_ops_t *sess_state_ops(int state);
@@ -315,6 +330,11 @@ void sess_goto(sess_t *s, int state, void *arg);
  * changes nothing, except that a forced one wins over a graceful one. */
 void sess_close(sess_t *s, const char *reason, int graceful,
                 const char *message);
+
+/* In the render phase only: closes s at once, without a word, its socket
+ * closed before this returns (a session moved by an upgrade: the new
+ * process has its own descriptor for the connection). */
+void sess_close_now(sess_t *s, const char *reason);
 
 /* 1 once a close was asked for: no more input is taken. */
 int sess_closing(const sess_t *s);
@@ -465,6 +485,31 @@ void sess_keys_act(sess_t *s, int action);
  * in as that account from its start. Does nothing without an account.
  * Call once admitted. */
 void sess_ssh_login(sess_t *s, const msg_accept_t *acc);
+
+/* --- a binary upgrade (session_upgrade.c; docs/hosting.md) --------------- */
+
+/* Packs s for a new process: its blob (upgrade_blob.h) appended to out,
+ * the session marked moved. A game goes with it when the new process
+ * plays by the same rules (new_version: its GAME_VERSION); otherwise the
+ * game ends recorded and the player moves to the lobby. Returns 1, or 0 when it cannot move (an SSH
+ * player, a browser, one not admitted or closing), or -1 (out of memory:
+ * it stays). Stops reading first: no key is taken after its blob. */
+int sess_upgrade_pack(sess_t *s, buf_t *out, uint32_t new_version);
+
+/* Makes a session of a socket and its blob from the old process (fd
+ * taken): the same id, terminal, player and state; a game is rebuilt from
+ * its keys off the loop and repainted. */
+void sess_upgrade_accept(srv_t *srv, int fd, const void *blob, size_t len);
+
+/* For the upgrade (session_lobby.c): in the lobby, plays on the game of
+ * summary src (taken) once it is rebuilt; or asks the store for the
+ * account's game in progress, as after a login. */
+int sess_lobby_play_summary(sess_t *s, msg_game_t *src);
+void sess_lobby_load_progress(sess_t *s);
+
+/* The bytes of an escape sequence read before a move (session_input.c):
+ * decoded as if just read. */
+void sess_feed_held(sess_t *s, const void *bytes, size_t n);
 
 /* --- watchers between games ---------------------------------------------------- */
 

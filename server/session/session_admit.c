@@ -290,10 +290,25 @@ static int drop_early(sess_t *s)
     return 1;
 }
 
+int sess_web_init(sess_t *s)
+{
+    /* the browser's bytes and keys take telnet's paths */
+    static const wsconn_cb_t wcb = { sess_on_tc_send, on_ws_open,
+                                     sess_on_tc_data, on_ws_resize,
+                                     on_ws_done, on_ws_page };
+    s->web = calloc(1, sizeof *s->web);
+    if (!s->web)
+        return -1;
+    s->tr = &ws_transport;
+    s->conn = s->web;
+    return wsconn_init(s->web, &wcb, s, s->srv->cfg.max_cols,
+                       s->srv->cfg.max_rows);
+}
+
 /* A new session on srv's list, in S_ADMITTING: its handles, clocks,
  * buffers and the plain display until the client says more. NULL when out
  * of memory. */
-static sess_t *new_session(srv_t *srv)
+sess_t *sess_new(srv_t *srv)
 {
     sess_t *s = calloc(1, sizeof *s);
     if (!s)
@@ -333,7 +348,7 @@ void sess_accept(srv_t *srv, int fd, const msg_accept_t *acc)
 {
     int web = acc->kind == ACCEPT_WEB;
     int ssh = acc->kind == ACCEPT_SSH;
-    sess_t *s = new_session(srv);
+    sess_t *s = sess_new(srv);
     if (!s) {
         log_error("accept: out of memory");
         close(fd);
@@ -348,19 +363,8 @@ void sess_accept(srv_t *srv, int fd, const msg_accept_t *acc)
     if (rc == 0 && uv_tcp_getpeername(&s->tcp, (struct sockaddr *)&peer, &len) != 0)
         memset(&peer, 0, sizeof peer);
     tconn_cb_t cb = { sess_on_tc_data, sess_on_tc_send, sess_on_tc_key, sess_on_tc_resize };
-    /* the browser's bytes and keys take telnet's paths */
-    wsconn_cb_t wcb = { sess_on_tc_send, on_ws_open, sess_on_tc_data, on_ws_resize,
-                        on_ws_done, on_ws_page };
-    if (rc == 0 && web) {
-        s->web = calloc(1, sizeof *s->web);
-        if (s->web) {
-            s->tr = &ws_transport;
-            s->conn = s->web;
-        }
-        if (!s->web || wsconn_init(s->web, &wcb, s, srv->cfg.max_cols,
-                                   srv->cfg.max_rows) != 0)
-            rc = UV_ENOMEM;
-    }
+    if (rc == 0 && web && sess_web_init(s) != 0)
+        rc = UV_ENOMEM;
     if (!web) {
         s->tr = &telnet_transport;
         s->conn = &s->tc;
@@ -392,6 +396,7 @@ void sess_accept(srv_t *srv, int fd, const msg_accept_t *acc)
         char from[sizeof s->addr];
         snprintf(from, sizeof from, "%.*s", (int)sizeof from - 1, acc->addr);
         set_peer_name(s, from);
+        s->via_ssh = 1;
     }
     uv_tcp_nodelay(&s->tcp, 1);
     uv_tcp_keepalive(&s->tcp, 1, 60);

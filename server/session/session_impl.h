@@ -32,6 +32,15 @@ void sess_on_tc_resize(void *ctx, int w, int h);
 void sess_start_lobby(sess_t *s);
 void sess_start_lobby_if_negotiated(sess_t *s);
 
+/* session_admit.c: a new session on srv's list, in S_ADMITTING: its
+ * handles, clocks, buffers and the plain display until the client says
+ * more. NULL when out of memory. */
+sess_t *sess_new(srv_t *srv);
+
+/* session_admit.c: the browser's HTTP and WebSocket as the session's
+ * transport (s->web, allocated). Returns 0, or -1 (out of memory). */
+int sess_web_init(sess_t *s);
+
 /* session_admit.c: the first bytes of a trusted balancer's connection
  * (its PROXY header): how many of b it took, or -1 once closing. */
 long sess_read_proxy_header(sess_t *s, const char *b, size_t n);

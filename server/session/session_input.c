@@ -232,3 +232,12 @@ void sess_on_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *b)
     else
         uv_timer_stop(&s->esc_timer);
 }
+
+void sess_feed_held(sess_t *s, const void *bytes, size_t n)
+{
+    if (n == 0 || sess_closing(s))
+        return;
+    keydec_feed(&s->keys, bytes, n, on_key, s);
+    if (keydec_pending(&s->keys))
+        uv_timer_start(&s->esc_timer, on_esc_timer, ESC_DELAY_MS, 0);
+}

@@ -173,6 +173,7 @@ static void rebuilt(sess_t *s, smsg_t *m)
     r->src->watchers = NULL;
     r->src->nwatchers = 0;
     a.resumed = 1;
+    a.rewatch = r->src->rewatch;
     play_on(s, &a);
 }
 
@@ -270,6 +271,21 @@ static void on_record(void *ctx, const store_record_t *r)
                    r->status == STORE_NO_RECORD ? "That game has no record to replay."
                    : "That game cannot be found now.");
     }
+}
+
+int sess_lobby_play_summary(sess_t *s, msg_game_t *src)
+{
+    if (s->state != S_LOBBY) {
+        msg_game_free(src);
+        return -1;
+    }
+    return ask_rebuild(s, src, 1);
+}
+
+void sess_lobby_load_progress(sess_t *s)
+{
+    if (s->state == S_LOBBY && s->lobby.account_id > 0)
+        load_progress(s);
 }
 
 int sess_lobby_take_game(sess_t *s, uint64_t from)

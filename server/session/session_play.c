@@ -299,6 +299,7 @@ static int play_enter(sess_t *s, void *arg)
 {
     st_play_t *p = &s->st.play;
     play_arg_t *a = arg;
+    int rewatch = 0;
     if (!a) {
         if (new_game(s) != 0)
             return -1;
@@ -308,6 +309,7 @@ static int play_enter(sess_t *s, void *arg)
         p->progress_sent = a->progress_sent;
         p->watchers = a->watchers;
         p->nwatchers = p->capwatchers = a->nwatchers;
+        rewatch = a->rewatch;
         memset(a, 0, sizeof *a); /* moved */
         log_info("game resumed id=%llu name=%s seed=%llu turns=%u",
                  (unsigned long long)s->id, sess_player_name(s),
@@ -315,6 +317,11 @@ static int play_enter(sess_t *s, void *arg)
                  (unsigned)p->g.game->turn);
         sess_guest_started(s);
     }
+    /* after a binary upgrade the watchers have no copy yet: each gets
+     * the summary, as a follower does */
+    for (int i = 0; rewatch && i < p->nwatchers; i++)
+        sess_post(s, MSG_WATCH_START, p->watchers[i], 0, summary(s), "%s",
+                  sess_player_name(s));
     follow_into(s);
     publish(s);
     return 0;
@@ -414,11 +421,17 @@ static void play_key(sess_t *s, int key)
     publish_progress(s);
 }
 
-/* Hands the game to the account's new login, then goes. */
-static void hand_over(sess_t *s, uint64_t to)
+/* The game, for whoever goes on with it: the store brought up to date,
+ * the summary with the watchers moved into it; the game is not ours to
+ * end any more. NULL when it does not go on (over, or out of memory). */
+static msg_game_t *hand_off(sess_t *s, const char *end)
 {
     st_play_t *p = &s->st.play;
     msg_game_t *gs = NULL;
+    if (end) {
+        p->end_cause = end; /* recorded by the leave */
+        return NULL;
+    }
     if (!p->recorded && !game_dead(p->g.game)) {
         flush_progress(s); /* the store is up to date whatever follows */
         gs = summary(s);
@@ -428,10 +441,21 @@ static void hand_over(sess_t *s, uint64_t to)
         gs->progress_sent = p->progress_sent;
         gs->watchers = p->watchers; /* moved */
         gs->nwatchers = p->nwatchers;
-        tell_watchers(s, MSG_WATCH_MOVED, (int64_t)to, NULL);
         p->watchers = NULL;
         p->nwatchers = p->capwatchers = 0;
         p->handed = 1;
+    }
+    return gs;
+}
+
+/* Hands the game to the account's new login, then goes. */
+static void hand_over(sess_t *s, uint64_t to)
+{
+    msg_game_t *gs = hand_off(s, NULL);
+    if (gs) {
+        for (int i = 0; i < gs->nwatchers; i++)
+            sess_post(s, MSG_WATCH_MOVED, gs->watchers[i], (int64_t)to, NULL,
+                      "%s", "");
         log_info("takeover id=%llu takes the game of id=%llu",
                  (unsigned long long)to, (unsigned long long)s->id);
     }
@@ -542,4 +566,5 @@ const sess_state_ops_t sess_play_ops = {
     .sweep = play_sweep,
     .turns = play_turns,
     .opens_options = play_opens_options,
+    .hand_off = hand_off,
 };

@@ -52,6 +52,17 @@ static int ask_rebuild(sess_t *s, smsg_t *m)
 static int watch_enter(sess_t *s, void *arg)
 {
     smsg_t *m = arg; /* the player's WATCH_START */
+    if (m->type == MSG_WATCH_END) {
+        /* A binary upgrade (session_upgrade.c): the player's game is
+         * being rebuilt; its summary comes as a WATCH_START. */
+        st_watch_t *w = &s->st.watch;
+        buf_init(&w->pending, PENDING_MAX);
+        w->player = m->from;
+        snprintf(w->name, sizeof w->name, "%.*s", (int)sizeof w->name - 1,
+                 m->text);
+        w->waiting = 1;
+        return 0;
+    }
     if (ask_rebuild(s, m) != 0)
         return -1; /* the leave tells the player */
     return 0;
@@ -61,7 +72,7 @@ static void watch_leave(sess_t *s)
 {
     st_watch_t *w = &s->st.watch;
     sess_rebuild_cancel(s); /* one still running is of no use */
-    if (w->player)
+    if (w->player && !s->moved) /* moved: the player moves too */
         sess_post(s, MSG_WATCH_LEAVE, w->player, 0, NULL, NULL);
     game_free(w->game);
     w->game = NULL;

@@ -118,6 +118,11 @@ void srv_data_dir(const tsrv_t *s, char *out, size_t len);
  * the background, srv_ctl_finish waits for it. */
 int srv_ctl(const tsrv_t *s, const char *args, char *out, size_t len);
 FILE *srv_ctl_start(const tsrv_t *s, const char *args);
+
+/* `rogued --upgrade --data-dir DIR/data` with the server binary (a binary
+ * upgrade to it, docs/hosting.md), bounded by timeout(1): its output into
+ * out, its exit status returned. */
+int srv_upgrade(const tsrv_t *s, char *out, size_t len);
 int srv_ctl_finish(FILE *p, char *out, size_t len);
 
 /* --- a client -------------------------------------------------------------- */

@@ -347,6 +347,11 @@ tsrv_t *srv_start(const char *arg, ...)
     return s;
 }
 
+int srv_pid(const tsrv_t *s)
+{
+    return (int)s->pid;
+}
+
 int srv_port(const tsrv_t *s)
 {
     return s->port;
@@ -490,6 +495,17 @@ int srv_ctl_finish(FILE *p, char *out, size_t len)
     out[n] = '\0';
     int st = pclose(p);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int srv_upgrade(const tsrv_t *s, char *out, size_t len)
+{
+    char bin[PATH_MAX], cmd[PATH_MAX + 1600];
+    if (!srv_wait_log(s, "console on ", CL_WAIT_MS))
+        srv_fail(s, "no console: no \"console on\" line");
+    server_path(bin, sizeof bin);
+    snprintf(cmd, sizeof cmd, "timeout 60 %s --upgrade --data-dir %s/data "
+             "2>&1 </dev/null", bin, s->dir);
+    return srv_ctl_finish(popen(cmd, "r"), out, len);
 }
 
 int srv_ctl(const tsrv_t *s, const char *args, char *out, size_t len)

@@ -1,0 +1,228 @@
+/* upgrade_blob.c - a session's blob for a binary upgrade (upgrade_blob.h).
+ * Layout: "RGU1", then the fields in the order of upgrade_sess_t,
+ * integers little-endian, strings and byte runs as a length then the
+ * bytes. */
+#include "upgrade_blob.h"
+
+#include <string.h>
+
+#define MAGIC "RGU1"
+
+/* --- encoding ------------------------------------------------------------- */
+
+static int put(buf_t *o, const void *p, size_t n)
+{
+    return buf_append(o, p, n);
+}
+
+static int put_u(buf_t *o, uint64_t v, int bytes)
+{
+    uint8_t b[8];
+    for (int i = 0; i < bytes; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+    return put(o, b, (size_t)bytes);
+}
+
+static int put_str(buf_t *o, const char *s)
+{
+    size_t n = strnlen(s, UPB_STR_MAX);
+    if (n >= UPB_STR_MAX)
+        return -1;
+    return put_u(o, n, 1) | put(o, s, n);
+}
+
+static int put_run(buf_t *o, const uint8_t *p, uint32_t n)
+{
+    return put_u(o, n, 4) | (n ? put(o, p, n) : 0);
+}
+
+static int encode(const upgrade_sess_t *u, buf_t *o)
+{
+    int e = put(o, MAGIC, 4) | put_u(o, u->kind, 1) | put_u(o, u->state, 1) |
+            put_u(o, u->id, 8) | put_str(o, u->addr) | put_str(o, u->ip) |
+            put_u(o, u->w, 2) | put_u(o, u->h, 2) | put_str(o, u->ttype) |
+            put_u(o, u->glyphs, 1) | put_u(o, u->colours, 1) |
+            put_u(o, u->display_choice, 1) |
+            put_u(o, (uint64_t)u->account_id, 8) | put_str(o, u->account) |
+            put_str(o, u->guest) | put_str(o, u->token) |
+            put_u(o, u->nheld, 1) |
+            (u->nheld ? put(o, u->held, u->nheld) : 0);
+    if (u->state == UPB_PLAYING) {
+        e |= put_u(o, u->seed, 8) | put_u(o, (uint32_t)u->ruleset, 4) |
+             put_u(o, (uint64_t)u->started, 8) |
+             put_run(o, u->keys, u->keys_len) |
+             put_run(o, u->checks, u->checks_len) |
+             put_u(o, u->progress_begun, 1) | put_u(o, u->progress_sent, 8) |
+             put_u(o, u->nwatchers, 2);
+        for (int i = 0; i < u->nwatchers; i++)
+            e |= put_u(o, u->watcher_ids[i], 8);
+    } else if (u->state == UPB_WATCHING) {
+        e |= put_u(o, u->player, 8) | put_str(o, u->player_name);
+    }
+    return e;
+}
+
+int upgrade_blob_encode(const upgrade_sess_t *u, buf_t *out)
+{
+    size_t was = out->len;
+    if (u->kind >= UPB_KINDS || u->state >= UPB_STATES ||
+        u->nheld > UPB_HELD_MAX || u->nwatchers > UPB_WATCHERS_MAX ||
+        encode(u, out) != 0) {
+        out->len = was;
+        return -1;
+    }
+    return 0;
+}
+
+/* --- decoding ------------------------------------------------------------- */
+
+typedef struct rd {
+    const uint8_t *p;
+    size_t left;
+    const char *why;
+} rd_t;
+
+static int fail(rd_t *r, const char *why)
+{
+    if (!r->why)
+        r->why = why;
+    return -1;
+}
+
+static const uint8_t *take(rd_t *r, size_t n)
+{
+    if (r->why || n > r->left) {
+        fail(r, "cut short");
+        return NULL;
+    }
+    const uint8_t *p = r->p;
+    r->p += n;
+    r->left -= n;
+    return p;
+}
+
+static uint64_t get_u(rd_t *r, int bytes)
+{
+    const uint8_t *b = take(r, (size_t)bytes);
+    uint64_t v = 0;
+    for (int i = 0; b && i < bytes; i++)
+        v |= (uint64_t)b[i] << (8 * i);
+    return v;
+}
+
+/* A printable ASCII string of at most UPB_STR_MAX - 1 bytes into out. */
+static void get_str(rd_t *r, char out[UPB_STR_MAX])
+{
+    size_t n = (size_t)get_u(r, 1);
+    out[0] = '\0';
+    if (n >= UPB_STR_MAX) {
+        fail(r, "a string too long");
+        return;
+    }
+    const uint8_t *b = take(r, n);
+    if (!b)
+        return;
+    for (size_t i = 0; i < n; i++)
+        if (b[i] < ' ' || b[i] > '~') {
+            fail(r, "a string not printable");
+            return;
+        }
+    memcpy(out, b, n);
+    out[n] = '\0';
+}
+
+static const uint8_t *get_run(rd_t *r, uint32_t *len, size_t max)
+{
+    *len = (uint32_t)get_u(r, 4);
+    if (*len > max) {
+        fail(r, "a byte run too long");
+        *len = 0;
+        return NULL;
+    }
+    return take(r, *len);
+}
+
+static void get_game(rd_t *r, upgrade_sess_t *u, size_t keys_max)
+{
+    u->seed = get_u(r, 8);
+    u->ruleset = (int32_t)(uint32_t)get_u(r, 4);
+    u->started = (int64_t)get_u(r, 8);
+    u->keys = get_run(r, &u->keys_len, keys_max);
+    /* a check per RECORD_CHECK_EVERY keys at most: a key is a byte at least */
+    u->checks = get_run(r, &u->checks_len, keys_max + 4);
+    u->progress_begun = (uint8_t)get_u(r, 1);
+    u->progress_sent = get_u(r, 8);
+    u->nwatchers = (uint16_t)get_u(r, 2);
+    if (u->nwatchers > UPB_WATCHERS_MAX)
+        fail(r, "too many watchers");
+    else
+        u->watchers = take(r, (size_t)u->nwatchers * 8);
+    if (r->why)
+        return;
+    if (u->ruleset < 0 || u->ruleset > 255)
+        fail(r, "a ruleset out of range");
+    else if (u->checks_len % 4 != 0)
+        fail(r, "checks not whole");
+    else if (u->progress_begun > 1 || u->progress_sent > u->keys_len)
+        fail(r, "progress past the keys");
+}
+
+int upgrade_blob_decode(const void *b, size_t n, size_t keys_max,
+                        upgrade_sess_t *u, const char **why)
+{
+    rd_t r = { b, n, NULL };
+    memset(u, 0, sizeof *u);
+    const uint8_t *m = take(&r, 4);
+    if (m && memcmp(m, MAGIC, 4) != 0)
+        fail(&r, "not an upgrade blob");
+    u->kind = (uint8_t)get_u(&r, 1);
+    u->state = (uint8_t)get_u(&r, 1);
+    u->id = get_u(&r, 8);
+    get_str(&r, u->addr);
+    get_str(&r, u->ip);
+    u->w = (uint16_t)get_u(&r, 2);
+    u->h = (uint16_t)get_u(&r, 2);
+    get_str(&r, u->ttype);
+    u->glyphs = (uint8_t)get_u(&r, 1);
+    u->colours = (uint8_t)get_u(&r, 1);
+    u->display_choice = (uint8_t)get_u(&r, 1);
+    u->account_id = (int64_t)get_u(&r, 8);
+    get_str(&r, u->account);
+    get_str(&r, u->guest);
+    get_str(&r, u->token);
+    u->nheld = (uint8_t)get_u(&r, 1);
+    if (u->nheld > UPB_HELD_MAX)
+        fail(&r, "too many held bytes");
+    const uint8_t *held = take(&r, u->nheld);
+    if (held)
+        memcpy(u->held, held, u->nheld);
+    if (!r.why && (u->kind >= UPB_KINDS || u->state >= UPB_STATES))
+        fail(&r, "an unknown transport or state");
+    if (!r.why && (u->id == 0 || u->w == 0 || u->h == 0 ||
+                   u->w > UPB_SIZE_MAX || u->h > UPB_SIZE_MAX))
+        fail(&r, "an id or a size out of range");
+    if (!r.why && (u->glyphs > 1 || u->colours > 2 || u->account_id < 0 ||
+                   (u->account_id > 0) != (u->account[0] != '\0')))
+        fail(&r, "a display or an account out of range");
+    if (u->state == UPB_PLAYING)
+        get_game(&r, u, keys_max);
+    else if (u->state == UPB_WATCHING) {
+        u->player = get_u(&r, 8);
+        get_str(&r, u->player_name);
+        if (!r.why && u->player == 0)
+            fail(&r, "no player to watch");
+    }
+    if (!r.why && r.left != 0)
+        fail(&r, "bytes after the last field");
+    if (why)
+        *why = r.why;
+    return r.why ? -1 : 0;
+}
+
+uint64_t upgrade_blob_watcher(const upgrade_sess_t *u, int i)
+{
+    uint64_t v = 0;
+    for (int k = 0; k < 8; k++)
+        v |= (uint64_t)u->watchers[i * 8 + k] << (8 * k);
+    return v;
+}

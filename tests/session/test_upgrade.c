@@ -1,0 +1,427 @@
+/* test_upgrade.c - a binary upgrade without a goodbye (docs/hosting.md,
+ * "Upgrading without a goodbye") against a real server: 50 telnet
+ * sessions (players in games, players in the lobby, a watcher) and 10
+ * browsers in games keep their TCP connections across
+ * `rogued --upgrade`, the process behind the port changes, each game is
+ * at the turn it was and the next key moves it, the watcher follows; a new
+ * binary that exits at start changes nothing and the old server keeps
+ * serving. */
+#include <check.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "client.h"
+#include "play.h"
+
+#define WAIT_MS 30000
+/* 50 telnet sessions (players, lobbies and a watcher) and 10 browsers */
+#define PLAYERS 40
+#define LOBBIES 9
+#define WEBS 10
+
+static tsrv_t *start_walk_server(int *http)
+{
+    static char seed[32], port_set[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
+    *http = cl_free_port();
+    snprintf(port_set, sizeof port_set, "http_port=%d", *http);
+    return srv_start("--seed", seed, "--set", port_set, NULL);
+}
+
+/* A player in a game, walked `keys` keys. */
+static tclient_t *player(int port, int keys)
+{
+    tclient_t *c = play_connect(port, NULL);
+    play_walk_keys(c, keys);
+    return c;
+}
+
+static int at_turn(tclient_t *c, void *arg)
+{
+    return cl_turn(c) == *(int *)arg;
+}
+
+/* Waits until c's status line says turn t. */
+static void wait_turn(tclient_t *c, int t)
+{
+    if (!cl_wait(c, at_turn, &t, WAIT_MS))
+        play_fail(c, "the turn is %d, not %d", cl_turn(c), t);
+}
+
+/* The connection still works (an answer to a telnet ping, no EOF), and
+ * the screen is the game at `turn` again. */
+static void expect_game_at(tclient_t *c, int turn)
+{
+    ck_assert_msg(cl_sync(c, WAIT_MS), "no answer after the upgrade");
+    ck_assert(!cl_closed(c));
+    play_wait_text(c, "HP: ");
+    wait_turn(c, turn);
+}
+
+/* A browser guest in a game, one turn played (web mode has no frame
+ * markers: the screen is the answer). */
+static tclient_t *browser(int http)
+{
+    cl_opts_t o = { .web = 1 };
+    tclient_t *c = cl_connect(http, &o);
+    play_ready(c);
+    ck_assert_int_eq(cl_send_str(c, "."), 0);
+    wait_turn(c, 1);
+    return c;
+}
+
+/* The next key moves the game: a wait is one turn. */
+static void expect_next_turn(tclient_t *c, int turn)
+{
+    ck_assert(cl_key(c, "."));
+    wait_turn(c, turn + 1);
+}
+
+static int parse_pid(const char *out)
+{
+    const char *p = strstr(out, "moved to pid ");
+    return p ? atoi(p + strlen("moved to pid ")) : 0;
+}
+
+/* Stops the new server (not our child: by its id, then its log line). */
+static void stop_new(tsrv_t *s, int pid)
+{
+    int before = srv_log_count(s, "info stopped\n");
+    ck_assert_int_eq(kill(pid, SIGTERM), 0);
+    ck_assert_msg(srv_wait_log_count(s, "info stopped\n", before + 1, WAIT_MS),
+                  "the new server did not stop");
+    for (int i = 0; i < WAIT_MS / 10 && kill(pid, 0) == 0; i++)
+        usleep(10000);
+}
+
+START_TEST(upgrade_keeps_sessions)
+{
+    int http;
+    tsrv_t *s = start_walk_server(&http);
+    int port = srv_port(s), old_pid = srv_pid(s);
+    tclient_t *p[PLAYERS], *l[LOBBIES], *b[WEBS];
+    int turn[PLAYERS];
+    /* the watcher watches the first game, the only one when it picks */
+    p[0] = player(port, 4);
+    tclient_t *w = play_lobby(port);
+    play_watch_first(w, "guest1");
+    for (int i = 1; i < PLAYERS; i++)
+        p[i] = player(port, 2 + i);
+    for (int i = 0; i < LOBBIES; i++)
+        l[i] = play_lobby(port);
+    for (int i = 0; i < WEBS; i++)
+        b[i] = browser(http);
+    for (int i = 0; i < PLAYERS; i++)
+        turn[i] = cl_turn(p[i]);
+
+    char out[1024];
+    int rc = srv_upgrade(s, out, sizeof out);
+    ck_assert_msg(rc == 0, "rogued --upgrade: status %d: %s", rc, out);
+    int pid = parse_pid(out);
+    ck_assert_msg(pid > 0 && pid != old_pid, "no new pid in: %s", out);
+    char moved[64];
+    snprintf(moved, sizeof moved, "upgraded: %d sessions moved",
+             PLAYERS + LOBBIES + 1 + WEBS);
+    ck_assert_msg(strstr(out, moved), "not every session moved: %s", out);
+    /* the old process exits by itself, cleanly */
+    for (int i = 0; i < WAIT_MS / 10 && srv_alive(s); i++)
+        usleep(10000);
+    ck_assert(!srv_alive(s));
+
+    for (int i = 0; i < PLAYERS; i++)
+        expect_game_at(p[i], turn[i]);
+    for (int i = 0; i < LOBBIES; i++) {
+        ck_assert(cl_sync(l[i], WAIT_MS));
+        play_wait_text(l[i], "Play (as a guest)");
+    }
+    play_wait_text(w, "Watching guest");
+    for (int i = 0; i < PLAYERS; i++)
+        expect_next_turn(p[i], turn[i]);
+    for (int i = 0; i < WEBS; i++) {
+        ck_assert(!cl_closed(b[i]));
+        wait_turn(b[i], 1);
+        ck_assert_int_eq(cl_send_str(b[i], "."), 0);
+        wait_turn(b[i], 2);
+        ck_assert(!cl_closed(b[i]));
+    }
+    /* the watcher follows the game it watched, key by key */
+    wait_turn(w, turn[0] + 1);
+    /* a browser guest's resume token moved with it: its page, dropped,
+     * comes back to its game on the new server */
+    char token[80];
+    snprintf(token, sizeof token, "%s", cl_web_token(b[0]));
+    ck_assert_int_eq((int)strlen(token), 32);
+    cl_abort(b[0]);
+    ck_assert(srv_wait_log(s, "(guest_grace)", WAIT_MS));
+    cl_opts_t ro = { .web = 1, .resume = token };
+    b[0] = cl_connect(http, &ro);
+    play_ready(b[0]);
+    wait_turn(b[0], 2);
+    /* the lobby works on the new server: its list of games */
+    ck_assert(cl_key(l[0], "w"));
+    play_wait_text(l[0], "Games in progress");
+    /* and a new connection is the new server's */
+    tclient_t *n = play_connect(port, NULL);
+    ck_assert(srv_wait_log(s, "moved by an upgrade", WAIT_MS));
+
+    for (int i = 0; i < PLAYERS; i++)
+        cl_close(p[i]);
+    for (int i = 0; i < LOBBIES; i++)
+        cl_close(l[i]);
+    for (int i = 0; i < WEBS; i++)
+        cl_close(b[i]);
+    cl_close(w);
+    cl_close(n);
+    stop_new(s, pid);
+    srv_stop(s);
+}
+END_TEST
+
+/* The pid the new process logs ("upgraded: serving as pid N"), once it
+ * has. */
+static int new_pid_from_log(tsrv_t *s)
+{
+    ck_assert(srv_wait_log(s, "upgraded: serving as pid ", WAIT_MS));
+    char *log = srv_log(s);
+    const char *p = strstr(log, "upgraded: serving as pid ");
+    int pid = atoi(p + strlen("upgraded: serving as pid "));
+    free(log);
+    return pid;
+}
+
+static tclient_t *dave; /* the account's connection (dave_playing) */
+
+/* A server with the account dave registered and playing, `keys` keys
+ * walked (at turn *turn): dave is its connection. */
+static tsrv_t *dave_playing(int *port, int keys, int *turn)
+{
+    int http;
+    tsrv_t *s = start_walk_server(&http);
+    *port = srv_port(s);
+    dave = play_lobby(*port);
+    play_login_dave(dave, 1);
+    ck_assert(cl_key(dave, "p"));
+    play_wait_text(dave, "HP: ");
+    play_walk_keys(dave, keys);
+    *turn = cl_turn(dave);
+    return s;
+}
+
+/* SIGUSR2 upgrades too; an account's game goes on in the new process and
+ * the store has every key of it, the old process's and the new one's, in
+ * order: the next login continues at the very turn it left. */
+START_TEST(sigusr2_and_an_account)
+{
+    int port, t;
+    tsrv_t *s = dave_playing(&port, 12, &t);
+    tclient_t *d = dave;
+    srv_signal(s, SIGUSR2);
+    int pid = new_pid_from_log(s);
+    ck_assert_int_ne(pid, srv_pid(s));
+    for (int i = 0; i < WAIT_MS / 10 && srv_alive(s); i++)
+        usleep(10000);
+    ck_assert(!srv_alive(s));
+    expect_game_at(d, t);
+    expect_next_turn(d, t);
+    cl_close(d);
+    ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", WAIT_MS));
+    tclient_t *again = play_lobby(port);
+    play_login_dave(again, 0);
+    play_continue(again, t + 1, t + 1);
+    cl_close(again);
+    stop_new(s, pid);
+    srv_stop(s);
+}
+END_TEST
+
+/* An account in the lobby with its saved game offered: after the upgrade
+ * the new process offers it again (from the store), at the same turn. */
+START_TEST(account_in_the_lobby_keeps_its_saved_game)
+{
+    int port, t;
+    tsrv_t *s = dave_playing(&port, 9, &t);
+    cl_close(dave);
+    ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", WAIT_MS));
+    tclient_t *again = play_lobby(port);
+    play_login_dave(again, 0);
+    play_wait_text(again, "Continue your game (depth 1, turn ");
+    char out[1024];
+    int rc = srv_upgrade(s, out, sizeof out);
+    ck_assert_msg(rc == 0, "rogued --upgrade: status %d: %s", rc, out);
+    int pid = parse_pid(out);
+    ck_assert_int_gt(pid, 0);
+    ck_assert(cl_sync(again, WAIT_MS));
+    ck_assert(srv_wait_log(s, "upgraded: serving as pid", WAIT_MS));
+    /* still logged in, the game offered again, and it goes on */
+    play_wait_text(again, "Logged in as dave");
+    play_continue(again, t, t);
+    expect_next_turn(again, t);
+    cl_close(again);
+    stop_new(s, pid);
+    srv_stop(s);
+}
+END_TEST
+
+/* `ssh -tt play@127.0.0.1 -p port` (a guest), its input and output on
+ * pipes (*in: write end, *out: read end). Debian's OpenSSH client. */
+static pid_t ssh_guest(int port, int *in, int *out)
+{
+    char portarg[16];
+    snprintf(portarg, sizeof portarg, "%d", port);
+    const char *argv[] = {
+        "ssh", "-tt", "-F", "/dev/null", "-p", portarg,
+        "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+        "-o", "LogLevel=ERROR", "-o", "BatchMode=yes", "play@127.0.0.1", NULL,
+    };
+    int i[2], o[2];
+    ck_assert_int_eq(pipe(i), 0);
+    ck_assert_int_eq(pipe(o), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        if (dup2(i[0], 0) < 0 || dup2(o[1], 1) < 0 || dup2(o[1], 2) < 0)
+            _exit(127);
+        close(i[1]);
+        close(o[0]);
+        execvp("ssh", (char *const *)argv);
+        _exit(127);
+    }
+    close(i[0]);
+    close(o[1]);
+    *in = i[1];
+    *out = o[0];
+    return pid;
+}
+
+/* Reads fd into buf (NULs made blanks) until it holds text: 1, or 0 at
+ * the deadline or its end. */
+static int ssh_wait(int fd, char *buf, size_t n, size_t *got, const char *text)
+{
+    time_t deadline = time(NULL) + WAIT_MS / 1000;
+    while (!strstr(buf, text) && time(NULL) <= deadline) {
+        struct pollfd p = { fd, POLLIN, 0 };
+        if (poll(&p, 1, 1000) <= 0)
+            continue;
+        if (*got + 1 >= n) { /* keep the latter half */
+            memmove(buf, buf + n / 2, *got - n / 2);
+            *got -= n / 2;
+        }
+        ssize_t k = read(fd, buf + *got, n - 1 - *got);
+        if (k <= 0)
+            return 0;
+        for (ssize_t j = 0; j < k; j++)
+            if (buf[*got + (size_t)j] == '\0')
+                buf[*got + (size_t)j] = ' ';
+        *got += (size_t)k;
+        buf[*got] = '\0';
+    }
+    return strstr(buf, text) != NULL;
+}
+
+/* An SSH player cannot move (the encryption's state is the old
+ * process's): it is told to reconnect and its connection ends; a telnet
+ * player beside it moves. */
+START_TEST(ssh_players_are_told_to_reconnect)
+{
+    static char arg[32];
+    int sport = cl_free_port();
+    snprintf(arg, sizeof arg, "ssh_port=%d", sport);
+    tsrv_t *s = srv_start("--set", arg, NULL);
+    int in, out;
+    pid_t ssh = ssh_guest(sport, &in, &out);
+    static char buf[65536];
+    size_t got = 0;
+    buf[0] = '\0';
+    ck_assert_msg(ssh_wait(out, buf, sizeof buf, &got, "Play (as a guest)"),
+                  "no lobby over SSH: %s", buf);
+    ck_assert_int_eq(write(in, "p\r", 2), 2);
+    ck_assert_msg(ssh_wait(out, buf, sizeof buf, &got, "HP: "),
+                  "no game over SSH: %s", buf);
+    tclient_t *t = play_connect(srv_port(s), NULL);
+    int turn = cl_turn(t);
+    char res[1024];
+    int rc = srv_upgrade(s, res, sizeof res);
+    ck_assert_msg(rc == 0 && strstr(res, "upgraded: 1 sessions moved"),
+                  "rogued --upgrade: status %d: %s", rc, res);
+    int pid = parse_pid(res);
+    ck_assert_msg(ssh_wait(out, buf, sizeof buf, &got,
+                           "The server is upgrading; reconnect to continue."),
+                  "the SSH player was not told: %s", buf);
+    /* and its connection ends: ssh exits */
+    int status = 0;
+    pid_t done = 0;
+    for (int i = 0; i < WAIT_MS / 10 && (done = waitpid(ssh, &status, WNOHANG)) == 0;
+         i++)
+        usleep(10000);
+    if (done != ssh) {
+        kill(ssh, SIGKILL);
+        waitpid(ssh, &status, 0);
+        ck_abort_msg("ssh did not end after the upgrade");
+    }
+    close(in);
+    close(out);
+    expect_game_at(t, turn);
+    expect_next_turn(t, turn);
+    cl_close(t);
+    stop_new(s, pid);
+    srv_stop(s);
+}
+END_TEST
+
+START_TEST(failing_binary_changes_nothing)
+{
+    int http;
+    tsrv_t *s = start_walk_server(&http);
+    int port = srv_port(s);
+    tclient_t *a = player(port, 5), *b = play_lobby(port), *web = browser(http);
+    int t = cl_turn(a);
+    char out[1024];
+    /* a "new binary" that exits at once */
+    int rc = srv_ctl(s, "upgrade /bin/false", out, sizeof out);
+    ck_assert_msg(rc == 1, "ctl upgrade /bin/false: status %d: %s", rc, out);
+    ck_assert_msg(strstr(out, "upgrade failed: the new binary exited (status 1"),
+                  "%s", out);
+    ck_assert(srv_wait_log(s, "this server goes on serving", WAIT_MS));
+    ck_assert(srv_alive(s));
+    /* the same connections, the same server, playing on */
+    expect_next_turn(a, t);
+    ck_assert(cl_key(b, "w"));
+    play_wait_text(b, "Games in progress");
+    ck_assert_int_eq(cl_send_str(web, "."), 0);
+    wait_turn(web, 2);
+    ck_assert(!cl_closed(a) && !cl_closed(b) && !cl_closed(web));
+    /* and a later upgrade still may happen: it is not stuck "under way" */
+    rc = srv_ctl(s, "upgrade /bin/false", out, sizeof out);
+    ck_assert_msg(rc == 1 && strstr(out, "upgrade failed: the new binary "
+                                         "exited"), "%s", out);
+    cl_close(a);
+    cl_close(b);
+    cl_close(web);
+    srv_stop(s);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("upgrade");
+    TCase *tc = tcase_create("upgrade");
+    tcase_set_timeout(tc, 240);
+    tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(tc, upgrade_keeps_sessions);
+    tcase_add_test(tc, sigusr2_and_an_account);
+    tcase_add_test(tc, account_in_the_lobby_keeps_its_saved_game);
+    tcase_add_test(tc, ssh_players_are_told_to_reconnect);
+    tcase_add_test(tc, failing_binary_changes_nothing);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)

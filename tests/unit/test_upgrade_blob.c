@@ -1,0 +1,320 @@
+/* test_upgrade_blob.c - a session's blob for a binary upgrade
+ * (server/ops/upgrade_blob.h): every field comes back as it went, for
+ * each state; and the decoder refuses what is not a whole, sane blob:
+ * every cut, every single-byte change that makes a field wrong, lengths
+ * past their room, trailing bytes, non-printable strings; plus the
+ * SCM_RIGHTS records it travels in (upgrade_wire.h) over a socketpair. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "upgrade_blob.h"
+#include "upgrade_wire.h"
+
+static const uint8_t keys[] = { 'h', 'j', 'k', 'l', '.', 0x81, 0x01 };
+static const uint8_t checks[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+static uint64_t watchers[] = { 7, 0x0102030405060708ULL };
+
+static upgrade_sess_t playing(void)
+{
+    upgrade_sess_t u;
+    memset(&u, 0, sizeof u);
+    u.kind = UPB_WEB;
+    u.state = UPB_PLAYING;
+    u.id = 42;
+    strcpy(u.addr, "127.0.0.1:4242");
+    strcpy(u.ip, "127.0.0.1");
+    u.w = 132;
+    u.h = 43;
+    strcpy(u.ttype, "XTERM-256COLOR");
+    u.glyphs = 1;
+    u.colours = 2;
+    u.display_choice = 3;
+    u.account_id = 9;
+    strcpy(u.account, "dave");
+    strcpy(u.guest, "");
+    strcpy(u.token, "0123456789abcdef0123456789abcdef");
+    u.nheld = 2;
+    u.held[0] = 0x1b;
+    u.held[1] = '[';
+    u.seed = 0xdeadbeefcafef00dULL;
+    u.ruleset = 2;
+    u.started = 1700000000;
+    u.keys = keys;
+    u.keys_len = sizeof keys;
+    u.checks = checks;
+    u.checks_len = sizeof checks;
+    u.progress_begun = 1;
+    u.progress_sent = 5;
+    u.nwatchers = 2;
+    u.watcher_ids = watchers;
+    return u;
+}
+
+static void encode(const upgrade_sess_t *u, buf_t *b)
+{
+    buf_init(b, 0);
+    ck_assert_int_eq(upgrade_blob_encode(u, b), 0);
+}
+
+START_TEST(playing_round_trip)
+{
+    upgrade_sess_t u = playing(), v;
+    buf_t b;
+    encode(&u, &b);
+    const char *why = "unset";
+    ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, 1000, &v, &why), 0);
+    ck_assert_ptr_null(why);
+    ck_assert_int_eq(v.kind, UPB_WEB);
+    ck_assert_int_eq(v.state, UPB_PLAYING);
+    ck_assert_uint_eq(v.id, 42);
+    ck_assert_str_eq(v.addr, "127.0.0.1:4242");
+    ck_assert_str_eq(v.ip, "127.0.0.1");
+    ck_assert_int_eq(v.w, 132);
+    ck_assert_int_eq(v.h, 43);
+    ck_assert_str_eq(v.ttype, "XTERM-256COLOR");
+    ck_assert_int_eq(v.glyphs, 1);
+    ck_assert_int_eq(v.colours, 2);
+    ck_assert_int_eq(v.display_choice, 3);
+    ck_assert_int_eq(v.account_id, 9);
+    ck_assert_str_eq(v.account, "dave");
+    ck_assert_str_eq(v.guest, "");
+    ck_assert_str_eq(v.token, "0123456789abcdef0123456789abcdef");
+    ck_assert_int_eq(v.nheld, 2);
+    ck_assert_int_eq(v.held[0], 0x1b);
+    ck_assert_int_eq(v.held[1], '[');
+    ck_assert_uint_eq(v.seed, 0xdeadbeefcafef00dULL);
+    ck_assert_int_eq(v.ruleset, 2);
+    ck_assert_int_eq(v.started, 1700000000);
+    ck_assert_uint_eq(v.keys_len, sizeof keys);
+    ck_assert_mem_eq(v.keys, keys, sizeof keys);
+    ck_assert_uint_eq(v.checks_len, sizeof checks);
+    ck_assert_mem_eq(v.checks, checks, sizeof checks);
+    ck_assert_int_eq(v.progress_begun, 1);
+    ck_assert_uint_eq(v.progress_sent, 5);
+    ck_assert_int_eq(v.nwatchers, 2);
+    ck_assert_uint_eq(upgrade_blob_watcher(&v, 0), 7);
+    ck_assert_uint_eq(upgrade_blob_watcher(&v, 1), 0x0102030405060708ULL);
+    buf_free(&b);
+}
+END_TEST
+
+START_TEST(lobby_and_watching_round_trip)
+{
+    upgrade_sess_t u = playing(), v;
+    u.state = UPB_LOBBY;
+    u.account_id = 0;
+    u.account[0] = '\0';
+    strcpy(u.guest, "guest12");
+    u.nheld = 0;
+    buf_t b;
+    encode(&u, &b);
+    ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, 1000, &v, NULL), 0);
+    ck_assert_int_eq(v.state, UPB_LOBBY);
+    ck_assert_str_eq(v.guest, "guest12");
+    ck_assert_int_eq(v.account_id, 0);
+    ck_assert_int_eq(v.nheld, 0);
+    ck_assert_uint_eq(v.keys_len, 0); /* no game fields in a lobby's blob */
+    buf_free(&b);
+
+    u.state = UPB_WATCHING;
+    u.player = 17;
+    strcpy(u.player_name, "guest3");
+    encode(&u, &b);
+    ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, 1000, &v, NULL), 0);
+    ck_assert_int_eq(v.state, UPB_WATCHING);
+    ck_assert_uint_eq(v.player, 17);
+    ck_assert_str_eq(v.player_name, "guest3");
+    buf_free(&b);
+}
+END_TEST
+
+START_TEST(every_cut_refused)
+{
+    upgrade_sess_t u = playing(), v;
+    buf_t b;
+    encode(&u, &b);
+    for (size_t n = 0; n < b.len; n++) {
+        const char *why = NULL;
+        ck_assert_msg(upgrade_blob_decode(b.data, n, 1000, &v, &why) == -1,
+                      "a blob cut at %zu of %zu was taken", n, b.len);
+        ck_assert_ptr_nonnull(why);
+    }
+    /* and a byte more */
+    ck_assert_int_eq(buf_append(&b, "x", 1), 0);
+    const char *why = NULL;
+    ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, 1000, &v, &why), -1);
+    ck_assert_str_eq(why, "bytes after the last field");
+    buf_free(&b);
+}
+END_TEST
+
+/* The blob with one byte at offset `at` set to `val`: refused, for why. */
+static void expect_refused_with(const upgrade_sess_t *u, size_t at, uint8_t val,
+                                const char *want)
+{
+    buf_t b;
+    encode(u, &b);
+    ck_assert_uint_lt(at, b.len);
+    b.data[at] = (char)val;
+    upgrade_sess_t v;
+    const char *why = NULL;
+    ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, 1000, &v, &why), -1);
+    ck_assert_msg(why && strcmp(why, want) == 0, "at %zu: %s, not %s", at,
+                  why ? why : "(none)", want);
+    buf_free(&b);
+}
+
+START_TEST(bad_fields_refused)
+{
+    upgrade_sess_t u = playing();
+    expect_refused_with(&u, 0, 'X', "not an upgrade blob");
+    expect_refused_with(&u, 4, UPB_KINDS, "an unknown transport or state");
+    expect_refused_with(&u, 5, UPB_STATES, "an unknown transport or state");
+    /* the id's 8 bytes at 6..13: all zero is no session */
+    upgrade_sess_t z = u;
+    z.id = 0;
+    buf_t b;
+    encode(&z, &b);
+    upgrade_sess_t v;
+    const char *why = NULL;
+    ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, 1000, &v, &why), -1);
+    ck_assert_str_eq(why, "an id or a size out of range");
+    buf_free(&b);
+    /* addr's length (offset 14) past the string's room */
+    expect_refused_with(&u, 14, UPB_STR_MAX, "a string too long");
+    /* a control character inside addr */
+    expect_refused_with(&u, 15, 0x1b, "a string not printable");
+    /* the game's keys: longer than the server's record limit */
+    upgrade_sess_t big = u;
+    encode(&big, &b);
+    ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, sizeof keys - 1, &v,
+                                         &why), -1);
+    ck_assert_str_eq(why, "a byte run too long");
+    buf_free(&b);
+    /* checks not whole u32s, progress past the keys, an account id with
+     * no name */
+    upgrade_sess_t c = u;
+    c.checks_len = 6;
+    encode(&c, &b);
+    ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, 1000, &v, &why), -1);
+    ck_assert_str_eq(why, "checks not whole");
+    buf_free(&b);
+    c = u;
+    c.progress_sent = sizeof keys + 1;
+    encode(&c, &b);
+    ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, 1000, &v, &why), -1);
+    ck_assert_str_eq(why, "progress past the keys");
+    buf_free(&b);
+    c = u;
+    c.account[0] = '\0';
+    encode(&c, &b);
+    ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, 1000, &v, &why), -1);
+    ck_assert_str_eq(why, "a display or an account out of range");
+    buf_free(&b);
+    c = u;
+    c.w = 0;
+    encode(&c, &b);
+    ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, 1000, &v, &why), -1);
+    ck_assert_str_eq(why, "an id or a size out of range");
+    buf_free(&b);
+}
+END_TEST
+
+START_TEST(encoder_refuses_out_of_bounds)
+{
+    upgrade_sess_t u = playing();
+    buf_t b;
+    buf_init(&b, 0);
+    ck_assert_int_eq(buf_append(&b, "ab", 2), 0);
+    u.state = UPB_STATES;
+    ck_assert_int_eq(upgrade_blob_encode(&u, &b), -1);
+    u = playing();
+    u.nwatchers = UPB_WATCHERS_MAX + 1;
+    ck_assert_int_eq(upgrade_blob_encode(&u, &b), -1);
+    ck_assert_uint_eq(b.len, 2); /* left as it was */
+    buf_free(&b);
+}
+END_TEST
+
+/* Random bytes (a fixed generator) never crash the decoder nor pass. */
+START_TEST(noise_refused)
+{
+    uint64_t x = 88172645463325252ULL;
+    uint8_t b[256];
+    for (int round = 0; round < 20000; round++) {
+        size_t n = (size_t)(round % 256);
+        for (size_t i = 0; i < n; i++) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            b[i] = (uint8_t)x;
+        }
+        if (n >= 4)
+            memcpy(b, "RGU1", 4); /* past the magic, to the fields */
+        upgrade_sess_t v;
+        const char *why = NULL;
+        if (upgrade_blob_decode(b, n, 1000, &v, &why) == 0)
+            ck_assert_uint_eq(v.id != 0, 1); /* whatever passes is sane */
+        else
+            ck_assert_ptr_nonnull(why);
+    }
+}
+END_TEST
+
+START_TEST(records_carry_descriptors)
+{
+    int sv[2], pipefd[2];
+    ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    ck_assert_int_eq(pipe(pipefd), 0);
+    upw_timeouts(sv[1], 30000);
+    ck_assert_int_eq(upw_send(sv[0], UPW_SESSION, "hello", 5, pipefd[1]), 0);
+    ck_assert_int_eq(upw_send(sv[0], UPW_END, "", 0, -1), 0);
+    buf_t b;
+    buf_init(&b, 64);
+    int fd;
+    ck_assert_int_eq(upw_recv(sv[1], &b, 64, &fd), UPW_SESSION);
+    ck_assert_uint_eq(b.len, 5);
+    ck_assert_mem_eq(b.data, "hello", 5);
+    ck_assert_int_ge(fd, 0);
+    /* the descriptor is the pipe's write end: what goes in comes out */
+    ck_assert_int_eq(write(fd, "z", 1), 1);
+    char c = 0;
+    ck_assert_int_eq(read(pipefd[0], &c, 1), 1);
+    ck_assert_int_eq(c, 'z');
+    close(fd);
+    ck_assert_int_eq(upw_recv(sv[1], &b, 64, &fd), UPW_END);
+    ck_assert_uint_eq(b.len, 0);
+    ck_assert_int_eq(fd, -1);
+    /* a record past the receiver's bound is refused */
+    ck_assert_int_eq(upw_send(sv[0], UPW_SESSION, "0123456789", 10, -1), 0);
+    ck_assert_int_eq(upw_recv(sv[1], &b, 4, &fd), -1);
+    /* the peer gone: -1 */
+    close(sv[0]);
+    ck_assert_int_eq(upw_recv(sv[1], &b, 64, &fd), -1);
+    buf_free(&b);
+    close(sv[1]);
+    close(pipefd[0]);
+    close(pipefd[1]);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("upgrade_blob");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, playing_round_trip);
+    tcase_add_test(tc, lobby_and_watching_round_trip);
+    tcase_add_test(tc, every_cut_refused);
+    tcase_add_test(tc, bad_fields_refused);
+    tcase_add_test(tc, encoder_refuses_out_of_bounds);
+    tcase_add_test(tc, noise_refused);
+    tcase_add_test(tc, records_carry_descriptors);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
