@@ -357,11 +357,6 @@ int srv_port(const tsrv_t *s)
     return s->port;
 }
 
-int srv_pid(const tsrv_t *s)
-{
-    return (int)s->pid;
-}
-
 char *srv_log(const tsrv_t *s)
 {
     return read_file(s->log);
