@@ -184,6 +184,7 @@ int rebuild_start(rbp_t *pool, chan_t *reply, uint64_t to, const char *ip,
     r->src = src;
     j->base.session = to;
     snprintf(j->base.ip, sizeof j->base.ip, "%s", ip ? ip : "");
+    j->base.exempt = ip == NULL;
     j->base.run = run;
     j->base.deliver = deliver;
     j->base.drop = drop;

@@ -33,7 +33,9 @@
  * one; a rebuild of `to` still waiting or running is cancelled. The answer
  * is MSG_REBUILT with a = job, posted to `reply`. Returns 0, or RBP_FULL,
  * RBP_ADDR, RBP_CLOSED or REBUILD_NOMEM (src freed, no answer:
- * rebuild_refusal says why to the player).
+ * rebuild_refusal says why to the player). ip NULL: the host's own
+ * rebuild (a session a binary upgrade moved here), held to neither the
+ * per-address cap nor the queue's bound (rebuild_pool.h).
  *
  * A summary with a snapshot (src->snap) is rebuilt from it: only the keys
  * after it are replayed, and the recorder (record) starts from the

@@ -74,9 +74,9 @@ int rbp_submit(rbp_t *p, rbp_job_t *j)
     cancel_locked(p, j->session, &dropped); /* one job per session */
     if (p->closing)
         rc = RBP_CLOSED;
-    else if (p->queue_max && p->nwaiting >= p->queue_max)
+    else if (!j->exempt && p->queue_max && p->nwaiting >= p->queue_max)
         rc = RBP_FULL;
-    else if (p->per_ip && ip_jobs(p, j->ip) >= p->per_ip)
+    else if (!j->exempt && p->per_ip && ip_jobs(p, j->ip) >= p->per_ip)
         rc = RBP_ADDR;
     if (rc == RBP_OK) {
         atomic_store(&j->cancelled, 0);

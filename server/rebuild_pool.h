@@ -28,6 +28,9 @@ struct rbp_job {
     rbp_job_t *next;           /* the pool's */
     uint64_t session;          /* who asked */
     char ip[ADDR_MAX];         /* its address ("" counts as one address) */
+    uint8_t exempt;            /* the host's own (a session moved by a binary
+                                  upgrade): held to neither bound; still one
+                                  job a session, so bounded by the sessions */
     atomic_int cancelled;
     /* On a pool thread: the work, checking rbp_cancelled now and then. */
     void (*run)(rbp_job_t *j, rbp_t *p);

@@ -49,7 +49,7 @@ void sess_hash_end(sess_t *s)
 int sess_rebuild(sess_t *s, int64_t job, msg_game_t *src, int record)
 {
     return rebuild_start(s->srv->sh->rebuilds, &s->srv->inbox.ch, s->id,
-                         s->ip, job, src, record);
+                         s->rebuild_exempt ? NULL : s->ip, job, src, record);
 }
 
 void sess_rebuild_cancel(sess_t *s)

@@ -186,6 +186,9 @@ typedef struct sess {
     uint8_t moved;             /* handed to a new process by a binary
                                   upgrade: closes without a word, ends
                                   nothing, tells nobody */
+    uint8_t rebuild_exempt;    /* arrived by a binary upgrade: its game's
+                                  rebuild is the host's own, not held to the
+                                  per-address cap (rebuild.h) */
     proxy_parser_t *proxy;     /* a trusted balancer's header being read */
     const transport_t *tr;     /* the protocol the bytes come in (transport.h):
                                   telnet's or the browser's; NULL until set */

@@ -173,9 +173,12 @@ static void resume_state(sess_t *s, const upgrade_sess_t *u)
             g->progress_sent = (size_t)u->progress_sent;
             g->rewatch = 1;
         }
-        if (!g || sess_lobby_play_summary(s, g) != 0)
-            log_error("upgrade id=%llu: out of memory: its game is lost",
-                      (unsigned long long)s->id);
+        s->rebuild_exempt = 1;
+        int rc = g ? sess_lobby_play_summary(s, g) : -1;
+        s->rebuild_exempt = 0;
+        if (rc != 0)
+            log_error("upgrade id=%llu: its game cannot be rebuilt: it is "
+                      "lost", (unsigned long long)s->id);
     } else if (u->state == UPB_WATCHING) {
         smsg_t m;
         memset(&m, 0, sizeof m);

@@ -103,6 +103,30 @@ START_TEST(a_second_request_of_a_session_replaces_the_first)
 }
 END_TEST
 
+/* The host's own rebuilds (sessions a binary upgrade moved here) pass
+ * both bounds, however many come from one address; others are still
+ * held to them. */
+START_TEST(the_hosts_own_rebuilds_are_held_to_no_bound)
+{
+    counts_reset();
+    rbp_t *p = rbp_new(0, 2, 1);
+    ck_assert_ptr_nonnull(p);
+    for (uint64_t id = 1; id <= 5; id++) {
+        fake_t *f = fake(id, "10.0.0.1");
+        f->base.exempt = 1;
+        ck_assert_int_eq(rbp_submit(p, &f->base), RBP_OK);
+    }
+    fake_t *other = fake(6, "10.0.0.1");
+    ck_assert_int_eq(rbp_submit(p, &other->base), RBP_FULL);
+    ck_assert_uint_eq(stats(p).waiting, 5);
+    while (rbp_run_one(p))
+        ;
+    ck_assert_int_eq(atomic_load(&delivered), 5);
+    rbp_free(p);
+    fake_drop(&other->base);
+}
+END_TEST
+
 START_TEST(an_address_past_its_cap_is_refused_and_a_cancel_frees_its_slot)
 {
     counts_reset();
@@ -355,6 +379,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc,
                    an_address_past_its_cap_is_refused_and_a_cancel_frees_its_slot);
     tcase_add_test(tc, a_full_queue_refuses);
+    tcase_add_test(tc, the_hosts_own_rebuilds_are_held_to_no_bound);
     tcase_add_test(tc, a_summary_with_a_snapshot_replays_only_the_keys_after_it);
     tcase_add_test(tc, a_running_rebuild_whose_asker_goes_stops_between_chunks);
     tcase_add_test(tc, a_closed_inbox_drops_the_answer);
