@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *p = (const char *)data;
     if (cluster_note_parse(p, size, &note) == 0) {
-        if (!strchr("JLSKERTD", note.kind) || note.id == 0)
+        if (!strchr("JLSKERTDW", note.kind) || note.id == 0)
             abort();
         printable(note.name, ACCT_NAME_MAX, 1);
         printable(note.text, CLUSTER_TEXT_MAX, 1);
