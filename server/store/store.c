@@ -1,6 +1,8 @@
-/* store.c - the store's loop-thread half: the API, the pending list,
- * password hashing in libuv's pool, the login slow-down, open and close.
- * store_impl.h tells how a request moves between the threads. */
+/* store.c - the store's loop-thread hub: open and close, each loop's
+ * port, the pending list, password hashing in libuv's pool, the wait of
+ * slowed-down logins, and the end of every request (r->call->answer). It
+ * names no call: each call's file (store_accounts.c, store_games.c, ...)
+ * makes its requests with its descriptor (store_impl.h, store_call_t). */
 #include "store.h"
 
 #include <stddef.h>
@@ -49,18 +51,6 @@ static void pending_remove(store_port_t *p, req_t *r)
         uv_unref((uv_handle_t *)&p->async);
 }
 
-/* A block of guest numbers reserved in the database: used when the block
- * in hand runs out. */
-static void guest_answer(store_t *st, req_t *r)
-{
-    uv_mutex_lock(&st->lmu);
-    st->guest_asking = 0;
-    if (r->status == STORE_OK && r->id > 0)
-        st->guest_spare = (unsigned long long)r->id;
-    /* else asked again at the next number handed out */
-    uv_mutex_unlock(&st->lmu);
-}
-
 /* The end of every request that answers: the callback (unless cancelled or
  * closing), then freed. On r's port's loop thread. */
 static void finish(store_t *st, req_t *r)
@@ -73,38 +63,8 @@ static void finish(store_t *st, req_t *r)
         hf_names_put(&st->hash_names, r->name);
         uv_mutex_unlock(&st->lmu);
     }
-    if (r->op == OP_REGISTER && r->status == STORE_OK && r->scope[0]) {
-        uv_mutex_lock(&st->lmu); /* the registrant's address is theirs */
-        kl_add(&st->known, r->name, r->scope, uv_now(p->loop));
-        uv_mutex_unlock(&st->lmu);
-    }
-    if (!r->cancelled && !p->closing) {
-        if (r->op == OP_REGISTER || r->op == OP_LOGIN) {
-            store_account_t a;
-            memset(&a, 0, sizeof a);
-            a.status = r->status;
-            if (r->status == STORE_OK) {
-                a.id = r->id;
-                memcpy(a.name, r->name, sizeof a.name);
-                a.display = r->display;
-            }
-            r->cb.account(r->ctx, &a);
-        } else if (r->op == OP_SCORES) {
-            r->cb.scores(r->ctx, r->scores);
-        } else if (r->op == OP_RECENT) {
-            store_recent_answer(r);
-        } else if (r->op == OP_TAKEN) {
-            r->cb.taken(r->ctx, r->status, r->status == STORE_OK && r->found);
-        } else if (r->op == OP_PROG_LOAD || r->op == OP_GET_RECORD) {
-            store_progress_answer(r);
-        } else if (r->op == OP_GUEST) {
-            guest_answer(st, r);
-        } else if (OP_IS_KEYS(r->op)) {
-            store_keys_answer(r);
-        } else {
-            r->cb.done(r->ctx, r->status);
-        }
-    }
+    if (!r->cancelled && !p->closing)
+        r->call->answer(r);
     store_req_free(r);
 }
 
@@ -148,7 +108,7 @@ static void hash_work(uv_work_t *w)
 {
     req_t *r = w->data;
     const store_opts_t *o = &r->st->opt;
-    if (r->op == OP_REGISTER || r->op == OP_SETPASS) {
+    if (r->call->flags & STORE_CALL_NEW_HASH) {
         r->status = crypto_pwhash_str(r->hash, r->pass, r->pass_len,
                                       o->pw_ops, o->pw_mem) == 0
                     ? STORE_OK : STORE_ERROR;
@@ -159,30 +119,6 @@ static void hash_work(uv_work_t *w)
         sodium_memzero(r->hash, sizeof r->hash);
     }
     sodium_memzero(r->pass, sizeof r->pass);
-}
-
-/* A login's answer is known: the slow-down's counts follow it. */
-static void login_settled(store_t *st, req_t *r)
-{
-    /* A success clears only its own address's count: the ceiling on the
-     * name fades with time, not with the owner's login. */
-    uint64_t now = uv_now(r->port->loop);
-    uv_mutex_lock(&st->lmu);
-    if (r->status == STORE_OK) {
-        throttle_succeeded_in(&st->thr, r->name, r->scope);
-        if (!r->known) /* (a known address never entered it) */
-            throttle_abandoned(&st->thr_name, r->name, now);
-        kl_add(&st->known, r->name, r->scope, now);
-    } else if (r->status == STORE_BAD_LOGIN) {
-        throttle_failed_in(&st->thr, r->name, r->scope, now);
-        if (!r->known)
-            throttle_failed(&st->thr_name, r->name, now);
-    } else {
-        throttle_abandoned_in(&st->thr, r->name, r->scope, now);
-        if (!r->known)
-            throttle_abandoned(&st->thr_name, r->name, now);
-    }
-    uv_mutex_unlock(&st->lmu);
 }
 
 static void hash_after(uv_work_t *w, int status)
@@ -196,18 +132,13 @@ static void hash_after(uv_work_t *w, int status)
     uv_mutex_unlock(&st->lmu);
     if (status != 0)
         r->status = STORE_ERROR;
-    if ((r->op == OP_REGISTER || r->op == OP_SETPASS) &&
+    if ((r->call->flags & STORE_CALL_NEW_HASH) &&
         r->status == STORE_OK && !r->cancelled &&
         !p->closing) {
         store_db_submit(st, r); /* the insert */
     } else {
-        if (r->op == OP_LOGIN && status == 0) {
-            uv_mutex_lock(&st->mu);
-            st->stats.login_hashes++;
-            st->stats.login_hashes_dummy += !r->found;
-            uv_mutex_unlock(&st->mu);
-            login_settled(st, r);
-        }
+        if (r->call->verified && status == 0)
+            r->call->verified(r);
         finish(st, r);
     }
     if (!p->closing)
@@ -281,12 +212,12 @@ static void hash_pump(store_port_t *p)
     }
 }
 
-/* A login of a name that has hashes_per_name checks waiting or running
+/* A request of a name that has hashes_per_name checks waiting or running
  * already, from an address it has not logged in from: 1 (counted
  * otherwise). Strangers cannot fill the line with one name. */
 static int name_full(store_t *st, req_t *r)
 {
-    if (r->op != OP_LOGIN || r->known)
+    if (!(r->call->flags & STORE_CALL_PER_NAME) || r->known)
         return 0;
     uv_mutex_lock(&st->lmu);
     int full = hf_names_take(&st->hash_names, r->name,
@@ -298,26 +229,31 @@ static int name_full(store_t *st, req_t *r)
     return full;
 }
 
-static void hash_enqueue(store_t *st, req_t *r)
+/* Answers r with status without its hash. */
+static void unhashed(store_t *st, req_t *r, int status)
+{
+    r->status = status;
+    if (r->call->unverified)
+        r->call->unverified(r);
+    finish(st, r);
+}
+
+void store_hash_enqueue(store_t *st, req_t *r)
 {
     store_port_t *p = r->port;
     if (name_full(st, r)) {
         char safe[ACCT_NAME_MAX + 1];
-        log_info("login %s from %s: %d checks of the name are waiting "
-                 "already: refused", log_safe(r->name, safe, sizeof safe),
+        log_info("%s %s from %s: %d checks of the name are waiting "
+                 "already: refused", r->call->name,
+                 log_safe(r->name, safe, sizeof safe),
                  r->scope[0] ? r->scope : "-", st->opt.hashes_per_name);
-        r->status = STORE_SLOW_DOWN;
-        login_settled(st, r);
-        finish(st, r);
+        unhashed(st, r, STORE_SLOW_DOWN);
         return;
     }
     r->phase = PH_HASH;
     r->fair.addr = r->scope;
     if (hf_push(&p->hashq, &r->fair) != 0) {
-        r->status = STORE_ERROR; /* out of memory */
-        if (r->op == OP_LOGIN)
-            login_settled(st, r);
-        finish(st, r);
+        unhashed(st, r, STORE_ERROR); /* out of memory */
         return;
     }
     hash_waiting_add(p, 1);
@@ -336,7 +272,7 @@ static void on_async(uv_async_t *h)
         req_t *next = r->next;
         r->next = NULL;
         if (r->phase == PH_HASH && !p->closing)
-            hash_enqueue(st, r);
+            store_hash_enqueue(st, r);
         else
             finish(st, r);
         r = next;
@@ -371,8 +307,9 @@ static void on_timer(uv_timer_t *t)
     arm_timer(p);
 }
 
-static void wait_insert(store_port_t *port, req_t *r)
+void store_wait_insert(req_t *r)
 {
+    store_port_t *port = r->port;
     req_t **p = &port->wait_head;
     while (*p && (*p)->not_before <= r->not_before)
         p = &(*p)->next;
@@ -624,128 +561,9 @@ void store_close(store_t *st)
     free(st);
 }
 
-/* Logs the first of a run of refusals and then every 1000th: a full
- * queue must not also flood the log. */
-static void log_refusal(store_t *st, uint64_t *count, const char *what,
-                        const char *name)
-{
-    uv_mutex_lock(&st->lmu);
-    uint64_t n = ++*count;
-    uv_mutex_unlock(&st->lmu);
-    if (n % 1000 == 1)
-        log_error("store: %s (a game of %s; %llu so far)", what, name,
-                  (unsigned long long)n);
-}
-
-/* A game request for g, checked and counted against the queue's limits, or
- * NULL (refused, logged; or *skip: a guest's game too short to keep).
- * *drop: over the byte cap, keep no record. */
-static req_t *game_req(store_t *st, const store_game_t *g, size_t bytes,
-                       int *drop, int *skip)
-{
-    *skip = g->account_id <= 0 && g->turns < st->opt.guest_min_turns;
-    if (*skip) {
-        uv_mutex_lock(&st->mu);
-        st->stats.guests_skipped++;
-        uv_mutex_unlock(&st->mu);
-        return NULL;
-    }
-    size_t cause_len = strnlen(g->cause, sizeof g->cause);
-    if (!acct_name_valid(g->name, NULL, 0) || cause_len == sizeof g->cause ||
-        !acct_text_is_safe(g->cause, cause_len)) {
-        log_error("store: a game with a malformed name or cause refused");
-        return NULL;
-    }
-    uv_mutex_lock(&st->mu);
-    uint64_t games = st->q_games, queued = st->q_bytes;
-    uv_mutex_unlock(&st->mu);
-    if (games >= (uint64_t)st->opt.max_queued_games) {
-        log_refusal(st, &st->refused, "too many games waiting for the disk: lost",
-                    g->name);
-        return NULL;
-    }
-    req_t *r = calloc(1, sizeof *r);
-    if (!r) {
-        log_refusal(st, &st->refused, "out of memory: game lost", g->name);
-        return NULL;
-    }
-    *drop = bytes && queued + bytes > st->opt.max_queued_bytes;
-    if (*drop)
-        log_refusal(st, &st->dropped, "too many record bytes waiting: a game "
-                    "stored without its record", g->name);
-    r->st = st;
-    r->op = OP_GAME;
-    r->phase = PH_DB;
-    r->game = *g;
-    return r;
-}
-
-static void game_queue(store_t *st, req_t *r, int drop)
-{
-    uv_mutex_lock(&st->mu);
-    st->q_games++;
-    st->q_bytes += r->qbytes;
-    st->stats.records_dropped += (uint64_t)drop;
-    int closed = store_db_post(st, r) != 0;
-    if (closed) {
-        st->q_games--;
-        st->q_bytes -= r->qbytes;
-        st->stats.games_lost++;
-    }
-    uv_mutex_unlock(&st->mu);
-    if (closed) {
-        log_error("store: %s: a game of %s after the store closed: lost",
-                  st->path, r->game.name);
-        store_req_free(r);
-    }
-}
-
-int store_add_game(store_t *st, const store_game_t *g, const void *record,
-                   size_t len)
-{
-    int drop = 0, skip;
-    req_t *r = game_req(st, g, record ? len : 0, &drop, &skip);
-    if (!r)
-        return skip ? 0 : -1;
-    if (record && !drop) {
-        r->record = malloc(len ? len : 1);
-        if (r->record) {
-            memcpy(r->record, record, len);
-            r->record_len = r->qbytes = len;
-        } else {
-            drop = 1;
-        }
-    }
-    game_queue(st, r, drop && record);
-    return 0;
-}
-
-int store_end_game(store_t *st, const store_game_t *g, game_t *game,
-                   record_t *rec)
-{
-    int drop = 0, skip;
-    /* the record is ours from here, whatever happens */
-    record_t taken = *rec;
-    memset(rec, 0, sizeof *rec);
-    size_t bytes = taken.keys.len + taken.checks.len;
-    req_t *r = game_req(st, g, bytes, &drop, &skip);
-    if (!r || drop) {
-        game_free(game);
-        record_free(&taken);
-        if (!r)
-            return skip ? 0 : -1;
-    } else {
-        r->played = game;
-        r->rec = taken;
-        r->qbytes = bytes;
-    }
-    game_queue(st, r, drop);
-    return 0;
-}
-
 /* A request that will answer, on the pending list; NULL if too many are
  * owed already or out of memory. */
-req_t *store_req_new(store_t *st, int op, void *ctx)
+req_t *store_req_new(store_t *st, const store_call_t *call, void *ctx)
 {
     store_port_t *p = port_here(st);
     if (p->closing || p->npending >= st->opt.max_pending) {
@@ -757,178 +575,22 @@ req_t *store_req_new(store_t *st, int op, void *ctx)
         return NULL;
     r->st = st;
     r->port = p;
-    r->op = (uint8_t)op;
+    r->call = call;
     r->ctx = ctx;
     pending_add(p, r);
     return r;
 }
 
-/* Copies a password into r (cut at ACCT_PASS_MAX: then it cannot match). */
-static void take_password(req_t *r, const char *password)
+void store_req_drop(req_t *r)
 {
-    size_t n = strnlen(password, ACCT_PASS_MAX + 1);
-    r->pass_ok = n <= ACCT_PASS_MAX;
-    if (n > ACCT_PASS_MAX)
-        n = ACCT_PASS_MAX;
-    memcpy(r->pass, password, n);
-    r->pass[n] = '\0';
-    r->pass_len = n;
+    pending_remove(r->port, r);
+    store_req_free(r);
 }
 
-int store_register(store_t *st, const char *name, const char *password,
-                   store_account_cb cb, void *ctx)
+void store_answer_done(req_t *r)
 {
-    return store_register_from(st, name, NULL, password, cb, ctx);
+    r->cb.done(r->ctx, r->status);
 }
-
-int store_register_from(store_t *st, const char *name, const char *addr,
-                        const char *password, store_account_cb cb,
-                        void *ctx)
-{
-    req_t *r = store_req_new(st, OP_REGISTER, ctx);
-    if (!r)
-        return -1;
-    r->cb.account = cb;
-    snprintf(r->scope, sizeof r->scope, "%s", addr ? addr : "");
-    take_password(r, password);
-    if (!acct_name_valid(name, NULL, 0) ||
-        !acct_password_valid(password, NULL, 0)) {
-        store_answer_soon(st, r, STORE_INVALID);
-        return 0;
-    }
-    snprintf(r->name, sizeof r->name, "%s", name);
-    hash_enqueue(st, r);
-    return 0;
-}
-
-int store_login(store_t *st, const char *name, const char *password,
-                store_account_cb cb, void *ctx)
-{
-    return store_login_from(st, name, NULL, password, cb, ctx);
-}
-
-int store_login_from(store_t *st, const char *name, const char *addr,
-                     const char *password, store_account_cb cb, void *ctx)
-{
-    req_t *r = store_req_new(st, OP_LOGIN, ctx);
-    if (!r)
-        return -1;
-    r->cb.account = cb;
-    take_password(r, password);
-    r->name_ok = (uint8_t)acct_name_valid(name, NULL, 0);
-    snprintf(r->name, sizeof r->name, "%.*s", ACCT_NAME_MAX, name);
-    snprintf(r->scope, sizeof r->scope, "%s", addr ? addr : "");
-    uint64_t now = uv_now(r->port->loop);
-    /* Slowed per (name, address): someone guessing from elsewhere does not
-     * slow the owner down; and per name from anywhere, from a far higher
-     * count on (many addresses at once). */
-    uv_mutex_lock(&st->lmu);
-    int64_t wait = throttle_admit_in(&st->thr, name, r->scope, now);
-    /* An address the name has logged in from skips the ceiling from
-     * anywhere: strangers elsewhere cannot lock the owner out. */
-    r->known = (uint8_t)kl_has(&st->known, name, r->scope, now);
-    if (wait >= 0 && !r->known) {
-        int64_t wait_name = throttle_admit(&st->thr_name, name, now);
-        if (wait_name < 0) /* refused: the first admission never ran */
-            throttle_abandoned_in(&st->thr, name, r->scope, now);
-        if (wait_name < 0 || wait_name > wait)
-            wait = wait_name;
-    }
-    if (wait > 0) {
-        st->login_waits++;
-        st->login_wait_ms += (uint64_t)wait;
-    }
-    uv_mutex_unlock(&st->lmu);
-    if (wait < 0) {
-        store_answer_soon(st, r, STORE_SLOW_DOWN);
-    } else if (wait == 0) {
-        store_db_submit(st, r);
-    } else {
-        r->not_before = now + (uint64_t)wait;
-        wait_insert(r->port, r);
-    }
-    return 0;
-}
-
-int store_set_password(store_t *st, int64_t account_id, const char *password,
-                       store_done_cb cb, void *ctx)
-{
-    req_t *r = store_req_new(st, OP_SETPASS, ctx);
-    if (!r)
-        return -1;
-    r->cb.done = cb;
-    take_password(r, password);
-    r->id = account_id;
-    if (account_id <= 0 || !acct_password_valid(password, NULL, 0)) {
-        store_answer_soon(st, r, STORE_INVALID);
-        return 0;
-    }
-    hash_enqueue(st, r);
-    return 0;
-}
-
-int store_set_display(store_t *st, int64_t account_id, int display,
-                      store_done_cb cb, void *ctx)
-{
-    req_t *r = store_req_new(st, OP_SETDISPLAY, ctx);
-    if (!r)
-        return -1;
-    r->cb.done = cb;
-    r->id = account_id;
-    r->display = display;
-    if (account_id <= 0 || display < 0 || display > 15)
-        store_answer_soon(st, r, STORE_INVALID);
-    else
-        store_db_submit(st, r);
-    return 0;
-}
-
-int store_scores(store_t *st, int n, const char *player, store_scores_cb cb,
-                 void *ctx)
-{
-    req_t *r = store_req_new(st, OP_SCORES, ctx);
-    if (!r)
-        return -1;
-    r->scores = calloc(1, sizeof *r->scores);
-    if (!r->scores) {
-        pending_remove(r->port, r);
-        store_req_free(r);
-        return -1;
-    }
-    r->cb.scores = cb;
-    r->limit = n < 0 ? 0 : n > STORE_TOP_MAX ? STORE_TOP_MAX : n;
-    if (player)
-        snprintf(r->name, sizeof r->name, "%.*s", ACCT_NAME_MAX, player);
-    store_db_submit(st, r);
-    return 0;
-}
-
-int store_name_taken(store_t *st, const char *name, store_taken_cb cb,
-                     void *ctx)
-{
-    req_t *r = store_req_new(st, OP_TAKEN, ctx);
-    if (!r)
-        return -1;
-    r->cb.taken = cb;
-    if (!acct_name_valid(name, NULL, 0)) {
-        store_answer_soon(st, r, STORE_INVALID);
-        return 0;
-    }
-    snprintf(r->name, sizeof r->name, "%s", name);
-    store_db_submit(st, r);
-    return 0;
-}
-
-int store_flush(store_t *st, store_done_cb cb, void *ctx)
-{
-    req_t *r = store_req_new(st, OP_FLUSH, ctx);
-    if (!r)
-        return -1;
-    r->cb.done = cb;
-    store_db_submit(st, r);
-    return 0;
-}
-
 /* Unlinks every request of ctx from the throttled logins' queue and
  * finishes it (silently: it is marked cancelled first). */
 static void drop_waiting(store_t *st, req_t **head, void *ctx)
@@ -990,43 +652,6 @@ uint64_t store_queued(store_t *st)
     uv_mutex_lock(&st->mu);
     uint64_t n = st->q_games + st->q_progress;
     uv_mutex_unlock(&st->mu);
-    return n;
-}
-
-unsigned long long store_guest_number(store_t *st)
-{
-    uv_mutex_lock(&st->lmu);
-    if (st->guest_next >= st->guest_end && st->guest_spare) {
-        st->guest_next = st->guest_spare;
-        st->guest_end = st->guest_spare + STORE_GUEST_BLOCK;
-        st->guest_spare = 0;
-        st->guest_warned = 0;
-    }
-    unsigned long long n = st->guest_next++;
-    /* half the block used: reserve the next, long before this one ends */
-    int ask = !st->guest_spare && !st->guest_asking && !st->closing &&
-              st->guest_next + STORE_GUEST_BLOCK / 2 > st->guest_end;
-    if (ask)
-        st->guest_asking = 1;
-    int warn = n >= st->guest_end && !st->guest_warned;
-    if (warn)
-        st->guest_warned = 1;
-    uv_mutex_unlock(&st->lmu);
-    if (ask) {
-        req_t *r = store_req_new(st, OP_GUEST, st);
-        if (r) {
-            store_db_submit(st, r);
-        } else {
-            uv_mutex_lock(&st->lmu);
-            st->guest_asking = 0;
-            uv_mutex_unlock(&st->lmu);
-        }
-    }
-    if (warn) {
-        log_error("store: %s: guest numbers past those reserved in the "
-                  "database (writes failing?): after a crash they may be "
-                  "given again", st->path);
-    }
     return n;
 }
 

@@ -8,9 +8,35 @@
 #include "log.h"
 #include "store_impl.h"
 
+static int ban_put_db(store_t *st, req_t *r, int ok)
+{
+    r->status = !ok ? STORE_ERROR
+              : sdb_ban_put(st->db, &r->ban) == 0 ? STORE_OK : STORE_ERROR;
+    r->phase = PH_DONE;
+    st->bans_changed = 1;
+    return 0;
+}
+
+static int ban_del_db(store_t *st, req_t *r, int ok)
+{
+    r->status = !ok ? STORE_ERROR : sdb_ban_remove(st->db, r->ban.target);
+    r->phase = PH_DONE;
+    st->bans_changed = 1;
+    return 0;
+}
+
+static const store_call_t ban_put_call = {
+    .name = "ban", .db = ban_put_db, .answer = store_answer_done,
+    .undo = store_undo_error,
+};
+static const store_call_t ban_del_call = {
+    .name = "unban", .db = ban_del_db, .answer = store_answer_done,
+    .undo = store_undo_error,
+};
+
 int store_ban(store_t *st, const store_ban_t *b, store_done_cb cb, void *ctx)
 {
-    req_t *r = store_req_new(st, OP_BAN_PUT, ctx);
+    req_t *r = store_req_new(st, &ban_put_call, ctx);
     if (!r)
         return -1;
     r->cb.done = cb;
@@ -22,7 +48,7 @@ int store_ban(store_t *st, const store_ban_t *b, store_done_cb cb, void *ctx)
 
 int store_unban(store_t *st, const char *target, store_done_cb cb, void *ctx)
 {
-    req_t *r = store_req_new(st, OP_BAN_DEL, ctx);
+    req_t *r = store_req_new(st, &ban_del_call, ctx);
     if (!r)
         return -1;
     r->cb.done = cb;
@@ -46,18 +72,6 @@ int store_banned_name(store_t *st, const char *name, int64_t now_ms,
 size_t store_bans(store_t *st, int64_t now_ms, store_ban_t **out)
 {
     return ban_list_copy(&st->bans, now_ms, out);
-}
-
-void store_bans_db(store_t *st, req_t *r, int ok)
-{
-    if (!ok)
-        r->status = STORE_ERROR;
-    else if (r->op == OP_BAN_PUT)
-        r->status = sdb_ban_put(st->db, &r->ban) == 0 ? STORE_OK : STORE_ERROR;
-    else
-        r->status = sdb_ban_remove(st->db, r->ban.target);
-    r->phase = PH_DONE;
-    st->bans_changed = 1;
 }
 
 void store_bans_refresh(store_t *st)

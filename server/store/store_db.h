@@ -56,7 +56,8 @@ typedef struct store_unfollowed {
  * (parameters), (arguments)). The list makes the table of each backend
  * (sdb_ops_t) and the sdb_NAME functions that pass a call to the
  * connection's backend (store_backend.c); adding a call is a line here, a
- * function and a table entry in each backend, and its caller. */
+ * function (and its statement) in each backend, and the call's own file
+ * (docs/architecture.md, "Store", lists them). */
 #define SDB_CALLS(X) \
     /* BEGIN IMMEDIATE / COMMIT / ROLLBACK. Return 0, or -1 (logged). */ \
     X(int, begin, (store_db_t *db), (db)) \

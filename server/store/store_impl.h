@@ -1,9 +1,9 @@
-/* store_impl.h - inside the store, shared by its two halves: store.c
- * (the loop thread: the API, the pending list, password hashing in the
- * pool, the slow-down), store_progress.c (the loop thread's side of games
- * in progress and of records by id) and store_thread.c (the database
- * thread: batches and transactions). Nothing outside server/store*.c
- * includes this.
+/* store_impl.h - inside the store, shared by its hub and its calls:
+ * store.c (the loop thread: the pending list, password hashing in the
+ * pool, the slow-down's wait, open and close), store_thread.c (the
+ * database thread: batches and transactions) and each call's file, which
+ * defines its descriptor (store_call_t) and its work on both threads.
+ * Nothing outside server/store/ includes this.
  *
  * A request (req_t) is owned by whichever queue holds it, and moves:
  *
@@ -46,37 +46,58 @@
 #include "known_logins.h"
 #include "throttle.h"
 
-enum op {
-    OP_GAME, OP_REGISTER, OP_LOGIN, OP_SCORES, OP_FLUSH, OP_TAKEN,
-    OP_PROG_BEGIN, OP_PROG_APPEND, OP_PROG_END, /* no answer, like OP_GAME */
-    OP_PROG_SNAP,                               /* the same */
-    OP_PROG_LOAD, OP_GET_RECORD,                /* answer */
-    OP_GUEST,     /* reserve guest numbers: answers the store itself */
-    OP_SETPASS,   /* hash a new password, then store it: answers done */
-    OP_KEYS_LIST, OP_KEY_ADD, OP_KEY_DEL, /* answer keys (store_keys.c) */
-    OP_KEY_FIND,  /* a waiting thread's (req_t.sync): answers it directly */
-    OP_SETDISPLAY, /* keep an account's display choice: answers done */
-    OP_BAN_PUT, OP_BAN_DEL, /* a ban (store_bans.c): answers done */
-    OP_RECENT     /* the finished games, newest first (store_recent.c) */
-};
+typedef struct req req_t;
+typedef struct store_port store_port_t;
 
-/* The ops that end on the database thread, answering nobody. */
-#define OP_IS_SILENT(op) ((op) == OP_GAME || (op) == OP_PROG_BEGIN || \
-                          (op) == OP_PROG_APPEND || (op) == OP_PROG_END || \
-                          (op) == OP_PROG_SNAP)
-#define OP_IS_KEYS(op) ((op) == OP_KEYS_LIST || (op) == OP_KEY_ADD || \
-                        (op) == OP_KEY_DEL || (op) == OP_KEY_FIND)
-#define OP_IS_BAN(op) ((op) == OP_BAN_PUT || (op) == OP_BAN_DEL)
-#define OP_IS_PROGRESS(op) ((op) == OP_PROG_BEGIN || (op) == OP_PROG_APPEND || \
-                            (op) == OP_PROG_END || (op) == OP_PROG_SNAP)
+/* What a kind of request is: a descriptor the request carries (r->call),
+ * defined by the file that makes the request (store_accounts.c,
+ * store_games.c, store_scores.c, store_progress.c, store_keys.c,
+ * store_bans.c, store_recent.c). The database thread runs call->db and the
+ * loop call->answer; neither names a call, so a new call is its own file
+ * (docs/architecture.md, "Store"). */
+typedef struct store_call {
+    const char *name;          /* for messages and debugging */
+    /* On the database thread, inside the batch's transaction (ok: its
+     * BEGIN worked). Sets r->phase to PH_DONE (answer now) or PH_HASH
+     * (verify in the pool first); a silent call need not. Returns 1 if a
+     * counted write (STORE_CALL_GAME, STORE_CALL_PROGRESS) was made. */
+    int (*db)(store_t *st, req_t *r, int ok);
+    /* On the asking loop's thread: calls the callback (not cancelled, not
+     * closing). NULL for a silent or a waiting thread's call. */
+    void (*answer)(req_t *r);
+    /* On the database thread, when the batch r was in was rolled back:
+     * what r answers now (NULL: its answer stands). */
+    void (*undo)(store_t *st, req_t *r);
+    /* On the loop, after the pool verified a password (the pool's work
+     * ran: status 0), before the answer (NULL: nothing). */
+    void (*verified)(req_t *r);
+    /* On the loop, when the request is answered without its hash (its
+     * name's line full: STORE_CALL_PER_NAME, or out of memory), before the
+     * answer (NULL: nothing). */
+    void (*unverified)(req_t *r);
+    unsigned flags;            /* STORE_CALL_* */
+} store_call_t;
+
+/* Ends on the database thread, answering nobody (freed there). */
+#define STORE_CALL_SILENT   1u
+/* A finished game: counted in q_games/q_bytes while queued and in the
+ * stats' games written or lost. */
+#define STORE_CALL_GAME     2u
+/* A game in progress's write: counted in q_progress/q_prog_bytes and in the
+ * stats' progress written or dropped. */
+#define STORE_CALL_PROGRESS 4u
+/* Hashes its password in the pool first, then goes to the database (a
+ * request that reaches the pool without it is verified there). */
+#define STORE_CALL_NEW_HASH 8u
+/* Its hashes are bounded per name (hashes_per_name, hash_fair.h) unless
+ * it comes from an address the name has logged in from (r->known). */
+#define STORE_CALL_PER_NAME 16u
+
 enum phase {
     PH_DB,    /* for the database thread */
     PH_HASH,  /* for the thread pool: hash (register) or verify (login) */
     PH_DONE   /* answered: the callback is next */
 };
-
-typedef struct req req_t;
-typedef struct store_port store_port_t;
 
 /* A request made by a thread that runs no loop (store_key_account): it
  * waits on cond (with st->mu) until the database thread sets done; if it
@@ -86,6 +107,10 @@ typedef struct store_sync {
     uv_cond_t cond;
     int done, gone;
 } store_sync_t;
+/* A request. The fields below the callback are what the calls need
+ * (named by the call that uses them); a new call that needs no more than
+ * id, name, limit and a malloc'd answer uses out and cb.any, and so adds
+ * nothing here. */
 struct req {
     smsg_t link;               /* its place in the db channel (chan.h); only
                                   next is used: never msg_free'd */
@@ -93,66 +118,67 @@ struct req {
     req_t *pprev, *pnext;      /* port->pending (its loop thread) */
     store_t *st;
     store_port_t *port;        /* answers go to this loop (NULL: silent) */
-    uint8_t op, phase, cancelled, name_ok, pass_ok, found;
+    const store_call_t *call;  /* what it is: its db and answer */
+    uint8_t phase, cancelled, name_ok, pass_ok, found;
     uint8_t name_counted;      /* in st->hash_names (hash_fair.h) */
     hf_item_t fair;            /* in its port's hash queue (addr: scope) */
     int status;                /* enum store_status */
     union {
         store_account_cb account;
         store_scores_cb scores;
-        store_recent_cb recent;
         store_done_cb done;
         store_taken_cb taken;
         store_progress_cb progress;
         store_record_cb record;
         store_keys_cb keys;
+        void (*any)(void);     /* any other call's, cast back by its file */
     } cb;
     void *ctx;
     uv_work_t work;
     uint64_t not_before;       /* throttled login: loop time to go on */
-    /* OP_REGISTER, OP_LOGIN; name also OP_SCORES (the player), OP_TAKEN
-     * (found: the answer). id is also the account of OP_PROG_* and the
-     * game of OP_GET_RECORD. */
+    /* register, login; name also the scores' (the player), taken's (found:
+     * the answer). id is also the account of a game in progress's calls,
+     * the game of get_record, the games after which recent reads. */
     int64_t id;
     char name[ACCT_NAME_MAX + 1];
-    char scope[48];            /* OP_LOGIN, OP_REGISTER: the address it comes
+    char scope[48];            /* login, register: the address it comes
                                   from, or "" */
-    uint8_t known;             /* OP_LOGIN: scope has logged in as this
-                                  name before (known_logins.h) */
+    uint8_t known;             /* login: scope has logged in as this name
+                                  before (known_logins.h) */
     char pass[ACCT_PASS_MAX + 1];
     size_t pass_len;
     char hash[crypto_pwhash_STRBYTES];
-    /* OP_GAME; game also OP_GET_RECORD's answer, and game.seed,
-     * game.started OP_PROG_BEGIN's and OP_PROG_LOAD's */
+    /* game; game also get_record's answer, and game.seed, game.started
+     * progress begin's and load's */
     store_game_t game;
     void *record;              /* encoded bytes (malloc'd), or NULL; also
-                                  OP_PROG_APPEND's keys, OP_PROG_LOAD's and
-                                  OP_GET_RECORD's answer */
+                                  a progress append's keys, progress load's
+                                  and get_record's answer */
     size_t record_len;
-    size_t qbytes;             /* counted in st->q_bytes (OP_GAME) or
-                                  st->q_prog_bytes (OP_PROG_APPEND) while
-                                  queued */
+    size_t qbytes;             /* counted in st->q_bytes (STORE_CALL_GAME) or
+                                  st->q_prog_bytes (STORE_CALL_PROGRESS)
+                                  while queued */
     game_t *played;            /* store_end_game: to finish and encode on */
     record_t rec;              /*   the database thread, then free */
-    /* OP_SCORES, OP_RECENT (id: the games after it) */
+    /* scores, recent */
     int limit;
     store_scores_t *scores;
-    store_recent_t *recent;
-    /* OP_PROG_BEGIN; OP_PROG_LOAD's answer */
+    void *out;                 /* a call's answer (malloc'd: freed with r) */
+    /* progress begin; progress load's answer */
     game_options_t gopt;
     uint32_t game_version;
-    /* OP_PROG_SNAP; OP_PROG_LOAD's answer (snap.game NULL: none) */
+    /* progress snapshot; progress load's answer (snap.game NULL: none) */
     sdb_snapshot_t snap;
-    /* OP_KEY_*: the key's fingerprint, its text (OP_KEY_ADD's; OP_KEY_FIND's
-     * answer), the list answered (OP_KEYS_LIST, _ADD, _DEL), the waiter
-     * (OP_KEY_FIND); id is the account, name OP_KEY_FIND's */
+    /* SSH keys: the key's fingerprint, its text (add's; find's answer), the
+     * list answered (list, add, remove), the waiter (find: a thread
+     * without a loop); id is the account, name find's */
     char fp[STORE_KEY_FP_MAX + 1];
     char *key;
     store_keys_t *keys;
     store_sync_t *sync;
-    /* OP_SETDISPLAY; OP_LOGIN's answer (found: the account's) */
+    /* set display; login's answer (found: the account's) */
     int display;
-    /* OP_BAN_PUT: the ban; OP_BAN_DEL: ban.target */
+    /* ban: the ban; unban: ban.target */
     store_ban_t ban;
 };
 
@@ -192,7 +218,7 @@ struct store {
     /* shared, under mu */
     uv_mutex_t mu;
     uint64_t q_games, q_bytes;
-    uint64_t q_progress;       /* OP_PROG_* queued */
+    uint64_t q_progress;       /* STORE_CALL_PROGRESS queued */
     uint64_t q_prog_bytes;     /*   their key bytes (qbytes) */
     int stopping;
     int healthy;               /* store_healthy: the last batch committed */
@@ -219,7 +245,7 @@ struct store {
     uint64_t prog_refused;     /* appends refused: for the log */
     unsigned long long guest_next, guest_end; /* numbers reserved: [next, end) */
     unsigned long long guest_spare; /* the next block's first (0: none yet) */
-    int guest_asking;          /* an OP_GUEST is on its way */
+    int guest_asking;          /* a guest block is asked for */
     int guest_warned;          /* past the reserve, logged */
     throttle_t thr;            /* failed logins per (name, address) */
     throttle_t thr_name;       /* per name from anywhere: a high ceiling */
@@ -250,21 +276,29 @@ void store_db_wake(void *st);
  * port's done queue and wakes that loop. */
 void store_done_push(store_t *st, req_t *r);
 
-/* store.c, for store_progress.c: a request that will answer, on the
- * pending list (NULL: too many owed, closing, OOM; logged); hands a request
- * to the database thread; answers one at once, through the loop. */
-req_t *store_req_new(store_t *st, int op, void *ctx);
+/* store.c, for the calls' files: a request of `call` that will answer, on
+ * the pending list (NULL: too many owed, closing, OOM; logged); one taken
+ * back before it was handed on (unlinked and freed); hands a request to
+ * the database thread; answers one at once, through the loop; hashes or
+ * verifies its password in the pool (then STORE_CALL_NEW_HASH goes to the
+ * database, a verify answers); a throttled login waits until
+ * r->not_before (loop time). */
+req_t *store_req_new(store_t *st, const store_call_t *call, void *ctx);
+void store_req_drop(req_t *r);
 void store_db_submit(store_t *st, req_t *r);
 void store_answer_soon(store_t *st, req_t *r, int status);
+void store_hash_enqueue(store_t *st, req_t *r);
+void store_wait_insert(req_t *r);
 
-/* store_progress.c, for store.c: calls the callback of an answered
- * OP_PROG_LOAD or OP_GET_RECORD (not cancelled). */
-void store_progress_answer(req_t *r);
+/* store.c: the answer of the calls that answer with a status only
+ * (store_done_cb). */
+void store_answer_done(req_t *r);
 
-/* store_progress.c, for the database thread: runs one OP_PROG_* or
- * OP_GET_RECORD inside the batch's transaction (ok: it is open). Returns 1
- * if a silent request was written (counted in progress_written). */
-int store_progress_db(store_t *st, req_t *r, int ok);
+/* store_thread.c: undo hooks the calls share (store_call_t.undo): the
+ * request failed with its batch (its list of keys, if any, emptied); the
+ * same, if it had succeeded. */
+void store_undo_error(store_t *st, req_t *r);
+void store_undo_error_if_ok(store_t *st, req_t *r);
 
 /* store_progress.c, for the database thread, after a batch committed:
  * the begins and appends that, as the commit found, had nothing to follow
@@ -272,33 +306,8 @@ int store_progress_db(store_t *st, req_t *r, int ok);
  * failed at once. Returns how many (counted dropped, not written). */
 uint64_t store_progress_unfollowed(store_t *st);
 
-/* store_progress.c, for the database thread: a batch failed; the accounts
- * of its appends and begins lose their later appends until a begin. */
-void store_progress_failed(store_t *st, req_t *batch);
-
-/* store_recent.c: calls the callback of an answered OP_RECENT (not
- * cancelled); and for the database thread, runs one (ok: the batch's
- * transaction is open). */
-void store_recent_answer(req_t *r);
-void store_recent_db(store_t *st, req_t *r, int ok);
-
-/* store_keys.c: calls the callback of an answered OP_KEYS_LIST, OP_KEY_ADD
- * or OP_KEY_DEL (not cancelled). */
-void store_keys_answer(req_t *r);
-
-/* store_keys.c, for the database thread: runs one OP_KEY_* inside the
- * batch's transaction (ok: it is open). */
-void store_keys_db(store_t *st, req_t *r, int ok);
-
-/* store_keys.c, for the database thread, under st->mu: a waiting thread's
- * request is answered (wakes it), or freed if it stopped waiting. Returns
- * 1 if the caller must free r (outside the lock). */
-int store_keys_wake(req_t *r);
-
-/* store_bans.c, for the database thread: runs one OP_BAN_* inside the
- * batch's transaction (ok: it is open); reads the bans into st->bans
+/* store_bans.c, for the database thread: reads the bans into st->bans
  * (after a batch that changed them, or every STORE_BAN_REFRESH_MS). */
-void store_bans_db(store_t *st, req_t *r, int ok);
 void store_bans_refresh(store_t *st);
 
 /* The database thread (uv_thread_create's entry, arg: the store): opens

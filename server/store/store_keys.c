@@ -25,12 +25,94 @@ static int text_ok(const char *s, size_t max)
     return 1;
 }
 
+/* --- the database thread ------------------------------------------------------ */
+
+/* The account's list after a change (or none), whatever the change did. */
+static int keys_listed(store_t *st, req_t *r)
+{
+    if (r->status != STORE_ERROR && sdb_keys_list(st->db, r->id, r->keys) != 0)
+        r->status = STORE_ERROR;
+    return 0;
+}
+
+static int keys_list_db(store_t *st, req_t *r, int ok)
+{
+    r->phase = PH_DONE;
+    r->status = ok ? STORE_OK : STORE_ERROR;
+    return ok ? keys_listed(st, r) : 0;
+}
+
+static int key_add_db(store_t *st, req_t *r, int ok)
+{
+    r->phase = PH_DONE;
+    r->status = ok ? sdb_key_add(st->db, r->id, r->fp, r->key,
+                                 (int64_t)time(NULL), STORE_KEYS_MAX)
+                   : STORE_ERROR;
+    return ok ? keys_listed(st, r) : 0;
+}
+
+static int key_del_db(store_t *st, req_t *r, int ok)
+{
+    r->phase = PH_DONE;
+    r->status = ok ? sdb_key_remove(st->db, r->id, r->fp) : STORE_ERROR;
+    return ok ? keys_listed(st, r) : 0;
+}
+
+static int key_find_db(store_t *st, req_t *r, int ok)
+{
+    r->phase = PH_DONE;
+    if (!ok) {
+        r->status = STORE_ERROR;
+        return 0;
+    }
+    char name[ACCT_NAME_MAX + 1] = "";
+    char key[STORE_KEY_TEXT_MAX + 1] = "";
+    int found = sdb_key_find(st->db, r->name, r->fp, &r->id, name, key,
+                             sizeof key);
+    r->status = found < 0 ? STORE_ERROR : found ? STORE_OK : STORE_NOT_FOUND;
+    if (found > 0) {
+        memcpy(r->name, name, sizeof name);
+        r->key = strdup(key);
+        /* what a password login answers too: the kept display choice */
+        if (!r->key || sdb_account_display(st->db, r->id, &r->display) != 0)
+            r->status = STORE_ERROR;
+    }
+    return 0;
+}
+
+/* --- the loop thread ----------------------------------------------------------- */
+
+static void keys_answer(req_t *r)
+{
+    r->keys->status = r->status;
+    if (r->status == STORE_ERROR)
+        r->keys->n = 0;
+    r->cb.keys(r->ctx, r->keys);
+}
+
+static const store_call_t keys_list_call = {
+    .name = "keys list", .db = keys_list_db, .answer = keys_answer,
+    .undo = store_undo_error,
+};
+static const store_call_t key_add_call = {
+    .name = "key add", .db = key_add_db, .answer = keys_answer,
+    .undo = store_undo_error,
+};
+static const store_call_t key_del_call = {
+    .name = "key remove", .db = key_del_db, .answer = keys_answer,
+    .undo = store_undo_error,
+};
+/* a waiting thread's (req_t.sync): the database thread wakes it */
+static const store_call_t key_find_call = {
+    .name = "key find", .db = key_find_db, .undo = store_undo_error,
+};
+
 /* A request for the account's keys that answers with a list. */
-static req_t *keys_req(store_t *st, int op, int64_t account_id,
-                       store_keys_cb cb, void *ctx)
+static req_t *keys_req(store_t *st, const store_call_t *call,
+                       int64_t account_id, store_keys_cb cb, void *ctx)
 {
     store_keys_t *keys = calloc(1, sizeof *keys);
-    req_t *r = keys ? store_req_new(st, op, ctx) : NULL;
+    req_t *r = keys ? store_req_new(st, call, ctx) : NULL;
     if (!r) {
         free(keys);
         return NULL;
@@ -44,7 +126,7 @@ static req_t *keys_req(store_t *st, int op, int64_t account_id,
 int store_keys_list(store_t *st, int64_t account_id, store_keys_cb cb,
                     void *ctx)
 {
-    req_t *r = keys_req(st, OP_KEYS_LIST, account_id, cb, ctx);
+    req_t *r = keys_req(st, &keys_list_call, account_id, cb, ctx);
     if (!r)
         return -1;
     store_db_submit(st, r);
@@ -54,7 +136,7 @@ int store_keys_list(store_t *st, int64_t account_id, store_keys_cb cb,
 int store_key_add(store_t *st, int64_t account_id, const char *fingerprint,
                   const char *key, store_keys_cb cb, void *ctx)
 {
-    req_t *r = keys_req(st, OP_KEY_ADD, account_id, cb, ctx);
+    req_t *r = keys_req(st, &key_add_call, account_id, cb, ctx);
     if (!r)
         return -1;
     if (account_id <= 0 || !text_ok(fingerprint, STORE_KEY_FP_MAX) ||
@@ -75,7 +157,7 @@ int store_key_add(store_t *st, int64_t account_id, const char *fingerprint,
 int store_key_remove(store_t *st, int64_t account_id, const char *fingerprint,
                      store_keys_cb cb, void *ctx)
 {
-    req_t *r = keys_req(st, OP_KEY_DEL, account_id, cb, ctx);
+    req_t *r = keys_req(st, &key_del_call, account_id, cb, ctx);
     if (!r)
         return -1;
     if (!text_ok(fingerprint, STORE_KEY_FP_MAX)) {
@@ -84,59 +166,6 @@ int store_key_remove(store_t *st, int64_t account_id, const char *fingerprint,
     }
     snprintf(r->fp, sizeof r->fp, "%s", fingerprint);
     store_db_submit(st, r);
-    return 0;
-}
-
-void store_keys_answer(req_t *r)
-{
-    r->keys->status = r->status;
-    if (r->status == STORE_ERROR)
-        r->keys->n = 0;
-    r->cb.keys(r->ctx, r->keys);
-}
-
-/* --- the database thread ------------------------------------------------------ */
-
-void store_keys_db(store_t *st, req_t *r, int ok)
-{
-    r->phase = PH_DONE;
-    if (!ok) {
-        r->status = STORE_ERROR;
-        return;
-    }
-    if (r->op == OP_KEY_FIND) {
-        char name[ACCT_NAME_MAX + 1] = "";
-        char key[STORE_KEY_TEXT_MAX + 1] = "";
-        int found = sdb_key_find(st->db, r->name, r->fp, &r->id, name, key,
-                                 sizeof key);
-        r->status = found < 0 ? STORE_ERROR : found ? STORE_OK : STORE_NOT_FOUND;
-        if (found > 0) {
-            memcpy(r->name, name, sizeof name);
-            r->key = strdup(key);
-            /* what a password login answers too: the kept display choice */
-            if (!r->key || sdb_account_display(st->db, r->id, &r->display) != 0)
-                r->status = STORE_ERROR;
-        }
-        return;
-    }
-    if (r->op == OP_KEY_ADD)
-        r->status = sdb_key_add(st->db, r->id, r->fp, r->key,
-                                (int64_t)time(NULL), STORE_KEYS_MAX);
-    else if (r->op == OP_KEY_DEL)
-        r->status = sdb_key_remove(st->db, r->id, r->fp);
-    else
-        r->status = STORE_OK;
-    /* the list after, whatever the change did */
-    if (r->status != STORE_ERROR && sdb_keys_list(st->db, r->id, r->keys) != 0)
-        r->status = STORE_ERROR;
-}
-
-int store_keys_wake(req_t *r)
-{
-    if (r->sync->gone)
-        return 1;
-    r->sync->done = 1;
-    uv_cond_signal(&r->sync->cond);
     return 0;
 }
 
@@ -163,7 +192,7 @@ int store_key_account(store_t *st, const char *name, const char *fingerprint,
         return out->status;
     }
     r->st = st;
-    r->op = OP_KEY_FIND;
+    r->call = &key_find_call;
     r->phase = PH_DB;
     r->sync = sync;
     snprintf(r->name, sizeof r->name, "%s", name);

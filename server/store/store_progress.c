@@ -69,11 +69,11 @@ uint64_t store_progress_unfollowed(store_t *st)
     return n;
 }
 
-void store_progress_failed(store_t *st, req_t *batch)
+/* A begin or an append rolled back with its batch: the account's later
+ * appends are lost until a begin. */
+static void prog_undo(store_t *st, req_t *r)
 {
-    for (req_t *r = batch; r; r = r->next)
-        if (r->op == OP_PROG_BEGIN || r->op == OP_PROG_APPEND)
-            broken_add(st, r->id, "keys lost with a failed transaction");
+    broken_add(st, r->id, "keys lost with a failed transaction");
 }
 
 static void load_progress(store_t *st, req_t *r)
@@ -103,104 +103,151 @@ static void load_progress(store_t *st, req_t *r)
     }
 }
 
-int store_progress_db(store_t *st, req_t *r, int ok)
+static int begin_db(store_t *st, req_t *r, int ok)
 {
-    int rc;
-    switch (r->op) {
-    case OP_PROG_BEGIN:
-        if (!ok)
-            return 0; /* store_progress_failed marks it */
-        if (sdb_progress_begin(st->db, r->id, r->game_version, r->game.seed,
-                               &r->gopt, r->game.started) != 0) {
-            broken_add(st, r->id, "game in progress not begun");
-            return 0;
-        }
-        broken_remove(st, r->id);
-        return 1;
-    case OP_PROG_APPEND:
-        if (!ok || broken_find(st, r->id) < st->nbroken)
-            return 0;
-        rc = sdb_progress_append(st->db, r->id, r->record, r->record_len);
-        if (rc <= 0)
-            broken_add(st, r->id, rc == 0 ? "keys appended to no game in "
-                                            "progress: dropped"
-                                          : "keys not appended");
-        return rc > 0;
-    case OP_PROG_SNAP:
-        /* (an account whose keys are broken has no tail to go on from it) */
-        if (!ok || broken_find(st, r->id) < st->nbroken)
-            return 0;
-        return sdb_progress_snapshot(st->db, r->id, &r->snap) > 0;
-    case OP_PROG_END:
-        if (!ok)
-            return 0;
-        broken_remove(st, r->id);
-        return sdb_progress_end(st->db, r->id) == 0;
-    case OP_PROG_LOAD:
-        if (ok)
-            load_progress(st, r);
-        else
-            r->status = STORE_ERROR;
-        r->phase = PH_DONE;
-        return 0;
-    case OP_GET_RECORD:
-        r->status = ok ? sdb_get_record(st->db, r->id, &r->game, &r->record,
-                                        &r->record_len)
-                       : STORE_ERROR;
-        r->phase = PH_DONE;
-        return 0;
-    default:
+    if (!ok)
+        return 0; /* prog_undo marks it */
+    if (sdb_progress_begin(st->db, r->id, r->game_version, r->game.seed,
+                           &r->gopt, r->game.started) != 0) {
+        broken_add(st, r->id, "game in progress not begun");
         return 0;
     }
+    broken_remove(st, r->id);
+    return 1;
+}
+
+static int append_db(store_t *st, req_t *r, int ok)
+{
+    if (!ok || broken_find(st, r->id) < st->nbroken)
+        return 0;
+    int rc = sdb_progress_append(st->db, r->id, r->record, r->record_len);
+    if (rc <= 0)
+        broken_add(st, r->id, rc == 0 ? "keys appended to no game in "
+                                        "progress: dropped"
+                                      : "keys not appended");
+    return rc > 0;
+}
+
+static int snap_db(store_t *st, req_t *r, int ok)
+{
+    /* (an account whose keys are broken has no tail to go on from it) */
+    if (!ok || broken_find(st, r->id) < st->nbroken)
+        return 0;
+    return sdb_progress_snapshot(st->db, r->id, &r->snap) > 0;
+}
+
+static int end_db(store_t *st, req_t *r, int ok)
+{
+    if (!ok)
+        return 0;
+    broken_remove(st, r->id);
+    return sdb_progress_end(st->db, r->id) == 0;
+}
+
+static int load_db(store_t *st, req_t *r, int ok)
+{
+    if (ok)
+        load_progress(st, r);
+    else
+        r->status = STORE_ERROR;
+    r->phase = PH_DONE;
+    return 0;
+}
+
+static int record_db(store_t *st, req_t *r, int ok)
+{
+    r->status = ok ? sdb_get_record(st->db, r->id, &r->game, &r->record,
+                                    &r->record_len)
+                   : STORE_ERROR;
+    r->phase = PH_DONE;
+    return 0;
+}
+
+/* A read rolled back with its batch: it may have read what was rolled
+ * back. */
+static void read_undo(store_t *st, req_t *r)
+{
+    (void)st;
+    r->status = STORE_ERROR;
+    free(r->record);
+    r->record = NULL;
+    r->record_len = 0;
+    sdb_snapshot_free(&r->snap);
 }
 
 /* --- the loop thread ----------------------------------------------------------- */
 
-void store_progress_answer(req_t *r)
+static void load_answer(req_t *r)
 {
-    if (r->op == OP_PROG_LOAD) {
-        store_progress_t p;
-        memset(&p, 0, sizeof p);
-        p.status = r->status;
-        p.account_id = r->id;
-        if (r->status == STORE_OK || r->status == STORE_STALE) {
-            p.game_version = r->game_version;
-            p.seed = r->game.seed;
-            p.opt = r->gopt;
-            p.started = r->game.started;
-            p.keys = r->record;
-            p.len = r->record_len;
-        }
-        if (r->status == STORE_OK && r->snap.game) {
-            p.snap = r->snap.game;
-            p.snap_version = r->snap.version;
-            p.snap_keys = r->snap.keys;
-            p.snap_pos = r->snap.pos;
-            p.snap_checks = r->snap.checks;
-            p.snap_checks_len = r->snap.checks_len;
-        }
-        r->cb.progress(r->ctx, &p);
-    } else {
-        store_record_t a;
-        memset(&a, 0, sizeof a);
-        a.status = r->status;
-        a.game_id = r->id;
-        if (r->status == STORE_OK || r->status == STORE_NO_RECORD)
-            a.game = r->game;
-        if (r->status == STORE_OK) {
-            a.record = r->record;
-            a.len = r->record_len;
-        }
-        r->cb.record(r->ctx, &a);
+    store_progress_t p;
+    memset(&p, 0, sizeof p);
+    p.status = r->status;
+    p.account_id = r->id;
+    if (r->status == STORE_OK || r->status == STORE_STALE) {
+        p.game_version = r->game_version;
+        p.seed = r->game.seed;
+        p.opt = r->gopt;
+        p.started = r->game.started;
+        p.keys = r->record;
+        p.len = r->record_len;
     }
+    if (r->status == STORE_OK && r->snap.game) {
+        p.snap = r->snap.game;
+        p.snap_version = r->snap.version;
+        p.snap_keys = r->snap.keys;
+        p.snap_pos = r->snap.pos;
+        p.snap_checks = r->snap.checks;
+        p.snap_checks_len = r->snap.checks_len;
+    }
+    r->cb.progress(r->ctx, &p);
 }
+
+static void record_answer(req_t *r)
+{
+    store_record_t a;
+    memset(&a, 0, sizeof a);
+    a.status = r->status;
+    a.game_id = r->id;
+    if (r->status == STORE_OK || r->status == STORE_NO_RECORD)
+        a.game = r->game;
+    if (r->status == STORE_OK) {
+        a.record = r->record;
+        a.len = r->record_len;
+    }
+    r->cb.record(r->ctx, &a);
+}
+
+static const store_call_t begin_call = {
+    .name = "progress begin", .db = begin_db, .undo = prog_undo,
+    .flags = STORE_CALL_SILENT | STORE_CALL_PROGRESS,
+};
+static const store_call_t append_call = {
+    .name = "progress append", .db = append_db, .undo = prog_undo,
+    .flags = STORE_CALL_SILENT | STORE_CALL_PROGRESS,
+};
+static const store_call_t snap_call = {
+    .name = "progress snapshot", .db = snap_db,
+    .flags = STORE_CALL_SILENT | STORE_CALL_PROGRESS,
+};
+static const store_call_t end_call = {
+    .name = "progress end", .db = end_db,
+    .flags = STORE_CALL_SILENT | STORE_CALL_PROGRESS,
+};
+static const store_call_t load_call = {
+    .name = "progress load", .db = load_db, .answer = load_answer,
+    .undo = read_undo,
+};
+static const store_call_t record_call = {
+    .name = "get record", .db = record_db, .answer = record_answer,
+    .undo = read_undo,
+};
 
 /* A silent progress request for an account, or NULL (refused, logged).
  * bounded: refused past opts.max_queued_progress requests or, with these
  * `bytes`, opts.max_queued_bytes (appends only: a begin or an end refused
  * would leave the account's rows wrong). */
-static req_t *prog_req(store_t *st, int op, int64_t account_id, int bounded,
-                       size_t bytes)
+static req_t *prog_req(store_t *st, const store_call_t *call,
+                       int64_t account_id, int bounded, size_t bytes)
 {
     if (account_id <= 0) {
         log_error("store: a game in progress for account %lld refused",
@@ -228,7 +275,7 @@ static req_t *prog_req(store_t *st, int op, int64_t account_id, int bounded,
         return NULL;
     }
     r->st = st;
-    r->op = (uint8_t)op;
+    r->call = call;
     r->phase = PH_DB;
     r->id = account_id;
     r->qbytes = bytes;
@@ -254,7 +301,7 @@ static void prog_queue(store_t *st, req_t *r)
 int store_progress_begin(store_t *st, int64_t account_id, uint64_t seed,
                          const game_options_t *opt, int64_t started)
 {
-    req_t *r = prog_req(st, OP_PROG_BEGIN, account_id, 0, 0);
+    req_t *r = prog_req(st, &begin_call, account_id, 0, 0);
     if (!r)
         return -1;
     r->game.seed = seed;
@@ -271,7 +318,7 @@ int store_progress_append(store_t *st, int64_t account_id, const void *keys,
 {
     if (len == 0)
         return account_id > 0 ? 0 : -1;
-    req_t *r = prog_req(st, OP_PROG_APPEND, account_id, 1, len);
+    req_t *r = prog_req(st, &append_call, account_id, 1, len);
     if (!r)
         return -1;
     r->record = malloc(len);
@@ -297,7 +344,7 @@ int store_progress_snapshot(store_t *st, int64_t account_id, const game_t *g,
                   checks_len);
         return -1;
     }
-    req_t *r = prog_req(st, OP_PROG_SNAP, account_id, 1,
+    req_t *r = prog_req(st, &snap_call, account_id, 1,
                         sizeof *g + checks_len);
     if (!r)
         return -1;
@@ -322,7 +369,7 @@ int store_progress_snapshot(store_t *st, int64_t account_id, const game_t *g,
 
 int store_progress_end(store_t *st, int64_t account_id)
 {
-    req_t *r = prog_req(st, OP_PROG_END, account_id, 0, 0);
+    req_t *r = prog_req(st, &end_call, account_id, 0, 0);
     if (!r)
         return -1;
     prog_queue(st, r);
@@ -332,7 +379,7 @@ int store_progress_end(store_t *st, int64_t account_id)
 int store_progress_load(store_t *st, int64_t account_id, store_progress_cb cb,
                         void *ctx)
 {
-    req_t *r = store_req_new(st, OP_PROG_LOAD, ctx);
+    req_t *r = store_req_new(st, &load_call, ctx);
     if (!r)
         return -1;
     r->cb.progress = cb;
@@ -347,7 +394,7 @@ int store_progress_load(store_t *st, int64_t account_id, store_progress_cb cb,
 int store_get_record(store_t *st, int64_t game_id, store_record_cb cb,
                      void *ctx)
 {
-    req_t *r = store_req_new(st, OP_GET_RECORD, ctx);
+    req_t *r = store_req_new(st, &record_call, ctx);
     if (!r)
         return -1;
     r->cb.record = cb;

@@ -1,7 +1,8 @@
 /* store_thread.c - the store's database thread: it takes its channel's
  * requests (chan.h) in batches and runs each batch in one transaction (one
- * commit, one fsync), then hands answers back to the loop through the done
- * queue. */
+ * commit, one fsync), each request by its descriptor (r->call->db, and
+ * r->call->undo if the batch is rolled back), then hands answers back to
+ * the loop through the done queue. It names no call. */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@ void store_req_free(req_t *r)
     record_free(&r->rec);
     sdb_snapshot_free(&r->snap);
     free(r->scores);
-    free(r->recent);
+    free(r->out);
     free(r->key);
     free(r->keys);
     if (r->sync) {
@@ -105,11 +106,11 @@ static req_t *next_batch(store_t *st, uint64_t *n)
     }
     uv_mutex_lock(&st->mu);
     for (req_t *r = batch; r; r = r->next) {
-        if (r->op == OP_GAME) {
+        if (r->call->flags & STORE_CALL_GAME) {
             st->q_games--;
             st->q_bytes -= r->qbytes;
         }
-        if (OP_IS_PROGRESS(r->op)) {
+        if (r->call->flags & STORE_CALL_PROGRESS) {
             st->q_progress--;
             st->q_prog_bytes -= r->qbytes;
         }
@@ -118,125 +119,30 @@ static req_t *next_batch(store_t *st, uint64_t *n)
     return batch;
 }
 
-/* store_end_game's half on this thread: the final hash and the encoding,
- * off the loop. A record that fails (it cannot: a finished game's record
- * fits RECORD_ENCODED_MAX) is left out and the game kept. */
-static void finish_record(store_t *st, req_t *r)
+void store_undo_error(store_t *st, req_t *r)
 {
-    buf_t out;
-    buf_init(&out, RECORD_ENCODED_MAX);
-    if (record_finish(&r->rec, r->played) == 0 &&
-        record_encode(&r->rec, &out) == 0) {
-        r->record = out.data; /* its allocation is the request's now */
-        r->record_len = out.len;
-    } else {
-        buf_free(&out);
-        log_error("store: %s: a game of %s stored without its record",
-                  st->path, r->game.name);
-    }
-    /* game and recorder are freed with the request (store_req_free) */
+    (void)st;
+    r->status = STORE_ERROR; /* (a key's list: rolled back) */
+    if (r->keys)
+        r->keys->n = 0;
 }
 
-/* One request inside the batch's transaction (ok: the BEGIN worked).
- * *written counts games written, *progress progress requests written. */
-static void db_one(store_t *st, req_t *r, int ok, uint64_t *written,
-                   uint64_t *progress)
+void store_undo_error_if_ok(store_t *st, req_t *r)
 {
-    switch (r->op) {
-    case OP_PROG_BEGIN:
-    case OP_PROG_APPEND:
-    case OP_PROG_END:
-    case OP_PROG_SNAP:
-    case OP_PROG_LOAD:
-    case OP_GET_RECORD:
-        *progress += (uint64_t)store_progress_db(st, r, ok);
-        break;
-    case OP_GAME:
-        if (r->played && !r->record)
-            finish_record(st, r);
-        if (ok && sdb_insert_game(st->db, &r->game, r->record,
-                                  r->record_len) == 0)
-            (*written)++;
-        break;
-    case OP_REGISTER:
-        r->status = ok ? sdb_insert_account(st->db, r->name, r->hash,
-                                            (int64_t)time(NULL), &r->id)
-                       : STORE_ERROR;
-        sodium_memzero(r->hash, sizeof r->hash);
-        r->phase = PH_DONE;
-        break;
-    case OP_SETPASS:
-        r->status = ok ? sdb_set_password_hash(st->db, r->id, r->hash)
-                       : STORE_ERROR;
-        sodium_memzero(r->hash, sizeof r->hash);
-        r->phase = PH_DONE;
-        break;
-    case OP_LOGIN: {
-        char name[ACCT_NAME_MAX + 1];
-        int found = !ok ? -1 : !r->name_ok ? 0
-                  : sdb_find_account(st->db, r->name, &r->id, name, r->hash,
-                                     sizeof r->hash);
-        if (found < 0) {
-            r->status = STORE_ERROR;
-            r->phase = PH_DONE;
-            break;
-        }
-        r->found = (uint8_t)found;
-        /* the display choice comes with the login (0 if it cannot be read:
-         * the login itself is not worth failing for it) */
-        if (found && sdb_account_display(st->db, r->id, &r->display) != 0)
-            r->display = 0;
-        if (found)
-            memcpy(r->name, name, sizeof name);
-        else
-            memcpy(r->hash, st->dummy, sizeof r->hash);
-        r->phase = PH_HASH;
-        break;
-    }
-    case OP_SETDISPLAY:
-        r->status = ok ? sdb_set_account_display(st->db, r->id, r->display)
-                       : STORE_ERROR;
-        r->phase = PH_DONE;
-        break;
-    case OP_SCORES:
-        if (!ok || sdb_scores(st->db, r->limit, r->name[0] ? r->name : NULL,
-                              r->scores) != 0)
-            r->scores->status = STORE_ERROR;
-        r->status = r->scores->status;
-        r->phase = PH_DONE;
-        break;
-    case OP_RECENT:
-        store_recent_db(st, r, ok);
-        break;
-    case OP_TAKEN: {
-        int found = ok ? sdb_account_exists(st->db, r->name) : -1;
-        r->status = found < 0 ? STORE_ERROR : STORE_OK;
-        r->found = (uint8_t)(found > 0);
-        r->phase = PH_DONE;
-        break;
-    }
-    case OP_FLUSH:
-        r->status = STORE_OK;
-        r->phase = PH_DONE;
-        break;
-    case OP_KEYS_LIST:
-    case OP_KEY_ADD:
-    case OP_KEY_DEL:
-    case OP_KEY_FIND:
-        store_keys_db(st, r, ok);
-        break;
-    case OP_BAN_PUT:
-    case OP_BAN_DEL:
-        store_bans_db(st, r, ok);
-        break;
-    case OP_GUEST: {
-        long long first = ok ? sdb_guest_reserve(st->db, STORE_GUEST_BLOCK) : -1;
-        r->status = first > 0 ? STORE_OK : STORE_ERROR;
-        r->id = first;
-        r->phase = PH_DONE;
-        break;
-    }
-    }
+    if (r->status == STORE_OK)
+        store_undo_error(st, r);
+}
+
+/* A waiting thread's request (req_t.sync), under st->mu: answered (wakes
+ * it), or, if it stopped waiting, 1: the caller frees r (outside the
+ * lock). */
+static int sync_wake(req_t *r)
+{
+    if (r->sync->gone)
+        return 1;
+    r->sync->done = 1;
+    uv_cond_signal(&r->sync->cond);
+    return 0;
 }
 
 /* A batch committed (ok) or failed: the first failure after a success is
@@ -291,9 +197,14 @@ static void db_batch(store_t *st, req_t *batch, uint64_t n)
     uint64_t games = 0, written = 0, progress = 0, prog_written = 0;
     int ok = sdb_begin(st->db) == 0;
     for (req_t *r = batch; r; r = r->next) {
-        games += r->op == OP_GAME;
-        progress += OP_IS_PROGRESS(r->op);
-        db_one(st, r, ok, &written, &prog_written);
+        unsigned flags = r->call->flags;
+        int w = r->call->db(st, r, ok);
+        games += (flags & STORE_CALL_GAME) != 0;
+        progress += (flags & STORE_CALL_PROGRESS) != 0;
+        if (flags & STORE_CALL_GAME)
+            written += (uint64_t)w;
+        if (flags & STORE_CALL_PROGRESS)
+            prog_written += (uint64_t)w;
         /* some errors (disk full, I/O) roll the transaction back at once:
          * then nothing of this batch is written, and the rest is not tried */
         if (ok && !sdb_in_transaction(st->db))
@@ -308,26 +219,9 @@ static void db_batch(store_t *st, req_t *batch, uint64_t n)
     health(st, ok);
     if (!ok) {
         written = prog_written = 0;
-        for (req_t *r = batch; r; r = r->next) {
-            if (((r->op == OP_REGISTER || r->op == OP_SETPASS ||
-                  r->op == OP_SETDISPLAY) &&
-                 r->status == STORE_OK) ||
-                r->op == OP_FLUSH || r->op == OP_TAKEN || r->op == OP_GUEST ||
-                OP_IS_KEYS(r->op) || OP_IS_BAN(r->op)) {
-                r->status = STORE_ERROR; /* (a key's list: rolled back) */
-                if (r->keys)
-                    r->keys->n = 0;
-            }
-            if (r->op == OP_PROG_LOAD || r->op == OP_GET_RECORD) {
-                /* it may have read what was rolled back */
-                r->status = STORE_ERROR;
-                free(r->record);
-                r->record = NULL;
-                r->record_len = 0;
-                sdb_snapshot_free(&r->snap);
-            }
-        }
-        store_progress_failed(st, batch);
+        for (req_t *r = batch; r; r = r->next)
+            if (r->call->undo)
+                r->call->undo(st, r);
     }
     if (st->bans_changed) /* before the answers: a ban holds once answered */
         store_bans_refresh(st);
@@ -346,7 +240,8 @@ static void db_batch(store_t *st, req_t *batch, uint64_t n)
         st->stats.largest_batch = n;
     for (req_t *r = batch; r; r = next) {
         next = r->next;
-        if (OP_IS_SILENT(r->op) || (r->sync && store_keys_wake(r))) {
+        if ((r->call->flags & STORE_CALL_SILENT) ||
+            (r->sync && sync_wake(r))) {
             r->next = ended;
             ended = r;
         } else if (r->sync) {
