@@ -15,6 +15,18 @@
 /* How long the old process may take to hand everything over. */
 #define UPGRADE_RECEIVE_MS 120000
 
+/* Test hooks (docs/testing.md, "Upgrade test hooks"), read here only: the
+ * GAME_VERSION this process says it has when ready, and a number of
+ * sessions after which it exits mid-handover. 0 when unset. */
+#define UPGRADE_TEST_VERSION_ENV "ROGUED_UPGRADE_TEST_VERSION"
+#define UPGRADE_TEST_EXIT_ENV "ROGUED_UPGRADE_TEST_EXIT_AFTER"
+
+static unsigned long test_hook(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v ? strtoul(v, NULL, 10) : 0;
+}
+
 void upgrade_in_free(upgrade_in_t *in)
 {
     for (int i = 0; i < in->n; i++) {
@@ -85,6 +97,9 @@ int upgrade_receive(int fd, upgrade_in_t *in)
     /* ready: our pid and our core's version (a game of another version
      * does not move: it ends recorded in the old process) */
     uint32_t pid = (uint32_t)getpid(), v = GAME_VERSION;
+    if (test_hook(UPGRADE_TEST_VERSION_ENV))
+        v = (uint32_t)test_hook(UPGRADE_TEST_VERSION_ENV);
+    unsigned long exit_after = test_hook(UPGRADE_TEST_EXIT_ENV);
     uint8_t ready[8];
     for (int i = 0; i < 4; i++) {
         ready[i] = (uint8_t)(pid >> (8 * i));
@@ -98,8 +113,12 @@ int upgrade_receive(int fd, upgrade_in_t *in)
     buf_t b;
     buf_init(&b, UPW_RECORD_MAX);
     int rc;
-    while ((rc = take(in, &b)) == 1)
-        ;
+    while ((rc = take(in, &b)) == 1) {
+        if (exit_after > 0 && (unsigned long)in->n >= exit_after) {
+            log_error("upgrade: test hook: exiting after %d sessions taken", in->n);
+            _exit(70);
+        }
+    }
     buf_free(&b);
     if (rc != 0 || in->listen_fd[0] < 0) {
         for (int k = 0; k < 4; k++)

@@ -5,7 +5,13 @@
  * `rogued --upgrade`, the process behind the port changes, each game is
  * at the turn it was and the next key moves it, the watcher follows; a new
  * binary that exits at start changes nothing and the old server keeps
- * serving. */
+ * serving. Through the test hooks (docs/testing.md, "Upgrade test hooks"):
+ * a new binary of other rules ends a game recorded in the old process and
+ * its player lands in the new one's lobby (the game listed among the
+ * finished ones at its turn); a new binary that dies
+ * mid-handover loses the sessions packed (as docs/hosting.md says) while
+ * the old server accepts again and a connection it had not packed plays
+ * on. */
 #include <check.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -409,6 +415,180 @@ START_TEST(failing_binary_changes_nothing)
 }
 END_TEST
 
+/* A server started with the environment variable `name` set to `value`
+ * (inherited by the new process of an upgrade; the test's own environment
+ * is left as it was). */
+static tsrv_t *start_with_env(const char *name, const char *value, int *port)
+{
+    ck_assert_int_eq(setenv(name, value, 1), 0);
+    int http;
+    tsrv_t *s = start_walk_server(&http);
+    ck_assert_int_eq(unsetenv(name), 0);
+    *port = srv_port(s);
+    return s;
+}
+
+/* The log's "game over" line of `name`'s game, into line: 1, or 0. */
+static int game_over_line(tsrv_t *s, const char *name, char *line, size_t n)
+{
+    char *log = srv_log(s), want[64];
+    snprintf(want, sizeof want, " name=%s seed=", name);
+    int found = 0;
+    for (const char *p = strstr(log, "game over id="); p && !found;
+         p = strstr(p + 1, "game over id=")) {
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        snprintf(line, n, "%.*s", (int)len, p);
+        found = strstr(line, want) != NULL;
+    }
+    free(log);
+    return found;
+}
+
+/* The new binary says other rules (GAME_VERSION + 1): the guest's game
+ * cannot be replayed there, so it ends recorded in the old process at the
+ * turn it was; the connection stays and the player is in the new
+ * process's lobby; `rogued --list-games` lists the game. */
+START_TEST(other_rules_end_the_game_recorded)
+{
+    char version[16];
+    snprintf(version, sizeof version, "%d", GAME_VERSION + 1);
+    int port;
+    tsrv_t *s = start_with_env("ROGUED_UPGRADE_TEST_VERSION", version, &port);
+    int old_pid = srv_pid(s);
+    tclient_t *c = player(port, 6);
+    int t = cl_turn(c);
+    ck_assert_int_gt(t, 0);
+    char out[1024];
+    int rc = srv_upgrade(s, out, sizeof out);
+    ck_assert_msg(rc == 0 && strstr(out, "upgraded: 1 sessions moved"),
+                  "rogued --upgrade: status %d: %s", rc, out);
+    int pid = parse_pid(out);
+    ck_assert_msg(pid > 0 && pid != old_pid, "no new pid in: %s", out);
+    char said[160];
+    snprintf(said, sizeof said, "upgrade: the new binary's rules are version "
+             "%d, ours %d: games in progress end recorded", GAME_VERSION + 1,
+             GAME_VERSION);
+    ck_assert_msg(srv_log_has(s, said), "not logged: %s", said);
+    /* recorded by the old process, at its turn, for the new rules */
+    char line[512], turns[32];
+    ck_assert_msg(game_over_line(s, "guest1", line, sizeof line),
+                  "guest1's game was not recorded");
+    snprintf(turns, sizeof turns, " turns=%d ", t);
+    ck_assert_msg(strstr(line, turns), "not at turn %d: %s", t, line);
+    ck_assert_msg(strstr(line, " cause=\"ended by a server upgrade to new "
+                               "rules\""), "%s", line);
+    /* the same connection, in the new process's lobby */
+    ck_assert_msg(cl_sync(c, WAIT_MS), "no answer after the upgrade");
+    ck_assert(!cl_closed(c));
+    play_wait_text(c, "Play as guest1");
+    /* the finished games, as the host lists them: the game at its turn,
+     * with its record (a game ended so is not ranked: no hall of fame) */
+    char dir[512], args[700], list[4096], want[160];
+    srv_data_dir(s, dir, sizeof dir);
+    snprintf(args, sizeof args, "--data-dir %s --list-games", dir);
+    rc = srv_run_once("", args, list, sizeof list);
+    ck_assert_msg(rc == 0, "--list-games: status %d: %s", rc, list);
+    const char *row = strstr(list, "  guest1 ");
+    ck_assert_msg(row, "guest1's game is not listed: %s", list);
+    /* its line ends with its turns and how it ended (no "no record") */
+    snprintf(want, sizeof want, " %6d  ended by a server upgrade to new "
+             "rules\n", t);
+    const char *at = strstr(row, want);
+    ck_assert_msg(at && !memchr(row, '\n', (size_t)(at - row)),
+                  "\"%s\" is not guest1's line: %s", want, list);
+    /* the old process exits by itself */
+    for (int i = 0; i < WAIT_MS / 10 && srv_alive(s); i++)
+        usleep(10000);
+    ck_assert(!srv_alive(s));
+    cl_close(c);
+    stop_new(s, pid);
+    srv_stop(s);
+}
+END_TEST
+
+/* A telnet client through the "balancer" (this test), made with
+ * cl_connect: until its PROXY header it is accepted, not admitted. The
+ * header, then the lobby. */
+static void proxy_header(tclient_t *c, int sport)
+{
+    char hdr[96];
+    int n = snprintf(hdr, sizeof hdr,
+                     "PROXY TCP4 192.0.2.%d 127.0.0.1 %d 2323\r\n",
+                     sport % 200 + 1, sport);
+    ck_assert_uint_eq(cl_send_raw(c, hdr, (size_t)n, 1, WAIT_MS), (size_t)n);
+    play_wait_text(c, "Play (as a guest)");
+}
+
+/* In the lobby: a guest game (its name as offered), one turn played. */
+static void play_one_turn(tclient_t *c)
+{
+    ck_assert(cl_key(c, "p"));
+    play_wait_text(c, "Name: guest");
+    ck_assert(cl_key(c, "\r"));
+    play_wait_text(c, "HP: ");
+    int t = cl_turn(c);
+    expect_next_turn(c, t);
+}
+
+/* The new binary exits after it said ready, having taken one of the two
+ * sessions packed: the old process says the upgrade failed and that the
+ * sessions packed are lost (docs/hosting.md), their connections end, it
+ * accepts again, and a connection it had not packed (still in its PROXY
+ * header) plays on, as does a new one. */
+START_TEST(new_binary_dying_mid_handover)
+{
+    static char http_set[32];
+    int http = cl_free_port();
+    snprintf(http_set, sizeof http_set, "http_port=%d", http);
+    ck_assert_int_eq(setenv("ROGUED_UPGRADE_TEST_EXIT_AFTER", "1", 1), 0);
+    /* a PROXY header may come 4 x negotiation_ms after the connection:
+     * 40 s, for the one left waiting through the upgrade */
+    tsrv_t *s = srv_start("--set", "proxy_protocol=on", "--set",
+                          "proxy_trusted=127.0.0.0/8", "--set", http_set,
+                          "--set", "negotiation_ms=10000", NULL);
+    ck_assert_int_eq(unsetenv("ROGUED_UPGRADE_TEST_EXIT_AFTER"), 0);
+    int port = srv_port(s), old_pid = srv_pid(s);
+    /* accepted first (one listener, taken in order), so on its worker
+     * before the upgrade is asked */
+    tclient_t *pending = cl_connect(port, NULL);
+    tclient_t *a = cl_connect(port, NULL), *b = cl_connect(port, NULL);
+    proxy_header(a, 40001);
+    proxy_header(b, 40002);
+    play_one_turn(a);
+    ck_assert(srv_wait_log(s, "connect 192.0.2.", WAIT_MS));
+    char out[1024];
+    int rc = srv_upgrade(s, out, sizeof out);
+    /* the one not packed goes on at once: its header, the lobby */
+    proxy_header(pending, 40003);
+    ck_assert_msg(rc == 1, "rogued --upgrade: status %d: %s", rc, out);
+    ck_assert_msg(strstr(out, "upgrade failed: the new binary did not take "
+                              "over (") && strstr(out, "); 2 sessions were "
+                                                       "lost"), "%s", out);
+    ck_assert(srv_wait_log(s, "upgrade: test hook: exiting after 1 sessions "
+                              "taken", WAIT_MS));
+    ck_assert(srv_wait_log(s, "2 sessions were lost; this server goes on "
+                              "serving", WAIT_MS));
+    ck_assert(srv_alive(s));
+    ck_assert_int_eq(srv_pid(s), old_pid);
+    /* the sessions packed are gone with the new process */
+    ck_assert(cl_wait_eof(a, WAIT_MS));
+    ck_assert(cl_wait_eof(b, WAIT_MS));
+    /* the one not packed plays */
+    play_one_turn(pending);
+    /* and the old server accepts again */
+    tclient_t *n = cl_connect(port, NULL);
+    proxy_header(n, 40004);
+    play_one_turn(n);
+    ck_assert(!cl_closed(pending) && !cl_closed(n));
+    cl_close(a);
+    cl_close(b);
+    cl_close(pending);
+    cl_close(n);
+    srv_stop(s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("upgrade");
@@ -421,6 +601,13 @@ static Suite *make_suite(void)
     tcase_add_test(tc, ssh_players_are_told_to_reconnect);
     tcase_add_test(tc, failing_binary_changes_nothing);
     suite_add_tcase(s, tc);
+    /* the paths reached through the test hooks (docs/testing.md) */
+    TCase *hooks = tcase_create("upgrade_hooks");
+    tcase_set_timeout(hooks, 240);
+    tcase_add_unchecked_fixture(hooks, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(hooks, other_rules_end_the_game_recorded);
+    tcase_add_test(hooks, new_binary_dying_mid_handover);
+    suite_add_tcase(s, hooks);
     return s;
 }
 
