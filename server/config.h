@@ -61,6 +61,8 @@ typedef struct config {
     char metrics_addr[64];   /* its address; loopback by default */
     int shutdown_minute_ms;  /* the console's countdown step (ctl.h) */
     int ban_minute_ms;       /* a minute of a ban's duration (ctl.h) */
+    int upgrade_ready_ms;    /* a binary upgrade's new process says it is
+                                ready within this (upgrade.h) */
     int site_replays;        /* a loop's game pages' dumps made at once */
     int startups_start;      /* connections before the lobby past which new
                                 ones may be dropped (startups.h); 0 = never */

@@ -18,8 +18,9 @@
 #include "upgrade_impl.h"
 #include "upgrade_wire.h"
 
-/* How long the new binary may take to say it is ready, and to take what
- * it is handed: past it the old process goes on. */
+/* How long the loops may take to pack, and the new binary to take what it
+ * is handed: past it the old process goes on. How long it may take to say
+ * it is ready is the config's upgrade_ready_ms. */
 #define UPGRADE_DEADLINE_MS 60000
 
 extern char **environ;
@@ -351,7 +352,8 @@ static int spawn(upgrade_t *u, const char *exe, const char **why)
     u->poll.data = u;
     u->poll_on = 1;
     uv_poll_start(&u->poll, UV_READABLE, on_ready);
-    uv_timer_start(&u->deadline, on_deadline, UPGRADE_DEADLINE_MS, 0);
+    uv_timer_start(&u->deadline, on_deadline,
+                   (uint64_t)u->h->cfg.upgrade_ready_ms, 0);
     log_info("upgrade: started %s as pid %d", exe, u->pid);
     return 0;
 }

@@ -11,11 +11,13 @@
  * finished ones at its turn); a new binary that dies
  * mid-handover loses the sessions packed (as docs/hosting.md says) while
  * the old server accepts again and a connection it had not packed plays
- * on. */
+ * on. A new binary that never says it is ready is given up at
+ * upgrade_ready_ms (set small) and killed; the old server serves on. */
 #include <check.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <stdio.h>
@@ -589,6 +591,58 @@ START_TEST(new_binary_dying_mid_handover)
 }
 END_TEST
 
+/* The pid the old process logs for the binary it started as `exe`. */
+static int started_pid(tsrv_t *s, const char *exe)
+{
+    char want[700];
+    snprintf(want, sizeof want, "upgrade: started %s as pid ", exe);
+    ck_assert(srv_wait_log(s, want, WAIT_MS));
+    char *log = srv_log(s);
+    int pid = atoi(strstr(log, want) + strlen(want));
+    free(log);
+    return pid;
+}
+
+/* A new binary that never says it is ready: past upgrade_ready_ms (set
+ * small, the clock this test controls) the old process says so, kills it
+ * and goes on serving; its player's game goes on. */
+START_TEST(new_binary_never_ready)
+{
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
+    tsrv_t *s = srv_start("--seed", seed, "--set", "upgrade_ready_ms=100",
+                          NULL);
+    tclient_t *a = player(srv_port(s), 3);
+    int t = cl_turn(a);
+    char dir[512], exe[600], cmd[700], out[1024];
+    srv_data_dir(s, dir, sizeof dir);
+    snprintf(exe, sizeof exe, "%s/never-ready.sh", dir);
+    FILE *f = fopen(exe, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert(fputs("#!/bin/sh\nexec sleep 600\n", f) >= 0);
+    ck_assert_int_eq(fclose(f), 0);
+    ck_assert_int_eq(chmod(exe, 0755), 0);
+    snprintf(cmd, sizeof cmd, "upgrade %s", exe);
+    int rc = srv_ctl(s, cmd, out, sizeof out);
+    ck_assert_msg(rc == 1 && strstr(out, "upgrade failed: the new binary did "
+                                         "not say it was ready in time"),
+                  "ctl %s: status %d: %s", cmd, rc, out);
+    /* the process it started is gone (killed, then reaped) */
+    int pid = started_pid(s, exe);
+    ck_assert_int_gt(pid, 0);
+    for (int i = 0; i < WAIT_MS / 10 && kill(pid, 0) == 0; i++)
+        usleep(10000);
+    ck_assert_msg(kill(pid, 0) != 0, "pid %d still runs", pid);
+    ck_assert(srv_alive(s));
+    expect_next_turn(a, t);
+    tclient_t *n = play_connect(srv_port(s), NULL);
+    expect_next_turn(n, cl_turn(n));
+    cl_close(a);
+    cl_close(n);
+    srv_stop(s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("upgrade");
@@ -607,6 +661,7 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(hooks, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(hooks, other_rules_end_the_game_recorded);
     tcase_add_test(hooks, new_binary_dying_mid_handover);
+    tcase_add_test(hooks, new_binary_never_ready);
     suite_add_tcase(s, hooks);
     return s;
 }
