@@ -8,7 +8,9 @@
  * tuning the content tables (common/monster.c).
  *
  *   bench_balance [GAMES] [FIRST_SEED]   (defaults 1000 and 1,000,001;
- *                                         BALANCE_GAMES=N sets GAMES too)
+ *                                         BALANCE_GAMES=N sets GAMES too,
+ *                                         BALANCE_BOTS=screen skips the
+ *                                         state-reading bot)
  *
  * Games of a ruleset are spread over two processes (the machine has two
  * cores); the output is the same whatever the split. */
@@ -338,8 +340,11 @@ int main(int argc, char **argv)
     static const int order[RULES_COUNT] = { RULES_POWER, RULES_ATTACK_DEFENSE,
                                             RULES_D10, RULES_DICE_POOL };
     static const char *bots[2] = { "state-reading", "screen-only" };
+    /* BALANCE_BOTS=screen: the screen-only bot alone (quick tuning runs). */
+    const char *which = getenv("BALANCE_BOTS");
+    int last = which && strcmp(which, "screen") == 0 ? 1 : 0;
     for (int oi = 0; oi < RULES_COUNT; oi++) {
-        for (int so = 1; so >= 0; so--) {
+        for (int so = 1; so >= last; so--) {
             play_all(order[oi], so, first_seed, n, out);
             summarize(out, n, v, &sum[oi][so]);
             printf("\n### %s, %s bot\n\n", combat_ruleset_name(order[oi]),
@@ -353,7 +358,7 @@ int main(int argc, char **argv)
            "| largest depth (share) | worst kind (share) | XP level d..3d | "
            "turn cap |\n|---|---|---|---|---|---|---|---|\n");
     for (int oi = 0; oi < RULES_COUNT; oi++)
-        for (int so = 1; so >= 0; so--)
+        for (int so = 1; so >= last; so--)
             print_row(combat_ruleset_name(order[oi]), bots[so], &sum[oi][so]);
     free(out);
     free(v);
