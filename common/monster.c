@@ -6,9 +6,11 @@
 #include "screen.h"
 
 /* The first six kinds' hp, attack and defense come from the source
- * tutorials (docs/game.md, "Monsters"), as do the skeleton's short sword
- * and bone armor and the player's fist and burlap sack; every other number
- * is ours, tuned with the balance benchmark (docs/balance.md). A row holds
+ * tutorials (docs/game.md, "Monsters"), as do the player's fist and burlap
+ * sack and the skeleton's short sword and bone armor (2-6 and 2 there; 1-5
+ * and 1 since game version 7, where they made the skeleton d10's one wall
+ * at depth 2); every other number is ours, tuned with the balance
+ * benchmark's screen-only bot (docs/balance.md). A row holds
  * each ruleset's numbers: power and attack-defense use attack/defense, d10
  * the weapon and armor, dice-pool the dice. */
 #define ROW(nm, gl, col, hp_, at, de, wp, th, dmin, dmax, ar, ad, ac, an, ach, \
@@ -153,6 +155,8 @@ int monster_room_max(int depth)
 {
     int n = MONSTERS_PER_ROOM_MAX + (depth > 1 ? depth - 1 : 0);
     int cap = MONSTERS_PER_ROOM_CAP + (depth > 6 ? (depth - 6) / 2 : 0);
+    if (cap > MONSTERS_PER_ROOM_DEEP_CAP)
+        cap = MONSTERS_PER_ROOM_DEEP_CAP;
     return n < cap ? n : cap;
 }
 

@@ -172,8 +172,11 @@ START_TEST(dump_has_every_part)
     buf_init(&enc, 0);
     game_t *g = play(&enc);
     char *d = dump_of(g);
+    char head[64];
+    snprintf(head, sizeof head, "rogued character dump (game version %d, "
+             "seed 42", GAME_VERSION);
+    ck_assert_msg(strstr(d, head) != NULL, "no '%s'", head);
     static const char *parts[] = {
-        "rogued character dump (game version 6, seed 42",
         "\nWeapon: ", "\nArmour: ", "\nPack (everything identified):\n",
         "\nKills by kind:\n", "\nDepths reached:\n  depth  1 on turn 0\n",
         "\nLast messages:\n", "\nThe map of depth ",
