@@ -26,7 +26,8 @@
  * - picks up what autoexplore stopped on ("You see ... here."); attacks a
  *   monster next to it; below 60% HP with nothing in view rests (`R`);
  *   walks to the nearest monster in view; explores (`o`); once "nothing
- *   left to explore", goes down (`>`: travel to the stairs, then down). */
+ *   left to explore", walks to the Amulet if it shows, else goes down
+ *   (`>`: travel to the stairs, then down). */
 #ifndef ROGUE_BENCH_SCREEN_BOT_H
 #define ROGUE_BENCH_SCREEN_BOT_H
 
@@ -367,7 +368,19 @@ static inline int sbot_underfoot(const sr_screen_t *r)
            strcmp(r->log[0] + n - 6, " here.") == 0;
 }
 
-/* In play, with r the screen: fight, chase, rest, explore or descend. */
+/* 1 and where, if glyph c is on the map. */
+static inline int sbot_find_glyph(const sr_screen_t *r, char c, int *x, int *y)
+{
+    for (*y = 0; *y < MAP_H - 1; (*y)++)
+        for (*x = 0; *x < MAP_W; (*x)++)
+            if (r->map[*y][*x] == c)
+                return 1;
+    return 0;
+}
+
+/* In play, with r the screen: fight, chase, rest, explore or descend
+ * (autoexplore leaves an item it once stood on: the Amulet, stood on in
+ * a fight, it walks to itself). */
 static inline int sbot_move(sbot_t *b, const sr_screen_t *r)
 {
     for (int i = 0; i < r->nmon; i++) {
@@ -387,6 +400,10 @@ static inline int sbot_move(sbot_t *b, const sr_screen_t *r)
     }
     if (!b->explored_out)
         return 'o';
+    int ax, ay, dx, dy;
+    if (sbot_find_glyph(r, '"', &ax, &ay) &&
+        sbot_step_to(r, ax, ay, 1, &dx, &dy))
+        return sbot_dir_key(dx, dy); /* the Amulet, passed in a fight */
     if (strcmp(r->log[0], "You have not found the stairs down yet.") == 0)
         return 0;
     return '>';
