@@ -59,7 +59,7 @@ static const creature_stats_t kinds[MON_COUNT] = {
                          12, 3, 0),
                      .flags = MF_POISON, .power = 6,
                      .blurb = "its bite poisons: 1 HP a turn" },
-    [MON_OGRE] = { ROW("ogre", 'O', COL_BYELLOW, 30, 10, 5, "club", 3, 3, 10,
+    [MON_OGRE] = { ROW("ogre", 'O', COL_BYELLOW, 30, 10, 4, "club", 3, 3, 10,
                        "hide", 1, 5, 11, 50, 3, 40, 58, 15, 40, 5, 2, 3, 0),
                    .blurb = "huge and strong" },
     [MON_WRAITH] = { ROW("wraith", 'W', COL_BWHITE, 22, 8, 5, "touch", 4, 3, 7,

@@ -330,6 +330,7 @@ START_TEST(version_7_curve)
     ck_assert_int_eq(monster_stats(MON_NECROMANCER)->hp, 32);
     ck_assert_int_eq(monster_stats(MON_NECROMANCER)->attack, 12);
     ck_assert_int_eq(monster_stats(MON_OGRE)->attack, 10);
+    ck_assert_int_eq(monster_stats(MON_OGRE)->defense, 4); /* attack-defense */
     ck_assert_int_eq(monster_weight(MON_OGRE, 4), 0);
     ck_assert_int_eq(monster_weight(MON_OGRE, 5), 14);
     /* The threats of depths 2-4. */
