@@ -39,7 +39,11 @@
 /* 7: equipment with trade-offs: a quick dagger, a reaching spear, a war
  *    hammer that misses a quarter of its blows, plate mail that slows
  *    steps; enchanted and cursed pieces unknown until worn or identified;
- *    autoexplore back to items left behind and autopickup (`A`);
+ *    autoexplore back to items left behind and autopickup (`A`); a click
+ *    or tap on the map travels there; and the monster table tuned with the
+ *    screen-only bot (docs/balance.md): the dragon, wraith and skeleton
+ *    softer, the necromancer, ogre, hobgoblin and wolf harder, less XP from
+ *    the kinds of depth 3 on, more monsters a room below depth 7;
  *    docs/game.md. */
 #define GAME_VERSION 7
 

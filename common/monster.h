@@ -18,7 +18,9 @@
                                    fill it, and spawning stops there */
 #define MONSTERS_PER_ROOM_MAX 3 /* 0-3 in each room but the first at
                                    depth 1; one more each level down, to 6 */
-#define MONSTERS_PER_ROOM_CAP 6
+#define MONSTERS_PER_ROOM_CAP 6  /* to depth 7; then one more every two
+                                   levels (game version 7), to ... */
+#define MONSTERS_PER_ROOM_DEEP_CAP 9 /* ... 9 from depth 12 */
 #define MONSTER_REGEN_TURNS 10  /* a hurt monster heals 1 hp every 10 turns,
                                    so one that fled comes back to fight */
 
@@ -129,7 +131,9 @@ int monster_weight(int kind, int depth);
 int monster_pick_kind(rng_t *r, int depth);
 
 /* The most monsters a room gets at `depth`: MONSTERS_PER_ROOM_MAX at
- * depth 1, one more each level down, at most MONSTERS_PER_ROOM_CAP. */
+ * depth 1, one more each level down, at most MONSTERS_PER_ROOM_CAP to
+ * depth 7, then one more every two levels to MONSTERS_PER_ROOM_DEEP_CAP
+ * (docs/balance.md: more to fight where the player is strong). */
 int monster_room_max(int depth);
 
 /* Spawns 0-monster_room_max(depth) monsters in the interior of `room` into

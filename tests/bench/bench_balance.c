@@ -1,10 +1,16 @@
-/* bench_balance.c - the balance benchmark: the careful-newcomer bot of
- * tests/bench/bot.h plays many games of each combat ruleset, headless, and
- * prints how deep it gets, what kills it, how often it wins, and where each
- * balance target of docs/balance.md stands. Not a test: a measure for
- * tuning the content tables (common/monster.c, common/item.c).
+/* bench_balance.c - the balance benchmark: the careful newcomer plays many
+ * games of each combat ruleset, headless, and the bench prints how deep it
+ * gets, what kills it, how often it wins, and where each balance target of
+ * docs/balance.md stands. Two bots, one policy: the screen-only bot
+ * (screen_bot.h: it sees the drawn 80x24 screen and nothing else), whose
+ * figures the targets are about, and the state-reading bot (bot.h) as a
+ * second row, so that the difference shows. Not a test: a measure for
+ * tuning the content tables (common/monster.c).
  *
- *   bench_balance [GAMES] [FIRST_SEED]   (defaults 1000 and 1)
+ *   bench_balance [GAMES] [FIRST_SEED]   (defaults 1000 and 1,000,001;
+ *                                         BALANCE_GAMES=N sets GAMES too,
+ *                                         BALANCE_BOTS=screen skips the
+ *                                         state-reading bot)
  *
  * Games of a ruleset are spread over two processes (the machine has two
  * cores); the output is the same whatever the split. */
@@ -18,6 +24,8 @@
 #include "bot.h"
 #include "combat.h"
 #include "game.h"
+#include "screen_bot.h"
+#include "view.h"
 
 #define TURN_CAP 30000
 #define WORKERS 2
@@ -31,8 +39,34 @@ typedef struct outcome {
                                             (0: never there) */
 } outcome_t;
 
-static outcome_t play(uint64_t seed, int ruleset)
+/* The next key of the bot that plays g: the screen-only bot draws the
+ * game as a player's terminal would show it and reads that alone. */
+typedef struct player_bot {
+    int screen_only;
+    screen_t scr;
+    sbot_t sb;
+    int resting;
+} player_bot_t;
+
+static int next_key(player_bot_t *pb, const game_t *g)
 {
+    int kind = 0;
+    if (!pb->screen_only)
+        return bot_key(g, &pb->resting, &kind);
+    view_draw(g, &pb->scr);
+    return sbot_key(&pb->sb, &pb->scr);
+}
+
+static outcome_t play(uint64_t seed, int ruleset, int screen_only)
+{
+    player_bot_t pb;
+    memset(&pb, 0, sizeof pb);
+    pb.screen_only = screen_only;
+    sbot_init(&pb.sb);
+    if (screen_only && screen_init(&pb.scr, SR_W, SR_H) != 0) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
     game_options_t opt = { .ruleset = ruleset };
     game_t *g = game_new(seed, &opt);
     if (!g) {
@@ -42,9 +76,9 @@ static outcome_t play(uint64_t seed, int ruleset)
     outcome_t o;
     memset(&o, 0, sizeof o);
     o.end = END_TIMEOUT;
-    int resting = 0, kind = 0, idle = 0;
+    int idle = 0;
     while (!game_dead(g) && g->turn < TURN_CAP) {
-        int key = bot_key(g, &resting, &kind);
+        int key = next_key(&pb, g);
         if (!key) {
             o.end = END_STUCK;
             break;
@@ -69,6 +103,7 @@ static outcome_t play(uint64_t seed, int ruleset)
     o.level = g->player.level;
     o.depth = g->depth;
     game_free(g);
+    screen_free(&pb.scr);
     return o;
 }
 
@@ -98,15 +133,16 @@ static int quantile(int *v, int n, double q)
 }
 
 /* Plays games [from, to) of a ruleset into out. */
-static void play_range(int ruleset, uint64_t first_seed, int from, int to,
-                       outcome_t *out)
+static void play_range(int ruleset, int screen_only, uint64_t first_seed,
+                       int from, int to, outcome_t *out)
 {
     for (int i = from; i < to; i++)
-        out[i] = play(first_seed + (uint64_t)i, ruleset);
+        out[i] = play(first_seed + (uint64_t)i, ruleset, screen_only);
 }
 
 /* Plays n games split over WORKERS processes (results through pipes). */
-static void play_all(int ruleset, uint64_t first_seed, int n, outcome_t *out)
+static void play_all(int ruleset, int screen_only, uint64_t first_seed, int n,
+                     outcome_t *out)
 {
     int fds[WORKERS][2];
     pid_t pids[WORKERS];
@@ -118,7 +154,7 @@ static void play_all(int ruleset, uint64_t first_seed, int n, outcome_t *out)
         }
         if (pids[w] == 0) {
             close(fds[w][0]);
-            play_range(ruleset, first_seed, from, to, out);
+            play_range(ruleset, screen_only, first_seed, from, to, out);
             const char *p = (const char *)(out + from);
             size_t left = (size_t)(to - from) * sizeof *out;
             while (left > 0) {
@@ -151,124 +187,179 @@ static void play_all(int ruleset, uint64_t first_seed, int n, outcome_t *out)
     }
 }
 
+/* What the targets are about, for one bot under one ruleset. */
+typedef struct summary {
+    int n, died, won, capped, stuck;
+    int ends[END_COUNT];
+    int by_depth[DEPTHS + 2];
+    int lvl_med[DEPTHS + 1];  /* 0: under 10 games reached the depth */
+    int death_depth_med, turns_med, turns_p90, depth_med;
+    int worst_kind, worst_depth; /* the largest shares of deaths */
+} summary_t;
+
+static void summarize(const outcome_t *out, int n, int *v, summary_t *s)
+{
+    memset(s, 0, sizeof *s);
+    s->n = n;
+    for (int i = 0; i < n; i++) {
+        s->ends[out[i].end]++;
+        if (out[i].end < END_WON) {
+            s->died++;
+            s->by_depth[out[i].depth <= DEPTHS ? out[i].depth : DEPTHS + 1]++;
+        }
+    }
+    s->won = s->ends[END_WON];
+    s->capped = s->ends[END_TIMEOUT];
+    s->stuck = s->ends[END_STUCK];
+    int nd = 0;
+    for (int i = 0; i < n; i++)
+        if (out[i].end < END_WON)
+            v[nd++] = out[i].depth;
+    s->death_depth_med = nd ? quantile(v, nd, 0.5) : 0;
+    for (int i = 0; i < n; i++)
+        v[i] = out[i].turns;
+    s->turns_med = quantile(v, n, 0.5);
+    s->turns_p90 = quantile(v, n, 0.9);
+    for (int i = 0; i < n; i++)
+        v[i] = out[i].depth;
+    s->depth_med = quantile(v, n, 0.5);
+    for (int d = 1; d <= DEPTHS; d++) {
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if (out[i].level_at[d] > 0)
+                v[k++] = out[i].level_at[d];
+        s->lvl_med[d] = k >= 10 ? quantile(v, k, 0.5) : 0;
+        if (s->by_depth[d] > s->by_depth[s->worst_depth])
+            s->worst_depth = d;
+    }
+    for (int k = 0; k <= END_FIREBALL; k++)
+        if (s->ends[k] > s->ends[s->worst_kind])
+            s->worst_kind = k;
+}
+
+static double share(int k, int of)
+{
+    return of ? 100.0 * k / of : 0.0;
+}
+
+/* The depth whose median XP level is outside d..3d (0: none). */
+static int level_miss(const summary_t *s)
+{
+    for (int d = 1; d <= DEPTHS; d++)
+        if (s->lvl_med[d] && (s->lvl_med[d] < d || s->lvl_med[d] > 3 * d))
+            return d;
+    return 0;
+}
+
+static void print_tables(const summary_t *s)
+{
+    printf("Games: %d; died %d (%.1f%%), won %d (%.1f%%), turn cap %d "
+           "(%.1f%%), bot stuck %d; turns median %d, p90 %d; depth reached "
+           "median %d.\n\n| depth |", s->n, s->died, share(s->died, s->n),
+           s->won, share(s->won, s->n), s->capped, share(s->capped, s->n),
+           s->stuck, s->turns_med, s->turns_p90, s->depth_med);
+    for (int d = 1; d <= DEPTHS; d++)
+        printf(" %d |", d);
+    printf("\n|---|");
+    for (int d = 1; d <= DEPTHS; d++)
+        printf("---|");
+    printf("\n| deaths |");
+    for (int d = 1; d <= DEPTHS; d++)
+        printf(" %d |", s->by_depth[d]);
+    printf("\n| share of deaths |");
+    for (int d = 1; d <= DEPTHS; d++)
+        printf(" %.0f%% |", share(s->by_depth[d], s->died));
+    printf("\n| median XP level on leaving |");
+    for (int d = 1; d <= DEPTHS; d++)
+        s->lvl_med[d] ? printf(" %d |", s->lvl_med[d]) : printf(" - |");
+    printf("\n\n| cause of death | deaths | share of deaths |\n|---|---|---|\n");
+    for (int k = 0; k <= END_FIREBALL; k++)
+        if (s->ends[k])
+            printf("| %s | %d | %.1f%% |\n", end_name(k), s->ends[k],
+                   share(s->ends[k], s->died));
+}
+
+static const char *met(int ok)
+{
+    return ok ? "met" : "NOT met";
+}
+
+/* Issue 23's targets (docs/balance.md, "The targets"). */
+static void print_targets(const summary_t *s)
+{
+    double win = share(s->won, s->n);
+    double kind = share(s->ends[s->worst_kind], s->died);
+    double depth = share(s->by_depth[s->worst_depth], s->died);
+    int miss = level_miss(s);
+    printf("\nTargets:\n");
+    printf("- wins 3-20%%: %.1f%%, %s\n", win, met(win >= 3 && win <= 20));
+    printf("- median depth of death 5-9: %d, %s\n", s->death_depth_med,
+           met(s->death_depth_med >= 5 && s->death_depth_med <= 9));
+    printf("- no depth above 20%% of deaths: worst depth %d, %.1f%%, %s\n",
+           s->worst_depth, depth, met(depth <= 20));
+    printf("- no kind above 25%% of deaths: worst %s, %.1f%%, %s\n",
+           end_name(s->worst_kind), kind, met(kind <= 25));
+    if (miss)
+        printf("- median XP level at depth d within d..3d: NOT met (depth "
+               "%d: level %d)\n", miss, s->lvl_med[miss]);
+    else
+        printf("- median XP level at depth d within d..3d: met at every "
+               "depth with 10 or more games\n");
+    printf("- turn cap under 1%%: %.1f%%, %s\n", share(s->capped, s->n),
+           met(s->capped * 100 < s->n));
+}
+
+/* A row of the summary table. */
+static void print_row(const char *ruleset, const char *bot, const summary_t *s)
+{
+    printf("| %s | %s | %.1f%% | %d | %d (%.1f%%) | %s (%.1f%%) | %s | "
+           "%.1f%% |\n", ruleset, bot, share(s->won, s->n),
+           s->death_depth_med, s->worst_depth,
+           share(s->by_depth[s->worst_depth], s->died), end_name(s->worst_kind),
+           share(s->ends[s->worst_kind], s->died),
+           level_miss(s) ? "NOT met" : "met", share(s->capped, s->n));
+}
+
 int main(int argc, char **argv)
 {
-    int n = argc > 1 ? atoi(argv[1]) : 1000;
-    uint64_t first_seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
+    const char *env = getenv("BALANCE_GAMES");
+    int n = argc > 1 ? atoi(argv[1]) : env ? atoi(env) : 1000;
+    uint64_t first_seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1000001;
     if (n < 1)
         n = 1;
     outcome_t *out = calloc((size_t)n, sizeof *out);
     int *v = calloc((size_t)n, sizeof *v);
+    summary_t sum[RULES_COUNT][2];
     if (!out || !v)
         return 1;
-    printf("Balance: %d games per ruleset (seeds %llu..%llu), the careful "
-           "newcomer of tests/bench/bot.h\n(explores with o, travels to the "
-           "stairs, wears the best equipment, rests below 60%% HP), turn cap "
-           "%d.\n",
-           n, (unsigned long long)first_seed,
+    printf("Balance: %d games per ruleset (seeds %llu..%llu), turn cap %d. "
+           "The careful newcomer: the screen-only bot (tests/bench/"
+           "screen_bot.h) and, second, the state-reading bot (tests/bench/"
+           "bot.h).\n", n, (unsigned long long)first_seed,
            (unsigned long long)(first_seed + (uint64_t)n - 1), TURN_CAP);
     static const int order[RULES_COUNT] = { RULES_POWER, RULES_ATTACK_DEFENSE,
                                             RULES_D10, RULES_DICE_POOL };
+    static const char *bots[2] = { "state-reading", "screen-only" };
+    /* BALANCE_BOTS=screen: the screen-only bot alone (quick tuning runs). */
+    const char *which = getenv("BALANCE_BOTS");
+    int last = which && strcmp(which, "screen") == 0 ? 1 : 0;
     for (int oi = 0; oi < RULES_COUNT; oi++) {
-        int r = order[oi];
-        play_all(r, first_seed, n, out);
-        int ends[END_COUNT] = { 0 }, by_depth[DEPTHS + 2] = { 0 };
-        int died = 0;
-        for (int i = 0; i < n; i++) {
-            ends[out[i].end]++;
-            if (out[i].end < END_WON) {
-                died++;
-                by_depth[out[i].depth <= DEPTHS ? out[i].depth : DEPTHS + 1]++;
-            }
+        for (int so = 1; so >= last; so--) {
+            play_all(order[oi], so, first_seed, n, out);
+            summarize(out, n, v, &sum[oi][so]);
+            printf("\n### %s, %s bot\n\n", combat_ruleset_name(order[oi]),
+                   bots[so]);
+            print_tables(&sum[oi][so]);
+            print_targets(&sum[oi][so]);
+            fflush(stdout);
         }
-        printf("\n### %s\n\n", combat_ruleset_name(r));
-        int nd = 0;
-        for (int i = 0; i < n; i++)
-            if (out[i].end < END_WON)
-                v[nd++] = out[i].depth;
-        int ddm = nd ? quantile(v, nd, 0.5) : 0;
-        for (int i = 0; i < n; i++) v[i] = out[i].turns;
-        int tm = quantile(v, n, 0.5), t90 = quantile(v, n, 0.9);
-        for (int i = 0; i < n; i++) v[i] = out[i].depth;
-        int dm = quantile(v, n, 0.5);
-        printf("Games: %d; died %d (%.1f%%), won %d (%.1f%%), turn cap %d "
-               "(%.1f%%), bot stuck %d; turns median %d, p90 %d; depth "
-               "reached median %d.\n\n",
-               n, died, 100.0 * died / n, ends[END_WON],
-               100.0 * ends[END_WON] / n, ends[END_TIMEOUT],
-               100.0 * ends[END_TIMEOUT] / n, ends[END_STUCK], tm, t90, dm);
-        printf("| deaths by depth |");
-        for (int d = 1; d <= DEPTHS; d++)
-            printf(" %d |", d);
-        printf("\n|---|");
-        for (int d = 1; d <= DEPTHS; d++)
-            printf("---|");
-        printf("\n| deaths |");
-        for (int d = 1; d <= DEPTHS; d++)
-            printf(" %d |", by_depth[d]);
-        printf("\n| median XP level on leaving |");
-        int lvl_med[DEPTHS + 1];
-        for (int d = 1; d <= DEPTHS; d++) {
-            int k = 0;
-            for (int i = 0; i < n; i++)
-                if (out[i].level_at[d] > 0)
-                    v[k++] = out[i].level_at[d];
-            lvl_med[d] = k >= 10 ? quantile(v, k, 0.5) : 0;
-            if (lvl_med[d])
-                printf(" %d |", lvl_med[d]);
-            else
-                printf(" - |");
-        }
-        printf("\n\n| cause of death | deaths | share of deaths |\n|---|---|---|\n");
-        int worst = 0, worst_k = 0;
-        for (int k = 0; k <= END_FIREBALL; k++) {
-            if (!ends[k])
-                continue;
-            printf("| %s | %d | %.1f%% |\n", end_name(k), ends[k],
-                   100.0 * ends[k] / (died ? died : 1));
-            if (ends[k] > worst) {
-                worst = ends[k];
-                worst_k = k;
-            }
-        }
-        double win = 100.0 * ends[END_WON] / n;
-        double worst_share = died ? 100.0 * worst / died : 0;
-        int lvl_ok = 1, lvl_bad = 0;
-        for (int d = 1; d <= DEPTHS; d++)
-            if (lvl_med[d] && (lvl_med[d] < d || lvl_med[d] > 3 * d)) {
-                lvl_ok = 0;
-                lvl_bad = d;
-            }
-        printf("\nTargets:\n");
-        printf("- median depth of death 3-8: %d, %s\n", ddm,
-               ddm >= 3 && ddm <= 8 ? "met" : "NOT met");
-        printf("- wins 2-30%%: %.1f%%, %s\n", win,
-               win >= 2 && win <= 30 ? "met" : "NOT met");
-        printf("- no kind above 35%% of deaths: worst %s %.1f%%, %s\n",
-               end_name(worst_k), worst_share,
-               worst_share <= 35 ? "met" : "NOT met");
-        if (lvl_ok)
-            printf("- median XP level at depth d within d..3d: met at every "
-                   "depth with 10 or more games\n");
-        else
-            printf("- median XP level at depth d within d..3d: NOT met "
-                   "(depth %d: level %d)\n", lvl_bad, lvl_med[lvl_bad]);
-        int d1 = 0, d1_troll = 0;
-        for (int i = 0; i < n; i++)
-            if (out[i].end < END_WON && out[i].depth == 1) {
-                d1++;
-                d1_troll += out[i].end == MON_TROLL;
-            }
-        printf("- a depth-1 troll not the main cause of death: %d of %d "
-               "deaths (%.1f%%) were to a troll at depth 1, %s\n",
-               d1_troll, died, died ? 100.0 * d1_troll / died : 0.0,
-               d1_troll * 2 < died && d1_troll <= worst ? "met" : "NOT met");
-        (void)d1;
-        printf("- turn cap reached by under 1%%: %.1f%%, %s\n",
-               100.0 * ends[END_TIMEOUT] / n,
-               ends[END_TIMEOUT] * 100 < n ? "met" : "NOT met");
-        fflush(stdout);
     }
+    printf("\n### Summary\n\n| ruleset | bot | wins | median depth of death "
+           "| largest depth (share) | worst kind (share) | XP level d..3d | "
+           "turn cap |\n|---|---|---|---|---|---|---|---|\n");
+    for (int oi = 0; oi < RULES_COUNT; oi++)
+        for (int so = 1; so >= last; so--)
+            print_row(combat_ruleset_name(order[oi]), bots[so], &sum[oi][so]);
     free(out);
     free(v);
     return 0;

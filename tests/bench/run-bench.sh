@@ -215,7 +215,7 @@ fi
 if wants balance && [ -x "$B/bench_balance" ]; then
     echo
     echo "## 6. Balance"
-    run "$B/bench_balance" 1000
+    run "$B/bench_balance" "${BALANCE_GAMES:-1000}"
 fi
 if wants ssh && command -v ssh >/dev/null; then
     echo

@@ -97,7 +97,7 @@ START_TEST(dragon_regenerates_every_turn_troll_every_ten)
     game_update_fov(g);
     int d = game_place_monster(g, MON_DRAGON, 35, 4);
     int t = game_place_monster(g, MON_TROLL, 35, 12);
-    g->monsters[d].hp = 30; /* of 50 (game version 6) */
+    g->monsters[d].hp = 30; /* of 42 (game version 7) */
     g->monsters[t].hp = 10;
     for (int i = 0; i < 3; i++)
         game_key(g, '.');
@@ -188,9 +188,9 @@ START_TEST(wraith_drains_max_hp)
     game_t *g = arena(RULES_POWER);
     game_place_monster(g, MON_WRAITH, 11, 8);
     game_key(g, '.');
-    /* Fast: two touches of 9, each draining 1 max HP. */
+    /* Fast: two touches of 8 (game version 7), each draining 1 max HP. */
     ck_assert_int_eq(g->player.max_hp, 28);
-    ck_assert_int_eq(g->player.hp, 12);
+    ck_assert_int_eq(g->player.hp, 14);
     ck_assert_int_eq(log_count(g, "The wraith drains you: max HP"), 2);
     game_free(g);
 }
@@ -299,6 +299,43 @@ static void descend_to(game_t *g, int depth)
     }
 }
 
+/* Game version 7's monster table, as the balance benchmark tuned it
+ * (docs/balance.md): a change here is a change of the curve, and of the
+ * version. */
+START_TEST(version_7_curve)
+{
+    const creature_stats_t *d = monster_stats(MON_DRAGON);
+    ck_assert_int_eq(d->hp, 42);
+    ck_assert_int_eq(d->attack, 12);
+    ck_assert_int_eq(d->dmg_min, 4);
+    ck_assert_int_eq(d->dmg_max, 11);
+    ck_assert_int_eq(d->xp, 210);
+    /* The dragon stays the last danger: from depth 10 only. */
+    ck_assert_int_eq(monster_weight(MON_DRAGON, 9), 0);
+    ck_assert_int_eq(monster_weight(MON_DRAGON, 10), 20);
+    ck_assert_int_eq(monster_stats(MON_WRAITH)->attack, 8);
+    ck_assert_int_eq(monster_weight(MON_WRAITH, 7), 18);
+    ck_assert_int_eq(monster_weight(MON_WRAITH, 12), 28);
+    ck_assert_int_eq(monster_stats(MON_NECROMANCER)->hp, 32);
+    ck_assert_int_eq(monster_stats(MON_NECROMANCER)->attack, 12);
+    ck_assert_int_eq(monster_stats(MON_OGRE)->attack, 10);
+    ck_assert_int_eq(monster_stats(MON_OGRE)->defense, 4); /* attack-defense */
+    ck_assert_int_eq(monster_weight(MON_OGRE, 4), 0);
+    ck_assert_int_eq(monster_weight(MON_OGRE, 5), 14);
+    /* The threats of depths 2-4. */
+    ck_assert_int_eq(monster_stats(MON_HOBGOBLIN)->defense, 2);
+    ck_assert_int_eq(monster_weight(MON_HOBGOBLIN, 2), 17);
+    ck_assert_int_eq(monster_weight(MON_HOBGOBLIN, 4), 19);
+    ck_assert_int_eq(monster_weight(MON_HOBGOBLIN, 9), 0);
+    ck_assert_int_eq(monster_stats(MON_WOLF)->defense, 2);
+    ck_assert_int_eq(monster_weight(MON_WOLF, 3), 14);
+    /* Less XP from depth 3 on: levels stay within d..3d. */
+    ck_assert_int_eq(monster_stats(MON_OGRE)->xp, 58);
+    ck_assert_int_eq(monster_stats(MON_WRAITH)->xp, 78);
+    ck_assert_int_eq(monster_stats(MON_TROLL)->xp, 32);
+}
+END_TEST
+
 START_TEST(amulet_at_depth_12_wins)
 {
     game_t *g = game_new(5, NULL);
@@ -384,6 +421,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, wraith_drains_max_hp);
     tcase_add_test(tc, wield_and_wear_in_power);
     tcase_add_test(tc, equipment_in_every_ruleset);
+    tcase_add_test(tc, version_7_curve);
     tcase_add_test(tc, amulet_at_depth_12_wins);
     tcase_add_test(tc, new_level_items_unseen_until_in_view);
     suite_add_tcase(s, tc);

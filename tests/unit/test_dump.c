@@ -173,10 +173,10 @@ START_TEST(dump_has_every_part)
     game_t *g = play(&enc);
     char *d = dump_of(g);
     char head[64];
-    snprintf(head, sizeof head, "rogued character dump (game version %d, seed 42",
-             GAME_VERSION);
-    const char *parts[] = {
-        head,
+    snprintf(head, sizeof head, "rogued character dump (game version %d, "
+             "seed 42", GAME_VERSION);
+    ck_assert_msg(strstr(d, head) != NULL, "no '%s'", head);
+    static const char *parts[] = {
         "\nWeapon: ", "\nArmour: ", "\nPack (everything identified):\n",
         "\nKills by kind:\n", "\nDepths reached:\n  depth  1 on turn 0\n",
         "\nLast messages:\n", "\nThe map of depth ",

@@ -40,8 +40,8 @@ typedef struct golden {
  * dead. Seed 9 was picked because its walk fights under every ruleset and
  * each ruleset ends on a different turn. Pinned for GAME_VERSION 7. */
 static const golden_t expected[] = {
-    { RULES_POWER, 0xfc52cd3318411f31, 0xe4eaefda, 742, 2, 0 },
-    { RULES_ATTACK_DEFENSE, 0x3b5996c55064726e, 0xcb46ad33, 595, 2, 1 },
+    { RULES_POWER, 0x0d1383d88b48a912, 0xdcd39be1, 739, 2, 0 },
+    { RULES_ATTACK_DEFENSE, 0xaab8403acfcc908b, 0x808bf969, 715, 2, 0 },
     { RULES_D10, 0xba41cc52bcd942a3, 0x8284634c, 809, 1, 0 },
     { RULES_DICE_POOL, 0xf62a9d4339e5f3cb, 0x04c53603, 806, 1, 0 },
 };

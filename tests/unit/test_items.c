@@ -821,7 +821,11 @@ START_TEST(deeper_levels_have_more_and_stronger_monsters)
     ck_assert_int_eq(monster_room_max(1), 3);
     ck_assert_int_eq(monster_room_max(2), 4);
     ck_assert_int_eq(monster_room_max(4), 6);
-    ck_assert_int_eq(monster_room_max(20), 6);
+    ck_assert_int_eq(monster_room_max(7), 6);
+    ck_assert_int_eq(monster_room_max(8), 7);
+    ck_assert_int_eq(monster_room_max(10), 8);
+    ck_assert_int_eq(monster_room_max(12), 9);
+    ck_assert_int_eq(monster_room_max(20), 9);
     long count[2] = { 0, 0 }, strong[2] = { 0, 0 };
     for (uint64_t seed = 1; seed <= 100; seed++) {
         for (int deep = 0; deep < 2; deep++) {
