@@ -11,6 +11,7 @@
 #include "cluster.h"
 #include "ctl.h"
 #include "log.h"
+#include "refusals.h"
 #include "session.h"
 #include "store.h"
 #include "upgrade.h"
@@ -57,6 +58,8 @@ static void loop_message(srv_t *srv, smsg_t *m)
         /* handed over as the shutdown came (an SSH login finishing, say):
          * a session now would hold the loop open past it */
         close((int)m->a);
+        if (m->accept->kind == ACCEPT_SSH)
+            srv_ssh_hold_release(srv);
         srv_session_gone(srv);
     } else if (m->type == MSG_CONNECTION &&
                m->accept->kind == ACCEPT_UPGRADE) {
@@ -358,6 +361,32 @@ void srv_slot_release(srv_t *srv)
 int srv_online(const srv_t *srv)
 {
     return atomic_load(&srv->sh->online);
+}
+
+int srv_ssh_hold(srv_t *srv, startups_t *drops, const char *addr)
+{
+    int n = atomic_fetch_add(&srv->sh->startups, 1), online;
+    if (startups_drop(drops, n)) {
+        atomic_fetch_sub(&srv->sh->startups, 1);
+        /* closed at once: nothing can be said before SSH's banner */
+        log_info("refused %s: busy: %d connections before the lobby (SSH)",
+                 addr, n);
+        refusal_count(REFUSE_STARTUPS);
+        return -1;
+    }
+    if (!srv_slot_take(srv, &online)) {
+        atomic_fetch_sub(&srv->sh->startups, 1);
+        log_info("refused %s: server full (SSH, %d players)", addr, online);
+        refusal_count(REFUSE_FULL);
+        return -1;
+    }
+    return 0;
+}
+
+void srv_ssh_hold_release(srv_t *srv)
+{
+    srv_slot_release(srv);
+    atomic_fetch_sub(&srv->sh->startups, 1);
 }
 
 uint64_t srv_new_id(srv_t *srv)
