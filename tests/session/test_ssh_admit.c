@@ -48,6 +48,27 @@ static tclient_t *silent(void)
     return c;
 }
 
+/* A telnet connection from 127.0.0.1 is refused with line: 1 if so. */
+static int telnet_refused(const tsrv_t *s, const char *line)
+{
+    cl_opts_t raw = { .raw = 1 };
+    tclient_t *t = cl_connect(srv_port(s), &raw);
+    int yes = cl_wait_eof(t, CL_WAIT_MS) && cl_stream_has(t, line);
+    cl_close(t);
+    return yes;
+}
+
+/* One more SSH connection from 127.0.0.2 is closed before the server's
+ * banner: 1 if so. */
+static int ssh_closed_before_banner(void)
+{
+    cl_opts_t o = { .raw = 1, .src = "127.0.0.2" };
+    tclient_t *c = cl_connect(sport, &o);
+    int yes = cl_wait_eof(c, CL_WAIT_MS) && !cl_stream_has(c, "SSH-2.0");
+    cl_close(c);
+    return yes;
+}
+
 START_TEST(silent_ssh_connections_hold_max_sessions)
 {
     tsrv_t *s = start("max_sessions=2", "startups_start=0", "max_sessions_per_ip=0");
@@ -55,20 +76,12 @@ START_TEST(silent_ssh_connections_hold_max_sessions)
     ck_assert(metrics_wait(metrics, "rogued_players_online", 2));
     ck_assert(metrics_is(metrics, "rogued_startups", 2));
     /* a telnet player: told the server is full */
-    cl_opts_t raw = { .raw = 1 };
-    tclient_t *t = cl_connect(srv_port(s), &raw);
-    ck_assert(cl_wait_eof(t, CL_WAIT_MS));
-    ck_assert(cl_stream_has(t, "Sorry, the server is full (2 players)."));
+    ck_assert(telnet_refused(s, "Sorry, the server is full (2 players)."));
     ck_assert(srv_wait_log(s, "refused 127.0.0.1:", CL_WAIT_MS));
     ck_assert(srv_log_has(s, ": server full"));
-    cl_close(t);
     /* a third SSH connection: closed at once, before the banner */
-    cl_opts_t o = { .raw = 1, .src = "127.0.0.2" };
-    tclient_t *third = cl_connect(sport, &o);
-    ck_assert(cl_wait_eof(third, CL_WAIT_MS));
-    ck_assert(!cl_stream_has(third, "SSH-2.0"));
+    ck_assert(ssh_closed_before_banner());
     ck_assert(srv_wait_log(s, ": server full (SSH, 2 players)", CL_WAIT_MS));
-    cl_close(third);
     /* one goes: its slot is given back once, and the player gets in */
     cl_close(held[0]);
     ck_assert(srv_wait_log(s, "closed before it was in", CL_WAIT_MS));
@@ -89,24 +102,16 @@ START_TEST(startups_drop_the_newest_ssh_connection)
     tsrv_t *s = start("startups_start=2", "startups_full=2", "max_sessions=50");
     tclient_t *held[2] = { silent(), silent() };
     ck_assert(metrics_wait(metrics, "rogued_startups", 2));
-    cl_opts_t o = { .raw = 1, .src = "127.0.0.2" };
-    tclient_t *third = cl_connect(sport, &o);
-    ck_assert(cl_wait_eof(third, CL_WAIT_MS));
-    ck_assert(!cl_stream_has(third, "SSH-2.0")); /* closed before it */
+    ck_assert(ssh_closed_before_banner());
     ck_assert(srv_wait_log(s, "refused 127.0.0.2:", CL_WAIT_MS));
     ck_assert(srv_log_has(s, ": busy: 2 connections before the lobby (SSH)"));
-    cl_close(third);
     ck_assert(metrics_is(metrics,
                          "rogued_refusals_total{reason=\"startups\"}", 1));
     /* the dropped one held nothing: still two, two slots */
     ck_assert(metrics_is(metrics, "rogued_startups", 2));
     ck_assert(metrics_is(metrics, "rogued_players_online", 2));
     /* a telnet connection meets the same count: dropped too */
-    cl_opts_t raw = { .raw = 1 };
-    tclient_t *t = cl_connect(srv_port(s), &raw);
-    ck_assert(cl_wait_eof(t, CL_WAIT_MS));
-    ck_assert(cl_stream_has(t, "The server is busy"));
-    cl_close(t);
+    ck_assert(telnet_refused(s, "The server is busy"));
     cl_close(held[0]);
     ck_assert(metrics_wait(metrics, "rogued_startups", 1));
     tclient_t *again = silent(); /* room for one again */
