@@ -68,7 +68,7 @@ static int hand_ssh_game(void *arg, int w, int fd, const char *what)
         if (srv_send_connection(&h->workers[w], fd, &acc) == 0)
             return 0; /* its hold is the session's now (sess_accept) */
     }
-    srv_ssh_hold_release(&h->workers[w]);
+    srv_ssh_hold_release(&h->sh);
     atomic_fetch_sub(&h->sh.load[w], 1);
     return -1;
 }
@@ -85,7 +85,8 @@ static void hand_ssh(host_t *h, int w, int fd)
         srv_addr_name(&peer, addr, sizeof addr);
     /* counted from its accept, as telnet is from its first byte: the
      * handshake and the login hold a slot and may be dropped early */
-    if (srv_ssh_hold(&h->workers[w], &h->ssh_drops, addr) != 0) {
+    if (srv_ssh_hold(&h->sh, h->cfg.max_sessions, &h->ssh_drops,
+                     addr) != 0) {
         close(fd);
         atomic_fetch_sub(&h->sh.load[w], 1);
         return;

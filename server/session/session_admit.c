@@ -359,7 +359,7 @@ void sess_accept(srv_t *srv, int fd, const msg_accept_t *acc)
         log_error("accept: out of memory");
         close(fd);
         if (ssh)
-            srv_ssh_hold_release(srv);
+            srv_ssh_hold_release(srv->sh);
         srv_session_gone(srv);
         return;
     }
