@@ -46,7 +46,8 @@ static void on_accept_resume(uv_timer_t *t);
 
 /* The SSH bridge's threads hand the game's end of a connection here once
  * the player is in (ssh_bridge.h), or say that one ended before (fd -1):
- * it was counted on worker w when accepted. */
+ * it was counted on worker w when accepted, and holds its slot and its
+ * place among the startups (srv_ssh_hold) until its session takes them. */
 static int hand_ssh_game(void *arg, int w, int fd, const char *what)
 {
     host_t *h = arg;
@@ -65,8 +66,9 @@ static int hand_ssh_game(void *arg, int w, int fd, const char *what)
         else
             acc.name[0] = '\0';
         if (srv_send_connection(&h->workers[w], fd, &acc) == 0)
-            return 0;
+            return 0; /* its hold is the session's now (sess_accept) */
     }
+    srv_ssh_hold_release(&h->sh);
     atomic_fetch_sub(&h->sh.load[w], 1);
     return -1;
 }
@@ -81,6 +83,14 @@ static void hand_ssh(host_t *h, int w, int fd)
     char addr[80] = "?:0";
     if (getpeername(fd, (struct sockaddr *)&peer, &len) == 0)
         srv_addr_name(&peer, addr, sizeof addr);
+    /* counted from its accept, as telnet is from its first byte: the
+     * handshake and the login hold a slot and may be dropped early */
+    if (srv_ssh_hold(&h->sh, h->cfg.max_sessions, &h->ssh_drops,
+                     addr) != 0) {
+        close(fd);
+        atomic_fetch_sub(&h->sh.load[w], 1);
+        return;
+    }
     ssh_bridge_accept(h->ssh_bridge, fd, w, addr);
 }
 
@@ -283,6 +293,8 @@ static int start_ssh_bridge(host_t *h, const config_t *cfg)
                           cfg->ssh_login_grace_ms, cfg->ssh_fail_delay_ms);
     h->ssh_bridge->hand = hand_ssh_game;
     h->ssh_bridge->hand_arg = h;
+    startups_init(&h->ssh_drops, cfg->startups_start, cfg->startups_rate,
+                  cfg->startups_full, uv_hrtime());
     /* at most one per core (docs/hosting.md, ssh_threads) */
     int cores = host_default_workers();
     int n = cfg->ssh_threads > 0 ? cfg->ssh_threads : 2;

@@ -51,6 +51,9 @@ typedef struct host {
     shared_t sh;               /* what the workers share (shared.h) */
     srv_t *workers;            /* [sh.nworkers]; owned */
     int next_worker;           /* the acceptor's round */
+    startups_t ssh_drops;      /* SSH connections dropped under pressure
+                                  (srv_ssh_hold): the acceptor's random
+                                  state */
     struct ctl *ctl;           /* the operator's console (ctl.h); owned */
     struct upgrade *upgrade;   /* a binary upgrade (upgrade.h); owned */
     int ctl_fd;                /* the console's socket handed over by an

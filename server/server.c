@@ -11,6 +11,7 @@
 #include "cluster.h"
 #include "ctl.h"
 #include "log.h"
+#include "refusals.h"
 #include "session.h"
 #include "store.h"
 #include "upgrade.h"
@@ -57,6 +58,8 @@ static void loop_message(srv_t *srv, smsg_t *m)
         /* handed over as the shutdown came (an SSH login finishing, say):
          * a session now would hold the loop open past it */
         close((int)m->a);
+        if (m->accept->kind == ACCEPT_SSH)
+            srv_ssh_hold_release(srv->sh);
         srv_session_gone(srv);
     } else if (m->type == MSG_CONNECTION &&
                m->accept->kind == ACCEPT_UPGRADE) {
@@ -337,17 +340,24 @@ void srv_shutdown(srv_t *srv, const char *why)
     }
 }
 
-int srv_slot_take(srv_t *srv, int *online)
+/* srv_slot_take's, against max (the calling thread's copy of
+ * max_sessions: reload changes each loop's, and the host's, on its own
+ * thread). */
+static int slot_take(shared_t *h, int max, int *online)
 {
-    shared_t *h = srv->sh;
     int n = atomic_fetch_add(&h->online, 1);
-    if (n >= srv->cfg.max_sessions || atomic_load(&h->shutting_down)) {
+    if (n >= max || atomic_load(&h->shutting_down)) {
         atomic_fetch_sub(&h->online, 1);
         *online = n;
         return 0;
     }
     *online = n + 1;
     return 1;
+}
+
+int srv_slot_take(srv_t *srv, int *online)
+{
+    return slot_take(srv->sh, srv->cfg.max_sessions, online);
 }
 
 void srv_slot_release(srv_t *srv)
@@ -358,6 +368,33 @@ void srv_slot_release(srv_t *srv)
 int srv_online(const srv_t *srv)
 {
     return atomic_load(&srv->sh->online);
+}
+
+int srv_ssh_hold(shared_t *sh, int max_sessions, startups_t *drops,
+                 const char *addr)
+{
+    int n = atomic_fetch_add(&sh->startups, 1), online;
+    if (startups_drop(drops, n)) {
+        atomic_fetch_sub(&sh->startups, 1);
+        /* closed at once: nothing can be said before SSH's banner */
+        log_info("refused %s: busy: %d connections before the lobby (SSH)",
+                 addr, n);
+        refusal_count(REFUSE_STARTUPS);
+        return -1;
+    }
+    if (!slot_take(sh, max_sessions, &online)) {
+        atomic_fetch_sub(&sh->startups, 1);
+        log_info("refused %s: server full (SSH, %d players)", addr, online);
+        refusal_count(REFUSE_FULL);
+        return -1;
+    }
+    return 0;
+}
+
+void srv_ssh_hold_release(shared_t *sh)
+{
+    atomic_fetch_sub(&sh->online, 1);
+    atomic_fetch_sub(&sh->startups, 1);
 }
 
 uint64_t srv_new_id(srv_t *srv)

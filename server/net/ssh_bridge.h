@@ -14,10 +14,12 @@
  * (ssh_link.h: the keys as typed, the terminal, locale and window), and
  * writes its frames as they are: no telnet on either side. The session
  * has every limit of any session (the per-address ones are counted as it
- * is admitted). The player's address goes with the socket (the message's
- * text, "ssh ADDR"), for the log and the limits; after a key login the
- * account and its display choice ("ssh ADDR ID NAME DISPLAY"): the text
- * is the bridge's own, nothing a client types reaches it.
+ * is admitted; its slot of max_sessions and its place among the startups
+ * are held from the accept, by the host: srv_ssh_hold). The player's
+ * address goes with the socket (the message's text, "ssh ADDR"), for the
+ * log and the limits; after a key login the account and its display
+ * choice ("ssh ADDR ID NAME DISPLAY"): the text is the bridge's own,
+ * nothing a client types reaches it.
  *
  * A connection costs its thread nothing while it waits: its socket in the
  * thread's poll, libssh's state and the conn's (ssh_conn_t);

@@ -187,6 +187,10 @@ static void sess_free(sess_t *s)
         s->next->prev = s->prev;
     srv_unmark(srv, s); /* (do_close took it out of the directory) */
     sess_startup_done(s); /* (one that never reached do_close) */
+    if (s->slot_early) { /* (an SSH player's, from its accept) */
+        s->slot_early = 0;
+        srv_slot_release(srv);
+    }
     srv_session_gone(srv);
     /* No store answer may reach this session any more. */
     store_cancel(srv->store, s);

@@ -177,7 +177,9 @@ typedef struct sess {
     uint8_t ip_counted;        /* addr_admit counted this session */
     uint8_t startup;           /* counted in sh->startups: not yet in the
                                   lobby (startups.h) */
-    uint8_t slot_early;        /* a browser's connection holds a slot of
+    uint8_t slot_early;        /* a browser's connection (from its first
+                                  byte) or an SSH player's (from its
+                                  accept, srv_ssh_hold) holds a slot of
                                   max_sessions before it is admitted */
     uint8_t hashing;           /* addr_hash_begin counted its password check */
     uint8_t check_first_read;  /* an untrusted peer: refuse a PROXY header */

@@ -102,8 +102,14 @@ static int count_in(sess_t *s, int *online_out)
     srv_t *srv = s->srv;
     uint64_t now = sess_now(s);
     char line[128];
-    int online;
-    if (srv->shutting_down || !srv_slot_take(srv, &online)) {
+    int online = srv_online(srv);
+    /* an SSH player's slot, taken at its accept (srv_ssh_hold): this
+     * function's now, as if taken here */
+    int held = s->slot_early;
+    s->slot_early = 0;
+    if (held && srv->shutting_down)
+        srv_slot_release(srv);
+    if (srv->shutting_down || (!held && !srv_slot_take(srv, &online))) {
         snprintf(line, sizeof line,
                  "Sorry, the server is full (%d players). Please try again later.",
                  online);
@@ -157,7 +163,7 @@ static void admit(sess_t *s)
     int online;
     if (refuse_banned(s))
         return;
-    if (s->slot_early) {
+    if (s->slot_early && s->web) { /* counted at its first byte */
         s->slot_early = 0; /* the slot is the admitted session's now */
         online = srv_online(srv);
     } else if (count_in(s, &online) != 0) {
@@ -269,8 +275,8 @@ static void on_ws_done(void *ctx)
 /* Under pressure the newest connection, which has done nothing yet, is
  * let go first (startups.h): counted among the connections before the
  * lobby, and dropped at random past startups_start (told the server is
- * busy). An SSH player arrives logged in already: never dropped nor
- * counted. Returns 1 when dropped. */
+ * busy). An SSH player was counted, and could have been dropped, at its
+ * accept (srv_ssh_hold). Returns 1 when dropped. */
 static int drop_early(sess_t *s)
 {
     srv_t *srv = s->srv;
@@ -352,8 +358,17 @@ void sess_accept(srv_t *srv, int fd, const msg_accept_t *acc)
     if (!s) {
         log_error("accept: out of memory");
         close(fd);
+        if (ssh)
+            srv_ssh_hold_release(srv->sh);
         srv_session_gone(srv);
         return;
+    }
+    if (ssh) {
+        /* its hold from the accept (srv_ssh_hold), the session's now: its
+         * place among the startups until the lobby, its slot (slot_early)
+         * the admitted session's or given back as it ends */
+        s->startup = 1;
+        s->slot_early = 1;
     }
     int rc = uv_tcp_open(&s->tcp, fd);
     if (rc != 0)

@@ -15,6 +15,7 @@
 
 #include "check_main.h"
 #include "client.h"
+#include "metrics.h"
 #include "play.h"
 
 static int http, metrics;
@@ -32,30 +33,14 @@ static tsrv_t *start(void)
                      "negotiation_ms=10000", NULL);
 }
 
-/* 1 if /metrics says rogued_startups is n now. */
 static int startups_are(int n)
 {
-    cl_opts_t o = { .raw = 1 };
-    tclient_t *c = cl_connect(metrics, &o);
-    static const char req[] = "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n";
-    cl_send_raw(c, req, sizeof req - 1, 1, CL_WAIT_MS);
-    cl_wait_eof(c, CL_WAIT_MS);
-    char line[48];
-    snprintf(line, sizeof line, "\nrogued_startups %d\n", n);
-    int yes = cl_stream_has(c, line);
-    cl_close(c);
-    return yes;
+    return metrics_is(metrics, "rogued_startups", n);
 }
 
-/* Waits (CL_WAIT_MS at most) until rogued_startups is n. */
 static int wait_startups(int n)
 {
-    for (int ms = 0; ms < CL_WAIT_MS; ms += 50) {
-        if (startups_are(n))
-            return 1;
-        usleep(50 * 1000);
-    }
-    return 0;
+    return metrics_wait(metrics, "rogued_startups", n);
 }
 
 static tclient_t *raw(int port)

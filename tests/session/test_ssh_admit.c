@@ -1,0 +1,198 @@
+/* test_ssh_admit.c - SSH's port admits as telnet's and the browser's do
+ * (issue 25, docs/hosting.md, "Limits"): an SSH connection holds a slot of
+ * max_sessions and a place among the startups from its accept, before its
+ * handshake. Silent SSH connections (TCP only, no banner sent, from
+ * 127.0.0.2) fill max_sessions so a telnet player is told the server is
+ * full, and get in once one has gone; with startups_start = startups_full
+ * = 2 a third SSH connection is closed at once, before the server's
+ * banner, logged and counted; a guest logged in over SSH (libssh's client)
+ * is counted once (/metrics). Counts and log lines, no timing. */
+#include <check.h>
+#include <libssh/libssh.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "check_main.h"
+#include "client.h"
+#include "metrics.h"
+#include "play.h"
+
+static int sport, metrics;
+
+/* A server with SSH and /metrics on free ports, and the settings given
+ * (up to three "key=value"). */
+static tsrv_t *start(const char *a, const char *b, const char *c)
+{
+    static char ssh_set[32], metrics_set[32];
+    sport = cl_free_port();
+    metrics = cl_free_port();
+    snprintf(ssh_set, sizeof ssh_set, "ssh_port=%d", sport);
+    snprintf(metrics_set, sizeof metrics_set, "metrics_port=%d", metrics);
+    tsrv_t *s = srv_start("--set", ssh_set, "--set", metrics_set, "--set",
+                          "ssh_login_grace_ms=60000", "--set",
+                          "ssh_unauth_per_ip=0", "--set", a, "--set", b,
+                          "--set", c, NULL);
+    ck_assert(srv_wait_log(s, "host key SHA256:", CL_WAIT_MS));
+    return s;
+}
+
+/* A TCP connection to SSH's port from 127.0.0.2 that says nothing, once
+ * the server's banner has come (it is in an SSH thread). */
+static tclient_t *silent(void)
+{
+    cl_opts_t o = { .raw = 1, .src = "127.0.0.2" };
+    tclient_t *c = cl_connect(sport, &o);
+    ck_assert_msg(cl_wait_text(c, "SSH-2.0", CL_WAIT_MS) ||
+                  cl_stream_has(c, "SSH-2.0"), "no banner");
+    return c;
+}
+
+/* A telnet connection from 127.0.0.1 is refused with line: 1 if so. */
+static int telnet_refused(const tsrv_t *s, const char *line)
+{
+    cl_opts_t raw = { .raw = 1 };
+    tclient_t *t = cl_connect(srv_port(s), &raw);
+    int yes = cl_wait_eof(t, CL_WAIT_MS) && cl_stream_has(t, line);
+    cl_close(t);
+    return yes;
+}
+
+/* One more SSH connection from 127.0.0.2 is closed before the server's
+ * banner: 1 if so. */
+static int ssh_closed_before_banner(void)
+{
+    cl_opts_t o = { .raw = 1, .src = "127.0.0.2" };
+    tclient_t *c = cl_connect(sport, &o);
+    int yes = cl_wait_eof(c, CL_WAIT_MS) && !cl_stream_has(c, "SSH-2.0");
+    cl_close(c);
+    return yes;
+}
+
+START_TEST(silent_ssh_connections_hold_max_sessions)
+{
+    tsrv_t *s = start("max_sessions=2", "startups_start=0", "max_sessions_per_ip=0");
+    tclient_t *held[2] = { silent(), silent() };
+    ck_assert(metrics_wait(metrics, "rogued_players_online", 2));
+    ck_assert(metrics_is(metrics, "rogued_startups", 2));
+    /* a telnet player: told the server is full */
+    ck_assert(telnet_refused(s, "Sorry, the server is full (2 players)."));
+    ck_assert(srv_wait_log(s, "refused 127.0.0.1:", CL_WAIT_MS));
+    ck_assert(srv_log_has(s, ": server full"));
+    /* a third SSH connection: closed at once, before the banner */
+    ck_assert(ssh_closed_before_banner());
+    ck_assert(srv_wait_log(s, ": server full (SSH, 2 players)", CL_WAIT_MS));
+    /* one goes: its slot is given back once, and the player gets in */
+    cl_close(held[0]);
+    ck_assert(srv_wait_log(s, "closed before it was in", CL_WAIT_MS));
+    ck_assert(metrics_wait(metrics, "rogued_players_online", 1));
+    ck_assert(metrics_is(metrics, "rogued_startups", 1));
+    tclient_t *p = play_lobby(srv_port(s));
+    ck_assert(metrics_is(metrics, "rogued_players_online", 2));
+    cl_close(p);
+    cl_close(held[1]);
+    ck_assert(metrics_wait(metrics, "rogued_players_online", 0));
+    ck_assert(metrics_wait(metrics, "rogued_startups", 0));
+    srv_stop(s);
+}
+END_TEST
+
+START_TEST(startups_drop_the_newest_ssh_connection)
+{
+    tsrv_t *s = start("startups_start=2", "startups_full=2", "max_sessions=50");
+    tclient_t *held[2] = { silent(), silent() };
+    ck_assert(metrics_wait(metrics, "rogued_startups", 2));
+    ck_assert(ssh_closed_before_banner());
+    ck_assert(srv_wait_log(s, "refused 127.0.0.2:", CL_WAIT_MS));
+    ck_assert(srv_log_has(s, ": busy: 2 connections before the lobby (SSH)"));
+    ck_assert(metrics_is(metrics,
+                         "rogued_refusals_total{reason=\"startups\"}", 1));
+    /* the dropped one held nothing: still two, two slots */
+    ck_assert(metrics_is(metrics, "rogued_startups", 2));
+    ck_assert(metrics_is(metrics, "rogued_players_online", 2));
+    /* a telnet connection meets the same count: dropped too */
+    ck_assert(telnet_refused(s, "The server is busy"));
+    cl_close(held[0]);
+    ck_assert(metrics_wait(metrics, "rogued_startups", 1));
+    tclient_t *again = silent(); /* room for one again */
+    ck_assert(metrics_wait(metrics, "rogued_startups", 2));
+    ck_assert_int_eq(srv_log_count(s, "before the lobby"), 2);
+    cl_close(again);
+    cl_close(held[1]);
+    srv_stop(s);
+}
+END_TEST
+
+/* Reads ch until its output holds text (30 s at most): 1 if it did. */
+static int channel_wait(ssh_channel ch, const char *text)
+{
+    static char seen[65536];
+    size_t got = 0;
+    time_t deadline = time(NULL) + 31; /* whole seconds: at least 30 */
+    while (time(NULL) <= deadline && !ssh_channel_is_eof(ch)) {
+        if (got > sizeof seen / 2) { /* keep the latter half */
+            memmove(seen, seen + got / 2, got - got / 2);
+            got -= got / 2;
+        }
+        int k = ssh_channel_read_timeout(ch, seen + got,
+                                         (uint32_t)(sizeof seen - 1 - got), 0,
+                                         1000);
+        if (k < 0)
+            return 0;
+        for (int i = 0; i < k; i++) /* the terminal's NULs: blanks */
+            if (seen[got + (size_t)i] == '\0')
+                seen[got + (size_t)i] = ' ';
+        got += (size_t)k;
+        seen[got] = '\0';
+        if (strstr(seen, text))
+            return 1;
+    }
+    return 0;
+}
+
+START_TEST(a_logged_in_ssh_player_is_counted_once)
+{
+    tsrv_t *s = start("max_sessions=50", "startups_start=0", "max_sessions_per_ip=0");
+    ssh_session ss = ssh_new();
+    ck_assert_ptr_nonnull(ss);
+    long timeout = 30;
+    unsigned int port = (unsigned int)sport;
+    ssh_options_set(ss, SSH_OPTIONS_HOST, "127.0.0.1");
+    ssh_options_set(ss, SSH_OPTIONS_PORT, &port);
+    ssh_options_set(ss, SSH_OPTIONS_USER, "play");
+    ssh_options_set(ss, SSH_OPTIONS_TIMEOUT, &timeout);
+    ck_assert_int_eq(ssh_connect(ss), SSH_OK);
+    ck_assert_int_eq(ssh_userauth_none(ss, NULL), SSH_AUTH_SUCCESS);
+    ssh_channel ch = ssh_channel_new(ss);
+    ck_assert_ptr_nonnull(ch);
+    ck_assert_int_eq(ssh_channel_open_session(ch), SSH_OK);
+    ck_assert_int_eq(ssh_channel_request_pty_size(ch, "xterm", 80, 24), SSH_OK);
+    ck_assert_int_eq(ssh_channel_request_shell(ch), SSH_OK);
+    ck_assert(channel_wait(ch, "Play (as a guest)"));
+    /* in the lobby: one slot (the one taken at its accept), no startup */
+    ck_assert(metrics_wait(metrics, "rogued_startups", 0));
+    ck_assert(metrics_is(metrics, "rogued_players_online", 1));
+    ssh_channel_close(ch);
+    ssh_channel_free(ch);
+    ssh_disconnect(ss);
+    ssh_free(ss);
+    ck_assert(srv_wait_log(s, "disconnect 127.0.0.1:", CL_WAIT_MS));
+    ck_assert(metrics_wait(metrics, "rogued_players_online", 0));
+    srv_stop(s);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("ssh admit");
+    TCase *tc = tcase_create("admit");
+    tcase_set_timeout(tc, 120);
+    tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(tc, silent_ssh_connections_hold_max_sessions);
+    tcase_add_test(tc, startups_drop_the_newest_ssh_connection);
+    tcase_add_test(tc, a_logged_in_ssh_player_is_counted_once);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
