@@ -3,7 +3,8 @@
  * sessions (players in games, players in the lobby, a watcher) and 10
  * browsers in games keep their TCP connections across
  * `rogued --upgrade`, the process behind the port changes, each game is
- * at the turn it was and the next key moves it, the watcher follows; a new
+ * at the turn it was and the next key moves it, the watcher follows (and
+ * one waiting in the lobby for its player's next game follows that); a new
  * binary that exits at start changes nothing and the old server keeps
  * serving. Through the test hooks (docs/testing.md, "Upgrade test hooks"):
  * a new binary of other rules ends a game recorded in the old process and
@@ -188,6 +189,63 @@ START_TEST(upgrade_keeps_sessions)
         cl_close(b[i]);
     cl_close(w);
     cl_close(n);
+    stop_new(s, pid);
+    srv_stop(s);
+}
+END_TEST
+
+static int same_turn(tclient_t *w, void *p)
+{
+    return cl_turn(w) == cl_turn((tclient_t *)p);
+}
+
+/* A watcher waiting in the lobby for its player's next game moves with
+ * the player: after the upgrade the player starts a game from the lobby
+ * and the watcher follows it, key by key. (While they wait, what the
+ * watcher's notice line says last may come from either process's loops:
+ * only the waiting screen and the new game are checked.) */
+START_TEST(watcher_waiting_in_the_lobby_follows_the_next_game)
+{
+    int http;
+    tsrv_t *s = start_walk_server(&http);
+    int port = srv_port(s), old_pid = srv_pid(s);
+    tclient_t *p = player(port, 2);
+    tclient_t *w = play_lobby(port);
+    play_watch_first(w, "guest1");
+    play_wait_text(p, "1 watching");
+    ck_assert(cl_key(p, "Q"));
+    ck_assert(cl_key(p, "y"));
+    play_wait_text(p, "Play as guest1");
+    play_wait_text(w, "guest1 is in the lobby. Waiting for the next game");
+
+    char out[1024];
+    int rc = srv_upgrade(s, out, sizeof out);
+    ck_assert_msg(rc == 0 && strstr(out, "upgraded: 2 sessions moved"),
+                  "rogued --upgrade: status %d: %s", rc, out);
+    int pid = parse_pid(out);
+    ck_assert_msg(pid > 0 && pid != old_pid, "no new pid in: %s", out);
+    for (int i = 0; i < WAIT_MS / 10 && srv_alive(s); i++)
+        usleep(10000);
+    ck_assert(!srv_alive(s));
+    /* both in the new process, as they were */
+    ck_assert(cl_sync(p, WAIT_MS) && cl_sync(w, WAIT_MS));
+    play_wait_text(p, "Play as guest1");
+    play_wait_text(w, "guest1 is in the lobby. Waiting for the next game");
+
+    /* the next game: the watcher is brought to it and sees each move */
+    ck_assert(cl_key(p, "p"));
+    play_wait_text(p, "Turn:0");
+    play_wait_text(w, "guest1 starts a new game.");
+    play_wait_text(w, "Watching guest1");
+    play_walk_keys(p, 3);
+    ck_assert_int_gt(cl_turn(p), 0);
+    ck_assert_msg(cl_wait(w, same_turn, p, WAIT_MS),
+                  "the watcher is at turn %d, the player at %d", cl_turn(w),
+                  cl_turn(p));
+    play_wait_text(p, "1 watching");
+    ck_assert(!cl_closed(w));
+    cl_close(w);
+    cl_close(p);
     stop_new(s, pid);
     srv_stop(s);
 }
@@ -652,6 +710,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, upgrade_keeps_sessions);
     tcase_add_test(tc, sigusr2_and_an_account);
     tcase_add_test(tc, account_in_the_lobby_keeps_its_saved_game);
+    tcase_add_test(tc, watcher_waiting_in_the_lobby_follows_the_next_game);
     tcase_add_test(tc, ssh_players_are_told_to_reconnect);
     tcase_add_test(tc, failing_binary_changes_nothing);
     suite_add_tcase(s, tc);
