@@ -9,7 +9,8 @@
  * serving. Through the test hooks (docs/testing.md, "Upgrade test hooks"):
  * a new binary of other rules ends a game recorded in the old process and
  * its player lands in the new one's lobby (the game listed among the
- * finished ones at its turn); a new binary that dies
+ * finished ones at its turn), its watcher waiting there for the player's
+ * next game and following it; a new binary that dies
  * mid-handover loses the sessions packed (as docs/hosting.md says) while
  * the old server accepts again and a connection it had not packed plays
  * on. A new binary that never says it is ready is given up at
@@ -567,6 +568,47 @@ START_TEST(other_rules_end_the_game_recorded)
 }
 END_TEST
 
+/* Other rules, a game watched: the game ends in the old process, and its
+ * watcher waits for the player's next game whichever loop packs it first
+ * (told so before either is packed), then follows that game in the new
+ * process. */
+START_TEST(other_rules_watcher_follows_the_next_game)
+{
+    char version[16];
+    snprintf(version, sizeof version, "%d", GAME_VERSION + 1);
+    int port;
+    tsrv_t *s = start_with_env("ROGUED_UPGRADE_TEST_VERSION", version, &port);
+    tclient_t *p = player(port, 4);
+    tclient_t *w = play_lobby(port);
+    play_watch_first(w, "guest1");
+    play_wait_text(p, "1 watching");
+    char out[1024];
+    int rc = srv_upgrade(s, out, sizeof out);
+    ck_assert_msg(rc == 0 && strstr(out, "upgraded: 2 sessions moved"),
+                  "rogued --upgrade: status %d: %s", rc, out);
+    int pid = parse_pid(out);
+    ck_assert_msg(pid > 0, "no new pid in: %s", out);
+    for (int i = 0; i < WAIT_MS / 10 && srv_alive(s); i++)
+        usleep(10000);
+    ck_assert(!srv_alive(s));
+    ck_assert(cl_sync(p, WAIT_MS) && cl_sync(w, WAIT_MS));
+    play_wait_text(p, "Play as guest1");
+    play_wait_text(w, "guest1 is in the lobby. Waiting for the next game");
+    ck_assert(cl_key(p, "p"));
+    play_wait_text(p, "Turn:0");
+    play_wait_text(w, "guest1 starts a new game.");
+    play_walk_keys(p, 2);
+    ck_assert_int_gt(cl_turn(p), 0);
+    ck_assert_msg(cl_wait(w, same_turn, p, WAIT_MS),
+                  "the watcher is at turn %d, the player at %d", cl_turn(w),
+                  cl_turn(p));
+    cl_close(w);
+    cl_close(p);
+    stop_new(s, pid);
+    srv_stop(s);
+}
+END_TEST
+
 /* A telnet client through the "balancer" (this test), made with
  * cl_connect: until its PROXY header it is accepted, not admitted. The
  * header, then the lobby. */
@@ -719,6 +761,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(hooks, 240);
     tcase_add_unchecked_fixture(hooks, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(hooks, other_rules_end_the_game_recorded);
+    tcase_add_test(hooks, other_rules_watcher_follows_the_next_game);
     tcase_add_test(hooks, new_binary_dying_mid_handover);
     tcase_add_test(hooks, new_binary_never_ready);
     suite_add_tcase(s, hooks);
