@@ -200,40 +200,32 @@ static int same_turn(tclient_t *w, void *p)
     return cl_turn(w) == cl_turn((tclient_t *)p);
 }
 
-/* A watcher waiting in the lobby for its player's next game moves with
- * the player: after the upgrade the player starts a game from the lobby
- * and the watcher follows it, key by key. (While they wait, what the
- * watcher's notice line says last may come from either process's loops:
- * only the waiting screen and the new game are checked.) */
-START_TEST(watcher_waiting_in_the_lobby_follows_the_next_game)
+/* Upgrades s, which has n sessions to move; returns the new pid once the
+ * old process has exited. */
+static int upgrade_moving(tsrv_t *s, int n)
 {
-    int http;
-    tsrv_t *s = start_walk_server(&http);
-    int port = srv_port(s), old_pid = srv_pid(s);
-    tclient_t *p = player(port, 2);
-    tclient_t *w = play_lobby(port);
-    play_watch_first(w, "guest1");
-    play_wait_text(p, "1 watching");
-    ck_assert(cl_key(p, "Q"));
-    ck_assert(cl_key(p, "y"));
-    play_wait_text(p, "Play as guest1");
-    play_wait_text(w, "guest1 is in the lobby. Waiting for the next game");
-
-    char out[1024];
+    int old_pid = srv_pid(s);
+    char out[1024], moved[64];
+    snprintf(moved, sizeof moved, "upgraded: %d sessions moved", n);
     int rc = srv_upgrade(s, out, sizeof out);
-    ck_assert_msg(rc == 0 && strstr(out, "upgraded: 2 sessions moved"),
+    ck_assert_msg(rc == 0 && strstr(out, moved),
                   "rogued --upgrade: status %d: %s", rc, out);
     int pid = parse_pid(out);
     ck_assert_msg(pid > 0 && pid != old_pid, "no new pid in: %s", out);
     for (int i = 0; i < WAIT_MS / 10 && srv_alive(s); i++)
         usleep(10000);
     ck_assert(!srv_alive(s));
-    /* both in the new process, as they were */
+    return pid;
+}
+
+/* After an upgrade: player p (guest1) in the lobby and w waiting for its
+ * next game, both in the new process; p starts a game, and w is brought
+ * to it and sees each move. */
+static void waiter_follows_the_next_game(tclient_t *p, tclient_t *w)
+{
     ck_assert(cl_sync(p, WAIT_MS) && cl_sync(w, WAIT_MS));
     play_wait_text(p, "Play as guest1");
     play_wait_text(w, "guest1 is in the lobby. Waiting for the next game");
-
-    /* the next game: the watcher is brought to it and sees each move */
     ck_assert(cl_key(p, "p"));
     play_wait_text(p, "Turn:0");
     play_wait_text(w, "guest1 starts a new game.");
@@ -245,10 +237,45 @@ START_TEST(watcher_waiting_in_the_lobby_follows_the_next_game)
                   cl_turn(p));
     play_wait_text(p, "1 watching");
     ck_assert(!cl_closed(w));
+}
+
+/* A player (guest1) in a game, `keys` keys walked, and *w watching it. */
+static tclient_t *watched_player(int port, int keys, tclient_t **w)
+{
+    tclient_t *p = player(port, keys);
+    *w = play_lobby(port);
+    play_watch_first(*w, "guest1");
+    play_wait_text(p, "1 watching");
+    return p;
+}
+
+/* Upgrades s with p and w (p's watcher) in it, checks that w follows p's
+ * next game (waiter_follows_the_next_game), and stops everything. */
+static void upgrade_then_follow(tsrv_t *s, tclient_t *p, tclient_t *w)
+{
+    int pid = upgrade_moving(s, 2);
+    waiter_follows_the_next_game(p, w);
     cl_close(w);
     cl_close(p);
     stop_new(s, pid);
     srv_stop(s);
+}
+
+/* A watcher waiting in the lobby for its player's next game moves with
+ * the player: after the upgrade the player starts a game from the lobby
+ * and the watcher follows it, key by key. (While they wait, what the
+ * watcher's notice line says last may come from either process's loops:
+ * only the waiting screen and the new game are checked.) */
+START_TEST(watcher_waiting_in_the_lobby_follows_the_next_game)
+{
+    int http;
+    tsrv_t *s = start_walk_server(&http);
+    tclient_t *w, *p = watched_player(srv_port(s), 2, &w);
+    ck_assert(cl_key(p, "Q"));
+    ck_assert(cl_key(p, "y"));
+    play_wait_text(p, "Play as guest1");
+    play_wait_text(w, "guest1 is in the lobby. Waiting for the next game");
+    upgrade_then_follow(s, p, w);
 }
 END_TEST
 
@@ -578,34 +605,8 @@ START_TEST(other_rules_watcher_follows_the_next_game)
     snprintf(version, sizeof version, "%d", GAME_VERSION + 1);
     int port;
     tsrv_t *s = start_with_env("ROGUED_UPGRADE_TEST_VERSION", version, &port);
-    tclient_t *p = player(port, 4);
-    tclient_t *w = play_lobby(port);
-    play_watch_first(w, "guest1");
-    play_wait_text(p, "1 watching");
-    char out[1024];
-    int rc = srv_upgrade(s, out, sizeof out);
-    ck_assert_msg(rc == 0 && strstr(out, "upgraded: 2 sessions moved"),
-                  "rogued --upgrade: status %d: %s", rc, out);
-    int pid = parse_pid(out);
-    ck_assert_msg(pid > 0, "no new pid in: %s", out);
-    for (int i = 0; i < WAIT_MS / 10 && srv_alive(s); i++)
-        usleep(10000);
-    ck_assert(!srv_alive(s));
-    ck_assert(cl_sync(p, WAIT_MS) && cl_sync(w, WAIT_MS));
-    play_wait_text(p, "Play as guest1");
-    play_wait_text(w, "guest1 is in the lobby. Waiting for the next game");
-    ck_assert(cl_key(p, "p"));
-    play_wait_text(p, "Turn:0");
-    play_wait_text(w, "guest1 starts a new game.");
-    play_walk_keys(p, 2);
-    ck_assert_int_gt(cl_turn(p), 0);
-    ck_assert_msg(cl_wait(w, same_turn, p, WAIT_MS),
-                  "the watcher is at turn %d, the player at %d", cl_turn(w),
-                  cl_turn(p));
-    cl_close(w);
-    cl_close(p);
-    stop_new(s, pid);
-    srv_stop(s);
+    tclient_t *w, *p = watched_player(port, 4, &w);
+    upgrade_then_follow(s, p, w); /* the game ended: p is in the lobby */
 }
 END_TEST
 
