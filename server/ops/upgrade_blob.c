@@ -1,11 +1,11 @@
 /* upgrade_blob.c - a session's blob for a binary upgrade (upgrade_blob.h).
  * Layout: a magic, then the fields in the order of upgrade_sess_t,
  * integers little-endian, strings and byte runs as a length then the
- * bytes. "RGU1": no list of watchers in the lobby (what binaries before
- * that list wrote and read); "RGU2": a lobby's blob that ends with the
- * watchers waiting for the player's next game. A blob that needs no such
- * list is written "RGU1", so that a binary that knows only RGU1 still
- * takes it (an upgrade back to an older binary). */
+ * bytes. "RGU1": no list of the watchers waiting for the player's next
+ * game (what binaries before that list wrote and read); "RGU2": a blob
+ * not of a game in progress that ends with that list. A blob that needs
+ * no such list is written "RGU1", so that a binary that knows only RGU1
+ * still takes it (an upgrade back to an older binary). */
 #include "upgrade_blob.h"
 
 #include <string.h>
@@ -51,9 +51,9 @@ static int put_ids(buf_t *o, const upgrade_sess_t *u)
 
 static int encode(const upgrade_sess_t *u, buf_t *o)
 {
-    int followers = u->state == UPB_LOBBY && u->nwatchers > 0;
-    int e = put(o, followers ? MAGIC_FOLLOWERS : MAGIC, 4) | put_u(o, u->kind, 1) | put_u(o, u->state, 1) |
-            put_u(o, u->id, 8) | put_str(o, u->addr) | put_str(o, u->ip) |
+    int followers = u->state != UPB_PLAYING && u->nwatchers > 0;
+    int e = put(o, followers ? MAGIC_FOLLOWERS : MAGIC, 4) |
+            put_u(o, u->kind, 1) | put_u(o, u->state, 1) | put_u(o, u->id, 8) | put_str(o, u->addr) | put_str(o, u->ip) |
             put_u(o, u->w, 2) | put_u(o, u->h, 2) | put_str(o, u->ttype) |
             put_u(o, u->glyphs, 1) | put_u(o, u->colours, 1) |
             put_u(o, u->display_choice, 1) |
@@ -70,9 +70,9 @@ static int encode(const upgrade_sess_t *u, buf_t *o)
              put_ids(o, u);
     } else if (u->state == UPB_WATCHING) {
         e |= put_u(o, u->player, 8) | put_str(o, u->player_name);
-    } else if (followers) {
-        e |= put_ids(o, u);
     }
+    if (followers)
+        e |= put_ids(o, u);
     return e;
 }
 
@@ -233,8 +233,8 @@ int upgrade_blob_decode(const void *b, size_t n, size_t keys_max,
         if (!r.why && u->player == 0)
             fail(&r, "no player to watch");
     }
-    if (followers && !r.why && u->state != UPB_LOBBY)
-        fail(&r, "a lobby's watchers outside the lobby");
+    if (followers && !r.why && u->state == UPB_PLAYING)
+        fail(&r, "waiting watchers beside a game");
     else if (followers)
         get_ids(&r, u, 1);
     if (!r.why && r.left != 0)

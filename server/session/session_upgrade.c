@@ -71,9 +71,11 @@ int sess_upgrade_pack(sess_t *s, buf_t *out, uint32_t new_version)
         u.state = UPB_WATCHING;
         u.player = s->st.watch.player;
         snprintf(u.player_name, sizeof u.player_name, "%s", s->st.watch.name);
-    } else if (s->nfollowers > 0) {
-        /* in the lobby: the watchers waiting for the next game
-         * (session_follow.c) move with it; they move too (UPB_WATCHING) */
+    }
+    if (!gs && s->nfollowers > 0) {
+        /* not in a game (the lobby, or watching another): the watchers
+         * waiting for its next game (session_follow.c) move with it; they
+         * move too (UPB_WATCHING) */
         u.nwatchers = (uint16_t)(s->nfollowers < UPB_WATCHERS_MAX
                                  ? s->nfollowers : UPB_WATCHERS_MAX);
         u.watcher_ids = s->followers;
@@ -157,7 +159,7 @@ static int resume_player(sess_t *s, const upgrade_sess_t *u)
     return 0;
 }
 
-/* In the lobby: the watchers waiting for the player's next game wait
+/* Not in a game: the watchers waiting for the player's next game wait
  * here again (session_follow.c; each is told so again). */
 static void follow_resume(sess_t *s, const upgrade_sess_t *u)
 {
@@ -211,9 +213,10 @@ static void resume_state(sess_t *s, const upgrade_sess_t *u)
         snprintf(m.text, sizeof m.text, "%s", u->player_name);
         sess_goto(s, S_WATCHING, &m);
     } else {
-        follow_resume(s, u);
         sess_lobby_load_progress(s);
     }
+    if (u->state != UPB_PLAYING)
+        follow_resume(s, u);
     sess_repaint(s);
 }
 

@@ -279,6 +279,37 @@ START_TEST(watcher_waiting_in_the_lobby_follows_the_next_game)
 }
 END_TEST
 
+/* The player whose watcher waits for its next game watches another game
+ * meanwhile: the list moves with it all the same, and its next game,
+ * once it is back in the lobby, brings the watcher in. */
+static void leave_watch_first(tclient_t *p, tclient_t *w)
+{
+    ck_assert(cl_sync(p, WAIT_MS));
+    play_wait_text(p, "Watching guest3");
+    ck_assert(cl_key(p, "q"));
+    waiter_follows_the_next_game(p, w);
+}
+
+START_TEST(waiting_watchers_of_a_player_watching_move_too)
+{
+    int http;
+    tsrv_t *s = start_walk_server(&http);
+    tclient_t *w, *p = watched_player(srv_port(s), 2, &w);
+    ck_assert(cl_key(p, "Q"));
+    ck_assert(cl_key(p, "y"));
+    play_wait_text(w, "guest1 is in the lobby. Waiting for the next game");
+    tclient_t *q = player(srv_port(s), 2);
+    play_watch_first(p, "guest3");
+    int pid = upgrade_moving(s, 3);
+    leave_watch_first(p, w);
+    cl_close(q);
+    cl_close(w);
+    cl_close(p);
+    stop_new(s, pid);
+    srv_stop(s);
+}
+END_TEST
+
 /* The pid the new process logs ("upgraded: serving as pid N"), once it
  * has. */
 static int new_pid_from_log(tsrv_t *s)
@@ -754,6 +785,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, sigusr2_and_an_account);
     tcase_add_test(tc, account_in_the_lobby_keeps_its_saved_game);
     tcase_add_test(tc, watcher_waiting_in_the_lobby_follows_the_next_game);
+    tcase_add_test(tc, waiting_watchers_of_a_player_watching_move_too);
     tcase_add_test(tc, ssh_players_are_told_to_reconnect);
     tcase_add_test(tc, failing_binary_changes_nothing);
     suite_add_tcase(s, tc);

@@ -2,8 +2,9 @@
  * (server/ops/upgrade_blob.h): every field comes back as it went, for
  * each state; and the decoder refuses what is not a whole, sane blob:
  * every cut, every single-byte change that makes a field wrong, lengths
- * past their room, trailing bytes, non-printable strings, a lobby's list
- * of waiting watchers of a bad count or outside the lobby; plus the
+ * past their room, trailing bytes, non-printable strings, a list of the
+ * watchers waiting for the next game of a bad count or beside a game;
+ * plus the
  * SCM_RIGHTS records it travels in (upgrade_wire.h) over a socketpair. */
 #include <check.h>
 #include <stdlib.h>
@@ -143,6 +144,10 @@ START_TEST(lobby_and_watching_round_trip)
     ck_assert_int_eq(v.state, UPB_WATCHING);
     ck_assert_uint_eq(v.player, 17);
     ck_assert_str_eq(v.player_name, "guest3");
+    /* watching another game, with its own watchers waiting for its next */
+    ck_assert_mem_eq(b.data, "RGU2", 4);
+    ck_assert_int_eq(v.nwatchers, 2);
+    ck_assert_uint_eq(upgrade_blob_watcher(&v, 1), 0x0102030405060708ULL);
     buf_free(&b);
 }
 END_TEST
@@ -239,8 +244,8 @@ START_TEST(bad_fields_refused)
 }
 END_TEST
 
-/* A lobby's list of waiting watchers: its count is the blob's last
- * field but the ids (RGU2). */
+/* The list of the watchers waiting for the player's next game (RGU2):
+ * its count is the blob's last field but the ids. */
 START_TEST(bad_lobby_watchers_refused)
 {
     upgrade_sess_t u = playing();
@@ -256,17 +261,15 @@ START_TEST(bad_lobby_watchers_refused)
     /* none (RGU2 says there are some), or past the bound */
     expect_refused_with(&u, count_at, 0, "a watcher count out of range");
     expect_refused_with(&u, count_at + 1, 0xff, "a watcher count out of range");
-    /* RGU2 on a blob of another state */
-    upgrade_sess_t w = u;
-    w.state = UPB_WATCHING;
-    w.player = 17;
-    encode(&w, &b);
+    /* RGU2 on a game's blob (its watchers are the game's) */
+    upgrade_sess_t g = playing();
+    encode(&g, &b);
     ck_assert_mem_eq(b.data, "RGU1", 4);
     b.data[3] = '2';
     upgrade_sess_t v;
     const char *why = NULL;
     ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, 1000, &v, &why), -1);
-    ck_assert_str_eq(why, "a lobby's watchers outside the lobby");
+    ck_assert_str_eq(why, "waiting watchers beside a game");
     buf_free(&b);
     /* RGU1 with the list after it: an older binary's reading */
     encode(&u, &b);
