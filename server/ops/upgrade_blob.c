@@ -1,12 +1,17 @@
 /* upgrade_blob.c - a session's blob for a binary upgrade (upgrade_blob.h).
- * Layout: "RGU1", then the fields in the order of upgrade_sess_t,
+ * Layout: a magic, then the fields in the order of upgrade_sess_t,
  * integers little-endian, strings and byte runs as a length then the
- * bytes. */
+ * bytes. "RGU1": no list of the watchers waiting for the player's next
+ * game (what binaries before that list wrote and read); "RGU2": a blob
+ * not of a game in progress that ends with that list. A blob that needs
+ * no such list is written "RGU1", so that a binary that knows only RGU1
+ * still takes it (an upgrade back to an older binary). */
 #include "upgrade_blob.h"
 
 #include <string.h>
 
 #define MAGIC "RGU1"
+#define MAGIC_FOLLOWERS "RGU2"
 
 /* --- encoding ------------------------------------------------------------- */
 
@@ -36,10 +41,19 @@ static int put_run(buf_t *o, const uint8_t *p, uint32_t n)
     return put_u(o, n, 4) | (n ? put(o, p, n) : 0);
 }
 
+static int put_ids(buf_t *o, const upgrade_sess_t *u)
+{
+    int e = put_u(o, u->nwatchers, 2);
+    for (int i = 0; i < u->nwatchers; i++)
+        e |= put_u(o, u->watcher_ids[i], 8);
+    return e;
+}
+
 static int encode(const upgrade_sess_t *u, buf_t *o)
 {
-    int e = put(o, MAGIC, 4) | put_u(o, u->kind, 1) | put_u(o, u->state, 1) |
-            put_u(o, u->id, 8) | put_str(o, u->addr) | put_str(o, u->ip) |
+    int followers = u->state != UPB_PLAYING && u->nwatchers > 0;
+    int e = put(o, followers ? MAGIC_FOLLOWERS : MAGIC, 4) |
+            put_u(o, u->kind, 1) | put_u(o, u->state, 1) | put_u(o, u->id, 8) | put_str(o, u->addr) | put_str(o, u->ip) |
             put_u(o, u->w, 2) | put_u(o, u->h, 2) | put_str(o, u->ttype) |
             put_u(o, u->glyphs, 1) | put_u(o, u->colours, 1) |
             put_u(o, u->display_choice, 1) |
@@ -53,12 +67,12 @@ static int encode(const upgrade_sess_t *u, buf_t *o)
              put_run(o, u->keys, u->keys_len) |
              put_run(o, u->checks, u->checks_len) |
              put_u(o, u->progress_begun, 1) | put_u(o, u->progress_sent, 8) |
-             put_u(o, u->nwatchers, 2);
-        for (int i = 0; i < u->nwatchers; i++)
-            e |= put_u(o, u->watcher_ids[i], 8);
+             put_ids(o, u);
     } else if (u->state == UPB_WATCHING) {
         e |= put_u(o, u->player, 8) | put_str(o, u->player_name);
     }
+    if (followers)
+        e |= put_ids(o, u);
     return e;
 }
 
@@ -142,6 +156,16 @@ static const uint8_t *get_run(rd_t *r, uint32_t *len, size_t max)
     return take(r, *len);
 }
 
+/* A count (at most UPB_WATCHERS_MAX, at least `least`) and the ids. */
+static void get_ids(rd_t *r, upgrade_sess_t *u, int least)
+{
+    u->nwatchers = (uint16_t)get_u(r, 2);
+    if (!r->why && (u->nwatchers > UPB_WATCHERS_MAX || u->nwatchers < least))
+        fail(r, "a watcher count out of range");
+    else
+        u->watchers = take(r, (size_t)u->nwatchers * 8);
+}
+
 static void get_game(rd_t *r, upgrade_sess_t *u, size_t keys_max)
 {
     u->seed = get_u(r, 8);
@@ -152,11 +176,7 @@ static void get_game(rd_t *r, upgrade_sess_t *u, size_t keys_max)
     u->checks = get_run(r, &u->checks_len, keys_max + 4);
     u->progress_begun = (uint8_t)get_u(r, 1);
     u->progress_sent = get_u(r, 8);
-    u->nwatchers = (uint16_t)get_u(r, 2);
-    if (u->nwatchers > UPB_WATCHERS_MAX)
-        fail(r, "too many watchers");
-    else
-        u->watchers = take(r, (size_t)u->nwatchers * 8);
+    get_ids(r, u, 0);
     if (r->why)
         return;
     if (u->ruleset < 0 || u->ruleset > 255)
@@ -173,7 +193,8 @@ int upgrade_blob_decode(const void *b, size_t n, size_t keys_max,
     rd_t r = { b, n, NULL };
     memset(u, 0, sizeof *u);
     const uint8_t *m = take(&r, 4);
-    if (m && memcmp(m, MAGIC, 4) != 0)
+    int followers = m && memcmp(m, MAGIC_FOLLOWERS, 4) == 0;
+    if (m && !followers && memcmp(m, MAGIC, 4) != 0)
         fail(&r, "not an upgrade blob");
     u->kind = (uint8_t)get_u(&r, 1);
     u->state = (uint8_t)get_u(&r, 1);
@@ -212,6 +233,10 @@ int upgrade_blob_decode(const void *b, size_t n, size_t keys_max,
         if (!r.why && u->player == 0)
             fail(&r, "no player to watch");
     }
+    if (followers && !r.why && u->state == UPB_PLAYING)
+        fail(&r, "waiting watchers beside a game");
+    else if (followers)
+        get_ids(&r, u, 1);
     if (!r.why && r.left != 0)
         fail(&r, "bytes after the last field");
     if (why)

@@ -7,7 +7,8 @@
  * connection needs to go on talking without a new negotiation: the
  * transport, the terminal's size and name, what it can show, the
  * player's display choice, the account or guest name, the state (lobby,
- * playing, watching), the game's watchers or the watched player, and the
+ * playing, watching), the game's watchers (not playing: those waiting
+ * for the player's next game), the watched player, and the
  * bytes of an escape sequence the old process read but had not decoded
  * yet. Pure: no libuv, no session. The decoder trusts nothing: every
  * length is checked against its room and the rest of the blob, every
@@ -55,6 +56,8 @@ typedef struct upgrade_sess {
     uint32_t keys_len, checks_len;
     uint8_t progress_begun;
     uint64_t progress_sent;
+    /* UPB_PLAYING: the game's watchers; otherwise those waiting for the
+     * player's next game (session_follow.c) */
     uint16_t nwatchers;
     const uint8_t *watchers;   /* decoded: 8 bytes each, little-endian */
     uint64_t *watcher_ids;     /* encoding: the ids (nwatchers) */

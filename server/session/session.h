@@ -296,7 +296,8 @@ typedef struct sess_state_ops {
      * (no such op, or no game that goes on): the session moves as in the
      * lobby. end: the new process plays by other rules (GAME_VERSION):
      * the game ends here for that cause, recorded as the session closes,
-     * and NULL is returned. */
+     * its watchers wait for the player's next game (follow_keep), and
+     * NULL is returned. */
     msg_game_t *(*hand_off)(sess_t *s, const char *end);
 } sess_state_ops_t;
 

@@ -430,6 +430,12 @@ static msg_game_t *hand_off(sess_t *s, const char *end)
     msg_game_t *gs = NULL;
     if (end) {
         p->end_cause = end; /* recorded by the leave */
+        /* the player moves to the lobby: its watchers wait for the next
+         * game there (told so here, so that each moves waiting whichever
+         * loop packs it first, and the player's blob names them) */
+        follow_keep(s, p->watchers, p->nwatchers);
+        p->watchers = NULL;
+        p->nwatchers = p->capwatchers = 0;
         return NULL;
     }
     if (!p->recorded && !game_dead(p->g.game)) {

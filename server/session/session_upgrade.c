@@ -72,6 +72,14 @@ int sess_upgrade_pack(sess_t *s, buf_t *out, uint32_t new_version)
         u.player = s->st.watch.player;
         snprintf(u.player_name, sizeof u.player_name, "%s", s->st.watch.name);
     }
+    if (!gs && s->nfollowers > 0) {
+        /* not in a game (the lobby, or watching another): the watchers
+         * waiting for its next game (session_follow.c) move with it; they
+         * move too (UPB_WATCHING) */
+        u.nwatchers = (uint16_t)(s->nfollowers < UPB_WATCHERS_MAX
+                                 ? s->nfollowers : UPB_WATCHERS_MAX);
+        u.watcher_ids = s->followers;
+    }
     int rc = upgrade_blob_encode(&u, out);
     msg_game_free(gs);
     if (rc != 0) {
@@ -151,6 +159,23 @@ static int resume_player(sess_t *s, const upgrade_sess_t *u)
     return 0;
 }
 
+/* Not in a game: the watchers waiting for the player's next game wait
+ * here again (session_follow.c; each is told so again). */
+static void follow_resume(sess_t *s, const upgrade_sess_t *u)
+{
+    if (u->nwatchers == 0)
+        return;
+    uint64_t *ids = malloc((size_t)u->nwatchers * sizeof *ids);
+    for (int i = 0; i < u->nwatchers; i++)
+        if (ids)
+            ids[i] = upgrade_blob_watcher(u, i);
+        else /* they cannot wait: they are told, as when the player goes */
+            sess_post(s, MSG_WATCH_END, upgrade_blob_watcher(u, i), 0, NULL,
+                      "%s", "The player has left.");
+    if (ids)
+        follow_keep(s, ids, u->nwatchers);
+}
+
 /* The state it was in: a game is rebuilt off the loop, a watcher waits
  * for its player's summary, an account's lobby asks the store. */
 static void resume_state(sess_t *s, const upgrade_sess_t *u)
@@ -190,6 +215,8 @@ static void resume_state(sess_t *s, const upgrade_sess_t *u)
     } else {
         sess_lobby_load_progress(s);
     }
+    if (u->state != UPB_PLAYING)
+        follow_resume(s, u);
     sess_repaint(s);
 }
 

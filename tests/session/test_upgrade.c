@@ -3,12 +3,14 @@
  * sessions (players in games, players in the lobby, a watcher) and 10
  * browsers in games keep their TCP connections across
  * `rogued --upgrade`, the process behind the port changes, each game is
- * at the turn it was and the next key moves it, the watcher follows; a new
+ * at the turn it was and the next key moves it, the watcher follows (and
+ * one waiting in the lobby for its player's next game follows that); a new
  * binary that exits at start changes nothing and the old server keeps
  * serving. Through the test hooks (docs/testing.md, "Upgrade test hooks"):
  * a new binary of other rules ends a game recorded in the old process and
  * its player lands in the new one's lobby (the game listed among the
- * finished ones at its turn); a new binary that dies
+ * finished ones at its turn), its watcher waiting there for the player's
+ * next game and following it; a new binary that dies
  * mid-handover loses the sessions packed (as docs/hosting.md says) while
  * the old server accepts again and a connection it had not packed plays
  * on. A new binary that never says it is ready is given up at
@@ -188,6 +190,121 @@ START_TEST(upgrade_keeps_sessions)
         cl_close(b[i]);
     cl_close(w);
     cl_close(n);
+    stop_new(s, pid);
+    srv_stop(s);
+}
+END_TEST
+
+static int same_turn(tclient_t *w, void *p)
+{
+    return cl_turn(w) == cl_turn((tclient_t *)p);
+}
+
+/* Upgrades s, which has n sessions to move; returns the new pid once the
+ * old process has exited. */
+static int upgrade_moving(tsrv_t *s, int n)
+{
+    int old_pid = srv_pid(s);
+    char out[1024], moved[64];
+    snprintf(moved, sizeof moved, "upgraded: %d sessions moved", n);
+    int rc = srv_upgrade(s, out, sizeof out);
+    ck_assert_msg(rc == 0 && strstr(out, moved),
+                  "rogued --upgrade: status %d: %s", rc, out);
+    int pid = parse_pid(out);
+    ck_assert_msg(pid > 0 && pid != old_pid, "no new pid in: %s", out);
+    for (int i = 0; i < WAIT_MS / 10 && srv_alive(s); i++)
+        usleep(10000);
+    ck_assert(!srv_alive(s));
+    return pid;
+}
+
+/* After an upgrade: player p (guest1) in the lobby and w waiting for its
+ * next game, both in the new process; p starts a game, and w is brought
+ * to it and sees each move. */
+static void waiter_follows_the_next_game(tclient_t *p, tclient_t *w)
+{
+    ck_assert(cl_sync(p, WAIT_MS) && cl_sync(w, WAIT_MS));
+    play_wait_text(p, "Play as guest1");
+    play_wait_text(w, "guest1 is in the lobby. Waiting for the next game");
+    ck_assert(cl_key(p, "p"));
+    play_wait_text(p, "Turn:0");
+    play_wait_text(w, "guest1 starts a new game.");
+    play_wait_text(w, "Watching guest1");
+    play_walk_keys(p, 3);
+    ck_assert_int_gt(cl_turn(p), 0);
+    ck_assert_msg(cl_wait(w, same_turn, p, WAIT_MS),
+                  "the watcher is at turn %d, the player at %d", cl_turn(w),
+                  cl_turn(p));
+    play_wait_text(p, "1 watching");
+    ck_assert(!cl_closed(w));
+}
+
+/* A player (guest1) in a game, `keys` keys walked, and *w watching it. */
+static tclient_t *watched_player(int port, int keys, tclient_t **w)
+{
+    tclient_t *p = player(port, keys);
+    *w = play_lobby(port);
+    play_watch_first(*w, "guest1");
+    play_wait_text(p, "1 watching");
+    return p;
+}
+
+/* Upgrades s with p and w (p's watcher) in it, checks that w follows p's
+ * next game (waiter_follows_the_next_game), and stops everything. */
+static void upgrade_then_follow(tsrv_t *s, tclient_t *p, tclient_t *w)
+{
+    int pid = upgrade_moving(s, 2);
+    waiter_follows_the_next_game(p, w);
+    cl_close(w);
+    cl_close(p);
+    stop_new(s, pid);
+    srv_stop(s);
+}
+
+/* A watcher waiting in the lobby for its player's next game moves with
+ * the player: after the upgrade the player starts a game from the lobby
+ * and the watcher follows it, key by key. (While they wait, what the
+ * watcher's notice line says last may come from either process's loops:
+ * only the waiting screen and the new game are checked.) */
+START_TEST(watcher_waiting_in_the_lobby_follows_the_next_game)
+{
+    int http;
+    tsrv_t *s = start_walk_server(&http);
+    tclient_t *w, *p = watched_player(srv_port(s), 2, &w);
+    ck_assert(cl_key(p, "Q"));
+    ck_assert(cl_key(p, "y"));
+    play_wait_text(p, "Play as guest1");
+    play_wait_text(w, "guest1 is in the lobby. Waiting for the next game");
+    upgrade_then_follow(s, p, w);
+}
+END_TEST
+
+/* The player whose watcher waits for its next game watches another game
+ * meanwhile: the list moves with it all the same, and its next game,
+ * once it is back in the lobby, brings the watcher in. */
+static void leave_watch_first(tclient_t *p, tclient_t *w)
+{
+    ck_assert(cl_sync(p, WAIT_MS));
+    play_wait_text(p, "Watching guest3");
+    ck_assert(cl_key(p, "q"));
+    waiter_follows_the_next_game(p, w);
+}
+
+START_TEST(waiting_watchers_of_a_player_watching_move_too)
+{
+    int http;
+    tsrv_t *s = start_walk_server(&http);
+    tclient_t *w, *p = watched_player(srv_port(s), 2, &w);
+    ck_assert(cl_key(p, "Q"));
+    ck_assert(cl_key(p, "y"));
+    play_wait_text(w, "guest1 is in the lobby. Waiting for the next game");
+    tclient_t *q = player(srv_port(s), 2);
+    play_watch_first(p, "guest3");
+    int pid = upgrade_moving(s, 3);
+    leave_watch_first(p, w);
+    cl_close(q);
+    cl_close(w);
+    cl_close(p);
     stop_new(s, pid);
     srv_stop(s);
 }
@@ -509,6 +626,21 @@ START_TEST(other_rules_end_the_game_recorded)
 }
 END_TEST
 
+/* Other rules, a game watched: the game ends in the old process, and its
+ * watcher waits for the player's next game whichever loop packs it first
+ * (told so before either is packed), then follows that game in the new
+ * process. */
+START_TEST(other_rules_watcher_follows_the_next_game)
+{
+    char version[16];
+    snprintf(version, sizeof version, "%d", GAME_VERSION + 1);
+    int port;
+    tsrv_t *s = start_with_env("ROGUED_UPGRADE_TEST_VERSION", version, &port);
+    tclient_t *w, *p = watched_player(port, 4, &w);
+    upgrade_then_follow(s, p, w); /* the game ended: p is in the lobby */
+}
+END_TEST
+
 /* A telnet client through the "balancer" (this test), made with
  * cl_connect: until its PROXY header it is accepted, not admitted. The
  * header, then the lobby. */
@@ -652,6 +784,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, upgrade_keeps_sessions);
     tcase_add_test(tc, sigusr2_and_an_account);
     tcase_add_test(tc, account_in_the_lobby_keeps_its_saved_game);
+    tcase_add_test(tc, watcher_waiting_in_the_lobby_follows_the_next_game);
+    tcase_add_test(tc, waiting_watchers_of_a_player_watching_move_too);
     tcase_add_test(tc, ssh_players_are_told_to_reconnect);
     tcase_add_test(tc, failing_binary_changes_nothing);
     suite_add_tcase(s, tc);
@@ -660,6 +794,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(hooks, 240);
     tcase_add_unchecked_fixture(hooks, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(hooks, other_rules_end_the_game_recorded);
+    tcase_add_test(hooks, other_rules_watcher_follows_the_next_game);
     tcase_add_test(hooks, new_binary_dying_mid_handover);
     tcase_add_test(hooks, new_binary_never_ready);
     suite_add_tcase(s, hooks);

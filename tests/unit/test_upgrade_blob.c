@@ -2,7 +2,9 @@
  * (server/ops/upgrade_blob.h): every field comes back as it went, for
  * each state; and the decoder refuses what is not a whole, sane blob:
  * every cut, every single-byte change that makes a field wrong, lengths
- * past their room, trailing bytes, non-printable strings; plus the
+ * past their room, trailing bytes, non-printable strings, a list of the
+ * watchers waiting for the next game of a bad count or beside a game;
+ * plus the
  * SCM_RIGHTS records it travels in (upgrade_wire.h) over a socketpair. */
 #include <check.h>
 #include <stdlib.h>
@@ -118,7 +120,21 @@ START_TEST(lobby_and_watching_round_trip)
     ck_assert_int_eq(v.account_id, 0);
     ck_assert_int_eq(v.nheld, 0);
     ck_assert_uint_eq(v.keys_len, 0); /* no game fields in a lobby's blob */
+    /* the watchers waiting for the player's next game */
+    ck_assert_mem_eq(b.data, "RGU2", 4);
+    ck_assert_int_eq(v.nwatchers, 2);
+    ck_assert_uint_eq(upgrade_blob_watcher(&v, 0), 7);
+    ck_assert_uint_eq(upgrade_blob_watcher(&v, 1), 0x0102030405060708ULL);
     buf_free(&b);
+    /* none waiting: the blob an older binary writes and reads (RGU1) */
+    u.nwatchers = 0;
+    encode(&u, &b);
+    ck_assert_mem_eq(b.data, "RGU1", 4);
+    ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, 1000, &v, NULL), 0);
+    ck_assert_int_eq(v.state, UPB_LOBBY);
+    ck_assert_int_eq(v.nwatchers, 0);
+    buf_free(&b);
+    u.nwatchers = 2;
 
     u.state = UPB_WATCHING;
     u.player = 17;
@@ -128,6 +144,10 @@ START_TEST(lobby_and_watching_round_trip)
     ck_assert_int_eq(v.state, UPB_WATCHING);
     ck_assert_uint_eq(v.player, 17);
     ck_assert_str_eq(v.player_name, "guest3");
+    /* watching another game, with its own watchers waiting for its next */
+    ck_assert_mem_eq(b.data, "RGU2", 4);
+    ck_assert_int_eq(v.nwatchers, 2);
+    ck_assert_uint_eq(upgrade_blob_watcher(&v, 1), 0x0102030405060708ULL);
     buf_free(&b);
 }
 END_TEST
@@ -224,6 +244,42 @@ START_TEST(bad_fields_refused)
 }
 END_TEST
 
+/* The list of the watchers waiting for the player's next game (RGU2):
+ * its count is the blob's last field but the ids. */
+START_TEST(bad_lobby_watchers_refused)
+{
+    upgrade_sess_t u = playing();
+    u.state = UPB_LOBBY;
+    buf_t b;
+    encode(&u, &b);
+    size_t count_at = b.len - 2 - 2 * 8;
+    buf_free(&b);
+    /* a count past the ids there are: cut short */
+    expect_refused_with(&u, count_at, 3, "cut short");
+    /* fewer than there are: bytes left over */
+    expect_refused_with(&u, count_at, 1, "bytes after the last field");
+    /* none (RGU2 says there are some), or past the bound */
+    expect_refused_with(&u, count_at, 0, "a watcher count out of range");
+    expect_refused_with(&u, count_at + 1, 0xff, "a watcher count out of range");
+    /* RGU2 on a game's blob (its watchers are the game's) */
+    upgrade_sess_t g = playing();
+    encode(&g, &b);
+    ck_assert_mem_eq(b.data, "RGU1", 4);
+    b.data[3] = '2';
+    upgrade_sess_t v;
+    const char *why = NULL;
+    ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, 1000, &v, &why), -1);
+    ck_assert_str_eq(why, "waiting watchers beside a game");
+    buf_free(&b);
+    /* RGU1 with the list after it: an older binary's reading */
+    encode(&u, &b);
+    b.data[3] = '1';
+    ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, 1000, &v, &why), -1);
+    ck_assert_str_eq(why, "bytes after the last field");
+    buf_free(&b);
+}
+END_TEST
+
 START_TEST(encoder_refuses_out_of_bounds)
 {
     upgrade_sess_t u = playing();
@@ -234,6 +290,8 @@ START_TEST(encoder_refuses_out_of_bounds)
     ck_assert_int_eq(upgrade_blob_encode(&u, &b), -1);
     u = playing();
     u.nwatchers = UPB_WATCHERS_MAX + 1;
+    ck_assert_int_eq(upgrade_blob_encode(&u, &b), -1);
+    u.state = UPB_LOBBY;
     ck_assert_int_eq(upgrade_blob_encode(&u, &b), -1);
     ck_assert_uint_eq(b.len, 2); /* left as it was */
     buf_free(&b);
@@ -253,8 +311,8 @@ START_TEST(noise_refused)
             x ^= x << 17;
             b[i] = (uint8_t)x;
         }
-        if (n >= 4)
-            memcpy(b, "RGU1", 4); /* past the magic, to the fields */
+        if (n >= 4) /* past the magic, to the fields */
+            memcpy(b, round % 2 ? "RGU2" : "RGU1", 4);
         upgrade_sess_t v;
         const char *why = NULL;
         if (upgrade_blob_decode(b, n, 1000, &v, &why) == 0)
@@ -310,6 +368,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, lobby_and_watching_round_trip);
     tcase_add_test(tc, every_cut_refused);
     tcase_add_test(tc, bad_fields_refused);
+    tcase_add_test(tc, bad_lobby_watchers_refused);
     tcase_add_test(tc, encoder_refuses_out_of_bounds);
     tcase_add_test(tc, noise_refused);
     tcase_add_test(tc, records_carry_descriptors);
