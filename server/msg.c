@@ -152,6 +152,8 @@ const char *msg_type_name(int type)
     case MSG_CTL_LINE: return "ctl-line";
     case MSG_CTL_END: return "ctl-end";
     case MSG_UPGRADE: return "upgrade";
+    case MSG_UPGRADE_SETTLED: return "upgrade-settled";
+    case MSG_UPGRADE_READY: return "upgrade-ready";
     default: return "?";
     }
 }

@@ -70,7 +70,14 @@ enum msg_type {
     /* the host -> a worker loop (to 0): a binary upgrade: pack every
      * session for the new process (server/ops/upgrade.h; a: its core's
      * GAME_VERSION) */
-    MSG_UPGRADE
+    MSG_UPGRADE,
+    /* the new process of a binary upgrade, to every loop (to 0), after
+     * every moved session was posted: SETTLED once this loop has taken
+     * its own (its inbox is in order); the last loop to settle posts
+     * READY to all: every moved session is in the directory now, so the
+     * watchers a moved game sends its summary to can be found */
+    MSG_UPGRADE_SETTLED,
+    MSG_UPGRADE_READY
 };
 
 /* A game in progress, as much as rebuilds it and goes on recording it. */

@@ -71,6 +71,10 @@ static void loop_message(srv_t *srv, smsg_t *m)
         srv_shutdown(srv, m->text);
     else if (m->type == MSG_UPGRADE)
         upgrade_loop_begin(srv, (uint32_t)m->a);
+    else if (m->type == MSG_UPGRADE_SETTLED)
+        sess_upgrade_settled(srv);
+    else if (m->type == MSG_UPGRADE_READY)
+        sess_upgrade_ready(srv);
     else
         ctl_loop_message(srv, m); /* the operator's console (ctl.h) */
     msg_free(m);

@@ -61,6 +61,8 @@ typedef struct srv {
                                   the sessions, 2 the store writing */
     uint64_t upgrade_ms;       /* ...since when (the loop's clock) */
     uint32_t upgrade_version;  /* ...to a core of this GAME_VERSION */
+    uint8_t upgrade_ready;     /* the new process: every moved session is
+                                  in the directory (MSG_UPGRADE_READY) */
     /* Counters for /metrics (server/ops/ctl_metrics.c): this loop's own,
      * read on its thread when the console asks (MSG_CTL_STATS). */
     struct srv_stats {

@@ -45,6 +45,8 @@ typedef struct shared {
     inbox_t *host_inbox;       /* the main thread's: the console's answers
                                   (server/ops/ctl.h); NULL: none */
     atomic_int *load;          /* [nworkers]: sessions each holds */
+    atomic_int upgrade_settled; /* the new process of an upgrade: loops
+                                  that took their moved sessions */
     struct store *store;       /* owned by the host: closed after the last
                                   worker */
     struct rbp *rebuilds;      /* the rebuilds' queue and threads

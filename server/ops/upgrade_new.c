@@ -8,7 +8,9 @@
 
 #include "host.h"
 #include "game.h"
+#include "inbox.h"
 #include "log.h"
+#include "msg.h"
 #include "upgrade.h"
 #include "upgrade_wire.h"
 
@@ -147,6 +149,16 @@ void upgrade_dispatch(host_t *h, upgrade_in_t *in)
         }
         in->items[i].fd = -1; /* the message's now */
         given++;
+    }
+    /* after every session's message, in each loop's inbox: a loop that
+     * reads it has taken its own (sess_upgrade_settled) */
+    for (int w = 0; w < h->sh.nworkers; w++) {
+        smsg_t *m = msg_new(MSG_UPGRADE_SETTLED, 0, 0, NULL);
+        if (!m || inbox_post(h->sh.inbox[w], m) != 0) {
+            msg_free(m);
+            log_error("upgrade: loop %d not told its sessions are all sent",
+                      w);
+        }
     }
     int pid = (int)getpid();
     if (upw_send(in->sock, UPW_TAKEN, &pid, sizeof pid, -1) != 0)

@@ -100,6 +100,8 @@ typedef struct st_play {
     size_t progress_sent;      /* bytes of g.rec.keys the store has */
     uint64_t *watchers;        /* session ids; owned */
     int nwatchers, capwatchers;
+    uint8_t rewatch_owed;      /* moved by an upgrade: the watchers get the
+                                  summary once it is ready */
     int pub_depth, pub_turns;  /* what the directory has (publish) */
     uint32_t pub_input_s;      /* ...and the second of its last key */
 } st_play_t;
@@ -506,6 +508,20 @@ int sess_upgrade_pack(sess_t *s, buf_t *out, uint32_t new_version);
  * taken): the same id, terminal, player and state; a game is rebuilt from
  * its keys off the loop and repainted. */
 void sess_upgrade_accept(srv_t *srv, int fd, const void *blob, size_t len);
+
+/* The new process: this loop has taken every session moved to it
+ * (MSG_UPGRADE_SETTLED); the last loop to say so tells every loop
+ * (MSG_UPGRADE_READY). */
+void sess_upgrade_settled(srv_t *srv);
+
+/* Every moved session is in the directory: the moved games send their
+ * summaries to their watchers now (a summary sent sooner could find no
+ * one, the watcher's loop not having taken it yet). */
+void sess_upgrade_ready(srv_t *srv);
+
+/* A moved game's watchers: their summaries, now or once the upgrade is
+ * ready (session_play.c). */
+void sess_play_rewatch(sess_t *s);
 
 /* For the upgrade (session_lobby.c): in the lobby, plays on the game of
  * summary src (taken) once it is rebuilt; or asks the store for the

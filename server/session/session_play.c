@@ -295,6 +295,17 @@ static void follow_into(sess_t *s)
     free(ids);
 }
 
+void sess_play_rewatch(sess_t *s)
+{
+    st_play_t *p = &s->st.play;
+    if (s->state != S_PLAYING || !p->rewatch_owed)
+        return;
+    p->rewatch_owed = 0;
+    for (int i = 0; i < p->nwatchers; i++)
+        sess_post(s, MSG_WATCH_START, p->watchers[i], 0, summary(s), "%s",
+                  sess_player_name(s));
+}
+
 static int play_enter(sess_t *s, void *arg)
 {
     st_play_t *p = &s->st.play;
@@ -318,10 +329,11 @@ static int play_enter(sess_t *s, void *arg)
         sess_guest_started(s);
     }
     /* after a binary upgrade the watchers have no copy yet: each gets
-     * the summary, as a follower does */
-    for (int i = 0; rewatch && i < p->nwatchers; i++)
-        sess_post(s, MSG_WATCH_START, p->watchers[i], 0, summary(s), "%s",
-                  sess_player_name(s));
+     * the summary, as a follower does, once every moved session is in
+     * the directory (sess_upgrade_ready) */
+    p->rewatch_owed = (uint8_t)rewatch;
+    if (rewatch && s->srv->upgrade_ready)
+        sess_play_rewatch(s);
     follow_into(s);
     publish(s);
     return 0;

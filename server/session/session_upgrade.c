@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "inbox.h"
 #include "log.h"
 #include "session_impl.h"
 #include "store.h"
@@ -260,4 +261,25 @@ void sess_upgrade_accept(srv_t *srv, int fd, const void *blob, size_t len)
     uv_read_start((uv_stream_t *)&s->tcp, sess_on_alloc, sess_on_read);
     resume_state(s, &u);
     sess_feed_held(s, u.held, u.nheld);
+}
+
+void sess_upgrade_settled(srv_t *srv)
+{
+    if (atomic_fetch_add(&srv->sh->upgrade_settled, 1) + 1 != srv->sh->nworkers)
+        return;
+    for (int i = 0; i < srv->sh->nworkers; i++) {
+        smsg_t *m = msg_new(MSG_UPGRADE_READY, 0, 0, NULL);
+        if (!m || inbox_post(srv->sh->inbox[i], m) != 0) {
+            msg_free(m);
+            log_error("upgrade: loop %d not told the moved sessions are all "
+                      "in: its moved games' watchers wait", i);
+        }
+    }
+}
+
+void sess_upgrade_ready(srv_t *srv)
+{
+    srv->upgrade_ready = 1;
+    for (sess_t *s = srv->sessions; s; s = s->next)
+        sess_play_rewatch(s);
 }
