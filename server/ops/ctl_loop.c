@@ -110,7 +110,7 @@ static int stats(srv_t *srv, uint64_t req)
     unsigned long long st[S_NSTATES] = { 0 }, tr[3] = { 0 };
     for (sess_t *s = srv->sessions; s; s = s->next) {
         st[sess_closing(s) ? S_CLOSING : s->state]++;
-        tr[s->web ? 1 : s->tr && strcmp(s->tr->name, "ssh") == 0 ? 2 : 0]++;
+        tr[s->web ? 1 : s->via_ssh ? 2 : 0]++;
     }
     const struct srv_stats *k = &srv->stats;
     char line[96];

@@ -186,7 +186,8 @@ typedef struct sess {
     uint8_t hashing;           /* addr_hash_begin counted its password check */
     uint8_t check_first_read;  /* an untrusted peer: refuse a PROXY header */
     uint8_t via_ssh;           /* an SSH player's socketpair: cannot move
-                                  to a new process (session_upgrade.c) */
+                                  to a new process (session_upgrade.c);
+                                  the console counts it as "ssh" */
     uint8_t moved;             /* handed to a new process by a binary
                                   upgrade: closes without a word, ends
                                   nothing, tells nobody */
