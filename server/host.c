@@ -1,6 +1,7 @@
 /* host.c - the acceptor, the signals and the worker loops (host.h). */
 #define _GNU_SOURCE /* accept4 */
 #include "host.h"
+#include "loop_close.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -485,7 +486,7 @@ int host_run(host_t *h)
     store_close(h->sh.store);
     h->sh.store = NULL;
     host_free(h);
-    int rc = uv_loop_close(h->loop);
+    int rc = loop_close(h->loop, "host");
     if (rc != 0)
         log_error("loop closed with handles still open: %s", uv_strerror(rc));
     return rc;

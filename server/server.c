@@ -2,6 +2,7 @@
  * messages, closes and draws, the once-a-second sweep, and the messages
  * from the host (server.h). */
 #include "server.h"
+#include "loop_close.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -256,10 +257,12 @@ static void worker_main(void *arg)
      * are dropped, before its side of the store closes. */
     if (attached)
         store_detach(srv->store);
-    int rc = uv_loop_close(srv->loop);
+    char who[32];
+    snprintf(who, sizeof who, "worker %d", srv->index);
+    int rc = loop_close(srv->loop, who);
     if (rc != 0)
-        log_error("worker %d: loop closed with handles still open: %s",
-                  srv->index, uv_strerror(rc));
+        log_error("%s: loop closed with handles still open: %s", who,
+                  uv_strerror(rc));
 }
 
 /* What srv_init allocated, once the loop has closed. */
