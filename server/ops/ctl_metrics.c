@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ctl.h"
 #include "host.h"
@@ -153,6 +154,13 @@ static void metrics_finish(ctl_req_t *r)
 {
     const figures_t *f = *ctl_req_data(r);
     host_t *h = ctl_req_host(r);
+    family(r, "rogued_process_pid", "gauge",
+           "The server process's id: a binary upgrade changes it.");
+    ctl_req_printf(r, "rogued_process_pid %d\n", (int)getpid());
+    family(r, "rogued_process_start_time_seconds", "gauge",
+           "When the server process started, in seconds since the Unix epoch.");
+    ctl_req_printf(r, "rogued_process_start_time_seconds %.3f\n",
+                   ctl_started(ctl_req_ctl(r)));
     family(r, "rogued_sessions", "gauge", "Sessions by state.");
     for (size_t i = 0; i < NSTATES; i++)
         ctl_req_printf(r, "rogued_sessions{state=\"%s\"} %" PRIu64 "\n",
