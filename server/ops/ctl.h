@@ -78,9 +78,11 @@ typedef struct ctl_cmd {
 
 extern const ctl_cmd_t ctl_cmds[];   /* ended by a NULL name */
 
-/* GET /metrics (ctl_metrics.c): Prometheus's text format; also the
- * console's `metrics`. */
-extern const ctl_cmd_t ctl_metrics_cmd;
+/* `metrics` (ctl_metrics.c), which GET /metrics runs too: the figures in
+ * Prometheus's text format. */
+int ctl_metrics_run(ctl_req_t *r, const char *args);
+void ctl_metrics_answer(ctl_req_t *r, const smsg_t *m);
+void ctl_metrics_finish(ctl_req_t *r);
 
 /* `backup FILE` (ctl_backup.c): answered later, from the thread pool. */
 int ctl_backup_run(ctl_req_t *r, const char *args);

@@ -1,7 +1,8 @@
-/* ctl_metrics.c - the figures for /metrics (ctl.h): every worker loop is
- * asked for its own (MSG_CTL_STATS, ctl_loop.c); they are summed here and
- * written in Prometheus's text format, each family with its HELP and TYPE.
- * The names are stable: docs/hosting.md, "Operations", lists them. */
+/* ctl_metrics.c - the figures for /metrics and the console's `metrics`
+ * (ctl.h): every worker loop is asked for its own (MSG_CTL_STATS,
+ * ctl_loop.c); they are summed here and written in Prometheus's text
+ * format, each family with its HELP and TYPE. The names are stable:
+ * docs/hosting.md, "Operations", lists them. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,7 @@ static const char *const state_names[] = {
 };
 #define NSTATES (sizeof state_names / sizeof state_names[0])
 
-static int metrics_run(ctl_req_t *r, const char *args)
+int ctl_metrics_run(ctl_req_t *r, const char *args)
 {
     (void)args;
     figures_t *f = calloc(1, sizeof *f);
@@ -58,7 +59,7 @@ static void read_numbers(const char *p, uint64_t *out, int n)
     }
 }
 
-static void metrics_answer(ctl_req_t *r, const smsg_t *m)
+void ctl_metrics_answer(ctl_req_t *r, const smsg_t *m)
 {
     figures_t *f = *ctl_req_data(r);
     if (m->type != MSG_CTL_LINE || m->a < 0 || m->a >= HOST_WORKERS_MAX)
@@ -150,7 +151,7 @@ static void rebuild_figures(ctl_req_t *r, rbp_t *pool)
     ctl_req_printf(r, "rogued_rebuild_keys_total %" PRIu64 "\n", st.keys);
 }
 
-static void metrics_finish(ctl_req_t *r)
+void ctl_metrics_finish(ctl_req_t *r)
 {
     const figures_t *f = *ctl_req_data(r);
     host_t *h = ctl_req_host(r);
@@ -198,8 +199,3 @@ static void metrics_finish(ctl_req_t *r)
     lag_histogram(r, f, h->sh.nworkers);
     ctl_req_done(r, NULL);
 }
-
-const ctl_cmd_t ctl_metrics_cmd = {
-    "metrics", "metrics            the figures /metrics serves",
-    metrics_run, metrics_answer, metrics_finish,
-};

@@ -197,6 +197,15 @@ static void on_answers(inbox_t *ib, void *data)
     }
 }
 
+/* The command of that name in ctl_cmds; NULL: none. */
+static const ctl_cmd_t *find_cmd(const char *name)
+{
+    for (const ctl_cmd_t *k = ctl_cmds; k->name; k++)
+        if (strcmp(k->name, name) == 0)
+            return k;
+    return NULL;
+}
+
 /* One line came: the command runs. */
 static void run_line(ctl_req_t *r, char *line)
 {
@@ -209,12 +218,10 @@ static void run_line(ctl_req_t *r, char *line)
     char *args = line + strcspn(line, " ");
     if (*args)
         *args++ = '\0';
-    for (const ctl_cmd_t *k = ctl_cmds; k->name; k++) {
-        if (strcmp(k->name, line) != 0)
-            continue;
-        r->cmd = k;
-        if (k->run(r, args) == 1 && r->awaiting == 0 && !r->done)
-            k->finish(r);
+    r->cmd = find_cmd(line);
+    if (r->cmd) {
+        if (r->cmd->run(r, args) == 1 && r->awaiting == 0 && !r->done)
+            r->cmd->finish(r);
         return;
     }
     ctl_req_printf(r, "commands:\n");
@@ -277,7 +284,7 @@ static void http_read(ctl_req_t *r)
         ctl_req_done(r, "404 Not Found");
         return;
     }
-    r->cmd = &ctl_metrics_cmd;
+    r->cmd = find_cmd("metrics");
     if (r->cmd->run(r, "") == 1 && r->awaiting == 0 && !r->done)
         r->cmd->finish(r);
 }
