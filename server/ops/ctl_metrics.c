@@ -20,6 +20,7 @@ typedef struct figures {
     uint64_t states[8];        /* enum sess_state */
     uint64_t transports[3];    /* telnet, web, ssh */
     uint64_t keys, frames, bytes_out;
+    uint64_t out_queued, out_waiting;  /* bytes, sessions */
     struct {
         int seen;
         uint64_t count, sum_ms, bucket[SRV_LAG_BUCKETS];
@@ -83,6 +84,11 @@ void ctl_metrics_answer(ctl_req_t *r, const smsg_t *m)
         f->keys += v[0];
         f->frames += v[1];
         f->bytes_out += v[2];
+        break;
+    case 'q':
+        read_numbers(p, v, 2);
+        f->out_queued += v[0];
+        f->out_waiting += v[1];
         break;
     case 'l':
         read_numbers(p, v, 2);
@@ -186,6 +192,13 @@ void ctl_metrics_finish(ctl_req_t *r)
     ctl_req_printf(r, "rogued_frames_total %" PRIu64 "\n", f->frames);
     family(r, "rogued_bytes_out_total", "counter", "Bytes written to clients.");
     ctl_req_printf(r, "rogued_bytes_out_total %" PRIu64 "\n", f->bytes_out);
+    family(r, "rogued_output_queued_bytes", "gauge",
+           "Output the kernel has not taken yet (its buffers full: clients not reading).");
+    ctl_req_printf(r, "rogued_output_queued_bytes %" PRIu64 "\n", f->out_queued);
+    family(r, "rogued_sessions_output_waiting", "gauge",
+           "Sessions with output the kernel has not taken yet.");
+    ctl_req_printf(r, "rogued_sessions_output_waiting %" PRIu64 "\n",
+                   f->out_waiting);
     family(r, "rogued_store_queued", "gauge",
            "Games and progress writes waiting for the database.");
     ctl_req_printf(r, "rogued_store_queued %" PRIu64 "\n",
