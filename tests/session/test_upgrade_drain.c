@@ -8,7 +8,6 @@
  * and plays on. Whether the output is stuck is read on /metrics
  * (rogued_sessions_output_waiting), not guessed. */
 #include <check.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,7 +77,7 @@ START_TEST(a_client_not_reading_is_moved_after_the_drain_limit)
     int rc = srv_upgrade(s, out, sizeof out);
     ck_assert_msg(rc == 0, "rogued --upgrade: status %d: %s", rc, out);
     ck_assert_msg(strstr(out, "upgraded: 1 sessions moved to pid "), "%s", out);
-    int pid = atoi(strstr(out, "moved to pid ") + strlen("moved to pid "));
+    int pid = srv_upgraded_pid(out);
     ck_assert_int_ne(pid, old_pid);
     /* it was not written: packed anyway, past upgrade_drain_ms */
     ck_assert(srv_log_has(s, "bytes of output unwritten after upgrade_drain_ms"));
@@ -98,11 +97,7 @@ START_TEST(a_client_not_reading_is_moved_after_the_drain_limit)
     ck_assert(metrics_is(mport, "rogued_process_pid", pid));
 
     cl_close(c);
-    int before = srv_log_count(s, "info stopped\n");
-    ck_assert_int_eq(kill(pid, SIGTERM), 0);
-    ck_assert(srv_wait_log_count(s, "info stopped\n", before + 1, WAIT_MS));
-    for (int i = 0; i < WAIT_MS / 10 && kill(pid, 0) == 0; i++)
-        usleep(10000);
+    srv_stop_upgraded(s, pid);
     srv_stop(s);
 }
 END_TEST

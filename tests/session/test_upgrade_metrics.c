@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,9 +127,8 @@ START_TEST(metrics_port_moves_without_a_gap)
 
     char out[1024];
     int rc = srv_upgrade(s, out, sizeof out);
-    const char *moved = strstr(out, "moved to pid ");
-    ck_assert_msg(rc == 0 && moved, "rogued --upgrade: status %d: %s", rc, out);
-    int pid = atoi(moved + strlen("moved to pid "));
+    int pid = srv_upgraded_pid(out);
+    ck_assert_msg(rc == 0 && pid > 0, "rogued --upgrade: status %d: %s", rc, out);
     ck_assert_int_ne(pid, old_pid);
     for (int i = 0; i < WAIT_MS / 10 && srv_alive(s); i++)
         usleep(10000);
@@ -160,11 +158,7 @@ START_TEST(metrics_port_moves_without_a_gap)
     ck_assert(srv_wait_log(s, line, WAIT_MS));
     ck_assert(metrics_is(mport, "rogued_process_pid", pid));
 
-    int before = srv_log_count(s, "info stopped\n");
-    ck_assert_int_eq(kill(pid, SIGTERM), 0);
-    ck_assert(srv_wait_log_count(s, "info stopped\n", before + 1, WAIT_MS));
-    for (int i = 0; i < WAIT_MS / 10 && kill(pid, 0) == 0; i++)
-        usleep(10000);
+    srv_stop_upgraded(s, pid);
     srv_stop(s);
 }
 END_TEST
