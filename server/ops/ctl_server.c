@@ -3,8 +3,8 @@
 #define _GNU_SOURCE /* struct ucred */
 #include "ctl.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -385,10 +385,26 @@ int ctl_schedule_shutdown(ctl_t *c, int minutes)
     return 0;
 }
 
+/* 1 if a and b are the same IPv4 or IPv6 address and port. */
+static int same_addr(const struct sockaddr_storage *a,
+                     const struct sockaddr_storage *b)
+{
+    if (a->ss_family != b->ss_family)
+        return 0;
+    if (a->ss_family == AF_INET) {
+        const struct sockaddr_in *x = (const void *)a, *y = (const void *)b;
+        return x->sin_port == y->sin_port &&
+               x->sin_addr.s_addr == y->sin_addr.s_addr;
+    }
+    const struct sockaddr_in6 *x = (const void *)a, *y = (const void *)b;
+    return a->ss_family == AF_INET6 && x->sin6_port == y->sin6_port &&
+           memcmp(&x->sin6_addr, &y->sin6_addr, sizeof x->sin6_addr) == 0;
+}
+
 /* The socket an upgrade handed over for /metrics (-1: none; the host's
- * then), if it is still on metrics_port: a configuration that moved the
- * port, or turned it off, gets its own (closed here). */
-static int metrics_taken_fd(ctl_t *c)
+ * then), if it is still on the configured address: a configuration that
+ * moved it gets its own (the old one closed here). */
+static int metrics_taken_fd(ctl_t *c, const struct sockaddr_storage *want)
 {
     int fd = c->h->metrics_fd;
     c->h->metrics_fd = -1;
@@ -396,12 +412,8 @@ static int metrics_taken_fd(ctl_t *c)
         return -1;
     struct sockaddr_storage a;
     socklen_t len = sizeof a;
-    int port = -1;
-    if (getsockname(fd, (struct sockaddr *)&a, &len) == 0)
-        port = a.ss_family == AF_INET6
-                   ? ntohs(((struct sockaddr_in6 *)&a)->sin6_port)
-                   : ntohs(((struct sockaddr_in *)&a)->sin_port);
-    if (port == c->h->cfg.metrics_port)
+    memset(&a, 0, sizeof a);
+    if (getsockname(fd, (struct sockaddr *)&a, &len) == 0 && same_addr(&a, want))
         return fd;
     close(fd);
     return -1;
@@ -414,10 +426,11 @@ static void metrics_listen(ctl_t *c)
 {
     const config_t *cfg = &c->h->cfg;
     struct sockaddr_storage addr;
-    int fd = metrics_taken_fd(c);
+    memset(&addr, 0, sizeof addr);
     int rc = strchr(cfg->metrics_addr, ':')
         ? uv_ip6_addr(cfg->metrics_addr, cfg->metrics_port, (struct sockaddr_in6 *)&addr)
         : uv_ip4_addr(cfg->metrics_addr, cfg->metrics_port, (struct sockaddr_in *)&addr);
+    int fd = metrics_taken_fd(c, &addr); /* a bad address: rc says so */
     uv_tcp_init(c->h->loop, &c->metrics);
     c->metrics.data = c;
     c->metrics_on = 1;

@@ -70,6 +70,16 @@ static int take(upgrade_in_t *in, buf_t *b)
         in->listen_fd[(uint8_t)b->data[0]] = fd;
         return 1;
     }
+    if (type == UPW_LISTENER && b->len == 1 &&
+        (uint8_t)b->data[0] >= UPGRADE_LISTENERS) {
+        /* a kind a later binary hands over: not ours to listen on (this
+         * binary binds what its configuration asks for itself) */
+        if (fd >= 0)
+            close(fd);
+        log_info("upgrade: listener kind %u is not known here: closed",
+                 (unsigned)(uint8_t)b->data[0]);
+        return 1;
+    }
     if (type == UPW_SESSION && fd >= 0) {
         if (keep_session(in, fd, b) == 0)
             return 1;

@@ -5,7 +5,9 @@
  * refused (at most the one scrape the old process had taken when it
  * exits is cut off), and once the old process has exited the answers
  * come from the new one (rogued_process_pid is the pid the upgrade names,
- * its start time no earlier than the old one's). */
+ * its start time no earlier than the old one's). A configuration that
+ * moved metrics_port meanwhile: the new process listens on the new port,
+ * the old one is closed. */
 #include <arpa/inet.h>
 #include <check.h>
 #include <errno.h>
@@ -163,6 +165,51 @@ START_TEST(metrics_port_moves_without_a_gap)
 }
 END_TEST
 
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert(fputs(text, f) >= 0);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+/* The configuration file moved metrics_port before the upgrade: the new
+ * process closes the port it was handed and listens on the new one. */
+START_TEST(a_moved_metrics_port_is_bound_anew)
+{
+    char conf[] = "/tmp/rogued-upgrade-conf-XXXXXX", text[64], line[128];
+    int fd = mkstemp(conf);
+    ck_assert(fd >= 0);
+    close(fd);
+    int a = cl_free_port(), b = cl_free_port();
+    ck_assert_int_ne(a, b);
+    snprintf(text, sizeof text, "metrics_port = %d\n", a);
+    write_file(conf, text);
+    tsrv_t *s = srv_start("--config", conf, NULL);
+    snprintf(line, sizeof line, "metrics on http://127.0.0.1:%d/metrics\n", a);
+    ck_assert(srv_wait_log(s, line, WAIT_MS));
+    snprintf(text, sizeof text, "metrics_port = %d\n", b);
+    write_file(conf, text);
+
+    char out[1024];
+    int rc = srv_upgrade(s, out, sizeof out);
+    int pid = srv_upgraded_pid(out);
+    ck_assert_msg(rc == 0 && pid > 0, "rogued --upgrade: status %d: %s", rc, out);
+    snprintf(line, sizeof line, "metrics on http://127.0.0.1:%d/metrics\n", b);
+    ck_assert(srv_wait_log(s, line, WAIT_MS));
+    for (int i = 0; i < WAIT_MS / 10 && srv_alive(s); i++)
+        usleep(10000);
+    ck_assert_msg(!srv_alive(s), "the old process did not exit");
+    ck_assert(metrics_is(b, "rogued_process_pid", pid));
+    int got = 0;
+    double start;
+    ck_assert_int_eq(scrape_once(a, &got, &start), SCRAPE_REFUSED);
+    srv_stop_upgraded(s, pid);
+    srv_stop(s);
+    unlink(conf);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("upgrade_metrics");
@@ -170,6 +217,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 240);
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, metrics_port_moves_without_a_gap);
+    tcase_add_test(tc, a_moved_metrics_port_is_bound_anew);
     suite_add_tcase(s, tc);
     return s;
 }
