@@ -63,6 +63,8 @@ typedef struct config {
     int ban_minute_ms;       /* a minute of a ban's duration (ctl.h) */
     int upgrade_ready_ms;    /* a binary upgrade's new process says it is
                                 ready within this (upgrade.h) */
+    int upgrade_drain_ms;    /* ...and a session's last frame is written
+                                within this, or it is packed anyway */
     int site_replays;        /* a loop's game pages' dumps made at once */
     int startups_start;      /* connections before the lobby past which new
                                 ones may be dropped (startups.h); 0 = never */

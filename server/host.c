@@ -329,7 +329,8 @@ int host_init_from(host_t *h, uv_loop_t *loop, const config_t *cfg,
                    struct store *store, const host_inherit_t *in, char **argv)
 {
     memset(h, 0, sizeof *h);
-    h->ctl_fd = in ? in->fd[3] : -1;
+    h->ctl_fd = in ? in->fd[INHERIT_CTL] : -1;
+    h->metrics_fd = in ? in->fd[INHERIT_METRICS] : -1;
     if (in)
         atomic_store(&h->sh.next_id, in->next_id);
     h->loop = loop;

@@ -58,13 +58,16 @@ typedef struct host {
     struct upgrade *upgrade;   /* a binary upgrade (upgrade.h); owned */
     int ctl_fd;                /* the console's socket handed over by an
                                   upgrade; -1: ctl_start binds its own */
+    int metrics_fd;            /* metrics_port's, likewise (ctl.h) */
 } host_t;
 
 /* What a new process of a binary upgrade takes over (upgrade.h): the
- * listening sockets (-1: none; telnet, http, ssh, the console's) and the
- * first session id that is free. */
+ * listening sockets (-1: none; telnet, http, ssh by enum listener_kind,
+ * then the console's and /metrics') and the first session id that is
+ * free. */
+enum { INHERIT_CTL = 3, INHERIT_METRICS = 4, INHERIT_FDS = 5 };
 typedef struct host_inherit {
-    int fd[4];
+    int fd[INHERIT_FDS];
     uint64_t next_id;
 } host_inherit_t;
 

@@ -141,7 +141,9 @@ static int take_over(upgrade_in_t *in, host_inherit_t *inh)
     unsetenv(UPGRADE_FD_ENV);
     if (fd < 3 || upgrade_receive(fd, in) != 0)
         return -1;
-    for (int k = 0; k < 4; k++)
+    _Static_assert(sizeof inh->fd == sizeof in->listen_fd,
+                   "host_inherit_t and upgrade_in_t name the same listeners");
+    for (int k = 0; k < UPGRADE_LISTENERS; k++)
         inh->fd[k] = in->listen_fd[k];
     inh->next_id = in->next_id;
     return 1;

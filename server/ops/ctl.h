@@ -40,9 +40,12 @@ ctl_t *ctl_start(struct host *h);
 void ctl_stop(ctl_t *c);
 
 /* A binary upgrade (upgrade.h): the listening socket's descriptor for
- * the new process (-1: none), and the socket's file is left in place
- * when this console stops (the new process listens on it). */
+ * the new process (-1: none), /metrics' likewise (the new process
+ * answers on the same port, with no moment in which a scrape is
+ * refused), and the socket's file is left in place when this console
+ * stops (the new process listens on it). */
 int ctl_listen_fd(ctl_t *c);
+int ctl_metrics_fd(ctl_t *c);
 void ctl_keep_socket(ctl_t *c);
 
 /* Frees what is left once the host's loop has ended. NULL is fine. */
@@ -75,9 +78,11 @@ typedef struct ctl_cmd {
 
 extern const ctl_cmd_t ctl_cmds[];   /* ended by a NULL name */
 
-/* GET /metrics (ctl_metrics.c): Prometheus's text format; also the
- * console's `metrics`. */
-extern const ctl_cmd_t ctl_metrics_cmd;
+/* `metrics` (ctl_metrics.c), which GET /metrics runs too: the figures in
+ * Prometheus's text format. */
+int ctl_metrics_run(ctl_req_t *r, const char *args);
+void ctl_metrics_answer(ctl_req_t *r, const smsg_t *m);
+void ctl_metrics_finish(ctl_req_t *r);
 
 /* `backup FILE` (ctl_backup.c): answered later, from the thread pool. */
 int ctl_backup_run(ctl_req_t *r, const char *args);
@@ -114,6 +119,9 @@ int64_t *ctl_req_scratch(ctl_req_t *r);
  * the one running. Returns -1 once the console has stopped. */
 int ctl_schedule_shutdown(ctl_t *c, int minutes);
 const char *ctl_config_path(ctl_t *c);
+/* When the console started, with its process: Unix time in seconds (ms
+ * resolution), for /metrics. */
+double ctl_started(ctl_t *c);
 
 /* --- the client (ctl_client.c) ---------------------------------------------- */
 

@@ -213,6 +213,7 @@ const ctl_cmd_t ctl_cmds[] = {
     { "ban", "ban ADDRESS[/BITS]|NAME [DURATION]  keep an address range or an account out (30m, 2h, 7d; none: for good)", ctl_ban_run, NULL, finish_plain },
     { "unban", "unban ADDRESS[/BITS]|NAME  end that ban", ctl_unban_run, NULL, finish_plain },
     { "bans", "bans               the bans in force", ctl_bans_run, NULL, finish_plain },
+    { "metrics", "metrics            the figures /metrics serves, in Prometheus's text format", ctl_metrics_run, ctl_metrics_answer, ctl_metrics_finish },
     { "upgrade", "upgrade [BINARY]   start BINARY (default: this server's) and hand it every listener, telnet and browser session", upgrade_ctl_run, NULL, finish_plain },
     { "help", "help               this list", help_run, NULL, finish_plain },
     { NULL, NULL, NULL, NULL, NULL },

@@ -104,13 +104,16 @@ static void reload(srv_t *srv, const config_t *n)
 
 /* This loop's figures, as lines ctl_metrics.c reads: "s" sessions by
  * state (enum sess_state), "t" by transport (telnet, web, ssh), "c" the
- * counters, "l" the lag's count and sum (ms), "b" its buckets. */
+ * counters, "q" the output waiting (bytes, sessions), "l" the lag's count
+ * and sum (ms), "b" its buckets. */
 static int stats(srv_t *srv, uint64_t req)
 {
-    unsigned long long st[S_NSTATES] = { 0 }, tr[3] = { 0 };
+    unsigned long long st[S_NSTATES] = { 0 }, tr[3] = { 0 }, q[2] = { 0 };
     for (sess_t *s = srv->sessions; s; s = s->next) {
         st[sess_closing(s) ? S_CLOSING : s->state]++;
         tr[s->web ? 1 : s->via_ssh ? 2 : 0]++;
+        q[0] += s->queued;
+        q[1] += s->queued > 0;
     }
     const struct srv_stats *k = &srv->stats;
     char line[96];
@@ -123,6 +126,8 @@ static int stats(srv_t *srv, uint64_t req)
     snprintf(line, sizeof line, "c %llu %llu %llu",
              (unsigned long long)k->keys, (unsigned long long)k->frames,
              (unsigned long long)k->bytes_out);
+    answer(srv, MSG_CTL_LINE, req, srv->index, line);
+    snprintf(line, sizeof line, "q %llu %llu", q[0], q[1]);
     answer(srv, MSG_CTL_LINE, req, srv->index, line);
     snprintf(line, sizeof line, "l %llu %llu",
              (unsigned long long)k->lag_count, (unsigned long long)k->lag_sum_ms);

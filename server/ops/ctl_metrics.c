@@ -1,11 +1,13 @@
-/* ctl_metrics.c - the figures for /metrics (ctl.h): every worker loop is
- * asked for its own (MSG_CTL_STATS, ctl_loop.c); they are summed here and
- * written in Prometheus's text format, each family with its HELP and TYPE.
- * The names are stable: docs/hosting.md, "Operations", lists them. */
+/* ctl_metrics.c - the figures for /metrics and the console's `metrics`
+ * (ctl.h): every worker loop is asked for its own (MSG_CTL_STATS,
+ * ctl_loop.c); they are summed here and written in Prometheus's text
+ * format, each family with its HELP and TYPE. The names are stable:
+ * docs/hosting.md, "Operations", lists them. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ctl.h"
 #include "host.h"
@@ -18,6 +20,7 @@ typedef struct figures {
     uint64_t states[8];        /* enum sess_state */
     uint64_t transports[3];    /* telnet, web, ssh */
     uint64_t keys, frames, bytes_out;
+    uint64_t out_queued, out_waiting;  /* bytes, sessions */
     struct {
         int seen;
         uint64_t count, sum_ms, bucket[SRV_LAG_BUCKETS];
@@ -31,7 +34,7 @@ static const char *const state_names[] = {
 };
 #define NSTATES (sizeof state_names / sizeof state_names[0])
 
-static int metrics_run(ctl_req_t *r, const char *args)
+int ctl_metrics_run(ctl_req_t *r, const char *args)
 {
     (void)args;
     figures_t *f = calloc(1, sizeof *f);
@@ -57,7 +60,7 @@ static void read_numbers(const char *p, uint64_t *out, int n)
     }
 }
 
-static void metrics_answer(ctl_req_t *r, const smsg_t *m)
+void ctl_metrics_answer(ctl_req_t *r, const smsg_t *m)
 {
     figures_t *f = *ctl_req_data(r);
     if (m->type != MSG_CTL_LINE || m->a < 0 || m->a >= HOST_WORKERS_MAX)
@@ -81,6 +84,11 @@ static void metrics_answer(ctl_req_t *r, const smsg_t *m)
         f->keys += v[0];
         f->frames += v[1];
         f->bytes_out += v[2];
+        break;
+    case 'q':
+        read_numbers(p, v, 2);
+        f->out_queued += v[0];
+        f->out_waiting += v[1];
         break;
     case 'l':
         read_numbers(p, v, 2);
@@ -149,10 +157,17 @@ static void rebuild_figures(ctl_req_t *r, rbp_t *pool)
     ctl_req_printf(r, "rogued_rebuild_keys_total %" PRIu64 "\n", st.keys);
 }
 
-static void metrics_finish(ctl_req_t *r)
+void ctl_metrics_finish(ctl_req_t *r)
 {
     const figures_t *f = *ctl_req_data(r);
     host_t *h = ctl_req_host(r);
+    family(r, "rogued_process_pid", "gauge",
+           "The server process's id: a binary upgrade changes it.");
+    ctl_req_printf(r, "rogued_process_pid %d\n", (int)getpid());
+    family(r, "rogued_process_start_time_seconds", "gauge",
+           "When the server process started, in seconds since the Unix epoch.");
+    ctl_req_printf(r, "rogued_process_start_time_seconds %.3f\n",
+                   ctl_started(ctl_req_ctl(r)));
     family(r, "rogued_sessions", "gauge", "Sessions by state.");
     for (size_t i = 0; i < NSTATES; i++)
         ctl_req_printf(r, "rogued_sessions{state=\"%s\"} %" PRIu64 "\n",
@@ -177,6 +192,13 @@ static void metrics_finish(ctl_req_t *r)
     ctl_req_printf(r, "rogued_frames_total %" PRIu64 "\n", f->frames);
     family(r, "rogued_bytes_out_total", "counter", "Bytes written to clients.");
     ctl_req_printf(r, "rogued_bytes_out_total %" PRIu64 "\n", f->bytes_out);
+    family(r, "rogued_output_queued_bytes", "gauge",
+           "Output the kernel has not taken yet (its buffers full: clients not reading).");
+    ctl_req_printf(r, "rogued_output_queued_bytes %" PRIu64 "\n", f->out_queued);
+    family(r, "rogued_sessions_output_waiting", "gauge",
+           "Sessions with output the kernel has not taken yet.");
+    ctl_req_printf(r, "rogued_sessions_output_waiting %" PRIu64 "\n",
+                   f->out_waiting);
     family(r, "rogued_store_queued", "gauge",
            "Games and progress writes waiting for the database.");
     ctl_req_printf(r, "rogued_store_queued %" PRIu64 "\n",
@@ -190,8 +212,3 @@ static void metrics_finish(ctl_req_t *r)
     lag_histogram(r, f, h->sh.nworkers);
     ctl_req_done(r, NULL);
 }
-
-const ctl_cmd_t ctl_metrics_cmd = {
-    "metrics", "metrics            the figures /metrics serves",
-    metrics_run, metrics_answer, metrics_finish,
-};

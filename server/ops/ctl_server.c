@@ -4,6 +4,7 @@
 #include "ctl.h"
 
 #include <errno.h>
+#include <netinet/in.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "host.h"
@@ -57,12 +59,14 @@ struct ctl {
     const char *config_path;
     int stopped;
     int keep_socket;           /* handed to a new process: not unlinked */
+    double started;            /* when ctl_start ran: Unix time, seconds */
 };
 
 struct host *ctl_req_host(ctl_req_t *r) { return r->c->h; }
 ctl_t *ctl_req_ctl(ctl_req_t *r) { return r->c; }
 int64_t *ctl_req_scratch(ctl_req_t *r) { return r->scratch; }
 void **ctl_req_data(ctl_req_t *r) { return &r->data; }
+double ctl_started(ctl_t *c) { return c->started; }
 void ctl_set_config_path(ctl_t *c, const char *path) { if (c) c->config_path = path; }
 const char *ctl_config_path(ctl_t *c) { return c->config_path; }
 
@@ -193,6 +197,15 @@ static void on_answers(inbox_t *ib, void *data)
     }
 }
 
+/* The command of that name in ctl_cmds; NULL: none. */
+static const ctl_cmd_t *find_cmd(const char *name)
+{
+    for (const ctl_cmd_t *k = ctl_cmds; k->name; k++)
+        if (strcmp(k->name, name) == 0)
+            return k;
+    return NULL;
+}
+
 /* One line came: the command runs. */
 static void run_line(ctl_req_t *r, char *line)
 {
@@ -205,12 +218,10 @@ static void run_line(ctl_req_t *r, char *line)
     char *args = line + strcspn(line, " ");
     if (*args)
         *args++ = '\0';
-    for (const ctl_cmd_t *k = ctl_cmds; k->name; k++) {
-        if (strcmp(k->name, line) != 0)
-            continue;
-        r->cmd = k;
-        if (k->run(r, args) == 1 && r->awaiting == 0 && !r->done)
-            k->finish(r);
+    r->cmd = find_cmd(line);
+    if (r->cmd) {
+        if (r->cmd->run(r, args) == 1 && r->awaiting == 0 && !r->done)
+            r->cmd->finish(r);
         return;
     }
     ctl_req_printf(r, "commands:\n");
@@ -273,7 +284,7 @@ static void http_read(ctl_req_t *r)
         ctl_req_done(r, "404 Not Found");
         return;
     }
-    r->cmd = &ctl_metrics_cmd;
+    r->cmd = find_cmd("metrics");
     if (r->cmd->run(r, "") == 1 && r->awaiting == 0 && !r->done)
         r->cmd->finish(r);
 }
@@ -374,20 +385,62 @@ int ctl_schedule_shutdown(ctl_t *c, int minutes)
     return 0;
 }
 
-/* /metrics on metrics_addr:metrics_port (docs/hosting.md, "Operations");
- * without it the server runs on. */
+/* 1 if a and b are the same IPv4 or IPv6 address and port. */
+static int same_addr(const struct sockaddr_storage *a,
+                     const struct sockaddr_storage *b)
+{
+    if (a->ss_family != b->ss_family)
+        return 0;
+    if (a->ss_family == AF_INET) {
+        const struct sockaddr_in *x = (const void *)a, *y = (const void *)b;
+        return x->sin_port == y->sin_port &&
+               x->sin_addr.s_addr == y->sin_addr.s_addr;
+    }
+    const struct sockaddr_in6 *x = (const void *)a, *y = (const void *)b;
+    return a->ss_family == AF_INET6 && x->sin6_port == y->sin6_port &&
+           memcmp(&x->sin6_addr, &y->sin6_addr, sizeof x->sin6_addr) == 0;
+}
+
+/* The socket an upgrade handed over for /metrics (-1: none; the host's
+ * then), if it is still on the configured address: a configuration that
+ * moved it gets its own (the old one closed here). */
+static int metrics_taken_fd(ctl_t *c, const struct sockaddr_storage *want)
+{
+    int fd = c->h->metrics_fd;
+    c->h->metrics_fd = -1;
+    if (fd < 0)
+        return -1;
+    struct sockaddr_storage a;
+    socklen_t len = sizeof a;
+    memset(&a, 0, sizeof a);
+    if (getsockname(fd, (struct sockaddr *)&a, &len) == 0 && same_addr(&a, want))
+        return fd;
+    close(fd);
+    return -1;
+}
+
+/* /metrics on metrics_addr:metrics_port (docs/hosting.md, "Operations"),
+ * on the socket an upgrade handed over if there is one; without it the
+ * server runs on. */
 static void metrics_listen(ctl_t *c)
 {
     const config_t *cfg = &c->h->cfg;
     struct sockaddr_storage addr;
+    memset(&addr, 0, sizeof addr);
     int rc = strchr(cfg->metrics_addr, ':')
         ? uv_ip6_addr(cfg->metrics_addr, cfg->metrics_port, (struct sockaddr_in6 *)&addr)
         : uv_ip4_addr(cfg->metrics_addr, cfg->metrics_port, (struct sockaddr_in *)&addr);
+    int fd = metrics_taken_fd(c, &addr); /* a bad address: rc says so */
     uv_tcp_init(c->h->loop, &c->metrics);
     c->metrics.data = c;
     c->metrics_on = 1;
-    if (rc == 0)
+    if (fd >= 0) {
+        rc = uv_tcp_open(&c->metrics, fd);
+        if (rc != 0)
+            close(fd);
+    } else if (rc == 0) {
         rc = uv_tcp_bind(&c->metrics, (struct sockaddr *)&addr, 0);
+    }
     if (rc == 0)
         rc = uv_listen((uv_stream_t *)&c->metrics, 64, on_connection);
     if (rc != 0) {
@@ -402,7 +455,8 @@ static void metrics_listen(ctl_t *c)
     char name[80] = "?";
     if (uv_tcp_getsockname(&c->metrics, (struct sockaddr *)&bound, &len) == 0)
         srv_addr_name(&bound, name, sizeof name);
-    log_info("metrics on http://%s/metrics", name);
+    log_info("metrics on http://%s/metrics%s", name,
+             fd >= 0 ? " (taken over from the old process)" : "");
 }
 
 /* 1 if a server listens on the Unix socket at path (a connect says so at
@@ -432,6 +486,9 @@ ctl_t *ctl_start(struct host *h)
     }
     c->h = h;
     c->countdown_left = -1;
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    c->started = (double)now.tv_sec + (double)(now.tv_nsec / 1000000) / 1000.0;
     snprintf(c->path, sizeof c->path, "%s/%s", h->cfg.data_dir, CTL_SOCKET);
     if (h->ctl_fd >= 0) /* handed over by the old process (upgrade.h) */
         return listen_on(c, h->ctl_fd);
@@ -468,6 +525,9 @@ static ctl_t *listen_on(ctl_t *c, int fd)
         rc = inbox_open(&c->inbox, h->loop, on_answers, c);
     if (rc != 0) {
         log_error("console: cannot listen on %s: %s", c->path, uv_strerror(rc));
+        if (h->metrics_fd >= 0) /* handed over for a console that is not */
+            close(h->metrics_fd);
+        h->metrics_fd = -1;
         uv_close((uv_handle_t *)&c->server, NULL);
         c->stopped = 1;
         return c; /* freed by ctl_free after the loop has run the close */
@@ -477,6 +537,9 @@ static ctl_t *listen_on(ctl_t *c, int fd)
     h->sh.host_inbox = &c->inbox;
     if (h->cfg.metrics_port > 0)
         metrics_listen(c);
+    else if (h->metrics_fd >= 0) /* handed over, but off now */
+        close(h->metrics_fd);
+    h->metrics_fd = -1;
     log_info("console on %s (rogued ctl --data-dir %s help)", c->path,
              h->cfg.data_dir);
     return c;
@@ -514,6 +577,15 @@ int ctl_listen_fd(ctl_t *c)
 {
     uv_os_fd_t fd;
     if (!c || c->stopped || uv_fileno((uv_handle_t *)&c->server, &fd) != 0)
+        return -1;
+    return fd;
+}
+
+int ctl_metrics_fd(ctl_t *c)
+{
+    uv_os_fd_t fd;
+    if (!c || c->stopped || !c->metrics_on ||
+        uv_fileno((uv_handle_t *)&c->metrics, &fd) != 0)
         return -1;
     return fd;
 }

@@ -1,8 +1,8 @@
 /* upgrade.h - a binary upgrade without a goodbye: `rogued --upgrade
  * --data-dir DIR` (the console's `upgrade [BINARY]`) or SIGUSR2 starts the
- * new binary, which takes over the listening sockets, the console's
- * socket and every telnet and browser session, then the old process
- * exits.
+ * new binary, which takes over the listening sockets, the console's and
+ * /metrics' sockets and every telnet and browser session, then the old
+ * process exits.
  *
  * The old process (upgrade_old.c) starts the new binary with its own
  * arguments and one end of a socketpair as descriptor 3
@@ -68,9 +68,12 @@ void upgrade_loop_phase(struct srv *srv);
 /* --- the new process (upgrade_new.c) ---------------------------------------- */
 
 /* What the old process handed over. */
+#define UPGRADE_LISTENERS 5
 typedef struct upgrade_in {
     int sock;                  /* the socketpair's end; -1: none */
-    int listen_fd[4];          /* telnet, http, ssh, the console; -1 */
+    /* telnet, http, ssh, the console, /metrics (host.h's host_inherit
+     * order); -1: none */
+    int listen_fd[UPGRADE_LISTENERS];
     uint64_t next_id;
     int n, cap;
     struct upgrade_item {

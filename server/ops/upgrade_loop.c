@@ -11,11 +11,6 @@
 #include "upgrade_impl.h"
 #include "upgrade_wire.h"
 
-/* How long a session's last frame may take to be written before it is
- * packed anyway (a client that does not read must not hold the upgrade:
- * the new process paints its screen whole). */
-#define UPGRADE_DRAIN_MS 2000
-
 static int movable(const sess_t *s)
 {
     return s->admitted && !sess_closing(s) && !s->via_ssh && !s->moved;
@@ -76,7 +71,11 @@ static int pack(srv_t *srv, sess_t *s)
 void upgrade_loop_phase(srv_t *srv)
 {
     int left = 0, moved = 0;
-    int late = uv_now(srv->loop) - srv->upgrade_ms >= UPGRADE_DRAIN_MS;
+    /* a session's last frame may take upgrade_drain_ms to be written,
+     * then it is packed anyway: a client that does not read must not hold
+     * the upgrade (the new process paints its screen whole) */
+    int late = uv_now(srv->loop) - srv->upgrade_ms >=
+               (uint64_t)srv->cfg.upgrade_drain_ms;
     sess_t *next;
     for (sess_t *s = srv->sessions; s; s = next) {
         next = s->next; /* closing marks, never frees */
@@ -93,6 +92,10 @@ void upgrade_loop_phase(srv_t *srv)
             left++;
             continue;
         }
+        if (s->queued > 0)
+            log_info("upgrade: session %llu packed with %zu bytes of output "
+                     "unwritten after upgrade_drain_ms",
+                     (unsigned long long)s->id, s->queued);
         if (pack(srv, s)) {
             moved++;
         } else if (!sess_closing(s)) {

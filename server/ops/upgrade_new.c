@@ -64,9 +64,20 @@ static int take(upgrade_in_t *in, buf_t *b)
 {
     int fd;
     int type = upw_recv(in->sock, b, UPW_RECORD_MAX, &fd);
-    if (type == UPW_LISTENER && b->len == 1 && (uint8_t)b->data[0] < 4 &&
+    if (type == UPW_LISTENER && b->len == 1 &&
+        (uint8_t)b->data[0] < UPGRADE_LISTENERS &&
         fd >= 0 && in->listen_fd[(uint8_t)b->data[0]] < 0) {
         in->listen_fd[(uint8_t)b->data[0]] = fd;
+        return 1;
+    }
+    if (type == UPW_LISTENER && b->len == 1 &&
+        (uint8_t)b->data[0] >= UPGRADE_LISTENERS) {
+        /* a kind a later binary hands over: not ours to listen on (this
+         * binary binds what its configuration asks for itself) */
+        if (fd >= 0)
+            close(fd);
+        log_info("upgrade: listener kind %u is not known here: closed",
+                 (unsigned)(uint8_t)b->data[0]);
         return 1;
     }
     if (type == UPW_SESSION && fd >= 0) {
@@ -93,7 +104,7 @@ int upgrade_receive(int fd, upgrade_in_t *in)
 {
     memset(in, 0, sizeof *in);
     in->sock = fd;
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < UPGRADE_LISTENERS; k++)
         in->listen_fd[k] = -1;
     upw_timeouts(fd, UPGRADE_RECEIVE_MS);
     /* ready: our pid and our core's version (a game of another version
@@ -123,7 +134,7 @@ int upgrade_receive(int fd, upgrade_in_t *in)
     }
     buf_free(&b);
     if (rc != 0 || in->listen_fd[0] < 0) {
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k < UPGRADE_LISTENERS; k++)
             if (in->listen_fd[k] >= 0)
                 close(in->listen_fd[k]);
         upgrade_in_free(in);

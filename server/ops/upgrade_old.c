@@ -106,8 +106,10 @@ static void fail(upgrade_t *u, const char *why)
 static int send_listeners(upgrade_t *u)
 {
     host_t *h = u->h;
-    int fds[4] = { h->telnet.fd, h->http.fd, h->ssh.fd, ctl_listen_fd(h->ctl) };
-    for (uint8_t k = 0; k < 4; k++)
+    int fds[UPGRADE_LISTENERS] = { h->telnet.fd, h->http.fd, h->ssh.fd,
+                                   ctl_listen_fd(h->ctl),
+                                   ctl_metrics_fd(h->ctl) };
+    for (uint8_t k = 0; k < UPGRADE_LISTENERS; k++)
         if (fds[k] >= 0 && upw_send(u->sock, UPW_LISTENER, &k, 1, fds[k]) != 0)
             return -1;
     return 0;

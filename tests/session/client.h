@@ -123,6 +123,11 @@ FILE *srv_ctl_start(const tsrv_t *s, const char *args);
  * upgrade to it, docs/hosting.md), bounded by timeout(1): its output into
  * out, its exit status returned. */
 int srv_upgrade(const tsrv_t *s, char *out, size_t len);
+/* The new process's id in that answer ("... moved to pid N"); 0: none. */
+int srv_upgraded_pid(const char *out);
+/* Stops the process an upgrade started (not the test's child): SIGTERM
+ * by its id, then its "stopped" log line and its exit are awaited. */
+void srv_stop_upgraded(tsrv_t *s, int pid);
 int srv_ctl_finish(FILE *p, char *out, size_t len);
 
 /* --- a client -------------------------------------------------------------- */

@@ -511,6 +511,23 @@ int srv_upgrade(const tsrv_t *s, char *out, size_t len)
     return srv_ctl_finish(popen(cmd, "r"), out, len);
 }
 
+int srv_upgraded_pid(const char *out)
+{
+    const char *p = strstr(out, "moved to pid ");
+    return p ? atoi(p + strlen("moved to pid ")) : 0;
+}
+
+void srv_stop_upgraded(tsrv_t *s, int pid)
+{
+    int before = srv_log_count(s, "info stopped\n");
+    ck_assert_int_eq(kill(pid, SIGTERM), 0);
+    ck_assert_msg(srv_wait_log_count(s, "info stopped\n", before + 1,
+                                     CL_WAIT_MS),
+                  "the new server did not stop");
+    for (int i = 0; i < CL_WAIT_MS / 10 && kill(pid, 0) == 0; i++)
+        usleep(10000);
+}
+
 int srv_ctl(const tsrv_t *s, const char *args, char *out, size_t len)
 {
     return srv_ctl_finish(srv_ctl_start(s, args), out, len);

@@ -4,7 +4,8 @@
  * counts down on the screens then stops cleanly, reload changes the
  * message of the day a new player sees, backup writes a copy that passes
  * quick_check while a game is being written; the socket is the owner's
- * only. */
+ * only; each command `help` lists is one the console runs (`metrics`
+ * too). */
 #include <arpa/inet.h>
 #include <check.h>
 #include <netinet/in.h>
@@ -622,6 +623,63 @@ START_TEST(a_second_server_keeps_off_the_console)
 }
 END_TEST
 
+/* Each command `help` lists, sent with arguments it refuses (or that
+ * change nothing lasting), with what it answers: never "unknown
+ * command". A command help lists that this table does not know fails
+ * the test, so a new command is added here too. */
+static const struct probe {
+    const char *name, *args;
+    int status;                /* rogued ctl's exit status */
+    const char *says;          /* in its answer */
+} probes[] = {
+    { "who", "", 0, "ID ADDRESS TRANSPORT STATE NAME IDLE" },
+    { "say", "", 1, "say needs a line of text" },
+    { "kick", "", 1, "kick needs a session id" },
+    { "shutdown", " soon", 1, "shutdown takes minutes" },
+    { "reload", "", 0, "reloaded /dev/null" },
+    { "backup", "", 1, "backup needs a FILE" },
+    { "ban", "", 1, "ban needs ADDRESS" },
+    { "unban", "", 1, "unban needs ADDRESS" },
+    { "bans", "", 0, "TARGET UNTIL" },
+    { "metrics", "", 0, "\n# TYPE rogued_process_pid gauge\n" },
+    { "upgrade", " /nonexistent/rogued", 1, "cannot start the new binary" },
+    { "help", "", 0, "help " },
+};
+
+START_TEST(help_lists_only_commands)
+{
+    tsrv_t *s = srv_start(NULL);
+    ck_assert(srv_wait_log(s, "console on ", WAIT_MS));
+    char help[4096], out[1 << 16], args[128];
+    ck_assert_int_eq(srv_ctl(s, "help", help, sizeof help), 0);
+    size_t nprobes = sizeof probes / sizeof probes[0], listed = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(help, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save)) {
+        line[strcspn(line, " ")] = '\0';
+        const struct probe *p = NULL;
+        for (size_t i = 0; i < nprobes && !p; i++)
+            if (strcmp(probes[i].name, line) == 0)
+                p = &probes[i];
+        ck_assert_msg(p, "help lists `%s`, which this test does not know", line);
+        listed++;
+        snprintf(args, sizeof args, "%s%s", p->name, p->args);
+        int rc = srv_ctl(s, args, out, sizeof out);
+        ck_assert_msg(!strstr(out, "unknown command"), "%s: %s", args, out);
+        ck_assert_msg(rc == p->status, "%s: status %d: %s", args, rc, out);
+        ck_assert_msg(strstr(out, p->says), "%s: no \"%s\" in: %s", args,
+                      p->says, out);
+    }
+    ck_assert_uint_eq(listed, nprobes); /* and the table lists no other */
+    /* the console's metrics are /metrics' own: the same families */
+    ck_assert_int_eq(srv_ctl(s, "metrics", out, sizeof out), 0);
+    ck_assert(strstr(out, "\nrogued_sessions{state=\"playing\"} 0\n"));
+    ck_assert(strstr(out, "\n# TYPE rogued_loop_lag_seconds histogram\n"));
+    ck_assert(srv_alive(s));
+    srv_stop(s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("ctl");
@@ -640,6 +698,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_ban_with_a_duration_ends);
     tcase_add_test(tc, idle_connections_are_bounded);
     tcase_add_test(tc, a_second_server_keeps_off_the_console);
+    tcase_add_test(tc, help_lists_only_commands);
     suite_add_tcase(s, tc);
     return s;
 }

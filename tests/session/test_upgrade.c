@@ -95,23 +95,6 @@ static void expect_next_turn(tclient_t *c, int turn)
     wait_turn(c, turn + 1);
 }
 
-static int parse_pid(const char *out)
-{
-    const char *p = strstr(out, "moved to pid ");
-    return p ? atoi(p + strlen("moved to pid ")) : 0;
-}
-
-/* Stops the new server (not our child: by its id, then its log line). */
-static void stop_new(tsrv_t *s, int pid)
-{
-    int before = srv_log_count(s, "info stopped\n");
-    ck_assert_int_eq(kill(pid, SIGTERM), 0);
-    ck_assert_msg(srv_wait_log_count(s, "info stopped\n", before + 1, WAIT_MS),
-                  "the new server did not stop");
-    for (int i = 0; i < WAIT_MS / 10 && kill(pid, 0) == 0; i++)
-        usleep(10000);
-}
-
 START_TEST(upgrade_keeps_sessions)
 {
     int http;
@@ -135,7 +118,7 @@ START_TEST(upgrade_keeps_sessions)
     char out[1024];
     int rc = srv_upgrade(s, out, sizeof out);
     ck_assert_msg(rc == 0, "rogued --upgrade: status %d: %s", rc, out);
-    int pid = parse_pid(out);
+    int pid = srv_upgraded_pid(out);
     ck_assert_msg(pid > 0 && pid != old_pid, "no new pid in: %s", out);
     char moved[64];
     snprintf(moved, sizeof moved, "upgraded: %d sessions moved",
@@ -190,7 +173,7 @@ START_TEST(upgrade_keeps_sessions)
         cl_close(b[i]);
     cl_close(w);
     cl_close(n);
-    stop_new(s, pid);
+    srv_stop_upgraded(s, pid);
     srv_stop(s);
 }
 END_TEST
@@ -210,7 +193,7 @@ static int upgrade_moving(tsrv_t *s, int n)
     int rc = srv_upgrade(s, out, sizeof out);
     ck_assert_msg(rc == 0 && strstr(out, moved),
                   "rogued --upgrade: status %d: %s", rc, out);
-    int pid = parse_pid(out);
+    int pid = srv_upgraded_pid(out);
     ck_assert_msg(pid > 0 && pid != old_pid, "no new pid in: %s", out);
     for (int i = 0; i < WAIT_MS / 10 && srv_alive(s); i++)
         usleep(10000);
@@ -257,7 +240,7 @@ static void upgrade_then_follow(tsrv_t *s, tclient_t *p, tclient_t *w)
     waiter_follows_the_next_game(p, w);
     cl_close(w);
     cl_close(p);
-    stop_new(s, pid);
+    srv_stop_upgraded(s, pid);
     srv_stop(s);
 }
 
@@ -305,7 +288,7 @@ START_TEST(waiting_watchers_of_a_player_watching_move_too)
     cl_close(q);
     cl_close(w);
     cl_close(p);
-    stop_new(s, pid);
+    srv_stop_upgraded(s, pid);
     srv_stop(s);
 }
 END_TEST
@@ -362,7 +345,7 @@ START_TEST(sigusr2_and_an_account)
     play_login_dave(again, 0);
     play_continue(again, t + 1, t + 1);
     cl_close(again);
-    stop_new(s, pid);
+    srv_stop_upgraded(s, pid);
     srv_stop(s);
 }
 END_TEST
@@ -381,7 +364,7 @@ START_TEST(account_in_the_lobby_keeps_its_saved_game)
     char out[1024];
     int rc = srv_upgrade(s, out, sizeof out);
     ck_assert_msg(rc == 0, "rogued --upgrade: status %d: %s", rc, out);
-    int pid = parse_pid(out);
+    int pid = srv_upgraded_pid(out);
     ck_assert_int_gt(pid, 0);
     ck_assert(cl_sync(again, WAIT_MS));
     ck_assert(srv_wait_log(s, "upgraded: serving as pid", WAIT_MS));
@@ -390,7 +373,7 @@ START_TEST(account_in_the_lobby_keeps_its_saved_game)
     play_continue(again, t, t);
     expect_next_turn(again, t);
     cl_close(again);
-    stop_new(s, pid);
+    srv_stop_upgraded(s, pid);
     srv_stop(s);
 }
 END_TEST
@@ -476,7 +459,7 @@ START_TEST(ssh_players_are_told_to_reconnect)
     int rc = srv_upgrade(s, res, sizeof res);
     ck_assert_msg(rc == 0 && strstr(res, "upgraded: 1 sessions moved"),
                   "rogued --upgrade: status %d: %s", rc, res);
-    int pid = parse_pid(res);
+    int pid = srv_upgraded_pid(res);
     ck_assert_msg(ssh_wait(out, buf, sizeof buf, &got,
                            "The server is upgrading; reconnect to continue."),
                   "the SSH player was not told: %s", buf);
@@ -496,7 +479,7 @@ START_TEST(ssh_players_are_told_to_reconnect)
     expect_game_at(t, turn);
     expect_next_turn(t, turn);
     cl_close(t);
-    stop_new(s, pid);
+    srv_stop_upgraded(s, pid);
     srv_stop(s);
 }
 END_TEST
@@ -582,7 +565,7 @@ START_TEST(other_rules_end_the_game_recorded)
     int rc = srv_upgrade(s, out, sizeof out);
     ck_assert_msg(rc == 0 && strstr(out, "upgraded: 1 sessions moved"),
                   "rogued --upgrade: status %d: %s", rc, out);
-    int pid = parse_pid(out);
+    int pid = srv_upgraded_pid(out);
     ck_assert_msg(pid > 0 && pid != old_pid, "no new pid in: %s", out);
     char said[160];
     snprintf(said, sizeof said, "upgrade: the new binary's rules are version "
@@ -621,7 +604,7 @@ START_TEST(other_rules_end_the_game_recorded)
         usleep(10000);
     ck_assert(!srv_alive(s));
     cl_close(c);
-    stop_new(s, pid);
+    srv_stop_upgraded(s, pid);
     srv_stop(s);
 }
 END_TEST

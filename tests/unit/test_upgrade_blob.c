@@ -5,14 +5,19 @@
  * past their room, trailing bytes, non-printable strings, a list of the
  * watchers waiting for the next game of a bad count or beside a game;
  * plus the
- * SCM_RIGHTS records it travels in (upgrade_wire.h) over a socketpair. */
+ * SCM_RIGHTS records it travels in (upgrade_wire.h) over a socketpair,
+ * and the new process's reading of them (upgrade_receive): a listener of
+ * a kind it does not know (a later binary's) is closed and the handover
+ * goes on. */
 #include <check.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "check_main.h"
+#include "upgrade.h"
 #include "upgrade_blob.h"
 #include "upgrade_wire.h"
 
@@ -360,6 +365,52 @@ START_TEST(records_carry_descriptors)
 }
 END_TEST
 
+/* The records an old process sends, read by upgrade_receive: the telnet
+ * listener, one of kind 9 (none this binary knows), /metrics', the end.
+ * Each "listener" is a pipe's read end: once the receiver has closed its
+ * copy (and we ours), the write end's peer is gone. */
+START_TEST(unknown_listener_kind_skipped)
+{
+    int sv[2], telnet[2], unknown[2], metrics[2];
+    ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    ck_assert_int_eq(pipe(telnet), 0);
+    ck_assert_int_eq(pipe(unknown), 0);
+    ck_assert_int_eq(pipe(metrics), 0);
+    const uint8_t kinds[3] = { 0, 9, 4 };
+    const int fds[3] = { telnet[0], unknown[0], metrics[0] };
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(upw_send(sv[0], UPW_LISTENER, &kinds[i], 1, fds[i]), 0);
+        close(fds[i]);
+    }
+    const uint8_t next[8] = { 77 };
+    ck_assert_int_eq(upw_send(sv[0], UPW_END, next, sizeof next, -1), 0);
+
+    upgrade_in_t in;
+    ck_assert_int_eq(upgrade_receive(sv[1], &in), 0);
+    ck_assert_int_eq((int)in.next_id, 77);
+    ck_assert_int_ge(in.listen_fd[0], 0);
+    ck_assert_int_ge(in.listen_fd[4], 0);
+    for (int k = 1; k < 4; k++)
+        ck_assert_int_eq(in.listen_fd[k], -1);
+    /* the unknown kind's copy is closed: its pipe has no reader left */
+    signal(SIGPIPE, SIG_IGN);
+    ck_assert_int_eq(write(unknown[1], "x", 1), -1);
+    ck_assert_int_eq(write(metrics[1], "x", 1), 1); /* kept, read end open */
+    close(in.listen_fd[0]);
+    close(in.listen_fd[4]);
+    upgrade_in_free(&in); /* closes sv[1] */
+    buf_t b;
+    buf_init(&b, 64);
+    int fd;
+    ck_assert_int_eq(upw_recv(sv[0], &b, 64, &fd), UPW_READY);
+    buf_free(&b);
+    close(sv[0]);
+    close(telnet[1]);
+    close(unknown[1]);
+    close(metrics[1]);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("upgrade_blob");
@@ -372,6 +423,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, encoder_refuses_out_of_bounds);
     tcase_add_test(tc, noise_refused);
     tcase_add_test(tc, records_carry_descriptors);
+    tcase_add_test(tc, unknown_listener_kind_skipped);
     suite_add_tcase(s, tc);
     return s;
 }
