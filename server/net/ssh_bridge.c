@@ -75,7 +75,7 @@ static void refuse(ssh_bridge_t *b, int fd, int worker, const char *ip)
     atomic_fetch_sub(&b->live, 1);
     pthread_mutex_lock(&b->hand_mu);
     if (!b->handing_stopped && b->hand)
-        b->hand(b->hand_arg, worker, -1, NULL);
+        b->hand(b->hand_arg, worker, NULL, NULL, NULL);
     pthread_mutex_unlock(&b->hand_mu);
 }
 
