@@ -10,6 +10,8 @@
  *   the 40 turns;
  * - a client that rekeys every KiB (libssh's own rekey limit) goes on
  *   playing through the key exchanges: 200 waits, each answered;
+ * - a client whose program stops reading fills its window, then the
+ *   session's queue, and is cut off by write_timeout as telnet is;
  * - a shutdown with one SSH player in the lobby and one in a game tells
  *   both goodbye and exits 0 with every handle closed.
  * Counts and log lines, no timing. */
@@ -30,7 +32,7 @@
 
 static int sport;
 
-static tsrv_t *start(const char *a)
+static tsrv_t *start(const char *a, const char *b)
 {
     static char ssh_set[32];
     sport = cl_free_port();
@@ -38,7 +40,7 @@ static tsrv_t *start(const char *a)
     tsrv_t *s = srv_start("--seed", "42", "--set", ssh_set, "--set",
                           "ssh_threads=2", "--set", "ssh_unauth_per_ip=0",
                           "--set", "max_keys_per_second=1000", "--set", a,
-                          NULL);
+                          "--set", b, NULL);
     ck_assert(srv_wait_log(s, "host key SHA256:", CL_WAIT_MS));
     return s;
 }
@@ -146,7 +148,7 @@ static long ssh_thread_rw(const tsrv_t *s)
 
 START_TEST(keys_and_frames_stay_off_the_ssh_threads)
 {
-    tsrv_t *s = start("output_highwater=65536");
+    tsrv_t *s = start("output_highwater=65536", "write_timeout=0");
     ssh_channel ch;
     ssh_session ss = guest(0, &ch);
     enter_game(ch);
@@ -172,7 +174,7 @@ static void on_client_log(int priority, const char *function,
 
 START_TEST(a_rekeying_client_plays_on)
 {
-    tsrv_t *s = start("output_highwater=65536");
+    tsrv_t *s = start("output_highwater=65536", "write_timeout=0");
     negotiated = 0;
     ssh_set_log_callback(on_client_log);
     ssh_set_log_level(SSH_LOG_INFO);
@@ -192,9 +194,59 @@ START_TEST(a_rekeying_client_plays_on)
 }
 END_TEST
 
+/* Waits (1 s at most) for more than `had` bytes kept in ch, unread by the
+ * program: libssh's client takes the packets (ev: its session's event),
+ * and the window shrinks. Returns what is kept. */
+static int kept_beyond(ssh_event ev, ssh_channel ch, int had)
+{
+    time_t until = time(NULL) + 1;
+    int kept;
+    while ((kept = ssh_channel_poll(ch, 0)) >= 0 && kept <= had &&
+           time(NULL) <= until)
+        ssh_event_dopoll(ev, 100);
+    return kept;
+}
+
+START_TEST(a_client_that_stops_reading_is_cut_off)
+{
+    tsrv_t *s = start("write_timeout=1", "max_resizes_per_second=1000000");
+    ssh_channel ch;
+    ssh_session ss = guest(0, &ch);
+    enter_game(ch);
+    /* Each new size is a whole new screen (as many a second as come), and
+     * the client's program reads none of them: once libssh's client has
+     * taken its window's worth (1,280,000 bytes), the server keeps the
+     * rest, and the session's queue stalls. A size at a time, each once
+     * the last one's screen has come (or a second has passed: the window
+     * is shut), until the server says so. */
+    ssh_event ev = ssh_event_new();
+    ck_assert_ptr_nonnull(ev);
+    ck_assert_int_eq(ssh_event_add_session(ev, ss), SSH_OK);
+    time_t deadline = time(NULL) + 91;
+    int sizes = 0, kept = 0;
+    while (!srv_log_has(s, "reason=\"output stalled (client not reading)\"") &&
+           time(NULL) <= deadline) {
+        ck_assert_int_eq(ssh_channel_change_pty_size(ch, 250 - sizes % 2, 100),
+                         SSH_OK);
+        /* sent now (libssh's client keeps it until it polls) */
+        ck_assert_int_eq(ssh_blocking_flush(ss, 30000), SSH_OK);
+        kept = kept_beyond(ev, ch, kept);
+        ck_assert_int_ge(kept, 0);
+        sizes++;
+    }
+    ck_assert_msg(srv_log_has(s, "reason=\"output stalled (client not "
+                              "reading)\""), "%d sizes, %d bytes kept, no "
+                  "stall", sizes, kept);
+    ssh_event_remove_session(ev, ss);
+    ssh_event_free(ev);
+    ssh_guest_bye(ss, ch);
+    srv_stop(s);
+}
+END_TEST
+
 START_TEST(a_shutdown_says_goodbye_to_ssh_players)
 {
-    tsrv_t *s = start("output_highwater=65536");
+    tsrv_t *s = start("output_highwater=65536", "write_timeout=0");
     ssh_channel lobby_ch, game_ch;
     ssh_session lobby = guest(0, &lobby_ch), game = guest(0, &game_ch);
     ck_assert(read_until(lobby_ch, "Play (as a guest)"));
@@ -217,6 +269,7 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, keys_and_frames_stay_off_the_ssh_threads);
     tcase_add_test(tc, a_rekeying_client_plays_on);
+    tcase_add_test(tc, a_client_that_stops_reading_is_cut_off);
     tcase_add_test(tc, a_shutdown_says_goodbye_to_ssh_players);
     suite_add_tcase(s, tc);
     return s;
