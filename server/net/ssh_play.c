@@ -35,10 +35,7 @@ struct ssh_play {
 static void to_session(ssh_play_t *p, char type, const char *data, size_t n)
 {
     char hdr[3];
-    ssh_link_record(hdr, type, NULL, 0);
-    hdr[1] = (char)(n >> 8);
-    hdr[2] = (char)n;
-    p->cb->bytes(p->ctx, hdr, 3);
+    p->cb->bytes(p->ctx, hdr, ssh_link_header(hdr, type, n)); /* no copy */
     if (n > 0)
         p->cb->bytes(p->ctx, data, n);
 }
