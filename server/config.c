@@ -72,7 +72,7 @@ static const key_def_t keys[] = {
     INT_KEY(ssh_port, 0, 65535, "SSH's port: ssh -p PORT play@HOST, a guest in the lobby (0: off)"),
     INT_KEY(ssh_unauth_per_ip, 0, 100000, "SSH connections from one address not yet logged in; one more is refused (0: no cap)"),
     INT_KEY(ssh_login_grace_ms, 100, 600000, "ms an SSH connection has for its handshake, login and shell (OpenSSH's LoginGraceTime)"),
-    INT_KEY(ssh_threads, 0, 64, "threads serving every SSH connection, at most one per core (0: one per core, at most 2)"),
+    INT_KEY(ssh_threads, 0, 64, "threads for SSH's key exchanges and logins, at most one per core (0: one per core, at most 2)"),
     INT_KEY(ssh_fail_delay_ms, 0, 60000, "after 3 failed SSH key tries from an address (50 for a name), each next answer waits this, then twice that, up to 16 times (0: never)"),
     INT_KEY(http_port, 0, 65535, "the browser's port: a page with a terminal and its WebSocket, on bind's address (0: off)"),
     INT_KEY(workers, 0, 63, "worker loops, each a thread with its share of the sessions (0: one per core)"),

@@ -1,7 +1,7 @@
 /* fd_budget.h - the server's file descriptors as a budget: it knows its
  * limit (RLIMIT_NOFILE, after main raised the soft limit to the hard one),
  * keeps a reserve for what must never fail for want of one (the store's
- * files, a log, a worker's wake-up, an SSH connection's socketpair), and
+ * files, a log, a worker's wake-up, an SSH player's watched socket), and
  * stops accepting players before the limit rather than at it: a
  * connection accepted into the reserve is closed at once, with a log line
  * at most every 10 s saying how many were (docs/hosting.md, "Sizing").

@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "byte_io.h"
 #include "cluster.h"
 #include "ctl.h"
 #include "connect_lines.h"
@@ -45,18 +46,20 @@ static int pick_worker(host_t *h)
 
 static void on_accept_resume(uv_timer_t *t);
 
-/* The SSH bridge's threads hand the game's end of a connection here once
- * the player is in (ssh_bridge.h), or say that one ended before (fd -1):
- * it was counted on worker w when accepted, and holds its slot and its
- * place among the startups (srv_ssh_hold) until its session takes them. */
-static int hand_ssh_game(void *arg, int w, int fd, const char *what)
+/* The SSH bridge's threads hand a connection here once the player is in
+ * (ssh_bridge.h: its libssh session, ssh_play.h), or say that one ended
+ * before (conn NULL): it was counted on worker w when accepted, and holds
+ * its slot and its place among the startups (srv_ssh_hold) until its
+ * session takes them. conn is taken either way. */
+static int hand_ssh_game(void *arg, int w, void *conn, const byte_io_t *io,
+                         const char *what)
 {
     host_t *h = arg;
     /* what: "ssh ADDR", or "ssh ADDR ID NAME DISPLAY" after a key login
      * (the bridge's words, not the client's); not sent unless whole (a
      * name cut short could be another account's) */
-    msg_accept_t acc = { .kind = ACCEPT_SSH };
-    if (fd >= 0 && strlen(what) < 96) {
+    msg_accept_t acc = { .kind = ACCEPT_SSH, .conn = conn, .io = io };
+    if (conn && strlen(what) < 96) {
         snprintf(acc.addr, sizeof acc.addr, "%.*s",
                  (int)strcspn(what + 4, " "), what + 4);
         long long id = 0;
@@ -66,17 +69,19 @@ static int hand_ssh_game(void *arg, int w, int fd, const char *what)
             acc.account_id = id;
         else
             acc.name[0] = '\0';
-        if (srv_send_connection(&h->workers[w], fd, &acc) == 0)
+        if (srv_send_connection(&h->workers[w], -1, &acc) == 0)
             return 0; /* its hold is the session's now (sess_accept) */
     }
+    if (conn)
+        io->drop(conn);
     srv_ssh_hold_release(&h->sh);
     atomic_fetch_sub(&h->sh.load[w], 1);
     return -1;
 }
 
-/* An SSH connection: one of the bridge's threads (ssh_bridge.h) runs it,
- * then relays it to one end of a socketpair whose other end goes to
- * worker w as a session with the player's address. */
+/* An SSH connection: one of the bridge's threads (ssh_bridge.h) runs its
+ * key exchange and login, then hands it to worker w, which plays it as a
+ * session with the player's address. */
 static void hand_ssh(host_t *h, int w, int fd)
 {
     struct sockaddr_storage peer;
@@ -476,8 +481,8 @@ int host_run(host_t *h)
     h->sh.upgrade = NULL;
     cluster_free(h->sh.cluster);
     h->sh.cluster = NULL;
-    /* The game ends of the SSH players' socketpairs are closed: their
-     * threads end their connections. */
+    /* The workers have closed their SSH players' connections: the
+     * threads end those not in yet, then libssh is finalized. */
     if (h->ssh_bridge) {
         if (ssh_bridge_free(h->ssh_bridge) == 0)
             free(h->ssh_bridge);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "byte_io.h"
 #include "record.h"
 
 smsg_t *msg_newv(int type, uint64_t from, uint64_t to, const char *fmt,
@@ -79,8 +80,11 @@ void msg_free(smsg_t *m)
         return;
     msg_game_free(m->game);
     msg_rebuilt_free(m->rebuilt);
-    if (m->accept)
+    if (m->accept) {
         free(m->accept->blob);
+        if (m->accept->conn) /* an SSH player never taken by a session */
+            m->accept->io->drop(m->accept->conn);
+    }
     free(m->accept);
     free(m->cfg);
     free(m);

@@ -113,16 +113,15 @@ typedef struct msg_rebuilt {
 enum msg_accept_kind {
     ACCEPT_TELNET,            /* the telnet port */
     ACCEPT_WEB,               /* the browser's port (http_port) */
-    ACCEPT_SSH,               /* a socketpair from an SSH thread, its
-                                 records (ssh_link.h) */
+    ACCEPT_SSH,               /* an SSH connection from the bridge's
+                                 thread, logged in (conn, io) */
     ACCEPT_UPGRADE            /* a session handed over by the old process
                                  of a binary upgrade, with its blob */
 };
 
 typedef struct msg_accept {
     int kind;                 /* enum msg_accept_kind */
-    char addr[96];            /* ACCEPT_SSH: the player's "ip:port" (the
-                                 socketpair has none) */
+    char addr[96];            /* ACCEPT_SSH: the player's "ip:port" */
     int64_t account_id;       /* ACCEPT_SSH after a key login: the account
                                  the bridge checked; else 0 */
     char name[32];            /* its name, as the bridge gave it */
@@ -130,6 +129,9 @@ typedef struct msg_accept {
     uint8_t *blob;            /* ACCEPT_UPGRADE: the session's blob
                                  (upgrade_blob.h); owned by the message */
     size_t blob_len;
+    void *conn;               /* ACCEPT_SSH: the connection (ssh_play.h),
+                                 the message's until a session takes it */
+    const struct byte_io *io; /* conn's table (byte_io.h) */
 } msg_accept_t;
 
 typedef struct smsg {

@@ -58,7 +58,8 @@ static void loop_message(srv_t *srv, smsg_t *m)
     if (m->type == MSG_CONNECTION && srv->shutting_down) {
         /* handed over as the shutdown came (an SSH login finishing, say):
          * a session now would hold the loop open past it */
-        close((int)m->a);
+        if ((int)m->a >= 0)
+            close((int)m->a);
         if (m->accept->kind == ACCEPT_SSH)
             srv_ssh_hold_release(srv->sh);
         srv_session_gone(srv);
@@ -125,9 +126,11 @@ static void drop_left(srv_t *srv, msgq_t *left)
 {
     smsg_t *m;
     while ((m = msgq_pop(left))) {
-        if (m->type == MSG_CONNECTION)
-            close((int)m->a);
-        else
+        if (m->type == MSG_CONNECTION) {
+            if (m->a >= 0)
+                close((int)m->a);
+            msg_free(m); /* (an SSH player's connection with it) */
+        } else
             deliver(srv, m); /* the addressee is gone: bounced */
     }
 }
@@ -308,6 +311,7 @@ int srv_send_connection(srv_t *srv, int fd, const msg_accept_t *acc)
     *m->accept = *acc;
     m->a = fd;
     if (inbox_post(&srv->inbox, m) != 0) {
+        m->accept->conn = NULL; /* still the caller's */
         msg_free(m);
         return -1;
     }

@@ -102,9 +102,9 @@ int srv_start(srv_t *srv);
 void srv_join(srv_t *srv);
 
 /* From any thread: hands an accepted socket to the worker (it becomes a
- * session there; acc: how it came, copied), or asks it to shut down.
- * Returns 0, or -1 when the worker has stopped already (the caller closes
- * fd). */
+ * session there; acc: how it came, copied; an SSH player's comes as
+ * acc->conn, fd -1), or asks it to shut down. Returns 0, or -1 when the
+ * worker has stopped already (the caller closes fd, and keeps conn). */
 int srv_send_connection(srv_t *srv, int fd, const msg_accept_t *acc);
 int srv_send_shutdown(srv_t *srv, const char *why);
 

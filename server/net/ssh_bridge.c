@@ -19,7 +19,7 @@
 #include "ssh_conn.h"
 
 #define SSH_SWEEP_MS 200        /* every connection looked at, at least */
-#define SSH_STOP_MS 3000        /* a stopping thread's goodbyes, at most */
+#define SSH_STOP_MS 3000        /* a stopping thread's last work, at most */
 
 /* One of the bridge's threads: its event, its connections, and the
  * channel the acceptor hands it new sockets on (woken by an eventfd the
@@ -75,7 +75,7 @@ static void refuse(ssh_bridge_t *b, int fd, int worker, const char *ip)
     atomic_fetch_sub(&b->live, 1);
     pthread_mutex_lock(&b->hand_mu);
     if (!b->handing_stopped && b->hand)
-        b->hand(b->hand_arg, worker, -1, NULL);
+        b->hand(b->hand_arg, worker, NULL, NULL, NULL);
     pthread_mutex_unlock(&b->hand_mu);
 }
 
@@ -189,7 +189,7 @@ static void *thread_main(void *arg)
             if (!stop_by) {
                 stop_by = now + SSH_STOP_MS;
                 drop_inbox(w);
-                sweep(w, now); /* every one starts its goodbye */
+                sweep(w, now); /* every one not yet in ends */
             }
             if (!w->conns || now >= stop_by)
                 break;

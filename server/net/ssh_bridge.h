@@ -8,11 +8,12 @@
  * changes, environment and shell). The acceptor hands a new socket to a
  * thread, in turn, through the thread's channel (chan.h), whose wake is
  * an eventfd in the thread's event. Once the client has authenticated
- * and asked for its shell, one end of a socketpair is handed to a worker
- * loop like an accepted socket (ssh_hand_fn: the host's
- * srv_send_connection) and the session reads the thread's records on it
- * (ssh_link.h: the keys as typed, the terminal, locale and window), and
- * writes its frames as they are: no telnet on either side. The session
+ * and asked for its shell, the libssh session itself leaves the thread
+ * and goes to a worker loop (ssh_hand_fn: the host's srv_send_connection;
+ * ssh_play.h), which plays it from then on: the keys are read and
+ * decrypted, played, and the frames encrypted and sent on that loop's
+ * thread, as telnet's are, with the thread's records (ssh_link.h: the
+ * terminal, locale, window) in front. The session
  * has every limit of any session (the per-address ones are counted as it
  * is admitted; its slot of max_sessions and its place among the startups
  * are held from the accept, by the host: srv_ssh_hold). The player's
@@ -24,7 +25,8 @@
  * A connection costs its thread nothing while it waits: its socket in the
  * thread's poll, libssh's state and the conn's (ssh_conn_t);
  * docs/performance.md has the memory and CPU measured. At most
- * SSH_BRIDGE_MAX connections at once (more are closed at once).
+ * SSH_BRIDGE_MAX connections not yet in at once (more are closed at
+ * once); those in are sessions, under max_sessions.
  *
  * Authentication. The user "play" is a guest: "none" is accepted, and the
  * player starts in the lobby, logging in to an account with its password

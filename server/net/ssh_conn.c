@@ -2,7 +2,6 @@
 #include "ssh_conn.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -16,15 +15,11 @@
 
 #include "log.h"
 #include "ssh_link.h"
+#include "ssh_play.h"
 #include "sshkey.h"
 
-/* A player's frames the channel's window has not taken yet, at most
- * (then the game's socket is not read, the session's own output limit
- * applies); keys the game's socket has not taken, at most (then the
- * connection ends: the worker is stalled). */
-#define SSH_TO_CLIENT_MAX (256 * 1024)
-#define SSH_TO_GAME_MAX (64 * 1024)
-#define SSH_GOODBYE_MS 2000      /* the last frames' flush, at most */
+/* Keys typed before the hand-over, at most (then the connection ends). */
+#define SSH_EARLY_KEYS_MAX (64 * 1024)
 
 uint64_t ssh_mono_ms(void)
 {
@@ -33,143 +28,16 @@ uint64_t ssh_mono_ms(void)
     return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
 }
 
-/* --- pending bytes ---------------------------------------------------------- */
-
-static int pend_add(ssh_pend_t *p, const char *data, size_t n, size_t max)
-{
-    if (p->len + n > max)
-        return -1;
-    if (p->len + n > p->cap) {
-        size_t cap = p->cap ? p->cap * 2 : 4096;
-        while (cap < p->len + n)
-            cap *= 2;
-        char *d = realloc(p->data, cap);
-        if (!d)
-            return -1;
-        p->data = d;
-        p->cap = cap;
-    }
-    memcpy(p->data + p->len, data, n);
-    p->len += n;
-    return 0;
-}
-
-static void pend_drop(ssh_pend_t *p, size_t n)
-{
-    memmove(p->data, p->data + n, p->len - n);
-    p->len -= n;
-    if (p->len == 0) { /* an idle connection holds no buffer */
-        free(p->data);
-        *p = (ssh_pend_t){ 0 };
-    }
-}
-
-/* --- towards the game: records on the socketpair (ssh_link.h) -------------- */
-
-/* Writes what is pending, then len bytes of p; what the socket does not
- * take waits (bounded: past it the connection ends). */
-static void to_game(ssh_conn_t *c, const char *p, size_t len)
-{
-    if (c->game_fd < 0 || c->closed)
-        return;
-    while (c->to_game.len > 0) {
-        ssize_t k = write(c->game_fd, c->to_game.data, c->to_game.len);
-        if (k <= 0)
-            break;
-        pend_drop(&c->to_game, (size_t)k);
-    }
-    if (c->to_game.len == 0) {
-        while (len > 0) {
-            ssize_t k = write(c->game_fd, p, len);
-            if (k <= 0)
-                break;
-            p += k;
-            len -= (size_t)k;
-        }
-    }
-    if (len > 0 && pend_add(&c->to_game, p, len, SSH_TO_GAME_MAX) != 0) {
-        log_info("ssh %s: the game is not taking keys: closed", c->addr);
-        c->closed = 1;
-    }
-}
-
-static void game_record(ssh_conn_t *c, char type, const void *data, size_t n)
+/* A record (ssh_link.h) for the session's first read, kept until the
+ * hand-over. */
+static void keep_record(ssh_conn_t *c, char type, const void *data, size_t n)
 {
     char rec[3 + SSH_LINK_DATA_MAX];
-    to_game(c, rec, ssh_link_record(rec, type, data, n));
-}
-
-static void game_size(ssh_conn_t *c)
-{
-    char rec[8];
-    if (c->game_fd >= 0 && c->cols > 0 && c->rows > 0)
-        to_game(c, rec, ssh_link_size(rec, c->cols, c->rows));
-}
-
-/* --- towards the player: the channel, within its window -------------------- */
-
-/* Writes what the window allows of p; returns the bytes taken, or -1. */
-static long chan_put(ssh_conn_t *c, const char *p, size_t n)
-{
-    uint32_t win = ssh_channel_window_size(c->chan);
-    size_t k = n < win ? n : win;
-    if (k == 0)
-        return 0; /* never a write that would wait for the window */
-    int w = ssh_channel_write(c->chan, p, (uint32_t)k);
-    return w == SSH_ERROR ? -1 : w;
-}
-
-static void to_client(ssh_conn_t *c, const char *p, size_t n)
-{
-    if (!c->chan || c->closed)
-        return;
-    if (c->to_client.len == 0) {
-        long k = chan_put(c, p, n);
-        if (k < 0) {
-            c->closed = 1;
-            return;
-        }
-        p += k;
-        n -= (size_t)k;
-    }
-    if (n > 0 && pend_add(&c->to_client, p, n, SSH_TO_CLIENT_MAX + 16384) != 0)
+    size_t len = ssh_link_record(rec, type, data, n);
+    if (ssh_pend_add(&c->early, rec, len, SSH_EARLY_KEYS_MAX) != 0) {
+        log_info("ssh %s: too many keys before the game: closed", c->addr);
         c->closed = 1;
-}
-
-static void flush_client(ssh_conn_t *c)
-{
-    if (!c->chan || c->closed || c->to_client.len == 0)
-        return;
-    long k = chan_put(c, c->to_client.data, c->to_client.len);
-    if (k < 0)
-        c->closed = 1;
-    else if (k > 0)
-        pend_drop(&c->to_client, (size_t)k);
-}
-
-/* The game's bytes, to the player as they are, while the window takes
- * them (the socket is left unread past SSH_TO_CLIENT_MAX pending). */
-static void relay_game(ssh_conn_t *c)
-{
-    char buf[16384];
-    c->game_ready = 0;
-    while (!c->closed && !c->game_eof && c->to_client.len < SSH_TO_CLIENT_MAX) {
-        ssize_t n = read(c->game_fd, buf, sizeof buf);
-        if (n > 0 && (size_t)n < sizeof buf) {
-            /* a short read took all there was: the poll says when more
-             * comes (one read a frame, not two) */
-            to_client(c, buf, (size_t)n);
-            return;
-        }
-        if (n > 0)
-            to_client(c, buf, (size_t)n);
-        else if (n == 0 || (errno != EAGAIN && errno != EINTR))
-            c->game_eof = 1; /* the game closed the session (quit, shutdown) */
-        else
-            return;
     }
-    if (c->to_client.len >= SSH_TO_CLIENT_MAX)
-        c->game_ready = 1; /* more may wait: read again once drained */
 }
 
 /* --- the guard (ssh_guard.h) ------------------------------------------------ */
@@ -302,8 +170,7 @@ static int on_pty(ssh_session s, ssh_channel ch, const char *term, int w,
     (void)s, (void)ch, (void)pw, (void)ph;
     snprintf(c->term, sizeof c->term, "%s", term ? term : "");
     c->cols = w;
-    c->rows = h;
-    game_size(c); /* if the game is there already */
+    c->rows = h; /* sent with the hand-over */
     return SSH_OK;
 }
 
@@ -336,73 +203,26 @@ static int on_window(ssh_session s, ssh_channel ch, int w, int h, int pw,
     (void)s, (void)ch, (void)pw, (void)ph;
     c->cols = w;
     c->rows = h;
-    game_size(c);
     return SSH_OK;
 }
 
-/* Gives the game's end of a new socketpair to the worker, with the
- * player's address and, after a key login, the account. 0, or -1. */
-static int hand_over(ssh_conn_t *c)
-{
-    ssh_bridge_t *b = c->b;
-    int sp[2];
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) != 0) {
-        log_error("ssh %s: socketpair: %s", c->addr, strerror(errno));
-        return -1;
-    }
-    char what[160];
-    if (c->account_id > 0)
-        snprintf(what, sizeof what, "ssh %s %lld %s %d", c->addr,
-                 (long long)c->account_id, c->account, c->found_display);
-    else
-        snprintf(what, sizeof what, "ssh %s", c->addr);
-    fcntl(sp[0], F_SETFL, fcntl(sp[0], F_GETFL) | O_NONBLOCK);
-    pthread_mutex_lock(&b->hand_mu);
-    int rc = !b->handing_stopped && b->hand ? b->hand(b->hand_arg, c->worker,
-                                                       sp[1], what) : -1;
-    /* handed: the session gives the worker's count back when it ends;
-     * refused: the host gave it back */
-    c->worker = -1;
-    pthread_mutex_unlock(&b->hand_mu);
-    if (rc != 0) {
-        close(sp[0]);
-        close(sp[1]);
-        return -1;
-    }
-    c->game_fd = sp[0];
-    return 0;
-}
-
-/* The setup, before any key: the terminal, the locale, the size, then
- * 'G' (the lobby may start). */
-static void game_hello(ssh_conn_t *c)
-{
-    game_record(c, 'T', c->term[0] ? c->term : "VT100",
-                strlen(c->term[0] ? c->term : "VT100"));
-    for (int i = 0; i < SSH_ENV_VARS; i++)
-        if (c->env[i][0])
-            game_record(c, 'E', c->env[i], strlen(c->env[i]));
-    game_size(c);
-    game_record(c, 'G', NULL, 0);
-}
-
-/* The shell: the player is in (a channel comes only after authentication),
- * and the game's end goes to a worker now, so that keys sent in the same
- * packets as this request reach the game. */
+/* The shell: the player is in (a channel comes only after authentication).
+ * The hand-over waits until the poll has returned (ssh_conn_service):
+ * the session leaves this thread's event, which libssh is walking now;
+ * keys sent in the same packets as this request are kept for it. */
 static int on_shell(ssh_session s, ssh_channel ch, void *userdata)
 {
     ssh_conn_t *c = userdata;
     (void)s, (void)ch;
     if (c->shell)
         return SSH_ERROR; /* one shell a connection */
-    if (!c->authed || atomic_load(&c->b->stopping) || hand_over(c) != 0) {
+    if (!c->authed || atomic_load(&c->b->stopping)) {
         c->closed = 1;
         ssh_conn_touch(c);
         return SSH_ERROR;
     }
     c->shell = 1;
-    game_hello(c);
-    ssh_conn_touch(c); /* its game socket joins the poll */
+    ssh_conn_touch(c);
     return SSH_OK;
 }
 
@@ -412,30 +232,25 @@ static int on_data(ssh_session s, ssh_channel ch, void *data, uint32_t len,
     ssh_conn_t *c = userdata;
     (void)s, (void)ch, (void)is_stderr;
     const char *p = data;
-    for (uint32_t at = 0; at < len; at += SSH_LINK_DATA_MAX) {
+    for (uint32_t at = 0; at < len && !c->closed; at += SSH_LINK_DATA_MAX) {
         uint32_t k = len - at < SSH_LINK_DATA_MAX ? len - at : SSH_LINK_DATA_MAX;
-        game_record(c, 'D', p + at, k); /* the player's keys, as typed */
+        keep_record(c, 'D', p + at, k); /* the player's keys, as typed */
     }
     if (c->closed)
         ssh_conn_touch(c);
     return (int)len;
 }
 
+/* The client's end: before the shell, the connection's; after it (in
+ * the same packets), the session's, which still starts and then ends. */
 static void on_eof(ssh_session s, ssh_channel ch, void *userdata)
 {
-    (void)s, (void)ch;
-    ((ssh_conn_t *)userdata)->closed = 1;
-    ssh_conn_touch(userdata);
-}
-
-static int on_wontblock(ssh_session s, ssh_channel ch, uint32_t bytes,
-                        void *userdata)
-{
-    (void)s, (void)ch, (void)bytes;
     ssh_conn_t *c = userdata;
-    if (c->to_client.len > 0)
-        ssh_conn_touch(c); /* the window opened: send what waited */
-    return 0;
+    (void)s, (void)ch;
+    c->eof = 1;
+    if (!c->shell)
+        c->closed = 1;
+    ssh_conn_touch(c);
 }
 
 static ssh_channel on_channel_open(ssh_session s, void *userdata)
@@ -447,16 +262,6 @@ static ssh_channel on_channel_open(ssh_session s, void *userdata)
     if (c->chan)
         ssh_set_channel_callbacks(c->chan, &c->ccb);
     return c->chan;
-}
-
-/* The game's socket is readable: noted; read once the poll has returned. */
-static int on_game(socket_t fd, int revents, void *userdata)
-{
-    ssh_conn_t *c = userdata;
-    (void)fd, (void)revents;
-    c->game_ready = 1;
-    ssh_conn_touch(c);
-    return 0;
 }
 
 static void set_callbacks(ssh_conn_t *c)
@@ -477,7 +282,6 @@ static void set_callbacks(ssh_conn_t *c)
         .channel_shell_request_function = on_shell,
         .channel_pty_window_change_function = on_window,
         .channel_env_request_function = on_env,
-        .channel_write_wontblock_function = on_wontblock,
     };
     ssh_callbacks_init(&c->ccb);
 }
@@ -495,7 +299,6 @@ ssh_conn_t *ssh_conn_new(ssh_bridge_t *b, struct ssh_worker *w, ssh_event ev,
     c->w = w;
     c->ev = ev;
     c->fd = fd;
-    c->game_fd = -1;
     c->worker = worker;
     c->counted = 1;
     snprintf(c->addr, sizeof c->addr, "%s", addr);
@@ -553,69 +356,86 @@ static void follow_pause(ssh_conn_t *c, uint64_t now)
         c->in_event = 1;
 }
 
-/* The game's socket in the poll while the player's window keeps up. */
-static void follow_game(ssh_conn_t *c)
+/* The records the session reads first (ssh_link.h): the terminal, the
+ * locale, the size, 'G' (the lobby may start), then the keys kept. */
+static int setup_records(ssh_conn_t *c, ssh_pend_t *out)
 {
-    if (c->game_fd < 0 || c->game_eof)
-        return;
-    int want = c->to_client.len < SSH_TO_CLIENT_MAX;
-    if (want && !c->game_polled &&
-        ssh_event_add_fd(c->ev, c->game_fd, POLLIN, on_game, c) == SSH_OK) {
-        c->game_polled = 1;
-        c->game_ready = 1; /* what came meanwhile */
-    } else if (!want && c->game_polled) {
-        ssh_event_remove_fd(c->ev, c->game_fd);
-        c->game_polled = 0;
-    }
+    char rec[3 + SSH_ENV_MAX + sizeof c->term];
+    const char *term = c->term[0] ? c->term : "VT100";
+    int rc = ssh_pend_add(out, rec, ssh_link_record(rec, 'T', term,
+                                                    strlen(term)), 0);
+    for (int i = 0; i < SSH_ENV_VARS; i++)
+        if (c->env[i][0])
+            rc |= ssh_pend_add(out, rec, ssh_link_record(rec, 'E', c->env[i],
+                                                         strlen(c->env[i])), 0);
+    if (c->cols > 0 && c->rows > 0)
+        rc |= ssh_pend_add(out, rec, ssh_link_size(rec, c->cols, c->rows), 0);
+    rc |= ssh_pend_add(out, rec, ssh_link_record(rec, 'G', NULL, 0), 0);
+    if (c->early.len > 0)
+        rc |= ssh_pend_add(out, c->early.data, c->early.len, 0);
+    return rc;
 }
 
-/* The game has ended the session: its last frames (the goodbye) reach the
- * player, then the channel closes; at most SSH_GOODBYE_MS. Returns 1 once
- * the connection is over. */
-static int goodbye(ssh_conn_t *c, uint64_t now)
+/* The player is in: the libssh session leaves this thread's event and
+ * goes, whole, to the worker that plays it (ssh_play.h), with the
+ * player's address and, after a key login, the account. The hand
+ * function takes it either way. */
+static void hand_over(ssh_conn_t *c)
 {
-    if (!c->ending) {
-        c->ending = 1;
-        c->end_by_ms = now + SSH_GOODBYE_MS;
+    ssh_bridge_t *b = c->b;
+    ssh_pend_t setup = { 0 };
+    if (c->in_event && ssh_event_remove_session(c->ev, c->session) == SSH_OK)
+        c->in_event = 0;
+    if (c->in_event || setup_records(c, &setup) != 0) {
+        ssh_pend_free(&setup);
+        return;
     }
-    flush_client(c);
-    if (c->to_client.len > 0 && !c->closed && now < c->end_by_ms)
-        return 0;
-    if (c->chan && !c->closed && ssh_channel_is_open(c->chan)) {
-        ssh_channel_send_eof(c->chan);
-        ssh_channel_close(c->chan);
+    ssh_remove_channel_callbacks(c->chan, &c->ccb);
+    ssh_play_t *p = ssh_play_new(c->session, c->chan, setup.data, setup.len,
+                                 c->eof, c->addr);
+    ssh_pend_free(&setup);
+    if (!p) {
+        log_error("ssh %s: out of memory", c->addr);
+        return;
     }
-    c->closed = 1;
-    return ssh_blocking_flush(c->session, 0) != SSH_AGAIN || now >= c->end_by_ms;
+    c->session = NULL; /* the play's now */
+    c->chan = NULL;
+    char what[160];
+    if (c->account_id > 0)
+        snprintf(what, sizeof what, "ssh %s %lld %s %d", c->addr,
+                 (long long)c->account_id, c->account, c->found_display);
+    else
+        snprintf(what, sizeof what, "ssh %s", c->addr);
+    pthread_mutex_lock(&b->hand_mu);
+    if (!b->handing_stopped && b->hand)
+        /* taken: the session gives the worker's count back when it ends;
+         * refused: the host gave it back */
+        b->hand(b->hand_arg, c->worker, p, &ssh_play_io, what);
+    else
+        ssh_play_io.drop(p);
+    c->worker = -1;
+    pthread_mutex_unlock(&b->hand_mu);
 }
 
 int ssh_conn_service(ssh_conn_t *c, uint64_t now)
 {
-    if (c->ending)
-        return goodbye(c, now);
     if (!c->closed && !ssh_is_connected(c->session) && !c->authed)
         log_info("ssh %s: closed before it was in: %s", c->addr,
                  ssh_get_error(c->session)); /* a failed key exchange too */
-    if (c->closed || !ssh_is_connected(c->session))
-        return 1; /* the player left: the session sees its socket close */
-    if (atomic_load(&c->b->stopping))
-        return goodbye(c, now);
-    if (!(c->authed && c->shell) && now >= c->deadline_ms) {
+    if (c->closed || atomic_load(&c->b->stopping) ||
+        (!ssh_is_connected(c->session) && !c->shell))
+        return 1; /* (a session that saw no frame needs no goodbye) */
+    if (c->authed && c->shell) {
+        hand_over(c);
+        return 1; /* this thread is done with it, handed or not */
+    }
+    if (now >= c->deadline_ms) {
         log_info("ssh %s: not in within %d ms: closed", c->addr,
                  c->b->grace_ms);
         return 1;
     }
     follow_pause(c, now);
-    follow_game(c);
-    if (c->to_game.len > 0)
-        to_game(c, NULL, 0);
-    flush_client(c);
-    if (c->game_ready && c->game_polled)
-        relay_game(c);
-    follow_game(c);
-    if (c->game_eof)
-        return goodbye(c, now);
-    return c->closed;
+    return 0;
 }
 
 /* A connection that ended before it was handed: the worker's count of it
@@ -627,15 +447,13 @@ static void not_handed(ssh_conn_t *c)
         return;
     pthread_mutex_lock(&b->hand_mu);
     if (!b->handing_stopped && b->hand)
-        b->hand(b->hand_arg, c->worker, -1, NULL);
+        b->hand(b->hand_arg, c->worker, NULL, NULL, NULL);
     pthread_mutex_unlock(&b->hand_mu);
     c->worker = -1;
 }
 
 void ssh_conn_free(ssh_conn_t *c)
 {
-    if (c->game_polled)
-        ssh_event_remove_fd(c->ev, c->game_fd);
     if (c->session) {
         if (c->in_event)
             ssh_event_remove_session(c->ev, c->session);
@@ -644,11 +462,8 @@ void ssh_conn_free(ssh_conn_t *c)
     }
     if (c->fd >= 0)
         close(c->fd);
-    if (c->game_fd >= 0)
-        close(c->game_fd);
     not_handed(c);
     uncount(c);
-    free(c->to_client.data);
-    free(c->to_game.data);
+    ssh_pend_free(&c->early);
     free(c);
 }

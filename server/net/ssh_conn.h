@@ -1,8 +1,9 @@
 /* ssh_conn.h - one SSH connection on one of the bridge's threads
- * (ssh_bridge.h): libssh's session in non-blocking mode in the thread's
- * ssh_event, its callbacks (authentication, the session channel, its pty,
- * window changes, environment, shell and data), and its relay to the
- * session's socketpair in ssh_link.h's records.
+ * (ssh_bridge.h) until the player is in: libssh's session in non-blocking
+ * mode in the thread's ssh_event, its callbacks (authentication, the
+ * session channel, its pty, window changes, environment and shell), then
+ * the hand-over of the whole session to the worker that plays it
+ * (ssh_play.h), with the setup as ssh_link.h's records.
  *
  * Nothing here blocks the thread, with one exception: a public key is
  * looked up in the store from the authentication callback (libssh wants
@@ -10,7 +11,9 @@
  * change the thread's poll set (a game socket added, a paused session
  * taken out) is never done inside a callback, where libssh is walking
  * that set: the callback marks the connection (ssh_conn_touch) and the
- * thread calls ssh_conn_service once the poll has returned. */
+ * thread calls ssh_conn_service once the poll has returned. The hand-over
+ * too: the session leaves the thread's event there, before the worker
+ * has it (one thread at a time uses a libssh session). */
 #ifndef ROGUE_SSH_CONN_H
 #define ROGUE_SSH_CONN_H
 
@@ -20,6 +23,7 @@
 #include <stdint.h>
 
 #include "accounts.h"
+#include "ssh_pend.h"
 #include "ssh_state.h"
 #include "store.h"
 
@@ -27,12 +31,6 @@
 #define SSH_ENV_MAX 64   /* "NAME=value" and its NUL */
 
 struct ssh_worker;
-
-/* Bytes waiting for a peer that is not taking them now. */
-typedef struct ssh_pend {
-    char *data;
-    size_t len, cap;
-} ssh_pend_t;
 
 typedef struct ssh_conn {
     struct ssh_conn *prev, *next;       /* the thread's connections */
@@ -42,7 +40,6 @@ typedef struct ssh_conn {
     struct ssh_worker *w;               /* its thread */
     ssh_event ev;                       /* the thread's */
     int fd;                             /* until libssh has it: -1 */
-    int game_fd;                        /* the socketpair; -1 before */
     int worker;                         /* the worker loop it goes to */
     char addr[64];
     char ip[64];                        /* addr without its port */
@@ -51,12 +48,9 @@ typedef struct ssh_conn {
     ssh_channel chan;
     struct ssh_server_callbacks_struct scb;
     struct ssh_channel_callbacks_struct ccb;
-    uint8_t authed, shell, closed, in_event, game_polled, game_eof;
-    uint8_t game_ready;                 /* the game's socket has bytes */
-    uint8_t ending;                     /* goodbye sent, flushing */
+    uint8_t authed, shell, closed, in_event, eof;
     uint64_t deadline_ms;               /* the login grace's end */
     uint64_t paused_until_ms;           /* a failed key's wait (0: none) */
-    uint64_t end_by_ms;                 /* the goodbye's flush, at most */
     int cols, rows;
     char term[40];
     char env[SSH_ENV_VARS][SSH_ENV_MAX];
@@ -67,8 +61,8 @@ typedef struct ssh_conn {
     int64_t found_id;
     char found_name[ACCT_NAME_MAX + 1];
     int found_display;
-    ssh_pend_t to_client;               /* frames the channel's window held */
-    ssh_pend_t to_game;                 /* keys the socketpair held */
+    ssh_pend_t early;                   /* keys before the hand-over, as
+                                           'D' records (ssh_link.h) */
 } ssh_conn_t;
 
 /* A connection for accepted socket fd (taken: closed by ssh_conn_free),
@@ -81,8 +75,9 @@ ssh_conn_t *ssh_conn_new(ssh_bridge_t *b, struct ssh_worker *w, ssh_event ev,
  * event. Returns 0, or -1 (the connection is to be freed). */
 int ssh_conn_start(ssh_conn_t *c);
 
-/* After a poll: whatever the connection has to do now (relay, pause,
- * deadlines, the end). Returns 1 once it is over (then ssh_conn_free). */
+/* After a poll: whatever the connection has to do now (pause, deadlines,
+ * the hand-over, the end). Returns 1 once it is over here (then
+ * ssh_conn_free; a handed one's session is the worker's). */
 int ssh_conn_service(ssh_conn_t *c, uint64_t now_ms);
 
 /* Closes and frees everything it holds; the worker's count and the

@@ -5,11 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-size_t ssh_link_record(char *out, char type, const void *data, size_t n)
+size_t ssh_link_header(char *out, char type, size_t n)
 {
     out[0] = type;
     out[1] = (char)(n >> 8);
     out[2] = (char)n;
+    return 3;
+}
+
+size_t ssh_link_record(char *out, char type, const void *data, size_t n)
+{
+    ssh_link_header(out, type, n);
     if (n)
         memcpy(out + 3, data, n);
     return 3 + n;

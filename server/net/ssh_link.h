@@ -1,19 +1,19 @@
-/* ssh_link.h - the wire between an SSH thread (ssh_bridge.h) and the
- * session that plays its connection, and the session's transport for it
- * (transport.h: ssh_transport). docs/architecture.md, "Transports".
+/* ssh_link.h - what an SSH connection tells the session that plays it,
+ * and the session's transport for it (transport.h: ssh_transport).
+ * docs/architecture.md, "Transports".
  *
- * The SSH thread and the session share a local socketpair. Towards the
- * session the thread writes records: a type byte, a 16-bit big-endian
- * length and that many bytes:
+ * The bridge's thread (ssh_conn.h) writes the setup, and the session's
+ * libssh callbacks on its worker (ssh_play.h) the rest, as records handed
+ * to the transport's feed in the same process: a type byte, a 16-bit
+ * big-endian length and that many bytes:
  *   'T' the terminal's name (the pty request's TERM),
  *   'E' one environment request kept, "NAME=value" (LANG, LC_ALL,
  *       LC_CTYPE, COLORTERM),
  *   'W' the window: columns and rows, 16 bits each, big-endian,
  *   'G' the setup is whole: the lobby may start (empty),
  *   'D' the player's keys, as typed.
- * Towards the thread the session writes its frames as they are: nothing
- * to escape, nothing to parse (no telnet on either side). Closing the
- * socketpair ends the connection, either way.
+ * The session's frames go to the channel as they are: nothing to escape,
+ * nothing to parse (no telnet on either side).
  *
  * The session's transport decodes those records into the telnet module's
  * callbacks and what-the-client-can-show (telnet_conn.h: the same key
@@ -35,6 +35,10 @@
 /* Appends one record to out (at most 3 + n bytes; n <= 65535). Returns
  * the bytes written. */
 size_t ssh_link_record(char *out, char type, const void *data, size_t n);
+
+/* A record's header alone (3 bytes into out), for n bytes that follow
+ * it as they are. Returns 3. */
+size_t ssh_link_header(char *out, char type, size_t n);
 
 /* The window as a 'W' record into out (7 bytes). */
 size_t ssh_link_size(char *out, int w, int h);

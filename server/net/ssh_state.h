@@ -24,11 +24,14 @@
 
 struct store;
 
-/* Hands the game's end of a connection's socketpair to worker `worker`
- * (from the bridge's thread): 0, or -1 (the worker is gone: fd is
- * closed by the bridge). fd -1: the connection ended before it was handed
- * (the worker's count of it is given back). */
-typedef int (*ssh_hand_fn)(void *arg, int worker, int fd, const char *what);
+/* Hands an authenticated connection (conn, whose table is io: ssh_play.h)
+ * to worker `worker` (from the bridge's thread), taking it whatever
+ * happens: 0, or -1 (the worker is gone: conn was dropped). conn NULL:
+ * the connection ended before it was handed (the worker's count of it
+ * is given back). */
+struct byte_io;
+typedef int (*ssh_hand_fn)(void *arg, int worker, void *conn,
+                           const struct byte_io *io, const char *what);
 
 struct ssh_worker;
 

@@ -1,8 +1,8 @@
 /* transport.h - what a session asks of the protocol its bytes come in, as
  * one table per transport (Redis's ConnectionType): telnet
  * (telnet_conn.c: telnet_transport), the browser's HTTP and WebSocket
- * (wsconn.c: ws_transport) and SSH's records from its threads over a
- * socketpair (ssh_link.c: ssh_transport). A transport has no libuv: bytes in (feed),
+ * (wsconn.c: ws_transport) and SSH's records from the player's libssh
+ * session (ssh_link.c: ssh_transport). A transport has no libuv: bytes in (feed),
  * callbacks out (the module's own), on the session's socket; the session
  * holds the table and the connection and never asks which it is.
  * docs/architecture.md, "Transports". */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "byte_io.h"
 #include "session_impl.h"
 #include "keys.h"
 #include "log.h"
@@ -208,11 +209,15 @@ static void sess_free(sess_t *s)
     free(s);
 }
 
-static void on_handle_closed(uv_handle_t *h)
+void sess_handle_closed(sess_t *s)
 {
-    sess_t *s = h->data;
     if (--s->open_handles == 0)
         sess_free(s);
+}
+
+static void on_handle_closed(uv_handle_t *h)
+{
+    sess_handle_closed(h->data);
 }
 
 void sess_close_handles(sess_t *s)
@@ -222,6 +227,8 @@ void sess_close_handles(sess_t *s)
     s->handles_closing = 1;
     sess_out_release(s);
     uv_close((uv_handle_t *)&s->tcp, on_handle_closed);
+    if (s->io)
+        s->io->close(s->io_conn); /* sess_handle_closed once it is */
     uv_close((uv_handle_t *)&s->negotiate_timer, on_handle_closed);
     uv_close((uv_handle_t *)&s->esc_timer, on_handle_closed);
     uv_close((uv_handle_t *)&s->replay_timer, on_handle_closed);
@@ -304,7 +311,9 @@ static void do_close(sess_t *s)
     }
     /* Shut down after the queued bytes are written; a client that never
      * reads them is cut off at the deadline. */
-    if (uv_shutdown(&s->shutdown_req, (uv_stream_t *)&s->tcp, on_shutdown) != 0) {
+    if (s->io ? s->io->shutdown(s->io_conn) != 0
+              : uv_shutdown(&s->shutdown_req, (uv_stream_t *)&s->tcp,
+                            on_shutdown) != 0) {
         sess_close_handles(s);
         return;
     }

@@ -166,7 +166,10 @@ typedef struct sess {
         char *buf;
     } close;
     /* transport */
-    uv_tcp_t tcp;
+    uv_tcp_t tcp;              /* the socket (not opened when io is set) */
+    const struct byte_io *io;  /* or another carrier of the bytes: an SSH
+                                  player's libssh session (byte_io.h) */
+    void *io_conn;             /* io's; closed with the handles */
     uv_timer_t negotiate_timer; /* the negotiation deadline */
     uv_timer_t esc_timer;       /* a held Esc becomes a key after 100 ms */
     uv_timer_t replay_timer;    /* the replay's clock */
@@ -185,8 +188,8 @@ typedef struct sess {
                                   max_sessions before it is admitted */
     uint8_t hashing;           /* addr_hash_begin counted its password check */
     uint8_t check_first_read;  /* an untrusted peer: refuse a PROXY header */
-    uint8_t via_ssh;           /* an SSH player's socketpair: cannot move
-                                  to a new process (session_upgrade.c);
+    uint8_t via_ssh;           /* an SSH player's (io): cannot move to a
+                                  new process (session_upgrade.c);
                                   the console counts it as "ssh" */
     uint8_t moved;             /* handed to a new process by a binary
                                   upgrade: closes without a word, ends
@@ -325,10 +328,10 @@ extern const sess_overlay_ops_t *const sess_overlays[];
 
 /* Makes a session of an accepted socket (the host's acceptor handed it to
  * this loop; taken): acc says how it came (msg.h: telnet, the browser's
- * HTTP and WebSocket, or telnet over a socketpair from an SSH player's
- * thread with the player's address). Refuses it (one line, close) when
+ * HTTP and WebSocket, or an SSH player's libssh session from the bridge's
+ * thread with the player's address: acc->conn, taken). Refuses it (one line, close) when
  * the server is full or shutting down. */
-void sess_accept(srv_t *srv, int fd, const msg_accept_t *acc);
+void sess_accept(srv_t *srv, int fd, msg_accept_t *acc);
 
 /* Moves s to `state` (leave, then enter with arg). */
 void sess_goto(sess_t *s, int state, void *arg);

@@ -1,5 +1,5 @@
 /* session_admit.c - a connection's way in, before negotiation: its
- * transport (telnet, the browser's page and WebSocket, SSH's socketpair),
+ * transport (telnet, the browser's page and WebSocket, SSH's records),
  * its address (the peer's, the balancer's PROXY header's, or the one an
  * SSH player's thread gives), the server's and the address's limits, and
  * the deadline for its first bytes; then the lobby's guest name and the
@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "ban_list.h"
+#include "byte_io.h"
 #include "log.h"
 #include "refusals.h"
 #include "session_impl.h"
@@ -65,7 +66,7 @@ static void set_peer(sess_t *s, const struct sockaddr_storage *a)
 }
 
 /* The address an SSH player's thread gave ("ip:port"), for the log and
- * the limits: the socketpair itself has none. */
+ * the limits (its socket is the libssh session's). */
 static void set_peer_name(sess_t *s, const char *name)
 {
     snprintf(s->addr, sizeof s->addr, "%s", name);
@@ -311,6 +312,29 @@ int sess_web_init(sess_t *s)
                        s->srv->cfg.max_rows);
 }
 
+/* An SSH player's: the bridge's records (ssh_link.h), not telnet, and its
+ * libssh session (acc->conn), the session's from here on, closed with its
+ * handles. 0, or -1 (logged). */
+static int ssh_attach(sess_t *s, msg_accept_t *acc)
+{
+    ssh_link_t *link = ssh_link_new(&s->tc, sess_on_tc_send, s);
+    if (!link) {
+        log_error("accept: out of memory");
+        return -1;
+    }
+    s->tr = &ssh_transport;
+    s->conn = link;
+    if (acc->io->open(acc->conn, s->srv->loop, &sess_io_cb, s) != 0) {
+        log_error("accept %s: cannot watch its SSH connection", acc->addr);
+        return -1;
+    }
+    s->io = acc->io;
+    s->io_conn = acc->conn;
+    acc->conn = NULL;
+    s->open_handles++;
+    return 0;
+}
+
 /* A new session on srv's list, in S_ADMITTING: its handles, clocks,
  * buffers and the plain display until the client says more. NULL when out
  * of memory. */
@@ -350,7 +374,7 @@ sess_t *sess_new(srv_t *srv)
     return s;
 }
 
-void sess_accept(srv_t *srv, int fd, const msg_accept_t *acc)
+void sess_accept(srv_t *srv, int fd, msg_accept_t *acc)
 {
     int web = acc->kind == ACCEPT_WEB;
     int ssh = acc->kind == ACCEPT_SSH;
@@ -370,12 +394,15 @@ void sess_accept(srv_t *srv, int fd, const msg_accept_t *acc)
         s->startup = 1;
         s->slot_early = 1;
     }
-    int rc = uv_tcp_open(&s->tcp, fd);
+    /* an SSH player's bytes come by its libssh session (acc->conn) */
+    int rc = ssh ? 0 : uv_tcp_open(&s->tcp, fd);
     if (rc != 0)
         close(fd); /* not the handle's: it closes only what it opened */
     struct sockaddr_storage peer;
     int len = sizeof peer;
-    if (rc == 0 && uv_tcp_getpeername(&s->tcp, (struct sockaddr *)&peer, &len) != 0)
+    memset(&peer, 0, sizeof peer);
+    if (rc == 0 && !ssh &&
+        uv_tcp_getpeername(&s->tcp, (struct sockaddr *)&peer, &len) != 0)
         memset(&peer, 0, sizeof peer);
     tconn_cb_t cb = { sess_on_tc_data, sess_on_tc_send, sess_on_tc_key, sess_on_tc_resize };
     if (rc == 0 && web && sess_web_init(s) != 0)
@@ -393,17 +420,10 @@ void sess_accept(srv_t *srv, int fd, const msg_accept_t *acc)
         sess_close_handles(s);
         return;
     }
-    if (ssh) {
-        /* the SSH thread's records, not telnet (ssh_link.h) */
-        ssh_link_t *link = ssh_link_new(&s->tc, sess_on_tc_send, s);
-        if (!link) {
-            log_error("accept: out of memory");
-            s->state = S_CLOSING;
-            sess_close_handles(s);
-            return;
-        }
-        s->tr = &ssh_transport;
-        s->conn = link;
+    if (ssh && ssh_attach(s, acc) != 0) {
+        s->state = S_CLOSING;
+        sess_close_handles(s);
+        return; /* (the message drops a connection not taken) */
     }
     set_peer(s, &peer);
     if (ssh) {
@@ -413,9 +433,11 @@ void sess_accept(srv_t *srv, int fd, const msg_accept_t *acc)
         set_peer_name(s, from);
         s->via_ssh = 1;
     }
-    uv_tcp_nodelay(&s->tcp, 1);
-    uv_tcp_keepalive(&s->tcp, 1, 60);
-    uv_read_start((uv_stream_t *)&s->tcp, sess_on_alloc, sess_on_read);
+    if (!ssh) {
+        uv_tcp_nodelay(&s->tcp, 1);
+        uv_tcp_keepalive(&s->tcp, 1, 60);
+        uv_read_start((uv_stream_t *)&s->tcp, sess_on_alloc, sess_on_read);
+    }
     if (!ssh && drop_early(s))
         return;
     if (!ssh && srv->proxy_on &&
@@ -436,4 +458,6 @@ void sess_accept(srv_t *srv, int fd, const msg_accept_t *acc)
     start_web_or_admit(s);
     if (ssh && s->admitted)
         sess_ssh_login(s, acc); /* session_keys.c */
+    if (ssh && !sess_closing(s))
+        s->io->start(s->io_conn); /* its setup, then its keys */
 }

@@ -24,6 +24,12 @@ void sess_on_tc_send(void *ctx, const char *bytes, size_t n);
  * keys and resizes; the lobby once negotiation is over. */
 void sess_on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b);
 void sess_on_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *b);
+/* The client's bytes, however they came (sess_on_read, byte_io.h). */
+void sess_on_bytes(sess_t *s, const char *p, size_t len);
+/* What a session answers its io with (session_output.c). */
+extern const struct byte_io_cb sess_io_cb;
+/* One of the session's handles (or its io) is closed. */
+void sess_handle_closed(sess_t *s);
 void sess_on_tc_data(void *ctx, const char *bytes, size_t n);
 void sess_on_tc_key(void *ctx, int key);
 void sess_on_tc_resize(void *ctx, int w, int h);

@@ -200,10 +200,14 @@ void sess_on_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *b)
                    NULL);
         return;
     }
-    if (n == 0 || sess_closing(s))
+    if (n > 0)
+        sess_on_bytes(s, b->base, (size_t)n);
+}
+
+void sess_on_bytes(sess_t *s, const char *p, size_t len)
+{
+    if (len == 0 || sess_closing(s))
         return;
-    const char *p = b->base;
-    size_t len = (size_t)n;
     if (s->proxy) {
         long used = sess_read_proxy_header(s, p, len);
         if (used < 0)

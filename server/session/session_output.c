@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "byte_io.h"
 #include "session_impl.h"
 #include "wsconn.h"
 
@@ -97,6 +98,21 @@ static const char *queue_write(sess_t *s, const void *data, size_t len,
     return NULL;
 }
 
+/* The bytes to the session's io (byte_io.h), which keeps what cannot go
+ * now: counted as queued, against output_limit, as libuv's writes are. */
+static const char *write_io(sess_t *s, const char *p, size_t len)
+{
+    size_t before = s->queued;
+    if (s->io->write(s->io_conn, p, len) != 0)
+        return "write error";
+    s->queued = s->io->queued(s->io_conn);
+    if (s->queued > (size_t)s->srv->cfg.output_limit)
+        return "output limit (client not reading)";
+    if (before == 0 && s->queued > 0)
+        s->drained_ms = sess_now(s); /* a stall is timed from here */
+    return NULL;
+}
+
 /* Hands the gathered bytes to libuv: at once if the socket takes them, the
  * rest queued (bounded by output_limit). Returns NULL, or why the session
  * must end. */
@@ -108,6 +124,8 @@ static const char *write_out(sess_t *s)
         return NULL;
     s->last_output_ms = sess_now(s);
     s->srv->stats.bytes_out += len; /* /metrics: handed to the kernel or queued */
+    if (s->io)
+        return write_io(s, p, len);
     /* Most frames fit the socket buffer: written at once, no copy. */
     uv_buf_t b = uv_buf_init((char *)p, (unsigned)len);
     int n = s->queued == 0 ? uv_try_write((uv_stream_t *)&s->tcp, &b, 1)
@@ -165,3 +183,38 @@ void sess_on_tc_send(void *ctx, const char *bytes, size_t n)
     }
     srv_mark(s->srv, s);
 }
+
+/* --- what the session's io tells it (byte_io.h) ---------------------------- */
+
+static void io_bytes(void *ctx, const char *p, size_t n)
+{
+    sess_on_bytes(ctx, p, n);
+}
+
+static void io_drained(void *ctx, size_t queued)
+{
+    sess_t *s = ctx;
+    s->queued = queued;
+    s->drained_ms = sess_now(s);
+    /* as on_write: frames skipped while the client lagged, in one diff */
+    if (s->owe_frame && s->queued <= (size_t)s->srv->cfg.output_highwater / 2)
+        srv_mark(s->srv, s);
+}
+
+static void io_ended(void *ctx, const char *why)
+{
+    sess_close(ctx, why, 0, NULL);
+}
+
+static void io_shut(void *ctx)
+{
+    sess_close_handles(ctx);
+}
+
+static void io_closed(void *ctx)
+{
+    sess_handle_closed(ctx);
+}
+
+const byte_io_cb_t sess_io_cb = { io_bytes, io_drained, io_ended, io_shut,
+                                  io_closed };

@@ -17,6 +17,7 @@
 #include "client.h"
 #include "metrics.h"
 #include "play.h"
+#include "ssh_guest.h"
 
 static int sport, metrics;
 
@@ -153,29 +154,13 @@ static int channel_wait(ssh_channel ch, const char *text)
 START_TEST(a_logged_in_ssh_player_is_counted_once)
 {
     tsrv_t *s = start("max_sessions=50", "startups_start=0", "max_sessions_per_ip=0");
-    ssh_session ss = ssh_new();
-    ck_assert_ptr_nonnull(ss);
-    long timeout = 30;
-    unsigned int port = (unsigned int)sport;
-    ssh_options_set(ss, SSH_OPTIONS_HOST, "127.0.0.1");
-    ssh_options_set(ss, SSH_OPTIONS_PORT, &port);
-    ssh_options_set(ss, SSH_OPTIONS_USER, "play");
-    ssh_options_set(ss, SSH_OPTIONS_TIMEOUT, &timeout);
-    ck_assert_int_eq(ssh_connect(ss), SSH_OK);
-    ck_assert_int_eq(ssh_userauth_none(ss, NULL), SSH_AUTH_SUCCESS);
-    ssh_channel ch = ssh_channel_new(ss);
-    ck_assert_ptr_nonnull(ch);
-    ck_assert_int_eq(ssh_channel_open_session(ch), SSH_OK);
-    ck_assert_int_eq(ssh_channel_request_pty_size(ch, "xterm", 80, 24), SSH_OK);
-    ck_assert_int_eq(ssh_channel_request_shell(ch), SSH_OK);
+    ssh_channel ch;
+    ssh_session ss = ssh_guest(sport, "xterm", 80, 24, 0, &ch);
     ck_assert(channel_wait(ch, "Play (as a guest)"));
     /* in the lobby: one slot (the one taken at its accept), no startup */
     ck_assert(metrics_wait(metrics, "rogued_startups", 0));
     ck_assert(metrics_is(metrics, "rogued_players_online", 1));
-    ssh_channel_close(ch);
-    ssh_channel_free(ch);
-    ssh_disconnect(ss);
-    ssh_free(ss);
+    ssh_guest_bye(ss, ch);
     ck_assert(srv_wait_log(s, "disconnect 127.0.0.1:", CL_WAIT_MS));
     ck_assert(metrics_wait(metrics, "rogued_players_online", 0));
     srv_stop(s);
