@@ -31,7 +31,9 @@
 #                                                  telnet ones (OpenSSH's
 #                                                  client)
 #
-# Environment: BENCH_ROWS overrides the load rows (N:keys-per-second:seconds
+# Environment: BENCH_TTYPES the displays of the instr part's server runs
+# (default "ansi xterm-256color xterm-direct"; a display left out shows
+# "-"), BENCH_ROWS overrides the load rows (N:keys-per-second:seconds
 # with :W for W worker loops, comma-separated), BENCH_FLOOR_ROWS the rows
 # measured beside the echo floor; BENCH_ONLY="core output" runs only those parts;
 # BENCH_BIN_DIR and ROGUED_REL_BIN point at other builds of the benchmarks
@@ -111,7 +113,7 @@ if wants instr; then
         printf '#!/bin/sh\nexec valgrind --tool=callgrind --callgrind-out-file=%s/server.%%p.cg "%s" "$@"\n' \
             "$tmp" "$(cd "$(dirname "$ROGUED")" && pwd)/$(basename "$ROGUED")" > "$tmp/server.sh"
         chmod +x "$tmp/server.sh"
-        ttypes="ansi xterm-256color xterm-direct"
+        ttypes=${BENCH_TTYPES:-ansi xterm-256color xterm-direct}
         declare -A cg=()
         for tt in $ttypes; do
             rm -f "$tmp"/server.*.cg
@@ -138,7 +140,7 @@ if wants instr; then
                 END { printf "%s %s %s %s %s %s %s %s", v["loop"], v["read"], v["turn"],
                       v["render"], v["diff"], v["send"], v["nop"], bytes }' "$tmp/annotated")
         done
-        if [ -n "${cg[ansi]:-}" ]; then
+        if [ -n "${cg[ansi]:-}${cg[xterm-256color]:-}${cg[xterm-direct]:-}" ]; then
             echo
             echo "That server under callgrind (its loop, uv_run; 2,000 keys offered), per key offered"
             echo "and per display: decode = reading a key (telnet, the key decoder, the"
