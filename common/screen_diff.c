@@ -140,7 +140,8 @@ static int digits(int v)
 /* The SGR parameters of colour c as a foreground (base 30) or background
  * (base 40): 30-37 / 90-97 for the ANSI 16, 39 for the default, and a
  * palette colour as 38;5;N, 38;2;R;G;B or its ANSI fallback by the
- * terminal's depth. At most 16 bytes. */
+ * terminal's depth (in truecolor a tone on xterm's cube, palette.h's
+ * on_cube, as 38;5;N too: the same colour). At most 16 bytes. */
 static int sgr_colour(char *p, const term_state_t *t, int base, uint8_t c)
 {
     if (c > COL_DEFAULT) {
@@ -151,7 +152,7 @@ static int sgr_colour(char *p, const term_state_t *t, int base, uint8_t c)
             c = pc->fallback;
         else {
             int n = fmt_int(p, base + 8);
-            if (t->colours == COLOURS_256) {
+            if (t->colours == COLOURS_256 || pc->on_cube) {
                 memcpy(p + n, ";5;", 3);
                 n += 3;
                 return n + fmt_int(p + n, pc->xterm);
