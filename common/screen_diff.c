@@ -635,6 +635,22 @@ static const cell_t *row_of(const screen_t *s, int y)
     return &s->cells[y * s->w];
 }
 
+/* What the terminal shows: a whole screen (keep NULL), or the rows kept
+ * aside in keep->old while next was drawn over the frame shown, and as
+ * in next the rows not kept (screen.h: a row not kept did not change). */
+typedef struct shown {
+    const screen_t *cells;    /* the screen, or keep->old */
+    const screen_keep_t *keep;
+    const screen_t *next;
+} shown_t;
+
+static inline const cell_t *shown_row(const shown_t *a, int y)
+{
+    if (a->keep && !screen_kept(a->keep, y))
+        return row_of(a->next, y);
+    return row_of(a->cells, y);
+}
+
 /* Index of the first non-blank cell of a row, or w. */
 static int first_ink(const cell_t *row, int w)
 {
@@ -652,15 +668,18 @@ static int first_ink(const cell_t *row, int w)
  * (changed[y]: row y differs). Cheap when there is none: a run can only
  * start at a changed row whose first non-blank cell matches, in place, the
  * first non-blank cell of the row k below in shown. */
-static int find_shift(const screen_t *a, const screen_t *b,
+static int find_shift(const shown_t *a, const screen_t *b,
                       const uint8_t *changed, shift_t *sh)
 {
     int w = b->w, h = b->h, best = 0;
     size_t rowbytes = (size_t)w * sizeof(cell_t);
     int maxk = h / 2 < SHIFT_MAX_K ? h / 2 : SHIFT_MAX_K;
     int ink[SHIFT_MAX_ROWS]; /* first_ink of shown rows, -1 until needed */
-    for (int y = 0; y < h; y++)
+    const cell_t *sa_row[SHIFT_MAX_ROWS]; /* shown's rows (shown_row) */
+    for (int y = 0; y < h; y++) {
         ink[y] = -1;
+        sa_row[y] = shown_row(a, y);
+    }
     for (int y = 0; y + 1 < h; y++) {
         if (!changed[y])
             continue;
@@ -669,7 +688,7 @@ static int find_shift(const screen_t *a, const screen_t *b,
         if (f == w)
             continue;
         for (int k = 1; k <= maxk && y + k < h; k++) {
-            const cell_t *sa = row_of(a, y + k);
+            const cell_t *sa = sa_row[y + k];
             if (!cell_eq(&sa[f], &nb[f]))
                 continue;
             if (ink[y + k] < 0)
@@ -679,7 +698,7 @@ static int find_shift(const screen_t *a, const screen_t *b,
             /* A run from y: next row r is shown row r + k. */
             int end = y, gain = 0;
             while (end + k < h &&
-                   memcmp(row_of(b, end), row_of(a, end + k), rowbytes) == 0) {
+                   memcmp(row_of(b, end), sa_row[end + k], rowbytes) == 0) {
                 if (changed[end] && first_ink(row_of(b, end), w) < w)
                     gain++;
                 end++;
@@ -696,11 +715,11 @@ static int find_shift(const screen_t *a, const screen_t *b,
 }
 
 /* What the terminal shows in row y after the shift (NULL: a blank row). */
-static const cell_t *old_row(const screen_t *a, const shift_t *sh, int y)
+static const cell_t *old_row(const shown_t *a, const shift_t *sh, int y)
 {
     if (!sh || y < sh->top || y > sh->bot)
-        return row_of(a, y);
-    return y + sh->k <= sh->bot ? row_of(a, y + sh->k) : NULL;
+        return shown_row(a, y);
+    return y + sh->k <= sh->bot ? shown_row(a, y + sh->k) : NULL;
 }
 
 /* Delete k lines at the top of the block (everything below moves up),
@@ -723,9 +742,10 @@ static void emit_shift(enc_t *e, const screen_t *next, const shift_t *sh)
 }
 
 /* Encodes every row that differs; records which in changed (may be NULL).
- * rows (may be NULL): rows[y] 0 says row y is the same in both, which
- * after a shift still holds outside its block. */
-static void encode_rows(enc_t *e, const screen_t *shown, const screen_t *next,
+ * rows (may be NULL): rows[y] 0 says row y is the same in both, as does a
+ * row shown->keep did not keep; either still holds outside a shift's
+ * block. */
+static void encode_rows(enc_t *e, const shown_t *shown, const screen_t *next,
                         const shift_t *sh, const uint8_t *rows,
                         uint8_t *changed)
 {
@@ -734,11 +754,18 @@ static void encode_rows(enc_t *e, const screen_t *shown, const screen_t *next,
     sp.e = e;
     sp.n = sp.npens = 0;
     for (int y = 0; y < next->h; y++) {
+        /* Told the row is the same (rows), or not kept (shown->keep). */
+        int same = ((rows && !rows[y]) ||
+                    (shown->keep && !screen_kept(shown->keep, y))) &&
+                   (!sh || y < sh->top || y > sh->bot);
+        if (same) {
+            if (changed)
+                changed[y] = 0;
+            continue;
+        }
         const cell_t *a = old_row(shown, sh, y), *b = row_of(next, y);
-        int same = rows && !rows[y] && (!sh || y < sh->top || y > sh->bot);
-        int differs = same ? 0
-                      : a ? memcmp(a, b, rowbytes) != 0
-                          : first_ink(b, next->w) < next->w;
+        int differs = a ? memcmp(a, b, rowbytes) != 0
+                        : first_ink(b, next->w) < next->w;
         if (changed)
             changed[y] = (uint8_t)differs;
         if (differs)
@@ -846,10 +873,10 @@ static size_t paint_floor(const screen_t *next, const term_state_t *t,
     return n;
 }
 
-static int diff(const screen_t *shown, const screen_t *next,
+static int diff(const shown_t *shown, const screen_t *next,
                 const uint8_t *rows, term_state_t *t, buf_t *out)
 {
-    if (shown->w != next->w || shown->h != next->h)
+    if (shown->cells->w != next->w || shown->cells->h != next->h)
         return screen_paint(next, t, out);
     enc_t e = { out, t, next->w, 0 };
     size_t start = out->len;
@@ -884,11 +911,21 @@ static int diff(const screen_t *shown, const screen_t *next,
 int screen_diff(const screen_t *shown, const screen_t *next, term_state_t *t,
                 buf_t *out)
 {
-    return diff(shown, next, NULL, t, out);
+    shown_t a = { shown, NULL, next };
+    return diff(&a, next, NULL, t, out);
 }
 
 int screen_diff_rows(const screen_t *shown, const screen_t *next,
                      const uint8_t *rows, term_state_t *t, buf_t *out)
 {
-    return diff(shown, next, rows, t, out);
+    shown_t a = { shown, NULL, next };
+    return diff(&a, next, rows, t, out);
+}
+
+int screen_diff_kept(const screen_keep_t *keep, const screen_t *next,
+                     term_state_t *t, buf_t *out)
+{
+    /* Only the kept rows may differ (encode_rows compares only those). */
+    shown_t a = { keep->old, keep, next };
+    return diff(&a, next, NULL, t, out);
 }

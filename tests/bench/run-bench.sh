@@ -102,7 +102,7 @@ if wants instr; then
         awk -v k="$keys" -v t="$turn" -v f="$full" -v c="$cached" 'BEGIN {
             printf "| the turn (game_key) | %.0f | - |\n", t / k / 2
             printf "| the frame, whole-frame path (view_draw, screen_diff, screen_copy) | %.0f | 1.00 |\n", f / k
-            printf "| the frame as the server draws it (view_draw_cached over the frame shown, screen_diff_rows, screen_copy) | %.0f | %.2f |\n", c / k, c / f
+            printf "| the frame as the server draws it (view_draw_cached over the frame shown, its changed rows kept aside, screen_diff_kept) | %.0f | %.2f |\n", c / k, c / f
         }'
         # A whole server under callgrind: 20 sessions x 5 keys/s for 20 s of
         # bench_load's random walk, every game from seed 42 (so the same keys
