@@ -86,7 +86,8 @@ void screen_keep_copy(screen_t *s, int y);
 static inline void screen_keep_row(screen_t *s, int y)
 {
     const screen_keep_t *k = s->keep;
-    if (k && !(k->rows[(unsigned)y >> 6] >> (y & 63) & 1))
+    if (__builtin_expect(k != 0, 0) &&
+        !(k->rows[(unsigned)y >> 6] >> (y & 63) & 1))
         screen_keep_copy(s, y);
 }
 

@@ -143,6 +143,8 @@ void view_movers(const game_t *g, const display_t *d, screen_t *s,
 void view_map(const game_t *g, const display_t *d, screen_t *s)
 {
     int plain = view_plain_map(d);
+    for (int y = 0; s->keep && y < MAP_H; y++)
+        screen_keep_row(s, y); /* every cell is written: once, not a chunk */
     for (int y = 0; y < MAP_H; y++)
         for (int x = 0; x < MAP_W; x += 8) {
             uint64_t word = view_look8(g, y, x);

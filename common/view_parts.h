@@ -93,10 +93,10 @@ static inline uint64_t view_pair_cells(uint64_t pairs, int p)
     return cells;
 }
 
-/* Writes the 8 cells of look indices `word` (view_look8) from (x, y). */
+/* Writes the 8 cells of look indices `word` (view_look8) from (x, y),
+ * without keeping the row (screen_keep_row): the caller does. */
 static inline void view_put_look8(screen_t *s, int y, int x, uint64_t word)
 {
-    screen_keep_row(s, y);
     cell_t *row = &s->cells[y * s->w + x];
     uint64_t pairs = view_pairs8(word);
     uint64_t c0 = view_pair_cells(pairs, 0), c1 = view_pair_cells(pairs, 1),
