@@ -555,27 +555,42 @@ static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
     uint64_t blank2 = (uint64_t)blank << 32 | blank;
     /* Cell x changed: differs from what is shown (words compare cells). */
 #define CHANGED(x) (cell_word(&row[x]) != (old ? cell_word(&old[x]) : blank))
+    /* From `both` on, both rows are blank (found from the right a pair at
+     * a time): nothing there changed, and nothing is looked at again. */
+    int both = w;
+    while (old && both >= 2 && ((pair_word(&row[both - 2]) ^ blank2) |
+                                (pair_word(&old[both - 2]) ^ blank2)) == 0)
+        both -= 2;
     /* From `tail` on, the next row is blank: one EL can clear it, worth it
      * for more than 3 changed cells. */
-    int tail = w;
+    int tail = both;
     while (tail >= 2 && pair_word(&row[tail - 2]) == blank2)
         tail -= 2;
     while (tail > 0 && cell_word(&row[tail - 1]) == blank)
         tail--;
     /* Changed cells at or after tail (counted up to 4: only "more than 3"
      * matters): there the next row is blank, so those that are not
-     * blank in old. */
+     * blank in old (none from `both` on). */
     int remaining = 0;
-    for (int x = tail; old && x < w && remaining <= 3; x++) {
-        while (x + 2 <= w && pair_word(&old[x]) == blank2)
+    for (int x = tail; old && x < both && remaining <= 3; x++) {
+        while (x + 2 <= both && pair_word(&old[x]) == blank2)
             x += 2;
-        if (x < w)
+        if (x < both)
             remaining += CHANGED(x);
     }
-    int end = remaining > 3 ? tail : w; /* cells written one by one */
+    /* Cells written one by one: up to tail with an EL after, else all
+     * that may have changed. */
+    int end = remaining > 3 ? tail : both;
     for (int x = 0; x < end; x++) {
-        /* Most cells did not change: skip them four, then two at a time. */
+        /* Most cells did not change: skip them eight, four, then two at
+         * a time. */
         if (old) {
+            while (x + 8 <= end &&
+                   ((pair_word(&old[x]) ^ pair_word(&row[x])) |
+                    (pair_word(&old[x + 2]) ^ pair_word(&row[x + 2])) |
+                    (pair_word(&old[x + 4]) ^ pair_word(&row[x + 4])) |
+                    (pair_word(&old[x + 6]) ^ pair_word(&row[x + 6]))) == 0)
+                x += 8;
             while (x + 4 <= end && pair_word(&old[x]) == pair_word(&row[x]) &&
                    pair_word(&old[x + 2]) == pair_word(&row[x + 2]))
                 x += 4;
@@ -594,7 +609,7 @@ static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
         add_span(sp, row, x, y, len);
         x += len - 1;
     }
-    if (end < w) {
+    if (remaining > 3) {
         int x = tail;
         while (!CHANGED(x))
             x++;
