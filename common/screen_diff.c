@@ -219,18 +219,27 @@ static int pen_seq(const term_state_t *t, const cell_t *c, char *seq)
     return n;
 }
 
+/* Writes into seq (PEN_SEQ_MAX bytes) the SGR that sets the pen to that
+ * of c, and takes it as the terminal's; returns its length. */
+static int pen_to(term_state_t *t, const cell_t *c, char *seq)
+{
+    int n = pen_seq(t, c, seq);
+    if (n == 0)
+        return 0;
+    t->fg = c->fg;
+    t->bg = c->bg;
+    t->attr = c->attr;
+    t->pen_known = 1;
+    return n;
+}
+
 /* Sets the pen to that of c. */
 static void set_pen(enc_t *e, const cell_t *c)
 {
     char seq[PEN_SEQ_MAX];
-    int n = pen_seq(e->t, c, seq);
-    if (n == 0)
-        return;
-    put(e, seq, (size_t)n);
-    e->t->fg = c->fg;
-    e->t->bg = c->bg;
-    e->t->attr = c->attr;
-    e->t->pen_known = 1;
+    int n = pen_to(e->t, c, seq);
+    if (n > 0)
+        put(e, seq, (size_t)n);
 }
 
 /* The bytes a cell's character takes: UTF-8 when the client has it, '?'
@@ -346,14 +355,20 @@ static move_t plan_move(const term_state_t *t, const cell_t *row, int x, int y)
     return m;
 }
 
-static void move_to(enc_t *e, const cell_t *row, int x, int y)
+/* The longest move move_seq writes: two CSIs of up to 7 digits, or a gap
+ * rewritten (below a CUP's length). */
+#define MOVE_SEQ_MAX 32
+
+/* Writes into seq (MOVE_SEQ_MAX bytes) the cheapest move of the cursor to
+ * (x, y), `row` the next screen's row y, and takes it as the terminal's;
+ * returns its length. */
+static int move_seq(term_state_t *t, const cell_t *row, int x, int y,
+                    char *seq)
 {
-    term_state_t *t = e->t;
     move_t m = plan_move(t, row, x, y);
-    char seq[32];
     int n = 0;
     if (m.how == M_NONE)
-        return;
+        return 0;
     if (m.how == M_GAP) {
         for (int i = t->x; i < x; i++)
             seq[n++] = (char)row[i].ch;
@@ -375,9 +390,17 @@ static void move_to(enc_t *e, const cell_t *row, int x, int y)
         }
         seq[n++] = 'H';
     }
-    put(e, seq, (size_t)n);
     t->x = x;
     t->y = y;
+    return n;
+}
+
+static void move_to(enc_t *e, const cell_t *row, int x, int y)
+{
+    char seq[MOVE_SEQ_MAX];
+    int n = move_seq(e->t, row, x, y, seq);
+    if (n > 0)
+        put(e, seq, (size_t)n);
 }
 
 /* --- spans and their order ------------------------------------------------ */
@@ -455,15 +478,17 @@ static int span_cost(const term_state_t *t, const span_t *s)
 
 static void write_span(enc_t *e, const span_t *s)
 {
-    move_to(e, s->row, s->x, s->y);
-    set_pen(e, &s->pen);
+    /* The move, the pen and the glyphs in one buffer: one put a span
+     * (most are a few cells). */
+    char g[MOVE_SEQ_MAX + PEN_SEQ_MAX + 64];
+    int n = move_seq(e->t, s->row, s->x, s->y, g);
+    n += pen_to(e->t, &s->pen, g + n);
     if (s->len == 0) {
         /* EL fills with the current background: the pen is the default. */
-        put(e, "\x1b[K", 3);
+        memcpy(g + n, "\x1b[K", 3);
+        put(e, g, (size_t)n + 3);
         return;
     }
-    char g[64];
-    int n = 0;
     for (int x = s->x; x < s->x + s->len; x++) {
         if (n > (int)sizeof g - 4) {
             put(e, g, (size_t)n);
