@@ -583,6 +583,16 @@ static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
     /* From `both` on, both rows are blank (found from the right a pair at
      * a time): nothing there changed, and nothing is looked at again. */
     int both = w;
+    while (old && both >= 8 &&
+           ((pair_word(&row[both - 8]) ^ blank2) |
+            (pair_word(&row[both - 6]) ^ blank2) |
+            (pair_word(&row[both - 4]) ^ blank2) |
+            (pair_word(&row[both - 2]) ^ blank2) |
+            (pair_word(&old[both - 8]) ^ blank2) |
+            (pair_word(&old[both - 6]) ^ blank2) |
+            (pair_word(&old[both - 4]) ^ blank2) |
+            (pair_word(&old[both - 2]) ^ blank2)) == 0)
+        both -= 8; /* eight cells a step, then two */
     while (old && both >= 2 && ((pair_word(&row[both - 2]) ^ blank2) |
                                 (pair_word(&old[both - 2]) ^ blank2)) == 0)
         both -= 2;
