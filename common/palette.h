@@ -48,6 +48,12 @@ typedef struct palette_colour {
     uint8_t xterm;      /* xterm-256 index (16-255) */
     uint8_t r, g, b;    /* truecolor */
     uint8_t fallback;   /* COL_* 0-15: what a 16-colour client gets */
+    uint8_t on_cube;    /* 1: r, g, b are exactly what xterm's standard
+                           palette gives index xterm (the 6x6x6 cube
+                           16-231, the grey ramp 232-255), so a truecolor
+                           client is sent 38;5;N, the same tone in fewer
+                           bytes (docs/performance.md, "Plain keys and
+                           truecolor bytes") */
 } palette_colour_t;
 
 /* The colour col (COL_DEFAULT < col < COL_EXT_END), or NULL for any other

@@ -13,6 +13,7 @@ int screen_init(screen_t *s, int w, int h)
 {
     s->w = s->h = s->cap = 0;
     s->cells = NULL;
+    s->keep = NULL;
     return screen_resize(s, w, h);
 }
 
@@ -20,6 +21,7 @@ void screen_free(screen_t *s)
 {
     free(s->cells);
     s->cells = NULL;
+    s->keep = NULL;
     s->w = s->h = s->cap = 0;
 }
 
@@ -44,6 +46,8 @@ static int reshape(screen_t *s, int w, int h)
 
 int screen_resize(screen_t *s, int w, int h)
 {
+    if (s->keep && (w != s->w || h != s->h))
+        return -1; /* the kept rows are of this size */
     if (reshape(s, w, h) != 0)
         return -1;
     screen_clear(s);
@@ -52,6 +56,8 @@ int screen_resize(screen_t *s, int w, int h)
 
 void screen_clear(screen_t *s)
 {
+    for (int y = 0; s->keep && y < s->h; y++)
+        screen_keep_row(s, y);
     /* As words, which the compiler turns into wide stores. */
     uint32_t word;
     memcpy(&word, &blank, sizeof word);
@@ -64,6 +70,7 @@ cell_t *screen_at(screen_t *s, int x, int y)
 {
     if (x < 0 || y < 0 || x >= s->w || y >= s->h)
         return NULL;
+    screen_keep_row(s, y);
     return &s->cells[y * s->w + x];
 }
 
@@ -92,6 +99,8 @@ int screen_puts(screen_t *s, int x, int y, const char *str, uint8_t fg,
     memcpy(&base, &c, sizeof base);
     memcpy(&unit, &one, sizeof unit);
     int shift = __builtin_ctz(unit);
+    if (from < to)
+        screen_keep_row(s, y);
     cell_t *row = &s->cells[(long)y * s->w];
     for (long i = from; i < to; i++) {
         uint32_t word = base | (uint32_t)(unsigned char)str[i] << shift;
@@ -103,6 +112,10 @@ int screen_puts(screen_t *s, int x, int y, const char *str, uint8_t fg,
 int screen_copy(screen_t *dst, const screen_t *src)
 {
     /* Every cell is overwritten: no clearing first. */
+    if (dst->keep && (dst->w != src->w || dst->h != src->h))
+        return -1; /* the kept rows are of this size */
+    for (int y = 0; dst->keep && y < dst->h; y++)
+        screen_keep_row(dst, y);
     if (reshape(dst, src->w, src->h) != 0)
         return -1;
     if (src->w > 0 && src->h > 0)
@@ -124,4 +137,27 @@ int screen_equal(const screen_t *a, const screen_t *b)
         return 0;
     return a->w * a->h == 0 ||
            memcmp(a->cells, b->cells, (size_t)(a->w * a->h) * sizeof(cell_t)) == 0;
+}
+
+int screen_keep_start(screen_t *s, screen_keep_t *k, screen_t *old)
+{
+    if (old->w != s->w || old->h != s->h || s->h > SCREEN_KEEP_MAX_ROWS)
+        return -1;
+    k->old = old;
+    memset(k->rows, 0, sizeof k->rows);
+    s->keep = k;
+    return 0;
+}
+
+void screen_keep_stop(screen_t *s)
+{
+    s->keep = NULL;
+}
+
+void screen_keep_copy(screen_t *s, int y)
+{
+    screen_keep_t *k = s->keep;
+    memcpy(&k->old->cells[y * s->w], &s->cells[y * s->w],
+           (size_t)s->w * sizeof(cell_t));
+    k->rows[(unsigned)y >> 6] |= (uint64_t)1 << (y & 63);
 }

@@ -47,11 +47,55 @@ typedef struct cell {
 
 _Static_assert(sizeof(cell_t) == 4, "a cell is 4 bytes");
 
+struct screen_keep;
+
 typedef struct screen {
     int w, h;
     int cap;      /* cells allocated */
     cell_t *cells;
+    struct screen_keep *keep; /* NULL, or where each row goes before its
+                                 first change (screen_keep_start) */
 } screen_t;
+
+/* Rows kept aside while a frame is drawn over the one before, so that the
+ * encoder can tell what changed without a copy of the whole screen made
+ * first (docs/performance.md, "Plain keys and truecolor bytes"): every
+ * write to a screen with `keep` set (screen_put, screen_puts, screen_at,
+ * screen_clear, and the view's own word stores, which call
+ * screen_keep_row) first copies its row into `old`, once a frame. A row
+ * not kept is the same as before. */
+#define SCREEN_KEEP_MAX_ROWS 256
+typedef struct screen_keep {
+    screen_t *old;        /* the screen's size: row y as it was, if kept */
+    uint64_t rows[SCREEN_KEEP_MAX_ROWS / 64]; /* bit y: row y kept */
+} screen_keep_t;
+
+/* Starts keeping s's rows in old (which must have s's size; its cells are
+ * overwritten as rows are kept). Returns 0, or -1 (nothing started) when
+ * the sizes differ or s is taller than SCREEN_KEEP_MAX_ROWS. */
+int screen_keep_start(screen_t *s, screen_keep_t *k, screen_t *old);
+
+/* Stops keeping: s->keep is NULL again; k still says which rows it kept. */
+void screen_keep_stop(screen_t *s);
+
+/* Copies row y (inside s) into the keep, and marks it. */
+void screen_keep_copy(screen_t *s, int y);
+
+/* Before writing into row y (inside s): keeps it if s keeps rows and it is
+ * not kept yet. Inline: every screen_put calls it. */
+static inline void screen_keep_row(screen_t *s, int y)
+{
+    const screen_keep_t *k = s->keep;
+    if (__builtin_expect(k != 0, 0) &&
+        !(k->rows[(unsigned)y >> 6] >> (y & 63) & 1))
+        screen_keep_copy(s, y);
+}
+
+/* 1 if k kept row y. */
+static inline int screen_kept(const screen_keep_t *k, int y)
+{
+    return (int)(k->rows[(unsigned)y >> 6] >> (y & 63) & 1);
+}
 
 /* The cell for (ch, fg, bg, attr), ch out of range stored as '?'. */
 static inline cell_t cell_make(uint32_t ch, uint8_t fg, uint8_t bg,
@@ -74,7 +118,8 @@ int screen_resize(screen_t *s, int w, int h);
 /* Every cell blank: ' ' in default colours. */
 void screen_clear(screen_t *s);
 
-/* The cell at (x, y), or NULL outside the screen. */
+/* The cell at (x, y), or NULL outside the screen: to write (the row is
+ * kept, screen_keep_row); screen_cat to read. */
 cell_t *screen_at(screen_t *s, int x, int y);
 const cell_t *screen_cat(const screen_t *s, int x, int y);
 
@@ -83,8 +128,10 @@ const cell_t *screen_cat(const screen_t *s, int x, int y);
 static inline void screen_put(screen_t *s, int x, int y, uint32_t ch,
                               uint8_t fg, uint8_t bg, uint8_t attr)
 {
-    if ((unsigned)x < (unsigned)s->w && (unsigned)y < (unsigned)s->h)
+    if ((unsigned)x < (unsigned)s->w && (unsigned)y < (unsigned)s->h) {
+        screen_keep_row(s, y);
         s->cells[y * s->w + x] = cell_make(ch, fg, bg, attr);
+    }
 }
 
 /* Writes an ASCII string from (x, y) to the right, clipped at the edge.

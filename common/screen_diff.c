@@ -140,7 +140,8 @@ static int digits(int v)
 /* The SGR parameters of colour c as a foreground (base 30) or background
  * (base 40): 30-37 / 90-97 for the ANSI 16, 39 for the default, and a
  * palette colour as 38;5;N, 38;2;R;G;B or its ANSI fallback by the
- * terminal's depth. At most 16 bytes. */
+ * terminal's depth (in truecolor a tone on xterm's cube, palette.h's
+ * on_cube, as 38;5;N too: the same colour). At most 16 bytes. */
 static int sgr_colour(char *p, const term_state_t *t, int base, uint8_t c)
 {
     if (c > COL_DEFAULT) {
@@ -151,7 +152,7 @@ static int sgr_colour(char *p, const term_state_t *t, int base, uint8_t c)
             c = pc->fallback;
         else {
             int n = fmt_int(p, base + 8);
-            if (t->colours == COLOURS_256) {
+            if (t->colours == COLOURS_256 || pc->on_cube) {
                 memcpy(p + n, ";5;", 3);
                 n += 3;
                 return n + fmt_int(p + n, pc->xterm);
@@ -218,18 +219,27 @@ static int pen_seq(const term_state_t *t, const cell_t *c, char *seq)
     return n;
 }
 
+/* Writes into seq (PEN_SEQ_MAX bytes) the SGR that sets the pen to that
+ * of c, and takes it as the terminal's; returns its length. */
+static int pen_to(term_state_t *t, const cell_t *c, char *seq)
+{
+    int n = pen_seq(t, c, seq);
+    if (n == 0)
+        return 0;
+    t->fg = c->fg;
+    t->bg = c->bg;
+    t->attr = c->attr;
+    t->pen_known = 1;
+    return n;
+}
+
 /* Sets the pen to that of c. */
 static void set_pen(enc_t *e, const cell_t *c)
 {
     char seq[PEN_SEQ_MAX];
-    int n = pen_seq(e->t, c, seq);
-    if (n == 0)
-        return;
-    put(e, seq, (size_t)n);
-    e->t->fg = c->fg;
-    e->t->bg = c->bg;
-    e->t->attr = c->attr;
-    e->t->pen_known = 1;
+    int n = pen_to(e->t, c, seq);
+    if (n > 0)
+        put(e, seq, (size_t)n);
 }
 
 /* The bytes a cell's character takes: UTF-8 when the client has it, '?'
@@ -345,14 +355,20 @@ static move_t plan_move(const term_state_t *t, const cell_t *row, int x, int y)
     return m;
 }
 
-static void move_to(enc_t *e, const cell_t *row, int x, int y)
+/* The longest move move_seq writes: two CSIs of up to 7 digits, or a gap
+ * rewritten (below a CUP's length). */
+#define MOVE_SEQ_MAX 32
+
+/* Writes into seq (MOVE_SEQ_MAX bytes) the cheapest move of the cursor to
+ * (x, y), `row` the next screen's row y, and takes it as the terminal's;
+ * returns its length. */
+static int move_seq(term_state_t *t, const cell_t *row, int x, int y,
+                    char *seq)
 {
-    term_state_t *t = e->t;
     move_t m = plan_move(t, row, x, y);
-    char seq[32];
     int n = 0;
     if (m.how == M_NONE)
-        return;
+        return 0;
     if (m.how == M_GAP) {
         for (int i = t->x; i < x; i++)
             seq[n++] = (char)row[i].ch;
@@ -374,9 +390,17 @@ static void move_to(enc_t *e, const cell_t *row, int x, int y)
         }
         seq[n++] = 'H';
     }
-    put(e, seq, (size_t)n);
     t->x = x;
     t->y = y;
+    return n;
+}
+
+static void move_to(enc_t *e, const cell_t *row, int x, int y)
+{
+    char seq[MOVE_SEQ_MAX];
+    int n = move_seq(e->t, row, x, y, seq);
+    if (n > 0)
+        put(e, seq, (size_t)n);
 }
 
 /* --- spans and their order ------------------------------------------------ */
@@ -454,15 +478,17 @@ static int span_cost(const term_state_t *t, const span_t *s)
 
 static void write_span(enc_t *e, const span_t *s)
 {
-    move_to(e, s->row, s->x, s->y);
-    set_pen(e, &s->pen);
+    /* The move, the pen and the glyphs in one buffer: one put a span
+     * (most are a few cells). */
+    char g[MOVE_SEQ_MAX + PEN_SEQ_MAX + 64];
+    int n = move_seq(e->t, s->row, s->x, s->y, g);
+    n += pen_to(e->t, &s->pen, g + n);
     if (s->len == 0) {
         /* EL fills with the current background: the pen is the default. */
-        put(e, "\x1b[K", 3);
+        memcpy(g + n, "\x1b[K", 3);
+        put(e, g, (size_t)n + 3);
         return;
     }
-    char g[64];
-    int n = 0;
     for (int x = s->x; x < s->x + s->len; x++) {
         if (n > (int)sizeof g - 4) {
             put(e, g, (size_t)n);
@@ -554,27 +580,52 @@ static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
     uint64_t blank2 = (uint64_t)blank << 32 | blank;
     /* Cell x changed: differs from what is shown (words compare cells). */
 #define CHANGED(x) (cell_word(&row[x]) != (old ? cell_word(&old[x]) : blank))
+    /* From `both` on, both rows are blank (found from the right a pair at
+     * a time): nothing there changed, and nothing is looked at again. */
+    int both = w;
+    while (old && both >= 8 &&
+           ((pair_word(&row[both - 8]) ^ blank2) |
+            (pair_word(&row[both - 6]) ^ blank2) |
+            (pair_word(&row[both - 4]) ^ blank2) |
+            (pair_word(&row[both - 2]) ^ blank2) |
+            (pair_word(&old[both - 8]) ^ blank2) |
+            (pair_word(&old[both - 6]) ^ blank2) |
+            (pair_word(&old[both - 4]) ^ blank2) |
+            (pair_word(&old[both - 2]) ^ blank2)) == 0)
+        both -= 8; /* eight cells a step, then two */
+    while (old && both >= 2 && ((pair_word(&row[both - 2]) ^ blank2) |
+                                (pair_word(&old[both - 2]) ^ blank2)) == 0)
+        both -= 2;
     /* From `tail` on, the next row is blank: one EL can clear it, worth it
      * for more than 3 changed cells. */
-    int tail = w;
+    int tail = both;
     while (tail >= 2 && pair_word(&row[tail - 2]) == blank2)
         tail -= 2;
     while (tail > 0 && cell_word(&row[tail - 1]) == blank)
         tail--;
     /* Changed cells at or after tail (counted up to 4: only "more than 3"
      * matters): there the next row is blank, so those that are not
-     * blank in old. */
+     * blank in old (none from `both` on). */
     int remaining = 0;
-    for (int x = tail; old && x < w && remaining <= 3; x++) {
-        while (x + 2 <= w && pair_word(&old[x]) == blank2)
+    for (int x = tail; old && x < both && remaining <= 3; x++) {
+        while (x + 2 <= both && pair_word(&old[x]) == blank2)
             x += 2;
-        if (x < w)
+        if (x < both)
             remaining += CHANGED(x);
     }
-    int end = remaining > 3 ? tail : w; /* cells written one by one */
+    /* Cells written one by one: up to tail with an EL after, else all
+     * that may have changed. */
+    int end = remaining > 3 ? tail : both;
     for (int x = 0; x < end; x++) {
-        /* Most cells did not change: skip them four, then two at a time. */
+        /* Most cells did not change: skip them eight, four, then two at
+         * a time. */
         if (old) {
+            while (x + 8 <= end &&
+                   ((pair_word(&old[x]) ^ pair_word(&row[x])) |
+                    (pair_word(&old[x + 2]) ^ pair_word(&row[x + 2])) |
+                    (pair_word(&old[x + 4]) ^ pair_word(&row[x + 4])) |
+                    (pair_word(&old[x + 6]) ^ pair_word(&row[x + 6]))) == 0)
+                x += 8;
             while (x + 4 <= end && pair_word(&old[x]) == pair_word(&row[x]) &&
                    pair_word(&old[x + 2]) == pair_word(&row[x + 2]))
                 x += 4;
@@ -593,7 +644,7 @@ static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
         add_span(sp, row, x, y, len);
         x += len - 1;
     }
-    if (end < w) {
+    if (remaining > 3) {
         int x = tail;
         while (!CHANGED(x))
             x++;
@@ -634,6 +685,22 @@ static const cell_t *row_of(const screen_t *s, int y)
     return &s->cells[y * s->w];
 }
 
+/* What the terminal shows: a whole screen (keep NULL), or the rows kept
+ * aside in keep->old while next was drawn over the frame shown, and as
+ * in next the rows not kept (screen.h: a row not kept did not change). */
+typedef struct shown {
+    const screen_t *cells;    /* the screen, or keep->old */
+    const screen_keep_t *keep;
+    const screen_t *next;
+} shown_t;
+
+static inline const cell_t *shown_row(const shown_t *a, int y)
+{
+    if (a->keep && !screen_kept(a->keep, y))
+        return row_of(a->next, y);
+    return row_of(a->cells, y);
+}
+
 /* Index of the first non-blank cell of a row, or w. */
 static int first_ink(const cell_t *row, int w)
 {
@@ -651,15 +718,18 @@ static int first_ink(const cell_t *row, int w)
  * (changed[y]: row y differs). Cheap when there is none: a run can only
  * start at a changed row whose first non-blank cell matches, in place, the
  * first non-blank cell of the row k below in shown. */
-static int find_shift(const screen_t *a, const screen_t *b,
+static int find_shift(const shown_t *a, const screen_t *b,
                       const uint8_t *changed, shift_t *sh)
 {
     int w = b->w, h = b->h, best = 0;
     size_t rowbytes = (size_t)w * sizeof(cell_t);
     int maxk = h / 2 < SHIFT_MAX_K ? h / 2 : SHIFT_MAX_K;
     int ink[SHIFT_MAX_ROWS]; /* first_ink of shown rows, -1 until needed */
-    for (int y = 0; y < h; y++)
+    const cell_t *sa_row[SHIFT_MAX_ROWS]; /* shown's rows (shown_row) */
+    for (int y = 0; y < h; y++) {
         ink[y] = -1;
+        sa_row[y] = shown_row(a, y);
+    }
     for (int y = 0; y + 1 < h; y++) {
         if (!changed[y])
             continue;
@@ -668,7 +738,7 @@ static int find_shift(const screen_t *a, const screen_t *b,
         if (f == w)
             continue;
         for (int k = 1; k <= maxk && y + k < h; k++) {
-            const cell_t *sa = row_of(a, y + k);
+            const cell_t *sa = sa_row[y + k];
             if (!cell_eq(&sa[f], &nb[f]))
                 continue;
             if (ink[y + k] < 0)
@@ -678,7 +748,7 @@ static int find_shift(const screen_t *a, const screen_t *b,
             /* A run from y: next row r is shown row r + k. */
             int end = y, gain = 0;
             while (end + k < h &&
-                   memcmp(row_of(b, end), row_of(a, end + k), rowbytes) == 0) {
+                   memcmp(row_of(b, end), sa_row[end + k], rowbytes) == 0) {
                 if (changed[end] && first_ink(row_of(b, end), w) < w)
                     gain++;
                 end++;
@@ -695,11 +765,11 @@ static int find_shift(const screen_t *a, const screen_t *b,
 }
 
 /* What the terminal shows in row y after the shift (NULL: a blank row). */
-static const cell_t *old_row(const screen_t *a, const shift_t *sh, int y)
+static const cell_t *old_row(const shown_t *a, const shift_t *sh, int y)
 {
     if (!sh || y < sh->top || y > sh->bot)
-        return row_of(a, y);
-    return y + sh->k <= sh->bot ? row_of(a, y + sh->k) : NULL;
+        return shown_row(a, y);
+    return y + sh->k <= sh->bot ? shown_row(a, y + sh->k) : NULL;
 }
 
 /* Delete k lines at the top of the block (everything below moves up),
@@ -722,9 +792,10 @@ static void emit_shift(enc_t *e, const screen_t *next, const shift_t *sh)
 }
 
 /* Encodes every row that differs; records which in changed (may be NULL).
- * rows (may be NULL): rows[y] 0 says row y is the same in both, which
- * after a shift still holds outside its block. */
-static void encode_rows(enc_t *e, const screen_t *shown, const screen_t *next,
+ * rows (may be NULL): rows[y] 0 says row y is the same in both, as does a
+ * row shown->keep did not keep; either still holds outside a shift's
+ * block. */
+static void encode_rows(enc_t *e, const shown_t *shown, const screen_t *next,
                         const shift_t *sh, const uint8_t *rows,
                         uint8_t *changed)
 {
@@ -733,11 +804,18 @@ static void encode_rows(enc_t *e, const screen_t *shown, const screen_t *next,
     sp.e = e;
     sp.n = sp.npens = 0;
     for (int y = 0; y < next->h; y++) {
+        /* Told the row is the same (rows), or not kept (shown->keep). */
+        int same = ((rows && !rows[y]) ||
+                    (shown->keep && !screen_kept(shown->keep, y))) &&
+                   (!sh || y < sh->top || y > sh->bot);
+        if (same) {
+            if (changed)
+                changed[y] = 0;
+            continue;
+        }
         const cell_t *a = old_row(shown, sh, y), *b = row_of(next, y);
-        int same = rows && !rows[y] && (!sh || y < sh->top || y > sh->bot);
-        int differs = same ? 0
-                      : a ? memcmp(a, b, rowbytes) != 0
-                          : first_ink(b, next->w) < next->w;
+        int differs = a ? memcmp(a, b, rowbytes) != 0
+                        : first_ink(b, next->w) < next->w;
         if (changed)
             changed[y] = (uint8_t)differs;
         if (differs)
@@ -845,10 +923,10 @@ static size_t paint_floor(const screen_t *next, const term_state_t *t,
     return n;
 }
 
-static int diff(const screen_t *shown, const screen_t *next,
+static int diff(const shown_t *shown, const screen_t *next,
                 const uint8_t *rows, term_state_t *t, buf_t *out)
 {
-    if (shown->w != next->w || shown->h != next->h)
+    if (shown->cells->w != next->w || shown->cells->h != next->h)
         return screen_paint(next, t, out);
     enc_t e = { out, t, next->w, 0 };
     size_t start = out->len;
@@ -883,11 +961,21 @@ static int diff(const screen_t *shown, const screen_t *next,
 int screen_diff(const screen_t *shown, const screen_t *next, term_state_t *t,
                 buf_t *out)
 {
-    return diff(shown, next, NULL, t, out);
+    shown_t a = { shown, NULL, next };
+    return diff(&a, next, NULL, t, out);
 }
 
 int screen_diff_rows(const screen_t *shown, const screen_t *next,
                      const uint8_t *rows, term_state_t *t, buf_t *out)
 {
-    return diff(shown, next, rows, t, out);
+    shown_t a = { shown, NULL, next };
+    return diff(&a, next, rows, t, out);
+}
+
+int screen_diff_kept(const screen_keep_t *keep, const screen_t *next,
+                     term_state_t *t, buf_t *out)
+{
+    /* Only the kept rows may differ (encode_rows compares only those). */
+    shown_t a = { keep->old, keep, next };
+    return diff(&a, next, NULL, t, out);
 }

@@ -50,4 +50,11 @@ int screen_diff(const screen_t *shown, const screen_t *next, term_state_t *t,
 int screen_diff_rows(const screen_t *shown, const screen_t *next,
                      const uint8_t *rows, term_state_t *t, buf_t *out);
 
+/* screen_diff for a next drawn over the frame shown while keeping its rows
+ * (screen_keep_start, stopped before this): the terminal shows keep->old's
+ * rows where keep kept them and next's elsewhere. Only the kept rows are
+ * compared; the same bytes as screen_diff from the frame before. */
+int screen_diff_kept(const screen_keep_t *keep, const screen_t *next,
+                     term_state_t *t, buf_t *out);
+
 #endif

@@ -90,13 +90,13 @@ static int turn_only(const int32_t was[8], const int32_t now[8])
  * was not. */
 static int blank_right(screen_t *s, int y)
 {
-    cell_t *row = screen_at(s, 0, y);
+    const cell_t *row = screen_cat(s, 0, y);
     cell_t blank = cell_make(' ', COL_DEFAULT, COL_DEFAULT, 0);
     int dirty = 0;
     for (int x = MAP_W; x < s->w; x++)
         dirty |= memcmp(&row[x], &blank, sizeof blank) != 0;
     if (dirty)
-        blank_cells(&row[MAP_W], s->w - MAP_W);
+        blank_cells(screen_at(s, MAP_W, y), s->w - MAP_W);
     return dirty;
 }
 
@@ -110,10 +110,9 @@ static int update_cells8(const game_t *g, const display_t *d, screen_t *s,
         return view_update_look8(s, y, x, 0);
     cell_t cells[8];
     view_map_cells8(g, d, y, x, word, cells);
-    cell_t *row = screen_at(s, x, y);
-    if (memcmp(row, cells, sizeof cells) == 0)
+    if (memcmp(screen_cat(s, x, y), cells, sizeof cells) == 0)
         return 0;
-    memcpy(row, cells, sizeof cells);
+    memcpy(screen_at(s, x, y), cells, sizeof cells);
     return 1;
 }
 
@@ -130,14 +129,14 @@ static int blank8(const cell_t *row)
             (o[3] ^ blank2)) == 0;
 }
 
-/* Makes the 8 cells of a chunk with nothing seen blank where they are
- * not, unless `was_blank` says the last frame left them blank (then they
- * are: view_cache.h). 1 if any was not. */
-static int update_unseen8(cell_t *row, int was_blank)
+/* Makes the 8 cells from (x, y) of a chunk with nothing seen blank where
+ * they are not, unless `was_blank` says the last frame left them blank
+ * (then they are: view_cache.h). 1 if any was not. */
+static int update_unseen8(screen_t *s, int y, int x, int was_blank)
 {
-    if (was_blank || blank8(row))
+    if (was_blank || blank8(screen_cat(s, x, y)))
         return 0;
-    blank_cells(row, 8);
+    blank_cells(screen_at(s, x, y), 8);
     return 1;
 }
 
@@ -183,14 +182,13 @@ static inline int look_range_fast(const look_range_t *r)
 static int update_row_plain(const game_t *g, screen_t *s, int y,
                             unsigned was, uint16_t *now)
 {
-    cell_t *row = screen_at(s, 0, y);
     look_range_t r = { 0, 0, 0 };
     unsigned blank = 0;
     int changed = 0;
     for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
         uint64_t word = chunk_look(g, y, cx, &r);
         if (word == 0) {
-            changed |= update_unseen8(&row[cx * 8], was >> cx & 1);
+            changed |= update_unseen8(s, y, cx * 8, was >> cx & 1);
             blank |= 1u << cx;
             continue;
         }
@@ -273,7 +271,7 @@ static void draw_map_rich(const game_t *g, const display_t *d,
         for (; need; need &= need - 1) {
             int cx = __builtin_ctz(need);
             changed |= fast[y] && words[y][cx] == 0
-                           ? update_unseen8(screen_at(s, cx * 8, y), 0)
+                           ? update_unseen8(s, y, cx * 8, 0)
                            : update_cells8(g, d, s, y, cx * 8, words[y][cx]);
         }
         c->map_rows |= (uint32_t)changed << y;

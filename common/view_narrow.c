@@ -184,7 +184,7 @@ void view_draw_narrow(const game_t *g, const display_t *d, screen_t *s)
     view_layout(g, s->w, s->h, &lo);
     /* The whole map drawn as the full layout draws it, then the window. */
     cell_t cells[MAP_W * MAP_H];
-    screen_t map = { MAP_W, MAP_H, MAP_W * MAP_H, cells };
+    screen_t map = { MAP_W, MAP_H, MAP_W * MAP_H, cells, NULL };
     view_map(g, d, &map);
     if (g->mode == MODE_TARGET)
         view_target(g, d, &map);

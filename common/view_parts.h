@@ -93,7 +93,8 @@ static inline uint64_t view_pair_cells(uint64_t pairs, int p)
     return cells;
 }
 
-/* Writes the 8 cells of look indices `word` (view_look8) from (x, y). */
+/* Writes the 8 cells of look indices `word` (view_look8) from (x, y),
+ * without keeping the row (screen_keep_row): the caller does. */
 static inline void view_put_look8(screen_t *s, int y, int x, uint64_t word)
 {
     cell_t *row = &s->cells[y * s->w + x];
@@ -118,6 +119,7 @@ static inline int view_update_look8(screen_t *s, int y, int x, uint64_t word)
     memcpy(o, row, sizeof o);
     if (((o[0] ^ c0) | (o[1] ^ c1) | (o[2] ^ c2) | (o[3] ^ c3)) == 0)
         return 0;
+    screen_keep_row(s, y);
     memcpy(&row[0], &c0, sizeof c0);
     memcpy(&row[2], &c1, sizeof c1);
     memcpy(&row[4], &c2, sizeof c2);

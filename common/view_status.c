@@ -112,8 +112,12 @@ static uint8_t hp_colour(int hp, int max)
 static int put(screen_t *s, int x, int y, int width, const char *str,
                uint8_t fg, uint8_t attr)
 {
-    for (; *str && x < width; str++)
-        screen_put(s, x++, y, (uint8_t)*str, fg, COL_DEFAULT, attr);
+    /* As screen_put a cell at a time, the row kept already
+     * (view_status_fit): the status line is drawn on most keys. */
+    cell_t *row = (unsigned)y < (unsigned)s->h ? &s->cells[y * s->w] : NULL;
+    for (; *str && x < width; str++, x++)
+        if (row && (unsigned)x < (unsigned)s->w)
+            row[x] = cell_make((uint8_t)*str, fg, COL_DEFAULT, attr);
     return x;
 }
 
@@ -145,6 +149,8 @@ int view_status_fit(const game_t *g, const display_t *d, screen_t *s, int y,
         w = build(g, &forms[++f], pt);
     uint8_t col = hp_colour(g->player.hp, g->player.max_hp);
     int x = 0, turn_x = -1, shown = 0;
+    if ((unsigned)y < (unsigned)s->h)
+        screen_keep_row(s, y); /* put writes its cells */
     for (int i = 0; i < P_N; i++) {
         if (pt[i].len == 0)
             continue;

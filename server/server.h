@@ -82,6 +82,8 @@ typedef struct srv {
      * being drawn and its bytes. */
     char readbuf[65536];
     screen_t next;
+    screen_keep_t keep;        /* the rows of a frame drawn over the one
+                                  shown, kept aside (sess_view_draw) */
     buf_t enc;
     buf_t wout;                /* lent to the session being written */
     int wout_lent;

@@ -90,7 +90,14 @@ void sess_render(sess_t *s)
     int rc;
     uint8_t rows[VIEW_CACHE_MAX_ROWS];
     int some_rows = 0;
-    if (s->shown.w != next->w || s->shown.h != next->h) {
+    int kept = next->keep != NULL;
+    screen_keep_stop(next);
+    if (kept) {
+        /* Drawn over the frame shown, its changed rows kept aside in
+         * s->shown (sess_view_draw): next is the whole new frame. */
+        rc = screen_diff_kept(&srv->keep, next, &s->term, &srv->enc);
+        some_rows = 1;
+    } else if (s->shown.w != next->w || s->shown.h != next->h) {
         rc = screen_paint(next, &s->term, &srv->enc);
     } else if (view_cache_rows(&s->view, rows, next->h)) {
         /* The host's lines: the notice (a log row, marked already) and
@@ -102,8 +109,8 @@ void sess_render(sess_t *s)
         rc = screen_diff(&s->shown, next, &s->term, &srv->enc);
     }
     if (rc == 0 && some_rows) {
-        /* next is the whole new frame, drawn over a copy of the one shown
-         * (sess_view_draw): it becomes the session's, and the old one the
+        /* next is the whole new frame, drawn over the one shown (or a
+         * copy of it): it becomes the session's, and the old one the
          * loop's scratch, instead of copying the changed rows back. */
         screen_t was = s->shown;
         s->shown = *next;
@@ -112,6 +119,8 @@ void sess_render(sess_t *s)
         rc = screen_copy(&s->shown, next);
     }
     if (rc != 0) {
+        /* (A failed kept frame leaves s->shown the scratch: the session
+         * closes, and never diffs from it.) */
         view_cache_end(&s->view, 0);
         sess_close(s, "frame too large", 0, NULL);
         return;
@@ -134,10 +143,27 @@ void sess_display_changed(sess_t *s)
 
 void sess_view_draw(sess_t *s, const game_t *g, screen_t *next)
 {
-    if (view_cache_wants_prime(&s->view, next->w, next->h) &&
-        screen_copy(next, &s->shown) != 0)
-        view_cache_reset(&s->view); /* cannot happen: same size, no room
-                                       needed; drawn in full then */
+    if (view_cache_wants_prime(&s->view, next->w, next->h)) {
+        /* The cache draws over the frame shown: next takes the session's
+         * screen, and the session the scratch, which gets each row of it
+         * before the frame first changes the row (screen_keep_start):
+         * no copy of the whole screen (docs/performance.md, "Plain keys
+         * and truecolor bytes"). sess_render encodes the kept rows and
+         * keeps next. */
+        screen_t was = s->shown;
+        s->shown = *next;
+        *next = was;
+        if (screen_keep_start(next, &s->srv->keep, &s->shown) != 0) {
+            /* Taller than the keep: a copy of the frame shown instead. */
+            was = s->shown;
+            s->shown = *next;
+            *next = was;
+            if (screen_copy(next, &s->shown) != 0)
+                view_cache_reset(&s->view); /* cannot happen: same size,
+                                               no room needed; drawn in
+                                               full then */
+        }
+    }
     view_draw_cached_display(g, &s->display, &s->view, next);
 }
 

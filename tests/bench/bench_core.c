@@ -90,6 +90,7 @@ typedef struct result {
 static screen_t shown, next;
 static term_state_t term;
 static view_cache_t cache;
+static screen_keep_t keep;
 static buf_t out;
 
 static uint64_t hash_bytes(uint64_t h, const buf_t *b)
@@ -133,24 +134,36 @@ static __attribute__((noinline)) void frame_full(const game_t *g,
 static __attribute__((noinline)) void frame_cached(const game_t *g,
                                                    stages_t *st)
 {
-    uint8_t rows[VIEW_CACHE_MAX_ROWS];
     view_cache_begin(&cache, 1);
-    if (view_cache_wants_prime(&cache, next.w, next.h))
-        screen_copy(&next, &shown);
+    int kept = 0;
+    if (view_cache_wants_prime(&cache, next.w, next.h)) {
+        /* Over the frame shown, its rows kept aside before they change. */
+        screen_t was = shown;
+        shown = next;
+        next = was;
+        kept = screen_keep_start(&next, &keep, &shown) == 0;
+        if (!kept) { /* (never at 80x24) a copy of the frame shown */
+            was = shown;
+            shown = next;
+            next = was;
+            screen_copy(&next, &shown);
+        }
+    }
     view_draw_cached(g, &cache, &next);
     stamp(st, 0);
-    int some_rows = view_cache_rows(&cache, rows, next.h);
-    if (some_rows) {
-        rows[0] = 1; /* as the host: its line beside the map */
-        screen_diff_rows(&shown, &next, rows, &term, &out);
-    } else {
-        screen_diff(&shown, &next, &term, &out);
-    }
-    stamp(st, 1);
-    if (some_rows)
-        screen_copy_rows(&shown, &next, rows);
+    screen_keep_stop(&next);
+    if (kept)
+        screen_diff_kept(&keep, &next, &term, &out);
     else
+        screen_diff(&shown, &next, &term, &out);
+    stamp(st, 1);
+    if (kept) {
+        screen_t was = shown; /* next is the whole frame: keep it */
+        shown = next;
+        next = was;
+    } else {
         screen_copy(&shown, &next);
+    }
     view_cache_end(&cache, 1);
     stamp(st, 2);
 }

@@ -31,7 +31,9 @@
 #                                                  telnet ones (OpenSSH's
 #                                                  client)
 #
-# Environment: BENCH_ROWS overrides the load rows (N:keys-per-second:seconds
+# Environment: BENCH_TTYPES the displays of the instr part's server runs
+# (default "ansi xterm-256color xterm-direct"; a display left out shows
+# "-"), BENCH_ROWS overrides the load rows (N:keys-per-second:seconds
 # with :W for W worker loops, comma-separated), BENCH_FLOOR_ROWS the rows
 # measured beside the echo floor; BENCH_ONLY="core output" runs only those parts;
 # BENCH_BIN_DIR and ROGUED_REL_BIN point at other builds of the benchmarks
@@ -100,7 +102,7 @@ if wants instr; then
         awk -v k="$keys" -v t="$turn" -v f="$full" -v c="$cached" 'BEGIN {
             printf "| the turn (game_key) | %.0f | - |\n", t / k / 2
             printf "| the frame, whole-frame path (view_draw, screen_diff, screen_copy) | %.0f | 1.00 |\n", f / k
-            printf "| the frame as the server draws it (view_draw_cached over the frame shown, screen_diff_rows, screen_copy) | %.0f | %.2f |\n", c / k, c / f
+            printf "| the frame as the server draws it (view_draw_cached over the frame shown, its changed rows kept aside, screen_diff_kept) | %.0f | %.2f |\n", c / k, c / f
         }'
         # A whole server under callgrind: 20 sessions x 5 keys/s for 20 s of
         # bench_load's random walk, every game from seed 42 (so the same keys
@@ -111,7 +113,7 @@ if wants instr; then
         printf '#!/bin/sh\nexec valgrind --tool=callgrind --callgrind-out-file=%s/server.%%p.cg "%s" "$@"\n' \
             "$tmp" "$(cd "$(dirname "$ROGUED")" && pwd)/$(basename "$ROGUED")" > "$tmp/server.sh"
         chmod +x "$tmp/server.sh"
-        ttypes="ansi xterm-256color xterm-direct"
+        ttypes=${BENCH_TTYPES:-ansi xterm-256color xterm-direct}
         declare -A cg=()
         for tt in $ttypes; do
             rm -f "$tmp"/server.*.cg
@@ -138,7 +140,7 @@ if wants instr; then
                 END { printf "%s %s %s %s %s %s %s %s", v["loop"], v["read"], v["turn"],
                       v["render"], v["diff"], v["send"], v["nop"], bytes }' "$tmp/annotated")
         done
-        if [ -n "${cg[ansi]:-}" ]; then
+        if [ -n "${cg[ansi]:-}${cg[xterm-256color]:-}${cg[xterm-direct]:-}" ]; then
             echo
             echo "That server under callgrind (its loop, uv_run; 2,000 keys offered), per key offered"
             echo "and per display: decode = reading a key (telnet, the key decoder, the"

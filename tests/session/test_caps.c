@@ -241,8 +241,21 @@ typedef struct looks {
     int hashes;        /* '#', the ASCII walls */
     int rgb;           /* foregrounds in 24-bit RGB */
     int palette;       /* foregrounds in xterm's 256 beyond the first 16 */
+    int off_cube;      /* ...of them, not the index of a tone on_cube */
     int ansi;          /* foregrounds among the 16 (or the default) */
 } looks_t;
+
+/* 1 if xterm index i is that of a palette tone on xterm's cube, which a
+ * truecolor client is sent by index (palette.h). */
+static int index_on_cube(int i)
+{
+    for (int col = COL_DEFAULT + 1; col < COL_EXT_END; col++) {
+        const palette_colour_t *p = palette_colour((uint8_t)col);
+        if (p->on_cube && p->xterm == i)
+            return 1;
+    }
+    return 0;
+}
 
 static looks_t looks_of(const tclient_t *c)
 {
@@ -260,8 +273,10 @@ static looks_t looks_of(const tclient_t *c)
             l.hashes += cell.ch == '#';
             if (cell.fg == -2)
                 l.rgb++;
-            else if (cell.fg > 15)
+            else if (cell.fg > 15) {
                 l.palette++;
+                l.off_cube += !index_on_cube(cell.fg);
+            }
             else
                 l.ansi++;
         }
@@ -278,17 +293,34 @@ static void expect_drawn(const tclient_t *c, int glyphs, int colours)
     if (glyphs == GLYPHS_ASCII && (l.non_ascii || l.hashes == 0))
         play_fail(c, "not ASCII: %d cells beyond ASCII, %d '#'", l.non_ascii,
                   l.hashes);
-    int ok = colours == COLOURS_TRUE ? l.rgb > 0 && l.palette == 0
+    /* Truecolor: the tones on xterm's cube come by index (the lit ones),
+     * the others (the remembered ones) as RGB, so a screen with nothing
+     * remembered yet looks as in 256 colours (expect_rgb_after_walk). */
+    int ok = colours == COLOURS_TRUE ? l.rgb + l.palette > 0 && l.off_cube == 0
            : colours == COLOURS_256 ? l.palette > 0 && l.rgb == 0
            : l.rgb == 0 && l.palette == 0;
     if (!ok)
         play_fail(c, "not colours %d: %d RGB, %d of the 256, %d of the 16",
                   colours, l.rgb, l.palette, l.ansi);
     /* and the encoder's bytes say the same */
-    ck_assert_int_eq(cl_stream_has(c, "\x1b[38;2;") ||
-                     cl_stream_has(c, ";38;2;"), colours == COLOURS_TRUE);
+    if (colours != COLOURS_TRUE)
+        ck_assert(!cl_stream_has(c, "\x1b[38;2;") &&
+                  !cl_stream_has(c, ";38;2;"));
     ck_assert_int_eq(cl_stream_has(c, "\x1b[38;5;") ||
-                     cl_stream_has(c, ";38;5;"), colours == COLOURS_256);
+                     cl_stream_has(c, ";38;5;"), colours != COLOURS_16);
+}
+
+/* After the walk (play_walk_keys, 80 keys, from play_walk_seed's game)
+ * c shows remembered tiles, and in RGB: a truecolor client, not a
+ * 256-colour one. */
+static void expect_rgb_after_walk(tclient_t *c, int glyphs)
+{
+    play_walk_keys(c, 80);
+    expect_drawn(c, glyphs, COLOURS_TRUE);
+    looks_t l = looks_of(c);
+    if (l.rgb == 0)
+        play_fail(c, "no RGB after the walk: %d of the 256", l.palette);
+    ck_assert(cl_stream_has(c, "\x1b[38;2;") || cl_stream_has(c, ";38;2;"));
 }
 
 /* Nothing on c's screen is beyond ASCII, and no colour beyond the 16. */
@@ -318,8 +350,8 @@ static int colour_seen(uint8_t col, int colours, uint32_t *rgb)
         return col; /* one of the 16, alike in every depth */
     if (colours == COLOURS_16)
         return p->fallback;
-    if (colours == COLOURS_256)
-        return p->xterm;
+    if (colours == COLOURS_256 || p->on_cube)
+        return p->xterm; /* truecolor: a tone on xterm's cube by index */
     *rgb = (uint32_t)p->r << 16 | (uint32_t)p->g << 8 | p->b;
     return -2;
 }
@@ -398,7 +430,9 @@ START_TEST(drawn_as_said)
                                          "MTTS 2825", NULL };
     static const char *const m2829[] = { "MUDLET", "ANSI-256COLOR",
                                          "MTTS 2829", NULL };
-    tsrv_t *s = srv_start("--seed", "42", NULL);
+    char seed[32]; /* a game that survives the walk */
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
+    tsrv_t *s = srv_start("--seed", seed, NULL);
     cl_opts_t xterm = { .ttype = "XTERM-256COLOR" };
     tclient_t *c = play_connect(srv_port(s), &xterm);
     expect_drawn(c, GLYPHS_ASCII, COLOURS_256);
@@ -406,15 +440,18 @@ START_TEST(drawn_as_said)
     cl_opts_t a = { .ttypes = m2825 };
     c = play_connect(srv_port(s), &a);
     expect_drawn(c, GLYPHS_ASCII, COLOURS_TRUE);
+    expect_rgb_after_walk(c, GLYPHS_ASCII);
     cl_close(c);
     cl_opts_t b = { .ttypes = m2829 };
     c = play_connect(srv_port(s), &b);
     expect_drawn(c, GLYPHS_UTF8, COLOURS_TRUE);
+    expect_rgb_after_walk(c, GLYPHS_UTF8);
     cl_close(c);
     cl_opts_t env = { .ttype = "VT100",
                       .environ = "COLORTERM=truecolor\nLANG=en_US.UTF-8" };
     c = play_connect(srv_port(s), &env);
     expect_drawn(c, GLYPHS_UTF8, COLOURS_TRUE);
+    expect_rgb_after_walk(c, GLYPHS_UTF8);
     cl_close(c);
     srv_stop(s);
 }

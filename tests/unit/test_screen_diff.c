@@ -67,6 +67,8 @@ static uint32_t want_colour(uint8_t col, int colours)
         return TC_INDEX | col;
     if (colours == COLOURS_256)
         return TC_INDEX | p->xterm;
+    if (colours == COLOURS_TRUE && p->on_cube)
+        return TC_INDEX | p->xterm; /* the same tone, by index */
     if (colours == COLOURS_TRUE)
         return TC_RGB | (uint32_t)p->r << 16 | (uint32_t)p->g << 8 | p->b;
     return TC_INDEX | p->fallback;
@@ -632,11 +634,27 @@ START_TEST(colours_by_depth_exact_bytes)
                      CLEAR "\x1b[37;48;5;18mx");
     ck_assert_str_eq(paint_one(&out, COL_LIT_WALL0, COL_TARGET_GROUND,
                                COLOURS_TRUE),
-                     CLEAR "\x1b[38;2;255;248;222;48;2;24;40;120mx");
+                     CLEAR "\x1b[38;5;230;48;2;24;40;120mx");
+    /* A tone exactly xterm's for its index goes by index in truecolor too;
+     * one a unit off goes as RGB. */
+    ck_assert_str_eq(paint_one(&out, COL_LIT_FLOOR1, COL_DEFAULT, COLOURS_TRUE),
+                     CLEAR "\x1b[38;5;144mx");
+    ck_assert_str_eq(paint_one(&out, COL_LIT_WALL2, COL_DEFAULT, COLOURS_TRUE),
+                     CLEAR "\x1b[38;2;182;174;144mx");
     buf_free(&out);
 #undef CLEAR
 }
 END_TEST
+
+/* 1 if (r, g, b) is xterm's standard colour for index i (16-255). */
+static int xterm_is(int i, int r, int g, int b)
+{
+    static const int level[6] = { 0, 95, 135, 175, 215, 255 };
+    if (i >= 232)
+        return r == 8 + 10 * (i - 232) && g == r && b == r;
+    i -= 16;
+    return r == level[i / 36] && g == level[i / 6 % 6] && b == level[i % 6];
+}
 
 START_TEST(every_palette_colour_reaches_the_terminal)
 {
@@ -656,6 +674,7 @@ START_TEST(every_palette_colour_reaches_the_terminal)
         if (p) {
             ck_assert_uint_lt(p->fallback, 16);
             ck_assert_uint_ge(p->xterm, 16);
+            ck_assert_int_eq(p->on_cube, xterm_is(p->xterm, p->r, p->g, p->b));
         }
     }
     for (int c = COLOURS_16; c <= COLOURS_TRUE; c++)
