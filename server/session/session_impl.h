@@ -26,6 +26,8 @@ void sess_on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b);
 void sess_on_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *b);
 void sess_on_tc_data(void *ctx, const char *bytes, size_t n);
 void sess_on_tc_key(void *ctx, int key);
+/* session_resize.c: a new window size, drawn within the session's
+ * resize budget (resizes_per_window a resize_window_ms). */
 void sess_on_tc_resize(void *ctx, int w, int h);
 /* The negotiation is over: the lobby (or a kept game) takes the session
  * and what was typed meanwhile (session_input.c). */

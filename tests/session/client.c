@@ -859,6 +859,16 @@ int cl_screen_has(const tclient_t *c, const char *text)
     return 0;
 }
 
+int cl_stream_count(const tclient_t *c, const char *text)
+{
+    int n = 0;
+    size_t len = strlen(text);
+    for (size_t at = 0; at < c->slen; at += strlen(c->stream + at) + 1)
+        for (const char *p = c->stream + at; (p = strstr(p, text)); p += len)
+            n++;
+    return n;
+}
+
 int cl_stream_has(const tclient_t *c, const char *text)
 {
     /* The stream may hold NUL bytes: search each NUL-ended piece. */

@@ -281,6 +281,10 @@ int cl_screen_has(const tclient_t *c, const char *text);
  * terminal; the last 1 MiB is kept). */
 int cl_stream_has(const tclient_t *c, const char *text);
 
+/* How many times text (not empty) occurs in the data received so far
+ * (the last 1 MiB, as cl_stream_has), not overlapping. */
+int cl_stream_count(const tclient_t *c, const char *text);
+
 /* Row y of the screen as text: one byte per cell (non-ASCII as '?'),
  * trailing blanks removed. Returns buf ("" outside the screen). */
 char *cl_row(const tclient_t *c, int y, char *buf, size_t len);
