@@ -1,6 +1,7 @@
 /* test_resize_flood.c - a flood of window sizes costs its sender its own
  * budget, not a full repaint each (issue 25, docs/telnet.md, "NAWS"), for
- * telnet's NAWS and the browser's size messages.
+ * telnet's NAWS, the browser's size messages and SSH's window changes
+ * (libssh's client; the SSH thread relays them as sizes, ssh_link.c).
  *
  * With resizes_per_window=2 a flooder sends six growing sizes, each in its
  * own write and each answered before the next (so the render phase runs
@@ -21,6 +22,7 @@
  * machine took longer, the run proves nothing either way and is done again
  * with a window ten times as long. No step asserts how fast anything ran. */
 #include <check.h>
+#include <libssh/libssh.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,6 +36,17 @@
 
 static const int sizes[SIZES][2] = { { 90, 30 }, { 92, 31 }, { 94, 32 },
                                      { 96, 33 }, { 98, 34 }, { 100, 35 } };
+
+enum { TELNET, WEB, SSH };
+
+/* A player over one of the three: the test's terminal (c) and, over SSH,
+ * libssh's session and channel whose output feeds it. */
+typedef struct flooder {
+    int kind;
+    tclient_t *c;
+    ssh_session ss;
+    ssh_channel ch;
+} flooder_t;
 
 /* The lowest row that starts with the status line's "HP:", or -1. */
 static int status_row(const tclient_t *c)
@@ -55,126 +68,228 @@ static int turn_is(tclient_t *c, void *arg)
     return cl_turn(c) == *(int *)arg;
 }
 
-/* Everything the server sent for what c sent so far has come (telnet:
- * cl_sync; the browser has no such barrier and its tests wait for what
- * they expect instead). */
-static void settle(tclient_t *c, int web)
+static int shows(tclient_t *c, void *arg)
 {
-    if (!web)
-        ck_assert(cl_sync(c, CL_WAIT_MS));
+    return cl_screen_has(c, arg);
+}
+
+/* Waits until pred holds on p's screen: 1, or 0 at the deadline. */
+static int p_wait(flooder_t *p, int (*pred)(tclient_t *, void *), void *arg,
+                  int timeout_ms)
+{
+    if (p->kind != SSH)
+        return cl_wait(p->c, pred, arg, timeout_ms);
+    char buf[16384];
+    for (int64_t end = cl_now_ms() + timeout_ms; !pred(p->c, arg);) {
+        if (cl_now_ms() >= end || ssh_channel_is_eof(p->ch))
+            return 0;
+        int k = ssh_channel_read_timeout(p->ch, buf, sizeof buf, 0, 200);
+        if (k < 0)
+            return 0;
+        cl_feed(p->c, buf, (size_t)k);
+    }
+    return 1;
+}
+
+static void p_send(flooder_t *p, const char *keys)
+{
+    if (p->kind == SSH)
+        ck_assert_int_eq(ssh_channel_write(p->ch, keys, (uint32_t)strlen(keys)),
+                         (int)strlen(keys));
+    else
+        ck_assert_int_eq(cl_send_str(p->c, keys), 0);
+}
+
+static void p_resize(flooder_t *p, int w, int h)
+{
+    if (p->kind != SSH) {
+        cl_resize(p->c, w, h); /* NAWS, or the page's "size W H" */
+        return;
+    }
+    cl_set_size(p->c, w, h);
+    ck_assert_int_eq(ssh_channel_change_pty_size(p->ch, w, h), SSH_OK);
+}
+
+/* Everything the server sent for what p sent so far has come (telnet:
+ * cl_sync; the browser and SSH have no such barrier, and the steps wait
+ * for what they expect instead). */
+static void settle(flooder_t *p)
+{
+    if (p->kind == TELNET)
+        ck_assert(cl_sync(p->c, CL_WAIT_MS));
+}
+
+/* A guest over SSH (libssh's client, a pty of 80x24), in the game. */
+static void ssh_player(flooder_t *p, int port)
+{
+    p->kind = SSH;
+    p->c = cl_screen_new(80, 24);
+    p->ss = ssh_new();
+    ck_assert_ptr_nonnull(p->ss);
+    long timeout = 30;
+    unsigned int uport = (unsigned int)port;
+    ssh_options_set(p->ss, SSH_OPTIONS_HOST, "127.0.0.1");
+    ssh_options_set(p->ss, SSH_OPTIONS_PORT, &uport);
+    ssh_options_set(p->ss, SSH_OPTIONS_USER, "play");
+    ssh_options_set(p->ss, SSH_OPTIONS_TIMEOUT, &timeout);
+    ck_assert_int_eq(ssh_connect(p->ss), SSH_OK);
+    ck_assert_int_eq(ssh_userauth_none(p->ss, NULL), SSH_AUTH_SUCCESS);
+    p->ch = ssh_channel_new(p->ss);
+    ck_assert_ptr_nonnull(p->ch);
+    ck_assert_int_eq(ssh_channel_open_session(p->ch), SSH_OK);
+    ck_assert_int_eq(ssh_channel_request_pty_size(p->ch, "xterm", 80, 24),
+                     SSH_OK);
+    ck_assert_int_eq(ssh_channel_request_shell(p->ch), SSH_OK);
+    int row = 23;
+    ck_assert(p_wait(p, shows, "Play (as a guest)", CL_WAIT_MS));
+    p_send(p, "p");
+    ck_assert(p_wait(p, shows, "Name: guest", CL_WAIT_MS));
+    p_send(p, "\r");
+    if (!p_wait(p, drawn_at, &row, CL_WAIT_MS) || cl_turn(p->c) < 0)
+        play_fail(p->c, "no game over SSH");
+}
+
+static void p_close(flooder_t *p)
+{
+    if (p->ch) {
+        ssh_channel_close(p->ch);
+        ssh_channel_free(p->ch);
+        ssh_disconnect(p->ss);
+        ssh_free(p->ss);
+    }
+    cl_close(p->c);
 }
 
 /* A new size that must be drawn at once: one full repaint, the status
  * line on its last row. */
-static void size_drawn_at_once(tclient_t *c, int web, int w, int h)
+static void size_drawn_at_once(flooder_t *p, int w, int h)
 {
-    int clears = cl_stream_count(c, CLEAR), row = h - 1;
-    cl_resize(c, w, h);
-    if (!cl_wait(c, drawn_at, &row, CL_WAIT_MS))
-        play_fail(c, "%dx%d, within the budget, was not drawn", w, h);
-    settle(c, web);
-    ck_assert_int_eq(cl_stream_count(c, CLEAR), clears + 1);
+    int clears = cl_stream_count(p->c, CLEAR), row = h - 1;
+    p_resize(p, w, h);
+    if (!p_wait(p, drawn_at, &row, CL_WAIT_MS))
+        play_fail(p->c, "%dx%d, within the budget, was not drawn", w, h);
+    settle(p);
+    ck_assert_int_eq(cl_stream_count(p->c, CLEAR), clears + 1);
 }
 
 /* A wait key, answered: the turn goes on. */
-static void key_answered(tclient_t *c, int web)
+static void key_answered(flooder_t *p)
 {
-    int turn = cl_turn(c) + 1;
+    int turn = cl_turn(p->c) + 1;
     ck_assert_int_gt(turn, 0);
-    if (web)
-        ck_assert_int_eq(cl_send_str(c, "."), 0);
+    if (p->kind == TELNET)
+        ck_assert(cl_key(p->c, "."));
     else
-        ck_assert(cl_key(c, "."));
-    if (!cl_wait(c, turn_is, &turn, CL_WAIT_MS))
-        play_fail(c, "the wait key was not answered (turn %d)", turn);
+        p_send(p, ".");
+    if (!p_wait(p, turn_is, &turn, CL_WAIT_MS))
+        play_fail(p->c, "the wait key was not answered (turn %d)", turn);
 }
 
 /* A new size past the budget: kept, not drawn. The key after it is
  * answered at the size drawn before (row: its status row), without a
  * repaint; its answer also shows every frame the size made (the server
  * reads in order and draws in order). */
-static void size_held(tclient_t *c, int web, int w, int h, int row)
+static void size_held(flooder_t *p, int w, int h, int row)
 {
-    int clears = cl_stream_count(c, CLEAR);
-    cl_resize(c, w, h);
-    key_answered(c, web);
-    settle(c, web);
-    if (cl_stream_count(c, CLEAR) != clears)
-        play_fail(c, "%dx%d, past the budget, was drawn at once", w, h);
-    if (status_row(c) != row)
-        play_fail(c, "a frame past the budget is not at the size drawn");
+    int clears = cl_stream_count(p->c, CLEAR);
+    p_resize(p, w, h);
+    key_answered(p);
+    settle(p);
+    if (cl_stream_count(p->c, CLEAR) != clears)
+        play_fail(p->c, "%dx%d, past the budget, was drawn at once", w, h);
+    if (status_row(p->c) != row)
+        play_fail(p->c, "a frame past the budget is not at the size drawn");
+}
+
+/* The server, with the browser's or SSH's port on if kind asks (*port:
+ * the one the flooder uses). */
+static tsrv_t *server(int kind, int window_ms, int *port)
+{
+    char set_window[48], set_budget[48], set_port[32];
+    snprintf(set_window, sizeof set_window, "resize_window_ms=%d", window_ms);
+    snprintf(set_budget, sizeof set_budget, "resizes_per_window=%d", BUDGET);
+    *port = kind == TELNET ? 0 : cl_free_port();
+    snprintf(set_port, sizeof set_port, "%s=%d",
+             kind == SSH ? "ssh_port" : "http_port", *port);
+    tsrv_t *s = srv_start("--seed", "42", "--set", set_window, "--set",
+                          set_budget, "--set", set_port, NULL);
+    if (kind == SSH)
+        ck_assert(srv_wait_log(s, "host key SHA256:", CL_WAIT_MS));
+    else if (kind == TELNET)
+        *port = srv_port(s);
+    return s;
 }
 
 /* One run with a window of window_ms. Returns 1 if it proved the
  * behaviour, 0 if the machine was too slow for the window to hold the
  * coalescing steps (nothing shown either way). */
-static int run(int web, int window_ms)
+static int run(int kind, int window_ms)
 {
-    char set_window[48];
-    snprintf(set_window, sizeof set_window, "resize_window_ms=%d", window_ms);
-    char set_http[32];
-    int http = web ? cl_free_port() : 0;
-    snprintf(set_http, sizeof set_http, "http_port=%d", http);
-    char set_budget[48];
-    snprintf(set_budget, sizeof set_budget, "resizes_per_window=%d", BUDGET);
-    tsrv_t *s = srv_start("--seed", "42", "--set", set_window, "--set",
-                          set_budget, "--set", set_http, NULL);
-    cl_opts_t o = { .web = web };
-    tclient_t *c = play_connect(web ? http : srv_port(s), &o);
-    tclient_t *other = play_connect(srv_port(s), NULL);
-    settle(c, web);
+    int port;
+    tsrv_t *s = server(kind, window_ms, &port);
+    flooder_t p = { .kind = kind }, other = { .kind = TELNET };
+    if (kind == SSH) {
+        ssh_player(&p, port);
+    } else {
+        cl_opts_t o = { .web = kind == WEB };
+        p.c = play_connect(port, &o);
+    }
+    other.c = play_connect(srv_port(s), NULL);
+    settle(&p);
 
     int64_t t0 = cl_now_ms();
     for (int i = 0; i < BUDGET; i++)
-        size_drawn_at_once(c, web, sizes[i][0], sizes[i][1]);
+        size_drawn_at_once(&p, sizes[i][0], sizes[i][1]);
     int held_row = sizes[BUDGET - 1][1] - 1;
     for (int i = BUDGET; i < SIZES; i++)
-        size_held(c, web, sizes[i][0], sizes[i][1], held_row);
+        size_held(&p, sizes[i][0], sizes[i][1], held_row);
     /* another player's size: its own budget, drawn at once */
-    size_drawn_at_once(other, 0, 85, 27);
-    key_answered(other, 0);
+    size_drawn_at_once(&other, 85, 27);
+    key_answered(&other);
     int64_t t1 = cl_now_ms();
-    if (t1 - t0 >= window_ms - 50) {
-        cl_close(other);
-        cl_close(c);
-        srv_stop(s);
-        return 0;
+    int proved = t1 - t0 < window_ms - 50;
+    if (proved) {
+        /* the window's end: the last size, drawn once, unasked */
+        int clears = cl_stream_count(p.c, CLEAR);
+        int last_row = sizes[SIZES - 1][1] - 1;
+        if (!p_wait(&p, drawn_at, &last_row, window_ms + CL_WAIT_MS))
+            play_fail(p.c, "the last size was never drawn");
+        settle(&p);
+        ck_assert_int_eq(cl_stream_count(p.c, CLEAR), clears + 1);
+        key_answered(&p); /* a game that answers, at that size */
+        ck_assert_int_eq(status_row(p.c), last_row);
+        ck_assert_int_eq(cl_stream_count(p.c, CLEAR), clears + 1);
     }
-
-    /* the window's end: the last size, drawn once, unasked */
-    int clears = cl_stream_count(c, CLEAR);
-    int last_row = sizes[SIZES - 1][1] - 1;
-    if (!cl_wait(c, drawn_at, &last_row, window_ms + CL_WAIT_MS))
-        play_fail(c, "the last size was never drawn");
-    settle(c, web);
-    ck_assert_int_eq(cl_stream_count(c, CLEAR), clears + 1);
-    key_answered(c, web); /* a game that answers, at that size */
-    ck_assert_int_eq(status_row(c), last_row);
-    ck_assert_int_eq(cl_stream_count(c, CLEAR), clears + 1);
-    cl_close(other);
-    cl_close(c);
+    p_close(&other);
+    p_close(&p);
     srv_stop(s);
-    return 1;
+    return proved;
 }
 
-static void flood(int web)
+static void flood(int kind)
 {
-    if (run(web, 3000))
+    if (run(kind, 3000))
         return;
     fprintf(stderr, "resize_flood: slower than a 3 s window, again with 30 s\n");
-    ck_assert_msg(run(web, 30000),
+    ck_assert_msg(run(kind, 30000),
                   "the steps took longer than a 30 s window");
 }
 
 START_TEST(telnet_naws_flood_coalesced)
 {
-    flood(0);
+    flood(TELNET);
 }
 END_TEST
 
 START_TEST(web_size_flood_coalesced)
 {
-    flood(1);
+    flood(WEB);
+}
+END_TEST
+
+START_TEST(ssh_window_change_flood_coalesced)
+{
+    flood(SSH);
 }
 END_TEST
 
@@ -186,6 +301,7 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, telnet_naws_flood_coalesced);
     tcase_add_test(tc, web_size_flood_coalesced);
+    tcase_add_test(tc, ssh_window_change_flood_coalesced);
     suite_add_tcase(s, tc);
     return s;
 }
