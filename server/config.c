@@ -92,7 +92,8 @@ static const key_def_t keys[] = {
     INT_KEY(write_timeout, 0, 86400, "seconds our output may wait unread before the client is cut off (0: never)"),
     INT_KEY(max_keys_per_second, 1, 100000, "keys per second per player; more are dropped"),
     INT_KEY(max_cols, 80, 1000, "terminal width is clamped to this"),
-    INT_KEY(max_resizes_per_second, 1, 1000000, "window size changes a second redrawn at once; more only set the size, drawn once a second"),
+    INT_KEY(resizes_per_window, 1, 1000000, "window size changes a client may have redrawn at once in each resize_window_ms; later ones in the window are drawn once, at its end"),
+    INT_KEY(resize_window_ms, 1, 3600000, "ms of the window resizes_per_window counts in (tests set it small or large)"),
     INT_KEY(max_rows, 24, 1000, "terminal height is clamped to this"),
     INT_KEY(keepalive, 0, 3600, "seconds of silence before an IAC NOP (0: never)"),
     INT_KEY(record_limit, 1024, 4194304, "bytes of keys one game's record may hold (about one a key); a game that reaches it ends and is recorded whole"),
@@ -162,7 +163,8 @@ void config_defaults(config_t *c)
     c->record_limit = 4194304;
     c->max_cols = 250;
     c->max_rows = 100;
-    c->max_resizes_per_second = 4;
+    c->resizes_per_window = 4;
+    c->resize_window_ms = 1000;
     c->keepalive = 30;
     snprintf(c->log_level, sizeof c->log_level, "info");
     snprintf(c->proxy_protocol, sizeof c->proxy_protocol, "off");

@@ -42,7 +42,8 @@ typedef struct config {
     int write_timeout;       /* seconds output may stay unread; 0 = never */
     int max_keys_per_second; /* keys above this rate are dropped */
     int max_cols, max_rows;  /* terminal sizes are clamped to these */
-    int max_resizes_per_second; /* redrawn at once; more wait for the sweep */
+    int resizes_per_window;  /* window sizes redrawn at once per window; */
+    int resize_window_ms;    /* ...more are drawn once, at its end */
     int keepalive;           /* seconds of silence before IAC NOP; 0 = never */
     int record_limit;        /* bytes of keys one game's record may hold */
     char seed[32];           /* "" = a random seed per game, else a number */

@@ -233,6 +233,7 @@ void sess_close_handles(sess_t *s)
     uv_close((uv_handle_t *)&s->esc_timer, on_handle_closed);
     uv_close((uv_handle_t *)&s->replay_timer, on_handle_closed);
     uv_close((uv_handle_t *)&s->close_timer, on_handle_closed);
+    uv_close((uv_handle_t *)&s->resize_timer, on_handle_closed);
 }
 
 static void on_shutdown(uv_shutdown_t *req, int status)
@@ -283,6 +284,7 @@ static void do_close(sess_t *s)
     uv_timer_stop(&s->negotiate_timer);
     uv_timer_stop(&s->esc_timer);
     uv_timer_stop(&s->replay_timer);
+    uv_timer_stop(&s->resize_timer);
     if (s->handles_closing)
         return;
     uv_read_stop((uv_stream_t *)&s->tcp);
@@ -383,10 +385,6 @@ void sess_sweep(sess_t *s, uint64_t now)
     }
     if (s->state == S_NEGOTIATING || s->state == S_ADMITTING)
         return;
-    if (s->resize_owed) { /* sizes that came past the limit: drawn now */
-        s->resize_owed = 0;
-        sess_owe_frame(s);
-    }
     const sess_state_ops_t *ops = sess_state_ops(s->state);
     if (ops->sweep)
         ops->sweep(s, now);

@@ -226,12 +226,16 @@ typedef struct sess {
 
     keydec_t keys;
     unsigned keys_dropped;     /* keys.dropped as last seen (session.c) */
-    /* Resizes (NAWS, the page's size messages): each second's first
-     * max_resizes_per_second redraw at once, the rest only set the size,
-     * and the sweep redraws once for them (session.c). */
-    uint64_t resize_window_ms;
+    /* Resizes (NAWS, the page's size messages, SSH window changes): the
+     * first resizes_per_window of a window of resize_window_ms are drawn
+     * at once; later ones only keep the size (owed_w x owed_h), drawn by
+     * resize_timer when the window ends (session_resize.c). w x h stays
+     * the size drawn meanwhile. */
+    uint64_t resize_window_ms; /* when the window began (the loop's clock) */
     uint32_t resizes;
     uint8_t resize_owed;
+    int owed_w, owed_h;
+    uv_timer_t resize_timer;
     /* Bytes typed before the negotiation settled (with or before the
      * client's answers): kept, up to SESS_EARLY_MAX, and handed to the
      * lobby when it starts (docs/telnet.md). */

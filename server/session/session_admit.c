@@ -350,9 +350,11 @@ sess_t *sess_new(srv_t *srv)
     uv_timer_init(srv->loop, &s->esc_timer);
     uv_timer_init(srv->loop, &s->replay_timer);
     uv_timer_init(srv->loop, &s->close_timer);
+    uv_timer_init(srv->loop, &s->resize_timer);
     s->tcp.data = s->negotiate_timer.data = s->esc_timer.data = s;
     s->replay_timer.data = s->close_timer.data = s->shutdown_req.data = s;
-    s->open_handles = 5;
+    s->resize_timer.data = s;
+    s->open_handles = 6;
     s->next = srv->sessions;
     if (s->next)
         s->next->prev = s;

@@ -32,6 +32,8 @@ extern const struct byte_io_cb sess_io_cb;
 void sess_handle_closed(sess_t *s);
 void sess_on_tc_data(void *ctx, const char *bytes, size_t n);
 void sess_on_tc_key(void *ctx, int key);
+/* session_resize.c: a new window size, drawn within the session's
+ * resize budget (resizes_per_window a resize_window_ms). */
 void sess_on_tc_resize(void *ctx, int w, int h);
 /* The negotiation is over: the lobby (or a kept game) takes the session
  * and what was typed meanwhile (session_input.c). */

@@ -155,27 +155,6 @@ void sess_on_tc_key(void *ctx, int key)
     on_key(ctx, &k);
 }
 
-void sess_on_tc_resize(void *ctx, int w, int h)
-{
-    sess_t *s = ctx;
-    uint64_t now = sess_now(s);
-    s->w = w;
-    s->h = h;
-    /* A flood of sizes costs its sender a few full repaints a second,
-     * not one each: past the limit the size is kept, and the sweep draws
-     * it once (docs/telnet.md, NAWS). */
-    if (now - s->resize_window_ms >= 1000) {
-        s->resize_window_ms = now;
-        s->resizes = 0;
-    }
-    if (s->resizes < (uint32_t)s->srv->cfg.max_resizes_per_second) {
-        s->resizes++;
-        sess_owe_frame(s); /* the size differs from shown: a full repaint */
-    } else {
-        s->resize_owed = 1;
-    }
-}
-
 static void on_esc_timer(uv_timer_t *t)
 {
     sess_t *s = t->data;

@@ -22,8 +22,9 @@ static void pack_player(const sess_t *s, upgrade_sess_t *u)
     u->id = s->id;
     snprintf(u->addr, sizeof u->addr, "%s", s->addr);
     snprintf(u->ip, sizeof u->ip, "%s", s->ip);
-    u->w = (uint16_t)s->w;
-    u->h = (uint16_t)s->h;
+    /* the client's latest size, though a resize flood has it owed */
+    u->w = (uint16_t)(s->resize_owed ? s->owed_w : s->w);
+    u->h = (uint16_t)(s->resize_owed ? s->owed_h : s->h);
     snprintf(u->ttype, sizeof u->ttype, "%s", s->tc.ttype);
     /* still negotiating: what it said so far */
     display_t d = s->state == S_NEGOTIATING ? tconn_display(&s->tc)

@@ -377,7 +377,8 @@ static void on_telnet(telnet_t *t, telnet_event_t *ev, void *user)
 static void on_vterm_output(const char *s, size_t len, void *user)
 {
     tclient_t *c = user;
-    cl_send(c, s, len);
+    if (c->fd >= 0) /* a screen alone (cl_screen_new) answers nobody */
+        cl_send(c, s, len);
 }
 
 int cl_free_port(void)
@@ -393,6 +394,38 @@ int cl_free_port(void)
     ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &len), 0);
     close(fd);
     return ntohs(a.sin_port);
+}
+
+/* The client's terminal: a libvterm screen of c's size. */
+static void terminal_init(tclient_t *c)
+{
+    c->vt = vterm_new(c->h, c->w);
+    ck_assert_ptr_nonnull(c->vt);
+    vterm_set_utf8(c->vt, 1);
+    vterm_output_set_callback(c->vt, on_vterm_output, c);
+    c->vs = vterm_obtain_screen(c->vt);
+    vterm_screen_enable_altscreen(c->vs, 1);
+    vterm_screen_reset(c->vs, 1);
+}
+
+tclient_t *cl_screen_new(int w, int h)
+{
+    tclient_t *c = calloc(1, sizeof *c);
+    ck_assert_ptr_nonnull(c);
+    c->fd = -1;
+    c->raw = 1;
+    c->w = w;
+    c->h = h;
+    c->stream = malloc(STREAM_KEEP + 1);
+    ck_assert_ptr_nonnull(c->stream);
+    c->stream[0] = '\0';
+    terminal_init(c);
+    return c;
+}
+
+void cl_feed(tclient_t *c, const void *data, size_t len)
+{
+    on_data(c, data, len);
 }
 
 tclient_t *cl_connect(int port, const cl_opts_t *o)
@@ -438,13 +471,7 @@ tclient_t *cl_connect(int port, const cl_opts_t *o)
     ck_assert_msg(rc == 0, "connect to 127.0.0.1:%d: %s", port, strerror(errno));
     fcntl(c->fd, F_SETFL, fcntl(c->fd, F_GETFL) | O_NONBLOCK);
 
-    c->vt = vterm_new(c->h, c->w);
-    ck_assert_ptr_nonnull(c->vt);
-    vterm_set_utf8(c->vt, 1);
-    vterm_output_set_callback(c->vt, on_vterm_output, c);
-    c->vs = vterm_obtain_screen(c->vt);
-    vterm_screen_enable_altscreen(c->vs, 1);
-    vterm_screen_reset(c->vs, 1);
+    terminal_init(c);
     if (o->web) {
         char upgrade[512];
         snprintf(upgrade, sizeof upgrade,
@@ -491,7 +518,8 @@ void cl_close(tclient_t *c)
     if (c->tn)
         telnet_free(c->tn);
     vterm_free(c->vt);
-    close(c->fd);
+    if (c->fd >= 0)
+        close(c->fd);
     free(c->stream);
     free(c->ws);
     free(c);
@@ -857,6 +885,16 @@ int cl_screen_has(const tclient_t *c, const char *text)
         if (strstr(cl_row(c, y, row, sizeof row), text))
             return 1;
     return 0;
+}
+
+int cl_stream_count(const tclient_t *c, const char *text)
+{
+    int n = 0;
+    size_t len = strlen(text);
+    for (size_t at = 0; at < c->slen; at += strlen(c->stream + at) + 1)
+        for (const char *p = c->stream + at; (p = strstr(p, text)); p += len)
+            n++;
+    return n;
 }
 
 int cl_stream_has(const tclient_t *c, const char *text)

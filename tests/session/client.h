@@ -178,6 +178,13 @@ int cl_free_port(void);
  * client answers the server's options when it reads them. */
 tclient_t *cl_connect(int port, const cl_opts_t *o);
 
+/* A terminal alone, w x h, with no connection: its bytes come from the
+ * test (cl_feed), e.g. an SSH channel's output (libssh's client). The
+ * screen readers (cl_row, cl_turn, cl_stream_*) and cl_set_size work on
+ * it; cl_close frees it. */
+tclient_t *cl_screen_new(int w, int h);
+void cl_feed(tclient_t *c, const void *data, size_t len);
+
 /* Web mode: a masked client frame of `opcode` (1 text, 2 binary, 8 close)
  * carrying len bytes of data, written into out (room for len + 14).
  * Returns its length. For tests that write frames with cl_send_raw. */
@@ -285,6 +292,10 @@ int cl_screen_has(const tclient_t *c, const char *text);
 /* 1 if text occurs in the data received so far (after telnet, before the
  * terminal; the last 1 MiB is kept). */
 int cl_stream_has(const tclient_t *c, const char *text);
+
+/* How many times text (not empty) occurs in the data received so far
+ * (the last 1 MiB, as cl_stream_has), not overlapping. */
+int cl_stream_count(const tclient_t *c, const char *text);
 
 /* Row y of the screen as text: one byte per cell (non-ASCII as '?'),
  * trailing blanks removed. Returns buf ("" outside the screen). */

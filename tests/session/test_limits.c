@@ -278,10 +278,10 @@ END_TEST
 START_TEST(stalled_reader_cut_off)
 {
     /* sizes are how this test makes output: each redrawn at once
-     * (max_resizes_per_second would draw a flood once a second) */
+     * (resizes_per_window would draw a flood once a window) */
     tsrv_t *s = srv_start("--seed", "42", "--set", "write_timeout=2",
                           "--set", "output_highwater=4096", "--set",
-                          "max_resizes_per_second=1000000", NULL);
+                          "resizes_per_window=1000000", NULL);
     tclient_t *a = play_connect(srv_port(s), NULL);
     cl_opts_t o = { .rcvbuf = 4096 };
     tclient_t *slow = play_connect(srv_port(s), &o);

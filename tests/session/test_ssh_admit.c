@@ -6,7 +6,9 @@
  * full, and get in once one has gone; with startups_start = startups_full
  * = 2 a third SSH connection is closed at once, before the server's
  * banner, logged and counted; a guest logged in over SSH (libssh's client)
- * is counted once (/metrics). Counts and log lines, no timing. */
+ * is counted once (/metrics; with max_sessions=1 it gets in, a telnet
+ * player is then told the server is full, and gets in once it has gone).
+ * Counts and log lines, no timing. */
 #include <check.h>
 #include <libssh/libssh.h>
 #include <stdio.h>
@@ -151,18 +153,28 @@ static int channel_wait(ssh_channel ch, const char *text)
     return 0;
 }
 
+/* With max_sessions=1 the SSH guest's one slot, taken at its accept, is
+ * the one its admission keeps: counted twice, it would be told the server
+ * is full (or /metrics would say 2), and given back twice or never, the
+ * count after it would not be 0 and the telnet player not let in. */
 START_TEST(a_logged_in_ssh_player_is_counted_once)
 {
-    tsrv_t *s = start("max_sessions=50", "startups_start=0", "max_sessions_per_ip=0");
+    tsrv_t *s = start("max_sessions=1", "startups_start=0", "max_sessions_per_ip=0");
     ssh_channel ch;
     ssh_session ss = ssh_guest(sport, "xterm", 80, 24, 0, &ch);
     ck_assert(channel_wait(ch, "Play (as a guest)"));
     /* in the lobby: one slot (the one taken at its accept), no startup */
     ck_assert(metrics_wait(metrics, "rogued_startups", 0));
     ck_assert(metrics_is(metrics, "rogued_players_online", 1));
+    /* the slot is held: a telnet player is told the server is full */
+    ck_assert(telnet_refused(s, "Sorry, the server is full (1 players)."));
     ssh_guest_bye(ss, ch);
     ck_assert(srv_wait_log(s, "disconnect 127.0.0.1:", CL_WAIT_MS));
     ck_assert(metrics_wait(metrics, "rogued_players_online", 0));
+    /* given back once: the one slot is free again */
+    tclient_t *p = play_lobby(srv_port(s));
+    ck_assert(metrics_is(metrics, "rogued_players_online", 1));
+    cl_close(p);
     srv_stop(s);
 }
 END_TEST

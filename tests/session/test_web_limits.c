@@ -23,9 +23,9 @@ static tsrv_t *web_server(int *http, const char *k1, const char *v1,
     snprintf(set1, sizeof set1, "%s=%s", k1, v1);
     snprintf(set2, sizeof set2, "%s=%s", k2, v2);
     /* sizes are how stalled_page_cut_off makes output: each redrawn at
-     * once (max_resizes_per_second would draw a flood once a second) */
+     * once (resizes_per_window would draw a flood once a window) */
     return srv_start("--seed", "42", "--set", port_set, "--set", set1,
-                     "--set", set2, "--set", "max_resizes_per_second=1000000",
+                     "--set", set2, "--set", "resizes_per_window=1000000",
                      NULL);
 }
 
