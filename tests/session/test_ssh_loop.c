@@ -209,7 +209,7 @@ static int kept_beyond(ssh_event ev, ssh_channel ch, int had)
 
 START_TEST(a_client_that_stops_reading_is_cut_off)
 {
-    tsrv_t *s = start("write_timeout=1", "max_resizes_per_second=1000000");
+    tsrv_t *s = start("write_timeout=1", "resizes_per_window=1000000");
     ssh_channel ch;
     ssh_session ss = guest(0, &ch);
     enter_game(ch);
