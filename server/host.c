@@ -474,6 +474,10 @@ int host_run(host_t *h)
     cluster_stop(h->sh.cluster);
     for (int i = 0; i < h->sh.nworkers; i++)
         srv_join(&h->workers[i]);
+    /* Freed only once all have ended: until then a loop still running may
+     * post to one that has ended (its inbox, closed, refuses it). */
+    for (int i = 0; i < h->sh.nworkers; i++)
+        srv_release(&h->workers[i]);
     ctl_free(h->ctl); /* no loop posts to its inbox any more */
     h->ctl = NULL;
     upgrade_free(h->upgrade); /* nor hands it a session */

@@ -295,6 +295,10 @@ int srv_start(srv_t *srv)
 void srv_join(srv_t *srv)
 {
     uv_thread_join(&srv->thread);
+}
+
+void srv_release(srv_t *srv)
+{
     srv_free(srv);
 }
 

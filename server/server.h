@@ -100,8 +100,13 @@ int srv_init(srv_t *srv, shared_t *sh, const config_t *cfg, int index);
  * and freed already (no srv_join). */
 int srv_start(srv_t *srv);
 
-/* Waits for the thread (after srv_start) and frees what srv_init set up. */
+/* Waits for the thread (after srv_start). What srv_init set up stays
+ * until srv_release: another worker still running may post to this one's
+ * inbox (and is refused, as it is closed) until it has been joined too. */
 void srv_join(srv_t *srv);
+
+/* Frees what srv_init set up, once every worker has been joined. */
+void srv_release(srv_t *srv);
 
 /* From any thread: hands an accepted socket to the worker (it becomes a
  * session there; acc: how it came, copied; an SSH player's comes as
