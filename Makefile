@@ -188,17 +188,39 @@ build/san/tests/web/stairs_plan: build/san/tests/web/stairs_plan.o build/san/tes
 build/rel/tests/bench/%: build/rel/tests/bench/%.o $(call LIB,rel)
 	$(CC) $(REL_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -lncursesw -o $@
 
-# libFuzzer targets: clang with the sanitizers. The core and the server are
-# compiled once (instrumented, without libFuzzer's main) into an archive of
-# their own; each target links it with -fsanitize=fuzzer.
+# libFuzzer targets: clang with the sanitizers. The modules of the core and
+# the server that the targets use are compiled once (instrumented, without
+# libFuzzer's main) into an archive of their own; each target links it with
+# -fsanitize=fuzzer.
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined
 FUZZ_OBJS  := $(patsubst %.c,build/fuzz/obj/%.o,$(CORE_SRC) $(SERVER_SRC) $(GEN_SRC))
+FUZZ_HARNESS := $(patsubst tests/fuzz/%.c,build/fuzz/obj/tests/fuzz/%.o,$(FUZZ_SRC))
 
 build/fuzz/obj/%.o: %.c build/fuzz/flags
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(STD) $(INC) $(FUZZ_FLAGS) $(CFLAGS) $(DEPFLAGS) $(PKG_CFLAGS) -c $< -o $@
 
-build/fuzz/librogue.a: $(FUZZ_OBJS)
+# Which modules those are (about half of them): the targets' own objects
+# linked (ld -r) against the sanitizer build's archive of the same sources
+# take from it exactly the members their final link would, named in the
+# link map. build/fuzz/used.mk lists them (FUZZ_USED); it is read, and
+# remade first when a target or the library changed, only when a goal is
+# in build/fuzz/ (make fuzz, make test), so `make` alone never builds the
+# sanitizer library for it.
+build/fuzz/used.mk: $(FUZZ_HARNESS) $(call LIB,san)
+	@for o in $(FUZZ_HARNESS); do \
+	  ld -r -o $@.o $$o $(call LIB,san) -Map=$@.map || exit 1; \
+	  sed -n 's/^build\/san\/librogue\.a(\([^)]*\)).*/\1/p' $@.map; \
+	done | sort -u | sed 's/^/FUZZ_USED += /' >$@.tmp
+	@rm -f $@.o $@.map
+	@mv $@.tmp $@
+ifneq ($(filter build/fuzz/%,$(MAKECMDGOALS)),)
+-include build/fuzz/used.mk
+endif
+# (all of them when the list is not read)
+FUZZ_LIB_OBJS = $(if $(FUZZ_USED),$(foreach m,$(FUZZ_USED),$(filter %/$(m),$(FUZZ_OBJS))),$(FUZZ_OBJS))
+
+build/fuzz/librogue.a: $$(FUZZ_LIB_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 

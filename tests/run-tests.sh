@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# run-tests.sh [unit|session|tsan|e2e|fuzz|pg|cluster]... - runs the built tests, TEST_JOBS at
-# a time (default: the number of cores), and prints one summary line,
+# run-tests.sh [unit|session|tsan|e2e|fuzz|pg|cluster]... - runs the built tests side
+# by side (TEST_JOBS and TEST_CPUS below), and prints one summary line,
 # `N passed, N failed`. With no argument: every family.
 #
 #  unit     build/san/tests/unit/test_*       check suites (ASan + UBSan)
@@ -41,16 +41,27 @@
 # The tests run side by side: every one already uses its own free port, its
 # own temporary data directory and its own tmux socket. The longest start
 # first (so that the last to finish is a short one), by the times of the
-# last run; a line per test says when it finished and how long it took, and
+# last run; a line per test says when it finished, how long it took and
+# the CPU time it used, and
 # the table at the end is in a fixed order whatever the order of finishing.
+# How many at once: up to TEST_JOBS (default twice TEST_CPUS) while
+# their shares of a core last run (CPU time over wall time: most wait on a
+# server, a client or a timer most of the time) add up to at most
+# TEST_CPUS cores (default: the number of cores).
 # The fuzz smoke runs are niced (see run_one).
 set -u
 cd "$(dirname "$0")/.."
 
 FUZZ_RUNS=${FUZZ_RUNS:-200000}
-FUZZ_SMOKE_SECONDS=${FUZZ_SMOKE_SECONDS:-15}
-TEST_JOBS=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
-FUZZ_JOBS=${FUZZ_JOBS:-$TEST_JOBS}
+# (20 s: niced, they take the CPU the other tests leave, and these keep the
+# cores busier now that they run by their CPU shares: a longer window gives
+# them about the runs 15 s gave when the tests ran one per core. Ten runs,
+# FUZZ_JOBS at a time, still end before the other tests do.)
+FUZZ_SMOKE_SECONDS=${FUZZ_SMOKE_SECONDS:-20}
+CORES=$(nproc 2>/dev/null || echo 2)
+TEST_CPUS=${TEST_CPUS:-$CORES}
+TEST_JOBS=${TEST_JOBS:-$((2 * TEST_CPUS))}
+FUZZ_JOBS=${FUZZ_JOBS:-$CORES}
 export ROGUED_BIN=${ROGUED_BIN:-$PWD/build/san/rogued}
 export ROGUED_REL_BIN=${ROGUED_REL_BIN:-$PWD/build/rel/rogued}
 ROGUED_TSAN_BIN=${ROGUED_TSAN_BIN:-$PWD/build/tsan/rogued}
@@ -148,6 +159,14 @@ run_one() { # id kind path
                 echo "0 1 FAILED"
             fi ;;
     esac >"$logs/$id.result.tmp"
+    # The CPU time (user + sys) of the test and of every process it waited
+    # for (its servers, clients): `times`' second line, in this subshell.
+    # (A builtin, and not in a pipe: a pipe's subshell has no children.)
+    times >"$logs/$id.times"
+    awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/)
+                   printf "%d\n", u[1] * 60 + u[2] + s[1] * 60 + s[2] + 0.5 }' \
+        "$logs/$id.times" >"$logs/$id.cpu"
+    rm -f "$logs/$id.times"
     mv "$logs/$id.result.tmp" "$logs/$id.result"
 }
 
@@ -247,31 +266,51 @@ done
 # from tests/test-times (a run's times, checked in), else its family's
 # usual length (a fuzz target FUZZ_SMOKE_SECONDS, a pg or cluster suite
 # 25 s, a session suite 10 s, an e2e script 5 s, a unit suite 2 s).
+last_run() { # index column(2: secs, 3: cpu) -> that figure of the last run, or nothing
+    local f=$logs/${ids[$1]}.secs
+    [ "$2" = 3 ] && f=$logs/${ids[$1]}.cpu
+    if [ -s "$f" ] && [ -s "$logs/${ids[$1]}.secs" ]; then cat "$f"; return; fi
+    awk -v id="${ids[$1]}" -v c="$2" '$1 == id { print $c }' tests/test-times 2>/dev/null
+}
 guess() { # index
-    local f=$logs/${ids[$1]}.secs t
-    if [ -s "$f" ]; then cat "$f"; return; fi
-    t=$(awk -v id="${ids[$1]}" '$1 == id { print $2 }' tests/test-times 2>/dev/null)
+    local t
+    t=$(last_run "$1" 2)
     if [ -n "$t" ]; then echo "$t"; return; fi
     case ${fams[$1]} in
         fuzz) echo "$FUZZ_SMOKE_SECONDS" ;; pg|cluster) echo 25 ;;
         session|tsan) echo 10 ;; e2e) echo 5 ;; *) echo 2 ;;
     esac
 }
+# How much of a core a test kept busy last run, in percent (its CPU time
+# over its wall time; 100 when not known): most session tests spend their
+# time waiting on their server, a timer or a client, and use a fraction.
+share() { # index
+    local t c
+    t=$(last_run "$1" 2) c=$(last_run "$1" 3)
+    if [ -z "$t" ] || [ -z "$c" ]; then echo 100; return; fi
+    [ "$t" -ge 1 ] || t=1
+    c=$((c * 100 / t))
+    [ $c -le 100 ] || c=100
+    [ $c -ge 10 ] || c=10
+    echo $c
+}
 order=()
-while read -r _ i; do order+=("$i"); done < <(
+declare -A share_of=()
+while read -r _ i; do order+=("$i"); share_of[$i]=$(share "$i"); done < <(
     for i in "${!ids[@]}"; do echo "$(guess "$i") $i"; done | sort -k1,1nr -k2,2n)
 
 # --- run them ----------------------------------------------------------------------
-for i in "${!ids[@]}"; do rm -f "$logs/${ids[$i]}.result"; done
+for i in "${!ids[@]}"; do rm -f "$logs/${ids[$i]}.result" "$logs/${ids[$i]}.cpu"; done
 total=${#ids[@]}
-echo "running $total tests, $TEST_JOBS at a time (TEST_JOBS) and the fuzz smoke runs $FUZZ_JOBS at a time beside them (FUZZ_JOBS); logs in $logs/"
+echo "running $total tests, up to $TEST_JOBS at a time (TEST_JOBS) while their CPU shares of the last run add up to $TEST_CPUS cores at most (TEST_CPUS), and the fuzz smoke runs $FUZZ_JOBS at a time beside them (FUZZ_JOBS); logs in $logs/"
 start=$SECONDS
 declare -A pid_of=() began=()
 done_count=0
+n_other=0 n_fuzz=0 used=0 # tests running (not fuzz), fuzz runs, the tests' shares
 
 # Reports every test that has finished since the last call.
 reap() {
-    local i
+    local i cpu
     for i in "${!pid_of[@]}"; do
         # A job that is gone without a result (killed) failed.
         # (Checked again after kill -0: a result may land just before exit.)
@@ -282,10 +321,13 @@ reap() {
         if [ -f "$logs/${ids[$i]}.result" ]; then
             wait "${pid_of[$i]}" 2>/dev/null
             unset "pid_of[$i]"
+            if [ "${kinds[$i]}" = fuzz ]; then n_fuzz=$((n_fuzz - 1))
+            else n_other=$((n_other - 1)) used=$((used - share_of[$i])); fi
             done_count=$((done_count + 1))
             echo $((SECONDS - began[$i])) >"$logs/${ids[$i]}.secs"
-            printf '  [%d/%d] %-28s %3d s\n' "$done_count" "$total" \
-                "${fams[$i]}/${labels[$i]#e2e/}" $((SECONDS - began[$i]))
+            cpu=$(cat "$logs/${ids[$i]}.cpu" 2>/dev/null)
+            printf '  [%d/%d] %-28s %3d s  (CPU %s s)\n' "$done_count" "$total" \
+                "${fams[$i]}/${labels[$i]#e2e/}" $((SECONDS - began[$i])) "${cpu:-?}"
         fi
     done
 }
@@ -298,27 +340,30 @@ queue=() fuzzq=()
 for i in "${order[@]+"${order[@]}"}"; do
     if [ "${kinds[$i]}" = fuzz ]; then fuzzq+=("$i"); else queue+=("$i"); fi
 done
-running() { # fuzz|other -> how many of those run now
-    local i n=0
-    for i in "${!pid_of[@]}"; do
-        if [ "${kinds[$i]}" = fuzz ]; then [ "$1" = fuzz ] && n=$((n + 1))
-        else [ "$1" = other ] && n=$((n + 1)); fi
-    done
-    echo $n
-}
 start_one() {
     began[$1]=$SECONDS
     run_one "${ids[$1]}" "${kinds[$1]}" "${paths[$1]}" &
     pid_of[$1]=$!
 }
+# The next test (in order, never one behind it: the longest must not wait
+# for the short ones) starts when fewer than TEST_JOBS run and its share
+# fits beside theirs in TEST_CPUS cores (or nothing else runs). So the
+# tests that mostly wait run beside the busy ones, and the cores are not
+# asked for much more than they have.
+fits() { # index
+    [ $n_other -lt "$TEST_JOBS" ] &&
+        { [ $n_other -eq 0 ] || [ $((used + share_of[$1])) -le $((TEST_CPUS * 100)) ]; }
+}
 qi=0 fi_=0
 while [ $qi -lt ${#queue[@]} ] || [ $fi_ -lt ${#fuzzq[@]} ] || [ ${#pid_of[@]} -gt 0 ]; do
-    while [ $qi -lt ${#queue[@]} ] && [ "$(running other)" -lt "$TEST_JOBS" ]; do
+    while [ $qi -lt ${#queue[@]} ] && fits "${queue[$qi]}"; do
         start_one "${queue[$qi]}"
+        n_other=$((n_other + 1)) used=$((used + share_of[${queue[$qi]}]))
         qi=$((qi + 1))
     done
-    while [ $fi_ -lt ${#fuzzq[@]} ] && [ "$(running fuzz)" -lt "$FUZZ_JOBS" ]; do
+    while [ $fi_ -lt ${#fuzzq[@]} ] && [ $n_fuzz -lt "$FUZZ_JOBS" ]; do
         start_one "${fuzzq[$fi_]}"
+        n_fuzz=$((n_fuzz + 1))
         fi_=$((fi_ + 1))
     done
     [ ${#pid_of[@]} -gt 0 ] || break
@@ -396,7 +441,11 @@ for id in "${failures[@]+"${failures[@]}"}"; do
     for i in "${!ids[@]}"; do [ "${ids[$i]}" = "$id" ] && break; done
     echo "FAILED: ${fams[$i]}/${labels[$i]#e2e/}"
 done
-echo "(took $((SECONDS - start)) s)"
+cpu_total=0
+for i in "${!ids[@]}"; do
+    cpu_total=$((cpu_total + $(cat "$logs/${ids[$i]}.cpu" 2>/dev/null || echo 0)))
+done
+echo "(took $((SECONDS - start)) s; the tests' CPU time $cpu_total s)"
 if [ "$skipped" -gt 0 ]; then
     echo "$passed passed, $failed failed, $skipped skipped"
 else

@@ -147,6 +147,22 @@ tclient_t *play_lobby(int port)
     return c;
 }
 
+tclient_t *play_register(int port, const char *name)
+{
+    tclient_t *c = play_lobby(port);
+    ck_assert(cl_key(c, "r"));
+    play_wait_text(c, "Register an account");
+    play_type_line(c, name);
+    play_wait_text(c, "Password:");
+    play_type_line(c, "password1");
+    play_wait_text(c, "Again:");
+    play_type_line(c, "password1");
+    char who[64];
+    snprintf(who, sizeof who, "Logged in as %s", name);
+    play_wait_text(c, who);
+    return c;
+}
+
 int play_admitted_from(int port, const char *src, int *banned)
 {
     cl_opts_t o = { .src = src };

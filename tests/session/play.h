@@ -51,6 +51,10 @@ void play_type_line(tclient_t *c, const char *text);
 /* A telnet client on port, in the lobby menu (synced). */
 tclient_t *play_lobby(int port);
 
+/* play_lobby, then name registered (password "password1") through the
+ * prompts: the client back in the lobby, "Logged in as name". */
+tclient_t *play_register(int port, const char *name);
+
 /* A telnet connection to port from loopback address src ("127.0.0.2"),
  * closed again: 1 if the lobby greeted it, 0 if it was refused (closed
  * before the lobby; *banned: 1 if its last line was a ban's, "This address

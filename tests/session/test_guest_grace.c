@@ -58,6 +58,34 @@ static tclient_t *web_resume(int http, const char *token)
     return cl_connect(http, &o);
 }
 
+/* Drops c (the network is gone, no close) and waits for the server to
+ * keep its game: "game kept id=N". */
+static void drop_kept(tsrv_t *s, tclient_t *c, int id)
+{
+    char want[32];
+    snprintf(want, sizeof want, "game kept id=%d", id);
+    cl_abort(c);
+    if (!srv_wait_log(s, want, CL_WAIT_MS))
+        ck_abort_msg("no \"%s\":\n%s", want, srv_log(s));
+}
+
+/* A page back with token gets the lobby: no game of that token. */
+static void resume_gets_lobby(int http, const char *token)
+{
+    tclient_t *c = web_resume(http, token);
+    ck_assert(cl_wait_text(c, "Play (as a guest)", CL_WAIT_MS));
+    cl_close(c);
+}
+
+/* A page back with token plays on: the game at turn. */
+static void resume_at_turn(int http, const char *token, int turn)
+{
+    tclient_t *c = web_resume(http, token);
+    play_ready(c);
+    ck_assert_int_eq(cl_turn(c), turn);
+    cl_close(c);
+}
+
 START_TEST(dropped_game_resumed_by_token)
 {
     int http;
@@ -66,9 +94,7 @@ START_TEST(dropped_game_resumed_by_token)
     tclient_t *a = web_guest(http, token);
     int x0, y0;
     ck_assert_int_eq(cl_find(a, '@', &x0, &y0), 1);
-    cl_abort(a); /* the network is gone */
-    if (!srv_wait_log(s, "game kept id=1", CL_WAIT_MS))
-        ck_abort_msg("the game was not kept:\n%s", srv_log(s));
+    drop_kept(s, a, 1);
     tclient_t *b = web_resume(http, token);
     play_ready(b); /* the game, not the lobby */
     ck_assert(!cl_screen_has(b, "Play (as a guest)"));
@@ -106,12 +132,8 @@ START_TEST(live_game_taken_over_by_token)
     cl_close(a);
     key_to_turn(b, ".", 2);
     /* and dropped now, it is kept for the next page */
-    cl_abort(b);
-    ck_assert(srv_wait_log(s, "game kept id=2", CL_WAIT_MS));
-    tclient_t *c = web_resume(http, token);
-    play_ready(c);
-    ck_assert_int_eq(cl_turn(c), 2);
-    cl_close(c);
+    drop_kept(s, b, 2);
+    resume_at_turn(http, token, 2);
     srv_stop(s);
 }
 END_TEST
@@ -122,16 +144,10 @@ START_TEST(wrong_token_gets_the_lobby)
     tsrv_t *s = web_server(&http, "300", "10");
     char token[80];
     tclient_t *a = web_guest(http, token);
-    cl_abort(a);
-    ck_assert(srv_wait_log(s, "game kept id=1", CL_WAIT_MS));
-    tclient_t *b = web_resume(http, "0123456789abcdef0123456789abcdef");
-    ck_assert(cl_wait_text(b, "Play (as a guest)", CL_WAIT_MS));
-    cl_close(b);
+    drop_kept(s, a, 1);
+    resume_gets_lobby(http, "0123456789abcdef0123456789abcdef");
     /* the right one still works */
-    tclient_t *c = web_resume(http, token);
-    play_ready(c);
-    ck_assert_int_eq(cl_turn(c), 1);
-    cl_close(c);
+    resume_at_turn(http, token, 1);
     srv_stop(s);
 }
 END_TEST
@@ -142,13 +158,10 @@ START_TEST(expired_game_is_recorded_and_gone)
     tsrv_t *s = web_server(&http, "1", "10");
     char token[80];
     tclient_t *a = web_guest(http, token);
-    cl_abort(a);
-    ck_assert(srv_wait_log(s, "game kept id=1", CL_WAIT_MS));
+    drop_kept(s, a, 1);
     if (!srv_wait_log(s, "cause=\"disconnected (not back in time)\"", CL_WAIT_MS))
         ck_abort_msg("the kept game never ended:\n%s", srv_log(s));
-    tclient_t *b = web_resume(http, token);
-    ck_assert(cl_wait_text(b, "Play (as a guest)", CL_WAIT_MS));
-    cl_close(b);
+    resume_gets_lobby(http, token);
     srv_stop(s);
 }
 END_TEST
@@ -160,18 +173,12 @@ START_TEST(capped_at_guest_grace_max)
     char t1[80], t2[80];
     tclient_t *a = web_guest(http, t1);
     tclient_t *b = web_guest(http, t2);
-    cl_abort(a);
-    ck_assert(srv_wait_log(s, "game kept id=1", CL_WAIT_MS));
+    drop_kept(s, a, 1);
     cl_abort(b);
     ck_assert(srv_wait_log(s, "game not kept id=2", CL_WAIT_MS));
     ck_assert(srv_wait_log(s, "cause=\"disconnected (", CL_WAIT_MS));
-    tclient_t *c = web_resume(http, t2);
-    ck_assert(cl_wait_text(c, "Play (as a guest)", CL_WAIT_MS));
-    cl_close(c);
-    tclient_t *d = web_resume(http, t1);
-    play_ready(d);
-    ck_assert_int_eq(cl_turn(d), 1);
-    cl_close(d);
+    resume_gets_lobby(http, t2);
+    resume_at_turn(http, t1, 1);
     srv_stop(s);
 }
 END_TEST
@@ -184,8 +191,7 @@ START_TEST(kept_game_recorded_at_shutdown)
     tsrv_t *s = web_server(&http, "300", "10");
     char token[80];
     tclient_t *a = web_guest(http, token);
-    cl_abort(a);
-    ck_assert(srv_wait_log(s, "game kept id=1", CL_WAIT_MS));
+    drop_kept(s, a, 1);
     srv_stop(s);
 }
 END_TEST

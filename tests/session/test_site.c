@@ -280,17 +280,7 @@ static int pred_turn_is(tclient_t *w, void *arg)
 /* Registers name over telnet and plays: the client at its game. */
 static tclient_t *account_playing(int port, const char *name)
 {
-    tclient_t *c = play_lobby(port);
-    ck_assert(cl_key(c, "r"));
-    play_wait_text(c, "Register an account");
-    play_type_line(c, name);
-    play_wait_text(c, "Password:");
-    play_type_line(c, "password1");
-    play_wait_text(c, "Again:");
-    play_type_line(c, "password1");
-    char who[64];
-    snprintf(who, sizeof who, "Logged in as %s", name);
-    play_wait_text(c, who);
+    tclient_t *c = play_register(port, name);
     ck_assert(cl_key(c, "p"));
     play_wait_text(c, "Turn:0");
     return c;

@@ -8,15 +8,11 @@
  * screens of the SSH logins are ssh_tmux.sh's (tests/e2e); here the
  * bridge's lookup runs under ASan and UBSan. */
 #include <check.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <libssh/libssh.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,107 +20,8 @@
 #include "check_main.h"
 #include "client.h"
 #include "play.h"
+#include "ssh_client.h"
 #include "sshkey.h"
-
-static char keydir[64];
-
-static void keys_setup(void)
-{
-    snprintf(keydir, sizeof keydir, "/tmp/rogued-sshkeys-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(keydir));
-}
-
-static void keys_teardown(void)
-{
-    srv_remove_tree(keydir);
-}
-
-/* A new Ed25519 key: the private one in keydir/name (mode 600), its public
- * line into line, its fingerprint into fp. */
-static void make_key(const char *name, char *line, size_t n, char *fp,
-                     size_t fplen)
-{
-    char path[128];
-    snprintf(path, sizeof path, "%s/%s", keydir, name);
-    ssh_key key = NULL, pub = NULL;
-    char *b64 = NULL;
-    ck_assert_int_eq(ssh_pki_generate(SSH_KEYTYPE_ED25519, 0, &key), SSH_OK);
-    ck_assert_int_eq(ssh_pki_export_privkey_file(key, NULL, NULL, NULL, path),
-                     SSH_OK);
-    ck_assert_int_eq(chmod(path, 0600), 0);
-    ck_assert_int_eq(ssh_pki_export_privkey_to_pubkey(key, &pub), SSH_OK);
-    ck_assert_int_eq(ssh_pki_export_pubkey_base64(pub, &b64), SSH_OK);
-    snprintf(line, n, "ssh-ed25519 %s %s@tests", b64, name);
-    ck_assert_int_eq(sshkey_fingerprint(pub, fp, fplen), 0);
-    ssh_string_free_char(b64);
-    ssh_key_free(pub);
-    ssh_key_free(key);
-}
-
-/* Runs `ssh -tt [-i keydir/key] -p port user@127.0.0.1` with no input (its
- * end of input closes the channel once the shell is open), only that key
- * and no prompt; its output (both streams) into out. Returns its exit
- * status, or -1 if it had not ended within 30 s (then it is killed). */
-static int run_ssh(const char *key, const char *user, int port, char *out,
-                   size_t n)
-{
-    char portarg[16], dest[64], idpath[128], khosts[128];
-    snprintf(portarg, sizeof portarg, "%d", port);
-    snprintf(dest, sizeof dest, "%s@127.0.0.1", user);
-    snprintf(idpath, sizeof idpath, "%s/%s", keydir, key ? key : "none");
-    snprintf(khosts, sizeof khosts, "UserKnownHostsFile=%s/known_hosts",
-             keydir);
-    const char *argv[] = {
-        "ssh", "-tt", "-F", "/dev/null", "-p", portarg,
-        "-o", "StrictHostKeyChecking=no", "-o", khosts, "-o", "LogLevel=ERROR",
-        "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes",
-        "-o", "IdentityAgent=none", "-i", idpath, dest, NULL,
-    };
-    int fds[2];
-    ck_assert_int_eq(pipe(fds), 0);
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        int devnull = open("/dev/null", O_RDONLY);
-        if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(fds[1], 1) < 0 ||
-            dup2(fds[1], 2) < 0)
-            _exit(127);
-        execvp("ssh", (char *const *)argv);
-        _exit(127);
-    }
-    close(fds[1]);
-    size_t got = 0;
-    time_t deadline = time(NULL) + 30;
-    for (;;) {
-        struct pollfd p = { fds[0], POLLIN, 0 };
-        if (time(NULL) > deadline || poll(&p, 1, 1000) < 0)
-            break;
-        if (!p.revents)
-            continue;
-        ssize_t k = read(fds[0], out + got, n - 1 - got);
-        if (k <= 0)
-            break;
-        got += (size_t)k;
-        if (got == n - 1)
-            got = 0; /* keep the latest: the end says why */
-    }
-    out[got] = '\0';
-    close(fds[0]);
-    /* its output is closed: its exit follows, within the deadline */
-    int status = 0;
-    pid_t done;
-    while ((done = waitpid(pid, &status, WNOHANG)) == 0 &&
-           time(NULL) <= deadline) {
-        struct timespec ms = { 0, 10 * 1000000L };
-        nanosleep(&ms, NULL);
-    }
-    if (done != pid) {
-        kill(pid, SIGKILL);
-        waitpid(pid, &status, 0);
-        return -1;
-    }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-}
 
 /* A step whose key is NULL asks the console of this server for `who`
  * instead, into step_who (while the SSH player is connected). */
@@ -144,7 +41,7 @@ static int ssh_guest_steps(int port, const char *env, const char *const *waits,
     char portarg[16], khosts[128], setenv_opt[96];
     snprintf(portarg, sizeof portarg, "%d", port);
     snprintf(khosts, sizeof khosts, "UserKnownHostsFile=%s/known_hosts",
-             keydir);
+             sshc_keys_dir());
     snprintf(setenv_opt, sizeof setenv_opt, "SetEnv=%s", env);
     const char *argv[] = {
         "ssh", "-tt", "-F", "/dev/null", "-p", portarg,
@@ -288,47 +185,20 @@ START_TEST(ssh_banned_address)
 }
 END_TEST
 
-/* Registers name over telnet and returns the client in the lobby. */
-static tclient_t *account(int port, const char *name)
-{
-    tclient_t *c = play_lobby(port);
-    ck_assert(cl_key(c, "r"));
-    play_wait_text(c, "Register an account");
-    play_type_line(c, name);
-    play_wait_text(c, "Password:");
-    play_type_line(c, "password1");
-    play_wait_text(c, "Again:");
-    play_type_line(c, "password1");
-    char who[64];
-    snprintf(who, sizeof who, "Logged in as %s", name);
-    play_wait_text(c, who);
-    return c;
-}
-
-/* Pastes a line on the key prompt (a: from the keys page). */
-static void paste_key(tclient_t *c, const char *line)
-{
-    ck_assert(cl_key(c, "a"));
-    play_wait_text(c, "Add an SSH key");
-    /* all at once, as a terminal pastes it */
-    ck_assert_int_eq(cl_send_str(c, line), 0);
-    ck_assert(cl_key(c, "\r"));
-}
-
 START_TEST(keys_page_over_telnet)
 {
     char line[512], fp[STORE_KEY_FP_MAX + 1], want[128];
-    make_key("kim", line, sizeof line, fp, sizeof fp);
+    sshc_make_key("kim", line, sizeof line, fp, sizeof fp);
     tsrv_t *s = srv_start(NULL);
-    tclient_t *c = account(srv_port(s), "Kim");
+    tclient_t *c = play_register(srv_port(s), "Kim");
     ck_assert(cl_key(c, "k"));
     play_wait_text(c, "No key yet.");
     play_wait_text(c, "no SSH port open now");
-    paste_key(c, "hello world");
+    sshc_paste_key(c, "hello world");
     play_wait_text(c, "That is not a public key line");
     ck_assert(cl_key(c, "\x1b"));
     play_wait_text(c, "No key yet.");
-    paste_key(c, line);
+    sshc_paste_key(c, line);
     snprintf(want, sizeof want, "Key added: %s", fp);
     play_wait_text(c, want);
     /* at 80 columns: the date and the fingerprint whole (the date is
@@ -344,7 +214,7 @@ START_TEST(keys_page_over_telnet)
     snprintf(a, sizeof a, "1  %s  %s  ed25519", today, fp);
     snprintf(b, sizeof b, "1  %s  %s  ed25519", day_before, fp);
     ck_assert_msg(strstr(row, a) || strstr(row, b), "row: %s", row);
-    paste_key(c, line);
+    sshc_paste_key(c, line);
     play_wait_text(c, "That key is registered already.");
     ck_assert(cl_key(c, "1"));
     snprintf(want, sizeof want, "Remove %s?", fp);
@@ -367,23 +237,23 @@ START_TEST(key_login_over_ssh)
 {
     char line[512], fp[STORE_KEY_FP_MAX + 1], other[512],
          other_fp[STORE_KEY_FP_MAX + 1], want[160], out[4096];
-    make_key("kim", line, sizeof line, fp, sizeof fp);
-    make_key("other", other, sizeof other, other_fp, sizeof other_fp);
+    sshc_make_key("kim", line, sizeof line, fp, sizeof fp);
+    sshc_make_key("other", other, sizeof other, other_fp, sizeof other_fp);
     int sport = cl_free_port();
     char arg[32];
     snprintf(arg, sizeof arg, "ssh_port=%d", sport);
     tsrv_t *s = srv_start("--set", arg, NULL);
-    tclient_t *c = account(srv_port(s), "Kim");
+    tclient_t *c = play_register(srv_port(s), "Kim");
     ck_assert(cl_key(c, "k"));
     snprintf(want, sizeof want, "ssh -p %d Kim@this-host", sport);
     play_wait_text(c, want);
-    paste_key(c, line);
+    sshc_paste_key(c, line);
     snprintf(want, sizeof want, "Key added: %s", fp);
     play_wait_text(c, want);
     cl_close(c);
 
     /* the key registered, under the name in another case: in */
-    int rc = run_ssh("kim", "kim", sport, out, sizeof out);
+    int rc = sshc_run(NULL, "kim", "kim", sport, out, sizeof out);
     ck_assert_msg(rc >= 0, "ssh did not end: %s", out);
     snprintf(want, sizeof want, "Kim logged in by the key %s", fp);
     ck_assert_msg(srv_wait_log(s, want, CL_WAIT_MS), "no \"%s\" (ssh: %s)",
@@ -392,18 +262,18 @@ START_TEST(key_login_over_ssh)
     ck_assert(srv_wait_log(s, "login id=2 name=Kim by SSH key", CL_WAIT_MS));
 
     /* another key; the right key under another name: refused */
-    rc = run_ssh("other", "kim", sport, out, sizeof out);
+    rc = sshc_run(NULL, "other", "kim", sport, out, sizeof out);
     ck_assert_int_ne(rc, 0);
     ck_assert_msg(strstr(out, "Permission denied (publickey)"), "%s", out);
     snprintf(want, sizeof want, "the key %s is not registered for kim",
              other_fp);
     ck_assert(srv_wait_log(s, want, CL_WAIT_MS));
-    rc = run_ssh("kim", "nobody", sport, out, sizeof out);
+    rc = sshc_run(NULL, "kim", "nobody", sport, out, sizeof out);
     ck_assert_int_ne(rc, 0);
     ck_assert_msg(strstr(out, "Permission denied (publickey)"), "%s", out);
 
     /* play is a guest still, whatever keys it holds */
-    rc = run_ssh("kim", "play", sport, out, sizeof out);
+    rc = sshc_run(NULL, "kim", "play", sport, out, sizeof out);
     ck_assert_msg(rc >= 0, "ssh did not end: %s", out);
     ck_assert(srv_wait_log(s, "id=3 worker=", CL_WAIT_MS));
     ck_assert_int_eq(srv_log_count(s, "by SSH key"), 1);
@@ -411,7 +281,7 @@ START_TEST(key_login_over_ssh)
     /* the name banned (ctl ban): the key still opens the door, but the
      * login is refused and the player is a guest */
     ck_assert_int_eq(srv_ctl(s, "ban kim", out, sizeof out), 0);
-    rc = run_ssh("kim", "kim", sport, out, sizeof out);
+    rc = sshc_run(NULL, "kim", "kim", sport, out, sizeof out);
     ck_assert_msg(rc >= 0, "ssh did not end: %s", out);
     ck_assert(srv_wait_log(s, "login by SSH key refused id=4 name=Kim: a "
                            "banned name", CL_WAIT_MS));
@@ -426,7 +296,7 @@ static Suite *make_suite(void)
     TCase *tc = tcase_create("keys");
     tcase_set_timeout(tc, 120);
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
-    tcase_add_checked_fixture(tc, keys_setup, keys_teardown);
+    tcase_add_checked_fixture(tc, sshc_keys_setup, sshc_keys_teardown);
     tcase_add_test(tc, keys_page_over_telnet);
     tcase_add_test(tc, key_login_over_ssh);
     tcase_add_test(tc, ssh_lang_utf8);

@@ -82,14 +82,21 @@ static store_account_t account(int status, int64_t id, const char *name)
     return a;
 }
 
-/* Logs l in as name (any password), through the prompts. */
-static void log_in(lobby_t *l, const char *name)
+/* From the menu: l, name and Enter, pass and Enter; the last key's
+ * action (a login asked of the store: LOBBY_DO_LOGIN). */
+static int type_login(lobby_t *l, const char *name, const char *pass)
 {
     ck_assert_int_eq(lobby_key(l, 'l'), LOBBY_DO_NOTHING);
     type(l, name);
     lobby_key(l, KEY_ENTER);
-    type(l, "secret1");
-    ck_assert_int_eq(lobby_key(l, KEY_ENTER), LOBBY_DO_LOGIN);
+    type(l, pass);
+    return lobby_key(l, KEY_ENTER);
+}
+
+/* Logs l in as name (any password), through the prompts. */
+static void log_in(lobby_t *l, const char *name)
+{
+    ck_assert_int_eq(type_login(l, name, "secret1"), LOBBY_DO_LOGIN);
     lobby_wipe_password(l);
     store_account_t a = account(STORE_OK, 7, name);
     ck_assert_int_eq(lobby_account_done(l, &a), LOBBY_DO_NOTHING);
@@ -174,11 +181,7 @@ START_TEST(store_away_ends_the_wait)
 {
     lobby_t l;
     lobby_init(&l, "");
-    lobby_key(&l, 'l');
-    type(&l, "Mona");
-    lobby_key(&l, KEY_ENTER);
-    type(&l, "secret1");
-    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_LOGIN);
+    ck_assert_int_eq(type_login(&l, "Mona", "secret1"), LOBBY_DO_LOGIN);
     uint32_t gen = l.busy_gen;
     ck_assert_int_eq(lobby_store_away(&l, gen - 1), 0); /* another wait */
     ck_assert_int_eq(l.page, LOBBY_BUSY);
@@ -478,11 +481,7 @@ START_TEST(answer_wipes_the_password_the_session_kept)
     /* If the session never wipes, the answer still does. */
     lobby_t l;
     lobby_init(&l, "");
-    lobby_key(&l, 'l');
-    type(&l, "alice");
-    lobby_key(&l, KEY_ENTER);
-    type(&l, "hunter22");
-    lobby_key(&l, KEY_ENTER);
+    ck_assert_int_eq(type_login(&l, "alice", "hunter22"), LOBBY_DO_LOGIN);
     store_account_t a = account(STORE_BAD_LOGIN, 0, "");
     lobby_account_done(&l, &a);
     ck_assert(pass_wiped(&l));
@@ -530,11 +529,7 @@ START_TEST(login_answers_say_why)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         lobby_t l;
         lobby_init(&l, "");
-        lobby_key(&l, 'l');
-        type(&l, "alice");
-        lobby_key(&l, KEY_ENTER);
-        type(&l, "hunter22");
-        lobby_key(&l, KEY_ENTER);
+        ck_assert_int_eq(type_login(&l, "alice", "hunter22"), LOBBY_DO_LOGIN);
         store_account_t a = account(cases[i].status, 0, "");
         ck_assert_int_eq(lobby_account_done(&l, &a), LOBBY_DO_NOTHING);
         ck_assert_int_eq(l.page, LOBBY_LOGIN_NAME);
