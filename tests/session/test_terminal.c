@@ -53,7 +53,10 @@ END_TEST
  * the screen of a client that played them at 120x40 from the start. */
 START_TEST(resize_mid_game)
 {
-    tsrv_t *s = srv_start("--seed", "42", NULL);
+    /* Both clients answer every telnet question: the negotiation ends at
+     * their answers, and a long deadline keeps a slow machine from ending
+     * one client's early (its display plain, the other's 256 colours). */
+    tsrv_t *s = srv_start("--seed", "42", "--set", "negotiation_ms=10000", NULL);
     static const struct { const char *key; int dx, dy; } keys[] = {
         { "l", 1, 0 }, { "j", 0, 1 }, { "\x1b[D", -1, 0 }, { "8", 0, -1 },
     };
