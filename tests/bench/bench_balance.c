@@ -10,7 +10,10 @@
  *   bench_balance [GAMES] [FIRST_SEED]   (defaults 1000 and 1,000,001;
  *                                         BALANCE_GAMES=N sets GAMES too,
  *                                         BALANCE_BOTS=screen skips the
- *                                         state-reading bot)
+ *                                         state-reading bot,
+ *                                         BALANCE_RULESET=NAME plays one
+ *                                         ruleset, BALANCE_CROSS=1 adds the
+ *                                         deaths by depth and kind)
  *
  * Games of a ruleset are spread over two processes (the machine has two
  * cores); the output is the same whatever the split. */
@@ -279,6 +282,37 @@ static void print_tables(const summary_t *s)
                    share(s->ends[k], s->died));
 }
 
+/* BALANCE_CROSS=1: the deaths by cause (rows) and depth (columns), to see
+ * which kind makes a depth's share (a tuning aid, not in the published
+ * run). */
+static void print_cross(const outcome_t *out, int n)
+{
+    static int cell[END_COUNT][DEPTHS + 2];
+    memset(cell, 0, sizeof cell);
+    for (int i = 0; i < n; i++)
+        if (out[i].end < END_WON)
+            cell[out[i].end][out[i].depth <= DEPTHS ? out[i].depth
+                                                    : DEPTHS + 1]++;
+    printf("\n| cause by depth |");
+    for (int d = 1; d <= DEPTHS; d++)
+        printf(" %d |", d);
+    printf("\n|---|");
+    for (int d = 1; d <= DEPTHS; d++)
+        printf("---|");
+    printf("\n");
+    for (int k = 0; k < END_WON; k++) {
+        int any = 0;
+        for (int d = 1; d <= DEPTHS + 1; d++)
+            any |= cell[k][d];
+        if (!any)
+            continue;
+        printf("| %s |", end_name(k));
+        for (int d = 1; d <= DEPTHS; d++)
+            printf(" %d |", cell[k][d]);
+        printf("\n");
+    }
+}
+
 static const char *met(int ok)
 {
     return ok ? "met" : "NOT met";
@@ -343,13 +377,19 @@ int main(int argc, char **argv)
     /* BALANCE_BOTS=screen: the screen-only bot alone (quick tuning runs). */
     const char *which = getenv("BALANCE_BOTS");
     int last = which && strcmp(which, "screen") == 0 ? 1 : 0;
+    const char *only = getenv("BALANCE_RULESET");
+    const char *cross = getenv("BALANCE_CROSS");
     for (int oi = 0; oi < RULES_COUNT; oi++) {
+        if (only && strcmp(only, combat_ruleset_name(order[oi])) != 0)
+            continue;
         for (int so = 1; so >= last; so--) {
             play_all(order[oi], so, first_seed, n, out);
             summarize(out, n, v, &sum[oi][so]);
             printf("\n### %s, %s bot\n\n", combat_ruleset_name(order[oi]),
                    bots[so]);
             print_tables(&sum[oi][so]);
+            if (cross && strcmp(cross, "1") == 0)
+                print_cross(out, n);
             print_targets(&sum[oi][so]);
             fflush(stdout);
         }
@@ -359,7 +399,8 @@ int main(int argc, char **argv)
            "turn cap |\n|---|---|---|---|---|---|---|---|\n");
     for (int oi = 0; oi < RULES_COUNT; oi++)
         for (int so = 1; so >= last; so--)
-            print_row(combat_ruleset_name(order[oi]), bots[so], &sum[oi][so]);
+            if (!only || strcmp(only, combat_ruleset_name(order[oi])) == 0)
+                print_row(combat_ruleset_name(order[oi]), bots[so], &sum[oi][so]);
     free(out);
     free(v);
     return 0;
