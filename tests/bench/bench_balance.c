@@ -254,18 +254,25 @@ static int level_miss(const summary_t *s)
     return 0;
 }
 
-static void print_tables(const summary_t *s)
+/* A table's head: `first`, then a column per depth. */
+static void print_depth_head(const char *first)
 {
-    printf("Games: %d; died %d (%.1f%%), won %d (%.1f%%), turn cap %d "
-           "(%.1f%%), bot stuck %d; turns median %d, p90 %d; depth reached "
-           "median %d.\n\n| depth |", s->n, s->died, share(s->died, s->n),
-           s->won, share(s->won, s->n), s->capped, share(s->capped, s->n),
-           s->stuck, s->turns_med, s->turns_p90, s->depth_med);
+    printf("| %s |", first);
     for (int d = 1; d <= DEPTHS; d++)
         printf(" %d |", d);
     printf("\n|---|");
     for (int d = 1; d <= DEPTHS; d++)
         printf("---|");
+}
+
+static void print_tables(const summary_t *s)
+{
+    printf("Games: %d; died %d (%.1f%%), won %d (%.1f%%), turn cap %d "
+           "(%.1f%%), bot stuck %d; turns median %d, p90 %d; depth reached "
+           "median %d.\n\n", s->n, s->died, share(s->died, s->n),
+           s->won, share(s->won, s->n), s->capped, share(s->capped, s->n),
+           s->stuck, s->turns_med, s->turns_p90, s->depth_med);
+    print_depth_head("depth");
     printf("\n| deaths |");
     for (int d = 1; d <= DEPTHS; d++)
         printf(" %d |", s->by_depth[d]);
@@ -293,12 +300,8 @@ static void print_cross(const outcome_t *out, int n)
         if (out[i].end < END_WON)
             cell[out[i].end][out[i].depth <= DEPTHS ? out[i].depth
                                                     : DEPTHS + 1]++;
-    printf("\n| cause by depth |");
-    for (int d = 1; d <= DEPTHS; d++)
-        printf(" %d |", d);
-    printf("\n|---|");
-    for (int d = 1; d <= DEPTHS; d++)
-        printf("---|");
+    printf("\n");
+    print_depth_head("cause by depth");
     printf("\n");
     for (int k = 0; k < END_WON; k++) {
         int any = 0;
