@@ -68,7 +68,7 @@ static const item_stats_t kinds[IK_COUNT] = {
         .name = "plate mail", .glyph = '[', .colour = COL_BCYAN,
         .weight = 3, .effect = EFFECT_WEAR, .min_depth = 7, .heavy = 1,
         .slow = 1,
-        .defense = 4, .armor_defense = 3, .armor_class = 7, .dice = 3,
+        .defense = 3, .armor_defense = 3, .armor_class = 7, .dice = 3,
     },
     [IK_AMULET] = {
         .name = "Amulet of Yendor", .glyph = '"', .colour = COL_BYELLOW,

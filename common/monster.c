@@ -9,7 +9,11 @@
  * tutorials (docs/game.md, "Monsters"), as do the player's fist and burlap
  * sack and the skeleton's short sword and bone armor (2-6 and 2 there; 1-5
  * and 1 since game version 7, where they made the skeleton d10's one wall
- * at depth 2); every other number is ours, tuned with the balance
+ * at depth 2; the troll's attack and defense 6 and 2 there, 5 and 3 since
+ * game version 8, where it was power's first wall; the orc's and
+ * skeleton's defense 1 and 2 there, 2 and 3 since game version 8, for
+ * attack-defense's middle depths); every other number is
+ * ours, tuned with the balance
  * benchmark's screen-only bot (docs/balance.md). A row holds
  * each ruleset's numbers: power and attack-defense use attack/defense, d10
  * the weapon and armor, dice-pool the dice. */
@@ -32,21 +36,21 @@ static const creature_stats_t kinds[MON_COUNT] = {
                          "leather", 0, 3, 3, 40, 1, 30, 15, 2, 8, 1, 34, -3,
                          8),
                      .blurb = "a fair fight early on" },
-    [MON_ORC] = { ROW("orc", 'o', COL_RED, 10, 4, 1, "axe", 1, 1, 4, "hide",
+    [MON_ORC] = { ROW("orc", 'o', COL_RED, 10, 4, 2, "axe", 1, 1, 4, "hide",
                       0, 3, 5, 45, 2, 30, 16, 4, 12, 1, 22, 3, 10),
                   .blurb = "a strong fighter" },
-    [MON_SKELETON] = { ROW("skeleton", 's', COL_BWHITE, 10, 4, 2,
+    [MON_SKELETON] = { ROW("skeleton", 's', COL_BWHITE, 10, 4, 3,
                            "short sword", 0, 1, 5, "bone", 1, 4, 5, 50, 2, 40,
                            23, 5, 15, 2, 10, 3, 0),
                        .blurb = "hard to hurt" },
-    [MON_TROLL] = { ROW("troll", 'T', COL_BGREEN, 16, 6, 2, "claws", 1, 2, 4,
+    [MON_TROLL] = { ROW("troll", 'T', COL_BGREEN, 16, 5, 3, "claws", 1, 2, 4,
                         "thick hide", 0, 2, 6, 50, 2, 30, 32, 10, 30, 1, 4, 3,
                         0),
                     .blurb = "big, hits hard: rare near the top" },
     [MON_BAT] = { ROW("giant bat", 'b', COL_YELLOW, 6, 3, 0, "fangs", 1, 1, 3,
                       "wings", 0, 4, 3, 45, 1, 40, 10, 0, 0, 2, 14, 2, 9),
                   .flags = MF_FAST, .blurb = "fast: two moves a turn" },
-    [MON_ARCHER] = { ROW("orc archer", 'a', COL_BRED, 9, 4, 2, "bow", 2, 1, 5,
+    [MON_ARCHER] = { ROW("orc archer", 'a', COL_BRED, 9, 4, 3, "bow", 2, 1, 5,
                          "hide", 0, 3, 5, 45, 2, 30, 20, 4, 12, 3, 14, 2, 0),
                      .flags = MF_RANGED, .range = 6,
                      .blurb = "shoots arrows from up to 6 tiles" },
@@ -54,34 +58,34 @@ static const creature_stats_t kinds[MON_COUNT] = {
                         "cloak", 0, 4, 3, 50, 2, 40, 16, 0, 0, 3, 10, 1, 0),
                     .flags = MF_STEAL, .power = 40,
                     .blurb = "steals gold, then runs" },
-    [MON_SPIDER] = { ROW("giant spider", 'S', COL_MAGENTA, 14, 5, 3, "fangs",
+    [MON_SPIDER] = { ROW("giant spider", 'S', COL_MAGENTA, 14, 5, 5, "fangs",
                          2, 2, 5, "chitin", 1, 4, 7, 50, 2, 40, 27, 0, 0, 4,
                          12, 3, 0),
                      .flags = MF_POISON, .power = 6,
                      .blurb = "its bite poisons: 1 HP a turn" },
-    [MON_OGRE] = { ROW("ogre", 'O', COL_BYELLOW, 30, 10, 4, "club", 3, 3, 10,
+    [MON_OGRE] = { ROW("ogre", 'O', COL_BYELLOW, 30, 10, 3, "club", 3, 3, 10,
                        "hide", 1, 5, 11, 50, 3, 40, 58, 15, 40, 5, 2, 3, 0),
                    .blurb = "huge and strong" },
-    [MON_WRAITH] = { ROW("wraith", 'W', COL_BWHITE, 22, 8, 5, "touch", 4, 3, 7,
+    [MON_WRAITH] = { ROW("wraith", 'W', COL_BWHITE, 22, 8, 4, "touch", 4, 3, 8,
                          "shadow", 2, 6, 8, 55, 3, 50, 78, 0, 0, 7, 6, 2, 0),
                      .flags = MF_FAST | MF_DRAIN,
                      .blurb = "fast; its touch lowers max HP" },
-    [MON_NECROMANCER] = { ROW("necromancer", 'N', COL_BMAGENTA, 32, 12, 4,
-                              "staff", 4, 3, 10, "robes", 2, 6, 10, 50, 4, 45,
-                              84, 20, 60, 8, 8, 3, 0),
+    [MON_NECROMANCER] = { ROW("necromancer", 'N', COL_BMAGENTA, 32, 12, 3,
+                              "staff", 4, 3, 11, "robes", 2, 6, 9, 50, 4, 45,
+                              84, 20, 60, 8, 5, 3, 0),
                           .flags = MF_SUMMON,
                           .blurb = "raises skeletons around it" },
-    [MON_DRAGON] = { ROW("dragon", 'D', COL_BRED, 42, 12, 5, "fire", 5, 4, 11,
+    [MON_DRAGON] = { ROW("dragon", 'D', COL_BRED, 42, 12, 3, "fire", 5, 4, 12,
                          "scales", 3, 8, 9, 55, 5, 50, 210, 50, 150, 10, 2,
                          2, 0),
                      .flags = MF_RANGED | MF_REGEN, .range = 5,
                      .blurb = "breathes fire from 5 tiles; heals fast" },
     /* Game version 6: the climb from depth 2 to 4 (docs/balance.md). */
-    [MON_HOBGOBLIN] = { ROW("hobgoblin", 'h', COL_BYELLOW, 13, 6, 2,
+    [MON_HOBGOBLIN] = { ROW("hobgoblin", 'h', COL_BYELLOW, 13, 5, 3,
                             "morning star", 0, 1, 5, "ring mail", 1, 4, 5, 45,
                             2, 35, 20, 3, 12, 2, 16, 1, 8),
                         .blurb = "a goblin's big cousin" },
-    [MON_WOLF] = { ROW("wolf", 'w', COL_WHITE, 9, 4, 2, "teeth", 2, 1, 4,
+    [MON_WOLF] = { ROW("wolf", 'w', COL_WHITE, 9, 3, 3, "teeth", 2, 1, 4,
                        "fur", 0, 4, 4, 50, 1, 40, 23, 0, 0, 3, 14, 0, 9),
                    .flags = MF_FAST, .blurb = "fast: two moves a turn" },
 };

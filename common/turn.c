@@ -35,13 +35,16 @@ static void add_weapon(fighter_t *f, int kind, int ench, int bonus)
 }
 
 /* Adds armour of `kind` enchanted `ench`: it replaces the burlap sack
- * (d10) and adds to defense, absorption and defense dice. */
+ * (d10) and adds to defense, absorption and defense dice. Power's
+ * absorption is the defense plus one (game version 8; twice the defense
+ * before, which made deep monsters harmless in plate mail: docs/game.md,
+ * "Equipment"). */
 static void add_armour(fighter_t *f, int kind, int ench)
 {
     const item_stats_t *a = item_stats(kind);
     int def = at_least(a->defense + ench, 0);
     f->defense += def;
-    f->absorb = 2 * def;
+    f->absorb = def > 0 ? def + 1 : 0;
     f->armor_defense = at_least(a->armor_defense + ench, 0);
     f->armor_class = a->armor_class + ench;
     f->def_dice = at_least(f->def_dice + a->dice + ench, 0);

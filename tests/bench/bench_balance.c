@@ -10,7 +10,10 @@
  *   bench_balance [GAMES] [FIRST_SEED]   (defaults 1000 and 1,000,001;
  *                                         BALANCE_GAMES=N sets GAMES too,
  *                                         BALANCE_BOTS=screen skips the
- *                                         state-reading bot)
+ *                                         state-reading bot,
+ *                                         BALANCE_RULESET=NAME plays one
+ *                                         ruleset, BALANCE_CROSS=1 adds the
+ *                                         deaths by depth and kind)
  *
  * Games of a ruleset are spread over two processes (the machine has two
  * cores); the output is the same whatever the split. */
@@ -251,18 +254,25 @@ static int level_miss(const summary_t *s)
     return 0;
 }
 
-static void print_tables(const summary_t *s)
+/* A table's head: `first`, then a column per depth. */
+static void print_depth_head(const char *first)
 {
-    printf("Games: %d; died %d (%.1f%%), won %d (%.1f%%), turn cap %d "
-           "(%.1f%%), bot stuck %d; turns median %d, p90 %d; depth reached "
-           "median %d.\n\n| depth |", s->n, s->died, share(s->died, s->n),
-           s->won, share(s->won, s->n), s->capped, share(s->capped, s->n),
-           s->stuck, s->turns_med, s->turns_p90, s->depth_med);
+    printf("| %s |", first);
     for (int d = 1; d <= DEPTHS; d++)
         printf(" %d |", d);
     printf("\n|---|");
     for (int d = 1; d <= DEPTHS; d++)
         printf("---|");
+}
+
+static void print_tables(const summary_t *s)
+{
+    printf("Games: %d; died %d (%.1f%%), won %d (%.1f%%), turn cap %d "
+           "(%.1f%%), bot stuck %d; turns median %d, p90 %d; depth reached "
+           "median %d.\n\n", s->n, s->died, share(s->died, s->n),
+           s->won, share(s->won, s->n), s->capped, share(s->capped, s->n),
+           s->stuck, s->turns_med, s->turns_p90, s->depth_med);
+    print_depth_head("depth");
     printf("\n| deaths |");
     for (int d = 1; d <= DEPTHS; d++)
         printf(" %d |", s->by_depth[d]);
@@ -277,6 +287,33 @@ static void print_tables(const summary_t *s)
         if (s->ends[k])
             printf("| %s | %d | %.1f%% |\n", end_name(k), s->ends[k],
                    share(s->ends[k], s->died));
+}
+
+/* BALANCE_CROSS=1: the deaths by cause (rows) and depth (columns), to see
+ * which kind makes a depth's share (a tuning aid, not in the published
+ * run). */
+static void print_cross(const outcome_t *out, int n)
+{
+    static int cell[END_COUNT][DEPTHS + 2];
+    memset(cell, 0, sizeof cell);
+    for (int i = 0; i < n; i++)
+        if (out[i].end < END_WON)
+            cell[out[i].end][out[i].depth <= DEPTHS ? out[i].depth
+                                                    : DEPTHS + 1]++;
+    printf("\n");
+    print_depth_head("cause by depth");
+    printf("\n");
+    for (int k = 0; k < END_WON; k++) {
+        int any = 0;
+        for (int d = 1; d <= DEPTHS + 1; d++)
+            any |= cell[k][d];
+        if (!any)
+            continue;
+        printf("| %s |", end_name(k));
+        for (int d = 1; d <= DEPTHS; d++)
+            printf(" %d |", cell[k][d]);
+        printf("\n");
+    }
 }
 
 static const char *met(int ok)
@@ -343,13 +380,19 @@ int main(int argc, char **argv)
     /* BALANCE_BOTS=screen: the screen-only bot alone (quick tuning runs). */
     const char *which = getenv("BALANCE_BOTS");
     int last = which && strcmp(which, "screen") == 0 ? 1 : 0;
+    const char *only = getenv("BALANCE_RULESET");
+    const char *cross = getenv("BALANCE_CROSS");
     for (int oi = 0; oi < RULES_COUNT; oi++) {
+        if (only && strcmp(only, combat_ruleset_name(order[oi])) != 0)
+            continue;
         for (int so = 1; so >= last; so--) {
             play_all(order[oi], so, first_seed, n, out);
             summarize(out, n, v, &sum[oi][so]);
             printf("\n### %s, %s bot\n\n", combat_ruleset_name(order[oi]),
                    bots[so]);
             print_tables(&sum[oi][so]);
+            if (cross && strcmp(cross, "1") == 0)
+                print_cross(out, n);
             print_targets(&sum[oi][so]);
             fflush(stdout);
         }
@@ -359,7 +402,8 @@ int main(int argc, char **argv)
            "turn cap |\n|---|---|---|---|---|---|---|---|\n");
     for (int oi = 0; oi < RULES_COUNT; oi++)
         for (int so = 1; so >= last; so--)
-            print_row(combat_ruleset_name(order[oi]), bots[so], &sum[oi][so]);
+            if (!only || strcmp(only, combat_ruleset_name(order[oi])) == 0)
+                print_row(combat_ruleset_name(order[oi]), bots[so], &sum[oi][so]);
     free(out);
     free(v);
     return 0;

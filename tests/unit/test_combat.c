@@ -80,8 +80,8 @@ START_TEST(power_always_hits_for_power)
     fighter_t troll = monster(MON_TROLL);
     you.hp = 4;
     combat_resolve(RULES_POWER, &troll, &you, no_roll, NULL, &r);
-    ck_assert_int_eq(r.damage, 6);
-    ck_assert_str_eq(r.line[0].text, "The troll hits you for 6. (You: 0 hp)");
+    ck_assert_int_eq(r.damage, 5);
+    ck_assert_str_eq(r.line[0].text, "The troll hits you for 5. (You: 0 hp)");
     /* Levels add to power. */
     fighter_t strong = player(30, 2);
     combat_resolve(RULES_POWER, &strong, &troll, no_roll, NULL, &r);
@@ -99,14 +99,15 @@ START_TEST(attack_defense_exact_damage_and_crits)
     ck_assert_int_eq(plain.lo[0], 1);
     ck_assert_int_eq(plain.hi[0], 100);
     ck_assert_int_eq(r.crit, 0);
-    ck_assert_int_eq(r.damage, 4); /* 5 - 1 */
-    ck_assert_str_eq(r.line[0].text, "You hit the orc for 4 damage!");
+    ck_assert_int_eq(r.damage, 3); /* 5 - 2 (the orc's defense 2 since
+                                      game version 8) */
+    ck_assert_str_eq(r.line[0].text, "You hit the orc for 3 damage!");
 
     SCRIPT(crit, 10); /* <= 10 of 100: the 10% critical hit */
     combat_resolve(RULES_ATTACK_DEFENSE, &you, &orc, scripted, &crit, &r);
     ck_assert_int_eq(r.crit, 1);
-    ck_assert_int_eq(r.damage, 8);
-    ck_assert_str_eq(r.line[0].text, "Critical hit! You hit the orc for 8 damage!");
+    ck_assert_int_eq(r.damage, 6);
+    ck_assert_str_eq(r.line[0].text, "Critical hit! You hit the orc for 6 damage!");
 
     SCRIPT(low, 1);
     combat_resolve(RULES_ATTACK_DEFENSE, &orc, &you, scripted, &low, &r);
@@ -292,7 +293,8 @@ START_TEST(content_table_is_complete)
     /* The sources' numbers. */
     ck_assert_int_eq(monster_stats(MON_GOBLIN)->hp, 6);
     ck_assert_int_eq(monster_stats(MON_ORC)->attack, 4);
-    ck_assert_int_eq(monster_stats(MON_TROLL)->defense, 2);
+    ck_assert_int_eq(monster_stats(MON_TROLL)->hp, 16);
+    ck_assert_int_eq(monster_stats(MON_TROLL)->defense, 3); /* 2 to v7 */
     ck_assert_int_eq(monster_stats(MON_SKELETON)->armor_class, 4);
     ck_assert_int_eq(monster_stats(MON_SKELETON)->armor_defense, 1); /* 2 to v6 */
     ck_assert_int_eq(monster_player_stats()->hp, 30);

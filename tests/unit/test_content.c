@@ -212,7 +212,8 @@ START_TEST(wield_and_wear_in_power)
     ck_assert_int_eq(game_key(g, 'b'), 1);
     ck_assert_str_eq(game_msg(g, 0)->text, "You put on the +0 chain mail.");
     ck_assert_int_eq(g->player.armor, 1);
-    /* Power 5 + 3; the troll's 6 less twice the mail's 2. */
+    /* Power 5 + 3; the troll's 5 less the mail's 2 plus one (game
+     * version 8). */
     game_place_monster(g, MON_TROLL, 11, 8);
     game_key(g, 'l');
     ck_assert_int_eq(log_count(g, "You hit the troll for 8. (Troll: 8 hp)"), 1);
@@ -224,7 +225,7 @@ START_TEST(wield_and_wear_in_power)
     ck_assert_int_eq(game_key(g, 'C'), 0);
     view_draw(g, &s);
     ck_assert(arena_screen_has(&s, "Weapon: +0 long sword   Armour: +0 chain mail"));
-    ck_assert(arena_screen_has(&s, "Power 8; armour takes 4 off each blow"));
+    ck_assert(arena_screen_has(&s, "Power 8; armour takes 3 off each blow"));
     ck_assert_int_eq(game_key(g, 'x'), 0);
     ck_assert_int_eq(g->mode, MODE_PLAY);
     /* The menu marks them; using again puts away; dropping takes off. */
@@ -240,6 +241,31 @@ START_TEST(wield_and_wear_in_power)
     ck_assert_int_eq(g->player.armor, -1);
     ck_assert_int_eq(g->pack_count, 1);
     screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+/* Game version 8: armour takes its defense plus one off a blow in power
+ * (twice its defense at version 7): plate mail's +3 (4 at version 7) takes
+ * 4 (8 at version 7), so the deep kinds hurt through it. */
+START_TEST(plate_mail_takes_four_in_power)
+{
+    game_t *g = arena(RULES_POWER);
+    ck_assert_int_eq(item_pack_add(g, IK_PLATE_MAIL), 0);
+    game_key(g, 'i');
+    ck_assert_int_eq(game_key(g, 'a'), 1);
+    ck_assert_str_eq(game_msg(g, 0)->text, "You put on the +0 plate mail.");
+    /* The ogre's 10 and the dragon's 12, each less 4. */
+    static const struct { int kind; const char *blow; } next[] = {
+        { MON_OGRE, "The ogre hits you for 6. (You: 24 hp)" },
+        { MON_DRAGON, "The dragon hits you for 8. (You: 16 hp)" },
+    };
+    for (size_t i = 0; i < sizeof next / sizeof next[0]; i++) {
+        memset(g->monsters, 0, sizeof g->monsters);
+        game_place_monster(g, next[i].kind, 11, 8);
+        ck_assert_int_eq(game_key(g, '.'), 1);
+        ck_assert_str_eq(game_msg(g, 0)->text, next[i].blow);
+    }
     game_free(g);
 }
 END_TEST
@@ -299,39 +325,64 @@ static void descend_to(game_t *g, int depth)
     }
 }
 
-/* Game version 7's monster table, as the balance benchmark tuned it
- * (docs/balance.md): a change here is a change of the curve, and of the
- * version. */
-START_TEST(version_7_curve)
+/* Game version 8's monster table, as the balance benchmark tuned it
+ * (docs/balance.md, "Game version 8"): a change here is a change of the
+ * curve, and of the version. Version 7's numbers kept are pinned too. */
+START_TEST(version_8_curve)
 {
     const creature_stats_t *d = monster_stats(MON_DRAGON);
     ck_assert_int_eq(d->hp, 42);
     ck_assert_int_eq(d->attack, 12);
+    ck_assert_int_eq(d->defense, 3);  /* 5 at version 7 */
     ck_assert_int_eq(d->dmg_min, 4);
-    ck_assert_int_eq(d->dmg_max, 11);
+    ck_assert_int_eq(d->dmg_max, 12); /* 11 at version 7: d10 alone */
     ck_assert_int_eq(d->xp, 210);
     /* The dragon stays the last danger: from depth 10 only. */
     ck_assert_int_eq(monster_weight(MON_DRAGON, 9), 0);
     ck_assert_int_eq(monster_weight(MON_DRAGON, 10), 20);
-    ck_assert_int_eq(monster_stats(MON_WRAITH)->attack, 8);
+    const creature_stats_t *w = monster_stats(MON_WRAITH);
+    ck_assert_int_eq(w->attack, 8);
+    ck_assert_int_eq(w->defense, 4);  /* 5 */
+    ck_assert_int_eq(w->dmg_max, 8);  /* 7 */
     ck_assert_int_eq(monster_weight(MON_WRAITH, 7), 18);
     ck_assert_int_eq(monster_weight(MON_WRAITH, 12), 28);
-    ck_assert_int_eq(monster_stats(MON_NECROMANCER)->hp, 32);
-    ck_assert_int_eq(monster_stats(MON_NECROMANCER)->attack, 12);
+    /* The necromancer hits harder in d10, is easier to hurt in
+     * attack-defense, rolls a die less in dice-pool, and is rarer where it
+     * first comes (depth 8 was dice-pool's wall). */
+    const creature_stats_t *n = monster_stats(MON_NECROMANCER);
+    ck_assert_int_eq(n->hp, 32);
+    ck_assert_int_eq(n->attack, 12);
+    ck_assert_int_eq(n->defense, 3);  /* 4 */
+    ck_assert_int_eq(n->dmg_max, 11); /* 10 */
+    ck_assert_int_eq(n->att_dice, 9); /* 10 */
+    ck_assert_int_eq(monster_weight(MON_NECROMANCER, 7), 0);
+    ck_assert_int_eq(monster_weight(MON_NECROMANCER, 8), 26); /* 29 */
     ck_assert_int_eq(monster_stats(MON_OGRE)->attack, 10);
-    ck_assert_int_eq(monster_stats(MON_OGRE)->defense, 4); /* attack-defense */
+    ck_assert_int_eq(monster_stats(MON_OGRE)->defense, 3); /* 4 */
     ck_assert_int_eq(monster_weight(MON_OGRE, 4), 0);
     ck_assert_int_eq(monster_weight(MON_OGRE, 5), 14);
-    /* The threats of depths 2-4. */
-    ck_assert_int_eq(monster_stats(MON_HOBGOBLIN)->defense, 2);
+    /* The threats of depths 1-4 hit a point softer (power and
+     * attack-defense) and are a point harder to hurt (attack-defense). */
+    ck_assert_int_eq(monster_stats(MON_TROLL)->attack, 5);     /* 6 */
+    ck_assert_int_eq(monster_stats(MON_TROLL)->defense, 3);    /* 2 */
+    ck_assert_int_eq(monster_stats(MON_HOBGOBLIN)->attack, 5); /* 6 */
+    ck_assert_int_eq(monster_stats(MON_HOBGOBLIN)->defense, 3); /* 2 */
     ck_assert_int_eq(monster_weight(MON_HOBGOBLIN, 2), 17);
     ck_assert_int_eq(monster_weight(MON_HOBGOBLIN, 4), 19);
     ck_assert_int_eq(monster_weight(MON_HOBGOBLIN, 9), 0);
-    ck_assert_int_eq(monster_stats(MON_WOLF)->defense, 2);
+    ck_assert_int_eq(monster_stats(MON_WOLF)->attack, 3);  /* 4 */
+    ck_assert_int_eq(monster_stats(MON_WOLF)->defense, 3); /* 2 */
     ck_assert_int_eq(monster_weight(MON_WOLF, 3), 14);
+    /* Attack-defense's quiet depths 2-6 a little harder. */
+    ck_assert_int_eq(monster_stats(MON_ORC)->defense, 2);      /* 1 */
+    ck_assert_int_eq(monster_stats(MON_SKELETON)->defense, 3); /* 2 */
+    ck_assert_int_eq(monster_stats(MON_ARCHER)->defense, 3);   /* 2 */
+    ck_assert_int_eq(monster_stats(MON_SPIDER)->defense, 5);   /* 3 */
+    /* Plate mail: +3 defense (4). */
+    ck_assert_int_eq(item_stats(IK_PLATE_MAIL)->defense, 3);
     /* Less XP from depth 3 on: levels stay within d..3d. */
     ck_assert_int_eq(monster_stats(MON_OGRE)->xp, 58);
-    ck_assert_int_eq(monster_stats(MON_WRAITH)->xp, 78);
+    ck_assert_int_eq(w->xp, 78);
     ck_assert_int_eq(monster_stats(MON_TROLL)->xp, 32);
 }
 END_TEST
@@ -420,8 +471,9 @@ static Suite *make_suite(void)
     tcase_add_test(tc, necromancer_raises_skeletons);
     tcase_add_test(tc, wraith_drains_max_hp);
     tcase_add_test(tc, wield_and_wear_in_power);
+    tcase_add_test(tc, plate_mail_takes_four_in_power);
     tcase_add_test(tc, equipment_in_every_ruleset);
-    tcase_add_test(tc, version_7_curve);
+    tcase_add_test(tc, version_8_curve);
     tcase_add_test(tc, amulet_at_depth_12_wins);
     tcase_add_test(tc, new_level_items_unseen_until_in_view);
     suite_add_tcase(s, tc);
