@@ -232,8 +232,11 @@ END_TEST
  * small), then in the server's queue, up to the limit. */
 START_TEST(slow_reader_cut_off)
 {
+    /* write_timeout=0: this is output_limit's test (the stall timer
+     * would cut it too, once its window stays shut 60 s) */
     tsrv_t *s = srv_start("--seed", "42", "--set", "output_limit=16384",
-                          "--set", "output_highwater=4096", NULL);
+                          "--set", "output_highwater=4096", "--set",
+                          "write_timeout=0", NULL);
     tclient_t *a = play_connect(srv_port(s), NULL);
     cl_opts_t o = { .rcvbuf = 4096 };
     tclient_t *slow = play_connect(srv_port(s), &o);
@@ -270,11 +273,12 @@ END_TEST
 
 /* A client that sends but never reads, and whose input costs the server
  * whole screens: a new window size (NAWS) in every write makes the server
- * repaint in full each time (sizes within one read make one frame), so the
- * kernel's buffers fill fast. From then on the server skips frames (the
- * queue stays near output_highwater, far below output_limit), so only the
- * stall timer can free its place: after write_timeout seconds without a
- * byte taken it is cut off. */
+ * repaint in full each time (sizes within one read make one frame), so its
+ * small receive buffer fills fast. Once its side acknowledges nothing more
+ * (the server's own send buffer, growing to megabytes meanwhile, is not the
+ * client reading), write_timeout seconds later it is cut off; frames are
+ * skipped once the server's queue passes output_highwater, so output_limit,
+ * far above, does not cut it. */
 START_TEST(stalled_reader_cut_off)
 {
     /* sizes are how this test makes output: each redrawn at once
