@@ -185,6 +185,9 @@ int sess_output_stalled(sess_t *s, uint64_t now, uint64_t limit_ms)
     uint64_t acked;
     size_t held;
     uv_os_fd_t fd;
+    if (!s->out_held && s->queued == 0)
+        return 0; /* nothing written since a sweep found all taken: no
+                     system call for an idle session */
     if (s->io || uv_fileno((uv_handle_t *)&s->tcp, &fd) != 0 ||
         tcp_acked(fd, &acked, &held) != 0)
         return s->queued > 0 && now - s->drained_ms >= limit_ms;
