@@ -316,6 +316,45 @@ START_TEST(stalled_reader_cut_off)
 }
 END_TEST
 
+/* The same flood from a client that reads, slowly, through the same small
+ * receive buffer: its window keeps shutting and the server's send buffer
+ * fills with frames, but each read lets its side acknowledge more, and
+ * write_timeout times only a client that takes nothing. Three times
+ * write_timeout of it (the sweep runs once a second) and it still plays. */
+START_TEST(slow_but_reading_client_kept)
+{
+    tsrv_t *s = srv_start("--seed", "42", "--set", "write_timeout=2",
+                          "--set", "output_highwater=4096", "--set",
+                          "resizes_per_window=1000000", NULL);
+    cl_opts_t o = { .rcvbuf = 4096 };
+    tclient_t *c = play_connect(srv_port(s), &o);
+    unsigned char buf[9] = { 0xff, 0xfa, 31, 0, 120, 0, 100, 0xff, 0xf0 };
+    /* a size every 2 ms (frames far faster than 4 KB ten times a second
+     * drains them), no busy loop on a shared machine */
+    const struct timespec pause = { 0, 2 * 1000 * 1000 };
+    int64_t now = cl_now_ms(), end = now + 6000, next_read = now;
+    for (int i = 0; !cl_closed(c) && (now = cl_now_ms()) < end; i++) {
+        buf[4] = (unsigned char)(120 + i % 100);
+        cl_send_raw(c, buf, sizeof buf, 0, 500);
+        if (now >= next_read) { /* what came meanwhile, ten times a second */
+            cl_pump(c, 0);
+            next_read = now + 100;
+        }
+        nanosleep(&pause, NULL);
+    }
+    ck_assert(!cl_closed(c));
+    ck_assert(!srv_log_has(s, "output stalled"));
+    /* back to a size the map fits, then a move each way */
+    unsigned char naws[9] = { 0xff, 0xfa, 31, 0, 80, 0, 24, 0xff, 0xf0 };
+    cl_send_raw(c, naws, sizeof naws, 1, CL_WAIT_MS);
+    play_move(c, "l", 1, 0);
+    play_move(c, "h", -1, 0);
+    ck_assert_int_eq(srv_log_count(s, "info disconnect "), 0);
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
 /* The warning line, with its number of seconds (*arg or one fewer,
  * depending on where the once-a-second sweep falls). */
 static int pred_warned(tclient_t *c, void *arg)
@@ -402,6 +441,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_pasted_password_is_not_cut);
     tcase_add_test(tc, slow_reader_cut_off);
     tcase_add_test(tc, stalled_reader_cut_off);
+    tcase_add_test(tc, slow_but_reading_client_kept);
     tcase_add_test(tc, idle_timeout);
     tcase_add_test(tc, sigterm_says_goodbye);
     suite_add_tcase(s, tc);
