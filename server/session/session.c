@@ -378,8 +378,8 @@ void sess_sweep(sess_t *s, uint64_t now)
         return;
     /* Frames are skipped while a client lags, so one that sends keys but
      * never reads stays under output_limit: time its stall instead. */
-    if (c->write_timeout && s->queued > 0 &&
-        now - s->drained_ms >= (uint64_t)c->write_timeout * 1000) {
+    if (c->write_timeout &&
+        sess_output_stalled(s, now, (uint64_t)c->write_timeout * 1000)) {
         sess_close(s, "output stalled (client not reading)", 0, NULL);
         return;
     }

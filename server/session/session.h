@@ -247,6 +247,12 @@ typedef struct sess {
     uint8_t out_borrowed;      /* out is the loop's write buffer, lent for
                                   this render phase call (session.c) */
     uint64_t drained_ms;       /* the queue last shrank or was empty */
+    /* over TCP, what the client's side took (tcp_acked.h): its count of
+     * bytes acknowledged at the last sweep, and since when that count last
+     * grew or nothing was held; out_held: bytes were written since a sweep
+     * last found none held (session_output.c) */
+    uint64_t acked, acked_ms;
+    uint8_t out_held;
     uint64_t last_output_ms;
     /* the terminal */
     term_state_t term;

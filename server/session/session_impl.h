@@ -18,6 +18,9 @@ void sess_out_borrow(sess_t *s);
 void sess_out_release(sess_t *s);
 void sess_flush(sess_t *s);
 void sess_write_static(sess_t *s);
+/* Whether the client has taken none of our output for limit_ms while some
+ * waits for it (the sweep's write_timeout; session_output.c). */
+int sess_output_stalled(sess_t *s, uint64_t now, uint64_t limit_ms);
 void sess_on_tc_send(void *ctx, const char *bytes, size_t n);
 
 /* session_input.c: the socket's read callbacks, and the transport's data,

@@ -10,6 +10,7 @@
 
 #include "byte_io.h"
 #include "session_impl.h"
+#include "tcp_acked.h"
 #include "wsconn.h"
 
 /* One write request owns its bytes until its callback (libuv's rule). */
@@ -70,6 +71,15 @@ void sess_out_release(sess_t *s)
     buf_init(&s->out, limit);
 }
 
+/* Bytes go to the socket: if none were held, a stall is timed from now. */
+static void hold(sess_t *s)
+{
+    if (!s->out_held) {
+        s->out_held = 1;
+        s->acked_ms = sess_now(s);
+    }
+}
+
 /* Queues len bytes behind what the socket has: a copy into the request,
  * or (copy 0) the bytes themselves, which must outlive the write (the
  * page's files are static). Counted against output_limit when copied.
@@ -80,6 +90,7 @@ static const char *queue_write(sess_t *s, const void *data, size_t len,
     if (copy && s->queued + len > (size_t)s->srv->cfg.output_limit)
         /* It stopped reading: memory per session never depends on the client. */
         return "output limit (client not reading)";
+    hold(s);
     wreq_t *w = malloc(sizeof *w + (copy ? len : 0));
     if (!w)
         return "out of memory";
@@ -126,6 +137,7 @@ static const char *write_out(sess_t *s)
     s->srv->stats.bytes_out += len; /* /metrics: handed to the kernel or queued */
     if (s->io)
         return write_io(s, p, len);
+    hold(s);
     /* Most frames fit the socket buffer: written at once, no copy. */
     uv_buf_t b = uv_buf_init((char *)p, (unsigned)len);
     int n = s->queued == 0 ? uv_try_write((uv_stream_t *)&s->tcp, &b, 1)
@@ -160,6 +172,37 @@ void sess_write_static(sess_t *s)
     s->web->file_len = 0;
     if (failed)
         sess_close(s, failed, 0, NULL);
+}
+
+/* Over TCP, taken is what the client's side acknowledged (tcp_acked.h): a
+ * write callback only says our kernel took the bytes, and it takes
+ * megabytes while a client that never reads keeps its window shut (its
+ * send buffer grows meanwhile): minutes of frames on a busy machine, each
+ * one "progress". Through the session's io (SSH's window) and on a socket
+ * that is not TCP, taken is libuv's queue shrinking. */
+int sess_output_stalled(sess_t *s, uint64_t now, uint64_t limit_ms)
+{
+    uint64_t acked;
+    size_t held;
+    uv_os_fd_t fd;
+    if (!s->out_held && s->queued == 0)
+        return 0; /* nothing written since a sweep found all taken: no
+                     system call for an idle session */
+    if (s->io || uv_fileno((uv_handle_t *)&s->tcp, &fd) != 0 ||
+        tcp_acked(fd, &acked, &held) != 0)
+        return s->queued > 0 && now - s->drained_ms >= limit_ms;
+    if (held == 0 && s->queued == 0) {
+        s->out_held = 0; /* all taken: the next write starts the clock */
+        s->acked = acked;
+        return 0;
+    }
+    if (acked != s->acked || !s->out_held) {
+        s->acked = acked; /* it took some since the last sweep */
+        s->acked_ms = now;
+        s->out_held = 1;
+        return 0;
+    }
+    return now - s->acked_ms >= limit_ms;
 }
 
 void sess_send(sess_t *s, const void *data, size_t len)

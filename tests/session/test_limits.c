@@ -232,8 +232,11 @@ END_TEST
  * small), then in the server's queue, up to the limit. */
 START_TEST(slow_reader_cut_off)
 {
+    /* write_timeout=0: this is output_limit's test (the stall timer
+     * would cut it too, once its window stays shut 60 s) */
     tsrv_t *s = srv_start("--seed", "42", "--set", "output_limit=16384",
-                          "--set", "output_highwater=4096", NULL);
+                          "--set", "output_highwater=4096", "--set",
+                          "write_timeout=0", NULL);
     tclient_t *a = play_connect(srv_port(s), NULL);
     cl_opts_t o = { .rcvbuf = 4096 };
     tclient_t *slow = play_connect(srv_port(s), &o);
@@ -270,11 +273,12 @@ END_TEST
 
 /* A client that sends but never reads, and whose input costs the server
  * whole screens: a new window size (NAWS) in every write makes the server
- * repaint in full each time (sizes within one read make one frame), so the
- * kernel's buffers fill fast. From then on the server skips frames (the
- * queue stays near output_highwater, far below output_limit), so only the
- * stall timer can free its place: after write_timeout seconds without a
- * byte taken it is cut off. */
+ * repaint in full each time (sizes within one read make one frame), so its
+ * small receive buffer fills fast. Once its side acknowledges nothing more
+ * (the server's own send buffer, growing to megabytes meanwhile, is not the
+ * client reading), write_timeout seconds later it is cut off; frames are
+ * skipped once the server's queue passes output_highwater, so output_limit,
+ * far above, does not cut it. */
 START_TEST(stalled_reader_cut_off)
 {
     /* sizes are how this test makes output: each redrawn at once
@@ -308,6 +312,45 @@ START_TEST(stalled_reader_cut_off)
     play_move(a, "l", 1, 0);
     play_move(a, "h", -1, 0);
     cl_close(a);
+    srv_stop(s);
+}
+END_TEST
+
+/* The same flood from a client that reads, slowly, through the same small
+ * receive buffer: its window keeps shutting and the server's send buffer
+ * fills with frames, but each read lets its side acknowledge more, and
+ * write_timeout times only a client that takes nothing. Three times
+ * write_timeout of it (the sweep runs once a second) and it still plays. */
+START_TEST(slow_but_reading_client_kept)
+{
+    tsrv_t *s = srv_start("--seed", "42", "--set", "write_timeout=2",
+                          "--set", "output_highwater=4096", "--set",
+                          "resizes_per_window=1000000", NULL);
+    cl_opts_t o = { .rcvbuf = 4096 };
+    tclient_t *c = play_connect(srv_port(s), &o);
+    unsigned char buf[9] = { 0xff, 0xfa, 31, 0, 120, 0, 100, 0xff, 0xf0 };
+    /* a size every 2 ms (frames far faster than 4 KB ten times a second
+     * drains them), no busy loop on a shared machine */
+    const struct timespec pause = { 0, 2 * 1000 * 1000 };
+    int64_t now = cl_now_ms(), end = now + 6000, next_read = now;
+    for (int i = 0; !cl_closed(c) && (now = cl_now_ms()) < end; i++) {
+        buf[4] = (unsigned char)(120 + i % 100);
+        cl_send_raw(c, buf, sizeof buf, 0, 500);
+        if (now >= next_read) { /* what came meanwhile, ten times a second */
+            cl_pump(c, 0);
+            next_read = now + 100;
+        }
+        nanosleep(&pause, NULL);
+    }
+    ck_assert(!cl_closed(c));
+    ck_assert(!srv_log_has(s, "output stalled"));
+    /* back to a size the map fits, then a move each way */
+    unsigned char naws[9] = { 0xff, 0xfa, 31, 0, 80, 0, 24, 0xff, 0xf0 };
+    cl_send_raw(c, naws, sizeof naws, 1, CL_WAIT_MS);
+    play_move(c, "l", 1, 0);
+    play_move(c, "h", -1, 0);
+    ck_assert_int_eq(srv_log_count(s, "info disconnect "), 0);
+    cl_close(c);
     srv_stop(s);
 }
 END_TEST
@@ -398,6 +441,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_pasted_password_is_not_cut);
     tcase_add_test(tc, slow_reader_cut_off);
     tcase_add_test(tc, stalled_reader_cut_off);
+    tcase_add_test(tc, slow_but_reading_client_kept);
     tcase_add_test(tc, idle_timeout);
     tcase_add_test(tc, sigterm_says_goodbye);
     suite_add_tcase(s, tc);

@@ -1,0 +1,18 @@
+/* tcp_acked.h - how much of a socket's output the peer's TCP has
+ * acknowledged: the kernel's own count, which grows only when the
+ * client's side takes bytes into its receive buffer. libuv's write
+ * callbacks say only that our kernel took bytes, and its send buffer
+ * grows to megabytes while a client that does not read keeps its window
+ * shut (docs/architecture.md, "A client that stops reading"). Linux only. */
+#ifndef TCP_ACKED_H
+#define TCP_ACKED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* *acked: the bytes the peer has acknowledged since the connection began;
+ * *held: those the kernel holds for it, sent or not, not yet acknowledged.
+ * Returns 0, or -1 if fd is not a TCP socket the kernel can say it of. */
+int tcp_acked(int fd, uint64_t *acked, size_t *held);
+
+#endif
