@@ -25,6 +25,13 @@ int loop_close(uv_loop_t *loop, const char *who)
     int rc = uv_loop_close(loop);
     if (rc != UV_EBUSY)
         return rc;
+    /* A request still owed (a job in libuv's pool, a write) makes EBUSY
+     * too, with no handle to name: said as well, on the same words, so
+     * that a harness looking for "left open" sees every cause. (The
+     * count is the public field uv_loop_close itself reads.) */
+    if (loop->active_reqs.count > 0)
+        log_error("%s: left open: %u active requests", who,
+                  loop->active_reqs.count);
     uv_walk(loop, close_left, (void *)who);
     uv_run(loop, UV_RUN_DEFAULT);
     if (uv_loop_close(loop) != 0)

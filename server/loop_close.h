@@ -10,8 +10,10 @@
 #include <uv.h>
 
 /* Closes loop; 0 when nothing was left open. Otherwise logs each handle
- * still open as `who: left open: TYPE ...`, closes them, runs the loop
- * until they are closed, closes it, and returns UV_EBUSY. */
+ * still open as `who: left open: TYPE ...` and requests still active as
+ * `who: left open: N active requests`, closes the handles, runs the loop
+ * until they are closed and the requests done, closes it, and returns
+ * UV_EBUSY. */
 int loop_close(uv_loop_t *loop, const char *who);
 
 #endif
