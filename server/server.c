@@ -126,11 +126,12 @@ static void drop_left(srv_t *srv, msgq_t *left)
 {
     smsg_t *m;
     while ((m = msgq_pop(left))) {
-        if (m->type == MSG_CONNECTION) {
-            if (m->a >= 0)
-                close((int)m->a);
-            msg_free(m); /* (an SSH player's connection with it) */
-        } else
+        if (m->type == MSG_CONNECTION)
+            /* as one handed over as the shutdown came: closed, its SSH
+             * hold and the loop's count given back, freed (an SSH
+             * player's connection with it) */
+            loop_message(srv, m);
+        else
             deliver(srv, m); /* the addressee is gone: bounced */
     }
 }

@@ -42,7 +42,7 @@ ssh_cmd="ssh $ssh_opts play@127.0.0.1"
 E2E_PANE_GOODBYE=0 e2e_play_guest_game "$ssh_cmd"
 grep -q 'connect 127.0.0.1:[0-9]* id=1 ' "$tmp/server.log" ||
     fail "the session did not log the SSH client's address"
-T kill-server >/dev/null 2>&1
+T_kill_server
 
 # 2b. The goodbye reaches the SSH client: its whole output kept in a file
 #     (tmux may drop a client's last bytes when it exits at once). The keys
@@ -96,7 +96,7 @@ wait_for 30 turn_is 1 || fail "a wait did not take a turn"
 T resize-window -t acct -x 100 -y 30
 last_row_is_status() { [ "$(pane | sed -n 30p | cut -c1-3)" = "HP:" ]; }
 wait_for 30 last_row_is_status || fail "the view did not follow the window change to 100x30"
-T kill-server >/dev/null 2>&1 # the connection drops
+T_kill_server # the connection drops
 wait_for 30 grep -q 'game suspended id=[0-9]* name=erin' "$tmp/server.log" ||
     fail "erin's game was not kept when the connection dropped"
 T new-session -d -s again -x 80 -y 24 "$ssh_cmd" \; \
@@ -112,7 +112,7 @@ T send-keys -t again -l erinspassword
 T send-keys -t again Enter
 wait_for 30 pane_has 'Continue your game (depth 1, turn 1)' ||
     fail "the saved game was not offered after a login over SSH"
-T kill-server >/dev/null 2>&1
+T_kill_server
 echo "an account registered, played, dropped and logged in again over SSH"
 
 # 4. A public key.
@@ -161,7 +161,7 @@ T send-keys -t keys .
 wait_for 30 turn_is 3 || fail "a wait did not take turn 3"
 find_at || fail "no '@' in erin's game"
 erin_x=$AT_X erin_y=$AT_Y
-T kill-server >/dev/null 2>&1 # the connection drops: the game is kept
+T_kill_server # the connection drops: the game is kept
 wait_for 30 grep -q 'game suspended id=[0-9]* name=erin turns=3' "$tmp/server.log" ||
     wait_for 30 grep -q 'game suspended id=[0-9]* name=erin' "$tmp/server.log" ||
     fail "erin's game was not kept when the connection dropped (keys)"
@@ -207,7 +207,7 @@ T send-keys -t bykey n
 T send-keys -t bykey Escape
 suspended() { grep -c 'game suspended id=[0-9]* name=erin' "$tmp/server.log"; }
 before=$(suspended)
-T kill-server >/dev/null 2>&1
+T_kill_server
 more_suspended() { [ "$(suspended)" -gt "$before" ]; }
 wait_for 30 more_suspended || fail "erin's game was not kept when the key login dropped"
 T new-session -d -s unkey -x 80 -y 24 \
@@ -223,7 +223,7 @@ wait_for 30 pane_has "Remove $erin_fp?" || fail "no removal question"
 T send-keys -t unkey y
 wait_for 30 pane_has 'Key removed.' || fail "the key was not removed"
 pane_has 'No key yet.' || fail "the list still shows the key"
-T kill-server >/dev/null 2>&1
+T_kill_server
 refused_with "$tmp/id_erin" erin
 echo "the key removed in the lobby is refused"
 

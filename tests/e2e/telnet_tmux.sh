@@ -27,7 +27,7 @@ e2e_play_guest_game "telnet 127.0.0.1 $port" "Connection closed by foreign host.
 
 # 5. SIGTERM: the server exits 0. (It is our child: once it has exited it
 #    is a zombie until `wait`, which then gives its status.)
-T kill-server >/dev/null 2>&1
+T_kill_server
 e2e_stop_server
 grep -q "shutting down (SIGTERM)" "$tmp/server.log" || fail "no shutdown line in the log"
 echo "passed"
