@@ -189,6 +189,22 @@ int config_ruleset(const config_t *c)
     return r >= 0 ? r : RULES_ATTACK_DEFENSE;
 }
 
+const char *config_key_name(size_t i)
+{
+    return i < NKEYS ? keys[i].name : NULL;
+}
+
+int config_key_differs(const config_t *a, const config_t *b, size_t i)
+{
+    if (i >= NKEYS)
+        return 0;
+    const key_def_t *k = &keys[i];
+    const char *x = (const char *)a + k->offset, *y = (const char *)b + k->offset;
+    if (k->type == K_INT)
+        return *(const int *)(const void *)x != *(const int *)(const void *)y;
+    return strncmp(x, y, k->size) != 0;
+}
+
 static const key_def_t *find_key(const char *name)
 {
     for (size_t i = 0; i < NKEYS; i++)

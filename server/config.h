@@ -109,6 +109,12 @@ int config_ruleset(const config_t *c);
 /* 1 if proxy_protocol is on. */
 int config_proxy_on(const config_t *c);
 
+/* Key i's name, in the table's order; NULL past the last key. */
+const char *config_key_name(size_t i);
+
+/* 1 when a and b hold different values for key i (config_key_name's i). */
+int config_key_differs(const config_t *a, const config_t *b, size_t i);
+
 /* Writes every key with its value and description (for --help). */
 void config_print_keys(const config_t *c, void *file);
 
