@@ -1,10 +1,10 @@
 /* palette.c - the extended colours' values (palette.h). The 256-colour
  * index is the closest in xterm's cube or grey ramp that keeps each fading
- * step darker than the one before; the RGB is the tone itself. The tones
- * of the field of view (the glow's and the lit one's, recoloured as the
- * player walks) are the cube's own colours, a few units from the tones
- * they replaced, so that a truecolor client is sent them as 38;5;N
- * (on_cube); the remembered tones are not on the cube. */
+ * step darker than the one before; the RGB is the tone itself. The four
+ * nearest lit tones (LIT_FLOOR0-1, LIT_WALL0-1: the ones that change on
+ * most steps) are the cube's own colours, a few units from the tones they
+ * replaced, so that a truecolor client is sent them as 38;5;N (on_cube);
+ * the farther lit tones and the remembered ones stay RGB. */
 #include "palette.h"
 
 /* xterm's standard colour for index i (16-255), a channel at a time: the
@@ -42,4 +42,3 @@ const palette_colour_t *palette_colour(uint8_t col)
         return 0;
     return &colours[col - COL_MEM_WALL];
 }
-

@@ -324,12 +324,6 @@ static int listener_fd(host_t *h, const host_inherit_t *in, int port, int kind)
     return in->fd[kind];
 }
 
-int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
-              struct store *store)
-{
-    return host_init_from(h, loop, cfg, store, NULL, NULL);
-}
-
 int host_init_from(host_t *h, uv_loop_t *loop, const config_t *cfg,
                    struct store *store, const host_inherit_t *in, char **argv)
 {

@@ -74,16 +74,12 @@ typedef struct host_inherit {
 /* The number of worker loops `workers = 0` means: one per core. */
 int host_default_workers(void);
 
-/* Binds and listens (logging "listening on ADDR:PORT ..."), starts the
- * workers. Takes the store (store_open'd on `loop`, the calling thread's)
- * and closes it in host_run, or here on failure. Returns 0, or -1 after
- * logging why. */
-int host_init(host_t *h, uv_loop_t *loop, const config_t *cfg,
-              struct store *store);
-
-/* The same on the sockets an upgrade handed over (in: taken, closed on
- * failure), listening on none of its own; argv: the process's arguments,
- * for a later upgrade (kept, not copied). */
+/* Binds and listens (logging "listening on ADDR:PORT ..."), or takes the
+ * sockets an upgrade handed over (in: taken, closed on failure; NULL: none),
+ * and starts the workers. Takes the store (store_open'd on `loop`, the
+ * calling thread's) and closes it in host_run, or here on failure; argv:
+ * the process's arguments, for a later upgrade (kept, not copied).
+ * Returns 0, or -1 after logging why. */
 int host_init_from(host_t *h, uv_loop_t *loop, const config_t *cfg,
                    struct store *store, const host_inherit_t *in, char **argv);
 

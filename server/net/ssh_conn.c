@@ -392,7 +392,7 @@ static void hand_over(ssh_conn_t *c)
     }
     ssh_remove_channel_callbacks(c->chan, &c->ccb);
     ssh_play_t *p = ssh_play_new(c->session, c->chan, setup.data, setup.len,
-                                 c->eof, c->addr);
+                                 c->eof);
     ssh_pend_free(&setup);
     if (!p) {
         log_error("ssh %s: out of memory", c->addr);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-size_t ssh_link_header(char *out, char type, size_t n)
+static size_t ssh_link_header(char *out, char type, size_t n)
 {
     out[0] = type;
     out[1] = (char)(n >> 8);

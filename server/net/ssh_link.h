@@ -36,10 +36,6 @@
  * the bytes written. */
 size_t ssh_link_record(char *out, char type, const void *data, size_t n);
 
-/* A record's header alone (3 bytes into out), for n bytes that follow
- * it as they are. Returns 3. */
-size_t ssh_link_header(char *out, char type, size_t n);
-
 /* The window as a 'W' record into out (7 bytes). */
 size_t ssh_link_size(char *out, int w, int h);
 

@@ -27,17 +27,16 @@ struct ssh_play {
     ssh_pend_t setup;           /* records for the session's first read */
     ssh_pend_t out;             /* frames the window or the socket held */
     uint8_t opened, ended, shutting, shut_told, closing, eof, chan_closed;
-    char addr[64];
 };
 
 /* --- towards the session: ssh_link.h's records ------------------------------ */
 
+/* One record, in one call: the session reads a key's record once (its
+ * transport, the lobby's start and the Esc timer each run once a key). */
 static void to_session(ssh_play_t *p, char type, const char *data, size_t n)
 {
-    char hdr[3];
-    p->cb->bytes(p->ctx, hdr, ssh_link_header(hdr, type, n)); /* no copy */
-    if (n > 0)
-        p->cb->bytes(p->ctx, data, n);
+    char rec[3 + SSH_LINK_DATA_MAX];
+    p->cb->bytes(p->ctx, rec, ssh_link_record(rec, type, data, n));
 }
 
 /* The client has gone (or failed): the session is told once, and the
@@ -326,8 +325,7 @@ const byte_io_t ssh_play_io = {
 /* --- on the bridge's thread ---------------------------------------------------- */
 
 ssh_play_t *ssh_play_new(ssh_session session, ssh_channel chan,
-                         const char *setup, size_t setup_len, int eof,
-                         const char *addr)
+                         const char *setup, size_t setup_len, int eof)
 {
     ssh_play_t *p = calloc(1, sizeof *p);
     if (!p)
@@ -344,6 +342,5 @@ ssh_play_t *ssh_play_new(ssh_session session, ssh_channel chan,
     set_callbacks(p);
     ssh_set_server_callbacks(session, &p->scb);
     ssh_set_channel_callbacks(chan, &p->ccb);
-    snprintf(p->addr, sizeof p->addr, "%s", addr);
     return p;
 }

@@ -34,8 +34,7 @@ typedef struct ssh_play ssh_play_t;
  * its end already (the session starts, then ends). NULL on OOM (nothing
  * taken). */
 ssh_play_t *ssh_play_new(ssh_session session, ssh_channel chan,
-                         const char *setup, size_t setup_len, int eof,
-                         const char *addr);
+                         const char *setup, size_t setup_len, int eof);
 
 /* The table the session calls (byte_io.h). */
 extern const byte_io_t ssh_play_io;

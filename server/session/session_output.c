@@ -21,6 +21,14 @@ typedef struct wreq {
     char data[];
 } wreq_t;
 
+/* Frames were skipped while the client lagged: once its queue is down to
+ * half of output_highwater, they are caught up in one diff. */
+static void catch_up(sess_t *s)
+{
+    if (s->owe_frame && s->queued <= (size_t)s->srv->cfg.output_highwater / 2)
+        srv_mark(s->srv, s);
+}
+
 static void on_write(uv_write_t *req, int status)
 {
     wreq_t *w = (wreq_t *)req;
@@ -33,9 +41,7 @@ static void on_write(uv_write_t *req, int status)
             sess_close(s, "write error", 0, NULL);
         return;
     }
-    /* Frames were skipped while the client lagged: catch up in one diff. */
-    if (s->owe_frame && s->queued <= (size_t)s->srv->cfg.output_highwater / 2)
-        srv_mark(s->srv, s);
+    catch_up(s);
 }
 
 /* The loop lends its write buffer to the session the render phase is
@@ -239,9 +245,7 @@ static void io_drained(void *ctx, size_t queued)
     sess_t *s = ctx;
     s->queued = queued;
     s->drained_ms = sess_now(s);
-    /* as on_write: frames skipped while the client lagged, in one diff */
-    if (s->owe_frame && s->queued <= (size_t)s->srv->cfg.output_highwater / 2)
-        srv_mark(s->srv, s);
+    catch_up(s);
 }
 
 static void io_ended(void *ctx, const char *why)

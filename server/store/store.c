@@ -222,8 +222,6 @@ static int name_full(store_t *st, req_t *r)
     uv_mutex_lock(&st->lmu);
     int full = hf_names_take(&st->hash_names, r->name,
                              st->opt.hashes_per_name) != 0;
-    if (full)
-        st->name_refusals++;
     uv_mutex_unlock(&st->lmu);
     r->name_counted = (uint8_t)!full;
     return full;

@@ -239,7 +239,6 @@ struct store {
     int hashing;               /* in the pool now, on every loop */
     int hash_waiting;          /* in every port's hash queue */
     hf_names_t hash_names;     /* logins hashing or waiting, per name */
-    uint64_t name_refusals;    /* logins refused for their name's count */
     int closing;
     uint64_t refused, dropped; /* games refused, records dropped: for the log */
     uint64_t prog_refused;     /* appends refused: for the log */

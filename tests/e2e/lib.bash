@@ -36,13 +36,14 @@ T() { tmux -L "$sock" -f /dev/null "$@"; }
 # Ends the private tmux server (and so every client in it) and waits for
 # its process to be gone: a `new-session` sent while it is still exiting
 # reaches the dying server and fails ("server exited unexpectedly").
+pid_gone() { ! kill -0 "$1" 2>/dev/null; }
+
 T_kill_server() {
     local pid
     pid=$(T display-message -p '#{pid}' 2>/dev/null)
     T kill-server >/dev/null 2>&1
     [ -n "$pid" ] || return 0
-    tmux_gone() { ! kill -0 "$pid" 2>/dev/null; }
-    wait_for 30 tmux_gone || fail "the tmux server $pid did not exit"
+    wait_for 30 pid_gone "$pid" || fail "the tmux server $pid did not exit"
 }
 
 e2e_cleanup() {

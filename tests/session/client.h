@@ -97,6 +97,10 @@ void srv_signal(tsrv_t *s, int sig);
 /* 1 while the server process has not exited. */
 int srv_alive(tsrv_t *s);
 
+/* Waits up to ms for the server's process to exit by itself (an upgrade's
+ * old process, say): 1 once it has, 0 if it is still alive. */
+int srv_wait_exited(tsrv_t *s, int ms);
+
 /* Kills the server (SIGKILL, a crash: no exit status or log is checked),
  * waits for it, removes the test's directory and frees s. */
 void srv_kill(tsrv_t *s);

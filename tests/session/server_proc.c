@@ -417,6 +417,13 @@ int srv_alive(tsrv_t *s)
     return !reap(s, 0);
 }
 
+int srv_wait_exited(tsrv_t *s, int ms)
+{
+    for (int i = 0; i < ms / 10 && srv_alive(s); i++)
+        usleep(10000);
+    return !srv_alive(s);
+}
+
 void srv_kill(tsrv_t *s)
 {
     if (!reap(s, 0)) {

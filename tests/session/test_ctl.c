@@ -28,9 +28,8 @@
 /* Waits (up to WAIT_MS) for the server to exit by itself. */
 static void wait_exit(tsrv_t *s)
 {
-    for (int i = 0; i < WAIT_MS / 10 && srv_alive(s); i++)
-        usleep(10000);
-    ck_assert_msg(!srv_alive(s), "the server did not exit:\n%s", srv_log(s));
+    ck_assert_msg(srv_wait_exited(s, WAIT_MS), "the server did not exit:\n%s",
+                  srv_log(s));
 }
 
 /* The ids `who` lists (after its header), and the lines. */

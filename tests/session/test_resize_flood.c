@@ -31,6 +31,7 @@
 #include "check_main.h"
 #include "client.h"
 #include "play.h"
+#include "ssh_guest.h"
 
 #define BUDGET 2
 #define SIZES 6
@@ -126,22 +127,7 @@ static void ssh_player(flooder_t *p, int port)
 {
     p->kind = SSH;
     p->c = cl_screen_new(80, 24);
-    p->ss = ssh_new();
-    ck_assert_ptr_nonnull(p->ss);
-    long timeout = 30;
-    unsigned int uport = (unsigned int)port;
-    ssh_options_set(p->ss, SSH_OPTIONS_HOST, "127.0.0.1");
-    ssh_options_set(p->ss, SSH_OPTIONS_PORT, &uport);
-    ssh_options_set(p->ss, SSH_OPTIONS_USER, "play");
-    ssh_options_set(p->ss, SSH_OPTIONS_TIMEOUT, &timeout);
-    ck_assert_int_eq(ssh_connect(p->ss), SSH_OK);
-    ck_assert_int_eq(ssh_userauth_none(p->ss, NULL), SSH_AUTH_SUCCESS);
-    p->ch = ssh_channel_new(p->ss);
-    ck_assert_ptr_nonnull(p->ch);
-    ck_assert_int_eq(ssh_channel_open_session(p->ch), SSH_OK);
-    ck_assert_int_eq(ssh_channel_request_pty_size(p->ch, "xterm", 80, 24),
-                     SSH_OK);
-    ck_assert_int_eq(ssh_channel_request_shell(p->ch), SSH_OK);
+    p->ss = ssh_guest(port, "xterm", 80, 24, 0, &p->ch);
     int row = 23;
     ck_assert(p_wait(p, shows, "Play (as a guest)", CL_WAIT_MS));
     p_send(p, "p");
@@ -153,12 +139,8 @@ static void ssh_player(flooder_t *p, int port)
 
 static void p_close(flooder_t *p)
 {
-    if (p->ch) {
-        ssh_channel_close(p->ch);
-        ssh_channel_free(p->ch);
-        ssh_disconnect(p->ss);
-        ssh_free(p->ss);
-    }
+    if (p->ch)
+        ssh_guest_bye(p->ss, p->ch);
     cl_close(p->c);
 }
 

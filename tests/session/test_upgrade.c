@@ -125,9 +125,7 @@ START_TEST(upgrade_keeps_sessions)
              PLAYERS + LOBBIES + 1 + WEBS);
     ck_assert_msg(strstr(out, moved), "not every session moved: %s", out);
     /* the old process exits by itself, cleanly */
-    for (int i = 0; i < WAIT_MS / 10 && srv_alive(s); i++)
-        usleep(10000);
-    ck_assert(!srv_alive(s));
+    ck_assert(srv_wait_exited(s, WAIT_MS));
 
     for (int i = 0; i < PLAYERS; i++)
         expect_game_at(p[i], turn[i]);
@@ -195,9 +193,7 @@ static int upgrade_moving(tsrv_t *s, int n)
                   "rogued --upgrade: status %d: %s", rc, out);
     int pid = srv_upgraded_pid(out);
     ck_assert_msg(pid > 0 && pid != old_pid, "no new pid in: %s", out);
-    for (int i = 0; i < WAIT_MS / 10 && srv_alive(s); i++)
-        usleep(10000);
-    ck_assert(!srv_alive(s));
+    ck_assert(srv_wait_exited(s, WAIT_MS));
     return pid;
 }
 
@@ -334,9 +330,7 @@ START_TEST(sigusr2_and_an_account)
     srv_signal(s, SIGUSR2);
     int pid = new_pid_from_log(s);
     ck_assert_int_ne(pid, srv_pid(s));
-    for (int i = 0; i < WAIT_MS / 10 && srv_alive(s); i++)
-        usleep(10000);
-    ck_assert(!srv_alive(s));
+    ck_assert(srv_wait_exited(s, WAIT_MS));
     expect_game_at(d, t);
     expect_next_turn(d, t);
     cl_close(d);
@@ -380,7 +374,7 @@ END_TEST
 
 /* `ssh -tt play@127.0.0.1 -p port` (a guest), its input and output on
  * pipes (*in: write end, *out: read end). Debian's OpenSSH client. */
-static pid_t ssh_guest(int port, int *in, int *out)
+static pid_t openssh_guest(int port, int *in, int *out)
 {
     char portarg[16];
     snprintf(portarg, sizeof portarg, "%d", port);
@@ -444,7 +438,7 @@ START_TEST(ssh_players_are_told_to_reconnect)
     snprintf(arg, sizeof arg, "ssh_port=%d", sport);
     tsrv_t *s = srv_start("--set", arg, NULL);
     int in, out;
-    pid_t ssh = ssh_guest(sport, &in, &out);
+    pid_t ssh = openssh_guest(sport, &in, &out);
     static char buf[65536];
     size_t got = 0;
     buf[0] = '\0';
@@ -600,9 +594,7 @@ START_TEST(other_rules_end_the_game_recorded)
     ck_assert_msg(at && !memchr(row, '\n', (size_t)(at - row)),
                   "\"%s\" is not guest1's line: %s", want, list);
     /* the old process exits by itself */
-    for (int i = 0; i < WAIT_MS / 10 && srv_alive(s); i++)
-        usleep(10000);
-    ck_assert(!srv_alive(s));
+    ck_assert(srv_wait_exited(s, WAIT_MS));
     cl_close(c);
     srv_stop_upgraded(s, pid);
     srv_stop(s);

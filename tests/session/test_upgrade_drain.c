@@ -81,9 +81,7 @@ START_TEST(a_client_not_reading_is_moved_after_the_drain_limit)
     ck_assert_int_ne(pid, old_pid);
     /* it was not written: packed anyway, past upgrade_drain_ms */
     ck_assert(srv_log_has(s, "bytes of output unwritten after upgrade_drain_ms"));
-    for (int i = 0; i < WAIT_MS / 10 && srv_alive(s); i++)
-        usleep(10000);
-    ck_assert_msg(!srv_alive(s), "the old process did not exit");
+    ck_assert_msg(srv_wait_exited(s, WAIT_MS), "the old process did not exit");
 
     /* reading again: the old output, then the new process's whole screen */
     ck_assert_msg(cl_sync(c, WAIT_MS), "no answer from the new process");

@@ -132,9 +132,7 @@ START_TEST(metrics_port_moves_without_a_gap)
     int pid = srv_upgraded_pid(out);
     ck_assert_msg(rc == 0 && pid > 0, "rogued --upgrade: status %d: %s", rc, out);
     ck_assert_int_ne(pid, old_pid);
-    for (int i = 0; i < WAIT_MS / 10 && srv_alive(s); i++)
-        usleep(10000);
-    ck_assert_msg(!srv_alive(s), "the old process did not exit");
+    ck_assert_msg(srv_wait_exited(s, WAIT_MS), "the old process did not exit");
     /* scrapes made after the old process is gone */
     wait_scrapes(&sc, atomic_load(&sc.done) + 3);
     atomic_store(&sc.stop, 1);
@@ -197,9 +195,7 @@ START_TEST(a_moved_metrics_port_is_bound_anew)
     ck_assert_msg(rc == 0 && pid > 0, "rogued --upgrade: status %d: %s", rc, out);
     snprintf(line, sizeof line, "metrics on http://127.0.0.1:%d/metrics\n", b);
     ck_assert(srv_wait_log(s, line, WAIT_MS));
-    for (int i = 0; i < WAIT_MS / 10 && srv_alive(s); i++)
-        usleep(10000);
-    ck_assert_msg(!srv_alive(s), "the old process did not exit");
+    ck_assert_msg(srv_wait_exited(s, WAIT_MS), "the old process did not exit");
     ck_assert(metrics_is(b, "rogued_process_pid", pid));
     int got = 0;
     double start;
