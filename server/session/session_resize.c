@@ -8,7 +8,8 @@
  * first resizes_per_window sizes of a window of resize_window_ms are drawn
  * at once; later ones in the window only keep the size, frames go on at
  * the size last drawn (keys are still answered), and the window's end
- * draws the last size once (docs/telnet.md, "NAWS"). */
+ * draws the last size once, unless it is the size drawn already
+ * (docs/telnet.md, "NAWS"). */
 #include "session.h"
 
 #include "session_impl.h"
@@ -22,13 +23,17 @@ static void draw_at(sess_t *s, int w, int h)
 
 /* The window ends with sizes owed: the last one is drawn, and that
  * repaint is the first of a new window, so a steady flood is drawn
- * resizes_per_window times a window, no more. */
+ * resizes_per_window times a window, no more. A last size that is the
+ * one drawn already (A, B, A) owes nothing: no frame, and no new window
+ * begun by it. */
 static void on_window_end(uv_timer_t *t)
 {
     sess_t *s = t->data;
     if (sess_closing(s) || !s->resize_owed)
         return;
     s->resize_owed = 0;
+    if (s->owed_w == s->w && s->owed_h == s->h)
+        return;
     s->resize_window_ms = sess_now(s);
     s->resizes = 1;
     draw_at(s, s->owed_w, s->owed_h);

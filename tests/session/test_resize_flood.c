@@ -22,7 +22,9 @@
  * the first size was sent to after the last answer came, an upper bound on
  * the time between the server reading the first and the last): if this
  * machine took longer, the run proves nothing either way and is done again
- * with a window ten times as long. No step asserts how fast anything ran. */
+ * with a window ten times as long. No step asserts how fast anything ran.
+ * A window whose last size is the one drawn (A, B, A) ends with no frame
+ * at all. */
 #include <check.h>
 #include <libssh/libssh.h>
 #include <stdio.h>
@@ -200,8 +202,10 @@ static tsrv_t *server(int kind, int window_ms, int *port)
     *port = kind == TELNET ? 0 : cl_free_port();
     snprintf(set_port, sizeof set_port, "%s=%d",
              kind == SSH ? "ssh_port" : "http_port", *port);
+    /* keepalive off: every frame marker is a frame the server drew */
     tsrv_t *s = srv_start("--seed", "42", "--set", set_window, "--set",
-                          set_budget, "--set", set_port, NULL);
+                          set_budget, "--set", set_port, "--set",
+                          "keepalive=0", NULL);
     if (kind == SSH)
         ck_assert(srv_wait_log(s, "host key SHA256:", CL_WAIT_MS));
     else if (kind == TELNET)
@@ -277,6 +281,54 @@ static void flood(int kind)
                   "the steps took longer than a 30 s window");
 }
 
+/* Sizes A, B, A in one window, A drawn when B came (telnet): the window's
+ * end owes nothing, so it draws nothing, not even an empty frame. Once
+ * the server's window is over (its start came before the test had the
+ * answer to its first size: t_a), two keys are answered, one frame each;
+ * a frame the window's end made would have come before the second answer
+ * (the loop runs its due timers before it reads again). The next size
+ * begins a new window: drawn at once. Returns as run. */
+static int run_back_to_drawn(int window_ms)
+{
+    int port;
+    tsrv_t *s = server(TELNET, window_ms, &port);
+    flooder_t p = { .kind = TELNET };
+    p.c = play_connect(port, NULL);
+    settle(&p);
+    int64_t t0 = cl_now_ms(), end1 = t0 + window_ms - 50;
+    size_drawn_at_once(&p, sizes[0][0], sizes[0][1]);
+    int64_t t_a = cl_now_ms();
+    size_drawn_at_once(&p, sizes[1][0], sizes[1][1]); /* A, the budget spent */
+    int row = sizes[1][1] - 1;
+    int proved = size_held(&p, sizes[2][0], sizes[2][1], row, end1) && /* B */
+                 size_held(&p, sizes[1][0], sizes[1][1], row, end1);   /* A */
+    if (proved) {
+        int clears = cl_stream_count(p.c, CLEAR), frames = cl_frames(p.c);
+        for (int64_t now; (now = cl_now_ms()) < t_a + window_ms + 50;)
+            cl_pump(p.c, (int)(t_a + window_ms + 50 - now));
+        key_answered(&p);
+        key_answered(&p);
+        settle(&p);
+        ck_assert_int_eq(cl_frames(p.c), frames + 2);
+        ck_assert_int_eq(cl_stream_count(p.c, CLEAR), clears);
+        ck_assert_int_eq(status_row(p.c), row);
+        size_drawn_at_once(&p, sizes[3][0], sizes[3][1]);
+    }
+    p_close(&p);
+    srv_stop(s);
+    return proved;
+}
+
+START_TEST(a_window_ending_at_the_size_drawn_draws_nothing)
+{
+    if (run_back_to_drawn(3000))
+        return;
+    fprintf(stderr, "resize_flood: slower than a 3 s window, again with 30 s\n");
+    ck_assert_msg(run_back_to_drawn(30000),
+                  "the steps took longer than a 30 s window");
+}
+END_TEST
+
 START_TEST(telnet_naws_flood_coalesced)
 {
     flood(TELNET);
@@ -304,6 +356,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, telnet_naws_flood_coalesced);
     tcase_add_test(tc, web_size_flood_coalesced);
     tcase_add_test(tc, ssh_window_change_flood_coalesced);
+    tcase_add_test(tc, a_window_ending_at_the_size_drawn_draws_nothing);
     suite_add_tcase(s, tc);
     return s;
 }
