@@ -205,6 +205,15 @@ int config_key_differs(const config_t *a, const config_t *b, size_t i)
     return strncmp(x, y, k->size) != 0;
 }
 
+void config_copy_key(config_t *dst, const config_t *src, size_t i)
+{
+    if (i >= NKEYS)
+        return;
+    const key_def_t *k = &keys[i];
+    memcpy((char *)dst + k->offset, (const char *)src + k->offset,
+           k->type == K_INT ? sizeof(int) : k->size);
+}
+
 static const key_def_t *find_key(const char *name)
 {
     for (size_t i = 0; i < NKEYS; i++)

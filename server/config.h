@@ -115,6 +115,9 @@ const char *config_key_name(size_t i);
 /* 1 when a and b hold different values for key i (config_key_name's i). */
 int config_key_differs(const config_t *a, const config_t *b, size_t i);
 
+/* Copies key i's value from src to dst (nothing past the last key). */
+void config_copy_key(config_t *dst, const config_t *src, size_t i);
+
 /* Writes every key with its value and description (for --help). */
 void config_print_keys(const config_t *c, void *file);
 

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "config.h"
 #include "msg.h"
 
 #define CTL_SOCKET "ctl.sock"       /* inside the data directory */
@@ -59,6 +60,11 @@ void ctl_set_config_path(ctl_t *c, const char *path);
 
 /* A MSG_CTL_* message from the host to this loop (not taken). */
 void ctl_loop_message(struct srv *srv, const smsg_t *m);
+
+/* The keys `reload` changes in the running server (ctl_cmds.c's list,
+ * docs/hosting.md, "Operations"): copies their values from src over dst,
+ * the host's settings or a loop's own copy. */
+void ctl_apply_live(config_t *dst, const config_t *src);
 
 /* --- the commands (ctl_cmds.c), for ctl_server.c ---------------------------- */
 

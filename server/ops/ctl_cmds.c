@@ -125,7 +125,8 @@ static int shutdown_run(ctl_req_t *r, const char *args)
 
 /* The keys reload changes in the running server (the host's copy and
  * each loop's, ctl_loop.c); every other key the file changed is named as
- * taking a restart (config.c's table is the list of keys). */
+ * taking a restart (config.c's table is the list of keys). The one list:
+ * what is copied, what the answer names and what it prints. */
 static const char *const live_keys[] = {
     "motd", "max_sessions", "idle_timeout", "idle_warning", "negotiation_ms",
     "output_limit", "output_highwater", "write_timeout",
@@ -139,6 +140,14 @@ static int is_live(const char *name)
         if (strcmp(live_keys[i], name) == 0)
             return 1;
     return 0;
+}
+
+void ctl_apply_live(config_t *dst, const config_t *src)
+{
+    const char *name;
+    for (size_t i = 0; (name = config_key_name(i)); i++)
+        if (is_live(name))
+            config_copy_key(dst, src, i);
 }
 
 static int reload_run(ctl_req_t *r, const char *args)
@@ -163,22 +172,20 @@ static int reload_run(ctl_req_t *r, const char *args)
         ctl_req_done(r, err);
         return 0;
     }
+    /* each key the file changed, in the table's order: applied now (the
+     * host's copy holds every live key's running value), or not */
     const char *name;
     for (size_t i = 0; (name = config_key_name(i)); i++)
-        if (!is_live(name) && config_key_differs(n, &h->cfg, i))
-            ctl_req_printf(r, "%s: changed in the file, takes a restart\n",
-                           name);
+        if (config_key_differs(n, &h->cfg, i))
+            ctl_req_printf(r, "%s: changed in the file, %s\n", name,
+                           is_live(name) ? "applied" : "takes a restart");
     smsg_t *m = msg_new(MSG_CTL_RELOAD, 0, 0, NULL);
     if (!m) {
         free(n);
         ctl_req_done(r, "out of memory");
         return 0;
     }
-    /* the host's own copy: the live keys only */
-    memcpy(h->cfg.motd, n->motd, sizeof h->cfg.motd);
-    h->cfg.max_sessions = n->max_sessions;
-    h->cfg.shutdown_minute_ms = n->shutdown_minute_ms;
-    h->cfg.ban_minute_ms = n->ban_minute_ms;
+    ctl_apply_live(&h->cfg, n); /* the host's own copy: the live keys */
     m->cfg = n;
     ctl_req_broadcast(r, m);
     return 1;

@@ -84,24 +84,6 @@ static int kick(srv_t *srv, uint64_t id)
     return 0;
 }
 
-/* The keys that change live (docs/hosting.md, "Operations"): each loop
- * reads its own copy of the settings. */
-static void reload(srv_t *srv, const config_t *n)
-{
-    config_t *c = &srv->cfg;
-    memcpy(c->motd, n->motd, sizeof c->motd);
-    c->max_sessions = n->max_sessions;
-    c->idle_timeout = n->idle_timeout;
-    c->idle_warning = n->idle_warning;
-    c->negotiation_ms = n->negotiation_ms;
-    c->output_limit = n->output_limit;
-    c->output_highwater = n->output_highwater;
-    c->write_timeout = n->write_timeout;
-    c->max_keys_per_second = n->max_keys_per_second;
-    c->keepalive = n->keepalive;
-    c->shutdown_minute_ms = n->shutdown_minute_ms;
-}
-
 /* This loop's figures, as lines ctl_metrics.c reads: "s" sessions by
  * state (enum sess_state), "t" by transport (telnet, web, ssh), "c" the
  * counters, "q" the output waiting (bytes, sessions), "l" the lag's count
@@ -158,7 +140,7 @@ void ctl_loop_message(srv_t *srv, const smsg_t *m)
         break;
     case MSG_CTL_RELOAD:
         if (m->cfg)
-            reload(srv, m->cfg);
+            ctl_apply_live(&srv->cfg, m->cfg); /* each loop's own copy */
         n = 1;
         break;
     default:
