@@ -1,7 +1,9 @@
 /* rebuild_pool.c - the rebuilds' own queue and threads (rebuild_pool.h). */
+#define _GNU_SOURCE /* pthread_setname_np */
 #include "rebuild_pool.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -199,6 +201,15 @@ void rbp_set_check_hook(rbp_t *p, void (*fn)(void *ctx, rbp_job_t *j),
     p->hook_ctx = ctx;
 }
 
+/* "at most N", or "no bound" for 0 (the settings' meaning). */
+static const char *bound(int n, char out[24])
+{
+    if (n == 0)
+        return "no bound";
+    snprintf(out, 24, "at most %d", n);
+    return out;
+}
+
 rbp_t *rbp_new(int threads, int queue_max, int per_ip)
 {
     rbp_t *p = calloc(1, sizeof *p);
@@ -215,12 +226,20 @@ rbp_t *rbp_new(int threads, int queue_max, int per_ip)
         return NULL;
     }
     pthread_cond_init(&p->cv, NULL);
-    for (; p->nthreads < threads; p->nthreads++)
+    for (; p->nthreads < threads; p->nthreads++) {
         if (pthread_create(&p->threads[p->nthreads], NULL, worker, p) != 0) {
             log_error("rebuilds: thread %d does not start", p->nthreads);
             rbp_free(p);
             return NULL;
         }
+        /* named for ps -L and top -H (and test_rebuilds, which counts
+         * them) */
+        pthread_setname_np(p->threads[p->nthreads], "rogued-rebuild");
+    }
+    if (threads > 0)
+        log_info("rebuilds: %d threads, %s waiting, %s an address",
+                 p->nthreads, bound(p->queue_max, (char[24]){ 0 }),
+                 bound(p->per_ip, (char[24]){ 0 }));
     return p;
 }
 

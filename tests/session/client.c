@@ -897,13 +897,20 @@ int cl_stream_count(const tclient_t *c, const char *text)
     return n;
 }
 
-int cl_stream_has(const tclient_t *c, const char *text)
+const char *cl_stream_find(const tclient_t *c, const char *text)
 {
     /* The stream may hold NUL bytes: search each NUL-ended piece. */
-    for (size_t at = 0; at < c->slen; at += strlen(c->stream + at) + 1)
-        if (strstr(c->stream + at, text))
-            return 1;
-    return 0;
+    for (size_t at = 0; at < c->slen; at += strlen(c->stream + at) + 1) {
+        const char *p = strstr(c->stream + at, text);
+        if (p)
+            return p;
+    }
+    return NULL;
+}
+
+int cl_stream_has(const tclient_t *c, const char *text)
+{
+    return cl_stream_find(c, text) != NULL;
 }
 
 int cl_find(const tclient_t *c, uint32_t ch, int *x, int *y)

@@ -74,6 +74,10 @@ int srv_port(const tsrv_t *s);
 /* The server's process id (its /proc entries: threads, memory). */
 int srv_pid(const tsrv_t *s);
 
+/* How many of the server's threads are named name (/proc/PID/task/TID/comm,
+ * pthread_setname_np's names). */
+int srv_threads_named(const tsrv_t *s, const char *name);
+
 /* The server log so far (NUL-terminated, malloc'd; the caller frees). */
 char *srv_log(const tsrv_t *s);
 
@@ -296,6 +300,11 @@ int cl_screen_has(const tclient_t *c, const char *text);
 /* 1 if text occurs in the data received so far (after telnet, before the
  * terminal; the last 1 MiB is kept). */
 int cl_stream_has(const tclient_t *c, const char *text);
+
+/* Where text first occurs in the data received so far (as
+ * cl_stream_has; the text after it runs to the next NUL byte), or NULL.
+ * Valid until c reads again or is closed. */
+const char *cl_stream_find(const tclient_t *c, const char *text);
 
 /* How many times text (not empty) occurs in the data received so far
  * (the last 1 MiB, as cl_stream_has), not overlapping. */

@@ -357,6 +357,30 @@ int srv_pid(const tsrv_t *s)
     return (int)s->pid;
 }
 
+int srv_threads_named(const tsrv_t *s, const char *name)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task", (int)s->pid);
+    DIR *d = opendir(path);
+    ck_assert_msg(d != NULL, "cannot read %s", path);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] == '.')
+            continue;
+        char comm_path[400], comm[32] = "";
+        snprintf(comm_path, sizeof comm_path, "%s/%s/comm", path, e->d_name);
+        FILE *f = fopen(comm_path, "r");
+        if (f && fgets(comm, sizeof comm, f)) {
+            comm[strcspn(comm, "\n")] = '\0';
+            n += strcmp(comm, name) == 0;
+        }
+        if (f)
+            fclose(f);
+    }
+    closedir(d);
+    return n;
+}
+
 int srv_port(const tsrv_t *s)
 {
     return s->port;

@@ -9,9 +9,7 @@
  * (rogued_sessions_output_waiting), not guessed. */
 #include <check.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "check_main.h"
@@ -20,41 +18,10 @@
 #include "play.h"
 
 #define WAIT_MS 30000
-#define HANG_S 120
-/* the requests one write carries (IAC DO 99 each) */
-#define REQUESTS 8192
 
 static int at_turn(tclient_t *c, void *arg)
 {
     return cl_turn(c) == *(int *)arg;
-}
-
-/* Telnet requests the client must answer but does not read the answers
- * of, until the server's own queue for it is not empty: the kernel's
- * buffers are full, and stay full while the client does not read.
- * Answers to requests cannot be skipped as frames are (test_limits.c's
- * slow_reader_cut_off), and output_limit is set far above what the
- * buffers hold. */
-static void stop_reading_with_output_owed(tclient_t *c, int mport)
-{
-    size_t len = 3 * REQUESTS;
-    char *buf = malloc(len);
-    ck_assert_ptr_nonnull(buf);
-    for (size_t i = 0; i < len; i += 3) {
-        buf[i] = (char)0xff;
-        buf[i + 1] = (char)0xfd;
-        buf[i + 2] = 99;
-    }
-    time_t deadline = time(NULL) + HANG_S; /* only a hang ends it */
-    int owed = 0;
-    size_t total = 0;
-    while (!owed && !cl_closed(c) && time(NULL) < deadline) {
-        total += cl_send_raw(c, buf, len, 0, 2000);
-        owed = metrics_is(mport, "rogued_sessions_output_waiting", 1);
-    }
-    free(buf);
-    ck_assert_msg(owed, "no output waiting after %zu bytes sent", total);
-    ck_assert(!cl_closed(c));
 }
 
 START_TEST(a_client_not_reading_is_moved_after_the_drain_limit)
@@ -71,7 +38,7 @@ START_TEST(a_client_not_reading_is_moved_after_the_drain_limit)
     cl_opts_t o = { .rcvbuf = 4096 };
     tclient_t *c = play_connect(srv_port(s), &o);
     int turn = cl_turn(c);
-    stop_reading_with_output_owed(c, mport);
+    metrics_stop_reading_with_output_owed(c, mport);
 
     char out[1024];
     int rc = srv_upgrade(s, out, sizeof out);
