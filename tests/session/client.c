@@ -908,6 +908,23 @@ const char *cl_stream_find(const tclient_t *c, const char *text)
     return NULL;
 }
 
+/* TCP_INFO's tcpi_rcv_wnd (Linux 6.2 on): the u32 after tcpi_snd_wnd, at
+ * byte 232 of the kernel's struct tcp_info, which only grows at its end;
+ * the C library's struct stops well before it. */
+#define TCPI_RCV_WND_AT 232
+
+long cl_rcv_window(const tclient_t *c)
+{
+    unsigned char info[512];
+    socklen_t len = sizeof info;
+    uint32_t wnd;
+    if (getsockopt(c->fd, IPPROTO_TCP, TCP_INFO, info, &len) != 0 ||
+        len < TCPI_RCV_WND_AT + sizeof wnd)
+        return -1;
+    memcpy(&wnd, info + TCPI_RCV_WND_AT, sizeof wnd);
+    return (long)wnd;
+}
+
 int cl_stream_has(const tclient_t *c, const char *text)
 {
     return cl_stream_find(c, text) != NULL;

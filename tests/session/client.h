@@ -297,6 +297,11 @@ int cl_closed(const tclient_t *c);
 /* 1 if text is on the screen now (within one row). */
 int cl_screen_has(const tclient_t *c, const char *text);
 
+/* The receive window c's side of the connection last advertised, in
+ * bytes (0: shut, the server may send nothing more until c reads), or -1
+ * when the kernel does not say (before Linux 6.2). */
+long cl_rcv_window(const tclient_t *c);
+
 /* 1 if text occurs in the data received so far (after telnet, before the
  * terminal; the last 1 MiB is kept). */
 int cl_stream_has(const tclient_t *c, const char *text);

@@ -320,7 +320,11 @@ END_TEST
  * receive buffer: its window keeps shutting and the server's send buffer
  * fills with frames, but each read lets its side acknowledge more, and
  * write_timeout times only a client that takes nothing. Three times
- * write_timeout of it (the sweep runs once a second) and it still plays. */
+ * write_timeout of it (the sweep runs once a second) and it still plays.
+ * That the window did shut is read from the client's socket just before
+ * each of its reads (TCP_INFO: the receive window its side last
+ * advertised was 0): at most of them (about all, here); a client that
+ * read at once would have it open at nearly every one. */
 START_TEST(slow_but_reading_client_kept)
 {
     tsrv_t *s = srv_start("--seed", "42", "--set", "write_timeout=2",
@@ -333,16 +337,23 @@ START_TEST(slow_but_reading_client_kept)
      * drains them), no busy loop on a shared machine */
     const struct timespec pause = { 0, 2 * 1000 * 1000 };
     int64_t now = cl_now_ms(), end = now + 6000, next_read = now;
+    int reads = 0, shut = 0;
     for (int i = 0; !cl_closed(c) && (now = cl_now_ms()) < end; i++) {
         buf[4] = (unsigned char)(120 + i % 100);
         cl_send_raw(c, buf, sizeof buf, 0, 500);
         if (now >= next_read) { /* what came meanwhile, ten times a second */
+            long w = cl_rcv_window(c);
+            ck_assert_msg(w >= 0, "the kernel does not say the window");
+            reads++;
+            shut += w == 0;
             cl_pump(c, 0);
             next_read = now + 100;
         }
         nanosleep(&pause, NULL);
     }
     ck_assert(!cl_closed(c));
+    ck_assert_msg(shut * 2 > reads, "the window shut at %d of %d reads", shut,
+                  reads);
     ck_assert(!srv_log_has(s, "output stalled"));
     /* back to a size the map fits, then a move each way */
     unsigned char naws[9] = { 0xff, 0xfa, 31, 0, 80, 0, 24, 0xff, 0xf0 };
