@@ -12,6 +12,7 @@
 #include "log.h"
 #include "msg.h"
 #include "upgrade.h"
+#include "upgrade_blob.h"
 #include "upgrade_wire.h"
 
 /* How long the old process may take to hand everything over. */
@@ -88,8 +89,7 @@ static int take(upgrade_in_t *in, buf_t *b)
         return -1;
     }
     if (type == UPW_END && b->len == 8 && fd < 0) {
-        for (int i = 0; i < 8; i++)
-            in->next_id |= (uint64_t)(uint8_t)b->data[i] << (8 * i);
+        in->next_id = upb_get_le((const uint8_t *)b->data, 8);
         return 0;
     }
     if (fd >= 0)
@@ -114,10 +114,8 @@ int upgrade_receive(int fd, upgrade_in_t *in)
         v = (uint32_t)test_hook(UPGRADE_TEST_VERSION_ENV);
     unsigned long exit_after = test_hook(UPGRADE_TEST_EXIT_ENV);
     uint8_t ready[8];
-    for (int i = 0; i < 4; i++) {
-        ready[i] = (uint8_t)(pid >> (8 * i));
-        ready[4 + i] = (uint8_t)(v >> (8 * i));
-    }
+    upb_put_le(ready, pid, 4);
+    upb_put_le(ready + 4, v, 4);
     if (upw_send(fd, UPW_READY, ready, sizeof ready, -1) != 0) {
         log_error("upgrade: cannot reach the old process: %s", strerror(errno));
         upgrade_in_free(in);

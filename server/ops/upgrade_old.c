@@ -15,6 +15,7 @@
 #include "game.h"
 #include "host.h"
 #include "log.h"
+#include "upgrade_blob.h"
 #include "upgrade_impl.h"
 #include "upgrade_wire.h"
 
@@ -125,8 +126,7 @@ static void hand(upgrade_t *u)
                       u->items[i].blob.len, u->items[i].fd);
     uint64_t next = atomic_load(&u->h->sh.next_id);
     uint8_t id[8];
-    for (int i = 0; i < 8; i++)
-        id[i] = (uint8_t)(next >> (8 * i));
+    upb_put_le(id, next, 8);
     if (rc == 0)
         rc = upw_send(u->sock, UPW_END, id, sizeof id, -1);
     buf_t ack;
@@ -257,9 +257,7 @@ static void on_ready(uv_poll_t *p, int status, int events)
         fail(u, "the new binary closed its end before it was ready");
         return;
     }
-    uint32_t version = 0;
-    for (int i = 0; i < 4; i++)
-        version |= (uint32_t)(uint8_t)b.data[4 + i] << (8 * i);
+    uint32_t version = (uint32_t)upb_get_le((const uint8_t *)b.data + 4, 4);
     buf_free(&b);
     if (version != GAME_VERSION)
         log_info("upgrade: the new binary's rules are version %u, ours %u: "

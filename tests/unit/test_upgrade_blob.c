@@ -67,6 +67,25 @@ static void encode(const upgrade_sess_t *u, buf_t *b)
     ck_assert_int_eq(upgrade_blob_encode(u, b), 0);
 }
 
+/* The handover's byte order: least significant first, only the bytes
+ * asked for, and back. */
+START_TEST(little_endian_bytes)
+{
+    uint8_t b[9];
+    memset(b, 0xee, sizeof b);
+    upb_put_le(b, 0x0102030405060708ull, 8);
+    static const uint8_t want[9] = { 8, 7, 6, 5, 4, 3, 2, 1, 0xee };
+    ck_assert_mem_eq(b, want, sizeof want);
+    ck_assert_uint_eq(upb_get_le(b, 8), 0x0102030405060708ull);
+    memset(b, 0xee, sizeof b);
+    upb_put_le(b, 0xa1b2c3d4e5ull, 4); /* the high byte is not written */
+    static const uint8_t want4[5] = { 0xe5, 0xd4, 0xc3, 0xb2, 0xee };
+    ck_assert_mem_eq(b, want4, sizeof want4);
+    ck_assert_uint_eq(upb_get_le(b, 4), 0xb2c3d4e5u);
+    ck_assert_uint_eq(upb_get_le(b, 1), 0xe5);
+}
+END_TEST
+
 START_TEST(playing_round_trip)
 {
     upgrade_sess_t u = playing(), v;
@@ -415,6 +434,7 @@ static Suite *make_suite(void)
 {
     Suite *s = suite_create("upgrade_blob");
     TCase *tc = tcase_create("core");
+    tcase_add_test(tc, little_endian_bytes);
     tcase_add_test(tc, playing_round_trip);
     tcase_add_test(tc, lobby_and_watching_round_trip);
     tcase_add_test(tc, every_cut_refused);
