@@ -5,11 +5,11 @@
     ssh_bench.py [ROGUED_BIN] [N] [KEYS]
 
 For each transport (telnet, then SSH) a fresh server (ROGUED_BIN, default
-build/rel/rogued, on 127.0.0.1 with a temporary data directory and no
-per-address limits) gets N players (default 50) from loopback: telnet as a
-raw client (`nc`: no options answered, the lobby after negotiation_ms),
-SSH as Debian's OpenSSH client (`ssh -tt play@`, TERM=vt100 so both get
-the plain display). Printed per transport:
+build/rel/rogued, on 127.0.0.1 with a temporary data directory, no
+per-address limits and every game from seed 42) gets N players (default
+50) from loopback: telnet as a raw client (`nc`: no options answered, the
+lobby after negotiation_ms), SSH as Debian's OpenSSH client (`ssh -tt
+play@`, TERM=vt100 so both get the plain display). Printed per transport:
 
 - memory: the server's VmRSS once the N players idle in the lobby, less
   its VmRSS before the first connected, per player;
@@ -22,10 +22,13 @@ the plain display). Printed per transport:
   the user and kernel shares (utime and stime, coarser: clock ticks).
 
 BENCH_KINDS="ssh" measures only SSH; BENCH_PERF=FILE profiles the keys
-with perf (FILE.telnet, FILE.ssh). BENCH_WRAP="valgrind --tool=callgrind
-..." runs the server under that command and, with callgrind, counts only
-the keys (callgrind_control -z before them, a dump named keys-TRANSPORT
-after).
+with perf (FILE.telnet, FILE.ssh); BENCH_STRACE=FILE counts the server's
+system calls during the keys alone (strace -f -c attached then, FILE.telnet,
+FILE.ssh; its CPU figures are then not the server's alone); BENCH_SSH_ARGS
+adds options to every ssh client ("-c aes128-gcm@openssh.com": a cipher).
+BENCH_WRAP="valgrind --tool=callgrind ..." runs the server under that
+command and, with callgrind, counts only the keys (callgrind_control -z
+before them, a dump named keys-TRANSPORT after).
 
 The SSH clients' own CPU is theirs, not the server's: only the server
 process is measured."""
@@ -91,7 +94,8 @@ class Server:
     def __init__(self, tmp):
         self.ssh_port = free_port()
         self.log = os.path.join(tmp, "server.log")
-        args = WRAP + [BIN, "--config", "/dev/null", "--port", "0", "--bind",
+        args = WRAP + [BIN, "--seed", "42", "--config", "/dev/null", "--port",
+                "0", "--bind",
                 "127.0.0.1", "--data-dir", os.path.join(tmp, "data"),
                 "--max-sessions", str(N * 2 + 10)]
         for kv in ("max_sessions_per_ip=0", "connects_per_ip_per_minute=0",
@@ -135,7 +139,9 @@ class Client:
                 ["ssh", "-tt", "-F", "/dev/null", "-p", str(srv.ssh_port),
                  "-o", "StrictHostKeyChecking=no",
                  "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR",
-                 "-o", "BatchMode=yes", "play@127.0.0.1"],
+                 "-o", "BatchMode=yes"]
+                + os.environ.get("BENCH_SSH_ARGS", "").split()
+                + ["play@127.0.0.1"],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT, env=env)
             os.set_blocking(self.proc.stdout.fileno(), False)
@@ -222,6 +228,12 @@ def run(kind):
         if os.environ.get("BENCH_PERF"):  # a profile of the keys alone
             perf = subprocess.Popen(["perf", "record", "-g", "-p", str(pid), "-o",
                                      os.environ["BENCH_PERF"] + "." + kind],
+                                    stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL)
+            time.sleep(1.0)
+        if os.environ.get("BENCH_STRACE"):  # system calls of the keys alone
+            perf = subprocess.Popen(["strace", "-f", "-c", "-p", str(pid), "-o",
+                                     os.environ["BENCH_STRACE"] + "." + kind],
                                     stdout=subprocess.DEVNULL,
                                     stderr=subprocess.DEVNULL)
             time.sleep(1.0)
