@@ -288,7 +288,9 @@ def run(kind):
             subprocess.run(["callgrind_control", "-d", f"keys-{kind}", str(pid)],
                            check=False, stdout=subprocess.DEVNULL)
         keys = N * KEYS
-        print(f"| {kind} | {N} | {(rss1 - rss0) / N:.1f} KiB | {thr0} -> {thr1}"
+        name = kind + (", a process each" if kind == "telnet" and TELNET_PROC
+                       else "")
+        print(f"| {name} | {N} | {(rss1 - rss0) / N:.1f} KiB | {thr0} -> {thr1}"
               f" | {cpu * 1e6 / keys:.1f} µs | {user * 1e6 / keys:.0f} / "
               f"{system * 1e6 / keys:.0f} µs | {keys} |")
         for c in clients:
