@@ -6,7 +6,9 @@
  *
  * Everything happens on the session's loop. The module reports back
  * through byte_io_cb_t; none of those callbacks is made from inside a
- * call of the session's into the table, except `closed` (see close). */
+ * call of the session's into the table, except `closed` (see close) and
+ * start's (the first read: `bytes`, and `ended` for a client gone before
+ * it). A write that fails says so by its -1 alone. */
 #ifndef ROGUE_BYTE_IO_H
 #define ROGUE_BYTE_IO_H
 

@@ -8,6 +8,8 @@ int ssh_pend_add(ssh_pend_t *p, const char *data, size_t n, size_t max)
 {
     if (max && p->len + n > max)
         return -1;
+    if (n == 0)
+        return 0; /* (nothing held yet: no buffer to copy into) */
     if (p->len + n > p->cap) {
         size_t cap = p->cap ? p->cap * 2 : 4096;
         while (cap < p->len + n)

@@ -39,18 +39,26 @@ static void to_session(ssh_play_t *p, char type, const char *data, size_t n)
     p->cb->bytes(p->ctx, rec, ssh_link_record(rec, type, data, n));
 }
 
-/* The client has gone (or failed): the session is told once, and the
- * socket is watched no more (libssh may have closed its descriptor). */
-static void end(ssh_play_t *p, const char *why)
+/* The client has gone (or failed): the socket is watched no more
+ * (libssh may have closed its descriptor). Returns 1 the first time. */
+static int stop(ssh_play_t *p)
 {
     if (p->ended)
-        return;
+        return 0;
     p->ended = 1;
     if (p->opened && p->events) {
         uv_poll_stop(&p->poll);
         p->events = 0;
     }
-    if (!p->closing)
+    return 1;
+}
+
+/* ...and the session is told, once: only from the poll's callbacks (a
+ * failure inside one of the session's calls is told by that call's
+ * result, byte_io.h). */
+static void end(ssh_play_t *p, const char *why)
+{
+    if (stop(p) && !p->closing)
         p->cb->ended(p->ctx, why);
 }
 
@@ -246,7 +254,7 @@ static int play_write(void *conn, const char *data, size_t n)
     if (p->out.len == 0 && !socket_full(p)) {
         long k = chan_put(p, data, n);
         if (k < 0) {
-            end(p, "write error");
+            stop(p); /* the -1 closes the session (not cb->ended too) */
             return -1;
         }
         data += k;

@@ -29,7 +29,9 @@
 #   ssh      tests/bench/ssh_bench.py             memory, threads and CPU per
 #                                                  key of SSH players beside
 #                                                  telnet ones (OpenSSH's
-#                                                  client)
+#                                                  client), and telnet's
+#                                                  again with a process a
+#                                                  player
 #
 # Environment: BENCH_TTYPES the displays of the instr part's server runs
 # (default "ansi xterm-256color xterm-direct"; a display left out shows
@@ -223,4 +225,8 @@ if wants ssh && command -v ssh >/dev/null; then
     echo
     echo "## 7. SSH beside telnet"
     run python3 tests/bench/ssh_bench.py "$ROGUED" 50 40
+    # telnet's players as processes, as SSH's are (docs/performance.md,
+    # "SSH, fewer calls a key"): the like-for-like row
+    run env BENCH_KINDS=telnet BENCH_TELNET_PROC=1 \
+        python3 tests/bench/ssh_bench.py "$ROGUED" 50 40
 fi

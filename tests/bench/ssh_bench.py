@@ -5,11 +5,11 @@
     ssh_bench.py [ROGUED_BIN] [N] [KEYS]
 
 For each transport (telnet, then SSH) a fresh server (ROGUED_BIN, default
-build/rel/rogued, on 127.0.0.1 with a temporary data directory and no
-per-address limits) gets N players (default 50) from loopback: telnet as a
-raw client (`nc`: no options answered, the lobby after negotiation_ms),
-SSH as Debian's OpenSSH client (`ssh -tt play@`, TERM=vt100 so both get
-the plain display). Printed per transport:
+build/rel/rogued, on 127.0.0.1 with a temporary data directory, no
+per-address limits and every game from seed 42) gets N players (default
+50) from loopback: telnet as a raw client (`nc`: no options answered, the
+lobby after negotiation_ms), SSH as Debian's OpenSSH client (`ssh -tt
+play@`, TERM=vt100 so both get the plain display). Printed per transport:
 
 - memory: the server's VmRSS once the N players idle in the lobby, less
   its VmRSS before the first connected, per player;
@@ -22,10 +22,15 @@ the plain display). Printed per transport:
   the user and kernel shares (utime and stime, coarser: clock ticks).
 
 BENCH_KINDS="ssh" measures only SSH; BENCH_PERF=FILE profiles the keys
-with perf (FILE.telnet, FILE.ssh). BENCH_WRAP="valgrind --tool=callgrind
-..." runs the server under that command and, with callgrind, counts only
-the keys (callgrind_control -z before them, a dump named keys-TRANSPORT
-after).
+with perf (FILE.telnet, FILE.ssh); BENCH_STRACE=FILE counts the server's
+system calls during the keys alone (strace -f -c attached then, FILE.telnet,
+FILE.ssh; its CPU figures are then not the server's alone); BENCH_SSH_ARGS
+adds options to every ssh client ("-c aes128-gcm@openssh.com": a cipher);
+BENCH_TELNET_PROC=1 makes each telnet player a process of its own, as
+each SSH player is (see RELAY).
+BENCH_WRAP="valgrind --tool=callgrind ..." runs the server under that
+command and, with callgrind, counts only the keys (callgrind_control -z
+before them, a dump named keys-TRANSPORT after).
 
 The SSH clients' own CPU is theirs, not the server's: only the server
 process is measured."""
@@ -44,6 +49,33 @@ KEYS = int(sys.argv[3]) if len(sys.argv) > 3 else 40
 WAIT = 120.0  # a wait's ceiling (s): it only catches a hang
 # a command the server runs under (BENCH_WRAP="valgrind --tool=callgrind")
 WRAP = os.environ.get("BENCH_WRAP", "").split()
+
+
+# BENCH_TELNET_PROC=1: each telnet player is a process of its own, as each
+# SSH player is (an ssh client): this relay between its pipes and the
+# socket. A frame sent over loopback wakes its reader in the server's
+# system call, and waking a sleeping process costs more than one that
+# the bench's single process, busy with the others, often is not.
+TELNET_PROC = os.environ.get("BENCH_TELNET_PROC") == "1"
+RELAY = """
+import os, selectors, socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+sel = selectors.DefaultSelector()
+sel.register(s, selectors.EVENT_READ)
+sel.register(0, selectors.EVENT_READ)
+while True:
+    for key, _ in sel.select():
+        if key.fileobj == 0:
+            b = os.read(0, 65536)
+            if not b:
+                sys.exit(0)
+            s.sendall(b)
+        else:
+            b = s.recv(65536)
+            if not b:
+                sys.exit(0)
+            os.write(1, b)
+"""
 
 
 def free_port():
@@ -91,7 +123,8 @@ class Server:
     def __init__(self, tmp):
         self.ssh_port = free_port()
         self.log = os.path.join(tmp, "server.log")
-        args = WRAP + [BIN, "--config", "/dev/null", "--port", "0", "--bind",
+        args = WRAP + [BIN, "--seed", "42", "--config", "/dev/null", "--port",
+                "0", "--bind",
                 "127.0.0.1", "--data-dir", os.path.join(tmp, "data"),
                 "--max-sessions", str(N * 2 + 10)]
         for kv in ("max_sessions_per_ip=0", "connects_per_ip_per_minute=0",
@@ -125,21 +158,26 @@ class Client:
     def __init__(self, kind, srv, sel):
         self.out = b""
         self.last = time.time()
-        if kind == "telnet":
+        self.sock = self.proc = None
+        if kind == "telnet" and TELNET_PROC:
+            cmd = [sys.executable, "-c", RELAY, str(srv.port)]
+        elif kind == "telnet":
             self.sock = socket.create_connection(("127.0.0.1", srv.port))
             self.sock.setblocking(False)
-            self.rfd, self.proc = self.sock, None
+            self.rfd = self.sock
         else:
-            env = dict(os.environ, TERM="vt100")
+            cmd = (["ssh", "-tt", "-F", "/dev/null", "-p", str(srv.ssh_port),
+                    "-o", "StrictHostKeyChecking=no",
+                    "-o", "UserKnownHostsFile=/dev/null",
+                    "-o", "LogLevel=ERROR", "-o", "BatchMode=yes"]
+                   + os.environ.get("BENCH_SSH_ARGS", "").split()
+                   + ["play@127.0.0.1"])
+        if not self.sock:
             self.proc = subprocess.Popen(
-                ["ssh", "-tt", "-F", "/dev/null", "-p", str(srv.ssh_port),
-                 "-o", "StrictHostKeyChecking=no",
-                 "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR",
-                 "-o", "BatchMode=yes", "play@127.0.0.1"],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT, env=env)
+                cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT, env=dict(os.environ, TERM="vt100"))
             os.set_blocking(self.proc.stdout.fileno(), False)
-            self.rfd, self.sock = self.proc.stdout, None
+            self.rfd = self.proc.stdout
         sel.register(self.rfd, selectors.EVENT_READ, self)
 
     def send(self, b):
@@ -191,6 +229,15 @@ def wait_quiet(sel, clients, quiet=1.0):
     sys.exit("the players' output never went quiet")
 
 
+def attach(cmd, pid, out):
+    """cmd (perf record, strace -c) on the server from now on, into out;
+    stopped by SIGINT once the keys are done."""
+    proc = subprocess.Popen(cmd + ["-p", str(pid), "-o", out],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(1.0)  # (attached)
+    return proc
+
+
 def run(kind):
     with tempfile.TemporaryDirectory(prefix="rogued-sshbench-") as tmp:
         srv = Server(tmp)
@@ -220,11 +267,11 @@ def run(kind):
                            stdout=subprocess.DEVNULL)
         perf = None
         if os.environ.get("BENCH_PERF"):  # a profile of the keys alone
-            perf = subprocess.Popen(["perf", "record", "-g", "-p", str(pid), "-o",
-                                     os.environ["BENCH_PERF"] + "." + kind],
-                                    stdout=subprocess.DEVNULL,
-                                    stderr=subprocess.DEVNULL)
-            time.sleep(1.0)
+            perf = attach(["perf", "record", "-g"], pid,
+                          os.environ["BENCH_PERF"] + "." + kind)
+        if os.environ.get("BENCH_STRACE"):  # system calls of the keys alone
+            perf = attach(["strace", "-f", "-c"], pid,
+                          os.environ["BENCH_STRACE"] + "." + kind)
         cpu0, t0, us0 = cpu_s(pid), time.time(), user_sys_s(pid)
         for _ in range(KEYS):
             for c in clients:
@@ -241,7 +288,9 @@ def run(kind):
             subprocess.run(["callgrind_control", "-d", f"keys-{kind}", str(pid)],
                            check=False, stdout=subprocess.DEVNULL)
         keys = N * KEYS
-        print(f"| {kind} | {N} | {(rss1 - rss0) / N:.1f} KiB | {thr0} -> {thr1}"
+        name = kind + (", a process each" if kind == "telnet" and TELNET_PROC
+                       else "")
+        print(f"| {name} | {N} | {(rss1 - rss0) / N:.1f} KiB | {thr0} -> {thr1}"
               f" | {cpu * 1e6 / keys:.1f} µs | {user * 1e6 / keys:.0f} / "
               f"{system * 1e6 / keys:.0f} µs | {keys} |")
         for c in clients:

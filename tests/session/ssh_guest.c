@@ -4,8 +4,7 @@
 #include <check.h>
 #include <stdint.h>
 
-ssh_session ssh_guest(int port, const char *term, int cols, int rows,
-                      long rekey_bytes, ssh_channel *chp)
+ssh_session ssh_guest_session(int port)
 {
     ssh_session ss = ssh_new();
     ck_assert_ptr_nonnull(ss);
@@ -15,6 +14,13 @@ ssh_session ssh_guest(int port, const char *term, int cols, int rows,
     ssh_options_set(ss, SSH_OPTIONS_PORT, &p);
     ssh_options_set(ss, SSH_OPTIONS_USER, "play");
     ssh_options_set(ss, SSH_OPTIONS_TIMEOUT, &timeout);
+    return ss;
+}
+
+ssh_session ssh_guest(int port, const char *term, int cols, int rows,
+                      long rekey_bytes, ssh_channel *chp)
+{
+    ssh_session ss = ssh_guest_session(port);
     if (rekey_bytes > 0) {
         uint64_t limit = (uint64_t)rekey_bytes;
         ck_assert_int_eq(ssh_options_set(ss, SSH_OPTIONS_REKEY_DATA, &limit),

@@ -5,6 +5,10 @@
 
 #include <libssh/libssh.h>
 
+/* A client session for 127.0.0.1:port as "play" (30 s timeout), not
+ * connected yet: options may be added. */
+ssh_session ssh_guest_session(int port);
+
 /* Connects to 127.0.0.1:port (30 s timeout) with a cols x rows pty of
  * terminal term and asks for the shell; rekey_bytes > 0: the client
  * rekeys after that many bytes (libssh's SSH_OPTIONS_REKEY_DATA). Fails

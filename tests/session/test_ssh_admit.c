@@ -8,7 +8,8 @@
  * banner, logged and counted; a guest logged in over SSH (libssh's client)
  * is counted once (/metrics; with max_sessions=1 it gets in, a telnet
  * player is then told the server is full, and gets in once it has gone).
- * Counts and log lines, no timing. */
+ * The ciphers offered are AES-GCM's alone. Counts and log lines, no
+ * timing. */
 #include <check.h>
 #include <libssh/libssh.h>
 #include <stdio.h>
@@ -179,6 +180,43 @@ START_TEST(a_logged_in_ssh_player_is_counted_once)
 }
 END_TEST
 
+/* A client connecting with ciphers (libssh's client, the key exchange
+ * only): the cipher each way, or NULL if the key exchange failed. */
+static const char *negotiated(const char *ciphers, char *out, size_t n)
+{
+    ssh_session ss = ssh_guest_session(sport);
+    ck_assert_int_eq(ssh_options_set(ss, SSH_OPTIONS_CIPHERS_C_S, ciphers), 0);
+    ck_assert_int_eq(ssh_options_set(ss, SSH_OPTIONS_CIPHERS_S_C, ciphers), 0);
+    const char *got = NULL;
+    if (ssh_connect(ss) == SSH_OK) {
+        snprintf(out, n, "%s %s", ssh_get_cipher_in(ss), ssh_get_cipher_out(ss));
+        got = out;
+        ssh_disconnect(ss);
+    }
+    ssh_free(ss);
+    return got;
+}
+
+/* The server offers AES-GCM alone (docs/performance.md, "SSH, fewer calls
+ * a key"): a client that puts chacha20-poly1305 and aes128-ctr first, as
+ * OpenSSH's does, gets AES-GCM both ways; one without AES-GCM is refused
+ * at the key exchange. */
+START_TEST(the_cipher_is_aes_gcm)
+{
+    tsrv_t *s = start("max_sessions=4", "startups_start=0", "max_sessions_per_ip=0");
+    char got[128];
+    const char *c = negotiated("chacha20-poly1305@openssh.com,aes128-ctr,"
+                               "aes256-gcm@openssh.com", got, sizeof got);
+    ck_assert_ptr_nonnull(c);
+    ck_assert_str_eq(c, "aes256-gcm@openssh.com aes256-gcm@openssh.com");
+    c = negotiated("chacha20-poly1305@openssh.com,aes128-ctr,aes256-ctr", got,
+                   sizeof got);
+    ck_assert_ptr_null(c);
+    ck_assert(srv_wait_log(s, "closed before it was in", CL_WAIT_MS));
+    srv_stop(s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("ssh admit");
@@ -188,6 +226,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, silent_ssh_connections_hold_max_sessions);
     tcase_add_test(tc, startups_drop_the_newest_ssh_connection);
     tcase_add_test(tc, a_logged_in_ssh_player_is_counted_once);
+    tcase_add_test(tc, the_cipher_is_aes_gcm);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -9,7 +9,8 @@
  *   no socketpair between them and the session), and the game counted
  *   the 40 turns;
  * - a client that rekeys every KiB (libssh's own rekey limit) goes on
- *   playing through the key exchanges: 200 waits, each answered;
+ *   playing through the key exchanges: 200 waits, each answered, and a
+ *   redraw after each ten;
  * - a client whose program stops reading fills its window, then the
  *   session's queue, and is cut off by write_timeout as telnet is;
  * - a shutdown with one SSH player in the lobby and one in a game tells
@@ -183,7 +184,14 @@ START_TEST(a_rekeying_client_plays_on)
     enter_game(ch);
     int first = negotiated;
     ck_assert_int_ge(first, 1);
-    waits(ch, 200);
+    /* A wait's frame is a few bytes, which libssh's count of blocks (a
+     * packet's payload / 16 with AES-GCM) may never see: a redraw
+     * (Ctrl-L, the whole screen, not a turn) after each ten waits. */
+    for (int i = 0; i < 20; i++) {
+        waits(ch, 10);
+        ck_assert_int_eq(ssh_channel_write(ch, "\x0c", 1), 1);
+        ck_assert(read_until(ch, "HP:"));
+    }
     ck_assert_msg(negotiated >= first + 2, "%d key exchanges, %d at the start",
                   negotiated, first);
     ssh_guest_bye(ss, ch);
