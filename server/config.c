@@ -74,6 +74,7 @@ static const key_def_t keys[] = {
     INT_KEY(ssh_login_grace_ms, 100, 600000, "ms an SSH connection has for its handshake, login and shell (OpenSSH's LoginGraceTime)"),
     INT_KEY(ssh_threads, 0, 64, "threads for SSH's key exchanges and logins, at most one per core (0: one per core, at most 2)"),
     INT_KEY(ssh_fail_delay_ms, 0, 60000, "after 3 failed SSH key tries from an address (50 for a name), each next answer waits this, then twice that, up to 16 times (0: never)"),
+    STR_KEY(ssh_ciphers, "the ciphers SSH offers, comma-separated (the client picks the first of its own list that is here); AES-GCM alone is the cheapest for the server"),
     INT_KEY(http_port, 0, 65535, "the browser's port: a page with a terminal and its WebSocket, on bind's address (0: off)"),
     INT_KEY(workers, 0, 63, "worker loops, each a thread with its share of the sessions (0: one per core)"),
     INT_KEY(fd_reserve, 0, 1000000, "file descriptors kept back from players: a connection accepted past the limit minus this is closed at once, logged (0: 5% of the limit, at least 32)"),
@@ -157,6 +158,7 @@ void config_defaults(config_t *c)
     c->upgrade_ready_ms = 60000;
     c->upgrade_drain_ms = 2000;
     snprintf(c->metrics_addr, sizeof c->metrics_addr, "127.0.0.1");
+    snprintf(c->ssh_ciphers, sizeof c->ssh_ciphers, "%s", SSH_CIPHERS_DEFAULT);
     c->output_highwater = 64 * 1024;
     c->write_timeout = 60;
     c->max_keys_per_second = 100;

@@ -10,6 +10,10 @@
 
 #define CONFIG_STR_MAX 256
 
+/* SSH's ciphers unless ssh_ciphers says otherwise: AES-GCM alone, the
+ * cheapest for the server (docs/hosting.md, docs/performance.md). */
+#define SSH_CIPHERS_DEFAULT "aes128-gcm@openssh.com,aes256-gcm@openssh.com"
+
 typedef struct config {
     char bind[64];
     int port;
@@ -24,6 +28,7 @@ typedef struct config {
     int ssh_login_grace_ms;  /* SSH handshake and login deadline */
     int ssh_fail_delay_ms;   /* the first wait after failed key tries */
     int ssh_threads;         /* SSH's threads; 0 = min(cores, 2) */
+    char ssh_ciphers[192];   /* the ciphers SSH offers, libssh's list form */
     int max_sessions_per_ip; /* sessions from one address; 0 = no limit */
     int fd_reserve;          /* descriptors kept back from players; 0 = auto */
     int connects_per_ip_per_minute; /* new connections; 0 = no limit */

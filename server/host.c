@@ -285,10 +285,11 @@ static int start_workers(host_t *h)
  * handing each logged-in player to a loop. Returns 0, or -1 (logged). */
 static int start_ssh_bridge(host_t *h, const config_t *cfg)
 {
-    char err[256];
+    char err[512];
     h->ssh_bridge = calloc(1, sizeof *h->ssh_bridge);
     if (!h->ssh_bridge ||
-        ssh_bridge_init(h->ssh_bridge, cfg->data_dir, err, sizeof err) != 0) {
+        ssh_bridge_init(h->ssh_bridge, cfg->data_dir, cfg->ssh_ciphers, err,
+                        sizeof err) != 0) {
         log_error("%s", h->ssh_bridge ? err : "out of memory");
         free(h->ssh_bridge);
         h->ssh_bridge = NULL;

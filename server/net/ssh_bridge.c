@@ -310,22 +310,23 @@ static int load_or_make_key(ssh_bridge_t *b, const char *path, char *err,
     return 0;
 }
 
-/* AES-GCM only, both ways: with the CPU's AES instructions it is
- * OpenSSL's cheapest of libssh's ciphers for a key's small packets (no
- * per-packet key set-up, as chacha20-poly1305 has, and no separate MAC,
- * as the -ctr ciphers have; docs/performance.md, "SSH, fewer calls a
- * key"). The client's order picks among what both offer, and OpenSSH's
- * puts chacha20-poly1305 and the -ctr ciphers first: they are left out. */
-static int set_ciphers(ssh_bind bind)
+/* The ciphers offered, both ways (ssh_ciphers; AES-GCM alone by
+ * default: with the CPU's AES instructions it is OpenSSL's cheapest of
+ * libssh's ciphers for a key's small packets, with no per-packet key
+ * set-up, as chacha20-poly1305 has, and no separate MAC, as the -ctr
+ * ciphers have; docs/performance.md, "SSH, fewer calls a key"). The
+ * client's order picks among what both offer, and OpenSSH's puts
+ * chacha20-poly1305 and the -ctr ciphers first, so a host that adds them
+ * for older clients makes OpenSSH's players use them. */
+static int set_ciphers(ssh_bind bind, const char *ciphers)
 {
-    static const char aead[] = "aes128-gcm@openssh.com,aes256-gcm@openssh.com";
-    if (ssh_bind_options_set(bind, SSH_BIND_OPTIONS_CIPHERS_C_S, aead) != SSH_OK)
+    if (ssh_bind_options_set(bind, SSH_BIND_OPTIONS_CIPHERS_C_S, ciphers) != SSH_OK)
         return SSH_ERROR;
-    return ssh_bind_options_set(bind, SSH_BIND_OPTIONS_CIPHERS_S_C, aead);
+    return ssh_bind_options_set(bind, SSH_BIND_OPTIONS_CIPHERS_S_C, ciphers);
 }
 
-int ssh_bridge_init(ssh_bridge_t *b, const char *data_dir, char *err,
-                    size_t errlen)
+int ssh_bridge_init(ssh_bridge_t *b, const char *data_dir,
+                    const char *ciphers, char *err, size_t errlen)
 {
     memset(b, 0, sizeof *b);
     char path[600];
@@ -340,12 +341,18 @@ int ssh_bridge_init(ssh_bridge_t *b, const char *data_dir, char *err,
     }
     ssh_bind bind = ssh_bind_new();
     if (!bind ||
-        ssh_bind_options_set(bind, SSH_BIND_OPTIONS_HOSTKEY, path) != SSH_OK ||
-        set_ciphers(bind) != SSH_OK) {
-        snprintf(err, errlen, "cannot use the SSH host key %s (or set the "
-                 "ciphers)", path);
+        ssh_bind_options_set(bind, SSH_BIND_OPTIONS_HOSTKEY, path) != SSH_OK) {
+        snprintf(err, errlen, "cannot use the SSH host key %s", path);
         if (bind)
             ssh_bind_free(bind);
+        ssh_finalize();
+        return -1;
+    }
+    if (set_ciphers(bind, ciphers) != SSH_OK) {
+        snprintf(err, errlen, "ssh_ciphers: libssh knows none of '%s' "
+                 "(for example aes128-gcm@openssh.com, "
+                 "chacha20-poly1305@openssh.com, aes256-ctr)", ciphers);
+        ssh_bind_free(bind);
         ssh_finalize();
         return -1;
     }

@@ -55,9 +55,10 @@
 void ssh_bridge_set_limits(ssh_bridge_t *b, int unauth_per_ip, int grace_ms,
                            int fail_delay_ms);
 
-/* Loads or makes the host key in data_dir. Returns 0, or -1 with err set. */
-int ssh_bridge_init(ssh_bridge_t *b, const char *data_dir, char *err,
-                    size_t errlen);
+/* Loads or makes the host key in data_dir and offers the ciphers listed
+ * (ssh_ciphers: comma-separated names). Returns 0, or -1 with err set. */
+int ssh_bridge_init(ssh_bridge_t *b, const char *data_dir,
+                    const char *ciphers, char *err, size_t errlen);
 
 /* Starts the threads (after ssh_bridge_set_limits). Returns 0, or -1
  * (logged; ssh_bridge_free still frees). */

@@ -337,13 +337,13 @@ START_TEST(slow_but_reading_client_kept)
      * drains them), no busy loop on a shared machine */
     const struct timespec pause = { 0, 2 * 1000 * 1000 };
     int64_t now = cl_now_ms(), end = now + 6000, next_read = now;
-    int reads = 0, shut = 0;
+    int reads = 0, shut = 0, told = 0;
     for (int i = 0; !cl_closed(c) && (now = cl_now_ms()) < end; i++) {
         buf[4] = (unsigned char)(120 + i % 100);
         cl_send_raw(c, buf, sizeof buf, 0, 500);
         if (now >= next_read) { /* what came meanwhile, ten times a second */
             long w = cl_rcv_window(c);
-            ck_assert_msg(w >= 0, "the kernel does not say the window");
+            told += w >= 0;
             reads++;
             shut += w == 0;
             cl_pump(c, 0);
@@ -352,8 +352,14 @@ START_TEST(slow_but_reading_client_kept)
         nanosleep(&pause, NULL);
     }
     ck_assert(!cl_closed(c));
-    ck_assert_msg(shut * 2 > reads, "the window shut at %d of %d reads", shut,
-                  reads);
+    /* Debian 12's own kernel (6.1) does not report the window: the rest
+     * of the test still holds there, and says what it could not see */
+    if (told == 0)
+        fprintf(stderr, "note: this kernel (before 6.2) does not report "
+                "tcpi_rcv_wnd: the shut window is not checked\n");
+    else
+        ck_assert_msg(shut * 2 > reads, "the window shut at %d of %d reads",
+                      shut, reads);
     ck_assert(!srv_log_has(s, "output stalled"));
     /* back to a size the map fits, then a move each way */
     unsigned char naws[9] = { 0xff, 0xfa, 31, 0, 80, 0, 24, 0xff, 0xf0 };

@@ -13,6 +13,7 @@
 #include <check.h>
 #include <libssh/libssh.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -217,6 +218,42 @@ START_TEST(the_cipher_is_aes_gcm)
 }
 END_TEST
 
+/* A host may widen the list (ssh_ciphers): a client that puts
+ * chacha20-poly1305 first, as OpenSSH's does, then gets it. */
+START_TEST(ssh_ciphers_widened)
+{
+    tsrv_t *s = start("max_sessions=4", "startups_start=0",
+                      "ssh_ciphers=aes128-gcm@openssh.com,"
+                      "chacha20-poly1305@openssh.com");
+    char got[128];
+    const char *c = negotiated("chacha20-poly1305@openssh.com,"
+                               "aes128-gcm@openssh.com", got, sizeof got);
+    ck_assert_ptr_nonnull(c);
+    ck_assert_str_eq(c, "chacha20-poly1305@openssh.com "
+                        "chacha20-poly1305@openssh.com");
+    srv_stop(s);
+}
+END_TEST
+
+/* A list libssh knows nothing of stops the server at start, naming the
+ * setting, instead of a port no client can agree with. */
+START_TEST(unknown_ssh_ciphers_refused)
+{
+    char dir[] = "/tmp/rogued-ciphers-XXXXXX", args[512], out[4096];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(args, sizeof args, "--config /dev/null --set data_dir=%s "
+             "--set ssh_port=%d --set ssh_ciphers=rot13", dir, cl_free_port());
+    int rc = srv_run_once("", args, out, sizeof out);
+    char rm[600];
+    snprintf(rm, sizeof rm, "rm -rf %s", dir);
+    ck_assert_int_eq(system(rm), 0);
+    ck_assert_msg(rc != 0, "exit status 0: %s", out);
+    ck_assert_msg(strstr(out, "ssh_ciphers: libssh knows none of 'rot13'"), "%s",
+                  out);
+    ck_assert_msg(!strstr(out, "listening"), "%s", out);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("ssh admit");
@@ -227,6 +264,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, startups_drop_the_newest_ssh_connection);
     tcase_add_test(tc, a_logged_in_ssh_player_is_counted_once);
     tcase_add_test(tc, the_cipher_is_aes_gcm);
+    tcase_add_test(tc, ssh_ciphers_widened);
+    tcase_add_test(tc, unknown_ssh_ciphers_refused);
     suite_add_tcase(s, tc);
     return s;
 }
