@@ -188,6 +188,9 @@ typedef struct sess {
      * last found none held (session_output.c) */
     uint64_t acked, acked_ms;
     uint8_t out_held;
+    int fd_plus1;              /* the socket's descriptor + 1, looked up by
+                                  the first sweep that asks the kernel (0:
+                                  not yet): not uv_fileno's lines a second */
     uint64_t last_output_ms;
     /* input */
     uint64_t started_ms, last_input_ms;
