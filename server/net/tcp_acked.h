@@ -7,12 +7,12 @@
 #ifndef TCP_ACKED_H
 #define TCP_ACKED_H
 
-#include <stddef.h>
 #include <stdint.h>
 
 /* *acked: the bytes the peer has acknowledged since the connection began;
- * *held: those the kernel holds for it, sent or not, not yet acknowledged.
- * Returns 0, or -1 if fd is not a TCP socket the kernel can say it of. */
-int tcp_acked(int fd, uint64_t *acked, size_t *held);
+ * *all_taken: 1 if the kernel holds none for it (every byte written was
+ * sent and acknowledged), else 0. One system call (TCP_INFO). Returns 0,
+ * or -1 if fd is not a TCP socket the kernel can say it of. */
+int tcp_acked(int fd, uint64_t *acked, int *all_taken);
 
 #endif

@@ -283,6 +283,7 @@ static void do_close(sess_t *s)
     }
     uv_timer_stop(&s->negotiate_timer);
     uv_timer_stop(&s->esc_timer);
+    s->esc_armed = 0;
     uv_timer_stop(&s->replay_timer);
     uv_timer_stop(&s->resize_timer);
     if (s->handles_closing)

@@ -151,12 +151,14 @@ typedef struct sess {
     struct sess *prev, *next;  /* the server's list of every session */
     struct sess *mprev, *mnext; /* the render phase's list of marked ones */
     srv_t *srv;
-    uint64_t id;
+    /* What a key and the sweep touch, together at the top (the session is
+     * allocated on a cache line): a few lines instead of one here and
+     * there over 4.7 KB (docs/performance.md, "Closer to the floor"). */
     uint8_t state;             /* enum sess_state */
     uint8_t marked, owe_frame, admitted;
-    char guest_token[GRACE_TOKEN_LEN + 1]; /* a browser guest's: resumes
-                                  the game after a drop ("" : none) */
-    int64_t jobs;              /* rebuilds asked for so far (their numbers) */
+    uint8_t handles_closing;
+    uint8_t check_first_read;  /* an untrusted peer: refuse a PROXY header */
+    uint8_t esc_armed;         /* esc_timer runs (no look at a cold timer) */
     struct {
         uint8_t requested, graceful;
         /* Set by the request: the reason (for the log) and the goodbye
@@ -165,18 +167,62 @@ typedef struct sess {
         const char *reason, *message;
         char *buf;
     } close;
-    /* transport */
-    uv_tcp_t tcp;              /* the socket (not opened when io is set) */
+    proxy_parser_t *proxy;     /* a trusted balancer's header being read */
+    const transport_t *tr;     /* the protocol the bytes come in (transport.h):
+                                  telnet's or the browser's; NULL until set */
+    void *conn;                /* its connection: &tc, or web */
     const struct byte_io *io;  /* or another carrier of the bytes: an SSH
                                   player's libssh session (byte_io.h) */
     void *io_conn;             /* io's; closed with the handles */
+    struct wsconn *web;        /* the browser's HTTP and WebSocket; owned;
+                                  NULL for telnet */
+    /* output: gathered during a loop iteration, written in the render phase */
+    buf_t out;
+    size_t queued;             /* bytes handed to libuv, not yet written */
+    uint8_t out_borrowed;      /* out is the loop's write buffer, lent for
+                                  this render phase call (session.c) */
+    uint64_t drained_ms;       /* the queue last shrank or was empty */
+    /* over TCP, what the client's side took (tcp_acked.h): its count of
+     * bytes acknowledged at the last sweep, and since when that count last
+     * grew or nothing was held; out_held: bytes were written since a sweep
+     * last found none held (session_output.c) */
+    uint64_t acked, acked_ms;
+    uint8_t out_held;
+    int fd_plus1;              /* the socket's descriptor + 1, looked up by
+                                  the first sweep that asks the kernel (0:
+                                  not yet): not uv_fileno's lines a second */
+    uint64_t last_output_ms;
+    /* input */
+    uint64_t started_ms, last_input_ms;
+    double key_tokens;         /* keys-per-second bucket */
+    uint64_t key_tokens_ms;
+    uint8_t warned_idle;
+    int w, h;
+    uint8_t term_ready;        /* alternate screen set up */
+    uint8_t mouse_on;          /* xterm mouse reporting is on */
+    /* the display (session_options.c; docs/telnet.md) */
+    display_t detected;        /* what the client can show: settled when
+                                  the negotiation ends */
+    display_t display;         /* what it is drawn with: the choice over
+                                  detected */
+    uint8_t display_choice;    /* the player's (options.h); 0: Auto */
+    options_t options;         /* the options screen, while open */
+    keydec_t keys;
+    unsigned keys_dropped;     /* keys.dropped as last seen (session.c) */
+    char notice[80];           /* a host line over the log, until a key */
+    /* transport */
+    tconn_t tc;                /* telnet (unused for the browser) */
+    uv_tcp_t tcp;              /* the socket (not opened when io is set) */
+    uint64_t id;
+    char guest_token[GRACE_TOKEN_LEN + 1]; /* a browser guest's: resumes
+                                  the game after a drop ("" : none) */
+    int64_t jobs;              /* rebuilds asked for so far (their numbers) */
     uv_timer_t negotiate_timer; /* the negotiation deadline */
     uv_timer_t esc_timer;       /* a held Esc becomes a key after 100 ms */
     uv_timer_t replay_timer;    /* the replay's clock */
     uv_timer_t close_timer;     /* how long a graceful close may drain */
     uv_shutdown_t shutdown_req;
     int open_handles;
-    uint8_t handles_closing;
     char addr[64];             /* "ip:port", for the log */
     char ip[ADDR_MAX];         /* the address alone, for its limits */
     uint8_t ip_counted;        /* addr_admit counted this session */
@@ -187,7 +233,6 @@ typedef struct sess {
                                   accept, srv_ssh_hold) holds a slot of
                                   max_sessions before it is admitted */
     uint8_t hashing;           /* addr_hash_begin counted its password check */
-    uint8_t check_first_read;  /* an untrusted peer: refuse a PROXY header */
     uint8_t via_ssh;           /* an SSH player's (io): cannot move to a
                                   new process (session_upgrade.c);
                                   the console counts it as "ssh" */
@@ -197,13 +242,6 @@ typedef struct sess {
     uint8_t rebuild_exempt;    /* arrived by a binary upgrade: its game's
                                   rebuild is the host's own, not held to the
                                   per-address cap (rebuild.h) */
-    proxy_parser_t *proxy;     /* a trusted balancer's header being read */
-    const transport_t *tr;     /* the protocol the bytes come in (transport.h):
-                                  telnet's or the browser's; NULL until set */
-    void *conn;                /* its connection: &tc, or web */
-    tconn_t tc;                /* telnet (unused for the browser) */
-    struct wsconn *web;        /* the browser's HTTP and WebSocket; owned;
-                                  NULL for telnet */
     uint8_t site_start;        /* a site page's terminal asked to watch or
                                   replay (site.h's enum site_start): the
                                   lobby starts it on entering, once */
@@ -224,8 +262,6 @@ typedef struct sess {
                                   owned */
     int nfollowers;
 
-    keydec_t keys;
-    unsigned keys_dropped;     /* keys.dropped as last seen (session.c) */
     /* Resizes (NAWS, the page's size messages, SSH window changes): the
      * first resizes_per_window of a window of resize_window_ms are drawn
      * at once; later ones only keep the size (owed_w x owed_h), drawn by
@@ -241,39 +277,10 @@ typedef struct sess {
      * lobby when it starts (docs/telnet.md). */
     char early[SESS_EARLY_MAX];
     uint16_t nearly;
-    /* output: gathered during a loop iteration, written in the render phase */
-    buf_t out;
-    size_t queued;             /* bytes handed to libuv, not yet written */
-    uint8_t out_borrowed;      /* out is the loop's write buffer, lent for
-                                  this render phase call (session.c) */
-    uint64_t drained_ms;       /* the queue last shrank or was empty */
-    /* over TCP, what the client's side took (tcp_acked.h): its count of
-     * bytes acknowledged at the last sweep, and since when that count last
-     * grew or nothing was held; out_held: bytes were written since a sweep
-     * last found none held (session_output.c) */
-    uint64_t acked, acked_ms;
-    uint8_t out_held;
-    uint64_t last_output_ms;
     /* the terminal */
     term_state_t term;
     screen_t shown;            /* what the client's terminal shows */
     view_cache_t view;         /* how shown was drawn (session_render.c) */
-    int w, h;
-    uint8_t term_ready;        /* alternate screen set up */
-    uint8_t mouse_on;          /* xterm mouse reporting is on */
-    char notice[80];           /* a host line over the log, until a key */
-    /* input */
-    uint64_t started_ms, last_input_ms;
-    double key_tokens;         /* keys-per-second bucket */
-    uint64_t key_tokens_ms;
-    uint8_t warned_idle;
-    /* the display (session_options.c; docs/telnet.md) */
-    display_t detected;        /* what the client can show: settled when
-                                  the negotiation ends */
-    display_t display;         /* what it is drawn with: the choice over
-                                  detected */
-    uint8_t display_choice;    /* the player's (options.h); 0: Auto */
-    options_t options;         /* the options screen, while open */
     union {
         st_lobby_t lobby;
         st_play_t play;

@@ -340,9 +340,12 @@ static int ssh_attach(sess_t *s, msg_accept_t *acc)
  * of memory. */
 sess_t *sess_new(srv_t *srv)
 {
-    sess_t *s = calloc(1, sizeof *s);
-    if (!s)
+    /* On a cache line of its own: the fields a key touches are at the top
+     * (session.h), in as few lines as they fill. */
+    void *mem = NULL;
+    if (posix_memalign(&mem, 64, sizeof(sess_t)) != 0)
         return NULL;
+    sess_t *s = memset(mem, 0, sizeof(sess_t));
     s->srv = srv;
     s->id = srv_new_id(srv);
     uv_tcp_init(srv->loop, &s->tcp);

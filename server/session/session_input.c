@@ -158,8 +158,18 @@ void sess_on_tc_key(void *ctx, int key)
 static void on_esc_timer(uv_timer_t *t)
 {
     sess_t *s = t->data;
+    s->esc_armed = 0;
     if (!sess_closing(s))
         keydec_timeout(&s->keys, on_key, s);
+}
+
+/* A held Esc (or the start of a sequence) becomes a key if nothing follows
+ * within ESC_DELAY_MS. esc_armed is kept beside the fields a key touches,
+ * so a key with nothing held does not look at the timer's cold line. */
+static void arm_esc(sess_t *s)
+{
+    s->esc_armed = 1;
+    uv_timer_start(&s->esc_timer, on_esc_timer, ESC_DELAY_MS, 0);
 }
 
 void sess_on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
@@ -211,9 +221,11 @@ void sess_on_bytes(sess_t *s, const char *p, size_t len)
     }
     sess_start_lobby_if_negotiated(s);
     if (keydec_pending(&s->keys))
-        uv_timer_start(&s->esc_timer, on_esc_timer, ESC_DELAY_MS, 0);
-    else
+        arm_esc(s);
+    else if (s->esc_armed) {
+        s->esc_armed = 0;
         uv_timer_stop(&s->esc_timer);
+    }
 }
 
 void sess_feed_held(sess_t *s, const void *bytes, size_t n)
@@ -222,5 +234,5 @@ void sess_feed_held(sess_t *s, const void *bytes, size_t n)
         return;
     keydec_feed(&s->keys, bytes, n, on_key, s);
     if (keydec_pending(&s->keys))
-        uv_timer_start(&s->esc_timer, on_esc_timer, ESC_DELAY_MS, 0);
+        arm_esc(s);
 }

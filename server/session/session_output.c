@@ -189,15 +189,19 @@ void sess_write_static(sess_t *s)
 int sess_output_stalled(sess_t *s, uint64_t now, uint64_t limit_ms)
 {
     uint64_t acked;
-    size_t held;
-    uv_os_fd_t fd;
+    int all_taken;
     if (!s->out_held && s->queued == 0)
         return 0; /* nothing written since a sweep found all taken: no
                      system call for an idle session */
-    if (s->io || uv_fileno((uv_handle_t *)&s->tcp, &fd) != 0 ||
-        tcp_acked(fd, &acked, &held) != 0)
+    if (!s->io && s->fd_plus1 == 0) {
+        uv_os_fd_t fd;
+        if (uv_fileno((uv_handle_t *)&s->tcp, &fd) == 0)
+            s->fd_plus1 = fd + 1; /* the same until the handle closes */
+    }
+    if (s->io || s->fd_plus1 == 0 ||
+        tcp_acked(s->fd_plus1 - 1, &acked, &all_taken) != 0)
         return s->queued > 0 && now - s->drained_ms >= limit_ms;
-    if (held == 0 && s->queued == 0) {
+    if (all_taken && s->queued == 0) {
         s->out_held = 0; /* all taken: the next write starts the clock */
         s->acked = acked;
         return 0;

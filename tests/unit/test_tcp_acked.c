@@ -1,0 +1,160 @@
+/* test_tcp_acked.c - tcp_acked (server/net/tcp_acked.h) on a loopback TCP
+ * connection the test makes on a port the kernel picks: what the peer has
+ * acknowledged, and whether the kernel still holds bytes for it, before a
+ * write, after the peer read it all, and while a peer that does not read
+ * has shut its window; a socket that is not TCP is refused. */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "tcp_acked.h"
+
+#define WAIT_S 30 /* only a broken kernel or test ends a wait here */
+
+/* A connected pair on 127.0.0.1: *srv the accepted side (non-blocking),
+ * *cli the connecting side, its receive buffer rcvbuf bytes if not 0. */
+static void tcp_pair(int *srv, int *cli, int rcvbuf)
+{
+    int l = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert_int_ge(l, 0);
+    struct sockaddr_in a = { .sin_family = AF_INET,
+                             .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+    socklen_t alen = sizeof a;
+    ck_assert_int_eq(bind(l, (struct sockaddr *)&a, sizeof a), 0);
+    ck_assert_int_eq(listen(l, 1), 0);
+    ck_assert_int_eq(getsockname(l, (struct sockaddr *)&a, &alen), 0);
+    *cli = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert_int_ge(*cli, 0);
+    if (rcvbuf)
+        ck_assert_int_eq(setsockopt(*cli, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
+                                    sizeof rcvbuf), 0);
+    ck_assert_int_eq(connect(*cli, (struct sockaddr *)&a, sizeof a), 0);
+    *srv = accept(l, NULL, NULL);
+    ck_assert_int_ge(*srv, 0);
+    close(l);
+    ck_assert_int_eq(fcntl(*srv, F_SETFL, O_NONBLOCK), 0);
+}
+
+/* Waits (up to WAIT_S) for the kernel to hold nothing for the peer; the
+ * acknowledged count then. */
+static uint64_t wait_all_taken(int fd)
+{
+    uint64_t acked = 0;
+    int all = 0;
+    time_t deadline = time(NULL) + WAIT_S;
+    while (time(NULL) < deadline) {
+        ck_assert_int_eq(tcp_acked(fd, &acked, &all), 0);
+        if (all)
+            return acked;
+        const struct timespec pause = { 0, 1000 * 1000 };
+        nanosleep(&pause, NULL);
+    }
+    ck_abort_msg("bytes still held after %d s", WAIT_S);
+    return 0;
+}
+
+/* Reads exactly n bytes from fd (blocking). */
+static void read_n(int fd, size_t n)
+{
+    char buf[4096];
+    while (n > 0) {
+        ssize_t r = read(fd, buf, n < sizeof buf ? n : sizeof buf);
+        ck_assert_int_gt(r, 0);
+        n -= (size_t)r;
+    }
+}
+
+START_TEST(fresh_connection_holds_nothing)
+{
+    int srv, cli;
+    tcp_pair(&srv, &cli, 0);
+    uint64_t acked = 99;
+    int all = 0;
+    ck_assert_int_eq(tcp_acked(srv, &acked, &all), 0);
+    ck_assert_int_eq(all, 1);
+    ck_assert_uint_eq(acked, 0);
+    close(srv);
+    close(cli);
+}
+END_TEST
+
+START_TEST(bytes_read_are_acknowledged)
+{
+    int srv, cli;
+    tcp_pair(&srv, &cli, 0);
+    char frame[1000];
+    memset(frame, 'x', sizeof frame);
+    ck_assert_int_eq(write(srv, frame, sizeof frame), (ssize_t)sizeof frame);
+    read_n(cli, sizeof frame);
+    ck_assert_uint_eq(wait_all_taken(srv), sizeof frame);
+    ck_assert_int_eq(write(srv, frame, 200), 200);
+    read_n(cli, 200);
+    ck_assert_uint_eq(wait_all_taken(srv), sizeof frame + 200);
+    close(srv);
+    close(cli);
+}
+END_TEST
+
+/* A peer that reads nothing: once its window is shut the kernel holds
+ * what we wrote and the acknowledged count is short of it; when it reads
+ * everything, all of it is acknowledged. */
+START_TEST(unread_bytes_are_held)
+{
+    int srv, cli;
+    tcp_pair(&srv, &cli, 4096);
+    char chunk[4096];
+    memset(chunk, 'y', sizeof chunk);
+    size_t written = 0;
+    for (;;) {
+        ssize_t w = write(srv, chunk, sizeof chunk);
+        if (w < 0) {
+            ck_assert(errno == EAGAIN || errno == EWOULDBLOCK);
+            break;
+        }
+        written += (size_t)w;
+    }
+    uint64_t acked = 0;
+    int all = 1;
+    ck_assert_int_eq(tcp_acked(srv, &acked, &all), 0);
+    ck_assert_int_eq(all, 0);
+    ck_assert_uint_lt(acked, written);
+    read_n(cli, written);
+    ck_assert_uint_eq(wait_all_taken(srv), written);
+    close(srv);
+    close(cli);
+}
+END_TEST
+
+START_TEST(not_tcp_refused)
+{
+    int sv[2];
+    ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    uint64_t acked;
+    int all;
+    ck_assert_int_eq(tcp_acked(sv[0], &acked, &all), -1);
+    close(sv[0]);
+    close(sv[1]);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("tcp_acked");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 2 * WAIT_S + 10);
+    tcase_add_test(tc, fresh_connection_holds_nothing);
+    tcase_add_test(tc, bytes_read_are_acknowledged);
+    tcase_add_test(tc, unread_bytes_are_held);
+    tcase_add_test(tc, not_tcp_refused);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
