@@ -391,34 +391,9 @@ static int running(const monster_t *m)
            ai_wants_to_flee(m->hp, monster_stats(m->kind)->hp);
 }
 
-/* Every MONSTER_REGEN_TURNS turns each hurt monster heals 1 hp, but not
- * while it runs: a fleeing monster comes back as hurt as it left (and
- * turns back on its own after MONSTER_FLEE_TURNS: ai.c, monster_act). */
-static void monsters_regenerate(game_t *g)
-{
-    if ((g->turn + 1) % MONSTER_REGEN_TURNS != 0)
-        return;
-    for (int i = 0; i < MAX_MONSTERS; i++) {
-        monster_t *m = &g->monsters[i];
-        if (m->alive && m->hp < monster_stats(m->kind)->hp && !running(m))
-            m->hp++;
-    }
-}
-
-/* MF_REGEN monsters heal 1 hp every turn. */
-static void monsters_regenerate_fast(game_t *g)
-{
-    for (int i = 0; i < MAX_MONSTERS; i++) {
-        monster_t *m = &g->monsters[i];
-        const creature_stats_t *k = monster_stats(m->kind);
-        if (m->alive && (k->flags & MF_REGEN) && m->hp < k->hp && !running(m))
-            m->hp++;
-    }
-}
-
-/* Timed effects tick at the end of the turn: a confused monster has had
- * one more confused turn; at 0 it is itself again. Poison takes 1 hp. */
-static void effects_tick(game_t *g)
+/* The player's timed effects tick at the end of the turn: poison takes 1
+ * hp; speed runs out. */
+static void player_effects_tick(game_t *g)
 {
     player_t *p = &g->player;
     if (p->poison > 0 && p->hp > 0) {
@@ -428,17 +403,34 @@ static void effects_tick(game_t *g)
     }
     if (p->haste > 0 && --p->haste == 0 && p->hp > 0)
         game_log(g, MSG_INFO, "You feel yourself slow down.");
+}
+
+/* The end of the turn for each living monster, in slot order:
+ * - every MONSTER_REGEN_TURNS turns a hurt monster heals 1 hp, and an
+ *   MF_REGEN monster 1 hp every turn, but not while it runs: a fleeing
+ *   monster comes back as hurt as it left (and turns back on its own after
+ *   MONSTER_FLEE_TURNS: monster_act);
+ * - its timed effects tick: a sleeper has slept one more turn, a confused
+ *   monster has had one more confused turn; at 0 it is itself again.
+ * One pass over the slots (it was three: the regenerations could not change
+ * another monster's effects, nor these the player's, so the order of the
+ * log lines is the same). */
+static void monsters_tick(game_t *g)
+{
+    int regen = (g->turn + 1) % MONSTER_REGEN_TURNS == 0;
     for (int i = 0; i < MAX_MONSTERS; i++) {
         monster_t *m = &g->monsters[i];
-        if (m->alive && m->asleep && --m->asleep == 0 &&
-            g->visible[m->y][m->x])
-            game_log(g, MSG_INFO, "The %s wakes up.",
-                     monster_stats(m->kind)->name);
-        if (!m->alive || !m->confused)
+        if (!m->alive)
             continue;
-        if (--m->confused == 0)
-            game_log(g, MSG_INFO, "The %s is no longer confused.",
-                     monster_stats(m->kind)->name);
+        const creature_stats_t *k = monster_stats(m->kind);
+        if (regen && m->hp < k->hp && !running(m))
+            m->hp++;
+        if ((k->flags & MF_REGEN) && m->hp < k->hp && !running(m))
+            m->hp++;
+        if (m->asleep && --m->asleep == 0 && g->visible[m->y][m->x])
+            game_log(g, MSG_INFO, "The %s wakes up.", k->name);
+        if (m->confused && --m->confused == 0)
+            game_log(g, MSG_INFO, "The %s is no longer confused.", k->name);
     }
 }
 
@@ -449,9 +441,8 @@ static void end_turn(game_t *g, int monsters_phase)
      * first turn of speed (an even count left) is one of those. */
     if (monsters_phase && !(g->player.haste > 0 && g->player.haste % 2 == 0))
         monsters_act(g);
-    monsters_regenerate(g);
-    monsters_regenerate_fast(g);
-    effects_tick(g);
+    player_effects_tick(g);
+    monsters_tick(g);
     g->turn++;
     if (g->player.hp <= 0) {
         char cause[64];
