@@ -7,13 +7,47 @@
 
 /* --- the floor ------------------------------------------------------------- */
 
+/* 1 if item slot i lies at the place packed in xy (x, y as item_t holds
+ * them, read as one 16-bit word). */
+static int slot_at(const item_t *items, int i, uint16_t xy)
+{
+    uint16_t v;
+    memcpy(&v, &items[i].x, sizeof v);
+    return v == xy;
+}
+
+int item_next_at(const game_t *g, int from, int x, int y)
+{
+    /* Every step onto a tile asks this of all MAX_ITEMS slots, most of
+     * them empty or elsewhere: the place is compared as one word, four
+     * slots a step, and only a slot there is looked at further. */
+    uint8_t place[2] = { (uint8_t)x, (uint8_t)y };
+    uint16_t xy;
+    memcpy(&xy, place, sizeof xy);
+    const item_t *items = g->items;
+    int i = from;
+    for (; i + 4 <= MAX_ITEMS; i += 4) {
+        if (!(slot_at(items, i, xy) | slot_at(items, i + 1, xy) |
+              slot_at(items, i + 2, xy) | slot_at(items, i + 3, xy)))
+            continue;
+        for (int j = i; j < i + 4; j++)
+            if (slot_at(items, j, xy) && items[j].type != ITEM_NONE)
+                return j;
+    }
+    for (; i < MAX_ITEMS; i++)
+        if (slot_at(items, i, xy) && items[i].type != ITEM_NONE)
+            return i;
+    return MAX_ITEMS;
+}
+
 item_t *item_find(game_t *g, int type, int x, int y)
 {
-    for (int i = 0; i < MAX_ITEMS; i++) {
-        item_t *it = &g->items[i];
-        if (it->type == type && it->x == x && it->y == y)
-            return it;
-    }
+    if (!map_in_bounds(x, y))
+        return NULL; /* x, y are bytes in an item: no item lies off the map */
+    for (int i = item_next_at(g, 0, x, y); i < MAX_ITEMS;
+         i = item_next_at(g, i + 1, x, y))
+        if (g->items[i].type == type)
+            return &g->items[i];
     return NULL;
 }
 

@@ -203,13 +203,23 @@ int game_click_tile(int key, int *x, int *y)
 /* Walking onto gold picks it up; a thing there is named. */
 static void arrive(game_t *g)
 {
-    item_t *gold = item_find(g, ITEM_GOLD, g->player.x, g->player.y);
+    /* The first gold and the first thing here, in one pass over the
+     * slots (item_find for each, as it was, took two). */
+    item_t *gold = NULL, *it = NULL;
+    for (int i = item_next_at(g, 0, g->player.x, g->player.y);
+         i < MAX_ITEMS && !(gold && it);
+         i = item_next_at(g, i + 1, g->player.x, g->player.y)) {
+        item_t *here = &g->items[i];
+        if (!gold && here->type == ITEM_GOLD)
+            gold = here;
+        else if (!it && here->type == ITEM_THING)
+            it = here;
+    }
     if (gold) {
         g->player.gold += gold->amount;
         game_log(g, MSG_GOOD, "You pick up %d gold.", gold->amount);
         memset(gold, 0, sizeof *gold);
     }
-    item_t *it = item_find(g, ITEM_THING, g->player.x, g->player.y);
     if (it)
         it->walked = 1;
     char name[MSG_LEN];
