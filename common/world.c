@@ -12,12 +12,50 @@
 
 /* --- the log --------------------------------------------------------------- */
 
-/* text as it reads repeated n times: "text (xN)", the text cut to fit. */
+/* The log is written on most keys (a bump into a wall logs a line, which
+ * merges into the last), so its common cases avoid printf: a line with no
+ * conversion, or one "%s", is copied, and the " (xN)" of a merged line is
+ * written by hand. The bytes are snprintf's. */
+
+/* src cut to at most max bytes, into out, NUL-terminated. Returns its
+ * length. */
+static size_t copy_cut(char *out, const char *src, size_t max)
+{
+    size_t n = strnlen(src, max);
+    memcpy(out, src, n);
+    out[n] = '\0';
+    return n;
+}
+
+/* text as it reads repeated n times (n > 0): "text (xN)", the text cut to
+ * fit MSG_LEN. */
 static void repeated(char out[MSG_LEN], const char *text, int n)
 {
-    char suffix[16];
-    int k = snprintf(suffix, sizeof suffix, " (x%d)", n);
-    snprintf(out, MSG_LEN, "%.*s%s", MSG_LEN - 1 - k, text, suffix);
+    char suffix[16], digits[12];
+    int nd = 0, k = 0;
+    do
+        digits[nd++] = (char)('0' + n % 10);
+    while ((n /= 10) > 0);
+    suffix[k++] = ' ';
+    suffix[k++] = '(';
+    suffix[k++] = 'x';
+    while (nd > 0)
+        suffix[k++] = digits[--nd];
+    suffix[k++] = ')';
+    size_t t = copy_cut(out, text, (size_t)(MSG_LEN - 1 - k));
+    memcpy(out + t, suffix, (size_t)k);
+    out[t + (size_t)k] = '\0';
+}
+
+/* The line fmt formats to, cut to MSG_LEN - 1 bytes. */
+static void format_line(char text[MSG_LEN], const char *fmt, va_list ap)
+{
+    if (!strchr(fmt, '%'))
+        copy_cut(text, fmt, MSG_LEN - 1);
+    else if (strcmp(fmt, "%s") == 0)
+        copy_cut(text, va_arg(ap, const char *), MSG_LEN - 1);
+    else
+        vsnprintf(text, MSG_LEN, fmt, ap);
 }
 
 void game_log(game_t *g, int kind, const char *fmt, ...)
@@ -25,7 +63,7 @@ void game_log(game_t *g, int kind, const char *fmt, ...)
     char text[MSG_LEN];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
+    format_line(text, fmt, ap);
     va_end(ap);
     msg_t *last = g->log_count > 0 ? (msg_t *)game_msg(g, 0) : NULL;
     if (last && last->kind == kind) {
@@ -33,7 +71,7 @@ void game_log(game_t *g, int kind, const char *fmt, ...)
         if (last->repeat > 1)
             repeated(was, text, last->repeat);
         else
-            snprintf(was, sizeof was, "%s", text);
+            copy_cut(was, text, MSG_LEN - 1);
         if (strcmp(was, last->text) == 0 && last->repeat < 255) {
             int n = last->repeat > 1 ? last->repeat + 1 : 2;
             memset(last->text, 0, sizeof last->text);
@@ -55,7 +93,7 @@ void game_log(game_t *g, int kind, const char *fmt, ...)
     /* Clear the whole slot so that the state hash never sees stale bytes. */
     memset(m, 0, sizeof *m);
     m->seq = g->log_total++;
-    snprintf(m->text, sizeof m->text, "%s", text);
+    copy_cut(m->text, text, MSG_LEN - 1);
     m->kind = (uint8_t)kind;
 }
 
