@@ -34,41 +34,71 @@ static int grid_to_flat(int p)
     return p - p / GRID_S - GRID_S;
 }
 
-void ai_distance_map(const map_t *m, int tx, int ty, dmap_t *out)
+/* Every step costs 1, so Dijkstra is a breadth-first search. open[p]:
+ * walkable and not reached yet. Each tile is queued once, when first
+ * reached, which in BFS order is at its distance; the queue is consumed a
+ * distance (level) at a time, and a tile gets its distance when taken.
+ * Neighbours are queued without a branch: each is written at the tail,
+ * which moves on only for an open one. */
+
+/* Starts a search from (tx, ty) into out: every tile DMAP_FAR until
+ * taken. */
+static void bfs_start(const map_t *m, int tx, int ty, dmap_t *out,
+                      ai_bfs_t *b)
 {
-    /* Every step costs 1, so Dijkstra is a breadth-first search. open[p]:
-     * walkable and not reached yet. Each tile is queued once, when first
-     * reached, which in BFS order is at its distance; the queue is consumed
-     * a distance (level) at a time. Neighbours are queued without a branch:
-     * each is written at the tail, which moves on only for an open one. */
-    uint8_t open[GRID_N];
-    uint16_t queue[MAP_W * MAP_H + 1]; /* + 1: the write past the last */
     int *flat = &out->v[0][0];
     for (int i = 0; i < MAP_W * MAP_H; i++)
         flat[i] = DMAP_FAR;
+    b->head = b->tail = b->level_end = b->depth = 0;
     if (!map_walkable(m, tx, ty))
         return;
-    memset(open, 0, sizeof open);
+    memset(b->open, 0, sizeof b->open);
     for (int y = 0; y < MAP_H; y++) {
-        uint8_t *row = &open[grid_at(0, y)];
+        uint8_t *row = &b->open[grid_at(0, y)];
         for (int x = 0; x < MAP_W; x++)
             row[x] = m->tile[y][x] != TILE_WALL;
     }
-    int head = 0, tail = 0;
-    queue[tail++] = (uint16_t)grid_at(tx, ty);
-    open[grid_at(tx, ty)] = 0;
-    for (int d = 0; head < tail; d++) {
-        for (int end = tail; head < end; head++) {
-            int p = queue[head];
-            flat[grid_to_flat(p)] = d;
-            for (int k = 0; k < 8; k++) {
-                int n = p + grid_dir8[k];
-                queue[tail] = (uint16_t)n;
-                tail += open[n];
-                open[n] = 0;
-            }
+    b->queue[b->tail++] = (uint16_t)grid_at(tx, ty);
+    b->open[grid_at(tx, ty)] = 0;
+    b->level_end = b->tail;
+}
+
+/* Goes on with the search until the tile at flat index `goal` has its
+ * distance (goal < 0: until every reachable tile has). In BFS order every
+ * tile nearer than the goal is taken before it: once the goal has its
+ * distance, so has every tile nearer, and the others are still DMAP_FAR,
+ * which is more. */
+static void bfs_run(ai_bfs_t *b, dmap_t *out, int goal)
+{
+    int *flat = &out->v[0][0];
+    uint8_t *open = b->open;
+    uint16_t *queue = b->queue;
+    int head = b->head, tail = b->tail, end = b->level_end, d = b->depth;
+    while (head < tail && (goal < 0 || flat[goal] >= DMAP_FAR)) {
+        if (head == end) { /* the next distance */
+            d++;
+            end = tail;
+        }
+        int p = queue[head++];
+        flat[grid_to_flat(p)] = d;
+        for (int k = 0; k < 8; k++) {
+            int n = p + grid_dir8[k];
+            queue[tail] = (uint16_t)n;
+            tail += open[n];
+            open[n] = 0;
         }
     }
+    b->head = head;
+    b->tail = tail;
+    b->level_end = end;
+    b->depth = d;
+}
+
+void ai_distance_map(const map_t *m, int tx, int ty, dmap_t *out)
+{
+    ai_bfs_t b;
+    bfs_start(m, tx, ty, out, &b);
+    bfs_run(&b, out, -1);
 }
 
 /* Lowers (x, y) to its lowest walkable neighbour + 10. Returns 1 if it
@@ -270,19 +300,23 @@ void ai_turn_begin(ai_turn_t *t, int px, int py)
     t->have_flee = 0;
 }
 
-static const dmap_t *chase_map(const map_t *m, ai_turn_t *t)
+/* The chase map, searched at least until (x, y) has its distance (off the
+ * map: all of it): enough for ai_step_down from (x, y), which reads only the
+ * neighbours nearer than (x, y). */
+static const dmap_t *chase_map(const map_t *m, ai_turn_t *t, int x, int y)
 {
     if (!t->have_chase) {
-        ai_distance_map(m, t->px, t->py, &t->chase);
+        bfs_start(m, t->px, t->py, &t->chase, &t->bfs);
         t->have_chase = 1;
     }
+    bfs_run(&t->bfs, &t->chase, map_in_bounds(x, y) ? y * MAP_W + x : -1);
     return &t->chase;
 }
 
 static const dmap_t *flee_map(const map_t *m, ai_turn_t *t)
 {
     if (!t->have_flee) {
-        ai_flee_map(m, chase_map(m, t), &t->flee);
+        ai_flee_map(m, chase_map(m, t, -1, -1), &t->flee);
         t->have_flee = 1;
     }
     return &t->flee;
@@ -302,6 +336,6 @@ int ai_decide(const map_t *m, ai_turn_t *t, const uint8_t occ[MAP_H][MAP_W],
     }
     if (adjacent)
         return AI_ATTACK;
-    return ai_step_down(m, chase_map(m, t), occ, x, y, nx, ny) ? AI_MOVE
-                                                               : AI_STAY;
+    return ai_step_down(m, chase_map(m, t, x, y), occ, x, y, nx, ny)
+               ? AI_MOVE : AI_STAY;
 }
