@@ -41,6 +41,15 @@ static int grid_to_flat(int p)
  * Neighbours are queued without a branch: each is written at the tail,
  * which moves on only for an open one. */
 
+/* A row of the open grid from the map's row. restrict: both are bytes, and
+ * without it the compiler must assume they overlap and goes a byte at a
+ * time instead of 16. */
+static void open_row(uint8_t *restrict row, const uint8_t *restrict tiles)
+{
+    for (int x = 0; x < MAP_W; x++)
+        row[x] = tiles[x] != TILE_WALL;
+}
+
 /* Starts a search from (tx, ty) into out: every tile DMAP_FAR until
  * taken. */
 static void bfs_start(const map_t *m, int tx, int ty, dmap_t *out,
@@ -53,11 +62,8 @@ static void bfs_start(const map_t *m, int tx, int ty, dmap_t *out,
     if (!map_walkable(m, tx, ty))
         return;
     memset(b->open, 0, sizeof b->open);
-    for (int y = 0; y < MAP_H; y++) {
-        uint8_t *row = &b->open[grid_at(0, y)];
-        for (int x = 0; x < MAP_W; x++)
-            row[x] = m->tile[y][x] != TILE_WALL;
-    }
+    for (int y = 0; y < MAP_H; y++)
+        open_row(&b->open[grid_at(0, y)], m->tile[y]);
     b->queue[b->tail++] = (uint16_t)grid_at(tx, ty);
     b->open[grid_at(tx, ty)] = 0;
     b->level_end = b->tail;
@@ -81,12 +87,18 @@ static void bfs_run(ai_bfs_t *b, dmap_t *out, int goal)
         }
         int p = queue[head++];
         flat[grid_to_flat(p)] = d;
-        for (int k = 0; k < 8; k++) {
-            int n = p + grid_dir8[k];
-            queue[tail] = (uint16_t)n;
-            tail += open[n];
-            open[n] = 0;
-        }
+        /* The eight neighbours written out: a loop over grid_dir8 spent a
+         * third of the search on its own counting. */
+#define BFS_QUEUE(k)                                                        \
+    do {                                                                    \
+        int n_ = p + grid_dir8[k];                                          \
+        queue[tail] = (uint16_t)n_;                                         \
+        tail += open[n_];                                                   \
+        open[n_] = 0;                                                       \
+    } while (0)
+        BFS_QUEUE(0); BFS_QUEUE(1); BFS_QUEUE(2); BFS_QUEUE(3);
+        BFS_QUEUE(4); BFS_QUEUE(5); BFS_QUEUE(6); BFS_QUEUE(7);
+#undef BFS_QUEUE
     }
     b->head = head;
     b->tail = tail;
