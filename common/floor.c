@@ -1,11 +1,15 @@
 /* floor.c - the world's items (world.h): what lies on the floor of a level,
  * spawning it, what the player has seen, and the pack's slots. Using items
  * is the inventory mode's (inventory.c). */
+#include <stddef.h>
 #include <string.h>
 
 #include "world.h"
 
 /* --- the floor ------------------------------------------------------------- */
+
+_Static_assert(offsetof(item_t, y) == offsetof(item_t, x) + 1,
+               "slot_at reads x and y as one word");
 
 /* 1 if item slot i lies at the place packed in xy (x, y as item_t holds
  * them, read as one 16-bit word). */
