@@ -169,12 +169,8 @@ int game_place_monster(game_t *g, int kind, int x, int y)
 
 void game_update_fov(game_t *g)
 {
-    fov_compute(&g->map, g->player.x, g->player.y, FOV_RADIUS, g->visible);
-    /* A store for every tile (no branch), which compilers vectorise. */
-    const uint8_t *vis = &g->visible[0][0];
-    uint8_t *known = &g->map.explored[0][0];
-    for (int i = 0; i < MAP_W * MAP_H; i++)
-        known[i] = vis[i] ? 1 : known[i];
+    fov_compute_known(&g->map, g->player.x, g->player.y, FOV_RADIUS,
+                      g->visible, g->map.explored);
     item_see(g);
 }
 
