@@ -363,18 +363,19 @@ static void monsters_act(game_t *g)
 {
     uint8_t occ[MAP_H][MAP_W];
     ai_turn_t t;
+    /* Monsters summoned this turn act from the next (the count is fixed
+     * before the phase). One pass over the slots: the living ones are few,
+     * and occ is marked from their list. */
+    int live[MAX_MONSTERS], n = 0;
+    for (int i = 0; i < MAX_MONSTERS; i++) {
+        live[n] = i;
+        n += g->monsters[i].alive != 0;
+    }
     memset(occ, 0, sizeof occ);
-    for (int i = 0; i < MAX_MONSTERS; i++)
-        if (g->monsters[i].alive)
-            occ[g->monsters[i].y][g->monsters[i].x] = 1;
+    for (int j = 0; j < n; j++)
+        occ[g->monsters[live[j]].y][g->monsters[live[j]].x] = 1;
     occ[g->player.y][g->player.x] = 1;
     ai_turn_begin(&t, g->player.x, g->player.y);
-    /* Monsters summoned this turn act from the next (the count is fixed
-     * before the phase). */
-    int live[MAX_MONSTERS], n = 0;
-    for (int i = 0; i < MAX_MONSTERS; i++)
-        if (g->monsters[i].alive)
-            live[n++] = i;
     for (int j = 0; j < n && g->player.hp > 0; j++) {
         monster_t *m = &g->monsters[live[j]];
         int acts = monster_stats(m->kind)->flags & MF_FAST ? 2 : 1;
