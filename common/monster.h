@@ -147,4 +147,7 @@ int monster_spawn_room(monster_t *ms, int max, const map_t *m,
 /* Index of the living monster at (x, y), or -1. */
 int monster_at(const monster_t *ms, int max, int x, int y);
 
+/* The first living monster's slot from `from` on (slot order), or max. */
+int monster_next_alive(const monster_t *ms, int max, int from);
+
 #endif

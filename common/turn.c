@@ -366,11 +366,11 @@ static void monsters_act(game_t *g)
     /* Monsters summoned this turn act from the next (the count is fixed
      * before the phase). One pass over the slots: the living ones are few,
      * and occ is marked from their list. */
+    const monster_t *ms = g->monsters;
     int live[MAX_MONSTERS], n = 0;
-    for (int i = 0; i < MAX_MONSTERS; i++) {
-        live[n] = i;
-        n += g->monsters[i].alive != 0;
-    }
+    for (int i = monster_next_alive(ms, MAX_MONSTERS, 0); i < MAX_MONSTERS;
+         i = monster_next_alive(ms, MAX_MONSTERS, i + 1))
+        live[n++] = i;
     memset(occ, 0, sizeof occ);
     for (int j = 0; j < n; j++)
         occ[g->monsters[live[j]].y][g->monsters[live[j]].x] = 1;
@@ -419,10 +419,10 @@ static void player_effects_tick(game_t *g)
 static void monsters_tick(game_t *g)
 {
     int regen = (g->turn + 1) % MONSTER_REGEN_TURNS == 0;
-    for (int i = 0; i < MAX_MONSTERS; i++) {
+    const monster_t *ms = g->monsters;
+    for (int i = monster_next_alive(ms, MAX_MONSTERS, 0); i < MAX_MONSTERS;
+         i = monster_next_alive(ms, MAX_MONSTERS, i + 1)) {
         monster_t *m = &g->monsters[i];
-        if (!m->alive)
-            continue;
         const creature_stats_t *k = monster_stats(m->kind);
         if (regen && m->hp < k->hp && !running(m))
             m->hp++;

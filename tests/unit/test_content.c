@@ -440,9 +440,10 @@ END_TEST
 /* --- the bug: items of a new level seen with the old level's view ---------- */
 
 /* monster_at and item_find compare a slot's place as one word, four slots a
- * step (monster.c, floor.c): the first living monster (first item of the
- * type) in slot order, whatever slot of a group of four it is in, a dead
- * one or another type at the same place skipped, nobody off the map. */
+ * step (monster.c, floor.c), and monster_next_alive tests four slots at
+ * once: the first living monster (first item of the type) in slot order,
+ * whatever slot of a group of four it is in, a dead one or another type at
+ * the same place skipped, nobody off the map. */
 START_TEST(who_and_what_is_at_a_place)
 {
     game_t *g = arena(RULES_POWER);
@@ -459,6 +460,11 @@ START_TEST(who_and_what_is_at_a_place)
         }
         g->monsters[slot].alive = 1;
         ck_assert_int_eq(game_monster_at(g, 20, 5), slot);
+        ck_assert_int_eq(monster_next_alive(g->monsters, MAX_MONSTERS, 0),
+                         slot);
+        if (slot + 2 <= MAX_MONSTERS)
+            ck_assert_int_eq(monster_next_alive(g->monsters, MAX_MONSTERS,
+                                                slot + 2), MAX_MONSTERS);
         ck_assert_int_eq(game_monster_at(g, 5, 20), -1); /* x, y swapped */
         ck_assert_int_eq(game_monster_at(g, 20 + 256, 5), -1);
         ck_assert_int_eq(game_monster_at(g, 20, 5 - 256), -1);
