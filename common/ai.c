@@ -227,18 +227,22 @@ static int flee_by_dijkstra(const dmap_t *dist, dmap_t *out)
             continue; /* reached at a lower value already */
         best[p] = FLEE_DONE;
         of[grid_to_flat(p)] = v;
-        for (int k = 0; k < 8; k++) {
-            /* A tile not final yet, higher than this way: pushed. Values
-             * are popped in rising order, so a tile is pushed at most once
-             * (a later push would not be lower). */
-            int q = p + grid_dir8[k];
-            if (v + 10 < best[q]) {
-                best[q] = v + 10;
-                fifo_p[tail] = (uint16_t)q;
-                fifo_v[tail++] = v + 10;
-                fifo_v[tail] = FLEE_END;
-            }
-        }
+        /* A tile not final yet, higher than this way: pushed. Values are
+         * popped in rising order, so a tile is pushed at most once (a later
+         * push would not be lower). The eight written out, as in bfs_run. */
+#define FLEE_PUSH(k)                                                        \
+    do {                                                                    \
+        int q_ = p + grid_dir8[k];                                          \
+        if (v + 10 < best[q_]) {                                            \
+            best[q_] = v + 10;                                              \
+            fifo_p[tail] = (uint16_t)q_;                                    \
+            fifo_v[tail++] = v + 10;                                        \
+            fifo_v[tail] = FLEE_END;                                        \
+        }                                                                   \
+    } while (0)
+        FLEE_PUSH(0); FLEE_PUSH(1); FLEE_PUSH(2); FLEE_PUSH(3);
+        FLEE_PUSH(4); FLEE_PUSH(5); FLEE_PUSH(6); FLEE_PUSH(7);
+#undef FLEE_PUSH
     }
     return 1;
 }
