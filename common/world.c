@@ -308,16 +308,20 @@ static void step_cost(game_t *g)
 int game_step(game_t *g, int dx, int dy)
 {
     int nx = g->player.x + dx, ny = g->player.y + dy;
+    /* A living monster stands only on a walkable tile (every placement and
+     * every step checks it, and a level's map never changes), and a
+     * reaching weapon does not reach past a wall: into a wall, the slots
+     * need no search. Most keys of a walk that turns at walls are these. */
+    if (!map_walkable(&g->map, nx, ny)) {
+        game_log(g, MSG_INFO, "There is a wall in the way.");
+        return 0;
+    }
     int target = game_monster_at(g, nx, ny);
     if (target < 0)
         target = reach_target(g, dx, dy);
     if (target >= 0) {
         bump(g, target);
         return 1;
-    }
-    if (!map_walkable(&g->map, nx, ny)) {
-        game_log(g, MSG_INFO, "There is a wall in the way.");
-        return 0;
     }
     g->player.x = nx;
     g->player.y = ny;
