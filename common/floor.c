@@ -9,39 +9,13 @@
 /* --- the floor ------------------------------------------------------------- */
 
 _Static_assert(offsetof(item_t, y) == offsetof(item_t, x) + 1,
-               "slot_at reads x and y as one word");
-
-/* 1 if item slot i lies at the place packed in xy (x, y as item_t holds
- * them, read as one 16-bit word). */
-static int slot_at(const item_t *items, int i, uint16_t xy)
-{
-    uint16_t v;
-    memcpy(&v, &items[i].x, sizeof v);
-    return v == xy;
-}
+               "map_slot_at reads x and y as one word");
 
 int item_next_at(const game_t *g, int from, int x, int y)
 {
-    /* Every step onto a tile asks this of all MAX_ITEMS slots, most of
-     * them empty or elsewhere: the place is compared as one word, four
-     * slots a step, and only a slot there is looked at further. */
-    uint8_t place[2] = { (uint8_t)x, (uint8_t)y };
-    uint16_t xy;
-    memcpy(&xy, place, sizeof xy);
-    const item_t *items = g->items;
-    int i = from;
-    for (; i + 4 <= MAX_ITEMS; i += 4) {
-        if (!(slot_at(items, i, xy) | slot_at(items, i + 1, xy) |
-              slot_at(items, i + 2, xy) | slot_at(items, i + 3, xy)))
-            continue;
-        for (int j = i; j < i + 4; j++)
-            if (slot_at(items, j, xy) && items[j].type != ITEM_NONE)
-                return j;
-    }
-    for (; i < MAX_ITEMS; i++)
-        if (slot_at(items, i, xy) && items[i].type != ITEM_NONE)
-            return i;
-    return MAX_ITEMS;
+    /* type: ITEM_NONE (0) is a free slot */
+    return map_slot_at(g->items, MAX_ITEMS, sizeof(item_t),
+                       offsetof(item_t, x), offsetof(item_t, type), from, x, y);
 }
 
 item_t *item_find(game_t *g, int type, int x, int y)

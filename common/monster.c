@@ -151,39 +151,15 @@ int monster_pick_kind(rng_t *r, int depth)
 }
 
 _Static_assert(offsetof(monster_t, y) == offsetof(monster_t, x) + 1,
-               "slot_at reads x and y as one word");
-
-/* 1 if monster i stands at the place packed in xy (x, y as monster_t holds
- * them, read as one 16-bit word), alive or not. */
-static int slot_at(const monster_t *ms, int i, uint16_t xy)
-{
-    uint16_t v;
-    memcpy(&v, &ms[i].x, sizeof v);
-    return v == xy;
-}
+               "map_slot_at reads x and y as one word");
 
 int monster_at(const monster_t *ms, int max, int x, int y)
 {
-    /* Asked of every slot on every step (and by travel of every tile on
-     * its way): the place compared as one word, four slots a step. */
     if ((unsigned)x > 255 || (unsigned)y > 255)
         return -1; /* a coordinate is a byte: nobody stands there */
-    uint8_t place[2] = { (uint8_t)x, (uint8_t)y };
-    uint16_t xy;
-    memcpy(&xy, place, sizeof xy);
-    int i = 0;
-    for (; i + 4 <= max; i += 4) {
-        if (!(slot_at(ms, i, xy) | slot_at(ms, i + 1, xy) |
-              slot_at(ms, i + 2, xy) | slot_at(ms, i + 3, xy)))
-            continue;
-        for (int j = i; j < i + 4; j++)
-            if (slot_at(ms, j, xy) && ms[j].alive)
-                return j;
-    }
-    for (; i < max; i++)
-        if (slot_at(ms, i, xy) && ms[i].alive)
-            return i;
-    return -1;
+    int i = map_slot_at(ms, max, sizeof(monster_t), offsetof(monster_t, x),
+                        offsetof(monster_t, alive), 0, x, y);
+    return i < max ? i : -1;
 }
 
 int monster_next_alive(const monster_t *ms, int max, int from)
