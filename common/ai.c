@@ -168,33 +168,33 @@ static void flee_by_sweeps(dmap_t *out)
 #define FLEE_DONE INT_MIN /* best[] of a cell that is final, or no tile */
 #define FLEE_END INT_MAX  /* the value at an empty queue's head */
 
-static int flee_by_dijkstra(const dmap_t *dist, dmap_t *out)
+/* The sources of the flee map's Dijkstra: every reachable tile with its
+ * start value, lowest first (the order among equal values does not change
+ * the map: each tile ends at its least value whatever the order). */
+typedef struct flee_src {
+    uint16_t p[MAP_W * MAP_H + 1];
+    int v[MAP_W * MAP_H + 1]; /* FLEE_END after the last */
+    int n;
+} flee_src_t;
+
+/* The sources from any distance map, sorted by counting sort on the
+ * distance; 0 for a distance outside 0..MAP_W*MAP_H-1. */
+static int flee_sources_sorted(const dmap_t *dist, flee_src_t *s)
 {
     enum { N = MAP_W * MAP_H };
-    int best[GRID_N];      /* the lowest value found so far */
-    uint16_t src_p[N + 1]; /* the sources, lowest start value first */
-    int src_v[N + 1];      /* their start values; FLEE_END after the last */
-    uint16_t fifo_p[N + 1];
-    int fifo_v[N + 1];     /* values of relaxed tiles; FLEE_END after */
-    uint16_t slot[N];      /* counting sort: tiles at, then next slot of,
-                              each distance */
+    uint16_t slot[N]; /* tiles at, then next slot of, each distance */
     const int *d = &dist->v[0][0];
     int n = 0, maxd = 0;
-    for (int i = 0; i < GRID_N; i++)
-        best[i] = FLEE_DONE;
     memset(slot, 0, sizeof slot);
-    for (int y = 0, t = 0; y < MAP_H; y++) {
-        for (int x = 0; x < MAP_W; x++, t++) {
-            if (d[t] >= DMAP_FAR)
-                continue;
-            if (d[t] < 0 || d[t] >= N)
-                return 0;
-            if (d[t] > maxd)
-                maxd = d[t];
-            best[grid_at(x, y)] = -AI_FLEE_FACTOR * d[t];
-            slot[d[t]]++;
-            n++;
-        }
+    for (int t = 0; t < N; t++) {
+        if (d[t] >= DMAP_FAR)
+            continue;
+        if (d[t] < 0 || d[t] >= N)
+            return 0;
+        if (d[t] > maxd)
+            maxd = d[t];
+        slot[d[t]]++;
+        n++;
     }
     /* Farthest first: the lowest start values first. */
     for (int k = maxd, at = 0; k >= 0; k--) {
@@ -202,18 +202,53 @@ static int flee_by_dijkstra(const dmap_t *dist, dmap_t *out)
         slot[k] = (uint16_t)at;
         at += c;
     }
-    int *of = &out->v[0][0];
     for (int y = 0, t = 0; y < MAP_H; y++) {
         for (int x = 0; x < MAP_W; x++, t++) {
-            of[t] = DMAP_FAR;
             if (d[t] >= DMAP_FAR)
                 continue;
             int i = slot[d[t]]++;
-            src_p[i] = (uint16_t)grid_at(x, y);
-            src_v[i] = -AI_FLEE_FACTOR * d[t];
+            s->p[i] = (uint16_t)grid_at(x, y);
+            s->v[i] = -AI_FLEE_FACTOR * d[t];
         }
     }
-    src_v[n] = FLEE_END;
+    s->n = n;
+    s->v[n] = FLEE_END;
+    return 1;
+}
+
+/* The sources from a finished search of the distance map: its queue holds
+ * every reachable tile nearest first, so read backwards it is sorted
+ * already, with no pass over the map. */
+static void flee_sources_from_search(const ai_bfs_t *b, const dmap_t *dist,
+                                     flee_src_t *s)
+{
+    const int *d = &dist->v[0][0];
+    int n = b->tail;
+    for (int i = 0; i < n; i++) {
+        int p = b->queue[n - 1 - i];
+        s->p[i] = (uint16_t)p;
+        s->v[i] = -AI_FLEE_FACTOR * d[grid_to_flat(p)];
+    }
+    s->n = n;
+    s->v[n] = FLEE_END;
+}
+
+static void flee_by_dijkstra(const flee_src_t *s, dmap_t *out)
+{
+    enum { N = MAP_W * MAP_H };
+    int best[GRID_N];      /* the lowest value found so far */
+    uint16_t fifo_p[N + 1];
+    int fifo_v[N + 1];     /* values of relaxed tiles; FLEE_END after */
+    const uint16_t *src_p = s->p;
+    const int *src_v = s->v;
+    int n = s->n;
+    for (int i = 0; i < GRID_N; i++)
+        best[i] = FLEE_DONE;
+    for (int i = 0; i < n; i++)
+        best[src_p[i]] = src_v[i];
+    int *of = &out->v[0][0];
+    for (int t = 0; t < N; t++)
+        of[t] = DMAP_FAR;
     fifo_v[0] = FLEE_END;
     int src = 0, head = 0, tail = 0;
     while (src < n || head < tail) {
@@ -244,14 +279,16 @@ static int flee_by_dijkstra(const dmap_t *dist, dmap_t *out)
         FLEE_PUSH(4); FLEE_PUSH(5); FLEE_PUSH(6); FLEE_PUSH(7);
 #undef FLEE_PUSH
     }
-    return 1;
 }
 
 void ai_flee_map(const map_t *m, const dmap_t *dist, dmap_t *out)
 {
     (void)m; /* the distance map says which tiles are open */
-    if (flee_by_dijkstra(dist, out))
+    flee_src_t src;
+    if (flee_sources_sorted(dist, &src)) {
+        flee_by_dijkstra(&src, out);
         return;
+    }
     /* Scaled by 10: a step costs 10, a tile starts at -12 x its distance. */
     for (int y = 0; y < MAP_H; y++)
         for (int x = 0; x < MAP_W; x++)
@@ -332,7 +369,10 @@ static const dmap_t *chase_map(const map_t *m, ai_turn_t *t, int x, int y)
 static const dmap_t *flee_map(const map_t *m, ai_turn_t *t)
 {
     if (!t->have_flee) {
-        ai_flee_map(m, chase_map(m, t, -1, -1), &t->flee);
+        /* ai_flee_map's, with the sources read from the finished search */
+        flee_src_t src;
+        flee_sources_from_search(&t->bfs, chase_map(m, t, -1, -1), &src);
+        flee_by_dijkstra(&src, &t->flee);
         t->have_flee = 1;
     }
     return &t->flee;
