@@ -162,20 +162,6 @@ int monster_at(const monster_t *ms, int max, int x, int y)
     return i < max ? i : -1;
 }
 
-int monster_next_alive(const monster_t *ms, int max, int from)
-{
-    /* Every turn goes over all MAX_MONSTERS slots, most of them free or
-     * dead: four slots' alive bytes tested at once. */
-    int i = from;
-    for (; i + 4 <= max; i += 4)
-        if (ms[i].alive | ms[i + 1].alive | ms[i + 2].alive | ms[i + 3].alive)
-            break;
-    for (; i < max; i++)
-        if (ms[i].alive)
-            return i;
-    return max;
-}
-
 int monster_room_max(int depth)
 {
     int n = MONSTERS_PER_ROOM_MAX + (depth > 1 ? depth - 1 : 0);
