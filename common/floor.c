@@ -105,9 +105,11 @@ void item_see(game_t *g)
         if (!(items[i].type | items[i + 1].type | items[i + 2].type |
               items[i + 3].type))
             continue;
-        for (int j = i; j < i + 4; j++)
-            if (items[j].type != ITEM_NONE && g->visible[items[j].y][items[j].x])
-                items[j].seen = 1;
+        for (int j = i; j < i + 4; j++) {
+            item_t *it = &items[j];
+            if (it->type != ITEM_NONE && g->visible[it->y][it->x])
+                it->seen = 1;
+        }
     }
 }
 
