@@ -54,12 +54,28 @@ int ai_step_down(const map_t *m, const dmap_t *dm,
 int ai_wander(const map_t *m, const uint8_t occ[MAP_H][MAP_W], rng_t *r,
               int x, int y, int *nx, int *ny);
 
+/* A breadth-first search over the map's open tiles on a padded grid (ai.c),
+ * kept so that it can go on where it stopped. */
+#define AI_GRID_N ((MAP_H + 2) * (MAP_W + 1) + 1)
+typedef struct ai_bfs {
+    uint8_t open[AI_GRID_N];          /* walkable and not reached yet */
+    uint16_t queue[MAP_W * MAP_H + 1];
+    int head, tail;                   /* queue[head..tail): reached, not
+                                         taken yet */
+    int level_end, depth;             /* the tiles before queue[level_end]
+                                         are at most `depth` away */
+} ai_bfs_t;
+
 /* The maps of one monster phase, made when the first monster needs them
- * (most turns no monster is in view, and then none is made). */
+ * (most turns no monster is in view, and then none is made). The chase
+ * map is searched only as far from the player as the monsters that read
+ * it stand (a monster in view is near; the whole level is ten times as
+ * much), and finished when the flee map needs all of it. */
 typedef struct ai_turn {
     int px, py;             /* the player */
     int have_chase, have_flee;
-    dmap_t chase, flee;
+    dmap_t chase, flee;     /* chase: tiles not reached yet are DMAP_FAR */
+    ai_bfs_t bfs;           /* the chase map's search so far */
 } ai_turn_t;
 
 /* Starts a monster phase for a player at (px, py). */

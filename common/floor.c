@@ -1,19 +1,31 @@
 /* floor.c - the world's items (world.h): what lies on the floor of a level,
  * spawning it, what the player has seen, and the pack's slots. Using items
  * is the inventory mode's (inventory.c). */
+#include <stddef.h>
 #include <string.h>
 
 #include "world.h"
 
 /* --- the floor ------------------------------------------------------------- */
 
+_Static_assert(offsetof(item_t, y) == offsetof(item_t, x) + 1,
+               "map_slot_at reads x and y as one word");
+
+int item_next_at(const game_t *g, int from, int x, int y)
+{
+    /* type: ITEM_NONE (0) is a free slot */
+    return map_slot_at(g->items, MAX_ITEMS, sizeof(item_t),
+                       offsetof(item_t, x), offsetof(item_t, type), from, x, y);
+}
+
 item_t *item_find(game_t *g, int type, int x, int y)
 {
-    for (int i = 0; i < MAX_ITEMS; i++) {
-        item_t *it = &g->items[i];
-        if (it->type == type && it->x == x && it->y == y)
-            return it;
-    }
+    if (!map_in_bounds(x, y))
+        return NULL; /* x, y are bytes in an item: no item lies off the map */
+    for (int i = item_next_at(g, 0, x, y); i < MAX_ITEMS;
+         i = item_next_at(g, i + 1, x, y))
+        if (g->items[i].type == type)
+            return &g->items[i];
     return NULL;
 }
 
@@ -82,12 +94,22 @@ void item_spawn_level(game_t *g)
     }
 }
 
+_Static_assert(MAX_ITEMS % 4 == 0, "item_see goes four slots a step");
+
 void item_see(game_t *g)
 {
-    for (int i = 0; i < MAX_ITEMS; i++) {
-        item_t *it = &g->items[i];
-        if (it->type != ITEM_NONE && g->visible[it->y][it->x])
-            it->seen = 1;
+    /* Every turn, over slots most of which are empty: four slots' types
+     * are tested at once. */
+    item_t *items = g->items;
+    for (int i = 0; i < MAX_ITEMS; i += 4) {
+        if (!(items[i].type | items[i + 1].type | items[i + 2].type |
+              items[i + 3].type))
+            continue;
+        for (int j = i; j < i + 4; j++) {
+            item_t *it = &items[j];
+            if (it->type != ITEM_NONE && g->visible[it->y][it->x])
+                it->seen = 1;
+        }
     }
 }
 

@@ -27,6 +27,7 @@ static const struct { int cx, dx, cy, dy; } quadrants[4] = {
 typedef struct fov_ctx {
     const uint8_t *tile; /* the map's tiles, row-major */
     uint8_t *vis;        /* likewise */
+    uint8_t *known;      /* likewise: set where vis is (vis itself if none) */
     int ox, oy, radius;
     int cx, dx, cy, dy;  /* the quadrant being scanned */
 } fov_ctx_t;
@@ -73,8 +74,10 @@ static void scan(const fov_ctx_t *c, int depth, int sn, int sd, int en, int ed)
         /* Lit: a wall, or a floor whose centre lies within [start, end]
          * (symmetric); on the map and within the radius. */
         if (on_map && col * col <= r2 &&
-            (wall || (col * sd >= depth * sn && col * ed <= depth * en)))
+            (wall || (col * sd >= depth * sn && col * ed <= depth * en))) {
             c->vis[at] = 1;
+            c->known[at] = 1;
+        }
         if (prev == 1 && !wall) {
             /* Leaving a wall: the row's visible part starts at this tile's
              * left edge, slope (2col - 1) / (2depth). */
@@ -92,11 +95,19 @@ static void scan(const fov_ctx_t *c, int depth, int sn, int sd, int en, int ed)
 void fov_compute(const map_t *m, int ox, int oy, int radius,
                  uint8_t vis[MAP_H][MAP_W])
 {
+    fov_compute_known(m, ox, oy, radius, vis, vis);
+}
+
+void fov_compute_known(const map_t *m, int ox, int oy, int radius,
+                       uint8_t vis[MAP_H][MAP_W], uint8_t known[MAP_H][MAP_W])
+{
     memset(vis, 0, sizeof(uint8_t) * MAP_H * MAP_W);
     if (!map_in_bounds(ox, oy))
         return;
     vis[oy][ox] = 1;
-    fov_ctx_t c = { &m->tile[0][0], &vis[0][0], ox, oy, radius, 0, 0, 0, 0 };
+    known[oy][ox] = 1;
+    fov_ctx_t c = { &m->tile[0][0], &vis[0][0], &known[0][0], ox, oy, radius,
+                    0, 0, 0, 0 };
     for (int q = 0; q < 4; q++) {
         c.cx = quadrants[q].cx;
         c.dx = quadrants[q].dx;

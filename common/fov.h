@@ -17,4 +17,9 @@
 void fov_compute(const map_t *m, int ox, int oy, int radius,
                  uint8_t vis[MAP_H][MAP_W]);
 
+/* fov_compute, and known[y][x] = 1 for every tile seen (the map's explored
+ * tiles: one store beside each of vis's instead of a pass over the map). */
+void fov_compute_known(const map_t *m, int ox, int oy, int radius,
+                       uint8_t vis[MAP_H][MAP_W], uint8_t known[MAP_H][MAP_W]);
+
 #endif

@@ -5,7 +5,9 @@
 #ifndef ROGUE_MAP_H
 #define ROGUE_MAP_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "rng.h"
 
@@ -65,6 +67,46 @@ static inline int map_walkable(const map_t *m, int x, int y)
 static inline int map_transparent(const map_t *m, int x, int y)
 {
     return map_in_bounds(x, y) && m->tile[y][x] != TILE_WALL;
+}
+
+/* The two bytes at p as one word (map_slot_at). */
+static inline uint16_t map_slot_word(const unsigned char *p)
+{
+    uint16_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* The first of n records (each `size` bytes, from `slots`) from index `from`
+ * on whose x and y bytes (at offset xy_at, y right after x) are (x, y),
+ * 0 <= x, y <= 255, and whose byte at live_at is not 0; n if none. The
+ * monsters and the floor items are searched by place on every step, over
+ * slots most of which are free or elsewhere: the place is compared as one
+ * 16-bit word, four records a step, and only a record there is looked at
+ * further. Inline, so that each caller's sizes are constants. */
+static inline int map_slot_at(const void *slots, int n, size_t size,
+                              size_t xy_at, size_t live_at, int from, int x,
+                              int y)
+{
+    const unsigned char *base = (const unsigned char *)slots;
+    uint8_t place[2] = { (uint8_t)x, (uint8_t)y };
+    uint16_t xy;
+    memcpy(&xy, place, sizeof xy);
+#define MAP_SLOT_IS(j) (map_slot_word(base + (size_t)(j) * size + xy_at) == xy)
+    int i = from;
+    for (; i + 4 <= n; i += 4) {
+        if (!(MAP_SLOT_IS(i) | MAP_SLOT_IS(i + 1) | MAP_SLOT_IS(i + 2) |
+              MAP_SLOT_IS(i + 3)))
+            continue;
+        for (int j = i; j < i + 4; j++)
+            if (MAP_SLOT_IS(j) && base[(size_t)j * size + live_at])
+                return j;
+    }
+    for (; i < n; i++)
+        if (MAP_SLOT_IS(i) && base[(size_t)i * size + live_at])
+            return i;
+#undef MAP_SLOT_IS
+    return n;
 }
 
 /* The centre tile of a room. */

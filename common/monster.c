@@ -3,6 +3,9 @@
  * (docs/balance.md). */
 #include "monster.h"
 
+#include <stddef.h>
+#include <string.h>
+
 #include "screen.h"
 
 /* The first six kinds' hp, attack and defense come from the source
@@ -147,12 +150,16 @@ int monster_pick_kind(rng_t *r, int depth)
     return MON_COUNT - 1;
 }
 
+_Static_assert(offsetof(monster_t, y) == offsetof(monster_t, x) + 1,
+               "map_slot_at reads x and y as one word");
+
 int monster_at(const monster_t *ms, int max, int x, int y)
 {
-    for (int i = 0; i < max; i++)
-        if (ms[i].alive && ms[i].x == x && ms[i].y == y)
-            return i;
-    return -1;
+    if ((unsigned)x > 255 || (unsigned)y > 255)
+        return -1; /* a coordinate is a byte: nobody stands there */
+    int i = map_slot_at(ms, max, sizeof(monster_t), offsetof(monster_t, x),
+                        offsetof(monster_t, alive), 0, x, y);
+    return i < max ? i : -1;
 }
 
 int monster_room_max(int depth)

@@ -363,18 +363,19 @@ static void monsters_act(game_t *g)
 {
     uint8_t occ[MAP_H][MAP_W];
     ai_turn_t t;
+    /* Monsters summoned this turn act from the next (the count is fixed
+     * before the phase). One pass over the slots: the living ones are few,
+     * and occ is marked from their list. */
+    const monster_t *ms = g->monsters;
+    int live[MAX_MONSTERS], n = 0;
+    for (int i = monster_next_alive(ms, MAX_MONSTERS, 0); i < MAX_MONSTERS;
+         i = monster_next_alive(ms, MAX_MONSTERS, i + 1))
+        live[n++] = i;
     memset(occ, 0, sizeof occ);
-    for (int i = 0; i < MAX_MONSTERS; i++)
-        if (g->monsters[i].alive)
-            occ[g->monsters[i].y][g->monsters[i].x] = 1;
+    for (int j = 0; j < n; j++)
+        occ[g->monsters[live[j]].y][g->monsters[live[j]].x] = 1;
     occ[g->player.y][g->player.x] = 1;
     ai_turn_begin(&t, g->player.x, g->player.y);
-    /* Monsters summoned this turn act from the next (the count is fixed
-     * before the phase). */
-    int live[MAX_MONSTERS], n = 0;
-    for (int i = 0; i < MAX_MONSTERS; i++)
-        if (g->monsters[i].alive)
-            live[n++] = i;
     for (int j = 0; j < n && g->player.hp > 0; j++) {
         monster_t *m = &g->monsters[live[j]];
         int acts = monster_stats(m->kind)->flags & MF_FAST ? 2 : 1;
@@ -391,34 +392,9 @@ static int running(const monster_t *m)
            ai_wants_to_flee(m->hp, monster_stats(m->kind)->hp);
 }
 
-/* Every MONSTER_REGEN_TURNS turns each hurt monster heals 1 hp, but not
- * while it runs: a fleeing monster comes back as hurt as it left (and
- * turns back on its own after MONSTER_FLEE_TURNS: ai.c, monster_act). */
-static void monsters_regenerate(game_t *g)
-{
-    if ((g->turn + 1) % MONSTER_REGEN_TURNS != 0)
-        return;
-    for (int i = 0; i < MAX_MONSTERS; i++) {
-        monster_t *m = &g->monsters[i];
-        if (m->alive && m->hp < monster_stats(m->kind)->hp && !running(m))
-            m->hp++;
-    }
-}
-
-/* MF_REGEN monsters heal 1 hp every turn. */
-static void monsters_regenerate_fast(game_t *g)
-{
-    for (int i = 0; i < MAX_MONSTERS; i++) {
-        monster_t *m = &g->monsters[i];
-        const creature_stats_t *k = monster_stats(m->kind);
-        if (m->alive && (k->flags & MF_REGEN) && m->hp < k->hp && !running(m))
-            m->hp++;
-    }
-}
-
-/* Timed effects tick at the end of the turn: a confused monster has had
- * one more confused turn; at 0 it is itself again. Poison takes 1 hp. */
-static void effects_tick(game_t *g)
+/* The player's timed effects tick at the end of the turn: poison takes 1
+ * hp; speed runs out. */
+static void player_effects_tick(game_t *g)
 {
     player_t *p = &g->player;
     if (p->poison > 0 && p->hp > 0) {
@@ -428,17 +404,34 @@ static void effects_tick(game_t *g)
     }
     if (p->haste > 0 && --p->haste == 0 && p->hp > 0)
         game_log(g, MSG_INFO, "You feel yourself slow down.");
-    for (int i = 0; i < MAX_MONSTERS; i++) {
+}
+
+/* The end of the turn for each living monster, in slot order:
+ * - every MONSTER_REGEN_TURNS turns a hurt monster heals 1 hp, and an
+ *   MF_REGEN monster 1 hp every turn, but not while it runs: a fleeing
+ *   monster comes back as hurt as it left (and turns back on its own after
+ *   MONSTER_FLEE_TURNS: monster_act);
+ * - its timed effects tick: a sleeper has slept one more turn, a confused
+ *   monster has had one more confused turn; at 0 it is itself again.
+ * One pass over the slots (it was three: the regenerations could not change
+ * another monster's effects, nor these the player's, so the order of the
+ * log lines is the same). */
+static void monsters_tick(game_t *g)
+{
+    int regen = (g->turn + 1) % MONSTER_REGEN_TURNS == 0;
+    const monster_t *ms = g->monsters;
+    for (int i = monster_next_alive(ms, MAX_MONSTERS, 0); i < MAX_MONSTERS;
+         i = monster_next_alive(ms, MAX_MONSTERS, i + 1)) {
         monster_t *m = &g->monsters[i];
-        if (m->alive && m->asleep && --m->asleep == 0 &&
-            g->visible[m->y][m->x])
-            game_log(g, MSG_INFO, "The %s wakes up.",
-                     monster_stats(m->kind)->name);
-        if (!m->alive || !m->confused)
-            continue;
-        if (--m->confused == 0)
-            game_log(g, MSG_INFO, "The %s is no longer confused.",
-                     monster_stats(m->kind)->name);
+        const creature_stats_t *k = monster_stats(m->kind);
+        if (regen && m->hp < k->hp && !running(m))
+            m->hp++;
+        if ((k->flags & MF_REGEN) && m->hp < k->hp && !running(m))
+            m->hp++;
+        if (m->asleep && --m->asleep == 0 && g->visible[m->y][m->x])
+            game_log(g, MSG_INFO, "The %s wakes up.", k->name);
+        if (m->confused && --m->confused == 0)
+            game_log(g, MSG_INFO, "The %s is no longer confused.", k->name);
     }
 }
 
@@ -449,9 +442,8 @@ static void end_turn(game_t *g, int monsters_phase)
      * first turn of speed (an even count left) is one of those. */
     if (monsters_phase && !(g->player.haste > 0 && g->player.haste % 2 == 0))
         monsters_act(g);
-    monsters_regenerate(g);
-    monsters_regenerate_fast(g);
-    effects_tick(g);
+    player_effects_tick(g);
+    monsters_tick(g);
     g->turn++;
     if (g->player.hp <= 0) {
         char cause[64];

@@ -12,12 +12,50 @@
 
 /* --- the log --------------------------------------------------------------- */
 
-/* text as it reads repeated n times: "text (xN)", the text cut to fit. */
+/* The log is written on most keys (a bump into a wall logs a line, which
+ * merges into the last), so its common cases avoid printf: a line with no
+ * conversion, or one "%s", is copied, and the " (xN)" of a merged line is
+ * written by hand. The bytes are snprintf's. */
+
+/* src cut to at most max bytes, into out, NUL-terminated. Returns its
+ * length. */
+static size_t copy_cut(char *out, const char *src, size_t max)
+{
+    size_t n = strnlen(src, max);
+    memcpy(out, src, n);
+    out[n] = '\0';
+    return n;
+}
+
+/* text as it reads repeated n times (n > 0): "text (xN)", the text cut to
+ * fit MSG_LEN. */
 static void repeated(char out[MSG_LEN], const char *text, int n)
 {
-    char suffix[16];
-    int k = snprintf(suffix, sizeof suffix, " (x%d)", n);
-    snprintf(out, MSG_LEN, "%.*s%s", MSG_LEN - 1 - k, text, suffix);
+    char suffix[16], digits[12];
+    int nd = 0, k = 0;
+    do
+        digits[nd++] = (char)('0' + n % 10);
+    while ((n /= 10) > 0);
+    suffix[k++] = ' ';
+    suffix[k++] = '(';
+    suffix[k++] = 'x';
+    while (nd > 0)
+        suffix[k++] = digits[--nd];
+    suffix[k++] = ')';
+    size_t t = copy_cut(out, text, (size_t)(MSG_LEN - 1 - k));
+    memcpy(out + t, suffix, (size_t)k);
+    out[t + (size_t)k] = '\0';
+}
+
+/* The line fmt formats to, cut to MSG_LEN - 1 bytes. */
+static void format_line(char text[MSG_LEN], const char *fmt, va_list ap)
+{
+    if (!strchr(fmt, '%'))
+        copy_cut(text, fmt, MSG_LEN - 1);
+    else if (strcmp(fmt, "%s") == 0)
+        copy_cut(text, va_arg(ap, const char *), MSG_LEN - 1);
+    else
+        vsnprintf(text, MSG_LEN, fmt, ap);
 }
 
 void game_log(game_t *g, int kind, const char *fmt, ...)
@@ -25,7 +63,7 @@ void game_log(game_t *g, int kind, const char *fmt, ...)
     char text[MSG_LEN];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
+    format_line(text, fmt, ap);
     va_end(ap);
     msg_t *last = g->log_count > 0 ? (msg_t *)game_msg(g, 0) : NULL;
     if (last && last->kind == kind) {
@@ -33,7 +71,7 @@ void game_log(game_t *g, int kind, const char *fmt, ...)
         if (last->repeat > 1)
             repeated(was, text, last->repeat);
         else
-            snprintf(was, sizeof was, "%s", text);
+            copy_cut(was, text, MSG_LEN - 1);
         if (strcmp(was, last->text) == 0 && last->repeat < 255) {
             int n = last->repeat > 1 ? last->repeat + 1 : 2;
             memset(last->text, 0, sizeof last->text);
@@ -55,7 +93,7 @@ void game_log(game_t *g, int kind, const char *fmt, ...)
     /* Clear the whole slot so that the state hash never sees stale bytes. */
     memset(m, 0, sizeof *m);
     m->seq = g->log_total++;
-    snprintf(m->text, sizeof m->text, "%s", text);
+    copy_cut(m->text, text, MSG_LEN - 1);
     m->kind = (uint8_t)kind;
 }
 
@@ -131,12 +169,8 @@ int game_place_monster(game_t *g, int kind, int x, int y)
 
 void game_update_fov(game_t *g)
 {
-    fov_compute(&g->map, g->player.x, g->player.y, FOV_RADIUS, g->visible);
-    /* A store for every tile (no branch), which compilers vectorise. */
-    const uint8_t *vis = &g->visible[0][0];
-    uint8_t *known = &g->map.explored[0][0];
-    for (int i = 0; i < MAP_W * MAP_H; i++)
-        known[i] = vis[i] ? 1 : known[i];
+    fov_compute_known(&g->map, g->player.x, g->player.y, FOV_RADIUS,
+                      g->visible, g->map.explored);
     item_see(g);
 }
 
@@ -203,13 +237,23 @@ int game_click_tile(int key, int *x, int *y)
 /* Walking onto gold picks it up; a thing there is named. */
 static void arrive(game_t *g)
 {
-    item_t *gold = item_find(g, ITEM_GOLD, g->player.x, g->player.y);
+    /* The first gold and the first thing here, in one pass over the
+     * slots (item_find for each, as it was, took two). */
+    item_t *gold = NULL, *it = NULL;
+    for (int i = item_next_at(g, 0, g->player.x, g->player.y);
+         i < MAX_ITEMS && !(gold && it);
+         i = item_next_at(g, i + 1, g->player.x, g->player.y)) {
+        item_t *here = &g->items[i];
+        if (!gold && here->type == ITEM_GOLD)
+            gold = here;
+        else if (!it && here->type == ITEM_THING)
+            it = here;
+    }
     if (gold) {
         g->player.gold += gold->amount;
         game_log(g, MSG_GOOD, "You pick up %d gold.", gold->amount);
         memset(gold, 0, sizeof *gold);
     }
-    item_t *it = item_find(g, ITEM_THING, g->player.x, g->player.y);
     if (it)
         it->walked = 1;
     char name[MSG_LEN];
@@ -264,16 +308,20 @@ static void step_cost(game_t *g)
 int game_step(game_t *g, int dx, int dy)
 {
     int nx = g->player.x + dx, ny = g->player.y + dy;
+    /* A living monster stands only on a walkable tile (every placement and
+     * every step checks it, and a level's map never changes), and a
+     * reaching weapon does not reach past a wall: into a wall, the slots
+     * need no search. Most keys of a walk that turns at walls are these. */
+    if (!map_walkable(&g->map, nx, ny)) {
+        game_log(g, MSG_INFO, "There is a wall in the way.");
+        return 0;
+    }
     int target = game_monster_at(g, nx, ny);
     if (target < 0)
         target = reach_target(g, dx, dy);
     if (target >= 0) {
         bump(g, target);
         return 1;
-    }
-    if (!map_walkable(&g->map, nx, ny)) {
-        game_log(g, MSG_INFO, "There is a wall in the way.");
-        return 0;
     }
     g->player.x = nx;
     g->player.y = ny;

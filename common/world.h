@@ -282,6 +282,10 @@ const char *game_death_cause(const game_t *g, char *buf, size_t len);
 /* The first floor item of `type` at (x, y), or NULL. */
 item_t *item_find(game_t *g, int type, int x, int y);
 
+/* The first slot from `from` on (slot order) holding an item at (x, y), on
+ * the map; MAX_ITEMS if none. */
+int item_next_at(const game_t *g, int from, int x, int y);
+
 /* Puts an item on (x, y): gold on gold adds up, a corpse on a corpse
  * replaces it, things lie side by side. Returns the item, or NULL when
  * every floor slot is taken (the item is not placed). */

@@ -229,6 +229,55 @@ START_TEST(wandering_never_enters_walls)
 }
 END_TEST
 
+/* A phase's chase map is searched only as far as the monsters asking stand
+ * (ai.c, chase_map), and its flee map takes its sources from that search:
+ * every decision must be the one the whole maps (ai_distance_map,
+ * ai_flee_map) give, whatever order the monsters ask in, flees (which
+ * finish the search) between chases. */
+START_TEST(a_partial_chase_map_decides_as_the_whole_one)
+{
+    static map_t m;
+    static dmap_t whole, whole_flee;
+    static ai_turn_t t;
+    rng_t r, order;
+    rng_seed(&r, 7);
+    rng_seed(&order, 11);
+    int asked = 0, moved = 0, fled = 0;
+    for (int level = 0; level < 20; level++) {
+        map_generate(&m, &r);
+        int px, py;
+        rect_center(&m.rooms[level % m.nrooms], &px, &py);
+        ai_distance_map(&m, px, py, &whole);
+        ai_flee_map(&m, &whole, &whole_flee);
+        ai_turn_begin(&t, px, py);
+        for (int i = 0; i < 400; i++) {
+            int x = rng_range(&order, 0, MAP_W - 1);
+            int y = rng_range(&order, 0, MAP_H - 1);
+            if (!map_walkable(&m, x, y) || ai_adjacent(x, y, px, py) ||
+                (x == px && y == py))
+                continue;
+            int flee = rng_range(&order, 0, 30) == 0;
+            int hp = flee ? 1 : 10, nx = -1, ny = -1, wx = -1, wy = -1;
+            int act = ai_decide(&m, &t, NULL, &r, x, y, 1, hp, 10, &nx, &ny);
+            int want = ai_step_down(&m, flee ? &whole_flee : &whole, NULL, x,
+                                    y, &wx, &wy)
+                           ? AI_MOVE : AI_STAY;
+            ck_assert_int_eq(act, want);
+            if (act == AI_MOVE) {
+                ck_assert_int_eq(nx, wx);
+                ck_assert_int_eq(ny, wy);
+                moved++;
+                fled += flee;
+            }
+            asked++;
+        }
+    }
+    ck_assert_int_gt(asked, 1000);
+    ck_assert_int_gt(moved, 1000);
+    ck_assert_int_gt(fled, 30);
+}
+END_TEST
+
 START_TEST(decisions)
 {
     map_t m;
@@ -277,6 +326,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, fleeing_leaves_a_dead_end);
     tcase_add_test(tc, wandering_never_enters_walls);
     tcase_add_test(tc, decisions);
+    tcase_add_test(tc, a_partial_chase_map_decides_as_the_whole_one);
     suite_add_tcase(s, tc);
     return s;
 }

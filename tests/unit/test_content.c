@@ -439,6 +439,57 @@ END_TEST
 
 /* --- the bug: items of a new level seen with the old level's view ---------- */
 
+/* monster_at and item_find compare a slot's place as one word, four slots a
+ * step (monster.c, floor.c), and monster_next_alive tests four slots at
+ * once: the first living monster (first item of the type) in slot order,
+ * whatever slot of a group of four it is in, a dead one or another type at
+ * the same place skipped, nobody off the map. */
+START_TEST(who_and_what_is_at_a_place)
+{
+    game_t *g = arena(RULES_POWER);
+    for (int slot = 0; slot < MAX_MONSTERS; slot++) {
+        memset(g->monsters, 0, sizeof g->monsters);
+        ck_assert_int_eq(game_monster_at(g, 20, 5), -1);
+        g->monsters[slot] = (monster_t){ .kind = MON_RAT, .alive = 0,
+                                         .x = 20, .y = 5, .hp = 1 };
+        ck_assert_int_eq(game_monster_at(g, 20, 5), -1); /* dead */
+        if (slot + 1 < MAX_MONSTERS) {
+            g->monsters[slot + 1] = g->monsters[slot];
+            g->monsters[slot + 1].alive = 1;
+            ck_assert_int_eq(game_monster_at(g, 20, 5), slot + 1);
+        }
+        g->monsters[slot].alive = 1;
+        ck_assert_int_eq(game_monster_at(g, 20, 5), slot);
+        ck_assert_int_eq(monster_next_alive(g->monsters, MAX_MONSTERS, 0),
+                         slot);
+        if (slot + 2 <= MAX_MONSTERS)
+            ck_assert_int_eq(monster_next_alive(g->monsters, MAX_MONSTERS,
+                                                slot + 2), MAX_MONSTERS);
+        ck_assert_int_eq(game_monster_at(g, 5, 20), -1); /* x, y swapped */
+        ck_assert_int_eq(game_monster_at(g, 20 + 256, 5), -1);
+        ck_assert_int_eq(game_monster_at(g, 20, 5 - 256), -1);
+    }
+    for (int slot = 0; slot < MAX_ITEMS; slot++) {
+        memset(g->items, 0, sizeof g->items);
+        g->items[slot] = (item_t){ .type = ITEM_GOLD, .x = 20, .y = 5,
+                                   .amount = 3 };
+        ck_assert_ptr_null(item_find(g, ITEM_THING, 20, 5));
+        ck_assert_ptr_eq(item_find(g, ITEM_GOLD, 20, 5), &g->items[slot]);
+        ck_assert_ptr_null(item_find(g, ITEM_GOLD, 5, 20));
+        ck_assert_ptr_null(item_find(g, ITEM_GOLD, 20 - 256, 5));
+        if (slot + 1 < MAX_ITEMS) {
+            g->items[slot + 1] = g->items[slot];
+            g->items[slot + 1].type = ITEM_THING;
+            ck_assert_ptr_eq(item_find(g, ITEM_THING, 20, 5),
+                             &g->items[slot + 1]);
+            ck_assert_int_eq(item_next_at(g, slot + 1, 20, 5), slot + 1);
+        }
+        ck_assert_int_eq(item_next_at(g, 0, 20, 5), slot);
+    }
+    game_free(g);
+}
+END_TEST
+
 START_TEST(new_level_items_unseen_until_in_view)
 {
     /* The case: seed 42, depth 3 showed a '!' alone in the dark. */
@@ -476,6 +527,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, version_8_curve);
     tcase_add_test(tc, amulet_at_depth_12_wins);
     tcase_add_test(tc, new_level_items_unseen_until_in_view);
+    tcase_add_test(tc, who_and_what_is_at_a_place);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -80,6 +80,48 @@ START_TEST(symmetric_on_dungeons)
 }
 END_TEST
 
+/* Every tile's view on generated dungeons and random maps (border walls
+ * and walls on the border's edge both), folded into one number pinned from
+ * the field of view as it was before it was made cheaper (docs/
+ * performance.md, "Cheaper turns"): any tile seen or not seen otherwise
+ * changes it, and with it every game's state. The known tiles
+ * (fov_compute_known) are the ones seen, added to what was known. */
+START_TEST(views_pinned_and_known_where_seen)
+{
+    static map_t m;
+    static uint8_t known[MAP_H][MAP_W], before[MAP_H][MAP_W];
+    rng_t r;
+    rng_seed(&r, 77);
+    uint64_t h = 1469598103934665603ull;
+    long seen = 0;
+    for (int map = 0; map < 6; map++) {
+        if (map < 4)
+            map_generate(&m, &r);
+        else
+            random_map(&m, &r, 10 + 15 * (map - 4));
+        for (int y = 0; y < MAP_H; y++)
+            for (int x = 0; x < MAP_W; x++)
+                known[y][x] = (uint8_t)((x * 7 + y * 3) % 5 == 0);
+        for (int oy = 0; oy < MAP_H; oy++)
+            for (int ox = 0; ox < MAP_W; ox++) {
+                memcpy(before, known, sizeof known);
+                fov_compute_known(&m, ox, oy, FOV_RADIUS, vis, known);
+                for (int y = 0; y < MAP_H; y++)
+                    for (int x = 0; x < MAP_W; x++) {
+                        h = (h ^ vis[y][x]) * 1099511628211ull;
+                        seen += vis[y][x];
+                        if (known[y][x] != (vis[y][x] ? 1 : before[y][x]))
+                            ck_abort_msg("(%d,%d) from (%d,%d): known %d", x, y,
+                                         ox, oy, known[y][x]);
+                    }
+            }
+    }
+    ck_assert_int_gt(seen, 100000);
+    ck_assert_msg(h == 0xd8bf5a452dda6349ull, "views hash to 0x%016llx",
+                  (unsigned long long)h);
+}
+END_TEST
+
 START_TEST(radius_on_an_open_map)
 {
     map_t m;
@@ -170,6 +212,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, symmetric_on_random_maps);
     tcase_add_test(tc, symmetric_on_dungeons);
     tcase_add_test(tc, radius_on_an_open_map);
+    tcase_add_test(tc, views_pinned_and_known_where_seen);
     tcase_add_test(tc, walls_stop_sight);
     tcase_add_test(tc, pillar_casts_a_shadow);
     tcase_add_test(tc, corridor_view);

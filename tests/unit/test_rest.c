@@ -150,6 +150,40 @@ START_TEST(repeated_lines_merge)
 }
 END_TEST
 
+/* The log writes its common lines without printf (world.c): the bytes must
+ * be printf's, and a slot's bytes past the text zero (the state hash reads
+ * them). */
+START_TEST(log_lines_as_printf_writes_them)
+{
+    game_t *g = room();
+    char huge[2 * MSG_LEN], want[MSG_LEN];
+    memset(huge, 'b', sizeof huge - 1);
+    huge[sizeof huge - 1] = 0;
+    game_log(g, MSG_GOOD, "%s", huge); /* copied, cut to MSG_LEN - 1 */
+    ck_assert_uint_eq(strlen(game_msg(g, 0)->text), MSG_LEN - 1);
+    game_log(g, MSG_GOOD, "%s and %d", "x", 7); /* printf's own */
+    ck_assert_str_eq(game_msg(g, 0)->text, "x and 7");
+    for (int n = 1; n <= 300; n++) {
+        game_log(g, MSG_BAD, "A line with no conversion.");
+        if (n > 255)
+            continue; /* a line merges 255 times at most: see below */
+        if (n > 1)
+            snprintf(want, sizeof want, "A line with no conversion. (x%d)", n);
+        else
+            snprintf(want, sizeof want, "A line with no conversion.");
+        const msg_t *m = game_msg(g, 0);
+        ck_assert_str_eq(m->text, want);
+        for (size_t i = strlen(m->text); i < MSG_LEN; i++)
+            ck_assert_int_eq(m->text[i], 0);
+    }
+    /* Past 255 a new line starts: the 256th is the text alone, the 300th
+     * the 45th of the second run. */
+    ck_assert_str_eq(game_msg(g, 1)->text, "A line with no conversion. (x255)");
+    ck_assert_str_eq(game_msg(g, 0)->text, "A line with no conversion. (x45)");
+    game_free(g);
+}
+END_TEST
+
 START_TEST(status_line_fits_its_width)
 {
     /* The longest state a game reaches: level 21, five-digit XP and turn,
@@ -207,6 +241,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, counts);
     tcase_add_test(tc, autoexplore_takes_gold);
     tcase_add_test(tc, repeated_lines_merge);
+    tcase_add_test(tc, log_lines_as_printf_writes_them);
     tcase_add_test(tc, status_line_fits_its_width);
     suite_add_tcase(s, tc);
     return s;
