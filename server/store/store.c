@@ -316,12 +316,18 @@ void store_wait_insert(req_t *r)
     arm_timer(port);
 }
 
-/* Sets a port up on loop (on the loop's thread, before it runs). */
+/* Sets a port up on loop (on the loop's thread, before it runs). The
+ * slot is cleared under lmu: store_attach on another loop's thread reads
+ * every slot's open and loop under it to find a free one, and a memset
+ * outside it was a race (ThreadSanitizer saw it) that could even show
+ * this slot free for a moment. */
 static void port_open(store_t *st, store_port_t *p, uv_loop_t *loop)
 {
+    uv_mutex_lock(&st->lmu);
     memset(p, 0, sizeof *p);
     p->st = st;
     p->loop = loop;
+    uv_mutex_unlock(&st->lmu);
     uv_async_init(loop, &p->async, on_async);
     p->async.data = p;
     uv_unref((uv_handle_t *)&p->async); /* ref'd while a callback is owed */
