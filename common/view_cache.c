@@ -130,11 +130,10 @@ static int blank8(const cell_t *row)
 }
 
 /* Makes the 8 cells from (x, y) of a chunk with nothing seen blank where
- * they are not, unless `was_blank` says the last frame left them blank
- * (then they are: view_cache.h). 1 if any was not. */
-static int update_unseen8(screen_t *s, int y, int x, int was_blank)
+ * they are not. 1 if any was not. */
+static int update_unseen8(screen_t *s, int y, int x)
 {
-    if (was_blank || blank8(screen_cat(s, x, y)))
+    if (blank8(screen_cat(s, x, y)))
         return 0;
     blank_cells(screen_at(s, x, y), 8);
     return 1;
@@ -171,36 +170,88 @@ static inline int look_range_fast(const look_range_t *r)
             (r->tiles3 & ones)) == 0;
 }
 
-/* Map row y of the plain display made its tiles' looks where it is not,
- * in one pass: each chunk's look indices found as row_looks_moved does and
- * compared with the screen at once (no array of words, no second pass).
- * was: the chunks the last frame left blank (bit cx: chunk cx), which need
- * no compare while nothing in them is seen; *now gets this frame's.
- * 1 if any cell was not its look. A row with a tile or flag out of the
- * fast test's range (never in play) is done again chunk by chunk with
- * view_look8 and counted as changed. */
-static int update_row_plain(const game_t *g, screen_t *s, int y,
-                            unsigned was, uint16_t *now)
+/* What row_looks_plain found. */
+enum { ROW_FAST = 1, ROW_SEEN = 2 };
+
+/* The look indices of map row y's tiles, tile x in byte x of words (as
+ * view_look8's words, but a tile with nothing seen keeps its kind: looks
+ * 0, 4 and 8 are all blank), in a byte loop the compiler does 16 tiles at
+ * a time. Returns ROW_FAST unless a tile or flag is out of view_look8's
+ * fast range (never in play), and ROW_SEEN if a tile is lit or explored. */
+static int row_looks_plain(const game_t *g, int y,
+                           uint64_t words[VIEW_CHUNKS_X])
 {
-    look_range_t r = { 0, 0, 0 };
-    unsigned blank = 0;
-    int changed = 0;
-    for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
-        uint64_t word = chunk_look(g, y, cx, &r);
-        if (word == 0) {
-            changed |= update_unseen8(s, y, cx * 8, was >> cx & 1);
-            blank |= 1u << cx;
-            continue;
-        }
-        changed |= view_update_look8(s, y, cx * 8, word);
+    const uint8_t *t = g->map.tile[y], *lit = g->visible[y],
+                  *known = g->map.explored[y];
+    uint8_t looks[MAP_W];
+    uint8_t bad = 0, seen = 0;
+    for (int x = 0; x < MAP_W; x++) {
+        uint8_t k = t[x], l = lit[x], e = known[x];
+        seen |= l | e;
+        bad |= (uint8_t)(k & ~3u) | (uint8_t)(k & k >> 1);
+        looks[x] = (uint8_t)(k << 2 | l << 1 | e);
     }
-    if (!look_range_fast(&r)) {
-        for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
-            view_update_look8(s, y, cx * 8, view_look8(g, y, cx * 8));
-        *now = 0;
+    memcpy(words, looks, sizeof looks);
+    return ((seen & ~1u) | bad) == 0 ? ROW_FAST | (seen ? ROW_SEEN : 0)
+                                     : ROW_SEEN;
+}
+
+/* 1 if any tile of map row y is lit or explored. */
+static int row_seen(const game_t *g, int y)
+{
+    const uint8_t *lit = g->visible[y], *known = g->map.explored[y];
+    uint8_t any = 0;
+    for (int x = 0; x < MAP_W; x++)
+        any |= lit[x] | known[x];
+    return any != 0;
+}
+
+/* Map row y of the plain display made its tiles' looks where it is not.
+ * Its look indices are found (row_looks_plain) and each chunk's compared
+ * with the word the cache remembers for it (c->looks): a chunk whose word
+ * did not change and that had no mover drawn in it last frame shows its
+ * looks already (only the view writes the map: view_cache.h) and is not
+ * compared with the screen; the others are, cell words against the look
+ * table's. A row left blank with nothing seen and still unseen is not
+ * looked at further (c->blank_rows). trust: the cache's words, movers and
+ * blank rows describe s (otherwise every chunk is compared). 1 if any
+ * cell was not its look. A row with a tile or flag out of the fast test's
+ * range (never in play) is done again chunk by chunk with view_look8 and
+ * counted as changed. */
+static int update_row_plain(const game_t *g, view_cache_t *c, screen_t *s,
+                            int y, int trust)
+{
+    uint32_t bit = 1u << y;
+    if (trust && (c->blank_rows & bit) && !c->mover_chunks[y] &&
+        !row_seen(g, y))
+        return 0;
+    uint64_t *was = c->looks[y];
+    uint64_t words[VIEW_CHUNKS_X];
+    int found = row_looks_plain(g, y, words);
+    if (!(found & ROW_FAST)) {
+        for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
+            was[cx] = view_look8(g, y, cx * 8);
+            view_update_look8(s, y, cx * 8, was[cx]);
+        }
+        c->blank_rows &= ~bit;
         return 1;
     }
-    *now = (uint16_t)blank;
+    unsigned need = (1u << VIEW_CHUNKS_X) - 1;
+    if (trust) {
+        need = c->mover_chunks[y];
+        for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
+            need |= (unsigned)(words[cx] != was[cx]) << cx;
+    }
+    int changed = 0;
+    for (; need; need &= need - 1) {
+        int cx = __builtin_ctz(need);
+        changed |= view_update_look8(s, y, cx * 8, words[cx]);
+        was[cx] = words[cx];
+    }
+    /* Blank if nothing is seen in it (a row with a mover is marked not
+     * blank after: draw_map). */
+    c->blank_rows = (c->blank_rows & ~bit) |
+                    (uint32_t)!(found & ROW_SEEN) << y;
     return changed;
 }
 
@@ -238,11 +289,9 @@ static unsigned near_player(int y, int px, int py)
  * where the player is. The cache keeps each chunk's look word: a chunk
  * whose word and neighbours' words did not change, away from the player
  * now and last frame and not under a mover last frame, is as it was and
- * is not drawn or compared. trust: the cache describes s. now: the blank
- * chunks (view_cache_t.blank), none here. */
+ * is not drawn or compared. trust: the cache describes s. */
 static void draw_map_rich(const game_t *g, const display_t *d,
-                          view_cache_t *c, screen_t *s, int trust,
-                          uint16_t now[MAP_H - 1])
+                          view_cache_t *c, screen_t *s, int trust)
 {
     const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
     uint64_t words[MAP_H][VIEW_CHUNKS_X];
@@ -266,12 +315,11 @@ static void draw_map_rich(const game_t *g, const display_t *d,
         unsigned need = ((v | v << 1 | v >> 1) & all) | c->mover_chunks[y] |
                         near_player(y, c->px, c->py) |
                         near_player(y, g->player.x, g->player.y);
-        now[y] = 0; /* the plain display's skip is not used here */
         int changed = 0;
         for (; need; need &= need - 1) {
             int cx = __builtin_ctz(need);
             changed |= fast[y] && words[y][cx] == 0
-                           ? update_unseen8(s, y, cx * 8, 0)
+                           ? update_unseen8(s, y, cx * 8)
                            : update_cells8(g, d, s, y, cx * 8, words[y][cx]);
         }
         c->map_rows |= (uint32_t)changed << y;
@@ -281,57 +329,36 @@ static void draw_map_rich(const game_t *g, const display_t *d,
     c->py = (int16_t)g->player.y;
 }
 
-/* 1 if any tile of map row y is lit or explored. */
-static int row_seen(const game_t *g, int y)
-{
-    uint64_t any = 0;
-    for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
-        uint64_t lit, known;
-        memcpy(&lit, &g->visible[y][cx * 8], 8);
-        memcpy(&known, &g->map.explored[y][cx * 8], 8);
-        any |= lit | known;
-    }
-    return any != 0;
-}
-
 /* The map above its last row (the log's first): a chunk is rewritten when
  * its cells are not its looks (they changed, or a mover was drawn over
- * them); then every mover. trust_blank: c->blank describes s. */
+ * them); then every mover. trust: the cache's looks and movers describe
+ * s. */
 static void draw_map(const game_t *g, const display_t *d, view_cache_t *c,
-                     screen_t *s, int trust_blank)
+                     screen_t *s, int trust)
 {
-    uint16_t now[MAP_H - 1];
-    const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
     if (!view_plain_map(d)) {
-        draw_map_rich(g, d, c, s, trust_blank, now);
+        draw_map_rich(g, d, c, s, trust);
     } else {
-        for (int y = 0; y < MAP_H - 1; y++) {
-            unsigned was = trust_blank ? c->blank[y] : 0;
-            if (was == all && !row_seen(g, y)) {
-                now[y] = (uint16_t)all; /* blank, and nothing seen yet */
-                continue;
-            }
-            c->map_rows |= (uint32_t)update_row_plain(g, s, y, was, &now[y])
+        for (int y = 0; y < MAP_H - 1; y++)
+            c->map_rows |= (uint32_t)update_row_plain(g, c, s, y, trust)
                            << y;
-        }
     }
     uint8_t movers[(VIEW_CHUNKS + 7) / 8];
     memset(movers, 0, sizeof movers);
     view_movers(g, d, s, movers);
     memset(c->mover_chunks, 0, sizeof c->mover_chunks);
-    /* The movers' rows (a few bits set); their chunks are not blank, and
-     * are drawn again next frame (draw_map_rich). */
+    /* The movers' rows (a few bits set); their chunks are drawn again
+     * next frame. */
     for (int b = 0; b < (int)sizeof movers; b++)
         for (unsigned bits = movers[b]; bits; bits &= bits - 1) {
             int i = b * 8 + __builtin_ctz(bits);
             int y = i / VIEW_CHUNKS_X;
             if (y < MAP_H - 1) {
                 c->map_rows |= 1u << y;
-                now[y] &= (uint16_t)~(1u << (i % VIEW_CHUNKS_X));
+                c->blank_rows &= ~(1u << y);
                 c->mover_chunks[y] |= (uint16_t)(1u << (i % VIEW_CHUNKS_X));
             }
         }
-    memcpy(c->blank, now, sizeof now);
 }
 
 void view_cache_track_log(view_cache_t *c)
