@@ -139,38 +139,7 @@ static int update_unseen8(screen_t *s, int y, int x)
     return 1;
 }
 
-/* What a row's chunks held, for view_look8's fast test over the row. */
-typedef struct look_range {
-    uint64_t tiles, seen, tiles3;
-} look_range_t;
-
-/* The look indices of chunk cx of map row y as view_look8 gives them when
- * every tile and flag is in its fast range (0: nothing seen), without the
- * test: it is made once for the row (look_range_fast). */
-static inline uint64_t chunk_look(const game_t *g, int y, int cx,
-                                  look_range_t *r)
-{
-    uint64_t t, lit, known;
-    memcpy(&t, &g->map.tile[y][cx * 8], 8);
-    memcpy(&lit, &g->visible[y][cx * 8], 8);
-    memcpy(&known, &g->map.explored[y][cx * 8], 8);
-    uint64_t seen = lit | known;
-    r->tiles |= t;
-    r->seen |= seen;
-    r->tiles3 |= t & t >> 1;
-    return seen ? (t << 2 | lit << 1 | known) : 0;
-}
-
-/* 1 if the chunks chunk_look read were all in view_look8's fast range:
- * tiles 0-2, flags 0-1. */
-static inline int look_range_fast(const look_range_t *r)
-{
-    const uint64_t ones = 0x0101010101010101u;
-    return ((r->seen & ~ones) | (r->tiles & ~(3 * ones)) |
-            (r->tiles3 & ones)) == 0;
-}
-
-/* What row_looks_plain found. */
+/* What row_looks found. */
 enum { ROW_FAST = 1, ROW_SEEN = 2 };
 
 /* The look indices of map row y's tiles, tile x in byte x of words (as
@@ -178,7 +147,7 @@ enum { ROW_FAST = 1, ROW_SEEN = 2 };
  * 0, 4 and 8 are all blank), in a byte loop the compiler does 16 tiles at
  * a time. Returns ROW_FAST unless a tile or flag is out of view_look8's
  * fast range (never in play), and ROW_SEEN if a tile is lit or explored. */
-static int row_looks_plain(const game_t *g, int y,
+static int row_looks(const game_t *g, int y,
                            uint64_t words[VIEW_CHUNKS_X])
 {
     const uint8_t *t = g->map.tile[y], *lit = g->visible[y],
@@ -207,7 +176,7 @@ static int row_seen(const game_t *g, int y)
 }
 
 /* Map row y of the plain display made its tiles' looks where it is not.
- * Its look indices are found (row_looks_plain) and each chunk's compared
+ * Its look indices are found (row_looks) and each chunk's compared
  * with the word the cache remembers for it (c->looks): a chunk whose word
  * did not change and that had no mover drawn in it last frame shows its
  * looks already (only the view writes the map: view_cache.h) and is not
@@ -227,7 +196,7 @@ static int update_row_plain(const game_t *g, view_cache_t *c, screen_t *s,
         return 0;
     uint64_t *was = c->looks[y];
     uint64_t words[VIEW_CHUNKS_X];
-    int found = row_looks_plain(g, y, words);
+    int found = row_looks(g, y, words);
     if (!(found & ROW_FAST)) {
         for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
             was[cx] = view_look8(g, y, cx * 8);
@@ -255,24 +224,6 @@ static int update_row_plain(const game_t *g, view_cache_t *c, screen_t *s,
     return changed;
 }
 
-/* The look indices of map row y, a chunk at a time, into words (each what
- * view_look8 gives for its chunk, found without a test per chunk), and
- * which chunks' words differ from was (bit cx); ROW_SLOW if a tile or flag
- * is out of view_look8's fast range (then use view_look8). */
-#define ROW_SLOW (1u << 16)
-static unsigned row_looks_moved(const game_t *g, int y,
-                                uint64_t words[VIEW_CHUNKS_X],
-                                const uint64_t was[VIEW_CHUNKS_X])
-{
-    look_range_t r = { 0, 0, 0 };
-    unsigned moved = 0;
-    for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
-        words[cx] = chunk_look(g, y, cx, &r);
-        moved |= (unsigned)(words[cx] != was[cx]) << cx;
-    }
-    return look_range_fast(&r) ? moved : ROW_SLOW;
-}
-
 /* The chunks of map row y (bits) whose tiles are within a step of (px,
  * py): the glow (view_display.c) lights them brighter. */
 static unsigned near_player(int y, int px, int py)
@@ -294,20 +245,19 @@ static void draw_map_rich(const game_t *g, const display_t *d,
                           view_cache_t *c, screen_t *s, int trust)
 {
     const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
+    const uint64_t flags = 0x0303030303030303u; /* lit, explored */
     uint64_t words[MAP_H][VIEW_CHUNKS_X];
     uint8_t fast[MAP_H];
     uint16_t moved[MAP_H + 2]; /* moved[y + 1]: row y's changed words */
     moved[0] = moved[MAP_H + 1] = 0;
     for (int y = 0; y < MAP_H; y++) {
-        unsigned m = row_looks_moved(g, y, words[y], c->looks[y]);
-        fast[y] = (uint8_t)(m != ROW_SLOW);
-        if (!fast[y]) {
-            m = 0;
-            for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
+        fast[y] = (uint8_t)(row_looks(g, y, words[y]) & ROW_FAST);
+        if (!fast[y])
+            for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
                 words[y][cx] = view_look8(g, y, cx * 8);
-                m |= (unsigned)(words[y][cx] != c->looks[y][cx]) << cx;
-            }
-        }
+        unsigned m = 0;
+        for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
+            m |= (unsigned)(words[y][cx] != c->looks[y][cx]) << cx;
         moved[y + 1] = (uint16_t)(trust ? m : all);
     }
     for (int y = 0; y < MAP_H - 1; y++) {
@@ -318,7 +268,8 @@ static void draw_map_rich(const game_t *g, const display_t *d,
         int changed = 0;
         for (; need; need &= need - 1) {
             int cx = __builtin_ctz(need);
-            changed |= fast[y] && words[y][cx] == 0
+            /* Nothing seen in it: blank (row_looks keeps the kinds). */
+            changed |= (words[y][cx] & flags) == 0
                            ? update_unseen8(s, y, cx * 8)
                            : update_cells8(g, d, s, y, cx * 8, words[y][cx]);
         }
