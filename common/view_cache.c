@@ -146,9 +146,11 @@ enum { ROW_FAST = 1, ROW_SEEN = 2 };
  * view_look8's words, but a tile with nothing seen keeps its kind: looks
  * 0, 4 and 8 are all blank), in a byte loop the compiler does 16 tiles at
  * a time. Returns ROW_FAST unless a tile or flag is out of view_look8's
- * fast range (never in play), and ROW_SEEN if a tile is lit or explored. */
-static int row_looks(const game_t *g, int y,
-                           uint64_t words[VIEW_CHUNKS_X])
+ * fast range (never in play), and ROW_SEEN if a tile is lit or explored.
+ * Inline: it is called for every map row, and a call per row (the words
+ * in memory) cost 460 instructions a key. */
+static inline int row_looks(const game_t *g, int y,
+                            uint64_t words[VIEW_CHUNKS_X])
 {
     const uint8_t *t = g->map.tile[y], *lit = g->visible[y],
                   *known = g->map.explored[y];
