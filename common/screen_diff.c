@@ -617,8 +617,9 @@ static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
      * that may have changed. */
     int end = remaining > 3 ? tail : both;
     for (int x = 0; x < end; x++) {
-        /* Most cells did not change: skip them eight, four, then two at
-         * a time. */
+        /* Most cells did not change: skip them eight, then two at a time,
+         * to the first that did (a pair that differs says which of its
+         * two: not a cell at a time through the rest of the checks). */
         if (old) {
             while (x + 8 <= end &&
                    ((pair_word(&old[x]) ^ pair_word(&row[x])) |
@@ -626,11 +627,13 @@ static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
                     (pair_word(&old[x + 4]) ^ pair_word(&row[x + 4])) |
                     (pair_word(&old[x + 6]) ^ pair_word(&row[x + 6]))) == 0)
                 x += 8;
-            while (x + 4 <= end && pair_word(&old[x]) == pair_word(&row[x]) &&
-                   pair_word(&old[x + 2]) == pair_word(&row[x + 2]))
-                x += 4;
-            while (x + 2 <= end && pair_word(&old[x]) == pair_word(&row[x]))
+            while (x + 2 <= end) {
+                if (pair_word(&old[x]) != pair_word(&row[x])) {
+                    x += cell_word(&old[x]) == cell_word(&row[x]);
+                    break;
+                }
                 x += 2;
+            }
         }
         if (x >= end)
             break;
