@@ -188,10 +188,19 @@ static int row_seen(const game_t *g, int y)
  * blank rows describe s (otherwise every chunk is compared). 1 if any
  * cell was not its look. A row with a tile or flag out of the fast test's
  * range (never in play) is done again chunk by chunk with view_look8 and
- * counted as changed. */
+ * counted as changed. still: the looks did not change (map_still). */
 static int update_row_plain(const game_t *g, view_cache_t *c, screen_t *s,
-                            int y, int trust)
+                            int y, int trust, int still)
 {
+    if (still) {
+        /* The looks are as they were: only the movers' chunks. */
+        int changed = 0;
+        for (unsigned need = c->mover_chunks[y]; need; need &= need - 1) {
+            int cx = __builtin_ctz(need);
+            changed |= view_update_look8(s, y, cx * 8, c->looks[y][cx]);
+        }
+        return changed;
+    }
     uint32_t bit = 1u << y;
     if (trust && (c->blank_rows & bit) && !c->mover_chunks[y] &&
         !row_seen(g, y))
@@ -242,12 +251,29 @@ static unsigned near_player(int y, int px, int py)
  * where the player is. The cache keeps each chunk's look word: a chunk
  * whose word and neighbours' words did not change, away from the player
  * now and last frame and not under a mover last frame, is as it was and
- * is not drawn or compared. trust: the cache describes s. */
+ * is not drawn or compared. trust: the cache describes s; still: the
+ * looks did not change (map_still). */
 static void draw_map_rich(const game_t *g, const display_t *d,
-                          view_cache_t *c, screen_t *s, int trust)
+                          view_cache_t *c, screen_t *s, int trust, int still)
 {
     const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
     const uint64_t flags = 0x0303030303030303u; /* lit, explored */
+    if (still) {
+        /* The looks and the player's place are as they were (map_still),
+         * so is every cell but the movers' chunks. */
+        for (int y = 0; y < MAP_H - 1; y++) {
+            int changed = 0;
+            for (unsigned need = c->mover_chunks[y]; need; need &= need - 1) {
+                int cx = __builtin_ctz(need);
+                uint64_t word = c->looks[y][cx];
+                changed |= (word & flags) == 0
+                               ? update_unseen8(s, y, cx * 8)
+                               : update_cells8(g, d, s, y, cx * 8, word);
+            }
+            c->map_rows |= (uint32_t)changed << y;
+        }
+        return;
+    }
     uint64_t words[MAP_H][VIEW_CHUNKS_X];
     uint8_t fast[MAP_H];
     uint16_t moved[MAP_H + 2]; /* moved[y + 1]: row y's changed words */
@@ -282,6 +308,24 @@ static void draw_map_rich(const game_t *g, const display_t *d,
     c->py = (int16_t)g->player.y;
 }
 
+/* 1 if g's map looks as the last frame drew it, so that its looks need
+ * not be worked out again: the same game (as log_kept tells it) at the
+ * same depth, at most one key and one turn on, the player where it was.
+ * The looks depend only on the level's tiles, which change only with the
+ * level, and on what is lit and explored, which change only when
+ * game_update_fov looks from the player's place; a key of one turn moves
+ * the player at most once (a key of many, travel or running, counts its
+ * turns), so a player in the same place saw from there again: the same
+ * tiles lit, none newly explored. A frame skipped (several keys) or a
+ * key that goes back fails the test: then they are worked out. */
+static int map_still(const view_cache_t *c, const game_t *g)
+{
+    return c->log_game == g && c->log_seed == g->seed &&
+           g->keys - c->log_keys <= 1u && g->turn - c->map_turn <= 1u &&
+           g->depth == c->map_depth && g->player.x == c->px &&
+           g->player.y == c->py;
+}
+
 /* The map above its last row (the log's first): a chunk is rewritten when
  * its cells are not its looks (they changed, or a mover was drawn over
  * them); then every mover. trust: the cache's looks and movers describe
@@ -289,13 +333,18 @@ static void draw_map_rich(const game_t *g, const display_t *d,
 static void draw_map(const game_t *g, const display_t *d, view_cache_t *c,
                      screen_t *s, int trust)
 {
+    int still = trust && map_still(c, g);
     if (!view_plain_map(d)) {
-        draw_map_rich(g, d, c, s, trust);
+        draw_map_rich(g, d, c, s, trust, still);
     } else {
         for (int y = 0; y < MAP_H - 1; y++)
-            c->map_rows |= (uint32_t)update_row_plain(g, c, s, y, trust)
-                           << y;
+            c->map_rows |=
+                (uint32_t)update_row_plain(g, c, s, y, trust, still) << y;
+        c->px = (int16_t)g->player.x;
+        c->py = (int16_t)g->player.y;
     }
+    c->map_turn = g->turn;
+    c->map_depth = g->depth;
     uint8_t movers[(VIEW_CHUNKS + 7) / 8];
     memset(movers, 0, sizeof movers);
     view_movers(g, d, s, movers);
