@@ -246,6 +246,11 @@ static void set_pen(enc_t *e, const cell_t *c)
  * for what it cannot show; never a control byte. */
 static int glyph(const term_state_t *t, uint32_t ch, char *p)
 {
+    if (ch - 0x20u < 0x5fu) {
+        /* Printable ASCII (most cells) first: one test. */
+        p[0] = (char)ch;
+        return 1;
+    }
     if (ch < 0x20 || ch == 0x7f || (ch >= 0x80 && ch < 0xa0) || ch > 0x10ffff ||
         (ch >= 0xd800 && ch < 0xe000)) {
         p[0] = '?';
