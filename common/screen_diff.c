@@ -93,9 +93,20 @@ static int is_blank(const cell_t *c)
     return cell_eq(c, &blank_cell);
 }
 
+/* The bits of a cell's word that are its pen (colours and attributes). */
+static const cell_t pen_bits = { 0, 31, 31, 7, 0 };
+
+/* A cell's pen as a number: equal for equal pens. */
+static uint32_t pen_key(const cell_t *c)
+{
+    return cell_word(c) & cell_word(&pen_bits);
+}
+
+/* The terminal's pen is c's (one compare of words: term_state_t.pen_word,
+ * set with the pen). */
 static int same_pen(const term_state_t *t, const cell_t *c)
 {
-    return t->pen_known && t->fg == c->fg && t->bg == c->bg && t->attr == c->attr;
+    return t->pen_known && pen_key(c) == t->pen_word;
 }
 
 /* Writes a decimal number; returns its length. Up to 999 (every colour
@@ -230,6 +241,7 @@ static int pen_to(term_state_t *t, const cell_t *c, char *seq)
     t->bg = c->bg;
     t->attr = c->attr;
     t->pen_known = 1;
+    t->pen_word = pen_key(c);
     return n;
 }
 
@@ -436,22 +448,10 @@ typedef struct spans {
     span_t s[SPAN_MAX];
 } spans_t;
 
-/* The bits of a cell's word that are its pen (colours and attributes). */
-static const cell_t pen_bits = { 0, 31, 31, 7, 0 };
-
-/* A cell's pen as a number: equal for equal pens. */
-static uint32_t pen_key(const cell_t *c)
-{
-    return cell_word(c) & cell_word(&pen_bits);
-}
-
 /* The terminal's pen as pen_key has it; UINT32_MAX when unknown. */
 static uint32_t term_pen_key(const term_state_t *t)
 {
-    if (!t->pen_known)
-        return UINT32_MAX;
-    cell_t c = cell_make(0, t->fg, t->bg, t->attr);
-    return pen_key(&c);
+    return t->pen_known ? t->pen_word : UINT32_MAX;
 }
 
 /* What plan_move would cost, roughly and fast (it prices the choices of
