@@ -279,9 +279,11 @@ void view_log(const game_t *g, screen_t *s)
     if (bottom > top + used - 1)
         bottom = top + used - 1;
     cell_t blank = cell_make(' ', COL_DEFAULT, COL_DEFAULT, 0);
+    uint32_t word;
+    memcpy(&word, &blank, sizeof word);
     cell_t *row0 = screen_at(s, 0, top);
-    for (int x = 0; x < s->w; x++)
-        row0[x] = blank;
+    for (int x = 0; x < s->w; x++) /* words: the compiler stores 4 a time */
+        memcpy(&row0[x], &word, sizeof word);
     for (int row = bottom, i = 0; row >= top; row--, i++) {
         const msg_t *m = game_msg(g, i);
         if (!m)

@@ -432,7 +432,8 @@ void view_draw_cached_display(const game_t *g, const display_t *d,
     c->log_drawn = (uint8_t)(full || !log_kept(c, g));
     c->log_overdrawn = 0;
     if (c->log_drawn) {
-        for (int y = MAP_H - 1; y < s->h - 1; y++)
+        /* view_log blanks its first row itself. */
+        for (int y = MAP_H; y < s->h - 1; y++)
             blank_cells(screen_at(s, 0, y), s->w);
         view_log(g, s);
     }
