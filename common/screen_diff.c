@@ -19,6 +19,9 @@
 #include "screen_diff.h"
 
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "palette.h"
 
@@ -575,6 +578,44 @@ static void add_span(spans_t *sp, const cell_t *row, int x, int y, int len)
     sp->tail[k] = i;
 }
 
+/* From w down, eight cells a step, while the eight cells before it are
+ * blank in both rows; returns where that stopped (a row of the map blank
+ * far to the right is looked at on every frame that changes it). */
+static int blank8_from_right(const cell_t *row, const cell_t *old, int w)
+{
+    int both = w;
+#ifdef __SSE2__
+    /* Four cells a compare (x86-64 has SSE2 always). */
+    const __m128i b4 = _mm_set1_epi32((int)cell_word(&blank_cell));
+    while (both >= 8) {
+        __m128i r0 = _mm_loadu_si128((const __m128i *)(const void *)&row[both - 8]);
+        __m128i r1 = _mm_loadu_si128((const __m128i *)(const void *)&row[both - 4]);
+        __m128i o0 = _mm_loadu_si128((const __m128i *)(const void *)&old[both - 8]);
+        __m128i o1 = _mm_loadu_si128((const __m128i *)(const void *)&old[both - 4]);
+        __m128i eq = _mm_and_si128(
+            _mm_and_si128(_mm_cmpeq_epi32(r0, b4), _mm_cmpeq_epi32(r1, b4)),
+            _mm_and_si128(_mm_cmpeq_epi32(o0, b4), _mm_cmpeq_epi32(o1, b4)));
+        if (_mm_movemask_epi8(eq) != 0xffff)
+            break;
+        both -= 8;
+    }
+#else
+    uint32_t blank = cell_word(&blank_cell);
+    uint64_t blank2 = (uint64_t)blank << 32 | blank;
+    while (both >= 8 &&
+           ((pair_word(&row[both - 8]) ^ blank2) |
+            (pair_word(&row[both - 6]) ^ blank2) |
+            (pair_word(&row[both - 4]) ^ blank2) |
+            (pair_word(&row[both - 2]) ^ blank2) |
+            (pair_word(&old[both - 8]) ^ blank2) |
+            (pair_word(&old[both - 6]) ^ blank2) |
+            (pair_word(&old[both - 4]) ^ blank2) |
+            (pair_word(&old[both - 2]) ^ blank2)) == 0)
+        both -= 8;
+#endif
+    return both;
+}
+
 /* Gathers the spans of row y: `old` is what the terminal shows there
  * (NULL: blank). */
 static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
@@ -588,16 +629,9 @@ static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
     /* From `both` on, both rows are blank (found from the right a pair at
      * a time): nothing there changed, and nothing is looked at again. */
     int both = w;
-    while (old && both >= 8 &&
-           ((pair_word(&row[both - 8]) ^ blank2) |
-            (pair_word(&row[both - 6]) ^ blank2) |
-            (pair_word(&row[both - 4]) ^ blank2) |
-            (pair_word(&row[both - 2]) ^ blank2) |
-            (pair_word(&old[both - 8]) ^ blank2) |
-            (pair_word(&old[both - 6]) ^ blank2) |
-            (pair_word(&old[both - 4]) ^ blank2) |
-            (pair_word(&old[both - 2]) ^ blank2)) == 0)
-        both -= 8; /* eight cells a step, then two */
+    if (old)
+        both = blank8_from_right(row, old, w); /* eight cells a step */
+    /* then two */
     while (old && both >= 2 && ((pair_word(&row[both - 2]) ^ blank2) |
                                 (pair_word(&old[both - 2]) ^ blank2)) == 0)
         both -= 2;
