@@ -616,6 +616,43 @@ static int blank8_from_right(const cell_t *row, const cell_t *old, int w)
     return both;
 }
 
+/* The first cell from x on (below end) that differs between old and row;
+ * end if none. Eight cells a step, then two (a pair that differs says
+ * which of its two), then one. */
+static int first_changed(const cell_t *old, const cell_t *row, int x,
+                         int end)
+{
+#ifdef __SSE2__
+    while (x + 8 <= end) {
+        __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)&old[x]);
+        __m128i b0 = _mm_loadu_si128((const __m128i *)(const void *)&row[x]);
+        __m128i a1 = _mm_loadu_si128((const __m128i *)(const void *)&old[x + 4]);
+        __m128i b1 = _mm_loadu_si128((const __m128i *)(const void *)&row[x + 4]);
+        unsigned same =
+            (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi32(a0, b0)) |
+            (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi32(a1, b1)) << 16;
+        if (same != 0xffffffffu)
+            return x + __builtin_ctz(~same) / 4; /* 4 mask bits a cell */
+        x += 8;
+    }
+#else
+    while (x + 8 <= end &&
+           ((pair_word(&old[x]) ^ pair_word(&row[x])) |
+            (pair_word(&old[x + 2]) ^ pair_word(&row[x + 2])) |
+            (pair_word(&old[x + 4]) ^ pair_word(&row[x + 4])) |
+            (pair_word(&old[x + 6]) ^ pair_word(&row[x + 6]))) == 0)
+        x += 8;
+#endif
+    while (x + 2 <= end) {
+        if (pair_word(&old[x]) != pair_word(&row[x]))
+            return x + (cell_word(&old[x]) == cell_word(&row[x]));
+        x += 2;
+    }
+    while (x < end && cell_word(&old[x]) == cell_word(&row[x]))
+        x++;
+    return x;
+}
+
 /* Gathers the spans of row y: `old` is what the terminal shows there
  * (NULL: blank). */
 static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
@@ -656,24 +693,9 @@ static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
      * that may have changed. */
     int end = remaining > 3 ? tail : both;
     for (int x = 0; x < end; x++) {
-        /* Most cells did not change: skip them eight, then two at a time,
-         * to the first that did (a pair that differs says which of its
-         * two: not a cell at a time through the rest of the checks). */
-        if (old) {
-            while (x + 8 <= end &&
-                   ((pair_word(&old[x]) ^ pair_word(&row[x])) |
-                    (pair_word(&old[x + 2]) ^ pair_word(&row[x + 2])) |
-                    (pair_word(&old[x + 4]) ^ pair_word(&row[x + 4])) |
-                    (pair_word(&old[x + 6]) ^ pair_word(&row[x + 6]))) == 0)
-                x += 8;
-            while (x + 2 <= end) {
-                if (pair_word(&old[x]) != pair_word(&row[x])) {
-                    x += cell_word(&old[x]) == cell_word(&row[x]);
-                    break;
-                }
-                x += 2;
-            }
-        }
+        /* Most cells did not change: straight to the first that did. */
+        if (old)
+            x = first_changed(old, row, x, end);
         if (x >= end)
             break;
         if (!CHANGED(x))
