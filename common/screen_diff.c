@@ -771,6 +771,19 @@ static int first_ink(const cell_t *row, int w)
     uint64_t blank2 = (uint64_t)cell_word(&blank_cell) << 32 |
                       cell_word(&blank_cell);
     int x = 0;
+#ifdef __SSE2__
+    /* Eight cells a step: the mask's lowest clear bit is the first ink. */
+    const __m128i b4 = _mm_set1_epi32((int)cell_word(&blank_cell));
+    while (x + 8 <= w) {
+        __m128i r0 = _mm_loadu_si128((const __m128i *)(const void *)&row[x]);
+        __m128i r1 = _mm_loadu_si128((const __m128i *)(const void *)&row[x + 4]);
+        unsigned blank = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi32(r0, b4)) |
+                         (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi32(r1, b4)) << 16;
+        if (blank != 0xffffffffu)
+            return x + __builtin_ctz(~blank) / 4;
+        x += 8;
+    }
+#endif
     while (x + 2 <= w && pair_word(&row[x]) == blank2)
         x += 2;
     while (x < w && is_blank(&row[x]))
