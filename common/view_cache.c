@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "fov.h"
 #include "view.h"
 
 static void forget(view_cache_t *c)
@@ -188,11 +189,13 @@ static int row_seen(const game_t *g, int y)
  * blank rows describe s (otherwise every chunk is compared). 1 if any
  * cell was not its look. A row with a tile or flag out of the fast test's
  * range (never in play) is done again chunk by chunk with view_look8 and
- * counted as changed. still: the looks did not change (map_still). */
+ * counted as changed. box: the chunks whose looks may have changed
+ * (step_box; 0: none, the looks are as they were). */
 static int update_row_plain(const game_t *g, view_cache_t *c, screen_t *s,
-                            int y, int trust, int still)
+                            int y, int trust, unsigned box)
 {
-    if (still) {
+    const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
+    if (box == 0) {
         /* The looks are as they were: only the movers' chunks. */
         int changed = 0;
         for (unsigned need = c->mover_chunks[y]; need; need &= need - 1) {
@@ -216,11 +219,18 @@ static int update_row_plain(const game_t *g, view_cache_t *c, screen_t *s,
         c->blank_rows &= ~bit;
         return 1;
     }
-    unsigned need = (1u << VIEW_CHUNKS_X) - 1;
-    if (trust) {
+    unsigned need = all;
+    if (trust && box == all) {
         need = c->mover_chunks[y];
         for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
             need |= (unsigned)(words[cx] != was[cx]) << cx;
+    } else if (trust) {
+        /* Outside the box the words are as they were. */
+        need = c->mover_chunks[y];
+        for (unsigned b = box; b; b &= b - 1) {
+            int cx = __builtin_ctz(b);
+            need |= (unsigned)(words[cx] != was[cx]) << cx;
+        }
     }
     int changed = 0;
     for (; need; need &= need - 1) {
@@ -252,14 +262,14 @@ static unsigned near_player(int y, int px, int py)
  * whose word and neighbours' words did not change, away from the player
  * now and last frame and not under a mover last frame, is as it was and
  * is not drawn or compared. trust: the cache describes s; still: the
- * looks did not change (map_still). */
+ * looks did not change (map_one_turn, the player still). */
 static void draw_map_rich(const game_t *g, const display_t *d,
                           view_cache_t *c, screen_t *s, int trust, int still)
 {
     const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
     const uint64_t flags = 0x0303030303030303u; /* lit, explored */
     if (still) {
-        /* The looks and the player's place are as they were (map_still),
+        /* The looks and the player's place are as they were,
          * so is every cell but the movers' chunks. */
         for (int y = 0; y < MAP_H - 1; y++) {
             int changed = 0;
@@ -308,22 +318,39 @@ static void draw_map_rich(const game_t *g, const display_t *d,
     c->py = (int16_t)g->player.y;
 }
 
-/* 1 if g's map looks as the last frame drew it, so that its looks need
- * not be worked out again: the same game (as log_kept tells it) at the
- * same depth, at most one key and one turn on, the player where it was.
- * The looks depend only on the level's tiles, which change only with the
- * level, and on what is lit and explored, which change only when
+/* 1 if at most one turn passed in g since the last frame: the same game
+ * (as log_kept tells it) at the same depth, at most one key and one turn
+ * on. The map's looks depend only on the level's tiles, which change only
+ * with the level, and on what is lit and explored, which change only when
  * game_update_fov looks from the player's place; a key of one turn moves
  * the player at most once (a key of many, travel or running, counts its
- * turns), so a player in the same place saw from there again: the same
- * tiles lit, none newly explored. A frame skipped (several keys) or a
- * key that goes back fails the test: then they are worked out. */
-static int map_still(const view_cache_t *c, const game_t *g)
+ * turns). So a player in the same place ("still") saw from there again:
+ * the same tiles lit, none newly explored, the looks as they were; a
+ * player who moved saw from where it is now, and what changed is near the
+ * two places (step_box). A frame skipped (several keys) or a key that
+ * goes back fails the test: then every chunk is worked out. */
+static int map_one_turn(const view_cache_t *c, const game_t *g)
 {
     return c->log_game == g && c->log_seed == g->seed &&
            g->keys - c->log_keys <= 1u && g->turn - c->map_turn <= 1u &&
-           g->depth == c->map_depth && g->player.x == c->px &&
-           g->player.y == c->py;
+           g->depth == c->map_depth;
+}
+
+/* After one turn (map_one_turn) from (ox, oy) to (px, py): the chunks of
+ * map row y whose looks may have changed. What is lit was and is within
+ * FOV_RADIUS of where the player was and is (fov.h), what was explored
+ * is what is lit: outside the box around both places nothing changed. */
+static unsigned step_box(int y, int ox, int oy, int px, int py)
+{
+    int top = (oy < py ? oy : py) - FOV_RADIUS,
+        bottom = (oy > py ? oy : py) + FOV_RADIUS;
+    if (y < top || y > bottom)
+        return 0;
+    int lo = (ox < px ? ox : px) - FOV_RADIUS,
+        hi = (ox > px ? ox : px) + FOV_RADIUS;
+    lo = lo < 0 ? 0 : lo;
+    hi = hi >= MAP_W ? MAP_W - 1 : hi;
+    return ((2u << (hi / 8)) - 1) & ~((1u << (lo / 8)) - 1);
 }
 
 /* The map above its last row (the log's first): a chunk is rewritten when
@@ -333,13 +360,20 @@ static int map_still(const view_cache_t *c, const game_t *g)
 static void draw_map(const game_t *g, const display_t *d, view_cache_t *c,
                      screen_t *s, int trust)
 {
-    int still = trust && map_still(c, g);
+    int one_turn = trust && map_one_turn(c, g);
+    int still = one_turn && g->player.x == c->px && g->player.y == c->py;
     if (!view_plain_map(d)) {
         draw_map_rich(g, d, c, s, trust, still);
     } else {
-        for (int y = 0; y < MAP_H - 1; y++)
+        const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
+        for (int y = 0; y < MAP_H - 1; y++) {
+            unsigned box = still      ? 0
+                           : one_turn ? step_box(y, c->px, c->py, g->player.x,
+                                                 g->player.y)
+                                      : all;
             c->map_rows |=
-                (uint32_t)update_row_plain(g, c, s, y, trust, still) << y;
+                (uint32_t)update_row_plain(g, c, s, y, trust, box) << y;
+        }
         c->px = (int16_t)g->player.x;
         c->py = (int16_t)g->player.y;
     }

@@ -470,7 +470,7 @@ static int explored_count(const game_t *g)
 /* A step away and back between two frames (a frame skipped: the client
  * backed up) leaves the player where the last frame saw it, but tiles
  * seen from the other place are explored now: the cache must not take the
- * map as unchanged (map_still, view_cache.c). Each frame's bytes must be
+ * map as unchanged (map_one_turn, view_cache.c). Each frame's bytes must be
  * the whole-frame path's, and the walk must have explored a tile that way
  * at least once, with the player back in place. */
 START_TEST(a_step_away_and_back_between_frames)
