@@ -336,21 +336,27 @@ static int map_one_turn(const view_cache_t *c, const game_t *g)
            g->depth == c->map_depth;
 }
 
-/* After one turn (map_one_turn) from (ox, oy) to (px, py): the chunks of
- * map row y whose looks may have changed. What is lit was and is within
- * FOV_RADIUS of where the player was and is (fov.h), what was explored
- * is what is lit: outside the box around both places nothing changed. */
-static unsigned step_box(int y, int ox, int oy, int px, int py)
+/* After one turn (map_one_turn) from (ox, oy) to (px, py): the map rows
+ * top..bottom and, in them, the chunks whose looks may have changed. What
+ * is lit was and is within FOV_RADIUS of where the player was and is
+ * (fov.h), what was explored is what is lit: outside the box around both
+ * places nothing changed. */
+typedef struct step_box {
+    int top, bottom;
+    unsigned chunks;
+} step_box_t;
+
+static step_box_t step_box(int ox, int oy, int px, int py)
 {
-    int top = (oy < py ? oy : py) - FOV_RADIUS,
-        bottom = (oy > py ? oy : py) + FOV_RADIUS;
-    if (y < top || y > bottom)
-        return 0;
+    step_box_t b;
+    b.top = (oy < py ? oy : py) - FOV_RADIUS;
+    b.bottom = (oy > py ? oy : py) + FOV_RADIUS;
     int lo = (ox < px ? ox : px) - FOV_RADIUS,
         hi = (ox > px ? ox : px) + FOV_RADIUS;
     lo = lo < 0 ? 0 : lo;
     hi = hi >= MAP_W ? MAP_W - 1 : hi;
-    return ((2u << (hi / 8)) - 1) & ~((1u << (lo / 8)) - 1);
+    b.chunks = ((2u << (hi / 8)) - 1) & ~((1u << (lo / 8)) - 1);
+    return b;
 }
 
 /* The map above its last row (the log's first): a chunk is rewritten when
@@ -366,11 +372,13 @@ static void draw_map(const game_t *g, const display_t *d, view_cache_t *c,
         draw_map_rich(g, d, c, s, trust, still);
     } else {
         const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
+        step_box_t sb = { 0, MAP_H, all }; /* every chunk */
+        if (still)
+            sb.chunks = 0;
+        else if (one_turn)
+            sb = step_box(c->px, c->py, g->player.x, g->player.y);
         for (int y = 0; y < MAP_H - 1; y++) {
-            unsigned box = still      ? 0
-                           : one_turn ? step_box(y, c->px, c->py, g->player.x,
-                                                 g->player.y)
-                                      : all;
+            unsigned box = y >= sb.top && y <= sb.bottom ? sb.chunks : 0;
             c->map_rows |=
                 (uint32_t)update_row_plain(g, c, s, y, trust, box) << y;
         }
