@@ -168,6 +168,30 @@ static inline int row_looks(const game_t *g, int y,
                                      : ROW_SEEN;
 }
 
+/* row_looks for the chunks of box only (a few, after a step: step_box),
+ * a chunk at a time in 64-bit words; the others' words are was's (their
+ * looks did not change). ROW_SEEN: a tile of the box is seen. */
+static int box_looks(const game_t *g, int y, unsigned box,
+                     const uint64_t was[VIEW_CHUNKS_X],
+                     uint64_t words[VIEW_CHUNKS_X])
+{
+    const uint64_t ones = 0x0101010101010101u;
+    uint64_t seen = 0, bad = 0;
+    memcpy(words, was, VIEW_CHUNKS_X * sizeof *words);
+    for (; box; box &= box - 1) {
+        int cx = __builtin_ctz(box);
+        uint64_t t, lit, known;
+        memcpy(&t, &g->map.tile[y][cx * 8], 8);
+        memcpy(&lit, &g->visible[y][cx * 8], 8);
+        memcpy(&known, &g->map.explored[y][cx * 8], 8);
+        seen |= lit | known;
+        bad |= (t & ~(3 * ones)) | (t & t >> 1 & ones);
+        words[cx] = t << 2 | lit << 1 | known;
+    }
+    return ((seen & ~ones) | bad) == 0 ? ROW_FAST | (seen ? ROW_SEEN : 0)
+                                       : ROW_SEEN;
+}
+
 /* 1 if any tile of map row y is lit or explored. */
 static int row_seen(const game_t *g, int y)
 {
@@ -210,7 +234,10 @@ static int update_row_plain(const game_t *g, view_cache_t *c, screen_t *s,
         return 0;
     uint64_t *was = c->looks[y];
     uint64_t words[VIEW_CHUNKS_X];
-    int found = row_looks(g, y, words);
+    int found = trust && box != all ? box_looks(g, y, box, was, words)
+                                    : row_looks(g, y, words);
+    if (trust && box != all && !(c->blank_rows & bit))
+        found |= ROW_SEEN; /* seen outside the box before, and so now */
     if (!(found & ROW_FAST)) {
         for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
             was[cx] = view_look8(g, y, cx * 8);
