@@ -19,6 +19,9 @@
 #include "screen_diff.h"
 
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "palette.h"
 
@@ -93,9 +96,20 @@ static int is_blank(const cell_t *c)
     return cell_eq(c, &blank_cell);
 }
 
+/* The bits of a cell's word that are its pen (colours and attributes). */
+static const cell_t pen_bits = { 0, 31, 31, 7, 0 };
+
+/* A cell's pen as a number: equal for equal pens. */
+static uint32_t pen_key(const cell_t *c)
+{
+    return cell_word(c) & cell_word(&pen_bits);
+}
+
+/* The terminal's pen is c's (one compare of words: term_state_t.pen_word,
+ * set with the pen). */
 static int same_pen(const term_state_t *t, const cell_t *c)
 {
-    return t->pen_known && t->fg == c->fg && t->bg == c->bg && t->attr == c->attr;
+    return t->pen_known && pen_key(c) == t->pen_word;
 }
 
 /* Writes a decimal number; returns its length. Up to 999 (every colour
@@ -230,6 +244,7 @@ static int pen_to(term_state_t *t, const cell_t *c, char *seq)
     t->bg = c->bg;
     t->attr = c->attr;
     t->pen_known = 1;
+    t->pen_word = pen_key(c);
     return n;
 }
 
@@ -246,6 +261,11 @@ static void set_pen(enc_t *e, const cell_t *c)
  * for what it cannot show; never a control byte. */
 static int glyph(const term_state_t *t, uint32_t ch, char *p)
 {
+    if (ch - 0x20u < 0x5fu) {
+        /* Printable ASCII (most cells) first: one test. */
+        p[0] = (char)ch;
+        return 1;
+    }
     if (ch < 0x20 || ch == 0x7f || (ch >= 0x80 && ch < 0xa0) || ch > 0x10ffff ||
         (ch >= 0xd800 && ch < 0xe000)) {
         p[0] = '?';
@@ -431,22 +451,10 @@ typedef struct spans {
     span_t s[SPAN_MAX];
 } spans_t;
 
-/* The bits of a cell's word that are its pen (colours and attributes). */
-static const cell_t pen_bits = { 0, 31, 31, 7, 0 };
-
-/* A cell's pen as a number: equal for equal pens. */
-static uint32_t pen_key(const cell_t *c)
-{
-    return cell_word(c) & cell_word(&pen_bits);
-}
-
 /* The terminal's pen as pen_key has it; UINT32_MAX when unknown. */
 static uint32_t term_pen_key(const term_state_t *t)
 {
-    if (!t->pen_known)
-        return UINT32_MAX;
-    cell_t c = cell_make(0, t->fg, t->bg, t->attr);
-    return pen_key(&c);
+    return t->pen_known ? t->pen_word : UINT32_MAX;
 }
 
 /* What plan_move would cost, roughly and fast (it prices the choices of
@@ -570,6 +578,81 @@ static void add_span(spans_t *sp, const cell_t *row, int x, int y, int len)
     sp->tail[k] = i;
 }
 
+/* From w down, eight cells a step, while the eight cells before it are
+ * blank in both rows; returns where that stopped (a row of the map blank
+ * far to the right is looked at on every frame that changes it). */
+static int blank8_from_right(const cell_t *row, const cell_t *old, int w)
+{
+    int both = w;
+#ifdef __SSE2__
+    /* Four cells a compare (x86-64 has SSE2 always). */
+    const __m128i b4 = _mm_set1_epi32((int)cell_word(&blank_cell));
+    while (both >= 8) {
+        __m128i r0 = _mm_loadu_si128((const __m128i *)(const void *)&row[both - 8]);
+        __m128i r1 = _mm_loadu_si128((const __m128i *)(const void *)&row[both - 4]);
+        __m128i o0 = _mm_loadu_si128((const __m128i *)(const void *)&old[both - 8]);
+        __m128i o1 = _mm_loadu_si128((const __m128i *)(const void *)&old[both - 4]);
+        __m128i eq = _mm_and_si128(
+            _mm_and_si128(_mm_cmpeq_epi32(r0, b4), _mm_cmpeq_epi32(r1, b4)),
+            _mm_and_si128(_mm_cmpeq_epi32(o0, b4), _mm_cmpeq_epi32(o1, b4)));
+        if (_mm_movemask_epi8(eq) != 0xffff)
+            break;
+        both -= 8;
+    }
+#else
+    uint32_t blank = cell_word(&blank_cell);
+    uint64_t blank2 = (uint64_t)blank << 32 | blank;
+    while (both >= 8 &&
+           ((pair_word(&row[both - 8]) ^ blank2) |
+            (pair_word(&row[both - 6]) ^ blank2) |
+            (pair_word(&row[both - 4]) ^ blank2) |
+            (pair_word(&row[both - 2]) ^ blank2) |
+            (pair_word(&old[both - 8]) ^ blank2) |
+            (pair_word(&old[both - 6]) ^ blank2) |
+            (pair_word(&old[both - 4]) ^ blank2) |
+            (pair_word(&old[both - 2]) ^ blank2)) == 0)
+        both -= 8;
+#endif
+    return both;
+}
+
+/* The first cell from x on (below end) that differs between old and row;
+ * end if none. Eight cells a step, then two (a pair that differs says
+ * which of its two), then one. */
+static int first_changed(const cell_t *old, const cell_t *row, int x,
+                         int end)
+{
+#ifdef __SSE2__
+    while (x + 8 <= end) {
+        __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)&old[x]);
+        __m128i b0 = _mm_loadu_si128((const __m128i *)(const void *)&row[x]);
+        __m128i a1 = _mm_loadu_si128((const __m128i *)(const void *)&old[x + 4]);
+        __m128i b1 = _mm_loadu_si128((const __m128i *)(const void *)&row[x + 4]);
+        unsigned same =
+            (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi32(a0, b0)) |
+            (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi32(a1, b1)) << 16;
+        if (same != 0xffffffffu)
+            return x + __builtin_ctz(~same) / 4; /* 4 mask bits a cell */
+        x += 8;
+    }
+#else
+    while (x + 8 <= end &&
+           ((pair_word(&old[x]) ^ pair_word(&row[x])) |
+            (pair_word(&old[x + 2]) ^ pair_word(&row[x + 2])) |
+            (pair_word(&old[x + 4]) ^ pair_word(&row[x + 4])) |
+            (pair_word(&old[x + 6]) ^ pair_word(&row[x + 6]))) == 0)
+        x += 8;
+#endif
+    while (x + 2 <= end) {
+        if (pair_word(&old[x]) != pair_word(&row[x]))
+            return x + (cell_word(&old[x]) == cell_word(&row[x]));
+        x += 2;
+    }
+    while (x < end && cell_word(&old[x]) == cell_word(&row[x]))
+        x++;
+    return x;
+}
+
 /* Gathers the spans of row y: `old` is what the terminal shows there
  * (NULL: blank). */
 static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
@@ -583,16 +666,9 @@ static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
     /* From `both` on, both rows are blank (found from the right a pair at
      * a time): nothing there changed, and nothing is looked at again. */
     int both = w;
-    while (old && both >= 8 &&
-           ((pair_word(&row[both - 8]) ^ blank2) |
-            (pair_word(&row[both - 6]) ^ blank2) |
-            (pair_word(&row[both - 4]) ^ blank2) |
-            (pair_word(&row[both - 2]) ^ blank2) |
-            (pair_word(&old[both - 8]) ^ blank2) |
-            (pair_word(&old[both - 6]) ^ blank2) |
-            (pair_word(&old[both - 4]) ^ blank2) |
-            (pair_word(&old[both - 2]) ^ blank2)) == 0)
-        both -= 8; /* eight cells a step, then two */
+    if (old)
+        both = blank8_from_right(row, old, w); /* eight cells a step */
+    /* then two */
     while (old && both >= 2 && ((pair_word(&row[both - 2]) ^ blank2) |
                                 (pair_word(&old[both - 2]) ^ blank2)) == 0)
         both -= 2;
@@ -617,21 +693,9 @@ static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
      * that may have changed. */
     int end = remaining > 3 ? tail : both;
     for (int x = 0; x < end; x++) {
-        /* Most cells did not change: skip them eight, four, then two at
-         * a time. */
-        if (old) {
-            while (x + 8 <= end &&
-                   ((pair_word(&old[x]) ^ pair_word(&row[x])) |
-                    (pair_word(&old[x + 2]) ^ pair_word(&row[x + 2])) |
-                    (pair_word(&old[x + 4]) ^ pair_word(&row[x + 4])) |
-                    (pair_word(&old[x + 6]) ^ pair_word(&row[x + 6]))) == 0)
-                x += 8;
-            while (x + 4 <= end && pair_word(&old[x]) == pair_word(&row[x]) &&
-                   pair_word(&old[x + 2]) == pair_word(&row[x + 2]))
-                x += 4;
-            while (x + 2 <= end && pair_word(&old[x]) == pair_word(&row[x]))
-                x += 2;
-        }
+        /* Most cells did not change: straight to the first that did. */
+        if (old)
+            x = first_changed(old, row, x, end);
         if (x >= end)
             break;
         if (!CHANGED(x))
@@ -707,6 +771,19 @@ static int first_ink(const cell_t *row, int w)
     uint64_t blank2 = (uint64_t)cell_word(&blank_cell) << 32 |
                       cell_word(&blank_cell);
     int x = 0;
+#ifdef __SSE2__
+    /* Eight cells a step: the mask's lowest clear bit is the first ink. */
+    const __m128i b4 = _mm_set1_epi32((int)cell_word(&blank_cell));
+    while (x + 8 <= w) {
+        __m128i r0 = _mm_loadu_si128((const __m128i *)(const void *)&row[x]);
+        __m128i r1 = _mm_loadu_si128((const __m128i *)(const void *)&row[x + 4]);
+        unsigned blank = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi32(r0, b4)) |
+                         (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi32(r1, b4)) << 16;
+        if (blank != 0xffffffffu)
+            return x + __builtin_ctz(~blank) / 4;
+        x += 8;
+    }
+#endif
     while (x + 2 <= w && pair_word(&row[x]) == blank2)
         x += 2;
     while (x < w && is_blank(&row[x]))

@@ -21,6 +21,8 @@ typedef struct term_state {
     uint8_t colours;   /* enum display_colours: how palette.h's colours
                           are sent (SGR 38;5, 38;2 or the 16-colour
                           fallback); the ANSI 16 are sent alike in all */
+    uint32_t pen_word; /* fg, bg and attr as a cell's pen bits (a cell's
+                          word masked), when pen_known */
 } term_state_t;
 
 /* Forgets cursor and pen (after anything else wrote to the terminal); keeps

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "fov.h"
 #include "view.h"
 
 static void forget(view_cache_t *c)
@@ -130,96 +131,145 @@ static int blank8(const cell_t *row)
 }
 
 /* Makes the 8 cells from (x, y) of a chunk with nothing seen blank where
- * they are not, unless `was_blank` says the last frame left them blank
- * (then they are: view_cache.h). 1 if any was not. */
-static int update_unseen8(screen_t *s, int y, int x, int was_blank)
+ * they are not. 1 if any was not. */
+static int update_unseen8(screen_t *s, int y, int x)
 {
-    if (was_blank || blank8(screen_cat(s, x, y)))
+    if (blank8(screen_cat(s, x, y)))
         return 0;
     blank_cells(screen_at(s, x, y), 8);
     return 1;
 }
 
-/* What a row's chunks held, for view_look8's fast test over the row. */
-typedef struct look_range {
-    uint64_t tiles, seen, tiles3;
-} look_range_t;
+/* What row_looks found. */
+enum { ROW_FAST = 1, ROW_SEEN = 2 };
 
-/* The look indices of chunk cx of map row y as view_look8 gives them when
- * every tile and flag is in its fast range (0: nothing seen), without the
- * test: it is made once for the row (look_range_fast). */
-static inline uint64_t chunk_look(const game_t *g, int y, int cx,
-                                  look_range_t *r)
+/* The look indices of map row y's tiles, tile x in byte x of words (as
+ * view_look8's words, but a tile with nothing seen keeps its kind: looks
+ * 0, 4 and 8 are all blank), in a byte loop the compiler does 16 tiles at
+ * a time. Returns ROW_FAST unless a tile or flag is out of view_look8's
+ * fast range (never in play), and ROW_SEEN if a tile is lit or explored.
+ * Inline: it is called for every map row, and a call per row (the words
+ * in memory) cost 460 instructions a key. */
+static inline int row_looks(const game_t *g, int y,
+                            uint64_t words[VIEW_CHUNKS_X])
 {
-    uint64_t t, lit, known;
-    memcpy(&t, &g->map.tile[y][cx * 8], 8);
-    memcpy(&lit, &g->visible[y][cx * 8], 8);
-    memcpy(&known, &g->map.explored[y][cx * 8], 8);
-    uint64_t seen = lit | known;
-    r->tiles |= t;
-    r->seen |= seen;
-    r->tiles3 |= t & t >> 1;
-    return seen ? (t << 2 | lit << 1 | known) : 0;
+    const uint8_t *t = g->map.tile[y], *lit = g->visible[y],
+                  *known = g->map.explored[y];
+    uint8_t looks[MAP_W];
+    uint8_t bad = 0, seen = 0;
+    for (int x = 0; x < MAP_W; x++) {
+        uint8_t k = t[x], l = lit[x], e = known[x];
+        seen |= l | e;
+        bad |= (uint8_t)(k & ~3u) | (uint8_t)(k & k >> 1);
+        looks[x] = (uint8_t)(k << 2 | l << 1 | e);
+    }
+    memcpy(words, looks, sizeof looks);
+    return ((seen & ~1u) | bad) == 0 ? ROW_FAST | (seen ? ROW_SEEN : 0)
+                                     : ROW_SEEN;
 }
 
-/* 1 if the chunks chunk_look read were all in view_look8's fast range:
- * tiles 0-2, flags 0-1. */
-static inline int look_range_fast(const look_range_t *r)
+/* row_looks for the chunks of box only (a few, after a step: step_box),
+ * a chunk at a time in 64-bit words; the others' words are was's (their
+ * looks did not change). ROW_SEEN: a tile of the box is seen. */
+static int box_looks(const game_t *g, int y, unsigned box,
+                     const uint64_t was[VIEW_CHUNKS_X],
+                     uint64_t words[VIEW_CHUNKS_X])
 {
     const uint64_t ones = 0x0101010101010101u;
-    return ((r->seen & ~ones) | (r->tiles & ~(3 * ones)) |
-            (r->tiles3 & ones)) == 0;
+    uint64_t seen = 0, bad = 0;
+    memcpy(words, was, VIEW_CHUNKS_X * sizeof *words);
+    for (; box; box &= box - 1) {
+        int cx = __builtin_ctz(box);
+        uint64_t t, lit, known;
+        memcpy(&t, &g->map.tile[y][cx * 8], 8);
+        memcpy(&lit, &g->visible[y][cx * 8], 8);
+        memcpy(&known, &g->map.explored[y][cx * 8], 8);
+        seen |= lit | known;
+        bad |= (t & ~(3 * ones)) | (t & t >> 1 & ones);
+        words[cx] = t << 2 | lit << 1 | known;
+    }
+    return ((seen & ~ones) | bad) == 0 ? ROW_FAST | (seen ? ROW_SEEN : 0)
+                                       : ROW_SEEN;
 }
 
-/* Map row y of the plain display made its tiles' looks where it is not,
- * in one pass: each chunk's look indices found as row_looks_moved does and
- * compared with the screen at once (no array of words, no second pass).
- * was: the chunks the last frame left blank (bit cx: chunk cx), which need
- * no compare while nothing in them is seen; *now gets this frame's.
- * 1 if any cell was not its look. A row with a tile or flag out of the
- * fast test's range (never in play) is done again chunk by chunk with
- * view_look8 and counted as changed. */
-static int update_row_plain(const game_t *g, screen_t *s, int y,
-                            unsigned was, uint16_t *now)
+/* 1 if any tile of map row y is lit or explored. */
+static int row_seen(const game_t *g, int y)
 {
-    look_range_t r = { 0, 0, 0 };
-    unsigned blank = 0;
-    int changed = 0;
-    for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
-        uint64_t word = chunk_look(g, y, cx, &r);
-        if (word == 0) {
-            changed |= update_unseen8(s, y, cx * 8, was >> cx & 1);
-            blank |= 1u << cx;
-            continue;
+    const uint8_t *lit = g->visible[y], *known = g->map.explored[y];
+    uint8_t any = 0;
+    for (int x = 0; x < MAP_W; x++)
+        any |= lit[x] | known[x];
+    return any != 0;
+}
+
+/* Map row y of the plain display made its tiles' looks where it is not.
+ * Its look indices are found (row_looks) and each chunk's compared
+ * with the word the cache remembers for it (c->looks): a chunk whose word
+ * did not change and that had no mover drawn in it last frame shows its
+ * looks already (only the view writes the map: view_cache.h) and is not
+ * compared with the screen; the others are, cell words against the look
+ * table's. A row left blank with nothing seen and still unseen is not
+ * looked at further (c->blank_rows). trust: the cache's words, movers and
+ * blank rows describe s (otherwise every chunk is compared). 1 if any
+ * cell was not its look. A row with a tile or flag out of the fast test's
+ * range (never in play) is done again chunk by chunk with view_look8 and
+ * counted as changed. box: the chunks whose looks may have changed
+ * (step_box; 0: none, the looks are as they were). */
+static int update_row_plain(const game_t *g, view_cache_t *c, screen_t *s,
+                            int y, int trust, unsigned box)
+{
+    const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
+    if (box == 0) {
+        /* The looks are as they were: only the movers' chunks. */
+        int changed = 0;
+        for (unsigned need = c->mover_chunks[y]; need; need &= need - 1) {
+            int cx = __builtin_ctz(need);
+            changed |= view_update_look8(s, y, cx * 8, c->looks[y][cx]);
         }
-        changed |= view_update_look8(s, y, cx * 8, word);
+        return changed;
     }
-    if (!look_range_fast(&r)) {
-        for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
-            view_update_look8(s, y, cx * 8, view_look8(g, y, cx * 8));
-        *now = 0;
+    uint32_t bit = 1u << y;
+    if (trust && (c->blank_rows & bit) && !c->mover_chunks[y] &&
+        !row_seen(g, y))
+        return 0;
+    uint64_t *was = c->looks[y];
+    uint64_t words[VIEW_CHUNKS_X];
+    int found = trust && box != all ? box_looks(g, y, box, was, words)
+                                    : row_looks(g, y, words);
+    if (trust && box != all && !(c->blank_rows & bit))
+        found |= ROW_SEEN; /* seen outside the box before, and so now */
+    if (!(found & ROW_FAST)) {
+        for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
+            was[cx] = view_look8(g, y, cx * 8);
+            view_update_look8(s, y, cx * 8, was[cx]);
+        }
+        c->blank_rows &= ~bit;
         return 1;
     }
-    *now = (uint16_t)blank;
-    return changed;
-}
-
-/* The look indices of map row y, a chunk at a time, into words (each what
- * view_look8 gives for its chunk, found without a test per chunk), and
- * which chunks' words differ from was (bit cx); ROW_SLOW if a tile or flag
- * is out of view_look8's fast range (then use view_look8). */
-#define ROW_SLOW (1u << 16)
-static unsigned row_looks_moved(const game_t *g, int y,
-                                uint64_t words[VIEW_CHUNKS_X],
-                                const uint64_t was[VIEW_CHUNKS_X])
-{
-    look_range_t r = { 0, 0, 0 };
-    unsigned moved = 0;
-    for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
-        words[cx] = chunk_look(g, y, cx, &r);
-        moved |= (unsigned)(words[cx] != was[cx]) << cx;
+    unsigned need = all;
+    if (trust && box == all) {
+        need = c->mover_chunks[y];
+        for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
+            need |= (unsigned)(words[cx] != was[cx]) << cx;
+    } else if (trust) {
+        /* Outside the box the words are as they were. */
+        need = c->mover_chunks[y];
+        for (unsigned b = box; b; b &= b - 1) {
+            int cx = __builtin_ctz(b);
+            need |= (unsigned)(words[cx] != was[cx]) << cx;
+        }
     }
-    return look_range_fast(&r) ? moved : ROW_SLOW;
+    int changed = 0;
+    for (; need; need &= need - 1) {
+        int cx = __builtin_ctz(need);
+        changed |= view_update_look8(s, y, cx * 8, words[cx]);
+        was[cx] = words[cx];
+    }
+    /* Blank if nothing is seen in it (a row with a mover is marked not
+     * blank after: draw_map). */
+    c->blank_rows = (c->blank_rows & ~bit) |
+                    (uint32_t)!(found & ROW_SEEN) << y;
+    return changed;
 }
 
 /* The chunks of map row y (bits) whose tiles are within a step of (px,
@@ -238,27 +288,41 @@ static unsigned near_player(int y, int px, int py)
  * where the player is. The cache keeps each chunk's look word: a chunk
  * whose word and neighbours' words did not change, away from the player
  * now and last frame and not under a mover last frame, is as it was and
- * is not drawn or compared. trust: the cache describes s. now: the blank
- * chunks (view_cache_t.blank), none here. */
+ * is not drawn or compared. trust: the cache describes s; still: the
+ * looks did not change (map_one_turn, the player still). */
 static void draw_map_rich(const game_t *g, const display_t *d,
-                          view_cache_t *c, screen_t *s, int trust,
-                          uint16_t now[MAP_H - 1])
+                          view_cache_t *c, screen_t *s, int trust, int still)
 {
     const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
+    const uint64_t flags = 0x0303030303030303u; /* lit, explored */
+    if (still) {
+        /* The looks and the player's place are as they were,
+         * so is every cell but the movers' chunks. */
+        for (int y = 0; y < MAP_H - 1; y++) {
+            int changed = 0;
+            for (unsigned need = c->mover_chunks[y]; need; need &= need - 1) {
+                int cx = __builtin_ctz(need);
+                uint64_t word = c->looks[y][cx];
+                changed |= (word & flags) == 0
+                               ? update_unseen8(s, y, cx * 8)
+                               : update_cells8(g, d, s, y, cx * 8, word);
+            }
+            c->map_rows |= (uint32_t)changed << y;
+        }
+        return;
+    }
     uint64_t words[MAP_H][VIEW_CHUNKS_X];
     uint8_t fast[MAP_H];
     uint16_t moved[MAP_H + 2]; /* moved[y + 1]: row y's changed words */
     moved[0] = moved[MAP_H + 1] = 0;
     for (int y = 0; y < MAP_H; y++) {
-        unsigned m = row_looks_moved(g, y, words[y], c->looks[y]);
-        fast[y] = (uint8_t)(m != ROW_SLOW);
-        if (!fast[y]) {
-            m = 0;
-            for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
+        fast[y] = (uint8_t)(row_looks(g, y, words[y]) & ROW_FAST);
+        if (!fast[y])
+            for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
                 words[y][cx] = view_look8(g, y, cx * 8);
-                m |= (unsigned)(words[y][cx] != c->looks[y][cx]) << cx;
-            }
-        }
+        unsigned m = 0;
+        for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
+            m |= (unsigned)(words[y][cx] != c->looks[y][cx]) << cx;
         moved[y + 1] = (uint16_t)(trust ? m : all);
     }
     for (int y = 0; y < MAP_H - 1; y++) {
@@ -266,12 +330,12 @@ static void draw_map_rich(const game_t *g, const display_t *d,
         unsigned need = ((v | v << 1 | v >> 1) & all) | c->mover_chunks[y] |
                         near_player(y, c->px, c->py) |
                         near_player(y, g->player.x, g->player.y);
-        now[y] = 0; /* the plain display's skip is not used here */
         int changed = 0;
         for (; need; need &= need - 1) {
             int cx = __builtin_ctz(need);
-            changed |= fast[y] && words[y][cx] == 0
-                           ? update_unseen8(s, y, cx * 8, 0)
+            /* Nothing seen in it: blank (row_looks keeps the kinds). */
+            changed |= (words[y][cx] & flags) == 0
+                           ? update_unseen8(s, y, cx * 8)
                            : update_cells8(g, d, s, y, cx * 8, words[y][cx]);
         }
         c->map_rows |= (uint32_t)changed << y;
@@ -281,57 +345,91 @@ static void draw_map_rich(const game_t *g, const display_t *d,
     c->py = (int16_t)g->player.y;
 }
 
-/* 1 if any tile of map row y is lit or explored. */
-static int row_seen(const game_t *g, int y)
+/* 1 if at most one turn passed in g since the last frame: the same game
+ * (as log_kept tells it) at the same depth, at most one key and one turn
+ * on. The map's looks depend only on the level's tiles, which change only
+ * with the level, and on what is lit and explored, which change only when
+ * game_update_fov looks from the player's place; a key of one turn moves
+ * the player at most once (a key of many, travel or running, counts its
+ * turns). So a player in the same place ("still") saw from there again:
+ * the same tiles lit, none newly explored, the looks as they were; a
+ * player who moved saw from where it is now, and what changed is near the
+ * two places (step_box). A frame skipped (several keys) or a key that
+ * goes back fails the test: then every chunk is worked out. */
+static int map_one_turn(const view_cache_t *c, const game_t *g)
 {
-    uint64_t any = 0;
-    for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
-        uint64_t lit, known;
-        memcpy(&lit, &g->visible[y][cx * 8], 8);
-        memcpy(&known, &g->map.explored[y][cx * 8], 8);
-        any |= lit | known;
-    }
-    return any != 0;
+    return c->log_game == g && c->log_seed == g->seed &&
+           g->keys - c->log_keys <= 1u && g->turn - c->map_turn <= 1u &&
+           g->depth == c->map_depth;
+}
+
+/* After one turn (map_one_turn) from (ox, oy) to (px, py): the map rows
+ * top..bottom and, in them, the chunks whose looks may have changed. What
+ * is lit was and is within FOV_RADIUS of where the player was and is
+ * (fov.h), what was explored is what is lit: outside the box around both
+ * places nothing changed. */
+typedef struct step_box {
+    int top, bottom;
+    unsigned chunks;
+} step_box_t;
+
+static step_box_t step_box(int ox, int oy, int px, int py)
+{
+    step_box_t b;
+    b.top = (oy < py ? oy : py) - FOV_RADIUS;
+    b.bottom = (oy > py ? oy : py) + FOV_RADIUS;
+    int lo = (ox < px ? ox : px) - FOV_RADIUS,
+        hi = (ox > px ? ox : px) + FOV_RADIUS;
+    lo = lo < 0 ? 0 : lo;
+    hi = hi >= MAP_W ? MAP_W - 1 : hi;
+    b.chunks = ((2u << (hi / 8)) - 1) & ~((1u << (lo / 8)) - 1);
+    return b;
 }
 
 /* The map above its last row (the log's first): a chunk is rewritten when
  * its cells are not its looks (they changed, or a mover was drawn over
- * them); then every mover. trust_blank: c->blank describes s. */
+ * them); then every mover. trust: the cache's looks and movers describe
+ * s. */
 static void draw_map(const game_t *g, const display_t *d, view_cache_t *c,
-                     screen_t *s, int trust_blank)
+                     screen_t *s, int trust)
 {
-    uint16_t now[MAP_H - 1];
-    const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
+    int one_turn = trust && map_one_turn(c, g);
+    int still = one_turn && g->player.x == c->px && g->player.y == c->py;
     if (!view_plain_map(d)) {
-        draw_map_rich(g, d, c, s, trust_blank, now);
+        draw_map_rich(g, d, c, s, trust, still);
     } else {
+        const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
+        step_box_t sb = { 0, MAP_H, all }; /* every chunk */
+        if (still)
+            sb.chunks = 0;
+        else if (one_turn)
+            sb = step_box(c->px, c->py, g->player.x, g->player.y);
         for (int y = 0; y < MAP_H - 1; y++) {
-            unsigned was = trust_blank ? c->blank[y] : 0;
-            if (was == all && !row_seen(g, y)) {
-                now[y] = (uint16_t)all; /* blank, and nothing seen yet */
-                continue;
-            }
-            c->map_rows |= (uint32_t)update_row_plain(g, s, y, was, &now[y])
-                           << y;
+            unsigned box = y >= sb.top && y <= sb.bottom ? sb.chunks : 0;
+            c->map_rows |=
+                (uint32_t)update_row_plain(g, c, s, y, trust, box) << y;
         }
+        c->px = (int16_t)g->player.x;
+        c->py = (int16_t)g->player.y;
     }
+    c->map_turn = g->turn;
+    c->map_depth = g->depth;
     uint8_t movers[(VIEW_CHUNKS + 7) / 8];
     memset(movers, 0, sizeof movers);
     view_movers(g, d, s, movers);
     memset(c->mover_chunks, 0, sizeof c->mover_chunks);
-    /* The movers' rows (a few bits set); their chunks are not blank, and
-     * are drawn again next frame (draw_map_rich). */
+    /* The movers' rows (a few bits set); their chunks are drawn again
+     * next frame. */
     for (int b = 0; b < (int)sizeof movers; b++)
         for (unsigned bits = movers[b]; bits; bits &= bits - 1) {
             int i = b * 8 + __builtin_ctz(bits);
             int y = i / VIEW_CHUNKS_X;
             if (y < MAP_H - 1) {
                 c->map_rows |= 1u << y;
-                now[y] &= (uint16_t)~(1u << (i % VIEW_CHUNKS_X));
+                c->blank_rows &= ~(1u << y);
                 c->mover_chunks[y] |= (uint16_t)(1u << (i % VIEW_CHUNKS_X));
             }
         }
-    memcpy(c->blank, now, sizeof now);
 }
 
 void view_cache_track_log(view_cache_t *c)
@@ -403,7 +501,8 @@ void view_draw_cached_display(const game_t *g, const display_t *d,
     c->log_drawn = (uint8_t)(full || !log_kept(c, g));
     c->log_overdrawn = 0;
     if (c->log_drawn) {
-        for (int y = MAP_H - 1; y < s->h - 1; y++)
+        /* view_log blanks its first row itself. */
+        for (int y = MAP_H; y < s->h - 1; y++)
             blank_cells(screen_at(s, 0, y), s->w);
         view_log(g, s);
     }

@@ -4,28 +4,26 @@
  * view_draw redraws all 1,680 map cells, the log and the status line every
  * key, although a key changes a few dozen cells. view_draw_cached starts
  * from the frame the client shows: it rewrites only the chunks of 8 map
- * tiles whose cells are not what the game's tiles look like now (compared
- * as words, so the cells it finds right need no writing and it learns what
- * changed from the game and the screen alone, never missing a change: it
- * needs no help from the game), then the movers (items, monsters, the
+ * tiles whose looks changed, then the movers (items, monsters, the
  * player), the log, and the status line only when the values on it
- * changed (only the turn's digits when only the turn did). It marks the rows it may have changed, so that the encoder
- * compares only those (screen_diff_rows).
+ * changed (only the turn's digits when only the turn did). It learns what
+ * changed from the game alone, never missing a change: it needs no help
+ * from the game. It marks the rows it may have changed, so that the
+ * encoder compares only those (screen_diff_rows).
  *
  * Only the view writes the map's cells above its last row (the host's
- * lines go right of the map or over the log), so the chunks it left blank
- * last frame are still blank: the cache remembers which (a bit a chunk),
- * and a chunk still unseen is not compared.
+ * lines go right of the map or over the log), so a chunk shows what the
+ * last frame drew in it. The cache keeps each chunk's look indices as the
+ * last frame had them (1.7 KB: memory per session is a target, under
+ * which this fits) and which chunks a mover was drawn in; a chunk whose
+ * looks did not change and had no mover is not worked out or compared.
+ * On the plain display the others are compared with the screen as words
+ * and written where they differ; on the richer displays, whose cells cost
+ * more to work out (the glow, the UTF-8 walls), a chunk is also drawn when
+ * a neighbour's looks changed or the player is or was beside it.
  *
- * For the richer displays, whose cells cost more to work out (the glow,
- * the UTF-8 walls), it also keeps each chunk's look indices as the last
- * frame had them (1.7 KB: memory per session is a target, under which
- * this fits), and draws only the chunks whose looks or neighbours' looks
- * changed, near the player, or under a mover last frame.
- *
- * The cache is about 1.8 KB: the status line's values, the blank chunks,
- * the chunks' looks, the size of the frame it drew last and whether the
- * client shows it.
+ * The cache is about 1.8 KB: the status line's values, the chunks' looks,
+ * the size of the frame it drew last and whether the client shows it.
  * The host keeps its side: the screen passed in holds the cache's last frame
  * when view_cache_wants_prime says so (the host fills it from what it sent),
  * and it tells the cache when a frame was not sent or drawn another way.
@@ -60,19 +58,18 @@ typedef struct view_cache {
     uint8_t status_drawn;            /* the last frame drew the status
                                         line (it drew incrementally) */
     uint32_t map_rows;               /* ...and wrote in these map rows */
-    uint16_t blank[MAP_H - 1];       /* ...and left these chunks of each
-                                        map row blank (bit x / 8), with
-                                        nothing seen and no mover: while
-                                        nothing in them is seen they need
-                                        no compare */
+    uint32_t blank_rows;             /* ...and left these map rows blank
+                                        with nothing seen in them (the
+                                        plain display) */
     int32_t status[8];               /* the status line's values */
     int32_t turn_x;                  /* where the turn's digits begin on
                                         it (-1: the line was cut) */
     display_t display;               /* what it was drawn for */
-    /* A display other than the plain one (draw_map_rich): */
     uint64_t looks[MAP_H][VIEW_CHUNKS_X]; /* each chunk's look word */
     uint16_t mover_chunks[MAP_H - 1]; /* the chunks movers were drawn in */
     int16_t px, py;                  /* where the player was */
+    int32_t map_depth;               /* ...at this depth */
+    uint32_t map_turn;               /* ...at this turn (map_still) */
     /* The log (view_cache_track_log): what the last frame's was drawn
      * from, and whether the host drew over it since. */
     uint8_t log_tracked;             /* the host says when it draws over

@@ -457,6 +457,63 @@ START_TEST(an_unchanged_log_is_not_redrawn)
 }
 END_TEST
 
+/* The tiles explored so far. */
+static int explored_count(const game_t *g)
+{
+    int n = 0;
+    for (int y = 0; y < MAP_H; y++)
+        for (int x = 0; x < MAP_W; x++)
+            n += g->map.explored[y][x] != 0;
+    return n;
+}
+
+/* A step away and back between two frames (a frame skipped: the client
+ * backed up) leaves the player where the last frame saw it, but tiles
+ * seen from the other place are explored now: the cache must not take the
+ * map as unchanged (map_one_turn, view_cache.c). Each frame's bytes must be
+ * the whole-frame path's, and the walk must have explored a tile that way
+ * at least once, with the player back in place. */
+START_TEST(a_step_away_and_back_between_frames)
+{
+    walk_t w;
+    walk_begin(&w, _i);
+    game_t *g = w.g;
+    host_t ref;
+    host_init(&ref, &displays[_i]);
+    screen_t next_ref;
+    ck_assert_int_eq(screen_init(&next_ref, 80, 24), 0);
+    frame_full(&ref, g, &next_ref, 80, 24, OVER_NONE);
+    static const int there[] = { 'l', 'h', 'j', 'k', 'y', 'u', 'b', 'n' };
+    static const int back[] = { 'h', 'l', 'k', 'j', 'n', 'b', 'u', 'y' };
+    int seen_away = 0;
+    for (int round = 0; round < 6; round++) {
+        for (int i = 0; i < 8; i++) {
+            int x = g->player.x, y = g->player.y, known = explored_count(g);
+            game_key(g, there[i]);
+            game_key(g, back[i]);
+            seen_away += g->player.x == x && g->player.y == y &&
+                         explored_count(g) > known;
+            frame_full(&ref, g, &next_ref, 80, 24, OVER_NONE);
+            frame_cached(&w.h, g, &w.next, 80, 24, OVER_NONE);
+            ck_assert_int_eq(w.h.out.len, ref.out.len);
+            ck_assert_mem_eq(w.h.out.data, ref.out.data, ref.out.len);
+        }
+        /* On to new ground for the next round. */
+        for (int k = 0; k < 3; k++) {
+            game_key(g, round % 2 ? 'j' : 'l');
+            frame_full(&ref, g, &next_ref, 80, 24, OVER_NONE);
+            frame_cached(&w.h, g, &w.next, 80, 24, OVER_NONE);
+            ck_assert_int_eq(w.h.out.len, ref.out.len);
+            ck_assert_mem_eq(w.h.out.data, ref.out.data, ref.out.len);
+        }
+    }
+    ck_assert_int_gt(seen_away, 0);
+    host_free(&ref);
+    screen_free(&next_ref);
+    walk_end(&w);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("view_cache");
@@ -468,6 +525,8 @@ static Suite *make_suite(void)
     tcase_add_loop_test(tc, incremental_frames_equal_full_frames_tracking_log,
                         0, RULES_COUNT * NDISPLAYS);
     tcase_add_loop_test(tc, an_unchanged_log_is_not_redrawn, 0, NDISPLAYS);
+    tcase_add_loop_test(tc, a_step_away_and_back_between_frames, 0,
+                        NDISPLAYS);
     suite_add_tcase(s, tc);
     return s;
 }
