@@ -52,16 +52,8 @@ static const uint16_t wall_glyph[16] = {
  * (view_look8), which say it for the chunk's own tiles. */
 typedef uint8_t chunk_knowledge_t[3][10];
 
-/* knowledge() of the 8 tiles of look indices w (view_look8), one per
- * byte: a look index is tile * 4 + 2 * lit + explored, so a byte is known
- * when one of its low two bits is set, and a wall when its tile bits (2
- * and 3) are clear. */
-static uint64_t knowledge8(uint64_t w)
-{
-    const uint64_t ones = 0x0101010101010101u;
-    uint64_t known = (w | w >> 1) & ones, wall = ~(w >> 2 | w >> 3) & ones;
-    return (known & wall) * KNOWN_WALL | (known & ~wall) * KNOWN_OPEN;
-}
+/* view_knowledge8 gives knowledge() of 8 tiles, one per byte. */
+_Static_assert(KNOWN_WALL == 1 && KNOWN_OPEN == 2, "view_knowledge8's values");
 
 static void chunk_knowledge(const game_t *g, int y, int x, uint64_t word,
                             chunk_knowledge_t k)
@@ -72,7 +64,7 @@ static void chunk_knowledge(const game_t *g, int y, int x, uint64_t word,
             memset(k[r], UNKNOWN, sizeof k[r]);
             continue;
         }
-        uint64_t kw = knowledge8(r == 1 ? word : view_look8(g, yy, x));
+        uint64_t kw = view_knowledge8(r == 1 ? word : view_look8(g, yy, x));
         memcpy(&k[r][1], &kw, sizeof kw);
         k[r][0] = knowledge(g, x - 1, yy);
         k[r][9] = knowledge(g, x + 8, yy);
@@ -172,7 +164,7 @@ void view_map_cells8(const game_t *g, const display_t *d, int y, int x,
             out[i] = lit_dim[utf8][(word >> (8 * i) & 0xff) >> 2];
     }
     /* Only walls look at their neighbours. */
-    uint64_t walls = utf8 ? knowledge8(word) & KNOWN_WALL * ones : 0;
+    uint64_t walls = utf8 ? view_knowledge8(word) & KNOWN_WALL * ones : 0;
     if (!walls)
         return;
     chunk_knowledge_t k;
