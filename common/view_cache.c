@@ -171,9 +171,9 @@ static inline int row_looks(const game_t *g, int y,
 /* row_looks for the chunks of box only (a few, after a step: step_box),
  * a chunk at a time in 64-bit words; the others' words are was's (their
  * looks did not change). ROW_SEEN: a tile of the box is seen. */
-static int box_looks(const game_t *g, int y, unsigned box,
-                     const uint64_t was[VIEW_CHUNKS_X],
-                     uint64_t words[VIEW_CHUNKS_X])
+static inline int box_looks(const game_t *g, int y, unsigned box,
+                            const uint64_t was[VIEW_CHUNKS_X],
+                            uint64_t words[VIEW_CHUNKS_X])
 {
     const uint64_t ones = 0x0101010101010101u;
     uint64_t seen = 0, bad = 0;
