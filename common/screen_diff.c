@@ -477,11 +477,11 @@ static int move_guess(const term_state_t *t, int x, int y)
     return rel < cup ? rel : cup;
 }
 
-/* The bytes before a span's own: the cursor move and the pen change. */
-static int span_cost(const term_state_t *t, const span_t *s)
+/* The bytes of the pen change to c's pen from the terminal's. */
+static int pen_cost(const term_state_t *t, const cell_t *c)
 {
     char seq[PEN_SEQ_MAX];
-    return move_guess(t, s->x, s->y) + pen_seq(t, &s->pen, seq);
+    return pen_seq(t, c, seq);
 }
 
 static void write_span(enc_t *e, const span_t *s)
@@ -524,13 +524,21 @@ static void flush_spans(spans_t *sp)
         if (sp->pen_key[k] == now)
             q = k;
     for (int lo = 0; lo < sp->n; lo++) {
+        /* s[lo]'s pen change from the terminal's pen q, kept while q
+         * stays (the spans of q written before s[lo] keep it). */
+        int lo_pen = -1, lo_pen_q = -1;
         while (!s[lo].done) {
             /* s[lo] heads its queue: spans leave queues only from the
              * head, and the first span not written is first in its pen. */
             int pick = lo;
             if (q >= 0 && q != s[lo].queue && sp->head[q] >= 0) {
                 int i = sp->head[q];
-                if (move_guess(t, s[i].x, s[i].y) <= span_cost(t, &s[lo]))
+                if (lo_pen_q != q) {
+                    lo_pen = pen_cost(t, &s[lo].pen);
+                    lo_pen_q = q;
+                }
+                if (move_guess(t, s[i].x, s[i].y) <=
+                    move_guess(t, s[lo].x, s[lo].y) + lo_pen)
                     pick = i;
             }
             write_span(sp->e, &s[pick]);
