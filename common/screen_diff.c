@@ -24,6 +24,7 @@
 #endif
 
 #include "palette.h"
+#include "screen_floor.h"
 
 typedef struct enc {
     buf_t *out;
@@ -156,17 +157,17 @@ static int digits(int v)
  * palette colour as 38;5;N, 38;2;R;G;B or its ANSI fallback by the
  * terminal's depth (in truecolor a tone on xterm's cube, palette.h's
  * on_cube, as 38;5;N too: the same colour). At most 16 bytes. */
-static int sgr_colour(char *p, const term_state_t *t, int base, uint8_t c)
+int screen_sgr_colour(char *p, int colours, int base, uint8_t c)
 {
     if (c > COL_DEFAULT) {
         const palette_colour_t *pc = palette_colour(c);
         if (!pc)
             c = COL_DEFAULT;
-        else if (t->colours == COLOURS_16)
+        else if (colours == COLOURS_16)
             c = pc->fallback;
         else {
             int n = fmt_int(p, base + 8);
-            if (t->colours == COLOURS_256 || pc->on_cube) {
+            if (colours == COLOURS_256 || pc->on_cube) {
                 memcpy(p + n, ";5;", 3);
                 n += 3;
                 return n + fmt_int(p + n, pc->xterm);
@@ -222,12 +223,12 @@ static int pen_seq(const term_state_t *t, const cell_t *c, char *seq)
     if (c->fg != fg) {
         if (n > 2)
             seq[n++] = ';';
-        n += sgr_colour(seq + n, t, 30, c->fg);
+        n += screen_sgr_colour(seq + n, t->colours, 30, c->fg);
     }
     if (c->bg != bg) {
         if (n > 2)
             seq[n++] = ';';
-        n += sgr_colour(seq + n, t, 40, c->bg);
+        n += screen_sgr_colour(seq + n, t->colours, 40, c->bg);
     }
     seq[n++] = 'm';
     return n;
@@ -927,167 +928,8 @@ static void keep_shorter(buf_t *out, size_t start, size_t mid,
 }
 
 /* A diff longer than this share of the cells (in bytes) is also tried as a
- * full repaint when the repaint could be shorter (paint_floor). */
+ * full repaint when the repaint could be shorter (screen_paint_floor). */
 #define PAINT_TRY_DIVISOR 8
-
-/* The bytes glyph() writes for ch. */
-static int glyph_len(const term_state_t *t, uint32_t ch)
-{
-    if (ch < 0xa0 || !t->utf8 || ch > 0x10ffff || (ch >= 0xd800 && ch < 0xe000))
-        return 1;
-    return ch < 0x800 ? 2 : ch < 0x10000 ? 3 : 4;
-}
-
-/* What paint_floor has counted so far. */
-typedef struct floor_count {
-    size_t n;
-    uint32_t fgs, bgs;  /* the colours whose SGR is counted */
-    unsigned attrs;     /* ...and attributes */
-} floor_count_t;
-
-/* Counts the SGR that first sets c's colours and attributes, where not
- * counted yet. */
-static void floor_pen(floor_count_t *f, const term_state_t *t,
-                      const cell_t *c)
-{
-    char seq[16];
-    if (!(f->fgs >> c->fg & 1)) {
-        f->fgs |= 1u << c->fg;
-        f->n += 3 + (size_t)sgr_colour(seq, t, 30, (uint8_t)c->fg);
-    }
-    if (!(f->bgs >> c->bg & 1)) {
-        f->bgs |= 1u << c->bg;
-        f->n += (size_t)sgr_colour(seq, t, 40, (uint8_t)c->bg);
-    }
-    if (c->attr & ~f->attrs) {
-        f->n += (size_t)__builtin_popcount(c->attr & ~f->attrs);
-        f->attrs |= c->attr;
-    }
-}
-
-#ifdef __SSE2__
-/* The set bits of an 8-bit mask (without -mpopcnt __builtin_popcount is
- * a call). */
-static unsigned popcount8(unsigned m)
-{
-    m = m - (m >> 1 & 0x55u);
-    m = (m & 0x33u) + (m >> 2 & 0x33u);
-    return (m + (m >> 4)) & 0x0fu;
-}
-
-/* The bytes beyond the first that glyph() writes for each of 4 cells,
- * negated (0 to -3 a cell): 1 for a code point from 0xa0, 2 from 0x800,
- * 3 from 0x10000; none for a surrogate (written as '?'). The caller adds
- * them only when the client has UTF-8. */
-static __m128i utf8_extra4(__m128i cells)
-{
-    static const cell_t ch_bits = { 0x3ffff, 0, 0, 0, 0 };
-    __m128i ch = _mm_and_si128(cells, _mm_set1_epi32((int)cell_word(&ch_bits)));
-    __m128i a0 = _mm_cmpgt_epi32(ch, _mm_set1_epi32(0x9f));
-    __m128i b800 = _mm_cmpgt_epi32(ch, _mm_set1_epi32(0x7ff));
-    __m128i c10000 = _mm_cmpgt_epi32(ch, _mm_set1_epi32(0xffff));
-    __m128i sur = _mm_andnot_si128(_mm_cmpgt_epi32(ch, _mm_set1_epi32(0xdfff)),
-                                   _mm_cmpgt_epi32(ch, _mm_set1_epi32(0xd7ff)));
-    return _mm_andnot_si128(sur, _mm_add_epi32(_mm_add_epi32(a0, b800), c10000));
-}
-#endif
-
-/* paint_floor's count of one row from x on: each non-blank cell's glyph,
- * a byte before each run of them (in_run: the cell before x was one), and
- * the SGRs of colours not counted yet: of each cell whose pen is not its
- * left neighbour's (that one's, or a blank's, is counted already: the
- * default pen's colours are counted from the start). 1 if the row has a
- * non-blank cell. */
-static int floor_row(floor_count_t *f, const term_state_t *t,
-                     const cell_t *row, int w)
-{
-    int x = 0, in_run = 0, ink_row = 0;
-    uint32_t pen = pen_key(&blank_cell); /* the cell before x's */
-#ifdef __SSE2__
-    /* Eight cells a step: their ink and pen changes as bits. */
-    const __m128i b4 = _mm_set1_epi32((int)cell_word(&blank_cell));
-    const __m128i pm = _mm_set1_epi32((int)cell_word(&pen_bits));
-    __m128i extra = _mm_setzero_si128();
-    for (; x + 8 <= w; x += 8) {
-        __m128i r0 = _mm_loadu_si128((const __m128i *)(const void *)&row[x]);
-        __m128i r1 = _mm_loadu_si128((const __m128i *)(const void *)&row[x + 4]);
-        unsigned ink =
-            ~((unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(r0, b4))) |
-              (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(r1, b4))) << 4) &
-            0xffu;
-        if (ink == 0) {
-            in_run = 0;
-            pen = pen_key(&blank_cell);
-            continue;
-        }
-        ink_row = 1;
-        f->n += popcount8(ink) + popcount8(ink & ~(ink << 1 | (unsigned)in_run) & 0xffu);
-        in_run = (int)(ink >> 7);
-        if (t->utf8)
-            extra = _mm_add_epi32(extra, _mm_add_epi32(utf8_extra4(r0),
-                                                       utf8_extra4(r1)));
-        /* The pens of cells x-1..x+6 (the first from the step before). */
-        __m128i p0 = _mm_and_si128(r0, pm), p1 = _mm_and_si128(r1, pm);
-        __m128i l0 = _mm_or_si128(_mm_slli_si128(p0, 4),
-                                  _mm_cvtsi32_si128((int)pen));
-        __m128i l1 = _mm_or_si128(_mm_slli_si128(p1, 4), _mm_srli_si128(p0, 12));
-        unsigned same =
-            (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(p0, l0))) |
-            (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(p1, l1))) << 4;
-        for (unsigned changed = ink & ~same; changed; changed &= changed - 1)
-            floor_pen(f, t, &row[x + __builtin_ctz(changed)]);
-        pen = pen_key(&row[x + 7]);
-    }
-    /* The extra bytes were counted negated (utf8_extra4). */
-    int32_t e[4];
-    _mm_storeu_si128((__m128i *)(void *)e, extra);
-    f->n += (size_t)-(e[0] + e[1] + e[2] + e[3]);
-#endif
-    for (; x < w; x++) {
-        const cell_t *c = &row[x];
-        if (is_blank(c)) {
-            in_run = 0;
-            pen = pen_key(c);
-            continue;
-        }
-        f->n += (size_t)glyph_len(t, c->ch) + !in_run;
-        in_run = ink_row = 1;
-        if (pen_key(c) != pen)
-            floor_pen(f, t, c);
-        pen = pen_key(c);
-    }
-    return ink_row;
-}
-
-/* A floor under the length of screen_paint(next) from terminal state t,
- * counted until it reaches `enough` (then it may stop early): the SGR and
- * the clear it begins with (10 bytes); every non-blank cell's glyph; a
- * cursor move of a byte or more before each run of non-blank cells but
- * one at the top-left corner (where the clear leaves the cursor), and of 3
- * or more (a CSI) for the first arrival in each row below the first; and
- * for each colour the cells use, the SGR that first sets it: a whole SGR
- * (3 bytes and the colour's parameters) for each foreground other than
- * the default, which no other can share, the parameters for each
- * background, a byte for each attribute. Every span (screen_paint)
- * pays these whatever order flush_spans writes them in, so when the floor
- * is not below a diff's length the repaint cannot be shorter, and is not
- * tried: the same bytes for less work (a 256-colour frame's colours and
- * UTF-8 glyphs make a repaint long). The count is a sum of parts that do
- * not depend on the order they are found in, so it is counted a row at
- * a time, eight cells a step (floor_row). */
-static size_t paint_floor(const screen_t *next, const term_state_t *t,
-                          size_t enough)
-{
-    floor_count_t f;
-    f.n = is_blank(&next->cells[0]) ? 10 : 9; /* the corner's run: no move */
-    f.fgs = 1u << COL_DEFAULT;
-    f.bgs = 1u << COL_DEFAULT;
-    f.attrs = 0;
-    for (int y = 0; y < next->h && f.n < enough; y++)
-        if (floor_row(&f, t, &next->cells[y * next->w], next->w) && y > 0)
-            f.n += 2;
-    return f.n;
-}
 
 static int diff(const shown_t *shown, const screen_t *next,
                 const uint8_t *rows, term_state_t *t, buf_t *out)
@@ -1114,7 +956,7 @@ static int diff(const shown_t *shown, const screen_t *next,
     }
     size_t len = out->len - start;
     if (!e.failed && len > (size_t)(next->w * next->h / PAINT_TRY_DIVISOR) &&
-        paint_floor(next, t, len) < len) {
+        screen_paint_floor(next, t->utf8, t->colours, len) < len) {
         size_t diff_end = out->len;
         term_state_t diffed = *t;
         *t = before;
