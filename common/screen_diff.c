@@ -24,6 +24,7 @@
 #endif
 
 #include "palette.h"
+#include "screen_floor.h"
 
 typedef struct enc {
     buf_t *out;
@@ -156,17 +157,17 @@ static int digits(int v)
  * palette colour as 38;5;N, 38;2;R;G;B or its ANSI fallback by the
  * terminal's depth (in truecolor a tone on xterm's cube, palette.h's
  * on_cube, as 38;5;N too: the same colour). At most 16 bytes. */
-static int sgr_colour(char *p, const term_state_t *t, int base, uint8_t c)
+int screen_sgr_colour(char *p, int colours, int base, uint8_t c)
 {
     if (c > COL_DEFAULT) {
         const palette_colour_t *pc = palette_colour(c);
         if (!pc)
             c = COL_DEFAULT;
-        else if (t->colours == COLOURS_16)
+        else if (colours == COLOURS_16)
             c = pc->fallback;
         else {
             int n = fmt_int(p, base + 8);
-            if (t->colours == COLOURS_256 || pc->on_cube) {
+            if (colours == COLOURS_256 || pc->on_cube) {
                 memcpy(p + n, ";5;", 3);
                 n += 3;
                 return n + fmt_int(p + n, pc->xterm);
@@ -222,12 +223,12 @@ static int pen_seq(const term_state_t *t, const cell_t *c, char *seq)
     if (c->fg != fg) {
         if (n > 2)
             seq[n++] = ';';
-        n += sgr_colour(seq + n, t, 30, c->fg);
+        n += screen_sgr_colour(seq + n, t->colours, 30, c->fg);
     }
     if (c->bg != bg) {
         if (n > 2)
             seq[n++] = ';';
-        n += sgr_colour(seq + n, t, 40, c->bg);
+        n += screen_sgr_colour(seq + n, t->colours, 40, c->bg);
     }
     seq[n++] = 'm';
     return n;
@@ -477,11 +478,11 @@ static int move_guess(const term_state_t *t, int x, int y)
     return rel < cup ? rel : cup;
 }
 
-/* The bytes before a span's own: the cursor move and the pen change. */
-static int span_cost(const term_state_t *t, const span_t *s)
+/* The bytes of the pen change to c's pen from the terminal's. */
+static int pen_cost(const term_state_t *t, const cell_t *c)
 {
     char seq[PEN_SEQ_MAX];
-    return move_guess(t, s->x, s->y) + pen_seq(t, &s->pen, seq);
+    return pen_seq(t, c, seq);
 }
 
 static void write_span(enc_t *e, const span_t *s)
@@ -524,13 +525,21 @@ static void flush_spans(spans_t *sp)
         if (sp->pen_key[k] == now)
             q = k;
     for (int lo = 0; lo < sp->n; lo++) {
+        /* s[lo]'s pen change from the terminal's pen q, kept while q
+         * stays (the spans of q written before s[lo] keep it). */
+        int lo_pen = -1, lo_pen_q = -1;
         while (!s[lo].done) {
             /* s[lo] heads its queue: spans leave queues only from the
              * head, and the first span not written is first in its pen. */
             int pick = lo;
             if (q >= 0 && q != s[lo].queue && sp->head[q] >= 0) {
                 int i = sp->head[q];
-                if (move_guess(t, s[i].x, s[i].y) <= span_cost(t, &s[lo]))
+                if (lo_pen_q != q) {
+                    lo_pen = pen_cost(t, &s[lo].pen);
+                    lo_pen_q = q;
+                }
+                if (move_guess(t, s[i].x, s[i].y) <=
+                    move_guess(t, s[lo].x, s[lo].y) + lo_pen)
                     pick = i;
             }
             write_span(sp->e, &s[pick]);
@@ -919,86 +928,8 @@ static void keep_shorter(buf_t *out, size_t start, size_t mid,
 }
 
 /* A diff longer than this share of the cells (in bytes) is also tried as a
- * full repaint when the repaint could be shorter (paint_floor). */
+ * full repaint when the repaint could be shorter (screen_paint_floor). */
 #define PAINT_TRY_DIVISOR 8
-
-/* The bytes glyph() writes for ch. */
-static int glyph_len(const term_state_t *t, uint32_t ch)
-{
-    if (ch < 0xa0 || !t->utf8 || ch > 0x10ffff || (ch >= 0xd800 && ch < 0xe000))
-        return 1;
-    return ch < 0x800 ? 2 : ch < 0x10000 ? 3 : 4;
-}
-
-/* A floor under the length of screen_paint(next) from terminal state t,
- * counted until it reaches `enough` (then it may stop early): the SGR and
- * the clear it begins with (10 bytes); every non-blank cell's glyph; a
- * cursor move of a byte or more before each run of non-blank cells but
- * one at the top-left corner (where the clear leaves the cursor), and of 3
- * or more (a CSI) for the first arrival in each row below the first; and
- * for each colour the cells use, the SGR that first sets it: a whole SGR
- * (3 bytes and the colour's parameters) for each foreground other than
- * the default, which no other can share, the parameters for each
- * background, a byte for each attribute. Every span (screen_paint)
- * pays these whatever order flush_spans writes them in, so when the floor
- * is not below a diff's length the repaint cannot be shorter, and is not
- * tried: the same bytes for less work (a 256-colour frame's colours and
- * UTF-8 glyphs make a repaint long). */
-static size_t paint_floor(const screen_t *next, const term_state_t *t,
-                          size_t enough)
-{
-    uint64_t blank2 = (uint64_t)cell_word(&blank_cell) << 32 |
-                      cell_word(&blank_cell);
-    const cell_t *cells = next->cells;
-    size_t n = is_blank(&cells[0]) ? 10 : 9; /* the corner's run: no move */
-    uint32_t fgs = 1u << COL_DEFAULT, bgs = 1u << COL_DEFAULT;
-    unsigned attrs = 0;
-    uint32_t pen = pen_key(&blank_cell);
-    char seq[16];
-    for (int y = 0; y < next->h && n < enough; y++) {
-        const cell_t *row = &cells[y * next->w];
-        int ink_row = 0, in_run = 0;
-        for (int x = 0; x < next->w; x++) {
-            /* Most of a screen is blank: four cells a step, then two. */
-            if (x + 4 <= next->w && ((pair_word(&row[x]) ^ blank2) |
-                                     (pair_word(&row[x + 2]) ^ blank2)) == 0) {
-                x += 3;
-                in_run = 0;
-                continue;
-            }
-            if (x + 2 <= next->w && pair_word(&row[x]) == blank2) {
-                x++;
-                in_run = 0;
-                continue;
-            }
-            const cell_t *c = &row[x];
-            if (is_blank(c)) {
-                in_run = 0;
-                continue;
-            }
-            n += (size_t)glyph_len(t, c->ch) + !in_run;
-            in_run = ink_row = 1;
-            if (pen_key(c) == pen)
-                continue; /* as the cell before: its colours are counted */
-            pen = pen_key(c);
-            if (!(fgs >> c->fg & 1)) {
-                fgs |= 1u << c->fg;
-                n += 3 + (size_t)sgr_colour(seq, t, 30, (uint8_t)c->fg);
-            }
-            if (!(bgs >> c->bg & 1)) {
-                bgs |= 1u << c->bg;
-                n += (size_t)sgr_colour(seq, t, 40, (uint8_t)c->bg);
-            }
-            if (c->attr & ~attrs) {
-                n += (size_t)__builtin_popcount(c->attr & ~attrs);
-                attrs |= c->attr;
-            }
-        }
-        if (ink_row && y > 0)
-            n += 2;
-    }
-    return n;
-}
 
 static int diff(const shown_t *shown, const screen_t *next,
                 const uint8_t *rows, term_state_t *t, buf_t *out)
@@ -1025,7 +956,7 @@ static int diff(const shown_t *shown, const screen_t *next,
     }
     size_t len = out->len - start;
     if (!e.failed && len > (size_t)(next->w * next->h / PAINT_TRY_DIVISOR) &&
-        paint_floor(next, t, len) < len) {
+        screen_paint_floor(next, t->utf8, t->colours, len) < len) {
         size_t diff_end = out->len;
         term_state_t diffed = *t;
         *t = before;

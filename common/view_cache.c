@@ -171,9 +171,9 @@ static inline int row_looks(const game_t *g, int y,
 /* row_looks for the chunks of box only (a few, after a step: step_box),
  * a chunk at a time in 64-bit words; the others' words are was's (their
  * looks did not change). ROW_SEEN: a tile of the box is seen. */
-static int box_looks(const game_t *g, int y, unsigned box,
-                     const uint64_t was[VIEW_CHUNKS_X],
-                     uint64_t words[VIEW_CHUNKS_X])
+static inline int box_looks(const game_t *g, int y, unsigned box,
+                            const uint64_t was[VIEW_CHUNKS_X],
+                            uint64_t words[VIEW_CHUNKS_X])
 {
     const uint64_t ones = 0x0101010101010101u;
     uint64_t seen = 0, bad = 0;
@@ -272,97 +272,6 @@ static int update_row_plain(const game_t *g, view_cache_t *c, screen_t *s,
     return changed;
 }
 
-/* The chunks of map row y (bits) whose tiles are within a step of (px,
- * py): the glow (view_display.c) lights them brighter. */
-static unsigned near_player(int y, int px, int py)
-{
-    if (y < py - 1 || y > py + 1)
-        return 0;
-    int lo = px - 1 < 0 ? 0 : px - 1, hi = px + 1 >= MAP_W ? MAP_W - 1 : px + 1;
-    return ((2u << (hi / 8)) - 1) & ~((1u << (lo / 8)) - 1);
-}
-
-/* The map for a display other than the plain one: a chunk's cells
- * (view_map_cells8) depend on its look indices, its neighbours' (the
- * UTF-8 walls join the known tiles around them) and, for the glow, on
- * where the player is. The cache keeps each chunk's look word: a chunk
- * whose word and neighbours' words did not change, away from the player
- * now and last frame and not under a mover last frame, is as it was and
- * is not drawn or compared. trust: the cache describes s; still: the
- * looks did not change (map_one_turn, the player still). */
-static void draw_map_rich(const game_t *g, const display_t *d,
-                          view_cache_t *c, screen_t *s, int trust, int still)
-{
-    const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
-    const uint64_t flags = 0x0303030303030303u; /* lit, explored */
-    if (still) {
-        /* The looks and the player's place are as they were,
-         * so is every cell but the movers' chunks. */
-        for (int y = 0; y < MAP_H - 1; y++) {
-            int changed = 0;
-            for (unsigned need = c->mover_chunks[y]; need; need &= need - 1) {
-                int cx = __builtin_ctz(need);
-                uint64_t word = c->looks[y][cx];
-                changed |= (word & flags) == 0
-                               ? update_unseen8(s, y, cx * 8)
-                               : update_cells8(g, d, s, y, cx * 8, word);
-            }
-            c->map_rows |= (uint32_t)changed << y;
-        }
-        return;
-    }
-    uint64_t words[MAP_H][VIEW_CHUNKS_X];
-    uint8_t fast[MAP_H];
-    uint16_t moved[MAP_H + 2]; /* moved[y + 1]: row y's changed words */
-    moved[0] = moved[MAP_H + 1] = 0;
-    for (int y = 0; y < MAP_H; y++) {
-        fast[y] = (uint8_t)(row_looks(g, y, words[y]) & ROW_FAST);
-        if (!fast[y])
-            for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
-                words[y][cx] = view_look8(g, y, cx * 8);
-        unsigned m = 0;
-        for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
-            m |= (unsigned)(words[y][cx] != c->looks[y][cx]) << cx;
-        moved[y + 1] = (uint16_t)(trust ? m : all);
-    }
-    for (int y = 0; y < MAP_H - 1; y++) {
-        unsigned v = moved[y] | moved[y + 1] | moved[y + 2];
-        unsigned need = ((v | v << 1 | v >> 1) & all) | c->mover_chunks[y] |
-                        near_player(y, c->px, c->py) |
-                        near_player(y, g->player.x, g->player.y);
-        int changed = 0;
-        for (; need; need &= need - 1) {
-            int cx = __builtin_ctz(need);
-            /* Nothing seen in it: blank (row_looks keeps the kinds). */
-            changed |= (words[y][cx] & flags) == 0
-                           ? update_unseen8(s, y, cx * 8)
-                           : update_cells8(g, d, s, y, cx * 8, words[y][cx]);
-        }
-        c->map_rows |= (uint32_t)changed << y;
-    }
-    memcpy(c->looks, words, sizeof words);
-    c->px = (int16_t)g->player.x;
-    c->py = (int16_t)g->player.y;
-}
-
-/* 1 if at most one turn passed in g since the last frame: the same game
- * (as log_kept tells it) at the same depth, at most one key and one turn
- * on. The map's looks depend only on the level's tiles, which change only
- * with the level, and on what is lit and explored, which change only when
- * game_update_fov looks from the player's place; a key of one turn moves
- * the player at most once (a key of many, travel or running, counts its
- * turns). So a player in the same place ("still") saw from there again:
- * the same tiles lit, none newly explored, the looks as they were; a
- * player who moved saw from where it is now, and what changed is near the
- * two places (step_box). A frame skipped (several keys) or a key that
- * goes back fails the test: then every chunk is worked out. */
-static int map_one_turn(const view_cache_t *c, const game_t *g)
-{
-    return c->log_game == g && c->log_seed == g->seed &&
-           g->keys - c->log_keys <= 1u && g->turn - c->map_turn <= 1u &&
-           g->depth == c->map_depth;
-}
-
 /* After one turn (map_one_turn) from (ox, oy) to (px, py): the map rows
  * top..bottom and, in them, the chunks whose looks may have changed. What
  * is lit was and is within FOV_RADIUS of where the player was and is
@@ -386,6 +295,127 @@ static step_box_t step_box(int ox, int oy, int px, int py)
     return b;
 }
 
+/* The chunks of map row y (bits) whose tiles are within a step of (px,
+ * py): the glow (view_display.c) lights them brighter. */
+static unsigned near_player(int y, int px, int py)
+{
+    if (y < py - 1 || y > py + 1)
+        return 0;
+    int lo = px - 1 < 0 ? 0 : px - 1, hi = px + 1 >= MAP_W ? MAP_W - 1 : px + 1;
+    return ((2u << (hi / 8)) - 1) & ~((1u << (lo / 8)) - 1);
+}
+
+/* What changed in a map row's looks since the last frame, as bits of its
+ * chunks: their look words, what the player knows of any of their tiles
+ * (view_knowledge8), of their first tile and of their last. */
+typedef struct row_change {
+    uint16_t looks, known, first, last;
+} row_change_t;
+
+/* Map row y's look words into c->looks[y] (only the chunks of box are
+ * worked out: outside it they did not change), and what changed. */
+static row_change_t rich_row_looks(const game_t *g, view_cache_t *c, int y,
+                                   unsigned box)
+{
+    const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
+    uint64_t *was = c->looks[y];
+    uint64_t words[VIEW_CHUNKS_X];
+    int found = box != all ? box_looks(g, y, box, was, words)
+                           : row_looks(g, y, words);
+    if (!(found & ROW_FAST)) {
+        box = all;
+        for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
+            words[cx] = view_look8(g, y, cx * 8);
+    }
+    row_change_t rc = { 0, 0, 0, 0 };
+    for (unsigned b = box; b; b &= b - 1) {
+        int cx = __builtin_ctz(b);
+        if (words[cx] == was[cx])
+            continue;
+        uint64_t k = view_knowledge8(words[cx]) ^ view_knowledge8(was[cx]);
+        rc.looks |= (uint16_t)(1u << cx);
+        rc.known |= (uint16_t)((k != 0) << cx);
+        rc.first |= (uint16_t)((k & 0xff) != 0) << cx;
+        rc.last |= (uint16_t)((k >> 56) != 0) << cx;
+        was[cx] = words[cx];
+    }
+    return rc;
+}
+
+/* The map for a display other than the plain one: a chunk's cells
+ * (view_map_cells8) depend on its look indices, with UTF-8 walls on what
+ * the player knows of the tiles around it (the rows above and below, the
+ * tile left and right of it in those and its own), and, for the glow, on
+ * where the player is. The cache keeps each chunk's look word: a chunk
+ * whose word did not change nor what is known around it, away from the
+ * player now and last frame and not under a mover last frame, is as it
+ * was and is not drawn or compared. A tile going from lit to remembered
+ * changes its look but not what is known of it, so after a step only the
+ * chunks at the field of view's edge are drawn, not their neighbours.
+ * trust: the cache describes s; sb: the rows and chunks whose looks may
+ * have changed (step_box; no chunks: the player stayed put). */
+static void draw_map_rich(const game_t *g, const display_t *d,
+                          view_cache_t *c, screen_t *s, int trust,
+                          step_box_t sb)
+{
+    const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
+    const uint64_t flags = 0x0303030303030303u; /* lit, explored */
+    int joins = d->glyphs == GLYPHS_UTF8;
+    row_change_t ch[MAP_H + 2]; /* ch[y + 1]: row y's */
+    memset(ch, 0, sizeof ch);
+    if (!trust)
+        sb.top = 0, sb.bottom = MAP_H, sb.chunks = all;
+    if (sb.chunks) {
+        int top = sb.top < 0 ? 0 : sb.top;
+        int bottom = sb.bottom >= MAP_H ? MAP_H - 1 : sb.bottom;
+        for (int y = top; y <= bottom; y++)
+            ch[y + 1] = rich_row_looks(g, c, y, sb.chunks);
+    }
+    for (int y = 0; y < MAP_H - 1; y++) {
+        unsigned need = trust ? ch[y + 1].looks : all;
+        if (joins) {
+            const row_change_t *a = &ch[y], *b = &ch[y + 1], *u = &ch[y + 2];
+            need |= a->known | u->known |
+                    ((a->last | b->last | u->last) << 1 & all) |
+                    (a->first | b->first | u->first) >> 1;
+        }
+        need |= c->mover_chunks[y];
+        if (sb.chunks)
+            need |= near_player(y, c->px, c->py) |
+                    near_player(y, g->player.x, g->player.y);
+        int changed = 0;
+        for (; need; need &= need - 1) {
+            int cx = __builtin_ctz(need);
+            uint64_t word = c->looks[y][cx];
+            /* Nothing seen in it: blank (row_looks keeps the kinds). */
+            changed |= (word & flags) == 0
+                           ? update_unseen8(s, y, cx * 8)
+                           : update_cells8(g, d, s, y, cx * 8, word);
+        }
+        c->map_rows |= (uint32_t)changed << y;
+    }
+    c->px = (int16_t)g->player.x;
+    c->py = (int16_t)g->player.y;
+}
+
+/* 1 if at most one turn passed in g since the last frame: the same game
+ * (as log_kept tells it) at the same depth, at most one key and one turn
+ * on. The map's looks depend only on the level's tiles, which change only
+ * with the level, and on what is lit and explored, which change only when
+ * game_update_fov looks from the player's place; a key of one turn moves
+ * the player at most once (a key of many, travel or running, counts its
+ * turns). So a player in the same place ("still") saw from there again:
+ * the same tiles lit, none newly explored, the looks as they were; a
+ * player who moved saw from where it is now, and what changed is near the
+ * two places (step_box). A frame skipped (several keys) or a key that
+ * goes back fails the test: then every chunk is worked out. */
+static int map_one_turn(const view_cache_t *c, const game_t *g)
+{
+    return c->log_game == g && c->log_seed == g->seed &&
+           g->keys - c->log_keys <= 1u && g->turn - c->map_turn <= 1u &&
+           g->depth == c->map_depth;
+}
+
 /* The map above its last row (the log's first): a chunk is rewritten when
  * its cells are not its looks (they changed, or a mover was drawn over
  * them); then every mover. trust: the cache's looks and movers describe
@@ -395,15 +425,15 @@ static void draw_map(const game_t *g, const display_t *d, view_cache_t *c,
 {
     int one_turn = trust && map_one_turn(c, g);
     int still = one_turn && g->player.x == c->px && g->player.y == c->py;
+    const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
+    step_box_t sb = { 0, MAP_H, all }; /* every chunk */
+    if (still)
+        sb.chunks = 0;
+    else if (one_turn)
+        sb = step_box(c->px, c->py, g->player.x, g->player.y);
     if (!view_plain_map(d)) {
-        draw_map_rich(g, d, c, s, trust, still);
+        draw_map_rich(g, d, c, s, trust, sb);
     } else {
-        const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
-        step_box_t sb = { 0, MAP_H, all }; /* every chunk */
-        if (still)
-            sb.chunks = 0;
-        else if (one_turn)
-            sb = step_box(c->px, c->py, g->player.x, g->player.y);
         for (int y = 0; y < MAP_H - 1; y++) {
             unsigned box = y >= sb.top && y <= sb.bottom ? sb.chunks : 0;
             c->map_rows |=

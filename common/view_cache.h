@@ -20,7 +20,9 @@
  * On the plain display the others are compared with the screen as words
  * and written where they differ; on the richer displays, whose cells cost
  * more to work out (the glow, the UTF-8 walls), a chunk is also drawn when
- * a neighbour's looks changed or the player is or was beside it.
+ * what is known of a neighbour's tiles changed (UTF-8 walls join them) or
+ * the player is or was beside it. After one turn only the chunks near the
+ * player's two places are worked out (view_cache.c, step_box).
  *
  * The cache is about 1.8 KB: the status line's values, the chunks' looks,
  * the size of the frame it drew last and whether the client shows it.

@@ -52,16 +52,8 @@ static const uint16_t wall_glyph[16] = {
  * (view_look8), which say it for the chunk's own tiles. */
 typedef uint8_t chunk_knowledge_t[3][10];
 
-/* knowledge() of the 8 tiles of look indices w (view_look8), one per
- * byte: a look index is tile * 4 + 2 * lit + explored, so a byte is known
- * when one of its low two bits is set, and a wall when its tile bits (2
- * and 3) are clear. */
-static uint64_t knowledge8(uint64_t w)
-{
-    const uint64_t ones = 0x0101010101010101u;
-    uint64_t known = (w | w >> 1) & ones, wall = ~(w >> 2 | w >> 3) & ones;
-    return (known & wall) * KNOWN_WALL | (known & ~wall) * KNOWN_OPEN;
-}
+/* view_knowledge8 gives knowledge() of 8 tiles, one per byte. */
+_Static_assert(KNOWN_WALL == 1 && KNOWN_OPEN == 2, "view_knowledge8's values");
 
 static void chunk_knowledge(const game_t *g, int y, int x, uint64_t word,
                             chunk_knowledge_t k)
@@ -72,7 +64,7 @@ static void chunk_knowledge(const game_t *g, int y, int x, uint64_t word,
             memset(k[r], UNKNOWN, sizeof k[r]);
             continue;
         }
-        uint64_t kw = knowledge8(r == 1 ? word : view_look8(g, yy, x));
+        uint64_t kw = view_knowledge8(r == 1 ? word : view_look8(g, yy, x));
         memcpy(&k[r][1], &kw, sizeof kw);
         k[r][0] = knowledge(g, x - 1, yy);
         k[r][9] = knowledge(g, x + 8, yy);
@@ -143,17 +135,23 @@ static const cell_t looks[2][2][VIEW_LOOKS] = {
  * when its squared distance (dx*dx + dy*dy) is at most LIGHT_GLOW_D2. */
 #define LIGHT_GLOW_D2 2
 
-/* A lit tile out of the glow, by tile kind (look index / 4), for each
- * glyph set (a wall's UTF-8 glyph is worked out per tile). */
+/* The looks in more than 16 colours out of the glow: a lit tile in the
+ * lit tone (as `looks`, the lit ones dimmed), for each glyph set (a
+ * wall's UTF-8 glyph is worked out per tile). */
 #define CELL(ch, fg) { ch, fg, COL_DEFAULT, 0, 0 }
-static const cell_t lit_dim[2][3] = {
-    [GLYPHS_ASCII] = { [TILE_WALL] = CELL('#', COL_LIT_WALL1),
-                       [TILE_FLOOR] = CELL('.', COL_LIT_FLOOR1),
-                       [TILE_STAIRS] = CELL('>', COL_LIT_STAIRS) },
-    [GLYPHS_UTF8] = { [TILE_WALL] = CELL('#', COL_LIT_WALL1),
-                      [TILE_FLOOR] = CELL(0xb7, COL_LIT_FLOOR1),
-                      [TILE_STAIRS] = CELL('>', COL_LIT_STAIRS) },
+#define BLANK CELL(' ', COL_DEFAULT)
+#define LOOKS(floor)                                                           \
+    { BLANK, CELL('#', COL_MEM_WALL), CELL('#', COL_LIT_WALL1),               \
+      CELL('#', COL_LIT_WALL1), BLANK, CELL(floor, COL_MEM_FLOOR),            \
+      CELL(floor, COL_LIT_FLOOR1), CELL(floor, COL_LIT_FLOOR1), BLANK,        \
+      CELL('>', COL_MEM_STAIRS), CELL('>', COL_LIT_STAIRS),                   \
+      CELL('>', COL_LIT_STAIRS) }
+static const cell_t looks_dim[2][VIEW_LOOKS] = {
+    [GLYPHS_ASCII] = LOOKS('.'),
+    [GLYPHS_UTF8] = LOOKS(0xb7),
 };
+#undef LOOKS
+#undef BLANK
 #undef CELL
 
 void view_map_cells8(const game_t *g, const display_t *d, int y, int x,
@@ -161,18 +159,21 @@ void view_map_cells8(const game_t *g, const display_t *d, int y, int x,
 {
     const uint64_t ones = 0x0101010101010101u;
     int utf8 = d->glyphs == GLYPHS_UTF8, rich = d->colours != COLOURS_16;
-    const cell_t *look = looks[utf8][rich];
+    /* The glow reaches a step from the player: a chunk beyond has every
+     * lit tile in the lit tone. */
+    int dy = y - g->player.y, px = g->player.x;
+    int glow = rich && dy >= -1 && dy <= 1 && px + 1 >= x && px - 1 <= x + 7;
+    const cell_t *look = rich && !glow ? looks_dim[utf8] : looks[utf8][rich];
     for (int i = 0; i < 8; i++)
         out[i] = look[word >> (8 * i) & 0xff];
     /* Lit tiles (bit 1 of a look index) out of the glow: the lit tone. */
-    int dy = y - g->player.y;
-    for (uint64_t lit = rich ? word >> 1 & ones : 0; lit; lit &= lit - 1) {
-        int i = __builtin_ctzll(lit) / 8, dx = x + i - g->player.x;
+    for (uint64_t lit = glow ? word >> 1 & ones : 0; lit; lit &= lit - 1) {
+        int i = __builtin_ctzll(lit) / 8, dx = x + i - px;
         if (dx * dx + dy * dy > LIGHT_GLOW_D2)
-            out[i] = lit_dim[utf8][(word >> (8 * i) & 0xff) >> 2];
+            out[i] = looks_dim[utf8][word >> (8 * i) & 0xff];
     }
     /* Only walls look at their neighbours. */
-    uint64_t walls = utf8 ? knowledge8(word) & KNOWN_WALL * ones : 0;
+    uint64_t walls = utf8 ? view_knowledge8(word) & KNOWN_WALL * ones : 0;
     if (!walls)
         return;
     chunk_knowledge_t k;

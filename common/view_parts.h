@@ -134,6 +134,19 @@ static inline int view_plain_map(const display_t *d)
     return d->glyphs == GLYPHS_ASCII && d->colours == COLOURS_16;
 }
 
+/* What the player knows of the 8 tiles of look indices w (view_look8),
+ * one per byte: 0 nothing, 1 a wall, 2 open ground (floor or stairs). A
+ * look index is tile * 4 + 2 * lit + explored, so a byte is known when
+ * one of its low two bits is set, and a wall when its tile bits (2 and 3)
+ * are clear. The UTF-8 walls join by it (view_display.c); a tile going
+ * from lit to remembered keeps it. */
+static inline uint64_t view_knowledge8(uint64_t w)
+{
+    const uint64_t ones = 0x0101010101010101u;
+    uint64_t known = (w | w >> 1) & ones, wall = ~(w >> 2 | w >> 3) & ones;
+    return (known & wall) | (known & ~wall) * 2;
+}
+
 /* The cells of tiles x..x+7 of row y for display d (view_display.c): from
  * their look indices `word` (view_look8), and for walls with UTF-8 glyphs
  * the known tiles around them, and for lit tiles in 256 colours or
