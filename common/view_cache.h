@@ -7,9 +7,15 @@
  * tiles whose looks changed, then the movers (items, monsters, the
  * player), the log, and the status line only when the values on it
  * changed (only the turn's digits when only the turn did). It learns what
- * changed from the game alone, never missing a change: it needs no help
- * from the game. It marks the rows it may have changed, so that the
- * encoder compares only those (screen_diff_rows).
+ * changed from the game's state alone, with no calls from the game; but
+ * between two frames one turn apart it relies on three facts of the game
+ * (docs/game.md, "What the frame relies on"): the level's tiles change
+ * only with the level, what is lit and explored changes only when the
+ * field of view (a fixed radius) is worked out from the player's place,
+ * and one turn moves the player at most once. An effect that breaks one
+ * (a light spell, magic mapping, blindness) must change map_one_turn and
+ * step_box in view_cache.c. It marks the rows it may have changed, so
+ * that the encoder compares only those (screen_diff_rows).
  *
  * Only the view writes the map's cells above its last row (the host's
  * lines go right of the map or over the log), so a chunk shows what the

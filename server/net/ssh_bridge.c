@@ -318,11 +318,34 @@ static int load_or_make_key(ssh_bridge_t *b, const char *path, char *err,
  * client's order picks among what both offer, and OpenSSH's puts
  * chacha20-poly1305 and the -ctr ciphers first, so a host that adds them
  * for older clients makes OpenSSH's players use them. */
-static int set_ciphers(ssh_bind bind, const char *ciphers)
+static int set_ciphers(ssh_bind bind, const char *ciphers, char *err,
+                       size_t errlen)
 {
-    if (ssh_bind_options_set(bind, SSH_BIND_OPTIONS_CIPHERS_C_S, ciphers) != SSH_OK)
+    /* libssh drops the names it does not know from a list that has one
+     * it knows: each is tried alone first, so a typo stops the start
+     * instead of quietly shrinking what is offered */
+    char name[64]; /* the longest of libssh's names is 29 */
+    for (const char *p = ciphers; *p;) {
+        size_t n = strcspn(p, ",");
+        snprintf(name, sizeof name, "%.*s", (int)n, p);
+        if (n == 0 || n >= sizeof name ||
+            ssh_bind_options_set(bind, SSH_BIND_OPTIONS_CIPHERS_C_S, name) != SSH_OK) {
+            snprintf(err, errlen, "ssh_ciphers: libssh does not know '%s' "
+                     "(for example aes128-gcm@openssh.com, "
+                     "chacha20-poly1305@openssh.com, aes256-ctr)", name);
+            return SSH_ERROR;
+        }
+        p += n + (p[n] == ',');
+    }
+    if (!*ciphers ||
+        ssh_bind_options_set(bind, SSH_BIND_OPTIONS_CIPHERS_C_S, ciphers) != SSH_OK ||
+        ssh_bind_options_set(bind, SSH_BIND_OPTIONS_CIPHERS_S_C, ciphers) != SSH_OK) {
+        snprintf(err, errlen, "ssh_ciphers: '%s' is not a list of ciphers",
+                 ciphers);
         return SSH_ERROR;
-    return ssh_bind_options_set(bind, SSH_BIND_OPTIONS_CIPHERS_S_C, ciphers);
+    }
+    log_info("ssh: ciphers offered: %s", ciphers);
+    return SSH_OK;
 }
 
 int ssh_bridge_init(ssh_bridge_t *b, const char *data_dir,
@@ -348,10 +371,7 @@ int ssh_bridge_init(ssh_bridge_t *b, const char *data_dir,
         ssh_finalize();
         return -1;
     }
-    if (set_ciphers(bind, ciphers) != SSH_OK) {
-        snprintf(err, errlen, "ssh_ciphers: libssh knows none of '%s' "
-                 "(for example aes128-gcm@openssh.com, "
-                 "chacha20-poly1305@openssh.com, aes256-ctr)", ciphers);
+    if (set_ciphers(bind, ciphers, err, errlen) != SSH_OK) {
         ssh_bind_free(bind);
         ssh_finalize();
         return -1;

@@ -419,9 +419,14 @@ static void hand_over(ssh_conn_t *c)
 
 int ssh_conn_service(ssh_conn_t *c, uint64_t now)
 {
-    if (!c->closed && !ssh_is_connected(c->session) && !c->authed)
-        log_info("ssh %s: closed before it was in: %s", c->addr,
-                 ssh_get_error(c->session)); /* a failed key exchange too */
+    if (!c->closed && !ssh_is_connected(c->session) && !c->authed) {
+        /* a failed key exchange too; one over the cipher says which
+         * setting the host may widen (docs/hosting.md, ssh_ciphers) */
+        const char *why = ssh_get_error(c->session);
+        log_info("ssh %s: closed before it was in: %s%s", c->addr, why,
+                 strstr(why, "method encryption")
+                     ? " (the client has none of ssh_ciphers)" : "");
+    }
     if (c->closed || atomic_load(&c->b->stopping) ||
         (!ssh_is_connected(c->session) && !c->shell))
         return 1; /* (a session that saw no frame needs no goodbye) */
