@@ -381,7 +381,22 @@ static void on_vterm_output(const char *s, size_t len, void *user)
         cl_send(c, s, len);
 }
 
-int cl_free_port(void)
+/* The kernel's ephemeral range (ports it gives a bind to port 0, as the
+ * servers' own listeners and every outgoing connection get): its first. */
+static int ephemeral_low(void)
+{
+    int low = 32768, high;
+    FILE *f = fopen("/proc/sys/net/ipv4/ip_local_port_range", "r");
+    if (f) {
+        if (fscanf(f, "%d %d", &low, &high) != 2)
+            low = 32768;
+        fclose(f);
+    }
+    return low;
+}
+
+/* 1 if port can be bound on loopback now. */
+static int port_bindable(int port)
 {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     ck_assert_int_ge(fd, 0);
@@ -389,11 +404,36 @@ int cl_free_port(void)
     memset(&a, 0, sizeof a);
     a.sin_family = AF_INET;
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
-    socklen_t len = sizeof a;
-    ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+    a.sin_port = htons((uint16_t)port);
+    int ok = bind(fd, (struct sockaddr *)&a, sizeof a) == 0;
     close(fd);
-    return ntohs(a.sin_port);
+    return ok;
+}
+
+/* A port below the kernel's ephemeral range, free now and not handed out
+ * by this process before: one taken by port 0 (a server's telnet
+ * listener started beside it, a client's source port) can never be it,
+ * which a port the kernel picked and freed could be (a test's http_port
+ * once came back as the same server's telnet port). */
+int cl_free_port(void)
+{
+    static int given[256], ngiven;
+    static unsigned seed;
+    if (!seed)
+        seed = (unsigned)getpid() ^ (unsigned)time(NULL);
+    int low = 10000, span = ephemeral_low() - low;
+    ck_assert_msg(span >= 1000, "the ephemeral range starts below 11000");
+    for (int tries = 0; tries < 1000; tries++) {
+        int p = low + (int)(rand_r(&seed) % (unsigned)span), seen = 0;
+        for (int i = 0; i < ngiven && i < 256; i++)
+            seen |= given[i] == p;
+        if (seen || !port_bindable(p))
+            continue;
+        given[ngiven++ % 256] = p;
+        return p;
+    }
+    ck_abort_msg("no free port below the ephemeral range");
+    return -1;
 }
 
 /* The client's terminal: a libvterm screen of c's size. */

@@ -177,8 +177,9 @@ typedef struct cl_cell {
     uint32_t fg_rgb, bg_rgb; /* 0xRRGGBB where fg or bg is -2 (RGB) */
 } cl_cell_t;
 
-/* A TCP port free now on 127.0.0.1 (the kernel's pick), for a listener
- * the test names itself (the browser's or SSH port). */
+/* A TCP port free now on 127.0.0.1, below the kernel's ephemeral range
+ * and not given before in this process, for a listener the test names
+ * itself (the browser's, SSH's or /metrics' port). */
 int cl_free_port(void);
 
 /* Connects to 127.0.0.1:port (o may be NULL for the defaults). Ends the
