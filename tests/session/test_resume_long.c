@@ -204,9 +204,10 @@ END_TEST
  * player left; then the game plays on and ends like any other. */
 static void long_game_comes_back(int takeover)
 {
+    /* (a long negotiation: both sessions drawn on the same display) */
     tsrv_t *s = srv_start("--seed", "42", "--set",
-                          "max_keys_per_second=100000", "--log-level", "debug",
-                          NULL);
+                          "max_keys_per_second=100000", "--set",
+                          "negotiation_ms=10000", "--log-level", "debug", NULL);
     tclient_t *a = play_lobby(srv_port(s));
     ck_assert(cl_key(a, "r"));
     play_type_line(a, "dave");
