@@ -84,15 +84,16 @@ static void mark_chunk(uint8_t *marks, int x, int y)
     }
 }
 
-void view_movers(const game_t *g, const display_t *d, screen_t *s,
-                 uint8_t *marks)
+/* The slots of the items seen, in the order they are drawn, and of the
+ * living monsters: every slot looked at. */
+static void find_slots(const game_t *g, uint8_t items[MAX_ITEMS], int *ni,
+                       uint8_t monsters[MAX_MONSTERS], int *nm)
 {
-    uint8_t mem = d->colours == COLOURS_16 ? COL_GREY : COL_MEM_ITEM;
     /* Items where last seen (item_t.seen; only the player moves items, in
      * view, so a remembered item is where it was seen); corpses under
      * gold under things, each kind in slot order. */
     enum { CORPSES, GOLD, THINGS };
-    uint16_t seen[3][MAX_ITEMS];
+    uint8_t seen[3][MAX_ITEMS];
     int nseen[3] = { 0, 0, 0 };
     _Static_assert(MAX_ITEMS % 8 == 0 && MAX_MONSTERS % 8 == 0,
                    "the slots are looked at eight at a time");
@@ -112,47 +113,93 @@ void view_movers(const game_t *g, const display_t *d, screen_t *s,
                         : it->type == ITEM_GOLD ? GOLD
                         : it->type == ITEM_THING ? THINGS : -1;
             if (layer >= 0)
-                seen[layer][nseen[layer]++] = (uint16_t)i;
+                seen[layer][nseen[layer]++] = (uint8_t)i;
         }
     }
+    *ni = 0;
     for (int layer = CORPSES; layer <= THINGS; layer++) {
-        for (int j = 0; j < nseen[layer]; j++) {
-            const item_t *it = &g->items[seen[layer][j]];
-            int lit = g->visible[it->y][it->x];
-            if (layer == CORPSES) {
-                screen_put(s, it->x, it->y, '%', lit ? COL_RED : mem,
-                           COL_DEFAULT, 0);
-            } else if (layer == GOLD) {
-                screen_put(s, it->x, it->y, '$', lit ? COL_BYELLOW : mem,
-                           COL_DEFAULT, lit ? ATTR_BOLD : 0);
-            } else {
-                const item_stats_t *k = item_stats(it->kind);
-                screen_put(s, it->x, it->y, (uint32_t)k->glyph,
-                           lit ? item_colour(g, it->kind) : mem, COL_DEFAULT,
-                           lit ? ATTR_BOLD : 0);
-            }
-            mark_chunk(marks, it->x, it->y);
-        }
+        memcpy(items + *ni, seen[layer], (size_t)nseen[layer]);
+        *ni += nseen[layer];
     }
-    /* Monsters only while in view. */
+    *nm = 0;
     for (int i0 = 0; i0 < MAX_MONSTERS; i0 += 8) {
         const monster_t *m = &g->monsters[i0];
         if (!(m[0].alive | m[1].alive | m[2].alive | m[3].alive |
               m[4].alive | m[5].alive | m[6].alive | m[7].alive))
             continue;
-        for (int i = i0; i < i0 + 8; i++) {
-            m = &g->monsters[i];
-            if (!m->alive || !g->visible[m->y][m->x])
-                continue;
-            const creature_stats_t *k = monster_stats(m->kind);
-            screen_put(s, m->x, m->y, (uint32_t)k->glyph, k->colour,
-                       COL_DEFAULT, ATTR_BOLD);
-            mark_chunk(marks, m->x, m->y);
+        for (int i = i0; i < i0 + 8; i++)
+            if (g->monsters[i].alive)
+                monsters[(*nm)++] = (uint8_t)i;
+    }
+}
+
+/* Draws the items of slots items[0..ni), the monsters of slots
+ * monsters[0..nm) that are in view, then the player. */
+static void draw_slots(const game_t *g, const display_t *d, screen_t *s,
+                       uint8_t *marks, const uint8_t *items, int ni,
+                       const uint8_t *monsters, int nm)
+{
+    uint8_t mem = d->colours == COLOURS_16 ? COL_GREY : COL_MEM_ITEM;
+    for (int j = 0; j < ni; j++) {
+        const item_t *it = &g->items[items[j]];
+        int lit = g->visible[it->y][it->x];
+        if (it->type == ITEM_CORPSE) {
+            screen_put(s, it->x, it->y, '%', lit ? COL_RED : mem,
+                       COL_DEFAULT, 0);
+        } else if (it->type == ITEM_GOLD) {
+            screen_put(s, it->x, it->y, '$', lit ? COL_BYELLOW : mem,
+                       COL_DEFAULT, lit ? ATTR_BOLD : 0);
+        } else {
+            const item_stats_t *k = item_stats(it->kind);
+            screen_put(s, it->x, it->y, (uint32_t)k->glyph,
+                       lit ? item_colour(g, it->kind) : mem, COL_DEFAULT,
+                       lit ? ATTR_BOLD : 0);
         }
+        mark_chunk(marks, it->x, it->y);
+    }
+    /* Monsters only while in view. */
+    for (int j = 0; j < nm; j++) {
+        const monster_t *m = &g->monsters[monsters[j]];
+        if (!m->alive || !g->visible[m->y][m->x])
+            continue;
+        const creature_stats_t *k = monster_stats(m->kind);
+        screen_put(s, m->x, m->y, (uint32_t)k->glyph, k->colour,
+                   COL_DEFAULT, ATTR_BOLD);
+        mark_chunk(marks, m->x, m->y);
     }
     screen_put(s, g->player.x, g->player.y, '@', COL_BWHITE, COL_DEFAULT,
                ATTR_BOLD);
     mark_chunk(marks, g->player.x, g->player.y);
+}
+
+void view_movers(const game_t *g, const display_t *d, screen_t *s,
+                 uint8_t *marks)
+{
+    uint8_t items[MAX_ITEMS], monsters[MAX_MONSTERS];
+    int ni, nm;
+    find_slots(g, items, &ni, monsters, &nm);
+    draw_slots(g, d, s, marks, items, ni, monsters, nm);
+}
+
+int view_mover_slots(const game_t *g, view_mover_slots_t *v)
+{
+    uint8_t items[MAX_ITEMS], monsters[MAX_MONSTERS];
+    int ni, nm;
+    find_slots(g, items, &ni, monsters, &nm);
+    if (ni > VIEW_MOVER_SLOTS || nm > VIEW_MOVER_SLOTS)
+        return 0;
+    v->n_items = (uint8_t)ni;
+    v->n_monsters = (uint8_t)nm;
+    memcpy(v->items, items, (size_t)ni);
+    memcpy(v->monsters, monsters, (size_t)nm);
+    return 1;
+}
+
+void view_movers_from(const game_t *g, const display_t *d, screen_t *s,
+                      uint8_t *marks, const view_mover_slots_t *v)
+{
+    draw_slots(g, d, s, marks, v->items, v->n_items, v->monsters,
+               v->n_monsters);
 }
 
 /* Every cell of the map's rectangle, blank where nothing is known (so

@@ -416,6 +416,40 @@ static int map_one_turn(const view_cache_t *c, const game_t *g)
            g->depth == c->map_depth;
 }
 
+/* 1 if the movers' slots kept in c are g's: no turn passed since they
+ * were found (the items seen and the monsters living change only in a
+ * turn or with the level; a new game starts its keys again). */
+static int movers_still(const view_cache_t *c, const game_t *g)
+{
+    return c->movers_kept && c->movers_game == g &&
+           c->movers_seed == g->seed && g->turn == c->movers_turn &&
+           g->keys - c->movers_keys <= 1u && g->depth == c->movers_depth &&
+           g->player.x == c->movers_px && g->player.y == c->movers_py;
+}
+
+/* view_movers, from the slots found for the last frame while no turn
+ * passed: a key that took none (a bump into a wall, a menu) does not read
+ * the 68 lines of slots, cold at many sessions (docs/performance.md). */
+static void draw_movers(const game_t *g, const display_t *d, view_cache_t *c,
+                        screen_t *s, uint8_t *marks)
+{
+    if (!movers_still(c, g)) {
+        c->movers_kept = (uint8_t)view_mover_slots(g, &c->movers);
+        c->movers_found++;
+        c->movers_game = g;
+        c->movers_seed = g->seed;
+        c->movers_turn = g->turn;
+        c->movers_depth = g->depth;
+        c->movers_px = (int16_t)g->player.x;
+        c->movers_py = (int16_t)g->player.y;
+    }
+    c->movers_keys = g->keys; /* a run of keys taking no turn keeps them */
+    if (c->movers_kept)
+        view_movers_from(g, d, s, marks, &c->movers);
+    else
+        view_movers(g, d, s, marks);
+}
+
 /* The map above its last row (the log's first): a chunk is rewritten when
  * its cells are not its looks (they changed, or a mover was drawn over
  * them); then every mover. trust: the cache's looks and movers describe
@@ -446,7 +480,7 @@ static void draw_map(const game_t *g, const display_t *d, view_cache_t *c,
     c->map_depth = g->depth;
     uint8_t movers[(VIEW_CHUNKS + 7) / 8];
     memset(movers, 0, sizeof movers);
-    view_movers(g, d, s, movers);
+    draw_movers(g, d, c, s, movers);
     memset(c->mover_chunks, 0, sizeof c->mover_chunks);
     /* The movers' rows (a few bits set); their chunks are drawn again
      * next frame. */

@@ -88,6 +88,17 @@ typedef struct view_cache {
     uint64_t log_seed;               /* shows: a log only grows, so the */
     uint32_t log_keys;               /* same game at the same count of */
     uint32_t log_total, log_fresh;   /* lines shows the same lines */
+    /* The movers' slots (view_mover_slots) found at a state of the game
+     * that a key taking no turn does not leave: the same game at the same
+     * turn, depth and place, at most a key on. */
+    uint8_t movers_kept;             /* movers below hold them */
+    int16_t movers_px, movers_py;
+    const game_t *movers_game;
+    uint64_t movers_seed;
+    uint32_t movers_keys, movers_turn;
+    int32_t movers_depth;
+    view_mover_slots_t movers;
+    uint32_t movers_found;           /* frames that looked at every slot */
 } view_cache_t;
 
 /* Forgets everything but the host's view_cache_track_log: the next frame

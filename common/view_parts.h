@@ -162,6 +162,29 @@ void view_map_cells8(const game_t *g, const display_t *d, int y, int x,
 void view_movers(const game_t *g, const display_t *d, screen_t *s,
                  uint8_t *marks);
 
+/* The slots view_movers finds by looking at every item and monster slot
+ * (68 cache lines of game_t): the items seen, in the order they are drawn,
+ * and the living monsters. They change only with a turn (game_end_turn and
+ * the Amulet count one) or a level, so a frame after a key that took no
+ * turn can draw from the last frame's slots (view_cache.c). */
+#define VIEW_MOVER_SLOTS 64
+typedef struct view_mover_slots {
+    uint8_t n_items, n_monsters;
+    uint8_t items[VIEW_MOVER_SLOTS];
+    uint8_t monsters[VIEW_MOVER_SLOTS];
+} view_mover_slots_t;
+_Static_assert(MAX_ITEMS <= 256 && MAX_MONSTERS <= 256,
+               "a slot is a byte");
+
+/* Finds g's movers' slots into v; 0 if more than VIEW_MOVER_SLOTS of
+ * either (v is then not to be used). */
+int view_mover_slots(const game_t *g, view_mover_slots_t *v);
+
+/* view_movers from slots v that view_mover_slots found in g since which
+ * no turn passed: the same cells and marks. */
+void view_movers_from(const game_t *g, const display_t *d, screen_t *s,
+                      uint8_t *marks, const view_mover_slots_t *v);
+
 /* The colour of a log line of kind `kind` (MSG_*) while it is new. */
 uint8_t view_msg_colour(int kind);
 

@@ -370,10 +370,14 @@ typedef struct walk {
     game_t *g;
     host_t h;
     screen_t next;
+    int with_ref;    /* walk_with_ref: a second host draws it whole */
+    host_t ref;
+    screen_t next_ref;
 } walk_t;
 
 static void walk_begin(walk_t *w, int di)
 {
+    w->with_ref = 0;
     w->g = game_new(42, NULL);
     ck_assert_ptr_nonnull(w->g);
     host_init(&w->h, &displays[di]);
@@ -386,6 +390,31 @@ static void walk_end(walk_t *w)
     game_free(w->g);
     host_free(&w->h);
     screen_free(&w->next);
+    if (w->with_ref) {
+        host_free(&w->ref);
+        screen_free(&w->next_ref);
+    }
+}
+
+/* walk_begin, and a second host drawing the game whole (the reference),
+ * its first frame drawn. */
+static void walk_with_ref(walk_t *w, int di)
+{
+    walk_begin(w, di);
+    w->with_ref = 1;
+    host_init(&w->ref, &displays[di]);
+    ck_assert_int_eq(screen_init(&w->next_ref, 80, 24), 0);
+    frame_full(&w->ref, w->g, &w->next_ref, 80, 24, OVER_NONE);
+}
+
+/* The next frame of w's game, drawn whole by the reference and over the
+ * last one by w's host: the same bytes. */
+static void frames_agree(walk_t *w)
+{
+    frame_full(&w->ref, w->g, &w->next_ref, 80, 24, OVER_NONE);
+    frame_cached(&w->h, w->g, &w->next, 80, 24, OVER_NONE);
+    ck_assert_int_eq(w->h.out.len, w->ref.out.len);
+    ck_assert_mem_eq(w->h.out.data, w->ref.out.data, w->ref.out.len);
 }
 
 /* The modes the cache draws in full must come back to it: a game that
@@ -476,13 +505,8 @@ static int explored_count(const game_t *g)
 START_TEST(a_step_away_and_back_between_frames)
 {
     walk_t w;
-    walk_begin(&w, _i);
+    walk_with_ref(&w, _i);
     game_t *g = w.g;
-    host_t ref;
-    host_init(&ref, &displays[_i]);
-    screen_t next_ref;
-    ck_assert_int_eq(screen_init(&next_ref, 80, 24), 0);
-    frame_full(&ref, g, &next_ref, 80, 24, OVER_NONE);
     static const int there[] = { 'l', 'h', 'j', 'k', 'y', 'u', 'b', 'n' };
     static const int back[] = { 'h', 'l', 'k', 'j', 'n', 'b', 'u', 'y' };
     int seen_away = 0;
@@ -493,23 +517,52 @@ START_TEST(a_step_away_and_back_between_frames)
             game_key(g, back[i]);
             seen_away += g->player.x == x && g->player.y == y &&
                          explored_count(g) > known;
-            frame_full(&ref, g, &next_ref, 80, 24, OVER_NONE);
-            frame_cached(&w.h, g, &w.next, 80, 24, OVER_NONE);
-            ck_assert_int_eq(w.h.out.len, ref.out.len);
-            ck_assert_mem_eq(w.h.out.data, ref.out.data, ref.out.len);
+            frames_agree(&w);
         }
         /* On to new ground for the next round. */
         for (int k = 0; k < 3; k++) {
             game_key(g, round % 2 ? 'j' : 'l');
-            frame_full(&ref, g, &next_ref, 80, 24, OVER_NONE);
-            frame_cached(&w.h, g, &w.next, 80, 24, OVER_NONE);
-            ck_assert_int_eq(w.h.out.len, ref.out.len);
-            ck_assert_mem_eq(w.h.out.data, ref.out.data, ref.out.len);
+            frames_agree(&w);
         }
     }
     ck_assert_int_gt(seen_away, 0);
-    host_free(&ref);
-    screen_free(&next_ref);
+    walk_end(&w);
+}
+END_TEST
+
+/* A key that takes no turn (a bump into a wall) draws the movers from the
+ * slots found for the frame before, without looking at every slot again:
+ * the same slots as looking would find, the same bytes as the whole
+ * frame. A turn looks again. */
+START_TEST(a_key_taking_no_turn_keeps_the_movers_slots)
+{
+    walk_t w;
+    walk_with_ref(&w, _i);
+    game_t *g = w.g;
+    static const int dirs[] = { 'h', 'k', 'l', 'j' };
+    int bumps = 0, turns = 0;
+    for (int k = 0; k < 80 && g->mode == MODE_PLAY; k++) {
+        uint32_t turn = g->turn, found = w.h.cache.movers_found;
+        game_key(g, dirs[k / 20]);
+        frames_agree(&w);
+        view_mover_slots_t look;
+        ck_assert_int_eq(view_mover_slots(g, &look), 1);
+        ck_assert_int_eq(w.h.cache.movers_kept, 1);
+        ck_assert_int_eq(w.h.cache.movers.n_items, look.n_items);
+        ck_assert_int_eq(w.h.cache.movers.n_monsters, look.n_monsters);
+        ck_assert_mem_eq(w.h.cache.movers.items, look.items, look.n_items);
+        ck_assert_mem_eq(w.h.cache.movers.monsters, look.monsters,
+                         look.n_monsters);
+        if (g->turn == turn) {
+            bumps++;
+            ck_assert_uint_eq(w.h.cache.movers_found, found);
+        } else {
+            turns++;
+            ck_assert_uint_eq(w.h.cache.movers_found, found + 1);
+        }
+    }
+    ck_assert_int_ge(bumps, 3);
+    ck_assert_int_ge(turns, 3);
     walk_end(&w);
 }
 END_TEST
@@ -526,6 +579,8 @@ static Suite *make_suite(void)
                         0, RULES_COUNT * NDISPLAYS);
     tcase_add_loop_test(tc, an_unchanged_log_is_not_redrawn, 0, NDISPLAYS);
     tcase_add_loop_test(tc, a_step_away_and_back_between_frames, 0,
+                        NDISPLAYS);
+    tcase_add_loop_test(tc, a_key_taking_no_turn_keeps_the_movers_slots, 0,
                         NDISPLAYS);
     suite_add_tcase(s, tc);
     return s;
