@@ -172,6 +172,21 @@ BENCH_BINS := $(patsubst tests/bench/%.c,build/rel/tests/bench/%,$(BENCH_SRC))
 build/san/tests/unit/%: build/san/tests/unit/%.o $(call LIB,san)
 	$(CC) $(SAN_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -o $@
 
+# The encoder's plain C paths, which every x86-64 build skips for its SSE2
+# ones (common/screen_diff.c, screen_floor.c): the encoder's and the view
+# cache's suites again, linked with those two built without __SSE2__ (a
+# CPU without it, or another architecture, runs these paths).
+NOSSE2_OBJS := build/san/nosse2/common/screen_diff.o build/san/nosse2/common/screen_floor.o
+NOSSE2_BINS := build/san/tests/unit/test_screen_diff_nosse2 build/san/tests/unit/test_view_cache_nosse2
+UNIT_BINS += $(NOSSE2_BINS)
+
+build/san/nosse2/%.o: %.c build/san/flags
+	@mkdir -p $(dir $@)
+	$(CC) $(STD) $(WARN) $(INC) $(SAN_FLAGS) $(CFLAGS) -U__SSE2__ $(DEPFLAGS) $(PKG_CFLAGS) -c $< -o $@
+
+build/san/tests/unit/%_nosse2: build/san/tests/unit/%.o $(NOSSE2_OBJS) $(call LIB,san)
+	$(CC) $(SAN_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -o $@
+
 build/tsan/tests/unit/%: build/tsan/tests/unit/%.o $(call LIB,tsan)
 	$(CC) $(TSAN_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -o $@
 
