@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "store.h"
@@ -127,6 +128,19 @@ static inline long long sw_int(const char *sql)
         v = sqlite3_column_int64(s, 0);
     sqlite3_finalize(s);
     sqlite3_close(db);
+    return v;
+}
+
+/* Waits (30 s: a hang) until sql's number is at least want, as the
+ * store writes on its own thread; returns the last number read. */
+static inline long long sw_int_reaches(const char *sql, long long want)
+{
+    long long v = sw_int(sql);
+    for (int i = 0; i < 600 && v < want; i++) {
+        struct timespec ts = { 0, 50 * 1000000L };
+        nanosleep(&ts, NULL);
+        v = sw_int(sql);
+    }
     return v;
 }
 

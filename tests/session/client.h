@@ -75,7 +75,7 @@ int srv_port(const tsrv_t *s);
 int srv_pid(const tsrv_t *s);
 
 /* How many of the server's threads are named name (/proc/PID/task/TID/comm,
- * pthread_setname_np's names). */
+ * pthread_setname_np's names); NULL: all of them. */
 int srv_threads_named(const tsrv_t *s, const char *name);
 
 /* The server log so far (NUL-terminated, malloc'd; the caller frees). */

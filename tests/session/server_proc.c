@@ -372,7 +372,7 @@ int srv_threads_named(const tsrv_t *s, const char *name)
         FILE *f = fopen(comm_path, "r");
         if (f && fgets(comm, sizeof comm, f)) {
             comm[strcspn(comm, "\n")] = '\0';
-            n += strcmp(comm, name) == 0;
+            n += !name || strcmp(comm, name) == 0;
         }
         if (f)
             fclose(f);

@@ -148,18 +148,6 @@ static tsrv_t *host(const char *seed)
                      "max_sessions_per_ip=1", NULL);
 }
 
-/* Waits (30 s: a hang) until sql's number is at least want; returns it. */
-static long long sql_reaches(const char *sql, long long want)
-{
-    long long v = sw_int(sql);
-    for (int i = 0; i < 600 && v < want; i++) {
-        struct timespec ts = { 0, 50 * 1000000L };
-        nanosleep(&ts, NULL);
-        v = sw_int(sql);
-    }
-    return v;
-}
-
 START_TEST(balancer_kill_a_host_and_continue_on_the_other)
 {
     char seed[32];
@@ -188,7 +176,7 @@ START_TEST(balancer_kill_a_host_and_continue_on_the_other)
     const char *kept = "SELECT coalesce(sum(length(keys)), 0) FROM "
                        "progress_keys WHERE account_id = (SELECT id FROM "
                        "accounts WHERE name = 'dave')";
-    ck_assert_int_ge(sql_reaches(kept, 40), 40);
+    ck_assert_int_ge(sw_int_reaches(kept, 40), 40);
     play_walk_keys(a, 5); /* these may be lost */
     int last = cl_turn(a);
 
@@ -401,7 +389,7 @@ START_TEST(hosts_share_players)
     snprintf(sql, sizeof sql, "SELECT count(*) FROM rogued_online WHERE host ="
              " '%s' AND account_id = (SELECT id FROM accounts WHERE name ="
              " 'dave')", name);
-    ck_assert_msg(sql_reaches(sql, 1) == 1,
+    ck_assert_msg(sw_int_reaches(sql, 1) == 1,
                   "host %d did not publish dave's session", off);
     srv_kill(hosts[off]);
     /* (as if it had died a moment ago, however long the login below takes:
@@ -457,7 +445,7 @@ START_TEST(hosts_share_players)
     char q[128];
     snprintf(q, sizeof q, "SELECT count(*) FROM games WHERE player = '%s'",
              guest);
-    ck_assert_int_eq(sql_reaches(q, 1), 1);
+    ck_assert_int_eq(sw_int_reaches(q, 1), 1);
     tclient_t *o = lobby_on(port, hosts, on, &next, addr, sizeof addr);
     ck_assert(cl_key(o, "s"));
     play_wait_text(o, "Hall of fame");

@@ -96,14 +96,8 @@ START_TEST(hall_of_fame_and_replay)
     play_wait_text(c, "Play as guest1");
     /* the store writes the finished game on its own thread, soon after:
      * waited for (a deadline only ends the wait) */
-    long long kept = 0;
-    for (int i = 0; i < 300 && kept != 1; i++) {
-        kept = sw_int("SELECT count(*) FROM games WHERE player ="
-                      " 'guest1' AND record IS NOT NULL");
-        if (kept != 1)
-            usleep(100 * 1000);
-    }
-    ck_assert_int_eq(kept, 1);
+    ck_assert_int_eq(sw_int_reaches("SELECT count(*) FROM games WHERE player ="
+                                    " 'guest1' AND record IS NOT NULL", 1), 1);
 
     tclient_t *r = play_lobby(srv_port(s));
     ck_assert(cl_key(r, "s"));

@@ -30,6 +30,13 @@ static void continue_game(tclient_t *c, int turn)
     ck_assert(cl_sync(c, CL_WAIT_MS));
 }
 
+/* Servers whose two sessions' screens are compared wait for the
+ * client's telnet answers as long as it takes (it gives them all): with
+ * the 500 ms default a loaded machine once drew the first session in 16
+ * colours and the second in 256, and the screens differed in a lit
+ * wall's colour alone. */
+#define WAIT_ANSWERS "negotiation_ms=10000"
+
 static void expect_same(tclient_t *c, const cl_snap_t *before)
 {
     char why[256];
@@ -41,9 +48,7 @@ START_TEST(dropped_connection_continues_on_the_same_screen)
 {
     char seed[32];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
-    /* (a long negotiation: both sessions drawn on the same display) */
-    tsrv_t *s = srv_start("--seed", seed, "--set", "negotiation_ms=10000",
-                          NULL);
+    tsrv_t *s = srv_start("--seed", seed, "--set", WAIT_ANSWERS, NULL);
     tclient_t *a = play_lobby(srv_port(s));
     play_login_dave(a, 1);
     ck_assert(cl_key(a, "p"));
@@ -89,13 +94,8 @@ static void shutdown_keeps_the_game(int sig, int keys, int with_guest)
     ck_assert_ptr_nonnull(mkdtemp(dir));
     char seed[32];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
-    /* Both servers wait for the client's answers as long as it takes (it
-     * gives them all): with the 500 ms default a loaded machine once drew
-     * the first session in 16 colours and the second in 256, and the two
-     * screens differed in a lit wall's colour alone. */
-    const char *wait_answers = "negotiation_ms=10000";
     tsrv_t *s = srv_start("--seed", seed, "--data-dir", dir, "--set",
-                          wait_answers, NULL);
+                          WAIT_ANSWERS, NULL);
     tclient_t *a = play_lobby(srv_port(s));
     play_login_dave(a, 1);
     ck_assert(cl_key(a, "p"));
@@ -125,7 +125,7 @@ static void shutdown_keeps_the_game(int sig, int keys, int with_guest)
     cl_close(a);
     cl_close(g);
 
-    s = srv_start("--seed", seed, "--data-dir", dir, "--set", wait_answers,
+    s = srv_start("--seed", seed, "--data-dir", dir, "--set", WAIT_ANSWERS,
                   NULL);
     tclient_t *b = play_lobby(srv_port(s));
     continue_game(b, turn);
@@ -204,9 +204,8 @@ START_TEST(a_failing_store_is_said_on_screen)
     ck_assert_ptr_nonnull(mkdtemp(dir));
     char seed[32];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
-    /* (a long negotiation: both sessions drawn on the same display) */
     tsrv_t *s = srv_start("--seed", seed, "--data-dir", dir, "--set",
-                          "negotiation_ms=10000", NULL);
+                          WAIT_ANSWERS, NULL);
     tclient_t *a = play_lobby(srv_port(s));
     play_login_dave(a, 1);
     ck_assert(cl_key(a, "p"));

@@ -7,7 +7,6 @@
  * A count, not a timing. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <check.h>
-#include <dirent.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,33 +16,6 @@
 
 #define CONNS 40
 #define UV_POOL 4
-
-/* The server's threads: all of them, and those named name. */
-static int threads(const tsrv_t *s, const char *name, int *named)
-{
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/task", srv_pid(s));
-    DIR *d = opendir(path);
-    ck_assert_ptr_nonnull(d);
-    int n = 0;
-    *named = 0;
-    for (struct dirent *e; (e = readdir(d)) != NULL;) {
-        if (e->d_name[0] == '.')
-            continue;
-        n++;
-        char comm_path[400], comm[32] = "";
-        snprintf(comm_path, sizeof comm_path, "%s/%s/comm", path, e->d_name);
-        FILE *f = fopen(comm_path, "r");
-        if (f && fgets(comm, sizeof comm, f)) {
-            comm[strcspn(comm, "\n")] = '\0';
-            *named += strcmp(comm, name) == 0;
-        }
-        if (f)
-            fclose(f);
-    }
-    closedir(d);
-    return n;
-}
 
 START_TEST(connections_add_no_threads)
 {
@@ -57,7 +29,8 @@ START_TEST(connections_add_no_threads)
     cpu_set_t set;
     ck_assert_int_eq(sched_getaffinity(0, sizeof set, &set), 0);
     int cores = CPU_COUNT(&set), want = cores < 2 ? cores : 2;
-    int ssh_before, before = threads(s, "rogued-ssh", &ssh_before);
+    int ssh_before = srv_threads_named(s, "rogued-ssh");
+    int before = srv_threads_named(s, NULL);
     ck_assert_int_eq(ssh_before, want);
 
     cl_opts_t o = { .raw = 1 };
@@ -67,7 +40,8 @@ START_TEST(connections_add_no_threads)
         ck_assert_msg(cl_wait_text(c[i], "SSH-2.0", CL_WAIT_MS) ||
                       cl_stream_has(c[i], "SSH-2.0"), "no banner on %d", i);
     }
-    int ssh_now, now = threads(s, "rogued-ssh", &ssh_now);
+    int ssh_now = srv_threads_named(s, "rogued-ssh");
+    int now = srv_threads_named(s, NULL);
     ck_assert_int_eq(ssh_now, want);
     ck_assert_msg(now <= before + UV_POOL, "%d connections: %d threads, %d "
                   "before", CONNS, now, before);
