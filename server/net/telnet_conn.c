@@ -405,21 +405,45 @@ void tconn_start(tconn_t *t)
     telnet_negotiate(t->telnet, TELNET_DO, TELNET_TELOPT_TTYPE);
 }
 
-int tconn_feed(tconn_t *t, const void *bytes, size_t n)
+/* --- the bytes in and out, and the fast path (docs/telnet.md) ------------- */
+
+enum { CHUNK = 4096 }; /* client bytes filtered and parsed at a time */
+
+/* One chunk (at most CHUNK bytes) through tnfilter and libtelnet. Apart
+ * from the fast path, for its stack buffer. */
+static void feed_slow(tconn_t *t, const unsigned char *p, size_t k)
 {
     /* tnfilter's output is at most its input plus what it held back. */
-    enum { CHUNK = 4096 };
     unsigned char out[CHUNK + TNFILTER_HELD_MAX];
+    long m = tnfilter_feed(&t->filter, p, k, out, sizeof out);
+    if (m < 0)
+        fail(t, "oversized subnegotiation");
+    else if (m > 0)
+        telnet_recv(t->telnet, (const char *)out, (size_t)m);
+}
+
+/* The fast path in: between telnet commands (tnfilter_plain: libtelnet is
+ * in its data state too) a chunk without a 255 byte would pass the filter
+ * unchanged and come out of libtelnet as one DATA event of the same bytes,
+ * leaving both where they were; CR is plain data to libtelnet 0.21 (no
+ * NVT end-of-line option in it) and to the filter. So it goes where that
+ * event would: on_event's TELNET_EV_DATA. 1 if it did. */
+static int feed_plain(tconn_t *t, const unsigned char *p, size_t k)
+{
+    if (t->slow || !tnfilter_plain(&t->filter) || memchr(p, TELNET_IAC, k))
+        return 0;
+    if (t->cb.data)
+        t->cb.data(t->ctx, (const char *)p, k);
+    return 1;
+}
+
+int tconn_feed(tconn_t *t, const void *bytes, size_t n)
+{
     const unsigned char *p = bytes;
     while (n > 0 && !t->error) {
         size_t k = n < CHUNK ? n : CHUNK;
-        long m = tnfilter_feed(&t->filter, p, k, out, sizeof out);
-        if (m < 0) {
-            fail(t, "oversized subnegotiation");
-            break;
-        }
-        if (m > 0)
-            telnet_recv(t->telnet, (const char *)out, (size_t)m);
+        if (!feed_plain(t, p, k))
+            feed_slow(t, p, k);
         p += k;
         n -= k;
     }
@@ -428,13 +452,28 @@ int tconn_feed(tconn_t *t, const void *bytes, size_t n)
 
 void tconn_send(tconn_t *t, const void *data, size_t n)
 {
-    telnet_send(t->telnet, data, n);
+    /* The fast path out: libtelnet's telnet_send hands a buffer without a
+     * 255 to on_event's TELNET_EV_SEND whole, in one event (it never
+     * compresses: we never start COMPRESS2), and nothing for 0 bytes. */
+    if (n == 0)
+        return;
+    if (t->slow || memchr(data, TELNET_IAC, n)) {
+        telnet_send(t->telnet, data, n); /* each 255 doubled */
+        return;
+    }
+    if (t->cb.send)
+        t->cb.send(t->ctx, data, n);
 }
 
 void tconn_nop(tconn_t *t)
 {
-    if (t->peer)
+    static const char nop[2] = { (char)TELNET_IAC, (char)TELNET_NOP };
+    if (!t->peer)
+        return;
+    if (t->slow)
         telnet_iac(t->telnet, TELNET_NOP);
+    else if (t->cb.send)
+        t->cb.send(t->ctx, nop, sizeof nop); /* telnet_iac's one event */
 }
 
 int tconn_negotiated(const tconn_t *t)

@@ -22,6 +22,11 @@
  *    the client can show"); what it learns for that is kept on the heap
  *    only until tconn_settle (memory per session is a target);
  *  - turns IAC EC and IAC IP into the keys Backspace and Ctrl-C;
+ *  - takes a fast path around libtelnet for what steady play sends: a
+ *    chunk of client data with no 255 byte while no command is under way
+ *    goes straight to the data callback, and output with no 255 straight
+ *    to the send callback; the same calls with the same bytes as through
+ *    libtelnet (docs/telnet.md, "The fast path");
  *  - ends the connection (tconn_feed returns -1, `error` says why) on a
  *    protocol error or an oversized subnegotiation; after that no more data
  *    is passed on: libtelnet would hand the rest of an oversized
@@ -76,6 +81,9 @@ typedef struct tconn {
     uint8_t got_echo, got_naws, ttype_done, ttype_asks;
     uint8_t env_asked;         /* the client offered NEW-ENVIRON: we asked */
     uint8_t env_done;          /* ...and its IS answer came (or a refusal) */
+    uint8_t slow;              /* for tests: every byte through libtelnet, the
+                                  reference the fast path is checked against
+                                  (test_telnet_fast) */
     char ttype[40];            /* the first TTYPE answer, printable ASCII */
     const char *error;         /* set: the connection must end, this is why */
     /* For tests and fuzzers: subnegotiations libtelnet parsed, and those of

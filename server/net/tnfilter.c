@@ -26,7 +26,7 @@
 
 
 enum {
-    TF_DATA = 0, /* plain data */
+    TF_DATA = TNFILTER_PLAIN, /* plain data */
     TF_IAC,      /* IAC held back */
     TF_NEG,      /* IAC WILL/WONT/DO/DONT passed: an option byte follows */
     TF_SB,       /* IAC SB held back: the option byte decides */

@@ -66,6 +66,19 @@ typedef struct tnfilter {
     tnfilter_tap_t *tap;   /* NULL: none */
 } tnfilter_t;
 
+/* The state between telnet commands (tnfilter.c's TF_DATA). */
+#define TNFILTER_PLAIN 0
+
+/* 1 when the filter is between telnet commands: nothing held back, no
+ * command or subnegotiation under way, not failed. A chunk without a 255
+ * byte then passes unchanged and leaves this so; and libtelnet, which the
+ * filter follows byte for byte, is in its data state too, where such a
+ * chunk is one DATA event (telnet_conn.c's fast path: docs/telnet.md). */
+static inline int tnfilter_plain(const tnfilter_t *f)
+{
+    return f->state == TNFILTER_PLAIN && !f->open && !f->failed;
+}
+
 /* Sets f to the start of a connection. */
 void tnfilter_init(tnfilter_t *f);
 
