@@ -10,6 +10,13 @@
  * as one answer's data, as tnfilter's tap would, so that the parser gets
  * every shape of bytes and not only those a fuzzer finds its way to.
  *
+ * Every read also goes to a second connection with `slow` set (every byte
+ * through tnfilter and libtelnet, never the fast path: docs/telnet.md),
+ * and both must make the same callbacks with the same bytes in the same
+ * pieces, the same answers and the same verdict; at the end the input is
+ * sent back through both as a frame (255 bytes and all), with the frame
+ * marker, and the bytes must be the same too.
+ *
  * Besides the sanitizers it checks the contracts: no subnegotiation that
  * tnfilter drops (MSSP, ENVIRON, NEW-ENVIRON, COMPRESS2, ZMP) ever reaching
  * libtelnet's parsers, no data after the connection must end, window sizes
@@ -36,11 +43,79 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define MAX_COLS 500
 #define MAX_ROWS 200
 
+/* A running hash of a connection's callbacks: each one's kind, length and
+ * bytes (FNV-1a), so that two connections can be compared read by read. */
+typedef struct trace {
+    uint64_t h;
+    unsigned long calls;
+} trace_t;
+
+static void trace_add(trace_t *t, char kind, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    uint64_t h = t->h ^ (unsigned char)kind;
+    h *= 1099511628211ull;
+    for (size_t i = 0; i < sizeof n; i++) {
+        h ^= (n >> (8 * i)) & 0xff;
+        h *= 1099511628211ull;
+    }
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 1099511628211ull;
+    }
+    t->h = h;
+    t->calls++;
+}
+
 typedef struct fz {
     tconn_t tc;
     keydec_t keys;
     unsigned long nkeys;
+    trace_t trace;
 } fz_t;
+
+/* The reference: the same bytes, every one through libtelnet. */
+typedef struct ref {
+    tconn_t tc;
+    trace_t trace;
+} ref_t;
+
+static void ref_data(void *ctx, const char *bytes, size_t n)
+{
+    trace_add(&((ref_t *)ctx)->trace, 'D', bytes, n);
+}
+
+static void ref_send(void *ctx, const char *bytes, size_t n)
+{
+    trace_add(&((ref_t *)ctx)->trace, 'S', bytes, n);
+}
+
+static void ref_key(void *ctx, int key)
+{
+    trace_add(&((ref_t *)ctx)->trace, 'K', &key, sizeof key);
+}
+
+static void ref_resize(void *ctx, int w, int h)
+{
+    int wh[2] = { w, h };
+    trace_add(&((ref_t *)ctx)->trace, 'R', wh, sizeof wh);
+}
+
+static void on_send(void *ctx, const char *bytes, size_t n)
+{
+    trace_add(&((fz_t *)ctx)->trace, 'S', bytes, n);
+}
+
+/* The fast path made the same callbacks as libtelnet, and agrees on the
+ * connection's state. */
+static void same_as_ref(const fz_t *f, const ref_t *r)
+{
+    if (f->trace.h != r->trace.h || f->trace.calls != r->trace.calls ||
+        (f->tc.error == NULL) != (r->tc.error == NULL) ||
+        f->tc.peer != r->tc.peer || f->tc.w != r->tc.w || f->tc.h != r->tc.h ||
+        f->tc.subs != r->tc.subs || f->tc.filter.state != r->tc.filter.state)
+        abort();
+}
 
 static void on_key(void *ctx, const keyev_t *ev)
 {
@@ -65,18 +140,21 @@ static void on_data(void *ctx, const char *bytes, size_t n)
     fz_t *f = ctx;
     if (f->tc.error)
         abort(); /* no keystrokes once the connection must end */
+    trace_add(&f->trace, 'D', bytes, n);
     keydec_feed(&f->keys, bytes, n, on_key, f);
 }
 
 static void on_cmd_key(void *ctx, int key)
 {
     keyev_t k = { key, 0, 0, 0, 0 };
+    trace_add(&((fz_t *)ctx)->trace, 'K', &key, sizeof key);
     on_key(ctx, &k);
 }
 
 static void on_resize(void *ctx, int w, int h)
 {
-    (void)ctx;
+    int wh[2] = { w, h };
+    trace_add(&((fz_t *)ctx)->trace, 'R', wh, sizeof wh);
     if (w < 1 || h < 1 || w > MAX_COLS || h > MAX_ROWS)
         abort();
 }
@@ -123,8 +201,10 @@ static uint32_t lcg(uint32_t *s)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const size_t maxread[8] = { 1, 2, 3, 5, 16, 64, 512, READ_MAX };
-    static const tconn_cb_t cb = { on_data, NULL, on_cmd_key, on_resize };
+    static const tconn_cb_t cb = { on_data, on_send, on_cmd_key, on_resize };
+    static const tconn_cb_t ref_cb = { ref_data, ref_send, ref_key, ref_resize };
     fz_t f;
+    ref_t r;
     uint32_t seed;
 
     if (size < 2)
@@ -136,14 +216,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&f, 0, sizeof f);
     keydec_init(&f.keys);
     keydec_expect_cpr(&f.keys, seed & 1);
-    if (tconn_init(&f.tc, &cb, &f, MAX_COLS, MAX_ROWS) != 0)
+    memset(&r, 0, sizeof r);
+    if (tconn_init(&f.tc, &cb, &f, MAX_COLS, MAX_ROWS) != 0 ||
+        tconn_init(&r.tc, &ref_cb, &r, MAX_COLS, MAX_ROWS) != 0) {
+        tconn_free(&f.tc);
+        tconn_free(&r.tc);
         return 0;
+    }
+    r.tc.slow = 1;
     tconn_start(&f.tc);
+    tconn_start(&r.tc);
 
     size_t biggest = maxread[(seed >> 1) & 7];
     int timer = (seed >> 4) & 1;
     if ((seed >> 5) & 1) {
         tconn_environ(&f.tc, data, size);
+        tconn_environ(&r.tc, data, size);
         check_caps(&f.tc);
     }
     size_t at = 0;
@@ -152,6 +240,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (n > size - at)
             n = size - at;
         int rc = tconn_feed(&f.tc, data + at, n);
+        if (tconn_feed(&r.tc, data + at, n) != rc)
+            abort();
+        same_as_ref(&f, &r);
         at += n;
         if (f.tc.bad_subs)
             abort(); /* tnfilter must have dropped it */
@@ -169,7 +260,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     check_caps(&f.tc);
     tconn_settle(&f.tc); /* as the session does when negotiation ends */
+    tconn_settle(&r.tc);
     check_caps(&f.tc);
+    /* the input as a frame, 255 bytes and all, then the frame marker */
+    tconn_send(&f.tc, data, size);
+    tconn_send(&r.tc, data, size);
+    tconn_nop(&f.tc);
+    tconn_nop(&r.tc);
+    same_as_ref(&f, &r);
     tconn_free(&f.tc);
+    tconn_free(&r.tc);
     return 0;
 }
