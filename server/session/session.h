@@ -322,6 +322,11 @@ typedef struct sess_state_ops {
      * its watchers wait for the player's next game (follow_keep), and
      * NULL is returned. */
     msg_game_t *(*hand_off)(sess_t *s, const char *end);
+    /* A read has come (the key not yet decoded): asks the memory for the
+     * state's lines a key is about to touch, so that their misses overlap
+     * the telnet and key decoding (docs/performance.md, "A key's cold
+     * lines"). Only prefetches: changes nothing. NULL: nothing to ask. */
+    void (*warm)(const sess_t *s);
 } sess_state_ops_t;
 
 const sess_state_ops_t *sess_state_ops(int state);
