@@ -15,13 +15,18 @@
 
 #define PREFETCH_LINE 64
 
-/* Every line of [p, p + n), for reading. */
-static inline void prefetch_range(const void *p, size_t n)
+/* Asks for every line of [p, p + n), for reading; returns how many lines
+ * that was (0 when n is 0), which callers may ignore. */
+static inline size_t prefetch_range(const void *p, size_t n)
 {
     uintptr_t a = (uintptr_t)p & ~(uintptr_t)(PREFETCH_LINE - 1);
     uintptr_t end = (uintptr_t)p + n;
-    for (; a < end; a += PREFETCH_LINE)
+    size_t lines = 0;
+    if (n == 0)
+        return 0; /* else an unaligned p would ask for its line */
+    for (; a < end; a += PREFETCH_LINE, lines++)
         __builtin_prefetch((const void *)a, 0, 3);
+    return lines;
 }
 
 #endif
