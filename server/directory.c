@@ -3,8 +3,16 @@
  * around each call. */
 #include "directory.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* What dir_set_progress reads and writes stays in an entry's first 32
+ * bytes (directory.h). */
+_Static_assert(offsetof(dir_entry_t, game.turns) + sizeof(int) <= 32 &&
+                   offsetof(dir_entry_t, playing) < 32 &&
+                   offsetof(dir_entry_t, game.last_input_ms) + 8 <= 32,
+               "dir_set_progress's fields in an entry's first 32 bytes");
 
 static size_t slot_of(const directory_t *d, uint64_t id)
 {

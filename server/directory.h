@@ -18,20 +18,24 @@
 
 #include "accounts.h"
 
+/* The fields a key writes (dir_set_progress) first, and in dir_entry_t
+ * right after what finds the entry: an entry's first 32 bytes, one line
+ * of memory in three of four entries (docs/performance.md, "A key's cold
+ * lines"). */
 typedef struct dir_game {
-    char name[ACCT_NAME_MAX + 1];
-    int depth, turns, watchers;
     uint64_t last_input_ms;     /* the player's last key, loop time */
+    int depth, turns, watchers;
+    char name[ACCT_NAME_MAX + 1];
 } dir_game_t;
 
 typedef struct dir_entry {
     uint64_t id;                /* 0: a free slot */
+    uint8_t playing;            /* game is set */
+    int loop;                   /* the worker loop it lives on */
+    dir_game_t game;
     void *sess;                 /* the session, for delivering messages on
                                    its own loop (only that loop may use it) */
-    int loop;                   /* the worker loop it lives on */
     int64_t account_id;         /* 0: none logged in */
-    uint8_t playing;            /* game is set */
-    dir_game_t game;
 } dir_entry_t;
 
 typedef struct directory {

@@ -86,6 +86,12 @@ typedef struct st_lobby {
 
 /* S_PLAYING */
 typedef struct st_play {
+    /* What every key reads besides the game and its record, first: in the
+     * line of the game's pointer (docs/performance.md, "A key's cold
+     * lines"). */
+    int pub_depth, pub_turns;  /* what the directory has (publish) */
+    uint32_t pub_input_s;      /* ...and the second of its last key */
+    int nwatchers;             /* of watchers, below */
     owned_game_t g;
     uint8_t recorded;          /* dead: the store has the game already */
     uint8_t handed;            /* handed to another session: not ours to end */
@@ -98,12 +104,10 @@ typedef struct st_play {
     size_t snap_pos;
     uint8_t progress_begun;    /* the store has this game's begin */
     size_t progress_sent;      /* bytes of g.rec.keys the store has */
-    uint64_t *watchers;        /* session ids; owned */
-    int nwatchers, capwatchers;
+    uint64_t *watchers;        /* session ids; owned (nwatchers above) */
+    int capwatchers;
     uint8_t rewatch_owed;      /* moved by an upgrade: the watchers get the
                                   summary once it is ready */
-    int pub_depth, pub_turns;  /* what the directory has (publish) */
-    uint32_t pub_input_s;      /* ...and the second of its last key */
 } st_play_t;
 
 /* S_WATCHING */
@@ -154,6 +158,9 @@ typedef struct sess {
     /* What a key and the sweep touch, together at the top (the session is
      * allocated on a cache line): a few lines instead of one here and
      * there over 4.7 KB (docs/performance.md, "Closer to the floor"). */
+    uint64_t id;               /* the session's number (its directory
+                                  line's key: a key that takes a turn
+                                  writes it there) */
     uint8_t state;             /* enum sess_state */
     uint8_t marked, owe_frame, admitted;
     uint8_t handles_closing;
@@ -213,7 +220,6 @@ typedef struct sess {
     /* transport */
     tconn_t tc;                /* telnet (unused for the browser) */
     uv_tcp_t tcp;              /* the socket (not opened when io is set) */
-    uint64_t id;
     char guest_token[GRACE_TOKEN_LEN + 1]; /* a browser guest's: resumes
                                   the game after a drop ("" : none) */
     int64_t jobs;              /* rebuilds asked for so far (their numbers) */
@@ -322,6 +328,11 @@ typedef struct sess_state_ops {
      * its watchers wait for the player's next game (follow_keep), and
      * NULL is returned. */
     msg_game_t *(*hand_off)(sess_t *s, const char *end);
+    /* A read has come (the key not yet decoded): asks the memory for the
+     * state's lines a key is about to touch, so that their misses overlap
+     * the telnet and key decoding (docs/performance.md, "A key's cold
+     * lines"). Only prefetches: changes nothing. NULL: nothing to ask. */
+    void (*warm)(const sess_t *s);
 } sess_state_ops_t;
 
 const sess_state_ops_t *sess_state_ops(int state);

@@ -4,12 +4,14 @@
  * (session_impl.h). */
 #include "session.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "keys.h"
 #include "log.h"
+#include "prefetch.h"
 #include "refusals.h"
 #include "session_impl.h"
 #include "view.h"
@@ -172,10 +174,20 @@ static void arm_esc(sess_t *s)
     uv_timer_start(&s->esc_timer, on_esc_timer, ESC_DELAY_MS, 0);
 }
 
+/* The session's lines a key reads first: its hot top and telnet's
+ * connection (session.h), and the state's data; asked for before the read
+ * system call, so that they come in meanwhile. */
+static void warm_session(const sess_t *s)
+{
+    prefetch_range(s, offsetof(sess_t, tc) + sizeof s->tc);
+    prefetch_range(&s->st, sizeof s->st.play);
+}
+
 void sess_on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
 {
     sess_t *s = h->data;
     (void)suggested;
+    warm_session(s);
     /* One read is handled completely before the next alloc: one buffer
      * serves every session of the loop. */
     *b = uv_buf_init(s->srv->readbuf, sizeof s->srv->readbuf);
@@ -189,8 +201,13 @@ void sess_on_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *b)
                    NULL);
         return;
     }
-    if (n > 0)
+    if (n > 0) {
+        /* the state's own lines (a game's), overlapping the decoding */
+        const sess_state_ops_t *ops = sess_state_ops(s->state);
+        if (ops->warm)
+            ops->warm(s);
         sess_on_bytes(s, b->base, (size_t)n);
+    }
 }
 
 void sess_on_bytes(sess_t *s, const char *p, size_t len)

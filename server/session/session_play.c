@@ -23,6 +23,7 @@
 #include "announce.h"
 #include "host.h"
 #include "log.h"
+#include "prefetch.h"
 #include "session.h"
 #include "store.h"
 #include "view.h"
@@ -383,6 +384,17 @@ static void play_leave(sess_t *s)
     dir_set_game(s->srv->dir, s->id, NULL);
 }
 
+/* What a key reads of the game first (sess_state_ops_t.warm): the line of
+ * its mode, turn and key count, and the player's. */
+static void play_warm(const sess_t *s)
+{
+    const game_t *g = s->st.play.g.game;
+    if (!g)
+        return;
+    prefetch_range(&g->mode, sizeof g->mode);
+    prefetch_range(&g->player, sizeof g->player);
+}
+
 static void play_key(sess_t *s, int key)
 {
     st_play_t *p = &s->st.play;
@@ -585,4 +597,5 @@ const sess_state_ops_t sess_play_ops = {
     .turns = play_turns,
     .opens_options = play_opens_options,
     .hand_off = hand_off,
+    .warm = play_warm,
 };
