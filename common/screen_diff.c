@@ -812,20 +812,30 @@ static int find_shift(const shown_t *a, const screen_t *b,
     int maxk = h / 2 < SHIFT_MAX_K ? h / 2 : SHIFT_MAX_K;
     int ink[SHIFT_MAX_ROWS]; /* first_ink of shown rows, -1 until needed */
     const cell_t *sa_row[SHIFT_MAX_ROWS]; /* shown's rows (shown_row) */
-    for (int y = 0; y < h; y++) {
+    int fink[SHIFT_MAX_ROWS]; /* first_ink of next's changed rows */
+    /* Unchanged rows are cold at many sessions: their cells read below
+     * are asked for first, their misses overlapping (docs/performance.md,
+     * "The frame, colder and cheaper"). */
+    for (int y = 0, f = w, from = -1; y < h; y++) {
         ink[y] = -1;
         sa_row[y] = shown_row(a, y);
+        if (!changed[y]) {
+            if (f < w && y - from <= maxk) /* the nearest changed row's */
+                __builtin_prefetch(&sa_row[y][f]);
+            continue;
+        }
+        fink[y] = f = first_ink(row_of(b, y), w);
+        from = y;
     }
     for (int y = 0; y + 1 < h; y++) {
-        if (!changed[y])
-            continue;
         const cell_t *nb = row_of(b, y);
-        int f = first_ink(nb, w);
-        if (f == w)
+        if (!changed[y] || fink[y] == w)
             continue;
-        for (int k = 1; k <= maxk && y + k < h; k++) {
+        int f = fink[y], last = y + maxk < h ? maxk : h - 1 - y;
+        uint32_t want = cell_word(&nb[f]);
+        for (int k = 1; k <= last; k++) {
             const cell_t *sa = sa_row[y + k];
-            if (!cell_eq(&sa[f], &nb[f]))
+            if (cell_word(&sa[f]) != want)
                 continue;
             if (ink[y + k] < 0)
                 ink[y + k] = first_ink(sa, w);

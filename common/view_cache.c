@@ -169,15 +169,14 @@ static inline int row_looks(const game_t *g, int y,
 }
 
 /* row_looks for the chunks of box only (a few, after a step: step_box),
- * a chunk at a time in 64-bit words; the others' words are was's (their
- * looks did not change). ROW_SEEN: a tile of the box is seen. */
+ * a chunk at a time in 64-bit words; the others' words are not written:
+ * their looks did not change, and the caller reads the few it needs (a
+ * mover's chunk) from the cache instead of a copy of the whole row. */
 static inline int box_looks(const game_t *g, int y, unsigned box,
-                            const uint64_t was[VIEW_CHUNKS_X],
                             uint64_t words[VIEW_CHUNKS_X])
 {
     const uint64_t ones = 0x0101010101010101u;
     uint64_t seen = 0, bad = 0;
-    memcpy(words, was, VIEW_CHUNKS_X * sizeof *words);
     for (; box; box &= box - 1) {
         int cx = __builtin_ctz(box);
         uint64_t t, lit, known;
@@ -234,7 +233,7 @@ static int update_row_plain(const game_t *g, view_cache_t *c, screen_t *s,
         return 0;
     uint64_t *was = c->looks[y];
     uint64_t words[VIEW_CHUNKS_X];
-    int found = trust && box != all ? box_looks(g, y, box, was, words)
+    int found = trust && box != all ? box_looks(g, y, box, words)
                                     : row_looks(g, y, words);
     if (trust && box != all && !(c->blank_rows & bit))
         found |= ROW_SEEN; /* seen outside the box before, and so now */
@@ -262,8 +261,10 @@ static int update_row_plain(const game_t *g, view_cache_t *c, screen_t *s,
     int changed = 0;
     for (; need; need &= need - 1) {
         int cx = __builtin_ctz(need);
-        changed |= view_update_look8(s, y, cx * 8, words[cx]);
-        was[cx] = words[cx];
+        /* Outside the box (a mover's chunk) the looks are the cache's. */
+        if (box >> cx & 1)
+            was[cx] = words[cx];
+        changed |= view_update_look8(s, y, cx * 8, was[cx]);
     }
     /* Blank if nothing is seen in it (a row with a mover is marked not
      * blank after: draw_map). */
@@ -320,7 +321,7 @@ static row_change_t rich_row_looks(const game_t *g, view_cache_t *c, int y,
     const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
     uint64_t *was = c->looks[y];
     uint64_t words[VIEW_CHUNKS_X];
-    int found = box != all ? box_looks(g, y, box, was, words)
+    int found = box != all ? box_looks(g, y, box, words)
                            : row_looks(g, y, words);
     if (!(found & ROW_FAST)) {
         box = all;
