@@ -402,10 +402,13 @@ def main():
           "-> with them) | server CPU per key | of which user / kernel "
           "(ticks) | keys offered | turns played |")
     print("|---|---|---|---|---|---|---|---|---|")
+    load0 = os.getloadavg()[0]
     results = []
     for r in range(1, ROUNDS + 1):
         results.append({k: run(k, f"{k}.{r}") for k in KINDS})
     ratios(results)
+    print(f"\nload average (1 min) {load0:.1f} at the start, "
+          f"{os.getloadavg()[0]:.1f} at the end, on {os.cpu_count()} CPUs")
 
 
 main()
