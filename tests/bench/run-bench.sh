@@ -27,11 +27,13 @@
 #   balance  build/rel/tests/bench/bench_balance  (when built) the bot per
 #                                                  combat ruleset
 #   ssh      tests/bench/ssh_bench.py             memory, threads and CPU per
-#                                                  key of SSH players beside
-#                                                  telnet ones (OpenSSH's
-#                                                  client), and telnet's
-#                                                  again with a process a
-#                                                  player
+#                                                  key of SSH players (OpenSSH's
+#                                                  client) beside telnet ones
+#                                                  with a process a player (the
+#                                                  like-for-like row) and in one
+#                                                  process, alternated 3 times,
+#                                                  the server and the clients
+#                                                  on separate cores
 #
 # Environment: BENCH_TTYPES the displays of the instr part's server runs
 # (default "ansi xterm-256color xterm-direct"; a display left out shows
@@ -224,9 +226,8 @@ fi
 if wants ssh && command -v ssh >/dev/null; then
     echo
     echo "## 7. SSH beside telnet"
+    # telnet with a process a player (SSH's target is judged on it), SSH,
+    # telnet in one process, alternated BENCH_ROUNDS (3) times
+    # (docs/performance.md, "SSH like for like")
     run python3 tests/bench/ssh_bench.py "$ROGUED" 50 40
-    # telnet's players as processes, as SSH's are (docs/performance.md,
-    # "SSH, fewer calls a key"): the like-for-like row
-    run env BENCH_KINDS=telnet BENCH_TELNET_PROC=1 \
-        python3 tests/bench/ssh_bench.py "$ROGUED" 50 40
 fi
