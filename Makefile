@@ -78,13 +78,12 @@ TEST_LIBS   = $(shell pkg-config --libs check vterm 2>/dev/null) -lm
 # (2026-11-27)"): a key's code runs with the caches cold after its system
 # calls, so fewer instruction lines a key is what pays.
 # -flto=auto: the modules inlined into each other at link (the session, the
-#   view, the encoder); 3% fewer instructions and about 20% fewer
-#   instruction-cache misses a key. It renames or inlines some functions
-#   (game_key.isra.0, sess_send), so a per-function count by name (the
-#   instr part of `make bench`) wants `make REL_LTO=` for its split.
+#   view, the encoder); with -fno-plt, 3% fewer instructions and lines of
+#   code run a key. It renames or inlines some functions (game_key.isra.0,
+#   sess_send), so a per-function count by name (the instr part of
+#   `make bench`) wants `make REL_LTO=` for its split.
 # -fno-plt: libuv, libtelnet and libc called through the GOT, not through a
-#   PLT stub (a jump and its cache line less a call): about 13% fewer
-#   instruction-cache misses a key by itself.
+#   PLT stub (a jump and, called cold, a cache line less a call).
 # Not taken: -fno-semantic-interposition (the server is PIE, which already
 # binds its own functions: not one byte changed), -O3 and -march (the binary
 # runs on any x86-64 Debian 12).
