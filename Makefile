@@ -77,17 +77,17 @@ TEST_LIBS   = $(shell pkg-config --libs check vterm 2>/dev/null) -lm
 # The release build's code (docs/performance.md, "The release build's code
 # (2026-11-27)"): a key's code runs with the caches cold after its system
 # calls, so fewer instruction lines a key is what pays.
-# -flto=auto: the modules inlined into each other at link (the session, the
-#   view, the encoder); with -fno-plt, 3% fewer instructions and lines of
-#   code run a key. It renames or inlines some functions (game_key.isra.0,
-#   sess_send), so a per-function count by name (the instr part of
-#   `make bench`) wants `make REL_LTO=` for its split.
 # -fno-plt: libuv, libtelnet and libc called through the GOT, not through a
 #   PLT stub (a jump and, called cold, a cache line less a call).
+# REL_LTO (off by default): `make REL_LTO=-flto=auto` inlines the modules
+#   into each other at link; measured 3% fewer instructions a key, but it
+#   renames or inlines the functions the instr part of `make bench` counts
+#   by name (game_key.isra.0, sess_send), which breaks that split, and the
+#   link takes ~12 s more: not worth it by default.
 # Not taken: -fno-semantic-interposition (the server is PIE, which already
 # binds its own functions: not one byte changed), -O3 and -march (the binary
 # runs on any x86-64 Debian 12).
-REL_LTO   ?= -flto=auto
+REL_LTO   ?=
 REL_FLAGS := -O2 -g -fno-plt $(REL_LTO)
 SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
              -fno-sanitize-recover=all
@@ -164,8 +164,8 @@ $(GEN_SRC): build/web/.fetched web/index.html web/no-terminal.html web/embed.sh
 	web/embed.sh $@ build/web
 
 # --- the server ----------------------------------------------------------------
-# The release links take $(WARN): with LTO the code is generated at link,
-# where its warnings appear (`ar` indexes the LTO objects through the gcc
+# The release links take $(WARN): with REL_LTO the code is generated at
+# link, where its warnings appear (`ar` indexes the LTO objects through the gcc
 # package's /usr/lib/bfd-plugins/liblto_plugin.so).
 build/rel/rogued: build/rel/server/main.o $(call LIB,rel)
 	$(CC) $(WARN) $(REL_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) -lm -o $@
