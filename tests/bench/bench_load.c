@@ -456,10 +456,10 @@ static double floor_row(const opts_t *o, const fp_row_t *row, const fp_pin_t *pi
              loops > 1 ? "s" : "", pin->pinned ? ", pinned" : ", shared cores");
     snprintf(nloops, sizeof nloops, "%d", loops);
     printf("|   | floor row %d:%d:%d: %d worker loop%s each side (%s), %s; "
-           "server and echo alternated %d times |\n", row->n, row->rate,
+           "server and echo alternated %d time%s |\n", row->n, row->rate,
            row->secs, loops, loops > 1 ? "s" : "",
            row->workers > 0 ? "the row's" : "the server's default, one per core",
-           where, o->repeat);
+           where, o->repeat, o->repeat > 1 ? "s" : "");
     *npairs = 0;
     for (int k = 0; k < o->repeat; k++) {
         env->label = slabel;
