@@ -16,8 +16,12 @@
 #                                                  fresh build/rel/rogued; a row
 #                                                  the machine cannot serve is
 #                                                  marked machine-limited; then
-#                                                  the floor rows, each beside
-#                                                  bench_echo (the echo floor)
+#                                                  the floor rows, each
+#                                                  alternated with bench_echo
+#                                                  (the echo floor) with as
+#                                                  many loops, pinned to
+#                                                  separate CPUs when the
+#                                                  machine has one to spare
 #   store    build/rel/tests/bench/bench_store    the loop's worst stall while
 #                                                  1,000 games end at once;
 #                                                  SQLite beside PostgreSQL (a
@@ -39,7 +43,10 @@
 # (default "ansi xterm-256color xterm-direct"; a display left out shows
 # "-"), BENCH_ROWS overrides the load rows (N:keys-per-second:seconds
 # with :W for W worker loops, comma-separated), BENCH_FLOOR_ROWS the rows
-# measured beside the echo floor; BENCH_ONLY="core output" runs only those parts;
+# measured beside the echo floor (the same syntax; a row without :W runs the
+# server's default loops, one per core, and the echo with as many),
+# BENCH_FLOOR_REPEAT the server/echo pairs of each floor row (default 3:
+# each pair's ratio and their median); BENCH_ONLY="core output" runs only those parts;
 # BENCH_BIN_DIR and ROGUED_REL_BIN point at other builds of the benchmarks
 # and of the server.
 set -u
@@ -48,7 +55,11 @@ cd "$(dirname "$0")/../.."
 B=${BENCH_BIN_DIR:-build/rel/tests/bench}
 ROGUED=${ROGUED_REL_BIN:-build/rel/rogued}
 ROWS=${BENCH_ROWS:-1:1:10,100:1:10,1000:1:10,10000:1:15:1,10000:1:15:2,1000:5:10,1000:50:10:1,1000:50:10:2}
-FLOOR_ROWS=${BENCH_FLOOR_ROWS:-1000:5:10,10000:1:15}
+# One loop on each side, pinned apart (the ratio a core buys), then the
+# default loops on shared cores (what a host runs): docs/performance.md,
+# "The floor, like for like".
+FLOOR_ROWS=${BENCH_FLOOR_ROWS:-1000:5:10:1,10000:1:15:1,1000:5:10}
+FLOOR_REPEAT=${BENCH_FLOOR_REPEAT:-3}
 ONLY=${BENCH_ONLY:-core instr output load store watch balance ssh}
 
 wants() { case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -192,10 +203,13 @@ if wants load; then
     echo "## 3. The server under load"
     run "$B/bench_load" --server "$ROGUED" --rows "$ROWS"
     echo
-    echo "The floor: the rows this machine can serve, each followed by the same"
-    echo "row against bench_echo (a bare libuv server answering each key with a"
-    echo "frame of the row's bytes per key) and the ratio of the CPU per key."
-    run "$B/bench_load" --server "$ROGUED" --echo "$B/bench_echo" --rows "$FLOOR_ROWS"
+    echo "The floor: the rows this machine can serve, each run $FLOOR_REPEAT times"
+    echo "alternated with the same row against bench_echo (a bare libuv server"
+    echo "answering each key with a frame of the server run's bytes per key, with"
+    echo "as many loops as the server's row); each pair's ratio of the CPU per"
+    echo "key, and their median."
+    run "$B/bench_load" --server "$ROGUED" --echo "$B/bench_echo" \
+        --repeat "$FLOOR_REPEAT" --rows "$FLOOR_ROWS"
 fi
 if wants store; then
     echo
