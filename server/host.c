@@ -150,15 +150,29 @@ static void on_acceptable(uv_poll_t *p, int status, int events)
     }
 }
 
+/* A listener's poll handle, for one that has a socket (the telnet one
+ * always has; HTTP's and SSH's only when their ports are set). */
+static void listener_poll_init(uv_loop_t *loop, listener_t *l)
+{
+    if (l->fd < 0)
+        return;
+    uv_poll_init(loop, &l->poll, l->fd);
+    l->poll.data = l;
+}
+
+static void listener_poll_start(listener_t *l)
+{
+    if (l->fd >= 0)
+        uv_poll_start(&l->poll, UV_READABLE, on_acceptable);
+}
+
 void host_resume_accepting(host_t *h)
 {
     if (atomic_load(&h->sh.shutting_down))
         return;
-    uv_poll_start(&h->telnet.poll, UV_READABLE, on_acceptable);
-    if (h->http.fd >= 0)
-        uv_poll_start(&h->http.poll, UV_READABLE, on_acceptable);
-    if (h->ssh.fd >= 0)
-        uv_poll_start(&h->ssh.poll, UV_READABLE, on_acceptable);
+    listener_poll_start(&h->telnet);
+    listener_poll_start(&h->http);
+    listener_poll_start(&h->ssh);
 }
 
 void host_pause_accepting(host_t *h)
@@ -383,16 +397,9 @@ int host_init_from(host_t *h, uv_loop_t *loop, const config_t *cfg,
         return -1;
     }
     int started = start_workers(h);
-    uv_poll_init(loop, &h->telnet.poll, h->telnet.fd);
-    h->telnet.poll.data = &h->telnet;
-    if (h->http.fd >= 0) {
-        uv_poll_init(loop, &h->http.poll, h->http.fd);
-        h->http.poll.data = &h->http;
-    }
-    if (h->ssh.fd >= 0) {
-        uv_poll_init(loop, &h->ssh.poll, h->ssh.fd);
-        h->ssh.poll.data = &h->ssh;
-    }
+    listener_poll_init(loop, &h->telnet);
+    listener_poll_init(loop, &h->http);
+    listener_poll_init(loop, &h->ssh);
     fdb_init(&h->fds, cfg->fd_reserve);
     uv_timer_init(loop, &h->accept_pause);
     h->accept_pause.data = h;
@@ -408,11 +415,9 @@ int host_init_from(host_t *h, uv_loop_t *loop, const config_t *cfg,
         host_shutdown(h, "a worker could not start");
         return 0;
     }
-    uv_poll_start(&h->telnet.poll, UV_READABLE, on_acceptable);
-    if (h->http.fd >= 0)
-        uv_poll_start(&h->http.poll, UV_READABLE, on_acceptable);
-    if (h->ssh.fd >= 0)
-        uv_poll_start(&h->ssh.poll, UV_READABLE, on_acceptable);
+    listener_poll_start(&h->telnet);
+    listener_poll_start(&h->http);
+    listener_poll_start(&h->ssh);
     uv_signal_start(&h->sigint, on_signal, SIGINT);
     uv_signal_start(&h->sigterm, on_signal, SIGTERM);
     uv_signal_start(&h->sighup, on_signal, SIGHUP);
