@@ -122,10 +122,13 @@ static inline int wait_idle(pid_t pid, int ms)
     return 0;
 }
 
-/* The calling thread (the generator is one) on the CPUs cpus[0..n-1]. */
+/* The calling thread (the generator is one) on the CPUs cpus[0..n-1];
+ * n == 0 (the CPUs unknown) leaves it where it is. */
 static inline int pin_to(const int *cpus, int n)
 {
     cpu_set_t set;
+    if (n == 0)
+        return 0;
     CPU_ZERO(&set);
     for (int i = 0; i < n; i++)
         CPU_SET(cpus[i], &set);
@@ -139,10 +142,8 @@ static inline void read_cpus(void)
 {
     cpu_set_t set;
     nall_cpus = 0;
-    if (sched_getaffinity(0, sizeof set, &set) != 0) {
-        all_cpus[nall_cpus++] = 0; /* unknown: pins nothing */
-        return;
-    }
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return; /* unknown: none listed, so nothing is pinned */
     for (int c = 0; c < CPU_SETSIZE; c++)
         if (CPU_ISSET(c, &set))
             all_cpus[nall_cpus++] = c;

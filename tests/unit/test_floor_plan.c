@@ -127,6 +127,8 @@ START_TEST(shared_when_none_is_left)
     ck_assert_int_eq(pl.pinned, 0);
     fp_pin_plan(two, 2, 0, &pl);
     ck_assert_int_eq(pl.pinned, 0);
+    fp_pin_plan(two, 0, 1, &pl); /* the CPUs unknown (no affinity read) */
+    ck_assert_int_eq(pl.pinned, 0);
 }
 END_TEST
 
