@@ -33,8 +33,6 @@ typedef struct enc {
     int failed;
 } enc_t;
 
-static const cell_t blank_cell = { ' ', COL_DEFAULT, COL_DEFAULT, 0, 0 };
-
 void term_state_reset(term_state_t *t)
 {
     uint8_t utf8 = t->utf8, colours = t->colours;
@@ -67,20 +65,6 @@ static void put(enc_t *e, const char *s, size_t n)
     }
 }
 
-/* A cell as one 32-bit word: every bit is a field (screen.h), so equal
- * words are equal cells. */
-static uint32_t cell_word(const cell_t *c)
-{
-    uint32_t w;
-    memcpy(&w, c, sizeof w);
-    return w;
-}
-
-static int cell_eq(const cell_t *a, const cell_t *b)
-{
-    return cell_word(a) == cell_word(b);
-}
-
 /* Two neighbouring cells as one 64-bit word: the scans below step over
  * blank or unchanged cells two at a time. */
 static uint64_t pair_word(const cell_t *c)
@@ -88,22 +72,6 @@ static uint64_t pair_word(const cell_t *c)
     uint64_t w;
     memcpy(&w, c, sizeof w);
     return w;
-}
-
-/* Exactly what a cleared cell is, so that a cleared or erased terminal cell
- * and a blank grid cell are the same thing. */
-static int is_blank(const cell_t *c)
-{
-    return cell_eq(c, &blank_cell);
-}
-
-/* The bits of a cell's word that are its pen (colours and attributes). */
-static const cell_t pen_bits = { 0, 31, 31, 7, 0 };
-
-/* A cell's pen as a number: equal for equal pens. */
-static uint32_t pen_key(const cell_t *c)
-{
-    return cell_word(c) & cell_word(&pen_bits);
 }
 
 /* The terminal's pen is c's (one compare of words: term_state_t.pen_word,

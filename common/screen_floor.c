@@ -7,29 +7,6 @@
 #include <emmintrin.h>
 #endif
 
-static const cell_t blank_cell = { ' ', COL_DEFAULT, COL_DEFAULT, 0, 0 };
-
-/* The bits of a cell's word that are its pen (colours and attributes). */
-static const cell_t pen_bits = { 0, 31, 31, 7, 0 };
-
-/* A cell as one 32-bit word: every bit is a field (screen.h). */
-static uint32_t cell_word(const cell_t *c)
-{
-    uint32_t w;
-    memcpy(&w, c, sizeof w);
-    return w;
-}
-
-static uint32_t pen_key(const cell_t *c)
-{
-    return cell_word(c) & cell_word(&pen_bits);
-}
-
-static int is_blank(const cell_t *c)
-{
-    return cell_word(c) == cell_word(&blank_cell);
-}
-
 /* The bytes glyph() writes for ch. */
 static int glyph_len(int utf8, uint32_t ch)
 {

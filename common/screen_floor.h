@@ -1,13 +1,42 @@
 /* screen_floor.h - a floor under the length of a full repaint, so that
  * the encoder (screen_diff.c) tries the repaint only when it could be
- * shorter than the diff. Internal to the encoder. */
+ * shorter than the diff, and the cell words both files read. Internal to
+ * the encoder. */
 #ifndef ROGUE_SCREEN_FLOOR_H
 #define ROGUE_SCREEN_FLOOR_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "screen.h"
+
+/* Exactly what a cleared cell is, so that a cleared or erased terminal cell
+ * and a blank grid cell are the same thing. */
+static const cell_t blank_cell = { ' ', COL_DEFAULT, COL_DEFAULT, 0, 0 };
+
+/* The bits of a cell's word that are its pen (colours and attributes). */
+static const cell_t pen_bits = { 0, 31, 31, 7, 0 };
+
+/* A cell as one 32-bit word: every bit is a field (screen.h), so equal
+ * words are equal cells. */
+static inline uint32_t cell_word(const cell_t *c)
+{
+    uint32_t w;
+    memcpy(&w, c, sizeof w);
+    return w;
+}
+
+static inline int is_blank(const cell_t *c)
+{
+    return cell_word(c) == cell_word(&blank_cell);
+}
+
+/* A cell's pen as a number: equal for equal pens. */
+static inline uint32_t pen_key(const cell_t *c)
+{
+    return cell_word(c) & cell_word(&pen_bits);
+}
 
 /* The SGR parameters of colour c as a foreground (base 30) or background
  * (base 40) in colour depth `colours` (enum display_colours), into p (16
