@@ -77,7 +77,7 @@ typedef struct view_cache {
     uint16_t mover_chunks[MAP_H - 1]; /* the chunks movers were drawn in */
     int16_t px, py;                  /* where the player was */
     int32_t map_depth;               /* ...at this depth */
-    uint32_t map_turn;               /* ...at this turn (map_still) */
+    uint32_t map_turn;               /* ...at this turn (map_one_turn) */
     /* The log (view_cache_track_log): what the last frame's was drawn
      * from, and whether the host drew over it since. */
     uint8_t log_tracked;             /* the host says when it draws over

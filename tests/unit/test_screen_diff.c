@@ -506,9 +506,9 @@ START_TEST(long_diff_never_longer_than_paint)
     /* A diff long enough to be tried as a repaint (more bytes than an
      * eighth of the cells) is never longer than the repaint from the same
      * terminal state: the encoder skips the trial only when it cannot win
-     * (screen_diff.c, paint_floor). Sparse and dense screens, unrelated or
-     * mostly alike, at every depth, ASCII and UTF-8; the repaint must have
-     * won some of them for the check to mean anything. */
+     * (screen_floor.c, screen_paint_floor). Sparse and dense screens,
+     * unrelated or mostly alike, at every depth, ASCII and UTF-8; the
+     * repaint must have won some of them for the check to mean anything. */
     rng_t r;
     rng_seed(&r, 77);
     screen_t a, b;
