@@ -17,7 +17,9 @@ static const int dir8[8][2] = {
  * (column 0 doubles as the right border of the row above), so that the 8
  * neighbours of any tile are fixed offsets and need no bounds check. */
 #define GRID_S (MAP_W + 1)
-#define GRID_N ((MAP_H + 2) * GRID_S + 1) /* + 1: the last tile's SE cell */
+/* (MAP_H + 2) * GRID_S + 1 (ai.h, sizing ai_bfs_t.open); + 1: the last
+ * tile's SE cell */
+#define GRID_N AI_GRID_N
 
 static const int grid_dir8[8] = {
     -GRID_S - 1, -GRID_S, -GRID_S + 1, -1, 1, GRID_S - 1, GRID_S, GRID_S + 1,
