@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "le_bytes.h"
+
 static const uint8_t magic[4] = { 'R', 'G', 'R', 'C' };
 
 /* Every option, in record order: a new int field of game_options_t is one
@@ -60,20 +62,6 @@ static uint32_t int_bits(int v)
 static int bits_int(uint32_t u)
 {
     return u <= INT32_MAX ? (int)u : -(int)(UINT32_MAX - u) - 1;
-}
-
-static void le_put(uint8_t *p, uint64_t v, int n)
-{
-    for (int i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t le_get(const uint8_t *p, int n)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < n; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
 }
 
 static uint32_t fnv32(const uint8_t *p, size_t n)

@@ -119,11 +119,7 @@ static void on_acceptable(uv_poll_t *p, int status, int events)
                 /* Out of descriptors: the connection waits in the backlog
                  * rather than the acceptor spinning on it. */
                 log_error("accept: %s: pausing for 100 ms", strerror(errno));
-                uv_poll_stop(&h->telnet.poll);
-                if (h->http.fd >= 0)
-                    uv_poll_stop(&h->http.poll);
-                if (h->ssh.fd >= 0)
-                    uv_poll_stop(&h->ssh.poll);
+                host_pause_accepting(h);
                 uv_timer_start(&h->accept_pause, on_accept_resume, 100, 0);
             } else if (errno != EAGAIN && errno != EWOULDBLOCK &&
                        errno != EINTR && errno != ECONNABORTED) {
@@ -166,6 +162,12 @@ static void listener_poll_start(listener_t *l)
         uv_poll_start(&l->poll, UV_READABLE, on_acceptable);
 }
 
+static void listener_poll_stop(listener_t *l)
+{
+    if (l->fd >= 0)
+        uv_poll_stop(&l->poll);
+}
+
 void host_resume_accepting(host_t *h)
 {
     if (atomic_load(&h->sh.shutting_down))
@@ -178,11 +180,9 @@ void host_resume_accepting(host_t *h)
 void host_pause_accepting(host_t *h)
 {
     uv_timer_stop(&h->accept_pause);
-    uv_poll_stop(&h->telnet.poll);
-    if (h->http.fd >= 0)
-        uv_poll_stop(&h->http.poll);
-    if (h->ssh.fd >= 0)
-        uv_poll_stop(&h->ssh.poll);
+    listener_poll_stop(&h->telnet);
+    listener_poll_stop(&h->http);
+    listener_poll_stop(&h->ssh);
 }
 
 static void on_accept_resume(uv_timer_t *t)

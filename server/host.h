@@ -84,7 +84,8 @@ int host_init_from(host_t *h, uv_loop_t *loop, const config_t *cfg,
                    struct store *store, const host_inherit_t *in, char **argv);
 
 /* A binary upgrade stops the acceptor while it hands the listeners over,
- * and starts it again if the upgrade fails. */
+ * and starts it again if the upgrade fails (an accept out of descriptors
+ * pauses it so too, for 100 ms). */
 void host_pause_accepting(host_t *h);
 void host_resume_accepting(host_t *h);
 

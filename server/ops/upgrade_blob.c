@@ -10,6 +10,8 @@
 
 #include <string.h>
 
+#include "le_bytes.h"
+
 #define MAGIC "RGU1"
 #define MAGIC_FOLLOWERS "RGU2"
 
@@ -20,24 +22,10 @@ static int put(buf_t *o, const void *p, size_t n)
     return buf_append(o, p, n);
 }
 
-void upb_put_le(uint8_t *out, uint64_t v, int bytes)
-{
-    for (int i = 0; i < bytes; i++)
-        out[i] = (uint8_t)(v >> (8 * i));
-}
-
-uint64_t upb_get_le(const uint8_t *in, int bytes)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < bytes; i++)
-        v |= (uint64_t)in[i] << (8 * i);
-    return v;
-}
-
 static int put_u(buf_t *o, uint64_t v, int bytes)
 {
     uint8_t b[8];
-    upb_put_le(b, v, bytes);
+    le_put(b, v, bytes);
     return put(o, b, (size_t)bytes);
 }
 
@@ -131,7 +119,7 @@ static const uint8_t *take(rd_t *r, size_t n)
 static uint64_t get_u(rd_t *r, int bytes)
 {
     const uint8_t *b = take(r, (size_t)bytes);
-    return b ? upb_get_le(b, bytes) : 0;
+    return b ? le_get(b, bytes) : 0;
 }
 
 /* A printable ASCII string of at most UPB_STR_MAX - 1 bytes into out. */
@@ -256,5 +244,5 @@ int upgrade_blob_decode(const void *b, size_t n, size_t keys_max,
 
 uint64_t upgrade_blob_watcher(const upgrade_sess_t *u, int i)
 {
-    return upb_get_le(u->watchers + (size_t)i * 8, 8);
+    return le_get(u->watchers + (size_t)i * 8, 8);
 }

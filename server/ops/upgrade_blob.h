@@ -79,10 +79,4 @@ int upgrade_blob_decode(const void *b, size_t n, size_t keys_max,
 /* Watcher i of a decoded blob. */
 uint64_t upgrade_blob_watcher(const upgrade_sess_t *u, int i);
 
-/* The handover's byte order, the blob's and the wire records' (the new
- * process's pid and version, the next session id): v's low `bytes`
- * bytes (1 to 8) into out, least significant first; and back. */
-void upb_put_le(uint8_t *out, uint64_t v, int bytes);
-uint64_t upb_get_le(const uint8_t *in, int bytes);
-
 #endif

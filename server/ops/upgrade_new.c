@@ -9,10 +9,10 @@
 #include "host.h"
 #include "game.h"
 #include "inbox.h"
+#include "le_bytes.h"
 #include "log.h"
 #include "msg.h"
 #include "upgrade.h"
-#include "upgrade_blob.h"
 #include "upgrade_wire.h"
 
 /* How long the old process may take to hand everything over. */
@@ -89,7 +89,7 @@ static int take(upgrade_in_t *in, buf_t *b)
         return -1;
     }
     if (type == UPW_END && b->len == 8 && fd < 0) {
-        in->next_id = upb_get_le((const uint8_t *)b->data, 8);
+        in->next_id = le_get((const uint8_t *)b->data, 8);
         return 0;
     }
     if (fd >= 0)
@@ -114,8 +114,8 @@ int upgrade_receive(int fd, upgrade_in_t *in)
         v = (uint32_t)test_hook(UPGRADE_TEST_VERSION_ENV);
     unsigned long exit_after = test_hook(UPGRADE_TEST_EXIT_ENV);
     uint8_t ready[8];
-    upb_put_le(ready, pid, 4);
-    upb_put_le(ready + 4, v, 4);
+    le_put(ready, pid, 4);
+    le_put(ready + 4, v, 4);
     if (upw_send(fd, UPW_READY, ready, sizeof ready, -1) != 0) {
         log_error("upgrade: cannot reach the old process: %s", strerror(errno));
         upgrade_in_free(in);

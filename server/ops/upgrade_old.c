@@ -14,8 +14,8 @@
 #include "ctl.h"
 #include "game.h"
 #include "host.h"
+#include "le_bytes.h"
 #include "log.h"
-#include "upgrade_blob.h"
 #include "upgrade_impl.h"
 #include "upgrade_wire.h"
 
@@ -126,7 +126,7 @@ static void hand(upgrade_t *u)
                       u->items[i].blob.len, u->items[i].fd);
     uint64_t next = atomic_load(&u->h->sh.next_id);
     uint8_t id[8];
-    upb_put_le(id, next, 8);
+    le_put(id, next, 8);
     if (rc == 0)
         rc = upw_send(u->sock, UPW_END, id, sizeof id, -1);
     buf_t ack;
@@ -257,7 +257,7 @@ static void on_ready(uv_poll_t *p, int status, int events)
         fail(u, "the new binary closed its end before it was ready");
         return;
     }
-    uint32_t version = (uint32_t)upb_get_le((const uint8_t *)b.data + 4, 4);
+    uint32_t version = (uint32_t)le_get((const uint8_t *)b.data + 4, 4);
     buf_free(&b);
     if (version != GAME_VERSION)
         log_info("upgrade: the new binary's rules are version %u, ours %u: "

@@ -244,14 +244,13 @@ END_TEST
  * cipher it does not know, and exits. */
 static void ciphers_refused(const char *list, const char *line)
 {
-    char dir[] = "/tmp/rogued-ciphers-XXXXXX", args[512], out[4096], rm[600];
+    char dir[] = "/tmp/rogued-ciphers-XXXXXX", args[512], out[4096];
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(args, sizeof args, "--config /dev/null --set data_dir=%s "
              "--set ssh_port=%d --set ssh_ciphers=%s", dir, cl_free_port(),
              list);
     int rc = srv_run_once("", args, out, sizeof out);
-    snprintf(rm, sizeof rm, "rm -rf %s", dir);
-    ck_assert_int_eq(system(rm), 0);
+    srv_remove_tree(dir);
     ck_assert_msg(rc != 0, "%s: exit status 0: %s", list, out);
     ck_assert_msg(strstr(out, line), "%s: no \"%s\" in: %s", list, line, out);
     ck_assert_msg(!strstr(out, "listening"), "%s: %s", list, out);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "check_main.h"
+#include "le_bytes.h"
 #include "upgrade.h"
 #include "upgrade_blob.h"
 #include "upgrade_wire.h"
@@ -73,16 +74,16 @@ START_TEST(little_endian_bytes)
 {
     uint8_t b[9];
     memset(b, 0xee, sizeof b);
-    upb_put_le(b, 0x0102030405060708ull, 8);
+    le_put(b, 0x0102030405060708ull, 8);
     static const uint8_t want[9] = { 8, 7, 6, 5, 4, 3, 2, 1, 0xee };
     ck_assert_mem_eq(b, want, sizeof want);
-    ck_assert_uint_eq(upb_get_le(b, 8), 0x0102030405060708ull);
+    ck_assert_uint_eq(le_get(b, 8), 0x0102030405060708ull);
     memset(b, 0xee, sizeof b);
-    upb_put_le(b, 0xa1b2c3d4e5ull, 4); /* the high byte is not written */
+    le_put(b, 0xa1b2c3d4e5ull, 4); /* the high byte is not written */
     static const uint8_t want4[5] = { 0xe5, 0xd4, 0xc3, 0xb2, 0xee };
     ck_assert_mem_eq(b, want4, sizeof want4);
-    ck_assert_uint_eq(upb_get_le(b, 4), 0xb2c3d4e5u);
-    ck_assert_uint_eq(upb_get_le(b, 1), 0xe5);
+    ck_assert_uint_eq(le_get(b, 4), 0xb2c3d4e5u);
+    ck_assert_uint_eq(le_get(b, 1), 0xe5);
 }
 END_TEST
 
