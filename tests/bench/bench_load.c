@@ -76,23 +76,15 @@
  *   load in the same run.
  *   BENCH_LOAD_TRACE=FILE: one line per answered key (ms since the window
  *   opened, latency ms, session index), to see when slow answers happen. */
-#define _GNU_SOURCE /* sched_setaffinity, CPU_SET */
-#include <errno.h>
-#include <fcntl.h>
-#include <sched.h>
-#include <netinet/in.h>
+#define _GNU_SOURCE /* load_server.h: sched_setaffinity, CPU_SET */
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include <uv.h>
 
