@@ -287,7 +287,7 @@ def attach(cmd, pid, out):
     return proc
 
 
-def measure_keys(kind, tag, pid, sel, clients):
+def measure_keys(tag, pid, sel, clients):
     """The keys, offered at 10 a second: the server's CPU per key (s), and
     its user and kernel time over them (s)."""
     idle0 = cpu_s(pid)
@@ -342,7 +342,7 @@ def run(kind, tag):
             c.send(b"\r")
         wait_all(sel, clients, b"HP:")
         wait_quiet(sel, clients)
-        cpu, user, system = measure_keys(kind, tag, pid, sel, clients)
+        cpu, user, system = measure_keys(tag, pid, sel, clients)
         for c in clients:
             c.close()
         # the players' disconnects logged (their turns), then the server off
