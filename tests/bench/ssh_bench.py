@@ -47,7 +47,7 @@ its CPU figures are then not the server's alone); BENCH_SSH_ARGS adds
 options to every ssh client ("-c aes128-gcm@openssh.com": a cipher).
 BENCH_WRAP="valgrind --tool=callgrind ..." runs the server under that
 command and, with callgrind, counts only the keys (callgrind_control -z
-before them, a dump named keys-KIND after).
+before them, a dump named keys-KIND.ROUND after).
 
 The clients' own CPU is theirs, not the server's: only the server
 process is measured."""
@@ -288,8 +288,8 @@ def attach(cmd, pid, out):
 
 
 def measure_keys(tag, pid, sel, clients):
-    """The keys, offered at 10 a second: the server's CPU per key (s), and
-    its user and kernel time over them (s)."""
+    """The keys, offered at 10 a second: the server's CPU over them (s,
+    its idle rate taken off), and its user and kernel time over them (s)."""
     idle0 = cpu_s(pid)
     t0 = time.time()
     wait_quiet(sel, clients)
