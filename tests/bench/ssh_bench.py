@@ -55,6 +55,7 @@ import os
 import selectors
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -360,12 +361,6 @@ def run(kind, tag):
         return cpu * 1e6 / keys
 
 
-def median(xs):
-    xs = sorted(xs)
-    m = len(xs) // 2
-    return xs[m] if len(xs) % 2 else (xs[m - 1] + xs[m]) / 2
-
-
 def ratios(results):
     """Each round's SSH / telnet ratios, and their medians."""
     pairs = [k for k in ("telnet-procs", "telnet-one")
@@ -385,7 +380,7 @@ def ratios(results):
             cells.append(f"{res['ssh']:.1f} / {res[k]:.1f} = {x:.2f}")
         print(f"| {r} | " + " | ".join(cells) + " |")
     print("| **median** | " + " | ".join(
-        f"**{median(per[k]):.2f}**" for k in pairs) + " |")
+        f"**{statistics.median(per[k]):.2f}**" for k in pairs) + " |")
 
 
 def main():
