@@ -76,23 +76,15 @@
  *   load in the same run.
  *   BENCH_LOAD_TRACE=FILE: one line per answered key (ms since the window
  *   opened, latency ms, session index), to see when slow answers happen. */
-#define _GNU_SOURCE /* sched_setaffinity, CPU_SET */
-#include <errno.h>
-#include <fcntl.h>
-#include <sched.h>
-#include <netinet/in.h>
+#define _GNU_SOURCE /* load_server.h: sched_setaffinity, CPU_SET */
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include <uv.h>
 
@@ -444,10 +436,10 @@ static int server_args(const opts_t *o, const fp_row_t *row, const fp_pin_t *pin
 /* One floor row: the server, then the echo with as many loops and frames
  * of the bytes per key the server sent, repeat times; each pair's ratio
  * and their median. Returns the median, or 0 when no pair completed. */
-static double floor_row(const opts_t *o, const fp_row_t *row, const fp_pin_t *pin,
-                        rowenv_t *env, char *sargs[], int nsargs,
-                        double *ratios, int *npairs)
+static double floor_row(const opts_t *o, const fp_row_t *row, rowenv_t *env,
+                        char *sargs[], int nsargs, double *ratios, int *npairs)
 {
+    const fp_pin_t *pin = env->pin;
     int loops = row_loops(o, row);
     char slabel[64], elabel[64], where[96], frame[32], nloops[16];
     snprintf(slabel, sizeof slabel, "%s", env->label);
@@ -611,7 +603,7 @@ int main(int argc, char **argv)
         if (!o.echo)
             run_placed(&rows[i], o.bin, args, nargs, &env);
         else
-            floor_row(&o, &rows[i], &pin, &env, args, nargs, ratios[i], &npairs[i]);
+            floor_row(&o, &rows[i], &env, args, nargs, ratios[i], &npairs[i]);
     }
     if (o.echo)
         floor_summary(&o, rows, nrows, ratios, npairs);

@@ -9,6 +9,9 @@
 #ifndef ROGUE_BENCH_LOAD_CLIENT_H
 #define ROGUE_BENCH_LOAD_CLIENT_H
 
+#include <stdarg.h> /* libtelnet.h uses va_list and size_t without */
+#include <stddef.h> /* including what declares them */
+#include <libtelnet.h> /* here for the telnet bytes' names only */
 #include <netinet/in.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,19 +20,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include <uv.h>
-
-#define IAC 255
-#define DONT 254
-#define DO 253
-#define WONT 252
-#define WILL 251
-#define SB 250
-#define NOP 241
-#define SE 240
-#define OPT_ECHO 1
-#define OPT_SGA 3
-#define OPT_TTYPE 24
-#define OPT_NAWS 31
 
 enum tn_state { TN_DATA, TN_IAC, TN_OPT, TN_SB, TN_SB_DATA, TN_SB_IAC };
 enum phase { P_IDLE, P_CONNECTING, P_SETUP, P_READY, P_CLOSED };
@@ -289,25 +279,29 @@ static inline void match_text(lsess_t *c, unsigned char b)
 /* The client's telnet: answers what a terminal client answers. */
 static inline void telnet_option(lsess_t *c, uint8_t cmd, uint8_t opt)
 {
-    static const char do_echo[] = { (char)IAC, (char)DO, OPT_ECHO };
-    static const char do_sga[] = { (char)IAC, (char)DO, OPT_SGA };
-    static const char naws[] = { (char)IAC, (char)WILL, OPT_NAWS, (char)IAC,
-                                 (char)SB, OPT_NAWS, 0, 80, 0, 24, (char)IAC,
-                                 (char)SE };
-    static const char will_ttype[] = { (char)IAC, (char)WILL, OPT_TTYPE };
+    static const char do_echo[] = { (char)TELNET_IAC, (char)TELNET_DO,
+                                    TELNET_TELOPT_ECHO };
+    static const char do_sga[] = { (char)TELNET_IAC, (char)TELNET_DO,
+                                   TELNET_TELOPT_SGA };
+    static const char naws[] = { (char)TELNET_IAC, (char)TELNET_WILL,
+                                 TELNET_TELOPT_NAWS, (char)TELNET_IAC,
+                                 (char)TELNET_SB, TELNET_TELOPT_NAWS, 0, 80, 0,
+                                 24, (char)TELNET_IAC, (char)TELNET_SE };
+    static const char will_ttype[] = { (char)TELNET_IAC, (char)TELNET_WILL,
+                                       TELNET_TELOPT_TTYPE };
     static char refuse[4][256][3];
-    if (cmd == WILL && opt == OPT_ECHO)
+    if (cmd == TELNET_WILL && opt == TELNET_TELOPT_ECHO)
         send_bytes(c, do_echo, 3);
-    else if (cmd == WILL && opt == OPT_SGA)
+    else if (cmd == TELNET_WILL && opt == TELNET_TELOPT_SGA)
         send_bytes(c, do_sga, 3);
-    else if (cmd == DO && opt == OPT_NAWS)
+    else if (cmd == TELNET_DO && opt == TELNET_TELOPT_NAWS)
         send_bytes(c, naws, sizeof naws);
-    else if (cmd == DO && opt == OPT_TTYPE)
+    else if (cmd == TELNET_DO && opt == TELNET_TELOPT_TTYPE)
         send_bytes(c, will_ttype, 3);
-    else if (cmd == WILL || cmd == DO) {
-        char *p = refuse[cmd == WILL][opt];
-        p[0] = (char)IAC;
-        p[1] = (char)(cmd == WILL ? DONT : WONT);
+    else if (cmd == TELNET_WILL || cmd == TELNET_DO) {
+        char *p = refuse[cmd == TELNET_WILL][opt];
+        p[0] = (char)TELNET_IAC;
+        p[1] = (char)(cmd == TELNET_WILL ? TELNET_DONT : TELNET_WONT);
         p[2] = (char)opt;
         send_bytes(c, p, 3);
     }
@@ -319,7 +313,7 @@ static const char *ttype_name = "xterm-256color";
 
 static inline void telnet_sb_end(lsess_t *c)
 {
-    if (c->sb_opt == OPT_TTYPE && c->sb_len >= 1 && c->sb_first == 1) {
+    if (c->sb_opt == TELNET_TELOPT_TTYPE && c->sb_len >= 1 && c->sb_first == 1) {
         char is[96];
         int n = snprintf(is, sizeof is, "\xff\xfa\x18%c%s\xff\xf0", 0,
                          ttype_name);
@@ -333,7 +327,7 @@ static inline void telnet_feed(lsess_t *c, const unsigned char *p, size_t n)
         unsigned char b = p[i];
         switch (c->tn) {
         case TN_DATA:
-            if (b == IAC) {
+            if (b == TELNET_IAC) {
                 c->tn = TN_IAC;
             } else {
                 match_text(c, b);
@@ -342,14 +336,15 @@ static inline void telnet_feed(lsess_t *c, const unsigned char *p, size_t n)
             break;
         case TN_IAC:
             c->tn = TN_DATA;
-            if (b == WILL || b == WONT || b == DO || b == DONT) {
+            if (b == TELNET_WILL || b == TELNET_WONT || b == TELNET_DO ||
+                b == TELNET_DONT) {
                 c->tn_cmd = b;
                 c->tn = TN_OPT;
-            } else if (b == SB) {
+            } else if (b == TELNET_SB) {
                 c->tn = TN_SB;
-            } else if (b == NOP) {
+            } else if (b == TELNET_NOP) {
                 on_marker(c);
-            } else if (b == IAC) {
+            } else if (b == TELNET_IAC) {
                 match_text(c, b);
             }
             break;
@@ -363,7 +358,7 @@ static inline void telnet_feed(lsess_t *c, const unsigned char *p, size_t n)
             c->tn = TN_SB_DATA;
             break;
         case TN_SB_DATA:
-            if (b == IAC) {
+            if (b == TELNET_IAC) {
                 c->tn = TN_SB_IAC;
             } else {
                 if (c->sb_len == 0)
@@ -373,7 +368,7 @@ static inline void telnet_feed(lsess_t *c, const unsigned char *p, size_t n)
             }
             break;
         case TN_SB_IAC:
-            if (b == SE) {
+            if (b == TELNET_SE) {
                 telnet_sb_end(c);
                 c->tn = TN_DATA;
             } else {

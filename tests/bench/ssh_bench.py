@@ -47,7 +47,7 @@ its CPU figures are then not the server's alone); BENCH_SSH_ARGS adds
 options to every ssh client ("-c aes128-gcm@openssh.com": a cipher).
 BENCH_WRAP="valgrind --tool=callgrind ..." runs the server under that
 command and, with callgrind, counts only the keys (callgrind_control -z
-before them, a dump named keys-KIND after).
+before them, a dump named keys-KIND.ROUND after).
 
 The clients' own CPU is theirs, not the server's: only the server
 process is measured."""
@@ -55,6 +55,7 @@ import os
 import selectors
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -287,9 +288,9 @@ def attach(cmd, pid, out):
     return proc
 
 
-def measure_keys(kind, tag, pid, sel, clients):
-    """The keys, offered at 10 a second: the server's CPU per key (s), and
-    its user and kernel time over them (s)."""
+def measure_keys(tag, pid, sel, clients):
+    """The keys, offered at 10 a second: the server's CPU over them (s,
+    its idle rate taken off), and its user and kernel time over them (s)."""
     idle0 = cpu_s(pid)
     t0 = time.time()
     wait_quiet(sel, clients)
@@ -342,7 +343,7 @@ def run(kind, tag):
             c.send(b"\r")
         wait_all(sel, clients, b"HP:")
         wait_quiet(sel, clients)
-        cpu, user, system = measure_keys(kind, tag, pid, sel, clients)
+        cpu, user, system = measure_keys(tag, pid, sel, clients)
         for c in clients:
             c.close()
         # the players' disconnects logged (their turns), then the server off
@@ -358,12 +359,6 @@ def run(kind, tag):
               f" | {user * 1e6 / keys:.0f} / {system * 1e6 / keys:.0f} µs"
               f" | {keys} | {turns}{short} |", flush=True)
         return cpu * 1e6 / keys
-
-
-def median(xs):
-    xs = sorted(xs)
-    m = len(xs) // 2
-    return xs[m] if len(xs) % 2 else (xs[m - 1] + xs[m]) / 2
 
 
 def ratios(results):
@@ -385,7 +380,7 @@ def ratios(results):
             cells.append(f"{res['ssh']:.1f} / {res[k]:.1f} = {x:.2f}")
         print(f"| {r} | " + " | ".join(cells) + " |")
     print("| **median** | " + " | ".join(
-        f"**{median(per[k]):.2f}**" for k in pairs) + " |")
+        f"**{statistics.median(per[k]):.2f}**" for k in pairs) + " |")
 
 
 def main():
