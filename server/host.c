@@ -168,6 +168,14 @@ static void listener_poll_stop(listener_t *l)
         uv_poll_stop(&l->poll);
 }
 
+/* At shutdown: the handle closed, for a listener that has one (the
+ * socket itself is closed once the loop has ended, host_run). */
+static void listener_poll_close(listener_t *l)
+{
+    if (l->fd >= 0)
+        uv_close((uv_handle_t *)&l->poll, NULL);
+}
+
 void host_resume_accepting(host_t *h)
 {
     if (atomic_load(&h->sh.shutting_down))
@@ -438,11 +446,9 @@ void host_shutdown(host_t *h, const char *why)
         return;
     log_info("shutting down (%s), %d players online", why,
              atomic_load(&h->sh.online));
-    uv_close((uv_handle_t *)&h->telnet.poll, NULL);
-    if (h->http.fd >= 0)
-        uv_close((uv_handle_t *)&h->http.poll, NULL);
-    if (h->ssh.fd >= 0)
-        uv_close((uv_handle_t *)&h->ssh.poll, NULL);
+    listener_poll_close(&h->telnet);
+    listener_poll_close(&h->http);
+    listener_poll_close(&h->ssh);
     uv_close((uv_handle_t *)&h->accept_pause, NULL);
     uv_close((uv_handle_t *)&h->sigint, NULL);
     uv_close((uv_handle_t *)&h->sigterm, NULL);

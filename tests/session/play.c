@@ -101,24 +101,29 @@ void play_bump(tclient_t *c, const char *key, int dx, int dy)
         play_fail(c, "newest log line is \"%s\"", row);
 }
 
-void play_check_new_player(int port)
+void play_step(tclient_t *c)
 {
     static const struct { const char *key; int dx, dy; } dirs[] = {
         { "h", -1, 0 }, { "j", 0, 1 }, { "k", 0, -1 }, { "l", 1, 0 },
         { "y", -1, -1 }, { "u", 1, -1 }, { "b", -1, 1 }, { "n", 1, 1 },
     };
-    tclient_t *c = play_connect(port, NULL);
-    char row[256];
-    if (strncmp(cl_row(c, 23, row, sizeof row), "HP: 30/30 ", 10) != 0)
-        play_fail(c, "the status line is \"%s\"", row);
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
         if (play_open(c, dirs[i].dx, dirs[i].dy)) {
             play_move(c, dirs[i].key, dirs[i].dx, dirs[i].dy);
-            cl_close(c);
             return;
         }
     }
     play_fail(c, "no open direction around the '@'");
+}
+
+void play_check_new_player(int port)
+{
+    tclient_t *c = play_connect(port, NULL);
+    char row[256];
+    if (strncmp(cl_row(c, 23, row, sizeof row), "HP: 30/30 ", 10) != 0)
+        play_fail(c, "the status line is \"%s\"", row);
+    play_step(c);
+    cl_close(c);
 }
 
 void play_wait_text(tclient_t *c, const char *text)

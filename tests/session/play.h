@@ -30,6 +30,10 @@ int play_open(const tclient_t *c, int dx, int dy);
  * one. The cell must be open (checked first). */
 void play_move(tclient_t *c, const char *key, int dx, int dy);
 
+/* play_move in the first open direction around the '@' (h j k l y u b
+ * n, in that order); fails if there is none. */
+void play_step(tclient_t *c);
+
 /* Sends key towards (dx, dy), where there must be a wall, and checks that
  * nothing moved, the turn counter stayed and the newest log line says
  * "There is a wall in the way.". */
