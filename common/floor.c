@@ -20,8 +20,8 @@ int item_next_at(const game_t *g, int from, int x, int y)
 
 item_t *item_find(game_t *g, int type, int x, int y)
 {
-    if (!map_in_bounds(x, y))
-        return NULL; /* x, y are bytes in an item: no item lies off the map */
+    /* Off the map nothing is found: no item lies there (item_put puts on
+     * the map), and a place beyond a byte is none (map_slot_at). */
     for (int i = item_next_at(g, 0, x, y); i < MAX_ITEMS;
          i = item_next_at(g, i + 1, x, y))
         if (g->items[i].type == type)

@@ -78,16 +78,20 @@ static inline uint16_t map_slot_word(const unsigned char *p)
 }
 
 /* The first of n records (each `size` bytes, from `slots`) from index `from`
- * on whose x and y bytes (at offset xy_at, y right after x) are (x, y),
- * 0 <= x, y <= 255, and whose byte at live_at is not 0; n if none. The
- * monsters and the floor items are searched by place on every step, over
- * slots most of which are free or elsewhere: the place is compared as one
- * 16-bit word, four records a step, and only a record there is looked at
- * further. Inline, so that each caller's sizes are constants. */
+ * on whose x and y bytes (at offset xy_at, y right after x) are (x, y) and
+ * whose byte at live_at is not 0; n if none. A coordinate is a byte
+ * (monster.h): an x or y outside 0..255 is nobody's place, n (not the
+ * place its low byte names). The monsters and the floor items are searched
+ * by place on every step, over slots most of which are free or elsewhere:
+ * the place is compared as one 16-bit word, four records a step, and only
+ * a record there is looked at further. Inline, so that each caller's sizes
+ * are constants. */
 static inline int map_slot_at(const void *slots, int n, size_t size,
                               size_t xy_at, size_t live_at, int from, int x,
                               int y)
 {
+    if ((unsigned)x > 255 || (unsigned)y > 255)
+        return n; /* one unsigned compare each also rejects negatives */
     const unsigned char *base = (const unsigned char *)slots;
     uint8_t place[2] = { (uint8_t)x, (uint8_t)y };
     uint16_t xy;

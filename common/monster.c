@@ -155,8 +155,6 @@ _Static_assert(offsetof(monster_t, y) == offsetof(monster_t, x) + 1,
 
 int monster_at(const monster_t *ms, int max, int x, int y)
 {
-    if ((unsigned)x > 255 || (unsigned)y > 255)
-        return -1; /* a coordinate is a byte: nobody stands there */
     int i = map_slot_at(ms, max, sizeof(monster_t), offsetof(monster_t, x),
                         offsetof(monster_t, alive), 0, x, y);
     return i < max ? i : -1;

@@ -443,7 +443,8 @@ END_TEST
  * step (monster.c, floor.c), and monster_next_alive tests four slots at
  * once: the first living monster (first item of the type) in slot order,
  * whatever slot of a group of four it is in, a dead one or another type at
- * the same place skipped, nobody off the map. */
+ * the same place skipped, nobody and nothing off the map, nor at the
+ * place an out-of-range coordinate's low byte names (map_slot_at). */
 START_TEST(who_and_what_is_at_a_place)
 {
     game_t *g = arena(RULES_POWER);
@@ -477,6 +478,9 @@ START_TEST(who_and_what_is_at_a_place)
         ck_assert_ptr_eq(item_find(g, ITEM_GOLD, 20, 5), &g->items[slot]);
         ck_assert_ptr_null(item_find(g, ITEM_GOLD, 5, 20));
         ck_assert_ptr_null(item_find(g, ITEM_GOLD, 20 - 256, 5));
+        ck_assert_ptr_null(item_find(g, ITEM_GOLD, 20, 5 + 256));
+        ck_assert_int_eq(item_next_at(g, 0, 20 + 256, 5), MAX_ITEMS);
+        ck_assert_int_eq(item_next_at(g, 0, 20, 5 - 256), MAX_ITEMS);
         if (slot + 1 < MAX_ITEMS) {
             g->items[slot + 1] = g->items[slot];
             g->items[slot + 1].type = ITEM_THING;

@@ -1,6 +1,9 @@
 /* test_map.c - dungeon generation: bounds, rooms that neither overlap nor
  * touch, every floor tile reachable from the start, determinism. */
 #include <check.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "check_main.h"
@@ -155,6 +158,54 @@ START_TEST(queries_off_the_map)
 }
 END_TEST
 
+/* A record as map_slot_at reads it: x and y side by side, a live byte. */
+typedef struct slot {
+    uint8_t live, x, y, pad;
+} slot_t;
+
+#define NSLOTS 9 /* two groups of four and one more (map_slot_at's tail) */
+
+static int slot_at(const slot_t *s, int from, int x, int y)
+{
+    return map_slot_at(s, NSLOTS, sizeof(slot_t), offsetof(slot_t, x),
+                       offsetof(slot_t, live), from, x, y);
+}
+
+/* map_slot_at: the first living record at a place from `from` on, in the
+ * groups of four and after them; a coordinate outside 0..255 is nobody's
+ * place (NSLOTS), though its low byte names one where a record lives
+ * (-1 is 255, 20 + 256 is 20). */
+START_TEST(slots_by_place_and_coordinates_out_of_a_byte)
+{
+    slot_t s[NSLOTS];
+    memset(s, 0, sizeof s);
+    s[1] = (slot_t){ 1, 0, 0, 0 };
+    s[2] = (slot_t){ 1, 20, 5, 0 };
+    s[3] = (slot_t){ 0, 20, 5, 0 }; /* dead */
+    s[6] = (slot_t){ 1, 20, 5, 0 };
+    s[8] = (slot_t){ 1, 255, 255, 0 };
+    ck_assert_int_eq(slot_at(s, 0, 20, 5), 2);
+    ck_assert_int_eq(slot_at(s, 3, 20, 5), 6);
+    ck_assert_int_eq(slot_at(s, 7, 20, 5), NSLOTS);
+    ck_assert_int_eq(slot_at(s, 0, 5, 20), NSLOTS);
+    ck_assert_int_eq(slot_at(s, 0, 0, 0), 1);
+    ck_assert_int_eq(slot_at(s, 0, 255, 255), 8);
+    ck_assert_int_eq(slot_at(s, 8, 255, 255), 8);
+    /* Out of a byte. */
+    ck_assert_int_eq(slot_at(s, 0, 20 + 256, 5), NSLOTS);
+    ck_assert_int_eq(slot_at(s, 0, 20, 5 + 256), NSLOTS);
+    ck_assert_int_eq(slot_at(s, 0, 20 - 256, 5), NSLOTS);
+    ck_assert_int_eq(slot_at(s, 3, 20, 5 - 256), NSLOTS);
+    ck_assert_int_eq(slot_at(s, 0, 256, 256), NSLOTS);
+    ck_assert_int_eq(slot_at(s, 0, 256, 0), NSLOTS);
+    ck_assert_int_eq(slot_at(s, 0, -1, -1), NSLOTS);
+    ck_assert_int_eq(slot_at(s, 0, -1, 255), NSLOTS);
+    ck_assert_int_eq(slot_at(s, 8, 255, -1), NSLOTS);
+    ck_assert_int_eq(slot_at(s, 0, INT_MAX, INT_MAX), NSLOTS);
+    ck_assert_int_eq(slot_at(s, 0, INT_MIN, 0), NSLOTS);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("map");
@@ -165,6 +216,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, same_seed_same_map_different_seeds_differ);
     tcase_add_test(tc, maps_have_several_rooms);
     tcase_add_test(tc, queries_off_the_map);
+    tcase_add_test(tc, slots_by_place_and_coordinates_out_of_a_byte);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arena.h"
 #include "check_main.h"
 #include "combat.h"
 #include "keys.h"
@@ -375,14 +376,20 @@ typedef struct walk {
     screen_t next_ref;
 } walk_t;
 
-static void walk_begin(walk_t *w, int di)
+/* w's host on game g (w owns it now), its first frame sent. */
+static void walk_begin_game(walk_t *w, game_t *g, int di)
 {
     w->with_ref = 0;
-    w->g = game_new(42, NULL);
+    w->g = g;
     ck_assert_ptr_nonnull(w->g);
     host_init(&w->h, &displays[di]);
     ck_assert_int_eq(screen_init(&w->next, 80, 24), 0);
     frame_cached(&w->h, w->g, &w->next, 80, 24, OVER_NONE);
+}
+
+static void walk_begin(walk_t *w, int di)
+{
+    walk_begin_game(w, game_new(42, NULL), di);
 }
 
 static void walk_end(walk_t *w)
@@ -398,13 +405,18 @@ static void walk_end(walk_t *w)
 
 /* walk_begin, and a second host drawing the game whole (the reference),
  * its first frame drawn. */
-static void walk_with_ref(walk_t *w, int di)
+static void walk_with_ref_game(walk_t *w, game_t *g, int di)
 {
-    walk_begin(w, di);
+    walk_begin_game(w, g, di);
     w->with_ref = 1;
     host_init(&w->ref, &displays[di]);
     ck_assert_int_eq(screen_init(&w->next_ref, 80, 24), 0);
     frame_full(&w->ref, w->g, &w->next_ref, 80, 24, OVER_NONE);
+}
+
+static void walk_with_ref(walk_t *w, int di)
+{
+    walk_with_ref_game(w, game_new(42, NULL), di);
 }
 
 /* The next frame of w's game, drawn whole by the reference and over the
@@ -415,6 +427,7 @@ static void frames_agree(walk_t *w)
     frame_cached(&w->h, w->g, &w->next, 80, 24, OVER_NONE);
     ck_assert_int_eq(w->h.out.len, w->ref.out.len);
     ck_assert_mem_eq(w->h.out.data, w->ref.out.data, w->ref.out.len);
+    ck_assert(screen_equal(&w->h.shown, &w->ref.shown)); /* cell for cell */
 }
 
 /* The modes the cache draws in full must come back to it: a game that
@@ -567,6 +580,150 @@ START_TEST(a_key_taking_no_turn_keeps_the_movers_slots)
 }
 END_TEST
 
+
+/* --- more movers than the cache keeps slots of ---------------------------- */
+
+/* What view_mover_slots counts: the items seen (every item is a corpse,
+ * gold or a thing) and the living monsters. */
+static int seen_items(const game_t *g)
+{
+    int n = 0;
+    for (int i = 0; i < MAX_ITEMS; i++)
+        n += g->items[i].type != ITEM_NONE && g->items[i].seen;
+    return n;
+}
+
+static int living_monsters(const game_t *g)
+{
+    int n = 0;
+    for (int i = 0; i < MAX_MONSTERS; i++)
+        n += g->monsters[i].alive != 0;
+    return n;
+}
+
+/* 1 if the cache can keep g's movers' slots (VIEW_MOVER_SLOTS of each). */
+static int movers_fit(const game_t *g)
+{
+    return seen_items(g) <= VIEW_MOVER_SLOTS &&
+           living_monsters(g) <= VIEW_MOVER_SLOTS;
+}
+
+/* The open room of arena.h, the player in its middle and tough enough to
+ * stand a crowd of rats for the walk. */
+static game_t *crowd_room(void)
+{
+    game_t *g = arena_room(42, NULL);
+    g->player.x = 20;
+    g->player.y = 8;
+    g->player.hp = g->player.max_hp = 5000;
+    game_update_fov(g);
+    return g;
+}
+
+/* Rats on tiles in view, every other one first, until n are living. */
+static void crowd_of_rats(game_t *g, int n)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (int y = 1; y <= 15; y++)
+            for (int x = 1; x <= 40 && living_monsters(g) < n; x++)
+                if (g->visible[y][x] && ((x + y) % 2 == 1 || pass == 1))
+                    game_place_monster(g, MON_RAT, x, y);
+    ck_assert_int_eq(living_monsters(g), n);
+}
+
+/* 67 items seen: gold on the five tiles right of the player (walking
+ * right picks it up: 64 and fewer), and corpses, gold and things on every
+ * other tile in view off the player's row; and, out of sight further
+ * right on that row, 8 spears, seen as the walk comes near (over 64
+ * again). */
+static game_t *crowd_of_items(void)
+{
+    game_t *g = crowd_room();
+    for (int x = 21; x <= 25; x++)
+        ck_assert_ptr_nonnull(item_put(g, ITEM_GOLD, 0, x, 8, 10));
+    int n = 5;
+    for (int y = 1; y <= 15; y++)
+        for (int x = 1; x <= 40 && n < 67; x++) {
+            if (!g->visible[y][x] || y == 8 || (x + y) % 2)
+                continue;
+            int type = ITEM_CORPSE + n % 3;
+            int kind = type == ITEM_CORPSE  ? MON_RAT
+                       : type == ITEM_THING ? IK_DAGGER + n % 4
+                                            : 0;
+            ck_assert_ptr_nonnull(item_put(g, type, kind, x, y, 7));
+            n++;
+        }
+    for (int x = 33; x <= 40; x++)
+        ck_assert_ptr_nonnull(item_put(g, ITEM_THING, IK_SPEAR, x, 8, 0));
+    ck_assert_int_eq(seen_items(g), 67);
+    return g;
+}
+
+/* A key that takes a turn: a step (or a blow) towards a tile off the
+ * walls. */
+static int step_key(const game_t *g)
+{
+    static const int keys[] = { 'h', 'j', 'k', 'l' };
+    static const int dx[] = { -1, 0, 0, 1 }, dy[] = { 0, 1, -1, 0 };
+    for (int d = 0; d < 4; d++)
+        if (map_walkable(&g->map, g->player.x + dx[d], g->player.y + dy[d]))
+            return keys[d];
+    ck_abort_msg("the player is walled in");
+    return 0;
+}
+
+/* More movers than the cache keeps the slots of (VIEW_MOVER_SLOTS: more
+ * than 64 items seen, or monsters living) are drawn by looking at every
+ * slot (view_movers, not the slots kept: view_cache.c draw_movers), frame
+ * after frame; the count crosses 64 both ways in the walk. Every frame is
+ * the whole-frame path's, cell for cell and byte for byte, and the cache
+ * kept the slots exactly when they fit. _i: the display (_i / 2), a crowd
+ * of monsters (even) or of items (odd). */
+START_TEST(more_movers_than_slots_are_drawn_from_every_slot)
+{
+    int monsters = _i % 2 == 0;
+    walk_t w;
+    game_t *g = monsters ? crowd_room() : crowd_of_items();
+    if (monsters)
+        crowd_of_rats(g, 72); /* slain as they come: 64 and fewer soon */
+    walk_with_ref_game(&w, g, _i / 2);
+    ck_assert_int_eq(w.h.cache.movers_kept, 0);
+    /* Right along the row (picking the gold up, fighting through the
+     * rats) to the wall and into it (no turn), up to the top wall and
+     * into it, the help screen and back, a rest, down and left. */
+    static const int keys[] = { 'l', 'l', 'l', 'l', 'l', 'l', 'l', 'l', 'l',
+                                'l', 'l', 'l', 'l', 'l', 'l', 'l', 'l', 'l',
+                                'l', 'l', 'l', 'l', 'k', 'k', 'k', 'k', 'k',
+                                'k', 'k', 'k', 'k', '?', KEY_ESC, '5', 'j',
+                                'j', 'h', 'h', 'b', 'b' };
+    int over = 0, under = 0, crossed = 0, fit = 0;
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        /* Down below 64 rats, a crowd again: before a key that takes a
+         * turn (as in play: the slots change only in a turn,
+         * view_parts.h). */
+        int changed = monsters && k == 26;
+        if (changed) {
+            ck_assert_int_le(living_monsters(g), 64);
+            crowd_of_rats(g, 72);
+        }
+        uint32_t turn = g->turn;
+        game_key(g, changed ? step_key(g) : keys[k]);
+        if (changed)
+            ck_assert_uint_eq(g->turn, turn + 1);
+        frames_agree(&w);
+        ck_assert_int_eq(w.h.cache.movers_kept, movers_fit(g));
+        over += !movers_fit(g);
+        under += movers_fit(g);
+        crossed += movers_fit(g) != fit;
+        fit = movers_fit(g);
+    }
+    ck_assert_int_ge(over, 5);
+    ck_assert_int_ge(under, 3);
+    ck_assert_int_ge(crossed, 2); /* to the slots kept, and back */
+    walk_end(&w);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("view_cache");
@@ -582,6 +739,8 @@ static Suite *make_suite(void)
                         NDISPLAYS);
     tcase_add_loop_test(tc, a_key_taking_no_turn_keeps_the_movers_slots, 0,
                         NDISPLAYS);
+    tcase_add_loop_test(tc, more_movers_than_slots_are_drawn_from_every_slot,
+                        0, 2 * NDISPLAYS);
     suite_add_tcase(s, tc);
     return s;
 }
