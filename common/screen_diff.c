@@ -18,13 +18,12 @@
  * 16 (palette.h) are sent as the client's colour depth allows. */
 #include "screen_diff.h"
 
+#include <stdlib.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "palette.h"
 #include "screen_floor.h"
+#include "screen_scan.h"
 
 typedef struct enc {
     buf_t *out;
@@ -65,15 +64,6 @@ static void put(enc_t *e, const char *s, size_t n)
     }
 }
 
-/* Two neighbouring cells as one 64-bit word: the scans below step over
- * blank or unchanged cells two at a time. */
-static uint64_t pair_word(const cell_t *c)
-{
-    uint64_t w;
-    memcpy(&w, c, sizeof w);
-    return w;
-}
-
 /* The terminal's pen is c's (one compare of words: term_state_t.pen_word,
  * set with the pen). */
 static int same_pen(const term_state_t *t, const cell_t *c)
@@ -81,23 +71,29 @@ static int same_pen(const term_state_t *t, const cell_t *c)
     return t->pen_known && pen_key(c) == t->pen_word;
 }
 
+/* "00" to "99": two digits a load, no division by 10 for them. */
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324"
+    "25262728293031323334353637383940414243444546474849"
+    "50515253545556575859606162636465666768697071727374"
+    "75767778798081828384858687888990919293949596979899";
+
 /* Writes a decimal number; returns its length. Up to 999 (every colour
  * and cursor move) without a loop: each SGR and move formats some. */
-static int fmt_int(char *p, int v)
+static inline int fmt_int(char *p, int v)
 {
-    if (v < 10 && v >= 0) {
-        p[0] = (char)('0' + v);
+    unsigned u = (unsigned)v;
+    if (u < 10) {
+        p[0] = (char)('0' + u);
         return 1;
     }
-    if (v < 100 && v >= 0) {
-        p[0] = (char)('0' + v / 10);
-        p[1] = (char)('0' + v % 10);
+    if (u < 100) {
+        memcpy(p, &digit_pairs[2 * u], 2);
         return 2;
     }
-    if (v < 1000 && v >= 0) {
-        p[0] = (char)('0' + v / 100);
-        p[1] = (char)('0' + v / 10 % 10);
-        p[2] = (char)('0' + v % 10);
+    if (u < 1000) {
+        p[0] = (char)('0' + u / 100);
+        memcpy(p + 1, &digit_pairs[2 * (u % 100)], 2);
         return 3;
     }
     char tmp[12];
@@ -181,8 +177,9 @@ static int pen_seq(const term_state_t *t, const cell_t *c, char *seq)
     static const struct { uint8_t bit; char code; } attrs[] = {
         { ATTR_BOLD, '1' }, { ATTR_UNDERLINE, '4' }, { ATTR_REVERSE, '7' },
     };
-    for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++) {
-        if ((c->attr & attrs[i].bit) && !(attr & attrs[i].bit)) {
+    unsigned add = c->attr & ~attr; /* most pen changes add none */
+    for (size_t i = 0; add && i < sizeof attrs / sizeof attrs[0]; i++) {
+        if (add & attrs[i].bit) {
             if (n > 2)
                 seq[n++] = ';';
             seq[n++] = attrs[i].code;
@@ -453,29 +450,56 @@ static int pen_cost(const term_state_t *t, const cell_t *c)
     return pen_seq(t, c, seq);
 }
 
-static void write_span(enc_t *e, const span_t *s)
+/* Writes span s's move, pen and glyphs into p (room for
+ * span_bytes_max(s)); returns their length. */
+static int span_bytes(enc_t *e, const span_t *s, char *p)
 {
-    /* The move, the pen and the glyphs in one buffer: one put a span
-     * (most are a few cells). */
-    char g[MOVE_SEQ_MAX + PEN_SEQ_MAX + 64];
-    int n = move_seq(e->t, s->row, s->x, s->y, g);
-    n += pen_to(e->t, &s->pen, g + n);
+    int n = move_seq(e->t, s->row, s->x, s->y, p);
+    n += pen_to(e->t, &s->pen, p + n);
     if (s->len == 0) {
         /* EL fills with the current background: the pen is the default. */
-        memcpy(g + n, "\x1b[K", 3);
-        put(e, g, (size_t)n + 3);
-        return;
+        memcpy(p + n, "\x1b[K", 3);
+        return n + 3;
     }
-    for (int x = s->x; x < s->x + s->len; x++) {
-        if (n > (int)sizeof g - 4) {
-            put(e, g, (size_t)n);
-            n = 0;
-        }
-        n += glyph(e->t, s->row[x].ch, g + n);
+    const cell_t *c = &s->row[s->x], *end = c + s->len;
+    for (; c < end; c++) {
+        uint32_t ch = c->ch;
+        if (ch - 0x20u < 0x5fu)
+            p[n++] = (char)ch; /* printable ASCII, most cells */
+        else
+            n += glyph(e->t, ch, p + n);
     }
-    put(e, g, (size_t)n);
     /* In the last column the cursor waits to wrap: treat it as unknown. */
     e->t->x = s->x + s->len < e->w ? s->x + s->len : -1;
+    return n;
+}
+
+/* The most span_bytes writes for s: a move, a pen, 4 bytes a glyph (or
+ * EL's 3). */
+static size_t span_bytes_max(const span_t *s)
+{
+    return MOVE_SEQ_MAX + PEN_SEQ_MAX + 4 * (size_t)s->len + 3;
+}
+
+static void write_span(enc_t *e, const span_t *s)
+{
+    /* Straight into out when it has the room (nearly always: no copy
+     * and no call a span), else through a buffer as long as the span. */
+    buf_t *b = e->out;
+    size_t need = span_bytes_max(s);
+    if (!e->failed && b->cap - b->len >= need) {
+        b->len += (size_t)span_bytes(e, s, b->data + b->len);
+        return;
+    }
+    char small[MOVE_SEQ_MAX + PEN_SEQ_MAX + 256];
+    char *g = need <= sizeof small ? small : malloc(need);
+    if (!g) {
+        e->failed = 1;
+        return;
+    }
+    put(e, g, (size_t)span_bytes(e, s, g));
+    if (g != small)
+        free(g);
 }
 
 /* Writes the gathered spans and empties the list. Each time, the next
@@ -555,81 +579,6 @@ static void add_span(spans_t *sp, const cell_t *row, int x, int y, int len)
     sp->tail[k] = i;
 }
 
-/* From w down, eight cells a step, while the eight cells before it are
- * blank in both rows; returns where that stopped (a row of the map blank
- * far to the right is looked at on every frame that changes it). */
-static int blank8_from_right(const cell_t *row, const cell_t *old, int w)
-{
-    int both = w;
-#ifdef __SSE2__
-    /* Four cells a compare (x86-64 has SSE2 always). */
-    const __m128i b4 = _mm_set1_epi32((int)cell_word(&blank_cell));
-    while (both >= 8) {
-        __m128i r0 = _mm_loadu_si128((const __m128i *)(const void *)&row[both - 8]);
-        __m128i r1 = _mm_loadu_si128((const __m128i *)(const void *)&row[both - 4]);
-        __m128i o0 = _mm_loadu_si128((const __m128i *)(const void *)&old[both - 8]);
-        __m128i o1 = _mm_loadu_si128((const __m128i *)(const void *)&old[both - 4]);
-        __m128i eq = _mm_and_si128(
-            _mm_and_si128(_mm_cmpeq_epi32(r0, b4), _mm_cmpeq_epi32(r1, b4)),
-            _mm_and_si128(_mm_cmpeq_epi32(o0, b4), _mm_cmpeq_epi32(o1, b4)));
-        if (_mm_movemask_epi8(eq) != 0xffff)
-            break;
-        both -= 8;
-    }
-#else
-    uint32_t blank = cell_word(&blank_cell);
-    uint64_t blank2 = (uint64_t)blank << 32 | blank;
-    while (both >= 8 &&
-           ((pair_word(&row[both - 8]) ^ blank2) |
-            (pair_word(&row[both - 6]) ^ blank2) |
-            (pair_word(&row[both - 4]) ^ blank2) |
-            (pair_word(&row[both - 2]) ^ blank2) |
-            (pair_word(&old[both - 8]) ^ blank2) |
-            (pair_word(&old[both - 6]) ^ blank2) |
-            (pair_word(&old[both - 4]) ^ blank2) |
-            (pair_word(&old[both - 2]) ^ blank2)) == 0)
-        both -= 8;
-#endif
-    return both;
-}
-
-/* The first cell from x on (below end) that differs between old and row;
- * end if none. Eight cells a step, then two (a pair that differs says
- * which of its two), then one. */
-static int first_changed(const cell_t *old, const cell_t *row, int x,
-                         int end)
-{
-#ifdef __SSE2__
-    while (x + 8 <= end) {
-        __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)&old[x]);
-        __m128i b0 = _mm_loadu_si128((const __m128i *)(const void *)&row[x]);
-        __m128i a1 = _mm_loadu_si128((const __m128i *)(const void *)&old[x + 4]);
-        __m128i b1 = _mm_loadu_si128((const __m128i *)(const void *)&row[x + 4]);
-        unsigned same =
-            (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi32(a0, b0)) |
-            (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi32(a1, b1)) << 16;
-        if (same != 0xffffffffu)
-            return x + __builtin_ctz(~same) / 4; /* 4 mask bits a cell */
-        x += 8;
-    }
-#else
-    while (x + 8 <= end &&
-           ((pair_word(&old[x]) ^ pair_word(&row[x])) |
-            (pair_word(&old[x + 2]) ^ pair_word(&row[x + 2])) |
-            (pair_word(&old[x + 4]) ^ pair_word(&row[x + 4])) |
-            (pair_word(&old[x + 6]) ^ pair_word(&row[x + 6]))) == 0)
-        x += 8;
-#endif
-    while (x + 2 <= end) {
-        if (pair_word(&old[x]) != pair_word(&row[x]))
-            return x + (cell_word(&old[x]) == cell_word(&row[x]));
-        x += 2;
-    }
-    while (x < end && cell_word(&old[x]) == cell_word(&row[x]))
-        x++;
-    return x;
-}
-
 /* Gathers the spans of row y: `old` is what the terminal shows there
  * (NULL: blank). */
 static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
@@ -669,12 +618,16 @@ static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
     /* Cells written one by one: up to tail with an EL after, else all
      * that may have changed. */
     int end = remaining > 3 ? tail : both;
-    for (int x = 0; x < end; x++) {
+    for (int x = 0; old && x < end;) {
         /* Most cells did not change: straight to the first that did. */
-        if (old)
-            x = first_changed(old, row, x, end);
+        x = first_changed(old, row, x, end);
         if (x >= end)
             break;
+        int stop = run_end(old, row, x + 1, end, pen_key(&row[x]));
+        add_span(sp, row, x, y, stop - x);
+        x = stop;
+    }
+    for (int x = 0; !old && x < end; x++) {
         if (!CHANGED(x))
             continue;
         uint32_t key = pen_key(&row[x]);
@@ -740,32 +693,6 @@ static inline const cell_t *shown_row(const shown_t *a, int y)
     if (a->keep && !screen_kept(a->keep, y))
         return row_of(a->next, y);
     return row_of(a->cells, y);
-}
-
-/* Index of the first non-blank cell of a row, or w. */
-static int first_ink(const cell_t *row, int w)
-{
-    uint64_t blank2 = (uint64_t)cell_word(&blank_cell) << 32 |
-                      cell_word(&blank_cell);
-    int x = 0;
-#ifdef __SSE2__
-    /* Eight cells a step: the mask's lowest clear bit is the first ink. */
-    const __m128i b4 = _mm_set1_epi32((int)cell_word(&blank_cell));
-    while (x + 8 <= w) {
-        __m128i r0 = _mm_loadu_si128((const __m128i *)(const void *)&row[x]);
-        __m128i r1 = _mm_loadu_si128((const __m128i *)(const void *)&row[x + 4]);
-        unsigned blank = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi32(r0, b4)) |
-                         (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi32(r1, b4)) << 16;
-        if (blank != 0xffffffffu)
-            return x + __builtin_ctz(~blank) / 4;
-        x += 8;
-    }
-#endif
-    while (x + 2 <= w && pair_word(&row[x]) == blank2)
-        x += 2;
-    while (x < w && is_blank(&row[x]))
-        x++;
-    return x;
 }
 
 /* Finds the block shift that spares the most changed, non-blank rows
@@ -855,6 +782,18 @@ static void emit_shift(enc_t *e, const screen_t *next, const shift_t *sh)
     e->t->x = e->t->y = -1;
 }
 
+/* Gathers row y's spans if it differs from what the terminal shows there
+ * (a, NULL: blank); returns whether it does. */
+static int encode_row(spans_t *sp, const cell_t *a, const cell_t *b, int y)
+{
+    int w = sp->e->w;
+    int differs = a ? memcmp(a, b, (size_t)w * sizeof(cell_t)) != 0
+                    : first_ink(b, w) < w;
+    if (differs)
+        gather_row(sp, a, b, y);
+    return differs;
+}
+
 /* Encodes every row that differs; records which in changed (may be NULL).
  * rows (may be NULL): rows[y] 0 says row y is the same in both, as does a
  * row shown->keep did not keep; either still holds outside a shift's
@@ -863,10 +802,26 @@ static void encode_rows(enc_t *e, const shown_t *shown, const screen_t *next,
                         const shift_t *sh, const uint8_t *rows,
                         uint8_t *changed)
 {
-    size_t rowbytes = (size_t)next->w * sizeof(cell_t);
     spans_t sp;
     sp.e = e;
     sp.n = sp.npens = 0;
+    if (!rows && !sh && shown->keep) {
+        /* Only the kept rows may differ: straight from one to the next
+         * by the keep's bits (most of a frame's rows were not touched). */
+        if (changed)
+            memset(changed, 0, (size_t)next->h);
+        for (int wi = 0; wi * 64 < next->h; wi++) {
+            for (uint64_t m = shown->keep->rows[wi]; m; m &= m - 1) {
+                int y = wi * 64 + __builtin_ctzll(m);
+                int d = encode_row(&sp, row_of(shown->cells, y),
+                                   row_of(next, y), y);
+                if (changed)
+                    changed[y] = (uint8_t)d;
+            }
+        }
+        flush_spans(&sp);
+        return;
+    }
     for (int y = 0; y < next->h; y++) {
         /* Told the row is the same (rows), or not kept (shown->keep). */
         int same = ((rows && !rows[y]) ||
@@ -877,13 +832,9 @@ static void encode_rows(enc_t *e, const shown_t *shown, const screen_t *next,
                 changed[y] = 0;
             continue;
         }
-        const cell_t *a = old_row(shown, sh, y), *b = row_of(next, y);
-        int differs = a ? memcmp(a, b, rowbytes) != 0
-                        : first_ink(b, next->w) < next->w;
+        int d = encode_row(&sp, old_row(shown, sh, y), row_of(next, y), y);
         if (changed)
-            changed[y] = (uint8_t)differs;
-        if (differs)
-            gather_row(&sp, a, b, y);
+            changed[y] = (uint8_t)d;
     }
     flush_spans(&sp);
 }

@@ -719,6 +719,50 @@ START_TEST(display_sets_glyphs_and_depth)
 }
 END_TEST
 
+/* The encoder writes a span straight into the output when it has room,
+ * else through a buffer of its own (docs/performance.md, "The encoder's
+ * spans, cheaper"): the same bytes either way. A fresh buffer has no room
+ * for the first span (and a row of 80 three-byte glyphs is longer than the
+ * encoder's stack buffer); one grown beforehand has room for all. */
+START_TEST(spans_alike_with_or_without_room)
+{
+    rng_t r;
+    rng_seed(&r, 4242);
+    screen_t a, b;
+    screen_init(&a, 80, 24);
+    screen_init(&b, 80, 24);
+    for (int i = 0; i < 60; i++) {
+        random_screen(&a, &r, i % 2);
+        mutate(&b, &a, &r);
+        if (i % 3 == 0) /* one long span: a whole row of one pen */
+            for (int x = 0; x < b.w; x++)
+                screen_put(&b, x, i % b.h, 0x2500u, COL_RED, COL_BLUE, 0);
+        term_state_t t1, t2;
+        memset(&t1, 0, sizeof t1);
+        display_t d = { GLYPHS_UTF8, (uint8_t)(i % 3) };
+        term_state_set_display(&t1, &d);
+        term_state_reset(&t1);
+        t2 = t1;
+        buf_t tight, roomy;
+        buf_init(&tight, 0);
+        buf_init(&roomy, 0);
+        static char blob[1 << 16];
+        ck_assert_int_eq(buf_append(&roomy, blob, sizeof blob), 0);
+        buf_reset(&roomy);
+        ck_assert_int_eq(screen_diff(&a, &b, &t1, &tight), 0);
+        ck_assert_int_eq(screen_diff(&a, &b, &t2, &roomy), 0);
+        ck_assert_uint_gt(tight.len, 0);
+        ck_assert_uint_eq(tight.len, roomy.len);
+        ck_assert(memcmp(tight.data, roomy.data, tight.len) == 0);
+        ck_assert(memcmp(&t1, &t2, sizeof t1) == 0);
+        buf_free(&tight);
+        buf_free(&roomy);
+    }
+    screen_free(&a);
+    screen_free(&b);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("screen_diff");
@@ -739,6 +783,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, long_diff_never_longer_than_paint);
     tcase_add_test(tc, size_change_paints_in_full);
     tcase_add_test(tc, output_cap_fails_cleanly);
+    tcase_add_test(tc, spans_alike_with_or_without_room);
     suite_add_tcase(s, tc);
     return s;
 }
