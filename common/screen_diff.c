@@ -462,7 +462,9 @@ static int span_bytes(enc_t *e, const span_t *s, char *p)
         return n + 3;
     }
     const cell_t *c = &s->row[s->x], *end = c + s->len;
-    for (; c < end; c++) {
+    int ascii = ascii_run(c, s->len, p + n); /* most cells, eight a step */
+    n += ascii;
+    for (c += ascii; c < end; c++) {
         uint32_t ch = c->ch;
         if (ch - 0x20u < 0x5fu)
             p[n++] = (char)ch; /* printable ASCII, most cells */
@@ -628,8 +630,10 @@ static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
         x = stop;
     }
     for (int x = 0; !old && x < end; x++) {
-        if (!CHANGED(x))
-            continue;
+        /* A paint: the cells that changed are those not blank. */
+        x = ink_from(row, x, end);
+        if (x >= end)
+            break;
         uint32_t key = pen_key(&row[x]);
         int len = 1;
         while (x + len < end && CHANGED(x + len) &&
