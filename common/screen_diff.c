@@ -426,21 +426,27 @@ static uint32_t term_pen_key(const term_state_t *t)
 /* What plan_move would cost, roughly and fast (it prices the choices of
  * every step): rewriting a gap is taken to be possible when it is short,
  * without looking at its cells. */
-static int move_guess(const term_state_t *t, int x, int y)
+static inline int move_guess(const term_state_t *t, int x, int y)
 {
     int dy = y - t->y, dx = x - t->x;
     if ((dx | dy) == 0)
         return 0;
-    int cup = x == 0 ? 3 + digits(y + 1) : 4 + digits(y + 1) + digits(x + 1);
-    if (t->y < 0 || t->x < 0)
-        return cup;
-    if (dy == 0 && dx > 0 && dx <= 2)
-        return dx;
-    int adx = dx > 0 ? dx : -dx, ady = dy > 0 ? dy : -dy;
-    int h = dx == 0 ? 0 : csi_len(adx) < csi_len(x + 1) ? csi_len(adx)
-                                                       : csi_len(x + 1);
-    int rel = (dy == 0 ? 0 : csi_len(ady)) + h;
-    return rel < cup ? rel : cup;
+    if (t->y >= 0 && t->x >= 0) {
+        if (dy == 0 && dx > 0 && dx <= 2)
+            return dx;
+        int adx = dx > 0 ? dx : -dx, ady = dy > 0 ? dy : -dy;
+        int h = dx == 0 ? 0 : csi_len(adx) < csi_len(x + 1) ? csi_len(adx)
+                                                           : csi_len(x + 1);
+        int rel = (dy == 0 ? 0 : csi_len(ady)) + h;
+        /* A CUP is at least 4 bytes, 6 past the first column: no need to
+         * price it when the relative move is shorter. */
+        if (rel < (x == 0 ? 4 : 6))
+            return rel;
+        int cup = x == 0 ? 3 + digits(y + 1)
+                         : 4 + digits(y + 1) + digits(x + 1);
+        return rel < cup ? rel : cup;
+    }
+    return x == 0 ? 3 + digits(y + 1) : 4 + digits(y + 1) + digits(x + 1);
 }
 
 /* The bytes of the pen change to c's pen from the terminal's. */

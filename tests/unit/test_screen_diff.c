@@ -763,6 +763,66 @@ START_TEST(spans_alike_with_or_without_room)
 }
 END_TEST
 
+/* FNV-1a over bytes, carried on from h. */
+static uint64_t fnv1a(uint64_t h, const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (uint8_t)p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* The encoder's exact bytes, pinned: the other tests check what a terminal
+ * shows and a few sequences byte for byte; this one catches any change in
+ * the bytes chosen (the order of spans by pen, the cursor moves, the
+ * scroll and repaint trials) that a rewrite for speed must not make
+ * (docs/performance.md, "The encoder's spans, cheaper"). Chains of diffs
+ * of every kind this file makes, at every depth, ASCII and UTF-8; the
+ * values were printed by the encoder before that rewrite. */
+START_TEST(encoder_bytes_pinned)
+{
+    rng_t r;
+    rng_seed(&r, 2611);
+    screen_t shown, next;
+    screen_init(&shown, 80, 24);
+    screen_init(&next, 80, 24);
+    buf_t out;
+    buf_init(&out, 0);
+    uint64_t h = 0xcbf29ce484222325ull;
+    size_t total = 0;
+    for (int depth = COLOURS_16; depth <= COLOURS_TRUE; depth++) {
+        for (int utf8 = 0; utf8 < 2; utf8++) {
+            term_state_t ts;
+            memset(&ts, 0, sizeof ts);
+            display_t d = { utf8 ? GLYPHS_UTF8 : GLYPHS_ASCII, (uint8_t)depth };
+            term_state_set_display(&ts, &d);
+            term_state_reset(&ts);
+            random_screen(&shown, &r, 0);
+            buf_reset(&out);
+            ck_assert_int_eq(screen_paint(&shown, &ts, &out), 0);
+            for (int i = 0; i < 120; i++) {
+                int kind = rng_range(&r, 0, 9);
+                if (kind < 6)
+                    mutate(&next, &shown, &r);
+                else if (kind < 8)
+                    shift_block(&next, &shown, &r);
+                else
+                    sparse_screen(&next, &r, rng_range(&r, 1, 60));
+                ck_assert_int_eq(screen_diff(&shown, &next, &ts, &out), 0);
+                screen_copy(&shown, &next);
+            }
+            h = fnv1a(h, out.data, out.len);
+            total += out.len;
+        }
+    }
+    if (h != 0x6e89e91ee4351ae1ull || total != 1416635)
+        ck_abort_msg("encoder bytes: hash 0x%016llxull, %zu bytes",
+                     (unsigned long long)h, total);
+    buf_free(&out);
+    screen_free(&shown);
+    screen_free(&next);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("screen_diff");
@@ -784,6 +844,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, size_change_paints_in_full);
     tcase_add_test(tc, output_cap_fails_cleanly);
     tcase_add_test(tc, spans_alike_with_or_without_room);
+    tcase_add_test(tc, encoder_bytes_pinned);
     suite_add_tcase(s, tc);
     return s;
 }
