@@ -79,8 +79,10 @@ static const char digit_pairs[201] =
     "75767778798081828384858687888990919293949596979899";
 
 /* Writes a decimal number; returns its length. Up to 999 (every colour
- * and cursor move) without a loop: each SGR and move formats some. */
-static inline int fmt_int(char *p, int v)
+ * and cursor move) without a loop: each SGR and move formats some. Not
+ * inline: a copy at each of its callers cost more cold code lines than
+ * the call (docs/performance.md, "The encoder's spans, cheaper"). */
+static int fmt_int(char *p, int v)
 {
     unsigned u = (unsigned)v;
     if (u < 10) {
@@ -468,9 +470,7 @@ static int span_bytes(enc_t *e, const span_t *s, char *p)
         return n + 3;
     }
     const cell_t *c = &s->row[s->x], *end = c + s->len;
-    int ascii = ascii_run(c, s->len, p + n); /* most cells, eight a step */
-    n += ascii;
-    for (c += ascii; c < end; c++) {
+    for (; c < end; c++) {
         uint32_t ch = c->ch;
         if (ch - 0x20u < 0x5fu)
             p[n++] = (char)ch; /* printable ASCII, most cells */

@@ -157,48 +157,4 @@ static inline int first_ink(const cell_t *row, int w)
     return ink_from(row, 0, w);
 }
 
-/* Writes into p the characters of the cells from c (len of them) while
- * they are printable ASCII, eight or four at a time (a byte each, as
- * glyph() writes them); returns how many it wrote: the caller writes the
- * rest one by one. p has room for 4 bytes a cell. */
-static inline int ascii_run(const cell_t *c, int len, char *p)
-{
-    int i = 0;
-#ifdef __SSE2__
-    static const cell_t ch_bits = { 0x3ffff, 0, 0, 0, 0 };
-    const __m128i chm = _mm_set1_epi32((int)cell_word(&ch_bits));
-    const __m128i lo = _mm_set1_epi32(0x1f), hi = _mm_set1_epi32(0x7f);
-    for (; i + 8 <= len; i += 8) {
-        __m128i a = _mm_and_si128(
-            _mm_loadu_si128((const __m128i *)(const void *)&c[i]), chm);
-        __m128i b = _mm_and_si128(
-            _mm_loadu_si128((const __m128i *)(const void *)&c[i + 4]), chm);
-        __m128i ok = _mm_and_si128(
-            _mm_and_si128(_mm_cmpgt_epi32(a, lo), _mm_cmplt_epi32(a, hi)),
-            _mm_and_si128(_mm_cmpgt_epi32(b, lo), _mm_cmplt_epi32(b, hi)));
-        if (_mm_movemask_epi8(ok) != 0xffff)
-            break;
-        __m128i w16 = _mm_packs_epi32(a, b); /* below 0x7f: no saturation */
-        _mm_storel_epi64((__m128i *)(void *)(p + i),
-                         _mm_packus_epi16(w16, w16));
-    }
-    for (; i + 4 <= len; i += 4) {
-        __m128i a = _mm_and_si128(
-            _mm_loadu_si128((const __m128i *)(const void *)&c[i]), chm);
-        __m128i ok = _mm_and_si128(_mm_cmpgt_epi32(a, lo),
-                                   _mm_cmplt_epi32(a, hi));
-        if (_mm_movemask_epi8(ok) != 0xffff)
-            break;
-        __m128i w16 = _mm_packs_epi32(a, a);
-        uint32_t four = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(w16, w16));
-        memcpy(p + i, &four, 4);
-    }
-#else
-    (void)c;
-    (void)len;
-    (void)p;
-#endif
-    return i;
-}
-
 #endif
