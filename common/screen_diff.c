@@ -411,9 +411,22 @@ typedef struct span {
 
 /* The spans of a frame, in reading order, and for each pen the queue of
  * its spans not written yet, also in reading order. */
+#define SHIFT_MAX_ROWS 256 /* taller screens are diffed without a scroll */
+
+/* What the plain diff learnt of each row, for the scroll search
+ * (find_shift): whether it differs, and if so whether it has ink in the
+ * next screen and its first changed cell (the first span's x). */
+typedef struct frame_rows {
+    uint8_t changed[SHIFT_MAX_ROWS];
+    uint8_t inked[SHIFT_MAX_ROWS];
+    int first[SHIFT_MAX_ROWS];
+} frame_rows_t;
+
 typedef struct spans {
     enc_t *e;
     int n, npens;
+    frame_rows_t *fr; /* NULL, or where each row's first span and ink go */
+    int fr_y;         /* the row whose first span fr has */
     uint32_t pen_key[PEN_MAX];
     int head[PEN_MAX], tail[PEN_MAX];
     span_t s[SPAN_MAX];
@@ -555,6 +568,10 @@ static void flush_spans(spans_t *sp)
 
 static void add_span(spans_t *sp, const cell_t *row, int x, int y, int len)
 {
+    if (sp->fr && y != sp->fr_y) {
+        sp->fr->first[y] = x; /* spans come left to right */
+        sp->fr_y = y;
+    }
     if (sp->n == SPAN_MAX)
         flush_spans(sp);
     int i = sp->n++;
@@ -613,6 +630,8 @@ static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
         tail -= 2;
     while (tail > 0 && cell_word(&row[tail - 1]) == blank)
         tail--;
+    if (sp->fr)
+        sp->fr->inked[y] = tail > 0;
     /* Changed cells at or after tail (counted up to 4: only "more than 3"
      * matters): there the next row is blank, so those that are not
      * blank in old (none from `both` on). */
@@ -668,6 +687,7 @@ int screen_paint(const screen_t *next, term_state_t *t, buf_t *out)
     spans_t sp;
     sp.e = &e;
     sp.n = sp.npens = 0;
+    sp.fr = NULL;
     for (int y = 0; y < next->h; y++)
         gather_row(&sp, NULL, &next->cells[y * next->w], y);
     flush_spans(&sp);
@@ -681,7 +701,6 @@ typedef struct shift {
 } shift_t;
 
 #define SHIFT_MAX_K 16
-#define SHIFT_MAX_ROWS 256 /* taller screens are diffed without it */
 #define SHIFT_MIN_BYTES 24  /* a plain diff this short is kept as it is */
 
 static const cell_t *row_of(const screen_t *s, int y)
@@ -706,52 +725,45 @@ static inline const cell_t *shown_row(const shown_t *a, int y)
 }
 
 /* Finds the block shift that spares the most changed, non-blank rows
- * (changed[y]: row y differs). Cheap when there is none: a run can only
- * start at a changed row whose first non-blank cell matches, in place, the
- * first non-blank cell of the row k below in shown. */
+ * (fr: what the plain diff learnt of each row). Cheap when there is none:
+ * a run can only start at a changed row with ink whose first changed cell
+ * matches, in place, the cell of the row k below in shown; the diff found
+ * that cell and the ink (docs/performance.md, "The encoder's spans,
+ * cheaper"), so no row is scanned here but to compare it whole. */
 static int find_shift(const shown_t *a, const screen_t *b,
-                      const uint8_t *changed, shift_t *sh)
+                      const frame_rows_t *fr, shift_t *sh)
 {
     int w = b->w, h = b->h, best = 0;
     size_t rowbytes = (size_t)w * sizeof(cell_t);
     int maxk = h / 2 < SHIFT_MAX_K ? h / 2 : SHIFT_MAX_K;
-    int ink[SHIFT_MAX_ROWS]; /* first_ink of shown rows, -1 until needed */
+    const uint8_t *changed = fr->changed, *inked = fr->inked;
     const cell_t *sa_row[SHIFT_MAX_ROWS]; /* shown's rows (shown_row) */
-    int fink[SHIFT_MAX_ROWS]; /* first_ink of next's changed rows */
     /* Unchanged rows are cold at many sessions: their cells read below
      * are asked for first, their misses overlapping (docs/performance.md,
      * "The frame, colder and cheaper"). */
-    for (int y = 0, f = w, from = -1; y < h; y++) {
-        ink[y] = -1;
+    for (int y = 0, f = -1, from = -1; y < h; y++) {
         sa_row[y] = shown_row(a, y);
         if (!changed[y]) {
-            if (f < w && y - from <= maxk) /* the nearest changed row's */
+            if (f >= 0 && y - from <= maxk) /* the nearest changed row's */
                 __builtin_prefetch(&sa_row[y][f]);
             continue;
         }
-        fink[y] = f = first_ink(row_of(b, y), w);
+        f = inked[y] ? fr->first[y] : -1;
         from = y;
     }
     for (int y = 0; y + 1 < h; y++) {
-        const cell_t *nb = row_of(b, y);
-        if (!changed[y] || fink[y] == w)
+        if (!changed[y] || !inked[y])
             continue;
-        int f = fink[y], last = y + maxk < h ? maxk : h - 1 - y;
-        uint32_t want = cell_word(&nb[f]);
+        int f = fr->first[y], last = y + maxk < h ? maxk : h - 1 - y;
+        uint32_t want = cell_word(&row_of(b, y)[f]);
         for (int k = 1; k <= last; k++) {
-            const cell_t *sa = sa_row[y + k];
-            if (cell_word(&sa[f]) != want)
-                continue;
-            if (ink[y + k] < 0)
-                ink[y + k] = first_ink(sa, w);
-            if (ink[y + k] != f)
+            if (cell_word(&sa_row[y + k][f]) != want)
                 continue;
             /* A run from y: next row r is shown row r + k. */
             int end = y, gain = 0;
             while (end + k < h &&
                    memcmp(row_of(b, end), sa_row[end + k], rowbytes) == 0) {
-                if (changed[end] && first_ink(row_of(b, end), w) < w)
-                    gain++;
+                gain += changed[end] && inked[end];
                 end++;
             }
             if (gain > best) {
@@ -804,17 +816,20 @@ static int encode_row(spans_t *sp, const cell_t *a, const cell_t *b, int y)
     return differs;
 }
 
-/* Encodes every row that differs; records which in changed (may be NULL).
+/* Encodes every row that differs; records which in fr (may be NULL).
  * rows (may be NULL): rows[y] 0 says row y is the same in both, as does a
  * row shown->keep did not keep; either still holds outside a shift's
  * block. */
 static void encode_rows(enc_t *e, const shown_t *shown, const screen_t *next,
                         const shift_t *sh, const uint8_t *rows,
-                        uint8_t *changed)
+                        frame_rows_t *fr)
 {
     spans_t sp;
     sp.e = e;
     sp.n = sp.npens = 0;
+    sp.fr = fr;
+    sp.fr_y = -1;
+    uint8_t *changed = fr ? fr->changed : NULL;
     if (!rows && !sh && shown->keep) {
         /* Only the kept rows may differ: straight from one to the next
          * by the keep's bits (most of a frame's rows were not touched). */
@@ -878,12 +893,12 @@ static int diff(const shown_t *shown, const screen_t *next,
     enc_t e = { out, t, next->w, 0 };
     size_t start = out->len;
     term_state_t before = *t;
-    uint8_t changed[SHIFT_MAX_ROWS];
+    frame_rows_t fr;
     int may_shift = next->h <= SHIFT_MAX_ROWS;
-    encode_rows(&e, shown, next, NULL, rows, may_shift ? changed : NULL);
+    encode_rows(&e, shown, next, NULL, rows, may_shift ? &fr : NULL);
     shift_t sh;
     if (!e.failed && may_shift && out->len - start >= SHIFT_MIN_BYTES &&
-        find_shift(shown, next, changed, &sh)) {
+        find_shift(shown, next, &fr, &sh)) {
         /* Try the scroll after the plain diff; keep the shorter. */
         size_t plain_end = out->len;
         term_state_t plain = *t;
