@@ -426,7 +426,6 @@ typedef struct spans {
     enc_t *e;
     int n, npens;
     frame_rows_t *fr; /* NULL, or where each row's first span and ink go */
-    int fr_y;         /* the row whose first span fr has */
     uint32_t pen_key[PEN_MAX];
     int head[PEN_MAX], tail[PEN_MAX];
     span_t s[SPAN_MAX];
@@ -568,10 +567,6 @@ static void flush_spans(spans_t *sp)
 
 static void add_span(spans_t *sp, const cell_t *row, int x, int y, int len)
 {
-    if (sp->fr && y != sp->fr_y) {
-        sp->fr->first[y] = x; /* spans come left to right */
-        sp->fr_y = y;
-    }
     if (sp->n == SPAN_MAX)
         flush_spans(sp);
     int i = sp->n++;
@@ -630,8 +625,6 @@ static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
         tail -= 2;
     while (tail > 0 && cell_word(&row[tail - 1]) == blank)
         tail--;
-    if (sp->fr)
-        sp->fr->inked[y] = tail > 0;
     /* Changed cells at or after tail (counted up to 4: only "more than 3"
      * matters): there the next row is blank, so those that are not
      * blank in old (none from `both` on). */
@@ -645,11 +638,9 @@ static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
     /* Cells written one by one: up to tail with an EL after, else all
      * that may have changed. */
     int end = remaining > 3 ? tail : both;
-    for (int x = 0; old && x < end;) {
-        /* Most cells did not change: straight to the first that did. */
-        x = first_changed(old, row, x, end);
-        if (x >= end)
-            break;
+    /* Most cells did not change: straight to the first that did. */
+    int first = old ? first_changed(old, row, 0, end) : end;
+    for (int x = first; old && x < end; x = first_changed(old, row, x, end)) {
         int stop = run_end(old, row, x + 1, end, pen_key(&row[x]));
         add_span(sp, row, x, y, stop - x);
         x = stop;
@@ -672,6 +663,12 @@ static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
         while (!CHANGED(x))
             x++;
         add_span(sp, row, x, y, 0);
+        if (first >= end)
+            first = x;
+    }
+    if (sp->fr) { /* for find_shift */
+        sp->fr->first[y] = first;
+        sp->fr->inked[y] = tail > 0;
     }
 #undef CHANGED
 }
@@ -828,7 +825,6 @@ static void encode_rows(enc_t *e, const shown_t *shown, const screen_t *next,
     sp.e = e;
     sp.n = sp.npens = 0;
     sp.fr = fr;
-    sp.fr_y = -1;
     uint8_t *changed = fr ? fr->changed : NULL;
     if (!rows && !sh && shown->keep) {
         /* Only the kept rows may differ: straight from one to the next
