@@ -501,6 +501,23 @@ static void sparse_screen(screen_t *s, rng_t *r, int pct)
     }
 }
 
+/* Two blank 80x24 screens. */
+static void two_screens(screen_t *a, screen_t *b)
+{
+    screen_init(a, 80, 24);
+    screen_init(b, 80, 24);
+}
+
+/* A terminal state with nothing known, for display d. */
+static term_state_t fresh_term(display_t d)
+{
+    term_state_t ts;
+    memset(&ts, 0, sizeof ts);
+    term_state_set_display(&ts, &d);
+    term_state_reset(&ts);
+    return ts;
+}
+
 START_TEST(long_diff_never_longer_than_paint)
 {
     /* A diff long enough to be tried as a repaint (more bytes than an
@@ -512,8 +529,7 @@ START_TEST(long_diff_never_longer_than_paint)
     rng_t r;
     rng_seed(&r, 77);
     screen_t a, b;
-    screen_init(&a, 80, 24);
-    screen_init(&b, 80, 24);
+    two_screens(&a, &b);
     buf_t out;
     buf_init(&out, 0);
     int tried = 0, painted = 0;
@@ -525,10 +541,7 @@ START_TEST(long_diff_never_longer_than_paint)
         else
             mutate(&b, &a, &r);
         display_t d = { (uint8_t)(i % 2), (uint8_t)(i / 2 % 3) };
-        term_state_t ts;
-        memset(&ts, 0, sizeof ts);
-        term_state_set_display(&ts, &d);
-        term_state_reset(&ts);
+        term_state_t ts = fresh_term(d);
         buf_reset(&out);
         ck_assert_int_eq(screen_paint(&a, &ts, &out), 0);
         term_state_t before = ts;
@@ -729,20 +742,15 @@ START_TEST(spans_alike_with_or_without_room)
     rng_t r;
     rng_seed(&r, 4242);
     screen_t a, b;
-    screen_init(&a, 80, 24);
-    screen_init(&b, 80, 24);
+    two_screens(&a, &b);
     for (int i = 0; i < 60; i++) {
         random_screen(&a, &r, i % 2);
         mutate(&b, &a, &r);
         if (i % 3 == 0) /* one long span: a whole row of one pen */
             for (int x = 0; x < b.w; x++)
                 screen_put(&b, x, i % b.h, 0x2500u, COL_RED, COL_BLUE, 0);
-        term_state_t t1, t2;
-        memset(&t1, 0, sizeof t1);
         display_t d = { GLYPHS_UTF8, (uint8_t)(i % 3) };
-        term_state_set_display(&t1, &d);
-        term_state_reset(&t1);
-        t2 = t1;
+        term_state_t t1 = fresh_term(d), t2 = t1;
         buf_t tight, roomy;
         buf_init(&tight, 0);
         buf_init(&roomy, 0);
@@ -783,19 +791,15 @@ START_TEST(encoder_bytes_pinned)
     rng_t r;
     rng_seed(&r, 2611);
     screen_t shown, next;
-    screen_init(&shown, 80, 24);
-    screen_init(&next, 80, 24);
+    two_screens(&shown, &next);
     buf_t out;
     buf_init(&out, 0);
     uint64_t h = 0xcbf29ce484222325ull;
     size_t total = 0;
     for (int depth = COLOURS_16; depth <= COLOURS_TRUE; depth++) {
         for (int utf8 = 0; utf8 < 2; utf8++) {
-            term_state_t ts;
-            memset(&ts, 0, sizeof ts);
             display_t d = { utf8 ? GLYPHS_UTF8 : GLYPHS_ASCII, (uint8_t)depth };
-            term_state_set_display(&ts, &d);
-            term_state_reset(&ts);
+            term_state_t ts = fresh_term(d);
             random_screen(&shown, &r, 0);
             buf_reset(&out);
             ck_assert_int_eq(screen_paint(&shown, &ts, &out), 0);
