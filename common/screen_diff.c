@@ -567,7 +567,9 @@ static void flush_spans(spans_t *sp)
 
 static void add_span(spans_t *sp, const cell_t *row, int x, int y, int len)
 {
-    if (sp->n == SPAN_MAX)
+    /* Rare (a frame has tens of spans): kept off the common path, which
+     * then saves no registers. */
+    if (__builtin_expect(sp->n == SPAN_MAX, 0))
         flush_spans(sp);
     int i = sp->n++;
     span_t *s = &sp->s[i];
