@@ -409,8 +409,6 @@ typedef struct span {
                            frame has tens; more are written in parts) */
 #define PEN_MAX 16      /* pens given a queue; a frame has a handful */
 
-/* The spans of a frame, in reading order, and for each pen the queue of
- * its spans not written yet, also in reading order. */
 #define SHIFT_MAX_ROWS 256 /* taller screens are diffed without a scroll */
 
 /* What the plain diff learnt of each row, for the scroll search
@@ -422,6 +420,8 @@ typedef struct frame_rows {
     int first[SHIFT_MAX_ROWS];
 } frame_rows_t;
 
+/* The spans of a frame, in reading order, and for each pen the queue of
+ * its spans not written yet, also in reading order. */
 typedef struct spans {
     enc_t *e;
     int n, npens;
