@@ -18,13 +18,12 @@
  * 16 (palette.h) are sent as the client's colour depth allows. */
 #include "screen_diff.h"
 
+#include <stdlib.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "palette.h"
 #include "screen_floor.h"
+#include "screen_scan.h"
 
 typedef struct enc {
     buf_t *out;
@@ -65,15 +64,6 @@ static void put(enc_t *e, const char *s, size_t n)
     }
 }
 
-/* Two neighbouring cells as one 64-bit word: the scans below step over
- * blank or unchanged cells two at a time. */
-static uint64_t pair_word(const cell_t *c)
-{
-    uint64_t w;
-    memcpy(&w, c, sizeof w);
-    return w;
-}
-
 /* The terminal's pen is c's (one compare of words: term_state_t.pen_word,
  * set with the pen). */
 static int same_pen(const term_state_t *t, const cell_t *c)
@@ -81,23 +71,31 @@ static int same_pen(const term_state_t *t, const cell_t *c)
     return t->pen_known && pen_key(c) == t->pen_word;
 }
 
+/* "00" to "99": two digits a load, no division by 10 for them. */
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324"
+    "25262728293031323334353637383940414243444546474849"
+    "50515253545556575859606162636465666768697071727374"
+    "75767778798081828384858687888990919293949596979899";
+
 /* Writes a decimal number; returns its length. Up to 999 (every colour
- * and cursor move) without a loop: each SGR and move formats some. */
+ * and cursor move) without a loop: each SGR and move formats some. Not
+ * inline: a copy at each of its callers cost more cold code lines than
+ * the call (docs/performance.md, "The encoder's spans, cheaper"). */
 static int fmt_int(char *p, int v)
 {
-    if (v < 10 && v >= 0) {
-        p[0] = (char)('0' + v);
+    unsigned u = (unsigned)v;
+    if (u < 10) {
+        p[0] = (char)('0' + u);
         return 1;
     }
-    if (v < 100 && v >= 0) {
-        p[0] = (char)('0' + v / 10);
-        p[1] = (char)('0' + v % 10);
+    if (u < 100) {
+        memcpy(p, &digit_pairs[2 * u], 2);
         return 2;
     }
-    if (v < 1000 && v >= 0) {
-        p[0] = (char)('0' + v / 100);
-        p[1] = (char)('0' + v / 10 % 10);
-        p[2] = (char)('0' + v % 10);
+    if (u < 1000) {
+        p[0] = (char)('0' + u / 100);
+        memcpy(p + 1, &digit_pairs[2 * (u % 100)], 2);
         return 3;
     }
     char tmp[12];
@@ -181,8 +179,9 @@ static int pen_seq(const term_state_t *t, const cell_t *c, char *seq)
     static const struct { uint8_t bit; char code; } attrs[] = {
         { ATTR_BOLD, '1' }, { ATTR_UNDERLINE, '4' }, { ATTR_REVERSE, '7' },
     };
-    for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++) {
-        if ((c->attr & attrs[i].bit) && !(attr & attrs[i].bit)) {
+    unsigned add = c->attr & ~attr; /* most pen changes add none */
+    for (size_t i = 0; add && i < sizeof attrs / sizeof attrs[0]; i++) {
+        if (add & attrs[i].bit) {
             if (n > 2)
                 seq[n++] = ';';
             seq[n++] = attrs[i].code;
@@ -410,11 +409,23 @@ typedef struct span {
                            frame has tens; more are written in parts) */
 #define PEN_MAX 16      /* pens given a queue; a frame has a handful */
 
+#define SHIFT_MAX_ROWS 256 /* taller screens are diffed without a scroll */
+
+/* What the plain diff learnt of each row, for the scroll search
+ * (find_shift): whether it differs, and if so whether it has ink in the
+ * next screen and its first changed cell (the first span's x). */
+typedef struct frame_rows {
+    uint8_t changed[SHIFT_MAX_ROWS];
+    uint8_t inked[SHIFT_MAX_ROWS];
+    int first[SHIFT_MAX_ROWS];
+} frame_rows_t;
+
 /* The spans of a frame, in reading order, and for each pen the queue of
  * its spans not written yet, also in reading order. */
 typedef struct spans {
     enc_t *e;
     int n, npens;
+    frame_rows_t *fr; /* NULL, or where each row's first span and ink go */
     uint32_t pen_key[PEN_MAX];
     int head[PEN_MAX], tail[PEN_MAX];
     span_t s[SPAN_MAX];
@@ -429,21 +440,27 @@ static uint32_t term_pen_key(const term_state_t *t)
 /* What plan_move would cost, roughly and fast (it prices the choices of
  * every step): rewriting a gap is taken to be possible when it is short,
  * without looking at its cells. */
-static int move_guess(const term_state_t *t, int x, int y)
+static inline int move_guess(const term_state_t *t, int x, int y)
 {
     int dy = y - t->y, dx = x - t->x;
     if ((dx | dy) == 0)
         return 0;
-    int cup = x == 0 ? 3 + digits(y + 1) : 4 + digits(y + 1) + digits(x + 1);
-    if (t->y < 0 || t->x < 0)
-        return cup;
-    if (dy == 0 && dx > 0 && dx <= 2)
-        return dx;
-    int adx = dx > 0 ? dx : -dx, ady = dy > 0 ? dy : -dy;
-    int h = dx == 0 ? 0 : csi_len(adx) < csi_len(x + 1) ? csi_len(adx)
-                                                       : csi_len(x + 1);
-    int rel = (dy == 0 ? 0 : csi_len(ady)) + h;
-    return rel < cup ? rel : cup;
+    if (t->y >= 0 && t->x >= 0) {
+        if (dy == 0 && dx > 0 && dx <= 2)
+            return dx;
+        int adx = dx > 0 ? dx : -dx, ady = dy > 0 ? dy : -dy;
+        int h = dx == 0 ? 0 : csi_len(adx) < csi_len(x + 1) ? csi_len(adx)
+                                                           : csi_len(x + 1);
+        int rel = (dy == 0 ? 0 : csi_len(ady)) + h;
+        /* A CUP is at least 4 bytes, 6 past the first column: no need to
+         * price it when the relative move is shorter. */
+        if (rel < (x == 0 ? 4 : 6))
+            return rel;
+        int cup = x == 0 ? 3 + digits(y + 1)
+                         : 4 + digits(y + 1) + digits(x + 1);
+        return rel < cup ? rel : cup;
+    }
+    return x == 0 ? 3 + digits(y + 1) : 4 + digits(y + 1) + digits(x + 1);
 }
 
 /* The bytes of the pen change to c's pen from the terminal's. */
@@ -453,29 +470,56 @@ static int pen_cost(const term_state_t *t, const cell_t *c)
     return pen_seq(t, c, seq);
 }
 
-static void write_span(enc_t *e, const span_t *s)
+/* Writes span s's move, pen and glyphs into p (room for
+ * span_bytes_max(s)); returns their length. */
+static int span_bytes(enc_t *e, const span_t *s, char *p)
 {
-    /* The move, the pen and the glyphs in one buffer: one put a span
-     * (most are a few cells). */
-    char g[MOVE_SEQ_MAX + PEN_SEQ_MAX + 64];
-    int n = move_seq(e->t, s->row, s->x, s->y, g);
-    n += pen_to(e->t, &s->pen, g + n);
+    int n = move_seq(e->t, s->row, s->x, s->y, p);
+    n += pen_to(e->t, &s->pen, p + n);
     if (s->len == 0) {
         /* EL fills with the current background: the pen is the default. */
-        memcpy(g + n, "\x1b[K", 3);
-        put(e, g, (size_t)n + 3);
-        return;
+        memcpy(p + n, "\x1b[K", 3);
+        return n + 3;
     }
-    for (int x = s->x; x < s->x + s->len; x++) {
-        if (n > (int)sizeof g - 4) {
-            put(e, g, (size_t)n);
-            n = 0;
-        }
-        n += glyph(e->t, s->row[x].ch, g + n);
+    const cell_t *c = &s->row[s->x], *end = c + s->len;
+    for (; c < end; c++) {
+        uint32_t ch = c->ch;
+        if (ch - 0x20u < 0x5fu)
+            p[n++] = (char)ch; /* printable ASCII, most cells */
+        else
+            n += glyph(e->t, ch, p + n);
     }
-    put(e, g, (size_t)n);
     /* In the last column the cursor waits to wrap: treat it as unknown. */
     e->t->x = s->x + s->len < e->w ? s->x + s->len : -1;
+    return n;
+}
+
+/* The most span_bytes writes for s: a move, a pen, 4 bytes a glyph (or
+ * EL's 3). */
+static size_t span_bytes_max(const span_t *s)
+{
+    return MOVE_SEQ_MAX + PEN_SEQ_MAX + 4 * (size_t)s->len + 3;
+}
+
+static void write_span(enc_t *e, const span_t *s)
+{
+    /* Straight into out when it has the room (nearly always: no copy
+     * and no call a span), else through a buffer as long as the span. */
+    buf_t *b = e->out;
+    size_t need = span_bytes_max(s);
+    if (!e->failed && b->cap - b->len >= need) {
+        b->len += (size_t)span_bytes(e, s, b->data + b->len);
+        return;
+    }
+    char small[MOVE_SEQ_MAX + PEN_SEQ_MAX + 256];
+    char *g = need <= sizeof small ? small : malloc(need);
+    if (!g) {
+        e->failed = 1;
+        return;
+    }
+    put(e, g, (size_t)span_bytes(e, s, g));
+    if (g != small)
+        free(g);
 }
 
 /* Writes the gathered spans and empties the list. Each time, the next
@@ -523,7 +567,9 @@ static void flush_spans(spans_t *sp)
 
 static void add_span(spans_t *sp, const cell_t *row, int x, int y, int len)
 {
-    if (sp->n == SPAN_MAX)
+    /* Rare (a frame has tens of spans): kept off the common path, which
+     * then saves no registers. */
+    if (__builtin_expect(sp->n == SPAN_MAX, 0))
         flush_spans(sp);
     int i = sp->n++;
     span_t *s = &sp->s[i];
@@ -553,81 +599,6 @@ static void add_span(spans_t *sp, const cell_t *row, int x, int y, int len)
     else
         sp->s[sp->tail[k]].next = i;
     sp->tail[k] = i;
-}
-
-/* From w down, eight cells a step, while the eight cells before it are
- * blank in both rows; returns where that stopped (a row of the map blank
- * far to the right is looked at on every frame that changes it). */
-static int blank8_from_right(const cell_t *row, const cell_t *old, int w)
-{
-    int both = w;
-#ifdef __SSE2__
-    /* Four cells a compare (x86-64 has SSE2 always). */
-    const __m128i b4 = _mm_set1_epi32((int)cell_word(&blank_cell));
-    while (both >= 8) {
-        __m128i r0 = _mm_loadu_si128((const __m128i *)(const void *)&row[both - 8]);
-        __m128i r1 = _mm_loadu_si128((const __m128i *)(const void *)&row[both - 4]);
-        __m128i o0 = _mm_loadu_si128((const __m128i *)(const void *)&old[both - 8]);
-        __m128i o1 = _mm_loadu_si128((const __m128i *)(const void *)&old[both - 4]);
-        __m128i eq = _mm_and_si128(
-            _mm_and_si128(_mm_cmpeq_epi32(r0, b4), _mm_cmpeq_epi32(r1, b4)),
-            _mm_and_si128(_mm_cmpeq_epi32(o0, b4), _mm_cmpeq_epi32(o1, b4)));
-        if (_mm_movemask_epi8(eq) != 0xffff)
-            break;
-        both -= 8;
-    }
-#else
-    uint32_t blank = cell_word(&blank_cell);
-    uint64_t blank2 = (uint64_t)blank << 32 | blank;
-    while (both >= 8 &&
-           ((pair_word(&row[both - 8]) ^ blank2) |
-            (pair_word(&row[both - 6]) ^ blank2) |
-            (pair_word(&row[both - 4]) ^ blank2) |
-            (pair_word(&row[both - 2]) ^ blank2) |
-            (pair_word(&old[both - 8]) ^ blank2) |
-            (pair_word(&old[both - 6]) ^ blank2) |
-            (pair_word(&old[both - 4]) ^ blank2) |
-            (pair_word(&old[both - 2]) ^ blank2)) == 0)
-        both -= 8;
-#endif
-    return both;
-}
-
-/* The first cell from x on (below end) that differs between old and row;
- * end if none. Eight cells a step, then two (a pair that differs says
- * which of its two), then one. */
-static int first_changed(const cell_t *old, const cell_t *row, int x,
-                         int end)
-{
-#ifdef __SSE2__
-    while (x + 8 <= end) {
-        __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)&old[x]);
-        __m128i b0 = _mm_loadu_si128((const __m128i *)(const void *)&row[x]);
-        __m128i a1 = _mm_loadu_si128((const __m128i *)(const void *)&old[x + 4]);
-        __m128i b1 = _mm_loadu_si128((const __m128i *)(const void *)&row[x + 4]);
-        unsigned same =
-            (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi32(a0, b0)) |
-            (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi32(a1, b1)) << 16;
-        if (same != 0xffffffffu)
-            return x + __builtin_ctz(~same) / 4; /* 4 mask bits a cell */
-        x += 8;
-    }
-#else
-    while (x + 8 <= end &&
-           ((pair_word(&old[x]) ^ pair_word(&row[x])) |
-            (pair_word(&old[x + 2]) ^ pair_word(&row[x + 2])) |
-            (pair_word(&old[x + 4]) ^ pair_word(&row[x + 4])) |
-            (pair_word(&old[x + 6]) ^ pair_word(&row[x + 6]))) == 0)
-        x += 8;
-#endif
-    while (x + 2 <= end) {
-        if (pair_word(&old[x]) != pair_word(&row[x]))
-            return x + (cell_word(&old[x]) == cell_word(&row[x]));
-        x += 2;
-    }
-    while (x < end && cell_word(&old[x]) == cell_word(&row[x]))
-        x++;
-    return x;
 }
 
 /* Gathers the spans of row y: `old` is what the terminal shows there
@@ -669,14 +640,18 @@ static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
     /* Cells written one by one: up to tail with an EL after, else all
      * that may have changed. */
     int end = remaining > 3 ? tail : both;
-    for (int x = 0; x < end; x++) {
-        /* Most cells did not change: straight to the first that did. */
-        if (old)
-            x = first_changed(old, row, x, end);
+    /* Most cells did not change: straight to the first that did. */
+    int first = old ? first_changed(old, row, 0, end) : end;
+    for (int x = first; old && x < end; x = first_changed(old, row, x, end)) {
+        int stop = run_end(old, row, x + 1, end, pen_key(&row[x]));
+        add_span(sp, row, x, y, stop - x);
+        x = stop;
+    }
+    for (int x = 0; !old && x < end; x++) {
+        /* A paint: the cells that changed are those not blank. */
+        x = ink_from(row, x, end);
         if (x >= end)
             break;
-        if (!CHANGED(x))
-            continue;
         uint32_t key = pen_key(&row[x]);
         int len = 1;
         while (x + len < end && CHANGED(x + len) &&
@@ -690,6 +665,12 @@ static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
         while (!CHANGED(x))
             x++;
         add_span(sp, row, x, y, 0);
+        if (first >= end)
+            first = x;
+    }
+    if (sp->fr) { /* for find_shift */
+        sp->fr->first[y] = first;
+        sp->fr->inked[y] = tail > 0;
     }
 #undef CHANGED
 }
@@ -705,6 +686,7 @@ int screen_paint(const screen_t *next, term_state_t *t, buf_t *out)
     spans_t sp;
     sp.e = &e;
     sp.n = sp.npens = 0;
+    sp.fr = NULL;
     for (int y = 0; y < next->h; y++)
         gather_row(&sp, NULL, &next->cells[y * next->w], y);
     flush_spans(&sp);
@@ -718,7 +700,6 @@ typedef struct shift {
 } shift_t;
 
 #define SHIFT_MAX_K 16
-#define SHIFT_MAX_ROWS 256 /* taller screens are diffed without it */
 #define SHIFT_MIN_BYTES 24  /* a plain diff this short is kept as it is */
 
 static const cell_t *row_of(const screen_t *s, int y)
@@ -742,79 +723,46 @@ static inline const cell_t *shown_row(const shown_t *a, int y)
     return row_of(a->cells, y);
 }
 
-/* Index of the first non-blank cell of a row, or w. */
-static int first_ink(const cell_t *row, int w)
-{
-    uint64_t blank2 = (uint64_t)cell_word(&blank_cell) << 32 |
-                      cell_word(&blank_cell);
-    int x = 0;
-#ifdef __SSE2__
-    /* Eight cells a step: the mask's lowest clear bit is the first ink. */
-    const __m128i b4 = _mm_set1_epi32((int)cell_word(&blank_cell));
-    while (x + 8 <= w) {
-        __m128i r0 = _mm_loadu_si128((const __m128i *)(const void *)&row[x]);
-        __m128i r1 = _mm_loadu_si128((const __m128i *)(const void *)&row[x + 4]);
-        unsigned blank = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi32(r0, b4)) |
-                         (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi32(r1, b4)) << 16;
-        if (blank != 0xffffffffu)
-            return x + __builtin_ctz(~blank) / 4;
-        x += 8;
-    }
-#endif
-    while (x + 2 <= w && pair_word(&row[x]) == blank2)
-        x += 2;
-    while (x < w && is_blank(&row[x]))
-        x++;
-    return x;
-}
-
 /* Finds the block shift that spares the most changed, non-blank rows
- * (changed[y]: row y differs). Cheap when there is none: a run can only
- * start at a changed row whose first non-blank cell matches, in place, the
- * first non-blank cell of the row k below in shown. */
+ * (fr: what the plain diff learnt of each row). Cheap when there is none:
+ * a run can only start at a changed row with ink whose first changed cell
+ * matches, in place, the cell of the row k below in shown; the diff found
+ * that cell and the ink (docs/performance.md, "The encoder's spans,
+ * cheaper"), so no row is scanned here but to compare it whole. */
 static int find_shift(const shown_t *a, const screen_t *b,
-                      const uint8_t *changed, shift_t *sh)
+                      const frame_rows_t *fr, shift_t *sh)
 {
     int w = b->w, h = b->h, best = 0;
     size_t rowbytes = (size_t)w * sizeof(cell_t);
     int maxk = h / 2 < SHIFT_MAX_K ? h / 2 : SHIFT_MAX_K;
-    int ink[SHIFT_MAX_ROWS]; /* first_ink of shown rows, -1 until needed */
+    const uint8_t *changed = fr->changed, *inked = fr->inked;
     const cell_t *sa_row[SHIFT_MAX_ROWS]; /* shown's rows (shown_row) */
-    int fink[SHIFT_MAX_ROWS]; /* first_ink of next's changed rows */
     /* Unchanged rows are cold at many sessions: their cells read below
      * are asked for first, their misses overlapping (docs/performance.md,
      * "The frame, colder and cheaper"). */
-    for (int y = 0, f = w, from = -1; y < h; y++) {
-        ink[y] = -1;
+    for (int y = 0, f = -1, from = -1; y < h; y++) {
         sa_row[y] = shown_row(a, y);
         if (!changed[y]) {
-            if (f < w && y - from <= maxk) /* the nearest changed row's */
+            if (f >= 0 && y - from <= maxk) /* the nearest changed row's */
                 __builtin_prefetch(&sa_row[y][f]);
             continue;
         }
-        fink[y] = f = first_ink(row_of(b, y), w);
+        f = inked[y] ? fr->first[y] : -1;
         from = y;
     }
     for (int y = 0; y + 1 < h; y++) {
-        const cell_t *nb = row_of(b, y);
-        if (!changed[y] || fink[y] == w)
+        if (!changed[y] || !inked[y])
             continue;
-        int f = fink[y], last = y + maxk < h ? maxk : h - 1 - y;
-        uint32_t want = cell_word(&nb[f]);
+        int f = fr->first[y], last = y + maxk < h ? maxk : h - 1 - y;
+        uint32_t want = cell_word(&row_of(b, y)[f]);
         for (int k = 1; k <= last; k++) {
-            const cell_t *sa = sa_row[y + k];
-            if (cell_word(&sa[f]) != want)
-                continue;
-            if (ink[y + k] < 0)
-                ink[y + k] = first_ink(sa, w);
-            if (ink[y + k] != f)
+            if (cell_word(&sa_row[y + k][f]) != want)
                 continue;
             /* A run from y: next row r is shown row r + k. */
             int end = y, gain = 0;
             while (end + k < h &&
                    memcmp(row_of(b, end), sa_row[end + k], rowbytes) == 0) {
-                if (changed[end] && first_ink(row_of(b, end), w) < w)
-                    gain++;
+                gain += changed[end] && inked[end];
                 end++;
             }
             if (gain > best) {
@@ -855,18 +803,48 @@ static void emit_shift(enc_t *e, const screen_t *next, const shift_t *sh)
     e->t->x = e->t->y = -1;
 }
 
-/* Encodes every row that differs; records which in changed (may be NULL).
+/* Gathers row y's spans if it differs from what the terminal shows there
+ * (a, NULL: blank); returns whether it does. */
+static int encode_row(spans_t *sp, const cell_t *a, const cell_t *b, int y)
+{
+    int w = sp->e->w;
+    int differs = a ? memcmp(a, b, (size_t)w * sizeof(cell_t)) != 0
+                    : first_ink(b, w) < w;
+    if (differs)
+        gather_row(sp, a, b, y);
+    return differs;
+}
+
+/* Encodes every row that differs; records which in fr (may be NULL).
  * rows (may be NULL): rows[y] 0 says row y is the same in both, as does a
  * row shown->keep did not keep; either still holds outside a shift's
  * block. */
 static void encode_rows(enc_t *e, const shown_t *shown, const screen_t *next,
                         const shift_t *sh, const uint8_t *rows,
-                        uint8_t *changed)
+                        frame_rows_t *fr)
 {
-    size_t rowbytes = (size_t)next->w * sizeof(cell_t);
     spans_t sp;
     sp.e = e;
     sp.n = sp.npens = 0;
+    sp.fr = fr;
+    uint8_t *changed = fr ? fr->changed : NULL;
+    if (!rows && !sh && shown->keep) {
+        /* Only the kept rows may differ: straight from one to the next
+         * by the keep's bits (most of a frame's rows were not touched). */
+        if (changed)
+            memset(changed, 0, (size_t)next->h);
+        for (int wi = 0; wi * 64 < next->h; wi++) {
+            for (uint64_t m = shown->keep->rows[wi]; m; m &= m - 1) {
+                int y = wi * 64 + __builtin_ctzll(m);
+                int d = encode_row(&sp, row_of(shown->cells, y),
+                                   row_of(next, y), y);
+                if (changed)
+                    changed[y] = (uint8_t)d;
+            }
+        }
+        flush_spans(&sp);
+        return;
+    }
     for (int y = 0; y < next->h; y++) {
         /* Told the row is the same (rows), or not kept (shown->keep). */
         int same = ((rows && !rows[y]) ||
@@ -877,13 +855,9 @@ static void encode_rows(enc_t *e, const shown_t *shown, const screen_t *next,
                 changed[y] = 0;
             continue;
         }
-        const cell_t *a = old_row(shown, sh, y), *b = row_of(next, y);
-        int differs = a ? memcmp(a, b, rowbytes) != 0
-                        : first_ink(b, next->w) < next->w;
+        int d = encode_row(&sp, old_row(shown, sh, y), row_of(next, y), y);
         if (changed)
-            changed[y] = (uint8_t)differs;
-        if (differs)
-            gather_row(&sp, a, b, y);
+            changed[y] = (uint8_t)d;
     }
     flush_spans(&sp);
 }
@@ -917,12 +891,12 @@ static int diff(const shown_t *shown, const screen_t *next,
     enc_t e = { out, t, next->w, 0 };
     size_t start = out->len;
     term_state_t before = *t;
-    uint8_t changed[SHIFT_MAX_ROWS];
+    frame_rows_t fr;
     int may_shift = next->h <= SHIFT_MAX_ROWS;
-    encode_rows(&e, shown, next, NULL, rows, may_shift ? changed : NULL);
+    encode_rows(&e, shown, next, NULL, rows, may_shift ? &fr : NULL);
     shift_t sh;
     if (!e.failed && may_shift && out->len - start >= SHIFT_MIN_BYTES &&
-        find_shift(shown, next, changed, &sh)) {
+        find_shift(shown, next, &fr, &sh)) {
         /* Try the scroll after the plain diff; keep the shorter. */
         size_t plain_end = out->len;
         term_state_t plain = *t;

@@ -501,6 +501,23 @@ static void sparse_screen(screen_t *s, rng_t *r, int pct)
     }
 }
 
+/* Two blank 80x24 screens. */
+static void two_screens(screen_t *a, screen_t *b)
+{
+    screen_init(a, 80, 24);
+    screen_init(b, 80, 24);
+}
+
+/* A terminal state with nothing known, for display d. */
+static term_state_t fresh_term(display_t d)
+{
+    term_state_t ts;
+    memset(&ts, 0, sizeof ts);
+    term_state_set_display(&ts, &d);
+    term_state_reset(&ts);
+    return ts;
+}
+
 START_TEST(long_diff_never_longer_than_paint)
 {
     /* A diff long enough to be tried as a repaint (more bytes than an
@@ -512,8 +529,7 @@ START_TEST(long_diff_never_longer_than_paint)
     rng_t r;
     rng_seed(&r, 77);
     screen_t a, b;
-    screen_init(&a, 80, 24);
-    screen_init(&b, 80, 24);
+    two_screens(&a, &b);
     buf_t out;
     buf_init(&out, 0);
     int tried = 0, painted = 0;
@@ -525,10 +541,7 @@ START_TEST(long_diff_never_longer_than_paint)
         else
             mutate(&b, &a, &r);
         display_t d = { (uint8_t)(i % 2), (uint8_t)(i / 2 % 3) };
-        term_state_t ts;
-        memset(&ts, 0, sizeof ts);
-        term_state_set_display(&ts, &d);
-        term_state_reset(&ts);
+        term_state_t ts = fresh_term(d);
         buf_reset(&out);
         ck_assert_int_eq(screen_paint(&a, &ts, &out), 0);
         term_state_t before = ts;
@@ -719,6 +732,101 @@ START_TEST(display_sets_glyphs_and_depth)
 }
 END_TEST
 
+/* The encoder writes a span straight into the output when it has room,
+ * else through a buffer of its own (docs/performance.md, "The encoder's
+ * spans, cheaper"): the same bytes either way. A fresh buffer has no room
+ * for the first span (and a row of 80 three-byte glyphs is longer than the
+ * encoder's stack buffer); one grown beforehand has room for all. */
+START_TEST(spans_alike_with_or_without_room)
+{
+    rng_t r;
+    rng_seed(&r, 4242);
+    screen_t a, b;
+    two_screens(&a, &b);
+    for (int i = 0; i < 60; i++) {
+        random_screen(&a, &r, i % 2);
+        mutate(&b, &a, &r);
+        if (i % 3 == 0) /* one long span: a whole row of one pen */
+            for (int x = 0; x < b.w; x++)
+                screen_put(&b, x, i % b.h, 0x2500u, COL_RED, COL_BLUE, 0);
+        display_t d = { GLYPHS_UTF8, (uint8_t)(i % 3) };
+        term_state_t t1 = fresh_term(d), t2 = t1;
+        buf_t tight, roomy;
+        buf_init(&tight, 0);
+        buf_init(&roomy, 0);
+        static char blob[1 << 16];
+        ck_assert_int_eq(buf_append(&roomy, blob, sizeof blob), 0);
+        buf_reset(&roomy);
+        ck_assert_int_eq(screen_diff(&a, &b, &t1, &tight), 0);
+        ck_assert_int_eq(screen_diff(&a, &b, &t2, &roomy), 0);
+        ck_assert_uint_gt(tight.len, 0);
+        ck_assert_uint_eq(tight.len, roomy.len);
+        ck_assert(memcmp(tight.data, roomy.data, tight.len) == 0);
+        ck_assert(memcmp(&t1, &t2, sizeof t1) == 0);
+        buf_free(&tight);
+        buf_free(&roomy);
+    }
+    screen_free(&a);
+    screen_free(&b);
+}
+END_TEST
+
+/* FNV-1a over bytes, carried on from h. */
+static uint64_t fnv1a(uint64_t h, const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (uint8_t)p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* The encoder's exact bytes, pinned: the other tests check what a terminal
+ * shows and a few sequences byte for byte; this one catches any change in
+ * the bytes chosen (the order of spans by pen, the cursor moves, the
+ * scroll and repaint trials) that a rewrite for speed must not make
+ * (docs/performance.md, "The encoder's spans, cheaper"). Chains of diffs
+ * of every kind this file makes, at every depth, ASCII and UTF-8; the
+ * values were printed by the encoder before that rewrite. */
+START_TEST(encoder_bytes_pinned)
+{
+    rng_t r;
+    rng_seed(&r, 2611);
+    screen_t shown, next;
+    two_screens(&shown, &next);
+    buf_t out;
+    buf_init(&out, 0);
+    uint64_t h = 0xcbf29ce484222325ull;
+    size_t total = 0;
+    for (int depth = COLOURS_16; depth <= COLOURS_TRUE; depth++) {
+        for (int utf8 = 0; utf8 < 2; utf8++) {
+            display_t d = { utf8 ? GLYPHS_UTF8 : GLYPHS_ASCII, (uint8_t)depth };
+            term_state_t ts = fresh_term(d);
+            random_screen(&shown, &r, 0);
+            buf_reset(&out);
+            ck_assert_int_eq(screen_paint(&shown, &ts, &out), 0);
+            for (int i = 0; i < 120; i++) {
+                int kind = rng_range(&r, 0, 9);
+                if (kind < 6)
+                    mutate(&next, &shown, &r);
+                else if (kind < 8)
+                    shift_block(&next, &shown, &r);
+                else
+                    sparse_screen(&next, &r, rng_range(&r, 1, 60));
+                ck_assert_int_eq(screen_diff(&shown, &next, &ts, &out), 0);
+                screen_copy(&shown, &next);
+            }
+            h = fnv1a(h, out.data, out.len);
+            total += out.len;
+        }
+    }
+    if (h != 0x6e89e91ee4351ae1ull || total != 1416635)
+        ck_abort_msg("encoder bytes: hash 0x%016llxull, %zu bytes",
+                     (unsigned long long)h, total);
+    buf_free(&out);
+    screen_free(&shown);
+    screen_free(&next);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("screen_diff");
@@ -739,6 +847,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, long_diff_never_longer_than_paint);
     tcase_add_test(tc, size_change_paints_in_full);
     tcase_add_test(tc, output_cap_fails_cleanly);
+    tcase_add_test(tc, spans_alike_with_or_without_room);
+    tcase_add_test(tc, encoder_bytes_pinned);
     suite_add_tcase(s, tc);
     return s;
 }
