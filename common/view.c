@@ -319,26 +319,34 @@ static void draw_pack(const game_t *g, const display_t *d, screen_t *s)
  * log stays right under the map until it fills its rows. Lines from the
  * last key that did anything are in their colours and bold; older lines
  * grey. */
-void view_log(const game_t *g, screen_t *s)
+int view_log_bottom(const game_t *g, const screen_t *s)
 {
     int top = MAP_H - 1, bottom = s->h - 2; /* inclusive rows of the log */
     int used = g->log_count > 3 ? g->log_count : 3;
-    if (bottom > top + used - 1)
-        bottom = top + used - 1;
+    return bottom > top + used - 1 ? top + used - 1 : bottom;
+}
+
+void view_log_line(const game_t *g, screen_t *s, int row, int i)
+{
+    const msg_t *m = game_msg(g, i);
+    if (!m)
+        return;
+    int fresh = m->seq >= g->log_fresh; /* game_msg_is_new */
+    screen_puts(s, 0, row, m->text, fresh ? view_msg_colour(m->kind) : COL_GREY,
+                COL_DEFAULT, fresh ? ATTR_BOLD : 0);
+}
+
+void view_log(const game_t *g, screen_t *s)
+{
+    int top = MAP_H - 1, bottom = view_log_bottom(g, s);
     cell_t blank = cell_make(' ', COL_DEFAULT, COL_DEFAULT, 0);
     uint32_t word;
     memcpy(&word, &blank, sizeof word);
     cell_t *row0 = screen_at(s, 0, top);
     for (int x = 0; x < s->w; x++) /* words: the compiler stores 4 a time */
         memcpy(&row0[x], &word, sizeof word);
-    for (int row = bottom, i = 0; row >= top; row--, i++) {
-        const msg_t *m = game_msg(g, i);
-        if (!m)
-            break;
-        int fresh = game_msg_is_new(g, i);
-        screen_puts(s, 0, row, m->text, fresh ? view_msg_colour(m->kind) : COL_GREY,
-                    COL_DEFAULT, fresh ? ATTR_BOLD : 0);
-    }
+    for (int row = bottom, i = 0; row >= top && i < g->log_count; row--, i++)
+        view_log_line(g, s, row, i);
 }
 
 /* A line of text built without printf (the status line is drawn on most

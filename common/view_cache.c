@@ -507,6 +507,14 @@ void view_cache_log_overdrawn(view_cache_t *c)
     c->log_overdrawn = 1;
 }
 
+/* 1 if the screen's log rows show lines of g's log as c->log_rows says:
+ * log_kept below but for the count of lines and of new ones. */
+static int log_same_lines(const view_cache_t *c, const game_t *g)
+{
+    return c->log_tracked && !c->log_overdrawn && c->log_game == g &&
+           c->log_seed == g->seed && g->keys >= c->log_keys;
+}
+
 /* 1 if the screen's log rows show g's log as it is: the host tracks its
  * lines and drew none over them since, and the last frame drew this
  * game's log at the same count of lines, the same of them new (log_fresh),
@@ -515,9 +523,8 @@ void view_cache_log_overdrawn(view_cache_t *c)
  * new game from the last; a new one also starts from fewer keys. */
 static int log_kept(const view_cache_t *c, const game_t *g)
 {
-    return c->log_tracked && !c->log_overdrawn && c->log_game == g &&
-           c->log_seed == g->seed && g->keys >= c->log_keys &&
-           c->log_total == g->log_total && c->log_fresh == g->log_fresh;
+    return log_same_lines(c, g) && c->log_total == g->log_total &&
+           c->log_fresh == g->log_fresh;
 }
 
 static void log_remember(view_cache_t *c, const game_t *g)
@@ -527,6 +534,35 @@ static void log_remember(view_cache_t *c, const game_t *g)
     c->log_keys = g->keys;
     c->log_total = g->log_total;
     c->log_fresh = g->log_fresh;
+}
+
+/* The log's rows over the last frame's: a row is drawn (blanked, then its
+ * line: view_log_line) only when the line it shows, or whether that line
+ * is new, changed. A line's seq names its text within a game (a merged
+ * line takes a new one: game_log), so after a key that only turned the
+ * new lines grey or merged a repeat, the rows of the lines that did not
+ * change are left as they are and not marked (docs/performance.md, "The
+ * draw and the turn, cheaper"). all: every row (s or the log may hold
+ * anything: the cache's rows do not describe it). */
+static void draw_log(const game_t *g, view_cache_t *c, screen_t *s, int all)
+{
+    int top = MAP_H - 1, bottom = view_log_bottom(g, s);
+    c->log_changed = 0;
+    for (int y = top; y < s->h - 1; y++) {
+        int k = y - top, i = bottom - y;
+        const msg_t *m = game_msg(g, i); /* NULL below the lines */
+        uint64_t key = m ? ((uint64_t)m->seq + 1) << 1 |
+                               (uint64_t)(m->seq >= g->log_fresh)
+                         : 0;
+        if (k < VIEW_LOG_ROWS) {
+            if (!all && c->log_rows[k] == key)
+                continue;
+            c->log_rows[k] = key;
+            c->log_changed |= 1u << k;
+        }
+        blank_cells(screen_at(s, 0, y), s->w);
+        view_log_line(g, s, y, i);
+    }
 }
 
 void view_draw_cached(const game_t *g, view_cache_t *c, screen_t *s)
@@ -539,6 +575,7 @@ void view_draw_cached_display(const game_t *g, const display_t *d,
 {
     c->used = 1;
     c->map_rows = 0;
+    c->log_changed = 0;
     c->status_drawn = 0;
     c->incremental = 0;
     if (!view_full(s->w, s->h) || !plain_mode(g)) {
@@ -564,13 +601,9 @@ void view_draw_cached_display(const game_t *g, const display_t *d,
     /* The log: unless the host keeps track of its lines over it and it
      * is the one the last frame drew (view_cache_track_log). */
     c->log_drawn = (uint8_t)(full || !log_kept(c, g));
+    if (c->log_drawn)
+        draw_log(g, c, s, full || !log_same_lines(c, g));
     c->log_overdrawn = 0;
-    if (c->log_drawn) {
-        /* view_log blanks its first row itself. */
-        for (int y = MAP_H; y < s->h - 1; y++)
-            blank_cells(screen_at(s, 0, y), s->w);
-        view_log(g, s);
-    }
     log_remember(c, g);
     int32_t v[8];
     status_values(g, v);
@@ -595,8 +628,12 @@ int view_cache_rows(const view_cache_t *c, uint8_t *rows, int h)
         return 0;
     for (int y = 0; y < MAP_H - 1; y++)
         rows[y] = (uint8_t)(c->map_rows >> y & 1);
-    for (int y = MAP_H - 1; y < h - 1; y++)
-        rows[y] = (uint8_t)(c->log_drawn || c->log_overdrawn);
+    for (int y = MAP_H - 1; y < h - 1; y++) {
+        int k = y - (MAP_H - 1);
+        rows[y] = (uint8_t)(c->log_overdrawn ||
+                            (k < VIEW_LOG_ROWS ? c->log_changed >> k & 1
+                                               : c->log_drawn));
+    }
     rows[h - 1] = c->status_drawn;
     return 1;
 }

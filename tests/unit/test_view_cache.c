@@ -486,6 +486,39 @@ START_TEST(an_unchanged_log_is_not_redrawn)
 }
 END_TEST
 
+/* With the log tracked, a key that only turns the newest line grey, or
+ * merges a repeat into it, redraws only that line's row: the rows of the
+ * lines that did not change are left unmarked (view_cache.c, draw_log),
+ * and every frame's bytes are the whole-frame path's. */
+START_TEST(only_the_log_rows_that_changed_are_redrawn)
+{
+    track_log = 1;
+    walk_t w;
+    walk_with_ref(&w, _i);
+    game_t *g = w.g;
+    uint8_t rows[24];
+    game_log(g, MSG_INFO, "The first line.");
+    game_log(g, MSG_INFO, "The second line.");
+    game_log(g, MSG_INFO, "The third line.");
+    g->log_fresh = g->log_total - 1; /* the third is new */
+    frames_agree(&w);
+    ck_assert(view_cache_rows(&w.h.cache, rows, 24));
+    ck_assert(rows[MAP_H - 1] && rows[MAP_H] && rows[MAP_H + 1]);
+    for (int step = 0; step < 2; step++) {
+        if (step == 0)
+            g->log_fresh = g->log_total; /* the third turns grey */
+        else
+            game_log(g, MSG_INFO, "The third line."); /* "... (x2)" */
+        frames_agree(&w);
+        ck_assert(view_cache_rows(&w.h.cache, rows, 24));
+        ck_assert_int_eq(rows[MAP_H + 1], 1);
+        ck_assert_int_eq(rows[MAP_H - 1] | rows[MAP_H], 0);
+    }
+    track_log = 0;
+    walk_end(&w);
+}
+END_TEST
+
 /* The tiles explored so far. */
 static int explored_count(const game_t *g)
 {
@@ -578,6 +611,8 @@ static Suite *make_suite(void)
     tcase_add_loop_test(tc, incremental_frames_equal_full_frames_tracking_log,
                         0, RULES_COUNT * NDISPLAYS);
     tcase_add_loop_test(tc, an_unchanged_log_is_not_redrawn, 0, NDISPLAYS);
+    tcase_add_loop_test(tc, only_the_log_rows_that_changed_are_redrawn, 0,
+                        NDISPLAYS);
     tcase_add_loop_test(tc, a_step_away_and_back_between_frames, 0,
                         NDISPLAYS);
     tcase_add_loop_test(tc, a_key_taking_no_turn_keeps_the_movers_slots, 0,
