@@ -451,6 +451,21 @@ static void draw_movers(const game_t *g, const display_t *d, view_cache_t *c,
         view_movers(g, d, s, marks);
 }
 
+/* 1 if the map and its movers show what the last frame drew: no turn
+ * passed since it (at most a key on, which took none: map_one_turn), the
+ * player stands where it did, and the movers' slots kept are g's
+ * (movers_still). The looks change only in a turn or with the level, the
+ * movers and how they look likewise (an item's colour is fixed for a game:
+ * item_colour), and the glow only with the player's place. A key that
+ * took no turn (a bump into a wall, most keys of a walk that turns at
+ * walls) then draws nothing of the map and marks none of its rows
+ * (docs/performance.md, "The draw and the turn, cheaper"). */
+static int map_unchanged(const view_cache_t *c, const game_t *g)
+{
+    return map_one_turn(c, g) && g->turn == c->map_turn &&
+           g->player.x == c->px && g->player.y == c->py && movers_still(c, g);
+}
+
 /* The map above its last row (the log's first): a chunk is rewritten when
  * its cells are not its looks (they changed, or a mover was drawn over
  * them); then every mover. trust: the cache's looks and movers describe
@@ -458,6 +473,10 @@ static void draw_movers(const game_t *g, const display_t *d, view_cache_t *c,
 static void draw_map(const game_t *g, const display_t *d, view_cache_t *c,
                      screen_t *s, int trust)
 {
+    if (trust && map_unchanged(c, g)) {
+        c->movers_keys = g->keys; /* as draw_movers: the slots still hold */
+        return;
+    }
     int one_turn = trust && map_one_turn(c, g);
     int still = one_turn && g->player.x == c->px && g->player.y == c->py;
     const unsigned all = (1u << VIEW_CHUNKS_X) - 1;

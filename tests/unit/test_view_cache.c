@@ -519,6 +519,33 @@ START_TEST(only_the_log_rows_that_changed_are_redrawn)
 }
 END_TEST
 
+/* A key that takes no turn (a bump into a wall) leaves the map and its
+ * movers as they were: none of the map's rows is drawn or marked
+ * (view_cache.c, map_unchanged), and the frame's bytes are the
+ * whole-frame path's. */
+START_TEST(a_bump_leaves_the_map_unmarked)
+{
+    walk_t w;
+    walk_with_ref(&w, _i);
+    game_t *g = w.g;
+    uint8_t rows[24];
+    int bumps = 0;
+    for (int i = 0; i < 60 && bumps < 2; i++) {
+        uint32_t turn = g->turn;
+        game_key(g, 'h');
+        frames_agree(&w);
+        if (g->turn != turn)
+            continue;
+        ck_assert(view_cache_rows(&w.h.cache, rows, 24));
+        for (int y = 0; y < MAP_H - 1; y++)
+            ck_assert_msg(rows[y] == 0, "map row %d marked", y);
+        bumps++;
+    }
+    ck_assert_int_eq(bumps, 2);
+    walk_end(&w);
+}
+END_TEST
+
 /* The tiles explored so far. */
 static int explored_count(const game_t *g)
 {
@@ -613,6 +640,7 @@ static Suite *make_suite(void)
     tcase_add_loop_test(tc, an_unchanged_log_is_not_redrawn, 0, NDISPLAYS);
     tcase_add_loop_test(tc, only_the_log_rows_that_changed_are_redrawn, 0,
                         NDISPLAYS);
+    tcase_add_loop_test(tc, a_bump_leaves_the_map_unmarked, 0, NDISPLAYS);
     tcase_add_loop_test(tc, a_step_away_and_back_between_frames, 0,
                         NDISPLAYS);
     tcase_add_loop_test(tc, a_key_taking_no_turn_keeps_the_movers_slots, 0,
