@@ -326,14 +326,16 @@ int view_log_bottom(const game_t *g, const screen_t *s)
     return bottom > top + used - 1 ? top + used - 1 : bottom;
 }
 
-void view_log_line(const game_t *g, screen_t *s, int row, int i)
+int view_log_line(const game_t *g, screen_t *s, int row, int i)
 {
     const msg_t *m = game_msg(g, i);
     if (!m)
-        return;
+        return 0;
     int fresh = m->seq >= g->log_fresh; /* game_msg_is_new */
-    screen_puts(s, 0, row, m->text, fresh ? view_msg_colour(m->kind) : COL_GREY,
-                COL_DEFAULT, fresh ? ATTR_BOLD : 0);
+    int n = screen_puts(s, 0, row, m->text,
+                        fresh ? view_msg_colour(m->kind) : COL_GREY,
+                        COL_DEFAULT, fresh ? ATTR_BOLD : 0);
+    return n < s->w ? n : s->w;
 }
 
 void view_log(const game_t *g, screen_t *s)
