@@ -188,7 +188,7 @@ static inline int row_looks(const game_t *g, int y,
  * their looks did not change, and the caller reads the few it needs (a
  * mover's chunk) from the cache instead of a copy of the whole row. */
 static inline int box_looks(const game_t *g, int y, unsigned box,
-                            uint64_t words[VIEW_CHUNKS_X])
+                            uint64_t words[VIEW_CHUNKS_X], int tiles_ok)
 {
     const uint64_t ones = 0x0101010101010101u;
     uint64_t seen = 0, bad = 0;
@@ -199,7 +199,8 @@ static inline int box_looks(const game_t *g, int y, unsigned box,
         memcpy(&lit, &g->visible[y][cx * 8], 8);
         memcpy(&known, &g->map.explored[y][cx * 8], 8);
         seen |= lit | known;
-        bad |= (t & ~(3 * ones)) | (t & t >> 1 & ones);
+        if (!tiles_ok)
+            bad |= (t & ~(3 * ones)) | (t & t >> 1 & ones);
         words[cx] = t << 2 | lit << 1 | known;
     }
     return ((seen & ~ones) | bad) == 0 ? ROW_FAST | (seen ? ROW_SEEN : 0)
@@ -248,8 +249,11 @@ static int update_row_plain(const game_t *g, view_cache_t *c, screen_t *s,
         return 0;
     uint64_t *was = c->looks[y];
     uint64_t words[VIEW_CHUNKS_X];
-    int found = trust && box != all ? box_looks(g, y, box, words)
-                                    : row_looks(g, y, words);
+    int found = trust && box != all
+                    ? box_looks(g, y, box, words, c->tiles_ok >> y & 1)
+                    : row_looks(g, y, words);
+    if (!(trust && box != all))
+        c->tiles_ok |= (uint32_t)(found & ROW_FAST) << y;
     if (trust && box != all && !(c->blank_rows & bit))
         found |= ROW_SEEN; /* seen outside the box before, and so now */
     if (!(found & ROW_FAST)) {
@@ -336,8 +340,10 @@ static row_change_t rich_row_looks(const game_t *g, view_cache_t *c, int y,
     const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
     uint64_t *was = c->looks[y];
     uint64_t words[VIEW_CHUNKS_X];
-    int found = box != all ? box_looks(g, y, box, words)
+    int found = box != all ? box_looks(g, y, box, words, c->tiles_ok >> y & 1)
                            : row_looks(g, y, words);
+    if (box == all)
+        c->tiles_ok |= (uint32_t)(found & ROW_FAST) << y;
     if (!(found & ROW_FAST)) {
         box = all;
         for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
@@ -387,6 +393,9 @@ static void draw_map_rich(const game_t *g, const display_t *d,
         for (int y = top; y <= bottom; y++)
             ch[y + 1] = rich_row_looks(g, c, y, sb.chunks);
     }
+    /* The rows a step from the player's two places (near_player). */
+    int near_top = (c->py < g->player.y ? c->py : g->player.y) - 1,
+        near_bottom = (c->py > g->player.y ? c->py : g->player.y) + 1;
     for (int y = 0; y < MAP_H - 1; y++) {
         unsigned need = trust ? ch[y + 1].looks : all;
         if (joins) {
@@ -396,7 +405,7 @@ static void draw_map_rich(const game_t *g, const display_t *d,
                     (a->first | b->first | u->first) >> 1;
         }
         need |= c->mover_chunks[y];
-        if (sb.chunks)
+        if (sb.chunks && y >= near_top && y <= near_bottom)
             need |= near_player(y, c->px, c->py) |
                     near_player(y, g->player.x, g->player.y);
         int changed = 0;
@@ -494,6 +503,8 @@ static void draw_map(const game_t *g, const display_t *d, view_cache_t *c,
     }
     int one_turn = trust && map_one_turn(c, g);
     int still = one_turn && g->player.x == c->px && g->player.y == c->py;
+    if (!one_turn)
+        c->tiles_ok = 0; /* perhaps another level: its rows found again */
     const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
     step_box_t sb = { 0, MAP_H, all }; /* every chunk */
     if (still)

@@ -80,6 +80,12 @@ typedef struct view_cache {
     uint64_t looks[MAP_H][VIEW_CHUNKS_X]; /* each chunk's look word */
     uint16_t mover_chunks[MAP_H - 1]; /* the chunks movers were drawn in */
     int16_t px, py;                  /* where the player was */
+    uint32_t tiles_ok;               /* map rows whose tiles were all in
+                                        view_look8's fast range when this
+                                        level's row was worked out whole
+                                        (the tiles change only with the
+                                        level): after a step their
+                                        chunks' tiles are not tested */
     int32_t map_depth;               /* ...at this depth */
     uint32_t map_turn;               /* ...at this turn (map_one_turn) */
     /* The log (view_cache_track_log): what the last frame's was drawn

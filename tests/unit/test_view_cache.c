@@ -546,6 +546,33 @@ START_TEST(a_bump_leaves_the_map_unmarked)
 }
 END_TEST
 
+/* A tile out of view_look8's fast range (never in play; drawn as a wall)
+ * in a row found so when the level was first drawn: the steps after it
+ * test that row's tiles again (view_cache.c keeps which rows had none:
+ * tiles_ok), so every frame's bytes are the whole-frame path's. */
+START_TEST(a_tile_out_of_range_is_drawn_after_steps)
+{
+    walk_t w;
+    walk_with_ref(&w, _i);
+    game_t *g = w.g;
+    int bx = -1, by = -1;
+    for (int dy = 1; dy <= 2 && bx < 0; dy++)
+        for (int dx = 2; dx <= 4 && bx < 0; dx++)
+            if (g->map.tile[g->player.y + dy][g->player.x + dx] == TILE_FLOOR)
+                bx = g->player.x + dx, by = g->player.y + dy;
+    ck_assert_int_ge(bx, 0);
+    g->map.tile[by][bx] = 7;
+    view_cache_reset(&w.h.cache); /* as for a new level: drawn whole */
+    frames_agree(&w);
+    static const int keys[] = { 'h', 'l', 'l', 'h', 'k', 'j' };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        game_key(g, keys[i]);
+        frames_agree(&w);
+    }
+    walk_end(&w);
+}
+END_TEST
+
 /* The tiles explored so far. */
 static int explored_count(const game_t *g)
 {
@@ -641,6 +668,8 @@ static Suite *make_suite(void)
     tcase_add_loop_test(tc, only_the_log_rows_that_changed_are_redrawn, 0,
                         NDISPLAYS);
     tcase_add_loop_test(tc, a_bump_leaves_the_map_unmarked, 0, NDISPLAYS);
+    tcase_add_loop_test(tc, a_tile_out_of_range_is_drawn_after_steps, 0,
+                        NDISPLAYS);
     tcase_add_loop_test(tc, a_step_away_and_back_between_frames, 0,
                         NDISPLAYS);
     tcase_add_loop_test(tc, a_key_taking_no_turn_keeps_the_movers_slots, 0,
