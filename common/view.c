@@ -351,40 +351,6 @@ void view_log(const game_t *g, screen_t *s)
         view_log_line(g, s, row, i);
 }
 
-/* A line of text built without printf (the status line is drawn on most
- * keys): cut at 95 characters as snprintf into 96 bytes would. */
-typedef struct line {
-    char text[96];
-    int n;
-    int cut;   /* something did not fit */
-} line_t;
-
-static void line_str(line_t *l, const char *str)
-{
-    while (*str && l->n < (int)sizeof l->text - 1)
-        l->text[l->n++] = *str++;
-    l->cut |= *str != 0;
-    l->text[l->n] = 0;
-}
-
-static void line_num(line_t *l, long long v)
-{
-    char digits[24];
-    int n = 0;
-    unsigned long long u = v < 0 ? 0 - (unsigned long long)v
-                                 : (unsigned long long)v;
-    do {
-        digits[sizeof digits - 1 - n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (v < 0)
-        digits[sizeof digits - 1 - n++] = '-';
-    char text[sizeof digits + 1];
-    memcpy(text, digits + sizeof digits - n, (size_t)n);
-    text[n] = 0;
-    line_str(l, text);
-}
-
 int view_status(const game_t *g, const display_t *d, screen_t *s)
 {
     /* The whole width; view_status.c drops what does not fit. */
@@ -393,9 +359,16 @@ int view_status(const game_t *g, const display_t *d, screen_t *s)
 
 void view_status_turn(const game_t *g, screen_t *s, int x)
 {
-    line_t text = { "", 0, 0 };
-    line_num(&text, (unsigned)g->turn);
-    screen_puts(s, x, s->h - 1, text.text, COL_WHITE, COL_DEFAULT, 0);
+    /* The digits straight into a buffer (on every key that takes a turn:
+     * docs/performance.md, "The draw and the turn, cheaper"). */
+    char digits[12];
+    int n = (int)sizeof digits - 1;
+    digits[n] = 0;
+    uint32_t t = g->turn;
+    do
+        digits[--n] = (char)('0' + t % 10);
+    while ((t /= 10) != 0);
+    screen_puts(s, x, s->h - 1, digits + n, COL_WHITE, COL_DEFAULT, 0);
 }
 
 /* MODE_LOOK: the cursor in reverse video, its tile's description on the

@@ -217,10 +217,15 @@ static inline int box_looks(const game_t *g, int y, unsigned box,
 /* 1 if any tile of map row y is lit or explored. */
 static int row_seen(const game_t *g, int y)
 {
+    /* Eight tiles a word (VIEW_CHUNKS_X words a row). */
     const uint8_t *lit = g->visible[y], *known = g->map.explored[y];
-    uint8_t any = 0;
-    for (int x = 0; x < MAP_W; x++)
-        any |= lit[x] | known[x];
+    uint64_t any = 0;
+    for (int x = 0; x < VIEW_CHUNKS_X * 8; x += 8) {
+        uint64_t a, b;
+        memcpy(&a, lit + x, sizeof a);
+        memcpy(&b, known + x, sizeof b);
+        any |= a | b;
+    }
     return any != 0;
 }
 
