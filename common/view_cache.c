@@ -536,15 +536,24 @@ static void draw_map(const game_t *g, const display_t *d, view_cache_t *c,
     }
     c->map_turn = g->turn;
     c->map_depth = g->depth;
-    uint8_t movers[(VIEW_CHUNKS + 7) / 8];
+    /* The movers' chunks, a bit each (view_movers's marks), read back a
+     * word at a time where a word's bytes are in that order. */
+    uint8_t movers[(VIEW_CHUNKS + 63) / 64 * 8];
     memset(movers, 0, sizeof movers);
     draw_movers(g, d, c, s, movers);
     memset(c->mover_chunks, 0, sizeof c->mover_chunks);
     /* The movers' rows (a few bits set); their chunks are drawn again
      * next frame. */
-    for (int b = 0; b < (int)sizeof movers; b++)
-        for (unsigned bits = movers[b]; bits; bits &= bits - 1) {
-            int i = b * 8 + __builtin_ctz(bits);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    typedef uint64_t marks_t;
+#else
+    typedef uint8_t marks_t;
+#endif
+    for (int b = 0; b < (int)sizeof movers; b += (int)sizeof(marks_t)) {
+        marks_t word;
+        memcpy(&word, &movers[b], sizeof word);
+        for (uint64_t bits = word; bits; bits &= bits - 1) {
+            int i = b * 8 + __builtin_ctzll(bits);
             int y = i / VIEW_CHUNKS_X;
             if (y < MAP_H - 1) {
                 c->map_rows |= 1u << y;
@@ -552,6 +561,7 @@ static void draw_map(const game_t *g, const display_t *d, view_cache_t *c,
                 c->mover_chunks[y] |= (uint16_t)(1u << (i % VIEW_CHUNKS_X));
             }
         }
+    }
 }
 
 void view_cache_track_log(view_cache_t *c)
