@@ -190,10 +190,12 @@ build/san/tests/unit/%: build/san/tests/unit/%.o $(call LIB,san)
 	$(CC) $(SAN_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -o $@
 
 # The encoder's plain C paths, which every x86-64 build skips for its SSE2
-# ones (common/screen_diff.c, screen_floor.c): the encoder's and the view
-# cache's suites again, linked with those two built without __SSE2__ (a
-# CPU without it, or another architecture, runs these paths).
-NOSSE2_OBJS := build/san/nosse2/common/screen_diff.o build/san/nosse2/common/screen_floor.o
+# ones (common/screen_diff.c, screen_floor.c, and screen.c's screen_puts):
+# the encoder's and the view cache's suites again, linked with those built
+# without __SSE2__ (a CPU without it, or another architecture, runs these
+# paths).
+NOSSE2_OBJS := build/san/nosse2/common/screen_diff.o build/san/nosse2/common/screen_floor.o \
+               build/san/nosse2/common/screen.o
 NOSSE2_BINS := build/san/tests/unit/test_screen_diff_nosse2 build/san/tests/unit/test_view_cache_nosse2
 UNIT_BINS += $(NOSSE2_BINS)
 

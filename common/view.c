@@ -319,60 +319,36 @@ static void draw_pack(const game_t *g, const display_t *d, screen_t *s)
  * log stays right under the map until it fills its rows. Lines from the
  * last key that did anything are in their colours and bold; older lines
  * grey. */
-void view_log(const game_t *g, screen_t *s)
+int view_log_bottom(const game_t *g, const screen_t *s)
 {
     int top = MAP_H - 1, bottom = s->h - 2; /* inclusive rows of the log */
     int used = g->log_count > 3 ? g->log_count : 3;
-    if (bottom > top + used - 1)
-        bottom = top + used - 1;
+    return bottom > top + used - 1 ? top + used - 1 : bottom;
+}
+
+int view_log_line(const game_t *g, screen_t *s, int row, int i)
+{
+    const msg_t *m = game_msg(g, i);
+    if (!m)
+        return 0;
+    int fresh = m->seq >= g->log_fresh; /* game_msg_is_new */
+    int n = screen_puts(s, 0, row, m->text,
+                        fresh ? view_msg_colour(m->kind) : COL_GREY,
+                        COL_DEFAULT, fresh ? ATTR_BOLD : 0);
+    return n < s->w ? n : s->w;
+}
+
+void view_log(const game_t *g, screen_t *s)
+{
+    int top = MAP_H - 1, bottom = view_log_bottom(g, s);
     cell_t blank = cell_make(' ', COL_DEFAULT, COL_DEFAULT, 0);
     uint32_t word;
     memcpy(&word, &blank, sizeof word);
     cell_t *row0 = screen_at(s, 0, top);
     for (int x = 0; x < s->w; x++) /* words: the compiler stores 4 a time */
         memcpy(&row0[x], &word, sizeof word);
-    for (int row = bottom, i = 0; row >= top; row--, i++) {
-        const msg_t *m = game_msg(g, i);
-        if (!m)
-            break;
-        int fresh = game_msg_is_new(g, i);
-        screen_puts(s, 0, row, m->text, fresh ? view_msg_colour(m->kind) : COL_GREY,
-                    COL_DEFAULT, fresh ? ATTR_BOLD : 0);
-    }
-}
-
-/* A line of text built without printf (the status line is drawn on most
- * keys): cut at 95 characters as snprintf into 96 bytes would. */
-typedef struct line {
-    char text[96];
-    int n;
-    int cut;   /* something did not fit */
-} line_t;
-
-static void line_str(line_t *l, const char *str)
-{
-    while (*str && l->n < (int)sizeof l->text - 1)
-        l->text[l->n++] = *str++;
-    l->cut |= *str != 0;
-    l->text[l->n] = 0;
-}
-
-static void line_num(line_t *l, long long v)
-{
-    char digits[24];
-    int n = 0;
-    unsigned long long u = v < 0 ? 0 - (unsigned long long)v
-                                 : (unsigned long long)v;
-    do {
-        digits[sizeof digits - 1 - n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (v < 0)
-        digits[sizeof digits - 1 - n++] = '-';
-    char text[sizeof digits + 1];
-    memcpy(text, digits + sizeof digits - n, (size_t)n);
-    text[n] = 0;
-    line_str(l, text);
+    for (int row = bottom, i = 0; row >= top && i < g->log_count; row--, i++)
+        view_log_line(g, s, row, i);
 }
 
 int view_status(const game_t *g, const display_t *d, screen_t *s)
@@ -383,9 +359,16 @@ int view_status(const game_t *g, const display_t *d, screen_t *s)
 
 void view_status_turn(const game_t *g, screen_t *s, int x)
 {
-    line_t text = { "", 0, 0 };
-    line_num(&text, (unsigned)g->turn);
-    screen_puts(s, x, s->h - 1, text.text, COL_WHITE, COL_DEFAULT, 0);
+    /* The digits straight into a buffer (on every key that takes a turn:
+     * docs/performance.md, "The draw and the turn, cheaper"). */
+    char digits[12];
+    int n = (int)sizeof digits - 1;
+    digits[n] = 0;
+    uint32_t t = g->turn;
+    do
+        digits[--n] = (char)('0' + t % 10);
+    while ((t /= 10) != 0);
+    screen_puts(s, x, s->h - 1, digits + n, COL_WHITE, COL_DEFAULT, 0);
 }
 
 /* MODE_LOOK: the cursor in reverse video, its tile's description on the

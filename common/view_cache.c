@@ -39,12 +39,27 @@ int view_cache_wants_prime(const view_cache_t *c, int w, int h)
     return c->valid && c->primed && c->w == w && c->h == h;
 }
 
+/* 64 blank cells, for blank_cells to copy. */
+#define BLANK1 { ' ', COL_DEFAULT, COL_DEFAULT, 0, 0 }
+#define BLANK8 BLANK1, BLANK1, BLANK1, BLANK1, BLANK1, BLANK1, BLANK1, BLANK1
+static const cell_t blank_block[64] = { BLANK8, BLANK8, BLANK8, BLANK8,
+                                        BLANK8, BLANK8, BLANK8, BLANK8 };
+
 static void blank_cells(cell_t *row, int n)
 {
+    if (n > 16) {
+        /* A row (the log's, the status line) in a copy or two of the
+         * block: a loop of stores took ~140 instructions for 80 cells. */
+        int x = 0;
+        for (; x + 64 <= n; x += 64)
+            memcpy(&row[x], blank_block, sizeof blank_block);
+        if (x < n)
+            memcpy(&row[x], blank_block, (size_t)(n - x) * sizeof *row);
+        return;
+    }
     /* Two cells a store. */
-    cell_t blank = cell_make(' ', COL_DEFAULT, COL_DEFAULT, 0);
     uint32_t word;
-    memcpy(&word, &blank, sizeof word);
+    memcpy(&word, &blank_block[0], sizeof word);
     uint64_t pair = (uint64_t)word << 32 | word;
     int x = 0;
     for (; x + 2 <= n; x += 2)
@@ -111,9 +126,14 @@ static int update_cells8(const game_t *g, const display_t *d, screen_t *s,
         return view_update_look8(s, y, x, 0);
     cell_t cells[8];
     view_map_cells8(g, d, y, x, word, cells);
-    if (memcmp(screen_cat(s, x, y), cells, sizeof cells) == 0)
+    /* A map chunk is on the screen (view_full): indexed directly, as
+     * view_update_look8 does, without screen_cat's and screen_at's
+     * bounds tests (~15,000 calls a 2,000 keys). */
+    cell_t *row = &s->cells[y * s->w + x];
+    if (memcmp(row, cells, sizeof cells) == 0)
         return 0;
-    memcpy(screen_at(s, x, y), cells, sizeof cells);
+    screen_keep_row(s, y);
+    memcpy(row, cells, sizeof cells);
     return 1;
 }
 
@@ -134,9 +154,11 @@ static int blank8(const cell_t *row)
  * they are not. 1 if any was not. */
 static int update_unseen8(screen_t *s, int y, int x)
 {
-    if (blank8(screen_cat(s, x, y)))
+    cell_t *row = &s->cells[y * s->w + x]; /* as update_cells8 */
+    if (blank8(row))
         return 0;
-    blank_cells(screen_at(s, x, y), 8);
+    screen_keep_row(s, y);
+    blank_cells(row, 8);
     return 1;
 }
 
@@ -173,7 +195,7 @@ static inline int row_looks(const game_t *g, int y,
  * their looks did not change, and the caller reads the few it needs (a
  * mover's chunk) from the cache instead of a copy of the whole row. */
 static inline int box_looks(const game_t *g, int y, unsigned box,
-                            uint64_t words[VIEW_CHUNKS_X])
+                            uint64_t words[VIEW_CHUNKS_X], int tiles_ok)
 {
     const uint64_t ones = 0x0101010101010101u;
     uint64_t seen = 0, bad = 0;
@@ -184,7 +206,8 @@ static inline int box_looks(const game_t *g, int y, unsigned box,
         memcpy(&lit, &g->visible[y][cx * 8], 8);
         memcpy(&known, &g->map.explored[y][cx * 8], 8);
         seen |= lit | known;
-        bad |= (t & ~(3 * ones)) | (t & t >> 1 & ones);
+        if (!tiles_ok)
+            bad |= (t & ~(3 * ones)) | (t & t >> 1 & ones);
         words[cx] = t << 2 | lit << 1 | known;
     }
     return ((seen & ~ones) | bad) == 0 ? ROW_FAST | (seen ? ROW_SEEN : 0)
@@ -194,10 +217,15 @@ static inline int box_looks(const game_t *g, int y, unsigned box,
 /* 1 if any tile of map row y is lit or explored. */
 static int row_seen(const game_t *g, int y)
 {
+    /* Eight tiles a word (VIEW_CHUNKS_X words a row). */
     const uint8_t *lit = g->visible[y], *known = g->map.explored[y];
-    uint8_t any = 0;
-    for (int x = 0; x < MAP_W; x++)
-        any |= lit[x] | known[x];
+    uint64_t any = 0;
+    for (int x = 0; x < VIEW_CHUNKS_X * 8; x += 8) {
+        uint64_t a, b;
+        memcpy(&a, lit + x, sizeof a);
+        memcpy(&b, known + x, sizeof b);
+        any |= a | b;
+    }
     return any != 0;
 }
 
@@ -233,8 +261,11 @@ static int update_row_plain(const game_t *g, view_cache_t *c, screen_t *s,
         return 0;
     uint64_t *was = c->looks[y];
     uint64_t words[VIEW_CHUNKS_X];
-    int found = trust && box != all ? box_looks(g, y, box, words)
-                                    : row_looks(g, y, words);
+    int found = trust && box != all
+                    ? box_looks(g, y, box, words, c->tiles_ok >> y & 1)
+                    : row_looks(g, y, words);
+    if (!(trust && box != all))
+        c->tiles_ok |= (uint32_t)(found & ROW_FAST) << y;
     if (trust && box != all && !(c->blank_rows & bit))
         found |= ROW_SEEN; /* seen outside the box before, and so now */
     if (!(found & ROW_FAST)) {
@@ -321,8 +352,10 @@ static row_change_t rich_row_looks(const game_t *g, view_cache_t *c, int y,
     const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
     uint64_t *was = c->looks[y];
     uint64_t words[VIEW_CHUNKS_X];
-    int found = box != all ? box_looks(g, y, box, words)
+    int found = box != all ? box_looks(g, y, box, words, c->tiles_ok >> y & 1)
                            : row_looks(g, y, words);
+    if (box == all)
+        c->tiles_ok |= (uint32_t)(found & ROW_FAST) << y;
     if (!(found & ROW_FAST)) {
         box = all;
         for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
@@ -372,6 +405,9 @@ static void draw_map_rich(const game_t *g, const display_t *d,
         for (int y = top; y <= bottom; y++)
             ch[y + 1] = rich_row_looks(g, c, y, sb.chunks);
     }
+    /* The rows a step from the player's two places (near_player). */
+    int near_top = (c->py < g->player.y ? c->py : g->player.y) - 1,
+        near_bottom = (c->py > g->player.y ? c->py : g->player.y) + 1;
     for (int y = 0; y < MAP_H - 1; y++) {
         unsigned need = trust ? ch[y + 1].looks : all;
         if (joins) {
@@ -381,7 +417,7 @@ static void draw_map_rich(const game_t *g, const display_t *d,
                     (a->first | b->first | u->first) >> 1;
         }
         need |= c->mover_chunks[y];
-        if (sb.chunks)
+        if (sb.chunks && y >= near_top && y <= near_bottom)
             need |= near_player(y, c->px, c->py) |
                     near_player(y, g->player.x, g->player.y);
         int changed = 0;
@@ -451,6 +487,21 @@ static void draw_movers(const game_t *g, const display_t *d, view_cache_t *c,
         view_movers(g, d, s, marks);
 }
 
+/* 1 if the map and its movers show what the last frame drew: no turn
+ * passed since it (at most a key on, which took none: map_one_turn), the
+ * player stands where it did, and the movers' slots kept are g's
+ * (movers_still). The looks change only in a turn or with the level, the
+ * movers and how they look likewise (an item's colour is fixed for a game:
+ * item_colour), and the glow only with the player's place. A key that
+ * took no turn (a bump into a wall, most keys of a walk that turns at
+ * walls) then draws nothing of the map and marks none of its rows
+ * (docs/performance.md, "The draw and the turn, cheaper"). */
+static int map_unchanged(const view_cache_t *c, const game_t *g)
+{
+    return map_one_turn(c, g) && g->turn == c->map_turn &&
+           g->player.x == c->px && g->player.y == c->py && movers_still(c, g);
+}
+
 /* The map above its last row (the log's first): a chunk is rewritten when
  * its cells are not its looks (they changed, or a mover was drawn over
  * them); then every mover. trust: the cache's looks and movers describe
@@ -458,8 +509,14 @@ static void draw_movers(const game_t *g, const display_t *d, view_cache_t *c,
 static void draw_map(const game_t *g, const display_t *d, view_cache_t *c,
                      screen_t *s, int trust)
 {
+    if (trust && map_unchanged(c, g)) {
+        c->movers_keys = g->keys; /* as draw_movers: the slots still hold */
+        return;
+    }
     int one_turn = trust && map_one_turn(c, g);
     int still = one_turn && g->player.x == c->px && g->player.y == c->py;
+    if (!one_turn)
+        c->tiles_ok = 0; /* perhaps another level: its rows found again */
     const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
     step_box_t sb = { 0, MAP_H, all }; /* every chunk */
     if (still)
@@ -479,15 +536,24 @@ static void draw_map(const game_t *g, const display_t *d, view_cache_t *c,
     }
     c->map_turn = g->turn;
     c->map_depth = g->depth;
-    uint8_t movers[(VIEW_CHUNKS + 7) / 8];
+    /* The movers' chunks, a bit each (view_movers's marks), read back a
+     * word at a time where a word's bytes are in that order. */
+    uint8_t movers[(VIEW_CHUNKS + 63) / 64 * 8];
     memset(movers, 0, sizeof movers);
     draw_movers(g, d, c, s, movers);
     memset(c->mover_chunks, 0, sizeof c->mover_chunks);
     /* The movers' rows (a few bits set); their chunks are drawn again
      * next frame. */
-    for (int b = 0; b < (int)sizeof movers; b++)
-        for (unsigned bits = movers[b]; bits; bits &= bits - 1) {
-            int i = b * 8 + __builtin_ctz(bits);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    typedef uint64_t marks_t;
+#else
+    typedef uint8_t marks_t;
+#endif
+    for (int b = 0; b < (int)sizeof movers; b += (int)sizeof(marks_t)) {
+        marks_t word;
+        memcpy(&word, &movers[b], sizeof word);
+        for (uint64_t bits = word; bits; bits &= bits - 1) {
+            int i = b * 8 + __builtin_ctzll(bits);
             int y = i / VIEW_CHUNKS_X;
             if (y < MAP_H - 1) {
                 c->map_rows |= 1u << y;
@@ -495,6 +561,7 @@ static void draw_map(const game_t *g, const display_t *d, view_cache_t *c,
                 c->mover_chunks[y] |= (uint16_t)(1u << (i % VIEW_CHUNKS_X));
             }
         }
+    }
 }
 
 void view_cache_track_log(view_cache_t *c)
@@ -507,6 +574,14 @@ void view_cache_log_overdrawn(view_cache_t *c)
     c->log_overdrawn = 1;
 }
 
+/* 1 if the screen's log rows show lines of g's log as c->log_rows says:
+ * log_kept below but for the count of lines and of new ones. */
+static int log_same_lines(const view_cache_t *c, const game_t *g)
+{
+    return c->log_tracked && !c->log_overdrawn && c->log_game == g &&
+           c->log_seed == g->seed && g->keys >= c->log_keys;
+}
+
 /* 1 if the screen's log rows show g's log as it is: the host tracks its
  * lines and drew none over them since, and the last frame drew this
  * game's log at the same count of lines, the same of them new (log_fresh),
@@ -515,9 +590,8 @@ void view_cache_log_overdrawn(view_cache_t *c)
  * new game from the last; a new one also starts from fewer keys. */
 static int log_kept(const view_cache_t *c, const game_t *g)
 {
-    return c->log_tracked && !c->log_overdrawn && c->log_game == g &&
-           c->log_seed == g->seed && g->keys >= c->log_keys &&
-           c->log_total == g->log_total && c->log_fresh == g->log_fresh;
+    return log_same_lines(c, g) && c->log_total == g->log_total &&
+           c->log_fresh == g->log_fresh;
 }
 
 static void log_remember(view_cache_t *c, const game_t *g)
@@ -527,6 +601,37 @@ static void log_remember(view_cache_t *c, const game_t *g)
     c->log_keys = g->keys;
     c->log_total = g->log_total;
     c->log_fresh = g->log_fresh;
+}
+
+/* The log's rows over the last frame's: a row is drawn (blanked, then its
+ * line: view_log_line) only when the line it shows, or whether that line
+ * is new, changed. A line's seq names its text within a game (a merged
+ * line takes a new one: game_log), so after a key that only turned the
+ * new lines grey or merged a repeat, the rows of the lines that did not
+ * change are left as they are and not marked (docs/performance.md, "The
+ * draw and the turn, cheaper"). all: every row (s or the log may hold
+ * anything: the cache's rows do not describe it). */
+static void draw_log(const game_t *g, view_cache_t *c, screen_t *s, int all)
+{
+    int top = MAP_H - 1, bottom = view_log_bottom(g, s);
+    c->log_changed = 0;
+    for (int y = top; y < s->h - 1; y++) {
+        int k = y - top, i = bottom - y;
+        const msg_t *m = game_msg(g, i); /* NULL below the lines */
+        uint64_t key = m ? ((uint64_t)m->seq + 1) << 1 |
+                               (uint64_t)(m->seq >= g->log_fresh)
+                         : 0;
+        if (k < VIEW_LOG_ROWS) {
+            if (!all && c->log_rows[k] == key)
+                continue;
+            c->log_rows[k] = key;
+            c->log_changed |= 1u << k;
+        }
+        /* The line, then blanks after it. */
+        cell_t *row = screen_at(s, 0, y);
+        int n = view_log_line(g, s, y, i);
+        blank_cells(row + n, s->w - n);
+    }
 }
 
 void view_draw_cached(const game_t *g, view_cache_t *c, screen_t *s)
@@ -539,6 +644,7 @@ void view_draw_cached_display(const game_t *g, const display_t *d,
 {
     c->used = 1;
     c->map_rows = 0;
+    c->log_changed = 0;
     c->status_drawn = 0;
     c->incremental = 0;
     if (!view_full(s->w, s->h) || !plain_mode(g)) {
@@ -564,13 +670,9 @@ void view_draw_cached_display(const game_t *g, const display_t *d,
     /* The log: unless the host keeps track of its lines over it and it
      * is the one the last frame drew (view_cache_track_log). */
     c->log_drawn = (uint8_t)(full || !log_kept(c, g));
+    if (c->log_drawn)
+        draw_log(g, c, s, full || !log_same_lines(c, g));
     c->log_overdrawn = 0;
-    if (c->log_drawn) {
-        /* view_log blanks its first row itself. */
-        for (int y = MAP_H; y < s->h - 1; y++)
-            blank_cells(screen_at(s, 0, y), s->w);
-        view_log(g, s);
-    }
     log_remember(c, g);
     int32_t v[8];
     status_values(g, v);
@@ -595,8 +697,12 @@ int view_cache_rows(const view_cache_t *c, uint8_t *rows, int h)
         return 0;
     for (int y = 0; y < MAP_H - 1; y++)
         rows[y] = (uint8_t)(c->map_rows >> y & 1);
-    for (int y = MAP_H - 1; y < h - 1; y++)
-        rows[y] = (uint8_t)(c->log_drawn || c->log_overdrawn);
+    for (int y = MAP_H - 1; y < h - 1; y++) {
+        int k = y - (MAP_H - 1);
+        rows[y] = (uint8_t)(c->log_overdrawn ||
+                            (k < VIEW_LOG_ROWS ? c->log_changed >> k & 1
+                                               : c->log_drawn));
+    }
     rows[h - 1] = c->status_drawn;
     return 1;
 }

@@ -54,6 +54,10 @@
 
 _Static_assert(VIEW_CHUNKS_X <= 16, "a map row's chunks are bits of 16");
 
+/* The log rows whose lines the cache remembers; a taller log's others are
+ * drawn whenever the log changed. */
+#define VIEW_LOG_ROWS 8
+
 /* What the last frame drawn with the cache showed. All zero: nothing. */
 typedef struct view_cache {
     int w, h;                        /* its size */
@@ -76,6 +80,12 @@ typedef struct view_cache {
     uint64_t looks[MAP_H][VIEW_CHUNKS_X]; /* each chunk's look word */
     uint16_t mover_chunks[MAP_H - 1]; /* the chunks movers were drawn in */
     int16_t px, py;                  /* where the player was */
+    uint32_t tiles_ok;               /* map rows whose tiles were all in
+                                        view_look8's fast range when this
+                                        level's row was worked out whole
+                                        (the tiles change only with the
+                                        level): after a step their
+                                        chunks' tiles are not tested */
     int32_t map_depth;               /* ...at this depth */
     uint32_t map_turn;               /* ...at this turn (map_one_turn) */
     /* The log (view_cache_track_log): what the last frame's was drawn
@@ -88,6 +98,12 @@ typedef struct view_cache {
     uint64_t log_seed;               /* shows: a log only grows, so the */
     uint32_t log_keys;               /* same game at the same count of */
     uint32_t log_total, log_fresh;   /* lines shows the same lines */
+    /* What each of the log's first VIEW_LOG_ROWS rows shows: its line's
+     * seq + 1, shifted, with 1 if the line is new; 0 blank. A row whose
+     * line and freshness are the same is not drawn again (view_cache.c,
+     * draw_log). */
+    uint64_t log_rows[VIEW_LOG_ROWS];
+    uint32_t log_changed;            /* ...rows this frame drew (bits) */
     /* The movers' slots (view_mover_slots) found at a state of the game
      * that a key taking no turn does not leave: the same game at the same
      * turn, depth and place, at most a key on. */

@@ -214,6 +214,13 @@ void view_help_narrow(const game_t *g, screen_t *s);
  * must be blank already. */
 void view_log(const game_t *g, screen_t *s);
 
+/* The last row view_log writes lines in (the first is MAP_H - 1), and
+ * line i (0 the newest) written at that row in its colours, over what is
+ * there (nothing if there is no line i); returns the cells it wrote, from
+ * column 0. */
+int view_log_bottom(const game_t *g, const screen_t *s);
+int view_log_line(const game_t *g, screen_t *s, int row, int i);
+
 /* Draws the status line into the last row, which must be blank, with
  * display d's glyphs for the HP bar. Returns the column where the turn's
  * digits begin (-1 if the line was cut). */

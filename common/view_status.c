@@ -55,34 +55,65 @@ static int effects_text(const game_t *g, int shorts, char *buf, size_t n)
     return (int)strlen(buf);
 }
 
+/* A part's text written as snprintf into its 40 bytes would: a label and
+ * numbers, without printf (docs/performance.md, "The draw and the turn,
+ * cheaper": each snprintf cost ~700 instructions, and the line is built
+ * again whenever a value on it changes). */
+static void text_str(char text[40], int *n, const char *str)
+{
+    while (*str && *n < 39)
+        text[(*n)++] = *str++;
+    text[*n] = 0;
+}
+
+static void text_num(char text[40], int *n, long long v)
+{
+    char digits[24];
+    int k = 0;
+    unsigned long long u = v < 0 ? 0 - (unsigned long long)v
+                                 : (unsigned long long)v;
+    digits[sizeof digits - 1] = 0;
+    do
+        digits[sizeof digits - 2 - k++] = (char)('0' + u % 10);
+    while ((u /= 10) != 0);
+    if (v < 0)
+        digits[sizeof digits - 2 - k++] = '-';
+    text_str(text, n, digits + sizeof digits - 1 - k);
+}
+
+/* text = label, a, and if b_too "/" b. */
+static void text_set(char text[40], const char *label, long long a,
+                     int b_too, long long b)
+{
+    int n = 0;
+    text_str(text, &n, label);
+    text_num(text, &n, a);
+    if (b_too) {
+        text_str(text, &n, "/");
+        text_num(text, &n, b);
+    }
+}
+
 /* The parts of form f (an empty text: not shown); returns the width. */
 static int build(const game_t *g, const form_t *f, part_t pt[P_N])
 {
     const player_t *p = &g->player;
     memset(pt, 0, sizeof(part_t) * P_N);
-    if (f->hp_max)
-        snprintf(pt[P_HP].text, sizeof pt[P_HP].text, "HP:%s%d/%d",
-                 f->shorts ? "" : " ", p->hp, p->max_hp);
-    else
-        snprintf(pt[P_HP].text, sizeof pt[P_HP].text, "HP:%d", p->hp);
+    text_set(pt[P_HP].text, f->hp_max && !f->shorts ? "HP: " : "HP:", p->hp,
+             f->hp_max, p->max_hp);
     if (f->bar)
         pt[P_BAR].len = 12;
     if (f->lvl)
-        snprintf(pt[P_LVL].text, sizeof pt[P_LVL].text, "%s%d",
-                 f->shorts ? "L:" : "Lvl:", p->level);
-    if (f->xp && f->xp_next)
-        snprintf(pt[P_XP].text, sizeof pt[P_XP].text, "XP:%d/%d", p->xp,
-                 game_xp_next(p->level));
-    else if (f->xp)
-        snprintf(pt[P_XP].text, sizeof pt[P_XP].text, "XP:%d", p->xp);
+        text_set(pt[P_LVL].text, f->shorts ? "L:" : "Lvl:", p->level, 0, 0);
+    if (f->xp)
+        text_set(pt[P_XP].text, "XP:", p->xp, f->xp_next,
+                 f->xp_next ? game_xp_next(p->level) : 0);
     if (f->gold)
-        snprintf(pt[P_GOLD].text, sizeof pt[P_GOLD].text, "%s%d",
-                 f->shorts ? "$" : "Gold:", p->gold);
-    snprintf(pt[P_DEPTH].text, sizeof pt[P_DEPTH].text, "%s%d",
-             f->shorts ? "D:" : "Depth:", g->depth);
+        text_set(pt[P_GOLD].text, f->shorts ? "$" : "Gold:", p->gold, 0, 0);
+    text_set(pt[P_DEPTH].text, f->shorts ? "D:" : "Depth:", g->depth, 0, 0);
     pt[P_TURN].label = f->shorts ? 2 : 5;
-    snprintf(pt[P_TURN].text, sizeof pt[P_TURN].text, "%s%u",
-             f->shorts ? "T:" : "Turn:", (unsigned)g->turn);
+    text_set(pt[P_TURN].text, f->shorts ? "T:" : "Turn:", (unsigned)g->turn,
+             0, 0);
     effects_text(g, f->eff_short, pt[P_EFFECTS].text,
                  sizeof pt[P_EFFECTS].text);
     int w = 0, shown = 0;

@@ -27,11 +27,11 @@ static size_t copy_cut(char *out, const char *src, size_t max)
     return n;
 }
 
-/* text as it reads repeated n times (n > 0): "text (xN)", the text cut to
- * fit MSG_LEN. */
-static void repeated(char out[MSG_LEN], const char *text, int n)
+/* The " (xN)" of a line repeated n times into suffix (no NUL); its
+ * length. */
+static int repeat_suffix(char suffix[16], int n)
 {
-    char suffix[16], digits[12];
+    char digits[12];
     int nd = 0, k = 0;
     do
         digits[nd++] = (char)('0' + n % 10);
@@ -42,44 +42,63 @@ static void repeated(char out[MSG_LEN], const char *text, int n)
     while (nd > 0)
         suffix[k++] = digits[--nd];
     suffix[k++] = ')';
+    return k;
+}
+
+/* text as it reads repeated n times (n > 0): "text (xN)", the text cut to
+ * fit MSG_LEN. */
+static void repeated(char out[MSG_LEN], const char *text, int n)
+{
+    char suffix[16];
+    int k = repeat_suffix(suffix, n);
     size_t t = copy_cut(out, text, (size_t)(MSG_LEN - 1 - k));
     memcpy(out + t, suffix, (size_t)k);
     out[t + (size_t)k] = '\0';
 }
 
-/* The line fmt formats to, cut to MSG_LEN - 1 bytes. */
-static void format_line(char text[MSG_LEN], const char *fmt, va_list ap)
+/* 1 if line is text as logged n times: repeated(text, n) for n > 1, else
+ * text cut to MSG_LEN - 1. The merge's test, compared in place (a bump
+ * into a wall logs a line that merges: docs/performance.md, "The draw and
+ * the turn, cheaper"). */
+static int reads_as(const char *line, const char *text, int n)
+{
+    char suffix[16];
+    int k = n > 1 ? repeat_suffix(suffix, n) : 0;
+    size_t t = strnlen(text, (size_t)(MSG_LEN - 1 - k));
+    return memcmp(line, text, t) == 0 &&
+           memcmp(line + t, suffix, (size_t)k) == 0 && line[t + (size_t)k] == 0;
+}
+
+/* The line fmt formats to: fmt itself (no conversion) or the one "%s"'s
+ * argument, or vsnprintf's into buf; each use cuts it to fit. */
+static const char *format_line(char buf[MSG_LEN], const char *fmt, va_list ap)
 {
     if (!strchr(fmt, '%'))
-        copy_cut(text, fmt, MSG_LEN - 1);
-    else if (strcmp(fmt, "%s") == 0)
-        copy_cut(text, va_arg(ap, const char *), MSG_LEN - 1);
-    else
-        vsnprintf(text, MSG_LEN, fmt, ap);
+        return fmt;
+    if (strcmp(fmt, "%s") == 0)
+        return va_arg(ap, const char *);
+    vsnprintf(buf, MSG_LEN, fmt, ap);
+    return buf;
 }
 
 void game_log(game_t *g, int kind, const char *fmt, ...)
 {
-    char text[MSG_LEN];
+    char buf[MSG_LEN];
     va_list ap;
     va_start(ap, fmt);
-    format_line(text, fmt, ap);
+    const char *text = format_line(buf, fmt, ap);
     va_end(ap);
+    if (text >= (const char *)g->log && text < (const char *)(g->log + LOG_MAX))
+        text = strcpy(buf, text); /* a line of the log, about to change */
     msg_t *last = g->log_count > 0 ? (msg_t *)game_msg(g, 0) : NULL;
-    if (last && last->kind == kind) {
-        char was[MSG_LEN];
-        if (last->repeat > 1)
-            repeated(was, text, last->repeat);
-        else
-            copy_cut(was, text, MSG_LEN - 1);
-        if (strcmp(was, last->text) == 0 && last->repeat < 255) {
-            int n = last->repeat > 1 ? last->repeat + 1 : 2;
-            memset(last->text, 0, sizeof last->text);
-            repeated(last->text, text, n);
-            last->repeat = (uint8_t)n;
-            last->seq = g->log_total++;
-            return;
-        }
+    if (last && last->kind == kind && last->repeat < 255 &&
+        reads_as(last->text, text, last->repeat)) {
+        int n = last->repeat > 1 ? last->repeat + 1 : 2;
+        memset(last->text, 0, sizeof last->text);
+        repeated(last->text, text, n);
+        last->repeat = (uint8_t)n;
+        last->seq = g->log_total++;
+        return;
     }
     int slot;
     if (g->log_count < LOG_MAX) {

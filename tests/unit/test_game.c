@@ -199,6 +199,43 @@ START_TEST(log_ring_keeps_newest)
 }
 END_TEST
 
+/* Repeated lines merge into the newest, " (xN)" cutting a long line to
+ * fit, up to 255 times, a line of another kind or text starting anew, in
+ * every form of the call (no conversion, "%s", printf's): the log's every
+ * byte after each line, folded into one number pinned from the merge as
+ * it was before it compared in place (docs/performance.md, "The draw and
+ * the turn, cheaper"). */
+START_TEST(repeated_lines_merge_as_pinned)
+{
+    static const int lens[] = { 10, 70, 73, 74, 75, 76, 77, 78, 79, 90 };
+    game_t *g = game_new(1, NULL);
+    char text[128];
+    uint64_t h = 1469598103934665603ull;
+    for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) {
+        for (int i = 0; i < lens[l]; i++)
+            text[i] = (char)('a' + (i + (int)l) % 26);
+        text[lens[l]] = 0;
+        for (int n = 0; n < 270; n++) {
+            int kind = l > 0 && n % 97 == 96 ? MSG_BAD : MSG_INFO;
+            if (n % 3 == 0)
+                game_log(g, kind, "%s", text);
+            else if (n % 3 == 1)
+                game_log(g, kind, text);
+            else
+                game_log(g, kind, "%.*s", lens[l], text);
+            const unsigned char *p = (const unsigned char *)g->log;
+            for (size_t b = 0; b < sizeof g->log; b++)
+                h = (h ^ p[b]) * 1099511628211ull;
+        }
+    }
+    ck_assert_str_eq(game_msg(g, 0)->text,
+                     "jklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcd (x76)");
+    ck_assert_msg(h == 0xdc008a7749410969ull, "the log hashes to 0x%016llx",
+                  (unsigned long long)h);
+    game_free(g);
+}
+END_TEST
+
 static int row_has(const screen_t *s, int y, const char *text)
 {
     char line[512];
@@ -292,6 +329,7 @@ static Suite *make_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, new_game_starts_in_first_room);
     tcase_add_test(tc, determinism_seed_and_keys);
+    tcase_add_test(tc, repeated_lines_merge_as_pinned);
     tcase_add_test(tc, different_seeds_differ);
     tcase_add_test(tc, move_takes_a_turn);
     tcase_add_test(tc, wall_blocks_without_a_turn);

@@ -518,6 +518,42 @@ static term_state_t fresh_term(display_t d)
     return ts;
 }
 
+/* screen_puts writes each byte of the string as a cell of its pattern
+ * where the row has the cell, and nothing else: every length from none to
+ * past the row, from left of the row to past its end, with bytes above
+ * 127 (its 16-at-a-time path, screen.c, and the byte loop of the _nosse2
+ * build give the same cells). */
+START_TEST(puts_writes_each_byte_in_the_row)
+{
+    screen_t s;
+    ck_assert_int_eq(screen_init(&s, 37, 3), 0);
+    const cell_t mark = cell_make('~', COL_RED, COL_BLUE, ATTR_BOLD);
+    char str[64];
+    for (int len = 0; len < 60; len++) {
+        for (int i = 0; i < len; i++)
+            str[i] = (char)(i % 3 == 2 ? 0xb7 - i : 'A' + (i * 7) % 26);
+        str[len] = 0;
+        for (int x = -20; x <= 40; x += 3) {
+            for (int c = 0; c < 37; c++)
+                *screen_at(&s, c, 1) = mark;
+            ck_assert_int_eq(screen_puts(&s, x, 1, str, COL_BCYAN, COL_GREEN,
+                                         ATTR_UNDERLINE), len);
+            for (int c = 0; c < 37; c++) {
+                int i = c - x;
+                cell_t want = i >= 0 && i < len
+                                  ? cell_make((unsigned char)str[i], COL_BCYAN,
+                                              COL_GREEN, ATTR_UNDERLINE)
+                                  : mark;
+                ck_assert_msg(memcmp(screen_cat(&s, c, 1), &want,
+                                     sizeof want) == 0,
+                              "len %d at %d: cell %d", len, x, c);
+            }
+        }
+    }
+    screen_free(&s);
+}
+END_TEST
+
 START_TEST(long_diff_never_longer_than_paint)
 {
     /* A diff long enough to be tried as a repaint (more bytes than an
@@ -845,6 +881,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, row_tail_cleared_with_el);
     tcase_add_test(tc, diff_far_smaller_than_paint);
     tcase_add_test(tc, long_diff_never_longer_than_paint);
+    tcase_add_test(tc, puts_writes_each_byte_in_the_row);
     tcase_add_test(tc, size_change_paints_in_full);
     tcase_add_test(tc, output_cap_fails_cleanly);
     tcase_add_test(tc, spans_alike_with_or_without_room);

@@ -499,6 +499,93 @@ START_TEST(an_unchanged_log_is_not_redrawn)
 }
 END_TEST
 
+/* With the log tracked, a key that only turns the newest line grey, or
+ * merges a repeat into it, redraws only that line's row: the rows of the
+ * lines that did not change are left unmarked (view_cache.c, draw_log),
+ * and every frame's bytes are the whole-frame path's. */
+START_TEST(only_the_log_rows_that_changed_are_redrawn)
+{
+    track_log = 1;
+    walk_t w;
+    walk_with_ref(&w, _i);
+    game_t *g = w.g;
+    uint8_t rows[24];
+    game_log(g, MSG_INFO, "The first line.");
+    game_log(g, MSG_INFO, "The second line.");
+    game_log(g, MSG_INFO, "The third line.");
+    g->log_fresh = g->log_total - 1; /* the third is new */
+    frames_agree(&w);
+    ck_assert(view_cache_rows(&w.h.cache, rows, 24));
+    ck_assert(rows[MAP_H - 1] && rows[MAP_H] && rows[MAP_H + 1]);
+    for (int step = 0; step < 2; step++) {
+        if (step == 0)
+            g->log_fresh = g->log_total; /* the third turns grey */
+        else
+            game_log(g, MSG_INFO, "The third line."); /* "... (x2)" */
+        frames_agree(&w);
+        ck_assert(view_cache_rows(&w.h.cache, rows, 24));
+        ck_assert_int_eq(rows[MAP_H + 1], 1);
+        ck_assert_int_eq(rows[MAP_H - 1] | rows[MAP_H], 0);
+    }
+    track_log = 0;
+    walk_end(&w);
+}
+END_TEST
+
+/* A key that takes no turn (a bump into a wall) leaves the map and its
+ * movers as they were: none of the map's rows is drawn or marked
+ * (view_cache.c, map_unchanged), and the frame's bytes are the
+ * whole-frame path's. */
+START_TEST(a_bump_leaves_the_map_unmarked)
+{
+    walk_t w;
+    walk_with_ref(&w, _i);
+    game_t *g = w.g;
+    uint8_t rows[24];
+    int bumps = 0;
+    for (int i = 0; i < 60 && bumps < 2; i++) {
+        uint32_t turn = g->turn;
+        game_key(g, 'h');
+        frames_agree(&w);
+        if (g->turn != turn)
+            continue;
+        ck_assert(view_cache_rows(&w.h.cache, rows, 24));
+        for (int y = 0; y < MAP_H - 1; y++)
+            ck_assert_msg(rows[y] == 0, "map row %d marked", y);
+        bumps++;
+    }
+    ck_assert_int_eq(bumps, 2);
+    walk_end(&w);
+}
+END_TEST
+
+/* A tile out of view_look8's fast range (never in play; drawn as a wall)
+ * in a row found so when the level was first drawn: the steps after it
+ * test that row's tiles again (view_cache.c keeps which rows had none:
+ * tiles_ok), so every frame's bytes are the whole-frame path's. */
+START_TEST(a_tile_out_of_range_is_drawn_after_steps)
+{
+    walk_t w;
+    walk_with_ref(&w, _i);
+    game_t *g = w.g;
+    int bx = -1, by = -1;
+    for (int dy = 1; dy <= 2 && bx < 0; dy++)
+        for (int dx = 2; dx <= 4 && bx < 0; dx++)
+            if (g->map.tile[g->player.y + dy][g->player.x + dx] == TILE_FLOOR)
+                bx = g->player.x + dx, by = g->player.y + dy;
+    ck_assert_int_ge(bx, 0);
+    g->map.tile[by][bx] = 7;
+    view_cache_reset(&w.h.cache); /* as for a new level: drawn whole */
+    frames_agree(&w);
+    static const int keys[] = { 'h', 'l', 'l', 'h', 'k', 'j' };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        game_key(g, keys[i]);
+        frames_agree(&w);
+    }
+    walk_end(&w);
+}
+END_TEST
+
 /* The tiles explored so far. */
 static int explored_count(const game_t *g)
 {
@@ -735,6 +822,11 @@ static Suite *make_suite(void)
     tcase_add_loop_test(tc, incremental_frames_equal_full_frames_tracking_log,
                         0, RULES_COUNT * NDISPLAYS);
     tcase_add_loop_test(tc, an_unchanged_log_is_not_redrawn, 0, NDISPLAYS);
+    tcase_add_loop_test(tc, only_the_log_rows_that_changed_are_redrawn, 0,
+                        NDISPLAYS);
+    tcase_add_loop_test(tc, a_bump_leaves_the_map_unmarked, 0, NDISPLAYS);
+    tcase_add_loop_test(tc, a_tile_out_of_range_is_drawn_after_steps, 0,
+                        NDISPLAYS);
     tcase_add_loop_test(tc, a_step_away_and_back_between_frames, 0,
                         NDISPLAYS);
     tcase_add_loop_test(tc, a_key_taking_no_turn_keeps_the_movers_slots, 0,

@@ -12,6 +12,7 @@
 #include "item.h"
 #include "keys.h"
 #include "view.h"
+#include "view_status.h"
 
 /* Row y of s as text (trailing blanks dropped). */
 static const char *row(const screen_t *s, int y)
@@ -101,6 +102,51 @@ START_TEST(screen_48x30_log_under_map)
         ck_assert_str_eq(row(&s, y), "");
     ck_assert_str_eq(row(&s, 29), "HP: 30/30  Lvl:1  XP:0  Gold:0  Depth:1  Turn:0");
     ck_assert_uint_eq(screen_cat(&s, g->player.x, g->player.y)->ch, '@');
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+/* The status line's numbers at their limits (a negative HP after a
+ * killing blow, the largest gold and turn, an effect), at widths that
+ * take each form from the widest: pinned from the line as snprintf wrote
+ * it, before the line was written without printf (docs/performance.md,
+ * "The draw and the turn, cheaper"). */
+START_TEST(status_numbers_at_their_limits)
+{
+    static const int widths[] = { 120, 90, 80, 64, 52, 44, 36, 30, 24 };
+    static const char *const want[] = {
+        "HP: -7/30 [----------]  Lvl:12  XP:123456/4500  Gold:2147483647  Depth:9  Turn:4294967295  Poisoned Fast",
+        "HP: -7/30  Lvl:12  XP:123456  Gold:2147483647  Depth:9  Turn:4294967295  Poisoned Fast",
+        "HP:-7/30  L:12  XP:123456  $2147483647  D:9  T:4294967295  Poisoned Fast",
+        "HP:-7/30 L:12 $2147483647 D:9 T:4294967295 Poisoned Fast",
+        "HP:-7/30 L:12 D:9 T:4294967295 Poisoned Fast",
+        "HP:-7/30 L:12 D:9 T:4294967295 Poisoned Fast",
+        "HP:-7/30 D:9 T:4294967295 Pois Fast",
+        "HP:-7 D:9 T:4294967295 Pois Fa",
+        "HP:-7 D:9 T:4294967295 P"
+    };
+    game_t *g = game_new(9, NULL);
+    g->player.hp = -7;
+    g->player.level = 12;
+    g->player.xp = 123456;
+    g->player.gold = 2147483647;
+    g->player.haste = 3;
+    g->player.poison = 2;
+    g->depth = 9;
+    g->turn = 4294967295u;
+    screen_t s;
+    screen_init(&s, 120, 20);
+    int wrong = -1;
+    for (int i = 0; i < (int)(sizeof widths / sizeof widths[0]); i++) {
+        screen_clear(&s);
+        view_status_fit(g, &DISPLAY_PLAIN, &s, 19, widths[i]);
+        if (strcmp(row(&s, 19), want[i]) != 0) {
+            fprintf(stderr, "        \"%s\",\n", row(&s, 19));
+            wrong = i;
+        }
+    }
+    ck_assert_msg(wrong < 0, "at width %d", wrong < 0 ? 0 : widths[wrong]);
     screen_free(&s);
     game_free(g);
 }
@@ -269,6 +315,7 @@ static Suite *make_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, screen_40x20);
     tcase_add_test(tc, screen_48x30_log_under_map);
+    tcase_add_test(tc, status_numbers_at_their_limits);
     tcase_add_test(tc, window_follows_the_player);
     tcase_add_test(tc, log_wraps_to_the_width);
     tcase_add_test(tc, pack_as_a_list);
