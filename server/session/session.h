@@ -194,6 +194,9 @@ typedef struct sess {
      * grew or nothing was held; out_held: bytes were written since a sweep
      * last found none held (session_output.c) */
     uint64_t acked, acked_ms;
+    uint64_t acked_asked_ms;   /* when the sweep last asked the kernel that
+                                  count (sess_stall_ask_ms: not every
+                                  sweep when write_timeout is long) */
     uint8_t out_held;
     int fd_plus1;              /* the socket's descriptor + 1, looked up by
                                   the first sweep that asks the kernel (0:

@@ -21,6 +21,10 @@ void sess_write_static(sess_t *s);
 /* Whether the client has taken none of our output for limit_ms while some
  * waits for it (the sweep's write_timeout; session_output.c). */
 int sess_output_stalled(sess_t *s, uint64_t now, uint64_t limit_ms);
+/* How long the sweep lets pass between two questions to the kernel about
+ * what one client took, for a write_timeout of limit_ms: a second, or a
+ * sixteenth of limit_ms when that is longer (session_output.c). */
+uint64_t sess_stall_ask_ms(uint64_t limit_ms);
 void sess_on_tc_send(void *ctx, const char *bytes, size_t n);
 
 /* session_input.c: the socket's read callbacks, and the transport's data,

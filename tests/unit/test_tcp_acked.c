@@ -2,18 +2,22 @@
  * connection the test makes on a port the kernel picks: what the peer has
  * acknowledged, and whether the kernel still holds bytes for it, before a
  * write, after the peer read it all, and while a peer that does not read
- * has shut its window; a socket that is not TCP is refused. */
+ * has shut its window; a socket that is not TCP is refused. And how often
+ * the once-a-second sweep asks it (sess_output_stalled). */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "check_main.h"
+#include "session.h"
+#include "session_impl.h"
 #include "tcp_acked.h"
 
 #define WAIT_S 30 /* only a broken kernel or test ends a wait here */
@@ -132,6 +136,65 @@ START_TEST(unread_bytes_are_held)
 }
 END_TEST
 
+/* Writes n bytes to srv, the peer reads them, and the kernel holds none. */
+static void taken(int srv, int cli, size_t n)
+{
+    char frame[1000];
+    ck_assert_uint_le(n, sizeof frame);
+    memset(frame, 'z', n);
+    ck_assert_int_eq(write(srv, frame, n), (ssize_t)n);
+    read_n(cli, n);
+    (void)wait_all_taken(srv);
+}
+
+/* The sweep's questions (sess_output_stalled, on a clock the test gives):
+ * with a long write_timeout the kernel is asked what the client took only
+ * every sixteenth of it, with a short one at every sweep; between two
+ * questions the session's count stays what the last one found. */
+START_TEST(the_sweep_asks_every_sixteenth_of_a_long_timeout)
+{
+    ck_assert_uint_eq(sess_stall_ask_ms(2000), 1000);
+    ck_assert_uint_eq(sess_stall_ask_ms(16000), 1000);
+    ck_assert_uint_eq(sess_stall_ask_ms(60000), 3750);
+    int srv, cli;
+    tcp_pair(&srv, &cli, 0);
+    sess_t *s = calloc(1, sizeof *s);
+    ck_assert_ptr_nonnull(s);
+    s->fd_plus1 = srv + 1;
+    taken(srv, cli, 1000);
+    s->out_held = 1; /* a frame written at 10 s */
+    s->acked_ms = 10000;
+    ck_assert_int_eq(sess_output_stalled(s, 10000, 60000), 0);
+    ck_assert_uint_eq(s->acked, 1000); /* asked: all taken */
+    ck_assert_int_eq(s->out_held, 0);
+
+    taken(srv, cli, 200);
+    s->out_held = 1;
+    s->acked_ms = 10200;
+    for (uint64_t now = 11000; now <= 13000; now += 1000) {
+        ck_assert_int_eq(sess_output_stalled(s, now, 60000), 0);
+        ck_assert_uint_eq(s->acked, 1000); /* not asked */
+        ck_assert_int_eq(s->out_held, 1);
+    }
+    ck_assert_int_eq(sess_output_stalled(s, 14000, 60000), 0);
+    ck_assert_uint_eq(s->acked, 1200); /* 4 s on: asked */
+    ck_assert_int_eq(s->out_held, 0);
+
+    taken(srv, cli, 300);
+    s->out_held = 1;
+    s->acked_ms = 14500;
+    ck_assert_int_eq(sess_output_stalled(s, 15000, 2000), 0);
+    ck_assert_uint_eq(s->acked, 1500); /* a short timeout: every sweep */
+    taken(srv, cli, 100);
+    s->out_held = 1;
+    ck_assert_int_eq(sess_output_stalled(s, 15999, 2000), 0);
+    ck_assert_uint_eq(s->acked, 1600); /* a sweep a little early too */
+    free(s);
+    close(srv);
+    close(cli);
+}
+END_TEST
+
 START_TEST(not_tcp_refused)
 {
     int sv[2];
@@ -153,6 +216,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, bytes_read_are_acknowledged);
     tcase_add_test(tc, unread_bytes_are_held);
     tcase_add_test(tc, not_tcp_refused);
+    tcase_add_test(tc, the_sweep_asks_every_sixteenth_of_a_long_timeout);
     suite_add_tcase(s, tc);
     return s;
 }
