@@ -18,6 +18,7 @@
  * 16 (palette.h) are sent as the client's colour depth allows. */
 #include "screen_diff.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -445,22 +446,21 @@ static inline int move_guess(const term_state_t *t, int x, int y)
     int dy = y - t->y, dx = x - t->x;
     if ((dx | dy) == 0)
         return 0;
+    int rel = INT_MAX; /* the cursor's place unknown: only a CUP */
     if (t->y >= 0 && t->x >= 0) {
         if (dy == 0 && dx > 0 && dx <= 2)
             return dx;
         int adx = dx > 0 ? dx : -dx, ady = dy > 0 ? dy : -dy;
         int h = dx == 0 ? 0 : csi_len(adx) < csi_len(x + 1) ? csi_len(adx)
                                                            : csi_len(x + 1);
-        int rel = (dy == 0 ? 0 : csi_len(ady)) + h;
+        rel = (dy == 0 ? 0 : csi_len(ady)) + h;
         /* A CUP is at least 4 bytes, 6 past the first column: no need to
          * price it when the relative move is shorter. */
         if (rel < (x == 0 ? 4 : 6))
             return rel;
-        int cup = x == 0 ? 3 + digits(y + 1)
-                         : 4 + digits(y + 1) + digits(x + 1);
-        return rel < cup ? rel : cup;
     }
-    return x == 0 ? 3 + digits(y + 1) : 4 + digits(y + 1) + digits(x + 1);
+    int cup = x == 0 ? 3 + digits(y + 1) : 4 + digits(y + 1) + digits(x + 1);
+    return rel < cup ? rel : cup;
 }
 
 /* The bytes of the pen change to c's pen from the terminal's. */
