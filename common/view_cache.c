@@ -610,11 +610,11 @@ static void log_remember(view_cache_t *c, const game_t *g)
  * new lines grey or merged a repeat, the rows of the lines that did not
  * change are left as they are and not marked (docs/performance.md, "The
  * draw and the turn, cheaper"). all: every row (s or the log may hold
- * anything: the cache's rows do not describe it). */
+ * anything: the cache's rows do not describe it). c->log_changed starts
+ * the frame empty (view_draw_cached_display). */
 static void draw_log(const game_t *g, view_cache_t *c, screen_t *s, int all)
 {
     int top = MAP_H - 1, bottom = view_log_bottom(g, s);
-    c->log_changed = 0;
     for (int y = top; y < s->h - 1; y++) {
         int k = y - top, i = bottom - y;
         const msg_t *m = game_msg(g, i); /* NULL below the lines */

@@ -66,19 +66,24 @@ static void text_str(char text[40], int *n, const char *str)
     text[*n] = 0;
 }
 
-static void text_num(char text[40], int *n, long long v)
+const char *view_num(char buf[VIEW_NUM_MAX], long long v)
 {
-    char digits[24];
-    int k = 0;
     unsigned long long u = v < 0 ? 0 - (unsigned long long)v
                                  : (unsigned long long)v;
-    digits[sizeof digits - 1] = 0;
+    char *p = buf + VIEW_NUM_MAX - 1;
+    *p = 0;
     do
-        digits[sizeof digits - 2 - k++] = (char)('0' + u % 10);
+        *--p = (char)('0' + u % 10);
     while ((u /= 10) != 0);
     if (v < 0)
-        digits[sizeof digits - 2 - k++] = '-';
-    text_str(text, n, digits + sizeof digits - 1 - k);
+        *--p = '-';
+    return p;
+}
+
+static void text_num(char text[40], int *n, long long v)
+{
+    char digits[VIEW_NUM_MAX];
+    text_str(text, n, view_num(digits, v));
 }
 
 /* text = label, a, and if b_too "/" b. */

@@ -13,6 +13,12 @@
  * (width at most s->w; the cells must be blank), with display d's glyphs
  * for the HP bar. Returns the column where the turn's digits begin, or -1
  * if even the shortest form was cut (below about 30 columns). */
+/* v in decimal (a '-' first if negative), NUL-ended, written at the end
+ * of buf; returns where it starts. Without printf: the status line's
+ * numbers are written on most keys (view_status.c). */
+#define VIEW_NUM_MAX 24
+const char *view_num(char buf[VIEW_NUM_MAX], long long v);
+
 int view_status_fit(const game_t *g, const display_t *d, screen_t *s, int y,
                     int width);
 
