@@ -143,6 +143,9 @@ static void on_phase(uv_prepare_t *h)
     smsg_t *m;
     if (srv->upgrading == 1)
         upgrade_loop_phase(srv); /* may close sessions: before the marks */
+    /* Every frame of the phase is written at its end, together (outbox.h):
+     * one wake of a client's side serves several. */
+    srv->in_phase = 1;
     for (;;) {
         m = msgq_pop(&srv->msgs);
         if (m) {
@@ -155,6 +158,8 @@ static void on_phase(uv_prepare_t *h)
         srv_unmark(srv, s);
         sess_phase(s);
     }
+    srv->in_phase = 0;
+    sess_outbox_drain(srv);
     if (srv->shutting_down && !srv->sessions &&
         !uv_is_closing((uv_handle_t *)h)) {
         msgq_t left = { 0 };
@@ -230,6 +235,7 @@ int srv_init(srv_t *srv, shared_t *sh, const config_t *cfg, int index)
     }
     buf_init(&srv->enc, 0);
     buf_init(&srv->wout, 0);
+    outbox_init(&srv->outbox);
     if (screen_init(&srv->next, 80, 24) != 0 ||
         inbox_open(&srv->inbox, srv->loop, on_inbox, srv) != 0) {
         log_error("worker %d: out of memory", index);

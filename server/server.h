@@ -25,6 +25,7 @@
 #include "game.h"
 #include "inbox.h"
 #include "msg.h"
+#include "outbox.h"
 #include "proxy_proto.h"
 #include "screen.h"
 #include "shared.h"
@@ -87,6 +88,8 @@ typedef struct srv {
     buf_t enc;
     buf_t wout;                /* lent to the session being written */
     int wout_lent;
+    int in_phase;              /* within on_phase: frames go to the outbox */
+    outbox_t outbox;           /* the phase's frames, written at its end */
 } srv_t;
 
 /* Sets worker `index` up with what the loops share and the settings: its

@@ -224,6 +224,8 @@ void sess_close_handles(sess_t *s)
 {
     if (s->handles_closing)
         return;
+    if (s->in_outbox)
+        sess_outbox_drain(s->srv); /* its frame, then the close */
     s->handles_closing = 1;
     sess_out_release(s);
     uv_close((uv_handle_t *)&s->tcp, on_handle_closed);

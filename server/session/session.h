@@ -163,6 +163,7 @@ typedef struct sess {
                                   writes it there) */
     uint8_t state;             /* enum sess_state */
     uint8_t marked, owe_frame, admitted;
+    uint8_t in_outbox;  /* a frame of it waits in the loop's outbox */
     uint8_t handles_closing;
     uint8_t check_first_read;  /* an untrusted peer: refuse a PROXY header */
     uint8_t esc_armed;         /* esc_timer runs (no look at a cold timer) */
@@ -402,6 +403,11 @@ void sess_sweep(sess_t *s, uint64_t now_ms);
 /* Sends bytes to the client through telnet (IAC doubled): gathered in the
  * session's own buffer, written in the render phase. */
 void sess_send(sess_t *s, const void *data, size_t len);
+
+/* Writes the frames the render phase left in the loop's outbox (outbox.h),
+ * in order: at the phase's end, and before any write that must follow
+ * one of them. */
+void sess_outbox_drain(srv_t *srv);
 
 /* The loop's clock. */
 uint64_t sess_now(const sess_t *s);

@@ -133,10 +133,8 @@ static const char *write_io(sess_t *s, const char *p, size_t len)
 /* Hands the gathered bytes to libuv: at once if the socket takes them, the
  * rest queued (bounded by output_limit). Returns NULL, or why the session
  * must end. */
-static const char *write_out(sess_t *s)
+static const char *write_bytes(sess_t *s, const char *p, size_t len)
 {
-    size_t len = s->out.len;
-    const char *p = s->out.data;
     if (len == 0 || s->handles_closing)
         return NULL;
     s->last_output_ms = sess_now(s);
@@ -157,6 +155,50 @@ static const char *write_out(sess_t *s)
     return len > 0 ? queue_write(s, p, len, 1) : NULL;
 }
 
+static void write_kept(void *who, const char *p, size_t len, void *ctx)
+{
+    sess_t *s = who;
+    (void)ctx;
+    s->in_outbox = 0;
+    const char *failed = write_bytes(s, p, len);
+    if (failed)
+        sess_close(s, failed, 0, NULL);
+}
+
+void sess_outbox_drain(srv_t *srv)
+{
+    if (!outbox_empty(&srv->outbox))
+        outbox_drain(&srv->outbox, write_kept, NULL);
+}
+
+/* In the render phase a TCP session's bytes wait in the loop's outbox
+ * (outbox.h), unless it is closing; 1 if they do. A full outbox is written first; bytes larger
+ * than all of it go directly, after it (0). Through the session's io (SSH)
+ * they go at once: its own thread writes them. */
+static int keep_for_later(sess_t *s)
+{
+    srv_t *srv = s->srv;
+    size_t len = s->out.len;
+    if (!srv->in_phase || s->io || len == 0 || sess_closing(s))
+        return 0; /* a closing session's last bytes go before its shutdown */
+    if (outbox_add(&srv->outbox, s, s->out.data, len) != 0) {
+        sess_outbox_drain(srv);
+        if (outbox_add(&srv->outbox, s, s->out.data, len) != 0)
+            return 0;
+    }
+    s->in_outbox = 1;
+    return 1;
+}
+
+static const char *write_out(sess_t *s)
+{
+    if (keep_for_later(s))
+        return NULL;
+    if (s->in_outbox)
+        sess_outbox_drain(s->srv); /* its earlier frame first */
+    return write_bytes(s, s->out.data, s->out.len);
+}
+
 /* Writes what was gathered, then releases the buffer: allocated only while
  * there is something to send, an idle session holds no output memory. */
 void sess_flush(sess_t *s)
@@ -173,6 +215,8 @@ void sess_write_static(sess_t *s)
 {
     if (!s->web || !s->web->file || s->handles_closing)
         return;
+    if (s->in_outbox)
+        sess_outbox_drain(s->srv); /* the headers before the file */
     const char *failed = queue_write(s, s->web->file, s->web->file_len, 0);
     s->web->file = NULL;
     s->web->file_len = 0;
