@@ -153,12 +153,12 @@ void game_gain_xp(game_t *g, int xp)
 
 int game_monster_at(const game_t *g, int x, int y)
 {
-    return monster_at(g->monsters, MAX_MONSTERS, x, y);
+    return monster_at(g->monsters, game_monsters_end(g), x, y);
 }
 
 int game_monster_in_view(const game_t *g)
 {
-    for (int i = 0; i < MAX_MONSTERS; i++) {
+    for (int i = 0, end = game_monsters_end(g); i < end; i++) {
         const monster_t *m = &g->monsters[i];
         if (m->alive && g->visible[m->y][m->x])
             return 1;
@@ -181,6 +181,7 @@ int game_place_monster(game_t *g, int kind, int x, int y)
         m->x = x;
         m->y = y;
         m->hp = monster_stats(kind)->hp;
+        game_monster_slot_live(g, i);
         return i;
     }
     return -1;
@@ -199,7 +200,7 @@ void target_cursor_home(game_t *g)
     t->x = g->player.x;
     t->y = g->player.y;
     int best_d = -1;
-    for (int i = 0; i < MAX_MONSTERS; i++) {
+    for (int i = 0, end = game_monsters_end(g); i < end; i++) {
         const monster_t *m = &g->monsters[i];
         if (!m->alive || !g->visible[m->y][m->x])
             continue;
