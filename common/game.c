@@ -70,6 +70,7 @@ static int free_top(const void *slots, int n, size_t size, size_t live_at)
 
 void game_derive(game_t *g)
 {
+    /* The last view's place unknown: the next view clears all of it. */
     memset(&g->derived, 0, sizeof g->derived);
     g->derived.items_free_top = (uint16_t)free_top(
         g->items, MAX_ITEMS, sizeof(item_t), offsetof(item_t, type));

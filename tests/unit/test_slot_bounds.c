@@ -1,6 +1,7 @@
 /* test_slot_bounds.c - the slots' ends (world.h, game_derived_t) never
- * hide a live slot, and the state's bytes are what they were
- * (docs/performance.md, "The turn's slots bounded").
+ * hide a live slot, the last view's place clears all it lit, and the
+ * state's bytes are what they were (docs/performance.md, "The turn's slots
+ * bounded").
  *
  * Searches by place and passes over the living stop at game_items_end and
  * game_monsters_end; a path of the rules that makes a slot live past them
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "fov.h"
 #include "game.h"
 #include "keys.h"
 #include "rng.h"
@@ -30,6 +32,19 @@ static void assert_bounds_hold(const game_t *g)
         ck_assert_msg(!g->monsters[i].alive,
                       "monster slot %d alive past the end %d", i,
                       game_monsters_end(g));
+}
+
+/* visible[][] holds exactly the last view's tiles: what a view from its
+ * origin, cleared whole, lights (game_update_fov clears only the part the
+ * view before lit). */
+static void assert_view_exact(const game_t *g)
+{
+    if (!g->derived.view_known)
+        return;
+    uint8_t want[MAP_H][MAP_W];
+    fov_compute(&g->map, g->derived.view_x, g->derived.view_y, FOV_RADIUS,
+                want);
+    ck_assert(memcmp(want, g->visible, sizeof want) == 0);
 }
 
 /* Every search by place, around the player and at every live slot's
@@ -90,6 +105,7 @@ START_TEST(random_walks_keep_every_live_slot_within_the_ends)
             game_key(g, key);
             assert_bounds_hold(g);
             assert_searches_agree(g);
+            assert_view_exact(g);
             kills += g->kills > k0;
             levels += g->depth > depth;
             int after = 0;
