@@ -13,9 +13,11 @@ _Static_assert(offsetof(item_t, y) == offsetof(item_t, x) + 1,
 
 int item_next_at(const game_t *g, int from, int x, int y)
 {
-    /* type: ITEM_NONE (0) is a free slot */
-    return map_slot_at(g->items, MAX_ITEMS, sizeof(item_t),
-                       offsetof(item_t, x), offsetof(item_t, type), from, x, y);
+    /* type: ITEM_NONE (0) is a free slot; none is live from the end on. */
+    int end = game_items_end(g);
+    int i = map_slot_at(g->items, end, sizeof(item_t), offsetof(item_t, x),
+                        offsetof(item_t, type), from, x, y);
+    return i < end ? i : MAX_ITEMS;
 }
 
 item_t *item_find(game_t *g, int type, int x, int y)
@@ -38,8 +40,10 @@ item_t *item_put(game_t *g, int type, int kind, int x, int y, int amount)
         return it;
     }
     for (int i = 0; !it && i < MAX_ITEMS; i++)
-        if (g->items[i].type == ITEM_NONE)
+        if (g->items[i].type == ITEM_NONE) {
             it = &g->items[i];
+            game_item_slot_live(g, i);
+        }
     if (!it)
         return NULL;
     memset(it, 0, sizeof *it);
@@ -99,9 +103,10 @@ _Static_assert(MAX_ITEMS % 4 == 0, "item_see goes four slots a step");
 void item_see(game_t *g)
 {
     /* Every turn, over slots most of which are empty: four slots' types
-     * are tested at once. */
+     * are tested at once, up to the last that may be live. */
     item_t *items = g->items;
-    for (int i = 0; i < MAX_ITEMS; i += 4) {
+    int end = (game_items_end(g) + 3) & ~3;
+    for (int i = 0; i < end; i += 4) {
         if (!(items[i].type | items[i + 1].type | items[i + 2].type |
               items[i + 3].type))
             continue;

@@ -102,6 +102,12 @@ void fov_compute_known(const map_t *m, int ox, int oy, int radius,
                        uint8_t vis[MAP_H][MAP_W], uint8_t known[MAP_H][MAP_W])
 {
     memset(vis, 0, sizeof(uint8_t) * MAP_H * MAP_W);
+    fov_light_known(m, ox, oy, radius, vis, known);
+}
+
+void fov_light_known(const map_t *m, int ox, int oy, int radius,
+                     uint8_t vis[MAP_H][MAP_W], uint8_t known[MAP_H][MAP_W])
+{
     if (!map_in_bounds(ox, oy))
         return;
     vis[oy][ox] = 1;

@@ -22,4 +22,10 @@ void fov_compute(const map_t *m, int ox, int oy, int radius,
 void fov_compute_known(const map_t *m, int ox, int oy, int radius,
                        uint8_t vis[MAP_H][MAP_W], uint8_t known[MAP_H][MAP_W]);
 
+/* fov_compute_known without clearing vis first: it only sets tiles, all
+ * within radius of (ox, oy), so a caller that knows where vis's lit tiles
+ * are clears just those (game_update_fov). */
+void fov_light_known(const map_t *m, int ox, int oy, int radius,
+                     uint8_t vis[MAP_H][MAP_W], uint8_t known[MAP_H][MAP_W]);
+
 #endif

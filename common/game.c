@@ -22,6 +22,12 @@ _Static_assert(sizeof(((combat_line_t *)0)->text) == MSG_LEN,
 _Static_assert(KEY_CLICK_BASE >= KEY_LAST &&
                KEY_CLICK_BASE + MAP_W * MAP_H <= KEY_CLICK_END,
                "click keys are above every other key");
+/* The state's bytes are a game's identity: its hash, the records' checks
+ * and the snapshots stored and sent between hosts (docs/performance.md,
+ * "The turn's slots bounded"). A change of them is a new GAME_VERSION. */
+_Static_assert(GAME_STATE_SIZE == 21592 &&
+                   offsetof(game_t, pad6) + 4 == GAME_STATE_SIZE,
+               "the state is game version 8's 21,592 bytes");
 _Static_assert(IK_COUNT <= 256 && PACK_SIZE == 26,
                "a pack slot is a byte; slots are the letters a-z");
 
@@ -37,6 +43,8 @@ static void game_build_level(game_t *g)
     rect_center(&g->map.rooms[0], &g->player.x, &g->player.y);
     memset(g->monsters, 0, sizeof g->monsters);
     memset(g->items, 0, sizeof g->items);
+    /* The level is filled searching every slot; its bounds after. */
+    memset(&g->derived, 0, sizeof g->derived);
     /* The last level's view is not this one's: nothing is in view until
      * game_update_fov below, so no item is marked seen from afar. */
     memset(g->visible, 0, sizeof g->visible);
@@ -45,7 +53,42 @@ static void game_build_level(game_t *g)
                            &g->map.rooms[i], &g->rng, g->depth,
                            g->player.x, g->player.y);
     item_spawn_level(g);
+    game_derive(g);
     game_update_fov(g);
+}
+
+/* How many slots at the end of n records (each `size` bytes from `slots`)
+ * have a 0 at live_at. */
+static int free_top(const void *slots, int n, size_t size, size_t live_at)
+{
+    const unsigned char *base = (const unsigned char *)slots;
+    int top = 0;
+    while (top < n && !base[(size_t)(n - 1 - top) * size + live_at])
+        top++;
+    return top;
+}
+
+void game_derive(game_t *g)
+{
+    /* The last view's place unknown: the next view clears all of it. */
+    memset(&g->derived, 0, sizeof g->derived);
+    g->derived.items_free_top = (uint16_t)free_top(
+        g->items, MAX_ITEMS, sizeof(item_t), offsetof(item_t, type));
+    g->derived.monsters_free_top = (uint8_t)free_top(
+        g->monsters, MAX_MONSTERS, sizeof(monster_t),
+        offsetof(monster_t, alive));
+}
+
+game_t *game_from_state(const void *state, size_t len)
+{
+    if (len != GAME_STATE_SIZE)
+        return NULL;
+    game_t *g = calloc(1, sizeof *g);
+    if (!g)
+        return NULL;
+    memcpy(g, state, GAME_STATE_SIZE);
+    game_derive(g);
+    return g;
 }
 
 game_t *game_new(uint64_t seed, const game_options_t *opt)
@@ -411,11 +454,12 @@ static uint64_t h_word(const unsigned char *p)
 
 uint64_t game_hash(const game_t *g)
 {
-    /* Over the whole state: a game is one allocation with no pointers and
-     * every byte of it is written deterministically (calloc, cleared
-     * slots, explicit padding), so equal histories give equal bytes. */
+    /* Over the whole state (not the derived part after it): a game is one
+     * allocation with no pointers and every byte of it is written
+     * deterministically (calloc, cleared slots, explicit padding), so equal
+     * histories give equal bytes. */
     const unsigned char *p = (const unsigned char *)g;
-    size_t n = sizeof *g, i = 0;
+    size_t n = GAME_STATE_SIZE, i = 0;
     uint64_t a = H_P1 + H_P2, b = H_P2, c = 0, d = (uint64_t)0 - H_P1;
     for (; i + 32 <= n; i += 32) {
         a = h_round(a, h_word(p + i));

@@ -63,6 +63,16 @@ game_t *game_new(uint64_t seed, const game_options_t *opt);
  * allocation with no pointers. */
 game_t *game_clone(const game_t *g);
 
+/* A game from a snapshot's bytes (GAME_STATE_SIZE of them: the state
+ * alone, world.h), its derived part worked out; NULL on another length or
+ * OOM. */
+game_t *game_from_state(const void *state, size_t len);
+
+/* Works out g's derived part (world.h) from its state: after the state's
+ * bytes were written other than by the rules (a snapshot, a test's scene
+ * set by hand). */
+void game_derive(game_t *g);
+
 /* Frees a game (NULL is fine). */
 void game_free(game_t *g);
 
@@ -91,8 +101,9 @@ int game_score(const game_t *g);
  * reporting on for exactly that time. */
 int game_targeting(const game_t *g);
 
-/* A 64-bit hash of everything that decides the game's future: for replay
- * checks and determinism tests. Records keep it (record.h), so a change
+/* A 64-bit hash of everything that decides the game's future (the
+ * GAME_STATE_SIZE bytes of the state): for replay checks and determinism
+ * tests. Records keep it (record.h), so a change
  * of the function or of the state's layout is a new GAME_VERSION. */
 uint64_t game_hash(const game_t *g);
 

@@ -367,9 +367,9 @@ static void monsters_act(game_t *g)
      * before the phase). One pass over the slots: the living ones are few,
      * and occ is marked from their list. */
     const monster_t *ms = g->monsters;
-    int live[MAX_MONSTERS], n = 0;
-    for (int i = monster_next_alive(ms, MAX_MONSTERS, 0); i < MAX_MONSTERS;
-         i = monster_next_alive(ms, MAX_MONSTERS, i + 1))
+    int live[MAX_MONSTERS], n = 0, end = game_monsters_end(g);
+    for (int i = monster_next_alive(ms, end, 0); i < end;
+         i = monster_next_alive(ms, end, i + 1))
         live[n++] = i;
     memset(occ, 0, sizeof occ);
     for (int j = 0; j < n; j++)
@@ -420,8 +420,9 @@ static void monsters_tick(game_t *g)
 {
     int regen = (g->turn + 1) % MONSTER_REGEN_TURNS == 0;
     const monster_t *ms = g->monsters;
-    for (int i = monster_next_alive(ms, MAX_MONSTERS, 0); i < MAX_MONSTERS;
-         i = monster_next_alive(ms, MAX_MONSTERS, i + 1)) {
+    int end = game_monsters_end(g);
+    for (int i = monster_next_alive(ms, end, 0); i < end;
+         i = monster_next_alive(ms, end, i + 1)) {
         monster_t *m = &g->monsters[i];
         const creature_stats_t *k = monster_stats(m->kind);
         if (regen && m->hp < k->hp && !running(m))

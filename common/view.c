@@ -85,7 +85,7 @@ static void mark_chunk(uint8_t *marks, int x, int y)
 }
 
 /* The slots of the items seen, in the order they are drawn, and of the
- * living monsters: every slot looked at. */
+ * living monsters: every slot up to the slots' ends (world.h) looked at. */
 static void find_slots(const game_t *g, uint8_t items[MAX_ITEMS], int *ni,
                        uint8_t monsters[MAX_MONSTERS], int *nm)
 {
@@ -97,7 +97,10 @@ static void find_slots(const game_t *g, uint8_t items[MAX_ITEMS], int *ni,
     int nseen[3] = { 0, 0, 0 };
     _Static_assert(MAX_ITEMS % 8 == 0 && MAX_MONSTERS % 8 == 0,
                    "the slots are looked at eight at a time");
-    for (int i0 = 0; i0 < MAX_ITEMS; i0 += 8) {
+    /* An item is seen only while its slot is live (item_see, item_put),
+     * so no seen one is at or past the slots' end (world.h). */
+    int items_end = (game_items_end(g) + 7) & ~7;
+    for (int i0 = 0; i0 < items_end; i0 += 8) {
         const item_t *it = &g->items[i0];
         /* Most slots are empty or unseen: eight at a time (every key),
          * in a loop of its own (a test of i % 4 in the loop over the
@@ -122,7 +125,8 @@ static void find_slots(const game_t *g, uint8_t items[MAX_ITEMS], int *ni,
         *ni += nseen[layer];
     }
     *nm = 0;
-    for (int i0 = 0; i0 < MAX_MONSTERS; i0 += 8) {
+    int monsters_end = (game_monsters_end(g) + 7) & ~7;
+    for (int i0 = 0; i0 < monsters_end; i0 += 8) {
         const monster_t *m = &g->monsters[i0];
         if (!(m[0].alive | m[1].alive | m[2].alive | m[3].alive |
               m[4].alive | m[5].alive | m[6].alive | m[7].alive))

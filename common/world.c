@@ -153,12 +153,12 @@ void game_gain_xp(game_t *g, int xp)
 
 int game_monster_at(const game_t *g, int x, int y)
 {
-    return monster_at(g->monsters, MAX_MONSTERS, x, y);
+    return monster_at(g->monsters, game_monsters_end(g), x, y);
 }
 
 int game_monster_in_view(const game_t *g)
 {
-    for (int i = 0; i < MAX_MONSTERS; i++) {
+    for (int i = 0, end = game_monsters_end(g); i < end; i++) {
         const monster_t *m = &g->monsters[i];
         if (m->alive && g->visible[m->y][m->x])
             return 1;
@@ -181,15 +181,43 @@ int game_place_monster(game_t *g, int kind, int x, int y)
         m->x = x;
         m->y = y;
         m->hp = monster_stats(kind)->hp;
+        game_monster_slot_live(g, i);
         return i;
     }
     return -1;
 }
 
+_Static_assert(2 * FOV_RADIUS + 1 <= MAP_W, "a view's row fits the map's");
+
+/* Clears visible[][]: where the last view lit tiles if that is known (the
+ * rows within FOV_RADIUS of its origin, 2 * FOV_RADIUS + 1 tiles of each,
+ * moved inside the map: tiles beyond the radius are 0 already), else all
+ * of it. About 15 rows' parts instead of the 27 lines of the whole, each a
+ * turn (docs/performance.md, "The turn's slots bounded"). */
+static void clear_last_view(game_t *g)
+{
+    const game_derived_t *d = &g->derived;
+    if (!d->view_known) {
+        memset(g->visible, 0, sizeof g->visible);
+        return;
+    }
+    enum { SPAN = 2 * FOV_RADIUS + 1 };
+    int x0 = d->view_x - FOV_RADIUS;
+    x0 = x0 < 0 ? 0 : x0 > MAP_W - SPAN ? MAP_W - SPAN : x0;
+    int y0 = d->view_y - FOV_RADIUS, y1 = d->view_y + FOV_RADIUS;
+    for (int y = y0 < 0 ? 0 : y0; y <= y1 && y < MAP_H; y++)
+        memset(&g->visible[y][x0], 0, SPAN);
+}
+
 void game_update_fov(game_t *g)
 {
-    fov_compute_known(&g->map, g->player.x, g->player.y, FOV_RADIUS,
-                      g->visible, g->map.explored);
+    int x = g->player.x, y = g->player.y;
+    clear_last_view(g);
+    fov_light_known(&g->map, x, y, FOV_RADIUS, g->visible, g->map.explored);
+    /* Nothing lit off the map (fov.h), so an origin off it leaves none. */
+    g->derived.view_known = (uint8_t)map_in_bounds(x, y);
+    g->derived.view_x = (uint8_t)(map_in_bounds(x, y) ? x : 0);
+    g->derived.view_y = (uint8_t)(map_in_bounds(x, y) ? y : 0);
     item_see(g);
 }
 
@@ -199,7 +227,7 @@ void target_cursor_home(game_t *g)
     t->x = g->player.x;
     t->y = g->player.y;
     int best_d = -1;
-    for (int i = 0; i < MAX_MONSTERS; i++) {
+    for (int i = 0, end = game_monsters_end(g); i < end; i++) {
         const monster_t *m = &g->monsters[i];
         if (!m->alive || !g->visible[m->y][m->x])
             continue;

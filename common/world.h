@@ -123,6 +123,23 @@ typedef struct player {
  * for a win). */
 #define GAME_DEPTH_SCORE 100
 
+/* What a game works out from its state to go faster (docs/performance.md,
+ * "The turn's slots bounded"). All zero is "unknown", always safe: every
+ * search then goes over every slot, as a game copied from a snapshot's
+ * bytes does until game_derive. A test that writes slots or visible[][]
+ * by hand calls game_derive after. */
+typedef struct game_derived {
+    uint16_t items_free_top;  /* the last this many item slots are free */
+    uint8_t monsters_free_top; /* the last this many monster slots are free */
+    uint8_t view_known;       /* 1: no tile of visible[][] is lit farther
+                                 than FOV_RADIUS from (view_x, view_y) */
+    uint8_t view_x, view_y;   /* the last view's origin (game_update_fov) */
+    uint8_t pad[2];
+} game_derived_t;
+
+_Static_assert(MAX_ITEMS <= UINT16_MAX && MAX_MONSTERS <= UINT8_MAX,
+               "game_derived_t counts slots in its fields' widths");
+
 typedef struct game {
     uint64_t seed;
     game_options_t opt;
@@ -167,7 +184,42 @@ typedef struct game {
                            out) */
     msg_t log[LOG_MAX]; /* ring: log[(log_head + i) % LOG_MAX], i < log_count */
     int log_head, log_count;
+    uint8_t pad6[4];    /* always 0: the state ends at GAME_STATE_SIZE */
+    /* Not state: worked out from it (game_derive), neither hashed nor
+     * stored nor sent, which is why it is last. */
+    game_derived_t derived;
 } game_t;
+
+/* The bytes of a game that are its state, which game_hash hashes and a
+ * snapshot holds: everything before `derived`. */
+#define GAME_STATE_SIZE offsetof(game_t, derived)
+
+/* The end of the slots a search by place or a pass over the living must
+ * look at: every slot from there on is free (docs/performance.md, "The
+ * turn's slots bounded"). */
+static inline int game_items_end(const game_t *g)
+{
+    return MAX_ITEMS - g->derived.items_free_top;
+}
+
+static inline int game_monsters_end(const game_t *g)
+{
+    return MAX_MONSTERS - g->derived.monsters_free_top;
+}
+
+/* Every path of the rules that makes a slot live calls these (item_put,
+ * game_place_monster; a level's are counted once it is built). */
+static inline void game_item_slot_live(game_t *g, int i)
+{
+    if (i >= game_items_end(g))
+        g->derived.items_free_top = (uint16_t)(MAX_ITEMS - 1 - i);
+}
+
+static inline void game_monster_slot_live(game_t *g, int i)
+{
+    if (i >= game_monsters_end(g))
+        g->derived.monsters_free_top = (uint8_t)(MAX_MONSTERS - 1 - i);
+}
 
 /* --- the log (world.c) ----------------------------------------------------- */
 

@@ -95,12 +95,9 @@ static game_t *snapshot_within(store_db_t *db, int64_t account,
         return NULL;
     if (snap->version != GAME_VERSION || snap->pos == 0 ||
         (int64_t)snap->pos > nbytes || snap->keys == 0 ||
-        snap->game_len != sizeof(game_t))
+        snap->game_len != GAME_STATE_SIZE)
         return NULL;
-    game_t *g = malloc(sizeof *g);
-    if (g)
-        memcpy(g, snap->game, sizeof *g);
-    return g;
+    return game_from_state(snap->game, snap->game_len); /* NULL on OOM */
 }
 
 /* The account's game in progress, if the database has game `seed` with at

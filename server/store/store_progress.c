@@ -94,13 +94,22 @@ static void load_progress(store_t *st, req_t *r)
     /* The latest snapshot, if it is a game of this build's size at all;
      * the rebuild checks the rest against the keys. Not read: the keys
      * alone still rebuild the game (from the start). */
-    if (sdb_progress_load_snapshot(st->db, r->id, &r->snap) > 0 &&
-        r->snap.game_len != sizeof(game_t)) {
+    if (sdb_progress_load_snapshot(st->db, r->id, &r->snap) <= 0)
+        return;
+    /* The stored bytes are the state alone (GAME_STATE_SIZE); the answer
+     * holds a whole game_t, its derived part worked out. */
+    game_t *g = game_from_state(r->snap.game, r->snap.game_len);
+    if (!g) {
         log_error("store: %s: account %lld: a snapshot of %zu bytes, not a "
-                  "game of this build (%zu): ignored", st->path,
-                  (long long)r->id, r->snap.game_len, sizeof(game_t));
+                  "game of this build (%zu) or no memory: ignored", st->path,
+                  (long long)r->id, r->snap.game_len,
+                  (size_t)GAME_STATE_SIZE);
         sdb_snapshot_free(&r->snap);
+        return;
     }
+    free(r->snap.game);
+    r->snap.game = g;
+    r->snap.game_len = sizeof *g;
 }
 
 static int begin_db(store_t *st, req_t *r, int ok)
@@ -344,11 +353,13 @@ int store_progress_snapshot(store_t *st, int64_t account_id, const game_t *g,
                   checks_len);
         return -1;
     }
+    /* The state's bytes alone (world.h): what every host stores and
+     * reads, whatever it derives from them. */
     req_t *r = prog_req(st, &snap_call, account_id, 1,
-                        sizeof *g + checks_len);
+                        GAME_STATE_SIZE + checks_len);
     if (!r)
         return -1;
-    r->snap.game = malloc(sizeof *g);
+    r->snap.game = malloc(GAME_STATE_SIZE);
     r->snap.checks = malloc(checks_len);
     if (!r->snap.game || !r->snap.checks) {
         log_error("store: out of memory: a snapshot of account %lld refused",
@@ -356,9 +367,9 @@ int store_progress_snapshot(store_t *st, int64_t account_id, const game_t *g,
         store_req_free(r);
         return -1;
     }
-    memcpy(r->snap.game, g, sizeof *g);
+    memcpy(r->snap.game, g, GAME_STATE_SIZE);
     memcpy(r->snap.checks, checks, checks_len);
-    r->snap.game_len = sizeof *g;
+    r->snap.game_len = GAME_STATE_SIZE;
     r->snap.checks_len = checks_len;
     r->snap.version = GAME_VERSION;
     r->snap.keys = nkeys;

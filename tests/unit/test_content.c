@@ -453,13 +453,16 @@ START_TEST(who_and_what_is_at_a_place)
         ck_assert_int_eq(game_monster_at(g, 20, 5), -1);
         g->monsters[slot] = (monster_t){ .kind = MON_RAT, .alive = 0,
                                          .x = 20, .y = 5, .hp = 1 };
+        game_derive(g); /* slots written by hand: their bounds (world.h) */
         ck_assert_int_eq(game_monster_at(g, 20, 5), -1); /* dead */
         if (slot + 1 < MAX_MONSTERS) {
             g->monsters[slot + 1] = g->monsters[slot];
             g->monsters[slot + 1].alive = 1;
+            game_derive(g);
             ck_assert_int_eq(game_monster_at(g, 20, 5), slot + 1);
         }
         g->monsters[slot].alive = 1;
+        game_derive(g);
         ck_assert_int_eq(game_monster_at(g, 20, 5), slot);
         ck_assert_int_eq(monster_next_alive(g->monsters, MAX_MONSTERS, 0),
                          slot);
@@ -474,6 +477,7 @@ START_TEST(who_and_what_is_at_a_place)
         memset(g->items, 0, sizeof g->items);
         g->items[slot] = (item_t){ .type = ITEM_GOLD, .x = 20, .y = 5,
                                    .amount = 3 };
+        game_derive(g);
         ck_assert_ptr_null(item_find(g, ITEM_THING, 20, 5));
         ck_assert_ptr_eq(item_find(g, ITEM_GOLD, 20, 5), &g->items[slot]);
         ck_assert_ptr_null(item_find(g, ITEM_GOLD, 5, 20));
@@ -484,6 +488,7 @@ START_TEST(who_and_what_is_at_a_place)
         if (slot + 1 < MAX_ITEMS) {
             g->items[slot + 1] = g->items[slot];
             g->items[slot + 1].type = ITEM_THING;
+            game_derive(g);
             ck_assert_ptr_eq(item_find(g, ITEM_THING, 20, 5),
                              &g->items[slot + 1]);
             ck_assert_int_eq(item_next_at(g, slot + 1, 20, 5), slot + 1);

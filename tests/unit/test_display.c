@@ -126,6 +126,7 @@ static void carve(game_t *g, int x0, int y0, int x1, int y1, int lit)
             g->map.explored[y][x] = 1;
             g->visible[y][x] = (uint8_t)lit;
         }
+    game_derive(g); /* visible[][] written by hand (world.h) */
 }
 
 static const display_t utf8_16 = { GLYPHS_UTF8, COLOURS_16 };

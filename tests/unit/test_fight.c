@@ -33,6 +33,7 @@ static game_t *arena(int ruleset)
     g->player.x = 10;
     g->player.y = 8;
     fov_compute(&g->map, 10, 8, FOV_RADIUS, g->visible);
+    game_derive(g); /* visible[][] written by hand (world.h) */
     return g;
 }
 
@@ -181,11 +182,13 @@ START_TEST(only_turns_advance_monsters)
     /* A wall bump takes no turn either. */
     g->player.x = 1;
     fov_compute(&g->map, 1, 8, FOV_RADIUS, g->visible);
+    game_derive(g); /* visible[][] written by hand (world.h) */
     ck_assert_int_eq(game_key(g, 'h'), 0);
     ck_assert_int_eq(g->monsters[i].x, 16);
     /* A wait does: the goblin, in view, comes one step closer. */
     g->player.x = 10;
     fov_compute(&g->map, 10, 8, FOV_RADIUS, g->visible);
+    game_derive(g); /* visible[][] written by hand (world.h) */
     ck_assert_int_eq(game_key(g, '.'), 1);
     ck_assert_int_eq(chebyshev(g->monsters[i].x, g->monsters[i].y, 10, 8), 5);
     game_free(g);

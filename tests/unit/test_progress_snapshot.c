@@ -168,7 +168,9 @@ static void assert_snapshot(const loaded_t *l, const gamer_t *p)
     ck_assert_uint_eq(l->p.snap_version, GAME_VERSION);
     ck_assert_uint_eq(l->p.snap_keys, p->snap_keys);
     ck_assert_uint_eq(l->p.snap_pos, p->snap_pos);
-    ck_assert(memcmp(l->snap, p->snap, sizeof *l->snap) == 0);
+    /* The state byte for byte; the derived part after it is worked out on
+     * load (world.h), so it may be tighter than the player's. */
+    ck_assert(memcmp(l->snap, p->snap, GAME_STATE_SIZE) == 0);
     ck_assert_uint_eq(l->checks.len, p->snap_checks.len);
     ck_assert(memcmp(l->checks.data, p->snap_checks.data, l->checks.len) == 0);
 }
@@ -209,7 +211,7 @@ START_TEST(saved_and_read_back_after_a_restart)
     ck_assert_uint_eq(pl.fed, p.rec.nkeys); /* 300 of them replayed */
     game_t *g = record_player_take(&pl);
     record_player_free(&pl);
-    ck_assert(memcmp(g, p.g, sizeof *g) == 0);
+    ck_assert(memcmp(g, p.g, GAME_STATE_SIZE) == 0);
     buf_t a, b;
     buf_init(&a, 0);
     buf_init(&b, 0);
