@@ -546,12 +546,15 @@ static void flush_spans(spans_t *sp)
             int pick = lo;
             if (q >= 0 && q != s[lo].queue && sp->head[q] >= 0) {
                 int i = sp->head[q];
-                if (lo_pen_q != q) {
+                int gi = move_guess(t, s[i].x, s[i].y);
+                int glo = move_guess(t, s[lo].x, s[lo].y);
+                /* The pen change is priced only when the moves alone do
+                 * not decide (it is never negative). */
+                if (gi > glo && lo_pen_q != q) {
                     lo_pen = pen_cost(t, &s[lo].pen);
                     lo_pen_q = q;
                 }
-                if (move_guess(t, s[i].x, s[i].y) <=
-                    move_guess(t, s[lo].x, s[lo].y) + lo_pen)
+                if (gi <= glo || gi <= glo + lo_pen)
                     pick = i;
             }
             write_span(sp->e, &s[pick]);
@@ -601,12 +604,41 @@ static void add_span(spans_t *sp, const cell_t *row, int x, int y, int len)
     sp->tail[k] = i;
 }
 
+/* gather_row's short way for a row whose last changed cell is not blank
+ * in the next screen (most rows a key changes: a few map cells, the
+ * status line's numbers): no EL can apply, since the row's blank end
+ * starts after every change, so the spans are the changed runs between
+ * the first and the last changed cell, found from both ends without
+ * measuring the blank ends (docs/performance.md, "The encoder's spans,
+ * fewer scans"). Returns 0, having done nothing, for other rows. */
+static int gather_inked_end(spans_t *sp, const cell_t *old,
+                            const cell_t *row, int y)
+{
+    int last = last_changed(old, row, sp->e->w);
+    if (last < 0 || is_blank(&row[last]))
+        return 0;
+    int end = last + 1;
+    int first = first_changed(old, row, 0, end);
+    for (int x = first; x < end; x = first_changed(old, row, x, end)) {
+        int stop = run_end(old, row, x + 1, end, pen_key(&row[x]));
+        add_span(sp, row, x, y, stop - x);
+        x = stop;
+    }
+    if (sp->fr) { /* for find_shift: the row has ink (at last) */
+        sp->fr->first[y] = first;
+        sp->fr->inked[y] = 1;
+    }
+    return 1;
+}
+
 /* Gathers the spans of row y: `old` is what the terminal shows there
  * (NULL: blank). */
 static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
                        int y)
 {
     int w = sp->e->w;
+    if (old && gather_inked_end(sp, old, row, y))
+        return;
     uint32_t blank = cell_word(&blank_cell);
     uint64_t blank2 = (uint64_t)blank << 32 | blank;
     /* Cell x changed: differs from what is shown (words compare cells). */
