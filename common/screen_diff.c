@@ -654,11 +654,7 @@ static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
         both -= 2;
     /* From `tail` on, the next row is blank: one EL can clear it, worth it
      * for more than 3 changed cells. */
-    int tail = both;
-    while (tail >= 2 && pair_word(&row[tail - 2]) == blank2)
-        tail -= 2;
-    while (tail > 0 && cell_word(&row[tail - 1]) == blank)
-        tail--;
+    int tail = ink_end(row, both);
     /* Changed cells at or after tail (counted up to 4: only "more than 3"
      * matters): there the next row is blank, so those that are not
      * blank in old (none from `both` on). */

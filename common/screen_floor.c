@@ -23,6 +23,14 @@ typedef struct floor_count {
     unsigned attrs;     /* ...and attributes */
 } floor_count_t;
 
+/* Whether c has a colour or attribute not counted yet (most pen changes
+ * in a screen are to pens counted already: tested without a call). */
+static inline int pen_is_new(const floor_count_t *f, const cell_t *c)
+{
+    return ((~f->fgs >> c->fg | ~f->bgs >> c->bg) & 1) |
+           (c->attr & ~f->attrs);
+}
+
 /* Counts the SGR that first sets c's colours and attributes, where not
  * counted yet. */
 static void floor_pen(floor_count_t *f, const cell_t *c)
@@ -120,8 +128,11 @@ static int floor_row(floor_count_t *f, const cell_t *row, int w)
         __m128i l1 =
             _mm_or_si128(_mm_slli_si128(p1, 4), _mm_srli_si128(p0, 12));
         unsigned same = eq_mask4(p0, l0) | eq_mask4(p1, l1) << 4;
-        for (unsigned changed = ink & ~same; changed; changed &= changed - 1)
-            floor_pen(f, &row[x + __builtin_ctz(changed)]);
+        for (unsigned changed = ink & ~same; changed; changed &= changed - 1) {
+            const cell_t *c = &row[x + __builtin_ctz(changed)];
+            if (pen_is_new(f, c))
+                floor_pen(f, c);
+        }
         pen = pen_key(&row[x + 7]);
     }
     /* The extra bytes were counted negated (utf8_extra4). */
@@ -138,7 +149,7 @@ static int floor_row(floor_count_t *f, const cell_t *row, int w)
         }
         f->n += (size_t)glyph_len(f->utf8, c->ch) + !in_run;
         in_run = ink_row = 1;
-        if (pen_key(c) != pen)
+        if (pen_key(c) != pen && pen_is_new(f, c))
             floor_pen(f, c);
         pen = pen_key(c);
     }

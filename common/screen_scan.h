@@ -182,6 +182,30 @@ static inline int ink_from(const cell_t *row, int x, int w)
     return x;
 }
 
+/* Where the blank cells that end row[0..x) start: x if row[x-1] has
+ * ink, 0 if all are blank. Eight cells a step from the right. */
+static inline int ink_end(const cell_t *row, int x)
+{
+    uint64_t blank2 = (uint64_t)cell_word(&blank_cell) << 32 |
+                      cell_word(&blank_cell);
+#ifdef __SSE2__
+    const __m128i b4 = _mm_set1_epi32((int)cell_word(&blank_cell));
+    while (x >= 8) {
+        __m128i r0 = _mm_loadu_si128((const __m128i *)(const void *)&row[x - 8]);
+        __m128i r1 = _mm_loadu_si128((const __m128i *)(const void *)&row[x - 4]);
+        if (_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi32(r0, b4),
+                                            _mm_cmpeq_epi32(r1, b4))) != 0xffff)
+            break;
+        x -= 8;
+    }
+#endif
+    while (x >= 2 && pair_word(&row[x - 2]) == blank2)
+        x -= 2;
+    while (x > 0 && is_blank(&row[x - 1]))
+        x--;
+    return x;
+}
+
 /* Index of the first non-blank cell of a row, or w. */
 static inline int first_ink(const cell_t *row, int w)
 {
