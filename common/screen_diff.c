@@ -419,6 +419,7 @@ typedef struct frame_rows {
     uint8_t changed[SHIFT_MAX_ROWS];
     uint8_t inked[SHIFT_MAX_ROWS];
     int first[SHIFT_MAX_ROWS];
+    int last[SHIFT_MAX_ROWS]; /* a later changed cell, or first again */
 } frame_rows_t;
 
 /* The spans of a frame, in reading order, and for each pen the queue of
@@ -626,6 +627,7 @@ static int gather_inked_end(spans_t *sp, const cell_t *old,
     }
     if (sp->fr) { /* for find_shift: the row has ink (at last) */
         sp->fr->first[y] = first;
+        sp->fr->last[y] = last;
         sp->fr->inked[y] = 1;
     }
     return 1;
@@ -698,6 +700,7 @@ static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
     }
     if (sp->fr) { /* for find_shift */
         sp->fr->first[y] = first;
+        sp->fr->last[y] = first;
         sp->fr->inked[y] = tail > 0;
     }
 #undef CHANGED
@@ -782,9 +785,14 @@ static int find_shift(const shown_t *a, const screen_t *b,
         if (!changed[y] || !inked[y])
             continue;
         int f = fr->first[y], last = y + maxk < h ? maxk : h - 1 - y;
+        int l = fr->last[y];
         uint32_t want = cell_word(&row_of(b, y)[f]);
+        uint32_t want_l = cell_word(&row_of(b, y)[l]);
         for (int k = 1; k <= last; k++) {
-            if (cell_word(&sa_row[y + k][f]) != want)
+            /* The first changed cell, then the last, before the whole
+             * row: map rows of floor match at one cell often. */
+            if (cell_word(&sa_row[y + k][f]) != want ||
+                cell_word(&sa_row[y + k][l]) != want_l)
                 continue;
             /* A run from y: next row r is shown row r + k. */
             int end = y, gain = 0;
