@@ -613,10 +613,9 @@ static void add_span(spans_t *sp, const cell_t *row, int x, int y, int len)
  * measuring the blank ends (docs/performance.md, "The encoder's spans,
  * fewer scans"). Returns 0, having done nothing, for other rows. */
 static int gather_inked_end(spans_t *sp, const cell_t *old,
-                            const cell_t *row, int y)
+                            const cell_t *row, int y, int last)
 {
-    int last = last_changed(old, row, sp->e->w);
-    if (last < 0 || is_blank(&row[last]))
+    if (is_blank(&row[last]))
         return 0;
     int end = last + 1;
     int first = first_changed(old, row, 0, end);
@@ -634,12 +633,13 @@ static int gather_inked_end(spans_t *sp, const cell_t *old,
 }
 
 /* Gathers the spans of row y: `old` is what the terminal shows there
- * (NULL: blank). */
+ * (NULL: blank); last: old's last cell that differs (last_changed; not
+ * used without old). */
 static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
-                       int y)
+                       int y, int last)
 {
     int w = sp->e->w;
-    if (old && gather_inked_end(sp, old, row, y))
+    if (old && gather_inked_end(sp, old, row, y, last))
         return;
     uint32_t blank = cell_word(&blank_cell);
     uint64_t blank2 = (uint64_t)blank << 32 | blank;
@@ -719,7 +719,7 @@ int screen_paint(const screen_t *next, term_state_t *t, buf_t *out)
     sp.n = sp.npens = 0;
     sp.fr = NULL;
     for (int y = 0; y < next->h; y++)
-        gather_row(&sp, NULL, &next->cells[y * next->w], y);
+        gather_row(&sp, NULL, &next->cells[y * next->w], y, -1);
     flush_spans(&sp);
     return e.failed ? -1 : 0;
 }
@@ -844,11 +844,19 @@ static void emit_shift(enc_t *e, const screen_t *next, const shift_t *sh)
 static int encode_row(spans_t *sp, const cell_t *a, const cell_t *b, int y)
 {
     int w = sp->e->w;
-    int differs = a ? memcmp(a, b, (size_t)w * sizeof(cell_t)) != 0
-                    : first_ink(b, w) < w;
-    if (differs)
-        gather_row(sp, a, b, y);
-    return differs;
+    if (!a) {
+        int differs = first_ink(b, w) < w;
+        if (differs)
+            gather_row(sp, a, b, y, -1);
+        return differs;
+    }
+    /* From the right: where the row's changes end is what gather_row
+     * needs first (docs/performance.md, "The encoder's spans, fewer
+     * scans"). */
+    int last = last_changed(a, b, w);
+    if (last >= 0)
+        gather_row(sp, a, b, y, last);
+    return last >= 0;
 }
 
 /* Encodes every row that differs; records which in fr (may be NULL).
