@@ -414,13 +414,25 @@ typedef struct span {
 
 /* What the plain diff learnt of each row, for the scroll search
  * (find_shift): whether it differs, and if so whether it has ink in the
- * next screen and its first changed cell (the first span's x). */
+ * next screen, its first changed cell (the first span's x) and a later
+ * one (its last, or the first again). The columns are only where
+ * find_shift looks first (any column would do; a changed one rules most
+ * candidates out), so they are kept in 16 bits, past 65,534 as 65,535:
+ * the struct as small as it was with the first alone, since a larger
+ * frame moved the spans' lines and cost D1 write misses
+ * (docs/performance.md, "The encoder's spans, fewer scans"). */
 typedef struct frame_rows {
     uint8_t changed[SHIFT_MAX_ROWS];
     uint8_t inked[SHIFT_MAX_ROWS];
-    int first[SHIFT_MAX_ROWS];
-    int last[SHIFT_MAX_ROWS]; /* a later changed cell, or first again */
+    uint16_t first[SHIFT_MAX_ROWS];
+    uint16_t last[SHIFT_MAX_ROWS];
 } frame_rows_t;
+
+/* Column x as frame_rows_t keeps it: a column of the row all the same. */
+static inline uint16_t col16(int x)
+{
+    return x < 0xffff ? (uint16_t)x : 0xffff;
+}
 
 /* The spans of a frame, in reading order, and for each pen the queue of
  * its spans not written yet, also in reading order. */
@@ -625,8 +637,8 @@ static int gather_inked_end(spans_t *sp, const cell_t *old,
         x = stop;
     }
     if (sp->fr) { /* for find_shift: the row has ink (at last) */
-        sp->fr->first[y] = first;
-        sp->fr->last[y] = last;
+        sp->fr->first[y] = col16(first);
+        sp->fr->last[y] = col16(last);
         sp->fr->inked[y] = 1;
     }
     return 1;
@@ -699,8 +711,8 @@ static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
             first = x;
     }
     if (sp->fr) { /* for find_shift */
-        sp->fr->first[y] = first;
-        sp->fr->last[y] = first;
+        sp->fr->first[y] = col16(first);
+        sp->fr->last[y] = col16(first);
         sp->fr->inked[y] = tail > 0;
     }
 #undef CHANGED
