@@ -645,14 +645,11 @@ static int gather_inked_end(spans_t *sp, const cell_t *old,
 }
 
 /* Gathers the spans of row y: `old` is what the terminal shows there
- * (NULL: blank); last: old's last cell that differs (last_changed; not
- * used without old). */
+ * (NULL: blank). */
 static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
-                       int y, int last)
+                       int y)
 {
     int w = sp->e->w;
-    if (old && gather_inked_end(sp, old, row, y, last))
-        return;
     uint32_t blank = cell_word(&blank_cell);
     uint64_t blank2 = (uint64_t)blank << 32 | blank;
     /* Cell x changed: differs from what is shown (words compare cells). */
@@ -731,7 +728,7 @@ int screen_paint(const screen_t *next, term_state_t *t, buf_t *out)
     sp.n = sp.npens = 0;
     sp.fr = NULL;
     for (int y = 0; y < next->h; y++)
-        gather_row(&sp, NULL, &next->cells[y * next->w], y, -1);
+        gather_row(&sp, NULL, &next->cells[y * next->w], y);
     flush_spans(&sp);
     return e.failed ? -1 : 0;
 }
@@ -859,15 +856,15 @@ static int encode_row(spans_t *sp, const cell_t *a, const cell_t *b, int y)
     if (!a) {
         int differs = first_ink(b, w) < w;
         if (differs)
-            gather_row(sp, a, b, y, -1);
+            gather_row(sp, a, b, y);
         return differs;
     }
     /* From the right: where the row's changes end is what gather_row
      * needs first (docs/performance.md, "The encoder's spans, fewer
      * scans"). */
     int last = last_changed(a, b, w);
-    if (last >= 0)
-        gather_row(sp, a, b, y, last);
+    if (last >= 0 && !gather_inked_end(sp, a, b, y, last))
+        gather_row(sp, a, b, y);
     return last >= 0;
 }
 
