@@ -56,9 +56,9 @@ static void floor_pen(floor_count_t *f, const cell_t *c)
  * a call). */
 static unsigned popcount8(unsigned m)
 {
-    m = m - (m >> 1 & 0x55u);
-    m = (m & 0x33u) + (m >> 2 & 0x33u);
-    return (m + (m >> 4)) & 0x0fu;
+    static const uint8_t bits16[16] = { 0, 1, 1, 2, 1, 2, 2, 3,
+                                        1, 2, 2, 3, 2, 3, 3, 4 };
+    return bits16[m & 0xfu] + bits16[m >> 4 & 0xfu];
 }
 
 /* Four cells from c. */
