@@ -108,12 +108,16 @@ static int floor_row(floor_count_t *f, const cell_t *row, int w)
     __m128i extra = _mm_setzero_si128();
     for (; x + 8 <= w; x += 8) {
         __m128i r0 = load4(&row[x]), r1 = load4(&row[x + 4]);
-        unsigned ink = ~(eq_mask4(r0, b4) | eq_mask4(r1, b4) << 4) & 0xffu;
-        if (ink == 0) {
+        __m128i e0 = _mm_cmpeq_epi32(r0, b4), e1 = _mm_cmpeq_epi32(r1, b4);
+        if (_mm_movemask_epi8(_mm_and_si128(e0, e1)) == 0xffff) {
+            /* Eight blank cells (most steps): one mask. */
             in_run = 0;
             pen = pen_key(&blank_cell);
             continue;
         }
+        unsigned ink =
+            ~((unsigned)_mm_movemask_ps(_mm_castsi128_ps(e0)) |
+              (unsigned)_mm_movemask_ps(_mm_castsi128_ps(e1)) << 4) & 0xffu;
         ink_row = 1;
         unsigned starts = ink & ~(ink << 1 | (unsigned)in_run) & 0xffu;
         f->n += popcount8(ink) + popcount8(starts);
