@@ -139,10 +139,13 @@ static int floor_row(floor_count_t *f, const cell_t *row, int w)
         }
         pen = pen_key(&row[x + 7]);
     }
-    /* The extra bytes were counted negated (utf8_extra4). */
-    int32_t e[4];
-    _mm_storeu_si128((__m128i *)(void *)e, extra);
-    f->n += (size_t)-(e[0] + e[1] + e[2] + e[3]);
+    /* The extra bytes were counted negated (utf8_extra4); none without
+     * UTF-8. */
+    if (f->utf8) {
+        int32_t e[4];
+        _mm_storeu_si128((__m128i *)(void *)e, extra);
+        f->n += (size_t)-(e[0] + e[1] + e[2] + e[3]);
+    }
 #endif
     for (; x < w; x++) {
         const cell_t *c = &row[x];
