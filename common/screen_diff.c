@@ -414,12 +414,25 @@ typedef struct span {
 
 /* What the plain diff learnt of each row, for the scroll search
  * (find_shift): whether it differs, and if so whether it has ink in the
- * next screen and its first changed cell (the first span's x). */
+ * next screen, its first changed cell (the first span's x) and a later
+ * one (its last, or the first again). The columns are only where
+ * find_shift looks first (any column would do; a changed one rules most
+ * candidates out), so they are kept in 16 bits, past 65,534 as 65,535:
+ * the struct as small as it was with the first alone, since a larger
+ * frame moved the spans' lines and cost D1 write misses
+ * (docs/performance.md, "The encoder's spans, fewer scans"). */
 typedef struct frame_rows {
     uint8_t changed[SHIFT_MAX_ROWS];
     uint8_t inked[SHIFT_MAX_ROWS];
-    int first[SHIFT_MAX_ROWS];
+    uint16_t first[SHIFT_MAX_ROWS];
+    uint16_t last[SHIFT_MAX_ROWS];
 } frame_rows_t;
+
+/* Column x as frame_rows_t keeps it: a column of the row all the same. */
+static inline uint16_t col16(int x)
+{
+    return x < 0xffff ? (uint16_t)x : 0xffff;
+}
 
 /* The spans of a frame, in reading order, and for each pen the queue of
  * its spans not written yet, also in reading order. */
@@ -546,12 +559,15 @@ static void flush_spans(spans_t *sp)
             int pick = lo;
             if (q >= 0 && q != s[lo].queue && sp->head[q] >= 0) {
                 int i = sp->head[q];
-                if (lo_pen_q != q) {
+                int gi = move_guess(t, s[i].x, s[i].y);
+                int glo = move_guess(t, s[lo].x, s[lo].y);
+                /* The pen change is priced only when the moves alone do
+                 * not decide (it is never negative). */
+                if (gi > glo && lo_pen_q != q) {
                     lo_pen = pen_cost(t, &s[lo].pen);
                     lo_pen_q = q;
                 }
-                if (move_guess(t, s[i].x, s[i].y) <=
-                    move_guess(t, s[lo].x, s[lo].y) + lo_pen)
+                if (gi <= glo || gi <= glo + lo_pen)
                     pick = i;
             }
             write_span(sp->e, &s[pick]);
@@ -601,6 +617,33 @@ static void add_span(spans_t *sp, const cell_t *row, int x, int y, int len)
     sp->tail[k] = i;
 }
 
+/* gather_row's short way for a row whose last changed cell is not blank
+ * in the next screen (most rows a key changes: a few map cells, the
+ * status line's numbers): no EL can apply, since the row's blank end
+ * starts after every change, so the spans are the changed runs between
+ * the first and the last changed cell, found from both ends without
+ * measuring the blank ends (docs/performance.md, "The encoder's spans,
+ * fewer scans"). Returns 0, having done nothing, for other rows. */
+static int gather_inked_end(spans_t *sp, const cell_t *old,
+                            const cell_t *row, int y, int last)
+{
+    if (is_blank(&row[last]))
+        return 0;
+    int end = last + 1;
+    int first = first_changed(old, row, 0, end);
+    for (int x = first; x < end; x = first_changed(old, row, x, end)) {
+        int stop = run_end(old, row, x + 1, end, pen_key(&row[x]));
+        add_span(sp, row, x, y, stop - x);
+        x = stop;
+    }
+    if (sp->fr) { /* for find_shift: the row has ink (at last) */
+        sp->fr->first[y] = col16(first);
+        sp->fr->last[y] = col16(last);
+        sp->fr->inked[y] = 1;
+    }
+    return 1;
+}
+
 /* Gathers the spans of row y: `old` is what the terminal shows there
  * (NULL: blank). */
 static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
@@ -622,11 +665,7 @@ static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
         both -= 2;
     /* From `tail` on, the next row is blank: one EL can clear it, worth it
      * for more than 3 changed cells. */
-    int tail = both;
-    while (tail >= 2 && pair_word(&row[tail - 2]) == blank2)
-        tail -= 2;
-    while (tail > 0 && cell_word(&row[tail - 1]) == blank)
-        tail--;
+    int tail = ink_end(row, both);
     /* Changed cells at or after tail (counted up to 4: only "more than 3"
      * matters): there the next row is blank, so those that are not
      * blank in old (none from `both` on). */
@@ -669,7 +708,8 @@ static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
             first = x;
     }
     if (sp->fr) { /* for find_shift */
-        sp->fr->first[y] = first;
+        sp->fr->first[y] = col16(first);
+        sp->fr->last[y] = col16(first);
         sp->fr->inked[y] = tail > 0;
     }
 #undef CHANGED
@@ -754,9 +794,14 @@ static int find_shift(const shown_t *a, const screen_t *b,
         if (!changed[y] || !inked[y])
             continue;
         int f = fr->first[y], last = y + maxk < h ? maxk : h - 1 - y;
+        int l = fr->last[y];
         uint32_t want = cell_word(&row_of(b, y)[f]);
+        uint32_t want_l = cell_word(&row_of(b, y)[l]);
         for (int k = 1; k <= last; k++) {
-            if (cell_word(&sa_row[y + k][f]) != want)
+            /* The first changed cell, then the last, before the whole
+             * row: map rows of floor match at one cell often. */
+            if (cell_word(&sa_row[y + k][f]) != want ||
+                cell_word(&sa_row[y + k][l]) != want_l)
                 continue;
             /* A run from y: next row r is shown row r + k. */
             int end = y, gain = 0;
@@ -808,11 +853,19 @@ static void emit_shift(enc_t *e, const screen_t *next, const shift_t *sh)
 static int encode_row(spans_t *sp, const cell_t *a, const cell_t *b, int y)
 {
     int w = sp->e->w;
-    int differs = a ? memcmp(a, b, (size_t)w * sizeof(cell_t)) != 0
-                    : first_ink(b, w) < w;
-    if (differs)
+    if (!a) {
+        int differs = first_ink(b, w) < w;
+        if (differs)
+            gather_row(sp, a, b, y);
+        return differs;
+    }
+    /* From the right: where the row's changes end is what gather_row
+     * needs first (docs/performance.md, "The encoder's spans, fewer
+     * scans"). */
+    int last = last_changed(a, b, w);
+    if (last >= 0 && !gather_inked_end(sp, a, b, y, last))
         gather_row(sp, a, b, y);
-    return differs;
+    return last >= 0;
 }
 
 /* Encodes every row that differs; records which in fr (may be NULL).

@@ -23,6 +23,14 @@ typedef struct floor_count {
     unsigned attrs;     /* ...and attributes */
 } floor_count_t;
 
+/* Whether c has a colour or attribute not counted yet (most pen changes
+ * in a screen are to pens counted already: tested without a call). */
+static inline int pen_is_new(const floor_count_t *f, const cell_t *c)
+{
+    return ((~f->fgs >> c->fg | ~f->bgs >> c->bg) & 1) |
+           (c->attr & ~f->attrs);
+}
+
 /* Counts the SGR that first sets c's colours and attributes, where not
  * counted yet. */
 static void floor_pen(floor_count_t *f, const cell_t *c)
@@ -48,9 +56,9 @@ static void floor_pen(floor_count_t *f, const cell_t *c)
  * a call). */
 static unsigned popcount8(unsigned m)
 {
-    m = m - (m >> 1 & 0x55u);
-    m = (m & 0x33u) + (m >> 2 & 0x33u);
-    return (m + (m >> 4)) & 0x0fu;
+    static const uint8_t bits16[16] = { 0, 1, 1, 2, 1, 2, 2, 3,
+                                        1, 2, 2, 3, 2, 3, 3, 4 };
+    return bits16[m & 0xfu] + bits16[m >> 4 & 0xfu];
 }
 
 /* Four cells from c. */
@@ -100,12 +108,16 @@ static int floor_row(floor_count_t *f, const cell_t *row, int w)
     __m128i extra = _mm_setzero_si128();
     for (; x + 8 <= w; x += 8) {
         __m128i r0 = load4(&row[x]), r1 = load4(&row[x + 4]);
-        unsigned ink = ~(eq_mask4(r0, b4) | eq_mask4(r1, b4) << 4) & 0xffu;
-        if (ink == 0) {
+        __m128i e0 = _mm_cmpeq_epi32(r0, b4), e1 = _mm_cmpeq_epi32(r1, b4);
+        if (_mm_movemask_epi8(_mm_and_si128(e0, e1)) == 0xffff) {
+            /* Eight blank cells (most steps): one mask. */
             in_run = 0;
             pen = pen_key(&blank_cell);
             continue;
         }
+        unsigned ink =
+            ~((unsigned)_mm_movemask_ps(_mm_castsi128_ps(e0)) |
+              (unsigned)_mm_movemask_ps(_mm_castsi128_ps(e1)) << 4) & 0xffu;
         ink_row = 1;
         unsigned starts = ink & ~(ink << 1 | (unsigned)in_run) & 0xffu;
         f->n += popcount8(ink) + popcount8(starts);
@@ -120,14 +132,20 @@ static int floor_row(floor_count_t *f, const cell_t *row, int w)
         __m128i l1 =
             _mm_or_si128(_mm_slli_si128(p1, 4), _mm_srli_si128(p0, 12));
         unsigned same = eq_mask4(p0, l0) | eq_mask4(p1, l1) << 4;
-        for (unsigned changed = ink & ~same; changed; changed &= changed - 1)
-            floor_pen(f, &row[x + __builtin_ctz(changed)]);
+        for (unsigned changed = ink & ~same; changed; changed &= changed - 1) {
+            const cell_t *c = &row[x + __builtin_ctz(changed)];
+            if (pen_is_new(f, c))
+                floor_pen(f, c);
+        }
         pen = pen_key(&row[x + 7]);
     }
-    /* The extra bytes were counted negated (utf8_extra4). */
-    int32_t e[4];
-    _mm_storeu_si128((__m128i *)(void *)e, extra);
-    f->n += (size_t)-(e[0] + e[1] + e[2] + e[3]);
+    /* The extra bytes were counted negated (utf8_extra4); none without
+     * UTF-8. */
+    if (f->utf8) {
+        int32_t e[4];
+        _mm_storeu_si128((__m128i *)(void *)e, extra);
+        f->n += (size_t)-(e[0] + e[1] + e[2] + e[3]);
+    }
 #endif
     for (; x < w; x++) {
         const cell_t *c = &row[x];
@@ -138,7 +156,7 @@ static int floor_row(floor_count_t *f, const cell_t *row, int w)
         }
         f->n += (size_t)glyph_len(f->utf8, c->ch) + !in_run;
         in_run = ink_row = 1;
-        if (pen_key(c) != pen)
+        if (pen_key(c) != pen && pen_is_new(f, c))
             floor_pen(f, c);
         pen = pen_key(c);
     }

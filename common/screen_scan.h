@@ -98,6 +98,37 @@ static inline int first_changed(const cell_t *old, const cell_t *row, int x,
     return x;
 }
 
+/* The last cell below w that differs between old and row; -1 if none.
+ * Eight cells a step from the right, then one. */
+static inline int last_changed(const cell_t *old, const cell_t *row, int w)
+{
+    int x = w;
+#ifdef __SSE2__
+    while (x >= 8) {
+        __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)&old[x - 8]);
+        __m128i b0 = _mm_loadu_si128((const __m128i *)(const void *)&row[x - 8]);
+        __m128i a1 = _mm_loadu_si128((const __m128i *)(const void *)&old[x - 4]);
+        __m128i b1 = _mm_loadu_si128((const __m128i *)(const void *)&row[x - 4]);
+        unsigned same =
+            (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi32(a0, b0)) |
+            (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi32(a1, b1)) << 16;
+        if (same != 0xffffffffu) /* 4 mask bits a cell */
+            return x - 8 + (31 - __builtin_clz(~same)) / 4;
+        x -= 8;
+    }
+#else
+    while (x >= 8 &&
+           ((pair_word(&old[x - 8]) ^ pair_word(&row[x - 8])) |
+            (pair_word(&old[x - 6]) ^ pair_word(&row[x - 6])) |
+            (pair_word(&old[x - 4]) ^ pair_word(&row[x - 4])) |
+            (pair_word(&old[x - 2]) ^ pair_word(&row[x - 2]))) == 0)
+        x -= 8;
+#endif
+    while (x > 0 && cell_word(&old[x - 1]) == cell_word(&row[x - 1]))
+        x--;
+    return x - 1;
+}
+
 /* The first cell from x on (below end) that did not change between old
  * and row or has a pen other than key's; end if none: where a span that
  * reaches x ends. Four cells a step. */
@@ -148,6 +179,30 @@ static inline int ink_from(const cell_t *row, int x, int w)
         x += 2;
     while (x < w && is_blank(&row[x]))
         x++;
+    return x;
+}
+
+/* Where the blank cells that end row[0..x) start: x if row[x-1] has
+ * ink, 0 if all are blank. Eight cells a step from the right. */
+static inline int ink_end(const cell_t *row, int x)
+{
+    uint64_t blank2 = (uint64_t)cell_word(&blank_cell) << 32 |
+                      cell_word(&blank_cell);
+#ifdef __SSE2__
+    const __m128i b4 = _mm_set1_epi32((int)cell_word(&blank_cell));
+    while (x >= 8) {
+        __m128i r0 = _mm_loadu_si128((const __m128i *)(const void *)&row[x - 8]);
+        __m128i r1 = _mm_loadu_si128((const __m128i *)(const void *)&row[x - 4]);
+        if (_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi32(r0, b4),
+                                            _mm_cmpeq_epi32(r1, b4))) != 0xffff)
+            break;
+        x -= 8;
+    }
+#endif
+    while (x >= 2 && pair_word(&row[x - 2]) == blank2)
+        x -= 2;
+    while (x > 0 && is_blank(&row[x - 1]))
+        x--;
     return x;
 }
 
