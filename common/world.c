@@ -215,9 +215,10 @@ void game_update_fov(game_t *g)
     clear_last_view(g);
     fov_light_known(&g->map, x, y, FOV_RADIUS, g->visible, g->map.explored);
     /* Nothing lit off the map (fov.h), so an origin off it leaves none. */
-    g->derived.view_known = (uint8_t)map_in_bounds(x, y);
-    g->derived.view_x = (uint8_t)(map_in_bounds(x, y) ? x : 0);
-    g->derived.view_y = (uint8_t)(map_in_bounds(x, y) ? y : 0);
+    int on = map_in_bounds(x, y);
+    g->derived.view_known = (uint8_t)on;
+    g->derived.view_x = (uint8_t)(on ? x : 0);
+    g->derived.view_y = (uint8_t)(on ? y : 0);
     item_see(g);
 }
 

@@ -172,9 +172,10 @@ void sess_outbox_drain(srv_t *srv)
 }
 
 /* In the render phase a TCP session's bytes wait in the loop's outbox
- * (outbox.h), unless it is closing; 1 if they do. A full outbox is written first; bytes larger
- * than all of it go directly, after it (0). Through the session's io (SSH)
- * they go at once: its own thread writes them. */
+ * (outbox.h), unless it is closing; 1 if they do. A full outbox is
+ * written first; bytes larger than all of it go directly, after it (0).
+ * Through the session's io (SSH) they go at once: its own thread writes
+ * them. */
 static int keep_for_later(sess_t *s)
 {
     srv_t *srv = s->srv;
