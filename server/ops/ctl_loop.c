@@ -86,8 +86,9 @@ static int kick(srv_t *srv, uint64_t id)
 
 /* This loop's figures, as lines ctl_metrics.c reads: "s" sessions by
  * state (enum sess_state), "t" by transport (telnet, web, ssh), "c" the
- * counters, "q" the output waiting (bytes, sessions), "l" the lag's count
- * and sum (ms), "b" its buckets. */
+ * counters (keys, frames, bytes out, the outbox's early drains), "q" the
+ * output waiting (bytes, sessions), "l" the lag's count and sum (ms), "b"
+ * its buckets. */
 static int stats(srv_t *srv, uint64_t req)
 {
     unsigned long long st[S_NSTATES] = { 0 }, tr[3] = { 0 }, q[2] = { 0 };
@@ -105,9 +106,10 @@ static int stats(srv_t *srv, uint64_t req)
     answer(srv, MSG_CTL_LINE, req, srv->index, line);
     snprintf(line, sizeof line, "t %llu %llu %llu", tr[0], tr[1], tr[2]);
     answer(srv, MSG_CTL_LINE, req, srv->index, line);
-    snprintf(line, sizeof line, "c %llu %llu %llu",
+    snprintf(line, sizeof line, "c %llu %llu %llu %llu",
              (unsigned long long)k->keys, (unsigned long long)k->frames,
-             (unsigned long long)k->bytes_out);
+             (unsigned long long)k->bytes_out,
+             (unsigned long long)k->outbox_early);
     answer(srv, MSG_CTL_LINE, req, srv->index, line);
     snprintf(line, sizeof line, "q %llu %llu", q[0], q[1]);
     answer(srv, MSG_CTL_LINE, req, srv->index, line);

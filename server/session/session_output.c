@@ -183,6 +183,8 @@ static int keep_for_later(sess_t *s)
     if (!srv->in_phase || s->io || len == 0 || sess_closing(s))
         return 0; /* a closing session's last bytes go before its shutdown */
     if (outbox_add(&srv->outbox, s, s->out.data, len) != 0) {
+        if (!outbox_empty(&srv->outbox))
+            srv->stats.outbox_early++; /* /metrics */
         sess_outbox_drain(srv);
         if (outbox_add(&srv->outbox, s, s->out.data, len) != 0)
             return 0;

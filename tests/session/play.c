@@ -225,6 +225,20 @@ void play_expect_rows(const tclient_t *c, const game_t *g, int from, int to,
     screen_free(&s);
 }
 
+void play_expect_screen(const tclient_t *c, const screen_t *want, int key_no)
+{
+    ck_assert_int_eq(want->w, cl_w(c));
+    ck_assert_int_eq(want->h, cl_h(c));
+    for (int y = 0; y < want->h; y++) {
+        char a[512], b[512];
+        screen_row(want, y, a, sizeof a);
+        cl_row(c, y, b, sizeof b);
+        if (strcmp(a, b) != 0)
+            play_fail(c, "after key %d, row %d is \"%s\", not \"%s\"",
+                      key_no, y, b, a);
+    }
+}
+
 static const char walk[] = "llllhhhhjjjjkkkk.yubn5";
 
 int play_walk_key(int i)

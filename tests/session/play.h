@@ -10,6 +10,7 @@
 
 #include "client.h"
 #include "game.h"
+#include "screen.h"
 
 /* The screen (and why) on stderr, then the test fails with msg. */
 void play_fail(const tclient_t *c, const char *fmt, ...)
@@ -44,6 +45,10 @@ void play_bump(tclient_t *c, const char *key, int dx, int dy);
  * test fails, naming the row (and key_no, the key just sent, if >= 0). */
 void play_expect_rows(const tclient_t *c, const game_t *g, int from, int to,
                       int skip_log, int key_no);
+
+/* c's screen is want (its size), row for row (text); else the test
+ * fails, naming the row and key_no (the key just sent). */
+void play_expect_screen(const tclient_t *c, const screen_t *want, int key_no);
 
 /* Waits for text on c's screen, or fails the test. */
 void play_wait_text(tclient_t *c, const char *text);
