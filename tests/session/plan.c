@@ -7,6 +7,7 @@
 #include "plan.h"
 #include "play.h"
 #include "view.h"
+#include "walker.h"
 
 
 
@@ -50,6 +51,16 @@ static char bot_key(const game_t *g, int mode)
     return dir_key(nx - p->x, ny - p->y);
 }
 
+/* A plan's start: no keys yet, and its game. */
+static game_t *plan_begin(uint64_t seed, int ruleset, plan_t *pl)
+{
+    game_options_t o = { .ruleset = ruleset };
+    pl->seed = seed;
+    pl->ruleset = ruleset;
+    pl->n = 0;
+    return game_new(seed, &o);
+}
+
 int hp_band(const player_t *p) /* 2 green, 1 yellow, 0 red */
 {
     return p->hp * 10 > p->max_hp * 6 ? 2 : p->hp * 10 > p->max_hp * 3 ? 1 : 0;
@@ -59,12 +70,8 @@ int hp_band(const player_t *p) /* 2 green, 1 yellow, 0 red */
  * dies; the HP passes through yellow and red on the way. */
 int plan_death(uint64_t seed, int ruleset, plan_t *pl)
 {
-    game_options_t o = { .ruleset = ruleset };
-    game_t *g = game_new(seed, &o);
+    game_t *g = plan_begin(seed, ruleset, pl);
     int yellow = 0, red = 0;
-    pl->seed = seed;
-    pl->ruleset = ruleset;
-    pl->n = 0;
     while (pl->n < MAX_KEYS && !game_dead(g)) {
         pl->keys[pl->n] = bot_key(g, BOT_STAND);
         game_key(g, pl->keys[pl->n++]);
@@ -81,16 +88,48 @@ int plan_death(uint64_t seed, int ruleset, plan_t *pl)
  * kill, and lives. */
 int plan_fight(uint64_t seed, int ruleset, plan_t *pl)
 {
-    game_options_t o = { .ruleset = ruleset };
-    game_t *g = game_new(seed, &o);
-    pl->seed = seed;
-    pl->ruleset = ruleset;
-    pl->n = 0;
+    game_t *g = plan_begin(seed, ruleset, pl);
     while (pl->n < 150 && !game_dead(g) && g->kills == 0) {
         pl->keys[pl->n] = bot_key(g, BOT_FIGHT);
         game_key(g, pl->keys[pl->n++]);
     }
     int ok = g->kills == 1 && !game_dead(g);
+    game_free(g);
+    return ok;
+}
+
+/* One round of plan_errands: its keys go on pl's. */
+static int errand_round(game_t *g, plan_t *pl)
+{
+    walk_keys_t k = { 0 };
+    int tx, ty, kills = g->kills, packed = g->pack_count, slot = 0;
+    if (!walk_nearest_item(g, -1, 60, &tx, &ty) || !walk_to(&k, g, tx, ty) ||
+        !walk_push(&k, g, 'g') || g->pack_count <= packed)
+        return 0;
+    while (slot < PACK_SIZE - 1 && g->pack_n[slot] == 0)
+        slot++;
+    if (!walk_push(&k, g, 'd') || g->mode != MODE_DROP ||
+        !walk_push(&k, g, 'a' + slot) || g->mode != MODE_PLAY)
+        return 0;
+    while (!game_dead(g) && g->kills == kills)
+        if (!walk_push(&k, g, bot_key(g, BOT_FIGHT)))
+            return 0;
+    if (game_dead(g) || g->mode != MODE_PLAY || pl->n + k.n > MAX_KEYS)
+        return 0;
+    for (int i = 0; i < k.n; i++)
+        pl->keys[pl->n++] = (char)k.keys[i];
+    return 1;
+}
+
+int plan_errands(uint64_t seed, int ruleset, plan_t *pl)
+{
+    game_t *g = plan_begin(seed, ruleset, pl);
+    int ok = errand_round(g, pl);
+    pl->half = pl->n;
+    pl->filler = PLAN_SNAP_KEYS - pl->n;
+    for (int i = 0; ok && i < pl->filler; i++)
+        game_key(g, 'z');
+    ok = ok && errand_round(g, pl);
     game_free(g);
     return ok;
 }

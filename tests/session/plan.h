@@ -23,6 +23,8 @@ typedef struct plan {
     int ruleset;
     int n;                /* keys */
     char keys[MAX_KEYS];
+    int half;             /* plan_errands: the first round's keys */
+    int filler;           /* plan_errands: unknown keys between the rounds */
 } plan_t;
 
 /* The HP colour band of docs/game.md: 2 green (above 60%), 1 yellow (above
@@ -35,6 +37,18 @@ int plan_death(uint64_t seed, int ruleset, plan_t *pl);
 
 /* A fight plan: the bot fights until its first kill, and lives. */
 int plan_fight(uint64_t seed, int ruleset, plan_t *pl);
+
+/* Keys a session plays between snapshots of its game (session_play.c,
+ * SNAP_EVERY). */
+#define PLAN_SNAP_KEYS 65536
+
+/* An errands plan, in two rounds: each walks to the nearest thing on the
+ * floor and picks it up (g), drops something of the pack (d and its
+ * letter) and fights until a monster dies (a corpse: a slot more), and
+ * lives. Between the rounds, pl->filler unknown keys ('z', no turn), so
+ * that the second round begins just after key PLAN_SNAP_KEYS: a game with
+ * a snapshot taken then, played on. 1 if seed gives one. */
+int plan_errands(uint64_t seed, int ruleset, plan_t *pl);
 
 /* The first seed in 1..2000 for which fn succeeds (the test fails if none). */
 void find_plan(int (*fn)(uint64_t, int, plan_t *), int ruleset, plan_t *pl);

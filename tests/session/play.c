@@ -329,3 +329,54 @@ void play_watch_first(tclient_t *w, const char *who)
     snprintf(line, sizeof line, "Watching %s - q leaves", who);
     play_wait_text(w, line);
 }
+
+/* 1 if a's and b's screens are the same, cell for cell, but for the log's
+ * oldest line: each has its own line over it (" 1 watching ", " Watching
+ * dave - q leaves "); else 0 and why. */
+static int same_screens(const tclient_t *a, const tclient_t *b, char *why,
+                        size_t n)
+{
+    int top = view_log_top(cl_w(a), cl_h(a));
+    if (cl_w(a) != cl_w(b) || cl_h(a) != cl_h(b)) {
+        snprintf(why, n, "%dx%d and %dx%d", cl_w(a), cl_h(a), cl_w(b),
+                 cl_h(b));
+        return 0;
+    }
+    for (int y = 0; y < cl_h(a); y++)
+        for (int x = 0; y != top && x < cl_w(a); x++) {
+            cl_cell_t ca, cb;
+            cl_cell(a, x, y, &ca);
+            cl_cell(b, x, y, &cb);
+            if (ca.ch != cb.ch || ca.fg != cb.fg || ca.bg != cb.bg ||
+                ca.bold != cb.bold || ca.reverse != cb.reverse) {
+                snprintf(why, n, "cell (%d,%d): '%c' fg %d bg %d, and '%c' "
+                         "fg %d bg %d", x, y, (char)ca.ch, ca.fg, ca.bg,
+                         (char)cb.ch, cb.fg, cb.bg);
+                return 0;
+            }
+        }
+    return 1;
+}
+
+static int shows_the_players(tclient_t *w, void *player)
+{
+    char why[128];
+    return same_screens(player, w, why, sizeof why);
+}
+
+void play_expect_watched(tclient_t *a, tclient_t *w, const game_t *g,
+                         int key_no)
+{
+    char why[160];
+    if (!cl_wait(w, shows_the_players, a, CL_WAIT_MS)) {
+        same_screens(a, w, why, sizeof why);
+        play_fail(w, "after key %d, the watcher's screen is not the "
+                  "player's: %s", key_no, why);
+    }
+    int top = view_log_top(cl_w(a), cl_h(a));
+    for (int i = 0; i < 2; i++) {
+        tclient_t *c = i ? w : a;
+        play_expect_rows(c, g, 0, top - 1, 0, key_no);
+        play_expect_rows(c, g, top + 1, cl_h(c) - 1, 0, key_no);
+    }
+}

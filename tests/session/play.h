@@ -107,4 +107,12 @@ void play_expect_walked(tclient_t *c, uint64_t seed, const int *calls,
 /* From the lobby menu to watching the first game listed, who's. */
 void play_watch_first(tclient_t *w, const char *who);
 
+/* Watcher w shows player a's screen, cell for cell (waiting for its frame
+ * up to CL_WAIT_MS), and both are g's, the test's own copy of the game:
+ * every row but the log's oldest line, where each has its own line over
+ * it (" 1 watching ", " Watching NAME - q leaves "). key_no is for the
+ * failure message. */
+void play_expect_watched(tclient_t *a, tclient_t *w, const game_t *g,
+                         int key_no);
+
 #endif

@@ -27,6 +27,11 @@
  * watcher_follows_across_hosts_through_the_lobby: a watcher on one host
  * follows a player on another through the lobby into the next game.
  *
+ * watcher_on_another_host_starts_from_a_snapshot: a player's game passes
+ * key 65,536, so its host writes a snapshot; a watcher on the other host
+ * starts from that snapshot (only the keys after it replayed) and sees the
+ * player's very screen as the player picks up, drops and kills.
+ *
  * database_away_games_go_on: the hosts lose their cluster connections and
  * cannot connect again for a while; the lobby says the other hosts are
  * unavailable, games go on (and are saved by the store's own connection),
@@ -69,6 +74,16 @@ static void cluster_setup(char *seed, size_t n)
     sw_setup(dir);
     snprintf(store_arg, sizeof store_arg, "store=%s", sw_url);
     snprintf(seed, n, "%llu", (unsigned long long)play_walk_seed());
+}
+
+/* Each test's end, after its clients: hosts x and y stopped (by their
+ * ids), the test's database dropped and its directory removed. */
+static void cluster_teardown(tsrv_t *x, tsrv_t *y)
+{
+    srv_stop(y);
+    srv_stop(x);
+    sw_teardown();
+    srv_remove_tree(dir);
 }
 
 static int can_connect(int port)
@@ -576,12 +591,23 @@ START_TEST(database_away_games_go_on)
 
     cl_close(l);
     cl_close(a);
-    srv_stop(y);
-    srv_stop(x);
-    sw_teardown();
-    srv_remove_tree(dir);
+    cluster_teardown(x, y);
 }
 END_TEST
+
+/* A watcher on host y, from its lobby, of dave playing on another host
+ * (listed once y has heard of him). */
+static tclient_t *watch_dave_from(tsrv_t *y)
+{
+    tclient_t *w = play_lobby(srv_port(y));
+    ck_assert(cl_key(w, "w"));
+    play_wait_text(w, "Games in progress");
+    if (!refresh_until(w, " ", "dave"))
+        play_fail(w, "y's lobby does not list dave of x");
+    ck_assert(cl_key(w, "a"));
+    play_wait_text(w, "Watching dave - q leaves");
+    return w;
+}
 
 /* Watching follows the player across hosts (docs/hosting.md): a watcher
  * on one host watches dave playing on another; dave quits to the lobby
@@ -595,13 +621,7 @@ START_TEST(watcher_follows_across_hosts_through_the_lobby)
     int walked = 0;
     tclient_t *a = dave_on_x(seed, &x, &y, &walked);
 
-    tclient_t *w = play_lobby(srv_port(y));
-    ck_assert(cl_key(w, "w"));
-    play_wait_text(w, "Games in progress");
-    if (!refresh_until(w, " ", "dave"))
-        play_fail(w, "y's lobby does not list dave of x");
-    ck_assert(cl_key(w, "a"));
-    play_wait_text(w, "Watching dave - q leaves");
+    tclient_t *w = watch_dave_from(y);
     int turn = cl_turn(a);
     if (!cl_wait(w, turn_is, &turn, CL_WAIT_MS))
         play_fail(w, "the watcher is not at dave's turn %d", turn);
@@ -640,10 +660,106 @@ START_TEST(watcher_follows_across_hosts_through_the_lobby)
 
     cl_close(w);
     cl_close(a);
-    srv_stop(y);
-    srv_stop(x);
-    sw_teardown();
-    srv_remove_tree(dir);
+    cluster_teardown(x, y);
+}
+END_TEST
+
+/* Hosts for a game long enough to have a snapshot: keys taken as fast as
+ * the test sends them. */
+static tsrv_t *fast_host(const char *seed)
+{
+    return srv_start("--seed", seed, "--set", store_arg, "--log-level",
+                     "debug", "--set", "max_keys_per_second=100000", NULL);
+}
+
+/* Plan pl's keys from..to by the player a, and in g, the test's copy;
+ * the player's screen is g's after each (and the watcher w's, if any). */
+static void errands(tclient_t *a, tclient_t *w, game_t *g, const plan_t *pl,
+                    int from, int to)
+{
+    for (int i = from; i < to; i++) {
+        char key[2] = { pl->keys[i], 0 };
+        int no = i < pl->half ? i + 1 : i + 1 + pl->filler;
+        if (!cl_key(a, key))
+            play_fail(a, "no answer to key %d ('%c')", no, key[0]);
+        game_key(g, key[0]);
+        if (w)
+            play_expect_watched(a, w, g, no);
+        else
+            expect_screen(a, g, no);
+    }
+}
+
+/* A watcher on another host joins a game that has a snapshot in the
+ * database (docs/hosting.md): that host starts from the snapshot, replays
+ * only the keys after it (its log says so), and the watcher sees the
+ * player's very screen, then and after each key of errands that pick a
+ * thing up, drop one and kill a monster (slots whose bounds a game loaded
+ * from a snapshot works out again: world.h, game_derived_t). */
+START_TEST(watcher_on_another_host_starts_from_a_snapshot)
+{
+    char seed[32], sql[256], line[96];
+    cluster_setup(seed, sizeof seed);
+    plan_t pl;
+    find_plan(plan_errands, RULES_ATTACK_DEFENSE, &pl);
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)pl.seed);
+    fprintf(stderr, "watcher_on_another_host_starts_from_a_snapshot: seed %s, "
+            "%d keys before the snapshot's fill, %d after\n", seed, pl.half,
+            pl.n - pl.half);
+    tsrv_t *x = fast_host(seed), *y = fast_host(seed);
+    tclient_t *a = play_lobby(srv_port(x));
+    play_login_dave(a, 1);
+    ck_assert(cl_key(a, "p"));
+    play_wait_text(a, "HP: ");
+    game_options_t o = { .ruleset = pl.ruleset };
+    game_t *g = game_new(pl.seed, &o);
+    expect_screen(a, g, 0);
+
+    /* The first round, then unknown keys up to key 65,536: a snapshot,
+     * in the database once dave's host has written it. */
+    errands(a, NULL, g, &pl, 0, pl.half);
+    char *fill = malloc((size_t)pl.filler);
+    ck_assert_ptr_nonnull(fill);
+    memset(fill, 'z', (size_t)pl.filler);
+    ck_assert_uint_eq(cl_send_raw(a, fill, (size_t)pl.filler, 1,
+                                  4 * CL_WAIT_MS), (size_t)pl.filler);
+    free(fill);
+    for (int i = 0; i < pl.filler; i++)
+        game_key(g, 'z');
+    ck_assert(cl_sync(a, 4 * CL_WAIT_MS));
+    expect_screen(a, g, PLAN_SNAP_KEYS);
+    const char *dave = "(SELECT id FROM accounts WHERE name = 'dave')";
+    snprintf(sql, sizeof sql, "SELECT coalesce(max(snap_keys), 0) FROM "
+             "progress WHERE account_id = %s", dave);
+    ck_assert_int_eq(sw_int_reaches(sql, PLAN_SNAP_KEYS), PLAN_SNAP_KEYS);
+
+    /* Two keys of the second round, in the database too: the watcher's
+     * host replays both after the snapshot. Only two, so that the tiles
+     * the snapshot's last view lit (which each next view must clear:
+     * world.h, view_known) are still near the player once it watches. */
+    int mid = pl.half + 2;
+    errands(a, NULL, g, &pl, pl.half, mid);
+    snprintf(sql, sizeof sql, "SELECT coalesce(sum(length(keys)), 0) FROM "
+             "progress_keys WHERE account_id = %s", dave);
+    ck_assert_int_eq(sw_int_reaches(sql, PLAN_SNAP_KEYS + mid - pl.half),
+                     PLAN_SNAP_KEYS + mid - pl.half);
+
+    tclient_t *w = watch_dave_from(y);
+    play_expect_watched(a, w, g, mid + pl.filler);
+    snprintf(line, sizeof line, ": from the snapshot at key %d, %d keys "
+             "replayed", PLAN_SNAP_KEYS, mid - pl.half);
+    ck_assert_msg(srv_wait_log(y, line, CL_WAIT_MS), "no \"%s\" in y's log",
+                  line);
+    ck_assert(!srv_log_has(y, "refused"));
+
+    /* The rest of the round, key by key, on both screens. */
+    errands(a, w, g, &pl, mid, pl.n);
+    ck_assert_int_ge(g->kills, 2);
+
+    game_free(g);
+    cl_close(w);
+    cl_close(a);
+    cluster_teardown(x, y);
 }
 END_TEST
 
@@ -663,6 +779,11 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(follow, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(follow, watcher_follows_across_hosts_through_the_lobby);
     suite_add_tcase(s, follow);
+    TCase *snap = tcase_create("snapshot");
+    tcase_set_timeout(snap, 240);
+    tcase_add_unchecked_fixture(snap, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(snap, watcher_on_another_host_starts_from_a_snapshot);
+    suite_add_tcase(s, snap);
     return s;
 }
 

@@ -48,7 +48,7 @@ int walk_nearest_item(const game_t *g, int kind, int max, int *tx, int *ty)
     int best = max + 1;
     for (int i = 0; i < MAX_ITEMS; i++) {
         const item_t *it = &g->items[i];
-        if (it->type == ITEM_THING && it->kind == kind &&
+        if (it->type == ITEM_THING && (kind < 0 || it->kind == kind) &&
             d.v[it->y][it->x] < best) {
             best = d.v[it->y][it->x];
             *tx = it->x;

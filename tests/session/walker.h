@@ -29,8 +29,8 @@ int walk_push(walk_keys_t *k, game_t *g, int key);
  * monster stands in the way. Returns 1 once there, alive. */
 int walk_to(walk_keys_t *k, game_t *g, int tx, int ty);
 
-/* The nearest thing of `kind` on the level by path, within max steps.
- * Returns 1 and its tile. */
+/* The nearest thing of `kind` (< 0: of any kind) on the level by path,
+ * within max steps. Returns 1 and its tile. */
 int walk_nearest_item(const game_t *g, int kind, int max, int *tx, int *ty);
 
 /* The first tile in view (row by row) at least 4 from the player that may
