@@ -212,6 +212,14 @@ build/tsan/tests/unit/%: build/tsan/tests/unit/%.o $(call LIB,tsan)
 build/san/tests/session/%: build/san/tests/session/%.o $(patsubst %.c,build/san/%.o,$(SESS_LIB)) $(call LIB,san)
 	$(CC) $(SAN_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -o $@
 
+# test_accept_errors' LD_PRELOAD shim (accept4 failing on demand), preloaded
+# into the server it starts: built without sanitizers, so that it goes
+# into the san, tsan and rel servers alike. Order-only: not linked in.
+build/san/tests/preload/accept_fault.so: tests/preload/accept_fault.c build/san/flags
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(WARN) -O1 -g -fPIC -shared $(CFLAGS) $(LDFLAGS) $< -ldl -o $@
+build/san/tests/session/test_accept_errors: | build/san/tests/preload/accept_fault.so
+
 # The browser test's helper: a seed and keys for aiming a scroll (game core
 # and the tests' walker only).
 build/san/tests/web/fireball_plan: build/san/tests/web/fireball_plan.o build/san/tests/session/walker.o $(call LIB,san)

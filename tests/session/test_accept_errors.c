@@ -1,0 +1,294 @@
+/* test_accept_errors.c - every errno the acceptor pauses on, and two it
+ * does not (server/host.c, on_acceptable; docs/testing.md).
+ *
+ * accept4() failing with EMFILE, ENFILE, ENOBUFS or ENOMEM makes the
+ * acceptor log "accept: <strerror>: pausing for 100 ms", stop polling its
+ * listeners and poll them again after a 100 ms timer, the connection
+ * waiting in the backlog meanwhile. test_accept_pause gets EMFILE from
+ * the kernel (a lowered RLIMIT_NOFILE); the other three cannot be had on
+ * demand. So the server runs with tests/preload/accept_fault.so preloaded,
+ * which makes accept4 fail with the errno a flag file names while it
+ * exists and counts the failures it made (its header says how).
+ *
+ * The sanitizer build's runtime checks that it comes first among the
+ * libraries loaded, and a preloaded one comes before it: the server gets
+ * ASAN_OPTIONS=...:verify_asan_link_order=0. That check is there for an
+ * object that would take malloc and the like before ASan's; the shim
+ * defines accept4 alone and calls on to the next accept4 in the search
+ * order, ASan's interceptor, so ASan still sees every call. ThreadSanitizer
+ * and the release build (-fno-plt: a GOT entry the dynamic linker fills,
+ * preloaded objects first) need nothing. */
+#include <check.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "client.h"
+#include "play.h"
+
+/* The flag file's directory: made and removed by the runner (an unchecked
+ * fixture), so a failed test leaves nothing behind. */
+static char fault_dir[256];
+
+static void fault_dir_setup(void)
+{
+    const char *t = getenv("TMPDIR");
+    snprintf(fault_dir, sizeof fault_dir, "%s/rogued-accept-fault-XXXXXX",
+             t && *t ? t : "/tmp");
+    if (!mkdtemp(fault_dir))
+        fault_dir[0] = '\0';
+}
+
+static void fault_dir_teardown(void)
+{
+    if (fault_dir[0])
+        srv_remove_tree(fault_dir);
+}
+
+static void fault_path(char *out, size_t len, const char *suffix)
+{
+    ck_assert_msg(fault_dir[0], "no directory for the flag file");
+    snprintf(out, len, "%s/flag%s", fault_dir, suffix);
+}
+
+/* The flag on: the file names the errno (and a budget, "EPERM 3"),
+ * written whole before the shim can see it (a rename). */
+static void flag_on(const char *what)
+{
+    char tmp[PATH_MAX], flag[PATH_MAX];
+    fault_path(tmp, sizeof tmp, ".tmp");
+    fault_path(flag, sizeof flag, "");
+    FILE *f = fopen(tmp, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_ge(fprintf(f, "%s\n", what), 0);
+    ck_assert_int_eq(fclose(f), 0);
+    ck_assert_int_eq(rename(tmp, flag), 0);
+}
+
+static void flag_off(void)
+{
+    char flag[PATH_MAX];
+    fault_path(flag, sizeof flag, "");
+    ck_assert_int_eq(unlink(flag), 0);
+}
+
+/* The failures the shim has made since the last count_reset. */
+static int failures(void)
+{
+    char path[PATH_MAX];
+    fault_path(path, sizeof path, ".count");
+    struct stat st;
+    return stat(path, &st) == 0 ? (int)st.st_size : 0;
+}
+
+/* With the flag off nothing writes the count. */
+static void count_reset(void)
+{
+    char path[PATH_MAX];
+    fault_path(path, sizeof path, ".count");
+    ck_assert(unlink(path) == 0 || errno == ENOENT);
+    ck_assert_int_eq(failures(), 0);
+}
+
+/* The shim: ACCEPT_FAULT_SO, else next to this binary's folder
+ * (build/san/tests/session/NAME -> build/san/tests/preload/). */
+static void shim_path(char *out, size_t len)
+{
+    const char *env = getenv("ACCEPT_FAULT_SO");
+    if (env && *env) {
+        snprintf(out, len, "%s", env);
+    } else {
+        char self[PATH_MAX - 64]; /* room for the shim's own path */
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        ck_assert_int_gt(n, 0);
+        self[n] = '\0';
+        char *at = strstr(self, "/tests/session/");
+        ck_assert_ptr_nonnull(at);
+        *at = '\0';
+        snprintf(out, len, "%s/tests/preload/accept_fault.so", self);
+    }
+    ck_assert_msg(access(out, R_OK) == 0, "%s: %s (make %s)", out,
+                  strerror(errno), "build/san/tests/preload/accept_fault.so");
+}
+
+/* Sets name to value (prefix, then the old value after sep, if any) and
+ * returns the old value (malloc'd, NULL if unset) for env_restore. */
+static char *env_prepend(const char *name, const char *value, const char *sep)
+{
+    const char *old = getenv(name);
+    char *was = old ? strdup(old) : NULL;
+    char buf[PATH_MAX + 512];
+    snprintf(buf, sizeof buf, "%s%s%s", value, was && *was ? sep : "",
+             was && *was ? was : "");
+    ck_assert_int_eq(setenv(name, buf, 1), 0);
+    return was;
+}
+
+static void env_restore(const char *name, char *was)
+{
+    if (was)
+        ck_assert_int_eq(setenv(name, was, 1), 0);
+    else
+        ck_assert_int_eq(unsetenv(name), 0);
+    free(was);
+}
+
+/* The server with the shim preloaded. Only its process gets the
+ * variables: they are taken back once it runs. */
+static tsrv_t *start_with_shim(void)
+{
+    char so[PATH_MAX], flag[PATH_MAX];
+    shim_path(so, sizeof so);
+    fault_path(flag, sizeof flag, "");
+    unlink(flag);
+    count_reset();
+    ck_assert_int_eq(setenv("ACCEPT_FAULT_FLAG", flag, 1), 0);
+    char *preload = env_prepend("LD_PRELOAD", so, " ");
+    /* (ASan reads its options in order: the last one set wins) */
+    char *asan = getenv("ASAN_OPTIONS") ? strdup(getenv("ASAN_OPTIONS")) : NULL;
+    char opts[1024];
+    snprintf(opts, sizeof opts, "%s%sverify_asan_link_order=0",
+             asan ? asan : "", asan && *asan ? ":" : "");
+    ck_assert_int_eq(setenv("ASAN_OPTIONS", opts, 1), 0);
+    tsrv_t *s = srv_start(NULL);
+    env_restore("ASAN_OPTIONS", asan);
+    env_restore("LD_PRELOAD", preload);
+    ck_assert_int_eq(unsetenv("ACCEPT_FAULT_FLAG"), 0);
+    return s;
+}
+
+static const char connect_line[] = "info connect 127.0.0.1:";
+
+/* Waits until the log has `line` n times, or `wrong` once (an error that
+ * did not pause: the acceptor then calls again at once, and logs it again
+ * and again, so the wait ends there rather than at the deadline). 1 for
+ * `line`. */
+static int wait_pauses(const tsrv_t *s, const char *line, int n,
+                       const char *wrong)
+{
+    int64_t deadline = cl_now_ms() + CL_WAIT_MS;
+    while (srv_log_count(s, wrong) == 0 && cl_now_ms() < deadline)
+        if (srv_wait_log_count(s, line, n, 10))
+            return 1;
+    return 0;
+}
+
+/* The flag naming errno `name` on, a player connects: the exact pause
+ * line with strerror's text is logged, and again (the timer ended the
+ * pause, the backlog was polled, accept failed again), while the player
+ * waits unaccepted. The flag off, the player is accepted and gets the
+ * game; each failure made was one pause. *connects: the connect lines so
+ * far. */
+static void pauses_on(tsrv_t *s, const char *name, const char *text,
+                      int *connects)
+{
+    char line[160], wrong[160];
+    snprintf(line, sizeof line,
+             "Z error accept: %s: pausing for 100 ms\n", text);
+    snprintf(wrong, sizeof wrong, "Z error accept: %s\n", text);
+    count_reset();
+    ck_assert_int_eq(srv_log_count(s, line), 0);
+
+    flag_on(name);
+    tclient_t *c = cl_connect(srv_port(s), NULL);
+    ck_assert_msg(wait_pauses(s, line, 2, wrong),
+                  "%s: not paused twice (\"%s\"); logged without a pause "
+                  "%d times", name, line, srv_log_count(s, wrong));
+    /* it waits in the backlog: not accepted, nothing sent to it */
+    ck_assert_int_eq(srv_log_count(s, connect_line), *connects);
+    ck_assert_int_eq(cl_pump(c, 0), 0);
+    flag_off();
+
+    play_ready(c);
+    *connects += 1;
+    ck_assert(srv_wait_log_count(s, connect_line, *connects, CL_WAIT_MS));
+    ck_assert(srv_alive(s));
+    /* accepted: the shim makes no more failures, and the acceptor logs
+     * before it returns, so both counts are final */
+    int made = failures();
+    ck_assert_int_ge(made, 2);
+    ck_assert_msg(made == srv_log_count(s, line),
+                  "%s: %d failures made, %d pause lines", name, made,
+                  srv_log_count(s, line));
+    cl_close(c);
+}
+
+START_TEST(each_resource_errno_pauses_then_accepts)
+{
+    tsrv_t *s = start_with_shim();
+    int connects = 0;
+    pauses_on(s, "EMFILE", "Too many open files", &connects);
+    pauses_on(s, "ENFILE", "Too many open files in system", &connects);
+    pauses_on(s, "ENOBUFS", "No buffer space available", &connects);
+    pauses_on(s, "ENOMEM", "Cannot allocate memory", &connects);
+    /* nothing else went wrong with accept, and the shim had no complaint */
+    ck_assert_int_eq(srv_log_count(s, "error accept:"),
+                     srv_log_count(s, ": pausing for 100 ms\n"));
+    ck_assert_int_eq(srv_log_count(s, "accept_fault:"), 0);
+    play_check_new_player(srv_port(s));
+    srv_stop(s);
+}
+END_TEST
+
+/* The flag naming `name` with a budget of `budget` failures on: they are
+ * made (the acceptor, polled without a pause, calls again at once), then
+ * the player is accepted. `line`: what each failure logs, NULL for
+ * nothing. No pause. */
+static void no_pause_on(tsrv_t *s, const char *name, int budget,
+                        const char *line, int *connects)
+{
+    char what[64];
+    snprintf(what, sizeof what, "%s %d", name, budget);
+    count_reset();
+    int errors = srv_log_count(s, "error accept:");
+
+    flag_on(what);
+    tclient_t *c = cl_connect(srv_port(s), NULL);
+    play_ready(c);
+    *connects += 1;
+    ck_assert(srv_wait_log_count(s, connect_line, *connects, CL_WAIT_MS));
+    flag_off();
+    ck_assert_int_eq(failures(), budget);
+    if (line)
+        ck_assert_int_eq(srv_log_count(s, line), budget);
+    ck_assert_int_eq(srv_log_count(s, "error accept:"),
+                     errors + (line ? budget : 0));
+    ck_assert_int_eq(srv_log_count(s, "pausing for 100 ms"), 0);
+    ck_assert(srv_alive(s));
+    cl_close(c);
+}
+
+START_TEST(other_errnos_do_not_pause)
+{
+    tsrv_t *s = start_with_shim();
+    int connects = 0;
+    /* an error it logs, each time, and tries again */
+    no_pause_on(s, "EPERM", 3, "Z error accept: Operation not permitted\n",
+                &connects);
+    /* a connection gone before it was accepted: tried again, silently */
+    no_pause_on(s, "ECONNABORTED", 3, NULL, &connects);
+    ck_assert_int_eq(srv_log_count(s, "Software caused connection abort"), 0);
+    ck_assert_int_eq(srv_log_count(s, "accept_fault:"), 0);
+    srv_stop(s);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("accept_errors");
+    TCase *tc = tcase_create("accept_errors");
+    tcase_set_timeout(tc, 120);
+    tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_unchecked_fixture(tc, fault_dir_setup, fault_dir_teardown);
+    tcase_add_test(tc, each_resource_errno_pauses_then_accepts);
+    tcase_add_test(tc, other_errnos_do_not_pause);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
