@@ -12,10 +12,11 @@
  * cheapest of rewriting the unchanged cells in between (when they need no
  * pen change), CUP, or relative moves; a pen change is the shortest SGR
  * from the pen the terminal has. When a block of rows moved up (the
- * message log scrolled), the diff is also tried with delete-line /
- * insert-line first, and when a diff is long (a new level, a menu), as a
- * full repaint; the shortest is sent. The named colours beyond the ANSI
- * 16 (palette.h) are sent as the client's colour depth allows. */
+ * message log scrolled; screen_shift.c finds it), the diff is also tried
+ * with delete-line / insert-line first, and when a diff is long (a new
+ * level, a menu), as a full repaint; the shortest is sent. The named
+ * colours beyond the ANSI 16 (palette.h) are sent as the client's colour
+ * depth allows. */
 #include "screen_diff.h"
 
 #include <limits.h>
@@ -25,6 +26,7 @@
 #include "palette.h"
 #include "screen_floor.h"
 #include "screen_scan.h"
+#include "screen_shift.h"
 
 typedef struct enc {
     buf_t *out;
@@ -410,30 +412,6 @@ typedef struct span {
                            frame has tens; more are written in parts) */
 #define PEN_MAX 16      /* pens given a queue; a frame has a handful */
 
-#define SHIFT_MAX_ROWS 256 /* taller screens are diffed without a scroll */
-
-/* What the plain diff learnt of each row, for the scroll search
- * (find_shift): whether it differs, and if so whether it has ink in the
- * next screen, its first changed cell (the first span's x) and a later
- * one (its last, or the first again). The columns are only where
- * find_shift looks first (any column would do; a changed one rules most
- * candidates out), so they are kept in 16 bits, past 65,534 as 65,535:
- * the struct as small as it was with the first alone, since a larger
- * frame moved the spans' lines and cost D1 write misses
- * (docs/performance.md, "The encoder's spans, fewer scans"). */
-typedef struct frame_rows {
-    uint8_t changed[SHIFT_MAX_ROWS];
-    uint8_t inked[SHIFT_MAX_ROWS];
-    uint16_t first[SHIFT_MAX_ROWS];
-    uint16_t last[SHIFT_MAX_ROWS];
-} frame_rows_t;
-
-/* Column x as frame_rows_t keeps it: a column of the row all the same. */
-static inline uint16_t col16(int x)
-{
-    return x < 0xffff ? (uint16_t)x : 0xffff;
-}
-
 /* The spans of a frame, in reading order, and for each pen the queue of
  * its spans not written yet, also in reading order. */
 typedef struct spans {
@@ -636,7 +614,7 @@ static int gather_inked_end(spans_t *sp, const cell_t *old,
         add_span(sp, row, x, y, stop - x);
         x = stop;
     }
-    if (sp->fr) { /* for find_shift: the row has ink (at last) */
+    if (sp->fr) { /* for screen_find_shift: the row has ink (at last) */
         sp->fr->first[y] = col16(first);
         sp->fr->last[y] = col16(last);
         sp->fr->inked[y] = 1;
@@ -707,7 +685,7 @@ static void gather_row(spans_t *sp, const cell_t *old, const cell_t *row,
         if (first >= end)
             first = x;
     }
-    if (sp->fr) { /* for find_shift */
+    if (sp->fr) { /* for screen_find_shift */
         sp->fr->first[y] = col16(first);
         sp->fr->last[y] = col16(first);
         sp->fr->inked[y] = tail > 0;
@@ -731,102 +709,6 @@ int screen_paint(const screen_t *next, term_state_t *t, buf_t *out)
         gather_row(&sp, NULL, &next->cells[y * next->w], y);
     flush_spans(&sp);
     return e.failed ? -1 : 0;
-}
-
-/* A block of rows that moved up by k (a scrolling message log): rows
- * top..bot-k of the next screen are rows top+k..bot of the shown one. */
-typedef struct shift {
-    int top, bot, k;
-} shift_t;
-
-#define SHIFT_MAX_K 16
-#define SHIFT_MIN_BYTES 24  /* a plain diff this short is kept as it is */
-
-static const cell_t *row_of(const screen_t *s, int y)
-{
-    return &s->cells[y * s->w];
-}
-
-/* What the terminal shows: a whole screen (keep NULL), or the rows kept
- * aside in keep->old while next was drawn over the frame shown, and as
- * in next the rows not kept (screen.h: a row not kept did not change). */
-typedef struct shown {
-    const screen_t *cells;    /* the screen, or keep->old */
-    const screen_keep_t *keep;
-    const screen_t *next;
-} shown_t;
-
-static inline const cell_t *shown_row(const shown_t *a, int y)
-{
-    if (a->keep && !screen_kept(a->keep, y))
-        return row_of(a->next, y);
-    return row_of(a->cells, y);
-}
-
-/* Finds the block shift that spares the most changed, non-blank rows
- * (fr: what the plain diff learnt of each row). Cheap when there is none:
- * a run can only start at a changed row with ink whose first changed cell
- * matches, in place, the cell of the row k below in shown; the diff found
- * that cell and the ink (docs/performance.md, "The encoder's spans,
- * cheaper"), so no row is scanned here but to compare it whole. */
-static int find_shift(const shown_t *a, const screen_t *b,
-                      const frame_rows_t *fr, shift_t *sh)
-{
-    int w = b->w, h = b->h, best = 0;
-    size_t rowbytes = (size_t)w * sizeof(cell_t);
-    int maxk = h / 2 < SHIFT_MAX_K ? h / 2 : SHIFT_MAX_K;
-    const uint8_t *changed = fr->changed, *inked = fr->inked;
-    const cell_t *sa_row[SHIFT_MAX_ROWS]; /* shown's rows (shown_row) */
-    /* Unchanged rows are cold at many sessions: their cells read below
-     * are asked for first, their misses overlapping (docs/performance.md,
-     * "The frame, colder and cheaper"). */
-    for (int y = 0, f = -1, from = -1; y < h; y++) {
-        sa_row[y] = shown_row(a, y);
-        if (!changed[y]) {
-            if (f >= 0 && y - from <= maxk) /* the nearest changed row's */
-                __builtin_prefetch(&sa_row[y][f]);
-            continue;
-        }
-        f = inked[y] ? fr->first[y] : -1;
-        from = y;
-    }
-    for (int y = 0; y + 1 < h; y++) {
-        if (!changed[y] || !inked[y])
-            continue;
-        int f = fr->first[y], last = y + maxk < h ? maxk : h - 1 - y;
-        int l = fr->last[y];
-        uint32_t want = cell_word(&row_of(b, y)[f]);
-        uint32_t want_l = cell_word(&row_of(b, y)[l]);
-        for (int k = 1; k <= last; k++) {
-            /* The first changed cell, then the last, before the whole
-             * row: map rows of floor match at one cell often. */
-            if (cell_word(&sa_row[y + k][f]) != want ||
-                cell_word(&sa_row[y + k][l]) != want_l)
-                continue;
-            /* A run from y: next row r is shown row r + k. */
-            int end = y, gain = 0;
-            while (end + k < h &&
-                   memcmp(row_of(b, end), sa_row[end + k], rowbytes) == 0) {
-                gain += changed[end] && inked[end];
-                end++;
-            }
-            if (gain > best) {
-                best = gain;
-                sh->top = y;
-                sh->bot = end - 1 + k;
-                sh->k = k;
-            }
-        }
-    }
-    return best > 0;
-}
-
-/* What the terminal shows in row y after the shift (NULL: a blank row). */
-static const cell_t *old_row(const shown_t *a, const shift_t *sh, int y)
-{
-    if (!sh || y < sh->top || y > sh->bot)
-        return shown_row(a, y);
-    return y + sh->k <= sh->bot ? shown_row(a, y + sh->k) : NULL;
 }
 
 /* Delete k lines at the top of the block (everything below moves up),
@@ -949,7 +831,7 @@ static int diff(const shown_t *shown, const screen_t *next,
     encode_rows(&e, shown, next, NULL, rows, may_shift ? &fr : NULL);
     shift_t sh;
     if (!e.failed && may_shift && out->len - start >= SHIFT_MIN_BYTES &&
-        find_shift(shown, next, &fr, &sh)) {
+        screen_find_shift(shown, next, &fr, &sh)) {
         /* Try the scroll after the plain diff; keep the shorter. */
         size_t plain_end = out->len;
         term_state_t plain = *t;

@@ -1,0 +1,69 @@
+/* screen_shift.c - the encoder's scroll search: the block of rows that
+ * moved up between what the terminal shows and the next screen (the
+ * message log scrolled), found from what the plain diff learnt of each
+ * row. The encoder (screen_diff.c) asks only when the plain diff is long
+ * (SHIFT_MIN_BYTES), then writes the block's delete-line / insert-line
+ * and the rows that still differ, and keeps that if it is shorter. */
+#include "screen_shift.h"
+
+#include <string.h>
+
+#include "screen_floor.h"
+
+/* Finds the block shift that spares the most changed, non-blank rows
+ * (fr: what the plain diff learnt of each row). Cheap when there is none:
+ * a run can only start at a changed row with ink whose first changed cell
+ * matches, in place, the cell of the row k below in shown; the diff found
+ * that cell and the ink (docs/performance.md, "The encoder's spans,
+ * cheaper"), so no row is scanned here but to compare it whole. */
+int screen_find_shift(const shown_t *a, const screen_t *b,
+                      const frame_rows_t *fr, shift_t *sh)
+{
+    int w = b->w, h = b->h, best = 0;
+    size_t rowbytes = (size_t)w * sizeof(cell_t);
+    int maxk = h / 2 < SHIFT_MAX_K ? h / 2 : SHIFT_MAX_K;
+    const uint8_t *changed = fr->changed, *inked = fr->inked;
+    const cell_t *sa_row[SHIFT_MAX_ROWS]; /* shown's rows (shown_row) */
+    /* Unchanged rows are cold at many sessions: their cells read below
+     * are asked for first, their misses overlapping (docs/performance.md,
+     * "The frame, colder and cheaper"). */
+    for (int y = 0, f = -1, from = -1; y < h; y++) {
+        sa_row[y] = shown_row(a, y);
+        if (!changed[y]) {
+            if (f >= 0 && y - from <= maxk) /* the nearest changed row's */
+                __builtin_prefetch(&sa_row[y][f]);
+            continue;
+        }
+        f = inked[y] ? fr->first[y] : -1;
+        from = y;
+    }
+    for (int y = 0; y + 1 < h; y++) {
+        if (!changed[y] || !inked[y])
+            continue;
+        int f = fr->first[y], last = y + maxk < h ? maxk : h - 1 - y;
+        int l = fr->last[y];
+        uint32_t want = cell_word(&row_of(b, y)[f]);
+        uint32_t want_l = cell_word(&row_of(b, y)[l]);
+        for (int k = 1; k <= last; k++) {
+            /* The first changed cell, then the last, before the whole
+             * row: map rows of floor match at one cell often. */
+            if (cell_word(&sa_row[y + k][f]) != want ||
+                cell_word(&sa_row[y + k][l]) != want_l)
+                continue;
+            /* A run from y: next row r is shown row r + k. */
+            int end = y, gain = 0;
+            while (end + k < h &&
+                   memcmp(row_of(b, end), sa_row[end + k], rowbytes) == 0) {
+                gain += changed[end] && inked[end];
+                end++;
+            }
+            if (gain > best) {
+                best = gain;
+                sh->top = y;
+                sh->bot = end - 1 + k;
+                sh->k = k;
+            }
+        }
+    }
+    return best > 0;
+}
