@@ -1078,8 +1078,9 @@ static void describe_cell(const cl_cell_t *a, char *out, size_t len)
              a->reverse ? " reverse" : "");
 }
 
-int cl_snap_equal(const tclient_t *c, const cl_snap_t *snap, char *why,
-                  size_t whylen)
+/* cl_snap_equal, row `skip` left out (-1: none). */
+static int snap_equal_but(const tclient_t *c, const cl_snap_t *snap, int skip,
+                          char *why, size_t whylen)
 {
     if (snap->w != c->w || snap->h != c->h) {
         snprintf(why, whylen, "size %dx%d, not %dx%d", c->w, c->h, snap->w,
@@ -1087,7 +1088,7 @@ int cl_snap_equal(const tclient_t *c, const cl_snap_t *snap, char *why,
         return 0;
     }
     for (int y = 0; y < c->h; y++) {
-        for (int x = 0; x < c->w; x++) {
+        for (int x = 0; y != skip && x < c->w; x++) {
             cl_cell_t now;
             cl_cell(c, x, y, &now);
             const cl_cell_t *was = &snap->cells[y * c->w + x];
@@ -1104,14 +1105,26 @@ int cl_snap_equal(const tclient_t *c, const cl_snap_t *snap, char *why,
     return 1;
 }
 
-int cl_screen_equal(const tclient_t *a, const tclient_t *b, char *why,
-                    size_t whylen)
+int cl_snap_equal(const tclient_t *c, const cl_snap_t *snap, char *why,
+                  size_t whylen)
+{
+    return snap_equal_but(c, snap, -1, why, whylen);
+}
+
+int cl_screen_equal_but(const tclient_t *a, const tclient_t *b, int skip,
+                        char *why, size_t whylen)
 {
     cl_snap_t snap;
     cl_snap(b, &snap);
-    int eq = cl_snap_equal(a, &snap, why, whylen);
+    int eq = snap_equal_but(a, &snap, skip, why, whylen);
     cl_snap_free(&snap);
     return eq;
+}
+
+int cl_screen_equal(const tclient_t *a, const tclient_t *b, char *why,
+                    size_t whylen)
+{
+    return cl_screen_equal_but(a, b, -1, why, whylen);
 }
 
 const char *cl_web_token(const tclient_t *c)

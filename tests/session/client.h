@@ -353,6 +353,11 @@ char *cl_dump(const tclient_t *c);
 int cl_screen_equal(const tclient_t *a, const tclient_t *b, char *why,
                     size_t whylen);
 
+/* cl_screen_equal with row `skip` left out (each client may have its own
+ * line there; -1: none). */
+int cl_screen_equal_but(const tclient_t *a, const tclient_t *b, int skip,
+                        char *why, size_t whylen);
+
 /* A copy of the screen's cells, to compare later with cl_snap_equal. */
 typedef struct cl_snap {
     int w, h;

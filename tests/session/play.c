@@ -200,43 +200,50 @@ static void screen_row(const screen_t *s, int y, char *buf, size_t len)
     buf[n] = '\0';
 }
 
-void play_expect_rows(const tclient_t *c, const game_t *g, int from, int to,
-                      int skip_log, int key_no)
+/* The first of rows from..to where c's text is not s's (the log's rows
+ * left out if skip_log), with both texts; -1 if none. */
+static int first_other_row(const tclient_t *c, const screen_t *s, int from,
+                           int to, int skip_log, char *want, char *got,
+                           size_t len)
 {
-    screen_t s;
-    screen_init(&s, cl_w(c), cl_h(c));
-    view_draw(g, &s);
     for (int y = from; y <= to; y++) {
-        char want[512], got[512];
         /* the log: from the map's last row (always wall, given to the log)
          * down to the status line */
         if (skip_log && y >= MAP_H - 1 && y < cl_h(c) - 1)
             continue;
-        screen_row(&s, y, want, sizeof want);
-        cl_row(c, y, got, sizeof got);
-        if (strcmp(want, got) != 0) {
-            screen_free(&s);
-            if (key_no >= 0)
-                play_fail(c, "after key %d, row %d is \"%s\", not \"%s\"",
-                          key_no, y, got, want);
-            play_fail(c, "row %d is \"%s\", not \"%s\"", y, got, want);
-        }
+        screen_row(s, y, want, len);
+        cl_row(c, y, got, len);
+        if (strcmp(want, got) != 0)
+            return y;
     }
+    return -1;
+}
+
+void play_expect_rows(const tclient_t *c, const game_t *g, int from, int to,
+                      int skip_log, int key_no)
+{
+    screen_t s;
+    char want[512], got[512];
+    screen_init(&s, cl_w(c), cl_h(c));
+    view_draw(g, &s);
+    int y = first_other_row(c, &s, from, to, skip_log, want, got, sizeof want);
     screen_free(&s);
+    if (y >= 0 && key_no >= 0)
+        play_fail(c, "after key %d, row %d is \"%s\", not \"%s\"", key_no,
+                  y, got, want);
+    if (y >= 0)
+        play_fail(c, "row %d is \"%s\", not \"%s\"", y, got, want);
 }
 
 void play_expect_screen(const tclient_t *c, const screen_t *want, int key_no)
 {
+    char a[512], b[512];
     ck_assert_int_eq(want->w, cl_w(c));
     ck_assert_int_eq(want->h, cl_h(c));
-    for (int y = 0; y < want->h; y++) {
-        char a[512], b[512];
-        screen_row(want, y, a, sizeof a);
-        cl_row(c, y, b, sizeof b);
-        if (strcmp(a, b) != 0)
-            play_fail(c, "after key %d, row %d is \"%s\", not \"%s\"",
-                      key_no, y, b, a);
-    }
+    int y = first_other_row(c, want, 0, want->h - 1, 0, a, b, sizeof a);
+    if (y >= 0)
+        play_fail(c, "after key %d, row %d is \"%s\", not \"%s\"", key_no,
+                  y, b, a);
 }
 
 static const char walk[] = "llllhhhhjjjjkkkk.yubn5";
@@ -336,26 +343,7 @@ void play_watch_first(tclient_t *w, const char *who)
 static int same_screens(const tclient_t *a, const tclient_t *b, char *why,
                         size_t n)
 {
-    int top = view_log_top(cl_w(a), cl_h(a));
-    if (cl_w(a) != cl_w(b) || cl_h(a) != cl_h(b)) {
-        snprintf(why, n, "%dx%d and %dx%d", cl_w(a), cl_h(a), cl_w(b),
-                 cl_h(b));
-        return 0;
-    }
-    for (int y = 0; y < cl_h(a); y++)
-        for (int x = 0; y != top && x < cl_w(a); x++) {
-            cl_cell_t ca, cb;
-            cl_cell(a, x, y, &ca);
-            cl_cell(b, x, y, &cb);
-            if (ca.ch != cb.ch || ca.fg != cb.fg || ca.bg != cb.bg ||
-                ca.bold != cb.bold || ca.reverse != cb.reverse) {
-                snprintf(why, n, "cell (%d,%d): '%c' fg %d bg %d, and '%c' "
-                         "fg %d bg %d", x, y, (char)ca.ch, ca.fg, ca.bg,
-                         (char)cb.ch, cb.fg, cb.bg);
-                return 0;
-            }
-        }
-    return 1;
+    return cl_screen_equal_but(a, b, view_log_top(cl_w(a), cl_h(a)), why, n);
 }
 
 static int shows_the_players(tclient_t *w, void *player)
