@@ -208,6 +208,11 @@ void ctl_metrics_finish(ctl_req_t *r)
            "Games and progress writes waiting for the database.");
     ctl_req_printf(r, "rogued_store_queued %" PRIu64 "\n",
                    h->sh.store ? store_queued(h->sh.store) : 0);
+    family(r, "rogued_store_failed_batches_total", "counter",
+           "Database transactions that failed; after each, every game in "
+           "progress is sent again whole.");
+    ctl_req_printf(r, "rogued_store_failed_batches_total %" PRIu64 "\n",
+                   h->sh.store ? store_failed_batches(h->sh.store) : 0);
     family(r, "rogued_refusals_total", "counter",
            "Connections turned away, by reason.");
     for (int i = 0; i < REFUSE_NREASONS; i++)

@@ -98,6 +98,7 @@ typedef struct st_play {
     const char *end_cause;     /* set: the game ends for this (recorded) */
     uint8_t store_down;        /* the store failed writes since the last
                                   sweep: its copy may lack keys */
+    uint64_t store_failed;     /* store_failed_batches at the last sweep */
     game_t *snap;              /* the game every SNAP_EVERY keys: watchers
                                   rebuild only the tail since it; owned */
     uint32_t snap_keys;

@@ -312,6 +312,7 @@ static int play_enter(sess_t *s, void *arg)
     st_play_t *p = &s->st.play;
     play_arg_t *a = arg;
     int rewatch = 0;
+    p->store_failed = store_failed_batches(s->srv->store); /* play_sweep */
     if (!a) {
         if (new_game(s) != 0)
             return -1;
@@ -551,6 +552,11 @@ static void play_sweep(sess_t *s, uint64_t now)
     (void)now;
     st_play_t *p = &s->st.play;
     if (s->lobby.account_id > 0 && !p->recorded) {
+        /* A failure that ended between two sweeps still lost keys. */
+        uint64_t failed = store_failed_batches(s->srv->store);
+        if (failed != p->store_failed)
+            p->store_down = 1;
+        p->store_failed = failed;
         if (!store_healthy(s->srv->store)) {
             /* The host's log says it once; the player is told while it
              * lasts. */

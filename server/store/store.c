@@ -651,6 +651,14 @@ int store_healthy(store_t *st)
     return ok;
 }
 
+uint64_t store_failed_batches(store_t *st)
+{
+    uv_mutex_lock(&st->mu);
+    uint64_t n = st->failed_batches;
+    uv_mutex_unlock(&st->mu);
+    return n;
+}
+
 uint64_t store_queued(store_t *st)
 {
     uv_mutex_lock(&st->mu);

@@ -312,6 +312,14 @@ void store_cancel(store_t *st, void *ctx);
  * being kept) on screen. Loop thread; cheap. */
 int store_healthy(store_t *st);
 
+/* How many batches have failed since the store opened. A failure can end
+ * before a session asks store_healthy (the next batch may commit within
+ * the same millisecond, if it had nothing to write: its keys dropped for
+ * an account whose game the failure broke): a session that compares this
+ * count between two looks learns of it all the same, and sends its game
+ * again whole (docs/hosting.md). Loop thread; cheap. */
+uint64_t store_failed_batches(store_t *st);
+
 /* Games and progress requests waiting for the database thread (/metrics). */
 uint64_t store_queued(store_t *st);
 

@@ -222,6 +222,7 @@ struct store {
     uint64_t q_prog_bytes;     /*   their key bytes (qbytes) */
     int stopping;
     int healthy;               /* store_healthy: the last batch committed */
+    uint64_t failed_batches;   /* store_failed_batches: ever, this run */
     store_stats_t stats;
     /* the database thread's */
     store_db_t *db;

@@ -150,6 +150,11 @@ static int sync_wake(req_t *r)
  * the statements' own lines are silenced (store_healthy). */
 static void health(store_t *st, int ok)
 {
+    if (!ok) {
+        uv_mutex_lock(&st->mu);
+        st->failed_batches++;
+        uv_mutex_unlock(&st->mu);
+    }
     if (ok == !st->db_quiet)
         return;
     st->db_quiet = !ok;

@@ -20,6 +20,7 @@
 #include "client.h"
 #include "combat.h"
 #include "game.h"
+#include "metrics.h"
 #include "plan.h"
 #include "play.h"
 #include "store_where.h"
@@ -118,25 +119,41 @@ START_TEST(hall_of_fame_and_replay)
 }
 END_TEST
 
-/* Another session holds the game's tables: the store's statements wait
- * out lock_timeout (10 s) and fail; the player is told, plays on, and
- * once the lock goes every key is kept. The game's begin is in the
- * database before the lock, and one key goes before the player is told:
- * so the failing batch is the only one, and no batch of keys dropped for
- * the failed game (which touches no table) commits before the sweep has
- * seen the failure (a batch that writes nothing counts as writes working
- * again: store_thread.c, health). */
-START_TEST(a_database_that_fails_is_said_on_screen)
+/* A server on the test's database, with the walk's seed and one more
+ * setting (or NULL). */
+static tsrv_t *store_server(const char *set)
 {
-    start_test();
     char seed[32];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
-    tsrv_t *s = srv_start("--seed", seed, "--data-dir", dir, "--set",
-                          store_arg, NULL);
-    tclient_t *a = play_lobby(srv_port(s));
-    play_login_dave(a, 1);
-    ck_assert(cl_key(a, "p"));
-    play_wait_text(a, "HP: ");
+    return srv_start("--seed", seed, "--data-dir", dir, "--set", store_arg,
+                     set ? "--set" : NULL, set, NULL);
+}
+
+/* a leaves, and dave is offered his game at the turn a last showed: the
+ * store has every key. */
+static void resume_offers_the_last_turn(tsrv_t *s, tclient_t *a)
+{
+    int turn = cl_turn(a);
+    cl_close(a);
+    ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", CL_WAIT_MS));
+    tclient_t *b = play_lobby(srv_port(s));
+    play_login_dave(b, 0);
+    char offer[64];
+    snprintf(offer, sizeof offer, "Continue your game (depth 1, turn %d)", turn);
+    play_wait_text(b, offer);
+    cl_close(b);
+}
+
+/* dave registers and plays on s (*a); once his game's begin is in the
+ * database, another session takes its tables (rolled back and closed by
+ * the caller): the store's statements on them wait out lock_timeout (10 s)
+ * and fail. */
+static PGconn *play_then_lock(tsrv_t *s, tclient_t **a)
+{
+    *a = play_lobby(srv_port(s));
+    play_login_dave(*a, 1);
+    ck_assert(cl_key(*a, "p"));
+    play_wait_text(*a, "HP: ");
     ck_assert_int_eq(sw_int_reaches("SELECT count(*) FROM progress", 1), 1);
     PGconn *lock = PQconnectdb(sw_url);
     ck_assert_int_eq(PQstatus(lock), CONNECTION_OK);
@@ -144,6 +161,23 @@ START_TEST(a_database_that_fails_is_said_on_screen)
                                  " IN ACCESS EXCLUSIVE MODE");
     ck_assert_int_eq(PQresultStatus(res), PGRES_COMMAND_OK);
     PQclear(res);
+    return lock;
+}
+
+/* Another session holds the game's tables: the store's statements wait
+ * out lock_timeout (10 s) and fail; the player is told, plays on, and
+ * once the lock goes every key is kept. The game's begin is in the
+ * database before the lock, and one key goes before the player is told:
+ * so the failing batch is the only one, and no batch of keys dropped for
+ * the failed game (which touches no table) commits before the sweep has
+ * seen the failure and told the player (a batch that writes nothing
+ * counts as writes working again: the next test is that case). */
+START_TEST(a_database_that_fails_is_said_on_screen)
+{
+    start_test();
+    tsrv_t *s = store_server(NULL);
+    tclient_t *a;
+    PGconn *lock = play_then_lock(s, &a);
     play_walk_keys(a, 1);
     if (!cl_wait_text(a, "The server cannot save your game right now.",
                       CL_WAIT_MS * 4))
@@ -157,15 +191,46 @@ START_TEST(a_database_that_fails_is_said_on_screen)
     ck_assert(srv_wait_log(s, "progress id=1: sent again whole after the "
                               "store recovered", CL_WAIT_MS));
     ck_assert_int_eq(srv_log_count(s, "writes are failing"), 1);
-    int turn = cl_turn(a);
-    cl_close(a);
-    ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", CL_WAIT_MS));
-    tclient_t *b = play_lobby(srv_port(s));
-    play_login_dave(b, 0);
-    char offer[64];
-    snprintf(offer, sizeof offer, "Continue your game (depth 1, turn %d)", turn);
-    play_wait_text(b, offer);
-    cl_close(b);
+    resume_offers_the_last_turn(s, a);
+    srv_stop(s);
+    end_test();
+}
+END_TEST
+
+/* A failure shorter than the session's once-a-second look: a key's
+ * append waits on the lock, the next key's append is queued behind it;
+ * when the first fails (lock_timeout), the second is dropped for the game
+ * that failure broke, so its batch touches no table, commits, and the
+ * store is healthy again within the same millisecond, before any sweep
+ * has seen it fail. The session still learns of it (the store's count of
+ * failed batches), sends its game again whole, and a resume goes on from
+ * the last key. */
+START_TEST(a_failure_between_two_sweeps_is_not_missed)
+{
+    start_test();
+    char set[64];
+    int mport = cl_free_port();
+    snprintf(set, sizeof set, "metrics_port=%d", mport);
+    tsrv_t *s = store_server(set);
+    tclient_t *a;
+    PGconn *lock = play_then_lock(s, &a);
+    play_walk_keys(a, 1);
+    /* (pg_locks is the whole cluster's: other tests' databases are in it) */
+    ck_assert_int_eq(sw_int_reaches("SELECT count(*) FROM pg_locks l JOIN "
+                                    "pg_database d ON d.oid = l.database "
+                                    "WHERE NOT l.granted AND d.datname = "
+                                    "current_database()", 1), 1);
+    play_walk_keys(a, 1);
+    ck_assert(metrics_wait(mport, "rogued_store_queued", 1));
+    ck_assert(srv_wait_log(s, "writes work again", CL_WAIT_MS * 2));
+    ck_assert_int_eq(srv_log_count(s, "writes are failing"), 1);
+    ck_assert(metrics_wait(mport, "rogued_store_failed_batches_total", 1));
+    PQclear(PQexec(lock, "ROLLBACK"));
+    PQfinish(lock);
+    ck_assert(srv_wait_log(s, "progress id=1: sent again whole after the "
+                              "store recovered", CL_WAIT_MS));
+    play_walk_keys(a, 1);
+    resume_offers_the_last_turn(s, a);
     srv_stop(s);
     end_test();
 }
@@ -180,6 +245,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, register_play_sigkill_and_continue);
     tcase_add_test(tc, hall_of_fame_and_replay);
     tcase_add_test(tc, a_database_that_fails_is_said_on_screen);
+    tcase_add_test(tc, a_failure_between_two_sweeps_is_not_missed);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -248,6 +248,8 @@ START_TEST(failing_writes_flip_health_and_log_once)
     fast.busy_ms = 20; /* do not wait long for the lock below */
     store_t *st = open_fast();
     ck_assert_int_eq(store_healthy(st), 1);
+    uint64_t failed = store_failed_batches(st);
+    ck_assert_uint_eq(failed, 0);
     /* another process holds the write lock: every batch fails */
     sqlite3 *other = NULL;
     PGconn *pg = NULL;
@@ -266,6 +268,10 @@ START_TEST(failing_writes_flip_health_and_log_once)
         ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
         ck_assert_int_eq(after_queued(st), STORE_ERROR);
         ck_assert_int_eq(store_healthy(st), 0);
+        /* counted before the answers (the game's batch, perhaps the
+         * answered request's too) */
+        ck_assert_uint_gt(store_failed_batches(st), failed);
+        failed = store_failed_batches(st);
     }
     if (pg) {
         PQclear(PQexec(pg, "COMMIT"));
@@ -279,6 +285,7 @@ START_TEST(failing_writes_flip_health_and_log_once)
     ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
     ck_assert_int_eq(flush(st), STORE_OK);
     ck_assert_int_eq(store_healthy(st), 1);
+    ck_assert_uint_eq(store_failed_batches(st), failed);
     store_stats_t stats;
     store_stats(st, &stats);
     ck_assert_uint_eq(stats.games_lost, 5);
