@@ -9,7 +9,8 @@
  * appended is the "broken" list (the database thread's): an account whose
  * begin or append was not written (a failed statement or a batch rolled
  * back), or whose append found no game in progress, loses its later
- * appends until its next begin, which replaces the game anyway. */
+ * appends until its next begin, which replaces the game anyway, or until
+ * its game is loaded (a login goes on from what was read). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -159,6 +160,14 @@ static int load_db(store_t *st, req_t *r, int ok)
         load_progress(st, r);
     else
         r->status = STORE_ERROR;
+    /* The player goes on from the keys read here, so the next appends
+     * follow on from them, whatever broke the account before (the load is
+     * the login's: the account's game is played nowhere else). A batch
+     * that fails after this read answers STORE_ERROR (read_undo): then no
+     * game goes on from it, and the failure's undo marks the account
+     * again if its keys were in the batch. */
+    if (r->status == STORE_OK)
+        broken_remove(st, r->id);
     r->phase = PH_DONE;
     return 0;
 }

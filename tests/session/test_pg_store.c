@@ -129,13 +129,15 @@ static tsrv_t *store_server(const char *set)
                      set ? "--set" : NULL, set, NULL);
 }
 
-/* a leaves, and dave is offered his game at the turn a last showed: the
- * store has every key. */
-static void resume_offers_the_last_turn(tsrv_t *s, tclient_t *a)
+/* a leaves (the server's session `id`), and dave is offered his game at
+ * the turn a last showed: the store has every key. */
+static void resume_offers_the_last_turn(tsrv_t *s, tclient_t *a, int id)
 {
     int turn = cl_turn(a);
     cl_close(a);
-    ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", CL_WAIT_MS));
+    char left[64];
+    snprintf(left, sizeof left, "game suspended id=%d name=dave", id);
+    ck_assert(srv_wait_log(s, left, CL_WAIT_MS));
     tclient_t *b = play_lobby(srv_port(s));
     play_login_dave(b, 0);
     char offer[64];
@@ -191,7 +193,7 @@ START_TEST(a_database_that_fails_is_said_on_screen)
     ck_assert(srv_wait_log(s, "progress id=1: sent again whole after the "
                               "store recovered", CL_WAIT_MS));
     ck_assert_int_eq(srv_log_count(s, "writes are failing"), 1);
-    resume_offers_the_last_turn(s, a);
+    resume_offers_the_last_turn(s, a, 1);
     srv_stop(s);
     end_test();
 }
@@ -230,7 +232,44 @@ START_TEST(a_failure_between_two_sweeps_is_not_missed)
     ck_assert(srv_wait_log(s, "progress id=1: sent again whole after the "
                               "store recovered", CL_WAIT_MS));
     play_walk_keys(a, 1);
-    resume_offers_the_last_turn(s, a);
+    resume_offers_the_last_turn(s, a, 1);
+    srv_stop(s);
+    end_test();
+}
+END_TEST
+
+/* dave leaves while a batch with his keys waits on the lock; it fails,
+ * and the store's copy of his game ends at the last key it kept (the
+ * keys after it are dropped until something says where they follow on).
+ * At his next login he goes on from that key, and what he plays then is
+ * kept: the load the game went on from is where the keys follow on. */
+START_TEST(a_game_resumed_after_a_failure_is_kept_again)
+{
+    start_test();
+    tsrv_t *s = store_server(NULL);
+    tclient_t *a;
+    PGconn *lock = play_then_lock(s, &a);
+    int kept = cl_turn(a);
+    play_walk_keys(a, 1);
+    ck_assert_int_eq(sw_int_reaches("SELECT count(*) FROM pg_locks l JOIN "
+                                    "pg_database d ON d.oid = l.database "
+                                    "WHERE NOT l.granted AND d.datname = "
+                                    "current_database()", 1), 1);
+    cl_close(a);
+    ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", CL_WAIT_MS));
+    ck_assert(srv_wait_log(s, "writes are failing", CL_WAIT_MS * 2));
+    PQclear(PQexec(lock, "ROLLBACK"));
+    PQfinish(lock);
+    tclient_t *b = play_lobby(srv_port(s));
+    play_login_dave(b, 0);
+    char offer[64];
+    snprintf(offer, sizeof offer, "Continue your game (depth 1, turn %d)", kept);
+    play_wait_text(b, offer);
+    ck_assert(cl_key(b, "p"));
+    play_wait_text(b, "HP: ");
+    play_walk_keys(b, 3);
+    ck_assert_int_gt(cl_turn(b), kept);
+    resume_offers_the_last_turn(s, b, 2);
     srv_stop(s);
     end_test();
 }
@@ -246,6 +285,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, hall_of_fame_and_replay);
     tcase_add_test(tc, a_database_that_fails_is_said_on_screen);
     tcase_add_test(tc, a_failure_between_two_sweeps_is_not_missed);
+    tcase_add_test(tc, a_game_resumed_after_a_failure_is_kept_again);
     suite_add_tcase(s, tc);
     return s;
 }

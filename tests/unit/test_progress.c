@@ -331,6 +331,95 @@ START_TEST(appends_without_a_game_are_dropped)
 }
 END_TEST
 
+/* Takes the progress tables from the store (another connection's write
+ * lock): its writes fail after opts.busy_ms. Undone by unlock_tables. */
+typedef struct lock { sqlite3 *db; PGconn *pg; } lock_t;
+
+static lock_t lock_tables(void)
+{
+    lock_t k = { NULL, NULL };
+    if (sw_pg()) {
+        k.pg = PQconnectdb(sw_url);
+        ck_assert_int_eq(PQstatus(k.pg), CONNECTION_OK);
+        PQclear(PQexec(k.pg, "BEGIN; LOCK TABLE progress, progress_keys IN"
+                             " ACCESS EXCLUSIVE MODE"));
+    } else {
+        ck_assert_int_eq(sqlite3_open(dbpath, &k.db), SQLITE_OK);
+        ck_assert_int_eq(sqlite3_exec(k.db, "BEGIN IMMEDIATE", NULL, NULL,
+                                      NULL), SQLITE_OK);
+    }
+    return k;
+}
+
+static void unlock_tables(lock_t *k)
+{
+    if (k->pg) {
+        PQclear(PQexec(k->pg, "COMMIT"));
+        PQfinish(k->pg);
+    } else {
+        ck_assert_int_eq(sqlite3_exec(k->db, "COMMIT", NULL, NULL, NULL),
+                         SQLITE_OK);
+        sqlite3_close(k->db);
+    }
+}
+
+/* What a flush answered (STORE_ERROR: its batch failed). */
+static int flush_status(store_t *st)
+{
+    int status = -1;
+    ck_assert_int_eq(store_flush(st, on_flush, &status), 0);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    return status;
+}
+
+/* Keys whose append failed break the account's game: its later appends
+ * are dropped, the store keeping a prefix. A login that loads that prefix
+ * and plays on from it is where the keys follow on again: what it appends
+ * is kept. */
+START_TEST(a_load_is_where_keys_follow_on_after_a_failure)
+{
+    store_opts_t o = fast;
+    o.busy_ms = 20; /* do not wait long for the lock below */
+    store_t *st = open_with(&o);
+    int64_t erin = store_fixture_account(st, "Erin");
+    gamer_t p;
+    player_start(&p, 41, 0);
+    ck_assert_int_eq(store_progress_begin(st, erin, 41, NULL, 1), 0);
+    player_keys(&p, 10);
+    ck_assert_int_eq(player_send(st, &p, erin), 0);
+    flush(st);
+    size_t kept = p.rec.keys.len;
+    lock_t k = lock_tables();
+    player_keys(&p, 5);
+    ck_assert_int_eq(player_send(st, &p, erin), 0);
+    ck_assert_int_eq(flush_status(st), STORE_ERROR);
+    unlock_tables(&k);
+    player_keys(&p, 5); /* dropped: they follow keys the store lost */
+    ck_assert_int_eq(player_send(st, &p, erin), 0);
+    flush(st);
+    loaded_t l = load(st, erin);
+    ck_assert_int_eq(l.p.status, STORE_OK);
+    ck_assert_uint_eq(l.keys.len, kept);
+    /* the player goes on from what was loaded */
+    gamer_t r;
+    memset(&r, 0, sizeof r);
+    ck_assert_int_eq(record_resume(l.p.seed, &l.p.opt, l.keys.data,
+                                   l.keys.len, &r.g, &r.rec), RECORD_OK);
+    buf_free(&l.keys);
+    r.sent = r.rec.keys.len;
+    rng_seed(&r.keys, 99);
+    player_keys(&r, 7);
+    ck_assert_int_eq(player_send(st, &r, erin), 0);
+    flush(st);
+    l = load(st, erin);
+    assert_resumes(&l, &r);
+    buf_free(&l.keys);
+    store_close(st);
+    player_free(&p);
+    player_free(&r);
+}
+END_TEST
+
 /* Past max_queued_progress appends are refused (the caller keeps the
  * bytes and sends them with the next), begins and ends never are; what is
  * stored is exactly what was accepted. The database thread is held up by
@@ -343,18 +432,7 @@ START_TEST(queue_bound_refuses_appends_only)
     int64_t frank = store_fixture_account(st, "Frank"), gina = store_fixture_account(st, "Gina");
     gamer_t p;
     player_start(&p, 55, 0);
-    sqlite3 *lock = NULL;
-    PGconn *pg = NULL;
-    if (sw_pg()) { /* the tables the begin and appends write */
-        pg = PQconnectdb(sw_url);
-        ck_assert_int_eq(PQstatus(pg), CONNECTION_OK);
-        PQclear(PQexec(pg, "BEGIN; LOCK TABLE progress, progress_keys IN"
-                           " ACCESS EXCLUSIVE MODE"));
-    } else {
-        ck_assert_int_eq(sqlite3_open(dbpath, &lock), SQLITE_OK);
-        ck_assert_int_eq(sqlite3_exec(lock, "BEGIN IMMEDIATE", NULL, NULL,
-                                      NULL), SQLITE_OK);
-    }
+    lock_t k = lock_tables();
     ck_assert_int_eq(store_progress_begin(st, frank, 55, NULL, 1), 0);
     int refused = 0;
     for (int i = 0; i < 20; i++) {
@@ -370,14 +448,7 @@ START_TEST(queue_bound_refuses_appends_only)
     store_stats_t s;
     store_stats(st, &s);
     ck_assert_uint_ge(s.queued_progress, 10);
-    if (pg) {
-        PQclear(PQexec(pg, "COMMIT"));
-        PQfinish(pg);
-    } else {
-        ck_assert_int_eq(sqlite3_exec(lock, "COMMIT", NULL, NULL, NULL),
-                         SQLITE_OK);
-        sqlite3_close(lock);
-    }
+    unlock_tables(&k);
     flush(st); /* the queue drains */
     /* the rest goes with the next append */
     ck_assert_int_eq(player_send(st, &p, frank), 0);
@@ -726,6 +797,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, sigkill_keeps_what_was_committed);
     tcase_add_test(tc, migrates_from_version_2);
     tcase_add_test(tc, get_record_found_or_not);
+    tcase_add_test(tc, a_load_is_where_keys_follow_on_after_a_failure);
     suite_add_tcase(s, tc);
     return s;
 }
