@@ -446,6 +446,16 @@ static void play_key(sess_t *s, int key)
     publish_progress(s);
 }
 
+/* 0 if keys handed to the store may have been lost: a failure the sweep
+ * saw (store_down), or one since its last look, or one going on. */
+static int store_has_all(sess_t *s)
+{
+    const st_play_t *p = &s->st.play;
+    store_t *st = s->srv->store;
+    return !p->store_down && store_failed_batches(st) == p->store_failed &&
+           store_healthy(st);
+}
+
 /* The game, for whoever goes on with it: the store brought up to date,
  * the summary with the watchers moved into it; the game is not ours to
  * end any more. NULL when it does not go on (over, or out of memory). */
@@ -468,8 +478,11 @@ static msg_game_t *hand_off(sess_t *s, const char *end)
         gs = summary(s);
     }
     if (gs) {
-        gs->progress_begun = p->progress_begun;
-        gs->progress_sent = p->progress_sent;
+        /* If the store may lack keys, whoever goes on sends the game
+         * whole, as this session would have once writes work again. */
+        int all = store_has_all(s);
+        gs->progress_begun = all ? p->progress_begun : 0;
+        gs->progress_sent = all ? p->progress_sent : 0;
         gs->watchers = p->watchers; /* moved */
         gs->nwatchers = p->nwatchers;
         p->watchers = NULL;

@@ -275,6 +275,38 @@ START_TEST(a_game_resumed_after_a_failure_is_kept_again)
 }
 END_TEST
 
+/* dave's game is taken over by his next login (another loop) while writes
+ * fail and he has been told so: the store has dropped his keys since the
+ * failure, and the session that goes on with the game sends it again
+ * whole once writes work, as the one that lost them would have. */
+START_TEST(a_game_taken_over_while_writes_fail_is_kept)
+{
+    start_test();
+    tsrv_t *s = store_server(NULL);
+    tclient_t *a;
+    PGconn *lock = play_then_lock(s, &a);
+    play_walk_keys(a, 1);
+    if (!cl_wait_text(a, "The server cannot save your game right now.",
+                      CL_WAIT_MS * 4))
+        play_fail(a, "the player was not told");
+    tclient_t *b = play_lobby(srv_port(s));
+    ck_assert(cl_key(b, "l"));
+    play_type_line(b, "dave");
+    play_type_line(b, "davespassword");
+    play_wait_text(b, "HP: ");
+    if (!cl_wait_eof(a, CL_WAIT_MS))
+        play_fail(a, "the first connection is still open");
+    cl_close(a);
+    PQclear(PQexec(lock, "ROLLBACK"));
+    PQfinish(lock);
+    play_walk_keys(b, 3);
+    ck_assert(srv_wait_log(s, "writes work again", CL_WAIT_MS));
+    resume_offers_the_last_turn(s, b, 2);
+    srv_stop(s);
+    end_test();
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("pg_store");
@@ -286,6 +318,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_database_that_fails_is_said_on_screen);
     tcase_add_test(tc, a_failure_between_two_sweeps_is_not_missed);
     tcase_add_test(tc, a_game_resumed_after_a_failure_is_kept_again);
+    tcase_add_test(tc, a_game_taken_over_while_writes_fail_is_kept);
     suite_add_tcase(s, tc);
     return s;
 }
