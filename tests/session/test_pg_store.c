@@ -146,24 +146,51 @@ static void resume_offers_the_last_turn(tsrv_t *s, tclient_t *a, int id)
     cl_close(b);
 }
 
-/* dave registers and plays on s (*a); once his game's begin is in the
- * database, another session takes its tables (rolled back and closed by
- * the caller): the store's statements on them wait out lock_timeout (10 s)
- * and fail. */
-static PGconn *play_then_lock(tsrv_t *s, tclient_t **a)
+/* A server on the test's database (store_server's `set`), on which dave
+ * registers and plays (*a); once his game's begin is in the database,
+ * another session takes its tables (*lock: unlock lets go): the store's
+ * statements on them wait out lock_timeout (10 s) and fail. */
+static tsrv_t *play_then_lock(const char *set, tclient_t **a, PGconn **lock)
 {
+    start_test();
+    tsrv_t *s = store_server(set);
     *a = play_lobby(srv_port(s));
     play_login_dave(*a, 1);
     ck_assert(cl_key(*a, "p"));
     play_wait_text(*a, "HP: ");
     ck_assert_int_eq(sw_int_reaches("SELECT count(*) FROM progress", 1), 1);
-    PGconn *lock = PQconnectdb(sw_url);
-    ck_assert_int_eq(PQstatus(lock), CONNECTION_OK);
-    PGresult *res = PQexec(lock, "BEGIN; LOCK TABLE progress, progress_keys"
-                                 " IN ACCESS EXCLUSIVE MODE");
+    *lock = PQconnectdb(sw_url);
+    ck_assert_int_eq(PQstatus(*lock), CONNECTION_OK);
+    PGresult *res = PQexec(*lock, "BEGIN; LOCK TABLE progress, progress_keys"
+                                  " IN ACCESS EXCLUSIVE MODE");
     ck_assert_int_eq(PQresultStatus(res), PGRES_COMMAND_OK);
     PQclear(res);
-    return lock;
+    return s;
+}
+
+/* a is told its game is not being saved. */
+static void expect_told(tclient_t *a)
+{
+    if (!cl_wait_text(a, "The server cannot save your game right now.",
+                      CL_WAIT_MS * 4))
+        play_fail(a, "the player was not told");
+}
+
+/* Until a statement of the store waits on the lock. (pg_locks is the
+ * whole cluster's: other tests' databases are in it.) */
+static void wait_store_blocked(void)
+{
+    ck_assert_int_eq(sw_int_reaches("SELECT count(*) FROM pg_locks l JOIN "
+                                    "pg_database d ON d.oid = l.database "
+                                    "WHERE NOT l.granted AND d.datname = "
+                                    "current_database()", 1), 1);
+}
+
+/* The lock goes (play_then_lock's). */
+static void unlock(PGconn *lock)
+{
+    PQclear(PQexec(lock, "ROLLBACK"));
+    PQfinish(lock);
 }
 
 /* Another session holds the game's tables: the store's statements wait
@@ -176,18 +203,14 @@ static PGconn *play_then_lock(tsrv_t *s, tclient_t **a)
  * counts as writes working again: the next test is that case). */
 START_TEST(a_database_that_fails_is_said_on_screen)
 {
-    start_test();
-    tsrv_t *s = store_server(NULL);
     tclient_t *a;
-    PGconn *lock = play_then_lock(s, &a);
+    PGconn *lock;
+    tsrv_t *s = play_then_lock(NULL, &a, &lock);
     play_walk_keys(a, 1);
-    if (!cl_wait_text(a, "The server cannot save your game right now.",
-                      CL_WAIT_MS * 4))
-        play_fail(a, "the player was not told");
+    expect_told(a);
     ck_assert(srv_log_has(s, "writes are failing"));
     play_walk_keys(a, 3); /* it plays on */
-    PQclear(PQexec(lock, "ROLLBACK"));
-    PQfinish(lock);
+    unlock(lock);
     play_walk_keys(a, 1);
     ck_assert(srv_wait_log(s, "writes work again", CL_WAIT_MS * 4));
     ck_assert(srv_wait_log(s, "progress id=1: sent again whole after the "
@@ -209,26 +232,20 @@ END_TEST
  * the last key. */
 START_TEST(a_failure_between_two_sweeps_is_not_missed)
 {
-    start_test();
     char set[64];
     int mport = cl_free_port();
     snprintf(set, sizeof set, "metrics_port=%d", mport);
-    tsrv_t *s = store_server(set);
     tclient_t *a;
-    PGconn *lock = play_then_lock(s, &a);
+    PGconn *lock;
+    tsrv_t *s = play_then_lock(set, &a, &lock);
     play_walk_keys(a, 1);
-    /* (pg_locks is the whole cluster's: other tests' databases are in it) */
-    ck_assert_int_eq(sw_int_reaches("SELECT count(*) FROM pg_locks l JOIN "
-                                    "pg_database d ON d.oid = l.database "
-                                    "WHERE NOT l.granted AND d.datname = "
-                                    "current_database()", 1), 1);
+    wait_store_blocked();
     play_walk_keys(a, 1);
     ck_assert(metrics_wait(mport, "rogued_store_queued", 1));
     ck_assert(srv_wait_log(s, "writes work again", CL_WAIT_MS * 2));
     ck_assert_int_eq(srv_log_count(s, "writes are failing"), 1);
     ck_assert(metrics_wait(mport, "rogued_store_failed_batches_total", 1));
-    PQclear(PQexec(lock, "ROLLBACK"));
-    PQfinish(lock);
+    unlock(lock);
     ck_assert(srv_wait_log(s, "progress id=1: sent again whole after the "
                               "store recovered", CL_WAIT_MS));
     play_walk_keys(a, 1);
@@ -245,21 +262,16 @@ END_TEST
  * kept: the load the game went on from is where the keys follow on. */
 START_TEST(a_game_resumed_after_a_failure_is_kept_again)
 {
-    start_test();
-    tsrv_t *s = store_server(NULL);
     tclient_t *a;
-    PGconn *lock = play_then_lock(s, &a);
+    PGconn *lock;
+    tsrv_t *s = play_then_lock(NULL, &a, &lock);
     int kept = cl_turn(a);
     play_walk_keys(a, 1);
-    ck_assert_int_eq(sw_int_reaches("SELECT count(*) FROM pg_locks l JOIN "
-                                    "pg_database d ON d.oid = l.database "
-                                    "WHERE NOT l.granted AND d.datname = "
-                                    "current_database()", 1), 1);
+    wait_store_blocked();
     cl_close(a);
     ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", CL_WAIT_MS));
     ck_assert(srv_wait_log(s, "writes are failing", CL_WAIT_MS * 2));
-    PQclear(PQexec(lock, "ROLLBACK"));
-    PQfinish(lock);
+    unlock(lock);
     tclient_t *b = play_lobby(srv_port(s));
     play_login_dave(b, 0);
     char offer[64];
@@ -281,14 +293,11 @@ END_TEST
  * whole once writes work, as the one that lost them would have. */
 START_TEST(a_game_taken_over_while_writes_fail_is_kept)
 {
-    start_test();
-    tsrv_t *s = store_server(NULL);
     tclient_t *a;
-    PGconn *lock = play_then_lock(s, &a);
+    PGconn *lock;
+    tsrv_t *s = play_then_lock(NULL, &a, &lock);
     play_walk_keys(a, 1);
-    if (!cl_wait_text(a, "The server cannot save your game right now.",
-                      CL_WAIT_MS * 4))
-        play_fail(a, "the player was not told");
+    expect_told(a);
     tclient_t *b = play_lobby(srv_port(s));
     ck_assert(cl_key(b, "l"));
     play_type_line(b, "dave");
@@ -297,8 +306,7 @@ START_TEST(a_game_taken_over_while_writes_fail_is_kept)
     if (!cl_wait_eof(a, CL_WAIT_MS))
         play_fail(a, "the first connection is still open");
     cl_close(a);
-    PQclear(PQexec(lock, "ROLLBACK"));
-    PQfinish(lock);
+    unlock(lock);
     play_walk_keys(b, 3);
     ck_assert(srv_wait_log(s, "writes work again", CL_WAIT_MS));
     resume_offers_the_last_turn(s, b, 2);
