@@ -116,6 +116,16 @@ static void flush_progress(sess_t *s)
     }
 }
 
+/* 0 if keys handed to the store may have been lost: a failure the sweep
+ * saw (store_down), or one since its last look, or one going on. */
+static int store_has_all(sess_t *s)
+{
+    const st_play_t *p = &s->st.play;
+    store_t *st = s->srv->store;
+    return !p->store_down && store_failed_batches(st) == p->store_failed &&
+           store_healthy(st);
+}
+
 /* --- the directory and the watchers ------------------------------------------------ */
 
 /* What the lobby's list of games shows of this one. */
@@ -363,6 +373,10 @@ static void play_leave(sess_t *s)
         p->g.game = NULL;
         owned_game_free(&p->g);
     } else if (s->lobby.account_id > 0) {
+        /* No sweep comes after this one to send the game whole if keys
+         * may have been lost: sent whole now. */
+        if (!store_has_all(s))
+            p->progress_begun = 0;
         flush_progress(s);
         log_info("game suspended id=%llu name=%s turns=%u (kept for the next login)",
                  (unsigned long long)s->id, sess_player_name(s),
@@ -446,16 +460,6 @@ static void play_key(sess_t *s, int key)
     publish_progress(s);
 }
 
-/* 0 if keys handed to the store may have been lost: a failure the sweep
- * saw (store_down), or one since its last look, or one going on. */
-static int store_has_all(sess_t *s)
-{
-    const st_play_t *p = &s->st.play;
-    store_t *st = s->srv->store;
-    return !p->store_down && store_failed_batches(st) == p->store_failed &&
-           store_healthy(st);
-}
-
 /* The game, for whoever goes on with it: the store brought up to date,
  * the summary with the watchers moved into it; the game is not ours to
  * end any more. NULL when it does not go on (over, or out of memory). */
@@ -473,14 +477,18 @@ static msg_game_t *hand_off(sess_t *s, const char *end)
         p->nwatchers = p->capwatchers = 0;
         return NULL;
     }
+    /* If the store may lack keys, the game is sent whole now (another
+     * host goes on from the database), and whoever goes on from this
+     * game sends it whole again (these writes may fail too), as this
+     * session would have once writes work again. */
+    int all = store_has_all(s);
     if (!p->recorded && !game_dead(p->g.game)) {
+        if (!all)
+            p->progress_begun = 0;
         flush_progress(s); /* the store is up to date whatever follows */
         gs = summary(s);
     }
     if (gs) {
-        /* If the store may lack keys, whoever goes on sends the game
-         * whole, as this session would have once writes work again. */
-        int all = store_has_all(s);
         gs->progress_begun = all ? p->progress_begun : 0;
         gs->progress_sent = all ? p->progress_sent : 0;
         gs->watchers = p->watchers; /* moved */

@@ -315,6 +315,28 @@ START_TEST(a_game_taken_over_while_writes_fail_is_kept)
 }
 END_TEST
 
+/* dave is told his game cannot be saved; writes work again, and he
+ * leaves before the sweep that would send his game whole (once a second:
+ * he leaves as soon as the log says writes work again, so the sweep
+ * almost never comes first, and when it does the test passes either
+ * way). His leave sends the game whole itself: the next login is offered
+ * the turn he left at. */
+START_TEST(a_player_who_leaves_as_writes_come_back_loses_nothing)
+{
+    tclient_t *a;
+    PGconn *lock;
+    tsrv_t *s = play_then_lock(NULL, &a, &lock);
+    play_walk_keys(a, 1);
+    expect_told(a);
+    unlock(lock);
+    play_walk_keys(a, 1); /* its append is dropped: its batch commits */
+    ck_assert(srv_wait_log(s, "writes work again", CL_WAIT_MS));
+    resume_offers_the_last_turn(s, a, 1);
+    srv_stop(s);
+    end_test();
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("pg_store");
@@ -327,6 +349,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_failure_between_two_sweeps_is_not_missed);
     tcase_add_test(tc, a_game_resumed_after_a_failure_is_kept_again);
     tcase_add_test(tc, a_game_taken_over_while_writes_fail_is_kept);
+    tcase_add_test(tc, a_player_who_leaves_as_writes_come_back_loses_nothing);
     suite_add_tcase(s, tc);
     return s;
 }
