@@ -616,6 +616,19 @@ static tclient_t *watch_dave_from(tsrv_t *y)
     return w;
 }
 
+/* dave plays on x (returned), watched from y by *w, which shows his
+ * turn. */
+static tclient_t *dave_watched(const char *seed, tsrv_t **x, tsrv_t **y,
+                               int *walked, tclient_t **w)
+{
+    tclient_t *a = dave_on_x(seed, x, y, walked);
+    *w = watch_dave_from(*y);
+    int turn = cl_turn(a);
+    if (!cl_wait(*w, turn_is, &turn, CL_WAIT_MS))
+        play_fail(*w, "the watcher is not at dave's turn %d", turn);
+    return a;
+}
+
 /* Watching follows the player across hosts (docs/hosting.md): a watcher
  * on one host watches dave playing on another; dave quits to the lobby
  * (the watcher is told and waits), starts a new game, and the watcher is
@@ -626,12 +639,8 @@ START_TEST(watcher_follows_across_hosts_through_the_lobby)
     cluster_setup(seed, sizeof seed);
     tsrv_t *x, *y;
     int walked = 0;
-    tclient_t *a = dave_on_x(seed, &x, &y, &walked);
-
-    tclient_t *w = watch_dave_from(y);
-    int turn = cl_turn(a);
-    if (!cl_wait(w, turn_is, &turn, CL_WAIT_MS))
-        play_fail(w, "the watcher is not at dave's turn %d", turn);
+    tclient_t *w, *a = dave_watched(seed, &x, &y, &walked, &w);
+    int turn;
 
     /* dave quits to the lobby: the watcher waits, still watching */
     ck_assert(cl_key(a, "Q"));
@@ -833,11 +842,8 @@ START_TEST(a_host_back_from_a_short_loss_is_seen_to_have_gone)
     cluster_setup(seed, sizeof seed);
     tsrv_t *x, *y;
     int walked = 0;
-    tclient_t *a = dave_on_x(seed, &x, &y, &walked);
-    tclient_t *w = watch_dave_from(y);
-    int turn = cl_turn(a);
-    if (!cl_wait(w, turn_is, &turn, CL_WAIT_MS))
-        play_fail(w, "the watcher is not at dave's turn %d", turn);
+    tclient_t *w, *a = dave_watched(seed, &x, &y, &walked, &w);
+    int turn;
 
     /* x's heartbeat under its name never looks old to y */
     char *log = srv_log(x);
