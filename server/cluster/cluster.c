@@ -277,7 +277,24 @@ static void flush(cluster_t *c)
             cluster_parts[i].flush(c);
 }
 
-/* The database went away: every conversation with other hosts ends. */
+/* A new name (and channel) for this host, at random. */
+static void name_host(cluster_t *c)
+{
+    uint64_t r;
+    if (uv_random(NULL, NULL, &r, sizeof r, 0, NULL) != 0)
+        r = uv_hrtime() ^ (uint64_t)getpid() << 32;
+    snprintf(c->chan, sizeof c->chan, "rogued_%016llx", (unsigned long long)r);
+}
+
+/* The database went away: every conversation with other hosts ends. The
+ * other hosts learn of it only from this host's heartbeat, read once a
+ * second, and count a host gone after 5 s without one (ALIVE_S,
+ * cluster_presence.c): a shorter loss would pass unseen, and their
+ * watches of games here (whose feeds end now), their feeds to watchers
+ * here and their takeovers would wait on a host that forgot them. So the
+ * host comes back under a new name, and its rows under the old one go
+ * (cluster_presence_rejoin): for the others, the old host has gone
+ * whenever they look (docs/hosting.md, "What the hosts share"). */
 static void teardown(cluster_t *c)
 {
     log_error("cluster: lost the database: other hosts are shown as "
@@ -290,6 +307,9 @@ static void teardown(cluster_t *c)
     for (int i = 0; i < cluster_nparts; i++)
         if (cluster_parts[i].down)
             cluster_parts[i].down(c);
+    if (!c->was[0]) /* (lost again before its rows went: those go first) */
+        memcpy(c->was, c->chan, sizeof c->was);
+    name_host(c);
 }
 
 static int has_timers(const cluster_t *c)
@@ -377,10 +397,7 @@ cluster_t *cluster_start(shared_t *sh, const char *url)
     c->sh = sh;
     c->next_id = CLUSTER_TAKEOVER_ID & ~CLUSTER_ID_BIT; /* ids after it */
     snprintf(c->url, sizeof c->url, "%s", url);
-    uint64_t r;
-    if (uv_random(NULL, NULL, &r, sizeof r, 0, NULL) != 0)
-        r = uv_hrtime() ^ (uint64_t)getpid() << 32;
-    snprintf(c->chan, sizeof c->chan, "rogued_%016llx", (unsigned long long)r);
+    name_host(c);
     c->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     int in_ok = chan_init(&c->in, INBOUND_MAX, wake, c) == 0;
     pthread_mutex_init(&c->vmu, NULL);

@@ -48,6 +48,9 @@ struct cluster {
     shared_t *sh;               /* what the loops share (the host's) */
     char url[1024];
     char chan[CLUSTER_CHAN_MAX + 1]; /* this host's channel and name */
+    char was[CLUSTER_CHAN_MAX + 1];  /* its name before the database was
+                                   lost ("": none): its rows go at the
+                                   next connection (cluster_presence.c) */
     uv_thread_t thread;
     int efd;
     /* from the loops: a channel whose wake writes efd (cluster.c) */

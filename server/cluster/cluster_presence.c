@@ -56,12 +56,19 @@ int cluster_presence_tables(cluster_t *c)
     return 0;
 }
 
+/* This host's rows left from before its connection was lost, under the
+ * name it had then (cluster.c, teardown): the other hosts, seeing that
+ * name no more, end what they had with it at their next heartbeat. */
 int cluster_presence_rejoin(cluster_t *c)
 {
-    const char *v[1] = { c->chan };
-    if (cluster_exec(c, "DELETE FROM rogued_online WHERE host = $1", 1,
-                     v) != 0)
+    const char *v[1] = { c->was };
+    if (c->was[0] &&
+        (cluster_exec(c, "DELETE FROM rogued_online WHERE host = $1", 1,
+                      v) != 0 ||
+         cluster_exec(c, "DELETE FROM rogued_hosts WHERE host = $1", 1,
+                      v) != 0))
         return -1;
+    c->was[0] = '\0';
     free(c->sent);
     c->sent = NULL;
     c->nsent = 0;

@@ -258,6 +258,7 @@ static void do_close(sess_t *s)
     unsigned turns = ops->turns ? ops->turns(s) : 0u;
     /* The state's leave: a game kept or recorded, watchers told. */
     sess_goto(s, S_CLOSING, NULL);
+    sess_guest_closed(s); /* (after the leave kept its game) */
     if (s->moved) { /* those waiting in the lobby are told nothing */
         free(s->followers);
         s->followers = NULL;
@@ -356,6 +357,16 @@ void sess_phase(sess_t *s)
 
 void sess_deliver(sess_t *s, smsg_t *m)
 {
+    if (m->type == MSG_TAKEOVER && s->close.requested &&
+        s->state != S_CLOSING) {
+        /* Its close is asked for but not carried out yet (it runs in the
+         * render phase, after the messages): carried out now, so that the
+         * state's leave keeps its game (a browser guest's, under its
+         * token) or saves it (an account's) before the asker hears there
+         * is nothing to hand over, and looks for it there. */
+        srv_unmark(s->srv, s);
+        do_close(s);
+    }
     const sess_state_ops_t *ops = sess_state_ops(s->state);
     if (!sess_closing(s) && ops->msg && ops->msg(s, m)) {
         msg_free(m);

@@ -466,8 +466,11 @@ void sess_guest_started(sess_t *s);
 int sess_lobby_take_game(sess_t *s, uint64_t from);
 
 /* The session no longer plays its game (any end: kept, recorded, handed
- * over): it is not the one to take it from any more. */
+ * over): it is not the one to take it from any more. A closing session
+ * stays the one until sess_guest_closed, after its leave has kept the
+ * game. */
 void sess_guest_left(sess_t *s);
+void sess_guest_closed(sess_t *s);
 
 /* The connection of a browser guest's game in progress ended: keeps the
  * game (moved out of g) for guest_grace. 1 if kept, 0 if not (g is then
@@ -479,6 +482,11 @@ int sess_guest_keep(sess_t *s, owned_game_t *g);
  * over from the session still playing it (its old connection, not seen
  * to drop yet). */
 void sess_guest_resume(sess_t *s);
+
+/* A page whose takeover (sess_guest_resume) got no game: the session
+ * playing it closed as it was asked, and kept the game under the token.
+ * 1 if that game plays on here, 0 if there is none (the lobby). */
+int sess_guest_take_kept(sess_t *s);
 
 /* Ends the kept games expired at now (every one if all), recording them
  * as the disconnects they are. */

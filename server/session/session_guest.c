@@ -30,6 +30,15 @@ void sess_guest_started(sess_t *s)
 
 void sess_guest_left(sess_t *s)
 {
+    /* A closing session's leave may keep the game: the entry goes after
+     * (sess_guest_closed), so a page back in between finds one or the
+     * other (sess_guest_resume). */
+    if (s->guest_token[0] && !s->close.requested)
+        grace_live_clear(s->srv->grace, s->guest_token, s->id);
+}
+
+void sess_guest_closed(sess_t *s)
+{
     if (s->guest_token[0])
         grace_live_clear(s->srv->grace, s->guest_token, s->id);
 }
@@ -58,6 +67,21 @@ int sess_guest_keep(sess_t *s, owned_game_t *g)
     return 1;
 }
 
+/* Plays on the kept game k (taken out of the table) as its guest. */
+static void play_kept(sess_t *s, grace_game_t *k)
+{
+    snprintf(s->guest_token, sizeof s->guest_token, "%s", k->token);
+    lobby_set_guest(&s->lobby, k->name);
+    play_arg_t a;
+    memset(&a, 0, sizeof a);
+    a.g.game = k->game;
+    a.g.rec = k->rec;
+    a.g.started = k->started;
+    a.resumed = 1;
+    sess_goto(s, S_PLAYING, &a);
+    owned_game_free(&a.g); /* only if the state did not take it */
+}
+
 void sess_guest_resume(sess_t *s)
 {
     if (!s->web || !s->web->resume[0] || s->state != S_LOBBY ||
@@ -67,8 +91,9 @@ void sess_guest_resume(sess_t *s)
     int found = grace_take(s->srv->grace, s->web->resume, sess_now(s), &k);
     uint64_t old;
     char name[ACCT_NAME_MAX + 1];
-    if (!found && grace_live_find(s->srv->grace, s->web->resume, &old, name) &&
-        old != s->id) {
+    int live = !found &&
+               grace_live_find(s->srv->grace, s->web->resume, &old, name);
+    if (live && old != s->id) {
         /* Its old connection is not seen to have dropped yet (a phone on
          * a new network): that session hands the game over, as an
          * account's older session does (session_lobby.c, MSG_TAKEOVER). */
@@ -82,19 +107,28 @@ void sess_guest_resume(sess_t *s)
         }
         return;
     }
+    /* Played nowhere: kept, if the session playing it closed (on another
+     * loop) between the two looks (it keeps the game before it leaves the
+     * live list: sess_guest_left). */
+    if (!found && !live)
+        found = grace_take(s->srv->grace, s->web->resume, sess_now(s), &k);
     s->web->resume[0] = '\0';
     if (!found)
         return; /* gone (expired, or never): the lobby, as for anyone */
-    snprintf(s->guest_token, sizeof s->guest_token, "%s", k.token);
-    lobby_set_guest(&s->lobby, k.name);
-    play_arg_t a;
-    memset(&a, 0, sizeof a);
-    a.g.game = k.game;
-    a.g.rec = k.rec;
-    a.g.started = k.started;
-    a.resumed = 1;
-    sess_goto(s, S_PLAYING, &a);
-    owned_game_free(&a.g); /* only if the state did not take it */
+    play_kept(s, &k);
+}
+
+int sess_guest_take_kept(sess_t *s)
+{
+    grace_game_t k;
+    if (!s->guest_token[0] || s->lobby.account_id > 0 ||
+        s->state != S_LOBBY ||
+        !grace_take(s->srv->grace, s->guest_token, sess_now(s), &k))
+        return 0;
+    log_info("resume id=%llu: the game was kept as its session closed",
+             (unsigned long long)s->id);
+    play_kept(s, &k);
+    return 1;
 }
 
 /* Records a kept game nobody came back for (grace_drain's end). */

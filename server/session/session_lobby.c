@@ -705,6 +705,8 @@ static int lobby_msg(sess_t *s, smsg_t *m)
         msg_game_t *t = l->taken;
         l->taken = NULL;
         lobby_waited(&s->lobby);
+        if (!t && sess_guest_take_kept(s))
+            return 1; /* a page back: the old connection kept it, closing */
         if ((!t || ask_rebuild(s, t, 1) != 0) && s->lobby.account_id > 0)
             load_progress(s); /* (a guest's takeover has no store copy) */
         sess_owe_frame(s);

@@ -529,7 +529,8 @@ tclient_t *cl_connect(int port, const cl_opts_t *o)
             int n = snprintf(msg, sizeof msg, "resume %s", o->resume);
             ws_send(c, 1, msg, (size_t)n);
         }
-        ws_send_size(c);
+        if (!o->hold_size)
+            ws_send_size(c);
     } else if (!c->raw) {
         c->tn = telnet_init(o->refuse_naws ? telopts_no_naws
                             : o->environ ? telopts_environ : telopts,
@@ -1125,6 +1126,17 @@ int cl_screen_equal(const tclient_t *a, const tclient_t *b, char *why,
                     size_t whylen)
 {
     return cl_screen_equal_but(a, b, -1, why, whylen);
+}
+
+int cl_web_open(tclient_t *c, void *arg)
+{
+    (void)arg;
+    return c->ws_open;
+}
+
+void cl_web_size(tclient_t *c)
+{
+    ws_send_size(c);
 }
 
 const char *cl_web_token(const tclient_t *c)

@@ -160,6 +160,8 @@ typedef struct cl_opts {
                           ends its list), instead of ttype */
     const char *resume; /* web: sent as "resume T" before the size (a kept
                           guest's game's token) */
+    int hold_size;     /* web: the size message is not sent at connect
+                          (cl_web_size sends it): the page's start held */
     const char *environ; /* telnet: offer NEW-ENVIRON at once (IAC WILL, as
                           PuTTY does) and answer the server's SEND with
                           these "NAME=value" lines ('\n' between), each a
@@ -202,6 +204,11 @@ size_t cl_ws_frame(unsigned char *out, int opcode, const void *data,
 
 /* Web mode: the token of the last "token T" message ("" if none came). */
 const char *cl_web_token(const tclient_t *c);
+
+/* Web: whether the server's 101 answer has been read (cl_wait on it), and
+ * the size message held at connect (cl_opts_t.hold_size), sent now. */
+int cl_web_open(tclient_t *c, void *arg);
+void cl_web_size(tclient_t *c);
 
 /* Closes the connection and frees the client (NULL is fine). */
 void cl_close(tclient_t *c);

@@ -4,12 +4,16 @@
  * same turn, without the lobby; a wrong token gets the lobby; a game not
  * taken back within guest_grace is recorded as a disconnect and cannot be
  * resumed; past guest_grace_max a dropped game ends at once; a telnet
- * guest gets no token. The clock: guest_grace=1 (the smallest, one second)
+ * guest gets no token; a page back at the very moment its old connection
+ * drops plays on all the same. The clock: guest_grace=1 (the smallest, one second)
  * where expiry is tested, waited for through the server's own log line. */
 #include <check.h>
+#include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check_main.h"
 #include "client.h"
@@ -208,6 +212,78 @@ START_TEST(telnet_guest_gets_no_token)
 }
 END_TEST
 
+/* Whether every thread of process pid is stopped (SIGSTOP taken: each
+ * thread's state "T" in /proc/pid/task/TID/stat). */
+static int all_stopped(int pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task", pid);
+    DIR *d = opendir(path);
+    if (!d)
+        return 0;
+    int all = 1, n = 0;
+    for (struct dirent *e; all && (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] == '.')
+            continue;
+        char stat[384], buf[256];
+        snprintf(stat, sizeof stat, "%s/%s/stat", path, e->d_name);
+        FILE *f = fopen(stat, "r");
+        size_t len = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+        if (f)
+            fclose(f);
+        buf[len] = '\0';
+        const char *st = strrchr(buf, ')'); /* "tid (name) S ..." */
+        all = st && st[1] == ' ' && (st[2] == 'T' || st[2] == 't');
+        n++;
+    }
+    closedir(d);
+    return all && n > 0;
+}
+
+/* Waits (30 s at most) until every thread of process pid is stopped. */
+static int stopped(int pid)
+{
+    for (int i = 0; i < 3000 && !all_stopped(pid); i++) {
+        struct timespec ts = { 0, 10 * 1000000L };
+        nanosleep(&ts, NULL);
+    }
+    return all_stopped(pid);
+}
+
+/* The page comes back (its size, which starts it, is sent) and its old
+ * connection drops in one turn of the server's loop: the server is
+ * stopped (SIGSTOP) while both happen, one worker loop has both. The new
+ * page's takeover of the old connection's game meets that connection
+ * closing: it still plays on, at the same turn, not in the lobby with the
+ * game kept for nobody. */
+START_TEST(page_back_as_the_old_connection_drops)
+{
+    int http = cl_free_port();
+    char port_set[32];
+    snprintf(port_set, sizeof port_set, "http_port=%d", http);
+    tsrv_t *s = srv_start("--seed", "42", "--set", port_set, "--set",
+                          "guest_grace=300", "--set", "guest_grace_max=10",
+                          "--set", "workers=1", NULL);
+    char token[80];
+    tclient_t *a = web_guest(http, token);
+    cl_opts_t o = { .web = 1, .resume = token, .hold_size = 1 };
+    tclient_t *b = cl_connect(http, &o);
+    ck_assert(cl_wait(b, cl_web_open, NULL, CL_WAIT_MS));
+    ck_assert_int_eq(kill(srv_pid(s), SIGSTOP), 0);
+    ck_assert(stopped(srv_pid(s)));
+    cl_web_size(b);
+    cl_abort(a);
+    ck_assert_int_eq(kill(srv_pid(s), SIGCONT), 0);
+    play_ready(b);
+    ck_assert_int_eq(cl_turn(b), 1);
+    ck_assert(!cl_screen_has(b, "Play (as a guest)"));
+    key_to_turn(b, ".", 2);
+    ck_assert_int_eq(srv_log_count(s, "game over"), 0);
+    cl_close(b);
+    srv_stop(s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("guest_grace");
@@ -222,6 +298,11 @@ static Suite *make_suite(void)
     tcase_add_test(tc, kept_game_recorded_at_shutdown);
     tcase_add_test(tc, telnet_guest_gets_no_token);
     suite_add_tcase(s, tc);
+    TCase *drop = tcase_create("drop");
+    tcase_set_timeout(drop, 120);
+    tcase_add_unchecked_fixture(drop, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(drop, page_back_as_the_old_connection_drops);
+    suite_add_tcase(s, drop);
     return s;
 }
 

@@ -37,10 +37,17 @@
  * unavailable, games go on (and are saved by the store's own connection),
  * nothing exits, and the other hosts are back once the database is.
  *
+ * a_host_back_from_a_short_loss_is_seen_to_have_gone: one host loses its
+ * cluster connection for less time than the others take to count a host
+ * gone; a watcher of its game on the other host is told the game's host
+ * has gone away (its feed ended with the connection), and a new watch of
+ * the game, listed under the host's new name, sees each move.
+ *
  * Run by tests/run-tests.sh's pg family (test_pg_*: a throwaway cluster,
  * a database of the test's own). */
 #include <arpa/inet.h>
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -609,6 +616,19 @@ static tclient_t *watch_dave_from(tsrv_t *y)
     return w;
 }
 
+/* dave plays on x (returned), watched from y by *w, which shows his
+ * turn. */
+static tclient_t *dave_watched(const char *seed, tsrv_t **x, tsrv_t **y,
+                               int *walked, tclient_t **w)
+{
+    tclient_t *a = dave_on_x(seed, x, y, walked);
+    *w = watch_dave_from(*y);
+    int turn = cl_turn(a);
+    if (!cl_wait(*w, turn_is, &turn, CL_WAIT_MS))
+        play_fail(*w, "the watcher is not at dave's turn %d", turn);
+    return a;
+}
+
 /* Watching follows the player across hosts (docs/hosting.md): a watcher
  * on one host watches dave playing on another; dave quits to the lobby
  * (the watcher is told and waits), starts a new game, and the watcher is
@@ -619,12 +639,8 @@ START_TEST(watcher_follows_across_hosts_through_the_lobby)
     cluster_setup(seed, sizeof seed);
     tsrv_t *x, *y;
     int walked = 0;
-    tclient_t *a = dave_on_x(seed, &x, &y, &walked);
-
-    tclient_t *w = watch_dave_from(y);
-    int turn = cl_turn(a);
-    if (!cl_wait(w, turn_is, &turn, CL_WAIT_MS))
-        play_fail(w, "the watcher is not at dave's turn %d", turn);
+    tclient_t *w, *a = dave_watched(seed, &x, &y, &walked, &w);
+    int turn;
 
     /* dave quits to the lobby: the watcher waits, still watching */
     ck_assert(cl_key(a, "Q"));
@@ -763,6 +779,119 @@ START_TEST(watcher_on_another_host_starts_from_a_snapshot)
 }
 END_TEST
 
+/* The local ports of process pid's TCP sockets, as "p1,p2,..." in out
+ * (from /proc: its descriptors' socket inodes, found in /proc/net/tcp*).
+ * Returns how many. */
+static int tcp_ports_of(int pid, char *out, size_t len)
+{
+    char path[64], link[64];
+    unsigned long inodes[256];
+    int ninodes = 0, nports = 0;
+    snprintf(path, sizeof path, "/proc/%d/fd", pid);
+    DIR *d = opendir(path);
+    ck_assert_ptr_nonnull(d);
+    for (struct dirent *e; (e = readdir(d)) != NULL && ninodes < 256;) {
+        char fd[384];
+        snprintf(fd, sizeof fd, "%s/%s", path, e->d_name);
+        ssize_t n = readlink(fd, link, sizeof link - 1);
+        if (n > 0) {
+            link[n] = '\0';
+            if (sscanf(link, "socket:[%lu]", &inodes[ninodes]) == 1)
+                ninodes++;
+        }
+    }
+    closedir(d);
+    out[0] = '\0';
+    const char *tables[2] = { "/proc/net/tcp", "/proc/net/tcp6" };
+    for (int t = 0; t < 2; t++) {
+        FILE *f = fopen(tables[t], "r");
+        char line[512];
+        while (f && fgets(line, sizeof line, f)) {
+            char local[64];
+            unsigned port;
+            unsigned long inode;
+            /* sl local rem st tx:rx tr:when retrnsmt uid timeout inode */
+            if (sscanf(line, " %*s %63[0-9A-Fa-f:] %*s %*s %*s %*s %*s %*s "
+                       "%*s %lu", local, &inode) != 2 ||
+                sscanf(strrchr(local, ':') + 1, "%x", &port) != 1)
+                continue;
+            for (int i = 0; i < ninodes; i++)
+                if (inodes[i] == inode) {
+                    size_t at = strlen(out);
+                    snprintf(out + at, len - at, "%s%u", nports ? "," : "",
+                             port);
+                    nports++;
+                }
+        }
+        if (f)
+            fclose(f);
+    }
+    return nports;
+}
+
+/* x loses its cluster connection for less than the 5 s after which the
+ * other hosts count a host gone (and here, for as long as it likes: its
+ * last heartbeat's time is kept fresh for an hour). Its watch feeds end
+ * then; a watcher of its game on y must be told so, not left before a
+ * game that no longer moves: x comes back under a new name, its old rows
+ * gone, so y ends the watch as for a host that went away, and lists x's
+ * game again under the new name, where a new watch sees each move. */
+START_TEST(a_host_back_from_a_short_loss_is_seen_to_have_gone)
+{
+    char seed[32], name[40] = "", sql[512], ports[256];
+    cluster_setup(seed, sizeof seed);
+    tsrv_t *x, *y;
+    int walked = 0;
+    tclient_t *w, *a = dave_watched(seed, &x, &y, &walked, &w);
+    int turn;
+
+    /* x's heartbeat under its name never looks old to y */
+    char *log = srv_log(x);
+    const char *at = strstr(log, "cluster: host ");
+    ck_assert_msg(at && sscanf(at, "cluster: host %39[a-z0-9_]", name) == 1,
+                  "x's log names no cluster channel");
+    free(log);
+    sw_exec("CREATE FUNCTION keep_seen() RETURNS trigger LANGUAGE plpgsql AS"
+            " $$BEGIN NEW.seen := greatest(NEW.seen, OLD.seen); RETURN NEW;"
+            " END$$");
+    sw_exec("CREATE TRIGGER keep_seen BEFORE UPDATE ON rogued_hosts FOR EACH"
+            " ROW EXECUTE FUNCTION keep_seen()");
+    snprintf(sql, sizeof sql, "UPDATE rogued_hosts SET seen = now() +"
+             " interval '1 hour' WHERE host = '%s'", name);
+    sw_exec(sql);
+
+    /* x's cluster connections (not y's) end; x connects again */
+    ck_assert_int_gt(tcp_ports_of(srv_pid(x), ports, sizeof ports), 0);
+    snprintf(sql, sizeof sql, "SELECT count(pg_terminate_backend(pid)) FROM"
+             " pg_stat_activity WHERE application_name = 'rogued-cluster'"
+             " AND client_port IN (%s)", ports);
+    ck_assert_int_ge(sw_int(sql), 1);
+    ck_assert(srv_wait_log(x, "cluster: lost the database", CL_WAIT_MS));
+    ck_assert(srv_wait_log_count(x, "listening on the database", 2,
+                                 CL_WAIT_MS));
+    ck_assert_int_eq(srv_log_count(y, "cluster: lost the database"), 0);
+    if (!cl_wait_text(w, "The game's host has gone away.", 2 * CL_WAIT_MS))
+        play_fail(w, "the watch of a game whose host lost the database (and "
+                  "its feed) did not end");
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM rogued_hosts WHERE host"
+             " = '%s'", name);
+    ck_assert_int_eq(sw_int(sql), 0);
+
+    /* watched again, from y's list: under x's new name */
+    tclient_t *v = watch_dave_from(y);
+    walk_on(a, &walked, 1);
+    turn = cl_turn(a);
+    if (!cl_wait(v, turn_is, &turn, CL_WAIT_MS))
+        play_fail(v, "dave's move to turn %d did not reach the new watch",
+                  turn);
+
+    cl_close(v);
+    cl_close(w);
+    cl_close(a);
+    cluster_teardown(x, y);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("pg_cluster");
@@ -774,6 +903,11 @@ static Suite *make_suite(void)
     tcase_add_test(tc, database_away_games_go_on);
     tcase_add_test(tc, a_ban_holds_on_every_host);
     suite_add_tcase(s, tc);
+    TCase *away = tcase_create("away");
+    tcase_set_timeout(away, 240);
+    tcase_add_unchecked_fixture(away, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(away, a_host_back_from_a_short_loss_is_seen_to_have_gone);
+    suite_add_tcase(s, away);
     TCase *follow = tcase_create("follow");
     tcase_set_timeout(follow, 240);
     tcase_add_unchecked_fixture(follow, srv_tmp_setup, srv_tmp_teardown);
