@@ -363,13 +363,14 @@ static void unlock_tables(lock_t *k)
     }
 }
 
-/* What a flush answered (STORE_ERROR: its batch failed). */
-static int flush_status(store_t *st)
+/* Waits for a flush's answer, whatever it is (STORE_ERROR if its own
+ * batch failed). */
+static void flush_answered(store_t *st)
 {
     int status = -1;
     ck_assert_int_eq(store_flush(st, on_flush, &status), 0);
     uv_run(&loop, UV_RUN_DEFAULT);
-    return status;
+    ck_assert_int_ne(status, -1);
 }
 
 /* Keys whose append failed break the account's game: its later appends
@@ -392,7 +393,11 @@ START_TEST(a_load_is_where_keys_follow_on_after_a_failure)
     lock_t k = lock_tables();
     player_keys(&p, 5);
     ck_assert_int_eq(player_send(st, &p, erin), 0);
-    ck_assert_int_eq(flush_status(st), STORE_ERROR);
+    /* Answered once the append's batch is over. Its own batch may be
+     * another, which wrote nothing and so committed even on a locked
+     * database (PostgreSQL): the failure is read from the count. */
+    flush_answered(st);
+    ck_assert_uint_ge(store_failed_batches(st), 1);
     unlock_tables(&k);
     player_keys(&p, 5); /* dropped: they follow keys the store lost */
     ck_assert_int_eq(player_send(st, &p, erin), 0);
