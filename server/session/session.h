@@ -96,9 +96,10 @@ typedef struct st_play {
     uint8_t recorded;          /* dead: the store has the game already */
     uint8_t handed;            /* handed to another session: not ours to end */
     const char *end_cause;     /* set: the game ends for this (recorded) */
-    uint8_t store_down;        /* the store failed writes since the last
-                                  sweep: its copy may lack keys */
-    uint64_t store_failed;     /* store_failed_batches at the last sweep */
+    uint64_t store_failed;     /* store_failed_batches when the store last
+                                  had every key (play_enter, or the game
+                                  sent again whole): another count since,
+                                  and its copy may lack keys */
     game_t *snap;              /* the game every SNAP_EVERY keys: watchers
                                   rebuild only the tail since it; owned */
     uint32_t snap_keys;

@@ -116,14 +116,13 @@ static void flush_progress(sess_t *s)
     }
 }
 
-/* 0 if keys handed to the store may have been lost: a failure the sweep
- * saw (store_down), or one since its last look, or one going on. */
+/* 0 if keys handed to the store may have been lost: a batch failed
+ * since it last had them all, or writes fail now. */
 static int store_has_all(sess_t *s)
 {
     const st_play_t *p = &s->st.play;
     store_t *st = s->srv->store;
-    return !p->store_down && store_failed_batches(st) == p->store_failed &&
-           store_healthy(st);
+    return store_failed_batches(st) == p->store_failed && store_healthy(st);
 }
 
 /* --- the directory and the watchers ------------------------------------------------ */
@@ -322,7 +321,7 @@ static int play_enter(sess_t *s, void *arg)
     st_play_t *p = &s->st.play;
     play_arg_t *a = arg;
     int rewatch = 0;
-    p->store_failed = store_failed_batches(s->srv->store); /* play_sweep */
+    p->store_failed = store_failed_batches(s->srv->store); /* store_has_all */
     if (!a) {
         if (new_game(s) != 0)
             return -1;
@@ -573,24 +572,23 @@ static void play_sweep(sess_t *s, uint64_t now)
     (void)now;
     st_play_t *p = &s->st.play;
     if (s->lobby.account_id > 0 && !p->recorded) {
-        /* A failure that ended between two sweeps still lost keys. */
+        /* (counted before the health is read: a failure in between is
+         * then seen at the next sweep) */
         uint64_t failed = store_failed_batches(s->srv->store);
-        if (failed != p->store_failed)
-            p->store_down = 1;
-        p->store_failed = failed;
         if (!store_healthy(s->srv->store)) {
             /* The host's log says it once; the player is told while it
              * lasts. */
-            p->store_down = 1;
             if (!s->notice[0]) {
                 snprintf(s->notice, sizeof s->notice,
                          "The server cannot save your game right now.");
                 sess_owe_frame(s);
             }
-        } else if (p->store_down) {
-            /* Writes work again, but keys handed over meanwhile may be
-             * lost: the store gets the whole game again, from its begin. */
-            p->store_down = 0;
+        } else if (failed != p->store_failed) {
+            /* Writes work again, but a batch failed since the store had
+             * every key (even one between two sweeps): keys handed over
+             * meanwhile may be lost, so the store gets the whole game
+             * again, from its begin. */
+            p->store_failed = failed;
             p->progress_begun = 0;
             log_info("progress id=%llu: sent again whole after the store "
                      "recovered", (unsigned long long)s->id);
