@@ -32,8 +32,6 @@
 #include "log.h"
 #include "store_backend.h"
 
-#define BEAT_MS 1000
-#define RETRY_MS 2000
 /* Messages waiting for the thread. */
 #define INBOUND_MAX 100000
 /* Conversations with other hosts at once. */
@@ -108,7 +106,9 @@ static void db_connect(cluster_t *c)
                                "options", "keepalives_idle",
                                "keepalives_interval", "keepalives_count",
                                "tcp_user_timeout", "dbname", NULL };
-    const char *const val[] = { "2", "rogued-cluster",
+    char connect_s[8];
+    snprintf(connect_s, sizeof connect_s, "%d", CONNECT_S);
+    const char *const val[] = { connect_s, "rogued-cluster",
                                 "-c statement_timeout=5000", "5", "2", "2",
                                 "5000", c->url, NULL };
     PGconn *pg = PQconnectdbParams(kw, val, 1);

@@ -36,6 +36,27 @@
 
 /* How long a host's answer (to a watch or a takeover) may take. */
 #define ANSWER_MS 3000
+/* The thread's heartbeat (cluster.c). */
+#define BEAT_MS 1000
+/* Between two tries to connect, and how long one may take (cluster.c). */
+#define RETRY_MS 2000
+#define CONNECT_S 2
+/* A host not seen for this long is gone (its rows are ignored). */
+#define ALIVE_S 5
+/* How long a login waits in all for the hosts that play its account to
+ * let go (cluster_takeover.c). A host that lost its connection to the
+ * database hears no ask, yet plays on; it stays listed until ALIVE_S after
+ * its last heartbeat (a database that stops answering is given up on
+ * within the same 5 s: statement and TCP timeouts), then connects again
+ * under a new name within RETRY_MS and a connection's CONNECT_S, and
+ * lists its players at once (its first heartbeat, BEAT_MS at most): the
+ * login looks again until then and asks it under that name. A host asked
+ * late in the wait still has ANSWER_MS to answer. docs/hosting.md, "What
+ * the hosts share, and how". */
+#define TAKEOVER_WAIT_MS (ALIVE_S * 1000 + RETRY_MS + CONNECT_S * 1000 + BEAT_MS)
+/* Between two looks for the hosts that play a login's account, once the
+ * first answer is late. */
+#define RELOOK_MS 500
 /* How long the database may take to have the keys a host flushed. */
 #define FLUSHED_MS 5000
 /* Between two looks at the database while waiting for those keys. */
@@ -77,6 +98,7 @@ struct cluster {
     int nalive;
     struct pres *sent;          /* the sessions published last, by id */
     int nsent;
+
     /* cluster_watch.c */
     struct rgame *rgames;
     struct watch *watches;

@@ -16,9 +16,8 @@
 
 #include "cluster_impl.h"
 
-/* A host not seen for this long is gone (its rows are ignored). */
-#define ALIVE_S 5
-/* ... and its rows are removed after this long. */
+/* A host not seen for ALIVE_S (cluster_impl.h) is gone, and its rows are
+ * removed after this long. */
 #define FORGET_S 30
 /* Games each host publishes. */
 #define LIST_MAX LOBBY_WATCH_MAX

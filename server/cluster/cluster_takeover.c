@@ -20,16 +20,29 @@
 
 /* Sessions of one account a host lets go of at once. */
 #define GIVE_MAX 16
+/* Hosts one login asks. */
+#define ASK_HOSTS 16
 
 enum { A_ASKED, A_CHECK };
 
+typedef struct asked {          /* a host a login asked to let go */
+    char chan[CLUSTER_CHAN_MAX + 1];
+    uint64_t rid;               /* its answer's id */
+    int answered;
+    int listed;                 /* it had the account at the last look */
+} asked_t;
+
 typedef struct ask {            /* here: a login asking other hosts */
     struct ask *next;
-    uint64_t rid, session;
+    uint64_t session;
     int64_t account;
-    int owed, state;
+    int state;
     int64_t nbytes;
     uint64_t seed, deadline, look_at;
+    uint64_t started, give_up_at; /* A_ASKED: the wait's start and end */
+    int late;                   /* an answer was late: said once */
+    int nhosts;
+    asked_t hosts[ASK_HOSTS];
 } ask_t;
 
 typedef struct give {           /* here: a game handed to another host */
@@ -56,6 +69,50 @@ static void ask_done(cluster_t *c, ask_t *a)
     cluster_conv_closed(c);
 }
 
+/* Looks for the live hosts that have the account online, and asks each
+ * one not asked yet to let go (its answer: a D with an id of its own).
+ * Returns 0, or -1 if the database could not say. */
+static int ask_hosts(cluster_t *c, ask_t *a, uint64_t now)
+{
+    char acct[24];
+    snprintf(acct, sizeof acct, "%lld", (long long)a->account);
+    const char *v[2] = { acct, c->chan };
+    PGresult *r = cluster_query(c, "SELECT DISTINCT o.host FROM rogued_online"
+                                " o JOIN rogued_hosts h ON h.host = o.host"
+                                " WHERE o.account_id = $1 AND o.host <> $2"
+                                " AND h.seen > now() - interval '5 seconds'"
+                                " LIMIT 16", 2, v, 0);
+    if (!r)
+        return -1;
+    for (int i = 0; i < a->nhosts; i++)
+        a->hosts[i].listed = 0;
+    for (int i = 0; i < PQntuples(r); i++) {
+        const char *chan = PQgetvalue(r, i, 0);
+        if (!cluster_chan_ok(chan))
+            continue;
+        int k;
+        for (k = 0; k < a->nhosts && strcmp(a->hosts[k].chan, chan) != 0; k++)
+            ;
+        if (k == ASK_HOSTS)
+            continue;
+        asked_t *h = &a->hosts[k];
+        h->listed = 1;
+        if (k < a->nhosts)
+            continue;
+        a->nhosts++;
+        snprintf(h->chan, sizeof h->chan, "%s", chan);
+        h->rid = cluster_new_conv_id(c);
+        cluster_notifyf(c, chan, "T %llu %s %lld", (unsigned long long)h->rid,
+                        c->chan, (long long)a->account);
+        if (a->give_up_at < now + ANSWER_MS) /* (asked late: its time) */
+            a->give_up_at = now + ANSWER_MS;
+        log_info("cluster: account %lld logs in here and plays on %s: asking "
+                 "it to let go", (long long)a->account, chan);
+    }
+    PQclear(r);
+    return 0;
+}
+
 void cluster_ask_start(cluster_t *c, uint64_t session, int64_t account)
 {
     ask_t *a = cluster_connected(c) && account > 0 && cluster_conv_room(c)
@@ -65,35 +122,19 @@ void cluster_ask_start(cluster_t *c, uint64_t session, int64_t account)
                       NULL, NULL);
         return;
     }
-    a->rid = cluster_new_conv_id(c);
+    uint64_t now = cluster_now_ms();
     a->session = session;
     a->account = account;
     a->nbytes = -1;
     a->state = A_ASKED;
-    a->deadline = cluster_now_ms() + ANSWER_MS;
+    a->started = now;
+    a->give_up_at = now + TAKEOVER_WAIT_MS;
+    a->look_at = now + ANSWER_MS; /* (looked again only if answers are late) */
     a->next = c->asks;
     c->asks = a;
     cluster_conv_opened(c);
-    char acct[24];
-    snprintf(acct, sizeof acct, "%lld", (long long)account);
-    const char *v[2] = { acct, c->chan };
-    PGresult *r = cluster_query(c, "SELECT DISTINCT o.host FROM rogued_online"
-                                " o JOIN rogued_hosts h ON h.host = o.host"
-                                " WHERE o.account_id = $1 AND o.host <> $2"
-                                " AND h.seen > now() - interval '5 seconds'"
-                                " LIMIT 16", 2, v, 0);
-    for (int i = 0; r && i < PQntuples(r); i++) {
-        const char *chan = PQgetvalue(r, i, 0);
-        if (!cluster_chan_ok(chan))
-            continue;
-        cluster_notifyf(c, chan, "T %llu %s %lld", (unsigned long long)a->rid,
-                        c->chan, (long long)account);
-        a->owed++;
-        log_info("cluster: account %lld logs in here and plays on %s: asking "
-                 "it to let go", (long long)account, chan);
-    }
-    PQclear(r);
-    if (a->owed == 0)
+    ask_hosts(c, a, now);
+    if (a->nhosts == 0)
         ask_done(c, a);
 }
 
@@ -124,26 +165,72 @@ static void ask_look(cluster_t *c, ask_t *a, uint64_t now)
     }
 }
 
-void cluster_ask_note(cluster_t *c, const cluster_note_t *n)
+/* Whether the asking is over: every host that has the account (as last
+ * looked) answered, and none that was asked is owed an answer still, or
+ * else one handed the game over (a host that came back under a new name:
+ * its old one never answers). Then the database is waited for; the wait
+ * ends anyway at give_up_at. */
+static void ask_settle(cluster_t *c, ask_t *a, uint64_t now)
 {
-    ask_t *a;
-    for (a = c->asks; a && a->rid != n->id; a = a->next)
-        ;
-    if (!a || a->state != A_ASKED)
-        return;
-    if (n->nbytes >= 0 && n->nbytes > a->nbytes) {
-        a->nbytes = n->nbytes;
-        a->seed = n->seed;
+    int listed = 0, owed = 0;
+    for (int i = 0; i < a->nhosts; i++) {
+        listed += a->hosts[i].listed && !a->hosts[i].answered;
+        owed += !a->hosts[i].answered;
     }
-    if (--a->owed > 0)
-        return;
+    if (listed > 0 || (owed > 0 && a->nbytes < 0)) {
+        if (now < a->give_up_at)
+            return;
+        log_error("cluster: takeover of account %lld: %d host%s did not "
+                  "answer in %d ms: the game goes on from the database",
+                  (long long)a->account, owed, owed == 1 ? "" : "s",
+                  (int)(now - a->started));
+        if (a->nbytes < 0) {
+            ask_done(c, a);
+            return;
+        }
+    }
     if (a->nbytes < 0) {
         ask_done(c, a);
         return;
     }
     a->state = A_CHECK;
-    a->deadline = cluster_now_ms() + FLUSHED_MS;
-    ask_look(c, a, cluster_now_ms());
+    a->deadline = now + FLUSHED_MS;
+    ask_look(c, a, now);
+}
+
+void cluster_ask_note(cluster_t *c, const cluster_note_t *n)
+{
+    for (ask_t *a = c->asks; a; a = a->next)
+        for (int i = 0; i < a->nhosts; i++) {
+            asked_t *h = &a->hosts[i];
+            if (h->rid != n->id)
+                continue;
+            if (a->state != A_ASKED || h->answered)
+                return;
+            h->answered = 1;
+            if (n->nbytes >= 0 && n->nbytes > a->nbytes) {
+                a->nbytes = n->nbytes;
+                a->seed = n->seed;
+            }
+            ask_settle(c, a, cluster_now_ms());
+            return;
+        }
+}
+
+/* An answer is late: the hosts that have the account are looked for
+ * again (one back under a new name is asked there). */
+static void ask_again(cluster_t *c, ask_t *a, uint64_t now)
+{
+    if (!a->late) {
+        a->late = 1;
+        log_info("cluster: takeover of account %lld: no answer in %d ms: "
+                 "looking again for the hosts that have it (for %d ms at "
+                 "most)", (long long)a->account, ANSWER_MS, TAKEOVER_WAIT_MS);
+    }
+    if (now < a->give_up_at)
+        ask_hosts(c, a, now);
+    a->look_at = now + RELOOK_MS;
+    ask_settle(c, a, now);
 }
 
 /* --- handing this host's game over (here: the player's host) ------------- */
@@ -227,11 +314,8 @@ void cluster_takeover_timers(cluster_t *c, uint64_t now)
 {
     for (ask_t *a = c->asks, *next; a; a = next) {
         next = a->next;
-        if (a->state == A_ASKED && now >= a->deadline) {
-            log_error("cluster: takeover of account %lld: another host did "
-                      "not answer in %d ms: the game goes on from the "
-                      "database", (long long)a->account, ANSWER_MS);
-            ask_done(c, a);
+        if (a->state == A_ASKED && now >= a->look_at) {
+            ask_again(c, a, now);
         } else if (a->state == A_CHECK && now >= a->look_at) {
             ask_look(c, a, now);
         }

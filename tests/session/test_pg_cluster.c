@@ -43,11 +43,16 @@
  * has gone away (its feed ended with the connection), and a new watch of
  * the game, listed under the host's new name, sees each move.
  *
+ * a_login_waits_for_a_host_back_from_a_loss: dave plays on a host that
+ * has just lost its cluster connection (still listed); he logs in on the
+ * other, which hears no answer, looks again, asks the host under the new
+ * name it comes back with, and continues the game at its very turn.
+ *
  * Run by tests/run-tests.sh's pg family (test_pg_*: a throwaway cluster,
  * a database of the test's own). */
 #include <arpa/inet.h>
 #include <check.h>
-#include <dirent.h>
+#include <libpq-fe.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -64,22 +69,21 @@
 #include "client.h"
 #include "combat.h"
 #include "game.h"
+#include "pg_hosts.h"
 #include "plan.h"
 #include "play.h"
 #include "store_where.h"
 
-static char dir[64], store_arg[300];
-
 /* Each test's start: a directory, a database of its own on the run's
- * PostgreSQL (store_arg names it), and the walk's seed. */
+ * PostgreSQL (cluster_store_arg names it), and the walk's seed. */
 static void cluster_setup(char *seed, size_t n)
 {
     ck_assert_msg(sw_pg(), "ROGUED_TEST_PG is not set: run the cluster "
                   "family (make cluster)");
-    snprintf(dir, sizeof dir, "/tmp/rogued-cluster-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    sw_setup(dir);
-    snprintf(store_arg, sizeof store_arg, "store=%s", sw_url);
+    snprintf(cluster_dir, sizeof cluster_dir, "/tmp/rogued-cluster-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(cluster_dir));
+    sw_setup(cluster_dir);
+    snprintf(cluster_store_arg, sizeof cluster_store_arg, "store=%s", sw_url);
     snprintf(seed, n, "%llu", (unsigned long long)play_walk_seed());
 }
 
@@ -90,81 +94,89 @@ static void cluster_teardown(tsrv_t *x, tsrv_t *y)
     srv_stop(y);
     srv_stop(x);
     sw_teardown();
-    srv_remove_tree(dir);
+    srv_remove_tree(cluster_dir);
 }
 
-static int can_connect(int port)
+/* Runs sql on the server's maintenance database (for what cannot run on
+ * the test's own: letting it be connected to or not). */
+static void admin(const char *sql)
 {
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    struct sockaddr_in a;
-    memset(&a, 0, sizeof a);
-    a.sin_family = AF_INET;
-    a.sin_port = htons((uint16_t)port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    int ok = connect(fd, (struct sockaddr *)&a, sizeof a) == 0;
-    close(fd);
-    return ok;
+    char url[512];
+    sw_url_for("postgres", url, sizeof url);
+    sw_pq(url, sql, 1);
 }
 
-/* HAProxy on `port` in front of the two hosts, in the foreground (-db) with
- * its output in the test's directory. Returns its pid once it listens. */
-static pid_t haproxy_start(int port, int pa, int pb)
+/* Ends host x's cluster connections (not the store's, nor another
+ * host's) from the database's side. */
+static void cluster_cut(tsrv_t *x)
 {
-    ck_assert_msg(access("/usr/sbin/haproxy", X_OK) == 0,
-                  "/usr/sbin/haproxy is missing (make test installs haproxy)");
-    char cfg[128], log[128];
-    snprintf(cfg, sizeof cfg, "%s/haproxy.cfg", dir);
-    snprintf(log, sizeof log, "%s/haproxy.log", dir);
-    FILE *f = fopen(cfg, "w");
-    ck_assert_ptr_nonnull(f);
-    /* docs/hosting.md has this configuration, for real ports */
-    fprintf(f,
-            "global\n"
-            "    maxconn 2000\n"
-            "defaults\n"
-            "    mode tcp\n"
-            "    timeout connect 2s\n"
-            "    timeout client 1h\n"
-            "    timeout server 1h\n"
-            "    retries 2\n"
-            "    option redispatch\n"
-            "frontend players\n"
-            "    bind 127.0.0.1:%d\n"
-            "    default_backend rogued\n"
-            "backend rogued\n"
-            "    balance source\n"
-            "    hash-type consistent\n"
-            "    server a 127.0.0.1:%d send-proxy-v2 check inter 200ms fall 1 rise 2\n"
-            "    server b 127.0.0.1:%d send-proxy-v2 check inter 200ms fall 1 rise 2\n",
-            port, pa, pb);
-    fclose(f);
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
-            _exit(127);
-        execl("/usr/sbin/haproxy", "haproxy", "-db", "-f", cfg, (char *)NULL);
-        _exit(127);
-    }
-    for (int i = 0; i < 600 && !can_connect(port); i++) { /* 30 s: a hang */
-        struct timespec ts = { 0, 50 * 1000000L };
-        nanosleep(&ts, NULL);
-    }
-    ck_assert_msg(can_connect(port), "HAProxy did not listen on %d", port);
-    return pid;
+    char ports[256], sql[512];
+    ck_assert_int_gt(tcp_ports_of(srv_pid(x), ports, sizeof ports), 0);
+    snprintf(sql, sizeof sql, "SELECT count(pg_terminate_backend(pid)) FROM"
+             " pg_stat_activity WHERE application_name = 'rogued-cluster'"
+             " AND client_port IN (%s)", ports);
+    ck_assert_int_ge(sw_int(sql), 1);
 }
 
-static void haproxy_stop(pid_t pid)
+/* Host `name`'s last heartbeat never looks old to the other hosts (as
+ * in the first seconds after it, however long the test takes). */
+static void keep_fresh(const char *name)
 {
-    kill(pid, SIGTERM);
-    int st;
-    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    char sql[256];
+    sw_exec("CREATE FUNCTION keep_seen() RETURNS trigger LANGUAGE plpgsql AS"
+            " $$BEGIN NEW.seen := greatest(NEW.seen, OLD.seen); RETURN NEW;"
+            " END$$");
+    sw_exec("CREATE TRIGGER keep_seen BEFORE UPDATE ON rogued_hosts FOR EACH"
+            " ROW EXECUTE FUNCTION keep_seen()");
+    snprintf(sql, sizeof sql, "UPDATE rogued_hosts SET seen = now() +"
+             " interval '1 hour' WHERE host = '%s'", name);
+    sw_exec(sql);
+}
+
+/* Host `name`'s presence rows of sessions, locked (in a transaction the
+ * returned connection keeps open): a host that comes back from a loss of
+ * the database removes its rows under the name it had first, so it
+ * cannot come back while they are held (its statement times out and it
+ * tries again later); the other hosts only read them. */
+static PGconn *hold_rows(const char *name)
+{
+    char sql[256];
+    PGconn *pg = PQconnectdb(sw_url);
+    ck_assert_msg(PQstatus(pg) == CONNECTION_OK, "%s", PQerrorMessage(pg));
+    snprintf(sql, sizeof sql, "BEGIN; SELECT 1 FROM rogued_online WHERE host"
+             " = '%s' FOR UPDATE", name);
+    PGresult *r = PQexec(pg, sql);
+    ck_assert_msg(PQresultStatus(r) == PGRES_TUPLES_OK, "%s",
+                  PQerrorMessage(pg));
+    ck_assert_int_ge(PQntuples(r), 1);
+    PQclear(r);
+    return pg;
+}
+
+static void release_rows(PGconn *pg)
+{
+    PQclear(PQexec(pg, "ROLLBACK"));
+    PQfinish(pg);
+}
+
+/* Waits until host `host` has a presence row of dave, and then until no
+ * other host has one. */
+static void dave_row_on(const char *host)
+{
+    char sql[384];
+    const char *dave = "(SELECT id FROM accounts WHERE name = 'dave')";
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM rogued_online WHERE"
+             " account_id = %s AND host = '%s'", dave, host);
+    ck_assert_msg(sw_int_reaches(sql, 1) == 1, "%s has no row of dave", host);
+    snprintf(sql, sizeof sql, "SELECT (count(*) = 0)::int FROM rogued_online"
+             " WHERE account_id = %s AND host <> '%s'", dave, host);
+    ck_assert_msg(sw_int_reaches(sql, 1) == 1, "another host than %s has a "
+                  "row of dave", host);
 }
 
 static tsrv_t *host(const char *seed)
 {
-    return srv_start("--seed", seed, "--set", store_arg, "--log-level",
+    return srv_start("--seed", seed, "--set", cluster_store_arg, "--log-level",
                      "debug", "--set", "proxy_protocol=on", "--set",
                      "proxy_trusted=127.0.0.1", "--set",
                      "max_sessions_per_ip=1", NULL);
@@ -232,7 +244,7 @@ START_TEST(balancer_kill_a_host_and_continue_on_the_other)
     haproxy_stop(hap);
     srv_stop(hosts[1 - on]); /* (srv_kill freed the other) */
     sw_teardown();
-    srv_remove_tree(dir);
+    srv_remove_tree(cluster_dir);
 }
 END_TEST
 
@@ -258,49 +270,6 @@ static tclient_t *lobby_on(int port, tsrv_t *const *hosts, int want, int *next,
     }
     ck_abort_msg("no address from 127.0.0.3 up lands on host %d", want);
     return NULL;
-}
-
-/* Presses key until text is on c's screen (what another host publishes
- * arrives with its next heartbeat). Returns 1, or 0 at the deadline. */
-static int refresh_until(tclient_t *c, const char *key, const char *text)
-{
-    struct timespec t0, t;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (;;) {
-        if (cl_wait_text(c, text, 200))
-            return 1;
-        clock_gettime(CLOCK_MONOTONIC, &t);
-        if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000
-            > 2 * CL_WAIT_MS)
-            return 0;
-        if (!cl_key(c, key))
-            return 0;
-    }
-}
-
-static int turn_is(tclient_t *c, void *arg)
-{
-    return cl_turn(c) == *(int *)arg;
-}
-
-static void walk_on(tclient_t *c, int *i, int n)
-{
-    for (int k = 0; k < n; k++, (*i)++) {
-        char key[2] = { (char)play_walk_key(*i), 0 };
-        ck_assert(cl_key(c, key));
-    }
-}
-
-/* The number after `after` on c's screen, or -1. */
-static int number_after(const tclient_t *c, const char *after)
-{
-    char row[256];
-    for (int y = 0; y < cl_h(c); y++) {
-        const char *p = strstr(cl_row(c, y, row, sizeof row), after);
-        if (p)
-            return atoi(p + strlen(after));
-    }
-    return -1;
 }
 
 START_TEST(hosts_share_players)
@@ -342,7 +311,7 @@ START_TEST(hosts_share_players)
         play_fail(w, "the watch of dave did not begin");
     }
     int turn = cl_turn(a);
-    if (!cl_wait(w, turn_is, &turn, CL_WAIT_MS))
+    if (!cl_wait(w, at_turn, &turn, CL_WAIT_MS))
         play_fail(w, "the watcher is not at dave's turn %d", turn);
     long worst = 0;
     for (int k = 0; k < 3; k++) {
@@ -350,7 +319,7 @@ START_TEST(hosts_share_players)
         clock_gettime(CLOCK_MONOTONIC, &t0);
         walk_on(a, &walked, 1);
         turn = cl_turn(a);
-        if (!cl_wait(w, turn_is, &turn, CL_WAIT_MS))
+        if (!cl_wait(w, at_turn, &turn, CL_WAIT_MS))
             play_fail(w, "dave's move to turn %d did not reach the watcher",
                       turn);
         clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -397,17 +366,14 @@ START_TEST(hosts_share_players)
     play_wait_text(v, "Watching dave - q leaves");
     walk_on(t, &walked, 2);
     last = cl_turn(t);
-    if (!cl_wait(v, turn_is, &last, CL_WAIT_MS))
+    if (!cl_wait(v, at_turn, &last, CL_WAIT_MS))
         play_fail(v, "dave's move to turn %d did not reach the watcher", last);
 
     /* The host it plays on now is killed (once it has published that dave
      * is on it: the first host will ask it, and hear nothing); dave comes
      * back on the first. */
-    char *log = srv_log(hosts[off]), name[40] = "", sql[256];
-    const char *at = strstr(log, "cluster: host ");
-    ck_assert_msg(at && sscanf(at, "cluster: host %39[a-z0-9_]", name) == 1,
-                  "host %d's log names no cluster channel", off);
-    free(log);
+    char name[CLUSTER_NAME_LEN], sql[256];
+    cluster_name(hosts[off], name);
     snprintf(sql, sizeof sql, "SELECT count(*) FROM rogued_online WHERE host ="
              " '%s' AND account_id = (SELECT id FROM accounts WHERE name ="
              " 'dave')", name);
@@ -451,7 +417,7 @@ START_TEST(hosts_share_players)
     find_plan(plan_death, RULES_ATTACK_DEFENSE, &pl);
     char dseed[32];
     snprintf(dseed, sizeof dseed, "%llu", (unsigned long long)pl.seed);
-    tsrv_t *third = srv_start("--seed", dseed, "--set", store_arg, NULL);
+    tsrv_t *third = srv_start("--seed", dseed, "--set", cluster_store_arg, NULL);
     tclient_t *g = play_connect(srv_port(third), NULL);
     game_t *gg = play_plan(g, &pl);
     ck_assert(game_dead(gg));
@@ -483,27 +449,9 @@ START_TEST(hosts_share_players)
     haproxy_stop(hap);
     srv_stop(hosts[on]);
     sw_teardown();
-    srv_remove_tree(dir);
+    srv_remove_tree(cluster_dir);
 }
 END_TEST
-
-/* Two hosts x and y on the test's database, played directly (no
- * balancer), x logging at debug; dave registers on x and walks 3 steps
- * (*walked counts the walk's keys). */
-static tclient_t *dave_on_x(const char *seed, tsrv_t **x, tsrv_t **y,
-                            int *walked)
-{
-    *x = srv_start("--seed", seed, "--set", store_arg, "--log-level", "debug",
-                   NULL);
-    *y = srv_start("--seed", seed, "--set", store_arg, "--log-level", "debug",
-                   NULL);
-    tclient_t *a = play_lobby(srv_port(*x));
-    play_login_dave(a, 1);
-    ck_assert(cl_key(a, "p"));
-    play_wait_text(a, "HP: ");
-    walk_on(a, walked, 3);
-    return a;
-}
 
 /* Connects from src to port until it is refused for a ban (want_in 0) or
  * admitted (want_in 1), or 30 s. */
@@ -537,18 +485,9 @@ START_TEST(a_ban_holds_on_every_host)
     srv_stop(a);
     srv_stop(b);
     sw_teardown();
-    srv_remove_tree(dir);
+    srv_remove_tree(cluster_dir);
 }
 END_TEST
-
-/* Runs sql on the server's maintenance database (for what cannot run on
- * the test's own: letting it be connected to or not). */
-static void admin(const char *sql)
-{
-    char url[512];
-    sw_url_for("postgres", url, sizeof url);
-    sw_pq(url, sql, 1);
-}
 
 START_TEST(database_away_games_go_on)
 {
@@ -624,7 +563,7 @@ static tclient_t *dave_watched(const char *seed, tsrv_t **x, tsrv_t **y,
     tclient_t *a = dave_on_x(seed, x, y, walked);
     *w = watch_dave_from(*y);
     int turn = cl_turn(a);
-    if (!cl_wait(*w, turn_is, &turn, CL_WAIT_MS))
+    if (!cl_wait(*w, at_turn, &turn, CL_WAIT_MS))
         play_fail(*w, "the watcher is not at dave's turn %d", turn);
     return a;
 }
@@ -660,7 +599,7 @@ START_TEST(watcher_follows_across_hosts_through_the_lobby)
     walk_on(a, &walked, 2);
     turn = cl_turn(a);
     ck_assert_int_eq(turn, 2);
-    if (!cl_wait(w, turn_is, &turn, CL_WAIT_MS))
+    if (!cl_wait(w, at_turn, &turn, CL_WAIT_MS))
         play_fail(w, "dave's new game's turn %d did not reach the watcher",
                   turn);
     int ax, ay, wx, wy;
@@ -684,7 +623,7 @@ END_TEST
  * the test sends them. */
 static tsrv_t *fast_host(const char *seed)
 {
-    return srv_start("--seed", seed, "--set", store_arg, "--log-level",
+    return srv_start("--seed", seed, "--set", cluster_store_arg, "--log-level",
                      "debug", "--set", "max_keys_per_second=100000", NULL);
 }
 
@@ -779,56 +718,6 @@ START_TEST(watcher_on_another_host_starts_from_a_snapshot)
 }
 END_TEST
 
-/* The local ports of process pid's TCP sockets, as "p1,p2,..." in out
- * (from /proc: its descriptors' socket inodes, found in /proc/net/tcp*).
- * Returns how many. */
-static int tcp_ports_of(int pid, char *out, size_t len)
-{
-    char path[64], link[64];
-    unsigned long inodes[256];
-    int ninodes = 0, nports = 0;
-    snprintf(path, sizeof path, "/proc/%d/fd", pid);
-    DIR *d = opendir(path);
-    ck_assert_ptr_nonnull(d);
-    for (struct dirent *e; (e = readdir(d)) != NULL && ninodes < 256;) {
-        char fd[384];
-        snprintf(fd, sizeof fd, "%s/%s", path, e->d_name);
-        ssize_t n = readlink(fd, link, sizeof link - 1);
-        if (n > 0) {
-            link[n] = '\0';
-            if (sscanf(link, "socket:[%lu]", &inodes[ninodes]) == 1)
-                ninodes++;
-        }
-    }
-    closedir(d);
-    out[0] = '\0';
-    const char *tables[2] = { "/proc/net/tcp", "/proc/net/tcp6" };
-    for (int t = 0; t < 2; t++) {
-        FILE *f = fopen(tables[t], "r");
-        char line[512];
-        while (f && fgets(line, sizeof line, f)) {
-            char local[64];
-            unsigned port;
-            unsigned long inode;
-            /* sl local rem st tx:rx tr:when retrnsmt uid timeout inode */
-            if (sscanf(line, " %*s %63[0-9A-Fa-f:] %*s %*s %*s %*s %*s %*s "
-                       "%*s %lu", local, &inode) != 2 ||
-                sscanf(strrchr(local, ':') + 1, "%x", &port) != 1)
-                continue;
-            for (int i = 0; i < ninodes; i++)
-                if (inodes[i] == inode) {
-                    size_t at = strlen(out);
-                    snprintf(out + at, len - at, "%s%u", nports ? "," : "",
-                             port);
-                    nports++;
-                }
-        }
-        if (f)
-            fclose(f);
-    }
-    return nports;
-}
-
 /* x loses its cluster connection for less than the 5 s after which the
  * other hosts count a host gone (and here, for as long as it likes: its
  * last heartbeat's time is kept fresh for an hour). Its watch feeds end
@@ -838,7 +727,7 @@ static int tcp_ports_of(int pid, char *out, size_t len)
  * game again under the new name, where a new watch sees each move. */
 START_TEST(a_host_back_from_a_short_loss_is_seen_to_have_gone)
 {
-    char seed[32], name[40] = "", sql[512], ports[256];
+    char seed[32], name[CLUSTER_NAME_LEN], sql[512];
     cluster_setup(seed, sizeof seed);
     tsrv_t *x, *y;
     int walked = 0;
@@ -846,26 +735,11 @@ START_TEST(a_host_back_from_a_short_loss_is_seen_to_have_gone)
     int turn;
 
     /* x's heartbeat under its name never looks old to y */
-    char *log = srv_log(x);
-    const char *at = strstr(log, "cluster: host ");
-    ck_assert_msg(at && sscanf(at, "cluster: host %39[a-z0-9_]", name) == 1,
-                  "x's log names no cluster channel");
-    free(log);
-    sw_exec("CREATE FUNCTION keep_seen() RETURNS trigger LANGUAGE plpgsql AS"
-            " $$BEGIN NEW.seen := greatest(NEW.seen, OLD.seen); RETURN NEW;"
-            " END$$");
-    sw_exec("CREATE TRIGGER keep_seen BEFORE UPDATE ON rogued_hosts FOR EACH"
-            " ROW EXECUTE FUNCTION keep_seen()");
-    snprintf(sql, sizeof sql, "UPDATE rogued_hosts SET seen = now() +"
-             " interval '1 hour' WHERE host = '%s'", name);
-    sw_exec(sql);
+    cluster_name(x, name);
+    keep_fresh(name);
 
     /* x's cluster connections (not y's) end; x connects again */
-    ck_assert_int_gt(tcp_ports_of(srv_pid(x), ports, sizeof ports), 0);
-    snprintf(sql, sizeof sql, "SELECT count(pg_terminate_backend(pid)) FROM"
-             " pg_stat_activity WHERE application_name = 'rogued-cluster'"
-             " AND client_port IN (%s)", ports);
-    ck_assert_int_ge(sw_int(sql), 1);
+    cluster_cut(x);
     ck_assert(srv_wait_log(x, "cluster: lost the database", CL_WAIT_MS));
     ck_assert(srv_wait_log_count(x, "listening on the database", 2,
                                  CL_WAIT_MS));
@@ -881,12 +755,91 @@ START_TEST(a_host_back_from_a_short_loss_is_seen_to_have_gone)
     tclient_t *v = watch_dave_from(y);
     walk_on(a, &walked, 1);
     turn = cl_turn(a);
-    if (!cl_wait(v, turn_is, &turn, CL_WAIT_MS))
+    if (!cl_wait(v, at_turn, &turn, CL_WAIT_MS))
         play_fail(v, "dave's move to turn %d did not reach the new watch",
                   turn);
 
     cl_close(v);
     cl_close(w);
+    cl_close(a);
+    cluster_teardown(x, y);
+}
+END_TEST
+
+/* A test's start: dave plays on x (dave_on_x), and x has published
+ * him; name and yname: x's and y's cluster names. */
+static tclient_t *dave_on_named_x(char *seed, size_t n, tsrv_t **x,
+                                  tsrv_t **y, int *walked,
+                                  char name[CLUSTER_NAME_LEN],
+                                  char yname[CLUSTER_NAME_LEN])
+{
+    cluster_setup(seed, n);
+    tclient_t *a = dave_on_x(seed, x, y, walked);
+    cluster_name(*x, name);
+    cluster_name(*y, yname);
+    dave_row_on(name);
+    return a;
+}
+
+/* x loses its cluster connection, and cannot connect again for a while,
+ * while its game plays on (its store saves it); to y its heartbeat under
+ * its old name still looks fresh, as in the first seconds of a loss. dave,
+ * who plays on x, logs in on y: y asks x under the old name, where nobody
+ * listens. No answer comes in the usual time, and y does not go on from
+ * the database with x's game still live: it looks again, and once x is
+ * back (under a new name) asks it there; x lets go, and y continues at
+ * x's very turn. One host plays dave: y. */
+START_TEST(a_login_waits_for_a_host_back_from_a_loss)
+{
+    char seed[32], name[CLUSTER_NAME_LEN], yname[CLUSTER_NAME_LEN], want[64];
+    tsrv_t *x, *y;
+    int walked = 0;
+    tclient_t *a = dave_on_named_x(seed, sizeof seed, &x, &y, &walked, name,
+                                   yname);
+    keep_fresh(name);
+
+    PGconn *hold = hold_rows(name);
+    cluster_cut(x);
+    ck_assert(srv_wait_log(x, "cluster: lost the database", CL_WAIT_MS));
+    walk_on(a, &walked, 2);
+    int last = cl_turn(a);
+    ck_assert(srv_wait_log(x, "progress id=1 bytes=5", CL_WAIT_MS));
+
+    /* dave logs in on y, which asks x where x does not listen; dave sees
+     * the lobby wait, as for any takeover */
+    tclient_t *t = play_lobby(srv_port(y));
+    play_login_dave(t, 0);
+    ck_assert(srv_wait_log(y, "asking it to let go", CL_WAIT_MS));
+    if (!cl_wait_text(t, "One moment...", CL_WAIT_MS))
+        fail_with_logs(t, x, y, "the login on y does not wait");
+    release_rows(hold);
+    if (!srv_wait_log(y, "looking again for the hosts that have it",
+                      CL_WAIT_MS))
+        fail_with_logs(t, x, y, "y did not look again for dave's host");
+
+    /* x, back under a new name, is asked there and lets go */
+    snprintf(want, sizeof want, "Continue your game (depth 1, turn %d)", last);
+    if (!cl_wait_text(t, want, CL_WAIT_MS))
+        fail_with_logs(t, x, y, "y does not offer dave's game at x's turn");
+    if (!cl_wait_text(a, "Your account has logged in from elsewhere",
+                      CL_WAIT_MS))
+        fail_with_logs(a, x, y, "x's session of dave was not let go");
+    ck_assert(srv_log_has(x, "this host lets go of its 1 session"));
+    ck_assert(srv_log_has(y, "every key is in the database"));
+    ck_assert(!srv_log_has(y, "did not answer"));
+    ck_assert_int_eq(srv_log_count(x, "listening on the database"), 2);
+
+    /* and y plays on, the one host with dave */
+    ck_assert(cl_key(t, "p"));
+    play_wait_text(t, "HP: ");
+    ck_assert(cl_sync(t, CL_WAIT_MS));
+    ck_assert_int_eq(cl_turn(t), last);
+    walk_on(t, &walked, 1);
+    ck_assert_int_eq(cl_turn(t), last + 1);
+    dave_row_on(yname);
+    ck_assert(!srv_log_has(x, "without saving"));
+
+    cl_close(t);
     cl_close(a);
     cluster_teardown(x, y);
 }
@@ -908,6 +861,11 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(away, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(away, a_host_back_from_a_short_loss_is_seen_to_have_gone);
     suite_add_tcase(s, away);
+    TCase *loss = tcase_create("loss");
+    tcase_set_timeout(loss, 240);
+    tcase_add_unchecked_fixture(loss, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(loss, a_login_waits_for_a_host_back_from_a_loss);
+    suite_add_tcase(s, loss);
     TCase *follow = tcase_create("follow");
     tcase_set_timeout(follow, 240);
     tcase_add_unchecked_fixture(follow, srv_tmp_setup, srv_tmp_teardown);
