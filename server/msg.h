@@ -41,7 +41,8 @@ enum msg_type {
     /* player -> watcher: my game goes on at session a (a takeover) */
     MSG_WATCH_MOVED,
     /* new login -> older session of the account: hand me your game and go
-     * (answer: TAKEOVER_DONE) */
+     * (answer: TAKEOVER_DONE); a MSG_TAKEOVER_UNSAVED: go without writing
+     * the game (another host went on with it: cluster_single.c) */
     MSG_TAKEOVER,
     /* -> new login: the game (game), or none (game NULL) */
     MSG_TAKEOVER_DONE,
@@ -108,6 +109,9 @@ typedef struct msg_rebuilt {
     record_t rec;             /* a recorder that goes on, if one was asked */
     msg_game_t *src;          /* the summary it was rebuilt from */
 } msg_rebuilt_t;
+
+/* MSG_TAKEOVER's a: let go without writing the game (cluster_single.c). */
+#define MSG_TAKEOVER_UNSAVED 1
 
 /* How an accepted connection came, as MSG_CONNECTION carries it. */
 enum msg_accept_kind {

@@ -12,7 +12,9 @@
  *   cluster_progress.c  loading an account's game in progress from the
  *                       database, for a watcher here;
  *   cluster_takeover.c  taking an account's game over from another host,
- *                       and handing this host's game over.
+ *                       and handing this host's game over;
+ *   cluster_single.c    one account, one host: a host's sessions of an
+ *                       account another host went on with let go.
  *
  * Every part runs on the cluster thread only, except cluster.c's loops'
  * side (under mu) and the lobby's reads (under vmu). Each part keeps its
@@ -63,6 +65,8 @@
 #define LOOK_MS 50
 /* Games of other hosts the lobby can list. */
 #define VIEW_MAX 64
+/* Sessions let go at once for another host's later login (cluster_single.c). */
+#define LET_GO_MAX 64
 
 struct cluster {
     /* cluster.c; sh and chan are set at the start and read by every part */
@@ -98,7 +102,10 @@ struct cluster {
     int nalive;
     struct pres *sent;          /* the sessions published last, by id */
     int nsent;
-
+    int resend;                 /* all of them again (a new name) */
+    /* cluster_single.c */
+    uint64_t let_go[LET_GO_MAX]; /* sessions let go, until they end */
+    int nlet_go;
     /* cluster_watch.c */
     struct rgame *rgames;
     struct watch *watches;
@@ -216,6 +223,17 @@ void cluster_presence_leave(cluster_t *c);
 
 /* Frees what the heartbeat keeps (after the thread's end). */
 void cluster_presence_free(cluster_t *c);
+
+/* --- cluster_single.c: one account, one host ----------------------------- */
+
+/* Sessions of this host whose account another live host plays, logged
+ * in there later, are let go without saving (their games went on there
+ * from the database): each heartbeat, after this host's rows. */
+void cluster_single_beat(cluster_t *c);
+
+/* Whether session sess was let go and has not ended yet (it is not
+ * published). */
+int cluster_let_go_pending(cluster_t *c, uint64_t sess);
 
 /* --- cluster_watch.c: watching across hosts ------------------------------- */
 

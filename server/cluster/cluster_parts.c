@@ -110,6 +110,8 @@ const cluster_part_t cluster_parts[] = {
     { .name = "presence", .down = cluster_presence_down,
       .free = cluster_presence_free, .up = presence_up,
       .beat = cluster_heartbeat, .leave = cluster_presence_leave },
+    /* (after the presence's beat: this host's rows as just published) */
+    { .name = "single", .beat = cluster_single_beat },
     { .name = "progress", .down = cluster_progress_close,
       .free = cluster_progress_close },
 };

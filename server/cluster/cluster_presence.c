@@ -25,6 +25,9 @@
 typedef struct pres {           /* a logged-in session, as published */
     uint64_t sess;
     int64_t account;
+    int playing;                /* it has a game in progress */
+    int64_t since_us;           /* first published with this account (the
+                                   database's clock, in microseconds), or 0 */
 } pres_t;
 
 /* The presence tables: unlogged (nothing to recover after a crash: every
@@ -43,7 +46,16 @@ static const char tables_sql[] =
     "  account_id bigint NOT NULL,"
     "  PRIMARY KEY (host, session_id));"
     "CREATE INDEX IF NOT EXISTS rogued_online_account"
-    "  ON rogued_online (account_id)";
+    "  ON rogued_online (account_id);"
+    /* when the session was first published with its account (the
+     * database's clock: one for every host), and whether it plays; added
+     * to a table made before them only (an ALTER would lock every host
+     * out of the table at each connection) */
+    "DO $$BEGIN IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid ="
+    "  'rogued_online'::regclass AND attname = 'playing') THEN"
+    "  ALTER TABLE rogued_online ADD COLUMN IF NOT EXISTS since timestamptz"
+    "  NOT NULL DEFAULT now(), ADD COLUMN IF NOT EXISTS playing boolean"
+    "  NOT NULL DEFAULT false; END IF; END$$";
 
 int cluster_presence_tables(cluster_t *c)
 {
@@ -57,7 +69,9 @@ int cluster_presence_tables(cluster_t *c)
 
 /* This host's rows left from before its connection was lost, under the
  * name it had then (cluster.c, teardown): the other hosts, seeing that
- * name no more, end what they had with it at their next heartbeat. */
+ * name no more, end what they had with it at their next heartbeat. The
+ * sessions are published again whole under the new name, each with the
+ * time it was first published (publish_accounts). */
 int cluster_presence_rejoin(cluster_t *c)
 {
     const char *v[1] = { c->was };
@@ -68,9 +82,7 @@ int cluster_presence_rejoin(cluster_t *c)
                       v) != 0))
         return -1;
     c->was[0] = '\0';
-    free(c->sent);
-    c->sent = NULL;
-    c->nsent = 0;
+    c->resend = 1;
     return 0;
 }
 
@@ -90,74 +102,131 @@ static int arr_add(buf_t *b, long long v)
     return buf_append(b, t, (size_t)n);
 }
 
-/* The sessions logged in here, as the difference from what was sent. */
+/* The sessions logged in here now, by id (those let go left out), each
+ * with the time it was published first if it was with this account. */
+static int accounts_now(cluster_t *c, pres_t *now, int cap)
+{
+    uint64_t *ids = malloc((size_t)cap * sizeof *ids);
+    int64_t *accts = malloc((size_t)cap * sizeof *accts);
+    int n = 0;
+    if (!ids || !accts) {
+        free(ids);
+        free(accts);
+        return -1;
+    }
+    int k = dir_accounts(&c->sh->dir, ids, accts, cap);
+    for (int i = 0; i < k; i++) {
+        dir_entry_t e;
+        if (cluster_let_go_pending(c, ids[i]))
+            continue;
+        now[n++] = (pres_t){ ids[i], accts[i],
+                             dir_lookup(&c->sh->dir, ids[i], &e) && e.playing,
+                             0 };
+    }
+    free(ids);
+    free(accts);
+    qsort(now, (size_t)n, sizeof *now, pres_cmp);
+    for (int i = 0, j = 0; i < n && j < c->nsent;) {
+        if (c->sent[j].sess < now[i].sess)
+            j++;
+        else if (now[i].sess < c->sent[j].sess)
+            i++;
+        else {
+            if (now[i].account == c->sent[j].account)
+                now[i].since_us = c->sent[j].since_us;
+            i++;
+            j++;
+        }
+    }
+    return n;
+}
+
+/* The first-published times of the rows just written (r: session_id,
+ * since in microseconds), into now (sorted by session). */
+static void accounts_since(pres_t *now, int n, PGresult *r)
+{
+    for (int k = 0; k < PQntuples(r); k++) {
+        pres_t key = { strtoull(PQgetvalue(r, k, 0), NULL, 10), 0, 0, 0 };
+        pres_t *p = bsearch(&key, now, (size_t)n, sizeof *now, pres_cmp);
+        if (p)
+            p->since_us = strtoll(PQgetvalue(r, k, 1), NULL, 10);
+    }
+}
+
+/* The sessions logged in here, as the difference from what was sent (all
+ * of them after a rejoin): a session's first time with its account is
+ * kept across a loss of the database, as the later login of two is told
+ * by it (cluster_single.c). */
 static int publish_accounts(cluster_t *c)
 {
     int cap = (int)dir_count(&c->sh->dir) + 16;
-    uint64_t *ids = malloc((size_t)cap * sizeof *ids);
-    int64_t *accts = malloc((size_t)cap * sizeof *accts);
     pres_t *now = malloc((size_t)cap * sizeof *now);
-    buf_t gone, add_s, add_a;
-    buf_init(&gone, 0);
-    buf_init(&add_s, 0);
-    buf_init(&add_a, 0);
-    int rc = -1, n = 0;
-    if (!ids || !accts || !now)
+    buf_t gone, add_s, add_a, add_p, add_t;
+    buf_t *bufs[5] = { &gone, &add_s, &add_a, &add_p, &add_t };
+    for (int b = 0; b < 5; b++) {
+        buf_init(bufs[b], 0);
+        buf_append(bufs[b], "{", 1);
+    }
+    int rc = -1, n = now ? accounts_now(c, now, cap) : -1;
+    if (n < 0)
         goto out;
-    n = dir_accounts(&c->sh->dir, ids, accts, cap);
-    for (int i = 0; i < n; i++)
-        now[i] = (pres_t){ ids[i], accts[i] };
-    qsort(now, (size_t)n, sizeof *now, pres_cmp);
-    buf_append(&gone, "{", 1);
-    buf_append(&add_s, "{", 1);
-    buf_append(&add_a, "{", 1);
     int i = 0, j = 0, ngone = 0, nadd = 0;
     while (i < c->nsent || j < n) {
         if (j >= n || (i < c->nsent && c->sent[i].sess < now[j].sess)) {
             arr_add(&gone, (long long)c->sent[i++].sess);
             ngone++;
-        } else if (i >= c->nsent || now[j].sess < c->sent[i].sess ||
-                   now[j].account != c->sent[i].account) {
-            if (i < c->nsent && now[j].sess == c->sent[i].sess)
-                i++;
+            continue;
+        }
+        int same = i < c->nsent && now[j].sess == c->sent[i].sess;
+        if (c->resend || !same || now[j].account != c->sent[i].account ||
+            now[j].playing != c->sent[i].playing) {
             arr_add(&add_s, (long long)now[j].sess);
             arr_add(&add_a, (long long)now[j].account);
-            j++;
+            const char *p = now[j].playing ? ",t" : ",f";
+            buf_append(&add_p, add_p.len > 1 ? p : p + 1, add_p.len > 1 ? 2 : 1);
+            arr_add(&add_t, (long long)now[j].since_us);
             nadd++;
-        } else {
-            i++;
-            j++;
         }
+        i += same;
+        j++;
     }
-    if (buf_append(&gone, "}", 2) != 0 || buf_append(&add_s, "}", 2) != 0 ||
-        buf_append(&add_a, "}", 2) != 0)
-        goto out;
+    for (int b = 0; b < 5; b++)
+        if (buf_append(bufs[b], "}", 2) != 0)
+            goto out;
     rc = 0;
-    if (ngone > 0) {
+    if (ngone > 0 && !c->resend) {
         const char *v[2] = { c->chan, gone.data };
         rc = cluster_exec(c, "DELETE FROM rogued_online WHERE host = $1 AND"
                      " session_id = ANY ($2::bigint[])", 2, v);
     }
     if (rc == 0 && nadd > 0) {
-        const char *v[3] = { c->chan, add_s.data, add_a.data };
-        rc = cluster_exec(c, "INSERT INTO rogued_online (host, session_id,"
-                     " account_id) SELECT $1, s, a FROM unnest($2::bigint[],"
-                     " $3::bigint[]) AS t(s, a) ON CONFLICT (host, session_id)"
-                     " DO UPDATE SET account_id = EXCLUDED.account_id", 3, v);
+        const char *v[5] = { c->chan, add_s.data, add_a.data, add_p.data,
+                             add_t.data };
+        PGresult *r = cluster_query(c, "INSERT INTO rogued_online (host,"
+                     " session_id, account_id, playing, since) SELECT $1, s,"
+                     " a, p, CASE WHEN t > 0 THEN to_timestamp(t / 1e6) ELSE"
+                     " now() END FROM unnest($2::bigint[], $3::bigint[],"
+                     " $4::boolean[], $5::bigint[]) AS u(s, a, p, t) ON"
+                     " CONFLICT (host, session_id) DO UPDATE SET account_id ="
+                     " EXCLUDED.account_id, playing = EXCLUDED.playing, since"
+                     " = EXCLUDED.since RETURNING session_id, (extract(epoch"
+                     " FROM since) * 1000000)::bigint", 5, v, 0);
+        rc = r ? 0 : -1;
+        if (r)
+            accounts_since(now, n, r);
+        PQclear(r);
     }
     if (rc == 0) {
         free(c->sent);
         c->sent = now;
         c->nsent = n;
+        c->resend = 0;
         now = NULL;
     }
 out:
-    free(ids);
-    free(accts);
     free(now);
-    buf_free(&gone);
-    buf_free(&add_s);
-    buf_free(&add_a);
+    for (int b = 0; b < 5; b++)
+        buf_free(bufs[b]);
     return rc;
 }
 

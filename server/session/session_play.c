@@ -519,6 +519,23 @@ static void hand_over(sess_t *s, uint64_t to)
                    "Your game goes on in another window. Goodbye.");
 }
 
+/* Another host went on with the account's game from the database (a
+ * login there while this host could not be asked: cluster_single.c):
+ * this session goes writing nothing more of its game, which would be
+ * appended to that host's, or end it. */
+static void let_go_unsaved(sess_t *s)
+{
+    st_play_t *p = &s->st.play;
+    tell_watchers(s, MSG_WATCH_END, 0, "The game moved to another host.");
+    p->handed = 1; /* not ours to end, nor to save */
+    p->progress_begun = 0;
+    log_info("takeover id=%llu: the game goes on on another host: let go "
+             "unsaved at turn %u", (unsigned long long)s->id,
+             p->g.game ? (unsigned)p->g.game->turn : 0u);
+    sess_close(s, "logged in elsewhere", 1,
+               "Your account has logged in from elsewhere. Goodbye.");
+}
+
 static int play_msg(sess_t *s, smsg_t *m)
 {
     st_play_t *p = &s->st.play;
@@ -549,7 +566,10 @@ static int play_msg(sess_t *s, smsg_t *m)
         sess_owe_frame(s);
         return 1;
     case MSG_TAKEOVER:
-        hand_over(s, m->from);
+        if (m->a == MSG_TAKEOVER_UNSAVED)
+            let_go_unsaved(s);
+        else
+            hand_over(s, m->from);
         return 1;
     default:
         return 0;

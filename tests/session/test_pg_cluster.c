@@ -48,6 +48,11 @@
  * other, which hears no answer, looks again, asks the host under the new
  * name it comes back with, and continues the game at its very turn.
  *
+ * a_host_back_from_a_long_loss_lets_the_later_login_play: a host away for
+ * longer, seen gone; dave's login on the other goes on from the database.
+ * Back, the host lets its session of dave go unsaved; the other's game
+ * goes on, and the database has it.
+ *
  * Run by tests/run-tests.sh's pg family (test_pg_*: a throwaway cluster,
  * a database of the test's own). */
 #include <arpa/inet.h>
@@ -159,15 +164,18 @@ static void release_rows(PGconn *pg)
     PQfinish(pg);
 }
 
-/* Waits until host `host` has a presence row of dave, and then until no
- * other host has one. */
-static void dave_row_on(const char *host)
+/* Waits until host `host` has a presence row of dave (that plays, if
+ * playing), and then (if alone) until no other host has one. */
+static void dave_row_on(const char *host, int playing, int alone)
 {
     char sql[384];
     const char *dave = "(SELECT id FROM accounts WHERE name = 'dave')";
     snprintf(sql, sizeof sql, "SELECT count(*) FROM rogued_online WHERE"
-             " account_id = %s AND host = '%s'", dave, host);
+             " account_id = %s AND host = '%s'%s", dave, host,
+             playing ? " AND playing" : "");
     ck_assert_msg(sw_int_reaches(sql, 1) == 1, "%s has no row of dave", host);
+    if (!alone)
+        return;
     snprintf(sql, sizeof sql, "SELECT (count(*) = 0)::int FROM rogued_online"
              " WHERE account_id = %s AND host <> '%s'", dave, host);
     ck_assert_msg(sw_int_reaches(sql, 1) == 1, "another host than %s has a "
@@ -777,7 +785,7 @@ static tclient_t *dave_on_named_x(char *seed, size_t n, tsrv_t **x,
     tclient_t *a = dave_on_x(seed, x, y, walked);
     cluster_name(*x, name);
     cluster_name(*y, yname);
-    dave_row_on(name);
+    dave_row_on(name, 1, 1);
     return a;
 }
 
@@ -836,8 +844,77 @@ START_TEST(a_login_waits_for_a_host_back_from_a_loss)
     ck_assert_int_eq(cl_turn(t), last);
     walk_on(t, &walked, 1);
     ck_assert_int_eq(cl_turn(t), last + 1);
-    dave_row_on(yname);
+    dave_row_on(yname, 1, 1);
     ck_assert(!srv_log_has(x, "without saving"));
+
+    cl_close(t);
+    cl_close(a);
+    cluster_teardown(x, y);
+}
+END_TEST
+
+/* x loses its cluster connection for longer than a login waits: y sees x
+ * gone (its heartbeat made old), and dave's login on y goes on from the
+ * database, while x's session of him plays on. When x is back, its
+ * session of dave (logged in before y's, which plays) lets go without
+ * saving: dave there is told, as for a second login; y's game goes on,
+ * and is the one the database keeps. */
+START_TEST(a_host_back_from_a_long_loss_lets_the_later_login_play)
+{
+    char seed[32], name[CLUSTER_NAME_LEN], yname[CLUSTER_NAME_LEN], want[64];
+    char sql[256];
+    tsrv_t *x, *y;
+    int walked = 0;
+    tclient_t *a = dave_on_named_x(seed, sizeof seed, &x, &y, &walked, name,
+                                   yname);
+    int last = cl_turn(a);
+    ck_assert(srv_wait_log(x, "progress id=1 bytes=3", CL_WAIT_MS));
+
+    PGconn *hold = hold_rows(name);
+    cluster_cut(x);
+    ck_assert(srv_wait_log(x, "cluster: lost the database", CL_WAIT_MS));
+    /* (seen gone, not yet forgotten: its rows stay, held) */
+    snprintf(sql, sizeof sql, "UPDATE rogued_hosts SET seen = now() -"
+             " interval '6 seconds' WHERE host = '%s'", name);
+    sw_exec(sql);
+
+    /* y sees no host with dave: his game goes on there */
+    tclient_t *t = play_lobby(srv_port(y));
+    play_login_dave(t, 0);
+    snprintf(want, sizeof want, "Continue your game (depth 1, turn %d)", last);
+    if (!cl_wait_text(t, want, CL_WAIT_MS))
+        fail_with_logs(t, x, y, "y does not offer dave's game");
+    ck_assert(!srv_log_has(y, "asking it to let go"));
+    ck_assert(cl_key(t, "p"));
+    play_wait_text(t, "HP: ");
+    walk_on(t, &walked, 2);
+    int ylast = cl_turn(t);
+    ck_assert_int_gt(ylast, last);
+    dave_row_on(yname, 1, 0);
+    ck_assert(!cl_screen_has(a, "logged in from elsewhere"));
+
+    /* x is back: its session of dave goes, unsaved */
+    release_rows(hold);
+    if (!cl_wait_text(a, "Your account has logged in from elsewhere",
+                      CL_WAIT_MS))
+        fail_with_logs(a, x, y, "x's session of dave was not let go");
+    ck_assert(srv_wait_log(x, "let go unsaved at turn", CL_WAIT_MS));
+    ck_assert(srv_log_has(x, "without saving"));
+    ck_assert(!srv_log_has(x, "game suspended"));
+    dave_row_on(yname, 1, 1);
+
+    /* y's game goes on, and the database has it: dave leaves y and
+     * comes back at y's turn */
+    ck_assert(cl_key(t, "."));
+    ck_assert_int_eq(cl_turn(t), ylast + 1);
+    cl_close(t);
+    ck_assert(srv_wait_log(y, "game suspended", CL_WAIT_MS));
+    t = play_lobby(srv_port(y));
+    play_login_dave(t, 0);
+    snprintf(want, sizeof want, "Continue your game (depth 1, turn %d)",
+             ylast + 1);
+    if (!cl_wait_text(t, want, CL_WAIT_MS))
+        fail_with_logs(t, x, y, "the database does not have y's game");
 
     cl_close(t);
     cl_close(a);
@@ -865,6 +942,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(loss, 240);
     tcase_add_unchecked_fixture(loss, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(loss, a_login_waits_for_a_host_back_from_a_loss);
+    tcase_add_test(loss, a_host_back_from_a_long_loss_lets_the_later_login_play);
     suite_add_tcase(s, loss);
     TCase *follow = tcase_create("follow");
     tcase_set_timeout(follow, 240);
