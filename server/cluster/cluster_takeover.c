@@ -3,7 +3,10 @@
  *
  *   - the login's host asks (ask) the hosts that have the account in their
  *     presence rows to let go, then waits until the database has every key
- *     they flushed, so the game goes on at the very turn it was on;
+ *     they flushed, so the game goes on at the very turn it was on; if an
+ *     answer is late it looks for those hosts again, and asks one it finds
+ *     there anew (a host that lost the database heard nothing, and comes
+ *     back under a new name), for TAKEOVER_WAIT_MS at most;
  *   - the player's host hands over (give): its sessions of the account
  *     flush their games to the store and let go, as for a second login on
  *     one host, and the asking host hears how many key bytes went.
