@@ -58,10 +58,16 @@ void cluster_single_beat(cluster_t *c)
             !dir_lookup(&c->sh->dir, sess, &e) || e.account_id != account)
             continue;
         c->let_go[c->nlet_go++] = sess;
-        log_info("cluster: account %lld went on on %s (logged in there "
-                 "later): this host lets go of its session %llu without "
-                 "saving", account, PQgetvalue(r, i, 2),
-                 (unsigned long long)sess);
+        /* (one in the lobby, or closing already, has no game to keep) */
+        if (e.playing)
+            log_info("cluster: account %lld went on on %s (logged in there "
+                     "later): this host lets go of its session %llu without "
+                     "saving", account, PQgetvalue(r, i, 2),
+                     (unsigned long long)sess);
+        else
+            log_debug("cluster: account %lld went on on %s: session %llu "
+                      "here lets go", account, PQgetvalue(r, i, 2),
+                      (unsigned long long)sess);
         /* (its answer, to the takeover id, is dropped there) */
         cluster_postf(c, MSG_TAKEOVER, CLUSTER_TAKEOVER_ID, sess,
                       MSG_TAKEOVER_UNSAVED, NULL, NULL);

@@ -900,7 +900,9 @@ START_TEST(a_host_back_from_a_long_loss_lets_the_later_login_play)
         fail_with_logs(a, x, y, "x's session of dave was not let go");
     ck_assert(srv_wait_log(x, "let go unsaved at turn", CL_WAIT_MS));
     ck_assert(srv_log_has(x, "without saving"));
+    /* (neither suspended nor handed over: nothing written) */
     ck_assert(!srv_log_has(x, "game suspended"));
+    ck_assert(!srv_log_has(x, "takes the game of"));
     dave_row_on(yname, 1, 1);
 
     /* y's game goes on, and the database has it: dave leaves y and
