@@ -1,19 +1,19 @@
 /* pg_hosts.c - what the tests of hosts sharing one PostgreSQL database
- * (test_pg_cluster.c) share: hosts and a player on them, waits on what
- * another host publishes, a host's TCP ports and cluster name. (What
- * runs SQL stays in the test: store_where.h's state is each file's.) */
-#define _GNU_SOURCE
+ * (test_pg_cluster.c) share: hosts and a player on them, HAProxy before
+ * them, waits on what another host publishes, a host's TCP ports and
+ * cluster name. (What runs SQL stays in the test: store_where.h's state is
+ * each file's own.) */
 #include <arpa/inet.h>
 #include <check.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 

@@ -55,19 +55,11 @@
  *
  * Run by tests/run-tests.sh's pg family (test_pg_*: a throwaway cluster,
  * a database of the test's own). */
-#include <arpa/inet.h>
 #include <check.h>
 #include <libpq-fe.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <netinet/in.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "check_main.h"
