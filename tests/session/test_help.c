@@ -1,8 +1,9 @@
 /* test_help.c - what a new host meets first at the command line: `rogued
  * --help` fits an 80-column terminal and lists every configuration key with
- * its default, and a mistyped key or a config file that is not there is
- * refused with a message that says what it is and where to look
- * (README.md, "Configuration"). */
+ * its default, and a mistyped key, a config file that is not there or a
+ * bind that is not an IP address is refused with a message that says what
+ * it is and where to look, before any file is made (README.md,
+ * "Configuration"). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,6 +119,25 @@ START_TEST(a_missing_config_file_says_it_is_the_config_file)
 }
 END_TEST
 
+START_TEST(a_host_name_as_bind_is_refused_before_any_file_is_made)
+{
+    char dir[] = "/tmp/rogued-help-XXXXXX", args[256], data[128];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(data, sizeof data, "%s/data", dir);
+    snprintf(args, sizeof args, "--config /dev/null --data-dir %s --bind "
+             "localhost", data);
+    refused(args, "rogued: bind: 'localhost' is not an IP address (0.0.0.0: "
+                  "every interface; 127.0.0.1: this machine only)\n");
+    ck_assert_int_ne(access(data, F_OK), 0); /* no data directory, no db */
+    snprintf(args, sizeof args, "--config /dev/null --data-dir %s --set "
+             "bind=10.0.0.300", data);
+    refused(args, "rogued: bind: '10.0.0.300' is not an IP address (0.0.0.0: "
+                  "every interface; 127.0.0.1: this machine only)\n");
+    ck_assert_int_ne(access(data, F_OK), 0);
+    ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("help");
@@ -126,6 +146,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, help_fits_80_columns_and_lists_every_key);
     tcase_add_test(tc, a_mistyped_key_points_to_help);
     tcase_add_test(tc, a_missing_config_file_says_it_is_the_config_file);
+    tcase_add_test(tc, a_host_name_as_bind_is_refused_before_any_file_is_made);
     suite_add_tcase(s, tc);
     return s;
 }
