@@ -63,7 +63,7 @@ static int check_store(const char *value, char *err, size_t errlen)
 }
 
 static const key_def_t keys[] = {
-    STR_KEY(bind, "address to listen on"),
+    STR_KEY(bind, "IP address to listen on (0.0.0.0: every interface; 127.0.0.1: this machine only)"),
     INT_KEY(port, 0, 65535, "TCP port (0 picks a free one and logs it)"),
     STR_KEY(data_dir, "directory for the server's files (created if missing)"),
     STR_KEY(motd, "the lobby's message of the day (may be empty)"),
@@ -229,7 +229,8 @@ int config_set(config_t *c, const char *key, const char *value, char *err,
 {
     const key_def_t *k = find_key(key);
     if (!k) {
-        snprintf(err, errlen, "unknown key '%s'", key);
+        snprintf(err, errlen, "unknown key '%s' (rogued --help lists every key)",
+                 key);
         return -1;
     }
     char *field = (char *)c + k->offset;
@@ -277,7 +278,7 @@ int config_load_file(config_t *c, const char *path, int required, char *err,
     if (!f) {
         if (!required && errno == ENOENT)
             return 0;
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        snprintf(err, errlen, "config file %s: %s", path, strerror(errno));
         return -1;
     }
     char line[1024], why[256];
@@ -391,6 +392,37 @@ int config_proxy_on(const config_t *c)
     return strcmp(c->proxy_protocol, "on") == 0;
 }
 
+/* --help's list fits an 80-column terminal: each key's help wrapped at
+ * HELP_COLS, in a column of its own from HELP_INDENT, two spaces at least
+ * after the default (a key and default wider than that put the help on the
+ * next line). */
+#define HELP_COLS 79
+#define HELP_INDENT 36
+
+static void print_wrapped(FILE *f, const char *text, int col)
+{
+    if (col >= HELP_INDENT - 1) {
+        fputc('\n', f);
+        col = 0;
+    }
+    fprintf(f, "%*s", HELP_INDENT - col, "");
+    int used = 0;
+    while (*text) {
+        int w = (int)strcspn(text, " ");
+        if (used && HELP_INDENT + used + 1 + w > HELP_COLS) {
+            fprintf(f, "\n%*s", HELP_INDENT, "");
+            used = 0;
+        } else if (used) {
+            used += fprintf(f, " ");
+        }
+        used += fprintf(f, "%.*s", w, text);
+        text += w;
+        while (*text == ' ')
+            text++;
+    }
+    fprintf(f, "\n");
+}
+
 void config_print_keys(const config_t *c, void *file)
 {
     FILE *f = file;
@@ -401,6 +433,7 @@ void config_print_keys(const config_t *c, void *file)
             snprintf(val, sizeof val, "%d", *(const int *)(const void *)field);
         else
             snprintf(val, sizeof val, "\"%s\"", field);
-        fprintf(f, "  %-20s %-12s %s\n", keys[i].name, val, keys[i].help);
+        int col = fprintf(f, "  %-20s %s", keys[i].name, val);
+        print_wrapped(f, keys[i].help, col);
     }
 }

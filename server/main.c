@@ -33,7 +33,8 @@ static void usage(FILE *f, const config_t *defaults)
         ";\n"
         "                        a missing default file is fine, a named one is not)\n"
         "  -p, --port N          TCP port to listen on (0: any free port, logged)\n"
-        "  -b, --bind ADDR       address to listen on\n"
+        "  -b, --bind ADDR       IP address to listen on (0.0.0.0: every\n"
+        "                        interface; 127.0.0.1: this machine only)\n"
         "  -d, --data-dir DIR    directory for the server's files\n"
         "  -s, --seed N          every new game uses seed N (tests, bug reports)\n"
         "  -m, --max-sessions N  players at once\n"
@@ -114,6 +115,19 @@ static void raise_fd_limit(void)
         rl.rlim_cur = rl.rlim_max;
         setrlimit(RLIMIT_NOFILE, &rl);
     }
+}
+
+/* bind must be an IP address (a host name is not looked up): said before
+ * the data directory or the database is made, as any other bad value is. */
+static int check_bind(const char *bind)
+{
+    struct sockaddr_in6 a6;
+    struct sockaddr_in a4;
+    if (uv_ip4_addr(bind, 0, &a4) == 0 || uv_ip6_addr(bind, 0, &a6) == 0)
+        return 0;
+    fprintf(stderr, "rogued: bind: '%s' is not an IP address (0.0.0.0: every "
+            "interface; 127.0.0.1: this machine only)\n", bind);
+    return -1;
 }
 
 /* --upgrade: the console's `upgrade` with this binary (docs/hosting.md). */
@@ -269,6 +283,8 @@ int main(int argc, char **argv)
         }
         return export_main(&cfg, export_id, export_format, export_file);
     }
+    if (check_bind(cfg.bind) != 0)
+        return 2;
     if (make_dirs(cfg.data_dir) != 0) {
         fprintf(stderr, "rogued: cannot create data directory '%s': %s\n",
                 cfg.data_dir, strerror(errno));

@@ -3,7 +3,9 @@
 // lobby, a guest game starts, movement keys move the '@' and the turn
 // counter, a larger window gets a larger font (still at least 80x24, the
 // status line on the last row), and a screenshot of the game is
-// taken and checked against the terminal's own text. Then a new game of
+// taken and checked against the terminal's own text. Offline (the
+// device's network gone, the socket still open) the page says so, and a
+// key typed meanwhile is played once it is back. Then a new game of
 // the same seed follows PLAN (JSON from tests/web/fireball_plan: the keys
 // to a scroll of fireball, the keys that start aiming it, the tile to
 // click) and casts the scroll with a mouse click on that tile, and again
@@ -117,6 +119,32 @@ try {
   if (lit < 500)
     throw new Error(`the screenshot has ${lit} light pixels: nothing drawn?`);
   console.log(`ok: lobby, guest game, moved, resized ${small} -> ${rs.length} rows at a larger font, screenshot ${shot} (${lit} light pixels)`);
+
+  // The device goes offline (the socket stays open, as it can for minutes
+  // on a real network): the bar says the keys wait; a key typed meanwhile
+  // is played once the network is back, and the bar goes.
+  const bar = () => page.$eval('#conn', (e) => (e.style.display === 'none' ? '' : e.textContent));
+  const waitBar = async (want) => {
+    const t0 = Date.now();
+    for (;;) {
+      const b = await bar();
+      if (b === want) return;
+      if (Date.now() - t0 > DEADLINE) throw new Error(`the bar says "${b}", not "${want}"`);
+      await page.waitForTimeout(50);
+    }
+  };
+  const tOff = turn(await screen());
+  await context.setOffline(true);
+  await waitBar('No network: your keys wait until it is back.');
+  await page.keyboard.press('.');
+  await context.setOffline(false);
+  await waitBar('');
+  const t5 = Date.now();
+  while (turn(await screen()) !== tOff + 1) {
+    if (Date.now() - t5 > DEADLINE) throw new Error(`the key typed offline was not played (turn ${tOff}):\n` + await screen());
+    await page.waitForTimeout(50);
+  }
+  console.log(`ok: offline, the bar said so; the key typed meanwhile played once back (turn ${tOff + 1})`);
 
   // Quit this game; a new one (the same seed) to aim a scroll with the mouse.
   await page.keyboard.press('Q');

@@ -1,0 +1,158 @@
+/* test_help.c - what a new host meets first at the command line: `rogued
+ * --help` fits an 80-column terminal and lists every configuration key with
+ * its default, and a mistyped key, a config file that is not there or a
+ * bind that is not an IP address is refused with a message that says what
+ * it is and where to look, before any file is made (README.md,
+ * "Configuration"). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "client.h"
+#include "config.h"
+
+#define HELP_MAX 65536
+
+/* The one line of out that starts with prefix, copied to line; 0: none. */
+static int line_starting(const char *out, const char *prefix, char *line,
+                         size_t len)
+{
+    size_t n = strlen(prefix);
+    for (const char *p = out; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (l >= n && strncmp(p, prefix, n) == 0) {
+            snprintf(line, len, "%.*s", (int)l, p);
+            return 1;
+        }
+        p += l + (e != NULL);
+    }
+    return 0;
+}
+
+START_TEST(help_fits_80_columns_and_lists_every_key)
+{
+    char *out = malloc(HELP_MAX), line[256], want[256];
+    ck_assert_ptr_nonnull(out);
+    ck_assert_int_eq(srv_run_once("", "--help", out, HELP_MAX), 0);
+    ck_assert_uint_lt(strlen(out), HELP_MAX - 1); /* all of it was read */
+    /* Every line fits: a host reads it in an 80-column terminal. */
+    int lineno = 1;
+    for (const char *p = out; *p; lineno++) {
+        const char *e = strchr(p, '\n');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        ck_assert_msg(l <= 79, "--help line %d is %zu columns: %.*s", lineno,
+                      l, (int)l, p);
+        p += l + (e != NULL);
+    }
+    /* Every key starts a line, with its built-in default beside it. */
+    config_t d;
+    config_defaults(&d);
+    const char *k;
+    for (size_t i = 0; (k = config_key_name(i)) != NULL; i++) {
+        snprintf(want, sizeof want, "  %s ", k);
+        ck_assert_msg(line_starting(out, want, line, sizeof line),
+                      "--help has no line for key %s", k);
+    }
+    ck_assert(line_starting(out, "  port  ", line, sizeof line));
+    ck_assert_str_eq(line, "  port                 2323         TCP port (0 "
+                           "picks a free one and logs it)");
+    /* A key whose help is longer than a line goes on below it, indented. */
+    ck_assert_ptr_nonnull(strstr(out, "\n  bind                 \"0.0.0.0\""
+                                      "    IP address to listen on "
+                                      "(0.0.0.0: every\n"
+                                      "                                    "
+                                      "interface; 127.0.0.1: this machine "
+                                      "only)\n"));
+    /* A name longer than its column still has its help in the help's
+     * column; a default too wide for its column puts the help below it. */
+    ck_assert_ptr_nonnull(strstr(out, "\n  registrations_per_ip_per_hour 10  "
+                                      "accounts one address may create an "
+                                      "hour (0:\n"));
+    ck_assert_ptr_nonnull(strstr(out, "\n  ssh_ciphers          \"aes128-gcm@"
+                                      "openssh.com,aes256-gcm@openssh.com\"\n"
+                                      "                                    "
+                                      "the ciphers SSH offers,"));
+    ck_assert_ptr_null(strstr(out, " \n")); /* no line ends in a space */
+    /* The flag too says what --bind takes. */
+    ck_assert_ptr_nonnull(strstr(out, "  -b, --bind ADDR       IP address to "
+                                      "listen on (0.0.0.0: every\n"));
+    free(out);
+}
+END_TEST
+
+/* What rogued with args prints, having refused to start (exit status 2). */
+static const char *refusal(const char *args)
+{
+    static char out[4096];
+    int rc = srv_run_once("", args, out, sizeof out);
+    ck_assert_msg(rc == 2, "%s: exit status %d: %s", args, rc, out);
+    return out;
+}
+
+START_TEST(a_mistyped_key_points_to_help)
+{
+    ck_assert_str_eq(refusal("--config /dev/null --set porte=4000"),
+                     "rogued: unknown key 'porte' (rogued --help lists "
+                     "every key)\n");
+    char path[] = "/tmp/rogued-help-XXXXXX", args[128], want[256];
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    static const char conf[] = "# a host's first file\nport = 4000\n"
+                               "porte = 4001\n";
+    ck_assert_int_eq(write(fd, conf, sizeof conf - 1), (int)sizeof conf - 1);
+    close(fd);
+    snprintf(args, sizeof args, "--config %s", path);
+    snprintf(want, sizeof want, "rogued: %s:3: unknown key 'porte' (rogued "
+             "--help lists every key)\n", path);
+    ck_assert_str_eq(refusal(args), want);
+    unlink(path);
+}
+END_TEST
+
+START_TEST(a_missing_config_file_says_it_is_the_config_file)
+{
+    ck_assert_str_eq(refusal("--config /nonexistent/rogued.conf"),
+                     "rogued: config file /nonexistent/rogued.conf: No such "
+                     "file or directory\n");
+}
+END_TEST
+
+START_TEST(a_host_name_as_bind_is_refused_before_any_file_is_made)
+{
+    char dir[] = "/tmp/rogued-help-XXXXXX", args[256], data[128];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(data, sizeof data, "%s/data", dir);
+    snprintf(args, sizeof args, "--config /dev/null --data-dir %s --bind "
+             "localhost", data);
+    ck_assert_str_eq(refusal(args), "rogued: bind: 'localhost' is not an IP "
+                     "address (0.0.0.0: every interface; 127.0.0.1: this "
+                     "machine only)\n");
+    ck_assert_int_ne(access(data, F_OK), 0); /* no data directory, no db */
+    snprintf(args, sizeof args, "--config /dev/null --data-dir %s --set "
+             "bind=10.0.0.300", data);
+    ck_assert_str_eq(refusal(args), "rogued: bind: '10.0.0.300' is not an IP "
+                     "address (0.0.0.0: every interface; 127.0.0.1: this "
+                     "machine only)\n");
+    ck_assert_int_ne(access(data, F_OK), 0);
+    ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("help");
+    TCase *tc = tcase_create("help");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, help_fits_80_columns_and_lists_every_key);
+    tcase_add_test(tc, a_mistyped_key_points_to_help);
+    tcase_add_test(tc, a_missing_config_file_says_it_is_the_config_file);
+    tcase_add_test(tc, a_host_name_as_bind_is_refused_before_any_file_is_made);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
