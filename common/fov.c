@@ -26,8 +26,7 @@ static const struct { int cx, dx, cy, dy; } quadrants[4] = {
 
 typedef struct fov_ctx {
     const uint8_t *tile; /* the map's tiles, row-major */
-    uint8_t *vis;        /* likewise */
-    uint8_t *known;      /* likewise: set where vis is (vis itself if none) */
+    uint8_t *vis;        /* the tile set (map.h): TILE_BITS_ROW bytes a row */
     int ox, oy, radius;
     int cx, dx, cy, dy;  /* the quadrant being scanned */
 } fov_ctx_t;
@@ -75,8 +74,8 @@ static void scan(const fov_ctx_t *c, int depth, int sn, int sd, int en, int ed)
          * (symmetric); on the map and within the radius. */
         if (on_map && col * col <= r2 &&
             (wall || (col * sd >= depth * sn && col * ed <= depth * en))) {
-            c->vis[at] = 1;
-            c->known[at] = 1;
+            int x = c->cx ? x0 + col : x0, y = c->cx ? y0 : y0 + col;
+            tile_bit_set(c->vis + y * TILE_BITS_ROW, x);
         }
         if (prev == 1 && !wall) {
             /* Leaving a wall: the row's visible part starts at this tile's
@@ -93,27 +92,19 @@ static void scan(const fov_ctx_t *c, int depth, int sn, int sd, int en, int ed)
 }
 
 void fov_compute(const map_t *m, int ox, int oy, int radius,
-                 uint8_t vis[MAP_H][MAP_W])
+                 uint8_t vis[MAP_H][TILE_BITS_ROW])
 {
-    fov_compute_known(m, ox, oy, radius, vis, vis);
+    memset(vis, 0, (size_t)MAP_H * TILE_BITS_ROW);
+    fov_light(m, ox, oy, radius, vis);
 }
 
-void fov_compute_known(const map_t *m, int ox, int oy, int radius,
-                       uint8_t vis[MAP_H][MAP_W], uint8_t known[MAP_H][MAP_W])
-{
-    memset(vis, 0, sizeof(uint8_t) * MAP_H * MAP_W);
-    fov_light_known(m, ox, oy, radius, vis, known);
-}
-
-void fov_light_known(const map_t *m, int ox, int oy, int radius,
-                     uint8_t vis[MAP_H][MAP_W], uint8_t known[MAP_H][MAP_W])
+void fov_light(const map_t *m, int ox, int oy, int radius,
+               uint8_t vis[MAP_H][TILE_BITS_ROW])
 {
     if (!map_in_bounds(ox, oy))
         return;
-    vis[oy][ox] = 1;
-    known[oy][ox] = 1;
-    fov_ctx_t c = { &m->tile[0][0], &vis[0][0], &known[0][0], ox, oy, radius,
-                    0, 0, 0, 0 };
+    tile_bit_set(vis[oy], ox);
+    fov_ctx_t c = { &m->tile[0][0], &vis[0][0], ox, oy, radius, 0, 0, 0, 0 };
     for (int q = 0; q < 4; q++) {
         c.cx = quadrants[q].cx;
         c.dx = quadrants[q].dx;

@@ -167,63 +167,60 @@ enum { ROW_FAST = 1, ROW_SEEN = 2 };
 
 /* The look indices of map row y's tiles, tile x in byte x of words (as
  * view_look8's words, but a tile with nothing seen keeps its kind: looks
- * 0, 4 and 8 are all blank), in a byte loop the compiler does 16 tiles at
- * a time. Returns ROW_FAST unless a tile or flag is out of view_look8's
- * fast range (never in play), and ROW_SEEN if a tile is lit or explored.
- * Inline: it is called for every map row, and a call per row (the words
- * in memory) cost 460 instructions a key. */
+ * 0, 4 and 8 are all blank), a chunk of 8 tiles a word. Returns ROW_FAST
+ * unless a tile is out of view_look8's fast range (never in play), and
+ * ROW_SEEN if a tile is lit or explored. Inline: it is called for every
+ * map row, and a call per row (the words in memory) cost 460 instructions
+ * a key. */
 static inline int row_looks(const game_t *g, int y,
                             uint64_t words[VIEW_CHUNKS_X])
 {
-    const uint8_t *t = g->map.tile[y], *lit = g->visible[y],
-                  *known = g->map.explored[y];
-    uint8_t looks[MAP_W];
-    uint8_t bad = 0, seen = 0;
-    for (int x = 0; x < MAP_W; x++) {
-        uint8_t k = t[x], l = lit[x], e = known[x];
-        seen |= l | e;
-        bad |= (uint8_t)(k & ~3u) | (uint8_t)(k & k >> 1);
-        looks[x] = (uint8_t)(k << 2 | l << 1 | e);
+    const uint64_t ones = 0x0101010101010101u;
+    uint64_t bad = 0;
+    unsigned seen = 0;
+    for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
+        uint64_t t;
+        memcpy(&t, &g->map.tile[y][cx * 8], 8);
+        unsigned lit = g->visible[y][cx], known = g->map.explored[y][cx];
+        seen |= lit | known;
+        bad |= (t & ~(3 * ones)) | (t & t >> 1 & ones);
+        words[cx] = t << 2 | tile_bits_bytes(lit) << 1 | tile_bits_bytes(known);
     }
-    memcpy(words, looks, sizeof looks);
-    return ((seen & ~1u) | bad) == 0 ? ROW_FAST | (seen ? ROW_SEEN : 0)
-                                     : ROW_SEEN;
+    return bad == 0 ? ROW_FAST | (seen ? ROW_SEEN : 0) : ROW_SEEN;
 }
 
-/* row_looks for the chunks of box only (a few, after a step: step_box),
- * a chunk at a time in 64-bit words; the others' words are not written:
- * their looks did not change, and the caller reads the few it needs (a
- * mover's chunk) from the cache instead of a copy of the whole row. */
+/* row_looks for the chunks of box only (a few, after a step: step_box);
+ * the others' words are not written: their looks did not change, and the
+ * caller reads the few it needs (a mover's chunk) from the cache instead
+ * of a copy of the whole row. */
 static inline int box_looks(const game_t *g, int y, unsigned box,
                             uint64_t words[VIEW_CHUNKS_X], int tiles_ok)
 {
     const uint64_t ones = 0x0101010101010101u;
-    uint64_t seen = 0, bad = 0;
+    uint64_t bad = 0;
+    unsigned seen = 0;
     for (; box; box &= box - 1) {
         int cx = __builtin_ctz(box);
-        uint64_t t, lit, known;
+        uint64_t t;
         memcpy(&t, &g->map.tile[y][cx * 8], 8);
-        memcpy(&lit, &g->visible[y][cx * 8], 8);
-        memcpy(&known, &g->map.explored[y][cx * 8], 8);
+        unsigned lit = g->visible[y][cx], known = g->map.explored[y][cx];
         seen |= lit | known;
         if (!tiles_ok)
             bad |= (t & ~(3 * ones)) | (t & t >> 1 & ones);
-        words[cx] = t << 2 | lit << 1 | known;
+        words[cx] = t << 2 | tile_bits_bytes(lit) << 1 | tile_bits_bytes(known);
     }
-    return ((seen & ~ones) | bad) == 0 ? ROW_FAST | (seen ? ROW_SEEN : 0)
-                                       : ROW_SEEN;
+    return bad == 0 ? ROW_FAST | (seen ? ROW_SEEN : 0) : ROW_SEEN;
 }
 
 /* 1 if any tile of map row y is lit or explored. */
 static int row_seen(const game_t *g, int y)
 {
-    /* Eight tiles a word (VIEW_CHUNKS_X words a row). */
-    const uint8_t *lit = g->visible[y], *known = g->map.explored[y];
+    /* The two sets' rows a word at a time. */
     uint64_t any = 0;
-    for (int x = 0; x < VIEW_CHUNKS_X * 8; x += 8) {
+    for (int i = 0; i < TILE_BITS_ROW; i += 8) {
         uint64_t a, b;
-        memcpy(&a, lit + x, sizeof a);
-        memcpy(&b, known + x, sizeof b);
+        memcpy(&a, &g->visible[y][i], sizeof a);
+        memcpy(&b, &g->map.explored[y][i], sizeof b);
         any |= a | b;
     }
     return any != 0;
