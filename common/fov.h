@@ -12,7 +12,8 @@
 #define FOV_RADIUS 8
 
 /* Clears vis (a tile set: map.h), then puts in it every tile seen from
- * (ox, oy) within radius (Euclidean: dx*dx + dy*dy <= radius*radius). The
+ * (ox, oy) within radius (Euclidean: dx*dx + dy*dy <= radius*radius; a
+ * radius is at most FOV_RADIUS, a larger one is taken as FOV_RADIUS). The
  * origin is always visible. */
 void fov_compute(const map_t *m, int ox, int oy, int radius,
                  uint8_t vis[MAP_H][TILE_BITS_ROW]);

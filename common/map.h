@@ -110,13 +110,14 @@ static inline unsigned tile_bits8(const uint8_t *row, int x)
 }
 
 /* Eight bits as eight bytes of 0 or 1, bit i in byte i: a tile set's
- * chunk beside the byte-a-tile map (the view's look words). */
+ * chunk beside the byte-a-tile map (the view's look words). The byte is
+ * copied to all eight, byte i keeps bit i, and adding 0x7f carries any
+ * bit left into the byte's top bit, which goes to its bottom. */
 static inline uint64_t tile_bits_bytes(unsigned bits8)
 {
-    uint64_t x = bits8 & 0xffu;
-    x = (x | x << 28) & 0x0000000F0000000FULL;
-    x = (x | x << 14) & 0x0003000300030003ULL;
-    return (x | x << 7) & 0x0101010101010101ULL;
+    uint64_t x = (bits8 & 0xffu) * 0x0101010101010101ULL;
+    x &= 0x8040201008040201ULL;
+    return (x + 0x7f7f7f7f7f7f7f7fULL) >> 7 & 0x0101010101010101ULL;
 }
 
 /* 1 once the player has seen (x, y), on the map. */
