@@ -162,6 +162,28 @@ static int update_unseen8(screen_t *s, int y, int x)
     return 1;
 }
 
+/* A chunk's look word (a look index a byte, each below 16) in the
+ * cache's half: a look index a nibble, tile i in bits 4i..4i+3. The
+ * cache's looks are read for the chunks round the player every turn; at
+ * half the bytes they are half the lines (docs/performance.md, "Seen and
+ * in view, as bits"). */
+_Static_assert(VIEW_LOOKS <= 16, "a look index is a nibble");
+
+static inline uint32_t look_pack(uint64_t word)
+{
+    uint64_t x = (word | word >> 4) & 0x00ff00ff00ff00ffULL;
+    x = (x | x >> 8) & 0x0000ffff0000ffffULL;
+    return (uint32_t)(x | x >> 16);
+}
+
+static inline uint64_t look_unpack(uint32_t packed)
+{
+    uint64_t x = packed;
+    x = (x | x << 16) & 0x0000ffff0000ffffULL;
+    x = (x | x << 8) & 0x00ff00ff00ff00ffULL;
+    return (x | x << 4) & 0x0f0f0f0f0f0f0f0fULL;
+}
+
 /* What row_looks found. */
 enum { ROW_FAST = 1, ROW_SEEN = 2 };
 
@@ -248,7 +270,8 @@ static int update_row_plain(const game_t *g, view_cache_t *c, screen_t *s,
         int changed = 0;
         for (unsigned need = c->mover_chunks[y]; need; need &= need - 1) {
             int cx = __builtin_ctz(need);
-            changed |= view_update_look8(s, y, cx * 8, c->looks[y][cx]);
+            changed |= view_update_look8(s, y, cx * 8,
+                                         look_unpack(c->looks[y][cx]));
         }
         return changed;
     }
@@ -256,7 +279,7 @@ static int update_row_plain(const game_t *g, view_cache_t *c, screen_t *s,
     if (trust && (c->blank_rows & bit) && !c->mover_chunks[y] &&
         !row_seen(g, y))
         return 0;
-    uint64_t *was = c->looks[y];
+    uint32_t *was = c->looks[y];
     uint64_t words[VIEW_CHUNKS_X];
     int found = trust && box != all
                     ? box_looks(g, y, box, words, c->tiles_ok >> y & 1)
@@ -267,8 +290,9 @@ static int update_row_plain(const game_t *g, view_cache_t *c, screen_t *s,
         found |= ROW_SEEN; /* seen outside the box before, and so now */
     if (!(found & ROW_FAST)) {
         for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
-            was[cx] = view_look8(g, y, cx * 8);
-            view_update_look8(s, y, cx * 8, was[cx]);
+            uint64_t word = view_look8(g, y, cx * 8);
+            was[cx] = look_pack(word);
+            view_update_look8(s, y, cx * 8, word);
         }
         c->blank_rows &= ~bit;
         return 1;
@@ -277,22 +301,25 @@ static int update_row_plain(const game_t *g, view_cache_t *c, screen_t *s,
     if (trust && box == all) {
         need = c->mover_chunks[y];
         for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
-            need |= (unsigned)(words[cx] != was[cx]) << cx;
+            need |= (unsigned)(look_pack(words[cx]) != was[cx]) << cx;
     } else if (trust) {
         /* Outside the box the words are as they were. */
         need = c->mover_chunks[y];
         for (unsigned b = box; b; b &= b - 1) {
             int cx = __builtin_ctz(b);
-            need |= (unsigned)(words[cx] != was[cx]) << cx;
+            need |= (unsigned)(look_pack(words[cx]) != was[cx]) << cx;
         }
     }
     int changed = 0;
     for (; need; need &= need - 1) {
         int cx = __builtin_ctz(need);
         /* Outside the box (a mover's chunk) the looks are the cache's. */
+        uint64_t word = words[cx];
         if (box >> cx & 1)
-            was[cx] = words[cx];
-        changed |= view_update_look8(s, y, cx * 8, was[cx]);
+            was[cx] = look_pack(word);
+        else
+            word = look_unpack(was[cx]);
+        changed |= view_update_look8(s, y, cx * 8, word);
     }
     /* Blank if nothing is seen in it (a row with a mover is marked not
      * blank after: draw_map). */
@@ -347,7 +374,7 @@ static row_change_t rich_row_looks(const game_t *g, view_cache_t *c, int y,
                                    unsigned box)
 {
     const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
-    uint64_t *was = c->looks[y];
+    uint32_t *was = c->looks[y];
     uint64_t words[VIEW_CHUNKS_X];
     int found = box != all ? box_looks(g, y, box, words, c->tiles_ok >> y & 1)
                            : row_looks(g, y, words);
@@ -361,14 +388,16 @@ static row_change_t rich_row_looks(const game_t *g, view_cache_t *c, int y,
     row_change_t rc = { 0, 0, 0, 0 };
     for (unsigned b = box; b; b &= b - 1) {
         int cx = __builtin_ctz(b);
-        if (words[cx] == was[cx])
+        uint32_t packed = look_pack(words[cx]);
+        if (packed == was[cx])
             continue;
-        uint64_t k = view_knowledge8(words[cx]) ^ view_knowledge8(was[cx]);
+        uint64_t k = view_knowledge8(words[cx]) ^
+                     view_knowledge8(look_unpack(was[cx]));
         rc.looks |= (uint16_t)(1u << cx);
         rc.known |= (uint16_t)((k != 0) << cx);
         rc.first |= (uint16_t)((k & 0xff) != 0) << cx;
         rc.last |= (uint16_t)((k >> 56) != 0) << cx;
-        was[cx] = words[cx];
+        was[cx] = packed;
     }
     return rc;
 }
@@ -420,7 +449,7 @@ static void draw_map_rich(const game_t *g, const display_t *d,
         int changed = 0;
         for (; need; need &= need - 1) {
             int cx = __builtin_ctz(need);
-            uint64_t word = c->looks[y][cx];
+            uint64_t word = look_unpack(c->looks[y][cx]);
             /* Nothing seen in it: blank (row_looks keeps the kinds). */
             changed |= (word & flags) == 0
                            ? update_unseen8(s, y, cx * 8)
