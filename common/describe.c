@@ -39,7 +39,7 @@ static const char *wounds(int hp, int max)
 const char *game_describe(const game_t *g, int x, int y, char *buf,
                           size_t len)
 {
-    if (!map_in_bounds(x, y) || !g->map.explored[y][x]) {
+    if (!map_in_bounds(x, y) || !map_known(&g->map, x, y)) {
         snprintf(buf, len, "nothing you know of");
         return buf;
     }
@@ -48,7 +48,7 @@ const char *game_describe(const game_t *g, int x, int y, char *buf,
         return buf;
     }
     int i = game_monster_at(g, x, y);
-    if (i >= 0 && g->visible[y][x]) {
+    if (i >= 0 && game_lit(g, x, y)) {
         const monster_t *m = &g->monsters[i];
         const creature_stats_t *k = monster_stats(m->kind);
         snprintf(buf, len, "%s %s (%s%s): %s", monster_article(m->kind),

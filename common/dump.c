@@ -137,10 +137,10 @@ static char glyph(const game_t *g, int x, int y)
 {
     if (x == g->player.x && y == g->player.y)
         return '@';
-    if (!g->map.explored[y][x])
+    if (!map_known(&g->map, x, y))
         return ' ';
     int m = game_monster_at(g, x, y);
-    if (m >= 0 && g->visible[y][x])
+    if (m >= 0 && game_lit(g, x, y))
         return monster_stats(g->monsters[m].kind)->glyph;
     char c = 0;
     for (int i = 0; i < MAX_ITEMS; i++) {

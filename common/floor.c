@@ -36,7 +36,7 @@ item_t *item_put(game_t *g, int type, int kind, int x, int y, int amount)
     item_t *it = type == ITEM_THING ? NULL : item_find(g, type, x, y);
     if (it && type == ITEM_GOLD) {
         it->amount += amount;
-        it->seen |= g->visible[y][x];
+        it->seen |= game_lit(g, x, y);
         return it;
     }
     for (int i = 0; !it && i < MAX_ITEMS; i++)
@@ -49,7 +49,7 @@ item_t *item_put(game_t *g, int type, int kind, int x, int y, int amount)
     memset(it, 0, sizeof *it);
     it->type = (uint8_t)type;
     it->kind = (uint8_t)kind;
-    it->seen = g->visible[y][x];
+    it->seen = game_lit(g, x, y);
     it->x = x;
     it->y = y;
     it->amount = amount;
@@ -112,7 +112,7 @@ void item_see(game_t *g)
             continue;
         for (int j = i; j < i + 4; j++) {
             item_t *it = &items[j];
-            if (it->type != ITEM_NONE && g->visible[it->y][it->x])
+            if (it->type != ITEM_NONE && game_lit(g, it->x, it->y))
                 it->seen = 1;
         }
     }

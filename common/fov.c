@@ -26,8 +26,8 @@ static const struct { int cx, dx, cy, dy; } quadrants[4] = {
 
 typedef struct fov_ctx {
     const uint8_t *tile; /* the map's tiles, row-major */
-    uint8_t *vis;        /* likewise */
-    uint8_t *known;      /* likewise: set where vis is (vis itself if none) */
+    uint8_t *lit;        /* likewise, a byte a tile: 1 where lit (put_view
+                            turns them into the tile set's bits) */
     int ox, oy, radius;
     int cx, dx, cy, dy;  /* the quadrant being scanned */
 } fov_ctx_t;
@@ -75,8 +75,7 @@ static void scan(const fov_ctx_t *c, int depth, int sn, int sd, int en, int ed)
          * (symmetric); on the map and within the radius. */
         if (on_map && col * col <= r2 &&
             (wall || (col * sd >= depth * sn && col * ed <= depth * en))) {
-            c->vis[at] = 1;
-            c->known[at] = 1;
+            c->lit[at] = 1;
         }
         if (prev == 1 && !wall) {
             /* Leaving a wall: the row's visible part starts at this tile's
@@ -92,28 +91,70 @@ static void scan(const fov_ctx_t *c, int depth, int sn, int sd, int en, int ed)
         scan(c, depth + 1, sn, sd, en, ed);
 }
 
+/* The square round the origin a view can light: its rows within
+ * FOV_RADIUS, SPAN tiles of each from x0 (moved inside the map). */
+enum { SPAN = 2 * FOV_RADIUS + 1 };
+_Static_assert(SPAN <= 24 && SPAN + 7 <= 32 && SPAN <= MAP_W,
+               "a view's row is read in three words and written in one");
+
+static void view_square(int ox, int oy, int *x0, int *y0, int *y1)
+{
+    int x = ox - FOV_RADIUS;
+    *x0 = x < 0 ? 0 : x > MAP_W - SPAN ? MAP_W - SPAN : x;
+    *y0 = oy - FOV_RADIUS < 0 ? 0 : oy - FOV_RADIUS;
+    *y1 = oy + FOV_RADIUS >= MAP_H ? MAP_H - 1 : oy + FOV_RADIUS;
+}
+
+/* Eight bytes of 0 or 1 as eight bits, byte i in bit i: each byte's bit
+ * lands in the top byte of the product, no two in one place. */
+static unsigned gather8(const uint8_t *p)
+{
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+    return (unsigned)((w * 0x0102040810204080ULL) >> 56);
+}
+
+/* The square's lit bytes into vis's bits (or'ed in). */
+static void put_view(const uint8_t *lit, int ox, int oy,
+                     uint8_t vis[MAP_H][TILE_BITS_ROW])
+{
+    int x0, y0, y1;
+    view_square(ox, oy, &x0, &y0, &y1);
+    for (int y = y0; y <= y1; y++) {
+        const uint8_t *p = lit + y * MAP_W + x0;
+        uint32_t bits = gather8(p) | gather8(p + 8) << 8 |
+                        (uint32_t)(p[16] != 0) << 16;
+        uint32_t word;
+        memcpy(&word, &vis[y][x0 >> 3], sizeof word);
+        word |= bits << (x0 & 7);
+        memcpy(&vis[y][x0 >> 3], &word, sizeof word);
+    }
+}
+
 void fov_compute(const map_t *m, int ox, int oy, int radius,
-                 uint8_t vis[MAP_H][MAP_W])
+                 uint8_t vis[MAP_H][TILE_BITS_ROW])
 {
-    fov_compute_known(m, ox, oy, radius, vis, vis);
+    memset(vis, 0, (size_t)MAP_H * TILE_BITS_ROW);
+    fov_light(m, ox, oy, radius, vis);
 }
 
-void fov_compute_known(const map_t *m, int ox, int oy, int radius,
-                       uint8_t vis[MAP_H][MAP_W], uint8_t known[MAP_H][MAP_W])
-{
-    memset(vis, 0, sizeof(uint8_t) * MAP_H * MAP_W);
-    fov_light_known(m, ox, oy, radius, vis, known);
-}
-
-void fov_light_known(const map_t *m, int ox, int oy, int radius,
-                     uint8_t vis[MAP_H][MAP_W], uint8_t known[MAP_H][MAP_W])
+void fov_light(const map_t *m, int ox, int oy, int radius,
+               uint8_t vis[MAP_H][TILE_BITS_ROW])
 {
     if (!map_in_bounds(ox, oy))
         return;
-    vis[oy][ox] = 1;
-    known[oy][ox] = 1;
-    fov_ctx_t c = { &m->tile[0][0], &vis[0][0], &known[0][0], ox, oy, radius,
-                    0, 0, 0, 0 };
+    if (radius > FOV_RADIUS)
+        radius = FOV_RADIUS;
+    /* The scan stores a byte a tile, as it did when the view was bytes,
+     * but on the stack, where it stays warm from one session's turn to
+     * the next; only the square it can light is cleared and read. */
+    uint8_t lit[MAP_H * MAP_W];
+    int x0, y0, y1;
+    view_square(ox, oy, &x0, &y0, &y1);
+    for (int y = y0; y <= y1; y++)
+        memset(lit + y * MAP_W + x0, 0, SPAN);
+    lit[oy * MAP_W + ox] = 1;
+    fov_ctx_t c = { &m->tile[0][0], lit, ox, oy, radius, 0, 0, 0, 0 };
     for (int q = 0; q < 4; q++) {
         c.cx = quadrants[q].cx;
         c.dx = quadrants[q].dx;
@@ -121,4 +162,5 @@ void fov_light_known(const map_t *m, int ox, int oy, int radius,
         c.dy = quadrants[q].dy;
         scan(&c, 1, -1, 1, 1, 1);
     }
+    put_view(lit, ox, oy, vis);
 }

@@ -11,21 +11,17 @@
 
 #define FOV_RADIUS 8
 
-/* Clears vis, then sets vis[y][x] = 1 for every tile seen from (ox, oy)
- * within radius (Euclidean: dx*dx + dy*dy <= radius*radius). The origin is
- * always visible. */
+/* Clears vis (a tile set: map.h), then puts in it every tile seen from
+ * (ox, oy) within radius (Euclidean: dx*dx + dy*dy <= radius*radius; a
+ * radius is at most FOV_RADIUS, a larger one is taken as FOV_RADIUS). The
+ * origin is always visible. */
 void fov_compute(const map_t *m, int ox, int oy, int radius,
-                 uint8_t vis[MAP_H][MAP_W]);
+                 uint8_t vis[MAP_H][TILE_BITS_ROW]);
 
-/* fov_compute, and known[y][x] = 1 for every tile seen (the map's explored
- * tiles: one store beside each of vis's instead of a pass over the map). */
-void fov_compute_known(const map_t *m, int ox, int oy, int radius,
-                       uint8_t vis[MAP_H][MAP_W], uint8_t known[MAP_H][MAP_W]);
-
-/* fov_compute_known without clearing vis first: it only sets tiles, all
- * within radius of (ox, oy), so a caller that knows where vis's lit tiles
- * are clears just those (game_update_fov). */
-void fov_light_known(const map_t *m, int ox, int oy, int radius,
-                     uint8_t vis[MAP_H][MAP_W], uint8_t known[MAP_H][MAP_W]);
+/* fov_compute without clearing vis first: it only adds tiles, all within
+ * radius of (ox, oy), so a caller that knows where vis's tiles are clears
+ * just those (game_update_fov). */
+void fov_light(const map_t *m, int ox, int oy, int radius,
+               uint8_t vis[MAP_H][TILE_BITS_ROW]);
 
 #endif

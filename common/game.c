@@ -22,12 +22,6 @@ _Static_assert(sizeof(((combat_line_t *)0)->text) == MSG_LEN,
 _Static_assert(KEY_CLICK_BASE >= KEY_LAST &&
                KEY_CLICK_BASE + MAP_W * MAP_H <= KEY_CLICK_END,
                "click keys are above every other key");
-/* The state's bytes are a game's identity: its hash, the records' checks
- * and the snapshots stored and sent between hosts (docs/performance.md,
- * "The turn's slots bounded"). A change of them is a new GAME_VERSION. */
-_Static_assert(GAME_STATE_SIZE == 21592 &&
-                   offsetof(game_t, pad6) + 4 == GAME_STATE_SIZE,
-               "the state is game version 8's 21,592 bytes");
 _Static_assert(IK_COUNT <= 256 && PACK_SIZE == 26,
                "a pack slot is a byte; slots are the letters a-z");
 
@@ -77,18 +71,6 @@ void game_derive(game_t *g)
     g->derived.monsters_free_top = (uint8_t)free_top(
         g->monsters, MAX_MONSTERS, sizeof(monster_t),
         offsetof(monster_t, alive));
-}
-
-game_t *game_from_state(const void *state, size_t len)
-{
-    if (len != GAME_STATE_SIZE)
-        return NULL;
-    game_t *g = calloc(1, sizeof *g);
-    if (!g)
-        return NULL;
-    memcpy(g, state, GAME_STATE_SIZE);
-    game_derive(g);
-    return g;
 }
 
 game_t *game_new(uint64_t seed, const game_options_t *opt)
@@ -419,65 +401,4 @@ int game_key(game_t *g, int key)
     if (g->log_total != before || g->turn != turn)
         g->log_fresh = before;
     return took;
-}
-
-/* game_hash: the rounds and constants of xxHash64 (public domain, Yann
- * Collet), over the state's bytes as host-order words, four lanes at a
- * time. FNV-1a a byte at a time took ~30 µs for a game; this takes ~1. */
-#define H_P1 0x9e3779b185ebca87ULL
-#define H_P2 0xc2b2ae3d27d4eb4fULL
-#define H_P3 0x165667b19e3779f9ULL
-#define H_P4 0x85ebca77c2b2ae63ULL
-#define H_P5 0x27d4eb2f165667c5ULL
-
-static uint64_t rotl64(uint64_t v, int r)
-{
-    return v << r | v >> (64 - r);
-}
-
-static uint64_t h_round(uint64_t acc, uint64_t word)
-{
-    return rotl64(acc + word * H_P2, 31) * H_P1;
-}
-
-static uint64_t h_merge(uint64_t h, uint64_t lane)
-{
-    return (h ^ h_round(0, lane)) * H_P1 + H_P4;
-}
-
-static uint64_t h_word(const unsigned char *p)
-{
-    uint64_t w;
-    memcpy(&w, p, sizeof w);
-    return w;
-}
-
-uint64_t game_hash(const game_t *g)
-{
-    /* Over the whole state (not the derived part after it): a game is one
-     * allocation with no pointers and every byte of it is written
-     * deterministically (calloc, cleared slots, explicit padding), so equal
-     * histories give equal bytes. */
-    const unsigned char *p = (const unsigned char *)g;
-    size_t n = GAME_STATE_SIZE, i = 0;
-    uint64_t a = H_P1 + H_P2, b = H_P2, c = 0, d = (uint64_t)0 - H_P1;
-    for (; i + 32 <= n; i += 32) {
-        a = h_round(a, h_word(p + i));
-        b = h_round(b, h_word(p + i + 8));
-        c = h_round(c, h_word(p + i + 16));
-        d = h_round(d, h_word(p + i + 24));
-    }
-    uint64_t h = rotl64(a, 1) + rotl64(b, 7) + rotl64(c, 12) + rotl64(d, 18);
-    h = h_merge(h_merge(h_merge(h_merge(h, a), b), c), d);
-    h += n;
-    for (; i + 8 <= n; i += 8)
-        h = rotl64(h ^ h_round(0, h_word(p + i)), 27) * H_P1 + H_P4;
-    for (; i < n; i++)
-        h = rotl64(h ^ p[i] * H_P5, 11) * H_P1;
-    h ^= h >> 33;
-    h *= H_P2;
-    h ^= h >> 29;
-    h *= H_P3;
-    h ^= h >> 32;
-    return h;
 }

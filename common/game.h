@@ -63,9 +63,13 @@ game_t *game_new(uint64_t seed, const game_options_t *opt);
  * allocation with no pointers. */
 game_t *game_clone(const game_t *g);
 
-/* A game from a snapshot's bytes (GAME_STATE_SIZE of them: the state
- * alone, world.h), its derived part worked out; NULL on another length or
- * OOM. */
+/* The state's bytes as a snapshot holds them: GAME_STATE_BYTES at out
+ * (world.h; game_state.c). */
+void game_state_bytes(const game_t *g, void *out);
+
+/* A game from a snapshot's bytes (GAME_STATE_BYTES of them:
+ * game_state_bytes), its derived part worked out; NULL on another length
+ * or OOM. */
 game_t *game_from_state(const void *state, size_t len);
 
 /* Works out g's derived part (world.h) from its state: after the state's
@@ -102,7 +106,7 @@ int game_score(const game_t *g);
 int game_targeting(const game_t *g);
 
 /* A 64-bit hash of everything that decides the game's future (the
- * GAME_STATE_SIZE bytes of the state): for replay checks and determinism
+ * state's GAME_STATE_BYTES, game_state_bytes): for replay checks and determinism
  * tests. Records keep it (record.h), so a change
  * of the function or of the state's layout is a new GAME_VERSION. */
 uint64_t game_hash(const game_t *g);

@@ -127,7 +127,7 @@ static int closest_visible_monster(const game_t *g, int range)
     int best = -1, best_d = 0;
     for (int i = 0; i < MAX_MONSTERS; i++) {
         const monster_t *m = &g->monsters[i];
-        if (!m->alive || !g->visible[m->y][m->x])
+        if (!m->alive || !game_lit(g, m->x, m->y))
             continue;
         int dx = m->x - g->player.x, dy = m->y - g->player.y;
         int d = dx * dx + dy * dy;

@@ -97,7 +97,7 @@ static void teleport(game_t *g)
             continue;
         fx = x;
         fy = y;
-        if (!g->visible[y][x])
+        if (!game_lit(g, x, y))
             break;
     }
     g->player.x = fx;

@@ -28,9 +28,22 @@ typedef struct rect {
     int x, y, w, h;
 } rect_t;
 
+/* A set of a level's tiles, a bit a tile: bit x & 7 of byte x >> 3 of row
+ * y. What is in view and what has been seen are read and written for a
+ * view's 17 rows every turn; as bits a row is a fraction of a cache line
+ * where bytes took a line and more, so a turn touches a quarter of the
+ * lines (docs/performance.md, "Seen and in view, as bits"). A row is 16
+ * bytes (10 would hold it) so that the byte after any tile's is in the row
+ * (tile_bits8). Stored and hashed a byte a tile all the same (world.h,
+ * GAME_STATE_BYTES). */
+#define TILE_BITS_ROW 16
+_Static_assert(MAP_W % 8 == 0 && MAP_W / 8 + 1 <= TILE_BITS_ROW,
+               "a tile set's row has a byte past its last tile's");
+
 typedef struct map {
     uint8_t tile[MAP_H][MAP_W];     /* enum tile */
-    uint8_t explored[MAP_H][MAP_W]; /* 1 once the player has seen it */
+    uint8_t explored[MAP_H][TILE_BITS_ROW]; /* the tiles the player has
+                                               seen (bits, as above) */
     rect_t rooms[MAP_MAX_ROOMS];
     int nrooms;                     /* at least 1 after map_generate */
 } map_t;
@@ -67,6 +80,50 @@ static inline int map_walkable(const map_t *m, int x, int y)
 static inline int map_transparent(const map_t *m, int x, int y)
 {
     return map_in_bounds(x, y) && m->tile[y][x] != TILE_WALL;
+}
+
+/* 1 if tile x of a row of a tile set (TILE_BITS_ROW bytes) is in it. */
+static inline int tile_bit(const uint8_t *row, int x)
+{
+    return row[x >> 3] >> (x & 7) & 1;
+}
+
+/* Puts tile x of a row of a tile set in it. */
+static inline void tile_bit_set(uint8_t *row, int x)
+{
+    row[x >> 3] |= (uint8_t)(1u << (x & 7));
+}
+
+/* Puts tile x of a row of a tile set in it (on) or takes it out (0). */
+static inline void tile_bit_put(uint8_t *row, int x, int on)
+{
+    row[x >> 3] = (uint8_t)((row[x >> 3] & ~(1u << (x & 7))) |
+                            (unsigned)(on != 0) << (x & 7));
+}
+
+/* Tiles x..x+7 of a row of a tile set (0 <= x < MAP_W), tile x + i in bit
+ * i; tiles past MAP_W are 0. */
+static inline unsigned tile_bits8(const uint8_t *row, int x)
+{
+    unsigned two = row[x >> 3] | (unsigned)row[(x >> 3) + 1] << 8;
+    return two >> (x & 7) & 0xffu;
+}
+
+/* Eight bits as eight bytes of 0 or 1, bit i in byte i: a tile set's
+ * chunk beside the byte-a-tile map (the view's look words). The byte is
+ * copied to all eight, byte i keeps bit i, and adding 0x7f carries any
+ * bit left into the byte's top bit, which goes to its bottom. */
+static inline uint64_t tile_bits_bytes(unsigned bits8)
+{
+    uint64_t x = (bits8 & 0xffu) * 0x0101010101010101ULL;
+    x &= 0x8040201008040201ULL;
+    return (x + 0x7f7f7f7f7f7f7f7fULL) >> 7 & 0x0101010101010101ULL;
+}
+
+/* 1 once the player has seen (x, y), on the map. */
+static inline int map_known(const map_t *m, int x, int y)
+{
+    return tile_bit(m->explored[y], x);
 }
 
 /* The two bytes at p as one word (map_slot_at). */

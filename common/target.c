@@ -38,7 +38,7 @@ void target_begin_throw(game_t *g, int slot)
 int target_allowed(const game_t *g, int x, int y)
 {
     const target_t *t = &g->target;
-    return map_in_bounds(x, y) && g->visible[y][x] &&
+    return map_in_bounds(x, y) && game_lit(g, x, y) &&
            (t->range == 0 ||
             item_in_reach(g->player.x, g->player.y, x, y, t->range));
 }
@@ -48,7 +48,7 @@ int target_allowed(const game_t *g, int x, int y)
 static int choose(game_t *g)
 {
     target_t *t = &g->target;
-    if (!g->visible[t->y][t->x]) {
+    if (!game_lit(g, t->x, t->y)) {
         game_log(g, MSG_INFO, "You cannot see that spot.");
         return 0;
     }

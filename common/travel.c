@@ -13,10 +13,10 @@ static const int dir8[8][2] = {
 
 static int passable(const game_t *g, int x, int y)
 {
-    if (!map_walkable(&g->map, x, y) || !g->map.explored[y][x])
+    if (!map_walkable(&g->map, x, y) || !map_known(&g->map, x, y))
         return 0;
     int i = game_monster_at(g, x, y);
-    return i < 0 || !g->visible[y][x];
+    return i < 0 || !game_lit(g, x, y);
 }
 
 /* A goal: a predicate on tiles, with what it needs to know. */
@@ -193,7 +193,7 @@ static int unexplored(const game_t *g, int x, int y)
         return 1;
     for (int k = 0; k < 8; k++) {
         int nx = x + dir8[k][0], ny = y + dir8[k][1];
-        if (map_in_bounds(nx, ny) && !g->map.explored[ny][nx])
+        if (map_in_bounds(nx, ny) && !map_known(&g->map, nx, ny))
             return 1;
     }
     return 0;
@@ -254,7 +254,7 @@ int travel_to_tile(game_t *g, int x, int y)
     goal_t gl = { NULL, x, y };
     int sx, sy;
     if (!map_in_bounds(x, y) || !map_walkable(&g->map, x, y) ||
-        !g->map.explored[y][x] || first_step(g, &gl, &sx, &sy) < 0) {
+        !map_known(&g->map, x, y) || first_step(g, &gl, &sx, &sy) < 0) {
         game_log(g, MSG_INFO, "You know no way there.");
         return 0;
     }

@@ -312,7 +312,7 @@ static void monster_act(game_t *g, monster_t *m, ai_turn_t *t,
                         uint8_t occ[MAP_H][MAP_W])
 {
     const creature_stats_t *k = monster_stats(m->kind);
-    int in_view = g->visible[m->y][m->x];
+    int in_view = game_lit(g, m->x, m->y);
     if (m->asleep)
         return;
     if (m->confused) {
@@ -429,7 +429,7 @@ static void monsters_tick(game_t *g)
             m->hp++;
         if ((k->flags & MF_REGEN) && m->hp < k->hp && !running(m))
             m->hp++;
-        if (m->asleep && --m->asleep == 0 && g->visible[m->y][m->x])
+        if (m->asleep && --m->asleep == 0 && game_lit(g, m->x, m->y))
             game_log(g, MSG_INFO, "The %s wakes up.", k->name);
         if (m->confused && --m->confused == 0)
             game_log(g, MSG_INFO, "The %s is no longer confused.", k->name);

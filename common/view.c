@@ -146,7 +146,7 @@ static void draw_slots(const game_t *g, const display_t *d, screen_t *s,
     uint8_t mem = d->colours == COLOURS_16 ? COL_GREY : COL_MEM_ITEM;
     for (int j = 0; j < ni; j++) {
         const item_t *it = &g->items[items[j]];
-        int lit = g->visible[it->y][it->x];
+        int lit = game_lit(g, it->x, it->y);
         if (it->type == ITEM_CORPSE) {
             screen_put(s, it->x, it->y, '%', lit ? COL_RED : mem,
                        COL_DEFAULT, 0);
@@ -164,7 +164,7 @@ static void draw_slots(const game_t *g, const display_t *d, screen_t *s,
     /* Monsters only while in view. */
     for (int j = 0; j < nm; j++) {
         const monster_t *m = &g->monsters[monsters[j]];
-        if (!m->alive || !g->visible[m->y][m->x])
+        if (!m->alive || !game_lit(g, m->x, m->y))
             continue;
         const creature_stats_t *k = monster_stats(m->kind);
         screen_put(s, m->x, m->y, (uint32_t)k->glyph, k->colour,

@@ -162,68 +162,87 @@ static int update_unseen8(screen_t *s, int y, int x)
     return 1;
 }
 
+/* A chunk's look word (a look index a byte, each below 16) in the
+ * cache's half: a look index a nibble, tile i in bits 4i..4i+3. The
+ * cache's looks are read for the chunks round the player every turn; at
+ * half the bytes they are half the lines (docs/performance.md, "Seen and
+ * in view, as bits"). */
+_Static_assert(VIEW_LOOKS <= 16, "a look index is a nibble");
+
+static inline uint32_t look_pack(uint64_t word)
+{
+    uint64_t x = (word | word >> 4) & 0x00ff00ff00ff00ffULL;
+    x = (x | x >> 8) & 0x0000ffff0000ffffULL;
+    return (uint32_t)(x | x >> 16);
+}
+
+static inline uint64_t look_unpack(uint32_t packed)
+{
+    uint64_t x = packed;
+    x = (x | x << 16) & 0x0000ffff0000ffffULL;
+    x = (x | x << 8) & 0x00ff00ff00ff00ffULL;
+    return (x | x << 4) & 0x0f0f0f0f0f0f0f0fULL;
+}
+
 /* What row_looks found. */
 enum { ROW_FAST = 1, ROW_SEEN = 2 };
 
 /* The look indices of map row y's tiles, tile x in byte x of words (as
  * view_look8's words, but a tile with nothing seen keeps its kind: looks
- * 0, 4 and 8 are all blank), in a byte loop the compiler does 16 tiles at
- * a time. Returns ROW_FAST unless a tile or flag is out of view_look8's
- * fast range (never in play), and ROW_SEEN if a tile is lit or explored.
- * Inline: it is called for every map row, and a call per row (the words
- * in memory) cost 460 instructions a key. */
+ * 0, 4 and 8 are all blank), a chunk of 8 tiles a word. Returns ROW_FAST
+ * unless a tile is out of view_look8's fast range (never in play), and
+ * ROW_SEEN if a tile is lit or explored. Inline: it is called for every
+ * map row, and a call per row (the words in memory) cost 460 instructions
+ * a key. */
 static inline int row_looks(const game_t *g, int y,
                             uint64_t words[VIEW_CHUNKS_X])
 {
-    const uint8_t *t = g->map.tile[y], *lit = g->visible[y],
-                  *known = g->map.explored[y];
-    uint8_t looks[MAP_W];
-    uint8_t bad = 0, seen = 0;
-    for (int x = 0; x < MAP_W; x++) {
-        uint8_t k = t[x], l = lit[x], e = known[x];
-        seen |= l | e;
-        bad |= (uint8_t)(k & ~3u) | (uint8_t)(k & k >> 1);
-        looks[x] = (uint8_t)(k << 2 | l << 1 | e);
+    const uint64_t ones = 0x0101010101010101u;
+    uint64_t bad = 0;
+    unsigned seen = 0;
+    for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
+        uint64_t t;
+        memcpy(&t, &g->map.tile[y][cx * 8], 8);
+        unsigned lit = g->visible[y][cx], known = g->map.explored[y][cx];
+        seen |= lit | known;
+        bad |= (t & ~(3 * ones)) | (t & t >> 1 & ones);
+        words[cx] = t << 2 | tile_bits_bytes(lit) << 1 | tile_bits_bytes(known);
     }
-    memcpy(words, looks, sizeof looks);
-    return ((seen & ~1u) | bad) == 0 ? ROW_FAST | (seen ? ROW_SEEN : 0)
-                                     : ROW_SEEN;
+    return bad == 0 ? ROW_FAST | (seen ? ROW_SEEN : 0) : ROW_SEEN;
 }
 
-/* row_looks for the chunks of box only (a few, after a step: step_box),
- * a chunk at a time in 64-bit words; the others' words are not written:
- * their looks did not change, and the caller reads the few it needs (a
- * mover's chunk) from the cache instead of a copy of the whole row. */
+/* row_looks for the chunks of box only (a few, after a step: step_box);
+ * the others' words are not written: their looks did not change, and the
+ * caller reads the few it needs (a mover's chunk) from the cache instead
+ * of a copy of the whole row. */
 static inline int box_looks(const game_t *g, int y, unsigned box,
                             uint64_t words[VIEW_CHUNKS_X], int tiles_ok)
 {
     const uint64_t ones = 0x0101010101010101u;
-    uint64_t seen = 0, bad = 0;
+    uint64_t bad = 0;
+    unsigned seen = 0;
     for (; box; box &= box - 1) {
         int cx = __builtin_ctz(box);
-        uint64_t t, lit, known;
+        uint64_t t;
         memcpy(&t, &g->map.tile[y][cx * 8], 8);
-        memcpy(&lit, &g->visible[y][cx * 8], 8);
-        memcpy(&known, &g->map.explored[y][cx * 8], 8);
+        unsigned lit = g->visible[y][cx], known = g->map.explored[y][cx];
         seen |= lit | known;
         if (!tiles_ok)
             bad |= (t & ~(3 * ones)) | (t & t >> 1 & ones);
-        words[cx] = t << 2 | lit << 1 | known;
+        words[cx] = t << 2 | tile_bits_bytes(lit) << 1 | tile_bits_bytes(known);
     }
-    return ((seen & ~ones) | bad) == 0 ? ROW_FAST | (seen ? ROW_SEEN : 0)
-                                       : ROW_SEEN;
+    return bad == 0 ? ROW_FAST | (seen ? ROW_SEEN : 0) : ROW_SEEN;
 }
 
 /* 1 if any tile of map row y is lit or explored. */
 static int row_seen(const game_t *g, int y)
 {
-    /* Eight tiles a word (VIEW_CHUNKS_X words a row). */
-    const uint8_t *lit = g->visible[y], *known = g->map.explored[y];
+    /* The two sets' rows a word at a time. */
     uint64_t any = 0;
-    for (int x = 0; x < VIEW_CHUNKS_X * 8; x += 8) {
+    for (int i = 0; i < TILE_BITS_ROW; i += 8) {
         uint64_t a, b;
-        memcpy(&a, lit + x, sizeof a);
-        memcpy(&b, known + x, sizeof b);
+        memcpy(&a, &g->visible[y][i], sizeof a);
+        memcpy(&b, &g->map.explored[y][i], sizeof b);
         any |= a | b;
     }
     return any != 0;
@@ -251,7 +270,8 @@ static int update_row_plain(const game_t *g, view_cache_t *c, screen_t *s,
         int changed = 0;
         for (unsigned need = c->mover_chunks[y]; need; need &= need - 1) {
             int cx = __builtin_ctz(need);
-            changed |= view_update_look8(s, y, cx * 8, c->looks[y][cx]);
+            changed |= view_update_look8(s, y, cx * 8,
+                                         look_unpack(c->looks[y][cx]));
         }
         return changed;
     }
@@ -259,7 +279,7 @@ static int update_row_plain(const game_t *g, view_cache_t *c, screen_t *s,
     if (trust && (c->blank_rows & bit) && !c->mover_chunks[y] &&
         !row_seen(g, y))
         return 0;
-    uint64_t *was = c->looks[y];
+    uint32_t *was = c->looks[y];
     uint64_t words[VIEW_CHUNKS_X];
     int found = trust && box != all
                     ? box_looks(g, y, box, words, c->tiles_ok >> y & 1)
@@ -270,8 +290,9 @@ static int update_row_plain(const game_t *g, view_cache_t *c, screen_t *s,
         found |= ROW_SEEN; /* seen outside the box before, and so now */
     if (!(found & ROW_FAST)) {
         for (int cx = 0; cx < VIEW_CHUNKS_X; cx++) {
-            was[cx] = view_look8(g, y, cx * 8);
-            view_update_look8(s, y, cx * 8, was[cx]);
+            uint64_t word = view_look8(g, y, cx * 8);
+            was[cx] = look_pack(word);
+            view_update_look8(s, y, cx * 8, word);
         }
         c->blank_rows &= ~bit;
         return 1;
@@ -280,22 +301,25 @@ static int update_row_plain(const game_t *g, view_cache_t *c, screen_t *s,
     if (trust && box == all) {
         need = c->mover_chunks[y];
         for (int cx = 0; cx < VIEW_CHUNKS_X; cx++)
-            need |= (unsigned)(words[cx] != was[cx]) << cx;
+            need |= (unsigned)(look_pack(words[cx]) != was[cx]) << cx;
     } else if (trust) {
         /* Outside the box the words are as they were. */
         need = c->mover_chunks[y];
         for (unsigned b = box; b; b &= b - 1) {
             int cx = __builtin_ctz(b);
-            need |= (unsigned)(words[cx] != was[cx]) << cx;
+            need |= (unsigned)(look_pack(words[cx]) != was[cx]) << cx;
         }
     }
     int changed = 0;
     for (; need; need &= need - 1) {
         int cx = __builtin_ctz(need);
         /* Outside the box (a mover's chunk) the looks are the cache's. */
+        uint64_t word = words[cx];
         if (box >> cx & 1)
-            was[cx] = words[cx];
-        changed |= view_update_look8(s, y, cx * 8, was[cx]);
+            was[cx] = look_pack(word);
+        else
+            word = look_unpack(was[cx]);
+        changed |= view_update_look8(s, y, cx * 8, word);
     }
     /* Blank if nothing is seen in it (a row with a mover is marked not
      * blank after: draw_map). */
@@ -350,7 +374,7 @@ static row_change_t rich_row_looks(const game_t *g, view_cache_t *c, int y,
                                    unsigned box)
 {
     const unsigned all = (1u << VIEW_CHUNKS_X) - 1;
-    uint64_t *was = c->looks[y];
+    uint32_t *was = c->looks[y];
     uint64_t words[VIEW_CHUNKS_X];
     int found = box != all ? box_looks(g, y, box, words, c->tiles_ok >> y & 1)
                            : row_looks(g, y, words);
@@ -364,14 +388,16 @@ static row_change_t rich_row_looks(const game_t *g, view_cache_t *c, int y,
     row_change_t rc = { 0, 0, 0, 0 };
     for (unsigned b = box; b; b &= b - 1) {
         int cx = __builtin_ctz(b);
-        if (words[cx] == was[cx])
+        uint32_t packed = look_pack(words[cx]);
+        if (packed == was[cx])
             continue;
-        uint64_t k = view_knowledge8(words[cx]) ^ view_knowledge8(was[cx]);
+        uint64_t k = view_knowledge8(words[cx]) ^
+                     view_knowledge8(look_unpack(was[cx]));
         rc.looks |= (uint16_t)(1u << cx);
         rc.known |= (uint16_t)((k != 0) << cx);
         rc.first |= (uint16_t)((k & 0xff) != 0) << cx;
         rc.last |= (uint16_t)((k >> 56) != 0) << cx;
-        was[cx] = words[cx];
+        was[cx] = packed;
     }
     return rc;
 }
@@ -423,7 +449,7 @@ static void draw_map_rich(const game_t *g, const display_t *d,
         int changed = 0;
         for (; need; need &= need - 1) {
             int cx = __builtin_ctz(need);
-            uint64_t word = c->looks[y][cx];
+            uint64_t word = look_unpack(c->looks[y][cx]);
             /* Nothing seen in it: blank (row_looks keeps the kinds). */
             changed |= (word & flags) == 0
                            ? update_unseen8(s, y, cx * 8)

@@ -20,8 +20,8 @@
  * Only the view writes the map's cells above its last row (the host's
  * lines go right of the map or over the log), so a chunk shows what the
  * last frame drew in it. The cache keeps each chunk's look indices as the
- * last frame had them (1.7 KB: memory per session is a target, under
- * which this fits) and which chunks a mover was drawn in; a chunk whose
+ * last frame had them (840 bytes, a nibble a tile: memory per session is
+ * a target, under which this fits) and which chunks a mover was drawn in; a chunk whose
  * looks did not change and had no mover is not worked out or compared.
  * On the plain display the others are compared with the screen as words
  * and written where they differ; on the richer displays, whose cells cost
@@ -30,7 +30,7 @@
  * the player is or was beside it. After one turn only the chunks near the
  * player's two places are worked out (view_cache.c, step_box).
  *
- * The cache is about 1.8 KB: the status line's values, the chunks' looks,
+ * The cache is about 1 KB: the status line's values, the chunks' looks,
  * the size of the frame it drew last and whether the client shows it.
  * The host keeps its side: the screen passed in holds the cache's last frame
  * when view_cache_wants_prime says so (the host fills it from what it sent),
@@ -77,7 +77,9 @@ typedef struct view_cache {
     int32_t turn_x;                  /* where the turn's digits begin on
                                         it (-1: the line was cut) */
     display_t display;               /* what it was drawn for */
-    uint64_t looks[MAP_H][VIEW_CHUNKS_X]; /* each chunk's look word */
+    uint32_t looks[MAP_H][VIEW_CHUNKS_X]; /* each chunk's look word, a
+                                             nibble a tile (view_cache.c,
+                                             look_pack) */
     uint16_t mover_chunks[MAP_H - 1]; /* the chunks movers were drawn in */
     int16_t px, py;                  /* where the player was */
     uint32_t tiles_ok;               /* map rows whose tiles were all in

@@ -19,7 +19,7 @@ enum { UNKNOWN = 0, KNOWN_WALL = 1, KNOWN_OPEN = 2 };
  * left and right of a chunk, x may be off the map. */
 static inline uint8_t knowledge(const game_t *g, int x, int y)
 {
-    if ((unsigned)x >= MAP_W || !(g->visible[y][x] | g->map.explored[y][x]))
+    if ((unsigned)x >= MAP_W || !(game_lit(g, x, y) | map_known(&g->map, x, y)))
         return UNKNOWN;
     int t = g->map.tile[y][x];
     return t == TILE_WALL || t > TILE_STAIRS ? KNOWN_WALL : KNOWN_OPEN;

@@ -45,34 +45,28 @@ extern const cell_t view_look[VIEW_LOOKS];
 extern const cell_t view_look_pair[VIEW_LOOKS * VIEW_LOOKS][2];
 
 /* The look indices of tiles x..x+7 of row y, one per byte (byte i is tile
- * x + i): a tile kind past TILE_STAIRS counts as a wall, any non-zero flag
- * as 1, so every byte is below VIEW_LOOKS. 0: none of them is lit or
+ * x + i): a tile kind past TILE_STAIRS counts as a wall, so every byte is
+ * below VIEW_LOOKS. 0: none of them is lit or
  * explored (all blank). */
 static inline uint64_t view_look8(const game_t *g, int y, int x)
 {
     const uint64_t ones = 0x0101010101010101u;
-    uint64_t t, lit, known;
+    uint64_t t;
     memcpy(&t, &g->map.tile[y][x], 8);
-    memcpy(&lit, &g->visible[y][x], 8);
-    memcpy(&known, &g->map.explored[y][x], 8);
-    if (((lit | known) & ~ones) == 0 && (t & ~(3 * ones)) == 0 &&
-        (t & t >> 1 & ones) == 0) {
-        /* Every tile 0-2 and every flag 0 or 1 (always, in practice): all
-         * eight at once, no byte carries into the next. */
-        if ((lit | known) == 0)
-            return 0;
-        return t << 2 | lit << 1 | known;
+    unsigned lit = tile_bits8(g->visible[y], x),
+             known = tile_bits8(g->map.explored[y], x);
+    uint64_t flags = tile_bits_bytes(lit) << 1 | tile_bits_bytes(known);
+    if ((t & ~(3 * ones)) == 0 && (t & t >> 1 & ones) == 0) {
+        /* Every tile 0-2 (always, in practice): all eight at once, no
+         * byte carries into the next. */
+        return (lit | known) == 0 ? 0 : t << 2 | flags;
     }
-    uint8_t idx[8];
     for (int i = 0; i < 8; i++) {
-        int tt = g->map.tile[y][x + i] <= TILE_STAIRS ? g->map.tile[y][x + i]
-                                                      : TILE_WALL;
-        idx[i] = (uint8_t)(tt * 4 + (g->visible[y][x + i] != 0) * 2 +
-                           (g->map.explored[y][x + i] != 0));
+        uint64_t kind = g->map.tile[y][x + i] <= TILE_STAIRS
+                            ? g->map.tile[y][x + i] : TILE_WALL;
+        t = (t & ~((uint64_t)0xff << 8 * i)) | kind << 8 * i;
     }
-    uint64_t word;
-    memcpy(&word, idx, 8);
-    return word;
+    return t << 2 | flags;
 }
 
 /* The pair indices (view_look_pair) of look indices `word` (view_look8):

@@ -160,7 +160,7 @@ int game_monster_in_view(const game_t *g)
 {
     for (int i = 0, end = game_monsters_end(g); i < end; i++) {
         const monster_t *m = &g->monsters[i];
-        if (m->alive && g->visible[m->y][m->x])
+        if (m->alive && game_lit(g, m->x, m->y))
             return 1;
     }
     return 0;
@@ -187,13 +187,17 @@ int game_place_monster(game_t *g, int kind, int x, int y)
     return -1;
 }
 
-_Static_assert(2 * FOV_RADIUS + 1 <= MAP_W, "a view's row fits the map's");
+/* The map rows within FOV_RADIUS of row y. */
+static void view_rows(int y, int *y0, int *y1)
+{
+    *y0 = y - FOV_RADIUS < 0 ? 0 : y - FOV_RADIUS;
+    *y1 = y + FOV_RADIUS >= MAP_H ? MAP_H - 1 : y + FOV_RADIUS;
+}
 
-/* Clears visible[][]: where the last view lit tiles if that is known (the
- * rows within FOV_RADIUS of its origin, 2 * FOV_RADIUS + 1 tiles of each,
- * moved inside the map: tiles beyond the radius are 0 already), else all
- * of it. About 15 rows' parts instead of the 27 lines of the whole, each a
- * turn (docs/performance.md, "The turn's slots bounded"). */
+/* Clears visible: the rows within FOV_RADIUS of the last view's origin if
+ * that is known (the others are 0 already), else all of it. About 15 rows
+ * of the 21, each a turn (docs/performance.md, "The turn's slots
+ * bounded"). */
 static void clear_last_view(game_t *g)
 {
     const game_derived_t *d = &g->derived;
@@ -201,24 +205,35 @@ static void clear_last_view(game_t *g)
         memset(g->visible, 0, sizeof g->visible);
         return;
     }
-    enum { SPAN = 2 * FOV_RADIUS + 1 };
-    int x0 = d->view_x - FOV_RADIUS;
-    x0 = x0 < 0 ? 0 : x0 > MAP_W - SPAN ? MAP_W - SPAN : x0;
-    int y0 = d->view_y - FOV_RADIUS, y1 = d->view_y + FOV_RADIUS;
-    for (int y = y0 < 0 ? 0 : y0; y <= y1 && y < MAP_H; y++)
-        memset(&g->visible[y][x0], 0, SPAN);
+    int y0, y1;
+    view_rows(d->view_y, &y0, &y1);
+    memset(g->visible[y0], 0, (size_t)(y1 - y0 + 1) * sizeof g->visible[0]);
 }
 
 void game_update_fov(game_t *g)
 {
     int x = g->player.x, y = g->player.y;
     clear_last_view(g);
-    fov_light_known(&g->map, x, y, FOV_RADIUS, g->visible, g->map.explored);
+    fov_light(&g->map, x, y, FOV_RADIUS, g->visible);
     /* Nothing lit off the map (fov.h), so an origin off it leaves none. */
     int on = map_in_bounds(x, y);
     g->derived.view_known = (uint8_t)on;
     g->derived.view_x = (uint8_t)(on ? x : 0);
     g->derived.view_y = (uint8_t)(on ? y : 0);
+    /* What is in view is explored: the view's rows or'ed in, a word at a
+     * time. */
+    if (on) {
+        int y0, y1;
+        view_rows(y, &y0, &y1);
+        for (int r = y0; r <= y1; r++)
+            for (int i = 0; i < TILE_BITS_ROW; i += 8) {
+                uint64_t a, b;
+                memcpy(&a, &g->map.explored[r][i], sizeof a);
+                memcpy(&b, &g->visible[r][i], sizeof b);
+                a |= b;
+                memcpy(&g->map.explored[r][i], &a, sizeof a);
+            }
+    }
     item_see(g);
 }
 
@@ -230,7 +245,7 @@ void target_cursor_home(game_t *g)
     int best_d = -1;
     for (int i = 0, end = game_monsters_end(g); i < end; i++) {
         const monster_t *m = &g->monsters[i];
-        if (!m->alive || !g->visible[m->y][m->x])
+        if (!m->alive || !game_lit(g, m->x, m->y))
             continue;
         int dx = m->x - g->player.x, dy = m->y - g->player.y;
         int d = dx * dx + dy * dy;
@@ -325,7 +340,7 @@ static int reach_target(const game_t *g, int dx, int dy)
     int mx = g->player.x + dx, my = g->player.y + dy;
     int fx = mx + dx, fy = my + dy;
     if (!w || !w->reach || !map_walkable(&g->map, mx, my) ||
-        !map_in_bounds(fx, fy) || !g->visible[fy][fx])
+        !map_in_bounds(fx, fy) || !game_lit(g, fx, fy))
         return -1;
     return game_monster_at(g, fx, fy);
 }

@@ -126,12 +126,12 @@ typedef struct player {
 /* What a game works out from its state to go faster (docs/performance.md,
  * "The turn's slots bounded"). All zero is "unknown", always safe: every
  * search then goes over every slot, as a game copied from a snapshot's
- * bytes does until game_derive. A test that writes slots or visible[][]
+ * bytes does until game_derive. A test that writes slots or visible
  * by hand calls game_derive after. */
 typedef struct game_derived {
     uint16_t items_free_top;  /* the last this many item slots are free */
     uint8_t monsters_free_top; /* the last this many monster slots are free */
-    uint8_t view_known;       /* 1: no tile of visible[][] is lit farther
+    uint8_t view_known;       /* 1: no tile of visible is lit farther
                                  than FOV_RADIUS from (view_x, view_y) */
     uint8_t view_x, view_y;   /* the last view's origin (game_update_fov) */
     uint8_t pad[2];
@@ -146,7 +146,8 @@ typedef struct game {
     rng_t rng;          /* rules: every outcome */
     rng_t fx;           /* cosmetic only: never changes an outcome */
     map_t map;
-    uint8_t visible[MAP_H][MAP_W];
+    uint8_t visible[MAP_H][TILE_BITS_ROW]; /* the tiles in view now (a
+                                              tile set: map.h) */
     player_t player;
     monster_t monsters[MAX_MONSTERS]; /* dead ones stay, alive == 0 */
     item_t items[MAX_ITEMS];          /* type ITEM_NONE: a free slot */
@@ -190,9 +191,23 @@ typedef struct game {
     game_derived_t derived;
 } game_t;
 
-/* The bytes of a game that are its state, which game_hash hashes and a
- * snapshot holds: everything before `derived`. */
+/* The bytes of a game in memory that are its state: everything before
+ * `derived`. */
 #define GAME_STATE_SIZE offsetof(game_t, derived)
+
+/* The state's bytes as game_hash hashes them and a snapshot holds them
+ * (game_state_bytes): the state with each tile set (map.explored,
+ * visible) a byte a tile, 0 or 1, as game version 8 kept them in memory,
+ * so that the records' checks and the stored snapshots did not change
+ * when the sets became bits. */
+#define GAME_STATE_BYTES                                                   \
+    (GAME_STATE_SIZE + 2 * (size_t)MAP_H * (MAP_W - TILE_BITS_ROW))
+
+/* 1 if (x, y), on the map, is in view. */
+static inline int game_lit(const game_t *g, int x, int y)
+{
+    return tile_bit(g->visible[y], x);
+}
 
 /* The end of the slots a search by place or a pass over the living must
  * look at: every slot from there on is free (docs/performance.md, "The

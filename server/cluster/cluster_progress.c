@@ -95,7 +95,7 @@ static game_t *snapshot_within(store_db_t *db, int64_t account,
         return NULL;
     if (snap->version != GAME_VERSION || snap->pos == 0 ||
         (int64_t)snap->pos > nbytes || snap->keys == 0 ||
-        snap->game_len != GAME_STATE_SIZE)
+        snap->game_len != GAME_STATE_BYTES)
         return NULL;
     return game_from_state(snap->game, snap->game_len); /* NULL on OOM */
 }

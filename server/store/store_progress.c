@@ -97,14 +97,15 @@ static void load_progress(store_t *st, req_t *r)
      * alone still rebuild the game (from the start). */
     if (sdb_progress_load_snapshot(st->db, r->id, &r->snap) <= 0)
         return;
-    /* The stored bytes are the state alone (GAME_STATE_SIZE); the answer
-     * holds a whole game_t, its derived part worked out. */
+    /* The stored bytes are the state's (GAME_STATE_BYTES, game.h's
+     * game_state_bytes); the answer holds a whole game_t, its derived part
+     * worked out. */
     game_t *g = game_from_state(r->snap.game, r->snap.game_len);
     if (!g) {
         log_error("store: %s: account %lld: a snapshot of %zu bytes, not a "
                   "game of this build (%zu) or no memory: ignored", st->path,
                   (long long)r->id, r->snap.game_len,
-                  (size_t)GAME_STATE_SIZE);
+                  (size_t)GAME_STATE_BYTES);
         sdb_snapshot_free(&r->snap);
         return;
     }
@@ -365,10 +366,10 @@ int store_progress_snapshot(store_t *st, int64_t account_id, const game_t *g,
     /* The state's bytes alone (world.h): what every host stores and
      * reads, whatever it derives from them. */
     req_t *r = prog_req(st, &snap_call, account_id, 1,
-                        GAME_STATE_SIZE + checks_len);
+                        GAME_STATE_BYTES + checks_len);
     if (!r)
         return -1;
-    r->snap.game = malloc(GAME_STATE_SIZE);
+    r->snap.game = malloc(GAME_STATE_BYTES);
     r->snap.checks = malloc(checks_len);
     if (!r->snap.game || !r->snap.checks) {
         log_error("store: out of memory: a snapshot of account %lld refused",
@@ -376,9 +377,9 @@ int store_progress_snapshot(store_t *st, int64_t account_id, const game_t *g,
         store_req_free(r);
         return -1;
     }
-    memcpy(r->snap.game, g, GAME_STATE_SIZE);
+    game_state_bytes(g, r->snap.game);
     memcpy(r->snap.checks, checks, checks_len);
-    r->snap.game_len = GAME_STATE_SIZE;
+    r->snap.game_len = GAME_STATE_BYTES;
     r->snap.checks_len = checks_len;
     r->snap.version = GAME_VERSION;
     r->snap.keys = nkeys;

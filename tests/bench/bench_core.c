@@ -239,7 +239,7 @@ static int monster_phase(const game_t *g)
             continue;
         int nx, ny;
         int act = ai_decide(&g->map, &t, occ, &r, m->x, m->y,
-                            g->visible[m->y][m->x], m->hp,
+                            game_lit(g, m->x, m->y), m->hp,
                             monster_stats(m->kind)->hp, &nx, &ny);
         if (act == AI_MOVE) {
             occ[m->y][m->x] = 0;
@@ -259,7 +259,7 @@ static void run_steps(const bot_script_t *s, double overhead, result_t *r)
 {
     double sum[ST_COUNT] = { 0 };
     long calls = 0;
-    static uint8_t vis[MAP_H][MAP_W];
+    static uint8_t vis[MAP_H][TILE_BITS_ROW];
     static dmap_t dist, flee;
     for (int gi = 0; gi < s->ngames; gi++) {
         const bot_game_t *bg = &s->games[gi];

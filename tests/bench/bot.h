@@ -96,7 +96,7 @@ static inline int bot_item_choice(const game_t *g)
     int near = -1, nd = 0;
     for (int i = 0; i < MAX_MONSTERS; i++) {
         const monster_t *m = &g->monsters[i];
-        if (!m->alive || !g->visible[m->y][m->x])
+        if (!m->alive || !game_lit(g, m->x, m->y))
             continue;
         int dx = m->x - p->x, dy = m->y - p->y;
         if (near < 0 || dx * dx + dy * dy < nd) {
@@ -176,7 +176,7 @@ static inline int bot_is_unexplored_goal(const game_t *g, int x, int y)
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++)
             if (map_in_bounds(x + dx, y + dy) &&
-                !g->map.explored[y + dy][x + dx])
+                !map_known(&g->map, x + dx, y + dy))
                 return 1;
     return 0;
 }
@@ -217,7 +217,7 @@ static inline int bot_key(const game_t *g, int *resting, int *kind)
         int tx = -1, ty = -1, best = DMAP_FAR;
         for (int i = 0; i < MAX_MONSTERS; i++) {
             const monster_t *m = &g->monsters[i];
-            if (m->alive && g->visible[m->y][m->x] &&
+            if (m->alive && game_lit(g, m->x, m->y) &&
                 from.v[m->y][m->x] < best) {
                 best = from.v[m->y][m->x];
                 tx = m->x;

@@ -63,7 +63,7 @@ int walk_far_tile(const game_t *g, int *tx, int *ty)
     for (int y = 0; y < MAP_H; y++)
         for (int x = 0; x < MAP_W; x++) {
             int dx = x - g->player.x, dy = y - g->player.y;
-            if (g->visible[y][x] && map_walkable(&g->map, x, y) &&
+            if (game_lit(g, x, y) && map_walkable(&g->map, x, y) &&
                 dx * dx + dy * dy >= 16 && target_allowed(g, x, y)) {
                 *tx = x;
                 *ty = y;

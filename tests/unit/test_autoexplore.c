@@ -19,7 +19,7 @@ static game_t *explored_room(void)
         item_learn(g, k);
     for (int y = 0; y < MAP_H; y++)
         for (int x = 0; x < MAP_W; x++)
-            g->map.explored[y][x] = 1;
+            tile_bit_put(g->map.explored[y], x, 1);
     game_update_fov(g);
     return g;
 }

@@ -48,9 +48,9 @@ START_TEST(running_stops_at_walls_and_on_sight)
     ck_assert_int_eq(g->turn, 9);
     /* East through the gap: a rat behind the wall comes into view. */
     int r = game_place_monster(g, MON_RAT, 32, 3);
-    ck_assert(!g->visible[3][32]);
+    ck_assert(!game_lit(g, 32, 3));
     ck_assert_int_eq(game_key(g, 'L'), 1);
-    ck_assert(g->visible[g->monsters[r].y][g->monsters[r].x]);
+    ck_assert(game_lit(g, g->monsters[r].x, g->monsters[r].y));
     ck_assert_int_eq(g->player.y, 8);
     ck_assert_int_lt(g->player.x, 40);
     int x = g->player.x;
@@ -79,14 +79,14 @@ START_TEST(travel_to_the_stairs)
     game_t *g = walled();
     /* Stairs not seen yet: refused. */
     g->map.tile[12][35] = TILE_STAIRS;
-    g->map.explored[12][35] = 0;
+    tile_bit_put(g->map.explored[12], 35, 0);
     ck_assert_int_eq(game_key(g, '_'), 0);
     ck_assert_str_eq(game_msg(g, 0)->text,
                      "You have not found the stairs down yet.");
     /* Seen (the whole room known): `_` walks there by the gap, 26 steps. */
     for (int y = 0; y <= 16; y++)
         for (int x = 0; x <= 41; x++)
-            g->map.explored[y][x] = 1;
+            tile_bit_put(g->map.explored[y], x, 1);
     ck_assert_int_eq(game_key(g, '_'), 1);
     ck_assert_int_eq(g->player.x, 35);
     ck_assert_int_eq(g->player.y, 12);
@@ -106,12 +106,12 @@ START_TEST(travel_stops_when_a_monster_comes_into_view)
     g->map.tile[3][38] = TILE_STAIRS;
     for (int y = 0; y <= 16; y++)
         for (int x = 0; x <= 41; x++)
-            g->map.explored[y][x] = 1;
+            tile_bit_put(g->map.explored[y], x, 1);
     int k = game_place_monster(g, MON_KOBOLD, 30, 14);
-    ck_assert(!g->visible[14][30]);
+    ck_assert(!game_lit(g, 30, 14));
     ck_assert_int_eq(game_key(g, '>'), 1); /* off the stairs: travel */
     ck_assert(game_monster_in_view(g));
-    ck_assert(g->visible[g->monsters[k].y][g->monsters[k].x]);
+    ck_assert(game_lit(g, g->monsters[k].x, g->monsters[k].y));
     ck_assert(g->player.x != 38 || g->player.y != 3);
     ck_assert_int_eq(game_key(g, '_'), 0);
     ck_assert_str_eq(game_msg(g, 0)->text, "Not with a monster in view.");
@@ -224,7 +224,7 @@ START_TEST(look_describes_tiles)
     ck_assert_int_eq(g->turn, 0);
     char buf[80];
     ck_assert_str_eq(game_describe(g, 10, 8, buf, sizeof buf), "yourself");
-    g->map.explored[3][25] = 1; /* remembered, out of view */
+    tile_bit_put(g->map.explored[3], 25, 1); /* remembered, out of view */
     ck_assert_str_eq(game_describe(g, 25, 3, buf, sizeof buf), "a wall");
     ck_assert_str_eq(game_describe(g, 60, 3, buf, sizeof buf),
                      "nothing you know of");
@@ -292,7 +292,7 @@ START_TEST(click_travels_to_a_known_tile)
     game_t *g = walled();
     for (int y = 0; y <= 16; y++)
         for (int x = 0; x <= 41; x++)
-            g->map.explored[y][x] = 1;
+            tile_bit_put(g->map.explored[y], x, 1);
     /* beyond the wall, by the gap at (25, 8): 25 steps */
     ck_assert_int_eq(game_key(g, game_click_key(35, 12)), 1);
     ck_assert_int_eq(g->player.x, 35);
@@ -309,7 +309,7 @@ START_TEST(click_travels_to_a_known_tile)
     /* a wall, and a floor tile never seen: no way, no turn */
     ck_assert_int_eq(game_key(g, game_click_key(25, 3)), 0);
     ck_assert_str_eq(game_msg(g, 0)->text, "You know no way there.");
-    g->map.explored[2][30] = 0;
+    tile_bit_put(g->map.explored[2], 30, 0);
     ck_assert_int_eq(game_key(g, game_click_key(30, 2)), 0);
     ck_assert_str_eq(game_msg(g, 0)->text, "You know no way there. (x2)");
     ck_assert_int_eq(g->turn, 26);

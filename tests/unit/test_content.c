@@ -509,10 +509,10 @@ START_TEST(new_level_items_unseen_until_in_view)
             const item_t *it = &g->items[i];
             if (it->type == ITEM_NONE)
                 continue;
-            ck_assert_msg(it->seen == g->visible[it->y][it->x],
+            ck_assert_msg(it->seen == game_lit(g, it->x, it->y),
                           "seed %llu: item at %d,%d seen %d, in view %d",
                           (unsigned long long)seed, it->x, it->y, it->seen,
-                          g->visible[it->y][it->x]);
+                          game_lit(g, it->x, it->y));
         }
         game_free(g);
     }

@@ -123,8 +123,8 @@ static void carve(game_t *g, int x0, int y0, int x1, int y1, int lit)
         for (int x = x0 - 1; x <= x1 + 1; x++) {
             if (x >= x0 && x <= x1 && y >= y0 && y <= y1)
                 g->map.tile[y][x] = TILE_FLOOR;
-            g->map.explored[y][x] = 1;
-            g->visible[y][x] = (uint8_t)lit;
+            tile_bit_put(g->map.explored[y], x, 1);
+            tile_bit_put(g->visible[y], x, (uint8_t)lit);
         }
     game_derive(g); /* visible[][] written by hand (world.h) */
 }
@@ -141,8 +141,10 @@ START_TEST(utf8_room_and_doorway_glyphs)
     game_t *g = bare_game(12, 6);
     carve(g, 10, 5, 14, 7, 1);
     carve(g, 15, 6, 17, 6, 1); /* the doorway and the corridor */
-    for (int y = 5; y <= 7; y++)
-        g->map.explored[y][18] = g->visible[y][18] = 0; /* its end unseen */
+    for (int y = 5; y <= 7; y++) { /* its end unseen */
+        tile_bit_put(g->map.explored[y], 18, 0);
+        tile_bit_put(g->visible[y], 18, 0);
+    }
     screen_t s;
     screen_init(&s, 80, 24);
     view_draw_display(g, &utf8_16, &s);
@@ -239,7 +241,7 @@ START_TEST(wall_shapes_never_tell_of_unseen_tiles)
         ck_assert_ptr_nonnull(h);
         for (int y = 0; y < MAP_H; y++)
             for (int x = 0; x < MAP_W; x++)
-                if (!g->map.explored[y][x] && !g->visible[y][x]) {
+                if (!map_known(&g->map, x, y) && !game_lit(g, x, y)) {
                     h->map.tile[y][x] = g->map.tile[y][x] == TILE_WALL
                                             ? TILE_FLOOR : TILE_WALL;
                     turned++;
@@ -297,7 +299,7 @@ START_TEST(played_games_through_the_terminal)
                 uint32_t was = screen_cat(&plain, x, y)->ch;
                 if (was != '#' && was != '.' && was != '>' && was != ' ')
                     continue; /* a mover */
-                int known = g->visible[y][x] || g->map.explored[y][x];
+                int known = game_lit(g, x, y) || map_known(&g->map, x, y);
                 int tile = g->map.tile[y][x];
                 uint32_t ch = term_ch(&t, x, y);
                 if (!known) {

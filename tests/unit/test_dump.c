@@ -36,7 +36,7 @@ static int near_monster(const game_t *g, int x, int y)
 {
     for (int i = 0; i < MAX_MONSTERS; i++) {
         const monster_t *m = &g->monsters[i];
-        if (m->alive && g->visible[m->y][m->x] && m->x - x <= 1 &&
+        if (m->alive && game_lit(g, m->x, m->y) && m->x - x <= 1 &&
             x - m->x <= 1 && m->y - y <= 1 && y - m->y <= 1)
             return 1;
     }
@@ -54,7 +54,7 @@ static int walker_key(const game_t *g)
     int best = -1, bd = 0;
     for (int i = 0; i < MAX_MONSTERS; i++) {
         const monster_t *m = &g->monsters[i];
-        if (!m->alive || !g->visible[m->y][m->x])
+        if (!m->alive || !game_lit(g, m->x, m->y))
             continue;
         int dx = m->x - g->player.x, dy = m->y - g->player.y;
         int d = dx * dx + dy * dy;

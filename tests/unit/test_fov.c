@@ -27,9 +27,9 @@ static void random_map(map_t *m, rng_t *r, int pct)
                 m->tile[y][x] = TILE_WALL;
 }
 
-static uint8_t vis[MAP_H][MAP_W];
+static uint8_t vis[MAP_H][TILE_BITS_ROW]; /* a tile set (map.h) */
 /* Every tile's field of view, so that each pair is compared once. */
-static uint8_t all[MAP_H][MAP_W][MAP_H][MAP_W];
+static uint8_t all[MAP_H][MAP_W][MAP_H][TILE_BITS_ROW];
 
 /* For every pair of floor tiles: A sees B iff B sees A. */
 static void check_symmetry(const map_t *m, int radius)
@@ -48,11 +48,11 @@ static void check_symmetry(const map_t *m, int radius)
                         continue;
                     /* A plain if: ck_assert marks a point per call, and
                      * this loop makes millions of comparisons. */
-                    if (all[ay][ax][by][bx] != all[by][bx][ay][ax])
+                    int ab = tile_bit(all[ay][ax][by], bx);
+                    if (ab != tile_bit(all[by][bx][ay], ax))
                         ck_abort_msg("(%d,%d) %s (%d,%d) but not back", ax, ay,
-                                     all[ay][ax][by][bx] ? "sees" : "does not see",
-                                     bx, by);
-                    pairs += all[ay][ax][by][bx];
+                                     ab ? "sees" : "does not see", bx, by);
+                    pairs += ab;
                 }
         }
     ck_assert_int_gt(pairs, 0);
@@ -83,13 +83,13 @@ END_TEST
 /* Every tile's view on generated dungeons and random maps (border walls
  * and walls on the border's edge both), folded into one number pinned from
  * the field of view as it was before it was made cheaper (docs/
- * performance.md, "Cheaper turns"): any tile seen or not seen otherwise
- * changes it, and with it every game's state. The known tiles
- * (fov_compute_known) are the ones seen, added to what was known. */
-START_TEST(views_pinned_and_known_where_seen)
+ * performance.md, "Cheaper turns") and before the view became bits ("Seen
+ * and in view, as bits"): any tile seen or not seen otherwise changes it,
+ * and with it every game's state. fov_light only adds tiles. */
+START_TEST(views_pinned)
 {
     static map_t m;
-    static uint8_t known[MAP_H][MAP_W], before[MAP_H][MAP_W];
+    static uint8_t before[MAP_H][TILE_BITS_ROW];
     rng_t r;
     rng_seed(&r, 77);
     uint64_t h = 1469598103934665603ull;
@@ -99,21 +99,25 @@ START_TEST(views_pinned_and_known_where_seen)
             map_generate(&m, &r);
         else
             random_map(&m, &r, 10 + 15 * (map - 4));
-        for (int y = 0; y < MAP_H; y++)
-            for (int x = 0; x < MAP_W; x++)
-                known[y][x] = (uint8_t)((x * 7 + y * 3) % 5 == 0);
         for (int oy = 0; oy < MAP_H; oy++)
             for (int ox = 0; ox < MAP_W; ox++) {
-                memcpy(before, known, sizeof known);
-                fov_compute_known(&m, ox, oy, FOV_RADIUS, vis, known);
+                fov_compute(&m, ox, oy, FOV_RADIUS, vis);
                 for (int y = 0; y < MAP_H; y++)
                     for (int x = 0; x < MAP_W; x++) {
-                        h = (h ^ vis[y][x]) * 1099511628211ull;
-                        seen += vis[y][x];
-                        if (known[y][x] != (vis[y][x] ? 1 : before[y][x]))
-                            ck_abort_msg("(%d,%d) from (%d,%d): known %d", x, y,
-                                         ox, oy, known[y][x]);
+                        h = (h ^ tile_bit(vis[y], x)) * 1099511628211ull;
+                        seen += tile_bit(vis[y], x);
                     }
+                /* Lit over a set with every fourth tile in: those stay. */
+                for (int y = 0; y < MAP_H; y++)
+                    for (int x = 0; x < MAP_W; x++)
+                        tile_bit_put(before[y], x, (x + y) % 4 == 0);
+                memcpy(vis, before, sizeof vis);
+                fov_light(&m, ox, oy, FOV_RADIUS, vis);
+                for (int y = 0; y < MAP_H; y++)
+                    for (int x = 0; x < MAP_W; x++)
+                        if ((x + y) % 4 == 0 && !tile_bit(vis[y], x))
+                            ck_abort_msg("(%d,%d) from (%d,%d) taken out", x,
+                                         y, ox, oy);
             }
     }
     ck_assert_int_gt(seen, 100000);
@@ -132,16 +136,17 @@ START_TEST(radius_on_an_open_map)
         for (int x = 0; x < MAP_W; x++) {
             int dx = x - ox, dy = y - oy;
             int in = dx * dx + dy * dy <= FOV_RADIUS * FOV_RADIUS;
-            ck_assert_msg(vis[y][x] == in, "(%d,%d) visible=%d", x, y, vis[y][x]);
+            ck_assert_msg(tile_bit(vis[y], x) == in, "(%d,%d) visible=%d", x,
+                          y, tile_bit(vis[y], x));
         }
     /* Radius 0 sees only the origin. */
     fov_compute(&m, ox, oy, 0, vis);
     int n = 0;
     for (int y = 0; y < MAP_H; y++)
         for (int x = 0; x < MAP_W; x++)
-            n += vis[y][x];
+            n += tile_bit(vis[y], x);
     ck_assert_int_eq(n, 1);
-    ck_assert(vis[oy][ox]);
+    ck_assert(tile_bit(vis[oy], ox));
 }
 END_TEST
 
@@ -155,9 +160,9 @@ START_TEST(walls_stop_sight)
     fov_compute(&m, 42, 10, FOV_RADIUS, vis);
     for (int y = 0; y < MAP_H; y++)
         for (int x = 46; x < MAP_W; x++)
-            ck_assert(!vis[y][x]);
-    ck_assert(vis[10][45]);
-    ck_assert(vis[10][44]);
+            ck_assert(!tile_bit(vis[y], x));
+    ck_assert(tile_bit(vis[10], 45));
+    ck_assert(tile_bit(vis[10], 44));
 }
 END_TEST
 
@@ -167,11 +172,12 @@ START_TEST(pillar_casts_a_shadow)
     open_map(&m);
     m.tile[10][42] = TILE_WALL; /* a pillar two east of the origin */
     fov_compute(&m, 40, 10, FOV_RADIUS, vis);
-    ck_assert(vis[10][42]);  /* the pillar itself is seen */
+    ck_assert(tile_bit(vis[10], 42));  /* the pillar itself is seen */
     for (int x = 43; x <= 48; x++)
-        ck_assert_msg(!vis[10][x], "(%d,10) behind the pillar is visible", x);
-    ck_assert(vis[9][43]);   /* beside the shadow's edge: seen */
-    ck_assert(vis[11][43]);
+        ck_assert_msg(!tile_bit(vis[10], x),
+                      "(%d,10) behind the pillar is visible", x);
+    ck_assert(tile_bit(vis[9], 43));   /* beside the shadow's edge: seen */
+    ck_assert(tile_bit(vis[11], 43));
 }
 END_TEST
 
@@ -185,10 +191,11 @@ START_TEST(corridor_view)
         m.tile[10][x] = TILE_FLOOR;
     fov_compute(&m, 20, 10, FOV_RADIUS, vis);
     for (int x = 12; x <= 28; x++)
-        ck_assert(vis[10][x]);
-    ck_assert(!vis[10][29]); /* 9 away: beyond the radius */
-    ck_assert(vis[9][20] && vis[11][20]); /* the corridor's walls */
-    ck_assert(!vis[8][20] && !vis[12][20]);
+        ck_assert(tile_bit(vis[10], x));
+    ck_assert(!tile_bit(vis[10], 29)); /* 9 away: beyond the radius */
+    /* the corridor's walls */
+    ck_assert(tile_bit(vis[9], 20) && tile_bit(vis[11], 20));
+    ck_assert(!tile_bit(vis[8], 20) && !tile_bit(vis[12], 20));
 }
 END_TEST
 
@@ -200,7 +207,7 @@ START_TEST(origin_off_map_sees_nothing)
     fov_compute(&m, -5, 3, FOV_RADIUS, vis);
     for (int y = 0; y < MAP_H; y++)
         for (int x = 0; x < MAP_W; x++)
-            ck_assert(!vis[y][x]);
+            ck_assert(!tile_bit(vis[y], x));
 }
 END_TEST
 
@@ -212,7 +219,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, symmetric_on_random_maps);
     tcase_add_test(tc, symmetric_on_dungeons);
     tcase_add_test(tc, radius_on_an_open_map);
-    tcase_add_test(tc, views_pinned_and_known_where_seen);
+    tcase_add_test(tc, views_pinned);
     tcase_add_test(tc, walls_stop_sight);
     tcase_add_test(tc, pillar_casts_a_shadow);
     tcase_add_test(tc, corridor_view);

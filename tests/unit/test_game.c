@@ -37,8 +37,8 @@ START_TEST(new_game_starts_in_first_room)
     ck_assert_int_eq(g->player.max_hp, 30);
     ck_assert_int_eq(g->turn, 0);
     ck_assert_int_eq(g->depth, 1);
-    ck_assert(g->visible[cy][cx]);
-    ck_assert(g->map.explored[cy][cx]);
+    ck_assert(game_lit(g, cx, cy));
+    ck_assert(map_known(&g->map, cx, cy));
     ck_assert_str_eq(game_msg(g, 1)->text, "Welcome to the dungeon, adventurer!");
     ck_assert_ptr_nonnull(strstr(game_msg(g, 0)->text, "Press ? for help"));
     game_free(g);
@@ -167,7 +167,7 @@ START_TEST(fov_remembers_explored_tiles)
     int before = 0, after = 0;
     for (int y = 0; y < MAP_H; y++)
         for (int x = 0; x < MAP_W; x++)
-            before += g->map.explored[y][x];
+            before += map_known(&g->map, x, y);
     rng_t r;
     rng_seed(&r, 5);
     static const char moves[] = "hjklyubn";
@@ -175,10 +175,10 @@ START_TEST(fov_remembers_explored_tiles)
         game_key(g, moves[rng_range(&r, 0, 7)]);
     for (int y = 0; y < MAP_H; y++)
         for (int x = 0; x < MAP_W; x++) {
-            after += g->map.explored[y][x];
+            after += map_known(&g->map, x, y);
             /* everything in view is explored */
-            if (g->visible[y][x])
-                ck_assert(g->map.explored[y][x]);
+            if (game_lit(g, x, y))
+                ck_assert(map_known(&g->map, x, y));
         }
     ck_assert_int_ge(after, before);
     game_free(g);
@@ -306,10 +306,10 @@ START_TEST(view_dims_remembered_tiles)
             const cell_t *c = screen_cat(&s, x, y);
             if (x == g->player.x && y == g->player.y)
                 continue;
-            if (g->visible[y][x]) {
+            if (game_lit(g, x, y)) {
                 ck_assert_uint_ne(c->fg, COL_GREY);
                 lit++;
-            } else if (g->map.explored[y][x]) {
+            } else if (map_known(&g->map, x, y)) {
                 ck_assert_uint_eq(c->fg, COL_GREY);
                 dim++;
             } else {

@@ -113,7 +113,7 @@ START_TEST(spawn_0_to_2_per_room_at_the_odds)
             ck_assert_int_eq(g->map.tile[it->y][it->x], TILE_FLOOR);
             ck_assert(it->x != g->player.x || it->y != g->player.y);
             ck_assert_int_eq(things_at(g, it->x, it->y), 1);
-            ck_assert_int_eq(it->seen, g->visible[it->y][it->x]);
+            ck_assert_int_eq(it->seen, game_lit(g, it->x, it->y));
             kinds[it->kind]++;
             total++;
             for (int r = 0; r < g->map.nrooms; r++) {
@@ -217,7 +217,7 @@ START_TEST(bolt_reaches_5_not_6)
     /* 6 away: it fizzles; neither the scroll nor the turn is spent. */
     g = arena(RULES_POWER);
     m = put_monster(g, MON_ORC, 16, 8, 50);
-    ck_assert(g->visible[8][16]);
+    ck_assert(game_lit(g, 16, 8));
     ck_assert_int_eq(bolt(g), 0);
     ck_assert_int_eq(g->monsters[m].hp, 50);
     ck_assert_int_eq(g->pack_count, 1);
@@ -261,7 +261,7 @@ START_TEST(bolt_strikes_the_closest_visible_and_kills)
     g->map.tile[9][11] = TILE_WALL;
     game_update_fov(g);
     int hid = put_monster(g, MON_ORC, 13, 8, 50);
-    ck_assert(!g->visible[8][13]);
+    ck_assert(!game_lit(g, 13, 8));
     ck_assert_int_eq(bolt(g), 0);
     ck_assert_int_eq(g->monsters[hid].hp, 50);
     ck_assert_int_eq(g->pack_count, 1);
@@ -659,7 +659,7 @@ START_TEST(items_are_remembered_where_last_seen)
     ck_assert_uint_eq(screen_cat(&s, 30, 8)->ch, '?');
     for (int i = 0; i < 14; i++)
         game_key(g, 'l');
-    ck_assert(!g->visible[8][14]);
+    ck_assert(!game_lit(g, 14, 8));
     view_draw(g, &s);
     ck_assert_uint_eq(screen_cat(&s, 14, 8)->ch, '!');
     ck_assert_uint_eq(screen_cat(&s, 14, 8)->fg, COL_GREY);
@@ -683,7 +683,7 @@ START_TEST(view_highlights_targets)
     int lit = 0;
     for (int y = 0; y < MAP_H; y++)
         for (int x = 0; x < MAP_W; x++) {
-            int want = g->visible[y][x] &&
+            int want = game_lit(g, x, y) &&
                        (x - 10) * (x - 10) + (y - 8) * (y - 8) <= 64;
             ck_assert_int_eq(screen_cat(&s, x, y)->bg == COL_BLUE, want);
             ck_assert_int_eq(target_allowed(g, x, y), want);
@@ -795,7 +795,7 @@ START_TEST(descending_keeps_the_player)
     ck_assert_int_eq(g->player.y, cy);
     for (int y = 0; y < MAP_H; y++)
         for (int x = 0; x < MAP_W; x++)
-            ck_assert_int_eq(g->map.explored[y][x], g->visible[y][x]);
+            ck_assert_int_eq(map_known(&g->map, x, y), game_lit(g, x, y));
     find_stairs(g, &sx, &sy);
     int monsters = 0;
     for (int i = 0; i < MAX_MONSTERS; i++)

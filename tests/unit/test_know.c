@@ -215,7 +215,7 @@ START_TEST(teleportation_is_a_way_out)
     /* Seed 1's draw: a free tile out of the troll's view. */
     ck_assert_int_eq(g->player.x, 26);
     ck_assert_int_eq(g->player.y, 9);
-    ck_assert(!g->visible[8][11]);
+    ck_assert(!game_lit(g, 11, 8));
     ck_assert_int_eq(g->player.hp, g->player.max_hp);
     ck_assert_int_eq(g->monsters[m].alive, 1);
     ck_assert(item_known(g, IK_TELEPORT));

@@ -54,7 +54,7 @@ START_TEST(rest_until_healed_or_disturbed)
     g->player.max_hp = 200;
     g->player.hp = 1;
     int m = game_place_monster(g, MON_RAT, 19, 8);
-    ck_assert(!g->visible[8][19]);
+    ck_assert(!game_lit(g, 19, 8));
     ck_assert_int_eq(game_key(g, 'R'), 1);
     /* Seed 1's wander brings it to 18 after 162 turns of rest, 1 HP
      * each. */
@@ -108,7 +108,7 @@ START_TEST(autoexplore_takes_gold)
     /* Everything explored but for gold in the far corner. */
     for (int y = 0; y < MAP_H; y++)
         for (int x = 0; x < MAP_W; x++)
-            g->map.explored[y][x] = 1;
+            tile_bit_put(g->map.explored[y], x, 1);
     item_put(g, ITEM_GOLD, 0, 16, 8, 25);
     game_update_fov(g);
     ck_assert_int_eq(game_key(g, 'o'), 1);

@@ -42,7 +42,7 @@ START_TEST(reads_the_play_screen)
     int shown = 0;
     for (int i = 0; i < MAX_MONSTERS; i++) {
         const monster_t *m = &g->monsters[i];
-        if (!m->alive || !g->visible[m->y][m->x])
+        if (!m->alive || !game_lit(g, m->x, m->y))
             continue;
         shown++;
         int found = 0;

@@ -34,14 +34,14 @@ static void assert_bounds_hold(const game_t *g)
                       game_monsters_end(g));
 }
 
-/* visible[][] holds exactly the last view's tiles: what a view from its
+/* visible holds exactly the last view's tiles: what a view from its
  * origin, cleared whole, lights (game_update_fov clears only the part the
  * view before lit). */
 static void assert_view_exact(const game_t *g)
 {
     if (!g->derived.view_known)
         return;
-    uint8_t want[MAP_H][MAP_W];
+    uint8_t want[MAP_H][TILE_BITS_ROW];
     fov_compute(&g->map, g->derived.view_x, g->derived.view_y, FOV_RADIUS,
                 want);
     ck_assert(memcmp(want, g->visible, sizeof want) == 0);
@@ -113,7 +113,9 @@ START_TEST(random_walks_keep_every_live_slot_within_the_ends)
                 after += g->items[i].type != ITEM_NONE;
             dropped += after > items;
             if (n % 100 == 0) { /* a snapshot's bytes: the same game */
-                game_t *c = game_from_state(g, GAME_STATE_SIZE);
+                static unsigned char form[GAME_STATE_BYTES];
+                game_state_bytes(g, form);
+                game_t *c = game_from_state(form, sizeof form);
                 ck_assert_ptr_nonnull(c);
                 ck_assert_uint_eq(game_hash(c), game_hash(g));
                 ck_assert(memcmp(c, g, GAME_STATE_SIZE) == 0);
@@ -161,19 +163,44 @@ START_TEST(a_slot_made_live_past_the_end_is_found)
 END_TEST
 
 /* The state is game version 8's bytes: its size is what every host stores
- * and sends, the hash covers exactly it, and nothing derived changes it. */
+ * and sends, the hash covers exactly it, and nothing derived changes it.
+ * The tile sets, bits in memory, are a byte a tile in it, between the
+ * fields around them as before (game_state.c). */
 START_TEST(the_state_is_the_hashed_and_stored_bytes)
 {
-    ck_assert_uint_eq(GAME_STATE_SIZE, 21592);
+    ck_assert_uint_eq(GAME_STATE_BYTES, 21592);
     game_t *g = game_new(42, NULL);
+    for (int i = 0; i < 40; i++) /* a few steps: more seen than in view */
+        game_key(g, i % 8 < 4 ? 'l' : 'j');
+    static unsigned char form[GAME_STATE_BYTES];
+    game_state_bytes(g, form);
+    const size_t grown = (size_t)MAP_H * (MAP_W - TILE_BITS_ROW);
+    const unsigned char *explored = form + offsetof(game_t, map.explored);
+    const unsigned char *visible = form + offsetof(game_t, visible) + grown;
+    int seen = 0, lit = 0;
+    for (int y = 0; y < MAP_H; y++)
+        for (int x = 0; x < MAP_W; x++) {
+            ck_assert_uint_eq(explored[y * MAP_W + x], map_known(&g->map, x, y));
+            ck_assert_uint_eq(visible[y * MAP_W + x], game_lit(g, x, y));
+            seen += explored[y * MAP_W + x];
+            lit += visible[y * MAP_W + x];
+        }
+    ck_assert_int_gt(seen, lit);
+    ck_assert_int_gt(lit, 0);
+    ck_assert(memcmp(form, g, offsetof(game_t, map.explored)) == 0);
+    ck_assert(memcmp(form + offsetof(game_t, player) + 2 * grown, &g->player,
+                     GAME_STATE_SIZE - offsetof(game_t, player)) == 0);
     game_t *c = game_clone(g);
     uint64_t h = game_hash(g);
     memset(&c->derived, 0xa5, sizeof c->derived);
     ck_assert_uint_eq(game_hash(c), h);
     c->pad6[0] = 1; /* the state's last bytes are hashed */
     ck_assert_uint_ne(game_hash(c), h);
-    ck_assert_ptr_null(game_from_state(g, GAME_STATE_SIZE - 1));
-    ck_assert_ptr_null(game_from_state(g, sizeof *g));
+    c->pad6[0] = 0;
+    tile_bit_put(c->visible[3], 79, !game_lit(c, 79, 3)); /* and the sets */
+    ck_assert_uint_ne(game_hash(c), h);
+    ck_assert_ptr_null(game_from_state(form, sizeof form - 1));
+    ck_assert_ptr_null(game_from_state(g, GAME_STATE_SIZE));
     game_free(c);
     game_free(g);
 }

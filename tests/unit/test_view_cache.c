@@ -592,7 +592,7 @@ static int explored_count(const game_t *g)
     int n = 0;
     for (int y = 0; y < MAP_H; y++)
         for (int x = 0; x < MAP_W; x++)
-            n += g->map.explored[y][x] != 0;
+            n += map_known(&g->map, x, y) != 0;
     return n;
 }
 
@@ -713,7 +713,7 @@ static void crowd_of_rats(game_t *g, int n)
     for (int pass = 0; pass < 2; pass++)
         for (int y = 1; y <= 15; y++)
             for (int x = 1; x <= 40 && living_monsters(g) < n; x++)
-                if (g->visible[y][x] && ((x + y) % 2 == 1 || pass == 1))
+                if (game_lit(g, x, y) && ((x + y) % 2 == 1 || pass == 1))
                     game_place_monster(g, MON_RAT, x, y);
     ck_assert_int_eq(living_monsters(g), n);
 }
@@ -731,7 +731,7 @@ static game_t *crowd_of_items(void)
     int n = 5;
     for (int y = 1; y <= 15; y++)
         for (int x = 1; x <= 40 && n < 67; x++) {
-            if (!g->visible[y][x] || y == 8 || (x + y) % 2)
+            if (!game_lit(g, x, y) || y == 8 || (x + y) % 2)
                 continue;
             int type = ITEM_CORPSE + n % 3;
             int kind = type == ITEM_CORPSE  ? MON_RAT
