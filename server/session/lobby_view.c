@@ -209,8 +209,14 @@ static void draw_scores(const lobby_t *l, screen_t *s)
     int x0 = table_x(s);
     centred(s, 6, "Hall of fame", COL_BWHITE, ATTR_BOLD);
     if (!sc || sc->n == 0) {
-        centred(s, 9, "No game has ended yet: the list is empty. Be the first!",
+        /* Not "no game has ended": a quit of fewer turns is not listed
+         * (STORE_QUIT_MIN_TURNS). */
+        centred(s, 9, "The hall of fame is empty: it lists deaths, wins",
                 COL_WHITE, 0);
+        char rule[64];
+        snprintf(rule, sizeof rule, "and games quit after %d turns. Be the "
+                 "first!", STORE_QUIT_MIN_TURNS);
+        centred(s, 10, rule, COL_WHITE, 0);
         centred(s, s->h - 2, "Press any key to return.", COL_GREY, 0);
         return;
     }

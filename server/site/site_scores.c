@@ -23,7 +23,9 @@ static void on_scores(void *ctx, const store_scores_t *sc)
     html_init(&p);
     html_begin(&p, "Hall of fame");
     if (sc->n == 0)
-        html_raw(&p, "<p id=\"noscores\">No game has ended yet.</p>\n");
+        html_printf(&p, "<p id=\"noscores\">The hall of fame is empty: it "
+                    "lists deaths, wins and games quit after %d turns.</p>\n",
+                    STORE_QUIT_MIN_TURNS);
     else
         html_raw(&p, "<table id=\"scores\"><tr><th class=\"n\">#</th>"
                  "<th>Player</th><th class=\"n\">Score</th>"

@@ -228,7 +228,8 @@ START_TEST(pages_answer_with_their_types_and_escape_the_host)
     head_is(&r, "200 OK", "text/html; charset=utf-8", "no-cache");
     page_is_safe(&r);
     has(&r, "<h1>Hall of fame</h1>");
-    has(&r, "<p id=\"noscores\">No game has ended yet.</p>");
+    has(&r, "<p id=\"noscores\">The hall of fame is empty: it lists "
+            "deaths, wins and games quit after 100 turns.</p>");
     free(r.all);
 
     r = get(http, "/games.json");
