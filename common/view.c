@@ -47,9 +47,13 @@ static void draw_centered(screen_t *s, int y, const char *text, uint8_t fg,
 
 void view_draw_too_small(screen_t *s)
 {
+    static const char ask[] = "Please enlarge your terminal to 40x20.";
     char line[64];
     int y = s->h / 2 - 1;
-    draw_centered(s, y < 0 ? 0 : y, "Please enlarge your terminal to 40x20.",
+    /* The whole sentence where it fits, the size alone where it would be
+     * cut (a phone's narrow terminal). */
+    draw_centered(s, y < 0 ? 0 : y,
+                  s->w >= (int)sizeof ask - 1 ? ask : "Enlarge to 40x20.",
                   COL_BYELLOW, ATTR_BOLD);
     snprintf(line, sizeof line, "(it is %dx%d now)", s->w, s->h);
     draw_centered(s, y + 1, line, COL_WHITE, 0);
@@ -421,8 +425,10 @@ static void draw_legend(const game_t *g, screen_t *s)
         x = 0;
     screen_puts(s, x, y++, "Monsters (from the top of the dungeon down)",
                 COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
+    int order[MON_COUNT];
+    monster_kinds_by_depth(order);
     for (int k = 0; k < MON_COUNT; k++) {
-        const creature_stats_t *m = monster_stats(k);
+        const creature_stats_t *m = monster_stats(order[k]);
         screen_put(s, x + 2, y, (uint32_t)m->glyph, m->colour, COL_DEFAULT,
                    ATTR_BOLD);
         snprintf(line, sizeof line, "%-12s from depth %-2d %s", m->name,

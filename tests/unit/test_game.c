@@ -284,6 +284,10 @@ START_TEST(view_too_small)
     screen_resize(&s, 40, 19);
     view_draw(g, &s);
     ck_assert(row_has(&s, 8, "Please enlarge your terminal to 40x20."));
+    screen_resize(&s, 30, 15); /* too narrow for the sentence: not cut */
+    view_draw(g, &s);
+    ck_assert(row_has(&s, 6, "Enlarge to 40x20."));
+    ck_assert(row_has(&s, 7, "(it is 30x15 now)"));
     screen_free(&s);
     game_free(g);
 }
