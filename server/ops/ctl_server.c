@@ -227,7 +227,9 @@ static void run_line(ctl_req_t *r, char *line)
     ctl_req_printf(r, "commands:\n");
     for (const ctl_cmd_t *k = ctl_cmds; k->name; k++)
         ctl_req_printf(r, "  %s\n", k->usage);
-    ctl_req_done(r, "unknown command");
+    char err[80]; /* the word asked for, said back (cut if long) */
+    snprintf(err, sizeof err, "unknown command \"%.40s\"", line);
+    ctl_req_done(r, err);
 }
 
 static void on_alloc(uv_handle_t *hd, size_t size, uv_buf_t *b)

@@ -117,7 +117,8 @@ START_TEST(who_say_kick)
     ck_assert_int_eq(srv_ctl(s, cmd, out, sizeof out), 1);
     ck_assert_msg(strstr(out, "no session"), "%s", out);
     ck_assert_int_eq(srv_ctl(s, "frobnicate", out, sizeof out), 1);
-    ck_assert_msg(strstr(out, "unknown command") && strstr(out, "kick ID"), "%s", out);
+    ck_assert_msg(strstr(out, "unknown command \"frobnicate\"\n") &&
+                  strstr(out, "kick ID"), "%s", out);
     cl_close(a);
     cl_close(b);
     srv_stop(s);
