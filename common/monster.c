@@ -109,6 +109,16 @@ const creature_stats_t *monster_stats(int kind)
     return &kinds[kind];
 }
 
+void monster_kinds_by_depth(int order[MON_COUNT])
+{
+    for (int k = 0; k < MON_COUNT; k++) { /* an insertion sort: stable */
+        int i = k;
+        for (; i > 0 && kinds[order[i - 1]].min_depth > kinds[k].min_depth; i--)
+            order[i] = order[i - 1];
+        order[i] = k;
+    }
+}
+
 const creature_stats_t *monster_player_stats(void)
 {
     return &player;

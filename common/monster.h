@@ -117,6 +117,11 @@ _Static_assert(MAP_W <= 256 && MAP_H <= 256, "a map coordinate fits a byte");
 /* The row of a kind (any out-of-range kind gives the rat's row). */
 const creature_stats_t *monster_stats(int kind);
 
+/* Every kind, in the order of the depth it is first met at (kinds of one
+ * depth in their enum order): the help's legend, top of the dungeon
+ * first. */
+void monster_kinds_by_depth(int order[MON_COUNT]);
+
 /* The player's base stats at level 1 (each level adds to them: game.c). */
 const creature_stats_t *monster_player_stats(void);
 

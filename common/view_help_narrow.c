@@ -66,9 +66,10 @@ static void legend_page(const game_t *g, screen_t *s)
 {
     screen_puts(s, 0, 0, "Monsters, from the top down", COL_BYELLOW,
                 COL_DEFAULT, ATTR_BOLD);
-    int rows = (MON_COUNT + 1) / 2, y = 1;
+    int rows = (MON_COUNT + 1) / 2, y = 1, order[MON_COUNT];
+    monster_kinds_by_depth(order);
     for (int k = 0; k < MON_COUNT; k++) {
-        const creature_stats_t *m = monster_stats(k);
+        const creature_stats_t *m = monster_stats(order[k]);
         int x = k < rows ? 0 : 20;
         y = 1 + (k < rows ? k : k - rows);
         char line[24];

@@ -42,8 +42,8 @@ static inline int arena_log_count(const game_t *g, const char *text)
     return n;
 }
 
-/* 1 if a row of the screen holds `text`. */
-static inline int arena_screen_has(const screen_t *s, const char *text)
+/* The first row of the screen that holds `text`, -1 if none. */
+static inline int arena_screen_row(const screen_t *s, const char *text)
 {
     for (int y = 0; y < s->h; y++) {
         char line[256];
@@ -51,9 +51,15 @@ static inline int arena_screen_has(const screen_t *s, const char *text)
             line[x] = (char)screen_cat(s, x, y)->ch;
         line[s->w < 255 ? s->w : 255] = '\0';
         if (strstr(line, text))
-            return 1;
+            return y;
     }
-    return 0;
+    return -1;
+}
+
+/* 1 if a row of the screen holds `text`. */
+static inline int arena_screen_has(const screen_t *s, const char *text)
+{
+    return arena_screen_row(s, text) >= 0;
 }
 
 #endif

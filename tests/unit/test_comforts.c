@@ -253,6 +253,19 @@ START_TEST(help_has_a_monster_legend)
     view_draw(g, &s);
     for (int k = 0; k < MON_COUNT; k++)
         ck_assert_msg(arena_screen_has(&s, monster_stats(k)->name), "%d", k);
+    /* From the top of the dungeon down, as its title says. */
+    for (int a = 0; a < MON_COUNT; a++)
+        for (int b = 0; b < MON_COUNT; b++) {
+            char na[40], nb[40]; /* the name and its depth: one kind each */
+            snprintf(na, sizeof na, "%-12s from depth %-2d",
+                     monster_stats(a)->name, monster_stats(a)->min_depth);
+            snprintf(nb, sizeof nb, "%-12s from depth %-2d",
+                     monster_stats(b)->name, monster_stats(b)->min_depth);
+            if (monster_stats(a)->min_depth < monster_stats(b)->min_depth)
+                ck_assert_msg(arena_screen_row(&s, na) <
+                                  arena_screen_row(&s, nb),
+                              "%s below %s", na, nb);
+        }
     ck_assert(arena_screen_has(&s, "giant spider from depth 4  its bite poisons"));
     ck_assert(arena_screen_has(&s, "damage = hits - blocks"));
     ck_assert_int_eq(game_key(g, ' '), 0);
