@@ -402,7 +402,7 @@ static const char *const help_lines[] = {
     "  Pick up       g  or  ,          Use/wield/wear   i, then its letter",
     "  Drop          d, then a letter  Go down          >  (on the stairs)",
     "  Look          ;  or  x          Character        @  or  C",
-    "  Messages      P  (history)      Quit             Q  (asks y/n)",
+    "  Messages      P  (history)      Quit Q (asks y/n)   Save & leave S",
     "  Options       O  (display)      Autopickup A on/off  Redraw Ctrl-L",
     "  Rest          R  (until healed) Count  0, a number, then . or a move",
     "  Throw         t, then a letter  Discoveries      \\  (what you learned)",

@@ -409,10 +409,38 @@ static void play_warm(const sess_t *s)
     prefetch_range(&g->player, sizeof g->player);
 }
 
+/* S in play: an account's game is saved and the player is back in the
+ * lobby, where p goes on with it (the leave flushes it to the store, and
+ * the lobby loads it again as after a login: docs/game.md, "Keys"). Not a
+ * key of the game: nothing is recorded. A guest's game is not kept, and
+ * while the store cannot write, leaving would lose the keys it lacks: the
+ * player is told and plays on. 1 if the key was this. */
+static int save_and_leave(sess_t *s, int key)
+{
+    const game_t *g = s->st.play.g.game;
+    if (key != 'S' || g->mode != MODE_PLAY)
+        return 0;
+    if (s->lobby.account_id <= 0)
+        snprintf(s->notice, sizeof s->notice, "A guest's game is not "
+                 "saved: register in the lobby to keep yours.");
+    else if (!store_healthy(s->srv->store))
+        snprintf(s->notice, sizeof s->notice, "The server cannot save your "
+                 "game right now: play on, or try again later.");
+    if (s->notice[0])
+        return 1;
+    sess_goto(s, S_LOBBY, NULL);
+    lobby_note(&s->lobby, LOBBY_NOTE_GOOD, "Your game is saved: p goes on "
+               "with it.");
+    sess_lobby_load_progress(s);
+    return 1;
+}
+
 static void play_key(sess_t *s, int key)
 {
     st_play_t *p = &s->st.play;
     game_t *g = p->g.game;
+    if (save_and_leave(s, key))
+        return;
     if (game_dead(g)) {
         /* YOU DIED: the game is in the store already. */
         int choice = game_dead_choice(key);

@@ -136,6 +136,51 @@ static void shutdown_keeps_the_game(int sig, int keys, int with_guest)
     srv_remove_tree(dir);
 }
 
+/* S saves an account's game and goes back to the lobby, which offers it
+ * at once; p goes on at the very screen, and nothing of the S is in the
+ * game (no turn, no key). A guest is told its game is not kept and plays
+ * on. */
+START_TEST(save_and_leave_goes_on_from_the_lobby)
+{
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
+    tsrv_t *s = srv_start("--seed", seed, "--set", WAIT_ANSWERS, NULL);
+    tclient_t *a = play_lobby(srv_port(s));
+    play_login_dave(a, 1);
+    ck_assert(cl_key(a, "p"));
+    play_wait_text(a, "HP: ");
+    play_walk_keys(a, 30);
+    int turn = cl_turn(a);
+    cl_snap_t before;
+    cl_snap(a, &before);
+    ck_assert(cl_key(a, "S"));
+    play_wait_text(a, "Your game is saved: p goes on with it.");
+    char offer[64];
+    snprintf(offer, sizeof offer, "Continue your game (depth 1, turn %d)", turn);
+    play_wait_text(a, offer);
+    ck_assert(srv_log_has(s, "game suspended id=1 name=dave"));
+    ck_assert(!srv_log_has(s, "game over"));
+    ck_assert(cl_key(a, "p"));
+    play_wait_text(a, "HP: ");
+    ck_assert(cl_sync(a, CL_WAIT_MS));
+    expect_same(a, &before);
+    cl_snap_free(&before);
+    ck_assert_int_eq(cl_turn(a), turn);
+    ck_assert(cl_key(a, "."));
+    ck_assert_int_eq(cl_turn(a), turn + 1);
+    cl_close(a);
+
+    tclient_t *g = play_connect(srv_port(s), NULL); /* a guest, playing */
+    ck_assert(cl_key(g, "S"));
+    play_wait_text(g, "A guest's game is not saved: register in the lobby "
+                   "to keep yours.");
+    ck_assert(cl_screen_has(g, "HP: "));
+    ck_assert(!cl_screen_has(g, "Unknown key"));
+    cl_close(g);
+    srv_stop(s);
+}
+END_TEST
+
 START_TEST(sigterm_and_restart_continue_on_the_same_screen)
 {
     shutdown_keeps_the_game(SIGTERM, 50, 0);
@@ -333,6 +378,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 90);
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, dropped_connection_continues_on_the_same_screen);
+    tcase_add_test(tc, save_and_leave_goes_on_from_the_lobby);
     tcase_add_test(tc, sigterm_and_restart_continue_on_the_same_screen);
     tcase_add_test(tc, sighup_keeps_every_game);
     tcase_add_test(tc, a_full_record_ends_the_game_whole);

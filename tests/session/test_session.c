@@ -207,7 +207,7 @@ START_TEST(help_screen)
         "Explore       o  (walks to what is not seen yet; stops at items)",
         "Wait a turn   .  or  5",
         "Look          ;  or  x          Character        @  or  C",
-        "Quit             Q  (asks y/n)",
+        "Quit Q (asks y/n)   Save & leave S",
         "Goal: the Amulet of Yendor (\") lies at depth 12. Take it to win.",
         "Press ? for page 2, any other key to return to the game.",
     };
