@@ -44,19 +44,29 @@ static void expect_same(tclient_t *c, const cl_snap_t *before)
         play_fail(c, "the continued game differs from the one left: %s", why);
 }
 
-START_TEST(dropped_connection_continues_on_the_same_screen)
+/* A server whose games are the walk's seed, and dave registered on it
+ * and n keys into his game (*a): its turn and screen then. */
+static tsrv_t *dave_walked(tclient_t **a, int n, int *turn, cl_snap_t *snap)
 {
     char seed[32];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
     tsrv_t *s = srv_start("--seed", seed, "--set", WAIT_ANSWERS, NULL);
-    tclient_t *a = play_lobby(srv_port(s));
-    play_login_dave(a, 1);
-    ck_assert(cl_key(a, "p"));
-    play_wait_text(a, "HP: ");
-    play_walk_keys(a, 50);
-    int turn = cl_turn(a);
+    *a = play_lobby(srv_port(s));
+    play_login_dave(*a, 1);
+    ck_assert(cl_key(*a, "p"));
+    play_wait_text(*a, "HP: ");
+    play_walk_keys(*a, n);
+    *turn = cl_turn(*a);
+    cl_snap(*a, snap);
+    return s;
+}
+
+START_TEST(dropped_connection_continues_on_the_same_screen)
+{
+    tclient_t *a;
+    int turn;
     cl_snap_t before;
-    cl_snap(a, &before);
+    tsrv_t *s = dave_walked(&a, 50, &turn, &before);
     cl_close(a); /* the link drops: nothing said, nothing sent */
     ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", CL_WAIT_MS));
     ck_assert(!srv_log_has(s, "game over"));
@@ -142,17 +152,10 @@ static void shutdown_keeps_the_game(int sig, int keys, int with_guest)
  * on. */
 START_TEST(save_and_leave_goes_on_from_the_lobby)
 {
-    char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
-    tsrv_t *s = srv_start("--seed", seed, "--set", WAIT_ANSWERS, NULL);
-    tclient_t *a = play_lobby(srv_port(s));
-    play_login_dave(a, 1);
-    ck_assert(cl_key(a, "p"));
-    play_wait_text(a, "HP: ");
-    play_walk_keys(a, 30);
-    int turn = cl_turn(a);
+    tclient_t *a;
+    int turn;
     cl_snap_t before;
-    cl_snap(a, &before);
+    tsrv_t *s = dave_walked(&a, 30, &turn, &before);
     ck_assert(cl_key(a, "S"));
     play_wait_text(a, "Your game is saved: p goes on with it.");
     char offer[64];
