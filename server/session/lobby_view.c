@@ -22,13 +22,41 @@ static void centred(screen_t *s, int y, const char *text, uint8_t fg,
     screen_puts(s, x < 0 ? 0 : x, y, text, fg, COL_DEFAULT, attr);
 }
 
+/* The message of the day on row 2, and where it does not fit the width
+ * (a phone's 48 columns, a small terminal) broken at a space onto row 3
+ * too. Returns the rows it took (0, 1 or 2). */
+static int draw_motd(const char *motd, screen_t *s)
+{
+    size_t n = strlen(motd);
+    if (n == 0)
+        return 0;
+    if ((int)n <= s->w) {
+        centred(s, 2, motd, COL_WHITE, 0);
+        return 1;
+    }
+    size_t cut = (size_t)s->w;
+    while (cut > 0 && motd[cut] != ' ')
+        cut--;
+    if (cut == 0) /* one long word: cut at the edge */
+        cut = (size_t)s->w;
+    char first[256];
+    snprintf(first, sizeof first, "%.*s", (int)cut, motd);
+    centred(s, 2, first, COL_WHITE, 0);
+    const char *rest = motd + cut;
+    while (*rest == ' ')
+        rest++;
+    centred(s, 3, rest, COL_WHITE, 0); /* what is still too long is cut */
+    return 2;
+}
+
 static void draw_header(const lobby_t *l, const lobby_info_t *in, screen_t *s)
 {
     char line[128];
     snprintf(line, sizeof line, "Welcome to %s", in->server_name);
     centred(s, 1, line, COL_BYELLOW, ATTR_BOLD);
-    if (in->motd && in->motd[0])
-        centred(s, 2, in->motd, COL_WHITE, 0);
+    /* A motd of two rows moves the lines under it down one, into the row
+     * above the menu. */
+    int y = draw_motd(in->motd ? in->motd : "", s) == 2 ? 4 : 3;
     snprintf(line, sizeof line, "%d player%s online, %d game%s in progress",
              in->online, in->online == 1 ? "" : "s", in->playing,
              in->playing == 1 ? "" : "s");
@@ -36,16 +64,16 @@ static void draw_header(const lobby_t *l, const lobby_info_t *in, screen_t *s)
         size_t n = strlen(line);
         snprintf(line + n, sizeof line - n, " (%s)", in->hosts);
     }
-    centred(s, 3, line, COL_CYAN, 0);
+    centred(s, y++, line, COL_CYAN, 0);
     if (l->account[0])
         snprintf(line, sizeof line, "Logged in as %s", l->account);
     else if (l->guest[0])
         snprintf(line, sizeof line, "Playing as %s (a guest)", l->guest);
     else
         snprintf(line, sizeof line, "Not logged in");
-    centred(s, 4, line, COL_GREY, 0);
+    centred(s, y++, line, COL_GREY, 0);
     if (in->news && in->news[0]) /* cut to the width, never wrapped */
-        centred(s, 5, in->news, COL_BYELLOW, 0);
+        centred(s, y, in->news, COL_BYELLOW, 0);
 }
 
 static void menu_item(screen_t *s, int y, char key, const char *text)

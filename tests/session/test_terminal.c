@@ -130,6 +130,27 @@ START_TEST(resize_too_small_and_back)
 }
 END_TEST
 
+/* The lobby at 40 columns: the message of the day, longer than the row,
+ * is broken at a space over two rows (not cut), and the lines under it
+ * move down one. */
+START_TEST(narrow_lobby_wraps_the_motd)
+{
+    tsrv_t *s = srv_start(NULL);
+    cl_opts_t o = { .w = 40, .h = 20 };
+    tclient_t *c = cl_connect(srv_port(s), &o);
+    play_wait_text(c, "Not logged in");
+    char row[256];
+    ck_assert_str_eq(cl_row(c, 2, row, sizeof row),
+                     "Every player has a dungeon of their own.");
+    ck_assert_str_eq(cl_row(c, 3, row, sizeof row), "               Good luck!");
+    ck_assert_str_eq(cl_row(c, 4, row, sizeof row),
+                     "  1 player online, 0 games in progress");
+    ck_assert_str_eq(cl_row(c, 5, row, sizeof row), "             Not logged in");
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
 /* A 40x20 terminal plays (docs/game.md, "Small terminals"): the map
  * window with the '@', the wrapped log, the short status line on the
  * last row; a move takes a turn; a resize to 80x24 and back keeps the
@@ -270,6 +291,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, resize_mid_game);
     tcase_add_test(tc, resize_too_small_and_back);
     tcase_add_test(tc, narrow_40x20_plays);
+    tcase_add_test(tc, narrow_lobby_wraps_the_motd);
     tcase_add_test(tc, naws_refused);
     tcase_add_test(tc, raw_client);
     suite_add_tcase(s, tc);
