@@ -357,8 +357,10 @@ void srv_shutdown(srv_t *srv, const char *why)
     sess_t *next;
     for (sess_t *s = srv->sessions; s; s = next) {
         next = s->next;
-        sess_close(s, "server shutdown", 1,
-                   "The server is shutting down. Goodbye!");
+        sess_close(s, "server shutdown", 1, sess_play_keeps_game(s)
+                   ? "The server is shutting down: your game is saved, "
+                     "log in again to go on. Goodbye!"
+                   : "The server is shutting down. Goodbye!");
     }
 }
 

@@ -580,6 +580,11 @@ void sess_play_rewatch(sess_t *s);
 int sess_lobby_play_summary(sess_t *s, msg_game_t *src);
 void sess_lobby_load_progress(sess_t *s);
 
+/* 1 if s plays an account's game that goes on at the account's next
+ * login when s closes now (its leave saves it): what a goodbye can tell
+ * the player (session_play.c). */
+int sess_play_keeps_game(const sess_t *s);
+
 /* The bytes of an escape sequence read before a move (session_input.c):
  * decoded as if just read. */
 void sess_feed_held(sess_t *s, const void *bytes, size_t n);

@@ -398,6 +398,14 @@ static void play_leave(sess_t *s)
     dir_set_game(s->srv->dir, s->id, NULL);
 }
 
+int sess_play_keeps_game(const sess_t *s)
+{
+    const st_play_t *p = &s->st.play;
+    return s->state == S_PLAYING && s->lobby.account_id > 0 && p->g.game &&
+           !p->handed && !p->recorded && !p->end_cause &&
+           !game_over(p->g.game) && !game_dead(p->g.game);
+}
+
 /* What a key reads of the game first (sess_state_ops_t.warm): the line of
  * its mode, turn and key count, and the player's. */
 static void play_warm(const sess_t *s)

@@ -125,8 +125,13 @@ static void shutdown_keeps_the_game(int sig, int keys, int with_guest)
              sig == SIGHUP ? "SIGHUP" : "SIGTERM", with_guest ? 2 : 1);
     ck_assert(srv_wait_log(s, line, CL_WAIT_MS));
     ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", CL_WAIT_MS));
+    /* dave is told his game is kept; a guest's is not */
+    ck_assert(cl_wait_eof(a, CL_WAIT_MS));
+    ck_assert(cl_stream_has(a, "The server is shutting down: your game is "
+                            "saved, log in again to go on. Goodbye!"));
     if (g) {
         ck_assert(cl_wait_eof(g, CL_WAIT_MS));
+        ck_assert(!cl_stream_has(g, "your game is saved"));
         ck_assert(cl_stream_has(g, "The server is shutting down. Goodbye!"));
         ck_assert(srv_wait_log(s, "name=guest2 ", CL_WAIT_MS));
         ck_assert(srv_log_has(s, "cause=\"disconnected (server shutdown)\""));
