@@ -4,10 +4,13 @@
  * bind that is not an IP address is refused with a message that says what
  * it is and where to look, before any file is made (README.md,
  * "Configuration"). */
+#include <arpa/inet.h>
 #include <check.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "check_main.h"
@@ -142,6 +145,33 @@ START_TEST(a_host_name_as_bind_is_refused_before_any_file_is_made)
 }
 END_TEST
 
+/* A port another process listens on: the error names the key that moves
+ * this server (a second server on one machine, most often). */
+START_TEST(a_port_in_use_names_the_key_that_moves_it)
+{
+    int port = cl_free_port();
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    ck_assert_int_ge(fd, 0);
+    struct sockaddr_in a = { .sin_family = AF_INET,
+                             .sin_port = htons((uint16_t)port) };
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+    ck_assert_int_eq(listen(fd, 1), 0);
+    char dir[] = "/tmp/rogued-help-XXXXXX", args[256], want[256];
+    static char out[8192];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(args, sizeof args, "--config /dev/null --data-dir %s/data "
+             "--port %d", dir, port);
+    ck_assert_int_ne(srv_run_once("", args, out, sizeof out), 0);
+    snprintf(want, sizeof want, "cannot listen on 127.0.0.1 port %d (port): "
+             "Address already in use (another server on it? --set port=N "
+             "moves this one)\n", port);
+    ck_assert_msg(strstr(out, want), "%s", out);
+    close(fd);
+    srv_remove_tree(dir);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("help");
@@ -151,6 +181,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_mistyped_key_points_to_help);
     tcase_add_test(tc, a_missing_config_file_says_it_is_the_config_file);
     tcase_add_test(tc, a_host_name_as_bind_is_refused_before_any_file_is_made);
+    tcase_add_test(tc, a_port_in_use_names_the_key_that_moves_it);
     suite_add_tcase(s, tc);
     return s;
 }
