@@ -326,8 +326,8 @@ static int read_game(const config_t *cfg, int64_t id, store_game_t *g,
     snprintf(path, sizeof path, "%s", sdb_name(db));
     sdb_close(db);
     if (status == STORE_NOT_FOUND)
-        snprintf(err, errlen, "no game %lld in %s (the hall of fame shows "
-                 "the games there)", (long long)id, path);
+        snprintf(err, errlen, "no game %lld in %s (rogued --list-games "
+                 "lists every finished game's id)", (long long)id, path);
     else if (status == STORE_NO_RECORD)
         snprintf(err, errlen, "game %lld (%s, %s) was kept without its "
                  "record: there is nothing to replay", (long long)id, g->name,
@@ -409,7 +409,7 @@ int export_main(const config_t *cfg, const char *id, const char *format,
     long long n = strtoll(id, &end, 10);
     if (errno || end == id || *end || n < 1) {
         fprintf(stderr, "rogued: --export needs a game id (a number from 1, "
-                "as the hall of fame shows), not '%s'\n", id);
+                "as rogued --list-games shows), not '%s'\n", id);
         return 2;
     }
     out_t o = { NULL, 0, 0, 0 };

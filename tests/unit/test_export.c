@@ -555,6 +555,7 @@ START_TEST(bad_requests_fail_with_a_message)
     for (size_t i = 0; i < sizeof bad_ids / sizeof bad_ids[0]; i++) {
         ck_assert_int_eq(run_export(&cfg, bad_ids[i], "ttyrec", ttyrec, &msg), 2);
         ck_assert_ptr_nonnull(strstr(msg, "game id"));
+        ck_assert_ptr_nonnull(strstr(msg, "as rogued --list-games shows"));
         free(msg);
     }
     ck_assert_int_eq(run_export(&cfg, "1", "gif", ttyrec, &msg), 2);
@@ -562,6 +563,9 @@ START_TEST(bad_requests_fail_with_a_message)
     free(msg);
     ck_assert_int_eq(run_export(&cfg, "3", "ttyrec", ttyrec, &msg), 1);
     ck_assert_ptr_nonnull(strstr(msg, "no game 3"));
+    /* where the ids are: not the hall of fame (short quits are not in it) */
+    ck_assert_ptr_nonnull(strstr(msg, "(rogued --list-games lists every "
+                                      "finished game's id)"));
     free(msg);
     ck_assert_int_eq(run_export(&cfg, "2", "asciicast", cast, &msg), 1);
     ck_assert_ptr_nonnull(strstr(msg, "without its record"));
