@@ -81,8 +81,11 @@ int ctl_client_main(int argc, char **argv)
     }
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
-        fprintf(stderr, "rogued ctl: cannot reach the server at %s: %s\n",
-                sa.sun_path, strerror(errno));
+        int absent = errno == ENOENT || errno == ECONNREFUSED;
+        fprintf(stderr, "rogued ctl: cannot reach the server at %s: %s%s\n",
+                sa.sun_path, strerror(errno), absent ? " (no server runs "
+                "with this data directory: start one, or name its own with "
+                "--data-dir DIR)" : "");
         if (fd >= 0)
             close(fd);
         return 2;

@@ -3,7 +3,8 @@
  * its default, and a mistyped key, a config file that is not there or a
  * bind that is not an IP address is refused with a message that says what
  * it is and where to look, before any file is made (README.md,
- * "Configuration"). */
+ * "Configuration"); a port in use and a console with no server say so,
+ * and what to do. */
 #include <arpa/inet.h>
 #include <check.h>
 #include <netinet/in.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check_main.h"
@@ -172,6 +174,31 @@ START_TEST(a_port_in_use_names_the_key_that_moves_it)
 }
 END_TEST
 
+/* rogued ctl where no server runs: said so, and how to name another
+ * data directory. */
+START_TEST(ctl_where_no_server_runs_says_so)
+{
+    char dir[] = "/tmp/rogued-help-XXXXXX", cmd[512], want[512];
+    static char out[4096];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    const char *bin = getenv("ROGUED_BIN");
+    snprintf(cmd, sizeof cmd, "timeout 60 %s ctl --data-dir %s who 2>&1 "
+             "</dev/null", bin ? bin : "build/san/rogued", dir);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2, "%d: %s", st, out);
+    snprintf(want, sizeof want, "rogued ctl: cannot reach the server at "
+             "%s/ctl.sock: No such file or directory (no server runs with "
+             "this data directory: start one, or name its own with "
+             "--data-dir DIR)\n", dir);
+    ck_assert_str_eq(out, want);
+    srv_remove_tree(dir);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("help");
@@ -182,6 +209,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_missing_config_file_says_it_is_the_config_file);
     tcase_add_test(tc, a_host_name_as_bind_is_refused_before_any_file_is_made);
     tcase_add_test(tc, a_port_in_use_names_the_key_that_moves_it);
+    tcase_add_test(tc, ctl_where_no_server_runs_says_so);
     suite_add_tcase(s, tc);
     return s;
 }
