@@ -129,12 +129,8 @@ typedef struct hasher {
     size_t npart, total;
 } hasher_t;
 
-static void h_block(hasher_t *h, const unsigned char *p)
-{
-    for (int i = 0; i < 4; i++)
-        h->lane[i] = h_round(h->lane[i], h_word(p + 8 * i));
-}
-
+/* Feeds n bytes: whole blocks straight from p, the lanes in registers;
+ * a block split between two feeds through h->part. */
 static void h_feed(hasher_t *h, const unsigned char *p, size_t n)
 {
     h->total += n;
@@ -146,25 +142,28 @@ static void h_feed(hasher_t *h, const unsigned char *p, size_t n)
         n -= k;
         if (h->npart < 32)
             return;
-        h_block(h, h->part);
+        for (int i = 0; i < 4; i++)
+            h->lane[i] = h_round(h->lane[i], h_word(h->part + 8 * i));
         h->npart = 0;
     }
-    for (; n >= 32; p += 32, n -= 32)
-        h_block(h, p);
+    uint64_t a = h->lane[0], b = h->lane[1], c = h->lane[2], d = h->lane[3];
+    for (; n >= 32; p += 32, n -= 32) {
+        a = h_round(a, h_word(p));
+        b = h_round(b, h_word(p + 8));
+        c = h_round(c, h_word(p + 16));
+        d = h_round(d, h_word(p + 24));
+    }
+    h->lane[0] = a, h->lane[1] = b, h->lane[2] = c, h->lane[3] = d;
     memcpy(h->part, p, n);
     h->npart = n;
 }
 
+/* A tile set a byte a tile, fed whole. */
 static void h_feed_set(hasher_t *h, const uint8_t bits[MAP_H][TILE_BITS_ROW])
 {
-    unsigned char row[MAP_W];
-    for (int y = 0; y < MAP_H; y++) {
-        for (int x = 0; x < MAP_W; x += 8) {
-            uint64_t w = tile_bits_bytes(bits[y][x >> 3]);
-            memcpy(row + x, &w, sizeof w);
-        }
-        h_feed(h, row, sizeof row);
-    }
+    unsigned char bytes[MAP_H * MAP_W];
+    set_to_bytes(bits, bytes);
+    h_feed(h, bytes, sizeof bytes);
 }
 
 uint64_t game_hash(const game_t *g)
