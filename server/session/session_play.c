@@ -468,6 +468,10 @@ static void play_key(sess_t *s, int key)
         return;
     }
     record_key(&p->g.rec, g, key);
+    if (g->mode == MODE_QUIT_PROMPT) /* the game asks "Really quit?" */
+        snprintf(s->notice, sizeof s->notice, "%s", s->lobby.account_id > 0
+                 ? "y ends it for good; n then S saves it."
+                 : "y ends this game for good.");
     take_snapshot(s);
     tell_watchers(s, MSG_WATCH_KEY, key, NULL);
     if (game_dead(g)) {

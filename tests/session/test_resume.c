@@ -151,9 +151,10 @@ static void shutdown_keeps_the_game(int sig, int keys, int with_guest)
     srv_remove_tree(dir);
 }
 
-/* S saves an account's game and goes back to the lobby, which offers it
- * at once; p goes on at the very screen, and nothing of the S is in the
- * game (no turn, no key). A guest is told its game is not kept and plays
+/* Q's prompt says what y does and how to keep the game; S saves an
+ * account's game and goes back to the lobby, which offers it at once; p
+ * goes on at the very screen, and nothing of the S is in the game (no
+ * turn, no key). A guest is told its game is not kept and plays
  * on. */
 START_TEST(save_and_leave_goes_on_from_the_lobby)
 {
@@ -161,6 +162,16 @@ START_TEST(save_and_leave_goes_on_from_the_lobby)
     int turn;
     cl_snap_t before;
     tsrv_t *s = dave_walked(&a, 30, &turn, &before);
+    /* Q says what y would do, and how to keep the game instead */
+    ck_assert(cl_key(a, "Q"));
+    play_wait_text(a, "Really quit? (y/n)");
+    ck_assert(cl_screen_has(a, "y ends it for good; n then S saves it."));
+    ck_assert(cl_key(a, "n"));
+    play_wait_text(a, "Never mind.");
+    ck_assert(!cl_screen_has(a, "y ends it for good"));
+    ck_assert_int_eq(cl_turn(a), turn); /* no turn, but two lines logged */
+    cl_snap_free(&before);
+    cl_snap(a, &before);
     ck_assert(cl_key(a, "S"));
     play_wait_text(a, "Your game is saved: p goes on with it.");
     char offer[64];
@@ -184,6 +195,10 @@ START_TEST(save_and_leave_goes_on_from_the_lobby)
                    "to keep yours.");
     ck_assert(cl_screen_has(g, "HP: "));
     ck_assert(!cl_screen_has(g, "Unknown key"));
+    ck_assert(cl_key(g, "Q")); /* a guest is not offered S */
+    play_wait_text(g, "y ends this game for good.");
+    ck_assert(!cl_screen_has(g, "saves it"));
+    ck_assert(cl_key(g, "n"));
     cl_close(g);
     srv_stop(s);
 }
