@@ -101,8 +101,7 @@ static void view_square(int ox, int oy, int *x0, int *y0, int *y1)
 {
     int x = ox - FOV_RADIUS;
     *x0 = x < 0 ? 0 : x > MAP_W - SPAN ? MAP_W - SPAN : x;
-    *y0 = oy - FOV_RADIUS < 0 ? 0 : oy - FOV_RADIUS;
-    *y1 = oy + FOV_RADIUS >= MAP_H ? MAP_H - 1 : oy + FOV_RADIUS;
+    fov_rows(oy, y0, y1);
 }
 
 /* Eight bytes of 0 or 1 as eight bits, byte i in bit i: each byte's bit

@@ -24,4 +24,12 @@ void fov_compute(const map_t *m, int ox, int oy, int radius,
 void fov_light(const map_t *m, int ox, int oy, int radius,
                uint8_t vis[MAP_H][TILE_BITS_ROW]);
 
+/* The map rows a view from row oy can light: y0..y1 (those within
+ * FOV_RADIUS, on the map). */
+static inline void fov_rows(int oy, int *y0, int *y1)
+{
+    *y0 = oy - FOV_RADIUS < 0 ? 0 : oy - FOV_RADIUS;
+    *y1 = oy + FOV_RADIUS >= MAP_H ? MAP_H - 1 : oy + FOV_RADIUS;
+}
+
 #endif

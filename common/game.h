@@ -106,9 +106,9 @@ int game_score(const game_t *g);
 int game_targeting(const game_t *g);
 
 /* A 64-bit hash of everything that decides the game's future (the
- * state's GAME_STATE_BYTES, game_state_bytes): for replay checks and determinism
- * tests. Records keep it (record.h), so a change
- * of the function or of the state's layout is a new GAME_VERSION. */
+ * state's GAME_STATE_BYTES, game_state_bytes): for replay checks and
+ * determinism tests. Records keep it (record.h), so a change of the
+ * function or of those bytes is a new GAME_VERSION. */
 uint64_t game_hash(const game_t *g);
 
 #endif

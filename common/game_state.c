@@ -44,15 +44,14 @@ static void set_to_bytes(const uint8_t bits[MAP_H][TILE_BITS_ROW],
         }
 }
 
-/* The other way: a tile is in the set if its byte is not 0. */
+/* The other way: a tile is in the set if its byte is not 0 (the
+ * padding after each row's last tile stays 0: the game was calloc'ed). */
 static void set_from_bytes(const unsigned char *in,
                            uint8_t bits[MAP_H][TILE_BITS_ROW])
 {
-    memset(bits, 0, (size_t)MAP_H * TILE_BITS_ROW);
     for (int y = 0; y < MAP_H; y++)
         for (int x = 0; x < MAP_W; x++)
-            if (in[y * MAP_W + x])
-                tile_bit_set(bits[y], x);
+            tile_bit_put(bits[y], x, in[y * MAP_W + x]);
 }
 
 /* Where each piece and set begins in the form. */
@@ -94,7 +93,7 @@ game_t *game_from_state(const void *state, size_t len)
  * The rounds and constants of xxHash64 (public domain, Yann Collet), over
  * the form's bytes as host-order words, four lanes at a time. FNV-1a a
  * byte at a time took ~30 µs for a game; this takes ~1. The form is fed
- * in pieces (the tile sets a row at a time), not built whole. */
+ * in its five pieces (each tile set expanded whole), not built first. */
 #define H_P1 0x9e3779b185ebca87ULL
 #define H_P2 0xc2b2ae3d27d4eb4fULL
 #define H_P3 0x165667b19e3779f9ULL

@@ -88,12 +88,6 @@ static inline int tile_bit(const uint8_t *row, int x)
     return row[x >> 3] >> (x & 7) & 1;
 }
 
-/* Puts tile x of a row of a tile set in it. */
-static inline void tile_bit_set(uint8_t *row, int x)
-{
-    row[x >> 3] |= (uint8_t)(1u << (x & 7));
-}
-
 /* Puts tile x of a row of a tile set in it (on) or takes it out (0). */
 static inline void tile_bit_put(uint8_t *row, int x, int on)
 {

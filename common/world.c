@@ -187,13 +187,6 @@ int game_place_monster(game_t *g, int kind, int x, int y)
     return -1;
 }
 
-/* The map rows within FOV_RADIUS of row y. */
-static void view_rows(int y, int *y0, int *y1)
-{
-    *y0 = y - FOV_RADIUS < 0 ? 0 : y - FOV_RADIUS;
-    *y1 = y + FOV_RADIUS >= MAP_H ? MAP_H - 1 : y + FOV_RADIUS;
-}
-
 /* Clears visible: the rows within FOV_RADIUS of the last view's origin if
  * that is known (the others are 0 already), else all of it. About 15 rows
  * of the 21, each a turn (docs/performance.md, "The turn's slots
@@ -206,7 +199,7 @@ static void clear_last_view(game_t *g)
         return;
     }
     int y0, y1;
-    view_rows(d->view_y, &y0, &y1);
+    fov_rows(d->view_y, &y0, &y1);
     memset(g->visible[y0], 0, (size_t)(y1 - y0 + 1) * sizeof g->visible[0]);
 }
 
@@ -224,7 +217,7 @@ void game_update_fov(game_t *g)
      * time. */
     if (on) {
         int y0, y1;
-        view_rows(y, &y0, &y1);
+        fov_rows(y, &y0, &y1);
         for (int r = y0; r <= y1; r++)
             for (int i = 0; i < TILE_BITS_ROW; i += 8) {
                 uint64_t a, b;

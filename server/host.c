@@ -244,15 +244,17 @@ static int listen_socket(host_t *h, int port, int kind)
     socklen_t len = addr.ss_family == AF_INET6 ? sizeof(struct sockaddr_in6)
                                                : sizeof(struct sockaddr_in);
     if (bind(fd, (struct sockaddr *)&addr, len) != 0 || listen(fd, 511) != 0) {
-        int busy = errno == EADDRINUSE;
+        int e = errno;
         const char *key = kind == LISTEN_HTTP ? "http_port"
                           : kind == LISTEN_SSH ? "ssh_port" : "port";
         /* In use: most often a second server on one machine; the key that
          * moves it is named. */
-        log_error("cannot listen on %s port %d (%s): %s%s%s%s", c->bind, port,
-                  key, strerror(errno), busy ? " (another server on it? "
-                  "--set " : "", busy ? key : "", busy ? "=N moves this one)"
-                  : "");
+        char hint[80] = "";
+        if (e == EADDRINUSE)
+            snprintf(hint, sizeof hint, " (another server on it? --set %s=N "
+                     "moves this one)", key);
+        log_error("cannot listen on %s port %d (%s): %s%s", c->bind, port,
+                  key, strerror(e), hint);
         close(fd);
         return -1;
     }

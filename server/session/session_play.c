@@ -428,14 +428,16 @@ static int save_and_leave(sess_t *s, int key)
     const game_t *g = s->st.play.g.game;
     if (key != 'S' || g->mode != MODE_PLAY)
         return 0;
-    if (s->lobby.account_id <= 0)
+    if (s->lobby.account_id <= 0) {
         snprintf(s->notice, sizeof s->notice, "A guest's game is not "
                  "saved: register in the lobby to keep yours.");
-    else if (!store_healthy(s->srv->store))
+        return 1;
+    }
+    if (!store_healthy(s->srv->store)) {
         snprintf(s->notice, sizeof s->notice, "The server cannot save your "
                  "game right now: play on, or try again later.");
-    if (s->notice[0])
         return 1;
+    }
     sess_goto(s, S_LOBBY, NULL);
     lobby_note(&s->lobby, LOBBY_NOTE_GOOD, "Your game is saved: p goes on "
                "with it.");

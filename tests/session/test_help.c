@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check_main.h"
@@ -184,12 +183,8 @@ START_TEST(ctl_where_no_server_runs_says_so)
     const char *bin = getenv("ROGUED_BIN");
     snprintf(cmd, sizeof cmd, "timeout 60 %s ctl --data-dir %s who 2>&1 "
              "</dev/null", bin ? bin : "build/san/rogued", dir);
-    FILE *p = popen(cmd, "r");
-    ck_assert_ptr_nonnull(p);
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2, "%d: %s", st, out);
+    int rc = srv_ctl_finish(popen(cmd, "r"), out, sizeof out);
+    ck_assert_msg(rc == 2, "exit status %d: %s", rc, out);
     snprintf(want, sizeof want, "rogued ctl: cannot reach the server at "
              "%s/ctl.sock: No such file or directory (no server runs with "
              "this data directory: start one, or name its own with "
