@@ -383,6 +383,58 @@ START_TEST(recovery_is_logged_after_a_write_not_a_read)
 }
 END_TEST
 
+static uint64_t now_ms(void)
+{
+    return uv_hrtime() / 1000000u;
+}
+
+/* A write waits for another process's lock as long as the store's
+ * busy_ms says (store_lock_timeout_ms: SQLite's busy timeout,
+ * PostgreSQL's lock_timeout), not the default 10 s, then its batch
+ * fails. */
+START_TEST(a_lock_is_waited_for_as_configured)
+{
+    fast.busy_ms = 1500;
+    store_t *st = open_fast();
+    sqlite3 *other = NULL;
+    PGconn *pg = NULL;
+    if (sw_pg()) { /* (readers pass: a flush alone would commit) */
+        pg = PQconnectdb(sw_url);
+        ck_assert_int_eq(PQstatus(pg), CONNECTION_OK);
+        PQclear(PQexec(pg, "BEGIN; LOCK TABLE games IN EXCLUSIVE MODE"));
+    } else {
+        ck_assert_int_eq(sqlite3_open(dbpath, &other), SQLITE_OK);
+        ck_assert_int_eq(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL,
+                                      NULL), SQLITE_OK);
+    }
+    /* one batch that waits: SQLite's flush takes the write lock itself;
+     * PostgreSQL's game waits (a flush behind it, in a batch of its own,
+     * commits at once) */
+    uint64_t t0 = now_ms();
+    if (sw_pg()) {
+        store_game_t g = row("Hal", 0, 1, 10, STORE_END_DEATH,
+                             "killed by a rat");
+        ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
+        flush(st);
+    } else {
+        ck_assert_int_eq(flush(st), STORE_ERROR);
+    }
+    uint64_t waited = now_ms() - t0;
+    ck_assert_uint_eq(store_failed_batches(st), 1);
+    ck_assert_msg(waited >= 1450 && waited < 9000, "waited %llu ms",
+                  (unsigned long long)waited);
+    if (pg) {
+        PQclear(PQexec(pg, "ROLLBACK"));
+        PQfinish(pg);
+    } else {
+        ck_assert_int_eq(sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL),
+                         SQLITE_OK);
+        sqlite3_close(other);
+    }
+    store_close(st);
+}
+END_TEST
+
 /* PostgreSQL: the server ends our connection (a restart, a failover, an
  * administrator): the batch it was in fails and is said once (the health
  * flips: "writes are failing"), the next one connects again and is kept,
@@ -625,6 +677,7 @@ static Suite *make_suite(void)
     }
     tcase_add_test(tc, failing_writes_flip_health_and_log_once);
     tcase_add_test(tc, recovery_is_logged_after_a_write_not_a_read);
+    tcase_add_test(tc, a_lock_is_waited_for_as_configured);
     tcase_add_test(tc, guest_numbers_never_repeat);
     tcase_add_test(tc, short_guest_games_not_stored);
     tcase_add_test(tc, old_guest_games_pruned_unless_famous);
