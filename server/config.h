@@ -42,6 +42,9 @@ typedef struct config {
     int negotiation_ms;      /* how long to wait for telnet answers */
     int store_wait_ms;       /* how long a player waits for the store's answer
                                 before being told it is away */
+    int store_lock_timeout_ms; /* how long a store statement waits for another
+                                  process's lock (SQLite's busy timeout,
+                                  PostgreSQL's lock_timeout) */
     int output_limit;        /* bytes queued before a client is cut off */
     int output_highwater;    /* bytes queued above which frames are skipped */
     int write_timeout;       /* seconds output may stay unread; 0 = never */

@@ -300,6 +300,7 @@ int main(int argc, char **argv)
     store_opts_t sopt = { .guest_min_turns = cfg.guest_min_turns,
                           .hashes_per_name = cfg.hashes_per_name,
                           .guest_keep_s = (int64_t)cfg.guest_keep_days * 86400,
+                          .busy_ms = cfg.store_lock_timeout_ms,
                           .url = cfg.store };
     store_t *store = store_open(&loop, cfg.data_dir, &sopt, err, sizeof err);
     if (!store) {

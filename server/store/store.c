@@ -477,8 +477,10 @@ store_t *store_open(uv_loop_t *loop, const char *data_dir,
     st->healthy = 1;
     st->guest_next = (unsigned long long)sdb_guest_first(st->db);
     st->guest_end = st->guest_next + STORE_GUEST_BLOCK;
-    log_info("store: %s open (schema version %d)", st->path,
-             STORE_SCHEMA_VERSION);
+    /* (the lock wait is a setting: the host sees the one in force) */
+    log_info("store: %s open (schema version %d; a lock held elsewhere is "
+             "waited for %d ms)", st->path, STORE_SCHEMA_VERSION,
+             st->opt.busy_ms);
     return st;
 }
 

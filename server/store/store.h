@@ -306,7 +306,9 @@ void store_cancel(store_t *st, void *ctx);
 /* Whether the store is keeping games: 1 while its last transaction
  * committed, 0 from a failed one (a full disk, an I/O error, a lock held
  * by another process) until one commits again. The first failure is
- * logged once, with the reason, and so is the recovery; the failures in
+ * logged once, with the reason, and so is the recovery, once a
+ * transaction that wrote commits (one of reads only may commit while
+ * writes still fail: it makes this 1 but is not logged); the failures in
  * between are not (nor each key). Play goes on either way; the session
  * asks this to tell an account's player (whose game in progress is not
  * being kept) on screen. Loop thread; cheap. */

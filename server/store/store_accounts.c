@@ -20,7 +20,7 @@ static int register_db(store_t *st, req_t *r, int ok)
                    : STORE_ERROR;
     sodium_memzero(r->hash, sizeof r->hash);
     r->phase = PH_DONE;
-    return 0;
+    return r->status == STORE_OK;
 }
 
 static int setpass_db(store_t *st, req_t *r, int ok)
@@ -29,7 +29,7 @@ static int setpass_db(store_t *st, req_t *r, int ok)
                    : STORE_ERROR;
     sodium_memzero(r->hash, sizeof r->hash);
     r->phase = PH_DONE;
-    return 0;
+    return r->status == STORE_OK;
 }
 
 /* Finds the account and its hash; the pool verifies next (PH_HASH), found
@@ -63,7 +63,7 @@ static int setdisplay_db(store_t *st, req_t *r, int ok)
     r->status = ok ? sdb_set_account_display(st->db, r->id, r->display)
                    : STORE_ERROR;
     r->phase = PH_DONE;
-    return 0;
+    return r->status == STORE_OK;
 }
 
 static int taken_db(store_t *st, req_t *r, int ok)
@@ -81,7 +81,7 @@ static int guest_db(store_t *st, req_t *r, int ok)
     r->status = first > 0 ? STORE_OK : STORE_ERROR;
     r->id = first;
     r->phase = PH_DONE;
-    return 0;
+    return r->status == STORE_OK;
 }
 
 /* --- the loop thread ----------------------------------------------------------- */

@@ -14,7 +14,7 @@ static int ban_put_db(store_t *st, req_t *r, int ok)
               : sdb_ban_put(st->db, &r->ban) == 0 ? STORE_OK : STORE_ERROR;
     r->phase = PH_DONE;
     st->bans_changed = 1;
-    return 0;
+    return r->status == STORE_OK;
 }
 
 static int ban_del_db(store_t *st, req_t *r, int ok)
@@ -22,7 +22,7 @@ static int ban_del_db(store_t *st, req_t *r, int ok)
     r->status = !ok ? STORE_ERROR : sdb_ban_remove(st->db, r->ban.target);
     r->phase = PH_DONE;
     st->bans_changed = 1;
-    return 0;
+    return r->status == STORE_OK;
 }
 
 static const store_call_t ban_put_call = {

@@ -59,8 +59,10 @@ typedef struct store_call {
     const char *name;          /* for messages and debugging */
     /* On the database thread, inside the batch's transaction (ok: its
      * BEGIN worked). Sets r->phase to PH_DONE (answer now) or PH_HASH
-     * (verify in the pool first); a silent call need not. Returns 1 if a
-     * counted write (STORE_CALL_GAME, STORE_CALL_PROGRESS) was made. */
+     * (verify in the pool first); a silent call need not. Returns 1 if it
+     * wrote (for STORE_CALL_GAME and STORE_CALL_PROGRESS, a counted write),
+     * 0 if it read or changed nothing: only a batch that wrote and
+     * committed tells the log that writes work again (store_thread.c). */
     int (*db)(store_t *st, req_t *r, int ok);
     /* On the asking loop's thread: calls the callback (not cancelled, not
      * closing). NULL for a silent or a waiting thread's call. */

@@ -27,19 +27,23 @@ static int text_ok(const char *s, size_t max)
 
 /* --- the database thread ------------------------------------------------------ */
 
-/* The account's list after a change (or none), whatever the change did. */
+/* The account's list after a change (or none), whatever the change did.
+ * Returns 1 if the change wrote (store_call_t.db). */
 static int keys_listed(store_t *st, req_t *r)
 {
+    int wrote = r->status == STORE_OK;
     if (r->status != STORE_ERROR && sdb_keys_list(st->db, r->id, r->keys) != 0)
         r->status = STORE_ERROR;
-    return 0;
+    return wrote;
 }
 
 static int keys_list_db(store_t *st, req_t *r, int ok)
 {
     r->phase = PH_DONE;
     r->status = ok ? STORE_OK : STORE_ERROR;
-    return ok ? keys_listed(st, r) : 0;
+    if (ok)
+        keys_listed(st, r);
+    return 0; /* a read */
 }
 
 static int key_add_db(store_t *st, req_t *r, int ok)

@@ -145,23 +145,24 @@ static int sync_wake(req_t *r)
     return 0;
 }
 
-/* A batch committed (ok) or failed: the first failure after a success is
- * logged once, with SQLite's reason, and so is the recovery; in between
- * the statements' own lines are silenced (store_healthy). */
-static void health(store_t *st, int ok)
+/* A batch committed (ok) or failed; wrote: it changed the database. The
+ * health (store_healthy) is the last batch's. The log is not: the first
+ * failure is logged once, with the database's reason, and the recovery
+ * only once a batch that wrote has committed, for a batch of reads (a
+ * login, a flush, the scores) commits while writes still fail (SQLite's
+ * full disk, a PostgreSQL lock that readers pass). In between the
+ * statements' own lines are silenced (db_quiet). */
+static void health(store_t *st, int ok, int wrote)
 {
-    if (!ok) {
-        uv_mutex_lock(&st->mu);
-        st->failed_batches++;
-        uv_mutex_unlock(&st->mu);
-    }
-    if (ok == !st->db_quiet)
+    uv_mutex_lock(&st->mu);
+    st->failed_batches += !ok;
+    st->healthy = ok;
+    uv_mutex_unlock(&st->mu);
+    int says = ok ? st->db_quiet && wrote : !st->db_quiet;
+    if (!says)
         return;
     st->db_quiet = !ok;
     sdb_set_quiet(st->db, !ok);
-    uv_mutex_lock(&st->mu);
-    st->healthy = ok;
-    uv_mutex_unlock(&st->mu);
     if (ok)
         log_info("store: %s: writes work again; games are kept", st->path);
     else
@@ -200,10 +201,12 @@ static void prune(store_t *st, int64_t now)
 static void db_batch(store_t *st, req_t *batch, uint64_t n)
 {
     uint64_t games = 0, written = 0, progress = 0, prog_written = 0;
+    uint64_t changes = 0; /* every call's writes (counted or not) */
     int ok = sdb_begin(st->db) == 0;
     for (req_t *r = batch; r; r = r->next) {
         unsigned flags = r->call->flags;
         int w = r->call->db(st, r, ok);
+        changes += (uint64_t)w;
         games += (flags & STORE_CALL_GAME) != 0;
         progress += (flags & STORE_CALL_PROGRESS) != 0;
         if (flags & STORE_CALL_GAME)
@@ -219,9 +222,12 @@ static void db_batch(store_t *st, req_t *batch, uint64_t n)
         sdb_rollback(st->db);
         ok = 0;
     }
-    if (ok) /* begins and appends the commit found had nothing to follow */
-        prog_written -= store_progress_unfollowed(st);
-    health(st, ok);
+    if (ok) { /* begins and appends the commit found had nothing to follow */
+        uint64_t none = store_progress_unfollowed(st);
+        prog_written -= none;
+        changes -= none;
+    }
+    health(st, ok, changes > 0);
     if (!ok) {
         written = prog_written = 0;
         for (req_t *r = batch; r; r = r->next)

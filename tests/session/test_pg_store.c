@@ -200,7 +200,8 @@ static void unlock(PGconn *lock)
  * so the failing batch is the only one, and no batch of keys dropped for
  * the failed game (which touches no table) commits before the sweep has
  * seen the failure and told the player (a batch that writes nothing
- * counts as writes working again: the next test is that case). */
+ * makes the store healthy again, though the log waits for a write: the
+ * next test is that case). */
 START_TEST(a_database_that_fails_is_said_on_screen)
 {
     tclient_t *a;
@@ -228,8 +229,10 @@ END_TEST
  * that failure broke, so its batch touches no table, commits, and the
  * store is healthy again within the same millisecond, before any sweep
  * has seen it fail. The session still learns of it (the store's count of
- * failed batches), sends its game again whole, and a resume goes on from
- * the last key. */
+ * failed batches) and sends its game again whole, and a resume goes on
+ * from the last key. The log says writes work again only once that game
+ * is written: not for the batch that wrote nothing, while the lock
+ * held. */
 START_TEST(a_failure_between_two_sweeps_is_not_missed)
 {
     char set[64];
@@ -242,12 +245,15 @@ START_TEST(a_failure_between_two_sweeps_is_not_missed)
     wait_store_blocked();
     play_walk_keys(a, 1);
     ck_assert(metrics_wait(mport, "rogued_store_queued", 1));
-    ck_assert(srv_wait_log(s, "writes work again", CL_WAIT_MS * 2));
+    /* (the sweep sends it whole once it sees the store healthy again:
+     * after the second key's batch, which wrote nothing) */
+    ck_assert(srv_wait_log(s, "progress id=1: sent again whole after the "
+                              "store recovered", CL_WAIT_MS * 2));
     ck_assert_int_eq(srv_log_count(s, "writes are failing"), 1);
     ck_assert(metrics_wait(mport, "rogued_store_failed_batches_total", 1));
+    ck_assert_int_eq(srv_log_count(s, "writes work again"), 0);
     unlock(lock);
-    ck_assert(srv_wait_log(s, "progress id=1: sent again whole after the "
-                              "store recovered", CL_WAIT_MS));
+    ck_assert(srv_wait_log(s, "writes work again", CL_WAIT_MS * 2));
     play_walk_keys(a, 1);
     resume_offers_the_last_turn(s, a, 1);
     srv_stop(s);
@@ -315,12 +321,12 @@ START_TEST(a_game_taken_over_while_writes_fail_is_kept)
 }
 END_TEST
 
-/* dave is told his game cannot be saved; writes work again, and he
- * leaves before the sweep that would send his game whole (once a second:
- * he leaves as soon as the log says writes work again, so the sweep
- * almost never comes first, and when it does the test passes either
- * way). His leave sends the game whole itself: the next login is offered
- * the turn he left at. */
+/* dave is told his game cannot be saved; the lock goes, and he leaves
+ * before the sweep that would send his game whole (once a second: he
+ * leaves as soon as his next key is shown, so the sweep seldom comes
+ * first, and when it does the test passes either way). His leave sends
+ * the game whole itself: that is the write the log says works again, and
+ * the next login is offered the turn he left at. */
 START_TEST(a_player_who_leaves_as_writes_come_back_loses_nothing)
 {
     tclient_t *a;
@@ -330,8 +336,8 @@ START_TEST(a_player_who_leaves_as_writes_come_back_loses_nothing)
     expect_told(a);
     unlock(lock);
     play_walk_keys(a, 1); /* its append is dropped: its batch commits */
-    ck_assert(srv_wait_log(s, "writes work again", CL_WAIT_MS));
     resume_offers_the_last_turn(s, a, 1);
+    ck_assert(srv_wait_log(s, "writes work again", CL_WAIT_MS));
     srv_stop(s);
     end_test();
 }

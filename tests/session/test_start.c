@@ -1,7 +1,8 @@
 /* test_start.c - a database the server cannot keep games in stops it at
  * start, with a message that names the file and what to do, rather than
  * losing every game later: a file or directory it may not write (the
- * server run as an unprivileged user), and a file with a damaged page. */
+ * server run as an unprivileged user), and a file with a damaged page.
+ * And the store's start line names the lock wait in force. */
 #include <check.h>
 #include <fcntl.h>
 #include <sqlite3.h>
@@ -38,6 +39,25 @@ static void make_database(char *dir)
     }
     srv_stop(s);
 }
+
+/* store_lock_timeout_ms reaches the store: its line at start says the
+ * wait in force, the default's and the one set. */
+START_TEST(lock_wait_is_the_setting)
+{
+    char dir[] = "/tmp/rogued-start-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    tsrv_t *s = srv_start("--data-dir", dir, NULL);
+    ck_assert(srv_wait_log(s, "a lock held elsewhere is waited for 10000 ms",
+                           CL_WAIT_MS));
+    srv_stop(s);
+    s = srv_start("--data-dir", dir, "--set", "store_lock_timeout_ms=1500",
+                  NULL);
+    ck_assert(srv_wait_log(s, "a lock held elsewhere is waited for 1500 ms",
+                           CL_WAIT_MS));
+    srv_stop(s);
+    srv_remove_tree(dir);
+}
+END_TEST
 
 START_TEST(unwritable_database_refused)
 {
@@ -101,6 +121,7 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, unwritable_database_refused);
     tcase_add_test(tc, damaged_database_refused);
+    tcase_add_test(tc, lock_wait_is_the_setting);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -200,6 +200,36 @@ START_TEST(combat_ruleset_key)
 }
 END_TEST
 
+/* The store's lock wait: 10 s unless set, within 1..10000 ms (PostgreSQL
+ * ends a statement at 10 s anyway), from the file or the environment. */
+START_TEST(store_lock_timeout_key)
+{
+    config_t c;
+    char err[256];
+    config_defaults(&c);
+    ck_assert_int_eq(c.store_lock_timeout_ms, 10000);
+    ck_assert_int_eq(config_set(&c, "store_lock_timeout_ms", "0", err,
+                                sizeof err), -1);
+    ck_assert_str_eq(err, "store_lock_timeout_ms: 0 is outside 1..10000");
+    ck_assert_int_eq(config_set(&c, "store_lock_timeout_ms", "10001", err,
+                                sizeof err), -1);
+    ck_assert_str_eq(err, "store_lock_timeout_ms: 10001 is outside 1..10000");
+    ck_assert_int_eq(c.store_lock_timeout_ms, 10000); /* unchanged */
+    ck_assert_int_eq(config_set(&c, "store_lock_timeout_ms", "1", err,
+                                sizeof err), 0);
+    ck_assert_int_eq(c.store_lock_timeout_ms, 1);
+    write_file("store_lock_timeout_ms = 2500\n");
+    ck_assert_int_eq(config_load_file(&c, path, 1, err, sizeof err), 0);
+    unlink(path);
+    ck_assert_int_eq(c.store_lock_timeout_ms, 2500);
+    setenv("ROGUED_STORE_LOCK_TIMEOUT_MS", "750", 1);
+    ck_assert_int_eq(config_load_env(&c, err, sizeof err), 0);
+    unsetenv("ROGUED_STORE_LOCK_TIMEOUT_MS");
+    ck_assert_int_eq(c.store_lock_timeout_ms, 750);
+    ck_assert_int_eq(config_validate(&c, err, sizeof err), 0);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("config");
@@ -212,6 +242,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, validation);
     tcase_add_test(tc, shipped_config_matches_defaults);
     tcase_add_test(tc, combat_ruleset_key);
+    tcase_add_test(tc, store_lock_timeout_key);
     suite_add_tcase(s, tc);
     return s;
 }

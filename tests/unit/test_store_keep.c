@@ -234,16 +234,38 @@ static int count_lines(const char *path, const char *what)
     return n;
 }
 
-START_TEST(failing_writes_flip_health_and_log_once)
+/* The store's log goes to logpath (in dir) until log_restore. */
+static char logpath[160];
+static int saved_stderr = -1;
+
+static void log_to_file(void)
 {
-    char logpath[160];
     snprintf(logpath, sizeof logpath, "%s/log", dir);
     fflush(stderr);
-    int saved = dup(2);
+    saved_stderr = dup(2);
     int lfd = open(logpath, O_CREAT | O_WRONLY | O_TRUNC, 0600);
     ck_assert_int_ge(lfd, 0);
     dup2(lfd, 2);
     close(lfd);
+}
+
+static void log_restore(void)
+{
+    fflush(stderr);
+    dup2(saved_stderr, 2);
+    close(saved_stderr);
+}
+
+/* Lines of the store's log so far that hold what. */
+static int logged(const char *what)
+{
+    fflush(stderr);
+    return count_lines(logpath, what);
+}
+
+START_TEST(failing_writes_flip_health_and_log_once)
+{
+    log_to_file();
 
     fast.busy_ms = 20; /* do not wait long for the lock below */
     store_t *st = open_fast();
@@ -292,9 +314,7 @@ START_TEST(failing_writes_flip_health_and_log_once)
     ck_assert_uint_eq(stats.games_written, 1);
     store_close(st);
 
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
+    log_restore();
     ck_assert_int_eq(sql_int("SELECT count(*) FROM games"), 1);
     ck_assert_int_eq(count_lines(logpath, "writes are failing"), 1);
     /* the reason: in the statement's line and in the one that says so */
@@ -306,20 +326,122 @@ START_TEST(failing_writes_flip_health_and_log_once)
 }
 END_TEST
 
+/* on: every game the store inserts is refused by a trigger, which rolls
+ * its transaction back (as a full disk does); reads and other writes go
+ * on. off: drops it. */
+static void refuse_games(int on)
+{
+    if (!on) {
+        sw_exec(sw_pg() ? "DROP TRIGGER refuse ON games; DROP FUNCTION"
+                          " refuse()" : "DROP TRIGGER refuse");
+        return;
+    }
+    if (sw_pg())
+        sw_exec("CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql"
+                " AS $$BEGIN RAISE EXCEPTION 'no room for games'; END$$;"
+                " CREATE TRIGGER refuse BEFORE INSERT ON games FOR EACH ROW"
+                " EXECUTE FUNCTION refuse()");
+    else
+        sw_exec("CREATE TRIGGER refuse BEFORE INSERT ON games BEGIN"
+                " SELECT RAISE(ROLLBACK, 'no room for games'); END");
+}
+
+/* A batch of reads only (here a flush) commits while writes fail: the
+ * store is healthy again for the sessions (store_healthy), but the log
+ * says writes work again only after a batch that wrote has committed,
+ * and says writes are failing once however often reads commit in
+ * between. */
+START_TEST(recovery_is_logged_after_a_write_not_a_read)
+{
+    log_to_file();
+    store_t *st = open_fast();
+    refuse_games(1);
+    for (int i = 0; i < 2; i++) {
+        uint64_t failed = store_failed_batches(st);
+        store_game_t g = row("Gus", 0, i, 10, STORE_END_DEATH, "killed by a rat");
+        ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
+        flush(st); /* (its batch may be the game's, which fails) */
+        ck_assert_uint_eq(store_failed_batches(st), failed + 1);
+        ck_assert_int_eq(flush(st), STORE_OK); /* a batch of no writes */
+        ck_assert_int_eq(store_healthy(st), 1);
+        ck_assert_int_eq(logged("writes are failing"), 1);
+        ck_assert_int_eq(logged("writes work again"), 0);
+    }
+    refuse_games(0);
+    store_game_t g = row("Gus", 0, 9, 10, STORE_END_DEATH, "killed by a rat");
+    ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
+    ck_assert_int_eq(flush(st), STORE_OK);
+    ck_assert_int_eq(logged("writes work again"), 1);
+    ck_assert_int_eq(logged("writes are failing"), 1);
+    store_stats_t stats;
+    store_stats(st, &stats);
+    ck_assert_uint_eq(stats.games_written, 1);
+    ck_assert_uint_eq(stats.games_lost, 2);
+    store_close(st);
+    log_restore();
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games"), 1);
+}
+END_TEST
+
+static uint64_t now_ms(void)
+{
+    return uv_hrtime() / 1000000u;
+}
+
+/* A write waits for another process's lock as long as the store's
+ * busy_ms says (store_lock_timeout_ms: SQLite's busy timeout,
+ * PostgreSQL's lock_timeout), not the default 10 s, then its batch
+ * fails. */
+START_TEST(a_lock_is_waited_for_as_configured)
+{
+    fast.busy_ms = 1500;
+    store_t *st = open_fast();
+    sqlite3 *other = NULL;
+    PGconn *pg = NULL;
+    if (sw_pg()) { /* (readers pass: a flush alone would commit) */
+        pg = PQconnectdb(sw_url);
+        ck_assert_int_eq(PQstatus(pg), CONNECTION_OK);
+        PQclear(PQexec(pg, "BEGIN; LOCK TABLE games IN EXCLUSIVE MODE"));
+    } else {
+        ck_assert_int_eq(sqlite3_open(dbpath, &other), SQLITE_OK);
+        ck_assert_int_eq(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL,
+                                      NULL), SQLITE_OK);
+    }
+    /* one batch that waits: SQLite's flush takes the write lock itself;
+     * PostgreSQL's game waits (a flush behind it, in a batch of its own,
+     * commits at once) */
+    uint64_t t0 = now_ms();
+    if (sw_pg()) {
+        store_game_t g = row("Hal", 0, 1, 10, STORE_END_DEATH,
+                             "killed by a rat");
+        ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
+        flush(st);
+    } else {
+        ck_assert_int_eq(flush(st), STORE_ERROR);
+    }
+    uint64_t waited = now_ms() - t0;
+    ck_assert_uint_eq(store_failed_batches(st), 1);
+    ck_assert_msg(waited >= 1450 && waited < 9000, "waited %llu ms",
+                  (unsigned long long)waited);
+    if (pg) {
+        PQclear(PQexec(pg, "ROLLBACK"));
+        PQfinish(pg);
+    } else {
+        ck_assert_int_eq(sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL),
+                         SQLITE_OK);
+        sqlite3_close(other);
+    }
+    store_close(st);
+}
+END_TEST
+
 /* PostgreSQL: the server ends our connection (a restart, a failover, an
  * administrator): the batch it was in fails and is said once (the health
  * flips: "writes are failing"), the next one connects again and is kept,
  * and the health flips back ("writes work again"). */
 START_TEST(pg_lost_connection_comes_back)
 {
-    char logpath[160];
-    snprintf(logpath, sizeof logpath, "%s/log", dir);
-    fflush(stderr);
-    int saved = dup(2);
-    int lfd = open(logpath, O_CREAT | O_WRONLY | O_TRUNC, 0600);
-    ck_assert_int_ge(lfd, 0);
-    dup2(lfd, 2);
-    close(lfd);
+    log_to_file();
 
     store_t *st = open_fast();
     store_game_t g = row("Finn", 0, 1, 10, STORE_END_DEATH, "killed by a rat");
@@ -351,9 +473,7 @@ START_TEST(pg_lost_connection_comes_back)
     ck_assert_uint_eq(stats.games_lost, 1);
     store_close(st);
 
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
+    log_restore();
     ck_assert_int_eq(sw_int("SELECT count(*) FROM games"), 2);
     ck_assert_int_eq(sw_int("SELECT count(*) FROM games WHERE score = 2"), 0);
     ck_assert_int_eq(count_lines(logpath, "writes are failing"), 1);
@@ -556,6 +676,8 @@ static Suite *make_suite(void)
         tcase_add_test(tc, damaged_file_refused);
     }
     tcase_add_test(tc, failing_writes_flip_health_and_log_once);
+    tcase_add_test(tc, recovery_is_logged_after_a_write_not_a_read);
+    tcase_add_test(tc, a_lock_is_waited_for_as_configured);
     tcase_add_test(tc, guest_numbers_never_repeat);
     tcase_add_test(tc, short_guest_games_not_stored);
     tcase_add_test(tc, old_guest_games_pruned_unless_famous);
