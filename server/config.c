@@ -271,6 +271,29 @@ static char *trim(char *s)
     return s;
 }
 
+/* A value may be quoted to keep spaces or be empty: "...". One that opens
+ * a quote must close it as its last character: taken literally, a
+ * forgotten quote would put `"Welcome` on every player's screen. Quotes
+ * inside are kept as they are (there is no escape). 0, or -1 with why. */
+static int unquote(const char *key, char **value, char *why, size_t n)
+{
+    char *v = *value;
+    size_t len = strlen(v);
+    if (v[0] != '"')
+        return 0;
+    if (len >= 2 && v[len - 1] == '"') {
+        v[len - 1] = '\0';
+        *value = v + 1;
+        return 0;
+    }
+    if (strchr(v + 1, '"'))
+        snprintf(why, n, "%s: text after the value's closing quote (a "
+                 "comment takes a line of its own)", key);
+    else
+        snprintf(why, n, "%s: the value's quote is not closed", key);
+    return -1;
+}
+
 int config_load_file(config_t *c, const char *path, int required, char *err,
                      size_t errlen)
 {
@@ -301,13 +324,8 @@ int config_load_file(config_t *c, const char *path, int required, char *err,
         }
         *eq = '\0';
         char *key = trim(s), *value = trim(eq + 1);
-        /* A value may be quoted to keep spaces or be empty: "..." */
-        size_t vl = strlen(value);
-        if (vl >= 2 && value[0] == '"' && value[vl - 1] == '"') {
-            value[vl - 1] = '\0';
-            value++;
-        }
-        if (config_set(c, key, value, why, sizeof why) != 0) {
+        if (unquote(key, &value, why, sizeof why) != 0 ||
+            config_set(c, key, value, why, sizeof why) != 0) {
             snprintf(err, errlen, "%s:%d: %s", path, lineno, why);
             rc = -1;
             break;

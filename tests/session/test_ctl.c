@@ -214,7 +214,13 @@ START_TEST(reload_changes_the_motd)
              "workers: changed in the file, takes a restart\n"
              "reloaded %s: " LIVE_KEYS "\n", conf);
     ck_assert_str_eq(out, want);
-    /* a file that does not parse changes nothing */
+    /* a file that does not parse changes nothing: a value's quote left
+     * open is said as at start (test_help), the line and what is wrong */
+    write_file(conf, "motd = \"A third message\n");
+    ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 1);
+    snprintf(want, sizeof want, "%s:1: motd: the value's quote is not "
+             "closed", conf);
+    ck_assert_msg(strstr(out, want), "%s", out);
     write_file(conf, "motd_typo = x\n");
     ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 1);
     tclient_t *c = play_lobby(srv_port(s));

@@ -200,6 +200,53 @@ START_TEST(combat_ruleset_key)
 }
 END_TEST
 
+/* A value that opens a quote must close it: the line, the key and what
+ * is wrong, and the key keeps its value. */
+START_TEST(an_unclosed_quote_is_refused)
+{
+    static const struct { const char *line, *why; } bad[] = {
+        { "motd = \"Welcome\n", "motd: the value's quote is not closed" },
+        { "motd = \"\n", "motd: the value's quote is not closed" },
+        { "server_name=\"My Dungeon   \n",
+          "server_name: the value's quote is not closed" },
+        { "motd = \"Welcome\" # greeting\n", "motd: text after the value's "
+          "closing quote (a comment takes a line of its own)" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        config_t c, d;
+        char err[512], want[512];
+        config_defaults(&c);
+        d = c;
+        char text[600];
+        snprintf(text, sizeof text, "port = 4000\n%s", bad[i].line);
+        write_file(text);
+        ck_assert_int_eq(config_load_file(&c, path, 1, err, sizeof err), -1);
+        snprintf(want, sizeof want, "%s:2: %s", path, bad[i].why);
+        ck_assert_str_eq(err, want);
+        ck_assert_str_eq(c.motd, d.motd);
+        ck_assert_str_eq(c.server_name, d.server_name);
+        unlink(path);
+    }
+}
+END_TEST
+
+/* Quotes that are closed, or inside a value that does not open one, are
+ * as before: the outer pair taken off, anything else kept. */
+START_TEST(closed_and_inner_quotes_are_kept)
+{
+    config_t c;
+    char err[256];
+    config_defaults(&c);
+    write_file("motd = \"say \"hi\" first\"\nserver_name = The \"Pit\"\n"
+               "seed = \"\"\n");
+    ck_assert_int_eq(config_load_file(&c, path, 1, err, sizeof err), 0);
+    unlink(path);
+    ck_assert_str_eq(c.motd, "say \"hi\" first");
+    ck_assert_str_eq(c.server_name, "The \"Pit\"");
+    ck_assert_str_eq(c.seed, "");
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("config");
@@ -212,6 +259,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, validation);
     tcase_add_test(tc, shipped_config_matches_defaults);
     tcase_add_test(tc, combat_ruleset_key);
+    tcase_add_test(tc, an_unclosed_quote_is_refused);
+    tcase_add_test(tc, closed_and_inner_quotes_are_kept);
     suite_add_tcase(s, tc);
     return s;
 }
