@@ -247,6 +247,69 @@ START_TEST(closed_and_inner_quotes_are_kept)
 }
 END_TEST
 
+static void collect(const char *line, void *arg)
+{
+    char *out = arg;
+    size_t n = strlen(out);
+    snprintf(out + n, 4096 - n, "%s\n", line);
+}
+
+/* Each ROGUED_ variable that is no key is named, with the nearest key
+ * when one is a few edits away (a swap counts as one; case is ignored);
+ * keys, the variables read on purpose and others are not. */
+START_TEST(stray_environment_variables_are_named)
+{
+    char *env[] = {
+        "HOME=/root", "ROGUED_PROT=2424", "ROGUED_PORT=2424",
+        "ROGUED_max_session=5", "ROGUED_Port=1", "ROGUED_BIN=x",
+        "ROGUED_UPGRADE_FD=3", "ROGUED_TEST_PG=postgresql://x",
+        "ROGUED_CONECTS_PER_IP_PER_MINUTE=1", "ROGUED_FOO=1", "ROGUED_=",
+        "ROGUED_BAD\001NAME=1", "XROGUED_PROT=1", "ROGUED_MOTD=a=b",
+        NULL,
+    };
+    static char out[4096];
+    out[0] = '\0';
+    ck_assert_int_eq(config_env_strays(env, collect, out), 7);
+    ck_assert_str_eq(out,
+        "config: ROGUED_PROT is not a configuration key (did you mean "
+        "ROGUED_PORT?); it is ignored\n"
+        "config: ROGUED_max_session is not a configuration key (did you mean "
+        "ROGUED_MAX_SESSIONS?); it is ignored\n"
+        "config: ROGUED_Port is not a configuration key (did you mean "
+        "ROGUED_PORT?); it is ignored\n"
+        "config: ROGUED_CONECTS_PER_IP_PER_MINUTE is not a configuration key "
+        "(did you mean ROGUED_CONNECTS_PER_IP_PER_MINUTE?); it is ignored\n"
+        "config: ROGUED_FOO is not a configuration key (rogued --help lists "
+        "every key); it is ignored\n"
+        "config: ROGUED_ is not a configuration key (rogued --help lists "
+        "every key); it is ignored\n"
+        "config: ROGUED_BAD?NAME is not a configuration key (rogued --help "
+        "lists every key); it is ignored\n");
+    char *none[] = { "ROGUED_PORT=1", NULL };
+    out[0] = '\0';
+    ck_assert_int_eq(config_env_strays(none, collect, out), 0);
+    ck_assert_str_eq(out, "");
+}
+END_TEST
+
+/* A name too long to compare is cut in the line, with no suggestion. */
+START_TEST(a_long_stray_name_is_cut)
+{
+    char var[200] = "ROGUED_";
+    memset(var + 7, 'A', 100);
+    snprintf(var + 107, sizeof var - 107, "=1");
+    char *env[] = { var, NULL };
+    static char out[4096];
+    out[0] = '\0';
+    ck_assert_int_eq(config_env_strays(env, collect, out), 1);
+    char want[300];
+    snprintf(want, sizeof want, "config: ROGUED_%.64s... is not a "
+             "configuration key (rogued --help lists every key); it is "
+             "ignored\n", var + 7);
+    ck_assert_str_eq(out, want);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("config");
@@ -261,6 +324,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, combat_ruleset_key);
     tcase_add_test(tc, an_unclosed_quote_is_refused);
     tcase_add_test(tc, closed_and_inner_quotes_are_kept);
+    tcase_add_test(tc, stray_environment_variables_are_named);
+    tcase_add_test(tc, a_long_stray_name_is_cut);
     suite_add_tcase(s, tc);
     return s;
 }
