@@ -273,6 +273,29 @@ static char *trim(char *s)
     return s;
 }
 
+/* A value may be quoted to keep spaces or be empty: "...". One that opens
+ * a quote must close it as its last character: taken literally, a
+ * forgotten quote would put `"Welcome` on every player's screen. Quotes
+ * inside are kept as they are (there is no escape). 0, or -1 with why. */
+static int unquote(const char *key, char **value, char *why, size_t n)
+{
+    char *v = *value;
+    size_t len = strlen(v);
+    if (v[0] != '"')
+        return 0;
+    if (len >= 2 && v[len - 1] == '"') {
+        v[len - 1] = '\0';
+        *value = v + 1;
+        return 0;
+    }
+    if (strchr(v + 1, '"'))
+        snprintf(why, n, "%s: text after the value's closing quote (a "
+                 "comment takes a line of its own)", key);
+    else
+        snprintf(why, n, "%s: the value's quote is not closed", key);
+    return -1;
+}
+
 int config_load_file(config_t *c, const char *path, int required, char *err,
                      size_t errlen)
 {
@@ -303,13 +326,8 @@ int config_load_file(config_t *c, const char *path, int required, char *err,
         }
         *eq = '\0';
         char *key = trim(s), *value = trim(eq + 1);
-        /* A value may be quoted to keep spaces or be empty: "..." */
-        size_t vl = strlen(value);
-        if (vl >= 2 && value[0] == '"' && value[vl - 1] == '"') {
-            value[vl - 1] = '\0';
-            value++;
-        }
-        if (config_set(c, key, value, why, sizeof why) != 0) {
+        if (unquote(key, &value, why, sizeof why) != 0 ||
+            config_set(c, key, value, why, sizeof why) != 0) {
             snprintf(err, errlen, "%s:%d: %s", path, lineno, why);
             rc = -1;
             break;
@@ -333,6 +351,122 @@ int config_load_env(config_t *c, char *err, size_t errlen)
         }
     }
     return 0;
+}
+
+/* ROGUED_* variables that are no key but are read on purpose: the
+ * server's own for a binary upgrade (upgrade.h, docs/testing.md), and
+ * those of the project's tests and tools (docs/testing.md), which every
+ * server they start inherits. */
+static const char *const env_not_keys[] = {
+    "UPGRADE_FD", "UPGRADE_TEST_VERSION", "UPGRADE_TEST_EXIT_AFTER",
+    "BIN", "REL_BIN", "TSAN_BIN", "TEST_PG", "SOAK", "E2E_KEEP",
+    "EXPORT_BIN", "EXPORT_DATA",
+};
+
+#define NAME_MAX_CMP 64 /* longer names get no suggestion */
+
+/* Edits (insert, delete, change, swap two neighbours) from a to b, case
+ * ignored; b at most NAME_MAX_CMP long. Swaps count once because PROT for
+ * PORT is the typo a host makes. */
+static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb)
+{
+    size_t row[3][NAME_MAX_CMP + 1]; /* rows i-2, i-1 and i, by i % 3 */
+    for (size_t j = 0; j <= lb; j++)
+        row[0][j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t *cur = row[i % 3], *up = row[(i - 1) % 3], *up2 = row[(i + 1) % 3];
+        cur[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            int ca = toupper((unsigned char)a[i - 1]);
+            int cb = toupper((unsigned char)b[j - 1]);
+            size_t d = up[j - 1] + (ca != cb);
+            if (up[j] + 1 < d)
+                d = up[j] + 1;
+            if (cur[j - 1] + 1 < d)
+                d = cur[j - 1] + 1;
+            if (i > 1 && j > 1 && ca == toupper((unsigned char)b[j - 2]) &&
+                toupper((unsigned char)a[i - 2]) == cb && up2[j - 2] + 1 < d)
+                d = up2[j - 2] + 1;
+            cur[j] = d;
+        }
+    }
+    return row[la % 3][lb];
+}
+
+/* The key nearest to name (the part after ROGUED_), or NULL when none is
+ * near: within a quarter of the key's length in edits, one at least. */
+static const char *nearest_key(const char *name, size_t len)
+{
+    const char *best = NULL;
+    size_t best_d = (size_t)-1;
+    if (len > NAME_MAX_CMP)
+        return NULL;
+    for (size_t i = 0; i < NKEYS; i++) {
+        size_t kl = strlen(keys[i].name);
+        size_t d = edit_distance(keys[i].name, kl, name, len);
+        size_t near = kl / 4 ? kl / 4 : 1;
+        if (d <= near && d < best_d) {
+            best = keys[i].name;
+            best_d = d;
+        }
+    }
+    return best;
+}
+
+/* 1 when the variable NAME=value (name the part after ROGUED_, len
+ * long) is a key as config_load_env reads it, or one read on purpose. */
+static int env_name_known(const char *name, size_t len)
+{
+    for (size_t i = 0; i < NKEYS; i++) {
+        const char *k = keys[i].name;
+        size_t j = 0;
+        while (j < len && k[j] && name[j] == toupper((unsigned char)k[j]))
+            j++;
+        if (j == len && !k[j])
+            return 1;
+    }
+    for (size_t i = 0; i < sizeof env_not_keys / sizeof env_not_keys[0]; i++)
+        if (strlen(env_not_keys[i]) == len &&
+            memcmp(env_not_keys[i], name, len) == 0)
+            return 1;
+    return 0;
+}
+
+/* The warning for a stray variable: its name as printable ASCII (an
+ * environment may hold any byte), and the nearest key's if one is near. */
+static void stray_line(char *out, size_t n, const char *name, size_t len)
+{
+    char safe[NAME_MAX_CMP + 8], near[NAME_MAX_CMP + 40];
+    size_t shown = len < NAME_MAX_CMP ? len : NAME_MAX_CMP;
+    for (size_t i = 0; i < shown; i++)
+        safe[i] = name[i] > ' ' && name[i] < 127 ? name[i] : '?';
+    snprintf(safe + shown, sizeof safe - shown, "%s", shown < len ? "..." : "");
+    const char *k = nearest_key(name, len);
+    size_t at = (size_t)snprintf(near, sizeof near, "did you mean ROGUED_");
+    for (size_t i = 0; k && k[i] && at + 2 < sizeof near; i++)
+        near[at++] = (char)toupper((unsigned char)k[i]);
+    snprintf(near + at, sizeof near - at, "?");
+    snprintf(out, n, "config: ROGUED_%s is not a configuration key (%s); it "
+             "is ignored", safe, k ? near : "rogued --help lists every key");
+}
+
+int config_env_strays(char *const *env,
+                      void (*warn)(const char *line, void *arg), void *arg)
+{
+    int strays = 0;
+    char line[256];
+    for (size_t i = 0; env && env[i]; i++) {
+        if (strncmp(env[i], "ROGUED_", 7) != 0)
+            continue;
+        const char *name = env[i] + 7;
+        size_t len = strcspn(name, "=");
+        if (env_name_known(name, len))
+            continue;
+        stray_line(line, sizeof line, name, len);
+        warn(line, arg);
+        strays++;
+    }
+    return strays;
 }
 
 int config_seed(const config_t *c, uint64_t *seed)

@@ -102,6 +102,16 @@ int config_load_file(config_t *c, const char *path, int required, char *err,
  * Returns 0, or -1 with a message in err. */
 int config_load_env(config_t *c, char *err, size_t errlen);
 
+/* Calls warn(line, arg) for each variable of env (environ's form,
+ * "NAME=value", NULL last) that begins with ROGUED_ but is no key
+ * config_load_env reads, nor a variable the server or the project's tests
+ * read on purpose (config.c lists them): a mistyped one would otherwise be
+ * ignored without a word. line names it and the nearest key, if one is a
+ * few edits away: "config: ROGUED_PROT is not a configuration key (did you
+ * mean ROGUED_PORT?); it is ignored". Returns how many. */
+int config_env_strays(char *const *env,
+                      void (*warn)(const char *line, void *arg), void *arg);
+
 /* Cross-key checks (idle_warning < idle_timeout, highwater < limit, ...).
  * Returns 0, or -1 with a message in err. */
 int config_validate(const config_t *c, char *err, size_t errlen);

@@ -19,6 +19,8 @@
 
 #define DEFAULT_CONFIG "config/server.conf"
 
+extern char **environ;
+
 static void usage(FILE *f, const config_t *defaults)
 {
     fprintf(f,
@@ -128,6 +130,14 @@ static int check_bind(const char *bind)
     fprintf(stderr, "rogued: bind: '%s' is not an IP address (0.0.0.0: every "
             "interface; 127.0.0.1: this machine only)\n", bind);
     return -1;
+}
+
+/* A ROGUED_* variable that is no key (config_env_strays): in the log as
+ * an error, so that log_level = error shows it too; the server goes on. */
+static void log_stray(const char *line, void *arg)
+{
+    (void)arg;
+    log_error("%s", line);
 }
 
 /* --upgrade: the console's `upgrade` with this binary (docs/hosting.md). */
@@ -266,6 +276,7 @@ int main(int argc, char **argv)
         return 2;
     }
     log_set_level(log_level_parse(cfg.log_level));
+    config_env_strays(environ, log_stray, NULL);
     if (list_games)
         return export_list_main(&cfg, stdout);
     if (upgrade)

@@ -11,6 +11,8 @@
 #include "log.h"
 #include "upgrade.h"
 
+extern char **environ;
+
 /* The answers' count (MSG_CTL_END's a), summed into scratch[0]. */
 static void count_answer(ctl_req_t *r, const smsg_t *m)
 {
@@ -150,6 +152,17 @@ void ctl_apply_live(config_t *dst, const config_t *src)
             config_copy_key(dst, src, i);
 }
 
+/* A ROGUED_* variable that is no key (config_env_strays), ignored again
+ * by this reload: logged as at start, and in the answer, which is what
+ * the host reloading to see a setting take effect reads. (The environment
+ * is still the one the server started with: a variable cannot be fixed
+ * without a restart.) */
+static void reload_stray(const char *line, void *arg)
+{
+    log_error("%s", line);
+    ctl_req_printf(arg, "%s\n", line);
+}
+
 static int reload_run(ctl_req_t *r, const char *args)
 {
     (void)args;
@@ -172,6 +185,7 @@ static int reload_run(ctl_req_t *r, const char *args)
         ctl_req_done(r, err);
         return 0;
     }
+    config_env_strays(environ, reload_stray, r);
     /* each key the file changed, in the table's order: applied now (the
      * host's copy holds every live key's running value), or not */
     const char *name;

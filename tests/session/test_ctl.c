@@ -2,7 +2,8 @@
  * "Operations") against a real server: who lists exactly the sessions,
  * say reaches every screen, kick closes exactly the one named, shutdown
  * counts down on the screens then stops cleanly, reload changes the
- * message of the day a new player sees, backup writes a copy that passes
+ * message of the day a new player sees (and names a mistyped ROGUED_
+ * variable, as the log does at start), backup writes a copy that passes
  * quick_check while a game is being written; the socket is the owner's
  * only; each command `help` lists is one the console runs (`metrics`
  * too). */
@@ -214,7 +215,13 @@ START_TEST(reload_changes_the_motd)
              "workers: changed in the file, takes a restart\n"
              "reloaded %s: " LIVE_KEYS "\n", conf);
     ck_assert_str_eq(out, want);
-    /* a file that does not parse changes nothing */
+    /* a file that does not parse changes nothing: a value's quote left
+     * open is said as at start (test_help), the line and what is wrong */
+    write_file(conf, "motd = \"A third message\n");
+    ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 1);
+    snprintf(want, sizeof want, "%s:1: motd: the value's quote is not "
+             "closed", conf);
+    ck_assert_msg(strstr(out, want), "%s", out);
     write_file(conf, "motd_typo = x\n");
     ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 1);
     tclient_t *c = play_lobby(srv_port(s));
@@ -224,6 +231,28 @@ START_TEST(reload_changes_the_motd)
     cl_close(c);
     srv_stop(s);
     unlink(conf);
+}
+END_TEST
+
+/* A mistyped ROGUED_ variable: the server starts, its log names it and
+ * the key meant, and reload (which reads the environment again) says so
+ * in its answer too, before what it did. */
+START_TEST(a_mistyped_variable_is_named_at_start_and_on_reload)
+{
+    static const char line[] = "config: ROGUED_PROT is not a configuration "
+        "key (did you mean ROGUED_PORT?); it is ignored";
+    setenv("ROGUED_PROT", "2424", 1);
+    tsrv_t *s = srv_start(NULL);
+    unsetenv("ROGUED_PROT");
+    ck_assert_int_eq(srv_log_count(s, line), 1);
+    ck_assert_int_eq(srv_log_count(s, "is not a configuration key"), 1);
+    char out[4096], want[1024];
+    ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 0);
+    snprintf(want, sizeof want, "%s\nreloaded /dev/null: " LIVE_KEYS "\n",
+             line);
+    ck_assert_str_eq(out, want);
+    ck_assert_int_eq(srv_log_count(s, line), 2);
+    srv_stop(s);
 }
 END_TEST
 
@@ -710,6 +739,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, shutdown_counts_down_then_stops_clean);
     tcase_add_test(tc, shutdown_countdown_ends_in_shutdown);
     tcase_add_test(tc, reload_changes_the_motd);
+    tcase_add_test(tc, a_mistyped_variable_is_named_at_start_and_on_reload);
     tcase_add_test(tc, backup_while_a_game_is_written);
     tcase_add_test(tc, metrics_scraped_and_moving);
     tcase_add_test(tc, refusals_counted_by_reason);

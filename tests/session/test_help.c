@@ -3,7 +3,7 @@
  * its default, and a mistyped key, a config file that is not there or a
  * bind that is not an IP address is refused with a message that says what
  * it is and where to look, before any file is made (README.md,
- * "Configuration"); a port in use and a console with no server say so,
+ * "Configuration"), as is a value whose quote is not closed; a port in use and a console with no server say so,
  * and what to do. */
 #include <arpa/inet.h>
 #include <check.h>
@@ -117,6 +117,24 @@ START_TEST(a_mistyped_key_points_to_help)
 }
 END_TEST
 
+/* A value whose quote is left open is refused as the file's other
+ * mistakes are, not put on every screen with its quote. */
+START_TEST(an_unclosed_quote_is_refused_at_start)
+{
+    char path[] = "/tmp/rogued-help-XXXXXX", args[128], want[256];
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    static const char conf[] = "port = 4000\nmotd = \"Welcome\n";
+    ck_assert_int_eq(write(fd, conf, sizeof conf - 1), (int)sizeof conf - 1);
+    close(fd);
+    snprintf(args, sizeof args, "--config %s", path);
+    snprintf(want, sizeof want, "rogued: %s:2: motd: the value's quote is "
+             "not closed\n", path);
+    ck_assert_str_eq(refusal(args), want);
+    unlink(path);
+}
+END_TEST
+
 START_TEST(a_missing_config_file_says_it_is_the_config_file)
 {
     ck_assert_str_eq(refusal("--config /nonexistent/rogued.conf"),
@@ -202,6 +220,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, help_fits_80_columns_and_lists_every_key);
     tcase_add_test(tc, a_mistyped_key_points_to_help);
     tcase_add_test(tc, a_missing_config_file_says_it_is_the_config_file);
+    tcase_add_test(tc, an_unclosed_quote_is_refused_at_start);
     tcase_add_test(tc, a_host_name_as_bind_is_refused_before_any_file_is_made);
     tcase_add_test(tc, a_port_in_use_names_the_key_that_moves_it);
     tcase_add_test(tc, ctl_where_no_server_runs_says_so);

@@ -230,6 +230,116 @@ START_TEST(store_lock_timeout_key)
 }
 END_TEST
 
+/* A value that opens a quote must close it: the line, the key and what
+ * is wrong, and the key keeps its value. */
+START_TEST(an_unclosed_quote_is_refused)
+{
+    static const struct { const char *line, *why; } bad[] = {
+        { "motd = \"Welcome\n", "motd: the value's quote is not closed" },
+        { "motd = \"\n", "motd: the value's quote is not closed" },
+        { "server_name=\"My Dungeon   \n",
+          "server_name: the value's quote is not closed" },
+        { "motd = \"Welcome\" # greeting\n", "motd: text after the value's "
+          "closing quote (a comment takes a line of its own)" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        config_t c, d;
+        char err[512], want[512];
+        config_defaults(&c);
+        d = c;
+        char text[600];
+        snprintf(text, sizeof text, "port = 4000\n%s", bad[i].line);
+        write_file(text);
+        ck_assert_int_eq(config_load_file(&c, path, 1, err, sizeof err), -1);
+        snprintf(want, sizeof want, "%s:2: %s", path, bad[i].why);
+        ck_assert_str_eq(err, want);
+        ck_assert_str_eq(c.motd, d.motd);
+        ck_assert_str_eq(c.server_name, d.server_name);
+        unlink(path);
+    }
+}
+END_TEST
+
+/* Quotes that are closed, or inside a value that does not open one, are
+ * as before: the outer pair taken off, anything else kept. */
+START_TEST(closed_and_inner_quotes_are_kept)
+{
+    config_t c;
+    char err[256];
+    config_defaults(&c);
+    write_file("motd = \"say \"hi\" first\"\nserver_name = The \"Pit\"\n"
+               "seed = \"\"\n");
+    ck_assert_int_eq(config_load_file(&c, path, 1, err, sizeof err), 0);
+    unlink(path);
+    ck_assert_str_eq(c.motd, "say \"hi\" first");
+    ck_assert_str_eq(c.server_name, "The \"Pit\"");
+    ck_assert_str_eq(c.seed, "");
+}
+END_TEST
+
+static void collect(const char *line, void *arg)
+{
+    char *out = arg;
+    size_t n = strlen(out);
+    snprintf(out + n, 4096 - n, "%s\n", line);
+}
+
+/* Each ROGUED_ variable that is no key is named, with the nearest key
+ * when one is a few edits away (a swap counts as one; case is ignored);
+ * keys, the variables read on purpose and others are not. */
+START_TEST(stray_environment_variables_are_named)
+{
+    char *env[] = {
+        "HOME=/root", "ROGUED_PROT=2424", "ROGUED_PORT=2424",
+        "ROGUED_max_session=5", "ROGUED_Port=1", "ROGUED_BIN=x",
+        "ROGUED_UPGRADE_FD=3", "ROGUED_TEST_PG=postgresql://x",
+        "ROGUED_CONECTS_PER_IP_PER_MINUTE=1", "ROGUED_FOO=1", "ROGUED_=",
+        "ROGUED_BAD\001NAME=1", "XROGUED_PROT=1", "ROGUED_MOTD=a=b",
+        NULL,
+    };
+    static char out[4096];
+    out[0] = '\0';
+    ck_assert_int_eq(config_env_strays(env, collect, out), 7);
+    ck_assert_str_eq(out,
+        "config: ROGUED_PROT is not a configuration key (did you mean "
+        "ROGUED_PORT?); it is ignored\n"
+        "config: ROGUED_max_session is not a configuration key (did you mean "
+        "ROGUED_MAX_SESSIONS?); it is ignored\n"
+        "config: ROGUED_Port is not a configuration key (did you mean "
+        "ROGUED_PORT?); it is ignored\n"
+        "config: ROGUED_CONECTS_PER_IP_PER_MINUTE is not a configuration key "
+        "(did you mean ROGUED_CONNECTS_PER_IP_PER_MINUTE?); it is ignored\n"
+        "config: ROGUED_FOO is not a configuration key (rogued --help lists "
+        "every key); it is ignored\n"
+        "config: ROGUED_ is not a configuration key (rogued --help lists "
+        "every key); it is ignored\n"
+        "config: ROGUED_BAD?NAME is not a configuration key (rogued --help "
+        "lists every key); it is ignored\n");
+    char *none[] = { "ROGUED_PORT=1", NULL };
+    out[0] = '\0';
+    ck_assert_int_eq(config_env_strays(none, collect, out), 0);
+    ck_assert_str_eq(out, "");
+}
+END_TEST
+
+/* A name too long to compare is cut in the line, with no suggestion. */
+START_TEST(a_long_stray_name_is_cut)
+{
+    char var[200] = "ROGUED_";
+    memset(var + 7, 'A', 100);
+    snprintf(var + 107, sizeof var - 107, "=1");
+    char *env[] = { var, NULL };
+    static char out[4096];
+    out[0] = '\0';
+    ck_assert_int_eq(config_env_strays(env, collect, out), 1);
+    char want[300];
+    snprintf(want, sizeof want, "config: ROGUED_%.64s... is not a "
+             "configuration key (rogued --help lists every key); it is "
+             "ignored\n", var + 7);
+    ck_assert_str_eq(out, want);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("config");
@@ -243,6 +353,10 @@ static Suite *make_suite(void)
     tcase_add_test(tc, shipped_config_matches_defaults);
     tcase_add_test(tc, combat_ruleset_key);
     tcase_add_test(tc, store_lock_timeout_key);
+    tcase_add_test(tc, an_unclosed_quote_is_refused);
+    tcase_add_test(tc, closed_and_inner_quotes_are_kept);
+    tcase_add_test(tc, stray_environment_variables_are_named);
+    tcase_add_test(tc, a_long_stray_name_is_cut);
     suite_add_tcase(s, tc);
     return s;
 }
