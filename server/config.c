@@ -127,6 +127,7 @@ static const key_def_t keys[] = {
 };
 
 #define NKEYS (sizeof keys / sizeof keys[0])
+_Static_assert(NKEYS <= CONFIG_MAX_KEYS, "config_flags_t holds every key");
 
 void config_defaults(config_t *c)
 {
@@ -337,14 +338,37 @@ int config_load_file(config_t *c, const char *path, int required, char *err,
     return rc;
 }
 
+/* Key i's variable's name into name; its value, or NULL if not set. */
+static const char *env_of(size_t i, char *name, size_t len)
+{
+    size_t n = (size_t)snprintf(name, len, "ROGUED_%s", keys[i].name);
+    for (size_t j = 7; j < n && j < len; j++)
+        name[j] = (char)toupper((unsigned char)name[j]);
+    return getenv(name);
+}
+
+int config_env_sets(size_t i, char *name, size_t len)
+{
+    return i < NKEYS && env_of(i, name, len) != NULL;
+}
+
+void config_flags_note(config_flags_t *f, const char *key, const char *flag)
+{
+    for (size_t i = 0; i < NKEYS; i++)
+        if (strcmp(keys[i].name, key) == 0)
+            snprintf(f->by[i], sizeof f->by[i], "%s", flag);
+}
+
+const char *config_flags_by(const config_flags_t *f, size_t i)
+{
+    return i < NKEYS && f->by[i][0] ? f->by[i] : NULL;
+}
+
 int config_load_env(config_t *c, char *err, size_t errlen)
 {
     char name[64], why[256];
     for (size_t i = 0; i < NKEYS; i++) {
-        size_t n = (size_t)snprintf(name, sizeof name, "ROGUED_%s", keys[i].name);
-        for (size_t j = 7; j < n; j++)
-            name[j] = (char)toupper((unsigned char)name[j]);
-        const char *v = getenv(name);
+        const char *v = env_of(i, name, sizeof name);
         if (v && config_set(c, keys[i].name, v, why, sizeof why) != 0) {
             snprintf(err, errlen, "environment %s: %s", name, why);
             return -1;

@@ -136,6 +136,28 @@ int config_key_differs(const config_t *a, const config_t *b, size_t i);
 /* Copies key i's value from src to dst (nothing past the last key). */
 void config_copy_key(config_t *dst, const config_t *src, size_t i);
 
+/* Keys at most (config.c's table is checked to fit). */
+#define CONFIG_MAX_KEYS 96
+
+/* The keys the command line set, each with the flag that set it
+ * ("--port", "--set motd"; "" for a key it did not set). Flags override
+ * the environment and the file at start, and `ctl reload` keeps them so
+ * (ctl_cmds.c): it has to know which they are to leave them and say why. */
+typedef struct config_flags {
+    char by[CONFIG_MAX_KEYS][48];
+} config_flags_t;
+
+/* Notes that flag set key (a name config_set took; any other is
+ * ignored). */
+void config_flags_note(config_flags_t *f, const char *key, const char *flag);
+
+/* The flag that set key i (config_key_name's i), or NULL. */
+const char *config_flags_by(const config_flags_t *f, size_t i);
+
+/* Key i's environment variable (ROGUED_ and the key upper-cased) into
+ * name; returns 1 if the environment sets it, else 0. */
+int config_env_sets(size_t i, char *name, size_t len);
+
 /* Writes every key with its value and description (for --help). */
 void config_print_keys(const config_t *c, void *file);
 

@@ -181,6 +181,7 @@ int main(int argc, char **argv)
     int config_required = 0;
     const char *export_id = NULL, *export_format = NULL, *export_file = NULL;
     int list_games = 0, upgrade = 0;
+    static config_flags_t flagged; /* the keys set below, for reload */
 
     if (argc > 1 && strcmp(argv[1], "ctl") == 0)
         return ctl_client_main(argc - 1, argv + 1);
@@ -213,8 +214,8 @@ int main(int argc, char **argv)
     }
     /* Second pass: every other flag, over the file and the environment. */
     for (int i = 1; i < argc; i++) {
-        const char *key = NULL, *value = NULL;
-        char kv[CONFIG_STR_MAX + 64];
+        const char *key = NULL, *value = NULL, *flag = NULL;
+        char kv[CONFIG_STR_MAX + 64], set_flag[sizeof kv + 8];
         if (is_flag(argv[i], "-c", "--config")) {
             i++;
             continue;
@@ -244,8 +245,10 @@ int main(int argc, char **argv)
             continue;
         }
         for (size_t f = 0; f < sizeof flags / sizeof flags[0]; f++)
-            if (is_flag(argv[i], flags[f].s, flags[f].l))
+            if (is_flag(argv[i], flags[f].s, flags[f].l)) {
                 key = flags[f].key;
+                flag = flags[f].l;
+            }
         if (!key && strcmp(argv[i], "--set") == 0) {
             if (i + 1 >= argc || !strchr(argv[i + 1], '=')) {
                 fprintf(stderr, "rogued: --set needs KEY=VALUE\n");
@@ -256,6 +259,8 @@ int main(int argc, char **argv)
             *eq = '\0';
             key = kv;
             value = eq + 1;
+            snprintf(set_flag, sizeof set_flag, "--set %s", key);
+            flag = set_flag;
         } else if (key) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "rogued: %s needs a value\n", argv[i]);
@@ -270,6 +275,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "rogued: %s\n", err);
             return 2;
         }
+        config_flags_note(&flagged, key, flag);
     }
     if (config_validate(&cfg, err, sizeof err) != 0) {
         fprintf(stderr, "rogued: %s\n", err);
@@ -336,6 +342,7 @@ int main(int argc, char **argv)
         return 1;
     }
     ctl_set_config_path(host.ctl, config_path);
+    ctl_set_flags(host.ctl, &flagged);
     if (taking)
         upgrade_dispatch(&host, &in);
     int rc = host_run(&host);

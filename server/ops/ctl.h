@@ -56,6 +56,10 @@ void ctl_free(ctl_t *c);
  * default path). */
 void ctl_set_config_path(ctl_t *c, const char *path);
 
+/* The keys the command line set (main.c's; it outlives the console):
+ * reload leaves them as they are. Not set: none. */
+void ctl_set_flags(ctl_t *c, const config_flags_t *flags);
+
 /* --- the worker loop's side (ctl_loop.c) ------------------------------------ */
 
 /* A MSG_CTL_* message from the host to this loop (not taken). */
@@ -125,6 +129,8 @@ int64_t *ctl_req_scratch(ctl_req_t *r);
  * the one running. Returns -1 once the console has stopped. */
 int ctl_schedule_shutdown(ctl_t *c, int minutes);
 const char *ctl_config_path(ctl_t *c);
+/* ctl_set_flags's, or NULL. */
+const config_flags_t *ctl_flags(ctl_t *c);
 /* When the console started, with its process: Unix time in seconds (ms
  * resolution), for /metrics. */
 double ctl_started(ctl_t *c);

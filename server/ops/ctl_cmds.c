@@ -163,36 +163,86 @@ static void reload_stray(const char *line, void *arg)
     ctl_req_printf(arg, "%s\n", line);
 }
 
+/* What sets key i over the file, as at start (a flag over the
+ * environment, which is over the file), written into out: "--port (the
+ * command line)", "ROGUED_PORT (the environment)"; NULL if nothing does. */
+static const char *set_over_file(ctl_t *c, size_t i, char *out, size_t len)
+{
+    const config_flags_t *f = ctl_flags(c);
+    const char *flag = f ? config_flags_by(f, i) : NULL;
+    char var[64];
+    if (flag)
+        snprintf(out, len, "%s (the command line)", flag);
+    else if (config_env_sets(i, var, sizeof var))
+        snprintf(out, len, "%s (the environment)", var);
+    else
+        return NULL;
+    return out;
+}
+
+/* Each key whose value in the file (file: the running settings with the
+ * file's over them) is not the running one, in the table's order, and
+ * what reload does with it: a flag's or a variable's key stays as it is
+ * (they are over the file, as at start), a live key is
+ * applied (the host's copy holds every live key's running value), any
+ * other takes a restart. */
+static void reload_report(ctl_req_t *r, const config_t *file,
+                          const config_t *running)
+{
+    const char *name;
+    char over[128];
+    for (size_t i = 0; (name = config_key_name(i)); i++) {
+        if (!config_key_differs(file, running, i))
+            continue;
+        if (set_over_file(ctl_req_ctl(r), i, over, sizeof over))
+            ctl_req_printf(r, "%s: changed in the file, but %s sets it: "
+                           "unchanged\n", name, over);
+        else
+            ctl_req_printf(r, "%s: changed in the file, %s\n", name,
+                           is_live(name) ? "applied" : "takes a restart");
+    }
+}
+
+/* The settings a reload makes, into n: the running ones with the file's
+ * over them, then the environment's, then the command line's kept (as at
+ * start). The file's alone into file, for the answer. */
+static int reload_read(ctl_t *c, const config_t *running, config_t *n,
+                       config_t *file, char *err, size_t errlen)
+{
+    *n = *running;
+    if (config_load_file(n, ctl_config_path(c), 1, err, errlen) != 0)
+        return -1;
+    *file = *n;
+    if (config_load_env(n, err, errlen) != 0)
+        return -1;
+    const config_flags_t *f = ctl_flags(c);
+    for (size_t i = 0; f && config_key_name(i); i++)
+        if (config_flags_by(f, i))
+            config_copy_key(n, running, i);
+    return config_validate(n, err, errlen);
+}
+
 static int reload_run(ctl_req_t *r, const char *args)
 {
     (void)args;
     host_t *h = ctl_req_host(r);
-    const char *path = ctl_config_path(ctl_req_ctl(r));
     char err[512];
-    /* The running settings, with the file's keys and the environment's
-     * over them (as at start; a command-line flag stays unless the file
-     * sets its key). */
-    config_t *n = malloc(sizeof *n);
-    if (!n) {
+    config_t *n = malloc(sizeof *n), *file = malloc(sizeof *file);
+    if (!n || !file) {
+        free(n);
+        free(file);
         ctl_req_done(r, "out of memory");
         return 0;
     }
-    *n = h->cfg;
-    if (config_load_file(n, path, 1, err, sizeof err) != 0 ||
-        config_load_env(n, err, sizeof err) != 0 ||
-        config_validate(n, err, sizeof err) != 0) {
+    if (reload_read(ctl_req_ctl(r), &h->cfg, n, file, err, sizeof err) != 0) {
         free(n);
+        free(file);
         ctl_req_done(r, err);
         return 0;
     }
     config_env_strays(environ, reload_stray, r);
-    /* each key the file changed, in the table's order: applied now (the
-     * host's copy holds every live key's running value), or not */
-    const char *name;
-    for (size_t i = 0; (name = config_key_name(i)); i++)
-        if (config_key_differs(n, &h->cfg, i))
-            ctl_req_printf(r, "%s: changed in the file, %s\n", name,
-                           is_live(name) ? "applied" : "takes a restart");
+    reload_report(r, file, &h->cfg);
+    free(file);
     smsg_t *m = msg_new(MSG_CTL_RELOAD, 0, 0, NULL);
     if (!m) {
         free(n);

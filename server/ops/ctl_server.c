@@ -57,6 +57,7 @@ struct ctl {
     int nreqs;                 /* connections open (at most CTL_CONNS) */
     char path[CONFIG_STR_MAX + 16];
     const char *config_path;
+    const config_flags_t *flags; /* the command line's keys; NULL: none */
     int stopped;
     int keep_socket;           /* handed to a new process: not unlinked */
     double started;            /* when ctl_start ran: Unix time, seconds */
@@ -69,6 +70,8 @@ void **ctl_req_data(ctl_req_t *r) { return &r->data; }
 double ctl_started(ctl_t *c) { return c->started; }
 void ctl_set_config_path(ctl_t *c, const char *path) { if (c) c->config_path = path; }
 const char *ctl_config_path(ctl_t *c) { return c->config_path; }
+void ctl_set_flags(ctl_t *c, const config_flags_t *f) { if (c) c->flags = f; }
+const config_flags_t *ctl_flags(ctl_t *c) { return c->flags; }
 
 void ctl_req_printf(ctl_req_t *r, const char *fmt, ...)
 {

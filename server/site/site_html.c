@@ -103,7 +103,8 @@ void html_begin(page_t *b, const char *title)
              "<meta name=\"viewport\" content=\"width=device-width, "
              "initial-scale=1\"><title>");
     html_text(b, title);
-    html_raw(b, "</title>");
+    html_raw(b, "</title><link rel=\"icon\" href=\"/favicon.svg\" "
+             "type=\"image/svg+xml\">");
     html_raw(b, style);
     html_raw(b, "</head><body><nav><a href=\"/\">Home</a>"
              "<a href=\"/play\">Play</a><a href=\"/scores\">Hall of fame</a>"

@@ -183,8 +183,9 @@ static void write_file(const char *path, const char *text)
 
 /* reload names each key the file changed, in config.c's order: a live
  * one applied (the motd a new player sees), any other as taking a
- * restart; the same file again names none; a file that does not parse
- * changes nothing. */
+ * restart (workers: srv_start sets it with --set, and says so); the same
+ * file again names none but those it could not apply; a file that does
+ * not parse changes nothing. */
 START_TEST(reload_changes_the_motd)
 {
     char conf[] = "/tmp/rogued-ctl-conf-XXXXXX";
@@ -196,23 +197,27 @@ START_TEST(reload_changes_the_motd)
     tclient_t *a = play_lobby(srv_port(s));
     play_wait_text(a, "The first message of the day");
     write_file(conf, "motd = A second message, reloaded\nworkers = 1\n"
-               "idle_timeout = 600\n");
+               "idle_timeout = 600\nmax_cols = 200\n");
     char out[4096], want[1024];
     int rc = srv_ctl(s, "reload", out, sizeof out);
     ck_assert_msg(rc == 0, "reload: %d: %s", rc, out);
     snprintf(want, sizeof want,
              "motd: changed in the file, applied\n"
-             "workers: changed in the file, takes a restart\n"
+             "workers: changed in the file, but --set workers (the command "
+             "line) sets it: unchanged\n"
              "idle_timeout: changed in the file, applied\n"
+             "max_cols: changed in the file, takes a restart\n"
              "reloaded %s: " LIVE_KEYS "\n", conf);
     ck_assert_str_eq(out, want);
     tclient_t *b = play_lobby(srv_port(s));
     play_wait_text(b, "A second message, reloaded");
-    /* again: the live keys hold the file's values now; workers still
-     * differs from the running server's */
+    /* again: the live keys hold the file's values now; workers and
+     * max_cols still differ from the running server's */
     ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 0);
     snprintf(want, sizeof want,
-             "workers: changed in the file, takes a restart\n"
+             "workers: changed in the file, but --set workers (the command "
+             "line) sets it: unchanged\n"
+             "max_cols: changed in the file, takes a restart\n"
              "reloaded %s: " LIVE_KEYS "\n", conf);
     ck_assert_str_eq(out, want);
     /* a file that does not parse changes nothing: a value's quote left
@@ -253,6 +258,53 @@ START_TEST(a_mistyped_variable_is_named_at_start_and_on_reload)
     ck_assert_str_eq(out, want);
     ck_assert_int_eq(srv_log_count(s, line), 2);
     srv_stop(s);
+}
+END_TEST
+
+/* A key the command line or the environment sets stays as it is when
+ * the file changes it (as at start: a flag over the environment, which
+ * is over the file), and the answer says which sets it; the live key the
+ * file alone sets is applied. The motd a new player sees is still the
+ * environment's; the same file again names the keys it could not apply
+ * (their running values are the flags' and the environment's still). */
+START_TEST(reload_leaves_what_a_flag_or_the_environment_sets)
+{
+    char conf[] = "/tmp/rogued-ctl-conf-XXXXXX";
+    int fd = mkstemp(conf);
+    ck_assert(fd >= 0);
+    close(fd);
+    write_file(conf, "motd = The message in the file\n");
+    ck_assert_int_eq(setenv("ROGUED_MOTD", "The message of the environment",
+                            1), 0);
+    tsrv_t *s = srv_start("--config", conf, "--set", "idle_timeout=900", NULL);
+    unsetenv("ROGUED_MOTD");
+    tclient_t *a = play_lobby(srv_port(s));
+    play_wait_text(a, "The message of the environment");
+    write_file(conf, "port = 2400\nmotd = The file's second message\n"
+               "idle_timeout = 600\nkeepalive = 45\n");
+    static const char overridden[] =
+        "port: changed in the file, but --port (the command line) sets it: "
+        "unchanged\n"
+        "motd: changed in the file, but ROGUED_MOTD (the environment) sets "
+        "it: unchanged\n"
+        "idle_timeout: changed in the file, but --set idle_timeout (the "
+        "command line) sets it: unchanged\n";
+    char out[4096], want[2048];
+    int rc = srv_ctl(s, "reload", out, sizeof out);
+    ck_assert_msg(rc == 0, "reload: %d: %s", rc, out);
+    snprintf(want, sizeof want, "%skeepalive: changed in the file, applied\n"
+             "reloaded %s: " LIVE_KEYS "\n", overridden, conf);
+    ck_assert_str_eq(out, want);
+    tclient_t *b = play_lobby(srv_port(s));
+    play_wait_text(b, "The message of the environment");
+    ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 0);
+    snprintf(want, sizeof want, "%sreloaded %s: " LIVE_KEYS "\n", overridden,
+             conf);
+    ck_assert_str_eq(out, want);
+    cl_close(a);
+    cl_close(b);
+    srv_stop(s);
+    unlink(conf);
 }
 END_TEST
 
@@ -740,6 +792,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, shutdown_countdown_ends_in_shutdown);
     tcase_add_test(tc, reload_changes_the_motd);
     tcase_add_test(tc, a_mistyped_variable_is_named_at_start_and_on_reload);
+    tcase_add_test(tc, reload_leaves_what_a_flag_or_the_environment_sets);
     tcase_add_test(tc, backup_while_a_game_is_written);
     tcase_add_test(tc, metrics_scraped_and_moving);
     tcase_add_test(tc, refusals_counted_by_reason);

@@ -5,7 +5,8 @@
  * field the host or a player writes, always escaped; the front page
  * listing a live game whose watch page's WebSocket watches it; the hall
  * of fame linking a finished game's page whose WebSocket replays it; the
- * feeds; and the news of a death, rate-limited. */
+ * feeds; the icon and its links; and the news of a death,
+ * rate-limited. */
 #include <arpa/inet.h>
 #include <check.h>
 #include <netinet/in.h>
@@ -269,6 +270,54 @@ START_TEST(pages_answer_with_their_types_and_escape_the_host)
     head_is(&r, "200 OK", "text/html; charset=utf-8", "no-cache");
     has(&r, "<p><a class=\"play\" href=\"/play\">Play</a></p>");
     free(r.all);
+    srv_stop(s);
+}
+END_TEST
+
+/* A file of the source tree (the tests run from its top), whole and
+ * NUL-ended (malloc'd). */
+static char *source_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    char *text = malloc(1 << 16);
+    ck_assert_ptr_nonnull(text);
+    size_t n = fread(text, 1, (1 << 16) - 1, f);
+    ck_assert_int_eq(feof(f), 1);
+    fclose(f);
+    text[n] = '\0';
+    return text;
+}
+
+#define ICON_LINK "<link rel=\"icon\" href=\"/favicon.svg\" " \
+    "type=\"image/svg+xml\">"
+
+/* The icon (web/favicon.svg, built in) is served at /favicon.svg and at
+ * /favicon.ico, the same bytes with the SVG's type; each kind of page
+ * links it: the site's own, one of its 404s, the play page. */
+START_TEST(icon_is_served_and_every_page_links_it)
+{
+    int http;
+    tsrv_t *s = site_server(&http, "42", NULL, NULL, NULL);
+    char *svg = source_file("web/favicon.svg");
+    ck_assert(strncmp(svg, "<svg ", 5) == 0);
+    static const char *const icons[] = { "/favicon.svg", "/favicon.ico" };
+    for (size_t i = 0; i < 2; i++) {
+        resp_t r = get(http, icons[i]);
+        head_is(&r, "200 OK", "image/svg+xml", "no-cache");
+        ck_assert_str_eq(r.body, svg);
+        free(r.all);
+    }
+    free(svg);
+    static const char *const pages[] = { "/", "/scores", "/game/1", "/play" };
+    for (size_t i = 0; i < sizeof pages / sizeof pages[0]; i++) {
+        resp_t r = get(http, pages[i]);
+        has(&r, "</title>");
+        const char *link = strstr(r.body, ICON_LINK);
+        ck_assert_msg(link && link < strstr(r.body, "</head>"),
+                      "no icon in the head of %s:\n%s", pages[i], r.all);
+        free(r.all);
+    }
     srv_stop(s);
 }
 END_TEST
@@ -647,6 +696,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, pages_answer_with_their_types_and_escape_the_host);
+    tcase_add_test(tc, icon_is_served_and_every_page_links_it);
     tcase_add_test(tc, front_page_lists_a_live_game_and_its_watch_page_watches_it);
     tcase_add_test(tc, hall_of_fame_links_a_game_page_whose_replay_plays);
     tcase_add_test(tc, game_page_replays_within_its_bound_else_a_summary_or_503);

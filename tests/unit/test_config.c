@@ -112,6 +112,45 @@ START_TEST(environment_overrides_file)
 }
 END_TEST
 
+/* Index of the key named name (config_key_name's i); fails if none. */
+static size_t key_index(const char *name)
+{
+    const char *k;
+    for (size_t i = 0; (k = config_key_name(i)); i++)
+        if (strcmp(k, name) == 0)
+            return i;
+    ck_abort_msg("no key %s", name);
+    return 0;
+}
+
+/* What reload needs to say why a key stays: the flag that set it (the
+ * last one given), and whether the environment sets it and as what. */
+START_TEST(flags_and_environment_name_their_keys)
+{
+    static config_flags_t f; /* zeroed: no key set */
+    size_t port = key_index("port"), motd = key_index("motd");
+    ck_assert_ptr_null(config_flags_by(&f, port));
+    config_flags_note(&f, "port", "--port");
+    config_flags_note(&f, "motd", "--set motd");
+    config_flags_note(&f, "motd", "--set motd");
+    config_flags_note(&f, "no_such_key", "--set no_such_key");
+    ck_assert_str_eq(config_flags_by(&f, port), "--port");
+    ck_assert_str_eq(config_flags_by(&f, motd), "--set motd");
+    ck_assert_ptr_null(config_flags_by(&f, key_index("bind")));
+    ck_assert_ptr_null(config_flags_by(&f, 1000));
+    char name[64];
+    unsetenv("ROGUED_MAX_SESSIONS");
+    ck_assert_int_eq(config_env_sets(key_index("max_sessions"), name,
+                                     sizeof name), 0);
+    ck_assert_str_eq(name, "ROGUED_MAX_SESSIONS");
+    setenv("ROGUED_MAX_SESSIONS", "12", 1);
+    ck_assert_int_eq(config_env_sets(key_index("max_sessions"), name,
+                                     sizeof name), 1);
+    ck_assert_int_eq(config_env_sets(1000, name, sizeof name), 0);
+    unsetenv("ROGUED_MAX_SESSIONS");
+}
+END_TEST
+
 START_TEST(validation)
 {
     config_t c;
@@ -349,6 +388,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, file_errors_name_the_line);
     tcase_add_test(tc, missing_file);
     tcase_add_test(tc, environment_overrides_file);
+    tcase_add_test(tc, flags_and_environment_name_their_keys);
     tcase_add_test(tc, validation);
     tcase_add_test(tc, shipped_config_matches_defaults);
     tcase_add_test(tc, combat_ruleset_key);
