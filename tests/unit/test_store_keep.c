@@ -388,10 +388,12 @@ static uint64_t now_ms(void)
     return uv_hrtime() / 1000000u;
 }
 
-/* A write waits for another process's lock as long as the store's
- * busy_ms says (store_lock_timeout_ms: SQLite's busy timeout,
- * PostgreSQL's lock_timeout), not the default 10 s, then its batch
- * fails. */
+/* A write waits for another process's lock at least as long as the
+ * store's busy_ms says (store_lock_timeout_ms: SQLite's busy timeout,
+ * PostgreSQL's lock_timeout), then its batch fails once. Only the lower
+ * bound is asserted: a busy machine can make any wait longer, never
+ * shorter. That the setting (not the default) reaches the store is
+ * test_start's lock_wait_is_the_setting, by the store's start line. */
 START_TEST(a_lock_is_waited_for_as_configured)
 {
     fast.busy_ms = 1500;
@@ -421,7 +423,7 @@ START_TEST(a_lock_is_waited_for_as_configured)
     }
     uint64_t waited = now_ms() - t0;
     ck_assert_uint_eq(store_failed_batches(st), 1);
-    ck_assert_msg(waited >= 1450 && waited < 9000, "waited %llu ms",
+    ck_assert_msg(waited >= 1450, "waited %llu ms",
                   (unsigned long long)waited);
     if (pg) {
         PQclear(PQexec(pg, "ROLLBACK"));
