@@ -105,7 +105,8 @@ int config_load_env(config_t *c, char *err, size_t errlen);
 /* Calls warn(line, arg) for each variable of env (environ's form,
  * "NAME=value", NULL last) that begins with ROGUED_ but is no key
  * config_load_env reads, nor a variable the server or the project's tests
- * read on purpose (config.c lists them): a mistyped one would otherwise be
+ * read on purpose (config.c lists them; the tests' ROGUED_BIN only when it
+ * names a program): a mistyped one would otherwise be
  * ignored without a word. line names it and the nearest key, if one is a
  * few edits away: "config: ROGUED_PROT is not a configuration key (did you
  * mean ROGUED_PORT?); it is ignored". Returns how many. */

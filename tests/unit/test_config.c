@@ -325,12 +325,14 @@ static void collect(const char *line, void *arg)
 
 /* Each ROGUED_ variable that is no key is named, with the nearest key
  * when one is a few edits away (a swap counts as one; case is ignored);
- * keys, the variables read on purpose and others are not. */
+ * keys and the variables read on purpose are not (the tests' ROGUED_BIN
+ * only when it names a program: ROGUED_BIN=0.0.0.0 was meant for BIND). */
 START_TEST(stray_environment_variables_are_named)
 {
     char *env[] = {
         "HOME=/root", "ROGUED_PROT=2424", "ROGUED_PORT=2424",
-        "ROGUED_max_session=5", "ROGUED_Port=1", "ROGUED_BIN=x",
+        "ROGUED_max_session=5", "ROGUED_Port=1", "ROGUED_BIN=0.0.0.0",
+        "ROGUED_REL_BIN=/nonexistent",
         "ROGUED_UPGRADE_FD=3", "ROGUED_TEST_PG=postgresql://x",
         "ROGUED_CONECTS_PER_IP_PER_MINUTE=1", "ROGUED_FOO=1", "ROGUED_=",
         "ROGUED_BAD\001NAME=1", "XROGUED_PROT=1", "ROGUED_MOTD=a=b",
@@ -338,7 +340,7 @@ START_TEST(stray_environment_variables_are_named)
     };
     static char out[4096];
     out[0] = '\0';
-    ck_assert_int_eq(config_env_strays(env, collect, out), 7);
+    ck_assert_int_eq(config_env_strays(env, collect, out), 8);
     ck_assert_str_eq(out,
         "config: ROGUED_PROT is not a configuration key (did you mean "
         "ROGUED_PORT?); it is ignored\n"
@@ -346,6 +348,8 @@ START_TEST(stray_environment_variables_are_named)
         "ROGUED_MAX_SESSIONS?); it is ignored\n"
         "config: ROGUED_Port is not a configuration key (did you mean "
         "ROGUED_PORT?); it is ignored\n"
+        "config: ROGUED_BIN is not a configuration key (did you mean "
+        "ROGUED_BIND?); it is ignored\n"
         "config: ROGUED_CONECTS_PER_IP_PER_MINUTE is not a configuration key "
         "(did you mean ROGUED_CONNECTS_PER_IP_PER_MINUTE?); it is ignored\n"
         "config: ROGUED_FOO is not a configuration key (rogued --help lists "
@@ -354,7 +358,7 @@ START_TEST(stray_environment_variables_are_named)
         "every key); it is ignored\n"
         "config: ROGUED_BAD?NAME is not a configuration key (rogued --help "
         "lists every key); it is ignored\n");
-    char *none[] = { "ROGUED_PORT=1", NULL };
+    char *none[] = { "ROGUED_PORT=1", "ROGUED_BIN=/bin/sh", NULL };
     out[0] = '\0';
     ck_assert_int_eq(config_env_strays(none, collect, out), 0);
     ck_assert_str_eq(out, "");
