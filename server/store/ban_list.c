@@ -137,8 +137,9 @@ static int in_force(const store_ban_t *b, int64_t now_ms)
     return b->until_ms == 0 || b->until_ms > now_ms;
 }
 
-/* The latest end among the bans in force that match (0 wins: for good). */
-static int find(ban_list_t *l, const char *ip, const char *name,
+/* The latest end among the bans in force that match `what`: an address,
+ * or (by_name) an account's name (0 wins: for good). */
+static int find(ban_list_t *l, const char *what, int by_name,
                 int64_t now_ms, int64_t *until_ms)
 {
     int found = 0;
@@ -149,8 +150,8 @@ static int find(ban_list_t *l, const char *ip, const char *name,
         const ban_target_t *t = &l->targets[i];
         if (!in_force(b, now_ms))
             continue;
-        int match = ip ? ban_target_covers(t, ip)
-                       : !t->family && strcasecmp(t->text, name) == 0;
+        int match = by_name ? !t->family && strcasecmp(t->text, what) == 0
+                            : ban_target_covers(t, what);
         if (!match)
             continue;
         found = 1;
@@ -166,13 +167,13 @@ static int find(ban_list_t *l, const char *ip, const char *name,
 int ban_list_addr(ban_list_t *l, const char *ip, int64_t now_ms,
                   int64_t *until_ms)
 {
-    return find(l, ip, NULL, now_ms, until_ms);
+    return find(l, ip, 0, now_ms, until_ms);
 }
 
 int ban_list_name(ban_list_t *l, const char *name, int64_t now_ms,
                   int64_t *until_ms)
 {
-    return find(l, NULL, name, now_ms, until_ms);
+    return find(l, name, 1, now_ms, until_ms);
 }
 
 size_t ban_list_copy(ban_list_t *l, int64_t now_ms, store_ban_t **out)
