@@ -27,13 +27,19 @@ static int text_ok(const char *s, size_t max)
 
 /* --- the database thread ------------------------------------------------------ */
 
-/* The account's list after a change (or none), whatever the change did.
- * Returns 1 if the change wrote (store_call_t.db). */
-static int keys_listed(store_t *st, req_t *r)
+/* The account's list after a change (or none), whatever the change did. */
+static void keys_listed(store_t *st, req_t *r)
 {
-    int wrote = r->status == STORE_OK;
     if (r->status != STORE_ERROR && sdb_keys_list(st->db, r->id, r->keys) != 0)
         r->status = STORE_ERROR;
+}
+
+/* After an add or a remove (status: what it did): the list, and 1 if it
+ * wrote (store_call_t.db). */
+static int keys_changed(store_t *st, req_t *r)
+{
+    int wrote = r->status == STORE_OK;
+    keys_listed(st, r);
     return wrote;
 }
 
@@ -52,14 +58,14 @@ static int key_add_db(store_t *st, req_t *r, int ok)
     r->status = ok ? sdb_key_add(st->db, r->id, r->fp, r->key,
                                  (int64_t)time(NULL), STORE_KEYS_MAX)
                    : STORE_ERROR;
-    return ok ? keys_listed(st, r) : 0;
+    return ok ? keys_changed(st, r) : 0;
 }
 
 static int key_del_db(store_t *st, req_t *r, int ok)
 {
     r->phase = PH_DONE;
     r->status = ok ? sdb_key_remove(st->db, r->id, r->fp) : STORE_ERROR;
-    return ok ? keys_listed(st, r) : 0;
+    return ok ? keys_changed(st, r) : 0;
 }
 
 static int key_find_db(store_t *st, req_t *r, int ok)

@@ -81,6 +81,10 @@ int srv_threads_named(const tsrv_t *s, const char *name);
 /* The server log so far (NUL-terminated, malloc'd; the caller frees). */
 char *srv_log(const tsrv_t *s);
 
+/* A whole file (the log, or one of the source tree: the tests run from
+ * its top) as a NUL-terminated string, malloc'd; empty if unreadable. */
+char *srv_read_file(const char *path);
+
 /* 1 if the log so far contains needle, else 0. */
 int srv_log_has(const tsrv_t *s, const char *needle);
 

@@ -38,8 +38,7 @@ static void tick(void)
 
 /* --- files ----------------------------------------------------------------- */
 
-/* The whole file as a NUL-terminated string (empty if unreadable). */
-static char *read_file(const char *path)
+char *srv_read_file(const char *path)
 {
     size_t cap = 4096, len = 0;
     char *buf = malloc(cap);
@@ -149,7 +148,7 @@ void srv_tmp_teardown(void)
                 continue;
             char path[600];
             snprintf(path, sizeof path, "%s/%s/server.log", tmp_base, e->d_name);
-            char *log = read_file(path);
+            char *log = srv_read_file(path);
             fprintf(stderr, "---- server log of a failed test (%s), last lines:\n%s\n",
                     path, tail_lines(log, 40));
             free(log);
@@ -226,7 +225,7 @@ static void srv_fail(const tsrv_t *s, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    char *log = read_file(s->log);
+    char *log = srv_read_file(s->log);
     fprintf(stderr, "%s\n---- %s, last lines:\n%s\n", msg, s->log,
             tail_lines(log, 60));
     free(log);
@@ -326,7 +325,7 @@ tsrv_t *srv_start(const char *arg, ...)
     static const char needle[] = "listening on 127.0.0.1:";
     int64_t deadline = now_ms() + CL_WAIT_MS;
     for (;;) {
-        char *log = read_file(s->log);
+        char *log = srv_read_file(s->log);
         char *at = strstr(log, needle);
         if (at && strstr(at, "info connect: telnet ")) {
             s->port = atoi(at + sizeof needle - 1);
@@ -388,12 +387,12 @@ int srv_port(const tsrv_t *s)
 
 char *srv_log(const tsrv_t *s)
 {
-    return read_file(s->log);
+    return srv_read_file(s->log);
 }
 
 int srv_log_count(const tsrv_t *s, const char *needle)
 {
-    char *log = read_file(s->log);
+    char *log = srv_read_file(s->log);
     int n = 0;
     for (const char *p = log; (p = strstr(p, needle)) != NULL; p += strlen(needle))
         n++;

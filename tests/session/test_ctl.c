@@ -176,6 +176,16 @@ static void write_file(const char *path, const char *text)
     ck_assert_int_eq(fclose(f), 0);
 }
 
+/* A new config file (conf: "/tmp/rogued-ctl-conf-XXXXXX", made unique)
+ * holding text. */
+static void new_conf(char *conf, const char *text)
+{
+    int fd = mkstemp(conf);
+    ck_assert(fd >= 0);
+    close(fd);
+    write_file(conf, text);
+}
+
 /* The keys reload applies, in its answer's order (ctl_cmds.c). */
 #define LIVE_KEYS "motd, max_sessions, idle_timeout, idle_warning, " \
     "negotiation_ms, output_limit, output_highwater, write_timeout, " \
@@ -189,10 +199,7 @@ static void write_file(const char *path, const char *text)
 START_TEST(reload_changes_the_motd)
 {
     char conf[] = "/tmp/rogued-ctl-conf-XXXXXX";
-    int fd = mkstemp(conf);
-    ck_assert(fd >= 0);
-    close(fd);
-    write_file(conf, "motd = The first message of the day\n");
+    new_conf(conf, "motd = The first message of the day\n");
     tsrv_t *s = srv_start("--config", conf, NULL);
     tclient_t *a = play_lobby(srv_port(s));
     play_wait_text(a, "The first message of the day");
@@ -270,10 +277,7 @@ END_TEST
 START_TEST(reload_leaves_what_a_flag_or_the_environment_sets)
 {
     char conf[] = "/tmp/rogued-ctl-conf-XXXXXX";
-    int fd = mkstemp(conf);
-    ck_assert(fd >= 0);
-    close(fd);
-    write_file(conf, "motd = The message in the file\n");
+    new_conf(conf, "motd = The message in the file\n");
     ck_assert_int_eq(setenv("ROGUED_MOTD", "The message of the environment",
                             1), 0);
     tsrv_t *s = srv_start("--config", conf, "--set", "idle_timeout=900", NULL);

@@ -97,23 +97,29 @@ static const char *refusal(const char *args)
     return out;
 }
 
+/* A config file of conf refused at start with exactly "rogued: FILE:LINE:
+ * why" (exit status 2). */
+static void file_refused(const char *conf, int line, const char *why)
+{
+    char path[] = "/tmp/rogued-help-XXXXXX", args[128], want[256];
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    size_t n = strlen(conf);
+    ck_assert_int_eq(write(fd, conf, n), (int)n);
+    close(fd);
+    snprintf(args, sizeof args, "--config %s", path);
+    snprintf(want, sizeof want, "rogued: %s:%d: %s\n", path, line, why);
+    ck_assert_str_eq(refusal(args), want);
+    unlink(path);
+}
+
 START_TEST(a_mistyped_key_points_to_help)
 {
     ck_assert_str_eq(refusal("--config /dev/null --set porte=4000"),
                      "rogued: unknown key 'porte' (rogued --help lists "
                      "every key)\n");
-    char path[] = "/tmp/rogued-help-XXXXXX", args[128], want[256];
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    static const char conf[] = "# a host's first file\nport = 4000\n"
-                               "porte = 4001\n";
-    ck_assert_int_eq(write(fd, conf, sizeof conf - 1), (int)sizeof conf - 1);
-    close(fd);
-    snprintf(args, sizeof args, "--config %s", path);
-    snprintf(want, sizeof want, "rogued: %s:3: unknown key 'porte' (rogued "
-             "--help lists every key)\n", path);
-    ck_assert_str_eq(refusal(args), want);
-    unlink(path);
+    file_refused("# a host's first file\nport = 4000\nporte = 4001\n", 3,
+                 "unknown key 'porte' (rogued --help lists every key)");
 }
 END_TEST
 
@@ -121,17 +127,8 @@ END_TEST
  * mistakes are, not put on every screen with its quote. */
 START_TEST(an_unclosed_quote_is_refused_at_start)
 {
-    char path[] = "/tmp/rogued-help-XXXXXX", args[128], want[256];
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    static const char conf[] = "port = 4000\nmotd = \"Welcome\n";
-    ck_assert_int_eq(write(fd, conf, sizeof conf - 1), (int)sizeof conf - 1);
-    close(fd);
-    snprintf(args, sizeof args, "--config %s", path);
-    snprintf(want, sizeof want, "rogued: %s:2: motd: the value's quote is "
-             "not closed\n", path);
-    ck_assert_str_eq(refusal(args), want);
-    unlink(path);
+    file_refused("port = 4000\nmotd = \"Welcome\n", 2,
+                 "motd: the value's quote is not closed");
 }
 END_TEST
 

@@ -274,21 +274,6 @@ START_TEST(pages_answer_with_their_types_and_escape_the_host)
 }
 END_TEST
 
-/* A file of the source tree (the tests run from its top), whole and
- * NUL-ended (malloc'd). */
-static char *source_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "cannot open %s", path);
-    char *text = malloc(1 << 16);
-    ck_assert_ptr_nonnull(text);
-    size_t n = fread(text, 1, (1 << 16) - 1, f);
-    ck_assert_int_eq(feof(f), 1);
-    fclose(f);
-    text[n] = '\0';
-    return text;
-}
-
 #define ICON_LINK "<link rel=\"icon\" href=\"/favicon.svg\" " \
     "type=\"image/svg+xml\">"
 
@@ -299,7 +284,7 @@ START_TEST(icon_is_served_and_every_page_links_it)
 {
     int http;
     tsrv_t *s = site_server(&http, "42", NULL, NULL, NULL);
-    char *svg = source_file("web/favicon.svg");
+    char *svg = srv_read_file("web/favicon.svg");
     ck_assert(strncmp(svg, "<svg ", 5) == 0);
     static const char *const icons[] = { "/favicon.svg", "/favicon.ico" };
     for (size_t i = 0; i < 2; i++) {

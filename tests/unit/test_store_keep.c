@@ -263,6 +263,43 @@ static int logged(const char *what)
     return count_lines(logpath, what);
 }
 
+/* Another process's write lock on the database: SQLite's, or on
+ * PostgreSQL the tables pg_lock names (a LOCK TABLE mode and tables). */
+typedef struct held_lock {
+    sqlite3 *lite;
+    PGconn *pg;
+} held_lock_t;
+
+static void lock_hold(held_lock_t *h, const char *pg_lock)
+{
+    h->lite = NULL;
+    h->pg = NULL;
+    if (sw_pg()) {
+        char sql[128];
+        h->pg = PQconnectdb(sw_url);
+        ck_assert_int_eq(PQstatus(h->pg), CONNECTION_OK);
+        snprintf(sql, sizeof sql, "BEGIN; LOCK TABLE %s", pg_lock);
+        PQclear(PQexec(h->pg, sql));
+    } else {
+        ck_assert_int_eq(sqlite3_open(dbpath, &h->lite), SQLITE_OK);
+        ck_assert_int_eq(sqlite3_exec(h->lite, "BEGIN IMMEDIATE", NULL, NULL,
+                                      NULL), SQLITE_OK);
+    }
+}
+
+/* Ends the lock's transaction (it wrote nothing) and its connection. */
+static void lock_release(held_lock_t *h)
+{
+    if (h->pg) {
+        PQclear(PQexec(h->pg, "ROLLBACK"));
+        PQfinish(h->pg);
+    } else {
+        ck_assert_int_eq(sqlite3_exec(h->lite, "ROLLBACK", NULL, NULL, NULL),
+                         SQLITE_OK);
+        sqlite3_close(h->lite);
+    }
+}
+
 START_TEST(failing_writes_flip_health_and_log_once)
 {
     log_to_file();
@@ -273,18 +310,8 @@ START_TEST(failing_writes_flip_health_and_log_once)
     uint64_t failed = store_failed_batches(st);
     ck_assert_uint_eq(failed, 0);
     /* another process holds the write lock: every batch fails */
-    sqlite3 *other = NULL;
-    PGconn *pg = NULL;
-    if (sw_pg()) {
-        pg = PQconnectdb(sw_url);
-        ck_assert_int_eq(PQstatus(pg), CONNECTION_OK);
-        PQclear(PQexec(pg, "BEGIN; LOCK TABLE games, accounts IN ACCESS"
-                           " EXCLUSIVE MODE"));
-    } else {
-        ck_assert_int_eq(sqlite3_open(dbpath, &other), SQLITE_OK);
-        ck_assert_int_eq(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL,
-                                      NULL), SQLITE_OK);
-    }
+    held_lock_t other;
+    lock_hold(&other, "games, accounts IN ACCESS EXCLUSIVE MODE");
     for (int i = 0; i < 5; i++) {
         store_game_t g = row("Erin", 0, i, 10, STORE_END_DEATH, "killed by a rat");
         ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
@@ -295,14 +322,7 @@ START_TEST(failing_writes_flip_health_and_log_once)
         ck_assert_uint_gt(store_failed_batches(st), failed);
         failed = store_failed_batches(st);
     }
-    if (pg) {
-        PQclear(PQexec(pg, "COMMIT"));
-        PQfinish(pg);
-    } else {
-        ck_assert_int_eq(sqlite3_exec(other, "COMMIT", NULL, NULL, NULL),
-                         SQLITE_OK);
-        sqlite3_close(other);
-    }
+    lock_release(&other);
     store_game_t g = row("Erin", 0, 99, 10, STORE_END_DEATH, "killed by a rat");
     ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
     ck_assert_int_eq(flush(st), STORE_OK);
@@ -398,17 +418,9 @@ START_TEST(a_lock_is_waited_for_as_configured)
 {
     fast.busy_ms = 1500;
     store_t *st = open_fast();
-    sqlite3 *other = NULL;
-    PGconn *pg = NULL;
-    if (sw_pg()) { /* (readers pass: a flush alone would commit) */
-        pg = PQconnectdb(sw_url);
-        ck_assert_int_eq(PQstatus(pg), CONNECTION_OK);
-        PQclear(PQexec(pg, "BEGIN; LOCK TABLE games IN EXCLUSIVE MODE"));
-    } else {
-        ck_assert_int_eq(sqlite3_open(dbpath, &other), SQLITE_OK);
-        ck_assert_int_eq(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL,
-                                      NULL), SQLITE_OK);
-    }
+    held_lock_t other; /* (PostgreSQL's readers pass: a flush alone
+                          would commit) */
+    lock_hold(&other, "games IN EXCLUSIVE MODE");
     /* one batch that waits: SQLite's flush takes the write lock itself;
      * PostgreSQL's game waits (a flush behind it, in a batch of its own,
      * commits at once) */
@@ -425,14 +437,7 @@ START_TEST(a_lock_is_waited_for_as_configured)
     ck_assert_uint_eq(store_failed_batches(st), 1);
     ck_assert_msg(waited >= 1450, "waited %llu ms",
                   (unsigned long long)waited);
-    if (pg) {
-        PQclear(PQexec(pg, "ROLLBACK"));
-        PQfinish(pg);
-    } else {
-        ck_assert_int_eq(sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL),
-                         SQLITE_OK);
-        sqlite3_close(other);
-    }
+    lock_release(&other);
     store_close(st);
 }
 END_TEST
