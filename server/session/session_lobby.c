@@ -166,6 +166,10 @@ static void rebuilt(sess_t *s, smsg_t *m)
     play_arg_t a;
     memset(&a, 0, sizeof a);
     a.g = g;
+    /* the game goes on as the login it was handed from (same host, or
+     * the process before an upgrade): the store has it under that claim */
+    if (r->src->claim > s->claim)
+        s->claim = r->src->claim;
     a.progress_begun = r->src->progress_begun;
     a.progress_sent = r->src->progress_sent;
     a.watchers = r->src->watchers; /* moved */
@@ -213,6 +217,10 @@ static void load_progress(sess_t *s)
 static void on_progress(void *ctx, const store_progress_t *pr)
 {
     sess_t *s = ctx;
+    /* The load's claim is the account's latest now: whatever this
+     * session writes after is written as it, or would be refused. */
+    if (pr->account_id == s->lobby.account_id && pr->claim > s->claim)
+        s->claim = pr->claim;
     if (s->state != S_LOBBY)
         return;
     st_lobby_t *l = &s->st.lobby;
@@ -223,7 +231,7 @@ static void on_progress(void *ctx, const store_progress_t *pr)
     if (pr->status == STORE_STALE) {
         lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Your game in progress was played "
                    "by another version of the server and cannot go on.");
-        store_progress_end(s->srv->store, pr->account_id);
+        store_progress_end(s->srv->store, pr->account_id, s->claim);
     } else if (pr->status == STORE_OK) {
         buf_t keys = { (char *)pr->keys, pr->len, pr->len, pr->len };
         buf_t none = { NULL, 0, 0, 0 };
