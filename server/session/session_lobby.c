@@ -327,6 +327,26 @@ static void take_over(sess_t *s)
         load_progress(s);
 }
 
+/* A new account's load: no game to offer, only the account's first
+ * claim (store.h), which its writes carry. */
+static void on_claim(void *ctx, const store_progress_t *pr)
+{
+    sess_t *s = ctx;
+    if (pr->account_id == s->lobby.account_id && pr->claim > s->claim)
+        s->claim = pr->claim;
+}
+
+/* After a registration: the claim is taken without a wait (a game begun
+ * before the answer is queued after the load, and begins as no claim,
+ * which the claim's writes then go on from). */
+static void take_claim(sess_t *s)
+{
+    if (store_progress_load(s->srv->store, s->lobby.account_id, on_claim,
+                            s) != 0)
+        log_error("register id=%llu: no claim: the store is busy",
+                  (unsigned long long)s->id);
+}
+
 static void on_account(void *ctx, const store_account_t *a)
 {
     sess_t *s = ctx;
@@ -359,6 +379,8 @@ static void on_account(void *ctx, const store_account_t *a)
             sess_set_display_choice(s, a->display);
         if (!registering)
             take_over(s);
+        else
+            take_claim(s);
     }
 }
 
