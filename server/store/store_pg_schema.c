@@ -118,6 +118,13 @@ _Static_assert(sizeof(game_options_t) == sizeof(int),
                     " WHERE id = $1::bigint AND progress_claim > $2::bigint)" \
                     " OR EXISTS (SELECT 1 FROM progress WHERE account_id =" \
                     " $1::bigint AND claim > $2::bigint)))"
+/* The answer of such a write whose rows are the CTE `cte`'s: (rows
+ * written, whether a later claim holds the game), the second looked up
+ * only when nothing was written (CASE evaluates the branch it takes):
+ * not for every append. */
+#define CLAIM_ANSWER(cte) "SELECT c.n, CASE WHEN c.n > 0 THEN false ELSE " \
+                          CLAIM_NEWER " END FROM (SELECT count(*) AS n" \
+                          " FROM " cte ") c"
 
 const char *const spg_stmt_sql[ST_COUNT] = {
     /* an account that is gone makes the game a guest's, rather than
@@ -159,7 +166,7 @@ const char *const spg_stmt_sql[ST_COUNT] = {
      * claim taken during the statement may be told as no game. */
     [ST_PROG_DEL] = "WITH d AS (DELETE FROM progress WHERE account_id ="
                     " $1::bigint AND " CLAIM_OK " RETURNING 1)"
-                    " SELECT (SELECT count(*) FROM d), " CLAIM_NEWER,
+                    " " CLAIM_ANSWER("d"),
     /* the keys of no game: after ST_PROG_DEL, those of the game it
      * dropped (keys are never without their game otherwise) */
     [ST_PROG_DEL_KEYS] = "DELETE FROM progress_keys WHERE account_id = $1"
@@ -174,7 +181,7 @@ const char *const spg_stmt_sql[ST_COUNT] = {
                     " WHERE id = $1::bigint AND ($2::bigint = 0 OR"
                     " progress_claim <= $2::bigint)"
                     " ON CONFLICT (account_id) DO NOTHING RETURNING 1)"
-                    " SELECT (SELECT count(*) FROM i), " CLAIM_NEWER,
+                    " " CLAIM_ANSWER("i"),
     /* one statement: grow the game's length and add the keys at its old
      * end; no row if it has no game in progress (sdb_unfollowed) */
     [ST_PROG_APPEND] = "WITH g AS (UPDATE progress SET keys_len = keys_len +"
@@ -183,7 +190,7 @@ const char *const spg_stmt_sql[ST_COUNT] = {
                        " length($3::bytea) AS pos), i AS (INSERT INTO"
                        " progress_keys (account_id, pos, keys) SELECT"
                        " account_id, pos, $3::bytea FROM g RETURNING 1)"
-                       " SELECT (SELECT count(*) FROM i), " CLAIM_NEWER,
+                       " " CLAIM_ANSWER("i"),
     /* the next claim, recorded on the account and on its game */
     [ST_CLAIM] = "WITH c AS (SELECT nextval('progress_claims') AS n),"
                  " a AS (UPDATE accounts SET progress_claim = (SELECT n FROM"
@@ -199,8 +206,7 @@ const char *const spg_stmt_sql[ST_COUNT] = {
                     " $3::bigint, snap_keys = $4::bigint, snap_pos ="
                     " $5::bigint, snap_game = $6::bytea, snap_checks ="
                     " $7::bytea WHERE account_id = $1::bigint AND " CLAIM_OK
-                    " RETURNING 1) SELECT (SELECT count(*) FROM u), "
-                    CLAIM_NEWER,
+                    " RETURNING 1) " CLAIM_ANSWER("u"),
     [ST_SNAP_GET] = "SELECT snap_version, snap_keys, snap_pos, snap_game,"
                     " snap_checks FROM progress"
                     " WHERE account_id = $1 AND snap_game IS NOT NULL",
