@@ -297,8 +297,9 @@ int store_progress_end(store_t *st, int64_t account_id, int64_t claim);
 /* 1 if a write of the account's game as `claim` (or an earlier claim of
  * it) was refused because a later login's claim holds the game: the
  * session holding `claim` is to stop writing it and let its player go.
- * Kept for the latest STORE_CLAIMED_MAX accounts refused. 0 for claim 0.
- * Loop thread (any); cheap, no I/O. */
+ * Said once (the refusal is forgotten then); kept until then for the
+ * latest STORE_CLAIMED_MAX accounts refused. 0 for claim 0. Loop thread
+ * (any); cheap, no I/O. */
 int store_progress_claimed(store_t *st, int64_t account_id, int64_t claim);
 
 /* Takes a new claim on the account's game (store_progress_t.claim: every

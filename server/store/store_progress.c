@@ -105,9 +105,14 @@ int store_progress_claimed(store_t *st, int64_t account_id, int64_t claim)
         return 0;
     int found = 0;
     uv_mutex_lock(&st->mu);
-    for (int i = 0; i < st->nclaimed && !found; i++)
+    for (int i = 0; i < st->nclaimed && !found; i++) {
         found = st->claimed[i].account_id == account_id &&
                 st->claimed[i].claim >= claim;
+        if (found) { /* told once: the list stays short for every sweep */
+            st->claimed[i] = st->claimed[--st->nclaimed];
+            st->claimed_next = 0;
+        }
+    }
     uv_mutex_unlock(&st->mu);
     return found;
 }
