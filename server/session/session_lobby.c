@@ -460,6 +460,7 @@ static void act_logout(sess_t *s, int action)
     /* A game held for the account stays in the store, not here. */
     owned_game_free(&s->st.lobby.held);
     dir_set_account(s->srv->dir, s->id, 0);
+    s->claim = 0; /* the account's: the next login's load takes its own */
 }
 
 static void act_check_guest(sess_t *s, int action)
