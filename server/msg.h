@@ -90,6 +90,7 @@ typedef struct msg_game {
     buf_t checks;             /* and its checks */
     uint8_t progress_begun;   /* the store has the game's begin... */
     size_t progress_sent;     /* ...and this many of its key bytes */
+    int64_t claim;            /* ...as the login of this claim (store.h) */
     uint64_t *watchers;       /* TAKEOVER_DONE: who watches it */
     int nwatchers;
     /* The latest snapshot, if the game has one: the game after its first

@@ -14,6 +14,9 @@
 
 #define MAGIC "RGU1"
 #define MAGIC_FOLLOWERS "RGU2"
+/* a game and the claim the store has it under (store.h), after its
+ * watchers: a blob of an older rogued has none (claim 0) */
+#define MAGIC_CLAIMED "RGU3"
 
 /* --- encoding ------------------------------------------------------------- */
 
@@ -53,7 +56,9 @@ static int put_ids(buf_t *o, const upgrade_sess_t *u)
 static int encode(const upgrade_sess_t *u, buf_t *o)
 {
     int followers = u->state != UPB_PLAYING && u->nwatchers > 0;
-    int e = put(o, followers ? MAGIC_FOLLOWERS : MAGIC, 4) |
+    int claimed = u->state == UPB_PLAYING && u->claim > 0;
+    int e = put(o, followers ? MAGIC_FOLLOWERS : claimed ? MAGIC_CLAIMED
+                                                          : MAGIC, 4) |
             put_u(o, u->kind, 1) | put_u(o, u->state, 1) | put_u(o, u->id, 8) | put_str(o, u->addr) | put_str(o, u->ip) |
             put_u(o, u->w, 2) | put_u(o, u->h, 2) | put_str(o, u->ttype) |
             put_u(o, u->glyphs, 1) | put_u(o, u->colours, 1) |
@@ -68,7 +73,7 @@ static int encode(const upgrade_sess_t *u, buf_t *o)
              put_run(o, u->keys, u->keys_len) |
              put_run(o, u->checks, u->checks_len) |
              put_u(o, u->progress_begun, 1) | put_u(o, u->progress_sent, 8) |
-             put_ids(o, u);
+             put_ids(o, u) | (claimed ? put_u(o, (uint64_t)u->claim, 8) : 0);
     } else if (u->state == UPB_WATCHING) {
         e |= put_u(o, u->player, 8) | put_str(o, u->player_name);
     }
@@ -192,7 +197,8 @@ int upgrade_blob_decode(const void *b, size_t n, size_t keys_max,
     memset(u, 0, sizeof *u);
     const uint8_t *m = take(&r, 4);
     int followers = m && memcmp(m, MAGIC_FOLLOWERS, 4) == 0;
-    if (m && !followers && memcmp(m, MAGIC, 4) != 0)
+    int claimed = m && memcmp(m, MAGIC_CLAIMED, 4) == 0;
+    if (m && !followers && !claimed && memcmp(m, MAGIC, 4) != 0)
         fail(&r, "not an upgrade blob");
     u->kind = (uint8_t)get_u(&r, 1);
     u->state = (uint8_t)get_u(&r, 1);
@@ -230,6 +236,13 @@ int upgrade_blob_decode(const void *b, size_t n, size_t keys_max,
         get_str(&r, u->player_name);
         if (!r.why && u->player == 0)
             fail(&r, "no player to watch");
+    }
+    if (claimed && !r.why && u->state != UPB_PLAYING)
+        fail(&r, "a claim without a game");
+    else if (claimed) {
+        u->claim = (int64_t)get_u(&r, 8);
+        if (!r.why && u->claim <= 0)
+            fail(&r, "a claim out of range");
     }
     if (followers && !r.why && u->state == UPB_PLAYING)
         fail(&r, "waiting watchers beside a game");

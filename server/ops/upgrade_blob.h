@@ -3,7 +3,8 @@
  * (docs/hosting.md, "Upgrading without a goodbye").
  *
  * What it holds is what the takeover's message holds (msg.h: seed,
- * options, keys, checks, how far the store has the game) plus what the
+ * options, keys, checks, how far the store has the game and under which
+ * claim) plus what the
  * connection needs to go on talking without a new negotiation: the
  * transport, the terminal's size and name, what it can show, the
  * player's display choice, the account or guest name, the state (lobby,
@@ -56,6 +57,8 @@ typedef struct upgrade_sess {
     uint32_t keys_len, checks_len;
     uint8_t progress_begun;
     uint64_t progress_sent;
+    int64_t claim;             /* the store's claim it goes on as (0: none;
+                                  an older rogued's blob has none) */
     /* UPB_PLAYING: the game's watchers; otherwise those waiting for the
      * player's next game (session_follow.c) */
     uint16_t nwatchers;

@@ -226,6 +226,11 @@ typedef struct sess {
     /* transport */
     tconn_t tc;                /* telnet (unused for the browser) */
     uv_tcp_t tcp;              /* the socket (not opened when io is set) */
+    int64_t claim;             /* an account's claim on its game in
+                                  progress (store.h, "Claims"): its last
+                                  load's, or that of the game handed to
+                                  it; every progress write carries it
+                                  (0: none) */
     char guest_token[GRACE_TOKEN_LEN + 1]; /* a browser guest's: resumes
                                   the game after a drop ("" : none) */
     int64_t jobs;              /* rebuilds asked for so far (their numbers) */

@@ -166,6 +166,10 @@ static void rebuilt(sess_t *s, smsg_t *m)
     play_arg_t a;
     memset(&a, 0, sizeof a);
     a.g = g;
+    /* the game goes on as the login it was handed from (same host, or
+     * the process before an upgrade): the store has it under that claim */
+    if (r->src->claim > s->claim)
+        s->claim = r->src->claim;
     a.progress_begun = r->src->progress_begun;
     a.progress_sent = r->src->progress_sent;
     a.watchers = r->src->watchers; /* moved */
@@ -213,6 +217,10 @@ static void load_progress(sess_t *s)
 static void on_progress(void *ctx, const store_progress_t *pr)
 {
     sess_t *s = ctx;
+    /* The load's claim is the account's latest now: whatever this
+     * session writes after is written as it, or would be refused. */
+    if (pr->account_id == s->lobby.account_id && pr->claim > s->claim)
+        s->claim = pr->claim;
     if (s->state != S_LOBBY)
         return;
     st_lobby_t *l = &s->st.lobby;
@@ -223,7 +231,7 @@ static void on_progress(void *ctx, const store_progress_t *pr)
     if (pr->status == STORE_STALE) {
         lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Your game in progress was played "
                    "by another version of the server and cannot go on.");
-        store_progress_end(s->srv->store, pr->account_id);
+        store_progress_end(s->srv->store, pr->account_id, s->claim);
     } else if (pr->status == STORE_OK) {
         buf_t keys = { (char *)pr->keys, pr->len, pr->len, pr->len };
         buf_t none = { NULL, 0, 0, 0 };
@@ -319,6 +327,26 @@ static void take_over(sess_t *s)
         load_progress(s);
 }
 
+/* A new account's load: no game to offer, only the account's first
+ * claim (store.h), which its writes carry. */
+static void on_claim(void *ctx, const store_progress_t *pr)
+{
+    sess_t *s = ctx;
+    if (pr->account_id == s->lobby.account_id && pr->claim > s->claim)
+        s->claim = pr->claim;
+}
+
+/* After a registration: the claim is taken without a wait (a game begun
+ * before the answer is queued after the load, and begins as no claim,
+ * which the claim's writes then go on from). */
+static void take_claim(sess_t *s)
+{
+    if (store_progress_load(s->srv->store, s->lobby.account_id, on_claim,
+                            s) != 0)
+        log_error("register id=%llu: no claim: the store is busy",
+                  (unsigned long long)s->id);
+}
+
 static void on_account(void *ctx, const store_account_t *a)
 {
     sess_t *s = ctx;
@@ -351,6 +379,8 @@ static void on_account(void *ctx, const store_account_t *a)
             sess_set_display_choice(s, a->display);
         if (!registering)
             take_over(s);
+        else
+            take_claim(s);
     }
 }
 
@@ -430,6 +460,7 @@ static void act_logout(sess_t *s, int action)
     /* A game held for the account stays in the store, not here. */
     owned_game_free(&s->st.lobby.held);
     dir_set_account(s->srv->dir, s->id, 0);
+    s->claim = 0; /* the account's: the next login's load takes its own */
 }
 
 static void act_check_guest(sess_t *s, int action)

@@ -68,7 +68,7 @@ static void record_game(sess_t *s, game_t *g, const char *cause)
     if (g->turn == 0) {
         game_free(g);
         if (s->lobby.account_id > 0) /* nothing to continue either */
-            store_progress_end(s->srv->store, s->lobby.account_id);
+            store_progress_end(s->srv->store, s->lobby.account_id, s->claim);
         return;
     }
     /* a win or a deep death: the lobby's and the front page's news */
@@ -77,7 +77,7 @@ static void record_game(sess_t *s, game_t *g, const char *cause)
     /* The store frees g whatever happens (and logs a refusal). */
     store_end_game(s->srv->store, &row, g, &p->g.rec);
     if (s->lobby.account_id > 0) /* after the game, in the store's order */
-        store_progress_end(s->srv->store, s->lobby.account_id);
+        store_progress_end(s->srv->store, s->lobby.account_id, s->claim);
     /* Only now a new generation of the site's hall of fame (site_cache.h):
      * a reading asked at this generation is queued after the game, so the
      * store answers it with the row; one asked before is not kept. The log
@@ -100,7 +100,7 @@ static void flush_progress(sess_t *s)
         /* Its begin failed (out of memory): try again, from the start; keys
          * must never be appended to the account's older game. */
         if (store_progress_begin(s->srv->store, s->lobby.account_id,
-                                 p->g.game->seed, &p->g.game->opt,
+                                 s->claim, p->g.game->seed, &p->g.game->opt,
                                  p->g.started) != 0)
             return;
         p->progress_begun = 1;
@@ -108,7 +108,7 @@ static void flush_progress(sess_t *s)
     }
     size_t n = p->g.rec.keys.len - p->progress_sent;
     /* Refused (the queue is full): the same bytes go with the next ones. */
-    if (store_progress_append(s->srv->store, s->lobby.account_id,
+    if (store_progress_append(s->srv->store, s->lobby.account_id, s->claim,
                               p->g.rec.keys.data + p->progress_sent, n) == 0) {
         p->progress_sent = p->g.rec.keys.len;
         log_debug("progress id=%llu bytes=%zu", (unsigned long long)s->id,
@@ -203,9 +203,9 @@ static void take_snapshot(sess_t *s)
         return;
     flush_progress(s);
     if (p->progress_begun && p->progress_sent >= p->snap_pos)
-        store_progress_snapshot(s->srv->store, s->lobby.account_id, copy,
-                                p->snap_keys, p->snap_pos, r->checks.data,
-                                r->checks.len);
+        store_progress_snapshot(s->srv->store, s->lobby.account_id, s->claim,
+                                copy, p->snap_keys, p->snap_pos,
+                                r->checks.data, r->checks.len);
 }
 
 static void drop_snapshot(st_play_t *p)
@@ -278,8 +278,8 @@ static int new_game(sess_t *s)
     p->recorded = 0;
     p->progress_sent = 0;
     p->progress_begun = s->lobby.account_id > 0 &&
-        store_progress_begin(s->srv->store, s->lobby.account_id, g->seed, &opt,
-                             p->g.started) == 0;
+        store_progress_begin(s->srv->store, s->lobby.account_id, s->claim,
+                             g->seed, &opt, p->g.started) == 0;
     log_info("game start id=%llu name=%s seed=%llu", (unsigned long long)s->id,
              sess_player_name(s), (unsigned long long)g->seed);
     sess_guest_started(s);
@@ -532,6 +532,7 @@ static msg_game_t *hand_off(sess_t *s, const char *end)
     if (gs) {
         gs->progress_begun = all ? p->progress_begun : 0;
         gs->progress_sent = all ? p->progress_sent : 0;
+        gs->claim = s->claim;
         gs->watchers = p->watchers; /* moved */
         gs->nwatchers = p->nwatchers;
         p->watchers = NULL;
@@ -562,17 +563,18 @@ static void hand_over(sess_t *s, uint64_t to)
 }
 
 /* Another host went on with the account's game from the database (a
- * login there while this host could not be asked: cluster_single.c):
+ * login there while this host could not be asked: cluster_single.c; or
+ * the store refused this session's writes for a later login's claim):
  * this session goes writing nothing more of its game, which would be
- * appended to that host's, or end it. */
-static void let_go_unsaved(sess_t *s)
+ * appended to that host's, or end it. why: for the log. */
+static void let_go_unsaved(sess_t *s, const char *why)
 {
     st_play_t *p = &s->st.play;
     tell_watchers(s, MSG_WATCH_END, 0, "The game moved to another host.");
     p->handed = 1; /* not ours to end, nor to save */
     p->progress_begun = 0;
-    log_info("takeover id=%llu: the game goes on on another host: let go "
-             "unsaved at turn %u", (unsigned long long)s->id,
+    log_info("takeover id=%llu: %s: let go unsaved at turn %u",
+             (unsigned long long)s->id, why,
              p->g.game ? (unsigned)p->g.game->turn : 0u);
     sess_close(s, "logged in elsewhere", 1,
                "Your account has logged in from elsewhere. Goodbye.");
@@ -609,7 +611,7 @@ static int play_msg(sess_t *s, smsg_t *m)
         return 1;
     case MSG_TAKEOVER:
         if (m->a == MSG_TAKEOVER_UNSAVED)
-            let_go_unsaved(s);
+            let_go_unsaved(s, "the game goes on on another host");
         else
             hand_over(s, m->from);
         return 1;
@@ -633,6 +635,14 @@ static void play_sweep(sess_t *s, uint64_t now)
 {
     (void)now;
     st_play_t *p = &s->st.play;
+    if (s->lobby.account_id > 0 && !p->handed &&
+        store_progress_claimed(s->srv->store, s->lobby.account_id, s->claim)) {
+        /* A later login took the game from the database (another host,
+         * while this one could not reach it): the store refuses what this
+         * session writes, and its player goes as for any later login. */
+        let_go_unsaved(s, "a later login's claim holds the game");
+        return;
+    }
     if (s->lobby.account_id > 0 && !p->recorded) {
         /* (counted before the health is read: a failure in between is
          * then seen at the next sweep) */

@@ -66,6 +66,7 @@ int sess_upgrade_pack(sess_t *s, buf_t *out, uint32_t new_version)
         u.checks_len = (uint32_t)gs->checks.len;
         u.progress_begun = gs->progress_begun;
         u.progress_sent = gs->progress_sent;
+        u.claim = gs->claim;
         u.nwatchers = (uint16_t)(gs->nwatchers < UPB_WATCHERS_MAX
                                  ? gs->nwatchers : UPB_WATCHERS_MAX);
         u.watcher_ids = gs->watchers;
@@ -198,6 +199,7 @@ static void resume_state(sess_t *s, const upgrade_sess_t *u)
         if (g) {
             g->progress_begun = u->progress_begun;
             g->progress_sent = (size_t)u->progress_sent;
+            g->claim = u->claim;
             g->rewatch = 1;
         }
         s->rebuild_exempt = 1;

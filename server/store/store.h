@@ -41,7 +41,18 @@
  * was appended: an append that cannot follow the rest (its account has no
  * game in progress, or an earlier append of it was lost with a failed
  * transaction) is dropped, logged, and so is every later one until the
- * next begin. */
+ * next begin.
+ *
+ * Claims. Each load (a login taking the account's game) takes a claim from
+ * the database, a number above every one before, and marks the account
+ * and its game with it; the session passes its claim with every write
+ * after. A write of an older claim (a host cut off from the database,
+ * playing on while another took the game over) is refused, whatever it
+ * is, the game sent again whole included: the later login's game stays as
+ * it wrote it. A refusal is not a failure (store_healthy is not touched):
+ * store_progress_claimed tells the session, which lets its player go.
+ * Claim 0 is none: never refused, and refuses nothing (tools, tests, and a
+ * session whose load failed). */
 #ifndef ROGUE_STORE_H
 #define ROGUE_STORE_H
 
@@ -244,8 +255,9 @@ int store_flush(store_t *st, store_done_cb cb, void *ctx);
  * (account_id <= 0, out of memory: nothing queued; append nothing for the
  * account until a begin succeeds, or it would go to the older game). No
  * callback. */
-int store_progress_begin(store_t *st, int64_t account_id, uint64_t seed,
-                         const game_options_t *opt, int64_t started);
+int store_progress_begin(store_t *st, int64_t account_id, int64_t claim,
+                         uint64_t seed, const game_options_t *opt,
+                         int64_t started);
 
 /* Appends len encoded key bytes (the recorder's record_t.keys bytes the
  * store has not been handed yet: whole varints, in order) to the account's
@@ -254,8 +266,8 @@ int store_progress_begin(store_t *st, int64_t account_id, uint64_t seed,
  * idle). len 0 does nothing. Returns 0 (the bytes are the store's), or -1
  * (refused: more than max_queued_progress waiting, or out of memory;
  * nothing queued: hand the same bytes over again with the next ones). */
-int store_progress_append(store_t *st, int64_t account_id, const void *keys,
-                          size_t len);
+int store_progress_append(store_t *st, int64_t account_id, int64_t claim,
+                          const void *keys, size_t len);
 
 /* Keeps a snapshot of the account's game in progress, so that the next
  * load rebuilds it from there: *g (copied) is the game after its first
@@ -269,17 +281,30 @@ int store_progress_append(store_t *st, int64_t account_id, const void *keys,
  * or -1 (refused: account_id <= 0, checks_len not that count, the queue
  * bound as for appends, out of memory; nothing queued: the older snapshot,
  * if any, still serves). */
-int store_progress_snapshot(store_t *st, int64_t account_id, const game_t *g,
-                            uint32_t nkeys, size_t pos, const void *checks,
-                            size_t checks_len);
+int store_progress_snapshot(store_t *st, int64_t account_id, int64_t claim,
+                            const game_t *g, uint32_t nkeys, size_t pos,
+                            const void *checks, size_t checks_len);
 
 /* The account's game is over (stored with store_end_game, or abandoned):
  * drops its game in progress, after everything queued before. Never
  * refused for the queue's length. Returns 0, or -1 (account_id <= 0, out
  * of memory). No callback. */
-int store_progress_end(store_t *st, int64_t account_id);
+int store_progress_end(store_t *st, int64_t account_id, int64_t claim);
 
-/* Answers with the account's game in progress (store_progress_t), once
+/* (Each write above is made as `claim`, the one the session's load took:
+ * store_progress_t.claim; see "Claims" at the top of this file.) */
+
+/* 1 if a write of the account's game as `claim` (or an earlier claim of
+ * it) was refused because a later login's claim holds the game: the
+ * session holding `claim` is to stop writing it and let its player go.
+ * Said once (the refusal is forgotten then); kept until then for the
+ * latest STORE_CLAIMED_MAX accounts refused. 0 for claim 0. Loop thread
+ * (any); cheap, no I/O. */
+int store_progress_claimed(store_t *st, int64_t account_id, int64_t claim);
+
+/* Takes a new claim on the account's game (store_progress_t.claim: every
+ * answer but STORE_ERROR has one) and answers with its game in progress
+ * (store_progress_t), once
  * everything queued before is committed: STORE_OK with the seed, options,
  * start, every key appended (record_resume rebuilds the game and a
  * recorder that goes on from there) and the latest snapshot if there is

@@ -45,12 +45,20 @@ typedef struct store_listed {
 /* Begins and appends that returned 1 but, as the commit found, had nothing
  * to follow (PostgreSQL sends a batch's writes without waiting for each:
  * SQLite never has any). why: 0 an append found no game in progress, 1 a
- * begin found no such account, 2 a snapshot found no game in progress.
- * Valid until the next sdb_begin. */
+ * begin found no such account, 2 a snapshot found no game in progress, 3
+ * (SDB_CLAIMED) a write of `claim` was refused: a later claim holds the
+ * account's game. Valid until the next sdb_begin. */
 typedef struct store_unfollowed {
     int64_t account_id;
+    int64_t claim;
     int why;
 } store_unfollowed_t;
+
+/* What a progress write of an older claim answers (and why 3 above): a
+ * later claim (sdb_progress_claim) holds the account's game, so nothing
+ * was written. A write of claim 0 is never refused (tools and tests: no
+ * claim), nor does it refuse any. */
+#define SDB_CLAIMED 3
 
 /* Every call a backend answers, in one list: X(return type, name,
  * (parameters), (arguments)). The list makes the table of each backend
@@ -107,19 +115,31 @@ typedef struct store_unfollowed {
      * first. Returns 0, or -1 (out->status STORE_ERROR). */ \
     X(int, recent, (store_db_t *db, int64_t after, int n, \
       store_recent_t *out), (db, after, n, out)) \
-    /* Games in progress (store.h): inside a transaction. begin replaces the \
-     * account's game in progress (the account must exist); end drops it. \
-     * Return 0, or -1 (logged). */ \
+    /* Takes the next claim on the account's game in progress (inside a \
+     * transaction): a number above every one taken before (SQLite: a meta \
+     * counter; PostgreSQL: a sequence, so hosts never wait on each other \
+     * for it), recorded on the account and on its game if it has one, so \
+     * that the writes of every older claim are refused after. Returns 0 \
+     * with *claim, or -1 (logged). */ \
+    X(int, progress_claim, (store_db_t *db, int64_t account_id, \
+      int64_t *claim), (db, account_id, claim)) \
+    /* Games in progress (store.h): inside a transaction, each as `claim` \
+     * (0: none). begin replaces the account's game in progress (the \
+     * account must exist) and marks it with the claim; end drops it. \
+     * Return 0, SDB_CLAIMED (or sent, told by sdb_unfollowed), or -1 \
+     * (logged). */ \
     X(int, progress_begin, (store_db_t *db, int64_t account_id, \
-      uint32_t version, uint64_t seed, const game_options_t *opt, \
-      int64_t started), (db, account_id, version, seed, opt, started)) \
-    X(int, progress_end, (store_db_t *db, int64_t account_id), (db, \
-      account_id)) \
+      int64_t claim, uint32_t version, uint64_t seed, \
+      const game_options_t *opt, int64_t started), (db, account_id, claim, \
+      version, seed, opt, started)) \
+    X(int, progress_end, (store_db_t *db, int64_t account_id, \
+      int64_t claim), (db, account_id, claim)) \
     /* Appends len > 0 key bytes to the account's game in progress. Returns 1 \
      * (appended, or sent: see sdb_unfollowed), 0 (it has none: nothing \
-     * written), -1 (logged). */ \
+     * written), SDB_CLAIMED, -1 (logged). */ \
     X(int, progress_append, (store_db_t *db, int64_t account_id, \
-      const void *keys, size_t len), (db, account_id, keys, len)) \
+      int64_t claim, const void *keys, size_t len), (db, account_id, claim, \
+      keys, len)) \
     /* Reads the account's game in progress into out (keys, len: *keys, a \
      * malloc'd copy the caller frees, NULL if no byte; out->keys is left NULL). \
      * The keys are the longest run of rows that follow on from byte 0, within \
@@ -137,9 +157,10 @@ typedef struct store_unfollowed {
     /* Saves snap as the account's latest snapshot (inside a transaction), \
      * replacing the one before; a begin or an end of the game drops it. \
      * Returns 1 (saved, or sent: see sdb_unfollowed), 0 (the account has no \
-     * game in progress: nothing written), -1 (logged). */ \
+     * game in progress: nothing written), SDB_CLAIMED, -1 (logged). */ \
     X(int, progress_snapshot, (store_db_t *db, int64_t account_id, \
-      const sdb_snapshot_t *snap), (db, account_id, snap)) \
+      int64_t claim, const sdb_snapshot_t *snap), (db, account_id, claim, \
+      snap)) \
     /* Reads the account's latest snapshot into out (game and checks: malloc'd \
      * copies, freed with sdb_snapshot_free). Returns 1 (found), 0 (none: out \
      * zeroed), -1 (logged; out zeroed). */ \

@@ -166,6 +166,9 @@ struct req {
     int limit;
     store_scores_t *scores;
     void *out;                 /* a call's answer (malloc'd: freed with r) */
+    /* progress begin, append, snapshot, end: the writer's claim; progress
+     * load's answer: the claim it took */
+    int64_t claim;
     /* progress begin; progress load's answer */
     game_options_t gopt;
     uint32_t game_version;
@@ -185,6 +188,15 @@ struct req {
 };
 
 #define STORE_PORTS_MAX 64
+
+/* Accounts whose progress writes were refused for a later claim, kept for
+ * the loops to ask (store_progress_claimed): the latest this many. */
+#define STORE_CLAIMED_MAX 256
+
+typedef struct store_claimed {
+    int64_t account_id;
+    int64_t claim;             /* the highest claim of it refused */
+} store_claimed_t;
 
 /* The loop-side half of the store for one loop: only its loop's thread
  * touches these, but done_head/done_tail (under st->mu). */
@@ -226,6 +238,8 @@ struct store {
     int healthy;               /* store_healthy: the last batch committed */
     uint64_t failed_batches;   /* store_failed_batches: ever, this run */
     store_stats_t stats;
+    store_claimed_t claimed[STORE_CLAIMED_MAX]; /* a ring: the oldest is */
+    int nclaimed, claimed_next;                 /*   replaced first */
     /* the database thread's */
     store_db_t *db;
     char dummy[crypto_pwhash_STRBYTES]; /* verified for unknown names */

@@ -197,7 +197,7 @@ long long u64_bits(uint64_t v)
     return v <= INT64_MAX ? (long long)v : -(long long)(UINT64_MAX - v) - 1;
 }
 
-static void push_sent(spg_t *d, int kind, int64_t id)
+static void push_sent(spg_t *d, int kind, int64_t id, int64_t claim)
 {
     if (d->nsent == d->capsent) {
         size_t cap = d->capsent ? d->capsent * 2 : 64;
@@ -212,10 +212,11 @@ static void push_sent(spg_t *d, int kind, int64_t id)
         d->capsent = cap;
     }
     d->sent[d->nsent].kind = kind;
+    d->sent[d->nsent].claim = claim;
     d->sent[d->nsent++].id = id;
 }
 
-static void add_unfollowed(spg_t *d, int64_t id, int why)
+static void add_unfollowed(spg_t *d, int64_t id, int64_t claim, int why)
 {
     if (d->nunf == d->capunf) {
         size_t cap = d->capunf ? d->capunf * 2 : 16;
@@ -229,7 +230,22 @@ static void add_unfollowed(spg_t *d, int64_t id, int why)
         d->capunf = cap;
     }
     d->unf[d->nunf].account_id = id;
+    d->unf[d->nunf].claim = claim;
     d->unf[d->nunf++].why = why;
+}
+
+/* The answer of a progress write as a claim (write_claimed): its one row
+ * says how many rows it wrote and whether a later claim holds the game. */
+static void note_claimed(spg_t *d, const sent_t *e, const PGresult *r)
+{
+    int one = PQntuples(r) == 1 && PQnfields(r) == 2;
+    long long n = one ? col_ll(r, 0, 0) : 0;
+    int newer = one && PQgetvalue(r, 0, 1)[0] == 't';
+    if (newer)
+        add_unfollowed(d, e->id, e->claim, SDB_CLAIMED);
+    else if (n == 0 && e->kind != K_END)
+        add_unfollowed(d, e->id, e->claim, e->kind == K_APPEND ? 0
+                                           : e->kind == K_BEGIN ? 1 : 2);
 }
 
 /* One result of a pipelined statement. */
@@ -237,10 +253,9 @@ static void note(spg_t *d, const sent_t *e, PGresult *r)
 {
     ExecStatusType s = PQresultStatus(r);
     if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK) {
-        if ((e->kind == K_APPEND || e->kind == K_BEGIN || e->kind == K_SNAP) &&
-            strcmp(PQcmdTuples(r), "0") == 0)
-            add_unfollowed(d, e->id, e->kind == K_APPEND ? 0
-                                     : e->kind == K_BEGIN ? 1 : 2);
+        if (e->kind == K_APPEND || e->kind == K_BEGIN || e->kind == K_SNAP ||
+            e->kind == K_END)
+            note_claimed(d, e, r);
         if (e->kind == K_COMMIT && strcmp(PQcmdStatus(r), "COMMIT") != 0) {
             d->failed = 1; /* a failed transaction's COMMIT rolls back */
             if (!d->errmsg[0])
@@ -292,7 +307,7 @@ static PGresult *drain(spg_t *d, int keep)
 
 /* Sends one prepared statement into the pipeline. Returns 0, or -1. */
 static int send_stmt(spg_t *d, enum stmt which, const params_t *p, int kind,
-                     int64_t id)
+                     int64_t id, int64_t claim)
 {
     char name[24];
     snprintf(name, sizeof name, "rogued%u", (unsigned)which);
@@ -302,22 +317,22 @@ static int send_stmt(spg_t *d, enum stmt which, const params_t *p, int kind,
         d->failed = 1;
         return -1;
     }
-    push_sent(d, kind, id);
+    push_sent(d, kind, id, claim);
     return 0;
 }
 
-/* A write inside the batch's transaction: sent, not waited for. Outside a
- * transaction (never, from the store) it runs at once. Returns 0, or -1
- * (already known to have failed: logged). */
-int write_later(spg_t *d, enum stmt which, const params_t *p, int kind,
-                int64_t id, const char *what)
+/* A write inside the batch's transaction: sent, not waited for (its
+ * answer noted as e says). Outside a transaction (never, from the store)
+ * it runs at once. Returns 0, or -1 (already known to have failed:
+ * logged). */
+static int write_sent(spg_t *d, enum stmt which, const params_t *p,
+                      sent_t e, const char *what)
 {
     if (!d->piped) {
         char name[24];
         snprintf(name, sizeof name, "rogued%u", (unsigned)which);
         PGresult *r = pgd_exec_prepared(d->conn, d->answer_ms, name, p->n,
                                         p->v, p->len, p->fmt);
-        sent_t e = { kind, id };
         int was = d->failed;
         d->failed = 0;
         note(d, &e, r);
@@ -328,7 +343,7 @@ int write_later(spg_t *d, enum stmt which, const params_t *p, int kind,
             db_fail(d, "store: %s: %s: %s", d->name, what, d->errmsg);
         return bad ? -1 : 0;
     }
-    if (send_stmt(d, which, p, kind, id) != 0) {
+    if (send_stmt(d, which, p, e.kind, e.id, e.claim) != 0) {
         d->told = 1;
         db_fail(d, "store: %s: %s: %s", d->name, what, d->errmsg);
         return -1;
@@ -339,6 +354,27 @@ int write_later(spg_t *d, enum stmt which, const params_t *p, int kind,
         drain(d, 0);
     }
     return 0;
+}
+
+/* write_sent of a plain write (store_pg_impl.h). */
+int write_later(spg_t *d, enum stmt which, const params_t *p, int kind,
+                int64_t id, const char *what)
+{
+    return write_sent(d, which, p, (sent_t){ kind, id, 0 }, what);
+}
+
+int write_claimed(spg_t *d, enum stmt which, const params_t *p, int kind,
+                  int64_t id, int64_t claim, const char *what)
+{
+    size_t before = d->nunf;
+    if (write_sent(d, which, p, (sent_t){ kind, id, claim }, what) != 0)
+        return -1;
+    if (d->piped || d->nunf == before)
+        return 1;
+    /* run at once (outside a transaction): its answer is known now */
+    int why = d->unf[before].why;
+    d->nunf = before;
+    return why == SDB_CLAIMED ? SDB_CLAIMED : 0;
 }
 
 /* A read: everything queued goes first, then its answer. Returns the
@@ -352,7 +388,7 @@ PGresult *read_now(spg_t *d, enum stmt which, const params_t *p,
         snprintf(name, sizeof name, "rogued%u", (unsigned)which);
         r = pgd_exec_prepared(d->conn, d->answer_ms, name, p->n, p->v,
                               p->len, p->fmt);
-    } else if (send_stmt(d, which, p, K_WANT, 0) == 0) {
+    } else if (send_stmt(d, which, p, K_WANT, 0, 0) == 0) {
         PQsendFlushRequest(d->conn);
         PQflush(d->conn);
         r = drain(d, 1);
@@ -484,7 +520,7 @@ int spg_begin(store_db_t *db)
         pipeline_end(d);
         return -1;
     }
-    push_sent(d, K_PLAIN, 0);
+    push_sent(d, K_PLAIN, 0, 0);
     d->in_tx = 1;
     return 0;
 }
@@ -494,11 +530,11 @@ int spg_begin(store_db_t *db)
 static int finish_tx(spg_t *d, const char *sql, int kind)
 {
     if (PQsendQueryParams(d->conn, sql, 0, NULL, NULL, NULL, NULL, 0))
-        push_sent(d, kind, 0);
+        push_sent(d, kind, 0, 0);
     else
         d->failed = 1;
     if (PQpipelineSync(d->conn))
-        push_sent(d, K_SYNC, 0);
+        push_sent(d, K_SYNC, 0, 0);
     else
         d->failed = 1;
     drain(d, 0);

@@ -29,7 +29,7 @@ enum stmt {
     ST_GET_GAME, ST_LIST, ST_PRUNE, ST_GUEST,
     ST_KEY_ADD, ST_KEY_DEL, ST_KEY_LIST, ST_KEY_FIND,
     ST_GET_DISPLAY, ST_SET_DISPLAY, ST_RECENT,
-    ST_BAN_PUT, ST_BAN_DEL, ST_BAN_LIST,
+    ST_BAN_PUT, ST_BAN_DEL, ST_BAN_LIST, ST_CLAIM,
     ST_COUNT
 };
 
@@ -39,6 +39,7 @@ enum kind {
     K_APPEND,  /* no row: the append had no game (unfollowed, why 0) */
     K_BEGIN,   /* no row: the begin had no account (unfollowed, why 1) */
     K_SNAP,    /* no row: the snapshot had no game (unfollowed, why 2) */
+    K_END,     /* refused: a later claim (unfollowed, SDB_CLAIMED) */
     K_COMMIT,  /* "ROLLBACK" is its answer when the transaction failed */
     K_WANT,    /* a read: its result goes to the caller */
     K_SYNC     /* the pipeline's sync point */
@@ -47,6 +48,7 @@ enum kind {
 typedef struct sent {
     int kind;
     int64_t id;
+    int64_t claim;      /* K_APPEND, K_BEGIN, K_SNAP, K_END: the write's */
 } sent_t;
 
 typedef struct spg spg_t;
@@ -103,6 +105,12 @@ PGresult *read_now(spg_t *d, enum stmt which, const params_t *p,
 long long u64_bits(uint64_t v);
 int write_later(spg_t *d, enum stmt which, const params_t *p, int kind,
                 int64_t id, const char *what);
+/* write_later of a progress write as `claim` (its statement answers
+ * (rows written, a later claim holds the game): sdb_unfollowed). Returns
+ * 1 (sent, or written now), 0 (run now: nothing to follow), SDB_CLAIMED
+ * (run now: refused), or -1. */
+int write_claimed(spg_t *d, enum stmt which, const params_t *p, int kind,
+                  int64_t id, int64_t claim, const char *what);
 
 /* Each call of store_db.h's lists (store_pg.c, store_pg_rows.c), put in
  * the backend's table (store_pg.c). */

@@ -213,28 +213,59 @@ int spg_recent(store_db_t *db, int64_t after, int n, store_recent_t *out)
 
 /* --- games in progress ------------------------------------------------------ */
 
-int spg_progress_end(store_db_t *db, int64_t account_id)
+/* Drops the account's game (unless a later claim holds it), then the keys
+ * of no game. kind: how the drop's answer is noted (K_END tells a refusal;
+ * a begin's is told by its insert). Returns 0 (sent, or done now),
+ * SDB_CLAIMED (run now: refused), or -1. */
+static int drop_game(spg_t *d, int64_t account_id, int64_t claim, int kind)
+{
+    params_t p = { 0 };
+    p_ll(&p, account_id);
+    p_ll(&p, claim);
+    char what[80];
+    snprintf(what, sizeof what, "account %lld: progress not dropped",
+             (long long)account_id);
+    int rc = write_claimed(d, ST_PROG_DEL, &p, kind, account_id, claim,
+                           what);
+    if (rc < 0 || rc == SDB_CLAIMED)
+        return rc;
+    params_t k = { 0 };
+    p_ll(&k, account_id);
+    return write_later(d, ST_PROG_DEL_KEYS, &k, K_PLAIN, account_id, what);
+}
+
+int spg_progress_end(store_db_t *db, int64_t account_id, int64_t claim)
+{
+    return drop_game((spg_t *)db, account_id, claim, K_END);
+}
+
+int spg_progress_claim(store_db_t *db, int64_t account_id, int64_t *claim)
 {
     spg_t *d = (spg_t *)db;
     params_t p = { 0 };
     p_ll(&p, account_id);
     char what[80];
-    snprintf(what, sizeof what, "account %lld: progress not dropped",
-             (long long)account_id);
-    if (write_later(d, ST_PROG_DEL_KEYS, &p, K_PLAIN, account_id, what) != 0)
+    snprintf(what, sizeof what, "account %lld: no claim on its game in "
+             "progress", (long long)account_id);
+    PGresult *r = read_now(d, ST_CLAIM, &p, what);
+    if (!r)
         return -1;
-    return write_later(d, ST_PROG_DEL, &p, K_PLAIN, account_id, what);
+    *claim = PQntuples(r) == 1 ? col_ll(r, 0, 0) : 0;
+    PQclear(r);
+    return *claim > 0 ? 0 : -1;
 }
 
-int spg_progress_begin(store_db_t *db, int64_t account_id, uint32_t version,
-                       uint64_t seed, const game_options_t *opt,
-                       int64_t started)
+int spg_progress_begin(store_db_t *db, int64_t account_id, int64_t claim,
+                       uint32_t version, uint64_t seed,
+                       const game_options_t *opt, int64_t started)
 {
     spg_t *d = (spg_t *)db;
-    if (spg_progress_end(&d->base, account_id) != 0)
-        return -1;
+    int rc = drop_game(d, account_id, claim, K_PLAIN);
+    if (rc != 0)
+        return rc;
     params_t p = { 0 };
     p_ll(&p, account_id);
+    p_ll(&p, claim);
     p_ll(&p, version);
     p_ll(&p, u64_bits(seed));
     p_ll(&p, opt->ruleset);
@@ -242,28 +273,23 @@ int spg_progress_begin(store_db_t *db, int64_t account_id, uint32_t version,
     char what[80];
     snprintf(what, sizeof what, "account %lld: game in progress not begun",
              (long long)account_id);
-    return write_later(d, ST_PROG_INS, &p, K_BEGIN, account_id, what);
+    rc = write_claimed(d, ST_PROG_INS, &p, K_BEGIN, account_id, claim, what);
+    return rc == 1 ? 0 : rc; /* (0 run now: no account, as when sent) */
 }
 
-int spg_progress_append(store_db_t *db, int64_t account_id, const void *keys,
-                        size_t len)
+int spg_progress_append(store_db_t *db, int64_t account_id, int64_t claim,
+                        const void *keys, size_t len)
 {
     spg_t *d = (spg_t *)db;
     params_t p = { 0 };
     p_ll(&p, account_id);
+    p_ll(&p, claim);
     p_blob(&p, keys, len);
     char what[80];
     snprintf(what, sizeof what, "account %lld: keys not appended",
              (long long)account_id);
-    size_t before = d->nunf;
-    if (write_later(d, ST_PROG_APPEND, &p, K_APPEND, account_id, what) != 0)
-        return -1;
-    /* run at once (outside a transaction): its answer is known now */
-    if (!d->piped && d->nunf > before) {
-        d->nunf = before;
-        return 0;
-    }
-    return 1;
+    return write_claimed(d, ST_PROG_APPEND, &p, K_APPEND, account_id, claim,
+                         what);
 }
 
 int spg_progress_head(store_db_t *db, int64_t account_id,
@@ -347,11 +373,12 @@ int spg_progress_load(store_db_t *db, int64_t account_id, store_progress_t *out,
 /* --- snapshots of games in progress --------------------------------------------- */
 
 int spg_progress_snapshot(store_db_t *db, int64_t account_id,
-                          const sdb_snapshot_t *snap)
+                          int64_t claim, const sdb_snapshot_t *snap)
 {
     spg_t *d = (spg_t *)db;
     params_t p = { 0 };
     p_ll(&p, account_id);
+    p_ll(&p, claim);
     p_ll(&p, snap->version);
     p_ll(&p, snap->keys);
     p_ll(&p, (long long)snap->pos);
@@ -360,14 +387,7 @@ int spg_progress_snapshot(store_db_t *db, int64_t account_id,
     char what[80];
     snprintf(what, sizeof what, "account %lld: snapshot not saved",
              (long long)account_id);
-    size_t before = d->nunf;
-    if (write_later(d, ST_SNAP_SET, &p, K_SNAP, account_id, what) != 0)
-        return -1;
-    if (!d->piped && d->nunf > before) { /* run at once: known now */
-        d->nunf = before;
-        return 0;
-    }
-    return 1;
+    return write_claimed(d, ST_SNAP_SET, &p, K_SNAP, account_id, claim, what);
 }
 
 int spg_progress_load_snapshot(store_db_t *db, int64_t account_id,

@@ -88,6 +88,12 @@ const char *const spg_migrations[] = {
     "  until_ms bigint NOT NULL,"
     "  made_ms bigint NOT NULL"
     ");",
+    /* 8: claims on games in progress (see store_sqlite_schema.c); the
+     * numbers come from a sequence, which no host waits on */
+    "ALTER TABLE accounts ADD COLUMN progress_claim bigint NOT NULL"
+    "  DEFAULT 0;"
+    "ALTER TABLE progress ADD COLUMN claim bigint NOT NULL DEFAULT 0;"
+    "CREATE SEQUENCE progress_claims;",
 };
 _Static_assert(sizeof spg_migrations / sizeof spg_migrations[0] ==
                STORE_SCHEMA_VERSION,
@@ -101,6 +107,24 @@ _Static_assert(sizeof(game_options_t) == sizeof(int),
 #define GAME_COLS "player, account_id, ruleset, seed, score, depth, turns," \
                   " kills, cause, started, ended"
 
+
+/* In a write of the progress table as claim $2 for account $1: the row
+ * may be written (claim 0, or none later on it nor on the account). */
+#define CLAIM_OK "($2::bigint = 0 OR (claim <= $2::bigint AND NOT EXISTS" \
+                 " (SELECT 1 FROM accounts WHERE id = $1::bigint AND" \
+                 " progress_claim > $2::bigint)))"
+/* Whether a claim later than $2 holds account $1's game. */
+#define CLAIM_NEWER "($2::bigint <> 0 AND (EXISTS (SELECT 1 FROM accounts" \
+                    " WHERE id = $1::bigint AND progress_claim > $2::bigint)" \
+                    " OR EXISTS (SELECT 1 FROM progress WHERE account_id =" \
+                    " $1::bigint AND claim > $2::bigint)))"
+/* The answer of such a write whose rows are the CTE `cte`'s: (rows
+ * written, whether a later claim holds the game), the second looked up
+ * only when nothing was written (CASE evaluates the branch it takes):
+ * not for every append. */
+#define CLAIM_ANSWER(cte) "SELECT c.n, CASE WHEN c.n > 0 THEN false ELSE " \
+                          CLAIM_NEWER " END FROM (SELECT count(*) AS n" \
+                          " FROM " cte ") c"
 
 const char *const spg_stmt_sql[ST_COUNT] = {
     /* an account that is gone makes the game a guest's, rather than
@@ -133,28 +157,56 @@ const char *const spg_stmt_sql[ST_COUNT] = {
      * primary key read backwards: no index needed) */
     [ST_RECENT] = "SELECT " SCORE_COLS " FROM games WHERE id > $1"
                   " ORDER BY id DESC LIMIT $2",
-    [ST_PROG_DEL_KEYS] = "DELETE FROM progress_keys WHERE account_id = $1",
-    [ST_PROG_DEL] = "DELETE FROM progress WHERE account_id = $1",
-    /* no row if there is no such account (sdb_unfollowed) */
-    [ST_PROG_INS] = "INSERT INTO progress (account_id, game_version, seed,"
-                    " ruleset, started, keys_len) SELECT id, $2::bigint,"
-                    " $3::bigint, $4::integer, $5::bigint, 0 FROM accounts"
-                    " WHERE id = $1::bigint",
+    /* The writes of a game in progress as claim $2 (0: none, never
+     * refused): each answers one row, (rows written, whether a later claim
+     * holds the game), so that a refusal is told apart from a game that is
+     * not there (sdb_unfollowed). A row's own claim is in its WHERE, where
+     * a concurrent claim (an UPDATE of the row) is seen once it commits;
+     * the answer's second column reads the statement's snapshot, so a
+     * claim taken during the statement may be told as no game. */
+    [ST_PROG_DEL] = "WITH d AS (DELETE FROM progress WHERE account_id ="
+                    " $1::bigint AND " CLAIM_OK " RETURNING 1)"
+                    " " CLAIM_ANSWER("d"),
+    /* the keys of no game: after ST_PROG_DEL, those of the game it
+     * dropped (keys are never without their game otherwise) */
+    [ST_PROG_DEL_KEYS] = "DELETE FROM progress_keys WHERE account_id = $1"
+                         " AND NOT EXISTS (SELECT 1 FROM progress"
+                         " WHERE account_id = $1)",
+    /* no row if there is no such account (sdb_unfollowed), or if a later
+     * claim holds the game */
+    [ST_PROG_INS] = "WITH i AS (INSERT INTO progress (account_id,"
+                    " game_version, seed, ruleset, started, keys_len, claim)"
+                    " SELECT id, $3::bigint, $4::bigint, $5::integer,"
+                    " $6::bigint, 0, $2::bigint FROM accounts"
+                    " WHERE id = $1::bigint AND ($2::bigint = 0 OR"
+                    " progress_claim <= $2::bigint)"
+                    " ON CONFLICT (account_id) DO NOTHING RETURNING 1)"
+                    " " CLAIM_ANSWER("i"),
     /* one statement: grow the game's length and add the keys at its old
      * end; no row if it has no game in progress (sdb_unfollowed) */
     [ST_PROG_APPEND] = "WITH g AS (UPDATE progress SET keys_len = keys_len +"
-                       " length($2::bytea) WHERE account_id = $1::bigint"
-                       " RETURNING account_id, keys_len - length($2::bytea)"
-                       " AS pos) INSERT INTO progress_keys (account_id, pos,"
-                       " keys) SELECT account_id, pos, $2::bytea FROM g",
+                       " length($3::bytea) WHERE account_id = $1::bigint"
+                       " AND " CLAIM_OK " RETURNING account_id, keys_len -"
+                       " length($3::bytea) AS pos), i AS (INSERT INTO"
+                       " progress_keys (account_id, pos, keys) SELECT"
+                       " account_id, pos, $3::bytea FROM g RETURNING 1)"
+                       " " CLAIM_ANSWER("i"),
+    /* the next claim, recorded on the account and on its game */
+    [ST_CLAIM] = "WITH c AS (SELECT nextval('progress_claims') AS n),"
+                 " a AS (UPDATE accounts SET progress_claim = (SELECT n FROM"
+                 " c) WHERE id = $1::bigint RETURNING 1), g AS (UPDATE"
+                 " progress SET claim = (SELECT n FROM c) WHERE account_id ="
+                 " $1::bigint RETURNING 1) SELECT n FROM c",
     [ST_PROG_GET] = "SELECT game_version, seed, ruleset, started, keys_len"
                     " FROM progress WHERE account_id = $1",
     [ST_PROG_KEYS] = "SELECT pos, keys FROM progress_keys WHERE account_id = $1"
                      " ORDER BY pos",
     /* no row if it has no game in progress (sdb_unfollowed) */
-    [ST_SNAP_SET] = "UPDATE progress SET snap_version = $2, snap_keys = $3,"
-                    " snap_pos = $4, snap_game = $5, snap_checks = $6"
-                    " WHERE account_id = $1",
+    [ST_SNAP_SET] = "WITH u AS (UPDATE progress SET snap_version ="
+                    " $3::bigint, snap_keys = $4::bigint, snap_pos ="
+                    " $5::bigint, snap_game = $6::bytea, snap_checks ="
+                    " $7::bytea WHERE account_id = $1::bigint AND " CLAIM_OK
+                    " RETURNING 1) " CLAIM_ANSWER("u"),
     [ST_SNAP_GET] = "SELECT snap_version, snap_keys, snap_pos, snap_game,"
                     " snap_checks FROM progress"
                     " WHERE account_id = $1 AND snap_game IS NOT NULL",

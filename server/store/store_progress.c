@@ -10,7 +10,13 @@
  * begin or append was not written (a failed statement or a batch rolled
  * back), or whose append found no game in progress, loses its later
  * appends until its next begin, which replaces the game anyway, or until
- * its game is loaded (a login goes on from what was read). */
+ * its game is loaded (a login goes on from what was read).
+ *
+ * Claims (store.h): a load takes one first; each write carries its
+ * session's, and one the backend refuses for a later claim (SDB_CLAIMED,
+ * at once from SQLite, after the commit from PostgreSQL) is neither a
+ * failure nor a break: it is counted and kept in the store's list of
+ * claimed accounts, which the loops read (store_progress_claimed). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,12 +64,67 @@ static void broken_add(store_t *st, int64_t id, const char *why)
     st->broken[st->nbroken++] = id;
 }
 
+/* A write of the account's game as `claim` was refused: a later claim
+ * holds it (a later login, here or on another host). Not a failure: the
+ * batch goes on, and the loop learns of it from store_progress_claimed,
+ * where the session that holds the claim lets its player go. */
+static void claimed_add(store_t *st, int64_t id, int64_t claim)
+{
+    uv_mutex_lock(&st->mu);
+    st->stats.progress_claimed++;
+    int i;
+    for (i = 0; i < st->nclaimed && st->claimed[i].account_id != id; i++)
+        ;
+    if (i == st->nclaimed) {
+        if (st->nclaimed < STORE_CLAIMED_MAX) {
+            st->nclaimed++;
+        } else {
+            i = st->claimed_next;
+            st->claimed_next = (st->claimed_next + 1) % STORE_CLAIMED_MAX;
+        }
+        st->claimed[i].account_id = id;
+        st->claimed[i].claim = claim;
+    } else if (claim > st->claimed[i].claim) {
+        st->claimed[i].claim = claim;
+    }
+    int first = st->stats.progress_claimed == 1;
+    uv_mutex_unlock(&st->mu);
+    /* the first one, then at debug: each is a player let go, logged so */
+    if (first)
+        log_info("store: %s: account %lld: a write of claim %lld refused: "
+                 "a later login holds its game in progress", st->path,
+                 (long long)id, (long long)claim);
+    else
+        log_debug("store: account %lld: a write of claim %lld refused",
+                  (long long)id, (long long)claim);
+}
+
+int store_progress_claimed(store_t *st, int64_t account_id, int64_t claim)
+{
+    if (!st || account_id <= 0 || claim <= 0)
+        return 0;
+    int found = 0;
+    uv_mutex_lock(&st->mu);
+    for (int i = 0; i < st->nclaimed && !found; i++) {
+        found = st->claimed[i].account_id == account_id &&
+                st->claimed[i].claim >= claim;
+        if (found) { /* told once: the list stays short for every sweep */
+            st->claimed[i] = st->claimed[--st->nclaimed];
+            st->claimed_next = 0;
+        }
+    }
+    uv_mutex_unlock(&st->mu);
+    return found;
+}
+
 uint64_t store_progress_unfollowed(store_t *st)
 {
     const store_unfollowed_t *u;
     size_t n = sdb_unfollowed(st->db, &u);
     for (size_t i = 0; i < n; i++) /* (a snapshot of no game: dropped) */
-        if (u[i].why != 2)
+        if (u[i].why == SDB_CLAIMED)
+            claimed_add(st, u[i].account_id, u[i].claim);
+        else if (u[i].why != 2)
             broken_add(st, u[i].account_id, u[i].why ? "game in progress not "
                        "begun (no such account)" : "keys appended to no game "
                        "in progress: dropped");
@@ -81,6 +142,12 @@ static void load_progress(store_t *st, req_t *r)
 {
     store_progress_t p;
     void *keys;
+    /* The load is a login taking the account's game: its claim makes the
+     * writes of every earlier one refused from now on (store.h). */
+    if (sdb_progress_claim(st->db, r->id, &r->claim) != 0) {
+        r->status = STORE_ERROR;
+        return;
+    }
     r->status = sdb_progress_load(st->db, r->id, &p, &keys);
     r->record = keys;
     r->record_len = p.len;
@@ -118,8 +185,13 @@ static int begin_db(store_t *st, req_t *r, int ok)
 {
     if (!ok)
         return 0; /* prog_undo marks it */
-    if (sdb_progress_begin(st->db, r->id, r->game_version, r->game.seed,
-                           &r->gopt, r->game.started) != 0) {
+    int rc = sdb_progress_begin(st->db, r->id, r->claim, r->game_version,
+                                r->game.seed, &r->gopt, r->game.started);
+    if (rc == SDB_CLAIMED) {
+        claimed_add(st, r->id, r->claim); /* the later game stays */
+        return 0;
+    }
+    if (rc != 0) {
         broken_add(st, r->id, "game in progress not begun");
         return 0;
     }
@@ -131,7 +203,12 @@ static int append_db(store_t *st, req_t *r, int ok)
 {
     if (!ok || broken_find(st, r->id) < st->nbroken)
         return 0;
-    int rc = sdb_progress_append(st->db, r->id, r->record, r->record_len);
+    int rc = sdb_progress_append(st->db, r->id, r->claim, r->record,
+                                 r->record_len);
+    if (rc == SDB_CLAIMED) {
+        claimed_add(st, r->id, r->claim);
+        return 0;
+    }
     if (rc <= 0)
         broken_add(st, r->id, rc == 0 ? "keys appended to no game in "
                                         "progress: dropped"
@@ -144,7 +221,10 @@ static int snap_db(store_t *st, req_t *r, int ok)
     /* (an account whose keys are broken has no tail to go on from it) */
     if (!ok || broken_find(st, r->id) < st->nbroken)
         return 0;
-    return sdb_progress_snapshot(st->db, r->id, &r->snap) > 0;
+    int rc = sdb_progress_snapshot(st->db, r->id, r->claim, &r->snap);
+    if (rc == SDB_CLAIMED)
+        claimed_add(st, r->id, r->claim);
+    return rc == 1;
 }
 
 static int end_db(store_t *st, req_t *r, int ok)
@@ -152,7 +232,10 @@ static int end_db(store_t *st, req_t *r, int ok)
     if (!ok)
         return 0;
     broken_remove(st, r->id);
-    return sdb_progress_end(st->db, r->id) == 0;
+    int rc = sdb_progress_end(st->db, r->id, r->claim);
+    if (rc == SDB_CLAIMED)
+        claimed_add(st, r->id, r->claim); /* the later game stays */
+    return rc == 0;
 }
 
 static int load_db(store_t *st, req_t *r, int ok)
@@ -202,6 +285,7 @@ static void load_answer(req_t *r)
     memset(&p, 0, sizeof p);
     p.status = r->status;
     p.account_id = r->id;
+    p.claim = r->status == STORE_ERROR ? 0 : r->claim;
     if (r->status == STORE_OK || r->status == STORE_STALE) {
         p.game_version = r->game_version;
         p.seed = r->game.seed;
@@ -317,12 +401,14 @@ static void prog_queue(store_t *st, req_t *r)
         store_req_free(r); /* the store is closing */
 }
 
-int store_progress_begin(store_t *st, int64_t account_id, uint64_t seed,
-                         const game_options_t *opt, int64_t started)
+int store_progress_begin(store_t *st, int64_t account_id, int64_t claim,
+                         uint64_t seed, const game_options_t *opt,
+                         int64_t started)
 {
     req_t *r = prog_req(st, &begin_call, account_id, 0, 0);
     if (!r)
         return -1;
+    r->claim = claim;
     r->game.seed = seed;
     r->game.started = started;
     if (opt)
@@ -332,8 +418,8 @@ int store_progress_begin(store_t *st, int64_t account_id, uint64_t seed,
     return 0;
 }
 
-int store_progress_append(store_t *st, int64_t account_id, const void *keys,
-                          size_t len)
+int store_progress_append(store_t *st, int64_t account_id, int64_t claim,
+                          const void *keys, size_t len)
 {
     if (len == 0)
         return account_id > 0 ? 0 : -1;
@@ -349,13 +435,14 @@ int store_progress_append(store_t *st, int64_t account_id, const void *keys,
     }
     memcpy(r->record, keys, len);
     r->record_len = len;
+    r->claim = claim;
     prog_queue(st, r);
     return 0;
 }
 
-int store_progress_snapshot(store_t *st, int64_t account_id, const game_t *g,
-                            uint32_t nkeys, size_t pos, const void *checks,
-                            size_t checks_len)
+int store_progress_snapshot(store_t *st, int64_t account_id, int64_t claim,
+                            const game_t *g, uint32_t nkeys, size_t pos,
+                            const void *checks, size_t checks_len)
 {
     if (checks_len != ((size_t)nkeys / RECORD_CHECK_EVERY + 1) * 4) {
         log_error("store: account %lld: a snapshot at key %u with %zu bytes "
@@ -384,15 +471,17 @@ int store_progress_snapshot(store_t *st, int64_t account_id, const game_t *g,
     r->snap.version = GAME_VERSION;
     r->snap.keys = nkeys;
     r->snap.pos = pos;
+    r->claim = claim;
     prog_queue(st, r);
     return 0;
 }
 
-int store_progress_end(store_t *st, int64_t account_id)
+int store_progress_end(store_t *st, int64_t account_id, int64_t claim)
 {
     req_t *r = prog_req(st, &end_call, account_id, 0, 0);
     if (!r)
         return -1;
+    r->claim = claim;
     prog_queue(st, r);
     return 0;
 }

@@ -227,6 +227,63 @@ long long lite_guest_reserve(store_db_t *db, long long n)
     return next;
 }
 
+/* The meta row of the last claim taken on a game in progress. */
+#define CLAIM_KEY "last_claim"
+
+/* Runs a statement of two integer parameters (account, claim) that
+ * returns no row, or one of one integer into *v (may be NULL). */
+static int claim_stmt(lite_t *d, enum stmt which, int64_t id, int64_t claim,
+                      long long *v)
+{
+    sqlite3_stmt *s = d->st[which];
+    sqlite3_bind_int64(s, 1, id);
+    sqlite3_bind_int64(s, 2, claim);
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW && v)
+        *v = sqlite3_column_int64(s, 0);
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        d->last_rc = rc;
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? SQLITE_OK : rc;
+}
+
+int lite_progress_claim(store_db_t *db, int64_t account_id, int64_t *claim)
+{
+    lite_t *d = (lite_t *)db;
+    long long last;
+    /* one writer at a time (BEGIN IMMEDIATE): last + 1 is ours alone */
+    int rc = meta_get(d, CLAIM_KEY, &last);
+    if (rc == SQLITE_OK)
+        rc = meta_set(d, CLAIM_KEY, last + 1);
+    if (rc == SQLITE_OK)
+        rc = claim_stmt(d, ST_CLAIM_ACCT, account_id, last + 1, NULL);
+    if (rc == SQLITE_OK)
+        rc = claim_stmt(d, ST_CLAIM_GAME, account_id, last + 1, NULL);
+    if (rc != SQLITE_OK) {
+        db_fail(d, "store: %s: account %lld: no claim on its game in "
+                "progress: %s", d->path, (long long)account_id,
+                sqlite3_errstr(rc));
+        return -1;
+    }
+    *claim = last + 1;
+    return 0;
+}
+
+int lite_claim_newer(lite_t *d, int64_t account_id, int64_t claim)
+{
+    if (claim == 0)
+        return 0;
+    long long newer = 0;
+    int rc = claim_stmt(d, ST_CLAIM_NEWER, account_id, claim, &newer);
+    if (rc != SQLITE_OK) {
+        db_fail(d, "store: %s: account %lld: claim not read: %s", d->path,
+                (long long)account_id, sqlite3_errstr(rc));
+        return -1;
+    }
+    return newer != 0;
+}
+
 static int guest_reserve(lite_t *d, char *err, size_t errlen)
 {
     char *msg = NULL;

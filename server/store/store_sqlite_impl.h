@@ -25,6 +25,7 @@ enum stmt {
     ST_KEY_COUNT, ST_KEY_INS, ST_KEY_DEL, ST_KEY_LIST, ST_KEY_FIND,
     ST_GET_DISPLAY, ST_SET_DISPLAY, ST_RECENT,
     ST_BAN_PUT, ST_BAN_DEL, ST_BAN_LIST,
+    ST_CLAIM_NEWER, ST_CLAIM_ACCT, ST_CLAIM_GAME,
     ST_COUNT
 };
 
@@ -42,6 +43,11 @@ struct lite {
 /* A failed statement's line in the log, unless the store already said it
  * is failing (lite_set_quiet): one line, not one per key. */
 #define db_fail(d, ...) do { if (!(d)->quiet) log_error(__VA_ARGS__); } while (0)
+
+/* store_sqlite.c: whether a claim later than `claim` holds the account's
+ * game in progress (store_db.h, SDB_CLAIMED): 1, 0 (or claim 0: none), or
+ * -1 (logged). */
+int lite_claim_newer(lite_t *d, int64_t account_id, int64_t claim);
 
 /* store_sqlite_schema.c: each statement's text. */
 extern const char *const lite_stmt_sql[ST_COUNT];

@@ -298,27 +298,40 @@ static int bind_run(lite_t *d, enum stmt which, int64_t id, const char *what)
     return -1;
 }
 
-int lite_progress_end(store_db_t *db, int64_t account_id)
+/* SDB_CLAIMED if a claim later than `claim` holds the account's game, -1
+ * if that cannot be read, else 0: the write goes on. */
+static int claimed(lite_t *d, int64_t account_id, int64_t claim)
+{
+    int newer = lite_claim_newer(d, account_id, claim);
+    return newer < 0 ? -1 : newer ? SDB_CLAIMED : 0;
+}
+
+int lite_progress_end(store_db_t *db, int64_t account_id, int64_t claim)
 {
     lite_t *d = (lite_t *)db;
+    int c = claimed(d, account_id, claim);
+    if (c != 0)
+        return c;
     if (bind_run(d, ST_PROG_DEL_KEYS, account_id, "progress keys not dropped") != 0)
         return -1;
     return bind_run(d, ST_PROG_DEL, account_id, "progress not dropped");
 }
 
-int lite_progress_begin(store_db_t *db, int64_t account_id, uint32_t version,
-                        uint64_t seed, const game_options_t *opt,
-                        int64_t started)
+int lite_progress_begin(store_db_t *db, int64_t account_id, int64_t claim,
+                        uint32_t version, uint64_t seed,
+                        const game_options_t *opt, int64_t started)
 {
     lite_t *d = (lite_t *)db;
-    if (lite_progress_end(&d->base, account_id) != 0)
-        return -1;
+    int c = lite_progress_end(&d->base, account_id, claim);
+    if (c != 0)
+        return c; /* (SDB_CLAIMED: the later claim's game stays) */
     sqlite3_stmt *s = d->st[ST_PROG_INS];
     sqlite3_bind_int64(s, 1, account_id);
     sqlite3_bind_int64(s, 2, version);
     sqlite3_bind_int64(s, 3, u64_bits(seed));
     sqlite3_bind_int(s, 4, opt->ruleset);
     sqlite3_bind_int64(s, 5, started);
+    sqlite3_bind_int64(s, 6, claim);
     int rc = run(d, ST_PROG_INS);
     if (rc == SQLITE_DONE)
         return 0;
@@ -327,10 +340,13 @@ int lite_progress_begin(store_db_t *db, int64_t account_id, uint32_t version,
     return -1;
 }
 
-int lite_progress_append(store_db_t *db, int64_t account_id, const void *keys,
-                         size_t len)
+int lite_progress_append(store_db_t *db, int64_t account_id, int64_t claim,
+                         const void *keys, size_t len)
 {
     lite_t *d = (lite_t *)db;
+    int c = claimed(d, account_id, claim);
+    if (c != 0)
+        return c;
     sqlite3_stmt *s = d->st[ST_PROG_APPEND];
     sqlite3_bind_int64(s, 1, account_id);
     sqlite3_bind_blob64(s, 2, keys, len, SQLITE_STATIC);
@@ -431,9 +447,12 @@ int lite_progress_load(store_db_t *db, int64_t account_id, store_progress_t *out
 /* --- snapshots of games in progress ------------------------------------------- */
 
 int lite_progress_snapshot(store_db_t *db, int64_t account_id,
-                           const sdb_snapshot_t *snap)
+                           int64_t claim, const sdb_snapshot_t *snap)
 {
     lite_t *d = (lite_t *)db;
+    int c = claimed(d, account_id, claim);
+    if (c != 0)
+        return c;
     sqlite3_stmt *s = d->st[ST_SNAP_SET];
     sqlite3_bind_int64(s, 1, account_id);
     sqlite3_bind_int64(s, 2, snap->version);

@@ -94,6 +94,12 @@ const char *const lite_migrations[] = {
     "  until_ms INTEGER NOT NULL,"
     "  made_ms INTEGER NOT NULL"
     ") WITHOUT ROWID;",
+    /* 8: claims on games in progress (store.h): the latest claim taken on
+     * each account's game, and the claim of the game's writer; 0 for the
+     * games and accounts before */
+    "ALTER TABLE accounts ADD COLUMN progress_claim INTEGER NOT NULL"
+    "  DEFAULT 0;"
+    "ALTER TABLE progress ADD COLUMN claim INTEGER NOT NULL DEFAULT 0;",
 };
 _Static_assert(sizeof lite_migrations / sizeof lite_migrations[0] ==
                STORE_SCHEMA_VERSION,
@@ -141,7 +147,14 @@ const char *const lite_stmt_sql[ST_COUNT] = {
     [ST_PROG_DEL_KEYS] = "DELETE FROM progress_keys WHERE account_id = ?",
     [ST_PROG_DEL] = "DELETE FROM progress WHERE account_id = ?",
     [ST_PROG_INS] = "INSERT INTO progress (account_id, game_version, seed,"
-                    " ruleset, started, keys_len) VALUES (?, ?, ?, ?, ?, 0)",
+                    " ruleset, started, keys_len, claim)"
+                    " VALUES (?, ?, ?, ?, ?, 0, ?)",
+    /* whether a claim later than ?2 holds the account's game */
+    [ST_CLAIM_NEWER] = "SELECT coalesce((SELECT progress_claim FROM accounts"
+                       " WHERE id = ?1), 0) > ?2 OR EXISTS (SELECT 1 FROM"
+                       " progress WHERE account_id = ?1 AND claim > ?2)",
+    [ST_CLAIM_ACCT] = "UPDATE accounts SET progress_claim = ?2 WHERE id = ?1",
+    [ST_CLAIM_GAME] = "UPDATE progress SET claim = ?2 WHERE account_id = ?1",
     /* nothing if the account has no game in progress */
     [ST_PROG_APPEND] = "INSERT INTO progress_keys (account_id, pos, keys)"
                        " SELECT account_id, keys_len, ?2 FROM progress"

@@ -16,7 +16,7 @@
 
 #define STORE_FILE "rogued.db"        /* inside the data directory */
 #define STORE_APP_ID 0x52474431       /* PRAGMA application_id: "RGD1" */
-#define STORE_SCHEMA_VERSION 7        /* PRAGMA user_version when migrated */
+#define STORE_SCHEMA_VERSION 8        /* PRAGMA user_version when migrated */
 #define STORE_TOP_MAX 20              /* hall of fame rows per request */
 #define STORE_CAUSE_MAX 63            /* bytes of a cause of death */
 #define STORE_QUIT_MIN_TURNS 100      /* a quit this long counts in the hall
@@ -127,6 +127,11 @@ typedef struct store_progress {
                             (fields set, keys too, but of another core);
                             STORE_ERROR */
     int64_t account_id;
+    /* The claim this load took on the account's game in progress (> 0; 0
+     * if it took none: STORE_ERROR, or a read outside the store's loop
+     * API): the session passes it with every progress write after, and a
+     * later load's claim makes those writes refused (store.h). */
+    int64_t claim;
     uint32_t game_version; /* GAME_VERSION of the core that played it */
     uint64_t seed;
     game_options_t opt;
@@ -172,6 +177,8 @@ typedef struct store_stats {
     uint64_t progress_dropped; /* refused at the queue, or not following
                                   (see above), or lost with a batch */
     uint64_t queued_progress;  /* progress requests waiting now */
+    uint64_t progress_claimed; /* progress writes refused: a later load
+                                  holds the account's game (store.h) */
     uint64_t guests_skipped;   /* guests' games too short to store */
     uint64_t guests_pruned;    /* guests' games removed by the retention rule */
     uint64_t login_hashes;     /* password checks run for logins: one for an

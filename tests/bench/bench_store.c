@@ -363,7 +363,7 @@ static void side_act(uv_timer_t *t)
     } else {
         static const unsigned char keys[SIDE_KEY_BYTES] = { 'h', 'j', 'k', 'l' };
         for (int i = 0; i < r->players; i++)
-            if (store_progress_append(r->st, 1 + i, keys, sizeof keys) != 0)
+            if (store_progress_append(r->st, 1 + i, 0, keys, sizeof keys) != 0)
                 exit(1);
     }
     uint64_t call = uv_hrtime() - r->at;
@@ -548,7 +548,7 @@ static void store_sides(const char *base_dir)
         if (!r.st)
             exit(1);
         for (int i = 0; i < SIDE_PLAYERS; i++)
-            if (store_progress_begin(r.st, 1 + i, (uint64_t)i, NULL, 0) != 0)
+            if (store_progress_begin(r.st, 1 + i, 0, (uint64_t)i, NULL, 0) != 0)
                 exit(1);
         int status = -1;
         if (store_flush(r.st, on_flushed, &status) != 0)

@@ -230,7 +230,7 @@ static void resume_row(const char *dir, const char *name, const record_t *rec,
     store_register(r.st, name, "a password", on_registered, &r.account);
     uv_run(&r.loop, UV_RUN_DEFAULT);
     if (r.account <= 0 ||
-        store_progress_begin(r.st, r.account, rec->seed, &rec->opt, 1) != 0)
+        store_progress_begin(r.st, r.account, 0, rec->seed, &rec->opt, 1) != 0)
         exit(1);
     /* the keys as the sweep hands them over; the snapshot after its keys */
     size_t pos = 0;
@@ -242,13 +242,13 @@ static void resume_row(const char *dir, const char *name, const record_t *rec,
                 k++;
         if (snap && pos < snap_pos && end >= snap_pos) {
             end = snap_pos;
-            if (store_progress_append(r.st, r.account, rec->keys.data + pos,
+            if (store_progress_append(r.st, r.account, 0, rec->keys.data + pos,
                                       end - pos) != 0 ||
-                store_progress_snapshot(r.st, r.account, snap, snap_keys,
+                store_progress_snapshot(r.st, r.account, 0, snap, snap_keys,
                                         snap_pos, snap_checks->data,
                                         snap_checks->len) != 0)
                 exit(1);
-        } else if (store_progress_append(r.st, r.account,
+        } else if (store_progress_append(r.st, r.account, 0,
                                          rec->keys.data + pos,
                                          end - pos) != 0) {
             exit(1);

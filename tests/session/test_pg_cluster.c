@@ -53,6 +53,13 @@
  * Back, the host lets its session of dave go unsaved; the other's game
  * goes on, and the database has it.
  *
+ * a_host_cut_off_cannot_overwrite_the_later_login: a host away from the
+ * database altogether (its cluster and its store's writes) plays on;
+ * dave's later login on the other goes on from the database. When the
+ * first host's writes work again, its game sent whole is refused (the
+ * later login's claim: store.h), it lets dave go, and the database keeps
+ * the other host's game.
+ *
  * Run by tests/run-tests.sh's pg family (test_pg_*: a throwaway cluster,
  * a database of the test's own). */
 #include <check.h>
@@ -916,6 +923,119 @@ START_TEST(a_host_back_from_a_long_loss_lets_the_later_login_play)
 }
 END_TEST
 
+/* Host x's store connection (not its cluster's) has every write of a
+ * game in progress fail, as a database x cannot reach would, until
+ * store_back: its batches fail (the store says writes are failing) and
+ * its games play on, not saved. */
+static void store_cut(tsrv_t *x)
+{
+    char ports[256], sql[512];
+    ck_assert_int_gt(tcp_ports_of(srv_pid(x), ports, sizeof ports), 0);
+    sw_exec("CREATE TABLE cut_off (pid integer PRIMARY KEY)");
+    sw_exec("CREATE FUNCTION cut_off() RETURNS trigger LANGUAGE plpgsql AS"
+            " $$BEGIN IF EXISTS (SELECT 1 FROM cut_off WHERE pid ="
+            " pg_backend_pid()) THEN RAISE EXCEPTION 'cut off'; END IF;"
+            " RETURN NULL; END$$");
+    sw_exec("CREATE TRIGGER cut_off BEFORE INSERT OR UPDATE OR DELETE ON"
+            " progress FOR EACH STATEMENT EXECUTE FUNCTION cut_off()");
+    sw_exec("CREATE TRIGGER cut_off BEFORE INSERT OR UPDATE OR DELETE ON"
+            " progress_keys FOR EACH STATEMENT EXECUTE FUNCTION cut_off()");
+    snprintf(sql, sizeof sql, "WITH i AS (INSERT INTO cut_off SELECT pid FROM"
+             " pg_stat_activity WHERE application_name = 'rogued' AND"
+             " client_port IN (%s) RETURNING 1) SELECT count(*) FROM i",
+             ports);
+    ck_assert_int_eq(sw_int(sql), 1);
+}
+
+static void store_back(void)
+{
+    sw_exec("DELETE FROM cut_off");
+}
+
+/* The window the claims close (docs/hosting.md, "One account, one
+ * host"): x cannot reach the database at all (neither its cluster
+ * connection nor its store's writes), and plays on; dave's login on y
+ * goes on from the database and plays further. When x's writes work
+ * again, its store sends x's game again whole: refused, for y's later
+ * claim; x lets dave go (the cluster, still away, tells it nothing), and
+ * the database keeps y's game, at y's turn. Before the claims, x's game
+ * replaced y's. */
+START_TEST(a_host_cut_off_cannot_overwrite_the_later_login)
+{
+    char seed[32], name[CLUSTER_NAME_LEN], yname[CLUSTER_NAME_LEN], want[64];
+    char sql[256];
+    tsrv_t *x, *y;
+    int walked = 0;
+    tclient_t *a = dave_on_named_x(seed, sizeof seed, &x, &y, &walked, name,
+                                   yname);
+    int saved = cl_turn(a);
+    ck_assert(srv_wait_log(x, "progress id=1 bytes=3", CL_WAIT_MS));
+
+    /* x loses the database: its cluster (seen gone, its rows held) and
+     * its store's writes; dave plays on there, unsaved */
+    PGconn *hold = hold_rows(name);
+    cluster_cut(x);
+    ck_assert(srv_wait_log(x, "cluster: lost the database", CL_WAIT_MS));
+    snprintf(sql, sizeof sql, "UPDATE rogued_hosts SET seen = now() -"
+             " interval '6 seconds' WHERE host = '%s'", name);
+    sw_exec(sql);
+    store_cut(x);
+    walk_on(a, &walked, 2);
+    if (!cl_wait_text(a, "cannot save your game", CL_WAIT_MS))
+        fail_with_logs(a, x, y, "x's store does not fail");
+    ck_assert(srv_wait_log(x, "writes are failing", CL_WAIT_MS));
+    int xlast = cl_turn(a);
+    ck_assert_int_gt(xlast, saved);
+
+    /* dave on y: the database's game, played 4 turns further */
+    tclient_t *t = play_lobby(srv_port(y));
+    play_login_dave(t, 0);
+    snprintf(want, sizeof want, "Continue your game (depth 1, turn %d)",
+             saved);
+    if (!cl_wait_text(t, want, CL_WAIT_MS))
+        fail_with_logs(t, x, y, "y does not offer the database's game");
+    ck_assert(cl_key(t, "p"));
+    play_wait_text(t, "HP: ");
+    int ywalk = 100;
+    walk_on(t, &ywalk, 4);
+    int ylast = cl_turn(t);
+    ck_assert_int_ne(ylast, xlast);
+    ck_assert(srv_wait_log(y, "progress id=1 bytes=7", CL_WAIT_MS));
+
+    /* x's writes work again (its cluster still away), and dave there
+     * plays on: the store tries again, and its game sent whole is
+     * refused; dave there is let go */
+    store_back();
+    walk_on(a, &walked, 1);
+    if (!srv_wait_log(x, "sent again whole after the store recovered",
+                      CL_WAIT_MS))
+        fail_with_logs(a, x, y, "x does not send its game again");
+    if (!cl_wait_text(a, "Your account has logged in from elsewhere",
+                      CL_WAIT_MS))
+        fail_with_logs(a, x, y, "x's session of dave was not let go");
+    ck_assert(srv_wait_log(x, "a later login's claim holds the game: let go "
+                           "unsaved", CL_WAIT_MS));
+    ck_assert(srv_log_has(x, "a later login holds its game in progress"));
+    ck_assert(!srv_log_has(x, "game suspended"));
+
+    /* the database has y's game: dave leaves y and comes back at y's
+     * turn */
+    cl_close(t);
+    ck_assert(srv_wait_log(y, "game suspended", CL_WAIT_MS));
+    t = play_lobby(srv_port(y));
+    play_login_dave(t, 0);
+    snprintf(want, sizeof want, "Continue your game (depth 1, turn %d)",
+             ylast);
+    if (!cl_wait_text(t, want, CL_WAIT_MS))
+        fail_with_logs(t, x, y, "the database does not have y's game");
+
+    release_rows(hold);
+    cl_close(t);
+    cl_close(a);
+    cluster_teardown(x, y);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("pg_cluster");
@@ -937,6 +1057,7 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(loss, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(loss, a_login_waits_for_a_host_back_from_a_loss);
     tcase_add_test(loss, a_host_back_from_a_long_loss_lets_the_later_login_play);
+    tcase_add_test(loss, a_host_cut_off_cannot_overwrite_the_later_login);
     suite_add_tcase(s, loss);
     TCase *follow = tcase_create("follow");
     tcase_set_timeout(follow, 240);

@@ -106,14 +106,14 @@ static void store_synthetic(const char *data_dir, const synth_t *s,
                                     &a), 0);
     uv_run(&loop, UV_RUN_DEFAULT);
     ck_assert_int_eq(a.status, STORE_OK);
-    ck_assert_int_eq(store_progress_begin(st, a.id, s->g->seed, &s->g->opt,
+    ck_assert_int_eq(store_progress_begin(st, a.id, 0, s->g->seed, &s->g->opt,
                                           1700000000), 0);
-    ck_assert_int_eq(store_progress_append(st, a.id, s->rec.keys.data,
+    ck_assert_int_eq(store_progress_append(st, a.id, 0, s->rec.keys.data,
                                            s->snap_pos), 0);
-    ck_assert_int_eq(store_progress_snapshot(st, a.id, snap, SNAP_AT,
+    ck_assert_int_eq(store_progress_snapshot(st, a.id, 0, snap, SNAP_AT,
                                              s->snap_pos, s->snap_checks.data,
                                              s->snap_checks.len), 0);
-    ck_assert_int_eq(store_progress_append(st, a.id,
+    ck_assert_int_eq(store_progress_append(st, a.id, 0,
                                            s->rec.keys.data + s->snap_pos,
                                            s->rec.keys.len - s->snap_pos), 0);
     store_close(st);

@@ -125,7 +125,7 @@ static void player_keys(gamer_t *p, int n)
 static int player_send(store_t *st, gamer_t *p, int64_t account)
 {
     size_t n = p->rec.keys.len - p->sent;
-    int rc = store_progress_append(st, account, p->rec.keys.data + p->sent, n);
+    int rc = store_progress_append(st, account, 0, p->rec.keys.data + p->sent, n);
     if (rc == 0)
         p->sent += n;
     return rc;
@@ -164,7 +164,7 @@ START_TEST(round_trip_rebuilds_the_game)
     int64_t alice = store_fixture_account(st, "Alice");
     gamer_t p;
     player_start(&p, 0xfedcba9876543210ULL, 2);
-    ck_assert_int_eq(store_progress_begin(st, alice, p.g->seed, &p.g->opt,
+    ck_assert_int_eq(store_progress_begin(st, alice, 0, p.g->seed, &p.g->opt,
                                           1700000000), 0);
     for (int sec = 0; sec < 8; sec++) {
         player_keys(&p, 40 + sec * 13);
@@ -203,7 +203,7 @@ START_TEST(appends_across_batches_and_restart)
         snprintf(name, sizeof name, "Player%d", i);
         id[i] = store_fixture_account(st, name);
         player_start(&p[i], 100 + (uint64_t)i, i);
-        ck_assert_int_eq(store_progress_begin(st, id[i], p[i].g->seed,
+        ck_assert_int_eq(store_progress_begin(st, id[i], 0, p[i].g->seed,
                                               &p[i].g->opt, 5), 0);
     }
     for (int round = 0; round < 100; round++)
@@ -230,14 +230,14 @@ START_TEST(end_drops_and_begin_replaces)
     gamer_t p, q;
     player_start(&p, 7, 0);
     player_start(&q, 8, 1);
-    ck_assert_int_eq(store_progress_begin(st, bob, 7, &p.g->opt, 1), 0);
-    ck_assert_int_eq(store_progress_begin(st, carol, 8, &q.g->opt, 1), 0);
+    ck_assert_int_eq(store_progress_begin(st, bob, 0, 7, &p.g->opt, 1), 0);
+    ck_assert_int_eq(store_progress_begin(st, carol, 0, 8, &q.g->opt, 1), 0);
     player_keys(&p, 50);
     player_keys(&q, 50);
     ck_assert_int_eq(player_send(st, &p, bob), 0);
     ck_assert_int_eq(player_send(st, &q, carol), 0);
     /* ended: nothing to resume, no row left; Carol's untouched */
-    ck_assert_int_eq(store_progress_end(st, bob), 0);
+    ck_assert_int_eq(store_progress_end(st, bob, 0), 0);
     loaded_t l = load(st, bob);
     ck_assert_int_eq(l.p.status, STORE_NOT_FOUND);
     ck_assert_uint_eq(l.p.len, 0);
@@ -249,7 +249,7 @@ START_TEST(end_drops_and_begin_replaces)
     /* a second begin replaces the first game, keys and all */
     gamer_t q2;
     player_start(&q2, 9, 3);
-    ck_assert_int_eq(store_progress_begin(st, carol, 9, &q2.g->opt, 2), 0);
+    ck_assert_int_eq(store_progress_begin(st, carol, 0, 9, &q2.g->opt, 2), 0);
     player_keys(&q2, 30);
     ck_assert_int_eq(player_send(st, &q2, carol), 0);
     l = load(st, carol);
@@ -278,13 +278,13 @@ START_TEST(load_of_none)
     l = load(st, 0);
     ck_assert_int_eq(l.p.status, STORE_NOT_FOUND);
     buf_free(&l.keys);
-    ck_assert_int_eq(store_progress_begin(st, 0, 1, NULL, 1), -1);
-    ck_assert_int_eq(store_progress_append(st, 0, "h", 1), -1);
-    ck_assert_int_eq(store_progress_end(st, 0), -1);
+    ck_assert_int_eq(store_progress_begin(st, 0, 0, 1, NULL, 1), -1);
+    ck_assert_int_eq(store_progress_append(st, 0, 0, "h", 1), -1);
+    ck_assert_int_eq(store_progress_end(st, 0, 0), -1);
     /* an empty append is nothing */
-    ck_assert_int_eq(store_progress_append(st, dave, "", 0), 0);
+    ck_assert_int_eq(store_progress_append(st, dave, 0, "", 0), 0);
     /* begun with no key yet: found, empty */
-    ck_assert_int_eq(store_progress_begin(st, dave, 77, NULL, 3), 0);
+    ck_assert_int_eq(store_progress_begin(st, dave, 0, 77, NULL, 3), 0);
     l = load(st, dave);
     ck_assert_int_eq(l.p.status, STORE_OK);
     ck_assert_uint_eq(l.p.seed, 77);
@@ -301,13 +301,13 @@ START_TEST(appends_without_a_game_are_dropped)
 {
     store_t *st = open_with(&fast);
     int64_t erin = store_fixture_account(st, "Erin");
-    ck_assert_int_eq(store_progress_append(st, erin, "hjkl", 4), 0);
-    ck_assert_int_eq(store_progress_append(st, erin, "yubn", 4), 0);
+    ck_assert_int_eq(store_progress_append(st, erin, 0, "hjkl", 4), 0);
+    ck_assert_int_eq(store_progress_append(st, erin, 0, "yubn", 4), 0);
     flush(st);
     ck_assert_int_eq(load(st, erin).p.status, STORE_NOT_FOUND);
     /* a begin the database refuses (no such account) leaves none either */
-    ck_assert_int_eq(store_progress_begin(st, 424242, 1, NULL, 1), 0);
-    ck_assert_int_eq(store_progress_append(st, 424242, "hjkl", 4), 0);
+    ck_assert_int_eq(store_progress_begin(st, 424242, 0, 1, NULL, 1), 0);
+    ck_assert_int_eq(store_progress_append(st, 424242, 0, "hjkl", 4), 0);
     loaded_t l = load(st, 424242);
     ck_assert_int_eq(l.p.status, STORE_NOT_FOUND);
     buf_free(&l.keys);
@@ -317,7 +317,7 @@ START_TEST(appends_without_a_game_are_dropped)
     /* the next begin starts clean */
     gamer_t p;
     player_start(&p, 31, 0);
-    ck_assert_int_eq(store_progress_begin(st, erin, 31, NULL, 1), 0);
+    ck_assert_int_eq(store_progress_begin(st, erin, 0, 31, NULL, 1), 0);
     player_keys(&p, 20);
     ck_assert_int_eq(player_send(st, &p, erin), 0);
     l = load(st, erin);
@@ -385,7 +385,7 @@ START_TEST(a_load_is_where_keys_follow_on_after_a_failure)
     int64_t erin = store_fixture_account(st, "Erin");
     gamer_t p;
     player_start(&p, 41, 0);
-    ck_assert_int_eq(store_progress_begin(st, erin, 41, NULL, 1), 0);
+    ck_assert_int_eq(store_progress_begin(st, erin, 0, 41, NULL, 1), 0);
     player_keys(&p, 10);
     ck_assert_int_eq(player_send(st, &p, erin), 0);
     flush(st);
@@ -438,7 +438,7 @@ START_TEST(queue_bound_refuses_appends_only)
     gamer_t p;
     player_start(&p, 55, 0);
     lock_t k = lock_tables();
-    ck_assert_int_eq(store_progress_begin(st, frank, 55, NULL, 1), 0);
+    ck_assert_int_eq(store_progress_begin(st, frank, 0, 55, NULL, 1), 0);
     int refused = 0;
     for (int i = 0; i < 20; i++) {
         player_keys(&p, 3);
@@ -447,8 +447,8 @@ START_TEST(queue_bound_refuses_appends_only)
     ck_assert_int_ge(refused, 15);
     /* never refused: begins and ends */
     for (int i = 0; i < 5; i++) {
-        ck_assert_int_eq(store_progress_begin(st, gina, 1, NULL, 1), 0);
-        ck_assert_int_eq(store_progress_end(st, gina), 0);
+        ck_assert_int_eq(store_progress_begin(st, gina, 0, 1, NULL, 1), 0);
+        ck_assert_int_eq(store_progress_end(st, gina, 0), 0);
     }
     store_stats_t s;
     store_stats(st, &s);
@@ -477,9 +477,9 @@ START_TEST(queue_byte_bound)
     int64_t lee = store_fixture_account(st, "Lee");
     char keys[150];
     memset(keys, '.', sizeof keys);
-    ck_assert_int_eq(store_progress_begin(st, lee, 1, NULL, 1), 0);
-    ck_assert_int_eq(store_progress_append(st, lee, keys, 150), -1);
-    ck_assert_int_eq(store_progress_append(st, lee, keys, 50), 0);
+    ck_assert_int_eq(store_progress_begin(st, lee, 0, 1, NULL, 1), 0);
+    ck_assert_int_eq(store_progress_append(st, lee, 0, keys, 150), -1);
+    ck_assert_int_eq(store_progress_append(st, lee, 0, keys, 50), 0);
     loaded_t l = load(st, lee);
     ck_assert_int_eq(l.p.status, STORE_OK);
     ck_assert_uint_eq(l.p.len, 50);
@@ -496,7 +496,7 @@ START_TEST(cancel_drops_the_answer)
 {
     store_t *st = open_with(&fast);
     int64_t hal = store_fixture_account(st, "Hal");
-    ck_assert_int_eq(store_progress_begin(st, hal, 3, NULL, 1), 0);
+    ck_assert_int_eq(store_progress_begin(st, hal, 0, 3, NULL, 1), 0);
     loaded_t gone, keep;
     memset(&gone, 0, sizeof gone);
     memset(&keep, 0, sizeof keep);
@@ -522,8 +522,8 @@ START_TEST(other_core_is_stale)
 {
     store_t *st = open_with(&fast);
     int64_t ivy = store_fixture_account(st, "Ivy");
-    ck_assert_int_eq(store_progress_begin(st, ivy, 12, NULL, 1), 0);
-    ck_assert_int_eq(store_progress_append(st, ivy, "hj", 2), 0);
+    ck_assert_int_eq(store_progress_begin(st, ivy, 0, 12, NULL, 1), 0);
+    ck_assert_int_eq(store_progress_append(st, ivy, 0, "hj", 2), 0);
     flush(st);
     char sql[96];
     snprintf(sql, sizeof sql, "UPDATE progress SET game_version = %d",
@@ -561,7 +561,7 @@ START_TEST(sigkill_keeps_what_was_committed)
         uv_run(&l2, UV_RUN_DEFAULT);
         gamer_t p;
         player_start(&p, 2024, 1);
-        store_progress_begin(st, a.id, 2024, &p.g->opt, 1);
+        store_progress_begin(st, a.id, 0, 2024, &p.g->opt, 1);
         for (int i = 0; i < 10; i++) {
             player_keys(&p, 25);
             player_send(st, &p, a.id);
@@ -664,8 +664,8 @@ START_TEST(migrates_from_version_2)
     ck_assert_int_eq(sw_version(), STORE_SCHEMA_VERSION);
     ck_assert_int_eq(sw_objects("'progress', 'progress_keys'"), 2);
     /* the old game is there, and the account can have a game in progress */
-    ck_assert_int_eq(store_progress_begin(st, 7, 1, NULL, 1), 0);
-    ck_assert_int_eq(store_progress_append(st, 7, "hj", 2), 0);
+    ck_assert_int_eq(store_progress_begin(st, 7, 0, 1, NULL, 1), 0);
+    ck_assert_int_eq(store_progress_append(st, 7, 0, "hj", 2), 0);
     loaded_t l = load(st, 7);
     ck_assert_int_eq(l.p.status, STORE_OK);
     ck_assert_uint_eq(l.p.len, 2);

@@ -128,7 +128,7 @@ static void player_keys(gamer_t *p, int n)
 static void player_send(store_t *st, gamer_t *p, int64_t account)
 {
     size_t n = p->rec.keys.len - p->sent;
-    ck_assert_int_eq(store_progress_append(st, account,
+    ck_assert_int_eq(store_progress_append(st, account, 0,
                                            p->rec.keys.data + p->sent, n), 0);
     p->sent += n;
 }
@@ -146,7 +146,7 @@ static void player_snapshot(store_t *st, gamer_t *p, int64_t account)
     p->snap_checks.len = 0;
     ck_assert_int_eq(buf_append(&p->snap_checks, p->rec.checks.data,
                                 p->rec.checks.len), 0);
-    ck_assert_int_eq(store_progress_snapshot(st, account, p->g, p->rec.nkeys,
+    ck_assert_int_eq(store_progress_snapshot(st, account, 0, p->g, p->rec.nkeys,
                                              p->rec.keys.len,
                                              p->rec.checks.data,
                                              p->rec.checks.len), 0);
@@ -186,7 +186,7 @@ START_TEST(saved_and_read_back_after_a_restart)
     int64_t alice = store_fixture_account(st, "Alice");
     gamer_t p;
     player_start(&p, 0x1234abcdULL);
-    ck_assert_int_eq(store_progress_begin(st, alice, p.g->seed, &p.g->opt,
+    ck_assert_int_eq(store_progress_begin(st, alice, 0, p.g->seed, &p.g->opt,
                                           1700000000), 0);
     player_keys(&p, 1024);
     player_snapshot(st, &p, alice);
@@ -238,7 +238,7 @@ START_TEST(a_newer_snapshot_replaces_the_older)
     int64_t bob = store_fixture_account(st, "Bob");
     gamer_t p;
     player_start(&p, 77);
-    ck_assert_int_eq(store_progress_begin(st, bob, p.g->seed, &p.g->opt, 1), 0);
+    ck_assert_int_eq(store_progress_begin(st, bob, 0, p.g->seed, &p.g->opt, 1), 0);
     player_keys(&p, 512);
     player_snapshot(st, &p, bob);
     loaded_t l = load(st, bob);
@@ -266,10 +266,10 @@ START_TEST(dropped_when_the_game_ends)
     int64_t cy = store_fixture_account(st, "Cy");
     gamer_t p;
     player_start(&p, 5);
-    ck_assert_int_eq(store_progress_begin(st, cy, p.g->seed, &p.g->opt, 1), 0);
+    ck_assert_int_eq(store_progress_begin(st, cy, 0, p.g->seed, &p.g->opt, 1), 0);
     player_keys(&p, 256);
     player_snapshot(st, &p, cy);
-    ck_assert_int_eq(store_progress_end(st, cy), 0);
+    ck_assert_int_eq(store_progress_end(st, cy, 0), 0);
     loaded_t l = load(st, cy);
     ck_assert_int_eq(l.p.status, STORE_NOT_FOUND);
     ck_assert_ptr_null(l.snap);
@@ -277,7 +277,7 @@ START_TEST(dropped_when_the_game_ends)
     /* no game in progress: the snapshot has nothing to belong to */
     store_stats_t before, after;
     store_stats(st, &before);
-    ck_assert_int_eq(store_progress_snapshot(st, cy, p.g, p.rec.nkeys,
+    ck_assert_int_eq(store_progress_snapshot(st, cy, 0, p.g, p.rec.nkeys,
                                              p.rec.keys.len, p.rec.checks.data,
                                              p.rec.checks.len), 0);
     l = load(st, cy);
@@ -286,10 +286,10 @@ START_TEST(dropped_when_the_game_ends)
     store_stats(st, &after);
     ck_assert_uint_eq(after.progress_dropped, before.progress_dropped + 1);
     /* the same game begun again (what a restart from the begin does) */
-    ck_assert_int_eq(store_progress_begin(st, cy, p.g->seed, &p.g->opt, 1), 0);
+    ck_assert_int_eq(store_progress_begin(st, cy, 0, p.g->seed, &p.g->opt, 1), 0);
     p.sent = 0;
     player_snapshot(st, &p, cy);
-    ck_assert_int_eq(store_progress_begin(st, cy, 6, NULL, 2), 0);
+    ck_assert_int_eq(store_progress_begin(st, cy, 0, 6, NULL, 2), 0);
     l = load(st, cy);
     ck_assert_int_eq(l.p.status, STORE_OK);
     ck_assert_uint_eq(l.p.seed, 6);
@@ -309,13 +309,13 @@ START_TEST(refused_with_the_wrong_checks)
     int64_t di = store_fixture_account(st, "Di");
     gamer_t p;
     player_start(&p, 9);
-    ck_assert_int_eq(store_progress_begin(st, di, p.g->seed, &p.g->opt, 1), 0);
+    ck_assert_int_eq(store_progress_begin(st, di, 0, p.g->seed, &p.g->opt, 1), 0);
     player_keys(&p, 512);
     player_send(st, &p, di);
-    ck_assert_int_eq(store_progress_snapshot(st, di, p.g, 512, p.rec.keys.len,
+    ck_assert_int_eq(store_progress_snapshot(st, di, 0, p.g, 512, p.rec.keys.len,
                                              p.rec.checks.data,
                                              p.rec.checks.len - 4), -1);
-    ck_assert_int_eq(store_progress_snapshot(st, 0, p.g, 512, p.rec.keys.len,
+    ck_assert_int_eq(store_progress_snapshot(st, 0, 0, p.g, 512, p.rec.keys.len,
                                              p.rec.checks.data,
                                              p.rec.checks.len), -1);
     loaded_t l = load(st, di);

@@ -305,6 +305,48 @@ START_TEST(bad_lobby_watchers_refused)
 }
 END_TEST
 
+/* A game the store has under a claim (store.h) carries it (RGU3, after
+ * the watchers); one under none is the blob an older binary writes and
+ * reads (RGU1), and decodes to claim 0. Every cut of it is refused, and
+ * a claim that is not one, or beside no game. */
+START_TEST(claim_carried)
+{
+    upgrade_sess_t u = playing(), v;
+    u.claim = 0x1122334455667788LL;
+    buf_t b;
+    encode(&u, &b);
+    ck_assert_mem_eq(b.data, "RGU3", 4);
+    const char *why = "unset";
+    ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, 1000, &v, &why), 0);
+    ck_assert_int_eq(v.claim, 0x1122334455667788LL);
+    ck_assert_int_eq(v.nwatchers, 2);
+    ck_assert_uint_eq(upgrade_blob_watcher(&v, 1), 0x0102030405060708ULL);
+    for (size_t n = 0; n < b.len; n++)
+        ck_assert_int_eq(upgrade_blob_decode(b.data, n, 1000, &v, &why), -1);
+    /* its last byte: the claim's highest, negative */
+    b.data[b.len - 1] = (char)0x80;
+    ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, 1000, &v, &why), -1);
+    ck_assert_str_eq(why, "a claim out of range");
+    buf_free(&b);
+    u.claim = 0;
+    encode(&u, &b);
+    ck_assert_mem_eq(b.data, "RGU1", 4);
+    ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, 1000, &v, &why), 0);
+    ck_assert_int_eq(v.claim, 0);
+    buf_free(&b);
+    /* RGU3 on a lobby's blob */
+    upgrade_sess_t l = playing();
+    l.state = UPB_LOBBY;
+    l.nwatchers = 0;
+    encode(&l, &b);
+    ck_assert_mem_eq(b.data, "RGU1", 4);
+    b.data[3] = '3';
+    ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, 1000, &v, &why), -1);
+    ck_assert_str_eq(why, "a claim without a game");
+    buf_free(&b);
+}
+END_TEST
+
 START_TEST(encoder_refuses_out_of_bounds)
 {
     upgrade_sess_t u = playing();
@@ -441,6 +483,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, every_cut_refused);
     tcase_add_test(tc, bad_fields_refused);
     tcase_add_test(tc, bad_lobby_watchers_refused);
+    tcase_add_test(tc, claim_carried);
     tcase_add_test(tc, encoder_refuses_out_of_bounds);
     tcase_add_test(tc, noise_refused);
     tcase_add_test(tc, records_carry_descriptors);
