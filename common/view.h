@@ -4,8 +4,9 @@
  * log below it from the map's last row (3 rows at 80x24, on a taller
  * terminal up to VIEW_LOG_MAX; the newest at the bottom), the status line
  * right under the log: at 80x24 the last row; on a taller terminal map,
- * log and status stay one block at the top, the rows below blank. Smaller, down to VIEW_NARROW_MIN_W x VIEW_NARROW_MIN_H: the
- * narrow layout (view_layout says where each part is); smaller still: a
+ * log and status stay one block at the top, the rows below blank.
+ * Smaller, down to VIEW_NARROW_MIN_W x VIEW_NARROW_MIN_H: the narrow
+ * layout (view_layout says where each part is); smaller still: a
  * "please enlarge" screen. The modes draw whole screens of their own: the key list
  * (MODE_HELP), the paged message history (MODE_HISTORY), the framed YOU
  * DIED screen over the last log lines (MODE_DEAD); the pack menus
