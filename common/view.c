@@ -322,16 +322,14 @@ static void draw_pack(const game_t *g, const display_t *d, screen_t *s)
 }
 
 /* The log: from the map's last row (always wall: the border), which it
- * blanks, to the row above the status line; the newest at the bottom of
- * the lines it has (at least three rows), so that on a tall terminal the
- * log stays right under the map until it fills its rows. Lines from the
- * last key that did anything are in their colours and bold; older lines
+ * blanks, to the row above the status line (view_status_row: up to
+ * VIEW_LOG_MAX rows), the newest at the bottom, next to the status line,
+ * older lines up from it as far as there are rows. Lines from the last
+ * key that did anything are in their colours and bold; older lines
  * grey. */
-int view_log_bottom(const game_t *g, const screen_t *s)
+int view_log_bottom(const screen_t *s)
 {
-    int top = MAP_H - 1, bottom = s->h - 2; /* inclusive rows of the log */
-    int used = g->log_count > 3 ? g->log_count : 3;
-    return bottom > top + used - 1 ? top + used - 1 : bottom;
+    return view_status_row(s->w, s->h) - 1;
 }
 
 int view_log_line(const game_t *g, screen_t *s, int row, int i)
@@ -348,7 +346,7 @@ int view_log_line(const game_t *g, screen_t *s, int row, int i)
 
 void view_log(const game_t *g, screen_t *s)
 {
-    int top = MAP_H - 1, bottom = view_log_bottom(g, s);
+    int top = MAP_H - 1, bottom = view_log_bottom(s);
     cell_t blank = cell_make(' ', COL_DEFAULT, COL_DEFAULT, 0);
     uint32_t word;
     memcpy(&word, &blank, sizeof word);
@@ -362,7 +360,7 @@ void view_log(const game_t *g, screen_t *s)
 int view_status(const game_t *g, const display_t *d, screen_t *s)
 {
     /* The whole width; view_status.c drops what does not fit. */
-    return view_status_fit(g, d, s, s->h - 1, s->w);
+    return view_status_fit(g, d, s, view_status_row(s->w, s->h), s->w);
 }
 
 void view_status_turn(const game_t *g, screen_t *s, int x)
@@ -370,8 +368,8 @@ void view_status_turn(const game_t *g, screen_t *s, int x)
     /* On every key that takes a turn: no printf (docs/performance.md,
      * "The draw and the turn, cheaper"). */
     char digits[VIEW_NUM_MAX];
-    screen_puts(s, x, s->h - 1, view_num(digits, g->turn), COL_WHITE,
-                COL_DEFAULT, 0);
+    screen_puts(s, x, view_status_row(s->w, s->h),
+                view_num(digits, g->turn), COL_WHITE, COL_DEFAULT, 0);
 }
 
 /* MODE_LOOK: the cursor in reverse video, its tile's description on the
@@ -384,7 +382,7 @@ static void draw_look(const game_t *g, screen_t *s)
         c->attr |= ATTR_REVERSE;
     game_describe(g, g->target.x, g->target.y, what, sizeof what);
     snprintf(line, sizeof line, "Look: %s", what);
-    int y = s->h - 1;
+    int y = view_status_row(s->w, s->h);
     cell_t blank = cell_make(' ', COL_DEFAULT, COL_DEFAULT, 0);
     for (int x = 0; x < s->w; x++)
         *screen_at(s, x, y) = blank;

@@ -1,10 +1,12 @@
 /* view.h - draws a game into a cell grid of any size.
  *
  * Layout at w x h (w >= 80, h >= 24): the map in rows 0..MAP_H-1, the message
- * log below it (up to h - MAP_H - 1 lines, the newest at the bottom, right
- * under the map while it has fewer lines than rows), the status line in the
- * last row. Smaller, down to VIEW_NARROW_MIN_W x VIEW_NARROW_MIN_H: the
- * narrow layout (view_layout says where each part is); smaller still: a
+ * log below it from the map's last row (3 rows at 80x24, on a taller
+ * terminal up to VIEW_LOG_MAX; the newest at the bottom), the status line
+ * right under the log: at 80x24 the last row; on a taller terminal map,
+ * log and status stay one block at the top, the rows below blank.
+ * Smaller, down to VIEW_NARROW_MIN_W x VIEW_NARROW_MIN_H: the narrow
+ * layout (view_layout says where each part is); smaller still: a
  * "please enlarge" screen. The modes draw whole screens of their own: the key list
  * (MODE_HELP), the paged message history (MODE_HISTORY), the framed YOU
  * DIED screen over the last log lines (MODE_DEAD); the pack menus
@@ -20,6 +22,12 @@
 
 #define VIEW_MIN_W 80
 #define VIEW_MIN_H 24
+
+/* The log's rows at most in the full layout: a taller terminal gives the
+ * log its rows up to this, and the status line sits right under them
+ * rather than at the bottom of a screen of blank rows, far from the map
+ * and the log. 12 lines are a fight's worth of history; P shows it all. */
+#define VIEW_LOG_MAX 12
 
 /* Below VIEW_MIN_W x VIEW_MIN_H, down to this, the narrow layout
  * (view_narrow.c): a window on the map that follows the player, a short
@@ -46,6 +54,12 @@ void view_layout(const game_t *g, int w, int h, view_layout_t *lo);
 /* The log's first row at w x h (view_layout's log_top, which depends on
  * the size alone). */
 int view_log_top(int w, int h);
+
+/* The status line's row of the play screen at w x h (view_layout's
+ * status_y, which depends on the size alone): the last row, but in the
+ * full layout the row under the log's rows (from the map's last row, as
+ * many as fit up to VIEW_LOG_MAX). */
+int view_status_row(int w, int h);
 
 /* The map tile under cell (x, y) of a w x h play screen of g: 1 and the
  * tile in *tx, *ty, or 0 if the cell is not on the map window. */

@@ -640,8 +640,8 @@ static void log_remember(view_cache_t *c, const game_t *g)
  * the frame empty (view_draw_cached_display). */
 static void draw_log(const game_t *g, view_cache_t *c, screen_t *s, int all)
 {
-    int top = MAP_H - 1, bottom = view_log_bottom(g, s);
-    for (int y = top; y < s->h - 1; y++) {
+    int top = MAP_H - 1, bottom = view_log_bottom(s);
+    for (int y = top; y <= bottom; y++) {
         int k = y - top, i = bottom - y;
         const msg_t *m = game_msg(g, i); /* NULL below the lines */
         uint64_t key = m ? ((uint64_t)m->seq + 1) << 1 |
@@ -657,6 +657,34 @@ static void draw_log(const game_t *g, view_cache_t *c, screen_t *s, int all)
         cell_t *row = screen_at(s, 0, y);
         int n = view_log_line(g, s, y, i);
         blank_cells(row + n, s->w - n);
+    }
+}
+
+/* The status line in its row (view_status_row), drawn when its values
+ * changed (only the turn's digits when only they did); full: s may hold
+ * anything, so the line and the rows below it (on a terminal taller than
+ * the log's VIEW_LOG_MAX rows) are drawn. The row depends on the size
+ * alone, so a frame drawn over the last one (the same size) finds the rows
+ * below blank, as it left them. */
+static void draw_status(const game_t *g, const display_t *d, view_cache_t *c,
+                        screen_t *s, int full)
+{
+    int y = view_status_row(s->w, s->h);
+    if (full)
+        for (int row = y + 1; row < s->h; row++)
+            blank_cells(screen_at(s, 0, row), s->w);
+    int32_t v[8];
+    status_values(g, v);
+    if (!full && turn_only(c->status, v) && c->turn_x >= 0) {
+        /* Only the turn, with as many digits, and nothing after it. */
+        view_status_turn(g, s, c->turn_x);
+        c->status[6] = v[6];
+        c->status_drawn = 1;
+    } else if (full || memcmp(v, c->status, sizeof v) != 0) {
+        blank_cells(screen_at(s, 0, y), s->w);
+        c->turn_x = view_status(g, d, s);
+        memcpy(c->status, v, sizeof v);
+        c->status_drawn = 1;
     }
 }
 
@@ -700,19 +728,7 @@ void view_draw_cached_display(const game_t *g, const display_t *d,
         draw_log(g, c, s, full || !log_same_lines(c, g));
     c->log_overdrawn = 0;
     log_remember(c, g);
-    int32_t v[8];
-    status_values(g, v);
-    if (!full && turn_only(c->status, v) && c->turn_x >= 0) {
-        /* Only the turn, with as many digits, and nothing after it. */
-        view_status_turn(g, s, c->turn_x);
-        c->status[6] = v[6];
-        c->status_drawn = 1;
-    } else if (full || memcmp(v, c->status, sizeof v) != 0) {
-        blank_cells(screen_at(s, 0, s->h - 1), s->w);
-        c->turn_x = view_status(g, d, s);
-        memcpy(c->status, v, sizeof v);
-        c->status_drawn = 1;
-    }
+    draw_status(g, d, c, s, full);
     c->valid = 1;
     c->incremental = (uint8_t)!full;
 }
@@ -723,13 +739,18 @@ int view_cache_rows(const view_cache_t *c, uint8_t *rows, int h)
         return 0;
     for (int y = 0; y < MAP_H - 1; y++)
         rows[y] = (uint8_t)(c->map_rows >> y & 1);
-    for (int y = MAP_H - 1; y < h - 1; y++) {
+    int status_y = view_status_row(c->w, h);
+    for (int y = MAP_H - 1; y < status_y; y++) {
         int k = y - (MAP_H - 1);
         rows[y] = (uint8_t)(c->log_overdrawn ||
                             (k < VIEW_LOG_ROWS ? c->log_changed >> k & 1
                                                : c->log_drawn));
     }
-    rows[h - 1] = c->status_drawn;
+    rows[status_y] = c->status_drawn;
+    /* Below the status line (a tall terminal): blank, as the last frame
+     * left them (an incremental frame is drawn over one of its size). */
+    for (int y = status_y + 1; y < h; y++)
+        rows[y] = 0;
     return 1;
 }
 

@@ -50,13 +50,15 @@
 #include "display.h"
 #include "game.h"
 #include "screen.h"
+#include "view.h"
 #include "view_parts.h"
 
 _Static_assert(VIEW_CHUNKS_X <= 16, "a map row's chunks are bits of 16");
 
-/* The log rows whose lines the cache remembers; a taller log's others are
- * drawn whenever the log changed. */
-#define VIEW_LOG_ROWS 8
+/* The log rows whose lines the cache remembers: all the log's rows at any
+ * size (VIEW_LOG_MAX); a row past them would be drawn whenever the log
+ * changed. */
+#define VIEW_LOG_ROWS VIEW_LOG_MAX
 
 /* What the last frame drawn with the cache showed. All zero: nothing. */
 typedef struct view_cache {

@@ -29,10 +29,20 @@ int view_log_top(int w, int h)
     return view_full(w, h) ? MAP_H - 1 : narrow_map_rows(h);
 }
 
+int view_status_row(int w, int h)
+{
+    if (!view_full(w, h))
+        return h - 1;
+    /* The log's rows: from the map's last row down to the status line's
+     * (h - MAP_H of them fit: 3 at 80x24). */
+    int rows = h - MAP_H;
+    return MAP_H - 1 + (rows < VIEW_LOG_MAX ? rows : VIEW_LOG_MAX);
+}
+
 void view_layout(const game_t *g, int w, int h, view_layout_t *lo)
 {
     memset(lo, 0, sizeof *lo);
-    lo->status_y = h - 1;
+    lo->status_y = view_status_row(w, h);
     if (view_full(w, h)) {
         lo->map_w = MAP_W;
         lo->map_h = MAP_H;

@@ -6,7 +6,8 @@
  * The play screen: the map's base layer (each tile's look from its kind and
  * whether it is lit or explored), the movers over it (items where last seen,
  * monsters in view, the player), the log from the map's last row down to the
- * row above the status line, the status line. */
+ * row above the status line, the status line (view_status_row), and on a
+ * tall terminal blank rows below it. */
 #ifndef ROGUE_VIEW_PARTS_H
 #define ROGUE_VIEW_PARTS_H
 
@@ -204,24 +205,27 @@ void view_draw_narrow(const game_t *g, const display_t *d, screen_t *s);
  * that fit 40x20. */
 void view_help_narrow(const game_t *g, screen_t *s);
 
-/* Draws the log into rows MAP_H - 1 .. h - 2: the first blanked, the others
- * must be blank already. */
+/* Draws the log into rows MAP_H - 1 .. view_status_row - 1: the first
+ * blanked, the others must be blank already. */
 void view_log(const game_t *g, screen_t *s);
 
-/* The last row view_log writes lines in (the first is MAP_H - 1), and
+/* The last row view_log writes lines in (the first is MAP_H - 1; the
+ * status line's row is the next), and
  * line i (0 the newest) written at that row in its colours, over what is
  * there (nothing if there is no line i); returns the cells it wrote, from
  * column 0. */
-int view_log_bottom(const game_t *g, const screen_t *s);
+int view_log_bottom(const screen_t *s);
 int view_log_line(const game_t *g, screen_t *s, int row, int i);
 
-/* Draws the status line into the last row, which must be blank, with
- * display d's glyphs for the HP bar. Returns the column where the turn's
- * digits begin (-1 if the line was cut). */
+/* Draws the status line into its row (view_status_row: the last row at
+ * 80x24, the row under the log on a taller terminal), which must be
+ * blank, with display d's glyphs for the HP bar. Returns the column where
+ * the turn's digits begin (-1 if the line was cut). */
 int view_status(const game_t *g, const display_t *d, screen_t *s);
 
 /* Writes the turn's digits (as view_status does) from column x of the
- * status line: what changes on most keys, when nothing else on it does. */
+ * status line in its row: what changes on most keys, when nothing else
+ * on it does. */
 void view_status_turn(const game_t *g, screen_t *s, int x);
 
 #endif

@@ -805,11 +805,15 @@ int cl_wait_no_text(tclient_t *c, const char *text, int timeout_ms)
 static int pred_ready(tclient_t *c, void *arg)
 {
     char row[16];
-    int x, y;
+    int x, y, status = 0;
     (void)arg;
     if (cl_find(c, '@', &x, &y) != 1)
         return 0;
-    if (strncmp(cl_row(c, c->h - 1, row, sizeof row), "HP:", 3) != 0)
+    /* The status line: the last row, or on a terminal taller than the
+     * log's rows the row under them (view_status_row). */
+    for (y = c->h - 1; y >= 0 && !status; y--)
+        status = strncmp(cl_row(c, y, row, sizeof row), "HP:", 3) == 0;
+    if (!status)
         return 0;
     return c->raw || c->frames > c->frames_taken;
 }

@@ -154,8 +154,9 @@ void expect_screen(const tclient_t *c, const game_t *g, int key_no)
         cl_cell_t cell;
         screen_init(&s, cl_w(c), h);
         view_draw(g, &s);
-        cl_cell(c, 0, h - 1, &cell);
-        ck_assert_int_eq(cell.fg, screen_cat(&s, 0, h - 1)->fg);
+        int y = view_status_row(cl_w(c), h);
+        cl_cell(c, 0, y, &cell);
+        ck_assert_int_eq(cell.fg, screen_cat(&s, 0, y)->fg);
         screen_free(&s);
     }
 }

@@ -93,8 +93,9 @@ void play_bump(tclient_t *c, const char *key, int dx, int dy)
     if (cl_turn(c) != turn)
         play_fail(c, "bumping a wall took a turn: %d -> %d", turn, cl_turn(c));
     /* A second bump in a row merges with the first: "... (x2)"
-     * (docs/game.md, "The screen"). */
-    cl_row(c, cl_h(c) - 2, row, sizeof row);
+     * (docs/game.md, "The screen"); the newest line is right above the
+     * status line. */
+    cl_row(c, view_status_row(cl_w(c), cl_h(c)) - 1, row, sizeof row);
     static const char wall[] = "There is a wall in the way.";
     if (strncmp(row, wall, sizeof wall - 1) != 0 ||
         (row[sizeof wall - 1] && strncmp(row + sizeof wall - 1, " (x", 3) != 0))
@@ -209,7 +210,8 @@ static int first_other_row(const tclient_t *c, const screen_t *s, int from,
     for (int y = from; y <= to; y++) {
         /* the log: from the map's last row (always wall, given to the log)
          * down to the status line */
-        if (skip_log && y >= MAP_H - 1 && y < cl_h(c) - 1)
+        if (skip_log && y >= MAP_H - 1 &&
+            y < view_status_row(cl_w(c), cl_h(c)))
             continue;
         screen_row(s, y, want, len);
         cl_row(c, y, got, len);

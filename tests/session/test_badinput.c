@@ -196,17 +196,19 @@ START_TEST(naws_extremes)
     ck_assert_int_eq(cl_send_naws(c, 65535, 65535), 0);
     if (!cl_wait_frame(c, CL_WAIT_MS))
         play_fail(c, "no frame after NAWS 65535x65535");
-    /* the log right under the map, the status line on the last row */
-    ck_assert_str_eq(cl_row(c, 22, row, sizeof row), HINT);
-    ck_assert(strncmp(cl_row(c, 99, row, sizeof row), "HP: 30/30 ", 10) == 0);
+    /* the log's twelve rows under the map (its newest line at their
+     * bottom), the status line right under them, the rest blank */
+    ck_assert_str_eq(cl_row(c, 31, row, sizeof row), HINT);
+    ck_assert(strncmp(cl_row(c, 32, row, sizeof row), "HP: 30/30 ", 10) == 0);
+    ck_assert_str_eq(cl_row(c, 22, row, sizeof row), "");
     ck_assert_str_eq(cl_row(c, 23, row, sizeof row), "");
-    ck_assert_str_eq(cl_row(c, 98, row, sizeof row), "");
+    ck_assert_str_eq(cl_row(c, 99, row, sizeof row), "");
     ck_assert_int_eq(cl_turn(c), 1);
     play_move(c, "h", -1, 0);
 
     ck_assert_int_eq(cl_send_naws(c, 0, 0), 0);
     play_move(c, "l", 1, 0); /* still 250x100 */
-    ck_assert(strncmp(cl_row(c, 99, row, sizeof row), "HP: 30/30 ", 10) == 0);
+    ck_assert(strncmp(cl_row(c, 32, row, sizeof row), "HP: 30/30 ", 10) == 0);
     ck_assert(!cl_closed(c));
     check_still_serving(s);
     cl_close(c);

@@ -22,8 +22,9 @@ static void check_status_row(const tclient_t *c, int y)
         play_fail(c, "row %d is \"%s\", not the status line", y, row);
 }
 
-/* A 120x40 terminal: the map on top, the log right under it (rows 21..38
- * as it grows, the newest at the bottom), the status line is row 39. */
+/* A 120x40 terminal: the map on top, the log's twelve rows under it (rows
+ * 20..31, the newest at the bottom), the status line in row 32 right
+ * under them, the rows below blank. */
 START_TEST(naws_120x40_layout)
 {
     tsrv_t *s = srv_start("--seed", "42", NULL);
@@ -31,11 +32,14 @@ START_TEST(naws_120x40_layout)
     tclient_t *c = play_connect(srv_port(s), &o);
     char row[512];
     int x, y;
-    check_status_row(c, 39);
-    /* Two log lines: right under the map, then blank rows. */
-    ck_assert_str_eq(cl_row(c, 21, row, sizeof row), WELCOME);
-    ck_assert_str_eq(cl_row(c, 22, row, sizeof row), HINT);
-    for (int j = 23; j < 39; j++)
+    check_status_row(c, 32);
+    /* Two log lines: next to the status line, blank rows above them (from
+     * the map's last row) and below the status line. */
+    ck_assert_str_eq(cl_row(c, 30, row, sizeof row), WELCOME);
+    ck_assert_str_eq(cl_row(c, 31, row, sizeof row), HINT);
+    for (int j = 20; j < 30; j++)
+        ck_assert_str_eq(cl_row(c, j, row, sizeof row), "");
+    for (int j = 33; j < 40; j++)
         ck_assert_str_eq(cl_row(c, j, row, sizeof row), "");
     ck_assert_int_eq(cl_find(c, '@', &x, &y), 1);
     ck_assert_int_lt(y, 21);
@@ -43,7 +47,7 @@ START_TEST(naws_120x40_layout)
     for (int j = 0; j < 21; j++)
         ck_assert_int_le((int)strlen(cl_row(c, j, row, sizeof row)), 80);
     play_move(c, "l", 1, 0);
-    check_status_row(c, 39);
+    check_status_row(c, 32);
     cl_close(c);
     srv_stop(s);
 }
@@ -75,7 +79,7 @@ START_TEST(resize_mid_game)
     cl_resize(a, 120, 40);
     if (!cl_wait_frame(a, CL_WAIT_MS))
         play_fail(a, "no new frame after the resize");
-    check_status_row(a, 39);
+    check_status_row(a, 32);
     char why[256];
     if (!cl_screen_equal(a, b, why, sizeof why))
         play_fail(a, "the resized screen differs from a fresh 120x40 one: %s", why);

@@ -246,6 +246,15 @@ static int row_has(const screen_t *s, int y, const char *text)
     return strstr(line, text) != NULL;
 }
 
+/* 1 if row y of s is all blank. */
+static int row_blank(const screen_t *s, int y)
+{
+    for (int x = 0; x < s->w; x++)
+        if (screen_cat(s, x, y)->ch != ' ')
+            return 0;
+    return 1;
+}
+
 START_TEST(view_layout_80x24_and_120x40)
 {
     game_t *g = game_new(9, NULL);
@@ -259,15 +268,75 @@ START_TEST(view_layout_80x24_and_120x40)
     ck_assert_uint_eq(screen_cat(&s, 0, 23)->fg, COL_BGREEN);
     screen_resize(&s, 120, 40);
     view_draw(g, &s);
-    ck_assert(row_has(&s, 39, "HP: 30/30"));
-    ck_assert(!row_has(&s, 23, "HP: 30/30"));
-    /* Two lines in the log: right under the map, the rest blank. */
-    ck_assert(row_has(&s, 21, "Welcome"));
-    ck_assert(row_has(&s, 22, "Press ? for help"));
-    for (int y = 23; y < 39; y++)
-        ck_assert(row_has(&s, y, "                                        "
-                                 "                                        "
-                                 "                                        "));
+    /* Two lines: at the bottom of the log's twelve rows (VIEW_LOG_MAX),
+     * next to the status line under them; the rows below blank. */
+    ck_assert(row_has(&s, 32, "HP: 30/30"));
+    ck_assert(row_has(&s, 30, "Welcome"));
+    ck_assert(row_has(&s, 31, "Press ? for help"));
+    for (int y = 20; y < 30; y++)
+        ck_assert(row_blank(&s, y));
+    for (int y = 33; y < 40; y++)
+        ck_assert(row_blank(&s, y));
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+/* The rows of the log (the newest at the bottom) hold "tall line k" for
+ * k = newest, newest - 1, ... from row bottom up to row top. */
+static void assert_log_rows(const screen_t *s, int top, int bottom,
+                            int newest)
+{
+    for (int y = bottom, k = newest; y >= top; y--, k--) {
+        char want[32];
+        snprintf(want, sizeof want, "tall line %d", k);
+        ck_assert_msg(row_has(s, y, want), "row %d: no \"%s\"", y, want);
+    }
+}
+
+/* On a terminal taller than 80x24 the log takes the rows under the map up
+ * to VIEW_LOG_MAX, the newest next to the status line, which sits right
+ * under it: map, log and status one block at the top, the rows below
+ * blank. */
+START_TEST(view_tall_log_and_status_200x50_and_100x30)
+{
+    game_t *g = game_new(9, NULL);
+    screen_t s;
+    view_layout_t lo;
+    screen_init(&s, 200, 50);
+    for (int k = 0; k < 18; k++)
+        game_log(g, MSG_INFO, "tall line %d", k);
+    view_draw(g, &s);
+    view_layout(g, 200, 50, &lo);
+    ck_assert_int_eq(lo.log_top, 20);
+    ck_assert_int_eq(lo.status_y, 20 + VIEW_LOG_MAX);
+    ck_assert_int_eq(view_status_row(200, 50), 32);
+    /* The newest twelve lines in rows 20-31, then the status line; the
+     * older ones only in the history (P). */
+    assert_log_rows(&s, 20, 31, 17);
+    ck_assert(row_has(&s, 32, "HP: 30/30"));
+    for (int y = 33; y < 50; y++)
+        ck_assert(row_blank(&s, y));
+    for (int y = 0; y < 50; y++)
+        ck_assert(!row_has(&s, y, "tall line 5"));
+    /* Looking: the description takes the status line's row. */
+    game_key(g, ';');
+    view_draw(g, &s);
+    ck_assert(row_has(&s, 32, "Look: "));
+    ck_assert(row_blank(&s, 33) && row_blank(&s, 49));
+    game_key(g, KEY_ESC);
+    /* 100x30: room for nine log rows, the status line in the last row. */
+    screen_resize(&s, 100, 30);
+    view_draw(g, &s);
+    ck_assert_int_eq(view_status_row(100, 30), 29);
+    assert_log_rows(&s, 20, 28, 17);
+    ck_assert(row_has(&s, 29, "HP: 30/30"));
+    /* 80x24 as it always was: three lines, the status line last. */
+    screen_resize(&s, 80, 24);
+    view_draw(g, &s);
+    ck_assert_int_eq(view_status_row(80, 24), 23);
+    assert_log_rows(&s, 20, 22, 17);
+    ck_assert(row_has(&s, 23, "HP: 30/30"));
     screen_free(&s);
     game_free(g);
 }
@@ -343,6 +412,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, fov_remembers_explored_tiles);
     tcase_add_test(tc, log_ring_keeps_newest);
     tcase_add_test(tc, view_layout_80x24_and_120x40);
+    tcase_add_test(tc, view_tall_log_and_status_200x50_and_100x30);
     tcase_add_test(tc, view_too_small);
     tcase_add_test(tc, view_dims_remembered_tiles);
     suite_add_tcase(s, tc);

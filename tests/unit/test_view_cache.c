@@ -265,6 +265,7 @@ static int random_key(const game_t *g, rng_t *r)
 static const int sizes[][2] = {
     { 80, 24 }, { 80, 24 }, { 80, 24 }, { 100, 30 }, { 81, 25 },
     { 132, 43 }, { 79, 24 }, { 80, 23 }, { 200, 60 }, { 90, 24 },
+    { 200, 50 }, { 120, 40 },
 };
 
 /* Plays `keys` keys of games from `seed` under `ruleset`, both hosts side
@@ -371,6 +372,7 @@ typedef struct walk {
     game_t *g;
     host_t h;
     screen_t next;
+    int w, hh;       /* the frames' size: 80x24 unless a test sets it */
     int with_ref;    /* walk_with_ref: a second host draws it whole */
     host_t ref;
     screen_t next_ref;
@@ -380,6 +382,8 @@ typedef struct walk {
 static void walk_begin_game(walk_t *w, game_t *g, int di)
 {
     w->with_ref = 0;
+    w->w = 80;
+    w->hh = 24;
     w->g = g;
     ck_assert_ptr_nonnull(w->g);
     host_init(&w->h, &displays[di]);
@@ -423,8 +427,8 @@ static void walk_with_ref(walk_t *w, int di)
  * last one by w's host: the same bytes. */
 static void frames_agree(walk_t *w)
 {
-    frame_full(&w->ref, w->g, &w->next_ref, 80, 24, OVER_NONE);
-    frame_cached(&w->h, w->g, &w->next, 80, 24, OVER_NONE);
+    frame_full(&w->ref, w->g, &w->next_ref, w->w, w->hh, OVER_NONE);
+    frame_cached(&w->h, w->g, &w->next, w->w, w->hh, OVER_NONE);
     ck_assert_int_eq(w->h.out.len, w->ref.out.len);
     ck_assert_mem_eq(w->h.out.data, w->ref.out.data, w->ref.out.len);
     ck_assert(screen_equal(&w->h.shown, &w->ref.shown)); /* cell for cell */
@@ -527,6 +531,47 @@ START_TEST(only_the_log_rows_that_changed_are_redrawn)
         ck_assert_int_eq(rows[MAP_H + 1], 1);
         ck_assert_int_eq(rows[MAP_H - 1] | rows[MAP_H], 0);
     }
+    track_log = 0;
+    walk_end(&w);
+}
+END_TEST
+
+/* On a tall terminal (200x50, 100x30: _i / NDISPLAYS) the log has up to
+ * VIEW_LOG_MAX rows and the status line sits under them, the rows below
+ * blank. Drawn over the last frame as the log fills its rows, every
+ * frame's bytes are the whole-frame path's; the cache marks the log's rows
+ * that changed, never the status line when its values did not, nor a row
+ * below it; a new game's frame (its log shorter again) is the same. */
+START_TEST(a_tall_screen_keeps_the_rows_below_the_status_line_blank)
+{
+    static const int tall[][2] = { { 200, 50 }, { 100, 30 } };
+    track_log = 1;
+    walk_t w;
+    walk_with_ref(&w, _i % NDISPLAYS);
+    w.w = tall[_i / NDISPLAYS][0];
+    w.hh = tall[_i / NDISPLAYS][1];
+    frames_agree(&w); /* the resize: painted whole */
+    uint8_t rows[VIEW_CACHE_MAX_ROWS];
+    int y = view_status_row(w.w, w.hh);
+    ck_assert_int_eq(y, w.hh - MAP_H < VIEW_LOG_MAX ? w.hh - 1
+                                                    : MAP_H - 1 + VIEW_LOG_MAX);
+    for (int k = 0; k < 14; k++) {
+        game_log(w.g, MSG_INFO, "Line %d of the log.", k);
+        frames_agree(&w);
+        ck_assert(view_cache_rows(&w.h.cache, rows, w.hh));
+        ck_assert_int_eq(rows[y - 1], 1); /* the newest line's row */
+        ck_assert_int_eq(rows[y], 0);     /* no turn: the same values */
+        for (int row = y + 1; row < w.hh; row++)
+            ck_assert_msg(rows[row] == 0, "row %d below the status marked",
+                          row);
+    }
+    /* A new game in the same client. */
+    game_free(w.g);
+    w.g = game_new(43, NULL);
+    ck_assert_ptr_nonnull(w.g);
+    frames_agree(&w);
+    game_key(w.g, 'Z');
+    frames_agree(&w);
     track_log = 0;
     walk_end(&w);
 }
@@ -825,6 +870,9 @@ static Suite *make_suite(void)
     tcase_add_loop_test(tc, only_the_log_rows_that_changed_are_redrawn, 0,
                         NDISPLAYS);
     tcase_add_loop_test(tc, a_bump_leaves_the_map_unmarked, 0, NDISPLAYS);
+    tcase_add_loop_test(tc,
+                        a_tall_screen_keeps_the_rows_below_the_status_line_blank,
+                        0, 2 * NDISPLAYS);
     tcase_add_loop_test(tc, a_tile_out_of_range_is_drawn_after_steps, 0,
                         NDISPLAYS);
     tcase_add_loop_test(tc, a_step_away_and_back_between_frames, 0,
