@@ -163,6 +163,21 @@ static void release_rows(PGconn *pg)
     PQfinish(pg);
 }
 
+/* x (named `name`) loses its cluster connection and is seen gone by the
+ * others (its heartbeat made 6 s old), its rows held so that they are
+ * not forgotten yet; returns the hold, for release_rows. */
+static PGconn *cut_seen_gone(tsrv_t *x, const char *name)
+{
+    char sql[256];
+    PGconn *hold = hold_rows(name);
+    cluster_cut(x);
+    ck_assert(srv_wait_log(x, "cluster: lost the database", CL_WAIT_MS));
+    snprintf(sql, sizeof sql, "UPDATE rogued_hosts SET seen = now() -"
+             " interval '6 seconds' WHERE host = '%s'", name);
+    sw_exec(sql);
+    return hold;
+}
+
 /* Waits until host `host` has a presence row of dave (that plays, if
  * playing), and then (if alone) until no other host has one. */
 static void dave_row_on(const char *host, int playing, int alone)
@@ -861,7 +876,6 @@ END_TEST
 START_TEST(a_host_back_from_a_long_loss_lets_the_later_login_play)
 {
     char seed[32], name[CLUSTER_NAME_LEN], yname[CLUSTER_NAME_LEN], want[64];
-    char sql[256];
     tsrv_t *x, *y;
     int walked = 0;
     tclient_t *a = dave_on_named_x(seed, sizeof seed, &x, &y, &walked, name,
@@ -869,13 +883,8 @@ START_TEST(a_host_back_from_a_long_loss_lets_the_later_login_play)
     int last = cl_turn(a);
     ck_assert(srv_wait_log(x, "progress id=1 bytes=3", CL_WAIT_MS));
 
-    PGconn *hold = hold_rows(name);
-    cluster_cut(x);
-    ck_assert(srv_wait_log(x, "cluster: lost the database", CL_WAIT_MS));
     /* (seen gone, not yet forgotten: its rows stay, held) */
-    snprintf(sql, sizeof sql, "UPDATE rogued_hosts SET seen = now() -"
-             " interval '6 seconds' WHERE host = '%s'", name);
-    sw_exec(sql);
+    PGconn *hold = cut_seen_gone(x, name);
 
     /* y sees no host with dave: his game goes on there */
     tclient_t *t = play_lobby(srv_port(y));
@@ -963,7 +972,6 @@ static void store_back(void)
 START_TEST(a_host_cut_off_cannot_overwrite_the_later_login)
 {
     char seed[32], name[CLUSTER_NAME_LEN], yname[CLUSTER_NAME_LEN], want[64];
-    char sql[256];
     tsrv_t *x, *y;
     int walked = 0;
     tclient_t *a = dave_on_named_x(seed, sizeof seed, &x, &y, &walked, name,
@@ -973,12 +981,7 @@ START_TEST(a_host_cut_off_cannot_overwrite_the_later_login)
 
     /* x loses the database: its cluster (seen gone, its rows held) and
      * its store's writes; dave plays on there, unsaved */
-    PGconn *hold = hold_rows(name);
-    cluster_cut(x);
-    ck_assert(srv_wait_log(x, "cluster: lost the database", CL_WAIT_MS));
-    snprintf(sql, sizeof sql, "UPDATE rogued_hosts SET seen = now() -"
-             " interval '6 seconds' WHERE host = '%s'", name);
-    sw_exec(sql);
+    PGconn *hold = cut_seen_gone(x, name);
     store_cut(x);
     walk_on(a, &walked, 2);
     if (!cl_wait_text(a, "cannot save your game", CL_WAIT_MS))

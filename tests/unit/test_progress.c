@@ -22,6 +22,8 @@
 #include "record.h"
 #include "rng.h"
 #include "store.h"
+#include "progress_fixture.h"
+#include "progress_player.h"
 #include "store_fixture.h"
 #include "store_where.h"
 
@@ -51,67 +53,6 @@ static void on_account(void *ctx, const store_account_t *a)
     *(store_account_t *)ctx = *a;
 }
 
-/* What a load answered, with its keys copied out of the callback. */
-typedef struct loaded {
-    int calls;
-    store_progress_t p;
-    buf_t keys;
-} loaded_t;
-
-static void on_progress(void *ctx, const store_progress_t *p)
-{
-    loaded_t *l = ctx;
-    l->calls++;
-    l->p = *p;
-    l->p.keys = NULL;
-    buf_init(&l->keys, RECORD_ENCODED_MAX);
-    if (p->len)
-        ck_assert_int_eq(buf_append(&l->keys, p->keys, p->len), 0);
-}
-
-static loaded_t load(store_t *st, int64_t account)
-{
-    loaded_t l;
-    memset(&l, 0, sizeof l);
-    ck_assert_int_eq(store_progress_load(st, account, on_progress, &l), 0);
-    ck_assert_int_eq(l.calls, 0); /* never from inside the call */
-    uv_run(&loop, UV_RUN_DEFAULT);
-    ck_assert_int_eq(l.calls, 1);
-    return l;
-}
-
-static void on_flush(void *ctx, int status)
-{
-    *(int *)ctx = status;
-}
-
-static void flush(store_t *st)
-{
-    int status = -1;
-    ck_assert_int_eq(store_flush(st, on_flush, &status), 0);
-    uv_run(&loop, UV_RUN_DEFAULT);
-    ck_assert_int_eq(status, STORE_OK);
-}
-
-/* A player: a game and its recorder, and how much of the record's keys the
- * store has been handed (what a session keeps). */
-typedef struct gamer {
-    game_t *g;
-    record_t rec;
-    size_t sent;
-    rng_t keys;
-} gamer_t;
-
-static void player_start(gamer_t *p, uint64_t seed, int ruleset)
-{
-    game_options_t opt = { .ruleset = ruleset };
-    p->g = game_new(seed, &opt);
-    ck_assert_ptr_nonnull(p->g);
-    ck_assert_int_eq(record_init(&p->rec, p->g, 0), 0);
-    p->sent = 0;
-    rng_seed(&p->keys, seed ^ 0x5eed);
-}
-
 /* n keys: moves mostly, some waits and a look at the help. */
 static void player_keys(gamer_t *p, int n)
 {
@@ -119,22 +60,6 @@ static void player_keys(gamer_t *p, int n)
     for (int i = 0; i < n && !game_dead(p->g) && !game_over(p->g); i++)
         record_key(&p->rec, p->g, set[rng_range(&p->keys, 0,
                                                 (int)sizeof set - 2)]);
-}
-
-/* Hands the store what it has not had yet (keeps it if refused). */
-static int player_send(store_t *st, gamer_t *p, int64_t account)
-{
-    size_t n = p->rec.keys.len - p->sent;
-    int rc = store_progress_append(st, account, 0, p->rec.keys.data + p->sent, n);
-    if (rc == 0)
-        p->sent += n;
-    return rc;
-}
-
-static void player_free(gamer_t *p)
-{
-    game_free(p->g);
-    record_free(&p->rec);
 }
 
 /* The loaded game rebuilt is the player's game, to the hash. */
@@ -168,7 +93,7 @@ START_TEST(round_trip_rebuilds_the_game)
                                           1700000000), 0);
     for (int sec = 0; sec < 8; sec++) {
         player_keys(&p, 40 + sec * 13);
-        ck_assert_int_eq(player_send(st, &p, alice), 0);
+        ck_assert_int_eq(player_send(st, &p, alice, 0), 0);
         if (sec % 3 == 0)
             flush(st); /* some committed apart, some in one batch */
     }
@@ -176,7 +101,7 @@ START_TEST(round_trip_rebuilds_the_game)
     ck_assert_int_eq(l.p.account_id, alice);
     ck_assert_int_eq(l.p.started, 1700000000);
     assert_resumes(&l, &p);
-    buf_free(&l.keys);
+    loaded_free(&l);
     /* a few bytes a second, not the record: one row per append */
     store_close(st);
     ck_assert_int_eq(sql_int("SELECT count(*) FROM progress_keys"), 8);
@@ -209,14 +134,14 @@ START_TEST(appends_across_batches_and_restart)
     for (int round = 0; round < 100; round++)
         for (int i = 0; i < 3; i++) {
             player_keys(&p[i], 1 + (round + i) % 5);
-            ck_assert_int_eq(player_send(st, &p[i], id[i]), 0);
+            ck_assert_int_eq(player_send(st, &p[i], id[i], 0), 0);
         }
     store_close(st); /* no flush: close writes what is queued */
     st = open_with(&o);
     for (int i = 0; i < 3; i++) {
         loaded_t l = load(st, id[i]);
         assert_resumes(&l, &p[i]);
-        buf_free(&l.keys);
+        loaded_free(&l);
         player_free(&p[i]);
     }
     store_close(st);
@@ -234,28 +159,28 @@ START_TEST(end_drops_and_begin_replaces)
     ck_assert_int_eq(store_progress_begin(st, carol, 0, 8, &q.g->opt, 1), 0);
     player_keys(&p, 50);
     player_keys(&q, 50);
-    ck_assert_int_eq(player_send(st, &p, bob), 0);
-    ck_assert_int_eq(player_send(st, &q, carol), 0);
+    ck_assert_int_eq(player_send(st, &p, bob, 0), 0);
+    ck_assert_int_eq(player_send(st, &q, carol, 0), 0);
     /* ended: nothing to resume, no row left; Carol's untouched */
     ck_assert_int_eq(store_progress_end(st, bob, 0), 0);
     loaded_t l = load(st, bob);
     ck_assert_int_eq(l.p.status, STORE_NOT_FOUND);
     ck_assert_uint_eq(l.p.len, 0);
-    buf_free(&l.keys);
+    loaded_free(&l);
     l = load(st, carol);
     assert_resumes(&l, &q);
-    buf_free(&l.keys);
+    loaded_free(&l);
 
     /* a second begin replaces the first game, keys and all */
     gamer_t q2;
     player_start(&q2, 9, 3);
     ck_assert_int_eq(store_progress_begin(st, carol, 0, 9, &q2.g->opt, 2), 0);
     player_keys(&q2, 30);
-    ck_assert_int_eq(player_send(st, &q2, carol), 0);
+    ck_assert_int_eq(player_send(st, &q2, carol, 0), 0);
     l = load(st, carol);
     assert_resumes(&l, &q2);
     ck_assert_int_eq(l.p.started, 2);
-    buf_free(&l.keys);
+    loaded_free(&l);
     store_close(st);
     ck_assert_int_eq(sql_int("SELECT count(*) FROM progress"), 1);
     ck_assert_int_eq(sql_int("SELECT sum(length(keys)) FROM progress_keys"),
@@ -273,11 +198,11 @@ START_TEST(load_of_none)
     loaded_t l = load(st, dave);
     ck_assert_int_eq(l.p.status, STORE_NOT_FOUND);
     ck_assert_int_eq(l.p.account_id, dave);
-    buf_free(&l.keys);
+    loaded_free(&l);
     /* guests (account 0) have none, and cannot have one */
     l = load(st, 0);
     ck_assert_int_eq(l.p.status, STORE_NOT_FOUND);
-    buf_free(&l.keys);
+    loaded_free(&l);
     ck_assert_int_eq(store_progress_begin(st, 0, 0, 1, NULL, 1), -1);
     ck_assert_int_eq(store_progress_append(st, 0, 0, "h", 1), -1);
     ck_assert_int_eq(store_progress_end(st, 0, 0), -1);
@@ -289,7 +214,7 @@ START_TEST(load_of_none)
     ck_assert_int_eq(l.p.status, STORE_OK);
     ck_assert_uint_eq(l.p.seed, 77);
     ck_assert_uint_eq(l.p.len, 0);
-    buf_free(&l.keys);
+    loaded_free(&l);
     store_close(st);
 }
 END_TEST
@@ -310,7 +235,7 @@ START_TEST(appends_without_a_game_are_dropped)
     ck_assert_int_eq(store_progress_append(st, 424242, 0, "hjkl", 4), 0);
     loaded_t l = load(st, 424242);
     ck_assert_int_eq(l.p.status, STORE_NOT_FOUND);
-    buf_free(&l.keys);
+    loaded_free(&l);
     store_stats_t s;
     store_stats(st, &s);
     ck_assert_uint_eq(s.progress_dropped, 4);
@@ -319,10 +244,10 @@ START_TEST(appends_without_a_game_are_dropped)
     player_start(&p, 31, 0);
     ck_assert_int_eq(store_progress_begin(st, erin, 0, 31, NULL, 1), 0);
     player_keys(&p, 20);
-    ck_assert_int_eq(player_send(st, &p, erin), 0);
+    ck_assert_int_eq(player_send(st, &p, erin, 0), 0);
     l = load(st, erin);
     assert_resumes(&l, &p);
-    buf_free(&l.keys);
+    loaded_free(&l);
     store_stats(st, &s);
     ck_assert_uint_eq(s.progress_written, 2);
     store_close(st);
@@ -368,7 +293,7 @@ static void unlock_tables(lock_t *k)
 static void flush_answered(store_t *st)
 {
     int status = -1;
-    ck_assert_int_eq(store_flush(st, on_flush, &status), 0);
+    ck_assert_int_eq(store_flush(st, progress_on_flush, &status), 0);
     uv_run(&loop, UV_RUN_DEFAULT);
     ck_assert_int_ne(status, -1);
 }
@@ -387,12 +312,12 @@ START_TEST(a_load_is_where_keys_follow_on_after_a_failure)
     player_start(&p, 41, 0);
     ck_assert_int_eq(store_progress_begin(st, erin, 0, 41, NULL, 1), 0);
     player_keys(&p, 10);
-    ck_assert_int_eq(player_send(st, &p, erin), 0);
+    ck_assert_int_eq(player_send(st, &p, erin, 0), 0);
     flush(st);
     size_t kept = p.rec.keys.len;
     lock_t k = lock_tables();
     player_keys(&p, 5);
-    ck_assert_int_eq(player_send(st, &p, erin), 0);
+    ck_assert_int_eq(player_send(st, &p, erin, 0), 0);
     /* Answered once the append's batch is over. Its own batch may be
      * another, which wrote nothing and so committed even on a locked
      * database (PostgreSQL): the failure is read from the count. */
@@ -400,7 +325,7 @@ START_TEST(a_load_is_where_keys_follow_on_after_a_failure)
     ck_assert_uint_ge(store_failed_batches(st), 1);
     unlock_tables(&k);
     player_keys(&p, 5); /* dropped: they follow keys the store lost */
-    ck_assert_int_eq(player_send(st, &p, erin), 0);
+    ck_assert_int_eq(player_send(st, &p, erin, 0), 0);
     flush(st);
     loaded_t l = load(st, erin);
     ck_assert_int_eq(l.p.status, STORE_OK);
@@ -410,15 +335,15 @@ START_TEST(a_load_is_where_keys_follow_on_after_a_failure)
     memset(&r, 0, sizeof r);
     ck_assert_int_eq(record_resume(l.p.seed, &l.p.opt, l.keys.data,
                                    l.keys.len, &r.g, &r.rec), RECORD_OK);
-    buf_free(&l.keys);
+    loaded_free(&l);
     r.sent = r.rec.keys.len;
     rng_seed(&r.keys, 99);
     player_keys(&r, 7);
-    ck_assert_int_eq(player_send(st, &r, erin), 0);
+    ck_assert_int_eq(player_send(st, &r, erin, 0), 0);
     flush(st);
     l = load(st, erin);
     assert_resumes(&l, &r);
-    buf_free(&l.keys);
+    loaded_free(&l);
     store_close(st);
     player_free(&p);
     player_free(&r);
@@ -442,7 +367,7 @@ START_TEST(queue_bound_refuses_appends_only)
     int refused = 0;
     for (int i = 0; i < 20; i++) {
         player_keys(&p, 3);
-        refused += player_send(st, &p, frank) != 0;
+        refused += player_send(st, &p, frank, 0) != 0;
     }
     ck_assert_int_ge(refused, 15);
     /* never refused: begins and ends */
@@ -456,10 +381,10 @@ START_TEST(queue_bound_refuses_appends_only)
     unlock_tables(&k);
     flush(st); /* the queue drains */
     /* the rest goes with the next append */
-    ck_assert_int_eq(player_send(st, &p, frank), 0);
+    ck_assert_int_eq(player_send(st, &p, frank, 0), 0);
     loaded_t l = load(st, frank);
     assert_resumes(&l, &p);
-    buf_free(&l.keys);
+    loaded_free(&l);
     ck_assert_int_eq(load(st, gina).p.status, STORE_NOT_FOUND);
     store_stats(st, &s);
     ck_assert_uint_eq(s.progress_dropped, (uint64_t)refused);
@@ -483,7 +408,7 @@ START_TEST(queue_byte_bound)
     loaded_t l = load(st, lee);
     ck_assert_int_eq(l.p.status, STORE_OK);
     ck_assert_uint_eq(l.p.len, 50);
-    buf_free(&l.keys);
+    loaded_free(&l);
     store_stats_t s;
     store_stats(st, &s);
     ck_assert_uint_eq(s.progress_dropped, 1);
@@ -500,17 +425,17 @@ START_TEST(cancel_drops_the_answer)
     loaded_t gone, keep;
     memset(&gone, 0, sizeof gone);
     memset(&keep, 0, sizeof keep);
-    ck_assert_int_eq(store_progress_load(st, hal, on_progress, &gone), 0);
-    ck_assert_int_eq(store_progress_load(st, 0, on_progress, &gone), 0);
-    ck_assert_int_eq(store_progress_load(st, hal, on_progress, &keep), 0);
+    ck_assert_int_eq(store_progress_load(st, hal, progress_on_load, &gone), 0);
+    ck_assert_int_eq(store_progress_load(st, 0, progress_on_load, &gone), 0);
+    ck_assert_int_eq(store_progress_load(st, hal, progress_on_load, &keep), 0);
     store_cancel(st, &gone);
     uv_run(&loop, UV_RUN_DEFAULT);
     ck_assert_int_eq(gone.calls, 0);
     ck_assert_int_eq(keep.calls, 1);
     ck_assert_int_eq(keep.p.status, STORE_OK);
-    buf_free(&keep.keys);
+    loaded_free(&keep);
     /* owed at close: dropped */
-    ck_assert_int_eq(store_progress_load(st, hal, on_progress, &gone), 0);
+    ck_assert_int_eq(store_progress_load(st, hal, progress_on_load, &gone), 0);
     store_close(st);
     ck_assert_int_eq(gone.calls, 0);
 }
@@ -534,7 +459,7 @@ START_TEST(other_core_is_stale)
     ck_assert_uint_eq(l.p.game_version, GAME_VERSION + 1);
     ck_assert_uint_eq(l.p.seed, 12);
     ck_assert_uint_eq(l.p.len, 2);
-    buf_free(&l.keys);
+    loaded_free(&l);
     store_close(st);
 }
 END_TEST
@@ -564,14 +489,14 @@ START_TEST(sigkill_keeps_what_was_committed)
         store_progress_begin(st, a.id, 0, 2024, &p.g->opt, 1);
         for (int i = 0; i < 10; i++) {
             player_keys(&p, 25);
-            player_send(st, &p, a.id);
+            player_send(st, &p, a.id, 0);
         }
         int status = -1;
-        store_flush(st, on_flush, &status);
+        store_flush(st, progress_on_flush, &status);
         uv_run(&l2, UV_RUN_DEFAULT);
         size_t committed = p.sent;
         player_keys(&p, 25);
-        player_send(st, &p, a.id);
+        player_send(st, &p, a.id, 0);
         /* tell the parent what was committed and every key, then die */
         if (status != STORE_OK || write(pipefd[1], &committed, sizeof committed) < 0 ||
             write(pipefd[1], &p.rec.keys.len, sizeof p.rec.keys.len) < 0 ||
@@ -618,7 +543,7 @@ START_TEST(sigkill_keeps_what_was_committed)
     game_free(g);
     game_free(want);
     record_free(&r);
-    buf_free(&l.keys);
+    loaded_free(&l);
     free(all);
     store_close(st);
 }
@@ -669,7 +594,7 @@ START_TEST(migrates_from_version_2)
     loaded_t l = load(st, 7);
     ck_assert_int_eq(l.p.status, STORE_OK);
     ck_assert_uint_eq(l.p.len, 2);
-    buf_free(&l.keys);
+    loaded_free(&l);
     store_close(st);
     ck_assert_int_eq(sql_int("SELECT score FROM games WHERE id = 5"), 321);
     ck_assert_int_eq(sql_int("SELECT length(record) FROM games WHERE id = 5"),

@@ -20,6 +20,8 @@
 #include "record.h"
 #include "rng.h"
 #include "store.h"
+#include "progress_fixture.h"
+#include "progress_player.h"
 #include "store_fixture.h"
 #include "store_where.h"
 
@@ -33,55 +35,7 @@ static void teardown(void)
     store_fixture_teardown();
 }
 
-/* --- answers ----------------------------------------------------------------- */
-
-typedef struct loaded {
-    int calls;
-    store_progress_t p;
-    buf_t keys;
-    int has_snap;
-    uint32_t snap_keys;
-} loaded_t;
-
-static void on_progress(void *ctx, const store_progress_t *p)
-{
-    loaded_t *l = ctx;
-    l->calls++;
-    l->p = *p;
-    l->p.keys = NULL;
-    l->p.snap = NULL;
-    l->p.snap_checks = NULL;
-    l->has_snap = p->snap != NULL;
-    l->snap_keys = p->snap_keys;
-    buf_init(&l->keys, RECORD_ENCODED_MAX);
-    if (p->len)
-        ck_assert_int_eq(buf_append(&l->keys, p->keys, p->len), 0);
-}
-
-/* A login's load on store st: the answer, with its claim. */
-static loaded_t load(store_t *st, int64_t account)
-{
-    loaded_t l;
-    memset(&l, 0, sizeof l);
-    ck_assert_int_eq(store_progress_load(st, account, on_progress, &l), 0);
-    uv_run(&loop, UV_RUN_DEFAULT);
-    ck_assert_int_eq(l.calls, 1);
-    return l;
-}
-
-static void on_flush(void *ctx, int status)
-{
-    *(int *)ctx = status;
-}
-
-/* Everything queued on st is committed (a refusal is no failure). */
-static void flush(store_t *st)
-{
-    int status = -1;
-    ck_assert_int_eq(store_flush(st, on_flush, &status), 0);
-    uv_run(&loop, UV_RUN_DEFAULT);
-    ck_assert_int_eq(status, STORE_OK);
-}
+/* --- answers ---------------------------------------------------------------- */
 
 static uint64_t claimed_count(store_t *st)
 {
@@ -91,23 +45,6 @@ static uint64_t claimed_count(store_t *st)
 }
 
 /* --- a player ---------------------------------------------------------------- */
-
-typedef struct gamer {
-    game_t *g;
-    record_t rec;
-    size_t sent;
-    rng_t keys;
-} gamer_t;
-
-static void player_start(gamer_t *p, uint64_t seed)
-{
-    game_options_t opt = { .ruleset = 1 };
-    p->g = game_new(seed, &opt);
-    ck_assert_ptr_nonnull(p->g);
-    ck_assert_int_eq(record_init(&p->rec, p->g, 0), 0);
-    p->sent = 0;
-    rng_seed(&p->keys, seed ^ 0xc1a1);
-}
 
 /* Exactly n keys (waits and looks do not end a game). */
 static void player_keys(gamer_t *p, int n)
@@ -120,14 +57,11 @@ static void player_keys(gamer_t *p, int n)
     }
 }
 
-/* Hands the store what it has not had yet, as `claim`. */
-static void player_send(store_t *st, gamer_t *p, int64_t account,
+/* Hands the store what it has not had yet, as `claim`: taken. */
+static void player_give(store_t *st, gamer_t *p, int64_t account,
                         int64_t claim)
 {
-    size_t n = p->rec.keys.len - p->sent;
-    ck_assert_int_eq(store_progress_append(st, account, claim,
-                                           p->rec.keys.data + p->sent, n), 0);
-    p->sent += n;
+    ck_assert_int_eq(player_send(st, p, account, claim), 0);
 }
 
 static void player_begin(store_t *st, gamer_t *p, int64_t account,
@@ -142,17 +76,11 @@ static void player_begin(store_t *st, gamer_t *p, int64_t account,
 static void player_snapshot(store_t *st, gamer_t *p, int64_t account,
                             int64_t claim)
 {
-    player_send(st, p, account, claim);
+    player_give(st, p, account, claim);
     ck_assert_int_eq(store_progress_snapshot(st, account, claim, p->g,
                                              p->rec.nkeys, p->rec.keys.len,
                                              p->rec.checks.data,
                                              p->rec.checks.len), 0);
-}
-
-static void player_free(gamer_t *p)
-{
-    game_free(p->g);
-    record_free(&p->rec);
 }
 
 /* The load is p's game, to the byte and to the hash. */
@@ -189,12 +117,12 @@ START_TEST(older_claim_is_refused_newer_game_stays)
     ck_assert_int_eq(la.p.status, STORE_NOT_FOUND);
     int64_t ca = la.p.claim;
     ck_assert_int_gt(ca, 0);
-    buf_free(&la.keys);
+    loaded_free(&la);
     gamer_t pa;
-    player_start(&pa, 0xa11ce);
+    player_start(&pa, 0xa11ce, 1);
     player_begin(a, &pa, alice, ca, 100);
     player_keys(&pa, 40);
-    player_send(a, &pa, alice, ca);
+    player_give(a, &pa, alice, ca);
     flush(a);
 
     /* B's login: a later claim, and A's game as the database has it */
@@ -202,28 +130,28 @@ START_TEST(older_claim_is_refused_newer_game_stays)
     int64_t cb = lb.p.claim;
     ck_assert_int_gt(cb, ca);
     assert_is(&lb, &pa, 100);
-    buf_free(&lb.keys);
+    loaded_free(&lb);
     /* B goes on with a game of its own: begun, keys, a snapshot */
     gamer_t pb;
-    player_start(&pb, 0xb0b);
+    player_start(&pb, 0xb0b, 1);
     player_begin(b, &pb, alice, cb, 200);
     player_keys(&pb, 2 * RECORD_CHECK_EVERY);
     player_snapshot(b, &pb, alice, cb);
     player_keys(&pb, 25);
-    player_send(b, &pb, alice, cb);
+    player_give(b, &pb, alice, cb);
     flush(b);
     ck_assert_int_eq(store_progress_claimed(a, alice, ca), 0);
 
     /* A's writes come back: keys, a snapshot, the game sent whole again,
      * and its end */
     player_keys(&pa, 30);
-    player_send(a, &pa, alice, ca);
+    player_give(a, &pa, alice, ca);
     ck_assert_int_eq(store_progress_snapshot(a, alice, ca, pa.g, pa.rec.nkeys,
                                              pa.rec.keys.len,
                                              pa.rec.checks.data,
                                              pa.rec.checks.len), 0);
     player_begin(a, &pa, alice, ca, 100);
-    player_send(a, &pa, alice, ca);
+    player_give(a, &pa, alice, ca);
     flush(a);
     ck_assert_int_eq(store_progress_end(a, alice, ca), 0);
     flush(a);
@@ -239,13 +167,13 @@ START_TEST(older_claim_is_refused_newer_game_stays)
     /* B's game, whole, with its snapshot: what the next login goes on
      * from */
     player_keys(&pb, 10);
-    player_send(b, &pb, alice, cb);
+    player_give(b, &pb, alice, cb);
     loaded_t again = load(b, alice);
     ck_assert_int_gt(again.p.claim, cb);
     assert_is(&again, &pb, 200);
-    ck_assert(again.has_snap);
-    ck_assert_uint_eq(again.snap_keys, 2 * RECORD_CHECK_EVERY);
-    buf_free(&again.keys);
+    ck_assert(again.snap != NULL);
+    ck_assert_uint_eq(again.p.snap_keys, 2 * RECORD_CHECK_EVERY);
+    loaded_free(&again);
     store_close(a);
     store_close(b);
     ck_assert_int_eq(sw_int("SELECT count(*) FROM progress"), 1);
@@ -265,30 +193,30 @@ START_TEST(stale_begin_after_the_newer_game_ended)
     int64_t bob = store_fixture_account(a, "Bob");
     loaded_t la = load(a, bob);
     int64_t ca = la.p.claim;
-    buf_free(&la.keys);
+    loaded_free(&la);
     loaded_t lb = load(b, bob);
     int64_t cb = lb.p.claim;
     ck_assert_int_eq(lb.p.status, STORE_NOT_FOUND);
-    buf_free(&lb.keys);
+    loaded_free(&lb);
     gamer_t pb;
-    player_start(&pb, 77);
+    player_start(&pb, 77, 1);
     player_begin(b, &pb, bob, cb, 5);
     player_keys(&pb, 20);
-    player_send(b, &pb, bob, cb);
+    player_give(b, &pb, bob, cb);
     ck_assert_int_eq(store_progress_end(b, bob, cb), 0);
     flush(b);
 
     gamer_t pa;
-    player_start(&pa, 78);
+    player_start(&pa, 78, 1);
     player_begin(a, &pa, bob, ca, 6);
     player_keys(&pa, 20);
-    player_send(a, &pa, bob, ca);
+    player_give(a, &pa, bob, ca);
     flush(a);
     ck_assert_int_eq(store_progress_claimed(a, bob, ca), 1);
     ck_assert_int_eq(store_healthy(a), 1);
     loaded_t l = load(b, bob);
     ck_assert_int_eq(l.p.status, STORE_NOT_FOUND);
-    buf_free(&l.keys);
+    loaded_free(&l);
     store_close(a);
     store_close(b);
     ck_assert_int_eq(sw_int("SELECT count(*) FROM progress"), 0);
@@ -310,7 +238,7 @@ START_TEST(claims_only_grow)
         loaded_t l = load(a, i % 2 ? di : cy);
         ck_assert_int_gt(l.p.claim, last);
         last = l.p.claim;
-        buf_free(&l.keys);
+        loaded_free(&l);
     }
     store_close(a);
     ck_assert_int_eq(sw_int("SELECT progress_claim FROM accounts WHERE"
@@ -318,7 +246,7 @@ START_TEST(claims_only_grow)
     a = store_fixture_open(&fast);
     loaded_t l = load(a, di);
     ck_assert_int_gt(l.p.claim, last);
-    buf_free(&l.keys);
+    loaded_free(&l);
     store_close(a);
 }
 END_TEST
@@ -331,19 +259,19 @@ START_TEST(claim_zero_writes_as_before)
     int64_t eve = store_fixture_account(a, "Eve");
     loaded_t l = load(a, eve);
     int64_t c = l.p.claim;
-    buf_free(&l.keys);
+    loaded_free(&l);
     gamer_t p;
-    player_start(&p, 99);
+    player_start(&p, 99, 1);
     player_begin(a, &p, eve, c, 1);
     player_keys(&p, 10);
-    player_send(a, &p, eve, c);
+    player_give(a, &p, eve, c);
     player_keys(&p, 10);
-    player_send(a, &p, eve, 0);
+    player_give(a, &p, eve, 0);
     flush(a);
     ck_assert_uint_eq(claimed_count(a), 0);
     l = load(a, eve);
     assert_is(&l, &p, 1);
-    buf_free(&l.keys);
+    loaded_free(&l);
     store_close(a);
     player_free(&p);
 }

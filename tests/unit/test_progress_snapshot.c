@@ -23,6 +23,7 @@
 #include "record.h"
 #include "rng.h"
 #include "store.h"
+#include "progress_fixture.h"
 #include "store_fixture.h"
 #include "store_where.h"
 
@@ -43,52 +44,6 @@ static store_t *open_store(void)
 }
 
 #define sql_int sw_int
-
-/* What a load answered, copied out of the callback. */
-typedef struct loaded {
-    int calls;
-    store_progress_t p;
-    buf_t keys;
-    game_t *snap;     /* a copy, or NULL */
-    buf_t checks;
-} loaded_t;
-
-static void on_progress(void *ctx, const store_progress_t *p)
-{
-    loaded_t *l = ctx;
-    l->calls++;
-    l->p = *p;
-    l->p.keys = NULL;
-    l->p.snap = NULL;
-    l->p.snap_checks = NULL;
-    buf_init(&l->keys, RECORD_ENCODED_MAX);
-    buf_init(&l->checks, RECORD_ENCODED_MAX);
-    if (p->len)
-        ck_assert_int_eq(buf_append(&l->keys, p->keys, p->len), 0);
-    if (p->snap) {
-        l->snap = game_clone(p->snap);
-        ck_assert_ptr_nonnull(l->snap);
-        ck_assert_int_eq(buf_append(&l->checks, p->snap_checks,
-                                    p->snap_checks_len), 0);
-    }
-}
-
-static loaded_t load(store_t *st, int64_t account)
-{
-    loaded_t l;
-    memset(&l, 0, sizeof l);
-    ck_assert_int_eq(store_progress_load(st, account, on_progress, &l), 0);
-    uv_run(&loop, UV_RUN_DEFAULT);
-    ck_assert_int_eq(l.calls, 1);
-    return l;
-}
-
-static void loaded_free(loaded_t *l)
-{
-    buf_free(&l->keys);
-    buf_free(&l->checks);
-    game_free(l->snap);
-}
 
 /* A player as a session keeps one: the game, its recorder, the key bytes
  * handed to the store, and the copy taken at its latest snapshot. */
