@@ -92,14 +92,18 @@ async function fits(width, height, phone) {
   if (phone && (m.cols < 40 || m.rows < 20)) throw new Error(`under 40x20: ${why}`);
   if ((m.bar !== 'none') !== phone) throw new Error(`the key bar is ${m.bar}: ${why}`);
   if (!phone) {
-    // In a game: the log right under the map (row 21 of the terminal).
+    // In a game: map, log and status line one block (docs/game.md, "The
+    // screen"): the status line right under the log's rows (row 32 from
+    // 33 rows on, else the last), the newest log lines right above it.
     await page.keyboard.press('p');
     await waitText(page, 'Name: guest');
     await page.keyboard.press('Enter');
     const s = await waitText(page, 'HP:');
-    const rs = s.split('\n');
-    if (!rs[21].includes('Welcome to the dungeon'))
-      throw new Error(`the log is not right under the map:\n${s}`);
+    const rs = s.split('\n'), status = Math.min(m.rows, 33) - 1;
+    if (!rs[status].includes('HP:') ||
+        !rs[status - 2].includes('Welcome to the dungeon'))
+      throw new Error(`the log and the status line are not one block ` +
+                      `(status row ${status}):\n${s}`);
   }
   const file = await shot(page, `screens-${width}x${height}.png`);
   console.log(`ok: ${why}, ${file}`);
