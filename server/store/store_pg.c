@@ -28,6 +28,7 @@
 #include "pg_deadline.h"
 
 static void spg_close(spg_t *d);
+static void tell_apart(spg_t *d, store_unfollowed_t *u);
 
 const char *spg_name(store_db_t *db)
 {
@@ -238,6 +239,13 @@ static void add_unfollowed(spg_t *d, int64_t id, int64_t claim, int why)
  * says how many rows it wrote and whether a later claim holds the game. */
 static void note_claimed(spg_t *d, const sent_t *e, const PGresult *r)
 {
+    if (e->kind == K_APPEND) {
+        /* its count alone: no row written is no game, or a later claim
+         * (told apart in spg_unfollowed, after the batch: rare) */
+        if (strtoll(PQcmdTuples((PGresult *)r), NULL, 10) == 0)
+            add_unfollowed(d, e->id, e->claim, 0);
+        return;
+    }
     int one = PQntuples(r) == 1 && PQnfields(r) == 2;
     long long n = one ? col_ll(r, 0, 0) : 0;
     int newer = one && PQgetvalue(r, 0, 1)[0] == 't';
@@ -372,6 +380,7 @@ int write_claimed(spg_t *d, enum stmt which, const params_t *p, int kind,
     if (d->piped || d->nunf == before)
         return 1;
     /* run at once (outside a transaction): its answer is known now */
+    tell_apart(d, &d->unf[before]);
     int why = d->unf[before].why;
     d->nunf = before;
     return why == SDB_CLAIMED ? SDB_CLAIMED : 0;
@@ -585,9 +594,31 @@ int spg_in_transaction(store_db_t *db)
     return d->in_tx && PQstatus(d->conn) == CONNECTION_OK;
 }
 
+/* An append that wrote nothing as a claim: no game, or a later claim's
+ * (ST_CLAIM_NEWER, read now, outside the batch's transaction). A read
+ * that fails leaves it "no game": its keys are dropped until the next
+ * begin, which a later claim refuses, letting the session go then. */
+static void tell_apart(spg_t *d, store_unfollowed_t *u)
+{
+    if (u->why != 0 || u->claim == 0)
+        return;
+    params_t p = { 0 };
+    p_ll(&p, u->account_id);
+    p_ll(&p, u->claim);
+    char what[80];
+    snprintf(what, sizeof what, "account %lld: its claim not read",
+             (long long)u->account_id);
+    PGresult *r = read_now(d, ST_CLAIM_NEWER, &p, what);
+    if (r && PQntuples(r) == 1 && PQgetvalue(r, 0, 0)[0] == 't')
+        u->why = SDB_CLAIMED;
+    PQclear(r);
+}
+
 size_t spg_unfollowed(store_db_t *db, const store_unfollowed_t **out)
 {
     spg_t *d = (spg_t *)db;
+    for (size_t i = 0; i < d->nunf && !d->piped; i++)
+        tell_apart(d, &d->unf[i]);
     *out = d->unf;
     return d->nunf;
 }

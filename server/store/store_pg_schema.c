@@ -109,10 +109,14 @@ _Static_assert(sizeof(game_options_t) == sizeof(int),
 
 
 /* In a write of the progress table as claim $2 for account $1: the row
- * may be written (claim 0, or none later on it nor on the account). */
-#define CLAIM_OK "($2::bigint = 0 OR (claim <= $2::bigint AND NOT EXISTS" \
-                 " (SELECT 1 FROM accounts WHERE id = $1::bigint AND" \
-                 " progress_claim > $2::bigint)))"
+ * may be written (claim 0, or none later on it). The row's claim alone
+ * decides: a claim is taken on the account and on its row in one
+ * statement (ST_CLAIM), and a row is only begun under the account's
+ * latest claim (ST_PROG_INS), so a later claim on the account is on the
+ * row too, and in the row the WHERE sees one committed meanwhile. Not
+ * reading the account makes an append about as cheap as before claims
+ * (docs/performance.md, "What a claim costs the store"). */
+#define CLAIM_OK "($2::bigint = 0 OR claim <= $2::bigint)"
 /* Whether a claim later than $2 holds account $1's game. */
 #define CLAIM_NEWER "($2::bigint <> 0 AND (EXISTS (SELECT 1 FROM accounts" \
                     " WHERE id = $1::bigint AND progress_claim > $2::bigint)" \
@@ -183,14 +187,20 @@ const char *const spg_stmt_sql[ST_COUNT] = {
                     " ON CONFLICT (account_id) DO NOTHING RETURNING 1)"
                     " " CLAIM_ANSWER("i"),
     /* one statement: grow the game's length and add the keys at its old
-     * end; no row if it has no game in progress (sdb_unfollowed) */
+     * end; no row if it has no game in progress or a later claim holds
+     * it (sdb_unfollowed, which then asks ST_CLAIM_NEWER which). Unlike
+     * the other claimed writes it answers no row of its own: the
+     * command's count alone, as cheap as before claims on the path every
+     * player's keys take once a second (docs/performance.md, "What a
+     * claim costs the store"). */
     [ST_PROG_APPEND] = "WITH g AS (UPDATE progress SET keys_len = keys_len +"
                        " length($3::bytea) WHERE account_id = $1::bigint"
                        " AND " CLAIM_OK " RETURNING account_id, keys_len -"
-                       " length($3::bytea) AS pos), i AS (INSERT INTO"
+                       " length($3::bytea) AS pos) INSERT INTO"
                        " progress_keys (account_id, pos, keys) SELECT"
-                       " account_id, pos, $3::bytea FROM g RETURNING 1)"
-                       " " CLAIM_ANSWER("i"),
+                       " account_id, pos, $3::bytea FROM g",
+    /* whether a claim later than $2 holds account $1's game */
+    [ST_CLAIM_NEWER] = "SELECT " CLAIM_NEWER,
     /* the next claim, recorded on the account and on its game */
     [ST_CLAIM] = "WITH c AS (SELECT nextval('progress_claims') AS n),"
                  " a AS (UPDATE accounts SET progress_claim = (SELECT n FROM"

@@ -344,20 +344,23 @@ int lite_progress_append(store_db_t *db, int64_t account_id, int64_t claim,
                          const void *keys, size_t len)
 {
     lite_t *d = (lite_t *)db;
-    int c = claimed(d, account_id, claim);
-    if (c != 0)
-        return c;
     sqlite3_stmt *s = d->st[ST_PROG_APPEND];
     sqlite3_bind_int64(s, 1, account_id);
     sqlite3_bind_blob64(s, 2, keys, len, SQLITE_STATIC);
+    sqlite3_bind_int64(s, 3, claim);
     int rc = run(d, ST_PROG_APPEND);
     if (rc != SQLITE_DONE) {
         db_fail(d, "store: %s: account %lld: keys not appended: %s", d->path,
                   (long long)account_id, sqlite3_errstr(rc));
         return -1;
     }
-    if (sqlite3_changes(d->db) == 0)
-        return 0; /* no game in progress */
+    /* nothing written: no game in progress, or a later claim's (asked
+     * only then: an append, every player's once a second, reads no
+     * claim of its own) */
+    if (sqlite3_changes(d->db) == 0) {
+        int c = claimed(d, account_id, claim);
+        return c != 0 ? c : 0;
+    }
     s = d->st[ST_PROG_GROW];
     sqlite3_bind_int64(s, 1, account_id);
     sqlite3_bind_int64(s, 2, (sqlite3_int64)len);

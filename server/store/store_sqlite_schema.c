@@ -156,9 +156,11 @@ const char *const lite_stmt_sql[ST_COUNT] = {
     [ST_CLAIM_ACCT] = "UPDATE accounts SET progress_claim = ?2 WHERE id = ?1",
     [ST_CLAIM_GAME] = "UPDATE progress SET claim = ?2 WHERE account_id = ?1",
     /* nothing if the account has no game in progress */
+    /* nothing if no game, or if a later claim holds it (the row's claim:
+     * taking a claim writes it on the account and on its row) */
     [ST_PROG_APPEND] = "INSERT INTO progress_keys (account_id, pos, keys)"
                        " SELECT account_id, keys_len, ?2 FROM progress"
-                       " WHERE account_id = ?1",
+                       " WHERE account_id = ?1 AND (?3 = 0 OR claim <= ?3)",
     [ST_PROG_GROW] = "UPDATE progress SET keys_len = keys_len + ?2"
                      " WHERE account_id = ?1",
     [ST_PROG_GET] = "SELECT game_version, seed, ruleset, started, keys_len"

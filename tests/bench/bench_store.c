@@ -31,7 +31,8 @@
  * throwaway cluster with pg_virtualenv for it). For each: SIDE_GAMES games
  * ending at once (store_end_game in one callback), and the once-a-second
  * progress of SIDE_PLAYERS accounts' games (an append of a second's keys
- * for each, in one callback, SIDE_ROUNDS times): the loop's worst stall
+ * for each, in one callback, SIDE_ROUNDS times, each with the claim its
+ * account's load took, as a session's): the loop's worst stall
  * (a 1 ms timer, as above) and the database time (handed over until a
  * store_flush behind them answers: committed). */
 #include <libpq-fe.h>
@@ -314,6 +315,7 @@ typedef struct side_run {
     burst_t *burst;         /* the games to end (the first scenario) */
     int ngames;
     int players;            /* the accounts appending (the second) */
+    const int64_t *claims;  /* their claims, as their logins took them */
     int busy;               /* a round handed over, not yet durable */
 } side_run_t;
 
@@ -363,7 +365,8 @@ static void side_act(uv_timer_t *t)
     } else {
         static const unsigned char keys[SIDE_KEY_BYTES] = { 'h', 'j', 'k', 'l' };
         for (int i = 0; i < r->players; i++)
-            if (store_progress_append(r->st, 1 + i, 0, keys, sizeof keys) != 0)
+            if (store_progress_append(r->st, 1 + i, r->claims[i], keys,
+                                      sizeof keys) != 0)
                 exit(1);
     }
     uint64_t call = uv_hrtime() - r->at;
@@ -487,6 +490,30 @@ static store_t *side_open(uv_loop_t *loop, side_t *s)
     return st;
 }
 
+static void on_claim(void *ctx, const store_progress_t *p)
+{
+    int64_t *claims = ctx;
+    if (p->account_id >= 1 && p->account_id <= SIDE_PLAYERS)
+        claims[p->account_id - 1] = p->claim;
+}
+
+/* Each account's claim, taken by a load as a login takes it (store.h,
+ * "Claims"), so that the appends are checked as a session's are; a few
+ * hundred loads at a time, within the store's queue. */
+static int side_claims(uv_loop_t *loop, store_t *st, int64_t *claims)
+{
+    for (int i = 0; i < SIDE_PLAYERS;) {
+        for (int k = 0; k < 500 && i < SIDE_PLAYERS; k++, i++)
+            if (store_progress_load(st, 1 + i, on_claim, claims) != 0)
+                return -1;
+        uv_run(loop, UV_RUN_DEFAULT);
+    }
+    for (int i = 0; i < SIDE_PLAYERS; i++)
+        if (claims[i] <= 0)
+            return -1;
+    return 0;
+}
+
 static void side_row(const char *what, const side_t *s, const side_run_t *r)
 {
     printf("  %-8s %-34s %8.2f ms %9.1f ms %9.1f ms %8.2f ms\n", s->name, what,
@@ -547,14 +574,19 @@ static void store_sides(const char *base_dir)
         r.st = side_open(&loop, s);
         if (!r.st)
             exit(1);
+        static int64_t claims[SIDE_PLAYERS];
+        if (side_claims(&loop, r.st, claims) != 0)
+            exit(1);
         for (int i = 0; i < SIDE_PLAYERS; i++)
-            if (store_progress_begin(r.st, 1 + i, 0, (uint64_t)i, NULL, 0) != 0)
+            if (store_progress_begin(r.st, 1 + i, claims[i], (uint64_t)i,
+                                     NULL, 0) != 0)
                 exit(1);
         int status = -1;
         if (store_flush(r.st, on_flushed, &status) != 0)
             exit(1);
         uv_run(&loop, UV_RUN_DEFAULT);
         r.players = SIDE_PLAYERS;
+        r.claims = claims;
         r.rounds = SIDE_ROUNDS;
         side_time(&loop, &r);
         store_stats_t st;
