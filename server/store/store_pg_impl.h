@@ -1,8 +1,9 @@
 /* store_pg_impl.h - what the PostgreSQL backend's files share (store_pg.c
- * the connection, the pipeline and transactions; store_pg_schema.c the
- * schema and the statements' text; store_pg_rows.c the statements): the
- * connection, the statements by number, the helpers that send and read
- * them, and each call of store_db.h's lists as spg_NAME. */
+ * the connection, the pipeline and transactions; store_pg_open.c the
+ * opening and migrations; store_pg_schema.c the schema and the
+ * statements' text; store_pg_rows.c the statements): the connection, the
+ * statements by number, the helpers that send and read them, and each
+ * call of store_db.h's lists as spg_NAME. */
 #ifndef ROGUE_STORE_PG_IMPL_H
 #define ROGUE_STORE_PG_IMPL_H
 
@@ -89,6 +90,19 @@ typedef struct params {
 
 /* store_pg_schema.c: each statement's text. */
 extern const char *const spg_stmt_sql[ST_COUNT];
+
+/* store_pg.c's connection helpers, which store_pg_open.c opens with:
+ * the message of the last failure (set_errmsg, or a result's), the name
+ * messages give the database (the URL without its password), a
+ * connection with the session's settings, a statement run at once, and
+ * a one-number query (0, or -1 with the message set). */
+void set_errmsg(spg_t *d, const char *msg);
+void set_result_err(spg_t *d, const PGresult *r);
+void make_name(spg_t *d);
+PGconn *connect_to(spg_t *d);
+int session_setup(spg_t *d);
+int exec_plain(spg_t *d, const char *sql);
+int query_ll(spg_t *d, const char *sql, long long *out);
 
 /* store_pg.c: the helpers the statements use (each says what it does). */
 long long change_now(spg_t *d, enum stmt which, const params_t *p,
