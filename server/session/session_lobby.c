@@ -212,15 +212,22 @@ static void load_progress(sess_t *s)
         log_error("resume id=%llu: the store is busy", (unsigned long long)s->id);
 }
 
+/* A load's answer: its claim is the account's latest now, and whatever
+ * this session writes after is written as it, or would be refused. A new
+ * account's load (take_claim) has no game to offer, only this. */
+static void on_claim(void *ctx, const store_progress_t *pr)
+{
+    sess_t *s = ctx;
+    if (pr->account_id == s->lobby.account_id && pr->claim > s->claim)
+        s->claim = pr->claim;
+}
+
 /* The answer to store_progress_load after a login: a game to continue is
  * rebuilt now and held until p. */
 static void on_progress(void *ctx, const store_progress_t *pr)
 {
     sess_t *s = ctx;
-    /* The load's claim is the account's latest now: whatever this
-     * session writes after is written as it, or would be refused. */
-    if (pr->account_id == s->lobby.account_id && pr->claim > s->claim)
-        s->claim = pr->claim;
+    on_claim(s, pr);
     if (s->state != S_LOBBY)
         return;
     st_lobby_t *l = &s->st.lobby;
@@ -325,15 +332,6 @@ static void take_over(sess_t *s)
         lobby_wait(&s->lobby);
     else
         load_progress(s);
-}
-
-/* A new account's load: no game to offer, only the account's first
- * claim (store.h), which its writes carry. */
-static void on_claim(void *ctx, const store_progress_t *pr)
-{
-    sess_t *s = ctx;
-    if (pr->account_id == s->lobby.account_id && pr->claim > s->claim)
-        s->claim = pr->claim;
 }
 
 /* After a registration: the claim is taken without a wait (a game begun

@@ -236,7 +236,8 @@ static void add_unfollowed(spg_t *d, int64_t id, int64_t claim, int why)
 }
 
 /* The answer of a progress write as a claim (write_claimed): its one row
- * says how many rows it wrote and whether a later claim holds the game. */
+ * says how many rows it wrote and whether a later claim holds the game;
+ * an append's, its command's count alone. */
 static void note_claimed(spg_t *d, const sent_t *e, const PGresult *r)
 {
     if (e->kind == K_APPEND) {

@@ -124,8 +124,7 @@ _Static_assert(sizeof(game_options_t) == sizeof(int),
                     " $1::bigint AND claim > $2::bigint)))"
 /* The answer of such a write whose rows are the CTE `cte`'s: (rows
  * written, whether a later claim holds the game), the second looked up
- * only when nothing was written (CASE evaluates the branch it takes):
- * not for every append. */
+ * only when nothing was written (CASE evaluates the branch it takes). */
 #define CLAIM_ANSWER(cte) "SELECT c.n, CASE WHEN c.n > 0 THEN false ELSE " \
                           CLAIM_NEWER " END FROM (SELECT count(*) AS n" \
                           " FROM " cte ") c"
@@ -162,9 +161,9 @@ const char *const spg_stmt_sql[ST_COUNT] = {
     [ST_RECENT] = "SELECT " SCORE_COLS " FROM games WHERE id > $1"
                   " ORDER BY id DESC LIMIT $2",
     /* The writes of a game in progress as claim $2 (0: none, never
-     * refused): each answers one row, (rows written, whether a later claim
-     * holds the game), so that a refusal is told apart from a game that is
-     * not there (sdb_unfollowed). A row's own claim is in its WHERE, where
+     * refused): each but the append answers one row, (rows written,
+     * whether a later claim holds the game), so that a refusal is told
+     * apart from a game that is not there (sdb_unfollowed). A row's own claim is in its WHERE, where
      * a concurrent claim (an UPDATE of the row) is seen once it commits;
      * the answer's second column reads the statement's snapshot, so a
      * claim taken during the statement may be told as no game. */

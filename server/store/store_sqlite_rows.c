@@ -357,10 +357,8 @@ int lite_progress_append(store_db_t *db, int64_t account_id, int64_t claim,
     /* nothing written: no game in progress, or a later claim's (asked
      * only then: an append, every player's once a second, reads no
      * claim of its own) */
-    if (sqlite3_changes(d->db) == 0) {
-        int c = claimed(d, account_id, claim);
-        return c != 0 ? c : 0;
-    }
+    if (sqlite3_changes(d->db) == 0)
+        return claimed(d, account_id, claim);
     s = d->st[ST_PROG_GROW];
     sqlite3_bind_int64(s, 1, account_id);
     sqlite3_bind_int64(s, 2, (sqlite3_int64)len);

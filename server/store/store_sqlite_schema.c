@@ -155,7 +155,6 @@ const char *const lite_stmt_sql[ST_COUNT] = {
                        " progress WHERE account_id = ?1 AND claim > ?2)",
     [ST_CLAIM_ACCT] = "UPDATE accounts SET progress_claim = ?2 WHERE id = ?1",
     [ST_CLAIM_GAME] = "UPDATE progress SET claim = ?2 WHERE account_id = ?1",
-    /* nothing if the account has no game in progress */
     /* nothing if no game, or if a later claim holds it (the row's claim:
      * taking a claim writes it on the account and on its row) */
     [ST_PROG_APPEND] = "INSERT INTO progress_keys (account_id, pos, keys)"
