@@ -82,6 +82,11 @@ typedef struct st_lobby {
      * the store is away (session_lobby.c). 0: none. */
     uint64_t store_asked_ms;
     uint32_t store_gen;
+    /* The account's game in progress is not known yet (its load is owed,
+     * failed or was given up): p asks the store again rather than begin a
+     * game, whose beginning would end the saved one (session_lobby.c). */
+    uint8_t progress_unknown;
+    uint8_t play_if_none;      /* ...and p was pressed: no game, play */
 } st_lobby_t;
 
 /* S_PLAYING */

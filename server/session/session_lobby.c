@@ -202,14 +202,36 @@ static int ask_rebuild(sess_t *s, msg_game_t *src, int takeover)
 
 static void on_progress(void *ctx, const store_progress_t *pr);
 
-/* After a login (and any takeover): ask the store for a game to continue. */
+/* The account's game in progress could not be looked up: said, and p
+ * asks again (st_lobby_t.progress_unknown). */
+static void progress_unknown(sess_t *s, const char *why)
+{
+    st_lobby_t *l = &s->st.lobby;
+    l->progress_unknown = 1;
+    l->play_if_none = 0;
+    log_info("progress id=%llu: not looked up (%s); p asks again",
+             (unsigned long long)s->id, why);
+    lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Your saved game could not be "
+               "looked up: it is kept. p looks again.");
+    sess_owe_frame(s);
+}
+
+/* After a login (and any takeover): ask the store for a game to continue.
+ * Until it answers, no game begins (p waits, then asks again): a new
+ * game's beginning ends the saved one. A store that does not answer
+ * within store_wait_ms is said as for any lobby request. */
 static void load_progress(sess_t *s)
 {
+    st_lobby_t *l = &s->st.lobby;
+    l->progress_unknown = 1;
     if (store_progress_load(s->srv->store, s->lobby.account_id, on_progress,
-                            s) == 0)
-        lobby_wait(&s->lobby); /* no new game before the answer */
-    else
-        log_error("resume id=%llu: the store is busy", (unsigned long long)s->id);
+                            s) != 0) {
+        progress_unknown(s, "the store is busy");
+        return;
+    }
+    lobby_wait(&s->lobby);
+    l->store_asked_ms = sess_now(s);
+    l->store_gen = s->lobby.busy_gen;
 }
 
 /* A load's answer: its claim is the account's latest now, and whatever
@@ -235,6 +257,17 @@ static void on_progress(void *ctx, const store_progress_t *pr)
     sess_owe_frame(s);
     if (l->held.game || pr->account_id != s->lobby.account_id)
         return;
+    if (pr->status == STORE_ERROR) {
+        progress_unknown(s, "the store failed");
+        return;
+    }
+    l->progress_unknown = 0;
+    if (pr->status == STORE_NOT_FOUND && l->play_if_none) {
+        l->play_if_none = 0;
+        sess_goto(s, S_PLAYING, NULL); /* p was pressed for this */
+        return;
+    }
+    l->play_if_none = 0;
     if (pr->status == STORE_STALE) {
         lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Your game in progress was played "
                    "by another version of the server and cannot go on.");
@@ -438,6 +471,12 @@ static void act_play(sess_t *s, int action)
 {
     st_lobby_t *st = &s->st.lobby;
     (void)action;
+    if (!st->held.game && st->progress_unknown) {
+        /* the saved game first: p again only if there is none */
+        st->play_if_none = 1;
+        load_progress(s);
+        return;
+    }
     if (st->held.game) { /* held since the login */
         play_arg_t a;
         memset(&a, 0, sizeof a);
@@ -457,6 +496,7 @@ static void act_logout(sess_t *s, int action)
     (void)action;
     /* A game held for the account stays in the store, not here. */
     owned_game_free(&s->st.lobby.held);
+    s->st.lobby.progress_unknown = 0;
     dir_set_account(s->srv->dir, s->id, 0);
     s->claim = 0; /* the account's: the next login's load takes its own */
 }

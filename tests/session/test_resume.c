@@ -262,6 +262,26 @@ START_TEST(a_full_record_ends_the_game_whole)
 }
 END_TEST
 
+/* Holds the test's SQLite file locked for writing: every write of the
+ * store fails at its lock timeout. */
+static sqlite3 *lock_store(const char *dir)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/rogued.db", dir);
+    sqlite3 *db;
+    ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_busy_timeout(db, CL_WAIT_MS); /* the server may be mid-commit */
+    ck_assert_int_eq(sqlite3_exec(db, "BEGIN EXCLUSIVE", NULL, NULL, NULL),
+                     SQLITE_OK);
+    return db;
+}
+
+static void unlock_store(sqlite3 *db)
+{
+    ck_assert_int_eq(sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+}
+
 /* The database stops taking writes while an account plays (here another
  * process holds it locked): play goes on, the player is told the game is
  * not being saved, the log says so once; when writes work again, the
@@ -278,13 +298,7 @@ START_TEST(a_failing_store_is_said_on_screen)
     play_login_dave(a, 1);
     ck_assert(cl_key(a, "p"));
     play_wait_text(a, "HP: ");
-    char path[128];
-    snprintf(path, sizeof path, "%s/rogued.db", dir);
-    sqlite3 *db;
-    ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
-    sqlite3_busy_timeout(db, CL_WAIT_MS); /* the server may be mid-commit */
-    ck_assert_int_eq(sqlite3_exec(db, "BEGIN EXCLUSIVE", NULL, NULL, NULL),
-                     SQLITE_OK);
+    sqlite3 *db = lock_store(dir);
     play_walk_keys(a, 3); /* new keys for the store, which cannot take them */
     if (!cl_wait_text(a, "The server cannot save your game right now.",
                       CL_WAIT_MS * 4))
@@ -292,8 +306,7 @@ START_TEST(a_failing_store_is_said_on_screen)
     ck_assert(srv_log_has(s, "writes are failing"));
     play_walk_keys(a, 3); /* it plays on */
     ck_assert_int_eq(srv_log_count(s, "writes are failing"), 1);
-    ck_assert_int_eq(sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
-    sqlite3_close(db);
+    unlock_store(db);
     play_walk_keys(a, 1);
     ck_assert(srv_wait_log(s, "writes work again", CL_WAIT_MS * 4));
     /* Keys handed over while it failed may be lost: it gets them all. */
@@ -308,6 +321,75 @@ START_TEST(a_failing_store_is_said_on_screen)
     tclient_t *b = play_lobby(srv_port(s));
     continue_game(b, turn);
     expect_same(b, &before);
+    cl_snap_free(&before);
+    cl_close(b);
+    srv_stop(s);
+    srv_remove_tree(dir);
+}
+END_TEST
+
+/* A login whose saved game cannot be looked up (the store fails: here
+ * the load cannot take its claim) is told so, and
+ * p looks again instead of starting a game whose beginning would end the
+ * saved one once the store works again. When the store answers, the
+ * saved game is offered and goes on at the screen left. */
+START_TEST(a_failed_lookup_keeps_the_saved_game)
+{
+    char dir[] = "/tmp/rogued-resume-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
+    tsrv_t *s = srv_start("--seed", seed, "--data-dir", dir, "--set",
+                          WAIT_ANSWERS, NULL);
+    tclient_t *a = play_lobby(srv_port(s));
+    play_login_dave(a, 1);
+    ck_assert(cl_key(a, "p"));
+    play_wait_text(a, "HP: ");
+    play_walk_keys(a, 20);
+    int turn = cl_turn(a);
+    cl_snap_t before;
+    cl_snap(a, &before);
+    cl_close(a);
+    ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", CL_WAIT_MS));
+
+    /* the account's claim cannot be written (a trigger refuses it), so
+     * the load fails while a login, which does not write it, works */
+    char path[128];
+    snprintf(path, sizeof path, "%s/rogued.db", dir);
+    sqlite3 *db;
+    ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_busy_timeout(db, CL_WAIT_MS); /* the server may be mid-commit */
+    ck_assert_int_eq(sqlite3_exec(db, "CREATE TRIGGER no_claim BEFORE UPDATE"
+                                  " OF progress_claim ON accounts BEGIN"
+                                  " SELECT RAISE(FAIL, 'refused'); END",
+                                  NULL, NULL, NULL), SQLITE_OK);
+    tclient_t *b = play_lobby(srv_port(s));
+    play_login_dave(b, 0);
+    const char *told = "Your saved game could not be looked up: it is kept. "
+                       "p looks again.";
+    play_wait_text(b, told);
+    ck_assert(srv_wait_log_count(s, "progress id=2: not looked up", 1,
+                                 CL_WAIT_MS));
+    /* p asks again, and is told again: no game begins */
+    ck_assert(cl_key(b, "p"));
+    ck_assert(srv_wait_log_count(s, "progress id=2: not looked up", 2,
+                                 CL_WAIT_MS));
+    play_wait_text(b, told);
+    ck_assert(!cl_screen_has(b, "HP: "));
+    ck_assert_int_eq(sqlite3_exec(db, "DROP TRIGGER no_claim", NULL, NULL,
+                                  NULL), SQLITE_OK);
+    sqlite3_close(db);
+
+    /* the store works: p finds the game, and p again goes on with it */
+    ck_assert(cl_key(b, "p"));
+    char offer[64];
+    snprintf(offer, sizeof offer, "Continue your game (depth 1, turn %d)", turn);
+    play_wait_text(b, offer);
+    ck_assert(cl_key(b, "p"));
+    play_wait_text(b, "HP: ");
+    ck_assert(cl_sync(b, CL_WAIT_MS));
+    expect_same(b, &before);
+    ck_assert_int_eq(cl_turn(b), turn);
     cl_snap_free(&before);
     cl_close(b);
     srv_stop(s);
@@ -406,6 +488,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, sighup_keeps_every_game);
     tcase_add_test(tc, a_full_record_ends_the_game_whole);
     tcase_add_test(tc, a_failing_store_is_said_on_screen);
+    tcase_add_test(tc, a_failed_lookup_keeps_the_saved_game);
     tcase_add_test(tc, sigkill_loses_at_most_the_last_second);
     tcase_add_test(tc, replay_from_the_hall_of_fame_reaches_the_final_screen);
     suite_add_tcase(s, tc);
