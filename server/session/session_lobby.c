@@ -350,6 +350,9 @@ int sess_lobby_take_game(sess_t *s, uint64_t from)
  * without them noticing); then the store is asked for a saved game. */
 static void take_over(sess_t *s)
 {
+    /* no game begins before the load after the takeovers has answered */
+    s->st.lobby.progress_unknown = 1;
+    s->st.lobby.play_if_none = 0; /* a p before a lost answer is not this login's */
     uint64_t ids[TAKEOVER_MAX];
     int n = dir_sessions_of(s->srv->dir, s->lobby.account_id, s->id, ids,
                             TAKEOVER_MAX);
@@ -471,7 +474,7 @@ static void act_play(sess_t *s, int action)
 {
     st_lobby_t *st = &s->st.lobby;
     (void)action;
-    if (!st->held.game && st->progress_unknown) {
+    if (!st->held.game && st->progress_unknown && s->lobby.account_id > 0) {
         /* the saved game first: p again only if there is none */
         st->play_if_none = 1;
         load_progress(s);
@@ -497,6 +500,7 @@ static void act_logout(sess_t *s, int action)
     /* A game held for the account stays in the store, not here. */
     owned_game_free(&s->st.lobby.held);
     s->st.lobby.progress_unknown = 0;
+    s->st.lobby.play_if_none = 0;
     dir_set_account(s->srv->dir, s->id, 0);
     s->claim = 0; /* the account's: the next login's load takes its own */
 }

@@ -5,7 +5,8 @@
  * the store; a login is told on screen that the store is not answering;
  * the store gives the hung connection up at its deadline and connects
  * again, so the same login, tried again, gets in while the old process is
- * still stopped.
+ * still stopped. A load of a saved game slower than the player's wait is
+ * said as well, and p looks again rather than begin a game.
  *
  * Run by tests/run-tests.sh's pg family only (ROGUED_TEST_PG). */
 #include <check.h>
@@ -116,6 +117,51 @@ START_TEST(store_stopped_guests_play_logins_told)
 }
 END_TEST
 
+/* A login whose saved game is not looked up within store_wait_ms (a
+ * trigger makes the load's claim take 4 s) is told the store is not
+ * answering; p then looks again rather than begin a game, and goes on
+ * with the saved one once the store answers (docs/hosting.md). */
+START_TEST(a_slow_lookup_is_said_and_p_looks_again)
+{
+    start_test("");
+    tsrv_t *s = srv_start("--data-dir", dir, "--set", store_arg, "--set",
+                          "store_wait_ms=2000", NULL);
+    tclient_t *a = play_lobby(srv_port(s));
+    play_login_dave(a, 1);
+    ck_assert(cl_key(a, "p"));
+    play_wait_text(a, "HP: ");
+    play_walk_keys(a, 10);
+    int turn = cl_turn(a);
+    cl_close(a);
+    ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", CL_WAIT_MS));
+
+    sw_exec("CREATE FUNCTION slow_claim() RETURNS trigger LANGUAGE plpgsql"
+            " AS $$ BEGIN PERFORM pg_sleep(4); RETURN NEW; END $$");
+    sw_exec("CREATE TRIGGER slow_claim BEFORE UPDATE OF progress_claim ON"
+            " accounts FOR EACH ROW EXECUTE FUNCTION slow_claim()");
+    tclient_t *b = play_lobby(srv_port(s));
+    login_dave(b);
+    play_wait_text(b, "The server's store is not answering: please try "
+                      "again in a moment.");
+    ck_assert(srv_wait_log(s, "store away id=2", CL_WAIT_MS));
+    /* (waits for the slow statement's end, which holds the table) */
+    sw_exec("DROP TRIGGER slow_claim ON accounts");
+
+    ck_assert(cl_key(b, "p"));
+    char offer[64];
+    snprintf(offer, sizeof offer, "Continue your game (depth 1, turn %d)", turn);
+    play_wait_text(b, offer);
+    ck_assert(!srv_log_has(s, "game start id=2"));
+    ck_assert(cl_key(b, "p"));
+    play_wait_text(b, "HP: ");
+    ck_assert(cl_sync(b, CL_WAIT_MS));
+    ck_assert_int_eq(cl_turn(b), turn);
+    cl_close(b);
+    srv_stop(s);
+    end_test();
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("pg_hang");
@@ -124,6 +170,7 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_checked_fixture(tc, NULL, continue_stopped);
     tcase_add_test(tc, store_stopped_guests_play_logins_told);
+    tcase_add_test(tc, a_slow_lookup_is_said_and_p_looks_again);
     suite_add_tcase(s, tc);
     return s;
 }
