@@ -194,6 +194,8 @@ static int ask_rebuild(sess_t *s, msg_game_t *src, int takeover)
         log_error("%s id=%llu: no rebuild: %s", takeover ? "takeover" :
                   "resume", (unsigned long long)s->id, rebuild_refusal(rc));
         lobby_note(&s->lobby, LOBBY_NOTE_BAD, "%s", rebuild_refusal(rc));
+        if (!takeover) /* the store keeps it: p asks for it again */
+            l->progress_unknown = 1;
         return -1;
     }
     lobby_wait(&s->lobby);
@@ -295,6 +297,7 @@ static void on_progress(void *ctx, const store_progress_t *pr)
             log_error("resume id=%llu: out of memory", (unsigned long long)s->id);
             lobby_note(&s->lobby, LOBBY_NOTE_BAD,
                        "Your game in progress cannot be rebuilt: out of memory.");
+            l->progress_unknown = 1; /* kept in the store: p asks again */
         } else {
             ask_rebuild(s, src, 0); /* a refusal is said on the lobby */
         }
