@@ -95,21 +95,36 @@ START_TEST(dropped_connection_continues_on_the_same_screen)
 }
 END_TEST
 
+/* A server on data directory dir whose games are the walk's seed. */
+static tsrv_t *start_in(const char *dir)
+{
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
+    return srv_start("--seed", seed, "--data-dir", dir, "--set", WAIT_ANSWERS,
+                     NULL);
+}
+
+/* start_in a new directory (dir: a mkdtemp template, filled in), and dave
+ * registered on it and in his new game (*a). */
+static tsrv_t *dave_playing_in(char *dir, tclient_t **a)
+{
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    tsrv_t *s = start_in(dir);
+    *a = play_lobby(srv_port(s));
+    play_login_dave(*a, 1);
+    ck_assert(cl_key(*a, "p"));
+    play_wait_text(*a, "HP: ");
+    return s;
+}
+
 /* dave plays `keys` keys (and a guest 3, if with_guest), the server gets
  * sig, and after a restart dave's login offers the game, which p shows
  * exactly as it was. A guest's game is recorded at the shutdown. */
 static void shutdown_keeps_the_game(int sig, int keys, int with_guest)
 {
     char dir[] = "/tmp/rogued-resume-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
-    tsrv_t *s = srv_start("--seed", seed, "--data-dir", dir, "--set",
-                          WAIT_ANSWERS, NULL);
-    tclient_t *a = play_lobby(srv_port(s));
-    play_login_dave(a, 1);
-    ck_assert(cl_key(a, "p"));
-    play_wait_text(a, "HP: ");
+    tclient_t *a;
+    tsrv_t *s = dave_playing_in(dir, &a);
     play_walk_keys(a, keys);
     int turn = cl_turn(a);
     cl_snap_t before;
@@ -140,8 +155,7 @@ static void shutdown_keeps_the_game(int sig, int keys, int with_guest)
     cl_close(a);
     cl_close(g);
 
-    s = srv_start("--seed", seed, "--data-dir", dir, "--set", WAIT_ANSWERS,
-                  NULL);
+    s = start_in(dir);
     tclient_t *b = play_lobby(srv_port(s));
     continue_game(b, turn);
     expect_same(b, &before);
@@ -262,15 +276,22 @@ START_TEST(a_full_record_ends_the_game_whole)
 }
 END_TEST
 
-/* Holds the test's SQLite file locked for writing: every write of the
- * store fails at its lock timeout. */
-static sqlite3 *lock_store(const char *dir)
+/* The server's SQLite file in dir, opened beside it. */
+static sqlite3 *open_store(const char *dir)
 {
     char path[128];
     snprintf(path, sizeof path, "%s/rogued.db", dir);
     sqlite3 *db;
     ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
     sqlite3_busy_timeout(db, CL_WAIT_MS); /* the server may be mid-commit */
+    return db;
+}
+
+/* Holds the test's SQLite file locked for writing: every write of the
+ * store fails at its lock timeout. */
+static sqlite3 *lock_store(const char *dir)
+{
+    sqlite3 *db = open_store(dir);
     ck_assert_int_eq(sqlite3_exec(db, "BEGIN EXCLUSIVE", NULL, NULL, NULL),
                      SQLITE_OK);
     return db;
@@ -289,15 +310,8 @@ static void unlock_store(sqlite3 *db)
 START_TEST(a_failing_store_is_said_on_screen)
 {
     char dir[] = "/tmp/rogued-resume-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
-    tsrv_t *s = srv_start("--seed", seed, "--data-dir", dir, "--set",
-                          WAIT_ANSWERS, NULL);
-    tclient_t *a = play_lobby(srv_port(s));
-    play_login_dave(a, 1);
-    ck_assert(cl_key(a, "p"));
-    play_wait_text(a, "HP: ");
+    tclient_t *a;
+    tsrv_t *s = dave_playing_in(dir, &a);
     sqlite3 *db = lock_store(dir);
     play_walk_keys(a, 3); /* new keys for the store, which cannot take them */
     if (!cl_wait_text(a, "The server cannot save your game right now.",
@@ -336,15 +350,8 @@ END_TEST
 START_TEST(a_failed_lookup_keeps_the_saved_game)
 {
     char dir[] = "/tmp/rogued-resume-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
-    tsrv_t *s = srv_start("--seed", seed, "--data-dir", dir, "--set",
-                          WAIT_ANSWERS, NULL);
-    tclient_t *a = play_lobby(srv_port(s));
-    play_login_dave(a, 1);
-    ck_assert(cl_key(a, "p"));
-    play_wait_text(a, "HP: ");
+    tclient_t *a;
+    tsrv_t *s = dave_playing_in(dir, &a);
     play_walk_keys(a, 20);
     int turn = cl_turn(a);
     cl_snap_t before;
@@ -354,11 +361,7 @@ START_TEST(a_failed_lookup_keeps_the_saved_game)
 
     /* the account's claim cannot be written (a trigger refuses it), so
      * the load fails while a login, which does not write it, works */
-    char path[128];
-    snprintf(path, sizeof path, "%s/rogued.db", dir);
-    sqlite3 *db;
-    ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
-    sqlite3_busy_timeout(db, CL_WAIT_MS); /* the server may be mid-commit */
+    sqlite3 *db = open_store(dir);
     ck_assert_int_eq(sqlite3_exec(db, "CREATE TRIGGER no_claim BEFORE UPDATE"
                                   " OF progress_claim ON accounts BEGIN"
                                   " SELECT RAISE(FAIL, 'refused'); END",
