@@ -18,16 +18,22 @@
 #include "plan.h"
 #include "play.h"
 
-/* Logs in again and continues: the menu offers the game, p shows it. */
-static void continue_game(tclient_t *c, int turn)
+/* The menu offers the game at `turn`, and p shows it. */
+static void go_on_offered(tclient_t *c, int turn)
 {
-    play_login_dave(c, 0);
     char offer[64];
     snprintf(offer, sizeof offer, "Continue your game (depth 1, turn %d)", turn);
     play_wait_text(c, offer);
     ck_assert(cl_key(c, "p"));
     play_wait_text(c, "HP: ");
     ck_assert(cl_sync(c, CL_WAIT_MS));
+}
+
+/* Logs in again and continues (go_on_offered). */
+static void continue_game(tclient_t *c, int turn)
+{
+    play_login_dave(c, 0);
+    go_on_offered(c, turn);
 }
 
 /* Servers whose two sessions' screens are compared wait for the
@@ -385,12 +391,7 @@ START_TEST(a_failed_lookup_keeps_the_saved_game)
 
     /* the store works: p finds the game, and p again goes on with it */
     ck_assert(cl_key(b, "p"));
-    char offer[64];
-    snprintf(offer, sizeof offer, "Continue your game (depth 1, turn %d)", turn);
-    play_wait_text(b, offer);
-    ck_assert(cl_key(b, "p"));
-    play_wait_text(b, "HP: ");
-    ck_assert(cl_sync(b, CL_WAIT_MS));
+    go_on_offered(b, turn);
     expect_same(b, &before);
     ck_assert_int_eq(cl_turn(b), turn);
     cl_snap_free(&before);
