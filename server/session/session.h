@@ -82,11 +82,6 @@ typedef struct st_lobby {
      * the store is away (session_lobby.c). 0: none. */
     uint64_t store_asked_ms;
     uint32_t store_gen;
-    /* The account's game in progress is not known yet (its load is owed,
-     * failed or was given up): p asks the store again rather than begin a
-     * game, whose beginning would end the saved one (session_lobby.c). */
-    uint8_t progress_unknown;
-    uint8_t play_if_none;      /* ...and p was pressed: no game, play */
 } st_lobby_t;
 
 /* S_PLAYING */
@@ -238,6 +233,13 @@ typedef struct sess {
                                   (0: none) */
     char guest_token[GRACE_TOKEN_LEN + 1]; /* a browser guest's: resumes
                                   the game after a drop ("" : none) */
+    /* The account's game in progress is not known since its login (its
+     * load is owed, failed or was given up, or the game could not be
+     * rebuilt for now): the lobby's p asks the store again rather than
+     * begin a game, whose beginning would end the saved one. Kept across
+     * states (watching, a replay), unlike st. session_lobby.c. */
+    uint8_t progress_unknown;
+    uint8_t play_if_none;      /* ...and p was pressed: no game, play */
     int64_t jobs;              /* rebuilds asked for so far (their numbers) */
     uv_timer_t negotiate_timer; /* the negotiation deadline */
     uv_timer_t esc_timer;       /* a held Esc becomes a key after 100 ms */

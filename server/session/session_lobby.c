@@ -152,6 +152,11 @@ static void rebuilt(sess_t *s, smsg_t *m)
             lobby_note(&s->lobby, LOBBY_NOTE_BAD,
                        "Your game in progress cannot be rebuilt: %s.",
                        record_strerror(r->err));
+            /* Out of memory passes: p asks for it again. A game that
+             * cannot be rebuilt at all (damaged, drifted) would never
+             * come back: p begins a new game in its place. */
+            if (r->err == RECORD_ENOMEM)
+                s->progress_unknown = 1;
         }
         return;
     }
@@ -194,8 +199,7 @@ static int ask_rebuild(sess_t *s, msg_game_t *src, int takeover)
         log_error("%s id=%llu: no rebuild: %s", takeover ? "takeover" :
                   "resume", (unsigned long long)s->id, rebuild_refusal(rc));
         lobby_note(&s->lobby, LOBBY_NOTE_BAD, "%s", rebuild_refusal(rc));
-        if (!takeover) /* the store keeps it: p asks for it again */
-            l->progress_unknown = 1;
+        s->progress_unknown = 1; /* the store keeps it: p asks again */
         return -1;
     }
     lobby_wait(&s->lobby);
@@ -205,12 +209,11 @@ static int ask_rebuild(sess_t *s, msg_game_t *src, int takeover)
 static void on_progress(void *ctx, const store_progress_t *pr);
 
 /* The account's game in progress could not be looked up: said, and p
- * asks again (st_lobby_t.progress_unknown). */
+ * asks again (sess_t.progress_unknown). */
 static void progress_unknown(sess_t *s, const char *why)
 {
-    st_lobby_t *l = &s->st.lobby;
-    l->progress_unknown = 1;
-    l->play_if_none = 0;
+    s->progress_unknown = 1;
+    s->play_if_none = 0;
     log_info("progress id=%llu: not looked up (%s); p asks again",
              (unsigned long long)s->id, why);
     lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Your saved game could not be "
@@ -225,7 +228,7 @@ static void progress_unknown(sess_t *s, const char *why)
 static void load_progress(sess_t *s)
 {
     st_lobby_t *l = &s->st.lobby;
-    l->progress_unknown = 1;
+    s->progress_unknown = 1;
     if (store_progress_load(s->srv->store, s->lobby.account_id, on_progress,
                             s) != 0) {
         progress_unknown(s, "the store is busy");
@@ -263,13 +266,13 @@ static void on_progress(void *ctx, const store_progress_t *pr)
         progress_unknown(s, "the store failed");
         return;
     }
-    l->progress_unknown = 0;
-    if (pr->status == STORE_NOT_FOUND && l->play_if_none) {
-        l->play_if_none = 0;
+    s->progress_unknown = 0;
+    if (pr->status == STORE_NOT_FOUND && s->play_if_none) {
+        s->play_if_none = 0;
         sess_goto(s, S_PLAYING, NULL); /* p was pressed for this */
         return;
     }
-    l->play_if_none = 0;
+    s->play_if_none = 0;
     if (pr->status == STORE_STALE) {
         lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Your game in progress was played "
                    "by another version of the server and cannot go on.");
@@ -297,7 +300,7 @@ static void on_progress(void *ctx, const store_progress_t *pr)
             log_error("resume id=%llu: out of memory", (unsigned long long)s->id);
             lobby_note(&s->lobby, LOBBY_NOTE_BAD,
                        "Your game in progress cannot be rebuilt: out of memory.");
-            l->progress_unknown = 1; /* kept in the store: p asks again */
+            s->progress_unknown = 1; /* kept in the store: p asks again */
         } else {
             ask_rebuild(s, src, 0); /* a refusal is said on the lobby */
         }
@@ -354,8 +357,8 @@ int sess_lobby_take_game(sess_t *s, uint64_t from)
 static void take_over(sess_t *s)
 {
     /* no game begins before the load after the takeovers has answered */
-    s->st.lobby.progress_unknown = 1;
-    s->st.lobby.play_if_none = 0; /* a p before a lost answer is not this login's */
+    s->progress_unknown = 1;
+    s->play_if_none = 0; /* a p before a lost answer is not this login's */
     uint64_t ids[TAKEOVER_MAX];
     int n = dir_sessions_of(s->srv->dir, s->lobby.account_id, s->id, ids,
                             TAKEOVER_MAX);
@@ -477,9 +480,9 @@ static void act_play(sess_t *s, int action)
 {
     st_lobby_t *st = &s->st.lobby;
     (void)action;
-    if (!st->held.game && st->progress_unknown && s->lobby.account_id > 0) {
+    if (!st->held.game && s->progress_unknown && s->lobby.account_id > 0) {
         /* the saved game first: p again only if there is none */
-        st->play_if_none = 1;
+        s->play_if_none = 1;
         load_progress(s);
         return;
     }
@@ -502,8 +505,8 @@ static void act_logout(sess_t *s, int action)
     (void)action;
     /* A game held for the account stays in the store, not here. */
     owned_game_free(&s->st.lobby.held);
-    s->st.lobby.progress_unknown = 0;
-    s->st.lobby.play_if_none = 0;
+    s->progress_unknown = 0;
+    s->play_if_none = 0;
     dir_set_account(s->srv->dir, s->id, 0);
     s->claim = 0; /* the account's: the next login's load takes its own */
 }
@@ -726,6 +729,7 @@ static void lobby_sweep(sess_t *s, uint64_t now)
     if (!lobby_store_away(&s->lobby, l->store_gen))
         return; /* answered meanwhile */
     store_cancel(s->srv->store, s);
+    s->play_if_none = 0; /* the p that asked is answered: try again */
     sess_hash_end(s);
     sodium_memzero(l->new_password, sizeof l->new_password);
     log_info("store away id=%llu: no answer within %llu ms; the player may "

@@ -349,10 +349,11 @@ START_TEST(a_failing_store_is_said_on_screen)
 END_TEST
 
 /* A login whose saved game cannot be looked up (the store fails: here
- * the load cannot take its claim) is told so, and
- * p looks again instead of starting a game whose beginning would end the
- * saved one once the store works again. When the store answers, the
- * saved game is offered and goes on at the screen left. */
+ * the load cannot take its claim) is told so, and p looks again instead
+ * of starting a game whose beginning would end the saved one once the
+ * store works again; watching a game meanwhile does not change that.
+ * When the store answers, the saved game is offered and goes on at the
+ * screen left. */
 START_TEST(a_failed_lookup_keeps_the_saved_game)
 {
     char dir[] = "/tmp/rogued-resume-XXXXXX";
@@ -385,16 +386,29 @@ START_TEST(a_failed_lookup_keeps_the_saved_game)
                                  CL_WAIT_MS));
     play_wait_text(b, told);
     ck_assert(!cl_screen_has(b, "HP: "));
+    ck_assert(!srv_log_has(s, "game start id=2"));
     ck_assert_int_eq(sqlite3_exec(db, "DROP TRIGGER no_claim", NULL, NULL,
                                   NULL), SQLITE_OK);
     sqlite3_close(db);
 
+    /* watching a game and back does not forget it: still not looked up */
+    tclient_t *g = play_connect(srv_port(s), NULL);
+    play_walk_keys(g, 3);
+    ck_assert(cl_key(b, "w"));
+    play_wait_text(b, "guest");
+    ck_assert(cl_key(b, "a"));
+    play_wait_text(b, " - q leaves");
+    ck_assert(cl_key(b, "q"));
+    play_wait_text(b, "Logged in as dave");
+
     /* the store works: p finds the game, and p again goes on with it */
     ck_assert(cl_key(b, "p"));
     go_on_offered(b, turn);
+    ck_assert(!srv_log_has(s, "game start id=2"));
     expect_same(b, &before);
     ck_assert_int_eq(cl_turn(b), turn);
     cl_snap_free(&before);
+    cl_close(g);
     cl_close(b);
     srv_stop(s);
     srv_remove_tree(dir);
