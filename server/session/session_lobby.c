@@ -121,6 +121,7 @@ static void on_taken(void *ctx, int status, int taken)
  * login. */
 static void play_on(sess_t *s, play_arg_t *a)
 {
+    s->progress_known = 1; /* the game here is the account's */
     sess_goto(s, S_PLAYING, a);
     owned_game_free(&a->g); /* only if the state did not take it */
     free(a->watchers);
@@ -152,11 +153,11 @@ static void rebuilt(sess_t *s, smsg_t *m)
             lobby_note(&s->lobby, LOBBY_NOTE_BAD,
                        "Your game in progress cannot be rebuilt: %s.",
                        record_strerror(r->err));
-            /* Out of memory passes: p asks for it again. A game that
-             * cannot be rebuilt at all (damaged, drifted) would never
-             * come back: p begins a new game in its place. */
-            if (r->err == RECORD_ENOMEM)
-                s->progress_unknown = 1;
+            /* A game that cannot be rebuilt at all (damaged, drifted)
+             * would never come back: p begins a new game in its place.
+             * Out of memory passes: p asks for it again. */
+            if (r->err != RECORD_ENOMEM)
+                s->progress_known = 1;
         }
         return;
     }
@@ -199,8 +200,7 @@ static int ask_rebuild(sess_t *s, msg_game_t *src, int takeover)
         log_error("%s id=%llu: no rebuild: %s", takeover ? "takeover" :
                   "resume", (unsigned long long)s->id, rebuild_refusal(rc));
         lobby_note(&s->lobby, LOBBY_NOTE_BAD, "%s", rebuild_refusal(rc));
-        s->progress_unknown = 1; /* the store keeps it: p asks again */
-        return -1;
+        return -1; /* (the store keeps it: p asks for it again) */
     }
     lobby_wait(&s->lobby);
     return 0;
@@ -209,10 +209,9 @@ static int ask_rebuild(sess_t *s, msg_game_t *src, int takeover)
 static void on_progress(void *ctx, const store_progress_t *pr);
 
 /* The account's game in progress could not be looked up: said, and p
- * asks again (sess_t.progress_unknown). */
-static void progress_unknown(sess_t *s, const char *why)
+ * asks again (sess_t.progress_known). */
+static void lookup_failed(sess_t *s, const char *why)
 {
-    s->progress_unknown = 1;
     s->play_if_none = 0;
     log_info("progress id=%llu: not looked up (%s); p asks again",
              (unsigned long long)s->id, why);
@@ -228,10 +227,10 @@ static void progress_unknown(sess_t *s, const char *why)
 static void load_progress(sess_t *s)
 {
     st_lobby_t *l = &s->st.lobby;
-    s->progress_unknown = 1;
+    s->progress_known = 0;
     if (store_progress_load(s->srv->store, s->lobby.account_id, on_progress,
                             s) != 0) {
-        progress_unknown(s, "the store is busy");
+        lookup_failed(s, "the store is busy");
         return;
     }
     lobby_wait(&s->lobby);
@@ -263,16 +262,18 @@ static void on_progress(void *ctx, const store_progress_t *pr)
     if (l->held.game || pr->account_id != s->lobby.account_id)
         return;
     if (pr->status == STORE_ERROR) {
-        progress_unknown(s, "the store failed");
+        lookup_failed(s, "the store failed");
         return;
     }
-    s->progress_unknown = 0;
-    if (pr->status == STORE_NOT_FOUND && s->play_if_none) {
-        s->play_if_none = 0;
+    int play = s->play_if_none;
+    s->play_if_none = 0;
+    /* none, or one this core cannot go on (ended below): p begins a game;
+     * a game to rebuild is held (or, refused for now, asked for again) */
+    s->progress_known = pr->status != STORE_OK;
+    if (pr->status == STORE_NOT_FOUND && play) {
         sess_goto(s, S_PLAYING, NULL); /* p was pressed for this */
         return;
     }
-    s->play_if_none = 0;
     if (pr->status == STORE_STALE) {
         lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Your game in progress was played "
                    "by another version of the server and cannot go on.");
@@ -300,7 +301,6 @@ static void on_progress(void *ctx, const store_progress_t *pr)
             log_error("resume id=%llu: out of memory", (unsigned long long)s->id);
             lobby_note(&s->lobby, LOBBY_NOTE_BAD,
                        "Your game in progress cannot be rebuilt: out of memory.");
-            s->progress_unknown = 1; /* kept in the store: p asks again */
         } else {
             ask_rebuild(s, src, 0); /* a refusal is said on the lobby */
         }
@@ -356,9 +356,7 @@ int sess_lobby_take_game(sess_t *s, uint64_t from)
  * without them noticing); then the store is asked for a saved game. */
 static void take_over(sess_t *s)
 {
-    /* no game begins before the load after the takeovers has answered */
-    s->progress_unknown = 1;
-    s->play_if_none = 0; /* a p before a lost answer is not this login's */
+    s->progress_known = 0; /* a login: the load after the takeovers tells */
     uint64_t ids[TAKEOVER_MAX];
     int n = dir_sessions_of(s->srv->dir, s->lobby.account_id, s->id, ids,
                             TAKEOVER_MAX);
@@ -417,10 +415,12 @@ static void on_account(void *ctx, const store_account_t *a)
             sess_keep_display_choice(s);
         else if (!registering)
             sess_set_display_choice(s, a->display);
-        if (!registering)
+        if (!registering) {
             take_over(s);
-        else
+        } else {
+            s->progress_known = 1; /* a new account has no game to lose */
             take_claim(s);
+        }
     }
 }
 
@@ -480,7 +480,7 @@ static void act_play(sess_t *s, int action)
 {
     st_lobby_t *st = &s->st.lobby;
     (void)action;
-    if (!st->held.game && s->progress_unknown && s->lobby.account_id > 0) {
+    if (!st->held.game && !s->progress_known && s->lobby.account_id > 0) {
         /* the saved game first: p again only if there is none */
         s->play_if_none = 1;
         load_progress(s);
@@ -496,7 +496,7 @@ static void act_play(sess_t *s, int action)
         a.resumed = 1;
         play_on(s, &a);
     } else {
-        sess_goto(s, S_PLAYING, NULL);
+        sess_goto(s, S_PLAYING, NULL); /* (progress_known already) */
     }
 }
 
@@ -505,8 +505,6 @@ static void act_logout(sess_t *s, int action)
     (void)action;
     /* A game held for the account stays in the store, not here. */
     owned_game_free(&s->st.lobby.held);
-    s->progress_unknown = 0;
-    s->play_if_none = 0;
     dir_set_account(s->srv->dir, s->id, 0);
     s->claim = 0; /* the account's: the next login's load takes its own */
 }

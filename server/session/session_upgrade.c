@@ -206,8 +206,8 @@ static void resume_state(sess_t *s, const upgrade_sess_t *u)
         int rc = g ? sess_lobby_play_summary(s, g) : -1;
         s->rebuild_exempt = 0;
         if (rc != 0 && s->lobby.account_id > 0) {
-            /* the store has it up to the keys sent: p asks for that */
-            s->progress_unknown = 1;
+            /* the store has it up to the keys sent: p asks for that
+             * (sess_t.progress_known is 0 after an upgrade) */
             log_error("upgrade id=%llu: its game cannot be rebuilt: p asks "
                       "the store for its saved copy", (unsigned long long)s->id);
         } else if (rc != 0) {
