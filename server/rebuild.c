@@ -12,8 +12,12 @@ typedef struct job {
     chan_t *reply;             /* the asker's loop's inbox */
     int64_t n;
     int record;
-    msg_rebuilt_t *out;        /* owned until posted */
-    smsg_t *answer;            /* made by run, posted by deliver */
+    msg_rebuilt_t *out;        /* owned until run moves it into answer */
+    smsg_t *answer;            /* made with the job, so that a job run to
+                                  its end always has an answer to post:
+                                  nothing on the pool's thread can fail to
+                                  make it (the asker waits for it with no
+                                  deadline); posted by deliver */
     uint32_t replayed;         /* keys fed */
 } job_t;
 
@@ -97,15 +101,10 @@ static int from_start(job_t *j, rbp_t *pool)
     return err;
 }
 
-/* The answer for the asker, made here so that deliver only posts it. */
-static void make_answer(job_t *j)
+/* The rebuilt game (or why not) into the answer made with the job, so
+ * that deliver only posts it. */
+static void fill_answer(job_t *j)
 {
-    j->answer = msg_new(MSG_REBUILT, 0, j->base.session, NULL);
-    if (!j->answer) {
-        log_error("rebuild for session %llu: out of memory",
-                  (unsigned long long)j->base.session);
-        return;
-    }
     j->answer->a = j->n;
     j->answer->rebuilt = j->out; /* moved */
     j->out = NULL;
@@ -147,14 +146,14 @@ done:
     else
         log_debug("rebuild for session %llu: from the start, %u keys "
                   "replayed", to, (unsigned)j->replayed);
-    make_answer(j);
+    fill_answer(j);
 }
 
 /* Under the pool's lock: into the asker's loop's inbox. */
 static void deliver(rbp_job_t *base)
 {
     job_t *j = (job_t *)base;
-    if (j->answer && chan_post(j->reply, j->answer) == 0)
+    if (chan_post(j->reply, j->answer) == 0)
         j->answer = NULL;
 }
 
@@ -175,12 +174,15 @@ int rebuild_start(rbp_t *pool, chan_t *reply, uint64_t to, const char *ip,
     }
     job_t *j = calloc(1, sizeof *j);
     msg_rebuilt_t *r = calloc(1, sizeof *r);
-    if (!j || !r) {
+    smsg_t *answer = msg_new(MSG_REBUILT, 0, to, NULL);
+    if (!j || !r || !answer) {
         free(j);
         free(r);
+        msg_free(answer);
         msg_game_free(src);
         return REBUILD_NOMEM;
     }
+    j->answer = answer;
     r->src = src;
     j->base.session = to;
     snprintf(j->base.ip, sizeof j->base.ip, "%s", ip ? ip : "");

@@ -31,7 +31,10 @@
 /* Starts rebuilding the game of summary src (taken) for session `to` of
  * address ip, with a recorder that goes on recording (record) or without
  * one; a rebuild of `to` still waiting or running is cancelled. The answer
- * is MSG_REBUILT with a = job, posted to `reply`. Returns 0, or RBP_FULL,
+ * is MSG_REBUILT with a = job, posted to `reply`; once started it always
+ * comes (the rebuilt game, or why not) unless the rebuild is cancelled or
+ * `reply` is closed: it is allocated here, so nothing on the pool's
+ * thread can fail to make it. Returns 0, or RBP_FULL,
  * RBP_ADDR, RBP_CLOSED or REBUILD_NOMEM (src freed, no answer:
  * rebuild_refusal says why to the player). ip NULL: the host's own
  * rebuild (a session a binary upgrade moved here), held to neither the

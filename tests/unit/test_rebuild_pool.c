@@ -3,7 +3,8 @@
  * second replaces the first), a cap per address and on the queue, a
  * cancel that frees the slot at once for a waiting job and stops a running
  * one between two chunks of keys without an answer, and the start point: a
- * summary with a snapshot replays only the keys after it. Most tests run
+ * summary with a snapshot replays only the keys after it; a rebuild that
+ * runs out of memory on its thread still answers. Most tests run
  * the pool with no thread (rbp_run_one on the test's own), so every step
  * is the test's; the last one has threads and posters racing, and
  * `make tsan` runs this binary under ThreadSanitizer too. */
@@ -326,6 +327,63 @@ START_TEST(a_closed_inbox_drops_the_answer)
 }
 END_TEST
 
+/* --- memory running out on the pool's thread ---------------------------------
+ *
+ * This binary is linked with -Wl,--wrap=calloc (Makefile): every calloc of
+ * the test's and the server's objects comes here, and fails while
+ * calloc_fails is set. */
+
+void *__real_calloc(size_t n, size_t size);
+void *__wrap_calloc(size_t n, size_t size);
+
+static atomic_int calloc_fails;
+
+void *__wrap_calloc(size_t n, size_t size)
+{
+    if (atomic_load(&calloc_fails))
+        return NULL;
+    return __real_calloc(n, size);
+}
+
+/* The check hook: from the first chunk on, no calloc succeeds. */
+static void no_memory_from_first_check(void *ctx, rbp_job_t *j)
+{
+    (void)ctx;
+    (void)j;
+    atomic_store(&calloc_fails, 1);
+}
+
+/* The asker shows "One moment..." until its answer comes, with no
+ * deadline: a rebuild run to its end answers even when memory runs out on
+ * the pool's thread (the answer is made with the job). */
+START_TEST(a_rebuild_answers_when_memory_runs_out_on_its_thread)
+{
+    played_t pl;
+    play(&pl);
+    chan_t ch;
+    ck_assert_int_eq(chan_init(&ch, 0, NULL, NULL), 0);
+    rbp_t *p = rbp_new(0, 0, 0);
+    rbp_set_check_hook(p, no_memory_from_first_check, NULL);
+    ck_assert_int_eq(rebuild_start(p, &ch, 5, "10.0.0.1", 21,
+                                   summary(&pl, 0), 1), 0);
+    ck_assert_int_eq(rbp_run_one(p), 1);
+    atomic_store(&calloc_fails, 0);
+    smsg_t *m = answer(&ch);
+    check_rebuilt(m, &pl, 21);
+    msg_free(m);
+    /* and with no memory for the job itself, a refusal the lobby says */
+    msg_game_t *src = summary(&pl, 0);
+    atomic_store(&calloc_fails, 1);
+    int rc = rebuild_start(p, &ch, 5, "10.0.0.1", 22, src, 1);
+    atomic_store(&calloc_fails, 0);
+    ck_assert_int_eq(rc, REBUILD_NOMEM);
+    ck_assert_ptr_null(answer(&ch));
+    rbp_free(p);
+    chan_free(&ch);
+    played_free(&pl);
+}
+END_TEST
+
 /* --- threads ------------------------------------------------------------------- */
 
 enum { POSTERS = 4, PER_POSTER = 2000 };
@@ -383,6 +441,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_summary_with_a_snapshot_replays_only_the_keys_after_it);
     tcase_add_test(tc, a_running_rebuild_whose_asker_goes_stops_between_chunks);
     tcase_add_test(tc, a_closed_inbox_drops_the_answer);
+    tcase_add_test(tc, a_rebuild_answers_when_memory_runs_out_on_its_thread);
     tcase_add_test(tc, every_job_is_dropped_once_with_threads_racing);
     suite_add_tcase(s, tc);
     return s;
