@@ -10,6 +10,46 @@
 
 #include "screen_floor.h"
 
+/* Cells of the two rows that differ. */
+static int cells_differing(const cell_t *a, const cell_t *b, int w)
+{
+    int n = 0;
+    for (int x = 0; x < w; x++)
+        n += cell_word(&a[x]) != cell_word(&b[x]);
+    return n;
+}
+
+/* A delete-line, an insert-line and the two moves before them, in bytes
+ * (emit_shift's, at least). */
+#define SHIFT_OVERHEAD 12
+
+/* Whether sh could make the diff shorter, in cells (about a byte each):
+ * the rows it spares are the cells of its moved rows that the plain diff
+ * rewrites; the rows it breaks are the k left blank at the block's end,
+ * whose ink must then be written whole where the plain diff wrote only
+ * the cells that changed. Trying a shift costs a second encoding of the
+ * whole frame, and a block of one row matching by chance (the map's rows
+ * look alike) breaks a full map row to spare a few cells
+ * (docs/performance.md, "Scroll trials that cannot pay"). */
+static int shift_may_pay(const shown_t *a, const screen_t *b,
+                         const frame_rows_t *fr, const shift_t *sh)
+{
+    int w = b->w, end = sh->bot - sh->k + 1, spared = 0, broken = 0;
+    for (int y = sh->top; y < end; y++)
+        if (fr->changed[y])
+            spared += cells_differing(shown_row(a, y), row_of(b, y), w);
+    for (int y = end; y <= sh->bot; y++) {
+        const cell_t *row = row_of(b, y);
+        int ink = 0;
+        for (int x = 0; x < w; x++)
+            ink += !is_blank(&row[x]);
+        if (fr->changed[y])
+            ink -= cells_differing(shown_row(a, y), row, w);
+        broken += ink > 0 ? ink : 0;
+    }
+    return spared > broken + SHIFT_OVERHEAD;
+}
+
 /* Finds the block shift that spares the most changed, non-blank rows
  * (fr: what the plain diff learnt of each row). Cheap when there is none:
  * a run can only start at a changed row with ink whose first changed cell
@@ -65,5 +105,5 @@ int screen_find_shift(const shown_t *a, const screen_t *b,
             }
         }
     }
-    return best > 0;
+    return best > 0 && shift_may_pay(a, b, fr, sh);
 }
