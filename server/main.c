@@ -26,8 +26,9 @@ static void usage(FILE *f, const config_t *defaults)
     fprintf(f,
         "Usage: rogued [OPTION]...\n"
         "       rogued ctl [--data-dir DIR] COMMAND [ARGS]  (the operator's\n"
-        "                        console: who, say, kick, shutdown, reload,\n"
-        "                        backup; `rogued ctl help` lists them)\n"
+        "                        console: who, say, kick, ban, shutdown,\n"
+        "                        reload, backup, upgrade...; `rogued ctl\n"
+        "                        help` lists them all)\n"
         "A telnet roguelike server: every player gets a dungeon of their own.\n"
         "\n"
         "Options (each overrides the environment, which overrides the file):\n"
@@ -305,6 +306,18 @@ int main(int argc, char **argv)
     if (make_dirs(cfg.data_dir) != 0) {
         fprintf(stderr, "rogued: cannot create data directory '%s': %s\n",
                 cfg.data_dir, strerror(errno));
+        return 1;
+    }
+    if (!getenv(UPGRADE_FD_ENV) && ctl_answers(cfg.data_dir)) {
+        /* Two servers on one database would each serve its players (the
+         * claims keep an account's game to one of them, docs/hosting.md),
+         * the second without a console. An upgrade's new process is
+         * handed the console instead. */
+        fprintf(stderr, "rogued: another server runs on the data directory "
+                "'%s' (its console answers on %s/%s): stop it first (rogued "
+                "ctl --data-dir %s shutdown), or give this one a data_dir of "
+                "its own\n", cfg.data_dir, cfg.data_dir, CTL_SOCKET,
+                cfg.data_dir);
         return 1;
     }
     signal(SIGPIPE, SIG_IGN);

@@ -31,6 +31,11 @@ typedef struct ctl ctl_t;
 /* A console request being answered (one client connection). */
 typedef struct ctl_req ctl_req_t;
 
+/* 1 if a server answers on the console's socket in data_dir: another
+ * server runs on that directory (a socket left by one that did not stop
+ * cleanly refuses the connect). */
+int ctl_answers(const char *data_dir);
+
 /* Starts the console on the host's loop (after the workers started).
  * Returns it, or NULL after logging why (the server runs without it). */
 ctl_t *ctl_start(struct host *h);

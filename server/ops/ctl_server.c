@@ -44,6 +44,9 @@ struct ctl_req {
     int64_t scratch[4];
 };
 
+/* The console socket's path: the data directory and CTL_SOCKET. */
+#define CTL_PATH_MAX (CONFIG_STR_MAX + 16)
+
 struct ctl {
     struct host *h;
     uv_pipe_t server;
@@ -55,7 +58,7 @@ struct ctl {
     uint64_t next_id;
     ctl_req_t *reqs;
     int nreqs;                 /* connections open (at most CTL_CONNS) */
-    char path[CONFIG_STR_MAX + 16];
+    char path[CTL_PATH_MAX];
     const char *config_path;
     const config_flags_t *flags; /* the command line's keys; NULL: none */
     int stopped;
@@ -480,6 +483,13 @@ static int socket_answers(const char *path)
     return ok;
 }
 
+int ctl_answers(const char *data_dir)
+{
+    char path[CTL_PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", data_dir, CTL_SOCKET);
+    return socket_answers(path);
+}
+
 static ctl_t *listen_on(ctl_t *c, int fd);
 
 ctl_t *ctl_start(struct host *h)
@@ -508,21 +518,45 @@ ctl_t *ctl_start(struct host *h)
     return listen_on(c, -1);
 }
 
+/* A Unix socket bound to path, 0600 from the start (no moment in which
+ * another user may connect). Bound here, not by uv_pipe_bind: libuv
+ * unlinks the path of a pipe it bound when the handle closes, and after
+ * an upgrade the old process closes its handle while the path is the new
+ * process's console (ctl_stop unlinks it itself when it is not handed
+ * over). Returns the descriptor, or a negative libuv error. */
+static int bind_socket(const char *path)
+{
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    if (strlen(path) >= sizeof sa.sun_path)
+        return UV_ENAMETOOLONG;
+    memcpy(sa.sun_path, path, strlen(path) + 1);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -errno;
+    mode_t old = umask(0177);
+    int rc = bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0 ? 0 : -errno;
+    umask(old);
+    if (rc != 0) {
+        close(fd);
+        return rc;
+    }
+    return fd;
+}
+
 /* Listens on fd (an upgrade's), or binds the socket's path (fd -1). */
 static ctl_t *listen_on(ctl_t *c, int fd)
 {
     struct host *h = c->h;
     uv_pipe_init(h->loop, &c->server, 0);
     c->server.data = c;
-    int rc;
-    if (fd >= 0) {
+    int made = 0; /* the path bound here (a file of ours) */
+    int rc = fd >= 0 ? fd : bind_socket(c->path);
+    if (rc >= 0) {
+        made = fd < 0;
+        fd = rc;
         rc = uv_pipe_open(&c->server, fd);
-    } else {
-        /* 0600 from the start: no moment in which another user may
-         * connect. */
-        mode_t old = umask(0177);
-        rc = uv_pipe_bind(&c->server, c->path);
-        umask(old);
+        if (rc != 0 && made)
+            close(fd); /* not the handle's: ours to close */
     }
     if (rc == 0)
         rc = uv_listen((uv_stream_t *)&c->server, 16, on_connection);
@@ -530,6 +564,8 @@ static ctl_t *listen_on(ctl_t *c, int fd)
         rc = inbox_open(&c->inbox, h->loop, on_answers, c);
     if (rc != 0) {
         log_error("console: cannot listen on %s: %s", c->path, uv_strerror(rc));
+        if (made)
+            unlink(c->path); /* bound, but no console on it */
         if (h->metrics_fd >= 0) /* handed over for a console that is not */
             close(h->metrics_fd);
         h->metrics_fd = -1;

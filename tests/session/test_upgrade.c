@@ -124,8 +124,11 @@ START_TEST(upgrade_keeps_sessions)
     snprintf(moved, sizeof moved, "upgraded: %d sessions moved",
              PLAYERS + LOBBIES + 1 + WEBS);
     ck_assert_msg(strstr(out, moved), "not every session moved: %s", out);
-    /* the old process exits by itself, cleanly */
+    /* the old process exits by itself, cleanly, and leaves the console's
+     * socket to the new one (libuv unlinked a path it had bound) */
     ck_assert(srv_wait_exited(s, WAIT_MS));
+    rc = srv_ctl(s, "who", out, sizeof out);
+    ck_assert_msg(rc == 0, "ctl who after the upgrade: status %d: %s", rc, out);
 
     for (int i = 0; i < PLAYERS; i++)
         expect_game_at(p[i], turn[i]);
