@@ -29,7 +29,12 @@
 #define UPB_SIZE_MAX 4096      /* columns or rows */
 
 enum upb_kind { UPB_TELNET = 0, UPB_WEB = 1, UPB_KINDS };
-enum upb_state { UPB_LOBBY = 0, UPB_PLAYING = 1, UPB_WATCHING = 2, UPB_STATES };
+/* UPB_LOBBY_TYPING: the lobby, with a line (a name, a password) being
+ * typed: the new process drops the rest of it (lobby_drop_line). A
+ * binary older than that state refuses such a blob (an enum out of its
+ * range), and that one connection is closed. */
+enum upb_state { UPB_LOBBY = 0, UPB_PLAYING = 1, UPB_WATCHING = 2,
+                 UPB_LOBBY_TYPING = 3, UPB_STATES };
 
 typedef struct upgrade_sess {
     uint8_t kind;              /* enum upb_kind */

@@ -420,8 +420,29 @@ static int menu_key(lobby_t *l, int key)
     }
 }
 
+void lobby_drop_line(lobby_t *l)
+{
+    l->drop_line = 1;
+    lobby_note(l, LOBBY_NOTE_BAD, "The server was upgraded as you typed: "
+               "that line is dropped. Press Enter.");
+}
+
+/* A key of the line typed before an upgrade (lobby_drop_line): dropped;
+ * its end ends the dropping. */
+static void drop_key(lobby_t *l, int key)
+{
+    if (key == KEY_ENTER || key == KEY_ESC || key == KEY_CTRL_C) {
+        l->drop_line = 0;
+        l->note[0] = '\0';
+    }
+}
+
 int lobby_key(lobby_t *l, int key)
 {
+    if (l->drop_line) {
+        drop_key(l, key);
+        return LOBBY_DO_NOTHING;
+    }
     switch (l->page) {
     case LOBBY_MENU:
         return menu_key(l, key);

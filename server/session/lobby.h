@@ -120,6 +120,9 @@ typedef struct lobby {
     uint8_t resume;                  /* a game in progress waits: p continues */
     uint8_t key_login;               /* logged in by an SSH key, not yet
                                         taken over (lobby_take_key_login) */
+    uint8_t drop_line;               /* the rest of a line typed before an
+                                        upgrade: dropped up to Enter
+                                        (lobby_drop_line) */
     int resume_depth, resume_turns;
     lobby_keys_t *keys;              /* the keys pages' state while shown
                                         (NULL otherwise); owned */
@@ -202,6 +205,13 @@ int lobby_in_password(const lobby_t *l);
 
 /* 1 while any prompt is shown (a name or a password being typed). */
 int lobby_typing(const lobby_t *l);
+
+/* The player was typing a line (a name, a password) when a binary
+ * upgrade moved the connection, and the new process shows the menu: the
+ * rest of that line is not the menu's (a password's last letters would
+ * be read as menu keys, and echoed). Keys are dropped up to Enter (or
+ * Esc, or Ctrl-C), and the note says so. */
+void lobby_drop_line(lobby_t *l);
 
 /* What is typed at the prompt now ("" with none), and its length. */
 const char *lobby_line(const lobby_t *l);

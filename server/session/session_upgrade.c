@@ -74,6 +74,8 @@ int sess_upgrade_pack(sess_t *s, buf_t *out, uint32_t new_version)
         u.state = UPB_WATCHING;
         u.player = s->st.watch.player;
         snprintf(u.player_name, sizeof u.player_name, "%s", s->st.watch.name);
+    } else if (s->state == S_LOBBY && lobby_typing(&s->lobby)) {
+        u.state = UPB_LOBBY_TYPING; /* what was typed stays here */
     }
     if (!gs && s->nfollowers > 0) {
         /* not in a game (the lobby, or watching another): the watchers
@@ -224,6 +226,8 @@ static void resume_state(sess_t *s, const upgrade_sess_t *u)
         sess_goto(s, S_WATCHING, &m);
     } else {
         sess_lobby_load_progress(s);
+        if (u->state == UPB_LOBBY_TYPING)
+            lobby_drop_line(&s->lobby);
     }
     if (u->state != UPB_PLAYING)
         follow_resume(s, u);

@@ -347,6 +347,42 @@ START_TEST(sigusr2_and_an_account)
 }
 END_TEST
 
+/* A password half typed when the upgrade comes: the rest of that line,
+ * typed into the new process, is dropped up to Enter and said so, not
+ * read as menu keys (its r opened the registration, and the letters after
+ * it were echoed as the name). */
+START_TEST(a_line_half_typed_is_dropped_not_read_as_keys)
+{
+    int http;
+    tsrv_t *s = start_walk_server(&http);
+    tclient_t *c = play_lobby(srv_port(s));
+    ck_assert(cl_key(c, "l"));
+    play_type_line(c, "dave");
+    play_wait_text(c, "Password:");
+    ck_assert_int_eq(cl_send_str(c, "se"), 0);
+    ck_assert(cl_sync(c, WAIT_MS));
+    char out[1024];
+    int rc = srv_upgrade(s, out, sizeof out);
+    ck_assert_msg(rc == 0, "rogued --upgrade: status %d: %s", rc, out);
+    int pid = srv_upgraded_pid(out);
+    ck_assert(srv_wait_exited(s, WAIT_MS));
+    play_wait_text(c, "that line is dropped. Press Enter.");
+    ck_assert_int_eq(cl_send_str(c, "cret1rq3\r"), 0);
+    ck_assert(cl_sync(c, WAIT_MS));
+    ck_assert(!cl_closed(c)); /* its q did not quit */
+    play_wait_text(c, "Play (as a guest)"); /* the menu, no prompt */
+    ck_assert(!cl_screen_has(c, "Name:"));
+    ck_assert(!cl_screen_has(c, "et1"));
+    ck_assert(!cl_screen_has(c, "that line is dropped"));
+    /* and the menu's keys work again */
+    ck_assert(cl_key(c, "l"));
+    play_wait_text(c, "Log in");
+    cl_close(c);
+    srv_stop_upgraded(s, pid);
+    srv_stop(s);
+}
+END_TEST
+
 /* An account in the lobby with its saved game offered: after the upgrade
  * the new process offers it again (from the store), at the same turn. */
 START_TEST(account_in_the_lobby_keeps_its_saved_game)
@@ -762,6 +798,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, upgrade_keeps_sessions);
     tcase_add_test(tc, sigusr2_and_an_account);
     tcase_add_test(tc, account_in_the_lobby_keeps_its_saved_game);
+    tcase_add_test(tc, a_line_half_typed_is_dropped_not_read_as_keys);
     tcase_add_test(tc, watcher_waiting_in_the_lobby_follows_the_next_game);
     tcase_add_test(tc, waiting_watchers_of_a_player_watching_move_too);
     tcase_add_test(tc, ssh_players_are_told_to_reconnect);
