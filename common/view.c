@@ -280,7 +280,7 @@ void view_target(const game_t *g, const display_t *d, screen_t *s)
         c->attr |= ATTR_REVERSE;
 }
 
-/* MODE_INVENTORY and MODE_DROP: the pack over the map, in two columns of
+/* The pack menus (view_shows_pack): the pack over the map, in two columns of
  * PACK_ROWS (so that 26 slots fit the map rows of an 80x24 terminal). Each
  * item keeps its letter; a count for a stack; what is in use is marked. */
 #define PACK_ROWS 13
@@ -637,7 +637,12 @@ void view_draw_display(const game_t *g, const display_t *d, screen_t *s)
     view_status(g, d, s);
     if (g->mode == MODE_LOOK)
         draw_look(g, s);
-    if (g->mode == MODE_INVENTORY || g->mode == MODE_DROP ||
-        g->mode == MODE_IDENTIFY || g->mode == MODE_THROW)
+    if (view_shows_pack(g))
         draw_pack(g, d, s);
+}
+
+int view_shows_pack(const game_t *g)
+{
+    return g->mode == MODE_INVENTORY || g->mode == MODE_DROP ||
+           g->mode == MODE_IDENTIFY || g->mode == MODE_THROW;
 }

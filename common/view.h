@@ -10,7 +10,8 @@
  * "please enlarge" screen. The modes draw whole screens of their own: the key list
  * (MODE_HELP), the paged message history (MODE_HISTORY), the framed YOU
  * DIED screen over the last log lines (MODE_DEAD); the pack menus
- * (MODE_INVENTORY, MODE_DROP) are a box over the map; aiming (MODE_TARGET)
+ * (MODE_INVENTORY, MODE_DROP, MODE_IDENTIFY, MODE_THROW) are a box over
+ * the map (a list at narrow sizes); aiming (MODE_TARGET)
  * gives the tiles that may be chosen a blue ground and the cursor reverse
  * video. The host maps a mouse click to a map tile with view_cell_tile. */
 #ifndef ROGUE_VIEW_H
@@ -77,6 +78,10 @@ void view_draw_display(const game_t *g, const display_t *d, screen_t *s);
 
 /* view_draw_display for DISPLAY_PLAIN: ASCII and the 16 colours. */
 void view_draw(const game_t *g, screen_t *s);
+
+/* 1 while a pack menu is shown (use, drop, identify, throw): a box over
+ * the map, or the narrow layout's list. */
+int view_shows_pack(const game_t *g);
 
 /* 1 if a w x h terminal is large enough to play (the narrow layout or
  * the full one). */

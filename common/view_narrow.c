@@ -143,42 +143,47 @@ static void look_status(const game_t *g, screen_t *s)
     screen_puts(s, 0, s->h - 1, line, COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
 }
 
-/* MODE_INVENTORY and MODE_DROP: the pack as a list, one item a row (two
- * columns when the rows run out), each with its letter. */
+/* The pack menu's question, short enough for 40 columns. */
+static const char *pack_question(const game_t *g)
+{
+    switch (g->mode) {
+    case MODE_DROP:
+        return "Drop which? (Esc: back)";
+    case MODE_IDENTIFY:
+        return "Identify which?";
+    case MODE_THROW:
+        return "Throw which? (Esc: back)";
+    default:
+        return "Use which? (Esc: back)";
+    }
+}
+
+/* The pack's menus (use, drop, identify, throw) as a list, one item a row
+ * (two columns when the rows run out), each with its letter, named and
+ * coloured as the player knows it (an unknown potion by its look), as
+ * the full layout's box shows it (view.c, draw_pack). */
 static void draw_pack_list(const game_t *g, screen_t *s)
 {
     int used[PACK_SIZE], n = 0;
     for (int i = 0; i < PACK_SIZE; i++)
         if (item_pack_has(g, i))
             used[n++] = i;
-    screen_puts(s, 0, 0, g->mode == MODE_DROP ? "Drop which? (Esc: back)"
-                                             : "Use which? (Esc: back)",
-                COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
+    screen_puts(s, 0, 0, pack_question(g), COL_BYELLOW, COL_DEFAULT,
+                ATTR_BOLD);
     int rows = s->h - 3, cols = n > rows ? 2 : 1, cw = s->w / cols;
     for (int j = 0; j < n && j < rows * cols; j++) {
         int i = used[j];
-        const item_stats_t *k = item_stats(g->pack[i]);
         int x = (j / rows) * cw, y = 2 + j % rows;
-        char line[96], piece[64];
-        if (item_is_equipment(g->pack[i]))
-            snprintf(line, sizeof line, "%s%s",
-                     item_slot_name(g, i, 0, piece, sizeof piece),
-                     i == g->player.weapon ? " (wielded)"
-                     : i == g->player.armor ? " (worn)" : "");
-        else if (g->pack_n[i] > 1 && strncmp(k->name, "scroll of ", 10) == 0)
-            snprintf(line, sizeof line, "%d scrolls of %s", g->pack_n[i],
-                     k->name + 10);
-        else if (g->pack_n[i] > 1)
-            snprintf(line, sizeof line, "%d %ss", g->pack_n[i], k->name);
-        else
-            snprintf(line, sizeof line, "%s%s", k->name,
-                     i == g->player.weapon ? " (wielded)"
-                     : i == g->player.armor ? " (worn)" : "");
+        char line[96], name[64];
+        item_slot_name(g, i, 0, name, sizeof name);
+        snprintf(line, sizeof line, "%s%s", name,
+                 i == g->player.weapon ? " (wielded)"
+                 : i == g->player.armor ? " (worn)" : "");
         line[cw - 6 > 0 ? cw - 6 : 0] = '\0'; /* its column, a space after */
         screen_put(s, x, y, (uint32_t)('a' + i), COL_WHITE, COL_DEFAULT, 0);
         screen_put(s, x + 1, y, ')', COL_WHITE, COL_DEFAULT, 0);
-        screen_put(s, x + 3, y, (uint32_t)k->glyph, k->colour, COL_DEFAULT,
-                   ATTR_BOLD);
+        screen_put(s, x + 3, y, (uint32_t)item_stats(g->pack[i])->glyph,
+                   item_colour(g, g->pack[i]), COL_DEFAULT, ATTR_BOLD);
         screen_puts(s, x + 5, y, line, COL_WHITE, COL_DEFAULT, 0);
     }
 }
@@ -186,7 +191,7 @@ static void draw_pack_list(const game_t *g, screen_t *s)
 void view_draw_narrow(const game_t *g, const display_t *d, screen_t *s)
 {
     screen_clear(s);
-    if (g->mode == MODE_INVENTORY || g->mode == MODE_DROP) {
+    if (view_shows_pack(g)) {
         draw_pack_list(g, s);
         return;
     }

@@ -217,22 +217,83 @@ START_TEST(log_wraps_to_the_width)
 }
 END_TEST
 
-/* The pack at 40x20: a list with each item's letter. */
+/* Where text is on s: 1 with its column and row, or 0. */
+static int find_text(const screen_t *s, const char *text, int *x, int *y)
+{
+    for (*y = 0; *y < s->h; (*y)++) {
+        const char *line = row(s, *y), *at = strstr(line, text);
+        if (at) {
+            *x = (int)(at - line);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int screen_has(const screen_t *s, const char *text)
+{
+    int x, y;
+    return find_text(s, text, &x, &y);
+}
+
+/* The pack at 40x20: a list with each item's letter, each named and
+ * coloured as the full layout's box shows it: an unknown scroll by its
+ * label, never by what it is. */
 START_TEST(pack_as_a_list)
 {
     game_t *g = game_new(9, NULL);
     ck_assert_int_ge(item_pack_add(g, IK_FIREBALL), 0);
     ck_assert_int_ge(item_pack_add(g, IK_FIREBALL), 0);
     ck_assert_int_ge(item_pack_add(g, IK_DAGGER), 0);
+    ck_assert_int_ge(item_pack_add(g, IK_HEALTH_POTION), 0);
+    ck_assert(!item_known(g, IK_FIREBALL));
+    ck_assert(!item_known(g, IK_HEALTH_POTION));
     game_key(g, 'i');
     ck_assert_int_eq(g->mode, MODE_INVENTORY);
+    screen_t s, full;
+    screen_init(&s, 40, 20);
+    screen_init(&full, 80, 24);
+    view_draw(g, &s);
+    view_draw(g, &full);
+    ck_assert_str_eq(row(&s, 0), "Use which? (Esc: back)");
+    ck_assert(strncmp(row(&s, 2), "a) ? 2 scrolls labelled ", 24) == 0);
+    ck_assert_str_eq(row(&s, 3), "b) ) dagger");
+    ck_assert(strncmp(row(&s, 4), "c) ! ", 5) == 0);
+    ck_assert_str_eq(row(&s, 5), "");
+    for (int y = 2; y <= 4; y++) {
+        /* the same line in the box, the same colour for its glyph */
+        char line[64];
+        snprintf(line, sizeof line, "%s", row(&s, y));
+        int x = 0, fy = 0;
+        ck_assert_msg(find_text(&full, line, &x, &fy), "not in the box: %s",
+                      line);
+        ck_assert_int_eq(screen_cat(&s, 3, y)->fg,
+                         screen_cat(&full, x + 3, fy)->fg);
+    }
+    ck_assert(!screen_has(&s, "fireball") && !screen_has(&s, "health"));
+    screen_free(&full);
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+/* The throw and identify menus at 40x20: their question and the list
+ * (they were not drawn: a letter picked an item unseen). */
+START_TEST(throw_and_identify_lists)
+{
+    game_t *g = game_new(9, NULL);
+    ck_assert_int_ge(item_pack_add(g, IK_DART), 0);
+    game_key(g, 't');
+    ck_assert_int_eq(g->mode, MODE_THROW);
     screen_t s;
     screen_init(&s, 40, 20);
     view_draw(g, &s);
-    ck_assert_str_eq(row(&s, 0), "Use which? (Esc: back)");
-    ck_assert_str_eq(row(&s, 2), "a) ? 2 scrolls of fireball");
-    ck_assert_str_eq(row(&s, 3), "b) ) dagger");
-    ck_assert_str_eq(row(&s, 4), "");
+    ck_assert_str_eq(row(&s, 0), "Throw which? (Esc: back)");
+    ck_assert(strstr(row(&s, 2), "dart"));
+    g->mode = MODE_IDENTIFY;
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 0), "Identify which?");
+    ck_assert(strstr(row(&s, 2), "dart"));
     screen_free(&s);
     game_free(g);
 }
@@ -319,6 +380,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, window_follows_the_player);
     tcase_add_test(tc, log_wraps_to_the_width);
     tcase_add_test(tc, pack_as_a_list);
+    tcase_add_test(tc, throw_and_identify_lists);
     tcase_add_test(tc, help_fits_40x20);
     suite_add_tcase(s, tc);
     return s;
