@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h> /* access: ROGUED_BIN names a program */
+#include <uv.h>     /* uv_ip4_addr: an address as the listeners read it */
 
 #include "combat.h"
 #include "proxy_proto.h"
+#include "ssh_ciphers.h"
 
 enum key_type { K_INT, K_STR };
 
@@ -20,8 +22,9 @@ typedef struct key_def {
     size_t size;    /* K_STR: buffer size */
     long min, max;  /* K_INT: accepted range */
     const char *help;
-    /* K_STR: NULL, or a check of the value: 0 or -1 with why in err */
-    int (*check)(const char *value, char *err, size_t errlen);
+    /* K_STR: NULL, or a check of the value: 0, or -1 with "key: why" in
+     * err (the key's name is passed so that every message names it) */
+    int (*check)(const char *key, const char *value, char *err, size_t errlen);
 } key_def_t;
 
 #define INT_KEY(n, lo, hi, h) { #n, K_INT, offsetof(config_t, n), 0, lo, hi, h, NULL }
@@ -29,44 +32,127 @@ typedef struct key_def {
 #define CHECKED_KEY(n, h, c) { #n, K_STR, offsetof(config_t, n), sizeof(((config_t *)0)->n), 0, 0, h, c }
 
 /* An unknown ruleset stops the server at start, naming the valid ones. */
-static int check_combat(const char *value, char *err, size_t errlen)
+static int check_combat(const char *key, const char *value, char *err,
+                        size_t errlen)
 {
     if (combat_ruleset_parse(value) >= 0)
         return 0;
-    snprintf(err, errlen, "combat: unknown ruleset '%s' (valid: %s)", value,
+    snprintf(err, errlen, "%s: unknown ruleset '%s' (valid: %s)", key, value,
              combat_ruleset_names());
     return -1;
 }
 
-static int check_on_off(const char *value, char *err, size_t errlen)
+static int check_on_off(const char *key, const char *value, char *err,
+                        size_t errlen)
 {
     if (strcmp(value, "on") == 0 || strcmp(value, "off") == 0)
         return 0;
-    snprintf(err, errlen, "'%s' is neither on nor off", value);
+    snprintf(err, errlen, "%s: '%s' is neither on nor off", key, value);
     return -1;
 }
 
-static int check_trusted(const char *value, char *err, size_t errlen)
+/* proxy_trust_parse's messages name proxy_trusted themselves. */
+static int check_trusted(const char *key, const char *value, char *err,
+                         size_t errlen)
 {
+    (void)key;
     proxy_trust_t t;
     return proxy_trust_parse(&t, value, err, errlen);
 }
 
 /* The store: empty (the SQLite file in data_dir) or a libpq URL. */
-static int check_store(const char *value, char *err, size_t errlen)
+static int check_store(const char *key, const char *value, char *err,
+                       size_t errlen)
 {
     if (!value[0] || strncmp(value, "postgresql://", 13) == 0 ||
         strncmp(value, "postgres://", 11) == 0)
         return 0;
-    snprintf(err, errlen, "store: neither empty (the SQLite file in "
-             "data_dir) nor a postgresql:// URL");
+    snprintf(err, errlen, "%s: neither empty (the SQLite file in "
+             "data_dir) nor a postgresql:// URL", key);
+    return -1;
+}
+
+static int check_log_level(const char *key, const char *value, char *err,
+                           size_t errlen)
+{
+    if (strcmp(value, "error") == 0 || strcmp(value, "info") == 0 ||
+        strcmp(value, "debug") == 0)
+        return 0;
+    snprintf(err, errlen, "%s: '%s' is not error, info or debug", key, value);
+    return -1;
+}
+
+/* Empty: a random seed per game; else what config_seed reads. */
+static int check_seed(const char *key, const char *value, char *err,
+                      size_t errlen)
+{
+    if (!value[0])
+        return 0;
+    char *end;
+    errno = 0;
+    (void)strtoull(value, &end, 10);
+    if (!errno && !*end && isdigit((unsigned char)value[0]))
+        return 0;
+    snprintf(err, errlen, "%s: '%s' is not a number from 0 to 2^64-1", key,
+             value);
+    return -1;
+}
+
+/* An address to listen on is an IP address, as the listeners read it: a
+ * host name is not looked up. */
+static int is_ip(const char *value)
+{
+    struct sockaddr_in6 a6;
+    struct sockaddr_in a4;
+    return uv_ip4_addr(value, 0, &a4) == 0 || uv_ip6_addr(value, 0, &a6) == 0;
+}
+
+static int check_bind(const char *key, const char *value, char *err,
+                      size_t errlen)
+{
+    if (is_ip(value))
+        return 0;
+    snprintf(err, errlen, "%s: '%s' is not an IP address (0.0.0.0: every "
+             "interface; 127.0.0.1: this machine only)", key, value);
+    return -1;
+}
+
+/* /metrics: loopback is the default and the advice, so it comes first. */
+static int check_metrics_addr(const char *key, const char *value, char *err,
+                              size_t errlen)
+{
+    if (is_ip(value))
+        return 0;
+    snprintf(err, errlen, "%s: '%s' is not an IP address (127.0.0.1: this "
+             "machine only; 0.0.0.0: every interface)", key, value);
+    return -1;
+}
+
+static int check_not_empty(const char *key, const char *value, char *err,
+                           size_t errlen)
+{
+    if (value[0])
+        return 0;
+    snprintf(err, errlen, "%s: may not be empty", key);
+    return -1;
+}
+
+/* libssh is asked (ssh_ciphers.h), whether ssh_port is on or not: a list
+ * refused only once SSH is turned on would be a surprise then. */
+static int check_ssh_ciphers(const char *key, const char *value, char *err,
+                             size_t errlen)
+{
+    char why[200];
+    if (ssh_ciphers_check(value, why, sizeof why) == 0)
+        return 0;
+    snprintf(err, errlen, "%s: %s", key, why);
     return -1;
 }
 
 static const key_def_t keys[] = {
-    STR_KEY(bind, "IP address to listen on (0.0.0.0: every interface; 127.0.0.1: this machine only)"),
+    CHECKED_KEY(bind, "IP address to listen on (0.0.0.0: every interface; 127.0.0.1: this machine only)", check_bind),
     INT_KEY(port, 0, 65535, "TCP port (0 picks a free one and logs it)"),
-    STR_KEY(data_dir, "directory for the server's files (created if missing)"),
+    CHECKED_KEY(data_dir, "directory for the server's files (created if missing)", check_not_empty),
     STR_KEY(motd, "the lobby's message of the day (may be empty)"),
     STR_KEY(server_name, "name shown to players"),
     INT_KEY(max_sessions, 1, 1000000, "players at once; more are told the server is full"),
@@ -75,7 +161,7 @@ static const key_def_t keys[] = {
     INT_KEY(ssh_login_grace_ms, 100, 600000, "ms an SSH connection has for its handshake, login and shell (OpenSSH's LoginGraceTime)"),
     INT_KEY(ssh_threads, 0, 64, "threads for SSH's key exchanges and logins, at most one per core (0: one per core, at most 2)"),
     INT_KEY(ssh_fail_delay_ms, 0, 60000, "after 3 failed SSH key tries from an address (50 for a name), each next answer waits this, then twice that, up to 16 times (0: never)"),
-    STR_KEY(ssh_ciphers, "the ciphers SSH offers, comma-separated (the client picks the first of its own list that is here); AES-GCM alone is the cheapest for the server"),
+    CHECKED_KEY(ssh_ciphers, "the ciphers SSH offers, comma-separated (the client picks the first of its own list that is here); AES-GCM alone is the cheapest for the server", check_ssh_ciphers),
     INT_KEY(http_port, 0, 65535, "the browser's port: a page with a terminal and its WebSocket, on bind's address (0: off)"),
     INT_KEY(workers, 0, 63, "worker loops, each a thread with its share of the sessions (0: one per core)"),
     INT_KEY(fd_reserve, 0, 1000000, "file descriptors kept back from players: a connection accepted past the limit minus this is closed at once, logged (0: 5% of the limit, at least 32)"),
@@ -100,9 +186,9 @@ static const key_def_t keys[] = {
     INT_KEY(max_rows, 24, 1000, "terminal height is clamped to this"),
     INT_KEY(keepalive, 0, 3600, "seconds of silence before an IAC NOP (0: never)"),
     INT_KEY(record_limit, 1024, 4194304, "bytes of keys one game's record may hold (about one a key); a game that reaches it ends and is recorded whole"),
-    STR_KEY(seed, "empty: a random seed per game; a number: every game uses it"),
+    CHECKED_KEY(seed, "empty: a random seed per game; a number: every game uses it", check_seed),
     CHECKED_KEY(combat, "combat ruleset: power, attack-defense, d10 or dice-pool", check_combat),
-    STR_KEY(log_level, "error, info or debug"),
+    CHECKED_KEY(log_level, "error, info or debug", check_log_level),
     CHECKED_KEY(proxy_protocol, "on: connections from proxy_trusted begin with a PROXY header (v1 or v2) naming the player's address", check_on_off),
     CHECKED_KEY(proxy_trusted, "the balancers' addresses or networks, comma-separated (10.0.0.0/8, ::1)", check_trusted),
     INT_KEY(guest_min_turns, 0, 1000000, "a guest's game of fewer turns is not stored (0: every game)"),
@@ -112,7 +198,7 @@ static const key_def_t keys[] = {
     INT_KEY(guest_grace, 0, 86400, "seconds a browser guest's game is kept after the connection drops, for the page to resume it (0: never kept)"),
     INT_KEY(guest_grace_max, 0, 100000, "guests' games kept so at once; past it a dropped guest's game ends as before"),
     INT_KEY(metrics_port, 0, 65535, "Prometheus's /metrics on this port (0: off)"),
-    STR_KEY(metrics_addr, "the address /metrics listens on (loopback unless you say otherwise)"),
+    CHECKED_KEY(metrics_addr, "the IP address /metrics listens on (loopback unless you say otherwise)", check_metrics_addr),
     INT_KEY(shutdown_minute_ms, 1, 3600000, "the console's shutdown countdown: ms between its notices, one a minute (tests set it small)"),
     INT_KEY(ban_minute_ms, 1, 3600000, "a minute of a ban's duration (ctl ban ADDRESS 30m), in ms (tests set it small)"),
     INT_KEY(upgrade_ready_ms, 10, 3600000, "ms a binary upgrade's new process may take to say it is ready before the old one goes on without it (tests set it small)"),
@@ -244,7 +330,7 @@ int config_set(config_t *c, const char *key, const char *value, char *err,
                      k->size - 1);
             return -1;
         }
-        if (k->check && k->check(value, err, errlen) != 0)
+        if (k->check && k->check(key, value, err, errlen) != 0)
             return -1;
         memcpy(field, value, strlen(value) + 1);
         return 0;
@@ -298,6 +384,46 @@ static int unquote(const char *key, char **value, char *why, size_t n)
     return -1;
 }
 
+/* A key given a second time in one file is refused, naming the first
+ * line: with the last one winning, an edit further up (or a key pasted
+ * twice) would be ignored without a word. first[i]: key i's line, or 0. */
+static int given_again(int *first, const char *key, int lineno, char *why,
+                       size_t n)
+{
+    const key_def_t *k = find_key(key);
+    if (!k) /* config_set says it is unknown */
+        return 0;
+    size_t i = (size_t)(k - keys);
+    if (first[i]) {
+        snprintf(why, n, "%s: given again (first on line %d)", key, first[i]);
+        return -1;
+    }
+    first[i] = lineno;
+    return 0;
+}
+
+/* One line of the file (its newline still on): a comment, a blank line
+ * or `key = value`. 0, or -1 with why. */
+static int load_line(config_t *c, char *line, int lineno, int *first,
+                     char *why, size_t n)
+{
+    char *s = trim(line);
+    if (*s == '#' || *s == '\0')
+        return 0;
+    char *eq = strchr(s, '=');
+    if (!eq) {
+        snprintf(why, n, "expected 'key = value'");
+        return -1;
+    }
+    *eq = '\0';
+    char *key = trim(s), *value = trim(eq + 1);
+    if (given_again(first, key, lineno, why, n) != 0 ||
+        unquote(key, &value, why, n) != 0 ||
+        config_set(c, key, value, why, n) != 0)
+        return -1;
+    return 0;
+}
+
 int config_load_file(config_t *c, const char *path, int required, char *err,
                      size_t errlen)
 {
@@ -309,32 +435,18 @@ int config_load_file(config_t *c, const char *path, int required, char *err,
         return -1;
     }
     char line[1024], why[256];
-    int lineno = 0, rc = 0;
-    while (fgets(line, sizeof line, f)) {
+    int lineno = 0, rc = 0, first[NKEYS] = { 0 };
+    while (rc == 0 && fgets(line, sizeof line, f)) {
         lineno++;
         if (!strchr(line, '\n') && !feof(f)) {
-            snprintf(err, errlen, "%s:%d: line too long", path, lineno);
+            snprintf(why, sizeof why, "line too long");
             rc = -1;
-            break;
-        }
-        char *s = trim(line);
-        if (*s == '#' || *s == '\0')
-            continue;
-        char *eq = strchr(s, '=');
-        if (!eq) {
-            snprintf(err, errlen, "%s:%d: expected 'key = value'", path, lineno);
-            rc = -1;
-            break;
-        }
-        *eq = '\0';
-        char *key = trim(s), *value = trim(eq + 1);
-        if (unquote(key, &value, why, sizeof why) != 0 ||
-            config_set(c, key, value, why, sizeof why) != 0) {
-            snprintf(err, errlen, "%s:%d: %s", path, lineno, why);
-            rc = -1;
-            break;
+        } else {
+            rc = load_line(c, line, lineno, first, why, sizeof why);
         }
     }
+    if (rc != 0)
+        snprintf(err, errlen, "%s:%d: %s", path, lineno, why);
     fclose(f);
     return rc;
 }
@@ -508,17 +620,23 @@ int config_seed(const config_t *c, uint64_t *seed)
     return 1;
 }
 
+/* Each checked key's value again: config_set checked it already, but a
+ * config_t may be filled otherwise (a test's), and is held to the same
+ * rules. */
+static int check_every_key(const config_t *c, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < NKEYS; i++)
+        if (keys[i].check &&
+            keys[i].check(keys[i].name, (const char *)c + keys[i].offset, err,
+                          errlen) != 0)
+            return -1;
+    return 0;
+}
+
 int config_validate(const config_t *c, char *err, size_t errlen)
 {
-    if (c->seed[0]) {
-        char *end;
-        errno = 0;
-        (void)strtoull(c->seed, &end, 10);
-        if (errno || *end || c->seed[0] == '-') {
-            snprintf(err, errlen, "seed: '%s' is not a number from 0 to 2^64-1", c->seed);
-            return -1;
-        }
-    }
+    if (check_every_key(c, err, errlen) != 0)
+        return -1;
     if (c->idle_timeout && c->idle_warning >= c->idle_timeout) {
         snprintf(err, errlen, "idle_warning (%d) must be below idle_timeout (%d)",
                  c->idle_warning, c->idle_timeout);
@@ -529,21 +647,6 @@ int config_validate(const config_t *c, char *err, size_t errlen)
                  c->output_highwater, c->output_limit);
         return -1;
     }
-    if (strcmp(c->log_level, "error") && strcmp(c->log_level, "info") &&
-        strcmp(c->log_level, "debug")) {
-        snprintf(err, errlen, "log_level: '%s' is not error, info or debug",
-                 c->log_level);
-        return -1;
-    }
-    if (check_combat(c->combat, err, errlen) != 0)
-        return -1;
-    if (c->bind[0] == '\0' || c->data_dir[0] == '\0') {
-        snprintf(err, errlen, "bind and data_dir may not be empty");
-        return -1;
-    }
-    if (check_on_off(c->proxy_protocol, err, errlen) != 0 ||
-        check_trusted(c->proxy_trusted, err, errlen) != 0)
-        return -1;
     proxy_trust_t t;
     proxy_trust_parse(&t, c->proxy_trusted, err, errlen);
     if (config_proxy_on(c) && t.n == 0) {

@@ -218,19 +218,19 @@ static void on_sweep(uv_timer_t *t)
     addr_sweep(&h->sh.addrs, uv_now(h->loop));
 }
 
-/* A listening socket on cfg's address and `port`, or -1 (logged). */
-static int listen_socket(host_t *h, int port, int kind)
+/* A listening socket on addr and port, or -1 (logged, naming key: the
+ * setting that moves it). */
+static int open_listener(const char *addr_text, int port, const char *key)
 {
-    const config_t *c = &h->cfg;
     struct sockaddr_storage addr;
     int rc;
     memset(&addr, 0, sizeof addr);
-    if (strchr(c->bind, ':'))
-        rc = uv_ip6_addr(c->bind, port, (struct sockaddr_in6 *)&addr);
+    if (strchr(addr_text, ':'))
+        rc = uv_ip6_addr(addr_text, port, (struct sockaddr_in6 *)&addr);
     else
-        rc = uv_ip4_addr(c->bind, port, (struct sockaddr_in *)&addr);
+        rc = uv_ip4_addr(addr_text, port, (struct sockaddr_in *)&addr);
     if (rc != 0) {
-        log_error("bind address '%s' is not an IP address", c->bind);
+        log_error("address '%s' is not an IP address", addr_text);
         return -1;
     }
     int fd = socket(addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
@@ -245,19 +245,29 @@ static int listen_socket(host_t *h, int port, int kind)
                                                : sizeof(struct sockaddr_in);
     if (bind(fd, (struct sockaddr *)&addr, len) != 0 || listen(fd, 511) != 0) {
         int e = errno;
-        const char *key = kind == LISTEN_HTTP ? "http_port"
-                          : kind == LISTEN_SSH ? "ssh_port" : "port";
         /* In use: most often a second server on one machine; the key that
          * moves it is named. */
         char hint[80] = "";
         if (e == EADDRINUSE)
             snprintf(hint, sizeof hint, " (another server on it? --set %s=N "
                      "moves this one)", key);
-        log_error("cannot listen on %s port %d (%s): %s%s", c->bind, port,
+        log_error("cannot listen on %s port %d (%s): %s%s", addr_text, port,
                   key, strerror(e), hint);
         close(fd);
         return -1;
     }
+    return fd;
+}
+
+/* A listening socket on cfg's address and `port`, or -1 (logged). */
+static int listen_socket(host_t *h, int port, int kind)
+{
+    const config_t *c = &h->cfg;
+    const char *key = kind == LISTEN_HTTP ? "http_port"
+                      : kind == LISTEN_SSH ? "ssh_port" : "port";
+    int fd = open_listener(c->bind, port, key);
+    if (fd < 0)
+        return -1;
     /* Report the port actually bound: with port 0 the kernel picks it, and
      * the tests read it from this line. */
     struct sockaddr_storage bound;
@@ -355,12 +365,59 @@ static int listener_fd(host_t *h, const host_inherit_t *in, int port, int kind)
     return in->fd[kind];
 }
 
+/* Closes metrics_fd if nothing took it (a start that failed, a console
+ * that did not start: another server answers on its socket): a socket
+ * left listening with nothing to accept would hold scrapers waiting. */
+static void close_metrics_fd(host_t *h)
+{
+    if (h->metrics_fd >= 0)
+        close(h->metrics_fd);
+    h->metrics_fd = -1;
+}
+
+/* /metrics at a start is opened here with the other listeners, so that a
+ * port in use stops the start as theirs does; the console serves it
+ * (ctl_server.c takes metrics_fd). Not in an upgrade's new process: it
+ * holds the sessions already, so the console takes the old process's
+ * socket, or binds one if the file moved it, and runs on without /metrics
+ * if it cannot (docs/hosting.md). */
+static int open_metrics(host_t *h, const host_inherit_t *in)
+{
+    if (in || h->cfg.metrics_port <= 0)
+        return 0;
+    h->metrics_fd = open_listener(h->cfg.metrics_addr, h->cfg.metrics_port,
+                                  "metrics_port");
+    return h->metrics_fd >= 0 ? 0 : -1;
+}
+
+/* Every listener, taken over or opened: 0, or -1 (logged) with none left
+ * open. */
+static int open_listeners(host_t *h, const host_inherit_t *in)
+{
+    const config_t *cfg = &h->cfg;
+    h->telnet.fd = listener_fd(h, in, cfg->port, LISTEN_TELNET);
+    if (h->telnet.fd >= 0 && cfg->http_port > 0)
+        h->http.fd = listener_fd(h, in, cfg->http_port, LISTEN_HTTP);
+    if (h->telnet.fd >= 0 && cfg->ssh_port > 0)
+        h->ssh.fd = listener_fd(h, in, cfg->ssh_port, LISTEN_SSH);
+    if (h->telnet.fd >= 0 && (cfg->http_port <= 0 || h->http.fd >= 0) &&
+        (cfg->ssh_port <= 0 || h->ssh.fd >= 0) && open_metrics(h, in) == 0)
+        return 0;
+    listener_t *all[3] = { &h->telnet, &h->http, &h->ssh };
+    for (int i = 0; i < 3; i++)
+        if (all[i]->fd >= 0)
+            close(all[i]->fd);
+    close_metrics_fd(h);
+    return -1;
+}
+
 int host_init_from(host_t *h, uv_loop_t *loop, const config_t *cfg,
                    struct store *store, const host_inherit_t *in, char **argv)
 {
     memset(h, 0, sizeof *h);
     h->ctl_fd = in ? in->fd[INHERIT_CTL] : -1;
     h->metrics_fd = in ? in->fd[INHERIT_METRICS] : -1;
+    h->metrics_taken = h->metrics_fd >= 0;
     if (in)
         atomic_store(&h->sh.next_id, in->next_id);
     h->loop = loop;
@@ -397,17 +454,7 @@ int host_init_from(host_t *h, uv_loop_t *loop, const config_t *cfg,
         store_close(store);
         return -1;
     }
-    h->telnet.fd = listener_fd(h, in, cfg->port, LISTEN_TELNET);
-    if (h->telnet.fd >= 0 && cfg->http_port > 0)
-        h->http.fd = listener_fd(h, in, cfg->http_port, LISTEN_HTTP);
-    if (h->telnet.fd >= 0 && cfg->ssh_port > 0)
-        h->ssh.fd = listener_fd(h, in, cfg->ssh_port, LISTEN_SSH);
-    if (h->telnet.fd < 0 || (cfg->http_port > 0 && h->http.fd < 0) ||
-        (cfg->ssh_port > 0 && h->ssh.fd < 0)) {
-        listener_t *all[3] = { &h->telnet, &h->http, &h->ssh };
-        for (int i = 0; i < 3; i++)
-            if (all[i]->fd >= 0)
-                close(all[i]->fd);
+    if (open_listeners(h, in) != 0) {
         host_free(h);
         store_close(store);
         return -1;
@@ -428,6 +475,7 @@ int host_init_from(host_t *h, uv_loop_t *loop, const config_t *cfg,
     if (started < h->sh.nworkers) {
         /* A worker that started is stopped the usual way. */
         h->sh.nworkers = started;
+        close_metrics_fd(h);
         host_shutdown(h, "a worker could not start");
         return 0;
     }
@@ -439,6 +487,7 @@ int host_init_from(host_t *h, uv_loop_t *loop, const config_t *cfg,
     uv_signal_start(&h->sighup, on_signal, SIGHUP);
     uv_timer_start(&h->sweep, on_sweep, 10000, 10000);
     h->ctl = ctl_start(h);
+    close_metrics_fd(h); /* the console took it, or serves none */
     h->upgrade = argv ? upgrade_start(h, argv) : NULL;
     /* How a person connects, with addresses they can use. */
     connect_lines_log(cfg->bind, h->telnet.fd, h->http.fd, h->ssh.fd);

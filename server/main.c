@@ -120,19 +120,6 @@ static void raise_fd_limit(void)
     }
 }
 
-/* bind must be an IP address (a host name is not looked up): said before
- * the data directory or the database is made, as any other bad value is. */
-static int check_bind(const char *bind)
-{
-    struct sockaddr_in6 a6;
-    struct sockaddr_in a4;
-    if (uv_ip4_addr(bind, 0, &a4) == 0 || uv_ip6_addr(bind, 0, &a6) == 0)
-        return 0;
-    fprintf(stderr, "rogued: bind: '%s' is not an IP address (0.0.0.0: every "
-            "interface; 127.0.0.1: this machine only)\n", bind);
-    return -1;
-}
-
 /* A ROGUED_* variable that is no key (config_env_strays): in the log as
  * an error, so that log_level = error shows it too; the server goes on. */
 static void log_stray(const char *line, void *arg)
@@ -301,8 +288,6 @@ int main(int argc, char **argv)
         }
         return export_main(&cfg, export_id, export_format, export_file);
     }
-    if (check_bind(cfg.bind) != 0)
-        return 2;
     if (make_dirs(cfg.data_dir) != 0) {
         fprintf(stderr, "rogued: cannot create data directory '%s': %s\n",
                 cfg.data_dir, strerror(errno));

@@ -16,6 +16,7 @@
 #include "log.h"
 #include "msg.h"
 #include "refusals.h"
+#include "ssh_ciphers.h"
 #include "ssh_conn.h"
 
 #define SSH_SWEEP_MS 200        /* every connection looked at, at least */
@@ -321,27 +322,13 @@ static int load_or_make_key(ssh_bridge_t *b, const char *path, char *err,
 static int set_ciphers(ssh_bind bind, const char *ciphers, char *err,
                        size_t errlen)
 {
-    /* libssh drops the names it does not know from a list that has one
-     * it knows: each is tried alone first, so a typo stops the start
-     * instead of quietly shrinking what is offered */
-    char name[64]; /* the longest of libssh's names is 29 */
-    for (const char *p = ciphers; *p;) {
-        size_t n = strcspn(p, ",");
-        snprintf(name, sizeof name, "%.*s", (int)n, p);
-        if (n == 0 || n >= sizeof name ||
-            ssh_bind_options_set(bind, SSH_BIND_OPTIONS_CIPHERS_C_S, name) != SSH_OK) {
-            snprintf(err, errlen, "ssh_ciphers: libssh does not know '%s' "
-                     "(for example aes128-gcm@openssh.com, "
-                     "chacha20-poly1305@openssh.com, aes256-ctr)", name);
-            return SSH_ERROR;
-        }
-        p += n + (p[n] == ',');
-    }
-    if (!*ciphers ||
+    /* config.c refused a bad list when it read it (ssh_ciphers.h); the
+     * bind that will use it takes it as that check's did */
+    char why[256] = "libssh refused the list";
+    if (ssh_ciphers_check(ciphers, why, sizeof why) != 0 ||
         ssh_bind_options_set(bind, SSH_BIND_OPTIONS_CIPHERS_C_S, ciphers) != SSH_OK ||
         ssh_bind_options_set(bind, SSH_BIND_OPTIONS_CIPHERS_S_C, ciphers) != SSH_OK) {
-        snprintf(err, errlen, "ssh_ciphers: '%s' is not a list of ciphers",
-                 ciphers);
+        snprintf(err, errlen, "ssh_ciphers: %s", why);
         return SSH_ERROR;
     }
     log_info("ssh: ciphers offered: %s", ciphers);

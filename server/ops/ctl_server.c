@@ -409,9 +409,10 @@ static int same_addr(const struct sockaddr_storage *a,
            memcmp(&x->sin6_addr, &y->sin6_addr, sizeof x->sin6_addr) == 0;
 }
 
-/* The socket an upgrade handed over for /metrics (-1: none; the host's
- * then), if it is still on the configured address: a configuration that
- * moved it gets its own (the old one closed here). */
+/* The socket host_init_from opened for /metrics at a start, or the one
+ * an upgrade handed over (-1: none), if it is still on the configured
+ * address: a configuration that moved it gets its own (the old one closed
+ * here). */
 static int metrics_taken_fd(ctl_t *c, const struct sockaddr_storage *want)
 {
     int fd = c->h->metrics_fd;
@@ -428,11 +429,14 @@ static int metrics_taken_fd(ctl_t *c, const struct sockaddr_storage *want)
 }
 
 /* /metrics on metrics_addr:metrics_port (docs/hosting.md, "Operations"),
- * on the socket an upgrade handed over if there is one; without it the
- * server runs on. */
+ * on the socket host_init_from opened or an upgrade handed over. Only an
+ * upgrade's new process binds one here (the file moved it, or the old
+ * process had none): that one holds the sessions already, so without it
+ * the server runs on, logged. */
 static void metrics_listen(ctl_t *c)
 {
     const config_t *cfg = &c->h->cfg;
+    int taken = c->h->metrics_taken;
     struct sockaddr_storage addr;
     memset(&addr, 0, sizeof addr);
     int rc = strchr(cfg->metrics_addr, ':')
@@ -464,7 +468,7 @@ static void metrics_listen(ctl_t *c)
     if (uv_tcp_getsockname(&c->metrics, (struct sockaddr *)&bound, &len) == 0)
         srv_addr_name(&bound, name, sizeof name);
     log_info("metrics on http://%s/metrics%s", name,
-             fd >= 0 ? " (taken over from the old process)" : "");
+             fd >= 0 && taken ? " (taken over from the old process)" : "");
 }
 
 /* 1 if a server listens on the Unix socket at path (a connect says so at

@@ -246,6 +246,39 @@ START_TEST(reload_changes_the_motd)
 }
 END_TEST
 
+/* What stops a start is refused by a reload too, which then changes
+ * nothing and stops nothing: a key given twice, a metrics_addr that is
+ * no IP address. A metrics_port the file moves takes a restart: a reload
+ * never opens a listener, so one in use cannot end a running server. */
+START_TEST(reload_refuses_what_a_start_refuses)
+{
+    char conf[] = "/tmp/rogued-ctl-conf-XXXXXX", out[4096], want[1024];
+    new_conf(conf, "motd = Before the reloads\n");
+    tsrv_t *s = srv_start("--config", conf, NULL);
+    write_file(conf, "motd = After\nmotd = After again\n");
+    ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 1);
+    snprintf(want, sizeof want, "%s:2: motd: given again (first on line 1)",
+             conf);
+    ck_assert_msg(strstr(out, want), "%s", out);
+    write_file(conf, "metrics_addr = localhost\n");
+    ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 1);
+    snprintf(want, sizeof want, "%s:1: metrics_addr: 'localhost' is not an "
+             "IP address (127.0.0.1: this machine only; 0.0.0.0: every "
+             "interface)", conf);
+    ck_assert_msg(strstr(out, want), "%s", out);
+    write_file(conf, "motd = Before the reloads\nmetrics_port = 9\n");
+    ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 0);
+    snprintf(want, sizeof want, "metrics_port: changed in the file, takes a "
+             "restart\nreloaded %s: " LIVE_KEYS "\n", conf);
+    ck_assert_str_eq(out, want);
+    tclient_t *a = play_lobby(srv_port(s));
+    play_wait_text(a, "Before the reloads");
+    cl_close(a);
+    srv_stop(s);
+    unlink(conf);
+}
+END_TEST
+
 /* A mistyped ROGUED_ variable: the server starts, its log names it and
  * the key meant, and reload (which reads the environment again) says so
  * in its answer too, before what it did. */
@@ -796,6 +829,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, shutdown_counts_down_then_stops_clean);
     tcase_add_test(tc, shutdown_countdown_ends_in_shutdown);
     tcase_add_test(tc, reload_changes_the_motd);
+    tcase_add_test(tc, reload_refuses_what_a_start_refuses);
     tcase_add_test(tc, a_mistyped_variable_is_named_at_start_and_on_reload);
     tcase_add_test(tc, reload_leaves_what_a_flag_or_the_environment_sets);
     tcase_add_test(tc, backup_while_a_game_is_written);

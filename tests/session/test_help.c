@@ -3,8 +3,10 @@
  * its default, and a mistyped key, a config file that is not there or a
  * bind that is not an IP address is refused with a message that says what
  * it is and where to look, before any file is made (README.md,
- * "Configuration"), as is a value whose quote is not closed; a port in use and a console with no server say so,
- * and what to do. */
+ * "Configuration"), as are a value whose quote is not closed, a key given
+ * twice and every other bad value (with its file and line, or its
+ * variable); a port in use and a console with no server say so, and what
+ * to do. */
 #include <arpa/inet.h>
 #include <check.h>
 #include <netinet/in.h>
@@ -98,18 +100,20 @@ static const char *refusal(const char *args)
 }
 
 /* A config file of conf refused at start with exactly "rogued: FILE:LINE:
- * why" (exit status 2). */
+ * why" (exit status 2), before the data directory is made. */
 static void file_refused(const char *conf, int line, const char *why)
 {
-    char path[] = "/tmp/rogued-help-XXXXXX", args[128], want[256];
+    char path[] = "/tmp/rogued-help-XXXXXX", args[160], want[512], data[64];
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
     size_t n = strlen(conf);
     ck_assert_int_eq(write(fd, conf, n), (int)n);
     close(fd);
-    snprintf(args, sizeof args, "--config %s", path);
+    snprintf(data, sizeof data, "%s.data", path);
+    snprintf(args, sizeof args, "--config %s --data-dir %s", path, data);
     snprintf(want, sizeof want, "rogued: %s:%d: %s\n", path, line, why);
     ck_assert_str_eq(refusal(args), want);
+    ck_assert_int_ne(access(data, F_OK), 0);
     unlink(path);
 }
 
@@ -158,6 +162,47 @@ START_TEST(a_host_name_as_bind_is_refused_before_any_file_is_made)
                      "machine only)\n");
     ck_assert_int_ne(access(data, F_OK), 0);
     ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+/* A value the configuration used to check only once every source was
+ * read, or only once the store was open (ssh_ciphers), or never (a key
+ * given twice, the last winning): refused as any other, with the file
+ * and line, exit status 2, before the data directory is made. */
+START_TEST(every_bad_value_names_its_file_and_line)
+{
+    static const struct { const char *conf; int line; const char *why; } bad[] = {
+        { "port = 4000\nlog_level = verbose\n", 2,
+          "log_level: 'verbose' is not error, info or debug" },
+        { "seed = -4\n", 1, "seed: '-4' is not a number from 0 to 2^64-1" },
+        { "\n\nbind = localhost\n", 3, "bind: 'localhost' is not an IP "
+          "address (0.0.0.0: every interface; 127.0.0.1: this machine "
+          "only)" },
+        { "proxy_protocol = yes\n", 1,
+          "proxy_protocol: 'yes' is neither on nor off" },
+        { "port = 4000\nmotd = hi\nport = 4001\n", 3,
+          "port: given again (first on line 1)" },
+        { "metrics_port = 9323\nmetrics_addr = localhost\n", 2,
+          "metrics_addr: 'localhost' is not an IP address (127.0.0.1: this "
+          "machine only; 0.0.0.0: every interface)" },
+        { "ssh_port = 2222\nssh_ciphers = rot13\n", 2, "ssh_ciphers: libssh "
+          "does not know 'rot13' (for example aes128-gcm@openssh.com, "
+          "chacha20-poly1305@openssh.com, aes256-ctr)" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        file_refused(bad[i].conf, bad[i].line, bad[i].why);
+}
+END_TEST
+
+/* The environment's bad value names its variable. */
+START_TEST(a_bad_variable_is_named)
+{
+    static char out[4096];
+    int rc = srv_run_once("env ROGUED_LOG_LEVEL=loud", "--config /dev/null", out,
+                          sizeof out);
+    ck_assert_msg(rc == 2, "exit status %d: %s", rc, out);
+    ck_assert_str_eq(out, "rogued: environment ROGUED_LOG_LEVEL: log_level: "
+                     "'loud' is not error, info or debug\n");
 }
 END_TEST
 
@@ -219,6 +264,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_missing_config_file_says_it_is_the_config_file);
     tcase_add_test(tc, an_unclosed_quote_is_refused_at_start);
     tcase_add_test(tc, a_host_name_as_bind_is_refused_before_any_file_is_made);
+    tcase_add_test(tc, every_bad_value_names_its_file_and_line);
+    tcase_add_test(tc, a_bad_variable_is_named);
     tcase_add_test(tc, a_port_in_use_names_the_key_that_moves_it);
     tcase_add_test(tc, ctl_where_no_server_runs_says_so);
     suite_add_tcase(s, tc);

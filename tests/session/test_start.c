@@ -2,13 +2,17 @@
  * start, with a message that names the file and what to do, rather than
  * losing every game later: a file or directory it may not write (the
  * server run as an unprivileged user), and a file with a damaged page.
- * And the store's start line names the lock wait in force. */
+ * And the store's start line names the lock wait in force; a metrics_port
+ * in use stops the start as a port in use does. */
+#include <arpa/inet.h>
 #include <check.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -113,6 +117,49 @@ START_TEST(damaged_database_refused)
 }
 END_TEST
 
+/* A socket listening on 127.0.0.1 at a free port (*port), as another
+ * program holding it would. */
+static int hold_port(int *port)
+{
+    *port = cl_free_port();
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    ck_assert_int_ge(fd, 0);
+    struct sockaddr_in a = { .sin_family = AF_INET,
+                             .sin_port = htons((uint16_t)*port) };
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+    ck_assert_int_eq(listen(fd, 1), 0);
+    return fd;
+}
+
+/* metrics_port in use stops the start as port in use does (the same
+ * exit status, the key that moves it named), rather than a server that
+ * runs on with no /metrics for its scraper to notice. */
+START_TEST(a_metrics_port_in_use_stops_the_start)
+{
+    char dir[] = "/tmp/rogued-start-XXXXXX", args[256], want[256];
+    static char out[8192];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    int port, fd = hold_port(&port);
+    snprintf(args, sizeof args, "--config /dev/null --data-dir %s --port %d",
+             dir, port);
+    int port_rc = srv_run_once("", args, out, sizeof out);
+    ck_assert_msg(port_rc == 1, "port in use: exit status %d: %s", port_rc,
+                  out);
+    snprintf(args, sizeof args, "--config /dev/null --data-dir %s --set "
+             "metrics_port=%d", dir, port);
+    int rc = srv_run_once("", args, out, sizeof out);
+    ck_assert_msg(rc == port_rc, "exit status %d: %s", rc, out);
+    snprintf(want, sizeof want, "cannot listen on 127.0.0.1 port %d "
+             "(metrics_port): Address already in use (another server on it? "
+             "--set metrics_port=N moves this one)\n", port);
+    ck_assert_msg(strstr(out, want), "%s", out);
+    ck_assert_msg(!strstr(out, "console on"), "%s", out);
+    close(fd);
+    srv_remove_tree(dir);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("start");
@@ -122,6 +169,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, unwritable_database_refused);
     tcase_add_test(tc, damaged_database_refused);
     tcase_add_test(tc, lock_wait_is_the_setting);
+    tcase_add_test(tc, a_metrics_port_in_use_stops_the_start);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -182,10 +182,132 @@ START_TEST(validation)
 }
 END_TEST
 
+/* Line 2 of a file (port = 4000 first) refused with exactly
+ * "FILE:2: why", and the key left at its default. */
+static void line_refused(const char *line, const char *why)
+{
+    config_t c, d;
+    char err[512], text[256], want[512];
+    config_defaults(&c);
+    config_defaults(&d);
+    snprintf(text, sizeof text, "port = 4000\n%s\n", line);
+    write_file(text);
+    ck_assert_int_eq(config_load_file(&c, path, 1, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s:2: %s", path, why);
+    ck_assert_str_eq(err, want);
+    unlink(path);
+    ck_assert(memcmp(c.log_level, d.log_level, sizeof c.log_level) == 0);
+    ck_assert_str_eq(c.bind, d.bind);
+    ck_assert_str_eq(c.seed, d.seed);
+}
+
+/* The keys checked only after every source was read used to be refused
+ * without their file and line ("rogued: log_level: ..."): each is
+ * refused where it is read, as a port out of range is, and from the
+ * environment with the variable's name. */
+START_TEST(every_bad_value_names_its_file_and_line)
+{
+    line_refused("log_level = verbose",
+                 "log_level: 'verbose' is not error, info or debug");
+    line_refused("seed = -4", "seed: '-4' is not a number from 0 to 2^64-1");
+    line_refused("seed = 18446744073709551616",
+                 "seed: '18446744073709551616' is not a number from 0 to "
+                 "2^64-1");
+    line_refused("seed = 12x", "seed: '12x' is not a number from 0 to 2^64-1");
+    line_refused("bind = localhost", "bind: 'localhost' is not an IP address "
+                 "(0.0.0.0: every interface; 127.0.0.1: this machine only)");
+    line_refused("bind = \"\"", "bind: '' is not an IP address (0.0.0.0: "
+                 "every interface; 127.0.0.1: this machine only)");
+    line_refused("data_dir = \"\"", "data_dir: may not be empty");
+    line_refused("metrics_addr = localhost", "metrics_addr: 'localhost' is "
+                 "not an IP address (127.0.0.1: this machine only; 0.0.0.0: "
+                 "every interface)");
+    line_refused("store = mysql://x", "store: neither empty (the SQLite file "
+                 "in data_dir) nor a postgresql:// URL");
+    config_t c;
+    char err[512];
+    config_defaults(&c);
+    setenv("ROGUED_LOG_LEVEL", "loud", 1);
+    ck_assert_int_eq(config_load_env(&c, err, sizeof err), -1);
+    ck_assert_str_eq(err, "environment ROGUED_LOG_LEVEL: log_level: 'loud' "
+                     "is not error, info or debug");
+    unsetenv("ROGUED_LOG_LEVEL");
+    setenv("ROGUED_METRICS_ADDR", "::1", 1);
+    ck_assert_int_eq(config_load_env(&c, err, sizeof err), 0);
+    ck_assert_str_eq(c.metrics_addr, "::1");
+    unsetenv("ROGUED_METRICS_ADDR");
+    ck_assert_int_eq(config_set(&c, "seed", "18446744073709551615", err,
+                                sizeof err), 0);
+    ck_assert_int_eq(config_set(&c, "bind", "::", err, sizeof err), 0);
+    ck_assert_int_eq(config_validate(&c, err, sizeof err), 0);
+}
+END_TEST
+
+/* An on/off key's refusal names the key, as every other key's does. */
+START_TEST(on_off_refusal_names_the_key)
+{
+    line_refused("proxy_protocol = yes",
+                 "proxy_protocol: 'yes' is neither on nor off");
+}
+END_TEST
+
+/* A key given twice in one file: the second is refused with the first's
+ * line (the last one winning would hide an edit higher up), whatever the
+ * two values are; one in each of the file and the environment is the
+ * usual override. */
+START_TEST(a_key_given_twice_is_refused)
+{
+    config_t c;
+    char err[512], want[512];
+    config_defaults(&c);
+    write_file("# a host's file\nport = 4000\nmotd = hi\n\nport = 4000\n");
+    ck_assert_int_eq(config_load_file(&c, path, 1, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s:5: port: given again (first on line 2)",
+             path);
+    ck_assert_str_eq(err, want);
+    unlink(path);
+    line_refused("port = 4001", "port: given again (first on line 1)");
+    /* a file read again (reload) starts afresh */
+    config_defaults(&c);
+    write_file("port = 4000\n");
+    ck_assert_int_eq(config_load_file(&c, path, 1, err, sizeof err), 0);
+    ck_assert_int_eq(config_load_file(&c, path, 1, err, sizeof err), 0);
+    setenv("ROGUED_PORT", "5000", 1);
+    ck_assert_int_eq(config_load_env(&c, err, sizeof err), 0);
+    unsetenv("ROGUED_PORT");
+    unlink(path);
+    ck_assert_int_eq(c.port, 5000);
+}
+END_TEST
+
+/* ssh_ciphers is asked of libssh when it is read (ssh_port on or not),
+ * not once the store is open and the host key made: a bad list is a bad
+ * value like any other. */
+START_TEST(ssh_ciphers_checked_when_read)
+{
+    line_refused("ssh_ciphers = rot13", "ssh_ciphers: libssh does not know "
+                 "'rot13' (for example aes128-gcm@openssh.com, "
+                 "chacha20-poly1305@openssh.com, aes256-ctr)");
+    line_refused("ssh_ciphers = aes128-gcm@openssh.com,,aes256-ctr",
+                 "ssh_ciphers: libssh does not know '' (for example "
+                 "aes128-gcm@openssh.com, chacha20-poly1305@openssh.com, "
+                 "aes256-ctr)");
+    line_refused("ssh_ciphers = \"\"",
+                 "ssh_ciphers: '' is not a list of ciphers");
+    config_t c;
+    char err[512];
+    config_defaults(&c);
+    ck_assert_int_eq(config_set(&c, "ssh_ciphers",
+                                "chacha20-poly1305@openssh.com,aes256-ctr",
+                                err, sizeof err), 0);
+    ck_assert_str_eq(c.ssh_ciphers, "chacha20-poly1305@openssh.com,aes256-ctr");
+}
+END_TEST
+
 START_TEST(shipped_config_matches_defaults)
 {
     /* config/server.conf documents every key with its default value: loading
-     * it must change nothing. */
+     * it must change nothing (and it gives none twice: it loads at all). */
     config_t d, c;
     char err[256];
     config_defaults(&d);
@@ -394,6 +516,10 @@ static Suite *make_suite(void)
     tcase_add_test(tc, environment_overrides_file);
     tcase_add_test(tc, flags_and_environment_name_their_keys);
     tcase_add_test(tc, validation);
+    tcase_add_test(tc, every_bad_value_names_its_file_and_line);
+    tcase_add_test(tc, on_off_refusal_names_the_key);
+    tcase_add_test(tc, a_key_given_twice_is_refused);
+    tcase_add_test(tc, ssh_ciphers_checked_when_read);
     tcase_add_test(tc, shipped_config_matches_defaults);
     tcase_add_test(tc, combat_ruleset_key);
     tcase_add_test(tc, store_lock_timeout_key);
