@@ -6,6 +6,7 @@
 
 #include "combat.h"
 #include "lobby.h"
+#include "screen_text.h"
 #include "view.h"
 
 #define LEFT 4 /* the menu's left margin at 80 columns */
@@ -15,11 +16,13 @@ static int left(const screen_t *s)
     return s->w > 80 ? (s->w - 80) / 2 + LEFT : LEFT;
 }
 
+/* text in the middle of row y; UTF-8, as the host's text may be (the
+ * message of the day, the server's name: screen_text.h). */
 static void centred(screen_t *s, int y, const char *text, uint8_t fg,
                     uint8_t attr)
 {
-    int x = (s->w - (int)strlen(text)) / 2;
-    screen_puts(s, x < 0 ? 0 : x, y, text, fg, COL_DEFAULT, attr);
+    int x = (s->w - screen_text_width(text)) / 2;
+    screen_puts_text(s, x < 0 ? 0 : x, y, text, fg, COL_DEFAULT, attr);
 }
 
 /* The message of the day on row 2, and where it does not fit the width
@@ -30,7 +33,7 @@ static int draw_motd(const char *motd, screen_t *s)
     size_t n = strlen(motd);
     if (n == 0)
         return 0;
-    if ((int)n <= s->w) {
+    if (screen_text_width(motd) <= s->w) {
         centred(s, 2, motd, COL_WHITE, 0);
         return 1;
     }

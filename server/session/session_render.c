@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "screen_text.h"
 #include "session.h"
 #include "view.h"
 #include "view_cache.h"
@@ -83,7 +84,9 @@ void sess_render(sess_t *s)
         int y = view_full(s->w, s->h) ? MAP_H : view_log_top(s->w, s->h);
         for (int x = 0; x < s->w; x++)
             screen_put(next, x, y, ' ', COL_DEFAULT, COL_DEFAULT, 0);
-        screen_puts(next, 0, y, s->notice, COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
+        /* UTF-8: a console `say` is the host's text (screen_text.h) */
+        screen_puts_text(next, 0, y, s->notice, COL_BYELLOW, COL_DEFAULT,
+                         ATTR_BOLD);
         view_cache_log_overdrawn(&s->view);
     }
     buf_reset(&srv->enc);

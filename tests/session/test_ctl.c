@@ -126,6 +126,50 @@ START_TEST(who_say_kick)
 }
 END_TEST
 
+/* Where text (its characters past ASCII read as '?') is on c's screen:
+ * its column and row, or the test ends. */
+static void text_at(const tclient_t *c, const char *text, int *x, int *y)
+{
+    char row[512];
+    for (*y = 0; *y < cl_h(c); (*y)++) {
+        const char *at = strstr(cl_row(c, *y, row, sizeof row), text);
+        if (at) {
+            *x = (int)(at - row);
+            return;
+        }
+    }
+    ck_abort_msg("\"%s\" is not on the screen", text);
+}
+
+/* The host's text in UTF-8 (the server's name, the message of the day,
+ * a console `say`) reaches a UTF-8 terminal a character a cell, not as
+ * its bytes taken for Latin-1 ("CafÃ©"). */
+START_TEST(the_hosts_text_in_utf8)
+{
+    tsrv_t *s = srv_start("--set", "server_name=Caf\xc3\xa9", "--set",
+                          "motd=Bienvenue: \xc3\xa9t\xc3\xa9 \xe2\x9c\x93", NULL);
+    ck_assert(srv_wait_log(s, "console on ", WAIT_MS));
+    cl_opts_t o = { .environ = "LANG=C.UTF-8" };
+    tclient_t *c = cl_connect(srv_port(s), &o);
+    play_wait_text(c, "Play (as a guest)");
+    int x, y;
+    text_at(c, "Welcome to Caf?", &x, &y);
+    ck_assert_int_eq(cl_at(c, x + 14, y), 0xe9);
+    ck_assert_int_eq(cl_at(c, x + 15, y), ' '); /* one cell, not two */
+    text_at(c, "Bienvenue: ?t? ?", &x, &y);
+    ck_assert_int_eq(cl_at(c, x + 11, y), 0xe9);
+    ck_assert_int_eq(cl_at(c, x + 13, y), 0xe9);
+    ck_assert_int_eq(cl_at(c, x + 15, y), 0x2713);
+    char out[256];
+    ck_assert_int_eq(srv_ctl(s, "say 'h\xc3\xa9llo'", out, sizeof out), 0);
+    play_wait_text(c, "[host] h?llo");
+    text_at(c, "[host] h?llo", &x, &y);
+    ck_assert_int_eq(cl_at(c, x + 8, y), 0xe9);
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
 /* The countdown's notice stays up a minute of the test's clock (an hour
  * here); `shutdown 0` then stops now, every game kept. */
 START_TEST(shutdown_counts_down_then_stops_clean)
@@ -826,6 +870,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 180);
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, who_say_kick);
+    tcase_add_test(tc, the_hosts_text_in_utf8);
     tcase_add_test(tc, shutdown_counts_down_then_stops_clean);
     tcase_add_test(tc, shutdown_countdown_ends_in_shutdown);
     tcase_add_test(tc, reload_changes_the_motd);

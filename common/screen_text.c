@@ -1,0 +1,64 @@
+/* screen_text.c - the host's text as UTF-8 (screen_text.h). */
+#include "screen_text.h"
+
+/* The character at p (its bytes in *len), or '?' for bytes that are not
+ * one (a stray continuation byte, a sequence cut short, an overlong or
+ * surrogate form): one byte is taken then, so the rest still decodes. */
+static uint32_t next_char(const unsigned char *p, int *len)
+{
+    *len = 1;
+    if (p[0] < 0x80)
+        return p[0];
+    int n = p[0] >= 0xf5 ? 0 : p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3
+            : p[0] >= 0xc2 ? 2 : 0;
+    if (n == 0)
+        return '?';
+    uint32_t cp = p[0] & (0x7fu >> n);
+    for (int i = 1; i < n; i++) {
+        if ((p[i] & 0xc0) != 0x80)
+            return '?';
+        cp = cp << 6 | (p[i] & 0x3fu);
+    }
+    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+        (cp >= 0xd800 && cp < 0xe000))
+        return '?';
+    *len = n;
+    return cp;
+}
+
+/* 1 for a character every terminal gives one column: the Latin, Greek
+ * and Cyrillic letters, punctuation, currency, arrows, maths, box drawing
+ * and shapes, check marks. Not combining marks (no column of their own),
+ * East Asian or emoji (two on most terminals, one on some): without a
+ * table of widths those are '?'. */
+static int one_column(uint32_t c)
+{
+    return (c >= 0x20 && c < 0x7f) || (c >= 0xa0 && c < 0x300) ||
+           (c >= 0x370 && c < 0x483) || (c >= 0x48a && c < 0x530) ||
+           (c >= 0x1e00 && c < 0x2000) || (c >= 0x2010 && c < 0x2028) ||
+           (c >= 0x2030 && c < 0x205f) || (c >= 0x20a0 && c < 0x20c1) ||
+           (c >= 0x2100 && c < 0x2150) || (c >= 0x2190 && c < 0x2300) ||
+           (c >= 0x2500 && c < 0x2600) || (c >= 0x2713 && c < 0x2719);
+}
+
+int screen_text_width(const char *str)
+{
+    int n = 0, len;
+    for (const unsigned char *p = (const unsigned char *)str; *p; p += len) {
+        next_char(p, &len);
+        n++;
+    }
+    return n;
+}
+
+int screen_puts_text(screen_t *s, int x, int y, const char *str, uint8_t fg,
+                     uint8_t bg, uint8_t attr)
+{
+    int col = 0, len;
+    for (const unsigned char *p = (const unsigned char *)str; *p;
+         p += len, col++) {
+        uint32_t c = next_char(p, &len);
+        screen_put(s, x + col, y, one_column(c) ? c : '?', fg, bg, attr);
+    }
+    return col;
+}
