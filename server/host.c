@@ -392,9 +392,32 @@ static int open_metrics(host_t *h, const host_inherit_t *in)
 
 /* Every listener, taken over or opened: 0, or -1 (logged) with none left
  * open. */
+/* A listener an upgrade handed over for a port the configuration file
+ * has turned off since (http_port or ssh_port 0): closed, so that a
+ * browser is refused rather than left waiting on a socket nobody
+ * accepts on. */
+static void close_turned_off(const host_inherit_t *in, int kind)
+{
+    if (!in || in->fd[kind] < 0)
+        return;
+    struct sockaddr_storage bound;
+    socklen_t blen = sizeof bound;
+    char name[80] = "?";
+    if (getsockname(in->fd[kind], (struct sockaddr *)&bound, &blen) == 0)
+        srv_addr_name(&bound, name, sizeof name);
+    log_info("%s on %s closed: %s is 0 now", kind == LISTEN_HTTP
+             ? "browser page" : "ssh", name,
+             kind == LISTEN_HTTP ? "http_port" : "ssh_port");
+    close(in->fd[kind]);
+}
+
 static int open_listeners(host_t *h, const host_inherit_t *in)
 {
     const config_t *cfg = &h->cfg;
+    if (cfg->http_port <= 0)
+        close_turned_off(in, LISTEN_HTTP);
+    if (cfg->ssh_port <= 0)
+        close_turned_off(in, LISTEN_SSH);
     h->telnet.fd = listener_fd(h, in, cfg->port, LISTEN_TELNET);
     if (h->telnet.fd >= 0 && cfg->http_port > 0)
         h->http.fd = listener_fd(h, in, cfg->http_port, LISTEN_HTTP);

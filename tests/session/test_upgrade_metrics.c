@@ -206,6 +206,42 @@ START_TEST(a_moved_metrics_port_is_bound_anew)
 }
 END_TEST
 
+/* The configuration file turned the SSH port off (ssh_port 0) before
+ * the upgrade: the new process closes the socket it was handed, so that a
+ * client is refused at once rather than left waiting on a port no
+ * process accepts on (http_port is closed the same way; the tests' own
+ * --set http_port=0 pins that one). */
+START_TEST(a_port_turned_off_is_closed)
+{
+    char conf[] = "/tmp/rogued-upgrade-conf-XXXXXX", text[64], line[128];
+    int fd = mkstemp(conf);
+    ck_assert(fd >= 0);
+    close(fd);
+    int a = cl_free_port();
+    snprintf(text, sizeof text, "ssh_port = %d\n", a);
+    write_file(conf, text);
+    tsrv_t *s = srv_start("--config", conf, NULL);
+    snprintf(line, sizeof line, "ssh on 127.0.0.1:%d ", a);
+    ck_assert(srv_wait_log(s, line, WAIT_MS));
+    write_file(conf, "ssh_port = 0\n");
+
+    char out[1024];
+    int rc = srv_upgrade(s, out, sizeof out);
+    int pid = srv_upgraded_pid(out);
+    ck_assert_msg(rc == 0 && pid > 0, "rogued --upgrade: status %d: %s", rc, out);
+    snprintf(line, sizeof line, "ssh on 127.0.0.1:%d closed: ssh_port is 0 "
+             "now", a);
+    ck_assert(srv_wait_log(s, line, WAIT_MS));
+    ck_assert_msg(srv_wait_exited(s, WAIT_MS), "the old process did not exit");
+    int got = 0;
+    double start;
+    ck_assert_int_eq(scrape_once(a, &got, &start), SCRAPE_REFUSED);
+    srv_stop_upgraded(s, pid);
+    srv_stop(s);
+    unlink(conf);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("upgrade_metrics");
@@ -213,6 +249,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 240);
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, metrics_port_moves_without_a_gap);
+    tcase_add_test(tc, a_port_turned_off_is_closed);
     tcase_add_test(tc, a_moved_metrics_port_is_bound_anew);
     suite_add_tcase(s, tc);
     return s;
