@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <sqlite3.h>
 #include <uv.h>
@@ -119,8 +120,18 @@ int ctl_backup_run(ctl_req_t *r, const char *args)
                         "(docs/hosting.md, \"Operations\")");
         return 0;
     }
-    if (args[0] != '/') {
+    if (args[0] != '/') { /* rogued ctl makes FILE absolute */
         ctl_req_done(r, "backup needs a FILE (an absolute path)");
+        return 0;
+    }
+    char db[sizeof h->cfg.data_dir + sizeof STORE_FILE + 1];
+    snprintf(db, sizeof db, "%s/%s", h->cfg.data_dir, STORE_FILE);
+    struct stat a, b;
+    if (stat(args, &a) == 0 && stat(db, &b) == 0 && a.st_dev == b.st_dev &&
+        a.st_ino == b.st_ino) {
+        /* the copy would be written over the database it copies */
+        ctl_req_done(r, "backup: that FILE is the database itself: name "
+                        "another");
         return 0;
     }
     backup_job_t *j = calloc(1, sizeof *j);

@@ -77,8 +77,12 @@ static int kick(srv_t *srv, uint64_t id)
     for (sess_t *s = srv->sessions; s; s = s->next) {
         if (s->id != id || sess_closing(s))
             continue;
+        /* an account's game is kept for its next login; a guest's ends */
         sess_close(s, "closed by the console", 1,
-                   "The server's operator has closed your connection.");
+                   s->lobby.account_id > 0 && s->state == S_PLAYING
+                       ? "The server's operator has closed your connection. "
+                         "Your game is kept for your next login."
+                       : "The server's operator has closed your connection.");
         return 1;
     }
     return 0;

@@ -41,6 +41,8 @@ struct upgrade {
     int sock;                  /* our end of the socketpair; -1 */
     int pid;
     uint64_t ctl_req;          /* the console's request to answer; 0 */
+    char why[PATH_MAX + 96];   /* a refusal's words for the console, as
+                                  the log has them */
     uv_mutex_t lock;           /* the loops' part, below */
     struct upgrade_item *items;
     int n, cap, loops_done;
@@ -340,9 +342,10 @@ static int spawn(upgrade_t *u, const char *exe, const char **why)
         uv_close((uv_handle_t *)u->proc, on_proc_closed);
         u->proc = NULL;
         close(sv[0]);
-        log_error("upgrade failed: cannot start %s: %s; this server goes on "
-                  "serving", exe, uv_strerror(rc));
-        *why = "cannot start the new binary";
+        snprintf(u->why, sizeof u->why, "cannot start %s: %s", exe,
+                 uv_strerror(rc));
+        log_error("upgrade failed: %s; this server goes on serving", u->why);
+        *why = u->why;
         return -1;
     }
     u->pid = u->proc->pid;

@@ -141,6 +141,35 @@ static void text_at(const tclient_t *c, const char *text, int *x, int *y)
     ck_abort_msg("\"%s\" is not on the screen", text);
 }
 
+/* kick of an account at play: it is told its game is kept, and the next
+ * login is offered it. */
+START_TEST(kick_tells_an_account_its_game_is_kept)
+{
+    tsrv_t *s = srv_start("--seed", "42", NULL);
+    tclient_t *k = play_register(srv_port(s), "kate");
+    ck_assert(cl_key(k, "p"));
+    play_wait_text(k, "HP: ");
+    play_walk_keys(k, 3);
+    char lines[4][128], cmd[64], out[1024];
+    int n = who_lines(s, lines, 4);
+    snprintf(cmd, sizeof cmd, "kick %llu",
+             strtoull(who_line_of(lines, n, "kate"), NULL, 10));
+    ck_assert_int_eq(srv_ctl(s, cmd, out, sizeof out), 0);
+    ck_assert(cl_wait_eof(k, WAIT_MS));
+    ck_assert(cl_stream_has(k, "The server's operator has closed your "
+                               "connection. Your game is kept for your next "
+                               "login."));
+    cl_close(k);
+    tclient_t *again = play_lobby(srv_port(s));
+    ck_assert(cl_key(again, "l"));
+    play_type_line(again, "kate");
+    play_type_line(again, "password1");
+    play_wait_text(again, "Continue your game");
+    cl_close(again);
+    srv_stop(s);
+}
+END_TEST
+
 /* The host's text in UTF-8 (the server's name, the message of the day,
  * a console `say`) reaches a UTF-8 terminal a character a cell, not as
  * its bytes taken for Latin-1 ("CafÃ©"). */
@@ -418,6 +447,12 @@ START_TEST(backup_while_a_game_is_written)
     ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW); /* the schema is there */
     sqlite3_finalize(st);
     sqlite3_close(db);
+    /* a copy over the database itself is refused, and the game plays on */
+    snprintf(cmd, sizeof cmd, "backup %s/rogued.db", dir);
+    rc = srv_ctl(s, cmd, out, sizeof out);
+    ck_assert_msg(rc == 1 && strstr(out, "that FILE is the database itself"),
+                  "backup over the database: %d: %s", rc, out);
+    play_walk_keys(a, 2);
     cl_close(a);
     srv_stop(s);
 }
@@ -825,7 +860,7 @@ static const struct probe {
     { "unban", "", 1, "unban needs ADDRESS" },
     { "bans", "", 0, "TARGET UNTIL" },
     { "metrics", "", 0, "\n# TYPE rogued_process_pid gauge\n" },
-    { "upgrade", " /nonexistent/rogued", 1, "cannot start the new binary" },
+    { "upgrade", " /nonexistent/rogued", 1, "cannot start /nonexistent/rogued: no such file" },
     { "help", "", 0, "help " },
 };
 
@@ -871,6 +906,7 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, who_say_kick);
     tcase_add_test(tc, the_hosts_text_in_utf8);
+    tcase_add_test(tc, kick_tells_an_account_its_game_is_kept);
     tcase_add_test(tc, shutdown_counts_down_then_stops_clean);
     tcase_add_test(tc, shutdown_countdown_ends_in_shutdown);
     tcase_add_test(tc, reload_changes_the_motd);

@@ -543,6 +543,11 @@ START_TEST(failing_binary_changes_nothing)
     rc = srv_ctl(s, "upgrade /bin/false", out, sizeof out);
     ck_assert_msg(rc == 1 && strstr(out, "upgrade failed: the new binary "
                                          "exited"), "%s", out);
+    /* a binary that is not there: the console says which and why */
+    rc = srv_ctl(s, "upgrade /nonexistent/rogued", out, sizeof out);
+    ck_assert_msg(rc == 1 && strstr(out, "cannot start /nonexistent/rogued: "
+                                         "no such file or directory"),
+                  "%s", out);
     cl_close(a);
     cl_close(b);
     cl_close(web);
