@@ -59,6 +59,28 @@ static int query_int(sqlite3 *db, const char *sql, long long *out)
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : rc;
 }
 
+/* Whether the last failure on db was a full disk. SQLite says so
+ * (SQLITE_FULL) when a write of its own finds no room, but not when it
+ * cannot grow the -shm file a WAL database needs even to be read: that is
+ * "disk I/O error" (SQLITE_IOERR_SHMSIZE), told apart by its errno. */
+static int disk_full(sqlite3 *db)
+{
+    int rc = sqlite3_extended_errcode(db) & 0xff;
+    return rc == SQLITE_FULL ||
+           ((rc == SQLITE_IOERR || rc == SQLITE_CANTOPEN) &&
+            sqlite3_system_errno(db) == ENOSPC);
+}
+
+/* The database cannot be read or written at start because its disk is
+ * full: said so, not as a damaged disk or a question of permissions. */
+static void set_full_err(lite_t *d, char *err, size_t errlen)
+{
+    int sys = sqlite3_system_errno(d->db) == ENOSPC;
+    set_err(err, errlen, "%s cannot be used: the disk it is on is full (%s); "
+            "free some space there, or choose another data directory",
+            d->path, sys ? strerror(ENOSPC) : sqlite3_errmsg(d->db));
+}
+
 /* Is it ours? Returns 0 (ours, or empty: *fresh), or -1 with err. */
 static int check_owner(lite_t *d, int *fresh, long long *version,
                        char *err, size_t errlen)
@@ -73,8 +95,11 @@ static int check_owner(lite_t *d, int *fresh, long long *version,
     if (rc != 0 ||
         (rc = query_int(d->db, "PRAGMA application_id", &app)) != 0 ||
         (rc = query_int(d->db, "PRAGMA user_version", version)) != 0) {
-        set_err(err, errlen, "%s: cannot read the database: %s", d->path,
-                sqlite3_errmsg(d->db));
+        if (disk_full(d->db))
+            set_full_err(d, err, errlen);
+        else
+            set_err(err, errlen, "%s: cannot read the database: %s", d->path,
+                    sqlite3_errmsg(d->db));
         return -1;
     }
     *fresh = app == 0 && objects == 0 && *version == 0;
@@ -293,6 +318,11 @@ static int guest_reserve(lite_t *d, char *err, size_t errlen)
         first = lite_guest_reserve(&d->base, STORE_GUEST_BLOCK);
         rc = sqlite3_exec(d->db, first > 0 ? "COMMIT" : "ROLLBACK", NULL, NULL,
                           &msg);
+    }
+    if ((rc != SQLITE_OK || first < 1) && disk_full(d->db)) {
+        set_full_err(d, err, errlen);
+        sqlite3_free(msg);
+        return -1;
     }
     if (rc != SQLITE_OK || first < 1) {
         set_err(err, errlen, "%s cannot be written (%s): games would be lost; "

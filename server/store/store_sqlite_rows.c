@@ -40,6 +40,7 @@ static int simple(lite_t *d, enum stmt which)
 int lite_begin(store_db_t *db)
 {
     lite_t *d = (lite_t *)db;
+    d->last_rc = 0; /* lite_errmsg tells this batch's failure, no older one */
     return simple(d, ST_BEGIN);
 }
 
@@ -52,7 +53,16 @@ int lite_commit(store_db_t *db)
 int lite_rollback(store_db_t *db)
 {
     lite_t *d = (lite_t *)db;
-    return simple(d, ST_ROLLBACK);
+    /* A full disk or an I/O error at COMMIT has rolled the transaction back
+     * already: a ROLLBACK then fails ("no transaction is active"), and its
+     * reason would take the place of the one that failed the batch. */
+    if (sqlite3_get_autocommit(d->db))
+        return 0;
+    int why = d->last_rc;
+    int rc = simple(d, ST_ROLLBACK);
+    if (why) /* the reason the batch failed stays the one told */
+        d->last_rc = why;
+    return rc;
 }
 
 int lite_in_transaction(store_db_t *db)

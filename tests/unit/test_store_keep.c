@@ -23,6 +23,7 @@
 #include <uv.h>
 
 #include "check_main.h"
+#include "full_disk_vfs.h"
 #include "game.h"
 #include "record.h"
 #include "store.h"
@@ -38,6 +39,7 @@ static int flush_status;
 static void setup(void)
 {
     store_fixture_setup("/tmp/rogued-keep-XXXXXX");
+    atomic_store(&full_disk, 0);
     memset(&got_scores, 0, sizeof got_scores);
     flush_status = -1;
 }
@@ -343,6 +345,49 @@ START_TEST(failing_writes_flip_health_and_log_once)
     ck_assert_int_eq(count_lines(logpath, "writes work again"), 1);
     ck_assert_int_eq(count_lines(logpath, "games lost"), 0);
     unlink(logpath);
+}
+END_TEST
+
+/* --- a full disk (SQLite's own: full_disk_vfs.h) ------------------------------ */
+
+/* The disk fills while the store runs: its COMMIT fails and SQLite rolls
+ * the transaction back itself. The log says why writes fail with that
+ * reason, not with the error of a ROLLBACK of no transaction. */
+START_TEST(a_full_disk_is_the_reason_told)
+{
+    full_disk_install();
+    log_to_file();
+    store_t *st = open_fast();
+    atomic_store(&full_disk, 1);
+    store_game_t g = row("Ida", 0, 1, 10, STORE_END_DEATH, "killed by a rat");
+    ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
+    flush(st); /* (its batch may be the game's, which fails) */
+    ck_assert_uint_eq(store_failed_batches(st), 1);
+    atomic_store(&full_disk, 0);
+    store_close(st);
+    log_restore();
+    ck_assert_int_eq(count_lines(logpath, "writes are failing (database or "
+                                          "disk is full)"), 1);
+    ck_assert_int_eq(count_lines(logpath, "COMMIT: database or disk is full"),
+                     1);
+    ck_assert_int_eq(count_lines(logpath, "ROLLBACK"), 0);
+    ck_assert_int_eq(count_lines(logpath, "SQL logic error"), 0);
+}
+END_TEST
+
+/* A database on a disk that is full at start is refused as that, not as
+ * a damaged disk ("disk I/O error": SQLite cannot grow the -shm file). */
+START_TEST(a_full_disk_at_start_is_said)
+{
+    store_close(open_fast());
+    full_disk_install();
+    atomic_store(&full_disk, 1);
+    char err[768];
+    ck_assert_ptr_null(store_open(&loop, dir, &fast, err, sizeof err));
+    atomic_store(&full_disk, 0);
+    ck_assert_msg(strstr(err, dbpath) && strstr(err, "the disk it is on is "
+                  "full") && strstr(err, "free some space") &&
+                  !strstr(err, "I/O error"), "%s", err);
 }
 END_TEST
 
@@ -681,6 +726,8 @@ static Suite *make_suite(void)
         tcase_add_test(tc, read_only_file_refused);
         tcase_add_test(tc, read_only_directory_refused);
         tcase_add_test(tc, damaged_file_refused);
+        tcase_add_test(tc, a_full_disk_is_the_reason_told);
+        tcase_add_test(tc, a_full_disk_at_start_is_said);
     }
     tcase_add_test(tc, failing_writes_flip_health_and_log_once);
     tcase_add_test(tc, recovery_is_logged_after_a_write_not_a_read);
