@@ -171,35 +171,55 @@ static void write_file(const char *path, const char *text)
     ck_assert_int_eq(fclose(f), 0);
 }
 
+/* A server reading a configuration file of its own, holding text; conf
+ * is a mkstemp template, filled in (the caller unlinks it). */
+static tsrv_t *start_with_conf(char *conf, const char *text)
+{
+    int fd = mkstemp(conf);
+    ck_assert(fd >= 0);
+    close(fd);
+    write_file(conf, text);
+    return srv_start("--config", conf, NULL);
+}
+
+/* Upgrades s to the same binary; the new process's pid, once its log
+ * says `line` and the old process has exited. */
+static int upgrade_saying(tsrv_t *s, const char *line)
+{
+    char out[1024];
+    int rc = srv_upgrade(s, out, sizeof out);
+    int pid = srv_upgraded_pid(out);
+    ck_assert_msg(rc == 0 && pid > 0, "rogued --upgrade: status %d: %s", rc, out);
+    ck_assert(srv_wait_log(s, line, WAIT_MS));
+    ck_assert_msg(srv_wait_exited(s, WAIT_MS), "the old process did not exit");
+    return pid;
+}
+
+/* A connect to 127.0.0.1:port is refused: nothing listens there. */
+static void expect_refused(int port)
+{
+    int got = 0;
+    double start;
+    ck_assert_int_eq(scrape_once(port, &got, &start), SCRAPE_REFUSED);
+}
+
 /* The configuration file moved metrics_port before the upgrade: the new
  * process closes the port it was handed and listens on the new one. */
 START_TEST(a_moved_metrics_port_is_bound_anew)
 {
     char conf[] = "/tmp/rogued-upgrade-conf-XXXXXX", text[64], line[128];
-    int fd = mkstemp(conf);
-    ck_assert(fd >= 0);
-    close(fd);
     int a = cl_free_port(), b = cl_free_port();
     ck_assert_int_ne(a, b);
     snprintf(text, sizeof text, "metrics_port = %d\n", a);
-    write_file(conf, text);
-    tsrv_t *s = srv_start("--config", conf, NULL);
+    tsrv_t *s = start_with_conf(conf, text);
     snprintf(line, sizeof line, "metrics on http://127.0.0.1:%d/metrics\n", a);
     ck_assert(srv_wait_log(s, line, WAIT_MS));
     snprintf(text, sizeof text, "metrics_port = %d\n", b);
     write_file(conf, text);
-
-    char out[1024];
-    int rc = srv_upgrade(s, out, sizeof out);
-    int pid = srv_upgraded_pid(out);
-    ck_assert_msg(rc == 0 && pid > 0, "rogued --upgrade: status %d: %s", rc, out);
     snprintf(line, sizeof line, "metrics on http://127.0.0.1:%d/metrics\n", b);
-    ck_assert(srv_wait_log(s, line, WAIT_MS));
-    ck_assert_msg(srv_wait_exited(s, WAIT_MS), "the old process did not exit");
+    int pid = upgrade_saying(s, line);
     ck_assert(metrics_is(b, "rogued_process_pid", pid));
-    int got = 0;
-    double start;
-    ck_assert_int_eq(scrape_once(a, &got, &start), SCRAPE_REFUSED);
+    expect_refused(a);
     srv_stop_upgraded(s, pid);
     srv_stop(s);
     unlink(conf);
@@ -214,28 +234,16 @@ END_TEST
 START_TEST(a_port_turned_off_is_closed)
 {
     char conf[] = "/tmp/rogued-upgrade-conf-XXXXXX", text[64], line[128];
-    int fd = mkstemp(conf);
-    ck_assert(fd >= 0);
-    close(fd);
     int a = cl_free_port();
     snprintf(text, sizeof text, "ssh_port = %d\n", a);
-    write_file(conf, text);
-    tsrv_t *s = srv_start("--config", conf, NULL);
+    tsrv_t *s = start_with_conf(conf, text);
     snprintf(line, sizeof line, "ssh on 127.0.0.1:%d ", a);
     ck_assert(srv_wait_log(s, line, WAIT_MS));
     write_file(conf, "ssh_port = 0\n");
-
-    char out[1024];
-    int rc = srv_upgrade(s, out, sizeof out);
-    int pid = srv_upgraded_pid(out);
-    ck_assert_msg(rc == 0 && pid > 0, "rogued --upgrade: status %d: %s", rc, out);
     snprintf(line, sizeof line, "ssh on 127.0.0.1:%d closed: ssh_port is 0 "
              "now", a);
-    ck_assert(srv_wait_log(s, line, WAIT_MS));
-    ck_assert_msg(srv_wait_exited(s, WAIT_MS), "the old process did not exit");
-    int got = 0;
-    double start;
-    ck_assert_int_eq(scrape_once(a, &got, &start), SCRAPE_REFUSED);
+    int pid = upgrade_saying(s, line);
+    expect_refused(a);
     srv_stop_upgraded(s, pid);
     srv_stop(s);
     unlink(conf);
