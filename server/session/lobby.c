@@ -64,6 +64,13 @@ void lobby_note(lobby_t *l, int kind, const char *fmt, ...)
     vsnprintf(l->note, sizeof l->note, fmt, ap);
     va_end(ap);
     l->note_kind = (uint8_t)kind;
+    l->note_new = 1;
+}
+
+void lobby_note_clear(lobby_t *l)
+{
+    l->note[0] = '\0';
+    l->note_new = 0;
 }
 
 static int is_password_page(int page)
@@ -115,6 +122,10 @@ static void go(lobby_t *l, int page)
         l->in->len = 0;
     }
     l->refused = 0;
+    /* A step passed or left takes its note along; one said on the way
+     * (the next prompt's hint, the answer's word) is the new page's. */
+    if (page != l->page && !l->note_new)
+        l->note[0] = '\0';
     if (page == LOBBY_BUSY)
         l->busy_gen++;
     l->page = (uint8_t)page;
@@ -439,6 +450,10 @@ static void drop_key(lobby_t *l, int key)
 
 int lobby_key(lobby_t *l, int key)
 {
+    /* Keys ignored while busy do not age the note: it is still for the
+     * page the wait returns to. */
+    if (l->page != LOBBY_BUSY)
+        l->note_new = 0;
     if (l->drop_line) {
         drop_key(l, key);
         return LOBBY_DO_NOTHING;

@@ -794,6 +794,74 @@ START_TEST(note_is_cleared_by_the_next_menu_key)
 }
 END_TEST
 
+/* A note belongs to the step it was said at: a prompt typed again keeps
+ * its refusal; the step passed or left takes it along, and the next
+ * page shows only what was said for it. */
+START_TEST(note_goes_with_its_step)
+{
+    lobby_t l;
+    lobby_init(&l, "guest7");
+    /* A refused name, then a good one: the password step is clean. */
+    lobby_key(&l, 'r');
+    type(&l, "xy");
+    lobby_key(&l, 0x01);
+    lobby_key(&l, KEY_ENTER);
+    ck_assert_int_eq(l.page, LOBBY_REG_NAME);
+    ck_assert_str_eq(l.note, "Refused: a name may not hold control "
+                             "characters or escape sequences.");
+    type(&l, "abcd");
+    lobby_key(&l, KEY_ENTER);
+    ck_assert_int_eq(l.page, LOBBY_REG_PASS);
+    ck_assert_str_eq(l.note, "");
+    ck_assert(!shows(&l, "Refused"));
+    /* the hint said on the way is the next step's */
+    type(&l, "secret1");
+    lobby_key(&l, KEY_ENTER);
+    ck_assert_int_eq(l.page, LOBBY_REG_PASS2);
+    ck_assert_str_eq(l.note, "Type the same password again.");
+    lobby_key(&l, KEY_ESC);
+
+    /* A guest name refused, then one that the store lets play: the menu
+     * it plays from keeps neither the rule nor the prompt's hint. */
+    lobby_key(&l, 'p');
+    lobby_key(&l, 0x15);
+    type(&l, "a b");
+    lobby_key(&l, KEY_ENTER);
+    ck_assert_str_eq(l.note, "A name may use only letters, digits, _ and -.");
+    type(&l, "Tester");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHECK_GUEST);
+    ck_assert_int_eq(lobby_guest_checked(&l, STORE_OK, 0), LOBBY_DO_PLAY);
+    ck_assert_int_eq(l.page, LOBBY_MENU);
+    ck_assert_str_eq(l.note, "");
+    lobby_free(&l);
+
+    /* The offered guest name plays at once: the prompt's hint goes. */
+    lobby_init(&l, "guest7");
+    lobby_key(&l, 'p');
+    ck_assert_str_eq(l.note, "A guest's game ends with the connection; "
+                             "register to keep your name.");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_PLAY);
+    ck_assert_str_eq(l.note, "");
+    lobby_free(&l);
+
+    /* The store's answer is said for the page it moves to, and stays
+     * through the session's waits that follow, keys pressed meanwhile
+     * or not; leaving the lobby for a game clears it. */
+    lobby_init(&l, "");
+    log_in(&l, "hero1");
+    ck_assert_str_eq(l.note, "Welcome back, hero1!");
+    lobby_wait(&l);
+    lobby_key(&l, 'x');
+    lobby_waited(&l);
+    ck_assert_int_eq(l.page, LOBBY_MENU);
+    ck_assert_str_eq(l.note, "Welcome back, hero1!");
+    lobby_note_clear(&l);
+    ck_assert_str_eq(l.note, "");
+    ck_assert(!shows(&l, "Welcome back"));
+    lobby_free(&l);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("lobby machine");
@@ -820,6 +888,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, watch_list_picks_by_letter);
     tcase_add_test(tc, help_quit_and_other_keys);
     tcase_add_test(tc, note_is_cleared_by_the_next_menu_key);
+    tcase_add_test(tc, note_goes_with_its_step);
     suite_add_tcase(s, tc);
     return s;
 }
