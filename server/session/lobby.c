@@ -122,6 +122,7 @@ static void go(lobby_t *l, int page)
         l->in->len = 0;
     }
     l->refused = 0;
+    l->too_long = 0;
     /* A step passed or left takes its note along; one said on the way
      * (the next prompt's hint, the answer's word) is the new page's. */
     if (page != l->page && !l->note_new)
@@ -197,6 +198,13 @@ const char *lobby_player_name(const lobby_t *l)
     return l->account[0] ? l->account : l->guest;
 }
 
+/* The rule a line too long for its prompt breaks. */
+static const char *too_long_rule(const lobby_t *l)
+{
+    return is_password_page(l->page) ? "A password has at most 128 bytes."
+                                     : "A name has at most 20 characters.";
+}
+
 /* Appends a typed character to the line, as UTF-8: any printable one, so
  * that what is refused is refused with its rule, never dropped in
  * silence (names are checked at Enter by accounts.h). A line that is full
@@ -227,12 +235,12 @@ static void type_char(lobby_t *l, int key)
         u[3] = (char)(0x80 | (key & 0x3f));
         n = 4;
     }
-    int pass = is_password_page(l->page);
-    size_t max = pass ? LOBBY_LINE_MAX : ACCT_NAME_MAX;
+    size_t max = is_password_page(l->page) ? LOBBY_LINE_MAX : ACCT_NAME_MAX;
     if (in->len + (size_t)n > max) {
-        lobby_note(l, LOBBY_NOTE_BAD, "%s", pass
-                   ? "A password has at most 128 bytes."
-                   : "A name has at most 20 characters.");
+        /* Left out, so the line is not what was typed: Enter refuses it
+         * (a password cut short would be a password nobody knows). */
+        l->too_long = 1;
+        lobby_note(l, LOBBY_NOTE_BAD, "%s", too_long_rule(l));
         return;
     }
     memcpy(in->line + in->len, u, (size_t)n);
@@ -283,6 +291,11 @@ static int submit(lobby_t *l)
                      "escape sequences."
                    : "Refused: a name may not hold control characters or "
                      "escape sequences.");
+        go(l, l->page);
+        return LOBBY_DO_NOTHING;
+    }
+    if (l->too_long) {
+        lobby_note(l, LOBBY_NOTE_BAD, "%s", too_long_rule(l));
         go(l, l->page);
         return LOBBY_DO_NOTHING;
     }

@@ -132,6 +132,8 @@ typedef struct lobby {
     uint8_t refused;                 /* the line being typed held something
                                         refused (a control character, an
                                         escape sequence): Enter refuses it */
+    uint8_t too_long;                /* a character would not fit the line
+                                        and was left out: Enter refuses it */
     uint8_t note_new;                /* the note was said since the last
                                         key: it is for the page that key
                                         leads to; an older one is the page

@@ -353,6 +353,33 @@ START_TEST(old_notes_do_not_outlive_their_step)
 }
 END_TEST
 
+/* A password longer than 128 bytes is refused at Enter, not taken as its
+ * first 128: registering with 150 bytes asks again. */
+START_TEST(too_long_a_password_is_refused)
+{
+    tsrv_t *s = srv_start(NULL);
+    tclient_t *c = play_lobby(srv_port(s));
+    char many[151];
+    memset(many, 'x', 150);
+    many[150] = '\0';
+    ck_assert(cl_key(c, "r"));
+    play_type_line(c, "Longpw");
+    play_wait_text(c, "Password:");
+    ck_assert_int_eq(cl_send_str(c, many), 0);
+    play_wait_text(c, "A password has at most 128 bytes.");
+    ck_assert(cl_key(c, "\r"));
+    play_wait_text(c, "A password has at most 128 bytes.");
+    ck_assert(cl_screen_has(c, "Password:"));
+    ck_assert(!cl_screen_has(c, "Again:"));
+    play_type_line(c, "password1");
+    play_wait_text(c, "Again:");
+    play_type_line(c, "password1");
+    play_wait_text(c, "Logged in as Longpw");
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
 START_TEST(finished_games_survive_sigterm_and_restart)
 {
     char dir[] = "/tmp/rogued-lobby-XXXXXX";
@@ -417,6 +444,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, guest_may_not_take_an_account_name);
     tcase_add_test(tc, guest_dies_back_to_lobby_seen_in_hall_of_fame);
     tcase_add_test(tc, old_notes_do_not_outlive_their_step);
+    tcase_add_test(tc, too_long_a_password_is_refused);
     tcase_add_test(tc, finished_games_survive_sigterm_and_restart);
     suite_add_tcase(s, tc);
     return s;

@@ -862,6 +862,76 @@ START_TEST(note_goes_with_its_step)
 }
 END_TEST
 
+/* A line longer than its prompt takes is refused at Enter with the rule,
+ * never taken cut short: a password's first 128 bytes are not the
+ * password typed. */
+START_TEST(too_long_a_line_is_refused_at_enter)
+{
+    char many[151];
+    memset(many, 'x', 150);
+    many[150] = '\0';
+    lobby_t l;
+    lobby_init(&l, "");
+    /* registering */
+    lobby_key(&l, 'r');
+    type(&l, "Zoe");
+    lobby_key(&l, KEY_ENTER);
+    type(&l, many);
+    ck_assert_int_eq(lobby_line_len(&l), 128);
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_REG_PASS);
+    ck_assert_str_eq(l.note, "A password has at most 128 bytes.");
+    ck_assert_str_eq(lobby_line(&l), "");
+    ck_assert(pass_wiped(&l));
+    /* typed again within the limit: taken */
+    type(&l, "secret1");
+    lobby_key(&l, KEY_ENTER);
+    ck_assert_int_eq(l.page, LOBBY_REG_PASS2);
+    lobby_key(&l, KEY_ESC);
+    /* logging in */
+    lobby_key(&l, 'l');
+    type(&l, "Zoe");
+    lobby_key(&l, KEY_ENTER);
+    type(&l, many);
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_LOGIN_PASS);
+    ck_assert_str_eq(l.note, "A password has at most 128 bytes.");
+    ck_assert(pass_wiped(&l));
+    /* Ctrl-U starts the line again: within the limit, it is asked */
+    type(&l, many);
+    lobby_key(&l, 0x15);
+    type(&l, "secret1");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_LOGIN);
+    lobby_wipe_password(&l);
+    store_account_t a = account(STORE_OK, 7, "Zoe");
+    lobby_account_done(&l, &a);
+    /* changing the password: the present one, and the new one */
+    lobby_key(&l, 'c');
+    type(&l, many);
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_PW_OLD);
+    ck_assert_str_eq(l.note, "A password has at most 128 bytes.");
+    type(&l, "secret1");
+    lobby_key(&l, KEY_ENTER);
+    ck_assert_int_eq(l.page, LOBBY_PW_NEW);
+    type(&l, many);
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_PW_NEW);
+    ck_assert_str_eq(l.note, "A password has at most 128 bytes.");
+    ck_assert(zeroed(l.in->pass_new, sizeof l.in->pass_new));
+    lobby_key(&l, KEY_ESC);
+    /* a name too: refused, not cut to its first 20 characters */
+    lobby_key(&l, 'l'); /* logs out */
+    lobby_key(&l, 'l');
+    type(&l, "abcdefghijklmnopqrstuvwxyz");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_LOGIN_NAME);
+    ck_assert_str_eq(l.note, "A name has at most 20 characters.");
+    ck_assert_str_eq(l.name, "Zoe");
+    lobby_free(&l);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("lobby machine");
@@ -889,6 +959,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, help_quit_and_other_keys);
     tcase_add_test(tc, note_is_cleared_by_the_next_menu_key);
     tcase_add_test(tc, note_goes_with_its_step);
+    tcase_add_test(tc, too_long_a_line_is_refused_at_enter);
     suite_add_tcase(s, tc);
     return s;
 }
