@@ -277,28 +277,31 @@ static int accept_name(lobby_t *l)
     return 1;
 }
 
-/* Enter at a prompt. */
-static int submit(lobby_t *l)
+/* Taken as typed or not at all: a line that held something refused, or
+ * lost a character to its limit, is said so and typed again (1). */
+static int typed_again(lobby_t *l)
 {
-    lobby_input_t *in = l->in;
-    char why[96];
-    if (!in)
-        return LOBBY_DO_NOTHING;
-    if (l->refused) {
-        /* Taken as typed or not at all: the line is typed again. */
+    if (l->refused)
         lobby_note(l, LOBBY_NOTE_BAD, "%s", is_password_page(l->page)
                    ? "Refused: a password may not hold control characters or "
                      "escape sequences."
                    : "Refused: a name may not hold control characters or "
                      "escape sequences.");
-        go(l, l->page);
-        return LOBBY_DO_NOTHING;
-    }
-    if (l->too_long) {
+    else if (l->too_long)
         lobby_note(l, LOBBY_NOTE_BAD, "%s", too_long_rule(l));
-        go(l, l->page);
+    else
+        return 0;
+    go(l, l->page);
+    return 1;
+}
+
+/* Enter at a prompt. */
+static int submit(lobby_t *l)
+{
+    lobby_input_t *in = l->in;
+    char why[96];
+    if (!in || typed_again(l))
         return LOBBY_DO_NOTHING;
-    }
     switch (l->page) {
     case LOBBY_GUEST_NAME:
         if (!accept_name(l))
