@@ -174,12 +174,28 @@ static int draw_bar(const game_t *g, const display_t *d, screen_t *s, int x,
     return x;
 }
 
+/* MODE_COUNT: the count typed so far, in place of the line (as Look's
+ * description is), so that the digits are seen as they are typed (the
+ * log says once how a count goes). */
+static int draw_count(const game_t *g, screen_t *s, int y, int width)
+{
+    char line[48];
+    snprintf(line, sizeof line, "Count: %d - then . or a direction.",
+             g->count);
+    if ((unsigned)y < (unsigned)s->h)
+        screen_keep_row(s, y); /* put writes its cells */
+    put(s, 0, y, width, line, COL_BYELLOW, ATTR_BOLD);
+    return -1;
+}
+
 int view_status_fit(const game_t *g, const display_t *d, screen_t *s, int y,
                     int width)
 {
     part_t pt[P_N];
     if (width > s->w)
         width = s->w;
+    if (g->mode == MODE_COUNT)
+        return draw_count(g, s, y, width);
     int f = 0, w = build(g, &forms[0], pt);
     while (w > width && f + 1 < NFORMS)
         w = build(g, &forms[++f], pt);

@@ -12,7 +12,9 @@
 /* Draws the status line of g into row y of s, from column 0 to width - 1
  * (width at most s->w; the cells must be blank), with display d's glyphs
  * for the HP bar. Returns the column where the turn's digits begin, or -1
- * if even the shortest form was cut (below about 30 columns). */
+ * if even the shortest form was cut (below about 30 columns). While a
+ * count is typed (MODE_COUNT) the row shows it instead ("Count: 34 - then
+ * . or a direction."), and -1 is returned. */
 /* v in decimal (a '-' first if negative), NUL-ended, written at the end
  * of buf; returns where it starts. Without printf: the status line's
  * numbers are written on most keys (view_status.c). */

@@ -64,6 +64,13 @@ void lobby_note(lobby_t *l, int kind, const char *fmt, ...)
     vsnprintf(l->note, sizeof l->note, fmt, ap);
     va_end(ap);
     l->note_kind = (uint8_t)kind;
+    l->note_new = 1;
+}
+
+void lobby_note_clear(lobby_t *l)
+{
+    l->note[0] = '\0';
+    l->note_new = 0;
 }
 
 static int is_password_page(int page)
@@ -115,6 +122,11 @@ static void go(lobby_t *l, int page)
         l->in->len = 0;
     }
     l->refused = 0;
+    l->too_long = 0;
+    /* A step passed or left takes its note along; one said on the way
+     * (the next prompt's hint, the answer's word) is the new page's. */
+    if (page != l->page && !l->note_new)
+        l->note[0] = '\0';
     if (page == LOBBY_BUSY)
         l->busy_gen++;
     l->page = (uint8_t)page;
@@ -186,6 +198,13 @@ const char *lobby_player_name(const lobby_t *l)
     return l->account[0] ? l->account : l->guest;
 }
 
+/* The rule a line too long for its prompt breaks. */
+static const char *too_long_rule(const lobby_t *l)
+{
+    return is_password_page(l->page) ? "A password has at most 128 bytes."
+                                     : "A name has at most 20 characters.";
+}
+
 /* Appends a typed character to the line, as UTF-8: any printable one, so
  * that what is refused is refused with its rule, never dropped in
  * silence (names are checked at Enter by accounts.h). A line that is full
@@ -216,12 +235,12 @@ static void type_char(lobby_t *l, int key)
         u[3] = (char)(0x80 | (key & 0x3f));
         n = 4;
     }
-    int pass = is_password_page(l->page);
-    size_t max = pass ? LOBBY_LINE_MAX : ACCT_NAME_MAX;
+    size_t max = is_password_page(l->page) ? LOBBY_LINE_MAX : ACCT_NAME_MAX;
     if (in->len + (size_t)n > max) {
-        lobby_note(l, LOBBY_NOTE_BAD, "%s", pass
-                   ? "A password has at most 128 bytes."
-                   : "A name has at most 20 characters.");
+        /* Left out, so the line is not what was typed: Enter refuses it
+         * (a password cut short would be a password nobody knows). */
+        l->too_long = 1;
+        lobby_note(l, LOBBY_NOTE_BAD, "%s", too_long_rule(l));
         return;
     }
     memcpy(in->line + in->len, u, (size_t)n);
@@ -258,23 +277,31 @@ static int accept_name(lobby_t *l)
     return 1;
 }
 
-/* Enter at a prompt. */
-static int submit(lobby_t *l)
+/* Taken as typed or not at all: a line that held something refused, or
+ * lost a character to its limit, is said so and typed again (1). */
+static int typed_again(lobby_t *l)
 {
-    lobby_input_t *in = l->in;
-    char why[96];
-    if (!in)
-        return LOBBY_DO_NOTHING;
-    if (l->refused) {
-        /* Taken as typed or not at all: the line is typed again. */
+    if (l->refused)
         lobby_note(l, LOBBY_NOTE_BAD, "%s", is_password_page(l->page)
                    ? "Refused: a password may not hold control characters or "
                      "escape sequences."
                    : "Refused: a name may not hold control characters or "
                      "escape sequences.");
-        go(l, l->page);
+    else if (l->too_long)
+        lobby_note(l, LOBBY_NOTE_BAD, "%s", too_long_rule(l));
+    else
+        return 0;
+    go(l, l->page);
+    return 1;
+}
+
+/* Enter at a prompt. */
+static int submit(lobby_t *l)
+{
+    lobby_input_t *in = l->in;
+    char why[96];
+    if (!in || typed_again(l))
         return LOBBY_DO_NOTHING;
-    }
     switch (l->page) {
     case LOBBY_GUEST_NAME:
         if (!accept_name(l))
@@ -439,6 +466,10 @@ static void drop_key(lobby_t *l, int key)
 
 int lobby_key(lobby_t *l, int key)
 {
+    /* Keys ignored while busy do not age the note: it is still for the
+     * page the wait returns to. */
+    if (l->page != LOBBY_BUSY)
+        l->note_new = 0;
     if (l->drop_line) {
         drop_key(l, key);
         return LOBBY_DO_NOTHING;

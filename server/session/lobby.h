@@ -132,6 +132,12 @@ typedef struct lobby {
     uint8_t refused;                 /* the line being typed held something
                                         refused (a control character, an
                                         escape sequence): Enter refuses it */
+    uint8_t too_long;                /* a character would not fit the line
+                                        and was left out: Enter refuses it */
+    uint8_t note_new;                /* the note was said since the last
+                                        key: it is for the page that key
+                                        leads to; an older one is the page
+                                        it was said at's, and goes with it */
 } lobby_t;
 
 /* What the lobby shows about the server (the session fills it per frame). */
@@ -221,9 +227,17 @@ int lobby_line_len(const lobby_t *l);
  * (lobby_keys.c, leaving its pages for the menu). */
 void lobby_input_drop(lobby_t *l);
 
-/* Sets the notice line (printf-style). */
+/* Sets the notice line (printf-style). A note belongs to the step it was
+ * said at: it stays while that page does (a prompt typed again keeps its
+ * refusal), and goes when the page is passed or left, unless it was said
+ * for the page being gone to (since the last key, or by the store's
+ * answer that moves on). */
 void lobby_note(lobby_t *l, int kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* The lobby is left for a game, a watch or a replay: what its note said
+ * was for a step that is over (the session calls it as it leaves). */
+void lobby_note_clear(lobby_t *l);
 
 /* Draws the lobby into s at s's size (any size; it clips). */
 void lobby_draw(const lobby_t *l, const lobby_info_t *info, screen_t *s);

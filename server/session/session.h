@@ -122,6 +122,8 @@ typedef struct st_watch {
     buf_t pending;             /* keys forwarded meanwhile, 4 bytes each */
     uint8_t waiting;           /* the player is in the lobby: the next game
                                   comes as a WATCH_START */
+    uint8_t said;              /* the notice line is the watch's, about the
+                                  game watched: it goes with that game */
 } st_watch_t;
 
 /* S_REPLAY */

@@ -56,6 +56,7 @@ static int lobby_enter(sess_t *s, void *arg)
 static void lobby_leave(sess_t *s)
 {
     st_lobby_t *l = &s->st.lobby;
+    lobby_note_clear(&s->lobby); /* said for a step now over */
     sodium_memzero(l->new_password, sizeof l->new_password);
     owned_game_free(&l->held); /* the store keeps it for the next login */
     if (l->rebuild_job)

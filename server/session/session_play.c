@@ -429,8 +429,10 @@ static int save_and_leave(sess_t *s, int key)
     if (key != 'S' || g->mode != MODE_PLAY)
         return 0;
     if (s->lobby.account_id <= 0) {
-        snprintf(s->notice, sizeof s->notice, "A guest's game is not "
-                 "saved: register in the lobby to keep yours.");
+        /* (Registering is in the lobby, and a guest reaches it only by
+         * ending the game: no word of it here.) */
+        snprintf(s->notice, sizeof s->notice, "A guest's game ends with the "
+                 "connection: only an account's game is saved.");
         return 1;
     }
     if (!store_healthy(s->srv->store)) {

@@ -289,6 +289,97 @@ START_TEST(guest_dies_back_to_lobby_seen_in_hall_of_fame)
 }
 END_TEST
 
+/* Q y: the game ends and the lobby is back (the test fails otherwise). */
+static void quit_game(tclient_t *c, const char *back)
+{
+    ck_assert(cl_key(c, "Q"));
+    ck_assert(cl_key(c, "y"));
+    if (!cl_wait_text(c, back, CL_WAIT_MS))
+        play_fail(c, "not back in the lobby (\"%s\")", back);
+    ck_assert(cl_sync(c, CL_WAIT_MS));
+}
+
+/* A lobby note is for the step it was said at: the rule a guest name
+ * broke, the guest prompt's hint and an account's welcome are gone when
+ * the player is back from the game they led to; a refused name's word is
+ * gone from the password step once a name is taken. */
+START_TEST(old_notes_do_not_outlive_their_step)
+{
+    tsrv_t *s = srv_start(NULL);
+    tclient_t *c = play_lobby(srv_port(s));
+    ck_assert(cl_key(c, "p"));
+    play_wait_text(c, "A guest's game ends with the connection");
+    ck_assert(cl_key(c, "\x15"));
+    play_type_line(c, "a b");
+    play_wait_text(c, "A name may use only letters, digits, _ and -.");
+    play_type_line(c, "Tester");
+    play_wait_text(c, "HP:");
+    quit_game(c, "Play as Tester");
+    if (cl_screen_has(c, "A name may use") ||
+        cl_screen_has(c, "A guest's game ends with the connection"))
+        play_fail(c, "an old note is back in the lobby");
+    cl_close(c);
+
+    /* registering: a refused name, then a good one */
+    c = play_lobby(srv_port(s));
+    ck_assert(cl_key(c, "r"));
+    play_wait_text(c, "Register an account");
+    ck_assert(cl_key(c, "x"));
+    ck_assert(cl_key(c, "y"));
+    ck_assert(cl_key(c, "\x01"));
+    ck_assert(cl_key(c, "\r"));
+    play_wait_text(c, "Refused: a name may not hold control characters");
+    play_type_line(c, "hero1");
+    play_wait_text(c, "Password:");
+    if (cl_screen_has(c, "Refused"))
+        play_fail(c, "the name's refusal is still shown at the password");
+    play_type_line(c, "password1");
+    play_wait_text(c, "Again:");
+    play_type_line(c, "password1");
+    play_wait_text(c, "Logged in as hero1");
+    ck_assert(cl_key(c, "p"));
+    play_wait_text(c, "HP:");
+    /* A login on another connection takes the game over and plays on
+     * at once: the login's welcome was for the lobby it left. */
+    tclient_t *b = play_lobby(srv_port(s));
+    do_login(b, "hero1", "password1");
+    play_wait_text(b, "HP:");
+    quit_game(b, "Logged in as hero1");
+    if (cl_screen_has(b, "Welcome back"))
+        play_fail(b, "the login's welcome is still shown after the game");
+    cl_close(b);
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+/* A password longer than 128 bytes is refused at Enter, not taken as its
+ * first 128: registering with 150 bytes asks again. */
+START_TEST(too_long_a_password_is_refused)
+{
+    tsrv_t *s = srv_start(NULL);
+    tclient_t *c = play_lobby(srv_port(s));
+    char many[151];
+    memset(many, 'x', 150);
+    many[150] = '\0';
+    ck_assert(cl_key(c, "r"));
+    play_type_line(c, "Longpw");
+    play_wait_text(c, "Password:");
+    ck_assert_int_eq(cl_send_str(c, many), 0);
+    play_wait_text(c, "A password has at most 128 bytes.");
+    ck_assert(cl_key(c, "\r"));
+    play_wait_text(c, "A password has at most 128 bytes.");
+    ck_assert(cl_screen_has(c, "Password:"));
+    ck_assert(!cl_screen_has(c, "Again:"));
+    play_type_line(c, "password1");
+    play_wait_text(c, "Again:");
+    play_type_line(c, "password1");
+    play_wait_text(c, "Logged in as Longpw");
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
 START_TEST(finished_games_survive_sigterm_and_restart)
 {
     char dir[] = "/tmp/rogued-lobby-XXXXXX";
@@ -352,6 +443,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, names_with_control_bytes_or_escapes_refused);
     tcase_add_test(tc, guest_may_not_take_an_account_name);
     tcase_add_test(tc, guest_dies_back_to_lobby_seen_in_hall_of_fame);
+    tcase_add_test(tc, old_notes_do_not_outlive_their_step);
+    tcase_add_test(tc, too_long_a_password_is_refused);
     tcase_add_test(tc, finished_games_survive_sigterm_and_restart);
     suite_add_tcase(s, tc);
     return s;

@@ -211,8 +211,8 @@ START_TEST(save_and_leave_goes_on_from_the_lobby)
 
     tclient_t *g = play_connect(srv_port(s), NULL); /* a guest, playing */
     ck_assert(cl_key(g, "S"));
-    play_wait_text(g, "A guest's game is not saved: register in the lobby "
-                   "to keep yours.");
+    play_wait_text(g, "A guest's game ends with the connection: only an "
+                   "account's game is saved.");
     ck_assert(cl_screen_has(g, "HP: "));
     ck_assert(!cl_screen_has(g, "Unknown key"));
     ck_assert(cl_key(g, "Q")); /* a guest is not offered S */

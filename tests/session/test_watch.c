@@ -207,9 +207,23 @@ START_TEST(watch_ends_with_the_game)
     ck_assert(cl_key(p, "Q"));
     ck_assert(cl_key(p, "y"));
     play_wait_text(w, "guest1 is in the lobby. Waiting for the next game");
+    ck_assert(cl_sync(w, CL_WAIT_MS));
+    if (cl_screen_has(w, "in the lobby: waiting"))
+        play_fail(w, "the wait is said twice");
     ck_assert_int_eq(cl_send_str(p, "q"), 0); /* the player leaves */
     play_wait_text(w, "The player has left.");
     play_wait_text(w, "Play (as a guest)");
+    ck_assert(cl_sync(w, CL_WAIT_MS));
+    /* the lobby alone, as a repaint draws it: nothing of the watch left */
+    if (cl_screen_has(w, "waiting for the next game"))
+        play_fail(w, "a line of the watch is left on the lobby");
+    cl_snap_t lobby;
+    cl_snap(w, &lobby);
+    ck_assert(cl_key(w, "\x0c")); /* Ctrl-L */
+    char why[128];
+    if (!cl_snap_equal(w, &lobby, why, sizeof why))
+        play_fail(w, "the lobby differs from its repaint: %s", why);
+    cl_snap_free(&lobby);
     /* Nothing left to watch. */
     ck_assert(cl_key(w, "w"));
     play_wait_text(w, "Nobody is playing right now.");

@@ -794,6 +794,144 @@ START_TEST(note_is_cleared_by_the_next_menu_key)
 }
 END_TEST
 
+/* A note belongs to the step it was said at: a prompt typed again keeps
+ * its refusal; the step passed or left takes it along, and the next
+ * page shows only what was said for it. */
+START_TEST(note_goes_with_its_step)
+{
+    lobby_t l;
+    lobby_init(&l, "guest7");
+    /* A refused name, then a good one: the password step is clean. */
+    lobby_key(&l, 'r');
+    type(&l, "xy");
+    lobby_key(&l, 0x01);
+    lobby_key(&l, KEY_ENTER);
+    ck_assert_int_eq(l.page, LOBBY_REG_NAME);
+    ck_assert_str_eq(l.note, "Refused: a name may not hold control "
+                             "characters or escape sequences.");
+    type(&l, "abcd");
+    lobby_key(&l, KEY_ENTER);
+    ck_assert_int_eq(l.page, LOBBY_REG_PASS);
+    ck_assert_str_eq(l.note, "");
+    ck_assert(!shows(&l, "Refused"));
+    /* the hint said on the way is the next step's */
+    type(&l, "secret1");
+    lobby_key(&l, KEY_ENTER);
+    ck_assert_int_eq(l.page, LOBBY_REG_PASS2);
+    ck_assert_str_eq(l.note, "Type the same password again.");
+    lobby_key(&l, KEY_ESC);
+
+    /* A guest name refused, then one that the store lets play: the menu
+     * it plays from keeps neither the rule nor the prompt's hint. */
+    lobby_key(&l, 'p');
+    lobby_key(&l, 0x15);
+    type(&l, "a b");
+    lobby_key(&l, KEY_ENTER);
+    ck_assert_str_eq(l.note, "A name may use only letters, digits, _ and -.");
+    type(&l, "Tester");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHECK_GUEST);
+    ck_assert_int_eq(lobby_guest_checked(&l, STORE_OK, 0), LOBBY_DO_PLAY);
+    ck_assert_int_eq(l.page, LOBBY_MENU);
+    ck_assert_str_eq(l.note, "");
+    lobby_free(&l);
+
+    /* The offered guest name plays at once: the prompt's hint goes. */
+    lobby_init(&l, "guest7");
+    lobby_key(&l, 'p');
+    ck_assert_str_eq(l.note, "A guest's game ends with the connection; "
+                             "register to keep your name.");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_PLAY);
+    ck_assert_str_eq(l.note, "");
+    lobby_free(&l);
+
+    /* The store's answer is said for the page it moves to, and stays
+     * through the session's waits that follow, keys pressed meanwhile
+     * or not; leaving the lobby for a game clears it. */
+    lobby_init(&l, "");
+    log_in(&l, "hero1");
+    ck_assert_str_eq(l.note, "Welcome back, hero1!");
+    lobby_wait(&l);
+    lobby_key(&l, 'x');
+    lobby_waited(&l);
+    ck_assert_int_eq(l.page, LOBBY_MENU);
+    ck_assert_str_eq(l.note, "Welcome back, hero1!");
+    lobby_note_clear(&l);
+    ck_assert_str_eq(l.note, "");
+    ck_assert(!shows(&l, "Welcome back"));
+    lobby_free(&l);
+}
+END_TEST
+
+/* A line longer than its prompt takes is refused at Enter with the rule,
+ * never taken cut short: a password's first 128 bytes are not the
+ * password typed. */
+START_TEST(too_long_a_line_is_refused_at_enter)
+{
+    char many[151];
+    memset(many, 'x', 150);
+    many[150] = '\0';
+    lobby_t l;
+    lobby_init(&l, "");
+    /* registering */
+    lobby_key(&l, 'r');
+    type(&l, "Zoe");
+    lobby_key(&l, KEY_ENTER);
+    type(&l, many);
+    ck_assert_int_eq(lobby_line_len(&l), 128);
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_REG_PASS);
+    ck_assert_str_eq(l.note, "A password has at most 128 bytes.");
+    ck_assert_str_eq(lobby_line(&l), "");
+    ck_assert(pass_wiped(&l));
+    /* typed again within the limit: taken */
+    type(&l, "secret1");
+    lobby_key(&l, KEY_ENTER);
+    ck_assert_int_eq(l.page, LOBBY_REG_PASS2);
+    lobby_key(&l, KEY_ESC);
+    /* logging in */
+    lobby_key(&l, 'l');
+    type(&l, "Zoe");
+    lobby_key(&l, KEY_ENTER);
+    type(&l, many);
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_LOGIN_PASS);
+    ck_assert_str_eq(l.note, "A password has at most 128 bytes.");
+    ck_assert(pass_wiped(&l));
+    /* Ctrl-U starts the line again: within the limit, it is asked */
+    type(&l, many);
+    lobby_key(&l, 0x15);
+    type(&l, "secret1");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_LOGIN);
+    lobby_wipe_password(&l);
+    store_account_t a = account(STORE_OK, 7, "Zoe");
+    lobby_account_done(&l, &a);
+    /* changing the password: the present one, and the new one */
+    lobby_key(&l, 'c');
+    type(&l, many);
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_PW_OLD);
+    ck_assert_str_eq(l.note, "A password has at most 128 bytes.");
+    type(&l, "secret1");
+    lobby_key(&l, KEY_ENTER);
+    ck_assert_int_eq(l.page, LOBBY_PW_NEW);
+    type(&l, many);
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_PW_NEW);
+    ck_assert_str_eq(l.note, "A password has at most 128 bytes.");
+    ck_assert(zeroed(l.in->pass_new, sizeof l.in->pass_new));
+    lobby_key(&l, KEY_ESC);
+    /* a name too: refused, not cut to its first 20 characters */
+    lobby_key(&l, 'l'); /* logs out */
+    lobby_key(&l, 'l');
+    type(&l, "abcdefghijklmnopqrstuvwxyz");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_LOGIN_NAME);
+    ck_assert_str_eq(l.note, "A name has at most 20 characters.");
+    ck_assert_str_eq(l.name, "Zoe");
+    lobby_free(&l);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("lobby machine");
@@ -820,6 +958,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, watch_list_picks_by_letter);
     tcase_add_test(tc, help_quit_and_other_keys);
     tcase_add_test(tc, note_is_cleared_by_the_next_menu_key);
+    tcase_add_test(tc, note_goes_with_its_step);
+    tcase_add_test(tc, too_long_a_line_is_refused_at_enter);
     suite_add_tcase(s, tc);
     return s;
 }

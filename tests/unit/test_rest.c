@@ -233,12 +233,44 @@ START_TEST(status_line_fits_its_width)
 }
 END_TEST
 
+/* The digits of a count are shown as they are typed: the status row says
+ * the count so far, at 80 columns and in the narrow layout, and the
+ * status line is back once the count is done. */
+START_TEST(count_shows_its_digits)
+{
+    game_t *g = room();
+    screen_t s;
+    screen_init(&s, 80, 24);
+    game_key(g, '0');
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 22), "Count: type a number, then . or a direction.");
+    ck_assert_str_eq(row(&s, 23), "Count: 0 - then . or a direction.");
+    game_key(g, '3');
+    game_key(g, '4');
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 23), "Count: 34 - then . or a direction.");
+    screen_free(&s);
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 19), "Count: 34 - then . or a direction.");
+    screen_free(&s);
+    game_key(g, '.');
+    screen_init(&s, 80, 24);
+    view_draw(g, &s);
+    ck_assert_int_eq(strncmp(row(&s, 23), "HP: ", 4), 0);
+    ck_assert_ptr_nonnull(strstr(row(&s, 23), "Turn:34"));
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("rest");
     TCase *tc = tcase_create("rest");
     tcase_add_test(tc, rest_until_healed_or_disturbed);
     tcase_add_test(tc, counts);
+    tcase_add_test(tc, count_shows_its_digits);
     tcase_add_test(tc, autoexplore_takes_gold);
     tcase_add_test(tc, repeated_lines_merge);
     tcase_add_test(tc, log_lines_as_printf_writes_them);
