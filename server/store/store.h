@@ -328,23 +328,25 @@ int store_get_record(store_t *st, int64_t game_id, store_record_cb cb,
  * before freeing whatever ctx points to. */
 void store_cancel(store_t *st, void *ctx);
 
-/* Whether the store is keeping games: 1 while its last transaction
- * committed, 0 from a failed one (a full disk, an I/O error, a lock held
- * by another process) until one commits again. The first failure is
- * logged once, with the reason, and so is the recovery, once a
- * transaction that wrote commits (one of reads only may commit while
- * writes still fail: it makes this 1 but is not logged); the failures in
- * between are not (nor each key). Play goes on either way; the session
- * asks this to tell an account's player (whose game in progress is not
- * being kept) on screen. Loop thread; cheap. */
+/* Whether the store is keeping games: 1 while writes work, 0 from a
+ * failed transaction (a full disk, an I/O error, a lock held by another
+ * process) until one that wrote commits again (one of reads only may
+ * commit while writes still fail: it changes nothing here). While they
+ * fail, the store tries a write of its own at most every
+ * STORE_PROBE_EVERY_MS, so that this comes back even when nothing else
+ * writes. The first failure is logged once, with the reason, and so is
+ * the recovery; the failures in between are not (nor each key). Play goes
+ * on either way; the session asks this to tell an account's player (whose
+ * game in progress is not being kept) on screen, and sends its game again
+ * whole once it is 1. Loop thread; cheap. */
 int store_healthy(store_t *st);
 
-/* How many batches have failed since the store opened. A failure can end
- * before a session asks store_healthy (the next batch may commit within
- * the same millisecond, if it had nothing to write: its keys dropped for
- * an account whose game the failure broke): a session that compares this
- * count between two looks learns of it all the same, and sends its game
- * again whole (docs/hosting.md). Loop thread; cheap. */
+/* How many batches have failed since the store opened (not the store's
+ * own writes while they fail). A failure can end before a session asks
+ * store_healthy (the next batch may write and commit within the same
+ * millisecond): a session that compares this count between two looks
+ * learns of it all the same, and sends its game again whole
+ * (docs/hosting.md). Loop thread; cheap. */
 uint64_t store_failed_batches(store_t *st);
 
 /* Games and progress requests waiting for the database thread (/metrics). */

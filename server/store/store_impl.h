@@ -235,7 +235,9 @@ struct store {
     uint64_t q_progress;       /* STORE_CALL_PROGRESS queued */
     uint64_t q_prog_bytes;     /*   their key bytes (qbytes) */
     int stopping;
-    int healthy;               /* store_healthy: the last batch committed */
+    int healthy;               /* store_healthy: writes work (the last
+                                  batch committed, and since a failure one
+                                  that wrote) */
     uint64_t failed_batches;   /* store_failed_batches: ever, this run */
     store_stats_t stats;
     store_claimed_t claimed[STORE_CLAIMED_MAX]; /* a ring: the oldest is */
@@ -245,6 +247,8 @@ struct store {
     char dummy[crypto_pwhash_STRBYTES]; /* verified for unknown names */
     int db_quiet;              /* writes are failing, said once: no more
                                   lines per statement or account */
+    uint64_t probed_ms;        /* uv_hrtime in ms of the last write tried
+                                  while db_quiet (store_thread.c, probe) */
     int64_t last_prune;        /* Unix seconds of the retention rule's run */
     uint64_t bans_read_ms;     /* uv_hrtime in ms of the last read of bans */
     int bans_changed;          /* a ban or unban in this batch */

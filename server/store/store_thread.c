@@ -61,6 +61,8 @@ static req_t *req_of(smsg_t *m)
     return (req_t *)(void *)((char *)m - offsetof(req_t, link));
 }
 
+static void probe(store_t *st);
+
 /* ms until the bans are to be read again (0: now). */
 static uint64_t bans_due_in(const store_t *st)
 {
@@ -69,12 +71,25 @@ static uint64_t bans_due_in(const store_t *st)
     return now >= at ? 0 : at - now;
 }
 
+/* ms until the next write of the store's own is due while writes fail
+ * (probe); UINT64_MAX while they work. */
+static uint64_t probe_due_in(const store_t *st)
+{
+    if (!st->db_quiet)
+        return UINT64_MAX;
+    uint64_t now = uv_hrtime() / 1000000u, at = st->probed_ms +
+                   STORE_PROBE_EVERY_MS;
+    return now >= at ? 0 : at - now;
+}
+
 /* Waits for the channel's wake (one since the last wait counts), or until
- * the bans are due. */
+ * the bans or a probe are due. */
 static void wait_wake(store_t *st)
 {
     uv_mutex_lock(&st->wmu);
-    uint64_t ms = bans_due_in(st);
+    uint64_t ms = bans_due_in(st), probe_ms = probe_due_in(st);
+    if (probe_ms < ms)
+        ms = probe_ms;
     if (!st->woken && ms > 0)
         uv_cond_timedwait(&st->cond, &st->wmu, ms * 1000000u);
     st->woken = 0;
@@ -95,6 +110,7 @@ static req_t *next_batch(store_t *st, uint64_t *n)
             return NULL;
         if (bans_due_in(st) == 0)
             store_bans_refresh(st);
+        probe(st);
         wait_wake(st);
     }
     req_t *batch = NULL, *last = NULL;
@@ -145,32 +161,59 @@ static int sync_wake(req_t *r)
     return 0;
 }
 
-/* A batch committed (ok) or failed; wrote: it changed the database. The
- * health (store_healthy) is the last batch's. The log is not: the first
- * failure is logged once, with the database's reason, and the recovery
- * only once a batch that wrote has committed, for a batch of reads (a
- * login, a flush, the scores) commits while writes still fail (SQLite's
- * full disk, a PostgreSQL lock that readers pass). In between the
- * statements' own lines are silenced (db_quiet). */
+/* A batch committed (ok) or failed; wrote: it changed the database. Writes
+ * fail from a failed batch until one that wrote has committed, for a batch
+ * of reads (a login, a flush, the scores, or keys dropped for a game a
+ * failure broke) commits while writes still fail (SQLite's full disk, a
+ * PostgreSQL lock that readers pass): the health (store_healthy) and the
+ * log both say so. The sessions send their games again whole once it is
+ * healthy: not at each batch of reads in between, which would fail again.
+ * The first failure is logged once, with the database's reason, and so is
+ * the recovery; in between the statements' own lines are silenced
+ * (db_quiet). */
 static void health(store_t *st, int ok, int wrote)
 {
+    int failing = !ok || (st->db_quiet && !wrote);
     uv_mutex_lock(&st->mu);
     st->failed_batches += !ok;
-    st->healthy = ok;
+    st->healthy = !failing;
     uv_mutex_unlock(&st->mu);
-    int says = ok ? st->db_quiet && wrote : !st->db_quiet;
-    if (!says)
+    if (failing == st->db_quiet)
         return;
-    st->db_quiet = !ok;
-    sdb_set_quiet(st->db, !ok);
-    if (ok)
+    st->db_quiet = failing;
+    sdb_set_quiet(st->db, failing);
+    if (!failing) {
         log_info("store: %s: writes work again; games are kept", st->path);
-    else
-        log_error("store: %s: writes are failing (%s): games ending now are "
-                  "lost and accounts' games in progress are not kept until "
-                  "this is fixed (disk space? permissions? another process?); "
-                  "said once, not for each game", st->path,
-                  sdb_errmsg(st->db));
+        return;
+    }
+    st->probed_ms = uv_hrtime() / 1000000u; /* (the batch tried a write) */
+    log_error("store: %s: writes are failing (%s): games ending now are "
+              "lost and accounts' games in progress are not kept until this "
+              "is fixed (disk space? permissions? another process?); said "
+              "once, not for each game", st->path, sdb_errmsg(st->db));
+}
+
+/* While writes fail, a write of the store's own, in a transaction of its
+ * own, at most every STORE_PROBE_EVERY_MS: when nothing else writes (one
+ * player, whose keys are dropped for the game the failure broke, and who
+ * sends it again whole only once writes work) it is what tells that they
+ * work again. It reserves a guest number, a row that changes (SQLite
+ * writes no page for a row set to what it was, nor for a delete of
+ * nothing: a full disk would let those pass), and ends the game in
+ * progress of no account (account 0), which takes the locks of the
+ * sessions' keys: a lock held on those tables alone fails it as it fails
+ * them. Its failure is not a batch's: not counted, not logged. */
+static void probe(store_t *st)
+{
+    if (probe_due_in(st) != 0)
+        return;
+    st->probed_ms = uv_hrtime() / 1000000u;
+    int ok = sdb_begin(st->db) == 0 && sdb_guest_reserve(st->db, 1) > 0 &&
+             sdb_progress_end(st->db, 0, 0) == 0 && sdb_commit(st->db) == 0;
+    if (!ok && sdb_in_transaction(st->db))
+        sdb_rollback(st->db);
+    if (ok)
+        health(st, 1, 1);
 }
 
 /* The retention rule (store.h), in a transaction of its own: at start,
@@ -301,6 +344,7 @@ void store_db_main(void *arg)
         db_batch(st, batch, n);
         if (bans_due_in(st) == 0) /* (a busy queue never waits) */
             store_bans_refresh(st);
+        probe(st);
         int64_t now = (int64_t)time(NULL);
         if (now - st->last_prune >= STORE_PRUNE_EVERY_S)
             prune(st, now);

@@ -348,6 +348,76 @@ START_TEST(a_failing_store_is_said_on_screen)
 }
 END_TEST
 
+/* Writes of games in progress and the store's own (meta) refused, reads
+ * not: the shape of a full disk, where batches that write nothing (the
+ * keys dropped for the game the failure broke) still commit. */
+static const char *const full_disk_on =
+    "CREATE TRIGGER full1 BEFORE INSERT ON progress BEGIN"
+    " SELECT RAISE(ROLLBACK, 'full'); END;"
+    "CREATE TRIGGER full2 BEFORE UPDATE ON progress BEGIN"
+    " SELECT RAISE(ROLLBACK, 'full'); END;"
+    "CREATE TRIGGER full3 BEFORE INSERT ON progress_keys BEGIN"
+    " SELECT RAISE(ROLLBACK, 'full'); END;"
+    "CREATE TRIGGER full4 BEFORE UPDATE ON progress_keys BEGIN"
+    " SELECT RAISE(ROLLBACK, 'full'); END;"
+    "CREATE TRIGGER full5 BEFORE UPDATE ON meta BEGIN"
+    " SELECT RAISE(ROLLBACK, 'full'); END";
+static const char *const full_disk_off =
+    "DROP TRIGGER full1; DROP TRIGGER full2; DROP TRIGGER full3;"
+    " DROP TRIGGER full4; DROP TRIGGER full5";
+
+/* While writes still fail, the session does not take a batch of reads
+ * that commits for a recovery: its game is not sent again whole (to fail
+ * again) nor said to be, sweep after sweep; once writes work, it is sent
+ * again whole once, and nothing played meanwhile is lost. Each key clears
+ * the player's note that the game is not being saved, and a sweep that
+ * finds the store still failing puts it back: three keys, three sweeps
+ * after batches of dropped keys committed. */
+START_TEST(a_game_is_sent_again_only_once_writes_work)
+{
+    char dir[] = "/tmp/rogued-resume-XXXXXX";
+    tclient_t *a;
+    tsrv_t *s = dave_playing_in(dir, &a);
+    const char *note = "The server cannot save your game right now.";
+    const char *again = "progress id=1: sent again whole after the store "
+                        "recovered";
+    sqlite3 *db = open_store(dir);
+    ck_assert_int_eq(sqlite3_exec(db, full_disk_on, NULL, NULL, NULL),
+                     SQLITE_OK);
+    play_walk_keys(a, 3);
+    if (!cl_wait_text(a, note, CL_WAIT_MS * 4))
+        play_fail(a, "the player was not told");
+    ck_assert(srv_wait_log(s, "writes are failing", CL_WAIT_MS));
+    for (int i = 0; i < 3; i++) {
+        play_walk_keys(a, 1);
+        if (!cl_wait_text(a, note, CL_WAIT_MS * 4))
+            play_fail(a, "the player was not told again");
+    }
+    ck_assert_int_eq(srv_log_count(s, again), 0);
+    ck_assert_int_eq(srv_log_count(s, "writes work again"), 0);
+    ck_assert_int_eq(sqlite3_exec(db, full_disk_off, NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    ck_assert(srv_wait_log(s, "writes work again", CL_WAIT_MS * 4));
+    ck_assert(srv_wait_log(s, again, CL_WAIT_MS));
+    play_walk_keys(a, 1); /* (the note goes) */
+    int turn = cl_turn(a);
+    cl_snap_t before;
+    cl_snap(a, &before);
+    cl_close(a);
+    ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", CL_WAIT_MS));
+    ck_assert_int_eq(srv_log_count(s, again), 1);
+    ck_assert_int_eq(srv_log_count(s, "writes are failing"), 1);
+    tclient_t *b = play_lobby(srv_port(s));
+    continue_game(b, turn);
+    expect_same(b, &before);
+    cl_snap_free(&before);
+    cl_close(b);
+    srv_stop(s);
+    srv_remove_tree(dir);
+}
+END_TEST
+
 /* A login whose saved game cannot be looked up (the store fails: here
  * the load cannot take its claim) is told so, and p looks again instead
  * of starting a game whose beginning would end the saved one once the
@@ -506,6 +576,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, sighup_keeps_every_game);
     tcase_add_test(tc, a_full_record_ends_the_game_whole);
     tcase_add_test(tc, a_failing_store_is_said_on_screen);
+    tcase_add_test(tc, a_game_is_sent_again_only_once_writes_work);
     tcase_add_test(tc, a_failed_lookup_keeps_the_saved_game);
     tcase_add_test(tc, sigkill_loses_at_most_the_last_second);
     tcase_add_test(tc, replay_from_the_hall_of_fame_reaches_the_final_screen);

@@ -350,6 +350,18 @@ END_TEST
 
 /* --- a full disk (SQLite's own: full_disk_vfs.h) ------------------------------ */
 
+/* Waits (up to 10 s) until store_healthy is `want`, with no request
+ * sent: what changes it then is the store's own write (a probe). */
+static int healthy_within(store_t *st, int want)
+{
+    uint64_t end = uv_hrtime() + 10000000000ull;
+    while (store_healthy(st) != want && uv_hrtime() < end) {
+        struct timespec ms = { 0, 10000000 };
+        nanosleep(&ms, NULL);
+    }
+    return store_healthy(st) == want;
+}
+
 /* The disk fills while the store runs: its COMMIT fails and SQLite rolls
  * the transaction back itself. The log says why writes fail with that
  * reason, not with the error of a ROLLBACK of no transaction. */
@@ -375,6 +387,35 @@ START_TEST(a_full_disk_is_the_reason_told)
 }
 END_TEST
 
+/* While the disk is full, batches of reads (a flush here; keys dropped
+ * for a game the failure broke, in a server) commit: they do not make the
+ * store healthy, or each session would send its game again whole at once,
+ * to fail again. Once there is room, the store's own write (nothing else
+ * is sent) finds it: healthy, and said once. */
+START_TEST(writes_work_again_only_once_a_write_is_kept)
+{
+    full_disk_install();
+    log_to_file();
+    store_t *st = open_fast();
+    atomic_store(&full_disk, 1);
+    store_game_t g = row("Jo", 0, 1, 10, STORE_END_DEATH, "killed by a rat");
+    ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
+    flush(st); /* (its batch may be the game's, which fails) */
+    ck_assert_int_eq(flush(st), STORE_OK); /* a batch of no writes */
+    ck_assert_int_eq(store_healthy(st), 0);
+    ck_assert_int_eq(logged("writes are failing"), 1);
+    ck_assert_int_eq(logged("writes work again"), 0);
+    atomic_store(&full_disk, 0);
+    ck_assert(healthy_within(st, 1));
+    ck_assert_int_eq(logged("writes work again"), 1);
+    /* the store's own write is no batch of the sessions' */
+    ck_assert_uint_eq(store_failed_batches(st), 1);
+    store_close(st);
+    log_restore();
+    ck_assert_int_eq(count_lines(logpath, "writes are failing"), 1);
+}
+END_TEST
+
 /* A database on a disk that is full at start is refused as that, not as
  * a damaged disk ("disk I/O error": SQLite cannot grow the -shm file). */
 START_TEST(a_full_disk_at_start_is_said)
@@ -391,28 +432,34 @@ START_TEST(a_full_disk_at_start_is_said)
 }
 END_TEST
 
-/* on: every game the store inserts is refused by a trigger, which rolls
- * its transaction back (as a full disk does); reads and other writes go
- * on. off: drops it. */
+/* on: every game the store inserts, and every write of its own (a guest
+ * number: meta), is refused by a trigger, which rolls its transaction
+ * back (as a full disk does); reads and other writes go on. off: drops
+ * them. */
 static void refuse_games(int on)
 {
     if (!on) {
-        sw_exec(sw_pg() ? "DROP TRIGGER refuse ON games; DROP FUNCTION"
-                          " refuse()" : "DROP TRIGGER refuse");
+        sw_exec(sw_pg() ? "DROP TRIGGER refuse ON games; DROP TRIGGER"
+                          " refuse_meta ON meta; DROP FUNCTION refuse()"
+                        : "DROP TRIGGER refuse; DROP TRIGGER refuse_meta");
         return;
     }
     if (sw_pg())
         sw_exec("CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql"
                 " AS $$BEGIN RAISE EXCEPTION 'no room for games'; END$$;"
                 " CREATE TRIGGER refuse BEFORE INSERT ON games FOR EACH ROW"
-                " EXECUTE FUNCTION refuse()");
+                " EXECUTE FUNCTION refuse();"
+                " CREATE TRIGGER refuse_meta BEFORE INSERT OR UPDATE ON meta"
+                " FOR EACH ROW EXECUTE FUNCTION refuse()");
     else
         sw_exec("CREATE TRIGGER refuse BEFORE INSERT ON games BEGIN"
+                " SELECT RAISE(ROLLBACK, 'no room for games'); END;"
+                " CREATE TRIGGER refuse_meta BEFORE UPDATE ON meta BEGIN"
                 " SELECT RAISE(ROLLBACK, 'no room for games'); END");
 }
 
 /* A batch of reads only (here a flush) commits while writes fail: the
- * store is healthy again for the sessions (store_healthy), but the log
+ * store stays unhealthy for the sessions (store_healthy), and the log
  * says writes work again only after a batch that wrote has committed,
  * and says writes are failing once however often reads commit in
  * between. */
@@ -428,7 +475,7 @@ START_TEST(recovery_is_logged_after_a_write_not_a_read)
         flush(st); /* (its batch may be the game's, which fails) */
         ck_assert_uint_eq(store_failed_batches(st), failed + 1);
         ck_assert_int_eq(flush(st), STORE_OK); /* a batch of no writes */
-        ck_assert_int_eq(store_healthy(st), 1);
+        ck_assert_int_eq(store_healthy(st), 0);
         ck_assert_int_eq(logged("writes are failing"), 1);
         ck_assert_int_eq(logged("writes work again"), 0);
     }
@@ -727,6 +774,7 @@ static Suite *make_suite(void)
         tcase_add_test(tc, read_only_directory_refused);
         tcase_add_test(tc, damaged_file_refused);
         tcase_add_test(tc, a_full_disk_is_the_reason_told);
+        tcase_add_test(tc, writes_work_again_only_once_a_write_is_kept);
         tcase_add_test(tc, a_full_disk_at_start_is_said);
     }
     tcase_add_test(tc, failing_writes_flip_health_and_log_once);
