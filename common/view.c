@@ -495,7 +495,7 @@ static void draw_character(const game_t *g, screen_t *s)
                  : "none (fists)",
              item_pack_has(g, p->armor)
                  ? item_slot_name(g, p->armor, 0, a, sizeof a)
-                 : "none (burlap sack)");
+                 : item_no_armour_name(g));
     switch (g->opt.ruleset) {
     case RULES_POWER:
         snprintf(line[n++], 96, "Power %d; armour takes %d off each blow",

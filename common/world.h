@@ -430,6 +430,12 @@ const char *item_floor_a_name(const game_t *g, const item_t *it, char *buf,
 const char *item_slot_name(const game_t *g, int slot, int article, char *buf,
                            size_t len);
 
+/* The armour line's words with no armour worn: "none (burlap sack)" under
+ * d10, whose bare player wears one (absorbs 1, armour class 1:
+ * monster.c's player row), "none" under the rulesets that have no such
+ * thing. For the character screen and the dump. */
+const char *item_no_armour_name(const game_t *g);
+
 /* 1 if pack slot `slot` is cursed: a piece below +0 whose curse no scroll
  * of identify has lifted. Worn or wielded, it cannot be taken off. */
 int item_slot_cursed(const game_t *g, int slot);
