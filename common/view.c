@@ -390,7 +390,7 @@ static void draw_look(const game_t *g, screen_t *s)
 }
 
 static const char *const help_lines[] = {
-    "Keys (? again: monsters and dice)",
+    "Keys (? again: monsters and rules)",
     "",
     "  Move          arrow keys, vi-keys (hjklyubn), numpad; Home/End/PgUp/PgDn",
     "  Run           Shift + a vi-key (HJKLYUBN)  Attack   move into a monster",
@@ -414,7 +414,7 @@ static const char *const help_lines[] = {
     "Press ? for page 2, any other key to return to the game.",
 };
 
-/* Page 2: the monster legend and the dice. */
+/* Page 2: the monster legend and the rules of a blow. */
 static void draw_legend(const game_t *g, screen_t *s)
 {
     int x = (s->w - 78) / 2, y = 0;
@@ -434,13 +434,16 @@ static void draw_legend(const game_t *g, screen_t *s)
         screen_puts(s, x + 4, y++, line, COL_WHITE, COL_DEFAULT, 0);
     }
     y++;
-    static const char *const dice[] = {
-        "Dice-pool blows: \"You hit the orc: [12 88 95] 2 vs [40 97] 1 = 1 damage.\"",
-        "[..] are the d100 rolls; a roll of 100 - chance or more is a hit (a",
-        "block for the defender); damage = hits - blocks.",
-    };
-    for (int i = 0; i < 3; i++)
-        screen_puts(s, x, y++, dice[i], COL_BCYAN, COL_DEFAULT, 0);
+    /* The server's own ruleset: an example line, then its rule wrapped. */
+    snprintf(line, sizeof line, "Blows: \"%s\"",
+             view_rules_example(g->opt.ruleset));
+    screen_puts(s, x, y++, line, COL_BCYAN, COL_DEFAULT, 0);
+    const char *rule = view_rules_text(g->opt.ruleset);
+    int start[4], len[4], k = view_wrap(rule, 78, start, len, 4);
+    for (int i = 0; i < k; i++) {
+        snprintf(line, sizeof line, "%.*s", len[i], rule + start[i]);
+        screen_puts(s, x, y++, line, COL_BCYAN, COL_DEFAULT, 0);
+    }
     snprintf(line, sizeof line, "Combat rules on this server: %s. Any key returns.",
              combat_ruleset_name(g->opt.ruleset));
     screen_puts(s, x, s->h - 1, line, COL_BCYAN, COL_DEFAULT, 0);

@@ -13,7 +13,7 @@
 #include "view_parts.h"
 
 static const char *const keys_narrow[] = {
-    "Keys (? again: monsters and dice)",
+    "Keys (? again: monsters and rules)",
     "Move    arrows, hjklyubn, numpad",
     "Run     Shift + HJKLYUBN",
     "Attack  move into a monster",
@@ -79,9 +79,7 @@ static void legend_page(const game_t *g, screen_t *s)
         screen_puts(s, x + 2, y, line, COL_WHITE, COL_DEFAULT, 0);
     }
     y = 1 + rows + 1;
-    y = put_wrapped(s, y, "Dice: [..] are the d100 rolls; 100 - chance or "
-                    "more hits (blocks, for the defender); damage = hits - "
-                    "blocks.", COL_BCYAN);
+    y = put_wrapped(s, y, view_rules_text(g->opt.ruleset), COL_BCYAN);
     char line[64];
     snprintf(line, sizeof line, "Combat: %s. Any key returns.",
              combat_ruleset_name(g->opt.ruleset));

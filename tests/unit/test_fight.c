@@ -585,6 +585,57 @@ START_TEST(options_pick_the_ruleset)
 }
 END_TEST
 
+/* Help page 2 explains the blows of the game's own ruleset, at full size
+ * and at 40x20: the dice-pool's d100 rolls only where they are rolled. */
+START_TEST(help_page_2_explains_the_games_ruleset)
+{
+    static const struct { const char *example, *wide, *narrow; } want[] = {
+        [RULES_ATTACK_DEFENSE] = {
+            "Blows: \"You hit the orc for 4 damage!\"",
+            "Every blow hits, for attack - defense (never below 0); one "
+            "blow in ten is a",
+            "critical hit, for double." },
+        [RULES_POWER] = {
+            "Blows: \"The goblin hits you for 3. (You: 27 hp)\"",
+            "Every blow hits, for the attacker's power; the armour you "
+            "wear takes its",
+            "defense + 1 off each blow on you." },
+        [RULES_D10] = {
+            "Blows: \"You swing your fist at the skeleton and hit for 2.\"",
+            "A blow hits if a d10 + the weapon's to-hit beats the "
+            "defender's armour class;",
+            "absorbs (never below 0)." },
+        [RULES_DICE_POOL] = {
+            "Blows: \"You hit the orc: [12 88 95] 2 vs [40 97] 1 = 1 "
+            "damage.\"",
+            "[..] are the d100 rolls; a roll of 100 - chance or more is a "
+            "hit (a block for",
+            "defender); damage = hits - blocks." },
+    };
+    for (int r = 0; r < RULES_COUNT; r++) {
+        game_options_t o = { .ruleset = r };
+        game_t *g = game_new(5, &o);
+        game_key(g, '?');
+        game_key(g, '?');
+        screen_t s;
+        screen_init(&s, 80, 24);
+        view_draw(g, &s);
+        ck_assert_msg(screen_has(&s, want[r].example), "ruleset %d", r);
+        ck_assert_msg(screen_has(&s, want[r].wide), "ruleset %d", r);
+        ck_assert_msg(screen_has(&s, "d100") == (r == RULES_DICE_POOL),
+                      "ruleset %d", r);
+        screen_free(&s);
+        screen_init(&s, 40, 20);
+        view_draw(g, &s);
+        ck_assert_msg(screen_has(&s, want[r].narrow), "ruleset %d", r);
+        ck_assert_msg(screen_has(&s, "d100") == (r == RULES_DICE_POOL),
+                      "ruleset %d", r);
+        screen_free(&s);
+        game_free(g);
+    }
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("fight");
@@ -606,6 +657,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, log_shows_3_lines_at_80x24_and_6_when_taller);
     tcase_add_test(tc, whole_fight_replays_from_seed_and_keys);
     tcase_add_test(tc, options_pick_the_ruleset);
+    tcase_add_test(tc, help_page_2_explains_the_games_ruleset);
     suite_add_tcase(s, tc);
     return s;
 }
