@@ -370,6 +370,24 @@ START_TEST(death_screen_and_choices)
     ck_assert(screen_has(&s, "Space or r: a new game    Esc or q: leave"));
     ck_assert(screen_has(&s, "+--------"));
     ck_assert(screen_has(&s, "You die, killed by a troll."));
+    /* A replay's or a watcher's host says its own keys there instead,
+     * in the frame, at every size. */
+    int keys_row = -1;
+    for (int y = 0; y < s.h; y++)
+        if (row_has(&s, y, "Space or r: a new game"))
+            keys_row = y;
+    view_end_keys(g, &s, "Esc or q: back to the lobby");
+    ck_assert(row_has(&s, keys_row, "|          Esc or q: back to the lobby"
+                                    "           |"));
+    ck_assert(!screen_has(&s, "new game"));
+    ck_assert(screen_has(&s, "Score: 52"));
+    screen_free(&s);
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    ck_assert(screen_has(&s, "Space/r: new game  Esc/q: leave"));
+    view_end_keys(g, &s, "Esc or q: back to the lobby");
+    ck_assert(screen_has(&s, "|     Esc or q: back to the lobby      |"));
+    ck_assert(!screen_has(&s, "new game"));
     screen_free(&s);
     game_free(g);
 }
