@@ -119,8 +119,8 @@ typedef struct player {
 #define KILLER_FIREBALL 255 /* the player's own fireball */
 #define KILLER_WON 254      /* not a death: the Amulet taken (MODE_WON) */
 
-/* Score: XP + gold + 100 for each level below the first (+ GAME_WIN_SCORE
- * for a win). */
+/* Score: XP + gold + 100 for each dungeon level (depth) below the first
+ * (+ GAME_WIN_SCORE for a win). */
 #define GAME_DEPTH_SCORE 100
 
 /* What a game works out from its state to go faster (docs/performance.md,

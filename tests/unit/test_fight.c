@@ -389,6 +389,13 @@ START_TEST(death_screen_and_choices)
     ck_assert(screen_has(&s, "|     Esc or q: back to the lobby      |"));
     ck_assert(!screen_has(&s, "new game"));
     screen_free(&s);
+    /* The score counts the depth, not the character's level (docs/game.md,
+     * "Score"): depth 4 at level 2 with 227 XP and 72 gold. */
+    g->depth = 4;
+    g->player.level = 2;
+    g->player.xp = 227;
+    g->player.gold = 72;
+    ck_assert_int_eq(game_score(g), 227 + 72 + 300);
     game_free(g);
 }
 END_TEST
