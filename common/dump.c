@@ -76,7 +76,7 @@ static void equipment(text_t *t, const game_t *g)
         item_pack_has(g, p->weapon) ? true_name(g, p->weapon, w, sizeof w)
                                     : "none (fists)",
         item_pack_has(g, p->armor) ? true_name(g, p->armor, a, sizeof a)
-                                   : "none (burlap sack)");
+                                   : item_no_armour_name(g));
     add(t, "\nPack (everything identified):\n");
     int any = 0;
     for (int i = 0; i < PACK_SIZE; i++) {

@@ -5,6 +5,7 @@
  * identified. */
 #include <stdio.h>
 
+#include "combat.h"
 #include "world.h"
 
 const char *item_piece_name(const game_t *g, int kind, int count, int ench,
@@ -68,4 +69,9 @@ const char *item_floor_a_name(const game_t *g, const item_t *it, char *buf,
     item_piece_name(g, it->kind, 1, it->ench, it->flags, one, sizeof one);
     snprintf(buf, len, "%s %s", item_article_of(one), one);
     return buf;
+}
+
+const char *item_no_armour_name(const game_t *g)
+{
+    return g->opt.ruleset == RULES_D10 ? "none (burlap sack)" : "none";
 }

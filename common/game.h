@@ -98,7 +98,8 @@ int game_won(const game_t *g);
  * (Esc, q, Q, Ctrl-C), 0 nothing. */
 int game_dead_choice(int key);
 
-/* The score: XP + gold + GAME_DEPTH_SCORE per level below the first. */
+/* The score: XP + gold + GAME_DEPTH_SCORE per dungeon level below the
+ * first (x (depth - 1), not the character's level). */
 int game_score(const game_t *g);
 
 /* 1 while the game is targeting (MODE_TARGET): the host turns mouse

@@ -21,9 +21,11 @@ int travel_run(game_t *g, int dx, int dy);
  * at least one turn. */
 int travel_to_stairs(game_t *g);
 
-/* Walks to the nearest item seen and never stood on (or, with autopickup
- * on, one it would pick up), gold, else the nearest tile next to one not
- * seen yet; stops on arriving at an item. With nothing of those left, walks
+/* Walks toward the nearest of: an item seen and never stood on (or, with
+ * autopickup on, one it would pick up), gold seen, or a seen tile next to
+ * one not seen yet (all goals alike: an item is not preferred to a nearer
+ * unseen edge), choosing again after each step; stops on arriving at an
+ * item. With nothing of those left, walks
  * back to the nearest item left behind (docs/game.md, "Autoexplore").
  * Returns 1 if it took at least one turn. */
 int travel_explore(game_t *g);

@@ -390,7 +390,7 @@ static void draw_look(const game_t *g, screen_t *s)
 }
 
 static const char *const help_lines[] = {
-    "Keys (? again: monsters and dice)",
+    "Keys (? again: monsters and rules)",
     "",
     "  Move          arrow keys, vi-keys (hjklyubn), numpad; Home/End/PgUp/PgDn",
     "  Run           Shift + a vi-key (HJKLYUBN)  Attack   move into a monster",
@@ -414,7 +414,7 @@ static const char *const help_lines[] = {
     "Press ? for page 2, any other key to return to the game.",
 };
 
-/* Page 2: the monster legend and the dice. */
+/* Page 2: the monster legend and the rules of a blow. */
 static void draw_legend(const game_t *g, screen_t *s)
 {
     int x = (s->w - 78) / 2, y = 0;
@@ -434,13 +434,16 @@ static void draw_legend(const game_t *g, screen_t *s)
         screen_puts(s, x + 4, y++, line, COL_WHITE, COL_DEFAULT, 0);
     }
     y++;
-    static const char *const dice[] = {
-        "Dice-pool blows: \"You hit the orc: [12 88 95] 2 vs [40 97] 1 = 1 damage.\"",
-        "[..] are the d100 rolls; a roll of 100 - chance or more is a hit (a",
-        "block for the defender); damage = hits - blocks.",
-    };
-    for (int i = 0; i < 3; i++)
-        screen_puts(s, x, y++, dice[i], COL_BCYAN, COL_DEFAULT, 0);
+    /* The server's own ruleset: an example line, then its rule wrapped. */
+    snprintf(line, sizeof line, "Blows: \"%s\"",
+             view_rules_example(g->opt.ruleset));
+    screen_puts(s, x, y++, line, COL_BCYAN, COL_DEFAULT, 0);
+    const char *rule = view_rules_text(g->opt.ruleset);
+    int start[4], len[4], k = view_wrap(rule, 78, start, len, 4);
+    for (int i = 0; i < k; i++) {
+        snprintf(line, sizeof line, "%.*s", len[i], rule + start[i]);
+        screen_puts(s, x, y++, line, COL_BCYAN, COL_DEFAULT, 0);
+    }
     snprintf(line, sizeof line, "Combat rules on this server: %s. Any key returns.",
              combat_ruleset_name(g->opt.ruleset));
     screen_puts(s, x, s->h - 1, line, COL_BCYAN, COL_DEFAULT, 0);
@@ -495,7 +498,7 @@ static void draw_character(const game_t *g, screen_t *s)
                  : "none (fists)",
              item_pack_has(g, p->armor)
                  ? item_slot_name(g, p->armor, 0, a, sizeof a)
-                 : "none (burlap sack)");
+                 : item_no_armour_name(g));
     switch (g->opt.ruleset) {
     case RULES_POWER:
         snprintf(line[n++], 96, "Power %d; armour takes %d off each blow",
@@ -547,16 +550,26 @@ static void draw_history(const game_t *g, screen_t *s)
                 COL_BCYAN, COL_DEFAULT, 0);
 }
 
+/* The end screen's frame at s's size: its left column, top row and
+ * width (draw_dead, and view_end_keys over it). */
+enum { DEAD_H = 12, DEAD_KEYS_ROW = 9 };
+static void dead_box(const screen_t *s, int *x0, int *y0, int *w)
+{
+    *w = s->w < 50 ? s->w : 50;
+    *x0 = (s->w - *w) / 2;
+    *y0 = (s->h - DEAD_H) / 2 - 2;
+    if (*y0 < 0)
+        *y0 = 0;
+}
+
 /* The framed YOU DIED (or YOU WON) screen, over the last lines of the log. */
 static void draw_dead(const game_t *g, const display_t *d, screen_t *s)
 {
-    enum { H = 12 };
-    const int W = s->w < 50 ? s->w : 50;
+    enum { H = DEAD_H };
     const player_t *p = &g->player;
-    int x0 = (s->w - W) / 2, y0 = (s->h - H) / 2 - 2;
+    int W, x0, y0;
     char line[4][80], cause[64];
-    if (y0 < 0)
-        y0 = 0;
+    dead_box(s, &x0, &y0, &W);
     draw_box(s, d, BOX_DOUBLE, x0, y0, W, H,
              game_won(g) ? COL_BYELLOW : COL_RED);
     game_death_cause(g, cause, sizeof cause);
@@ -575,7 +588,7 @@ static void draw_dead(const game_t *g, const display_t *d, screen_t *s)
     draw_centered(s, y0 + 5, line[1], COL_WHITE, 0);
     draw_centered(s, y0 + 6, line[2], COL_WHITE, 0);
     draw_centered(s, y0 + 7, line[3], COL_BYELLOW, ATTR_BOLD);
-    draw_centered(s, y0 + 9, W < 50 ? "Space/r: new game  Esc/q: leave"
+    draw_centered(s, y0 + DEAD_KEYS_ROW, W < 50 ? "Space/r: new game  Esc/q: leave"
                                     : "Space or r: a new game    Esc or q: leave",
                   COL_BCYAN, 0);
     /* What happened, below the frame. */
@@ -586,6 +599,18 @@ static void draw_dead(const game_t *g, const display_t *d, screen_t *s)
             break;
         screen_puts(s, 0, row, m->text, view_msg_colour(m->kind), COL_DEFAULT, 0);
     }
+}
+
+void view_end_keys(const game_t *g, screen_t *s, const char *keys)
+{
+    if (!game_dead(g) || !view_fits(s->w, s->h))
+        return;
+    int x0, y0, w;
+    dead_box(s, &x0, &y0, &w);
+    uint8_t frame = game_won(g) ? COL_BYELLOW : COL_RED; /* as draw_dead */
+    for (int x = x0 + 1; x < x0 + w - 1; x++)
+        screen_put(s, x, y0 + DEAD_KEYS_ROW, ' ', frame, COL_DEFAULT, 0);
+    draw_centered(s, y0 + DEAD_KEYS_ROW, keys, COL_BCYAN, 0);
 }
 
 void view_draw(const game_t *g, screen_t *s)

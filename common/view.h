@@ -79,6 +79,13 @@ void view_draw_display(const game_t *g, const display_t *d, screen_t *s);
 /* view_draw_display for DISPLAY_PLAIN: ASCII and the 16 colours. */
 void view_draw(const game_t *g, screen_t *s);
 
+/* Over the end screen (YOU DIED, YOU WON) just drawn into s, the keys
+ * line says `keys` instead of the player's "Space or r: a new game ...":
+ * for a host where those keys do something else (a replay, watching).
+ * Nothing if g has not ended or s is too small to play. `keys` fits 38
+ * columns, the frame's inside at 40. */
+void view_end_keys(const game_t *g, screen_t *s, const char *keys);
+
 /* 1 while a pack menu is shown (use, drop, identify, throw): a box over
  * the map, or the narrow layout's list. */
 int view_shows_pack(const game_t *g);

@@ -1,7 +1,7 @@
 /* view_help_narrow.c - the help screens (MODE_HELP) on a terminal below
  * the full layout's 80x24 (view_full), down to 40x20 (view_fits):
  * the keys as a short list of 40 columns or less that fits 20 rows, and
- * page 2's monsters in two columns with the dice's words wrapped. The
+ * page 2's monsters in two columns with the ruleset's rule wrapped. The
  * pages are the same two as at full width (the game keeps which one is
  * shown, the same at every size); only their words are shorter. A key
  * added to the full list (view.c's help_lines) is added here too
@@ -13,7 +13,7 @@
 #include "view_parts.h"
 
 static const char *const keys_narrow[] = {
-    "Keys (? again: monsters and dice)",
+    "Keys (? again: monsters and rules)",
     "Move    arrows, hjklyubn, numpad",
     "Run     Shift + HJKLYUBN",
     "Attack  move into a monster",
@@ -61,7 +61,7 @@ static void keys_page(const game_t *g, screen_t *s)
 }
 
 /* Page 2: each monster's glyph, name and first depth, two to a row
- * (20 columns each), then the dice's meaning wrapped. */
+ * (20 columns each), then the game's ruleset's rule wrapped. */
 static void legend_page(const game_t *g, screen_t *s)
 {
     screen_puts(s, 0, 0, "Monsters, from the top down", COL_BYELLOW,
@@ -79,9 +79,7 @@ static void legend_page(const game_t *g, screen_t *s)
         screen_puts(s, x + 2, y, line, COL_WHITE, COL_DEFAULT, 0);
     }
     y = 1 + rows + 1;
-    y = put_wrapped(s, y, "Dice: [..] are the d100 rolls; 100 - chance or "
-                    "more hits (blocks, for the defender); damage = hits - "
-                    "blocks.", COL_BCYAN);
+    y = put_wrapped(s, y, view_rules_text(g->opt.ruleset), COL_BCYAN);
     char line[64];
     snprintf(line, sizeof line, "Combat: %s. Any key returns.",
              combat_ruleset_name(g->opt.ruleset));

@@ -205,6 +205,12 @@ void view_draw_narrow(const game_t *g, const display_t *d, screen_t *s);
  * that fit 40x20. */
 void view_help_narrow(const game_t *g, screen_t *s);
 
+/* Help page 2's words on a blow under `ruleset` (view_rules.c): a log
+ * line as an example ("You hit the orc for 4 damage!"), and the rule in
+ * words to wrap to the page's width. */
+const char *view_rules_example(int ruleset);
+const char *view_rules_text(int ruleset);
+
 /* Draws the log into rows MAP_H - 1 .. view_status_row - 1: the first
  * blanked, the others must be blank already. */
 void view_log(const game_t *g, screen_t *s);

@@ -119,8 +119,8 @@ typedef struct player {
 #define KILLER_FIREBALL 255 /* the player's own fireball */
 #define KILLER_WON 254      /* not a death: the Amulet taken (MODE_WON) */
 
-/* Score: XP + gold + 100 for each level below the first (+ GAME_WIN_SCORE
- * for a win). */
+/* Score: XP + gold + 100 for each dungeon level (depth) below the first
+ * (+ GAME_WIN_SCORE for a win). */
 #define GAME_DEPTH_SCORE 100
 
 /* What a game works out from its state to go faster (docs/performance.md,
@@ -429,6 +429,12 @@ const char *item_floor_a_name(const game_t *g, const item_t *it, char *buf,
  * ("a +2 long sword"). Returns buf. */
 const char *item_slot_name(const game_t *g, int slot, int article, char *buf,
                            size_t len);
+
+/* The armour line's words with no armour worn: "none (burlap sack)" under
+ * d10, whose bare player wears one (absorbs 1, armour class 1:
+ * monster.c's player row), "none" under the rulesets that have no such
+ * thing. For the character screen and the dump. */
+const char *item_no_armour_name(const game_t *g);
 
 /* 1 if pack slot `slot` is cursed: a piece below +0 whose curse no scroll
  * of identify has lifted. Worn or wielded, it cannot be taken off. */

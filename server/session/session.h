@@ -509,6 +509,11 @@ int sess_guest_take_kept(sess_t *s);
  * as the disconnects they are. */
 void sess_guest_sweep(srv_t *srv, uint64_t now, int all);
 
+/* The end screen's keys line for one who watches or replays a game: q
+ * (or Esc) leaves; the player's Space or r (a new game) do nothing there
+ * (view_end_keys). */
+#define SESS_END_KEYS_VIEWER "Esc or q: back to the lobby"
+
 /* Writes a host line (who is watched, the replay's speed) black on bg,
  * right-aligned, where it hides no map cell: beside the map on row 0 if
  * the terminal is wide enough, else on the log's oldest line (then it

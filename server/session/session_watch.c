@@ -209,6 +209,8 @@ static void watch_draw(sess_t *s, screen_t *next)
         return;
     }
     sess_view_draw(s, w->game, next);
+    /* The player's end keys are the player's: a watcher's q leaves. */
+    view_end_keys(w->game, next, SESS_END_KEYS_VIEWER);
     if (view_fits(next->w, next->h)) {
         char line[64];
         snprintf(line, sizeof line, " Watching %s - q leaves ", w->name);

@@ -365,6 +365,9 @@ static int expect_map_is(const tclient_t *c, const game_t *g, display_t d)
     screen_t want;
     ck_assert_int_eq(screen_init(&want, cl_w(c), cl_h(c)), 0);
     view_draw_display(g, &d, &want);
+    /* an ended game is a replay's here: its keys line
+     * (SESS_END_KEYS_VIEWER) */
+    view_end_keys(g, &want, "Esc or q: back to the lobby");
     int remembered = 0;
     for (int y = 0; y < MAP_H - 1; y++)
         for (int x = 0; x < MAP_W; x++) {
@@ -552,6 +555,9 @@ START_TEST(replay_drawn_with_the_viewers_display)
         ck_assert(cl_key(r, "+"));
     if (!cl_wait_text(r, "the end", CL_WAIT_MS * 2))
         play_fail(r, "the replay did not reach its end");
+    /* The end screen says the replay's keys, not the player's. */
+    ck_assert(cl_screen_has(r, "Esc or q: back to the lobby"));
+    ck_assert(!cl_screen_has(r, "new game"));
     display_t utf8_true = { GLYPHS_UTF8, COLOURS_TRUE };
     expect_map_is(r, g, utf8_true);
     game_free(g);

@@ -200,7 +200,7 @@ START_TEST(help_screen)
 
     ck_assert(cl_key(c, "?"));
     static const char *const lines[] = {
-        "Keys (? again: monsters and dice)",
+        "Keys (? again: monsters and rules)",
         "Move          arrow keys, vi-keys (hjklyubn), numpad; Home/End/PgUp/PgDn",
         "Run           Shift + a vi-key (HJKLYUBN)  Attack   move into a monster",
         "Travel        _ (or > off the stairs): to the stairs, once seen",

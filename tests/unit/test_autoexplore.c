@@ -135,6 +135,41 @@ START_TEST(autopickup_leaves_the_amulet_and_a_full_pack)
 }
 END_TEST
 
+/* An item is a goal like any other, not a first choice: the nearest goal
+ * wins. A 7x7 room (x 5..11, y 5..11) with a potion 4 steps west of the
+ * player, and a gap at (12, 8) in its east wall to a room not seen yet:
+ * the gap's unseen side is nearer, so `o` heads east, leaving the potion
+ * (docs/game.md, "Autoexplore"). A rat asleep in the east room stops the
+ * walk once it comes into view. */
+START_TEST(autoexplore_goes_to_the_nearest_goal_not_to_items_first)
+{
+    game_t *g = arena_room(1, NULL);
+    for (int y = 1; y <= 15; y++)
+        for (int x = 1; x <= 40; x++) {
+            int west = x >= 5 && x <= 11 && y >= 5 && y <= 11;
+            int east = x >= 13 && x <= 30 && y >= 5 && y <= 11;
+            g->map.tile[y][x] = west || east || (x == 12 && y == 8)
+                                    ? TILE_FLOOR : TILE_WALL;
+        }
+    memset(g->map.explored, 0, sizeof g->map.explored); /* the open room's */
+    item_put(g, ITEM_THING, IK_HEALTH_POTION, 6, 8, 0);
+    int rat = game_place_monster(g, MON_RAT, 20, 8);
+    g->monsters[rat].asleep = 100;
+    game_update_fov(g);
+    ck_assert(!game_monster_in_view(g));
+    ck_assert(!map_known(&g->map, 20, 8));
+    ck_assert_int_eq(game_key(g, 'o'), 1);
+    ck_assert(game_monster_in_view(g));
+    ck_assert_int_eq(g->player.x, 12); /* east, into the gap: 2 steps */
+    ck_assert_int_eq(g->player.y, 8);
+    ck_assert_int_eq(g->turn, 2);
+    const item_t *potion = item_find(g, ITEM_THING, 6, 8);
+    ck_assert_ptr_nonnull(potion);
+    ck_assert(!potion->walked);
+    game_free(g);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("autoexplore");
@@ -143,6 +178,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, autoexplore_leaves_what_the_player_dropped);
     tcase_add_test(tc, autopickup_walks_to_items_and_takes_them);
     tcase_add_test(tc, autopickup_leaves_the_amulet_and_a_full_pack);
+    tcase_add_test(tc, autoexplore_goes_to_the_nearest_goal_not_to_items_first);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -267,7 +267,10 @@ START_TEST(help_has_a_monster_legend)
                               "%s below %s", na, nb);
         }
     ck_assert(arena_screen_has(&s, "giant spider from depth 4  its bite poisons"));
-    ck_assert(arena_screen_has(&s, "damage = hits - blocks"));
+    /* The rule of this game's ruleset (the default, attack-defense), not
+     * dice-pool's rolls. */
+    ck_assert(arena_screen_has(&s, "Every blow hits, for attack - defense"));
+    ck_assert(!arena_screen_has(&s, "damage = hits - blocks"));
     ck_assert_int_eq(game_key(g, ' '), 0);
     ck_assert_int_eq(g->mode, MODE_PLAY);
     /* Any other key on page 1 returns at once. */

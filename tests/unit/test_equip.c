@@ -294,6 +294,32 @@ START_TEST(an_enchantment_is_unknown_until_worn)
 }
 END_TEST
 
+/* With no armour worn, the character screen names the burlap sack only
+ * under d10, the one ruleset whose bare player wears one. */
+START_TEST(no_armour_is_named_as_the_ruleset_has_it)
+{
+    static const char *const want[RULES_COUNT] = {
+        [RULES_ATTACK_DEFENSE] = "Armour: none",
+        [RULES_POWER] = "Armour: none",
+        [RULES_D10] = "Armour: none (burlap sack)",
+        [RULES_DICE_POOL] = "Armour: none",
+    };
+    for (int r = 0; r < RULES_COUNT; r++) {
+        game_t *g = room(r);
+        screen_t s;
+        screen_init(&s, 80, 24);
+        ck_assert_int_eq(game_key(g, 'C'), 0);
+        view_draw(g, &s);
+        ck_assert_msg(arena_screen_has(&s, want[r]), "ruleset %d", r);
+        ck_assert_msg(arena_screen_has(&s, "burlap") == (r == RULES_D10),
+                      "ruleset %d", r);
+        ck_assert_str_eq(item_no_armour_name(g), want[r] + 8);
+        screen_free(&s);
+        game_free(g);
+    }
+}
+END_TEST
+
 START_TEST(a_cursed_piece_stays_on_until_identified)
 {
     game_t *g = room(RULES_POWER);
@@ -461,6 +487,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, the_war_hammer_swings_wide);
     tcase_add_test(tc, plate_mail_slows_every_second_step);
     tcase_add_test(tc, an_enchantment_is_unknown_until_worn);
+    tcase_add_test(tc, no_armour_is_named_as_the_ruleset_has_it);
     tcase_add_test(tc, a_cursed_piece_stays_on_until_identified);
     tcase_add_test(tc, identify_tells_an_enchantment_unworn);
     tcase_add_test(tc, the_dump_shows_enchantments);

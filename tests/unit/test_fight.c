@@ -370,7 +370,32 @@ START_TEST(death_screen_and_choices)
     ck_assert(screen_has(&s, "Space or r: a new game    Esc or q: leave"));
     ck_assert(screen_has(&s, "+--------"));
     ck_assert(screen_has(&s, "You die, killed by a troll."));
+    /* A replay's or a watcher's host says its own keys there instead,
+     * in the frame, at every size. */
+    int keys_row = -1;
+    for (int y = 0; y < s.h; y++)
+        if (row_has(&s, y, "Space or r: a new game"))
+            keys_row = y;
+    view_end_keys(g, &s, "Esc or q: back to the lobby");
+    ck_assert(row_has(&s, keys_row, "|          Esc or q: back to the lobby"
+                                    "           |"));
+    ck_assert(!screen_has(&s, "new game"));
+    ck_assert(screen_has(&s, "Score: 52"));
     screen_free(&s);
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    ck_assert(screen_has(&s, "Space/r: new game  Esc/q: leave"));
+    view_end_keys(g, &s, "Esc or q: back to the lobby");
+    ck_assert(screen_has(&s, "|     Esc or q: back to the lobby      |"));
+    ck_assert(!screen_has(&s, "new game"));
+    screen_free(&s);
+    /* The score counts the depth, not the character's level (docs/game.md,
+     * "Score"): depth 4 at level 2 with 227 XP and 72 gold. */
+    g->depth = 4;
+    g->player.level = 2;
+    g->player.xp = 227;
+    g->player.gold = 72;
+    ck_assert_int_eq(game_score(g), 227 + 72 + 300);
     game_free(g);
 }
 END_TEST
@@ -585,6 +610,57 @@ START_TEST(options_pick_the_ruleset)
 }
 END_TEST
 
+/* Help page 2 explains the blows of the game's own ruleset, at full size
+ * and at 40x20: the dice-pool's d100 rolls only where they are rolled. */
+START_TEST(help_page_2_explains_the_games_ruleset)
+{
+    static const struct { const char *example, *wide, *narrow; } want[] = {
+        [RULES_ATTACK_DEFENSE] = {
+            "Blows: \"You hit the orc for 4 damage!\"",
+            "Every blow hits, for attack - defense (never below 0); one "
+            "blow in ten is a",
+            "critical hit, for double." },
+        [RULES_POWER] = {
+            "Blows: \"The goblin hits you for 3. (You: 27 hp)\"",
+            "Every blow hits, for the attacker's power; the armour you "
+            "wear takes its",
+            "defense + 1 off each blow on you." },
+        [RULES_D10] = {
+            "Blows: \"You swing your fist at the skeleton and hit for 2.\"",
+            "A blow hits if a d10 + the weapon's to-hit beats the "
+            "defender's armour class;",
+            "absorbs (never below 0)." },
+        [RULES_DICE_POOL] = {
+            "Blows: \"You hit the orc: [12 88 95] 2 vs [40 97] 1 = 1 "
+            "damage.\"",
+            "[..] are the d100 rolls; a roll of 100 - chance or more is a "
+            "hit (a block for",
+            "defender); damage = hits - blocks." },
+    };
+    for (int r = 0; r < RULES_COUNT; r++) {
+        game_options_t o = { .ruleset = r };
+        game_t *g = game_new(5, &o);
+        game_key(g, '?');
+        game_key(g, '?');
+        screen_t s;
+        screen_init(&s, 80, 24);
+        view_draw(g, &s);
+        ck_assert_msg(screen_has(&s, want[r].example), "ruleset %d", r);
+        ck_assert_msg(screen_has(&s, want[r].wide), "ruleset %d", r);
+        ck_assert_msg(screen_has(&s, "d100") == (r == RULES_DICE_POOL),
+                      "ruleset %d", r);
+        screen_free(&s);
+        screen_init(&s, 40, 20);
+        view_draw(g, &s);
+        ck_assert_msg(screen_has(&s, want[r].narrow), "ruleset %d", r);
+        ck_assert_msg(screen_has(&s, "d100") == (r == RULES_DICE_POOL),
+                      "ruleset %d", r);
+        screen_free(&s);
+        game_free(g);
+    }
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("fight");
@@ -606,6 +682,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, log_shows_3_lines_at_80x24_and_6_when_taller);
     tcase_add_test(tc, whole_fight_replays_from_seed_and_keys);
     tcase_add_test(tc, options_pick_the_ruleset);
+    tcase_add_test(tc, help_page_2_explains_the_games_ruleset);
     suite_add_tcase(s, tc);
     return s;
 }

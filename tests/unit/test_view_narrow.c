@@ -300,11 +300,11 @@ START_TEST(throw_and_identify_lists)
 END_TEST
 
 /* ? at 40x20: the short key list whole, the rules on the last row; ?
- * again: every monster in two columns and the dice, whole. */
+ * again: every monster in two columns and the ruleset's rule, whole. */
 START_TEST(help_fits_40x20)
 {
     static const char *const keys[20] = {
-        "Keys (? again: monsters and dice)",
+        "Keys (? again: monsters and rules)",
         "Move    arrows, hjklyubn, numpad",
         "Run     Shift + HJKLYUBN",
         "Attack  move into a monster",
@@ -336,9 +336,9 @@ START_TEST(help_fits_40x20)
         "b giant bat    d2   N necromancer  d8",
         "h hobgoblin    d2   D dragon       d10",
         "",
-        "Dice: [..] are the d100 rolls; 100 -",
-        "chance or more hits (blocks, for the",
-        "defender); damage = hits - blocks.",
+        "Every blow hits, for attack - defense",
+        "(never below 0); one blow in ten is a",
+        "critical hit, for double.",
         "",
         "",
         "",
