@@ -278,9 +278,6 @@ static int game_key_play(game_t *g, int key)
     case ' ':
     case KEY_ESC:
         return 0;
-    case 'q': /* q leaves the end screen and menus; quitting is Q */
-        game_log(g, MSG_INFO, "Unknown key 'q'. Press Q to quit, ? for help.");
-        return 0;
     default:
         if (key > ' ' && key < 127)
             game_log(g, MSG_INFO, "Unknown key '%c'. Press ? for help.", key);

@@ -148,11 +148,6 @@ START_TEST(help_and_quit_modes)
     game_key(g, 'l'); /* any key leaves help and does nothing else */
     ck_assert_int_eq(g->mode, MODE_PLAY);
     ck_assert_int_eq(g->turn, 0);
-    /* q, which leaves menus and the end screen, says that Q quits. */
-    ck_assert_int_eq(game_key(g, 'q'), 0);
-    ck_assert_int_eq(g->mode, MODE_PLAY);
-    ck_assert_str_eq(game_msg(g, 0)->text,
-                     "Unknown key 'q'. Press Q to quit, ? for help.");
     game_key(g, 'Q');
     ck_assert_int_eq(g->mode, MODE_QUIT_PROMPT);
     ck_assert_str_eq(game_msg(g, 0)->text, "Really quit? (y/n)");
