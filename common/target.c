@@ -88,11 +88,7 @@ int target_key(game_t *g, int key)
         return choose(g);
     case KEY_ESC:
         g->mode = MODE_PLAY;
-        /* The wielded weapon stays in hand: it was never put away. */
-        game_log(g, MSG_INFO, t->purpose == TARGET_THROW &&
-                                      t->slot == g->player.weapon
-                                  ? "You keep wielding the %s."
-                                  : "You put the %s away.",
+        game_log(g, MSG_INFO, "You put the %s away.",
                  item_stats(g->pack[t->slot])->name);
         return 0;
     default:
