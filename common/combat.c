@@ -93,9 +93,7 @@ static void resolve_attack_defense(const fighter_t *att, const fighter_t *def,
     if (out->crit)
         dmg *= 2;
     out->damage = dmg;
-    /* Twice nothing is nothing: a critical that deals none is not called
-     * one (the roll was made all the same). */
-    const char *crit = out->crit && dmg > 0 ? "Critical hit! " : "";
+    const char *crit = out->crit ? "Critical hit! " : "";
     if (dmg > 0)
         add_line(out, att, "%s%s %s %s for %d damage!", crit,
                  subject(att, a, sizeof a), verb(att, "hit", "hits"),
