@@ -87,13 +87,6 @@ int view_shows_pack(const game_t *g);
  * the full one). */
 int view_fits(int w, int h);
 
-/* Draws text from (x, y) in lines of at most w columns, broken at spaces
- * (view_wrap), one row under the other, at most max_rows of them: how
- * the screens outside the map fit a narrow terminal without cutting a
- * word. Returns the rows drawn. */
-int view_puts_wrapped(screen_t *s, int x, int y, int w, int max_rows,
-                      const char *text, uint8_t fg, uint8_t attr);
-
 /* Draws the "please enlarge your terminal" screen (the lobby uses it too). */
 void view_draw_too_small(screen_t *s);
 

@@ -8,6 +8,7 @@
 #include "lobby.h"
 #include "screen_text.h"
 #include "view.h"
+#include "view_parts.h"
 
 #define LEFT 4 /* the menu's left margin at 80 columns */
 
