@@ -1,7 +1,9 @@
 /* test_view_narrow.c - the play screen below 80x24 (common/view_narrow.c):
  * exact screens at 40x20 and 48x30, the map window following the player
  * to the map's edges, the log wrapped to the width, clicks mapped through
- * the window, the pack as a list, and both help pages whole at 40x20. */
+ * the window, the pack as a list, both help pages whole at 40x20, and
+ * the character, history and discoveries screens saying at 40x20 and
+ * 60x20 what they say at 80x24 with no word cut at the edge. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
