@@ -586,6 +586,10 @@ static void draw_dead(const game_t *g, const display_t *d, screen_t *s)
                   COL_BCYAN, 0);
     /* What happened, below the frame. */
     int bottom = s->h - 1, top = y0 + H + 1;
+    if (s->w < 80) { /* messages are up to 79 columns: wrapped */
+        view_log_under_narrow(g, s, top, bottom);
+        return;
+    }
     for (int row = bottom, i = 0; row >= top; row--, i++) {
         const msg_t *m = game_msg(g, i);
         if (!m)

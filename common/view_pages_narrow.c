@@ -1,5 +1,5 @@
 /* view_pages_narrow.c - the character (`C`) and message history (`P`)
- * screens below 80 columns, down to 40x20: the same words as at full
+ * screens, and the log under the YOU DIED frame, below 80 columns, down to 40x20: the same words as at full
  * width, broken onto more rows instead of cut at the right edge. At 80
  * columns and more view.c draws them as they always were. docs/game.md,
  * "Small terminals". */
@@ -120,4 +120,27 @@ void view_history_narrow(const game_t *g, screen_t *s)
     if ((int)strlen(keys) > s->w) /* the arrows work, but go unsaid */
         keys = "j/k: a line  Space/b: a page  Esc: back";
     screen_puts(s, 0, s->h - 1, keys, COL_BCYAN, COL_DEFAULT, 0);
+}
+
+void view_log_under_narrow(const game_t *g, screen_t *s, int top, int bottom)
+{
+    int row = bottom;
+    for (int i = 0; row >= top; i++) {
+        const msg_t *m = game_msg(g, i);
+        if (!m)
+            break;
+        int start[4] = { 0 }, len[4] = { 0 };
+        int k = view_wrap(m->text, s->w, start, len, 4);
+        if (k == 0)
+            k = 1; /* an empty line keeps its row */
+        if (row - k + 1 < top)
+            break; /* whole messages only */
+        for (int j = 0; j < k; j++) {
+            char line[96];
+            snprintf(line, sizeof line, "%.*s", len[j], m->text + start[j]);
+            screen_puts(s, 0, row - k + 1 + j, line, view_msg_colour(m->kind),
+                        COL_DEFAULT, 0);
+        }
+        row -= k;
+    }
 }

@@ -217,6 +217,11 @@ void view_draw_narrow(const game_t *g, const display_t *d, screen_t *s);
  * each broken where its parts meet, then at spaces, to fit the width. */
 void view_character_narrow(screen_t *s, char line[][96], int n);
 
+/* The last messages in rows top..bottom below 80 columns (under the
+ * YOU DIED frame), the newest at the bottom, each wrapped to the width;
+ * only messages that fit whole. */
+void view_log_under_narrow(const game_t *g, screen_t *s, int top, int bottom);
+
 /* `P` below 80 columns (view_pages_narrow.c): the log's messages wrapped
  * to the width, paged by the same hist_off. */
 void view_history_narrow(const game_t *g, screen_t *s);

@@ -2,8 +2,9 @@
  * exact screens at 40x20 and 48x30, the map window following the player
  * to the map's edges, the log wrapped to the width, clicks mapped through
  * the window, the pack as a list, both help pages whole at 40x20, and
- * the character, history and discoveries screens saying at 40x20 and
- * 60x20 what they say at 80x24 with no word cut at the edge. */
+ * the character, history and discoveries screens and the log under the
+ * YOU DIED frame saying at 40x20 and 60x20 what they say at 80x24, with
+ * no word cut at the edge. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -535,6 +536,25 @@ START_TEST(discoveries_wrapped)
 }
 END_TEST
 
+/* The log under the YOU DIED frame at 40x20: the last messages wrapped
+ * to the width, whole, the newest at the bottom. */
+START_TEST(death_log_wrapped)
+{
+    game_t *g = game_new(9, NULL);
+    g->player.hp = 0;
+    g->mode = MODE_DEAD;
+    screen_t s;
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 17), "Welcome to the dungeon, adventurer!");
+    ck_assert_str_eq(row(&s, 18), "Press ? for help. Move with the arrow");
+    ck_assert_str_eq(row(&s, 19), "keys, hjklyubn or the numpad.");
+    ck_assert_str_eq(row(&s, 16), "");
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("view_narrow");
@@ -550,6 +570,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, character_fits_40x20);
     tcase_add_test(tc, history_wraps_at_40x20);
     tcase_add_test(tc, discoveries_wrapped);
+    tcase_add_test(tc, death_log_wrapped);
     suite_add_tcase(s, tc);
     return s;
 }
