@@ -53,6 +53,30 @@ static int draw_motd(const char *motd, screen_t *s)
     return 2;
 }
 
+static int counts(const lobby_info_t *in, char *line, size_t n)
+{
+    return snprintf(line, n, "%d player%s online, %d game%s in progress",
+                    in->online, in->online == 1 ? "" : "s", in->playing,
+                    in->playing == 1 ? "" : "s");
+}
+
+/* "3 players online, 1 game in progress", then the hosts' note in
+ * brackets. Where that is wider than w: the counts in fewer words with
+ * the note ("3 online, 1 playing (...)"), else the counts alone. */
+static void counts_line(const lobby_info_t *in, int w, char *line, size_t n)
+{
+    int k = counts(in, line, n);
+    if (!in->hosts || !in->hosts[0] || k < 0 || (size_t)k >= n)
+        return;
+    snprintf(line + k, n - (size_t)k, " (%s)", in->hosts);
+    if ((int)strlen(line) <= w)
+        return;
+    snprintf(line, n, "%d online, %d playing (%s)", in->online, in->playing,
+             in->hosts);
+    if ((int)strlen(line) > w)
+        counts(in, line, n);
+}
+
 static void draw_header(const lobby_t *l, const lobby_info_t *in, screen_t *s)
 {
     char line[128];
@@ -61,13 +85,7 @@ static void draw_header(const lobby_t *l, const lobby_info_t *in, screen_t *s)
     /* A motd of two rows moves the lines under it down one, into the row
      * above the menu. */
     int y = draw_motd(in->motd ? in->motd : "", s) == 2 ? 4 : 3;
-    snprintf(line, sizeof line, "%d player%s online, %d game%s in progress",
-             in->online, in->online == 1 ? "" : "s", in->playing,
-             in->playing == 1 ? "" : "s");
-    if (in->hosts && in->hosts[0]) {
-        size_t n = strlen(line);
-        snprintf(line + n, sizeof line - n, " (%s)", in->hosts);
-    }
+    counts_line(in, s->w, line, sizeof line);
     centred(s, y++, line, COL_CYAN, 0);
     if (l->account[0])
         snprintf(line, sizeof line, "Logged in as %s", l->account);

@@ -196,6 +196,29 @@ START_TEST(empty_hall_of_fame_wrapped)
 }
 END_TEST
 
+/* The counts with the hosts' note: whole at 80, in fewer words at 60,
+ * the counts alone at 40 (the note does not fit whole). */
+START_TEST(counts_with_the_hosts_note)
+{
+    lobby_t l;
+    lobby_init(&l, "");
+    lobby_info_t info = { "rogued", "", 3, 1, "other hosts unavailable", NULL };
+    static const struct { int w; const char *row; } want[] = {
+        { 80, "         3 players online, 1 game in progress (other hosts unavailable)" },
+        { 60, "       3 online, 1 playing (other hosts unavailable)" },
+        { 40, "  3 players online, 1 game in progress" },
+    };
+    for (int i = 0; i < 3; i++) {
+        screen_t s;
+        ck_assert_int_eq(screen_init(&s, want[i].w, 24), 0);
+        lobby_draw(&l, &info, &s);
+        ck_assert_str_eq(row(&s, 3), want[i].row);
+        screen_free(&s);
+    }
+    lobby_free(&l);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("lobby narrow");
@@ -205,6 +228,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, help_fits_40x20);
     tcase_add_test(tc, watch_list_numbers_whole);
     tcase_add_test(tc, empty_hall_of_fame_wrapped);
+    tcase_add_test(tc, counts_with_the_hosts_note);
     suite_add_tcase(s, tc);
     return s;
 }
