@@ -161,7 +161,7 @@ END_TEST
 /* A 40x20 terminal plays (docs/game.md, "Small terminals"): the map
  * window with the '@', the wrapped log, the short status line on the
  * last row; a move takes a turn; a resize to 80x24 and back keeps the
- * game. */
+ * game; the host's notice is wrapped over the log. */
 START_TEST(narrow_40x20_plays)
 {
     tsrv_t *s = srv_start("--seed", "42", NULL);
@@ -199,6 +199,13 @@ START_TEST(narrow_40x20_plays)
         play_fail(c, "no new frame after the resize");
     ck_assert_str_eq(cl_row(c, 19, row, sizeof row),
                      "HP:30/30  L:1  XP:0  $0  D:1  T:1");
+    /* The host's notice over the log, wrapped at a space, not cut. */
+    ck_assert(cl_key(c, "S"));
+    play_wait_text(c, "only an account's game is saved.");
+    ck_assert_str_eq(cl_row(c, 16, row, sizeof row),
+                     "A guest's game ends with the connection:");
+    ck_assert_str_eq(cl_row(c, 17, row, sizeof row),
+                     "only an account's game is saved.");
     cl_close(c);
     srv_stop(s);
 }
