@@ -15,14 +15,33 @@ static void centred(screen_t *s, int y, const char *text, uint8_t fg,
     screen_puts(s, x < 0 ? 0 : x, y, text, fg, COL_DEFAULT, attr);
 }
 
+/* Adds part to the rows out[0..*n) at width w: after the last row (with
+ * sep between) where it fits there, else on rows of its own, broken at
+ * spaces if it is wider than w. cur says the last row may take more. */
+static void pack_part(const char *part, const char *sep, int w,
+                      char out[][96], int *n, int max, int *cur)
+{
+    if (*cur && (int)(strlen(out[*n - 1]) + strlen(sep) + strlen(part)) <= w) {
+        size_t k = strlen(out[*n - 1]);
+        snprintf(out[*n - 1] + k, 96 - k, "%s%s", sep, part);
+        return;
+    }
+    int start[4], len[4];
+    int k = view_wrap(part, w, start, len, 4);
+    for (int i = 0; i < k && *n < max; i++)
+        snprintf(out[(*n)++], 96, "%.*s", len[i], part + start[i]);
+    *cur = k == 1; /* a part broken over rows ends its last one */
+}
+
 /* Splits one line of the character screen into the rows it takes at
- * width w: whole if it fits, else a row for each of its parts (they meet
- * at "   " or "; "), and a part still too wide broken at spaces. Returns
- * the rows written to out (at most max). */
+ * width w: whole if it fits, else its parts (they meet at "   " or at
+ * "; ", which keeps its ';') as many to a row as fit, and a part still
+ * too wide broken at spaces. Returns the rows written to out (at most
+ * max). */
 static int char_rows(const char *line, int w, char out[][96], int max)
 {
-    int n = 0;
-    const char *p = line;
+    int n = 0, cur = 0;
+    const char *p = line, *sep = "";
     if ((int)strlen(line) <= w) {
         snprintf(out[n++], 96, "%s", line);
         return n;
@@ -33,14 +52,12 @@ static int char_rows(const char *line, int w, char out[][96], int max)
         int len = end ? (int)(end - p) + (end == b) : (int)strlen(p);
         char part[96];
         snprintf(part, sizeof part, "%.*s", len, p);
-        int start[4], plen[4];
-        int k = view_wrap(part, w, start, plen, 4);
-        for (int i = 0; i < k && n < max; i++)
-            snprintf(out[n++], 96, "%.*s", plen[i], part + start[i]);
+        pack_part(part, sep, w, out, &n, max, &cur);
         if (!end)
             break;
-        p = end;
-        while (*p == ' ' || *p == ';')
+        sep = end == b ? " " : "   ";
+        p = end + (end == b ? 2 : 3);
+        while (*p == ' ')
             p++;
     }
     return n;
