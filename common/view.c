@@ -521,6 +521,10 @@ static void draw_character(const game_t *g, screen_t *s)
         break;
     }
     snprintf(line[n++], 96, "Combat rules: %s", combat_ruleset_name(g->opt.ruleset));
+    if (s->w < 80) {
+        view_character_narrow(s, line, n);
+        return;
+    }
     int y0 = (s->h - n - 4) / 2;
     draw_centered(s, y0, "Character", COL_BYELLOW, ATTR_BOLD);
     for (int i = 0; i < n; i++)
@@ -531,6 +535,10 @@ static void draw_character(const game_t *g, screen_t *s)
 /* `P`: the whole log, oldest at the top, paged from the newest. */
 static void draw_history(const game_t *g, screen_t *s)
 {
+    if (s->w < 80) { /* messages are up to 79 columns */
+        view_history_narrow(g, s);
+        return;
+    }
     int rows = s->h - 2, count = g->log_count;
     int max = count - rows > 0 ? count - rows : 0;
     int off = g->hist_off < max ? g->hist_off : max;
@@ -545,9 +553,7 @@ static void draw_history(const game_t *g, screen_t *s)
             screen_puts(s, 0, 1 + r, m->text, view_msg_colour(m->kind),
                         COL_DEFAULT, 0);
     }
-    screen_puts(s, 0, s->h - 1,
-                "Up/Down k/j: a line   PgUp/PgDn b/Space: a page   Esc: back",
-                COL_BCYAN, COL_DEFAULT, 0);
+    screen_puts(s, 0, s->h - 1, VIEW_HISTORY_KEYS, COL_BCYAN, COL_DEFAULT, 0);
 }
 
 /* The end screen's frame at s's size: its left column, top row and
@@ -593,6 +599,10 @@ static void draw_dead(const game_t *g, const display_t *d, screen_t *s)
                   COL_BCYAN, 0);
     /* What happened, below the frame. */
     int bottom = s->h - 1, top = y0 + H + 1;
+    if (s->w < 80) { /* messages are up to 79 columns: wrapped */
+        view_log_under_narrow(g, s, top, bottom);
+        return;
+    }
     for (int row = bottom, i = 0; row >= top; row--, i++) {
         const msg_t *m = game_msg(g, i);
         if (!m)

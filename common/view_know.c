@@ -4,6 +4,8 @@
 
 #include <stdio.h>
 
+#include "view_parts.h"
+
 void view_discoveries(const game_t *g, screen_t *s)
 {
     char line[96], was[64];
@@ -17,12 +19,13 @@ void view_discoveries(const game_t *g, screen_t *s)
         snprintf(line, sizeof line, "%s: %s", was, item_stats(k)->name);
         screen_put(s, 2, y, (uint32_t)item_stats(k)->glyph,
                    item_colour(g, k), COL_DEFAULT, ATTR_BOLD);
-        screen_puts(s, 4, y++, line, COL_WHITE, COL_DEFAULT, 0);
+        y += view_puts_wrapped(s, 4, y, s->w - 4, 2, line, COL_WHITE, 0);
         n++;
     }
-    if (n == 0)
-        screen_puts(s, 2, y++, "You have learned nothing yet: use a potion "
-                    "or a scroll, or read identify.", COL_WHITE, COL_DEFAULT, 0);
+    static const char none[] = "You have learned nothing yet: use a potion "
+                               "or a scroll, or read identify.";
+    if (n == 0) /* broken at spaces where it does not fit */
+        y += view_puts_wrapped(s, 2, y, s->w - 2, 3, none, COL_WHITE, 0);
     screen_puts(s, 2, y + 1, "Press any key to return.", COL_BCYAN,
                 COL_DEFAULT, 0);
 }

@@ -97,6 +97,23 @@ int view_wrap(const char *text, int w, int *start, int *len, int max)
     return n;
 }
 
+int view_puts_wrapped(screen_t *s, int x, int y, int w, int max_rows,
+                      const char *text, uint8_t fg, uint8_t attr)
+{
+    enum { MAX_ROWS = 16 };
+    int start[MAX_ROWS], len[MAX_ROWS];
+    if (w < 1 || max_rows < 1)
+        return 0;
+    int n = view_wrap(text, w, start, len,
+                      max_rows < MAX_ROWS ? max_rows : MAX_ROWS);
+    for (int i = 0; i < n; i++) {
+        char line[256];
+        snprintf(line, sizeof line, "%.*s", len[i], text + start[i]);
+        screen_puts(s, x, y + i, line, fg, COL_DEFAULT, attr);
+    }
+    return n;
+}
+
 /* The log, wrapped, in rows lo->log_top .. h - 2: the newest line at the
  * bottom of the lines it has (at least VIEW_NARROW_LOG rows), so that it
  * stays right under the map on a tall screen. */

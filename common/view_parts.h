@@ -196,10 +196,35 @@ void view_target(const game_t *g, const display_t *d, screen_t *s);
  * returns how many (at most max). */
 int view_wrap(const char *text, int w, int *start, int *len, int max);
 
+/* Draws text from (x, y) in lines of at most w columns, broken at spaces
+ * (view_wrap), one row under the other, at most max_rows of them: how
+ * the screens outside the map fit a narrow terminal without cutting a
+ * word. Returns the rows drawn. */
+int view_puts_wrapped(screen_t *s, int x, int y, int w, int max_rows,
+                      const char *text, uint8_t fg, uint8_t attr);
+
 /* The play screen at a size below the full layout's (view_narrow.c):
  * the map window, the log wrapped to the width, the short status line,
  * and the pack menus as a list. */
 void view_draw_narrow(const game_t *g, const display_t *d, screen_t *s);
+
+/* The history screen's key line at full width (view.c and, where it
+ * fits, view_pages_narrow.c). */
+#define VIEW_HISTORY_KEYS \
+    "Up/Down k/j: a line   PgUp/PgDn b/Space: a page   Esc: back"
+
+/* `C` below 80 columns (view_pages_narrow.c): the n lines view.c made,
+ * each broken where its parts meet, then at spaces, to fit the width. */
+void view_character_narrow(screen_t *s, char line[][96], int n);
+
+/* The last messages in rows top..bottom below 80 columns (under the
+ * YOU DIED frame), the newest at the bottom, each wrapped to the width;
+ * only messages that fit whole. */
+void view_log_under_narrow(const game_t *g, screen_t *s, int top, int bottom);
+
+/* `P` below 80 columns (view_pages_narrow.c): the log's messages wrapped
+ * to the width, paged by the same hist_off. */
+void view_history_narrow(const game_t *g, screen_t *s);
 
 /* MODE_HELP below 80x24 (view_help_narrow.c): the same pages in words
  * that fit 40x20. */

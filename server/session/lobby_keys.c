@@ -13,6 +13,7 @@
 
 #include "keys.h"
 #include "lobby.h"
+#include "view_parts.h"
 
 struct lobby_keys {
     store_keys_t list;                 /* as the store last answered */
@@ -256,9 +257,68 @@ static void date_of(int64_t t, char *out, size_t n)
         snprintf(out, n, "?");
 }
 
+/* Below 80 columns (view_puts_wrapped: broken at spaces, not cut). */
+static int narrow(const screen_t *s)
+{
+    return s->w < 80;
+}
+
 static void hint(screen_t *s, int y, const char *text)
 {
-    screen_puts(s, left(s), y, text, COL_GREY, COL_DEFAULT, 0);
+    if (narrow(s)) /* broken at spaces, not cut at the edge */
+        view_puts_wrapped(s, left(s), y, s->w - left(s), 2, text, COL_GREY,
+                          0);
+    else
+        screen_puts(s, left(s), y, text, COL_GREY, COL_DEFAULT, 0);
+}
+
+/* A key's row in w columns below 80: the date, fingerprint and type as
+ * at 80 where they fit, else the fingerprint and type, else the
+ * fingerprint alone; a fingerprint (one word of 50 characters) wider
+ * than the row ends in "..." rather than at the edge. */
+static void key_row_narrow(const char *date, const char *fp,
+                           const char *type, int w, char *line, size_t n)
+{
+    snprintf(line, n, "   %s  %s  %s", date, fp, type);
+    if ((int)strlen(line) <= w)
+        return;
+    snprintf(line, n, "   %s  %s", fp, type);
+    if ((int)strlen(line) <= w)
+        return;
+    snprintf(line, n, "   %s", fp);
+    if ((int)strlen(line) > w && w > 6)
+        snprintf(line, n, "   %.*s...", w - 6, fp);
+}
+
+/* The list below 80 columns: the sentence wrapped, a key a row, the
+ * keys' hint in fewer words on the last row (8 keys fit 40x20). A note
+ * (lobby_draw's, from row 17: "Key added: ...") takes the rows under
+ * it, so the list stops above it while one is shown. */
+_Static_assert(STORE_KEYS_MAX <= 8, "the narrow list fits 40x20");
+static void draw_list_narrow(const lobby_t *l, const char *says,
+                             screen_t *s)
+{
+    const lobby_keys_t *k = l->keys;
+    int x = left(s), w = s->w - x;
+    char line[160];
+    int y = 7 + view_puts_wrapped(s, x, 7, w, 3, says, COL_WHITE, 0) + 1;
+    if (k->list.n == 0)
+        screen_puts(s, x, y, "No key yet.", COL_WHITE, COL_DEFAULT, 0);
+    int end = l->note[0] ? 17 : s->h - 1;
+    for (int i = 0; i < k->list.n && y + i < end; i++) {
+        const store_key_t *key = &k->list.keys[i];
+        char date[16];
+        date_of(key->added, date, sizeof date);
+        const char *type = key->type;
+        if (strncmp(type, "ssh-", 4) == 0)
+            type += 4;
+        key_row_narrow(date, key->fingerprint, type, w, line, sizeof line);
+        screen_puts(s, x, y + i, line, COL_WHITE, COL_DEFAULT, 0);
+        screen_put(s, x, y + i, (uint32_t)('1' + i), COL_BYELLOW,
+                   COL_DEFAULT, ATTR_BOLD);
+    }
+    view_puts_wrapped(s, x, s->h - 1, w, 1, "a adds, a number removes, q: "
+                      "menu", COL_GREY, 0);
 }
 
 static void draw_list(const lobby_t *l, screen_t *s)
@@ -273,6 +333,10 @@ static void draw_list(const lobby_t *l, screen_t *s)
     else
         snprintf(line, sizeof line, "This server has no SSH port open now; "
                  "keys are kept for when it has.");
+    if (narrow(s)) {
+        draw_list_narrow(l, line, s);
+        return;
+    }
     screen_puts(s, x, 7, line, COL_WHITE, COL_DEFAULT, 0);
     if (k->list.n == 0)
         screen_puts(s, x, 9, "No key yet.", COL_WHITE, COL_DEFAULT, 0);
@@ -322,6 +386,23 @@ static void draw_line(const lobby_keys_t *k, screen_t *s, int y, int rows)
     }
 }
 
+#define ADD_SAYS "Paste the line of your public key file " \
+                 "(~/.ssh/id_ed25519.pub), then Enter:"
+#define ADD_HINT "Enter adds it, Esc returns. No key yet? ssh-keygen -t " \
+                 "ed25519 makes one."
+
+/* The add page below 80 columns: its sentences wrapped, the line pasted
+ * in the rows between them. */
+static void draw_add_narrow(const lobby_keys_t *k, screen_t *s)
+{
+    int x = left(s), w = s->w - x;
+    int y = 7 + view_puts_wrapped(s, x, 7, w, 3, ADD_SAYS, COL_WHITE, 0);
+    int start[4], len[4], n = view_wrap(ADD_HINT, w, start, len, 4);
+    view_puts_wrapped(s, x, s->h - n, w, n, ADD_HINT, COL_GREY, 0);
+    int rows = s->h - n - 1 - (y + 1); /* a blank row above the hint */
+    draw_line(k, s, y + 1, rows > 1 ? rows : 1);
+}
+
 void lobby_keys_draw(const lobby_t *l, screen_t *s)
 {
     const lobby_keys_t *k = l->keys;
@@ -336,17 +417,21 @@ void lobby_keys_draw(const lobby_t *l, screen_t *s)
     case LOBBY_KEY_ADD:
         screen_puts(s, x, 6, "Add an SSH key", COL_BWHITE, COL_DEFAULT,
                     ATTR_BOLD);
-        screen_puts(s, x, 7, "Paste the line of your public key file "
-                    "(~/.ssh/id_ed25519.pub), then Enter:", COL_WHITE,
-                    COL_DEFAULT, 0);
+        if (narrow(s)) {
+            draw_add_narrow(k, s);
+            break;
+        }
+        screen_puts(s, x, 7, ADD_SAYS, COL_WHITE, COL_DEFAULT, 0);
         draw_line(k, s, 9, 7);
-        hint(s, 19, "Enter adds it, Esc returns. No key yet? ssh-keygen -t "
-             "ed25519 makes one.");
+        hint(s, 19, ADD_HINT);
         break;
     default: /* LOBBY_KEY_DEL */
         screen_puts(s, x, 6, "Remove an SSH key", COL_BWHITE, COL_DEFAULT,
                     ATTR_BOLD);
         snprintf(line, sizeof line, "Remove %s?", lobby_keys_pick(l));
+        if (narrow(s) && (int)strlen(line) > s->w - x) /* one long word */
+            snprintf(line, sizeof line, "Remove %.*s...?", s->w - x - 11,
+                     lobby_keys_pick(l));
         screen_puts(s, x, 8, line, COL_WHITE, COL_DEFAULT, 0);
         hint(s, 10, "y removes it; any other key keeps it.");
         break;

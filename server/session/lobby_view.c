@@ -8,6 +8,7 @@
 #include "lobby.h"
 #include "screen_text.h"
 #include "view.h"
+#include "view_parts.h"
 
 #define LEFT 4 /* the menu's left margin at 80 columns */
 
@@ -52,6 +53,30 @@ static int draw_motd(const char *motd, screen_t *s)
     return 2;
 }
 
+static int counts(const lobby_info_t *in, char *line, size_t n)
+{
+    return snprintf(line, n, "%d player%s online, %d game%s in progress",
+                    in->online, in->online == 1 ? "" : "s", in->playing,
+                    in->playing == 1 ? "" : "s");
+}
+
+/* "3 players online, 1 game in progress", then the hosts' note in
+ * brackets. Where that is wider than w: the counts in fewer words with
+ * the note ("3 online, 1 playing (...)"), else the counts alone. */
+static void counts_line(const lobby_info_t *in, int w, char *line, size_t n)
+{
+    int k = counts(in, line, n);
+    if (!in->hosts || !in->hosts[0] || k < 0 || (size_t)k >= n)
+        return;
+    snprintf(line + k, n - (size_t)k, " (%s)", in->hosts);
+    if ((int)strlen(line) <= w)
+        return;
+    snprintf(line, n, "%d online, %d playing (%s)", in->online, in->playing,
+             in->hosts);
+    if ((int)strlen(line) > w)
+        counts(in, line, n);
+}
+
 static void draw_header(const lobby_t *l, const lobby_info_t *in, screen_t *s)
 {
     char line[128];
@@ -60,13 +85,7 @@ static void draw_header(const lobby_t *l, const lobby_info_t *in, screen_t *s)
     /* A motd of two rows moves the lines under it down one, into the row
      * above the menu. */
     int y = draw_motd(in->motd ? in->motd : "", s) == 2 ? 4 : 3;
-    snprintf(line, sizeof line, "%d player%s online, %d game%s in progress",
-             in->online, in->online == 1 ? "" : "s", in->playing,
-             in->playing == 1 ? "" : "s");
-    if (in->hosts && in->hosts[0]) {
-        size_t n = strlen(line);
-        snprintf(line + n, sizeof line - n, " (%s)", in->hosts);
-    }
+    counts_line(in, s->w, line, sizeof line);
     centred(s, y++, line, COL_CYAN, 0);
     if (l->account[0])
         snprintf(line, sizeof line, "Logged in as %s", l->account);
@@ -96,6 +115,10 @@ static void draw_menu(const lobby_t *l, screen_t *s)
         snprintf(play, sizeof play, "Play as %s", lobby_player_name(l));
     else
         snprintf(play, sizeof play, "Play (as a guest)");
+    /* Below 80 columns the numbers stay whole and the words go. */
+    if (l->resume && left(s) + 4 + (int)strlen(play) > s->w)
+        snprintf(play, sizeof play, "Continue (depth %d, turn %d)",
+                 l->resume_depth, l->resume_turns);
     int y = 7;
     menu_item(s, y++, 'p', play);
     menu_item(s, y++, 'w', "Watch a game");
@@ -154,7 +177,11 @@ static void draw_prompt(const lobby_t *l, screen_t *s)
     const char *hint = lobby_in_password(l)
         ? "Enter to go on, Esc for the menu. At least 6 characters."
         : "2-20 letters, digits, _ or -. Enter to go on, Esc for the menu.";
-    screen_puts(s, left(s), y + 4, hint, COL_GREY, COL_DEFAULT, 0);
+    if (s->w < 80) /* broken at spaces, not cut at the edge */
+        view_puts_wrapped(s, left(s), y + 4, s->w - left(s), 3, hint,
+                          COL_GREY, 0);
+    else
+        screen_puts(s, left(s), y + 4, hint, COL_GREY, COL_DEFAULT, 0);
 }
 
 /* "2026-11-23" from Unix seconds (UTC). */
@@ -183,6 +210,8 @@ static void date_of(int64_t t, char *out, size_t n)
 #define ROW_FMT_HEAD "%*s %-*s %6s %3s %6s %-*s %-*s %s"
 _Static_assert(TABLE_FIXED + CAUSE_MIN == 80, "the table fits 80 columns");
 
+static void fit(char *out, size_t outlen, const char *text, int width);
+
 /* The cause column's width on this screen. */
 static int cause_width(const screen_t *s)
 {
@@ -190,8 +219,48 @@ static int cause_width(const screen_t *s)
     return w < CAUSE_MIN ? CAUSE_MIN : w > STORE_CAUSE_MAX ? STORE_CAUSE_MAX : w;
 }
 
+/* Below 80 columns the table keeps the rank, name, score and depth (the
+ * 38 columns a 40-column terminal holds), then the turns and the cause
+ * as the width allows; the ruleset and the date go. No number or name is
+ * ever cut: a column that does not fit whole is left out. */
+#define NARROW_BASE (RANK_W + 1 + NAME_W + 1 + 6 + 1 + 3)
+#define NARROW_TURNS (NARROW_BASE + 1 + 6)
+#define NARROW_CAUSE_MIN 8
+_Static_assert(NARROW_BASE <= 40, "the narrow table fits 40 columns");
+
+static int narrow(const screen_t *s)
+{
+    return s->w < 80;
+}
+
+/* The narrow table's cause width, 0 if it has no room for one. */
+static int narrow_cause_width(const screen_t *s)
+{
+    int w = s->w - NARROW_TURNS - 1;
+    return w < NARROW_CAUSE_MIN ? 0 : w > STORE_CAUSE_MAX ? STORE_CAUSE_MAX : w;
+}
+
+/* A narrow row: rank, name, score, depth, then turns and cause if they
+ * fit (the header's too, with the numbers given as text). */
+static void narrow_line(const screen_t *s, char *out, size_t n,
+                        const char *const col[6])
+{
+    int k = snprintf(out, n, "%*s %-*s %6s %3s", RANK_W, col[0], NAME_W,
+                     col[1], col[2], col[3]);
+    if (s->w >= NARROW_TURNS && k > 0 && (size_t)k < n)
+        k += snprintf(out + k, n - (size_t)k, " %6s", col[4]);
+    int cw = narrow_cause_width(s);
+    if (cw > 0 && k > 0 && (size_t)k < n) {
+        char cause[STORE_CAUSE_MAX + 1];
+        fit(cause, sizeof cause, col[5], cw);
+        snprintf(out + k, n - (size_t)k, " %s", cause);
+    }
+}
+
 static int table_x(const screen_t *s)
 {
+    if (narrow(s))
+        return 0;
     int w = TABLE_FIXED + cause_width(s);
     return s->w > w ? (s->w - w) / 2 : 0;
 }
@@ -225,6 +294,18 @@ static void score_row(screen_t *s, int y, long rank, const store_score_t *r,
     const char *why = r->cause;
     if (strncmp(why, "killed by ", 10) == 0)
         why += 10; /* the column is headed "Killed by/end" */
+    if (narrow(s)) {
+        char nums[4][16];
+        snprintf(nums[0], sizeof nums[0], "%ld", rank);
+        snprintf(nums[1], sizeof nums[1], "%d", r->score);
+        snprintf(nums[2], sizeof nums[2], "%d", r->depth);
+        snprintf(nums[3], sizeof nums[3], "%d", r->turns);
+        const char *const col[6] = { nums[0], r->name, nums[1], nums[2],
+                                     nums[3], why };
+        narrow_line(s, line, sizeof line, col);
+        screen_puts(s, 0, y, line, fg, COL_DEFAULT, 0);
+        return;
+    }
     int cw = cause_width(s);
     fit(cause, sizeof cause, why, cw);
     date_of(r->ended, date, sizeof date);
@@ -239,6 +320,15 @@ static void draw_scores(const lobby_t *l, screen_t *s)
     const store_scores_t *sc = l->scores;
     int x0 = table_x(s);
     centred(s, 6, "Hall of fame", COL_BWHITE, ATTR_BOLD);
+    if ((!sc || sc->n == 0) && narrow(s)) {
+        char empty[128];
+        snprintf(empty, sizeof empty, "The hall of fame is empty: it lists "
+                 "deaths, wins and games quit after %d turns. Be the first!",
+                 STORE_QUIT_MIN_TURNS);
+        view_puts_wrapped(s, 2, 8, s->w - 4, 4, empty, COL_WHITE, 0);
+        centred(s, s->h - 2, "Press any key to return.", COL_GREY, 0);
+        return;
+    }
     if (!sc || sc->n == 0) {
         /* Not "no game has ended": a quit of fewer turns is not listed
          * (STORE_QUIT_MIN_TURNS). */
@@ -252,12 +342,22 @@ static void draw_scores(const lobby_t *l, screen_t *s)
         return;
     }
     char head[256];
-    snprintf(head, sizeof head, ROW_FMT_HEAD, RANK_W, "#", NAME_W, "Name",
-             "Score", "Dep", "Turns", cause_width(s), "Killed by/end",
-             RULES_W, "Rules", "Date");
+    if (narrow(s)) {
+        /* the cause's heading whole, or a short one in a short column */
+        const char *const col[6] = { "#", "Name", "Score", "Dep", "Turns",
+                                     narrow_cause_width(s) >= 13
+                                         ? "Killed by/end" : "End" };
+        narrow_line(s, head, sizeof head, col);
+    } else {
+        snprintf(head, sizeof head, ROW_FMT_HEAD, RANK_W, "#", NAME_W, "Name",
+                 "Score", "Dep", "Turns", cause_width(s), "Killed by/end",
+                 RULES_W, "Rules", "Date");
+    }
     screen_puts(s, x0, 7, head, COL_CYAN, COL_DEFAULT, ATTR_BOLD);
     int rows = sc->n;
     int room = s->h - 11; /* header above, own best and hint below */
+    if (narrow(s) && sc->has_best)
+        room--; /* the own best's row clear of the hint's */
     if (rows > room)
         rows = room;
     for (int i = 0; i < rows; i++) {
@@ -271,7 +371,55 @@ static void draw_scores(const lobby_t *l, screen_t *s)
         screen_puts(s, x0, y, "Your best:", COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
         score_row(s, y + 1, (long)sc->best_rank, &sc->best, COL_BYELLOW);
     }
-    centred(s, s->h - 1, "A letter replays that game; any other key returns.",
+    const char *hint = "A letter replays that game; any other key returns.";
+    centred(s, s->h - 1, (int)strlen(hint) > s->w
+                             ? "A letter replays; other keys return." : hint,
+            COL_GREY, 0);
+}
+
+/* The watch list below 80 columns: the letter in column 1, then the
+ * player, depth, turns and idle time (39 columns), and the watchers where
+ * they fit; no number is cut. */
+#define WATCH_NARROW_FMT "   %-20s %3s %6s %4s"
+#define WATCH_NARROW_W 39
+#define WATCH_NARROW_FULL (WATCH_NARROW_W + 9)
+
+static void watch_line_narrow(const screen_t *s, char *out, size_t n,
+                              const char *const col[5])
+{
+    int k = snprintf(out, n, WATCH_NARROW_FMT, col[0], col[1], col[2],
+                     col[3]);
+    if (s->w >= WATCH_NARROW_FULL && k > 0 && (size_t)k < n)
+        snprintf(out + k, n - (size_t)k, " %8s", col[4]);
+}
+
+static void draw_watch_narrow(const lobby_t *l, screen_t *s)
+{
+    char line[128];
+    const char *const head[5] = { "Player", "Dep", "Turns", "Idle",
+                                  "Watchers" };
+    watch_line_narrow(s, line, sizeof line, head);
+    screen_puts(s, 0, 7, line, COL_CYAN, COL_DEFAULT, ATTR_BOLD);
+    int rows = l->nwatch < s->h - 10 ? l->nwatch : s->h - 10;
+    for (int i = 0; i < rows; i++) {
+        const lobby_game_t *g = &l->watch[i];
+        char num[3][16], idle[16];
+        if (g->idle_s < 60)
+            snprintf(idle, sizeof idle, "%ds", g->idle_s);
+        else
+            snprintf(idle, sizeof idle, "%dm", g->idle_s / 60);
+        snprintf(num[0], sizeof num[0], "%d", g->depth);
+        snprintf(num[1], sizeof num[1], "%d", g->turns);
+        snprintf(num[2], sizeof num[2], "%d", g->watchers);
+        const char *const col[5] = { g->name, num[0], num[1], idle, num[2] };
+        watch_line_narrow(s, line, sizeof line, col);
+        screen_puts(s, 0, 8 + i, line, COL_WHITE, COL_DEFAULT, 0);
+        screen_put(s, 1, 8 + i, (uint32_t)('a' + i), COL_BYELLOW,
+                   COL_DEFAULT, ATTR_BOLD);
+    }
+    const char *hint = "A letter watches that game; q returns to the menu.";
+    centred(s, s->h - 1, (int)strlen(hint) > s->w
+                             ? "A letter watches; q: the menu." : hint,
             COL_GREY, 0);
 }
 
@@ -282,6 +430,10 @@ static void draw_watch(const lobby_t *l, screen_t *s)
     if (l->nwatch == 0) {
         centred(s, 9, "Nobody is playing right now.", COL_WHITE, 0);
         centred(s, s->h - 1, "q returns to the menu.", COL_GREY, 0);
+        return;
+    }
+    if (narrow(s)) {
+        draw_watch_narrow(l, s);
         return;
     }
     char line[128];
@@ -329,8 +481,50 @@ static const char *const help_lines[] = {
     "Press any key to return.",
 };
 
+/* The same page below 80x24, in 40 columns and 20 rows: drawn from the
+ * top over the lobby's header, which it has no room for. */
+static const char *const help_narrow[] = {
+    "The lobby",
+    "",
+    "p  play: a dungeon of your own",
+    "w  watch a game, at your own size",
+    "s  the hall of fame: deaths, wins and",
+    "   quits after 100 turns, and your",
+    "   best. A letter replays that game:",
+    "   space pauses, + - the speed, . a",
+    "   step, q leaves",
+    "l  log in or out   r  register",
+    "c  your password   k  SSH keys",
+    "o  glyphs and colours   q  quit",
+    "",
+    "A guest plays at once, but the game",
+    "ends with the connection and the name",
+    "is not kept; an account keeps both.",
+    "In a game ? lists every key; after a",
+    "death Space plays again, q comes here.",
+    "",
+    "Press any key to return.",
+};
+
+#define HELP_NARROW_N (int)(sizeof help_narrow / sizeof help_narrow[0])
+_Static_assert(HELP_NARROW_N <= 20, "the narrow lobby help fits 20 rows");
+
+static void draw_help_narrow(screen_t *s)
+{
+    screen_clear(s);
+    int x = (s->w - 40) / 2;
+    for (int i = 0; i < HELP_NARROW_N; i++)
+        screen_puts(s, x, i, help_narrow[i],
+                    i == 0 ? COL_BWHITE : COL_WHITE, COL_DEFAULT,
+                    i == 0 ? ATTR_BOLD : 0);
+}
+
 static void draw_help(screen_t *s)
 {
+    if (!view_full(s->w, s->h)) {
+        draw_help_narrow(s);
+        return;
+    }
     int n = (int)(sizeof help_lines / sizeof help_lines[0]);
     for (int i = 0; i < n; i++)
         screen_puts(s, left(s), 6 + i, help_lines[i],
@@ -360,6 +554,10 @@ void lobby_draw(const lobby_t *l, const lobby_info_t *info, screen_t *s)
     if (l->note[0]) {
         uint8_t fg = l->note_kind == LOBBY_NOTE_BAD ? COL_BRED
                      : l->note_kind == LOBBY_NOTE_GOOD ? COL_BGREEN : COL_YELLOW;
-        screen_puts(s, left(s), 17, l->note, fg, COL_DEFAULT, 0);
+        if (s->w < 80) /* the rows under it are free: wrapped, not cut */
+            view_puts_wrapped(s, left(s), 17, s->w - left(s), s->h - 17,
+                              l->note, fg, 0);
+        else
+            screen_puts(s, left(s), 17, l->note, fg, COL_DEFAULT, 0);
     }
 }

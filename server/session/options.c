@@ -6,6 +6,7 @@
 
 #include "keys.h"
 #include "view.h"
+#include "view_parts.h"
 
 int display_choice_clean(long long stored)
 {
@@ -123,6 +124,38 @@ static void sample(screen_t *s, int x, int y, int glyphs)
                    COL_WHITE, COL_DEFAULT, 0);
 }
 
+#define OPTIONS_KEYS "Up/Down: a line.  Left/Right or Space: change it.  " \
+                     "Enter or Esc: back."
+#define OPTIONS_GUEST "A guest's choice lasts this connection; an account " \
+                      "keeps it."
+#define OPTIONS_NOT_KEPT "Your choice could not be kept now: it holds " \
+                         "until you leave."
+
+/* The lines under the choices below 80 columns, from row 9: each wrapped
+ * at spaces to the width instead of cut, one under the other with no
+ * blank row (20 rows hold the longest), the keys in fewer words at the
+ * bottom. says and drawn are the two lines options_draw made. */
+static void draw_notes_narrow(const options_t *o, const options_info_t *in,
+                              const char *says, const char *drawn,
+                              int glyphs, screen_t *s)
+{
+    int x = 4, w = s->w - x, y = 9;
+    y += view_puts_wrapped(s, x, y, w, 3, says, COL_CYAN, 0);
+    y += view_puts_wrapped(s, x, y, w, 2, drawn, COL_CYAN, 0);
+    sample(s, x + screen_puts(s, x, y, "Sample: ", COL_CYAN, COL_DEFAULT, 0),
+           y, glyphs);
+    y++;
+    y += view_puts_wrapped(s, x, y, w, 2, in->account
+                           ? "Your account keeps this choice." : OPTIONS_GUEST,
+                           COL_GREY, 0);
+    if (o->not_kept)
+        y += view_puts_wrapped(s, x, y, w, 2, OPTIONS_NOT_KEPT, COL_BRED, 0);
+    const char *keys = (int)strlen(OPTIONS_KEYS) <= w
+        ? OPTIONS_KEYS : "Up/Down: line. Left/Right: change. Esc: back.";
+    int at = s->h - 2 > y ? s->h - 2 : y;
+    view_puts_wrapped(s, x, at, w, s->h - at, keys, COL_GREY, 0);
+}
+
 void options_draw(const options_t *o, const options_info_t *in, screen_t *s)
 {
     static const char *const glyphs[] = { "Auto", "ASCII", "UTF-8" };
@@ -147,8 +180,15 @@ void options_draw(const options_t *o, const options_info_t *in, screen_t *s)
     else
         snprintf(line, sizeof line, "Your terminal says: %s",
                  display_describe(in->detected, what, sizeof what));
-    screen_puts(s, x, 10, line, COL_CYAN, COL_DEFAULT, 0);
     display_t used = display_chosen(in->detected, o->choice);
+    if (s->w < 80) {
+        char drawn[64];
+        snprintf(drawn, sizeof drawn, "Drawn with: %s",
+                 display_describe(used, what, sizeof what));
+        draw_notes_narrow(o, in, line, drawn, used.glyphs, s);
+        return;
+    }
+    screen_puts(s, x, 10, line, COL_CYAN, COL_DEFAULT, 0);
     snprintf(line, sizeof line, "Drawn with: %s",
              display_describe(used, what, sizeof what));
     screen_puts(s, x, 11, line, COL_CYAN, COL_DEFAULT, 0);
@@ -157,11 +197,9 @@ void options_draw(const options_t *o, const options_info_t *in, screen_t *s)
     x = s->w > 80 ? (s->w - 80) / 2 + 4 : 4;
     screen_puts(s, x, 14, in->account
                 ? "Your account keeps this choice."
-                : "A guest's choice lasts this connection; an account keeps it.",
+                : OPTIONS_GUEST,
                 COL_GREY, COL_DEFAULT, 0);
     if (o->not_kept)
-        screen_puts(s, x, 15, "Your choice could not be kept now: it holds "
-                    "until you leave.", COL_BRED, COL_DEFAULT, 0);
-    screen_puts(s, x, 17, "Up/Down: a line.  Left/Right or Space: change it.  "
-                "Enter or Esc: back.", COL_GREY, COL_DEFAULT, 0);
+        screen_puts(s, x, 15, OPTIONS_NOT_KEPT, COL_BRED, COL_DEFAULT, 0);
+    screen_puts(s, x, 17, OPTIONS_KEYS, COL_GREY, COL_DEFAULT, 0);
 }

@@ -42,6 +42,51 @@ static void follow_aiming(sess_t *s)
     s->mouse_on = (uint8_t)want;
 }
 
+/* The bytes of text's first row in w columns: up to the last space
+ * that leaves it at most w columns (UTF-8, as screen_text_width counts
+ * them), or the whole first word if even that is wider (clipped then). */
+static size_t notice_row(const char *text, int w)
+{
+    char part[sizeof ((sess_t *)0)->notice];
+    size_t best = 0, n = strlen(text);
+    for (size_t i = 0; i <= n; i++) {
+        if (text[i] != ' ' && text[i] != '\0')
+            continue;
+        snprintf(part, sizeof part, "%.*s", (int)i, text);
+        if (best > 0 && screen_text_width(part) > w)
+            break;
+        best = i;
+        if (screen_text_width(part) > w)
+            break;
+    }
+    return best;
+}
+
+/* A host line (tips, idle warning, a console `say`) over the oldest log
+ * line; in the narrow layout over the log's first rows, under the map
+ * window, broken at spaces where it is wider than the screen (a notice
+ * is under 80 columns: two rows at 40, and the log there has three).
+ * UTF-8: a console `say` is the host's text (screen_text.h). */
+static void draw_notice(sess_t *s, screen_t *next)
+{
+    int full = view_full(s->w, s->h);
+    int y = full ? MAP_H : view_log_top(s->w, s->h);
+    int last = full ? y : s->h - 2;
+    const char *p = s->notice;
+    for (; *p && y <= last; y++) {
+        size_t n = full ? strlen(p) : notice_row(p, s->w);
+        char row[sizeof s->notice];
+        snprintf(row, sizeof row, "%.*s", (int)n, p);
+        for (int x = 0; x < s->w; x++)
+            screen_put(next, x, y, ' ', COL_DEFAULT, COL_DEFAULT, 0);
+        screen_puts_text(next, 0, y, row, COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
+        p += n;
+        while (*p == ' ')
+            p++;
+    }
+    view_cache_log_overdrawn(&s->view);
+}
+
 void sess_render(sess_t *s)
 {
     srv_t *srv = s->srv;
@@ -78,17 +123,8 @@ void sess_render(sess_t *s)
         covered = sess_overlays[i]->draw(s, next);
     if (!covered)
         ops->draw(s, next);
-    if (s->notice[0] && view_fits(s->w, s->h)) {
-        /* A host line (tips, idle warning) over the oldest log line (in
-         * the narrow layout the log's first row, under the map window). */
-        int y = view_full(s->w, s->h) ? MAP_H : view_log_top(s->w, s->h);
-        for (int x = 0; x < s->w; x++)
-            screen_put(next, x, y, ' ', COL_DEFAULT, COL_DEFAULT, 0);
-        /* UTF-8: a console `say` is the host's text (screen_text.h) */
-        screen_puts_text(next, 0, y, s->notice, COL_BYELLOW, COL_DEFAULT,
-                         ATTR_BOLD);
-        view_cache_log_overdrawn(&s->view);
-    }
+    if (s->notice[0] && view_fits(s->w, s->h))
+        draw_notice(s, next);
     buf_reset(&srv->enc);
     int rc;
     uint8_t rows[VIEW_CACHE_MAX_ROWS];

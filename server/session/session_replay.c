@@ -124,6 +124,21 @@ static void replay_key(sess_t *s, int key)
     run_clock(s);
 }
 
+/* The playback line in fewer words, for a terminal narrower than the
+ * whole line: the speed as "N/s" and the state in a word, then the keys
+ * if they still fit. The last form (at most 36 columns with a 20-letter
+ * name) fits the narrowest terminal, 40 columns. */
+static void replay_line_short(const st_replay_t *r, int w, char *line,
+                              size_t n)
+{
+    const char *state = r->done && r->err != RECORD_OK ? " differs"
+                        : r->done ? " ended" : r->paused ? " paused" : "";
+    snprintf(line, n, " Replay: %s, %d/s%s - space + - . q ", r->name,
+             speeds[r->speed], state);
+    if ((int)strlen(line) > w)
+        snprintf(line, n, " %s %d/s%s ", r->name, speeds[r->speed], state);
+}
+
 /* The playback line, right-aligned in row 0 (as the watch line). */
 static void replay_draw(sess_t *s, screen_t *next)
 {
@@ -138,6 +153,8 @@ static void replay_draw(sess_t *s, screen_t *next)
              r->name, speeds[r->speed],
              r->done && r->err != RECORD_OK ? ", differs from its record"
              : r->done ? ", the end" : r->paused ? ", paused" : "");
+    if ((int)strlen(line) > next->w) /* a narrow terminal: shorter words */
+        replay_line_short(r, next->w, line, sizeof line);
     sess_overlay_line(s, next, line, COL_BYELLOW);
 }
 

@@ -199,6 +199,29 @@ START_TEST(the_hosts_text_in_utf8)
 }
 END_TEST
 
+/* A say wider than a 40x20 terminal is broken at spaces over the rows
+ * under the map window, its columns counted as drawn: the first row is
+ * 40 columns of UTF-8 (41 bytes) and keeps its last word. */
+START_TEST(say_wrapped_at_40x20)
+{
+    tsrv_t *s = srv_start(NULL);
+    ck_assert(srv_wait_log(s, "console on ", WAIT_MS));
+    cl_opts_t o = { .environ = "LANG=C.UTF-8", .w = 40, .h = 20 };
+    tclient_t *c = cl_connect(srv_port(s), &o);
+    play_wait_text(c, "Play (as a guest)");
+    char out[256], row[256];
+    ck_assert_int_eq(srv_ctl(s, "say 'Caf\xc3\xa9: the server restarts at "
+                                "noon for an upgrade.'", out, sizeof out), 0);
+    play_wait_text(c, "for an upgrade.");
+    ck_assert_str_eq(cl_row(c, 16, row, sizeof row),
+                     "[host] Caf?: the server restarts at noon");
+    ck_assert_str_eq(cl_row(c, 17, row, sizeof row), "for an upgrade.");
+    ck_assert_int_eq(cl_at(c, 10, 16), 0xe9);
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
 /* The countdown's notice stays up a minute of the test's clock (an hour
  * here); `shutdown 0` then stops now, every game kept. */
 START_TEST(shutdown_counts_down_then_stops_clean)
@@ -906,6 +929,7 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, who_say_kick);
     tcase_add_test(tc, the_hosts_text_in_utf8);
+    tcase_add_test(tc, say_wrapped_at_40x20);
     tcase_add_test(tc, kick_tells_an_account_its_game_is_kept);
     tcase_add_test(tc, shutdown_counts_down_then_stops_clean);
     tcase_add_test(tc, shutdown_countdown_ends_in_shutdown);

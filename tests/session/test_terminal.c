@@ -9,6 +9,9 @@
 
 #include "check_main.h"
 #include "client.h"
+#include "combat.h"
+#include "game.h"
+#include "plan.h"
 #include "play.h"
 
 #define WELCOME "Welcome to the dungeon, adventurer!"
@@ -158,7 +161,7 @@ END_TEST
 /* A 40x20 terminal plays (docs/game.md, "Small terminals"): the map
  * window with the '@', the wrapped log, the short status line on the
  * last row; a move takes a turn; a resize to 80x24 and back keeps the
- * game. */
+ * game; the host's notice is wrapped over the log. */
 START_TEST(narrow_40x20_plays)
 {
     tsrv_t *s = srv_start("--seed", "42", NULL);
@@ -196,6 +199,72 @@ START_TEST(narrow_40x20_plays)
         play_fail(c, "no new frame after the resize");
     ck_assert_str_eq(cl_row(c, 19, row, sizeof row),
                      "HP:30/30  L:1  XP:0  $0  D:1  T:1");
+    /* The host's notice over the log, wrapped at a space, not cut. */
+    ck_assert(cl_key(c, "S"));
+    play_wait_text(c, "only an account's game is saved.");
+    ck_assert_str_eq(cl_row(c, 16, row, sizeof row),
+                     "A guest's game ends with the connection:");
+    ck_assert_str_eq(cl_row(c, 17, row, sizeof row),
+                     "only an account's game is saved.");
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+/* 1 if row y of c's screen ends with text (blanks after it dropped);
+ * else says what the row is. */
+static int row_ends_with(tclient_t *c, int y, const char *text)
+{
+    char row[256];
+    cl_row(c, y, row, sizeof row);
+    size_t n = strlen(row), k = strlen(text);
+    if (n >= k && strcmp(row + n - k, text) == 0)
+        return 1;
+    fprintf(stderr, "row %d: \"%s\"\n", y, row);
+    return 0;
+}
+
+/* At 40x20 through the server: the lobby's help and hall of fame and a
+ * replay's playback line (on the row under the map window) in words that
+ * fit, none cut at the right edge (docs/game.md, "Small terminals"). */
+START_TEST(narrow_40x20_lobby_and_replay)
+{
+    plan_t pl;
+    find_plan(plan_death, RULES_ATTACK_DEFENSE, &pl);
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)pl.seed);
+    tsrv_t *s = srv_start("--seed", seed, NULL);
+    tclient_t *c = play_connect(srv_port(s), NULL);
+    game_t *g = play_plan(c, &pl);
+    ck_assert(game_dead(g));
+    game_free(g);
+    ck_assert(cl_key(c, "q"));
+    play_wait_text(c, "Play as guest1");
+    cl_opts_t o = { .w = 40, .h = 20 };
+    tclient_t *r = cl_connect(srv_port(s), &o);
+    play_wait_text(r, "Play (as a guest)");
+    char row[256];
+    ck_assert(cl_key(r, "?"));
+    play_wait_text(r, "Press any key to return.");
+    ck_assert_str_eq(cl_row(r, 3, row, sizeof row),
+                     "w  watch a game, at your own size");
+    ck_assert(cl_key(r, "x"));
+    play_wait_text(r, "Play (as a guest)");
+    ck_assert(cl_key(r, "s"));
+    play_wait_text(r, "Hall of fame");
+    ck_assert_str_eq(cl_row(r, 7, row, sizeof row),
+                     "     # Name                  Score Dep");
+    ck_assert_str_eq(cl_row(r, 19, row, sizeof row),
+                     "  A letter replays; other keys return.");
+    ck_assert(cl_key(r, "a"));
+    play_wait_text(r, "Replay: guest1, 10/s");
+    ck_assert(row_ends_with(r, 16, " Replay: guest1, 10/s - space + - . q"));
+    ck_assert(cl_key(r, " "));
+    if (cl_wait_text(r, "guest1 10/s paused", CL_WAIT_MS))
+        ck_assert(row_ends_with(r, 16, " guest1 10/s paused"));
+    else /* the replay ended first */
+        ck_assert(row_ends_with(r, 16, " guest1 10/s ended"));
+    cl_close(r);
     cl_close(c);
     srv_stop(s);
 }
@@ -292,6 +361,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, naws_120x40_layout);
+    tcase_add_test(tc, narrow_40x20_lobby_and_replay);
     tcase_add_test(tc, resize_mid_game);
     tcase_add_test(tc, resize_too_small_and_back);
     tcase_add_test(tc, narrow_40x20_plays);

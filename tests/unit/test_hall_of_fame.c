@@ -3,7 +3,8 @@
  * (its rank up to six digits), the replay letter in a column of its own,
  * the ruleset in at most 9 columns, and a cause printed whole when it fits
  * or cut with "..." when it does not, a wider terminal giving the cause
- * its extra columns. The expected rows are written out by hand. */
+ * its extra columns; below 80 columns, the columns that do not fit
+ * whole are left out. The expected rows are written out by hand. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -130,12 +131,48 @@ START_TEST(wider_terminal_prints_causes_whole)
 }
 END_TEST
 
+/* Below 80 columns the table drops the columns that do not fit whole
+ * (the date and the ruleset, then the cause and the turns) rather than
+ * cut a number or a name at the edge; the own best's row stays clear of
+ * the hint. */
+START_TEST(narrow_terminal_drops_columns)
+{
+    fill();
+    screen_t scr = { 0 };
+    draw(&scr, 40, 20);
+    static const char *const at40[] = {
+        "     # Name                  Score Dep",
+        "a    1 player1               20000  20",
+        "b    2 player2               19000  19",
+    };
+    for (int i = 0; i < 3; i++)
+        ck_assert_str_eq(row(&scr, 7 + i), at40[i]);
+    ck_assert_str_eq(row(&scr, 15), "h    8 player8               13000  13");
+    ck_assert_str_eq(row(&scr, 16), "");
+    ck_assert_str_eq(row(&scr, 17), "Your best:");
+    ck_assert_str_eq(row(&scr, 18), "123456 Zed                       3  20");
+    ck_assert_str_eq(row(&scr, 19), "  A letter replays; other keys return.");
+    screen_free(&scr);
+    draw(&scr, 60, 20); /* room for the turns and a short cause */
+    ck_assert_str_eq(row(&scr, 7),
+        "     # Name                  Score Dep  Turns Killed by/end");
+    ck_assert_str_eq(row(&scr, 8),
+        "a    1 player1               20000  20   5000 a rat");
+    ck_assert_str_eq(row(&scr, 18),
+        "123456 Zed                       3  20   5000 escaped wit...");
+    ck_assert_str_eq(row(&scr, 19),
+        "     A letter replays that game; any other key returns.");
+    screen_free(&scr);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("hall_of_fame");
     TCase *tc = tcase_create("hall_of_fame");
     tcase_add_test(tc, columns_aligned_to_rank_20_and_beyond);
     tcase_add_test(tc, wider_terminal_prints_causes_whole);
+    tcase_add_test(tc, narrow_terminal_drops_columns);
     suite_add_tcase(s, tc);
     return s;
 }

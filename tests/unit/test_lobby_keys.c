@@ -211,6 +211,10 @@ START_TEST(add_refused_by_store)
     lobby_t l;
     erin(&l);
     open_keys(&l, 1);
+    lobby_key(&l, 'q');
+    lobby_free(&l);
+    erin(&l);
+    open_keys(&l, 2);
     lobby_key(&l, 'a');
     type(&l, "ssh-ed25519 AAAAsame");
     ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_KEY_ADD);
@@ -282,6 +286,80 @@ START_TEST(remove_after_y)
 }
 END_TEST
 
+/* Row y of the lobby drawn at w x 20 into out, trailing blanks cut. */
+static const char *row_at(const lobby_t *l, int w, int y)
+{
+    static char line[128];
+    lobby_info_t info = { .server_name = "testsrv", .motd = "", .online = 1 };
+    screen_t s;
+    ck_assert_int_eq(screen_init(&s, w, 20), 0);
+    lobby_draw(l, &info, &s);
+    int x = 0;
+    for (; x < w; x++) {
+        uint32_t ch = screen_cat(&s, x, y)->ch;
+        line[x] = ch < 0x80 && ch >= 0x20 ? (char)ch : '?';
+    }
+    while (x > 0 && line[x - 1] == ' ')
+        x--;
+    line[x] = '\0';
+    screen_free(&s);
+    return line;
+}
+
+/* The keys' pages at 40x20: the sentences broken at spaces, a key a row
+ * (eight fit), a fingerprint too long for the row ending in "..." rather
+ * than at the edge, the hints whole; at 60 columns the fingerprint
+ * whole. */
+START_TEST(pages_fit_40x20)
+{
+    static const char fp[] = "SHA256:uZ0Fh3N8qA4mQyV2bLx9cT7kP1sW6eR5dJ3gH8nY0oI";
+    lobby_t l;
+    erin(&l);
+    ck_assert_int_eq(lobby_key(&l, 'k'), LOBBY_DO_KEYS_LIST);
+    lobby_keys_set_port(&l, 2222);
+    store_keys_t k = keys_of(STORE_OK, 8);
+    for (int i = 0; i < 8; i++)
+        snprintf(k.keys[i].fingerprint, sizeof k.keys[i].fingerprint, "%s", fp);
+    lobby_keys_done(&l, &k);
+    static const char *const list[] = {
+        "    Your SSH keys",
+        "    With one of them, ssh -p 2222",
+        "    erin@this-host logs you in with no",
+        "    password.",
+        "",
+        "    1  SHA256:uZ0Fh3N8qA4mQyV2bLx9cT7...",
+    };
+    for (int i = 0; i < 6; i++)
+        ck_assert_str_eq(row_at(&l, 40, 6 + i), list[i]);
+    ck_assert_str_eq(row_at(&l, 40, 18), "    8  SHA256:uZ0Fh3N8qA4mQyV2bLx9cT7...");
+    ck_assert_str_eq(row_at(&l, 40, 19), "    a adds, a number removes, q: menu");
+    ck_assert_str_eq(row_at(&l, 60, 10), "    1  SHA256:uZ0Fh3N8qA4mQyV2bLx9cT7kP1sW6eR5dJ3gH8nY0oI");
+    ck_assert_int_eq(lobby_key(&l, '2'), LOBBY_DO_NOTHING);
+    ck_assert_str_eq(row_at(&l, 40, 8), "    Remove SHA256:uZ0Fh3N8qA4mQyV2bL...?");
+    ck_assert_str_eq(row_at(&l, 40, 10), "    y removes it; any other key keeps");
+    ck_assert_str_eq(row_at(&l, 40, 11), "    it.");
+    lobby_free(&l);
+    erin(&l);
+    open_keys(&l, 2);
+    ck_assert_int_eq(lobby_key(&l, 'a'), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_KEY_ADD);
+    type(&l, "ssh-ed25519 AAAA erin@laptop");
+    static const char *const add[] = {
+        "    Paste the line of your public key",
+        "    file (~/.ssh/id_ed25519.pub), then",
+        "    Enter:",
+        "",
+        "    ssh-ed25519 AAAA erin@laptop",
+    };
+    for (int i = 0; i < 5; i++)
+        ck_assert_str_eq(row_at(&l, 40, 7 + i), add[i]);
+    ck_assert_str_eq(row_at(&l, 40, 17), "    Enter adds it, Esc returns. No key");
+    ck_assert_str_eq(row_at(&l, 40, 18), "    yet? ssh-keygen -t ed25519 makes");
+    ck_assert_str_eq(row_at(&l, 40, 19), "    one.");
+    lobby_free(&l);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("lobby keys");
@@ -290,6 +368,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, only_accounts_have_keys);
     tcase_add_test(tc, list_shown);
     tcase_add_test(tc, date_whole_at_80_columns);
+    tcase_add_test(tc, pages_fit_40x20);
     tcase_add_test(tc, list_that_fails);
     tcase_add_test(tc, add_pasted_line);
     tcase_add_test(tc, add_refused_by_store);

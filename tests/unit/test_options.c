@@ -141,6 +141,49 @@ START_TEST(test_draw)
 }
 END_TEST
 
+/* At 40x20 the notes under the choices are wrapped at spaces, the
+ * keys in fewer words at the bottom; nothing is cut at the edge, even
+ * with a choice that could not be kept. */
+START_TEST(test_draw_40x20)
+{
+    screen_t s;
+    ck_assert_int_eq(screen_init(&s, 40, 20), 0);
+    options_t o;
+    options_open(&o, display_choice(CHOICE_UTF8, CHOICE_AUTO));
+    o.not_kept = 1;
+    options_info_t in = { { GLYPHS_ASCII, COLOURS_256 }, "XTERM-256COLOR", 0 };
+    options_draw(&o, &in, &s);
+    static const char *const want[] = {
+        "    Options: how the screen is drawn",
+        "",
+        "",
+        "    > Glyphs    Auto  ASCII  UTF-8",
+        "",
+        "      Colours   Auto  16  256  truecolor",
+        "",
+        "    Your terminal says: ASCII, 256",
+        "    colours (XTERM-256COLOR)",
+        "    Drawn with: UTF-8, 256 colours",
+        NULL, /* the sample, in UTF-8 */
+        "    A guest's choice lasts this",
+        "    connection; an account keeps it.",
+        "    Your choice could not be kept now:",
+        "    it holds until you leave.",
+        "",
+        "    Up/Down: line. Left/Right: change.",
+        "    Esc: back.",
+    };
+    char row[512];
+    for (int i = 0; i < 18; i++) {
+        if (!want[i])
+            continue;
+        row_text(&s, 2 + i, row);
+        ck_assert_str_eq(row, want[i]);
+    }
+    screen_free(&s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("options");
@@ -149,6 +192,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_chosen_over_detected);
     tcase_add_test(tc, test_keys);
     tcase_add_test(tc, test_draw);
+    tcase_add_test(tc, test_draw_40x20);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,13 +1,17 @@
 /* test_view_narrow.c - the play screen below 80x24 (common/view_narrow.c):
  * exact screens at 40x20 and 48x30, the map window following the player
  * to the map's edges, the log wrapped to the width, clicks mapped through
- * the window, the pack as a list, and both help pages whole at 40x20. */
+ * the window, the pack as a list, both help pages whole at 40x20, and
+ * the character, history and discoveries screens and the log under the
+ * YOU DIED frame saying at 40x20 and 60x20 what they say at 80x24, with
+ * no word cut at the edge. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check_main.h"
+#include "combat.h"
 #include "game.h"
 #include "item.h"
 #include "keys.h"
@@ -370,6 +374,192 @@ START_TEST(help_fits_40x20)
 }
 END_TEST
 
+/* The words of every row of s, in order, one space between: what a
+ * screen says whatever its layout. */
+static void words_of(const screen_t *s, char *out, size_t n)
+{
+    size_t k = 0;
+    out[0] = '\0';
+    for (int y = 0; y < s->h; y++) {
+        const char *r = row(s, y);
+        for (const char *p = r; *p;) {
+            while (*p == ' ')
+                p++;
+            const char *e = p;
+            while (*e && *e != ' ')
+                e++;
+            if (e > p && k + (size_t)(e - p) + 2 < n) {
+                if (k)
+                    out[k++] = ' ';
+                memcpy(out + k, p, (size_t)(e - p));
+                k += (size_t)(e - p);
+                out[k] = '\0';
+            }
+            p = e;
+        }
+    }
+}
+
+/* `C` at 40x20 and 60x20 says, under every ruleset, the same words in
+ * the same order as at 80x24: a line wider than the screen is broken
+ * where its parts meet ("   ", the rules' "; "), as many to a row as
+ * fit, at spaces if need be, and no word is cut at the edge. */
+START_TEST(character_fits_40x20)
+{
+    static const int rules[] = { RULES_ATTACK_DEFENSE, RULES_POWER,
+                                 RULES_D10, RULES_DICE_POOL };
+    for (int r = 0; r < 4; r++) {
+        game_options_t opt = { .ruleset = rules[r] };
+        game_t *g = game_new(9, &opt);
+        g->player.poison = 5; /* the longest HP line */
+        game_key(g, 'C');
+        screen_t s;
+        char wide[1024], narrow[1024];
+        screen_init(&s, 80, 24);
+        view_draw(g, &s);
+        words_of(&s, wide, sizeof wide);
+        screen_free(&s);
+        for (int w = 40; w <= 60; w += 20) {
+            screen_init(&s, w, 20);
+            view_draw(g, &s);
+            words_of(&s, narrow, sizeof narrow);
+            if (strcmp(wide, narrow) != 0)
+                dump(&s);
+            ck_assert_str_eq(narrow, wide);
+            screen_free(&s);
+        }
+        game_free(g);
+    }
+    /* The rows at 40x20 (the default rules, poisoned): the HP line's
+     * parts as many to a row as fit, centred. */
+    game_t *g = game_new(9, NULL);
+    g->player.poison = 5;
+    game_key(g, 'C');
+    screen_t s;
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    int y = 0;
+    while (y < 20 && strcmp(row(&s, y), " Level 1   XP 0 (next at 100)   Gold 0"))
+        y++;
+    ck_assert_int_lt(y, 20);
+    ck_assert_str_eq(row(&s, y + 1), " HP 30/30 (poisoned)   Depth 1   Turn 0");
+    ck_assert_str_eq(row(&s, y + 2), "                Kills 0");
+    ck_assert_int_eq(strncmp(row(&s, y + 3) + strspn(row(&s, y + 3), " "),
+                             "Weapon: none (fists)", 20), 0);
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+/* 1 if every word of row r is a whole word of one of the log's
+ * messages, in its order: a row that is a piece of a message broken at
+ * spaces. */
+static int row_is_words_of_the_log(const game_t *g, const char *r)
+{
+    if (!*r)
+        return 1;
+    size_t n = strlen(r);
+    for (int i = 0; i < g->log_count; i++) {
+        const char *t = game_msg(g, i)->text, *p = t;
+        while ((p = strstr(p, r)) != NULL) {
+            if ((p == t || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' '))
+                return 1;
+            p++;
+        }
+    }
+    return 0;
+}
+
+/* `P` at 40x20: each message wrapped to the width (no row cut mid-
+ * word), the newest at the bottom; paging reaches the oldest (at the
+ * top after Home) and every row in between. */
+START_TEST(history_wraps_at_40x20)
+{
+    game_t *g = game_new(9, NULL);
+    for (int i = 1; i <= 40; i++)
+        game_log(g, MSG_INFO, "Message %d: the quick brown fox jumps over "
+                 "the lazy dog at %d.", i, 1000 + i);
+    game_key(g, 'P');
+    screen_t s;
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 0), "Message history: lines 34-42 of 42");
+    ck_assert_str_eq(row(&s, 17), "Message 40: the quick brown fox jumps");
+    ck_assert_str_eq(row(&s, 18), "over the lazy dog at 1040.");
+    ck_assert_str_eq(row(&s, 19), "j/k: a line  Space/b: a page  Esc: back");
+    for (int y = 1; y < 19; y++)
+        ck_assert_msg(row_is_words_of_the_log(g, row(&s, y)), "row %d: %s",
+                      y, row(&s, y));
+    /* One step back at a time: no row is skipped on the way up. */
+    int seen_oldest = 0, prev_top = 34;
+    for (int k = 0; k < 40 && !seen_oldest; k++) {
+        game_key(g, 'k');
+        view_draw(g, &s);
+        int a = 0, b = 0, c = 0;
+        ck_assert_int_eq(sscanf(row(&s, 0), "Message history: lines %d-%d of %d",
+                                &a, &b, &c), 3);
+        ck_assert_int_le(a, prev_top);
+        ck_assert_int_ge(b, prev_top); /* overlaps the page before */
+        prev_top = a;
+        seen_oldest = a == 1;
+    }
+    game_key(g, 'g');
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 1), "Welcome to the dungeon, adventurer!");
+    ck_assert_str_eq(row(&s, 2), "Press ? for help. Move with the arrow");
+    ck_assert_str_eq(row(&s, 3), "keys, hjklyubn or the numpad.");
+    screen_free(&s);
+    /* At 60 columns the key line of 80 fits and is kept. */
+    screen_init(&s, 60, 20);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 19), "Up/Down k/j: a line   PgUp/PgDn b/Space: a "
+                     "page   Esc: back");
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+/* `\` with nothing learned: the sentence broken at a space at 40 and 60
+ * columns. */
+START_TEST(discoveries_wrapped)
+{
+    game_t *g = game_new(9, NULL);
+    game_key(g, '\\');
+    screen_t s;
+    screen_init(&s, 60, 20);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 3), "  You have learned nothing yet: use a potion or a scroll, or");
+    ck_assert_str_eq(row(&s, 4), "  read identify.");
+    ck_assert_str_eq(row(&s, 6), "  Press any key to return.");
+    screen_free(&s);
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 3), "  You have learned nothing yet: use a");
+    ck_assert_str_eq(row(&s, 4), "  potion or a scroll, or read identify.");
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+/* The log under the YOU DIED frame at 40x20: the last messages wrapped
+ * to the width, whole, the newest at the bottom. */
+START_TEST(death_log_wrapped)
+{
+    game_t *g = game_new(9, NULL);
+    g->player.hp = 0;
+    g->mode = MODE_DEAD;
+    screen_t s;
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 17), "Welcome to the dungeon, adventurer!");
+    ck_assert_str_eq(row(&s, 18), "Press ? for help. Move with the arrow");
+    ck_assert_str_eq(row(&s, 19), "keys, hjklyubn or the numpad.");
+    ck_assert_str_eq(row(&s, 16), "");
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("view_narrow");
@@ -382,6 +572,10 @@ static Suite *make_suite(void)
     tcase_add_test(tc, pack_as_a_list);
     tcase_add_test(tc, throw_and_identify_lists);
     tcase_add_test(tc, help_fits_40x20);
+    tcase_add_test(tc, character_fits_40x20);
+    tcase_add_test(tc, history_wraps_at_40x20);
+    tcase_add_test(tc, discoveries_wrapped);
+    tcase_add_test(tc, death_log_wrapped);
     suite_add_tcase(s, tc);
     return s;
 }

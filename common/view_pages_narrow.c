@@ -1,0 +1,163 @@
+/* view_pages_narrow.c - the character (`C`) and message history (`P`)
+ * screens, and the log under the YOU DIED frame, below 80 columns, down to 40x20: the same words as at full
+ * width, broken onto more rows instead of cut at the right edge. At 80
+ * columns and more view.c draws them as they always were. docs/game.md,
+ * "Small terminals". */
+#include <stdio.h>
+#include <string.h>
+
+#include "view_parts.h"
+
+static void centred(screen_t *s, int y, const char *text, uint8_t fg,
+                    uint8_t attr)
+{
+    int x = (s->w - (int)strlen(text)) / 2;
+    screen_puts(s, x < 0 ? 0 : x, y, text, fg, COL_DEFAULT, attr);
+}
+
+/* Adds part to the rows out[0..*n) at width w: after the last row (with
+ * sep between) where it fits there, else on rows of its own, broken at
+ * spaces if it is wider than w. cur says the last row may take more. */
+static void pack_part(const char *part, const char *sep, int w,
+                      char out[][96], int *n, int max, int *cur)
+{
+    if (*cur && (int)(strlen(out[*n - 1]) + strlen(sep) + strlen(part)) <= w) {
+        size_t k = strlen(out[*n - 1]);
+        snprintf(out[*n - 1] + k, 96 - k, "%s%s", sep, part);
+        return;
+    }
+    int start[4], len[4];
+    int k = view_wrap(part, w, start, len, 4);
+    for (int i = 0; i < k && *n < max; i++)
+        snprintf(out[(*n)++], 96, "%.*s", len[i], part + start[i]);
+    *cur = k == 1; /* a part broken over rows ends its last one */
+}
+
+/* Splits one line of the character screen into the rows it takes at
+ * width w: whole if it fits, else its parts (they meet at "   " or at
+ * "; ", which keeps its ';') as many to a row as fit, and a part still
+ * too wide broken at spaces. Returns the rows written to out (at most
+ * max). */
+static int char_rows(const char *line, int w, char out[][96], int max)
+{
+    int n = 0, cur = 0;
+    const char *p = line, *sep = "";
+    if ((int)strlen(line) <= w) {
+        snprintf(out[n++], 96, "%s", line);
+        return n;
+    }
+    while (*p && n < max) {
+        const char *a = strstr(p, "   "), *b = strstr(p, "; ");
+        const char *end = a && (!b || a < b) ? a : b;
+        int len = end ? (int)(end - p) + (end == b) : (int)strlen(p);
+        char part[96];
+        snprintf(part, sizeof part, "%.*s", len, p);
+        pack_part(part, sep, w, out, &n, max, &cur);
+        if (!end)
+            break;
+        sep = end == b ? " " : "   ";
+        p = end + (end == b ? 2 : 3);
+        while (*p == ' ')
+            p++;
+    }
+    return n;
+}
+
+void view_character_narrow(screen_t *s, char line[][96], int n)
+{
+    enum { MAX_ROWS = 16 };
+    char rows[MAX_ROWS][96];
+    int k = 0;
+    for (int i = 0; i < n && k < MAX_ROWS; i++)
+        k += char_rows(line[i], s->w, rows + k, MAX_ROWS - k);
+    if (k > s->h - 4)
+        k = s->h - 4;
+    int y0 = (s->h - k - 4) / 2;
+    centred(s, y0, "Character", COL_BYELLOW, ATTR_BOLD);
+    for (int i = 0; i < k; i++)
+        centred(s, y0 + 2 + i, rows[i], COL_WHITE, 0);
+    centred(s, y0 + 3 + k, "Press any key to return.", COL_BCYAN, 0);
+}
+
+/* P's rows: every message of the log wrapped to the width, the oldest's
+ * first; each row keeps which message it is from. */
+typedef struct {
+    int msg[LOG_MAX * 4], start[LOG_MAX * 4], len[LOG_MAX * 4];
+    int n;
+} hist_rows_t;
+
+static void hist_wrap(const game_t *g, int w, hist_rows_t *r)
+{
+    r->n = 0;
+    for (int i = g->log_count - 1; i >= 0; i--) {
+        const msg_t *m = game_msg(g, i);
+        if (!m)
+            continue;
+        int k = view_wrap(m->text, w, r->start + r->n, r->len + r->n, 4);
+        if (k == 0) { /* an empty message keeps its row */
+            r->start[r->n] = 0;
+            r->len[r->n] = 0;
+            k = 1;
+        }
+        for (int j = 0; j < k; j++)
+            r->msg[r->n + j] = i;
+        r->n += k;
+    }
+}
+
+/* The game pages hist_off in messages, up to log_count -
+ * GAME_HISTORY_ROWS (what 80x24 shows); wrapped, the log takes more rows
+ * than messages, so that range is spread over the rows: the oldest page
+ * is still at the top end and no row is skipped by more than a page. */
+void view_history_narrow(const game_t *g, screen_t *s)
+{
+    hist_rows_t r; /* 6 KB */
+    int rows = s->h - 2, count = g->log_count;
+    hist_wrap(g, s->w, &r);
+    int top_max = r.n - rows > 0 ? r.n - rows : 0;
+    int max = count - GAME_HISTORY_ROWS;
+    int off = g->hist_off < max ? g->hist_off : max;
+    int back = max > 0 && off > 0 ? (int)((long)off * top_max / max) : 0;
+    int top = top_max - back, n = r.n - top < rows ? r.n - top : rows;
+    char line[96];
+    if (n > 0)
+        snprintf(line, sizeof line, "Message history: lines %d-%d of %d",
+                 count - r.msg[top], count - r.msg[top + n - 1], count);
+    else
+        snprintf(line, sizeof line, "Message history: empty");
+    screen_puts(s, 0, 0, line, COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
+    for (int i = 0; i < n; i++) {
+        const msg_t *m = game_msg(g, r.msg[top + i]);
+        snprintf(line, sizeof line, "%.*s", r.len[top + i],
+                 m->text + r.start[top + i]);
+        screen_puts(s, 0, 1 + i, line, view_msg_colour(m->kind),
+                    COL_DEFAULT, 0);
+    }
+    const char *keys = VIEW_HISTORY_KEYS;
+    if ((int)strlen(keys) > s->w) /* the arrows work, but go unsaid */
+        keys = "j/k: a line  Space/b: a page  Esc: back";
+    screen_puts(s, 0, s->h - 1, keys, COL_BCYAN, COL_DEFAULT, 0);
+}
+
+void view_log_under_narrow(const game_t *g, screen_t *s, int top, int bottom)
+{
+    int row = bottom;
+    for (int i = 0; row >= top; i++) {
+        const msg_t *m = game_msg(g, i);
+        if (!m)
+            break;
+        int start[4] = { 0 }, len[4] = { 0 };
+        int k = view_wrap(m->text, s->w, start, len, 4);
+        if (k == 0)
+            k = 1; /* an empty line keeps its row */
+        if (row - k + 1 < top)
+            break; /* whole messages only */
+        for (int j = 0; j < k; j++) {
+            char line[96];
+            snprintf(line, sizeof line, "%.*s", len[j], m->text + start[j]);
+            screen_puts(s, 0, row - k + 1 + j, line, view_msg_colour(m->kind),
+                        COL_DEFAULT, 0);
+        }
+        row -= k;
+    }
+}
