@@ -553,8 +553,14 @@ START_TEST(replay_from_the_hall_of_fame_reaches_the_final_screen)
         play_fail(r, "the replay did not reach its end");
     /* The final screen is the game's own (the log's oldest line, row 20,
      * carries the replay line: no map cell is hidden). */
-    play_expect_rows(r, g, 0, 19, 0, -1);
+    play_expect_rows(r, g, 0, 12, 0, -1);
+    play_expect_rows(r, g, 14, 19, 0, -1);
     play_expect_rows(r, g, 21, 23, 0, -1);
+    /* but for the end box's keys: a replay's go back to the lobby */
+    char row13[128];
+    ck_assert_str_eq(cl_row(r, 13, row13, sizeof row13),
+                     "               |          Esc or q: back to the lobby"
+                     "           |");
     game_free(g);
     ck_assert(cl_key(r, "q"));
     play_wait_text(r, "Play (as a guest)");
