@@ -259,24 +259,40 @@ static int open_listener(const char *addr_text, int port, const char *key)
     return fd;
 }
 
+/* The setting that names a listener's port, and how the log names it. */
+static const char *kind_key(int kind)
+{
+    return kind == LISTEN_HTTP ? "http_port"
+           : kind == LISTEN_SSH ? "ssh_port" : "port";
+}
+
+static const char *kind_label(int kind)
+{
+    return kind == LISTEN_HTTP ? "browser page"
+           : kind == LISTEN_SSH ? "ssh" : "listening";
+}
+
+/* The address a listening socket is bound to ("?" if it cannot tell):
+ * with port 0 the kernel picks the port, and the tests read it from the
+ * log. */
+static void bound_name(int fd, char *name, size_t len)
+{
+    struct sockaddr_storage bound;
+    socklen_t blen = sizeof bound;
+    snprintf(name, len, "?");
+    if (getsockname(fd, (struct sockaddr *)&bound, &blen) == 0)
+        srv_addr_name(&bound, name, len);
+}
+
 /* A listening socket on cfg's address and `port`, or -1 (logged). */
 static int listen_socket(host_t *h, int port, int kind)
 {
     const config_t *c = &h->cfg;
-    const char *key = kind == LISTEN_HTTP ? "http_port"
-                      : kind == LISTEN_SSH ? "ssh_port" : "port";
-    int fd = open_listener(c->bind, port, key);
+    int fd = open_listener(c->bind, port, kind_key(kind));
     if (fd < 0)
         return -1;
-    /* Report the port actually bound: with port 0 the kernel picks it, and
-     * the tests read it from this line. */
-    struct sockaddr_storage bound;
-    socklen_t blen = sizeof bound;
     char name[80];
-    if (getsockname(fd, (struct sockaddr *)&bound, &blen) == 0)
-        srv_addr_name(&bound, name, sizeof name);
-    else
-        snprintf(name, sizeof name, "%s:%d", c->bind, port);
+    bound_name(fd, name, sizeof name);
     if (kind == LISTEN_HTTP)
         log_info("browser page on http://%s/ (the same game in a web "
                  "terminal)", name);
@@ -354,14 +370,10 @@ static int listener_fd(host_t *h, const host_inherit_t *in, int port, int kind)
 {
     if (!in || in->fd[kind] < 0)
         return listen_socket(h, port, kind);
-    struct sockaddr_storage bound;
-    socklen_t blen = sizeof bound;
-    char name[80] = "?";
-    if (getsockname(in->fd[kind], (struct sockaddr *)&bound, &blen) == 0)
-        srv_addr_name(&bound, name, sizeof name);
-    log_info("%s on %s taken over from the old process",
-             kind == LISTEN_HTTP ? "browser page" : kind == LISTEN_SSH ? "ssh"
-             : "listening", name);
+    char name[80];
+    bound_name(in->fd[kind], name, sizeof name);
+    log_info("%s on %s taken over from the old process", kind_label(kind),
+             name);
     return in->fd[kind];
 }
 
@@ -390,8 +402,6 @@ static int open_metrics(host_t *h, const host_inherit_t *in)
     return h->metrics_fd >= 0 ? 0 : -1;
 }
 
-/* Every listener, taken over or opened: 0, or -1 (logged) with none left
- * open. */
 /* A listener an upgrade handed over for a port the configuration file
  * has turned off since (http_port or ssh_port 0): closed, so that a
  * browser is refused rather than left waiting on a socket nobody
@@ -400,17 +410,15 @@ static void close_turned_off(const host_inherit_t *in, int kind)
 {
     if (!in || in->fd[kind] < 0)
         return;
-    struct sockaddr_storage bound;
-    socklen_t blen = sizeof bound;
-    char name[80] = "?";
-    if (getsockname(in->fd[kind], (struct sockaddr *)&bound, &blen) == 0)
-        srv_addr_name(&bound, name, sizeof name);
-    log_info("%s on %s closed: %s is 0 now", kind == LISTEN_HTTP
-             ? "browser page" : "ssh", name,
-             kind == LISTEN_HTTP ? "http_port" : "ssh_port");
+    char name[80];
+    bound_name(in->fd[kind], name, sizeof name);
+    log_info("%s on %s closed: %s is 0 now", kind_label(kind), name,
+             kind_key(kind));
     close(in->fd[kind]);
 }
 
+/* Every listener, taken over or opened: 0, or -1 (logged) with none left
+ * open. */
 static int open_listeners(host_t *h, const host_inherit_t *in)
 {
     const config_t *cfg = &h->cfg;

@@ -512,7 +512,9 @@ ctl_t *ctl_start(struct host *h)
     if (h->ctl_fd >= 0) /* handed over by the old process (upgrade.h) */
         return listen_on(c, h->ctl_fd);
     if (socket_answers(c->path)) {
-        /* another server on this directory: its console stays its own */
+        /* another server on this directory: its console stays its own
+         * (main refuses to start there, ctl_answers; this is two servers
+         * started at once, both past that check) */
         log_error("console: a server already answers on %s; no console here",
                   c->path);
         c->stopped = 1;
