@@ -51,6 +51,25 @@ int screen_text_width(const char *str)
     return n;
 }
 
+size_t screen_text_row(const char *text, int w)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    size_t best = 0;
+    int col = 0, len = 1;
+    for (size_t i = 0;; i += (size_t)len) {
+        if (p[i] == ' ' || p[i] == '\0') {
+            /* a break: the row up to it takes col columns */
+            if (best > 0 && col > w)
+                return best;
+            best = i;
+            if (col > w || p[i] == '\0')
+                return best;
+        }
+        next_char(p + i, &len);
+        col++;
+    }
+}
+
 int screen_puts_text(screen_t *s, int x, int y, const char *str, uint8_t fg,
                      uint8_t bg, uint8_t attr)
 {

@@ -9,12 +9,18 @@
 #ifndef ROGUE_SCREEN_TEXT_H
 #define ROGUE_SCREEN_TEXT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "screen.h"
 
 /* The columns str takes as screen_puts_text draws it. */
 int screen_text_width(const char *str);
+
+/* The bytes of text's first row in w columns, as screen_puts_text draws
+ * it: up to the last space that leaves the row at most w columns, or the
+ * whole first word if even that is wider (it is clipped then). */
+size_t screen_text_row(const char *text, int w);
 
 /* Writes str from (x, y) to the right, clipped at the edge, a cell a
  * character. Returns the columns it takes (even where clipped). */

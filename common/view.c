@@ -38,8 +38,8 @@ uint8_t view_msg_colour(int kind)
     }
 }
 
-static void draw_centered(screen_t *s, int y, const char *text, uint8_t fg,
-                          uint8_t attr)
+void view_centred(screen_t *s, int y, const char *text, uint8_t fg,
+                  uint8_t attr)
 {
     int x = (s->w - (int)strlen(text)) / 2;
     screen_puts(s, x < 0 ? 0 : x, y, text, fg, COL_DEFAULT, attr);
@@ -52,11 +52,11 @@ void view_draw_too_small(screen_t *s)
     int y = s->h / 2 - 1;
     /* The whole sentence where it fits, the size alone where it would be
      * cut (a phone's narrow terminal). */
-    draw_centered(s, y < 0 ? 0 : y,
+    view_centred(s, y < 0 ? 0 : y,
                   s->w >= (int)sizeof ask - 1 ? ask : "Enlarge to 40x20.",
                   COL_BYELLOW, ATTR_BOLD);
     snprintf(line, sizeof line, "(it is %dx%d now)", s->w, s->h);
-    draw_centered(s, y + 1, line, COL_WHITE, 0);
+    view_centred(s, y + 1, line, COL_WHITE, 0);
 }
 
 /* The look of each tile, by view_look8's index: lit wins over remembered;
@@ -438,12 +438,8 @@ static void draw_legend(const game_t *g, screen_t *s)
     snprintf(line, sizeof line, "Blows: \"%s\"",
              view_rules_example(g->opt.ruleset));
     screen_puts(s, x, y++, line, COL_BCYAN, COL_DEFAULT, 0);
-    const char *rule = view_rules_text(g->opt.ruleset);
-    int start[4], len[4], k = view_wrap(rule, 78, start, len, 4);
-    for (int i = 0; i < k; i++) {
-        snprintf(line, sizeof line, "%.*s", len[i], rule + start[i]);
-        screen_puts(s, x, y++, line, COL_BCYAN, COL_DEFAULT, 0);
-    }
+    view_puts_wrapped(s, x, y, 78, 4, view_rules_text(g->opt.ruleset),
+                      COL_BCYAN, 0);
     snprintf(line, sizeof line, "Combat rules on this server: %s. Any key returns.",
              combat_ruleset_name(g->opt.ruleset));
     screen_puts(s, x, s->h - 1, line, COL_BCYAN, COL_DEFAULT, 0);
@@ -526,10 +522,10 @@ static void draw_character(const game_t *g, screen_t *s)
         return;
     }
     int y0 = (s->h - n - 4) / 2;
-    draw_centered(s, y0, "Character", COL_BYELLOW, ATTR_BOLD);
+    view_centred(s, y0, "Character", COL_BYELLOW, ATTR_BOLD);
     for (int i = 0; i < n; i++)
-        draw_centered(s, y0 + 2 + i, line[i], COL_WHITE, 0);
-    draw_centered(s, y0 + 3 + n, "Press any key to return.", COL_BCYAN, 0);
+        view_centred(s, y0 + 2 + i, line[i], COL_WHITE, 0);
+    view_centred(s, y0 + 3 + n, "Press any key to return.", COL_BCYAN, 0);
 }
 
 /* `P`: the whole log, oldest at the top, paged from the newest. */
@@ -586,15 +582,15 @@ static void draw_dead(const game_t *g, const display_t *d, screen_t *s)
              p->level, p->xp, p->gold);
     snprintf(line[3], sizeof line[3], "Score: %d", game_score(g));
     if (game_won(g))
-        draw_centered(s, y0 + 2, "YOU WON! The Amulet of Yendor is yours.",
+        view_centred(s, y0 + 2, "YOU WON! The Amulet of Yendor is yours.",
                       COL_BYELLOW, ATTR_BOLD);
     else
-        draw_centered(s, y0 + 2, "YOU DIED", COL_BRED, ATTR_BOLD);
-    draw_centered(s, y0 + 4, line[0], COL_BWHITE, 0);
-    draw_centered(s, y0 + 5, line[1], COL_WHITE, 0);
-    draw_centered(s, y0 + 6, line[2], COL_WHITE, 0);
-    draw_centered(s, y0 + 7, line[3], COL_BYELLOW, ATTR_BOLD);
-    draw_centered(s, y0 + DEAD_KEYS_ROW, W < 50 ? "Space/r: new game  Esc/q: leave"
+        view_centred(s, y0 + 2, "YOU DIED", COL_BRED, ATTR_BOLD);
+    view_centred(s, y0 + 4, line[0], COL_BWHITE, 0);
+    view_centred(s, y0 + 5, line[1], COL_WHITE, 0);
+    view_centred(s, y0 + 6, line[2], COL_WHITE, 0);
+    view_centred(s, y0 + 7, line[3], COL_BYELLOW, ATTR_BOLD);
+    view_centred(s, y0 + DEAD_KEYS_ROW, W < 50 ? "Space/r: new game  Esc/q: leave"
                                     : "Space or r: a new game    Esc or q: leave",
                   COL_BCYAN, 0);
     /* What happened, below the frame. */
@@ -620,7 +616,7 @@ void view_end_keys(const game_t *g, screen_t *s, const char *keys)
     uint8_t frame = game_won(g) ? COL_BYELLOW : COL_RED; /* as draw_dead */
     for (int x = x0 + 1; x < x0 + w - 1; x++)
         screen_put(s, x, y0 + DEAD_KEYS_ROW, ' ', frame, COL_DEFAULT, 0);
-    draw_centered(s, y0 + DEAD_KEYS_ROW, keys, COL_BCYAN, 0);
+    view_centred(s, y0 + DEAD_KEYS_ROW, keys, COL_BCYAN, 0);
 }
 
 void view_draw(const game_t *g, screen_t *s)

@@ -36,19 +36,6 @@ static const char *const keys_narrow[] = {
 #define KEYS_NARROW_N (int)(sizeof keys_narrow / sizeof keys_narrow[0])
 _Static_assert(KEYS_NARROW_N + 1 <= 20, "the keys fit 20 rows with the rules");
 
-/* Lines of text wrapped to the width from row y; returns the next row. */
-static int put_wrapped(screen_t *s, int y, const char *text, uint8_t fg)
-{
-    int start[8], len[8];
-    int k = view_wrap(text, s->w, start, len, 8);
-    for (int j = 0; j < k && y < s->h; j++, y++) {
-        char line[96];
-        snprintf(line, sizeof line, "%.*s", len[j], text + start[j]);
-        screen_puts(s, 0, y, line, fg, COL_DEFAULT, 0);
-    }
-    return y;
-}
-
 static void keys_page(const game_t *g, screen_t *s)
 {
     for (int i = 0; i < KEYS_NARROW_N; i++)
@@ -79,11 +66,13 @@ static void legend_page(const game_t *g, screen_t *s)
         screen_puts(s, x + 2, y, line, COL_WHITE, COL_DEFAULT, 0);
     }
     y = 1 + rows + 1;
-    y = put_wrapped(s, y, view_rules_text(g->opt.ruleset), COL_BCYAN);
+    y += view_puts_wrapped(s, 0, y, s->w, s->h - y,
+                           view_rules_text(g->opt.ruleset), COL_BCYAN, 0);
     char line[64];
     snprintf(line, sizeof line, "Combat: %s. Any key returns.",
              combat_ruleset_name(g->opt.ruleset));
-    put_wrapped(s, y < s->h - 1 ? s->h - 1 : y, line, COL_BCYAN);
+    int last = y < s->h - 1 ? s->h - 1 : y;
+    view_puts_wrapped(s, 0, last, s->w, s->h - last, line, COL_BCYAN, 0);
 }
 
 void view_help_narrow(const game_t *g, screen_t *s)

@@ -8,13 +8,6 @@
 
 #include "view_parts.h"
 
-static void centred(screen_t *s, int y, const char *text, uint8_t fg,
-                    uint8_t attr)
-{
-    int x = (s->w - (int)strlen(text)) / 2;
-    screen_puts(s, x < 0 ? 0 : x, y, text, fg, COL_DEFAULT, attr);
-}
-
 /* Adds part to the rows out[0..*n) at width w: after the last row (with
  * sep between) where it fits there, else on rows of its own, broken at
  * spaces if it is wider than w. cur says the last row may take more. */
@@ -73,10 +66,10 @@ void view_character_narrow(screen_t *s, char line[][96], int n)
     if (k > s->h - 4)
         k = s->h - 4;
     int y0 = (s->h - k - 4) / 2;
-    centred(s, y0, "Character", COL_BYELLOW, ATTR_BOLD);
+    view_centred(s, y0, "Character", COL_BYELLOW, ATTR_BOLD);
     for (int i = 0; i < k; i++)
-        centred(s, y0 + 2 + i, rows[i], COL_WHITE, 0);
-    centred(s, y0 + 3 + k, "Press any key to return.", COL_BCYAN, 0);
+        view_centred(s, y0 + 2 + i, rows[i], COL_WHITE, 0);
+    view_centred(s, y0 + 3 + k, "Press any key to return.", COL_BCYAN, 0);
 }
 
 /* P's rows: every message of the log wrapped to the width, the oldest's

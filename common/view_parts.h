@@ -191,6 +191,10 @@ void view_map(const game_t *g, const display_t *d, screen_t *s);
  * blue ground, the cursor in reverse video. */
 void view_target(const game_t *g, const display_t *d, screen_t *s);
 
+/* text in the middle of row y (clipped at the left edge if wider). */
+void view_centred(screen_t *s, int y, const char *text, uint8_t fg,
+                  uint8_t attr);
+
 /* Splits text into lines of at most w columns, at spaces where it can
  * (a word longer than w is cut). Writes each line's start and length;
  * returns how many (at most max). */

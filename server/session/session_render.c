@@ -42,26 +42,6 @@ static void follow_aiming(sess_t *s)
     s->mouse_on = (uint8_t)want;
 }
 
-/* The bytes of text's first row in w columns: up to the last space
- * that leaves it at most w columns (UTF-8, as screen_text_width counts
- * them), or the whole first word if even that is wider (clipped then). */
-static size_t notice_row(const char *text, int w)
-{
-    char part[sizeof ((sess_t *)0)->notice];
-    size_t best = 0, n = strlen(text);
-    for (size_t i = 0; i <= n; i++) {
-        if (text[i] != ' ' && text[i] != '\0')
-            continue;
-        snprintf(part, sizeof part, "%.*s", (int)i, text);
-        if (best > 0 && screen_text_width(part) > w)
-            break;
-        best = i;
-        if (screen_text_width(part) > w)
-            break;
-    }
-    return best;
-}
-
 /* A host line (tips, idle warning, a console `say`) over the oldest log
  * line; in the narrow layout over the log's first rows, under the map
  * window, broken at spaces where it is wider than the screen (a notice
@@ -74,7 +54,7 @@ static void draw_notice(sess_t *s, screen_t *next)
     int last = full ? y : s->h - 2;
     const char *p = s->notice;
     for (; *p && y <= last; y++) {
-        size_t n = full ? strlen(p) : notice_row(p, s->w);
+        size_t n = full ? strlen(p) : screen_text_row(p, s->w);
         char row[sizeof s->notice];
         snprintf(row, sizeof row, "%.*s", (int)n, p);
         for (int x = 0; x < s->w; x++)

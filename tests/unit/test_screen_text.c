@@ -63,6 +63,19 @@ START_TEST(clipped_at_the_edge)
 }
 END_TEST
 
+/* A row's break: the last space that fits, in columns not bytes; a
+ * first word wider than the row is taken whole (and clipped). */
+START_TEST(a_row_breaks_at_a_space_by_columns)
+{
+    ck_assert_uint_eq(screen_text_row("one two three", 7), 7);
+    ck_assert_uint_eq(screen_text_row("one two three", 12), 7);
+    ck_assert_uint_eq(screen_text_row("one two three", 13), 13);
+    ck_assert_uint_eq(screen_text_row("one two three", 2), 3);
+    ck_assert_uint_eq(screen_text_row("Caf\xc3\xa9 au lait", 7), 8);
+    ck_assert_uint_eq(screen_text_row("", 5), 0);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("screen_text");
@@ -70,6 +83,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, letters_a_cell_each);
     tcase_add_test(tc, what_is_not_one_column_is_a_question_mark);
     tcase_add_test(tc, clipped_at_the_edge);
+    tcase_add_test(tc, a_row_breaks_at_a_space_by_columns);
     suite_add_tcase(s, tc);
     return s;
 }
