@@ -460,7 +460,7 @@ static void drop_key(lobby_t *l, int key)
 {
     if (key == KEY_ENTER || key == KEY_ESC || key == KEY_CTRL_C) {
         l->drop_line = 0;
-        l->note[0] = '\0';
+        lobby_note_clear(l);
     }
 }
 

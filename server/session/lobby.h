@@ -86,6 +86,17 @@ typedef struct lobby_keys lobby_keys_t;
 /* Kinds of the one-line notice under the menu. */
 enum { LOBBY_NOTE_INFO = 0, LOBBY_NOTE_GOOD, LOBBY_NOTE_BAD };
 
+/* The row the lobby's note is drawn from (lobby_draw); the keys pages
+ * leave it and the rows under it free while there is one. */
+#define LOBBY_NOTE_ROW 17
+
+/* 1 if s is narrower than the lobby's 80-column layout: its lines are
+ * broken at spaces and its tables drop columns. */
+static inline int lobby_narrow(const screen_t *s)
+{
+    return s->w < 80;
+}
+
 /* What is typed at a prompt and the passwords awaiting the store: held
  * only while a prompt or its store request lasts (lobby_t.in), so a
  * session in a game or at the menu does not carry them. */

@@ -258,14 +258,9 @@ static void date_of(int64_t t, char *out, size_t n)
 }
 
 /* Below 80 columns (view_puts_wrapped: broken at spaces, not cut). */
-static int narrow(const screen_t *s)
-{
-    return s->w < 80;
-}
-
 static void hint(screen_t *s, int y, const char *text)
 {
-    if (narrow(s)) /* broken at spaces, not cut at the edge */
+    if (lobby_narrow(s)) /* broken at spaces, not cut at the edge */
         view_puts_wrapped(s, left(s), y, s->w - left(s), 2, text, COL_GREY,
                           0);
     else
@@ -292,7 +287,7 @@ static void key_row_narrow(const char *date, const char *fp,
 
 /* The list below 80 columns: the sentence wrapped, a key a row, the
  * keys' hint in fewer words on the last row (8 keys fit 40x20). A note
- * (lobby_draw's, from row 17: "Key added: ...") takes the rows under
+ * (lobby_draw's, from LOBBY_NOTE_ROW: "Key added: ...") takes the rows under
  * it, so the list stops above it while one is shown. */
 _Static_assert(STORE_KEYS_MAX <= 8, "the narrow list fits 40x20");
 static void draw_list_narrow(const lobby_t *l, const char *says,
@@ -304,7 +299,7 @@ static void draw_list_narrow(const lobby_t *l, const char *says,
     int y = 7 + view_puts_wrapped(s, x, 7, w, 3, says, COL_WHITE, 0) + 1;
     if (k->list.n == 0)
         screen_puts(s, x, y, "No key yet.", COL_WHITE, COL_DEFAULT, 0);
-    int end = l->note[0] ? 17 : s->h - 1;
+    int end = l->note[0] ? LOBBY_NOTE_ROW : s->h - 1;
     for (int i = 0; i < k->list.n && y + i < end; i++) {
         const store_key_t *key = &k->list.keys[i];
         char date[16];
@@ -333,7 +328,7 @@ static void draw_list(const lobby_t *l, screen_t *s)
     else
         snprintf(line, sizeof line, "This server has no SSH port open now; "
                  "keys are kept for when it has.");
-    if (narrow(s)) {
+    if (lobby_narrow(s)) {
         draw_list_narrow(l, line, s);
         return;
     }
@@ -417,7 +412,7 @@ void lobby_keys_draw(const lobby_t *l, screen_t *s)
     case LOBBY_KEY_ADD:
         screen_puts(s, x, 6, "Add an SSH key", COL_BWHITE, COL_DEFAULT,
                     ATTR_BOLD);
-        if (narrow(s)) {
+        if (lobby_narrow(s)) {
             draw_add_narrow(k, s);
             break;
         }
@@ -429,7 +424,7 @@ void lobby_keys_draw(const lobby_t *l, screen_t *s)
         screen_puts(s, x, 6, "Remove an SSH key", COL_BWHITE, COL_DEFAULT,
                     ATTR_BOLD);
         snprintf(line, sizeof line, "Remove %s?", lobby_keys_pick(l));
-        if (narrow(s) && (int)strlen(line) > s->w - x) /* one long word */
+        if (lobby_narrow(s) && (int)strlen(line) > s->w - x) /* one long word */
             snprintf(line, sizeof line, "Remove %.*s...?", s->w - x - 11,
                      lobby_keys_pick(l));
         screen_puts(s, x, 8, line, COL_WHITE, COL_DEFAULT, 0);

@@ -177,7 +177,7 @@ static void draw_prompt(const lobby_t *l, screen_t *s)
     const char *hint = lobby_in_password(l)
         ? "Enter to go on, Esc for the menu. At least 6 characters."
         : "2-20 letters, digits, _ or -. Enter to go on, Esc for the menu.";
-    if (s->w < 80) /* broken at spaces, not cut at the edge */
+    if (lobby_narrow(s)) /* broken at spaces, not cut at the edge */
         view_puts_wrapped(s, left(s), y + 4, s->w - left(s), 3, hint,
                           COL_GREY, 0);
     else
@@ -228,11 +228,6 @@ static int cause_width(const screen_t *s)
 #define NARROW_CAUSE_MIN 8
 _Static_assert(NARROW_BASE <= 40, "the narrow table fits 40 columns");
 
-static int narrow(const screen_t *s)
-{
-    return s->w < 80;
-}
-
 /* The narrow table's cause width, 0 if it has no room for one. */
 static int narrow_cause_width(const screen_t *s)
 {
@@ -259,7 +254,7 @@ static void narrow_line(const screen_t *s, char *out, size_t n,
 
 static int table_x(const screen_t *s)
 {
-    if (narrow(s))
+    if (lobby_narrow(s))
         return 0;
     int w = TABLE_FIXED + cause_width(s);
     return s->w > w ? (s->w - w) / 2 : 0;
@@ -294,7 +289,7 @@ static void score_row(screen_t *s, int y, long rank, const store_score_t *r,
     const char *why = r->cause;
     if (strncmp(why, "killed by ", 10) == 0)
         why += 10; /* the column is headed "Killed by/end" */
-    if (narrow(s)) {
+    if (lobby_narrow(s)) {
         char nums[4][16];
         snprintf(nums[0], sizeof nums[0], "%ld", rank);
         snprintf(nums[1], sizeof nums[1], "%d", r->score);
@@ -320,7 +315,7 @@ static void draw_scores(const lobby_t *l, screen_t *s)
     const store_scores_t *sc = l->scores;
     int x0 = table_x(s);
     centred(s, 6, "Hall of fame", COL_BWHITE, ATTR_BOLD);
-    if ((!sc || sc->n == 0) && narrow(s)) {
+    if ((!sc || sc->n == 0) && lobby_narrow(s)) {
         char empty[128];
         snprintf(empty, sizeof empty, "The hall of fame is empty: it lists "
                  "deaths, wins and games quit after %d turns. Be the first!",
@@ -342,7 +337,7 @@ static void draw_scores(const lobby_t *l, screen_t *s)
         return;
     }
     char head[256];
-    if (narrow(s)) {
+    if (lobby_narrow(s)) {
         /* the cause's heading whole, or a short one in a short column */
         const char *const col[6] = { "#", "Name", "Score", "Dep", "Turns",
                                      narrow_cause_width(s) >= 13
@@ -356,7 +351,7 @@ static void draw_scores(const lobby_t *l, screen_t *s)
     screen_puts(s, x0, 7, head, COL_CYAN, COL_DEFAULT, ATTR_BOLD);
     int rows = sc->n;
     int room = s->h - 11; /* header above, own best and hint below */
-    if (narrow(s) && sc->has_best)
+    if (lobby_narrow(s) && sc->has_best)
         room--; /* the own best's row clear of the hint's */
     if (rows > room)
         rows = room;
@@ -432,7 +427,7 @@ static void draw_watch(const lobby_t *l, screen_t *s)
         centred(s, s->h - 1, "q returns to the menu.", COL_GREY, 0);
         return;
     }
-    if (narrow(s)) {
+    if (lobby_narrow(s)) {
         draw_watch_narrow(l, s);
         return;
     }
@@ -554,10 +549,12 @@ void lobby_draw(const lobby_t *l, const lobby_info_t *info, screen_t *s)
     if (l->note[0]) {
         uint8_t fg = l->note_kind == LOBBY_NOTE_BAD ? COL_BRED
                      : l->note_kind == LOBBY_NOTE_GOOD ? COL_BGREEN : COL_YELLOW;
-        if (s->w < 80) /* the rows under it are free: wrapped, not cut */
-            view_puts_wrapped(s, left(s), 17, s->w - left(s), s->h - 17,
+        if (lobby_narrow(s)) /* the rows under it are free: wrapped, not cut */
+            view_puts_wrapped(s, left(s), LOBBY_NOTE_ROW, s->w - left(s),
+                              s->h - LOBBY_NOTE_ROW,
                               l->note, fg, 0);
         else
-            screen_puts(s, left(s), 17, l->note, fg, COL_DEFAULT, 0);
+            screen_puts(s, left(s), LOBBY_NOTE_ROW, l->note, fg,
+                        COL_DEFAULT, 0);
     }
 }

@@ -225,9 +225,16 @@ static void lookup_failed(sess_t *s, const char *why)
  * Until it answers, no game begins (p waits, then asks again): a new
  * game's beginning ends the saved one. A store that does not answer
  * within store_wait_ms is said as for any lobby request. */
+/* The lobby's wait for the store begins: store_wait_ms counts from now,
+ * for this wait (busy_gen) only. */
+static void store_wait_start(sess_t *s)
+{
+    s->st.lobby.store_asked_ms = sess_now(s);
+    s->st.lobby.store_gen = s->lobby.busy_gen;
+}
+
 static void load_progress(sess_t *s)
 {
-    st_lobby_t *l = &s->st.lobby;
     s->progress_known = 0;
     if (store_progress_load(s->srv->store, s->lobby.account_id, on_progress,
                             s) != 0) {
@@ -235,8 +242,7 @@ static void load_progress(sess_t *s)
         return;
     }
     lobby_wait(&s->lobby);
-    l->store_asked_ms = sess_now(s);
-    l->store_gen = s->lobby.busy_gen;
+    store_wait_start(s);
 }
 
 /* A load's answer: its claim is the account's latest now, and whatever
@@ -680,10 +686,8 @@ static void lobby_key_in(sess_t *s, int key)
 {
     int action = lobby_key(&s->lobby, key);
     act(s, action);
-    if (asks_store(action) && s->lobby.page == LOBBY_BUSY) {
-        s->st.lobby.store_asked_ms = sess_now(s);
-        s->st.lobby.store_gen = s->lobby.busy_gen;
-    }
+    if (asks_store(action) && s->lobby.page == LOBBY_BUSY)
+        store_wait_start(s);
 }
 
 /* A store that does not answer within store_wait_ms (it hangs, or its

@@ -207,15 +207,13 @@ static void resume_state(sess_t *s, const upgrade_sess_t *u)
         s->rebuild_exempt = 1;
         int rc = g ? sess_lobby_play_summary(s, g) : -1;
         s->rebuild_exempt = 0;
-        if (rc != 0 && s->lobby.account_id > 0) {
-            /* the store has it up to the keys sent: p asks for that
-             * (sess_t.progress_known is 0 after an upgrade) */
-            log_error("upgrade id=%llu: its game cannot be rebuilt: p asks "
-                      "the store for its saved copy", (unsigned long long)s->id);
-        } else if (rc != 0) {
-            log_error("upgrade id=%llu: its game cannot be rebuilt: it is "
-                      "lost", (unsigned long long)s->id);
-        }
+        /* An account's: the store has it up to the keys sent, and p asks
+         * for that (sess_t.progress_known is 0 after an upgrade). */
+        if (rc != 0)
+            log_error("upgrade id=%llu: its game cannot be rebuilt: %s",
+                      (unsigned long long)s->id, s->lobby.account_id > 0
+                          ? "p asks the store for its saved copy"
+                          : "it is lost");
     } else if (u->state == UPB_WATCHING) {
         smsg_t m;
         memset(&m, 0, sizeof m);

@@ -855,9 +855,8 @@ START_TEST(note_goes_with_its_step)
     lobby_waited(&l);
     ck_assert_int_eq(l.page, LOBBY_MENU);
     ck_assert_str_eq(l.note, "Welcome back, hero1!");
-    lobby_note_clear(&l);
-    ck_assert_str_eq(l.note, "");
-    ck_assert(!shows(&l, "Welcome back"));
+    /* (the session clears it as the lobby is left for the game:
+     * test_lobby's old_notes_do_not_outlive_their_step) */
     lobby_free(&l);
 }
 END_TEST
