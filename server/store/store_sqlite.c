@@ -314,27 +314,27 @@ static int guest_reserve(lite_t *d, char *err, size_t errlen)
     char *msg = NULL;
     int rc = sqlite3_exec(d->db, "BEGIN IMMEDIATE", NULL, NULL, &msg);
     long long first = -1;
+    int full = 0;
     if (rc == SQLITE_OK) {
         first = lite_guest_reserve(&d->base, STORE_GUEST_BLOCK);
+        full = first < 1 && disk_full(d->db); /* before ROLLBACK resets it */
         rc = sqlite3_exec(d->db, first > 0 ? "COMMIT" : "ROLLBACK", NULL, NULL,
                           &msg);
     }
-    if ((rc != SQLITE_OK || first < 1) && disk_full(d->db)) {
-        set_full_err(d, err, errlen);
-        sqlite3_free(msg);
-        return -1;
+    if (rc == SQLITE_OK && first > 0) {
+        d->guest_first = first;
+        return 0;
     }
-    if (rc != SQLITE_OK || first < 1) {
+    if (full || disk_full(d->db))
+        set_full_err(d, err, errlen);
+    else
         set_err(err, errlen, "%s cannot be written (%s): games would be lost; "
                 "make the file and its directory writable by the user rogued "
                 "runs as (SQLite adds -wal and -shm files beside it), or "
                 "choose another data directory", d->path,
                 msg ? msg : sqlite3_errmsg(d->db));
-        sqlite3_free(msg);
-        return -1;
-    }
-    d->guest_first = first;
-    return 0;
+    sqlite3_free(msg);
+    return -1;
 }
 
 long long lite_guest_first(const store_db_t *db)

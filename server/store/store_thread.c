@@ -82,6 +82,15 @@ static uint64_t probe_due_in(const store_t *st)
     return now >= at ? 0 : at - now;
 }
 
+/* The store's own work between batches, whether the queue waits or not:
+ * the bans read again when due, and the probe while writes fail. */
+static void between_batches(store_t *st)
+{
+    if (bans_due_in(st) == 0)
+        store_bans_refresh(st);
+    probe(st);
+}
+
 /* Waits for the channel's wake (one since the last wait counts), or until
  * the bans or a probe are due. */
 static void wait_wake(store_t *st)
@@ -108,9 +117,7 @@ static req_t *next_batch(store_t *st, uint64_t *n)
             break;
         if (closed)
             return NULL;
-        if (bans_due_in(st) == 0)
-            store_bans_refresh(st);
-        probe(st);
+        between_batches(st);
         wait_wake(st);
     }
     req_t *batch = NULL, *last = NULL;
@@ -174,6 +181,8 @@ static int sync_wake(req_t *r)
 static void health(store_t *st, int ok, int wrote)
 {
     int failing = !ok || (st->db_quiet && !wrote);
+    if (!ok) /* a write tried and failed: the probe need not, for now */
+        st->probed_ms = uv_hrtime() / 1000000u;
     uv_mutex_lock(&st->mu);
     st->failed_batches += !ok;
     st->healthy = !failing;
@@ -186,7 +195,6 @@ static void health(store_t *st, int ok, int wrote)
         log_info("store: %s: writes work again; games are kept", st->path);
         return;
     }
-    st->probed_ms = uv_hrtime() / 1000000u; /* (the batch tried a write) */
     log_error("store: %s: writes are failing (%s): games ending now are "
               "lost and accounts' games in progress are not kept until this "
               "is fixed (disk space? permissions? another process?); said "
@@ -341,10 +349,8 @@ void store_db_main(void *arg)
     uint64_t n;
     req_t *batch;
     while ((batch = next_batch(st, &n)) != NULL) {
-        db_batch(st, batch, n);
-        if (bans_due_in(st) == 0) /* (a busy queue never waits) */
-            store_bans_refresh(st);
-        probe(st);
+        db_batch(st, batch, n); /* (a busy queue never waits) */
+        between_batches(st);
         int64_t now = (int64_t)time(NULL);
         if (now - st->last_prune >= STORE_PRUNE_EVERY_S)
             prune(st, now);
