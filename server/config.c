@@ -10,6 +10,7 @@
 #include <uv.h>     /* uv_ip4_addr: an address as the listeners read it */
 
 #include "combat.h"
+#include "log.h"
 #include "proxy_proto.h"
 #include "ssh_ciphers.h"
 
@@ -75,8 +76,7 @@ static int check_store(const char *key, const char *value, char *err,
 static int check_log_level(const char *key, const char *value, char *err,
                            size_t errlen)
 {
-    if (strcmp(value, "error") == 0 || strcmp(value, "info") == 0 ||
-        strcmp(value, "debug") == 0)
+    if (log_level_parse(value) >= 0)
         return 0;
     snprintf(err, errlen, "%s: '%s' is not error, info or debug", key, value);
     return -1;
@@ -107,25 +107,30 @@ static int is_ip(const char *value)
     return uv_ip4_addr(value, 0, &a4) == 0 || uv_ip6_addr(value, 0, &a6) == 0;
 }
 
-static int check_bind(const char *key, const char *value, char *err,
-                      size_t errlen)
+/* value is an IP address, else the error says so with hint. */
+static int check_ip(const char *key, const char *value, const char *hint,
+                    char *err, size_t errlen)
 {
     if (is_ip(value))
         return 0;
-    snprintf(err, errlen, "%s: '%s' is not an IP address (0.0.0.0: every "
-             "interface; 127.0.0.1: this machine only)", key, value);
+    snprintf(err, errlen, "%s: '%s' is not an IP address (%s)", key, value,
+             hint);
     return -1;
+}
+
+static int check_bind(const char *key, const char *value, char *err,
+                      size_t errlen)
+{
+    return check_ip(key, value, "0.0.0.0: every interface; 127.0.0.1: this "
+                    "machine only", err, errlen);
 }
 
 /* /metrics: loopback is the default and the advice, so it comes first. */
 static int check_metrics_addr(const char *key, const char *value, char *err,
                               size_t errlen)
 {
-    if (is_ip(value))
-        return 0;
-    snprintf(err, errlen, "%s: '%s' is not an IP address (127.0.0.1: this "
-             "machine only; 0.0.0.0: every interface)", key, value);
-    return -1;
+    return check_ip(key, value, "127.0.0.1: this machine only; 0.0.0.0: "
+                    "every interface", err, errlen);
 }
 
 static int check_not_empty(const char *key, const char *value, char *err,

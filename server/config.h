@@ -94,7 +94,8 @@ int config_set(config_t *c, const char *key, const char *value, char *err,
                size_t errlen);
 
 /* Reads `key = value` lines (# comments, blank lines). A missing file is an
- * error only if required. Returns 0, or -1 with "FILE:LINE: why" in err. */
+ * error only if required; so is a key given twice. Returns 0, or -1 with
+ * "FILE:LINE: why" in err. */
 int config_load_file(config_t *c, const char *path, int required, char *err,
                      size_t errlen);
 
@@ -113,8 +114,10 @@ int config_load_env(config_t *c, char *err, size_t errlen);
 int config_env_strays(char *const *env,
                       void (*warn)(const char *line, void *arg), void *arg);
 
-/* Cross-key checks (idle_warning < idle_timeout, highwater < limit, ...).
- * Returns 0, or -1 with a message in err. */
+/* Every key's own check again (a config_t filled otherwise than by
+ * config_set is held to the same rules), then the checks across keys
+ * (idle_warning < idle_timeout, highwater < limit, ...). Returns 0, or -1
+ * with a message in err. */
 int config_validate(const config_t *c, char *err, size_t errlen);
 
 /* Parses the seed key: returns 1 and sets *seed if one is fixed, 0 if random. */

@@ -325,9 +325,7 @@ static int set_ciphers(ssh_bind bind, const char *ciphers, char *err,
     /* config.c refused a bad list when it read it (ssh_ciphers.h); the
      * bind that will use it takes it as that check's did */
     char why[256] = "libssh refused the list";
-    if (ssh_ciphers_check(ciphers, why, sizeof why) != 0 ||
-        ssh_bind_options_set(bind, SSH_BIND_OPTIONS_CIPHERS_C_S, ciphers) != SSH_OK ||
-        ssh_bind_options_set(bind, SSH_BIND_OPTIONS_CIPHERS_S_C, ciphers) != SSH_OK) {
+    if (ssh_ciphers_apply(bind, ciphers, why, sizeof why) != 0) {
         snprintf(err, errlen, "ssh_ciphers: %s", why);
         return SSH_ERROR;
     }

@@ -28,6 +28,20 @@ static int each_name_known(ssh_bind b, const char *list, char *err,
     return 0;
 }
 
+int ssh_ciphers_apply(ssh_bind b, const char *list, char *err,
+                      size_t errlen)
+{
+    if (each_name_known(b, list, err, errlen) != 0)
+        return -1;
+    if (!*list ||
+        ssh_bind_options_set(b, SSH_BIND_OPTIONS_CIPHERS_C_S, list) != SSH_OK ||
+        ssh_bind_options_set(b, SSH_BIND_OPTIONS_CIPHERS_S_C, list) != SSH_OK) {
+        snprintf(err, errlen, "'%s' is not a list of ciphers", list);
+        return -1;
+    }
+    return 0;
+}
+
 int ssh_ciphers_check(const char *list, char *err, size_t errlen)
 {
     /* ssh_init counts its callers: this pair leaves libssh as it was */
@@ -39,14 +53,8 @@ int ssh_ciphers_check(const char *list, char *err, size_t errlen)
     int rc = -1;
     if (!b)
         snprintf(err, errlen, "out of memory");
-    else if (each_name_known(b, list, err, errlen) == 0)
-        rc = 0;
-    if (rc == 0 && (!*list ||
-        ssh_bind_options_set(b, SSH_BIND_OPTIONS_CIPHERS_C_S, list) != SSH_OK ||
-        ssh_bind_options_set(b, SSH_BIND_OPTIONS_CIPHERS_S_C, list) != SSH_OK)) {
-        snprintf(err, errlen, "'%s' is not a list of ciphers", list);
-        rc = -1;
-    }
+    else
+        rc = ssh_ciphers_apply(b, list, err, errlen);
     if (b)
         ssh_bind_free(b);
     ssh_finalize();
