@@ -220,16 +220,20 @@ static void on_sweep(uv_timer_t *t)
 
 /* A listening socket on addr and port, or -1 (logged, naming key: the
  * setting that moves it). */
+/* addr_text and port as a socket address: 0, or a libuv error. */
+static int parse_addr(const char *addr_text, int port,
+                      struct sockaddr_storage *addr)
+{
+    memset(addr, 0, sizeof *addr);
+    if (strchr(addr_text, ':'))
+        return uv_ip6_addr(addr_text, port, (struct sockaddr_in6 *)addr);
+    return uv_ip4_addr(addr_text, port, (struct sockaddr_in *)addr);
+}
+
 static int open_listener(const char *addr_text, int port, const char *key)
 {
     struct sockaddr_storage addr;
-    int rc;
-    memset(&addr, 0, sizeof addr);
-    if (strchr(addr_text, ':'))
-        rc = uv_ip6_addr(addr_text, port, (struct sockaddr_in6 *)&addr);
-    else
-        rc = uv_ip4_addr(addr_text, port, (struct sockaddr_in *)&addr);
-    if (rc != 0) {
+    if (parse_addr(addr_text, port, &addr) != 0) {
         log_error("address '%s' is not an IP address", addr_text);
         return -1;
     }
@@ -387,19 +391,61 @@ static void close_metrics_fd(host_t *h)
     h->metrics_fd = -1;
 }
 
-/* /metrics at a start is opened here with the other listeners, so that a
- * port in use stops the start as theirs does; the console serves it
- * (ctl_server.c takes metrics_fd). Not in an upgrade's new process: it
- * holds the sessions already, so the console takes the old process's
- * socket, or binds one if the file moved it, and runs on without /metrics
- * if it cannot (docs/hosting.md). */
+/* 1 if a and b are the same IPv4 or IPv6 address and port. */
+static int same_addr(const struct sockaddr_storage *a,
+                     const struct sockaddr_storage *b)
+{
+    if (a->ss_family != b->ss_family)
+        return 0;
+    if (a->ss_family == AF_INET) {
+        const struct sockaddr_in *x = (const void *)a, *y = (const void *)b;
+        return x->sin_port == y->sin_port &&
+               x->sin_addr.s_addr == y->sin_addr.s_addr;
+    }
+    const struct sockaddr_in6 *x = (const void *)a, *y = (const void *)b;
+    return a->ss_family == AF_INET6 && x->sin6_port == y->sin6_port &&
+           memcmp(&x->sin6_addr, &y->sin6_addr, sizeof x->sin6_addr) == 0;
+}
+
+/* 1 if fd listens on addr_text:port. */
+static int listens_on(int fd, const char *addr_text, int port)
+{
+    struct sockaddr_storage want, got;
+    socklen_t len = sizeof got;
+    memset(&got, 0, sizeof got);
+    return parse_addr(addr_text, port, &want) == 0 &&
+           getsockname(fd, (struct sockaddr *)&got, &len) == 0 &&
+           same_addr(&got, &want);
+}
+
+/* /metrics' socket (docs/hosting.md, "Operations"), for the console to
+ * serve (ctl_server.c takes metrics_fd). At a start it is opened with the
+ * other listeners, so that a port in use stops the start as theirs does.
+ * An upgrade's new process keeps the old process's socket when it is
+ * still on the configured address (a scrape is never refused), closes it
+ * when the file moved it or turned it off, and binds its own; if it
+ * cannot, it runs on without /metrics: it holds the sessions already. */
 static int open_metrics(host_t *h, const host_inherit_t *in)
 {
-    if (in || h->cfg.metrics_port <= 0)
+    const config_t *cfg = &h->cfg;
+    int old = in ? in->fd[INHERIT_METRICS] : -1;
+    if (old >= 0 && cfg->metrics_port > 0 &&
+        listens_on(old, cfg->metrics_addr, cfg->metrics_port)) {
+        h->metrics_fd = old;
+        h->metrics_taken = 1;
         return 0;
-    h->metrics_fd = open_listener(h->cfg.metrics_addr, h->cfg.metrics_port,
+    }
+    if (old >= 0)
+        close(old);
+    if (cfg->metrics_port <= 0)
+        return 0;
+    h->metrics_fd = open_listener(cfg->metrics_addr, cfg->metrics_port,
                                   "metrics_port");
-    return h->metrics_fd >= 0 ? 0 : -1;
+    if (h->metrics_fd >= 0 || !in)
+        return h->metrics_fd >= 0 ? 0 : -1;
+    log_error("metrics: off until the next start (this process holds the "
+              "sessions already)");
+    return 0;
 }
 
 /* A listener an upgrade handed over for a port the configuration file
@@ -422,6 +468,8 @@ static void close_turned_off(const host_inherit_t *in, int kind)
 static int open_listeners(host_t *h, const host_inherit_t *in)
 {
     const config_t *cfg = &h->cfg;
+    if (open_metrics(h, in) != 0) /* first: it takes the handed-over fd */
+        return -1;
     if (cfg->http_port <= 0)
         close_turned_off(in, LISTEN_HTTP);
     if (cfg->ssh_port <= 0)
@@ -432,7 +480,7 @@ static int open_listeners(host_t *h, const host_inherit_t *in)
     if (h->telnet.fd >= 0 && cfg->ssh_port > 0)
         h->ssh.fd = listener_fd(h, in, cfg->ssh_port, LISTEN_SSH);
     if (h->telnet.fd >= 0 && (cfg->http_port <= 0 || h->http.fd >= 0) &&
-        (cfg->ssh_port <= 0 || h->ssh.fd >= 0) && open_metrics(h, in) == 0)
+        (cfg->ssh_port <= 0 || h->ssh.fd >= 0))
         return 0;
     listener_t *all[3] = { &h->telnet, &h->http, &h->ssh };
     for (int i = 0; i < 3; i++)
@@ -447,8 +495,7 @@ int host_init_from(host_t *h, uv_loop_t *loop, const config_t *cfg,
 {
     memset(h, 0, sizeof *h);
     h->ctl_fd = in ? in->fd[INHERIT_CTL] : -1;
-    h->metrics_fd = in ? in->fd[INHERIT_METRICS] : -1;
-    h->metrics_taken = h->metrics_fd >= 0;
+    h->metrics_fd = -1; /* open_listeners opens or takes it */
     if (in)
         atomic_store(&h->sh.next_id, in->next_id);
     h->loop = loop;

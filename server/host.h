@@ -58,10 +58,12 @@ typedef struct host {
     struct upgrade *upgrade;   /* a binary upgrade (upgrade.h); owned */
     int ctl_fd;                /* the console's socket handed over by an
                                   upgrade; -1: ctl_start binds its own */
-    int metrics_fd;            /* metrics_port's, likewise, or opened by
-                                  host_init_from at a start; ctl_start takes
+    int metrics_fd;            /* metrics_port's: an upgrade's, kept while
+                                  on the configured address, or opened by
+                                  host_init_from; -1: none; ctl_start takes
                                   it (ctl.h) */
-    int metrics_taken;         /* 1: metrics_fd is the old process's */
+    int metrics_taken;         /* 1: metrics_fd is the old process's (the
+                                  console's log says so) */
 } host_t;
 
 /* What a new process of a binary upgrade takes over (upgrade.h): the

@@ -393,71 +393,24 @@ int ctl_schedule_shutdown(ctl_t *c, int minutes)
     return 0;
 }
 
-/* 1 if a and b are the same IPv4 or IPv6 address and port. */
-static int same_addr(const struct sockaddr_storage *a,
-                     const struct sockaddr_storage *b)
+/* /metrics on the socket host.c opened or took over (docs/hosting.md,
+ * "Operations"; fd -1: none). Taking it here cannot stop the server: a
+ * start has bound it already, and an upgrade's new process holds the
+ * sessions. */
+static void metrics_listen(ctl_t *c, int fd)
 {
-    if (a->ss_family != b->ss_family)
-        return 0;
-    if (a->ss_family == AF_INET) {
-        const struct sockaddr_in *x = (const void *)a, *y = (const void *)b;
-        return x->sin_port == y->sin_port &&
-               x->sin_addr.s_addr == y->sin_addr.s_addr;
-    }
-    const struct sockaddr_in6 *x = (const void *)a, *y = (const void *)b;
-    return a->ss_family == AF_INET6 && x->sin6_port == y->sin6_port &&
-           memcmp(&x->sin6_addr, &y->sin6_addr, sizeof x->sin6_addr) == 0;
-}
-
-/* The socket host_init_from opened for /metrics at a start, or the one
- * an upgrade handed over (-1: none), if it is still on the configured
- * address: a configuration that moved it gets its own (the old one closed
- * here). */
-static int metrics_taken_fd(ctl_t *c, const struct sockaddr_storage *want)
-{
-    int fd = c->h->metrics_fd;
-    c->h->metrics_fd = -1;
-    if (fd < 0)
-        return -1;
-    struct sockaddr_storage a;
-    socklen_t len = sizeof a;
-    memset(&a, 0, sizeof a);
-    if (getsockname(fd, (struct sockaddr *)&a, &len) == 0 && same_addr(&a, want))
-        return fd;
-    close(fd);
-    return -1;
-}
-
-/* /metrics on metrics_addr:metrics_port (docs/hosting.md, "Operations"),
- * on the socket host_init_from opened or an upgrade handed over. Only an
- * upgrade's new process binds one here (the file moved it, or the old
- * process had none): that one holds the sessions already, so without it
- * the server runs on, logged. */
-static void metrics_listen(ctl_t *c)
-{
-    const config_t *cfg = &c->h->cfg;
-    int taken = c->h->metrics_taken;
-    struct sockaddr_storage addr;
-    memset(&addr, 0, sizeof addr);
-    int rc = strchr(cfg->metrics_addr, ':')
-        ? uv_ip6_addr(cfg->metrics_addr, cfg->metrics_port, (struct sockaddr_in6 *)&addr)
-        : uv_ip4_addr(cfg->metrics_addr, cfg->metrics_port, (struct sockaddr_in *)&addr);
-    int fd = metrics_taken_fd(c, &addr); /* a bad address: rc says so */
     uv_tcp_init(c->h->loop, &c->metrics);
     c->metrics.data = c;
     c->metrics_on = 1;
-    if (fd >= 0) {
-        rc = uv_tcp_open(&c->metrics, fd);
-        if (rc != 0)
-            close(fd);
-    } else if (rc == 0) {
-        rc = uv_tcp_bind(&c->metrics, (struct sockaddr *)&addr, 0);
-    }
+    int rc = uv_tcp_open(&c->metrics, fd);
     if (rc == 0)
         rc = uv_listen((uv_stream_t *)&c->metrics, 64, on_connection);
+    else
+        close(fd);
     if (rc != 0) {
-        log_error("metrics: cannot listen on %s port %d: %s", cfg->metrics_addr,
-                  cfg->metrics_port, uv_strerror(rc));
+        log_error("metrics: cannot listen on %s port %d: %s",
+                  c->h->cfg.metrics_addr, c->h->cfg.metrics_port,
+                  uv_strerror(rc));
         uv_close((uv_handle_t *)&c->metrics, NULL);
         c->metrics_on = 0;
         return;
@@ -468,7 +421,7 @@ static void metrics_listen(ctl_t *c)
     if (uv_tcp_getsockname(&c->metrics, (struct sockaddr *)&bound, &len) == 0)
         srv_addr_name(&bound, name, sizeof name);
     log_info("metrics on http://%s/metrics%s", name,
-             fd >= 0 && taken ? " (taken over from the old process)" : "");
+             c->h->metrics_taken ? " (taken over from the old process)" : "");
 }
 
 /* 1 if a server listens on the Unix socket at path (a connect says so at
@@ -582,10 +535,8 @@ static ctl_t *listen_on(ctl_t *c, int fd)
     uv_timer_init(h->loop, &c->countdown);
     c->countdown.data = c;
     h->sh.host_inbox = &c->inbox;
-    if (h->cfg.metrics_port > 0)
-        metrics_listen(c);
-    else if (h->metrics_fd >= 0) /* handed over, but off now */
-        close(h->metrics_fd);
+    if (h->metrics_fd >= 0)
+        metrics_listen(c, h->metrics_fd);
     h->metrics_fd = -1;
     log_info("console on %s (rogued ctl --data-dir %s help)", c->path,
              h->cfg.data_dir);

@@ -250,6 +250,72 @@ START_TEST(a_port_turned_off_is_closed)
 }
 END_TEST
 
+/* A listening socket on 127.0.0.1:port that accepts nothing: the port
+ * in use by something else. */
+static int occupy(int port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert(fd >= 0);
+    int on = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+    ck_assert_int_eq(listen(fd, 1), 0);
+    return fd;
+}
+
+/* The configuration file moved metrics_port to a port in use before the
+ * upgrade: the new process says why it has no /metrics and runs on (it
+ * holds the sessions), its console answering; the old port is closed. */
+START_TEST(a_metrics_port_in_use_leaves_the_upgrade_running)
+{
+    char conf[] = "/tmp/rogued-upgrade-conf-XXXXXX", text[64], line[256];
+    int a = cl_free_port(), b = cl_free_port();
+    ck_assert_int_ne(a, b);
+    snprintf(text, sizeof text, "metrics_port = %d\n", a);
+    tsrv_t *s = start_with_conf(conf, text);
+    snprintf(line, sizeof line, "metrics on http://127.0.0.1:%d/metrics\n", a);
+    ck_assert(srv_wait_log(s, line, WAIT_MS));
+    int taken = occupy(b);
+    snprintf(text, sizeof text, "metrics_port = %d\n", b);
+    write_file(conf, text);
+    int pid = upgrade_saying(s, "metrics: off until the next start (this "
+                             "process holds the sessions already)\n");
+    snprintf(line, sizeof line, "cannot listen on 127.0.0.1 port %d "
+             "(metrics_port): Address already in use", b);
+    ck_assert(srv_log_has(s, line));
+    ck_assert_int_eq(srv_log_count(s, "metrics on http://"), 1);
+    expect_refused(a);
+    char out[1024];
+    ck_assert_int_eq(srv_ctl(s, "who", out, sizeof out), 0);
+    close(taken);
+    srv_stop_upgraded(s, pid);
+    srv_stop(s);
+    unlink(conf);
+}
+END_TEST
+
+/* The configuration file turned /metrics off (metrics_port 0) before the
+ * upgrade: the new process closes the socket it was handed. */
+START_TEST(metrics_turned_off_is_closed)
+{
+    char conf[] = "/tmp/rogued-upgrade-conf-XXXXXX", text[64], line[128];
+    int a = cl_free_port();
+    snprintf(text, sizeof text, "metrics_port = %d\n", a);
+    tsrv_t *s = start_with_conf(conf, text);
+    snprintf(line, sizeof line, "metrics on http://127.0.0.1:%d/metrics\n", a);
+    ck_assert(srv_wait_log(s, line, WAIT_MS));
+    write_file(conf, "metrics_port = 0\n");
+    int pid = upgrade_saying(s, "upgraded: serving as pid");
+    expect_refused(a);
+    ck_assert_int_eq(srv_log_count(s, "metrics on http://"), 1);
+    srv_stop_upgraded(s, pid);
+    srv_stop(s);
+    unlink(conf);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("upgrade_metrics");
@@ -259,6 +325,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, metrics_port_moves_without_a_gap);
     tcase_add_test(tc, a_port_turned_off_is_closed);
     tcase_add_test(tc, a_moved_metrics_port_is_bound_anew);
+    tcase_add_test(tc, a_metrics_port_in_use_leaves_the_upgrade_running);
+    tcase_add_test(tc, metrics_turned_off_is_closed);
     suite_add_tcase(s, tc);
     return s;
 }
