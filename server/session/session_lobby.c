@@ -108,9 +108,10 @@ static void lobby_draw_page(sess_t *s, screen_t *next)
 
 /* --- store answers ------------------------------------------------------------ */
 
-static void on_taken(void *ctx, int status, int taken)
+static void on_taken(void *ctx, const char *name, int status, int taken)
 {
     sess_t *s = ctx;
+    (void)name; /* the lobby waits for this one answer (LOBBY_BUSY) */
     if (s->state != S_LOBBY)
         return;
     if (lobby_guest_checked(&s->lobby, status, taken) == LOBBY_DO_PLAY)
