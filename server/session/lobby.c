@@ -129,6 +129,8 @@ static void go(lobby_t *l, int page)
         l->note[0] = '\0';
     if (page == LOBBY_BUSY)
         l->busy_gen++;
+    if (page != LOBBY_REG_PASS && page != LOBBY_REG_PASS2)
+        l->name_owed = 0; /* the name's early answer is for those steps */
     l->page = (uint8_t)page;
     if (page != LOBBY_WATCH)
         drop_watch(l);
@@ -295,6 +297,18 @@ static int typed_again(lobby_t *l)
     return 1;
 }
 
+/* Asks whether the name just typed at the registration is taken, while
+ * the player goes on to the password: one question at a time (an answer
+ * for a name since given up asks again for the new one). */
+static int ask_name(lobby_t *l)
+{
+    l->name_owed = 1;
+    if (l->name_asking)
+        return LOBBY_DO_NOTHING;
+    l->name_asking = 1;
+    return LOBBY_DO_CHECK_NAME;
+}
+
 /* Enter at a prompt. */
 static int submit(lobby_t *l)
 {
@@ -328,9 +342,10 @@ static int submit(lobby_t *l)
             go(l, LOBBY_REG_NAME);
             return LOBBY_DO_NOTHING;
         }
-        if (accept_name(l))
-            go(l, LOBBY_REG_PASS);
-        return LOBBY_DO_NOTHING;
+        if (!accept_name(l))
+            return LOBBY_DO_NOTHING;
+        go(l, LOBBY_REG_PASS);
+        return ask_name(l);
     case LOBBY_REG_PASS:
         if (!acct_password_valid(in->line, why, sizeof why)) {
             lobby_note(l, LOBBY_NOTE_BAD, "%s", why);
@@ -447,9 +462,12 @@ static int menu_key(lobby_t *l, int key)
     }
 }
 
+/* Why the rest of a line is dropped (lobby_t.drop_line). */
+enum { DROP_UPGRADE = 1, DROP_TAKEN };
+
 void lobby_drop_line(lobby_t *l)
 {
-    l->drop_line = 1;
+    l->drop_line = DROP_UPGRADE;
     lobby_note(l, LOBBY_NOTE_BAD, "The server was upgraded as you typed: "
                "that line is dropped. Press Enter.");
 }
@@ -459,8 +477,12 @@ void lobby_drop_line(lobby_t *l)
 static void drop_key(lobby_t *l, int key)
 {
     if (key == KEY_ENTER || key == KEY_ESC || key == KEY_CTRL_C) {
+        int taken = l->drop_line == DROP_TAKEN;
         l->drop_line = 0;
         lobby_note_clear(l);
+        if (taken) /* the name prompt's word, now that it takes keys */
+            lobby_note(l, LOBBY_NOTE_BAD, "The name %s is taken: choose "
+                       "another.", l->name);
     }
 }
 
@@ -575,6 +597,34 @@ int lobby_guest_checked(lobby_t *l, int status, int taken)
     return LOBBY_DO_PLAY;
 }
 
+int lobby_name_checked(lobby_t *l, const char *name, int status, int taken)
+{
+    l->name_asking = 0;
+    if (l->page != LOBBY_REG_PASS && l->page != LOBBY_REG_PASS2)
+        l->name_owed = 0; /* (a page set other than by go: the same) */
+    if (!l->name_owed)
+        return LOBBY_DO_NOTHING; /* the password steps were left */
+    if (strcmp(name, l->name) != 0)
+        return ask_name(l); /* for a name given up: ask for this one */
+    l->name_owed = 0;
+    if (status != STORE_OK || !taken)
+        return LOBBY_DO_NOTHING; /* the registration's end checks again */
+    /* Some of a password typed: the rest of its line would come as the
+     * name, shown as typed; it is dropped up to its Enter. */
+    int typing = l->page == LOBBY_REG_PASS2 || lobby_line_len(l) > 0;
+    lobby_wipe_password(l);
+    go(l, LOBBY_REG_NAME);
+    if (typing) {
+        l->drop_line = DROP_TAKEN;
+        lobby_note(l, LOBBY_NOTE_BAD, "The name %s is taken. Press Enter, "
+                   "then choose another.", l->name);
+    } else {
+        lobby_note(l, LOBBY_NOTE_BAD, "The name %s is taken: choose "
+                   "another.", l->name);
+    }
+    return LOBBY_DO_NOTHING;
+}
+
 void lobby_set_guest(lobby_t *l, const char *name)
 {
     snprintf(l->guest, sizeof l->guest, "%s", name);
@@ -650,6 +700,7 @@ int lobby_store_away(lobby_t *l, uint32_t gen)
 {
     if (l->page != LOBBY_BUSY || l->busy_gen != gen)
         return 0;
+    l->name_asking = 0; /* the session cancels every question it asked */
     lobby_wipe_password(l);
     lobby_keys_drop(l);
     go(l, l->back == LOBBY_BUSY ? LOBBY_MENU : l->back);

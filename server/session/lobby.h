@@ -8,7 +8,9 @@
  * nothing of the store: an action such as LOBBY_DO_LOGIN asks the session
  * to call the store, and the session reports the answer back with
  * lobby_account_done or lobby_scores_done. While such an answer is owed the
- * lobby is busy and ignores keys.
+ * lobby is busy and ignores keys; but for one question, asked without a
+ * wait so that keys typed ahead are kept: whether a name being registered
+ * is taken (LOBBY_DO_CHECK_NAME, lobby_name_checked).
  *
  * Passwords are held only between the Enter that completes them and the
  * session's call to the store (lobby_take_password), then wiped; they are
@@ -67,8 +69,12 @@ enum lobby_action {
     LOBBY_DO_KEY_ADD,     /* check lobby_keys_line (lobby_keys_refused if
                              it is no key, else lobby_keys_checked), then
                              store_key_add; answer with lobby_keys_done */
-    LOBBY_DO_KEY_REMOVE   /* store_key_remove(account, lobby_keys_pick);
+    LOBBY_DO_KEY_REMOVE,  /* store_key_remove(account, lobby_keys_pick);
                              answer with lobby_keys_done */
+    LOBBY_DO_CHECK_NAME   /* ask whether lobby.name is an account's
+                             (store_name_taken) while the player goes on
+                             to the password, keys taken meanwhile;
+                             answer with lobby_name_checked */
 };
 
 /* One game in progress as the watch page lists it (the session fills the
@@ -132,8 +138,10 @@ typedef struct lobby {
     uint8_t key_login;               /* logged in by an SSH key, not yet
                                         taken over (lobby_take_key_login) */
     uint8_t drop_line;               /* the rest of a line typed before an
-                                        upgrade: dropped up to Enter
-                                        (lobby_drop_line) */
+                                        upgrade, or of a password typed
+                                        for a name found taken: dropped
+                                        up to Enter (lobby_drop_line,
+                                        lobby_name_checked) */
     int resume_depth, resume_turns;
     lobby_keys_t *keys;              /* the keys pages' state while shown
                                         (NULL otherwise); owned */
@@ -145,6 +153,12 @@ typedef struct lobby {
                                         escape sequence): Enter refuses it */
     uint8_t too_long;                /* a character would not fit the line
                                         and was left out: Enter refuses it */
+    uint8_t name_owed;               /* registering: the answer whether
+                                        l->name is taken is wanted (until
+                                        the password steps are left) */
+    uint8_t name_asking;             /* a LOBBY_DO_CHECK_NAME is out: one
+                                        at a time, so that a player going
+                                        back and forth asks no more */
     uint8_t note_new;                /* the note was said since the last
                                         key: it is for the page that key
                                         leads to; an older one is the page
@@ -176,6 +190,20 @@ int lobby_key(lobby_t *l, int key);
  * (or the check failed: status != STORE_OK). Returns LOBBY_DO_PLAY when
  * the guest may play now, else LOBBY_DO_NOTHING (a notice says why). */
 int lobby_guest_checked(lobby_t *l, int status, int taken);
+
+/* The answer to LOBBY_DO_CHECK_NAME, for `name` (the name it was asked
+ * for; the session also calls it with status STORE_ERROR when the store
+ * refused the question). An answer for another name than the one now
+ * typed, or come after the password steps were left (back at the name or
+ * the menu, or at the registration's own wait), is stale: dropped. A
+ * name taken (STORE_OK, taken) is said, and the registration goes back
+ * to the name prompt with the password typed so far wiped; if some of it
+ * had been typed, the rest of that line is dropped up to Enter, so that
+ * it is never shown as a name. Any other answer changes nothing: the
+ * registration checks again at its end. Returns LOBBY_DO_CHECK_NAME when
+ * the answer was stale and the name typed now is still to be asked
+ * about (one question at a time), else LOBBY_DO_NOTHING. */
+int lobby_name_checked(lobby_t *l, const char *name, int status, int taken);
 
 /* The answer to LOBBY_DO_LOGIN or LOBBY_DO_REGISTER. Returns
  * LOBBY_DO_QUIT when this was the last failed login the connection gets

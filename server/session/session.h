@@ -553,6 +553,13 @@ void sess_display_changed(sess_t *s);
 /* Frees a game with its recorder; o is empty afterwards. */
 void owned_game_free(owned_game_t *o);
 
+/* --- names (session_names.c) ------------------------------------------------- */
+
+/* The lobby's questions about names (LOBBY_DO_CHECK_GUEST, through its
+ * wait; LOBBY_DO_CHECK_NAME, without one): the store asked, its answer
+ * given to the lobby. */
+void sess_names_act(sess_t *s, int action);
+
 /* --- SSH keys (session_keys.c) ----------------------------------------------- */
 
 /* The lobby's keys actions (LOBBY_DO_KEYS_LIST, _KEY_ADD, _KEY_REMOVE):

@@ -108,16 +108,6 @@ static void lobby_draw_page(sess_t *s, screen_t *next)
 
 /* --- store answers ------------------------------------------------------------ */
 
-static void on_taken(void *ctx, int status, int taken)
-{
-    sess_t *s = ctx;
-    if (s->state != S_LOBBY)
-        return;
-    if (lobby_guest_checked(&s->lobby, status, taken) == LOBBY_DO_PLAY)
-        sess_goto(s, S_PLAYING, NULL);
-    sess_owe_frame(s);
-}
-
 /* Plays on a game rebuilt from its keys (a takeover) or held since the
  * login. */
 static void play_on(sess_t *s, play_arg_t *a)
@@ -516,14 +506,6 @@ static void act_logout(sess_t *s, int action)
     s->claim = 0; /* the account's: the next login's load takes its own */
 }
 
-static void act_check_guest(sess_t *s, int action)
-{
-    lobby_t *l = &s->lobby;
-    (void)action;
-    if (store_name_taken(s->srv->store, l->name, on_taken, s) != 0)
-        lobby_guest_checked(l, STORE_ERROR, 1);
-}
-
 /* LOBBY_DO_LOGIN and LOBBY_DO_REGISTER. */
 static void act_account(sess_t *s, int action)
 {
@@ -641,7 +623,8 @@ static void act_quit(sess_t *s, int action)
 static void (*const actions[])(sess_t *s, int action) = {
     [LOBBY_DO_PLAY] = act_play,
     [LOBBY_DO_LOGOUT] = act_logout,
-    [LOBBY_DO_CHECK_GUEST] = act_check_guest,
+    [LOBBY_DO_CHECK_GUEST] = sess_names_act, /* session_names.c */
+    [LOBBY_DO_CHECK_NAME] = sess_names_act,
     [LOBBY_DO_LOGIN] = act_account,
     [LOBBY_DO_REGISTER] = act_account,
     [LOBBY_DO_CHANGE_PASSWORD] = act_change_password,

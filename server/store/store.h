@@ -106,7 +106,8 @@ typedef void (*store_account_cb)(void *ctx, const store_account_t *result);
 typedef void (*store_scores_cb)(void *ctx, const store_scores_t *result);
 typedef void (*store_recent_cb)(void *ctx, const store_recent_t *result);
 typedef void (*store_done_cb)(void *ctx, int status);
-typedef void (*store_taken_cb)(void *ctx, int status, int taken);
+typedef void (*store_taken_cb)(void *ctx, const char *name, int status,
+                               int taken);
 typedef void (*store_progress_cb)(void *ctx, const store_progress_t *result);
 typedef void (*store_record_cb)(void *ctx, const store_record_t *result);
 
@@ -232,9 +233,13 @@ int store_recent(store_t *st, int64_t after, int n, store_recent_cb cb,
                  void *ctx);
 
 /* Whether an account has this name (any case): for the lobby, where a
- * guest may not play under an account's name. cb gets STORE_OK with
- * taken = 0 or 1, or STORE_ERROR. A malformed name (acct_name_valid
- * fails) answers STORE_INVALID without asking the database. Returns 0
+ * guest may not play under an account's name, and a name being
+ * registered is told taken before its password is typed. cb gets the
+ * name asked (cut at ACCT_NAME_MAX bytes), so that an answer to a name
+ * since given up is told from the answer to the one typed now, and
+ * STORE_OK with taken = 0 or 1, or STORE_ERROR. A malformed name
+ * (acct_name_valid fails) answers STORE_INVALID without asking the
+ * database. Returns 0
  * (the callback will come, on the loop thread, never inside this call),
  * or -1 (refused at once: too many requests owed, OOM). */
 int store_name_taken(store_t *st, const char *name, store_taken_cb cb,

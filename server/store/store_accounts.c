@@ -114,7 +114,8 @@ static void register_answer(req_t *r)
 
 static void taken_answer(req_t *r)
 {
-    r->cb.taken(r->ctx, r->status, r->status == STORE_OK && r->found);
+    r->cb.taken(r->ctx, r->name, r->status,
+                r->status == STORE_OK && r->found);
 }
 
 /* A block of guest numbers reserved in the database: used when the block
@@ -321,11 +322,12 @@ int store_name_taken(store_t *st, const char *name, store_taken_cb cb,
     if (!r)
         return -1;
     r->cb.taken = cb;
+    /* the answer says what it was asked (a malformed name too, cut) */
+    snprintf(r->name, sizeof r->name, "%s", name);
     if (!acct_name_valid(name, NULL, 0)) {
         store_answer_soon(st, r, STORE_INVALID);
         return 0;
     }
-    snprintf(r->name, sizeof r->name, "%s", name);
     store_db_submit(st, r);
     return 0;
 }

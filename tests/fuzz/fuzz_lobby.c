@@ -6,10 +6,11 @@
  * Input: a stream of ops. A byte < 0xe0 is a key (an index into a table of
  * special keys, or the byte itself as a character); 0xe0-0xff is an event
  * (the low bits and the next byte pick it): a login or registration answer
- * of any status, a guest-name answer, a hall of fame answer, the wait for a
- * saved game and its end, a resume offer, the watch list filled, an SSH
- * keys answer (the list of any status, a refused line, a checked one, a
- * key login), a draw.
+ * of any status, a guest-name answer, a registration's early answer
+ * whether its name is taken (for the name typed now or for another), a
+ * hall of fame answer, the wait for a saved game and its end, a resume
+ * offer, the watch list filled, an SSH keys answer (the list of any
+ * status, a refused line, a checked one, a key login), a draw.
  *
  * Besides the sanitizers it checks the contracts: every action is one of
  * enum lobby_action; what is typed at a password prompt never shows (only
@@ -94,7 +95,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 break;
             }
             case 1:
-                action = lobby_guest_checked(&l, statuses[arg % NSTATUS], arg & 1);
+                if (arg & 2) /* the registration's early answer: for the
+                                name typed now, or for one given up */
+                    action = lobby_name_checked(&l, arg & 4 ? l.name
+                                                : "Someone",
+                                                statuses[(arg >> 3) % NSTATUS],
+                                                arg & 1);
+                else
+                    action = lobby_guest_checked(&l, statuses[arg % NSTATUS],
+                                                 arg & 1);
                 break;
             case 2:
                 memset(&sc, 0, sizeof sc);
@@ -175,7 +184,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
             }
         }
-        if (action < LOBBY_DO_NOTHING || action > LOBBY_DO_KEY_REMOVE)
+        if (action < LOBBY_DO_NOTHING || action > LOBBY_DO_CHECK_NAME)
             abort();
         if (action == LOBBY_DO_LOGIN || action == LOBBY_DO_REGISTER ||
             action == LOBBY_DO_CHANGE_PASSWORD) {

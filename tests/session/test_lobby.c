@@ -1,7 +1,8 @@
 /* test_lobby.c - the lobby, accounts and the hall of fame against the real
  * server: the menu and its counts, an empty hall of fame, register / log
  * out / log in / wrong password, five failures closing the connection,
- * passwords never echoed, names with control bytes or other characters
+ * passwords never echoed, a name taken told at its Enter while keys
+ * typed ahead are kept, names with control bytes or other characters
  * refused, a guest who dies and is then seen in the hall of fame by
  * another player, and every finished game still there after SIGTERM and
  * a restart on the same data directory. */
@@ -111,10 +112,12 @@ START_TEST(register_logout_login_wrong_password)
     play_wait_text(c, "Welcome back, Alice!");
     play_wait_text(c, "Play as Alice");
 
-    /* The name is taken in any case. */
+    /* The name is taken in any case (told at its Enter: the test of it
+     * is register_taken_name_told_before_the_password). */
     tclient_t *d = play_lobby(srv_port(s));
-    do_register(d, "aLiCe", "whatever1");
-    play_wait_text(d, "That name is taken.");
+    ck_assert(cl_key(d, "r"));
+    play_type_line(d, "aLiCe");
+    play_wait_text(d, "The name aLiCe is taken: choose another.");
     cl_close(d);
 
     ck_assert(srv_log_has(s, "register id=1 name=Alice"));
@@ -353,6 +356,77 @@ START_TEST(old_notes_do_not_outlive_their_step)
 }
 END_TEST
 
+/* A name taken is told as soon as its Enter is typed: the player sees it
+ * at the name prompt before typing any password, and the prompt takes
+ * another name at once. */
+START_TEST(register_taken_name_told_before_the_password)
+{
+    tsrv_t *s = srv_start(NULL);
+    tclient_t *a = play_register(srv_port(s), "Alice");
+    cl_close(a);
+
+    tclient_t *c = play_lobby(srv_port(s));
+    ck_assert(cl_key(c, "r"));
+    play_wait_text(c, "Register an account");
+    play_type_line(c, "aLiCe");
+    play_wait_text(c, "The name aLiCe is taken: choose another.");
+    ck_assert(cl_screen_has(c, "Name:"));
+    if (cl_screen_has(c, "Password:"))
+        play_fail(c, "the password is asked for under a name taken");
+    play_type_line(c, "Bob");
+    play_wait_text(c, "Password:");
+    play_type_line(c, "hunter22");
+    play_wait_text(c, "Again:");
+    play_type_line(c, "hunter22");
+    play_wait_text(c, "Welcome, Bob! Your account is ready.");
+    cl_close(c);
+
+    /* A password typed ahead under a name taken: wiped, and the rest of
+     * its line dropped up to Enter, never shown as a name. */
+    c = play_lobby(srv_port(s));
+    ck_assert(cl_key(c, "r"));
+    play_wait_text(c, "Register an account");
+    ck_assert(cl_sync(c, CL_WAIT_MS));
+    ck_assert_int_eq(cl_send_str(c, "alice\rsecr"), 0);
+    play_wait_text(c, "The name alice is taken. Press Enter, then choose "
+                   "another.");
+    play_type_line(c, "et99");
+    play_wait_text(c, "The name alice is taken: choose another.");
+    ck_assert(cl_screen_has(c, "Name:"));
+    if (cl_stream_has(c, "secr") || cl_stream_has(c, "et99"))
+        play_fail(c, "a password typed ahead was shown");
+    cl_close(c);
+    ck_assert(!srv_log_has(s, "secr"));
+    srv_stop(s);
+}
+END_TEST
+
+/* The name is asked about without a wait: a name, its Enter and the
+ * first letters of the password sent in one write lose none of them
+ * (a wait for the store's answer would drop the keys typed meanwhile). */
+START_TEST(register_keys_typed_ahead_are_kept)
+{
+    tsrv_t *s = srv_start(NULL);
+    tclient_t *c = play_lobby(srv_port(s));
+    ck_assert(cl_key(c, "r"));
+    play_wait_text(c, "Register an account");
+    ck_assert(cl_sync(c, CL_WAIT_MS));
+    ck_assert_int_eq(cl_send_str(c, "Zed\rhunter22"), 0);
+    play_wait_text(c, "Password: ********");
+    ck_assert(cl_key(c, "\r"));
+    play_wait_text(c, "Again:");
+    play_type_line(c, "hunter22");
+    play_wait_text(c, "Welcome, Zed! Your account is ready.");
+    cl_close(c);
+    /* the password is all of what was typed */
+    c = play_lobby(srv_port(s));
+    do_login(c, "zed", "hunter22");
+    play_wait_text(c, "Welcome back, Zed!");
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
 /* A password longer than 128 bytes is refused at Enter, not taken as its
  * first 128: registering with 150 bytes asks again. */
 START_TEST(too_long_a_password_is_refused)
@@ -438,6 +512,8 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, menu_counts_and_empty_hall_of_fame);
     tcase_add_test(tc, register_logout_login_wrong_password);
+    tcase_add_test(tc, register_taken_name_told_before_the_password);
+    tcase_add_test(tc, register_keys_typed_ahead_are_kept);
     tcase_add_test(tc, five_failed_logins_close_the_connection);
     tcase_add_test(tc, change_password_in_the_lobby);
     tcase_add_test(tc, names_with_control_bytes_or_escapes_refused);

@@ -606,6 +606,129 @@ START_TEST(register_asks_twice)
 }
 END_TEST
 
+/* At the registration the name is asked about as its Enter is typed,
+ * without a wait: the password prompt takes keys at once, and a taken
+ * name is told before the password is done. */
+START_TEST(register_name_taken_told_early)
+{
+    lobby_t l;
+    lobby_init(&l, "");
+    lobby_key(&l, 'r');
+    type(&l, "bob");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHECK_NAME);
+    ck_assert_int_eq(l.page, LOBBY_REG_PASS); /* no wait: keys go on */
+    ck_assert_str_eq(l.name, "bob");
+    /* Free: nothing changes, what was typed meanwhile stays. */
+    type(&l, "sec");
+    ck_assert_int_eq(lobby_name_checked(&l, "bob", STORE_OK, 0),
+                     LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_REG_PASS);
+    ck_assert_str_eq(lobby_line(&l), "sec");
+    lobby_key(&l, KEY_ESC);
+
+    /* Taken, nothing of the password typed yet: back to the name. */
+    lobby_key(&l, 'r');
+    type(&l, "alice");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHECK_NAME);
+    ck_assert_int_eq(lobby_name_checked(&l, "alice", STORE_OK, 1),
+                     LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_REG_NAME);
+    ck_assert_int_eq(l.note_kind, LOBBY_NOTE_BAD);
+    ck_assert_str_eq(l.note, "The name alice is taken: choose another.");
+    ck_assert(shows(&l, "The name alice is taken: choose another."));
+    type(&l, "carol"); /* the name prompt takes keys at once */
+    ck_assert_str_eq(lobby_line(&l), "carol");
+    lobby_key(&l, KEY_ESC);
+
+    /* Taken at the second password: both wiped, and the rest of the line
+     * is dropped up to its Enter, never shown as a name. */
+    lobby_key(&l, 'r');
+    type(&l, "alice");
+    lobby_key(&l, KEY_ENTER);
+    type(&l, "secret1");
+    lobby_key(&l, KEY_ENTER);
+    type(&l, "sec");
+    ck_assert_int_eq(lobby_name_checked(&l, "alice", STORE_OK, 1),
+                     LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_REG_NAME);
+    ck_assert(pass_wiped(&l));
+    ck_assert(line_wiped(&l));
+    ck_assert_str_eq(l.note, "The name alice is taken. Press Enter, then "
+                     "choose another.");
+    type(&l, "ret1");
+    ck_assert_str_eq(lobby_line(&l), "");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_REG_NAME);
+    ck_assert_str_eq(l.note, "The name alice is taken: choose another.");
+    type(&l, "dave");
+    ck_assert_str_eq(lobby_line(&l), "dave");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHECK_NAME);
+    ck_assert_int_eq(l.page, LOBBY_REG_PASS);
+
+    /* The store could not say: nothing changes (the end checks). */
+    ck_assert_int_eq(lobby_name_checked(&l, "dave", STORE_ERROR, 0),
+                     LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_REG_PASS);
+    lobby_free(&l);
+}
+END_TEST
+
+/* An answer for a name the player has moved on from is dropped: gone
+ * back to the menu, or to another name (which is then asked about, one
+ * question at a time), or at the registration's own wait. */
+START_TEST(register_stale_name_answer_is_dropped)
+{
+    lobby_t l;
+    lobby_init(&l, "");
+    /* Left for the menu: the answer changes nothing. */
+    lobby_key(&l, 'r');
+    type(&l, "alice");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHECK_NAME);
+    lobby_key(&l, KEY_ESC);
+    ck_assert_int_eq(l.page, LOBBY_MENU);
+    ck_assert_int_eq(lobby_name_checked(&l, "alice", STORE_OK, 1),
+                     LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_MENU);
+    ck_assert_str_eq(l.note, "");
+
+    /* Another name typed while the first question is out: not asked yet
+     * (one at a time); the first answer is dropped and asks for it. */
+    lobby_key(&l, 'r');
+    type(&l, "alice");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHECK_NAME);
+    lobby_key(&l, KEY_ESC);
+    lobby_key(&l, 'r');
+    type(&l, "bob");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    type(&l, "pass");
+    ck_assert_int_eq(lobby_name_checked(&l, "alice", STORE_OK, 1),
+                     LOBBY_DO_CHECK_NAME);
+    ck_assert_int_eq(l.page, LOBBY_REG_PASS);
+    ck_assert_str_eq(lobby_line(&l), "pass");
+    ck_assert_str_eq(l.note, "");
+    /* bob's own answer counts. */
+    ck_assert_int_eq(lobby_name_checked(&l, "bob", STORE_OK, 1),
+                     LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_REG_NAME);
+    ck_assert_str_eq(l.note, "The name bob is taken. Press Enter, then "
+                     "choose another.");
+    lobby_key(&l, KEY_ENTER);
+
+    /* At the registration's own wait: the end's answer decides. */
+    type(&l, "carol");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHECK_NAME);
+    type(&l, "secret1");
+    lobby_key(&l, KEY_ENTER);
+    type(&l, "secret1");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_REGISTER);
+    ck_assert_int_eq(lobby_name_checked(&l, "carol", STORE_OK, 1),
+                     LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_BUSY);
+    ck_assert_str_eq(lobby_take_password(&l), "secret1");
+    lobby_free(&l);
+}
+END_TEST
+
 START_TEST(esc_at_a_password_wipes_it)
 {
     lobby_t l;
@@ -950,6 +1073,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, five_failed_logins_quit);
     tcase_add_test(tc, login_answers_say_why);
     tcase_add_test(tc, register_asks_twice);
+    tcase_add_test(tc, register_name_taken_told_early);
+    tcase_add_test(tc, register_stale_name_answer_is_dropped);
     tcase_add_test(tc, esc_at_a_password_wipes_it);
     tcase_add_test(tc, logout_drops_the_account);
     tcase_add_test(tc, resume_offer_and_wait);

@@ -743,15 +743,17 @@ END_TEST
 
 typedef struct taken_answer {
     int calls, status, taken;
+    char name[ACCT_NAME_MAX + 1]; /* the name the answer says it is for */
     store_t *st;                /* set: look at the games when answered */
     long long games_on_disk;
     uint64_t games_written;
 } taken_answer_t;
 
-static void on_taken(void *ctx, int status, int taken)
+static void on_taken(void *ctx, const char *name, int status, int taken)
 {
     taken_answer_t *t = ctx;
     t->calls++;
+    snprintf(t->name, sizeof t->name, "%s", name);
     t->status = status;
     t->taken = taken;
     if (t->st) {
@@ -784,21 +786,29 @@ START_TEST(name_taken_any_case)
         t = do_taken(st, same[i]);
         ck_assert_int_eq(t.status, STORE_OK);
         ck_assert_msg(t.taken == 1, "%s not taken", same[i]);
+        /* the answer names what was asked, as it was asked (the lobby
+         * tells an answer for a name since given up by it) */
+        ck_assert_str_eq(t.name, same[i]);
     }
     const char *free_names[] = { "Alicia", "Alic", "Bob", "guest-1" };
     for (int i = 0; i < 4; i++) {
         t = do_taken(st, free_names[i]);
         ck_assert_int_eq(t.status, STORE_OK);
         ck_assert_msg(t.taken == 0, "%s taken", free_names[i]);
+        ck_assert_str_eq(t.name, free_names[i]);
     }
     /* malformed: answered without the database, and never "taken" */
     const char *bad[] = { "x", "", "Alice\033[2J", "al ice",
                           "a-name-far-too-long-for-us" };
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 4; i++) {
         t = do_taken(st, bad[i]);
         ck_assert_int_eq(t.status, STORE_INVALID);
         ck_assert_int_eq(t.taken, 0);
+        ck_assert_str_eq(t.name, bad[i]);
     }
+    t = do_taken(st, bad[4]); /* named cut at ACCT_NAME_MAX bytes */
+    ck_assert_int_eq(t.status, STORE_INVALID);
+    ck_assert_str_eq(t.name, "a-name-far-too-long-");
     store_close(st);
 }
 END_TEST

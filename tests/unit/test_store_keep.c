@@ -122,9 +122,10 @@ static int as_nobody(int (*fn)(void))
 
 static int taken_status;
 
-static void on_taken(void *ctx, int status, int taken)
+static void on_taken(void *ctx, const char *name, int status, int taken)
 {
     (void)ctx;
+    (void)name;
     (void)taken;
     taken_status = status;
 }

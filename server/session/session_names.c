@@ -1,0 +1,62 @@
+/* session_names.c - the lobby's questions to the store about names
+ * (lobby.h, store_name_taken): whether a guest's name is an account's,
+ * asked through the lobby's wait (the game begins only once it is
+ * answered), and whether a name being registered is taken, asked without
+ * one (the player goes on to the password, every key taken meanwhile),
+ * so that a name taken is told before its password is typed. The
+ * registration's end checks the name again all the same: it may be taken
+ * between the two. */
+#include "session.h"
+#include "store.h"
+
+static void on_guest_checked(void *ctx, const char *name, int status,
+                             int taken)
+{
+    sess_t *s = ctx;
+    (void)name; /* the lobby waits for this one answer (LOBBY_BUSY) */
+    if (s->state != S_LOBBY)
+        return;
+    if (lobby_guest_checked(&s->lobby, status, taken) == LOBBY_DO_PLAY)
+        sess_goto(s, S_PLAYING, NULL);
+    sess_owe_frame(s);
+}
+
+static void check_name(sess_t *s);
+
+/* The early answer for a name being registered: the lobby drops it if
+ * the player has moved on, and may want the name typed since asked
+ * about (its question was held while this one was out). The lobby keeps
+ * its question across states, so it is told in any state (it then has
+ * no registration to change). */
+static void on_name_checked(void *ctx, const char *name, int status,
+                            int taken)
+{
+    sess_t *s = ctx;
+    int action = lobby_name_checked(&s->lobby, name, status, taken);
+    if (s->state != S_LOBBY)
+        return;
+    sess_owe_frame(s);
+    if (action == LOBBY_DO_CHECK_NAME)
+        check_name(s);
+}
+
+/* A question the store refuses (too many owed) is no answer: the lobby
+ * is told so, and the registration's end checks the name. */
+static void check_name(sess_t *s)
+{
+    lobby_t *l = &s->lobby;
+    if (store_name_taken(s->srv->store, l->name, on_name_checked, s) != 0)
+        lobby_name_checked(l, l->name, STORE_ERROR, 0);
+}
+
+void sess_names_act(sess_t *s, int action)
+{
+    lobby_t *l = &s->lobby;
+    if (action == LOBBY_DO_CHECK_NAME) {
+        check_name(s);
+        return;
+    }
+    /* LOBBY_DO_CHECK_GUEST */
+    if (store_name_taken(s->srv->store, l->name, on_guest_checked, s) != 0)
+        lobby_guest_checked(l, STORE_ERROR, 1);
+}
