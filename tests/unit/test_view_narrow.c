@@ -519,6 +519,99 @@ START_TEST(history_wraps_at_40x20)
 }
 END_TEST
 
+/* The first and last message numbers of the history page on s ("lines
+ * A-B of C"); C into *count. */
+static void history_lines(const screen_t *s, int *a, int *b, int *count)
+{
+    ck_assert_msg(sscanf(row(s, 0), "Message history: lines %d-%d of %d", a,
+                         b, count) == 3, "row 0: %s", row(s, 0));
+}
+
+/* `P` at w x h with `lines` messages after the welcome's: k goes back a
+ * little at a time, with no row skipped, until the oldest line is at the
+ * top; G comes back to the newest, g goes to the oldest at once. */
+static void history_pages_back(int w, int h, int lines)
+{
+    game_t *g = game_new(9, NULL);
+    for (int i = 1; i <= lines; i++)
+        game_log(g, MSG_INFO, "Message %d: the quick brown fox jumps over "
+                 "the lazy dog at %d.", i, 1000 + i);
+    int count = g->log_count;
+    game_key(g, 'P');
+    screen_t s;
+    screen_init(&s, w, h);
+    view_draw(g, &s);
+    int a, b, c;
+    history_lines(&s, &a, &b, &c);
+    ck_assert_int_eq(c, count);
+    ck_assert_int_eq(b, count); /* the newest at the bottom */
+    ck_assert_int_gt(a, 1);     /* the oldest is above the page */
+    int newest_top = a, prev_top = a, steps = 0;
+    while (a > 1 && steps++ < 200) {
+        game_key(g, 'k');
+        view_draw(g, &s);
+        history_lines(&s, &a, &b, &c);
+        ck_assert_int_le(a, prev_top);
+        ck_assert_msg(b >= prev_top, "%dx%d, %d lines: a step from the page "
+                      "at line %d shows lines %d-%d", w, h, lines, prev_top,
+                      a, b);
+        prev_top = a;
+    }
+    ck_assert_msg(a == 1, "%dx%d, %d lines: k stops at line %d", w, h, lines,
+                  a);
+    ck_assert_str_eq(row(&s, 1), "Welcome to the dungeon, adventurer!");
+    game_key(g, 'G');
+    view_draw(g, &s);
+    history_lines(&s, &a, &b, &c);
+    ck_assert_int_eq(a, newest_top);
+    ck_assert_int_eq(b, count);
+    game_key(g, 'g');
+    view_draw(g, &s);
+    history_lines(&s, &a, &b, &c);
+    ck_assert_int_eq(a, 1);
+    ck_assert_str_eq(row(&s, 1), "Welcome to the dungeon, adventurer!");
+    screen_free(&s);
+    game_free(g);
+}
+
+/* `P` below 80x24 early in a game: a log that fits the 22 rows of 80x24
+ * but not the 18 of 40x20 once wrapped (nor of 80x20), and one just past
+ * 22 lines, where 80x24 has one step back to go, are paged back to their
+ * oldest line all the same. */
+START_TEST(history_pages_early_at_40x20)
+{
+    static const int lines[] = { 8, 12, 20, 23, 30 };
+    for (size_t t = 0; t < sizeof lines / sizeof *lines; t++) {
+        history_pages_back(40, 20, lines[t]);
+        history_pages_back(60, 20, lines[t]);
+    }
+    /* 80 columns: a line a row; 18 of them on a page */
+    history_pages_back(80, 20, 20);
+    history_pages_back(80, 20, 23);
+    /* At 40x20 k moves the page a row, b a page of 17 (the top row
+     * is then the bottom one). */
+    game_t *g = game_new(9, NULL);
+    for (int i = 1; i <= 30; i++)
+        game_log(g, MSG_INFO, "Message %d: the quick brown fox jumps over "
+                 "the lazy dog at %d.", i, 1000 + i);
+    game_key(g, 'P');
+    screen_t s;
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    char top[64];
+    snprintf(top, sizeof top, "%s", row(&s, 1));
+    game_key(g, 'k');
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 2), top);
+    snprintf(top, sizeof top, "%s", row(&s, 1));
+    game_key(g, 'b');
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 18), top);
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
 /* `\` with nothing learned: the sentence broken at a space at 40 and 60
  * columns. */
 START_TEST(discoveries_wrapped)
@@ -666,6 +759,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, narrow_help_names_every_key);
     tcase_add_test(tc, character_fits_40x20);
     tcase_add_test(tc, history_wraps_at_40x20);
+    tcase_add_test(tc, history_pages_early_at_40x20);
     tcase_add_test(tc, discoveries_wrapped);
     tcase_add_test(tc, death_log_wrapped);
     suite_add_tcase(s, tc);
