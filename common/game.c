@@ -267,6 +267,7 @@ static int game_key_play(game_t *g, int key)
     case 'P':
         g->mode = MODE_HISTORY;
         g->hist_off = 0;
+        g->derived.hist_pos = 0;
         return 0;
     case 'Q':
     case KEY_CTRL_C:
@@ -318,17 +319,21 @@ static int game_key_pack(game_t *g, int key)
     return item_use(g, slot);
 }
 
-/* The history pager: the newest line at the bottom, hist_off lines back. */
+/* The history pager: the newest line at the bottom, hist_off lines back;
+ * below 80x24, hist_pos rows of the log wrapped to 40 columns back (a
+ * page there is 17 rows, and the log wraps into more rows than it has
+ * lines: it goes further than hist_off). */
 static void game_key_history(game_t *g, int key)
 {
-    int page = GAME_HISTORY_ROWS - 1, step;
+    int page = GAME_HISTORY_ROWS - 1, npage = GAME_HISTORY_NARROW_ROWS - 1;
+    int step, nstep, far = LOG_MAX * GAME_MSG_WRAP_MAX;
     switch (key) {
-    case KEY_UP: case 'k': step = 1; break;
-    case KEY_DOWN: case 'j': step = -1; break;
-    case KEY_PGUP: case 'b': case '-': step = page; break;
-    case KEY_PGDN: case ' ': case '+': step = -page; break;
-    case KEY_HOME: case 'g': step = LOG_MAX; break;
-    case KEY_END: case 'G': step = -LOG_MAX; break;
+    case KEY_UP: case 'k': step = nstep = 1; break;
+    case KEY_DOWN: case 'j': step = nstep = -1; break;
+    case KEY_PGUP: case 'b': case '-': step = page; nstep = npage; break;
+    case KEY_PGDN: case ' ': case '+': step = -page; nstep = -npage; break;
+    case KEY_HOME: case 'g': step = LOG_MAX; nstep = far; break;
+    case KEY_END: case 'G': step = -LOG_MAX; nstep = -far; break;
     case KEY_ESC: case 'q': case 'Q': case 'P': case KEY_ENTER: case '\n':
         g->mode = MODE_PLAY;
         return;
@@ -341,6 +346,8 @@ static void game_key_history(game_t *g, int key)
         g->hist_off = max;
     if (g->hist_off < 0)
         g->hist_off = 0;
+    int pos = g->derived.hist_pos + nstep, nmax = game_history_narrow_max(g);
+    g->derived.hist_pos = (uint16_t)(pos < 0 ? 0 : pos > nmax ? nmax : pos);
 }
 
 static int game_key_mode(game_t *g, int key)

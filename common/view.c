@@ -14,6 +14,9 @@
 
 _Static_assert(VIEW_MIN_H - 2 == GAME_HISTORY_ROWS,
                "the core's history clamp is the smallest history page");
+_Static_assert(VIEW_NARROW_MIN_W == GAME_HISTORY_NARROW_W &&
+                   VIEW_NARROW_MIN_H - 2 == GAME_HISTORY_NARROW_ROWS,
+               "the core's narrow history clamp is the smallest narrow page");
 
 int view_fits(int w, int h)
 {
@@ -531,7 +534,9 @@ static void draw_character(const game_t *g, screen_t *s)
 /* `P`: the whole log, oldest at the top, paged from the newest. */
 static void draw_history(const game_t *g, screen_t *s)
 {
-    if (s->w < 80) { /* messages are up to 79 columns */
+    /* messages are up to 79 columns; and below 24 rows hist_off stops
+     * short of the oldest line (GAME_HISTORY_ROWS) */
+    if (!view_full(s->w, s->h)) {
         view_history_narrow(g, s);
         return;
     }

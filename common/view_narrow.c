@@ -75,28 +75,6 @@ int view_cell_tile(const game_t *g, int w, int h, int x, int y, int *tx,
     return 1;
 }
 
-int view_wrap(const char *text, int w, int *start, int *len, int max)
-{
-    int n = 0, p = 0, end = (int)strlen(text);
-    while (p < end && n < max) {
-        int take = end - p;
-        if (take > w) {
-            take = w;
-            for (int q = p + w; q > p; q--)
-                if (text[q] == ' ') {
-                    take = q - p;
-                    break;
-                }
-        }
-        start[n] = p;
-        len[n++] = take;
-        p += take;
-        while (p < end && text[p] == ' ')
-            p++;
-    }
-    return n;
-}
-
 int view_puts_wrapped(screen_t *s, int x, int y, int w, int max_rows,
                       const char *text, uint8_t fg, uint8_t attr)
 {
@@ -104,7 +82,7 @@ int view_puts_wrapped(screen_t *s, int x, int y, int w, int max_rows,
     int start[MAX_ROWS], len[MAX_ROWS];
     if (w < 1 || max_rows < 1)
         return 0;
-    int n = view_wrap(text, w, start, len,
+    int n = game_text_wrap(text, w, start, len,
                       max_rows < MAX_ROWS ? max_rows : MAX_ROWS);
     for (int i = 0; i < n; i++) {
         char line[256];
@@ -128,7 +106,7 @@ static void draw_log(const game_t *g, const view_layout_t *lo, screen_t *s)
         const msg_t *m = game_msg(g, i);
         if (!m)
             break;
-        used += view_wrap(m->text, s->w, start, len, MAX_LINES);
+        used += game_text_wrap(m->text, s->w, start, len, MAX_LINES);
     }
     if (used < VIEW_NARROW_LOG)
         used = VIEW_NARROW_LOG;
@@ -141,7 +119,7 @@ static void draw_log(const game_t *g, const view_layout_t *lo, screen_t *s)
             break;
         int fresh = game_msg_is_new(g, i);
         uint8_t fg = fresh ? view_msg_colour(m->kind) : COL_GREY;
-        int n = view_wrap(m->text, s->w, start, len, MAX_LINES);
+        int n = game_text_wrap(m->text, s->w, start, len, MAX_LINES);
         for (int j = n - 1; j >= 0 && row >= lo->log_top; j--, row--) {
             char line[MSG_LEN];
             snprintf(line, sizeof line, "%.*s", len[j], m->text + start[j]);

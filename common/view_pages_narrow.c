@@ -20,7 +20,7 @@ static void pack_part(const char *part, const char *sep, int w,
         return;
     }
     int start[4], len[4];
-    int k = view_wrap(part, w, start, len, 4);
+    int k = game_text_wrap(part, w, start, len, 4);
     for (int i = 0; i < k && *n < max; i++)
         snprintf(out[(*n)++], 96, "%.*s", len[i], part + start[i]);
     *cur = k == 1; /* a part broken over rows ends its last one */
@@ -75,7 +75,8 @@ void view_character_narrow(screen_t *s, char line[][96], int n)
 /* P's rows: every message of the log wrapped to the width, the oldest's
  * first; each row keeps which message it is from. */
 typedef struct {
-    int msg[LOG_MAX * 4], start[LOG_MAX * 4], len[LOG_MAX * 4];
+    int msg[LOG_MAX * GAME_MSG_WRAP_MAX], start[LOG_MAX * GAME_MSG_WRAP_MAX],
+        len[LOG_MAX * GAME_MSG_WRAP_MAX];
     int n;
 } hist_rows_t;
 
@@ -86,7 +87,8 @@ static void hist_wrap(const game_t *g, int w, hist_rows_t *r)
         const msg_t *m = game_msg(g, i);
         if (!m)
             continue;
-        int k = view_wrap(m->text, w, r->start + r->n, r->len + r->n, 4);
+        int k = game_text_wrap(m->text, w, r->start + r->n, r->len + r->n,
+                               GAME_MSG_WRAP_MAX);
         if (k == 0) { /* an empty message keeps its row */
             r->start[r->n] = 0;
             r->len[r->n] = 0;
@@ -98,19 +100,20 @@ static void hist_wrap(const game_t *g, int w, hist_rows_t *r)
     }
 }
 
-/* The game pages hist_off in messages, up to log_count -
- * GAME_HISTORY_ROWS (what 80x24 shows); wrapped, the log takes more rows
- * than messages, so that range is spread over the rows: the oldest page
- * is still at the top end and no row is skipped by more than a page. */
+/* The game pages hist_pos in rows of the log wrapped to 40 columns, up
+ * to game_history_narrow_max, which at 40x20 is the rows this page has
+ * to go back; at a larger size the log takes fewer rows than that, so
+ * the range is spread over them: the oldest page is still at the top end
+ * and a step moves a row or none. */
 void view_history_narrow(const game_t *g, screen_t *s)
 {
     hist_rows_t r; /* 6 KB */
     int rows = s->h - 2, count = g->log_count;
     hist_wrap(g, s->w, &r);
     int top_max = r.n - rows > 0 ? r.n - rows : 0;
-    int max = count - GAME_HISTORY_ROWS;
-    int off = g->hist_off < max ? g->hist_off : max;
-    int back = max > 0 && off > 0 ? (int)((long)off * top_max / max) : 0;
+    int max = game_history_narrow_max(g);
+    int pos = g->derived.hist_pos < max ? g->derived.hist_pos : max;
+    int back = max > 0 ? (int)((long)pos * top_max / max) : 0;
     int top = top_max - back, n = r.n - top < rows ? r.n - top : rows;
     char line[96];
     if (n > 0)
@@ -140,7 +143,7 @@ void view_log_under_narrow(const game_t *g, screen_t *s, int top, int bottom)
         if (!m)
             break;
         int start[4] = { 0 }, len[4] = { 0 };
-        int k = view_wrap(m->text, s->w, start, len, 4);
+        int k = game_text_wrap(m->text, s->w, start, len, 4);
         if (k == 0)
             k = 1; /* an empty line keeps its row */
         if (row - k + 1 < top)

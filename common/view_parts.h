@@ -195,13 +195,8 @@ void view_target(const game_t *g, const display_t *d, screen_t *s);
 void view_centred(screen_t *s, int y, const char *text, uint8_t fg,
                   uint8_t attr);
 
-/* Splits text into lines of at most w columns, at spaces where it can
- * (a word longer than w is cut). Writes each line's start and length;
- * returns how many (at most max). */
-int view_wrap(const char *text, int w, int *start, int *len, int max);
-
 /* Draws text from (x, y) in lines of at most w columns, broken at spaces
- * (view_wrap), one row under the other, at most max_rows of them: how
+ * (game_text_wrap), one row under the other, at most max_rows of them: how
  * the screens outside the map fit a narrow terminal without cutting a
  * word. Returns the rows drawn. */
 int view_puts_wrapped(screen_t *s, int x, int y, int w, int max_rows,
@@ -226,8 +221,8 @@ void view_character_narrow(screen_t *s, char line[][96], int n);
  * only messages that fit whole. */
 void view_log_under_narrow(const game_t *g, screen_t *s, int top, int bottom);
 
-/* `P` below 80 columns (view_pages_narrow.c): the log's messages wrapped
- * to the width, paged by the same hist_off. */
+/* `P` below 80x24 (view_pages_narrow.c): the log's messages wrapped to
+ * the width, paged by game_derived_t.hist_pos. */
 void view_history_narrow(const game_t *g, screen_t *s);
 
 /* MODE_HELP below 80x24 (view_help_narrow.c): the same pages in words

@@ -129,6 +129,41 @@ int game_msg_is_new(const game_t *g, int i)
     return m && m->seq >= g->log_fresh;
 }
 
+int game_text_wrap(const char *text, int w, int *start, int *len, int max)
+{
+    int n = 0, p = 0, end = (int)strlen(text);
+    while (p < end && n < max) {
+        int take = end - p;
+        if (take > w) {
+            take = w;
+            for (int q = p + w; q > p; q--)
+                if (text[q] == ' ') {
+                    take = q - p;
+                    break;
+                }
+        }
+        start[n] = p;
+        len[n++] = take;
+        p += take;
+        while (p < end && text[p] == ' ')
+            p++;
+    }
+    return n;
+}
+
+int game_history_narrow_max(const game_t *g)
+{
+    int rows = 0;
+    for (int i = 0; i < g->log_count; i++) {
+        int start[GAME_MSG_WRAP_MAX], len[GAME_MSG_WRAP_MAX];
+        int k = game_text_wrap(game_msg(g, i)->text, GAME_HISTORY_NARROW_W,
+                               start, len, GAME_MSG_WRAP_MAX);
+        rows += k > 0 ? k : 1;
+    }
+    return rows > GAME_HISTORY_NARROW_ROWS ? rows - GAME_HISTORY_NARROW_ROWS
+                                           : 0;
+}
+
 /* --- creatures and the player --------------------------------------------- */
 
 int game_xp_next(int level)

@@ -134,7 +134,13 @@ typedef struct game_derived {
     uint8_t view_known;       /* 1: no tile of visible is lit farther
                                  than FOV_RADIUS from (view_x, view_y) */
     uint8_t view_x, view_y;   /* the last view's origin (game_update_fov) */
-    uint8_t pad[2];
+    /* MODE_HISTORY below 80x24: the rows of the log wrapped to
+     * GAME_HISTORY_NARROW_W scrolled back from the newest (at most
+     * game_history_narrow_max). Only a view reads it, so it is no state
+     * (hist_off is, and stops where 80x24 shows the oldest line, short of
+     * what the wrapped log has further up); 0, the newest page, is where
+     * a game copied from a snapshot's bytes shows it. */
+    uint16_t hist_pos;
 } game_derived_t;
 
 _Static_assert(MAX_ITEMS <= UINT16_MAX && MAX_MONSTERS <= UINT8_MAX,
@@ -254,6 +260,25 @@ const msg_t *game_msg(const game_t *g, int i);
 /* 1 if the i-th newest message (0 = newest) came from the last key that
  * did anything: the view makes such lines stand out. */
 int game_msg_is_new(const game_t *g, int i);
+
+/* The smallest narrow history page (40x20, view.h's VIEW_NARROW_MIN_*):
+ * 18 rows of 40 columns, paged by the log wrapped to that width
+ * (game_derived_t.hist_pos). */
+#define GAME_HISTORY_NARROW_W 40
+#define GAME_HISTORY_NARROW_ROWS 18
+
+/* Splits text into lines of at most w columns, at spaces where it can
+ * (a word longer than w is cut). Writes each line's start and length;
+ * returns how many (at most max). The views wrap with it too, so that
+ * the core counts the rows they draw. */
+int game_text_wrap(const char *text, int w, int *start, int *len, int max);
+
+/* The rows of the log wrapped to GAME_HISTORY_NARROW_W (a message at
+ * most GAME_MSG_WRAP_MAX of them, an empty one 1) past a page of
+ * GAME_HISTORY_NARROW_ROWS: how far back hist_pos goes (0 if the log
+ * fits the page). */
+#define GAME_MSG_WRAP_MAX 4
+int game_history_narrow_max(const game_t *g);
 
 /* --- creatures and the player (world.c) ----------------------------------- */
 

@@ -65,7 +65,7 @@ static int say(srv_t *srv, const char *text)
     for (sess_t *s = srv->sessions; s; s = s->next) {
         if (sess_closing(s) || !s->admitted)
             continue;
-        snprintf(s->notice, sizeof s->notice, "%.79s", text);
+        sess_notice(s, SESS_NOTICE_HOST, "%s", text);
         sess_owe_frame(s);
         n++;
     }

@@ -392,7 +392,7 @@ static void draw_add_narrow(const lobby_keys_t *k, screen_t *s)
 {
     int x = left(s), w = s->w - x;
     int y = 7 + view_puts_wrapped(s, x, 7, w, 3, ADD_SAYS, COL_WHITE, 0);
-    int start[4], len[4], n = view_wrap(ADD_HINT, w, start, len, 4);
+    int start[4], len[4], n = game_text_wrap(ADD_HINT, w, start, len, 4);
     view_puts_wrapped(s, x, s->h - n, w, n, ADD_HINT, COL_GREY, 0);
     int rows = s->h - n - 1 - (y + 1); /* a blank row above the hint */
     draw_line(k, s, y + 1, rows > 1 ? rows : 1);

@@ -351,8 +351,8 @@ static void draw_scores(const lobby_t *l, screen_t *s)
     screen_puts(s, x0, 7, head, COL_CYAN, COL_DEFAULT, ATTR_BOLD);
     int rows = sc->n;
     int room = s->h - 11; /* header above, own best and hint below */
-    if (lobby_narrow(s) && sc->has_best)
-        room--; /* the own best's row clear of the hint's */
+    if (sc->has_best)
+        room--; /* the own best's row clear of the hint's (12 at 80x24) */
     if (rows > room)
         rows = room;
     for (int i = 0; i < rows; i++) {
@@ -461,7 +461,7 @@ static const char *const help_lines[] = {
     "  p  play a game: each player has a dungeon of their own",
     "  w  watch a game in progress, at your own terminal's size",
     "  s  the hall of fame: the best games that ended in a death, a win or a",
-    "     quit after 100 turns (13 at 80x24), and your own best. A letter",
+    "     quit after 100 turns (13 at 80x24, 12 over your own best). A letter",
     "     replays that game: space pauses, + and - the speed, . a step, q leaves",
     "  l  log in (or out); r  register; c  change your password; k  SSH keys",
     "  o  options: the glyphs and colours you see;  q  quit",

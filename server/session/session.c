@@ -415,7 +415,7 @@ void sess_sweep(sess_t *s, uint64_t now)
         if (c->idle_warning && !s->warned_idle &&
             idle + (uint64_t)c->idle_warning * 1000 >= limit) {
             s->warned_idle = 1;
-            snprintf(s->notice, sizeof s->notice,
+            sess_notice(s, SESS_NOTICE_SESSION,
                      "You are idle: press a key within %d seconds to stay.",
                      (int)((limit - idle + 999) / 1000));
             sess_owe_frame(s);

@@ -122,8 +122,6 @@ typedef struct st_watch {
     buf_t pending;             /* keys forwarded meanwhile, 4 bytes each */
     uint8_t waiting;           /* the player is in the lobby: the next game
                                   comes as a WATCH_START */
-    uint8_t said;              /* the notice line is the watch's, about the
-                                  game watched: it goes with that game */
 } st_watch_t;
 
 /* S_REPLAY */
@@ -212,6 +210,7 @@ typedef struct sess {
     double key_tokens;         /* keys-per-second bucket */
     uint64_t key_tokens_ms;
     uint8_t warned_idle;
+    uint8_t notice_by;         /* who set notice (sess_notice_by) */
     int w, h;
     uint8_t term_ready;        /* alternate screen set up */
     uint8_t mouse_on;          /* xterm mouse reporting is on */
@@ -224,7 +223,8 @@ typedef struct sess {
     options_t options;         /* the options screen, while open */
     keydec_t keys;
     unsigned keys_dropped;     /* keys.dropped as last seen (session.c) */
-    char notice[80];           /* a host line over the log, until a key */
+    char notice[80];           /* a host line over the log, until a key
+                                  (or its owner takes it back) */
     /* transport */
     tconn_t tc;                /* telnet (unused for the browser) */
     uv_tcp_t tcp;              /* the socket (not opened when io is set) */
@@ -513,6 +513,27 @@ void sess_guest_sweep(srv_t *srv, uint64_t now, int all);
  * (or Esc) leaves; the player's Space or r (a new game) do nothing there
  * (view_end_keys). */
 #define SESS_END_KEYS_VIEWER "Esc or q: back to the lobby"
+
+/* Who set the notice line: the one line over the log is shared, and
+ * whoever clears it clears only its own (a state left takes back what it
+ * said, never the operator's `say` put over it since). */
+enum sess_notice_by {
+    SESS_NOTICE_NONE,
+    SESS_NOTICE_HOST,     /* the operator: `say`, the shutdown's countdown */
+    SESS_NOTICE_SESSION,  /* the session's own: the tip, the idle warning,
+                             the game's saving */
+    SESS_NOTICE_WATCH,    /* about the game watched: it goes with that game */
+};
+
+/* Sets the notice line (printf-style, cut at its 79 bytes), owned by `by`
+ * until the player's next key or sess_notice_clear(s, by). Owes no frame:
+ * the caller does, when it is not drawing one already. */
+void sess_notice(sess_t *s, enum sess_notice_by by, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Clears the notice line if `by` set it (SESS_NOTICE_NONE: whoever did,
+ * as a key does). */
+void sess_notice_clear(sess_t *s, enum sess_notice_by by);
 
 /* Writes a host line (who is watched, the replay's speed) black on bg,
  * right-aligned, where it hides no map cell: beside the map on row 0 if

@@ -92,7 +92,7 @@ static void on_key(void *ctx, const keyev_t *ev)
     s->srv->stats.keys++; /* /metrics */
     s->last_input_ms = sess_now(s);
     s->warned_idle = 0;
-    s->notice[0] = '\0';
+    sess_notice_clear(s, SESS_NOTICE_NONE);
     sess_owe_frame(s);
     if (key == CTRL_KEY('L') || key == CTRL_KEY('R')) {
         /* Redraw: the terminal may show anything after a resize or noise. */

@@ -431,12 +431,12 @@ static int save_and_leave(sess_t *s, int key)
     if (s->lobby.account_id <= 0) {
         /* (Registering is in the lobby, and a guest reaches it only by
          * ending the game: no word of it here.) */
-        snprintf(s->notice, sizeof s->notice, "A guest's game ends with the "
+        sess_notice(s, SESS_NOTICE_SESSION, "A guest's game ends with the "
                  "connection: only an account's game is saved.");
         return 1;
     }
     if (!store_healthy(s->srv->store)) {
-        snprintf(s->notice, sizeof s->notice, "The server cannot save your "
+        sess_notice(s, SESS_NOTICE_SESSION, "The server cannot save your "
                  "game right now: play on, or try again later.");
         return 1;
     }
@@ -473,7 +473,7 @@ static void play_key(sess_t *s, int key)
     }
     record_key(&p->g.rec, g, key);
     if (g->mode == MODE_QUIT_PROMPT) /* the game asks "Really quit?" */
-        snprintf(s->notice, sizeof s->notice, "%s", s->lobby.account_id > 0
+        sess_notice(s, SESS_NOTICE_SESSION, "%s", s->lobby.account_id > 0
                  ? "y ends it for good; n then S saves it."
                  : "y ends this game for good.");
     take_snapshot(s);
@@ -653,8 +653,8 @@ static void play_sweep(sess_t *s, uint64_t now)
             /* The host's log says it once; the player is told while it
              * lasts. */
             if (!s->notice[0]) {
-                snprintf(s->notice, sizeof s->notice,
-                         "The server cannot save your game right now.");
+                sess_notice(s, SESS_NOTICE_SESSION,
+                            "The server cannot save your game right now.");
                 sess_owe_frame(s);
             }
         } else if (failed != p->store_failed) {

@@ -1,6 +1,7 @@
 /* session_render.c - a session's frame: set the terminal up once, follow
  * aiming with mouse reporting, draw the state, and send the difference
  * from what the client shows. Only the render phase calls sess_render. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,8 +20,8 @@ static void terminal_setup(sess_t *s)
     screen_free(&s->shown); /* 0x0: this frame paints everything */
     s->term_ready = 1;
     if (!s->tc.peer && !s->web)
-        snprintf(s->notice, sizeof s->notice,
-                 "Tip: for one key at a time use: stty raw -echo; nc HOST PORT; stty sane");
+        sess_notice(s, SESS_NOTICE_SESSION, "Tip: for one key at a time use: "
+                    "stty raw -echo; nc HOST PORT; stty sane");
     log_debug("session %llu plays at %dx%d, terminal '%s'",
               (unsigned long long)s->id, s->w, s->h, s->tc.ttype);
 }
@@ -40,6 +41,23 @@ static void follow_aiming(sess_t *s)
     else if (s->mouse_on && !want)
         sess_send(s, mouse_off, sizeof mouse_off - 1);
     s->mouse_on = (uint8_t)want;
+}
+
+void sess_notice(sess_t *s, enum sess_notice_by by, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->notice, sizeof s->notice, fmt, ap);
+    va_end(ap);
+    s->notice_by = s->notice[0] ? (uint8_t)by : SESS_NOTICE_NONE;
+}
+
+void sess_notice_clear(sess_t *s, enum sess_notice_by by)
+{
+    if (by != SESS_NOTICE_NONE && s->notice_by != by)
+        return; /* someone else's line, set over ours since */
+    s->notice[0] = '\0';
+    s->notice_by = SESS_NOTICE_NONE;
 }
 
 /* A host line (tips, idle warning, a console `say`) over the oldest log

@@ -68,20 +68,14 @@ static int watch_enter(sess_t *s, void *arg)
     return 0;
 }
 
-/* The notice line said about the game watched ("NAME starts a new
- * game.") goes when that game does: the session draws its notice over
- * every state's frame until a key, the lobby's too. */
-static void unsay(sess_t *s)
-{
-    if (s->st.watch.said)
-        s->notice[0] = '\0';
-    s->st.watch.said = 0;
-}
-
 static void watch_leave(sess_t *s)
 {
     st_watch_t *w = &s->st.watch;
-    unsay(s);
+    /* The notice said about the game watched ("NAME starts a new game.")
+     * goes when that game does (the session draws its notice over every
+     * state's frame until a key, the lobby's too); one said since by
+     * someone else (a `say`) stays. */
+    sess_notice_clear(s, SESS_NOTICE_WATCH);
     sess_rebuild_cancel(s); /* one still running is of no use */
     if (w->player && !s->moved) /* moved: the player moves too */
         sess_post(s, MSG_WATCH_LEAVE, w->player, 0, NULL, NULL);
@@ -157,9 +151,8 @@ static int watch_msg(sess_t *s, smsg_t *m)
         /* The player starts another game: follow it. */
         w->waiting = 0;
         if (ask_rebuild(s, m) == 0) {
-            snprintf(s->notice, sizeof s->notice, "%s starts a new game.",
-                     w->name);
-            w->said = 1;
+            sess_notice(s, SESS_NOTICE_WATCH, "%s starts a new game.",
+                        w->name);
             sess_owe_frame(s);
         } else {
             sess_goto(s, S_LOBBY, NULL); /* the leave tells the player */
@@ -175,7 +168,7 @@ static int watch_msg(sess_t *s, smsg_t *m)
             w->rebuild_job = 0; /* a rebuild still running is stale */
             sess_rebuild_cancel(s);
             /* the waiting screen says so (watch_draw): once is enough */
-            unsay(s);
+            sess_notice_clear(s, SESS_NOTICE_WATCH);
             sess_owe_frame(s);
             return 1;
         }

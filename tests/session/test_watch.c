@@ -354,6 +354,63 @@ START_TEST(watcher_follows_through_the_lobby)
 }
 END_TEST
 
+/* The player starts a game from the lobby, and quits to it again. */
+static void next_game(tclient_t *p, tclient_t *w)
+{
+    ck_assert(cl_key(p, "p"));
+    play_wait_text(p, "Turn:0");
+    play_wait_text(w, "guest1 starts a new game.");
+}
+
+static void back_to_the_lobby(tclient_t *p, tclient_t *w)
+{
+    ck_assert(cl_key(p, "Q"));
+    ck_assert(cl_key(p, "y"));
+    play_wait_text(p, "Play as guest1");
+    play_wait_text(w, "guest1 is in the lobby. Waiting for the next game");
+    ck_assert(cl_sync(w, CL_WAIT_MS));
+}
+
+/* The notice line has one owner at a time: the watch's "NAME starts a new
+ * game." goes when that game does, but a console `say` over it is the
+ * host's and stays until the watcher's own key (docs/hosting.md), through
+ * the watch's waiting and its end. */
+START_TEST(a_say_outlives_the_watch)
+{
+    tsrv_t *s = srv_start("--seed", "42", NULL);
+    ck_assert(srv_wait_log(s, "console on ", CL_WAIT_MS));
+    tclient_t *p = play_connect(srv_port(s), NULL);
+    tclient_t *w = play_lobby(srv_port(s));
+    play_watch_first(w, "guest1");
+    back_to_the_lobby(p, w);
+    next_game(p, w);
+    /* the watch's own notice goes with the game it was about */
+    back_to_the_lobby(p, w);
+    if (cl_screen_has(w, "starts a new game."))
+        play_fail(w, "the watch's notice outlived the game it was about");
+    next_game(p, w);
+    char out[256];
+    ck_assert_int_eq(srv_ctl(s, "say 'Back in five'", out, sizeof out), 0);
+    play_wait_text(w, "[host] Back in five");
+    ck_assert(!cl_screen_has(w, "starts a new game."));
+    back_to_the_lobby(p, w);
+    if (!cl_screen_has(w, "[host] Back in five"))
+        play_fail(w, "the say went when the watched game did");
+    ck_assert_int_eq(cl_send_str(p, "q"), 0); /* the watch ends */
+    play_wait_text(w, "The player has left.");
+    ck_assert(cl_sync(w, CL_WAIT_MS));
+    if (!cl_screen_has(w, "[host] Back in five"))
+        play_fail(w, "the say went when the watch ended");
+    /* the watcher's key ends it */
+    ck_assert(cl_key(w, "\x0c")); /* Ctrl-L */
+    if (!cl_wait_no_text(w, "[host] Back in five", CL_WAIT_MS))
+        play_fail(w, "the say stayed after the watcher's key");
+    cl_close(w);
+    cl_close(p);
+    srv_stop(s);
+}
+END_TEST
+
 START_TEST(second_login_takes_the_game_over)
 {
     tsrv_t *s = srv_start("--seed", "42", NULL);
@@ -413,6 +470,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, watcher_follows_into_the_next_game);
     tcase_add_test(tc, watcher_follows_through_the_lobby);
     tcase_add_test(tc, watching_a_long_game);
+    tcase_add_test(tc, a_say_outlives_the_watch);
     tcase_add_test(tc, second_login_takes_the_game_over);
     suite_add_tcase(s, tc);
     return s;

@@ -166,6 +166,45 @@ START_TEST(narrow_terminal_drops_columns)
 }
 END_TEST
 
+/* A full hall of fame leaves the own best's two rows clear of the hint
+ * on the last row, at 80x24 and at every height up to the one that holds
+ * all 20 games: the table gives up the row the own best needs. Without
+ * an own best, the table has that row (13 at 80x24). */
+START_TEST(full_table_keeps_the_own_best_clear_of_the_hint)
+{
+    fill();
+    screen_t scr = { 0 };
+    draw(&scr, 80, 24);
+    ck_assert_str_eq(row(&scr, 19),
+        "l   12 player12               9000   9   3900 a rat         power     2023-11-14");
+    ck_assert_str_eq(row(&scr, 20), "");
+    ck_assert_str_eq(row(&scr, 21), "Your best:");
+    ck_assert_str_eq(row(&scr, 22),
+        "123456 Zed                       3  20   5000 escaped wi... dice-pool 2023-11-14");
+    ck_assert_str_eq(row(&scr, 23),
+        "               A letter replays that game; any other key returns.");
+    screen_free(&scr);
+    for (int h = 24; h <= 34; h++) {
+        draw(&scr, 80, h);
+        int rows = h - 12 < 20 ? h - 12 : 20;
+        ck_assert_msg(row(&scr, 8 + rows - 1)[0] == 'a' + rows - 1,
+                      "at 80x%d the last letter is not row %d's", h, rows);
+        ck_assert_msg(row(&scr, 8 + rows)[0] == '\0', "at 80x%d", h);
+        ck_assert_str_eq(row(&scr, 8 + rows + 1), "Your best:");
+        ck_assert(strncmp(row(&scr, 8 + rows + 2), "123456 Zed ", 11) == 0);
+        ck_assert(strstr(row(&scr, h - 1), "A letter replays that game"));
+        screen_free(&scr);
+    }
+    sc.has_best = 0;
+    draw(&scr, 80, 24);
+    ck_assert_str_eq(row(&scr, 20),
+        "m   13 player13               8000   8   3800 a rat         power     2023-11-14");
+    ck_assert_str_eq(row(&scr, 21), "");
+    ck_assert_str_eq(row(&scr, 22), "");
+    screen_free(&scr);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("hall_of_fame");
@@ -173,6 +212,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, columns_aligned_to_rank_20_and_beyond);
     tcase_add_test(tc, wider_terminal_prints_causes_whole);
     tcase_add_test(tc, narrow_terminal_drops_columns);
+    tcase_add_test(tc, full_table_keeps_the_own_best_clear_of_the_hint);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -882,7 +882,7 @@ START_TEST(help_quit_and_other_keys)
     ck_assert_int_eq(lobby_key(&l, '?'), LOBBY_DO_NOTHING);
     ck_assert_int_eq(l.page, LOBBY_HELP);
     /* The help says what happens and fits 80x24. */
-    ck_assert(shows(&l, "13 at 80x24"));
+    ck_assert(shows(&l, "13 at 80x24, 12 over your own best"));
     ck_assert(shows(&l, "YOU DIED"));
     ck_assert(shows(&l, "Press any key to return."));
     ck_assert_int_eq(lobby_key(&l, 'x'), LOBBY_DO_NOTHING);

@@ -314,6 +314,7 @@ START_TEST(help_fits_40x20)
         "Attack  move into a monster",
         "Travel  _ (or > off the stairs)",
         "Explore o       Wait   . or 5",
+        "Autopickup A on/off (o picks items up)",
         "Rest    R       Count  0, number, key",
         "Pick up g or ,  Use    i, a letter",
         "Drop    d       Throw  t, a letter",
@@ -326,7 +327,6 @@ START_TEST(help_fits_40x20)
         "Runs stop when a monster comes in view.",
         "Goal: the Amulet (\") at depth 12.",
         "? page 2, any other key: the game.",
-        "",
         "Combat: attack-defense",
     };
     static const char *const legend[20] = {
@@ -519,6 +519,99 @@ START_TEST(history_wraps_at_40x20)
 }
 END_TEST
 
+/* The first and last message numbers of the history page on s ("lines
+ * A-B of C"); C into *count. */
+static void history_lines(const screen_t *s, int *a, int *b, int *count)
+{
+    ck_assert_msg(sscanf(row(s, 0), "Message history: lines %d-%d of %d", a,
+                         b, count) == 3, "row 0: %s", row(s, 0));
+}
+
+/* `P` at w x h with `lines` messages after the welcome's: k goes back a
+ * little at a time, with no row skipped, until the oldest line is at the
+ * top; G comes back to the newest, g goes to the oldest at once. */
+static void history_pages_back(int w, int h, int lines)
+{
+    game_t *g = game_new(9, NULL);
+    for (int i = 1; i <= lines; i++)
+        game_log(g, MSG_INFO, "Message %d: the quick brown fox jumps over "
+                 "the lazy dog at %d.", i, 1000 + i);
+    int count = g->log_count;
+    game_key(g, 'P');
+    screen_t s;
+    screen_init(&s, w, h);
+    view_draw(g, &s);
+    int a, b, c;
+    history_lines(&s, &a, &b, &c);
+    ck_assert_int_eq(c, count);
+    ck_assert_int_eq(b, count); /* the newest at the bottom */
+    ck_assert_int_gt(a, 1);     /* the oldest is above the page */
+    int newest_top = a, prev_top = a, steps = 0;
+    while (a > 1 && steps++ < 200) {
+        game_key(g, 'k');
+        view_draw(g, &s);
+        history_lines(&s, &a, &b, &c);
+        ck_assert_int_le(a, prev_top);
+        ck_assert_msg(b >= prev_top, "%dx%d, %d lines: a step from the page "
+                      "at line %d shows lines %d-%d", w, h, lines, prev_top,
+                      a, b);
+        prev_top = a;
+    }
+    ck_assert_msg(a == 1, "%dx%d, %d lines: k stops at line %d", w, h, lines,
+                  a);
+    ck_assert_str_eq(row(&s, 1), "Welcome to the dungeon, adventurer!");
+    game_key(g, 'G');
+    view_draw(g, &s);
+    history_lines(&s, &a, &b, &c);
+    ck_assert_int_eq(a, newest_top);
+    ck_assert_int_eq(b, count);
+    game_key(g, 'g');
+    view_draw(g, &s);
+    history_lines(&s, &a, &b, &c);
+    ck_assert_int_eq(a, 1);
+    ck_assert_str_eq(row(&s, 1), "Welcome to the dungeon, adventurer!");
+    screen_free(&s);
+    game_free(g);
+}
+
+/* `P` below 80x24 early in a game: a log that fits the 22 rows of 80x24
+ * but not the 18 of 40x20 once wrapped (nor of 80x20), and one just past
+ * 22 lines, where 80x24 has one step back to go, are paged back to their
+ * oldest line all the same. */
+START_TEST(history_pages_early_at_40x20)
+{
+    static const int lines[] = { 8, 12, 20, 23, 30 };
+    for (size_t t = 0; t < sizeof lines / sizeof *lines; t++) {
+        history_pages_back(40, 20, lines[t]);
+        history_pages_back(60, 20, lines[t]);
+    }
+    /* 80 columns: a line a row; 18 of them on a page */
+    history_pages_back(80, 20, 20);
+    history_pages_back(80, 20, 23);
+    /* At 40x20 k moves the page a row, b a page of 17 (the top row
+     * is then the bottom one). */
+    game_t *g = game_new(9, NULL);
+    for (int i = 1; i <= 30; i++)
+        game_log(g, MSG_INFO, "Message %d: the quick brown fox jumps over "
+                 "the lazy dog at %d.", i, 1000 + i);
+    game_key(g, 'P');
+    screen_t s;
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    char top[64];
+    snprintf(top, sizeof top, "%s", row(&s, 1));
+    game_key(g, 'k');
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 2), top);
+    snprintf(top, sizeof top, "%s", row(&s, 1));
+    game_key(g, 'b');
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 18), top);
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
 /* `\` with nothing learned: the sentence broken at a space at 40 and 60
  * columns. */
 START_TEST(discoveries_wrapped)
@@ -560,6 +653,97 @@ START_TEST(death_log_wrapped)
 }
 END_TEST
 
+/* Words of the full help's key rows that name no key: the article, "Shift
+ * + a vi-key", "Save & leave", "heals 1 HP". */
+static const char *const not_keys[] = { "a", "+", "&", "1" };
+
+/* A run of the vi-keys' letters ("hjklyubn", "HJKLYUBN"). */
+static int is_vi_run(const char *w, size_t n)
+{
+    if (n < 2)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!strchr("hjklyubnHJKLYUBN", w[i]))
+            return 0;
+    return 1;
+}
+
+/* Adds to keys (" K1 K2 ... ", each once) the keys that row r names: its
+ * words (between spaces and slashes, less the brackets, commas, colons
+ * and semicolons around a longer one: "(hjklyubn)," is "hjklyubn", ","
+ * and ";" stay) that are one character, a run of the vi-keys, or a
+ * control key ("Ctrl-L" at 80 columns is "^L" in 40). */
+static void keys_named(const char *r, char *keys, size_t cap)
+{
+    for (const char *p = r; *p;) {
+        while (*p && strchr(" /", *p))
+            p++;
+        const char *e = p;
+        while (*e && !strchr(" /", *e))
+            e++;
+        const char *a = p, *b = e;
+        while (b - a > 1 && *a == '(')
+            a++;
+        while (b - a > 1 && strchr("),:;.", b[-1]))
+            b--;
+        size_t n = (size_t)(b - a);
+        char word[16] = "";
+        if (n == 6 && strncmp(a, "Ctrl-", 5) == 0)
+            snprintf(word, sizeof word, " ^%c ", a[5]);
+        else if (n == 1 || is_vi_run(a, n) || (n == 2 && a[0] == '^'))
+            snprintf(word, sizeof word, " %.*s ", (int)n, a);
+        for (size_t i = 0; word[0] && i < sizeof not_keys / sizeof *not_keys; i++)
+            if (strlen(not_keys[i]) == n && strncmp(a, not_keys[i], n) == 0)
+                word[0] = '\0';
+        if (word[0] && !strstr(keys, word) &&
+            strlen(keys) + strlen(word) < cap)
+            strcat(keys, word + (keys[0] ? 1 : 0)); /* one space between */
+        p = e;
+    }
+}
+
+/* Every key the full help's key rows name (80x24: the rows between its
+ * title's blank row and the next blank one) is named on the narrow page
+ * at 40x20 too: a key added to one list and not the other fails here. */
+START_TEST(narrow_help_names_every_key)
+{
+    game_t *g = game_new(9, NULL);
+    game_key(g, '?');
+    screen_t s;
+    screen_init(&s, 80, 24);
+    view_draw(g, &s);
+    char full[512] = "", narrow[512] = "";
+    int y = 0;
+    while (y < s.h && !strstr(row(&s, y), "Keys (? again"))
+        y++;
+    ck_assert_int_lt(y, s.h);
+    ck_assert_str_eq(row(&s, y + 1), "");
+    int rows = 0;
+    for (y += 2; y < s.h && row(&s, y)[0]; y++, rows++)
+        keys_named(row(&s, y), full, sizeof full);
+    ck_assert_int_ge(rows, 10);
+    screen_free(&s);
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 0), "Keys (? again: monsters and rules)");
+    for (y = 1; y < s.h; y++)
+        keys_named(row(&s, y), narrow, sizeof narrow);
+    /* (the words found, for a failure to name) */
+    ck_assert(strstr(full, " ^L ") && strstr(full, " HJKLYUBN "));
+    for (const char *p = full; *p;) {
+        const char *e = strchr(p + 1, ' ');
+        char key[24];
+        snprintf(key, sizeof key, "%.*s ", (int)(e - p), p);
+        ck_assert_msg(strstr(narrow, key), "the full help names key%s, the "
+                      "narrow one does not (full:%s; narrow:%s)", key, full,
+                      narrow);
+        p = e[1] ? e : e + 1;
+    }
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("view_narrow");
@@ -572,8 +756,10 @@ static Suite *make_suite(void)
     tcase_add_test(tc, pack_as_a_list);
     tcase_add_test(tc, throw_and_identify_lists);
     tcase_add_test(tc, help_fits_40x20);
+    tcase_add_test(tc, narrow_help_names_every_key);
     tcase_add_test(tc, character_fits_40x20);
     tcase_add_test(tc, history_wraps_at_40x20);
+    tcase_add_test(tc, history_pages_early_at_40x20);
     tcase_add_test(tc, discoveries_wrapped);
     tcase_add_test(tc, death_log_wrapped);
     suite_add_tcase(s, tc);
