@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "ban_list.h"
 #include "ctl.h"
 #include "host.h"
 #include "log.h"
@@ -40,6 +42,32 @@ static int who_run(ctl_req_t *r, const char *args)
     }
     ctl_req_broadcast(r, m);
     return 1;
+}
+
+/* A browser guest's game kept after its connection dropped (guest_grace)
+ * is no session, but it is on the server, and ends unless its page comes
+ * back: one line each after the sessions, with when it ends. */
+static void who_kept(void *arg, const char *name, unsigned turn,
+                     uint64_t left_ms)
+{
+    ctl_req_t *r = arg;
+    uint64_t left = (left_ms + 999) / 1000; /* whole seconds, never 0 */
+    char until[48];
+    ban_format_until(((int64_t)time(NULL) + (int64_t)left) * 1000, until,
+                     sizeof until);
+    ctl_req_printf(r, "kept: %s's game at turn %u (a browser guest's, its "
+                   "connection gone) ends in %llu s, at %s, unless its page "
+                   "comes back (guest_grace)\n", name, turn,
+                   (unsigned long long)left, until);
+}
+
+static void who_finish(ctl_req_t *r)
+{
+    host_t *h = ctl_req_host(r);
+    /* expires is on the worker loops' clock: uv_now, one monotonic clock
+     * for every loop */
+    grace_list(&h->sh.grace, uv_now(h->loop), who_kept, r);
+    ctl_req_done(r, NULL);
 }
 
 /* --- say -------------------------------------------------------------------- */
@@ -276,7 +304,7 @@ static int help_run(ctl_req_t *r, const char *args)
 }
 
 const ctl_cmd_t ctl_cmds[] = {
-    { "who", "who                list the sessions: id, address, transport, state, name, idle seconds", who_run, NULL, finish_plain },
+    { "who", "who                list the sessions: id, address, transport, state, name, idle seconds; then the guests' games kept for their page", who_run, NULL, who_finish },
     { "say", "say TEXT           a line on every player's screen", say_run, count_answer, say_finish },
     { "kick", "kick ID            close session ID (its game kept or recorded)", kick_run, count_answer, kick_finish },
     { "shutdown", "shutdown [MINUTES] a notice every minute, then the clean shutdown (0: now)", shutdown_run, NULL, finish_plain },

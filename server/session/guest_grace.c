@@ -143,6 +143,24 @@ int grace_count(guest_grace_t *gg)
     return n;
 }
 
+int grace_list(guest_grace_t *gg, uint64_t now,
+               void (*each)(void *ctx, const char *name, unsigned turn,
+                            uint64_t left_ms),
+               void *ctx)
+{
+    int n = 0;
+    pthread_mutex_lock(&gg->mu);
+    for (int i = 0; i < gg->n; i++) {
+        const grace_game_t *k = &gg->kept[i];
+        if (now >= k->expires)
+            continue; /* ended by the next sweep: nothing to come back to */
+        each(ctx, k->name, (unsigned)k->game->turn, k->expires - now);
+        n++;
+    }
+    pthread_mutex_unlock(&gg->mu);
+    return n;
+}
+
 /* The live entry of token, or -1. Under the lock. */
 static int live_index(const guest_grace_t *gg, const char *token)
 {

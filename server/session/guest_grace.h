@@ -84,6 +84,15 @@ int grace_drain(guest_grace_t *gg, uint64_t now, int all,
 /* Games kept now. */
 int grace_count(guest_grace_t *gg);
 
+/* Calls each(ctx, name, turn, left_ms) for every game kept and not
+ * expired at now (left_ms: until it ends), for the console's `who`: a
+ * host sees the games that are nobody's session. Called under the lock:
+ * each must not call back into gg. Returns how many. */
+int grace_list(guest_grace_t *gg, uint64_t now,
+               void (*each)(void *ctx, const char *name, unsigned turn,
+                            uint64_t left_ms),
+               void *ctx);
+
 /* Session id plays token's game (as name) from now on. Returns 0, or -1
  * (out of memory: the game cannot be taken over, only kept). */
 int grace_live_set(guest_grace_t *gg, const char *token, const char *name,

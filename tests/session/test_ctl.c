@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check_main.h"
@@ -121,6 +122,86 @@ START_TEST(who_say_kick)
     ck_assert_msg(strstr(out, "unknown command \"frobnicate\"\n") &&
                   strstr(out, "kick ID"), "%s", out);
     cl_close(a);
+    cl_close(b);
+    srv_stop(s);
+}
+END_TEST
+
+static int turn_is(tclient_t *c, void *arg)
+{
+    return cl_turn(c) == *(int *)arg;
+}
+
+/* `who`'s line of a browser guest's game kept after its connection
+ * dropped (guest_grace): "kept: NAME's game at turn T (...) ends in S s,
+ * at TIME UTC, ...", S within [lo, hi] and TIME now + S (a second's
+ * slack each side); the number of such lines in *nkept. */
+static void who_kept_line(tsrv_t *s, const char *name, unsigned turn, int lo,
+                          int hi, int *nkept)
+{
+    char out[4096], want[128];
+    ck_assert_int_eq(srv_ctl(s, "who", out, sizeof out), 0);
+    snprintf(want, sizeof want, "\nkept: %s's game at turn %u (a browser "
+             "guest's, its connection gone) ends in ", name, turn);
+    const char *at = strstr(out, want);
+    ck_assert_msg(at, "no \"%s\" in:\n%s", want + 1, out);
+    *nkept = 0;
+    for (const char *k = out; (k = strstr(k, "\nkept: ")); k++)
+        (*nkept)++;
+    int left, n = 0;
+    struct tm tm = { 0 };
+    int64_t before = (int64_t)time(NULL);
+    ck_assert_msg(sscanf(at + strlen(want), "%d s, at %d-%d-%d %d:%d:%d UTC, "
+                         "unless its page comes back (guest_grace)\n%n",
+                         &left, &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+                         &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) == 7 && n > 0,
+                  "kept line: %s", at + 1);
+    ck_assert_msg(left >= lo && left <= hi, "ends in %d s: %s", left, at + 1);
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    int64_t until = (int64_t)timegm(&tm);
+    ck_assert_msg(until >= before + left - 2 && until <= before + left + 1,
+                  "until %lld, now %lld + %d s", (long long)until,
+                  (long long)before, left);
+}
+
+/* `who` shows a browser guest's game kept after its connection dropped
+ * (it is nobody's session, and ends unless the page comes back): its
+ * player, turn and end, after the sessions; gone once the page takes it
+ * back. */
+START_TEST(who_lists_a_kept_guest_game)
+{
+    int http = cl_free_port();
+    char port_set[32];
+    snprintf(port_set, sizeof port_set, "http_port=%d", http);
+    tsrv_t *s = srv_start("--seed", "42", "--set", port_set, "--set",
+                          "guest_grace=300", NULL);
+    ck_assert(srv_wait_log(s, "console on ", WAIT_MS));
+    cl_opts_t o = { .web = 1 };
+    tclient_t *a = cl_connect(http, &o);
+    play_ready(a);
+    ck_assert_int_eq(cl_send_str(a, "l"), 0); /* seed 42: floor east */
+    int one = 1;
+    ck_assert(cl_wait(a, turn_is, &one, WAIT_MS));
+    char token[80], out[4096];
+    snprintf(token, sizeof token, "%s", cl_web_token(a));
+    ck_assert_int_eq(srv_ctl(s, "who", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, " web playing guest1 ") && !strstr(out, "kept"),
+                  "%s", out);
+    cl_abort(a);
+    ck_assert(srv_wait_log(s, "game kept id=1 name=guest1 turns=1 for 300 s",
+                           WAIT_MS));
+    int nkept;
+    who_kept_line(s, "guest1", 1, 295, 300, &nkept);
+    ck_assert_int_eq(nkept, 1);
+    /* the page back: played again, kept no more */
+    o.resume = token;
+    tclient_t *b = cl_connect(http, &o);
+    play_ready(b);
+    ck_assert_int_eq(cl_turn(b), 1);
+    ck_assert_int_eq(srv_ctl(s, "who", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, " web playing guest1 ") && !strstr(out, "kept"),
+                  "%s", out);
     cl_close(b);
     srv_stop(s);
 }
@@ -928,6 +1009,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 180);
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, who_say_kick);
+    tcase_add_test(tc, who_lists_a_kept_guest_game);
     tcase_add_test(tc, the_hosts_text_in_utf8);
     tcase_add_test(tc, say_wrapped_at_40x20);
     tcase_add_test(tc, kick_tells_an_account_its_game_is_kept);

@@ -1,7 +1,8 @@
 /* test_guest_grace.c - guests' games kept after a drop (server/session/
  * guest_grace.c): kept and taken back by their token, not by another,
  * ended when the clock the test gives passes their time, at most `max`
- * at once, all ended by a final drain. */
+ * at once, all ended by a final drain; listed with the time each has
+ * left. */
 #include <check.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -80,6 +81,42 @@ START_TEST(expires_on_the_given_clock)
     ck_assert_int_eq(ended, 1);
     ck_assert_uint_eq(ended_seed, 8);
     ck_assert_int_eq(grace_count(&gg), 0);
+    grace_free(&gg);
+}
+END_TEST
+
+/* grace_list: each kept game's player, turn and time left on the given
+ * clock; one at its time is left out (nothing to come back to). */
+static char listed[128];
+static void list_one(void *ctx, const char *name, unsigned turn,
+                     uint64_t left_ms)
+{
+    (*(int *)ctx)++;
+    size_t n = strlen(listed);
+    snprintf(listed + n, sizeof listed - n, "%s:%u:%llu ", name, turn,
+             (unsigned long long)left_ms);
+}
+
+START_TEST(listed_with_time_left)
+{
+    guest_grace_t gg;
+    ck_assert_int_eq(grace_init(&gg, 4, 60000), 0);
+    grace_game_t a, b;
+    make(&a, 9);
+    make(&b, 10);
+    ck_assert_int_eq(grace_keep(&gg, T1, "ann", &a, 1000), 0);
+    ck_assert_int_eq(grace_keep(&gg, T2, "ben", &b, 5000), 0);
+    int calls = 0;
+    listed[0] = '\0';
+    ck_assert_int_eq(grace_list(&gg, 21000, list_one, &calls), 2);
+    ck_assert_int_eq(calls, 2);
+    ck_assert_str_eq(listed, "ann:1:40000 ben:1:44000 ");
+    calls = 0;
+    listed[0] = '\0';
+    ck_assert_int_eq(grace_list(&gg, 61000, list_one, &calls), 1);
+    ck_assert_str_eq(listed, "ben:1:4000 ");
+    ended = 0;
+    ck_assert_int_eq(grace_drain(&gg, 0, 1, end_game, NULL), 2);
     grace_free(&gg);
 }
 END_TEST
@@ -231,6 +268,7 @@ static Suite *make_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, kept_and_taken_by_token);
     tcase_add_test(tc, expires_on_the_given_clock);
+    tcase_add_test(tc, listed_with_time_left);
     tcase_add_test(tc, capped);
     tcase_add_test(tc, off_keeps_nothing);
     tcase_add_test(tc, tokens_are_hex_and_differ);
