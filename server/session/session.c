@@ -254,9 +254,8 @@ static void do_close(sess_t *s)
 {
     srv_t *srv = s->srv;
     int was_playing = s->state != S_NEGOTIATING && s->state != S_ADMITTING;
-    const sess_state_ops_t *ops = sess_state_ops(s->state);
-    unsigned turns = ops->turns ? ops->turns(s) : 0u;
-    /* The state's leave: a game kept or recorded, watchers told. */
+    /* The state's leave: a game kept or recorded, watchers told (and the
+     * game's turns in last_turns, for the line below). */
     sess_goto(s, S_CLOSING, NULL);
     sess_guest_closed(s); /* (after the leave kept its game) */
     if (s->moved) { /* those waiting in the lobby are told nothing */
@@ -282,7 +281,7 @@ static void do_close(sess_t *s)
         log_info("disconnect %s id=%llu reason=\"%s\" duration=%llu.%03llus turns=%u",
                  s->addr, (unsigned long long)s->id, s->close.reason,
                  (unsigned long long)(ms / 1000), (unsigned long long)(ms % 1000),
-                 turns);
+                 s->last_turns);
     }
     uv_timer_stop(&s->negotiate_timer);
     uv_timer_stop(&s->esc_timer);

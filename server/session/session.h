@@ -205,6 +205,10 @@ typedef struct sess {
                                   the first sweep that asks the kernel (0:
                                   not yet): not uv_fileno's lines a second */
     uint64_t last_output_ms;
+    /* Turns of the last game this session played (the one in play as it
+     * closes, or the last it left: saved, over, or handed on), for the
+     * disconnect line; 0: none. Set as the playing state leaves. */
+    unsigned last_turns;
     /* input */
     uint64_t started_ms, last_input_ms;
     double key_tokens;         /* keys-per-second bucket */
@@ -336,8 +340,6 @@ typedef struct sess_state_ops {
     void (*draw)(sess_t *s, screen_t *next);
     /* Once a second. */
     void (*sweep)(sess_t *s, uint64_t now_ms);
-    /* Turns of the game being played, for the disconnect line. */
-    unsigned (*turns)(const sess_t *s);
     /* Whether key opens the options screen over this state (docs/game.md);
      * NULL: it never opens here. */
     int (*opens_options)(const sess_t *s, int key);

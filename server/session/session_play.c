@@ -355,6 +355,8 @@ static int play_enter(sess_t *s, void *arg)
 static void play_leave(sess_t *s)
 {
     st_play_t *p = &s->st.play;
+    if (p->g.game) /* before it is kept, recorded or freed below */
+        s->last_turns = (unsigned)p->g.game->turn;
     sess_guest_left(s);
     if (p->g.game && !p->handed && !s->close.requested) {
         /* back to the lobby: the watchers wait for the next game */
@@ -671,11 +673,6 @@ static void play_sweep(sess_t *s, uint64_t now)
     flush_progress(s); /* an account's new keys, at least once a second */
 }
 
-static unsigned play_turns(const sess_t *s)
-{
-    return s->st.play.g.game ? (unsigned)s->st.play.g.game->turn : 0u;
-}
-
 /* O opens the options screen while a game is played and O is no game key
  * (docs/game.md). */
 static int play_opens_options(const sess_t *s, int key)
@@ -693,7 +690,6 @@ const sess_state_ops_t sess_play_ops = {
     .msg = play_msg,
     .draw = play_draw,
     .sweep = play_sweep,
-    .turns = play_turns,
     .opens_options = play_opens_options,
     .hand_off = hand_off,
     .warm = play_warm,

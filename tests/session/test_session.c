@@ -1,5 +1,6 @@
 /* test_session.c - a player's session against the real server: the first
- * screen, every movement key family, walls, help, quitting.
+ * screen, every movement key family, walls, help, quitting; the
+ * disconnect line's turns after a game saved or quit.
  *
  * Each test starts its own server (ASan + UBSan build) and stops it, so each
  * ends with a clean shutdown and a quiet LeakSanitizer. With --seed 42 every
@@ -266,6 +267,69 @@ START_TEST(quit_yes)
 }
 END_TEST
 
+/* Waits for the log's disconnect line of session id and returns, in
+ * out, what follows its duration: " turns=N" (the line's end). */
+static void disconnect_tail(tsrv_t *s, int id, char *out, size_t len)
+{
+    char want[48];
+    snprintf(want, sizeof want, " id=%d reason=\"", id);
+    ck_assert(srv_wait_log(s, want, CL_WAIT_MS));
+    char *log = srv_log(s);
+    char *line = strstr(log, want);
+    while (line > log && line[-1] != '\n')
+        line--;
+    char *end = strchr(line, '\n');
+    if (end)
+        *end = '\0';
+    ck_assert_msg(strstr(line, " info disconnect "), "%s", line);
+    const char *dur = strstr(line, " duration=");
+    ck_assert_msg(dur, "%s", line);
+    snprintf(out, len, "%s", strchr(dur + 1, ' ') ? strchr(dur + 1, ' ') : "");
+    free(log);
+}
+
+/* The disconnect line's turns are the session's last game's, however it
+ * left that game: saved with S (game suspended ... turns=T), then the
+ * lobby's q, says turns=T, as the quit game's (game over ... turns=T)
+ * does. */
+START_TEST(disconnect_says_the_last_games_turns)
+{
+    tsrv_t *s = srv_start("--seed", "42", NULL);
+    tclient_t *c = play_register(srv_port(s), "nell");
+    ck_assert(cl_key(c, "p"));
+    play_wait_text(c, "HP: ");
+    play_walk_keys(c, 5);
+    int t = cl_turn(c);
+    ck_assert_int_gt(t, 0);
+    ck_assert(cl_key(c, "S"));
+    play_wait_text(c, "Your game is saved");
+    char want[96], tail[64];
+    snprintf(want, sizeof want, "game suspended id=1 name=nell turns=%d (kept "
+             "for the next login)\n", t);
+    ck_assert(srv_wait_log(s, want, CL_WAIT_MS));
+    play_wait_text(c, "Continue your game"); /* the store has answered */
+    ck_assert_int_eq(cl_send_str(c, "q"), 0);
+    ck_assert(cl_wait_eof(c, CL_WAIT_MS));
+    disconnect_tail(s, 1, tail, sizeof tail);
+    snprintf(want, sizeof want, " turns=%d", t);
+    ck_assert_str_eq(tail, want);
+    cl_close(c);
+    /* a guest's quit game, then the lobby's q: its turns too */
+    tclient_t *g = play_connect(srv_port(s), NULL);
+    play_move(g, "l", 1, 0);
+    ck_assert(cl_key(g, "Q"));
+    ck_assert(cl_key(g, "y"));
+    ck_assert(srv_wait_log(s, "game over id=2 name=guest", CL_WAIT_MS));
+    ck_assert(cl_wait_text(g, "Play as guest", CL_WAIT_MS));
+    ck_assert_int_eq(cl_send_str(g, "q"), 0);
+    ck_assert(cl_wait_eof(g, CL_WAIT_MS));
+    disconnect_tail(s, 2, tail, sizeof tail);
+    ck_assert_str_eq(tail, " turns=1");
+    cl_close(g);
+    srv_stop(s);
+}
+END_TEST
+
 /* 'Q' then 'n': "Never mind." and the game goes on. */
 START_TEST(quit_no)
 {
@@ -302,6 +366,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, help_screen);
     tcase_add_test(tc, quit_yes);
     tcase_add_test(tc, quit_no);
+    tcase_add_test(tc, disconnect_says_the_last_games_turns);
     suite_add_tcase(s, tc);
     return s;
 }
