@@ -339,7 +339,7 @@ int main(int argc, char **argv)
         uv_loop_close(&loop);
         return 1;
     }
-    ctl_set_config_path(host.ctl, config_path);
+    ctl_set_config_path(host.ctl, config_path, config_required);
     ctl_set_flags(host.ctl, &flagged);
     if (taking)
         upgrade_dispatch(&host, &in);

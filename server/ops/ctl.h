@@ -57,9 +57,11 @@ void ctl_keep_socket(ctl_t *c);
 /* Frees what is left once the host's loop has ended. NULL is fine. */
 void ctl_free(ctl_t *c);
 
-/* The config file reload re-reads (main.c sets it; NULL: none given, the
- * default path). */
-void ctl_set_config_path(ctl_t *c, const char *path);
+/* The config file reload re-reads (main.c sets it): given, the one
+ * --config named (it must be there, as at start); not given, the default
+ * path, read if it is there, as at start, and if it is not, reload says
+ * there is no file to reload. */
+void ctl_set_config_path(ctl_t *c, const char *path, int given);
 
 /* The keys the command line set (main.c's; it outlives the console):
  * reload leaves them as they are. Not set: none. */
@@ -134,6 +136,7 @@ int64_t *ctl_req_scratch(ctl_req_t *r);
  * the one running. Returns -1 once the console has stopped. */
 int ctl_schedule_shutdown(ctl_t *c, int minutes);
 const char *ctl_config_path(ctl_t *c);
+int ctl_config_given(ctl_t *c);
 /* ctl_set_flags's, or NULL. */
 const config_flags_t *ctl_flags(ctl_t *c);
 /* When the console started, with its process: Unix time in seconds (ms

@@ -1,11 +1,13 @@
 /* ctl_cmds.c - the console's commands (ctl.h): the table, and what each
  * does on the host's loop. Those about sessions ask the worker loops
  * (ctl_loop.c); backup runs on libuv's thread pool (ctl_backup.c). */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ban_list.h"
 #include "ctl.h"
@@ -237,8 +239,20 @@ static void reload_report(ctl_req_t *r, const config_t *file,
 static int reload_read(ctl_t *c, const config_t *running, config_t *n,
                        config_t *file, char *err, size_t errlen)
 {
+    const char *path = ctl_config_path(c);
+    /* Started with no --config and no default file, the server has no
+     * file: said as such, rather than as a file that cannot be opened
+     * (the environment and the flags are the start's: only a restart
+     * changes them). */
+    if (!ctl_config_given(c) && access(path, F_OK) != 0 && errno == ENOENT) {
+        snprintf(err, errlen, "no config file to reload: the server was "
+                 "started without --config, and the default %s (from the "
+                 "directory it started in) is not there; start it with "
+                 "--config FILE for settings that reload can change", path);
+        return -1;
+    }
     *n = *running;
-    if (config_load_file(n, ctl_config_path(c), 1, err, errlen) != 0)
+    if (config_load_file(n, path, 1, err, errlen) != 0)
         return -1;
     *file = *n;
     if (config_load_env(n, err, errlen) != 0)

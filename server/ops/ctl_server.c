@@ -60,6 +60,7 @@ struct ctl {
     int nreqs;                 /* connections open (at most CTL_CONNS) */
     char path[CTL_PATH_MAX];
     const char *config_path;
+    int config_given;          /* named by --config (ctl_set_config_path) */
     const config_flags_t *flags; /* the command line's keys; NULL: none */
     int stopped;
     int keep_socket;           /* handed to a new process: not unlinked */
@@ -71,8 +72,15 @@ ctl_t *ctl_req_ctl(ctl_req_t *r) { return r->c; }
 int64_t *ctl_req_scratch(ctl_req_t *r) { return r->scratch; }
 void **ctl_req_data(ctl_req_t *r) { return &r->data; }
 double ctl_started(ctl_t *c) { return c->started; }
-void ctl_set_config_path(ctl_t *c, const char *path) { if (c) c->config_path = path; }
+void ctl_set_config_path(ctl_t *c, const char *path, int given)
+{
+    if (c) {
+        c->config_path = path;
+        c->config_given = given;
+    }
+}
 const char *ctl_config_path(ctl_t *c) { return c->config_path; }
+int ctl_config_given(ctl_t *c) { return c->config_given; }
 void ctl_set_flags(ctl_t *c, const config_flags_t *f) { if (c) c->flags = f; }
 const config_flags_t *ctl_flags(ctl_t *c) { return c->flags; }
 

@@ -68,6 +68,16 @@ void srv_tmp_teardown(void);
  * within CL_WAIT_MS. The server dies with the test process (PDEATHSIG). */
 tsrv_t *srv_start(const char *arg, ...);
 
+/* The next srv_start starts the server as a host would without a config
+ * file: no --config (srv_start gives /dev/null otherwise), run from the
+ * test's own directory (srv_dir: no config/server.conf there, unless the
+ * test writes one), the binary named by its absolute path. */
+void srv_next_without_config(void);
+
+/* The test's directory: the server's data directory is DIR/data, and a
+ * server started after srv_next_without_config runs from DIR. */
+void srv_dir(const tsrv_t *s, char *out, size_t len);
+
 /* The TCP port the server listens on. */
 int srv_port(const tsrv_t *s);
 

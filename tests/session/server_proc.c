@@ -188,6 +188,18 @@ static void server_path(char *out, size_t len)
 }
 
 /* Reaps the server if it has exited. Returns 1 if it has. */
+static int without_config; /* srv_next_without_config: the next start's */
+
+void srv_next_without_config(void)
+{
+    without_config = 1;
+}
+
+void srv_dir(const tsrv_t *s, char *out, size_t len)
+{
+    snprintf(out, len, "%s", s->dir);
+}
+
 static int reap(tsrv_t *s, int block)
 {
     if (s->exited)
@@ -246,6 +258,11 @@ tsrv_t *srv_start(const char *arg, ...)
     server_path(bin, sizeof bin);
     ck_assert_msg(access(bin, X_OK) == 0, "server binary %s: %s", bin,
                   strerror(errno));
+    int no_config = without_config; /* then run from s->dir: bin absolute */
+    without_config = 0;
+    char abs_bin[PATH_MAX];
+    if (no_config && realpath(bin, abs_bin))
+        snprintf(bin, sizeof bin, "%s", abs_bin);
     snprintf(data, sizeof data, "%s/data", s->dir);
     const char *argv[MAX_ARGS];
     int n = 0;
@@ -256,8 +273,10 @@ tsrv_t *srv_start(const char *arg, ...)
     argv[n++] = "127.0.0.1";
     argv[n++] = "--data-dir";
     argv[n++] = data;
-    argv[n++] = "--config";
-    argv[n++] = "/dev/null";
+    if (!no_config) {
+        argv[n++] = "--config";
+        argv[n++] = "/dev/null";
+    }
     /* Every test client comes from 127.0.0.1: no per-address limits unless
      * a test sets them (a later --set wins). */
     argv[n++] = "--set";
@@ -302,7 +321,7 @@ tsrv_t *srv_start(const char *arg, ...)
             _exit(127);
         int devnull = open("/dev/null", O_RDONLY);
         if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(logfd, 1) < 0 ||
-            dup2(logfd, 2) < 0)
+            dup2(logfd, 2) < 0 || (no_config && chdir(s->dir) != 0))
             _exit(127);
         sigset_t none;
         sigemptyset(&none);

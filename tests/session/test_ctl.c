@@ -8,6 +8,7 @@
  * only; each command `help` lists is one the console runs (`metrics`
  * too). */
 #include <arpa/inet.h>
+#include <limits.h>
 #include <check.h>
 #include <netinet/in.h>
 #include <sqlite3.h>
@@ -453,6 +454,50 @@ START_TEST(reload_refuses_what_a_start_refuses)
     cl_close(a);
     srv_stop(s);
     unlink(conf);
+}
+END_TEST
+
+/* Started without --config and with no config/server.conf where it
+ * started, the server has no file to reload: reload says exactly that
+ * (status 1) and changes nothing; the default file written there then,
+ * reload reads it, as a start would have. */
+START_TEST(reload_without_a_config_file)
+{
+    /* ROGUED_BIN made absolute for the server, which runs elsewhere: a
+     * path that names no program there is logged as a stray ROGUED_
+     * variable, and reload says so too (docs/hosting.md, "Logs") */
+    char *bin = getenv("ROGUED_BIN"), abs_bin[PATH_MAX], *was = NULL;
+    if (bin && realpath(bin, abs_bin)) {
+        was = strdup(bin);
+        setenv("ROGUED_BIN", abs_bin, 1);
+    }
+    srv_next_without_config();
+    tsrv_t *s = srv_start(NULL);
+    if (was) {
+        setenv("ROGUED_BIN", was, 1);
+        free(was);
+    }
+    ck_assert(srv_wait_log(s, "console on ", WAIT_MS));
+    char out[4096], dir[600], conf[700];
+    ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 1);
+    ck_assert_str_eq(out, "rogued ctl: no config file to reload: the server "
+                     "was started without --config, and the default "
+                     "config/server.conf (from the directory it started in) "
+                     "is not there; start it with --config FILE for settings "
+                     "that reload can change\n");
+    ck_assert(srv_alive(s));
+    srv_dir(s, dir, sizeof dir);
+    snprintf(conf, sizeof conf, "%s/config", dir);
+    ck_assert_int_eq(mkdir(conf, 0700), 0);
+    snprintf(conf, sizeof conf, "%s/config/server.conf", dir);
+    write_file(conf, "motd = From the default file\n");
+    ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 0);
+    ck_assert_str_eq(out, "motd: changed in the file, applied\n"
+                     "reloaded config/server.conf: " LIVE_KEYS "\n");
+    tclient_t *a = play_lobby(srv_port(s));
+    play_wait_text(a, "From the default file");
+    cl_close(a);
+    srv_stop(s);
 }
 END_TEST
 
@@ -1017,6 +1062,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, shutdown_countdown_ends_in_shutdown);
     tcase_add_test(tc, reload_changes_the_motd);
     tcase_add_test(tc, reload_refuses_what_a_start_refuses);
+    tcase_add_test(tc, reload_without_a_config_file);
     tcase_add_test(tc, a_mistyped_variable_is_named_at_start_and_on_reload);
     tcase_add_test(tc, reload_leaves_what_a_flag_or_the_environment_sets);
     tcase_add_test(tc, backup_while_a_game_is_written);
