@@ -52,6 +52,23 @@ static int join(int argc, char **argv, char *line, size_t n)
     return (int)len;
 }
 
+/* The socket at path refused the connect with e: said, with what the
+ * host can do about the two usual causes (no server there; a user who may
+ * not open it, the socket being 0600, not a missing server). */
+static void say_unreachable(const char *path, int e)
+{
+    fprintf(stderr, "rogued ctl: cannot reach the server at %s: %s", path,
+            strerror(e));
+    if (e == ENOENT || e == ECONNREFUSED)
+        fprintf(stderr, " (no server runs with this data directory: start "
+                "one, or name its own with --data-dir DIR)");
+    else if (e == EACCES || e == EPERM)
+        fprintf(stderr, " (this user, uid %u, may not open the socket or its "
+                "directory: run rogued ctl as the user the server runs as, "
+                "or as root)", (unsigned)geteuid());
+    fprintf(stderr, "\n");
+}
+
 int ctl_client_main(int argc, char **argv)
 {
     config_t d;
@@ -81,11 +98,7 @@ int ctl_client_main(int argc, char **argv)
     }
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
-        int absent = errno == ENOENT || errno == ECONNREFUSED;
-        fprintf(stderr, "rogued ctl: cannot reach the server at %s: %s%s\n",
-                sa.sun_path, strerror(errno), absent ? " (no server runs "
-                "with this data directory: start one, or name its own with "
-                "--data-dir DIR)" : "");
+        say_unreachable(sa.sun_path, errno);
         if (fd >= 0)
             close(fd);
         return 2;

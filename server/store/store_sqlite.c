@@ -43,6 +43,20 @@ static void set_err(char *err, size_t errlen, const char *fmt, const char *path,
     snprintf(err, errlen, fmt, path, detail);
 }
 
+/* Why path cannot even be looked at (stat failed with e, not ENOENT): a
+ * permission refused is named as one, with this user, so that it never
+ * reads as a missing database or a read-only disk. */
+static void unreachable(char *err, size_t errlen, const char *path, int e)
+{
+    if (e == EACCES || e == EPERM)
+        snprintf(err, errlen, "%s cannot be reached: %s: a directory on its "
+                 "path is not open to this user (uid %u); run rogued as the "
+                 "user the data directory belongs to, or let this user into "
+                 "it", path, strerror(e), (unsigned)geteuid());
+    else
+        snprintf(err, errlen, "%s cannot be reached: %s", path, strerror(e));
+}
+
 /* Runs one statement that returns at most one integer (a PRAGMA, a count).
  * Returns 0 with *out (0 if no row), or the SQLite error code. */
 static int query_int(sqlite3 *db, const char *sql, long long *out)
@@ -415,6 +429,11 @@ static lite_t *lite_open(const char *path, int migrate_to, char *err, size_t err
      * empty one becomes ours. */
     struct stat sb;
     int exists = stat(path, &sb) == 0;
+    if (!exists && errno != ENOENT) {
+        unreachable(err, errlen, path, errno);
+        free(d);
+        return NULL;
+    }
     if (exists && !S_ISREG(sb.st_mode)) {
         set_err(err, errlen, "%s is not a regular file%s", path, "");
         free(d);
@@ -466,8 +485,11 @@ static lite_t *lite_open_read(const char *path, char *err, size_t errlen)
 {
     struct stat sb;
     if (stat(path, &sb) != 0) {
-        set_err(err, errlen, "%s: no database there (%s); is the data "
-                "directory right?", path, strerror(errno));
+        if (errno == ENOENT)
+            set_err(err, errlen, "%s: no database there (%s); is the data "
+                    "directory right?", path, strerror(errno));
+        else
+            unreachable(err, errlen, path, errno);
         return NULL;
     }
     lite_t *d = calloc(1, sizeof *d);

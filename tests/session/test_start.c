@@ -1,7 +1,9 @@
 /* test_start.c - a database the server cannot keep games in stops it at
  * start, with a message that names the file and what to do, rather than
  * losing every game later: a file or directory it may not write (the
- * server run as an unprivileged user), and a file with a damaged page.
+ * server run as an unprivileged user), and a file with a damaged page;
+ * a data directory the user may not enter, named as such (by the start,
+ * --list-games and rogued ctl).
  * And the store's start line names the lock wait in force; a metrics_port
  * in use stops the start as a port in use does. */
 #include <arpa/inet.h>
@@ -81,6 +83,51 @@ START_TEST(unwritable_database_refused)
     ck_assert_msg(strstr(out, "cannot be written") && strstr(out, dir),
                   "said: %s", out);
     ck_assert_ptr_null(strstr(out, "listening"));
+    srv_remove_tree(dir);
+}
+END_TEST
+
+/* A data directory this user may not enter (mode 0: as root, the server
+ * runs as nobody, for whom the directory is root's and shut; as anyone
+ * else, their own directory shut to them) is named as a permission
+ * refused, with the user, by the start, by --list-games (which read "no
+ * database there") and by rogued ctl, never as a missing database. */
+START_TEST(a_data_directory_not_open_to_the_user_is_said_so)
+{
+    const char *prefix = "";
+    unsigned uid = (unsigned)getuid();
+    if (uid == 0) {
+        if (access("/usr/bin/setpriv", X_OK) != 0) {
+            fprintf(stderr, "skipped: root without setpriv\n");
+            return;
+        }
+        prefix = "setpriv --reuid=" NOBODY " --regid=" NOBODY " --clear-groups";
+        uid = 65534;
+    }
+    char dir[] = "/tmp/rogued-start-XXXXXX", args[256], want[1024], cmd[1024];
+    static char out[4096];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    ck_assert_int_eq(chmod(dir, 0), 0);
+    snprintf(want, sizeof want, "rogued: %s/rogued.db cannot be reached: "
+             "Permission denied: a directory on its path is not open to this "
+             "user (uid %u); run rogued as the user the data directory "
+             "belongs to, or let this user into it\n", dir, uid);
+    ck_assert_int_eq(run_server(prefix, dir, out, sizeof out), 1);
+    ck_assert_str_eq(out, want);
+    snprintf(args, sizeof args, "--config /dev/null --data-dir %s "
+             "--list-games", dir);
+    ck_assert_int_eq(srv_run_once(prefix, args, out, sizeof out), 1);
+    ck_assert_str_eq(out, want);
+    const char *bin = getenv("ROGUED_BIN");
+    snprintf(cmd, sizeof cmd, "timeout 60 %s %s ctl --data-dir %s who 2>&1 "
+             "</dev/null", prefix, bin ? bin : "build/san/rogued", dir);
+    ck_assert_int_eq(srv_ctl_finish(popen(cmd, "r"), out, sizeof out), 2);
+    snprintf(want, sizeof want, "rogued ctl: cannot reach the server at "
+             "%s/ctl.sock: Permission denied (this user, uid %u, may not open "
+             "the socket or its directory: run rogued ctl as the user the "
+             "server runs as, or as root)\n", dir, uid);
+    ck_assert_str_eq(out, want);
+    ck_assert_int_eq(chmod(dir, 0700), 0);
     srv_remove_tree(dir);
 }
 END_TEST
@@ -167,6 +214,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, unwritable_database_refused);
+    tcase_add_test(tc, a_data_directory_not_open_to_the_user_is_said_so);
     tcase_add_test(tc, damaged_database_refused);
     tcase_add_test(tc, lock_wait_is_the_setting);
     tcase_add_test(tc, a_metrics_port_in_use_stops_the_start);
