@@ -361,7 +361,9 @@ uint64_t store_queued(store_t *st);
  * one on the same database: numbers are reserved in the database
  * STORE_GUEST_BLOCK at a time (at store_open, then again when half a block
  * is used), so a restart, even after a crash, starts past every number
- * given. The session names a guest "guest%llu" with it. Loop thread;
+ * given. store_close gives back those reserved and never given (while
+ * nobody has reserved since), so a clean restart goes on from the last
+ * one; after a crash the next start begins past the whole reserve. The session names a guest "guest%llu" with it. Loop thread;
  * never blocks. */
 unsigned long long store_guest_number(store_t *st);
 

@@ -332,6 +332,27 @@ int store_name_taken(store_t *st, const char *name, store_taken_cb cb,
     return 0;
 }
 
+void store_guest_give_back(store_t *st)
+{
+    uv_mutex_lock(&st->lmu);
+    unsigned long long next = st->guest_next, end = st->guest_end,
+                       spare = st->guest_spare;
+    uv_mutex_unlock(&st->lmu);
+    /* The database's next is past the spare block, if one was reserved.
+     * The first never handed out: the current block's rest too, unless
+     * another host reserved between it and the spare block. (Numbers
+     * handed out past the reserve, logged as such, move it on.) */
+    unsigned long long top = spare ? spare + STORE_GUEST_BLOCK : end;
+    unsigned long long from = spare && spare != end ? spare : next;
+    if (from == top || sdb_begin(st->db) != 0)
+        return;
+    if (sdb_guest_give_back(st->db, (long long)from, (long long)top) < 0 ||
+        sdb_commit(st->db) != 0) {
+        if (sdb_in_transaction(st->db))
+            sdb_rollback(st->db);
+    }
+}
+
 unsigned long long store_guest_number(store_t *st)
 {
     uv_mutex_lock(&st->lmu);

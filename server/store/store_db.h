@@ -187,6 +187,13 @@ typedef struct store_unfollowed {
      * returns the first, or -1 (logged). sdb_open reserves STORE_GUEST_BLOCK \
      * of them as its first write; sdb_guest_first says the first of those. */ \
     X(long long, guest_reserve, (store_db_t *db, long long n), (db, n)) \
+    /* Gives back the guest numbers [from, end) reserved and never handed \
+     * out (inside a transaction): the next reservation starts at from, if \
+     * the next is still end (nobody reserved since: no other host, no new \
+     * process of an upgrade, no probe). Returns 1 if given back, 0 if not, \
+     * -1 (logged). */ \
+    X(int, guest_give_back, (store_db_t *db, long long from, long long end), \
+      (db, from, end)) \
     X(long long, guest_first, (const store_db_t *db), (db)) \
     X(size_t, unfollowed, (store_db_t *db, const store_unfollowed_t **out), \
       (db, out)) \

@@ -330,6 +330,14 @@ uint64_t store_progress_unfollowed(store_t *st);
  * (after a batch that changed them, or every STORE_BAN_REFRESH_MS). */
 void store_bans_refresh(store_t *st);
 
+/* store_accounts.c, for the database thread as it ends (every loop
+ * gone): the guest numbers reserved and never handed out are given back,
+ * so that the next start goes on from the last one handed out rather
+ * than past a whole block; only while nobody has reserved since (another
+ * host, an upgrade's new process). A crash gives nothing back: the next
+ * start goes past every number reserved, as it always did. */
+void store_guest_give_back(store_t *st);
+
 /* The database thread (uv_thread_create's entry, arg: the store): opens
  * the file (posting st->ready either way), then runs batches until
  * its channel is closed and empty, then closes the file. */

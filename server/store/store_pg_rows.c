@@ -508,6 +508,17 @@ long long spg_guest_reserve(store_db_t *db, long long n)
     return first;
 }
 
+int spg_guest_give_back(store_db_t *db, long long from, long long end)
+{
+    spg_t *d = (spg_t *)db;
+    params_t p = { 0 };
+    p_ll(&p, from);
+    p_ll(&p, end);
+    long long n = change_now(d, ST_GUEST_BACK, &p,
+                             "guest numbers not given back");
+    return n < 0 ? -1 : n > 0;
+}
+
 /* --- SSH public keys ------------------------------------------------------------ */
 
 int spg_key_add(store_db_t *db, int64_t account_id, const char *fingerprint,

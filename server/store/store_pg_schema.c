@@ -233,6 +233,10 @@ const char *const spg_stmt_sql[ST_COUNT] = {
                  " 1 + $1::bigint) ON CONFLICT (key) DO UPDATE SET value ="
                  " greatest(meta.value, 1) + $1::bigint"
                  " RETURNING value - $1::bigint",
+    /* numbers reserved and never handed out, given back at a clean stop
+     * while nobody has reserved since */
+    [ST_GUEST_BACK] = "UPDATE meta SET value = $1::bigint WHERE key ="
+                      " 'next_guest' AND value = $2::bigint",
     /* SSH public keys. An add is one statement that cannot fail on good
      * data (a failure would abort the batch): it inserts only for an
      * account that exists, without the key, with fewer than $5 keys, and

@@ -266,6 +266,27 @@ long long lite_guest_reserve(store_db_t *db, long long n)
     return next;
 }
 
+int lite_guest_give_back(store_db_t *db, long long from, long long end)
+{
+    lite_t *d = (lite_t *)db;
+    sqlite3_stmt *s;
+    int rc = sqlite3_prepare_v2(d->db, "UPDATE meta SET value = ?1 WHERE key"
+                                " = '" GUEST_KEY "' AND value = ?2", -1, &s,
+                                NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_int64(s, 1, from);
+        sqlite3_bind_int64(s, 2, end);
+        rc = sqlite3_step(s);
+        sqlite3_finalize(s);
+    }
+    if (rc != SQLITE_DONE) {
+        db_fail(d, "store: %s: guest numbers not given back: %s", d->path,
+                sqlite3_errstr(rc));
+        return -1;
+    }
+    return sqlite3_changes(d->db) > 0;
+}
+
 /* The meta row of the last claim taken on a game in progress. */
 #define CLAIM_KEY "last_claim"
 

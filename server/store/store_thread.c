@@ -355,6 +355,7 @@ void store_db_main(void *arg)
         if (now - st->last_prune >= STORE_PRUNE_EVERY_S)
             prune(st, now);
     }
+    store_guest_give_back(st);
     sdb_close(st->db);
     st->db = NULL;
     free(st->broken);
