@@ -882,6 +882,16 @@ START_TEST(ban_a_name)
     /* dave's account is there, banned: taken, told at the name's Enter */
     play_type_line(c, "DAVE");
     play_wait_text(c, "The name DAVE is taken: choose another.");
+    /* a name banned before anyone took it: refused at the registration's
+     * end, where the ban is asked */
+    ck_assert_int_eq(srv_ctl(s, "ban Eve", out, sizeof out), 0);
+    ck_assert(cl_key(c, "\x1b"));
+    ck_assert(cl_key(c, "r"));
+    play_wait_text(c, "Register an account");
+    play_type_line(c, "EVE");
+    play_type_line(c, "anotherpass1");
+    play_type_line(c, "anotherpass1");
+    play_wait_text(c, "The name EVE is banned.");
     ck_assert_int_eq(srv_ctl(s, "unban dave", out, sizeof out), 0);
     ck_assert(cl_key(c, "\x1b")); /* back to the menu */
     play_login_dave(c, 0);
