@@ -130,6 +130,14 @@ static void play_on(sess_t *s, play_arg_t *a)
 
 static void load_progress(sess_t *s);
 
+/* The account's saved game cannot be loaded now (its rebuild failed, or
+ * could not be asked for): said, and p asks again. */
+static void kept_for_now(sess_t *s)
+{
+    lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Your saved game could not be "
+               "loaded right now: it is kept. p tries again.");
+}
+
 /* A game rebuilt off the loop for this lobby (rebuild.h): a takeover goes
  * on at once; a saved game is held until p. */
 static void rebuilt(sess_t *s, smsg_t *m)
@@ -151,14 +159,13 @@ static void rebuilt(sess_t *s, smsg_t *m)
                           "The game you watched has ended.");
             load_progress(s); /* the store's copy, then */
         } else {
-            lobby_note(&s->lobby, LOBBY_NOTE_BAD,
-                       "Your game in progress cannot be rebuilt: %s.",
-                       record_strerror(r->err));
-            /* A game that cannot be rebuilt at all (damaged, drifted)
-             * would never come back: p begins a new game in its place.
-             * Out of memory passes: p asks for it again. */
-            if (r->err != RECORD_ENOMEM)
-                s->progress_known = 1;
+            /* Kept, whatever the reason: out of memory passes, and a
+             * damaged or drifted record is still the player's game (a
+             * host may mend it, a later core may rebuild it), which a
+             * new game's beginning would end for good. So the store's
+             * game stays unknown here (sess_t.progress_known), and p
+             * asks for it again. */
+            kept_for_now(s);
         }
         return;
     }
@@ -306,8 +313,7 @@ static void on_progress(void *ctx, const store_progress_t *pr)
         }
         if (!src) {
             log_error("resume id=%llu: out of memory", (unsigned long long)s->id);
-            lobby_note(&s->lobby, LOBBY_NOTE_BAD,
-                       "Your game in progress cannot be rebuilt: out of memory.");
+            kept_for_now(s);
         } else {
             ask_rebuild(s, src, 0); /* a refusal is said on the lobby */
         }

@@ -1,8 +1,10 @@
 /* test_resume.c - nothing lost: an account's game survives a dropped
  * connection, a SIGTERM and a SIGKILL, and the next login continues it on
  * the very screen the player left (compared cell by cell through libvterm;
- * after a crash, at most the last second of keys may be missing); and a
- * finished game replayed from the hall of fame reaches its final screen. */
+ * after a crash, at most the last second of keys may be missing); a
+ * saved game that cannot be looked up or rebuilt is kept, never replaced
+ * by p; and a finished game replayed from the hall of fame reaches its
+ * final screen. */
 #include <check.h>
 #include <sqlite3.h>
 #include <signal.h>
@@ -485,6 +487,68 @@ START_TEST(a_failed_lookup_keeps_the_saved_game)
 }
 END_TEST
 
+/* The saved game's keys damaged (a byte more, the start of a varint cut
+ * short: the rebuild fails with "a damaged record"), and mended. */
+static const char *const damage_keys =
+    "INSERT INTO progress_keys (account_id, pos, keys)"
+    " SELECT account_id, keys_len, X'80' FROM progress;"
+    "UPDATE progress SET keys_len = keys_len + 1";
+static const char *const mend_keys =
+    "DELETE FROM progress_keys WHERE pos ="
+    " (SELECT keys_len - 1 FROM progress);"
+    "UPDATE progress SET keys_len = keys_len - 1";
+
+/* A saved game whose rebuild fails outright (here a damaged record) is
+ * kept: the login is told so, and p rebuilds it again (and is told
+ * again) instead of starting a game whose beginning would end the saved
+ * one. Mended, the next p offers the game, and it goes on at the screen
+ * left. */
+START_TEST(a_game_that_does_not_rebuild_is_kept)
+{
+    char dir[] = "/tmp/rogued-resume-XXXXXX";
+    tclient_t *a;
+    tsrv_t *s = dave_playing_in(dir, &a);
+    play_walk_keys(a, 20);
+    int turn = cl_turn(a);
+    cl_snap_t before;
+    cl_snap(a, &before);
+    cl_close(a);
+    ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", CL_WAIT_MS));
+    sqlite3 *db = open_store(dir);
+    ck_assert_int_eq(sqlite3_exec(db, damage_keys, NULL, NULL, NULL),
+                     SQLITE_OK);
+
+    tclient_t *b = play_lobby(srv_port(s));
+    play_login_dave(b, 0);
+    const char *told = "Your saved game could not be loaded right now: it is "
+                       "kept. p tries again.";
+    const char *failed = "resume id=2: the game does not rebuild: a damaged "
+                         "record";
+    play_wait_text(b, told);
+    ck_assert(srv_wait_log_count(s, failed, 1, CL_WAIT_MS));
+    /* p rebuilds it again, and is told again: no game begins */
+    ck_assert(cl_key(b, "p"));
+    ck_assert(srv_wait_log_count(s, failed, 2, CL_WAIT_MS));
+    play_wait_text(b, told);
+    ck_assert(!cl_screen_has(b, "HP: "));
+    ck_assert(!srv_log_has(s, "game start id=2"));
+    ck_assert(!srv_log_has(s, "game over"));
+
+    /* mended: p finds it, and p again goes on with it */
+    ck_assert_int_eq(sqlite3_exec(db, mend_keys, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    ck_assert(cl_key(b, "p"));
+    go_on_offered(b, turn);
+    ck_assert(!srv_log_has(s, "game start id=2"));
+    expect_same(b, &before);
+    ck_assert_int_eq(cl_turn(b), turn);
+    cl_snap_free(&before);
+    cl_close(b);
+    srv_stop(s);
+    srv_remove_tree(dir);
+}
+END_TEST
+
 /* After a crash, everything older than a second is there: the keys the
  * log says were handed to the store a sweep before the kill (debug log
  * "progress id=N bytes=B": one byte per key here). */
@@ -584,6 +648,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_failing_store_is_said_on_screen);
     tcase_add_test(tc, a_game_is_sent_again_only_once_writes_work);
     tcase_add_test(tc, a_failed_lookup_keeps_the_saved_game);
+    tcase_add_test(tc, a_game_that_does_not_rebuild_is_kept);
     tcase_add_test(tc, sigkill_loses_at_most_the_last_second);
     tcase_add_test(tc, replay_from_the_hall_of_fame_reaches_the_final_screen);
     suite_add_tcase(s, tc);
