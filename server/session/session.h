@@ -246,6 +246,9 @@ typedef struct sess {
      * session_lobby.c. */
     uint8_t progress_known;
     uint8_t play_if_none;      /* a lookup p asked for: none, play */
+    uint8_t registered;        /* the account was made on this connection:
+                                  a failed lookup is said as a game that
+                                  cannot begin, there being none saved */
     int64_t jobs;              /* rebuilds asked for so far (their numbers) */
     uv_timer_t negotiate_timer; /* the negotiation deadline */
     uv_timer_t esc_timer;       /* a held Esc becomes a key after 100 ms */

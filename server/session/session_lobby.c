@@ -223,8 +223,12 @@ static void lookup_failed(sess_t *s, const char *why)
     s->play_if_none = 0;
     log_info("progress id=%llu: not looked up (%s); p asks again",
              (unsigned long long)s->id, why);
-    lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Your saved game could not be "
-               "looked up: it is kept. p looks again.");
+    if (s->registered)
+        lobby_note(&s->lobby, LOBBY_NOTE_BAD, "The server could not begin "
+                   "your game now. p tries again.");
+    else
+        lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Your saved game could not be "
+                   "looked up: it is kept. p looks again.");
     sess_owe_frame(s);
 }
 
@@ -253,11 +257,9 @@ static void load_progress(sess_t *s)
 }
 
 /* A load's answer: its claim is the account's latest now, and whatever
- * this session writes after is written as it, or would be refused. A new
- * account's load (take_claim) has no game to offer, only this. */
-static void on_claim(void *ctx, const store_progress_t *pr)
+ * this session writes after is written as it, or would be refused. */
+static void on_claim(sess_t *s, const store_progress_t *pr)
 {
-    sess_t *s = ctx;
     if (pr->account_id == s->lobby.account_id && pr->claim > s->claim)
         s->claim = pr->claim;
 }
@@ -387,17 +389,6 @@ static void take_over(sess_t *s)
         load_progress(s);
 }
 
-/* After a registration: the claim is taken without a wait (a game begun
- * before the answer is queued after the load, and begins as no claim,
- * which the claim's writes then go on from). */
-static void take_claim(sess_t *s)
-{
-    if (store_progress_load(s->srv->store, s->lobby.account_id, on_claim,
-                            s) != 0)
-        log_error("register id=%llu: no claim: the store is busy",
-                  (unsigned long long)s->id);
-}
-
 static void on_account(void *ctx, const store_account_t *a)
 {
     sess_t *s = ctx;
@@ -428,12 +419,15 @@ static void on_account(void *ctx, const store_account_t *a)
             sess_keep_display_choice(s);
         else if (!registering)
             sess_set_display_choice(s, a->display);
-        if (!registering) {
+        /* A new account has no other session to take over, and its
+         * claim is taken by p's load as after a login's (act_play): a
+         * game begun under no claim would write over a later login's
+         * elsewhere (claim 0 writes as before the claims). */
+        s->registered = (uint8_t)registering;
+        if (!registering)
             take_over(s);
-        } else {
-            s->progress_known = 1; /* a new account has no game to lose */
-            take_claim(s);
-        }
+        else
+            s->progress_known = 0; /* (a guest's game handed here set it) */
     }
 }
 
@@ -518,6 +512,7 @@ static void act_logout(sess_t *s, int action)
     (void)action;
     /* A game held for the account stays in the store, not here. */
     owned_game_free(&s->st.lobby.held);
+    s->registered = 0;
     dir_set_account(s->srv->dir, s->id, 0);
     s->claim = 0; /* the account's: the next login's load takes its own */
 }
