@@ -236,13 +236,13 @@ typedef struct sess {
     char guest_token[GRACE_TOKEN_LEN + 1]; /* a browser guest's: resumes
                                   the game after a drop ("" : none) */
     /* 1 once the session knows what the store holds of the account's
-     * game in progress: none (the store said so; a new account), one of
-     * another version, which is ended (p replaces it), or a game played
-     * here. Until then
-     * (since the login, or after an upgrade; a lookup failed or was given
-     * up, a rebuild refused or failed) the lobby's p asks the store
-     * rather than begin a game, whose beginning would end the saved one.
-     * Kept across states (watching, a replay), unlike st.
+     * game in progress: none (the store said so), one of another
+     * version, which is ended (p replaces it), or a game played here.
+     * Until then (since the login or registration, or after an upgrade;
+     * a lookup failed or was given up, a rebuild refused or failed) the
+     * lobby's p asks the store rather than begin a game, whose beginning
+     * would end the saved one (or, for a new account, play under no
+     * claim). Kept across states (watching, a replay), unlike st.
      * session_lobby.c. */
     uint8_t progress_known;
     uint8_t play_if_none;      /* a lookup p asked for: none, play */
