@@ -228,6 +228,11 @@ build/san/tests/preload/accept_fault.so: tests/preload/accept_fault.c build/san/
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(WARN) -O1 -g -fPIC -shared $(CFLAGS) $(LDFLAGS) $< -ldl -o $@
 build/san/tests/session/test_accept_errors: | build/san/tests/preload/accept_fault.so
+# test_rebuilds' shim (the rebuilds' thread held before its first job).
+build/san/tests/preload/rebuild_hold.so: tests/preload/rebuild_hold.c build/san/flags
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(WARN) -O1 -g -fPIC -shared $(CFLAGS) $(LDFLAGS) $< -ldl -o $@
+build/san/tests/session/test_rebuilds: | build/san/tests/preload/rebuild_hold.so
 
 # The browser test's helper: a seed and keys for aiming a scroll (game core
 # and the tests' walker only).

@@ -240,14 +240,19 @@ typedef struct sess {
     char guest_token[GRACE_TOKEN_LEN + 1]; /* a browser guest's: resumes
                                   the game after a drop ("" : none) */
     /* 1 once the session knows what the store holds of the account's
-     * game in progress: none (the store said so; a new account), one that
-     * cannot go on (p replaces it), or a game played here. Until then
-     * (since the login, or after an upgrade; a lookup failed or was given
-     * up, a rebuild refused) the lobby's p asks the store rather than
-     * begin a game, whose beginning would end the saved one. Kept across
-     * states (watching, a replay), unlike st. session_lobby.c. */
+     * game in progress: none (the store said so), one of another
+     * version, which is ended (p replaces it), or a game played here.
+     * Until then (since the login or registration, or after an upgrade;
+     * a lookup failed or was given up, a rebuild refused or failed) the
+     * lobby's p asks the store rather than begin a game, whose beginning
+     * would end the saved one (or, for a new account, play under no
+     * claim). Kept across states (watching, a replay), unlike st.
+     * session_lobby.c. */
     uint8_t progress_known;
     uint8_t play_if_none;      /* a lookup p asked for: none, play */
+    uint8_t registered;        /* the account was made on this connection:
+                                  a failed lookup is said as a game that
+                                  cannot begin, there being none saved */
     int64_t jobs;              /* rebuilds asked for so far (their numbers) */
     uv_timer_t negotiate_timer; /* the negotiation deadline */
     uv_timer_t esc_timer;       /* a held Esc becomes a key after 100 ms */

@@ -120,6 +120,14 @@ static void play_on(sess_t *s, play_arg_t *a)
 
 static void load_progress(sess_t *s);
 
+/* The account's saved game cannot be loaded now (its rebuild failed, or
+ * could not be asked for): said, and p asks again. */
+static void kept_for_now(sess_t *s)
+{
+    lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Your saved game could not be "
+               "loaded right now: it is kept. p tries again.");
+}
+
 /* A game rebuilt off the loop for this lobby (rebuild.h): a takeover goes
  * on at once; a saved game is held until p. */
 static void rebuilt(sess_t *s, smsg_t *m)
@@ -141,14 +149,13 @@ static void rebuilt(sess_t *s, smsg_t *m)
                           "The game you watched has ended.");
             load_progress(s); /* the store's copy, then */
         } else {
-            lobby_note(&s->lobby, LOBBY_NOTE_BAD,
-                       "Your game in progress cannot be rebuilt: %s.",
-                       record_strerror(r->err));
-            /* A game that cannot be rebuilt at all (damaged, drifted)
-             * would never come back: p begins a new game in its place.
-             * Out of memory passes: p asks for it again. */
-            if (r->err != RECORD_ENOMEM)
-                s->progress_known = 1;
+            /* Kept, whatever the reason: out of memory passes, and a
+             * damaged or drifted record is still the player's game (a
+             * host may mend it, a later core may rebuild it), which a
+             * new game's beginning would end for good. So the store's
+             * game stays unknown here (sess_t.progress_known), and p
+             * asks for it again. */
+            kept_for_now(s);
         }
         return;
     }
@@ -206,8 +213,12 @@ static void lookup_failed(sess_t *s, const char *why)
     s->play_if_none = 0;
     log_info("progress id=%llu: not looked up (%s); p asks again",
              (unsigned long long)s->id, why);
-    lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Your saved game could not be "
-               "looked up: it is kept. p looks again.");
+    if (s->registered)
+        lobby_note(&s->lobby, LOBBY_NOTE_BAD, "The server could not begin "
+                   "your game now. p tries again.");
+    else
+        lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Your saved game could not be "
+                   "looked up: it is kept. p looks again.");
     sess_owe_frame(s);
 }
 
@@ -236,11 +247,9 @@ static void load_progress(sess_t *s)
 }
 
 /* A load's answer: its claim is the account's latest now, and whatever
- * this session writes after is written as it, or would be refused. A new
- * account's load (take_claim) has no game to offer, only this. */
-static void on_claim(void *ctx, const store_progress_t *pr)
+ * this session writes after is written as it, or would be refused. */
+static void on_claim(sess_t *s, const store_progress_t *pr)
 {
-    sess_t *s = ctx;
     if (pr->account_id == s->lobby.account_id && pr->claim > s->claim)
         s->claim = pr->claim;
 }
@@ -296,8 +305,7 @@ static void on_progress(void *ctx, const store_progress_t *pr)
         }
         if (!src) {
             log_error("resume id=%llu: out of memory", (unsigned long long)s->id);
-            lobby_note(&s->lobby, LOBBY_NOTE_BAD,
-                       "Your game in progress cannot be rebuilt: out of memory.");
+            kept_for_now(s);
         } else {
             ask_rebuild(s, src, 0); /* a refusal is said on the lobby */
         }
@@ -371,17 +379,6 @@ static void take_over(sess_t *s)
         load_progress(s);
 }
 
-/* After a registration: the claim is taken without a wait (a game begun
- * before the answer is queued after the load, and begins as no claim,
- * which the claim's writes then go on from). */
-static void take_claim(sess_t *s)
-{
-    if (store_progress_load(s->srv->store, s->lobby.account_id, on_claim,
-                            s) != 0)
-        log_error("register id=%llu: no claim: the store is busy",
-                  (unsigned long long)s->id);
-}
-
 static void on_account(void *ctx, const store_account_t *a)
 {
     sess_t *s = ctx;
@@ -412,12 +409,15 @@ static void on_account(void *ctx, const store_account_t *a)
             sess_keep_display_choice(s);
         else if (!registering)
             sess_set_display_choice(s, a->display);
-        if (!registering) {
+        /* A new account has no other session to take over, and its
+         * claim is taken by p's load as after a login's (act_play): a
+         * game begun under no claim would write over a later login's
+         * elsewhere (claim 0 writes as before the claims). */
+        s->registered = (uint8_t)registering;
+        if (!registering)
             take_over(s);
-        } else {
-            s->progress_known = 1; /* a new account has no game to lose */
-            take_claim(s);
-        }
+        else
+            s->progress_known = 0; /* (a guest's game handed here set it) */
     }
 }
 
@@ -502,6 +502,7 @@ static void act_logout(sess_t *s, int action)
     (void)action;
     /* A game held for the account stays in the store, not here. */
     owned_game_free(&s->st.lobby.held);
+    s->registered = 0;
     dir_set_account(s->srv->dir, s->id, 0);
     s->claim = 0; /* the account's: the next login's load takes its own */
 }

@@ -8,16 +8,8 @@
  * the kernel (a lowered RLIMIT_NOFILE); the other three cannot be had on
  * demand. So the server runs with tests/preload/accept_fault.so preloaded,
  * which makes accept4 fail with the errno a flag file names while it
- * exists and counts the failures it made (its header says how).
- *
- * The sanitizer build's runtime checks that it comes first among the
- * libraries loaded, and a preloaded one comes before it: the server gets
- * ASAN_OPTIONS=...:verify_asan_link_order=0. That check is there for an
- * object that would take malloc and the like before ASan's; the shim
- * defines accept4 alone and calls on to the next accept4 in the search
- * order, ASan's interceptor, so ASan still sees every call. ThreadSanitizer
- * and the release build (-fno-plt: a GOT entry the dynamic linker fills,
- * preloaded objects first) need nothing. */
+ * exists and counts the failures it made (its header says how;
+ * preload.h: how it goes into a sanitizer's server). */
 #include <check.h>
 #include <errno.h>
 #include <limits.h>
@@ -30,6 +22,7 @@
 #include "check_main.h"
 #include "client.h"
 #include "play.h"
+#include "preload.h"
 
 /* The flag file's directory: made and removed by the runner (an unchecked
  * fixture), so a failed test leaves nothing behind. */
@@ -95,69 +88,19 @@ static void count_reset(void)
     ck_assert_int_eq(failures(), 0);
 }
 
-/* The shim: ACCEPT_FAULT_SO, else next to this binary's folder
- * (build/san/tests/session/NAME -> build/san/tests/preload/). */
-static void shim_path(char *out, size_t len)
-{
-    const char *env = getenv("ACCEPT_FAULT_SO");
-    if (env && *env) {
-        snprintf(out, len, "%s", env);
-    } else {
-        char self[PATH_MAX - 64]; /* room for the shim's own path */
-        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-        ck_assert_int_gt(n, 0);
-        self[n] = '\0';
-        char *at = strstr(self, "/tests/session/");
-        ck_assert_ptr_nonnull(at);
-        *at = '\0';
-        snprintf(out, len, "%s/tests/preload/accept_fault.so", self);
-    }
-    ck_assert_msg(access(out, R_OK) == 0, "%s: %s (make %s)", out,
-                  strerror(errno), "build/san/tests/preload/accept_fault.so");
-}
-
-/* Sets name to value (prefix, then the old value after sep, if any) and
- * returns the old value (malloc'd, NULL if unset) for env_restore. */
-static char *env_prepend(const char *name, const char *value, const char *sep)
-{
-    const char *old = getenv(name);
-    char *was = old ? strdup(old) : NULL;
-    char buf[PATH_MAX + 512];
-    snprintf(buf, sizeof buf, "%s%s%s", value, was && *was ? sep : "",
-             was && *was ? was : "");
-    ck_assert_int_eq(setenv(name, buf, 1), 0);
-    return was;
-}
-
-static void env_restore(const char *name, char *was)
-{
-    if (was)
-        ck_assert_int_eq(setenv(name, was, 1), 0);
-    else
-        ck_assert_int_eq(unsetenv(name), 0);
-    free(was);
-}
-
 /* The server with the shim preloaded. Only its process gets the
  * variables: they are taken back once it runs. */
 static tsrv_t *start_with_shim(void)
 {
-    char so[PATH_MAX], flag[PATH_MAX];
-    shim_path(so, sizeof so);
+    char flag[PATH_MAX];
     fault_path(flag, sizeof flag, "");
     unlink(flag);
     count_reset();
     ck_assert_int_eq(setenv("ACCEPT_FAULT_FLAG", flag, 1), 0);
-    char *preload = env_prepend("LD_PRELOAD", so, " ");
-    /* (ASan reads its options in order: the last one set wins) */
-    char *asan = getenv("ASAN_OPTIONS") ? strdup(getenv("ASAN_OPTIONS")) : NULL;
-    char opts[1024];
-    snprintf(opts, sizeof opts, "%s%sverify_asan_link_order=0",
-             asan ? asan : "", asan && *asan ? ":" : "");
-    ck_assert_int_eq(setenv("ASAN_OPTIONS", opts, 1), 0);
+    preload_env_t env;
+    preload_set(&env, "accept_fault.so", "ACCEPT_FAULT_SO");
     tsrv_t *s = srv_start(NULL);
-    env_restore("ASAN_OPTIONS", asan);
-    env_restore("LD_PRELOAD", preload);
+    preload_unset(&env);
     ck_assert_int_eq(unsetenv("ACCEPT_FAULT_FLAG"), 0);
     return s;
 }

@@ -10,16 +10,24 @@
  *     rogued_rebuilds_total{outcome="started"} 1 and
  *     rogued_rebuild_keys_total the keys the player sent, none waiting or
  *     running after;
+ *   - a saved game whose rebuild is refused for its address is kept: p
+ *     asks again and begins no game, and offers it once the other
+ *     rebuild has run;
  *   - a client that stops reading: rogued_sessions_output_waiting 1 and
  *     rogued_output_queued_bytes above 0; reading again, both back to 0. */
 #include <check.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check_main.h"
 #include "client.h"
 #include "metrics.h"
 #include "play.h"
+#include "preload.h"
 
 /* the keys of the resumed game */
 #define KEYS 12
@@ -125,6 +133,114 @@ START_TEST(a_resumed_game_counts_its_rebuild_and_keys)
 }
 END_TEST
 
+/* Logs c in as name (play_register's password). */
+static void login_as(tclient_t *c, const char *name)
+{
+    ck_assert(cl_key(c, "l"));
+    play_type_line(c, name);
+    play_type_line(c, "password1");
+    char who[64];
+    snprintf(who, sizeof who, "Logged in as %s", name);
+    play_wait_text(c, who);
+}
+
+/* name registers, plays `keys` keys of the walk and leaves its game for
+ * the next login (session id). Returns the game's turn. */
+static int leave_a_game(tsrv_t *s, const char *name, int id, int keys)
+{
+    tclient_t *c = play_register(srv_port(s), name);
+    ck_assert(cl_key(c, "p"));
+    play_wait_text(c, "HP: ");
+    play_walk_keys(c, keys);
+    int turn = cl_turn(c);
+    cl_close(c);
+    char line[64];
+    snprintf(line, sizeof line, "game suspended id=%d name=%s", id, name);
+    ck_assert(srv_wait_log(s, line, CL_WAIT_MS));
+    return turn;
+}
+
+/* p offers the game at `turn` (on the menu already, or after p). */
+static void offered(tclient_t *c, int turn)
+{
+    char offer[64];
+    snprintf(offer, sizeof offer, "Continue your game (depth 1, turn %d)",
+             turn);
+    play_wait_text(c, offer);
+}
+
+/* A saved game whose rebuild is refused (its address has rebuild_per_ip
+ * rebuilds waiting: here another account's, held by
+ * tests/preload/rebuild_hold.so on the one rebuilds' thread) is kept:
+ * the login is told why, and p asks again (refused again while the other
+ * waits) rather than begin a game whose beginning would end the saved
+ * one. Once the other rebuild has run, p rebuilds the game and offers
+ * it, and p again goes on with it at its turn. */
+START_TEST(a_refused_rebuild_begins_no_game)
+{
+    char dir[] = "/tmp/rogued-hold-XXXXXX", fifo[64];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(fifo, sizeof fifo, "%s/hold", dir);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
+    int mport = cl_free_port();
+    char set[48];
+    snprintf(set, sizeof set, "metrics_port=%d", mport);
+    ck_assert_int_eq(setenv("REBUILD_HOLD_FIFO", fifo, 1), 0);
+    preload_env_t env;
+    preload_set(&env, "rebuild_hold.so", NULL);
+    tsrv_t *s = srv_start("--seed", seed, "--set", set, "--set",
+                          "rebuild_threads=1", "--set", "rebuild_per_ip=1",
+                          NULL);
+    preload_unset(&env);
+    ck_assert_int_eq(unsetenv("REBUILD_HOLD_FIFO"), 0);
+    ck_assert(srv_wait_log(s, "metrics on ", CL_WAIT_MS));
+    int eve_turn = leave_a_game(s, "eve", 1, 5);
+    int dave_turn = leave_a_game(s, "dave", 2, 12);
+
+    /* eve's rebuild waits for the thread, held */
+    tclient_t *e = play_lobby(srv_port(s));
+    login_as(e, "eve");
+    ck_assert(metrics_wait(mport, "rogued_rebuilds{stage=\"waiting\"}", 1));
+    ck_assert(srv_wait_log(s, "rebuild_hold: holding", CL_WAIT_MS));
+
+    tclient_t *d = play_lobby(srv_port(s));
+    login_as(d, "dave");
+    const char *told = "Too many games are being rebuilt for your address: "
+                       "try again in a moment.";
+    const char *refused = "resume id=4: no rebuild: Too many games";
+    play_wait_text(d, told);
+    ck_assert(srv_wait_log_count(s, refused, 1, CL_WAIT_MS));
+    /* p asks again, and is refused again: no game begins */
+    ck_assert(cl_key(d, "p"));
+    ck_assert(srv_wait_log_count(s, refused, 2, CL_WAIT_MS));
+    play_wait_text(d, told);
+    ck_assert(!cl_screen_has(d, "HP: "));
+    ck_assert(!srv_log_has(s, "game start id=4"));
+    expect(mport, "rogued_rebuilds_total{outcome=\"refused\"}", 2);
+
+    /* the thread let go: eve's game comes, then dave's p rebuilds his */
+    int fd = open(fifo, O_WRONLY | O_CLOEXEC); /* the held thread reads */
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(close(fd), 0);
+    offered(e, eve_turn);
+    ck_assert(cl_key(d, "p"));
+    offered(d, dave_turn);
+    ck_assert(cl_key(d, "p"));
+    play_wait_text(d, "HP: ");
+    ck_assert(cl_sync(d, CL_WAIT_MS));
+    ck_assert_int_eq(cl_turn(d), dave_turn);
+    ck_assert(!srv_log_has(s, "game start id=4"));
+    expect(mport, "rogued_rebuilds_total{outcome=\"started\"}", 2);
+    expect(mport, "rogued_rebuilds_total{outcome=\"refused\"}", 2);
+    cl_close(d);
+    cl_close(e);
+    srv_stop(s);
+    srv_remove_tree(dir);
+}
+END_TEST
+
 START_TEST(a_client_not_reading_shows_its_output_waiting)
 {
     int mport;
@@ -154,6 +270,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, rebuild_settings_reach_the_pool);
     tcase_add_test(tc, bad_rebuild_values_refused);
     tcase_add_test(tc, a_resumed_game_counts_its_rebuild_and_keys);
+    tcase_add_test(tc, a_refused_rebuild_begins_no_game);
     tcase_add_test(tc, a_client_not_reading_shows_its_output_waiting);
     suite_add_tcase(s, tc);
     return s;

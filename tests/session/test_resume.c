@@ -1,8 +1,10 @@
 /* test_resume.c - nothing lost: an account's game survives a dropped
  * connection, a SIGTERM and a SIGKILL, and the next login continues it on
  * the very screen the player left (compared cell by cell through libvterm;
- * after a crash, at most the last second of keys may be missing); and a
- * finished game replayed from the hall of fame reaches its final screen. */
+ * after a crash, at most the last second of keys may be missing); a
+ * saved game that cannot be looked up or rebuilt is kept, never replaced
+ * by p; and a finished game replayed from the hall of fame reaches its
+ * final screen. */
 #include <check.h>
 #include <sqlite3.h>
 #include <signal.h>
@@ -418,6 +420,13 @@ START_TEST(a_game_is_sent_again_only_once_writes_work)
 }
 END_TEST
 
+/* The claim on accounts' games cannot be written (a trigger refuses it):
+ * every load fails, while logins and registrations, which do not write
+ * it, work. */
+static const char *const no_claim_on =
+    "CREATE TRIGGER no_claim BEFORE UPDATE OF progress_claim ON accounts"
+    " BEGIN SELECT RAISE(FAIL, 'refused'); END";
+
 /* A login whose saved game cannot be looked up (the store fails: here
  * the load cannot take its claim) is told so, and p looks again instead
  * of starting a game whose beginning would end the saved one once the
@@ -436,13 +445,10 @@ START_TEST(a_failed_lookup_keeps_the_saved_game)
     cl_close(a);
     ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", CL_WAIT_MS));
 
-    /* the account's claim cannot be written (a trigger refuses it), so
-     * the load fails while a login, which does not write it, works */
+    /* the load fails while a login works (no_claim_on) */
     sqlite3 *db = open_store(dir);
-    ck_assert_int_eq(sqlite3_exec(db, "CREATE TRIGGER no_claim BEFORE UPDATE"
-                                  " OF progress_claim ON accounts BEGIN"
-                                  " SELECT RAISE(FAIL, 'refused'); END",
-                                  NULL, NULL, NULL), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_exec(db, no_claim_on, NULL, NULL, NULL),
+                     SQLITE_OK);
     tclient_t *b = play_lobby(srv_port(s));
     play_login_dave(b, 0);
     const char *told = "Your saved game could not be looked up: it is kept. "
@@ -479,6 +485,133 @@ START_TEST(a_failed_lookup_keeps_the_saved_game)
     ck_assert_int_eq(cl_turn(b), turn);
     cl_snap_free(&before);
     cl_close(g);
+    cl_close(b);
+    srv_stop(s);
+    srv_remove_tree(dir);
+}
+END_TEST
+
+/* The claim of dave's game in progress as the database has it, and the
+ * account's latest (*account). */
+static int64_t game_claim(sqlite3 *db, int64_t *account)
+{
+    sqlite3_stmt *st;
+    ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT p.claim, a.progress_claim"
+                                        " FROM progress p JOIN accounts a"
+                                        " ON a.id = p.account_id WHERE"
+                                        " a.name = 'dave'", -1, &st, NULL),
+                     SQLITE_OK);
+    ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+    int64_t claim = sqlite3_column_int64(st, 0);
+    *account = sqlite3_column_int64(st, 1);
+    sqlite3_finalize(st);
+    return claim;
+}
+
+/* A registration is a login: its game begins only under the account's
+ * claim, taken by p's load (a game under no claim would write over a
+ * later login's elsewhere). While the claim cannot be taken, p is told
+ * so and asks again, beginning nothing; once it can, p begins the game,
+ * which the database keeps under that claim. */
+START_TEST(a_registration_without_its_claim_begins_no_game)
+{
+    char dir[] = "/tmp/rogued-resume-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    tsrv_t *s = start_in(dir);
+    sqlite3 *db = open_store(dir);
+    ck_assert_int_eq(sqlite3_exec(db, no_claim_on, NULL, NULL, NULL),
+                     SQLITE_OK);
+    tclient_t *a = play_lobby(srv_port(s));
+    play_login_dave(a, 1);
+    const char *told = "The server could not begin your game now. "
+                       "p tries again.";
+    const char *failed = "progress id=1: not looked up (the store failed)";
+    ck_assert(cl_key(a, "p"));
+    play_wait_text(a, told);
+    ck_assert(srv_wait_log_count(s, failed, 1, CL_WAIT_MS));
+    ck_assert(cl_key(a, "p"));
+    ck_assert(srv_wait_log_count(s, failed, 2, CL_WAIT_MS));
+    play_wait_text(a, told);
+    ck_assert(!cl_screen_has(a, "HP: "));
+    ck_assert(!srv_log_has(s, "game start id=1"));
+
+    ck_assert_int_eq(sqlite3_exec(db, "DROP TRIGGER no_claim", NULL, NULL,
+                                  NULL), SQLITE_OK);
+    ck_assert(cl_key(a, "p"));
+    play_wait_text(a, "HP: ");
+    ck_assert(srv_log_has(s, "game start id=1"));
+    play_walk_keys(a, 3);
+    cl_close(a);
+    ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", CL_WAIT_MS));
+    srv_stop(s); /* every write of the game in the database */
+    int64_t latest, claim = game_claim(db, &latest);
+    ck_assert_int_gt(claim, 0);
+    ck_assert_int_eq(claim, latest);
+    sqlite3_close(db);
+    srv_remove_tree(dir);
+}
+END_TEST
+
+/* The saved game's keys damaged (a byte more, the start of a varint cut
+ * short: the rebuild fails with "a damaged record"), and mended. */
+static const char *const damage_keys =
+    "INSERT INTO progress_keys (account_id, pos, keys)"
+    " SELECT account_id, keys_len, X'80' FROM progress;"
+    "UPDATE progress SET keys_len = keys_len + 1";
+static const char *const mend_keys =
+    "DELETE FROM progress_keys WHERE pos ="
+    " (SELECT keys_len - 1 FROM progress);"
+    "UPDATE progress SET keys_len = keys_len - 1";
+
+/* A saved game whose rebuild fails outright (here a damaged record) is
+ * kept: the login is told so, and p rebuilds it again (and is told
+ * again) instead of starting a game whose beginning would end the saved
+ * one. Mended, the next p offers the game, and it goes on at the screen
+ * left. */
+START_TEST(a_game_that_does_not_rebuild_is_kept)
+{
+    char dir[] = "/tmp/rogued-resume-XXXXXX";
+    tclient_t *a;
+    tsrv_t *s = dave_playing_in(dir, &a);
+    play_walk_keys(a, 20);
+    int turn = cl_turn(a);
+    cl_snap_t before;
+    cl_snap(a, &before);
+    cl_close(a);
+    ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", CL_WAIT_MS));
+    /* stopped, every key is in the database (a write still queued would
+     * append after the damage): damaged, then a server again */
+    srv_stop(s);
+    sqlite3 *db = open_store(dir);
+    ck_assert_int_eq(sqlite3_exec(db, damage_keys, NULL, NULL, NULL),
+                     SQLITE_OK);
+    s = start_in(dir);
+
+    tclient_t *b = play_lobby(srv_port(s));
+    play_login_dave(b, 0);
+    const char *told = "Your saved game could not be loaded right now: it is "
+                       "kept. p tries again.";
+    const char *failed = "resume id=1: the game does not rebuild: a damaged "
+                         "record";
+    play_wait_text(b, told);
+    ck_assert(srv_wait_log_count(s, failed, 1, CL_WAIT_MS));
+    /* p rebuilds it again, and is told again: no game begins */
+    ck_assert(cl_key(b, "p"));
+    ck_assert(srv_wait_log_count(s, failed, 2, CL_WAIT_MS));
+    play_wait_text(b, told);
+    ck_assert(!cl_screen_has(b, "HP: "));
+    ck_assert(!srv_log_has(s, "game start id=1"));
+    ck_assert(!srv_log_has(s, "game over"));
+
+    /* mended: p finds it, and p again goes on with it */
+    ck_assert_int_eq(sqlite3_exec(db, mend_keys, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    ck_assert(cl_key(b, "p"));
+    go_on_offered(b, turn);
+    ck_assert(!srv_log_has(s, "game start id=1"));
+    expect_same(b, &before);
+    ck_assert_int_eq(cl_turn(b), turn);
+    cl_snap_free(&before);
     cl_close(b);
     srv_stop(s);
     srv_remove_tree(dir);
@@ -584,6 +717,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_failing_store_is_said_on_screen);
     tcase_add_test(tc, a_game_is_sent_again_only_once_writes_work);
     tcase_add_test(tc, a_failed_lookup_keeps_the_saved_game);
+    tcase_add_test(tc, a_game_that_does_not_rebuild_is_kept);
+    tcase_add_test(tc, a_registration_without_its_claim_begins_no_game);
     tcase_add_test(tc, sigkill_loses_at_most_the_last_second);
     tcase_add_test(tc, replay_from_the_hall_of_fame_reaches_the_final_screen);
     suite_add_tcase(s, tc);
