@@ -419,6 +419,12 @@ static int menu_key(lobby_t *l, int key)
     case 's':
     case 'S':
         return busy(l, LOBBY_MENU, LOBBY_DO_SCORES);
+    case 'n':
+    case 'N':
+        if (!l->broken || !l->account[0])
+            return LOBBY_DO_NOTHING;
+        l->broken = 0;
+        return LOBBY_DO_PLAY_NEW;
     case 'l':
     case 'L':
         if (l->account[0]) {
@@ -426,6 +432,7 @@ static int menu_key(lobby_t *l, int key)
             l->account[0] = '\0';
             l->account_id = 0;
             l->resume = 0;
+            l->broken = 0;
             return LOBBY_DO_LOGOUT;
         }
         go(l, LOBBY_LOGIN_NAME);
@@ -559,8 +566,16 @@ void lobby_waited(lobby_t *l)
         go(l, l->back);
 }
 
+void lobby_saved_broken(lobby_t *l)
+{
+    l->broken = 1;
+    lobby_note(l, LOBBY_NOTE_BAD, "Your saved game cannot be rebuilt. p "
+               "tries again; n ends it for a new game.");
+}
+
 void lobby_offer_resume(lobby_t *l, int depth, int turns)
 {
+    l->broken = 0;
     l->resume = 1;
     l->resume_depth = depth;
     l->resume_turns = turns;

@@ -71,10 +71,13 @@ enum lobby_action {
                              store_key_add; answer with lobby_keys_done */
     LOBBY_DO_KEY_REMOVE,  /* store_key_remove(account, lobby_keys_pick);
                              answer with lobby_keys_done */
-    LOBBY_DO_CHECK_NAME   /* ask whether lobby.name is an account's
+    LOBBY_DO_CHECK_NAME,  /* ask whether lobby.name is an account's
                              (store_name_taken) while the player goes on
                              to the password, keys taken meanwhile;
                              answer with lobby_name_checked */
+    LOBBY_DO_PLAY_NEW     /* the player ends the saved game that cannot
+                             be rebuilt (lobby_saved_broken): begin a new
+                             game, whose beginning ends it */
 };
 
 /* One game in progress as the watch page lists it (the session fills the
@@ -153,6 +156,9 @@ typedef struct lobby {
                                         escape sequence): Enter refuses it */
     uint8_t too_long;                /* a character would not fit the line
                                         and was left out: Enter refuses it */
+    uint8_t broken;                  /* the account's saved game cannot
+                                        be rebuilt (lobby_saved_broken):
+                                        n ends it for a new game */
     uint8_t name_owed;               /* registering: the answer whether
                                         l->name is taken is wanted (until
                                         the password steps are left) */
@@ -190,6 +196,12 @@ int lobby_key(lobby_t *l, int key);
  * (or the check failed: status != STORE_OK). Returns LOBBY_DO_PLAY when
  * the guest may play now, else LOBBY_DO_NOTHING (a notice says why). */
 int lobby_guest_checked(lobby_t *l, int status, int taken);
+
+/* The account's saved game cannot be rebuilt (a damaged or drifted
+ * record): said, with the two ways on: p tries again (a host may mend
+ * it), n ends it and begins a new game (LOBBY_DO_PLAY_NEW). Until a
+ * logout, a game offered again, or n. */
+void lobby_saved_broken(lobby_t *l);
 
 /* The answer to LOBBY_DO_CHECK_NAME, for `name` (the name it was asked
  * for; the session also calls it with status STORE_ERROR when the store

@@ -148,14 +148,15 @@ static void rebuilt(sess_t *s, smsg_t *m)
                 sess_post(s, MSG_WATCH_END, r->src->watchers[i], 0, NULL,
                           "The game you watched has ended.");
             load_progress(s); /* the store's copy, then */
-        } else {
-            /* Kept, whatever the reason: out of memory passes, and a
-             * damaged or drifted record is still the player's game (a
-             * host may mend it, a later core may rebuild it), which a
-             * new game's beginning would end for good. So the store's
-             * game stays unknown here (sess_t.progress_known), and p
-             * asks for it again. */
+        } else if (r->err == RECORD_ENOMEM) {
+            /* Kept, and p asks for it again: the store's game stays
+             * unknown here (sess_t.progress_known). */
             kept_for_now(s);
+        } else {
+            /* A damaged or drifted record is still the player's game (a
+             * host may mend it), which a new game's beginning would end
+             * for good: kept too, unless the player says to end it. */
+            lobby_saved_broken(&s->lobby);
         }
         return;
     }
@@ -497,6 +498,16 @@ static void act_play(sess_t *s, int action)
     }
 }
 
+/* n after a saved game that cannot be rebuilt: the player ends it, and
+ * the new game begins under the claim its load took. */
+static void act_play_new(sess_t *s, int action)
+{
+    log_info("resume id=%llu: the saved game that does not rebuild is "
+             "ended by its player", (unsigned long long)s->id);
+    s->progress_known = 1;
+    act_play(s, action);
+}
+
 static void act_logout(sess_t *s, int action)
 {
     (void)action;
@@ -623,6 +634,7 @@ static void act_quit(sess_t *s, int action)
 
 static void (*const actions[])(sess_t *s, int action) = {
     [LOBBY_DO_PLAY] = act_play,
+    [LOBBY_DO_PLAY_NEW] = act_play_new,
     [LOBBY_DO_LOGOUT] = act_logout,
     [LOBBY_DO_CHECK_GUEST] = sess_names_act, /* session_names.c */
     [LOBBY_DO_CHECK_NAME] = sess_names_act,

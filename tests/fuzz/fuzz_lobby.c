@@ -126,7 +126,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     lobby_waited(&l);
                 break;
             case 4:
-                if (arg & 1)
+                if ((arg & 3) == 3)
+                    lobby_saved_broken(&l);
+                else if (arg & 1)
                     lobby_offer_resume(&l, arg, arg * 1000);
                 else if (lobby_password_changed(
                              &l, statuses[(arg >> 1) % NSTATUS]) ==
@@ -184,7 +186,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
             }
         }
-        if (action < LOBBY_DO_NOTHING || action > LOBBY_DO_CHECK_NAME)
+        if (action < LOBBY_DO_NOTHING || action > LOBBY_DO_PLAY_NEW)
             abort();
         if (action == LOBBY_DO_LOGIN || action == LOBBY_DO_REGISTER ||
             action == LOBBY_DO_CHANGE_PASSWORD) {

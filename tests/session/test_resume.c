@@ -589,8 +589,8 @@ START_TEST(a_game_that_does_not_rebuild_is_kept)
 
     tclient_t *b = play_lobby(srv_port(s));
     play_login_dave(b, 0);
-    const char *told = "Your saved game could not be loaded right now: it is "
-                       "kept. p tries again.";
+    const char *told = "Your saved game cannot be rebuilt. p tries again; n "
+                       "ends it for a new game.";
     const char *failed = "resume id=1: the game does not rebuild: a damaged "
                          "record";
     play_wait_text(b, told);
@@ -612,6 +612,39 @@ START_TEST(a_game_that_does_not_rebuild_is_kept)
     expect_same(b, &before);
     ck_assert_int_eq(cl_turn(b), turn);
     cl_snap_free(&before);
+    cl_close(b);
+    srv_stop(s);
+    srv_remove_tree(dir);
+}
+END_TEST
+
+/* A saved game that does not rebuild (damaged) is the player's to end:
+ * n, said beside p, begins a new game, whose beginning ends it. */
+START_TEST(a_game_that_does_not_rebuild_is_ended_by_n)
+{
+    char dir[] = "/tmp/rogued-resume-XXXXXX";
+    tclient_t *a;
+    tsrv_t *s = dave_playing_in(dir, &a);
+    play_walk_keys(a, 20);
+    cl_close(a);
+    ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", CL_WAIT_MS));
+    srv_stop(s);
+    sqlite3 *db = open_store(dir);
+    ck_assert_int_eq(sqlite3_exec(db, damage_keys, NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    s = start_in(dir);
+
+    tclient_t *b = play_lobby(srv_port(s));
+    play_login_dave(b, 0);
+    play_wait_text(b, "Your saved game cannot be rebuilt. p tries again; n "
+                      "ends it for a new game.");
+    ck_assert(!srv_log_has(s, "ended by its player"));
+    ck_assert(cl_key(b, "n"));
+    play_wait_text(b, "HP: ");
+    ck_assert(srv_wait_log(s, "resume id=1: the saved game that does not "
+                              "rebuild is ended by its player", CL_WAIT_MS));
+    ck_assert(srv_log_has(s, "game start id=1"));
     cl_close(b);
     srv_stop(s);
     srv_remove_tree(dir);
@@ -718,6 +751,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_game_is_sent_again_only_once_writes_work);
     tcase_add_test(tc, a_failed_lookup_keeps_the_saved_game);
     tcase_add_test(tc, a_game_that_does_not_rebuild_is_kept);
+    tcase_add_test(tc, a_game_that_does_not_rebuild_is_ended_by_n);
     tcase_add_test(tc, a_registration_without_its_claim_begins_no_game);
     tcase_add_test(tc, sigkill_loses_at_most_the_last_second);
     tcase_add_test(tc, replay_from_the_hall_of_fame_reaches_the_final_screen);

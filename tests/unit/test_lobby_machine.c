@@ -790,6 +790,32 @@ START_TEST(resume_offer_and_wait)
 }
 END_TEST
 
+/* A saved game that cannot be rebuilt: said with both ways on; n ends
+ * it (LOBBY_DO_PLAY_NEW) once, and only then: before it, after a
+ * logout, or once a game is offered again, n is no key. */
+START_TEST(a_broken_saved_game_is_ended_by_n_only)
+{
+    lobby_t l;
+    lobby_init(&l, "");
+    log_in(&l, "Alice");
+    ck_assert_int_eq(lobby_key(&l, 'n'), LOBBY_DO_NOTHING);
+    lobby_saved_broken(&l);
+    ck_assert_int_eq(l.note_kind, LOBBY_NOTE_BAD);
+    ck_assert_str_eq(l.note, "Your saved game cannot be rebuilt. p tries "
+                             "again; n ends it for a new game.");
+    ck_assert_int_eq(lobby_key(&l, 'N'), LOBBY_DO_PLAY_NEW);
+    ck_assert_int_eq(lobby_key(&l, 'n'), LOBBY_DO_NOTHING);
+    lobby_saved_broken(&l);
+    lobby_offer_resume(&l, 2, 40); /* mended: p continues it */
+    ck_assert_int_eq(lobby_key(&l, 'n'), LOBBY_DO_NOTHING);
+    lobby_saved_broken(&l);
+    ck_assert_int_eq(lobby_key(&l, 'l'), LOBBY_DO_LOGOUT);
+    log_in(&l, "Bob");
+    ck_assert_int_eq(lobby_key(&l, 'n'), LOBBY_DO_NOTHING);
+    lobby_free(&l);
+}
+END_TEST
+
 /* A hall of fame of n rows with game ids 100, 101, ... */
 static store_scores_t scores(int n)
 {
@@ -1078,6 +1104,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, esc_at_a_password_wipes_it);
     tcase_add_test(tc, logout_drops_the_account);
     tcase_add_test(tc, resume_offer_and_wait);
+    tcase_add_test(tc, a_broken_saved_game_is_ended_by_n_only);
     tcase_add_test(tc, hall_of_fame_and_replay);
     tcase_add_test(tc, watch_list_picks_by_letter);
     tcase_add_test(tc, help_quit_and_other_keys);
