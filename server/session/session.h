@@ -232,6 +232,8 @@ typedef struct sess {
     /* transport */
     tconn_t tc;                /* telnet (unused for the browser) */
     uv_tcp_t tcp;              /* the socket (not opened when io is set) */
+    /* the account's game in progress, as the store holds it
+     * (session_lobby.c); a browser guest's game kept after a drop */
     int64_t claim;             /* an account's claim on its game in
                                   progress (store.h, "Claims"): its last
                                   load's, or that of the game handed to
@@ -241,7 +243,8 @@ typedef struct sess {
                                   the game after a drop ("" : none) */
     /* 1 once the session knows what the store holds of the account's
      * game in progress: none (the store said so), one of another
-     * version, which is ended (p replaces it), or a game played here.
+     * version, which is ended (p replaces it), one that cannot be
+     * rebuilt and the player ends (n), or a game played here.
      * Until then (since the login or registration, or after an upgrade;
      * a lookup failed or was given up, a rebuild refused or failed) the
      * lobby's p asks the store rather than begin a game, whose beginning
