@@ -125,6 +125,23 @@ static tsrv_t *dave_playing_in(char *dir, tclient_t **a)
     return s;
 }
 
+/* dave plays 20 keys in a server on dir and leaves: the server, once it
+ * has saved the game (suspended); the turn and the screen he left, if
+ * asked for (before: freed by the caller). */
+static tsrv_t *dave_left_in(char *dir, int *turn, cl_snap_t *before)
+{
+    tclient_t *a;
+    tsrv_t *s = dave_playing_in(dir, &a);
+    play_walk_keys(a, 20);
+    if (turn)
+        *turn = cl_turn(a);
+    if (before)
+        cl_snap(a, before);
+    cl_close(a);
+    ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", CL_WAIT_MS));
+    return s;
+}
+
 /* dave plays `keys` keys (and a guest 3, if with_guest), the server gets
  * sig, and after a restart dave's login offers the game, which p shows
  * exactly as it was. A guest's game is recorded at the shutdown. */
@@ -436,14 +453,9 @@ static const char *const no_claim_on =
 START_TEST(a_failed_lookup_keeps_the_saved_game)
 {
     char dir[] = "/tmp/rogued-resume-XXXXXX";
-    tclient_t *a;
-    tsrv_t *s = dave_playing_in(dir, &a);
-    play_walk_keys(a, 20);
-    int turn = cl_turn(a);
+    int turn;
     cl_snap_t before;
-    cl_snap(a, &before);
-    cl_close(a);
-    ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", CL_WAIT_MS));
+    tsrv_t *s = dave_left_in(dir, &turn, &before);
 
     /* the load fails while a login works (no_claim_on) */
     sqlite3 *db = open_store(dir);
@@ -571,14 +583,9 @@ static const char *const mend_keys =
 START_TEST(a_game_that_does_not_rebuild_is_kept)
 {
     char dir[] = "/tmp/rogued-resume-XXXXXX";
-    tclient_t *a;
-    tsrv_t *s = dave_playing_in(dir, &a);
-    play_walk_keys(a, 20);
-    int turn = cl_turn(a);
+    int turn;
     cl_snap_t before;
-    cl_snap(a, &before);
-    cl_close(a);
-    ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", CL_WAIT_MS));
+    tsrv_t *s = dave_left_in(dir, &turn, &before);
     /* stopped, every key is in the database (a write still queued would
      * append after the damage): damaged, then a server again */
     srv_stop(s);
@@ -623,11 +630,7 @@ END_TEST
 START_TEST(a_game_that_does_not_rebuild_is_ended_by_n)
 {
     char dir[] = "/tmp/rogued-resume-XXXXXX";
-    tclient_t *a;
-    tsrv_t *s = dave_playing_in(dir, &a);
-    play_walk_keys(a, 20);
-    cl_close(a);
-    ck_assert(srv_wait_log(s, "game suspended id=1 name=dave", CL_WAIT_MS));
+    tsrv_t *s = dave_left_in(dir, NULL, NULL);
     srv_stop(s);
     sqlite3 *db = open_store(dir);
     ck_assert_int_eq(sqlite3_exec(db, damage_keys, NULL, NULL, NULL),
