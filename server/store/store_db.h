@@ -200,6 +200,12 @@ typedef struct store_unfollowed {
     /* What messages call the database: the file's path, or the URL without \
      * its password. */ \
     X(const char *, name, (store_db_t *db), (db)) \
+    /* Whether the database's file is no longer at its path: 1 when the \
+     * path names no file, or another one than the file open (renamed, \
+     * deleted or replaced while open: SQLite goes on writing to the file \
+     * it has open, which the next start does not read), 0 when it is in \
+     * place or this cannot be told (PostgreSQL: always 0). */ \
+    X(int, moved, (store_db_t *db), (db)) \
     /* The database's sentence for the last statement that failed. */ \
     X(const char *, errmsg, (store_db_t *db), (db)) \
     /* The schema version of an open database (SQLite's PRAGMA user_version, \

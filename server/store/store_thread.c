@@ -82,23 +82,67 @@ static uint64_t probe_due_in(const store_t *st)
     return now >= at ? 0 : at - now;
 }
 
+/* ms until the next look whether the database's file moved (0: now). */
+static uint64_t moved_due_in(const store_t *st)
+{
+    uint64_t now = uv_hrtime() / 1000000u, at = st->moved_ms +
+                   STORE_MOVED_EVERY_MS;
+    return now >= at ? 0 : at - now;
+}
+
+/* Whether the database's file is still at its path, every
+ * STORE_MOVED_EVERY_MS. SQLite writes on, without an error, to a file
+ * renamed or deleted under it, so nothing else would tell: every account
+ * and game written from then on would be lost silently at the next start.
+ * Said once when it moves (and once if it comes back), and on /metrics;
+ * play goes on: refusing games would lose them all the same, and the
+ * operator may still put the file back. */
+static void look_moved(store_t *st)
+{
+    if (moved_due_in(st) != 0)
+        return;
+    st->moved_ms = uv_hrtime() / 1000000u;
+    int moved = sdb_moved(st->db);
+    if (moved == st->file_moved)
+        return;
+    uv_mutex_lock(&st->mu);
+    st->file_moved = moved;
+    uv_mutex_unlock(&st->mu);
+    if (!moved) {
+        log_info("store: %s: the database file is in place again; what is "
+                 "written is kept", st->path);
+        return;
+    }
+    log_error("store: %s is no longer the database file this server has "
+              "open (renamed, deleted or replaced while it runs): accounts "
+              "and games written from now on go to a file the next start "
+              "does not read, and are lost then; if it was renamed, move it "
+              "back to %s now; if it was deleted, stop the server and "
+              "restore a backup", st->path, st->path);
+}
+
 /* The store's own work between batches, whether the queue waits or not:
- * the bans read again when due, and the probe while writes fail. */
+ * the bans read again when due, the probe while writes fail, and the look
+ * whether the file moved. */
 static void between_batches(store_t *st)
 {
     if (bans_due_in(st) == 0)
         store_bans_refresh(st);
     probe(st);
+    look_moved(st);
 }
 
 /* Waits for the channel's wake (one since the last wait counts), or until
- * the bans or a probe are due. */
+ * the bans, a probe or the look whether the file moved are due. */
 static void wait_wake(store_t *st)
 {
     uv_mutex_lock(&st->wmu);
-    uint64_t ms = bans_due_in(st), probe_ms = probe_due_in(st);
+    uint64_t ms = bans_due_in(st), probe_ms = probe_due_in(st),
+             moved_ms = moved_due_in(st);
     if (probe_ms < ms)
         ms = probe_ms;
+    if (moved_ms < ms)
+        ms = moved_ms;
     if (!st->woken && ms > 0)
         uv_cond_timedwait(&st->cond, &st->wmu, ms * 1000000u);
     st->woken = 0;
