@@ -190,8 +190,8 @@ typedef struct store_unfollowed {
     /* Gives back the guest numbers [from, end) reserved and never handed \
      * out (inside a transaction): the next reservation starts at from, if \
      * the next is still end (nobody reserved since: no other host, no new \
-     * process of an upgrade, no probe). Returns 1 if given back, 0 if not, \
-     * -1 (logged). */ \
+     * process of an upgrade; the store's probe gives its one back in its \
+     * own transaction). Returns 1 if given back, 0 if not, -1 (logged). */ \
     X(int, guest_give_back, (store_db_t *db, long long from, long long end), \
       (db, from, end)) \
     X(long long, guest_first, (const store_db_t *db), (db)) \

@@ -249,10 +249,13 @@ static void health(store_t *st, int ok, int wrote)
  * own, at most every STORE_PROBE_EVERY_MS: when nothing else writes (one
  * player, whose keys are dropped for the game the failure broke, and who
  * sends it again whole only once writes work) it is what tells that they
- * work again. It reserves a guest number, a row that changes (SQLite
- * writes no page for a row set to what it was, nor for a delete of
- * nothing: a full disk would let those pass), and ends the game in
- * progress of no account (account 0), which takes the locks of the
+ * work again. It reserves a guest number and gives it back in the same
+ * transaction: the row changes twice (SQLite writes no page for a row set
+ * to what it was, nor for a delete of nothing: a full disk would let
+ * those pass; a page changed and changed back is written all the same)
+ * and ends as it was, so that no number is used up (the lock on the row
+ * keeps any other host's reservation out in between). It ends the game
+ * in progress of no account (account 0) too, which takes the locks of the
  * sessions' keys: a lock held on those tables alone fails it as it fails
  * them. Its failure is not a batch's: not counted, not logged. */
 static void probe(store_t *st)
@@ -260,7 +263,10 @@ static void probe(store_t *st)
     if (probe_due_in(st) != 0)
         return;
     st->probed_ms = uv_hrtime() / 1000000u;
-    int ok = sdb_begin(st->db) == 0 && sdb_guest_reserve(st->db, 1) > 0 &&
+    long long n = -1;
+    int ok = sdb_begin(st->db) == 0 &&
+             (n = sdb_guest_reserve(st->db, 1)) > 0 &&
+             sdb_guest_give_back(st->db, n, n + 1) == 1 &&
              sdb_progress_end(st->db, 0, 0) == 0 && sdb_commit(st->db) == 0;
     if (!ok && sdb_in_transaction(st->db))
         sdb_rollback(st->db);
