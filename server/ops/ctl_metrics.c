@@ -213,6 +213,12 @@ void ctl_metrics_finish(ctl_req_t *r)
            "progress is sent again whole.");
     ctl_req_printf(r, "rogued_store_failed_batches_total %" PRIu64 "\n",
                    h->sh.store ? store_failed_batches(h->sh.store) : 0);
+    family(r, "rogued_store_file_moved", "gauge",
+           "1 while the database file is not at its path (renamed or deleted "
+           "while the server runs: what is written is lost at the next "
+           "start); 0 in place, and on PostgreSQL.");
+    ctl_req_printf(r, "rogued_store_file_moved %d\n",
+                   h->sh.store ? store_file_moved(h->sh.store) : 0);
     family(r, "rogued_refusals_total", "counter",
            "Connections turned away, by reason.");
     for (int i = 0; i < REFUSE_NREASONS; i++)

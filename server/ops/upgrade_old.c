@@ -87,6 +87,20 @@ static void end_wait(upgrade_t *u)
     u->sock = -1;
 }
 
+/* Everything the new binary started, not only the binary: a wrapper
+ * script's server (forked, or a child left behind when the script exited)
+ * would otherwise run on, holding its end of the socketpair and whatever
+ * it opened. It was started as the leader of a process group of its own
+ * (spawn), so the group is what is killed; a process that left the group
+ * (setsid, a daemon) is beyond reach. The group outlives its leader while
+ * a member runs, so this holds after the binary itself has exited too. */
+static void kill_started(upgrade_t *u)
+{
+    if (u->pid > 0 && kill(-u->pid, SIGKILL) != 0 && errno != ESRCH)
+        log_error("upgrade: cannot kill process group %d: %s", u->pid,
+                  strerror(errno));
+}
+
 /* The upgrade did not happen: this process goes on serving. */
 static void fail(upgrade_t *u, const char *why)
 {
@@ -96,8 +110,8 @@ static void fail(upgrade_t *u, const char *why)
     int was = u->phase;
     u->phase = IDLE;
     end_wait(u);
-    if (u->proc && was == STARTING)
-        uv_process_kill(u->proc, SIGKILL); /* it never took anything */
+    if (was == STARTING)
+        kill_started(u); /* it never took anything */
     drop_items(u);
     if (was >= PACKING)
         host_resume_accepting(u->h);
@@ -331,8 +345,11 @@ static int spawn(upgrade_t *u, const char *exe, const char **why)
         { .flags = UV_INHERIT_FD, .data.fd = 2 },
         { .flags = UV_INHERIT_FD, .data.fd = sv[1] },
     };
+    /* detached: the leader of a new session and process group (setsid),
+     * so that a failed start kills all it started (kill_started) */
     uv_process_options_t o = { .exit_cb = on_child_exit, .file = exe, .args = args,
-                               .env = env, .stdio_count = 4, .stdio = io };
+                               .env = env, .stdio_count = 4, .stdio = io,
+                               .flags = UV_PROCESS_DETACHED };
     u->proc->data = u;
     int rc = uv_spawn(u->h->loop, u->proc, &o);
     free(args);

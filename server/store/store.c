@@ -653,6 +653,14 @@ int store_healthy(store_t *st)
     return ok;
 }
 
+int store_file_moved(store_t *st)
+{
+    uv_mutex_lock(&st->mu);
+    int moved = st->file_moved;
+    uv_mutex_unlock(&st->mu);
+    return moved;
+}
+
 uint64_t store_failed_batches(store_t *st)
 {
     uv_mutex_lock(&st->mu);

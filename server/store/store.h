@@ -354,6 +354,15 @@ int store_healthy(store_t *st);
  * (docs/hosting.md). Loop thread; cheap. */
 uint64_t store_failed_batches(store_t *st);
 
+/* Whether the database's file is no longer at its path (renamed, deleted
+ * or replaced while the server runs: SQLite writes on to the file it has
+ * open, which the next start does not read, so all written from then on
+ * is lost at the next start): 1 from the database thread's look that
+ * found so (at most STORE_MOVED_EVERY_MS after) until one finds it in
+ * place again; always 0 on PostgreSQL. Logged when it changes; play goes
+ * on (docs/hosting.md). For /metrics. Any thread; cheap. */
+int store_file_moved(store_t *st);
+
 /* Games and progress requests waiting for the database thread (/metrics). */
 uint64_t store_queued(store_t *st);
 

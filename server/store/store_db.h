@@ -190,8 +190,8 @@ typedef struct store_unfollowed {
     /* Gives back the guest numbers [from, end) reserved and never handed \
      * out (inside a transaction): the next reservation starts at from, if \
      * the next is still end (nobody reserved since: no other host, no new \
-     * process of an upgrade, no probe). Returns 1 if given back, 0 if not, \
-     * -1 (logged). */ \
+     * process of an upgrade; the store's probe gives its one back in its \
+     * own transaction). Returns 1 if given back, 0 if not, -1 (logged). */ \
     X(int, guest_give_back, (store_db_t *db, long long from, long long end), \
       (db, from, end)) \
     X(long long, guest_first, (const store_db_t *db), (db)) \
@@ -200,6 +200,12 @@ typedef struct store_unfollowed {
     /* What messages call the database: the file's path, or the URL without \
      * its password. */ \
     X(const char *, name, (store_db_t *db), (db)) \
+    /* Whether the database's file is no longer at its path: 1 when the \
+     * path names no file, or another one than the file open (renamed, \
+     * deleted or replaced while open: SQLite goes on writing to the file \
+     * it has open, which the next start does not read), 0 when it is in \
+     * place or this cannot be told (PostgreSQL: always 0). */ \
+    X(int, moved, (store_db_t *db), (db)) \
     /* The database's sentence for the last statement that failed. */ \
     X(const char *, errmsg, (store_db_t *db), (db)) \
     /* The schema version of an open database (SQLite's PRAGMA user_version, \

@@ -239,6 +239,8 @@ struct store {
                                   batch committed, and since a failure one
                                   that wrote) */
     uint64_t failed_batches;   /* store_failed_batches: ever, this run */
+    int file_moved;            /* store_file_moved (written by the
+                                  database thread only) */
     store_stats_t stats;
     store_claimed_t claimed[STORE_CLAIMED_MAX]; /* a ring: the oldest is */
     int nclaimed, claimed_next;                 /*   replaced first */
@@ -251,6 +253,8 @@ struct store {
                                   while db_quiet (store_thread.c, probe) */
     int64_t last_prune;        /* Unix seconds of the retention rule's run */
     uint64_t bans_read_ms;     /* uv_hrtime in ms of the last read of bans */
+    uint64_t moved_ms;         /* uv_hrtime in ms of the last look whether
+                                  the file moved (store_thread.c) */
     int bans_changed;          /* a ban or unban in this batch */
     int64_t *broken;           /* accounts whose appends are dropped until */
     size_t nbroken, capbroken; /*   their next begin (store_progress.c) */

@@ -36,6 +36,12 @@ const char *spg_name(store_db_t *db)
     return d->name;
 }
 
+int spg_moved(store_db_t *db)
+{
+    (void)db; /* no file of ours */
+    return 0;
+}
+
 const char *spg_errmsg(store_db_t *db)
 {
     spg_t *d = (spg_t *)db;

@@ -25,6 +25,17 @@ const char *lite_name(store_db_t *db)
     return d->path;
 }
 
+int lite_moved(store_db_t *db)
+{
+    lite_t *d = (lite_t *)db;
+    struct stat sb;
+    if (!d->has_id)
+        return 0;
+    if (stat(d->path, &sb) != 0)
+        return errno == ENOENT || errno == ENOTDIR; /* else: cannot tell */
+    return sb.st_dev != d->dev || sb.st_ino != d->ino;
+}
+
 void lite_set_busy(store_db_t *db, int ms)
 {
     lite_t *d = (lite_t *)db;
@@ -498,6 +509,12 @@ static lite_t *lite_open(const char *path, int migrate_to, char *err, size_t err
     if (setup(d, migrate_to, err, errlen) != 0) {
         lite_close(d);
         return NULL;
+    }
+    /* the file just opened (and written: it exists), for lite_moved */
+    if (stat(path, &sb) == 0) {
+        d->has_id = 1;
+        d->dev = sb.st_dev;
+        d->ino = sb.st_ino;
     }
     return d;
 }

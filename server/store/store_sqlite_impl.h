@@ -7,6 +7,7 @@
 #define ROGUE_STORE_SQLITE_IMPL_H
 
 #include <sqlite3.h>
+#include <sys/types.h>
 
 #include "log.h"
 #include "store_backend.h"
@@ -38,6 +39,9 @@ struct lite {
     int quiet;          /* lite_set_quiet: failures are not logged */
     int last_rc;        /* the last statement's failure, for lite_errmsg */
     long long guest_first; /* lite_open: the first guest number reserved */
+    int has_id;         /* lite_open: dev and ino, the file opened, known */
+    dev_t dev;          /*   (lite_moved compares the path's with them) */
+    ino_t ino;
 };
 
 /* A failed statement's line in the log, unless the store already said it

@@ -82,23 +82,67 @@ static uint64_t probe_due_in(const store_t *st)
     return now >= at ? 0 : at - now;
 }
 
+/* ms until the next look whether the database's file moved (0: now). */
+static uint64_t moved_due_in(const store_t *st)
+{
+    uint64_t now = uv_hrtime() / 1000000u, at = st->moved_ms +
+                   STORE_MOVED_EVERY_MS;
+    return now >= at ? 0 : at - now;
+}
+
+/* Whether the database's file is still at its path, every
+ * STORE_MOVED_EVERY_MS. SQLite writes on, without an error, to a file
+ * renamed or deleted under it, so nothing else would tell: every account
+ * and game written from then on would be lost silently at the next start.
+ * Said once when it moves (and once if it comes back), and on /metrics;
+ * play goes on: refusing games would lose them all the same, and the
+ * operator may still put the file back. */
+static void look_moved(store_t *st)
+{
+    if (moved_due_in(st) != 0)
+        return;
+    st->moved_ms = uv_hrtime() / 1000000u;
+    int moved = sdb_moved(st->db);
+    if (moved == st->file_moved)
+        return;
+    uv_mutex_lock(&st->mu);
+    st->file_moved = moved;
+    uv_mutex_unlock(&st->mu);
+    if (!moved) {
+        log_info("store: %s: the database file is in place again; what is "
+                 "written is kept", st->path);
+        return;
+    }
+    log_error("store: %s is no longer the database file this server has "
+              "open (renamed, deleted or replaced while it runs): accounts "
+              "and games written from now on go to a file the next start "
+              "does not read, and are lost then; if it was renamed, move it "
+              "back to %s now; if it was deleted, stop the server and "
+              "restore a backup", st->path, st->path);
+}
+
 /* The store's own work between batches, whether the queue waits or not:
- * the bans read again when due, and the probe while writes fail. */
+ * the bans read again when due, the probe while writes fail, and the look
+ * whether the file moved. */
 static void between_batches(store_t *st)
 {
     if (bans_due_in(st) == 0)
         store_bans_refresh(st);
     probe(st);
+    look_moved(st);
 }
 
 /* Waits for the channel's wake (one since the last wait counts), or until
- * the bans or a probe are due. */
+ * the bans, a probe or the look whether the file moved are due. */
 static void wait_wake(store_t *st)
 {
     uv_mutex_lock(&st->wmu);
-    uint64_t ms = bans_due_in(st), probe_ms = probe_due_in(st);
+    uint64_t ms = bans_due_in(st), probe_ms = probe_due_in(st),
+             moved_ms = moved_due_in(st);
     if (probe_ms < ms)
         ms = probe_ms;
+    if (moved_ms < ms)
+        ms = moved_ms;
     if (!st->woken && ms > 0)
         uv_cond_timedwait(&st->cond, &st->wmu, ms * 1000000u);
     st->woken = 0;
@@ -205,10 +249,13 @@ static void health(store_t *st, int ok, int wrote)
  * own, at most every STORE_PROBE_EVERY_MS: when nothing else writes (one
  * player, whose keys are dropped for the game the failure broke, and who
  * sends it again whole only once writes work) it is what tells that they
- * work again. It reserves a guest number, a row that changes (SQLite
- * writes no page for a row set to what it was, nor for a delete of
- * nothing: a full disk would let those pass), and ends the game in
- * progress of no account (account 0), which takes the locks of the
+ * work again. It reserves a guest number and gives it back in the same
+ * transaction: the row changes twice (SQLite writes no page for a row set
+ * to what it was, nor for a delete of nothing: a full disk would let
+ * those pass; a page changed and changed back is written all the same)
+ * and ends as it was, so that no number is used up (the lock on the row
+ * keeps any other host's reservation out in between). It ends the game
+ * in progress of no account (account 0) too, which takes the locks of the
  * sessions' keys: a lock held on those tables alone fails it as it fails
  * them. Its failure is not a batch's: not counted, not logged. */
 static void probe(store_t *st)
@@ -216,7 +263,10 @@ static void probe(store_t *st)
     if (probe_due_in(st) != 0)
         return;
     st->probed_ms = uv_hrtime() / 1000000u;
-    int ok = sdb_begin(st->db) == 0 && sdb_guest_reserve(st->db, 1) > 0 &&
+    long long n = -1;
+    int ok = sdb_begin(st->db) == 0 &&
+             (n = sdb_guest_reserve(st->db, 1)) > 0 &&
+             sdb_guest_give_back(st->db, n, n + 1) == 1 &&
              sdb_progress_end(st->db, 0, 0) == 0 && sdb_commit(st->db) == 0;
     if (!ok && sdb_in_transaction(st->db))
         sdb_rollback(st->db);

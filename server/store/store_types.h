@@ -26,6 +26,8 @@
                                          then at most this often */
 #define STORE_PROBE_EVERY_MS 1000     /* while writes fail, the store tries
                                          one of its own this often */
+#define STORE_MOVED_EVERY_MS 1000     /* the store looks whether its file is
+                                         still at its path this often */
 #define STORE_BAN_TARGET_MAX 63       /* bytes of a ban's target (ban_list.h) */
 #define STORE_BANS_MAX 4096           /* bans read from the database at most */
 #define STORE_BAN_REFRESH_MS 3000     /* each host reads the bans again at

@@ -640,6 +640,34 @@ START_TEST(guest_numbers_never_repeat)
 }
 END_TEST
 
+/* While writes fail, the store's own write (the probe) is what tells
+ * that they work again. It uses no guest number: after a recovery found
+ * by the probe alone, a clean stop still gives back the block reserved,
+ * and the next start goes on from the last number handed out. */
+START_TEST(the_probe_uses_no_guest_number)
+{
+    log_to_file();
+    fast.busy_ms = 20; /* do not wait long for the lock below */
+    store_t *st = open_fast();
+    ck_assert_uint_eq(store_guest_number(st), 1);
+    held_lock_t other;
+    lock_hold(&other, "games, accounts IN ACCESS EXCLUSIVE MODE");
+    store_game_t g = row("Kit", 0, 1, 10, STORE_END_DEATH, "killed by a rat");
+    ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
+    ck_assert_int_eq(after_queued(st), STORE_ERROR);
+    ck_assert_int_eq(store_healthy(st), 0);
+    lock_release(&other);
+    ck_assert(healthy_within(st, 1)); /* nothing else is sent: the probe */
+    ck_assert_int_eq(logged("writes work again"), 1);
+    store_close(st);
+    log_restore();
+    unlink(logpath);
+    st = open_fast();
+    ck_assert_uint_eq(store_guest_number(st), 2);
+    store_close(st);
+}
+END_TEST
+
 /* --- bounded disk ------------------------------------------------------------- */
 
 START_TEST(short_guest_games_not_stored)
@@ -815,6 +843,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, recovery_is_logged_after_a_write_not_a_read);
     tcase_add_test(tc, a_lock_is_waited_for_as_configured);
     tcase_add_test(tc, guest_numbers_never_repeat);
+    tcase_add_test(tc, the_probe_uses_no_guest_number);
     tcase_add_test(tc, short_guest_games_not_stored);
     tcase_add_test(tc, old_guest_games_pruned_unless_famous);
     tcase_add_test(tc, only_real_endings_ranked);
