@@ -511,9 +511,13 @@ int srv_run_once(const char *prefix, const char *args, char *out, size_t len)
 {
     const char *bin = getenv("ROGUED_BIN");
     char cmd[1024];
+    /* The server is not told the tests' ROGUED_BIN: it warns of it as a
+     * stray key (near ROGUED_BIND) unless it names a program this user may
+     * run, and a prefix may run it as another user, for whom the test's
+     * directory may be shut (a clean clone in a mkdtemp directory). */
     snprintf(cmd, sizeof cmd,
-             "timeout 60 %s %s --port 0 --bind 127.0.0.1 --set http_port=0 %s "
-             "2>&1 </dev/null",
+             "timeout 60 env -u ROGUED_BIN %s %s --port 0 --bind 127.0.0.1 "
+             "--set http_port=0 %s 2>&1 </dev/null",
              prefix, bin ? bin : "build/san/rogued", args);
     FILE *p = popen(cmd, "r");
     ck_assert_ptr_nonnull(p);
