@@ -134,6 +134,10 @@ int tcp_ports_of(int pid, char *out, size_t len)
 
 void cluster_name(tsrv_t *s, char name[CLUSTER_NAME_LEN])
 {
+    /* The cluster connects on its own thread, after the listeners: on a
+     * busy machine its first connect may time out and be tried again
+     * (cluster.c's RETRY_MS), so its line is waited for. */
+    srv_wait_log(s, "cluster: host ", CL_WAIT_MS);
     char *log = srv_log(s);
     const char *at = NULL;
     for (const char *p = log; (p = strstr(p, "cluster: host ")) != NULL; p++)

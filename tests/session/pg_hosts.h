@@ -34,7 +34,8 @@ tclient_t *dave_on_x(const char *seed, tsrv_t **x, tsrv_t **y, int *walked);
  * Returns how many. */
 int tcp_ports_of(int pid, char *out, size_t len);
 
-/* The cluster name (and channel) host s last logged it listens under. */
+/* The cluster name (and channel) host s last logged it listens under,
+ * once its log has the line (waited for). */
 #define CLUSTER_NAME_LEN 40
 void cluster_name(tsrv_t *s, char name[CLUSTER_NAME_LEN]);
 
