@@ -6,7 +6,8 @@
 // terminal shows the player's moves as they are made. The player then
 // rests until the game is ranked (dead, or quit after 100 turns); the hall
 // of fame (/scores) links it; its page (/game/ID) shows the dump and its
-// replay plays (the replay's turn counter advances). Every page is
+// replay plays (the replay's turn counter advances); no line of the
+// dump wraps, at either size (its map would fall apart). Every page is
 // screenshot at 1280x800 and 390x844 into OUTDIR (site-PAGE-WxH.png), and
 // a phone's page must not scroll sideways. Exit 0 on success; a failure
 // throws with what was on the screen.
@@ -199,9 +200,31 @@ try {
     r1 = turn(await screenOf(game));
   }
   console.log(`ok: ${gameHref} replays (turn ${r0} -> ${r1})`);
-  await shoot(ctxs, base + gameHref, 'game', async (page) => {
+  await shoot(ctxs, base + gameHref, 'game', async (page, w) => {
     await page.locator('#dump').waitFor();
     await waitText(page, 'Replay: guest1');
+    // The dump is 80 columns of text with a map in it: each of its lines
+    // is one line on the screen, at any width (the box scrolls sideways
+    // on a phone), or the map falls apart.
+    const broken = await page.evaluate(() => {
+      const text = document.getElementById('dump').firstChild;
+      const out = [];
+      let at = 0;
+      for (const line of text.data.split('\n')) {
+        if (line.trim()) {
+          const r = document.createRange();
+          r.setStart(text, at);
+          r.setEnd(text, at + line.length);
+          const tops = new Set([...r.getClientRects()].map((b) => Math.round(b.top)));
+          if (tops.size > 1) out.push(line);
+        }
+        at += line.length + 1;
+      }
+      return out;
+    });
+    if (broken.length)
+      throw new Error(`at ${w} px the dump wraps ${broken.length} line(s), ` +
+                      `the first: ${JSON.stringify(broken[0])}`);
   });
   const feed = await (await game.request.get(base + '/games.json')).json();
   if (!feed.games.some((g) => g.name === 'guest1' && '/game/' + g.id === gameHref))
