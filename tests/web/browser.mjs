@@ -9,8 +9,9 @@
 // the same seed follows PLAN (JSON from tests/web/fireball_plan: the keys
 // to a scroll of fireball, the keys that start aiming it, the tile to
 // click) and casts the scroll with a mouse click on that tile, and again
-// on a touch tablet with a tap. Exit 0 on success; any failure throws with
-// what was on the screen.
+// on a touch tablet with a tap; there, q in the lobby: the server's
+// goodbye is not hidden by the bar that offers to connect again. Exit 0 on
+// success; any failure throws with what was on the screen.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import fs from 'node:fs';
@@ -212,6 +213,35 @@ try {
                              tbox.y + (cy + 0.5) * tbox.height / trows);
   await waitText('The fireball explodes');
   console.log(`ok: the scroll of fireball cast by a tap on (${cx},${cy})`);
+
+  // The server's goodbye (q in the lobby) is the terminal's first row;
+  // the bar that offers to connect again must not hide it.
+  await page.keyboard.press('Q');
+  await waitText('Really quit? (y/n)');
+  await page.keyboard.press('y');
+  await waitText('Play as guest');
+  await page.keyboard.press('q');
+  await waitText('Thanks for playing. Goodbye!');
+  const t6 = Date.now();
+  while ((await page.$eval('#conn', (e) => getComputedStyle(e).display)) === 'none') {
+    if (Date.now() - t6 > DEADLINE) throw new Error('no bar after the goodbye');
+    await page.waitForTimeout(50);
+  }
+  const hidden = await page.evaluate(() => {
+    const row = [...document.querySelectorAll('.xterm-rows > div')]
+      .find((d) => d.textContent.includes('Goodbye'));
+    const r = row.getBoundingClientRect();
+    const covered = [];
+    for (const fx of [0.02, 0.1, 0.3]) { // the row's text is at its left
+      const x = r.left + fx * r.width, y = r.top + r.height / 2;
+      if (document.getElementById('conn').contains(document.elementFromPoint(x, y)))
+        covered.push([Math.round(x), Math.round(y)]);
+    }
+    return covered;
+  });
+  if (hidden.length)
+    throw new Error(`the bar hides the goodbye at ${JSON.stringify(hidden)}`);
+  console.log('ok: the goodbye shows under the bar that offers to connect again');
 } catch (e) {
   if (page) {
     try { fs.mkdirSync(outdir, { recursive: true }); await page.screenshot({ path: path.join(outdir, 'browser-failed.png') }); } catch {}
