@@ -192,12 +192,15 @@ async function phoneTap() {
 // --- 3. a drop and the way back -------------------------------------------
 // A TCP proxy to the server's port: cut() ends every connection through it
 // (both sides see them drop); goAway() gives the page what a server
-// shutting down sends, a WebSocket close frame of code 1001, and ends the
-// connection (the server sees it drop); it goes on accepting new ones.
+// shutting down sends, a WebSocket close frame of code 1001, ends the
+// connection (the server sees it drop) and drops the next connection at
+// once (the server still down); it goes on accepting new ones.
 function startProxy(target) {
   const socks = new Set();
   const pairs = new Set();
+  let down = 0;
   const server = net.createServer((c) => {
+    if (down > 0) { down--; c.destroy(); return; }
     const up = net.connect(target.port, target.hostname);
     const pair = [c, up];
     socks.add(c);
@@ -212,6 +215,7 @@ function startProxy(target) {
     url: `http://127.0.0.1:${server.address().port}/play`,
     cut: () => { for (const s of socks) s.resetAndDestroy ? s.resetAndDestroy() : s.destroy(); },
     goAway: () => {
+      down = 1;
       for (const [c, up] of pairs) {
         up.unpipe(c);
         c.unpipe(up);
@@ -255,6 +259,14 @@ async function dropAndBack(proxy, account, how = 'cut') {
   }, null, { timeout: DEADLINE })).jsonValue();
   const said = how === 'away' ? /The server went away: reconnecting/ : /Connection lost: reconnecting/;
   if (!said.test(bar)) throw new Error(`the bar says "${bar}"`);
+  if (how === 'away') {
+    // its first try fails (the server still down): still the server away
+    const bar2 = await (await page.waitForFunction(() => {
+      const text = document.getElementById('conn').textContent;
+      return /\(try 2\)/.test(text) ? text : null;
+    }, null, { timeout: DEADLINE })).jsonValue();
+    if (!said.test(bar2)) throw new Error(`after a failed try the bar says "${bar2}"`);
+  }
   await page.waitForFunction(() => getComputedStyle(document.getElementById('conn')).display === 'none',
                              null, { timeout: DEADLINE });
   if (account) {
