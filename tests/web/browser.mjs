@@ -10,8 +10,10 @@
 // to a scroll of fireball, the keys that start aiming it, the tile to
 // click) and casts the scroll with a mouse click on that tile, and again
 // on a touch tablet with a tap; there, q in the lobby: the server's
-// goodbye is not hidden by the bar that offers to connect again. Exit 0 on
-// success; any failure throws with what was on the screen.
+// goodbye is not hidden by the bar that offers to connect again. A page
+// whose terminal script is refused (503) says so and reloads on its
+// button. Exit 0 on success; any failure throws with what was on the
+// screen.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import fs from 'node:fs';
@@ -242,6 +244,24 @@ try {
   if (hidden.length)
     throw new Error(`the bar hides the goodbye at ${JSON.stringify(hidden)}`);
   console.log('ok: the goodbye shows under the bar that offers to connect again');
+
+  // The terminal's script refused (503, as the server answers an address
+  // past its connections a minute): the page says so and offers a reload,
+  // which plays once the script comes.
+  const busy = await browser.newContext({ viewport: { width: 900, height: 560 } });
+  page = await busy.newPage();
+  await page.route('**/xterm.js', (r) => r.fulfill({ status: 503, contentType: 'text/plain',
+    headers: { 'Retry-After': '10' }, body: 'Too many connections from your address: try again later.\n' }));
+  await page.goto(url);
+  const said = await (await page.waitForFunction(() => {
+    const e = document.getElementById('conn');
+    return getComputedStyle(e).display !== 'none' && e.textContent ? e.textContent : null;
+  }, null, { timeout: DEADLINE })).jsonValue();
+  if (!/did not load/.test(said)) throw new Error(`the page without its terminal says "${said}"`);
+  await page.unroute('**/xterm.js');
+  await page.click('#again');
+  await waitText('Play (as a guest)');
+  console.log(`ok: without its terminal's script the page says "${said}"; its button reloads it`);
 } catch (e) {
   if (page) {
     try { fs.mkdirSync(outdir, { recursive: true }); await page.screenshot({ path: path.join(outdir, 'browser-failed.png') }); } catch {}
