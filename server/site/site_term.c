@@ -10,6 +10,11 @@ static const char script[] =
     "</script>\n<script>\n(function () {\n"
     "var box = document.getElementById('term');\n"
     "var status = document.getElementById('termstatus');\n"
+    /* its files refused (a 503: the address's connections a minute, a
+     * full server): say so, not "Connecting..." for ever */
+    "if (typeof Terminal === 'undefined' || typeof FitAddon === 'undefined') {\n"
+    "status.textContent = 'The terminal did not load (the server may be "
+    "busy): reload the page in a moment.';\nreturn;\n}\n"
     /* 80 columns in the box if a font of 6 px or more allows (a phone),
      * 15 px at most: the game is drawn at 80 columns or more */
     "var fontSize = Math.max(6, Math.min(15, "

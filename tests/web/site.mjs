@@ -7,7 +7,8 @@
 // rests until the game is ranked (dead, or quit after 100 turns); the hall
 // of fame (/scores) links it; its page (/game/ID) shows the dump and its
 // replay plays (the replay's turn counter advances); no line of the
-// dump wraps, at either size (its map would fall apart). Every page is
+// dump wraps, at either size (its map would fall apart); with its
+// terminal's script refused (503) the page says so. Every page is
 // screenshot at 1280x800 and 390x844 into OUTDIR (site-PAGE-WxH.png), and
 // a phone's page must not scroll sideways. Exit 0 on success; a failure
 // throws with what was on the screen.
@@ -230,6 +231,16 @@ try {
   if (!feed.games.some((g) => g.name === 'guest1' && '/game/' + g.id === gameHref))
     throw new Error('the feed lacks the game: ' + JSON.stringify(feed));
   console.log('ok: /games.json lists it');
+  // The terminal's script refused (503, as an address past its connections
+  // a minute is answered): the game's page says so under its box.
+  const busy = await ctxs['1280x800'].newPage();
+  pages.push(busy);
+  await busy.route('**/xterm.js', (r) => r.fulfill({ status: 503, contentType: 'text/plain', body: 'busy\n' }));
+  await busy.goto(base + gameHref);
+  const said = await busy.locator('#termstatus').textContent();
+  if (!/did not load/.test(said))
+    throw new Error(`the game page without its terminal's script says "${said}"`);
+  console.log(`ok: without its terminal's script ${gameHref} says "${said}"`);
 } catch (e) {
   for (const [i, p] of [player, ...pages].entries()) {
     try { if (p) await p.screenshot({ path: path.join(outdir, `site-failed-${i}.png`) }); } catch {}
