@@ -7,7 +7,8 @@
 // rests until the game is ranked (dead, or quit after 100 turns); the hall
 // of fame (/scores) links it; its page (/game/ID) shows the dump and its
 // replay plays (the replay's turn counter advances); no line of the
-// dump wraps, at either size (its map would fall apart); with its
+// dump wraps, at either size (its map would fall apart), and the watch
+// and game pages' terminals end with the game's status line; with its
 // terminal's script refused (503) the page says so. Every page is
 // screenshot at 1280x800 and 390x844 into OUTDIR (site-PAGE-WxH.png), and
 // a phone's page must not scroll sideways. Exit 0 on success; a failure
@@ -64,6 +65,16 @@ const waitTurnPast = async (page, after) => {
       throw new Error(`${page.url()} is not past turn ${after}:\n${s}`);
     await page.waitForTimeout(30);
   }
+};
+// The game is drawn at 80 columns or more, where everything under its
+// status line (row 32 at most: docs/game.md, "The screen") is blank: a
+// page's terminal box ends with the status line, not with an empty void.
+const statusLast = async (page, w) => {
+  const s = await waitText(page, 'HP:');
+  const rows = s.split('\n');
+  if (!rows[rows.length - 1].includes('HP:'))
+    throw new Error(`at ${w} px ${page.url()}'s terminal has ${rows.length} rows, ` +
+                    `the status line not the last:\n${s}`);
 };
 // A page at both sizes: loaded, checked by fn, screenshot.
 const shoot = async (ctxs, url, name, fn) => {
@@ -137,8 +148,9 @@ try {
     await waitTurnPast(watch, t - 1);
   }
   console.log(`ok: the watch page ${watchHref} followed the player to turn ${t}`);
-  await shoot(ctxs, base + watchHref, 'watch', async (page) => {
+  await shoot(ctxs, base + watchHref, 'watch', async (page, w) => {
     await waitText(page, 'Watching guest1');
+    await statusLast(page, w);
   });
 
   // Rest until the game is ranked: dead, or quit past 100 turns.
@@ -204,6 +216,7 @@ try {
   await shoot(ctxs, base + gameHref, 'game', async (page, w) => {
     await page.locator('#dump').waitFor();
     await waitText(page, 'Replay: guest1');
+    await statusLast(page, w);
     // The dump is 80 columns of text with a map in it: each of its lines
     // is one line on the screen, at any width (the box scrolls sideways
     // on a phone), or the map falls apart.
