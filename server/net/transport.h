@@ -24,8 +24,10 @@ typedef struct transport {
     /* 1 once the client's setup is in and the lobby may start (telnet's
      * answers, the browser's size). */
     int (*ready)(const void *conn);
-    /* The last bytes of a goodbye (the browser's close frame), or NULL. */
-    void (*close)(void *conn);
+    /* The last bytes of a goodbye (the browser's close frame), or NULL.
+     * going_away: the server is shutting down, not done with this client
+     * (the page reconnects by itself: docs/telnet.md, "The browser"). */
+    void (*close)(void *conn, int going_away);
     /* Frees what the module allocated (conn itself only if the module
      * allocated it: ssh_link_new). */
     void (*free)(void *conn);

@@ -505,12 +505,14 @@ void wsconn_send_text(wsconn_t *c, const char *text)
         wslay_event_send(c->ws);
 }
 
-void wsconn_close(wsconn_t *c)
+void wsconn_close(wsconn_t *c, int going_away)
 {
     if (c->stage != WS_OPEN)
         return;
     c->stage = WS_DONE;
-    wslay_event_queue_close(c->ws, WSLAY_CODE_NORMAL_CLOSURE, NULL, 0);
+    wslay_event_queue_close(c->ws, going_away ? WSLAY_CODE_GOING_AWAY
+                                              : WSLAY_CODE_NORMAL_CLOSURE,
+                            NULL, 0);
     wslay_event_send(c->ws);
 }
 
@@ -533,9 +535,9 @@ static int tr_ready(const void *conn)
     return ((const wsconn_t *)conn)->w > 0;
 }
 
-static void tr_close(void *conn)
+static void tr_close(void *conn, int going_away)
 {
-    wsconn_close(conn); /* the close frame, after the goodbye */
+    wsconn_close(conn, going_away); /* the close frame, after the goodbye */
 }
 
 static void tr_free(void *conn)

@@ -146,8 +146,10 @@ void wsconn_reply(wsconn_t *c, const char *status, const char *type,
 /* A text message for the page ("token T"; nothing once closed). */
 void wsconn_send_text(wsconn_t *c, const char *text);
 
-/* A close frame (the session ends). */
-void wsconn_close(wsconn_t *c);
+/* A close frame (the session ends): 1000, or with going_away 1001 (the
+ * server is shutting down: the page tries again by itself, where after a
+ * 1000, a goodbye it was given, it waits to be asked). */
+void wsconn_close(wsconn_t *c, int going_away);
 
 /* The Sec-WebSocket-Accept value for a key (RFC 6455): out gets 28
  * characters and a NUL. */

@@ -306,8 +306,8 @@ static void do_close(sess_t *s)
         sess_send(s, s->close.message, strlen(s->close.message));
         sess_send(s, "\r\n", 2);
     }
-    if (s->tr && s->tr->close)
-        s->tr->close(s->conn); /* the browser's close frame, after the goodbye */
+    if (s->tr && s->tr->close) /* the browser's close frame, after the goodbye */
+        s->tr->close(s->conn, s->srv->shutting_down);
     sess_flush(s);
     sess_write_static(s);
     if (s->handles_closing || !s->close.graceful) {

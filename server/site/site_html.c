@@ -23,8 +23,9 @@ static const char style[] =
     "td.n,th.n{text-align:right}"
     ".play{display:inline-block;background:#2a6;color:#fff;padding:.5em 1.4em;"
     "border-radius:.3em;text-decoration:none;font-size:1.2em;margin:.6em 0}"
-    "pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#000;"
-    "padding:.6em}"
+    /* a dump is 80 columns with a map in it: wrapped, the map falls
+     * apart, so a narrow screen scrolls the box sideways instead */
+    "pre{white-space:pre;overflow-x:auto;background:#000;padding:.6em}"
     ".term{width:100%;height:70vh;min-height:20em;background:#000}"
     "#news li{color:#fc6}"
     /* a phone: tighter, and without the columns that matter least (the

@@ -10,6 +10,11 @@ static const char script[] =
     "</script>\n<script>\n(function () {\n"
     "var box = document.getElementById('term');\n"
     "var status = document.getElementById('termstatus');\n"
+    /* its files refused (a 503: the address's connections a minute, a
+     * full server): say so, not "Connecting..." for ever */
+    "if (typeof Terminal === 'undefined' || typeof FitAddon === 'undefined') {\n"
+    "status.textContent = 'The terminal did not load (the server may be "
+    "busy): reload the page in a moment.';\nreturn;\n}\n"
     /* 80 columns in the box if a font of 6 px or more allows (a phone),
      * 15 px at most: the game is drawn at 80 columns or more */
     "var fontSize = Math.max(6, Math.min(15, "
@@ -18,6 +23,20 @@ static const char script[] =
     "scrollback: 0, convertEol: false });\n"
     "var fit = new FitAddon.FitAddon();\n"
     "term.loadAddon(fit);\nterm.open(box);\nfit.fit();\n"
+    /* At 80 columns or more the game draws at most 33 rows (docs/game.md,
+     * "The screen"): a taller box (70vh, a phone's 70 rows) would be black
+     * under the status line, so it is cut to 33 rows. The cell's height is
+     * measured once (the font does not change), so that a resize fits
+     * once and sends one size. */
+    "var cellH = box.querySelector('.xterm-screen').getBoundingClientRect()"
+    ".height / term.rows;\n"
+    "function fitBox() {\n"
+    "box.style.height = box.style.minHeight = '';\n"
+    "var d = fit.proposeDimensions();\n"
+    "if (d && d.cols >= 80 && d.rows > 33) {\n"
+    "box.style.minHeight = '0';\n"
+    "box.style.height = (Math.ceil(cellH * 33) + 1) + 'px';\n}\n"
+    "fit.fit();\n}\nfitBox();\n"
     "var ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : "
     "'ws://') + location.host + '/ws?' + box.dataset.ws);\n"
     "ws.binaryType = 'arraybuffer';\nvar enc = new TextEncoder();\n"
@@ -32,7 +51,7 @@ static const char script[] =
     "term.onData(function (d) { if (ws.readyState === 1) "
     "ws.send(enc.encode(d)); });\n"
     "term.onResize(size);\n"
-    "window.addEventListener('resize', function () { fit.fit(); });\n"
+    "window.addEventListener('resize', fitBox);\n"
     "window.rogueTerm = term;\n"
     "})();\n</script>\n";
 

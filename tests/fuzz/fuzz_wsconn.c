@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     wsconn_send(&c, "x", 1);
-    wsconn_close(&c);
+    wsconn_close(&c, 0);
     wsconn_free(&c);
     return 0;
 }

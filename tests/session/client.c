@@ -73,6 +73,7 @@ struct tclient {
     unsigned char *ws;   /* web: bytes of the head or frame not yet whole */
     size_t wslen;
     char token[80];      /* web: the last "token T" text message's T */
+    int ws_close_code;   /* web: the server's close frame's code (0: none) */
     char rbuf[65536];
 };
 
@@ -265,6 +266,8 @@ static void ws_in(tclient_t *c, const char *bytes, size_t n)
             /* the page's token for resuming a guest's game, not screen */
             memcpy(c->token, f + head + 6, len - 6);
             c->token[len - 6] = '\0';
+        } else if (opcode == 8) {
+            c->ws_close_code = len >= 2 ? f[head] << 8 | f[head + 1] : 1005;
         }
         at += head + len;
     }
@@ -1141,6 +1144,11 @@ int cl_web_open(tclient_t *c, void *arg)
 void cl_web_size(tclient_t *c)
 {
     ws_send_size(c);
+}
+
+int cl_web_close_code(const tclient_t *c)
+{
+    return c->ws_close_code;
 }
 
 const char *cl_web_token(const tclient_t *c)

@@ -216,6 +216,10 @@ void cl_feed(tclient_t *c, const void *data, size_t len);
 size_t cl_ws_frame(unsigned char *out, int opcode, const void *data,
                    size_t len);
 
+/* Web mode: the code of the server's close frame (1000 a goodbye, 1001
+ * the server going away; 1005 for a frame without one), 0 before one. */
+int cl_web_close_code(const tclient_t *c);
+
 /* Web mode: the token of the last "token T" message ("" if none came). */
 const char *cl_web_token(const tclient_t *c);
 

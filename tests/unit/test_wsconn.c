@@ -1,7 +1,8 @@
 /* test_wsconn.c - the browser's side of a connection (server/net/wsconn.h):
  * the RFC 6455 handshake byte for byte, the page's files and only those,
  * refusals, frames in (keys, sizes, a close, an oversized message) and
- * out, and the same bytes fed one at a time. */
+ * out (the server's close: 1000, or 1001 going away), and the same bytes
+ * fed one at a time. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -352,6 +353,30 @@ START_TEST(frames_refused_at_their_header)
 }
 END_TEST
 
+/* The server's own close: 1000 after a goodbye the player was given,
+ * 1001 (going away) when the server shuts down, which the page takes as a
+ * cue to try again by itself (docs/telnet.md, "The browser"). */
+START_TEST(the_server_closes_with_1000_or_1001_going_away)
+{
+    for (int going_away = 0; going_away <= 1; going_away++) {
+        rec_t r;
+        memset(&r, 0, sizeof r);
+        wsconn_t c;
+        ask(upgrade, sizeof upgrade - 1, &r, &c);
+        ck_assert_int_eq(r.opened, 1);
+        r.out_len = 0;
+        wsconn_close(&c, going_away);
+        ck_assert_uint_eq(r.out_len, 4);
+        ck_assert_int_eq(memcmp(r.out, going_away ? "\x88\x02\x03\xe9"
+                                                  : "\x88\x02\x03\xe8", 4), 0);
+        r.out_len = 0;
+        wsconn_close(&c, going_away); /* once only */
+        ck_assert_uint_eq(r.out_len, 0);
+        wsconn_free(&c);
+    }
+}
+END_TEST
+
 START_TEST(oversized_and_malformed_input_end_the_connection)
 {
     rec_t r;
@@ -449,6 +474,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, pages_go_to_the_site);
     tcase_add_test(tc, refusals_are_answered);
     tcase_add_test(tc, frames_refused_at_their_header);
+    tcase_add_test(tc, the_server_closes_with_1000_or_1001_going_away);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -9,8 +9,11 @@
 // the same seed follows PLAN (JSON from tests/web/fireball_plan: the keys
 // to a scroll of fireball, the keys that start aiming it, the tile to
 // click) and casts the scroll with a mouse click on that tile, and again
-// on a touch tablet with a tap. Exit 0 on success; any failure throws with
-// what was on the screen.
+// on a touch tablet with a tap; there, q in the lobby: the server's
+// goodbye is not hidden by the bar that offers to connect again. A page
+// whose terminal script is refused (503) says so and reloads on its
+// button. Exit 0 on success; any failure throws with what was on the
+// screen.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import fs from 'node:fs';
@@ -212,6 +215,53 @@ try {
                              tbox.y + (cy + 0.5) * tbox.height / trows);
   await waitText('The fireball explodes');
   console.log(`ok: the scroll of fireball cast by a tap on (${cx},${cy})`);
+
+  // The server's goodbye (q in the lobby) is the terminal's first row;
+  // the bar that offers to connect again must not hide it.
+  await page.keyboard.press('Q');
+  await waitText('Really quit? (y/n)');
+  await page.keyboard.press('y');
+  await waitText('Play as guest');
+  await page.keyboard.press('q');
+  await waitText('Thanks for playing. Goodbye!');
+  const t6 = Date.now();
+  while ((await page.$eval('#conn', (e) => getComputedStyle(e).display)) === 'none') {
+    if (Date.now() - t6 > DEADLINE) throw new Error('no bar after the goodbye');
+    await page.waitForTimeout(50);
+  }
+  const hidden = await page.evaluate(() => {
+    const row = [...document.querySelectorAll('.xterm-rows > div')]
+      .find((d) => d.textContent.includes('Goodbye'));
+    const r = row.getBoundingClientRect();
+    const covered = [];
+    for (const fx of [0.02, 0.1, 0.3]) { // the row's text is at its left
+      const x = r.left + fx * r.width, y = r.top + r.height / 2;
+      if (document.getElementById('conn').contains(document.elementFromPoint(x, y)))
+        covered.push([Math.round(x), Math.round(y)]);
+    }
+    return covered;
+  });
+  if (hidden.length)
+    throw new Error(`the bar hides the goodbye at ${JSON.stringify(hidden)}`);
+  console.log('ok: the goodbye shows under the bar that offers to connect again');
+
+  // The terminal's script refused (503, as the server answers an address
+  // past its connections a minute): the page says so and offers a reload,
+  // which plays once the script comes.
+  const busy = await browser.newContext({ viewport: { width: 900, height: 560 } });
+  page = await busy.newPage();
+  await page.route('**/xterm.js', (r) => r.fulfill({ status: 503, contentType: 'text/plain',
+    headers: { 'Retry-After': '10' }, body: 'Too many connections from your address: try again later.\n' }));
+  await page.goto(url);
+  const said = await (await page.waitForFunction(() => {
+    const e = document.getElementById('conn');
+    return getComputedStyle(e).display !== 'none' && e.textContent ? e.textContent : null;
+  }, null, { timeout: DEADLINE })).jsonValue();
+  if (!/did not load/.test(said)) throw new Error(`the page without its terminal says "${said}"`);
+  await page.unroute('**/xterm.js');
+  await page.click('#again');
+  await waitText('Play (as a guest)');
+  console.log(`ok: without its terminal's script the page says "${said}"; its button reloads it`);
 } catch (e) {
   if (page) {
     try { fs.mkdirSync(outdir, { recursive: true }); await page.screenshot({ path: path.join(outdir, 'browser-failed.png') }); } catch {}

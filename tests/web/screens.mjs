@@ -17,7 +17,9 @@
 // 3. The connection drops (a proxy between the page and the server cuts
 //    both sockets): the page says so, reconnects by itself, and is back in
 //    the same game at the same turn - a guest's by its token, an
-//    account's by logging in and continuing.
+//    account's by logging in and continuing. The same for a guest whose
+//    page is told the server is going away (a close frame of code 1001,
+//    as a shutdown sends): the page tries again by itself.
 // Exit 0 on success; any failure throws with what was on the screen.
 import { createRequire } from 'node:module';
 import net from 'node:net';
@@ -189,26 +191,43 @@ async function phoneTap() {
 
 // --- 3. a drop and the way back -------------------------------------------
 // A TCP proxy to the server's port: cut() ends every connection through it
-// (both sides see them drop), and it goes on accepting new ones.
+// (both sides see them drop); goAway() gives the page what a server
+// shutting down sends, a WebSocket close frame of code 1001, ends the
+// connection (the server sees it drop) and drops the next connection at
+// once (the server still down); it goes on accepting new ones.
 function startProxy(target) {
   const socks = new Set();
+  const pairs = new Set();
+  let down = 0;
   const server = net.createServer((c) => {
+    if (down > 0) { down--; c.destroy(); return; }
     const up = net.connect(target.port, target.hostname);
+    const pair = [c, up];
     socks.add(c);
     socks.add(up);
+    pairs.add(pair);
     c.pipe(up);
     up.pipe(c);
-    const end = () => { c.destroy(); up.destroy(); socks.delete(c); socks.delete(up); };
+    const end = () => { c.destroy(); up.destroy(); socks.delete(c); socks.delete(up); pairs.delete(pair); };
     c.on('error', end); up.on('error', end); c.on('close', end); up.on('close', end);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
     url: `http://127.0.0.1:${server.address().port}/play`,
     cut: () => { for (const s of socks) s.resetAndDestroy ? s.resetAndDestroy() : s.destroy(); },
+    goAway: () => {
+      down = 1;
+      for (const [c, up] of pairs) {
+        up.unpipe(c);
+        c.unpipe(up);
+        c.end(Buffer.from([0x88, 0x02, 0x03, 0xe9]), () => up.destroy()); // close, 1001
+      }
+    },
     close: () => new Promise((r) => { for (const s of socks) s.destroy(); server.close(r); }),
   })));
 }
 
-async function dropAndBack(proxy, account) {
+// how: 'cut' (the connection drops) or 'away' (the server goes away).
+async function dropAndBack(proxy, account, how = 'cut') {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   await page.goto(proxy.url);
@@ -231,14 +250,23 @@ async function dropAndBack(proxy, account) {
   for (const k of plan.keys.slice(0, 6)) await keyTurn(page, () => page.keyboard.press(k));
   const before = await screen(page);
   const t = turn(before);
-  proxy.cut();
+  if (how === 'away') proxy.goAway(); else proxy.cut();
   // The page says so, then comes back by itself.
   // the predicate hands back the text it matched: the bar may be gone by a later read
   const bar = await (await page.waitForFunction(() => {
     const text = document.getElementById('conn').textContent;
     return /reconnecting|Disconnected/.test(text) ? text : null;
   }, null, { timeout: DEADLINE })).jsonValue();
-  if (!/Connection lost: reconnecting/.test(bar)) throw new Error(`the bar says "${bar}"`);
+  const said = how === 'away' ? /The server went away: reconnecting/ : /Connection lost: reconnecting/;
+  if (!said.test(bar)) throw new Error(`the bar says "${bar}"`);
+  if (how === 'away') {
+    // its first try fails (the server still down): still the server away
+    const bar2 = await (await page.waitForFunction(() => {
+      const text = document.getElementById('conn').textContent;
+      return /\(try 2\)/.test(text) ? text : null;
+    }, null, { timeout: DEADLINE })).jsonValue();
+    if (!said.test(bar2)) throw new Error(`after a failed try the bar says "${bar2}"`);
+  }
   await page.waitForFunction(() => getComputedStyle(document.getElementById('conn')).display === 'none',
                              null, { timeout: DEADLINE });
   if (account) {
@@ -260,8 +288,8 @@ async function dropAndBack(proxy, account) {
   if (map(after) !== map(before))
     throw new Error(`the map differs after the drop:\n${map(before)}\n---\n${map(after)}`);
   await keyTurn(page, () => page.keyboard.press('.'));
-  const file = await shot(page, `screens-back-${account ? 'account' : 'guest'}.png`);
-  console.log(`ok: ${account ? 'an account' : 'a guest'} dropped at turn ${t} and back in the same game, ${file}`);
+  const file = await shot(page, `screens-back-${account ? 'account' : 'guest'}${how === 'away' ? '-away' : ''}.png`);
+  console.log(`ok: ${account ? 'an account' : 'a guest'} ${how === 'away' ? 'left by a server going away' : 'dropped'} at turn ${t} and back in the same game, ${file}`);
   await context.close();
 }
 
@@ -276,6 +304,7 @@ try {
   try {
     await dropAndBack(proxy, null);
     await dropAndBack(proxy, 'erin');
+    await dropAndBack(proxy, null, 'away');
   } finally {
     await proxy.close();
   }

@@ -6,7 +6,10 @@
 // terminal shows the player's moves as they are made. The player then
 // rests until the game is ranked (dead, or quit after 100 turns); the hall
 // of fame (/scores) links it; its page (/game/ID) shows the dump and its
-// replay plays (the replay's turn counter advances). Every page is
+// replay plays (the replay's turn counter advances); no line of the
+// dump wraps, at either size (its map would fall apart), and the watch
+// and game pages' terminals end with the game's status line; with its
+// terminal's script refused (503) the page says so. Every page is
 // screenshot at 1280x800 and 390x844 into OUTDIR (site-PAGE-WxH.png), and
 // a phone's page must not scroll sideways. Exit 0 on success; a failure
 // throws with what was on the screen.
@@ -62,6 +65,16 @@ const waitTurnPast = async (page, after) => {
       throw new Error(`${page.url()} is not past turn ${after}:\n${s}`);
     await page.waitForTimeout(30);
   }
+};
+// The game is drawn at 80 columns or more, where everything under its
+// status line (row 32 at most: docs/game.md, "The screen") is blank: a
+// page's terminal box ends with the status line, not with an empty void.
+const statusLast = async (page, w) => {
+  const s = await waitText(page, 'HP:');
+  const rows = s.split('\n');
+  if (!rows[rows.length - 1].includes('HP:'))
+    throw new Error(`at ${w} px ${page.url()}'s terminal has ${rows.length} rows, ` +
+                    `the status line not the last:\n${s}`);
 };
 // A page at both sizes: loaded, checked by fn, screenshot.
 const shoot = async (ctxs, url, name, fn) => {
@@ -135,8 +148,9 @@ try {
     await waitTurnPast(watch, t - 1);
   }
   console.log(`ok: the watch page ${watchHref} followed the player to turn ${t}`);
-  await shoot(ctxs, base + watchHref, 'watch', async (page) => {
+  await shoot(ctxs, base + watchHref, 'watch', async (page, w) => {
     await waitText(page, 'Watching guest1');
+    await statusLast(page, w);
   });
 
   // Rest until the game is ranked: dead, or quit past 100 turns.
@@ -199,14 +213,47 @@ try {
     r1 = turn(await screenOf(game));
   }
   console.log(`ok: ${gameHref} replays (turn ${r0} -> ${r1})`);
-  await shoot(ctxs, base + gameHref, 'game', async (page) => {
+  await shoot(ctxs, base + gameHref, 'game', async (page, w) => {
     await page.locator('#dump').waitFor();
     await waitText(page, 'Replay: guest1');
+    await statusLast(page, w);
+    // The dump is 80 columns of text with a map in it: each of its lines
+    // is one line on the screen, at any width (the box scrolls sideways
+    // on a phone), or the map falls apart.
+    const broken = await page.evaluate(() => {
+      const text = document.getElementById('dump').firstChild;
+      const out = [];
+      let at = 0;
+      for (const line of text.data.split('\n')) {
+        if (line.trim()) {
+          const r = document.createRange();
+          r.setStart(text, at);
+          r.setEnd(text, at + line.length);
+          const tops = new Set([...r.getClientRects()].map((b) => Math.round(b.top)));
+          if (tops.size > 1) out.push(line);
+        }
+        at += line.length + 1;
+      }
+      return out;
+    });
+    if (broken.length)
+      throw new Error(`at ${w} px the dump wraps ${broken.length} line(s), ` +
+                      `the first: ${JSON.stringify(broken[0])}`);
   });
   const feed = await (await game.request.get(base + '/games.json')).json();
   if (!feed.games.some((g) => g.name === 'guest1' && '/game/' + g.id === gameHref))
     throw new Error('the feed lacks the game: ' + JSON.stringify(feed));
   console.log('ok: /games.json lists it');
+  // The terminal's script refused (503, as an address past its connections
+  // a minute is answered): the game's page says so under its box.
+  const busy = await ctxs['1280x800'].newPage();
+  pages.push(busy);
+  await busy.route('**/xterm.js', (r) => r.fulfill({ status: 503, contentType: 'text/plain', body: 'busy\n' }));
+  await busy.goto(base + gameHref);
+  const said = await busy.locator('#termstatus').textContent();
+  if (!/did not load/.test(said))
+    throw new Error(`the game page without its terminal's script says "${said}"`);
+  console.log(`ok: without its terminal's script ${gameHref} says "${said}"`);
 } catch (e) {
   for (const [i, p] of [player, ...pages].entries()) {
     try { if (p) await p.screenshot({ path: path.join(outdir, `site-failed-${i}.png`) }); } catch {}

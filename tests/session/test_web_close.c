@@ -1,0 +1,77 @@
+/* test_web_close.c - how the browser's WebSocket ends, which tells the
+ * page what to do next (docs/telnet.md, "The browser"): a goodbye the
+ * player asked for (q in the lobby) is a close frame of code 1000, after
+ * which the page waits to be asked to connect again; a server shutting
+ * down (SIGTERM) says its goodbye and closes with 1001, going away, and
+ * the page then tries again by itself until the server is back. */
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+
+#include "check_main.h"
+#include "client.h"
+#include "play.h"
+
+static tsrv_t *start_web(int *http)
+{
+    char port_set[32];
+    *http = cl_free_port();
+    snprintf(port_set, sizeof port_set, "http_port=%d", *http);
+    return srv_start("--seed", "42", "--set", port_set, NULL);
+}
+
+static tclient_t *web_lobby(int http)
+{
+    cl_opts_t o = { .web = 1 };
+    tclient_t *c = cl_connect(http, &o);
+    play_wait_text(c, "Play (as a guest)");
+    return c;
+}
+
+START_TEST(a_goodbye_asked_for_closes_with_1000)
+{
+    int http;
+    tsrv_t *s = start_web(&http);
+    tclient_t *c = web_lobby(http);
+    ck_assert_int_eq(cl_web_close_code(c), 0);
+    ck_assert_int_eq(cl_send_str(c, "q"), 0);
+    ck_assert(cl_wait_eof(c, CL_WAIT_MS));
+    ck_assert(cl_stream_has(c, "Thanks for playing. Goodbye!"));
+    ck_assert_int_eq(cl_web_close_code(c), 1000);
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+START_TEST(a_shutdown_closes_with_1001_going_away)
+{
+    int http;
+    tsrv_t *s = start_web(&http);
+    tclient_t *lobby = web_lobby(http);
+    cl_opts_t o = { .web = 1 };
+    tclient_t *playing = play_connect(http, &o);
+    srv_signal(s, SIGTERM);
+    tclient_t *both[2] = { lobby, playing };
+    for (int i = 0; i < 2; i++) {
+        ck_assert(cl_wait_eof(both[i], CL_WAIT_MS));
+        ck_assert(cl_stream_has(both[i], "The server is shutting down. Goodbye!"));
+        ck_assert_int_eq(cl_web_close_code(both[i]), 1001);
+        cl_close(both[i]);
+    }
+    srv_stop(s); /* exit 0, clean log */
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("web_close");
+    TCase *tc = tcase_create("web_close");
+    tcase_set_timeout(tc, 60);
+    tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(tc, a_goodbye_asked_for_closes_with_1000);
+    tcase_add_test(tc, a_shutdown_closes_with_1001_going_away);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
