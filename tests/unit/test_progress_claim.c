@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <uv.h>
 
 #include "check_main.h"
@@ -98,6 +99,84 @@ static void assert_is(const loaded_t *l, const gamer_t *p, int64_t started)
     ck_assert_uint_eq(game_hash(g), game_hash(p->g));
     game_free(g);
     record_free(&r);
+}
+
+/* --- a second host's claim in flight (PostgreSQL) ---------------------------- */
+
+/* A connection to the test's database with a transaction open: a claim
+ * another host takes, held uncommitted until hold_commit. */
+static PGconn *hold_open(void)
+{
+    PGconn *c = PQconnectdb(sw_where());
+    ck_assert_msg(PQstatus(c) == CONNECTION_OK, "%s", PQerrorMessage(c));
+    PGresult *r = PQexec(c, "BEGIN");
+    ck_assert_int_eq(PQresultStatus(r), PGRES_COMMAND_OK);
+    PQclear(r);
+    return c;
+}
+
+/* The first value of sql run in c's transaction (which it must not end). */
+static long long hold_ll(PGconn *c, const char *sql)
+{
+    PGresult *r = PQexec(c, sql);
+    ck_assert_msg(PQresultStatus(r) == PGRES_TUPLES_OK, "%s: %s", sql,
+                  PQresultErrorMessage(r));
+    long long v = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+    PQclear(r);
+    return v;
+}
+
+/* A claim on account id, taken as the store takes one (ST_CLAIM: the
+ * account and its game), its row locks held; returns it. */
+static long long hold_claim(PGconn *c, int64_t id)
+{
+    char sql[512];
+    snprintf(sql, sizeof sql, "WITH c AS (SELECT nextval('progress_claims')"
+             " AS n), a AS (UPDATE accounts SET progress_claim = (SELECT n"
+             " FROM c) WHERE id = %lld RETURNING 1), g AS (UPDATE progress"
+             " SET claim = (SELECT n FROM c) WHERE account_id = %lld"
+             " RETURNING 1) SELECT n FROM c", (long long)id, (long long)id);
+    return hold_ll(c, sql);
+}
+
+static void hold_end(PGconn *c, const char *how)
+{
+    PGresult *r = PQexec(c, how);
+    ck_assert_int_eq(PQresultStatus(r), PGRES_COMMAND_OK);
+    PQclear(r);
+    PQfinish(c);
+}
+
+/* The pid of the backend that waits for a lock c's backend holds, once
+ * there is one (30 s: a hang). The store's statement waits there. */
+static long long blocked_by(PGconn *c)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT coalesce(min(pid), 0) FROM"
+             " pg_stat_activity WHERE %d = ANY(pg_blocking_pids(pid))",
+             PQbackendPID(c));
+    long long pid = 0;
+    for (int i = 0; i < 3000 && pid == 0; i++) {
+        if (i > 0)
+            nanosleep(&(struct timespec){ 0, 10 * 1000000L }, NULL);
+        pid = sw_int(sql);
+    }
+    ck_assert_msg(pid > 0, "no statement came to wait on the lock");
+    return pid;
+}
+
+/* Flush asked, not yet answered: the loop is run once the test is done
+ * with the database (flush_wait). */
+static void flush_ask(store_t *st, int *status)
+{
+    *status = -1;
+    ck_assert_int_eq(store_flush(st, progress_on_flush, status), 0);
+}
+
+static void flush_wait(const int *status)
+{
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(*status, STORE_OK);
 }
 
 /* --- tests ------------------------------------------------------------------- */
@@ -277,6 +356,69 @@ START_TEST(claim_zero_writes_as_before)
 }
 END_TEST
 
+/* A later claim taken while A's write of the game is waiting on its row
+ * (another host's login locks the row to take it, A's statement waits,
+ * then re-reads the row and writes nothing): A's store tells its claim is
+ * taken, not that it had no game. Before, the statement's own answer read
+ * its snapshot from before the claim, and a snapshot or an end refused so
+ * was told as no game: dropped, the session playing on. PostgreSQL only
+ * (SQLite's writers take turns: no statement waits inside another's). */
+START_TEST(claim_taken_during_the_write_is_told)
+{
+    if (!sw_pg())
+        return;
+    store_t *a = store_fixture_open(&fast);
+    int64_t fay = store_fixture_account(a, "Fay");
+    loaded_t la = load(a, fay);
+    int64_t ca = la.p.claim;
+    loaded_free(&la);
+    gamer_t pa;
+    player_start(&pa, 0xfa1, 1);
+    player_begin(a, &pa, fay, ca, 300);
+    player_keys(&pa, 2 * RECORD_CHECK_EVERY);
+    player_give(a, &pa, fay, ca);
+    flush(a);
+
+    for (int write = 0; write < 2; write++) {
+        if (write > 0) { /* A's login again: the row A's claim's again */
+            la = load(a, fay);
+            ck_assert_int_eq(la.p.status, STORE_OK);
+            ca = la.p.claim;
+            loaded_free(&la);
+        }
+        PGconn *other = hold_open();
+        long long later = hold_claim(other, fay);
+        ck_assert_int_gt(later, ca);
+        int status;
+        if (write == 0)
+            ck_assert_int_eq(store_progress_snapshot(a, fay, ca, pa.g,
+                                                     pa.rec.nkeys,
+                                                     pa.rec.keys.len,
+                                                     pa.rec.checks.data,
+                                                     pa.rec.checks.len), 0);
+        else
+            ck_assert_int_eq(store_progress_end(a, fay, ca), 0);
+        flush_ask(a, &status);
+        blocked_by(other); /* A's write waits on the claim's row */
+        hold_end(other, "COMMIT");
+        flush_wait(&status);
+        ck_assert_uint_eq(claimed_count(a), (uint64_t)write + 1);
+        ck_assert_int_eq(store_progress_claimed(a, fay, ca), 1);
+        ck_assert_int_eq(store_healthy(a), 1);
+        ck_assert_uint_eq(store_failed_batches(a), 0);
+        /* the game stays, the later claim's, without A's snapshot */
+        ck_assert_int_eq(sw_int("SELECT claim FROM progress"), later);
+        ck_assert_int_eq(sw_int("SELECT count(*) FROM progress WHERE"
+                                " snap_game IS NOT NULL"), 0);
+        ck_assert_int_eq(sw_int("SELECT sum(length(keys)) FROM"
+                                " progress_keys"),
+                         (long long)pa.rec.keys.len);
+    }
+    store_close(a);
+    player_free(&pa);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("progress_claim");
@@ -287,6 +429,7 @@ static Suite *suite(void)
     tcase_add_test(tc, stale_begin_after_the_newer_game_ended);
     tcase_add_test(tc, claims_only_grow);
     tcase_add_test(tc, claim_zero_writes_as_before);
+    tcase_add_test(tc, claim_taken_during_the_write_is_told);
     suite_add_tcase(s, tc);
     return s;
 }
