@@ -339,7 +339,7 @@ static const store_call_t end_call = {
 };
 static const store_call_t load_call = {
     .name = "progress load", .db = load_db, .answer = load_answer,
-    .undo = read_undo,
+    .undo = read_undo, .flags = STORE_CALL_OWN_BATCH,
 };
 static const store_call_t record_call = {
     .name = "get record", .db = record_db, .answer = record_answer,
