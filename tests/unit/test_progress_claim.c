@@ -7,8 +7,11 @@
  * game sent again whole, an end) is refused, is no failed batch, and is
  * told by store_progress_claimed; and B's game loads back whole, to the
  * byte. Also: a stale begin after B's game ended leaves nothing; claims
- * only grow, across a restart; claim 0 (no claim) writes as before. Every
- * test ends with uv_loop_close() == 0. */
+ * only grow, across a restart; claim 0 (no claim) writes as before. On
+ * PostgreSQL alone, races forced with second connections that hold locks
+ * until the store's statements are seen waiting on them: a claim taken
+ * while A's write waits on the game's row, and two hosts' cross takeover.
+ * Every test ends with uv_loop_close() == 0. */
 #include <check.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -143,7 +146,7 @@ static int logged(const char *what)
 /* --- a second host's claim in flight (PostgreSQL) ---------------------------- */
 
 /* A connection to the test's database with a transaction open: a claim
- * another host takes, held uncommitted until hold_commit. */
+ * another host takes, held uncommitted until hold_end. */
 static PGconn *hold_open(void)
 {
     PGconn *c = PQconnectdb(sw_where());
