@@ -47,7 +47,8 @@ typedef struct store_listed {
  * SQLite never has any). why: 0 an append found no game in progress, 1 a
  * begin found no such account, 2 a snapshot found no game in progress, 3
  * (SDB_CLAIMED) a write of `claim` was refused: a later claim holds the
- * account's game. Valid until the next sdb_begin. */
+ * account's game, 4 (SDB_NO_GAME_ENDED) an end found no game in progress.
+ * Valid until the next sdb_begin. */
 typedef struct store_unfollowed {
     int64_t account_id;
     int64_t claim;
@@ -59,6 +60,9 @@ typedef struct store_unfollowed {
  * was written. A write of claim 0 is never refused (tools and tests: no
  * claim), nor does it refuse any. */
 #define SDB_CLAIMED 3
+/* An end of claim > 0 that found no game to drop (why 4 above): nothing
+ * to do, unless a later claim holds the game after all. */
+#define SDB_NO_GAME_ENDED 4
 
 /* Every call a backend answers, in one list: X(return type, name,
  * (parameters), (arguments)). The list makes the table of each backend

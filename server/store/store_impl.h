@@ -94,6 +94,14 @@ typedef struct store_call {
 /* Its hashes are bounded per name (hashes_per_name, hash_fair.h) unless
  * it comes from an address the name has logged in from (r->known). */
 #define STORE_CALL_PER_NAME 16u
+/* A batch of its own: it takes a claim (store.h, "Claims"), which writes
+ * the account's game's row, and in one transaction with the keys of
+ * another game it would hold that game's row while it waits for its own.
+ * Two hosts each taking over the account the other plays at once would
+ * then wait on each other: a deadlock, and PostgreSQL rolling one batch
+ * back (its keys and its login's load with it). Alone, it waits holding
+ * nothing, and the other host's keys commit first. */
+#define STORE_CALL_OWN_BATCH 32u
 
 enum phase {
     PH_DB,    /* for the database thread */

@@ -243,7 +243,11 @@ static void add_unfollowed(spg_t *d, int64_t id, int64_t claim, int why)
 
 /* The answer of a progress write as a claim (write_claimed): its one row
  * says how many rows it wrote and whether a later claim holds the game;
- * an append's, its command's count alone. */
+ * an append's, its command's count alone. Whether a later claim holds it
+ * is read in the statement's snapshot, taken before the statement waited
+ * on the row: a claim committed meanwhile makes the write touch nothing
+ * yet reads as none. So a write of a claim that touched nothing is told
+ * apart after the commit, as an append is (tell_apart). */
 static void note_claimed(spg_t *d, const sent_t *e, const PGresult *r)
 {
     if (e->kind == K_APPEND) {
@@ -258,9 +262,10 @@ static void note_claimed(spg_t *d, const sent_t *e, const PGresult *r)
     int newer = one && PQgetvalue(r, 0, 1)[0] == 't';
     if (newer)
         add_unfollowed(d, e->id, e->claim, SDB_CLAIMED);
-    else if (n == 0 && e->kind != K_END)
-        add_unfollowed(d, e->id, e->claim, e->kind == K_APPEND ? 0
-                                           : e->kind == K_BEGIN ? 1 : 2);
+    else if (n == 0 && (e->kind != K_END || e->claim != 0))
+        add_unfollowed(d, e->id, e->claim, e->kind == K_BEGIN ? 1
+                                           : e->kind == K_SNAP ? 2
+                                           : SDB_NO_GAME_ENDED);
 }
 
 /* One result of a pipelined statement. */
@@ -601,13 +606,15 @@ int spg_in_transaction(store_db_t *db)
     return d->in_tx && PQstatus(d->conn) == CONNECTION_OK;
 }
 
-/* An append that wrote nothing as a claim: no game, or a later claim's
- * (ST_CLAIM_NEWER, read now, outside the batch's transaction). A read
- * that fails leaves it "no game": its keys are dropped until the next
- * begin, which a later claim refuses, letting the session go then. */
+/* A write as a claim that wrote nothing: no game (or account), or a
+ * later claim's (ST_CLAIM_NEWER, read now, outside the batch's
+ * transaction, in a snapshot of its own: it sees a claim that committed
+ * while the write waited on its row). A read that fails leaves it "no
+ * game": an append's keys are dropped until the next begin, which a later
+ * claim refuses, letting the session go then. */
 static void tell_apart(spg_t *d, store_unfollowed_t *u)
 {
-    if (u->why != 0 || u->claim == 0)
+    if (u->why == SDB_CLAIMED || u->claim == 0)
         return;
     params_t p = { 0 };
     p_ll(&p, u->account_id);

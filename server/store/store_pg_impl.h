@@ -40,7 +40,7 @@ enum kind {
     K_APPEND,  /* no row: the append had no game (unfollowed, why 0) */
     K_BEGIN,   /* no row: the begin had no account (unfollowed, why 1) */
     K_SNAP,    /* no row: the snapshot had no game (unfollowed, why 2) */
-    K_END,     /* refused: a later claim (unfollowed, SDB_CLAIMED) */
+    K_END,     /* no row: the end had no game (unfollowed, why 4) */
     K_COMMIT,  /* "ROLLBACK" is its answer when the transaction failed */
     K_WANT,    /* a read: its result goes to the caller */
     K_SYNC     /* the pipeline's sync point */

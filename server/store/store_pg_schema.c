@@ -166,7 +166,9 @@ const char *const spg_stmt_sql[ST_COUNT] = {
      * apart from a game that is not there (sdb_unfollowed). A row's own claim is in its WHERE, where
      * a concurrent claim (an UPDATE of the row) is seen once it commits;
      * the answer's second column reads the statement's snapshot, so a
-     * claim taken during the statement may be told as no game. */
+     * claim taken during the statement reads as none there: a claimed
+     * write that wrote nothing is asked again after the commit
+     * (store_pg.c, tell_apart). */
     [ST_PROG_DEL] = "WITH d AS (DELETE FROM progress WHERE account_id ="
                     " $1::bigint AND " CLAIM_OK " RETURNING 1)"
                     " " CLAIM_ANSWER("d"),

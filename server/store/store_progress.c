@@ -121,10 +121,11 @@ uint64_t store_progress_unfollowed(store_t *st)
 {
     const store_unfollowed_t *u;
     size_t n = sdb_unfollowed(st->db, &u);
-    for (size_t i = 0; i < n; i++) /* (a snapshot of no game: dropped) */
+    /* (a snapshot of no game, or an end of none: nothing to do) */
+    for (size_t i = 0; i < n; i++)
         if (u[i].why == SDB_CLAIMED)
             claimed_add(st, u[i].account_id, u[i].claim);
-        else if (u[i].why != 2)
+        else if (u[i].why != 2 && u[i].why != SDB_NO_GAME_ENDED)
             broken_add(st, u[i].account_id, u[i].why ? "game in progress not "
                        "begun (no such account)" : "keys appended to no game "
                        "in progress: dropped");
@@ -338,7 +339,7 @@ static const store_call_t end_call = {
 };
 static const store_call_t load_call = {
     .name = "progress load", .db = load_db, .answer = load_answer,
-    .undo = read_undo,
+    .undo = read_undo, .flags = STORE_CALL_OWN_BATCH,
 };
 static const store_call_t record_call = {
     .name = "get record", .db = record_db, .answer = record_answer,

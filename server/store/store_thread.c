@@ -149,9 +149,21 @@ static void wait_wake(store_t *st)
     uv_mutex_unlock(&st->wmu);
 }
 
+/* Whether the backlog's next request goes in the batch so far (n of
+ * them, the last `last`): one of STORE_CALL_OWN_BATCH is a batch alone. */
+static int joins_batch(const store_t *st, const req_t *last, uint64_t n)
+{
+    smsg_t *m = st->backlog.head;
+    if (!m || n >= (uint64_t)st->opt.batch_max)
+        return 0;
+    return n == 0 || !((last->call->flags | req_of(m)->call->flags) &
+                       STORE_CALL_OWN_BATCH);
+}
+
 /* The next batch: up to batch_max requests from the front of what the
- * channel brought, linked by next; no longer counted as queued. NULL once
- * the channel is closed and everything in it taken. */
+ * channel brought, linked by next (a claim's load alone: see
+ * STORE_CALL_OWN_BATCH); no longer counted as queued. NULL once the
+ * channel is closed and everything in it taken. */
 static req_t *next_batch(store_t *st, uint64_t *n)
 {
     for (;;) {
@@ -167,7 +179,7 @@ static req_t *next_batch(store_t *st, uint64_t *n)
     req_t *batch = NULL, *last = NULL;
     smsg_t *m;
     *n = 0;
-    while (*n < (uint64_t)st->opt.batch_max && (m = msgq_pop(&st->backlog))) {
+    while (joins_batch(st, last, *n) && (m = msgq_pop(&st->backlog))) {
         store_queue_push(&batch, &last, req_of(m));
         (*n)++;
     }

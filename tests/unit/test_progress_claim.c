@@ -7,12 +7,18 @@
  * game sent again whole, an end) is refused, is no failed batch, and is
  * told by store_progress_claimed; and B's game loads back whole, to the
  * byte. Also: a stale begin after B's game ended leaves nothing; claims
- * only grow, across a restart; claim 0 (no claim) writes as before. Every
- * test ends with uv_loop_close() == 0. */
+ * only grow, across a restart; claim 0 (no claim) writes as before. On
+ * PostgreSQL alone, races forced with second connections that hold locks
+ * until the store's statements are seen waiting on them: a claim taken
+ * while A's write waits on the game's row, and two hosts' cross takeover.
+ * Every test ends with uv_loop_close() == 0. */
 #include <check.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include <uv.h>
 
 #include "check_main.h"
@@ -98,6 +104,150 @@ static void assert_is(const loaded_t *l, const gamer_t *p, int64_t started)
     ck_assert_uint_eq(game_hash(g), game_hash(p->g));
     game_free(g);
     record_free(&r);
+}
+
+/* The store's log (stderr) goes to a file in dir while a test reads it:
+ * how many of its lines hold `what` so far. */
+static char logpath[160];
+static int saved_stderr = -1;
+
+static void log_to_file(void)
+{
+    snprintf(logpath, sizeof logpath, "%s/log", dir);
+    fflush(stderr);
+    saved_stderr = dup(2);
+    int lfd = open(logpath, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+    ck_assert_int_ge(lfd, 0);
+    dup2(lfd, 2);
+    close(lfd);
+}
+
+static void log_restore(void)
+{
+    fflush(stderr);
+    dup2(saved_stderr, 2);
+    close(saved_stderr);
+    unlink(logpath);
+}
+
+static int logged(const char *what)
+{
+    fflush(stderr);
+    FILE *f = fopen(logpath, "r");
+    ck_assert_ptr_nonnull(f);
+    char line[1024];
+    int n = 0;
+    while (fgets(line, sizeof line, f))
+        n += strstr(line, what) != NULL;
+    fclose(f);
+    return n;
+}
+
+/* --- a second host's claim in flight (PostgreSQL) ---------------------------- */
+
+/* A connection to the test's database with a transaction open: a claim
+ * another host takes, held uncommitted until hold_end. */
+static PGconn *hold_open(void)
+{
+    PGconn *c = PQconnectdb(sw_where());
+    ck_assert_msg(PQstatus(c) == CONNECTION_OK, "%s", PQerrorMessage(c));
+    PGresult *r = PQexec(c, "BEGIN");
+    ck_assert_int_eq(PQresultStatus(r), PGRES_COMMAND_OK);
+    PQclear(r);
+    return c;
+}
+
+/* The first value of sql run in c's transaction (which it must not end). */
+static long long hold_ll(PGconn *c, const char *sql)
+{
+    PGresult *r = PQexec(c, sql);
+    ck_assert_msg(PQresultStatus(r) == PGRES_TUPLES_OK, "%s: %s", sql,
+                  PQresultErrorMessage(r));
+    long long v = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+    PQclear(r);
+    return v;
+}
+
+/* A claim on account id, taken as the store takes one (ST_CLAIM: the
+ * account and its game), its row locks held; returns it. */
+static long long hold_claim(PGconn *c, int64_t id)
+{
+    char sql[512];
+    snprintf(sql, sizeof sql, "WITH c AS (SELECT nextval('progress_claims')"
+             " AS n), a AS (UPDATE accounts SET progress_claim = (SELECT n"
+             " FROM c) WHERE id = %lld RETURNING 1), g AS (UPDATE progress"
+             " SET claim = (SELECT n FROM c) WHERE account_id = %lld"
+             " RETURNING 1) SELECT n FROM c", (long long)id, (long long)id);
+    return hold_ll(c, sql);
+}
+
+static void hold_end(PGconn *c, const char *how)
+{
+    PGresult *r = PQexec(c, how);
+    ck_assert_int_eq(PQresultStatus(r), PGRES_COMMAND_OK);
+    PQclear(r);
+    PQfinish(c);
+}
+
+/* The pid of the backend that waits for a lock c's backend holds, once
+ * there is one (30 s: a hang). The store's statement waits there. */
+static long long blocked_by(PGconn *c)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT coalesce(min(pid), 0) FROM"
+             " pg_stat_activity WHERE %d = ANY(pg_blocking_pids(pid))",
+             PQbackendPID(c));
+    long long pid = 0;
+    for (int i = 0; i < 3000 && pid == 0; i++) {
+        if (i > 0)
+            nanosleep(&(struct timespec){ 0, 10 * 1000000L }, NULL);
+        pid = sw_int(sql);
+    }
+    ck_assert_msg(pid > 0, "no statement came to wait on the lock");
+    return pid;
+}
+
+/* A connection holding the row locks `sql` (a SELECT ... FOR UPDATE)
+ * takes, until hold_end. */
+static PGconn *hold_rows(const char *sql)
+{
+    PGconn *c = hold_open();
+    hold_ll(c, sql);
+    return c;
+}
+
+/* How many backends wait for a lock c's backend holds. */
+static long long blocked_count(PGconn *c)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM pg_stat_activity WHERE"
+             " %d = ANY(pg_blocking_pids(pid))", PQbackendPID(c));
+    return sw_int(sql);
+}
+
+/* Waits (30 s: a hang) until n backends wait on c's locks. */
+static void wait_blocked(PGconn *c, long long n)
+{
+    long long got = blocked_count(c);
+    for (int i = 0; i < 3000 && got != n; i++) {
+        nanosleep(&(struct timespec){ 0, 10 * 1000000L }, NULL);
+        got = blocked_count(c);
+    }
+    ck_assert_int_eq(got, n);
+}
+
+/* Flush asked, not yet answered: the loop is run once the test is done
+ * with the database (flush_wait). */
+static void flush_ask(store_t *st, int *status)
+{
+    *status = -1;
+    ck_assert_int_eq(store_flush(st, progress_on_flush, status), 0);
+}
+
+static void flush_wait(const int *status)
+{
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(*status, STORE_OK);
 }
 
 /* --- tests ------------------------------------------------------------------- */
@@ -277,6 +427,191 @@ START_TEST(claim_zero_writes_as_before)
 }
 END_TEST
 
+/* A later claim taken while A's write of the game is waiting on its row
+ * (another host's login locks the row to take it, A's statement waits,
+ * then re-reads the row and writes nothing): A's store tells its claim is
+ * taken, not that it had no game. Before, the statement's own answer read
+ * its snapshot from before the claim, and a snapshot or an end refused so
+ * was told as no game: dropped, the session playing on. PostgreSQL only
+ * (SQLite's writers take turns: no statement waits inside another's). */
+START_TEST(claim_taken_during_the_write_is_told)
+{
+    if (!sw_pg())
+        return;
+    store_t *a = store_fixture_open(&fast);
+    int64_t fay = store_fixture_account(a, "Fay");
+    loaded_t la = load(a, fay);
+    int64_t ca = la.p.claim;
+    loaded_free(&la);
+    gamer_t pa;
+    player_start(&pa, 0xfa1, 1);
+    player_begin(a, &pa, fay, ca, 300);
+    player_keys(&pa, 2 * RECORD_CHECK_EVERY);
+    player_give(a, &pa, fay, ca);
+    flush(a);
+
+    for (int write = 0; write < 2; write++) {
+        if (write > 0) { /* A's login again: the row A's claim's again */
+            la = load(a, fay);
+            ck_assert_int_eq(la.p.status, STORE_OK);
+            ca = la.p.claim;
+            loaded_free(&la);
+        }
+        PGconn *other = hold_open();
+        long long later = hold_claim(other, fay);
+        ck_assert_int_gt(later, ca);
+        int status;
+        if (write == 0)
+            ck_assert_int_eq(store_progress_snapshot(a, fay, ca, pa.g,
+                                                     pa.rec.nkeys,
+                                                     pa.rec.keys.len,
+                                                     pa.rec.checks.data,
+                                                     pa.rec.checks.len), 0);
+        else
+            ck_assert_int_eq(store_progress_end(a, fay, ca), 0);
+        flush_ask(a, &status);
+        blocked_by(other); /* A's write waits on the claim's row */
+        hold_end(other, "COMMIT");
+        flush_wait(&status);
+        ck_assert_uint_eq(claimed_count(a), (uint64_t)write + 1);
+        ck_assert_int_eq(store_progress_claimed(a, fay, ca), 1);
+        ck_assert_int_eq(store_healthy(a), 1);
+        ck_assert_uint_eq(store_failed_batches(a), 0);
+        /* the game stays, the later claim's, without A's snapshot */
+        ck_assert_int_eq(sw_int("SELECT claim FROM progress"), later);
+        ck_assert_int_eq(sw_int("SELECT count(*) FROM progress WHERE"
+                                " snap_game IS NOT NULL"), 0);
+        ck_assert_int_eq(sw_int("SELECT sum(length(keys)) FROM"
+                                " progress_keys"),
+                         (long long)pa.rec.keys.len);
+    }
+    store_close(a);
+    player_free(&pa);
+}
+END_TEST
+
+/* Two hosts each take over the account the other plays, at once: A plays
+ * Gus and logs Hal in, B plays Hal and logs Gus in, and each host's last
+ * keys of its own game reach the store just before the login's load. Were
+ * a host's keys and its load one transaction, each would hold its own
+ * game's row (the keys) and wait for the other's (the load's claim writes
+ * the row): a deadlock, PostgreSQL ending one of the transactions (40P01)
+ * and with it that host's keys and its login's load. The order is forced
+ * with second connections: one holds both game rows until both hosts'
+ * earlier keys wait on them, so that the last keys and the login queue up
+ * behind; another holds the claims' sequence (ALTER SEQUENCE: every
+ * nextval waits) until both loads wait on it, after each host's last keys
+ * went in. Then each login loads the other host's game whole, every key
+ * included; each host's next write of the game it lost is refused and
+ * told; no batch fails. PostgreSQL only (SQLite's writers take turns). */
+START_TEST(cross_takeover_loses_nothing)
+{
+    if (!sw_pg())
+        return;
+    log_to_file();
+    store_t *a = store_fixture_open(&fast);
+    store_t *b = store_fixture_open(&fast);
+    int64_t gus = store_fixture_account(a, "Gus");
+    int64_t hal = store_fixture_account(a, "Hal");
+    gamer_t pg, ph; /* Gus's game on A, Hal's on B */
+    loaded_t l = load(a, gus);
+    int64_t ag = l.p.claim;
+    loaded_free(&l);
+    l = load(b, hal);
+    int64_t bh = l.p.claim;
+    loaded_free(&l);
+    player_start(&pg, 0x9e5, 1);
+    player_begin(a, &pg, gus, ag, 10);
+    player_keys(&pg, 30);
+    player_give(a, &pg, gus, ag);
+    flush(a);
+    player_start(&ph, 0x4a1, 1);
+    player_begin(b, &ph, hal, bh, 20);
+    player_keys(&ph, 30);
+    player_give(b, &ph, hal, bh);
+    flush(b);
+
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM (SELECT 1 FROM progress"
+             " WHERE account_id IN (%lld, %lld) FOR UPDATE) s",
+             (long long)gus, (long long)hal);
+    PGconn *games = hold_rows(sql);
+    PGconn *claims = hold_open();
+    PGresult *r = PQexec(claims, "ALTER SEQUENCE progress_claims NO CYCLE");
+    ck_assert_int_eq(PQresultStatus(r), PGRES_COMMAND_OK);
+    PQclear(r);
+    /* each host's store busy with keys that wait on the game rows */
+    player_keys(&pg, 10);
+    player_give(a, &pg, gus, ag);
+    player_keys(&ph, 10);
+    player_give(b, &ph, hal, bh);
+    wait_blocked(games, 2);
+    /* queued behind them: each host's last keys, and the other's login */
+    player_keys(&pg, 10);
+    player_give(a, &pg, gus, ag);
+    player_keys(&ph, 10);
+    player_give(b, &ph, hal, bh);
+    loaded_t lh, lg; /* A's load of Hal, B's of Gus */
+    memset(&lh, 0, sizeof lh);
+    memset(&lg, 0, sizeof lg);
+    ck_assert_int_eq(store_progress_load(a, hal, progress_on_load, &lh), 0);
+    ck_assert_int_eq(store_progress_load(b, gus, progress_on_load, &lg), 0);
+    hold_end(games, "COMMIT");
+    wait_blocked(claims, 2); /* both claims, after both hosts' last keys */
+    hold_end(claims, "ROLLBACK");
+    int sa, sb;
+    flush_ask(a, &sa);
+    flush_ask(b, &sb);
+    flush_wait(&sa);
+    ck_assert_int_eq(sb, STORE_OK);
+    ck_assert_int_eq(logged("deadlock detected"), 0);
+    ck_assert_int_eq(logged(" error "), 0);
+
+    /* each login has the other host's game whole */
+    ck_assert_int_eq(lh.calls, 1);
+    ck_assert_int_eq(lg.calls, 1);
+    ck_assert_int_gt(lh.p.claim, bh);
+    ck_assert_int_gt(lg.p.claim, ag);
+    assert_is(&lh, &ph, 20);
+    assert_is(&lg, &pg, 10);
+    ck_assert_uint_eq(store_failed_batches(a), 0);
+    ck_assert_uint_eq(store_failed_batches(b), 0);
+    ck_assert_int_eq(store_healthy(a), 1);
+    ck_assert_int_eq(store_healthy(b), 1);
+    ck_assert_uint_eq(claimed_count(a), 0);
+    ck_assert_uint_eq(claimed_count(b), 0);
+
+    /* each host's next keys of the game it lost are refused and told: its
+     * session lets the player go; the database keeps the login's game */
+    player_keys(&pg, 5);
+    player_give(a, &pg, gus, ag);
+    player_keys(&ph, 5);
+    player_give(b, &ph, hal, bh);
+    flush(a);
+    flush(b);
+    ck_assert_int_eq(store_progress_claimed(a, gus, ag), 1);
+    ck_assert_int_eq(store_progress_claimed(b, hal, bh), 1);
+    ck_assert_int_eq(store_progress_claimed(a, hal, lh.p.claim), 0);
+    ck_assert_int_eq(store_progress_claimed(b, gus, lg.p.claim), 0);
+    store_close(a);
+    store_close(b);
+    snprintf(sql, sizeof sql, "SELECT claim FROM progress WHERE account_id"
+             " = %lld", (long long)gus);
+    ck_assert_int_eq(sw_int(sql), lg.p.claim);
+    snprintf(sql, sizeof sql, "SELECT claim FROM progress WHERE account_id"
+             " = %lld", (long long)hal);
+    ck_assert_int_eq(sw_int(sql), lh.p.claim);
+    ck_assert_int_eq(sw_int("SELECT sum(length(keys)) FROM progress_keys"),
+                     (long long)(lg.keys.len + lh.keys.len));
+    ck_assert_int_eq(logged(" error "), 0);
+    log_restore();
+    loaded_free(&lh);
+    loaded_free(&lg);
+    player_free(&pg);
+    player_free(&ph);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("progress_claim");
@@ -287,6 +622,8 @@ static Suite *suite(void)
     tcase_add_test(tc, stale_begin_after_the_newer_game_ended);
     tcase_add_test(tc, claims_only_grow);
     tcase_add_test(tc, claim_zero_writes_as_before);
+    tcase_add_test(tc, claim_taken_during_the_write_is_told);
+    tcase_add_test(tc, cross_takeover_loses_nothing);
     suite_add_tcase(s, tc);
     return s;
 }
