@@ -404,6 +404,9 @@ static int menu_key(lobby_t *l, int key)
     case KEY_ENTER:
         if (l->account[0] || l->guest[0]) {
             l->resume = 0;
+            /* n is for the failure said last: p's own load says again
+             * (lobby_saved_broken) if the game still does not rebuild */
+            l->broken = 0;
             return LOBBY_DO_PLAY;
         }
         lobby_note(l, LOBBY_NOTE_INFO,

@@ -274,6 +274,9 @@ static void on_progress(void *ctx, const store_progress_t *pr)
     }
     int play = s->play_if_none;
     s->play_if_none = 0;
+    /* answered: from now on the account has, or had, a game of its own,
+     * and a failed lookup is said as one of a saved game */
+    s->registered = 0;
     /* none, or one this core cannot go on (ended below): p begins a game;
      * a game to rebuild is held (or, refused for now, asked for again) */
     s->progress_known = pr->status != STORE_OK;

@@ -791,8 +791,9 @@ START_TEST(resume_offer_and_wait)
 END_TEST
 
 /* A saved game that cannot be rebuilt: said with both ways on; n ends
- * it (LOBBY_DO_PLAY_NEW) once, and only then: before it, after a
- * logout, or once a game is offered again, n is no key. */
+ * it (LOBBY_DO_PLAY_NEW) once, and only then: before it, after p (which
+ * asks again), after a logout, or once a game is offered again, n is no
+ * key. */
 START_TEST(a_broken_saved_game_is_ended_by_n_only)
 {
     lobby_t l;
@@ -804,6 +805,10 @@ START_TEST(a_broken_saved_game_is_ended_by_n_only)
     ck_assert_str_eq(l.note, "Your saved game cannot be rebuilt. p tries "
                              "again; n ends it for a new game.");
     ck_assert_int_eq(lobby_key(&l, 'N'), LOBBY_DO_PLAY_NEW);
+    ck_assert_int_eq(lobby_key(&l, 'n'), LOBBY_DO_NOTHING);
+    /* p asks again: n is for what its own answer says, not the last */
+    lobby_saved_broken(&l);
+    ck_assert_int_eq(lobby_key(&l, 'p'), LOBBY_DO_PLAY);
     ck_assert_int_eq(lobby_key(&l, 'n'), LOBBY_DO_NOTHING);
     lobby_saved_broken(&l);
     lobby_offer_resume(&l, 2, 40); /* mended: p continues it */
