@@ -171,6 +171,8 @@ typedef struct sess {
     uint8_t esc_armed;         /* esc_timer runs (no look at a cold timer) */
     struct {
         uint8_t requested, graceful;
+        uint8_t away;          /* the server goes away, not the player
+                                  (sess_close_away) */
         /* Set by the request: the reason (for the log) and the goodbye
          * (may be ""), in one allocation made then (buf, owned; freed with
          * the session): no session carries their room until it closes. */
@@ -253,9 +255,10 @@ typedef struct sess {
      * session_lobby.c. */
     uint8_t progress_known;
     uint8_t play_if_none;      /* a lookup p asked for: none, play */
-    uint8_t registered;        /* the account was made on this connection:
-                                  a failed lookup is said as a game that
-                                  cannot begin, there being none saved */
+    uint8_t registered;        /* the account was made on this connection
+                                  and no lookup has answered yet: a failed
+                                  one is said as a game that cannot begin,
+                                  there being none saved */
     int64_t jobs;              /* rebuilds asked for so far (their numbers) */
     uv_timer_t negotiate_timer; /* the negotiation deadline */
     uv_timer_t esc_timer;       /* a held Esc becomes a key after 100 ms */
@@ -402,6 +405,11 @@ void sess_goto(sess_t *s, int state, void *arg);
  * changes nothing, except that a forced one wins over a graceful one. */
 void sess_close(sess_t *s, const char *reason, int graceful,
                 const char *message);
+
+/* sess_close, graceful, because the server goes away (an upgrade that
+ * cannot move it): a browser's page is told so (close code 1001) and
+ * connects again by itself, as at a shutdown. */
+void sess_close_away(sess_t *s, const char *reason, const char *message);
 
 /* In the render phase only: closes s at once, without a word, its socket
  * closed before this returns (a session moved by an upgrade: the new
