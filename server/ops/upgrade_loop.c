@@ -63,8 +63,8 @@ static int pack(srv_t *srv, sess_t *s)
     upgrade_hold(u, 0);
     buf_free(&b);
     if (rc == 1) /* packed but not kept: its game went with the blob */
-        sess_close(s, "upgrade: out of memory", 1,
-                   "The server is upgrading; reconnect to continue.");
+        sess_close_away(s, "upgrade: out of memory",
+                        "The server is upgrading; reconnect to continue.");
     return 0;
 }
 
@@ -84,8 +84,8 @@ void upgrade_loop_phase(srv_t *srv)
         if (s->via_ssh) {
             /* its connection cannot move (the encryption's state): its
              * game is kept as at a shutdown */
-            sess_close(s, "upgrade", 1,
-                       "The server is upgrading; reconnect to continue.");
+            sess_close_away(s, "upgrade",
+                            "The server is upgrading; reconnect to continue.");
             continue;
         }
         if (s->queued > 0 && !late) { /* its last frame first, whole */
@@ -100,8 +100,8 @@ void upgrade_loop_phase(srv_t *srv)
             moved++;
         } else if (!sess_closing(s)) {
             /* out of memory, or a browser's frame cut in two */
-            sess_close(s, "upgrade: could not move", 1,
-                       "The server is upgrading; reconnect to continue.");
+            sess_close_away(s, "upgrade: could not move",
+                            "The server is upgrading; reconnect to continue.");
         }
     }
     if (moved)

@@ -220,6 +220,14 @@ static void on_handle_closed(uv_handle_t *h)
     sess_handle_closed(h->data);
 }
 
+void sess_close_away(sess_t *s, const char *reason, const char *message)
+{
+    int was = s->close.requested;
+    sess_close(s, reason, 1, message);
+    if (!was && s->close.requested)
+        s->close.away = 1;
+}
+
 void sess_close_handles(sess_t *s)
 {
     if (s->handles_closing)
@@ -307,7 +315,9 @@ static void do_close(sess_t *s)
         sess_send(s, "\r\n", 2);
     }
     if (s->tr && s->tr->close) /* the browser's close frame, after the goodbye */
-        s->tr->close(s->conn, s->srv->shutting_down);
+        /* going away (1001: the page comes back by itself) for a
+         * shutdown, and for a session an upgrade could not move */
+        s->tr->close(s->conn, s->srv->shutting_down || s->close.away);
     sess_flush(s);
     sess_write_static(s);
     if (s->handles_closing || !s->close.graceful) {

@@ -12,6 +12,9 @@
 #include "client.h"
 #include "play.h"
 
+/* The opcode of a browser's keys (binary frames). */
+#define KEY_OPCODE 2
+
 static tsrv_t *start_web(int *http)
 {
     char port_set[32];
@@ -62,6 +65,39 @@ START_TEST(a_shutdown_closes_with_1001_going_away)
 }
 END_TEST
 
+/* A browser whose frame is cut in two when an upgrade packs the
+ * sessions cannot move (docs/hosting.md, "Upgrading without a goodbye"):
+ * it is told to reconnect, and its close is 1001, going away, so that the
+ * page connects again by itself, as at a shutdown. */
+START_TEST(an_upgrade_that_cannot_move_a_page_closes_with_1001)
+{
+    int http;
+    tsrv_t *s = start_web(&http);
+    tclient_t *c = web_lobby(http);
+    /* ? (the lobby's help) whole, then the first bytes of a frame, in one
+     * write: once the help shows, the server has read both */
+    unsigned char frames[64];
+    size_t whole = cl_ws_frame(frames, KEY_OPCODE, "?", 1);
+    cl_ws_frame(frames + whole, KEY_OPCODE, "p", 1);
+    size_t n = whole + 3; /* the second's header and half its mask */
+    ck_assert_uint_eq(cl_send_raw(c, frames, n, 0, CL_WAIT_MS), n);
+    play_wait_text(c, "each player has a dungeon of their own");
+    char out[1024];
+    int rc = srv_upgrade(s, out, sizeof out);
+    int pid = srv_upgraded_pid(out);
+    ck_assert_msg(rc == 0 && pid > 0, "rogued --upgrade: status %d: %s", rc,
+                  out);
+    ck_assert(cl_wait_eof(c, CL_WAIT_MS));
+    ck_assert(cl_stream_has(c, "The server is upgrading; reconnect to "
+                               "continue."));
+    ck_assert_int_eq(cl_web_close_code(c), 1001);
+    ck_assert(srv_wait_exited(s, CL_WAIT_MS));
+    cl_close(c);
+    srv_stop_upgraded(s, pid);
+    srv_stop(s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("web_close");
@@ -70,6 +106,7 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, a_goodbye_asked_for_closes_with_1000);
     tcase_add_test(tc, a_shutdown_closes_with_1001_going_away);
+    tcase_add_test(tc, an_upgrade_that_cannot_move_a_page_closes_with_1001);
     suite_add_tcase(s, tc);
     return s;
 }
