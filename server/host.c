@@ -218,8 +218,6 @@ static void on_sweep(uv_timer_t *t)
     addr_sweep(&h->sh.addrs, uv_now(h->loop));
 }
 
-/* A listening socket on addr and port, or -1 (logged, naming key: the
- * setting that moves it). */
 /* addr_text and port as a socket address: 0, or a libuv error. */
 static int parse_addr(const char *addr_text, int port,
                       struct sockaddr_storage *addr)
@@ -230,6 +228,8 @@ static int parse_addr(const char *addr_text, int port,
     return uv_ip4_addr(addr_text, port, (struct sockaddr_in *)addr);
 }
 
+/* A listening socket on addr and port, or -1 (logged, naming key: the
+ * setting that moves it). */
 static int open_listener(const char *addr_text, int port, const char *key)
 {
     struct sockaddr_storage addr;

@@ -187,7 +187,6 @@ static void server_path(char *out, size_t len)
     snprintf(out, len, "build/san/rogued");
 }
 
-/* Reaps the server if it has exited. Returns 1 if it has. */
 static int without_config; /* srv_next_without_config: the next start's */
 
 void srv_next_without_config(void)
@@ -200,6 +199,7 @@ void srv_dir(const tsrv_t *s, char *out, size_t len)
     snprintf(out, len, "%s", s->dir);
 }
 
+/* Reaps the server if it has exited. Returns 1 if it has. */
 static int reap(tsrv_t *s, int block)
 {
     if (s->exited)
