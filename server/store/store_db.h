@@ -210,6 +210,10 @@ typedef struct store_unfollowed {
      * it has open, which the next start does not read), 0 when it is in \
      * place or this cannot be told (PostgreSQL: always 0). */ \
     X(int, moved, (store_db_t *db), (db)) \
+    /* The database as this connection sees it written to the new file \
+     * dst (SQLite's VACUUM INTO; outside a transaction), for a file that \
+     * moved: 0, or -1 with why in errmsg. PostgreSQL: -1, no file. */ \
+    X(int, copy_to, (store_db_t *db, const char *dst), (db, dst)) \
     /* The database's sentence for the last statement that failed. */ \
     X(const char *, errmsg, (store_db_t *db), (db)) \
     /* The schema version of an open database (SQLite's PRAGMA user_version, \

@@ -36,6 +36,19 @@ int lite_moved(store_db_t *db)
     return sb.st_dev != d->dev || sb.st_ino != d->ino;
 }
 
+int lite_copy_to(store_db_t *db, const char *dst)
+{
+    lite_t *d = (lite_t *)db;
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(d->db, "VACUUM INTO ?1", -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_text(st, 1, dst, -1, SQLITE_STATIC);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
 void lite_set_busy(store_db_t *db, int ms)
 {
     lite_t *d = (lite_t *)db;

@@ -3,10 +3,13 @@
  * commit, one fsync), each request by its descriptor (r->call->db, and
  * r->call->undo if the batch is rolled back), then hands answers back to
  * the loop through the done queue. It names no call. */
+#include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "log.h"
 #include "store_impl.h"
@@ -97,6 +100,30 @@ static uint64_t moved_due_in(const store_t *st)
  * Said once when it moves (and once if it comes back), and on /metrics;
  * play goes on: refusing games would lose them all the same, and the
  * operator may still put the file back. */
+/* A file that moved (look_moved): the database as this server has it,
+ * written to PATH.rescued (through PATH.rescued.tmp, so that a copy cut
+ * short never takes the place of a whole one), now and as the server
+ * stops: a file deleted under the server is otherwise gone with
+ * everything since the last backup once the server closes it. */
+static void copy_moved(store_t *st, const char *when)
+{
+    char dst[sizeof st->path + 16], tmp[sizeof st->path + 24];
+    snprintf(dst, sizeof dst, "%s.rescued", st->path);
+    snprintf(tmp, sizeof tmp, "%s.tmp", dst);
+    unlink(tmp); /* a copy cut short before: VACUUM INTO makes a new file */
+    const char *why = NULL;
+    if (sdb_copy_to(st->db, tmp) != 0)
+        why = sdb_errmsg(st->db);
+    else if (rename(tmp, dst) != 0)
+        why = strerror(errno);
+    if (why) {
+        log_error("store: cannot copy the open database to %s: %s", dst, why);
+        unlink(tmp);
+        return;
+    }
+    log_info("store: the open database copied to %s %s", dst, when);
+}
+
 static void look_moved(store_t *st)
 {
     if (moved_due_in(st) != 0)
@@ -110,15 +137,19 @@ static void look_moved(store_t *st)
     uv_mutex_unlock(&st->mu);
     if (!moved) {
         log_info("store: %s: the database file is in place again; what is "
-                 "written is kept", st->path);
+                 "written is kept (%s.rescued is not needed)", st->path,
+                 st->path);
         return;
     }
     log_error("store: %s is no longer the database file this server has "
               "open (renamed, deleted or replaced while it runs): accounts "
               "and games written from now on go to a file the next start "
-              "does not read, and are lost then; if it was renamed, move it "
-              "back to %s now; if it was deleted, stop the server and "
-              "restore a backup", st->path, st->path);
+              "does not read. If it was renamed, move it back now; if not, "
+              "the open database is copied to %s.rescued now and again as "
+              "the server stops: stop it, put that copy in place of %s "
+              "(removing %s-wal and %s-shm), and start it", st->path,
+              st->path, st->path, st->path, st->path);
+    copy_moved(st, "(the file moved)");
 }
 
 /* The store's own work between batches, whether the queue waits or not:
@@ -418,6 +449,8 @@ void store_db_main(void *arg)
             prune(st, now);
     }
     store_guest_give_back(st);
+    if (st->file_moved) /* the last writes too (look_moved) */
+        copy_moved(st, "as the server stops");
     sdb_close(st->db);
     st->db = NULL;
     free(st->broken);
