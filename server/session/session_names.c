@@ -6,6 +6,7 @@
  * so that a name taken is told before its password is typed. The
  * registration's end checks the name again all the same: it may be taken
  * between the two. */
+#include "log.h"
 #include "session.h"
 #include "store.h"
 
@@ -32,6 +33,9 @@ static void on_name_checked(void *ctx, const char *name, int status,
                             int taken)
 {
     sess_t *s = ctx;
+    log_debug("name id=%llu: %s is %s", (unsigned long long)s->id, name,
+              status != STORE_OK ? "not known (the store failed)"
+              : taken ? "taken" : "free");
     int action = lobby_name_checked(&s->lobby, name, status, taken);
     if (s->state != S_LOBBY)
         return;

@@ -427,6 +427,27 @@ START_TEST(register_keys_typed_ahead_are_kept)
 }
 END_TEST
 
+/* A name free when its Enter asked, and taken by another player before
+ * the registration ends: the end's own check refuses it, and the name is
+ * asked for again. */
+START_TEST(register_a_name_taken_meanwhile_is_refused_at_the_end)
+{
+    tsrv_t *s = srv_start("--log-level", "debug", NULL);
+    tclient_t *c = play_lobby(srv_port(s));
+    ck_assert(cl_key(c, "r"));
+    play_type_line(c, "Zed");
+    ck_assert(srv_wait_log(s, ": Zed is free", CL_WAIT_MS));
+    cl_close(play_register(srv_port(s), "zed")); /* the other player */
+    play_type_line(c, "hunter22");
+    play_wait_text(c, "Again:");
+    play_type_line(c, "hunter22");
+    play_wait_text(c, "That name is taken. Choose another.");
+    ck_assert(!cl_screen_has(c, "Welcome, Zed!"));
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
 /* A password longer than 128 bytes is refused at Enter, not taken as its
  * first 128: registering with 150 bytes asks again. */
 START_TEST(too_long_a_password_is_refused)
@@ -514,6 +535,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, register_logout_login_wrong_password);
     tcase_add_test(tc, register_taken_name_told_before_the_password);
     tcase_add_test(tc, register_keys_typed_ahead_are_kept);
+    tcase_add_test(tc, register_a_name_taken_meanwhile_is_refused_at_the_end);
     tcase_add_test(tc, five_failed_logins_close_the_connection);
     tcase_add_test(tc, change_password_in_the_lobby);
     tcase_add_test(tc, names_with_control_bytes_or_escapes_refused);
