@@ -87,6 +87,8 @@ static int on_value(http_parser *p, const char *at, size_t n)
     c->in_value = 1;
     if (field_is(c, "Sec-WebSocket-Key"))
         take(c->key, sizeof c->key, &c->key_len, at, n);
+    else if (field_is(c, "If-None-Match"))
+        take(c->inm, sizeof c->inm, &c->inm_len, at, n);
     else
         take(c->value, sizeof c->value, &c->value_len, at, n);
     return 0;
@@ -150,17 +152,33 @@ static const web_asset_t *find_asset(const char *path)
     return NULL;
 }
 
+/* 1 when the browser's If-None-Match names the asset's tag ("*", a list,
+ * or W/ before it: a weak comparison, as RFC 9110 wants for a GET). */
+static int browser_has(const wsconn_t *c, const web_asset_t *a)
+{
+    return c->inm_len > 0 &&
+           (strcmp(c->inm, "*") == 0 || strstr(c->inm, a->etag) != NULL);
+}
+
+/* The file, or 304 Not Modified (its head without the body) when the
+ * browser's copy is this one: the tag is the content's hash, so a copy
+ * from an older binary with other bytes is never taken for it. */
 static void serve(wsconn_t *c, const web_asset_t *a)
 {
     char head[512];
+    int same = browser_has(c, a);
     int n = snprintf(head, sizeof head,
-                     "HTTP/1.1 200 OK\r\nContent-Type: %s\r\n"
-                     "Content-Length: %zu\r\nCache-Control: no-cache\r\n"
+                     "HTTP/1.1 %s\r\nContent-Type: %s\r\n"
+                     "Content-Length: %zu\r\nETag: %s\r\n"
+                     "Cache-Control: %s\r\n"
                      "X-Content-Type-Options: nosniff\r\n"
-                     "Connection: close\r\n\r\n", a->type, a->len);
+                     "Connection: close\r\n\r\n",
+                     same ? "304 Not Modified" : "200 OK", a->type,
+                     a->len, a->etag, a->cache); /* (a 304's length is the
+                                                    200's; it has no body) */
     c->cb.send(c->ctx, head, (size_t)n);
-    c->file = a->data;
-    c->file_len = a->len;
+    c->file = same ? NULL : a->data;
+    c->file_len = same ? 0 : a->len;
     c->stage = WS_DONE;
     c->cb.done(c->ctx);
 }

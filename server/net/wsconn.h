@@ -8,7 +8,9 @@
  * base64 libsodium's. What this module adds is only the page's protocol
  * (docs/telnet.md, "The browser"):
  *
- *   GET / and the page's few files   answered from web_assets.h, then the
+ *   GET / and the page's few files   answered from web_assets.h (with their
+ *                                    ETag; 304 Not Modified when
+ *                                    If-None-Match has it), then the
  *                                    connection ends (Connection: close)
  *   GET /ws with a WebSocket upgrade switched to WebSocket:
  *     binary messages, page -> server  what the terminal typed (keys, SGR
@@ -87,6 +89,9 @@ typedef struct wsconn {
     size_t key_len;
     char value[32];            /* Upgrade / Connection / Version, cut */
     size_t value_len;
+    char inm[80];              /* If-None-Match: the tags the browser has
+                                  (cut: at worst the file is sent again) */
+    size_t inm_len;
     wslay_event_context_ptr ws;
     const char *in;            /* the bytes being fed, for wslay */
     size_t in_len;

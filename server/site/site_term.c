@@ -6,8 +6,7 @@
 #include "web_assets.h"
 
 static const char script[] =
-    "<script src=\"/xterm.js\"></script><script src=\"/addon-fit.js\">"
-    "</script>\n<script>\n(function () {\n"
+    "<script>\n(function () {\n"
     "var box = document.getElementById('term');\n"
     "var status = document.getElementById('termstatus');\n"
     /* its files refused (a 503: the address's connections a minute, a
@@ -62,9 +61,13 @@ void site_term(page_t *p, const char *ws_what, uint64_t id)
                  "use telnet or SSH to watch.</p>");
         return;
     }
-    html_raw(p, "<link rel=\"stylesheet\" href=\"/xterm.css\">\n");
+    html_printf(p, "<link rel=\"stylesheet\" href=\"%s\">\n",
+                web_xterm_css_url);
     html_printf(p, "<div id=\"term\" class=\"term\" data-ws=\"%s=%llu\">"
                 "</div>\n<p id=\"termstatus\">Connecting...</p>\n", ws_what,
                 (unsigned long long)id);
+    /* (the terminal's files at their hashed, cached addresses) */
+    html_printf(p, "<script src=\"%s\"></script><script src=\"%s\">"
+                "</script>\n", web_xterm_js_url, web_fit_js_url);
     html_raw(p, script);
 }

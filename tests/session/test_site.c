@@ -26,6 +26,7 @@
 #include "game.h"
 #include "plan.h"
 #include "play.h"
+#include "web_assets.h"
 
 /* GAME_VERSION as the feeds write it */
 #define STR_(x) #x
@@ -344,7 +345,11 @@ START_TEST(front_page_lists_a_live_game_and_its_watch_page_watches_it)
     has(&r, "<h1>Watching " LONG_NAME "</h1>");
     has(&r, "<p id=\"where\">Depth 1, turn 1, 0 watching.</p>");
     has(&r, "<div id=\"term\" class=\"term\" data-ws=\"watch=1\"></div>");
-    has(&r, "<script src=\"/xterm.js\"></script>");
+    /* the terminal's files at their hashed, cached addresses */
+    char script[96];
+    snprintf(script, sizeof script, "<script src=\"%s\"></script>",
+             web_xterm_js_url);
+    has(&r, script);
     free(r.all);
 
     /* the page's WebSocket: straight into watching, at its own size */

@@ -250,7 +250,7 @@ try {
   // which plays once the script comes.
   const busy = await browser.newContext({ viewport: { width: 900, height: 560 } });
   page = await busy.newPage();
-  await page.route('**/xterm.js', (r) => r.fulfill({ status: 503, contentType: 'text/plain',
+  await page.route('**/xterm.*js', (r) => r.fulfill({ status: 503, contentType: 'text/plain',
     headers: { 'Retry-After': '10' }, body: 'Too many connections from your address: try again later.\n' }));
   await page.goto(url);
   const said = await (await page.waitForFunction(() => {
@@ -258,7 +258,7 @@ try {
     return getComputedStyle(e).display !== 'none' && e.textContent ? e.textContent : null;
   }, null, { timeout: DEADLINE })).jsonValue();
   if (!/did not load/.test(said)) throw new Error(`the page without its terminal says "${said}"`);
-  await page.unroute('**/xterm.js');
+  await page.unroute('**/xterm.*js');
   await page.click('#again');
   await waitText('Play (as a guest)');
   console.log(`ok: without its terminal's script the page says "${said}"; its button reloads it`);

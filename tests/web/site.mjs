@@ -248,7 +248,7 @@ try {
   // a minute is answered): the game's page says so under its box.
   const busy = await ctxs['1280x800'].newPage();
   pages.push(busy);
-  await busy.route('**/xterm.js', (r) => r.fulfill({ status: 503, contentType: 'text/plain', body: 'busy\n' }));
+  await busy.route('**/xterm.*js', (r) => r.fulfill({ status: 503, contentType: 'text/plain', body: 'busy\n' }));
   await busy.goto(base + gameHref);
   const said = await busy.locator('#termstatus').textContent();
   if (!/did not load/.test(said))
