@@ -45,8 +45,12 @@ static const char script[] =
     "ws.onopen = function () { status.textContent = 'Connected.'; size(); };\n"
     "ws.onmessage = function (e) { window.rogueFrames++; "
     "term.write(new Uint8Array(e.data)); };\n"
-    "ws.onclose = function () { status.textContent = "
-    "'The connection has ended: reload the page to watch again.'; };\n"
+    /* 1013: refused (the server full, the address past a limit): the
+     * server's line says why */
+    "ws.onclose = function (e) { status.textContent = "
+    "e.code === 1013 && e.reason ? e.reason + ' Reload the page to try "
+    "again.' : 'The connection has ended: reload the page to watch "
+    "again.'; };\n"
     "term.onData(function (d) { if (ws.readyState === 1) "
     "ws.send(enc.encode(d)); });\n"
     "term.onResize(size);\n"
