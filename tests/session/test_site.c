@@ -257,9 +257,21 @@ START_TEST(pages_answer_with_their_types_and_escape_the_host)
         has_not(&r, "abc");
         free(r.all);
     }
-    r = get(http, "/nothing-here");
-    head_is(&r, "404 Not Found", "text/plain", NULL);
-    free(r.all);
+    /* any other path: the site's 404 too, with its links home */
+    static const char *const nopage[] = { "/nothing-here", "/nope",
+                                          "/%3Cscript%3E", "/play/x" };
+    for (size_t i = 0; i < sizeof nopage / sizeof nopage[0]; i++) {
+        r = get(http, nopage[i]);
+        head_is(&r, "404 Not Found", "text/html; charset=utf-8", "no-cache");
+        page_is_safe(&r);
+        has(&r, "<nav><a href=\"/\">Home</a><a href=\"/play\">Play</a>");
+        has(&r, "<h1>404 Not Found</h1>\n<p>There is no page at this "
+                "address.</p>");
+        has_not(&r, "nothing-here");
+        has_not(&r, "nope");
+        has_not(&r, "%3C");
+        free(r.all);
+    }
     /* the play page is at /play, and links the front page; the front
      * page's old address still answers with it */
     r = get(http, "/play");
