@@ -42,12 +42,19 @@ static const char script[] =
     "window.rogueFrames = 0;\n"
     "function size() { if (ws.readyState === 1) ws.send('size ' + "
     "term.cols + ' ' + term.rows); }\n"
-    "ws.onopen = function () { status.textContent = 'Connected.'; size(); };\n"
+    /* a watch page's count of watchers (site_watch.c) was taken before
+     * this terminal joined them: counted in while it watches */
+    "var watching = document.getElementById('watching');\n"
+    "function counted(me) { if (!watching) return; "
+    "var n = +watching.dataset.others; watching.textContent = me ? "
+    "(n + 1) + ' watching, you included' : n + ' watching'; }\n"
+    "ws.onopen = function () { status.textContent = 'Connected.'; size(); "
+    "counted(true); };\n"
     "ws.onmessage = function (e) { window.rogueFrames++; "
     "term.write(new Uint8Array(e.data)); };\n"
     /* 1013: refused (the server full, the address past a limit): the
      * server's line says why */
-    "ws.onclose = function (e) { status.textContent = "
+    "ws.onclose = function (e) { counted(false); status.textContent = "
     "e.code === 1013 && e.reason ? e.reason + ' Reload the page to try "
     "again.' : 'The connection has ended: reload the page to watch "
     "again.'; };\n"
