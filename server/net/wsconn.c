@@ -15,6 +15,9 @@
 
 static const char ws_guid[] = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
 
+/* RFC 6455's "try again later" (IANA's registry; wslay has no name) */
+#define WS_CLOSE_TRY_AGAIN 1013
+
 void wsconn_accept_key(const char *key, size_t len, char out[29])
 {
     struct sha1_ctx sha;
@@ -87,6 +90,8 @@ static int on_value(http_parser *p, const char *at, size_t n)
     c->in_value = 1;
     if (field_is(c, "Sec-WebSocket-Key"))
         take(c->key, sizeof c->key, &c->key_len, at, n);
+    else if (field_is(c, "If-None-Match"))
+        take(c->inm, sizeof c->inm, &c->inm_len, at, n);
     else
         take(c->value, sizeof c->value, &c->value_len, at, n);
     return 0;
@@ -120,21 +125,30 @@ static const http_parser_settings parser_settings = {
     .on_message_complete = on_message_complete,
 };
 
-/* A short answer with no body worth a file, then the end. extra: more
- * header lines ("" for none). why: for the owner's log. */
-static void refuse_with(wsconn_t *c, const char *status, const char *extra,
-                        const char *why)
+/* A short answer, text a line long (the status itself where body is
+ * NULL), then the end. extra: more header lines ("" for none). why: for
+ * the owner's log. */
+static void refuse_body(wsconn_t *c, const char *status, const char *extra,
+                        const char *body, const char *why)
 {
-    char out[384];
+    char out[512];
+    if (!body)
+        body = status;
     int n = snprintf(out, sizeof out,
                      "HTTP/1.1 %s\r\n%sContent-Type: text/plain\r\n"
                      "Content-Length: %zu\r\nConnection: close\r\n\r\n%s\n",
-                     status, extra, strlen(status) + 1, status);
+                     status, extra, strlen(body) + 1, body);
     c->cb.send(c->ctx, out, (size_t)n);
     c->refused = status;
     c->refused_why = why;
     c->stage = WS_DONE;
     c->cb.done(c->ctx);
+}
+
+static void refuse_with(wsconn_t *c, const char *status, const char *extra,
+                        const char *why)
+{
+    refuse_body(c, status, extra, NULL, why);
 }
 
 static void refuse(wsconn_t *c, const char *status, const char *why)
@@ -150,34 +164,102 @@ static const web_asset_t *find_asset(const char *path)
     return NULL;
 }
 
+/* 1 when the browser's If-None-Match names the asset's tag ("*", a list,
+ * or W/ before it: a weak comparison, as RFC 9110 wants for a GET). */
+static int browser_has(const wsconn_t *c, const web_asset_t *a)
+{
+    return c->inm_len > 0 &&
+           (strcmp(c->inm, "*") == 0 || strstr(c->inm, a->etag) != NULL);
+}
+
+/* The file, or 304 Not Modified (its head without the body) when the
+ * browser's copy is this one: the tag is the content's hash, so a copy
+ * from an older binary with other bytes is never taken for it. */
 static void serve(wsconn_t *c, const web_asset_t *a)
 {
     char head[512];
+    int same = browser_has(c, a);
     int n = snprintf(head, sizeof head,
-                     "HTTP/1.1 200 OK\r\nContent-Type: %s\r\n"
-                     "Content-Length: %zu\r\nCache-Control: no-cache\r\n"
+                     "HTTP/1.1 %s\r\nContent-Type: %s\r\n"
+                     "Content-Length: %zu\r\nETag: %s\r\n"
+                     "Cache-Control: %s\r\n"
                      "X-Content-Type-Options: nosniff\r\n"
-                     "Connection: close\r\n\r\n", a->type, a->len);
+                     "Connection: close\r\n\r\n",
+                     same ? "304 Not Modified" : "200 OK", a->type,
+                     a->len, a->etag, a->cache); /* (a 304's length is the
+                                                    200's; it has no body) */
     c->cb.send(c->ctx, head, (size_t)n);
-    c->file = a->data;
-    c->file_len = a->len;
+    c->file = same ? NULL : a->data;
+    c->file_len = same ? 0 : a->len;
     c->stage = WS_DONE;
     c->cb.done(c->ctx);
 }
 
 static int open_websocket(wsconn_t *c);
 
-void wsconn_refuse_busy(wsconn_t *c, const char *why)
+void wsconn_refuse_busy(wsconn_t *c, const char *why, const char *line)
 {
     c->busy = why;
+    /* a close frame's reason is at most 123 bytes (RFC 6455, 5.5) */
+    snprintf(c->busy_line, sizeof c->busy_line, "%s", line ? line : "");
+}
+
+/* 1 when the request is a WebSocket upgrade this module would open. */
+static int good_upgrade(const wsconn_t *c)
+{
+    return strcmp(c->url, "/ws") == 0 && c->hp.http_major == 1 &&
+           c->hp.http_minor == 1 && c->want_ws && c->conn_upgrade &&
+           c->version_ok && c->key_len > 0 && c->key_len < sizeof c->key - 1;
+}
+
+static void send_switch(wsconn_t *c)
+{
+    char accept[29];
+    wsconn_accept_key(c->key, c->key_len, accept);
+    char out[256];
+    int n = snprintf(out, sizeof out,
+                     "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
+                     "Connection: Upgrade\r\nSec-WebSocket-Accept: %s\r\n\r\n",
+                     accept);
+    c->cb.send(c->ctx, out, (size_t)n);
+}
+
+/* A connection the server could not take. A page's WebSocket is opened
+ * and at once closed with 1013 ("try again later") and the server's line
+ * as the reason: a browser shows a script nothing of a refused upgrade's
+ * HTTP status (only 1006), so this is how the page can say the server is
+ * full rather than "connection lost". Any other request: 503 with the
+ * line as its text. */
+static void refuse_busy(wsconn_t *c)
+{
+    if (!good_upgrade(c)) {
+        refuse_body(c, "503 Service Unavailable", "Retry-After: 10\r\n",
+                    c->busy_line[0] ? c->busy_line : NULL, c->busy);
+        return;
+    }
+    send_switch(c);
+    size_t len = strlen(c->busy_line);
+    uint8_t frame[4 + sizeof c->busy_line];
+    frame[0] = 0x88; /* FIN, close; from the server: unmasked */
+    frame[1] = (uint8_t)(2 + len);
+    frame[2] = WS_CLOSE_TRY_AGAIN >> 8;
+    frame[3] = WS_CLOSE_TRY_AGAIN & 0xff;
+    memcpy(frame + 4, c->busy_line, len);
+    c->cb.send(c->ctx, (const char *)frame, 4 + len);
+    c->refused = "close 1013";
+    c->refused_why = c->busy;
+    c->stage = WS_DONE;
+    c->cb.done(c->ctx);
 }
 
 /* The request's head is in: answer it. */
 static int answer(wsconn_t *c)
 {
     if (c->busy) {
-        refuse_with(c, "503 Service Unavailable", "Retry-After: 10\r\n",
-                    c->busy);
+        char *q = strchr(c->url, '?');
+        if (q)
+            *q = '\0'; /* the path alone */
+        refuse_busy(c);
         return 0;
     }
     if (c->url_cut) {
@@ -380,14 +462,7 @@ static int open_websocket(wsconn_t *c)
 {
     if (ws_context(c) != 0)
         return -1;
-    char accept[29];
-    wsconn_accept_key(c->key, c->key_len, accept);
-    char out[256];
-    int n = snprintf(out, sizeof out,
-                     "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
-                     "Connection: Upgrade\r\nSec-WebSocket-Accept: %s\r\n\r\n",
-                     accept);
-    c->cb.send(c->ctx, out, (size_t)n);
+    send_switch(c);
     c->stage = WS_OPEN;
     c->cb.open(c->ctx);
     return 0;

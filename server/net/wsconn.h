@@ -8,7 +8,9 @@
  * base64 libsodium's. What this module adds is only the page's protocol
  * (docs/telnet.md, "The browser"):
  *
- *   GET / and the page's few files   answered from web_assets.h, then the
+ *   GET / and the page's few files   answered from web_assets.h (with their
+ *                                    ETag; 304 Not Modified when
+ *                                    If-None-Match has it), then the
  *                                    connection ends (Connection: close)
  *   GET /ws with a WebSocket upgrade switched to WebSocket:
  *     binary messages, page -> server  what the terminal typed (keys, SGR
@@ -29,8 +31,9 @@
  * HTTP/1.1 or without a proper key; 413 a request with a body (none of
  * ours has one, and an upgrade's body would be read as frames); 414 a
  * path past the url buffer; 426 /ws without the upgrade headers or
- * version 13; 431 a head past WS_HEAD_MAX bytes; 503 any request of a
- * connection the server could not take (wsconn_refuse_busy). Frames: one
+ * version 13; 431 a head past WS_HEAD_MAX bytes; for a connection the
+ * server could not take (wsconn_refuse_busy), a WebSocket opened and
+ * closed with 1013 and the reason, any other request 503. Frames: one
  * longer than WS_MSG_MAX, or any fragment, is refused as soon as its
  * header arrives with a close frame (1009, 1008). */
 #ifndef ROGUE_WSCONN_H
@@ -87,6 +90,9 @@ typedef struct wsconn {
     size_t key_len;
     char value[32];            /* Upgrade / Connection / Version, cut */
     size_t value_len;
+    char inm[80];              /* If-None-Match: the tags the browser has
+                                  (cut: at worst the file is sent again) */
+    size_t inm_len;
     wslay_event_context_ptr ws;
     const char *in;            /* the bytes being fed, for wslay */
     size_t in_len;
@@ -105,6 +111,8 @@ typedef struct wsconn {
      * the owner's log line (static strings). */
     const char *refused, *refused_why;
     const char *busy;          /* wsconn_refuse_busy: why (static) */
+    char busy_line[124];       /* and what the player is told ("": none):
+                                  at most a close frame's reason */
     uint8_t has_body, url_cut;
     wsframe_t frames;          /* the page's frame headers, checked ahead
                                   of wslay (wsframe.h) */
@@ -129,9 +137,13 @@ int wsconn_resume_open(wsconn_t *c, int w, int h);
 int wsconn_feed(wsconn_t *c, const void *bytes, size_t n);
 
 /* The server cannot take this connection (why: a static reason, for the
- * log): its request, once its head is in, is answered 503 Service
- * Unavailable whatever it asks, then the end (refused, refused_why set). */
-void wsconn_refuse_busy(wsconn_t *c, const char *why);
+ * log; line: what the player is told, copied, cut at 123 bytes, or NULL).
+ * Its request, once its head is in, is answered whatever it asks, then
+ * the end (refused, refused_why set): a WebSocket upgrade is opened and
+ * closed at once with 1013, try again later, line its reason (the page
+ * can read that, not an HTTP status); anything else 503 Service
+ * Unavailable with Retry-After: 10 and line as its text. */
+void wsconn_refuse_busy(wsconn_t *c, const char *why, const char *line);
 
 /* Screen bytes for the page: one binary message (nothing once closed). */
 void wsconn_send(wsconn_t *c, const void *data, size_t n);

@@ -79,15 +79,16 @@ static void set_peer_name(sess_t *s, const char *name)
 }
 
 /* Refuses the connection with one line (and a log line), counted under
- * reason (refusals.h): never admitted. A browser's is told in HTTP (why
- * must then be a static string): its request, if it comes within
- * negotiation_ms, is answered 503 Service Unavailable and the log line
+ * reason (refusals.h): never admitted. A browser's is told once its
+ * request comes (why must then be a static string), if within
+ * negotiation_ms: its page's WebSocket closed with 1013 and the line, any
+ * other request 503 with the line (wsconn_refuse_busy), the log line
  * written then (on_ws_done); otherwise the deadline closes it, logged. */
 static void refuse(sess_t *s, int reason, const char *why, const char *line)
 {
     refusal_count(reason);
     if (s->web && s->web->stage == WS_HTTP) {
-        wsconn_refuse_busy(s->web, why);
+        wsconn_refuse_busy(s->web, why, line);
         uv_timer_start(&s->negotiate_timer, on_negotiate_deadline,
                        (uint64_t)s->srv->cfg.negotiation_ms, 0);
         return;
@@ -290,7 +291,7 @@ static int drop_early(sess_t *s)
     snprintf(why, sizeof why, "busy: %d connections before the lobby", n);
     if (s->web) /* (its answer needs a static reason) */
         refuse(s, REFUSE_STARTUPS, "busy: too many connections before the lobby",
-               NULL);
+               "The server is busy: please try again in a moment.");
     else
         refuse(s, REFUSE_STARTUPS, why,
                "The server is busy: please try again in a moment.");

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "site_html.h"
 #include "site_pages.h"
 
 typedef struct route {
@@ -34,7 +35,10 @@ int site_request(struct sess *s, const char *path, const char *query)
             return 1;
         }
     }
-    return 0;
+    /* Any other path: the site's own 404, whose top line links the front
+     * page, as a missing game's has; never the path given back. */
+    site_error(s, "404 Not Found", "There is no page at this address.");
+    return 1;
 }
 
 int site_parse_id(const char *text, uint64_t *out)

@@ -26,8 +26,9 @@
 
 struct sess;
 
-/* A browser's GET for path (no file of the play page): 1 if it is one of
- * the site's (answered now or once the store answers), 0 if not (404). */
+/* A browser's GET for path (no file of the play page): answered now or
+ * once the store answers, a path that is no page with the site's 404.
+ * Returns 1 (taken). */
 int site_request(struct sess *s, const char *path, const char *query);
 
 /* What a page's terminal asks of its WebSocket (/ws?watch=ID or

@@ -6,8 +6,7 @@
 #include "web_assets.h"
 
 static const char script[] =
-    "<script src=\"/xterm.js\"></script><script src=\"/addon-fit.js\">"
-    "</script>\n<script>\n(function () {\n"
+    "<script>\n(function () {\n"
     "var box = document.getElementById('term');\n"
     "var status = document.getElementById('termstatus');\n"
     /* its files refused (a 503: the address's connections a minute, a
@@ -43,11 +42,22 @@ static const char script[] =
     "window.rogueFrames = 0;\n"
     "function size() { if (ws.readyState === 1) ws.send('size ' + "
     "term.cols + ' ' + term.rows); }\n"
-    "ws.onopen = function () { status.textContent = 'Connected.'; size(); };\n"
+    /* a watch page's count of watchers (site_watch.c) was taken before
+     * this terminal joined them: counted in while it watches */
+    "var watching = document.getElementById('watching');\n"
+    "function counted(me) { if (!watching) return; "
+    "var n = +watching.dataset.others; watching.textContent = me ? "
+    "(n + 1) + ' watching, you included' : n + ' watching'; }\n"
+    "ws.onopen = function () { status.textContent = 'Connected.'; size(); "
+    "counted(true); };\n"
     "ws.onmessage = function (e) { window.rogueFrames++; "
     "term.write(new Uint8Array(e.data)); };\n"
-    "ws.onclose = function () { status.textContent = "
-    "'The connection has ended: reload the page to watch again.'; };\n"
+    /* 1013: refused (the server full, the address past a limit): the
+     * server's line says why */
+    "ws.onclose = function (e) { counted(false); status.textContent = "
+    "e.code === 1013 && e.reason ? e.reason + ' Reload the page to try "
+    "again.' : 'The connection has ended: reload the page to watch "
+    "again.'; };\n"
     "term.onData(function (d) { if (ws.readyState === 1) "
     "ws.send(enc.encode(d)); });\n"
     "term.onResize(size);\n"
@@ -62,9 +72,13 @@ void site_term(page_t *p, const char *ws_what, uint64_t id)
                  "use telnet or SSH to watch.</p>");
         return;
     }
-    html_raw(p, "<link rel=\"stylesheet\" href=\"/xterm.css\">\n");
+    html_printf(p, "<link rel=\"stylesheet\" href=\"%s\">\n",
+                web_xterm_css_url);
     html_printf(p, "<div id=\"term\" class=\"term\" data-ws=\"%s=%llu\">"
                 "</div>\n<p id=\"termstatus\">Connecting...</p>\n", ws_what,
                 (unsigned long long)id);
+    /* (the terminal's files at their hashed, cached addresses) */
+    html_printf(p, "<script src=\"%s\"></script><script src=\"%s\">"
+                "</script>\n", web_xterm_js_url, web_fit_js_url);
     html_raw(p, script);
 }

@@ -1,6 +1,7 @@
 /* site_watch.c - a game in progress watched in the page (/watch/ID, ID
  * the player's session as the front page links it): the player's name,
- * depth and turn when the page was made, and a terminal that watches the
+ * depth, turn and watchers when the page was made (the page's own
+ * terminal counted in once it watches), and a terminal that watches the
  * game live at the page's size (site_term.h). Sent "no-cache". */
 #include <stdio.h>
 
@@ -35,9 +36,14 @@ void site_watch(sess_t *s, const char *rest, const char *query)
     snprintf(title, sizeof title, "Watching %s",
              here ? e.game.name : "a game on another host");
     html_begin(&p, title);
+    /* The watchers are counted before this page's own terminal joins
+     * them: its script adds it once its WebSocket is open (site_term.c),
+     * rather than the page saying "0 watching" while it watches. */
     if (here)
-        html_printf(&p, "<p id=\"where\">Depth %d, turn %d, %d watching."
-                    "</p>\n", e.game.depth, e.game.turns, e.game.watchers);
+        html_printf(&p, "<p id=\"where\">Depth %d, turn %d, <span "
+                    "id=\"watching\" data-others=\"%d\">%d watching</span>."
+                    "</p>\n", e.game.depth, e.game.turns, e.game.watchers,
+                    e.game.watchers);
     site_term(&p, "watch", id);
     html_raw(&p, "<p>Keys do nothing to the game; q stops watching.</p>");
     html_end(&p);

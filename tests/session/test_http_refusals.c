@@ -4,7 +4,8 @@
  * header claims 2^63 - 1 bytes or a fragment, refused at its header with
  * a close frame and the end of the connection; and a connection refused
  * before its request (the server or its address full) has the request
- * answered 503. docs/telnet.md, "The browser". */
+ * answered 503 with the server's line, its WebSocket closed with 1013 and
+ * the line. docs/telnet.md, "The browser". */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,16 +119,24 @@ START_TEST(frames_refused_at_their_header)
 END_TEST
 
 /* A connection refused before its request (a limit reached) has that
- * request answered 503, and a log line, instead of a silent close. One
- * silent browser connection holds the only slot (counted from its first
- * byte): the next one's request is refused so. */
+ * request answered, and a log line, instead of a silent close: a page's
+ * request 503 with the server's line as its text; the page's WebSocket
+ * opened and closed at once with 1013, try again later, and the line as
+ * its reason (a browser's script sees that, not a refused upgrade's
+ * status). One silent browser connection holds the only slot (counted
+ * from its first byte): the next ones' requests are refused so. */
 START_TEST(limits_reached_are_answered_503)
 {
     static const char *const limit[] = { "max_sessions=1",
                                          "max_sessions_per_ip=1" };
     static const char *const why[] = { "server full",
                                        "too many sessions from this address" };
+    static const char *const line[] = {
+        "Sorry, the server is full (1 players). Please try again later.",
+        "Your address has 1 sessions open already, the most one address "
+        "may have." };
     static const char req[] = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
+    static const char up[] = "GET /ws HTTP/1.1\r\n" UPGRADE_HEADERS "\r\n";
     for (int i = 0; i < 2; i++) {
         tsrv_t *s = web_server_with(limit[i]);
         cl_opts_t o = { .raw = 1 };
@@ -135,6 +144,22 @@ START_TEST(limits_reached_are_answered_503)
         ck_assert(cl_send_raw(holder, "G", 1, 1, CL_WAIT_MS) == 1);
         expect(s, req, sizeof req - 1, "HTTP/1.1 503 Service Unavailable\r\n",
                why[i]);
+        char body[160];
+        snprintf(body, sizeof body, "\r\n\r\n%s\n", line[i]);
+        tclient_t *c = ask(req, sizeof req - 1);
+        ck_assert_msg(cl_stream_has(c, body), "no \"%s\" in the 503", line[i]);
+        cl_close(c);
+        /* the WebSocket: 101, then the close frame 1013 with the line */
+        char frame[160];
+        size_t n = strlen(line[i]);
+        snprintf(frame, sizeof frame, "\x88%c\x03\xf5%s", (char)(2 + n), line[i]);
+        c = ask(up, sizeof up - 1);
+        ck_assert(cl_stream_has(c, "HTTP/1.1 101 Switching Protocols\r\n"));
+        ck_assert_msg(cl_stream_has(c, frame), "no close 1013 \"%s\"", line[i]);
+        cl_close(c);
+        char logged[96];
+        snprintf(logged, sizeof logged, ": close 1013: %s", why[i]);
+        ck_assert_msg(srv_wait_log(s, logged, CL_WAIT_MS), "no log \"%s\"", logged);
         ck_assert(!cl_closed(holder));
         cl_close(holder);
         srv_stop(s);

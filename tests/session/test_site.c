@@ -26,6 +26,7 @@
 #include "game.h"
 #include "plan.h"
 #include "play.h"
+#include "web_assets.h"
 
 /* GAME_VERSION as the feeds write it */
 #define STR_(x) #x
@@ -256,9 +257,21 @@ START_TEST(pages_answer_with_their_types_and_escape_the_host)
         has_not(&r, "abc");
         free(r.all);
     }
-    r = get(http, "/nothing-here");
-    head_is(&r, "404 Not Found", "text/plain", NULL);
-    free(r.all);
+    /* any other path: the site's 404 too, with its links home */
+    static const char *const nopage[] = { "/nothing-here", "/nope",
+                                          "/%3Cscript%3E", "/play/x" };
+    for (size_t i = 0; i < sizeof nopage / sizeof nopage[0]; i++) {
+        r = get(http, nopage[i]);
+        head_is(&r, "404 Not Found", "text/html; charset=utf-8", "no-cache");
+        page_is_safe(&r);
+        has(&r, "<nav><a href=\"/\">Home</a><a href=\"/play\">Play</a>");
+        has(&r, "<h1>404 Not Found</h1>\n<p>There is no page at this "
+                "address.</p>");
+        has_not(&r, "nothing-here");
+        has_not(&r, "nope");
+        has_not(&r, "%3C");
+        free(r.all);
+    }
     /* the play page is at /play, and links the front page; the front
      * page's old address still answers with it */
     r = get(http, "/play");
@@ -342,9 +355,15 @@ START_TEST(front_page_lists_a_live_game_and_its_watch_page_watches_it)
     head_is(&r, "200 OK", "text/html; charset=utf-8", "no-cache");
     page_is_safe(&r);
     has(&r, "<h1>Watching " LONG_NAME "</h1>");
-    has(&r, "<p id=\"where\">Depth 1, turn 1, 0 watching.</p>");
+    /* counted before the page's own terminal, which its script adds */
+    has(&r, "<p id=\"where\">Depth 1, turn 1, <span id=\"watching\" "
+            "data-others=\"0\">0 watching</span>.</p>");
     has(&r, "<div id=\"term\" class=\"term\" data-ws=\"watch=1\"></div>");
-    has(&r, "<script src=\"/xterm.js\"></script>");
+    /* the terminal's files at their hashed, cached addresses */
+    char script[96];
+    snprintf(script, sizeof script, "<script src=\"%s\"></script>",
+             web_xterm_js_url);
+    has(&r, script);
     free(r.all);
 
     /* the page's WebSocket: straight into watching, at its own size */

@@ -3,6 +3,7 @@
  * refusals, frames in (keys, sizes, a close, an oversized message) and
  * out (the server's close: 1000, or 1001 going away), and the same bytes
  * fed one at a time. */
+#define _GNU_SOURCE /* memmem */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -257,6 +258,119 @@ START_TEST(only_the_page_files_are_served)
 }
 END_TEST
 
+/* GET path with an If-None-Match header. */
+static void get_if(const char *path, const char *inm, rec_t *r)
+{
+    memset(r, 0, sizeof *r);
+    wsconn_t c;
+    ck_assert_int_eq(wsconn_init(&c, &cbs, r, 250, 100), 0);
+    char req[256];
+    int n = snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: x\r\n"
+                     "If-None-Match: %s\r\n\r\n", path, inm);
+    ck_assert_int_eq(wsconn_feed(&c, req, (size_t)n), 0);
+    r->file = c.file;
+    r->file_len = c.file_len;
+    r->out[r->out_len] = '\0';
+    ck_assert_int_eq(r->done, 1);
+    wsconn_free(&c);
+}
+
+/* Every file has a strong ETag and is cached: a browser that has it is
+ * answered 304 with no body; one with another tag gets the file. The
+ * terminal's files are at addresses named by their hash, a year and
+ * immutable; the play page is asked again each time and loads them
+ * there. */
+START_TEST(files_are_cached_by_their_tags)
+{
+    rec_t r;
+    char line[160];
+    for (size_t i = 0; i < web_nassets; i++) {
+        const web_asset_t *a = &web_assets[i];
+        get(a->path, &r, "GET");
+        snprintf(line, sizeof line, "\r\nETag: %s\r\nCache-Control: %s\r\n",
+                 a->etag, a->cache);
+        ck_assert_msg(strstr(r.out, line), "%s: %s", a->path, r.out);
+        ck_assert_uint_eq(strlen(a->etag), 18); /* "16 hex digits" */
+        const char *same[] = { a->etag, "W/%s", "\"0000000000000000\", %s",
+                               "*" };
+        for (size_t k = 0; k < sizeof same / sizeof same[0]; k++) {
+            char inm[64];
+            snprintf(inm, sizeof inm, same[k], a->etag);
+            get_if(a->path, inm, &r);
+            ck_assert_msg(strncmp(r.out, "HTTP/1.1 304 Not Modified\r\n", 27)
+                          == 0, "%s (%s): %s", a->path, inm, r.out);
+            ck_assert_ptr_null(r.file);
+            ck_assert_ptr_nonnull(strstr(r.out, line));
+        }
+        get_if(a->path, "\"0000000000000000\"", &r);
+        ck_assert(strncmp(r.out, "HTTP/1.1 200 OK\r\n", 17) == 0);
+        ck_assert_ptr_eq(r.file, a->data);
+        /* immutable only at an address naming the content's hash */
+        char hex[17];
+        snprintf(hex, sizeof hex, "%s", a->etag + 1);
+        if (strstr(a->cache, "immutable"))
+            ck_assert_msg(strstr(a->path, hex), "%s", a->path);
+        else
+            ck_assert_str_eq(a->cache, "no-cache");
+    }
+    ck_assert_str_eq(web_assets[0].path, "/play");
+    ck_assert_str_eq(web_assets[0].cache, "no-cache");
+    if (!web_terminal_built)
+        return;
+    const char *urls[] = { web_xterm_js_url, web_xterm_css_url,
+                           web_fit_js_url };
+    for (size_t i = 0; i < 3; i++) {
+        get(urls[i], &r, "GET");
+        ck_assert_msg(strstr(r.out, "Cache-Control: public, max-age=31536000, "
+                             "immutable\r\n"), "%s: %s", urls[i], r.out);
+        snprintf(line, sizeof line, "\"%s\"", urls[i]);
+        ck_assert_msg(memmem(web_assets[0].data, web_assets[0].len, line,
+                             strlen(line)), "the play page does not load %s",
+                      urls[i]);
+    }
+}
+END_TEST
+
+/* web/embed.sh on files of other bytes: that file's tag and address
+ * change, the others' do not (a binary upgrade's browsers fetch exactly
+ * what changed). */
+static void embed(const char *dir, const char *js, char *out, size_t size)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "printf '%s' >%s/xterm.js && "
+             "printf 'css' >%s/xterm.css && printf 'fit' >%s/addon-fit.js && "
+             "touch %s/.complete && sh web/embed.sh %s/gen.c %s && "
+             "grep -e '_url\\[\\]' -e '\"/xterm.css\"' %s/gen.c",
+             js, dir, dir, dir, dir, dir, dir, dir);
+    FILE *f = popen(cmd, "r");
+    ck_assert_ptr_nonnull(f);
+    size_t n = fread(out, 1, size - 1, f);
+    out[n] = '\0';
+    ck_assert_int_eq(pclose(f), 0);
+}
+
+START_TEST(a_changed_file_gets_a_new_tag_and_address)
+{
+    char dir[] = "/tmp/test_wsconn_XXXXXX", a[2048], b[2048];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    embed(dir, "one", a, sizeof a);
+    embed(dir, "two", b, sizeof b);
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+    /* web_xterm_js_url's line differs; the css's lines are the same */
+    char *js_a = strstr(a, "web_xterm_js_url"), *js_b = strstr(b, "web_xterm_js_url");
+    ck_assert_ptr_nonnull(js_a);
+    ck_assert_ptr_nonnull(js_b);
+    ck_assert_int_ne(strncmp(js_a, js_b, strcspn(js_a, "\n")), 0);
+    char *css_a = strstr(a, "web_xterm_css_url"), *css_b = strstr(b, "web_xterm_css_url");
+    ck_assert_int_eq(strncmp(css_a, css_b, strcspn(css_a, "\n")), 0);
+    char *plain_a = strstr(a, "{ \"/xterm.css\""), *plain_b = strstr(b, "{ \"/xterm.css\"");
+    ck_assert_ptr_nonnull(plain_a);
+    ck_assert_int_eq(strncmp(plain_a, plain_b, strcspn(plain_a, "\n")), 0);
+}
+END_TEST
+
 /* One request, whole: what was answered and why the owner logs. */
 static void ask(const char *req, size_t n, rec_t *r, wsconn_t *c)
 {
@@ -470,6 +584,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, the_same_one_byte_at_a_time);
     tcase_add_test(tc, resume_and_token_messages);
     tcase_add_test(tc, only_the_page_files_are_served);
+    tcase_add_test(tc, files_are_cached_by_their_tags);
+    tcase_add_test(tc, a_changed_file_gets_a_new_tag_and_address);
     tcase_add_test(tc, oversized_and_malformed_input_end_the_connection);
     tcase_add_test(tc, pages_go_to_the_site);
     tcase_add_test(tc, refusals_are_answered);

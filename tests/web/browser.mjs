@@ -12,8 +12,9 @@
 // on a touch tablet with a tap; there, q in the lobby: the server's
 // goodbye is not hidden by the bar that offers to connect again. A page
 // whose terminal script is refused (503) says so and reloads on its
-// button. Exit 0 on success; any failure throws with what was on the
-// screen.
+// button. Reloaded, the page is answered 304 and the terminal's files
+// come from the browser's cache. Exit 0 on success; any failure throws
+// with what was on the screen.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import fs from 'node:fs';
@@ -250,7 +251,7 @@ try {
   // which plays once the script comes.
   const busy = await browser.newContext({ viewport: { width: 900, height: 560 } });
   page = await busy.newPage();
-  await page.route('**/xterm.js', (r) => r.fulfill({ status: 503, contentType: 'text/plain',
+  await page.route('**/xterm.*js', (r) => r.fulfill({ status: 503, contentType: 'text/plain',
     headers: { 'Retry-After': '10' }, body: 'Too many connections from your address: try again later.\n' }));
   await page.goto(url);
   const said = await (await page.waitForFunction(() => {
@@ -258,10 +259,33 @@ try {
     return getComputedStyle(e).display !== 'none' && e.textContent ? e.textContent : null;
   }, null, { timeout: DEADLINE })).jsonValue();
   if (!/did not load/.test(said)) throw new Error(`the page without its terminal says "${said}"`);
-  await page.unroute('**/xterm.js');
+  await page.unroute('**/xterm.*js');
   await page.click('#again');
   await waitText('Play (as a guest)');
   console.log(`ok: without its terminal's script the page says "${said}"; its button reloads it`);
+  // A reload: the page is asked again (304 while it is the same), the
+  // terminal's files, at their hashed addresses, come from the browser's
+  // cache without a request to the server (docs/site.md, "The play
+  // page's files").
+  const cachectx = await browser.newContext({ viewport: { width: 900, height: 560 } });
+  page = await cachectx.newPage();
+  await page.goto(url);
+  await waitText('Play (as a guest)');
+  const cdp = await cachectx.newCDPSession(page);
+  await cdp.send('Network.enable');
+  const asked = new Map(), cached = new Set(), status = new Map();
+  cdp.on('Network.requestWillBeSent', (e) => asked.set(e.requestId, new URL(e.request.url).pathname));
+  cdp.on('Network.requestServedFromCache', (e) => cached.add(asked.get(e.requestId)));
+  cdp.on('Network.responseReceivedExtraInfo', (e) => status.set(asked.get(e.requestId), e.statusCode));
+  await page.reload();
+  await waitText('Play (as a guest)');
+  await cdp.detach();
+  const files = [...asked.values()].filter((p) => /^\/(xterm|addon-fit)\.[0-9a-f]{16}\.(js|css)$/.test(p));
+  if (files.length !== 3 || !files.every((p) => cached.has(p) && !status.has(p)))
+    throw new Error(`reloaded, the terminal's files were not all from the cache: asked ${JSON.stringify([...asked.values()])}, cached ${JSON.stringify([...cached])}, from the server ${JSON.stringify([...status])}`);
+  if (status.get('/play') !== 304)
+    throw new Error(`reloaded, /play was answered ${status.get('/play')}, not 304`);
+  console.log(`ok: reloaded, /play was answered 304 and ${files.join(', ')} came from the cache`);
 } catch (e) {
   if (page) {
     try { fs.mkdirSync(outdir, { recursive: true }); await page.screenshot({ path: path.join(outdir, 'browser-failed.png') }); } catch {}

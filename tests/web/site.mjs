@@ -2,7 +2,8 @@
 // (Debian's chromium, headless, driven by playwright-core), as a visitor
 // sees them. A player opens the play page (/play) by the front page's Play
 // button and plays a guest game; the front page (/; /home too) lists the
-// live game; its Watch link opens the watch page, whose
+// live game; its Watch link opens the watch page, which counts itself
+// among the watchers once its terminal watches, and whose
 // terminal shows the player's moves as they are made. The player then
 // rests until the game is ranked (dead, or quit after 100 turns); the hall
 // of fame (/scores) links it; its page (/game/ID) shows the dump and its
@@ -137,6 +138,14 @@ try {
   await watch.locator('#games a', { hasText: 'Watch' }).first().click();
   await watch.waitForURL('**' + watchHref);
   await waitText(watch, 'Watching guest1 - q leaves');
+  // its own terminal is counted among the watchers (not "0 watching")
+  const where = await (await watch.waitForFunction(() => {
+    const e = document.getElementById('where');
+    return e && /you included/.test(e.textContent) ? e.textContent : null;
+  }, null, { timeout: DEADLINE })).jsonValue();
+  if (!/, 1 watching, you included\.$/.test(where))
+    throw new Error(`the watch page says "${where}"`);
+  console.log(`ok: the watch page says "${where}"`);
   // the player's moves, seen on the watch page as they are made
   let t = t0 + 1;
   await waitTurn(watch, t);
@@ -248,7 +257,7 @@ try {
   // a minute is answered): the game's page says so under its box.
   const busy = await ctxs['1280x800'].newPage();
   pages.push(busy);
-  await busy.route('**/xterm.js', (r) => r.fulfill({ status: 503, contentType: 'text/plain', body: 'busy\n' }));
+  await busy.route('**/xterm.*js', (r) => r.fulfill({ status: 503, contentType: 'text/plain', body: 'busy\n' }));
   await busy.goto(base + gameHref);
   const said = await busy.locator('#termstatus').textContent();
   if (!/did not load/.test(said))
