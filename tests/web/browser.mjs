@@ -223,6 +223,7 @@ try {
   await waitText('Really quit? (y/n)');
   await page.keyboard.press('y');
   await waitText('Play as guest');
+  const rowsBefore = await page.evaluate(() => term.rows);
   await page.keyboard.press('q');
   await waitText('Thanks for playing. Goodbye!');
   const t6 = Date.now();
@@ -245,6 +246,20 @@ try {
   if (hidden.length)
     throw new Error(`the bar hides the goodbye at ${JSON.stringify(hidden)}`);
   console.log('ok: the goodbye shows under the bar that offers to connect again');
+  // Above the terminal, the bar moves it down: the terminal is fitted
+  // again, its last row in sight; once the bar goes, again to its rows.
+  const inSight = () => page.evaluate(() => {
+    const t = document.getElementById('terminal').getBoundingClientRect();
+    const s = document.querySelector('.xterm-screen').getBoundingClientRect();
+    return s.bottom <= t.bottom + 1;
+  });
+  if (!(await inSight())) throw new Error('the bar pushes the last rows out of sight');
+  await page.click('#again');
+  await waitText('Play (as a guest)');
+  const rowsAfter = await page.evaluate(() => term.rows);
+  if (!(await inSight()) || rowsAfter !== rowsBefore)
+    throw new Error(`after the bar: ${rowsAfter} rows (${rowsBefore} before)`);
+  console.log(`ok: the terminal refits under the bar and back (${rowsBefore} rows)`);
 
   // The terminal's script refused (503, as the server answers an address
   // past its connections a minute): the page says so and offers a reload,
