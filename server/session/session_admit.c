@@ -113,8 +113,8 @@ static int count_in(sess_t *s, int *online_out)
         srv_slot_release(srv);
     if (srv->shutting_down || (!held && !srv_slot_take(srv, &online))) {
         snprintf(line, sizeof line,
-                 "Sorry, the server is full (%d players). Please try again later.",
-                 online);
+                 "Sorry, the server is full (%d player%s). Please try again "
+                 "later.", online, online == 1 ? "" : "s");
         refuse(s, REFUSE_FULL, "server full", line);
         return -1;
     }

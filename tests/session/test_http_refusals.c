@@ -132,7 +132,7 @@ START_TEST(limits_reached_are_answered_503)
     static const char *const why[] = { "server full",
                                        "too many sessions from this address" };
     static const char *const line[] = {
-        "Sorry, the server is full (1 players). Please try again later.",
+        "Sorry, the server is full (1 player). Please try again later.",
         "Your address has 1 sessions open already, the most one address "
         "may have." };
     static const char req[] = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";

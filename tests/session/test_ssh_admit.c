@@ -169,7 +169,7 @@ START_TEST(a_logged_in_ssh_player_is_counted_once)
     ck_assert(metrics_wait(metrics, "rogued_startups", 0));
     ck_assert(metrics_is(metrics, "rogued_players_online", 1));
     /* the slot is held: a telnet player is told the server is full */
-    ck_assert(telnet_refused(s, "Sorry, the server is full (1 players)."));
+    ck_assert(telnet_refused(s, "Sorry, the server is full (1 player)."));
     ssh_guest_bye(ss, ch);
     ck_assert(srv_wait_log(s, "disconnect 127.0.0.1:", CL_WAIT_MS));
     ck_assert(metrics_wait(metrics, "rogued_players_online", 0));

@@ -15,7 +15,7 @@ const require = createRequire(import.meta.url);
 const { chromium } = require(process.env.PLAYWRIGHT_CORE);
 const [url] = process.argv.slice(2);
 const DEADLINE = 30000; // ends a wait only (docs/testing.md)
-const FULL = 'Sorry, the server is full (1 players). Please try again later.';
+const FULL = 'Sorry, the server is full (1 player). Please try again later.';
 
 // The page and the files it loads, while the server has room.
 const files = new Map();
