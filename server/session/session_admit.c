@@ -269,7 +269,8 @@ static void on_ws_done(void *ctx)
     if (s->web->refused && s->web->refused_why) { /* answered: say why */
         log_info("refused %s: %s: %s", s->addr, s->web->refused,
                  s->web->refused_why);
-        refusal_count(REFUSE_BAD_HTTP);
+        if (!s->web->busy) /* a limit's: counted by refuse() already */
+            refusal_count(REFUSE_BAD_HTTP);
     }
     sess_close(s, s->admitted ? "browser closed" : "page served", 1, NULL);
 }

@@ -131,6 +131,7 @@ START_TEST(limits_reached_are_answered_503)
                                          "max_sessions_per_ip=1" };
     static const char *const why[] = { "server full",
                                        "too many sessions from this address" };
+    static const char *const reason[] = { "full", "per_address_sessions" };
     static const char *const line[] = {
         "Sorry, the server is full (1 player). Please try again later.",
         "Your address has 1 sessions open already, the most one address "
@@ -160,6 +161,13 @@ START_TEST(limits_reached_are_answered_503)
         char logged[96];
         snprintf(logged, sizeof logged, ": close 1013: %s", why[i]);
         ck_assert_msg(srv_wait_log(s, logged, CL_WAIT_MS), "no log \"%s\"", logged);
+        /* each refusal counted once, under its limit, none as bad HTTP */
+        char metrics[65536], want[128];
+        ck_assert_int_eq(srv_ctl(s, "metrics", metrics, sizeof metrics), 0);
+        snprintf(want, sizeof want, "\nrogued_refusals_total{reason=\"%s\"} 3\n",
+                 reason[i]);
+        ck_assert_msg(strstr(metrics, want), "no \"%s\"", want + 1);
+        ck_assert(strstr(metrics, "\nrogued_refusals_total{reason=\"bad_http\"} 0\n"));
         ck_assert(!cl_closed(holder));
         cl_close(holder);
         srv_stop(s);
