@@ -252,7 +252,16 @@ int spg_progress_claim(store_db_t *db, int64_t account_id, int64_t *claim)
         return -1;
     *claim = PQntuples(r) == 1 ? col_ll(r, 0, 0) : 0;
     PQclear(r);
-    return *claim > 0 ? 0 : -1;
+    if (*claim <= 0)
+        return -1;
+    /* the account, then a game begun meanwhile: sent together, so that
+     * the game's row is claimed as soon as the account's lock is had
+     * (store_pg_schema.c, ST_CLAIM) */
+    p_ll(&p, *claim);
+    if (write_later(d, ST_CLAIM_ACCT, &p, K_PLAIN, account_id, what) != 0 ||
+        change_now(d, ST_CLAIM_GAME, &p, what) < 0)
+        return -1;
+    return 0;
 }
 
 int spg_progress_begin(store_db_t *db, int64_t account_id, int64_t claim,

@@ -168,17 +168,33 @@ static long long hold_ll(PGconn *c, const char *sql)
     return v;
 }
 
-/* A claim on account id, taken as the store takes one (ST_CLAIM: the
- * account and its game), its row locks held; returns it. */
+/* c's statement with no answer wanted. */
+static void hold_do(PGconn *c, const char *sql)
+{
+    PGresult *r = PQexec(c, sql);
+    ck_assert_msg(PQresultStatus(r) == PGRES_COMMAND_OK, "%s: %s", sql,
+                  PQresultErrorMessage(r));
+    PQclear(r);
+}
+
+/* A claim on account id, taken as the store takes one (ST_CLAIM,
+ * ST_CLAIM_ACCT, ST_CLAIM_GAME: the game, the account, a game begun
+ * meanwhile), its row locks held; returns it. */
 static long long hold_claim(PGconn *c, int64_t id)
 {
     char sql[512];
     snprintf(sql, sizeof sql, "WITH c AS (SELECT nextval('progress_claims')"
-             " AS n), a AS (UPDATE accounts SET progress_claim = (SELECT n"
-             " FROM c) WHERE id = %lld RETURNING 1), g AS (UPDATE progress"
-             " SET claim = (SELECT n FROM c) WHERE account_id = %lld"
-             " RETURNING 1) SELECT n FROM c", (long long)id, (long long)id);
-    return hold_ll(c, sql);
+             " AS n), g AS (UPDATE progress SET claim = (SELECT n FROM c)"
+             " WHERE account_id = %lld RETURNING 1) SELECT n FROM c",
+             (long long)id);
+    long long n = hold_ll(c, sql);
+    snprintf(sql, sizeof sql, "UPDATE accounts SET progress_claim = %lld"
+             " WHERE id = %lld", n, (long long)id);
+    hold_do(c, sql);
+    snprintf(sql, sizeof sql, "UPDATE progress SET claim = %lld WHERE"
+             " account_id = %lld AND claim < %lld", n, (long long)id, n);
+    hold_do(c, sql);
+    return n;
 }
 
 static void hold_end(PGconn *c, const char *how)
@@ -234,6 +250,27 @@ static void wait_blocked(PGconn *c, long long n)
         got = blocked_count(c);
     }
     ck_assert_int_eq(got, n);
+}
+
+/* Waits (30 s: a hang) until backend pid waits on a lock, or account
+ * id's claim is above `claim` (committed): whichever the store's claim
+ * comes to first. */
+static void wait_claim_waits_or_lands(long long pid, int64_t id,
+                                      int64_t claim)
+{
+    char waits[256], landed[128];
+    snprintf(waits, sizeof waits, "SELECT count(*) FROM pg_stat_activity"
+             " WHERE %lld = ANY(pg_blocking_pids(pid))", pid);
+    snprintf(landed, sizeof landed, "SELECT count(*) FROM accounts WHERE"
+             " id = %lld AND progress_claim > %lld", (long long)id,
+             (long long)claim);
+    int done = 0;
+    for (int i = 0; i < 3000 && !done; i++) {
+        if (i > 0)
+            nanosleep(&(struct timespec){ 0, 10 * 1000000L }, NULL);
+        done = sw_int(waits) > 0 || sw_int(landed) > 0;
+    }
+    ck_assert_msg(done, "the claim neither waited nor committed");
 }
 
 /* Flush asked, not yet answered: the loop is run once the test is done
@@ -612,6 +649,109 @@ START_TEST(cross_takeover_loses_nothing)
 }
 END_TEST
 
+/* A host's begin of a new game, not committed yet, while another host's
+ * login takes the account's claim: A begins Ida's game (its row inserted
+ * under claim ca) and its batch is held open by a later write in it that
+ * waits on a row a second connection locks; then B's login loads Ida.
+ * Both commit. Only the later claim's writes may pass: the game A began
+ * is B's now (B's load has it, its row carries B's claim), A's next keys
+ * are refused and told, B's own writes are kept, and the game the next
+ * login loads is B's. Before the fix the claim did not wait for the
+ * begin, read the game in a snapshot without it and committed first: B
+ * loaded no game, the row kept A's claim, and A's keys and B's writes
+ * both passed (two hosts writing one game). The order is forced with two
+ * connections: one holds Zed's row until A's store waits on it (so that
+ * the begin and Yan's keys queue up as one batch behind), the other
+ * holds Yan's row until that batch waits on it, its begin made; the claim
+ * then runs, and the held batch goes on once the claim waits on it (or,
+ * before the fix, committed). PostgreSQL only (SQLite's writers take
+ * turns). */
+START_TEST(claim_during_an_uncommitted_begin)
+{
+    if (!sw_pg())
+        return;
+    store_t *a = store_fixture_open(&fast);
+    store_t *b = store_fixture_open(&fast);
+    int64_t ida = store_fixture_account(a, "Ida");
+    int64_t zed = store_fixture_account(a, "Zed");
+    int64_t yan = store_fixture_account(a, "Yan");
+    gamer_t pz, py, pa, pb;
+    player_start(&pz, 0x2ed, 1);
+    player_begin(a, &pz, zed, 0, 1);
+    player_start(&py, 0x4a2, 1);
+    player_begin(a, &py, yan, 0, 2);
+    flush(a);
+    loaded_t la = load(a, ida);
+    ck_assert_int_eq(la.p.status, STORE_NOT_FOUND);
+    int64_t ca = la.p.claim;
+    loaded_free(&la);
+
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM (SELECT 1 FROM progress"
+             " WHERE account_id = %lld FOR UPDATE) s", (long long)zed);
+    PGconn *first = hold_rows(sql);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM (SELECT 1 FROM progress"
+             " WHERE account_id = %lld FOR UPDATE) s", (long long)yan);
+    PGconn *last = hold_rows(sql);
+    player_keys(&pz, 5);
+    player_give(a, &pz, zed, 0);
+    wait_blocked(first, 1);
+    /* the next batch: Ida's begin and keys, then Yan's, which wait */
+    player_start(&pa, 0x1da, 1);
+    player_begin(a, &pa, ida, ca, 400);
+    player_keys(&pa, 20);
+    player_give(a, &pa, ida, ca);
+    player_keys(&py, 5);
+    player_give(a, &py, yan, 0);
+    hold_end(first, "COMMIT");
+    long long apid = blocked_by(last); /* A's begin made, not committed */
+    loaded_t lb;
+    memset(&lb, 0, sizeof lb);
+    ck_assert_int_eq(store_progress_load(b, ida, progress_on_load, &lb), 0);
+    wait_claim_waits_or_lands(apid, ida, ca);
+    hold_end(last, "COMMIT");
+    int sa;
+    flush_ask(a, &sa);
+    flush_wait(&sa);
+    ck_assert_int_eq(lb.calls, 1);
+    int64_t cb = lb.p.claim;
+    ck_assert_int_gt(cb, ca);
+    snprintf(sql, sizeof sql, "SELECT claim FROM progress WHERE account_id"
+             " = %lld", (long long)ida);
+    ck_assert_int_eq(sw_int(sql), cb);
+    assert_is(&lb, &pa, 400); /* B's login has the game A began */
+    loaded_free(&lb);
+
+    /* A's next keys are refused and told; B's writes are kept */
+    player_keys(&pa, 10);
+    player_give(a, &pa, ida, ca);
+    flush(a);
+    ck_assert_int_eq(store_progress_claimed(a, ida, ca), 1);
+    ck_assert_uint_eq(claimed_count(a), 1);
+    player_start(&pb, 0xb1da, 1);
+    player_begin(b, &pb, ida, cb, 500);
+    player_keys(&pb, 15);
+    player_give(b, &pb, ida, cb);
+    flush(b);
+    ck_assert_uint_eq(claimed_count(b), 0);
+    ck_assert_uint_eq(store_failed_batches(a), 0);
+    ck_assert_uint_eq(store_failed_batches(b), 0);
+    player_keys(&pa, 10);
+    player_give(a, &pa, ida, ca);
+    flush(a);
+    ck_assert_int_eq(store_progress_claimed(a, ida, ca), 1);
+    loaded_t again = load(b, ida);
+    assert_is(&again, &pb, 500);
+    loaded_free(&again);
+    store_close(a);
+    store_close(b);
+    player_free(&pz);
+    player_free(&py);
+    player_free(&pa);
+    player_free(&pb);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("progress_claim");
@@ -624,6 +764,7 @@ static Suite *suite(void)
     tcase_add_test(tc, claim_zero_writes_as_before);
     tcase_add_test(tc, claim_taken_during_the_write_is_told);
     tcase_add_test(tc, cross_takeover_loses_nothing);
+    tcase_add_test(tc, claim_during_an_uncommitted_begin);
     suite_add_tcase(s, tc);
     return s;
 }
