@@ -10,7 +10,9 @@
  * only grow, across a restart; claim 0 (no claim) writes as before. On
  * PostgreSQL alone, races forced with second connections that hold locks
  * until the store's statements are seen waiting on them: a claim taken
- * while A's write waits on the game's row, and two hosts' cross takeover.
+ * while A's write waits on the game's row, two hosts' cross takeover, a
+ * claim taken while another host's begin of a game is not committed, and
+ * one while another host's batch ends the game and begins the next.
  * Every test ends with uv_loop_close() == 0. */
 #include <check.h>
 #include <fcntl.h>
@@ -230,6 +232,15 @@ static PGconn *hold_rows(const char *sql)
     PGconn *c = hold_open();
     hold_ll(c, sql);
     return c;
+}
+
+/* A connection holding account id's game's row, until hold_end. */
+static PGconn *hold_game(int64_t id)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM (SELECT 1 FROM progress"
+             " WHERE account_id = %lld FOR UPDATE) s", (long long)id);
+    return hold_rows(sql);
 }
 
 /* How many backends wait for a lock c's backend holds. */
@@ -687,12 +698,8 @@ START_TEST(claim_during_an_uncommitted_begin)
     loaded_free(&la);
 
     char sql[256];
-    snprintf(sql, sizeof sql, "SELECT count(*) FROM (SELECT 1 FROM progress"
-             " WHERE account_id = %lld FOR UPDATE) s", (long long)zed);
-    PGconn *first = hold_rows(sql);
-    snprintf(sql, sizeof sql, "SELECT count(*) FROM (SELECT 1 FROM progress"
-             " WHERE account_id = %lld FOR UPDATE) s", (long long)yan);
-    PGconn *last = hold_rows(sql);
+    PGconn *first = hold_game(zed);
+    PGconn *last = hold_game(yan);
     player_keys(&pz, 5);
     player_give(a, &pz, zed, 0);
     wait_blocked(first, 1);
@@ -752,6 +759,102 @@ START_TEST(claim_during_an_uncommitted_begin)
 }
 END_TEST
 
+/* A login's claim while another host's batch holds the account's game
+ * (its last keys written) and has yet to end it and begin the next: the
+ * batch then takes the account's lock (the begin), the claim its game's
+ * and the account's. Were the claim to lock the account first, each would
+ * wait for the other, and PostgreSQL would end one as a deadlock (the
+ * batch's keys or the login's load lost). It takes the game's row first,
+ * so it waits for the batch, then claims the game the batch began: A's
+ * batch is held open by Yan's keys, waiting on a row a second connection
+ * locks, after Jo's keys and before Jo's end and begin; B's load waits
+ * on A's batch; then A's batch goes on and commits, B loads the game A
+ * began, and A's next keys are refused. Nothing fails, nothing is
+ * logged as a deadlock. PostgreSQL only. */
+START_TEST(claim_during_a_batch_that_ends_and_begins)
+{
+    if (!sw_pg())
+        return;
+    log_to_file();
+    store_t *a = store_fixture_open(&fast);
+    store_t *b = store_fixture_open(&fast);
+    int64_t jo = store_fixture_account(a, "Jo");
+    int64_t zed = store_fixture_account(a, "Zed");
+    int64_t yan = store_fixture_account(a, "Yan");
+    gamer_t pz, py, pa, pn;
+    player_start(&pz, 0x2ed, 1);
+    player_begin(a, &pz, zed, 0, 1);
+    player_start(&py, 0x4a2, 1);
+    player_begin(a, &py, yan, 0, 2);
+    loaded_t la = load(a, jo);
+    int64_t ca = la.p.claim;
+    loaded_free(&la);
+    player_start(&pa, 0x10, 1);
+    player_begin(a, &pa, jo, ca, 600);
+    player_keys(&pa, 20);
+    player_give(a, &pa, jo, ca);
+    flush(a);
+
+    char sql[256];
+    PGconn *first = hold_game(zed);
+    PGconn *last = hold_game(yan);
+    player_keys(&pz, 5);
+    player_give(a, &pz, zed, 0);
+    wait_blocked(first, 1);
+    /* the next batch: Jo's last keys, Yan's (which wait), Jo's end, a new
+     * game begun and its keys */
+    player_keys(&pa, 10);
+    player_give(a, &pa, jo, ca);
+    player_keys(&py, 5);
+    player_give(a, &py, yan, 0);
+    ck_assert_int_eq(store_progress_end(a, jo, ca), 0);
+    player_start(&pn, 0x11, 1);
+    player_begin(a, &pn, jo, ca, 700);
+    player_keys(&pn, 15);
+    player_give(a, &pn, jo, ca);
+    hold_end(first, "COMMIT");
+    long long apid = blocked_by(last); /* Jo's game's row held by A */
+    loaded_t lb;
+    memset(&lb, 0, sizeof lb);
+    ck_assert_int_eq(store_progress_load(b, jo, progress_on_load, &lb), 0);
+    wait_claim_waits_or_lands(apid, jo, ca);
+    snprintf(sql, sizeof sql, "SELECT progress_claim FROM accounts WHERE"
+             " id = %lld", (long long)jo);
+    ck_assert_int_eq(sw_int(sql), ca); /* B waits, not committed */
+    hold_end(last, "COMMIT");
+    int sa;
+    flush_ask(a, &sa);
+    flush_wait(&sa);
+    ck_assert_int_eq(lb.calls, 1);
+    ck_assert_int_gt(lb.p.claim, ca);
+    assert_is(&lb, &pn, 700); /* the game A began, whole */
+    ck_assert_uint_eq(store_failed_batches(a), 0);
+    ck_assert_uint_eq(store_failed_batches(b), 0);
+    ck_assert_uint_eq(claimed_count(a), 0);
+    ck_assert_int_eq(logged("deadlock detected"), 0);
+    ck_assert_int_eq(logged(" error "), 0);
+
+    player_keys(&pn, 5);
+    player_give(a, &pn, jo, ca);
+    flush(a);
+    ck_assert_int_eq(store_progress_claimed(a, jo, ca), 1);
+    store_close(a);
+    store_close(b);
+    snprintf(sql, sizeof sql, "SELECT claim FROM progress WHERE account_id"
+             " = %lld", (long long)jo);
+    ck_assert_int_eq(sw_int(sql), lb.p.claim);
+    snprintf(sql, sizeof sql, "SELECT sum(length(keys)) FROM progress_keys"
+             " WHERE account_id = %lld", (long long)jo);
+    ck_assert_int_eq(sw_int(sql), (long long)lb.keys.len);
+    log_restore();
+    loaded_free(&lb);
+    player_free(&pz);
+    player_free(&py);
+    player_free(&pa);
+    player_free(&pn);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("progress_claim");
@@ -765,6 +868,7 @@ static Suite *suite(void)
     tcase_add_test(tc, claim_taken_during_the_write_is_told);
     tcase_add_test(tc, cross_takeover_loses_nothing);
     tcase_add_test(tc, claim_during_an_uncommitted_begin);
+    tcase_add_test(tc, claim_during_a_batch_that_ends_and_begins);
     suite_add_tcase(s, tc);
     return s;
 }
