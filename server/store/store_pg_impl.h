@@ -69,6 +69,10 @@ struct spg {
     int failed;         /* a statement of this transaction failed */
     int told;           /* and that was logged: the COMMIT need not be */
     char errmsg[300];   /* the last failure, for spg_errmsg */
+    int deadlock;       /* a statement of this transaction was ended as a
+                           deadlock (40P01) */
+    int retrying;       /* a deadlock now is tried again: not logged */
+    size_t tx_stmts;    /* statements sent in this transaction */
     sent_t *sent;       /* results not read yet */
     size_t nsent, capsent;
     store_unfollowed_t *unf;

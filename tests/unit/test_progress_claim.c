@@ -11,8 +11,9 @@
  * PostgreSQL alone, races forced with second connections that hold locks
  * until the store's statements are seen waiting on them: a claim taken
  * while A's write waits on the game's row, two hosts' cross takeover, a
- * claim taken while another host's begin of a game is not committed, and
- * one while another host's batch ends the game and begins the next.
+ * claim taken while another host's begin of a game is not committed, one
+ * while another host's batch ends the game and begins the next, and a
+ * claim PostgreSQL ends as a deadlock (taken again).
  * Every test ends with uv_loop_close() == 0. */
 #include <check.h>
 #include <fcntl.h>
@@ -855,6 +856,70 @@ START_TEST(claim_during_a_batch_that_ends_and_begins)
 }
 END_TEST
 
+/* A login's claim ended by PostgreSQL as a deadlock is taken again, and
+ * the login loads: the claim holds Kit's game's row and waits for the
+ * account's, which a second connection holds (as a host's begin would),
+ * and that connection then asks for the game's row (as a third host's
+ * batch could: see spg_progress_claim). The claim waited first, so
+ * PostgreSQL ends the claim's transaction (after its deadlock_timeout);
+ * the connection commits; the claim, in a new transaction, takes Kit's
+ * game. No batch fails and no error is logged; before, the login's load
+ * failed (claim 0, "could not be looked up"). PostgreSQL only. */
+START_TEST(claim_ended_as_a_deadlock_is_taken_again)
+{
+    if (!sw_pg())
+        return;
+    log_to_file();
+    store_t *a = store_fixture_open(&fast);
+    store_t *b = store_fixture_open(&fast);
+    int64_t kit = store_fixture_account(a, "Kit");
+    loaded_t la = load(a, kit);
+    int64_t ca = la.p.claim;
+    loaded_free(&la);
+    gamer_t pa;
+    player_start(&pa, 0x1c17, 1);
+    player_begin(a, &pa, kit, ca, 800);
+    player_keys(&pa, 25);
+    player_give(a, &pa, kit, ca);
+    flush(a);
+
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM (SELECT 1 FROM accounts"
+             " WHERE id = %lld FOR NO KEY UPDATE) s", (long long)kit);
+    PGconn *other = hold_rows(sql);
+    loaded_t lb;
+    memset(&lb, 0, sizeof lb);
+    ck_assert_int_eq(store_progress_load(b, kit, progress_on_load, &lb), 0);
+    blocked_by(other); /* the claim holds the game, waits for the account */
+    /* returns once PostgreSQL has ended the claim's transaction */
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM (SELECT 1 FROM progress"
+             " WHERE account_id = %lld FOR UPDATE) s", (long long)kit);
+    ck_assert_int_eq(hold_ll(other, sql), 1);
+    hold_end(other, "COMMIT");
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(lb.calls, 1);
+    ck_assert_int_gt(lb.p.claim, ca);
+    assert_is(&lb, &pa, 800);
+    ck_assert_uint_eq(store_failed_batches(b), 0);
+    ck_assert_int_eq(store_healthy(b), 1);
+    ck_assert_int_eq(logged("its claim was ended as a deadlock; taken"
+                            " again"), 1);
+    ck_assert_int_eq(logged(" error "), 0);
+    player_keys(&pa, 5);
+    player_give(a, &pa, kit, ca);
+    flush(a);
+    ck_assert_int_eq(store_progress_claimed(a, kit, ca), 1);
+    store_close(a);
+    store_close(b);
+    snprintf(sql, sizeof sql, "SELECT claim FROM progress WHERE account_id"
+             " = %lld", (long long)kit);
+    ck_assert_int_eq(sw_int(sql), lb.p.claim);
+    log_restore();
+    loaded_free(&lb);
+    player_free(&pa);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("progress_claim");
@@ -869,6 +934,7 @@ static Suite *suite(void)
     tcase_add_test(tc, cross_takeover_loses_nothing);
     tcase_add_test(tc, claim_during_an_uncommitted_begin);
     tcase_add_test(tc, claim_during_a_batch_that_ends_and_begins);
+    tcase_add_test(tc, claim_ended_as_a_deadlock_is_taken_again);
     suite_add_tcase(s, tc);
     return s;
 }
