@@ -273,7 +273,10 @@ static int claim_once(spg_t *d, int64_t account_id, int64_t *claim)
  * When that is the claim's transaction and the claim is the first thing
  * in it (a load is a batch alone), the claim is taken again in a new
  * transaction, as if the login had come a moment later: nothing else was
- * in the one rolled back. */
+ * in the one rolled back. That time it waits for the account first (the
+ * circle was the claim holding the game's row while the account's holder
+ * asked for it): had it taken the row again first, it could win the row
+ * back from that holder and close the same circle again. */
 int spg_progress_claim(store_db_t *db, int64_t account_id, int64_t *claim)
 {
     spg_t *d = (spg_t *)db;
@@ -287,6 +290,13 @@ int spg_progress_claim(store_db_t *db, int64_t account_id, int64_t *claim)
              "taken again", d->name, (long long)account_id);
     spg_rollback(db);
     if (spg_begin(db) != 0)
+        return -1;
+    params_t p = { 0 };
+    p_ll(&p, account_id);
+    char what[80];
+    snprintf(what, sizeof what, "account %lld: no claim on its game in "
+             "progress", (long long)account_id);
+    if (write_later(d, ST_CLAIM_LOCK, &p, K_PLAIN, account_id, what) != 0)
         return -1;
     return claim_once(d, account_id, claim);
 }

@@ -225,6 +225,10 @@ const char *const spg_stmt_sql[ST_COUNT] = {
      * its commit (the first) does not see */
     [ST_CLAIM_GAME] = "UPDATE progress SET claim = $2::bigint WHERE"
                       " account_id = $1::bigint AND claim < $2::bigint",
+    /* a claim taken again after a deadlock takes the account first: see
+     * spg_progress_claim */
+    [ST_CLAIM_LOCK] = "SELECT 1 FROM accounts WHERE id = $1::bigint"
+                      " FOR NO KEY UPDATE",
     [ST_PROG_GET] = "SELECT game_version, seed, ruleset, started, keys_len"
                     " FROM progress WHERE account_id = $1",
     [ST_PROG_KEYS] = "SELECT pos, keys FROM progress_keys WHERE account_id = $1"
