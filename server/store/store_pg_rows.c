@@ -267,9 +267,11 @@ static int claim_once(spg_t *d, int64_t account_id, int64_t *claim)
 
 /* The claim waits on the game's row, then the account's, in the order a
  * batch takes them, so that it and one other host's batch never wait on
- * each other; but a third host on the account at the same instant (a
- * begin that read the game's row before a second host's begin committed
- * it) can close a circle, and PostgreSQL ends one of them as a deadlock.
+ * each other in a circle. Three hosts on the account at the same instant
+ * still can close one (a batch whose begin locked the account, the game's
+ * row then committed by a third host's begin and claimed meanwhile, its
+ * next write of it waiting on the claim), and PostgreSQL ends one
+ * transaction of the circle as a deadlock.
  * When that is the claim's transaction and the claim is the first thing
  * in it (a load is a batch alone), the claim is taken again in a new
  * transaction, as if the login had come a moment later: nothing else was

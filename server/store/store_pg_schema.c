@@ -211,7 +211,8 @@ const char *const spg_stmt_sql[ST_COUNT] = {
     [ST_CLAIM_NEWER] = "SELECT " CLAIM_NEWER,
     /* A claim is three statements, in the order of the locks a batch
      * takes (its writes of the game's row, then a begin's of the account),
-     * so that a claim and a batch never wait on each other: the next
+     * so that a claim and a batch never wait on each other in a circle
+     * (a deadlock; spg_progress_claim says what is left of one): the next
      * claim, recorded on the game (its row locked: a write of it waits
      * for the claim, or the claim for the write's batch); */
     [ST_CLAIM] = "WITH c AS (SELECT nextval('progress_claims') AS n),"
