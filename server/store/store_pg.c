@@ -73,9 +73,13 @@ void set_errmsg(spg_t *d, const char *msg)
             *p = ' ';
 }
 
-/* A failed result's reason: the primary message, without "ERROR:". */
+/* A failed result's reason: the primary message, without "ERROR:"; and
+ * whether it was a deadlock. */
 void set_result_err(spg_t *d, const PGresult *r)
 {
+    const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+    if (state && strcmp(state, "40P01") == 0)
+        d->deadlock = 1;
     const char *m = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;
     set_errmsg(d, m ? m : r ? PQresultErrorMessage(r) : PQerrorMessage(d->conn));
 }
@@ -345,6 +349,7 @@ static int send_stmt(spg_t *d, enum stmt which, const params_t *p, int kind,
         return -1;
     }
     push_sent(d, kind, id, claim);
+    d->tx_stmts++;
     return 0;
 }
 
@@ -431,7 +436,8 @@ PGresult *read_now(spg_t *d, enum stmt which, const params_t *p,
     if (d->piped)
         d->failed = 1;
     d->told = 1;
-    db_fail(d, "store: %s: %s: %s", d->name, what, spg_errmsg(&d->base));
+    if (!(d->retrying && d->deadlock))
+        db_fail(d, "store: %s: %s: %s", d->name, what, spg_errmsg(&d->base));
     PQclear(r);
     return NULL;
 }
@@ -528,7 +534,8 @@ int spg_begin(store_db_t *db)
 {
     spg_t *d = (spg_t *)db;
     d->nunf = 0;
-    d->failed = d->told = 0;
+    d->failed = d->told = d->deadlock = 0;
+    d->tx_stmts = 0;
     d->errmsg[0] = '\0';
     if (d->piped)
         spg_rollback(&d->base); /* a batch left half-read (cannot happen) */

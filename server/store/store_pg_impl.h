@@ -31,6 +31,7 @@ enum stmt {
     ST_KEY_ADD, ST_KEY_DEL, ST_KEY_LIST, ST_KEY_FIND,
     ST_GET_DISPLAY, ST_SET_DISPLAY, ST_RECENT,
     ST_BAN_PUT, ST_BAN_DEL, ST_BAN_LIST, ST_CLAIM, ST_CLAIM_NEWER,
+    ST_CLAIM_ACCT, ST_CLAIM_GAME, ST_CLAIM_LOCK,
     ST_COUNT
 };
 
@@ -68,6 +69,10 @@ struct spg {
     int failed;         /* a statement of this transaction failed */
     int told;           /* and that was logged: the COMMIT need not be */
     char errmsg[300];   /* the last failure, for spg_errmsg */
+    int deadlock;       /* a statement of this transaction was ended as a
+                           deadlock (40P01) */
+    int retrying;       /* a deadlock now is tried again: not logged */
+    size_t tx_stmts;    /* statements sent in this transaction */
     sent_t *sent;       /* results not read yet */
     size_t nsent, capsent;
     store_unfollowed_t *unf;

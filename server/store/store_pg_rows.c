@@ -239,9 +239,10 @@ int spg_progress_end(store_db_t *db, int64_t account_id, int64_t claim)
     return drop_game((spg_t *)db, account_id, claim, K_END);
 }
 
-int spg_progress_claim(store_db_t *db, int64_t account_id, int64_t *claim)
+/* One try at the claim (store_pg_schema.c, ST_CLAIM). Returns 0 with
+ * *claim, or -1. */
+static int claim_once(spg_t *d, int64_t account_id, int64_t *claim)
 {
-    spg_t *d = (spg_t *)db;
     params_t p = { 0 };
     p_ll(&p, account_id);
     char what[80];
@@ -252,7 +253,54 @@ int spg_progress_claim(store_db_t *db, int64_t account_id, int64_t *claim)
         return -1;
     *claim = PQntuples(r) == 1 ? col_ll(r, 0, 0) : 0;
     PQclear(r);
-    return *claim > 0 ? 0 : -1;
+    if (*claim <= 0)
+        return -1;
+    /* the account, then a game begun meanwhile: sent together, so that
+     * the game's row is claimed as soon as the account's lock is had
+     * (store_pg_schema.c, ST_CLAIM) */
+    p_ll(&p, *claim);
+    if (write_later(d, ST_CLAIM_ACCT, &p, K_PLAIN, account_id, what) != 0 ||
+        change_now(d, ST_CLAIM_GAME, &p, what) < 0)
+        return -1;
+    return 0;
+}
+
+/* The claim waits on the game's row, then the account's, in the order a
+ * batch takes them, so that it and one other host's batch never wait on
+ * each other in a circle. Three hosts on the account at the same instant
+ * still can close one (a batch whose begin locked the account, the game's
+ * row then committed by a third host's begin and claimed meanwhile, its
+ * next write of it waiting on the claim), and PostgreSQL ends one
+ * transaction of the circle as a deadlock.
+ * When that is the claim's transaction and the claim is the first thing
+ * in it (a load is a batch alone), the claim is taken again in a new
+ * transaction, as if the login had come a moment later: nothing else was
+ * in the one rolled back. That time it waits for the account first (the
+ * circle was the claim holding the game's row while the account's holder
+ * asked for it): had it taken the row again first, it could win the row
+ * back from that holder and close the same circle again. */
+int spg_progress_claim(store_db_t *db, int64_t account_id, int64_t *claim)
+{
+    spg_t *d = (spg_t *)db;
+    int again = d->piped && d->tx_stmts == 0;
+    d->retrying = again;
+    int rc = claim_once(d, account_id, claim);
+    d->retrying = 0;
+    if (rc == 0 || !again || !d->deadlock)
+        return rc;
+    log_info("store: %s: account %lld: its claim was ended as a deadlock; "
+             "taken again", d->name, (long long)account_id);
+    spg_rollback(db);
+    if (spg_begin(db) != 0)
+        return -1;
+    params_t p = { 0 };
+    p_ll(&p, account_id);
+    char what[80];
+    snprintf(what, sizeof what, "account %lld: no claim on its game in "
+             "progress", (long long)account_id);
+    if (write_later(d, ST_CLAIM_LOCK, &p, K_PLAIN, account_id, what) != 0)
+        return -1;
+    return claim_once(d, account_id, claim);
 }
 
 int spg_progress_begin(store_db_t *db, int64_t account_id, int64_t claim,

@@ -111,9 +111,11 @@ _Static_assert(sizeof(game_options_t) == sizeof(int),
 /* In a write of the progress table as claim $2 for account $1: the row
  * may be written (claim 0, or none later on it). The row's claim alone
  * decides: a claim is taken on the account and on its row in one
- * statement (ST_CLAIM), and a row is only begun under the account's
- * latest claim (ST_PROG_INS), so a later claim on the account is on the
- * row too, and in the row the WHERE sees one committed meanwhile. Not
+ * transaction (ST_CLAIM, ST_CLAIM_ACCT, ST_CLAIM_GAME), and a row is only
+ * begun under the account's latest claim, the account locked
+ * (ST_PROG_INS), so a later claim on the account is on the row too, a
+ * row begun while the claim is taken included, and in the row the WHERE
+ * sees one committed meanwhile. Not
  * reading the account makes an append about as cheap as before claims
  * (docs/performance.md, "What a claim costs the store"). */
 #define CLAIM_OK "($2::bigint = 0 OR claim <= $2::bigint)"
@@ -178,13 +180,18 @@ const char *const spg_stmt_sql[ST_COUNT] = {
                          " AND NOT EXISTS (SELECT 1 FROM progress"
                          " WHERE account_id = $1)",
     /* no row if there is no such account (sdb_unfollowed), or if a later
-     * claim holds the game */
+     * claim holds the game. The account's row is locked (until the
+     * commit) as a claim locks it (ST_CLAIM_ACCT): a claim taken meanwhile
+     * makes this wait and read the account again, finding the later
+     * claim; one taken after waits for the commit, and then sees this
+     * row (ST_CLAIM_GAME). Not FOR UPDATE: a finished game's insert
+     * (its key share on the account) need not wait. */
     [ST_PROG_INS] = "WITH i AS (INSERT INTO progress (account_id,"
                     " game_version, seed, ruleset, started, keys_len, claim)"
                     " SELECT id, $3::bigint, $4::bigint, $5::integer,"
                     " $6::bigint, 0, $2::bigint FROM accounts"
                     " WHERE id = $1::bigint AND ($2::bigint = 0 OR"
-                    " progress_claim <= $2::bigint)"
+                    " progress_claim <= $2::bigint) FOR NO KEY UPDATE"
                     " ON CONFLICT (account_id) DO NOTHING RETURNING 1)"
                     " " CLAIM_ANSWER("i"),
     /* one statement: grow the game's length and add the keys at its old
@@ -202,12 +209,27 @@ const char *const spg_stmt_sql[ST_COUNT] = {
                        " account_id, pos, $3::bytea FROM g",
     /* whether a claim later than $2 holds account $1's game */
     [ST_CLAIM_NEWER] = "SELECT " CLAIM_NEWER,
-    /* the next claim, recorded on the account and on its game */
+    /* A claim is three statements, in the order of the locks a batch
+     * takes (its writes of the game's row, then a begin's of the account),
+     * so that a claim and a batch never wait on each other in a circle
+     * (a deadlock; spg_progress_claim says what is left of one): the next
+     * claim, recorded on the game (its row locked: a write of it waits
+     * for the claim, or the claim for the write's batch); */
     [ST_CLAIM] = "WITH c AS (SELECT nextval('progress_claims') AS n),"
-                 " a AS (UPDATE accounts SET progress_claim = (SELECT n FROM"
-                 " c) WHERE id = $1::bigint RETURNING 1), g AS (UPDATE"
-                 " progress SET claim = (SELECT n FROM c) WHERE account_id ="
-                 " $1::bigint RETURNING 1) SELECT n FROM c",
+                 " g AS (UPDATE progress SET claim = (SELECT n FROM c) WHERE"
+                 " account_id = $1::bigint RETURNING 1) SELECT n FROM c",
+    /* then on the account, which waits for a begin of a game in flight
+     * (ST_PROG_INS locks the account) to commit; */
+    [ST_CLAIM_ACCT] = "UPDATE accounts SET progress_claim = $2::bigint"
+                      " WHERE id = $1::bigint",
+    /* then on the game such a begin made, which a statement begun before
+     * its commit (the first) does not see */
+    [ST_CLAIM_GAME] = "UPDATE progress SET claim = $2::bigint WHERE"
+                      " account_id = $1::bigint AND claim < $2::bigint",
+    /* a claim taken again after a deadlock takes the account first: see
+     * spg_progress_claim */
+    [ST_CLAIM_LOCK] = "SELECT 1 FROM accounts WHERE id = $1::bigint"
+                      " FOR NO KEY UPDATE",
     [ST_PROG_GET] = "SELECT game_version, seed, ruleset, started, keys_len"
                     " FROM progress WHERE account_id = $1",
     [ST_PROG_KEYS] = "SELECT pos, keys FROM progress_keys WHERE account_id = $1"

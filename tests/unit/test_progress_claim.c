@@ -10,7 +10,10 @@
  * only grow, across a restart; claim 0 (no claim) writes as before. On
  * PostgreSQL alone, races forced with second connections that hold locks
  * until the store's statements are seen waiting on them: a claim taken
- * while A's write waits on the game's row, and two hosts' cross takeover.
+ * while A's write waits on the game's row, two hosts' cross takeover, a
+ * claim taken while another host's begin of a game is not committed, one
+ * while another host's batch ends the game and begins the next, and a
+ * claim PostgreSQL ends as a deadlock (taken again).
  * Every test ends with uv_loop_close() == 0. */
 #include <check.h>
 #include <fcntl.h>
@@ -168,17 +171,33 @@ static long long hold_ll(PGconn *c, const char *sql)
     return v;
 }
 
-/* A claim on account id, taken as the store takes one (ST_CLAIM: the
- * account and its game), its row locks held; returns it. */
+/* c's statement with no answer wanted. */
+static void hold_do(PGconn *c, const char *sql)
+{
+    PGresult *r = PQexec(c, sql);
+    ck_assert_msg(PQresultStatus(r) == PGRES_COMMAND_OK, "%s: %s", sql,
+                  PQresultErrorMessage(r));
+    PQclear(r);
+}
+
+/* A claim on account id, taken as the store takes one (ST_CLAIM,
+ * ST_CLAIM_ACCT, ST_CLAIM_GAME: the game, the account, a game begun
+ * meanwhile), its row locks held; returns it. */
 static long long hold_claim(PGconn *c, int64_t id)
 {
     char sql[512];
     snprintf(sql, sizeof sql, "WITH c AS (SELECT nextval('progress_claims')"
-             " AS n), a AS (UPDATE accounts SET progress_claim = (SELECT n"
-             " FROM c) WHERE id = %lld RETURNING 1), g AS (UPDATE progress"
-             " SET claim = (SELECT n FROM c) WHERE account_id = %lld"
-             " RETURNING 1) SELECT n FROM c", (long long)id, (long long)id);
-    return hold_ll(c, sql);
+             " AS n), g AS (UPDATE progress SET claim = (SELECT n FROM c)"
+             " WHERE account_id = %lld RETURNING 1) SELECT n FROM c",
+             (long long)id);
+    long long n = hold_ll(c, sql);
+    snprintf(sql, sizeof sql, "UPDATE accounts SET progress_claim = %lld"
+             " WHERE id = %lld", n, (long long)id);
+    hold_do(c, sql);
+    snprintf(sql, sizeof sql, "UPDATE progress SET claim = %lld WHERE"
+             " account_id = %lld AND claim < %lld", n, (long long)id, n);
+    hold_do(c, sql);
+    return n;
 }
 
 static void hold_end(PGconn *c, const char *how)
@@ -216,6 +235,15 @@ static PGconn *hold_rows(const char *sql)
     return c;
 }
 
+/* A connection holding account id's game's row, until hold_end. */
+static PGconn *hold_game(int64_t id)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM (SELECT 1 FROM progress"
+             " WHERE account_id = %lld FOR UPDATE) s", (long long)id);
+    return hold_rows(sql);
+}
+
 /* How many backends wait for a lock c's backend holds. */
 static long long blocked_count(PGconn *c)
 {
@@ -234,6 +262,27 @@ static void wait_blocked(PGconn *c, long long n)
         got = blocked_count(c);
     }
     ck_assert_int_eq(got, n);
+}
+
+/* Waits (30 s: a hang) until backend pid waits on a lock, or account
+ * id's claim is above `claim` (committed): whichever the store's claim
+ * comes to first. */
+static void wait_claim_waits_or_lands(long long pid, int64_t id,
+                                      int64_t claim)
+{
+    char waits[256], landed[128];
+    snprintf(waits, sizeof waits, "SELECT count(*) FROM pg_stat_activity"
+             " WHERE %lld = ANY(pg_blocking_pids(pid))", pid);
+    snprintf(landed, sizeof landed, "SELECT count(*) FROM accounts WHERE"
+             " id = %lld AND progress_claim > %lld", (long long)id,
+             (long long)claim);
+    int done = 0;
+    for (int i = 0; i < 3000 && !done; i++) {
+        if (i > 0)
+            nanosleep(&(struct timespec){ 0, 10 * 1000000L }, NULL);
+        done = sw_int(waits) > 0 || sw_int(landed) > 0;
+    }
+    ck_assert_msg(done, "the claim neither waited nor committed");
 }
 
 /* Flush asked, not yet answered: the loop is run once the test is done
@@ -612,6 +661,265 @@ START_TEST(cross_takeover_loses_nothing)
 }
 END_TEST
 
+/* A host's begin of a new game, not committed yet, while another host's
+ * login takes the account's claim: A begins Ida's game (its row inserted
+ * under claim ca) and its batch is held open by a later write in it that
+ * waits on a row a second connection locks; then B's login loads Ida.
+ * Both commit. Only the later claim's writes may pass: the game A began
+ * is B's now (B's load has it, its row carries B's claim), A's next keys
+ * are refused and told, B's own writes are kept, and the game the next
+ * login loads is B's. Before the fix the claim did not wait for the
+ * begin, read the game in a snapshot without it and committed first: B
+ * loaded no game, the row kept A's claim, and A's keys and B's writes
+ * both passed (two hosts writing one game). The order is forced with two
+ * connections: one holds Zed's row until A's store waits on it (so that
+ * the begin and Yan's keys queue up as one batch behind), the other
+ * holds Yan's row until that batch waits on it, its begin made; the claim
+ * then runs, and the held batch goes on once the claim waits on it (or,
+ * before the fix, committed). PostgreSQL only (SQLite's writers take
+ * turns). */
+START_TEST(claim_during_an_uncommitted_begin)
+{
+    if (!sw_pg())
+        return;
+    store_t *a = store_fixture_open(&fast);
+    store_t *b = store_fixture_open(&fast);
+    int64_t ida = store_fixture_account(a, "Ida");
+    int64_t zed = store_fixture_account(a, "Zed");
+    int64_t yan = store_fixture_account(a, "Yan");
+    gamer_t pz, py, pa, pb;
+    player_start(&pz, 0x2ed, 1);
+    player_begin(a, &pz, zed, 0, 1);
+    player_start(&py, 0x4a2, 1);
+    player_begin(a, &py, yan, 0, 2);
+    flush(a);
+    loaded_t la = load(a, ida);
+    ck_assert_int_eq(la.p.status, STORE_NOT_FOUND);
+    int64_t ca = la.p.claim;
+    loaded_free(&la);
+
+    char sql[256];
+    PGconn *first = hold_game(zed);
+    PGconn *last = hold_game(yan);
+    player_keys(&pz, 5);
+    player_give(a, &pz, zed, 0);
+    wait_blocked(first, 1);
+    /* the next batch: Ida's begin and keys, then Yan's, which wait */
+    player_start(&pa, 0x1da, 1);
+    player_begin(a, &pa, ida, ca, 400);
+    player_keys(&pa, 20);
+    player_give(a, &pa, ida, ca);
+    player_keys(&py, 5);
+    player_give(a, &py, yan, 0);
+    hold_end(first, "COMMIT");
+    long long apid = blocked_by(last); /* A's begin made, not committed */
+    loaded_t lb;
+    memset(&lb, 0, sizeof lb);
+    ck_assert_int_eq(store_progress_load(b, ida, progress_on_load, &lb), 0);
+    wait_claim_waits_or_lands(apid, ida, ca);
+    hold_end(last, "COMMIT");
+    int sa;
+    flush_ask(a, &sa);
+    flush_wait(&sa);
+    ck_assert_int_eq(lb.calls, 1);
+    int64_t cb = lb.p.claim;
+    ck_assert_int_gt(cb, ca);
+    snprintf(sql, sizeof sql, "SELECT claim FROM progress WHERE account_id"
+             " = %lld", (long long)ida);
+    ck_assert_int_eq(sw_int(sql), cb);
+    assert_is(&lb, &pa, 400); /* B's login has the game A began */
+    loaded_free(&lb);
+
+    /* A's next keys are refused and told; B's writes are kept */
+    player_keys(&pa, 10);
+    player_give(a, &pa, ida, ca);
+    flush(a);
+    ck_assert_int_eq(store_progress_claimed(a, ida, ca), 1);
+    ck_assert_uint_eq(claimed_count(a), 1);
+    player_start(&pb, 0xb1da, 1);
+    player_begin(b, &pb, ida, cb, 500);
+    player_keys(&pb, 15);
+    player_give(b, &pb, ida, cb);
+    flush(b);
+    ck_assert_uint_eq(claimed_count(b), 0);
+    ck_assert_uint_eq(store_failed_batches(a), 0);
+    ck_assert_uint_eq(store_failed_batches(b), 0);
+    player_keys(&pa, 10);
+    player_give(a, &pa, ida, ca);
+    flush(a);
+    ck_assert_int_eq(store_progress_claimed(a, ida, ca), 1);
+    loaded_t again = load(b, ida);
+    assert_is(&again, &pb, 500);
+    loaded_free(&again);
+    store_close(a);
+    store_close(b);
+    player_free(&pz);
+    player_free(&py);
+    player_free(&pa);
+    player_free(&pb);
+}
+END_TEST
+
+/* A login's claim while another host's batch holds the account's game
+ * (its last keys written) and has yet to end it and begin the next: the
+ * batch then takes the account's lock (the begin), the claim its game's
+ * and the account's. Were the claim to lock the account first, each would
+ * wait for the other, and PostgreSQL would end one as a deadlock (the
+ * batch's keys or the login's load lost). It takes the game's row first,
+ * so it waits for the batch, then claims the game the batch began: A's
+ * batch is held open by Yan's keys, waiting on a row a second connection
+ * locks, after Jo's keys and before Jo's end and begin; B's load waits
+ * on A's batch; then A's batch goes on and commits, B loads the game A
+ * began, and A's next keys are refused. Nothing fails, nothing is
+ * logged as a deadlock. PostgreSQL only. */
+START_TEST(claim_during_a_batch_that_ends_and_begins)
+{
+    if (!sw_pg())
+        return;
+    log_to_file();
+    store_t *a = store_fixture_open(&fast);
+    store_t *b = store_fixture_open(&fast);
+    int64_t jo = store_fixture_account(a, "Jo");
+    int64_t zed = store_fixture_account(a, "Zed");
+    int64_t yan = store_fixture_account(a, "Yan");
+    gamer_t pz, py, pa, pn;
+    player_start(&pz, 0x2ed, 1);
+    player_begin(a, &pz, zed, 0, 1);
+    player_start(&py, 0x4a2, 1);
+    player_begin(a, &py, yan, 0, 2);
+    loaded_t la = load(a, jo);
+    int64_t ca = la.p.claim;
+    loaded_free(&la);
+    player_start(&pa, 0x10, 1);
+    player_begin(a, &pa, jo, ca, 600);
+    player_keys(&pa, 20);
+    player_give(a, &pa, jo, ca);
+    flush(a);
+
+    char sql[256];
+    PGconn *first = hold_game(zed);
+    PGconn *last = hold_game(yan);
+    player_keys(&pz, 5);
+    player_give(a, &pz, zed, 0);
+    wait_blocked(first, 1);
+    /* the next batch: Jo's last keys, Yan's (which wait), Jo's end, a new
+     * game begun and its keys */
+    player_keys(&pa, 10);
+    player_give(a, &pa, jo, ca);
+    player_keys(&py, 5);
+    player_give(a, &py, yan, 0);
+    ck_assert_int_eq(store_progress_end(a, jo, ca), 0);
+    player_start(&pn, 0x11, 1);
+    player_begin(a, &pn, jo, ca, 700);
+    player_keys(&pn, 15);
+    player_give(a, &pn, jo, ca);
+    hold_end(first, "COMMIT");
+    long long apid = blocked_by(last); /* Jo's game's row held by A */
+    loaded_t lb;
+    memset(&lb, 0, sizeof lb);
+    ck_assert_int_eq(store_progress_load(b, jo, progress_on_load, &lb), 0);
+    wait_claim_waits_or_lands(apid, jo, ca);
+    snprintf(sql, sizeof sql, "SELECT progress_claim FROM accounts WHERE"
+             " id = %lld", (long long)jo);
+    ck_assert_int_eq(sw_int(sql), ca); /* B waits, not committed */
+    hold_end(last, "COMMIT");
+    int sa;
+    flush_ask(a, &sa);
+    flush_wait(&sa);
+    ck_assert_int_eq(lb.calls, 1);
+    ck_assert_int_gt(lb.p.claim, ca);
+    assert_is(&lb, &pn, 700); /* the game A began, whole */
+    ck_assert_uint_eq(store_failed_batches(a), 0);
+    ck_assert_uint_eq(store_failed_batches(b), 0);
+    ck_assert_uint_eq(claimed_count(a), 0);
+    ck_assert_int_eq(logged("deadlock detected"), 0);
+    ck_assert_int_eq(logged(" error "), 0);
+
+    player_keys(&pn, 5);
+    player_give(a, &pn, jo, ca);
+    flush(a);
+    ck_assert_int_eq(store_progress_claimed(a, jo, ca), 1);
+    store_close(a);
+    store_close(b);
+    snprintf(sql, sizeof sql, "SELECT claim FROM progress WHERE account_id"
+             " = %lld", (long long)jo);
+    ck_assert_int_eq(sw_int(sql), lb.p.claim);
+    snprintf(sql, sizeof sql, "SELECT sum(length(keys)) FROM progress_keys"
+             " WHERE account_id = %lld", (long long)jo);
+    ck_assert_int_eq(sw_int(sql), (long long)lb.keys.len);
+    log_restore();
+    loaded_free(&lb);
+    player_free(&pz);
+    player_free(&py);
+    player_free(&pa);
+    player_free(&pn);
+}
+END_TEST
+
+/* A login's claim ended by PostgreSQL as a deadlock is taken again, and
+ * the login loads: the claim holds Kit's game's row and waits for the
+ * account's, which a second connection holds (as a host's begin would),
+ * and that connection then asks for the game's row (as a third host's
+ * batch could: see spg_progress_claim). The claim waited first, so
+ * PostgreSQL ends the claim's transaction (after its deadlock_timeout);
+ * the connection commits; the claim, in a new transaction, takes Kit's
+ * game. No batch fails and no error is logged; before, the login's load
+ * failed (claim 0, "could not be looked up"). PostgreSQL only. */
+START_TEST(claim_ended_as_a_deadlock_is_taken_again)
+{
+    if (!sw_pg())
+        return;
+    log_to_file();
+    store_t *a = store_fixture_open(&fast);
+    store_t *b = store_fixture_open(&fast);
+    int64_t kit = store_fixture_account(a, "Kit");
+    loaded_t la = load(a, kit);
+    int64_t ca = la.p.claim;
+    loaded_free(&la);
+    gamer_t pa;
+    player_start(&pa, 0x1c17, 1);
+    player_begin(a, &pa, kit, ca, 800);
+    player_keys(&pa, 25);
+    player_give(a, &pa, kit, ca);
+    flush(a);
+
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM (SELECT 1 FROM accounts"
+             " WHERE id = %lld FOR NO KEY UPDATE) s", (long long)kit);
+    PGconn *other = hold_rows(sql);
+    loaded_t lb;
+    memset(&lb, 0, sizeof lb);
+    ck_assert_int_eq(store_progress_load(b, kit, progress_on_load, &lb), 0);
+    blocked_by(other); /* the claim holds the game, waits for the account */
+    /* returns once PostgreSQL has ended the claim's transaction */
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM (SELECT 1 FROM progress"
+             " WHERE account_id = %lld FOR UPDATE) s", (long long)kit);
+    ck_assert_int_eq(hold_ll(other, sql), 1);
+    hold_end(other, "COMMIT");
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(lb.calls, 1);
+    ck_assert_int_gt(lb.p.claim, ca);
+    assert_is(&lb, &pa, 800);
+    ck_assert_uint_eq(store_failed_batches(b), 0);
+    ck_assert_int_eq(store_healthy(b), 1);
+    ck_assert_int_eq(logged("its claim was ended as a deadlock; taken"
+                            " again"), 1);
+    ck_assert_int_eq(logged(" error "), 0);
+    player_keys(&pa, 5);
+    player_give(a, &pa, kit, ca);
+    flush(a);
+    ck_assert_int_eq(store_progress_claimed(a, kit, ca), 1);
+    store_close(a);
+    store_close(b);
+    snprintf(sql, sizeof sql, "SELECT claim FROM progress WHERE account_id"
+             " = %lld", (long long)kit);
+    ck_assert_int_eq(sw_int(sql), lb.p.claim);
+    log_restore();
+    loaded_free(&lb);
+    player_free(&pa);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("progress_claim");
@@ -624,6 +932,9 @@ static Suite *suite(void)
     tcase_add_test(tc, claim_zero_writes_as_before);
     tcase_add_test(tc, claim_taken_during_the_write_is_told);
     tcase_add_test(tc, cross_takeover_loses_nothing);
+    tcase_add_test(tc, claim_during_an_uncommitted_begin);
+    tcase_add_test(tc, claim_during_a_batch_that_ends_and_begins);
+    tcase_add_test(tc, claim_ended_as_a_deadlock_is_taken_again);
     suite_add_tcase(s, tc);
     return s;
 }
