@@ -1,7 +1,8 @@
 # rogued - a telnet roguelike server.
 #
 #   make          build the server (build/rel/rogued)
-#   make run      install missing Debian packages, build, serve on PORT (2323)
+#   make run      install missing Debian packages, build, serve (on PORT if
+#                 given; else the config file's, ROGUED_PORT or 2323)
 #   make test     install what the tests need, build, run every test
 #   make check    the unit and session families only (sanitizer build): the
 #                 quick answer while working (about 2 minutes)
@@ -36,7 +37,7 @@
 # depends on: `make CC=clang`, `make CFLAGS=-DX` or an edit of SAN_FLAGS
 # rebuilds what they change, and nothing else does.
 
-PORT ?= 2323
+PORT ?=
 ARGS ?=
 CC ?= cc
 FUZZ_CC ?= clang
@@ -295,7 +296,7 @@ ALL_SRC := $(CORE_SRC) $(SERVER_SRC) server/main.c $(UNIT_SRC) $(SESS_SRC) $(SES
 # connect (`telnet HOST PORT`, the browser's and SSH's lines when on).
 run: deps
 	$(MAKE) -j$(JOBS) --no-print-directory build/rel/rogued
-	./build/rel/rogued --port $(PORT) $(ARGS)
+	./build/rel/rogued $(if $(PORT),--port $(PORT)) $(ARGS)
 
 # Everything `make test` runs, built with as many jobs as cores.
 TEST_BUILD := build/rel/rogued build/san/rogued build/tsan/rogued $(UNIT_BINS) $(SESS_BINS) \
