@@ -80,8 +80,9 @@ static int kick(srv_t *srv, uint64_t id)
         /* an account's game is kept for its next login; a guest's ends */
         sess_close(s, "closed by the console", 1,
                    s->lobby.account_id > 0 && s->state == S_PLAYING
-                       ? "The server's operator has closed your connection. "
-                         "Your game is kept for your next login."
+                       /* two lines: one would break mid-word at 80 */
+                       ? "The server's operator has closed your connection."
+                         "\r\nYour game is kept for your next login."
                        : "The server's operator has closed your connection.");
         return 1;
     }

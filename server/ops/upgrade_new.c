@@ -172,7 +172,7 @@ void upgrade_dispatch(host_t *h, upgrade_in_t *in)
     int pid = (int)getpid();
     if (upw_send(in->sock, UPW_TAKEN, &pid, sizeof pid, -1) != 0)
         log_error("upgrade: cannot tell the old process: %s", strerror(errno));
-    log_info("upgraded: serving as pid %d with %d sessions taken over", pid,
-             given);
+    log_info("upgraded: serving as pid %d with %d session%s taken over",
+             pid, given, given == 1 ? "" : "s");
     upgrade_in_free(in);
 }

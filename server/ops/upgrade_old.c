@@ -161,8 +161,8 @@ static void hand(upgrade_t *u)
         return;
     }
     char line[128];
-    snprintf(line, sizeof line, "upgraded: %d sessions moved to pid %d", u->n,
-             u->pid);
+    snprintf(line, sizeof line, "upgraded: %d session%s moved to pid %d",
+             u->n, u->n == 1 ? "" : "s", u->pid);
     log_info("%s; this process exits", line);
     drop_items(u);
     end_wait(u);

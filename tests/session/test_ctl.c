@@ -238,9 +238,10 @@ START_TEST(kick_tells_an_account_its_game_is_kept)
              strtoull(who_line_of(lines, n, "kate"), NULL, 10));
     ck_assert_int_eq(srv_ctl(s, cmd, out, sizeof out), 0);
     ck_assert(cl_wait_eof(k, WAIT_MS));
+    /* two lines: one would break mid-word at 80 columns */
     ck_assert(cl_stream_has(k, "The server's operator has closed your "
-                               "connection. Your game is kept for your next "
-                               "login."));
+                               "connection.\r\nYour game is kept for your "
+                               "next login.\r\n"));
     cl_close(k);
     tclient_t *again = play_lobby(srv_port(s));
     ck_assert(cl_key(again, "l"));

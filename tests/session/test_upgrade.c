@@ -122,7 +122,7 @@ START_TEST(upgrade_keeps_sessions)
     ck_assert_msg(pid > 0 && pid != old_pid, "no new pid in: %s", out);
     char moved[64];
     snprintf(moved, sizeof moved, "upgraded: %d sessions moved",
-             PLAYERS + LOBBIES + 1 + WEBS);
+             PLAYERS + LOBBIES + 1 + WEBS); /* (more than one) */
     ck_assert_msg(strstr(out, moved), "not every session moved: %s", out);
     /* the old process exits by itself, cleanly, and leaves the console's
      * socket to the new one (libuv unlinked a path it had bound) */
@@ -190,7 +190,8 @@ static int upgrade_moving(tsrv_t *s, int n)
 {
     int old_pid = srv_pid(s);
     char out[1024], moved[64];
-    snprintf(moved, sizeof moved, "upgraded: %d sessions moved", n);
+    snprintf(moved, sizeof moved, "upgraded: %d session%s moved", n,
+             n == 1 ? "" : "s");
     int rc = srv_upgrade(s, out, sizeof out);
     ck_assert_msg(rc == 0 && strstr(out, moved),
                   "rogued --upgrade: status %d: %s", rc, out);
@@ -490,7 +491,7 @@ START_TEST(ssh_players_are_told_to_reconnect)
     int turn = cl_turn(t);
     char res[1024];
     int rc = srv_upgrade(s, res, sizeof res);
-    ck_assert_msg(rc == 0 && strstr(res, "upgraded: 1 sessions moved"),
+    ck_assert_msg(rc == 0 && strstr(res, "upgraded: 1 session moved"),
                   "rogued --upgrade: status %d: %s", rc, res);
     int pid = srv_upgraded_pid(res);
     ck_assert_msg(ssh_wait(out, buf, sizeof buf, &got,
@@ -601,7 +602,7 @@ START_TEST(other_rules_end_the_game_recorded)
     ck_assert_int_gt(t, 0);
     char out[1024];
     int rc = srv_upgrade(s, out, sizeof out);
-    ck_assert_msg(rc == 0 && strstr(out, "upgraded: 1 sessions moved"),
+    ck_assert_msg(rc == 0 && strstr(out, "upgraded: 1 session moved"),
                   "rogued --upgrade: status %d: %s", rc, out);
     int pid = srv_upgraded_pid(out);
     ck_assert_msg(pid > 0 && pid != old_pid, "no new pid in: %s", out);

@@ -43,7 +43,7 @@ START_TEST(a_client_not_reading_is_moved_after_the_drain_limit)
     char out[1024];
     int rc = srv_upgrade(s, out, sizeof out);
     ck_assert_msg(rc == 0, "rogued --upgrade: status %d: %s", rc, out);
-    ck_assert_msg(strstr(out, "upgraded: 1 sessions moved to pid "), "%s", out);
+    ck_assert_msg(strstr(out, "upgraded: 1 session moved to pid "), "%s", out);
     int pid = srv_upgraded_pid(out);
     ck_assert_int_ne(pid, old_pid);
     /* it was not written: packed anyway, past upgrade_drain_ms */
