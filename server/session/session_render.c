@@ -60,8 +60,9 @@ void sess_notice_clear(sess_t *s, enum sess_notice_by by)
     s->notice_by = SESS_NOTICE_NONE;
 }
 
-/* A host line (tips, idle warning, a console `say`) over the oldest log
- * line; in the narrow layout over the log's first rows, under the map
+/* A host line (tips, idle warning, a console `say`) over the middle of
+ * the log's three lines (MAP_H: the newest stays in sight under it); in
+ * the narrow layout over the log's first rows, under the map
  * window, broken at spaces where it is wider than the screen (a notice
  * is under 80 columns: two rows at 40, and the log there has three).
  * UTF-8: a console `say` is the host's text (screen_text.h). */
