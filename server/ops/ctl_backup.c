@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 #include <uv.h>
@@ -29,6 +31,12 @@ typedef struct backup_job {
 static int copy_db(backup_job_t *j, int *pages)
 {
     sqlite3 *from = NULL, *to = NULL;
+    /* A new copy is made for this user alone, as the database is: it
+     * holds the accounts' password hashes (SQLite would make it 0644). A
+     * FILE already there keeps the mode its owner gave it. */
+    int fd = open(j->dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0)
+        close(fd);
     int rc = sqlite3_open_v2(j->src, &from, SQLITE_OPEN_READONLY, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_open_v2(j->dst, &to,

@@ -583,6 +583,9 @@ START_TEST(backup_while_a_game_is_written)
     int rc = srv_ctl_finish(p, out, sizeof out);
     ck_assert_msg(rc == 0, "backup: %d: %s", rc, out);
     ck_assert_msg(strstr(out, "quick_check ok"), "%s", out);
+    struct stat sb; /* the password hashes: for the server's user alone */
+    ck_assert_int_eq(stat(copy, &sb), 0);
+    ck_assert_int_eq(sb.st_mode & 0777, 0600);
     sqlite3 *db = NULL;
     ck_assert_int_eq(sqlite3_open_v2(copy, &db, SQLITE_OPEN_READONLY, NULL),
                      SQLITE_OK);
