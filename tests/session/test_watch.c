@@ -127,6 +127,41 @@ static uint64_t seed_surviving(int n)
     return 0;
 }
 
+/* At 80x24 the "Watching" label goes at the right end of a log line it
+ * leaves whole: the game's first line (68 columns), the log's oldest
+ * shown, keeps its end, and the label is on a row with room for it. */
+START_TEST(watch_label_leaves_a_long_line_whole)
+{
+    tsrv_t *s = srv_start("--seed", "42", NULL);
+    tclient_t *p = play_connect(srv_port(s), NULL);
+    tclient_t *w = play_lobby(srv_port(s));
+    play_watch_first(w, "guest1");
+    play_wait_text(w, "Watching guest1 - q leaves");
+    /* two lines more: the long first one is the log's oldest shown */
+    ck_assert(cl_key(p, ","));
+    ck_assert(cl_key(p, "z"));
+    play_wait_text(w, "Unknown key");
+    char row[256];
+    int first = -1, label = -1;
+    for (int y = 20; y < 23; y++) {
+        cl_row(w, y, row, sizeof row);
+        if (strstr(row, "Press ? for help. Move"))
+            first = y;
+        if (strstr(row, "Watching guest1 - q leaves"))
+            label = y;
+    }
+    ck_assert_int_ge(first, 20);
+    ck_assert_int_ge(label, 20);
+    cl_row(w, first, row, sizeof row);
+    ck_assert_msg(strstr(row, "hjklyubn or the numpad."), "row %d: %s", first,
+                  row);
+    ck_assert_int_ne(label, first);
+    cl_close(w);
+    cl_close(p);
+    srv_stop(s);
+}
+END_TEST
+
 /* A watcher at 40x20 (a phone) gets the narrow layout (docs/game.md,
  * "Small terminals"): the short status line, the '@' in the map window,
  * the "Watching" line at the right end of the log's first row (under the
@@ -465,6 +500,7 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, watcher_sees_the_game_at_its_own_size);
     tcase_add_test(tc, narrow_watcher_follows);
+    tcase_add_test(tc, watch_label_leaves_a_long_line_whole);
     tcase_add_test(tc, watcher_joining_late_catches_up);
     tcase_add_test(tc, watch_ends_with_the_game);
     tcase_add_test(tc, watcher_follows_into_the_next_game);
