@@ -138,7 +138,8 @@ static int ask_upgrade(const char *data_dir)
         return 2;
     }
     exe[n] = '\0';
-    char *args[] = { "ctl", "--data-dir", (char *)data_dir, "upgrade", exe, NULL };
+    char *args[] = { "--upgrade", "--data-dir", (char *)data_dir, "upgrade",
+                     exe, NULL };
     return ctl_client_main(5, args);
 }
 

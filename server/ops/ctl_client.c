@@ -52,20 +52,24 @@ static int join(int argc, char **argv, char *line, size_t n)
     return (int)len;
 }
 
+/* Who speaks in the messages: `rogued ctl`, or `rogued --upgrade`, which
+ * asks the console too (argv[0] says which). */
+static const char *me = "rogued ctl";
+
 /* The socket at path refused the connect with e: said, with what the
  * host can do about the two usual causes (no server there; a user who may
  * not open it, the socket being 0600, not a missing server). */
 static void say_unreachable(const char *path, int e)
 {
-    fprintf(stderr, "rogued ctl: cannot reach the server at %s: %s", path,
+    fprintf(stderr, "%s: cannot reach the server at %s: %s", me, path,
             strerror(e));
     if (e == ENOENT || e == ECONNREFUSED)
         fprintf(stderr, " (no server runs with this data directory: start "
                 "one, or name its own with --data-dir DIR)");
     else if (e == EACCES || e == EPERM)
         fprintf(stderr, " (this user, uid %u, may not open the socket or its "
-                "directory: run rogued ctl as the user the server runs as, "
-                "or as root)", (unsigned)geteuid());
+                "directory: run %s as the user the server runs as, or as "
+                "root)", (unsigned)geteuid(), me);
     fprintf(stderr, "\n");
 }
 
@@ -74,6 +78,7 @@ int ctl_client_main(int argc, char **argv)
     config_t d;
     config_defaults(&d);
     const char *dir = d.data_dir;
+    me = strcmp(argv[0], "--upgrade") == 0 ? "rogued --upgrade" : "rogued ctl";
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         if ((strcmp(argv[i], "--data-dir") == 0 || strcmp(argv[i], "-d") == 0) &&
@@ -87,13 +92,13 @@ int ctl_client_main(int argc, char **argv)
     char line[1024];
     int len = join(argc - i, argv + i, line, sizeof line);
     if (len < 0) {
-        fprintf(stderr, "rogued ctl: the command is too long\n");
+        fprintf(stderr, "%s: the command is too long\n", me);
         return 2;
     }
     struct sockaddr_un sa = { .sun_family = AF_UNIX };
     if ((size_t)snprintf(sa.sun_path, sizeof sa.sun_path, "%s/%s", dir,
                          CTL_SOCKET) >= sizeof sa.sun_path) {
-        fprintf(stderr, "rogued ctl: the data directory's path is too long\n");
+        fprintf(stderr, "%s: the data directory's path is too long\n", me);
         return 2;
     }
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -104,7 +109,7 @@ int ctl_client_main(int argc, char **argv)
         return 2;
     }
     if (write(fd, line, (size_t)len) != len) {
-        fprintf(stderr, "rogued ctl: %s\n", strerror(errno));
+        fprintf(stderr, "%s: %s\n", me, strerror(errno));
         close(fd);
         return 2;
     }
@@ -146,10 +151,10 @@ int ctl_client_main(int argc, char **argv)
     } else if (status[0] == '!') {
         if (last)
             printf("%s\n", ans);
-        fprintf(stderr, "rogued ctl: %s\n", status + 2);
+        fprintf(stderr, "%s: %s\n", me, status + 2);
         rc = 1;
     } else {
-        fprintf(stderr, "rogued ctl: the server closed without an answer\n");
+        fprintf(stderr, "%s: the server closed without an answer\n", me);
         rc = 2;
     }
     free(ans);

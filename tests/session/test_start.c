@@ -207,6 +207,26 @@ START_TEST(a_metrics_port_in_use_stops_the_start)
 }
 END_TEST
 
+/* --upgrade with no server on the data directory says so as itself,
+ * not as `rogued ctl` (which the host did not run), with exit status 2. */
+START_TEST(upgrade_without_a_server_says_so)
+{
+    char dir[] = "/tmp/rogued-start-XXXXXX", want[512];
+    static char out[4096];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char args[256];
+    snprintf(args, sizeof args, "--config /dev/null --data-dir %s --upgrade",
+             dir);
+    ck_assert_int_eq(srv_run_once("", args, out, sizeof out), 2);
+    snprintf(want, sizeof want, "rogued --upgrade: cannot reach the server "
+             "at %s/ctl.sock: No such file or directory (no server runs with "
+             "this data directory: start one, or name its own with "
+             "--data-dir DIR)\n", dir);
+    ck_assert_str_eq(out, want);
+    srv_remove_tree(dir);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("start");
@@ -218,6 +238,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, damaged_database_refused);
     tcase_add_test(tc, lock_wait_is_the_setting);
     tcase_add_test(tc, a_metrics_port_in_use_stops_the_start);
+    tcase_add_test(tc, upgrade_without_a_server_says_so);
     suite_add_tcase(s, tc);
     return s;
 }
