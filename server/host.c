@@ -300,8 +300,9 @@ static int listen_socket(host_t *h, int port, int kind)
     if (kind == LISTEN_HTTP)
         log_info("browser page on http://%s/ (the same game in a web "
                  "terminal)", name);
-    else if (kind == LISTEN_SSH)
-        log_info("ssh on %s (ssh -p PORT play@HOST), host key %s", name,
+    else if (kind == LISTEN_SSH) /* the port as bound (port 0: any) */
+        log_info("ssh on %s (ssh -p %s play@HOST), host key %s", name,
+                 strrchr(name, ':') ? strrchr(name, ':') + 1 : "PORT",
                  h->ssh_bridge->fingerprint);
     else
         log_info("listening on %s (max %d players, %d worker loop%s)", name,

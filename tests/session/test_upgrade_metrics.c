@@ -237,7 +237,8 @@ START_TEST(a_port_turned_off_is_closed)
     int a = cl_free_port();
     snprintf(text, sizeof text, "ssh_port = %d\n", a);
     tsrv_t *s = start_with_conf(conf, text);
-    snprintf(line, sizeof line, "ssh on 127.0.0.1:%d ", a);
+    snprintf(line, sizeof line, "ssh on 127.0.0.1:%d (ssh -p %d play@HOST)",
+             a, a);
     ck_assert(srv_wait_log(s, line, WAIT_MS));
     write_file(conf, "ssh_port = 0\n");
     snprintf(line, sizeof line, "ssh on 127.0.0.1:%d closed: ssh_port is 0 "
