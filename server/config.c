@@ -319,13 +319,18 @@ static const key_def_t *find_key(const char *name)
     return NULL;
 }
 
+static const char *nearest_key(const char *name, size_t len);
+
 int config_set(config_t *c, const char *key, const char *value, char *err,
                size_t errlen)
 {
     const key_def_t *k = find_key(key);
     if (!k) {
-        snprintf(err, errlen, "unknown key '%s' (rogued --help lists every key)",
-                 key);
+        /* the nearest key, as a ROGUED_ variable's warning names it */
+        const char *near = nearest_key(key, strlen(key));
+        snprintf(err, errlen, "unknown key '%s' (%s%s%srogued --help lists "
+                 "every key)", key, near ? "did you mean " : "",
+                 near ? near : "", near ? "? " : "");
         return -1;
     }
     char *field = (char *)c + k->offset;

@@ -120,10 +120,15 @@ static void file_refused(const char *conf, int line, const char *why)
 START_TEST(a_mistyped_key_points_to_help)
 {
     ck_assert_str_eq(refusal("--config /dev/null --set porte=4000"),
-                     "rogued: unknown key 'porte' (rogued --help lists "
-                     "every key)\n");
+                     "rogued: unknown key 'porte' (did you mean port? rogued "
+                     "--help lists every key)\n");
     file_refused("# a host's first file\nport = 4000\nporte = 4001\n", 3,
-                 "unknown key 'porte' (rogued --help lists every key)");
+                 "unknown key 'porte' (did you mean port? rogued --help lists "
+                 "every key)");
+    /* nothing near: the list alone */
+    ck_assert_str_eq(refusal("--config /dev/null --set zzzzzzzz=1"),
+                     "rogued: unknown key 'zzzzzzzz' (rogued --help lists "
+                     "every key)\n");
 }
 END_TEST
 
