@@ -62,6 +62,12 @@ int view_log_top(int w, int h);
  * many as fit up to VIEW_LOG_MAX). */
 int view_status_row(int w, int h);
 
+/* The row of a screen drawn by view_draw where a line of n columns goes
+ * at the right end when it cannot go beside the map (a watcher's label, a
+ * replay's banner): the log's first row whose end has room for it, the
+ * oldest first, else the log's first row. */
+int view_label_row(const screen_t *s, int n);
+
 /* The map tile under cell (x, y) of a w x h play screen of g: 1 and the
  * tile in *tx, *ty, or 0 if the cell is not on the map window. */
 int view_cell_tile(const game_t *g, int w, int h, int x, int y, int *tx,

@@ -39,6 +39,20 @@ int view_status_row(int w, int h)
     return MAP_H - 1 + (rows < VIEW_LOG_MAX ? rows : VIEW_LOG_MAX);
 }
 
+int view_label_row(const screen_t *s, int n)
+{
+    int top = view_log_top(s->w, s->h);
+    int end = view_status_row(s->w, s->h);
+    for (int y = top; y < end; y++) {
+        int used = s->w;
+        while (used > 0 && screen_cat(s, used - 1, y)->ch == ' ')
+            used--;
+        if (s->w - used >= n)
+            return y;
+    }
+    return top;
+}
+
 void view_layout(const game_t *g, int w, int h, view_layout_t *lo)
 {
     memset(lo, 0, sizeof *lo);

@@ -205,23 +205,6 @@ void sess_view_draw(sess_t *s, const game_t *g, screen_t *next)
     view_draw_cached_display(g, &s->display, &s->view, next);
 }
 
-/* The log's row (from its top down to the status line) whose right end
- * has room for n columns, the oldest first; the oldest when none has (a
- * long line then loses its end under the label). */
-static int overlay_row(const screen_t *next, int n)
-{
-    int top = view_log_top(next->w, next->h);
-    int end = view_status_row(next->w, next->h);
-    for (int y = top; y < end; y++) {
-        int used = next->w;
-        while (used > 0 && screen_cat(next, used - 1, y)->ch == ' ')
-            used--;
-        if (next->w - used >= n)
-            return y;
-    }
-    return top;
-}
-
 void sess_overlay_line(sess_t *s, screen_t *next, const char *text,
                        uint8_t bg)
 {
@@ -230,7 +213,7 @@ void sess_overlay_line(sess_t *s, screen_t *next, const char *text,
      * one has the room (in the narrow layout the log is under the map
      * window: view_layout). */
     int n = (int)strlen(text);
-    int y = next->w - n >= MAP_W ? 0 : overlay_row(next, n);
+    int y = next->w - n >= MAP_W ? 0 : view_label_row(next, n);
     screen_puts(next, next->w - n > 0 ? next->w - n : 0, y, text, COL_BLACK,
                 bg, 0);
     if (y > 0)

@@ -33,8 +33,8 @@
 
 /* c's screen is g drawn at c's size with line over it where the server
  * puts a host's line (session_render.c, sess_overlay_line: beside the map
- * on row 0 when there is room, else at the right end of the log's first
- * row), row for row; else the test fails, naming the row and the key. */
+ * on row 0 when there is room, else at the right end of a log row with
+ * room for it: view_label_row), row for row; else the test fails, naming the row and the key. */
 static void expect_screen(const tclient_t *c, const game_t *g,
                           const char *line, int key_no)
 {
@@ -42,7 +42,7 @@ static void expect_screen(const tclient_t *c, const game_t *g,
     ck_assert_int_eq(screen_init(&want, cl_w(c), cl_h(c)), 0);
     view_draw(g, &want);
     int n = (int)strlen(line);
-    int y = want.w - n >= MAP_W ? 0 : view_log_top(want.w, want.h);
+    int y = want.w - n >= MAP_W ? 0 : view_label_row(&want, n);
     screen_puts(&want, want.w - n, y, line, COL_BLACK, COL_BCYAN, 0);
     play_expect_screen(c, &want, key_no);
     screen_free(&want);
