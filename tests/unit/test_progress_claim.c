@@ -32,6 +32,7 @@
 #include "progress_fixture.h"
 #include "progress_player.h"
 #include "store_fixture.h"
+#include "store_log.h"
 #include "store_where.h"
 
 static void setup(void)
@@ -107,43 +108,6 @@ static void assert_is(const loaded_t *l, const gamer_t *p, int64_t started)
     ck_assert_uint_eq(game_hash(g), game_hash(p->g));
     game_free(g);
     record_free(&r);
-}
-
-/* The store's log (stderr) goes to a file in dir while a test reads it:
- * how many of its lines hold `what` so far. */
-static char logpath[160];
-static int saved_stderr = -1;
-
-static void log_to_file(void)
-{
-    snprintf(logpath, sizeof logpath, "%s/log", dir);
-    fflush(stderr);
-    saved_stderr = dup(2);
-    int lfd = open(logpath, O_CREAT | O_WRONLY | O_TRUNC, 0600);
-    ck_assert_int_ge(lfd, 0);
-    dup2(lfd, 2);
-    close(lfd);
-}
-
-static void log_restore(void)
-{
-    fflush(stderr);
-    dup2(saved_stderr, 2);
-    close(saved_stderr);
-    unlink(logpath);
-}
-
-static int logged(const char *what)
-{
-    fflush(stderr);
-    FILE *f = fopen(logpath, "r");
-    ck_assert_ptr_nonnull(f);
-    char line[1024];
-    int n = 0;
-    while (fgets(line, sizeof line, f))
-        n += strstr(line, what) != NULL;
-    fclose(f);
-    return n;
 }
 
 /* --- a second host's claim in flight (PostgreSQL) ---------------------------- */
@@ -654,6 +618,7 @@ START_TEST(cross_takeover_loses_nothing)
                      (long long)(lg.keys.len + lh.keys.len));
     ck_assert_int_eq(logged(" error "), 0);
     log_restore();
+    unlink(logpath);
     loaded_free(&lh);
     loaded_free(&lg);
     player_free(&pg);
@@ -848,6 +813,7 @@ START_TEST(claim_during_a_batch_that_ends_and_begins)
              " WHERE account_id = %lld", (long long)jo);
     ck_assert_int_eq(sw_int(sql), (long long)lb.keys.len);
     log_restore();
+    unlink(logpath);
     loaded_free(&lb);
     player_free(&pz);
     player_free(&py);
@@ -915,6 +881,7 @@ START_TEST(claim_ended_as_a_deadlock_is_taken_again)
              " = %lld", (long long)kit);
     ck_assert_int_eq(sw_int(sql), lb.p.claim);
     log_restore();
+    unlink(logpath);
     loaded_free(&lb);
     player_free(&pa);
 }

@@ -29,6 +29,7 @@
 #include "record.h"
 #include "store.h"
 #include "store_fixture.h"
+#include "store_log.h"
 #include "store_where.h"
 
 #define NOBODY 65534
@@ -226,47 +227,6 @@ END_TEST
 
 /* --- failing while running --------------------------------------------------- */
 
-static int count_lines(const char *path, const char *what)
-{
-    FILE *f = fopen(path, "r");
-    ck_assert_ptr_nonnull(f);
-    char line[1024];
-    int n = 0;
-    while (fgets(line, sizeof line, f))
-        n += strstr(line, what) != NULL;
-    fclose(f);
-    return n;
-}
-
-/* The store's log goes to logpath (in dir) until log_restore. */
-static char logpath[160];
-static int saved_stderr = -1;
-
-static void log_to_file(void)
-{
-    snprintf(logpath, sizeof logpath, "%s/log", dir);
-    fflush(stderr);
-    saved_stderr = dup(2);
-    int lfd = open(logpath, O_CREAT | O_WRONLY | O_TRUNC, 0600);
-    ck_assert_int_ge(lfd, 0);
-    dup2(lfd, 2);
-    close(lfd);
-}
-
-static void log_restore(void)
-{
-    fflush(stderr);
-    dup2(saved_stderr, 2);
-    close(saved_stderr);
-}
-
-/* Lines of the store's log so far that hold what. */
-static int logged(const char *what)
-{
-    fflush(stderr);
-    return count_lines(logpath, what);
-}
-
 /* Another process's write lock on the database: SQLite's, or on
  * PostgreSQL the tables pg_lock names (a LOCK TABLE mode and tables). */
 typedef struct held_lock {
@@ -340,12 +300,12 @@ START_TEST(failing_writes_flip_health_and_log_once)
 
     log_restore();
     ck_assert_int_eq(sql_int("SELECT count(*) FROM games"), 1);
-    ck_assert_int_eq(count_lines(logpath, "writes are failing"), 1);
+    ck_assert_int_eq(logged("writes are failing"), 1);
     /* the reason: in the statement's line and in the one that says so */
-    ck_assert_int_eq(count_lines(logpath, sw_pg() ? "lock timeout"
+    ck_assert_int_eq(logged(sw_pg() ? "lock timeout"
                                                   : "database is locked"), 2);
-    ck_assert_int_eq(count_lines(logpath, "writes work again"), 1);
-    ck_assert_int_eq(count_lines(logpath, "games lost"), 0);
+    ck_assert_int_eq(logged("writes work again"), 1);
+    ck_assert_int_eq(logged("games lost"), 0);
     unlink(logpath);
 }
 END_TEST
@@ -380,12 +340,12 @@ START_TEST(a_full_disk_is_the_reason_told)
     atomic_store(&full_disk, 0);
     store_close(st);
     log_restore();
-    ck_assert_int_eq(count_lines(logpath, "writes are failing (database or "
+    ck_assert_int_eq(logged("writes are failing (database or "
                                           "disk is full)"), 1);
-    ck_assert_int_eq(count_lines(logpath, "COMMIT: database or disk is full"),
+    ck_assert_int_eq(logged("COMMIT: database or disk is full"),
                      1);
-    ck_assert_int_eq(count_lines(logpath, "ROLLBACK"), 0);
-    ck_assert_int_eq(count_lines(logpath, "SQL logic error"), 0);
+    ck_assert_int_eq(logged("ROLLBACK"), 0);
+    ck_assert_int_eq(logged("SQL logic error"), 0);
 }
 END_TEST
 
@@ -414,7 +374,7 @@ START_TEST(writes_work_again_only_once_a_write_is_kept)
     ck_assert_uint_eq(store_failed_batches(st), 1);
     store_close(st);
     log_restore();
-    ck_assert_int_eq(count_lines(logpath, "writes are failing"), 1);
+    ck_assert_int_eq(logged("writes are failing"), 1);
 }
 END_TEST
 
@@ -577,9 +537,9 @@ START_TEST(pg_lost_connection_comes_back)
     log_restore();
     ck_assert_int_eq(sw_int("SELECT count(*) FROM games"), 2);
     ck_assert_int_eq(sw_int("SELECT count(*) FROM games WHERE score = 2"), 0);
-    ck_assert_int_eq(count_lines(logpath, "writes are failing"), 1);
-    ck_assert_int_eq(count_lines(logpath, "connected again"), 1);
-    ck_assert_int_eq(count_lines(logpath, "writes work again"), 1);
+    ck_assert_int_eq(logged("writes are failing"), 1);
+    ck_assert_int_eq(logged("connected again"), 1);
+    ck_assert_int_eq(logged("writes work again"), 1);
     unlink(logpath);
 }
 END_TEST
