@@ -533,9 +533,7 @@ static ctl_t *listen_on(ctl_t *c, int fd)
         log_error("console: cannot listen on %s: %s", c->path, uv_strerror(rc));
         if (made)
             unlink(c->path); /* bound, but no console on it */
-        if (h->metrics_fd >= 0) /* handed over for a console that is not */
-            close(h->metrics_fd);
-        h->metrics_fd = -1;
+        /* (metrics_fd, untaken: host.c closes it after ctl_start) */
         uv_close((uv_handle_t *)&c->server, NULL);
         c->stopped = 1;
         return c; /* freed by ctl_free after the loop has run the close */

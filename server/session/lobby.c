@@ -472,6 +472,13 @@ static int menu_key(lobby_t *l, int key)
     }
 }
 
+/* The name being registered is an account's: the name prompt's note. */
+static void say_taken(lobby_t *l)
+{
+    lobby_note(l, LOBBY_NOTE_BAD, "The name %s is taken: choose another.",
+               l->name);
+}
+
 /* Why the rest of a line is dropped (lobby_t.drop_line). */
 enum { DROP_UPGRADE = 1, DROP_TAKEN };
 
@@ -491,8 +498,7 @@ static void drop_key(lobby_t *l, int key)
         l->drop_line = 0;
         lobby_note_clear(l);
         if (taken) /* the name prompt's word, now that it takes keys */
-            lobby_note(l, LOBBY_NOTE_BAD, "The name %s is taken: choose "
-                       "another.", l->name);
+            say_taken(l);
     }
 }
 
@@ -637,8 +643,7 @@ int lobby_name_checked(lobby_t *l, const char *name, int status, int taken)
         lobby_note(l, LOBBY_NOTE_BAD, "The name %s is taken. Press Enter, "
                    "then choose another.", l->name);
     } else {
-        lobby_note(l, LOBBY_NOTE_BAD, "The name %s is taken: choose "
-                   "another.", l->name);
+        say_taken(l);
     }
     return LOBBY_DO_NOTHING;
 }

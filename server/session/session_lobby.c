@@ -223,10 +223,6 @@ static void lookup_failed(sess_t *s, const char *why)
     sess_owe_frame(s);
 }
 
-/* After a login (and any takeover): ask the store for a game to continue.
- * Until it answers, no game begins (p waits, then asks again): a new
- * game's beginning ends the saved one. A store that does not answer
- * within store_wait_ms is said as for any lobby request. */
 /* The lobby's wait for the store begins: store_wait_ms counts from now,
  * for this wait (busy_gen) only. */
 static void store_wait_start(sess_t *s)
@@ -235,6 +231,10 @@ static void store_wait_start(sess_t *s)
     s->st.lobby.store_gen = s->lobby.busy_gen;
 }
 
+/* After a login (and any takeover): ask the store for a game to continue.
+ * Until it answers, no game begins (p waits, then asks again): a new
+ * game's beginning ends the saved one. A store that does not answer
+ * within store_wait_ms is said as for any lobby request. */
 static void load_progress(sess_t *s)
 {
     s->progress_known = 0;

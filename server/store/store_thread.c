@@ -93,13 +93,6 @@ static uint64_t moved_due_in(const store_t *st)
     return now >= at ? 0 : at - now;
 }
 
-/* Whether the database's file is still at its path, every
- * STORE_MOVED_EVERY_MS. SQLite writes on, without an error, to a file
- * renamed or deleted under it, so nothing else would tell: every account
- * and game written from then on would be lost silently at the next start.
- * Said once when it moves (and once if it comes back), and on /metrics;
- * play goes on: refusing games would lose them all the same, and the
- * operator may still put the file back. */
 /* A file that moved (look_moved): the database as this server has it,
  * written to PATH.rescued (through PATH.rescued.tmp, so that a copy cut
  * short never takes the place of a whole one), now and as the server
@@ -124,6 +117,13 @@ static void copy_moved(store_t *st, const char *when)
     log_info("store: the open database copied to %s %s", dst, when);
 }
 
+/* Whether the database's file is still at its path, every
+ * STORE_MOVED_EVERY_MS. SQLite writes on, without an error, to a file
+ * renamed or deleted under it, so nothing else would tell: every account
+ * and game written from then on would be lost silently at the next start.
+ * Said once when it moves (and once if it comes back), and on /metrics;
+ * play goes on: refusing games would lose them all the same, and the
+ * operator may still put the file back (and copy_moved keeps a copy). */
 static void look_moved(store_t *st)
 {
     if (moved_due_in(st) != 0)
