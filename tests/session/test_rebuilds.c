@@ -216,6 +216,8 @@ START_TEST(a_refused_rebuild_begins_no_game)
     ck_assert(cl_key(d, "p"));
     ck_assert(srv_wait_log_count(s, refused, 2, CL_WAIT_MS));
     play_wait_text(d, told);
+    /* all the server wrote after the refusal is in before the checks */
+    ck_assert(cl_sync(d, CL_WAIT_MS));
     ck_assert(!cl_screen_has(d, "HP: "));
     ck_assert(!srv_log_has(s, "game start id=4"));
     expect(mport, "rogued_rebuilds_total{outcome=\"refused\"}", 2);

@@ -473,6 +473,8 @@ START_TEST(a_failed_lookup_keeps_the_saved_game)
     ck_assert(srv_wait_log_count(s, "progress id=2: not looked up", 2,
                                  CL_WAIT_MS));
     play_wait_text(b, told);
+    /* all the server wrote after the refusal is in before the checks */
+    ck_assert(cl_sync(b, CL_WAIT_MS));
     ck_assert(!cl_screen_has(b, "HP: "));
     ck_assert(!srv_log_has(s, "game start id=2"));
     ck_assert_int_eq(sqlite3_exec(db, "DROP TRIGGER no_claim", NULL, NULL,
@@ -544,6 +546,8 @@ START_TEST(a_registration_without_its_claim_begins_no_game)
     ck_assert(cl_key(a, "p"));
     ck_assert(srv_wait_log_count(s, failed, 2, CL_WAIT_MS));
     play_wait_text(a, told);
+    /* all the server wrote after the refusal is in before the checks */
+    ck_assert(cl_sync(a, CL_WAIT_MS));
     ck_assert(!cl_screen_has(a, "HP: "));
     ck_assert(!srv_log_has(s, "game start id=1"));
 
@@ -615,6 +619,8 @@ START_TEST(a_game_that_does_not_rebuild_is_kept)
     ck_assert(cl_key(b, "p"));
     ck_assert(srv_wait_log_count(s, failed, 2, CL_WAIT_MS));
     play_wait_text(b, told);
+    /* all the server wrote after the refusal is in before the checks */
+    ck_assert(cl_sync(b, CL_WAIT_MS));
     ck_assert(!cl_screen_has(b, "HP: "));
     ck_assert(!srv_log_has(s, "game start id=1"));
     ck_assert(!srv_log_has(s, "game over"));
