@@ -3,10 +3,11 @@
 // playwright-core); tests/e2e/browser_screens.sh runs it against a server
 // started with PLAN's seed (tests/web/stairs_plan):
 //
-// 1. At 1920x1080, 1280x800 and a 390x844 phone with touch: the terminal
-//    is at least 90% of the window's width, its cells at least MIN_CELL
-//    (10 px wide on a desktop, 8 on the phone), at most 140 columns; in a
-//    game the log is right under the map; a screenshot of each
+// 1. At 2560x1440, 1920x1080, 1280x800 and a 390x844 phone with touch:
+//    the terminal is at least 90% of the window's width, its cells at
+//    least MIN_CELL (10 px wide on a desktop, 8 on the phone), at most 140
+//    columns, and on a desktop at most 88 (the map's 80 fill the width);
+//    in a game the log is right under the map; a screenshot of each
 //    (OUTDIR/screens-WxH.png).
 // 1b. The phone turned sideways (844x390): the key bar at the terminal's
 //    sides, not under it; the terminal at least 85% of the height; the
@@ -94,6 +95,10 @@ async function fits(width, height, phone) {
   if (cell < minCell) throw new Error(`cells under ${minCell} px: ${why}`);
   if (m.cols > 140) throw new Error(`over 140 columns: ${why}`);
   if (!phone && (m.cols < 80 || m.rows < 24)) throw new Error(`under 80x24: ${why}`);
+  // The map is 80 columns: on a big screen the font grows until they fill
+  // the width (at least 90% of it), not to a fixed size that leaves the
+  // right of the screen black.
+  if (!phone && m.cols > 88) throw new Error(`the map's 80 columns fill under 90% of the width: ${why}`);
   if (phone && (m.cols < 40 || m.rows < 20)) throw new Error(`under 40x20: ${why}`);
   if ((m.bar !== 'none') !== phone) throw new Error(`the key bar is ${m.bar}: ${why}`);
   if (!phone) {
@@ -367,6 +372,7 @@ async function phoneTurned() {
 
 let page0;
 try {
+  await fits(2560, 1440, false);
   await fits(1920, 1080, false);
   await fits(1280, 800, false);
   await fits(390, 844, true);
