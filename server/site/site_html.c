@@ -27,6 +27,11 @@ static const char style[] =
      * apart, so a narrow screen scrolls the box sideways instead */
     "pre{white-space:pre;overflow-x:auto;background:#000;padding:.6em}"
     ".term{width:100%;height:70vh;min-height:20em;background:#000}"
+    /* a phone held sideways: 70% of its height is 17 rows of a readable
+     * font; the whole height (svh: with the browser's bars shown) holds
+     * 80x24, the whole map, seen whole once scrolled to */
+    "@media (orientation:landscape) and (max-height:500px){"
+    ".term{height:100vh;height:100svh}}"
     "#news li{color:#fc6}"
     /* a phone: tighter, and without the columns that matter least (the
      * date of a score, a game's watchers) */

@@ -14,27 +14,41 @@ static const char script[] =
     "if (typeof Terminal === 'undefined' || typeof FitAddon === 'undefined') {\n"
     "status.textContent = 'The terminal did not load (the server may be "
     "busy): reload the page in a moment.';\nreturn;\n}\n"
-    /* 80 columns in the box if a font of 6 px or more allows (a phone),
-     * 15 px at most: the game is drawn at 80 columns or more */
-    "var fontSize = Math.max(6, Math.min(15, "
-    "Math.floor(box.clientWidth / 80 / 0.6)));\n"
-    "var term = new Terminal({ cursorBlink: false, fontSize: fontSize, "
+    "var term = new Terminal({ cursorBlink: false, fontSize: 15, "
     "scrollback: 0, convertEol: false });\n"
     "var fit = new FitAddon.FitAddon();\n"
-    "term.loadAddon(fit);\nterm.open(box);\nfit.fit();\n"
-    /* At 80 columns or more the game draws at most 33 rows (docs/game.md,
+    "term.loadAddon(fit);\nterm.open(box);\n"
+    /* The font: the largest, up to 15 px, that gives 80x24 in the box (or
+     * 80x20 in a box too short for 24 rows of 16 px). In a box narrower
+     * than 80 columns of 8 px (a phone held upright, where 80 columns are
+     * cells of 4 px) cells of 8 px and 40 columns or more instead: the
+     * game's own narrow layout, a window on the map that follows the
+     * player, as a phone's play page has; scrolling sideways after the
+     * player would be the watcher's work. Chosen again at every resize: a
+     * phone turned sideways has room for 80 columns, and back again not.
+     * At 80 columns or more the game draws at most 33 rows (docs/game.md,
      * "The screen"): a taller box (70vh, a phone's 70 rows) would be black
-     * under the status line, so it is cut to 33 rows. The cell's height is
-     * measured once (the font does not change), so that a resize fits
-     * once and sends one size. */
-    "var cellH = box.querySelector('.xterm-screen').getBoundingClientRect()"
-    ".height / term.rows;\n"
+     * under the status line, so it is cut to 33 rows. The cut is worked
+     * out from the rows proposed (the box over them is a cell's height),
+     * so that a resize fits once and sends one size. */
     "function fitBox() {\n"
     "box.style.height = box.style.minHeight = '';\n"
+    "var w = box.clientWidth, h = parseFloat(getComputedStyle(box).height);\n"
+    "var needCols = w >= 640 ? 80 : Math.max(40, Math.floor(w / 8));\n"
+    "var needRows = h >= 24 * 16 ? 24 : 20;\n"
+    "var fits = function (size) { term.options.fontSize = size; "
+    "var p = fit.proposeDimensions(); "
+    "return p && p.cols >= needCols && p.rows >= needRows; };\n"
+    "var lo = 6, hi = 15;\nif (fits(hi)) lo = hi;\n"
+    "while (hi - lo > 0.25) { var mid = (lo + hi) / 2; "
+    "if (fits(mid)) lo = mid; else hi = mid; }\n"
+    "term.options.fontSize = lo;\n"
     "var d = fit.proposeDimensions();\n"
     "if (d && d.cols >= 80 && d.rows > 33) {\n"
     "box.style.minHeight = '0';\n"
-    "box.style.height = (Math.ceil(cellH * 33) + 1) + 'px';\n}\n"
+    /* h / d.rows is a cell's height, give or take the rounding: 33 of
+     * them, a little over, are 33 rows, never 34 */
+    "box.style.height = (h * 33 / d.rows + 0.05) + 'px';\n}\n"
     "fit.fit();\n}\nfitBox();\n"
     "var ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : "
     "'ws://') + location.host + '/ws?' + box.dataset.ws);\n"

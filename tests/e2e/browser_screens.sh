@@ -2,9 +2,10 @@
 # browser_screens.sh - the browser page on any screen, by touch and across a
 # dropped connection, in a real browser (Debian's chromium, headless,
 # driven by playwright-core, as browser.sh): tests/web/screens.mjs says
-# what it checks (the terminal filling 1920x1080, 1280x800 and a 390x844
-# phone; a phone game to depth 3 by taps; a guest's and an account's game
-# back at the same turn after a drop). build/san/tests/web/stairs_plan
+# what it checks (the terminal filling 2560x1440, 1920x1080, 1280x800 and
+# a 390x844 phone, and the phone turned sideways; a phone game to depth 3
+# by taps; a guest's and an account's game back at the same turn after a
+# drop). build/san/tests/web/stairs_plan
 # finds the seed and the taps. Screenshots in build/test-logs/web/.
 # Then SIGTERM: the server must exit 0.
 #

@@ -4,9 +4,11 @@
 # tests/web/playwright.lock, fetched by browser.sh's way), against the
 # release build: tests/web/site.mjs says what it checks (the front page
 # lists a live game, its watch page shows the player's moves, the hall of
-# fame links the game's page, whose replay plays). Screenshots of every
-# page at 1280x800 and 390x844 are kept in build/site-shots. Then SIGTERM:
-# the server must exit 0.
+# fame links the game's page, whose replay plays; on a phone the watch and
+# game pages' terminals readable upright and refitted when it is turned
+# sideways). Screenshots of every page at 1280x800 and 390x844 (the watch
+# and game pages sideways too, 844x390) are kept in build/site-shots.
+# Then SIGTERM: the server must exit 0.
 #
 # Exit 0: passed; 1: failed; 77: skipped (no chromium, node or xterm.js,
 # or playwright-core cannot be had).

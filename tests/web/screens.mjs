@@ -3,11 +3,15 @@
 // playwright-core); tests/e2e/browser_screens.sh runs it against a server
 // started with PLAN's seed (tests/web/stairs_plan):
 //
-// 1. At 1920x1080, 1280x800 and a 390x844 phone with touch: the terminal
-//    is at least 90% of the window's width, its cells at least MIN_CELL
-//    (10 px wide on a desktop, 8 on the phone), at most 140 columns; in a
-//    game the log is right under the map; a screenshot of each
+// 1. At 2560x1440, 1920x1080, 1280x800 and a 390x844 phone with touch:
+//    the terminal is at least 90% of the window's width, its cells at
+//    least MIN_CELL (10 px wide on a desktop, 8 on the phone), at most 140
+//    columns, and on a desktop at most 88 (the map's 80 fill the width);
+//    in a game the log is right under the map; a screenshot of each
 //    (OUTDIR/screens-WxH.png).
+// 1b. The phone turned sideways (844x390): the key bar at the terminal's
+//    sides, not under it; the terminal at least 85% of the height; the
+//    keys play; upright again as before (OUTDIR/screens-844x390.png).
 // 2. The phone plays by taps alone (the ⌨ button opens the keyboard for
 //    the lobby's `p`): PLAN's steps on the key bar's arrows and `>` reach
 //    depth 3 at PLAN's turn (OUTDIR/screens-phone-depth3.png).
@@ -91,6 +95,10 @@ async function fits(width, height, phone) {
   if (cell < minCell) throw new Error(`cells under ${minCell} px: ${why}`);
   if (m.cols > 140) throw new Error(`over 140 columns: ${why}`);
   if (!phone && (m.cols < 80 || m.rows < 24)) throw new Error(`under 80x24: ${why}`);
+  // The map is 80 columns: on a big screen the font grows until they fill
+  // the width (at least 90% of it), not to a fixed size that leaves the
+  // right of the screen black.
+  if (!phone && m.cols > 88) throw new Error(`the map's 80 columns fill under 90% of the width: ${why}`);
   if (phone && (m.cols < 40 || m.rows < 20)) throw new Error(`under 40x20: ${why}`);
   if ((m.bar !== 'none') !== phone) throw new Error(`the key bar is ${m.bar}: ${why}`);
   if (!phone) {
@@ -293,11 +301,82 @@ async function dropAndBack(proxy, account, how = 'cut') {
   await context.close();
 }
 
+// --- 1b. a phone turned sideways -----------------------------------------
+// The terminal's box and the key bar's two groups (the pad, the commands).
+const layout = (page) => page.evaluate(() => {
+  const box = (e) => { const r = e.getBoundingClientRect();
+                       return { l: r.left, t: r.top, r: r.right, b: r.bottom, w: r.width, h: r.height }; };
+  const s = box(document.querySelector('.xterm-screen'));
+  return { vw: innerWidth, vh: innerHeight, cols: term.cols, rows: term.rows,
+           font: term.options.fontSize, cell: s.w / term.cols, screen: s,
+           term: box(document.getElementById('terminal')),
+           buttons: [...document.querySelectorAll('#keys button')].map(box) };
+});
+// Turned from upright to sideways and back: sideways (844x390) the key
+// bar must not take the rows under the terminal (a bar across the foot
+// took 36% of the height, leaving 21 rows of 10 px): the pad and the
+// commands stand at the sides, the terminal keeps at least 85% of the
+// height, filled (90% or more each way) with cells of 7.5 px or more,
+// every button in view, at least 40 px high, off the terminal. The keys
+// still play; upright again, the page is as it was.
+async function phoneTurned() {
+  const { context, page } = await phoneLobby();
+  const up = await layout(page);
+  await page.setViewportSize({ width: 844, height: 390 });
+  const t0 = Date.now();
+  let m;
+  for (;;) {
+    m = await layout(page);
+    // (the cells fill the box once the font is chosen for it: until then
+    // they are the upright ones)
+    if (m.vw === 844 && m.term.h >= 0.85 * m.vh && m.cell >= 7.5 &&
+        m.screen.w >= 0.9 * m.term.w && m.screen.w <= m.term.w + 1 &&
+        m.screen.h >= 0.9 * m.term.h && m.screen.h <= m.term.h + 1) break;
+    if (Date.now() - t0 > DEADLINE)
+      throw new Error(`sideways the terminal is ${Math.round(m.term.w)}x${Math.round(m.term.h)} ` +
+                      `of 844x390, its cells ${Math.round(m.screen.w)}x${Math.round(m.screen.h)}, ` +
+                      `${m.cell.toFixed(2)} px (${m.cols}x${m.rows})`);
+    await page.waitForTimeout(50);
+  }
+  const over = (a, b) => a.l < b.r - 1 && b.l < a.r - 1 && a.t < b.b - 1 && b.t < a.b - 1;
+  for (const b of m.buttons) {
+    const why = `a button at ${JSON.stringify(b)}, the terminal ${JSON.stringify(m.term)}`;
+    if (b.l < 0 || b.t < 0 || b.r > m.vw + 0.5 || b.b > m.vh + 0.5) throw new Error(`sideways ${why} is out of view`);
+    if (b.h < 40) throw new Error(`sideways ${why} is under 40 px high`);
+    if (over(b, m.term)) throw new Error(`sideways ${why} is over the terminal`);
+  }
+  await waitText(page, 'Play (as a guest)'); // redrawn at the new size
+  await page.tap('#keys button[data-key="kbd"]');
+  await page.keyboard.press('p');
+  await waitText(page, 'Name: guest');
+  await page.tap('#keys button[data-key="enter"]');
+  await waitFor(page, 'the game', (s) => turn(s) === 0);
+  await keyTurn(page, () => page.tap('#keys button[data-key="."]'));
+  const file = await shot(page, 'screens-844x390.png');
+  await page.setViewportSize({ width: 390, height: 844 });
+  const t1 = Date.now();
+  let back;
+  for (;;) {
+    back = await layout(page);
+    if (back.cols === up.cols && back.rows === up.rows && Math.abs(back.term.h - up.term.h) < 1) break;
+    if (Date.now() - t1 > DEADLINE)
+      throw new Error(`upright again ${back.cols}x${back.rows}, ${back.term.h} px high, not ` +
+                      `${up.cols}x${up.rows}, ${up.term.h} px as before`);
+    await page.waitForTimeout(50);
+  }
+  console.log(`ok: sideways the terminal is ${Math.round(m.term.w)}x${Math.round(m.term.h)} of 844x390 ` +
+              `(${m.cols}x${m.rows}, cells ${m.cell.toFixed(2)} px), the keys at its sides; ` +
+              `upright again ${back.cols}x${back.rows}, ${file}`);
+  await context.close();
+}
+
 let page0;
 try {
+  await fits(2560, 1440, false);
   await fits(1920, 1080, false);
   await fits(1280, 800, false);
   await fits(390, 844, true);
+  await phoneTurned();
   await phoneGame();
   await phoneTap();
   const proxy = await startProxy(new URL(url));

@@ -12,7 +12,10 @@
 // and game pages' terminals end with the game's status line; with its
 // terminal's script refused (503) the page says so. Every page is
 // screenshot at 1280x800 and 390x844 into OUTDIR (site-PAGE-WxH.png), and
-// a phone's page must not scroll sideways. Exit 0 on success; a failure
+// a phone's page must not scroll sideways. On the phone the watch and game
+// pages' terminals are readable upright (cells of 7.5 px or more) and chosen
+// again when it is turned sideways (80x24 or more, the box in the window:
+// site-PAGE-844x390.png). Exit 0 on success; a failure
 // throws with what was on the screen.
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -76,6 +79,60 @@ const statusLast = async (page, w) => {
   if (!rows[rows.length - 1].includes('HP:'))
     throw new Error(`at ${w} px ${page.url()}'s terminal has ${rows.length} rows, ` +
                     `the status line not the last:\n${s}`);
+};
+// A page's terminal as it stands: its size in cells, a cell's width, and
+// its box against the window.
+const termOf = (page) => page.evaluate(() => {
+  const t = window.rogueTerm;
+  const r = document.querySelector('#term .xterm-screen').getBoundingClientRect();
+  const b = document.getElementById('term').getBoundingClientRect();
+  return { cols: t.cols, rows: t.rows, font: t.options.fontSize, cell: r.width / t.cols,
+           boxH: Math.round(b.height), vw: innerWidth, vh: innerHeight };
+});
+const waitTerm = async (page, what, test) => {
+  const t0 = Date.now();
+  for (;;) {
+    const m = await termOf(page);
+    if (test(m)) return m;
+    if (Date.now() - t0 > DEADLINE)
+      throw new Error(`${page.url()}: no ${what} within ${DEADLINE} ms: ${JSON.stringify(m)}`);
+    await page.waitForTimeout(50);
+  }
+};
+// The server's redraw at a new size: the status line on the last row.
+const waitStatusLast = async (page) => {
+  const t0 = Date.now();
+  for (;;) {
+    const rows = await rowsOf(page);
+    if (rows.length && rows[rows.length - 1].includes('HP:')) return;
+    if (Date.now() - t0 > DEADLINE)
+      throw new Error(`${page.url()}: the status line is not the last row:\n${rows.join('\n')}`);
+    await page.waitForTimeout(50);
+  }
+};
+// A watch or game page on a phone, turned. Upright, 80 columns would be
+// cells of 4 px: the terminal takes cells of about 8 px instead (7.5 or
+// more; the game's narrow layout, a window on the map that follows the
+// player, as the phone's play page has). Sideways the font is chosen again, not kept
+// from the load: at least 80x24 (the whole map) in cells of 7.5 px or
+// more, the box no taller than the window (it is seen whole); upright
+// again as before. A screenshot sideways (site-NAME-844x390.png).
+const phoneTurns = async (page, name) => {
+  const up = await waitTerm(page, 'cells of 7.5 px upright', (m) => m.cell >= 7.5 && m.cols >= 40);
+  await page.setViewportSize({ width: 844, height: 390 });
+  const side = await waitTerm(page, 'sideways 80x24 in cells of 7.5 px, in the window',
+    (m) => m.vw === 844 && m.cols >= 80 && m.rows >= 24 && m.cell >= 7.5 && m.boxH <= m.vh);
+  await waitStatusLast(page);
+  await page.locator('#term').scrollIntoViewIfNeeded();
+  const shot = path.join(outdir, `site-${name}-844x390.png`);
+  await page.screenshot({ path: shot });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await waitTerm(page, `${up.cols}x${up.rows} upright again`,
+                 (m) => m.vw === 390 && m.cols === up.cols && m.rows === up.rows);
+  await waitStatusLast(page);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  console.log(`ok: ${page.url()} on a phone: upright ${up.cols}x${up.rows} (cells ${up.cell.toFixed(2)} px), ` +
+              `sideways ${side.cols}x${side.rows} (cells ${side.cell.toFixed(2)} px), ${shot}`);
 };
 // A page at both sizes: loaded, checked by fn, screenshot.
 const shoot = async (ctxs, url, name, fn) => {
@@ -160,6 +217,7 @@ try {
   await shoot(ctxs, base + watchHref, 'watch', async (page, w) => {
     await waitText(page, 'Watching guest1');
     await statusLast(page, w);
+    if (w < 500) await phoneTurns(page, 'watch');
   });
 
   // Rest until the game is ranked: dead, or quit past 100 turns.
@@ -226,6 +284,7 @@ try {
     await page.locator('#dump').waitFor();
     await waitText(page, 'Replay: guest1');
     await statusLast(page, w);
+    if (w < 500) await phoneTurns(page, 'game');
     // The dump is 80 columns of text with a map in it: each of its lines
     // is one line on the screen, at any width (the box scrolls sideways
     // on a phone), or the map falls apart.
