@@ -1,29 +1,23 @@
 /* screen_text.c - the host's text as UTF-8 (screen_text.h). */
 #include "screen_text.h"
 
-/* The character at p (its bytes in *len), or '?' for bytes that are not
- * one (a stray continuation byte, a sequence cut short, an overlong or
- * surrogate form): one byte is taken then, so the rest still decodes. */
-static uint32_t next_char(const unsigned char *p, int *len)
+#include <string.h>
+
+#include "utf8.h"
+
+/* The character at p, of the n bytes left (its bytes in *len), or '?'
+ * for bytes that are not one (utf8_decode: a stray continuation byte, a
+ * sequence cut short, an overlong or surrogate form): one byte is taken
+ * then, so the rest still decodes. */
+static uint32_t next_char(const unsigned char *p, size_t n, size_t *len)
 {
-    *len = 1;
-    if (p[0] < 0x80)
-        return p[0];
-    int n = p[0] >= 0xf5 ? 0 : p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3
-            : p[0] >= 0xc2 ? 2 : 0;
-    if (n == 0)
+    uint32_t c;
+    *len = utf8_decode(p, n, &c);
+    if (*len == 0) {
+        *len = 1;
         return '?';
-    uint32_t cp = p[0] & (0x7fu >> n);
-    for (int i = 1; i < n; i++) {
-        if ((p[i] & 0xc0) != 0x80)
-            return '?';
-        cp = cp << 6 | (p[i] & 0x3fu);
     }
-    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-        (cp >= 0xd800 && cp < 0xe000))
-        return '?';
-    *len = n;
-    return cp;
+    return c;
 }
 
 /* 1 for a character every terminal gives one column: the Latin, Greek
@@ -43,9 +37,11 @@ static int one_column(uint32_t c)
 
 int screen_text_width(const char *str)
 {
-    int n = 0, len;
-    for (const unsigned char *p = (const unsigned char *)str; *p; p += len) {
-        next_char(p, &len);
+    const unsigned char *p = (const unsigned char *)str;
+    size_t end = strlen(str), len;
+    int n = 0;
+    for (size_t i = 0; i < end; i += len) {
+        next_char(p + i, end - i, &len);
         n++;
     }
     return n;
@@ -54,18 +50,18 @@ int screen_text_width(const char *str)
 size_t screen_text_row(const char *text, int w)
 {
     const unsigned char *p = (const unsigned char *)text;
-    size_t best = 0;
-    int col = 0, len = 1;
-    for (size_t i = 0;; i += (size_t)len) {
-        if (p[i] == ' ' || p[i] == '\0') {
+    size_t best = 0, end = strlen(text), len = 1;
+    int col = 0;
+    for (size_t i = 0;; i += len) {
+        if (p[i] == ' ' || i == end) {
             /* a break: the row up to it takes col columns */
             if (best > 0 && col > w)
                 return best;
             best = i;
-            if (col > w || p[i] == '\0')
+            if (col > w || i == end)
                 return best;
         }
-        next_char(p + i, &len);
+        next_char(p + i, end - i, &len);
         col++;
     }
 }
@@ -73,10 +69,11 @@ size_t screen_text_row(const char *text, int w)
 int screen_puts_text(screen_t *s, int x, int y, const char *str, uint8_t fg,
                      uint8_t bg, uint8_t attr)
 {
-    int col = 0, len;
-    for (const unsigned char *p = (const unsigned char *)str; *p;
-         p += len, col++) {
-        uint32_t c = next_char(p, &len);
+    const unsigned char *p = (const unsigned char *)str;
+    size_t end = strlen(str), len;
+    int col = 0;
+    for (size_t i = 0; i < end; i += len, col++) {
+        uint32_t c = next_char(p + i, end - i, &len);
         screen_put(s, x + col, y, one_column(c) ? c : '?', fg, bg, attr);
     }
     return col;

@@ -19,7 +19,12 @@ int screen_text_width(const char *str);
 
 /* The bytes of text's first row in w columns, as screen_puts_text draws
  * it: up to the last space that leaves the row at most w columns, or the
- * whole first word if even that is wider (it is clipped then). */
+ * whole first word if even that is wider (it is clipped then). The
+ * game's text wraps with game_text_wrap (world.h) instead, which counts
+ * bytes (screen_puts draws a byte a cell) and cuts a word wider than the
+ * row onto the next (the lobby's note of a 50-character key fingerprint
+ * stays readable below 80 columns); on ASCII whose words fit, the two
+ * make the same rows (test_screen_text). */
 size_t screen_text_row(const char *text, int w);
 
 /* Writes str from (x, y) to the right, clipped at the edge, a cell a

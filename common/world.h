@@ -270,7 +270,8 @@ int game_msg_is_new(const game_t *g, int i);
 /* Splits text into lines of at most w columns, at spaces where it can
  * (a word longer than w is cut). Writes each line's start and length;
  * returns how many (at most max). The views wrap with it too, so that
- * the core counts the rows they draw. */
+ * the core counts the rows they draw. A column is a byte, as screen_puts
+ * draws: the host's UTF-8 text has its own rows (screen_text_row). */
 int game_text_wrap(const char *text, int w, int *start, int *len, int max);
 
 /* The rows of the log wrapped to GAME_HISTORY_NARROW_W (a message at

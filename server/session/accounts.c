@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "utf8.h"
+
 static int say(char *why, size_t whylen, const char *text)
 {
     if (why && whylen)
@@ -32,45 +34,8 @@ int acct_name_valid(const char *name, char *why, size_t whylen)
     return 1;
 }
 
-/* Decodes one UTF-8 sequence at s[*i] (minimal form, no surrogates, at
- * most U+10FFFF). Returns the code point, or -1. */
-static long utf8_next(const unsigned char *s, size_t len, size_t *i)
-{
-    unsigned char c = s[*i];
-    size_t n;
-    long cp;
-    if (c < 0x80) {
-        (*i)++;
-        return c;
-    } else if (c >= 0xc2 && c <= 0xdf) {
-        n = 1;
-        cp = c & 0x1f;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        n = 2;
-        cp = c & 0x0f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        n = 3;
-        cp = c & 0x07;
-    } else {
-        return -1;
-    }
-    if (len - *i - 1 < n)
-        return -1;
-    for (size_t k = 1; k <= n; k++) {
-        unsigned char d = s[*i + k];
-        if ((d & 0xc0) != 0x80)
-            return -1;
-        cp = (cp << 6) | (d & 0x3f);
-    }
-    if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10ffff)) ||
-        (cp >= 0xd800 && cp <= 0xdfff))
-        return -1;
-    *i += n + 1;
-    return cp;
-}
-
 /* Controls, and the invisible characters that can disguise text. */
-static int cp_unsafe(long cp)
+static int cp_unsafe(uint32_t cp)
 {
     return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) ||
            (cp >= 0x200b && cp <= 0x200f) ||  /* zero-width, LRM, RLM */
@@ -86,9 +51,11 @@ int acct_text_is_safe(const char *s, size_t len)
     const unsigned char *p = (const unsigned char *)s;
     size_t i = 0;
     while (i < len) {
-        long cp = utf8_next(p, len, &i);
-        if (cp < 0 || cp_unsafe(cp))
+        uint32_t cp;
+        size_t n = utf8_decode(p + i, len - i, &cp);
+        if (n == 0 || cp_unsafe(cp))
             return 0;
+        i += n;
     }
     return 1;
 }
@@ -101,10 +68,12 @@ int acct_password_valid(const char *pass, char *why, size_t whylen)
     const unsigned char *p = (const unsigned char *)pass;
     size_t i = 0, chars = 0;
     while (i < len) {
-        long cp = utf8_next(p, len, &i);
-        if (cp < 0 || cp < 0x20 || (cp >= 0x7f && cp <= 0x9f))
+        uint32_t cp;
+        size_t n = utf8_decode(p + i, len - i, &cp);
+        if (n == 0 || cp < 0x20 || (cp >= 0x7f && cp <= 0x9f))
             return say(why, whylen,
                        "A password may not hold control characters.");
+        i += n;
         chars++;
     }
     if (chars < ACCT_PASS_MIN)

@@ -18,6 +18,7 @@
 #include "record.h"
 #include "screen_diff.h"
 #include "store_db.h"
+#include "utf8.h"
 #include "view.h"
 
 enum { FMT_TTYREC, FMT_ASCIICAST, FMT_DUMP };
@@ -31,33 +32,6 @@ typedef struct out {
 } out_t;
 
 /* --- asciicast: JSON strings ------------------------------------------------ */
-
-/* The length of the well-formed UTF-8 sequence at p (at most n bytes), or
- * 0: overlong forms, surrogates and code points past U+10FFFF are not. */
-static size_t utf8_len(const unsigned char *p, size_t n)
-{
-    size_t len;
-    uint32_t cp, min;
-    if (p[0] >= 0xf0 && p[0] <= 0xf4) {
-        len = 4, cp = p[0] & 0x07u, min = 0x10000;
-    } else if (p[0] >= 0xe0 && p[0] <= 0xef) {
-        len = 3, cp = p[0] & 0x0fu, min = 0x800;
-    } else if (p[0] >= 0xc2 && p[0] <= 0xdf) {
-        len = 2, cp = p[0] & 0x1fu, min = 0x80;
-    } else {
-        return 0;
-    }
-    if (len > n)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((p[i] & 0xc0) != 0x80)
-            return 0;
-        cp = cp << 6 | (p[i] & 0x3fu);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-        return 0;
-    return len;
-}
 
 /* Writes bytes as the inside of a JSON string: quote and backslash
  * escaped, control bytes (and DEL) as \u00XX, well-formed UTF-8 as it is,
@@ -78,7 +52,8 @@ static void json_string(FILE *f, const void *bytes, size_t n)
             fputc(c, f);
             i++;
         } else {
-            size_t len = utf8_len(p + i, n - i);
+            uint32_t cp;
+            size_t len = utf8_decode(p + i, n - i, &cp);
             if (len) {
                 fwrite(p + i, 1, len, f);
                 i += len;
