@@ -147,7 +147,7 @@ static inline int map_slot_at(const void *slots, int n, size_t size,
     uint8_t place[2] = { (uint8_t)x, (uint8_t)y };
     uint16_t xy;
     memcpy(&xy, place, sizeof xy);
-#define MAP_SLOT_IS(j) (map_slot_word(base + (size_t)(j) * size + xy_at) == xy)
+#define MAP_SLOT_IS(j) ((unsigned)(map_slot_word(base + (size_t)(j) * size + xy_at) == xy))
     int i = from;
     for (; i + 4 <= n; i += 4) {
         if (!(MAP_SLOT_IS(i) | MAP_SLOT_IS(i + 1) | MAP_SLOT_IS(i + 2) |
