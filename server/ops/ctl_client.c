@@ -96,8 +96,7 @@ int ctl_client_main(int argc, char **argv)
         return 2;
     }
     struct sockaddr_un sa = { .sun_family = AF_UNIX };
-    if ((size_t)snprintf(sa.sun_path, sizeof sa.sun_path, "%s/%s", dir,
-                         CTL_SOCKET) >= sizeof sa.sun_path) {
+    if (ctl_socket_path(dir, sa.sun_path, sizeof sa.sun_path) != 0) {
         fprintf(stderr, "%s: the data directory's path is too long\n", me);
         return 2;
     }
