@@ -299,11 +299,12 @@ int main(int argc, char **argv)
          * claims keep an account's game to one of them, docs/hosting.md),
          * the second without a console. An upgrade's new process is
          * handed the console instead. */
+        char sock[CTL_PATH_MAX];
+        ctl_socket_path(cfg.data_dir, sock, sizeof sock);
         fprintf(stderr, "rogued: another server runs on the data directory "
-                "'%s' (its console answers on %s/%s): stop it first (rogued "
+                "'%s' (its console answers on %s): stop it first (rogued "
                 "ctl --data-dir %s shutdown), or give this one a data_dir of "
-                "its own\n", cfg.data_dir, cfg.data_dir, CTL_SOCKET,
-                cfg.data_dir);
+                "its own\n", cfg.data_dir, sock, cfg.data_dir);
         return 1;
     }
     signal(SIGPIPE, SIG_IGN);

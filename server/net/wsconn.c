@@ -204,12 +204,37 @@ void wsconn_refuse_busy(wsconn_t *c, const char *why, const char *line)
     snprintf(c->busy_line, sizeof c->busy_line, "%s", line ? line : "");
 }
 
+/* The answer to a request for /ws that is not an upgrade this module
+ * would open: its status, header lines and why (for the owner's log). */
+typedef struct {
+    const char *status, *extra, *why;
+} ws_fault_t;
+
+/* What is wrong with a request for /ws as an upgrade, or NULL when
+ * nothing is: the one place that decides, for answer and refuse_busy. */
+static const ws_fault_t *upgrade_fault(const wsconn_t *c)
+{
+    static const ws_fault_t not_11 = {
+        "400 Bad Request", "", "a WebSocket upgrade not over HTTP/1.1" };
+    static const ws_fault_t no_upgrade = {
+        "426 Upgrade Required", "Upgrade: websocket\r\nConnection: Upgrade"
+        "\r\nSec-WebSocket-Version: 13\r\n",
+        "/ws without a WebSocket upgrade (version 13)" };
+    static const ws_fault_t bad_key = {
+        "400 Bad Request", "", "a WebSocket upgrade without a proper key" };
+    if (c->hp.http_major != 1 || c->hp.http_minor != 1)
+        return &not_11;
+    if (!c->want_ws || !c->conn_upgrade || !c->version_ok)
+        return &no_upgrade;
+    if (c->key_len == 0 || c->key_len >= sizeof c->key - 1)
+        return &bad_key;
+    return NULL;
+}
+
 /* 1 when the request is a WebSocket upgrade this module would open. */
 static int good_upgrade(const wsconn_t *c)
 {
-    return strcmp(c->url, "/ws") == 0 && c->hp.http_major == 1 &&
-           c->hp.http_minor == 1 && c->want_ws && c->conn_upgrade &&
-           c->version_ok && c->key_len > 0 && c->key_len < sizeof c->key - 1;
+    return strcmp(c->url, "/ws") == 0 && !upgrade_fault(c);
 }
 
 static void send_switch(wsconn_t *c)
@@ -281,23 +306,11 @@ static int answer(wsconn_t *c)
         *q = '\0';
     }
     if (strcmp(c->url, "/ws") == 0) {
-        if (c->hp.http_major != 1 || c->hp.http_minor != 1) {
-            refuse(c, "400 Bad Request", "a WebSocket upgrade not over "
-                   "HTTP/1.1");
-            return 0;
-        }
-        if (!c->want_ws || !c->conn_upgrade || !c->version_ok) {
-            refuse_with(c, "426 Upgrade Required", "Upgrade: websocket\r\n"
-                        "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n",
-                        "/ws without a WebSocket upgrade (version 13)");
-            return 0;
-        }
-        if (c->key_len == 0 || c->key_len >= sizeof c->key - 1) {
-            refuse(c, "400 Bad Request", "a WebSocket upgrade without a "
-                   "proper key");
-            return 0;
-        }
-        return open_websocket(c);
+        const ws_fault_t *f = upgrade_fault(c);
+        if (!f)
+            return open_websocket(c);
+        refuse_with(c, f->status, f->extra, f->why);
+        return 0;
     }
     const web_asset_t *a = find_asset(c->url);
     if (!a && c->cb.page) {

@@ -16,6 +16,7 @@
 #ifndef ROGUE_CTL_H
 #define ROGUE_CTL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "buf.h"
@@ -23,6 +24,8 @@
 #include "msg.h"
 
 #define CTL_SOCKET "ctl.sock"       /* inside the data directory */
+/* Room for the socket's path of any data_dir setting (CONFIG_STR_MAX). */
+#define CTL_PATH_MAX (CONFIG_STR_MAX + sizeof "/" CTL_SOCKET)
 
 struct host;
 struct srv;
@@ -30,6 +33,12 @@ typedef struct ctl ctl_t;
 
 /* A console request being answered (one client connection). */
 typedef struct ctl_req ctl_req_t;
+
+/* The console socket's path in data_dir (DIR/CTL_SOCKET) written to path
+ * (n bytes): the one place that builds it, for the server, rogued ctl and
+ * main's refusal to start a second server. Returns 0, or -1 when it did
+ * not fit (path then cut). */
+int ctl_socket_path(const char *data_dir, char *path, size_t n);
 
 /* 1 if a server answers on the console's socket in data_dir: another
  * server runs on that directory (a socket left by one that did not stop

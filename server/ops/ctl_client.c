@@ -61,15 +61,14 @@ static const char *me = "rogued ctl";
  * not open it, the socket being 0600, not a missing server). */
 static void say_unreachable(const char *path, int e)
 {
+    char hint[256];
     fprintf(stderr, "%s: cannot reach the server at %s: %s", me, path,
             strerror(e));
     if (e == ENOENT || e == ECONNREFUSED)
         fprintf(stderr, " (no server runs with this data directory: start "
                 "one, or name its own with --data-dir DIR)");
     else if (e == EACCES || e == EPERM)
-        fprintf(stderr, " (this user, uid %u, may not open the socket or its "
-                "directory: run %s as the user the server runs as, or as "
-                "root)", (unsigned)geteuid(), me);
+        fprintf(stderr, " (%s)", config_denied_hint(me, hint, sizeof hint));
     fprintf(stderr, "\n");
 }
 
@@ -96,8 +95,7 @@ int ctl_client_main(int argc, char **argv)
         return 2;
     }
     struct sockaddr_un sa = { .sun_family = AF_UNIX };
-    if ((size_t)snprintf(sa.sun_path, sizeof sa.sun_path, "%s/%s", dir,
-                         CTL_SOCKET) >= sizeof sa.sun_path) {
+    if (ctl_socket_path(dir, sa.sun_path, sizeof sa.sun_path) != 0) {
         fprintf(stderr, "%s: the data directory's path is too long\n", me);
         return 2;
     }

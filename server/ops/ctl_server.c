@@ -44,9 +44,6 @@ struct ctl_req {
     int64_t scratch[4];
 };
 
-/* The console socket's path: the data directory and CTL_SOCKET. */
-#define CTL_PATH_MAX (CONFIG_STR_MAX + 16)
-
 struct ctl {
     struct host *h;
     uv_pipe_t server;
@@ -432,14 +429,32 @@ static void metrics_listen(ctl_t *c, int fd)
              c->h->metrics_taken ? " (taken over from the old process)" : "");
 }
 
+int ctl_socket_path(const char *data_dir, char *path, size_t n)
+{
+    int len = snprintf(path, n, "%s/%s", data_dir, CTL_SOCKET);
+    return len >= 0 && (size_t)len < n ? 0 : -1;
+}
+
+/* path as a Unix socket's address. Returns 0, or -1 when it is too long
+ * for one. */
+static int unix_addr(const char *path, struct sockaddr_un *sa)
+{
+    size_t len = strlen(path);
+    if (len >= sizeof sa->sun_path)
+        return -1;
+    memset(sa, 0, sizeof *sa);
+    sa->sun_family = AF_UNIX;
+    memcpy(sa->sun_path, path, len + 1);
+    return 0;
+}
+
 /* 1 if a server listens on the Unix socket at path (a connect says so at
  * once: a stale socket refuses it). */
 static int socket_answers(const char *path)
 {
-    struct sockaddr_un sa = { .sun_family = AF_UNIX };
-    if (strlen(path) >= sizeof sa.sun_path)
+    struct sockaddr_un sa;
+    if (unix_addr(path, &sa) != 0)
         return 0;
-    memcpy(sa.sun_path, path, strlen(path) + 1);
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return 0;
@@ -451,8 +466,8 @@ static int socket_answers(const char *path)
 int ctl_answers(const char *data_dir)
 {
     char path[CTL_PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s", data_dir, CTL_SOCKET);
-    return socket_answers(path);
+    return ctl_socket_path(data_dir, path, sizeof path) == 0 &&
+           socket_answers(path);
 }
 
 static ctl_t *listen_on(ctl_t *c, int fd);
@@ -469,7 +484,7 @@ ctl_t *ctl_start(struct host *h)
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
     c->started = (double)now.tv_sec + (double)(now.tv_nsec / 1000000) / 1000.0;
-    snprintf(c->path, sizeof c->path, "%s/%s", h->cfg.data_dir, CTL_SOCKET);
+    ctl_socket_path(h->cfg.data_dir, c->path, sizeof c->path); /* fits */
     if (h->ctl_fd >= 0) /* handed over by the old process (upgrade.h) */
         return listen_on(c, h->ctl_fd);
     if (socket_answers(c->path)) {
@@ -493,10 +508,9 @@ ctl_t *ctl_start(struct host *h)
  * over). Returns the descriptor, or a negative libuv error. */
 static int bind_socket(const char *path)
 {
-    struct sockaddr_un sa = { .sun_family = AF_UNIX };
-    if (strlen(path) >= sizeof sa.sun_path)
+    struct sockaddr_un sa;
+    if (unix_addr(path, &sa) != 0)
         return UV_ENAMETOOLONG;
-    memcpy(sa.sun_path, path, strlen(path) + 1);
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return -errno;

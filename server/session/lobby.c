@@ -129,8 +129,6 @@ static void go(lobby_t *l, int page)
         l->note[0] = '\0';
     if (page == LOBBY_BUSY)
         l->busy_gen++;
-    if (page != LOBBY_REG_PASS && page != LOBBY_REG_PASS2)
-        l->name_owed = 0; /* the name's early answer is for those steps */
     l->page = (uint8_t)page;
     if (page != LOBBY_WATCH)
         drop_watch(l);
@@ -302,11 +300,21 @@ static int typed_again(lobby_t *l)
  * for a name since given up asks again for the new one). */
 static int ask_name(lobby_t *l)
 {
-    l->name_owed = 1;
     if (l->name_asking)
         return LOBBY_DO_NOTHING;
     l->name_asking = 1;
     return LOBBY_DO_CHECK_NAME;
+}
+
+/* The answer to the question out is still wanted: the player is at the
+ * password steps that follow the name. The page says so, not a flag
+ * cleared on the way out: lobby_keys.c sets pages without go, and no way
+ * of leaving has to remember. Every way into those steps from elsewhere
+ * is the name's Enter, which asks (ask_name): a question out while there
+ * is for this name, or for one given up, which asks again. */
+static int at_password_steps(const lobby_t *l)
+{
+    return l->page == LOBBY_REG_PASS || l->page == LOBBY_REG_PASS2;
 }
 
 /* Enter at a prompt. */
@@ -623,14 +631,12 @@ int lobby_guest_checked(lobby_t *l, int status, int taken)
 
 int lobby_name_checked(lobby_t *l, const char *name, int status, int taken)
 {
+    int asked = l->name_asking;
     l->name_asking = 0;
-    if (l->page != LOBBY_REG_PASS && l->page != LOBBY_REG_PASS2)
-        l->name_owed = 0; /* (a page set other than by go: the same) */
-    if (!l->name_owed)
+    if (!asked || !at_password_steps(l))
         return LOBBY_DO_NOTHING; /* the password steps were left */
     if (strcmp(name, l->name) != 0)
         return ask_name(l); /* for a name given up: ask for this one */
-    l->name_owed = 0;
     if (status != STORE_OK || !taken)
         return LOBBY_DO_NOTHING; /* the registration's end checks again */
     /* Some of a password typed: the rest of its line would come as the

@@ -159,12 +159,11 @@ typedef struct lobby {
     uint8_t broken;                  /* the account's saved game cannot
                                         be rebuilt (lobby_saved_broken):
                                         n ends it for a new game */
-    uint8_t name_owed;               /* registering: the answer whether
-                                        l->name is taken is wanted (until
-                                        the password steps are left) */
     uint8_t name_asking;             /* a LOBBY_DO_CHECK_NAME is out: one
                                         at a time, so that a player going
-                                        back and forth asks no more */
+                                        back and forth asks no more; its
+                                        answer is wanted while the page is
+                                        a password step of registering */
     uint8_t note_new;                /* the note was said since the last
                                         key: it is for the page that key
                                         leads to; an older one is the page

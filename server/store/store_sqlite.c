@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config.h"
+
 static void lite_close(lite_t *d);
 
 const char *lite_errmsg(store_db_t *db)
@@ -72,11 +74,10 @@ static void set_err(char *err, size_t errlen, const char *fmt, const char *path,
  * reads as a missing database or a read-only disk. */
 static void unreachable(char *err, size_t errlen, const char *path, int e)
 {
+    char hint[256];
     if (e == EACCES || e == EPERM)
-        snprintf(err, errlen, "%s cannot be reached: %s: a directory on its "
-                 "path is not open to this user (uid %u); run rogued as the "
-                 "user the data directory belongs to, or let this user into "
-                 "it", path, strerror(e), (unsigned)geteuid());
+        snprintf(err, errlen, "%s cannot be reached: %s: %s", path,
+                 strerror(e), config_denied_hint("rogued", hint, sizeof hint));
     else
         snprintf(err, errlen, "%s cannot be reached: %s", path, strerror(e));
 }

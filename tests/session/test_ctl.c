@@ -997,9 +997,29 @@ START_TEST(a_second_server_on_the_directory_refuses_to_start)
                               "directory") &&
                       strstr(out, "stop it first"),
                   "%s", out);
+    char sock[700];
+    snprintf(sock, sizeof sock, "(its console answers on %s/ctl.sock)", dir);
+    ck_assert_msg(strstr(out, sock), "%s", out);
     ck_assert(!strstr(out, "listening on"));
     ck_assert_int_eq(srv_ctl(a, "who", out, sizeof out), 0);
     srv_stop(a);
+}
+END_TEST
+
+/* rogued ctl with a data directory whose socket's path cannot be a Unix
+ * socket's address (108 bytes here) says so, and reaches for nothing. */
+START_TEST(ctl_with_a_data_directory_too_long)
+{
+    char dir[200], cmd[400], out[512];
+    memset(dir, 'd', sizeof dir - 1);
+    dir[0] = '/';
+    dir[sizeof dir - 1] = '\0';
+    const char *bin = getenv("ROGUED_BIN");
+    snprintf(cmd, sizeof cmd, "timeout 60 %s ctl --data-dir %s who 2>&1 "
+             "</dev/null", bin ? bin : "build/san/rogued", dir);
+    ck_assert_int_eq(srv_ctl_finish(popen(cmd, "r"), out, sizeof out), 2);
+    ck_assert_str_eq(out, "rogued ctl: the data directory's path is too "
+                     "long\n");
 }
 END_TEST
 
@@ -1086,6 +1106,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_ban_with_a_duration_ends);
     tcase_add_test(tc, idle_connections_are_bounded);
     tcase_add_test(tc, a_second_server_on_the_directory_refuses_to_start);
+    tcase_add_test(tc, ctl_with_a_data_directory_too_long);
     tcase_add_test(tc, help_lists_only_commands);
     suite_add_tcase(s, tc);
     return s;

@@ -109,9 +109,9 @@ START_TEST(a_data_directory_not_open_to_the_user_is_said_so)
     ck_assert_ptr_nonnull(mkdtemp(dir));
     ck_assert_int_eq(chmod(dir, 0), 0);
     snprintf(want, sizeof want, "rogued: %s/rogued.db cannot be reached: "
-             "Permission denied: a directory on its path is not open to this "
-             "user (uid %u); run rogued as the user the data directory "
-             "belongs to, or let this user into it\n", dir, uid);
+             "Permission denied: this user, uid %u, may not open it or a "
+             "directory on its path; run rogued as the user the data "
+             "directory belongs to\n", dir, uid);
     ck_assert_int_eq(run_server(prefix, dir, out, sizeof out), 1);
     ck_assert_str_eq(out, want);
     snprintf(args, sizeof args, "--config /dev/null --data-dir %s "
@@ -124,8 +124,8 @@ START_TEST(a_data_directory_not_open_to_the_user_is_said_so)
     ck_assert_int_eq(srv_ctl_finish(popen(cmd, "r"), out, sizeof out), 2);
     snprintf(want, sizeof want, "rogued ctl: cannot reach the server at "
              "%s/ctl.sock: Permission denied (this user, uid %u, may not open "
-             "the socket or its directory: run rogued ctl as the user the "
-             "server runs as, or as root)\n", dir, uid);
+             "it or a directory on its path; run rogued ctl as the user the "
+             "data directory belongs to)\n", dir, uid);
     ck_assert_str_eq(out, want);
     ck_assert_int_eq(chmod(dir, 0700), 0);
     srv_remove_tree(dir);

@@ -624,6 +624,11 @@ START_TEST(register_name_taken_told_early)
                      LOBBY_DO_NOTHING);
     ck_assert_int_eq(l.page, LOBBY_REG_PASS);
     ck_assert_str_eq(lobby_line(&l), "sec");
+    /* Answered: another answer, to no question out, is none of ours. */
+    ck_assert_int_eq(lobby_name_checked(&l, "bob", STORE_OK, 1),
+                     LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_REG_PASS);
+    ck_assert_str_eq(lobby_line(&l), "sec");
     lobby_key(&l, KEY_ESC);
 
     /* Taken, nothing of the password typed yet: back to the name. */

@@ -432,6 +432,63 @@ START_TEST(refusals_are_answered)
     ck_assert(strncmp(r.out, "HTTP/1.1 405 ", 13) == 0);
     ck_assert_str_eq(c.refused_why, "a method other than GET");
     wsconn_free(&c);
+
+    /* an upgrade without its key: 400, logged */
+    static const char nokey[] = "GET /ws HTTP/1.1\r\nUpgrade: websocket\r\n"
+        "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\r\n";
+    ask(nokey, sizeof nokey - 1, &r, &c);
+    ck_assert_msg(strncmp(r.out, "HTTP/1.1 400 Bad Request\r\n", 26) == 0,
+                  "%s", r.out);
+    ck_assert_int_eq(r.opened, 0);
+    ck_assert_str_eq(c.refused_why, "a WebSocket upgrade without a proper "
+                     "key");
+    wsconn_free(&c);
+}
+END_TEST
+
+/* Fed req to a connection the server could not take (line: its words). */
+static void ask_busy(const char *req, size_t n, rec_t *r, wsconn_t *c)
+{
+    memset(r, 0, sizeof *r);
+    ck_assert_int_eq(wsconn_init(c, &cbs, r, 250, 100), 0);
+    wsconn_refuse_busy(c, "full", "Full.");
+    ck_assert_int_eq(wsconn_feed(c, req, n), 0);
+    r->out[r->out_len] = '\0';
+}
+
+/* A busy server opens only an upgrade it would open otherwise, to close
+ * it with 1013 and its line; anything else, a /ws request that is no
+ * proper upgrade included, is a 503 with the line. */
+START_TEST(a_busy_server_closes_only_a_proper_upgrade)
+{
+    rec_t r;
+    wsconn_t c;
+    ask_busy(upgrade, sizeof upgrade - 1, &r, &c);
+    ck_assert_msg(strncmp(r.out, "HTTP/1.1 101 ", 13) == 0, "%s", r.out);
+    static const char close_frame[] = "\x88\x07\x03\xf5" "Full.";
+    ck_assert_ptr_nonnull(memmem(r.out, r.out_len, close_frame,
+                                 sizeof close_frame - 1));
+    ck_assert_str_eq(c.refused, "close 1013");
+    ck_assert_int_eq(r.opened, 0);
+    wsconn_free(&c);
+    /* (each in parentheses: one string, not a missing comma) */
+    static const char *const not_upgrades[] = {
+        ("GET /ws HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+         "Sec-WebSocket-Version: 13\r\n\r\n"),                 /* no key */
+        ("GET /ws HTTP/1.0\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+         "Sec-WebSocket-Version: 13\r\n\r\n"),                 /* 1.0 */
+        "GET /ws HTTP/1.1\r\n\r\n",                          /* no upgrade */
+        "GET /ws?x=1 HTTP/1.1\r\n\r\n",
+    };
+    for (size_t i = 0; i < sizeof not_upgrades / sizeof not_upgrades[0]; i++) {
+        ask_busy(not_upgrades[i], strlen(not_upgrades[i]), &r, &c);
+        ck_assert_msg(strncmp(r.out, "HTTP/1.1 503 Service Unavailable\r\n",
+                              34) == 0, "%zu: %s", i, r.out);
+        ck_assert_ptr_nonnull(strstr(r.out, "\r\n\r\nFull.\n"));
+        ck_assert_str_eq(c.refused_why, "full");
+        wsconn_free(&c);
+    }
 }
 END_TEST
 
@@ -589,6 +646,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, oversized_and_malformed_input_end_the_connection);
     tcase_add_test(tc, pages_go_to_the_site);
     tcase_add_test(tc, refusals_are_answered);
+    tcase_add_test(tc, a_busy_server_closes_only_a_proper_upgrade);
     tcase_add_test(tc, frames_refused_at_their_header);
     tcase_add_test(tc, the_server_closes_with_1000_or_1001_going_away);
     suite_add_tcase(s, tc);
