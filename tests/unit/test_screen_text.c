@@ -107,8 +107,8 @@ START_TEST(the_game_and_the_host_wrap_alike_only_on_ascii_that_fits)
         "You hit the kobold. The kobold is killed!",
         "Welcome to the dungeon.  Press ? for help, and  mind the traps.",
         "a b c d e f g h i j k l m n o p q r s t u v w x y z",
-        "The hall of fame is empty: it lists deaths, wins and games quit "
-        "after 50 turns. Be the first!",
+        ("The hall of fame is empty: it lists deaths, wins and games quit "
+         "after 50 turns. Be the first!"),
     };
     enum { MAX = 64 };
     int gs[MAX], gl[MAX], hs[MAX], hl[MAX];

@@ -506,8 +506,8 @@ START_TEST(frames_refused_at_their_header)
     size_t len[] = { sizeof huge, sizeof frag, sizeof cont };
     const char *why[] = { "a WebSocket frame longer than the message limit",
                           "a fragmented WebSocket message (no FIN)",
-                          "a fragmented WebSocket message (continuation "
-                          "frame)" };
+                          ("a fragmented WebSocket message (continuation "
+                           "frame)") };
     for (int i = 0; i < 3; i++) {
         ask(upgrade, sizeof upgrade - 1, &r, &c);
         ck_assert_int_eq(r.opened, 1);
