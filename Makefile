@@ -116,7 +116,7 @@ LIB = build/$(1)/librogue.a
 
 .SECONDEXPANSION:
 .SECONDARY:
-.PHONY: all run test check soak test-under-load test-build unit session e2e tsan pg cluster fuzz-smoke fuzz bench deps test-deps clean image-check FORCE
+.PHONY: all run test check print-cflags soak test-under-load test-build unit session e2e tsan pg cluster fuzz-smoke fuzz bench deps test-deps clean image-check FORCE
 .DELETE_ON_ERROR:
 
 all: build/rel/rogued
@@ -314,6 +314,11 @@ test: test-deps
 test-under-load: test-deps
 	$(MAKE) --no-print-directory test-build
 	FUZZ_RUNS=$(FUZZ_RUNS) tests/under-load.sh tests/run-tests.sh
+
+# The compile flags every build shares (the language, warnings, include
+# folders): tests/lint/clang_warnings.sh compiles with them.
+print-cflags:
+	@echo $(STD) $(WARN) $(INC)
 
 # The developer's quick answer: unit and session on the sanitizer build.
 check: test-deps

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run-tests.sh [unit|session|tsan|e2e|fuzz|pg|cluster]... - runs the built tests side
+# run-tests.sh [unit|session|tsan|e2e|fuzz|pg|cluster|lint]... - runs the built tests side
 # by side (TEST_JOBS and TEST_CPUS below), and prints one summary line,
 # `N passed, N failed`. With no argument: every family.
 #
@@ -31,6 +31,10 @@
 #  cluster  test_pg_cluster on the same throwaway PostgreSQL: HAProxy in TCP
 #           mode with send-proxy-v2 in front of several rogued processes
 #           sharing one database (and again against build/tsan/rogued)
+#  lint     tests/lint/*.sh: the house's limits (long functions, large
+#           files, circles of includes) and every C file through clang's
+#           front end with -Werror; run as the e2e scripts are (exit 0
+#           passes, 77 skips)
 #
 # A check binary's tests are counted from its "Checks: N, Failures: F,
 # Errors: E" line; a binary that dies before printing it counts as one failure.
@@ -213,7 +217,7 @@ add_pg_session() {
 }
 
 families=("$@")
-[ ${#families[@]} -eq 0 ] && families=(unit session tsan e2e fuzz pg cluster)
+[ ${#families[@]} -eq 0 ] && families=(unit session tsan e2e fuzz pg cluster lint)
 for fam in "${families[@]}"; do
     case $fam in
         unit) add_check_family unit build/san/tests/unit ;;
@@ -238,6 +242,11 @@ for fam in "${families[@]}"; do
                 [ -f "$t" ] || continue
                 add e2e "e2e_$(basename "$t" .sh)" e2e "$t" "e2e/$(basename "$t" .sh)"
             done ;;
+        lint)
+            for t in tests/lint/*.sh; do
+                [ -f "$t" ] || continue
+                add lint "lint_$(basename "$t" .sh)" e2e "$t" "lint/$(basename "$t" .sh)"
+            done ;;
         fuzz)
             for bin in build/fuzz/fuzz_*; do
                 [ -x "$bin" ] && [ -f "$bin" ] || continue
@@ -257,7 +266,7 @@ for fam in "${families[@]}"; do
                 done
             fi ;;
         cluster) pg_up && add_pg_session test_pg_cluster cluster ;;
-        *) echo "unknown family '$fam' (unit, session, tsan, e2e, fuzz, pg, cluster)"; exit 2 ;;
+        *) echo "unknown family '$fam' (unit, session, tsan, e2e, fuzz, pg, cluster, lint)"; exit 2 ;;
     esac
 done
 
