@@ -272,12 +272,17 @@ static const char *rules_label(int ruleset)
     }
 }
 
-/* text in at most width columns: whole, or cut with "..." at the end. */
+/* text in at most width columns: whole; or, when it does not fit, its
+ * head before a colon that fits ("won: took the Amulet at depth 12" is
+ * "won", not "won: took ..."); or cut with "..." at the end. */
 static void fit(char *out, size_t outlen, const char *text, int width)
 {
     int n = (int)strlen(text);
+    const char *colon = strchr(text, ':');
     if (n <= width)
         snprintf(out, outlen, "%s", text);
+    else if (colon && colon - text <= width)
+        snprintf(out, outlen, "%.*s", (int)(colon - text), text);
     else
         snprintf(out, outlen, "%.*s...", width - 3, text);
 }

@@ -149,8 +149,8 @@ static void replay_draw(sess_t *s, screen_t *next)
     if (!view_fits(next->w, next->h))
         return;
     char line[128];
-    snprintf(line, sizeof line, " Replay: %s, %d keys/s%s - space + - . q ",
-             r->name, speeds[r->speed],
+    snprintf(line, sizeof line, " Replay: %s, %d key%s/s%s - space + - . q ",
+             r->name, speeds[r->speed], speeds[r->speed] == 1 ? "" : "s",
              r->done && r->err != RECORD_OK ? ", differs from its record"
              : r->done ? ", the end" : r->paused ? ", paused" : "");
     if ((int)strlen(line) > next->w) /* a narrow terminal: shorter words */

@@ -729,9 +729,13 @@ START_TEST(replay_from_the_hall_of_fame_reaches_the_final_screen)
     ck_assert(cl_key(r, "."));
     ck_assert_int_eq(cl_turn(r), t0 + 2);
     ck_assert(cl_screen_has(r, ", paused"));
+    /* Slower, to the slowest: 10, 5, 2, 1 key a second. */
+    for (int i = 0; i < 3; i++)
+        ck_assert(cl_key(r, "-"));
+    play_wait_text(r, "Replay: guest1, 1 key/s, paused - space + - . q");
     ck_assert(cl_key(r, " "));
     /* Faster: 100 keys a second. */
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 6; i++)
         ck_assert(cl_key(r, "+"));
     if (!cl_wait_text(r, "the end", CL_WAIT_MS * 2))
         play_fail(r, "the replay did not reach its end");

@@ -2,7 +2,8 @@
  * column at the same place from rank 1 to rank 20 and for the own best
  * (its rank up to six digits), the replay letter in a column of its own,
  * the ruleset in at most 9 columns, and a cause printed whole when it fits
- * or cut with "..." when it does not, a wider terminal giving the cause
+ * or, when it does not, its head before a colon ("won") or cut with
+ * "...", a wider terminal giving the cause
  * its extra columns; below 80 columns, the columns that do not fit
  * whole are left out. The expected rows are written out by hand. */
 #include <check.h>
@@ -56,7 +57,7 @@ static void fill(void)
     sc.best.game_id = 99999;
     sc.best.score = 3;
     sc.best.ruleset = RULES_DICE_POOL;
-    snprintf(sc.best.cause, sizeof sc.best.cause, "escaped with the Amulet of Yendor!");
+    snprintf(sc.best.cause, sizeof sc.best.cause, "won: took the Amulet at depth 20");
     sc.best.ending = STORE_END_WIN;
     sc.best_rank = 123456;
 }
@@ -103,7 +104,7 @@ START_TEST(columns_aligned_to_rank_20_and_beyond)
         "t   20 player20               1000   1   3100 quit          att-def   2023-11-14");
     ck_assert_str_eq(row(&scr, 29), "Your best:");
     ck_assert_str_eq(row(&scr, 30),
-        "123456 Zed                       3  20   5000 escaped wi... dice-pool 2023-11-14");
+        "123456 Zed                       3  20   5000 won           dice-pool 2023-11-14");
     screen_free(&scr);
 }
 END_TEST
@@ -117,7 +118,7 @@ START_TEST(wider_terminal_prints_causes_whole)
         "j   10 Alexandrina_Quixote1  12345   7   4321 a very long-named ogre chieftain  "
         "d10       2023-11-14");
     ck_assert_str_eq(row(&scr, 30),
-        "123456 Zed                       3  20   5000 escaped with the Amulet of Yen... "
+        "123456 Zed                       3  20   5000 won: took the Amulet at depth 20  "
         "dice-pool 2023-11-14");
     screen_free(&scr);
     /* wider still: the table (at most a whole cause wide) is centred */
@@ -159,7 +160,7 @@ START_TEST(narrow_terminal_drops_columns)
     ck_assert_str_eq(row(&scr, 8),
         "a    1 player1               20000  20   5000 a rat");
     ck_assert_str_eq(row(&scr, 18),
-        "123456 Zed                       3  20   5000 escaped wit...");
+        "123456 Zed                       3  20   5000 won");
     ck_assert_str_eq(row(&scr, 19),
         "     A letter replays that game; any other key returns.");
     screen_free(&scr);
@@ -180,7 +181,7 @@ START_TEST(full_table_keeps_the_own_best_clear_of_the_hint)
     ck_assert_str_eq(row(&scr, 20), "");
     ck_assert_str_eq(row(&scr, 21), "Your best:");
     ck_assert_str_eq(row(&scr, 22),
-        "123456 Zed                       3  20   5000 escaped wi... dice-pool 2023-11-14");
+        "123456 Zed                       3  20   5000 won           dice-pool 2023-11-14");
     ck_assert_str_eq(row(&scr, 23),
         "               A letter replays that game; any other key returns.");
     screen_free(&scr);
