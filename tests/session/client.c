@@ -1018,6 +1018,11 @@ int cl_turn(const tclient_t *c)
     return -1;
 }
 
+int cl_at_turn(tclient_t *c, void *arg)
+{
+    return cl_turn(c) == *(int *)arg;
+}
+
 int cl_env_asked(const tclient_t *c)
 {
     return c->env_asked;

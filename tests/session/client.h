@@ -359,6 +359,10 @@ int cl_find(const tclient_t *c, uint32_t ch, int *x, int *y);
  * "HP:"; "Turn:N" in it), or -1. */
 int cl_turn(const tclient_t *c);
 
+/* For cl_wait: 1 once c's turn counter (cl_turn) is *(int *)arg, the turn
+ * a key the test sent must reach. */
+int cl_at_turn(tclient_t *c, void *arg);
+
 /* How many NEW-ENVIRON SEND requests the server made, and TTYPE SEND
  * requests (rounds asked). */
 int cl_env_asked(const tclient_t *c);

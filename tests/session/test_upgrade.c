@@ -54,15 +54,10 @@ static tclient_t *player(int port, int keys)
     return c;
 }
 
-static int at_turn(tclient_t *c, void *arg)
-{
-    return cl_turn(c) == *(int *)arg;
-}
-
 /* Waits until c's status line says turn t. */
 static void wait_turn(tclient_t *c, int t)
 {
-    if (!cl_wait(c, at_turn, &t, WAIT_MS))
+    if (!cl_wait(c, cl_at_turn, &t, WAIT_MS))
         play_fail(c, "the turn is %d, not %d", cl_turn(c), t);
 }
 

@@ -20,11 +20,6 @@
 
 #define WAIT_MS 30000
 
-static int at_turn(tclient_t *c, void *arg)
-{
-    return cl_turn(c) == *(int *)arg;
-}
-
 /* The old server serves: a new player gets a game and its key moves it. */
 static void expect_serving(tsrv_t *s)
 {
@@ -32,7 +27,7 @@ static void expect_serving(tsrv_t *s)
     tclient_t *c = play_connect(srv_port(s), NULL);
     int next = cl_turn(c) + 1;
     ck_assert(cl_key(c, "."));
-    if (!cl_wait(c, at_turn, &next, WAIT_MS))
+    if (!cl_wait(c, cl_at_turn, &next, WAIT_MS))
         play_fail(c, "the turn is %d, not %d", cl_turn(c), next);
     cl_close(c);
 }
