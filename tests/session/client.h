@@ -198,6 +198,12 @@ typedef struct cl_cell {
  * itself (the browser's, SSH's or /metrics' port). */
 int cl_free_port(void);
 
+/* A socket listening on 127.0.0.1:port that accepts nothing, as another
+ * program holding the port would (the test closes it). Close-on-exec, so
+ * that a server the test starts does not hold it too; SO_REUSEADDR, so
+ * that a port just freed (TIME_WAIT) can still be held. */
+int cl_hold_port(int port);
+
 /* Connects to 127.0.0.1:port (o may be NULL for the defaults). Ends the
  * test if the connection cannot be made. Sends nothing yet: a telnet
  * client answers the server's options when it reads them. */
