@@ -119,6 +119,12 @@ int srv_alive(tsrv_t *s);
  * old process, say): 1 once it has, 0 if it is still alive. */
 int srv_wait_exited(tsrv_t *s, int ms);
 
+/* Waits up to ms for process pid (not the server: one it or a test
+ * started) to be gone: 1 once it is, 0 at the deadline. With reaped, gone
+ * is no such process (its parent, the server, must reap it); without, a
+ * zombie counts too (killed, its parent gone and nobody reaping it yet). */
+int srv_wait_pid_gone(int pid, int reaped, int ms);
+
 /* Kills the server (SIGKILL, a crash: no exit status or log is checked),
  * waits for it, removes the test's directory and frees s. */
 void srv_kill(tsrv_t *s);

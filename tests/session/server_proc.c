@@ -466,6 +466,32 @@ int srv_wait_exited(tsrv_t *s, int ms)
     return !srv_alive(s);
 }
 
+/* 1 once pid is gone: no such process, or (unless reaped) a zombie. */
+static int pid_gone(int pid, int reaped)
+{
+    if (kill(pid, 0) != 0)
+        return 1;
+    if (reaped)
+        return 0;
+    char path[64], buf[256];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* "pid (comm) S ..." */
+    return p && p[1] == ' ' && p[2] == 'Z';
+}
+
+int srv_wait_pid_gone(int pid, int reaped, int ms)
+{
+    for (int i = 0; i < ms / 10 && !pid_gone(pid, reaped); i++)
+        usleep(10000);
+    return pid_gone(pid, reaped);
+}
+
 void srv_kill(tsrv_t *s)
 {
     if (!reap(s, 0)) {
@@ -577,8 +603,7 @@ void srv_stop_upgraded(tsrv_t *s, int pid)
     ck_assert_msg(srv_wait_log_count(s, "info stopped\n", before + 1,
                                      CL_WAIT_MS),
                   "the new server did not stop");
-    for (int i = 0; i < CL_WAIT_MS / 10 && kill(pid, 0) == 0; i++)
-        usleep(10000);
+    srv_wait_pid_gone(pid, 1, CL_WAIT_MS);
 }
 
 int srv_ctl(const tsrv_t *s, const char *args, char *out, size_t len)

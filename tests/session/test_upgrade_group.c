@@ -7,7 +7,6 @@
  * Either way the old server serves on. Without the process group, the
  * child would run on, holding the socketpair's end. */
 #include <check.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,29 +19,12 @@
 
 #define WAIT_MS 30000
 
-/* 1 once pid is no process or a zombie (killed, its parent gone and
- * nobody reaping it yet). */
-static int gone(int pid)
-{
-    if (kill(pid, 0) != 0)
-        return 1;
-    char path[64], buf[256];
-    snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 1;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    const char *p = strrchr(buf, ')'); /* "pid (comm) S ..." */
-    return p && p[1] == ' ' && p[2] == 'Z';
-}
-
+/* pid is killed: gone, or a zombie (the script's child, its parent
+ * killed, may wait for a reaper). */
 static void expect_gone(int pid, const char *what)
 {
-    for (int i = 0; i < WAIT_MS / 10 && !gone(pid); i++)
-        usleep(10000);
-    ck_assert_msg(gone(pid), "%s (pid %d) still runs", what, pid);
+    ck_assert_msg(srv_wait_pid_gone(pid, 0, WAIT_MS), "%s (pid %d) still runs",
+                  what, pid);
 }
 
 /* DIR/NAME, a script that starts `sleep 600` in the background, writes
