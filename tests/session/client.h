@@ -68,6 +68,10 @@ void srv_tmp_teardown(void);
  * within CL_WAIT_MS. The server dies with the test process (PDEATHSIG). */
 tsrv_t *srv_start(const char *arg, ...);
 
+/* srv_start with the extra arguments in a NULL-terminated array (for a
+ * helper that adds its own to a test's). */
+tsrv_t *srv_start_argv(const char *const *extra);
+
 /* The next srv_start starts the server as a host would without a config
  * file: no --config (srv_start gives /dev/null otherwise), run from the
  * test's own directory (srv_dir: no config/server.conf there, unless the

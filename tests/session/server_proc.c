@@ -246,6 +246,21 @@ static void srv_fail(const tsrv_t *s, const char *fmt, ...)
 
 tsrv_t *srv_start(const char *arg, ...)
 {
+    const char *extra[MAX_ARGS];
+    int n = 0;
+    va_list ap;
+    va_start(ap, arg);
+    for (const char *a = arg; a; a = va_arg(ap, const char *)) {
+        ck_assert_int_lt(n, MAX_ARGS - 1);
+        extra[n++] = a;
+    }
+    va_end(ap);
+    extra[n] = NULL;
+    return srv_start_argv(extra);
+}
+
+tsrv_t *srv_start_argv(const char *const *extra)
+{
     tsrv_t *s = calloc(1, sizeof *s);
     ck_assert_ptr_nonnull(s);
     snprintf(s->dir, sizeof s->dir, "%s/rogued-test-XXXXXX",
@@ -299,13 +314,10 @@ tsrv_t *srv_start(const char *arg, ...)
      * (test_pg_hang and test_owner_defence set their own). */
     argv[n++] = "--set";
     argv[n++] = "store_wait_ms=60000";
-    va_list ap;
-    va_start(ap, arg);
-    for (const char *a = arg; a; a = va_arg(ap, const char *)) {
+    for (const char *const *a = extra; *a; a++) {
         ck_assert_int_lt(n, MAX_ARGS - 1);
-        argv[n++] = a;
+        argv[n++] = *a;
     }
-    va_end(ap);
     argv[n] = NULL;
 
     int logfd = open(s->log, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);

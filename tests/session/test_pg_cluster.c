@@ -435,14 +435,10 @@ START_TEST(hosts_share_players)
 
     /* One hall of fame: a guest dies on a third host (not behind the
      * balancer); the first host ranks the game and replays it. */
-    plan_t pl;
-    find_plan(plan_death, RULES_ATTACK_DEFENSE, &pl);
-    char dseed[32];
-    snprintf(dseed, sizeof dseed, "%llu", (unsigned long long)pl.seed);
-    tsrv_t *third = srv_start("--seed", dseed, "--set", cluster_store_arg, NULL);
-    tclient_t *g = play_connect(srv_port(third), NULL);
-    game_t *gg = play_plan(g, &pl);
-    ck_assert(game_dead(gg));
+    tsrv_t *third;
+    tclient_t *g;
+    game_t *gg = plan_death_setup(NULL, &third, &g, NULL, "--set",
+                                  cluster_store_arg, NULL);
     game_free(gg);
     ck_assert(cl_key(g, "\x1b"));
     play_wait_text(g, "Play as guest");
