@@ -398,16 +398,23 @@ static int ephemeral_low(void)
     return low;
 }
 
-/* 1 if port can be bound on loopback now. */
-static int port_bindable(int port)
+/* 127.0.0.1:port, for bind or connect. */
+static struct sockaddr_in loopback(int port)
 {
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    ck_assert_int_ge(fd, 0);
     struct sockaddr_in a;
     memset(&a, 0, sizeof a);
     a.sin_family = AF_INET;
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     a.sin_port = htons((uint16_t)port);
+    return a;
+}
+
+/* 1 if port can be bound on loopback now. */
+static int port_bindable(int port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    ck_assert_int_ge(fd, 0);
+    struct sockaddr_in a = loopback(port);
     int ok = bind(fd, (struct sockaddr *)&a, sizeof a) == 0;
     close(fd);
     return ok;
@@ -446,11 +453,7 @@ int cl_hold_port(int port)
     int on = 1;
     ck_assert_int_eq(setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on),
                      0);
-    struct sockaddr_in a;
-    memset(&a, 0, sizeof a);
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    a.sin_port = htons((uint16_t)port);
+    struct sockaddr_in a = loopback(port);
     ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
     ck_assert_int_eq(listen(fd, 1), 0);
     return fd;
@@ -519,11 +522,7 @@ tclient_t *cl_connect(int port, const cl_opts_t *o)
         ck_assert_msg(bind(c->fd, (struct sockaddr *)&from, sizeof from) == 0,
                       "bind to %s: %s", o->src, strerror(errno));
     }
-    struct sockaddr_in a;
-    memset(&a, 0, sizeof a);
-    a.sin_family = AF_INET;
-    a.sin_port = htons((uint16_t)port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    struct sockaddr_in a = loopback(port);
     int rc;
     do
         rc = connect(c->fd, (struct sockaddr *)&a, sizeof a);
