@@ -398,16 +398,23 @@ static int ephemeral_low(void)
     return low;
 }
 
-/* 1 if port can be bound on loopback now. */
-static int port_bindable(int port)
+/* 127.0.0.1:port, for bind or connect. */
+static struct sockaddr_in loopback(int port)
 {
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    ck_assert_int_ge(fd, 0);
     struct sockaddr_in a;
     memset(&a, 0, sizeof a);
     a.sin_family = AF_INET;
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     a.sin_port = htons((uint16_t)port);
+    return a;
+}
+
+/* 1 if port can be bound on loopback now. */
+static int port_bindable(int port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    ck_assert_int_ge(fd, 0);
+    struct sockaddr_in a = loopback(port);
     int ok = bind(fd, (struct sockaddr *)&a, sizeof a) == 0;
     close(fd);
     return ok;
@@ -437,6 +444,19 @@ int cl_free_port(void)
     }
     ck_abort_msg("no free port below the ephemeral range");
     return -1;
+}
+
+int cl_hold_port(int port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    ck_assert_int_ge(fd, 0);
+    int on = 1;
+    ck_assert_int_eq(setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on),
+                     0);
+    struct sockaddr_in a = loopback(port);
+    ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+    ck_assert_int_eq(listen(fd, 1), 0);
+    return fd;
 }
 
 /* The client's terminal: a libvterm screen of c's size. */
@@ -502,11 +522,7 @@ tclient_t *cl_connect(int port, const cl_opts_t *o)
         ck_assert_msg(bind(c->fd, (struct sockaddr *)&from, sizeof from) == 0,
                       "bind to %s: %s", o->src, strerror(errno));
     }
-    struct sockaddr_in a;
-    memset(&a, 0, sizeof a);
-    a.sin_family = AF_INET;
-    a.sin_port = htons((uint16_t)port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    struct sockaddr_in a = loopback(port);
     int rc;
     do
         rc = connect(c->fd, (struct sockaddr *)&a, sizeof a);
@@ -1016,6 +1032,11 @@ int cl_turn(const tclient_t *c)
         return end == t + skip ? -1 : (int)v;
     }
     return -1;
+}
+
+int cl_at_turn(tclient_t *c, void *arg)
+{
+    return cl_turn(c) == *(int *)arg;
 }
 
 int cl_env_asked(const tclient_t *c)

@@ -68,6 +68,10 @@ void srv_tmp_teardown(void);
  * within CL_WAIT_MS. The server dies with the test process (PDEATHSIG). */
 tsrv_t *srv_start(const char *arg, ...);
 
+/* srv_start with the extra arguments in a NULL-terminated array (for a
+ * helper that adds its own to a test's). */
+tsrv_t *srv_start_argv(const char *const *extra);
+
 /* The next srv_start starts the server as a host would without a config
  * file: no --config (srv_start gives /dev/null otherwise), run from the
  * test's own directory (srv_dir: no config/server.conf there, unless the
@@ -118,6 +122,12 @@ int srv_alive(tsrv_t *s);
 /* Waits up to ms for the server's process to exit by itself (an upgrade's
  * old process, say): 1 once it has, 0 if it is still alive. */
 int srv_wait_exited(tsrv_t *s, int ms);
+
+/* Waits up to ms for process pid (not the server: one it or a test
+ * started) to be gone: 1 once it is, 0 at the deadline. With reaped, gone
+ * is no such process (its parent, the server, must reap it); without, a
+ * zombie counts too (killed, its parent gone and nobody reaping it yet). */
+int srv_wait_pid_gone(int pid, int reaped, int ms);
 
 /* Kills the server (SIGKILL, a crash: no exit status or log is checked),
  * waits for it, removes the test's directory and frees s. */
@@ -197,6 +207,12 @@ typedef struct cl_cell {
  * and not given before in this process, for a listener the test names
  * itself (the browser's, SSH's or /metrics' port). */
 int cl_free_port(void);
+
+/* A socket listening on 127.0.0.1:port that accepts nothing, as another
+ * program holding the port would (the test closes it). Close-on-exec, so
+ * that a server the test starts does not hold it too; SO_REUSEADDR, so
+ * that a port just freed (TIME_WAIT) can still be held. */
+int cl_hold_port(int port);
 
 /* Connects to 127.0.0.1:port (o may be NULL for the defaults). Ends the
  * test if the connection cannot be made. Sends nothing yet: a telnet
@@ -358,6 +374,10 @@ int cl_find(const tclient_t *c, uint32_t ch, int *x, int *y);
 /* The turn counter of the status line (the lowest row that starts with
  * "HP:"; "Turn:N" in it), or -1. */
 int cl_turn(const tclient_t *c);
+
+/* For cl_wait: 1 once c's turn counter (cl_turn) is *(int *)arg, the turn
+ * a key the test sent must reach. */
+int cl_at_turn(tclient_t *c, void *arg);
 
 /* How many NEW-ENVIRON SEND requests the server made, and TTYPE SEND
  * requests (rounds asked). */

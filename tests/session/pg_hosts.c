@@ -40,11 +40,6 @@ int refresh_until(tclient_t *c, const char *key, const char *text)
     }
 }
 
-int at_turn(tclient_t *c, void *arg)
-{
-    return cl_turn(c) == *(int *)arg;
-}
-
 void walk_on(tclient_t *c, int *i, int n)
 {
     for (int k = 0; k < n; k++, (*i)++) {

@@ -16,9 +16,6 @@ extern char cluster_dir[64], cluster_store_arg[300];
  * arrives with its next heartbeat). Returns 1, or 0 at the deadline. */
 int refresh_until(tclient_t *c, const char *key, const char *text);
 
-/* For cl_wait: c's turn is *(int *)arg. */
-int at_turn(tclient_t *c, void *arg);
-
 /* n keys of the walk from its key *i on (counted on). */
 void walk_on(tclient_t *c, int *i, int n);
 

@@ -1,9 +1,11 @@
 /* plan.c - scripted fights for the session tests (plan.h). */
 #include <check.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ai.h"
+#include "combat.h"
 #include "plan.h"
 #include "play.h"
 #include "view.h"
@@ -175,5 +177,34 @@ game_t *play_plan(tclient_t *c, const plan_t *pl)
         game_key(g, key[0]);
         expect_screen(c, g, i + 1);
     }
+    return g;
+}
+
+game_t *plan_death_setup(plan_t *pl, tsrv_t **s, tclient_t **c,
+                         const cl_opts_t *o, ...)
+{
+    plan_t own;
+    if (!pl)
+        pl = &own;
+    find_plan(plan_death, RULES_ATTACK_DEFENSE, pl);
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)pl->seed);
+    const char *args[32] = { "--seed", seed };
+    int n = 2;
+    va_list ap;
+    va_start(ap, o);
+    for (const char *a = va_arg(ap, const char *); a;
+         a = va_arg(ap, const char *)) {
+        ck_assert_int_lt(n, 31);
+        args[n++] = a;
+    }
+    va_end(ap);
+    args[n] = NULL;
+    *s = srv_start_argv(args);
+    if (!c)
+        return NULL;
+    *c = play_connect(srv_port(*s), o);
+    game_t *g = play_plan(*c, pl);
+    ck_assert(game_dead(g));
     return g;
 }

@@ -61,4 +61,16 @@ void expect_screen(const tclient_t *c, const game_t *g, int key_no);
  * test's copy of the game after the last key (the caller frees it). */
 game_t *play_plan(tclient_t *c, const plan_t *pl);
 
+/* The set-up of a test about a game that ended: the first death plan of
+ * the attack-defense ruleset (find_plan, plan_death) into *pl (pl NULL:
+ * not wanted), and a server started with its seed into *s:
+ * srv_start("--seed", SEED, then the NULL-ended arguments after o). With
+ * c, a guest connected with options o (NULL: the defaults) into *c plays
+ * the plan to YOU DIED, each screen checked (play_plan), and the test's
+ * own copy of the game, dead, is returned (the caller frees it). With c
+ * NULL nothing is played and NULL is returned, for a test that plays the
+ * plan's keys its own way. */
+game_t *plan_death_setup(plan_t *pl, tsrv_t **s, tclient_t **c,
+                         const cl_opts_t *o, ...) __attribute__((sentinel));
+
 #endif

@@ -278,14 +278,22 @@ uint64_t play_walk_seed(void)
     return 0;
 }
 
-void play_login_dave(tclient_t *c, int registering)
+void play_account(tclient_t *c, const char *name, const char *pass,
+                  int registering)
 {
     ck_assert(cl_key(c, registering ? "r" : "l"));
-    play_type_line(c, "dave");
-    play_type_line(c, "davespassword");
+    play_type_line(c, name);
+    play_type_line(c, pass);
     if (registering)
-        play_type_line(c, "davespassword");
-    play_wait_text(c, "Logged in as dave");
+        play_type_line(c, pass);
+    char who[64];
+    snprintf(who, sizeof who, "Logged in as %s", name);
+    play_wait_text(c, who);
+}
+
+void play_login_dave(tclient_t *c, int registering)
+{
+    play_account(c, "dave", "davespassword", registering);
 }
 
 int play_walk_saved(tsrv_t *s, tclient_t *c, int *turn40)

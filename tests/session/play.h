@@ -83,8 +83,12 @@ void play_walk_keys(tclient_t *c, int n);
  * (found in-process). */
 uint64_t play_walk_seed(void);
 
-/* From the lobby: registers dave (registering) or logs him in, and waits
- * for "Logged in as dave". */
+/* From the lobby: registers name with password pass (registering) or
+ * logs it in, and waits for "Logged in as NAME". */
+void play_account(tclient_t *c, const char *name, const char *pass,
+                  int registering);
+
+/* play_account of dave, password "davespassword". */
 void play_login_dave(tclient_t *c, int registering);
 
 /* At the lobby menu, logged in (dave, the session with id 1 in s's debug

@@ -246,6 +246,21 @@ static void srv_fail(const tsrv_t *s, const char *fmt, ...)
 
 tsrv_t *srv_start(const char *arg, ...)
 {
+    const char *extra[MAX_ARGS];
+    int n = 0;
+    va_list ap;
+    va_start(ap, arg);
+    for (const char *a = arg; a; a = va_arg(ap, const char *)) {
+        ck_assert_int_lt(n, MAX_ARGS - 1);
+        extra[n++] = a;
+    }
+    va_end(ap);
+    extra[n] = NULL;
+    return srv_start_argv(extra);
+}
+
+tsrv_t *srv_start_argv(const char *const *extra)
+{
     tsrv_t *s = calloc(1, sizeof *s);
     ck_assert_ptr_nonnull(s);
     snprintf(s->dir, sizeof s->dir, "%s/rogued-test-XXXXXX",
@@ -299,13 +314,10 @@ tsrv_t *srv_start(const char *arg, ...)
      * (test_pg_hang and test_owner_defence set their own). */
     argv[n++] = "--set";
     argv[n++] = "store_wait_ms=60000";
-    va_list ap;
-    va_start(ap, arg);
-    for (const char *a = arg; a; a = va_arg(ap, const char *)) {
+    for (const char *const *a = extra; *a; a++) {
         ck_assert_int_lt(n, MAX_ARGS - 1);
-        argv[n++] = a;
+        argv[n++] = *a;
     }
-    va_end(ap);
     argv[n] = NULL;
 
     int logfd = open(s->log, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
@@ -466,6 +478,32 @@ int srv_wait_exited(tsrv_t *s, int ms)
     return !srv_alive(s);
 }
 
+/* 1 once pid is gone: no such process, or (unless reaped) a zombie. */
+static int pid_gone(int pid, int reaped)
+{
+    if (kill(pid, 0) != 0)
+        return 1;
+    if (reaped)
+        return 0;
+    char path[64], buf[256];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* "pid (comm) S ..." */
+    return p && p[1] == ' ' && p[2] == 'Z';
+}
+
+int srv_wait_pid_gone(int pid, int reaped, int ms)
+{
+    for (int i = 0; i < ms / 10 && !pid_gone(pid, reaped); i++)
+        usleep(10000);
+    return pid_gone(pid, reaped);
+}
+
 void srv_kill(tsrv_t *s)
 {
     if (!reap(s, 0)) {
@@ -577,8 +615,7 @@ void srv_stop_upgraded(tsrv_t *s, int pid)
     ck_assert_msg(srv_wait_log_count(s, "info stopped\n", before + 1,
                                      CL_WAIT_MS),
                   "the new server did not stop");
-    for (int i = 0; i < CL_WAIT_MS / 10 && kill(pid, 0) == 0; i++)
-        usleep(10000);
+    srv_wait_pid_gone(pid, 1, CL_WAIT_MS);
 }
 
 int srv_ctl(const tsrv_t *s, const char *args, char *out, size_t len)

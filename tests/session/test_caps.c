@@ -532,15 +532,10 @@ END_TEST
 START_TEST(replay_drawn_with_the_viewers_display)
 {
     static const char *const m2829[] = { "MUDLET", "MTTS 2829", NULL };
-    plan_t pl;
-    find_plan(plan_death, RULES_ATTACK_DEFENSE, &pl);
-    char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)pl.seed);
-    tsrv_t *s = srv_start("--seed", seed, NULL);
     cl_opts_t ansi = { .ttype = "ANSI" };
-    tclient_t *c = play_connect(srv_port(s), &ansi);
-    game_t *g = play_plan(c, &pl);
-    ck_assert(game_dead(g));
+    tsrv_t *s;
+    tclient_t *c;
+    game_t *g = plan_death_setup(NULL, &s, &c, &ansi, NULL);
     ck_assert(cl_key(c, "q"));
     play_wait_text(c, "Play as guest1");
     expect_drawn_none_beyond_ascii(c);

@@ -33,10 +33,8 @@ static int log_rows_have(const tclient_t *c, const char *text)
 START_TEST(fight_to_death_then_new_game_then_goodbye)
 {
     plan_t pl;
-    find_plan(plan_death, RULES_ATTACK_DEFENSE, &pl);
-    char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)pl.seed);
-    tsrv_t *s = srv_start("--seed", seed, NULL);
+    tsrv_t *s;
+    plan_death_setup(&pl, &s, NULL, NULL, NULL);
     tclient_t *c = play_connect(srv_port(s), NULL);
 
     int yellow = 0, red = 0, hit_lines = 0;
@@ -91,7 +89,8 @@ START_TEST(fight_to_death_then_new_game_then_goodbye)
     ck_assert(cl_screen_has(c, "HP: 30/30"));
     ck_assert(cl_screen_has(c, "Turn:0"));
     ck_assert(cl_screen_has(c, "Welcome to the dungeon, adventurer!"));
-    snprintf(want, sizeof want, "game start id=1 name=guest1 seed=%s", seed);
+    snprintf(want, sizeof want, "game start id=1 name=guest1 seed=%llu",
+             (unsigned long long)pl.seed);
     ck_assert_int_eq(srv_log_count(s, want), 2);
     game_free(g);
 
@@ -117,14 +116,9 @@ END_TEST
 
 START_TEST(q_on_the_death_screen_returns_to_the_lobby)
 {
-    plan_t pl;
-    find_plan(plan_death, RULES_ATTACK_DEFENSE, &pl);
-    char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)pl.seed);
-    tsrv_t *s = srv_start("--seed", seed, NULL);
-    tclient_t *c = play_connect(srv_port(s), NULL);
-    game_t *g = play_plan(c, &pl);
-    ck_assert(game_dead(g));
+    tsrv_t *s;
+    tclient_t *c;
+    game_t *g = plan_death_setup(NULL, &s, &c, NULL, NULL);
     game_free(g);
     ck_assert(cl_key(c, "q"));
     if (!cl_wait_text(c, "Play as guest1", CL_WAIT_MS))

@@ -128,11 +128,6 @@ START_TEST(who_say_kick)
 }
 END_TEST
 
-static int turn_is(tclient_t *c, void *arg)
-{
-    return cl_turn(c) == *(int *)arg;
-}
-
 /* `who`'s line of a browser guest's game kept after its connection
  * dropped (guest_grace): "kept: NAME's game at turn T (...) ends in S s,
  * at TIME UTC, ...", S within [lo, hi] and TIME now + S (a second's
@@ -183,7 +178,7 @@ START_TEST(who_lists_a_kept_guest_game)
     play_ready(a);
     ck_assert_int_eq(cl_send_str(a, "l"), 0); /* seed 42: floor east */
     int one = 1;
-    ck_assert(cl_wait(a, turn_is, &one, WAIT_MS));
+    ck_assert(cl_wait(a, cl_at_turn, &one, WAIT_MS));
     char token[80], out[4096];
     snprintf(token, sizeof token, "%s", cl_web_token(a));
     ck_assert_int_eq(srv_ctl(s, "who", out, sizeof out), 0);

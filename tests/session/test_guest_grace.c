@@ -30,17 +30,12 @@ static tsrv_t *web_server(int *http, const char *grace, const char *max)
                      "--set", set2, NULL);
 }
 
-static int turn_is(tclient_t *c, void *arg)
-{
-    return cl_turn(c) == *(int *)arg;
-}
-
 /* Sends key and waits for the turn counter to read turn (web mode has no
  * frame markers: the screen is the answer). */
 static void key_to_turn(tclient_t *c, const char *key, int turn)
 {
     ck_assert_int_eq(cl_send_str(c, key), 0);
-    if (!cl_wait(c, turn_is, &turn, CL_WAIT_MS))
+    if (!cl_wait(c, cl_at_turn, &turn, CL_WAIT_MS))
         play_fail(c, "key %s: the turn is %d, not %d", key, cl_turn(c), turn);
 }
 

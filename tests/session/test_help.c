@@ -7,13 +7,10 @@
  * twice and every other bad value (with its file and line, or its
  * variable); a port in use and a console with no server say so, and what
  * to do. */
-#include <arpa/inet.h>
 #include <check.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "check_main.h"
@@ -215,14 +212,7 @@ END_TEST
  * this server (a second server on one machine, most often). */
 START_TEST(a_port_in_use_names_the_key_that_moves_it)
 {
-    int port = cl_free_port();
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    ck_assert_int_ge(fd, 0);
-    struct sockaddr_in a = { .sin_family = AF_INET,
-                             .sin_port = htons((uint16_t)port) };
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
-    ck_assert_int_eq(listen(fd, 1), 0);
+    int port = cl_free_port(), fd = cl_hold_port(port);
     char dir[] = "/tmp/rogued-help-XXXXXX", args[256], want[256];
     static char out[8192];
     ck_assert_ptr_nonnull(mkdtemp(dir));

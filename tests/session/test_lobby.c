@@ -258,14 +258,9 @@ static const char *score_row(tclient_t *c, const char *who, char *row, size_t n)
 
 START_TEST(guest_dies_back_to_lobby_seen_in_hall_of_fame)
 {
-    plan_t pl;
-    find_plan(plan_death, RULES_ATTACK_DEFENSE, &pl);
-    char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)pl.seed);
-    tsrv_t *s = srv_start("--seed", seed, NULL);
-    tclient_t *c = play_connect(srv_port(s), NULL);
-    game_t *g = play_plan(c, &pl);
-    ck_assert(game_dead(g));
+    tsrv_t *s;
+    tclient_t *c;
+    game_t *g = plan_death_setup(NULL, &s, &c, NULL, NULL);
     char cause[64];
     game_death_cause(g, cause, sizeof cause);
     int score = game_score(g), turns = (int)g->turn;

@@ -333,7 +333,7 @@ START_TEST(hosts_share_players)
         play_fail(w, "the watch of dave did not begin");
     }
     int turn = cl_turn(a);
-    if (!cl_wait(w, at_turn, &turn, CL_WAIT_MS))
+    if (!cl_wait(w, cl_at_turn, &turn, CL_WAIT_MS))
         play_fail(w, "the watcher is not at dave's turn %d", turn);
     long worst = 0;
     for (int k = 0; k < 3; k++) {
@@ -341,7 +341,7 @@ START_TEST(hosts_share_players)
         clock_gettime(CLOCK_MONOTONIC, &t0);
         walk_on(a, &walked, 1);
         turn = cl_turn(a);
-        if (!cl_wait(w, at_turn, &turn, CL_WAIT_MS))
+        if (!cl_wait(w, cl_at_turn, &turn, CL_WAIT_MS))
             play_fail(w, "dave's move to turn %d did not reach the watcher",
                       turn);
         clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -388,7 +388,7 @@ START_TEST(hosts_share_players)
     play_wait_text(v, "Watching dave - q leaves");
     walk_on(t, &walked, 2);
     last = cl_turn(t);
-    if (!cl_wait(v, at_turn, &last, CL_WAIT_MS))
+    if (!cl_wait(v, cl_at_turn, &last, CL_WAIT_MS))
         play_fail(v, "dave's move to turn %d did not reach the watcher", last);
 
     /* The host it plays on now is killed (once it has published that dave
@@ -435,14 +435,10 @@ START_TEST(hosts_share_players)
 
     /* One hall of fame: a guest dies on a third host (not behind the
      * balancer); the first host ranks the game and replays it. */
-    plan_t pl;
-    find_plan(plan_death, RULES_ATTACK_DEFENSE, &pl);
-    char dseed[32];
-    snprintf(dseed, sizeof dseed, "%llu", (unsigned long long)pl.seed);
-    tsrv_t *third = srv_start("--seed", dseed, "--set", cluster_store_arg, NULL);
-    tclient_t *g = play_connect(srv_port(third), NULL);
-    game_t *gg = play_plan(g, &pl);
-    ck_assert(game_dead(gg));
+    tsrv_t *third;
+    tclient_t *g;
+    game_t *gg = plan_death_setup(NULL, &third, &g, NULL, "--set",
+                                  cluster_store_arg, NULL);
     game_free(gg);
     ck_assert(cl_key(g, "\x1b"));
     play_wait_text(g, "Play as guest");
@@ -585,7 +581,7 @@ static tclient_t *dave_watched(const char *seed, tsrv_t **x, tsrv_t **y,
     tclient_t *a = dave_on_x(seed, x, y, walked);
     *w = watch_dave_from(*y);
     int turn = cl_turn(a);
-    if (!cl_wait(*w, at_turn, &turn, CL_WAIT_MS))
+    if (!cl_wait(*w, cl_at_turn, &turn, CL_WAIT_MS))
         play_fail(*w, "the watcher is not at dave's turn %d", turn);
     return a;
 }
@@ -621,7 +617,7 @@ START_TEST(watcher_follows_across_hosts_through_the_lobby)
     walk_on(a, &walked, 2);
     turn = cl_turn(a);
     ck_assert_int_eq(turn, 2);
-    if (!cl_wait(w, at_turn, &turn, CL_WAIT_MS))
+    if (!cl_wait(w, cl_at_turn, &turn, CL_WAIT_MS))
         play_fail(w, "dave's new game's turn %d did not reach the watcher",
                   turn);
     int ax, ay, wx, wy;
@@ -777,7 +773,7 @@ START_TEST(a_host_back_from_a_short_loss_is_seen_to_have_gone)
     tclient_t *v = watch_dave_from(y);
     walk_on(a, &walked, 1);
     turn = cl_turn(a);
-    if (!cl_wait(v, at_turn, &turn, CL_WAIT_MS))
+    if (!cl_wait(v, cl_at_turn, &turn, CL_WAIT_MS))
         play_fail(v, "dave's move to turn %d did not reach the new watch",
                   turn);
 

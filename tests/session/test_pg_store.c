@@ -84,15 +84,10 @@ END_TEST
 START_TEST(hall_of_fame_and_replay)
 {
     start_test();
-    plan_t pl;
-    find_plan(plan_death, RULES_ATTACK_DEFENSE, &pl);
-    char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)pl.seed);
-    tsrv_t *s = srv_start("--seed", seed, "--data-dir", dir, "--set",
-                          store_arg, NULL);
-    tclient_t *c = play_connect(srv_port(s), NULL);
-    game_t *g = play_plan(c, &pl);
-    ck_assert(game_dead(g));
+    tsrv_t *s;
+    tclient_t *c;
+    game_t *g = plan_death_setup(NULL, &s, &c, NULL, "--data-dir", dir,
+                                 "--set", store_arg, NULL);
     ck_assert(cl_key(c, "q"));
     play_wait_text(c, "Play as guest1");
     /* the store writes the finished game on its own thread, soon after:

@@ -133,17 +133,6 @@ START_TEST(a_resumed_game_counts_its_rebuild_and_keys)
 }
 END_TEST
 
-/* Logs c in as name (play_register's password). */
-static void login_as(tclient_t *c, const char *name)
-{
-    ck_assert(cl_key(c, "l"));
-    play_type_line(c, name);
-    play_type_line(c, "password1");
-    char who[64];
-    snprintf(who, sizeof who, "Logged in as %s", name);
-    play_wait_text(c, who);
-}
-
 /* name registers, plays `keys` keys of the walk and leaves its game for
  * the next login (session id). Returns the game's turn. */
 static int leave_a_game(tsrv_t *s, const char *name, int id, int keys)
@@ -201,12 +190,12 @@ START_TEST(a_refused_rebuild_begins_no_game)
 
     /* eve's rebuild waits for the thread, held */
     tclient_t *e = play_lobby(srv_port(s));
-    login_as(e, "eve");
+    play_account(e, "eve", "password1", 0);
     ck_assert(metrics_wait(mport, "rogued_rebuilds{stage=\"waiting\"}", 1));
     ck_assert(srv_wait_log(s, "rebuild_hold: holding", CL_WAIT_MS));
 
     tclient_t *d = play_lobby(srv_port(s));
-    login_as(d, "dave");
+    play_account(d, "dave", "password1", 0);
     const char *told = "Too many games are being rebuilt for your address: "
                        "try again in a moment.";
     const char *refused = "resume id=4: no rebuild: Too many games";

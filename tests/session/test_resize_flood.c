@@ -71,11 +71,6 @@ static int drawn_at(tclient_t *c, void *arg)
     return status_row(c) == *(int *)arg;
 }
 
-static int turn_is(tclient_t *c, void *arg)
-{
-    return cl_turn(c) == *(int *)arg;
-}
-
 static int shows(tclient_t *c, void *arg)
 {
     return cl_screen_has(c, arg);
@@ -170,7 +165,7 @@ static void key_answered(flooder_t *p)
         ck_assert(cl_key(p->c, "."));
     else
         p_send(p, ".");
-    if (!p_wait(p, turn_is, &turn, CL_WAIT_MS))
+    if (!p_wait(p, cl_at_turn, &turn, CL_WAIT_MS))
         play_fail(p->c, "the wait key was not answered (turn %d)", turn);
 }
 

@@ -6,15 +6,12 @@
  * --list-games and rogued ctl).
  * And the store's start line names the lock wait in force; a metrics_port
  * in use stops the start as a port in use does. */
-#include <arpa/inet.h>
 #include <check.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -164,21 +161,6 @@ START_TEST(damaged_database_refused)
 }
 END_TEST
 
-/* A socket listening on 127.0.0.1 at a free port (*port), as another
- * program holding it would. */
-static int hold_port(int *port)
-{
-    *port = cl_free_port();
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    ck_assert_int_ge(fd, 0);
-    struct sockaddr_in a = { .sin_family = AF_INET,
-                             .sin_port = htons((uint16_t)*port) };
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
-    ck_assert_int_eq(listen(fd, 1), 0);
-    return fd;
-}
-
 /* metrics_port in use stops the start as port in use does (the same
  * exit status, the key that moves it named), rather than a server that
  * runs on with no /metrics for its scraper to notice. */
@@ -187,7 +169,7 @@ START_TEST(a_metrics_port_in_use_stops_the_start)
     char dir[] = "/tmp/rogued-start-XXXXXX", args[256], want[256];
     static char out[8192];
     ck_assert_ptr_nonnull(mkdtemp(dir));
-    int port, fd = hold_port(&port);
+    int port = cl_free_port(), fd = cl_hold_port(port);
     snprintf(args, sizeof args, "--config /dev/null --data-dir %s --port %d",
              dir, port);
     int port_rc = srv_run_once("", args, out, sizeof out);

@@ -229,14 +229,9 @@ static int row_ends_with(tclient_t *c, int y, const char *text)
  * fit, none cut at the right edge (docs/game.md, "Small terminals"). */
 START_TEST(narrow_40x20_lobby_and_replay)
 {
-    plan_t pl;
-    find_plan(plan_death, RULES_ATTACK_DEFENSE, &pl);
-    char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)pl.seed);
-    tsrv_t *s = srv_start("--seed", seed, NULL);
-    tclient_t *c = play_connect(srv_port(s), NULL);
-    game_t *g = play_plan(c, &pl);
-    ck_assert(game_dead(g));
+    tsrv_t *s;
+    tclient_t *c;
+    game_t *g = plan_death_setup(NULL, &s, &c, NULL, NULL);
     game_free(g);
     ck_assert(cl_key(c, "q"));
     play_wait_text(c, "Play as guest1");

@@ -54,15 +54,10 @@ static tclient_t *player(int port, int keys)
     return c;
 }
 
-static int at_turn(tclient_t *c, void *arg)
-{
-    return cl_turn(c) == *(int *)arg;
-}
-
 /* Waits until c's status line says turn t. */
 static void wait_turn(tclient_t *c, int t)
 {
-    if (!cl_wait(c, at_turn, &t, WAIT_MS))
+    if (!cl_wait(c, cl_at_turn, &t, WAIT_MS))
         play_fail(c, "the turn is %d, not %d", cl_turn(c), t);
 }
 
@@ -782,9 +777,8 @@ START_TEST(new_binary_never_ready)
     /* the process it started is gone (killed, then reaped) */
     int pid = started_pid(s, exe);
     ck_assert_int_gt(pid, 0);
-    for (int i = 0; i < WAIT_MS / 10 && kill(pid, 0) == 0; i++)
-        usleep(10000);
-    ck_assert_msg(kill(pid, 0) != 0, "pid %d still runs", pid);
+    ck_assert_msg(srv_wait_pid_gone(pid, 1, WAIT_MS), "pid %d still runs",
+                  pid);
     ck_assert(srv_alive(s));
     expect_next_turn(a, t);
     tclient_t *n = play_connect(srv_port(s), NULL);

@@ -19,11 +19,6 @@
 
 #define WAIT_MS 30000
 
-static int at_turn(tclient_t *c, void *arg)
-{
-    return cl_turn(c) == *(int *)arg;
-}
-
 START_TEST(a_client_not_reading_is_moved_after_the_drain_limit)
 {
     int mport = cl_free_port();
@@ -56,7 +51,7 @@ START_TEST(a_client_not_reading_is_moved_after_the_drain_limit)
     play_wait_text(c, "HP: ");
     ck_assert(cl_key(c, "."));
     int next = turn + 1;
-    if (!cl_wait(c, at_turn, &next, WAIT_MS))
+    if (!cl_wait(c, cl_at_turn, &next, WAIT_MS))
         play_fail(c, "the turn is %d, not %d", cl_turn(c), next);
     ck_assert(metrics_wait(mport, "rogued_sessions_output_waiting", 0));
     ck_assert(metrics_is(mport, "rogued_process_pid", pid));

@@ -7,7 +7,6 @@
  * Either way the old server serves on. Without the process group, the
  * child would run on, holding the socketpair's end. */
 #include <check.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,46 +19,12 @@
 
 #define WAIT_MS 30000
 
-static int at_turn(tclient_t *c, void *arg)
-{
-    return cl_turn(c) == *(int *)arg;
-}
-
-/* The old server serves: a new player gets a game and its key moves it. */
-static void expect_serving(tsrv_t *s)
-{
-    ck_assert(srv_alive(s));
-    tclient_t *c = play_connect(srv_port(s), NULL);
-    int next = cl_turn(c) + 1;
-    ck_assert(cl_key(c, "."));
-    if (!cl_wait(c, at_turn, &next, WAIT_MS))
-        play_fail(c, "the turn is %d, not %d", cl_turn(c), next);
-    cl_close(c);
-}
-
-/* 1 once pid is no process or a zombie (killed, its parent gone and
- * nobody reaping it yet). */
-static int gone(int pid)
-{
-    if (kill(pid, 0) != 0)
-        return 1;
-    char path[64], buf[256];
-    snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 1;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    const char *p = strrchr(buf, ')'); /* "pid (comm) S ..." */
-    return p && p[1] == ' ' && p[2] == 'Z';
-}
-
+/* pid is killed: gone, or a zombie (the script's child, its parent
+ * killed, may wait for a reaper). */
 static void expect_gone(int pid, const char *what)
 {
-    for (int i = 0; i < WAIT_MS / 10 && !gone(pid); i++)
-        usleep(10000);
-    ck_assert_msg(gone(pid), "%s (pid %d) still runs", what, pid);
+    ck_assert_msg(srv_wait_pid_gone(pid, 0, WAIT_MS), "%s (pid %d) still runs",
+                  what, pid);
 }
 
 /* DIR/NAME, a script that starts `sleep 600` in the background, writes
@@ -112,7 +77,8 @@ START_TEST(never_ready_wrapper_and_its_child_are_killed)
     ck_assert(srv_wait_log(s, "this server goes on serving", WAIT_MS));
     expect_gone(script, "the wrapper script");
     expect_gone(child, "the wrapper's child");
-    expect_serving(s);
+    ck_assert(srv_alive(s)); /* the old server serves on */
+    play_check_new_player(srv_port(s));
     srv_stop(s);
 }
 END_TEST
@@ -135,7 +101,8 @@ START_TEST(exiting_wrapper_leaves_no_child)
     int script, child;
     read_pids(exe, &script, &child);
     expect_gone(child, "the wrapper's child");
-    expect_serving(s);
+    ck_assert(srv_alive(s)); /* the old server serves on */
+    play_check_new_player(srv_port(s));
     srv_stop(s);
 }
 END_TEST

@@ -251,21 +251,6 @@ START_TEST(a_port_turned_off_is_closed)
 }
 END_TEST
 
-/* A listening socket on 127.0.0.1:port that accepts nothing: the port
- * in use by something else. */
-static int occupy(int port)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    ck_assert(fd >= 0);
-    int on = 1;
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
-    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
-    ck_assert_int_eq(listen(fd, 1), 0);
-    return fd;
-}
-
 /* The configuration file moved metrics_port to a port in use before the
  * upgrade: the new process says why it has no /metrics and runs on (it
  * holds the sessions), its console answering; the old port is closed. */
@@ -278,7 +263,7 @@ START_TEST(a_metrics_port_in_use_leaves_the_upgrade_running)
     tsrv_t *s = start_with_conf(conf, text);
     snprintf(line, sizeof line, "metrics on http://127.0.0.1:%d/metrics\n", a);
     ck_assert(srv_wait_log(s, line, WAIT_MS));
-    int taken = occupy(b);
+    int taken = cl_hold_port(b);
     snprintf(text, sizeof text, "metrics_port = %d\n", b);
     write_file(conf, text);
     int pid = upgrade_saying(s, "metrics: off until the next start (this "

@@ -311,10 +311,8 @@ END_TEST
 START_TEST(watcher_follows_into_the_next_game)
 {
     plan_t pl;
-    find_plan(plan_death, RULES_ATTACK_DEFENSE, &pl);
-    char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)pl.seed);
-    tsrv_t *s = srv_start("--seed", seed, NULL);
+    tsrv_t *s;
+    plan_death_setup(&pl, &s, NULL, NULL, NULL);
     tclient_t *p = play_connect(srv_port(s), NULL);
     tclient_t *w = play_lobby(srv_port(s));
     play_watch_first(w, "guest1");

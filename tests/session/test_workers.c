@@ -26,19 +26,6 @@ static void expect_loop(tsrv_t *s, int id, int worker)
                      srv_log(s));
 }
 
-static void account(tclient_t *c, const char *name, const char *pass,
-                    int registering)
-{
-    ck_assert(cl_key(c, registering ? "r" : "l"));
-    play_type_line(c, name);
-    play_type_line(c, pass);
-    if (registering)
-        play_type_line(c, pass);
-    char line[64];
-    snprintf(line, sizeof line, "Logged in as %s", name);
-    play_wait_text(c, line);
-}
-
 static int pred_turn_is(tclient_t *w, void *arg)
 {
     return cl_turn(w) == cl_turn(arg);
@@ -101,7 +88,7 @@ START_TEST(a_login_on_one_loop_takes_the_game_from_the_other)
     tsrv_t *s = srv_start("--seed", "42", NULL);
     tclient_t *a = play_lobby(srv_port(s));
     expect_loop(s, 1, 0);
-    account(a, "carol", "carolspw", 1);
+    play_account(a, "carol", "carolspw", 1);
     ck_assert(cl_key(a, "p"));
     play_wait_text(a, "HP: ");
     play_move(a, "l", 1, 0);
@@ -166,8 +153,8 @@ START_TEST(sigterm_keeps_the_games_of_both_loops)
     tclient_t *b = play_lobby(srv_port(s));
     expect_loop(s, 1, 0);
     expect_loop(s, 2, 1);
-    account(a, "dave", "davespassword", 1);
-    account(b, "erin", "erinspassword", 1);
+    play_account(a, "dave", "davespassword", 1);
+    play_account(b, "erin", "erinspassword", 1);
     ck_assert(cl_key(a, "p"));
     ck_assert(cl_key(b, "p"));
     play_wait_text(a, "HP: ");
@@ -193,7 +180,7 @@ START_TEST(sigterm_keeps_the_games_of_both_loops)
     int turns[2] = { ta, tb };
     for (int i = 0; i < 2; i++) {
         tclient_t *c = play_lobby(srv_port(s));
-        account(c, names[i], pass[i], 0);
+        play_account(c, names[i], pass[i], 0);
         char offer[64];
         snprintf(offer, sizeof offer, "Continue your game (depth 1, turn %d)",
                  turns[i]);

@@ -16,33 +16,11 @@
 #include "keys.h"
 #include "view.h"
 
-/* A game on an open 40x15 room (x 1..40, y 1..15), the player at (10, 8),
- * no monsters, nothing on the floor, an empty pack. */
+/* arena.h's room under ruleset (seed 1). */
 static game_t *arena(int ruleset)
 {
     game_options_t o = { .ruleset = ruleset };
-    game_t *g = game_new(1, &o);
-    ck_assert_ptr_nonnull(g);
-    memset(g->monsters, 0, sizeof g->monsters);
-    memset(g->items, 0, sizeof g->items);
-    memset(&g->map, 0, sizeof g->map);
-    for (int y = 1; y <= 15; y++)
-        for (int x = 1; x <= 40; x++)
-            g->map.tile[y][x] = TILE_FLOOR;
-    g->map.rooms[0] = (rect_t){ 1, 1, 40, 15 };
-    g->map.nrooms = 1;
-    g->player.x = 10;
-    g->player.y = 8;
-    game_update_fov(g);
-    return g;
-}
-
-static int log_count(const game_t *g, const char *text)
-{
-    int n = 0;
-    for (int i = 0; game_msg(g, i); i++)
-        n += strstr(game_msg(g, i)->text, text) != NULL;
-    return n;
+    return arena_room(1, &o);
 }
 
 /* --- behaviours ------------------------------------------------------------ */
@@ -60,7 +38,7 @@ START_TEST(fast_bat_moves_two_tiles_a_turn)
     ck_assert_int_eq(g->monsters[b].x, 11);
     /* Next to the player: two bites a turn (3 each in power). */
     ck_assert_int_eq(game_key(g, '.'), 1);
-    ck_assert_int_eq(log_count(g, "The giant bat hits you for 3."), 2);
+    ck_assert_int_eq(arena_log_count(g, "The giant bat hits you for 3."), 2);
     game_free(g);
 }
 END_TEST
@@ -73,7 +51,7 @@ START_TEST(archer_shoots_from_afar)
     for (int t = 0; t < 20 && !shots; t++) {
         int dist = g->monsters[a].x - g->player.x, hp = g->player.hp;
         game_key(g, '.');
-        if (log_count(g, "The orc archer shoots at you!")) {
+        if (arena_log_count(g, "The orc archer shoots at you!")) {
             shots = 1;
             ck_assert_int_gt(dist, 1);
             ck_assert_int_eq(g->player.hp, hp - 4);
@@ -140,7 +118,7 @@ START_TEST(spider_poisons_for_6_turns)
     game_t *g = arena(RULES_POWER);
     int s = game_place_monster(g, MON_SPIDER, 11, 8);
     game_key(g, '.');
-    ck_assert(log_count(g, "You are poisoned!") == 1);
+    ck_assert(arena_log_count(g, "You are poisoned!") == 1);
     ck_assert_int_eq(g->player.poison, 5); /* 6, less this turn's tick */
     ck_assert_int_eq(g->player.hp, 30 - 5 - 1);
     g->monsters[s].alive = 0;
@@ -171,7 +149,7 @@ START_TEST(necromancer_raises_skeletons)
     int raised = 0;
     for (int t = 0; t < 12; t++) {
         game_key(g, '.');
-        raised = log_count(g, "The necromancer raises a skeleton!");
+        raised = arena_log_count(g, "The necromancer raises a skeleton!");
     }
     ck_assert_int_gt(raised, 0);
     int skeletons = 0;
@@ -191,7 +169,7 @@ START_TEST(wraith_drains_max_hp)
     /* Fast: two touches of 8 (game version 7), each draining 1 max HP. */
     ck_assert_int_eq(g->player.max_hp, 28);
     ck_assert_int_eq(g->player.hp, 14);
-    ck_assert_int_eq(log_count(g, "The wraith drains you: max HP"), 2);
+    ck_assert_int_eq(arena_log_count(g, "The wraith drains you: max HP"), 2);
     game_free(g);
 }
 END_TEST
@@ -216,8 +194,8 @@ START_TEST(wield_and_wear_in_power)
      * version 8). */
     game_place_monster(g, MON_TROLL, 11, 8);
     game_key(g, 'l');
-    ck_assert_int_eq(log_count(g, "You hit the troll for 8. (Troll: 8 hp)"), 1);
-    ck_assert_int_eq(log_count(g, "The troll hits you for 2. (You: 28 hp)"), 1);
+    ck_assert_int_eq(arena_log_count(g, "You hit the troll for 8. (Troll: 8 hp)"), 1);
+    ck_assert_int_eq(arena_log_count(g, "The troll hits you for 2. (You: 28 hp)"), 1);
     memset(g->monsters, 0, sizeof g->monsters);
     /* The character screen says so. */
     screen_t s;
@@ -303,7 +281,7 @@ START_TEST(equipment_in_every_ruleset)
     game_place_monster(g, MON_GOBLIN, 11, 8);
     for (int t = 0; t < 6 && game_monster_at(g, 11, 8) >= 0; t++)
         game_key(g, 'l');
-    ck_assert(log_count(g, "You swing your long sword at the goblin") > 0);
+    ck_assert(arena_log_count(g, "You swing your long sword at the goblin") > 0);
     game_free(g);
 }
 END_TEST

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ai.h"
+#include "arena.h"
 #include "check_main.h"
 #include "combat.h"
 #include "fov.h"
@@ -17,28 +18,15 @@
 #include "record.h"
 #include "view.h"
 
-/* A game on an open 40x15 room (x 1..40, y 1..15), the player at (10, 8),
- * no monsters, nothing on the floor, an empty pack. */
+/* arena.h's room under ruleset (seed 1), every kind of item known. */
 static game_t *arena(int ruleset)
 {
     game_options_t o = { .ruleset = ruleset };
-    game_t *g = game_new(1, &o);
-    ck_assert_ptr_nonnull(g);
-    memset(g->monsters, 0, sizeof g->monsters);
-    memset(g->items, 0, sizeof g->items);
-    memset(&g->map, 0, sizeof g->map);
-    for (int y = 1; y <= 15; y++)
-        for (int x = 1; x <= 40; x++)
-            g->map.tile[y][x] = TILE_FLOOR;
-    g->map.rooms[0] = (rect_t){ 1, 1, 40, 15 };
-    g->map.nrooms = 1;
-    g->player.x = 10;
-    g->player.y = 8;
+    game_t *g = arena_room(1, &o);
     /* The scene's player knows every kind: these tests are about what
      * items do; learning them is test_know.c's. */
     for (int k = 0; k < IK_COUNT; k++)
         item_learn(g, k);
-    game_update_fov(g);
     return g;
 }
 
