@@ -1,0 +1,229 @@
+/* test_store_retry.c - a batch PostgreSQL ends as a deadlock (40P01) is
+ * run again, whole, and counts as one batch that worked (store_thread.c,
+ * run_again): its writes are in the database once, its reads answered
+ * once, the store stays healthy, nothing is counted twice, and the log
+ * says it at info, with no error. The deadlock is a real one, forced with
+ * a second connection (pg_hold.h) as another host's batch would close
+ * it: the store's batch holds one game's row and waits for another's,
+ * which the connection holds and then asks for the first. PostgreSQL
+ * only (the pg family runs this file; SQLite's writers take turns, and
+ * none is ended). Every test ends with uv_loop_close() == 0. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#include "check_main.h"
+#include "game.h"
+#include "record.h"
+#include "rng.h"
+#include "store.h"
+#include "pg_hold.h"
+#include "progress_fixture.h"
+#include "progress_player.h"
+#include "store_fixture.h"
+#include "store_log.h"
+#include "store_where.h"
+
+static void setup(void)
+{
+    store_fixture_setup("/tmp/rogued-retry-XXXXXX");
+}
+
+static void teardown(void)
+{
+    store_fixture_teardown();
+}
+
+/* n keys of the player's game (waits, once it is over). */
+static void play(gamer_t *p, int n)
+{
+    static const char set[] = "hjklyubn";
+    for (int i = 0; i < n; i++) {
+        int key = game_dead(p->g) || game_over(p->g)
+                      ? '.' : set[rng_range(&p->keys, 0, 7)];
+        record_key(&p->rec, p->g, key);
+    }
+}
+
+/* A player of account `id` (no claim: claims are test_progress_claim's)
+ * whose game is begun in the store. */
+static void begin(store_t *st, gamer_t *p, int64_t id, uint64_t seed)
+{
+    player_start(p, seed, 1);
+    ck_assert_int_eq(store_progress_begin(st, id, 0, p->g->seed, &p->g->opt,
+                                          1), 0);
+}
+
+static void give(store_t *st, gamer_t *p, int64_t id, int n)
+{
+    play(p, n);
+    ck_assert_int_eq(player_send(st, p, id, 0), 0);
+}
+
+/* The account's keys in the database are exactly the player's, in
+ * order, each byte once. */
+static void assert_keys(int64_t id, const gamer_t *p)
+{
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT keys_len FROM progress WHERE"
+             " account_id = %lld", (long long)id);
+    ck_assert_int_eq(sw_int(sql), (long long)p->rec.keys.len);
+    snprintf(sql, sizeof sql, "SELECT string_agg(keys, ''::bytea ORDER BY"
+             " pos) FROM progress_keys WHERE account_id = %lld",
+             (long long)id);
+    size_t len;
+    void *keys = sw_blob(sql, &len);
+    ck_assert_uint_eq(len, p->rec.keys.len);
+    ck_assert(memcmp(keys, p->rec.keys.data, len) == 0);
+    free(keys);
+}
+
+/* What a finished game's read answered (its record copied out). */
+typedef struct got_record {
+    int calls;
+    store_record_t r;
+    buf_t bytes;
+} got_record_t;
+
+static void on_record(void *ctx, const store_record_t *r)
+{
+    got_record_t *g = ctx;
+    g->calls++;
+    g->r = *r;
+    g->r.record = NULL;
+    buf_init(&g->bytes, RECORD_ENCODED_MAX);
+    if (r->len)
+        ck_assert_int_eq(buf_append(&g->bytes, r->record, r->len), 0);
+}
+
+static store_game_t finished(int64_t id, const char *name, int score)
+{
+    store_game_t g;
+    memset(&g, 0, sizeof g);
+    snprintf(g.name, sizeof g.name, "%s", name);
+    g.account_id = id;
+    g.ruleset = 1;
+    g.seed = 7;
+    g.score = score;
+    g.depth = 2;
+    g.turns = 500;
+    snprintf(g.cause, sizeof g.cause, "killed by a rat");
+    g.started = 10;
+    g.ended = 20;
+    return g;
+}
+
+/* Ann's batch: her keys (her game's row written), a read of her last
+ * game and its record, a finished game, then Yan's keys, which wait on
+ * Yan's game's row, held by a second connection; that connection then
+ * asks for the games' table in SHARE mode, which waits for the batch's
+ * writes to end. The store's statement waited first, so PostgreSQL ends
+ * the store's transaction (after its deadlock_timeout) and the connection
+ * has the table, and commits. (Its lock, not Ann's row: a lock on a row
+ * is no queue, and the batch run again could take Ann's row first and
+ * close the same circle: run_again's pause makes that unlikely, not
+ * impossible.) The store runs the batch again:
+ * every write of it is in the database once (the keys to the byte, one
+ * finished game), the read answered once with its record, no batch
+ * failed, the store healthy, the counts those of one batch, and the log
+ * says "ran it again" at info with no error. Before, the batch failed:
+ * writes failing, the game and both accounts' keys lost. Zed's keys,
+ * waiting on a first connection, hold the store while the batch queues
+ * up behind them. */
+START_TEST(batch_ended_as_a_deadlock_runs_again)
+{
+    if (!sw_pg())
+        return;
+    log_to_file();
+    store_t *a = store_fixture_open(&fast);
+    int64_t ann = store_fixture_account(a, "Ann");
+    int64_t yan = store_fixture_account(a, "Yan");
+    int64_t zed = store_fixture_account(a, "Zed");
+    gamer_t pa, py, pz;
+    begin(a, &pa, ann, 0xa22);
+    begin(a, &py, yan, 0x4a2);
+    begin(a, &pz, zed, 0x2ed);
+    give(a, &pa, ann, 20);
+    give(a, &py, yan, 20);
+    static const char bytes[] = "a record, as the store keeps it";
+    store_game_t g1 = finished(ann, "Ann", 100);
+    ck_assert_int_eq(store_add_game(a, &g1, bytes, sizeof bytes), 0);
+    flush(a);
+    long long game1 = sw_int("SELECT max(id) FROM games");
+    store_stats_t s0;
+    store_stats(a, &s0);
+
+    PGconn *first = hold_game(zed);
+    PGconn *last = hold_game(yan);
+    give(a, &pz, zed, 5);
+    wait_blocked(first, 1);
+    /* the next batch, queued behind Zed's keys */
+    give(a, &pa, ann, 15);
+    got_record_t got;
+    memset(&got, 0, sizeof got);
+    ck_assert_int_eq(store_get_record(a, game1, on_record, &got), 0);
+    store_game_t g2 = finished(ann, "Ann", 200);
+    ck_assert_int_eq(store_add_game(a, &g2, NULL, 0), 0);
+    give(a, &py, yan, 15);
+    hold_end(first, "COMMIT");
+    blocked_by(last); /* the batch holds Ann's row, waits for Yan's */
+    /* returns once PostgreSQL has ended the store's transaction */
+    hold_do(last, "LOCK TABLE progress IN SHARE MODE");
+    hold_end(last, "COMMIT");
+    char sql[256];
+    flush(a);
+
+    ck_assert_int_eq(got.calls, 1);
+    ck_assert_int_eq(got.r.status, STORE_OK);
+    ck_assert_int_eq(got.r.game.score, 100);
+    ck_assert_uint_eq(got.bytes.len, sizeof bytes);
+    ck_assert(memcmp(got.bytes.data, bytes, sizeof bytes) == 0);
+    ck_assert_uint_eq(store_failed_batches(a), 0);
+    ck_assert_int_eq(store_healthy(a), 1);
+    store_stats_t s;
+    store_stats(a, &s);
+    ck_assert_uint_eq(s.games_written, s0.games_written + 1);
+    ck_assert_uint_eq(s.games_lost, 0);
+    ck_assert_uint_eq(s.progress_written, s0.progress_written + 3);
+    ck_assert_uint_eq(s.progress_dropped, 0);
+    ck_assert_uint_eq(s.batches, s0.batches + 3); /* Zed's, it, the flush */
+    ck_assert_int_eq(logged("a batch of 4 requests ended by a deadlock"
+                            " (deadlock detected); ran it again"), 1);
+    ck_assert_int_eq(logged(" error "), 0);
+
+    /* the keys go on from there: nothing was marked lost */
+    give(a, &pa, ann, 5);
+    give(a, &py, yan, 5);
+    flush(a);
+    store_close(a);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games"), 2);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM games WHERE score = 200"
+             " AND account_id = %lld", (long long)ann);
+    ck_assert_int_eq(sw_int(sql), 1);
+    assert_keys(ann, &pa);
+    assert_keys(yan, &py);
+    assert_keys(zed, &pz);
+    ck_assert_int_eq(logged(" error "), 0);
+    log_restore();
+    unlink(logpath);
+    buf_free(&got.bytes);
+    player_free(&pa);
+    player_free(&py);
+    player_free(&pz);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("store_retry");
+    TCase *tc = tcase_create("retry");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, batch_ended_as_a_deadlock_runs_again);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(suite)
