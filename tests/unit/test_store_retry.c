@@ -5,7 +5,11 @@
  * says it at info, with no error. The deadlock is a real one, forced with
  * a second connection (pg_hold.h) as another host's batch would close
  * it: the store's batch holds one game's row and waits for another's,
- * which the connection holds and then asks for the first. PostgreSQL
+ * which the connection holds, and the connection then asks for a lock
+ * the batch holds. How often a batch is run again is told with a trigger
+ * that ends each insert of a game as PostgreSQL would, a number of times
+ * (40001, a serialization failure, is run again too; three ends running
+ * fail the batch, once). PostgreSQL
  * only (the pg family runs this file; SQLite's writers take turns, and
  * none is ended). Every test ends with uv_loop_close() == 0. */
 #include <check.h>
@@ -253,6 +257,156 @@ START_TEST(batch_ended_as_a_deadlock_runs_again)
 }
 END_TEST
 
+/* A trigger on the games' table that ends the transaction of each of the
+ * next `times` inserts as PostgreSQL ends one to break a deadlock or a
+ * serialization conflict (sqlstate 40P01 or 40001, with its message), as
+ * often as asked and no more: its count is a sequence, which a
+ * transaction rolled back does not take back. */
+static void games_ended(int times, const char *sqlstate, const char *msg)
+{
+    char sql[1024];
+    snprintf(sql, sizeof sql, "CREATE SEQUENCE ends;"
+             " CREATE FUNCTION end_it() RETURNS trigger LANGUAGE plpgsql AS"
+             " $$ BEGIN IF nextval('ends') <= %d THEN RAISE EXCEPTION '%s'"
+             " USING ERRCODE = '%s'; END IF; RETURN NEW; END $$;"
+             " CREATE TRIGGER end_it BEFORE INSERT ON games FOR EACH ROW"
+             " EXECUTE FUNCTION end_it()", times, msg, sqlstate);
+    sw_exec(sql);
+}
+
+/* How many inserts of a game the trigger has seen (the batch's runs). */
+static long long games_tried(void)
+{
+    return sw_int("SELECT last_value FROM ends");
+}
+
+/* A batch (Ann's keys, a finished game, a read of an earlier game's
+ * record) queued as one behind Zed's keys, held on a connection until
+ * the batch is whole; the loop run until all is answered. */
+typedef struct batch_seen {
+    got_record_t got;
+    store_stats_t before, after;
+} batch_seen_t;
+
+static void batch_of_three(store_t *a, batch_seen_t *b, int64_t ann,
+                           gamer_t *pa, int64_t zed, gamer_t *pz,
+                           long long game1)
+{
+    store_stats(a, &b->before);
+    PGconn *first = hold_game(zed);
+    give(a, pz, zed, 5);
+    wait_blocked(first, 1);
+    give(a, pa, ann, 15);
+    store_game_t g = finished(ann, "Ann", 300);
+    ck_assert_int_eq(store_add_game(a, &g, NULL, 0), 0);
+    memset(&b->got, 0, sizeof b->got);
+    ck_assert_int_eq(store_get_record(a, game1, on_record, &b->got), 0);
+    hold_end(first, "COMMIT");
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(b->got.calls, 1);
+    store_stats(a, &b->after);
+}
+
+/* Ann's game, begun and flushed; the id of a finished game of hers with
+ * a record (for the batch's read). */
+static long long ann_ready(store_t *a, int64_t ann, gamer_t *pa,
+                           int64_t zed, gamer_t *pz)
+{
+    begin(a, pa, ann, 0xa22);
+    begin(a, pz, zed, 0x2ed);
+    give(a, pa, ann, 20);
+    store_game_t g = finished(ann, "Ann", 100);
+    ck_assert_int_eq(store_add_game(a, &g, "rec", 3), 0);
+    flush(a);
+    return sw_int("SELECT max(id) FROM games");
+}
+
+/* A serialization failure (40001) is run again as a deadlock is, and a
+ * batch ended twice runs a third time: it stands, written once, with two
+ * info lines and no error. */
+START_TEST(batch_ended_twice_runs_a_third_time)
+{
+    if (!sw_pg())
+        return;
+    log_to_file();
+    store_t *a = store_fixture_open(&fast);
+    int64_t ann = store_fixture_account(a, "Ann");
+    int64_t zed = store_fixture_account(a, "Zed");
+    gamer_t pa, pz;
+    long long game1 = ann_ready(a, ann, &pa, zed, &pz);
+    games_ended(2, "40001", "could not serialize access due to concurrent"
+                " update");
+    batch_seen_t b;
+    batch_of_three(a, &b, ann, &pa, zed, &pz, game1);
+    ck_assert_int_eq(games_tried(), 3);
+    ck_assert_int_eq(b.got.r.status, STORE_OK);
+    ck_assert_uint_eq(b.got.bytes.len, 3);
+    ck_assert_uint_eq(store_failed_batches(a), 0);
+    ck_assert_int_eq(store_healthy(a), 1);
+    ck_assert_uint_eq(b.after.games_written, b.before.games_written + 1);
+    ck_assert_uint_eq(b.after.progress_written,
+                      b.before.progress_written + 2);
+    ck_assert_uint_eq(b.after.batches, b.before.batches + 2);
+    ck_assert_int_eq(logged("a batch of 3 requests ended by a deadlock"
+                            " (could not serialize access due to"
+                            " concurrent update); ran it again"), 2);
+    ck_assert_int_eq(logged(" error "), 0);
+    store_close(a);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games WHERE score = 300"),
+                     1);
+    assert_keys(ann, &pa);
+    assert_keys(zed, &pz);
+    log_restore();
+    unlink(logpath);
+    buf_free(&b.got.bytes);
+    player_free(&pa);
+    player_free(&pz);
+}
+END_TEST
+
+/* A batch ended three times running is not run a fourth: it fails once,
+ * as any failed batch (one failed batch, one game lost, the keys dropped,
+ * the read answered STORE_ERROR once, writes said to be failing once,
+ * with the database's reason), after two info lines. */
+START_TEST(batch_ended_three_times_fails_once)
+{
+    if (!sw_pg())
+        return;
+    log_to_file();
+    store_t *a = store_fixture_open(&fast);
+    int64_t ann = store_fixture_account(a, "Ann");
+    int64_t zed = store_fixture_account(a, "Zed");
+    gamer_t pa, pz;
+    long long game1 = ann_ready(a, ann, &pa, zed, &pz);
+    games_ended(1000, "40P01", "deadlock detected");
+    batch_seen_t b;
+    batch_of_three(a, &b, ann, &pa, zed, &pz, game1);
+    ck_assert_int_eq(games_tried(), 3);
+    ck_assert_int_eq(b.got.r.status, STORE_ERROR);
+    ck_assert_uint_eq(store_failed_batches(a), 1);
+    ck_assert_int_eq(store_healthy(a), 0);
+    ck_assert_uint_eq(b.after.games_written, b.before.games_written);
+    ck_assert_uint_eq(b.after.games_lost, b.before.games_lost + 1);
+    ck_assert_uint_eq(b.after.progress_written,
+                      b.before.progress_written + 1); /* Zed's */
+    ck_assert_uint_eq(b.after.progress_dropped,
+                      b.before.progress_dropped + 1);
+    ck_assert_uint_eq(b.after.batches, b.before.batches + 2);
+    ck_assert_int_eq(logged("a batch of 3 requests ended by a deadlock"
+                            " (deadlock detected); ran it again"), 2);
+    ck_assert_int_eq(logged("writes are failing (deadlock detected)"), 1);
+    ck_assert_int_eq(logged(" error "), 1);
+    store_close(a);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games WHERE score = 300"),
+                     0);
+    log_restore();
+    unlink(logpath);
+    buf_free(&b.got.bytes);
+    player_free(&pa);
+    player_free(&pz);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("store_retry");
@@ -260,6 +414,8 @@ static Suite *suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, batch_ended_as_a_deadlock_runs_again);
+    tcase_add_test(tc, batch_ended_twice_runs_a_third_time);
+    tcase_add_test(tc, batch_ended_three_times_fails_once);
     suite_add_tcase(s, tc);
     return s;
 }
