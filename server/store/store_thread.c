@@ -400,13 +400,13 @@ static batch_run_t run_batch(store_t *st, req_t *batch)
  * take the row it waited for; a lock on a row is no queue, and a batch
  * run again at once could take that row first and close the same circle
  * (seen with PostgreSQL). Nothing of it was written, so the next run is
- * as if the first had never been: each request is set back to how it came (its status
- * and phase; a call's db sets the rest of its answer each run, freeing
- * what a run before left), and so is the broken list
+ * as if the first had never been: each request is set back to how it
+ * came (its status and phase; a call's db sets the rest of its answer
+ * each run, freeing what a run before left), and so is the broken list
  * (store_progress_rewind). The claimed list needs nothing: a refusal is
  * told in the batch only by SQLite, which is never run again, and by
  * PostgreSQL only after the commit. Counted, logged and answered once,
- * for the run that stands. */
+ * for the run that stands (db_batch). */
 static int run_again(store_t *st, req_t *batch, uint64_t n, int runs)
 {
     if (runs >= STORE_BATCH_RUNS || !sdb_retryable(st->db) ||
@@ -451,6 +451,9 @@ static void answer_batch(store_t *st, req_t *batch)
     }
 }
 
+/* A batch of n requests: run in one transaction (again, while the
+ * database ends it as a deadlock: run_again), then told to the health,
+ * undone if it failed, counted and answered, once. */
 static void db_batch(store_t *st, req_t *batch, uint64_t n)
 {
     store_progress_mark(st);

@@ -9,9 +9,9 @@
  * the batch holds. How often a batch is run again is told with a trigger
  * that ends each insert of a game as PostgreSQL would, a number of times
  * (40001, a serialization failure, is run again too; three ends running
- * fail the batch, once). PostgreSQL
- * only (the pg family runs this file; SQLite's writers take turns, and
- * none is ended). Every test ends with uv_loop_close() == 0. */
+ * fail the batch, once). PostgreSQL only (the pg family runs this file;
+ * SQLite's writers take turns, and none is ended). Every test ends with
+ * uv_loop_close() == 0. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,29 +119,27 @@ static store_game_t finished(int64_t id, const char *name, int score)
     return g;
 }
 
-/* Ann's batch: a registration, her keys (her game's row written), a
- * read of her last game and its record, a finished game, Bo's keys that
- * are dropped (his keys before went to no game) then his new game and its
- * keys, then Yan's keys, which wait on
- * Yan's game's row, held by a second connection; that connection then
- * asks for the games' table in SHARE mode, which waits for the batch's
- * writes to end. The store's statement waited first, so PostgreSQL ends
- * the store's transaction (after its deadlock_timeout) and the connection
- * has the table, and commits. (Its lock, not Ann's row: a lock on a row
- * is no queue, and the batch run again could take Ann's row first and
- * close the same circle: run_again's pause makes that unlikely, not
- * impossible.) The store runs the batch again:
- * every write of it is in the database once (the keys to the byte, one
- * finished game), the read answered once with its record, no batch
- * failed, the store healthy, the counts those of one batch (Bo's first
- * keys dropped in the run that stands too: the list of accounts whose
- * keys are dropped is put back as the batch found it), and the log
- * says "ran it again" at info with no error; the account registered logs
- * in with its password (the hash a run before wiped would not). Before,
- * the batch failed: writes failing, the account, the game and both
- * accounts' keys lost. Zed's keys,
- * waiting on a first connection, hold the store while the batch queues
- * up behind them. */
+/* Ann's batch: a registration, her keys (her game's row written), a read
+ * of her last game and its record, a finished game, Bo's keys that are
+ * dropped (his keys before went to no game) then his new game and its
+ * keys, then Yan's keys, which wait on Yan's game's row, held by a second
+ * connection; that connection then asks for the games' table in SHARE
+ * mode, which waits for the batch's writes to end. The store's statement
+ * waited first, so PostgreSQL ends the store's transaction (after its
+ * deadlock_timeout) and the connection has the table, and commits. (Its
+ * lock, not Ann's row: a lock on a row is no queue, and the batch run
+ * again could take Ann's row first and close the same circle: run_again's
+ * pause makes that unlikely, not impossible.) The store runs the batch
+ * again: every write of it is in the database once (the keys to the byte,
+ * one finished game), the read answered once with its record, the
+ * account registered logs in with its password (the hash a run before
+ * wiped would not), no batch failed, the store healthy, the counts those
+ * of one batch (Bo's first keys dropped in the run that stands too: the
+ * list of accounts whose keys are dropped is put back as the batch found
+ * it), and the log says "ran it again" at info and no error of its own.
+ * Before, the batch failed: writes failing, the account, the game and
+ * the keys lost. Zed's keys, waiting on a first connection, hold the
+ * store while the batch queues up behind them. */
 START_TEST(batch_ended_as_a_deadlock_runs_again)
 {
     if (!sw_pg())
