@@ -1,8 +1,9 @@
 /* store_thread.c - the store's database thread: it takes its channel's
  * requests (chan.h) in batches and runs each batch in one transaction (one
- * commit, one fsync), each request by its descriptor (r->call->db, and
+ * commit, one fsync; run again whole if the database ended it to break a
+ * deadlock), each request by its descriptor (r->call->db, and
  * r->call->undo if the batch is rolled back), then hands answers back to
- * the loop through the done queue. It names no call. */
+ * the loop through the done queue. It names no call, nor a backend. */
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
