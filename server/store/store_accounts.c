@@ -15,10 +15,10 @@
 
 static int register_db(store_t *st, req_t *r, int ok)
 {
+    /* (the hash is wiped after the batch: a batch run again needs it) */
     r->status = ok ? sdb_insert_account(st->db, r->name, r->hash,
                                         (int64_t)time(NULL), &r->id)
                    : STORE_ERROR;
-    sodium_memzero(r->hash, sizeof r->hash);
     r->phase = PH_DONE;
     return r->status == STORE_OK;
 }
@@ -27,7 +27,6 @@ static int setpass_db(store_t *st, req_t *r, int ok)
 {
     r->status = ok ? sdb_set_password_hash(st->db, r->id, r->hash)
                    : STORE_ERROR;
-    sodium_memzero(r->hash, sizeof r->hash);
     r->phase = PH_DONE;
     return r->status == STORE_OK;
 }

@@ -11,7 +11,9 @@
  * write inside a transaction is known to have worked: SQLite runs it at
  * once; PostgreSQL sends the writes of a batch without waiting (libpq's
  * pipeline mode: one round trip a batch) and learns at the commit which
- * begins and appends had nothing to follow (sdb_unfollowed). sdb_open
+ * begins and appends had nothing to follow (sdb_unfollowed). And only
+ * PostgreSQL ends a transaction to break a deadlock, which the store then
+ * runs again (sdb_retryable; SQLite's writers take turns). sdb_open
  * (store_backend.c) picks the table; only the store's files include this. */
 #ifndef ROGUE_STORE_BACKEND_H
 #define ROGUE_STORE_BACKEND_H

@@ -78,6 +78,13 @@ typedef struct store_unfollowed {
     /* 1 while a transaction is open. SQLite rolls one back by itself on some \
      * errors (disk full, I/O): the caller checks after each statement. */ \
     X(int, in_transaction, (store_db_t *db), (db)) \
+    /* 1 when the transaction just ended failed only because the database \
+     * ended it whole to break a deadlock or a serialization conflict \
+     * (PostgreSQL's 40P01, 40001): nothing of it was written, and run \
+     * again from its BEGIN it may well work. Such a failure is not logged \
+     * by the backend: whoever ran the transaction says what it does about \
+     * it. SQLite: always 0 (a writer waits its turn, nothing is ended). */ \
+    X(int, retryable, (store_db_t *db), (db)) \
     /* Inserts a finished game (record may be NULL). Returns 0, or -1 (logged). */ \
     X(int, insert_game, (store_db_t *db, const store_game_t *g, \
       const void *record, size_t len), (db, g, record, len)) \

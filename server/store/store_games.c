@@ -29,14 +29,20 @@ static void finish_record(store_t *st, req_t *r)
         log_error("store: %s: a game of %s stored without its record",
                   st->path, r->game.name);
     }
-    /* game and recorder are freed with the request (store_req_free) */
+    /* the recorder is freed with the request (store_req_free) */
 }
 
-/* Returns 1 if the game was written (counted in games_written). */
+/* Returns 1 if the game was written (counted in games_written). The
+ * record is finished once, at the first run of the batch: a run again
+ * writes the same bytes (or, had it failed, the same game without). */
 static int game_db(store_t *st, req_t *r, int ok)
 {
-    if (r->played && !r->record)
-        finish_record(st, r);
+    if (r->played) {
+        if (!r->record)
+            finish_record(st, r);
+        game_free(r->played);
+        r->played = NULL;
+    }
     return ok && sdb_insert_game(st->db, &r->game, r->record,
                                  r->record_len) == 0;
 }

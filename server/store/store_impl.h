@@ -62,7 +62,13 @@ typedef struct store_call {
      * (verify in the pool first); a silent call need not. Returns 1 if it
      * wrote (for STORE_CALL_GAME and STORE_CALL_PROGRESS, a counted write),
      * 0 if it read or changed nothing: only a batch that wrote and
-     * committed tells the log that writes work again (store_thread.c). */
+     * committed tells the log that writes work again (store_thread.c).
+     * It may run twice or three times for one request, when the database
+     * ended the batch to break a deadlock and the batch is run again
+     * (store_thread.c, run_again): each run sets the whole answer, frees
+     * what a run before left, and leaves the request's input as it found
+     * it (a new password's hash is wiped by the thread, after the
+     * batch). */
     int (*db)(store_t *st, req_t *r, int ok);
     /* On the asking loop's thread: calls the callback (not cancelled, not
      * closing). NULL for a silent or a waiting thread's call. */
@@ -266,6 +272,9 @@ struct store {
     int bans_changed;          /* a ban or unban in this batch */
     int64_t *broken;           /* accounts whose appends are dropped until */
     size_t nbroken, capbroken; /*   their next begin (store_progress.c) */
+    int64_t *broken_was;       /* the list as the batch found it */
+    size_t nbroken_was, capbroken_was; /* (store_progress_mark) */
+    int broken_kept;           /* broken_was holds it (not out of memory) */
     /* the loops' side: ports[0] is store_open's loop */
     store_port_t ports[STORE_PORTS_MAX];
     uv_mutex_t lmu;            /* what the ports share, below */
@@ -331,6 +340,13 @@ void store_answer_done(req_t *r);
  * same, if it had succeeded. */
 void store_undo_error(store_t *st, req_t *r);
 void store_undo_error_if_ok(store_t *st, req_t *r);
+
+/* store_progress.c, for the database thread: the broken list kept as a
+ * batch finds it (mark, before its first run), and put back before the
+ * batch is run again (rewind: 0, or -1 if it could not be kept, out of
+ * memory: then the batch is not run again). */
+void store_progress_mark(store_t *st);
+int store_progress_rewind(store_t *st);
 
 /* store_progress.c, for the database thread, after a batch committed:
  * the begins and appends that, as the commit found, had nothing to follow

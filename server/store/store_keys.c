@@ -77,6 +77,8 @@ static int key_find_db(store_t *st, req_t *r, int ok)
     }
     char name[ACCT_NAME_MAX + 1] = "";
     char key[STORE_KEY_TEXT_MAX + 1] = "";
+    free(r->key); /* a run of its batch before this one's */
+    r->key = NULL;
     int found = sdb_key_find(st->db, r->name, r->fp, &r->id, name, key,
                              sizeof key);
     r->status = found < 0 ? STORE_ERROR : found ? STORE_OK : STORE_NOT_FOUND;

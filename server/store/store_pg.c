@@ -74,11 +74,12 @@ void set_errmsg(spg_t *d, const char *msg)
 }
 
 /* A failed result's reason: the primary message, without "ERROR:"; and
- * whether it was a deadlock. */
+ * whether PostgreSQL ended the transaction to break a deadlock (40P01) or
+ * a serialization conflict (40001): sdb_retryable. */
 void set_result_err(spg_t *d, const PGresult *r)
 {
     const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
-    if (state && strcmp(state, "40P01") == 0)
+    if (state && (strcmp(state, "40P01") == 0 || strcmp(state, "40001") == 0))
         d->deadlock = 1;
     const char *m = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;
     set_errmsg(d, m ? m : r ? PQresultErrorMessage(r) : PQerrorMessage(d->conn));
@@ -436,7 +437,7 @@ PGresult *read_now(spg_t *d, enum stmt which, const params_t *p,
     if (d->piped)
         d->failed = 1;
     d->told = 1;
-    if (!(d->retrying && d->deadlock))
+    if (!d->deadlock) /* (sdb_retryable: the store says it) */
         db_fail(d, "store: %s: %s: %s", d->name, what, spg_errmsg(&d->base));
     PQclear(r);
     return NULL;
@@ -591,7 +592,8 @@ int spg_commit(store_db_t *db)
         return -1;
     if (finish_tx(d, "COMMIT", K_COMMIT) == 0)
         return 0;
-    if (!d->told) /* one line a batch: its first failure */
+    /* one line a batch: its first failure (a deadlock: the store's) */
+    if (!d->told && !d->deadlock)
         db_fail(d, "store: %s: COMMIT: %s", d->name, d->errmsg);
     return -1;
 }
@@ -611,6 +613,12 @@ int spg_rollback(store_db_t *db)
     d->failed = was;
     memcpy(d->errmsg, msg, sizeof msg);
     return 0;
+}
+
+int spg_retryable(store_db_t *db)
+{
+    spg_t *d = (spg_t *)db;
+    return d->deadlock && !d->in_tx;
 }
 
 int spg_in_transaction(store_db_t *db)

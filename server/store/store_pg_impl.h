@@ -69,9 +69,9 @@ struct spg {
     int failed;         /* a statement of this transaction failed */
     int told;           /* and that was logged: the COMMIT need not be */
     char errmsg[300];   /* the last failure, for spg_errmsg */
-    int deadlock;       /* a statement of this transaction was ended as a
-                           deadlock (40P01) */
-    int retrying;       /* a deadlock now is tried again: not logged */
+    int deadlock;       /* this transaction was ended by PostgreSQL to
+                           break a deadlock (40P01) or a serialization
+                           conflict (40001): sdb_retryable; not logged */
     size_t tx_stmts;    /* statements sent in this transaction */
     sent_t *sent;       /* results not read yet */
     size_t nsent, capsent;

@@ -239,15 +239,13 @@ int spg_progress_end(store_db_t *db, int64_t account_id, int64_t claim)
     return drop_game((spg_t *)db, account_id, claim, K_END);
 }
 
-/* One try at the claim (store_pg_schema.c, ST_CLAIM). Returns 0 with
- * *claim, or -1. */
-static int claim_once(spg_t *d, int64_t account_id, int64_t *claim)
+/* One try at the claim (store_pg_schema.c, ST_CLAIM); what: its failure's
+ * words. Returns 0 with *claim, or -1. */
+static int claim_once(spg_t *d, int64_t account_id, const char *what,
+                      int64_t *claim)
 {
     params_t p = { 0 };
     p_ll(&p, account_id);
-    char what[80];
-    snprintf(what, sizeof what, "account %lld: no claim on its game in "
-             "progress", (long long)account_id);
     PGresult *r = read_now(d, ST_CLAIM, &p, what);
     if (!r)
         return -1;
@@ -278,14 +276,17 @@ static int claim_once(spg_t *d, int64_t account_id, int64_t *claim)
  * in the one rolled back. That time it waits for the account first (the
  * circle was the claim holding the game's row while the account's holder
  * asked for it): had it taken the row again first, it could win the row
- * back from that holder and close the same circle again. */
+ * back from that holder and close the same circle again. (Ended so again,
+ * or not first in its transaction, it fails the batch, which the store
+ * runs again whole: sdb_retryable.) */
 int spg_progress_claim(store_db_t *db, int64_t account_id, int64_t *claim)
 {
     spg_t *d = (spg_t *)db;
     int again = d->piped && d->tx_stmts == 0;
-    d->retrying = again;
-    int rc = claim_once(d, account_id, claim);
-    d->retrying = 0;
+    char what[80];
+    snprintf(what, sizeof what, "account %lld: no claim on its game in "
+             "progress", (long long)account_id);
+    int rc = claim_once(d, account_id, what, claim);
     if (rc == 0 || !again || !d->deadlock)
         return rc;
     log_info("store: %s: account %lld: its claim was ended as a deadlock; "
@@ -295,12 +296,9 @@ int spg_progress_claim(store_db_t *db, int64_t account_id, int64_t *claim)
         return -1;
     params_t p = { 0 };
     p_ll(&p, account_id);
-    char what[80];
-    snprintf(what, sizeof what, "account %lld: no claim on its game in "
-             "progress", (long long)account_id);
     if (write_later(d, ST_CLAIM_LOCK, &p, K_PLAIN, account_id, what) != 0)
         return -1;
-    return claim_once(d, account_id, claim);
+    return claim_once(d, account_id, what, claim);
 }
 
 int spg_progress_begin(store_db_t *db, int64_t account_id, int64_t claim,

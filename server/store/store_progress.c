@@ -64,6 +64,34 @@ static void broken_add(store_t *st, int64_t id, const char *why)
     st->broken[st->nbroken++] = id;
 }
 
+void store_progress_mark(store_t *st)
+{
+    st->broken_kept = 0;
+    if (st->nbroken > st->capbroken_was) {
+        int64_t *p = realloc(st->broken_was, st->nbroken * sizeof *p);
+        if (!p)
+            return;
+        st->broken_was = p;
+        st->capbroken_was = st->nbroken;
+    }
+    if (st->nbroken)
+        memcpy(st->broken_was, st->broken, st->nbroken * sizeof *st->broken);
+    st->nbroken_was = st->nbroken;
+    st->broken_kept = 1;
+}
+
+int store_progress_rewind(store_t *st)
+{
+    if (!st->broken_kept)
+        return -1;
+    /* (its room never shrinks: it holds the kept one) */
+    if (st->nbroken_was)
+        memcpy(st->broken, st->broken_was,
+               st->nbroken_was * sizeof *st->broken);
+    st->nbroken = st->nbroken_was;
+    return 0;
+}
+
 /* A write of the account's game as `claim` was refused: a later claim
  * holds it (a later login, here or on another host). Not a failure: the
  * batch goes on, and the loop learns of it from store_progress_claimed,
@@ -137,6 +165,16 @@ uint64_t store_progress_unfollowed(store_t *st)
 static void prog_undo(store_t *st, req_t *r)
 {
     broken_add(st, r->id, "keys lost with a failed transaction");
+}
+
+/* A read's answer freed: rolled back with its batch (read_undo), or
+ * before the batch is run again (the db's first step). */
+static void read_clear(req_t *r)
+{
+    free(r->record);
+    r->record = NULL;
+    r->record_len = 0;
+    sdb_snapshot_free(&r->snap);
 }
 
 static void load_progress(store_t *st, req_t *r)
@@ -241,6 +279,7 @@ static int end_db(store_t *st, req_t *r, int ok)
 
 static int load_db(store_t *st, req_t *r, int ok)
 {
+    read_clear(r);
     if (ok)
         load_progress(st, r);
     else
@@ -259,6 +298,7 @@ static int load_db(store_t *st, req_t *r, int ok)
 
 static int record_db(store_t *st, req_t *r, int ok)
 {
+    read_clear(r);
     r->status = ok ? sdb_get_record(st->db, r->id, &r->game, &r->record,
                                     &r->record_len)
                    : STORE_ERROR;
@@ -272,10 +312,7 @@ static void read_undo(store_t *st, req_t *r)
 {
     (void)st;
     r->status = STORE_ERROR;
-    free(r->record);
-    r->record = NULL;
-    r->record_len = 0;
-    sdb_snapshot_free(&r->snap);
+    read_clear(r);
 }
 
 /* --- the loop thread ----------------------------------------------------------- */

@@ -1,8 +1,9 @@
 /* store_thread.c - the store's database thread: it takes its channel's
  * requests (chan.h) in batches and runs each batch in one transaction (one
- * commit, one fsync), each request by its descriptor (r->call->db, and
+ * commit, one fsync; run again whole if the database ended it to break a
+ * deadlock), each request by its descriptor (r->call->db, and
  * r->call->undo if the batch is rolled back), then hands answers back to
- * the loop through the done queue. It names no call. */
+ * the loop through the done queue. It names no call, nor a backend. */
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -331,6 +332,10 @@ static void prune(store_t *st, int64_t now)
     if (n < 0 || sdb_commit(st->db) != 0) {
         if (sdb_in_transaction(st->db))
             sdb_rollback(st->db);
+        if (sdb_retryable(st->db)) /* (not logged by the backend) */
+            log_info("store: %s: the retention rule ended by a deadlock "
+                     "(%s); it runs at its next time", st->path,
+                     sdb_errmsg(st->db));
         return;
     }
     if (n > 0)
@@ -342,57 +347,89 @@ static void prune(store_t *st, int64_t now)
     uv_mutex_unlock(&st->mu);
 }
 
-static void db_batch(store_t *st, req_t *batch, uint64_t n)
+/* The most runs of one batch: a batch the database ended to break a
+ * deadlock (sdb_retryable) is run again whole, twice at most, before it
+ * counts as failed; after a pause of this many ms times the runs so far. */
+#define STORE_BATCH_RUNS 3
+#define STORE_RERUN_PAUSE_MS 10
+
+/* What one run of a batch did: whether it committed, and its writes. */
+typedef struct batch_run {
+    int ok;
+    uint64_t games, written;         /* finished games: in it, written */
+    uint64_t progress, prog_written; /* progress writes: in it, written */
+    uint64_t changes;                /* every call's writes (counted or
+                                        not) */
+} batch_run_t;
+
+/* One run of a batch: one transaction, each request's call->db in turn. */
+static batch_run_t run_batch(store_t *st, req_t *batch)
 {
-    uint64_t games = 0, written = 0, progress = 0, prog_written = 0;
-    uint64_t changes = 0; /* every call's writes (counted or not) */
-    int ok = sdb_begin(st->db) == 0;
+    batch_run_t b = { 0 };
+    b.ok = sdb_begin(st->db) == 0;
     for (req_t *r = batch; r; r = r->next) {
         unsigned flags = r->call->flags;
-        int w = r->call->db(st, r, ok);
-        changes += (uint64_t)w;
-        games += (flags & STORE_CALL_GAME) != 0;
-        progress += (flags & STORE_CALL_PROGRESS) != 0;
+        int w = r->call->db(st, r, b.ok);
+        b.changes += (uint64_t)w;
+        b.games += (flags & STORE_CALL_GAME) != 0;
+        b.progress += (flags & STORE_CALL_PROGRESS) != 0;
         if (flags & STORE_CALL_GAME)
-            written += (uint64_t)w;
+            b.written += (uint64_t)w;
         if (flags & STORE_CALL_PROGRESS)
-            prog_written += (uint64_t)w;
+            b.prog_written += (uint64_t)w;
         /* some errors (disk full, I/O) roll the transaction back at once:
          * then nothing of this batch is written, and the rest is not tried */
-        if (ok && !sdb_in_transaction(st->db))
-            ok = 0;
+        if (b.ok && !sdb_in_transaction(st->db))
+            b.ok = 0;
     }
-    if (ok && sdb_commit(st->db) != 0) {
+    if (b.ok && sdb_commit(st->db) != 0) {
         sdb_rollback(st->db);
-        ok = 0;
+        b.ok = 0;
     }
-    if (ok) { /* begins and appends the commit found had nothing to follow */
+    if (b.ok) { /* begins and appends the commit found had nothing to follow */
         uint64_t none = store_progress_unfollowed(st);
-        prog_written -= none;
-        changes -= none;
+        b.prog_written -= none;
+        b.changes -= none;
     }
-    health(st, ok, changes > 0);
-    if (!ok) {
-        written = prog_written = 0;
-        for (req_t *r = batch; r; r = r->next)
-            if (r->call->undo)
-                r->call->undo(st, r);
+    return b;
+}
+
+/* Whether a batch that failed (run `runs` times) is run again: the
+ * database ended it whole to break a deadlock (sdb_retryable), which
+ * another try is likely to pass, as the other side of the circle has
+ * gone on. First a pause: the other side, woken as this one ended, is to
+ * take the row it waited for; a lock on a row is no queue, and a batch
+ * run again at once could take that row first and close the same circle
+ * (seen with PostgreSQL). Nothing of it was written, so the next run is
+ * as if the first had never been: each request is set back to how it
+ * came (its status and phase; a call's db sets the rest of its answer
+ * each run, freeing what a run before left), and so is the broken list
+ * (store_progress_rewind). The claimed list needs nothing: a refusal is
+ * told in the batch only by SQLite, which is never run again, and by
+ * PostgreSQL only after the commit. Counted, logged and answered once,
+ * for the run that stands (db_batch). */
+static int run_again(store_t *st, req_t *batch, uint64_t n, int runs)
+{
+    if (runs >= STORE_BATCH_RUNS || !sdb_retryable(st->db) ||
+        store_progress_rewind(st) != 0)
+        return 0;
+    log_info("store: %s: a batch of %llu requests ended by a deadlock "
+             "(%s); ran it again", st->path, (unsigned long long)n,
+             sdb_errmsg(st->db));
+    uv_sleep(STORE_RERUN_PAUSE_MS * (unsigned)runs);
+    for (req_t *r = batch; r; r = r->next) {
+        r->status = STORE_OK;
+        r->phase = PH_DB;
     }
-    if (st->bans_changed) /* before the answers: a ban holds once answered */
-        store_bans_refresh(st);
-    if (written < games && !st->db_quiet)
-        log_error("store: %s: %llu of %llu games lost", st->path,
-                  (unsigned long long)(games - written),
-                  (unsigned long long)games);
+    return 1;
+}
+
+/* A batch's answers: each request to its loop's done queue, to its
+ * waiting thread, or (silent, or its waiter gone) freed here. */
+static void answer_batch(store_t *st, req_t *batch)
+{
     req_t *ended = NULL, *next;
     uv_mutex_lock(&st->mu);
-    st->stats.games_written += written;
-    st->stats.games_lost += games - written;
-    st->stats.progress_written += prog_written;
-    st->stats.progress_dropped += progress - prog_written;
-    st->stats.batches++;
-    if (n > st->stats.largest_batch)
-        st->stats.largest_batch = n;
     for (req_t *r = batch; r; r = next) {
         next = r->next;
         if ((r->call->flags & STORE_CALL_SILENT) ||
@@ -413,6 +450,44 @@ static void db_batch(store_t *st, req_t *batch, uint64_t n)
         next = r->next;
         store_req_free(r);
     }
+}
+
+/* A batch of n requests: run in one transaction (again, while the
+ * database ends it as a deadlock: run_again), then told to the health,
+ * undone if it failed, counted and answered, once. */
+static void db_batch(store_t *st, req_t *batch, uint64_t n)
+{
+    store_progress_mark(st);
+    batch_run_t b = run_batch(st, batch);
+    for (int runs = 1; !b.ok && run_again(st, batch, n, runs); runs++)
+        b = run_batch(st, batch);
+    health(st, b.ok, b.changes > 0);
+    if (!b.ok) {
+        b.written = b.prog_written = 0;
+        for (req_t *r = batch; r; r = r->next)
+            if (r->call->undo)
+                r->call->undo(st, r);
+    }
+    /* a new password's hash: kept until here, for a batch run again */
+    for (req_t *r = batch; r; r = r->next)
+        if (r->call->flags & STORE_CALL_NEW_HASH)
+            sodium_memzero(r->hash, sizeof r->hash);
+    if (st->bans_changed) /* before the answers: a ban holds once answered */
+        store_bans_refresh(st);
+    if (b.written < b.games && !st->db_quiet)
+        log_error("store: %s: %llu of %llu games lost", st->path,
+                  (unsigned long long)(b.games - b.written),
+                  (unsigned long long)b.games);
+    uv_mutex_lock(&st->mu);
+    st->stats.games_written += b.written;
+    st->stats.games_lost += b.games - b.written;
+    st->stats.progress_written += b.prog_written;
+    st->stats.progress_dropped += b.progress - b.prog_written;
+    st->stats.batches++;
+    if (n > st->stats.largest_batch)
+        st->stats.largest_batch = n;
+    uv_mutex_unlock(&st->mu);
+    answer_batch(st, batch);
 }
 
 void store_db_main(void *arg)
@@ -456,5 +531,8 @@ void store_db_main(void *arg)
     free(st->broken);
     st->broken = NULL;
     st->nbroken = st->capbroken = 0;
+    free(st->broken_was);
+    st->broken_was = NULL;
+    st->nbroken_was = st->capbroken_was = 0;
 }
 

@@ -30,6 +30,7 @@
 #include "rng.h"
 #include "store.h"
 #include "progress_fixture.h"
+#include "pg_hold.h"
 #include "progress_player.h"
 #include "store_fixture.h"
 #include "store_log.h"
@@ -110,39 +111,7 @@ static void assert_is(const loaded_t *l, const gamer_t *p, int64_t started)
     record_free(&r);
 }
 
-/* --- a second host's claim in flight (PostgreSQL) ---------------------------- */
-
-/* A connection to the test's database with a transaction open: a claim
- * another host takes, held uncommitted until hold_end. */
-static PGconn *hold_open(void)
-{
-    PGconn *c = PQconnectdb(sw_where());
-    ck_assert_msg(PQstatus(c) == CONNECTION_OK, "%s", PQerrorMessage(c));
-    PGresult *r = PQexec(c, "BEGIN");
-    ck_assert_int_eq(PQresultStatus(r), PGRES_COMMAND_OK);
-    PQclear(r);
-    return c;
-}
-
-/* The first value of sql run in c's transaction (which it must not end). */
-static long long hold_ll(PGconn *c, const char *sql)
-{
-    PGresult *r = PQexec(c, sql);
-    ck_assert_msg(PQresultStatus(r) == PGRES_TUPLES_OK, "%s: %s", sql,
-                  PQresultErrorMessage(r));
-    long long v = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
-    PQclear(r);
-    return v;
-}
-
-/* c's statement with no answer wanted. */
-static void hold_do(PGconn *c, const char *sql)
-{
-    PGresult *r = PQexec(c, sql);
-    ck_assert_msg(PQresultStatus(r) == PGRES_COMMAND_OK, "%s: %s", sql,
-                  PQresultErrorMessage(r));
-    PQclear(r);
-}
+/* --- a second host's claim in flight (PostgreSQL; pg_hold.h) -------------------- */
 
 /* A claim on account id, taken as the store takes one (ST_CLAIM,
  * ST_CLAIM_ACCT, ST_CLAIM_GAME: the game, the account, a game begun
@@ -162,70 +131,6 @@ static long long hold_claim(PGconn *c, int64_t id)
              " account_id = %lld AND claim < %lld", n, (long long)id, n);
     hold_do(c, sql);
     return n;
-}
-
-static void hold_end(PGconn *c, const char *how)
-{
-    PGresult *r = PQexec(c, how);
-    ck_assert_int_eq(PQresultStatus(r), PGRES_COMMAND_OK);
-    PQclear(r);
-    PQfinish(c);
-}
-
-/* The pid of the backend that waits for a lock c's backend holds, once
- * there is one (30 s: a hang). The store's statement waits there. */
-static long long blocked_by(PGconn *c)
-{
-    char sql[256];
-    snprintf(sql, sizeof sql, "SELECT coalesce(min(pid), 0) FROM"
-             " pg_stat_activity WHERE %d = ANY(pg_blocking_pids(pid))",
-             PQbackendPID(c));
-    long long pid = 0;
-    for (int i = 0; i < 3000 && pid == 0; i++) {
-        if (i > 0)
-            nanosleep(&(struct timespec){ 0, 10 * 1000000L }, NULL);
-        pid = sw_int(sql);
-    }
-    ck_assert_msg(pid > 0, "no statement came to wait on the lock");
-    return pid;
-}
-
-/* A connection holding the row locks `sql` (a SELECT ... FOR UPDATE)
- * takes, until hold_end. */
-static PGconn *hold_rows(const char *sql)
-{
-    PGconn *c = hold_open();
-    hold_ll(c, sql);
-    return c;
-}
-
-/* A connection holding account id's game's row, until hold_end. */
-static PGconn *hold_game(int64_t id)
-{
-    char sql[256];
-    snprintf(sql, sizeof sql, "SELECT count(*) FROM (SELECT 1 FROM progress"
-             " WHERE account_id = %lld FOR UPDATE) s", (long long)id);
-    return hold_rows(sql);
-}
-
-/* How many backends wait for a lock c's backend holds. */
-static long long blocked_count(PGconn *c)
-{
-    char sql[256];
-    snprintf(sql, sizeof sql, "SELECT count(*) FROM pg_stat_activity WHERE"
-             " %d = ANY(pg_blocking_pids(pid))", PQbackendPID(c));
-    return sw_int(sql);
-}
-
-/* Waits (30 s: a hang) until n backends wait on c's locks. */
-static void wait_blocked(PGconn *c, long long n)
-{
-    long long got = blocked_count(c);
-    for (int i = 0; i < 3000 && got != n; i++) {
-        nanosleep(&(struct timespec){ 0, 10 * 1000000L }, NULL);
-        got = blocked_count(c);
-    }
-    ck_assert_int_eq(got, n);
 }
 
 /* Waits (30 s: a hang) until backend pid waits on a lock, or account
