@@ -242,8 +242,10 @@ int lobby_password_changed(lobby_t *l, int status);
 void lobby_wait(lobby_t *l);
 void lobby_waited(lobby_t *l);
 
-/* An account's game in progress is ready to continue (p plays it on). */
-void lobby_offer_resume(lobby_t *l, int depth, int turns);
+/* An account's game in progress is ready to continue (p plays it on).
+ * saved: the player has just saved it with S, and is told so rather than
+ * welcomed back as after a login. */
+void lobby_offer_resume(lobby_t *l, int depth, int turns, int saved);
 
 /* Shows the watch page (the session fills l->watch before each frame). */
 void lobby_show_watch(lobby_t *l);

@@ -49,7 +49,7 @@ START_TEST(menu_with_a_game_to_continue)
     lobby_t l;
     lobby_init(&l, "");
     snprintf(l.account, sizeof l.account, "hero1");
-    lobby_offer_resume(&l, 2, 622);
+    lobby_offer_resume(&l, 2, 622, 0);
     screen_t s;
     draw(&l, &s, 40, 20);
     /* The numbers whole, in fewer words; the note wrapped under it. */
