@@ -95,8 +95,9 @@ typedef struct lobby_keys lobby_keys_t;
 /* Kinds of the one-line notice under the menu. */
 enum { LOBBY_NOTE_INFO = 0, LOBBY_NOTE_GOOD, LOBBY_NOTE_BAD };
 
-/* The row the lobby's note is drawn from (lobby_draw); the keys pages
- * leave it and the rows under it free while there is one. */
+/* The row the lobby's note is drawn from (lobby_draw), but for a name or
+ * password prompt's, which is under the line typed; the keys pages leave
+ * it and the rows under it free while there is one. */
 #define LOBBY_NOTE_ROW 17
 
 /* 1 if s is narrower than the lobby's 80-column layout: its lines are
