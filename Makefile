@@ -294,9 +294,11 @@ ALL_SRC := $(CORE_SRC) $(SERVER_SRC) server/main.c $(UNIT_SRC) $(SESS_SRC) $(SES
 # --- commands ------------------------------------------------------------------
 # Built with as many jobs as cores; once it listens the log says how to
 # connect (`telnet HOST PORT`, the browser's and SSH's lines when on).
+# ROGUED_MAKE_RUN tells the server it was started here, so that a port in
+# use is moved with `make run PORT=N`, not a flag the host never typed.
 run: deps
 	$(MAKE) -j$(JOBS) --no-print-directory build/rel/rogued
-	./build/rel/rogued $(if $(PORT),--port $(PORT)) $(ARGS)
+	ROGUED_MAKE_RUN=1 ./build/rel/rogued $(if $(PORT),--port $(PORT)) $(ARGS)
 
 # Everything `make test` runs, built with as many jobs as cores.
 TEST_BUILD := build/rel/rogued build/san/rogued build/tsan/rogued $(UNIT_BINS) $(SESS_BINS) \

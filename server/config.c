@@ -509,11 +509,13 @@ int config_load_env(config_t *c, char *err, size_t errlen)
 }
 
 /* ROGUED_* variables that are no key but are read on purpose: the
- * server's own for a binary upgrade (upgrade.h, docs/testing.md), and
- * those of the project's tests and tools (docs/testing.md), which every
- * server they start inherits. */
+ * server's own for a binary upgrade (upgrade.h, docs/testing.md), `make
+ * run`'s MAKE_RUN (a port in use is moved with PORT=, host.c), and those
+ * of the project's tests and tools (docs/testing.md), which every server
+ * they start inherits. */
 static const char *const env_not_keys[] = {
     "UPGRADE_FD", "UPGRADE_TEST_VERSION", "UPGRADE_TEST_EXIT_AFTER",
+    "MAKE_RUN",
     "REL_BIN", "TSAN_BIN", "TEST_PG", "SOAK", "E2E_KEEP",
     "EXPORT_BIN", "EXPORT_DATA",
 };

@@ -228,6 +228,19 @@ static int parse_addr(const char *addr_text, int port,
     return uv_ip4_addr(addr_text, port, (struct sockaddr_in *)addr);
 }
 
+/* How a host moves key's listener, in the way they started the server:
+ * `make run` sets ROGUED_MAKE_RUN (Makefile), and its host reruns it with
+ * PORT= or ARGS=, not with the server's flags. */
+static void move_hint(const char *key, char *hint, size_t n)
+{
+    if (!getenv("ROGUED_MAKE_RUN"))
+        snprintf(hint, n, "--set %s=N", key);
+    else if (strcmp(key, "port") == 0)
+        snprintf(hint, n, "make run PORT=N");
+    else
+        snprintf(hint, n, "make run ARGS=\"--set %s=N\"", key);
+}
+
 /* A listening socket on addr and port, or -1 (logged, naming key: the
  * setting that moves it). */
 static int open_listener(const char *addr_text, int port, const char *key)
@@ -251,10 +264,12 @@ static int open_listener(const char *addr_text, int port, const char *key)
         int e = errno;
         /* In use: most often a second server on one machine; the key that
          * moves it is named. */
-        char hint[80] = "";
-        if (e == EADDRINUSE)
-            snprintf(hint, sizeof hint, " (another server on it? --set %s=N "
-                     "moves this one)", key);
+        char hint[120] = "", how[64];
+        if (e == EADDRINUSE) {
+            move_hint(key, how, sizeof how);
+            snprintf(hint, sizeof hint, " (another server on it? %s moves "
+                     "this one)", how);
+        }
         log_error("cannot listen on %s port %d (%s): %s%s", addr_text, port,
                   key, strerror(e), hint);
         close(fd);

@@ -91,6 +91,20 @@ static int is_flag(const char *arg, const char *s, const char *l)
     return (s && strcmp(arg, s) == 0) || strcmp(arg, l) == 0;
 }
 
+/* A flag's value refused by config_set: its "key: why" names the flag as
+ * the host typed it (`--port: 99999 is outside 0..65535`), since a key they
+ * never wrote would send them looking in the config file. --set's error
+ * keeps its key: that is what they typed. */
+static void flag_refused(const char *given, const char *key, const char *err)
+{
+    size_t n = strlen(key);
+    if (strcmp(given, "--set") != 0 && strncmp(err, key, n) == 0 &&
+        err[n] == ':')
+        fprintf(stderr, "rogued: %s%s\n", given, err + n);
+    else
+        fprintf(stderr, "rogued: %s\n", err);
+}
+
 /* mkdir -p, for the data directory. */
 static int make_dirs(const char *path)
 {
@@ -233,6 +247,7 @@ int main(int argc, char **argv)
             export_file = argv[i]; /* the one argument that is not a flag */
             continue;
         }
+        const char *given = argv[i]; /* as typed: -p or --port */
         for (size_t f = 0; f < sizeof flags / sizeof flags[0]; f++)
             if (is_flag(argv[i], flags[f].s, flags[f].l)) {
                 key = flags[f].key;
@@ -261,7 +276,7 @@ int main(int argc, char **argv)
             return 2;
         }
         if (config_set(&cfg, key, value, err, sizeof err) != 0) {
-            fprintf(stderr, "rogued: %s\n", err);
+            flag_refused(given, key, err);
             return 2;
         }
         config_flags_note(&flagged, key, flag);

@@ -86,6 +86,10 @@ void ctl_loop_message(struct srv *srv, const smsg_t *m);
  * the host's settings or a loop's own copy. */
 void ctl_apply_live(config_t *dst, const config_t *src);
 
+/* A `who` line's longest, with its newline's room (ctl_loop.c writes
+ * them, ctl_cmds.c sorts them). */
+#define CTL_WHO_LINE_MAX 160
+
 /* --- the commands (ctl_cmds.c), for ctl_server.c ---------------------------- */
 
 typedef struct ctl_cmd {

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,6 +47,65 @@ static int who_run(ctl_req_t *r, const char *args)
     return 1;
 }
 
+/* The loops' lines, kept until every loop has answered (ctl_req_data's:
+ * one block, freed with the request): each loop answers in its own time
+ * and lists its sessions newest first, so as they came the order changed
+ * from one `who` to the next. */
+typedef struct who_rows {
+    size_t n, cap;
+    char line[][CTL_WHO_LINE_MAX];
+} who_rows_t;
+
+static void who_answer(ctl_req_t *r, const smsg_t *m)
+{
+    if (m->type != MSG_CTL_LINE)
+        return;
+    who_rows_t **rows = (who_rows_t **)ctl_req_data(r);
+    if (!*rows || (*rows)->n == (*rows)->cap) {
+        size_t cap = *rows ? (*rows)->cap * 2 : 64;
+        who_rows_t *more = realloc(*rows, sizeof **rows +
+                                          cap * sizeof (*rows)->line[0]);
+        if (!more) { /* out of memory: this line as it comes, unsorted */
+            ctl_req_printf(r, "%s\n", m->text);
+            return;
+        }
+        if (!*rows)
+            more->n = 0;
+        more->cap = cap;
+        *rows = more;
+    }
+    snprintf((*rows)->line[(*rows)->n++], CTL_WHO_LINE_MAX, "%s", m->text);
+}
+
+/* A line's name (its fifth field) and id (its first): the sort's keys. */
+static void who_keys(const char *line, char *name, size_t n,
+                     unsigned long long *id)
+{
+    char fmt[32];
+    snprintf(fmt, sizeof fmt, "%%llu %%*s %%*s %%*s %%%zus", n - 1);
+    if (sscanf(line, fmt, id, name) != 2)
+        snprintf(name, n, "-");
+}
+
+/* By name (any case first: a name is one account whatever its case),
+ * the sessions with none yet ("-") after the named; then by id. */
+static int who_cmp(const void *a, const void *b)
+{
+    char na[32], nb[32];
+    unsigned long long ia = 0, ib = 0;
+    who_keys(a, na, sizeof na, &ia);
+    who_keys(b, nb, sizeof nb, &ib);
+    int ua = strcmp(na, "-") == 0, ub = strcmp(nb, "-") == 0;
+    if (ua != ub)
+        return ua - ub;
+    int c = strcasecmp(na, nb);
+    if (c == 0)
+        c = strcmp(na, nb);
+    if (c != 0)
+        return c;
+    return (ia > ib) - (ia < ib);
+}
+
 /* A browser guest's game kept after its connection dropped (guest_grace)
  * is no session, but it is on the server, and ends unless its page comes
  * back: one line each after the sessions, with when it ends. */
@@ -66,6 +126,12 @@ static void who_kept(void *arg, const char *name, unsigned turn,
 static void who_finish(ctl_req_t *r)
 {
     host_t *h = ctl_req_host(r);
+    who_rows_t *rows = *ctl_req_data(r);
+    if (rows) {
+        qsort(rows->line, rows->n, sizeof rows->line[0], who_cmp);
+        for (size_t i = 0; i < rows->n; i++)
+            ctl_req_printf(r, "%s\n", rows->line[i]);
+    }
     /* expires is on the worker loops' clock: uv_now, one monotonic clock
      * for every loop */
     grace_list(&h->sh.grace, uv_now(h->loop), who_kept, r);
@@ -318,7 +384,7 @@ static int help_run(ctl_req_t *r, const char *args)
 }
 
 const ctl_cmd_t ctl_cmds[] = {
-    { "who", "who                list the sessions: id, address, transport, state, name, idle seconds; then the guests' games kept for their page", who_run, NULL, who_finish },
+    { "who", "who                list the sessions by name, then id: id, address, transport, state, name, idle seconds; then the guests' games kept for their page", who_run, who_answer, who_finish },
     { "say", "say TEXT           a line on every player's screen", say_run, count_answer, say_finish },
     { "kick", "kick ID            close session ID (its game kept or recorded)", kick_run, count_answer, kick_finish },
     { "shutdown", "shutdown [MINUTES] a notice every minute, then the clean shutdown (0: now)", shutdown_run, NULL, finish_plain },

@@ -43,7 +43,7 @@ static int who(srv_t *srv, uint64_t req)
     uint64_t now = uv_now(srv->loop);
     int n = 0;
     for (sess_t *s = srv->sessions; s; s = s->next) {
-        char line[160]; /* room for every field at its longest */
+        char line[CTL_WHO_LINE_MAX]; /* every field at its longest */
         const char *name = s->admitted ? sess_player_name(s) : "";
         uint64_t idle = now > s->last_input_ms ? now - s->last_input_ms : 0;
         snprintf(line, sizeof line, "%llu %.47s %s %s %.20s %llu",

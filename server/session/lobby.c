@@ -590,14 +590,18 @@ void lobby_saved_broken(lobby_t *l)
                "tries again; n ends it for a new game.");
 }
 
-void lobby_offer_resume(lobby_t *l, int depth, int turns)
+void lobby_offer_resume(lobby_t *l, int depth, int turns, int saved)
 {
     l->broken = 0;
     l->resume = 1;
     l->resume_depth = depth;
     l->resume_turns = turns;
-    lobby_note(l, LOBBY_NOTE_GOOD, "Welcome back, %s! Your game is waiting: "
-               "p continues it.", l->account);
+    if (saved)
+        lobby_note(l, LOBBY_NOTE_GOOD, "Your game is saved: p goes on with "
+                   "it.");
+    else
+        lobby_note(l, LOBBY_NOTE_GOOD, "Welcome back, %s! Your game is "
+                   "waiting: p continues it.", l->account);
 }
 
 void lobby_show_watch(lobby_t *l)

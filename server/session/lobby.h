@@ -95,8 +95,9 @@ typedef struct lobby_keys lobby_keys_t;
 /* Kinds of the one-line notice under the menu. */
 enum { LOBBY_NOTE_INFO = 0, LOBBY_NOTE_GOOD, LOBBY_NOTE_BAD };
 
-/* The row the lobby's note is drawn from (lobby_draw); the keys pages
- * leave it and the rows under it free while there is one. */
+/* The row the lobby's note is drawn from (lobby_draw), but for a name or
+ * password prompt's, which is under the line typed; the keys pages leave
+ * it and the rows under it free while there is one. */
 #define LOBBY_NOTE_ROW 17
 
 /* 1 if s is narrower than the lobby's 80-column layout: its lines are
@@ -242,8 +243,10 @@ int lobby_password_changed(lobby_t *l, int status);
 void lobby_wait(lobby_t *l);
 void lobby_waited(lobby_t *l);
 
-/* An account's game in progress is ready to continue (p plays it on). */
-void lobby_offer_resume(lobby_t *l, int depth, int turns);
+/* An account's game in progress is ready to continue (p plays it on).
+ * saved: the player has just saved it with S, and is told so rather than
+ * welcomed back as after a login. */
+void lobby_offer_resume(lobby_t *l, int depth, int turns, int saved);
 
 /* Shows the watch page (the session fills l->watch before each frame). */
 void lobby_show_watch(lobby_t *l);

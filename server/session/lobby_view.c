@@ -11,6 +11,10 @@
 #include "view_parts.h"
 
 #define LEFT 4 /* the menu's left margin at 80 columns */
+/* A prompt's note wraps over at most this many rows below 80 columns:
+ * the hint under it still fits 40x20 (the prompt's line on row 10 at
+ * most, its hint's 3 rows ending by row 16). */
+#define PROMPT_NOTE_ROWS 3
 
 static int left(const screen_t *s)
 {
@@ -136,6 +140,22 @@ static void draw_menu(const lobby_t *l, screen_t *s)
     menu_item(s, y++, 'q', "Quit");
 }
 
+/* The note from row y: one row cut at 80 columns; below them broken at
+ * spaces over at most max_rows rows, not cut. Returns the rows drawn. */
+static int draw_note(const lobby_t *l, screen_t *s, int y, int max_rows)
+{
+    uint8_t fg = l->note_kind == LOBBY_NOTE_BAD ? COL_BRED
+                 : l->note_kind == LOBBY_NOTE_GOOD ? COL_BGREEN : COL_YELLOW;
+    if (lobby_narrow(s))
+        return view_puts_wrapped(s, left(s), y, s->w - left(s), max_rows,
+                                 l->note, fg, 0);
+    screen_puts(s, left(s), y, l->note, fg, COL_DEFAULT, 0);
+    return 1;
+}
+
+/* A name or password prompt. Its note ("Wrong name or password.") goes on
+ * the row under the line typed, where the player looks, and the hint
+ * under the note. */
 static void draw_prompt(const lobby_t *l, screen_t *s)
 {
     const char *title = "", *label = "Name: ";
@@ -174,14 +194,18 @@ static void draw_prompt(const lobby_t *l, screen_t *s)
                          0);
     }
     screen_put(s, x, y + 2, ' ', COL_DEFAULT, COL_DEFAULT, ATTR_REVERSE);
+    /* the blank row under the line, or the note in it and any rows it
+     * wraps to: the hint stays where it was unless the note needs more */
+    int rows = l->note[0] ? draw_note(l, s, y + 3, PROMPT_NOTE_ROWS) : 0;
+    int hint_y = y + 3 + (rows > 1 ? rows : 1);
     const char *hint = lobby_in_password(l)
         ? "Enter to go on, Esc for the menu. At least 6 characters."
         : "2-20 letters, digits, _ or -. Enter to go on, Esc for the menu.";
     if (lobby_narrow(s)) /* broken at spaces, not cut at the edge */
-        view_puts_wrapped(s, left(s), y + 4, s->w - left(s), 3, hint,
+        view_puts_wrapped(s, left(s), hint_y, s->w - left(s), 3, hint,
                           COL_GREY, 0);
     else
-        screen_puts(s, left(s), y + 4, hint, COL_GREY, COL_DEFAULT, 0);
+        screen_puts(s, left(s), hint_y, hint, COL_GREY, COL_DEFAULT, 0);
 }
 
 /* "2026-11-23" from Unix seconds (UTC). */
@@ -549,17 +573,8 @@ void lobby_draw(const lobby_t *l, const lobby_info_t *info, screen_t *s)
     case LOBBY_KEYS:
     case LOBBY_KEY_ADD:
     case LOBBY_KEY_DEL: lobby_keys_draw(l, s); break;
-    default: draw_prompt(l, s); break;
+    default: draw_prompt(l, s); return; /* the note next to its line */
     }
-    if (l->note[0]) {
-        uint8_t fg = l->note_kind == LOBBY_NOTE_BAD ? COL_BRED
-                     : l->note_kind == LOBBY_NOTE_GOOD ? COL_BGREEN : COL_YELLOW;
-        if (lobby_narrow(s)) /* the rows under it are free: wrapped, not cut */
-            view_puts_wrapped(s, left(s), LOBBY_NOTE_ROW, s->w - left(s),
-                              s->h - LOBBY_NOTE_ROW,
-                              l->note, fg, 0);
-        else
-            screen_puts(s, left(s), LOBBY_NOTE_ROW, l->note, fg,
-                        COL_DEFAULT, 0);
-    }
+    if (l->note[0]) /* the rows under it are free */
+        draw_note(l, s, LOBBY_NOTE_ROW, s->h - LOBBY_NOTE_ROW);
 }

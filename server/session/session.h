@@ -73,6 +73,8 @@ typedef struct st_lobby {
     uint64_t watch_asked;      /* WATCH_JOIN sent to this session */
     int64_t rebuild_job;       /* a game being rebuilt for it (rebuild.h) */
     uint8_t rebuild_takeover;  /* ...handed over (else: saved, to resume) */
+    uint8_t saved;             /* came here by S: the offer to resume says
+                                  the game is saved, not "Welcome back" */
     uint64_t news_seen;        /* the news line last drawn (news.h) */
     /* A new password, held from the check of the present one until it is
      * handed to the store; wiped then, or when the lobby is left. */

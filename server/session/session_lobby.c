@@ -165,7 +165,8 @@ static void rebuilt(sess_t *s, smsg_t *m)
     memset(&r->rec, 0, sizeof r->rec); /* moved */
     if (!takeover) {
         l->held = g;
-        lobby_offer_resume(&s->lobby, g.game->depth, (int)g.game->turn);
+        lobby_offer_resume(&s->lobby, g.game->depth, (int)g.game->turn,
+                           l->saved);
         return;
     }
     play_arg_t a;
@@ -366,6 +367,7 @@ int sess_lobby_take_game(sess_t *s, uint64_t from)
 static void take_over(sess_t *s)
 {
     s->progress_known = 0; /* a login: the load after the takeovers tells */
+    s->st.lobby.saved = 0; /* a login is welcomed back */
     uint64_t ids[TAKEOVER_MAX];
     int n = dir_sessions_of(s->srv->dir, s->lobby.account_id, s->id, ids,
                             TAKEOVER_MAX);

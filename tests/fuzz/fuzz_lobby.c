@@ -129,7 +129,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 if ((arg & 3) == 3)
                     lobby_saved_broken(&l);
                 else if (arg & 1)
-                    lobby_offer_resume(&l, arg, arg * 1000);
+                    lobby_offer_resume(&l, arg, arg * 1000, arg & 4);
                 else if (lobby_password_changed(
                              &l, statuses[(arg >> 1) % NSTATUS]) ==
                          LOBBY_DO_QUIT) {

@@ -128,6 +128,50 @@ START_TEST(who_say_kick)
 }
 END_TEST
 
+/* who's sessions by name, then id, the nameless ("-") last: the same
+ * order at every call, though each worker loop answers in its own time
+ * and lists its own sessions newest first. */
+START_TEST(who_is_sorted_by_name_then_id)
+{
+    enum { PLAYERS = 5, CALLS = 3 };
+    tsrv_t *s = srv_start("--seed", "42", NULL);
+    ck_assert(srv_wait_log(s, "console on ", WAIT_MS));
+    tclient_t *c[PLAYERS + 1];
+    for (int i = 0; i < PLAYERS; i++)
+        c[i] = play_connect(srv_port(s), NULL); /* guest1..guest5 play */
+    c[PLAYERS] = play_lobby(srv_port(s));      /* no name yet: "-" */
+    char first[PLAYERS + 1][48];
+    for (int call = 0; call < CALLS; call++) {
+        char lines[PLAYERS + 2][128];
+        int n = who_lines(s, lines, PLAYERS + 2);
+        ck_assert_int_eq(n, PLAYERS + 1);
+        for (int i = 0; i < n; i++) {
+            char addr[64], tr[16], state[16], name[32];
+            unsigned long long id, idle;
+            ck_assert_int_eq(sscanf(lines[i], "%llu %63s %15s %15s %31s "
+                                    "%llu", &id, addr, tr, state, name,
+                                    &idle), 6);
+            char want[32];
+            if (i < PLAYERS)
+                snprintf(want, sizeof want, "guest%d", i + 1);
+            else
+                snprintf(want, sizeof want, "-");
+            ck_assert_msg(strcmp(name, want) == 0, "who's line %d is %s, "
+                          "not %s:\n%s", i, name, want, lines[i]);
+            char key[48]; /* the idle seconds may move between calls */
+            snprintf(key, sizeof key, "%llu %s", id, name);
+            if (call == 0)
+                snprintf(first[i], sizeof first[i], "%s", key);
+            else
+                ck_assert_str_eq(key, first[i]);
+        }
+    }
+    for (int i = 0; i <= PLAYERS; i++)
+        cl_close(c[i]);
+    srv_stop(s);
+}
+END_TEST
+
 /* `who`'s line of a browser guest's game kept after its connection
  * dropped (guest_grace): "kept: NAME's game at turn T (...) ends in S s,
  * at TIME UTC, ...", S within [lo, hi] and TIME now + S (a second's
@@ -1082,6 +1126,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 180);
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, who_say_kick);
+    tcase_add_test(tc, who_is_sorted_by_name_then_id);
     tcase_add_test(tc, who_lists_a_kept_guest_game);
     tcase_add_test(tc, the_hosts_text_in_utf8);
     tcase_add_test(tc, say_wrapped_at_40x20);

@@ -153,7 +153,7 @@ START_TEST(a_host_name_as_bind_is_refused_before_any_file_is_made)
     snprintf(data, sizeof data, "%s/data", dir);
     snprintf(args, sizeof args, "--config /dev/null --data-dir %s --bind "
              "localhost", data);
-    ck_assert_str_eq(refusal(args), "rogued: bind: 'localhost' is not an IP "
+    ck_assert_str_eq(refusal(args), "rogued: --bind: 'localhost' is not an IP "
                      "address (0.0.0.0: every interface; 127.0.0.1: this "
                      "machine only)\n");
     ck_assert_int_ne(access(data, F_OK), 0); /* no data directory, no db */
@@ -208,23 +208,73 @@ START_TEST(a_bad_variable_is_named)
 }
 END_TEST
 
+/* What rogued prints when the port given by args (a flag ending where
+ * the number goes, started with prefix) is held by another socket: it
+ * must not start. */
+static const char *port_in_use(const char *prefix, const char *args,
+                               int *port)
+{
+    *port = cl_free_port();
+    int fd = cl_hold_port(*port);
+    char dir[] = "/tmp/rogued-help-XXXXXX", full[256];
+    static char out[8192];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(full, sizeof full, "--config /dev/null --data-dir %s/data "
+             "%s%d", dir, args, *port);
+    ck_assert_int_ne(srv_run_once(prefix, full, out, sizeof out), 0);
+    close(fd);
+    srv_remove_tree(dir);
+    return out;
+}
+
 /* A port another process listens on: the error names the key that moves
  * this server (a second server on one machine, most often). */
 START_TEST(a_port_in_use_names_the_key_that_moves_it)
 {
-    int port = cl_free_port(), fd = cl_hold_port(port);
-    char dir[] = "/tmp/rogued-help-XXXXXX", args[256], want[256];
-    static char out[8192];
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    snprintf(args, sizeof args, "--config /dev/null --data-dir %s/data "
-             "--port %d", dir, port);
-    ck_assert_int_ne(srv_run_once("", args, out, sizeof out), 0);
+    int port;
+    const char *out = port_in_use("", "--port ", &port);
+    char want[256];
     snprintf(want, sizeof want, "cannot listen on 127.0.0.1 port %d (port): "
              "Address already in use (another server on it? --set port=N "
              "moves this one)\n", port);
     ck_assert_msg(strstr(out, want), "%s", out);
-    close(fd);
-    srv_remove_tree(dir);
+}
+END_TEST
+
+/* Started by `make run` (which sets ROGUED_MAKE_RUN), the host is told
+ * the make run way to move it: PORT= for telnet's port, ARGS= for the
+ * others. Nor is the variable named as a mistyped key. */
+START_TEST(a_port_in_use_under_make_run_says_make_run)
+{
+    int port;
+    const char *out = port_in_use("ROGUED_MAKE_RUN=1", "--port ", &port);
+    char want[256];
+    snprintf(want, sizeof want, "cannot listen on 127.0.0.1 port %d (port): "
+             "Address already in use (another server on it? make run "
+             "PORT=N moves this one)\n", port);
+    ck_assert_msg(strstr(out, want), "%s", out);
+    ck_assert_msg(!strstr(out, "MAKE_RUN is not"), "%s", out);
+    out = port_in_use("ROGUED_MAKE_RUN=1", "--set http_port=", &port);
+    snprintf(want, sizeof want, "cannot listen on 127.0.0.1 port %d "
+             "(http_port): Address already in use (another server on it? "
+             "make run ARGS=\"--set http_port=N\" moves this one)\n", port);
+    ck_assert_msg(strstr(out, want), "%s", out);
+}
+END_TEST
+
+/* A flag's bad value is named as the flag the host typed, not as the key
+ * it sets (which they may never have seen); --set names its key. */
+START_TEST(a_bad_flag_value_names_the_flag)
+{
+    ck_assert_str_eq(refusal("--config /dev/null --port 99999"),
+                     "rogued: --port: 99999 is outside 0..65535\n");
+    ck_assert_str_eq(refusal("--config /dev/null -p 99999"),
+                     "rogued: -p: 99999 is outside 0..65535\n");
+    ck_assert_str_eq(refusal("--config /dev/null --set port=99999"),
+                     "rogued: port: 99999 is outside 0..65535\n");
+    ck_assert_str_eq(refusal("--config /dev/null --max-sessions many"),
+                     "rogued: --max-sessions: 'many' is not a whole "
+                     "number\n");
 }
 END_TEST
 
@@ -262,6 +312,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, every_bad_value_names_its_file_and_line);
     tcase_add_test(tc, a_bad_variable_is_named);
     tcase_add_test(tc, a_port_in_use_names_the_key_that_moves_it);
+    tcase_add_test(tc, a_port_in_use_under_make_run_says_make_run);
+    tcase_add_test(tc, a_bad_flag_value_names_the_flag);
     tcase_add_test(tc, ctl_where_no_server_runs_says_so);
     suite_add_tcase(s, tc);
     return s;

@@ -216,6 +216,9 @@ START_TEST(save_and_leave_goes_on_from_the_lobby)
     char offer[64];
     snprintf(offer, sizeof offer, "Continue your game (depth 1, turn %d)", turn);
     play_wait_text(a, offer);
+    /* the offer after S says saved still: no login's greeting */
+    ck_assert(cl_screen_has(a, "Your game is saved: p goes on with it."));
+    ck_assert(!cl_screen_has(a, "Welcome back"));
     ck_assert(srv_log_has(s, "game suspended id=1 name=dave"));
     ck_assert(!srv_log_has(s, "game over"));
     ck_assert(cl_key(a, "p"));

@@ -83,6 +83,28 @@ static tclient_t *browser(int http)
     return c;
 }
 
+/* `who`'s sessions as "ID NAME" lines, in its order (by name, then id):
+ * what must be the same after an upgrade, which keeps each moved
+ * session's id (the idle seconds move, and are left out). */
+static void who_ids(tsrv_t *s, char *ids, size_t len)
+{
+    static char out[1 << 14];
+    int rc = srv_ctl(s, "who", out, sizeof out);
+    ck_assert_msg(rc == 0, "ctl who: status %d: %s", rc, out);
+    size_t at = 0;
+    char *save = NULL;
+    ids[0] = '\0';
+    strtok_r(out, "\n", &save); /* the header */
+    for (char *line; (line = strtok_r(NULL, "\n", &save));) {
+        char id[32], name[32];
+        if (sscanf(line, "%31s %*s %*s %*s %31s", id, name) != 2)
+            continue; /* the kept guests' games, if any */
+        int k = snprintf(ids + at, len - at, "%s %s\n", id, name);
+        ck_assert(k > 0 && (size_t)k < len - at);
+        at += (size_t)k;
+    }
+}
+
 /* The next key moves the game: a wait is one turn. */
 static void expect_next_turn(tclient_t *c, int turn)
 {
@@ -110,6 +132,8 @@ START_TEST(upgrade_keeps_sessions)
     for (int i = 0; i < PLAYERS; i++)
         turn[i] = cl_turn(p[i]);
 
+    static char ids_before[8192], ids_after[8192];
+    who_ids(s, ids_before, sizeof ids_before);
     char out[1024];
     int rc = srv_upgrade(s, out, sizeof out);
     ck_assert_msg(rc == 0, "rogued --upgrade: status %d: %s", rc, out);
@@ -124,6 +148,9 @@ START_TEST(upgrade_keeps_sessions)
     ck_assert(srv_wait_exited(s, WAIT_MS));
     rc = srv_ctl(s, "who", out, sizeof out);
     ck_assert_msg(rc == 0, "ctl who after the upgrade: status %d: %s", rc, out);
+    /* every moved session keeps its id: `kick ID` read before it works */
+    who_ids(s, ids_after, sizeof ids_after);
+    ck_assert_str_eq(ids_after, ids_before);
 
     for (int i = 0; i < PLAYERS; i++)
         expect_game_at(p[i], turn[i]);

@@ -777,7 +777,7 @@ START_TEST(resume_offer_and_wait)
     lobby_wait(&l);
     ck_assert_int_eq(l.page, LOBBY_BUSY);
     ck_assert_int_eq(lobby_key(&l, 'p'), LOBBY_DO_NOTHING);
-    lobby_offer_resume(&l, 3, 250);
+    lobby_offer_resume(&l, 3, 250, 0);
     lobby_waited(&l);
     ck_assert_int_eq(l.page, LOBBY_MENU);
     ck_assert_int_eq(l.note_kind, LOBBY_NOTE_GOOD);
@@ -787,6 +787,14 @@ START_TEST(resume_offer_and_wait)
     ck_assert_int_eq(lobby_key(&l, 'p'), LOBBY_DO_PLAY);
     ck_assert_int_eq(l.resume, 0);
     ck_assert_str_eq(l.note, "");
+    /* Back by S: the game is said saved, not welcomed back as a login. */
+    lobby_wait(&l);
+    lobby_offer_resume(&l, 3, 251, 1);
+    lobby_waited(&l);
+    ck_assert_int_eq(l.note_kind, LOBBY_NOTE_GOOD);
+    ck_assert_str_eq(l.note, "Your game is saved: p goes on with it.");
+    ck_assert(shows(&l, "p   Continue your game (depth 3, turn 251)"));
+    ck_assert_int_eq(lobby_key(&l, 'p'), LOBBY_DO_PLAY);
     /* lobby_waited when not waiting changes nothing. */
     lobby_key(&l, '?');
     lobby_waited(&l);
@@ -816,7 +824,7 @@ START_TEST(a_broken_saved_game_is_ended_by_n_only)
     ck_assert_int_eq(lobby_key(&l, 'p'), LOBBY_DO_PLAY);
     ck_assert_int_eq(lobby_key(&l, 'n'), LOBBY_DO_NOTHING);
     lobby_saved_broken(&l);
-    lobby_offer_resume(&l, 2, 40); /* mended: p continues it */
+    lobby_offer_resume(&l, 2, 40, 0); /* mended: p continues it */
     ck_assert_int_eq(lobby_key(&l, 'n'), LOBBY_DO_NOTHING);
     lobby_saved_broken(&l);
     ck_assert_int_eq(lobby_key(&l, 'l'), LOBBY_DO_LOGOUT);

@@ -1,6 +1,7 @@
 /* test_lobby_narrow.c - the lobby's pages at the narrowest terminal that
  * plays, 40x20, and at 60x20: the menu with a game to continue and its
- * note, the prompts' hint, the help, the watch list and the hall of fame
+ * note, the prompts' hint and note (at 80x24 too), the help, the watch
+ * list and the hall of fame
  * keep every word and every number whole (README: "Any terminal from
  * 40x20 plays"). The expected rows are written out by hand; a row that
  * ran off the right edge would differ. */
@@ -49,7 +50,7 @@ START_TEST(menu_with_a_game_to_continue)
     lobby_t l;
     lobby_init(&l, "");
     snprintf(l.account, sizeof l.account, "hero1");
-    lobby_offer_resume(&l, 2, 622);
+    lobby_offer_resume(&l, 2, 622, 0);
     screen_t s;
     draw(&l, &s, 40, 20);
     /* The numbers whole, in fewer words; the note wrapped under it. */
@@ -91,6 +92,76 @@ START_TEST(prompt_hint_wrapped)
         NULL,
     };
     rows_are(&s, 7, want);
+    screen_free(&s);
+    lobby_free(&l);
+}
+END_TEST
+
+/* Types text at the lobby's prompt. */
+static void type(lobby_t *l, const char *text)
+{
+    for (const char *c = text; *c; c++)
+        lobby_key(l, (unsigned char)*c);
+}
+
+/* A prompt's note is on the row under the line typed, where the player
+ * looks, not rows below the hint: at 80x24 in one row with the hint where
+ * it was; at 40x20 wrapped, the hint pushed down under it. */
+START_TEST(prompt_note_under_its_line)
+{
+    lobby_t l;
+    lobby_init(&l, "");
+    lobby_key(&l, 'l');
+    type(&l, "alice\r");
+    lobby_note(&l, LOBBY_NOTE_BAD, "Wrong name or password.");
+    screen_t s;
+    draw(&l, &s, 80, 24);
+    static const char *const full[] = {
+        "    Log in",
+        "",
+        "    Name: alice",
+        "    Password:",
+        "    Wrong name or password.",
+        "    Enter to go on, Esc for the menu. At least 6 characters.",
+        "",
+        NULL,
+    };
+    rows_are(&s, 7, full);
+    for (int y = 14; y < 24; y++)
+        ck_assert_str_eq(row(&s, y), "");
+    screen_free(&s);
+    draw(&l, &s, 40, 20);
+    static const char *const narrow[] = {
+        "    Log in",
+        "",
+        "    Name: alice",
+        "    Password:",
+        "    Wrong name or password.",
+        "    Enter to go on, Esc for the menu. At",
+        "    least 6 characters.",
+        "",
+        NULL,
+    };
+    rows_are(&s, 7, narrow);
+    screen_free(&s);
+    /* a note of two rows at 40 columns: the hint goes under both */
+    lobby_key(&l, 27);
+    lobby_key(&l, 'r');
+    lobby_note(&l, LOBBY_NOTE_BAD, "The name alice is taken: choose "
+               "another.");
+    draw(&l, &s, 40, 20);
+    static const char *const wrapped[] = {
+        "    Register an account",
+        "",
+        "    Name:",
+        "    The name alice is taken: choose",
+        "    another.",
+        "    2-20 letters, digits, _ or -. Enter",
+        "    to go on, Esc for the menu.",
+        "",
+        NULL,
+    };
+    rows_are(&s, 7, wrapped);
     screen_free(&s);
     lobby_free(&l);
 }
@@ -225,6 +296,7 @@ static Suite *make_suite(void)
     TCase *tc = tcase_create("narrow");
     tcase_add_test(tc, menu_with_a_game_to_continue);
     tcase_add_test(tc, prompt_hint_wrapped);
+    tcase_add_test(tc, prompt_note_under_its_line);
     tcase_add_test(tc, help_fits_40x20);
     tcase_add_test(tc, watch_list_numbers_whole);
     tcase_add_test(tc, empty_hall_of_fame_wrapped);
