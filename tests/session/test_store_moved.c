@@ -7,9 +7,10 @@
  * and the gauge is 0. Deleted or replaced by another file, the same
  * error, and the database as the server has it copied to
  * rogued.db.rescued, at once and as it stops (a rename gets the copy at
- * once too, but none as it stops once the file is back). A copy that
- * cannot be written is logged, each time, and nothing is left in its
- * place. Play goes on meanwhile. */
+ * once too, but none as it stops once the file is back); deleted just
+ * before the stop, sooner than the next look, the stop's own look sees
+ * it. A copy that cannot be written is logged, each time, and nothing is
+ * left in its place. Play goes on meanwhile. */
 #include <check.h>
 #include <errno.h>
 #include <signal.h>
@@ -199,6 +200,27 @@ START_TEST(deleted)
 }
 END_TEST
 
+/* Deleted just before the stop, sooner than the next look (once a
+ * second) would see it: the stop looks once more, so the error is said
+ * and the copy made as the server stops all the same, with every
+ * account in it. */
+START_TEST(deleted_just_before_the_stop)
+{
+    char db[600], rescued[640], line[2048], copied[1024];
+    tsrv_t *s = start_with_dave(db, sizeof db);
+    snprintf(rescued, sizeof rescued, "%s.rescued", db);
+    ck_assert_int_eq(unlink(db), 0);
+    stop_and_wait(s);
+    moved_line(db, line, sizeof line);
+    ck_assert_int_eq(srv_log_count(s, line), 1);
+    copied_line(db, "as the server stops", copied, sizeof copied);
+    ck_assert_int_eq(srv_log_count(s, copied), 1);
+    ck_assert_int_eq(srv_log_count(s, "store: the open database copied"), 1);
+    ck_assert_int_eq(accounts_named(rescued, "dave"), 1);
+    srv_stop(s);
+}
+END_TEST
+
 /* Replaced: another file put at the path (renamed over it, as an editor
  * or a restore by hand would): the same error, the gauge, the copy at once
  * and as the server stops (eve, made after, is in the last), and the file
@@ -308,6 +330,7 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, renamed_then_moved_back);
     tcase_add_test(tc, deleted);
+    tcase_add_test(tc, deleted_just_before_the_stop);
     tcase_add_test(tc, replaced);
     tcase_add_test(tc, rescue_copy_blocked_by_a_directory);
     tcase_add_test(tc, rescue_copy_that_cannot_be_made);
