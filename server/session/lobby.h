@@ -245,6 +245,11 @@ void lobby_waited(lobby_t *l);
 /* An account's game in progress is ready to continue (p plays it on). */
 void lobby_offer_resume(lobby_t *l, int depth, int turns);
 
+/* What the lobby says after S saved the game in play, and again once the
+ * saved game is offered (a welcome back would be wrong: the player never
+ * left). */
+#define LOBBY_SAID_SAVED "Your game is saved: p goes on with it."
+
 /* Shows the watch page (the session fills l->watch before each frame). */
 void lobby_show_watch(lobby_t *l);
 

@@ -74,6 +74,8 @@ typedef struct st_lobby {
     int64_t rebuild_job;       /* a game being rebuilt for it (rebuild.h) */
     uint8_t rebuild_takeover;  /* ...handed over (else: saved, to resume) */
     uint64_t news_seen;        /* the news line last drawn (news.h) */
+    uint8_t saved_here;        /* S in play brought the player here: the
+                                  offer says LOBBY_SAID_SAVED */
     /* A new password, held from the check of the present one until it is
      * handed to the store; wiped then, or when the lobby is left. */
     char new_password[LOBBY_LINE_MAX + 1];

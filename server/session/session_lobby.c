@@ -166,6 +166,8 @@ static void rebuilt(sess_t *s, smsg_t *m)
     if (!takeover) {
         l->held = g;
         lobby_offer_resume(&s->lobby, g.game->depth, (int)g.game->turn);
+        if (l->saved_here)
+            lobby_note(&s->lobby, LOBBY_NOTE_GOOD, LOBBY_SAID_SAVED);
         return;
     }
     play_arg_t a;

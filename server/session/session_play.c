@@ -443,8 +443,8 @@ static int save_and_leave(sess_t *s, int key)
         return 1;
     }
     sess_goto(s, S_LOBBY, NULL);
-    lobby_note(&s->lobby, LOBBY_NOTE_GOOD, "Your game is saved: p goes on "
-               "with it.");
+    lobby_note(&s->lobby, LOBBY_NOTE_GOOD, LOBBY_SAID_SAVED);
+    s->st.lobby.saved_here = 1;
     sess_lobby_load_progress(s);
     return 1;
 }
