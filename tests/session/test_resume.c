@@ -191,7 +191,8 @@ static void shutdown_keeps_the_game(int sig, int keys, int with_guest)
 }
 
 /* Q's prompt says what y does and how to keep the game; S saves an
- * account's game and goes back to the lobby, which offers it at once; p
+ * account's game and goes back to the lobby, which offers it at once
+ * (saying it is saved, with no welcome back); p
  * goes on at the very screen, and nothing of the S is in the game (no
  * turn, no key). A guest is told its game is not kept and plays
  * on. */
@@ -216,6 +217,10 @@ START_TEST(save_and_leave_goes_on_from_the_lobby)
     char offer[64];
     snprintf(offer, sizeof offer, "Continue your game (depth 1, turn %d)", turn);
     play_wait_text(a, offer);
+    /* offered as a save's, not as a login's: the player never left */
+    ck_assert(cl_screen_has(a, "Your game is saved: p goes on with it."));
+    if (cl_screen_has(a, "Welcome back"))
+        play_fail(a, "welcomed back after S");
     ck_assert(srv_log_has(s, "game suspended id=1 name=dave"));
     ck_assert(!srv_log_has(s, "game over"));
     ck_assert(cl_key(a, "p"));
