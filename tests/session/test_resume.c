@@ -806,15 +806,10 @@ static void replay_refused(tsrv_t *s, tclient_t *a)
  * game at the very screen it was left at. */
 START_TEST(a_saved_game_comes_before_a_watch_or_a_replay)
 {
-    plan_t pl;
-    find_plan(plan_death, RULES_ATTACK_DEFENSE, &pl);
-    char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)pl.seed);
-    tsrv_t *s = srv_start("--seed", seed, "--set", WAIT_ANSWERS, NULL);
-    tclient_t *g = play_connect(srv_port(s), NULL); /* guest1: a replay */
-    game_t *dead = play_plan(g, &pl);
-    ck_assert(game_dead(dead));
-    game_free(dead);
+    tsrv_t *s;
+    tclient_t *g; /* guest1, dead: a game to replay */
+    game_free(plan_death_setup(NULL, &s, &g, NULL, "--set", WAIT_ANSWERS,
+                               NULL));
     ck_assert(cl_key(g, "q"));
     play_wait_text(g, "Play as guest1");
     tclient_t *o = play_connect(srv_port(s), NULL); /* guest2: a watch */
