@@ -597,8 +597,7 @@ void lobby_offer_resume(lobby_t *l, int depth, int turns, int saved)
     l->resume_depth = depth;
     l->resume_turns = turns;
     if (saved)
-        lobby_note(l, LOBBY_NOTE_GOOD, "Your game is saved: p goes on with "
-                   "it.");
+        lobby_note(l, LOBBY_NOTE_GOOD, LOBBY_SAID_SAVED);
     else
         lobby_note(l, LOBBY_NOTE_GOOD, "Welcome back, %s! Your game is "
                    "waiting: p continues it.", l->account);

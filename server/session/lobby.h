@@ -248,6 +248,11 @@ void lobby_waited(lobby_t *l);
  * welcomed back as after a login. */
 void lobby_offer_resume(lobby_t *l, int depth, int turns, int saved);
 
+/* What the lobby says after S saved the game in play, and again once the
+ * saved game is offered (a welcome back would be wrong: the player never
+ * left). */
+#define LOBBY_SAID_SAVED "Your game is saved: p goes on with it."
+
 /* Shows the watch page (the session fills l->watch before each frame). */
 void lobby_show_watch(lobby_t *l);
 

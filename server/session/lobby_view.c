@@ -339,6 +339,8 @@ static void score_row(screen_t *s, int y, long rank, const store_score_t *r,
     screen_puts(s, table_x(s), y, line, fg, COL_DEFAULT, 0);
 }
 
+static uint8_t note_colour(const lobby_t *l);
+
 static void draw_scores(const lobby_t *l, screen_t *s)
 {
     const store_scores_t *sc = l->scores;
@@ -395,10 +397,15 @@ static void draw_scores(const lobby_t *l, screen_t *s)
         screen_puts(s, x0, y, "Your best:", COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
         score_row(s, y + 1, (long)sc->best_rank, &sc->best, COL_BYELLOW);
     }
+    /* A replay refused (a saved game first, no record, a busy store) is
+     * said where the hint was: the list leaves no other row free. */
     const char *hint = "A letter replays that game; any other key returns.";
-    centred(s, s->h - 1, (int)strlen(hint) > s->w
-                             ? "A letter replays; other keys return." : hint,
-            COL_GREY, 0);
+    if (l->note[0])
+        centred(s, s->h - 1, l->note, note_colour(l), 0);
+    else
+        centred(s, s->h - 1, (int)strlen(hint) > s->w
+                                 ? "A letter replays; other keys return."
+                                 : hint, COL_GREY, 0);
 }
 
 /* The watch list below 80 columns: the letter in column 1, then the
@@ -556,6 +563,12 @@ static void draw_help(screen_t *s)
                     i == 0 ? ATTR_BOLD : 0);
 }
 
+static uint8_t note_colour(const lobby_t *l)
+{
+    return l->note_kind == LOBBY_NOTE_BAD ? COL_BRED
+           : l->note_kind == LOBBY_NOTE_GOOD ? COL_BGREEN : COL_YELLOW;
+}
+
 void lobby_draw(const lobby_t *l, const lobby_info_t *info, screen_t *s)
 {
     screen_clear(s);
@@ -567,7 +580,7 @@ void lobby_draw(const lobby_t *l, const lobby_info_t *info, screen_t *s)
     switch (l->page) {
     case LOBBY_MENU: draw_menu(l, s); break;
     case LOBBY_BUSY: centred(s, 9, "One moment...", COL_WHITE, 0); break;
-    case LOBBY_SCORES: draw_scores(l, s); return;
+    case LOBBY_SCORES: draw_scores(l, s); return; /* its note: its own row */
     case LOBBY_HELP: draw_help(s); return;
     case LOBBY_WATCH: draw_watch(l, s); break;
     case LOBBY_KEYS:

@@ -444,8 +444,7 @@ static int save_and_leave(sess_t *s, int key)
     }
     sess_goto(s, S_LOBBY, NULL);
     s->st.lobby.saved = 1; /* (after sess_goto, which zeroes it) */
-    lobby_note(&s->lobby, LOBBY_NOTE_GOOD, "Your game is saved: p goes on "
-               "with it.");
+    lobby_note(&s->lobby, LOBBY_NOTE_GOOD, LOBBY_SAID_SAVED);
     sess_lobby_load_progress(s);
     return 1;
 }

@@ -118,21 +118,15 @@ static void copy_moved(store_t *st, const char *when)
     log_info("store: the open database copied to %s %s", dst, when);
 }
 
-/* Whether the database's file is still at its path, every
- * STORE_MOVED_EVERY_MS. SQLite writes on, without an error, to a file
- * renamed or deleted under it, so nothing else would tell: every account
- * and game written from then on would be lost silently at the next start.
- * Said once when it moves (and once if it comes back), and on /metrics;
- * play goes on: refusing games would lose them all the same, and the
- * operator may still put the file back (and copy_moved keeps a copy). */
-static void look_moved(store_t *st)
+/* Whether the database's file is still at its path, looked at now: a
+ * change is said once (look_moved says why) and the gauge set. Returns 1
+ * when the file has moved since the last look, else 0. */
+static int look_now(store_t *st)
 {
-    if (moved_due_in(st) != 0)
-        return;
     st->moved_ms = uv_hrtime() / 1000000u;
     int moved = sdb_moved(st->db);
     if (moved == st->file_moved)
-        return;
+        return 0;
     uv_mutex_lock(&st->mu);
     st->file_moved = moved;
     uv_mutex_unlock(&st->mu);
@@ -140,7 +134,7 @@ static void look_moved(store_t *st)
         log_info("store: %s: the database file is in place again; what is "
                  "written is kept (%s.rescued is not needed)", st->path,
                  st->path);
-        return;
+        return 0;
     }
     log_error("store: %s is no longer the database file this server has "
               "open (renamed, deleted or replaced while it runs): accounts "
@@ -150,7 +144,21 @@ static void look_moved(store_t *st)
               "the server stops: stop it, put that copy in place of %s "
               "(removing %s-wal and %s-shm), and start it", st->path,
               st->path, st->path, st->path, st->path);
-    copy_moved(st, "(the file moved)");
+    return 1;
+}
+
+/* Whether the database's file is still at its path, every
+ * STORE_MOVED_EVERY_MS (and once more as the server stops). SQLite writes
+ * on, without an error, to a file renamed or deleted under it, so nothing
+ * else would tell: every account and game written from then on would be
+ * lost silently at the next start. Said once when it moves (and once if
+ * it comes back), and on /metrics; play goes on: refusing games would
+ * lose them all the same, and the operator may still put the file back
+ * (and copy_moved keeps a copy). */
+static void look_moved(store_t *st)
+{
+    if (moved_due_in(st) == 0 && look_now(st))
+        copy_moved(st, "(the file moved)");
 }
 
 /* The store's own work between batches, whether the queue waits or not:
@@ -524,6 +532,10 @@ void store_db_main(void *arg)
             prune(st, now);
     }
     store_guest_give_back(st);
+    /* A last look, however soon after the one before: a file deleted in
+     * the second before the stop would otherwise go unsaid and uncopied,
+     * and everything in it be lost as it is closed. */
+    look_now(st);
     if (st->file_moved) /* the last writes too (look_moved) */
         copy_moved(st, "as the server stops");
     sdb_close(st->db);

@@ -422,9 +422,21 @@ START_TEST(register_keys_typed_ahead_are_kept)
 }
 END_TEST
 
+/* Whether the row of c's screen that holds `label` is exactly `want`
+ * (trailing blanks aside): a prompt and what its field holds. */
+static int prompt_row_is(tclient_t *c, const char *label, const char *want)
+{
+    char row[256];
+    for (int y = 0; y < cl_h(c); y++)
+        if (strstr(cl_row(c, y, row, sizeof row), label))
+            return strcmp(row, want) == 0;
+    return 0;
+}
+
 /* A name free when its Enter asked, and taken by another player before
  * the registration ends: the end's own check refuses it, and the name is
- * asked for again. */
+ * asked for again: the name prompt is back, empty, and a free name typed
+ * there registers (with a new password: the refused one is not kept). */
 START_TEST(register_a_name_taken_meanwhile_is_refused_at_the_end)
 {
     tsrv_t *s = srv_start("--log-level", "debug", NULL);
@@ -437,7 +449,26 @@ START_TEST(register_a_name_taken_meanwhile_is_refused_at_the_end)
     play_wait_text(c, "Again:");
     play_type_line(c, "hunter22");
     play_wait_text(c, "That name is taken. Choose another.");
+    ck_assert(cl_sync(c, CL_WAIT_MS));
     ck_assert(!cl_screen_has(c, "Welcome, Zed!"));
+    ck_assert(cl_screen_has(c, "Register an account"));
+    if (!prompt_row_is(c, "Name:", "    Name:") ||
+        cl_screen_has(c, "Password:") || cl_screen_has(c, "Again:"))
+        play_fail(c, "not the name prompt, empty, after the name was taken");
+    ck_assert(srv_log_has(s, "register failed id=1 name=\"Zed\": name taken"));
+    play_type_line(c, "Zoe");
+    play_wait_text(c, "Password:");
+    play_type_line(c, "hunter33");
+    play_wait_text(c, "Again:");
+    play_type_line(c, "hunter33");
+    play_wait_text(c, "Welcome, Zoe! Your account is ready.");
+    play_wait_text(c, "Logged in as Zoe");
+    ck_assert(srv_log_has(s, "register id=1 name=Zoe"));
+    cl_close(c);
+    /* the account is Zoe's with the password typed for it */
+    c = play_lobby(srv_port(s));
+    do_login(c, "zoe", "hunter33");
+    play_wait_text(c, "Welcome back, Zoe!");
     cl_close(c);
     srv_stop(s);
 }

@@ -3,8 +3,8 @@
  * the very screen the player left (compared cell by cell through libvterm;
  * after a crash, at most the last second of keys may be missing); a
  * saved game that cannot be looked up or rebuilt is kept, never replaced
- * by p; and a finished game replayed from the hall of fame reaches its
- * final screen. */
+ * by p; a saved game comes before a watch or a replay; and a finished
+ * game replayed from the hall of fame reaches its final screen. */
 #include <check.h>
 #include <sqlite3.h>
 #include <signal.h>
@@ -191,7 +191,8 @@ static void shutdown_keeps_the_game(int sig, int keys, int with_guest)
 }
 
 /* Q's prompt says what y does and how to keep the game; S saves an
- * account's game and goes back to the lobby, which offers it at once; p
+ * account's game and goes back to the lobby, which offers it at once
+ * (saying it is saved, with no welcome back); p
  * goes on at the very screen, and nothing of the S is in the game (no
  * turn, no key). A guest is told its game is not kept and plays
  * on. */
@@ -756,6 +757,85 @@ START_TEST(replay_from_the_hall_of_fame_reaches_the_final_screen)
 }
 END_TEST
 
+/* From the lobby (a saved game held), the watch list's first game,
+ * guest2's (o): refused with the note, the list still shown, no watch
+ * begun and o not told of a watcher. */
+static void watch_refused(tsrv_t *s, tclient_t *a, tclient_t *o)
+{
+    ck_assert(cl_key(a, "w"));
+    play_wait_text(a, "Games in progress");
+    play_wait_text(a, "guest2");
+    ck_assert(cl_key(a, "a"));
+    play_wait_text(a, "Continue your own game first.");
+    ck_assert(cl_sync(a, CL_WAIT_MS));
+    if (cl_screen_has(a, "Watching") || !cl_screen_has(a, "Games in progress"))
+        play_fail(a, "not the list after a watch refused");
+    ck_assert(cl_key(o, "."));
+    if (cl_screen_has(o, "watching"))
+        play_fail(o, "the player is told of a watcher");
+    ck_assert(!srv_log_has(s, "watches id="));
+    ck_assert(cl_key(a, "q"));
+    play_wait_text(a, "Watch a game");
+}
+
+/* From the lobby (a saved game held), the hall of fame's first game,
+ * guest1's: refused with the note on the hint's row, under the list,
+ * which stays; no replay begun. Back to the menu. */
+static void replay_refused(tsrv_t *s, tclient_t *a)
+{
+    ck_assert(cl_key(a, "s"));
+    play_wait_text(a, "Hall of fame");
+    play_wait_text(a, "guest1");
+    ck_assert(cl_key(a, "a"));
+    play_wait_text(a, "Continue your own game first.");
+    ck_assert(cl_sync(a, CL_WAIT_MS));
+    char row[128];
+    ck_assert_str_eq(cl_row(a, cl_h(a) - 1, row, sizeof row),
+                     "                         Continue your own game first.");
+    if (cl_screen_has(a, "Replay:") || !cl_screen_has(a, "Hall of fame"))
+        play_fail(a, "not the hall of fame after a replay refused");
+    ck_assert(!srv_log_has(s, "replay id="));
+    ck_assert(cl_key(a, "x"));
+    play_wait_text(a, "Watch a game");
+}
+
+/* An account's saved game comes first: picking a game to watch, or a
+ * finished game to replay from the hall of fame, says "Continue your own
+ * game first." and starts neither, and p then goes on with the saved
+ * game at the very screen it was left at. */
+START_TEST(a_saved_game_comes_before_a_watch_or_a_replay)
+{
+    tsrv_t *s;
+    tclient_t *g; /* guest1, dead: a game to replay */
+    game_free(plan_death_setup(NULL, &s, &g, NULL, "--set", WAIT_ANSWERS,
+                               NULL));
+    ck_assert(cl_key(g, "q"));
+    play_wait_text(g, "Play as guest1");
+    tclient_t *o = play_connect(srv_port(s), NULL); /* guest2: a watch */
+    tclient_t *a = play_lobby(srv_port(s));
+    play_login_dave(a, 1);
+    ck_assert(cl_key(a, "p"));
+    play_wait_text(a, "HP: ");
+    ck_assert(cl_key(a, "."));
+    int turn = cl_turn(a);
+    cl_snap_t before;
+    cl_snap(a, &before);
+    ck_assert(cl_key(a, "S"));
+    char offer[64];
+    snprintf(offer, sizeof offer, "Continue your game (depth 1, turn %d)", turn);
+    play_wait_text(a, offer); /* (keys wait for it: the lobby is busy) */
+    watch_refused(s, a, o);
+    replay_refused(s, a);
+    go_on_offered(a, turn);
+    expect_same(a, &before);
+    cl_snap_free(&before);
+    cl_close(o);
+    cl_close(a);
+    cl_close(g);
+    srv_stop(s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("resume");
@@ -775,6 +855,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_registration_without_its_claim_begins_no_game);
     tcase_add_test(tc, sigkill_loses_at_most_the_last_second);
     tcase_add_test(tc, replay_from_the_hall_of_fame_reaches_the_final_screen);
+    tcase_add_test(tc, a_saved_game_comes_before_a_watch_or_a_replay);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -184,6 +184,41 @@ START_TEST(test_draw_40x20)
 }
 END_TEST
 
+/* At 76x24, below 80 columns but with room for the keys' whole sentence
+ * (70 columns from column 4): the notes one under the other from row 9,
+ * each on one row, and the keys in full on the row above the last. */
+START_TEST(test_draw_76x24)
+{
+    screen_t s;
+    ck_assert_int_eq(screen_init(&s, 76, 24), 0);
+    options_t o;
+    options_open(&o, display_choice(CHOICE_AUTO, CHOICE_TRUE));
+    o.row = 1;
+    o.not_kept = 1;
+    options_info_t in = { { GLYPHS_ASCII, COLOURS_256 }, "XTERM-256COLOR", 0 };
+    options_draw(&o, &in, &s);
+    static const char *const want[24] = {
+        [2] = "    Options: how the screen is drawn",
+        [5] = "      Glyphs    Auto  ASCII  UTF-8",
+        [7] = "    > Colours   Auto  16  256  truecolor",
+        [9] = "    Your terminal says: ASCII, 256 colours (XTERM-256COLOR)",
+        [10] = "    Drawn with: ASCII, truecolor",
+        [11] = "    Sample: ###### ..@. #",
+        [12] = "    A guest's choice lasts this connection; an account keeps it.",
+        [13] = "    Your choice could not be kept now: it holds until you leave.",
+        [22] = "    Up/Down: a line.  Left/Right or Space: change it.  Enter or "
+               "Esc: back.",
+    };
+    char row[512];
+    for (int y = 0; y < 24; y++) {
+        row_text(&s, y, row);
+        ck_assert_msg(strcmp(row, want[y] ? want[y] : "") == 0,
+                      "row %d: \"%s\"", y, row);
+    }
+    screen_free(&s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("options");
@@ -193,6 +228,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_keys);
     tcase_add_test(tc, test_draw);
     tcase_add_test(tc, test_draw_40x20);
+    tcase_add_test(tc, test_draw_76x24);
     suite_add_tcase(s, tc);
     return s;
 }
