@@ -81,6 +81,33 @@ static void counts_line(const lobby_info_t *in, int w, char *line, size_t n)
         counts(in, line, n);
 }
 
+/* The pages that draw from row 6 (a title, the help's first line): the
+ * header must end above it. */
+static int page_uses_row6(const lobby_t *l)
+{
+    return l->page == LOBBY_SCORES || l->page == LOBBY_WATCH ||
+           l->page == LOBBY_HELP;
+}
+
+/* The news line in the width: whole, or cut at a space with "..." (a
+ * word is never cut), or left out when not even a word fits. */
+static void draw_news(screen_t *s, int y, const char *news)
+{
+    if (screen_text_width(news) <= s->w) {
+        centred(s, y, news, COL_BYELLOW, 0);
+        return;
+    }
+    char line[256];
+    snprintf(line, sizeof line, "%s", news);
+    int cut = s->w - 3 < (int)sizeof line - 4 ? s->w - 3 : (int)sizeof line - 4;
+    while (cut > 0 && line[cut] != ' ')
+        cut--;
+    if (cut <= 0)
+        return;
+    memcpy(line + cut, "...", 4);
+    centred(s, y, line, COL_BYELLOW, 0);
+}
+
 static void draw_header(const lobby_t *l, const lobby_info_t *in, screen_t *s)
 {
     char line[128];
@@ -94,12 +121,15 @@ static void draw_header(const lobby_t *l, const lobby_info_t *in, screen_t *s)
     if (l->account[0])
         snprintf(line, sizeof line, "Logged in as %s", l->account);
     else if (l->guest[0])
-        snprintf(line, sizeof line, "Playing as %s (a guest)", l->guest);
+        snprintf(line, sizeof line, "You are %s (a guest)", l->guest);
     else
         snprintf(line, sizeof line, "Not logged in");
     centred(s, y++, line, COL_GREY, 0);
-    if (in->news && in->news[0]) /* cut to the width, never wrapped */
-        centred(s, y, in->news, COL_BYELLOW, 0);
+    /* Under a motd of two rows the news is on row 6, which the hall of
+     * fame's, the watch list's and the help's first lines take: there it
+     * is left out, not drawn over. */
+    if (in->news && in->news[0] && !(y >= 6 && page_uses_row6(l)))
+        draw_news(s, y, in->news);
 }
 
 static void menu_item(screen_t *s, int y, char key, const char *text)
@@ -198,7 +228,12 @@ static void draw_prompt(const lobby_t *l, screen_t *s)
      * wraps to: the hint stays where it was unless the note needs more */
     int rows = l->note[0] ? draw_note(l, s, y + 3, PROMPT_NOTE_ROWS) : 0;
     int hint_y = y + 3 + (rows > 1 ? rows : 1);
-    const char *hint = lobby_in_password(l)
+    /* A name or password being made is told its rules; one being given
+     * (a login, the present password) is not: they were the rules then. */
+    int giving = l->page == LOBBY_LOGIN_NAME || l->page == LOBBY_LOGIN_PASS ||
+                 l->page == LOBBY_PW_OLD;
+    const char *hint = giving ? "Enter to go on, Esc for the menu."
+        : lobby_in_password(l)
         ? "Enter to go on, Esc for the menu. At least 6 characters."
         : "2-20 letters, digits, _ or -. Enter to go on, Esc for the menu.";
     if (lobby_narrow(s)) /* broken at spaces, not cut at the edge */

@@ -142,7 +142,7 @@ START_TEST(guest_plays_under_the_offered_name)
     ck_assert_int_eq(l.page, LOBBY_MENU);
     ck_assert_str_eq(l.guest, "guest7");
     ck_assert_str_eq(lobby_player_name(&l), "guest7");
-    ck_assert(shows(&l, "Playing as guest7 (a guest)"));
+    ck_assert(shows(&l, "You are guest7 (a guest)"));
     /* Back in the lobby after a game: p plays at once. */
     ck_assert_int_eq(lobby_key(&l, 'p'), LOBBY_DO_PLAY);
     ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_PLAY);

@@ -79,11 +79,11 @@ START_TEST(prompt_hint_wrapped)
 {
     lobby_t l;
     lobby_init(&l, "");
-    lobby_key(&l, 'l');
+    lobby_key(&l, 'r');
     screen_t s;
     draw(&l, &s, 40, 20);
     static const char *const want[] = {
-        "    Log in",
+        "    Register an account",
         "",
         "    Name:",
         "",
@@ -92,6 +92,13 @@ START_TEST(prompt_hint_wrapped)
         NULL,
     };
     rows_are(&s, 7, want);
+    screen_free(&s);
+    /* a new password is told its rule; a login's is not (below) */
+    for (const char *c = "alice\r"; *c; c++)
+        lobby_key(&l, (unsigned char)*c);
+    draw(&l, &s, 80, 24);
+    ck_assert_str_eq(row(&s, 12), "    Enter to go on, Esc for the menu. At "
+                                  "least 6 characters.");
     screen_free(&s);
     lobby_free(&l);
 }
@@ -122,7 +129,7 @@ START_TEST(prompt_note_under_its_line)
         "    Name: alice",
         "    Password:",
         "    Wrong name or password.",
-        "    Enter to go on, Esc for the menu. At least 6 characters.",
+        "    Enter to go on, Esc for the menu.",
         "",
         NULL,
     };
@@ -137,8 +144,7 @@ START_TEST(prompt_note_under_its_line)
         "    Name: alice",
         "    Password:",
         "    Wrong name or password.",
-        "    Enter to go on, Esc for the menu. At",
-        "    least 6 characters.",
+        "    Enter to go on, Esc for the menu.",
         "",
         NULL,
     };
@@ -290,6 +296,35 @@ START_TEST(counts_with_the_hosts_note)
 }
 END_TEST
 
+/* A motd of two rows moves the news line down to row 6: on the menu it
+ * is there, cut after a whole word; on the pages whose title is on row 6
+ * it is left out, never drawn into the title. */
+START_TEST(news_never_over_a_title)
+{
+    lobby_t l;
+    lobby_init(&l, "");
+    lobby_info_t info = { "rogued", "Be kind to each other, and have fun "
+                          "down there", 3, 1, NULL,
+                          "tester won with 13841 points in 4672 turns" };
+    screen_t s;
+    ck_assert_int_eq(screen_init(&s, 40, 20), 0);
+    lobby_draw(&l, &info, &s);
+    ck_assert_str_eq(row(&s, 3), "                 there");
+    ck_assert_str_eq(row(&s, 6), "tester won with 13841 points in 4672...");
+    screen_free(&s);
+    store_scores_t sc;
+    memset(&sc, 0, sizeof sc);
+    sc.status = STORE_OK;
+    lobby_key(&l, 's');
+    lobby_scores_done(&l, &sc);
+    ck_assert_int_eq(screen_init(&s, 40, 20), 0);
+    lobby_draw(&l, &info, &s);
+    ck_assert_str_eq(row(&s, 6), "              Hall of fame");
+    screen_free(&s);
+    lobby_free(&l);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("lobby narrow");
@@ -301,6 +336,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, watch_list_numbers_whole);
     tcase_add_test(tc, empty_hall_of_fame_wrapped);
     tcase_add_test(tc, counts_with_the_hosts_note);
+    tcase_add_test(tc, news_never_over_a_title);
     suite_add_tcase(s, tc);
     return s;
 }
