@@ -137,6 +137,17 @@ static void go(lobby_t *l, int page)
         lobby_keys_drop(l);
 }
 
+/* The prompt's line holds name (a name, no longer than the line), as if
+ * typed: Enter takes it. */
+static void offer_name(lobby_t *l, const char *name)
+{
+    size_t n = strlen(name);
+    if (!l->in || n >= sizeof l->in->line)
+        return;
+    l->in->len = (uint16_t)n;
+    memcpy(l->in->line, name, n + 1);
+}
+
 /* Waits for the store; the answer returns to `back`. */
 static int busy(lobby_t *l, int back, int action)
 {
@@ -421,11 +432,7 @@ static int menu_key(lobby_t *l, int key)
                    "A guest's game ends with the connection; "
                    "register to keep your name.");
         go(l, LOBBY_GUEST_NAME);
-        /* Offer a name: Enter plays at once. */
-        if (l->in) {
-            l->in->len = (uint16_t)strlen(l->suggest);
-            memcpy(l->in->line, l->suggest, (size_t)l->in->len + 1);
-        }
+        offer_name(l, l->suggest); /* Enter plays at once */
         return LOBBY_DO_NOTHING;
     case 's':
     case 'S':
@@ -619,12 +626,14 @@ int lobby_guest_checked(lobby_t *l, int status, int taken)
         lobby_note(l, LOBBY_NOTE_BAD, "The server could not check that name. "
                    "Please try again.");
         go(l, LOBBY_GUEST_NAME);
+        offer_name(l, l->name); /* Enter asks again */
         return LOBBY_DO_NOTHING;
     }
     if (taken) {
         lobby_note(l, LOBBY_NOTE_BAD, "%s belongs to an account: log in, or "
                    "choose another name.", l->name);
         go(l, LOBBY_GUEST_NAME);
+        offer_name(l, l->suggest); /* Enter plays as the name offered */
         return LOBBY_DO_NOTHING;
     }
     memcpy(l->guest, l->name, sizeof l->guest);

@@ -236,6 +236,8 @@ START_TEST(guest_may_not_take_an_account_name)
     ck_assert(cl_key(b, "\x15"));
     play_type_line(b, "BOB");
     play_wait_text(b, "BOB belongs to an account");
+    /* the name the server offered is back on the line */
+    ck_assert(cl_screen_has(b, "Name: guest"));
     ck_assert(cl_key(b, "\x15"));
     play_type_line(b, "Bobby");
     play_wait_text(b, "HP: 30/30"); /* the game (its frame may be taken already) */

@@ -281,14 +281,18 @@ START_TEST(guest_name_of_an_account_is_refused)
     ck_assert_str_eq(l.note, "Alice belongs to an account: log in, or "
                              "choose another name.");
     ck_assert_str_eq(l.guest, "");
+    /* the name offered is back: Enter plays as it */
+    ck_assert_str_eq(lobby_line(&l), "guest7");
 
-    /* A failed check refuses too. */
+    /* A failed check refuses too, the name typed kept to ask again. */
+    lobby_key(&l, 0x15);
     type(&l, "bob");
     ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHECK_GUEST);
     ck_assert_int_eq(lobby_guest_checked(&l, STORE_ERROR, 0), LOBBY_DO_NOTHING);
     ck_assert_int_eq(l.page, LOBBY_GUEST_NAME);
     ck_assert_str_eq(l.note, "The server could not check that name. "
                              "Please try again.");
+    ck_assert_str_eq(lobby_line(&l), "bob");
 
     /* An answer nobody waits for changes nothing. */
     ck_assert_int_eq(lobby_guest_checked(&l, STORE_OK, 0), LOBBY_DO_NOTHING);
