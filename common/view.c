@@ -475,9 +475,45 @@ static void draw_help(const game_t *g, screen_t *s)
     screen_puts(s, x, y + n + 1, line, COL_BCYAN, COL_DEFAULT, 0);
 }
 
+/* What the piece in pack slot `slot` does beyond its numbers (docs/game.md,
+ * "Equipment"), a line a trait, into line[*n] on (at most `room` lines):
+ * told here, on the screen the player looks at to choose, and not only
+ * in the documentation. */
+static void equipment_traits(const game_t *g, int slot, char line[][96],
+                             int *n, int room)
+{
+    if (!item_pack_has(g, slot))
+        return;
+    const item_stats_t *st = item_stats(g->pack[slot]);
+    char name[32];
+    snprintf(name, sizeof name, "%s", st->name);
+    if (name[0] >= 'a' && name[0] <= 'z')
+        name[0] = (char)(name[0] - 'a' + 'A');
+    const char *said[4];
+    int k = 0;
+    if (st->quick)
+        said[k++] = "quick - after every second blow the monsters lose "
+                    "their turn";
+    if (st->reach)
+        said[k++] = "reaches - strikes a monster two tiles away in a "
+                    "straight line";
+    if (st->cleave)
+        said[k++] = "cleaves - each blow also strikes every monster "
+                    "beside you";
+    if (st->heavy)
+        said[k++] = "heavy - resting heals half as fast";
+    if (st->slow)
+        said[k++] = "slow - every second step costs two turns";
+    for (int i = 0; i < k && *n < room; i++)
+        snprintf(line[(*n)++], 96, "%s: %s", name, said[i]);
+    if (st->clumsy && *n < room)
+        snprintf(line[(*n)++], 96, "%s: swings wide - %d%% of its blows miss",
+                 name, st->clumsy);
+}
+
 /* `@`/`C`: the character, in the terms of this game's ruleset: the numbers
  * of its blows (game_player_fighter: levels, weapon, armour and their
- * enchantments). */
+ * enchantments), and what the weapon and armour do besides. */
 static void draw_character(const game_t *g, screen_t *s)
 {
     const player_t *p = &g->player;
@@ -520,6 +556,8 @@ static void draw_character(const game_t *g, screen_t *s)
         break;
     }
     snprintf(line[n++], 96, "Combat rules: %s", combat_ruleset_name(g->opt.ruleset));
+    equipment_traits(g, p->weapon, line, &n, 8);
+    equipment_traits(g, p->armor, line, &n, 8);
     if (s->w < 80) {
         view_character_narrow(s, line, n);
         return;

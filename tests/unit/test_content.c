@@ -204,6 +204,9 @@ START_TEST(wield_and_wear_in_power)
     view_draw(g, &s);
     ck_assert(arena_screen_has(&s, "Weapon: +0 long sword   Armour: +0 chain mail"));
     ck_assert(arena_screen_has(&s, "Power 8; armour takes 3 off each blow"));
+    /* what the mail does besides; the plain sword does nothing more */
+    ck_assert(arena_screen_has(&s, "Chain mail: heavy - resting heals half as fast"));
+    ck_assert(!arena_screen_has(&s, "Long sword:"));
     ck_assert_int_eq(game_key(g, 'x'), 0);
     ck_assert_int_eq(g->mode, MODE_PLAY);
     /* The menu marks them; using again puts away; dropping takes off. */
@@ -497,11 +500,45 @@ START_TEST(new_level_items_unseen_until_in_view)
 }
 END_TEST
 
+/* The character screen tells each trait of the weapon and armour worn,
+ * a line each, at 80x24 and wrapped whole at 40x20. */
+START_TEST(character_screen_tells_equipment_traits)
+{
+    game_t *g = arena(RULES_ATTACK_DEFENSE);
+    ck_assert_int_eq(item_pack_add(g, IK_SPEAR), 0);
+    ck_assert_int_eq(item_pack_add(g, IK_PLATE_MAIL), 1);
+    game_key(g, 'i');
+    game_key(g, 'a');
+    game_key(g, 'i');
+    game_key(g, 'b');
+    ck_assert_int_eq(g->player.weapon, 0);
+    ck_assert_int_eq(g->player.armor, 1);
+    ck_assert_int_eq(game_key(g, 'C'), 0);
+    screen_t s;
+    screen_init(&s, 80, 24);
+    view_draw(g, &s);
+    ck_assert(arena_screen_has(&s, "Spear: reaches - strikes a monster two "
+                                   "tiles away in a straight line"));
+    ck_assert(arena_screen_has(&s, "Plate mail: heavy - resting heals half "
+                                   "as fast"));
+    ck_assert(arena_screen_has(&s, "Plate mail: slow - every second step "
+                                   "costs two turns"));
+    screen_free(&s);
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    ck_assert(arena_screen_has(&s, "Plate mail: slow - every second step"));
+    ck_assert(arena_screen_has(&s, "costs two turns"));
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("content");
     TCase *tc = tcase_create("content");
     tcase_add_test(tc, fast_bat_moves_two_tiles_a_turn);
+    tcase_add_test(tc, character_screen_tells_equipment_traits);
     tcase_add_test(tc, archer_shoots_from_afar);
     tcase_add_test(tc, dragon_regenerates_every_turn_troll_every_ten);
     tcase_add_test(tc, thief_steals_gold_flees_and_drops_it);
