@@ -287,6 +287,22 @@ void view_target(const game_t *g, const display_t *d, screen_t *s)
  * PACK_ROWS (so that 26 slots fit the map rows of an 80x24 terminal). Each
  * item keeps its letter; a count for a stack; what is in use is marked. */
 #define PACK_ROWS 13
+
+/* An item's line in at most `room` columns, so that the left column never
+ * runs into the right one nor the right into the frame: a name too long
+ * ("12 scrolls labelled VERR YED HORRE") loses "labelled " first, which
+ * keeps the label that tells unknown scrolls apart; then its end, with
+ * "...". */
+static void pack_line_fit(char *line, int room)
+{
+    if ((int)strlen(line) <= room)
+        return;
+    char *l = strstr(line, " labelled ");
+    if (l)
+        memmove(l + 1, l + 10, strlen(l + 10) + 1);
+    if ((int)strlen(line) > room)
+        memcpy(line + room - 3, "...", 4);
+}
 static void draw_pack(const game_t *g, const display_t *d, screen_t *s)
 {
     enum { W = 76, COL_W = 36 };
@@ -320,6 +336,7 @@ static void draw_pack(const game_t *g, const display_t *d, screen_t *s)
         snprintf(line, sizeof line, "%s%s", name,
                  i == g->player.weapon ? " (wielded)"
                  : i == g->player.armor ? " (worn)" : "");
+        pack_line_fit(line, COL_W - 6); /* "a) ? " before, a blank after */
         screen_puts(s, x + 2, y, line, COL_WHITE, COL_DEFAULT, 0);
     }
 }

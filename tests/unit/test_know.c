@@ -2,7 +2,8 @@
  * scrolls look different in every game and the same all through one, until
  * used or identified; the scroll of identify; the discoveries screen; the
  * new kinds that are ways out (teleportation, speed) or bad at the wrong
- * time (sleeping, summon monster); and the articles of names. Exact values
+ * time (sleeping, summon monster); the articles of names; and the pack
+ * menu's columns holding long names. Exact values
  * on fixed seeds. */
 #include <check.h>
 #include <stdio.h>
@@ -308,6 +309,35 @@ START_TEST(articles)
 }
 END_TEST
 
+/* The pack's two columns are 30 columns of name each: a stack of an
+ * unknown scroll with a long label loses "labelled", not the label, and
+ * never runs into the right column. */
+START_TEST(pack_names_fit_their_column)
+{
+    game_t *g = room(1);
+    g->appear[IK_FIREBALL] = 5; /* "VERR YED HORRE", the longest label */
+    for (int i = 0; i < 12; i++)
+        ck_assert_int_eq(item_pack_add(g, IK_FIREBALL), 0);
+    /* slots b-n: n, the 14th, heads the right column, on a's row */
+    for (int i = 1; i <= 13; i++)
+        ck_assert_int_eq(item_pack_add(g, IK_SWORD), i);
+    ck_assert_int_eq(game_key(g, 'i'), 0);
+    screen_t s;
+    screen_init(&s, 80, 24);
+    view_draw(g, &s);
+    char row[81];
+    for (int x = 0; x < 80; x++) {
+        uint32_t ch = screen_cat(&s, x, 4)->ch;
+        row[x] = ch < 128 ? (char)ch : '?';
+    }
+    row[80] = '\0';
+    ck_assert_str_eq(row, "  | a) ? 12 scrolls VERR YED HORRE      n) ) "
+                          "long sword                      |  ");
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("know");
@@ -319,6 +349,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, speed_halves_the_monsters_turns);
     tcase_add_test(tc, bad_at_the_wrong_time);
     tcase_add_test(tc, articles);
+    tcase_add_test(tc, pack_names_fit_their_column);
     suite_add_tcase(s, tc);
     return s;
 }
