@@ -490,6 +490,10 @@ static void play_key(sess_t *s, int key)
                       (unsigned long long)s->id);
         p->recorded = 1;
     } else if (game_over(g)) {
+        /* Q then y: the game is over for good; the lobby says so, since
+         * no end screen did */
+        lobby_note(&s->lobby, LOBBY_NOTE_INFO, "You quit your game at depth "
+                   "%d, turn %u: it has ended.", g->depth, (unsigned)g->turn);
         sess_goto(s, S_LOBBY, NULL);
         return;
     } else if (p->g.rec.truncated) {

@@ -289,7 +289,8 @@ START_TEST(guest_dies_back_to_lobby_seen_in_hall_of_fame)
 }
 END_TEST
 
-/* Q y: the game ends and the lobby is back (the test fails otherwise). */
+/* Q y: the game ends and the lobby is back, saying so (the test fails
+ * otherwise). */
 static void quit_game(tclient_t *c, const char *back)
 {
     ck_assert(cl_key(c, "Q"));
@@ -297,6 +298,9 @@ static void quit_game(tclient_t *c, const char *back)
     if (!cl_wait_text(c, back, CL_WAIT_MS))
         play_fail(c, "not back in the lobby (\"%s\")", back);
     ck_assert(cl_sync(c, CL_WAIT_MS));
+    if (!cl_screen_has(c, "You quit your game at depth 1, turn ") ||
+        !cl_screen_has(c, ": it has ended."))
+        play_fail(c, "the lobby does not say the game ended");
 }
 
 /* A lobby note is for the step it was said at: the rule a guest name
