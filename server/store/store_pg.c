@@ -417,6 +417,7 @@ PGresult *read_now(spg_t *d, enum stmt which, const params_t *p,
                    const char *what)
 {
     PGresult *r = NULL;
+    int in_batch = d->piped; /* (drain may end the pipeline) */
     if (!d->piped) {
         char name[24];
         snprintf(name, sizeof name, "rogued%u", (unsigned)which);
@@ -437,7 +438,11 @@ PGresult *read_now(spg_t *d, enum stmt which, const params_t *p,
     if (d->piped)
         d->failed = 1;
     d->told = 1;
-    if (!d->deadlock) /* (sdb_retryable: the store says it) */
+    /* A batch ended by a deadlock is the store's to say (sdb_retryable:
+     * it runs it again); a statement of its own, outside a batch (the
+     * cluster's reads, the bans read after a batch, the guest numbers
+     * given back at a stop), has nobody to say it but here. */
+    if (!(d->deadlock && in_batch))
         db_fail(d, "store: %s: %s: %s", d->name, what, spg_errmsg(&d->base));
     PQclear(r);
     return NULL;

@@ -123,7 +123,7 @@ static store_game_t finished(int64_t id, const char *name, int score)
  * of her last game and its record, a finished game, Bo's keys that are
  * dropped (his keys before went to no game) then his new game and its
  * keys, then Yan's keys, which wait on Yan's game's row, held by a second
- * connection; that connection then asks for the games' table in SHARE
+ * connection; that connection then asks for the progress table in SHARE
  * mode, which waits for the batch's writes to end. The store's statement
  * waited first, so PostgreSQL ends the store's transaction (after its
  * deadlock_timeout) and the connection has the table, and commits. (Its
@@ -140,11 +140,35 @@ static store_game_t finished(int64_t id, const char *name, int score)
  * Before, the batch failed: writes failing, the account, the game and
  * the keys lost. Zed's keys, waiting on a first connection, hold the
  * store while the batch queues up behind them. */
+/* PostgreSQL looks for a deadlock once in a wait, deadlock_timeout after
+ * it began (1 s), and ends the transaction of the wait that looked. The
+ * store's wait begins first; if the holder's began more than that later
+ * (a loaded machine), the store's look would find no circle yet and the
+ * holder's would end the holder. So, where the test may (a superuser's
+ * settings): the store's connections look after 3 s, long after the
+ * circle is closed, and the holder's transaction not for a minute. */
+static int superuser(void)
+{
+    return sw_int("SELECT (current_setting('is_superuser') = 'on')::int") == 1;
+}
+
+static void store_looks_late(void)
+{
+    if (superuser())
+        sw_exec("DO $$BEGIN EXECUTE format('ALTER DATABASE %I SET "
+                "deadlock_timeout = ''3s''', current_database()); END$$");
+}
+
+static void never_the_victim(PGconn *c)
+{
+    if (superuser())
+        hold_do(c, "SET LOCAL deadlock_timeout = '60s'");
+}
+
 START_TEST(batch_ended_as_a_deadlock_runs_again)
 {
-    if (!sw_pg())
-        return;
     log_to_file();
+    store_looks_late(); /* before the store's connection is made */
     store_t *a = store_fixture_open(&fast);
     int64_t ann = store_fixture_account(a, "Ann");
     int64_t yan = store_fixture_account(a, "Yan");
@@ -193,6 +217,7 @@ START_TEST(batch_ended_as_a_deadlock_runs_again)
     give(a, &py, yan, 15);
     hold_end(first, "COMMIT");
     blocked_by(last); /* the batch holds Ann's row, waits for Yan's */
+    never_the_victim(last);
     /* returns once PostgreSQL has ended the store's transaction */
     hold_do(last, "LOCK TABLE progress IN SHARE MODE");
     hold_end(last, "COMMIT");
@@ -324,8 +349,6 @@ static long long ann_ready(store_t *a, int64_t ann, gamer_t *pa,
  * info lines and no error. */
 START_TEST(batch_ended_twice_runs_a_third_time)
 {
-    if (!sw_pg())
-        return;
     log_to_file();
     store_t *a = store_fixture_open(&fast);
     int64_t ann = store_fixture_account(a, "Ann");
@@ -368,8 +391,6 @@ END_TEST
  * with the database's reason), after two info lines. */
 START_TEST(batch_ended_three_times_fails_once)
 {
-    if (!sw_pg())
-        return;
     log_to_file();
     store_t *a = store_fixture_open(&fast);
     int64_t ann = store_fixture_account(a, "Ann");
@@ -411,9 +432,13 @@ static Suite *suite(void)
     TCase *tc = tcase_create("retry");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 60);
-    tcase_add_test(tc, batch_ended_as_a_deadlock_runs_again);
-    tcase_add_test(tc, batch_ended_twice_runs_a_third_time);
-    tcase_add_test(tc, batch_ended_three_times_fails_once);
+    /* PostgreSQL's deadlocks and serialization failures: on SQLite (the
+     * unit family) there is nothing to run, and no test says it passed */
+    if (sw_pg()) {
+        tcase_add_test(tc, batch_ended_as_a_deadlock_runs_again);
+        tcase_add_test(tc, batch_ended_twice_runs_a_third_time);
+        tcase_add_test(tc, batch_ended_three_times_fails_once);
+    }
     suite_add_tcase(s, tc);
     return s;
 }
