@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h> /* access: ROGUED_BIN names a program; geteuid */
+#include <unistd.h> /* access: ROGUED_BIN names a program */
 #include <uv.h>     /* uv_ip4_addr: an address as the listeners read it */
 
 #include "combat.h"
@@ -220,14 +220,6 @@ static const key_def_t keys[] = {
 
 #define NKEYS (sizeof keys / sizeof keys[0])
 _Static_assert(NKEYS <= CONFIG_MAX_KEYS, "config_flags_t holds every key");
-
-const char *config_denied_hint(const char *who, char *buf, size_t n)
-{
-    snprintf(buf, n, "this user, uid %u, may not open it or a directory on "
-             "its path; run %s as the user the data directory belongs to",
-             (unsigned)geteuid(), who);
-    return buf;
-}
 
 void config_defaults(config_t *c)
 {

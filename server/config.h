@@ -89,13 +89,6 @@ typedef struct config {
 /* Fills c with the embedded defaults. */
 void config_defaults(config_t *c);
 
-/* The hint after a permission refused (EACCES, EPERM) on a file in the
- * data directory (the database, the console's socket): this user by its
- * uid, and what the host can do; who is the command to run again
- * ("rogued", "rogued ctl"). The one wording for every such refusal, so
- * that it is never read as a missing database or server. Returns buf. */
-const char *config_denied_hint(const char *who, char *buf, size_t n);
-
 /* Sets one key from its text value. Returns 0, or -1 with a message in err. */
 int config_set(config_t *c, const char *key, const char *value, char *err,
                size_t errlen);

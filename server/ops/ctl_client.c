@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "denied_hint.h"
 #include "ctl.h"
 
 static int usage(void)
@@ -68,7 +69,8 @@ static void say_unreachable(const char *path, int e)
         fprintf(stderr, " (no server runs with this data directory: start "
                 "one, or name its own with --data-dir DIR)");
     else if (e == EACCES || e == EPERM)
-        fprintf(stderr, " (%s)", config_denied_hint(me, hint, sizeof hint));
+        fprintf(stderr, " (%s)", denied_hint(me, "the user the server runs as",
+                                             hint, sizeof hint));
     fprintf(stderr, "\n");
 }
 

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "denied_hint.h"
 
 static void lite_close(lite_t *d);
 
@@ -83,7 +83,9 @@ static void unreachable(char *err, size_t errlen, const char *path, int e)
     char hint[256];
     if (e == EACCES || e == EPERM)
         snprintf(err, errlen, "%s cannot be reached: %s: %s", path,
-                 strerror(e), config_denied_hint("rogued", hint, sizeof hint));
+                 strerror(e), denied_hint("rogued", "the user the data "
+                                          "directory belongs to", hint,
+                                          sizeof hint));
     else
         snprintf(err, errlen, "%s cannot be reached: %s", path, strerror(e));
 }

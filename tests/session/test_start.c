@@ -122,7 +122,7 @@ START_TEST(a_data_directory_not_open_to_the_user_is_said_so)
     snprintf(want, sizeof want, "rogued ctl: cannot reach the server at "
              "%s/ctl.sock: Permission denied (this user, uid %u, may not open "
              "it or a directory on its path; run rogued ctl as the user the "
-             "data directory belongs to)\n", dir, uid);
+             "server runs as)\n", dir, uid);
     ck_assert_str_eq(out, want);
     ck_assert_int_eq(chmod(dir, 0700), 0);
     srv_remove_tree(dir);
