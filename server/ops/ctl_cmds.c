@@ -60,21 +60,22 @@ static void who_answer(ctl_req_t *r, const smsg_t *m)
 {
     if (m->type != MSG_CTL_LINE)
         return;
-    who_rows_t **rows = (who_rows_t **)ctl_req_data(r);
-    if (!*rows || (*rows)->n == (*rows)->cap) {
-        size_t cap = *rows ? (*rows)->cap * 2 : 64;
-        who_rows_t *more = realloc(*rows, sizeof **rows +
-                                          cap * sizeof (*rows)->line[0]);
+    void **slot = ctl_req_data(r); /* the rows so far, or NULL */
+    who_rows_t *rows = *slot;
+    if (!rows || rows->n == rows->cap) {
+        size_t cap = rows ? rows->cap * 2 : 64;
+        who_rows_t *more = realloc(rows, sizeof *rows +
+                                         cap * sizeof rows->line[0]);
         if (!more) { /* out of memory: this line as it comes, unsorted */
             ctl_req_printf(r, "%s\n", m->text);
             return;
         }
-        if (!*rows)
+        if (!rows)
             more->n = 0;
         more->cap = cap;
-        *rows = more;
+        *slot = rows = more;
     }
-    snprintf((*rows)->line[(*rows)->n++], CTL_WHO_LINE_MAX, "%s", m->text);
+    snprintf(rows->line[rows->n++], CTL_WHO_LINE_MAX, "%s", m->text);
 }
 
 /* A line's name (its fifth field) and id (its first): the sort's keys. */

@@ -170,12 +170,17 @@ static void draw_menu(const lobby_t *l, screen_t *s)
     menu_item(s, y++, 'q', "Quit");
 }
 
+static uint8_t note_colour(const lobby_t *l)
+{
+    return l->note_kind == LOBBY_NOTE_BAD ? COL_BRED
+           : l->note_kind == LOBBY_NOTE_GOOD ? COL_BGREEN : COL_YELLOW;
+}
+
 /* The note from row y: one row cut at 80 columns; below them broken at
  * spaces over at most max_rows rows, not cut. Returns the rows drawn. */
 static int draw_note(const lobby_t *l, screen_t *s, int y, int max_rows)
 {
-    uint8_t fg = l->note_kind == LOBBY_NOTE_BAD ? COL_BRED
-                 : l->note_kind == LOBBY_NOTE_GOOD ? COL_BGREEN : COL_YELLOW;
+    uint8_t fg = note_colour(l);
     if (lobby_narrow(s))
         return view_puts_wrapped(s, left(s), y, s->w - left(s), max_rows,
                                  l->note, fg, 0);
@@ -374,7 +379,6 @@ static void score_row(screen_t *s, int y, long rank, const store_score_t *r,
     screen_puts(s, table_x(s), y, line, fg, COL_DEFAULT, 0);
 }
 
-static uint8_t note_colour(const lobby_t *l);
 
 static void draw_scores(const lobby_t *l, screen_t *s)
 {
@@ -596,12 +600,6 @@ static void draw_help(screen_t *s)
         screen_puts(s, left(s), 6 + i, help_lines[i],
                     i == 0 ? COL_BWHITE : COL_WHITE, COL_DEFAULT,
                     i == 0 ? ATTR_BOLD : 0);
-}
-
-static uint8_t note_colour(const lobby_t *l)
-{
-    return l->note_kind == LOBBY_NOTE_BAD ? COL_BRED
-           : l->note_kind == LOBBY_NOTE_GOOD ? COL_BGREEN : COL_YELLOW;
 }
 
 void lobby_draw(const lobby_t *l, const lobby_info_t *info, screen_t *s)

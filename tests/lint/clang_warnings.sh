@@ -12,6 +12,6 @@ flags=$(make -s --no-print-directory print-cflags)
 pg=$(pkg-config --cflags libpq 2>/dev/null || true)
 # shellcheck disable=SC2086 # the flags are words
 find common server tests -name '*.c' -print0 |
-    xargs -0 -P"$(nproc)" -n16 clang $flags $pg -Itests -Itests/session -Itests/unit \
+    xargs -0 -P1 -n16 clang $flags $pg -Itests -Itests/session -Itests/unit \
         -fsyntax-only
 echo "clang -Werror: clean"

