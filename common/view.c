@@ -288,12 +288,7 @@ void view_target(const game_t *g, const display_t *d, screen_t *s)
  * item keeps its letter; a count for a stack; what is in use is marked. */
 #define PACK_ROWS 13
 
-/* An item's line in at most `room` columns, so that the left column never
- * runs into the right one nor the right into the frame: a name too long
- * ("12 scrolls labelled VERR YED HORRE") loses "labelled " first, which
- * keeps the label that tells unknown scrolls apart; then its end, with
- * "...". */
-static void pack_line_fit(char *line, int room)
+void view_pack_line_fit(char *line, int room)
 {
     if ((int)strlen(line) <= room)
         return;
@@ -336,7 +331,7 @@ static void draw_pack(const game_t *g, const display_t *d, screen_t *s)
         snprintf(line, sizeof line, "%s%s", name,
                  i == g->player.weapon ? " (wielded)"
                  : i == g->player.armor ? " (worn)" : "");
-        pack_line_fit(line, COL_W - 6); /* "a) ? " before, a blank after */
+        view_pack_line_fit(line, COL_W - 6); /* "a) ? " before, a blank after */
         screen_puts(s, x + 2, y, line, COL_WHITE, COL_DEFAULT, 0);
     }
 }

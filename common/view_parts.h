@@ -191,6 +191,14 @@ void view_map(const game_t *g, const display_t *d, screen_t *s);
  * blue ground, the cursor in reverse video. */
 void view_target(const game_t *g, const display_t *d, screen_t *s);
 
+/* A pack menu's item line (a NUL-terminated name and mark) in at most
+ * `room` columns, so that a column never runs into the next nor into a
+ * frame: a name too long ("12 scrolls labelled VERR YED HORRE") loses
+ * "labelled " first, which keeps the label that tells unknown scrolls
+ * apart; then its end, with "...". The full layout's box and the narrow
+ * list both fit their lines so. */
+void view_pack_line_fit(char *line, int room);
+
 /* text in the middle of row y (clipped at the left edge if wider). */
 void view_centred(screen_t *s, int y, const char *text, uint8_t fg,
                   uint8_t attr);

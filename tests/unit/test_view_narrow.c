@@ -16,6 +16,7 @@
 #include "item.h"
 #include "keys.h"
 #include "view.h"
+#include "view_parts.h"
 #include "view_status.h"
 
 /* Row y of s as text (trailing blanks dropped). */
@@ -265,9 +266,13 @@ START_TEST(pack_as_a_list)
     ck_assert(strncmp(row(&s, 4), "c) ! ", 5) == 0);
     ck_assert_str_eq(row(&s, 5), "");
     for (int y = 2; y <= 4; y++) {
-        /* the same line in the box, the same colour for its glyph */
-        char line[64];
-        snprintf(line, sizeof line, "%s", row(&s, y));
+        /* the same line in the box (whose column has 30 for a name, the
+         * list's 34: a name too long there loses "labelled "), the same
+         * colour for its glyph */
+        char line[80], name[64];
+        snprintf(name, sizeof name, "%s", row(&s, y) + 5);
+        view_pack_line_fit(name, 30);
+        snprintf(line, sizeof line, "%.5s%s", row(&s, y), name);
         int x = 0, fy = 0;
         ck_assert_msg(find_text(&full, line, &x, &fy), "not in the box: %s",
                       line);
