@@ -27,6 +27,7 @@
 #include "screen_floor.h"
 #include "screen_scan.h"
 #include "screen_shift.h"
+#include "utf8.h"
 
 typedef struct enc {
     buf_t *out;
@@ -250,22 +251,7 @@ static int glyph(const term_state_t *t, uint32_t ch, char *p)
         p[0] = '?';
         return 1;
     }
-    if (ch < 0x800) {
-        p[0] = (char)(0xc0 | ch >> 6);
-        p[1] = (char)(0x80 | (ch & 0x3f));
-        return 2;
-    }
-    if (ch < 0x10000) {
-        p[0] = (char)(0xe0 | ch >> 12);
-        p[1] = (char)(0x80 | (ch >> 6 & 0x3f));
-        p[2] = (char)(0x80 | (ch & 0x3f));
-        return 3;
-    }
-    p[0] = (char)(0xf0 | ch >> 18);
-    p[1] = (char)(0x80 | (ch >> 12 & 0x3f));
-    p[2] = (char)(0x80 | (ch >> 6 & 0x3f));
-    p[3] = (char)(0x80 | (ch & 0x3f));
-    return 4;
+    return utf8_encode(ch, p);
 }
 
 /* Appends ESC [ n <final> (n omitted when it is 1, or 0 with omit0).

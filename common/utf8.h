@@ -1,11 +1,14 @@
-/* utf8.h - one character read from UTF-8 bytes, the strict reading
- * (RFC 3629; Unicode's "well-formed"), for the three places that read
- * text they did not make: the host's text on screen (screen_text.c), the
- * account text shown to other players and passwords (accounts.c), and
- * the export's JSON strings (export.c). Each of them decides what a
- * malformed sequence becomes ('?', a refusal, U+FFFD); this module only
- * says where one is. The key decoder (keydec.c) reads a byte at a time
- * across reads and keeps its own state for the same rules. */
+/* utf8.h - one character read from UTF-8 bytes, and one written.
+ *
+ * The reading is the strict one (RFC 3629; Unicode's "well-formed"), for
+ * the three places that read text they did not make: the host's text on
+ * screen (screen_text.c), the account text shown to other players and
+ * passwords (accounts.c), and the export's JSON strings (export.c). Each
+ * of them decides what a malformed sequence becomes ('?', a refusal,
+ * U+FFFD); this module only says where one is. The key decoder (keydec.c)
+ * reads a byte at a time across reads and keeps its own state for the
+ * same rules. The writing serves the encoder's glyphs (screen_diff.c) and
+ * the lobby's typed line (lobby.c). */
 #ifndef ROGUE_UTF8_H
 #define ROGUE_UTF8_H
 
@@ -35,5 +38,34 @@
  * The bytes are read in order and none past the first that breaks the
  * sequence, nor past n. */
 size_t utf8_decode(const unsigned char *p, size_t n, uint32_t *cp);
+
+/* Writes the code point cp as UTF-8 into out (UTF8_MAX_LEN bytes), and
+ * returns its length (1 to 4). cp must be a code point to write (below
+ * 0x110000, not a surrogate): each caller decides first what stands for
+ * one that is not. Inline: the encoder writes every non-ASCII glyph
+ * through it. */
+static inline int utf8_encode(uint32_t cp, char out[UTF8_MAX_LEN])
+{
+    if (cp < 0x80) {
+        out[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = (char)(0xc0 | cp >> 6);
+        out[1] = (char)(0x80 | (cp & 0x3f));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = (char)(0xe0 | cp >> 12);
+        out[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+        out[2] = (char)(0x80 | (cp & 0x3f));
+        return 3;
+    }
+    out[0] = (char)(0xf0 | cp >> 18);
+    out[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+    out[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+    out[3] = (char)(0x80 | (cp & 0x3f));
+    return 4;
+}
 
 #endif

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "keys.h"
+#include "utf8.h"
 
 /* Wipes memory the compiler may not skip (a password). */
 static void wipe(void *p, size_t n)
@@ -225,27 +226,8 @@ static void type_char(lobby_t *l, int key)
     lobby_input_t *in = l->in; /* a prompt has one (go) */
     if (!in)
         return;
-    char u[4];
-    int n;
-    if (key < 0x80) {
-        u[0] = (char)key;
-        n = 1;
-    } else if (key < 0x800) {
-        u[0] = (char)(0xc0 | key >> 6);
-        u[1] = (char)(0x80 | (key & 0x3f));
-        n = 2;
-    } else if (key < 0x10000) {
-        u[0] = (char)(0xe0 | key >> 12);
-        u[1] = (char)(0x80 | (key >> 6 & 0x3f));
-        u[2] = (char)(0x80 | (key & 0x3f));
-        n = 3;
-    } else {
-        u[0] = (char)(0xf0 | key >> 18);
-        u[1] = (char)(0x80 | (key >> 12 & 0x3f));
-        u[2] = (char)(0x80 | (key >> 6 & 0x3f));
-        u[3] = (char)(0x80 | (key & 0x3f));
-        n = 4;
-    }
+    char u[UTF8_MAX_LEN];
+    int n = utf8_encode((uint32_t)key, u);
     size_t max = is_password_page(l->page) ? LOBBY_LINE_MAX : ACCT_NAME_MAX;
     if (in->len + (size_t)n > max) {
         /* Left out, so the line is not what was typed: Enter refuses it

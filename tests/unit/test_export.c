@@ -32,6 +32,7 @@
 #include "screen.h"
 #include "store.h"
 #include "store_where.h"
+#include "utf8.h"
 #include "view.h"
 
 static char dir[64], ttyrec[128], cast[128], errpath[128];
@@ -273,24 +274,9 @@ static int hex4(const char *p, uint32_t *v)
 
 static void put_utf8(buf_t *b, uint32_t cp)
 {
-    unsigned char u[4];
-    size_t n;
-    if (cp < 0x80) {
-        u[0] = (unsigned char)cp, n = 1;
-    } else if (cp < 0x800) {
-        u[0] = (unsigned char)(0xc0 | cp >> 6);
-        u[1] = (unsigned char)(0x80 | (cp & 0x3f)), n = 2;
-    } else if (cp < 0x10000) {
-        u[0] = (unsigned char)(0xe0 | cp >> 12);
-        u[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3f));
-        u[2] = (unsigned char)(0x80 | (cp & 0x3f)), n = 3;
-    } else {
-        u[0] = (unsigned char)(0xf0 | cp >> 18);
-        u[1] = (unsigned char)(0x80 | (cp >> 12 & 0x3f));
-        u[2] = (unsigned char)(0x80 | (cp >> 6 & 0x3f));
-        u[3] = (unsigned char)(0x80 | (cp & 0x3f)), n = 4;
-    }
-    ck_assert_int_eq(buf_append(b, u, n), 0);
+    char u[UTF8_MAX_LEN];
+    int n = utf8_encode(cp, u);
+    ck_assert_int_eq(buf_append(b, u, (size_t)n), 0);
 }
 
 /* A JSON string into out (may be NULL): no raw control byte, only JSON's

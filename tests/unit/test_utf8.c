@@ -1,6 +1,7 @@
 /* test_utf8.c - one UTF-8 character read from bytes (common/utf8.h): each
  * class of sequence, well-formed at both ends of each length, and each
- * kind of malformed one, with the length taken and the code point. */
+ * kind of malformed one, with the length taken and the code point; and
+ * every code point written back as the bytes it is read from. */
 #include <check.h>
 #include <string.h>
 
@@ -151,11 +152,36 @@ START_TEST(every_short_sequence_against_the_rule)
 }
 END_TEST
 
+/* Every code point that may be written encodes to the bytes it decodes
+ * from, in the fewest bytes (1 to U+7F, 2 to U+7FF, 3 to U+FFFF, then
+ * 4); "\xe2\x94\x80" is U+2500, a wall's line. */
+START_TEST(encode_is_decode_backwards)
+{
+    char out[UTF8_MAX_LEN];
+    ck_assert_int_eq(utf8_encode(0x2500, out), 3);
+    ck_assert(memcmp(out, "\xe2\x94\x80", 3) == 0);
+    uint32_t wrong = 0, first = 0; /* (a check a code point is slow) */
+    for (uint32_t cp = 0; cp < 0x110000; cp++) {
+        if (cp >= 0xd800 && cp < 0xe000)
+            continue;
+        int n = utf8_encode(cp, out);
+        int len = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+        uint32_t back = 0xffffffffu;
+        size_t got = utf8_decode((const unsigned char *)out, (size_t)n, &back);
+        if ((n != len || got != (size_t)n || back != cp) && wrong++ == 0)
+            first = cp;
+    }
+    ck_assert_msg(wrong == 0, "%u code points wrong, the first U+%04X",
+                  (unsigned)wrong, (unsigned)first);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("utf8");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, each_length_at_its_ends);
+    tcase_add_test(tc, encode_is_decode_backwards);
     tcase_add_test(tc, only_the_first_character_is_taken);
     tcase_add_test(tc, invalid_bytes_start_nothing);
     tcase_add_test(tc, overlong_forms_start_nothing);
