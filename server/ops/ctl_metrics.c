@@ -213,6 +213,11 @@ void ctl_metrics_finish(ctl_req_t *r)
            "progress is sent again whole.");
     ctl_req_printf(r, "rogued_store_failed_batches_total %" PRIu64 "\n",
                    h->sh.store ? store_failed_batches(h->sh.store) : 0);
+    family(r, "rogued_store_batches_run_again_total", "counter",
+           "Database transactions the database ended to break a deadlock, "
+           "run again (whole) rather than failed.");
+    ctl_req_printf(r, "rogued_store_batches_run_again_total %" PRIu64 "\n",
+                   h->sh.store ? store_rerun_batches(h->sh.store) : 0);
     family(r, "rogued_store_file_moved", "gauge",
            "1 while the database file is not at its path (renamed or deleted "
            "while the server runs: what is written is lost at the next "

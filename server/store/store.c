@@ -669,6 +669,14 @@ uint64_t store_failed_batches(store_t *st)
     return n;
 }
 
+uint64_t store_rerun_batches(store_t *st)
+{
+    uv_mutex_lock(&st->mu);
+    uint64_t n = st->rerun_batches;
+    uv_mutex_unlock(&st->mu);
+    return n;
+}
+
 uint64_t store_queued(store_t *st)
 {
     uv_mutex_lock(&st->mu);

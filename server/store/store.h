@@ -354,6 +354,12 @@ int store_healthy(store_t *st);
  * (docs/hosting.md). Loop thread; cheap. */
 uint64_t store_failed_batches(store_t *st);
 
+/* How many times a batch has been run again since the store opened,
+ * because the database ended it to break a deadlock (PostgreSQL's 40P01
+ * or 40001; docs/hosting.md): not failures, unless the last run failed
+ * too. Any thread; cheap. */
+uint64_t store_rerun_batches(store_t *st);
+
 /* Whether the database's file is no longer at its path (renamed, deleted
  * or replaced while the server runs: SQLite writes on to the file it has
  * open, which the next start does not read, so all written from then on

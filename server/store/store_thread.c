@@ -424,6 +424,9 @@ static int run_again(store_t *st, req_t *batch, uint64_t n, int runs)
     log_info("store: %s: a batch of %llu requests ended by a deadlock "
              "(%s); ran it again", st->path, (unsigned long long)n,
              sdb_errmsg(st->db));
+    uv_mutex_lock(&st->mu);
+    st->rerun_batches++;
+    uv_mutex_unlock(&st->mu);
     uv_sleep(STORE_RERUN_PAUSE_MS * (unsigned)runs);
     for (req_t *r = batch; r; r = r->next) {
         r->status = STORE_OK;

@@ -240,6 +240,7 @@ START_TEST(batch_ended_as_a_deadlock_runs_again)
     ck_assert_uint_eq(got.bytes.len, sizeof bytes);
     ck_assert(memcmp(got.bytes.data, bytes, sizeof bytes) == 0);
     ck_assert_uint_eq(store_failed_batches(a), 0);
+    ck_assert_uint_eq(store_rerun_batches(a), 1);
     ck_assert_int_eq(store_healthy(a), 1);
     store_stats_t s;
     store_stats(a, &s);
@@ -363,6 +364,7 @@ START_TEST(batch_ended_twice_runs_a_third_time)
     ck_assert_int_eq(b.got.r.status, STORE_OK);
     ck_assert_uint_eq(b.got.bytes.len, 3);
     ck_assert_uint_eq(store_failed_batches(a), 0);
+    ck_assert_uint_eq(store_rerun_batches(a), 2);
     ck_assert_int_eq(store_healthy(a), 1);
     ck_assert_uint_eq(b.after.games_written, b.before.games_written + 1);
     ck_assert_uint_eq(b.after.progress_written,
@@ -403,6 +405,7 @@ START_TEST(batch_ended_three_times_fails_once)
     ck_assert_int_eq(games_tried(), 3);
     ck_assert_int_eq(b.got.r.status, STORE_ERROR);
     ck_assert_uint_eq(store_failed_batches(a), 1);
+    ck_assert_uint_eq(store_rerun_batches(a), 2); /* no third */
     ck_assert_int_eq(store_healthy(a), 0);
     ck_assert_uint_eq(b.after.games_written, b.before.games_written);
     ck_assert_uint_eq(b.after.games_lost, b.before.games_lost + 1);
