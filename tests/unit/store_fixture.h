@@ -17,6 +17,8 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "buf.h"
+#include "record.h"
 #include "store.h"
 #include "store_where.h"
 
@@ -68,7 +70,8 @@ static inline store_t *store_fixture_open(const store_opts_t *o)
     return st;
 }
 
-static void store_fixture_on_account(void *ctx, const store_account_t *a)
+static inline void store_fixture_on_account(void *ctx,
+                                            const store_account_t *a)
 {
     *(store_account_t *)ctx = *a;
 }
@@ -83,6 +86,25 @@ static inline int64_t store_fixture_account(store_t *st, const char *name)
     uv_run(&loop, UV_RUN_DEFAULT);
     ck_assert_int_eq(a.status, STORE_OK);
     return a.id;
+}
+
+/* What store_get_record answered: how often, and the answer with its
+ * record copied out (the caller frees bytes). */
+typedef struct store_fixture_record {
+    int calls;
+    store_record_t r;
+    buf_t bytes;
+} store_fixture_record_t;
+
+static inline void store_fixture_on_record(void *ctx, const store_record_t *r)
+{
+    store_fixture_record_t *g = ctx;
+    g->calls++;
+    g->r = *r;
+    g->r.record = NULL;
+    buf_init(&g->bytes, RECORD_ENCODED_MAX);
+    if (r->len)
+        ck_assert_int_eq(buf_append(&g->bytes, r->record, r->len), 0);
 }
 
 #endif

@@ -605,28 +605,11 @@ END_TEST
 
 /* --- records by id --------------------------------------------------------------- */
 
-typedef struct got_record {
-    int calls;
-    store_record_t r;
-    buf_t bytes;
-} got_record_t;
-
-static void on_record(void *ctx, const store_record_t *r)
+static store_fixture_record_t get_record(store_t *st, int64_t id)
 {
-    got_record_t *g = ctx;
-    g->calls++;
-    g->r = *r;
-    g->r.record = NULL;
-    buf_init(&g->bytes, RECORD_ENCODED_MAX);
-    if (r->len)
-        ck_assert_int_eq(buf_append(&g->bytes, r->record, r->len), 0);
-}
-
-static got_record_t get_record(store_t *st, int64_t id)
-{
-    got_record_t g;
+    store_fixture_record_t g;
     memset(&g, 0, sizeof g);
-    ck_assert_int_eq(store_get_record(st, id, on_record, &g), 0);
+    ck_assert_int_eq(store_get_record(st, id, store_fixture_on_record, &g), 0);
     ck_assert_int_eq(g.calls, 0);
     uv_run(&loop, UV_RUN_DEFAULT);
     ck_assert_int_eq(g.calls, 1);
@@ -664,7 +647,7 @@ START_TEST(get_record_found_or_not)
     row2.account_id = 0;
     ck_assert_int_eq(store_add_game(st, &row2, NULL, 0), 0);
 
-    got_record_t a = get_record(st, 1);
+    store_fixture_record_t a = get_record(st, 1);
     ck_assert_int_eq(a.r.status, STORE_OK);
     ck_assert_int_eq(a.r.game_id, 1);
     ck_assert_str_eq(a.r.game.name, "Kim");
@@ -682,7 +665,7 @@ START_TEST(get_record_found_or_not)
     ck_assert_uint_eq(out.final_hash, final);
     buf_free(&a.bytes);
 
-    got_record_t b = get_record(st, 2);
+    store_fixture_record_t b = get_record(st, 2);
     ck_assert_int_eq(b.r.status, STORE_NO_RECORD);
     ck_assert_str_eq(b.r.game.name, "guest-9");
     ck_assert_int_eq(b.r.game.account_id, 0);
@@ -691,15 +674,15 @@ START_TEST(get_record_found_or_not)
 
     int64_t none[] = { 3, 0, -1, INT64_MAX };
     for (int i = 0; i < 4; i++) {
-        got_record_t c = get_record(st, none[i]);
+        store_fixture_record_t c = get_record(st, none[i]);
         ck_assert_int_eq(c.r.status, STORE_NOT_FOUND);
         ck_assert_str_eq(c.r.game.name, "");
         buf_free(&c.bytes);
     }
     /* cancelled: no answer */
-    got_record_t gone;
+    store_fixture_record_t gone;
     memset(&gone, 0, sizeof gone);
-    ck_assert_int_eq(store_get_record(st, 1, on_record, &gone), 0);
+    ck_assert_int_eq(store_get_record(st, 1, store_fixture_on_record, &gone), 0);
     store_cancel(st, &gone);
     uv_run(&loop, UV_RUN_DEFAULT);
     ck_assert_int_eq(gone.calls, 0);

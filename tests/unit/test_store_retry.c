@@ -84,23 +84,6 @@ static void assert_keys(int64_t id, const gamer_t *p)
     free(keys);
 }
 
-/* What a finished game's read answered (its record copied out). */
-typedef struct got_record {
-    int calls;
-    store_record_t r;
-    buf_t bytes;
-} got_record_t;
-
-static void on_record(void *ctx, const store_record_t *r)
-{
-    got_record_t *g = ctx;
-    g->calls++;
-    g->r = *r;
-    g->r.record = NULL;
-    buf_init(&g->bytes, RECORD_ENCODED_MAX);
-    if (r->len)
-        ck_assert_int_eq(buf_append(&g->bytes, r->record, r->len), 0);
-}
 
 static store_game_t finished(int64_t id, const char *name, int score)
 {
@@ -205,9 +188,9 @@ START_TEST(batch_ended_as_a_deadlock_runs_again)
     uv_run(&loop, UV_RUN_ONCE);
     ck_assert_int_eq(neo.status, -1);
     give(a, &pa, ann, 15);
-    got_record_t got;
+    store_fixture_record_t got;
     memset(&got, 0, sizeof got);
-    ck_assert_int_eq(store_get_record(a, game1, on_record, &got), 0);
+    ck_assert_int_eq(store_get_record(a, game1, store_fixture_on_record, &got), 0);
     store_game_t g2 = finished(ann, "Ann", 200);
     ck_assert_int_eq(store_add_game(a, &g2, NULL, 0), 0);
     /* Bo's: keys still dropped, then a begin, which ends that, and keys */
@@ -308,7 +291,7 @@ static long long games_tried(void)
  * record) queued as one behind Zed's keys, held on a connection until
  * the batch is whole; the loop run until all is answered. */
 typedef struct batch_seen {
-    got_record_t got;
+    store_fixture_record_t got;
     store_stats_t before, after;
 } batch_seen_t;
 
@@ -324,7 +307,7 @@ static void batch_of_three(store_t *a, batch_seen_t *b, int64_t ann,
     store_game_t g = finished(ann, "Ann", 300);
     ck_assert_int_eq(store_add_game(a, &g, NULL, 0), 0);
     memset(&b->got, 0, sizeof b->got);
-    ck_assert_int_eq(store_get_record(a, game1, on_record, &b->got), 0);
+    ck_assert_int_eq(store_get_record(a, game1, store_fixture_on_record, &b->got), 0);
     hold_end(first, "COMMIT");
     uv_run(&loop, UV_RUN_DEFAULT);
     ck_assert_int_eq(b->got.calls, 1);
