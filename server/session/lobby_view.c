@@ -81,12 +81,27 @@ static void counts_line(const lobby_info_t *in, int w, char *line, size_t n)
         counts(in, line, n);
 }
 
-/* The pages that draw from row 6 (a title, the help's first line): the
- * header must end above it. */
-static int page_uses_row6(const lobby_t *l)
+/* The pages that leave row 6 free (the menu and the prompts begin on row
+ * 7, "One moment..." is lower): the others (the hall of fame, the watch
+ * list, the help, the SSH keys' pages) begin there, so the header must
+ * end above it. Listed by the pages that may have it, so that a page
+ * added later does not get the news over its title. */
+static int row6_free(const lobby_t *l)
 {
-    return l->page == LOBBY_SCORES || l->page == LOBBY_WATCH ||
-           l->page == LOBBY_HELP;
+    switch (l->page) {
+    case LOBBY_MENU:
+    case LOBBY_BUSY:
+    case LOBBY_GUEST_NAME:
+    case LOBBY_LOGIN_NAME:
+    case LOBBY_LOGIN_PASS:
+    case LOBBY_REG_NAME:
+    case LOBBY_REG_PASS:
+    case LOBBY_REG_PASS2:
+    case LOBBY_PW_OLD:
+    case LOBBY_PW_NEW:
+    case LOBBY_PW_NEW2: return 1;
+    default: return 0;
+    }
 }
 
 /* The news line in the width: whole, or cut at a space with "..." (a
@@ -125,10 +140,10 @@ static void draw_header(const lobby_t *l, const lobby_info_t *in, screen_t *s)
     else
         snprintf(line, sizeof line, "Not logged in");
     centred(s, y++, line, COL_GREY, 0);
-    /* Under a motd of two rows the news is on row 6, which the hall of
-     * fame's, the watch list's and the help's first lines take: there it
-     * is left out, not drawn over. */
-    if (in->news && in->news[0] && !(y >= 6 && page_uses_row6(l)))
+    /* Under a motd of two rows (one wider than the terminal) the news is
+     * on row 6, which most pages' first lines take: there it is left
+     * out, not drawn over. */
+    if (in->news && in->news[0] && (y < 6 || row6_free(l)))
         draw_news(s, y, in->news);
 }
 
@@ -378,7 +393,6 @@ static void score_row(screen_t *s, int y, long rank, const store_score_t *r,
              rules_label(r->ruleset), date);
     screen_puts(s, table_x(s), y, line, fg, COL_DEFAULT, 0);
 }
-
 
 static void draw_scores(const lobby_t *l, screen_t *s)
 {

@@ -360,6 +360,34 @@ START_TEST(pages_fit_40x20)
 }
 END_TEST
 
+/* A message of the day wider than the terminal takes two rows and moves
+ * the news line to row 6, where the keys' pages have their titles: the
+ * news is left out there, never drawn into the title. */
+START_TEST(news_never_over_the_keys_title)
+{
+    lobby_t l;
+    erin(&l);
+    open_keys(&l, 1);
+    lobby_info_t info = { .server_name = "testsrv",
+                          .motd = "Be kind to each other, and have fun down "
+                                  "there",
+                          .online = 1,
+                          .news = "tester won with 13841 points" };
+    screen_t s;
+    ck_assert_int_eq(screen_init(&s, 40, 20), 0);
+    lobby_draw(&l, &info, &s);
+    char row6[41];
+    for (int x = 0; x < 40; x++) {
+        uint32_t ch = screen_cat(&s, x, 6)->ch;
+        row6[x] = ch < 0x80 && ch >= 0x20 ? (char)ch : '?';
+    }
+    row6[40] = '\0';
+    ck_assert_str_eq(row6, "    Your SSH keys                       ");
+    screen_free(&s);
+    lobby_free(&l);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("lobby keys");
@@ -375,6 +403,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, full_list_takes_no_more);
     tcase_add_test(tc, line_is_bounded);
     tcase_add_test(tc, remove_after_y);
+    tcase_add_test(tc, news_never_over_the_keys_title);
     suite_add_tcase(s, tc);
     return s;
 }
