@@ -283,11 +283,6 @@ void view_target(const game_t *g, const display_t *d, screen_t *s)
         c->attr |= ATTR_REVERSE;
 }
 
-/* The pack menus (view_shows_pack): the pack over the map, in two columns of
- * PACK_ROWS (so that 26 slots fit the map rows of an 80x24 terminal). Each
- * item keeps its letter; a count for a stack; what is in use is marked. */
-#define PACK_ROWS 13
-
 void view_pack_line_fit(char *line, int room)
 {
     if ((int)strlen(line) <= room)
@@ -295,9 +290,18 @@ void view_pack_line_fit(char *line, int room)
     char *l = strstr(line, " labelled ");
     if (l)
         memmove(l + 1, l + 10, strlen(l + 10) + 1);
-    if ((int)strlen(line) > room)
+    if ((int)strlen(line) <= room)
+        return;
+    if (room >= 3)
         memcpy(line + room - 3, "...", 4);
+    else
+        line[room > 0 ? room : 0] = '\0'; /* no room for "..." */
 }
+
+/* The pack menus (view_shows_pack): the pack over the map, in two columns of
+ * PACK_ROWS (so that 26 slots fit the map rows of an 80x24 terminal). Each
+ * item keeps its letter; a count for a stack; what is in use is marked. */
+#define PACK_ROWS 13
 static void draw_pack(const game_t *g, const display_t *d, screen_t *s)
 {
     enum { W = 76, COL_W = 36 };
@@ -532,7 +536,9 @@ static void draw_character(const game_t *g, screen_t *s)
     const creature_stats_t *base = monster_player_stats();
     fighter_t f;
     game_player_fighter(g, &f);
-    char line[8][96], w[64], a[64];
+    /* five lines, then the traits: a weapon's one, armour's two, and
+     * room for a trait more on either */
+    char line[10][96], w[64], a[64];
     int n = 0;
     snprintf(line[n++], 96, "Level %d   XP %d (next at %d)   Gold %d",
              p->level, p->xp, game_xp_next(p->level), p->gold);
@@ -568,8 +574,9 @@ static void draw_character(const game_t *g, screen_t *s)
         break;
     }
     snprintf(line[n++], 96, "Combat rules: %s", combat_ruleset_name(g->opt.ruleset));
-    equipment_traits(g, p->weapon, line, &n, 8);
-    equipment_traits(g, p->armor, line, &n, 8);
+    int room = (int)(sizeof line / sizeof line[0]);
+    equipment_traits(g, p->weapon, line, &n, room);
+    equipment_traits(g, p->armor, line, &n, room);
     if (s->w < 80) {
         view_character_narrow(s, line, n);
         return;

@@ -1,7 +1,7 @@
 /* denied_hint.h - the words after a permission refused (EACCES, EPERM) on
  * a file in the data directory (the database, the console's socket), so
  * that it is never read as a missing database or server. A module of its
- * own: the store's backends and rogued ctl both say it, and neither should
+ * own: the SQLite backend and rogued ctl both say it, and neither should
  * depend on the settings. */
 #ifndef ROGUE_DENIED_HINT_H
 #define ROGUE_DENIED_HINT_H

@@ -18,7 +18,6 @@
 #include "ban_list.h"
 #include "cluster.h"
 #include "log.h"
-#include "rebuild.h"
 #include "session.h"
 #include "session_saved.h"
 #include "site.h"

@@ -2,7 +2,6 @@
  * the store's lookup and its answer, the rebuild and its answer, and what
  * the player is told when either fails. The game is kept through every
  * failure (a new game's beginning would end it for good): p asks again. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

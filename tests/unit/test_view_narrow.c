@@ -16,7 +16,6 @@
 #include "item.h"
 #include "keys.h"
 #include "view.h"
-#include "view_parts.h"
 #include "view_status.h"
 
 /* Row y of s as text (trailing blanks dropped). */
@@ -266,13 +265,12 @@ START_TEST(pack_as_a_list)
     ck_assert(strncmp(row(&s, 4), "c) ! ", 5) == 0);
     ck_assert_str_eq(row(&s, 5), "");
     for (int y = 2; y <= 4; y++) {
-        /* the same line in the box (whose column has 30 for a name, the
-         * list's 34: a name too long there loses "labelled "), the same
-         * colour for its glyph */
-        char line[80], name[64];
-        snprintf(name, sizeof name, "%s", row(&s, y) + 5);
-        view_pack_line_fit(name, 30);
-        snprintf(line, sizeof line, "%.5s%s", row(&s, y), name);
+        /* the same line in the box, the same colour for its glyph; but the
+         * box's column has 30 for a name, the list's 34, and the scrolls'
+         * name is too long there: it loses "labelled " */
+        char line[80];
+        snprintf(line, sizeof line, "%s",
+                 y == 2 ? "a) ? 2 scrolls VERR YED HORRE" : row(&s, y));
         int x = 0, fy = 0;
         ck_assert_msg(find_text(&full, line, &x, &fy), "not in the box: %s",
                       line);
@@ -749,6 +747,27 @@ START_TEST(narrow_help_names_every_key)
 }
 END_TEST
 
+/* More items than rows: two columns of 20 at 40x20, 14 columns for a
+ * name; a name too long loses "labelled ", then its end, and never runs
+ * into the right column. */
+START_TEST(pack_list_in_two_columns)
+{
+    game_t *g = game_new(9, NULL);
+    for (int i = 0; i < 12; i++)
+        ck_assert_int_eq(item_pack_add(g, IK_FIREBALL), 0);
+    for (int i = 1; i <= 17; i++) /* b-r: r, the 18th, heads column two */
+        ck_assert_int_eq(item_pack_add(g, IK_SWORD), i);
+    game_key(g, 'i');
+    screen_t s;
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 2), "a) ? 12 scrolls ... r) ) long sword");
+    ck_assert_str_eq(row(&s, 3), "b) ) long sword");
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("view_narrow");
@@ -759,6 +778,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, window_follows_the_player);
     tcase_add_test(tc, log_wraps_to_the_width);
     tcase_add_test(tc, pack_as_a_list);
+    tcase_add_test(tc, pack_list_in_two_columns);
     tcase_add_test(tc, throw_and_identify_lists);
     tcase_add_test(tc, help_fits_40x20);
     tcase_add_test(tc, narrow_help_names_every_key);
