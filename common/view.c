@@ -505,7 +505,8 @@ static void equipment_traits(const game_t *g, int slot, char line[][96],
     snprintf(name, sizeof name, "%s", st->name);
     if (name[0] >= 'a' && name[0] <= 'z')
         name[0] = (char)(name[0] - 'a' + 'A');
-    const char *said[4];
+    const char *said[6]; /* one a trait below */
+    char wide[48];
     int k = 0;
     if (st->quick)
         said[k++] = "quick - after every second blow the monsters lose "
@@ -520,11 +521,13 @@ static void equipment_traits(const game_t *g, int slot, char line[][96],
         said[k++] = "heavy - resting heals half as fast";
     if (st->slow)
         said[k++] = "slow - every second step costs two turns";
+    if (st->clumsy) {
+        snprintf(wide, sizeof wide, "swings wide - %d%% of its blows miss",
+                 st->clumsy);
+        said[k++] = wide;
+    }
     for (int i = 0; i < k && *n < room; i++)
         snprintf(line[(*n)++], 96, "%s: %s", name, said[i]);
-    if (st->clumsy && *n < room)
-        snprintf(line[(*n)++], 96, "%s: swings wide - %d%% of its blows miss",
-                 name, st->clumsy);
 }
 
 /* `@`/`C`: the character, in the terms of this game's ruleset: the numbers

@@ -188,8 +188,7 @@ static void draw_pack_list(const game_t *g, screen_t *s)
         snprintf(line, sizeof line, "%s%s", name,
                  i == g->player.weapon ? " (wielded)"
                  : i == g->player.armor ? " (worn)" : "");
-        view_pack_line_fit(line, cw - 6 > 3 ? cw - 6 : 3); /* its column,
-                                                             a space after */
+        view_pack_line_fit(line, cw - 6); /* its column, a space after */
         screen_put(s, x, y, (uint32_t)('a' + i), COL_WHITE, COL_DEFAULT, 0);
         screen_put(s, x + 1, y, ')', COL_WHITE, COL_DEFAULT, 0);
         screen_put(s, x + 3, y, (uint32_t)item_stats(g->pack[i])->glyph,

@@ -280,10 +280,13 @@ static void refuse_busy(wsconn_t *c)
 /* The request's head is in: answer it. */
 static int answer(wsconn_t *c)
 {
+    /* The path alone; the query kept for the site's pages and /ws. */
+    char *q = strchr(c->url, '?');
+    if (q) {
+        snprintf(c->query, sizeof c->query, "%s", q + 1);
+        *q = '\0';
+    }
     if (c->busy) {
-        char *q = strchr(c->url, '?');
-        if (q)
-            *q = '\0'; /* the path alone */
         refuse_busy(c);
         return 0;
     }
@@ -298,12 +301,6 @@ static int answer(wsconn_t *c)
     if (c->has_body) {
         refuse(c, "413 Content Too Large", "a request with a body");
         return 0;
-    }
-    /* The path alone; the query kept for the site's pages and /ws. */
-    char *q = strchr(c->url, '?');
-    if (q) {
-        snprintf(c->query, sizeof c->query, "%s", q + 1);
-        *q = '\0';
     }
     if (strcmp(c->url, "/ws") == 0) {
         const ws_fault_t *f = upgrade_fault(c);

@@ -67,31 +67,32 @@ static req_t *req_of(smsg_t *m)
 
 static void probe(store_t *st);
 
+/* ms until something done at last_ms is due again every every_ms (0:
+ * now). */
+static uint64_t due_in(uint64_t last_ms, uint64_t every_ms)
+{
+    uint64_t now = uv_hrtime() / 1000000u, at = last_ms + every_ms;
+    return now >= at ? 0 : at - now;
+}
+
 /* ms until the bans are to be read again (0: now). */
 static uint64_t bans_due_in(const store_t *st)
 {
-    uint64_t now = uv_hrtime() / 1000000u, at = st->bans_read_ms +
-                   STORE_BAN_REFRESH_MS;
-    return now >= at ? 0 : at - now;
+    return due_in(st->bans_read_ms, STORE_BAN_REFRESH_MS);
 }
 
 /* ms until the next write of the store's own is due while writes fail
  * (probe); UINT64_MAX while they work. */
 static uint64_t probe_due_in(const store_t *st)
 {
-    if (!st->db_quiet)
-        return UINT64_MAX;
-    uint64_t now = uv_hrtime() / 1000000u, at = st->probed_ms +
-                   STORE_PROBE_EVERY_MS;
-    return now >= at ? 0 : at - now;
+    return st->db_quiet ? due_in(st->probed_ms, STORE_PROBE_EVERY_MS)
+                        : UINT64_MAX;
 }
 
 /* ms until the next look whether the database's file moved (0: now). */
 static uint64_t moved_due_in(const store_t *st)
 {
-    uint64_t now = uv_hrtime() / 1000000u, at = st->moved_ms +
-                   STORE_MOVED_EVERY_MS;
-    return now >= at ? 0 : at - now;
+    return due_in(st->moved_ms, STORE_MOVED_EVERY_MS);
 }
 
 /* A file that moved (look_moved): the database as this server has it,

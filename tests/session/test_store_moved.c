@@ -260,6 +260,46 @@ START_TEST(replaced)
 }
 END_TEST
 
+/* A rescue copy that cannot be made: the file deleted, and a directory
+ * where the copy goes, or (tmp) where its temporary file goes. The store
+ * says so at once, naming the copy and why. */
+typedef struct blocked {
+    tsrv_t *s;
+    char db[600], rescued[640], tmp[660], cannot[1536];
+} blocked_t;
+
+static void blocked_said(blocked_t *b, int tmp)
+{
+    char line[2048];
+    b->s = start_with_dave(b->db, sizeof b->db);
+    snprintf(b->rescued, sizeof b->rescued, "%s.rescued", b->db);
+    snprintf(b->tmp, sizeof b->tmp, "%s.tmp", b->rescued);
+    ck_assert_int_eq(mkdir(tmp ? b->tmp : b->rescued, 0755), 0);
+    ck_assert_int_eq(unlink(b->db), 0);
+    moved_line(b->db, line, sizeof line);
+    ck_assert_msg(srv_wait_log(b->s, line, WAIT_MS), "no \"%s\"", line);
+    if (tmp) /* SQLite's VACUUM INTO cannot open it */
+        snprintf(b->cannot, sizeof b->cannot, "error store: cannot copy the "
+                 "open database to %s: unable to open database: %s\n",
+                 b->rescued, b->tmp);
+    else /* the rename over it fails */
+        snprintf(b->cannot, sizeof b->cannot, "error store: cannot copy the "
+                 "open database to %s: %s\n", b->rescued, strerror(EISDIR));
+    ck_assert_msg(srv_wait_log(b->s, b->cannot, WAIT_MS), "no \"%s\"",
+                  b->cannot);
+}
+
+/* ...and play goes on; stopped, the store says it once more, and no copy
+ * is made. */
+static void blocked_stop(blocked_t *b)
+{
+    expect_playing(b->s);
+    stop_and_wait(b->s);
+    ck_assert_int_eq(srv_log_count(b->s, b->cannot), 2); /* and as it stops */
+    ck_assert_int_eq(srv_log_count(b->s, "store: the open database copied"),
+                     0);
+}
+
 /* The file deleted, and its copy's place taken by a directory: the copy
  * cannot be put there (the rename over it fails), and the store says so,
  * naming the path and why, at once and again as the server stops; the
@@ -267,31 +307,18 @@ END_TEST
  * it was, and play goes on. */
 START_TEST(rescue_copy_blocked_by_a_directory)
 {
-    char db[600], rescued[640],
-         tmp[660], line[2048], cannot[1536];
-    tsrv_t *s = start_with_dave(db, sizeof db);
-    snprintf(rescued, sizeof rescued, "%s.rescued", db);
-    snprintf(tmp, sizeof tmp, "%s.tmp", rescued);
-    ck_assert_int_eq(mkdir(rescued, 0755), 0);
-    ck_assert_int_eq(unlink(db), 0);
-    moved_line(db, line, sizeof line);
-    ck_assert_msg(srv_wait_log(s, line, WAIT_MS), "no \"%s\"", line);
-    snprintf(cannot, sizeof cannot, "error store: cannot copy the open "
-             "database to %s: %s\n", rescued, strerror(EISDIR));
-    ck_assert_msg(srv_wait_log(s, cannot, WAIT_MS), "no \"%s\"", cannot);
-    ck_assert(!exists(tmp));
-    expect_gauge(s, 1);
-    expect_playing(s);
-    stop_and_wait(s);
-    ck_assert_int_eq(srv_log_count(s, cannot), 2); /* and as it stops */
-    ck_assert_int_eq(srv_log_count(s, "store: the open database copied"), 0);
-    ck_assert(!exists(tmp));
-    ck_assert(!exists(db));
+    blocked_t b;
+    blocked_said(&b, 0);
+    ck_assert(!exists(b.tmp));
+    expect_gauge(b.s, 1);
+    blocked_stop(&b);
+    ck_assert(!exists(b.tmp));
+    ck_assert(!exists(b.db));
     struct stat sb;
-    ck_assert_int_eq(lstat(rescued, &sb), 0);
+    ck_assert_int_eq(lstat(b.rescued, &sb), 0);
     ck_assert(S_ISDIR(sb.st_mode));
-    ck_assert_int_eq(rmdir(rescued), 0); /* still empty */
-    srv_stop(s);
+    ck_assert_int_eq(rmdir(b.rescued), 0); /* still empty */
+    srv_stop(b.s);
 }
 END_TEST
 
@@ -301,25 +328,12 @@ END_TEST
  * alone; no copy is made. */
 START_TEST(rescue_copy_that_cannot_be_made)
 {
-    char db[600], rescued[640],
-         tmp[660], line[2048], cannot[1536];
-    tsrv_t *s = start_with_dave(db, sizeof db);
-    snprintf(rescued, sizeof rescued, "%s.rescued", db);
-    snprintf(tmp, sizeof tmp, "%s.tmp", rescued);
-    ck_assert_int_eq(mkdir(tmp, 0755), 0);
-    ck_assert_int_eq(unlink(db), 0);
-    moved_line(db, line, sizeof line);
-    ck_assert_msg(srv_wait_log(s, line, WAIT_MS), "no \"%s\"", line);
-    snprintf(cannot, sizeof cannot, "error store: cannot copy the open "
-             "database to %s: unable to open database: %s\n", rescued, tmp);
-    ck_assert_msg(srv_wait_log(s, cannot, WAIT_MS), "no \"%s\"", cannot);
-    expect_playing(s);
-    stop_and_wait(s);
-    ck_assert_int_eq(srv_log_count(s, cannot), 2); /* and as it stops */
-    ck_assert_int_eq(srv_log_count(s, "store: the open database copied"), 0);
-    ck_assert(!exists(rescued));
-    ck_assert_int_eq(rmdir(tmp), 0); /* still there, still empty */
-    srv_stop(s);
+    blocked_t b;
+    blocked_said(&b, 1);
+    blocked_stop(&b);
+    ck_assert(!exists(b.rescued));
+    ck_assert_int_eq(rmdir(b.tmp), 0); /* still there, still empty */
+    srv_stop(b.s);
 }
 END_TEST
 
