@@ -65,8 +65,15 @@ int view_status_row(int w, int h);
 /* The row of a screen drawn by view_draw where a line of n columns goes
  * at the right end when it cannot go beside the map (a watcher's label, a
  * replay's banner): the log's first row whose end has room for it, the
- * oldest first, else the log's first row. */
+ * oldest first, else -1. */
 int view_label_row(const screen_t *s, int n);
+
+/* Which of a label's forms (NULL-ended, longest first) goes where on a
+ * screen drawn by view_draw: beside the map on row 0 if the first form
+ * fits there, else the first form that fits whole at the end of a log
+ * row (view_label_row); when none does, the last and shortest over the
+ * end of the log's first (oldest) row. The form's index; its row in *y. */
+int view_label_place(const screen_t *s, const char *const *forms, int *y);
 
 /* The map tile under cell (x, y) of a w x h play screen of g: 1 and the
  * tile in *tx, *ty, or 0 if the cell is not on the map window. */

@@ -635,7 +635,8 @@ static void play_draw(sess_t *s, screen_t *next)
     if (p->nwatchers > 0 && view_fits(next->w, next->h)) {
         char line[32];
         snprintf(line, sizeof line, " %d watching ", p->nwatchers);
-        sess_overlay_line(s, next, line, COL_BCYAN);
+        const char *const forms[] = {line, NULL};
+        sess_overlay_line(s, next, forms, COL_BCYAN);
     }
 }
 

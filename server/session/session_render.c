@@ -205,15 +205,15 @@ void sess_view_draw(sess_t *s, const game_t *g, screen_t *next)
     view_draw_cached_display(g, &s->display, &s->view, next);
 }
 
-void sess_overlay_line(sess_t *s, screen_t *next, const char *text,
+void sess_overlay_line(sess_t *s, screen_t *next, const char *const *forms,
                        uint8_t bg)
 {
-    /* Never over the map: beside it on row 0 when the terminal is wide
-     * enough, else at the right end of a log line it leaves whole, if
-     * one has the room (in the narrow layout the log is under the map
-     * window: view_layout). */
+    /* Never over the map (in the narrow layout the log is under the map
+     * window: view_layout); over a log line's end only when no form of
+     * the line has room (view_label_place). */
+    int y;
+    const char *text = forms[view_label_place(next, forms, &y)];
     int n = (int)strlen(text);
-    int y = next->w - n >= MAP_W ? 0 : view_label_row(next, n);
     screen_puts(next, next->w - n > 0 ? next->w - n : 0, y, text, COL_BLACK,
                 bg, 0);
     if (y > 0)

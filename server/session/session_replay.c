@@ -124,19 +124,25 @@ static void replay_key(sess_t *s, int key)
     run_clock(s);
 }
 
-/* The playback line in fewer words, for a terminal narrower than the
- * whole line: the speed as "N/s" and the state in a word, then the keys
- * if they still fit. The last form (at most 36 columns with a 20-letter
- * name) fits the narrowest terminal, 40 columns. */
-static void replay_line_short(const st_replay_t *r, int w, char *line,
-                              size_t n)
+/* The playback line's three forms, longest first: the whole line; the
+ * speed as "N/s" and the state in a word; then without the keys. The
+ * last (at most 36 columns with a 20-letter name) fits the narrowest
+ * terminal, 40 columns, and covers the least of a log line when no log
+ * row has room for the others (sess_overlay_line). */
+static void replay_forms(const st_replay_t *r, char forms[3][128])
 {
-    const char *state = r->done && r->err != RECORD_OK ? " differs"
-                        : r->done ? " ended" : r->paused ? " paused" : "";
-    snprintf(line, n, " Replay: %s, %d/s%s - space + - . q ", r->name,
-             speeds[r->speed], state);
-    if ((int)strlen(line) > w)
-        snprintf(line, n, " %s %d/s%s ", r->name, speeds[r->speed], state);
+    int v = speeds[r->speed];
+    int differs = r->done && r->err != RECORD_OK;
+    snprintf(forms[0], sizeof forms[0],
+             " Replay: %s, %d key%s/s%s - space + - . q ", r->name, v,
+             v == 1 ? "" : "s",
+             differs ? ", differs from its record" : r->done ? ", the end"
+             : r->paused ? ", paused" : "");
+    const char *state = differs ? " differs" : r->done ? " ended"
+                        : r->paused ? " paused" : "";
+    snprintf(forms[1], sizeof forms[1],
+             " Replay: %s, %d/s%s - space + - . q ", r->name, v, state);
+    snprintf(forms[2], sizeof forms[2], " %s %d/s%s ", r->name, v, state);
 }
 
 /* The playback line, right-aligned in row 0 (as the watch line). */
@@ -148,14 +154,10 @@ static void replay_draw(sess_t *s, screen_t *next)
     view_end_keys(r->player.game, next, SESS_END_KEYS_VIEWER);
     if (!view_fits(next->w, next->h))
         return;
-    char line[128];
-    snprintf(line, sizeof line, " Replay: %s, %d key%s/s%s - space + - . q ",
-             r->name, speeds[r->speed], speeds[r->speed] == 1 ? "" : "s",
-             r->done && r->err != RECORD_OK ? ", differs from its record"
-             : r->done ? ", the end" : r->paused ? ", paused" : "");
-    if ((int)strlen(line) > next->w) /* a narrow terminal: shorter words */
-        replay_line_short(r, next->w, line, sizeof line);
-    sess_overlay_line(s, next, line, COL_BYELLOW);
+    char forms[3][128];
+    replay_forms(r, forms);
+    const char *const list[] = {forms[0], forms[1], forms[2], NULL};
+    sess_overlay_line(s, next, list, COL_BYELLOW);
 }
 
 /* O opens the options screen over the game shown (docs/game.md). */

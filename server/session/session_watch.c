@@ -205,9 +205,13 @@ static void watch_draw(sess_t *s, screen_t *next)
     /* The player's end keys are the player's: a watcher's q leaves. */
     view_end_keys(w->game, next, SESS_END_KEYS_VIEWER);
     if (view_fits(next->w, next->h)) {
-        char line[64];
+        /* The shorter form when no log row has room for the whole
+         * (sess_overlay_line): it covers less of a log line. */
+        char line[64], brief[48];
         snprintf(line, sizeof line, " Watching %s - q leaves ", w->name);
-        sess_overlay_line(s, next, line, COL_BCYAN);
+        snprintf(brief, sizeof brief, " %s - q leaves ", w->name);
+        const char *const forms[] = {line, brief, NULL};
+        sess_overlay_line(s, next, forms, COL_BCYAN);
     }
 }
 

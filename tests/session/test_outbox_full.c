@@ -43,6 +43,8 @@ static void expect_screen(const tclient_t *c, const game_t *g,
     view_draw(g, &want);
     int n = (int)strlen(line);
     int y = want.w - n >= MAP_W ? 0 : view_label_row(&want, n);
+    if (y < 0)
+        y = view_log_top(want.w, want.h);
     screen_puts(&want, want.w - n, y, line, COL_BLACK, COL_BCYAN, 0);
     play_expect_screen(c, &want, key_no);
     screen_free(&want);

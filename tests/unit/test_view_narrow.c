@@ -4,7 +4,7 @@
  * the window, the pack as a list, both help pages whole at 40x20, and
  * the character, history and discoveries screens and the log under the
  * YOU DIED frame saying at 40x20 and 60x20 what they say at 80x24, with
- * no word cut at the edge. */
+ * no word cut at the edge; where a watcher's or replay's line goes. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -239,6 +239,55 @@ static int screen_has(const screen_t *s, const char *text)
     int x, y;
     return find_text(s, text, &x, &y);
 }
+
+/* Fills row y of s with n letters from the left, blanks after. */
+static void fill_row(screen_t *s, int y, int n)
+{
+    for (int x = 0; x < s->w; x++)
+        screen_put(s, x, y, x < n ? 'x' : ' ', COL_WHITE, COL_DEFAULT, 0);
+}
+
+/* A watcher's or a replay's label (view_label_place): beside the map on
+ * row 0 when the terminal is wide enough; else the longest form that
+ * fits whole at the end of a log row; when none does, the shortest over
+ * the end of the oldest log row, so that a full log loses the least. */
+START_TEST(label_takes_the_form_that_fits)
+{
+    static const char longer[] = " Watching somebody-long - q leaves ";
+    static const char brief[] = " somebody-long - q ";
+    const char *const forms[] = {longer, brief, NULL};
+    int n = (int)strlen(longer), m = (int)strlen(brief);
+    game_t *g = game_new(9, NULL);
+    screen_t s;
+    screen_init(&s, 80 + n, 24);
+    view_draw(g, &s);
+    int y = -2;
+    ck_assert_int_eq(view_label_place(&s, forms, &y), 0);
+    ck_assert_int_eq(y, 0);
+    screen_free(&s);
+
+    screen_init(&s, 80, 24);
+    view_draw(g, &s);
+    int top = view_log_top(80, 24), end = view_status_row(80, 24);
+    ck_assert_int_eq(end - top, 3);
+    for (int r = top; r < end; r++)
+        fill_row(&s, r, 80 - m + 1); /* one column short of either form */
+    fill_row(&s, top + 2, 80 - n);  /* the newest: room for the long */
+    ck_assert_int_eq(view_label_place(&s, forms, &y), 0);
+    ck_assert_int_eq(y, top + 2);
+
+    fill_row(&s, top + 2, 80 - m + 1);
+    fill_row(&s, top + 1, 80 - m); /* room for the brief form only */
+    ck_assert_int_eq(view_label_place(&s, forms, &y), 1);
+    ck_assert_int_eq(y, top + 1);
+
+    fill_row(&s, top + 1, 80 - m + 1); /* room for neither */
+    ck_assert_int_eq(view_label_place(&s, forms, &y), 1);
+    ck_assert_int_eq(y, top);
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
 
 /* The pack at 40x20: a list with each item's letter, each named and
  * coloured as the full layout's box shows it: an unknown scroll by its
@@ -774,6 +823,7 @@ static Suite *make_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, screen_40x20);
     tcase_add_test(tc, screen_48x30_log_under_map);
+    tcase_add_test(tc, label_takes_the_form_that_fits);
     tcase_add_test(tc, status_numbers_at_their_limits);
     tcase_add_test(tc, window_follows_the_player);
     tcase_add_test(tc, log_wraps_to_the_width);
