@@ -497,14 +497,15 @@ int config_load_env(config_t *c, char *err, size_t errlen)
             return -1;
         }
     }
+    c->make_run = getenv("ROGUED_MAKE_RUN") != NULL;
     return 0;
 }
 
 /* ROGUED_* variables that are no key but are read on purpose: the
  * server's own for a binary upgrade (upgrade.h, docs/testing.md), `make
- * run`'s MAKE_RUN (a port in use is moved with PORT=, host.c), and those
- * of the project's tests and tools (docs/testing.md), which every server
- * they start inherits. */
+ * run`'s MAKE_RUN (config_load_env notes it in make_run: a port in use is
+ * moved with PORT=, host.c), and those of the project's tests and tools
+ * (docs/testing.md), which every server they start inherits. */
 static const char *const env_not_keys[] = {
     "UPGRADE_FD", "UPGRADE_TEST_VERSION", "UPGRADE_TEST_EXIT_AFTER",
     "MAKE_RUN",

@@ -84,6 +84,11 @@ typedef struct config {
     int rebuild_per_ip;      /* rebuilds of one address at once; 0 = no bound */
     char store[CONFIG_STR_MAX]; /* "": the SQLite file in data_dir; else a
                                    postgresql:// URL (store.h) */
+    /* Not a key (no row in config.c's table, no --set): how the server
+     * was started, read with the environment (config_load_env). */
+    int make_run;            /* ROGUED_MAKE_RUN set: `make run` started it,
+                                so a listener is moved with PORT= or ARGS=
+                                (host.c's hint), not the server's flags */
 } config_t;
 
 /* Fills c with the embedded defaults. */
@@ -99,8 +104,9 @@ int config_set(config_t *c, const char *key, const char *value, char *err,
 int config_load_file(config_t *c, const char *path, int required, char *err,
                      size_t errlen);
 
-/* Applies ROGUED_<KEY> environment variables (key upper-cased).
- * Returns 0, or -1 with a message in err. */
+/* Applies ROGUED_<KEY> environment variables (key upper-cased), and
+ * notes ROGUED_MAKE_RUN in make_run: the one place the settings' part of
+ * the environment is read. Returns 0, or -1 with a message in err. */
 int config_load_env(config_t *c, char *err, size_t errlen);
 
 /* Calls warn(line, arg) for each variable of env (environ's form,

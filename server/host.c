@@ -229,11 +229,11 @@ static int parse_addr(const char *addr_text, int port,
 }
 
 /* How a host moves key's listener, in the way they started the server:
- * `make run` sets ROGUED_MAKE_RUN (Makefile), and its host reruns it with
- * PORT= or ARGS=, not with the server's flags. */
-static void move_hint(const char *key, char *hint, size_t n)
+ * `make run` (config_t's make_run) is rerun with PORT= or ARGS=, not
+ * with the server's flags. */
+static void move_hint(int make_run, const char *key, char *hint, size_t n)
 {
-    if (!getenv("ROGUED_MAKE_RUN"))
+    if (!make_run)
         snprintf(hint, n, "--set %s=N", key);
     else if (strcmp(key, "port") == 0)
         snprintf(hint, n, "make run PORT=N");
@@ -242,8 +242,9 @@ static void move_hint(const char *key, char *hint, size_t n)
 }
 
 /* A listening socket on addr and port, or -1 (logged, naming key: the
- * setting that moves it). */
-static int open_listener(const char *addr_text, int port, const char *key)
+ * setting that moves it, in the way cfg says the server was started). */
+static int open_listener(const config_t *cfg, const char *addr_text,
+                         int port, const char *key)
 {
     struct sockaddr_storage addr;
     if (parse_addr(addr_text, port, &addr) != 0) {
@@ -266,7 +267,7 @@ static int open_listener(const char *addr_text, int port, const char *key)
          * moves it is named. */
         char hint[120] = "", how[64];
         if (e == EADDRINUSE) {
-            move_hint(key, how, sizeof how);
+            move_hint(cfg->make_run, key, how, sizeof how);
             snprintf(hint, sizeof hint, " (another server on it? %s moves "
                      "this one)", how);
         }
@@ -307,7 +308,7 @@ static void bound_name(int fd, char *name, size_t len)
 static int listen_socket(host_t *h, int port, int kind)
 {
     const config_t *c = &h->cfg;
-    int fd = open_listener(c->bind, port, kind_key(kind));
+    int fd = open_listener(c, c->bind, port, kind_key(kind));
     if (fd < 0)
         return -1;
     char name[80];
@@ -455,7 +456,7 @@ static int open_metrics(host_t *h, const host_inherit_t *in)
         close(old);
     if (cfg->metrics_port <= 0)
         return 0;
-    h->metrics_fd = open_listener(cfg->metrics_addr, cfg->metrics_port,
+    h->metrics_fd = open_listener(cfg, cfg->metrics_addr, cfg->metrics_port,
                                   "metrics_port");
     if (h->metrics_fd >= 0 || !in)
         return h->metrics_fd >= 0 ? 0 : -1;

@@ -87,6 +87,7 @@ void msg_free(smsg_t *m)
     }
     free(m->accept);
     free(m->cfg);
+    free(m->who);
     free(m);
 }
 

@@ -60,7 +60,8 @@ enum msg_type {
      * text to each, close session a, take the reloadable keys of cfg, give
  * its figures.
      * The loop answers on the host's inbox: CTL_LINE per line of the
-     * answer, then CTL_END (a: how many it concerned). */
+     * answer (who's: a row as data, in who), then CTL_END (a: how many
+     * it concerned). */
     MSG_CTL_WHO,
     MSG_CTL_SAY,
     MSG_CTL_KICK,
@@ -149,6 +150,9 @@ typedef struct smsg {
     msg_rebuilt_t *rebuilt;   /* owned by the message */
     msg_accept_t *accept;     /* MSG_CONNECTION; owned by the message */
     struct config *cfg;       /* MSG_CTL_RELOAD; owned by the message */
+    struct ctl_who_row *who;  /* MSG_CTL_LINE of a `who`: one session's
+                                 row (server/ops/ctl.h), which the console
+                                 sorts and formats; owned by the message */
 } smsg_t;
 
 /* A message queue, first in first out. */

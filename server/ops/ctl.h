@@ -86,9 +86,17 @@ void ctl_loop_message(struct srv *srv, const smsg_t *m);
  * the host's settings or a loop's own copy. */
 void ctl_apply_live(config_t *dst, const config_t *src);
 
-/* A `who` line's longest, with its newline's room (ctl_loop.c writes
- * them, ctl_cmds.c sorts them). */
-#define CTL_WHO_LINE_MAX 160
+/* One session as `who` lists it: each loop sends its sessions' rows as
+ * data (ctl_loop.c), and the console sorts them once every loop has
+ * answered and formats each once (ctl_cmds.c). */
+typedef struct ctl_who_row {
+    uint64_t id;
+    char addr[48];            /* "ip:port", cut at 47 */
+    const char *transport;    /* static: the transport's name, or "-" */
+    const char *state;        /* static: "lobby", "playing", ... */
+    char name[21];            /* the player's, cut at 20; "" before one */
+    uint64_t idle_s;          /* seconds since the session's last input */
+} ctl_who_row_t;
 
 /* --- the commands (ctl_cmds.c), for ctl_server.c ---------------------------- */
 

@@ -47,27 +47,35 @@ static int who_run(ctl_req_t *r, const char *args)
     return 1;
 }
 
-/* The loops' lines, kept until every loop has answered (ctl_req_data's:
+/* The loops' rows, kept until every loop has answered (ctl_req_data's:
  * one block, freed with the request): each loop answers in its own time
  * and lists its sessions newest first, so as they came the order changed
  * from one `who` to the next. */
 typedef struct who_rows {
     size_t n, cap;
-    char line[][CTL_WHO_LINE_MAX];
+    ctl_who_row_t row[];
 } who_rows_t;
+
+static void who_print(ctl_req_t *r, const ctl_who_row_t *w)
+{
+    ctl_req_printf(r, "%llu %s %s %s %s %llu\n", (unsigned long long)w->id,
+                   w->addr, w->transport, w->state,
+                   w->name[0] ? w->name : "-",
+                   (unsigned long long)w->idle_s);
+}
 
 static void who_answer(ctl_req_t *r, const smsg_t *m)
 {
-    if (m->type != MSG_CTL_LINE)
+    if (m->type != MSG_CTL_LINE || !m->who)
         return;
     void **slot = ctl_req_data(r); /* the rows so far, or NULL */
     who_rows_t *rows = *slot;
     if (!rows || rows->n == rows->cap) {
         size_t cap = rows ? rows->cap * 2 : 64;
         who_rows_t *more = realloc(rows, sizeof *rows +
-                                         cap * sizeof rows->line[0]);
-        if (!more) { /* out of memory: this line as it comes, unsorted */
-            ctl_req_printf(r, "%s\n", m->text);
+                                         cap * sizeof rows->row[0]);
+        if (!more) { /* out of memory: this row as it comes, unsorted */
+            who_print(r, m->who);
             return;
         }
         if (!rows)
@@ -75,36 +83,23 @@ static void who_answer(ctl_req_t *r, const smsg_t *m)
         more->cap = cap;
         *slot = rows = more;
     }
-    snprintf(rows->line[rows->n++], CTL_WHO_LINE_MAX, "%s", m->text);
-}
-
-/* A line's name (its fifth field) and id (its first): the sort's keys. */
-static void who_keys(const char *line, char *name, size_t n,
-                     unsigned long long *id)
-{
-    char fmt[32];
-    snprintf(fmt, sizeof fmt, "%%llu %%*s %%*s %%*s %%%zus", n - 1);
-    if (sscanf(line, fmt, id, name) != 2)
-        snprintf(name, n, "-");
+    rows->row[rows->n++] = *m->who;
 }
 
 /* By name (any case first: a name is one account whatever its case),
- * the sessions with none yet ("-") after the named; then by id. */
+ * the sessions with none yet after the named; then by id. */
 static int who_cmp(const void *a, const void *b)
 {
-    char na[32], nb[32];
-    unsigned long long ia = 0, ib = 0;
-    who_keys(a, na, sizeof na, &ia);
-    who_keys(b, nb, sizeof nb, &ib);
-    int ua = strcmp(na, "-") == 0, ub = strcmp(nb, "-") == 0;
+    const ctl_who_row_t *wa = a, *wb = b;
+    int ua = !wa->name[0], ub = !wb->name[0];
     if (ua != ub)
         return ua - ub;
-    int c = strcasecmp(na, nb);
+    int c = strcasecmp(wa->name, wb->name);
     if (c == 0)
-        c = strcmp(na, nb);
+        c = strcmp(wa->name, wb->name);
     if (c != 0)
         return c;
-    return (ia > ib) - (ia < ib);
+    return (wa->id > wb->id) - (wa->id < wb->id);
 }
 
 /* A browser guest's game kept after its connection dropped (guest_grace)
@@ -129,9 +124,9 @@ static void who_finish(ctl_req_t *r)
     host_t *h = ctl_req_host(r);
     who_rows_t *rows = *ctl_req_data(r);
     if (rows) {
-        qsort(rows->line, rows->n, sizeof rows->line[0], who_cmp);
+        qsort(rows->row, rows->n, sizeof rows->row[0], who_cmp);
         for (size_t i = 0; i < rows->n; i++)
-            ctl_req_printf(r, "%s\n", rows->line[i]);
+            who_print(r, &rows->row[i]);
     }
     /* expires is on the worker loops' clock: uv_now, one monotonic clock
      * for every loop */

@@ -1,6 +1,7 @@
 /* ctl_loop.c - the console's requests on a worker loop (ctl.h): each is
  * answered on the host's inbox with CTL_LINE lines and one CTL_END. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ctl.h"
@@ -9,17 +10,22 @@
 #include "session_states.h"
 #include "transport.h"
 
-/* Posts an answer to the console (a request's number in m->from). */
+/* Posts m, an answer, to the console (a request's number in m->from). */
+static void post(srv_t *srv, smsg_t *m)
+{
+    inbox_t *ib = srv->sh->host_inbox;
+    if (!ib || inbox_post(ib, m) != 0)
+        msg_free(m); /* the console has stopped */
+}
+
 static void answer(srv_t *srv, int type, uint64_t req, int64_t a,
                    const char *text)
 {
-    inbox_t *ib = srv->sh->host_inbox;
     smsg_t *m = msg_new(type, req, 0, "%s", text ? text : "");
     if (!m)
         return;
     m->a = a;
-    if (!ib || inbox_post(ib, m) != 0)
-        msg_free(m); /* the console has stopped */
+    post(srv, m);
 }
 
 static const char *state_name(const sess_t *s)
@@ -37,21 +43,29 @@ static const char *state_name(const sess_t *s)
     }
 }
 
-/* One line per session: id, address, transport, state, name, idle s. */
+/* One row per session, as data (ctl.h's ctl_who_row_t): the console
+ * sorts every loop's rows before it formats them. */
 static int who(srv_t *srv, uint64_t req)
 {
     uint64_t now = uv_now(srv->loop);
     int n = 0;
     for (sess_t *s = srv->sessions; s; s = s->next) {
-        char line[CTL_WHO_LINE_MAX]; /* every field at its longest */
+        smsg_t *m = msg_new(MSG_CTL_LINE, req, 0, NULL);
+        ctl_who_row_t *row = m ? calloc(1, sizeof *row) : NULL;
+        if (!row) {
+            msg_free(m);
+            continue; /* out of memory: one row fewer, not a wrong one */
+        }
         const char *name = s->admitted ? sess_player_name(s) : "";
         uint64_t idle = now > s->last_input_ms ? now - s->last_input_ms : 0;
-        snprintf(line, sizeof line, "%llu %.47s %s %s %.20s %llu",
-                 (unsigned long long)s->id, s->addr,
-                 s->tr ? s->tr->name : "-", state_name(s),
-                 name && name[0] ? name : "-",
-                 (unsigned long long)(idle / 1000));
-        answer(srv, MSG_CTL_LINE, req, 0, line);
+        row->id = s->id;
+        snprintf(row->addr, sizeof row->addr, "%.47s", s->addr);
+        row->transport = s->tr ? s->tr->name : "-";
+        row->state = state_name(s);
+        snprintf(row->name, sizeof row->name, "%.20s", name ? name : "");
+        row->idle_s = idle / 1000;
+        m->who = row;
+        post(srv, m);
         n++;
     }
     return n;

@@ -74,11 +74,42 @@ void lobby_note_clear(lobby_t *l)
     l->note_new = 0;
 }
 
+/* Each page's layout (lobby.h's enum lobby_page_flag). A page left out
+ * is 0: no input line, no news on its title's row. */
+static const uint8_t page_flags[LOBBY_NPAGES] = {
+    [LOBBY_MENU] = LOBBY_PAGE_ROW6_FREE,
+    [LOBBY_GUEST_NAME] = LOBBY_PAGE_PROMPT | LOBBY_PAGE_ROW6_FREE,
+    [LOBBY_LOGIN_NAME] = LOBBY_PAGE_PROMPT | LOBBY_PAGE_ROW6_FREE,
+    [LOBBY_LOGIN_PASS] = LOBBY_PAGE_PROMPT | LOBBY_PAGE_PASSWORD |
+                         LOBBY_PAGE_ROW6_FREE,
+    [LOBBY_REG_NAME] = LOBBY_PAGE_PROMPT | LOBBY_PAGE_ROW6_FREE,
+    [LOBBY_REG_PASS] = LOBBY_PAGE_PROMPT | LOBBY_PAGE_PASSWORD |
+                       LOBBY_PAGE_ROW6_FREE,
+    [LOBBY_REG_PASS2] = LOBBY_PAGE_PROMPT | LOBBY_PAGE_PASSWORD |
+                        LOBBY_PAGE_ROW6_FREE,
+    [LOBBY_BUSY] = LOBBY_PAGE_ROW6_FREE,
+    [LOBBY_SCORES] = 0,
+    [LOBBY_HELP] = 0,
+    [LOBBY_WATCH] = 0,
+    [LOBBY_PW_OLD] = LOBBY_PAGE_PROMPT | LOBBY_PAGE_PASSWORD |
+                     LOBBY_PAGE_ROW6_FREE,
+    [LOBBY_PW_NEW] = LOBBY_PAGE_PROMPT | LOBBY_PAGE_PASSWORD |
+                     LOBBY_PAGE_ROW6_FREE,
+    [LOBBY_PW_NEW2] = LOBBY_PAGE_PROMPT | LOBBY_PAGE_PASSWORD |
+                      LOBBY_PAGE_ROW6_FREE,
+    [LOBBY_KEYS] = 0,        /* lobby_keys.c draws the keys' pages */
+    [LOBBY_KEY_ADD] = 0,
+    [LOBBY_KEY_DEL] = 0,
+};
+
+unsigned lobby_page_flags(int page)
+{
+    return page >= 0 && page < LOBBY_NPAGES ? page_flags[page] : 0;
+}
+
 static int is_password_page(int page)
 {
-    return page == LOBBY_LOGIN_PASS || page == LOBBY_REG_PASS ||
-           page == LOBBY_REG_PASS2 || page == LOBBY_PW_OLD ||
-           page == LOBBY_PW_NEW || page == LOBBY_PW_NEW2;
+    return (lobby_page_flags(page) & LOBBY_PAGE_PASSWORD) != 0;
 }
 
 int lobby_in_password(const lobby_t *l)
@@ -86,10 +117,12 @@ int lobby_in_password(const lobby_t *l)
     return is_password_page(l->page);
 }
 
+/* The prompts, and the keys' page a public key is pasted into (its own
+ * line: lobby_keys.c). */
 int lobby_typing(const lobby_t *l)
 {
-    return (l->page >= LOBBY_GUEST_NAME && l->page <= LOBBY_REG_PASS2) ||
-           is_password_page(l->page) || l->page == LOBBY_KEY_ADD;
+    return (lobby_page_flags(l->page) & LOBBY_PAGE_PROMPT) ||
+           l->page == LOBBY_KEY_ADD;
 }
 
 const char *lobby_line(const lobby_t *l)
@@ -108,8 +141,7 @@ int lobby_line_len(const lobby_t *l)
  * drops it. */
 static void go(lobby_t *l, int page)
 {
-    int prompt = (page >= LOBBY_GUEST_NAME && page <= LOBBY_REG_PASS2) ||
-                 is_password_page(page);
+    int prompt = (lobby_page_flags(page) & LOBBY_PAGE_PROMPT) != 0;
     if (prompt && !l->in && !(l->in = calloc(1, sizeof *l->in))) {
         lobby_note(l, LOBBY_NOTE_BAD, "The server is short of memory: "
                    "please try again.");

@@ -44,8 +44,28 @@ enum lobby_page {
     LOBBY_PW_NEW2,      /* and the new one again */
     LOBBY_KEYS,         /* the account's SSH keys (lobby_keys.c) */
     LOBBY_KEY_ADD,      /* a public key line being pasted */
-    LOBBY_KEY_DEL       /* y removes the key picked */
+    LOBBY_KEY_DEL,      /* y removes the key picked */
+    LOBBY_NPAGES
 };
+
+/* What a page is, for its keys (lobby.c) and its drawing (lobby_view.c):
+ * one row per page in lobby.c's table, the one place that says it. */
+enum lobby_page_flag {
+    LOBBY_PAGE_PROMPT = 1,    /* a name or a password typed at a prompt:
+                                 the page has an input line (lobby.c) and
+                                 is drawn as a prompt, its note next to
+                                 the line (lobby_view.c) */
+    LOBBY_PAGE_PASSWORD = 2,  /* ...a password: drawn as stars */
+    LOBBY_PAGE_ROW6_FREE = 4  /* its first line is below row 6 (the menu
+                                 and the prompts begin on row 7, "One
+                                 moment..." lower): the header's news may
+                                 go down to row 6 (under a motd of two
+                                 rows); any other page's title is there */
+};
+
+/* The page's flags (enum lobby_page_flag): 0 for a page not in the
+ * table, which so has no prompt and keeps row 6 for its title. */
+unsigned lobby_page_flags(int page);
 
 /* What the session must do after a key. */
 enum lobby_action {
@@ -267,7 +287,8 @@ const char *lobby_player_name(const lobby_t *l);
 /* 1 while a password prompt is shown (drawn as stars). */
 int lobby_in_password(const lobby_t *l);
 
-/* 1 while any prompt is shown (a name or a password being typed). */
+/* 1 while a line is being typed: at a prompt (a name, a password), or
+ * a public key pasted on the keys' page (LOBBY_KEY_ADD). */
 int lobby_typing(const lobby_t *l);
 
 /* The player was typing a line (a name, a password) when a binary

@@ -81,29 +81,6 @@ static void counts_line(const lobby_info_t *in, int w, char *line, size_t n)
         counts(in, line, n);
 }
 
-/* The pages that leave row 6 free (the menu and the prompts begin on row
- * 7, "One moment..." is lower): the others (the hall of fame, the watch
- * list, the help, the SSH keys' pages) begin there, so the header must
- * end above it. Listed by the pages that may have it, so that a page
- * added later does not get the news over its title. */
-static int row6_free(const lobby_t *l)
-{
-    switch (l->page) {
-    case LOBBY_MENU:
-    case LOBBY_BUSY:
-    case LOBBY_GUEST_NAME:
-    case LOBBY_LOGIN_NAME:
-    case LOBBY_LOGIN_PASS:
-    case LOBBY_REG_NAME:
-    case LOBBY_REG_PASS:
-    case LOBBY_REG_PASS2:
-    case LOBBY_PW_OLD:
-    case LOBBY_PW_NEW:
-    case LOBBY_PW_NEW2: return 1;
-    default: return 0;
-    }
-}
-
 /* The news line in the width: whole, or cut at a space with "..." (a
  * word is never cut), or left out when not even a word fits. */
 static void draw_news(screen_t *s, int y, const char *news)
@@ -143,7 +120,8 @@ static void draw_header(const lobby_t *l, const lobby_info_t *in, screen_t *s)
     /* Under a motd of two rows (one wider than the terminal) the news is
      * on row 6, which most pages' first lines take: there it is left
      * out, not drawn over. */
-    if (in->news && in->news[0] && (y < 6 || row6_free(l)))
+    if (in->news && in->news[0] &&
+        (y < 6 || (lobby_page_flags(l->page) & LOBBY_PAGE_ROW6_FREE)))
         draw_news(s, y, in->news);
 }
 
@@ -624,6 +602,10 @@ void lobby_draw(const lobby_t *l, const lobby_info_t *info, screen_t *s)
         return;
     }
     draw_header(l, info, s);
+    if (lobby_page_flags(l->page) & LOBBY_PAGE_PROMPT) {
+        draw_prompt(l, s); /* the note next to its line */
+        return;
+    }
     switch (l->page) {
     case LOBBY_MENU: draw_menu(l, s); break;
     case LOBBY_BUSY: centred(s, 9, "One moment...", COL_WHITE, 0); break;
@@ -633,7 +615,7 @@ void lobby_draw(const lobby_t *l, const lobby_info_t *info, screen_t *s)
     case LOBBY_KEYS:
     case LOBBY_KEY_ADD:
     case LOBBY_KEY_DEL: lobby_keys_draw(l, s); break;
-    default: draw_prompt(l, s); return; /* the note next to its line */
+    default: break;
     }
     if (l->note[0]) /* the rows under it are free */
         draw_note(l, s, LOBBY_NOTE_ROW, s->h - LOBBY_NOTE_ROW);

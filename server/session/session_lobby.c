@@ -470,7 +470,16 @@ static void lobby_key_in(sess_t *s, int key)
 
 /* A store that does not answer within store_wait_ms (it hangs, or its
  * queue is long): the player is told so and may try again; the answer, if
- * it ever comes, is dropped (store_cancel). docs/hosting.md. */
+ * it ever comes, is dropped (store_cancel). docs/hosting.md. The wait's
+ * clock starts here (a lobby key that asks the store, or the saved game's
+ * lookup: session_saved.c), for this wait (busy_gen) only; lobby_sweep
+ * reads it. */
+void sess_lobby_wait_start(sess_t *s)
+{
+    s->st.lobby.store_asked_ms = sess_now(s);
+    s->st.lobby.store_gen = s->lobby.busy_gen;
+}
+
 /* The lobby while the server is nearly full (90% of max_sessions): a
  * short clock, lobby_full_idle_ms without a key, for those not logged in
  * (four times as long for an account), so that silent connections cannot

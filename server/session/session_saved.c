@@ -124,12 +124,6 @@ static void lookup_failed(sess_t *s, const char *why)
     sess_owe_frame(s);
 }
 
-void sess_lobby_wait_start(sess_t *s)
-{
-    s->st.lobby.store_asked_ms = sess_now(s);
-    s->st.lobby.store_gen = s->lobby.busy_gen;
-}
-
 /* After a login (and any takeover): ask the store for a game to continue.
  * Until it answers, no game begins (p waits, then asks again): a new
  * game's beginning ends the saved one. A store that does not answer

@@ -2,7 +2,8 @@
  * session_lobby.c) finds and holds it: looked up in the store after a
  * login, rebuilt from its keys off the loop (rebuild.h) and held until p;
  * a takeover's game rebuilt and played on at once. Only session_lobby.c
- * calls these; sess_lobby_play_summary and sess_lobby_load_progress
+ * calls these (and session_saved.c the lobby's store wait, last);
+ * sess_lobby_play_summary and sess_lobby_load_progress
  * (session.h) are the other states' way in. */
 #ifndef ROGUE_SESSION_SAVED_H
 #define ROGUE_SESSION_SAVED_H
@@ -25,8 +26,9 @@ void sess_saved_rebuilt(sess_t *s, smsg_t *m);
 /* Plays on a game rebuilt (a takeover) or held since the login. */
 void sess_saved_play_on(sess_t *s, play_arg_t *a);
 
-/* The lobby's wait for the store begins: store_wait_ms counts from now,
- * for this wait (busy_gen) only. */
+/* session_lobby.c's, for the lookup above: the lobby's wait for the
+ * store begins, store_wait_ms counting from now, for this wait (busy_gen)
+ * only. */
 void sess_lobby_wait_start(sess_t *s);
 
 #endif

@@ -42,27 +42,35 @@ typedef struct store_listed {
     int has_record;      /* 0: kept without its record (cannot be exported) */
 } store_listed_t;
 
-/* Begins and appends that returned 1 but, as the commit found, had nothing
- * to follow (PostgreSQL sends a batch's writes without waiting for each:
- * SQLite never has any). why: 0 an append found no game in progress, 1 a
- * begin found no such account, 2 a snapshot found no game in progress, 3
- * (SDB_CLAIMED) a write of `claim` was refused: a later claim holds the
- * account's game, 4 (SDB_NO_GAME_ENDED) an end found no game in progress.
- * Valid until the next sdb_begin. */
+/* Why a progress write as a claim had nothing to follow, as the commit
+ * found (store_unfollowed_t's why: PostgreSQL sends a batch's writes
+ * without waiting for each; SQLite never has any). SDB_CLAIMED is also
+ * what such a write returns when it is run at once and refused: neither
+ * 0 nor 1, an append's other answers. */
+enum sdb_unfollowed {
+    SDB_NO_GAME_APPENDED = 0, /* an append found no game in progress: its
+                                 keys are dropped */
+    SDB_NO_ACCOUNT_BEGUN = 1, /* a begin found no such account */
+    SDB_NO_GAME_SNAPPED = 2,  /* a snapshot found no game in progress:
+                                 nothing to do */
+    SDB_CLAIMED = 3,          /* a write of `claim` was refused: a later
+                                 claim (sdb_progress_claim) holds the
+                                 account's game, so nothing was written. A
+                                 write of claim 0 is never refused (tools
+                                 and tests: no claim), nor does it refuse
+                                 any */
+    SDB_NO_GAME_ENDED = 4     /* an end of claim > 0 found no game to drop:
+                                 nothing to do, unless a later claim holds
+                                 the game after all */
+};
+
+/* Begins, appends, snapshots and ends that returned 1 (or 0) but, as the
+ * commit found, had nothing to follow. Valid until the next sdb_begin. */
 typedef struct store_unfollowed {
     int64_t account_id;
     int64_t claim;
-    int why;
+    enum sdb_unfollowed why;
 } store_unfollowed_t;
-
-/* What a progress write of an older claim answers (and why 3 above): a
- * later claim (sdb_progress_claim) holds the account's game, so nothing
- * was written. A write of claim 0 is never refused (tools and tests: no
- * claim), nor does it refuse any. */
-#define SDB_CLAIMED 3
-/* An end of claim > 0 that found no game to drop (why 4 above): nothing
- * to do, unless a later claim holds the game after all. */
-#define SDB_NO_GAME_ENDED 4
 
 /* Every call a backend answers, in one list: X(return type, name,
  * (parameters), (arguments)). The list makes the table of each backend

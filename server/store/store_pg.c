@@ -235,7 +235,8 @@ static void push_sent(spg_t *d, int kind, int64_t id, int64_t claim)
     d->sent[d->nsent++].id = id;
 }
 
-static void add_unfollowed(spg_t *d, int64_t id, int64_t claim, int why)
+static void add_unfollowed(spg_t *d, int64_t id, int64_t claim,
+                           enum sdb_unfollowed why)
 {
     if (d->nunf == d->capunf) {
         size_t cap = d->capunf ? d->capunf * 2 : 16;
@@ -266,7 +267,7 @@ static void note_claimed(spg_t *d, const sent_t *e, const PGresult *r)
         /* its count alone: no row written is no game, or a later claim
          * (told apart in spg_unfollowed, after the batch: rare) */
         if (strtoll(PQcmdTuples((PGresult *)r), NULL, 10) == 0)
-            add_unfollowed(d, e->id, e->claim, 0);
+            add_unfollowed(d, e->id, e->claim, SDB_NO_GAME_APPENDED);
         return;
     }
     int one = PQntuples(r) == 1 && PQnfields(r) == 2;
@@ -275,9 +276,10 @@ static void note_claimed(spg_t *d, const sent_t *e, const PGresult *r)
     if (newer)
         add_unfollowed(d, e->id, e->claim, SDB_CLAIMED);
     else if (n == 0 && (e->kind != K_END || e->claim != 0))
-        add_unfollowed(d, e->id, e->claim, e->kind == K_BEGIN ? 1
-                                           : e->kind == K_SNAP ? 2
-                                           : SDB_NO_GAME_ENDED);
+        add_unfollowed(d, e->id, e->claim,
+                       e->kind == K_BEGIN ? SDB_NO_ACCOUNT_BEGUN
+                       : e->kind == K_SNAP ? SDB_NO_GAME_SNAPPED
+                       : SDB_NO_GAME_ENDED);
 }
 
 /* One result of a pipelined statement. */
@@ -406,7 +408,7 @@ int write_claimed(spg_t *d, enum stmt which, const params_t *p, int kind,
         return 1;
     /* run at once (outside a transaction): its answer is known now */
     tell_apart(d, &d->unf[before]);
-    int why = d->unf[before].why;
+    enum sdb_unfollowed why = d->unf[before].why;
     d->nunf = before;
     return why == SDB_CLAIMED ? SDB_CLAIMED : 0;
 }

@@ -38,10 +38,10 @@ enum stmt {
 /* What a result not read yet is, in the order sent. */
 enum kind {
     K_PLAIN,   /* a write: only its failure matters */
-    K_APPEND,  /* no row: the append had no game (unfollowed, why 0) */
-    K_BEGIN,   /* no row: the begin had no account (unfollowed, why 1) */
-    K_SNAP,    /* no row: the snapshot had no game (unfollowed, why 2) */
-    K_END,     /* no row: the end had no game (unfollowed, why 4) */
+    K_APPEND,  /* no row: the append had no game (SDB_NO_GAME_APPENDED) */
+    K_BEGIN,   /* no row: the begin had no account (SDB_NO_ACCOUNT_BEGUN) */
+    K_SNAP,    /* no row: the snapshot had no game (SDB_NO_GAME_SNAPPED) */
+    K_END,     /* no row: the end had no game (SDB_NO_GAME_ENDED) */
     K_COMMIT,  /* "ROLLBACK" is its answer when the transaction failed */
     K_WANT,    /* a read: its result goes to the caller */
     K_SYNC     /* the pipeline's sync point */

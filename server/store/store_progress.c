@@ -149,14 +149,24 @@ uint64_t store_progress_unfollowed(store_t *st)
 {
     const store_unfollowed_t *u;
     size_t n = sdb_unfollowed(st->db, &u);
-    /* (a snapshot of no game, or an end of none: nothing to do) */
-    for (size_t i = 0; i < n; i++)
-        if (u[i].why == SDB_CLAIMED)
+    for (size_t i = 0; i < n; i++) {
+        switch (u[i].why) {
+        case SDB_CLAIMED:
             claimed_add(st, u[i].account_id, u[i].claim);
-        else if (u[i].why != 2 && u[i].why != SDB_NO_GAME_ENDED)
-            broken_add(st, u[i].account_id, u[i].why ? "game in progress not "
-                       "begun (no such account)" : "keys appended to no game "
-                       "in progress: dropped");
+            break;
+        case SDB_NO_GAME_APPENDED:
+            broken_add(st, u[i].account_id, "keys appended to no game in "
+                       "progress: dropped");
+            break;
+        case SDB_NO_ACCOUNT_BEGUN:
+            broken_add(st, u[i].account_id, "game in progress not begun (no "
+                       "such account)");
+            break;
+        case SDB_NO_GAME_SNAPPED:
+        case SDB_NO_GAME_ENDED:
+            break; /* a snapshot of no game, or an end of none: nothing */
+        }
+    }
     return n;
 }
 

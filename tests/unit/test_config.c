@@ -112,6 +112,23 @@ START_TEST(environment_overrides_file)
 }
 END_TEST
 
+/* ROGUED_MAKE_RUN is no key, but the environment's reading notes it for
+ * the host's hint (`make run PORT=N`): set, unset, and never a default. */
+START_TEST(environment_notes_make_run)
+{
+    config_t c;
+    char err[256];
+    config_defaults(&c);
+    ck_assert_int_eq(c.make_run, 0);
+    setenv("ROGUED_MAKE_RUN", "1", 1);
+    ck_assert_int_eq(config_load_env(&c, err, sizeof err), 0);
+    ck_assert_int_eq(c.make_run, 1);
+    unsetenv("ROGUED_MAKE_RUN");
+    ck_assert_int_eq(config_load_env(&c, err, sizeof err), 0);
+    ck_assert_int_eq(c.make_run, 0);
+}
+END_TEST
+
 /* Index of the key named name (config_key_name's i); fails if none. */
 static size_t key_index(const char *name)
 {
@@ -514,6 +531,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, file_errors_name_the_line);
     tcase_add_test(tc, missing_file);
     tcase_add_test(tc, environment_overrides_file);
+    tcase_add_test(tc, environment_notes_make_run);
     tcase_add_test(tc, flags_and_environment_name_their_keys);
     tcase_add_test(tc, validation);
     tcase_add_test(tc, every_bad_value_names_its_file_and_line);

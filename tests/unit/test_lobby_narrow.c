@@ -11,6 +11,7 @@
 
 #include "check_main.h"
 #include "combat.h"
+#include "keys.h"
 #include "lobby.h"
 #include "screen.h"
 #include "store.h"
@@ -315,11 +316,46 @@ START_TEST(news_never_over_a_title)
     store_scores_t sc;
     memset(&sc, 0, sizeof sc);
     sc.status = STORE_OK;
-    lobby_key(&l, 's');
+    lobby_key(&l, 's'); /* "One moment..." is lower: row 6 is free */
+    ck_assert_int_eq(screen_init(&s, 40, 20), 0);
+    lobby_draw(&l, &info, &s);
+    ck_assert_str_eq(row(&s, 6), "tester won with 13841 points in 4672...");
+    screen_free(&s);
     lobby_scores_done(&l, &sc);
     ck_assert_int_eq(screen_init(&s, 40, 20), 0);
     lobby_draw(&l, &info, &s);
     ck_assert_str_eq(row(&s, 6), "              Hall of fame");
+    screen_free(&s);
+    lobby_free(&l);
+}
+END_TEST
+
+/* The prompts begin on row 7, a name's and a password's alike: the news
+ * a motd of two rows moves to row 6 is drawn there, over no title. */
+START_TEST(news_over_the_prompts)
+{
+    lobby_t l;
+    lobby_init(&l, "");
+    lobby_info_t info = { "rogued", "Be kind to each other, and have fun "
+                          "down there", 3, 1, NULL,
+                          "tester won with 13841 points in 4672 turns" };
+    const char *news = "tester won with 13841 points in 4672...";
+    lobby_key(&l, 'l');
+    ck_assert_int_eq(l.page, LOBBY_LOGIN_NAME);
+    screen_t s;
+    ck_assert_int_eq(screen_init(&s, 40, 20), 0);
+    lobby_draw(&l, &info, &s);
+    ck_assert_str_eq(row(&s, 6), news);
+    ck_assert_str_eq(row(&s, 7), "    Log in");
+    screen_free(&s);
+    for (const char *k = "kate"; *k; k++)
+        lobby_key(&l, *k);
+    lobby_key(&l, KEY_ENTER);
+    ck_assert_int_eq(l.page, LOBBY_LOGIN_PASS);
+    ck_assert_int_eq(screen_init(&s, 40, 20), 0);
+    lobby_draw(&l, &info, &s);
+    ck_assert_str_eq(row(&s, 6), news);
+    ck_assert_str_eq(row(&s, 7), "    Log in");
     screen_free(&s);
     lobby_free(&l);
 }
@@ -337,6 +373,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, empty_hall_of_fame_wrapped);
     tcase_add_test(tc, counts_with_the_hosts_note);
     tcase_add_test(tc, news_never_over_a_title);
+    tcase_add_test(tc, news_over_the_prompts);
     suite_add_tcase(s, tc);
     return s;
 }
