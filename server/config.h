@@ -98,6 +98,10 @@ void config_defaults(config_t *c);
 int config_set(config_t *c, const char *key, const char *value, char *err,
                size_t errlen);
 
+/* The file read when no --config names one (relative: to the directory
+ * the server, or `rogued ctl`, starts in). */
+#define CONFIG_DEFAULT_FILE "config/server.conf"
+
 /* Reads `key = value` lines (# comments, blank lines). A missing file is an
  * error only if required; so is a key given twice. Returns 0, or -1 with
  * "FILE:LINE: why" in err. */

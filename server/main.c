@@ -17,8 +17,6 @@
 #include "store.h"
 #include "upgrade.h"
 
-#define DEFAULT_CONFIG "config/server.conf"
-
 extern char **environ;
 
 static void usage(FILE *f, const config_t *defaults)
@@ -27,12 +25,13 @@ static void usage(FILE *f, const config_t *defaults)
         "Usage: rogued [OPTION]...\n"
         "       rogued ctl [--data-dir DIR] COMMAND [ARGS]  (the operator's\n"
         "                        console: who, say, kick, ban, shutdown,\n"
-        "                        reload, backup, upgrade...; `rogued ctl\n"
-        "                        help` lists them all)\n"
+        "                        reload, backup, upgrade...; `rogued ctl`\n"
+        "                        alone lists them all; DIR as below, else\n"
+        "                        from ROGUED_DATA_DIR or the config file)\n"
         "A telnet roguelike server: every player gets a dungeon of their own.\n"
         "\n"
         "Options (each overrides the environment, which overrides the file):\n"
-        "  -c, --config FILE     read settings from FILE (default " DEFAULT_CONFIG
+        "  -c, --config FILE     read settings from FILE (default " CONFIG_DEFAULT_FILE
         ";\n"
         "                        a missing default file is fine, a named one is not)\n"
         "  -p, --port N          TCP port to listen on (0: any free port, logged)\n"
@@ -180,7 +179,7 @@ int main(int argc, char **argv)
 {
     config_t cfg, defaults;
     char err[512];
-    const char *config_path = DEFAULT_CONFIG;
+    const char *config_path = CONFIG_DEFAULT_FILE;
     int config_required = 0;
     const char *export_id = NULL, *export_format = NULL, *export_file = NULL;
     int list_games = 0, upgrade = 0;

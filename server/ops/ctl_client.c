@@ -18,23 +18,35 @@
 static int usage(void)
 {
     fprintf(stderr,
-            "Usage: rogued ctl [--data-dir DIR] COMMAND [ARGS]\n"
-            "Talks to the server running on DIR (default ./data) through\n"
-            "DIR/" CTL_SOCKET ". Commands:\n");
+            "Usage: rogued ctl [--config FILE] [--data-dir DIR] COMMAND "
+            "[ARGS]\n"
+            "Talks to the server running on DIR through DIR/" CTL_SOCKET
+            ". DIR is\n"
+            "found as the server finds it: --data-dir, else ROGUED_DATA_DIR,\n"
+            "else the config file's data_dir (" CONFIG_DEFAULT_FILE ", or\n"
+            "--config FILE), else ./data. Commands:\n");
     for (const ctl_cmd_t *k = ctl_cmds; k->name; k++)
         fprintf(stderr, "  %s\n", k->usage);
     return 2;
 }
 
-/* The command line as one line: FILE of backup made absolute (the server
- * runs elsewhere). */
+/* A command's word that names a file: backup's FILE, upgrade's BINARY.
+ * Made absolute, as the server runs in a directory of its own. */
+static int names_a_file(char **argv, int i)
+{
+    return i == 1 && (strcmp(argv[0], "backup") == 0 ||
+                      strcmp(argv[0], "upgrade") == 0);
+}
+
+/* The command line as one line: a file's name made absolute
+ * (names_a_file). */
 static int join(int argc, char **argv, char *line, size_t n)
 {
     size_t len = 0;
     for (int i = 0; i < argc; i++) {
         char abs[PATH_MAX + 2];
         const char *word = argv[i];
-        if (i == 1 && strcmp(argv[0], "backup") == 0 && word[0] != '/') {
+        if (names_a_file(argv, i) && word[0] != '/') {
             char cwd[PATH_MAX];
             if (!getcwd(cwd, sizeof cwd))
                 return -1;
@@ -74,22 +86,48 @@ static void say_unreachable(const char *path, int e)
     fprintf(stderr, "\n");
 }
 
+/* The data directory as the server finds it (docs/hosting.md): the
+ * config file's data_dir, ROGUED_DATA_DIR over it; --data-dir over both
+ * (the caller's). 0, or -1 with why said. */
+static int find_data_dir(config_t *d, const char *file, int required)
+{
+    char err[512];
+    config_defaults(d);
+    if (config_load_file(d, file, required, err, sizeof err) != 0 ||
+        config_load_env(d, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\n", me, err);
+        return -1;
+    }
+    return 0;
+}
+
 int ctl_client_main(int argc, char **argv)
 {
-    config_t d;
-    config_defaults(&d);
-    const char *dir = d.data_dir;
     me = strcmp(argv[0], "--upgrade") == 0 ? "rogued --upgrade" : "rogued ctl";
-    int i = 1;
+    const char *dir = NULL, *file = CONFIG_DEFAULT_FILE;
+    int required = 0, i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
-        if ((strcmp(argv[i], "--data-dir") == 0 || strcmp(argv[i], "-d") == 0) &&
-            i + 1 < argc)
-            dir = argv[++i];
-        else
+        int data = strcmp(argv[i], "--data-dir") == 0 ||
+                   strcmp(argv[i], "-d") == 0;
+        int conf = strcmp(argv[i], "--config") == 0 ||
+                   strcmp(argv[i], "-c") == 0;
+        if (!(data || conf) || i + 1 >= argc)
             return usage();
+        if (data)
+            dir = argv[++i];
+        else {
+            file = argv[++i];
+            required = 1;
+        }
     }
     if (i >= argc)
         return usage();
+    config_t d;
+    if (!dir) {
+        if (find_data_dir(&d, file, required) != 0)
+            return 2;
+        dir = d.data_dir;
+    }
     char line[1024];
     int len = join(argc - i, argv + i, line, sizeof line);
     if (len < 0) {

@@ -1064,6 +1064,61 @@ START_TEST(ctl_with_a_data_directory_too_long)
 }
 END_TEST
 
+/* `rogued ctl` run in directory cwd with env before it (a shell's
+ * assignments, or ""): its exit status, and what it said in out. */
+static int ctl_in(const char *cwd, const char *env, const char *args,
+                  char *out, size_t len)
+{
+    char bin[PATH_MAX], cmd[PATH_MAX * 3];
+    const char *b = getenv("ROGUED_BIN");
+    ck_assert(realpath(b ? b : "build/san/rogued", bin));
+    snprintf(cmd, sizeof cmd, "cd %s && %s timeout 60 %s ctl %s 2>&1 "
+             "</dev/null", cwd, env, bin, args);
+    return srv_ctl_finish(popen(cmd, "r"), out, len);
+}
+
+/* The console finds the data directory as the server does
+ * (docs/hosting.md, "Operations"): ROGUED_DATA_DIR, else the config
+ * file's data_dir (--config FILE), else ./data; and upgrade's BINARY,
+ * like backup's FILE, is the caller's path, made absolute. */
+START_TEST(ctl_finds_the_data_dir_as_the_server_does)
+{
+    tsrv_t *s = srv_start(NULL);
+    ck_assert(srv_wait_log(s, "console on ", WAIT_MS));
+    char dir[600], env[700], conf[700], line[800], out[4096], want[900];
+    srv_dir(s, dir, sizeof dir);
+    snprintf(env, sizeof env, "ROGUED_DATA_DIR=%s/data", dir);
+    ck_assert_int_eq(ctl_in("/", env, "who", out, sizeof out), 0);
+    ck_assert(strncmp(out, "ID ADDRESS TRANSPORT STATE NAME IDLE\n", 36) == 0);
+
+    snprintf(conf, sizeof conf, "%s/other.conf", dir);
+    snprintf(line, sizeof line, "data_dir = %s/data\n", dir);
+    write_file(conf, line);
+    snprintf(line, sizeof line, "--config %s who", conf);
+    ck_assert_int_eq(ctl_in("/", "", line, out, sizeof out), 0);
+    ck_assert(strncmp(out, "ID ADDRESS TRANSPORT STATE NAME IDLE\n", 36) == 0);
+
+    /* neither: ./data, where no server runs */
+    ck_assert_int_eq(ctl_in("/", "", "who", out, sizeof out), 2);
+    ck_assert_str_eq(out, "rogued ctl: cannot reach the server at "
+                     "./data/ctl.sock: No such file or directory (no server "
+                     "runs with this data directory: start one, or name its "
+                     "own with --data-dir DIR)\n");
+    snprintf(line, sizeof line, "--config %s/none.conf who", dir);
+    ck_assert_int_eq(ctl_in("/", "", line, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "none.conf"), "%s", out);
+
+    /* a relative BINARY: from the caller's directory, not the server's */
+    ck_assert_int_eq(ctl_in(dir, "", "--data-dir data upgrade no-such-rogued",
+                            out, sizeof out), 1);
+    snprintf(want, sizeof want, "rogued ctl: cannot start %s/no-such-rogued: "
+             "no such file or directory\n", dir);
+    ck_assert_str_eq(out, want);
+    ck_assert(srv_alive(s));
+    srv_stop(s);
+}
+END_TEST
+
 /* Each command `help` lists, sent with arguments it refuses (or that
  * change nothing lasting), with what it answers: never "unknown
  * command". A command help lists that this table does not know fails
@@ -1149,6 +1204,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, idle_connections_are_bounded);
     tcase_add_test(tc, a_second_server_on_the_directory_refuses_to_start);
     tcase_add_test(tc, ctl_with_a_data_directory_too_long);
+    tcase_add_test(tc, ctl_finds_the_data_dir_as_the_server_does);
     tcase_add_test(tc, help_lists_only_commands);
     suite_add_tcase(s, tc);
     return s;
