@@ -164,8 +164,8 @@ build/web/.fetched: web/assets.lock web/fetch-assets.sh
 	web/fetch-assets.sh build/web
 	@touch $@
 
-$(GEN_SRC): build/web/.fetched web/index.html web/no-terminal.html web/favicon.svg \
-            web/embed.sh
+$(GEN_SRC): build/web/.fetched web/index.html web/font.js web/no-terminal.html \
+            web/favicon.svg web/embed.sh
 	@mkdir -p $(dir $@)
 	web/embed.sh $@ build/web
 

@@ -1,10 +1,12 @@
 #!/bin/sh
 # embed.sh OUT.c ASSETDIR - writes the C file that builds the browser page
 # into the server (server/net/web_assets.h): web/index.html (served at
-# /play; / is the site's front page, docs/site.md), and the xterm.js
-# files from ASSETDIR if web/fetch-assets.sh could fetch them (else the
-# page from web/no-terminal.html); and the site's icon, web/favicon.svg
-# (the player's @), either way. Each file becomes a byte array.
+# /play; / is the site's front page, docs/site.md), the xterm.js files
+# from ASSETDIR if web/fetch-assets.sh could fetch them and web/font.js
+# (the terminal's font, for the play page and the site's terminal), else
+# the page from web/no-terminal.html; and the site's icon,
+# web/favicon.svg (the player's @), either way. Each file becomes a byte
+# array.
 #
 # Each file's strong ETag is its content's SHA-256 (16 hex digits), so a
 # browser's copy is checked with If-None-Match (304) and a new binary with
@@ -12,9 +14,9 @@
 # address with that hash in its name (/xterm.HASH.js), which never changes
 # meaning and is cached for a year (immutable): the play page (rewritten
 # here to load them so, its own tag the hash of what it then is) and the
-# site's terminal (web_xterm_*_url) cost no connection for them once
+# site's terminal (web_*_url) cost no connection for them once
 # cached. The plain addresses stay, revalidated, for a page of an older
-# binary.
+# binary; font.js, which no older page loads, has only its hashed one.
 set -eu
 out=$1
 assets=$2
@@ -52,12 +54,15 @@ icons="    { \"/favicon.svg\", \"image/svg+xml\", favicon, sizeof favicon, $fav,
         js=/xterm.$(hash "$assets/xterm.js").js
         css=/xterm.$(hash "$assets/xterm.css").css
         fit=/addon-fit.$(hash "$assets/addon-fit.js").js
+        font=/font.$(hash "$here/font.js").js
         sed -e "s|\"/xterm.js\"|\"$js\"|" -e "s|\"/xterm.css\"|\"$css\"|" \
-            -e "s|\"/addon-fit.js\"|\"$fit\"|" "$here/index.html" >"$tmp.html"
+            -e "s|\"/addon-fit.js\"|\"$fit\"|" -e "s|\"/font.js\"|\"$font\"|" \
+            "$here/index.html" >"$tmp.html"
         array page "$tmp.html"
         array xterm_js "$assets/xterm.js"
         array xterm_css "$assets/xterm.css"
         array fit_js "$assets/addon-fit.js"
+        array font_js "$here/font.js"
         jstag=$(tag "$assets/xterm.js")
         csstag=$(tag "$assets/xterm.css")
         fittag=$(tag "$assets/addon-fit.js")
@@ -67,6 +72,7 @@ const web_asset_t web_assets[] = {
     { "$js", "text/javascript", xterm_js, sizeof xterm_js, $jstag, $YEAR },
     { "$css", "text/css", xterm_css, sizeof xterm_css, $csstag, $YEAR },
     { "$fit", "text/javascript", fit_js, sizeof fit_js, $fittag, $YEAR },
+    { "$font", "text/javascript", font_js, sizeof font_js, $(tag "$here/font.js"), $YEAR },
     { "/xterm.js", "text/javascript", xterm_js, sizeof xterm_js, $jstag, $REVAL },
     { "/xterm.css", "text/css", xterm_css, sizeof xterm_css, $csstag, $REVAL },
     { "/addon-fit.js", "text/javascript", fit_js, sizeof fit_js, $fittag, $REVAL },
@@ -76,6 +82,7 @@ const int web_terminal_built = 1;
 const char web_xterm_js_url[] = "$js";
 const char web_xterm_css_url[] = "$css";
 const char web_fit_js_url[] = "$fit";
+const char web_font_js_url[] = "$font";
 C
         rm -f "$tmp.html"
     else
@@ -89,6 +96,7 @@ const int web_terminal_built = 0;
 const char web_xterm_js_url[] = "/xterm.js";
 const char web_xterm_css_url[] = "/xterm.css";
 const char web_fit_js_url[] = "/addon-fit.js";
+const char web_font_js_url[] = "/font.js";
 C
     fi
     echo 'const size_t web_nassets = sizeof web_assets / sizeof web_assets[0];'

@@ -26,11 +26,13 @@ extern const size_t web_nassets;
  * npm registry); 0: the page only says how to play with telnet. */
 extern const int web_terminal_built;
 
-/* Where the play page and the site's terminal load the terminal's files:
+/* Where the play page and the site's terminal load the terminal's files
+ * (xterm.js, its fit addon, and web/font.js, the font search both share):
  * addresses with the content's hash in the name, cached for good (a new
  * binary with other bytes has other addresses). */
 extern const char web_xterm_js_url[];
 extern const char web_xterm_css_url[];
 extern const char web_fit_js_url[];
+extern const char web_font_js_url[];
 
 #endif

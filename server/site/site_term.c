@@ -11,45 +11,22 @@ static const char script[] =
     "var status = document.getElementById('termstatus');\n"
     /* its files refused (a 503: the address's connections a minute, a
      * full server): say so, not "Connecting..." for ever */
-    "if (typeof Terminal === 'undefined' || typeof FitAddon === 'undefined') {\n"
+    "if (typeof Terminal === 'undefined' || typeof FitAddon === 'undefined' "
+    "|| typeof rogueFont === 'undefined') {\n"
     "status.textContent = 'The terminal did not load (the server may be "
     "busy): reload the page in a moment.';\nreturn;\n}\n"
     "var term = new Terminal({ cursorBlink: false, fontSize: 15, "
     "scrollback: 0, convertEol: false });\n"
     "var fit = new FitAddon.FitAddon();\n"
     "term.loadAddon(fit);\nterm.open(box);\n"
-    /* The font: the largest, up to 15 px, that gives 80x24 in the box (or
-     * 80x20 in a box too short for 24 rows of 16 px). In a box narrower
-     * than 80 columns of 8 px (a phone held upright, where 80 columns are
-     * cells of 4 px) cells of 8 px and 40 columns or more instead: the
-     * game's own narrow layout, a window on the map that follows the
-     * player, as a phone's play page has; scrolling sideways after the
-     * player would be the watcher's work. Chosen again at every resize: a
-     * phone turned sideways has room for 80 columns, and back again not.
-     * At 80 columns or more the game draws at most 33 rows (docs/game.md,
-     * "The screen"): a taller box (70vh, a phone's 70 rows) would be black
-     * under the status line, so it is cut to 33 rows. The cut is worked
-     * out from the rows proposed (the box over them is a cell's height),
-     * so that a resize fits once and sends one size. */
-    "function fitBox() {\n"
-    "box.style.height = box.style.minHeight = '';\n"
-    "var w = box.clientWidth, h = parseFloat(getComputedStyle(box).height);\n"
-    "var needCols = w >= 640 ? 80 : Math.max(40, Math.floor(w / 8));\n"
-    "var needRows = h >= 24 * 16 ? 24 : 20;\n"
-    "var fits = function (size) { term.options.fontSize = size; "
-    "var p = fit.proposeDimensions(); "
-    "return p && p.cols >= needCols && p.rows >= needRows; };\n"
-    "var lo = 6, hi = 15;\nif (fits(hi)) lo = hi;\n"
-    "while (hi - lo > 0.25) { var mid = (lo + hi) / 2; "
-    "if (fits(mid)) lo = mid; else hi = mid; }\n"
-    "term.options.fontSize = lo;\n"
-    "var d = fit.proposeDimensions();\n"
-    "if (d && d.cols >= 80 && d.rows > 33) {\n"
-    "box.style.minHeight = '0';\n"
-    /* h / d.rows is a cell's height, give or take the rounding: 33 of
-     * them, a little over, are 33 rows, never 34 */
-    "box.style.height = (h * 33 / d.rows + 0.05) + 'px';\n}\n"
-    "fit.fit();\n}\nfitBox();\n"
+    /* The font (web/font.js, the play page's search): at most 15 px, and
+     * at 80 columns or more the box cut to the 33 rows the game draws
+     * there (docs/game.md, "The screen"): a taller box (70vh, a phone's
+     * 70 rows) would be black under the status line. Chosen again at
+     * every resize: a phone turned sideways has room for 80 columns, and
+     * back again not. */
+    "function fitBox() { rogueFont(term, fit, box, { cap: 15, cut: 33 }); }\n"
+    "fitBox();\n"
     "var ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : "
     "'ws://') + location.host + '/ws?' + box.dataset.ws);\n"
     "ws.binaryType = 'arraybuffer';\nvar enc = new TextEncoder();\n"
@@ -93,6 +70,7 @@ void site_term(page_t *p, const char *ws_what, uint64_t id)
                 (unsigned long long)id);
     /* (the terminal's files at their hashed, cached addresses) */
     html_printf(p, "<script src=\"%s\"></script><script src=\"%s\">"
-                "</script>\n", web_xterm_js_url, web_fit_js_url);
+                "</script><script src=\"%s\"></script>\n", web_xterm_js_url,
+                web_fit_js_url, web_font_js_url);
     html_raw(p, script);
 }

@@ -364,6 +364,18 @@ START_TEST(front_page_lists_a_live_game_and_its_watch_page_watches_it)
     snprintf(script, sizeof script, "<script src=\"%s\"></script>",
              web_xterm_js_url);
     has(&r, script);
+    /* and the font search it shares with the play page (web/font.js),
+     * served as JavaScript and cached for good */
+    snprintf(script, sizeof script, "<script src=\"%s\"></script>\n<script>",
+             web_font_js_url);
+    has(&r, script);
+    has(&r, "rogueFont(term, fit, box, { cap: 15, cut: 33 })");
+    free(r.all);
+    r = get(http, web_font_js_url);
+    head_is(&r, "200 OK", "text/javascript",
+            "public, max-age=31536000, immutable");
+    has(&r, "\r\n\r\n// font.js - ");
+    has(&r, "\nfunction rogueFont(term, fit, box, opt) {\n");
     free(r.all);
 
     /* the page's WebSocket: straight into watching, at its own size */

@@ -318,8 +318,8 @@ START_TEST(files_are_cached_by_their_tags)
     if (!web_terminal_built)
         return;
     const char *urls[] = { web_xterm_js_url, web_xterm_css_url,
-                           web_fit_js_url };
-    for (size_t i = 0; i < 3; i++) {
+                           web_fit_js_url, web_font_js_url };
+    for (size_t i = 0; i < sizeof urls / sizeof urls[0]; i++) {
         get(urls[i], &r, "GET");
         ck_assert_msg(strstr(r.out, "Cache-Control: public, max-age=31536000, "
                              "immutable\r\n"), "%s: %s", urls[i], r.out);
@@ -368,6 +368,44 @@ START_TEST(a_changed_file_gets_a_new_tag_and_address)
     char *plain_a = strstr(a, "{ \"/xterm.css\""), *plain_b = strstr(b, "{ \"/xterm.css\"");
     ck_assert_ptr_nonnull(plain_a);
     ck_assert_int_eq(strncmp(plain_a, plain_b, strcspn(plain_a, "\n")), 0);
+}
+END_TEST
+
+/* web/font.js, the font search the play page and the site's terminal
+ * share: served at its hashed address as JavaScript (with nosniff a
+ * browser runs a script of no other type), cached for good, with the
+ * search in it. Built without the terminal (embed.sh without the xterm.js
+ * files), the server has no such file: only the placeholder address. */
+START_TEST(the_font_script_is_served_as_javascript)
+{
+    rec_t r;
+    get(web_font_js_url, &r, "GET");
+    if (web_terminal_built) {
+        ck_assert_msg(strncmp(r.out, "HTTP/1.1 200 OK\r\n", 17) == 0, "%s",
+                      r.out);
+        ck_assert_msg(strstr(r.out, "\r\nContent-Type: text/javascript\r\n"
+                             "Content-Length: "), "%s", r.out);
+        ck_assert_ptr_nonnull(strstr(r.out, "\r\nCache-Control: public, "
+                                     "max-age=31536000, immutable\r\n"));
+        ck_assert_ptr_nonnull(strstr(r.out, "\r\nX-Content-Type-Options: "
+                                     "nosniff\r\n"));
+        ck_assert_ptr_nonnull(memmem(r.file, r.file_len,
+                                     "function rogueFont(", 19));
+        ck_assert_uint_eq(strlen(web_font_js_url), strlen("/font.") + 16 + 3);
+    } else {
+        ck_assert(strncmp(r.out, "HTTP/1.1 404 ", 13) == 0);
+    }
+
+    char dir[] = "/tmp/test_wsconn_XXXXXX", cmd[512], out[512];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "sh web/embed.sh %s/gen.c %s && grep font %s/gen.c;"
+             " rm -rf '%s'", dir, dir, dir, dir);
+    FILE *f = popen(cmd, "r");
+    ck_assert_ptr_nonnull(f);
+    size_t n = fread(out, 1, sizeof out - 1, f);
+    out[n] = '\0';
+    ck_assert_int_eq(pclose(f), 0);
+    ck_assert_str_eq(out, "const char web_font_js_url[] = \"/font.js\";\n");
 }
 END_TEST
 
@@ -643,6 +681,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, only_the_page_files_are_served);
     tcase_add_test(tc, files_are_cached_by_their_tags);
     tcase_add_test(tc, a_changed_file_gets_a_new_tag_and_address);
+    tcase_add_test(tc, the_font_script_is_served_as_javascript);
     tcase_add_test(tc, oversized_and_malformed_input_end_the_connection);
     tcase_add_test(tc, pages_go_to_the_site);
     tcase_add_test(tc, refusals_are_answered);

@@ -13,7 +13,8 @@
 // goodbye is not hidden by the bar that offers to connect again. A page
 // whose terminal script is refused (503) says so and reloads on its
 // button. Reloaded, the page is answered 304 and the terminal's files
-// come from the browser's cache. Exit 0 on success; any failure throws
+// (xterm.js, its CSS, the fit add-on and web/font.js) come from the
+// browser's cache. Exit 0 on success; any failure throws
 // with what was on the screen.
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -295,8 +296,8 @@ try {
   await page.reload();
   await waitText('Play (as a guest)');
   await cdp.detach();
-  const files = [...asked.values()].filter((p) => /^\/(xterm|addon-fit)\.[0-9a-f]{16}\.(js|css)$/.test(p));
-  if (files.length !== 3 || !files.every((p) => cached.has(p) && !status.has(p)))
+  const files = [...asked.values()].filter((p) => /^\/(xterm|addon-fit|font)\.[0-9a-f]{16}\.(js|css)$/.test(p));
+  if (files.length !== 4 || !files.every((p) => cached.has(p) && !status.has(p)))
     throw new Error(`reloaded, the terminal's files were not all from the cache: asked ${JSON.stringify([...asked.values()])}, cached ${JSON.stringify([...cached])}, from the server ${JSON.stringify([...status])}`);
   if (status.get('/play') !== 304)
     throw new Error(`reloaded, /play was answered ${status.get('/play')}, not 304`);

@@ -15,8 +15,9 @@
 // a phone's page must not scroll sideways. On the phone the watch and game
 // pages' terminals are readable upright (cells of 7.5 px or more) and chosen
 // again when it is turned sideways (80x24 or more, the box in the window:
-// site-PAGE-844x390.png). Exit 0 on success; a failure
-// throws with what was on the screen.
+// site-PAGE-844x390.png). Both pages' font is the one web/font.js chooses,
+// called with each page's options (sharedFont). Exit 0 on success; a
+// failure throws with what was on the screen.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import fs from 'node:fs';
@@ -134,6 +135,83 @@ const phoneTurns = async (page, name) => {
   console.log(`ok: ${page.url()} on a phone: upright ${up.cols}x${up.rows} (cells ${up.cell.toFixed(2)} px), ` +
               `sideways ${side.cols}x${side.rows} (cells ${side.cell.toFixed(2)} px), ${shot}`);
 };
+// Both pages' font is web/font.js's, one search for both (docs/telnet.md,
+// "The browser"): each page loads it and calls it, at its load and again
+// at a resize, with its own options (the watch page: at most 15 px and cut
+// to 33 rows; the play page: neither), and its terminal is left as that
+// call left it. The script is served here with a wrapper that notes each
+// call and the terminal after it; a page with a search of its own, or
+// none, has no calls. A phone upright, where both take cells of 8 px or
+// so; a desktop, where the play page's font is larger than the watch
+// page's cap; the desktop's window 450 px high, where both keep 24 rows
+// (the full map: the box is taller than 24 rows of cells 16 px tall; the
+// play page took 20 rows there in 18.7 px before the two searches were
+// one, its threshold 24 rows of 20 px).
+const FONT_SPY = `
+;{ const shared = rogueFont;
+  rogueFont = function (term, fit, box, opt) {
+    shared(term, fit, box, opt);
+    (window.rogueFontCalls = window.rogueFontCalls || []).push({ opt: opt || {},
+      font: term.options.fontSize, cols: term.cols, rows: term.rows });
+  };
+}
+`;
+const sharedFont = async (watchUrl) => {
+  const want = { play: '{}', watch: JSON.stringify({ cap: 15, cut: 33 }) };
+  const check = async (page, name, what, test) => {
+    const t0 = Date.now();
+    for (;;) {
+      const m = await page.evaluate(() => {
+        const t = window.rogueTerm || term; // (the play page's is a const)
+        const s = document.querySelector('.xterm-screen').getBoundingClientRect();
+        return { calls: window.rogueFontCalls || [], vw: innerWidth, vh: innerHeight,
+                 font: t.options.fontSize, cols: t.cols, rows: t.rows, cell: s.width / t.cols };
+      });
+      const last = m.calls[m.calls.length - 1];
+      const mine = last && JSON.stringify(last.opt) === want[name] &&
+                   last.font === m.font && last.cols === m.cols && last.rows === m.rows;
+      if (mine && test(m)) return m;
+      if (Date.now() - t0 > DEADLINE)
+        throw new Error(`the ${name} page at ${m.vw}x${m.vh}: not ${what} by web/font.js ` +
+                        `(calls ${JSON.stringify(m.calls)}, ${m.cols}x${m.rows} in ${m.font} px)`);
+      await page.waitForTimeout(50);
+    }
+  };
+  for (const [name, url, ready] of [['play', base + '/play', 'Play (as a guest)'],
+                                    ['watch', watchUrl, 'HP:']]) {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 },
+                                             isMobile: true, hasTouch: true });
+    const desk = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+    try {
+      for (const ctx of [phone, desk])
+        await ctx.route(/\/font\.[0-9a-f]{16}\.js$/, async (route) => {
+          const r = await route.fetch();
+          await route.fulfill({ response: r, body: (await r.text()) + FONT_SPY });
+        });
+      const p = await phone.newPage();
+      await p.goto(url);
+      await waitText(p, ready);
+      const up = await check(p, name, 'cells of 7.5 px, 40 columns or more',
+                             (m) => m.cell >= 7.5 && m.cols >= 40 && m.cols < 80);
+      const d = await desk.newPage();
+      await d.goto(url);
+      await waitText(d, ready);
+      const big = await check(d, name, name === 'play' ? '80x24 in more than 15 px' : '80x24 in 15 px',
+        (m) => m.cols >= 80 && m.rows >= 24 && m.rows <= 33 &&
+               (name === 'play' ? m.font > 15 : m.font === 15));
+      const n = (await d.evaluate(() => window.rogueFontCalls.length));
+      await d.setViewportSize({ width: 1366, height: 450 });
+      const low = await check(d, name, '80x24 again at the resize',
+        (m) => m.vh === 450 && m.calls.length > n && m.cols >= 80 && m.rows >= 24);
+      console.log(`ok: the ${name} page's font is web/font.js's: ${up.cols}x${up.rows} in ` +
+                  `${up.font} px at 390x844, ${big.cols}x${big.rows} in ${big.font} px at ` +
+                  `1366x768, ${low.cols}x${low.rows} in ${low.font} px at 1366x450`);
+    } finally {
+      await phone.close();
+      await desk.close();
+    }
+  }
+};
 // A page at both sizes: loaded, checked by fn, screenshot.
 const shoot = async (ctxs, url, name, fn) => {
   for (const [w, h] of SIZES) {
@@ -219,6 +297,8 @@ try {
     await statusLast(page, w);
     if (w < 500) await phoneTurns(page, 'watch');
   });
+
+  await sharedFont(base + watchHref);
 
   // Rest until the game is ranked: dead, or quit past 100 turns.
   let dead = false;

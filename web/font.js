@@ -1,0 +1,69 @@
+// font.js - the font of a terminal in its box: one search for the play
+// page (web/index.html) and the site's watch and replay pages
+// (server/site/site_term.c), their differences passed as options.
+// docs/telnet.md, "The browser"; docs/site.md, "Watching and replaying in
+// the page". web/embed.sh builds it into the server, served at an address
+// named by its hash (/font.HASH.js), cached for good.
+//
+// rogueFont(term, fit, box, opt): term is the xterm.js Terminal opened in
+// the element box, fit its FitAddon. The font is the largest that gives
+// at least 80x24 in the box: the game's full layout, the whole map. In a
+// box too short for 24 rows of cells 16 px tall, 20 rows instead; in a
+// box narrower than 80 columns of 8 px (a phone held upright, where 80
+// columns are cells of 4 px), cells of 8 px and 40 columns or more. Both
+// are the game's narrow layout, a window on the map that follows the
+// player (docs/game.md, "Small terminals"), chosen at the same cell, 8x16
+// px (a monospace cell's usual 1:2): the smallest the page asks the eye
+// to read before it gives up the full layout for a larger font. (The play
+// page's own search gave up 24 rows below 24 of 20 px, with no reason
+// given; at 1366x450 that was 121x20 in 18.7 px, the map in a window,
+// where 24 rows of 17 px, the whole map, fit.) Then
+// the terminal is fitted to the box (fit.fit()), which resizes it and so
+// makes the page send its size. Options:
+//   cap  the largest font in px (the watch and replay pages: 15); none:
+//        no cap, the largest that fits (the play page, the whole window:
+//        on a big screen a cap left the map in the left part of it,
+//        black to its right)
+//   cut  at 80 columns or more the box is cut to this many rows (33: the
+//        game draws at most 33 there, docs/game.md, "The screen"), so
+//        that a box taller than that (the watch page's 70vh in a tall
+//        window) ends with the status line, not black under it; none: the box is left as its page lays it out (the
+//        play page's fills the window whatever it holds)
+// The rows and columns needed are worked out from the box as laid out,
+// any earlier cut undone first, so that a phone turned back and forth
+// gets the same fonts.
+function rogueFont(term, fit, box, opt) {
+  'use strict';
+  const MIN_FONT = 6;
+  const cap = opt && opt.cap ? opt.cap : Infinity;
+  const cut = opt && opt.cut ? opt.cut : 0;
+  box.style.height = box.style.minHeight = '';
+  const r = box.getBoundingClientRect();
+  const needCols = r.width >= 80 * 8 ? 80 : Math.max(40, Math.floor(r.width / 8));
+  const needRows = r.height >= 24 * 16 ? 24 : 20;
+  const fits = (size) => {
+    term.options.fontSize = size;
+    const d = fit.proposeDimensions();
+    return d && d.cols >= needCols && d.rows >= needRows;
+  };
+  // (no font taller than the box over the rows it needs fits: the
+  // search's top, where there is no cap)
+  let lo = MIN_FONT;
+  let hi = Math.min(cap, Math.max(MIN_FONT, Math.floor(r.height / needRows)));
+  if (fits(hi)) lo = hi;
+  while (hi - lo > 0.25) { // in quarter pixels: the cells fill the width
+    const mid = (lo + hi) / 2;
+    if (fits(mid)) lo = mid; else hi = mid;
+  }
+  term.options.fontSize = lo;
+  const d = fit.proposeDimensions();
+  if (cut && d && d.cols >= 80 && d.rows > cut) {
+    // The cut is worked out from the rows proposed, so that a resize fits
+    // once and sends one size: the box's height over them is a cell's
+    // height, give or take the rounding; cut of them, a little over, are
+    // cut rows, never one more.
+    box.style.minHeight = '0';
+    box.style.height = (r.height * cut / d.rows + 0.05) + 'px';
+  }
+  fit.fit();
+}
