@@ -69,8 +69,9 @@ static void usage(FILE *f, const config_t *defaults)
         "\n"
         "Signals: SIGINT, SIGTERM or SIGHUP tells every player, keeps every\n"
         "account's game for its next login, records every guest's game, closes\n"
-        "every connection and exits 0. SIGUSR2 upgrades to the binary the\n"
-        "server was started from, as --upgrade does.\n");
+        "every connection and exits 0; a second signal ends it at once.\n"
+        "SIGUSR2 upgrades to the binary the server was started from, as\n"
+        "--upgrade does.\n");
 }
 
 /* Flags that take a value, and the key each sets. */

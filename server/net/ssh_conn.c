@@ -92,7 +92,7 @@ static int key_registered(ssh_conn_t *c, const char *user, ssh_key key)
         strcasecmp(user, c->found_name) == 0)
         return 1; /* the probe's answer: the same key and name, now signed */
     if (++c->key_tries > SSH_KEY_TRIES) {
-        log_info("ssh %s: more than %d keys offered for %s: refused", c->addr,
+        log_info("refused %s: more than %d SSH keys offered for %s", c->addr,
                  SSH_KEY_TRIES, user);
         return 0;
     }
@@ -111,7 +111,8 @@ static int key_registered(ssh_conn_t *c, const char *user, ssh_key key)
         return 0;
     }
     if (st != STORE_OK) {
-        log_info("ssh %s: the key %s is not registered for %s: refused",
+        /* a `refused` line, as every turned-away connection's is */
+        log_info("refused %s: the SSH key %s is not registered for %s",
                  c->addr, fp, user);
         return 0;
     }

@@ -359,9 +359,10 @@ static int spawn(upgrade_t *u, const char *exe, const char **why)
         uv_close((uv_handle_t *)u->proc, on_proc_closed);
         u->proc = NULL;
         close(sv[0]);
-        snprintf(u->why, sizeof u->why, "cannot start %s: %s", exe,
-                 uv_strerror(rc));
-        log_error("upgrade failed: %s; this server goes on serving", u->why);
+        /* the console's answer in the log's words, as fail()'s */
+        snprintf(u->why, sizeof u->why, "upgrade failed: cannot start %s: %s",
+                 exe, uv_strerror(rc));
+        log_error("%s; this server goes on serving", u->why);
         *why = u->why;
         return -1;
     }

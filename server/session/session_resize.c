@@ -9,7 +9,7 @@
  * at once; later ones in the window only keep the size, frames go on at
  * the size last drawn (keys are still answered), and the window's end
  * draws the last size once, unless it is the size drawn already
- * (docs/telnet.md, "NAWS"). */
+ * (docs/telnet.md, "What the server negotiates": NAWS). */
 #include "session.h"
 
 #include "session_impl.h"

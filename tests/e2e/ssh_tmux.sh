@@ -197,7 +197,7 @@ refused_with() { # KEY USER
 }
 refused_with "$tmp/id_other" erin
 refused_with "$tmp/id_erin" erinx
-grep -q "the key SHA256:[^ ]* is not registered for erin: refused" "$tmp/server.log" ||
+grep -q "refused 127.0.0.1:[0-9]*: the SSH key SHA256:[^ ]* is not registered for erin$" "$tmp/server.log" ||
     fail "the refused key was not logged"
 echo "a wrong key and another name were refused (Permission denied (publickey))"
 # The key removed in the lobby: refused from then on.

@@ -1111,7 +1111,8 @@ START_TEST(ctl_finds_the_data_dir_as_the_server_does)
     /* a relative BINARY: from the caller's directory, not the server's */
     ck_assert_int_eq(ctl_in(dir, "", "--data-dir data upgrade no-such-rogued",
                             out, sizeof out), 1);
-    snprintf(want, sizeof want, "rogued ctl: cannot start %s/no-such-rogued: "
+    snprintf(want, sizeof want, "rogued ctl: upgrade failed: cannot start "
+             "%s/no-such-rogued: "
              "no such file or directory\n", dir);
     ck_assert_str_eq(out, want);
     ck_assert(srv_alive(s));

@@ -265,8 +265,8 @@ START_TEST(key_login_over_ssh)
     rc = sshc_run(NULL, "other", "kim", sport, out, sizeof out);
     ck_assert_int_ne(rc, 0);
     ck_assert_msg(strstr(out, "Permission denied (publickey)"), "%s", out);
-    snprintf(want, sizeof want, "the key %s is not registered for kim",
-             other_fp);
+    snprintf(want, sizeof want, ": the SSH key %s is not registered for "
+             "kim\n", other_fp);
     ck_assert(srv_wait_log(s, want, CL_WAIT_MS));
     rc = sshc_run(NULL, "kim", "nobody", sport, out, sizeof out);
     ck_assert_int_ne(rc, 0);

@@ -568,8 +568,9 @@ START_TEST(failing_binary_changes_nothing)
                                          "exited"), "%s", out);
     /* a binary that is not there: the console says which and why */
     rc = srv_ctl(s, "upgrade /nonexistent/rogued", out, sizeof out);
-    ck_assert_msg(rc == 1 && strstr(out, "cannot start /nonexistent/rogued: "
-                                         "no such file or directory"),
+    ck_assert_msg(rc == 1 && strstr(out, "rogued ctl: upgrade failed: "
+                                         "cannot start /nonexistent/rogued: "
+                                         "no such file or directory\n"),
                   "%s", out);
     cl_close(a);
     cl_close(b);
