@@ -187,6 +187,26 @@ static void on_environ_sb(void *ctx, const unsigned char *data, size_t n)
         tconn_environ(t, data, n);
 }
 
+/* A WONT or DONT from the client, seen by tnfilter while negotiating:
+ * libtelnet 0.21 changes its state silently on a refusal of what we asked
+ * (docs/telnet.md, pitfall 2), so without this a client refusing NAWS,
+ * TTYPE or ECHO waited the whole negotiation_ms. A refusal answers the
+ * question as a yes would: negotiation can end as soon as all are in. */
+static void on_refused(void *ctx, unsigned char cmd, unsigned char opt)
+{
+    tconn_t *t = ctx;
+    if (cmd == TELNET_DONT && opt == TELNET_TELOPT_ECHO)
+        t->got_echo = 1;
+    if (cmd != TELNET_WONT)
+        return;
+    if (opt == TELNET_TELOPT_NAWS)
+        t->got_naws = 1;
+    else if (opt == TELNET_TELOPT_TTYPE)
+        t->ttype_done = 1;
+    else if (opt == TELNET_TELOPT_NEW_ENVIRON)
+        t->env_done = 1;
+}
+
 /* --- what the client can show ---------------------------------------------- */
 
 /* 1 if s contains word, any case. */
@@ -382,6 +402,7 @@ int tconn_init(tconn_t *t, const tconn_cb_t *cb, void *ctx, int max_cols,
         return -1;
     t->caps->env_tap.opt = TELNET_TELOPT_NEW_ENVIRON;
     t->caps->env_tap.fn = on_environ_sb;
+    t->caps->env_tap.refused = on_refused;
     t->caps->env_tap.ctx = t;
     tnfilter_set_tap(&t->filter, &t->caps->env_tap);
     t->telnet = telnet_init(telopts, on_event, 0, t);

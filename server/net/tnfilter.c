@@ -28,7 +28,9 @@
 enum {
     TF_DATA = TNFILTER_PLAIN, /* plain data */
     TF_IAC,      /* IAC held back */
-    TF_NEG,      /* IAC WILL/WONT/DO/DONT passed: an option byte follows */
+    TF_NEG,      /* IAC WILL/DO passed: an option byte follows */
+    TF_REFUSAL,  /* IAC WONT passed: an option byte follows */
+    TF_REFUSAL_DONT, /* IAC DONT passed: an option byte follows */
     TF_SB,       /* IAC SB held back: the option byte decides */
     TF_SB_DATA,  /* inside a subnegotiation */
     TF_SB_IAC    /* IAC inside a subnegotiation (held back, or dropped) */
@@ -77,7 +79,8 @@ static size_t pass_command(tnfilter_t *f, unsigned char cmd, unsigned char *out)
 {
     out[0] = IAC;
     out[1] = cmd;
-    f->state = (cmd >= WILL && cmd <= DONT) ? TF_NEG : TF_DATA;
+    f->state = cmd == WONT ? TF_REFUSAL : cmd == DONT ? TF_REFUSAL_DONT
+               : (cmd == WILL || cmd == DO) ? TF_NEG : TF_DATA;
     return 2;
 }
 
@@ -155,6 +158,15 @@ long tnfilter_feed(tnfilter_t *f, const unsigned char *in, size_t len,
 
         case TF_NEG:
             out[o++] = b; /* the option byte, whatever its value */
+            f->state = TF_DATA;
+            break;
+
+        case TF_REFUSAL:
+        case TF_REFUSAL_DONT:
+            out[o++] = b; /* as TF_NEG's, and told */
+            if (f->tap && f->tap->refused)
+                f->tap->refused(f->tap->ctx,
+                                f->state == TF_REFUSAL ? WONT : DONT, b);
             f->state = TF_DATA;
             break;
 

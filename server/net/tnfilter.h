@@ -51,6 +51,11 @@
 typedef struct tnfilter_tap {
     unsigned char opt;     /* the option tapped (one of those dropped) */
     void (*fn)(void *ctx, const unsigned char *data, size_t len);
+    /* Every WONT and DONT the client sends (cmd 252 or 254, and its
+     * option) as it passes, NULL: none. libtelnet 0.21 raises no event
+     * for a refusal of what we asked (docs/telnet.md, pitfall 2): this is
+     * how the server learns of one at once. */
+    void (*refused)(void *ctx, unsigned char cmd, unsigned char opt);
     void *ctx;
     unsigned char buf[TNFILTER_SB_MAX]; /* the subnegotiation collected */
 } tnfilter_tap_t;
@@ -83,8 +88,9 @@ static inline int tnfilter_plain(const tnfilter_t *f)
 void tnfilter_init(tnfilter_t *f);
 
 /* Taps tap->opt (one of the options dropped: NEW-ENVIRON): tap->fn gets
- * the data of each of its subnegotiations, collected in tap->buf. tap
- * (the caller's) must outlive its use; NULL removes it. */
+ * the data of each of its subnegotiations, collected in tap->buf, and
+ * tap->refused each WONT and DONT. tap (the caller's) must outlive its
+ * use; NULL removes it. */
 void tnfilter_set_tap(tnfilter_t *f, tnfilter_tap_t *tap);
 
 /* Filters in[0..len) into out. The output is never longer than len +

@@ -45,9 +45,14 @@ static void on_negotiate_deadline(uv_timer_t *t)
         sess_close(s, "no HTTP request in time", 0, NULL);
         return;
     }
-    /* Refusals raise no telnet event: the deadline decides. */
-    if (s->state == S_NEGOTIATING && !sess_closing(s))
+    /* Some answers never came (a client that speaks no telnet, nc; or one
+     * that ignores a question): the deadline decides. A refusal is an
+     * answer (telnet_conn.c, on_refused). */
+    if (s->state == S_NEGOTIATING && !sess_closing(s)) {
+        log_debug("session %llu: negotiation_ms passed before the client's "
+                  "answers", (unsigned long long)s->id);
         sess_start_lobby(s);
+    }
 }
 
 /* The session's address, for the log and the per-address limits. */

@@ -63,6 +63,40 @@ START_TEST(keys_with_the_answers)
 }
 END_TEST
 
+#define LATE "negotiation_ms passed before the client's answers"
+
+/* A client that refuses everything the server asks (DONT ECHO and SGA,
+ * WONT NAWS and TTYPE) has answered: its lobby starts at once, not when
+ * negotiation_ms (10 s here) has passed, which the log would then say
+ * (libtelnet raises no event for a refusal: tnfilter tells it). A client
+ * that answers nothing (nc) waits the deadline (0.1 s) out, and the log
+ * says so. */
+START_TEST(refusals_end_the_negotiation)
+{
+    tsrv_t *s = srv_start("--set", "negotiation_ms=10000", "--log-level",
+                          "debug", NULL);
+    static const char no[] = IAC "\xfe\x01" IAC "\xfe\x03" IAC "\xfc\x1f"
+                             IAC "\xfc\x18";
+    cl_opts_t o = { .raw = 1 };
+    tclient_t *c = cl_connect(srv_port(s), &o);
+    ck_assert_uint_eq(cl_send_raw(c, no, sizeof no - 1, 0, CL_WAIT_MS),
+                      sizeof no - 1);
+    play_wait_text(c, "Play (as a guest)");
+    ck_assert_msg(!srv_log_has(s, LATE), "%s", srv_log(s));
+    cl_close(c);
+    srv_stop(s);
+
+    /* (a short deadline: nothing will come) */
+    s = srv_start("--set", "negotiation_ms=100", "--log-level", "debug",
+                  NULL);
+    tclient_t *nc = cl_connect(srv_port(s), &o);
+    play_wait_text(nc, "Play (as a guest)");
+    ck_assert(srv_log_has(s, LATE));
+    cl_close(nc);
+    srv_stop(s);
+}
+END_TEST
+
 /* A name with an escape sequence in it ("ab" ESC[31m "red"): the decoder
  * drops the sequence, and the prompt refuses the line with the reason
  * instead of taking "abred". */
@@ -92,6 +126,7 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, keys_in_the_first_packet);
     tcase_add_test(tc, keys_with_the_answers);
+    tcase_add_test(tc, refusals_end_the_negotiation);
     tcase_add_test(tc, name_with_an_escape_refused);
     suite_add_tcase(s, tc);
     return s;

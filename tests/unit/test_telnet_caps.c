@@ -106,17 +106,29 @@ START_TEST(test_nothing_said_is_plain)
 {
     conn_t c;
     open_conn(&c);
-    /* (a refusal of what we asked raises no event: the session's deadline
-     * ends such a negotiation) */
-    feed(&c, S(IAC DO ECHO IAC WONT NAWS IAC WONT TTYPE));
+    /* A refusal of what we asked answers it: libtelnet raises no event
+     * for one (docs/telnet.md, pitfall 2), tnfilter tells it, so the
+     * negotiation ends with the last answer, not at the deadline. */
+    feed(&c, S(IAC DO ECHO IAC WONT NAWS));
+    ck_assert(!tconn_negotiated(&c.tc)); /* TTYPE not answered yet */
+    feed(&c, S(IAC WONT TTYPE));
+    ck_assert(tconn_negotiated(&c.tc));
     check_display(&c, GLYPHS_ASCII, COLOURS_16);
     ck_assert_int_eq(c.tc.caps->nttypes, 0);
     /* no question we did not ask before: NEW-ENVIRON only when offered */
     ck_assert_int_eq(sent_count(&c, S(IAC DO NEW_ENVIRON)), 0);
     tconn_free(&c.tc);
 
+    open_conn(&c); /* DONT ECHO answers ECHO; WONT TTYPE cut in two */
+    feed(&c, S(IAC DONT ECHO IAC WONT NAWS IAC WONT));
+    ck_assert(!tconn_negotiated(&c.tc));
+    feed(&c, S(TTYPE));
+    ck_assert(tconn_negotiated(&c.tc));
+    tconn_free(&c.tc);
+
     open_conn(&c); /* a raw client (nc): no telnet at all */
     feed(&c, S("hello"));
+    ck_assert(!tconn_negotiated(&c.tc)); /* the deadline ends it */
     check_display(&c, GLYPHS_ASCII, COLOURS_16);
     tconn_free(&c.tc);
 }

@@ -15,6 +15,8 @@
 #define SE "\xf0"
 #define WILL "\xfb"
 #define DO "\xfd"
+#define WONT "\xfc"
+#define DONT "\xfe"
 #define NOP "\xf1"
 #define NAWS "\x1f"
 #define TTYPE "\x18"
@@ -367,6 +369,57 @@ START_TEST(test_libtelnet_many_environ)
 }
 END_TEST
 
+/* The refusals a tap was told, as "cmd opt" pairs of bytes. */
+typedef struct refusals {
+    unsigned char seen[16];
+    int n;
+} refusals_t;
+
+static void on_refused(void *ctx, unsigned char cmd, unsigned char opt)
+{
+    refusals_t *r = ctx;
+    if (r->n + 2 <= (int)sizeof r->seen) {
+        r->seen[r->n++] = cmd;
+        r->seen[r->n++] = opt;
+    }
+}
+
+static void on_tapped(void *ctx, const unsigned char *data, size_t len)
+{
+    (void)ctx;
+    (void)data;
+    (void)len;
+}
+
+/* Each WONT and DONT is told once, with its option, however the bytes
+ * are split; WILL and DO are not, nor 252 or 254 inside a
+ * subnegotiation's data; and the bytes pass unchanged. */
+START_TEST(test_refusals_told)
+{
+    static const unsigned char in[] =
+        IAC WILL TTYPE IAC WONT NAWS IAC SB TTYPE "\xfc\x1f" IAC SE
+        IAC DO NAWS IAC DONT "\x01" IAC IAC "\xfc" IAC WONT TTYPE;
+    static const unsigned char want[] = { 0xfc, 0x1f, 0xfe, 0x01, 0xfc, 0x18 };
+    for (size_t cut = 0; cut <= sizeof in - 1; cut++) {
+        refusals_t r = { .n = 0 };
+        tnfilter_tap_t tap = { .opt = 39, .fn = on_tapped,
+                               .refused = on_refused, .ctx = &r };
+        tnfilter_t f;
+        tnfilter_init(&f);
+        tnfilter_set_tap(&f, &tap);
+        unsigned char out[sizeof in + 2 * TNFILTER_HELD_MAX];
+        long a = tnfilter_feed(&f, in, cut, out, cut + TNFILTER_HELD_MAX);
+        long b = tnfilter_feed(&f, in + cut, sizeof in - 1 - cut, out + a,
+                               sizeof in - 1 - cut + TNFILTER_HELD_MAX);
+        ck_assert_int_eq(a + b, (long)sizeof in - 1);
+        ck_assert(memcmp(out, in, sizeof in - 1) == 0);
+        ck_assert_msg(r.n == (int)sizeof want &&
+                      memcmp(r.seen, want, sizeof want) == 0,
+                      "cut at %zu: %d bytes told", cut, r.n);
+    }
+}
+END_TEST
+
 static unsigned int lcg(unsigned int *s)
 {
     *s = *s * 1103515245u + 12345u;
@@ -425,6 +478,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_libtelnet_environ_smuggle);
     tcase_add_test(tc, test_libtelnet_many_environ);
     tcase_add_test(tc, test_random_streams);
+    tcase_add_test(tc, test_refusals_told);
     suite_add_tcase(s, tc);
     return s;
 }
