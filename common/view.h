@@ -71,8 +71,9 @@ int view_label_row(const screen_t *s, int n);
 /* Which of a label's forms (NULL-ended, longest first) goes where on a
  * screen drawn by view_draw: beside the map on row 0 if the first form
  * fits there, else the first form that fits whole at the end of a log
- * row (view_label_row); when none does, the last and shortest over the
- * end of the log's first (oldest) row. The form's index; its row in *y. */
+ * row (view_label_row). The form's index, its row in *y; -1 when none
+ * fits, with *y the log's first (oldest) row, where the shortest would
+ * cover the least. */
 int view_label_place(const screen_t *s, const char *const *forms, int *y);
 
 /* The map tile under cell (x, y) of a w x h play screen of g: 1 and the

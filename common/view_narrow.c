@@ -55,17 +55,16 @@ int view_label_row(const screen_t *s, int n)
 
 int view_label_place(const screen_t *s, const char *const *forms, int *y)
 {
-    int i = 0;
-    for (; forms[i]; i++) {
+    for (int i = 0; forms[i]; i++) {
         int n = (int)strlen(forms[i]);
         *y = s->w - n >= MAP_W ? 0 : view_label_row(s, n);
         if (*y >= 0)
             return i;
     }
-    /* No form fits whole anywhere: the shortest covers the least of the
-     * oldest log line. */
+    /* No form fits whole anywhere: the shortest would cover the least of
+     * the oldest log line (the caller's choice). */
     *y = view_log_top(s->w, s->h);
-    return i - 1;
+    return -1;
 }
 
 void view_layout(const game_t *g, int w, int h, view_layout_t *lo)

@@ -558,11 +558,12 @@ void sess_notice_clear(sess_t *s, enum sess_notice_by by);
 /* Writes a host line (who is watched, the replay's speed) black on bg,
  * right-aligned, where it hides no map cell: forms is the line's forms,
  * longest first, NULL-ended, and the first that fits beside the map on
- * row 0 or at the end of a log line is drawn there; when none fits, the
- * shortest over the end of the log's oldest line (view_label_place; on a
- * log row it tells the view cache: view_cache_log_overdrawn). */
+ * row 0 or at the end of a log line is drawn there; when none fits and
+ * cover is 1, the shortest over the end of the log's oldest line, and
+ * with cover 0 none (view_label_place; on a log row it tells the view
+ * cache: view_cache_log_overdrawn). */
 void sess_overlay_line(sess_t *s, screen_t *next, const char *const *forms,
-                       uint8_t bg);
+                       uint8_t bg, int cover);
 
 /* --- the display and the options screen (session_options.c) --------------- */
 

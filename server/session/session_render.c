@@ -206,13 +206,18 @@ void sess_view_draw(sess_t *s, const game_t *g, screen_t *next)
 }
 
 void sess_overlay_line(sess_t *s, screen_t *next, const char *const *forms,
-                       uint8_t bg)
+                       uint8_t bg, int cover)
 {
     /* Never over the map (in the narrow layout the log is under the map
      * window: view_layout); over a log line's end only when no form of
-     * the line has room (view_label_place). */
-    int y;
-    const char *text = forms[view_label_place(next, forms, &y)];
+     * the line has room (view_label_place) and the caller says so. */
+    int y, i = view_label_place(next, forms, &y);
+    if (i < 0 && !cover)
+        return;
+    if (i < 0)
+        while (forms[i + 1])
+            i++;
+    const char *text = forms[i];
     int n = (int)strlen(text);
     screen_puts(next, next->w - n > 0 ? next->w - n : 0, y, text, COL_BLACK,
                 bg, 0);

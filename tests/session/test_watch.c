@@ -74,7 +74,16 @@ START_TEST(watcher_sees_the_game_at_its_own_size)
     char row[256];
     ck_assert(strncmp(cl_row(w, 32, row, sizeof row), "HP: ", 4) == 0);
     ck_assert_int_eq(cl_turn(w), 1);
-    /* The player sees that someone watches. */
+    /* The player sees that someone watches; not over the help's page
+     * (the row under its keys had room for it: no log row there). */
+    play_wait_text(p, "1 watching");
+    ck_assert(cl_key(p, "?"));
+    play_wait_text(p, "Keys (? again");
+    ck_assert(cl_sync(p, CL_WAIT_MS));
+    ck_assert_msg(!cl_screen_has(p, "1 watching"), "over the help");
+    ck_assert(cl_key(p, "?"));
+    play_wait_text(p, "Monsters (from the top");
+    ck_assert(cl_key(p, " "));
     play_wait_text(p, "1 watching");
 
     /* Keys the player presses: the watcher's copy follows each one. */
@@ -164,8 +173,9 @@ END_TEST
 
 /* A watcher at 40x20 (a phone) gets the narrow layout (docs/game.md,
  * "Small terminals"): the short status line, the '@' in the map window,
- * the "Watching" line at the right end of the log's first row (under the
- * window, as under the map at 80 columns); and it follows the player. */
+ * the watcher's line in its shorter form (no log row has room for the
+ * whole) at the right end of the log's first row (under the window, as
+ * under the map at 80 columns); and it follows the player. */
 START_TEST(narrow_watcher_follows)
 {
     tsrv_t *s = srv_start("--seed", "42", NULL);
@@ -180,7 +190,7 @@ START_TEST(narrow_watcher_follows)
     ck_assert_str_eq(cl_row(w, 19, row, sizeof row),
                      "HP:30/30  L:1  XP:0  $0  D:1  T:1");
     ck_assert_str_eq(cl_row(w, 16, row, sizeof row),
-                     "Welcome to t Watching guest1 - q leaves");
+                     "Welcome to the dungeo guest1 - q leaves");
     int x, y;
     ck_assert_int_eq(cl_find(w, '@', &x, &y), 1);
     ck_assert_int_lt(y, 16);

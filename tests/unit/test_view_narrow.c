@@ -249,8 +249,8 @@ static void fill_row(screen_t *s, int y, int n)
 
 /* A watcher's or a replay's label (view_label_place): beside the map on
  * row 0 when the terminal is wide enough; else the longest form that
- * fits whole at the end of a log row; when none does, the shortest over
- * the end of the oldest log row, so that a full log loses the least. */
+ * fits whole at the end of a log row; when none does, none, and the
+ * oldest log row named (where the shortest would lose the least). */
 START_TEST(label_takes_the_form_that_fits)
 {
     static const char longer[] = " Watching somebody-long - q leaves ";
@@ -282,7 +282,7 @@ START_TEST(label_takes_the_form_that_fits)
     ck_assert_int_eq(y, top + 1);
 
     fill_row(&s, top + 1, 80 - m + 1); /* room for neither */
-    ck_assert_int_eq(view_label_place(&s, forms, &y), 1);
+    ck_assert_int_eq(view_label_place(&s, forms, &y), -1);
     ck_assert_int_eq(y, top);
     screen_free(&s);
     game_free(g);
