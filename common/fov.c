@@ -38,13 +38,15 @@ static int floor_div(int a, int b)
     return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
 
-/* Scans one row at `depth` between slopes sn/sd and en/ed, then the rows
- * behind it (recursively; the depth of recursion is at most the radius).
- * Tiles off the map are walls that are never lit. */
-static void scan(const fov_ctx_t *c, int depth, int sn, int sd, int en, int ed)
+/* Scans one row at `depth` (1 to the radius) between slopes sn/sd and
+ * en/ed, then the rows behind it within the radius (recursively; the depth
+ * of recursion is at most the radius). Tiles off the map are walls that
+ * are never lit. The rows behind are tested here, not by a call that
+ * returns at once; not inline: gcc inlining the recursion into itself
+ * cost ~1% of a view (docs/performance.md, "The field of view's rows"). */
+static __attribute__((noinline)) void scan(const fov_ctx_t *c, int depth,
+                                           int sn, int sd, int en, int ed)
 {
-    if (depth > c->radius)
-        return;
     /* The row's first tile and the step between its tiles, and which of its
      * columns are on the map (lo..hi; none when lo > hi). */
     int x0 = c->ox + depth * c->dx, y0 = c->oy + depth * c->dy;
@@ -66,6 +68,11 @@ static void scan(const fov_ctx_t *c, int depth, int sn, int sd, int en, int ed)
      * rounded half down. */
     int min_col = floor_div(2 * depth * sn + sd, 2 * sd);
     int max_col = -floor_div(-(2 * depth * en - ed), 2 * ed);
+    /* The floors whose centre lies within [start, end]: col * sd >= depth
+     * * sn from min_col or the next, col * ed <= depth * en up to max_col
+     * or the one before (min_col and max_col round half way). */
+    int floor_lo = min_col + (min_col * sd < depth * sn);
+    int floor_hi = max_col - (max_col * ed > depth * en);
     int prev = -1; /* -1 none yet, 0 floor, 1 wall */
     for (int col = min_col; col <= max_col; col++) {
         int on_map = col >= lo && col <= hi;
@@ -74,20 +81,22 @@ static void scan(const fov_ctx_t *c, int depth, int sn, int sd, int en, int ed)
         /* Lit: a wall, or a floor whose centre lies within [start, end]
          * (symmetric); on the map and within the radius. */
         if (on_map && col * col <= r2 &&
-            (wall || (col * sd >= depth * sn && col * ed <= depth * en))) {
+            (wall || (col >= floor_lo && col <= floor_hi))) {
             c->lit[at] = 1;
         }
         if (prev == 1 && !wall) {
             /* Leaving a wall: the row's visible part starts at this tile's
-             * left edge, slope (2col - 1) / (2depth). */
+             * left edge, slope (2col - 1) / (2depth), and its first centre
+             * within is this tile's. */
             sn = 2 * col - 1;
             sd = 2 * depth;
+            floor_lo = col;
         }
-        if (prev == 0 && wall)
+        if (prev == 0 && wall && depth < c->radius)
             scan(c, depth + 1, sn, sd, 2 * col - 1, 2 * depth);
         prev = wall;
     }
-    if (prev == 0)
+    if (prev == 0 && depth < c->radius)
         scan(c, depth + 1, sn, sd, en, ed);
 }
 
@@ -113,9 +122,11 @@ static unsigned gather8(const uint8_t *p)
     return (unsigned)((w * 0x0102040810204080ULL) >> 56);
 }
 
-/* The square's lit bytes into vis's bits (or'ed in). */
+/* The square's lit bytes into vis's bits, and seen's if not NULL (or'ed
+ * in). */
 static void put_view(const uint8_t *lit, int ox, int oy,
-                     uint8_t vis[MAP_H][TILE_BITS_ROW])
+                     uint8_t vis[MAP_H][TILE_BITS_ROW],
+                     uint8_t seen[MAP_H][TILE_BITS_ROW])
 {
     int x0, y0, y1;
     view_square(ox, oy, &x0, &y0, &y1);
@@ -127,6 +138,11 @@ static void put_view(const uint8_t *lit, int ox, int oy,
         memcpy(&word, &vis[y][x0 >> 3], sizeof word);
         word |= bits << (x0 & 7);
         memcpy(&vis[y][x0 >> 3], &word, sizeof word);
+        if (seen) {
+            memcpy(&word, &seen[y][x0 >> 3], sizeof word);
+            word |= bits << (x0 & 7);
+            memcpy(&seen[y][x0 >> 3], &word, sizeof word);
+        }
     }
 }
 
@@ -134,11 +150,12 @@ void fov_compute(const map_t *m, int ox, int oy, int radius,
                  uint8_t vis[MAP_H][TILE_BITS_ROW])
 {
     memset(vis, 0, (size_t)MAP_H * TILE_BITS_ROW);
-    fov_light(m, ox, oy, radius, vis);
+    fov_light(m, ox, oy, radius, vis, NULL);
 }
 
 void fov_light(const map_t *m, int ox, int oy, int radius,
-               uint8_t vis[MAP_H][TILE_BITS_ROW])
+               uint8_t vis[MAP_H][TILE_BITS_ROW],
+               uint8_t seen[MAP_H][TILE_BITS_ROW])
 {
     if (!map_in_bounds(ox, oy))
         return;
@@ -159,7 +176,8 @@ void fov_light(const map_t *m, int ox, int oy, int radius,
         c.dx = quadrants[q].dx;
         c.cy = quadrants[q].cy;
         c.dy = quadrants[q].dy;
-        scan(&c, 1, -1, 1, 1, 1);
+        if (radius >= 1)
+            scan(&c, 1, -1, 1, 1, 1);
     }
-    put_view(lit, ox, oy, vis);
+    put_view(lit, ox, oy, vis, seen);
 }

@@ -20,9 +20,12 @@ void fov_compute(const map_t *m, int ox, int oy, int radius,
 
 /* fov_compute without clearing vis first: it only adds tiles, all within
  * radius of (ox, oy), so a caller that knows where vis's tiles are clears
- * just those (game_update_fov). */
+ * just those (game_update_fov). seen (may be NULL): the same tiles are
+ * added to it too (the tiles explored), word by word as they are put in
+ * vis, not by a pass over vis's rows after. */
 void fov_light(const map_t *m, int ox, int oy, int radius,
-               uint8_t vis[MAP_H][TILE_BITS_ROW]);
+               uint8_t vis[MAP_H][TILE_BITS_ROW],
+               uint8_t seen[MAP_H][TILE_BITS_ROW]);
 
 /* The map rows a view from row oy can light: y0..y1 (those within
  * FOV_RADIUS, on the map). */

@@ -85,11 +85,13 @@ END_TEST
  * the field of view as it was before it was made cheaper (docs/
  * performance.md, "Cheaper turns") and before the view became bits ("Seen
  * and in view, as bits"): any tile seen or not seen otherwise changes it,
- * and with it every game's state. fov_light only adds tiles. */
+ * and with it every game's state. fov_light only adds tiles, to vis and
+ * to the seen set it is given. */
 START_TEST(views_pinned)
 {
     static map_t m;
-    static uint8_t before[MAP_H][TILE_BITS_ROW];
+    static uint8_t before[MAP_H][TILE_BITS_ROW], view[MAP_H][TILE_BITS_ROW],
+        seen_set[MAP_H][TILE_BITS_ROW];
     rng_t r;
     rng_seed(&r, 77);
     uint64_t h = 1469598103934665603ull;
@@ -107,17 +109,28 @@ START_TEST(views_pinned)
                         h = (h ^ tile_bit(vis[y], x)) * 1099511628211ull;
                         seen += tile_bit(vis[y], x);
                     }
-                /* Lit over a set with every fourth tile in: those stay. */
+                /* Lit over a set with every fourth tile in: those stay,
+                 * and the view is added; the same view is added to seen_set
+                 * (every fifth tile in) too. */
+                memcpy(view, vis, sizeof vis);
                 for (int y = 0; y < MAP_H; y++)
-                    for (int x = 0; x < MAP_W; x++)
+                    for (int x = 0; x < MAP_W; x++) {
                         tile_bit_put(before[y], x, (x + y) % 4 == 0);
+                        tile_bit_put(seen_set[y], x, (3 * x + y) % 5 == 0);
+                    }
                 memcpy(vis, before, sizeof vis);
-                fov_light(&m, ox, oy, FOV_RADIUS, vis);
+                fov_light(&m, ox, oy, FOV_RADIUS, vis, seen_set);
                 for (int y = 0; y < MAP_H; y++)
-                    for (int x = 0; x < MAP_W; x++)
-                        if ((x + y) % 4 == 0 && !tile_bit(vis[y], x))
-                            ck_abort_msg("(%d,%d) from (%d,%d) taken out", x,
-                                         y, ox, oy);
+                    for (int x = 0; x < MAP_W; x++) {
+                        int in = tile_bit(view[y], x);
+                        if (tile_bit(vis[y], x) != ((x + y) % 4 == 0 || in))
+                            ck_abort_msg("(%d,%d) from (%d,%d) taken out or "
+                                         "not added", x, y, ox, oy);
+                        if (tile_bit(seen_set[y], x) !=
+                            ((3 * x + y) % 5 == 0 || in))
+                            ck_abort_msg("(%d,%d) from (%d,%d): seen not "
+                                         "the view added", x, y, ox, oy);
+                    }
             }
     }
     ck_assert_int_gt(seen, 100000);
