@@ -8,6 +8,11 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A line that is no key's. Short enough for one row of the lobby's note
+ * at 80 columns (a play-test met the longer words cut at "your ."). */
+#define KEY_LINE_REFUSED \
+    "Not a public key line (type, key, comment): paste your .pub file's line."
+
 #define SSHKEY_RSA_MIN_BITS 2048
 
 int sshkey_fingerprint(void *key, char *fp, size_t fplen)
@@ -108,8 +113,7 @@ int sshkey_parse_line(const char *line, sshkey_line_t *out, char *why,
         return -1;
     }
     if (tn >= sizeof type || bn == 0 || bn >= sizeof b64) {
-        snprintf(why, whylen, "That is not a public key line (type, key, "
-                 "comment): paste the line of your .pub file.");
+        snprintf(why, whylen, "%s", KEY_LINE_REFUSED);
         return -1;
     }
     memcpy(type, tw, tn);
@@ -118,8 +122,7 @@ int sshkey_parse_line(const char *line, sshkey_line_t *out, char *why,
     b64[bn] = '\0';
     enum ssh_keytypes_e t = ssh_key_type_from_name(type);
     if (t == SSH_KEYTYPE_UNKNOWN) {
-        snprintf(why, whylen, "That is not a public key line (type, key, "
-                 "comment): paste the line of your .pub file.");
+        snprintf(why, whylen, "%s", KEY_LINE_REFUSED);
         return -1;
     }
     if (!type_taken(t)) {

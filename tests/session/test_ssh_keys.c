@@ -195,7 +195,9 @@ START_TEST(keys_page_over_telnet)
     play_wait_text(c, "No key yet.");
     play_wait_text(c, "no SSH port open now");
     sshc_paste_key(c, "hello world");
-    play_wait_text(c, "That is not a public key line");
+    /* whole on one row at 80 columns */
+    play_wait_text(c, "Not a public key line (type, key, comment): paste "
+                   "your .pub file's line.");
     ck_assert(cl_key(c, "\x1b"));
     play_wait_text(c, "No key yet.");
     sshc_paste_key(c, line);

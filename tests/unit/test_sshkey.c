@@ -111,8 +111,8 @@ START_TEST(bad_lines_refused)
     char line[SSHKEY_LINE_MAX + 2], bare[STORE_KEY_TEXT_MAX + 1];
     refused("", "Paste the line");
     refused("   ", "Paste the line");
-    refused("hello world", "not a public key line");
-    refused("ssh-ed25519", "not a public key line");
+    refused("hello world", "Not a public key line");
+    refused("ssh-ed25519", "Not a public key line");
     /* a character of the data changed: libssh cannot read it */
     first_two(ED25519, bare, sizeof bare);
     bare[20] = bare[20] == 'A' ? 'B' : 'A';
