@@ -269,14 +269,30 @@ static void draw_box(screen_t *s, const display_t *d, int style, int x0,
         }
 }
 
+/* The blast's radius of what is being aimed (a fireball's), or 0. */
+static int blast_radius(const game_t *g)
+{
+    int slot = g->target.slot;
+    if (slot < 0 || slot >= PACK_SIZE || !item_pack_has(g, slot))
+        return 0;
+    return item_stats(g->pack[slot])->radius;
+}
+
 /* MODE_TARGET: every tile that may be chosen (in view, in range) on
- * a blue ground; the cursor in reverse video. */
+ * a blue ground; a blast's tiles around the cursor (a fireball's, which
+ * burns the player too) on a red one, the player's own among them; the
+ * cursor in reverse video. A play-test burned itself for 12 of its 13 HP
+ * with the blast's reach shown nowhere. */
 void view_target(const game_t *g, const display_t *d, screen_t *s)
 {
     uint8_t ground = d->colours == COLOURS_16 ? COL_BLUE : COL_TARGET_GROUND;
+    int r = blast_radius(g);
     for (int y = 0; y < MAP_H; y++)
         for (int x = 0; x < MAP_W; x++)
-            if (target_allowed(g, x, y))
+            if (r > 0 && y < MAP_H - 1 && /* (that row is the log's) */
+                item_in_reach(g->target.x, g->target.y, x, y, r))
+                screen_at(s, x, y)->bg = COL_RED;
+            else if (target_allowed(g, x, y))
                 screen_at(s, x, y)->bg = ground;
     cell_t *c = screen_at(s, g->target.x, g->target.y);
     if (c)

@@ -259,18 +259,26 @@ START_TEST(fireball_cancelled_then_cast_with_a_click)
     cl_cell_t cell;
     ck_assert_int_eq(cl_cell(c, g->target.x, g->target.y, &cell), 0);
     ck_assert(cell.reverse);
-    int lit = 0;
+    int lit = 0, blast = 0;
     /* The ground a scroll may be aimed at, in the palette's tone: the
-     * client says XTERM-256COLOR (its 16-colour fallback is blue). */
+     * client says XTERM-256COLOR (its 16-colour fallback is blue); the
+     * fireball's blast around the cursor red, over it. */
     int ground = palette_colour(COL_TARGET_GROUND)->xterm;
+    int r = item_stats(IK_FIREBALL)->radius;
+    ck_assert_int_gt(r, 0);
     /* The map's last row (border wall) is the log's first. */
     for (int y = 0; y < MAP_H - 1; y++)
         for (int x = 0; x < MAP_W; x++) {
             cl_cell(c, x, y, &cell);
-            ck_assert_int_eq(cell.bg == ground, target_allowed(g, x, y));
+            int burns = item_in_reach(g->target.x, g->target.y, x, y, r);
+            ck_assert_int_eq(cell.bg == COL_RED, burns);
+            ck_assert_int_eq(cell.bg == ground,
+                             !burns && target_allowed(g, x, y));
             lit += cell.bg == ground;
+            blast += burns;
         }
     ck_assert_int_gt(lit, 10);
+    ck_assert_int_gt(blast, 20);
 
     /* Esc: no turn, the scroll stays, mouse reporting off. */
     int turn = cl_turn(c);
