@@ -333,7 +333,7 @@ static void draw_pack(const game_t *g, const display_t *d, screen_t *s)
                 g->mode == MODE_DROP
                     ? "Drop which item? Press its letter (Esc: back)."
                 : g->mode == MODE_IDENTIFY
-                    ? "Identify which item? Press its letter."
+                    ? "Identify which item? Press its letter (Esc: the scroll is spent)."
                 : g->mode == MODE_THROW
                     ? "Throw which item? Press its letter (Esc: back)."
                     : "Inventory: press a letter to use, wield or wear it (Esc: back).",

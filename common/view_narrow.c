@@ -173,7 +173,7 @@ static const char *pack_question(const game_t *g)
     case MODE_DROP:
         return "Drop which? (Esc: back)";
     case MODE_IDENTIFY:
-        return "Identify which?";
+        return "Identify which? (Esc: spent)";
     case MODE_THROW:
         return "Throw which? (Esc: back)";
     default:

@@ -150,7 +150,8 @@ START_TEST(scroll_of_identify)
     screen_t s;
     screen_init(&s, 80, 24);
     view_draw(g, &s);
-    ck_assert(screen_has(&s, "Identify which item? Press its letter."));
+    ck_assert(screen_has(&s, "Identify which item? Press its letter (Esc: the "
+                         "scroll is spent)."));
     /* The read scroll's letter is empty now: nothing happens. */
     ck_assert_int_eq(game_key(g, 'a'), 0);
     ck_assert_int_eq(g->mode, MODE_IDENTIFY);

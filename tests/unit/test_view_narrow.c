@@ -348,7 +348,7 @@ START_TEST(throw_and_identify_lists)
     ck_assert(strstr(row(&s, 2), "dart"));
     g->mode = MODE_IDENTIFY;
     view_draw(g, &s);
-    ck_assert_str_eq(row(&s, 0), "Identify which?");
+    ck_assert_str_eq(row(&s, 0), "Identify which? (Esc: spent)");
     ck_assert(strstr(row(&s, 2), "dart"));
     screen_free(&s);
     game_free(g);
