@@ -1,4 +1,5 @@
 /* ssh_conn.c - one SSH connection on a bridge thread (ssh_conn.h). */
+#define _GNU_SOURCE /* POLLRDHUP */
 #include "ssh_conn.h"
 
 #include <errno.h>
@@ -342,19 +343,38 @@ int ssh_conn_start(ssh_conn_t *c)
     return 0;
 }
 
-/* A failed key's wait: out of the poll until it is over. */
-static void follow_pause(ssh_conn_t *c, uint64_t now)
+/* 1 if the client has closed its side: looked at without reading, as
+ * nothing of a paused connection is read. */
+static int peer_gone(ssh_conn_t *c)
+{
+    struct pollfd p = { .fd = ssh_get_fd(c->session), .events = POLLRDHUP };
+    return p.fd >= 0 && poll(&p, 1, 0) > 0 &&
+           (p.revents & (POLLRDHUP | POLLHUP | POLLERR));
+}
+
+/* A failed key's wait: out of the poll until it is over. A client that
+ * leaves meanwhile ends it at once (at the next sweep): else its
+ * connection, never read, sat in CLOSE-WAIT to the wait's end, holding
+ * its place among the connections not in (a red-team run held 397 that
+ * way and had honest players told the server was busy). 1: it left. */
+static int follow_pause(ssh_conn_t *c, uint64_t now)
 {
     if (!c->paused_until_ms)
-        return;
+        return 0;
     if (now < c->paused_until_ms) {
         if (c->in_event && ssh_event_remove_session(c->ev, c->session) == SSH_OK)
             c->in_event = 0;
-        return;
+        if (!c->in_event && peer_gone(c)) {
+            log_info("ssh %s: left during its wait after failed keys",
+                     c->addr);
+            return 1;
+        }
+        return 0;
     }
     c->paused_until_ms = 0;
     if (!c->in_event && ssh_event_add_session(c->ev, c->session) == SSH_OK)
         c->in_event = 1;
+    return 0;
 }
 
 /* The records the session reads first (ssh_link.h): the terminal, the
@@ -440,8 +460,7 @@ int ssh_conn_service(ssh_conn_t *c, uint64_t now)
                  c->b->grace_ms);
         return 1;
     }
-    follow_pause(c, now);
-    return 0;
+    return follow_pause(c, now);
 }
 
 /* A connection that ended before it was handed: the worker's count of it

@@ -115,6 +115,40 @@ START_TEST(failed_keys_slow_the_address_not_the_owner)
 }
 END_TEST
 
+/* A client that leaves while its connection waits out failed keys (a
+ * minute here) frees its place at once: before, the connection was not
+ * read until the wait's end and sat in CLOSE-WAIT, counted among the
+ * address's connections not in (a red team pinned 397 that way). */
+START_TEST(a_client_gone_during_its_wait_is_let_go)
+{
+    char other[512], out[4096];
+    sshc_make_key("other", other, sizeof other, NULL, 0);
+    int sport;
+    tsrv_t *s = ssh_server(&sport, "ssh_fail_delay_ms=60000",
+                           "ssh_unauth_per_ip=2");
+    for (int i = 0; i < 4; i++) {
+        int rc = sshc_run("127.0.0.2", "other", "nobody", sport, out,
+                          sizeof out);
+        ck_assert_int_ne(rc, 0);
+        ck_assert_msg(strstr(out, "Permission denied (publickey)"), "%s", out);
+    }
+    ck_assert(srv_wait_log(s, "the next answer waits 60000 ms", CL_WAIT_MS));
+    ck_assert_msg(srv_wait_log(s, "left during its wait after failed keys",
+                               CL_WAIT_MS), "%s", srv_log(s));
+    /* its place is free: two connections from the address are taken */
+    cl_opts_t o = { .raw = 1, .src = "127.0.0.2" };
+    tclient_t *a = cl_connect(sport, &o), *b = cl_connect(sport, &o);
+    ck_assert(cl_wait_text(a, "SSH-2.0", CL_WAIT_MS) ||
+              cl_stream_has(a, "SSH-2.0"));
+    ck_assert(cl_wait_text(b, "SSH-2.0", CL_WAIT_MS) ||
+              cl_stream_has(b, "SSH-2.0"));
+    ck_assert_int_eq(srv_log_count(s, "not logged in yet"), 0);
+    cl_close(a);
+    cl_close(b);
+    srv_stop(s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("ssh guard");
@@ -125,6 +159,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, one_address_held_at_its_cap);
     tcase_add_test(tc, silent_connection_let_go_at_the_grace_time);
     tcase_add_test(tc, failed_keys_slow_the_address_not_the_owner);
+    tcase_add_test(tc, a_client_gone_during_its_wait_is_let_go);
     suite_add_tcase(s, tc);
     return s;
 }
