@@ -349,6 +349,49 @@ void play_watch_first(tclient_t *w, const char *who)
     play_wait_text(w, line);
 }
 
+static int says_ended(tclient_t *c, void *arg)
+{
+    (void)arg;
+    return cl_screen_has(c, ", the end") || cl_screen_has(c, " ended");
+}
+
+void play_wait_replay_end(tclient_t *r)
+{
+    if (!cl_wait(r, says_ended, NULL, CL_WAIT_MS * 2))
+        play_fail(r, "the replay did not reach its end");
+}
+
+void play_expect_replay_log(const tclient_t *r, const game_t *g, int from,
+                            int to)
+{
+    screen_t want;
+    ck_assert_int_eq(screen_init(&want, cl_w(r), cl_h(r)), 0);
+    view_draw(g, &want);
+    int labelled = 0;
+    for (int y = from; y <= to; y++) {
+        char row[512], mine[512];
+        cl_row(r, y, row, sizeof row);
+        int n = 0;
+        for (int x = 0; x < want.w && n < (int)sizeof mine - 1; x++) {
+            uint32_t ch = screen_cat(&want, x, y)->ch;
+            mine[n++] = ch < 128 ? (char)ch : '?';
+        }
+        while (n > 0 && mine[n - 1] == ' ')
+            n--;
+        mine[n] = '\0';
+        if (strstr(row, " ended") || strstr(row, ", the end")) {
+            labelled++;
+            if (strncmp(row, mine, (size_t)n) != 0)
+                play_fail(r, "row %d: \"%s\" covers \"%s\"", y, row, mine);
+        } else if (strcmp(row, mine) != 0) {
+            play_fail(r, "row %d is \"%s\", not \"%s\"", y, row, mine);
+        }
+    }
+    if (labelled != 1)
+        play_fail(r, "%d rows say the replay ended", labelled);
+    screen_free(&want);
+}
+
 /* 1 if a's and b's screens are the same, cell for cell, but for the log's
  * oldest line: each has its own line over it (" 1 watching ", " Watching
  * dave - q leaves "); else 0 and why. */

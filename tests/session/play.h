@@ -111,6 +111,17 @@ void play_expect_walked(tclient_t *c, uint64_t seed, const int *calls,
 /* From the lobby menu to watching the first game listed, who's. */
 void play_watch_first(tclient_t *w, const char *who);
 
+/* Waits (up to twice CL_WAIT_MS) for a replay's line to say it has
+ * ended, in whichever of its forms has room (", the end" or " ended":
+ * session_replay.c); else fails the test. */
+void play_wait_replay_end(tclient_t *r);
+
+/* Rows from..to (the log's, at 80 columns) of replay viewer r at its end
+ * are g's, but for one that carries the replay's ended line after the
+ * game's words, which it leaves whole; else fails the test. */
+void play_expect_replay_log(const tclient_t *r, const game_t *g, int from,
+                            int to);
+
 /* Watcher w shows player a's screen, cell for cell (waiting for its frame
  * up to CL_WAIT_MS), and both are g's, the test's own copy of the game:
  * every row but the log's oldest line, where each has its own line over

@@ -527,12 +527,6 @@ START_TEST(drawn_as_chosen_and_watched)
 }
 END_TEST
 
-static int says_ended(tclient_t *c, void *arg)
-{
-    (void)arg;
-    return cl_screen_has(c, ", the end") || cl_screen_has(c, " ended");
-}
-
 /* A replay is drawn with the display of the one who watches it, not of
  * the one who played. */
 START_TEST(replay_drawn_with_the_viewers_display)
@@ -554,9 +548,7 @@ START_TEST(replay_drawn_with_the_viewers_display)
     play_wait_text(r, "Replay: guest1");
     for (int i = 0; i < 4; i++)
         ck_assert(cl_key(r, "+"));
-    /* the replay's line says it ended, in the form that has room */
-    if (!cl_wait(r, says_ended, NULL, CL_WAIT_MS * 2))
-        play_fail(r, "the replay did not reach its end");
+    play_wait_replay_end(r);
     /* The end screen says the replay's keys, not the player's. */
     ck_assert(cl_screen_has(r, "Esc or q: back to the lobby"));
     ck_assert(!cl_screen_has(r, "new game"));
