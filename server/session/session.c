@@ -173,6 +173,7 @@ void sess_goto(sess_t *s, int state, void *arg)
     }
     if (state != S_CLOSING)
         sess_owe_frame(s);
+    sess_tell_state(s); /* (the state it came to: an enter may move on) */
 }
 
 /* --- closing and freeing ----------------------------------------------------------- */
@@ -344,6 +345,7 @@ void sess_close_now(sess_t *s, const char *reason)
 
 void sess_phase(sess_t *s)
 {
+    sess_site_page_done(s); /* before the lobby would be drawn */
     if (s->close.requested && s->state != S_CLOSING) {
         do_close(s);
         return;

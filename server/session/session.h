@@ -291,6 +291,12 @@ typedef struct sess {
                                   replay (site.h's enum site_start): the
                                   lobby starts it on entering, once */
     uint64_t site_start_id;    /* ...that game */
+    uint8_t site_page;         /* the same, kept for the session's life: a
+                                  site page's terminal never shows the
+                                  lobby; back there it ends
+                                  (sess_site_page_done) */
+    uint8_t web_state;         /* the state last told to the play page
+                                  ("state NAME", sess_tell_state), or 0 */
     struct {                   /* a site page's store request (site/) */
         uint64_t gen;          /* the hall of fame's generation asked at */
         void (*scores)(void *ctx, const struct store_scores *sc);
@@ -489,6 +495,20 @@ void sess_render(sess_t *s);
  * view_draw): over the frame the client shows when that is possible, so
  * only what changed is drawn (view_cache.h). */
 void sess_view_draw(sess_t *s, const game_t *g, screen_t *next);
+
+/* --- what a browser's page is told (session_page.c) --- */
+
+/* After a change of state: a play page's WebSocket gets "state NAME"
+ * (lobby, playing, watching, replay) when the name differs from the one
+ * it had last, for its key bar (docs/telnet.md, "The browser"). Nothing
+ * for telnet, SSH or a site page's terminal. */
+void sess_tell_state(sess_t *s);
+
+/* A site page's terminal (site_page) in the lobby, with no watch or
+ * replay on its way: its watch or replay is over, and the session is
+ * closed (gracefully: the lobby's note or what ended, as its goodbye)
+ * rather than shown the lobby. Returns 1 when it closed it. */
+int sess_site_page_done(sess_t *s);
 
 /* --- a browser guest's game across a drop (session_guest.c) --- */
 

@@ -253,6 +253,7 @@ static void on_ws_open(void *ctx)
     snprintf(s->tc.ttype, sizeof s->tc.ttype, "browser");
     /* a site page's terminal: /ws?watch=ID or ?replay=ID (site.h) */
     s->site_start = (uint8_t)site_ws_start(s->web->query, &s->site_start_id);
+    s->site_page = s->site_start;
     admit(s);
 }
 

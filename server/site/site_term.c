@@ -41,8 +41,10 @@ static const char script[] =
     "(n + 1) + ' watching, you included' : n + ' watching'; }\n"
     "ws.onopen = function () { status.textContent = 'Connected.'; size(); "
     "counted(true); };\n"
-    "ws.onmessage = function (e) { window.rogueFrames++; "
-    "term.write(new Uint8Array(e.data)); };\n"
+    /* the screen's bytes only: a text message (the play page's "state
+     * NAME", which a site page is not sent) is no frame */
+    "ws.onmessage = function (e) { if (typeof e.data === 'string') return; "
+    "window.rogueFrames++; term.write(new Uint8Array(e.data)); };\n"
     /* 1013: refused (the server full, the address past a limit): the
      * server's line says why */
     "ws.onclose = function (e) { counted(false); status.textContent = "

@@ -73,6 +73,8 @@ struct tclient {
     unsigned char *ws;   /* web: bytes of the head or frame not yet whole */
     size_t wslen;
     char token[80];      /* web: the last "token T" text message's T */
+    char states[256];    /* web: every "state NAME" message's NAME, each
+                            followed by a space, in order (cut when full) */
     int ws_close_code;   /* web: the server's close frame's code (0: none) */
     char rbuf[65536];
 };
@@ -266,6 +268,14 @@ static void ws_in(tclient_t *c, const char *bytes, size_t n)
             /* the page's token for resuming a guest's game, not screen */
             memcpy(c->token, f + head + 6, len - 6);
             c->token[len - 6] = '\0';
+        } else if (opcode == 1 && len > 6 && memcmp(f + head, "state ", 6) == 0) {
+            /* what the server shows, for the page's key bar */
+            size_t have = strlen(c->states);
+            if (have + (len - 6) + 2 <= sizeof c->states) {
+                memcpy(c->states + have, f + head + 6, len - 6);
+                c->states[have + len - 6] = ' ';
+                c->states[have + len - 5] = '\0';
+            }
         } else if (opcode == 8) {
             c->ws_close_code = len >= 2 ? f[head] << 8 | f[head + 1] : 1005;
         }
@@ -1175,4 +1185,9 @@ int cl_web_close_code(const tclient_t *c)
 const char *cl_web_token(const tclient_t *c)
 {
     return c->token;
+}
+
+const char *cl_web_states(const tclient_t *c)
+{
+    return c->states;
 }

@@ -239,6 +239,10 @@ int cl_web_close_code(const tclient_t *c);
 /* Web mode: the token of the last "token T" message ("" if none came). */
 const char *cl_web_token(const tclient_t *c);
 
+/* Web mode: the "state NAME" messages' names so far, each followed by a
+ * space ("lobby playing lobby "), "" if none came. */
+const char *cl_web_states(const tclient_t *c);
+
 /* Web: whether the server's 101 answer has been read (cl_wait on it), and
  * the size message held at connect (cl_opts_t.hold_size), sent now. */
 int cl_web_open(tclient_t *c, void *arg);

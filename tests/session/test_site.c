@@ -382,6 +382,7 @@ START_TEST(front_page_lists_a_live_game_and_its_watch_page_watches_it)
     cl_opts_t o = { .web = 1, .w = 100, .h = 30, .ws_path = "/ws?watch=1" };
     tclient_t *w = cl_connect(http, &o);
     play_wait_text(w, "Watching " LONG_NAME " - q leaves");
+    ck_assert_str_eq(cl_web_states(w), ""); /* no key bar to tell */
     ck_assert(cl_wait(w, pred_turn_is, p, CL_WAIT_MS));
     char row[256];
     ck_assert(strncmp(cl_row(w, 29, row, sizeof row), "HP: ", 4) == 0);
@@ -397,6 +398,15 @@ START_TEST(front_page_lists_a_live_game_and_its_watch_page_watches_it)
     has(&r, "<td class=\"n\">4</td><td class=\"n\">1</td>"
             "<td><a href=\"/watch/1\">Watch</a></td>");
     free(r.all);
+    /* q ends the page's watch, and its connection: not the lobby's menu
+     * under the page's heading */
+    ck_assert_int_eq(cl_send_str(w, "q"), 0);
+    ck_assert(cl_wait_eof(w, CL_WAIT_MS));
+    ck_assert(cl_stream_has(w, "You have stopped watching.\r\n"));
+    ck_assert(!cl_stream_has(w, "Watch a game"));
+    ck_assert_int_eq(cl_web_close_code(w), 1000);
+    ck_assert(srv_wait_log(s, "reason=\"the watch page's watch ended\"",
+                           CL_WAIT_MS));
     cl_close(w);
     cl_close(p);
     srv_stop(s);
@@ -525,6 +535,21 @@ START_TEST(hall_of_fame_links_a_game_page_whose_replay_plays)
     tclient_t *rp = cl_connect(http, &o);
     play_wait_text(rp, "Replay: guest2");
     play_wait_text(rp, "YOU DIED");
+    ck_assert_str_eq(cl_web_states(rp), "");
+    /* q ends the replay, and the page's connection: not the lobby */
+    ck_assert_int_eq(cl_send_str(rp, "q"), 0);
+    ck_assert(cl_wait_eof(rp, CL_WAIT_MS));
+    ck_assert(cl_stream_has(rp, "The replay has ended.\r\n"));
+    ck_assert(!cl_stream_has(rp, "Watch a game"));
+    ck_assert_int_eq(cl_web_close_code(rp), 1000);
+    cl_close(rp);
+    /* a game there is none of: why, as the goodbye, not the lobby */
+    o.ws_path = "/ws?replay=99";
+    rp = cl_connect(http, &o);
+    ck_assert(cl_wait_eof(rp, CL_WAIT_MS));
+    ck_assert(cl_stream_has(rp, "That game cannot be found now.\r\n"));
+    ck_assert(!cl_stream_has(rp, "Watch a game"));
+    ck_assert_int_eq(cl_web_close_code(rp), 1000);
     cl_close(rp);
 
     /* the same death again within the ten minutes: no second line */

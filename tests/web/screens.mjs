@@ -9,15 +9,18 @@
 //    columns, and on a desktop at most 88 (the map's 80 fill the width);
 //    in a game the log is right under the map; a screenshot of each
 //    (OUTDIR/screens-WxH.png).
-// 1b. The phone turned sideways (844x390): the key bar at the terminal's
-//    sides, not under it; the terminal at least 85% of the height; the
+// 1b. The phone turned sideways (844x390) in a game: the key bar at the
+//    terminal's sides, not under it; the terminal at least 85% of the height; the
 //    keys play; upright again as before (OUTDIR/screens-844x390.png).
 // 2. The phone plays by taps alone (the ⌨ button opens the keyboard for
 //    the lobby's `p`): PLAN's steps on the key bar's arrows and `>` reach
-//    depth 3 at PLAN's turn (OUTDIR/screens-phone-depth3.png).
-// 2b. On the phone a tap on a floor tile of the map travels there: the @
-//    is at the tapped cell, after one turn a step
-//    (OUTDIR/screens-phone-tap.png).
+//    depth 3 at PLAN's turn (OUTDIR/screens-phone-depth3.png). The bar
+//    is the lobby's (p, w, s, Esc, Enter, ⌨; no direction, whose digit
+//    would be typed into the name) in the lobby and at its name prompt,
+//    the game's in the game.
+// 2b. On the phone a tap on the lobby's "p   Play" row is its p; a tap
+//    on a floor tile of the map travels there: the @ is at the tapped
+//    cell, after one turn a step (OUTDIR/screens-phone-tap.png).
 // 3. The connection drops (a proxy between the page and the server cuts
 //    both sockets): the page says so, reconnects by itself, and is back in
 //    the same game at the same turn - a guest's by its token, an
@@ -121,6 +124,26 @@ async function fits(width, height, phone) {
 }
 
 // --- 2. a phone game by taps ---------------------------------------------
+// The keys of the key bar's buttons in view: one bar at a time, the one
+// for what the server shows (its "state NAME" messages).
+const barKeys = (page) => page.$$eval('#keys button', (bs) =>
+  bs.filter((b) => b.checkVisibility()).map((b) => b.dataset.key));
+const DIRS = ['1', '2', '3', '4', '6', '7', '8', '9', '.'];
+async function barIs(page, where, want, never) {
+  const t0 = Date.now();
+  for (;;) {
+    const keys = await barKeys(page);
+    if (want.every((k) => keys.includes(k)) && !never.some((k) => keys.includes(k)))
+      return keys;
+    if (Date.now() - t0 > DEADLINE)
+      throw new Error(`${where} the key bar is [${keys}], not one with [${want}] and none of [${never}]`);
+    await page.waitForTimeout(50);
+  }
+}
+// In the lobby the lobby's keys, no direction: at its name prompt a
+// direction's numpad digit was typed into the name ("guest17662").
+const lobbyBar = (page, where) => barIs(page, where, ['p', 'w', 's', 'esc', 'enter', 'kbd'], DIRS);
+const gameBar = (page, where) => barIs(page, where, [...DIRS, 'o', '>', 'g', 'i', 'enter', 'kbd'], ['p', 'w', 's']);
 const button = { h: '4', l: '6', k: '8', j: '2', y: '7', u: '9', b: '1', n: '3',
                  '.': '.', '>': '>' };
 // A 390x844 phone with touch on the play page's lobby.
@@ -131,11 +154,12 @@ async function phoneLobby() {
   const page = await context.newPage();
   await page.goto(url);
   await waitText(page, 'Play (as a guest)');
+  await lobbyBar(page, 'in the lobby');
   return { context, page };
 }
 async function phoneGame() {
   const { context, page } = await phoneLobby();
-  const tap = (key) => page.tap(`#keys button[data-key="${key}"]`);
+  const tap = (key) => page.tap(`#keys button[data-key="${key}"]:visible`);
   // The letter keys through the device's keyboard: ⌨ focuses the terminal.
   await tap('kbd');
   const focused = await page.evaluate(() => document.activeElement &&
@@ -143,8 +167,10 @@ async function phoneGame() {
   if (!focused) throw new Error('the keyboard button did not focus the terminal');
   await page.keyboard.press('p'); // a tap on the device's keyboard
   await waitText(page, 'Name: guest');
+  await lobbyBar(page, 'at the name prompt');
   await tap('enter');
   await waitFor(page, 'the game', (s) => turn(s) === 0);
+  await gameBar(page, 'in the game');
   for (const k of plan.keys) {
     if (!button[k]) throw new Error(`no key bar button for ${k}`);
     if (k === '>') {
@@ -168,10 +194,14 @@ async function phoneGame() {
 const FLOOR = new Set(['.', '\u00b7']); // ASCII, or UTF-8's middle dot
 async function phoneTap() {
   const { context, page } = await phoneLobby();
-  await page.tap('#keys button[data-key="kbd"]');
-  await page.keyboard.press('p');
+  // a tap on the lobby's row "p   Play (as a guest)" is its key
+  const lobby = (await screen(page)).split('\n');
+  const prow = lobby.findIndex((r) => r.includes('Play (as a guest)'));
+  const lbox = await page.locator('.xterm-screen').boundingBox();
+  const lrows = await page.evaluate(() => term.rows);
+  await page.touchscreen.tap(lbox.x + lbox.width / 2, lbox.y + (prow + 0.5) * lbox.height / lrows);
   await waitText(page, 'Name: guest');
-  await page.tap('#keys button[data-key="enter"]');
+  await page.tap('#keys button[data-key="enter"]:visible');
   const s0 = await waitFor(page, 'the game', (s) => turn(s) === 0);
   // A floor cell in the @'s column two or more rows away, floor all the
   // way: the map window (which follows the player across) does not move.
@@ -310,7 +340,8 @@ const layout = (page) => page.evaluate(() => {
   return { vw: innerWidth, vh: innerHeight, cols: term.cols, rows: term.rows,
            font: term.options.fontSize, cell: s.w / term.cols, screen: s,
            term: box(document.getElementById('terminal')),
-           buttons: [...document.querySelectorAll('#keys button')].map(box) };
+           buttons: [...document.querySelectorAll('#keys button')]
+             .filter((b) => b.checkVisibility()).map(box) };
 });
 // Turned from upright to sideways and back: sideways (844x390) the key
 // bar must not take the rows under the terminal (a bar across the foot
@@ -321,6 +352,12 @@ const layout = (page) => page.evaluate(() => {
 // still play; upright again, the page is as it was.
 async function phoneTurned() {
   const { context, page } = await phoneLobby();
+  // in a game: its bar's two halves are the ones to stand at the sides
+  await page.tap('#keys button[data-key="p"]:visible');
+  await waitText(page, 'Name: guest');
+  await page.tap('#keys button[data-key="enter"]:visible');
+  await waitFor(page, 'the game', (s) => turn(s) === 0);
+  await gameBar(page, 'upright in the game');
   const up = await layout(page);
   await page.setViewportSize({ width: 844, height: 390 });
   const t0 = Date.now();
@@ -345,13 +382,8 @@ async function phoneTurned() {
     if (b.h < 40) throw new Error(`sideways ${why} is under 40 px high`);
     if (over(b, m.term)) throw new Error(`sideways ${why} is over the terminal`);
   }
-  await waitText(page, 'Play (as a guest)'); // redrawn at the new size
-  await page.tap('#keys button[data-key="kbd"]');
-  await page.keyboard.press('p');
-  await waitText(page, 'Name: guest');
-  await page.tap('#keys button[data-key="enter"]');
-  await waitFor(page, 'the game', (s) => turn(s) === 0);
-  await keyTurn(page, () => page.tap('#keys button[data-key="."]'));
+  await waitFor(page, 'the game', (s) => turn(s) === 0); // redrawn at the new size
+  await keyTurn(page, () => page.tap('#keys button[data-key="."]:visible'));
   const file = await shot(page, 'screens-844x390.png');
   await page.setViewportSize({ width: 390, height: 844 });
   const t1 = Date.now();

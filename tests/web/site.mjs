@@ -7,7 +7,8 @@
 // terminal shows the player's moves as they are made. The player then
 // rests until the game is ranked (dead, or quit after 100 turns); the hall
 // of fame (/scores) links it; its page (/game/ID) shows the dump and its
-// replay plays (the replay's turn counter advances); no line of the
+// replay plays (the replay's turn counter advances); q on either ends
+// its connection with the server's line, never the lobby; no line of the
 // dump wraps, at either size (its map would fall apart), and the watch
 // and game pages' terminals end with the game's status line; with its
 // terminal's script refused (503) the page says so. Every page is
@@ -156,6 +157,24 @@ const FONT_SPY = `
   };
 }
 `;
+// q on a watch or game page's terminal ends its watch or replay, and the
+// connection, with the server's line in the terminal and the page's under
+// it: not the lobby's menu (the server's, for the play page) under the
+// page's heading.
+const leaves = async (page, line) => {
+  await page.locator('#term').click();
+  await page.keyboard.press('q');
+  const s = await waitText(page, line);
+  const t0 = Date.now();
+  while (!/has ended/.test(await page.locator('#termstatus').textContent())) {
+    if (Date.now() - t0 > DEADLINE) throw new Error(`${page.url()}: no end under the terminal`);
+    await page.waitForTimeout(50);
+  }
+  if (/Play \(as a guest\)|Watch a game/.test(await screenOf(page)))
+    throw new Error(`${page.url()}: q shows the lobby:\n${await screenOf(page)}`);
+  console.log(`ok: q on ${page.url()} ends it: "${line}", no lobby`);
+  return s;
+};
 const sharedFont = async (watchUrl) => {
   const want = { play: '{}', watch: JSON.stringify({ cap: 15, cut: 33 }) };
   const check = async (page, name, what, test) => {
@@ -299,6 +318,7 @@ try {
   });
 
   await sharedFont(base + watchHref);
+  await leaves(watch, 'You have stopped watching.');
 
   // Rest until the game is ranked: dead, or quit past 100 turns.
   let dead = false;
@@ -360,6 +380,7 @@ try {
     r1 = turn(await screenOf(game));
   }
   console.log(`ok: ${gameHref} replays (turn ${r0} -> ${r1})`);
+  await leaves(game, 'The replay has ended.');
   await shoot(ctxs, base + gameHref, 'game', async (page, w) => {
     await page.locator('#dump').waitFor();
     await waitText(page, 'Replay: guest1');

@@ -1,0 +1,53 @@
+/* session_page.c - what a browser's page is told of the session, and
+ * where a site page's terminal ends.
+ *
+ * The play page's key bar is the game's keys (the directions as numpad
+ * digits, o, g, ...) in a game, and the lobby's (p, w, s, Enter, Esc) in
+ * the lobby: typed into the lobby's name prompt, a direction was a digit
+ * of the name. The page cannot tell from the screen's bytes which it is,
+ * so the server says so in a text message, "state NAME", at each change
+ * (docs/telnet.md, "The browser").
+ *
+ * A site page's terminal (/watch/ID, /game/ID: docs/site.md) watches or
+ * replays one game: once that is over (q, the game's end, a game that
+ * cannot be watched), the lobby would be drawn under the page's "Replay"
+ * heading, a menu that has no place there. The session ends instead, its
+ * goodbye line the lobby's note (why) or what happened. */
+#include "lobby.h"
+#include "session.h"
+#include "site.h"
+#include "wsconn.h"
+
+void sess_tell_state(sess_t *s)
+{
+    /* a site page's terminal has no key bar: nothing to tell */
+    if (!s->web || s->site_page)
+        return;
+    const char *name;
+    switch (s->state) {
+    case S_LOBBY: name = "state lobby"; break;
+    case S_PLAYING: name = "state playing"; break;
+    case S_WATCHING: name = "state watching"; break;
+    case S_REPLAY: name = "state replay"; break;
+    default: return; /* closing, or not started: no key is taken */
+    }
+    if (s->web_state == s->state)
+        return;
+    s->web_state = s->state;
+    wsconn_send_text(s->web, name);
+}
+
+int sess_site_page_done(sess_t *s)
+{
+    /* busy: the watch or replay asked for is still on its way */
+    if (!s->site_page || s->state != S_LOBBY || s->site_start ||
+        s->lobby.page == LOBBY_BUSY || sess_closing(s))
+        return 0;
+    const char *why = s->lobby.note[0] ? s->lobby.note
+        : s->site_page == SITE_START_WATCH
+        ? "You have stopped watching."
+        : "The replay has ended.";
+    sess_close(s, s->site_page == SITE_START_WATCH ? "the watch page's watch "
+               "ended" : "the game page's replay ended", 1, why);
+    return 1;
+}

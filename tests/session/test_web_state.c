@@ -1,0 +1,74 @@
+/* test_web_state.c - the play page is told what the server shows, a text
+ * message "state NAME" at each change (docs/telnet.md, "The browser"),
+ * for its key bar: the game's keys in a game, the lobby's in the lobby
+ * (where a direction's numpad digit would be typed into a name), a
+ * watch's and a replay's while watching. Once per change, never twice
+ * the same in a row. */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "client.h"
+#include "play.h"
+
+static void states_are(const tclient_t *c, const char *want)
+{
+    ck_assert_msg(strcmp(cl_web_states(c), want) == 0,
+                  "the page was told \"%s\", not \"%s\"", cl_web_states(c),
+                  want);
+}
+
+START_TEST(the_play_page_is_told_each_state)
+{
+    char port_set[32];
+    int http = cl_free_port();
+    snprintf(port_set, sizeof port_set, "http_port=%d", http);
+    tsrv_t *s = srv_start("--seed", "42", "--set", port_set, NULL);
+    cl_opts_t o = { .web = 1 };
+    tclient_t *p = cl_connect(http, &o);
+    play_wait_text(p, "Play (as a guest)");
+    states_are(p, "lobby ");
+    /* the name prompt is the lobby still */
+    ck_assert_int_eq(cl_send_str(p, "p"), 0);
+    play_wait_text(p, "Name: guest");
+    states_are(p, "lobby ");
+    ck_assert_int_eq(cl_send_str(p, "\r"), 0);
+    play_wait_text(p, "HP:");
+    states_are(p, "lobby playing ");
+
+    /* a watcher from the lobby's list, and back */
+    tclient_t *w = cl_connect(http, &o);
+    play_wait_text(w, "Play (as a guest)");
+    ck_assert_int_eq(cl_send_str(w, "w"), 0);
+    play_wait_text(w, "A letter watches");
+    ck_assert_int_eq(cl_send_str(w, "a"), 0);
+    play_wait_text(w, "q leaves");
+    states_are(w, "lobby watching ");
+    ck_assert_int_eq(cl_send_str(w, "q"), 0);
+    play_wait_text(w, "Play (as a guest)");
+    states_are(w, "lobby watching lobby ");
+    cl_close(w);
+
+    ck_assert_int_eq(cl_send_str(p, "Q"), 0);
+    play_wait_text(p, "Really quit?");
+    ck_assert_int_eq(cl_send_str(p, "y"), 0);
+    play_wait_text(p, "Play as guest");
+    states_are(p, "lobby playing lobby ");
+    cl_close(p);
+    srv_stop(s);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("web_state");
+    TCase *tc = tcase_create("web_state");
+    tcase_set_timeout(tc, 60);
+    tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(tc, the_play_page_is_told_each_state);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
