@@ -12,6 +12,7 @@ struct addr_entry {
     double tokens;             /* connections it may still open now */
     uint64_t tokens_ms;        /* when tokens was last brought up to date */
     int hashing;               /* password checks in flight */
+    int startups;              /* connections before the lobby */
     double regs;               /* accounts it may still create now */
     uint64_t regs_ms;
 };
@@ -86,17 +87,39 @@ static void refill(const addr_limits_t *a, addr_entry_t *e, uint64_t now)
         e->tokens = cap;
 }
 
-/* Forgets e if it holds nothing: no session, a full bucket. */
+/* Forgets e if it holds nothing: no session, none before the lobby, full
+ * buckets. */
 static void maybe_forget(addr_limits_t *a, addr_entry_t **p)
 {
     addr_entry_t *e = *p;
-    if (e->sessions > 0 || e->hashing > 0 ||
+    if (e->sessions > 0 || e->hashing > 0 || e->startups > 0 ||
         e->tokens < (double)a->connects_per_minute ||
         e->regs < (double)a->registrations_per_hour)
         return;
     *p = e->next;
     free(e);
     a->n--;
+}
+
+/* addr's entry, made with full buckets if it has none; NULL: out of
+ * memory. */
+static addr_entry_t *entry_of(addr_limits_t *a, const char *addr,
+                              uint64_t now_ms)
+{
+    addr_entry_t **p = slot(a, addr);
+    if (!*p) {
+        addr_entry_t *e = calloc(1, sizeof *e);
+        if (!e)
+            return NULL;
+        strncpy(e->addr, addr, sizeof e->addr - 1);
+        e->tokens = a->connects_per_minute;
+        e->tokens_ms = now_ms;
+        e->regs = a->registrations_per_hour;
+        e->regs_ms = now_ms;
+        *p = e;
+        a->n++;
+    }
+    return *p;
 }
 
 static int admit_locked(addr_limits_t *a, const char *addr, uint64_t now_ms,
@@ -106,20 +129,9 @@ static int admit_locked(addr_limits_t *a, const char *addr, uint64_t now_ms,
     if (a->max_sessions <= 0 && a->connects_per_minute <= 0 &&
         a->hashes <= 0 && a->registrations_per_hour <= 0)
         return ADDR_OK;
-    addr_entry_t **p = slot(a, addr);
-    if (!*p) {
-        addr_entry_t *e = calloc(1, sizeof *e);
-        if (!e)
-            return ADDR_OK; /* out of memory: never refuse for it */
-        strncpy(e->addr, addr, sizeof e->addr - 1);
-        e->tokens = a->connects_per_minute;
-        e->tokens_ms = now_ms;
-        e->regs = a->registrations_per_hour;
-        e->regs_ms = now_ms;
-        *p = e;
-        a->n++;
-    }
-    addr_entry_t *e = *p;
+    addr_entry_t *e = entry_of(a, addr, now_ms);
+    if (!e)
+        return ADDR_OK; /* out of memory: never refuse for it */
     if (a->connects_per_minute > 0) {
         refill(a, e, now_ms);
         if (e->tokens < 1.0)
@@ -180,6 +192,27 @@ static int sessions_locked(addr_limits_t *a, const char *addr)
 {
     addr_entry_t *const *p = slot(a, addr);
     return *p ? (*p)->sessions : 0;
+}
+
+static int startup_begin_locked(addr_limits_t *a, const char *addr,
+                                uint64_t now_ms)
+{
+    addr_entry_t *e = entry_of(a, addr, now_ms);
+    if (!e)
+        return 0; /* out of memory: as if fresh, never refused for it */
+    return e->startups++;
+}
+
+static void startup_end_locked(addr_limits_t *a, const char *addr,
+                               uint64_t now_ms)
+{
+    addr_entry_t **p = slot(a, addr);
+    if (!*p)
+        return;
+    if ((*p)->startups > 0)
+        (*p)->startups--;
+    refill(a, *p, now_ms);
+    maybe_forget(a, p);
 }
 
 static void sweep_locked(addr_limits_t *a, uint64_t now_ms)
@@ -243,6 +276,21 @@ int addr_sessions(addr_limits_t *a, const char *addr)
     int n = sessions_locked(a, addr);
     pthread_mutex_unlock(&a->mu);
     return n;
+}
+
+int addr_startup_begin(addr_limits_t *a, const char *addr, uint64_t now_ms)
+{
+    pthread_mutex_lock(&a->mu);
+    int had = startup_begin_locked(a, addr, now_ms);
+    pthread_mutex_unlock(&a->mu);
+    return had;
+}
+
+void addr_startup_end(addr_limits_t *a, const char *addr, uint64_t now_ms)
+{
+    pthread_mutex_lock(&a->mu);
+    startup_end_locked(a, addr, now_ms);
+    pthread_mutex_unlock(&a->mu);
 }
 
 void addr_sweep(addr_limits_t *a, uint64_t now_ms)

@@ -5,7 +5,8 @@
  * and everyone else is told the server is full) or churn connections
  * faster than anyone else can get in. Each address has a count of its
  * sessions and a token bucket of connections (refilled evenly, a minute's
- * worth at most). An address with no session and a full bucket is
+ * worth at most), and of its connections before the lobby (startups.h).
+ * An address with no session, none before the lobby and a full bucket is
  * forgotten, so memory follows the addresses that are active. The worker
  * loops share one: every call takes its mutex. No I/O, no libuv; times are
  * the caller's milliseconds. */
@@ -68,6 +69,18 @@ void addr_hash_end(addr_limits_t *a, const char *addr);
 /* A new account from addr: spends one of its registrations_per_hour
  * (refilled evenly). Returns 0, or -1 (none left). */
 int addr_register(addr_limits_t *a, const char *addr, uint64_t now_ms);
+
+/* A connection from addr before the lobby (startups.h), counted until
+ * addr_startup_end: returns how many the address had before this one (0:
+ * a fresh address, let in first under pressure). Counted whatever the
+ * limits, and an address with such connections is not forgotten. Out of
+ * memory counts nothing and returns 0 (addr_startup_end is then harmless
+ * but for another connection of that address: never below 0). */
+int addr_startup_begin(addr_limits_t *a, const char *addr, uint64_t now_ms);
+
+/* Once for each addr_startup_begin: the connection has reached the lobby,
+ * been refused or closed. */
+void addr_startup_end(addr_limits_t *a, const char *addr, uint64_t now_ms);
 
 /* Forgets idle addresses whose buckets have refilled (call now and then). */
 void addr_sweep(addr_limits_t *a, uint64_t now_ms);

@@ -59,9 +59,11 @@ static int hand_ssh_game(void *arg, int w, void *conn, const byte_io_t *io,
      * (the bridge's words, not the client's); not sent unless whole (a
      * name cut short could be another account's) */
     msg_accept_t acc = { .kind = ACCEPT_SSH, .conn = conn, .io = io };
+    char from[96]; /* "ip:port", as srv_ssh_hold was given it */
+    snprintf(from, sizeof from, "%.*s", (int)strcspn(what + 4, " "),
+             what + 4);
     if (conn && strlen(what) < 96) {
-        snprintf(acc.addr, sizeof acc.addr, "%.*s",
-                 (int)strcspn(what + 4, " "), what + 4);
+        snprintf(acc.addr, sizeof acc.addr, "%s", from);
         long long id = 0;
         char addr[96];
         if (sscanf(what, "ssh %95s %lld %21s %d", addr, &id, acc.name,
@@ -74,7 +76,7 @@ static int hand_ssh_game(void *arg, int w, void *conn, const byte_io_t *io,
     }
     if (conn)
         io->drop(conn);
-    srv_ssh_hold_release(&h->sh);
+    srv_ssh_hold_release(&h->sh, from);
     atomic_fetch_sub(&h->sh.load[w], 1);
     return -1;
 }

@@ -14,6 +14,7 @@
 #include "log.h"
 #include "refusals.h"
 #include "session.h"
+#include "ssh_guard.h"
 #include "store.h"
 #include "upgrade.h"
 
@@ -61,7 +62,7 @@ static void loop_message(srv_t *srv, smsg_t *m)
         if ((int)m->a >= 0)
             close((int)m->a);
         if (m->accept->kind == ACCEPT_SSH)
-            srv_ssh_hold_release(srv->sh);
+            srv_ssh_hold_release(srv->sh, m->accept->addr);
         srv_session_gone(srv);
     } else if (m->type == MSG_CONNECTION &&
                m->accept->kind == ACCEPT_UPGRADE) {
@@ -394,20 +395,39 @@ int srv_online(const srv_t *srv)
     return atomic_load(&srv->sh->online);
 }
 
+/* The monotonic clock in ms, as the loops' uv_now: the addresses' buckets
+ * are kept on it, and the SSH hold is taken and given back off any loop. */
+static uint64_t mono_ms(void)
+{
+    return uv_hrtime() / 1000000u;
+}
+
+/* A place among the startups ends: the shared count's and its address's. */
+static void startup_end(shared_t *sh, const char *addr)
+{
+    char ip[ADDR_MAX];
+    sshg_ip_of(addr, ip, sizeof ip);
+    addr_startup_end(&sh->addrs, ip, mono_ms());
+    atomic_fetch_sub(&sh->startups, 1);
+}
+
 int srv_ssh_hold(shared_t *sh, int max_sessions, startups_t *drops,
                  const char *addr)
 {
+    char ip[ADDR_MAX];
+    sshg_ip_of(addr, ip, sizeof ip);
+    int had = addr_startup_begin(&sh->addrs, ip, mono_ms());
     int n = atomic_fetch_add(&sh->startups, 1), online;
-    if (startups_drop(drops, n)) {
-        atomic_fetch_sub(&sh->startups, 1);
+    if (startups_drop(drops, n, had == 0)) {
+        startup_end(sh, addr);
         /* closed at once: nothing can be said before SSH's banner */
-        log_info("refused %s: busy: %d connections before the lobby (SSH)",
-                 addr, n);
+        log_info("refused %s: busy: %d connections before the lobby (SSH), "
+                 "%d from its address", addr, n, had);
         refusal_count(REFUSE_STARTUPS);
         return -1;
     }
     if (!slot_take(sh, max_sessions, &online)) {
-        atomic_fetch_sub(&sh->startups, 1);
+        startup_end(sh, addr);
         log_info("refused %s: server full (SSH, %d players)", addr, online);
         refusal_count(REFUSE_FULL);
         return -1;
@@ -415,10 +435,10 @@ int srv_ssh_hold(shared_t *sh, int max_sessions, startups_t *drops,
     return 0;
 }
 
-void srv_ssh_hold_release(shared_t *sh)
+void srv_ssh_hold_release(shared_t *sh, const char *addr)
 {
     atomic_fetch_sub(&sh->online, 1);
-    atomic_fetch_sub(&sh->startups, 1);
+    startup_end(sh, addr);
 }
 
 uint64_t srv_new_id(srv_t *srv)

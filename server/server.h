@@ -147,14 +147,16 @@ int srv_online(const srv_t *srv);
 /* An SSH connection, from its accept until its session on a loop (or its
  * end), holds what a telnet connection holds from its first byte
  * (docs/hosting.md): a place among the startups, subject to the random
- * early drop (drops: the calling thread's own), and a slot of
- * max_sessions (the calling thread's copy: the host's). Atomics only:
- * release is safe from any thread. Returns 0 and held (the session takes
- * it over in sess_accept, else srv_ssh_hold_release gives it back, once),
- * or -1: refused, logged and counted (refusals.h). */
+ * early drop (drops: the calling thread's own) and counted under its
+ * address (addr_startup_begin), and a slot of max_sessions (the calling
+ * thread's copy: the host's). Atomics and the addresses' mutex: release
+ * is safe from any thread. addr: "ip:port". Returns 0 and held (the
+ * session takes it over in sess_accept, else srv_ssh_hold_release gives
+ * it back, once, with the same addr), or -1: refused, logged and counted
+ * (refusals.h). */
 int srv_ssh_hold(shared_t *sh, int max_sessions, startups_t *drops,
                  const char *addr);
-void srv_ssh_hold_release(shared_t *sh);
+void srv_ssh_hold_release(shared_t *sh, const char *addr);
 
 /* A session of this loop is gone (the host's count of its load). */
 void srv_session_gone(srv_t *srv);

@@ -32,8 +32,10 @@ static uint64_t next(startups_t *s)
     return x;
 }
 
-int startups_drop(startups_t *s, int n)
+int startups_drop(startups_t *s, int n, int fresh)
 {
+    if (fresh && n < s->full)
+        return 0;
     int chance = startups_drop_chance(s, n);
     if (chance <= 0)
         return 0;

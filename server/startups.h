@@ -7,9 +7,13 @@
  * probability `rate` percent, rising linearly to 100% at `full`; below
  * `start` every one is let in. Random, so that a flood cannot time its
  * connections around a fixed rule, and so that some newcomers still get in
- * while it lasts. Pure: the caller holds the count and the random state
- * (one per worker loop; tests seed their own). docs/hosting.md, "The
- * network". */
+ * while it lasts. A fresh address (none of its connections before the
+ * lobby) goes first: it is let in until `full`, so that a flood from a few
+ * addresses holding several connections each (the per-address caps) meets
+ * the chance with its own further connections, not the newcomers', and
+ * shuts them out only by filling all of `full`. Pure: the caller holds
+ * the counts (addr_limits.h: the address's) and the random state (one per
+ * worker loop; tests seed their own). docs/hosting.md, "The network". */
 #ifndef ROGUE_STARTUPS_H
 #define ROGUE_STARTUPS_H
 
@@ -28,7 +32,9 @@ void startups_init(startups_t *s, int start, int rate, int full,
  * while n connections (not counting it) are before the lobby. */
 int startups_drop_chance(const startups_t *s, int n);
 
-/* 1: drop the new connection (n as above), drawn from s's random state. */
-int startups_drop(startups_t *s, int n);
+/* 1: drop the new connection (n as above), drawn from s's random state.
+ * fresh: its address has no other connection before the lobby, so it is
+ * let in below full whatever the chance (and nothing is drawn). */
+int startups_drop(startups_t *s, int n, int fresh);
 
 #endif

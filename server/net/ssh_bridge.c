@@ -66,9 +66,13 @@ static int on_wake(socket_t fd, int revents, void *userdata)
     return 0;
 }
 
-/* A connection that ends before its thread took it: what it holds. */
-static void refuse(ssh_bridge_t *b, int fd, int worker, const char *ip)
+/* A connection from addr ("ip:port") that ends before its thread took
+ * it: what it holds (ip: its place in the guard, NULL: none). */
+static void refuse(ssh_bridge_t *b, int fd, int worker, const char *addr,
+                   const char *ip)
 {
+    char what[96];
+    snprintf(what, sizeof what, "ssh %s", addr);
     if (fd >= 0)
         close(fd);
     if (ip)
@@ -76,7 +80,7 @@ static void refuse(ssh_bridge_t *b, int fd, int worker, const char *ip)
     atomic_fetch_sub(&b->live, 1);
     pthread_mutex_lock(&b->hand_mu);
     if (!b->handing_stopped && b->hand)
-        b->hand(b->hand_arg, worker, NULL, NULL, NULL);
+        b->hand(b->hand_arg, worker, NULL, NULL, what);
     pthread_mutex_unlock(&b->hand_mu);
 }
 
@@ -113,7 +117,7 @@ static void take_new(ssh_worker_t *w, uint64_t now)
                                      m->text, ip, now);
         if (!c) {
             log_error("ssh %s: out of memory", m->text);
-            refuse(w->b, (int)m->a, (int)m->from, ip);
+            refuse(w->b, (int)m->a, (int)m->from, m->text, ip);
             continue;
         }
         c->next = w->conns;
@@ -166,7 +170,7 @@ static void drop_inbox(ssh_worker_t *w)
     for (smsg_t *m; (m = msgq_pop(&left)) != NULL; msg_free(m)) {
         char ip[64];
         sshg_ip_of(m->text, ip, sizeof ip);
-        refuse(w->b, (int)m->a, (int)m->from, ip);
+        refuse(w->b, (int)m->a, (int)m->from, m->text, ip);
     }
 }
 
@@ -241,7 +245,7 @@ void ssh_bridge_accept(ssh_bridge_t *b, int fd, int worker, const char *addr)
     sshg_ip_of(addr, ip, sizeof ip);
     if (atomic_fetch_add(&b->live, 1) >= SSH_BRIDGE_MAX ||
         atomic_load(&b->stopping) || b->nthreads == 0) {
-        refuse(b, fd, worker, NULL);
+        refuse(b, fd, worker, addr, NULL);
         return;
     }
     if (sshg_enter(&b->guard, ip, ssh_mono_ms()) != 0) {
@@ -249,7 +253,7 @@ void ssh_bridge_accept(ssh_bridge_t *b, int fd, int worker, const char *addr)
                  "logged in yet (ssh_unauth_per_ip)", addr,
                  b->guard.pending_cap);
         refusal_count(REFUSE_SSH_GUARD);
-        refuse(b, fd, worker, NULL);
+        refuse(b, fd, worker, addr, NULL);
         return;
     }
     /* the threads in turn: each connection costs its thread alike */
@@ -260,7 +264,7 @@ void ssh_bridge_accept(ssh_bridge_t *b, int fd, int worker, const char *addr)
         m->a = fd;
     if (!m || chan_post(&w->inbox, m) != 0) {
         msg_free(m);
-        refuse(b, fd, worker, ip);
+        refuse(b, fd, worker, addr, ip);
     }
 }
 

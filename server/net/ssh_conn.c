@@ -470,9 +470,11 @@ static void not_handed(ssh_conn_t *c)
     ssh_bridge_t *b = c->b;
     if (c->worker < 0)
         return;
+    char what[96];
+    snprintf(what, sizeof what, "ssh %s", c->addr);
     pthread_mutex_lock(&b->hand_mu);
     if (!b->handing_stopped && b->hand)
-        b->hand(b->hand_arg, c->worker, NULL, NULL, NULL);
+        b->hand(b->hand_arg, c->worker, NULL, NULL, what);
     pthread_mutex_unlock(&b->hand_mu);
     c->worker = -1;
 }

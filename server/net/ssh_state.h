@@ -28,7 +28,8 @@ struct store;
  * to worker `worker` (from the bridge's thread), taking it whatever
  * happens: 0, or -1 (the worker is gone: conn was dropped). conn NULL:
  * the connection ended before it was handed (the worker's count of it
- * is given back). */
+ * is given back, and its hold: srv_ssh_hold_release). what: "ssh ADDR"
+ * ("ip:port"), then for a conn the login's words (host.c). */
 struct byte_io;
 typedef int (*ssh_hand_fn)(void *arg, int worker, void *conn,
                            const struct byte_io *io, const char *what);

@@ -270,6 +270,9 @@ typedef struct sess {
     int open_handles;
     char addr[64];             /* "ip:port", for the log */
     char ip[ADDR_MAX];         /* the address alone, for its limits */
+    char startup_ip[ADDR_MAX]; /* the one its startup is counted under
+                                  (addr_startup_begin): ip then, before a
+                                  balancer's PROXY header says another */
     uint8_t ip_counted;        /* addr_admit counted this session */
     uint8_t startup;           /* counted in sh->startups: not yet in the
                                   lobby (startups.h) */
@@ -471,7 +474,8 @@ void sess_hash_end(sess_t *s);
 int sess_rebuild(sess_t *s, int64_t job, msg_game_t *src, int record);
 
 /* The session has left the stages before the lobby (or is gone): no
- * longer counted among the startups (startups.h). Once only. */
+ * longer counted among the startups (startups.h), its address's too
+ * (addr_startup_end). Once only. */
 void sess_startup_done(sess_t *s);
 void sess_rebuild_cancel(sess_t *s);
 

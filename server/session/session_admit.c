@@ -18,6 +18,7 @@
 #include "session_impl.h"
 #include "site.h"
 #include "store.h"
+#include "ssh_guard.h"
 #include "ssh_link.h"
 #include "wsconn.h"
 
@@ -283,19 +284,23 @@ static void on_ws_done(void *ctx)
 
 /* Under pressure the newest connection, which has done nothing yet, is
  * let go first (startups.h): counted among the connections before the
- * lobby, and dropped at random past startups_start (told the server is
- * busy). An SSH player was counted, and could have been dropped, at its
- * accept (srv_ssh_hold). Returns 1 when dropped. */
+ * lobby, and its address's (a fresh address is let in first), and
+ * dropped at random past startups_start (told the server is busy). An SSH
+ * player was counted, and could have been dropped, at its accept
+ * (srv_ssh_hold). Returns 1 when dropped. */
 static int drop_early(sess_t *s)
 {
     srv_t *srv = s->srv;
+    snprintf(s->startup_ip, sizeof s->startup_ip, "%s", s->ip);
+    int had = addr_startup_begin(srv->addrs, s->startup_ip, sess_now(s));
     int n = atomic_fetch_add(&srv->sh->startups, 1);
     s->startup = 1;
-    if (!startups_drop(&srv->drops, n))
+    if (!startups_drop(&srv->drops, n, had == 0))
         return 0;
     sess_startup_done(s); /* refused: not one of them */
-    char why[96];
-    snprintf(why, sizeof why, "busy: %d connections before the lobby", n);
+    char why[128];
+    snprintf(why, sizeof why, "busy: %d connections before the lobby, %d "
+             "from this address", n, had);
     if (s->web) /* (its answer needs a static reason) */
         refuse(s, REFUSE_STARTUPS, "busy: too many connections before the lobby",
                "The server is busy: please try again in a moment.");
@@ -396,7 +401,7 @@ void sess_accept(srv_t *srv, int fd, msg_accept_t *acc)
         log_error("accept: out of memory");
         close(fd);
         if (ssh)
-            srv_ssh_hold_release(srv->sh);
+            srv_ssh_hold_release(srv->sh, acc->addr);
         srv_session_gone(srv);
         return;
     }
@@ -405,6 +410,7 @@ void sess_accept(srv_t *srv, int fd, msg_accept_t *acc)
          * place among the startups until the lobby, its slot (slot_early)
          * the admitted session's or given back as it ends */
         s->startup = 1;
+        sshg_ip_of(acc->addr, s->startup_ip, sizeof s->startup_ip);
         s->slot_early = 1;
     }
     /* an SSH player's bytes come by its libssh session (acc->conn) */

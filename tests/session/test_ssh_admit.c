@@ -5,9 +5,11 @@
  * 127.0.0.2) fill max_sessions so a telnet player is told the server is
  * full, and get in once one has gone; with startups_start = startups_full
  * = 2 a third SSH connection is closed at once, before the server's
- * banner, logged and counted; a guest logged in over SSH (libssh's client)
- * is counted once (/metrics; with max_sessions=1 it gets in, a telnet
- * player is then told the server is full, and gets in once it has gone).
+ * banner, logged and counted, while past startups_start a fresh address
+ * (none of its connections before the lobby) is let in; a guest logged in
+ * over SSH (libssh's client) is counted once (/metrics; with
+ * max_sessions=1 it gets in, a telnet player is then told the server is
+ * full, and gets in once it has gone).
  * The ciphers offered are AES-GCM's alone. Counts and log lines, no
  * timing. */
 #include <check.h>
@@ -42,15 +44,20 @@ static tsrv_t *start(const char *a, const char *b, const char *c)
     return s;
 }
 
-/* A TCP connection to SSH's port from 127.0.0.2 that says nothing, once
- * the server's banner has come (it is in an SSH thread). */
-static tclient_t *silent(void)
+/* A TCP connection to SSH's port from src that says nothing, once the
+ * server's banner has come (it is in an SSH thread). */
+static tclient_t *silent_from(const char *src)
 {
-    cl_opts_t o = { .raw = 1, .src = "127.0.0.2" };
+    cl_opts_t o = { .raw = 1, .src = src };
     tclient_t *c = cl_connect(sport, &o);
     ck_assert_msg(cl_wait_text(c, "SSH-2.0", CL_WAIT_MS) ||
                   cl_stream_has(c, "SSH-2.0"), "no banner");
     return c;
+}
+
+static tclient_t *silent(void)
+{
+    return silent_from("127.0.0.2");
 }
 
 /* A telnet connection from 127.0.0.1 is refused with line: 1 if so. */
@@ -348,6 +355,40 @@ START_TEST(unknown_ssh_ciphers_refused)
 }
 END_TEST
 
+/* A fresh address goes first (startups.h): past startups_start, at a
+ * drop's chance of 100%, a third SSH connection from 127.0.0.2 (two held)
+ * is closed before the banner while one from 127.0.0.3 is let in; each
+ * address's count is given back as its connections end before the lobby,
+ * so 127.0.0.2 is fresh again once its two have gone. */
+START_TEST(a_fresh_address_goes_first_on_ssh)
+{
+    tsrv_t *s = start("startups_start=2", "startups_rate=100",
+                      "max_sessions=50");
+    tclient_t *held[2] = { silent(), silent() };
+    ck_assert(metrics_wait(metrics, "rogued_startups", 2));
+    ck_assert(ssh_closed_before_banner());
+    ck_assert(srv_wait_log(s, ": busy: 2 connections before the lobby (SSH), "
+                              "2 from its address", CL_WAIT_MS));
+    tclient_t *fresh = silent_from("127.0.0.3");
+    ck_assert(metrics_wait(metrics, "rogued_startups", 3));
+    cl_close(fresh);
+    cl_close(held[0]);
+    cl_close(held[1]);
+    ck_assert(metrics_wait(metrics, "rogued_startups", 0));
+    held[0] = silent_from("127.0.0.4");
+    held[1] = silent_from("127.0.0.4");
+    ck_assert(metrics_wait(metrics, "rogued_startups", 2));
+    tclient_t *again = silent(); /* 127.0.0.2, fresh again */
+    ck_assert(metrics_wait(metrics, "rogued_startups", 3));
+    ck_assert_int_eq(srv_log_count(s, "before the lobby"), 1);
+    cl_close(again);
+    cl_close(held[0]);
+    cl_close(held[1]);
+    ck_assert(metrics_wait(metrics, "rogued_startups", 0));
+    srv_stop(s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("ssh admit");
@@ -356,6 +397,7 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, silent_ssh_connections_hold_max_sessions);
     tcase_add_test(tc, startups_drop_the_newest_ssh_connection);
+    tcase_add_test(tc, a_fresh_address_goes_first_on_ssh);
     tcase_add_test(tc, a_logged_in_ssh_player_is_counted_once);
     tcase_add_test(tc, the_cipher_is_aes_gcm);
     tcase_add_test(tc, ssh_ciphers_widened);

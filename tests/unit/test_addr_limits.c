@@ -109,6 +109,59 @@ START_TEST(hashes_in_flight_and_accounts_an_hour)
 }
 END_TEST
 
+/* Connections before the lobby (startups.h): begin says how many the
+ * address had, each address its own count, counted with no limit on, and
+ * an address with one is kept by the sweep until the last has ended. */
+START_TEST(startups_are_counted_per_address_and_kept_while_counted)
+{
+    addr_limits_t a;
+    ck_assert_int_eq(addr_limits_init(&a, 0, 0, 0, 0), 0);
+    ck_assert_int_eq(addr_startup_begin(&a, "10.0.0.7", 0), 0);
+    ck_assert_int_eq(addr_startup_begin(&a, "10.0.0.7", 0), 1);
+    ck_assert_int_eq(addr_startup_begin(&a, "10.0.0.8", 0), 0);
+    ck_assert_int_eq(addr_startup_begin(&a, "10.0.0.7", 0), 2);
+    ck_assert_uint_eq(a.n, 2);
+    addr_sweep(&a, 1000000);
+    ck_assert_uint_eq(a.n, 2); /* both still counted */
+    addr_startup_end(&a, "10.0.0.8", 1000);
+    ck_assert_uint_eq(a.n, 1); /* its last: forgotten at once */
+    addr_startup_end(&a, "10.0.0.7", 1000);
+    addr_startup_end(&a, "10.0.0.7", 1000);
+    addr_sweep(&a, 2000000);
+    ck_assert_uint_eq(a.n, 1); /* one left */
+    ck_assert_int_eq(addr_startup_begin(&a, "10.0.0.7", 1000), 1);
+    addr_startup_end(&a, "10.0.0.7", 1000);
+    addr_startup_end(&a, "10.0.0.7", 1000);
+    addr_startup_end(&a, "10.0.0.7", 1000); /* one too many: harmless */
+    addr_startup_end(&a, "10.0.0.9", 1000); /* never counted: harmless */
+    ck_assert_uint_eq(a.n, 0);
+    ck_assert_int_eq(addr_startup_begin(&a, "10.0.0.7", 1000), 0);
+    addr_limits_free(&a);
+}
+END_TEST
+
+/* The count lives beside the address's session and tokens: a spent
+ * bucket or a session keeps it after its startups end, and the startups
+ * keep it after its bucket is full and its session gone. */
+START_TEST(startups_share_the_entry_with_the_limits)
+{
+    addr_limits_t a;
+    int t;
+    ck_assert_int_eq(addr_limits_init(&a, 2, 6, 0, 0), 0);
+    ck_assert_int_eq(addr_startup_begin(&a, "10.0.0.7", 0), 0);
+    ck_assert_int_eq(addr_admit(&a, "10.0.0.7", 0, &t), ADDR_OK);
+    ck_assert_int_eq(t, 1);
+    ck_assert_uint_eq(a.n, 1);
+    addr_release(&a, "10.0.0.7", 120000); /* bucket full, no session */
+    ck_assert_uint_eq(a.n, 1); /* its startup holds it */
+    ck_assert_int_eq(addr_startup_begin(&a, "10.0.0.7", 120000), 1);
+    addr_startup_end(&a, "10.0.0.7", 120000);
+    addr_startup_end(&a, "10.0.0.7", 120000);
+    ck_assert_uint_eq(a.n, 0);
+    addr_limits_free(&a);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("addr_limits");
@@ -117,6 +170,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, connects_per_minute);
     tcase_add_test(tc, no_limits_track_nothing);
     tcase_add_test(tc, hashes_in_flight_and_accounts_an_hour);
+    tcase_add_test(tc, startups_are_counted_per_address_and_kept_while_counted);
+    tcase_add_test(tc, startups_share_the_entry_with_the_limits);
     suite_add_tcase(s, tc);
     return s;
 }

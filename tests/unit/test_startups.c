@@ -1,7 +1,8 @@
 /* test_startups.c - the random early drop of new connections
  * (server/startups.h): nothing dropped below start, everything at full,
  * the chance rising linearly from rate in between, and the draws, from a
- * seeded random state, following that chance. */
+ * seeded random state, following that chance; a fresh address let in
+ * until full. */
 #include <check.h>
 
 #include "check_main.h"
@@ -29,7 +30,7 @@ START_TEST(start_zero_never_drops_and_start_equal_to_full_is_a_step)
     startups_t s;
     startups_init(&s, 0, 30, 100, 1);
     ck_assert_int_eq(startups_drop_chance(&s, 1000000), 0);
-    ck_assert_int_eq(startups_drop(&s, 1000000), 0);
+    ck_assert_int_eq(startups_drop(&s, 1000000, 0), 0);
     startups_init(&s, 4, 30, 4, 1);
     ck_assert_int_eq(startups_drop_chance(&s, 3), 0);
     ck_assert_int_eq(startups_drop_chance(&s, 4), 10000);
@@ -46,10 +47,10 @@ START_TEST(draws_follow_the_chance)
     enum { DRAWS = 20000 };
     int below = 0, at_full = 0, at_start = 0, half = 0;
     for (int i = 0; i < DRAWS; i++) {
-        below += startups_drop(&s, 9);
-        at_full += startups_drop(&s, 100);
-        at_start += startups_drop(&s, 10);
-        half += startups_drop(&s, 55);
+        below += startups_drop(&s, 9, 0);
+        at_full += startups_drop(&s, 100, 0);
+        at_start += startups_drop(&s, 10, 0);
+        half += startups_drop(&s, 55, 0);
     }
     ck_assert_int_eq(below, 0);
     ck_assert_int_eq(at_full, DRAWS);
@@ -62,6 +63,31 @@ START_TEST(draws_follow_the_chance)
 }
 END_TEST
 
+/* An address with no connection before the lobby is let in until full
+ * however sure the drop would be, and draws nothing (the stream of the
+ * others is the same as without it); at full it is dropped as any. */
+START_TEST(a_fresh_address_is_let_in_until_full)
+{
+    startups_t s, twin;
+    startups_init(&s, 10, 100, 100, 7);
+    for (int n = 0; n < 100; n++)
+        ck_assert_int_eq(startups_drop(&s, n, 1), 0);
+    ck_assert_int_eq(startups_drop(&s, 100, 1), 1);
+    ck_assert_int_eq(startups_drop(&s, 5000, 1), 1);
+    ck_assert_int_eq(startups_drop(&s, 10, 0), 1); /* rate 100 at start */
+    ck_assert_int_eq(startups_drop(&s, 9, 0), 0);
+    startups_init(&s, 10, 30, 100, 7);
+    startups_init(&twin, 10, 30, 100, 7);
+    for (int i = 0; i < 50; i++) {
+        ck_assert_int_eq(startups_drop(&s, 50, 1), 0);
+        ck_assert_int_eq(startups_drop(&s, 50, 0),
+                         startups_drop(&twin, 50, 0));
+    }
+    startups_init(&s, 0, 30, 100, 7); /* off: fresh or not */
+    ck_assert_int_eq(startups_drop(&s, 1000000, 1), 0);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("startups");
@@ -69,6 +95,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, the_chance_rises_from_rate_at_start_to_all_at_full);
     tcase_add_test(tc, start_zero_never_drops_and_start_equal_to_full_is_a_step);
     tcase_add_test(tc, draws_follow_the_chance);
+    tcase_add_test(tc, a_fresh_address_is_let_in_until_full);
     suite_add_tcase(s, tc);
     return s;
 }
