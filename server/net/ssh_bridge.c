@@ -71,7 +71,7 @@ static int on_wake(socket_t fd, int revents, void *userdata)
 static void refuse(ssh_bridge_t *b, int fd, int worker, const char *addr,
                    const char *ip)
 {
-    char what[96];
+    char what[sizeof "ssh " + 96]; /* (addr: a message's text, 96 at most) */
     snprintf(what, sizeof what, "ssh %s", addr);
     if (fd >= 0)
         close(fd);
