@@ -2,6 +2,9 @@
  * the addresses that have sessions or spent tokens. */
 #include "addr_limits.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +19,39 @@ struct addr_entry {
     double regs;               /* accounts it may still create now */
     uint64_t regs_ms;
 };
+
+/* The /64 of an IPv6 address that is not IPv4-mapped, as text; 0, or -1
+ * (out too short). */
+static int v6_net_name(struct in6_addr v6, char *out, size_t outlen)
+{
+    char host[INET6_ADDRSTRLEN];
+    memset(&v6.s6_addr[8], 0, 8);
+    if (!inet_ntop(AF_INET6, &v6, host, sizeof host))
+        return -1;
+    int n = snprintf(out, outlen, "%s/64", host);
+    return n > 0 && (size_t)n < outlen ? 0 : -1;
+}
+
+void addr_key(const char *addr, char *out, size_t outlen)
+{
+    struct in_addr v4;
+    struct in6_addr v6;
+    int ok = -1;
+    if (outlen == 0)
+        return;
+    if (inet_pton(AF_INET, addr, &v4) == 1) {
+        ok = inet_ntop(AF_INET, &v4, out, (socklen_t)outlen) ? 0 : -1;
+    } else if (inet_pton(AF_INET6, addr, &v6) == 1) {
+        if (IN6_IS_ADDR_V4MAPPED(&v6)) {
+            memcpy(&v4, &v6.s6_addr[12], 4);
+            ok = inet_ntop(AF_INET, &v4, out, (socklen_t)outlen) ? 0 : -1;
+        } else {
+            ok = v6_net_name(v6, out, outlen);
+        }
+    }
+    if (ok != 0)
+        snprintf(out, outlen, "%s", addr); /* no address: counted as is */
+}
 
 static size_t hash(const char *s)
 {
@@ -111,7 +147,7 @@ static addr_entry_t *entry_of(addr_limits_t *a, const char *addr,
         addr_entry_t *e = calloc(1, sizeof *e);
         if (!e)
             return NULL;
-        strncpy(e->addr, addr, sizeof e->addr - 1);
+        snprintf(e->addr, sizeof e->addr, "%s", addr);
         e->tokens = a->connects_per_minute;
         e->tokens_ms = now_ms;
         e->regs = a->registrations_per_hour;
@@ -229,67 +265,84 @@ static void sweep_locked(addr_limits_t *a, uint64_t now_ms)
     }
 }
 
-/* --- the API: each call under the mutex (the worker loops share one) --- */
+/* --- the API: each call counts addr by its key (addr_key) under the mutex
+ * (the worker loops share one) --- */
 
 int addr_admit(addr_limits_t *a, const char *addr, uint64_t now_ms,
                int *tracked)
 {
+    char key[ADDR_MAX];
+    addr_key(addr, key, sizeof key);
     pthread_mutex_lock(&a->mu);
-    int rc = admit_locked(a, addr, now_ms, tracked);
+    int rc = admit_locked(a, key, now_ms, tracked);
     pthread_mutex_unlock(&a->mu);
     return rc;
 }
 
 void addr_release(addr_limits_t *a, const char *addr, uint64_t now_ms)
 {
+    char key[ADDR_MAX];
+    addr_key(addr, key, sizeof key);
     pthread_mutex_lock(&a->mu);
-    release_locked(a, addr, now_ms);
+    release_locked(a, key, now_ms);
     pthread_mutex_unlock(&a->mu);
 }
 
 int addr_hash_begin(addr_limits_t *a, const char *addr)
 {
+    char key[ADDR_MAX];
+    addr_key(addr, key, sizeof key);
     pthread_mutex_lock(&a->mu);
-    int rc = hash_begin_locked(a, addr);
+    int rc = hash_begin_locked(a, key);
     pthread_mutex_unlock(&a->mu);
     return rc;
 }
 
 void addr_hash_end(addr_limits_t *a, const char *addr)
 {
+    char key[ADDR_MAX];
+    addr_key(addr, key, sizeof key);
     pthread_mutex_lock(&a->mu);
-    hash_end_locked(a, addr);
+    hash_end_locked(a, key);
     pthread_mutex_unlock(&a->mu);
 }
 
 int addr_register(addr_limits_t *a, const char *addr, uint64_t now_ms)
 {
+    char key[ADDR_MAX];
+    addr_key(addr, key, sizeof key);
     pthread_mutex_lock(&a->mu);
-    int rc = register_locked(a, addr, now_ms);
+    int rc = register_locked(a, key, now_ms);
     pthread_mutex_unlock(&a->mu);
     return rc;
 }
 
 int addr_sessions(addr_limits_t *a, const char *addr)
 {
+    char key[ADDR_MAX];
+    addr_key(addr, key, sizeof key);
     pthread_mutex_lock(&a->mu);
-    int n = sessions_locked(a, addr);
+    int n = sessions_locked(a, key);
     pthread_mutex_unlock(&a->mu);
     return n;
 }
 
 int addr_startup_begin(addr_limits_t *a, const char *addr, uint64_t now_ms)
 {
+    char key[ADDR_MAX];
+    addr_key(addr, key, sizeof key);
     pthread_mutex_lock(&a->mu);
-    int had = startup_begin_locked(a, addr, now_ms);
+    int had = startup_begin_locked(a, key, now_ms);
     pthread_mutex_unlock(&a->mu);
     return had;
 }
 
 void addr_startup_end(addr_limits_t *a, const char *addr, uint64_t now_ms)
 {
+    char key[ADDR_MAX];
+    addr_key(addr, key, sizeof key);
     pthread_mutex_lock(&a->mu);
-    startup_end_locked(a, addr, now_ms);
+    startup_end_locked(a, key, now_ms);
     pthread_mutex_unlock(&a->mu);
 }
 

@@ -38,6 +38,16 @@ enum addr_verdict {
     ADDR_TOO_MANY_CONNECTS     /* its connections this minute are spent */
 };
 
+/* The key a per-address limit counts addr by, into out (outlen >=
+ * ADDR_MAX holds any): an IPv4 address as itself, an IPv4-mapped IPv6
+ * one (::ffff:a.b.c.d, one IPv4 host) as its IPv4 address, any other IPv6
+ * address as its /64 ("2001:db8:1:2::/64"), since one customer usually
+ * gets a /64 and would otherwise escape every limit by changing addresses.
+ * Read with inet_pton, never by the text's form; text that is no address
+ * is kept as is. Used inside the limits' own calls (here, ssh_guard.h,
+ * rebuild_pool.h), so callers pass and log the full address. */
+void addr_key(const char *addr, char *out, size_t outlen);
+
 /* Returns 0, or -1 (out of memory). */
 int addr_limits_init(addr_limits_t *a, int max_sessions,
                      int connects_per_minute, int hashes,

@@ -72,6 +72,9 @@ int rbp_submit(rbp_t *p, rbp_job_t *j)
 {
     rbp_job_t *dropped = NULL;
     int rc = RBP_OK;
+    char key[ADDR_MAX];
+    addr_key(j->ip, key, sizeof key); /* counted by it: an IPv6 /64 as one */
+    memcpy(j->ip, key, sizeof key);
     pthread_mutex_lock(&p->mu);
     cancel_locked(p, j->session, &dropped); /* one job per session */
     if (p->closing)

@@ -27,7 +27,9 @@ typedef struct rbp_job rbp_job_t;
 struct rbp_job {
     rbp_job_t *next;           /* the pool's */
     uint64_t session;          /* who asked */
-    char ip[ADDR_MAX];         /* its address ("" counts as one address) */
+    char ip[ADDR_MAX];         /* its address ("" counts as one address);
+                                  rbp_submit makes it the address's key
+                                  (addr_key), which rebuild_per_ip counts */
     uint8_t exempt;            /* the host's own (a session moved by a binary
                                   upgrade): held to neither bound; still one
                                   job a session, so bounded by the sessions */

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addr_limits.h"
+
 int sshg_init(sshg_t *g, int pending_cap, int base_ms)
 {
     memset(g, 0, sizeof *g);
@@ -41,6 +43,15 @@ void sshg_ip_of(const char *addr, char *out, size_t outlen)
         n -= 2;
     }
     snprintf(out, outlen, "%.*s", (int)n, addr);
+}
+
+/* The table's key of ip: "ip " and what the per-address limits count it
+ * by (addr_key: an IPv6 address's /64). */
+static void ip_key(const char *ip, char *key, size_t keylen)
+{
+    char k[ADDR_MAX];
+    addr_key(ip, k, sizeof k);
+    snprintf(key, keylen, "ip %s", k);
 }
 
 static uint32_t hash(const char *s)
@@ -81,7 +92,7 @@ static sshg_entry_t *find(sshg_t *g, const char *key, int make, uint64_t now)
 int sshg_enter(sshg_t *g, const char *ip, uint64_t now_ms)
 {
     char key[SSHG_KEY_MAX];
-    snprintf(key, sizeof key, "ip %s", ip);
+    ip_key(ip, key, sizeof key);
     pthread_mutex_lock(&g->mu);
     sshg_entry_t *e = find(g, key, 1, now_ms);
     int ok = e && (g->pending_cap <= 0 || e->pending < g->pending_cap);
@@ -94,7 +105,7 @@ int sshg_enter(sshg_t *g, const char *ip, uint64_t now_ms)
 void sshg_leave(sshg_t *g, const char *ip)
 {
     char key[SSHG_KEY_MAX];
-    snprintf(key, sizeof key, "ip %s", ip);
+    ip_key(ip, key, sizeof key);
     pthread_mutex_lock(&g->mu);
     sshg_entry_t *e = find(g, key, 0, 0);
     if (e && e->pending > 0)
@@ -127,7 +138,7 @@ int sshg_failed(sshg_t *g, const char *ip, const char *name, uint64_t now_ms)
     if (g->base_ms <= 0)
         return 0;
     pthread_mutex_lock(&g->mu);
-    snprintf(key, sizeof key, "ip %s", ip);
+    ip_key(ip, key, sizeof key);
     int a = fail_one(g, key, g->free_tries, now_ms);
     int n = snprintf(key, sizeof key, "name ");
     for (const char *p = name; *p && n < SSHG_KEY_MAX - 1; p++)
@@ -141,7 +152,7 @@ int sshg_failed(sshg_t *g, const char *ip, const char *name, uint64_t now_ms)
 void sshg_succeeded(sshg_t *g, const char *ip)
 {
     char key[SSHG_KEY_MAX];
-    snprintf(key, sizeof key, "ip %s", ip);
+    ip_key(ip, key, sizeof key);
     pthread_mutex_lock(&g->mu);
     sshg_entry_t *e = find(g, key, 0, 0);
     if (e)
@@ -152,7 +163,7 @@ void sshg_succeeded(sshg_t *g, const char *ip)
 int sshg_pending(sshg_t *g, const char *ip)
 {
     char key[SSHG_KEY_MAX];
-    snprintf(key, sizeof key, "ip %s", ip);
+    ip_key(ip, key, sizeof key);
     pthread_mutex_lock(&g->mu);
     sshg_entry_t *e = find(g, key, 0, 0);
     int n = e ? e->pending : 0;

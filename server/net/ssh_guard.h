@@ -12,6 +12,9 @@
  *   one, and an address's at the first success from it (the owner is
  *   never slowed down by strangers' failures from elsewhere).
  *
+ * An address is counted by its key (addr_key in addr_limits.h: an IPv6
+ * address as its /64); callers pass the full address.
+ *
  * Shared by the acceptor and every SSH thread: one mutex. The table is fixed
  * (SSHG_SLOTS); when it is full the oldest idle entry is reused, and with
  * none idle a newcomer is refused (logged by the caller). */
@@ -25,7 +28,7 @@
 #define SSHG_KEY_MAX 64
 
 typedef struct sshg_entry {
-    char key[SSHG_KEY_MAX];    /* "ip ADDR" or "name NAME" ("": free) */
+    char key[SSHG_KEY_MAX];    /* "ip KEY" or "name NAME" ("": free) */
     int pending;               /* connections not yet logged in */
     int failures;
     uint64_t last_ms;          /* the last failure or connection */

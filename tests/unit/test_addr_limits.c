@@ -1,7 +1,7 @@
 /* test_addr_limits.c - per-address limits: sessions at once, connections
  * a minute (a token bucket refilled evenly), password checks in flight,
  * accounts an hour, each address on its own, and idle addresses
- * forgotten. */
+ * forgotten; the key an address is counted by (an IPv6 address's /64). */
 #include <check.h>
 
 #include "addr_limits.h"
@@ -162,6 +162,67 @@ START_TEST(startups_share_the_entry_with_the_limits)
 }
 END_TEST
 
+/* The key of addr, as addr_key writes it. */
+static const char *key_of(const char *addr)
+{
+    static char out[ADDR_MAX];
+    addr_key(addr, out, sizeof out);
+    return out;
+}
+
+START_TEST(an_address_is_keyed_by_its_host_or_its_64)
+{
+    ck_assert_str_eq(key_of("203.0.113.7"), "203.0.113.7");
+    /* IPv4-mapped: one IPv4 host, the same key as its IPv4 form. */
+    ck_assert_str_eq(key_of("::ffff:203.0.113.7"), "203.0.113.7");
+    ck_assert_str_eq(key_of("::FFFF:cb00:7107"), "203.0.113.7");
+    ck_assert_str_eq(key_of("::1"), "::/64");
+    /* Two addresses of one /64, however written: one key. */
+    ck_assert_str_eq(key_of("2001:db8:1:2::5"), "2001:db8:1:2::/64");
+    ck_assert_str_eq(key_of("2001:0DB8:0001:0002:aaaa:bbbb:cccc:dddd"),
+                     "2001:db8:1:2::/64");
+    ck_assert_str_eq(key_of("2001:db8:1:3::5"), "2001:db8:1:3::/64");
+    /* No address: kept as is (cut to fit). */
+    ck_assert_str_eq(key_of("not an address"), "not an address");
+    ck_assert_str_eq(key_of("2001:db8::1::2"), "2001:db8::1::2");
+    ck_assert_str_eq(key_of("10.0.0.256"), "10.0.0.256");
+    ck_assert_str_eq(key_of(""), "");
+    char small[8];
+    addr_key("2001:db8:1:2::5", small, sizeof small);
+    ck_assert_str_eq(small, "2001:db");
+}
+END_TEST
+
+START_TEST(two_addresses_of_one_64_are_one_address)
+{
+    addr_limits_t a;
+    int t;
+    ck_assert_int_eq(addr_limits_init(&a, 1, 0, 1, 0), 0);
+    ck_assert_int_eq(addr_admit(&a, "2001:db8:1:2::5", 0, &t), ADDR_OK);
+    ck_assert_int_eq(addr_admit(&a, "2001:db8:1:2::6", 0, &t),
+                     ADDR_TOO_MANY_SESSIONS);
+    ck_assert_int_eq(addr_admit(&a, "2001:db8:1:3::5", 0, &t), ADDR_OK);
+    ck_assert_int_eq(addr_sessions(&a, "2001:db8:1:2:ffff::"), 1);
+    ck_assert_int_eq(addr_hash_begin(&a, "2001:db8:1:2::7"), 0);
+    ck_assert_int_eq(addr_hash_begin(&a, "2001:db8:1:2::8"), -1);
+    addr_hash_end(&a, "2001:db8:1:2::9");
+    /* A mapped address is its IPv4 host's. */
+    ck_assert_int_eq(addr_admit(&a, "10.0.0.9", 0, &t), ADDR_OK);
+    ck_assert_int_eq(addr_admit(&a, "::ffff:10.0.0.9", 0, &t),
+                     ADDR_TOO_MANY_SESSIONS);
+    ck_assert_int_eq(addr_startup_begin(&a, "2001:db8:1:2::a", 0), 0);
+    ck_assert_int_eq(addr_startup_begin(&a, "2001:db8:1:2::b", 0), 1);
+    addr_startup_end(&a, "2001:db8:1:2::a", 0);
+    addr_startup_end(&a, "2001:db8:1:2::b", 0);
+    /* Released from another address of the /64: the entry is forgotten. */
+    addr_release(&a, "2001:db8:1:2::6", 0);
+    addr_release(&a, "2001:db8:1:3::6", 0);
+    addr_release(&a, "10.0.0.9", 0);
+    ck_assert_uint_eq(a.n, 0);
+    addr_limits_free(&a);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("addr_limits");
@@ -172,6 +233,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, hashes_in_flight_and_accounts_an_hour);
     tcase_add_test(tc, startups_are_counted_per_address_and_kept_while_counted);
     tcase_add_test(tc, startups_share_the_entry_with_the_limits);
+    tcase_add_test(tc, an_address_is_keyed_by_its_host_or_its_64);
+    tcase_add_test(tc, two_addresses_of_one_64_are_one_address);
     suite_add_tcase(s, tc);
     return s;
 }

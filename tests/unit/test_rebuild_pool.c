@@ -139,19 +139,26 @@ START_TEST(an_address_past_its_cap_is_refused_and_a_cancel_frees_its_slot)
     ck_assert_int_eq(rbp_submit(p, &third->base), RBP_ADDR);
     ck_assert_int_eq(rbp_submit(p, &fake(4, "10.0.0.2")->base), RBP_OK);
     ck_assert_uint_eq(stats(p).refused, 1);
+    /* An IPv6 /64 is one address: its third is refused. */
+    ck_assert_int_eq(rbp_submit(p, &fake(5, "2001:db8:1:2::5")->base), RBP_OK);
+    ck_assert_int_eq(rbp_submit(p, &fake(6, "2001:db8:1:2::6")->base), RBP_OK);
+    fake_t *v6 = fake(7, "2001:db8:1:2::7");
+    ck_assert_int_eq(rbp_submit(p, &v6->base), RBP_ADDR);
+    free(v6);
+    ck_assert_uint_eq(stats(p).refused, 2);
     /* session 1 has gone: its slot is free at once */
     rbp_cancel(p, 1);
     ck_assert_int_eq(atomic_load(&dropped), 1);
     ck_assert_int_eq(rbp_submit(p, &third->base), RBP_OK);
     rbp_stats_t st = stats(p);
-    ck_assert_uint_eq(st.waiting, 3);
+    ck_assert_uint_eq(st.waiting, 5);
     ck_assert_uint_eq(st.cancelled, 1);
     while (rbp_run_one(p))
         ;
-    ck_assert_int_eq(atomic_load(&ran), 3);
-    ck_assert_int_eq(atomic_load(&delivered), 3);
+    ck_assert_int_eq(atomic_load(&ran), 5);
+    ck_assert_int_eq(atomic_load(&delivered), 5);
     rbp_free(p);
-    ck_assert_int_eq(atomic_load(&dropped), 4);
+    ck_assert_int_eq(atomic_load(&dropped), 6);
 }
 END_TEST
 

@@ -1,5 +1,6 @@
 /* test_ssh_guard.c - the SSH bridge's limits before login
- * (server/net/ssh_guard.h): connections not logged in capped per address,
+ * (server/net/ssh_guard.h): connections not logged in capped per address
+ * (an IPv6 /64 as one),
  * the wait after failed tries per address and per name, forgetting, and
  * a success forgetting the address's failures. */
 #include <check.h>
@@ -19,6 +20,13 @@ START_TEST(pending_capped_per_address)
     ck_assert_int_eq(sshg_pending(&g, "10.0.0.1"), 2);
     sshg_leave(&g, "10.0.0.1");
     ck_assert_int_eq(sshg_enter(&g, "10.0.0.1", 4), 0);
+    /* An IPv6 /64 is one address. */
+    ck_assert_int_eq(sshg_enter(&g, "2001:db8:1:2::5", 5), 0);
+    ck_assert_int_eq(sshg_enter(&g, "2001:db8:1:2::6", 5), 0);
+    ck_assert_int_eq(sshg_enter(&g, "2001:db8:1:2::7", 5), -1);
+    ck_assert_int_eq(sshg_enter(&g, "2001:db8:1:3::5", 5), 0);
+    sshg_leave(&g, "2001:db8:1:2::8");
+    ck_assert_int_eq(sshg_pending(&g, "2001:db8:1:2::5"), 1);
     sshg_free(&g);
 }
 END_TEST
