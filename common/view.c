@@ -290,8 +290,12 @@ void view_target(const game_t *g, const display_t *d, screen_t *s)
     for (int y = 0; y < MAP_H; y++)
         for (int x = 0; x < MAP_W; x++)
             if (r > 0 && y < MAP_H - 1 && /* (that row is the log's) */
-                item_in_reach(g->target.x, g->target.y, x, y, r))
-                screen_at(s, x, y)->bg = COL_RED;
+                item_in_reach(g->target.x, g->target.y, x, y, r)) {
+                cell_t *c = screen_at(s, x, y);
+                c->bg = COL_RED;
+                if (c->fg == COL_RED) /* an orc: not red on red */
+                    c->fg = COL_BWHITE;
+            }
             else if (target_allowed(g, x, y))
                 screen_at(s, x, y)->bg = ground;
     cell_t *c = screen_at(s, g->target.x, g->target.y);
@@ -751,6 +755,12 @@ void view_draw_display(const game_t *g, const display_t *d, screen_t *s)
         draw_look(g, s);
     if (view_shows_pack(g))
         draw_pack(g, d, s);
+}
+
+int view_full_page(const game_t *g)
+{
+    return g->mode == MODE_HELP || g->mode == MODE_HISTORY ||
+           g->mode == MODE_CHARACTER || g->mode == MODE_DISCOVERIES;
 }
 
 int view_shows_pack(const game_t *g)

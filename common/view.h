@@ -68,10 +68,15 @@ int view_status_row(int w, int h);
  * oldest first, else -1. */
 int view_label_row(const screen_t *s, int n);
 
+/* 1 when g's screen is a page over the whole terminal (the help, the
+ * history, the character and the discoveries): rows of text, no map and
+ * no log rows, so no host's line goes over their words. */
+int view_full_page(const game_t *g);
+
 /* Which of a label's forms (NULL-ended, longest first) goes where on a
- * screen drawn by view_draw: beside the map on row 0 if the first form
- * fits there, else the first form that fits whole at the end of a log
- * row (view_label_row). The form's index, its row in *y; -1 when none
+ * screen drawn by view_draw: the first form that fits beside the map on
+ * row 0 or, failing that, whole at the end of a log row
+ * (view_label_row). The form's index, its row in *y; -1 when none
  * fits, with *y the log's first (oldest) row, where the shortest would
  * cover the least. */
 int view_label_place(const screen_t *s, const char *const *forms, int *y);

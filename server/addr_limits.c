@@ -105,8 +105,10 @@ static addr_entry_t **slot(const addr_limits_t *a, const char *addr)
 static void refill_regs(const addr_limits_t *a, addr_entry_t *e, uint64_t now)
 {
     double cap = a->registrations_per_hour;
-    if (now > e->regs_ms)
-        e->regs += (double)(now - e->regs_ms) * cap / 3600000.0;
+    if (now <= e->regs_ms)
+        return; /* (an earlier clock's reading: the SSH threads' and the
+                   loops' cached uv_now differ by a few ms) */
+    e->regs += (double)(now - e->regs_ms) * cap / 3600000.0;
     e->regs_ms = now;
     if (e->regs > cap)
         e->regs = cap;
@@ -116,8 +118,9 @@ static void refill(const addr_limits_t *a, addr_entry_t *e, uint64_t now)
 {
     refill_regs(a, e, now);
     double cap = a->connects_per_minute;
-    if (now > e->tokens_ms)
-        e->tokens += (double)(now - e->tokens_ms) * cap / 60000.0;
+    if (now <= e->tokens_ms)
+        return; /* (as refill_regs: never counted twice) */
+    e->tokens += (double)(now - e->tokens_ms) * cap / 60000.0;
     e->tokens_ms = now;
     if (e->tokens > cap)
         e->tokens = cap;

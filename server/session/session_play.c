@@ -628,14 +628,6 @@ static int play_msg(sess_t *s, smsg_t *m)
     }
 }
 
-/* The screens of a page over the whole terminal (the help, the history,
- * the character and the discoveries): rows of text, no log rows. */
-static int full_page(const game_t *g)
-{
-    return g->mode == MODE_HELP || g->mode == MODE_HISTORY ||
-           g->mode == MODE_CHARACTER || g->mode == MODE_DISCOVERIES;
-}
-
 /* The player's own count of watchers: a note, so only where a log row has
  * room for it, never over a word, and not on a full page, where a row's
  * end is no log's (a play-test met it over the help's lines). */
@@ -644,7 +636,7 @@ static void play_draw(sess_t *s, screen_t *next)
     const st_play_t *p = &s->st.play;
     sess_view_draw(s, p->g.game, next);
     if (p->nwatchers > 0 && view_fits(next->w, next->h) &&
-        !full_page(p->g.game)) {
+        !view_full_page(p->g.game)) {
         char line[32];
         snprintf(line, sizeof line, " %d watching ", p->nwatchers);
         const char *const forms[] = {line, NULL};

@@ -157,7 +157,9 @@ static void replay_draw(sess_t *s, screen_t *next)
     char forms[3][128];
     replay_forms(r, forms);
     const char *const list[] = {forms[0], forms[1], forms[2], NULL};
-    sess_overlay_line(s, next, list, COL_BYELLOW, 1);
+    /* never over a full page's words (the help the player read) */
+    sess_overlay_line(s, next, list, COL_BYELLOW,
+                      !view_full_page(r->player.game));
 }
 
 /* O opens the options screen over the game shown (docs/game.md). */

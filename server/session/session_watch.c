@@ -211,7 +211,9 @@ static void watch_draw(sess_t *s, screen_t *next)
         snprintf(line, sizeof line, " Watching %s - q leaves ", w->name);
         snprintf(brief, sizeof brief, " %s - q leaves ", w->name);
         const char *const forms[] = {line, brief, NULL};
-        sess_overlay_line(s, next, forms, COL_BCYAN, 1);
+        /* never over a full page's words (the help the player reads) */
+        sess_overlay_line(s, next, forms, COL_BCYAN,
+                          !view_full_page(w->game));
     }
 }
 

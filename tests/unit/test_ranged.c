@@ -3,7 +3,7 @@
  * aiming cursor, a blow of the ruleset in force; a wand of sleep puts a
  * monster out of the fight for a charge; a fleeing monster turns back after
  * a few turns and does not heal while it runs. Exact values on fixed
- * seeds. */
+ * seeds; aiming a fireball shows the blast it would make. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -69,6 +69,39 @@ START_TEST(throwing_a_dart_under_each_ruleset)
         ck_assert_int_eq(g->monsters[m].hp, want_hp[r]);
         game_free(g);
     }
+}
+END_TEST
+
+/* Aiming a fireball: the blast around the cursor (on the nearest
+ * monster) has a red ground, the player's tile in it too, and what is in
+ * it stays seen: a red orc is drawn bright white, not red on red. */
+START_TEST(aiming_a_fireball_shows_its_blast)
+{
+    game_t *g = room(0);
+    int m = game_place_monster(g, MON_ORC, 12, 8);
+    ck_assert_int_ge(m, 0);
+    item_pack_add(g, IK_FIREBALL);
+    ck_assert_int_eq(game_key(g, 'i'), 0);
+    ck_assert_int_eq(game_key(g, 'a'), 0);
+    ck_assert_int_eq(g->mode, MODE_TARGET);
+    ck_assert_int_eq(g->target.x, 12); /* on the orc */
+    int r = item_stats(IK_FIREBALL)->radius;
+    ck_assert_int_eq(r, 3);
+    screen_t s;
+    ck_assert_int_eq(screen_init(&s, 80, 24), 0);
+    display_t d = { GLYPHS_ASCII, COLOURS_16 };
+    view_draw_display(g, &d, &s);
+    const cell_t *orc = screen_cat(&s, 12, 8), *me = screen_cat(&s, 10, 8);
+    ck_assert_uint_eq(orc->ch, 'o');
+    ck_assert_int_eq(orc->bg, COL_RED);
+    ck_assert_int_eq(orc->fg, COL_BWHITE);
+    ck_assert_uint_eq(me->ch, '@');
+    ck_assert_int_eq(me->bg, COL_RED);
+    ck_assert_int_ne(me->fg, COL_RED);
+    ck_assert_int_eq(screen_cat(&s, 15, 8)->bg, COL_RED); /* 3 away */
+    ck_assert_int_ne(screen_cat(&s, 16, 8)->bg, COL_RED); /* 4 away */
+    screen_free(&s);
+    game_free(g);
 }
 END_TEST
 
@@ -248,6 +281,7 @@ static Suite *make_suite(void)
     Suite *s = suite_create("ranged");
     TCase *tc = tcase_create("ranged");
     tcase_add_test(tc, throwing_a_dart_under_each_ruleset);
+    tcase_add_test(tc, aiming_a_fireball_shows_its_blast);
     tcase_add_test(tc, throws_stop_at_the_first_monster_and_at_walls);
     tcase_add_test(tc, a_wand_of_sleep_and_its_charges);
     tcase_add_test(tc, a_fleeing_monster_turns_back_and_does_not_heal);
