@@ -297,6 +297,23 @@ START_TEST(counts_with_the_hosts_note)
 }
 END_TEST
 
+/* A motd of two rows at 40 columns (the news line under it goes down to
+ * row 6), and the news. */
+static const lobby_info_t two_row_motd = {
+    "rogued", "Be kind to each other, and have fun down there", 3, 1, NULL,
+    "tester won with 13841 points in 4672 turns" };
+static const char news_cut[] = "tester won with 13841 points in 4672...";
+
+/* Row y of l drawn at 40x20 with two_row_motd is want. */
+static void expect_row(const lobby_t *l, int y, const char *want)
+{
+    screen_t s;
+    ck_assert_int_eq(screen_init(&s, 40, 20), 0);
+    lobby_draw(l, &two_row_motd, &s);
+    ck_assert_str_eq(row(&s, y), want);
+    screen_free(&s);
+}
+
 /* A motd of two rows moves the news line down to row 6: on the menu it
  * is there, cut after a whole word; on the pages whose title is on row 6
  * it is left out, never drawn into the title. */
@@ -304,28 +321,15 @@ START_TEST(news_never_over_a_title)
 {
     lobby_t l;
     lobby_init(&l, "");
-    lobby_info_t info = { "rogued", "Be kind to each other, and have fun "
-                          "down there", 3, 1, NULL,
-                          "tester won with 13841 points in 4672 turns" };
-    screen_t s;
-    ck_assert_int_eq(screen_init(&s, 40, 20), 0);
-    lobby_draw(&l, &info, &s);
-    ck_assert_str_eq(row(&s, 3), "                 there");
-    ck_assert_str_eq(row(&s, 6), "tester won with 13841 points in 4672...");
-    screen_free(&s);
+    expect_row(&l, 3, "                 there");
+    expect_row(&l, 6, news_cut);
     store_scores_t sc;
     memset(&sc, 0, sizeof sc);
     sc.status = STORE_OK;
     lobby_key(&l, 's'); /* "One moment..." is lower: row 6 is free */
-    ck_assert_int_eq(screen_init(&s, 40, 20), 0);
-    lobby_draw(&l, &info, &s);
-    ck_assert_str_eq(row(&s, 6), "tester won with 13841 points in 4672...");
-    screen_free(&s);
+    expect_row(&l, 6, news_cut);
     lobby_scores_done(&l, &sc);
-    ck_assert_int_eq(screen_init(&s, 40, 20), 0);
-    lobby_draw(&l, &info, &s);
-    ck_assert_str_eq(row(&s, 6), "              Hall of fame");
-    screen_free(&s);
+    expect_row(&l, 6, "              Hall of fame");
     lobby_free(&l);
 }
 END_TEST
@@ -336,27 +340,16 @@ START_TEST(news_over_the_prompts)
 {
     lobby_t l;
     lobby_init(&l, "");
-    lobby_info_t info = { "rogued", "Be kind to each other, and have fun "
-                          "down there", 3, 1, NULL,
-                          "tester won with 13841 points in 4672 turns" };
-    const char *news = "tester won with 13841 points in 4672...";
     lobby_key(&l, 'l');
     ck_assert_int_eq(l.page, LOBBY_LOGIN_NAME);
-    screen_t s;
-    ck_assert_int_eq(screen_init(&s, 40, 20), 0);
-    lobby_draw(&l, &info, &s);
-    ck_assert_str_eq(row(&s, 6), news);
-    ck_assert_str_eq(row(&s, 7), "    Log in");
-    screen_free(&s);
+    expect_row(&l, 6, news_cut);
+    expect_row(&l, 7, "    Log in");
     for (const char *k = "kate"; *k; k++)
         lobby_key(&l, *k);
     lobby_key(&l, KEY_ENTER);
     ck_assert_int_eq(l.page, LOBBY_LOGIN_PASS);
-    ck_assert_int_eq(screen_init(&s, 40, 20), 0);
-    lobby_draw(&l, &info, &s);
-    ck_assert_str_eq(row(&s, 6), news);
-    ck_assert_str_eq(row(&s, 7), "    Log in");
-    screen_free(&s);
+    expect_row(&l, 6, news_cut);
+    expect_row(&l, 7, "    Log in");
     lobby_free(&l);
 }
 END_TEST
