@@ -41,7 +41,7 @@ typedef struct config {
     int lobby_full_idle_ms;  /* the lobby's idle clock when nearly full */
     int negotiation_ms;      /* how long to wait for telnet answers */
     int store_wait_ms;       /* how long a player waits for the store's answer
-                                before being told it is away */
+                                before being told where it waited */
     int store_lock_timeout_ms; /* how long a store statement waits for another
                                   process's lock (SQLite's busy timeout,
                                   PostgreSQL's lock_timeout) */

@@ -751,7 +751,25 @@ void lobby_typed_refused(lobby_t *l)
                : "A name may use only letters, digits, _ and -.");
 }
 
-int lobby_store_away(lobby_t *l, uint32_t gen)
+/* What a player is told when the wait for the store ends at `at` (enum
+ * store_wait): only a wait for the database is the store not answering. */
+static const char *away_note(int at)
+{
+    switch (at) {
+    case STORE_WAIT_HASH_LINE:
+    case STORE_WAIT_HASHING:
+        return "The server is busy checking passwords: please try again "
+               "in a moment.";
+    case STORE_WAIT_SLOWED:
+        return "Too many failed logins for that name. Wait a minute and "
+               "try again.";
+    default:
+        return "The server's store is not answering: please try again in "
+               "a moment.";
+    }
+}
+
+int lobby_store_away(lobby_t *l, uint32_t gen, int at)
 {
     if (l->page != LOBBY_BUSY || l->busy_gen != gen)
         return 0;
@@ -759,8 +777,7 @@ int lobby_store_away(lobby_t *l, uint32_t gen)
     lobby_wipe_password(l);
     lobby_keys_drop(l);
     go(l, l->back == LOBBY_BUSY ? LOBBY_MENU : l->back);
-    lobby_note(l, LOBBY_NOTE_BAD, "The server's store is not answering: "
-               "please try again in a moment.");
+    lobby_note(l, LOBBY_NOTE_BAD, "%s", away_note(at));
     return 1;
 }
 

@@ -363,9 +363,13 @@ void lobby_keys_drop(lobby_t *l);
 void lobby_keys_draw(const lobby_t *l, screen_t *s);
 
 /* The store did not answer the wait that began as busy_gen was `gen`:
- * the wait ends, back to the page it came from, with a note that says so
- * and asks to try again. Returns 1 if it ended a wait, else 0. */
-int lobby_store_away(lobby_t *l, uint32_t gen);
+ * the wait ends, back to the page it came from, with a note that says
+ * where it waited (at: enum store_wait, store_wait_of: the password
+ * checks' line or the pool, "the server is busy checking passwords"; a
+ * slowed-down login, too many failed logins; else the store is not
+ * answering) and asks to try again. Returns 1 if it ended a wait, else
+ * 0. */
+int lobby_store_away(lobby_t *l, uint32_t gen, int at);
 
 /* Something was typed that a line cannot hold as typed (a control
  * character, or an escape sequence the decoder dropped): the line is

@@ -469,8 +469,9 @@ static void lobby_key_in(sess_t *s, int key)
 }
 
 /* A store that does not answer within store_wait_ms (it hangs, or its
- * queue is long): the player is told so and may try again; the answer, if
- * it ever comes, is dropped (store_cancel). docs/hosting.md. The wait's
+ * queue is long, or the password checks' line is): the player is told
+ * where it waited (store_wait_of) and may try again; the answer, if it
+ * ever comes, is dropped (store_cancel). docs/hosting.md. The wait's
  * clock starts here (a lobby key that asks the store, or the saved game's
  * lookup: session_saved.c), for this wait (busy_gen) only; lobby_sweep
  * reads it. */
@@ -503,6 +504,27 @@ static int let_go_when_full(sess_t *s, uint64_t now)
     return 1;
 }
 
+/* The log's line for a wait given up, naming where it waited (at: enum
+ * store_wait): a host sent to look at the database for a line of password
+ * checks would look in the wrong place. */
+static void log_away(const sess_t *s, int at, uint64_t wait)
+{
+    unsigned long long id = (unsigned long long)s->id;
+    unsigned long long ms = (unsigned long long)wait;
+    if (at == STORE_WAIT_HASH_LINE || at == STORE_WAIT_HASHING)
+        log_info("hash queue busy id=%llu: its password check %s within "
+                 "%llu ms (hash_parallel at a time, in turn by address); "
+                 "the player may try again", id,
+                 at == STORE_WAIT_HASHING ? "did not end"
+                                          : "had no slot", ms);
+    else if (at == STORE_WAIT_SLOWED)
+        log_info("slowed login id=%llu: still waiting after failed logins "
+                 "of the name at %llu ms; the player may try again", id, ms);
+    else
+        log_info("store away id=%llu: no answer within %llu ms; the player "
+                 "may try again", id, ms);
+}
+
 /* Once a second: the clock while nearly full, news came since the lobby
  * was drawn (draw it again), and the store's wait. */
 static void lobby_sweep(sess_t *s, uint64_t now)
@@ -516,15 +538,14 @@ static void lobby_sweep(sess_t *s, uint64_t now)
     if (!l->store_asked_ms || now - l->store_asked_ms < wait)
         return;
     l->store_asked_ms = 0;
-    if (!lobby_store_away(&s->lobby, l->store_gen))
+    int at = store_wait_of(s->srv->store, s);
+    if (!lobby_store_away(&s->lobby, l->store_gen, at))
         return; /* answered meanwhile */
     store_cancel(s->srv->store, s);
     s->play_if_none = 0; /* the p that asked is answered: try again */
     sess_hash_end(s);
     sodium_memzero(l->new_password, sizeof l->new_password);
-    log_info("store away id=%llu: no answer within %llu ms; the player may "
-             "try again", (unsigned long long)s->id,
-             (unsigned long long)wait);
+    log_away(s, at, wait);
     sess_owe_frame(s);
 }
 

@@ -81,6 +81,7 @@ void store_done_push(store_t *st, req_t *r)
 void store_db_submit(store_t *st, req_t *r)
 {
     r->phase = PH_DB;
+    r->at = STORE_WAIT_DB;
     uv_mutex_lock(&st->mu);
     if (store_db_post(st, r) != 0) {
         /* the store is closing: answered as a failure, through the loop */
@@ -102,7 +103,24 @@ void store_answer_soon(store_t *st, req_t *r, int status)
     uv_mutex_unlock(&st->mu);
 }
 
-static void hash_pump(store_port_t *p);
+/* --- password hashes -----------------------------------------------------------
+ *
+ * One line for the whole server (st->hashq, under lmu), in turn by address
+ * (hash_fair.h), and the hash_parallel slots shared by every loop. It was a
+ * line per loop: each was fair among its own loop's logins only, and a slot
+ * freed on a loop went to that loop's line first (its pump ran before the
+ * others were woken), so a flood of logins from a few addresses on one loop
+ * kept both slots while an honest login on another loop waited past
+ * store_wait_ms. Now a slot freed anywhere goes to the address whose turn
+ * it is, whatever loop its login came on, so a login waits for at most one
+ * check of each other address on the server. A request's pool work must be
+ * queued on its own loop (its after-callback and its answer run there), so
+ * a slot given to another loop's request puts it on that port's granted
+ * list and wakes that loop, which starts it (on_async). Keeping each line
+ * per loop and taking turns between loops would not do: an address with
+ * connections on every loop would then have a turn on each. */
+
+static void hash_grant(store_t *st, store_port_t *self);
 
 static void hash_work(uv_work_t *w)
 {
@@ -121,15 +139,20 @@ static void hash_work(uv_work_t *w)
     sodium_memzero(r->pass, sizeof r->pass);
 }
 
+/* Gives n slots back (their hashes ended, or never started). */
+static void hash_slots_give(store_t *st, int n)
+{
+    uv_mutex_lock(&st->lmu);
+    st->hashing -= n;
+    uv_mutex_unlock(&st->lmu);
+}
+
 static void hash_after(uv_work_t *w, int status)
 {
     req_t *r = w->data;
     store_t *st = r->st;
     store_port_t *p = r->port;
-    uv_mutex_lock(&st->lmu);
-    st->hashing--;
-    int others_wait = st->hash_waiting > p->hash_waiting;
-    uv_mutex_unlock(&st->lmu);
+    hash_slots_give(st, 1);
     if (status != 0)
         r->status = STORE_ERROR;
     if ((r->call->flags & STORE_CALL_NEW_HASH) &&
@@ -141,39 +164,7 @@ static void hash_after(uv_work_t *w, int status)
             r->call->verified(r);
         finish(st, r);
     }
-    if (!p->closing)
-        hash_pump(p);
-    if (others_wait) {
-        /* A slot is free and another loop has hashes waiting: wake the
-         * others, whose pump takes it (wake-ups are cheap and rare). */
-        uv_mutex_lock(&st->lmu);
-        for (int i = 0; i < STORE_PORTS_MAX; i++) {
-            store_port_t *q = &st->ports[i];
-            if (q != p && q->open && q->hash_waiting > 0)
-                uv_async_send(&q->async);
-        }
-        uv_mutex_unlock(&st->lmu);
-    }
-}
-
-/* Takes a slot for a hash if one of hash_parallel is free (every loop's
- * hashes count). */
-static int hash_slot_take(store_t *st)
-{
-    uv_mutex_lock(&st->lmu);
-    int ok = st->hashing < st->opt.hash_parallel;
-    if (ok)
-        st->hashing++;
-    uv_mutex_unlock(&st->lmu);
-    return ok;
-}
-
-static void hash_waiting_add(store_port_t *p, int n)
-{
-    uv_mutex_lock(&p->st->lmu);
-    p->hash_waiting += n;
-    p->st->hash_waiting += n;
-    uv_mutex_unlock(&p->st->lmu);
+    hash_grant(st, p); /* the slot, to whoever's turn it is */
 }
 
 static req_t *req_of(hf_item_t *it)
@@ -181,35 +172,135 @@ static req_t *req_of(hf_item_t *it)
     return (req_t *)(void *)((char *)it - offsetof(req_t, fair));
 }
 
-/* Takes the next waiting hash off p's queue: the first of the address
- * whose turn it is (hash_fair.h). */
-static req_t *hash_pop(store_port_t *p)
+/* On r's loop, with a slot taken for it: into the pool. Returns 0, or -1
+ * (answered as failed, its slot given back: the caller grants again). */
+static int hash_start(store_t *st, req_t *r)
 {
-    req_t *r = req_of(hf_pop(&p->hashq));
-    hash_waiting_add(p, -1);
-    return r;
+    if (!r->cancelled && !r->port->closing) {
+        r->at = STORE_WAIT_HASHING;
+        r->work.data = r;
+        if (uv_queue_work(r->port->loop, &r->work, hash_work, hash_after) == 0)
+            return 0;
+        r->status = STORE_ERROR;
+    }
+    hash_slots_give(st, 1);
+    finish(st, r);
+    return -1;
 }
 
-static void hash_pump(store_port_t *p)
+/* Gives the free slots to the next in the turn while any waits: self's
+ * requests are started here, another loop's go to its port's granted list
+ * and that loop is woken to start them. Under lmu, so that a port cannot
+ * close between: one that closes has taken its requests out first
+ * (hash_drop). */
+static void hash_grant(store_t *st, store_port_t *self)
 {
-    store_t *st = p->st;
-    while (p->hashq.n) {
-        if (req_of(hf_peek(&p->hashq))->cancelled) {
-            finish(st, hash_pop(p)); /* not worth a hash any more */
-            continue;
+    int again = 1;
+    while (again) {
+        req_t *mine = NULL, *mine_tail = NULL;
+        uv_mutex_lock(&st->lmu);
+        while (st->hashing < st->opt.hash_parallel && st->hashq.n) {
+            req_t *r = req_of(hf_pop(&st->hashq));
+            st->hashing++;
+            if (r->port == self) {
+                store_queue_push(&mine, &mine_tail, r);
+            } else {
+                store_queue_push(&r->port->granted, &r->port->granted_tail, r);
+                uv_async_send(&r->port->async);
+            }
         }
-        if (!hash_slot_take(st))
-            break;
-        req_t *r = hash_pop(p);
-        r->work.data = r;
-        if (uv_queue_work(p->loop, &r->work, hash_work, hash_after) != 0) {
-            uv_mutex_lock(&st->lmu);
-            st->hashing--;
-            uv_mutex_unlock(&st->lmu);
-            r->status = STORE_ERROR;
-            finish(st, r);
+        uv_mutex_unlock(&st->lmu);
+        again = 0;
+        while (mine) {
+            req_t *r = mine;
+            mine = r->next;
+            r->next = NULL;
+            again |= hash_start(st, r) != 0;
         }
     }
+}
+
+/* On p's loop: starts what other loops gave slots to. */
+static void hash_start_granted(store_port_t *p)
+{
+    store_t *st = p->st;
+    uv_mutex_lock(&st->lmu);
+    req_t *r = p->granted;
+    p->granted = p->granted_tail = NULL;
+    uv_mutex_unlock(&st->lmu);
+    int failed = 0;
+    while (r) {
+        req_t *next = r->next;
+        r->next = NULL;
+        failed |= hash_start(st, r) != 0;
+        r = next;
+    }
+    if (failed)
+        hash_grant(st, p);
+}
+
+/* Which of a port's hashes hash_drop takes: all, or those of one ctx. */
+typedef struct hash_drop_of {
+    const store_port_t *port;
+    const void *ctx;
+    int all;
+} hash_drop_of_t;
+
+static int hash_dropped(const req_t *r, const hash_drop_of_t *d)
+{
+    return r->port == d->port && (d->all || r->ctx == d->ctx);
+}
+
+static int hash_dropped_item(hf_item_t *it, void *d)
+{
+    return hash_dropped(req_of(it), d);
+}
+
+/* Under lmu: takes the requests of p's granted list that d drops (their
+ * slots given back), linked by next. */
+static req_t *granted_take(store_t *st, store_port_t *p,
+                           const hash_drop_of_t *d)
+{
+    req_t *out = NULL, *out_tail = NULL, *kept = NULL, *kept_tail = NULL;
+    req_t *r = p->granted;
+    while (r) {
+        req_t *next = r->next;
+        if (hash_dropped(r, d)) {
+            store_queue_push(&out, &out_tail, r);
+            st->hashing--;
+        } else {
+            store_queue_push(&kept, &kept_tail, r);
+        }
+        r = next;
+    }
+    p->granted = kept;
+    p->granted_tail = kept_tail;
+    return out;
+}
+
+/* On p's loop: finishes p's hashes not started (those of ctx, or all),
+ * without their callbacks, and gives their slots to others. */
+static void hash_drop(store_t *st, store_port_t *p, const void *ctx, int all)
+{
+    hash_drop_of_t d = { p, ctx, all };
+    uv_mutex_lock(&st->lmu);
+    hf_item_t *it = hf_remove_if(&st->hashq, hash_dropped_item, &d);
+    req_t *granted = granted_take(st, p, &d);
+    uv_mutex_unlock(&st->lmu);
+    while (it) {
+        req_t *r = req_of(it);
+        it = it->next;
+        r->cancelled = 1;
+        finish(st, r);
+    }
+    while (granted) {
+        req_t *r = granted;
+        granted = r->next;
+        r->next = NULL;
+        r->cancelled = 1;
+        finish(st, r);
+    }
+    hash_grant(st, p);
 }
 
 /* A request of a name that has hashes_per_name checks waiting or running
@@ -238,7 +329,10 @@ static void unhashed(store_t *st, req_t *r, int status)
 
 void store_hash_enqueue(store_t *st, req_t *r)
 {
-    store_port_t *p = r->port;
+    if (r->cancelled) {
+        finish(st, r); /* not worth a hash any more */
+        return;
+    }
     if (name_full(st, r)) {
         char safe[ACCT_NAME_MAX + 1];
         log_info("%s %s from %s: %d checks of the name are waiting "
@@ -249,13 +343,16 @@ void store_hash_enqueue(store_t *st, req_t *r)
         return;
     }
     r->phase = PH_HASH;
-    r->fair.addr = r->scope;
-    if (hf_push(&p->hashq, &r->fair) != 0) {
+    r->at = STORE_WAIT_HASH_LINE;
+    r->fair.addr = r->scope_key; /* an IPv6 /64 takes one turn */
+    uv_mutex_lock(&st->lmu);
+    int rc = hf_push(&st->hashq, &r->fair);
+    uv_mutex_unlock(&st->lmu);
+    if (rc != 0) {
         unhashed(st, r, STORE_ERROR); /* out of memory */
         return;
     }
-    hash_waiting_add(p, 1);
-    hash_pump(p);
+    hash_grant(st, r->port);
 }
 
 static void on_async(uv_async_t *h)
@@ -275,8 +372,7 @@ static void on_async(uv_async_t *h)
             finish(st, r);
         r = next;
     }
-    if (!p->closing)
-        hash_pump(p); /* a slot another loop freed */
+    hash_start_granted(p); /* slots another loop gave this one's hashes */
 }
 
 static void on_timer(uv_timer_t *t);
@@ -313,6 +409,7 @@ void store_wait_insert(req_t *r)
         p = &(*p)->next;
     r->next = *p;
     *p = r;
+    r->at = STORE_WAIT_SLOWED;
     arm_timer(port);
 }
 
@@ -348,8 +445,7 @@ static void port_drop_waiting(store_port_t *p)
         p->wait_head = r->next;
         finish(p->st, r);
     }
-    while (p->hashq.n)
-        finish(p->st, hash_pop(p));
+    hash_drop(p->st, p, NULL, 1);
 }
 
 static void close_cb(uv_handle_t *h)
@@ -583,6 +679,7 @@ req_t *store_req_new(store_t *st, const store_call_t *call, void *ctx)
     r->port = p;
     r->call = call;
     r->ctx = ctx;
+    r->at = STORE_WAIT_DB; /* until it waits anywhere else */
     pending_add(p, r);
     return r;
 }
@@ -614,24 +711,6 @@ static void drop_waiting(store_t *st, req_t **head, void *ctx)
     }
 }
 
-static int of_ctx(hf_item_t *it, void *ctx)
-{
-    return req_of(it)->ctx == ctx;
-}
-
-/* The same for the hashes waiting. */
-static void drop_hashes(store_t *st, store_port_t *p, void *ctx)
-{
-    hf_item_t *it = hf_remove_if(&p->hashq, of_ctx, ctx);
-    while (it) {
-        req_t *r = req_of(it);
-        it = it->next;
-        r->cancelled = 1;
-        hash_waiting_add(p, -1);
-        finish(st, r);
-    }
-}
-
 void store_cancel(store_t *st, void *ctx)
 {
     store_port_t *p = port_here(st);
@@ -641,8 +720,18 @@ void store_cancel(store_t *st, void *ctx)
     /* what only waits on the loop side goes now: a throttled login must not
      * keep the loop (and a shutting-down server) alive for a minute */
     drop_waiting(st, &p->wait_head, ctx);
-    drop_hashes(st, p, ctx);
+    hash_drop(st, p, ctx, 0);
     arm_timer(p);
+}
+
+int store_wait_of(store_t *st, void *ctx)
+{
+    store_port_t *p = port_here(st);
+    int at = STORE_WAIT_NONE;
+    for (req_t *r = p->pending; r; r = r->pnext)
+        if (r->ctx == ctx && !r->cancelled && r->at > at)
+            at = r->at;
+    return at;
 }
 
 int store_healthy(store_t *st)

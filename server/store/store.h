@@ -333,6 +333,28 @@ int store_get_record(store_t *st, int64_t game_id, store_record_cb cb,
  * before freeing whatever ctx points to. */
 void store_cancel(store_t *st, void *ctx);
 
+/* Where a request waits (store_wait_of), in the order store_wait_of
+ * prefers them. */
+enum store_wait {
+    STORE_WAIT_NONE = 0,   /* nothing owed an answer */
+    STORE_WAIT_DB,         /* the database: queued for its thread, in a
+                              batch, or its answer on the way back */
+    STORE_WAIT_SLOWED,     /* a login slowed down after failed ones,
+                              waiting for its time (throttle.h) */
+    STORE_WAIT_HASH_LINE,  /* a password check waiting for one of the
+                              hash_parallel slots, behind other addresses'
+                              checks (hash_fair.h) */
+    STORE_WAIT_HASHING     /* a password being hashed or checked now */
+};
+
+/* Where the requests of ctx made on the calling loop wait now (enum
+ * store_wait): of several, the last of the list above. So that a caller
+ * that gives up waiting can say why truly: a login waiting for a hash slot
+ * under a flood of password checks is not the database failing, and the
+ * host should not be sent to look at it. Loop thread; walks that loop's
+ * requests owed an answer. */
+int store_wait_of(store_t *st, void *ctx);
+
 /* Whether the store is keeping games: 1 while writes work, 0 from a
  * failed transaction (a full disk, an I/O error, a lock held by another
  * process) until one that wrote commits again (one of reads only may

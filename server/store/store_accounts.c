@@ -141,16 +141,16 @@ static void login_settled(req_t *r)
     uint64_t now = uv_now(r->port->loop);
     uv_mutex_lock(&st->lmu);
     if (r->status == STORE_OK) {
-        throttle_succeeded_in(&st->thr, r->name, r->scope);
+        throttle_succeeded_in(&st->thr, r->name, r->scope_key);
         if (!r->known) /* (a known address never entered it) */
             throttle_abandoned(&st->thr_name, r->name, now);
         kl_add(&st->known, r->name, r->scope, now);
     } else if (r->status == STORE_BAD_LOGIN) {
-        throttle_failed_in(&st->thr, r->name, r->scope, now);
+        throttle_failed_in(&st->thr, r->name, r->scope_key, now);
         if (!r->known)
             throttle_failed(&st->thr_name, r->name, now);
     } else {
-        throttle_abandoned_in(&st->thr, r->name, r->scope, now);
+        throttle_abandoned_in(&st->thr, r->name, r->scope_key, now);
         if (!r->known)
             throttle_abandoned(&st->thr_name, r->name, now);
     }
@@ -212,6 +212,14 @@ int store_register(store_t *st, const char *name, const char *password,
     return store_register_from(st, name, NULL, password, cb, ctx);
 }
 
+/* The address a login or registration comes from (NULL: none), whole
+ * and as the per-address counts key it (addr_key: an IPv6 /64 as one). */
+static void set_scope(req_t *r, const char *addr)
+{
+    snprintf(r->scope, sizeof r->scope, "%s", addr ? addr : "");
+    addr_key(r->scope, r->scope_key, sizeof r->scope_key);
+}
+
 int store_register_from(store_t *st, const char *name, const char *addr,
                         const char *password, store_account_cb cb,
                         void *ctx)
@@ -220,7 +228,7 @@ int store_register_from(store_t *st, const char *name, const char *addr,
     if (!r)
         return -1;
     r->cb.account = cb;
-    snprintf(r->scope, sizeof r->scope, "%s", addr ? addr : "");
+    set_scope(r, addr);
     take_password(r, password);
     if (!acct_name_valid(name, NULL, 0) ||
         !acct_password_valid(password, NULL, 0)) {
@@ -248,20 +256,22 @@ int store_login_from(store_t *st, const char *name, const char *addr,
     take_password(r, password);
     r->name_ok = (uint8_t)acct_name_valid(name, NULL, 0);
     snprintf(r->name, sizeof r->name, "%.*s", ACCT_NAME_MAX, name);
-    snprintf(r->scope, sizeof r->scope, "%s", addr ? addr : "");
+    set_scope(r, addr);
     uint64_t now = uv_now(r->port->loop);
-    /* Slowed per (name, address): someone guessing from elsewhere does not
-     * slow the owner down; and per name from anywhere, from a far higher
-     * count on (many addresses at once). */
+    /* Slowed per (name, address, an IPv6 address by its /64: changing
+     * addresses within one would otherwise give each guess the free
+     * failures again): someone guessing from elsewhere does not slow the
+     * owner down; and per name from anywhere, from a far higher count on
+     * (many addresses at once). */
     uv_mutex_lock(&st->lmu);
-    int64_t wait = throttle_admit_in(&st->thr, name, r->scope, now);
+    int64_t wait = throttle_admit_in(&st->thr, name, r->scope_key, now);
     /* An address the name has logged in from skips the ceiling from
      * anywhere: strangers elsewhere cannot lock the owner out. */
     r->known = (uint8_t)kl_has(&st->known, name, r->scope, now);
     if (wait >= 0 && !r->known) {
         int64_t wait_name = throttle_admit(&st->thr_name, name, now);
         if (wait_name < 0) /* refused: the first admission never ran */
-            throttle_abandoned_in(&st->thr, name, r->scope, now);
+            throttle_abandoned_in(&st->thr, name, r->scope_key, now);
         if (wait_name < 0 || wait_name > wait)
             wait = wait_name;
     }

@@ -26,16 +26,18 @@
  * Ports. Each loop that calls the store (the first, from store_open, and
  * one per worker loop, from store_attach) has a port: the loop-side half
  * of a request lives there (pending list, throttled logins waiting,
- * hashes waiting, the done queue and the async that wakes that loop), so
+ * hashes given a slot to start, the done queue and the async that wakes
+ * that loop), so
  * an answer reaches the loop that asked. What the loops share on this side
- * (the slow-down tables, guest numbers, the count of hashes in flight,
- * the refusal counters) is under lmu. */
+ * (the slow-down tables, guest numbers, the line of hashes waiting and the
+ * count in flight, the refusal counters) is under lmu. */
 #ifndef ROGUE_STORE_IMPL_H
 #define ROGUE_STORE_IMPL_H
 
 #include <sodium.h>
 #include <uv.h>
 
+#include "addr_limits.h"
 #include "ban_list.h"
 #include "chan.h"
 #include "game.h"
@@ -137,7 +139,10 @@ struct req {
     const store_call_t *call;  /* what it is: its db and answer */
     uint8_t phase, cancelled, name_ok, pass_ok, found;
     uint8_t name_counted;      /* in st->hash_names (hash_fair.h) */
-    hf_item_t fair;            /* in its port's hash queue (addr: scope) */
+    uint8_t at;                /* where it waits (enum store_wait,
+                                  store_wait_of): set and read on its
+                                  loop's thread only */
+    hf_item_t fair;            /* in st->hashq (addr: scope_key) */
     int status;                /* enum store_status */
     union {
         store_account_cb account;
@@ -159,6 +164,11 @@ struct req {
     char name[ACCT_NAME_MAX + 1];
     char scope[48];            /* login, register: the address it comes
                                   from, or "" */
+    char scope_key[ADDR_MAX];  /* ...as the hash line's turn and the
+                                  failures per (name, address) count it
+                                  (addr_key: an IPv6 address's /64); the
+                                  addresses known to a name (known) keep
+                                  the whole scope */
     uint8_t known;             /* login: scope has logged in as this name
                                   before (known_logins.h) */
     char pass[ACCT_PASS_MAX + 1];
@@ -223,8 +233,9 @@ struct store_port {
     req_t *pending;            /* owed a callback */
     int npending;
     req_t *wait_head;          /* throttled logins, soonest first */
-    hash_fair_t hashq;         /* hashes waiting, in turn by address */
-    int hash_waiting;          /* under st->lmu: hashes in hashq */
+    req_t *granted, *granted_tail; /* under st->lmu: hashes given a slot
+                                  by another loop, for this one to start
+                                  (store.c, hash_grant) */
     int closing;
     int open;                  /* in use (under st->lmu) */
 };
@@ -280,8 +291,10 @@ struct store {
     /* the loops' side: ports[0] is store_open's loop */
     store_port_t ports[STORE_PORTS_MAX];
     uv_mutex_t lmu;            /* what the ports share, below */
-    int hashing;               /* in the pool now, on every loop */
-    int hash_waiting;          /* in every port's hash queue */
+    int hashing;               /* slots taken (in the pool, or granted
+                                  and not yet started), on every loop */
+    hash_fair_t hashq;         /* every loop's hashes waiting for a slot,
+                                  in turn by address (store.c) */
     hf_names_t hash_names;     /* logins hashing or waiting, per name */
     int closing;
     uint64_t refused, dropped; /* games refused, records dropped: for the log */

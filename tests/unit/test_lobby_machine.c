@@ -183,9 +183,9 @@ START_TEST(store_away_ends_the_wait)
     lobby_init(&l, "");
     ck_assert_int_eq(type_login(&l, "Mona", "secret1"), LOBBY_DO_LOGIN);
     uint32_t gen = l.busy_gen;
-    ck_assert_int_eq(lobby_store_away(&l, gen - 1), 0); /* another wait */
+    ck_assert_int_eq(lobby_store_away(&l, gen - 1, STORE_WAIT_DB), 0); /* another wait */
     ck_assert_int_eq(l.page, LOBBY_BUSY);
-    ck_assert_int_eq(lobby_store_away(&l, gen), 1);
+    ck_assert_int_eq(lobby_store_away(&l, gen, STORE_WAIT_DB), 1);
     ck_assert_int_eq(l.page, LOBBY_LOGIN_NAME);
     ck_assert_str_eq(l.note, "The server's store is not answering: please "
                              "try again in a moment.");
@@ -194,8 +194,41 @@ START_TEST(store_away_ends_the_wait)
     store_account_t a = { STORE_OK, 5, "Mona", 0 };
     ck_assert_int_eq(lobby_account_done(&l, &a), LOBBY_DO_NOTHING);
     ck_assert_str_eq(l.account, "");
-    ck_assert_int_eq(lobby_store_away(&l, gen), 0); /* not busy */
+    /* not busy */
+    ck_assert_int_eq(lobby_store_away(&l, gen, STORE_WAIT_DB), 0);
     lobby_free(&l);
+}
+END_TEST
+
+/* A wait given up in the password checks' line, or in the pool, is not
+ * the store failing: the note says the server is busy checking passwords
+ * (a host reading it is not sent to the database); a slowed-down login's,
+ * too many failed logins. */
+START_TEST(a_wait_for_the_hashing_says_so)
+{
+    static const struct {
+        int at;
+        const char *note;
+    } cases[] = {
+        { STORE_WAIT_HASH_LINE, "The server is busy checking passwords: "
+                                "please try again in a moment." },
+        { STORE_WAIT_HASHING, "The server is busy checking passwords: "
+                              "please try again in a moment." },
+        { STORE_WAIT_SLOWED, "Too many failed logins for that name. Wait a "
+                             "minute and try again." },
+        { STORE_WAIT_NONE, "The server's store is not answering: please "
+                           "try again in a moment." },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        lobby_t l;
+        lobby_init(&l, "");
+        ck_assert_int_eq(type_login(&l, "Mona", "secret1"), LOBBY_DO_LOGIN);
+        ck_assert_int_eq(lobby_store_away(&l, l.busy_gen, cases[i].at), 1);
+        ck_assert_int_eq(l.page, LOBBY_LOGIN_NAME);
+        ck_assert_str_eq(l.note, cases[i].note);
+        ck_assert_str_eq(lobby_take_password(&l), ""); /* wiped */
+        lobby_free(&l);
+    }
 }
 END_TEST
 
@@ -1111,6 +1144,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, guest_name_of_an_account_is_refused);
     tcase_add_test(tc, guest_name_waits_for_the_store);
     tcase_add_test(tc, store_away_ends_the_wait);
+    tcase_add_test(tc, a_wait_for_the_hashing_says_so);
     tcase_add_test(tc, line_with_a_refused_character_is_refused);
     tcase_add_test(tc, register_refuses_a_guest_number);
     tcase_add_test(tc, name_prompt_rules);

@@ -13,6 +13,7 @@
  * and no check can end in between. */
 #include <check.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check_main.h"
@@ -39,25 +40,77 @@ static void on_login(void *ctx, const store_account_t *a)
     o->all->order[o->all->n++] = o->id;
 }
 
-/* Answers waiting in the first port's done queue. */
-static int done_waiting(store_t *st)
+/* Answers waiting in port i's done queue. */
+static int done_waiting_at(store_t *st, int i)
 {
     uv_mutex_lock(&st->mu);
     int n = 0;
-    for (req_t *r = st->ports[0].done_head; r; r = r->next)
+    for (req_t *r = st->ports[i].done_head; r; r = r->next)
         n++;
     uv_mutex_unlock(&st->mu);
     return n;
 }
 
-/* Waits (30 s at most) until the database thread has answered n lookups,
- * then runs the loop until every answer is in. */
+/* Waits (30 s at most) until the database thread has answered n lookups
+ * of port i. */
+static void lookups_answered(store_t *st, int i, int n)
+{
+    for (int ms = 0; done_waiting_at(st, i) < n && ms < 30000; ms++)
+        uv_sleep(1);
+    ck_assert_int_eq(done_waiting_at(st, i), n);
+}
+
+/* Waits for n lookups of the first port, then runs the loop until every
+ * answer is in. */
 static void settle(store_t *st, int n)
 {
-    for (int ms = 0; done_waiting(st) < n && ms < 30000; ms++)
-        uv_sleep(1);
-    ck_assert_int_eq(done_waiting(st), n);
+    lookups_answered(st, 0, n);
     uv_run(&loop, UV_RUN_DEFAULT);
+}
+
+/* --- the pool held ---------------------------------------------------------------
+ * A hash given a slot stays in libuv's pool, not run, for as long as the
+ * test likes: first every pool thread is given a job that waits for the
+ * test's word (the pool runs its jobs in order), so the test, not the
+ * time a hash takes, says when the slots come free. */
+
+static uv_sem_t held;
+static uv_work_t holders[1024];
+static int nholders;
+
+static void hold_work(uv_work_t *w)
+{
+    (void)w;
+    uv_sem_wait(&held);
+}
+
+static void hold_after(uv_work_t *w, int status)
+{
+    (void)w;
+    (void)status;
+}
+
+/* libuv's pool size: UV_THREADPOOL_SIZE, else 4 (its rule). */
+static int pool_size(void)
+{
+    const char *e = getenv("UV_THREADPOOL_SIZE");
+    int n = e && *e ? atoi(e) : 4;
+    return n < 1 ? 1 : n > 1024 ? 1024 : n;
+}
+
+static void pool_hold(void)
+{
+    ck_assert_int_eq(uv_sem_init(&held, 0), 0);
+    nholders = pool_size();
+    for (int i = 0; i < nholders; i++)
+        ck_assert_int_eq(uv_queue_work(&loop, &holders[i], hold_work,
+                                       hold_after), 0);
+}
+
+static void pool_release(void)
+{
+    for (int i = 0; i < nholders; i++)
+        uv_sem_post(&held);
 }
 
 static void setup(void)
@@ -177,6 +230,197 @@ START_TEST(the_address_registered_from_is_the_owners_too)
 }
 END_TEST
 
+/* Where a login waits, as the store says it (store_wait_of): its lookup
+ * at the database, then, the one slot held by another's hash in the
+ * pool, in the line for it; a session giving up then tells its player
+ * the server is busy checking passwords, not that the store is away. */
+START_TEST(the_store_says_where_a_login_waits)
+{
+    store_opts_t o = fast;
+    o.hash_parallel = 1;
+    o.hashes_per_name = 0;
+    store_t *st = store_fixture_open(&o);
+    answers_t all;
+    memset(&all, 0, sizeof all);
+    one_t one[2] = { { &all, 0 }, { &all, 1 } };
+    pool_hold();
+    ck_assert_int_eq(store_wait_of(st, &one[0]), STORE_WAIT_NONE);
+    ck_assert_int_eq(store_login_from(st, "ann", "10.0.0.1", "wrongpass1",
+                                      on_login, &one[0]), 0);
+    ck_assert_int_eq(store_wait_of(st, &one[0]), STORE_WAIT_DB);
+    ck_assert_int_eq(store_login_from(st, "bob", "10.0.0.2", "wrongpass1",
+                                      on_login, &one[1]), 0);
+    lookups_answered(st, 0, 2);
+    uv_run(&loop, UV_RUN_NOWAIT); /* the lookups' answers: to the line */
+    ck_assert_int_eq(store_wait_of(st, &one[0]), STORE_WAIT_HASHING);
+    ck_assert_int_eq(store_wait_of(st, &one[1]), STORE_WAIT_HASH_LINE);
+    ck_assert_int_eq(all.n, 0);
+    /* bob given up (as a session does past store_wait_ms): out of the
+     * line, never answered; ann's check goes on */
+    store_cancel(st, &one[1]);
+    ck_assert_int_eq(store_wait_of(st, &one[1]), STORE_WAIT_NONE);
+    pool_release();
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(all.n, 1);
+    ck_assert_int_eq(all.order[0], 0);
+    ck_assert_int_eq(all.status[0], STORE_BAD_LOGIN);
+    ck_assert_int_eq(store_wait_of(st, &one[0]), STORE_WAIT_NONE);
+    store_close(st);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    uv_sem_destroy(&held);
+    store_fixture_teardown();
+}
+END_TEST
+
+/* Runs both loops (this thread runs each in turn) until n answers are in,
+ * 30 s at most. */
+static void run_both_until(uv_loop_t *other, const answers_t *all, int n)
+{
+    for (int ms = 0; all->n < n && ms < 30000; ms++) {
+        uv_run(&loop, UV_RUN_NOWAIT);
+        uv_run(other, UV_RUN_NOWAIT);
+        if (all->n < n)
+            uv_sleep(1);
+    }
+    ck_assert_int_eq(all->n, n);
+}
+
+/* One line for every loop: a flood of four logins from one address on the
+ * first loop, then one login from another address on a second loop; the
+ * second loop's login takes the turn of its address, after at most one of
+ * the flood's, where with a line per loop a slot freed on the first loop
+ * went back to the first loop's line and the honest login came last. */
+START_TEST(a_login_on_another_loop_takes_its_address_turn)
+{
+    store_opts_t o = fast;
+    o.hash_parallel = 1;
+    o.hashes_per_name = 0;
+    store_t *st = store_fixture_open(&o);
+    answers_t all;
+    memset(&all, 0, sizeof all);
+    one_t one[5];
+    static const char *const name[5] = { "ann", "bob", "cid", "dan", "hal" };
+    pool_hold();
+    for (int i = 0; i < 4; i++) {
+        one[i] = (one_t){ &all, i };
+        ck_assert_int_eq(store_login_from(st, name[i], "10.0.0.1",
+                                          "wrongpass1", on_login, &one[i]),
+                         0);
+    }
+    /* this thread's calls go to the second loop's port from here */
+    uv_loop_t loop2;
+    ck_assert_int_eq(uv_loop_init(&loop2), 0);
+    ck_assert_int_eq(store_attach(st, &loop2), 0);
+    one[4] = (one_t){ &all, 4 };
+    ck_assert_int_eq(store_login_from(st, name[4], "10.0.0.9", "wrongpass1",
+                                      on_login, &one[4]), 0);
+    lookups_answered(st, 0, 4);
+    lookups_answered(st, 1, 1);
+    uv_run(&loop, UV_RUN_NOWAIT);  /* ann has the slot, three wait */
+    uv_run(&loop2, UV_RUN_NOWAIT); /* hal waits, behind another address */
+    ck_assert_int_eq(store_wait_of(st, &one[4]), STORE_WAIT_HASH_LINE);
+    pool_release();
+    run_both_until(&loop2, &all, 5);
+    /* ann at once; bob came while 10.0.0.1 was alone in line, so it is
+     * next; then hal's address has its turn before cid and dan (with a
+     * line per loop: 0 1 2 3 4) */
+    static const int want[5] = { 0, 1, 4, 2, 3 };
+    for (int i = 0; i < 5; i++) {
+        ck_assert_int_eq(all.order[i], want[i]);
+        ck_assert_int_eq(all.status[i], STORE_BAD_LOGIN);
+    }
+    store_detach(st);
+    ck_assert_int_eq(uv_loop_close(&loop2), 0);
+    store_close(st);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    uv_sem_destroy(&held);
+    store_fixture_teardown();
+}
+END_TEST
+
+/* An IPv6 address takes its /64's turn (addr_key): three logins from
+ * three addresses of one /64 wait as one address's, behind an IPv4
+ * address's one (each its own turn: 0 1 2 3). */
+START_TEST(addresses_of_one_slash_64_share_a_turn)
+{
+    store_opts_t o = fast;
+    o.hash_parallel = 1;
+    o.hashes_per_name = 0;
+    store_t *st = store_fixture_open(&o);
+    answers_t all;
+    memset(&all, 0, sizeof all);
+    one_t one[4];
+    static const char *const from[4] = { "2001:db8:1:2::1", "2001:db8:1:2::2",
+                                         "2001:db8:1:2:ffff::3", "10.0.0.3" };
+    static const char *const name[4] = { "ann", "bob", "cid", "dan" };
+    for (int i = 0; i < 4; i++) {
+        one[i] = (one_t){ &all, i };
+        ck_assert_int_eq(store_login_from(st, name[i], from[i], "wrongpass1",
+                                          on_login, &one[i]), 0);
+    }
+    settle(st, 4);
+    static const int want[4] = { 0, 1, 3, 2 };
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(all.order[i], want[i]);
+    store_close(st);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    store_fixture_teardown();
+}
+END_TEST
+
+/* Logs in as `name` from addr, the loop run until it is answered. */
+static int login_now(store_t *st, const char *name, const char *addr,
+                     const char *pass)
+{
+    answers_t all;
+    memset(&all, 0, sizeof all);
+    one_t one = { &all, 0 };
+    ck_assert_int_eq(store_login_from(st, name, addr, pass, on_login, &one),
+                     0);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(all.n, 1);
+    return all.status[0];
+}
+
+/* The failed logins per (name, address) count an IPv6 address as its
+ * /64: after the free failures from one address of it, a login from
+ * another of the same /64 is slowed down; one from another /64 is not.
+ * The addresses a name has logged in from stay whole addresses. */
+START_TEST(failed_logins_count_a_slash_64_as_one_address)
+{
+    store_opts_t o = fast;
+    o.hashes_per_name = 0;
+    store_t *st = store_fixture_open(&o);
+    store_fixture_account(st, "owner");
+    for (int i = 0; i < THROTTLE_FREE; i++)
+        ck_assert_int_eq(login_now(st, "owner", "2001:db8:1:2::1",
+                                   "wrongpass1"), STORE_BAD_LOGIN);
+    answers_t all;
+    memset(&all, 0, sizeof all);
+    one_t one = { &all, 0 };
+    ck_assert_int_eq(store_login_from(st, "owner", "2001:db8:1:2::2",
+                                      "password", on_login, &one), 0);
+    ck_assert_int_eq(store_wait_of(st, &one), STORE_WAIT_SLOWED);
+    store_stats_t stats;
+    store_stats(st, &stats);
+    ck_assert_uint_eq(stats.login_waits, 1);
+    store_cancel(st, &one);
+    ck_assert_int_eq(login_now(st, "owner", "2001:db8:1:3::1", "password"),
+                     STORE_OK);
+    store_stats(st, &stats);
+    ck_assert_uint_eq(stats.login_waits, 1); /* not slowed */
+    uint64_t now = uv_now(&loop);
+    uv_mutex_lock(&st->lmu);
+    ck_assert_int_eq(kl_has(&st->known, "owner", "2001:db8:1:3::1", now), 1);
+    ck_assert_int_eq(kl_has(&st->known, "owner", "2001:db8:1:3::2", now), 0);
+    uv_mutex_unlock(&st->lmu);
+    ck_assert_int_eq(all.n, 0); /* the one given up: never answered */
+    store_close(st);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    store_fixture_teardown();
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("store_fair");
@@ -186,6 +430,10 @@ static Suite *make_suite(void)
     tcase_add_test(tc, logins_are_answered_in_turn_by_address);
     tcase_add_test(tc, one_name_holds_at_most_its_checks_but_the_owner_is_not_held);
     tcase_add_test(tc, the_address_registered_from_is_the_owners_too);
+    tcase_add_test(tc, the_store_says_where_a_login_waits);
+    tcase_add_test(tc, a_login_on_another_loop_takes_its_address_turn);
+    tcase_add_test(tc, addresses_of_one_slash_64_share_a_turn);
+    tcase_add_test(tc, failed_logins_count_a_slash_64_as_one_address);
     suite_add_tcase(s, tc);
     return s;
 }
