@@ -338,6 +338,92 @@ START_TEST(a_login_on_another_loop_takes_its_address_turn)
 }
 END_TEST
 
+/* --- two threads, a loop each ----------------------------------------------------
+ * The line shared for real: each thread's loop makes its logins at once,
+ * and every slot freed on one loop may go to the other's (hash_grant):
+ * every login is answered, each on the loop that asked, and the second
+ * loop detaches cleanly (ThreadSanitizer watches it: TSAN_UNIT). */
+
+enum { EACH_LOOP = 12 };
+
+typedef struct loop_side {
+    store_t *st;
+    const char *prefix;        /* its addresses: prefix and a number */
+    const char *name;          /* its logins' names: name and a number */
+    answers_t all;
+    one_t one[EACH_LOOP];
+    uv_thread_t thread;
+    uv_thread_t ran_on[EACH_LOOP]; /* the thread each answer came on */
+} loop_side_t;
+
+static loop_side_t sides[2];
+
+static loop_side_t *side_of(const one_t *o)
+{
+    return o->all == &sides[0].all ? &sides[0] : &sides[1];
+}
+
+static void on_side_login(void *ctx, const store_account_t *a)
+{
+    one_t *o = ctx;
+    side_of(o)->ran_on[o->id] = uv_thread_self();
+    on_login(ctx, a);
+}
+
+static void side_logins(loop_side_t *sd)
+{
+    for (int i = 0; i < EACH_LOOP; i++) {
+        char addr[32], name[32];
+        snprintf(addr, sizeof addr, "%s%d", sd->prefix, i % 3);
+        snprintf(name, sizeof name, "%s%d", sd->name, i); /* no slow-down */
+        sd->one[i] = (one_t){ &sd->all, i };
+        ck_assert_int_eq(store_login_from(sd->st, name, addr,
+                                          "wrongpass1", on_side_login,
+                                          &sd->one[i]), 0);
+    }
+}
+
+static void second_loop(void *arg)
+{
+    loop_side_t *sd = arg;
+    uv_loop_t loop2;
+    ck_assert_int_eq(uv_loop_init(&loop2), 0);
+    ck_assert_int_eq(store_attach(sd->st, &loop2), 0);
+    side_logins(sd);
+    uv_run(&loop2, UV_RUN_DEFAULT); /* alive while an answer is owed */
+    store_detach(sd->st);
+    ck_assert_int_eq(uv_loop_close(&loop2), 0);
+}
+
+START_TEST(two_loops_share_the_line_across_threads)
+{
+    store_opts_t o = fast;
+    o.hash_parallel = 1;
+    o.hashes_per_name = 0;
+    store_t *st = store_fixture_open(&o);
+    memset(sides, 0, sizeof sides);
+    sides[0] = (loop_side_t){ .st = st, .prefix = "10.0.0.", .name = "a" };
+    sides[1] = (loop_side_t){ .st = st, .prefix = "10.0.1.", .name = "b" };
+    ck_assert_int_eq(uv_thread_create(&sides[1].thread, second_loop,
+                                      &sides[1]), 0);
+    side_logins(&sides[0]);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    uv_thread_join(&sides[1].thread);
+    uv_thread_t me = uv_thread_self();
+    for (int k = 0; k < 2; k++) {
+        ck_assert_int_eq(sides[k].all.n, EACH_LOOP);
+        for (int i = 0; i < EACH_LOOP; i++) {
+            ck_assert_int_eq(sides[k].all.status[i], STORE_BAD_LOGIN);
+            ck_assert_int_eq(uv_thread_equal(&sides[k].ran_on[i], &me),
+                             k == 0);
+        }
+    }
+    store_close(st);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    store_fixture_teardown();
+}
+END_TEST
+
 /* An IPv6 address takes its /64's turn (addr_key): three logins from
  * three addresses of one /64 wait as one address's, behind an IPv4
  * address's one (each its own turn: 0 1 2 3). */
@@ -433,6 +519,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, the_store_says_where_a_login_waits);
     tcase_add_test(tc, a_login_on_another_loop_takes_its_address_turn);
     tcase_add_test(tc, addresses_of_one_slash_64_share_a_turn);
+    tcase_add_test(tc, two_loops_share_the_line_across_threads);
     tcase_add_test(tc, failed_logins_count_a_slash_64_as_one_address);
     suite_add_tcase(s, tc);
     return s;
