@@ -234,6 +234,11 @@ build/san/tests/preload/rebuild_hold.so: tests/preload/rebuild_hold.c build/san/
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(WARN) -O1 -g -fPIC -shared $(CFLAGS) $(LDFLAGS) $< -ldl -o $@
 build/san/tests/session/test_rebuilds: | build/san/tests/preload/rebuild_hold.so
+# test_hash_busy's shim (password checks held in the pool).
+build/san/tests/preload/hash_hold.so: tests/preload/hash_hold.c build/san/flags
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(WARN) -O1 -g -fPIC -shared $(CFLAGS) $(LDFLAGS) $< -ldl -o $@
+build/san/tests/session/test_hash_busy: | build/san/tests/preload/hash_hold.so
 
 # The browser test's helper: a seed and keys for aiming a scroll (game core
 # and the tests' walker only).

@@ -1,0 +1,101 @@
+/* test_hash_busy.c - a login whose wait runs out in the password checks'
+ * line is told the truth (docs/hosting.md, store_wait_ms): "The server is
+ * busy checking passwords", logged as `hash queue busy`, never "the
+ * store is not answering" (which sends a host to look at the database).
+ *
+ * The checks are held in the pool by tests/preload/hash_hold.so, a
+ * test-only LD_PRELOAD shim whose crypto_pwhash_str_verify waits until
+ * the test opens a FIFO: the test, not the time a hash takes, says when
+ * the slots come free. Two logins hold both slots (hash_parallel 2, on
+ * the two worker loops), a third waits in the line for one; past
+ * store_wait_ms all three are told the server is busy checking passwords
+ * (the third had no slot, the other two did not end); once the checks
+ * are let go, the third's login is checked and answered. */
+#include <check.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "client.h"
+#include "play.h"
+#include "preload.h"
+
+#define BUSY "The server is busy checking passwords: please try again " \
+             "in a moment."
+
+/* From the lobby's menu: a login of name (no such account), its password
+ * typed; the lobby then waits for the store. */
+static void login(tclient_t *c, const char *name)
+{
+    ck_assert(cl_key(c, "l"));
+    play_type_line(c, name);
+    play_type_line(c, "password1");
+}
+
+START_TEST(a_login_waiting_for_a_hash_slot_is_told_the_server_is_busy)
+{
+    char dir[] = "/tmp/rogued-hash-XXXXXX", fifo[64];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(fifo, sizeof fifo, "%s/hold", dir);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    ck_assert_int_eq(setenv("HASH_HOLD_FIFO", fifo, 1), 0);
+    preload_env_t env;
+    preload_set(&env, "hash_hold.so", NULL);
+    /* (a wait long enough for a lookup on a loaded machine; every
+     * address is 127.0.0.1: no bound on its checks) */
+    tsrv_t *s = srv_start("--set", "store_wait_ms=2000", "--set",
+                          "hashes_per_ip=0", NULL);
+    preload_unset(&env);
+    ck_assert_int_eq(unsetenv("HASH_HOLD_FIFO"), 0);
+
+    tclient_t *a = play_lobby(srv_port(s));
+    login(a, "ann");
+    ck_assert(srv_wait_log_count(s, "hash_hold: holding", 1, CL_WAIT_MS));
+    tclient_t *b = play_lobby(srv_port(s));
+    login(b, "bob");
+    ck_assert(srv_wait_log_count(s, "hash_hold: holding", 2, CL_WAIT_MS));
+    tclient_t *c = play_lobby(srv_port(s));
+    login(c, "cid");
+    play_wait_text(c, BUSY);
+    play_wait_text(a, BUSY);
+    play_wait_text(b, BUSY);
+    ck_assert(srv_wait_log_count(s, "hash queue busy id=", 3, CL_WAIT_MS));
+    ck_assert(srv_log_has(s, "its password check had no slot within 2000 "
+                             "ms"));
+    ck_assert(srv_wait_log_count(s, "its password check did not end "
+                                    "within 2000 ms", 2, CL_WAIT_MS));
+    ck_assert(!srv_log_has(s, "store away"));
+    ck_assert(!cl_screen_has(c, "not answering"));
+
+    /* let go: held until both checks have said so, so none is left */
+    int fd = open(fifo, O_WRONLY | O_CLOEXEC);
+    ck_assert_int_ge(fd, 0);
+    ck_assert(srv_wait_log_count(s, "hash_hold: let go", 2, CL_WAIT_MS));
+    ck_assert_int_eq(close(fd), 0);
+    /* the line is free: cid tries again and is checked */
+    login(c, "cid");
+    play_wait_text(c, "Wrong name or password.");
+    cl_close(a);
+    cl_close(b);
+    cl_close(c);
+    srv_stop(s);
+    srv_remove_tree(dir);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("hash_busy");
+    TCase *tc = tcase_create("hash_busy");
+    tcase_set_timeout(tc, 120);
+    tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(tc, a_login_waiting_for_a_hash_slot_is_told_the_server_is_busy);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
