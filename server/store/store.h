@@ -6,7 +6,8 @@
  * waiting (up to a batch), and runs each batch in one transaction, so that a
  * thousand games ending at once cost one commit. Password hashing (Argon2id,
  * tens of ms and tens of MiB each) runs in libuv's thread pool, at most
- * opts.hash_parallel at a time; the rest wait in line on the loop side.
+ * opts.hash_parallel at a time; the rest wait in one line for every loop,
+ * in turn by address (store.c, hash_fair.h).
  * A finished game handed over with store_end_game is hashed and encoded on
  * the database thread too. Nothing here blocks the loop thread but
  * store_open and store_close. (store_impl.h has the inside.)
@@ -132,10 +133,11 @@ store_t *store_open(uv_loop_t *loop, const char *data_dir,
  * answers on: store_open's loop, or a loop attached here. store_attach,
  * on the thread that will run `loop` (before it runs), gives that loop
  * its own side of the store: its requests' callbacks run on it, its
- * throttled logins and waiting hashes wait on it. What the loops share
- * (the slow-down, guest numbers, hashes in flight: hash_parallel in all)
- * stays one. store_detach, on the same thread once its sessions are gone
- * and before the loop is closed, drops what still waits there, runs the
+ * throttled logins wait on it and its hashes run from it. What the loops
+ * share (the slow-down, guest numbers, the line of hashes waiting and
+ * those in flight: hash_parallel in all) stays one. store_detach, on the
+ * same thread once its sessions are gone and before the loop is closed,
+ * drops what still waits there (its hashes in the line too), runs the
  * loop until every answer owed to it has come (each dropped), and closes
  * its handles. Every attached loop detaches before store_close. Returns
  * 0, or -1 (too many loops: logged). */
