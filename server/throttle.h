@@ -1,7 +1,9 @@
 /* throttle.h - slowing down repeated failed logins for one name.
  *
  * The store keeps two tables: failures per (name, address) (the *_in
- * functions with the address as scope), so that someone guessing from one
+ * functions with the address as scope: the store passes its addr_key, so
+ * an IPv6 address counts as its /64 and changing addresses within one
+ * earns no more free failures), so that someone guessing from one
  * address never slows the owner logging in from another; and failures per
  * name from anywhere, with THROTTLE_NAME_FREE free failures, a ceiling for
  * guesses spread over many addresses.
