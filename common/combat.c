@@ -93,7 +93,9 @@ static void resolve_attack_defense(const fighter_t *att, const fighter_t *def,
     if (out->crit)
         dmg *= 2;
     out->damage = dmg;
-    const char *crit = out->crit ? "Critical hit! " : "";
+    /* A critical hit that doubles nothing is not told: "Critical hit!"
+     * over no damage read as a bug (game version 9). */
+    const char *crit = out->crit && dmg > 0 ? "Critical hit! " : "";
     if (dmg > 0)
         add_line(out, att, "%s%s %s %s for %d damage!", crit,
                  subject(att, a, sizeof a), verb(att, "hit", "hits"),

@@ -1,6 +1,7 @@
 /* describe.c - what the player knows, in words (world.h): a tile as the
  * look cursor describes it, and how the game ended. */
 #include <stdio.h>
+#include <string.h>
 
 #include "world.h"
 
@@ -36,26 +37,11 @@ static const char *wounds(int hp, int max)
     return "badly hurt";
 }
 
-const char *game_describe(const game_t *g, int x, int y, char *buf,
-                          size_t len)
+/* What lies on (x, y) as the player knows it, the things before the
+ * ground: an item, gold, a corpse, else the tile. */
+static const char *describe_ground(const game_t *g, int x, int y, char *buf,
+                                   size_t len)
 {
-    if (!map_in_bounds(x, y) || !map_known(&g->map, x, y)) {
-        snprintf(buf, len, "nothing you know of");
-        return buf;
-    }
-    if (x == g->player.x && y == g->player.y) {
-        snprintf(buf, len, "yourself");
-        return buf;
-    }
-    int i = game_monster_at(g, x, y);
-    if (i >= 0 && game_lit(g, x, y)) {
-        const monster_t *m = &g->monsters[i];
-        const creature_stats_t *k = monster_stats(m->kind);
-        snprintf(buf, len, "%s %s (%s%s): %s", monster_article(m->kind),
-                 k->name, wounds(m->hp, k->hp),
-                 m->confused ? ", confused" : "", k->blurb);
-        return buf;
-    }
     for (int type = ITEM_THING; type >= ITEM_CORPSE; type--) {
         const item_t *it = item_find((game_t *)g, type, x, y);
         if (!it || !it->seen)
@@ -75,4 +61,34 @@ const char *game_describe(const game_t *g, int x, int y, char *buf,
     default: snprintf(buf, len, "a wall"); break;
     }
     return buf;
+}
+
+const char *game_describe(const game_t *g, int x, int y, char *buf,
+                          size_t len)
+{
+    if (!map_in_bounds(x, y) || !map_known(&g->map, x, y)) {
+        snprintf(buf, len, "nothing you know of");
+        return buf;
+    }
+    if (x == g->player.x && y == g->player.y) {
+        /* What the player stands on, too: on depth 12 the Amulet
+         * (game version 9). */
+        char under[MSG_LEN];
+        describe_ground(g, x, y, under, sizeof under);
+        if (g->map.tile[y][x] == TILE_FLOOR && strcmp(under, "the floor") == 0)
+            snprintf(buf, len, "yourself");
+        else
+            snprintf(buf, len, "yourself, on %s", under);
+        return buf;
+    }
+    int i = game_monster_at(g, x, y);
+    if (i >= 0 && game_lit(g, x, y)) {
+        const monster_t *m = &g->monsters[i];
+        const creature_stats_t *k = monster_stats(m->kind);
+        snprintf(buf, len, "%s %s (%s%s): %s", monster_article(m->kind),
+                 k->name, wounds(m->hp, k->hp),
+                 m->confused ? ", confused" : "", k->blurb);
+        return buf;
+    }
+    return describe_ground(g, x, y, buf, len);
 }

@@ -29,7 +29,7 @@ static int healed(const game_t *g)
 int rest_until_healed(game_t *g)
 {
     if (game_monster_in_view(g)) {
-        game_log(g, MSG_INFO, "Not with a monster in view.");
+        game_log(g, MSG_INFO, "You cannot rest with a monster in view.");
         return 0;
     }
     if (healed(g)) {

@@ -64,6 +64,19 @@ static int choose(game_t *g)
     return 0;
 }
 
+/* Esc: nothing is spent. A throw says the thing is kept, not "put away",
+ * which read as unwielding the weapon thrown (game version 9). */
+static void cancel(game_t *g)
+{
+    const target_t *t = &g->target;
+    if (t->purpose == TARGET_THROW)
+        game_log(g, MSG_INFO, "You keep the %s.",
+                 item_stats(g->pack[t->slot])->name);
+    else
+        game_log(g, MSG_INFO, "You put the %s away.",
+                 item_stats(g->pack[t->slot])->name);
+}
+
 int target_key(game_t *g, int key)
 {
     target_t *t = &g->target;
@@ -88,8 +101,7 @@ int target_key(game_t *g, int key)
         return choose(g);
     case KEY_ESC:
         g->mode = MODE_PLAY;
-        game_log(g, MSG_INFO, "You put the %s away.",
-                 item_stats(g->pack[t->slot])->name);
+        cancel(g);
         return 0;
     default:
         return 0;

@@ -303,6 +303,12 @@ void view_target(const game_t *g, const display_t *d, screen_t *s)
         c->attr |= ATTR_REVERSE;
 }
 
+int view_pack_lists(const game_t *g, int i)
+{
+    return item_pack_has(g, i) &&
+           (g->mode != MODE_IDENTIFY || item_slot_unknown(g, i));
+}
+
 void view_pack_line_fit(char *line, int room)
 {
     if ((int)strlen(line) <= room)
@@ -327,7 +333,7 @@ static void draw_pack(const game_t *g, const display_t *d, screen_t *s)
     enum { W = 76, COL_W = 36 };
     int used[PACK_SIZE], n = 0;
     for (int i = 0; i < PACK_SIZE; i++)
-        if (item_pack_has(g, i))
+        if (view_pack_lists(g, i))
             used[n++] = i;
     int rows = n < PACK_ROWS ? n : PACK_ROWS;
     int h = rows + 4, x0 = (MAP_W - W) / 2, y0 = 1;
