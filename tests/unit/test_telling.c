@@ -280,6 +280,41 @@ START_TEST(autopickup_leaves_a_second_piece_of_a_kind)
 }
 END_TEST
 
+/* --- the dragon's breath ------------------------------------------------------ */
+
+/* Under ruleset r, a dragon five tiles off breathes at the player within a
+ * few waits; the line after "breathes fire" is the fire's, never a hit. */
+START_TEST(the_dragons_breath_is_told_as_breath)
+{
+    static const char *want[RULES_COUNT] = {
+        [RULES_ATTACK_DEFENSE] = "The dragon's fire burns you for ",
+        [RULES_POWER] = "The dragon's fire burns you for ",
+        [RULES_D10] = "The dragon's fire ",
+        [RULES_DICE_POOL] = "The dragon's fire ",
+    };
+    game_options_t o = { .ruleset = _i };
+    game_t *g = arena_room(3, &o);
+    g->player.max_hp = g->player.hp = 900;
+    ck_assert_int_ge(game_place_monster(g, MON_DRAGON, 15, 8), 0);
+    game_update_fov(g);
+    int i = -1;
+    for (int k = 0; k < 20 && i < 0; k++) {
+        game_key(g, '.');
+        for (int j = 0; game_msg(g, j) && i < 0; j++)
+            if (strcmp(game_msg(g, j)->text,
+                       "The dragon breathes fire at you!") == 0)
+                i = j;
+    }
+    ck_assert_int_gt(i, 0);
+    const char *line = game_msg(g, i - 1)->text;
+    ck_assert_msg(strncmp(line, want[_i], strlen(want[_i])) == 0,
+                  "after the breath: \"%s\"", line);
+    ck_assert(strstr(line, "misses") || strstr(line, "burns"));
+    ck_assert_int_eq(arena_log_count(g, "The dragon hits you"), 0);
+    game_free(g);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("telling");
@@ -293,6 +328,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, look_on_your_own_tile_names_what_lies_there);
     tcase_add_test(tc, the_identify_menu_lists_only_unknown_items);
     tcase_add_test(tc, autopickup_leaves_a_second_piece_of_a_kind);
+    tcase_add_loop_test(tc, the_dragons_breath_is_told_as_breath, 0,
+                        RULES_COUNT);
     suite_add_tcase(s, tc);
     return s;
 }
