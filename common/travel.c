@@ -76,16 +76,9 @@ int travel_first_step(const game_t *g,
 static int keep_going(const game_t *g, int hp_before)
 {
     return g->mode == MODE_PLAY && g->player.hp >= hp_before &&
-           !game_monster_in_view(g) &&
-           !item_find((game_t *)g, ITEM_THING, g->player.x, g->player.y) &&
-           g->map.tile[g->player.y][g->player.x] != TILE_STAIRS;
+           !game_monster_in_view(g) && !game_stop_here(g);
 }
 
-/* None but a single step starts with a monster in view; the line names
- * what was refused ("explore", "travel", "run"). Checked before any path
- * search: the search steps around a monster in view, and one standing in
- * the only way out made it say there was nothing left or no stairs
- * (game version 9). */
 static int refuse_in_view(game_t *g, const char *what)
 {
     if (!game_monster_in_view(g))
@@ -106,8 +99,10 @@ int travel_run(game_t *g, int dx, int dy)
         int hp = g->player.hp;
         game_step(g, dx, dy);
         steps++;
-        if (!keep_going(g, hp))
+        if (!keep_going(g, hp)) {
+            game_tell_stop(g, game_monster_in_view(g));
             break;
+        }
     }
     if (steps == 0)
         game_log(g, MSG_INFO, "There is a wall in the way.");
@@ -124,8 +119,13 @@ static int walk_to_goal(game_t *g, const goal_t *goal)
         int hp = g->player.hp;
         game_step(g, dx, dy);
         steps++;
-        if (!keep_going(g, hp) || at_goal(g, goal, g->player.x, g->player.y))
+        if (at_goal(g, goal, g->player.x, g->player.y) &&
+            !game_monster_in_view(g))
             break;
+        if (!keep_going(g, hp)) {
+            game_tell_stop(g, game_monster_in_view(g));
+            break;
+        }
     }
     return steps;
 }

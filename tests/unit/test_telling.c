@@ -280,6 +280,105 @@ START_TEST(autopickup_leaves_a_second_piece_of_a_kind)
 }
 END_TEST
 
+/* --- why a walk or a count stopped ------------------------------------------- */
+
+/* The arena with a wall at x = 25 but for the gap at (25, 8). */
+static game_t *walled(void)
+{
+    game_t *g = arena_room(1, NULL);
+    for (int y = 1; y <= 15; y++)
+        if (y != 8)
+            g->map.tile[y][25] = TILE_WALL;
+    game_update_fov(g);
+    return g;
+}
+
+START_TEST(a_run_says_what_stopped_it)
+{
+    game_t *g = walled();
+    game_place_monster(g, MON_KOBOLD, 32, 3);
+    ck_assert(!game_monster_in_view(g));
+    ck_assert_int_eq(game_key(g, 'L'), 1);
+    ck_assert(game_monster_in_view(g));
+    ck_assert_str_eq(game_msg(g, 0)->text, "A kobold comes into view.");
+    game_free(g);
+    /* The stairs, under the @ once there. */
+    g = walled();
+    g->map.tile[8][5] = TILE_STAIRS;
+    ck_assert_int_eq(game_key(g, 'H'), 1);
+    ck_assert_int_eq(g->player.x, 5);
+    ck_assert_str_eq(game_msg(g, 0)->text,
+                     "You are on the stairs: > goes down.");
+    game_free(g);
+}
+END_TEST
+
+/* Types `0`, the digits of n, then key. */
+static int count_key(game_t *g, int n, int key)
+{
+    char digits[8];
+    snprintf(digits, sizeof digits, "%d", n);
+    game_key(g, '0');
+    for (const char *d = digits; *d; d++)
+        game_key(g, *d);
+    return game_key(g, key);
+}
+
+START_TEST(a_counted_wait_stops_on_a_blow_that_does_nothing)
+{
+    game_t *g = arena_room(1, NULL);
+    g->player.defense = 50; /* the rat's blows do nothing */
+    game_place_monster(g, MON_RAT, 11, 8);
+    game_update_fov(g);
+    ck_assert_int_eq(count_key(g, 9, '.'), 1);
+    ck_assert_int_eq(g->turn, 1);
+    ck_assert_int_eq(g->player.hp, 30);
+    ck_assert_str_eq(game_msg(g, 0)->text,
+                     "The rat hits you but deals no damage.");
+    game_free(g);
+}
+END_TEST
+
+START_TEST(a_counted_wait_names_a_monster_come_into_view)
+{
+    /* A corridor (row 8 only), a rat wandering out of view. */
+    game_t *g = arena_room(1, NULL);
+    for (int y = 1; y <= 15; y++)
+        for (int x = 1; x <= 40; x++)
+            g->map.tile[y][x] = y == 8 ? TILE_FLOOR : TILE_WALL;
+    game_place_monster(g, MON_RAT, 19, 8);
+    game_update_fov(g);
+    ck_assert(!game_monster_in_view(g));
+    ck_assert_int_eq(count_key(g, 999, '.'), 1);
+    ck_assert(game_monster_in_view(g));
+    ck_assert_int_lt(g->turn, 999);
+    ck_assert_str_eq(game_msg(g, 0)->text, "A rat comes into view.");
+    game_free(g);
+}
+END_TEST
+
+START_TEST(counted_steps_stop_where_running_stops)
+{
+    game_t *g = arena_room(1, NULL);
+    item_put(g, ITEM_THING, IK_DART, 13, 8, 0);
+    item_put(g, ITEM_THING, IK_DART, 14, 8, 0);
+    game_update_fov(g);
+    /* On the first dart: one line of that turn, not "(x2)" over two. */
+    ck_assert_int_eq(count_key(g, 9, 'l'), 1);
+    ck_assert_int_eq(g->player.x, 13);
+    ck_assert_str_eq(game_msg(g, 0)->text, "You see a dart here.");
+    ck_assert_int_eq(g->turn, 3);
+    /* Into a monster: one blow, then the count ends. */
+    g->player.defense = 50;
+    game_place_monster(g, MON_TROLL, 14, 9);
+    game_update_fov(g);
+    ck_assert_int_eq(count_key(g, 5, 'n'), 1);
+    ck_assert_int_eq(g->turn, 4);
+    ck_assert_int_eq(g->player.x, 13);
+    game_free(g);
+}
+END_TEST
+
 /* --- the dragon's breath ------------------------------------------------------ */
 
 /* Under ruleset r, a dragon five tiles off breathes at the player within a
@@ -328,6 +427,10 @@ static Suite *make_suite(void)
     tcase_add_test(tc, look_on_your_own_tile_names_what_lies_there);
     tcase_add_test(tc, the_identify_menu_lists_only_unknown_items);
     tcase_add_test(tc, autopickup_leaves_a_second_piece_of_a_kind);
+    tcase_add_test(tc, a_run_says_what_stopped_it);
+    tcase_add_test(tc, a_counted_wait_stops_on_a_blow_that_does_nothing);
+    tcase_add_test(tc, a_counted_wait_names_a_monster_come_into_view);
+    tcase_add_test(tc, counted_steps_stop_where_running_stops);
     tcase_add_loop_test(tc, the_dragons_breath_is_told_as_breath, 0,
                         RULES_COUNT);
     suite_add_tcase(s, tc);
