@@ -269,11 +269,13 @@ static void draw_box(screen_t *s, const display_t *d, int style, int x0,
         }
 }
 
-/* The blast's radius of what is being aimed (a fireball's), or 0. */
+/* The blast's radius of what is being aimed (a fireball's), or 0; 0 too
+ * for a scroll not known yet, whose blast would tell its kind. */
 static int blast_radius(const game_t *g)
 {
     int slot = g->target.slot;
-    if (slot < 0 || slot >= PACK_SIZE || !item_pack_has(g, slot))
+    if (slot < 0 || slot >= PACK_SIZE || !item_pack_has(g, slot) ||
+        !item_known(g, g->pack[slot]))
         return 0;
     return item_stats(g->pack[slot])->radius;
 }

@@ -414,6 +414,66 @@ START_TEST(the_dragons_breath_is_told_as_breath)
 }
 END_TEST
 
+/* --- an unknown aimed scroll ------------------------------------------------- */
+
+START_TEST(an_unknown_aimed_scroll_put_away_stays_unknown)
+{
+    game_t *g = arena_room(1, NULL);
+    char label[MSG_LEN], line[2 * MSG_LEN];
+    item_unknown_name(g, IK_FIREBALL, label, sizeof label);
+    int slot = item_pack_add(g, IK_FIREBALL);
+    game_key(g, 'i');
+    ck_assert_int_eq(game_key(g, 'a' + slot), 0);
+    ck_assert_int_eq(g->mode, MODE_TARGET);
+    ck_assert(!item_known(g, IK_FIREBALL));
+    snprintf(line, sizeof line, "Aim the %s: Enter or . casts, Esc cancels.",
+             label);
+    ck_assert_str_eq(game_msg(g, 0)->text, line);
+    /* No blast shown: it would tell a fireball. */
+    screen_t s;
+    ck_assert_int_eq(screen_init(&s, 80, 24), 0);
+    view_draw(g, &s);
+    ck_assert_int_ne(screen_cat(&s, 10, 8)->bg, COL_RED);
+    screen_free(&s);
+    ck_assert_int_eq(game_key(g, KEY_ESC), 0);
+    snprintf(line, sizeof line, "You put the %s away.", label);
+    ck_assert_str_eq(game_msg(g, 0)->text, line);
+    ck_assert(!item_known(g, IK_FIREBALL));
+    ck_assert(item_pack_has(g, slot));
+    ck_assert_int_eq(g->turn, 0);
+    /* Cast, it is learnt: at a goblin far off. */
+    game_place_monster(g, MON_GOBLIN, 16, 8);
+    game_update_fov(g);
+    game_key(g, 'i');
+    game_key(g, 'a' + slot);
+    ck_assert_int_eq(game_key(g, KEY_ENTER), 1);
+    ck_assert(item_known(g, IK_FIREBALL));
+    snprintf(line, sizeof line, "The %s was a scroll of fireball.", label);
+    ck_assert_int_eq(arena_log_count(g, line), 1);
+    game_free(g);
+}
+END_TEST
+
+START_TEST(an_unknown_confusion_cast_at_nothing_is_spent)
+{
+    game_t *g = arena_room(1, NULL);
+    int slot = item_pack_add(g, IK_CONFUSION);
+    game_key(g, 'i');
+    game_key(g, 'a' + slot);
+    /* Aimed anywhere in view (its own range untold), at no monster. */
+    ck_assert_int_eq(g->target.range, 0);
+    for (int i = 0; i < 5; i++)
+        game_key(g, 'l');
+    ck_assert_int_eq(game_key(g, '.'), 1);
+    ck_assert(item_known(g, IK_CONFUSION));
+    ck_assert(!item_pack_has(g, slot));
+    ck_assert_int_eq(g->turn, 1);
+    ck_assert_str_eq(game_msg(g, 0)->text,
+                     "The scroll flashes, but no monster there is in reach.");
+    game_free(g);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("telling");
@@ -431,6 +491,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_counted_wait_stops_on_a_blow_that_does_nothing);
     tcase_add_test(tc, a_counted_wait_names_a_monster_come_into_view);
     tcase_add_test(tc, counted_steps_stop_where_running_stops);
+    tcase_add_test(tc, an_unknown_aimed_scroll_put_away_stays_unknown);
+    tcase_add_test(tc, an_unknown_confusion_cast_at_nothing_is_spent);
     tcase_add_loop_test(tc, the_dragons_breath_is_told_as_breath, 0,
                         RULES_COUNT);
     suite_add_tcase(s, tc);
