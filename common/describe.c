@@ -37,6 +37,27 @@ static const char *wounds(int hp, int max)
     return "badly hurt";
 }
 
+/* A piece's traits in a word or two ("reaches", "heavy, slow"), so that
+ * Look tells them before the piece is tried (game version 9; the `C`
+ * screen tells them at length once worn); "" for none. */
+static const char *traits(int kind)
+{
+    const item_stats_t *st = item_stats(kind);
+    if (st->quick)
+        return "quick";
+    if (st->reach)
+        return "reaches";
+    if (st->cleave)
+        return "cleaves";
+    if (st->clumsy)
+        return "swings wide";
+    if (st->heavy && st->slow)
+        return "heavy, slow";
+    if (st->heavy)
+        return "heavy";
+    return "";
+}
+
 /* What lies on (x, y) as the player knows it, the things before the
  * ground: an item, gold, a corpse, else the tile. */
 static const char *describe_ground(const game_t *g, int x, int y, char *buf,
@@ -46,8 +67,15 @@ static const char *describe_ground(const game_t *g, int x, int y, char *buf,
         const item_t *it = item_find((game_t *)g, type, x, y);
         if (!it || !it->seen)
             continue;
-        if (type == ITEM_THING)
-            item_floor_a_name(g, it, buf, len);
+        if (type == ITEM_THING) {
+            char name[MSG_LEN];
+            item_floor_a_name(g, it, name, sizeof name);
+            const char *t = traits(it->kind);
+            if (t[0])
+                snprintf(buf, len, "%s (%s)", name, t);
+            else
+                snprintf(buf, len, "%s", name);
+        }
         else if (type == ITEM_GOLD)
             snprintf(buf, len, "%d gold", it->amount);
         else

@@ -222,6 +222,24 @@ START_TEST(look_on_your_own_tile_names_what_lies_there)
 }
 END_TEST
 
+START_TEST(look_tells_a_pieces_traits_before_it_is_worn)
+{
+    game_t *g = explored();
+    char what[MSG_LEN];
+    item_put(g, ITEM_THING, IK_SPEAR, 12, 8, 0);
+    item_put(g, ITEM_THING, IK_PLATE_MAIL, 13, 8, 0);
+    item_put(g, ITEM_THING, IK_SWORD, 14, 8, 0);
+    game_update_fov(g);
+    ck_assert_str_eq(game_describe(g, 12, 8, what, sizeof what),
+                     "a spear (reaches)");
+    ck_assert_str_eq(game_describe(g, 13, 8, what, sizeof what),
+                     "a plate mail (heavy, slow)");
+    ck_assert_str_eq(game_describe(g, 14, 8, what, sizeof what),
+                     "a long sword");
+    game_free(g);
+}
+END_TEST
+
 /* --- the pack ------------------------------------------------------------------ */
 
 START_TEST(the_identify_menu_lists_only_unknown_items)
@@ -485,6 +503,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, travel_on_the_last_level_goes_to_the_amulet);
     tcase_add_test(tc, explore_says_the_amulet_is_left);
     tcase_add_test(tc, look_on_your_own_tile_names_what_lies_there);
+    tcase_add_test(tc, look_tells_a_pieces_traits_before_it_is_worn);
     tcase_add_test(tc, the_identify_menu_lists_only_unknown_items);
     tcase_add_test(tc, autopickup_leaves_a_second_piece_of_a_kind);
     tcase_add_test(tc, a_run_says_what_stopped_it);
