@@ -1,7 +1,6 @@
 /* describe.c - what the player knows, in words (world.h): a tile as the
  * look cursor describes it, and how the game ended. */
 #include <stdio.h>
-#include <string.h>
 
 #include "world.h"
 
@@ -91,6 +90,17 @@ static const char *describe_ground(const game_t *g, int x, int y, char *buf,
     return buf;
 }
 
+/* 1 if (x, y) is floor with nothing on it that the player has seen. */
+static int bare_floor(const game_t *g, int x, int y)
+{
+    for (int type = ITEM_THING; type >= ITEM_CORPSE; type--) {
+        const item_t *it = item_find((game_t *)g, type, x, y);
+        if (it && it->seen)
+            return 0;
+    }
+    return g->map.tile[y][x] == TILE_FLOOR;
+}
+
 const char *game_describe(const game_t *g, int x, int y, char *buf,
                           size_t len)
 {
@@ -102,11 +112,11 @@ const char *game_describe(const game_t *g, int x, int y, char *buf,
         /* What the player stands on, too: on depth 12 the Amulet
          * (game version 9). */
         char under[MSG_LEN];
-        describe_ground(g, x, y, under, sizeof under);
-        if (g->map.tile[y][x] == TILE_FLOOR && strcmp(under, "the floor") == 0)
+        if (bare_floor(g, x, y))
             snprintf(buf, len, "yourself");
         else
-            snprintf(buf, len, "yourself, on %s", under);
+            snprintf(buf, len, "yourself, on %s",
+                     describe_ground(g, x, y, under, sizeof under));
         return buf;
     }
     int i = game_monster_at(g, x, y);
