@@ -11,12 +11,12 @@ typedef void (*resolve_fn)(const fighter_t *att, const fighter_t *def,
                            combat_roll_fn roll, void *ctx,
                            combat_result_t *out);
 
-/* "You" / "The goblin" */
+/* "You" / "The goblin" / "The dragon's fire" (a breath) */
 static const char *subject(const fighter_t *f, char *buf, size_t n)
 {
     if (f->is_player)
         return "You";
-    snprintf(buf, n, "The %s", f->name);
+    snprintf(buf, n, f->breath ? "The %s's fire" : "The %s", f->name);
     return buf;
 }
 
@@ -33,6 +33,12 @@ static const char *object(const fighter_t *f, char *buf, size_t n)
 static const char *verb(const fighter_t *f, const char *you, const char *it)
 {
     return f->is_player ? you : it;
+}
+
+/* The verb of a blow that connects: a breath burns. */
+static const char *hit_verb(const fighter_t *f)
+{
+    return f->breath ? "burns" : verb(f, "hit", "hits");
 }
 
 static void add_line(combat_result_t *out, const fighter_t *att,
@@ -66,7 +72,7 @@ static void resolve_power(const fighter_t *att, const fighter_t *def,
     out->damage = dmg;
     if (def->is_player)
         add_line(out, att, "%s %s %s for %d. (You: %d hp)",
-                 subject(att, a, sizeof a), verb(att, "hit", "hits"),
+                 subject(att, a, sizeof a), hit_verb(att),
                  object(def, d, sizeof d), dmg, left);
     else
         add_line(out, att, "%s %s %s for %d. (%c%s: %d hp)",
@@ -93,15 +99,34 @@ static void resolve_attack_defense(const fighter_t *att, const fighter_t *def,
     if (out->crit)
         dmg *= 2;
     out->damage = dmg;
-    const char *crit = out->crit ? "Critical hit! " : "";
+    /* A critical hit that doubles nothing is not told: "Critical hit!"
+     * over no damage read as a bug (game version 9). */
+    const char *crit = out->crit && dmg > 0 ? "Critical hit! " : "";
     if (dmg > 0)
         add_line(out, att, "%s%s %s %s for %d damage!", crit,
-                 subject(att, a, sizeof a), verb(att, "hit", "hits"),
+                 subject(att, a, sizeof a), hit_verb(att),
                  object(def, d, sizeof d), dmg);
     else
         add_line(out, att, "%s%s %s %s but %s no damage.", crit,
-                 subject(att, a, sizeof a), verb(att, "hit", "hits"),
+                 subject(att, a, sizeof a), hit_verb(att),
                  object(def, d, sizeof d), verb(att, "deal", "deals"));
+}
+
+/* d10's line for a breath that hit or missed (out->hit set): the same
+ * rolls as a blow. */
+static void d10_breath(const fighter_t *att, const fighter_t *def,
+                       combat_roll_fn roll, void *ctx, combat_result_t *out)
+{
+    char a[48], d[48];
+    if (!out->hit) {
+        add_line(out, att, "%s misses %s.", subject(att, a, sizeof a),
+                 object(def, d, sizeof d));
+        return;
+    }
+    int dmg = roll(ctx, att->dmg_min, att->dmg_max) - def->armor_defense;
+    out->damage = dmg > 0 ? dmg : 0;
+    add_line(out, att, "%s burns %s for %d.", subject(att, a, sizeof a),
+             object(def, d, sizeof d), out->damage);
 }
 
 /* d10: hit if d10 + to-hit > armor class; damage = a roll in the weapon's
@@ -114,6 +139,10 @@ static void resolve_d10(const fighter_t *att, const fighter_t *def,
     int to_hit = roll(ctx, 1, 10);
     out->hit = to_hit + att->to_hit > def->armor_class;
     const char *whose = att->is_player ? "your" : "its";
+    if (att->breath) { /* no swing: "The dragon's fire burns you for 5." */
+        d10_breath(att, def, roll, ctx, out);
+        return;
+    }
     if (!out->hit) {
         add_line(out, att, "%s %s %s %s at %s and %s.",
                  subject(att, a, sizeof a), verb(att, "swing", "swings"),
@@ -176,7 +205,7 @@ static void resolve_dice_pool(const fighter_t *att, const fighter_t *def,
                            block_list, sizeof block_list);
     out->damage = hits > blocks ? hits - blocks : 0;
     snprintf(first, sizeof first, "%s %s %s: [%s] %d",
-             subject(att, a, sizeof a), verb(att, "hit", "hits"),
+             subject(att, a, sizeof a), hit_verb(att),
              object(def, d, sizeof d), hit_list, hits);
     if (out->damage > 0)
         snprintf(second, sizeof second, "vs [%s] %d = %d damage.",

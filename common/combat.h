@@ -40,6 +40,9 @@ typedef struct fighter {
     int att_dice, att_chance, def_dice, def_chance; /* dice-pool */
     int absorb;            /* power: taken off each blow it receives (the
                               player's armour; 0 for monsters) */
+    int breath;            /* 1: the blow is the kind's breath (the dragon's
+                              fire from afar), told as "The dragon's fire
+                              burns you" rather than a hit (game version 9) */
 } fighter_t;
 
 typedef struct combat_line {

@@ -36,32 +36,45 @@ static const char *wounds(int hp, int max)
     return "badly hurt";
 }
 
-const char *game_describe(const game_t *g, int x, int y, char *buf,
-                          size_t len)
+/* A piece's traits in a word or two ("reaches", "heavy, slow"), so that
+ * Look tells them before the piece is tried (game version 9; the `C`
+ * screen tells them at length once worn); "" for none. */
+static const char *traits(int kind)
 {
-    if (!map_in_bounds(x, y) || !map_known(&g->map, x, y)) {
-        snprintf(buf, len, "nothing you know of");
-        return buf;
-    }
-    if (x == g->player.x && y == g->player.y) {
-        snprintf(buf, len, "yourself");
-        return buf;
-    }
-    int i = game_monster_at(g, x, y);
-    if (i >= 0 && game_lit(g, x, y)) {
-        const monster_t *m = &g->monsters[i];
-        const creature_stats_t *k = monster_stats(m->kind);
-        snprintf(buf, len, "%s %s (%s%s): %s", monster_article(m->kind),
-                 k->name, wounds(m->hp, k->hp),
-                 m->confused ? ", confused" : "", k->blurb);
-        return buf;
-    }
+    const item_stats_t *st = item_stats(kind);
+    if (st->quick)
+        return "quick";
+    if (st->reach)
+        return "reaches";
+    if (st->cleave)
+        return "cleaves";
+    if (st->clumsy)
+        return "swings wide";
+    if (st->heavy && st->slow)
+        return "heavy, slow";
+    if (st->heavy)
+        return "heavy";
+    return "";
+}
+
+/* What lies on (x, y) as the player knows it, the things before the
+ * ground: an item, gold, a corpse, else the tile. */
+static const char *describe_ground(const game_t *g, int x, int y, char *buf,
+                                   size_t len)
+{
     for (int type = ITEM_THING; type >= ITEM_CORPSE; type--) {
         const item_t *it = item_find((game_t *)g, type, x, y);
         if (!it || !it->seen)
             continue;
-        if (type == ITEM_THING)
-            item_floor_a_name(g, it, buf, len);
+        if (type == ITEM_THING) {
+            char name[MSG_LEN];
+            item_floor_a_name(g, it, name, sizeof name);
+            const char *t = traits(it->kind);
+            if (t[0])
+                snprintf(buf, len, "%s (%s)", name, t);
+            else
+                snprintf(buf, len, "%s", name);
+        }
         else if (type == ITEM_GOLD)
             snprintf(buf, len, "%d gold", it->amount);
         else
@@ -75,4 +88,45 @@ const char *game_describe(const game_t *g, int x, int y, char *buf,
     default: snprintf(buf, len, "a wall"); break;
     }
     return buf;
+}
+
+/* 1 if (x, y) is floor with nothing on it that the player has seen. */
+static int bare_floor(const game_t *g, int x, int y)
+{
+    for (int type = ITEM_THING; type >= ITEM_CORPSE; type--) {
+        const item_t *it = item_find((game_t *)g, type, x, y);
+        if (it && it->seen)
+            return 0;
+    }
+    return g->map.tile[y][x] == TILE_FLOOR;
+}
+
+const char *game_describe(const game_t *g, int x, int y, char *buf,
+                          size_t len)
+{
+    if (!map_in_bounds(x, y) || !map_known(&g->map, x, y)) {
+        snprintf(buf, len, "nothing you know of");
+        return buf;
+    }
+    if (x == g->player.x && y == g->player.y) {
+        /* What the player stands on, too: on depth 12 the Amulet
+         * (game version 9). */
+        char under[MSG_LEN];
+        if (bare_floor(g, x, y))
+            snprintf(buf, len, "yourself");
+        else
+            snprintf(buf, len, "yourself, on %s",
+                     describe_ground(g, x, y, under, sizeof under));
+        return buf;
+    }
+    int i = game_monster_at(g, x, y);
+    if (i >= 0 && game_lit(g, x, y)) {
+        const monster_t *m = &g->monsters[i];
+        const creature_stats_t *k = monster_stats(m->kind);
+        snprintf(buf, len, "%s %s (%s%s): %s", monster_article(m->kind),
+                 k->name, wounds(m->hp, k->hp),
+                 m->confused ? ", confused" : "", k->blurb);
+        return buf;
+    }
+    return describe_ground(g, x, y, buf, len);
 }

@@ -279,6 +279,13 @@ static int game_key_play(game_t *g, int key)
     case ' ':
     case KEY_ESC:
         return 0;
+    case 'q': /* other games quit with it: say which key does */
+        game_log(g, MSG_INFO, "Unknown key 'q'. Q quits; ? is help.");
+        return 0;
+    case '<': /* the way out is the Amulet, not back up */
+        game_log(g, MSG_INFO,
+                 "There is no way up: only the Amulet of Yendor gets you out.");
+        return 0;
     default:
         if (key > ' ' && key < 127)
             game_log(g, MSG_INFO, "Unknown key '%c'. Press ? for help.", key);

@@ -251,6 +251,25 @@ static int zap_sleep(game_t *g, int slot, const item_stats_t *k, int x, int y)
     return 1;
 }
 
+/* An unknown scroll cast at (x, y): learnt now (target.c aimed it
+ * unknown, anywhere in view); a scroll of confusion with no monster there
+ * within its range does nothing, and is spent all the same, as an unknown
+ * scroll that can do nothing is (docs/game.md, "Unknown items"). 1 if it
+ * was spent so. */
+static int cast_unknown_wasted(game_t *g, int slot, const item_stats_t *k,
+                               int x, int y)
+{
+    magic_learn(g, g->pack[slot]);
+    if (k->effect != EFFECT_CONFUSION ||
+        (game_monster_at(g, x, y) >= 0 &&
+         item_in_reach(g->player.x, g->player.y, x, y, k->range)))
+        return 0;
+    item_pack_remove(g, slot);
+    game_log(g, MSG_INFO, "The scroll flashes, but no monster there is in reach.");
+    game_end_turn(g);
+    return 1;
+}
+
 int item_cast_at(game_t *g, int slot, int x, int y)
 {
     if (!item_pack_has(g, slot))
@@ -258,6 +277,9 @@ int item_cast_at(game_t *g, int slot, int x, int y)
     const item_stats_t *k = item_stats(g->pack[slot]);
     if (k->effect == EFFECT_WAND_SLEEP)
         return zap_sleep(g, slot, k, x, y);
+    if (!item_known(g, g->pack[slot]) &&
+        cast_unknown_wasted(g, slot, k, x, y))
+        return 1;
     if (k->effect == EFFECT_CONFUSION) {
         int i = game_monster_at(g, x, y);
         if (i < 0) {

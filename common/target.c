@@ -8,17 +8,26 @@
 
 void target_begin(game_t *g, int slot)
 {
-    const item_stats_t *k = item_stats(g->pack[slot]);
+    int kind = g->pack[slot];
     target_t *t = &g->target;
-    magic_learn(g, g->pack[slot]); /* reading it shows what it is */
+    char name[MSG_LEN];
+    /* A scroll not known yet stays unknown while it is aimed (game
+     * version 9: reading it told its kind, and Esc kept it, known, for
+     * free): it is named by its label, aims anywhere in view (its own
+     * range would tell the kind) and is learnt once cast
+     * (item_cast_at). */
     t->purpose = TARGET_CAST;
     t->slot = slot;
-    t->range = k->range;
+    t->range = item_known(g, kind) ? item_stats(kind)->range : 0;
     target_cursor_home(g);
     g->mode = MODE_TARGET;
-    game_log(g, MSG_SYSTEM,
-             "Aim the %s: move the cursor; Enter or . casts, Esc cancels.",
-             k->name);
+    if (item_known(g, kind))
+        game_log(g, MSG_SYSTEM,
+                 "Aim the %s: move the cursor; Enter or . casts, Esc cancels.",
+                 item_stats(kind)->name);
+    else /* a label is long: the words that fit */
+        game_log(g, MSG_SYSTEM, "Aim the %s: Enter or . casts, Esc cancels.",
+                 item_name(g, kind, 1, name, sizeof name));
 }
 
 void target_begin_throw(game_t *g, int slot)
@@ -64,6 +73,20 @@ static int choose(game_t *g)
     return 0;
 }
 
+/* Esc: nothing is spent. A throw says the thing is kept, not "put away",
+ * which read as unwielding the weapon thrown (game version 9). */
+static void cancel(game_t *g)
+{
+    const target_t *t = &g->target;
+    char name[MSG_LEN];
+    if (t->purpose == TARGET_THROW)
+        game_log(g, MSG_INFO, "You keep the %s.",
+                 item_stats(g->pack[t->slot])->name);
+    else
+        game_log(g, MSG_INFO, "You put the %s away.",
+                 item_name(g, g->pack[t->slot], 1, name, sizeof name));
+}
+
 int target_key(game_t *g, int key)
 {
     target_t *t = &g->target;
@@ -88,8 +111,7 @@ int target_key(game_t *g, int key)
         return choose(g);
     case KEY_ESC:
         g->mode = MODE_PLAY;
-        game_log(g, MSG_INFO, "You put the %s away.",
-                 item_stats(g->pack[t->slot])->name);
+        cancel(g);
         return 0;
     default:
         return 0;

@@ -76,22 +76,20 @@ int travel_first_step(const game_t *g,
 static int keep_going(const game_t *g, int hp_before)
 {
     return g->mode == MODE_PLAY && g->player.hp >= hp_before &&
-           !game_monster_in_view(g) &&
-           !item_find((game_t *)g, ITEM_THING, g->player.x, g->player.y) &&
-           g->map.tile[g->player.y][g->player.x] != TILE_STAIRS;
+           !game_monster_in_view(g) && !game_stop_here(g);
 }
 
-static int refuse_in_view(game_t *g)
+static int refuse_in_view(game_t *g, const char *what)
 {
     if (!game_monster_in_view(g))
         return 0;
-    game_log(g, MSG_INFO, "Not with a monster in view.");
+    game_log(g, MSG_INFO, "You cannot %s with a monster in view.", what);
     return 1;
 }
 
 int travel_run(game_t *g, int dx, int dy)
 {
-    if (refuse_in_view(g))
+    if (refuse_in_view(g, "run"))
         return 0;
     int steps = 0;
     while (steps < GAME_RUN_MAX) {
@@ -101,8 +99,10 @@ int travel_run(game_t *g, int dx, int dy)
         int hp = g->player.hp;
         game_step(g, dx, dy);
         steps++;
-        if (!keep_going(g, hp))
+        if (!keep_going(g, hp)) {
+            game_tell_stop(g, game_monster_in_view(g));
             break;
+        }
     }
     if (steps == 0)
         game_log(g, MSG_INFO, "There is a wall in the way.");
@@ -119,8 +119,13 @@ static int walk_to_goal(game_t *g, const goal_t *goal)
         int hp = g->player.hp;
         game_step(g, dx, dy);
         steps++;
-        if (!keep_going(g, hp) || at_goal(g, goal, g->player.x, g->player.y))
+        if (at_goal(g, goal, g->player.x, g->player.y) &&
+            !game_monster_in_view(g))
             break;
+        if (!keep_going(g, hp)) {
+            game_tell_stop(g, game_monster_in_view(g));
+            break;
+        }
     }
     return steps;
 }
@@ -136,29 +141,75 @@ static int is_stairs(const game_t *g, int x, int y)
     return g->map.tile[y][x] == TILE_STAIRS;
 }
 
-int travel_to_stairs(game_t *g)
+/* The Amulet, once seen (another thing may lie on it: dropped there). */
+static int is_amulet(const game_t *g, int x, int y)
 {
-    int dx, dy, steps = travel_first_step(g, is_stairs, &dx, &dy);
-    if (steps < 0) {
-        game_log(g, MSG_INFO, "You have not found the stairs down yet.");
+    for (int i = item_next_at(g, 0, x, y); i < MAX_ITEMS;
+         i = item_next_at(g, i + 1, x, y)) {
+        const item_t *it = &g->items[i];
+        if (it->type == ITEM_THING && it->kind == IK_AMULET)
+            return it->seen;
+    }
+    return 0;
+}
+
+/* `_` and `>` on the last level, which has no stairs: to the Amulet
+ * (game version 9; they spoke of stairs there). */
+static int travel_to_amulet(game_t *g)
+{
+    int dx, dy;
+    if (is_amulet(g, g->player.x, g->player.y)) {
+        game_log(g, MSG_INFO, "The Amulet of Yendor lies here: g takes it.");
         return 0;
     }
-    if (steps == 0) {
+    if (refuse_in_view(g, "travel"))
+        return 0;
+    if (travel_first_step(g, is_amulet, &dx, &dy) < 0) {
+        game_log(g, MSG_INFO,
+                 "No stairs go down from here: find the Amulet of Yendor.");
+        return 0;
+    }
+    return walk_to(g, is_amulet) > 0;
+}
+
+int travel_to_stairs(game_t *g)
+{
+    int dx, dy;
+    if (g->depth >= GAME_AMULET_DEPTH)
+        return travel_to_amulet(g);
+    if (is_stairs(g, g->player.x, g->player.y)) {
         game_log(g, MSG_INFO, "You are on the stairs: > goes down.");
         return 0;
     }
-    if (refuse_in_view(g))
+    if (refuse_in_view(g, "travel"))
         return 0;
+    if (travel_first_step(g, is_stairs, &dx, &dy) < 0) {
+        game_log(g, MSG_INFO, "You have not found the stairs down yet.");
+        return 0;
+    }
     return walk_to(g, is_stairs) > 0;
+}
+
+/* 1 if the pack holds a weapon or armour of this kind already. */
+static int carries_kind(const game_t *g, int kind)
+{
+    for (int i = 0; i < PACK_SIZE; i++)
+        if (item_pack_has(g, i) && g->pack[i] == kind)
+            return 1;
+    return 0;
 }
 
 /* 1 if autopickup (game_t.autopickup) would take `it`: a thing the player
  * did not drop, not the Amulet (taking it ends the game: the player's
- * choice), with room for it in the pack (docs/game.md, "Autoexplore"). */
+ * choice), not a second weapon or armour of a kind the pack holds (game
+ * version 9: a pack filled with duplicates), with room for it in the pack
+ * (docs/game.md, "Autoexplore"). */
 static int pickable(const game_t *g, const item_t *it)
 {
     if (!g->autopickup || it->type != ITEM_THING ||
         (it->flags & ITEM_F_DROPPED) || it->kind == IK_AMULET)
+        return 0;
+    if (item_is_equipment(it->kind) && carries_kind(g, it->kind))
         return 0;
     if (g->pack_count < PACK_SIZE)
         return 1;
@@ -214,6 +265,17 @@ static int left_behind(const game_t *g, int x, int y)
     return left_behind_item(item_find((game_t *)g, ITEM_THING, x, y));
 }
 
+/* 1 if the Amulet lies on this level where the player has seen it. */
+static int amulet_seen(const game_t *g)
+{
+    for (int i = 0, end = game_items_end(g); i < end; i++) {
+        const item_t *it = &g->items[i];
+        if (it->type == ITEM_THING && it->kind == IK_AMULET && it->seen)
+            return 1;
+    }
+    return 0;
+}
+
 /* Once the level is explored: back to the nearest item left behind. */
 static int return_to_items(game_t *g)
 {
@@ -222,11 +284,15 @@ static int return_to_items(game_t *g)
     if (left_behind_item(here)) /* standing on it and going on: declined */
         here->flags |= ITEM_F_REVISITED;
     if (travel_first_step(g, left_behind, &dx, &dy) < 0) {
-        game_log(g, MSG_INFO, "There is nothing left to explore here.");
+        /* The Amulet is not taken by exploring: say where the game goes
+         * on (game version 9). */
+        if (amulet_seen(g))
+            game_log(g, MSG_INFO, "There is nothing left to explore here "
+                     "but the Amulet: _ goes to it.");
+        else
+            game_log(g, MSG_INFO, "There is nothing left to explore here.");
         return 0;
     }
-    if (refuse_in_view(g))
-        return 0;
     int steps = walk_to(g, left_behind);
     here = item_find(g, ITEM_THING, g->player.x, g->player.y);
     if (left_behind_item(here))
@@ -237,10 +303,10 @@ static int return_to_items(game_t *g)
 int travel_explore(game_t *g)
 {
     int dx, dy;
+    if (refuse_in_view(g, "explore"))
+        return 0;
     if (travel_first_step(g, unexplored, &dx, &dy) < 0)
         return return_to_items(g);
-    if (refuse_in_view(g))
-        return 0;
     return walk_to(g, unexplored) > 0;
 }
 
@@ -253,12 +319,13 @@ int travel_to_tile(game_t *g, int x, int y)
         return game_step(g, dx, dy); /* a step, or a blow: as its key */
     goal_t gl = { NULL, x, y };
     int sx, sy;
-    if (!map_in_bounds(x, y) || !map_walkable(&g->map, x, y) ||
-        !map_known(&g->map, x, y) || first_step(g, &gl, &sx, &sy) < 0) {
+    int known = map_in_bounds(x, y) && map_walkable(&g->map, x, y) &&
+                map_known(&g->map, x, y);
+    if (known && refuse_in_view(g, "travel"))
+        return 0;
+    if (!known || first_step(g, &gl, &sx, &sy) < 0) {
         game_log(g, MSG_INFO, "You know no way there.");
         return 0;
     }
-    if (refuse_in_view(g))
-        return 0;
     return walk_to_goal(g, &gl) > 0;
 }

@@ -232,8 +232,11 @@ static void monster_attacks(game_t *g, monster_t *m, int ranged)
     player_fighter(g, &d);
     if (ranged) {
         const creature_stats_t *k = monster_stats(m->kind);
+        /* The dragon's shot is its breath, told so in the blow's line
+         * too (game version 9: it read as a bite from afar). */
+        a.breath = m->kind == MON_DRAGON;
         game_log(g, MSG_BAD, "The %s %s at you!", k->name,
-                 m->kind == MON_DRAGON ? "breathes fire" : "shoots");
+                 a.breath ? "breathes fire" : "shoots");
     }
     combat_resolve(g->opt.ruleset, &a, &d, game_roll, &g->rng, &res);
     log_blow(g, &res, 0);

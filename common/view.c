@@ -269,11 +269,13 @@ static void draw_box(screen_t *s, const display_t *d, int style, int x0,
         }
 }
 
-/* The blast's radius of what is being aimed (a fireball's), or 0. */
+/* The blast's radius of what is being aimed (a fireball's), or 0; 0 too
+ * for a scroll not known yet, whose blast would tell its kind. */
 static int blast_radius(const game_t *g)
 {
     int slot = g->target.slot;
-    if (slot < 0 || slot >= PACK_SIZE || !item_pack_has(g, slot))
+    if (slot < 0 || slot >= PACK_SIZE || !item_pack_has(g, slot) ||
+        !item_known(g, g->pack[slot]))
         return 0;
     return item_stats(g->pack[slot])->radius;
 }
@@ -303,6 +305,12 @@ void view_target(const game_t *g, const display_t *d, screen_t *s)
         c->attr |= ATTR_REVERSE;
 }
 
+int view_pack_lists(const game_t *g, int i)
+{
+    return item_pack_has(g, i) &&
+           (g->mode != MODE_IDENTIFY || item_slot_unknown(g, i));
+}
+
 void view_pack_line_fit(char *line, int room)
 {
     if ((int)strlen(line) <= room)
@@ -327,7 +335,7 @@ static void draw_pack(const game_t *g, const display_t *d, screen_t *s)
     enum { W = 76, COL_W = 36 };
     int used[PACK_SIZE], n = 0;
     for (int i = 0; i < PACK_SIZE; i++)
-        if (item_pack_has(g, i))
+        if (view_pack_lists(g, i))
             used[n++] = i;
     int rows = n < PACK_ROWS ? n : PACK_ROWS;
     int h = rows + 4, x0 = (MAP_W - W) / 2, y0 = 1;

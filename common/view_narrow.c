@@ -189,7 +189,7 @@ static void draw_pack_list(const game_t *g, screen_t *s)
 {
     int used[PACK_SIZE], n = 0;
     for (int i = 0; i < PACK_SIZE; i++)
-        if (item_pack_has(g, i))
+        if (view_pack_lists(g, i))
             used[n++] = i;
     screen_puts(s, 0, 0, pack_question(g), COL_BYELLOW, COL_DEFAULT,
                 ATTR_BOLD);

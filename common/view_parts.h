@@ -199,6 +199,11 @@ void view_target(const game_t *g, const display_t *d, screen_t *s);
  * list both fit their lines so. */
 void view_pack_line_fit(char *line, int room);
 
+/* 1 if the pack menu open now lists slot i: every item held, but the
+ * identify menu only those still unknown (game version 9: it listed the
+ * known ones too, which only refuse). */
+int view_pack_lists(const game_t *g, int i);
+
 /* text in the middle of row y (clipped at the left edge if wider). */
 void view_centred(screen_t *s, int y, const char *text, uint8_t fg,
                   uint8_t attr);

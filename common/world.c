@@ -253,12 +253,9 @@ void game_update_fov(game_t *g)
     item_see(g);
 }
 
-void target_cursor_home(game_t *g)
+int game_nearest_in_view(const game_t *g)
 {
-    target_t *t = &g->target;
-    t->x = g->player.x;
-    t->y = g->player.y;
-    int best_d = -1;
+    int best = -1, best_d = -1;
     for (int i = 0, end = game_monsters_end(g); i < end; i++) {
         const monster_t *m = &g->monsters[i];
         if (!m->alive || !game_lit(g, m->x, m->y))
@@ -267,10 +264,45 @@ void target_cursor_home(game_t *g)
         int d = dx * dx + dy * dy;
         if (best_d < 0 || d < best_d) {
             best_d = d;
-            t->x = m->x;
-            t->y = m->y;
+            best = i;
         }
     }
+    return best;
+}
+
+void target_cursor_home(game_t *g)
+{
+    target_t *t = &g->target;
+    int i = game_nearest_in_view(g);
+    t->x = i >= 0 ? g->monsters[i].x : g->player.x;
+    t->y = i >= 0 ? g->monsters[i].y : g->player.y;
+}
+
+void game_tell_in_view(game_t *g)
+{
+    int i = game_nearest_in_view(g);
+    if (i < 0)
+        return;
+    int kind = g->monsters[i].kind;
+    game_log(g, MSG_WARN, "%s %s comes into view.",
+             monster_article(kind)[1] ? "An" : "A", monster_stats(kind)->name);
+}
+
+int game_stop_here(const game_t *g)
+{
+    return item_find((game_t *)g, ITEM_THING, g->player.x, g->player.y) ||
+           g->map.tile[g->player.y][g->player.x] == TILE_STAIRS;
+}
+
+void game_tell_stop(game_t *g, int came_into_view)
+{
+    if (g->mode != MODE_PLAY)
+        return;
+    if (came_into_view)
+        game_tell_in_view(g);
+    else if (g->map.tile[g->player.y][g->player.x] == TILE_STAIRS &&
+             !item_find(g, ITEM_THING, g->player.x, g->player.y))
+        game_log(g, MSG_INFO, "You are on the stairs: > goes down.");
 }
 
 /* --- keys ------------------------------------------------------------------ */

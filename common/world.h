@@ -309,6 +309,26 @@ void game_update_fov(game_t *g);
  * lower slot), else on the player: where aiming and looking start. */
 void target_cursor_home(game_t *g);
 
+/* The slot of the living monster in view nearest the player (ties: the
+ * lower slot), or -1. */
+int game_nearest_in_view(const game_t *g);
+
+/* Says that the nearest monster in view came into view ("A goblin comes
+ * into view."): why a walk, a run or a count stopped (game version 9).
+ * Nothing with none in view. */
+void game_tell_in_view(game_t *g);
+
+/* 1 if a walk stops where the player stands: a thing lies there, or the
+ * stairs (running, travel, autoexplore and counted steps). */
+int game_stop_here(const game_t *g);
+
+/* After a walk, a run or a count stopped short of its end: why, where
+ * the screen does not show it (game version 9). A monster that came into
+ * view (came_into_view) is named (game_tell_in_view); else the stairs,
+ * hidden under the `@`, are told. An item underfoot is told by the step
+ * ("You see ... here."), a blow by its own line. */
+void game_tell_stop(game_t *g, int came_into_view);
+
 /* One step of the player by (dx, dy): a move (a turn), a bump attack (a
  * turn), or a wall (a line, no turn). Returns 1 if it took a turn. */
 int game_step(game_t *g, int dx, int dy);

@@ -250,44 +250,45 @@ START_TEST(fireball_cancelled_then_cast_with_a_click)
     ck_assert(cl_screen_has(c, want));
     ck_assert(!cl_stream_has(c, MOUSE_ON));
 
-    /* Aiming: mouse reporting on, the cursor and the tiles in range. */
+    /* Aiming: mouse reporting on, the cursor and the tiles in range. The
+     * scroll is not known yet, and aiming does not tell it (game version
+     * 9): it goes by its label, anywhere in view, with no blast shown. */
+    char label[64];
+    item_unknown_name(g, IK_FIREBALL, label, sizeof label);
     play_keys(c, g, &pl, pl.mark[0], pl.mark[0] + 1);
     ck_assert(game_targeting(g));
-    ck_assert(cl_screen_has(c, "Aim the scroll of fireball: move the cursor;"));
+    snprintf(want, sizeof want, "Aim the %s: Enter or . casts", label);
+    ck_assert(cl_screen_has(c, want));
     ck_assert(cl_stream_has(c, MOUSE_ON));
     ck_assert(!cl_stream_has(c, MOUSE_OFF));
     cl_cell_t cell;
     ck_assert_int_eq(cl_cell(c, g->target.x, g->target.y, &cell), 0);
     ck_assert(cell.reverse);
-    int lit = 0, blast = 0;
+    int lit = 0;
     /* The ground a scroll may be aimed at, in the palette's tone: the
-     * client says XTERM-256COLOR (its 16-colour fallback is blue); the
-     * fireball's blast around the cursor red, over it. */
+     * client says XTERM-256COLOR (its 16-colour fallback is blue); no
+     * red blast around the cursor, which would tell a fireball. */
     int ground = palette_colour(COL_TARGET_GROUND)->xterm;
-    int r = item_stats(IK_FIREBALL)->radius;
-    ck_assert_int_gt(r, 0);
     /* The map's last row (border wall) is the log's first. */
     for (int y = 0; y < MAP_H - 1; y++)
         for (int x = 0; x < MAP_W; x++) {
             cl_cell(c, x, y, &cell);
-            int burns = item_in_reach(g->target.x, g->target.y, x, y, r);
-            ck_assert_int_eq(cell.bg == COL_RED, burns);
-            ck_assert_int_eq(cell.bg == ground,
-                             !burns && target_allowed(g, x, y));
+            ck_assert_int_ne(cell.bg, COL_RED);
+            ck_assert_int_eq(cell.bg == ground, target_allowed(g, x, y));
             lit += cell.bg == ground;
-            blast += burns;
         }
     ck_assert_int_gt(lit, 10);
-    ck_assert_int_gt(blast, 20);
 
-    /* Esc: no turn, the scroll stays, mouse reporting off. */
+    /* Esc: no turn, the scroll stays (unknown), mouse reporting off. */
     int turn = cl_turn(c);
     play_keys(c, g, &pl, pl.mark[0] + 1, pl.mark[1] + 1);
-    ck_assert(cl_screen_has(c, "You put the scroll of fireball away."));
+    snprintf(want, sizeof want, "You put the %s away.", label);
+    ck_assert(cl_screen_has(c, want));
     ck_assert(cl_stream_has(c, MOUSE_OFF));
     ck_assert_int_eq(cl_turn(c), turn);
     play_keys(c, g, &pl, pl.mark[1] + 1, pl.mark[1] + 2); /* i */
-    ck_assert(cl_screen_has(c, "a) ? scroll of fireball"));
+    snprintf(want, sizeof want, "a) ? %s", label);
+    ck_assert(cl_screen_has(c, want));
 
     /* A right click cancels too; then a left click casts it there. */
     play_keys(c, g, &pl, pl.mark[1] + 2, pl.mark[2] + 1);

@@ -56,7 +56,7 @@ START_TEST(running_stops_at_walls_and_on_sight)
     int x = g->player.x;
     /* With the rat in view, running is refused. */
     ck_assert_int_eq(game_key(g, 'L'), 0);
-    ck_assert_str_eq(game_msg(g, 0)->text, "Not with a monster in view.");
+    ck_assert_str_eq(game_msg(g, 0)->text, "You cannot run with a monster in view.");
     ck_assert_int_eq(g->player.x, x);
     game_free(g);
 }
@@ -114,7 +114,7 @@ START_TEST(travel_stops_when_a_monster_comes_into_view)
     ck_assert(game_lit(g, g->monsters[k].x, g->monsters[k].y));
     ck_assert(g->player.x != 38 || g->player.y != 3);
     ck_assert_int_eq(game_key(g, '_'), 0);
-    ck_assert_str_eq(game_msg(g, 0)->text, "Not with a monster in view.");
+    ck_assert_str_eq(game_msg(g, 0)->text, "You cannot travel with a monster in view.");
     game_free(g);
 }
 END_TEST
@@ -141,7 +141,7 @@ START_TEST(autoexplore_explores_and_stops_on_sight)
     }
     ck_assert(game_monster_in_view(g));
     ck_assert_int_eq(game_key(g, 'o'), 0);
-    ck_assert_str_eq(game_msg(g, 0)->text, "Not with a monster in view.");
+    ck_assert_str_eq(game_msg(g, 0)->text, "You cannot explore with a monster in view.");
     game_free(g);
 }
 END_TEST
@@ -334,7 +334,7 @@ START_TEST(click_travels_to_a_known_tile)
     game_update_fov(g);
     ck_assert(game_monster_in_view(g));
     ck_assert_int_eq(game_key(g, game_click_key(30, 13)), 0);
-    ck_assert_str_eq(game_msg(g, 0)->text, "Not with a monster in view.");
+    ck_assert_str_eq(game_msg(g, 0)->text, "You cannot travel with a monster in view.");
     ck_assert_int_eq(g->turn, 26);
     ck_assert_int_eq(game_key(g, game_click_key(35, 13)), 1);
     ck_assert_int_eq(g->player.x, 35);

@@ -64,7 +64,7 @@ START_TEST(rest_until_healed_or_disturbed)
     ck_assert(game_monster_in_view(g));
     /* With it in view, resting is refused. */
     ck_assert_int_eq(game_key(g, 'R'), 0);
-    ck_assert_str_eq(game_msg(g, 0)->text, "Not with a monster in view.");
+    ck_assert_str_eq(game_msg(g, 0)->text, "You cannot rest with a monster in view.");
     game_free(g);
 }
 END_TEST

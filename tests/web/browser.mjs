@@ -174,7 +174,7 @@ try {
     }
   }
   for (const k of plan.aim) await page.keyboard.press(k);
-  await waitText('Aim the scroll of fireball');
+  await waitText('Aim the scroll labelled'); // unknown until cast
   // The click: the middle of terminal cell (column, row) = the map tile.
   const box = await page.locator('.xterm-screen').boundingBox();
   const cols = await page.evaluate(() => term.cols);
@@ -209,7 +209,7 @@ try {
     }
   }
   for (const k of plan.aim) await page.keyboard.press(k);
-  await waitText('Aim the scroll of fireball');
+  await waitText('Aim the scroll labelled'); // unknown until cast
   const tbox = await page.locator('.xterm-screen').boundingBox();
   const [tcols, trows] = await page.evaluate(() => [term.cols, term.rows]);
   if (tcols < 80 || trows < 24) throw new Error(`the tablet is ${tcols}x${trows}`);
