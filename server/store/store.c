@@ -52,11 +52,18 @@ static void pending_remove(store_port_t *p, req_t *r)
 }
 
 /* The end of every request that answers: the callback (unless cancelled or
- * closing), then freed. On r's port's loop thread. */
+ * closing), then freed. On r's port's loop thread. Every way a request
+ * ends comes here, so one still counted from its start without a verdict
+ * (admitted: cancelled in the line, while slowed down, back from its
+ * lookup, or failed) stops counting here, whichever way it ended. */
 static void finish(store_t *st, req_t *r)
 {
     store_port_t *p = r->port;
     pending_remove(p, r);
+    if (r->admitted) {
+        r->admitted = 0;
+        r->call->abandoned(r);
+    }
     if (r->name_counted) {
         r->name_counted = 0;
         uv_mutex_lock(&st->lmu);
@@ -714,13 +721,22 @@ static void drop_waiting(store_t *st, req_t **head, void *ctx)
 void store_cancel(store_t *st, void *ctx)
 {
     store_port_t *p = port_here(st);
-    for (req_t *r = p->pending; r; r = r->pnext)
-        if (r->ctx == ctx)
+    int in_line = 0;
+    for (req_t *r = p->pending; r; r = r->pnext) {
+        if (r->ctx == ctx) {
             r->cancelled = 1;
+            /* in the server's line, or given a slot and not started
+             * (hash_start moves it on) */
+            in_line |= r->at == STORE_WAIT_HASH_LINE;
+        }
+    }
     /* what only waits on the loop side goes now: a throttled login must not
      * keep the loop (and a shutting-down server) alive for a minute */
     drop_waiting(st, &p->wait_head, ctx);
-    hash_drop(st, p, ctx, 0);
+    /* Every session freed comes here: only one with a check waiting for a
+     * slot takes the lock every loop shares to look through the line. */
+    if (in_line)
+        hash_drop(st, p, ctx, 0);
     arm_timer(p);
 }
 

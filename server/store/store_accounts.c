@@ -131,18 +131,29 @@ static void guest_answer(req_t *r)
 }
 
 
+/* Under lmu: a login admitted by the slow-down (store_login_from) ended
+ * with no verdict: it no longer counts in either table. */
+static void login_uncounted(req_t *r, uint64_t now)
+{
+    store_t *st = r->st;
+    throttle_abandoned_in(&st->thr, r->name, r->scope_key, now);
+    if (!r->known) /* (a known address never entered the name's) */
+        throttle_abandoned(&st->thr_name, r->name, now);
+}
+
 /* A login's answer is known (verified, or refused before its hash): the
- * slow-down's counts follow it. */
+ * slow-down's counts follow it, and it is settled (finish leaves it). */
 static void login_settled(req_t *r)
 {
     store_t *st = r->st;
+    r->admitted = 0;
     /* A success clears only its own address's count: the ceiling on the
      * name fades with time, not with the owner's login. */
     uint64_t now = uv_now(r->port->loop);
     uv_mutex_lock(&st->lmu);
     if (r->status == STORE_OK) {
         throttle_succeeded_in(&st->thr, r->name, r->scope_key);
-        if (!r->known) /* (a known address never entered it) */
+        if (!r->known)
             throttle_abandoned(&st->thr_name, r->name, now);
         kl_add(&st->known, r->name, r->scope, now);
     } else if (r->status == STORE_BAD_LOGIN) {
@@ -150,10 +161,19 @@ static void login_settled(req_t *r)
         if (!r->known)
             throttle_failed(&st->thr_name, r->name, now);
     } else {
-        throttle_abandoned_in(&st->thr, r->name, r->scope_key, now);
-        if (!r->known)
-            throttle_abandoned(&st->thr_name, r->name, now);
+        login_uncounted(r, now);
     }
+    uv_mutex_unlock(&st->lmu);
+}
+
+/* A login that ends unsettled (store_call_t.abandoned): given up before
+ * its check, or failed at the database. */
+static void login_abandoned(req_t *r)
+{
+    store_t *st = r->st;
+    uint64_t now = uv_now(r->port->loop);
+    uv_mutex_lock(&st->lmu);
+    login_uncounted(r, now);
     uv_mutex_unlock(&st->lmu);
 }
 
@@ -175,6 +195,7 @@ static const store_call_t register_call = {
 static const store_call_t login_call = {
     .name = "login", .db = login_db, .answer = account_answer,
     .verified = login_verified, .unverified = login_settled,
+    .abandoned = login_abandoned,
     .flags = STORE_CALL_PER_NAME,
 };
 static const store_call_t setpass_call = {
@@ -280,6 +301,9 @@ int store_login_from(store_t *st, const char *name, const char *addr,
         st->login_wait_ms += (uint64_t)wait;
     }
     uv_mutex_unlock(&st->lmu);
+    /* counted from here until its verdict (login_settled), or until it
+     * ends without one (finish: login_abandoned) */
+    r->admitted = (uint8_t)(wait >= 0);
     if (wait < 0) {
         store_answer_soon(st, r, STORE_SLOW_DOWN);
     } else if (wait == 0) {

@@ -85,6 +85,12 @@ typedef struct store_call {
      * name's line full: STORE_CALL_PER_NAME, or out of memory), before the
      * answer (NULL: nothing). */
     void (*unverified)(req_t *r);
+    /* On the loop, when a request its call counted from its start
+     * (r->admitted: a login, in the slow-down's tables) ends with no
+     * verdict: given up before its check, or failed (NULL: nothing). Not
+     * a failure: an honest player whose login was given up as the server
+     * was busy, trying again, must not be slowed down for it. */
+    void (*abandoned)(req_t *r);
     unsigned flags;            /* STORE_CALL_* */
 } store_call_t;
 
@@ -139,6 +145,8 @@ struct req {
     const store_call_t *call;  /* what it is: its db and answer */
     uint8_t phase, cancelled, name_ok, pass_ok, found;
     uint8_t name_counted;      /* in st->hash_names (hash_fair.h) */
+    uint8_t admitted;          /* counted by its call from its start, not
+                                  yet settled: finish calls abandoned */
     uint8_t at;                /* where it waits (enum store_wait,
                                   store_wait_of): set and read on its
                                   loop's thread only */

@@ -12,6 +12,7 @@
  * them all: white-box, store_impl.h); the loop then takes them in one go,
  * and no check can end in between. */
 #include <check.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -339,10 +340,18 @@ START_TEST(a_login_on_another_loop_takes_its_address_turn)
 END_TEST
 
 /* --- two threads, a loop each ----------------------------------------------------
- * The line shared for real: each thread's loop makes its logins at once,
- * and every slot freed on one loop may go to the other's (hash_grant):
- * every login is answered, each on the loop that asked, and the second
- * loop detaches cleanly (ThreadSanitizer watches it: TSAN_UNIT). */
+ * The line shared across threads: each thread's loop makes its logins,
+ * the pool held until all of them wait in the one line (the first loop's
+ * one check given the slot), and then every slot freed on one loop may
+ * go to the other's login (hash_grant). With one slot, each check starts
+ * only when the one before it has been answered, in that answer's
+ * after-callback (the line full until its end): so an answer on one loop
+ * followed by one on the other is a slot passed from the first loop to
+ * the second, counted in the order the answers came. Every login is
+ * answered, each on the loop that asked, and the second loop detaches
+ * cleanly (ThreadSanitizer watches it: TSAN_UNIT). The second thread
+ * asserts nothing (a failed check there would not end the test): it
+ * keeps what it saw for this one. */
 
 enum { EACH_LOOP = 12 };
 
@@ -354,9 +363,15 @@ typedef struct loop_side {
     one_t one[EACH_LOOP];
     uv_thread_t thread;
     uv_thread_t ran_on[EACH_LOOP]; /* the thread each answer came on */
+    int refused;               /* logins store_login_from refused */
+    int attach_rc, close_rc;   /* the second loop's attach and close */
+    uv_sem_t asked, go;        /* the second loop's logins made; its run */
 } loop_side_t;
 
 static loop_side_t sides[2];
+static uv_mutex_t answered_mu;
+static int answered_by[2 * EACH_LOOP]; /* the side of each answer, in turn */
+static int nanswered;
 
 static loop_side_t *side_of(const one_t *o)
 {
@@ -366,7 +381,12 @@ static loop_side_t *side_of(const one_t *o)
 static void on_side_login(void *ctx, const store_account_t *a)
 {
     one_t *o = ctx;
-    side_of(o)->ran_on[o->id] = uv_thread_self();
+    loop_side_t *sd = side_of(o);
+    sd->ran_on[o->id] = uv_thread_self();
+    uv_mutex_lock(&answered_mu);
+    if (nanswered < 2 * EACH_LOOP)
+        answered_by[nanswered++] = (int)(sd - sides);
+    uv_mutex_unlock(&answered_mu);
     on_login(ctx, a);
 }
 
@@ -377,9 +397,8 @@ static void side_logins(loop_side_t *sd)
         snprintf(addr, sizeof addr, "%s%d", sd->prefix, i % 3);
         snprintf(name, sizeof name, "%s%d", sd->name, i); /* no slow-down */
         sd->one[i] = (one_t){ &sd->all, i };
-        ck_assert_int_eq(store_login_from(sd->st, name, addr,
-                                          "wrongpass1", on_side_login,
-                                          &sd->one[i]), 0);
+        sd->refused += store_login_from(sd->st, name, addr, "wrongpass1",
+                                        on_side_login, &sd->one[i]) != 0;
     }
 }
 
@@ -387,12 +406,62 @@ static void second_loop(void *arg)
 {
     loop_side_t *sd = arg;
     uv_loop_t loop2;
-    ck_assert_int_eq(uv_loop_init(&loop2), 0);
-    ck_assert_int_eq(store_attach(sd->st, &loop2), 0);
-    side_logins(sd);
+    sd->attach_rc = uv_loop_init(&loop2);
+    if (sd->attach_rc == 0)
+        sd->attach_rc = store_attach(sd->st, &loop2);
+    if (sd->attach_rc == 0)
+        side_logins(sd);
+    uv_sem_post(&sd->asked);
+    uv_sem_wait(&sd->go);
+    if (sd->attach_rc != 0)
+        return;
     uv_run(&loop2, UV_RUN_DEFAULT); /* alive while an answer is owed */
     store_detach(sd->st);
-    ck_assert_int_eq(uv_loop_close(&loop2), 0);
+    sd->close_rc = uv_loop_close(&loop2);
+}
+
+/* Waits (30 s at most) until n checks wait in the line. */
+static void line_holds(store_t *st, size_t n)
+{
+    size_t in = 0;
+    for (int ms = 0; ms < 30000; ms++) {
+        uv_mutex_lock(&st->lmu);
+        in = st->hashq.n;
+        uv_mutex_unlock(&st->lmu);
+        if (in >= n)
+            break;
+        uv_sleep(1);
+    }
+    ck_assert_uint_eq(in, n);
+}
+
+/* The slots passed from loop `from` to the other: answers of side from
+ * followed by one of the other side. */
+static int passed_from(int from)
+{
+    int n = 0;
+    for (int i = 1; i < nanswered; i++)
+        n += answered_by[i - 1] == from && answered_by[i] != from;
+    return n;
+}
+
+/* Both sides' logins in the line, the pool held, then let go. */
+static void both_loops_line_up(store_t *st)
+{
+    ck_assert_int_eq(uv_thread_create(&sides[1].thread, second_loop,
+                                      &sides[1]), 0);
+    pool_hold();
+    side_logins(&sides[0]);
+    uv_sem_wait(&sides[1].asked);
+    ck_assert_int_eq(sides[1].attach_rc, 0);
+    lookups_answered(st, 0, EACH_LOOP);
+    lookups_answered(st, 1, EACH_LOOP);
+    uv_run(&loop, UV_RUN_NOWAIT); /* one has the slot, 11 wait */
+    uv_sem_post(&sides[1].go);
+    line_holds(st, 2 * EACH_LOOP - 1);
+    pool_release();
+    uv_run(&loop, UV_RUN_DEFAULT);
+    uv_thread_join(&sides[1].thread);
 }
 
 START_TEST(two_loops_share_the_line_across_threads)
@@ -404,13 +473,15 @@ START_TEST(two_loops_share_the_line_across_threads)
     memset(sides, 0, sizeof sides);
     sides[0] = (loop_side_t){ .st = st, .prefix = "10.0.0.", .name = "a" };
     sides[1] = (loop_side_t){ .st = st, .prefix = "10.0.1.", .name = "b" };
-    ck_assert_int_eq(uv_thread_create(&sides[1].thread, second_loop,
-                                      &sides[1]), 0);
-    side_logins(&sides[0]);
-    uv_run(&loop, UV_RUN_DEFAULT);
-    uv_thread_join(&sides[1].thread);
+    ck_assert_int_eq(uv_sem_init(&sides[1].asked, 0), 0);
+    ck_assert_int_eq(uv_sem_init(&sides[1].go, 0), 0);
+    ck_assert_int_eq(uv_mutex_init(&answered_mu), 0);
+    nanswered = 0;
+    both_loops_line_up(st);
+    ck_assert_int_eq(sides[1].close_rc, 0);
     uv_thread_t me = uv_thread_self();
     for (int k = 0; k < 2; k++) {
+        ck_assert_int_eq(sides[k].refused, 0);
         ck_assert_int_eq(sides[k].all.n, EACH_LOOP);
         for (int i = 0; i < EACH_LOOP; i++) {
             ck_assert_int_eq(sides[k].all.status[i], STORE_BAD_LOGIN);
@@ -418,8 +489,17 @@ START_TEST(two_loops_share_the_line_across_threads)
                              k == 0);
         }
     }
+    /* in turn by address (each loop's three, one after the other): slots
+     * passed from each loop to the other */
+    ck_assert_int_eq(nanswered, 2 * EACH_LOOP);
+    ck_assert_int_ge(passed_from(0), 1);
+    ck_assert_int_ge(passed_from(1), 1);
     store_close(st);
     uv_run(&loop, UV_RUN_DEFAULT);
+    uv_sem_destroy(&sides[1].asked);
+    uv_sem_destroy(&sides[1].go);
+    uv_mutex_destroy(&answered_mu);
+    uv_sem_destroy(&held);
     store_fixture_teardown();
 }
 END_TEST
@@ -507,6 +587,232 @@ START_TEST(failed_logins_count_a_slash_64_as_one_address)
 }
 END_TEST
 
+/* --- logins given up before their check ----------------------------------------
+ * The slow-down counts a login as a failure from its start (throttle.h:
+ * pending) until its verdict. One given up before its password was
+ * checked (its session freed, or its wait past store_wait_ms) has no
+ * verdict: it must stop counting, or an honest player who tries again
+ * after "busy" is slowed down and told "Too many failed logins". Read
+ * from the store's tables (white-box). */
+
+typedef struct counted {
+    uint32_t pending, fails;
+} counted_t;
+
+/* What table t counts for name (from scope; "": the name from anywhere). */
+static counted_t counted_in(store_t *st, const throttle_t *t, const char *name,
+                            const char *scope)
+{
+    char key[THROTTLE_KEY_MAX + 1];
+    acct_name_key(name, key, ACCT_NAME_MAX + 1);
+    if (scope[0])
+        snprintf(key + strlen(key), sizeof key - strlen(key), "@%s", scope);
+    counted_t c = { 0, 0 };
+    uv_mutex_lock(&st->lmu);
+    for (size_t i = 0; i < t->cap; i++)
+        if (strcmp(t->e[i].key, key) == 0)
+            c = (counted_t){ t->e[i].pending, t->e[i].fails };
+    uv_mutex_unlock(&st->lmu);
+    return c;
+}
+
+/* Neither table counts owner's logins from 10.0.0.1 as pending, and
+ * `fails` failures. */
+static void owner_counted(store_t *st, uint32_t fails)
+{
+    counted_t in = counted_in(st, &st->thr, "owner", "10.0.0.1");
+    counted_t name = counted_in(st, &st->thr_name, "owner", "");
+    ck_assert_uint_eq(in.pending, 0);
+    ck_assert_uint_eq(in.fails, fails);
+    ck_assert_uint_eq(name.pending, 0);
+    ck_assert_uint_eq(name.fails, fails);
+}
+
+/* Logs in as owner from 10.0.0.1 with the right password, as o. */
+static void owner_login(store_t *st, one_t *o)
+{
+    ck_assert_int_eq(store_login_from(st, "owner", "10.0.0.1", "password",
+                                      on_login, o), 0);
+}
+
+/* Owner's login given up in the line for the slot (ann's check holds it),
+ * then another given up while its lookup was at the database. */
+static void given_up_on_the_first_loop(store_t *st, one_t *one)
+{
+    owner_login(st, &one[1]);
+    lookups_answered(st, 0, 1);
+    uv_run(&loop, UV_RUN_NOWAIT);
+    ck_assert_int_eq(store_wait_of(st, &one[1]), STORE_WAIT_HASH_LINE);
+    store_cancel(st, &one[1]);
+    owner_login(st, &one[2]);
+    ck_assert_int_eq(store_wait_of(st, &one[2]), STORE_WAIT_DB);
+    store_cancel(st, &one[2]);
+    lookups_answered(st, 0, 1);
+    uv_run(&loop, UV_RUN_NOWAIT); /* back from the database: dropped */
+    ck_assert_int_eq(st->ports[0].npending, 1); /* ann's only */
+}
+
+/* On the second loop (this thread's calls go to its port): owner's
+ * login given the slot by the first loop as ann's check ends there, and
+ * given up before the second loop started it; then another given up at
+ * the database. */
+static void given_up_on_the_second_loop(store_t *st, uv_loop_t *loop2,
+                                        one_t *one)
+{
+    owner_login(st, &one[3]);
+    lookups_answered(st, 1, 1);
+    uv_run(loop2, UV_RUN_NOWAIT);
+    ck_assert_int_eq(store_wait_of(st, &one[3]), STORE_WAIT_HASH_LINE);
+    pool_release();
+    uv_run(&loop, UV_RUN_DEFAULT); /* ann answered, the slot passed on */
+    uv_mutex_lock(&st->lmu);
+    const req_t *g = st->ports[1].granted;
+    int granted = g && g->ctx == &one[3] && !g->next, hashing = st->hashing;
+    uv_mutex_unlock(&st->lmu);
+    ck_assert_int_eq(granted, 1);
+    ck_assert_int_eq(hashing, 1);
+    store_cancel(st, &one[3]);
+    uv_mutex_lock(&st->lmu);
+    granted = st->ports[1].granted != NULL;
+    hashing = st->hashing; /* its slot given back */
+    uv_mutex_unlock(&st->lmu);
+    ck_assert_int_eq(granted, 0);
+    ck_assert_int_eq(hashing, 0);
+    owner_login(st, &one[4]);
+    ck_assert_int_eq(store_wait_of(st, &one[4]), STORE_WAIT_DB);
+    store_cancel(st, &one[4]);
+    lookups_answered(st, 1, 1);
+    uv_run(loop2, UV_RUN_NOWAIT);
+    ck_assert_int_eq(st->ports[1].npending, 0);
+}
+
+/* Four logins with the right password given up before their check (in
+ * the line, at the database, given a slot and not started: each way a
+ * login can end unchecked), then a fifth: not slowed down, and in. With
+ * the four counted as failures the fourth itself was slowed. */
+START_TEST(logins_given_up_before_their_check_are_not_failures)
+{
+    store_opts_t o = fast;
+    o.hash_parallel = 1;
+    o.hashes_per_name = 0;
+    store_t *st = store_fixture_open(&o);
+    store_fixture_account(st, "owner");
+    answers_t all;
+    memset(&all, 0, sizeof all);
+    one_t one[6];
+    for (int i = 0; i < 6; i++)
+        one[i] = (one_t){ &all, i };
+    pool_hold();
+    ck_assert_int_eq(store_login_from(st, "ann", "10.0.0.9", "wrongpass1",
+                                      on_login, &one[0]), 0);
+    lookups_answered(st, 0, 1);
+    uv_run(&loop, UV_RUN_NOWAIT);
+    ck_assert_int_eq(store_wait_of(st, &one[0]), STORE_WAIT_HASHING);
+    given_up_on_the_first_loop(st, one);
+    uv_loop_t loop2;
+    ck_assert_int_eq(uv_loop_init(&loop2), 0);
+    ck_assert_int_eq(store_attach(st, &loop2), 0);
+    given_up_on_the_second_loop(st, &loop2, one);
+    owner_counted(st, 0);
+    owner_login(st, &one[5]);
+    ck_assert_int_eq(store_wait_of(st, &one[5]), STORE_WAIT_DB);
+    store_stats_t stats;
+    store_stats(st, &stats);
+    ck_assert_uint_eq(stats.login_waits, 0);
+    uv_run(&loop2, UV_RUN_DEFAULT);
+    ck_assert_int_eq(all.n, 2); /* ann's and the fifth's */
+    ck_assert_int_eq(all.order[1], 5);
+    ck_assert_int_eq(all.status[5], STORE_OK);
+    store_detach(st);
+    ck_assert_int_eq(uv_loop_close(&loop2), 0);
+    store_close(st);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    uv_sem_destroy(&held);
+    store_fixture_teardown();
+}
+END_TEST
+
+/* A login slowed down after three failures and given up while it waits
+ * is not a fourth failure and no longer counts as one (the next login is
+ * slowed by the three alone). */
+START_TEST(a_slowed_login_given_up_is_not_a_failure)
+{
+    store_opts_t o = fast;
+    o.hashes_per_name = 0;
+    store_t *st = store_fixture_open(&o);
+    store_fixture_account(st, "owner");
+    for (int i = 0; i < THROTTLE_FREE; i++)
+        ck_assert_int_eq(login_now(st, "owner", "10.0.0.1", "wrongpass1"),
+                         STORE_BAD_LOGIN);
+    answers_t all;
+    memset(&all, 0, sizeof all);
+    one_t one = { &all, 0 };
+    owner_login(st, &one);
+    ck_assert_int_eq(store_wait_of(st, &one), STORE_WAIT_SLOWED);
+    ck_assert_uint_eq(counted_in(st, &st->thr, "owner", "10.0.0.1").pending,
+                      1);
+    store_cancel(st, &one);
+    owner_counted(st, THROTTLE_FREE);
+    ck_assert_int_eq(store_wait_of(st, &one), STORE_WAIT_NONE);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(all.n, 0); /* never answered */
+    store_close(st);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    store_fixture_teardown();
+}
+END_TEST
+
+/* --- giving up, and the lock every loop shares ------------------------------- */
+
+typedef struct canceller {
+    store_t *st;
+    void *ctx;
+    atomic_int done;
+} canceller_t;
+
+static void cancel_on_a_thread(void *arg)
+{
+    canceller_t *c = arg;
+    store_cancel(c->st, c->ctx); /* the first loop's port: not attached */
+    atomic_store(&c->done, 1);
+}
+
+/* Every session freed gives up what it asked (store_cancel); only one
+ * with a check waiting for a slot takes the lock every loop shares to
+ * look through the server's line. Here the lock is held while a login
+ * whose lookup is still at the database is given up, on another thread
+ * (this one runs no loop meanwhile): the cancel returns without it, and
+ * the login is never answered. (Every cancel took the lock before.) */
+START_TEST(giving_up_a_login_not_in_line_leaves_the_line_alone)
+{
+    store_t *st = store_fixture_open(&fast);
+    answers_t all;
+    memset(&all, 0, sizeof all);
+    one_t one = { &all, 0 };
+    ck_assert_int_eq(store_login_from(st, "ann", "10.0.0.1", "wrongpass1",
+                                      on_login, &one), 0);
+    ck_assert_int_eq(store_wait_of(st, &one), STORE_WAIT_DB);
+    canceller_t c = { .st = st, .ctx = &one };
+    atomic_init(&c.done, 0);
+    uv_thread_t t;
+    uv_mutex_lock(&st->lmu);
+    int made = uv_thread_create(&t, cancel_on_a_thread, &c) == 0;
+    for (int ms = 0; made && !atomic_load(&c.done) && ms < 10000; ms++)
+        uv_sleep(1);
+    int returned = atomic_load(&c.done);
+    uv_mutex_unlock(&st->lmu);
+    if (made)
+        uv_thread_join(&t);
+    ck_assert_int_eq(made, 1);
+    ck_assert_int_eq(returned, 1);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(all.n, 0);
+    store_close(st);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    store_fixture_teardown();
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("store_fair");
@@ -521,6 +827,9 @@ static Suite *make_suite(void)
     tcase_add_test(tc, addresses_of_one_slash_64_share_a_turn);
     tcase_add_test(tc, two_loops_share_the_line_across_threads);
     tcase_add_test(tc, failed_logins_count_a_slash_64_as_one_address);
+    tcase_add_test(tc, logins_given_up_before_their_check_are_not_failures);
+    tcase_add_test(tc, a_slowed_login_given_up_is_not_a_failure);
+    tcase_add_test(tc, giving_up_a_login_not_in_line_leaves_the_line_alone);
     suite_add_tcase(s, tc);
     return s;
 }
