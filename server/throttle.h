@@ -84,8 +84,8 @@ void throttle_failed(throttle_t *t, const char *name, uint64_t now_ms);
 /* An attempt on name succeeded: it starts afresh. */
 void throttle_succeeded(throttle_t *t, const char *name);
 
-/* An admitted attempt ended with no verdict (an error): it no longer
- * counts. */
+/* An admitted attempt ended with no verdict (an error, or given up
+ * before its password was checked): it no longer counts. */
 void throttle_abandoned(throttle_t *t, const char *name, uint64_t now_ms);
 void throttle_abandoned_in(throttle_t *t, const char *name, const char *scope,
                            uint64_t now_ms);

@@ -716,7 +716,7 @@ int lobby_account_done(lobby_t *l, const store_account_t *a)
         break;
     case STORE_SLOW_DOWN:
         lobby_note(l, LOBBY_NOTE_BAD, "Too many failed logins for that name. "
-                   "Wait a minute and try again.");
+                   "Wait a while and try again.");
         break;
     default:
         lobby_note(l, LOBBY_NOTE_BAD, "The server could not do that now. "
@@ -760,8 +760,8 @@ static const char *away_note(int at)
     case STORE_WAIT_HASHING:
         return "The server is busy checking passwords: please try again "
                "in a moment.";
-    case STORE_WAIT_SLOWED:
-        return "Too many failed logins for that name. Wait a minute and "
+    case STORE_WAIT_SLOWED: /* (the slow-down's wait is up to 2 minutes) */
+        return "Too many failed logins for that name. Wait a while and "
                "try again.";
     default:
         return "The server's store is not answering: please try again in "

@@ -513,10 +513,11 @@ static void log_away(const sess_t *s, int at, uint64_t wait)
     unsigned long long ms = (unsigned long long)wait;
     if (at == STORE_WAIT_HASH_LINE || at == STORE_WAIT_HASHING)
         log_info("hash queue busy id=%llu: its password check %s within "
-                 "%llu ms (hash_parallel at a time, in turn by address); "
+                 "%llu ms (%d checks at a time, in turn by address); "
                  "the player may try again", id,
                  at == STORE_WAIT_HASHING ? "did not end"
-                                          : "had no slot", ms);
+                                          : "had no slot", ms,
+                 store_hash_parallel(s->srv->store));
     else if (at == STORE_WAIT_SLOWED)
         log_info("slowed login id=%llu: still waiting after failed logins "
                  "of the name at %llu ms; the player may try again", id, ms);

@@ -750,6 +750,11 @@ int store_wait_of(store_t *st, void *ctx)
     return at;
 }
 
+int store_hash_parallel(const store_t *st)
+{
+    return st->opt.hash_parallel; /* set at open, never changed */
+}
+
 int store_healthy(store_t *st)
 {
     uv_mutex_lock(&st->mu);

@@ -22,7 +22,10 @@
  * Cancelling. A caller that is going away (a session closing while its
  * login is hashing) calls store_cancel(store, ctx): no callback with that
  * ctx is called afterwards. Work already started finishes and is thrown
- * away; work not yet started (a password still in line) is skipped.
+ * away; work not yet started (a password still in line) is skipped. A
+ * login given up before its password was checked (in the line, slowed
+ * down, still at the database) is no failure: the slow-down stops
+ * counting it, so a player who tries again after "busy" is not slowed.
  *
  * Passwords are copied into the request, wiped once hashed or verified, and
  * never logged; neither are hashes.
@@ -356,6 +359,10 @@ enum store_wait {
  * host should not be sent to look at it. Loop thread; walks that loop's
  * requests owed an answer. */
 int store_wait_of(store_t *st, void *ctx);
+
+/* How many password checks run at once (opts.hash_parallel as the store
+ * took it: its default, 2, on a server), for messages. Any thread. */
+int store_hash_parallel(const store_t *st);
 
 /* Whether the store is keeping games: 1 while writes work, 0 from a
  * failed transaction (a full disk, an I/O error, a lock held by another

@@ -14,9 +14,11 @@
  *                         log) and opens PATH (a FIFO the test made) for
  *                         reading, which blocks until the test opens it
  *                         for writing; then it says "hash_hold: let go"
- *                         and checks for real. The test keeps its end open
- *                         until every check it held has said so, so none
- *                         is left behind; later checks go straight on.
+ *                         and checks for real, and "hash_hold: checked"
+ *                         once that check has ended. The test keeps its
+ *                         end open until every check it held has said
+ *                         "let go", so none is left behind; later checks
+ *                         go straight on.
  *
  * Otherwise (no variable) it is the real check, the next one in the
  * search order (dlsym(RTLD_NEXT): libsodium's). Built without sanitizers,
@@ -77,7 +79,11 @@ int crypto_pwhash_str_verify(const char *str, const char *passwd,
         __atomic_store_n(&real, next, __ATOMIC_RELEASE);
     }
     const char *fifo = getenv("HASH_HOLD_FIFO");
-    if (fifo && *fifo && !__atomic_load_n(&released, __ATOMIC_ACQUIRE))
+    int held = fifo && *fifo && !__atomic_load_n(&released, __ATOMIC_ACQUIRE);
+    if (held)
         hold(fifo);
-    return next(str, passwd, passwdlen);
+    int rc = next(str, passwd, passwdlen);
+    if (held) /* its answer is on the way: the test may look for it */
+        say("checked", fifo);
+    return rc;
 }

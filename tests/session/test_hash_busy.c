@@ -6,11 +6,19 @@
  * The checks are held in the pool by tests/preload/hash_hold.so, a
  * test-only LD_PRELOAD shim whose crypto_pwhash_str_verify waits until
  * the test opens a FIFO: the test, not the time a hash takes, says when
- * the slots come free. Two logins hold both slots (hash_parallel 2, on
- * the two worker loops), a third waits in the line for one; past
- * store_wait_ms all three are told the server is busy checking passwords
- * (the third had no slot, the other two did not end); once the checks
- * are let go, the third's login is checked and answered. */
+ * the slots come free. Two logins hold both slots, a third waits in the
+ * line for one; past store_wait_ms all three are told the server is busy
+ * checking passwords (the third had no slot, the other two did not end);
+ * once the checks are let go, the third's login is checked and answered,
+ * and the first two's answers, given up, are dropped.
+ *
+ * What it stands on, checked as it goes: the server checks 2 passwords
+ * at a time (the store's hash_parallel, not a setting: the log's line
+ * says "2 checks at a time", and the third's check never started); and
+ * the first two logins are on the two worker loops (server_proc.c sets
+ * workers=2, and consecutive connections alternate: their `connect`
+ * lines say which), so the slots are held from both loops and the third
+ * waits in the one line they share. */
 #include <check.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -36,6 +44,36 @@ static void login(tclient_t *c, const char *name)
     play_type_line(c, "password1");
 }
 
+/* The worker loop of the n-th connection (from 0) as its `connect` line
+ * in the log says, or -1. */
+static int worker_of_connect(const tsrv_t *s, int n)
+{
+    char *log = srv_log(s);
+    const char *p = log;
+    int w = -1;
+    for (int i = 0; (p = strstr(p, " info connect ")) != NULL; i++, p++) {
+        if (i < n)
+            continue;
+        const char *q = strstr(p, " worker="), *eol = strchr(p, '\n');
+        if (q && (!eol || q < eol))
+            w = atoi(q + strlen(" worker="));
+        break;
+    }
+    free(log);
+    return w;
+}
+
+/* Both a and b show the busy note: not the store away, nor an answer. */
+static void told_busy_only(tclient_t *a, tclient_t *b)
+{
+    tclient_t *both[2] = { a, b };
+    for (int i = 0; i < 2; i++) {
+        ck_assert(cl_screen_has(both[i], BUSY));
+        ck_assert(!cl_screen_has(both[i], "not answering"));
+        ck_assert(!cl_screen_has(both[i], "Wrong name or password."));
+    }
+}
+
 START_TEST(a_login_waiting_for_a_hash_slot_is_told_the_server_is_busy)
 {
     char dir[] = "/tmp/rogued-hash-XXXXXX", fifo[64];
@@ -58,6 +96,8 @@ START_TEST(a_login_waiting_for_a_hash_slot_is_told_the_server_is_busy)
     tclient_t *b = play_lobby(srv_port(s));
     login(b, "bob");
     ck_assert(srv_wait_log_count(s, "hash_hold: holding", 2, CL_WAIT_MS));
+    int wa = worker_of_connect(s, 0), wb = worker_of_connect(s, 1);
+    ck_assert(wa >= 0 && wb >= 0 && wa != wb);
     tclient_t *c = play_lobby(srv_port(s));
     login(c, "cid");
     play_wait_text(c, BUSY);
@@ -68,17 +108,23 @@ START_TEST(a_login_waiting_for_a_hash_slot_is_told_the_server_is_busy)
                              "ms"));
     ck_assert(srv_wait_log_count(s, "its password check did not end "
                                     "within 2000 ms", 2, CL_WAIT_MS));
+    ck_assert(srv_log_has(s, "(2 checks at a time, in turn by address)"));
+    ck_assert_int_eq(srv_log_count(s, "hash_hold: holding"), 2); /* not c */
     ck_assert(!srv_log_has(s, "store away"));
     ck_assert(!cl_screen_has(c, "not answering"));
+    told_busy_only(a, b);
 
     /* let go: held until both checks have said so, so none is left */
     int fd = open(fifo, O_WRONLY | O_CLOEXEC);
     ck_assert_int_ge(fd, 0);
     ck_assert(srv_wait_log_count(s, "hash_hold: let go", 2, CL_WAIT_MS));
     ck_assert_int_eq(close(fd), 0);
-    /* the line is free: cid tries again and is checked */
+    ck_assert(srv_wait_log_count(s, "hash_hold: checked", 2, CL_WAIT_MS));
+    /* the line is free: cid tries again and is checked; ann's and bob's
+     * answers came meanwhile and were dropped (given up) */
     login(c, "cid");
     play_wait_text(c, "Wrong name or password.");
+    told_busy_only(a, b);
     cl_close(a);
     cl_close(b);
     cl_close(c);

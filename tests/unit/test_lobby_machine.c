@@ -215,7 +215,7 @@ START_TEST(a_wait_for_the_hashing_says_so)
         { STORE_WAIT_HASHING, "The server is busy checking passwords: "
                               "please try again in a moment." },
         { STORE_WAIT_SLOWED, "Too many failed logins for that name. Wait a "
-                             "minute and try again." },
+                             "while and try again." },
         { STORE_WAIT_NONE, "The server's store is not answering: please "
                            "try again in a moment." },
     };
@@ -559,7 +559,7 @@ START_TEST(login_answers_say_why)
 {
     static const struct { int status; const char *note; } cases[] = {
         { STORE_SLOW_DOWN, "Too many failed logins for that name. "
-                           "Wait a minute and try again." },
+                           "Wait a while and try again." },
         { STORE_ERROR, "The server could not do that now. Please try again." },
         { STORE_INVALID, "That name or password is not allowed." },
     };
