@@ -687,9 +687,10 @@ static void given_up_on_the_second_loop(store_t *st, uv_loop_t *loop2,
 }
 
 /* Four logins with the right password given up before their check (in
- * the line, at the database, given a slot and not started: each way a
- * login can end unchecked), then a fifth: not slowed down, and in. With
- * the four counted as failures the fourth itself was slowed. */
+ * the line, at the database on each loop, given a slot and not started;
+ * slowed down, the other way a login ends unchecked, is the next test's),
+ * then a fifth: not slowed down, and in. With the four counted as
+ * failures the fourth itself was slowed. */
 START_TEST(logins_given_up_before_their_check_are_not_failures)
 {
     store_opts_t o = fast;
