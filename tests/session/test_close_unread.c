@@ -1,14 +1,20 @@
-/* test_http_unread.c - a browser's file asked for and never read
- * (docs/architecture.md, "A client that stops reading"): the biggest of
- * the page's files (xterm.js, about 289 KB) is more than the client's
- * small receive buffer holds, so the server's side keeps the rest of
- * its answer unsent; at close_drain_ms (set small: the
- * server's clock, nothing is timed here) the server resets the
- * connection: its side of it is gone from the kernel's table
- * (/proc/net/tcp), not left sending as an orphan, and the client, reading
- * at last, gets what its buffer held and then ECONNRESET, never the whole
- * file. An honest client, asking the same on the same server, gets the
- * whole file and the server's end (EOF). */
+/* test_close_unread.c - connections whose client does not read what it
+ * was sent, closed (docs/architecture.md, "A client that stops
+ * reading"): the server's side of each is gone from the kernel's table
+ * (/proc/net/tcp) by close_drain_ms (set small: the server's clock,
+ * nothing is timed here), not left sending as an orphan, and the client,
+ * reading at last, gets what its own buffer held and then ECONNRESET.
+ *
+ * A browser's file: the biggest of the page's files (xterm.js, about
+ * 289 KB) is more than the client's small receive buffer holds; the
+ * kernel takes the rest, the server closes, and the kernel gives the
+ * orphan up (TCP_USER_TIMEOUT). An honest client, asking the same on the
+ * same server, gets the whole file and the server's end (EOF).
+ *
+ * A telnet player kicked (a graceful close) while libuv still holds its
+ * output (the kernel's buffers full: /metrics says so): the goodbye
+ * cannot be written, and at close_drain_ms the connection is reset; its
+ * side is gone while the client, still open, reads nothing. */
 #include <arpa/inet.h>
 #include <check.h>
 #include <errno.h>
@@ -22,6 +28,8 @@
 
 #include "check_main.h"
 #include "client.h"
+#include "metrics.h"
+#include "play.h"
 #include "sock_table.h"
 #include "web_assets.h"
 
@@ -131,13 +139,41 @@ START_TEST(an_unread_file_is_reset_an_honest_client_gets_it)
 }
 END_TEST
 
+START_TEST(a_kicked_player_not_reading_is_reset)
+{
+    int mport = cl_free_port();
+    char set[64];
+    snprintf(set, sizeof set, "metrics_port=%d", mport);
+    /* nothing cuts it off but the kick: no write_timeout, a high limit */
+    tsrv_t *s = srv_start("--seed", "42", "--set", set,
+                          "--set", "close_drain_ms=100",
+                          "--set", "output_limit=67108864",
+                          "--set", "write_timeout=0", NULL);
+    ck_assert(srv_wait_log(s, "metrics on ", WAIT_MS));
+    cl_opts_t o = { .rcvbuf = 4096 };
+    tclient_t *c = play_connect(srv_port(s), &o);
+    int port = cl_local_port(c);
+    metrics_stop_reading_with_output_owed(c, mport);
+    char out[256];
+    ck_assert_int_eq(srv_ctl(s, "kick 1", out, sizeof out), 0);
+    ck_assert(srv_wait_log(s, "reason=\"closed by the console\"", WAIT_MS));
+    ck_assert_msg(sock_wait_server_side(srv_port(s), port, 0, WAIT_MS),
+                  "the server's side is still there, %ld bytes queued",
+                  sock_server_side_queue(srv_port(s), port));
+    ck_assert(metrics_wait(mport, "rogued_sessions_output_waiting", 0));
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
-    Suite *s = suite_create("http_unread");
-    TCase *tc = tcase_create("http_unread");
-    tcase_set_timeout(tc, 120);
+    Suite *s = suite_create("close_unread");
+    TCase *tc = tcase_create("close_unread");
+    tcase_set_timeout(tc, 240);
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, an_unread_file_is_reset_an_honest_client_gets_it);
+    tcase_add_test(tc, a_kicked_player_not_reading_is_reset);
     suite_add_tcase(s, tc);
     return s;
 }
