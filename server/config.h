@@ -48,6 +48,8 @@ typedef struct config {
     int output_limit;        /* bytes queued before a client is cut off */
     int output_highwater;    /* bytes queued above which frames are skipped */
     int write_timeout;       /* seconds output may stay unread; 0 = never */
+    int close_drain_ms;      /* a closing connection's last bytes may wait
+                                this long for the client, then it is reset */
     int max_keys_per_second; /* keys above this rate are dropped */
     int max_cols, max_rows;  /* terminal sizes are clamped to these */
     int resizes_per_window;  /* window sizes redrawn at once per window; */

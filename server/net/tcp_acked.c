@@ -3,10 +3,12 @@
  * <netinet/tcp.h> has not) cannot be included beside libuv's headers. */
 #include "tcp_acked.h"
 
+#include <linux/sockios.h>
 #include <linux/tcp.h>
 #include <netinet/in.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 
 int tcp_acked(int fd, uint64_t *acked, int *all_taken)
@@ -24,5 +26,14 @@ int tcp_acked(int fd, uint64_t *acked, int *all_taken)
      * a second system call a sweep (docs/performance.md, "Closer to the
      * floor"). */
     *all_taken = ti.tcpi_unacked == 0 && ti.tcpi_notsent_bytes == 0;
+    return 0;
+}
+
+int tcp_unacked(int fd, uint64_t *bytes)
+{
+    int n = 0;
+    if (ioctl(fd, SIOCOUTQ, &n) != 0 || n < 0)
+        return -1;
+    *bytes = (uint64_t)n;
     return 0;
 }

@@ -15,4 +15,10 @@
  * or -1 if fd is not a TCP socket the kernel can say it of. */
 int tcp_acked(int fd, uint64_t *acked, int *all_taken);
 
+/* *bytes: what the kernel holds for the peer of TCP socket fd, sent and
+ * not acknowledged or not sent yet (SIOCOUTQ); after a shutdown its FIN
+ * counts one until the peer acknowledges it. Returns 0, or -1 (the
+ * kernel cannot say it of fd). */
+int tcp_unacked(int fd, uint64_t *bytes);
+
 #endif

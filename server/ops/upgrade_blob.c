@@ -5,7 +5,13 @@
  * game (what binaries before that list wrote and read); "RGU2": a blob
  * not of a game in progress that ends with that list. A blob that needs
  * no such list is written "RGU1", so that a binary that knows only RGU1
- * still takes it (an upgrade back to an older binary). */
+ * still takes it (an upgrade back to an older binary). "RGU4": a byte of
+ * flags after the magic says which optional parts follow, each at the
+ * place RGU2 and RGU3 put it, then a site page's mark as the last byte.
+ * Only a site page's session is written RGU4 (its mark is what the
+ * others lack): every other blob is written as before, and a binary that
+ * knows only RGU1-3 takes it; such a binary refuses a site page's blob,
+ * and that one connection is closed. */
 #include "upgrade_blob.h"
 
 #include <string.h>
@@ -17,6 +23,9 @@
 /* a game and the claim the store has it under (store.h), after its
  * watchers: a blob of an older rogued has none (claim 0) */
 #define MAGIC_CLAIMED "RGU3"
+#define MAGIC_FLAGS "RGU4"
+/* RGU4's flags: what RGU2 and RGU3 say alone, and a site page's mark */
+enum { F_FOLLOWERS = 1, F_CLAIMED = 2, F_SITE = 4, F_ALL = 7 };
 
 /* --- encoding ------------------------------------------------------------- */
 
@@ -53,12 +62,22 @@ static int put_ids(buf_t *o, const upgrade_sess_t *u)
     return e;
 }
 
+/* The magic, and RGU4's flags: the oldest form that holds the blob. */
+static int put_magic(buf_t *o, int flags)
+{
+    if (flags & F_SITE)
+        return put(o, MAGIC_FLAGS, 4) | put_u(o, (uint64_t)flags, 1);
+    return put(o, flags & F_FOLLOWERS ? MAGIC_FOLLOWERS
+                  : flags & F_CLAIMED ? MAGIC_CLAIMED : MAGIC, 4);
+}
+
 static int encode(const upgrade_sess_t *u, buf_t *o)
 {
     int followers = u->state != UPB_PLAYING && u->nwatchers > 0;
     int claimed = u->state == UPB_PLAYING && u->claim > 0;
-    int e = put(o, followers ? MAGIC_FOLLOWERS : claimed ? MAGIC_CLAIMED
-                                                          : MAGIC, 4) |
+    int e = put_magic(o, (followers ? F_FOLLOWERS : 0) |
+                         (claimed ? F_CLAIMED : 0) |
+                         (u->site_page ? F_SITE : 0)) |
             put_u(o, u->kind, 1) | put_u(o, u->state, 1) | put_u(o, u->id, 8) | put_str(o, u->addr) | put_str(o, u->ip) |
             put_u(o, u->w, 2) | put_u(o, u->h, 2) | put_str(o, u->ttype) |
             put_u(o, u->glyphs, 1) | put_u(o, u->colours, 1) |
@@ -79,6 +98,8 @@ static int encode(const upgrade_sess_t *u, buf_t *o)
     }
     if (followers)
         e |= put_ids(o, u);
+    if (u->site_page)
+        e |= put_u(o, u->site_page, 1);
     return e;
 }
 
@@ -87,7 +108,8 @@ int upgrade_blob_encode(const upgrade_sess_t *u, buf_t *out)
     size_t was = out->len;
     if (u->kind >= UPB_KINDS || u->state >= UPB_STATES ||
         u->nheld > UPB_HELD_MAX || u->nwatchers > UPB_WATCHERS_MAX ||
-        encode(u, out) != 0) {
+        u->site_page >= UPB_SITES ||
+        (u->site_page && u->state == UPB_PLAYING) || encode(u, out) != 0) {
         out->len = was;
         return -1;
     }
@@ -190,16 +212,49 @@ static void get_game(rd_t *r, upgrade_sess_t *u, size_t keys_max)
         fail(r, "progress past the keys");
 }
 
+/* The magic: the optional parts that follow (RGU4 says so in a byte of
+ * flags; RGU2 and RGU3 each name one; RGU1 none). */
+static int get_magic(rd_t *r)
+{
+    const uint8_t *m = take(r, 4);
+    if (!m)
+        return 0;
+    if (memcmp(m, MAGIC, 4) == 0)
+        return 0;
+    if (memcmp(m, MAGIC_FOLLOWERS, 4) == 0)
+        return F_FOLLOWERS;
+    if (memcmp(m, MAGIC_CLAIMED, 4) == 0)
+        return F_CLAIMED;
+    if (memcmp(m, MAGIC_FLAGS, 4) != 0) {
+        fail(r, "not an upgrade blob");
+        return 0;
+    }
+    int flags = (int)get_u(r, 1);
+    /* a later binary's part (a bit this one does not know) cannot be
+     * skipped: its length is its own */
+    if (!r->why && (flags & ~F_ALL) != 0)
+        fail(r, "an unknown part");
+    return r->why ? 0 : flags;
+}
+
+/* A site page's mark: its terminal watches (state UPB_WATCHING, or the
+ * lobby while its watch is on its way) or replays (the lobby: a replay
+ * does not move), never plays. */
+static void get_site(rd_t *r, upgrade_sess_t *u)
+{
+    u->site_page = (uint8_t)get_u(r, 1);
+    if (!r->why && (u->site_page == UPB_SITE_NONE ||
+                    u->site_page >= UPB_SITES || u->state == UPB_PLAYING))
+        fail(r, "a site page out of range");
+}
+
 int upgrade_blob_decode(const void *b, size_t n, size_t keys_max,
                         upgrade_sess_t *u, const char **why)
 {
     rd_t r = { b, n, NULL };
     memset(u, 0, sizeof *u);
-    const uint8_t *m = take(&r, 4);
-    int followers = m && memcmp(m, MAGIC_FOLLOWERS, 4) == 0;
-    int claimed = m && memcmp(m, MAGIC_CLAIMED, 4) == 0;
-    if (m && !followers && !claimed && memcmp(m, MAGIC, 4) != 0)
-        fail(&r, "not an upgrade blob");
+    int flags = get_magic(&r);
+    int followers = flags & F_FOLLOWERS, claimed = flags & F_CLAIMED;
     u->kind = (uint8_t)get_u(&r, 1);
     u->state = (uint8_t)get_u(&r, 1);
     u->id = get_u(&r, 8);
@@ -248,6 +303,8 @@ int upgrade_blob_decode(const void *b, size_t n, size_t keys_max,
         fail(&r, "waiting watchers beside a game");
     else if (followers)
         get_ids(&r, u, 1);
+    if (flags & F_SITE)
+        get_site(&r, u);
     if (!r.why && r.left != 0)
         fail(&r, "bytes after the last field");
     if (why)

@@ -8,7 +8,8 @@
  * connection needs to go on talking without a new negotiation: the
  * transport, the terminal's size and name, what it can show, the
  * player's display choice, the account or guest name, the state (lobby,
- * playing, watching), the game's watchers (not playing: those waiting
+ * playing, watching), whether it is a site page's terminal, the game's
+ * watchers (not playing: those waiting
  * for the player's next game), the watched player, and the
  * bytes of an escape sequence the old process read but had not decoded
  * yet. Pure: no libuv, no session. The decoder trusts nothing: every
@@ -35,6 +36,10 @@ enum upb_kind { UPB_TELNET = 0, UPB_WEB = 1, UPB_KINDS };
  * range), and that one connection is closed. */
 enum upb_state { UPB_LOBBY = 0, UPB_PLAYING = 1, UPB_WATCHING = 2,
                  UPB_LOBBY_TYPING = 3, UPB_STATES };
+/* A site page's terminal (site.h's enum site_start, the same numbers):
+ * it never shows the lobby (session_page.c). Not in a game. */
+enum upb_site { UPB_SITE_NONE = 0, UPB_SITE_WATCH = 1, UPB_SITE_REPLAY = 2,
+                UPB_SITES };
 
 typedef struct upgrade_sess {
     uint8_t kind;              /* enum upb_kind */
@@ -72,6 +77,8 @@ typedef struct upgrade_sess {
     /* UPB_WATCHING */
     uint64_t player;
     char player_name[UPB_STR_MAX];
+    uint8_t site_page;         /* enum upb_site (an older rogued's blob has
+                                  none: UPB_SITE_NONE) */
 } upgrade_sess_t;
 
 /* Appends u's blob to out. Returns 0, or -1 (out of memory, or a field

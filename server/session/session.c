@@ -8,7 +8,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "byte_io.h"
@@ -17,9 +20,8 @@
 #include "log.h"
 #include "rebuild.h"
 #include "store.h"
+#include "tcp_acked.h"
 #include "view.h"
-
-#define CLOSE_DEADLINE_MS 2000
 
 uint64_t sess_now(const sess_t *s)
 {
@@ -230,6 +232,53 @@ void sess_close_away(sess_t *s, const char *reason, const char *message)
         s->close.away = 1;
 }
 
+void sess_close_unread(sess_t *s, const char *reason)
+{
+    s->close.reset = 1;
+    sess_close(s, reason, 0, NULL);
+}
+
+/* The session's own TCP socket (not an SSH player's io, nor a moved
+ * session's, whose socket the new process holds: SO_LINGER is the
+ * socket's, not this descriptor's) into *fd. 1 if there is one. */
+static int own_fd(sess_t *s, uv_os_fd_t *fd)
+{
+    return !s->io && !s->moved &&
+           uv_fileno((uv_handle_t *)&s->tcp, fd) == 0;
+}
+
+/* Whether the kernel still holds more than `beyond` bytes for the peer,
+ * sent and not acknowledged or not sent (or libuv some it has not handed
+ * to the kernel). */
+static int peer_owes(sess_t *s, uint64_t beyond)
+{
+    uv_os_fd_t fd;
+    uint64_t held;
+    if (!own_fd(s, &fd))
+        return 0;
+    return s->queued > 0 || (tcp_unacked(fd, &held) == 0 && held > beyond);
+}
+
+/* Closes the socket, with a reset (close.reset) when its peer does not
+ * read: a plain close leaves the kernel sending what it holds, an
+ * orphan kept for minutes while the peer's window stays shut (a browser
+ * file of 289 KB: 165 KB of kernel memory, still there 60 s later,
+ * docs/architecture.md "A client that stops reading"); with SO_LINGER 0
+ * the kernel drops it and tells the peer (RST). */
+static void close_tcp(sess_t *s)
+{
+    uv_os_fd_t fd;
+    if (s->close.reset && own_fd(s, &fd)) {
+        if (uv_tcp_close_reset(&s->tcp, on_handle_closed) == 0)
+            return;
+        /* refused while a shutdown is under way (the graceful close's,
+         * which the peer never let finish): what it does, by hand */
+        struct linger l = { 1, 0 };
+        (void)setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof l);
+    }
+    uv_close((uv_handle_t *)&s->tcp, on_handle_closed);
+}
+
 void sess_close_handles(sess_t *s)
 {
     if (s->handles_closing)
@@ -238,7 +287,7 @@ void sess_close_handles(sess_t *s)
         sess_outbox_drain(s->srv); /* its frame, then the close */
     s->handles_closing = 1;
     sess_out_release(s);
-    uv_close((uv_handle_t *)&s->tcp, on_handle_closed);
+    close_tcp(s);
     if (s->io)
         s->io->close(s->io_conn); /* sess_handle_closed once it is */
     uv_close((uv_handle_t *)&s->negotiate_timer, on_handle_closed);
@@ -250,13 +299,30 @@ void sess_close_handles(sess_t *s)
 
 static void on_shutdown(uv_shutdown_t *req, int status)
 {
-    (void)status;
-    sess_close_handles(req->data);
+    sess_t *s = req->data;
+    uv_os_fd_t fd;
+    /* All of it is in the kernel, but not all with the peer yet (beyond
+     * the FIN just sent, which counts one). Closed, the rest goes on as
+     * an orphan this process no longer sees, which Linux keeps probing
+     * for minutes while the peer's window stays shut; TCP_USER_TIMEOUT
+     * has the kernel give up on bytes unacknowledged that long, probes
+     * of a shut window included. Not a reset: an honest peer's last
+     * segments may only be in flight. */
+    if (status == 0 && peer_owes(s, 1) && own_fd(s, &fd)) {
+        unsigned ms = (unsigned)s->srv->cfg.close_drain_ms;
+        (void)setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &ms, sizeof ms);
+    }
+    sess_close_handles(s);
 }
 
 static void on_close_deadline(uv_timer_t *t)
 {
-    sess_close_handles(t->data); /* the client never drained its output */
+    sess_t *s = t->data;
+    /* close_drain_ms passed: whatever the peer has not taken by now it
+     * does not read; the kernel drops it */
+    if (peer_owes(s, 0))
+        s->close.reset = 1;
+    sess_close_handles(s);
 }
 
 /* Carries out a requested close: the one place where a session ends. */
@@ -334,7 +400,8 @@ static void do_close(sess_t *s)
         sess_close_handles(s);
         return;
     }
-    uv_timer_start(&s->close_timer, on_close_deadline, CLOSE_DEADLINE_MS, 0);
+    uv_timer_start(&s->close_timer, on_close_deadline,
+                   (uint64_t)s->srv->cfg.close_drain_ms, 0);
 }
 
 void sess_close_now(sess_t *s, const char *reason)
@@ -406,7 +473,7 @@ void sess_sweep(sess_t *s, uint64_t now)
      * never reads stays under output_limit: time its stall instead. */
     if (c->write_timeout &&
         sess_output_stalled(s, now, (uint64_t)c->write_timeout * 1000)) {
-        sess_close(s, "output stalled (client not reading)", 0, NULL);
+        sess_close_unread(s, "output stalled (client not reading)");
         return;
     }
     if (s->state == S_NEGOTIATING || s->state == S_ADMITTING)

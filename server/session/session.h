@@ -176,6 +176,9 @@ typedef struct sess {
         uint8_t requested, graceful;
         uint8_t away;          /* the server goes away, not the player
                                   (sess_close_away) */
+        uint8_t reset;         /* the client does not read: its socket is
+                                  reset, its unsent bytes dropped
+                                  (sess_close_unread, the close deadline) */
         /* Set by the request: the reason (for the log) and the goodbye
          * (may be ""), in one allocation made then (buf, owned; freed with
          * the session): no session carries their room until it closes. */

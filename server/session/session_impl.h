@@ -9,6 +9,11 @@
 /* session.c: closes every handle of the session; it is freed once the
  * last has closed. */
 void sess_close_handles(sess_t *s);
+/* session.c: sess_close, forced, because the client does not read its
+ * output: its TCP socket is reset, so that the kernel drops what it holds
+ * for it rather than keep trying to send it (close.reset; an SSH
+ * player's io closes its own socket). */
+void sess_close_unread(sess_t *s, const char *reason);
 
 /* session_output.c: takes the loop's write buffer for this session (the
  * render phase), gives it back or frees the session's own, writes what

@@ -77,6 +77,19 @@ void sess_out_release(sess_t *s)
     buf_init(&s->out, limit);
 }
 
+/* Why a session is cut off for not reading what it was sent: its
+ * socket is then reset (sess_close_unread). */
+static const char OUTPUT_LIMIT[] = "output limit (client not reading)";
+
+/* Ends the session for a failed write: why, from the writes below. */
+static void close_failed(sess_t *s, const char *why)
+{
+    if (why == OUTPUT_LIMIT)
+        sess_close_unread(s, why);
+    else
+        sess_close(s, why, 0, NULL);
+}
+
 /* Bytes go to the socket: if none were held, a stall is timed from now. */
 static void hold(sess_t *s)
 {
@@ -95,7 +108,7 @@ static const char *queue_write(sess_t *s, const void *data, size_t len,
 {
     if (copy && s->queued + len > (size_t)s->srv->cfg.output_limit)
         /* It stopped reading: memory per session never depends on the client. */
-        return "output limit (client not reading)";
+        return OUTPUT_LIMIT;
     hold(s);
     wreq_t *w = malloc(sizeof *w + (copy ? len : 0));
     if (!w)
@@ -124,7 +137,7 @@ static const char *write_io(sess_t *s, const char *p, size_t len)
         return "write error";
     s->queued = s->io->queued(s->io_conn);
     if (s->queued > (size_t)s->srv->cfg.output_limit)
-        return "output limit (client not reading)";
+        return OUTPUT_LIMIT;
     if (before == 0 && s->queued > 0)
         s->drained_ms = sess_now(s); /* a stall is timed from here */
     return NULL;
@@ -162,7 +175,7 @@ static void write_kept(void *who, const char *p, size_t len, void *ctx)
     s->in_outbox = 0;
     const char *failed = write_bytes(s, p, len);
     if (failed)
-        sess_close(s, failed, 0, NULL);
+        close_failed(s, failed);
 }
 
 void sess_outbox_drain(srv_t *srv)
@@ -209,7 +222,7 @@ void sess_flush(sess_t *s)
     const char *failed = write_out(s);
     sess_out_release(s);
     if (failed)
-        sess_close(s, failed, 0, NULL);
+        close_failed(s, failed);
 }
 
 /* A file of the browser page (static bytes, web_assets.h): written
@@ -224,7 +237,7 @@ void sess_write_static(sess_t *s)
     s->web->file = NULL;
     s->web->file_len = 0;
     if (failed)
-        sess_close(s, failed, 0, NULL);
+        close_failed(s, failed);
 }
 
 /* The sweep need not ask the kernel every second what each client took:
@@ -296,7 +309,7 @@ void sess_on_tc_send(void *ctx, const char *bytes, size_t n)
         return;
     if (buf_append(&s->out, bytes, n) != 0) {
         /* More than output_limit in one iteration: it is not reading. */
-        sess_close(s, "output limit (client not reading)", 0, NULL);
+        sess_close_unread(s, OUTPUT_LIMIT);
         return;
     }
     srv_mark(s->srv, s);

@@ -10,9 +10,15 @@
 #include "inbox.h"
 #include "log.h"
 #include "session_impl.h"
+#include "site.h"
 #include "store.h"
 #include "upgrade_blob.h"
 #include "wsconn.h"
+
+/* the blob keeps a site page's mark as the number it has here */
+_Static_assert((int)UPB_SITE_WATCH == (int)SITE_START_WATCH &&
+               (int)UPB_SITE_REPLAY == (int)SITE_START_REPLAY,
+               "a site page's mark is carried as it is");
 
 /* --- the old process ---------------------------------------------------- */
 
@@ -39,6 +45,7 @@ static void pack_player(const sess_t *s, upgrade_sess_t *u)
     snprintf(u->token, sizeof u->token, "%s", s->guest_token);
     u->nheld = s->keys.seqlen <= UPB_HELD_MAX ? s->keys.seqlen : 0;
     memcpy(u->held, s->keys.seq, u->nheld);
+    u->site_page = s->site_page; /* so that it never shows the lobby there */
 }
 
 int sess_upgrade_pack(sess_t *s, buf_t *out, uint32_t new_version)
@@ -181,11 +188,33 @@ static void follow_resume(sess_t *s, const upgrade_sess_t *u)
         follow_keep(s, ids, u->nwatchers);
 }
 
+/* A site page's terminal that was not watching: a replay (which does
+ * not move: the new process has not its game), or a watch still on its
+ * way. Its page would show the lobby; it ends with why instead, as
+ * when its watch or replay ends (session_page.c). Returns 1 if it did. */
+static int site_page_cut(sess_t *s, const upgrade_sess_t *u)
+{
+    if (!s->site_page || u->state == UPB_WATCHING)
+        return 0;
+    sess_close(s, s->site_page == SITE_START_REPLAY
+                   ? "the game page's replay ended by an upgrade"
+                   : "the watch page's watch ended by an upgrade", 1,
+               s->site_page == SITE_START_REPLAY
+                   ? "The server was upgraded, which ended the replay: "
+                     "reload the page to see it again."
+                   : "The server was upgraded before the watch began: "
+                     "reload the page to watch.");
+    return 1;
+}
+
 /* The state it was in: a game is rebuilt off the loop, a watcher waits
  * for its player's summary, an account's lobby asks the store. */
 static void resume_state(sess_t *s, const upgrade_sess_t *u)
 {
+    s->site_page = u->site_page; /* before a state is told to a key bar */
     sess_goto(s, S_LOBBY, NULL);
+    if (site_page_cut(s, u))
+        return;
     if (u->state == UPB_PLAYING) {
         game_options_t opt = { .ruleset = u->ruleset };
         buf_t keys = { (char *)u->keys, u->keys_len, u->keys_len, u->keys_len };

@@ -1191,3 +1191,16 @@ const char *cl_web_states(const tclient_t *c)
 {
     return c->states;
 }
+
+int cl_local_port(const tclient_t *c)
+{
+    struct sockaddr_storage a;
+    socklen_t len = sizeof a;
+    if (getsockname(c->fd, (struct sockaddr *)&a, &len) != 0)
+        return -1;
+    if (a.ss_family == AF_INET)
+        return ntohs(((struct sockaddr_in *)&a)->sin_port);
+    if (a.ss_family == AF_INET6)
+        return ntohs(((struct sockaddr_in6 *)&a)->sin6_port);
+    return -1;
+}

@@ -236,6 +236,10 @@ size_t cl_ws_frame(unsigned char *out, int opcode, const void *data,
  * the server going away; 1005 for a frame without one), 0 before one. */
 int cl_web_close_code(const tclient_t *c);
 
+/* The client's own port (its socket's), for the kernel's table of
+ * sockets (sock_table.h); -1 if it has none. */
+int cl_local_port(const tclient_t *c);
+
 /* Web mode: the token of the last "token T" message ("" if none came). */
 const char *cl_web_token(const tclient_t *c);
 

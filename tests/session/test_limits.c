@@ -1,5 +1,6 @@
 /* test_limits.c - the server's limits and its life: many players at once,
- * a full server, a client that does not read, idle players, SIGTERM. */
+ * a full server, a client that does not read (cut off, its connection
+ * reset rather than left to the kernel), idle players, SIGTERM. */
 #include <check.h>
 #include <signal.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include "check_main.h"
 #include "client.h"
 #include "play.h"
+#include "sock_table.h"
 
 #define NCONC 50
 /* s: what ends a flood that the server should have cut off long before */
@@ -230,6 +232,19 @@ END_TEST
  * requests cannot be skipped, so they pile up: first in the kernel's
  * socket buffers (a few MB on loopback; the receive buffer here is kept
  * small), then in the server's queue, up to the limit. */
+/* A client cut off for not reading, still open and reading nothing: the
+ * server reset its connection, so the server's side of it, with the
+ * output the client never took, is gone from the kernel's table (a
+ * plain close would leave it there, an orphan sending for minutes). */
+static void reset_not_orphaned(const tsrv_t *s, const tclient_t *slow)
+{
+    int port = cl_local_port(slow);
+    ck_assert_int_gt(port, 0);
+    ck_assert_msg(sock_wait_server_side(srv_port(s), port, 0, CL_WAIT_MS),
+                  "the server's side is still there, %ld bytes queued",
+                  sock_server_side_queue(srv_port(s), port));
+}
+
 START_TEST(slow_reader_cut_off)
 {
     /* write_timeout=0: this is output_limit's test (the stall timer
@@ -261,6 +276,7 @@ START_TEST(slow_reader_cut_off)
     ck_assert(srv_wait_log(s, "reason=\"output limit (client not reading)\"",
                            CL_WAIT_MS));
     ck_assert_int_eq(srv_log_count(s, "info disconnect "), 1);
+    reset_not_orphaned(s, slow);
     cl_close(slow);
 
     play_move(a, "l", 1, 0);
@@ -307,6 +323,7 @@ START_TEST(stalled_reader_cut_off)
                            CL_WAIT_MS));
     ck_assert(!srv_log_has(s, "output limit"));
     ck_assert_int_eq(srv_log_count(s, "info disconnect "), 1);
+    reset_not_orphaned(s, slow);
     cl_close(slow);
 
     play_move(a, "l", 1, 0);

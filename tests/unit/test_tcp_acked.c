@@ -2,8 +2,10 @@
  * connection the test makes on a port the kernel picks: what the peer has
  * acknowledged, and whether the kernel still holds bytes for it, before a
  * write, after the peer read it all, and while a peer that does not read
- * has shut its window; a socket that is not TCP is refused. And how often
- * the once-a-second sweep asks it (sess_output_stalled). */
+ * has shut its window, in acknowledgements and in bytes held (tcp_unacked;
+ * a shutdown's FIN counting one until acknowledged); a socket that is not
+ * TCP is refused. And how often the once-a-second sweep asks it
+ * (sess_output_stalled). */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -124,13 +126,46 @@ START_TEST(unread_bytes_are_held)
         }
         written += (size_t)w;
     }
-    uint64_t acked = 0;
+    uint64_t acked = 0, held = 0;
     int all = 1;
     ck_assert_int_eq(tcp_acked(srv, &acked, &all), 0);
     ck_assert_int_eq(all, 0);
     ck_assert_uint_lt(acked, written);
+    /* what the kernel holds for it, in bytes (tcp_unacked) */
+    ck_assert_int_eq(tcp_unacked(srv, &held), 0);
+    ck_assert_uint_gt(held, 0);
+    ck_assert_uint_le(held, written);
     read_n(cli, written);
     ck_assert_uint_eq(wait_all_taken(srv), written);
+    ck_assert_int_eq(tcp_unacked(srv, &held), 0);
+    ck_assert_uint_eq(held, 0);
+    close(srv);
+    close(cli);
+}
+END_TEST
+
+/* After a shutdown with everything taken, tcp_unacked counts the FIN, one,
+ * until the peer acknowledges it: never more (the session tells an orphan
+ * to be from that: server/session/session.c, on_shutdown). */
+START_TEST(a_shutdowns_fin_counts_one)
+{
+    int srv, cli;
+    tcp_pair(&srv, &cli, 0);
+    ck_assert_int_eq(write(srv, "goodbye", 7), 7);
+    read_n(cli, 7);
+    wait_all_taken(srv);
+    ck_assert_int_eq(shutdown(srv, SHUT_WR), 0);
+    uint64_t held = 99;
+    time_t deadline = time(NULL) + WAIT_S;
+    do {
+        ck_assert_int_eq(tcp_unacked(srv, &held), 0);
+        ck_assert_uint_le(held, 1);
+        const struct timespec pause = { 0, 1000 * 1000 };
+        nanosleep(&pause, NULL);
+    } while (held != 0 && time(NULL) < deadline);
+    ck_assert_uint_eq(held, 0);
+    char c;
+    ck_assert_int_eq(read(cli, &c, 1), 0); /* the peer sees the end */
     close(srv);
     close(cli);
 }
@@ -215,6 +250,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, fresh_connection_holds_nothing);
     tcase_add_test(tc, bytes_read_are_acknowledged);
     tcase_add_test(tc, unread_bytes_are_held);
+    tcase_add_test(tc, a_shutdowns_fin_counts_one);
     tcase_add_test(tc, not_tcp_refused);
     tcase_add_test(tc, the_sweep_asks_every_sixteenth_of_a_long_timeout);
     suite_add_tcase(s, tc);

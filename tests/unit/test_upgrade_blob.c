@@ -4,7 +4,8 @@
  * every cut, every single-byte change that makes a field wrong, lengths
  * past their room, trailing bytes, non-printable strings, a list of the
  * watchers waiting for the next game of a bad count or beside a game;
- * plus the
+ * a site page's mark carried (RGU4), and the previous binary's blob
+ * still read, byte for byte; plus the
  * SCM_RIGHTS records it travels in (upgrade_wire.h) over a socketpair,
  * and the new process's reading of them (upgrade_receive): a listener of
  * a kind it does not know (a later binary's) is closed and the handover
@@ -347,6 +348,123 @@ START_TEST(claim_carried)
 }
 END_TEST
 
+/* A blob as the binary before site pages' marks wrote it (RGU1, byte for
+ * byte: a browser watching player 17): still read, and no site page. */
+static const uint8_t old_watcher_blob[] = {
+    'R', 'G', 'U', '1', UPB_WEB, UPB_WATCHING,
+    42, 0, 0, 0, 0, 0, 0, 0,                            /* id */
+    14, '1', '2', '7', '.', '0', '.', '0', '.', '1', ':', '4', '2', '4', '2',
+    9, '1', '2', '7', '.', '0', '.', '0', '.', '1',
+    100, 0, 30, 0,                                      /* 100x30 */
+    7, 'b', 'r', 'o', 'w', 's', 'e', 'r',
+    1, 2, 0,                                            /* display */
+    0, 0, 0, 0, 0, 0, 0, 0,                             /* no account */
+    0,                                                  /* account */
+    7, 'g', 'u', 'e', 's', 't', '1', '2',               /* guest */
+    0,                                                  /* token */
+    0,                                                  /* nothing held */
+    17, 0, 0, 0, 0, 0, 0, 0,                            /* the player */
+    6, 'g', 'u', 'e', 's', 't', '3',
+};
+
+START_TEST(previous_format_still_read)
+{
+    upgrade_sess_t v;
+    const char *why = "unset";
+    ck_assert_int_eq(upgrade_blob_decode(old_watcher_blob,
+                                         sizeof old_watcher_blob, 1000, &v,
+                                         &why), 0);
+    ck_assert_ptr_null(why);
+    ck_assert_int_eq(v.kind, UPB_WEB);
+    ck_assert_int_eq(v.state, UPB_WATCHING);
+    ck_assert_uint_eq(v.id, 42);
+    ck_assert_str_eq(v.addr, "127.0.0.1:4242");
+    ck_assert_int_eq(v.w, 100);
+    ck_assert_int_eq(v.h, 30);
+    ck_assert_str_eq(v.ttype, "browser");
+    ck_assert_str_eq(v.guest, "guest12");
+    ck_assert_uint_eq(v.player, 17);
+    ck_assert_str_eq(v.player_name, "guest3");
+    ck_assert_int_eq(v.site_page, UPB_SITE_NONE);
+    /* and this binary writes such a session (no site page) the same way,
+     * byte for byte, for a binary that knows only RGU1-3 */
+    buf_t b;
+    encode(&v, &b);
+    ck_assert_uint_eq(b.len, sizeof old_watcher_blob);
+    ck_assert_mem_eq(b.data, old_watcher_blob, sizeof old_watcher_blob);
+    buf_free(&b);
+}
+END_TEST
+
+/* A site page's terminal (RGU4: flags, then its mark last): a watch
+ * page's, and a replay page's in the lobby with the list RGU2 has;
+ * every cut refused, a mark out of range or beside a game refused, and a
+ * flag this binary does not know. */
+START_TEST(site_page_carried)
+{
+    upgrade_sess_t u = playing(), v;
+    u.state = UPB_WATCHING;
+    u.player = 17;
+    strcpy(u.player_name, "guest3");
+    u.nwatchers = 0;
+    u.site_page = UPB_SITE_WATCH;
+    buf_t b;
+    encode(&u, &b);
+    ck_assert_mem_eq(b.data, "RGU4\x04", 5);
+    const char *why = "unset";
+    ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, 1000, &v, &why), 0);
+    ck_assert_ptr_null(why);
+    ck_assert_int_eq(v.state, UPB_WATCHING);
+    ck_assert_uint_eq(v.player, 17);
+    ck_assert_str_eq(v.player_name, "guest3");
+    ck_assert_int_eq(v.site_page, UPB_SITE_WATCH);
+    ck_assert_int_eq(v.nwatchers, 0);
+    for (size_t n = 0; n < b.len; n++)
+        ck_assert_int_eq(upgrade_blob_decode(b.data, n, 1000, &v, &why), -1);
+    b.data[b.len - 1] = UPB_SITES;
+    ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, 1000, &v, &why), -1);
+    ck_assert_str_eq(why, "a site page out of range");
+    b.data[b.len - 1] = UPB_SITE_NONE;
+    ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, 1000, &v, &why), -1);
+    ck_assert_str_eq(why, "a site page out of range");
+    b.data[b.len - 1] = UPB_SITE_WATCH;
+    b.data[4] = 8; /* a later binary's part */
+    ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, 1000, &v, &why), -1);
+    ck_assert_str_eq(why, "an unknown part");
+    buf_free(&b);
+
+    u.state = UPB_LOBBY;
+    u.site_page = UPB_SITE_REPLAY;
+    u.nwatchers = 2;
+    encode(&u, &b);
+    ck_assert_mem_eq(b.data, "RGU4\x05", 5); /* the waiting list too */
+    ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, 1000, &v, &why), 0);
+    ck_assert_int_eq(v.state, UPB_LOBBY);
+    ck_assert_int_eq(v.site_page, UPB_SITE_REPLAY);
+    ck_assert_int_eq(v.nwatchers, 2);
+    ck_assert_uint_eq(upgrade_blob_watcher(&v, 1), 0x0102030405060708ULL);
+    buf_free(&b);
+
+    /* a site page never plays: the encoder refuses it, and so does the
+     * decoder (a game's blob given the flag and the mark by hand) */
+    upgrade_sess_t g = playing();
+    g.site_page = UPB_SITE_WATCH;
+    buf_init(&b, 0);
+    ck_assert_int_eq(upgrade_blob_encode(&g, &b), -1);
+    g.site_page = UPB_SITE_NONE;
+    encode(&g, &b);
+    buf_t h;
+    buf_init(&h, 0);
+    ck_assert_int_eq(buf_append(&h, "RGU4\x04", 5), 0);
+    ck_assert_int_eq(buf_append(&h, b.data + 4, b.len - 4), 0);
+    ck_assert_int_eq(buf_append(&h, "\x01", 1), 0);
+    ck_assert_int_eq(upgrade_blob_decode(h.data, h.len, 1000, &v, &why), -1);
+    ck_assert_str_eq(why, "a site page out of range");
+    buf_free(&h);
+    buf_free(&b);
+}
+END_TEST
+
 START_TEST(encoder_refuses_out_of_bounds)
 {
     upgrade_sess_t u = playing();
@@ -484,6 +602,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, bad_fields_refused);
     tcase_add_test(tc, bad_lobby_watchers_refused);
     tcase_add_test(tc, claim_carried);
+    tcase_add_test(tc, previous_format_still_read);
+    tcase_add_test(tc, site_page_carried);
     tcase_add_test(tc, encoder_refuses_out_of_bounds);
     tcase_add_test(tc, noise_refused);
     tcase_add_test(tc, records_carry_descriptors);

@@ -1,0 +1,20 @@
+/* sock_table.h - the kernel's table of IPv4 TCP sockets (/proc/net/tcp),
+ * as a test sees the server's side of a connection: whether it is still
+ * there, and what its send queue holds (bytes the client has not taken).
+ * A server that closes a connection whose client does not read leaves an
+ * orphan there, sending for minutes; one that resets it leaves nothing
+ * (docs/architecture.md, "A client that stops reading"). */
+#ifndef TESTS_SOCK_TABLE_H
+#define TESTS_SOCK_TABLE_H
+
+/* The server's side of the connection from client_port to server_port:
+ * -1 if the table has none (a TIME-WAIT entry, which holds no buffers,
+ * counts as none), else the bytes in its send queue. */
+long sock_server_side_queue(int server_port, int client_port);
+
+/* Waits up to timeout_ms until that side holds bytes unsent (want_queued
+ * 1), or is gone (0). 1 if it came in time. */
+int sock_wait_server_side(int server_port, int client_port, int want_queued,
+                          int timeout_ms);
+
+#endif
