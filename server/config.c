@@ -185,6 +185,7 @@ static const key_def_t keys[] = {
     INT_KEY(output_highwater, 1024, 64 << 20, "bytes queued above which screen updates are skipped"),
     INT_KEY(write_timeout, 0, 86400, "seconds our output may wait unread before the client is cut off (0: never)"),
     INT_KEY(close_drain_ms, 1, 600000, "ms a closing connection's last bytes (a goodbye, a browser's file) may wait for the client to take them before the connection is reset and the kernel drops them (tests set it small)"),
+    INT_KEY(close_orphan_ms, 1, 600000, "ms the kernel keeps sending a closed connection's last bytes (all handed to it, not all acknowledged) before it gives them up (TCP_USER_TIMEOUT): long enough for a phone's stall, short enough that a client that never reads does not pin them for minutes"),
     INT_KEY(max_keys_per_second, 1, 100000, "keys per second per player; more are dropped"),
     INT_KEY(max_cols, 80, 1000, "terminal width is clamped to this"),
     INT_KEY(max_rows, 24, 1000, "terminal height is clamped to this"),
@@ -258,6 +259,7 @@ void config_defaults(config_t *c)
     c->output_highwater = 64 * 1024;
     c->write_timeout = 60;
     c->close_drain_ms = 2000;
+    c->close_orphan_ms = 30000;
     c->max_keys_per_second = 100;
     c->record_limit = 4194304;
     c->max_cols = 250;

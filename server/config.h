@@ -50,6 +50,8 @@ typedef struct config {
     int write_timeout;       /* seconds output may stay unread; 0 = never */
     int close_drain_ms;      /* a closing connection's last bytes may wait
                                 this long for the client, then it is reset */
+    int close_orphan_ms;     /* then, all with the kernel, this long to be
+                                acknowledged (TCP_USER_TIMEOUT) */
     int max_keys_per_second; /* keys above this rate are dropped */
     int max_cols, max_rows;  /* terminal sizes are clamped to these */
     int resizes_per_window;  /* window sizes redrawn at once per window; */

@@ -306,10 +306,12 @@ static void on_shutdown(uv_shutdown_t *req, int status)
      * an orphan this process no longer sees, which Linux keeps probing
      * for minutes while the peer's window stays shut; TCP_USER_TIMEOUT
      * has the kernel give up on bytes unacknowledged that long, probes
-     * of a shut window included. Not a reset: an honest peer's last
-     * segments may only be in flight. */
+     * of a shut window included (close_orphan_ms: 30 s by default, so
+     * that a phone's network stalling a few seconds does not cut the end
+     * of a file). Not a reset: an honest peer's last segments may only
+     * be in flight. */
     if (status == 0 && peer_owes(s, 1) && own_fd(s, &fd)) {
-        unsigned ms = (unsigned)s->srv->cfg.close_drain_ms;
+        unsigned ms = (unsigned)s->srv->cfg.close_orphan_ms;
         (void)setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &ms, sizeof ms);
     }
     sess_close_handles(s);

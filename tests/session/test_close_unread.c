@@ -1,14 +1,15 @@
 /* test_close_unread.c - connections whose client does not read what it
  * was sent, closed (docs/architecture.md, "A client that stops
  * reading"): the server's side of each is gone from the kernel's table
- * (/proc/net/tcp) by close_drain_ms (set small: the server's clock,
- * nothing is timed here), not left sending as an orphan, and the client,
+ * (/proc/net/tcp) by close_drain_ms or close_orphan_ms (set small: the
+ * server's and the kernel's clocks, nothing is timed here), not left
+ * sending as an orphan, and the client,
  * reading at last, gets what its own buffer held and then ECONNRESET.
  *
  * A browser's file: the biggest of the page's files (xterm.js, about
  * 289 KB) is more than the client's small receive buffer holds; the
  * kernel takes the rest, the server closes, and the kernel gives the
- * orphan up (TCP_USER_TIMEOUT). An honest client, asking the same on the
+ * orphan up (TCP_USER_TIMEOUT, close_orphan_ms). An honest client, asking the same on the
  * same server, gets the whole file and the server's end (EOF).
  *
  * A telnet player kicked (a graceful close) while libuv still holds its
@@ -42,7 +43,11 @@ static tsrv_t *web_server(void)
     static char port_set[32];
     http = cl_free_port();
     snprintf(port_set, sizeof port_set, "http_port=%d", http);
-    return srv_start("--set", port_set, "--set", "close_drain_ms=100", NULL);
+    /* the kernel takes the whole file before the close, so only
+     * close_orphan_ms can end it: close_drain_ms, long, would leave it for
+     * longer than the test waits */
+    return srv_start("--set", port_set, "--set", "close_drain_ms=600000",
+                     "--set", "close_orphan_ms=100", NULL);
 }
 
 static const web_asset_t *xterm_js(void)
@@ -110,8 +115,8 @@ START_TEST(an_unread_file_is_reset_an_honest_client_gets_it)
     int fd = ask_for_xterm(4096, &port);
     ck_assert_msg(sock_wait_server_side(http, port, 1, WAIT_MS),
                   "the server's side never held the answer unread");
-    /* nothing read: at close_drain_ms the server lets it go, with all the
-     * kernel held for it */
+    /* nothing read: the kernel took it all and the server closed; at
+     * close_orphan_ms the kernel lets it go, with all it held for it */
     ck_assert_msg(sock_wait_server_side(http, port, 0, WAIT_MS),
                   "the server's side is still there, %ld bytes queued",
                   sock_server_side_queue(http, port));
