@@ -58,16 +58,6 @@ void rest_count_begin(game_t *g)
     game_log(g, MSG_SYSTEM, "Count: type a number, then . or a direction.");
 }
 
-/* How many living monsters are in view. */
-static int monsters_in_view(const game_t *g)
-{
-    int n = 0;
-    for (int i = 0, end = game_monsters_end(g); i < end; i++)
-        n += g->monsters[i].alive &&
-             game_lit(g, g->monsters[i].x, g->monsters[i].y);
-    return n;
-}
-
 /* 1 if a line logged since `since` (log_total then) is bad news for the
  * player (MSG_BAD: a blow at them, hit or miss, a theft, a summoning). */
 static int bad_news_since(const game_t *g, uint32_t since)
@@ -80,8 +70,10 @@ static int bad_news_since(const game_t *g, uint32_t since)
 
 /* n waits or steps by (dx, dy); stops after the turn in which HP is lost,
  * a blow or other bad news comes (a miss or a blow for nothing too: game
- * version 9; a wait healed as much as a blow took), a monster comes into
- * view (named: game_tell_stop), a step is a blow rather than a move or
+ * version 9; a wait healed as much as a blow took), a monster not in view
+ * before the turn is (named: game_tell_stop; the slots in view are
+ * compared, as a count may start with monsters in view and one may leave
+ * as another comes), a step is a blow rather than a move or
  * ends where running stops (an item, the stairs: game version 9, so that
  * a count's lines are one turn's and never merge over several), the step
  * is refused, or the game ends. */
@@ -89,9 +81,11 @@ static int repeat(game_t *g, int n, int wait, int dx, int dy)
 {
     int turns = 0;
     for (int i = 0; i < n; i++) {
-        int hp = g->player.hp, seen = monsters_in_view(g);
+        int hp = g->player.hp;
         int x = g->player.x, y = g->player.y;
         uint32_t since = g->log_total;
+        game_in_view_t seen;
+        game_in_view(g, &seen);
         if (!(wait ? rest_wait(g) : game_step(g, dx, dy)))
             break;
         turns++;
@@ -99,9 +93,9 @@ static int repeat(game_t *g, int n, int wait, int dx, int dy)
             bad_news_since(g, since) ||
             (!wait && g->player.x == x && g->player.y == y))
             break;
-        int came = monsters_in_view(g) > seen;
-        if (came || (!wait && game_stop_here(g))) {
-            game_tell_stop(g, came);
+        if (game_came_into_view(g, &seen) >= 0 ||
+            (!wait && game_stop_here(g))) {
+            game_tell_stop(g, &seen);
             break;
         }
     }

@@ -92,6 +92,8 @@ int travel_run(game_t *g, int dx, int dy)
     if (refuse_in_view(g, "run"))
         return 0;
     int steps = 0;
+    game_in_view_t before; /* none: refused with one in view */
+    game_in_view(g, &before);
     while (steps < GAME_RUN_MAX) {
         int nx = g->player.x + dx, ny = g->player.y + dy;
         if (!map_walkable(&g->map, nx, ny) || game_monster_at(g, nx, ny) >= 0)
@@ -100,7 +102,7 @@ int travel_run(game_t *g, int dx, int dy)
         game_step(g, dx, dy);
         steps++;
         if (!keep_going(g, hp)) {
-            game_tell_stop(g, game_monster_in_view(g));
+            game_tell_stop(g, &before);
             break;
         }
     }
@@ -113,6 +115,8 @@ int travel_run(game_t *g, int dx, int dy)
 static int walk_to_goal(game_t *g, const goal_t *goal)
 {
     int steps = 0, dx, dy;
+    game_in_view_t before; /* none: each walk is refused with one in view */
+    game_in_view(g, &before);
     while (steps < GAME_RUN_MAX) {
         if (first_step(g, goal, &dx, &dy) <= 0)
             break;
@@ -123,7 +127,7 @@ static int walk_to_goal(game_t *g, const goal_t *goal)
             !game_monster_in_view(g))
             break;
         if (!keep_going(g, hp)) {
-            game_tell_stop(g, game_monster_in_view(g));
+            game_tell_stop(g, &before);
             break;
         }
     }

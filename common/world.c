@@ -253,12 +253,15 @@ void game_update_fov(game_t *g)
     item_see(g);
 }
 
-int game_nearest_in_view(const game_t *g)
+/* The nearest living monster in view whose slot is not in `skip` (NULL:
+ * none skipped), ties to the lower slot; -1 if none. */
+static int nearest_in_view_but(const game_t *g, const game_in_view_t *skip)
 {
     int best = -1, best_d = -1;
     for (int i = 0, end = game_monsters_end(g); i < end; i++) {
         const monster_t *m = &g->monsters[i];
-        if (!m->alive || !game_lit(g, m->x, m->y))
+        if (!m->alive || !game_lit(g, m->x, m->y) ||
+            (skip && (skip->bits[i / 8] >> (i % 8) & 1)))
             continue;
         int dx = m->x - g->player.x, dy = m->y - g->player.y;
         int d = dx * dx + dy * dy;
@@ -270,6 +273,25 @@ int game_nearest_in_view(const game_t *g)
     return best;
 }
 
+int game_nearest_in_view(const game_t *g)
+{
+    return nearest_in_view_but(g, NULL);
+}
+
+void game_in_view(const game_t *g, game_in_view_t *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int i = 0, end = game_monsters_end(g); i < end; i++)
+        if (g->monsters[i].alive &&
+            game_lit(g, g->monsters[i].x, g->monsters[i].y))
+            out->bits[i / 8] |= (uint8_t)(1u << (i % 8));
+}
+
+int game_came_into_view(const game_t *g, const game_in_view_t *before)
+{
+    return nearest_in_view_but(g, before);
+}
+
 void target_cursor_home(game_t *g)
 {
     target_t *t = &g->target;
@@ -278,29 +300,23 @@ void target_cursor_home(game_t *g)
     t->y = i >= 0 ? g->monsters[i].y : g->player.y;
 }
 
-void game_tell_in_view(game_t *g)
-{
-    int i = game_nearest_in_view(g);
-    if (i < 0)
-        return;
-    int kind = g->monsters[i].kind;
-    game_log(g, MSG_WARN, "%s %s comes into view.",
-             monster_article(kind)[1] ? "An" : "A", monster_stats(kind)->name);
-}
-
 int game_stop_here(const game_t *g)
 {
     return item_find((game_t *)g, ITEM_THING, g->player.x, g->player.y) ||
            g->map.tile[g->player.y][g->player.x] == TILE_STAIRS;
 }
 
-void game_tell_stop(game_t *g, int came_into_view)
+void game_tell_stop(game_t *g, const game_in_view_t *before)
 {
     if (g->mode != MODE_PLAY)
         return;
-    if (came_into_view)
-        game_tell_in_view(g);
-    else if (g->map.tile[g->player.y][g->player.x] == TILE_STAIRS &&
+    int came = game_came_into_view(g, before);
+    if (came >= 0) {
+        int kind = g->monsters[came].kind;
+        game_log(g, MSG_WARN, "%s %s comes into view.",
+                 monster_article(kind)[1] ? "An" : "A",
+                 monster_stats(kind)->name);
+    } else if (g->map.tile[g->player.y][g->player.x] == TILE_STAIRS &&
              !item_find(g, ITEM_THING, g->player.x, g->player.y))
         game_log(g, MSG_INFO, "You are on the stairs: > goes down.");
 }

@@ -313,10 +313,19 @@ void target_cursor_home(game_t *g);
  * lower slot), or -1. */
 int game_nearest_in_view(const game_t *g);
 
-/* Says that the nearest monster in view came into view ("A goblin comes
- * into view."): why a walk, a run or a count stopped (game version 9).
- * Nothing with none in view. */
-void game_tell_in_view(game_t *g);
+/* The slots of the living monsters in view, a bit each: taken before a
+ * turn, it tells which monsters came into view in it. A count may start
+ * with monsters in view, and one may leave as another comes, so neither
+ * how many are in view nor the nearest one says that. */
+typedef struct game_in_view {
+    uint8_t bits[(MAX_MONSTERS + 7) / 8];
+} game_in_view_t;
+
+void game_in_view(const game_t *g, game_in_view_t *out);
+
+/* The slot of the living monster in view, not in `before`, nearest the
+ * player (ties: the lower slot), or -1: the one that came into view. */
+int game_came_into_view(const game_t *g, const game_in_view_t *before);
 
 /* 1 if a walk stops where the player stands: a thing lies there, or the
  * stairs (running, travel, autoexplore and counted steps). */
@@ -324,10 +333,11 @@ int game_stop_here(const game_t *g);
 
 /* After a walk, a run or a count stopped short of its end: why, where
  * the screen does not show it (game version 9). A monster that came into
- * view (came_into_view) is named (game_tell_in_view); else the stairs,
+ * view since `before` (the view before the turn, or the walk) is named,
+ * the nearest of them ("A goblin comes into view."); else the stairs,
  * hidden under the `@`, are told. An item underfoot is told by the step
  * ("You see ... here."), a blow by its own line. */
-void game_tell_stop(game_t *g, int came_into_view);
+void game_tell_stop(game_t *g, const game_in_view_t *before);
 
 /* One step of the player by (dx, dy): a move (a turn), a bump attack (a
  * turn), or a wall (a line, no turn). Returns 1 if it took a turn. */

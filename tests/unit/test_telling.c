@@ -3,8 +3,9 @@
  * log's words (a critical hit with no damage, a kept throw, `q` and `<`,
  * what a monster in view refused), explore and travel refused before
  * their search, depth 12's `_`, `>`, explore and Look, the identify menu,
- * autopickup and duplicates, why a walk or a count stopped, a count broken
- * by a blow, the dragon's breath, and an unknown aimed scroll put away.
+ * autopickup and duplicates, why a walk or a count stopped (the monster
+ * new in view named), a count broken by a blow, the dragon's breath, and
+ * an unknown aimed scroll put away.
  * Scripted games in the arena room, exact lines. */
 #include <check.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "arena.h"
 #include "check_main.h"
 #include "combat.h"
+#include "fov.h"
 #include "game.h"
 #include "keys.h"
 #include "view.h"
@@ -375,6 +377,54 @@ START_TEST(a_counted_wait_names_a_monster_come_into_view)
 }
 END_TEST
 
+/* A rat asleep in view the whole way: the kobold that comes into view
+ * through the gap is named, not the nearer rat that was in view before. */
+START_TEST(a_counted_walk_names_the_monster_new_in_view)
+{
+    game_t *g = walled();
+    g->player.x = 20;
+    int rat = game_place_monster(g, MON_RAT, 22, 9);
+    int kobold = game_place_monster(g, MON_KOBOLD, 27, 4);
+    ck_assert_int_ge(rat, 0);
+    ck_assert_int_ge(kobold, 0);
+    g->monsters[rat].asleep = g->monsters[kobold].asleep = 200;
+    game_update_fov(g);
+    ck_assert_int_eq(game_nearest_in_view(g), rat);
+    ck_assert_int_eq(count_key(g, 20, 'l'), 1);
+    ck_assert(game_lit(g, 27, 4));
+    ck_assert_int_eq(game_nearest_in_view(g), rat);
+    ck_assert_int_lt(g->turn, 20);
+    ck_assert_str_eq(game_msg(g, 0)->text, "A kobold comes into view.");
+    ck_assert_int_eq(arena_log_count(g, "rat"), 0);
+    game_free(g);
+}
+END_TEST
+
+/* A corridor: with one step the rat behind goes out of view as the
+ * kobold ahead comes into it; as many in view as before, but one new. */
+START_TEST(a_counted_walk_stops_when_one_leaves_and_one_comes)
+{
+    game_t *g = arena_room(1, NULL);
+    for (int y = 1; y <= 15; y++)
+        for (int x = 1; x <= 40; x++)
+            g->map.tile[y][x] = y == 8 ? TILE_FLOOR : TILE_WALL;
+    int rat = game_place_monster(g, MON_RAT, 10 - FOV_RADIUS, 8);
+    int kobold = game_place_monster(g, MON_KOBOLD, 11 + FOV_RADIUS, 8);
+    ck_assert_int_ge(rat, 0);
+    ck_assert_int_ge(kobold, 0);
+    g->monsters[rat].asleep = g->monsters[kobold].asleep = 200;
+    game_update_fov(g);
+    ck_assert(game_lit(g, 10 - FOV_RADIUS, 8));
+    ck_assert(!game_lit(g, 11 + FOV_RADIUS, 8));
+    ck_assert_int_eq(count_key(g, 20, 'l'), 1);
+    ck_assert_int_eq(g->turn, 1);
+    ck_assert_int_eq(g->player.x, 11);
+    ck_assert(!game_lit(g, 10 - FOV_RADIUS, 8));
+    ck_assert_str_eq(game_msg(g, 0)->text, "A kobold comes into view.");
+    game_free(g);
+}
+END_TEST
+
 START_TEST(counted_steps_stop_where_running_stops)
 {
     game_t *g = arena_room(1, NULL);
@@ -509,6 +559,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_run_says_what_stopped_it);
     tcase_add_test(tc, a_counted_wait_stops_on_a_blow_that_does_nothing);
     tcase_add_test(tc, a_counted_wait_names_a_monster_come_into_view);
+    tcase_add_test(tc, a_counted_walk_names_the_monster_new_in_view);
+    tcase_add_test(tc, a_counted_walk_stops_when_one_leaves_and_one_comes);
     tcase_add_test(tc, counted_steps_stop_where_running_stops);
     tcase_add_test(tc, an_unknown_aimed_scroll_put_away_stays_unknown);
     tcase_add_test(tc, an_unknown_confusion_cast_at_nothing_is_spent);
