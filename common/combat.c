@@ -112,6 +112,15 @@ static void resolve_attack_defense(const fighter_t *att, const fighter_t *def,
                  object(def, d, sizeof d), verb(att, "deal", "deals"));
 }
 
+/* d10's damage of a blow that hit: a roll in the weapon's range - the
+ * armor's defense, at least 0. */
+static int d10_damage(const fighter_t *att, const fighter_t *def,
+                      combat_roll_fn roll, void *ctx)
+{
+    int dmg = roll(ctx, att->dmg_min, att->dmg_max) - def->armor_defense;
+    return dmg > 0 ? dmg : 0;
+}
+
 /* d10's line for a breath that hit or missed (out->hit set): the same
  * rolls as a blow. */
 static void d10_breath(const fighter_t *att, const fighter_t *def,
@@ -123,8 +132,7 @@ static void d10_breath(const fighter_t *att, const fighter_t *def,
                  object(def, d, sizeof d));
         return;
     }
-    int dmg = roll(ctx, att->dmg_min, att->dmg_max) - def->armor_defense;
-    out->damage = dmg > 0 ? dmg : 0;
+    out->damage = d10_damage(att, def, roll, ctx);
     add_line(out, att, "%s burns %s for %d.", subject(att, a, sizeof a),
              object(def, d, sizeof d), out->damage);
 }
@@ -150,8 +158,7 @@ static void resolve_d10(const fighter_t *att, const fighter_t *def,
                  verb(att, "miss", "misses"));
         return;
     }
-    int dmg = roll(ctx, att->dmg_min, att->dmg_max) - def->armor_defense;
-    out->damage = dmg > 0 ? dmg : 0;
+    out->damage = d10_damage(att, def, roll, ctx);
     add_line(out, att, "%s %s %s %s at %s and %s for %d.",
              subject(att, a, sizeof a), verb(att, "swing", "swings"), whose,
              att->weapon, object(def, d, sizeof d), verb(att, "hit", "hits"),
