@@ -41,6 +41,24 @@ static const char *hit_verb(const fighter_t *f)
     return f->breath ? "burns" : verb(f, "hit", "hits");
 }
 
+/* A breath that does no damage does no harm rather than burn ("The
+ * dragon's fire does you no harm"; game version 9: "burns you for 0"). */
+static int harmless_breath(const fighter_t *att, int dmg)
+{
+    return att->breath && dmg == 0;
+}
+
+/* "The dragon's fire does you no harm", into buf (NO_HARM_LEN bytes). */
+#define NO_HARM_LEN 128
+static const char *no_harm(const fighter_t *att, const fighter_t *def,
+                           char *buf)
+{
+    char a[48], d[48];
+    snprintf(buf, NO_HARM_LEN, "%s does %s no harm", subject(att, a, sizeof a),
+             object(def, d, sizeof d));
+    return buf;
+}
+
 static void add_line(combat_result_t *out, const fighter_t *att,
                      const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -70,7 +88,10 @@ static void resolve_power(const fighter_t *att, const fighter_t *def,
     int left = def->hp - dmg > 0 ? def->hp - dmg : 0;
     out->hit = 1;
     out->damage = dmg;
-    if (def->is_player)
+    char h[NO_HARM_LEN];
+    if (harmless_breath(att, dmg))
+        add_line(out, att, "%s. (You: %d hp)", no_harm(att, def, h), left);
+    else if (def->is_player)
         add_line(out, att, "%s %s %s for %d. (You: %d hp)",
                  subject(att, a, sizeof a), hit_verb(att),
                  object(def, d, sizeof d), dmg, left);
@@ -102,7 +123,10 @@ static void resolve_attack_defense(const fighter_t *att, const fighter_t *def,
     /* A critical hit that doubles nothing is not told: "Critical hit!"
      * over no damage read as a bug (game version 9). */
     const char *crit = out->crit && dmg > 0 ? "Critical hit! " : "";
-    if (dmg > 0)
+    char h[NO_HARM_LEN];
+    if (harmless_breath(att, dmg))
+        add_line(out, att, "%s.", no_harm(att, def, h));
+    else if (dmg > 0)
         add_line(out, att, "%s%s %s %s for %d damage!", crit,
                  subject(att, a, sizeof a), hit_verb(att),
                  object(def, d, sizeof d), dmg);
@@ -126,15 +150,18 @@ static int d10_damage(const fighter_t *att, const fighter_t *def,
 static void d10_breath(const fighter_t *att, const fighter_t *def,
                        combat_roll_fn roll, void *ctx, combat_result_t *out)
 {
-    char a[48], d[48];
+    char a[48], d[48], h[NO_HARM_LEN];
     if (!out->hit) {
         add_line(out, att, "%s misses %s.", subject(att, a, sizeof a),
                  object(def, d, sizeof d));
         return;
     }
     out->damage = d10_damage(att, def, roll, ctx);
-    add_line(out, att, "%s burns %s for %d.", subject(att, a, sizeof a),
-             object(def, d, sizeof d), out->damage);
+    if (harmless_breath(att, out->damage))
+        add_line(out, att, "%s.", no_harm(att, def, h));
+    else
+        add_line(out, att, "%s burns %s for %d.", subject(att, a, sizeof a),
+                 object(def, d, sizeof d), out->damage);
 }
 
 /* d10: hit if d10 + to-hit > armor class; damage = a roll in the weapon's
@@ -197,7 +224,7 @@ static void resolve_dice_pool(const fighter_t *att, const fighter_t *def,
                               combat_roll_fn roll, void *ctx,
                               combat_result_t *out)
 {
-    char a[48], d[48], hit_list[MSG_LEN], block_list[MSG_LEN];
+    char a[48], d[48], h[NO_HARM_LEN], hit_list[MSG_LEN], block_list[MSG_LEN];
     char first[4 * MSG_LEN], second[2 * MSG_LEN];
     int hits = roll_pool(att->att_dice, att->att_chance, roll, ctx, hit_list,
                          sizeof hit_list);
@@ -211,9 +238,13 @@ static void resolve_dice_pool(const fighter_t *att, const fighter_t *def,
     int blocks = roll_pool(def->def_dice, def->def_chance, roll, ctx,
                            block_list, sizeof block_list);
     out->damage = hits > blocks ? hits - blocks : 0;
-    snprintf(first, sizeof first, "%s %s %s: [%s] %d",
-             subject(att, a, sizeof a), hit_verb(att),
-             object(def, d, sizeof d), hit_list, hits);
+    if (harmless_breath(att, out->damage))
+        snprintf(first, sizeof first, "%s: [%s] %d", no_harm(att, def, h),
+                 hit_list, hits);
+    else
+        snprintf(first, sizeof first, "%s %s %s: [%s] %d",
+                 subject(att, a, sizeof a), hit_verb(att),
+                 object(def, d, sizeof d), hit_list, hits);
     if (out->damage > 0)
         snprintf(second, sizeof second, "vs [%s] %d = %d damage.",
                  block_list, blocks, out->damage);

@@ -42,7 +42,8 @@ typedef struct fighter {
                               player's armour; 0 for monsters) */
     int breath;            /* 1: the blow is the kind's breath (the dragon's
                               fire from afar), told as "The dragon's fire
-                              burns you" rather than a hit (game version 9) */
+                              burns you" ("does you no harm" for no damage)
+                              rather than a hit (game version 9) */
 } fighter_t;
 
 typedef struct combat_line {

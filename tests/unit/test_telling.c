@@ -4,8 +4,8 @@
  * what a monster in view refused), explore and travel refused before
  * their search, depth 12's `_`, `>`, explore and Look, the identify menu,
  * autopickup and duplicates, why a walk or a count stopped (the monster
- * new in view named), a count broken by a blow, the dragon's breath, and
- * an unknown aimed scroll put away.
+ * new in view named), a count broken by a blow, the dragon's breath (no
+ * harm for no damage), and an unknown aimed scroll put away.
  * Scripted games in the arena room, exact lines. */
 #include <check.h>
 #include <stdio.h>
@@ -476,9 +476,39 @@ START_TEST(the_dragons_breath_is_told_as_breath)
     const char *line = game_msg(g, i - 1)->text;
     ck_assert_msg(strncmp(line, want[_i], strlen(want[_i])) == 0,
                   "after the breath: \"%s\"", line);
-    ck_assert(strstr(line, "misses") || strstr(line, "burns"));
+    ck_assert(strstr(line, "misses") || strstr(line, "burns") ||
+              strstr(line, "does you no harm"));
     ck_assert_int_eq(arena_log_count(g, "The dragon hits you"), 0);
     game_free(g);
+}
+END_TEST
+
+/* Under ruleset r, a breath that hits for nothing does no harm: it does
+ * not burn (rolls of 100: d10 hits, each die a hit and a block). */
+START_TEST(a_breath_for_nothing_does_no_harm)
+{
+    static const char *want[RULES_COUNT] = {
+        [RULES_ATTACK_DEFENSE] = "The dragon's fire does you no harm.",
+        [RULES_POWER] = "The dragon's fire does you no harm. (You: 30 hp)",
+        [RULES_D10] = "The dragon's fire does you no harm.",
+        [RULES_DICE_POOL] = ("The dragon's fire does you no harm: [100 100] "
+                             "2 vs [100 100] 2 = blocked."),
+    };
+    fighter_t a, d;
+    combat_result_t res;
+    combat_fighter(&a, monster_stats(MON_DRAGON), 0, 420, 0);
+    a.breath = 1;
+    a.att_dice = 2;
+    combat_fighter(&d, monster_player_stats(), 1, 30, 0);
+    d.defense = d.absorb = d.armor_defense = 200;
+    d.def_dice = 2;
+    int rolls[] = { 100, 100, 100, 100 };
+    script_t s = { rolls, 4, 0 };
+    combat_resolve(_i, &a, &d, scripted, &s, &res);
+    ck_assert_int_eq(res.hit, 1);
+    ck_assert_int_eq(res.damage, 0);
+    ck_assert_int_eq(res.nlines, 1);
+    ck_assert_str_eq(res.line[0].text, want[_i]);
 }
 END_TEST
 
@@ -565,6 +595,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, an_unknown_aimed_scroll_put_away_stays_unknown);
     tcase_add_test(tc, an_unknown_confusion_cast_at_nothing_is_spent);
     tcase_add_loop_test(tc, the_dragons_breath_is_told_as_breath, 0,
+                        RULES_COUNT);
+    tcase_add_loop_test(tc, a_breath_for_nothing_does_no_harm, 0,
                         RULES_COUNT);
     suite_add_tcase(s, tc);
     return s;
