@@ -5,6 +5,7 @@
 #include "store_sqlite_impl.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -467,6 +468,24 @@ static int setup(lite_t *d, int migrate_to, char *err, size_t errlen)
     return 0;
 }
 
+/* A new database file, empty (SQLite takes an empty file as a new
+ * database), 0600 whatever the umask: it holds the accounts' password
+ * hashes, as a backup's copy does. SQLite gives its -wal and -shm the
+ * database file's mode, so they are 0600 too. Created here rather than
+ * under a umask: the process's umask is every thread's. */
+static int create_private(const char *path, char *err, size_t errlen)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0 && errno == EEXIST)
+        return 0; /* made since the stat: opened as it is, as any other */
+    if (fd < 0) {
+        set_err(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+        return -1;
+    }
+    close(fd);
+    return 0;
+}
+
 static lite_t *lite_open(const char *path, int migrate_to, char *err, size_t errlen)
 {
     if (migrate_to < 1 || migrate_to > NMIGRATIONS) {
@@ -518,8 +537,11 @@ static lite_t *lite_open(const char *path, int migrate_to, char *err, size_t err
         free(d);
         return NULL;
     }
-    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
-                (exists ? 0 : SQLITE_OPEN_CREATE);
+    if (!exists && create_private(path, err, errlen) != 0) {
+        free(d);
+        return NULL;
+    }
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
     int rc = sqlite3_open_v2(path, &d->db, flags, NULL);
     if (rc != SQLITE_OK) {
         set_err(err, errlen, "%s: cannot open: %s", path,

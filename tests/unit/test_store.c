@@ -128,6 +128,26 @@ START_TEST(fresh_file_is_created_and_ours)
 }
 END_TEST
 
+/* The database holds the password hashes: it and its -wal and -shm are
+ * the owner's only (0600, as a backup's copy), whatever the umask. */
+START_TEST(fresh_file_and_its_wal_are_private)
+{
+    mode_t old = umask(022);
+    store_t *st = open_fast();
+    static const char *const ext[] = { "", "-wal", "-shm" };
+    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+        char path[sizeof dbpath + 8];
+        struct stat sb;
+        snprintf(path, sizeof path, "%s%s", dbpath, ext[i]);
+        ck_assert_msg(stat(path, &sb) == 0, "%s: not there", path);
+        ck_assert_msg((sb.st_mode & 0777) == 0600, "%s: mode %o", path,
+                      (unsigned)(sb.st_mode & 0777));
+    }
+    store_close(st);
+    umask(old);
+}
+END_TEST
+
 START_TEST(empty_file_becomes_ours)
 {
     int fd = open(dbpath, O_CREAT | O_WRONLY, 0600);
@@ -907,6 +927,7 @@ static Suite *make_suite(void)
     if (sw_pg()) {
         tcase_add_test(tc, pg_refusals);
     } else { /* a file's own troubles */
+        tcase_add_test(tc, fresh_file_and_its_wal_are_private);
         tcase_add_test(tc, empty_file_becomes_ours);
         tcase_add_test(tc, random_bytes_refused);
         tcase_add_test(tc, other_application_refused);
