@@ -206,6 +206,7 @@ static const key_def_t keys[] = {
     INT_KEY(guest_grace_max, 0, 100000, "guests' games kept so at once; past it a dropped guest's game ends as before"),
     INT_KEY(metrics_port, 0, 65535, "Prometheus's /metrics on this port (0: off)"),
     CHECKED_KEY(metrics_addr, "the IP address /metrics listens on (loopback unless you say otherwise)", check_metrics_addr),
+    INT_KEY(ctl_read_ms, 10, 600000, "ms a console or /metrics connection may take to send its command line or request head before it is closed (tests set it small)"),
     INT_KEY(shutdown_minute_ms, 1, 3600000, "the console's shutdown countdown: ms between its notices, one a minute (tests set it small)"),
     INT_KEY(ban_minute_ms, 1, 3600000, "a minute of a ban's duration (ctl ban ADDRESS 30m), in ms (tests set it small)"),
     INT_KEY(upgrade_ready_ms, 10, 3600000, "ms a binary upgrade's new process may take to say it is ready before the old one goes on without it (tests set it small)"),
@@ -251,6 +252,7 @@ void config_defaults(config_t *c)
     c->news_interval_ms = 30000;
     c->news_min_depth = 6;
     c->shutdown_minute_ms = 60000;
+    c->ctl_read_ms = 5000;
     c->ban_minute_ms = 60000;
     c->upgrade_ready_ms = 60000;
     c->upgrade_drain_ms = 2000;

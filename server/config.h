@@ -72,6 +72,7 @@ typedef struct config {
     int guest_grace_max;     /* such games kept at once */
     int metrics_port;        /* /metrics (ctl.h); 0 = off */
     char metrics_addr[64];   /* its address; loopback by default */
+    int ctl_read_ms;         /* a console request's line, a scrape's head */
     int shutdown_minute_ms;  /* the console's countdown step (ctl.h) */
     int ban_minute_ms;       /* a minute of a ban's duration (ctl.h) */
     int upgrade_ready_ms;    /* a binary upgrade's new process says it is

@@ -2,10 +2,10 @@
  *
  * The server listens on a Unix socket in its data directory (CTL_SOCKET,
  * mode 0600: whoever may open it is the operator) on the main thread's
- * loop. A client sends one line, the command and its arguments; the
- * server answers with lines of text and a last line: "." when the command
- * was done, "! why" when it was refused. Every command is logged with the
- * peer's uid (SO_PEERCRED).
+ * loop. A client sends one line (within ctl_read_ms), the command and
+ * its arguments; the server answers with lines of text and a last line:
+ * "." when the command was done, "! why" when it was refused. Every
+ * command is logged with the peer's uid (SO_PEERCRED).
  *
  * Commands that concern sessions (who, say, kick, reload) go to every
  * worker loop as messages (MSG_CTL_*, msg.h); each loop answers on the

@@ -20,9 +20,15 @@
 
 #define CTL_LINE_MAX 512
 #define CTL_HTTP_MAX 8192
-/* Connections at once, the console's and scrapes together: one that never
- * sends its line holds one of these, never more. */
-#define CTL_CONNS 32
+/* Connections at once on each socket: the console's and /metrics' places
+ * are apart, so that scrapes (anyone who may reach metrics_addr) never
+ * take the operator's. One that never sends its line holds a place until
+ * ctl_read_ms, never more. */
+#define CTL_CONSOLE_CONNS 16
+#define CTL_METRICS_CONNS 16
+/* A listener's refusals are logged once in this many ms at most: a flood
+ * of connections is not a flood of lines. */
+#define CTL_REFUSAL_LOG_MS 10000
 
 struct ctl_req {
     struct ctl_req *prev, *next;
@@ -39,9 +45,19 @@ struct ctl_req {
     unsigned uid;
     buf_t in, out;
     const ctl_cmd_t *cmd;
+    uint64_t since;            /* accepted: uv_now, for ctl_read_ms */
     int awaiting;              /* loops still to answer */
     int done;                  /* the answer is complete (being written) */
     int64_t scratch[4];
+};
+
+/* One listener's places and its refusals' log (CTL_REFUSAL_LOG_MS). */
+struct ctl_places {
+    int open;                  /* connections open (at most max) */
+    int max;
+    unsigned long long refused;/* in all */
+    uint64_t said;             /* uv_now of the last refusal logged */
+    int said_once;
 };
 
 struct ctl {
@@ -54,7 +70,8 @@ struct ctl {
     int countdown_left;        /* minutes; -1: none running */
     uint64_t next_id;
     ctl_req_t *reqs;
-    int nreqs;                 /* connections open (at most CTL_CONNS) */
+    struct ctl_places console, scrapes;
+    uv_timer_t deadline;       /* the oldest request still reading's */
     char path[CTL_PATH_MAX];
     const char *config_path;
     int config_given;          /* named by --config (ctl_set_config_path) */
@@ -94,7 +111,7 @@ void ctl_req_printf(ctl_req_t *r, const char *fmt, ...)
 static void on_req_closed(uv_handle_t *hd)
 {
     ctl_req_t *r = hd->data;
-    r->c->nreqs--;
+    (r->http ? &r->c->scrapes : &r->c->console)->open--;
     if (r->prev)
         r->prev->next = r->next;
     else
@@ -105,6 +122,12 @@ static void on_req_closed(uv_handle_t *hd)
     buf_free(&r->out);
     free(r->data);
     free(r);
+}
+
+static void close_req(ctl_req_t *r)
+{
+    r->done = 1;
+    uv_close((uv_handle_t *)&r->h, on_req_closed);
 }
 
 static void on_written(uv_write_t *w, int status)
@@ -258,10 +281,8 @@ static void on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
     ctl_req_t *r = st->data;
     if (n < 0) {
         uv_read_stop(st);
-        if (!r->done) {
-            r->done = 1;
-            uv_close((uv_handle_t *)&r->h, on_req_closed);
-        }
+        if (!r->done)
+            close_req(r);
         return;
     }
     if (buf_append(&r->in, b->base, (size_t)n) != 0 ||
@@ -307,31 +328,95 @@ static void on_drop_closed(uv_handle_t *hd)
     free(hd);
 }
 
+/* A connection past its listener's places: taken and closed at once (the
+ * listener is not left readable), logged at most once a
+ * CTL_REFUSAL_LOG_MS with the count so far. */
+static void refuse(ctl_t *c, struct ctl_places *p, uv_stream_t *server)
+{
+    union { uv_pipe_t pipe; uv_tcp_t tcp; } *drop = malloc(sizeof *drop);
+    if (!drop)
+        return;
+    int http = server == (uv_stream_t *)&c->metrics;
+    if (http)
+        uv_tcp_init(c->h->loop, &drop->tcp);
+    else
+        uv_pipe_init(c->h->loop, &drop->pipe, 0);
+    if (uv_accept(server, (uv_stream_t *)drop) == 0) {
+        uint64_t now = uv_now(c->h->loop);
+        p->refused++;
+        if (!p->said_once || now - p->said >= CTL_REFUSAL_LOG_MS) {
+            log_error("%s: %d connections open, one more refused (%llu in "
+                      "all; said once in %d s at most)",
+                      http ? "metrics" : "console", p->open, p->refused,
+                      CTL_REFUSAL_LOG_MS / 1000);
+            p->said = now;
+            p->said_once = 1;
+        }
+    }
+    uv_close((uv_handle_t *)drop, on_drop_closed);
+}
+
+/* Still waiting for its line or its head: ctl_read_ms applies. */
+static int reading(const ctl_req_t *r)
+{
+    return !r->done && !r->cmd;
+}
+
+/* Closes the requests still reading past ctl_read_ms, and sets the timer
+ * for the next one's end. One timer for all: at most CTL_CONSOLE_CONNS +
+ * CTL_METRICS_CONNS to look at. */
+static void on_deadline(uv_timer_t *t)
+{
+    ctl_t *c = t->data;
+    uint64_t now = uv_now(c->h->loop), next = UINT64_MAX;
+    uint64_t ms = (uint64_t)c->h->cfg.ctl_read_ms;
+    for (ctl_req_t *r = c->reqs; r; r = r->next) {
+        if (!reading(r))
+            continue;
+        if (r->since + ms <= now)
+            close_req(r);
+        else if (r->since + ms < next)
+            next = r->since + ms;
+    }
+    if (next != UINT64_MAX)
+        uv_timer_start(t, on_deadline, next - now, 0);
+}
+
+/* The request's peer (the console's uid) and its read started. */
+static void req_start(ctl_req_t *r)
+{
+    uv_os_fd_t fd;
+    struct ucred cred;
+    socklen_t len = sizeof cred;
+    r->uid = (unsigned)-1;
+    if (!r->http && uv_fileno((uv_handle_t *)&r->h, &fd) == 0 &&
+        getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0)
+        r->uid = cred.uid;
+    ctl_t *c = r->c;
+    /* a timer running is set for an older request's end, before this one */
+    if (!uv_is_active((uv_handle_t *)&c->deadline))
+        uv_timer_start(&c->deadline, on_deadline,
+                       (uint64_t)c->h->cfg.ctl_read_ms, 0);
+    uv_read_start((uv_stream_t *)&r->h, on_alloc, on_read);
+}
+
 static void on_connection(uv_stream_t *server, int status)
 {
     ctl_t *c = server->data;
     if (status < 0 || c->stopped)
         return;
-    ctl_req_t *r = c->nreqs < CTL_CONNS ? calloc(1, sizeof *r) : NULL;
+    int http = server == (uv_stream_t *)&c->metrics;
+    struct ctl_places *p = http ? &c->scrapes : &c->console;
+    ctl_req_t *r = p->open < p->max ? calloc(1, sizeof *r) : NULL;
     if (!r) {
-        /* taken and closed at once: the listener is not left readable */
-        union { uv_pipe_t pipe; uv_tcp_t tcp; } *drop = malloc(sizeof *drop);
-        if (!drop)
-            return;
-        if (server == (uv_stream_t *)&c->metrics)
-            uv_tcp_init(c->h->loop, &drop->tcp);
-        else
-            uv_pipe_init(c->h->loop, &drop->pipe, 0);
-        if (uv_accept(server, (uv_stream_t *)drop) == 0)
-            log_error("console: %d connections open, one more refused",
-                      c->nreqs);
-        uv_close((uv_handle_t *)drop, on_drop_closed);
+        refuse(c, p, server);
         return;
     }
-    c->nreqs++;
+    p->open++;
     r->c = c;
     r->id = ++c->next_id;
-    r->http = server == (uv_stream_t *)&c->metrics;
+    r->http = http;
+    r->since = uv_now(c->h->loop);
     buf_init(&r->in, (r->http ? CTL_HTTP_MAX : CTL_LINE_MAX) + 2);
     buf_init(&r->out, 0);
     if (r->http)
@@ -344,18 +429,10 @@ static void on_connection(uv_stream_t *server, int status)
         c->reqs->prev = r;
     c->reqs = r;
     if (uv_accept(server, (uv_stream_t *)&r->h) != 0) {
-        r->done = 1;
-        uv_close((uv_handle_t *)&r->h, on_req_closed);
+        close_req(r);
         return;
     }
-    uv_os_fd_t fd;
-    struct ucred cred;
-    socklen_t len = sizeof cred;
-    r->uid = (unsigned)-1;
-    if (!r->http && uv_fileno((uv_handle_t *)&r->h, &fd) == 0 &&
-        getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0)
-        r->uid = cred.uid;
-    uv_read_start((uv_stream_t *)&r->h, on_alloc, on_read);
+    req_start(r);
 }
 
 static void countdown_say(ctl_t *c)
@@ -554,6 +631,10 @@ static ctl_t *listen_on(ctl_t *c, int fd)
     }
     uv_timer_init(h->loop, &c->countdown);
     c->countdown.data = c;
+    uv_timer_init(h->loop, &c->deadline);
+    c->deadline.data = c;
+    c->console.max = CTL_CONSOLE_CONNS;
+    c->scrapes.max = CTL_METRICS_CONNS;
     h->sh.host_inbox = &c->inbox;
     if (h->metrics_fd >= 0)
         metrics_listen(c, h->metrics_fd);
@@ -570,6 +651,7 @@ void ctl_stop(ctl_t *c)
     c->stopped = 1;
     uv_close((uv_handle_t *)&c->server, NULL);
     uv_close((uv_handle_t *)&c->countdown, NULL);
+    uv_close((uv_handle_t *)&c->deadline, NULL);
     if (c->metrics_on)
         uv_close((uv_handle_t *)&c->metrics, NULL);
     /* The loops' answers from here on are refused (inbox.h): they free
@@ -583,8 +665,7 @@ void ctl_stop(ctl_t *c)
         if (r->cmd) {
             ctl_req_done(r, "the server is shutting down");
         } else { /* still reading its line */
-            r->done = 1;
-            uv_close((uv_handle_t *)&r->h, on_req_closed);
+            close_req(r);
         }
     }
     if (!c->keep_socket)

@@ -990,35 +990,137 @@ static int unix_connect(const char *path)
     return fd;
 }
 
-/* Connections that never send their line hold 32 places at most: one
- * more is closed at once, and the console works again once they go. */
+/* Console connections that never send their line hold 16 places at most:
+ * one more is closed at once, logged once for a burst, and the console
+ * works again once they go. */
 START_TEST(idle_connections_are_bounded)
 {
-    tsrv_t *s = srv_start(NULL);
+    tsrv_t *s = srv_start("--set", "ctl_read_ms=600000", NULL);
     char dir[600], sock[700];
     srv_data_dir(s, dir, sizeof dir);
     snprintf(sock, sizeof sock, "%s/ctl.sock", dir);
     ck_assert(srv_wait_log(s, "console on ", WAIT_MS));
-    int fds[32];
-    for (int i = 0; i < 32; i++)
+    int fds[16];
+    for (int i = 0; i < 16; i++)
         fds[i] = unix_connect(sock);
-    int extra = unix_connect(sock);
-    char c;
-    ck_assert_int_eq(read(extra, &c, 1), 0); /* closed by the server */
-    close(extra);
-    ck_assert(srv_wait_log(s, "console: 32 connections open, one more refused",
+    for (int i = 0; i < 5; i++) {
+        int extra = unix_connect(sock);
+        char c;
+        ck_assert_int_eq(read(extra, &c, 1), 0); /* closed by the server */
+        close(extra);
+    }
+    ck_assert(srv_wait_log(s, "console: 16 connections open, one more "
+                           "refused (1 in all; said once in 10 s at most)",
                            WAIT_MS));
-    for (int i = 0; i < 32; i++)
+    for (int i = 0; i < 16; i++)
         close(fds[i]);
     char out[4096];
     int rc = 1;
-    /* the server sees the 32 go in its own time: wait for it */
+    /* the server sees the 16 go in its own time: wait for it */
     for (int i = 0; i < WAIT_MS / 50 && rc != 0; i++) {
         rc = srv_ctl(s, "who", out, sizeof out);
         if (rc != 0)
             usleep(50000);
     }
     ck_assert_msg(rc == 0, "%s", out);
+    /* logged before the command (one loop, one log, in order) */
+    ck_assert_int_eq(srv_log_count(s, "connections open, one more refused"),
+                     1);
+    srv_stop(s);
+}
+END_TEST
+
+/* A TCP connection to 127.0.0.1:port, read with a deadline. */
+static int tcp_connect(int port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert(fd >= 0);
+    struct sockaddr_in a = { .sin_family = AF_INET,
+                             .sin_port = htons((uint16_t)port) };
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    struct timeval tv = { WAIT_MS / 1000, 0 }; /* a deadline, not a bound */
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    return fd;
+}
+
+/* Idle connections on /metrics (anyone who may reach metrics_addr) take
+ * /metrics' 16 places, never the console's: `ctl who` answers while 20
+ * are held, of which the last 4 were closed at once; a scrape works once
+ * they go. */
+START_TEST(idle_scrapes_leave_the_console_alone)
+{
+    int port = cl_free_port();
+    tsrv_t *s = metrics_server(port, "ctl_read_ms=600000");
+    int fds[20];
+    for (int i = 0; i < 20; i++)
+        fds[i] = tcp_connect(port);
+    for (int i = 16; i < 20; i++) {
+        char c;
+        ck_assert_int_eq(read(fds[i], &c, 1), 0);
+    }
+    char out[4096];
+    ck_assert_int_eq(srv_ctl(s, "who", out, sizeof out), 0);
+    ck_assert_str_eq(out, "ID ADDRESS TRANSPORT STATE NAME IDLE\n");
+    ck_assert(srv_wait_log(s, "ctl: uid ", WAIT_MS));
+    ck_assert_int_eq(srv_log_count(s, "metrics: 16 connections open, one "
+                                   "more refused (1 in all;"), 1);
+    ck_assert_int_eq(srv_log_count(s, "connections open, one more refused"),
+                     1);
+    for (int i = 0; i < 20; i++)
+        close(fds[i]);
+    int ok = 0;
+    /* the server sees the 16 go in its own time: a scrape refused until */
+    for (int i = 0; i < WAIT_MS / 50 && !ok; i++) {
+        int fd = tcp_connect(port);
+        static const char req[] = "GET /metrics HTTP/1.0\r\n\r\n";
+        ck_assert_int_eq(write(fd, req, sizeof req - 1),
+                         (ssize_t)(sizeof req - 1));
+        char head[32] = "";
+        ssize_t n = read(fd, head, sizeof head - 1);
+        close(fd);
+        if (n > 0 && strncmp(head, "HTTP/1.0 200 OK", 15) == 0)
+            ok = 1;
+        else
+            usleep(50000);
+    }
+    ck_assert_msg(ok, "no scrape answered once the idle ones went");
+    srv_stop(s);
+}
+END_TEST
+
+/* Milliseconds on the monotonic clock. */
+static int64_t mono_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* A console connection and a scrape that send nothing are closed at
+ * ctl_read_ms (300 here), not before; half a line is no line either. */
+START_TEST(a_silent_connection_is_closed_at_its_deadline)
+{
+    int port = cl_free_port();
+    tsrv_t *s = metrics_server(port, "ctl_read_ms=300");
+    char dir[600], sock[700];
+    srv_data_dir(s, dir, sizeof dir);
+    snprintf(sock, sizeof sock, "%s/ctl.sock", dir);
+    int64_t t0 = mono_ms();
+    int fds[3] = { unix_connect(sock), tcp_connect(port), unix_connect(sock) };
+    ck_assert_int_eq(write(fds[1], "GET /metrics HTTP/1.0\r\n", 24), 24);
+    ck_assert_int_eq(write(fds[2], "wh", 2), 2);
+    for (int i = 0; i < 3; i++) {
+        char c;
+        ck_assert_msg(read(fds[i], &c, 1) == 0, "connection %d not closed",
+                      i);
+        int64_t ms = mono_ms() - t0;
+        ck_assert_msg(ms >= 299 && ms < WAIT_MS, "connection %d closed after "
+                      "%lld ms", i, (long long)ms);
+        close(fds[i]);
+    }
+    char out[4096];
+    ck_assert_int_eq(srv_ctl(s, "who", out, sizeof out), 0);
     srv_stop(s);
 }
 END_TEST
@@ -1203,6 +1305,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, ban_a_name);
     tcase_add_test(tc, a_ban_with_a_duration_ends);
     tcase_add_test(tc, idle_connections_are_bounded);
+    tcase_add_test(tc, idle_scrapes_leave_the_console_alone);
+    tcase_add_test(tc, a_silent_connection_is_closed_at_its_deadline);
     tcase_add_test(tc, a_second_server_on_the_directory_refuses_to_start);
     tcase_add_test(tc, ctl_with_a_data_directory_too_long);
     tcase_add_test(tc, ctl_finds_the_data_dir_as_the_server_does);
