@@ -163,8 +163,12 @@ static void say_finish(ctl_req_t *r)
 static int kick_run(ctl_req_t *r, const char *args)
 {
     char *end;
+    errno = 0;
+    /* digits only: strtoull takes "-1" and saturates a number too long,
+     * which as an id would be no session's (-1) */
     unsigned long long id = strtoull(args, &end, 10);
-    if (!args[0] || *end || id == 0) {
+    if (args[0] < '0' || args[0] > '9' || *end || id == 0 ||
+        errno == ERANGE || id > INT64_MAX) {
         ctl_req_done(r, "kick needs a session id (from who)");
         return 0;
     }

@@ -137,6 +137,21 @@ static void on_written(uv_write_t *w, int status)
     uv_close((uv_handle_t *)&r->h, on_req_closed);
 }
 
+/* "! why" on the console. why may say back the operator's own words: a
+ * control byte in them is shown as \xNN, never sent to their terminal. */
+static void put_refusal(buf_t *out, const char *why)
+{
+    buf_puts(out, "! ");
+    for (const char *p = why; *p; p++) {
+        unsigned char ch = (unsigned char)*p;
+        if (ch < 0x20 || ch == 0x7f)
+            buf_printf(out, "\\x%02x", ch);
+        else
+            buf_append(out, p, 1);
+    }
+    buf_puts(out, "\n");
+}
+
 void ctl_req_done(ctl_req_t *r, const char *err)
 {
     if (r->done)
@@ -153,7 +168,7 @@ void ctl_req_done(ctl_req_t *r, const char *err)
                  "Connection: close\r\n\r\n",
                  err ? err : "200 OK", r->out.len);
     else if (err)
-        buf_printf(&r->out, "! %s\n", err);
+        put_refusal(&r->out, err);
     else
         buf_puts(&r->out, ".\n");
     uv_buf_t b[2] = { uv_buf_init(r->head, (unsigned)strlen(r->head)),
@@ -300,6 +315,9 @@ static void on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
     if (!nl)
         return;
     uv_read_stop(st);
+    /* a line ended CRLF (nc -C, a Windows tool) is the same command */
+    if (nl > r->in.data && nl[-1] == '\r')
+        nl--;
     *nl = '\0';
     run_line(r, r->in.data);
 }

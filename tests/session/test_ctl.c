@@ -990,6 +990,58 @@ static int unix_connect(const char *path)
     return fd;
 }
 
+/* Sends bytes (len) on a new connection to the console's socket and
+ * reads its answer, whole, into out. */
+static void raw_ctl(const char *sock, const char *bytes, size_t len,
+                    char *out, size_t cap)
+{
+    int fd = unix_connect(sock);
+    ck_assert_int_eq(write(fd, bytes, len), (ssize_t)len);
+    size_t n = 0;
+    ssize_t r;
+    while (n < cap - 1 && (r = read(fd, out + n, cap - 1 - n)) > 0)
+        n += (size_t)r;
+    out[n] = '\0';
+    close(fd);
+}
+
+/* The console's odd lines: a number too long for an id is no id (not
+ * "no session -1"), a line ended CRLF is its command, and the operator's
+ * control bytes said back are shown as \xNN, never sent raw. */
+START_TEST(odd_lines_answered_plainly)
+{
+    tsrv_t *s = srv_start(NULL);
+    char dir[600], sock[700], out[4096];
+    srv_data_dir(s, dir, sizeof dir);
+    snprintf(sock, sizeof sock, "%s/ctl.sock", dir);
+    ck_assert(srv_wait_log(s, "console on ", WAIT_MS));
+    static const char *const bad_ids[] = {
+        "kick 99999999999999999999999\n", "kick 9223372036854775808\n",
+        "kick -1\n", "kick 1x\n",
+    };
+    for (size_t i = 0; i < sizeof bad_ids / sizeof bad_ids[0]; i++) {
+        raw_ctl(sock, bad_ids[i], strlen(bad_ids[i]), out, sizeof out);
+        ck_assert_msg(strcmp(out, "! kick needs a session id (from who)\n")
+                          == 0, "%s: %s", bad_ids[i], out);
+    }
+    /* the largest id is a number: asked for, and not there */
+    static const char max_id[] = "kick 9223372036854775807\n";
+    raw_ctl(sock, max_id, strlen(max_id), out, sizeof out);
+    ck_assert_str_eq(out, "! no session 9223372036854775807\n");
+    raw_ctl(sock, "help\r\n", strlen("help\r\n"), out, sizeof out);
+    ck_assert_msg(strstr(out, "\nkick ID ") && !strstr(out, "unknown"),
+                  "%s", out);
+    ck_assert_msg(strlen(out) >= 2 && !strcmp(out + strlen(out) - 2, ".\n"),
+                  "%s", out);
+    static const char odd[] = "bo\x1b[31mgus\x07\n";
+    raw_ctl(sock, odd, strlen(odd), out, sizeof out);
+    ck_assert_msg(strstr(out, "\n! unknown command \"bo\\x1b[31mgus\\x07\"\n"),
+                  "%s", out);
+    ck_assert_msg(!strchr(out, '\x1b') && !strchr(out, '\x07'), "%s", out);
+    srv_stop(s);
+}
+END_TEST
+
 /* Console connections that never send their line hold 16 places at most:
  * one more is closed at once, logged once for a burst, and the console
  * works again once they go. */
@@ -1304,6 +1356,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, ban_and_unban_an_address);
     tcase_add_test(tc, ban_a_name);
     tcase_add_test(tc, a_ban_with_a_duration_ends);
+    tcase_add_test(tc, odd_lines_answered_plainly);
     tcase_add_test(tc, idle_connections_are_bounded);
     tcase_add_test(tc, idle_scrapes_leave_the_console_alone);
     tcase_add_test(tc, a_silent_connection_is_closed_at_its_deadline);
