@@ -739,6 +739,11 @@ START_TEST(the_throw_cursor_skips_a_monster_out_of_range)
     aim_dagger(g);
     ck_assert_int_eq(g->target.x, 10);
     ck_assert_int_eq(g->target.y, 8);
+    /* A monster in view, the cursor on the player: not "nothing". */
+    ck_assert_int_eq(game_key(g, KEY_ENTER), 0);
+    ck_assert_str_eq(game_msg(g, 0)->text,
+                     "Move the cursor to what to throw at.");
+    ck_assert_int_eq(g->turn, 0);
     /* Euclidean: (5, 3) is 34 <= 36, in reach; (5, 4) is 41, not. */
     ck_assert(item_in_reach(0, 0, 5, 3, 6));
     ck_assert(!item_in_reach(0, 0, 5, 4, 6));
