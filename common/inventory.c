@@ -222,12 +222,12 @@ static void cast_fireball(game_t *g, const item_stats_t *k, int x, int y)
         const monster_t *m = &g->monsters[i];
         if (!m->alive || !item_in_reach(x, y, m->x, m->y, k->radius))
             continue;
-        game_log(g, MSG_GOOD, "The %s gets burned for %d hit points.",
+        game_log(g, MSG_GOOD, "The %s gets burned for %d damage.",
                  monster_stats(m->kind)->name, k->power);
         game_hurt_monster(g, i, k->power, 1);
     }
     if (item_in_reach(x, y, g->player.x, g->player.y, k->radius)) {
-        game_log(g, MSG_BAD, "You get burned for %d hit points.", k->power);
+        game_log(g, MSG_BAD, "You get burned for %d damage.", k->power);
         game_hurt_player(g, k->power, KILLER_FIREBALL);
     }
 }
@@ -341,6 +341,20 @@ static void flight(const game_t *g, int tx, int ty, int range, int *x,
     }
 }
 
+/* A throw that reached no monster says so (game version 9: only "You
+ * throw the dagger." showed): one aimed at a monster (x, y) missed it, a
+ * wall or the range in the way; else it falls to the floor. */
+static void tell_fall(game_t *g, int kind, int x, int y)
+{
+    const char *name = item_stats(kind)->name;
+    int m = game_monster_at(g, x, y);
+    if (m >= 0 && game_lit(g, x, y))
+        game_log(g, MSG_INFO, "The %s misses the %s.", name,
+                 monster_stats(g->monsters[m].kind)->name);
+    else
+        game_log(g, MSG_INFO, "The %s falls to the floor.", name);
+}
+
 int item_throw_at(game_t *g, int slot, int x, int y)
 {
     if (!item_can_throw(g, slot))
@@ -357,6 +371,8 @@ int item_throw_at(game_t *g, int slot, int x, int y)
     game_log(g, MSG_INFO, "You throw the %s.", name);
     if (hit >= 0)
         game_player_throws(g, kind, ench, hit);
+    else
+        tell_fall(g, kind, x, y);
     /* It lies where it stopped, to be picked up again, the same piece. */
     item_t *it = item_put(g, ITEM_THING, kind, lx, ly, 0);
     if (it) {

@@ -138,6 +138,14 @@ static void sleep_turns(game_t *g, int turns)
 int magic_use(game_t *g, int slot, const item_stats_t *k)
 {
     int kind = g->pack[slot];
+    /* A known one that can do nothing is kept, as a known health potion
+     * at full health is (game version 9: it was spent, for a turn); an
+     * unknown one is spent, and learnt. */
+    if (k->effect == EFFECT_IDENTIFY && item_known(g, kind) &&
+        !pack_has_unknown(g)) {
+        game_log(g, MSG_INFO, "You have nothing unknown to identify.");
+        return 0;
+    }
     magic_learn(g, kind);
     item_pack_remove(g, slot);
     switch (k->effect) {

@@ -26,6 +26,26 @@ static int healed(const game_t *g)
     return g->player.hp >= g->player.max_hp && g->player.poison == 0;
 }
 
+/* 1 if a line logged since `since` (log_total then) is bad news for the
+ * player (MSG_BAD: a blow at them, hit or miss, a theft, a summoning). */
+static int bad_news_since(const game_t *g, uint32_t since)
+{
+    for (int i = 0; game_msg(g, i) && game_msg(g, i)->seq >= since; i++)
+        if (game_msg(g, i)->kind == MSG_BAD)
+            return 1;
+    return 0;
+}
+
+/* 1 if the turn just taken hurt the player beyond the poison's own 1 HP
+ * (`poisoned`: poison was left before it) or brought bad news: what stops
+ * a rest or a count. The poison's tick does not (game version 9: each `R`
+ * rested one turn while poisoned, and a count stopped after every turn,
+ * with no line to say why; the poison is why one rests). */
+static int hurt_since(const game_t *g, int hp, int poisoned, uint32_t since)
+{
+    return g->player.hp < hp - (poisoned ? 1 : 0) || bad_news_since(g, since);
+}
+
 int rest_until_healed(game_t *g)
 {
     if (game_monster_in_view(g)) {
@@ -38,12 +58,19 @@ int rest_until_healed(game_t *g)
     }
     int turns = 0;
     while (turns < REST_MAX) {
-        int hp = g->player.hp;
+        int hp = g->player.hp, poisoned = g->player.poison > 0;
+        uint32_t since = g->log_total;
+        game_in_view_t seen; /* none: refused with one in view */
+        game_in_view(g, &seen);
         rest_wait(g);
         turns++;
-        if (g->mode != MODE_PLAY || g->player.hp < hp ||
-            game_monster_in_view(g) || healed(g))
+        if (g->mode != MODE_PLAY || hurt_since(g, hp, poisoned, since) ||
+            healed(g))
             break;
+        if (game_monster_in_view(g)) {
+            game_tell_stop(g, &seen); /* the blow, if any, told itself */
+            break;
+        }
     }
     if (g->mode == MODE_PLAY && healed(g))
         game_log(g, MSG_INFO, "You rest %d turns: HP %d/%d.", turns,
@@ -58,19 +85,10 @@ void rest_count_begin(game_t *g)
     game_log(g, MSG_SYSTEM, "Count: type a number, then . or a direction.");
 }
 
-/* 1 if a line logged since `since` (log_total then) is bad news for the
- * player (MSG_BAD: a blow at them, hit or miss, a theft, a summoning). */
-static int bad_news_since(const game_t *g, uint32_t since)
-{
-    for (int i = 0; game_msg(g, i) && game_msg(g, i)->seq >= since; i++)
-        if (game_msg(g, i)->kind == MSG_BAD)
-            return 1;
-    return 0;
-}
-
 /* n waits or steps by (dx, dy); stops after the turn in which HP is lost,
  * a blow or other bad news comes (a miss or a blow for nothing too: game
- * version 9; a wait healed as much as a blow took), a monster not in view
+ * version 9; a wait healed as much as a blow took; not the poison's own
+ * HP: hurt_since), a monster not in view
  * before the turn is (named: game_tell_stop; the slots in view are
  * compared, as a count may start with monsters in view and one may leave
  * as another comes), a step is a blow rather than a move or
@@ -81,7 +99,7 @@ static int repeat(game_t *g, int n, int wait, int dx, int dy)
 {
     int turns = 0;
     for (int i = 0; i < n; i++) {
-        int hp = g->player.hp;
+        int hp = g->player.hp, poisoned = g->player.poison > 0;
         int x = g->player.x, y = g->player.y;
         uint32_t since = g->log_total;
         game_in_view_t seen;
@@ -89,8 +107,7 @@ static int repeat(game_t *g, int n, int wait, int dx, int dy)
         if (!(wait ? rest_wait(g) : game_step(g, dx, dy)))
             break;
         turns++;
-        if (g->mode != MODE_PLAY || g->player.hp < hp ||
-            bad_news_since(g, since) ||
+        if (g->mode != MODE_PLAY || hurt_since(g, hp, poisoned, since) ||
             (!wait && g->player.x == x && g->player.y == y))
             break;
         if (game_came_into_view(g, &seen) >= 0 ||

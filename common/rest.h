@@ -20,8 +20,9 @@
 int rest_wait(game_t *g);
 
 /* `R`: waits until HP is full and no poison is left, a monster comes
- * into view, HP is lost, or REST_MAX turns. Refused with a monster in view
- * or nothing to heal (no turn). Returns 1 if it took a turn. */
+ * into view (named), HP is lost to anything but the poison, a blow comes,
+ * or REST_MAX turns. Refused with a monster in view or nothing to heal (no
+ * turn). Returns 1 if it took a turn. */
 int rest_until_healed(game_t *g);
 
 /* `0`: MODE_COUNT, the count at 0. */

@@ -2,9 +2,20 @@
  * (the tutorials' tile picker, without its nested loop). */
 #include "target.h"
 
+#include <string.h>
+
 #include "inventory.h"
 #include "magic.h"
 #include "keys.h"
+
+/* The label of an unknown scroll's name ("ZELGO MER" of "scroll labelled
+ * ZELGO MER"). */
+static const char *scroll_label(const char *name)
+{
+    static const char prefix[] = "scroll labelled ";
+    size_t n = sizeof prefix - 1;
+    return strncmp(name, prefix, n) == 0 ? name + n : name;
+}
 
 void target_begin(game_t *g, int slot)
 {
@@ -25,9 +36,12 @@ void target_begin(game_t *g, int slot)
         game_log(g, MSG_SYSTEM,
                  "Aim the %s: move the cursor; Enter or . casts, Esc cancels.",
                  item_stats(kind)->name);
-    else /* a label is long: the words that fit */
-        game_log(g, MSG_SYSTEM, "Aim the %s: Enter or . casts, Esc cancels.",
-                 item_name(g, kind, 1, name, sizeof name));
+    else /* by its label alone: "scroll labelled JUYED AWK YACC" and the
+            whole prompt is longer than a line of the log holds */
+        game_log(g, MSG_SYSTEM,
+                 "Aim the scroll %s: move the cursor; Enter or . casts, Esc "
+                 "cancels.",
+                 scroll_label(item_unknown_name(g, kind, name, sizeof name)));
 }
 
 void target_begin_throw(game_t *g, int slot)
@@ -63,6 +77,15 @@ static int choose(game_t *g)
     }
     if (!target_allowed(g, t->x, t->y)) {
         game_log(g, MSG_INFO, "That is out of range.");
+        return 0;
+    }
+    /* With no monster in view the cursor starts on the player, and Enter
+     * threw the thing onto its own tile for a turn (game version 9). */
+    if (t->purpose == TARGET_THROW && t->x == g->player.x &&
+        t->y == g->player.y) {
+        game_log(g, MSG_INFO, game_monster_in_view(g)
+                                  ? "Move the cursor to what to throw at."
+                                  : "There is nothing to throw at.");
         return 0;
     }
     g->mode = MODE_PLAY;

@@ -345,8 +345,9 @@ static void monster_act(game_t *g, monster_t *m, ai_turn_t *t,
     if (!m->loot && in_view && ai_wants_to_flee(m->hp, k->hp)) {
         if (m->fled >= MONSTER_FLEE_TURNS)
             hp = k->hp; /* it has run long enough: it turns back */
-        else
-            m->fled++;
+        else if (m->fled++ == 0) /* told once: it ran silently, and the
+                                    next attack key walked after it */
+            game_log(g, MSG_WARN, "The %s flees!", k->name);
     }
     int act = ai_decide(&g->map, t, occ, &g->rng, m->x, m->y, in_view, hp,
                         k->hp, &nx, &ny);

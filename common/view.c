@@ -448,7 +448,7 @@ static const char *const help_lines[] = {
     "  Drop          d, then a letter  Go down          >  (on the stairs)",
     "  Look          ;  or  x          Character        @  or  C",
     "  Messages      P  (history)      Quit Q (asks y/n)   Save & leave S",
-    "  Options       O  (display)      Autopickup A on/off  Redraw Ctrl-L",
+    "  Options       O  (display)      Autopickup A (starts off)  Redraw ^L",
     "  Rest          R  (until healed) Count  0, a number, then . or a move",
     "  Throw         t, then a letter  Discoveries      \\  (what you learned)",
     "",

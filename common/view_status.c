@@ -162,7 +162,8 @@ static int draw_bar(const game_t *g, const display_t *d, screen_t *s, int x,
 {
     const player_t *p = &g->player;
     int utf8 = d->glyphs == GLYPHS_UTF8;
-    int fill = p->max_hp > 0 ? (p->hp * 10 + p->max_hp - 1) / p->max_hp : 0;
+    /* Rounded down: full only at the maximum (28/30 read as full). */
+    int fill = p->max_hp > 0 ? p->hp * 10 / p->max_hp : 0;
     if (x < width)
         screen_put(s, x++, y, '[', COL_WHITE, COL_DEFAULT, 0);
     for (int i = 0; i < 10 && x < width; i++)
@@ -180,8 +181,12 @@ static int draw_bar(const game_t *g, const display_t *d, screen_t *s, int x,
 static int draw_count(const game_t *g, screen_t *s, int y, int width)
 {
     char line[48];
-    snprintf(line, sizeof line, "Count: %d - then . or a direction.",
-             g->count);
+    /* No number before a digit: "Count: 0" read as a count of nothing. */
+    if (g->count > 0)
+        snprintf(line, sizeof line, "Count: %d - then . or a direction.",
+                 g->count);
+    else
+        snprintf(line, sizeof line, "Count: type a number.");
     if ((unsigned)y < (unsigned)s->h)
         screen_keep_row(s, y); /* put writes its cells */
     put(s, 0, y, width, line, COL_BYELLOW, ATTR_BOLD);

@@ -91,8 +91,12 @@ void game_log(game_t *g, int kind, const char *fmt, ...)
     if (text >= (const char *)g->log && text < (const char *)(g->log + LOG_MAX))
         text = strcpy(buf, text); /* a line of the log, about to change */
     msg_t *last = g->log_count > 0 ? (msg_t *)game_msg(g, 0) : NULL;
+    /* Only within a turn (game version 9): a blow merged over turns read
+     * as "The skeleton hits you for 2 damage! (x6)" while HP fell over
+     * three of them. */
+    uint16_t turn = (uint16_t)g->turn;
     if (last && last->kind == kind && last->repeat < 255 &&
-        reads_as(last->text, text, last->repeat)) {
+        last->turn == turn && reads_as(last->text, text, last->repeat)) {
         int n = last->repeat > 1 ? last->repeat + 1 : 2;
         memset(last->text, 0, sizeof last->text);
         repeated(last->text, text, n);
@@ -112,6 +116,7 @@ void game_log(game_t *g, int kind, const char *fmt, ...)
     /* Clear the whole slot so that the state hash never sees stale bytes. */
     memset(m, 0, sizeof *m);
     m->seq = g->log_total++;
+    m->turn = turn;
     copy_cut(m->text, text, MSG_LEN - 1);
     m->kind = (uint8_t)kind;
 }
@@ -296,6 +301,12 @@ void target_cursor_home(game_t *g)
 {
     target_t *t = &g->target;
     int i = game_nearest_in_view(g);
+    /* The nearest is out of the range (Euclidean, as the distance here):
+     * so is every other, and the cursor started where Enter is refused. */
+    if (i >= 0 && t->range > 0 &&
+        !item_in_reach(g->player.x, g->player.y, g->monsters[i].x,
+                       g->monsters[i].y, t->range))
+        i = -1;
     t->x = i >= 0 ? g->monsters[i].x : g->player.x;
     t->y = i >= 0 ? g->monsters[i].y : g->player.y;
 }
@@ -316,9 +327,7 @@ void game_tell_stop(game_t *g, const game_in_view_t *before)
         game_log(g, MSG_WARN, "%s %s comes into view.",
                  monster_article(kind)[1] ? "An" : "A",
                  monster_stats(kind)->name);
-    } else if (g->map.tile[g->player.y][g->player.x] == TILE_STAIRS &&
-             !item_find(g, ITEM_THING, g->player.x, g->player.y))
-        game_log(g, MSG_INFO, "You are on the stairs: > goes down.");
+    }
 }
 
 /* --- keys ------------------------------------------------------------------ */
@@ -387,6 +396,10 @@ static void arrive(game_t *g)
     if (it)
         game_log(g, MSG_INFO, "You see %s here.",
                  item_floor_a_name(g, it, name, sizeof name));
+    else if (g->map.tile[g->player.y][g->player.x] == TILE_STAIRS)
+        /* Hidden under the `@`: told by every arrival (game version 9: a
+         * step, a travel's end and a count said nothing, a run did). */
+        game_log(g, MSG_INFO, "You are on the stairs: > goes down.");
 }
 
 /* The wielded weapon's row, or NULL (fists). */

@@ -89,9 +89,10 @@ typedef struct game_options {
 typedef struct msg {
     char text[MSG_LEN];
     uint8_t kind;   /* enum msg_kind */
-    uint8_t repeat; /* the same line logged this many times in a row (0 or
-                       1: once); text then ends in " (xN)" */
-    uint8_t pad[2]; /* always 0 */
+    uint8_t repeat; /* the same line logged this many times in a row in
+                       one turn (0 or 1: once); text then ends in " (xN)" */
+    uint16_t turn;  /* the turn it was logged in (its low 16 bits): a line
+                       merges only with the same line of the same turn */
     uint32_t seq;   /* lines logged before this one, over the whole game */
 } msg_t;
 
@@ -306,7 +307,8 @@ int game_place_monster(game_t *g, int kind, int x, int y);
 void game_update_fov(game_t *g);
 
 /* Puts g->target's cursor on the nearest living monster in view (ties: the
- * lower slot), else on the player: where aiming and looking start. */
+ * lower slot) if it is within g->target.range (0: any), else on the
+ * player: where aiming and looking start. */
 void target_cursor_home(game_t *g);
 
 /* The slot of the living monster in view nearest the player (ties: the
@@ -331,12 +333,13 @@ int game_came_into_view(const game_t *g, const game_in_view_t *before);
  * stairs (running, travel, autoexplore and counted steps). */
 int game_stop_here(const game_t *g);
 
-/* After a walk, a run or a count stopped short of its end: why, where
- * the screen does not show it (game version 9). A monster that came into
- * view since `before` (the view before the turn, or the walk) is named,
- * the nearest of them ("A goblin comes into view."); else the stairs,
- * hidden under the `@`, are told. An item underfoot is told by the step
- * ("You see ... here."), a blow by its own line. */
+/* After a walk, a run, a count or a rest stopped short of its end: why,
+ * where the screen does not show it (game version 9). A monster that came
+ * into view since `before` (the view before the turn, or the walk) is
+ * named, the nearest of them ("A goblin comes into view."). An item
+ * underfoot is told by the step ("You see ... here."), and so are the
+ * stairs hidden under the `@` ("You are on the stairs: > goes down."); a
+ * blow by its own line. */
 void game_tell_stop(game_t *g, const game_in_view_t *before);
 
 /* One step of the player by (dx, dy): a move (a turn), a bump attack (a

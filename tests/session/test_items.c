@@ -257,7 +257,8 @@ START_TEST(fireball_cancelled_then_cast_with_a_click)
     item_unknown_name(g, IK_FIREBALL, label, sizeof label);
     play_keys(c, g, &pl, pl.mark[0], pl.mark[0] + 1);
     ck_assert(game_targeting(g));
-    snprintf(want, sizeof want, "Aim the %s: Enter or . casts", label);
+    snprintf(want, sizeof want, "Aim the scroll %s: move the cursor; Enter",
+             label + strlen("scroll labelled "));
     ck_assert(cl_screen_has(c, want));
     ck_assert(cl_stream_has(c, MOUSE_ON));
     ck_assert(!cl_stream_has(c, MOUSE_OFF));

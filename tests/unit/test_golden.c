@@ -40,10 +40,10 @@ typedef struct golden {
  * dead. Seed 9 was picked because its walk fights under every ruleset and
  * each ruleset ends on a different turn. Pinned for GAME_VERSION 9. */
 static const golden_t expected[] = {
-    { RULES_POWER, 0x4c35334900603186, 0xdcd39be1, 739, 2, 0 },
-    { RULES_ATTACK_DEFENSE, 0xae8d4b7db975d328, 0x808bf969, 715, 2, 0 },
-    { RULES_D10, 0x3c70eae67397a4d7, 0x8284634c, 809, 1, 0 },
-    { RULES_DICE_POOL, 0x2f0041ff0cf8c9f2, 0x04c53603, 806, 1, 0 },
+    { RULES_POWER, 0xd73f3d7dccb13b53, 0x44b404bd, 739, 2, 0 },
+    { RULES_ATTACK_DEFENSE, 0x1e6adecea29d6bfa, 0xf7867672, 715, 2, 0 },
+    { RULES_D10, 0xaab03fd3bac3010b, 0xf9a7a06c, 809, 1, 0 },
+    { RULES_DICE_POOL, 0xee05e553f970e1ed, 0x9e194fa3, 806, 1, 0 },
 };
 
 /* xorshift64*: the key generator. */

@@ -291,7 +291,7 @@ START_TEST(fireball_burns_within_3_not_4)
     ck_assert_int_eq(g->turn, 1);
     ck_assert_int_eq(g->mode, MODE_PLAY);
     ck_assert(log_has(g, "The fireball explodes, burning everything within 3 tiles!"));
-    ck_assert(log_has(g, "The orc gets burned for 12 hit points."));
+    ck_assert(log_has(g, "The orc gets burned for 12 damage."));
     ck_assert(!log_has(g, "You get burned"));
     game_free(g);
 }
@@ -304,7 +304,7 @@ START_TEST(fireball_hurts_the_player_inside)
     ck_assert_int_eq(fireball_at(g, 12, 8), 1); /* the player is 2 away */
     ck_assert_int_eq(g->player.hp, 30 - 12);
     ck_assert_int_eq(g->monsters[m].hp, 16 - 12);
-    ck_assert(log_has(g, "You get burned for 12 hit points."));
+    ck_assert(log_has(g, "You get burned for 12 damage."));
     game_free(g);
 
     /* And it can kill: the cause is the player's own fireball. */

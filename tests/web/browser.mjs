@@ -174,7 +174,8 @@ try {
     }
   }
   for (const k of plan.aim) await page.keyboard.press(k);
-  await waitText('Aim the scroll labelled'); // unknown until cast
+  if ((await waitText('Aim the scroll ')).includes('Aim the scroll of')) // unknown until cast
+    throw new Error('aiming told the scroll');
   // The click: the middle of terminal cell (column, row) = the map tile.
   const box = await page.locator('.xterm-screen').boundingBox();
   const cols = await page.evaluate(() => term.cols);
@@ -209,7 +210,8 @@ try {
     }
   }
   for (const k of plan.aim) await page.keyboard.press(k);
-  await waitText('Aim the scroll labelled'); // unknown until cast
+  if ((await waitText('Aim the scroll ')).includes('Aim the scroll of')) // unknown until cast
+    throw new Error('aiming told the scroll');
   const tbox = await page.locator('.xterm-screen').boundingBox();
   const [tcols, trows] = await page.evaluate(() => [term.cols, term.rows]);
   if (tcols < 80 || trows < 24) throw new Error(`the tablet is ${tcols}x${trows}`);
