@@ -321,8 +321,12 @@ int sess_web_init(sess_t *s)
         return -1;
     s->tr = &ws_transport;
     s->conn = s->web;
-    return wsconn_init(s->web, &wcb, s, s->srv->cfg.max_cols,
-                       s->srv->cfg.max_rows);
+    if (wsconn_init(s->web, &wcb, s, s->srv->cfg.max_cols,
+                    s->srv->cfg.max_rows) != 0)
+        return -1;
+    /* (a key read at start only: the string lives as long as the loop) */
+    s->web->origins = s->srv->cfg.ws_origins;
+    return 0;
 }
 
 /* An SSH player's: the bridge's records (ssh_link.h), not telnet, and its
