@@ -1,5 +1,5 @@
 /* wsconn.c - HTTP request, then WebSocket, for the browser (wsconn.h). */
-#define _GNU_SOURCE /* strcasestr */
+#define _GNU_SOURCE /* memmem */
 #include "wsconn.h"
 
 #include <ctype.h>
