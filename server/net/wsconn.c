@@ -321,7 +321,7 @@ static const ws_fault_t *upgrade_fault(const wsconn_t *c)
         "a WebSocket upgrade asked with HEAD" };
     static const ws_fault_t other_site = {
         "403 Forbidden", "",
-        "a WebSocket upgrade from another site's page (Origin)" };
+        "a WebSocket upgrade from another site's page" };
     if (c->hp.http_major != 1 || c->hp.http_minor != 1)
         return &not_11;
     if (c->head_only)

@@ -296,12 +296,30 @@ static int on_ws_page(void *ctx, const char *path, const char *query)
     return site_request(ctx, path, query);
 }
 
+/* An upgrade refused for its Origin: the Origin, for the log (what a
+ * host whose pages are elsewhere puts in ws_origins); printable ASCII
+ * only, the rest '?', as it is the client's. "" for any other refusal. */
+static void refused_origin(const wsconn_t *c, char *out, size_t size)
+{
+    out[0] = '\0';
+    if (strncmp(c->refused, "403 ", 4) != 0 || !c->has_origin)
+        return;
+    size_t n = 0;
+    n += (size_t)snprintf(out, size, " (Origin: ");
+    for (size_t i = 0; i < c->origin_len && n + 3 < size; i++)
+        out[n++] = c->origin[i] >= 0x20 && c->origin[i] < 0x7f ? c->origin[i]
+                                                               : '?';
+    snprintf(out + n, size - n, ")");
+}
+
 static void on_ws_done(void *ctx)
 {
     sess_t *s = ctx;
     if (s->web->refused && s->web->refused_why) { /* answered: say why */
-        log_info("refused %s: %s: %s", s->addr, s->web->refused,
-                 s->web->refused_why);
+        char origin[sizeof s->web->origin + 16];
+        refused_origin(s->web, origin, sizeof origin);
+        log_info("refused %s: %s: %s%s", s->addr, s->web->refused,
+                 s->web->refused_why, origin);
         if (!s->web->busy) /* a limit's: counted by refuse() already */
             refusal_count(REFUSE_BAD_HTTP);
     }

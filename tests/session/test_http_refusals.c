@@ -86,7 +86,8 @@ START_TEST(requests_refused_are_answered_and_logged)
     static const char other[] = "GET /ws HTTP/1.1\r\nHost: play.example\r\n"
         "Origin: https://evil.example\r\n" UPGRADE_HEADERS "\r\n";
     expect(s, other, sizeof other - 1, "HTTP/1.1 403 Forbidden\r\n",
-           "a WebSocket upgrade from another site's page (Origin)");
+           "a WebSocket upgrade from another site's page "
+           "(Origin: https://evil.example)");
     static const char noup[] = "GET /ws HTTP/1.1\r\nHost: x\r\n\r\n";
     expect(s, noup, sizeof noup - 1, "HTTP/1.1 426 Upgrade Required\r\n",
            "/ws without a WebSocket upgrade (version 13)");
