@@ -238,7 +238,8 @@ build/san/tests/session/test_rebuilds: | build/san/tests/preload/rebuild_hold.so
 build/san/tests/preload/hash_hold.so: tests/preload/hash_hold.c build/san/flags
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(WARN) -O1 -g -fPIC -shared $(CFLAGS) $(LDFLAGS) $< -ldl -o $@
-build/san/tests/session/test_hash_busy: | build/san/tests/preload/hash_hold.so
+build/san/tests/session/test_hash_busy build/san/tests/session/test_site: | build/san/tests/preload/hash_hold.so
+# (test_site: a page's dump held behind a password check)
 
 # The browser test's helper: a seed and keys for aiming a scroll (game core
 # and the tests' walker only).

@@ -197,6 +197,7 @@ static const key_def_t keys[] = {
     CHECKED_KEY(combat, "combat ruleset: power, attack-defense, d10 or dice-pool", check_combat),
     CHECKED_KEY(log_level, "error, info or debug", check_log_level),
     CHECKED_KEY(proxy_protocol, "on: connections from proxy_trusted begin with a PROXY header (v1 or v2) naming the player's address", check_on_off),
+    STR_KEY(ws_origins, "hosts (host or host:port, comma-separated) whose pages may open the browser's WebSocket besides the server's own address (empty: only pages from the address the browser asked, its Host)"),
     CHECKED_KEY(proxy_trusted, "the balancers' addresses or networks, comma-separated (10.0.0.0/8, ::1)", check_trusted),
     INT_KEY(guest_min_turns, 0, 1000000, "a guest's game of fewer turns is not stored (0: every game)"),
     INT_KEY(guest_keep_days, 0, 36500, "days a guest's game is kept unless in the hall of fame (0: for ever)"),

@@ -63,6 +63,8 @@ typedef struct config {
     char log_level[16];      /* error, info, debug */
     char proxy_protocol[8];  /* "on": trusted balancers send a PROXY header */
     char proxy_trusted[CONFIG_STR_MAX]; /* addresses and networks */
+    char ws_origins[CONFIG_STR_MAX]; /* other sites whose pages may open
+                                        the WebSocket (wsconn.h) */
     int guest_min_turns;     /* a guest's shorter game is not stored */
     int guest_keep_days;     /* a guest's game is deleted after; 0 = never */
     int news_interval_ms;    /* at most one line of news this often */

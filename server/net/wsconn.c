@@ -1,5 +1,5 @@
 /* wsconn.c - HTTP request, then WebSocket, for the browser (wsconn.h). */
-#define _GNU_SOURCE /* strcasestr */
+#define _GNU_SOURCE /* memmem */
 #include "wsconn.h"
 
 #include <ctype.h>
@@ -59,14 +59,44 @@ static int field_is(const wsconn_t *c, const char *name)
     return c->field_len == strlen(name) && strcasecmp(c->field, name) == 0;
 }
 
+#define TOK_NO 0xff /* the Connection token being read is not "upgrade" */
+
+/* The end of one of Connection's tokens (a comma, or the value's end). */
+static void conn_token_done(wsconn_t *c)
+{
+    if (c->tok_len == 7)
+        c->conn_upgrade = 1;
+    c->tok_len = c->tok_end = 0;
+}
+
+/* Connection's value, read as it streams: "Upgrade", or a list such as
+ * "keep-alive, Upgrade" of any length, one token of which must be
+ * "upgrade" whole (not "upgrade-insecure"). Nothing is kept but how far
+ * the current token matches. */
+static void conn_tokens(wsconn_t *c, const char *at, size_t n)
+{
+    static const char want[] = "upgrade";
+    for (size_t i = 0; i < n; i++) {
+        char ch = at[i];
+        if (ch == ',')
+            conn_token_done(c);
+        else if (ch == ' ' || ch == '\t')
+            c->tok_end = c->tok_len > 0;
+        else if (c->tok_end || c->tok_len >= sizeof want - 1 ||
+                 tolower((unsigned char)ch) != want[c->tok_len])
+            c->tok_len = TOK_NO;
+        else
+            c->tok_len++;
+    }
+}
+
 /* A header's value is complete: keep what the upgrade needs. */
 static void header_done(wsconn_t *c)
 {
     if (field_is(c, "Upgrade"))
         c->want_ws = strcasecmp(c->value, "websocket") == 0;
     else if (field_is(c, "Connection"))
-        /* "Upgrade", or a list such as "keep-alive, Upgrade" */
-        c->conn_upgrade = strcasestr(c->value, "upgrade") != NULL;
+        conn_token_done(c);
     else if (field_is(c, "Sec-WebSocket-Version"))
         c->version_ok = strcmp(c->value, "13") == 0;
     c->field_len = c->value_len = 0;
@@ -90,7 +120,16 @@ static int on_value(http_parser *p, const char *at, size_t n)
     c->in_value = 1;
     if (field_is(c, "Sec-WebSocket-Key"))
         take(c->key, sizeof c->key, &c->key_len, at, n);
-    else if (field_is(c, "If-None-Match"))
+    else if (field_is(c, "Connection"))
+        conn_tokens(c, at, n);
+    else if (field_is(c, "Host"))
+        c->host_cut |= (uint8_t)take(c->host, sizeof c->host, &c->host_len,
+                                     at, n);
+    else if (field_is(c, "Origin")) {
+        c->has_origin = 1;
+        c->origin_cut |= (uint8_t)take(c->origin, sizeof c->origin,
+                                       &c->origin_len, at, n);
+    } else if (field_is(c, "If-None-Match"))
         take(c->inm, sizeof c->inm, &c->inm_len, at, n);
     else
         take(c->value, sizeof c->value, &c->value_len, at, n);
@@ -103,11 +142,16 @@ static int on_headers_complete(http_parser *p)
     if (c->in_value)
         header_done(c);
     c->in_value = 0;
+    c->head_only = p->method == HTTP_HEAD;
     /* No request of ours has a body: one that has is refused (an
-     * upgrade's would otherwise be read as frames). */
+     * upgrade's would otherwise be read as frames), as is any other
+     * method, here at the head's end: its body is never waited for (it
+     * may never come) nor counted as head. */
     if ((p->flags & F_CHUNKED) ||
         (p->content_length > 0 && p->content_length != ULLONG_MAX))
         c->has_body = 1;
+    if (c->has_body || (p->method != HTTP_GET && p->method != HTTP_HEAD))
+        http_parser_pause(p, 1); /* answered by wsconn_feed */
     return 0;
 }
 
@@ -126,18 +170,27 @@ static const http_parser_settings parser_settings = {
 };
 
 /* A short answer, text a line long (the status itself where body is
- * NULL), then the end. extra: more header lines ("" for none). why: for
- * the owner's log. */
+ * NULL; a HEAD's without it), then the end. extra: more header lines (""
+ * for none). why: for the owner's log. Never cached (a refusal is of its
+ * moment) nor sniffed as anything but text. */
 static void refuse_body(wsconn_t *c, const char *status, const char *extra,
                         const char *body, const char *why)
 {
     char out[512];
     if (!body)
         body = status;
+    /* a 426 names the upgrade it wants as hop-by-hop, in the one
+     * Connection header */
+    int upgrade = strncmp(status, "426 ", 4) == 0;
     int n = snprintf(out, sizeof out,
-                     "HTTP/1.1 %s\r\n%sContent-Type: text/plain\r\n"
-                     "Content-Length: %zu\r\nConnection: close\r\n\r\n%s\n",
-                     status, extra, strlen(body) + 1, body);
+                     "HTTP/1.1 %s\r\n%sContent-Type: text/plain; "
+                     "charset=utf-8\r\nContent-Length: %zu\r\n"
+                     "Cache-Control: no-store\r\n"
+                     "X-Content-Type-Options: nosniff\r\n"
+                     "Connection: %s\r\n\r\n%s%s",
+                     status, extra, strlen(body) + 1,
+                     upgrade ? "Upgrade, close" : "close",
+                     c->head_only ? "" : body, c->head_only ? "" : "\n");
     c->cb.send(c->ctx, out, (size_t)n);
     c->refused = status;
     c->refused_why = why;
@@ -189,6 +242,7 @@ static void serve(wsconn_t *c, const web_asset_t *a)
                      a->len, a->etag, a->cache); /* (a 304's length is the
                                                     200's; it has no body) */
     c->cb.send(c->ctx, head, (size_t)n);
+    same |= c->head_only; /* (its head is the GET's: no body) */
     c->file = same ? NULL : a->data;
     c->file_len = same ? 0 : a->len;
     c->stage = WS_DONE;
@@ -204,6 +258,46 @@ void wsconn_refuse_busy(wsconn_t *c, const char *why, const char *line)
     snprintf(c->busy_line, sizeof c->busy_line, "%s", line ? line : "");
 }
 
+/* 1 when the list (host or host:port, comma-separated, each maybe with
+ * its scheme; NULL: none) names host, the Origin's host[:port]. */
+static int origin_listed(const char *list, const char *host)
+{
+    size_t hn = strlen(host);
+    while (list && *list) {
+        list += strspn(list, " \t,");
+        size_t n = strcspn(list, ", \t");
+        const char *e = list, *scheme = memmem(list, n, "://", 3);
+        size_t en = n;
+        if (scheme) {
+            e = scheme + 3;
+            en = n - (size_t)(e - list);
+        }
+        if (en > 0 && en == hn && strncasecmp(e, host, hn) == 0)
+            return 1;
+        list += n;
+    }
+    return 0;
+}
+
+/* Whether this upgrade may open: a browser says which site's page asks
+ * (Origin, "scheme://host[:port]"), and a page of another site must not
+ * open sessions from its visitors' browsers. A client without an Origin
+ * is no browser's page (a script, a test): let in. A page from the Host
+ * it asks, or from one the host lists (config ws_origins: a page that
+ * embeds the terminal elsewhere, a proxy that renames the Host), is. */
+static int origin_allowed(const wsconn_t *c)
+{
+    if (!c->has_origin)
+        return 1;
+    const char *o = strstr(c->origin, "://");
+    if (c->origin_cut || !o)
+        return 0; /* ("null", from a sandbox or a file: no site) */
+    o += 3;
+    if (!c->host_cut && c->host_len > 0 && strcasecmp(o, c->host) == 0)
+        return 1;
+    return origin_listed(c->origins, o);
+}
+
 /* The answer to a request for /ws that is not an upgrade this module
  * would open: its status, header lines and why (for the owner's log). */
 typedef struct {
@@ -217,24 +311,34 @@ static const ws_fault_t *upgrade_fault(const wsconn_t *c)
     static const ws_fault_t not_11 = {
         "400 Bad Request", "", "a WebSocket upgrade not over HTTP/1.1" };
     static const ws_fault_t no_upgrade = {
-        "426 Upgrade Required", "Upgrade: websocket\r\nConnection: Upgrade"
-        "\r\nSec-WebSocket-Version: 13\r\n",
+        "426 Upgrade Required", "Upgrade: websocket\r\n"
+        "Sec-WebSocket-Version: 13\r\n",
         "/ws without a WebSocket upgrade (version 13)" };
     static const ws_fault_t bad_key = {
         "400 Bad Request", "", "a WebSocket upgrade without a proper key" };
+    static const ws_fault_t not_get = {
+        "405 Method Not Allowed", "Allow: GET\r\n",
+        "a WebSocket upgrade asked with HEAD" };
+    static const ws_fault_t other_site = {
+        "403 Forbidden", "",
+        "a WebSocket upgrade from another site's page" };
     if (c->hp.http_major != 1 || c->hp.http_minor != 1)
         return &not_11;
+    if (c->head_only)
+        return &not_get;
     if (!c->want_ws || !c->conn_upgrade || !c->version_ok)
         return &no_upgrade;
     if (c->key_len == 0 || c->key_len >= sizeof c->key - 1)
         return &bad_key;
+    if (!origin_allowed(c))
+        return &other_site;
     return NULL;
 }
 
 /* 1 when the request is a WebSocket upgrade this module would open. */
 static int good_upgrade(const wsconn_t *c)
 {
-    return strcmp(c->url, "/ws") == 0 && !upgrade_fault(c);
+    return strcmp(c->url, "/ws") == 0 && !c->has_body && !upgrade_fault(c);
 }
 
 static void send_switch(wsconn_t *c)
@@ -294,8 +398,9 @@ static int answer(wsconn_t *c)
         refuse(c, "414 URI Too Long", "a path too long");
         return 0;
     }
-    if (c->hp.method != HTTP_GET) {
-        refuse(c, "405 Method Not Allowed", "a method other than GET");
+    if (c->hp.method != HTTP_GET && c->hp.method != HTTP_HEAD) {
+        refuse_with(c, "405 Method Not Allowed", "Allow: GET, HEAD\r\n",
+                    "a method other than GET and HEAD");
         return 0;
     }
     if (c->has_body) {
@@ -338,6 +443,10 @@ void wsconn_reply(wsconn_t *c, const char *status, const char *type,
                      "X-Content-Type-Options: nosniff\r\n"
                      "Connection: close\r\n\r\n", status, type, len, cache);
     c->cb.send(c->ctx, head, (size_t)n);
+    if (c->head_only) { /* the GET's head, its length too: no body */
+        free(body);
+        body = NULL;
+    }
     c->body = body;
     c->file = (const unsigned char *)body;
     c->file_len = body ? len : 0;
@@ -483,12 +592,11 @@ static int feed_frames(wsconn_t *c, const char *p, size_t n)
 {
     if (wsframe_scan(&c->frames, (const uint8_t *)p, n) != 0) {
         /* refused at its header: a close frame, then the end */
-        int too_big = strstr(c->frames.why, "longer") != NULL;
-        wslay_event_queue_close(c->ws, too_big ? WSLAY_CODE_MESSAGE_TOO_BIG
-                                               : WSLAY_CODE_POLICY_VIOLATION,
-                                NULL, 0);
+        uint16_t code = c->frames.code;
+        wslay_event_queue_close(c->ws, code, NULL, 0);
         wslay_event_send(c->ws);
-        c->refused = too_big ? "close 1009" : "close 1008";
+        c->refused = code == 1009 ? "close 1009"
+                   : code == 1008 ? "close 1008" : "close 1002";
         c->refused_why = c->frames.why;
         c->stage = WS_DONE;
         c->cb.done(c->ctx);

@@ -24,18 +24,24 @@
  *     binary messages, server -> page  screen bytes (ANSI, UTF-8)
  *     text "token T", server -> page   a guest's game's token, to resume it
  *                                      with after a drop
- *   anything else                    404 or 405, then the end
+ *   HEAD for a file or a page        the GET's head, without its body
+ *   anything else                    404, or 405 (with Allow), then the end
  *
- * Refusals are answered, never silent (refused says what, for the log):
- * 400 a request http_parser cannot parse, or /ws over anything but
- * HTTP/1.1 or without a proper key; 413 a request with a body (none of
- * ours has one, and an upgrade's body would be read as frames); 414 a
- * path past the url buffer; 426 /ws without the upgrade headers or
- * version 13; 431 a head past WS_HEAD_MAX bytes; for a connection the
- * server could not take (wsconn_refuse_busy), a WebSocket opened and
- * closed with 1013 and the reason, any other request 503. Frames: one
- * longer than WS_MSG_MAX, or any fragment, is refused as soon as its
- * header arrives with a close frame (1009, 1008). */
+ * Refusals are answered, never silent (refused says what, for the log),
+ * as soon as the request's head is in (a body is never waited for, nor
+ * counted as head): 400 a request http_parser cannot parse, or /ws over
+ * anything but HTTP/1.1 or without a proper key; 403 an upgrade whose
+ * Origin is neither the Host it asks nor one of `origins` (another site's
+ * page); 405 a method other than GET and HEAD (HEAD /ws too); 413 a GET
+ * with a body (none of ours has one, and an upgrade's body would be read
+ * as frames); 414 a URL past the url buffer; 426 /ws without the upgrade
+ * headers or version 13; 431 a head past WS_HEAD_MAX bytes; for a
+ * connection the server could not take (wsconn_refuse_busy), a WebSocket
+ * opened and closed with 1013 and the reason, any other request 503.
+ * Their text is plain, never cached nor sniffed. Frames: one longer than
+ * WS_MSG_MAX, or any fragment, is refused as soon as its header arrives
+ * with a close frame (1009, 1008); a control frame fragmented or past 125
+ * bytes, or a length not in its shortest form, with 1002. */
 #ifndef ROGUE_WSCONN_H
 #define ROGUE_WSCONN_H
 
@@ -80,16 +86,31 @@ typedef struct wsconn {
     uint8_t stage;             /* enum ws_stage */
     uint8_t in_value;          /* the parser is in a header's value */
     uint8_t want_ws, conn_upgrade, version_ok;
+    uint8_t head_only;         /* a HEAD: the answer's head alone */
+    uint8_t tok_len, tok_end;  /* Connection's token being read: how much
+                                  of "upgrade" it matches (TOK_NO: not it),
+                                  and whether a space has ended it */
     size_t head;               /* request bytes so far */
     char url[128];
     size_t url_len;
-    char query[64];            /* after '?' in the request's URL, cut */
+    char query[128];           /* after '?' in the request's URL (whole:
+                                  a longer URL is refused with 414) */
     char field[32];            /* the header being read (cut: ignored) */
     size_t field_len;
     char key[32];              /* Sec-WebSocket-Key */
     size_t key_len;
-    char value[32];            /* Upgrade / Connection / Version, cut */
+    char value[32];            /* Upgrade / Version, cut (Connection's
+                                  tokens are read as they come) */
     size_t value_len;
+    char host[128], origin[128]; /* Host and Origin, for the upgrade's
+                                  check (cut: no match) */
+    size_t host_len, origin_len;
+    uint8_t has_origin, host_cut, origin_cut;
+    /* More origins whose pages may open the WebSocket: host or
+     * host:port, comma-separated (config ws_origins; NULL or "": only
+     * the request's own Host). Set by the owner after wsconn_init; the
+     * string must outlive the connection. */
+    const char *origins;
     char inm[80];              /* If-None-Match: the tags the browser has
                                   (cut: at worst the file is sent again) */
     size_t inm_len;

@@ -23,6 +23,14 @@ static size_t header_len(const uint8_t *h)
     return n;
 }
 
+/* Refused: the close frame's code and why. Returns -1. */
+static int refuse(wsframe_t *f, uint16_t code, const char *why)
+{
+    f->code = code;
+    f->why = why;
+    return -1;
+}
+
 /* A whole header: refused (f->why), or its payload to skip. */
 static int check_header(wsframe_t *f)
 {
@@ -37,18 +45,21 @@ static int check_header(wsframe_t *f)
         for (int i = 2; i < 10; i++)
             len = len << 8 | h[i];
     }
-    if (opcode == 0) {
-        f->why = "a fragmented WebSocket message (continuation frame)";
-        return -1;
-    }
-    if (!fin && opcode < 8) {
-        f->why = "a fragmented WebSocket message (no FIN)";
-        return -1;
-    }
-    if (len > f->max) {
-        f->why = "a WebSocket frame longer than the message limit";
-        return -1;
-    }
+    if ((len7 == 126 && len < 126) || (len7 == 127 && len <= 0xffff))
+        return refuse(f, 1002, "a WebSocket frame length not in its "
+                      "shortest form");
+    if (opcode >= 8 && !fin)
+        return refuse(f, 1002, "a fragmented WebSocket control frame");
+    if (opcode >= 8 && len > 125)
+        return refuse(f, 1002, "a WebSocket control frame past 125 bytes");
+    if (opcode == 0)
+        return refuse(f, 1008, "a fragmented WebSocket message "
+                      "(continuation frame)");
+    if (!fin)
+        return refuse(f, 1008, "a fragmented WebSocket message (no FIN)");
+    if (len > f->max)
+        return refuse(f, 1009, "a WebSocket frame longer than the message "
+                      "limit");
     f->left = len;
     return 0;
 }

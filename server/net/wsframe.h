@@ -4,7 +4,10 @@
  * past the message limit (a header may claim 2^63 bytes), and any
  * fragmented message (a data frame without FIN, or a continuation frame:
  * the page never sends either, and a fragment left unfinished would hold
- * the connection). docs/telnet.md, "The browser".
+ * the connection); and what RFC 6455 calls a protocol error that wslay
+ * would end the connection on without a word: a control frame without
+ * FIN or past 125 bytes, a length not in its shortest form.
+ * docs/telnet.md, "The browser".
  *
  * No I/O, no allocation: feed it every byte after the upgrade, in any
  * split. */
@@ -20,6 +23,7 @@ typedef struct wsframe {
     uint64_t left;       /* payload bytes still to skip */
     uint64_t max;        /* the largest payload allowed */
     const char *why;     /* set once refused: why (for the log) */
+    uint16_t code;       /* and the close frame's code (1002, 1008, 1009) */
 } wsframe_t;
 
 void wsframe_init(wsframe_t *f, uint64_t max_payload);

@@ -17,13 +17,29 @@
 #include "refusals.h"
 #include "session_impl.h"
 #include "site.h"
+#include "site_html.h"
 #include "store.h"
 #include "ssh_guard.h"
 #include "ssh_link.h"
 #include "wsconn.h"
 
+/* A site's page still being made when its deadline passed (the store
+ * away or slow, a long replay): answered 503, so the browser is told
+ * rather than left with a closed connection; the work's answer, if it
+ * ever comes, is dropped with the session. Not a refusal of the client:
+ * not counted as one. */
+static void page_too_slow(sess_t *s)
+{
+    log_info("page for %s not made within %d ms: 503", s->addr,
+             s->srv->cfg.negotiation_ms * 20);
+    site_error(s, "503 Service Unavailable",
+               "The server could not make that page in time: try again in "
+               "a moment.");
+}
+
 /* The deadline of the state before the lobby: for admission, a PROXY
- * header or the browser's request; for negotiation, the client's answers. */
+ * header or the browser's request, then a site's page being made; for
+ * negotiation, the client's answers. */
 static void on_negotiate_deadline(uv_timer_t *t)
 {
     sess_t *s = t->data;
@@ -31,6 +47,11 @@ static void on_negotiate_deadline(uv_timer_t *t)
         log_info("refused %s: no PROXY header in time", s->addr);
         refusal_count(REFUSE_PROXY);
         sess_close(s, "no PROXY header", 0, NULL);
+        return;
+    }
+    if (s->state == S_ADMITTING && s->web && s->web->stage == WS_PAGE &&
+        !sess_closing(s)) {
+        page_too_slow(s);
         return;
     }
     if (s->state == S_ADMITTING && s->web && s->web->busy &&
@@ -264,18 +285,41 @@ static void on_ws_resize(void *ctx, int w, int h)
     sess_start_lobby_if_negotiated(ctx);
 }
 
-/* A GET that is no file of the play page: the site's (site.h). */
+/* A GET that is no file of the play page: the site's (site.h). The
+ * request is in, so its deadline is over; the page has one of its own,
+ * as long, from here (a page not made by then is a 503). */
 static int on_ws_page(void *ctx, const char *path, const char *query)
 {
+    sess_t *s = ctx;
+    uv_timer_start(&s->negotiate_timer, on_negotiate_deadline,
+                   (uint64_t)s->srv->cfg.negotiation_ms * 20, 0);
     return site_request(ctx, path, query);
+}
+
+/* An upgrade refused for its Origin: the Origin, for the log (what a
+ * host whose pages are elsewhere puts in ws_origins); printable ASCII
+ * only, the rest '?', as it is the client's. "" for any other refusal. */
+static void refused_origin(const wsconn_t *c, char *out, size_t size)
+{
+    out[0] = '\0';
+    if (strncmp(c->refused, "403 ", 4) != 0 || !c->has_origin)
+        return;
+    size_t n = 0;
+    n += (size_t)snprintf(out, size, " (Origin: ");
+    for (size_t i = 0; i < c->origin_len && n + 3 < size; i++)
+        out[n++] = c->origin[i] >= 0x20 && c->origin[i] < 0x7f ? c->origin[i]
+                                                               : '?';
+    snprintf(out + n, size - n, ")");
 }
 
 static void on_ws_done(void *ctx)
 {
     sess_t *s = ctx;
     if (s->web->refused && s->web->refused_why) { /* answered: say why */
-        log_info("refused %s: %s: %s", s->addr, s->web->refused,
-                 s->web->refused_why);
+        char origin[sizeof s->web->origin + 16];
+        refused_origin(s->web, origin, sizeof origin);
+        log_info("refused %s: %s: %s%s", s->addr, s->web->refused,
+                 s->web->refused_why, origin);
         if (!s->web->busy) /* a limit's: counted by refuse() already */
             refusal_count(REFUSE_BAD_HTTP);
     }
@@ -321,8 +365,12 @@ int sess_web_init(sess_t *s)
         return -1;
     s->tr = &ws_transport;
     s->conn = s->web;
-    return wsconn_init(s->web, &wcb, s, s->srv->cfg.max_cols,
-                       s->srv->cfg.max_rows);
+    if (wsconn_init(s->web, &wcb, s, s->srv->cfg.max_cols,
+                    s->srv->cfg.max_rows) != 0)
+        return -1;
+    /* (a key read at start only: the string lives as long as the loop) */
+    s->web->origins = s->srv->cfg.ws_origins;
+    return 0;
 }
 
 /* An SSH player's: the bridge's records (ssh_link.h), not telnet, and its

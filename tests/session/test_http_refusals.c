@@ -2,7 +2,9 @@
  * logs (issue 25): an upgrade over HTTP/1.0, one with a body, a head past
  * 8 KiB, bytes that are not HTTP, and after the upgrade a frame whose
  * header claims 2^63 - 1 bytes or a fragment, refused at its header with
- * a close frame and the end of the connection; and a connection refused
+ * a close frame and the end of the connection (a fragmented ping: 1002);
+ * a request with a body answered at its head (never waited for); another
+ * site's page's upgrade 403; and a connection refused
  * before its request (the server or its address full) has the request
  * answered 503 with the server's line, its WebSocket closed with 1013 and
  * the line. docs/telnet.md, "The browser". */
@@ -68,6 +70,24 @@ START_TEST(requests_refused_are_answered_and_logged)
         "Content-Length: 4\r\n\r\nabcd";
     expect(s, body, sizeof body - 1, "HTTP/1.1 413 Content Too Large\r\n",
            "a request with a body");
+    /* answered at the head's end: a body is never waited for */
+    static const char no_body[] = "GET / HTTP/1.1\r\nHost: x\r\n"
+        "Content-Length: 5\r\n\r\n";
+    expect(s, no_body, sizeof no_body - 1, "HTTP/1.1 413 Content Too Large\r\n",
+           "a request with a body");
+    /* nor counted against the head's 8 KiB */
+    static char post[20100];
+    size_t pn = (size_t)snprintf(post, sizeof post, "POST /x HTTP/1.1\r\n"
+                                 "Content-Length: 20000\r\n\r\n");
+    memset(post + pn, 'a', 20000);
+    expect(s, post, pn + 20000, "HTTP/1.1 405 Method Not Allowed\r\n"
+           "Allow: GET, HEAD\r\n", "a method other than GET and HEAD");
+    /* another site's page asking for a WebSocket (the visitor's browser) */
+    static const char other[] = "GET /ws HTTP/1.1\r\nHost: play.example\r\n"
+        "Origin: https://evil.example\r\n" UPGRADE_HEADERS "\r\n";
+    expect(s, other, sizeof other - 1, "HTTP/1.1 403 Forbidden\r\n",
+           "a WebSocket upgrade from another site's page "
+           "(Origin: https://evil.example)");
     static const char noup[] = "GET /ws HTTP/1.1\r\nHost: x\r\n\r\n";
     expect(s, noup, sizeof noup - 1, "HTTP/1.1 426 Upgrade Required\r\n",
            "/ws without a WebSocket upgrade (version 13)");
@@ -97,14 +117,17 @@ START_TEST(frames_refused_at_their_header)
     static const unsigned char huge[] = { 0x82, 0xff, 0x7f, 0xff, 0xff, 0xff,
                                           0xff, 0xff, 0xff, 0xff, 1, 2, 3, 4 };
     static const unsigned char frag[] = { 0x02, 0x81, 1, 2, 3, 4, 'a' };
-    const unsigned char *bad[] = { huge, frag };
-    size_t len[] = { sizeof huge, sizeof frag };
-    const char *close_frame[] = { "\x88\x02\x03\xf1", "\x88\x02\x03\xf0" };
+    static const unsigned char frag_ping[] = { 0x09, 0x81, 1, 2, 3, 4, 'a' };
+    const unsigned char *bad[] = { huge, frag, frag_ping };
+    size_t len[] = { sizeof huge, sizeof frag, sizeof frag_ping };
+    const char *close_frame[] = { "\x88\x02\x03\xf1", "\x88\x02\x03\xf0",
+                                  "\x88\x02\x03\xea" };
     const char *why[] = { "close 1009: a WebSocket frame longer than the "
                           "message limit",
                           "close 1008: a fragmented WebSocket message (no "
-                          "FIN)" };
-    for (int i = 0; i < 2; i++) {
+                          "FIN)",
+                          "close 1002: a fragmented WebSocket control frame" };
+    for (int i = 0; i < 3; i++) {
         char req[256];
         memcpy(req, up, sizeof up - 1);
         memcpy(req + sizeof up - 1, bad[i], len[i]);

@@ -11,11 +11,13 @@
 #include <check.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,6 +28,7 @@
 #include "game.h"
 #include "plan.h"
 #include "play.h"
+#include "preload.h"
 #include "web_assets.h"
 
 /* GAME_VERSION as the feeds write it */
@@ -730,6 +733,61 @@ START_TEST(game_page_replays_within_its_bound_else_a_summary_or_503)
 }
 END_TEST
 
+/* A page's request is in before its deadline (twenty times
+ * negotiation_ms from the first byte) but the page is not made by then:
+ * the request's deadline no longer closes it unanswered; the page's own,
+ * as long from the request, answers 503. The dump is held behind a
+ * password check in libuv's pool (one thread, held by hash_hold.so). */
+START_TEST(a_page_not_made_in_time_is_503)
+{
+    char dir[] = "/tmp/rogued-page-XXXXXX", fifo[64];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(fifo, sizeof fifo, "%s/hold", dir);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    ck_assert_int_eq(setenv("HASH_HOLD_FIFO", fifo, 1), 0);
+    ck_assert_int_eq(setenv("UV_THREADPOOL_SIZE", "1", 1), 0);
+    preload_env_t env;
+    preload_set(&env, "hash_hold.so", NULL);
+    int http;
+    tsrv_t *s = site_server(&http, "42", "negotiation_ms=50",
+                            "hashes_per_ip=0", NULL);
+    preload_unset(&env);
+    ck_assert_int_eq(unsetenv("HASH_HOLD_FIFO"), 0);
+    ck_assert_int_eq(unsetenv("UV_THREADPOOL_SIZE"), 0);
+
+    tclient_t *c = play_connect(srv_port(s), NULL);
+    ck_assert(cl_key(c, "."));
+    ck_assert(cl_key(c, "Q"));
+    ck_assert(cl_key(c, "y"));
+    play_wait_text(c, "Play as guest");
+    resp_t r = get_found(http, "/game/1"); /* the pool free: made */
+    head_is(&r, "200 OK", "text/html; charset=utf-8", "public, max-age=86400");
+    free(r.all);
+    /* a login's password check takes the pool's one thread */
+    ck_assert(cl_key(c, "l"));
+    play_type_line(c, "ann");
+    play_type_line(c, "password1");
+    ck_assert(srv_wait_log_count(s, "hash_hold: holding", 1, CL_WAIT_MS));
+    r = get(http, "/game/1");
+    head_is(&r, "503 Service Unavailable", "text/html; charset=utf-8",
+            "no-cache");
+    has(&r, "The server could not make that page in time: try again in a "
+            "moment.");
+    free(r.all);
+    ck_assert(srv_log_has(s, "not made within 1000 ms: 503"));
+    ck_assert(!srv_log_has(s, "no HTTP request in time"));
+
+    int fd = open(fifo, O_WRONLY | O_CLOEXEC);
+    ck_assert_int_ge(fd, 0);
+    ck_assert(srv_wait_log_count(s, "hash_hold: let go", 1, CL_WAIT_MS));
+    ck_assert_int_eq(close(fd), 0);
+    ck_assert(srv_wait_log_count(s, "hash_hold: checked", 1, CL_WAIT_MS));
+    cl_close(c);
+    srv_stop(s);
+    srv_remove_tree(dir);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("site");
@@ -741,6 +799,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, front_page_lists_a_live_game_and_its_watch_page_watches_it);
     tcase_add_test(tc, hall_of_fame_links_a_game_page_whose_replay_plays);
     tcase_add_test(tc, game_page_replays_within_its_bound_else_a_summary_or_503);
+    tcase_add_test(tc, a_page_not_made_in_time_is_503);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -53,7 +53,7 @@ static const wsconn_cb_t cbs = { r_send, r_open, r_data, r_resize, r_done,
 /* The site's pages (site.h) as a test sees them: "/later" is taken and
  * answered later, "/now?..." at once with the query in the body, anything
  * else is not a page. */
-static char page_path[128], page_query[64];
+static char page_path[128], page_query[128];
 static int r_page(void *ctx, const char *path, const char *query)
 {
     (void)ctx;
@@ -468,7 +468,7 @@ START_TEST(refusals_are_answered)
     /* a method: 405, logged */
     ask("DELETE / HTTP/1.1\r\n\r\n", 23, &r, &c);
     ck_assert(strncmp(r.out, "HTTP/1.1 405 ", 13) == 0);
-    ck_assert_str_eq(c.refused_why, "a method other than GET");
+    ck_assert_str_eq(c.refused_why, "a method other than GET and HEAD");
     wsconn_free(&c);
 
     /* an upgrade without its key: 400, logged */
@@ -670,6 +670,234 @@ START_TEST(pages_go_to_the_site)
 }
 END_TEST
 
+/* A request with a body is answered at its head's end: the body is
+ * never waited for (it may never come) nor counted against the head's
+ * 8 KiB. A GET's is 413, any other method 405 naming the ones allowed. */
+START_TEST(a_body_is_answered_at_the_head)
+{
+    rec_t r;
+    wsconn_t c;
+    static const char no_body[] = "GET / HTTP/1.1\r\nHost: x\r\n"
+        "Content-Length: 5\r\n\r\n";
+    ask(no_body, sizeof no_body - 1, &r, &c);
+    ck_assert_int_eq(r.done, 1);
+    ck_assert_msg(strncmp(r.out, "HTTP/1.1 413 Content Too Large\r\n", 32) == 0,
+                  "%s", r.out);
+    ck_assert_str_eq(c.refused_why, "a request with a body");
+    wsconn_free(&c);
+    static const char post_head[] = "POST /x HTTP/1.1\r\nHost: x\r\n"
+        "Content-Length: 1048576\r\n\r\n";
+    ask(post_head, sizeof post_head - 1, &r, &c);
+    ck_assert_int_eq(r.done, 1);
+    ck_assert_msg(strncmp(r.out, "HTTP/1.1 405 Method Not Allowed\r\n"
+                          "Allow: GET, HEAD\r\n", 51) == 0, "%s", r.out);
+    wsconn_free(&c);
+    /* the head and 200 KB of body in one read: 405, not 431 */
+    size_t n = 200000 + sizeof post_head;
+    char *big = malloc(n);
+    ck_assert_ptr_nonnull(big);
+    n = (size_t)snprintf(big, n, "POST /x HTTP/1.1\r\nHost: x\r\n"
+                         "Content-Length: 200000\r\n\r\n");
+    memset(big + n, 'a', 200000);
+    ask(big, n + 200000, &r, &c);
+    free(big);
+    ck_assert_msg(strncmp(r.out, "HTTP/1.1 405 ", 13) == 0, "%s", r.out);
+    ck_assert_int_eq(r.done, 1);
+    wsconn_free(&c);
+}
+END_TEST
+
+/* Every plain-text refusal: UTF-8 text, never cached nor sniffed, one
+ * Connection header (the 426's names the upgrade too). */
+START_TEST(refusals_are_plain_text_never_cached)
+{
+    static const char *const reqs[] = {
+        "DELETE / HTTP/1.1\r\n\r\n", "GET /ws HTTP/1.1\r\n\r\n",
+        "GET /nothing HTTP/1.1\r\n\r\n", "\x16\x03\x01\x02",
+    };
+    for (size_t i = 0; i < sizeof reqs / sizeof reqs[0]; i++) {
+        rec_t r;
+        wsconn_t c;
+        ask(reqs[i], strlen(reqs[i]), &r, &c);
+        ck_assert_msg(strstr(r.out, "\r\nContent-Type: text/plain; "
+                             "charset=utf-8\r\n"), "%s", r.out);
+        ck_assert_msg(strstr(r.out, "\r\nCache-Control: no-store\r\n"), "%s",
+                      r.out);
+        ck_assert_msg(strstr(r.out, "\r\nX-Content-Type-Options: nosniff\r\n"),
+                      "%s", r.out);
+        const char *conn = strstr(r.out, "\r\nConnection: ");
+        ck_assert_ptr_nonnull(conn);
+        ck_assert_ptr_null(strstr(conn + 2, "\r\nConnection: "));
+        if (i == 1)
+            ck_assert_msg(strstr(r.out, "\r\nConnection: Upgrade, close\r\n"),
+                          "%s", r.out);
+        wsconn_free(&c);
+    }
+}
+END_TEST
+
+/* HEAD: a file's or a page's head as a GET's, without the body; HEAD /ws
+ * and OPTIONS are 405 naming what is allowed. */
+START_TEST(head_is_the_get_without_its_body)
+{
+    rec_t r;
+    get("/play", &r, "HEAD");
+    ck_assert_msg(strncmp(r.out, "HTTP/1.1 200 OK\r\n", 17) == 0, "%s", r.out);
+    char len[64];
+    snprintf(len, sizeof len, "\r\nContent-Length: %zu\r\n", web_assets[0].len);
+    ck_assert_ptr_nonnull(strstr(r.out, len));
+    ck_assert_ptr_null(r.file);
+    ck_assert_uint_eq(r.file_len, 0);
+    get("/nothing", &r, "HEAD");
+    ck_assert(strncmp(r.out, "HTTP/1.1 404 Not Found\r\n", 24) == 0);
+    ck_assert_msg(strstr(r.out, "\r\n\r\n")[4] == '\0', "%s", r.out);
+    get("/ws", &r, "HEAD");
+    ck_assert_msg(strncmp(r.out, "HTTP/1.1 405 Method Not Allowed\r\n"
+                          "Allow: GET\r\n", 45) == 0, "%s", r.out);
+    get("/", &r, "OPTIONS");
+    ck_assert_msg(strncmp(r.out, "HTTP/1.1 405 Method Not Allowed\r\n"
+                          "Allow: GET, HEAD\r\n", 51) == 0, "%s", r.out);
+
+    /* a page's answer: its head only, the body dropped */
+    memset(&r, 0, sizeof r);
+    wsconn_t c;
+    ck_assert_int_eq(wsconn_init(&c, &page_cbs, &r, 250, 100), 0);
+    static const char head[] = "HEAD /later HTTP/1.1\r\nHost: x\r\n\r\n";
+    feed(&c, head, sizeof head - 1, 0);
+    ck_assert_str_eq(page_path, "/later");
+    char *body = malloc(5);
+    memcpy(body, "hello", 5);
+    wsconn_reply(&c, "200 OK", "text/html; charset=utf-8", "no-cache", body, 5);
+    r.out[r.out_len] = '\0';
+    ck_assert_ptr_nonnull(strstr(r.out, "\r\nContent-Length: 5\r\n"));
+    ck_assert_ptr_null(c.file);
+    ck_assert_uint_eq(c.file_len, 0);
+    ck_assert_int_eq(r.done, 1);
+    wsconn_free(&c);
+}
+END_TEST
+
+/* Connection's tokens are read whole however long the list; "upgrade"
+ * must be one of them, not part of one. */
+START_TEST(a_long_connection_list_still_upgrades)
+{
+    static const char *const lists[] = {
+        "keep-alive, x-some-long-token-name, another-one, Upgrade",
+        "Upgrade ,keep-alive", "upgrade-insecure", "up grade", "keep-alive",
+    };
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        char req[512];
+        int n = snprintf(req, sizeof req, "GET /ws HTTP/1.1\r\nHost: x\r\n"
+                         "Upgrade: websocket\r\nConnection: %s\r\n"
+                         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                         "Sec-WebSocket-Version: 13\r\n\r\n", lists[i]);
+        for (int one_by_one = 0; one_by_one <= 1; one_by_one++) {
+            rec_t r;
+            memset(&r, 0, sizeof r);
+            wsconn_t c;
+            ck_assert_int_eq(wsconn_init(&c, &cbs, &r, 250, 100), 0);
+            feed(&c, req, (size_t)n, one_by_one);
+            ck_assert_msg(r.opened == (i < 2), "%s: %.*s", lists[i],
+                          (int)r.out_len, r.out);
+            wsconn_free(&c);
+        }
+    }
+}
+END_TEST
+
+/* The query reaches the page whole: a URL too long for it is 414. */
+START_TEST(the_query_is_never_cut)
+{
+    rec_t r;
+    memset(&r, 0, sizeof r);
+    wsconn_t c;
+    ck_assert_int_eq(wsconn_init(&c, &page_cbs, &r, 250, 100), 0);
+    char req[256], q[101];
+    memset(q, '7', 100);
+    q[100] = '\0';
+    memcpy(q, "after=", 6);
+    int n = snprintf(req, sizeof req, "GET /later?%s HTTP/1.1\r\n\r\n", q);
+    feed(&c, req, (size_t)n, 0);
+    ck_assert_str_eq(page_query, q);
+    wsconn_free(&c);
+}
+END_TEST
+
+/* An upgrade with Origin: from the Host it asks, or a listed one, opens;
+ * another site's page (or "null") is 403. Without Origin: no browser's
+ * page, opens. */
+START_TEST(another_sites_page_cannot_open_the_websocket)
+{
+    static const struct { const char *headers; int opens; } cases[] = {
+        { "Host: play.example\r\n", 1 },
+        { "Host: play.example\r\nOrigin: https://play.example\r\n", 1 },
+        { "Host: play.example:8023\r\nOrigin: http://PLAY.example:8023\r\n", 1 },
+        { "Host: play.example\r\nOrigin: https://evil.example\r\n", 0 },
+        { "Host: play.example:8023\r\nOrigin: http://play.example\r\n", 0 },
+        { "Host: play.example\r\nOrigin: null\r\n", 0 },
+        { "Origin: https://play.example\r\n", 0 },
+        { "Host: play.example\r\nOrigin: https://friend.example\r\n", 1 },
+        { "Host: play.example\r\nOrigin: http://other.example:81\r\n", 1 },
+        { "Host: play.example\r\nOrigin: http://other.example\r\n", 0 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rec_t r;
+        memset(&r, 0, sizeof r);
+        wsconn_t c;
+        ck_assert_int_eq(wsconn_init(&c, &cbs, &r, 250, 100), 0);
+        c.origins = "friend.example, https://other.example:81";
+        char req[512];
+        int n = snprintf(req, sizeof req, "GET /ws HTTP/1.1\r\n%s"
+                         "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                         "Sec-WebSocket-Version: 13\r\n\r\n", cases[i].headers);
+        feed(&c, req, (size_t)n, 0);
+        r.out[r.out_len] = '\0';
+        ck_assert_msg(r.opened == cases[i].opens, "%zu: %s", i, r.out);
+        if (!cases[i].opens) {
+            ck_assert_msg(strncmp(r.out, "HTTP/1.1 403 Forbidden\r\n", 24) == 0,
+                          "%zu: %s", i, r.out);
+            ck_assert_str_eq(c.refused_why, "a WebSocket upgrade from another "
+                             "site's page");
+        }
+        wsconn_free(&c);
+    }
+}
+END_TEST
+
+/* What wslay would end the connection on without a word is refused with
+ * a close frame, 1002: a control frame past 125 bytes or fragmented, a
+ * length not in its shortest form. */
+START_TEST(protocol_errors_get_a_close_frame)
+{
+    static unsigned char long_ping[2 + 2 + 4 + 126] = { 0x89, 0x80 | 126, 0,
+                                                        126, 1, 2, 3, 4 };
+    static const unsigned char frag_ping[] = { 0x09, 0x81, 1, 2, 3, 4, 'a' };
+    static const unsigned char long_form[] = { 0x82, 0x80 | 126, 0, 5, 1, 2, 3,
+                                               4, 'a', 'b', 'c', 'd', 'e' };
+    const unsigned char *bad[] = { long_ping, frag_ping, long_form };
+    size_t len[] = { sizeof long_ping, sizeof frag_ping, sizeof long_form };
+    const char *why[] = { "a WebSocket control frame past 125 bytes",
+                          "a fragmented WebSocket control frame",
+                          "a WebSocket frame length not in its shortest form" };
+    for (int i = 0; i < 3; i++) {
+        rec_t r;
+        wsconn_t c;
+        ask(upgrade, sizeof upgrade - 1, &r, &c);
+        r.out_len = 0;
+        ck_assert_int_eq(wsconn_feed(&c, bad[i], len[i]), 0);
+        ck_assert_int_eq(r.done, 1);
+        ck_assert_uint_ge(r.out_len, 4);
+        ck_assert_int_eq((unsigned char)r.out[0], 0x88);
+        unsigned code = (unsigned char)r.out[2] << 8 | (unsigned char)r.out[3];
+        ck_assert_uint_eq(code, 1002);
+        ck_assert_str_eq(c.refused, "close 1002");
+        ck_assert_str_eq(c.refused_why, why[i]);
+        wsconn_free(&c);
+    }
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("wsconn");
@@ -688,6 +916,13 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_busy_server_closes_only_a_proper_upgrade);
     tcase_add_test(tc, frames_refused_at_their_header);
     tcase_add_test(tc, the_server_closes_with_1000_or_1001_going_away);
+    tcase_add_test(tc, a_body_is_answered_at_the_head);
+    tcase_add_test(tc, refusals_are_plain_text_never_cached);
+    tcase_add_test(tc, head_is_the_get_without_its_body);
+    tcase_add_test(tc, a_long_connection_list_still_upgrades);
+    tcase_add_test(tc, the_query_is_never_cut);
+    tcase_add_test(tc, another_sites_page_cannot_open_the_websocket);
+    tcase_add_test(tc, protocol_errors_get_a_close_frame);
     suite_add_tcase(s, tc);
     return s;
 }
