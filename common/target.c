@@ -79,13 +79,17 @@ static int choose(game_t *g)
         game_log(g, MSG_INFO, "That is out of range.");
         return 0;
     }
-    /* With no monster in view the cursor starts on the player, and Enter
-     * threw the thing onto its own tile for a turn (game version 9). */
-    if (t->purpose == TARGET_THROW && t->x == g->player.x &&
-        t->y == g->player.y) {
-        game_log(g, MSG_INFO, game_monster_in_view(g)
-                                  ? "Move the cursor to what to throw at."
-                                  : "There is nothing to throw at.");
+    /* With no monster in reach the cursor starts on the player, and Enter
+     * threw the thing onto its own tile, or cast the scroll there (an
+     * unknown one, showing no blast, burned its reader with a fireball),
+     * for a turn (game version 9): refused, aiming goes on. */
+    if (t->x == g->player.x && t->y == g->player.y) {
+        if (t->purpose == TARGET_THROW)
+            game_log(g, MSG_INFO, game_monster_in_view(g)
+                                      ? "Move the cursor to what to throw at."
+                                      : "There is nothing to throw at.");
+        else
+            game_log(g, MSG_INFO, "Move the cursor off yourself to cast it.");
         return 0;
     }
     g->mode = MODE_PLAY;

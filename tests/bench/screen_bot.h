@@ -337,10 +337,13 @@ static inline int sbot_menu(sbot_t *b, const sr_screen_t *r)
 static inline int sbot_aim(sbot_t *b, const sr_screen_t *r)
 {
     int d2 = 0;
-    /* An unknown scroll may be a fireball (aiming does not tell it). */
+    /* An unknown scroll may be a fireball (aiming does not tell it): its
+     * prompt names its label, "Aim the scroll ZELGO MER: ...", where a
+     * known one's says "Aim the scroll of ...". */
+    int unknown = strncmp(r->log[0], "Aim the scroll ", 15) == 0 &&
+                  strncmp(r->log[0], "Aim the scroll of ", 18) != 0;
     if (b->aimed || sbot_nearest(&b->seen, &d2) < 0 ||
-        ((strstr(r->log[0], "fireball") ||
-          strstr(r->log[0], "scroll labelled")) && d2 <= 9))
+        ((strstr(r->log[0], "fireball") || unknown) && d2 <= 9))
         return KEY_ESC_SB;
     b->aimed = 1;
     return KEY_ENTER_SB;

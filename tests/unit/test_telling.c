@@ -751,6 +751,34 @@ START_TEST(the_throw_cursor_skips_a_monster_out_of_range)
 }
 END_TEST
 
+/* A scroll, known or not, is not cast on the reader's own tile, where the
+ * cursor starts with nothing in reach: refused, no turn, still aiming. */
+START_TEST(a_scroll_is_not_cast_on_its_reader)
+{
+    /* a known fireball (every kind known), then an unknown confusion */
+    static const int kinds[] = { IK_FIREBALL, IK_CONFUSION };
+    for (int k = 0; k < 2; k++) {
+        game_t *g = k == 0 ? explored() : arena_room(1, NULL);
+        int hp = g->player.hp;
+        int slot = item_pack_add(g, kinds[k]);
+        ck_assert_int_eq(item_known(g, kinds[k]), k == 0);
+        game_key(g, 'i');
+        game_key(g, 'a' + slot);
+        ck_assert_int_eq(g->target.x, g->player.x);
+        ck_assert_int_eq(g->target.y, g->player.y);
+        ck_assert_int_eq(game_key(g, KEY_ENTER), 0);
+        ck_assert_str_eq(game_msg(g, 0)->text,
+                         "Move the cursor off yourself to cast it.");
+        ck_assert_int_eq(g->mode, MODE_TARGET);
+        ck_assert_int_eq(g->turn, 0);
+        ck_assert_int_eq(g->player.hp, hp);
+        ck_assert(item_pack_has(g, slot));
+        ck_assert(k == 0 || !item_known(g, kinds[k]));
+        game_free(g);
+    }
+}
+END_TEST
+
 START_TEST(a_fireball_burns_for_damage)
 {
     game_t *g = explored();
@@ -885,6 +913,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_throw_at_nothing_says_where_it_went);
     tcase_add_test(tc, a_throw_stopped_short_misses);
     tcase_add_test(tc, the_throw_cursor_skips_a_monster_out_of_range);
+    tcase_add_test(tc, a_scroll_is_not_cast_on_its_reader);
     tcase_add_test(tc, a_fireball_burns_for_damage);
     tcase_add_test(tc, a_step_or_a_travel_onto_the_stairs_tells_them);
     tcase_add_test(tc, the_status_line_tells_no_more_than_it_knows);
