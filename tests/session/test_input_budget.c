@@ -1,0 +1,131 @@
+/* test_input_budget.c - a session's input budget (server/net/in_budget.h,
+ * docs/hosting.md "Limits") through the real server: a client pouring
+ * bytes is read no faster than its budget (the server stops reading its
+ * socket and the kernel's window holds it back: rogued_bytes_in_total and
+ * rogued_input_pauses_total say so), is read again as the budget refills,
+ * and another player's keys are answered meanwhile; an honest burst, a
+ * password pasted at a prompt, is taken whole and pauses nothing. */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "check_main.h"
+#include "client.h"
+#include "metrics.h"
+#include "play.h"
+
+#define WAIT_MS CL_WAIT_MS
+/* max_keys_per_second: 16 bytes a second for each (in_budget.h), a burst
+ * of 16 KB */
+#define KEYS "20"
+#define RATE 320
+#define BURST 16384
+#define FLOOD (1024 * 1024)
+
+#define IN "rogued_bytes_in_total"
+#define PAUSES "rogued_input_pauses_total"
+
+static tsrv_t *budget_server(int *mport)
+{
+    *mport = cl_free_port();
+    char set[64];
+    snprintf(set, sizeof set, "metrics_port=%d", *mport);
+    tsrv_t *s = srv_start("--seed", "42", "--set", set, "--set",
+                          "max_keys_per_second=" KEYS, NULL);
+    ck_assert(srv_wait_log(s, "metrics on ", WAIT_MS));
+    return s;
+}
+
+/* A 64-character password pasted at the registration's prompt, at once:
+ * taken whole (the account is made with it, and logs in with it), and no
+ * read of anyone's was paused. */
+START_TEST(a_pasted_password_pauses_nothing)
+{
+    int mport;
+    tsrv_t *s = budget_server(&mport);
+    tclient_t *c = play_lobby(srv_port(s));
+    ck_assert(cl_key(c, "r"));
+    play_type_line(c, "pasty");
+    char pw[65];
+    for (int i = 0; i < 64; i++)
+        pw[i] = (char)('a' + i % 26);
+    pw[64] = '\r';
+    for (int round = 0; round < 2; round++) { /* the password, then again */
+        ck_assert_uint_eq(cl_send_raw(c, pw, sizeof pw, 1, WAIT_MS), sizeof pw);
+        ck_assert(cl_sync(c, WAIT_MS));
+    }
+    play_wait_text(c, "Welcome, pasty! Your account is ready.");
+    cl_close(c);
+    c = play_lobby(srv_port(s));
+    ck_assert(cl_key(c, "l"));
+    play_type_line(c, "pasty");
+    ck_assert_uint_eq(cl_send_raw(c, pw, sizeof pw, 1, WAIT_MS), sizeof pw);
+    play_wait_text(c, "Welcome back, pasty!");
+    ck_assert(metrics_is(mport, PAUSES, 0));
+    ck_assert_double_ge(metrics_value(mport, IN), 3 * sizeof pw);
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+/* A client in the lobby pours a megabyte of telnet NOPs (decoded, never
+ * answered) and never reads. The server reads its burst and then only
+ * its rate: what it has read by any moment is at most the burst, the
+ * rate over the time since, and the player's own keys; its reading is
+ * paused, and resumed (paused again) as the budget refills. Meanwhile a
+ * player's keys in a game are answered, turn by turn. */
+START_TEST(a_flood_is_read_at_its_budget)
+{
+    int mport;
+    tsrv_t *s = budget_server(&mport);
+    tclient_t *a = play_connect(srv_port(s), NULL);
+    tclient_t *f = play_lobby(srv_port(s));
+    int64_t t0 = cl_now_ms();
+    double in0 = metrics_value(mport, IN);
+    ck_assert(metrics_is(mport, PAUSES, 0));
+
+    unsigned char *buf = malloc(FLOOD);
+    ck_assert_ptr_nonnull(buf);
+    for (size_t i = 0; i < FLOOD; i += 2) {
+        buf[i] = 0xff; /* IAC NOP */
+        buf[i + 1] = 0xf1;
+    }
+    size_t sent = cl_send_raw(f, buf, FLOOD, 0, 2000);
+    free(buf);
+    ck_assert_uint_gt(sent, 2 * BURST);
+    ck_assert(metrics_wait_at_least(mport, PAUSES, 1));
+    /* read again, a little at a time, as the budget refills */
+    ck_assert(metrics_wait_at_least(mport, PAUSES, 3));
+
+    /* the player plays on, its keys answered */
+    for (int turn = 1; turn <= 3; turn++) {
+        ck_assert(cl_key(a, "5"));
+        ck_assert_int_eq(cl_turn(a), turn);
+    }
+    double read = metrics_value(mport, IN) - in0;
+    int64_t ms = cl_now_ms() - t0;
+    /* the player's keys and syncs: a few hundred bytes at most */
+    double most = BURST + (double)RATE * (double)(ms + 1000) / 1000.0 + 1024;
+    ck_assert_msg(read >= BURST, "read %.0f of %zu sent", read, sent);
+    ck_assert_msg(read <= most, "read %.0f bytes in %lld ms (at most %.0f)",
+                  read, (long long)ms, most);
+    ck_assert(!cl_closed(a));
+    cl_abort(f);
+    cl_close(a);
+    srv_stop(s);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("input_budget");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, a_pasted_password_pauses_nothing);
+    tcase_add_test(tc, a_flood_is_read_at_its_budget);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
