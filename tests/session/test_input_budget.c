@@ -14,6 +14,7 @@
 #include "client.h"
 #include "metrics.h"
 #include "play.h"
+#include "ssh_guest.h"
 
 #define WAIT_MS CL_WAIT_MS
 /* max_keys_per_second: 16 bytes a second for each (in_budget.h), a burst
@@ -22,6 +23,9 @@
 #define RATE 320
 #define BURST 16384
 #define FLOOD (1024 * 1024)
+/* what libssh may have read and decrypted ahead when a budget runs out:
+ * its records are all handed over */
+#define LIBSSH_AHEAD (64 * 1024)
 
 #define IN "rogued_bytes_in_total"
 #define PAUSES "rogued_input_pauses_total"
@@ -151,6 +155,57 @@ START_TEST(a_browsers_flood_is_read_at_its_budget)
 }
 END_TEST
 
+/* An SSH guest pours 256 KiB of NULs (keys of nothing) in its channel,
+ * which the kernel's buffers and the channel's window take whole, while
+ * a telnet player plays on: the server reads no more than
+ * the burst, the rate over the time, and what libssh had read already
+ * when the budget ran out (its records are handed over whole: owed,
+ * below 0, and paid back before the next read). */
+START_TEST(an_ssh_flood_is_read_at_its_budget)
+{
+    int mport = cl_free_port(), sport = cl_free_port();
+    char mset[64], sset[64];
+    snprintf(mset, sizeof mset, "metrics_port=%d", mport);
+    snprintf(sset, sizeof sset, "ssh_port=%d", sport);
+    tsrv_t *s = srv_start("--seed", "42", "--set", mset, "--set", sset,
+                          "--set", "ssh_unauth_per_ip=0", "--set",
+                          "max_keys_per_second=" KEYS, NULL);
+    ck_assert(srv_wait_log(s, "host key SHA256:", WAIT_MS));
+    ck_assert(srv_wait_log(s, "metrics on ", WAIT_MS));
+    tclient_t *a = play_connect(srv_port(s), NULL);
+    ssh_channel ch;
+    ssh_session ss = ssh_guest(sport, "vt100", 80, 24, 0, &ch);
+    ck_assert(srv_wait_log(s, "connect ", WAIT_MS));
+    int64_t t0 = cl_now_ms();
+    double in0 = metrics_value(mport, IN);
+    static char zeros[4096];
+    size_t sent = 0;
+    for (int i = 0; i < 64; i++) {
+        ck_assert_int_eq(ssh_channel_write(ch, zeros, sizeof zeros),
+                         (int)sizeof zeros);
+        sent += sizeof zeros;
+    }
+    /* (paused once: what libssh read past the budget is owed for seconds
+     * at this rate before it reads again; ssh_play's pause and resume are
+     * test_ssh_play's) */
+    ck_assert(metrics_wait_at_least(mport, PAUSES, 1));
+    for (int turn = 1; turn <= 3; turn++) {
+        ck_assert(cl_key(a, "5"));
+        ck_assert_int_eq(cl_turn(a), turn);
+    }
+    double read = metrics_value(mport, IN) - in0;
+    int64_t ms = cl_now_ms() - t0;
+    double most = BURST + (double)RATE * (double)(ms + 1000) / 1000.0 +
+                  LIBSSH_AHEAD;
+    ck_assert_msg(read >= BURST - 1024, "read %.0f of %zu sent", read, sent);
+    ck_assert_msg(read <= most, "read %.0f bytes in %lld ms (at most %.0f)",
+                  read, (long long)ms, most);
+    ssh_free(ss); /* (no goodbye: its end of input is never read) */
+    cl_close(a);
+    srv_stop(s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("input_budget");
@@ -159,6 +214,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_pasted_password_pauses_nothing);
     tcase_add_test(tc, a_telnet_flood_is_read_at_its_budget);
     tcase_add_test(tc, a_browsers_flood_is_read_at_its_budget);
+    tcase_add_test(tc, an_ssh_flood_is_read_at_its_budget);
     suite_add_tcase(s, tc);
     return s;
 }
