@@ -187,6 +187,7 @@ static const key_def_t keys[] = {
     INT_KEY(close_drain_ms, 1, 600000, "ms a closing connection's last bytes (a goodbye, a browser's file) may wait for the client to take them before the connection is reset and the kernel drops them (tests set it small)"),
     INT_KEY(close_orphan_ms, 1, 600000, "ms the kernel keeps sending a closed connection's last bytes (all handed to it, not all acknowledged) before it gives them up (TCP_USER_TIMEOUT): long enough for a phone's stall, short enough that a client that never reads does not pin them for minutes"),
     INT_KEY(max_keys_per_second, 1, 100000, "keys per second per player; more are dropped"),
+    INT_KEY(max_input_bytes_per_second, 0, 100000000, "a connection's input budget: bytes a second read from it, after a burst of 16 KB (or a second's worth, if more); past it its socket is read no more until the budget refills (0: 16 per key of max_keys_per_second)"),
     INT_KEY(max_cols, 80, 1000, "terminal width is clamped to this"),
     INT_KEY(max_rows, 24, 1000, "terminal height is clamped to this"),
     INT_KEY(resizes_per_window, 1, 1000000, "window size changes a client may have redrawn at once in each resize_window_ms; later ones in the window are drawn once, at its end"),
@@ -264,6 +265,7 @@ void config_defaults(config_t *c)
     c->close_drain_ms = 2000;
     c->close_orphan_ms = 30000;
     c->max_keys_per_second = 100;
+    c->max_input_bytes_per_second = 0; /* 16 a key */
     c->record_limit = 4194304;
     c->max_cols = 250;
     c->max_rows = 100;

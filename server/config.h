@@ -53,6 +53,8 @@ typedef struct config {
     int close_orphan_ms;     /* then, all with the kernel, this long to be
                                 acknowledged (TCP_USER_TIMEOUT) */
     int max_keys_per_second; /* keys above this rate are dropped */
+    int max_input_bytes_per_second; /* the input budget's rate (0: 16 a
+                                       key of max_keys_per_second) */
     int max_cols, max_rows;  /* terminal sizes are clamped to these */
     int resizes_per_window;  /* window sizes redrawn at once per window; */
     int resize_window_ms;    /* ...more are drawn once, at its end */

@@ -68,6 +68,8 @@ typedef struct srv {
      * read on its thread when the console asks (MSG_CTL_STATS). */
     struct srv_stats {
         uint64_t keys, frames, bytes_out;
+        uint64_t bytes_in;     /* read from clients (their budgets') */
+        uint64_t in_pauses;    /* reads stopped: a budget ran out */
         uint64_t outbox_early; /* the outbox written before the render
                                   phase's end, full (outbox.h) */
         uint64_t lag_due_ms;   /* when the sweep timer is due next */

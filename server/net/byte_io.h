@@ -49,6 +49,10 @@ typedef struct byte_io {
     void (*close)(void *conn);
     /* Frees a conn never opened (a message that was not delivered). */
     void (*drop)(void *conn);
+    /* paused 1: the client's bytes are read no more (the session's input
+     * budget is spent: session_input.c), so that the kernel's window
+     * holds the client back; 0: read again. */
+    void (*pause)(void *conn, int paused);
 } byte_io_t;
 
 #endif

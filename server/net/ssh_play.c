@@ -27,6 +27,7 @@ struct ssh_play {
     ssh_pend_t setup;           /* records for the session's first read */
     ssh_pend_t out;             /* frames the window or the socket held */
     uint8_t opened, ended, shutting, shut_told, closing, eof, chan_closed;
+    uint8_t paused;             /* the session reads no more for now */
 };
 
 /* --- towards the session: ssh_link.h's records ------------------------------ */
@@ -156,15 +157,25 @@ static int flush_out(ssh_play_t *p)
 
 static void on_poll(uv_poll_t *h, int status, int events);
 
-/* The poll waits for what libssh needs: the client's bytes, and the
- * socket's room while libssh holds some. */
+/* The poll waits for what libssh needs: the client's bytes (unless the
+ * session has paused them: the kernel's window then holds the client
+ * back), and the socket's room while libssh holds some. (libssh reads
+ * whatever has come as it writes too: a paused client that also does not
+ * read is bounded by the output's limits instead.) */
 static void follow(ssh_play_t *p)
 {
     if (p->ended || p->closing)
         return;
-    int want = UV_READABLE | (socket_full(p) ? UV_WRITABLE : 0);
-    if (want != p->events && uv_poll_start(&p->poll, want, on_poll) == 0)
+    int want = (p->paused ? 0 : UV_READABLE) |
+               (socket_full(p) ? UV_WRITABLE : 0);
+    if (want == p->events)
+        return;
+    if (want == 0) {
+        uv_poll_stop(&p->poll);
+        p->events = 0;
+    } else if (uv_poll_start(&p->poll, want, on_poll) == 0) {
         p->events = want;
+    }
 }
 
 /* A goodbye: once what was kept is out, the channel ends; done once
@@ -325,9 +336,17 @@ static void play_drop(void *conn)
     free(p);
 }
 
+static void play_pause(void *conn, int paused)
+{
+    ssh_play_t *p = conn;
+    p->paused = paused != 0;
+    if (p->opened)
+        follow(p);
+}
+
 const byte_io_t ssh_play_io = {
     "ssh", play_open, play_start, play_write, play_queued, play_shutdown,
-    play_close, play_drop
+    play_close, play_drop, play_pause
 };
 
 /* --- on the bridge's thread ---------------------------------------------------- */

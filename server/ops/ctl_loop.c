@@ -105,7 +105,8 @@ static int kick(srv_t *srv, uint64_t id)
 
 /* This loop's figures, as lines ctl_metrics.c reads: "s" sessions by
  * state (enum sess_state), "t" by transport (telnet, web, ssh), "c" the
- * counters (keys, frames, bytes out, the outbox's early drains), "q" the
+ * counters (keys, frames, bytes out, the outbox's early drains, bytes in,
+ * reads paused by the input budget), "q" the
  * output waiting (bytes, sessions), "l" the lag's count and sum (ms), "b"
  * its buckets. */
 static int stats(srv_t *srv, uint64_t req)
@@ -118,17 +119,19 @@ static int stats(srv_t *srv, uint64_t req)
         q[1] += s->queued > 0;
     }
     const struct srv_stats *k = &srv->stats;
-    char line[96];
+    char line[160];
     int len = snprintf(line, sizeof line, "s");
     for (int i = 0; i < S_NSTATES; i++)
         len += snprintf(line + len, sizeof line - (size_t)len, " %llu", st[i]);
     answer(srv, MSG_CTL_LINE, req, srv->index, line);
     snprintf(line, sizeof line, "t %llu %llu %llu", tr[0], tr[1], tr[2]);
     answer(srv, MSG_CTL_LINE, req, srv->index, line);
-    snprintf(line, sizeof line, "c %llu %llu %llu %llu",
+    snprintf(line, sizeof line, "c %llu %llu %llu %llu %llu %llu",
              (unsigned long long)k->keys, (unsigned long long)k->frames,
              (unsigned long long)k->bytes_out,
-             (unsigned long long)k->outbox_early);
+             (unsigned long long)k->outbox_early,
+             (unsigned long long)k->bytes_in,
+             (unsigned long long)k->in_pauses);
     answer(srv, MSG_CTL_LINE, req, srv->index, line);
     snprintf(line, sizeof line, "q %llu %llu", q[0], q[1]);
     answer(srv, MSG_CTL_LINE, req, srv->index, line);

@@ -19,7 +19,7 @@
 typedef struct figures {
     uint64_t states[8];        /* enum sess_state */
     uint64_t transports[3];    /* telnet, web, ssh */
-    uint64_t keys, frames, bytes_out, outbox_early;
+    uint64_t keys, frames, bytes_out, outbox_early, bytes_in, in_pauses;
     uint64_t out_queued, out_waiting;  /* bytes, sessions */
     struct {
         int seen;
@@ -80,11 +80,13 @@ void ctl_metrics_answer(ctl_req_t *r, const smsg_t *m)
             f->transports[i] += v[i];
         break;
     case 'c':
-        read_numbers(p, v, 4);
+        read_numbers(p, v, 6);
         f->keys += v[0];
         f->frames += v[1];
         f->bytes_out += v[2];
         f->outbox_early += v[3];
+        f->bytes_in += v[4];
+        f->in_pauses += v[5];
         break;
     case 'q':
         read_numbers(p, v, 2);
@@ -193,6 +195,12 @@ void ctl_metrics_finish(ctl_req_t *r)
     ctl_req_printf(r, "rogued_frames_total %" PRIu64 "\n", f->frames);
     family(r, "rogued_bytes_out_total", "counter", "Bytes written to clients.");
     ctl_req_printf(r, "rogued_bytes_out_total %" PRIu64 "\n", f->bytes_out);
+    family(r, "rogued_bytes_in_total", "counter",
+           "Bytes read from clients, each within its input budget.");
+    ctl_req_printf(r, "rogued_bytes_in_total %" PRIu64 "\n", f->bytes_in);
+    family(r, "rogued_input_pauses_total", "counter",
+           "Times a client's input budget ran out and its socket was read no more until it refilled.");
+    ctl_req_printf(r, "rogued_input_pauses_total %" PRIu64 "\n", f->in_pauses);
     family(r, "rogued_outbox_early_drains_total", "counter",
            "Early writes of a loop's outbox: a render phase's frames outgrew it.");
     ctl_req_printf(r, "rogued_outbox_early_drains_total %" PRIu64 "\n",

@@ -295,6 +295,7 @@ void sess_close_handles(sess_t *s)
     uv_close((uv_handle_t *)&s->replay_timer, on_handle_closed);
     uv_close((uv_handle_t *)&s->close_timer, on_handle_closed);
     uv_close((uv_handle_t *)&s->resize_timer, on_handle_closed);
+    uv_close((uv_handle_t *)&s->in_timer, on_handle_closed);
 }
 
 static void on_shutdown(uv_shutdown_t *req, int status)
@@ -366,6 +367,7 @@ static void do_close(sess_t *s)
     s->esc_armed = 0;
     uv_timer_stop(&s->replay_timer);
     uv_timer_stop(&s->resize_timer);
+    uv_timer_stop(&s->in_timer);
     if (s->handles_closing)
         return;
     uv_read_stop((uv_stream_t *)&s->tcp);

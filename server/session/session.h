@@ -28,6 +28,7 @@
 #include "buf.h"
 #include "game.h"
 #include "guest_grace.h"
+#include "in_budget.h"
 #include "keydec.h"
 #include "lobby.h"
 #include "msg.h"
@@ -221,6 +222,11 @@ typedef struct sess {
     uint64_t started_ms, last_input_ms;
     double key_tokens;         /* keys-per-second bucket */
     uint64_t key_tokens_ms;
+    /* The bytes it may still send before the server stops reading them
+     * (in_budget.h); in_paused: stopped until in_timer finds it refilled
+     * (session_input.c) */
+    in_budget_t in;
+    uint8_t in_paused;
     uint8_t warned_idle;
     uint8_t notice_by;         /* who set notice (sess_notice_by) */
     int w, h;
@@ -330,6 +336,7 @@ typedef struct sess {
     uint8_t resize_owed;
     int owed_w, owed_h;
     uv_timer_t resize_timer;
+    uv_timer_t in_timer;       /* reading resumes (in_paused) */
     /* Bytes typed before the negotiation settled (with or before the
      * client's answers): kept, up to SESS_EARLY_MAX, and handed to the
      * lobby when it starts (docs/telnet.md). */

@@ -415,10 +415,11 @@ sess_t *sess_new(srv_t *srv)
     uv_timer_init(srv->loop, &s->replay_timer);
     uv_timer_init(srv->loop, &s->close_timer);
     uv_timer_init(srv->loop, &s->resize_timer);
+    uv_timer_init(srv->loop, &s->in_timer);
     s->tcp.data = s->negotiate_timer.data = s->esc_timer.data = s;
     s->replay_timer.data = s->close_timer.data = s->shutdown_req.data = s;
-    s->resize_timer.data = s;
-    s->open_handles = 6;
+    s->resize_timer.data = s->in_timer.data = s;
+    s->open_handles = 7;
     s->next = srv->sessions;
     if (s->next)
         s->next->prev = s;
@@ -431,6 +432,9 @@ sess_t *sess_new(srv_t *srv)
     s->started_ms = s->last_input_ms = s->last_output_ms = now;
     s->key_tokens = srv->cfg.max_keys_per_second;
     s->key_tokens_ms = now;
+    inb_init(&s->in, inb_burst(inb_rate(srv->cfg.max_keys_per_second,
+                                        srv->cfg.max_input_bytes_per_second)),
+             now);
     buf_init(&s->out, (size_t)srv->cfg.output_limit);
     keydec_init(&s->keys);
     term_state_reset(&s->term);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "byte_io.h"
 #include "keys.h"
 #include "log.h"
 #include "prefetch.h"
@@ -18,8 +19,11 @@
 
 #define ESC_DELAY_MS 100
 
-/* Keys per second per player: a token bucket, so that a flood costs the
- * server no more than a fast typist. */
+/* Keys per second per player: a token bucket, so that a flood of keys
+ * plays no faster than a fast typist. It counts keys already decoded: what
+ * bounds the server's work for a client that floods is the budget of
+ * bytes read (in_budget.h, below), spent before anything is decoded.
+ * Typing at a prompt takes no key here (on_key), only its bytes. */
 static int take_key_token(sess_t *s)
 {
     uint64_t now = sess_now(s);
@@ -85,7 +89,8 @@ static void on_key(void *ctx, const keyev_t *ev)
     if (key == KEY_MOUSE && (key = mouse_key(s, ev)) == 0)
         return;
     /* Typing at a prompt costs no turn: a pasted password must not lose
-     * characters to the limit on game keys. */
+     * characters to the limit on game keys (its bytes were counted in
+     * the input budget before they were decoded: sess_on_bytes). */
     int typing = s->state == S_LOBBY && lobby_typing(&s->lobby);
     if (!typing && !take_key_token(s))
         return;
@@ -183,14 +188,91 @@ static void warm_session(const sess_t *s)
     prefetch_range(&s->st, sizeof s->st.play);
 }
 
+/* --- the input budget (in_budget.h) ------------------------------------------ */
+
+/* How much must have come back before reading resumes: a tenth of a
+ * second's worth, so that a client held at its rate is woken ten times a
+ * second, not for each byte. */
+static size_t resume_want(uint32_t rate, uint32_t burst)
+{
+    size_t want = rate / 10 + 1;
+    return want < burst ? want : burst;
+}
+
+static uint32_t in_rate(const sess_t *s)
+{
+    const config_t *c = &s->srv->cfg;
+    return inb_rate(c->max_keys_per_second, c->max_input_bytes_per_second);
+}
+
+static size_t in_room(sess_t *s)
+{
+    uint32_t rate = in_rate(s);
+    return inb_room(&s->in, rate, inb_burst(rate), sess_now(s));
+}
+
+static void on_in_timer(uv_timer_t *t);
+
+/* Waits for the budget to hold resume_want again (its room was just
+ * asked: in_room). */
+static void in_wait(sess_t *s)
+{
+    uint32_t rate = in_rate(s);
+    uint64_t ms = inb_wait_ms(&s->in, rate, resume_want(rate, inb_burst(rate)));
+    uv_timer_start(&s->in_timer, on_in_timer, ms ? ms : 1, 0);
+}
+
+/* The budget is spent: the socket is read no more, so that the kernel's
+ * window holds the client back rather than our CPU decoding its bytes. */
+static void in_pause(sess_t *s)
+{
+    s->in_paused = 1;
+    s->srv->stats.in_pauses++; /* /metrics */
+    if (s->io) {
+        if (s->io->pause)
+            s->io->pause(s->io_conn, 1);
+    } else {
+        uv_read_stop((uv_stream_t *)&s->tcp);
+    }
+    in_wait(s);
+}
+
+static void on_in_timer(uv_timer_t *t)
+{
+    sess_t *s = t->data;
+    /* closing reads no more; an upgrade moves what was read (a moved
+     * session's socket is the new process's) */
+    if (!s->in_paused || sess_closing(s) || s->handles_closing ||
+        s->moved || s->srv->upgrading)
+        return;
+    uint32_t rate = in_rate(s);
+    if (in_room(s) < resume_want(rate, inb_burst(rate))) {
+        in_wait(s); /* (max_keys_per_second lowered by a reload) */
+        return;
+    }
+    s->in_paused = 0;
+    if (s->io) {
+        if (s->io->pause)
+            s->io->pause(s->io_conn, 0);
+    } else {
+        uv_read_start((uv_stream_t *)&s->tcp, sess_on_alloc, sess_on_read);
+    }
+}
+
 void sess_on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
 {
     sess_t *s = h->data;
     (void)suggested;
     warm_session(s);
     /* One read is handled completely before the next alloc: one buffer
-     * serves every session of the loop. */
-    *b = uv_buf_init(s->srv->readbuf, sizeof s->srv->readbuf);
+     * serves every session of the loop. No more is read than the budget
+     * holds (at least a byte: an empty buffer is an error to libuv; a
+     * spent budget has stopped the reading already). */
+    size_t room = in_room(s);
+    size_t len = sizeof s->srv->readbuf;
+    if (room < len)
+        len = room ? room : 1;
+    *b = uv_buf_init(s->srv->readbuf, (unsigned)len);
 }
 
 void sess_on_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *b)
@@ -214,6 +296,10 @@ void sess_on_bytes(sess_t *s, const char *p, size_t len)
 {
     if (len == 0 || sess_closing(s))
         return;
+    inb_spend(&s->in, len);
+    s->srv->stats.bytes_in += len; /* /metrics */
+    if (!s->in_paused && in_room(s) == 0)
+        in_pause(s); /* these are taken; the next wait */
     if (s->proxy) {
         long used = sess_read_proxy_header(s, p, len);
         if (used < 0)

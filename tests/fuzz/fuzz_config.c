@@ -70,7 +70,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* ranges config.c promises (its key table) */
     if (c.port < 0 || c.port > 65535 || c.max_sessions < 1 ||
         c.negotiation_ms < 10 || c.max_cols < 80 || c.max_rows < 24 ||
-        c.max_keys_per_second < 1 || c.guest_min_turns < 0 ||
+        c.max_keys_per_second < 1 || c.max_input_bytes_per_second < 0 ||
+        c.guest_min_turns < 0 ||
         c.guest_keep_days < 0)
         abort();
     if (config_validate(&c, err, sizeof err) == 0) {

@@ -40,6 +40,16 @@ int metrics_wait(int port, const char *name, int n)
     return 0;
 }
 
+int metrics_wait_at_least(int port, const char *name, double n)
+{
+    for (int ms = 0; ms < CL_WAIT_MS; ms += 50) {
+        if (metrics_value(port, name) >= n)
+            return 1;
+        usleep(50 * 1000);
+    }
+    return 0;
+}
+
 double metrics_value(int port, const char *name)
 {
     tclient_t *c = scrape(port);

@@ -135,10 +135,12 @@ END_TEST
  * as random as it comes: telnet commands and negotiations, subnegotiations
  * of every option, escape sequences, broken UTF-8, keys (most of them over
  * the key rate limit). The session stays open, and a ping after the flood
- * proves that the server has read all of it. */
+ * proves that the server has read all of it (its input budget raised so
+ * that it reads it at once: test_input_budget holds a flood back). */
 START_TEST(random_flood)
 {
-    tsrv_t *s = srv_start("--seed", "42", NULL);
+    tsrv_t *s = srv_start("--seed", "42", "--set",
+                          "max_input_bytes_per_second=100000000", NULL);
     tclient_t *a = play_connect(srv_port(s), NULL);
     tclient_t *f = play_connect(srv_port(s), NULL);
     size_t n = 2u << 20;

@@ -153,7 +153,10 @@ START_TEST(a_kicked_player_not_reading_is_reset)
     tsrv_t *s = srv_start("--seed", "42", "--set", set,
                           "--set", "close_drain_ms=100",
                           "--set", "output_limit=67108864",
-                          "--set", "write_timeout=0", NULL);
+                          "--set", "write_timeout=0",
+                          /* its requests fill the kernel's buffers */
+                          "--set", "max_input_bytes_per_second=100000000",
+                          NULL);
     ck_assert(srv_wait_log(s, "metrics on ", WAIT_MS));
     cl_opts_t o = { .rcvbuf = 4096 };
     tclient_t *c = play_connect(srv_port(s), &o);

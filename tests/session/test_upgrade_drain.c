@@ -27,7 +27,10 @@ START_TEST(a_client_not_reading_is_moved_after_the_drain_limit)
     tsrv_t *s = srv_start("--seed", "42", "--set", set,
                           "--set", "upgrade_drain_ms=50",
                           "--set", "output_limit=67108864",
-                          "--set", "write_timeout=0", NULL);
+                          "--set", "write_timeout=0",
+                          /* its requests fill the kernel's buffers */
+                          "--set", "max_input_bytes_per_second=100000000",
+                          NULL);
     ck_assert(srv_wait_log(s, "metrics on ", WAIT_MS));
     int old_pid = srv_pid(s);
     cl_opts_t o = { .rcvbuf = 4096 };

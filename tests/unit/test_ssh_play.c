@@ -4,7 +4,8 @@
  * `ended` from inside its own call, which closed it twice. libssh's
  * server and client over a socketpair in this process (the client on a
  * thread for the handshake); the client's end closed, nothing polled,
- * then a write. */
+ * then a write. And a connection paused (the session's input budget
+ * spent) reads none of what the client sends until it is resumed. */
 #include <check.h>
 #include <libssh/libssh.h>
 #include <libssh/server.h>
@@ -57,6 +58,7 @@ static const byte_io_cb_t cb = { on_bytes, on_drained, on_ended, on_shut,
 typedef struct {
     int fd;
     ssh_session s;
+    ssh_channel ch;
     int ok;
 } client_t;
 
@@ -69,11 +71,10 @@ static void *client_main(void *arg)
     ssh_options_set(c->s, SSH_OPTIONS_FD, &c->fd);
     ssh_options_set(c->s, SSH_OPTIONS_HOST, "localhost");
     ssh_options_set(c->s, SSH_OPTIONS_USER, "play");
-    ssh_channel ch = NULL;
     c->ok = ssh_connect(c->s) == SSH_OK &&
             ssh_userauth_none(c->s, NULL) == SSH_AUTH_SUCCESS &&
-            (ch = ssh_channel_new(c->s)) != NULL &&
-            ssh_channel_open_session(ch) == SSH_OK;
+            (c->ch = ssh_channel_new(c->s)) != NULL &&
+            ssh_channel_open_session(c->ch) == SSH_OK;
     if (!c->ok)
         shutdown(c->fd, SHUT_RDWR); /* the server's side stops waiting */
     return NULL; /* (the channel is freed with the session) */
@@ -100,7 +101,10 @@ static ssh_channel serve(ssh_session s)
     return ch;
 }
 
-START_TEST(a_failed_write_is_told_by_its_result_alone)
+/* A server and a client connected, the server's connection opened on
+ * loop and started: *bind to free at the end, c the client's side. */
+static ssh_play_t *connected(uv_loop_t *loop, told_t *told, ssh_bind *bindp,
+                             client_t *c)
 {
     signal(SIGPIPE, SIG_IGN); /* (a write to the closed end) */
     int fds[2];
@@ -113,22 +117,31 @@ START_TEST(a_failed_write_is_told_by_its_result_alone)
                                           key), SSH_OK);
     ssh_session server = ssh_new();
     ck_assert_int_eq(ssh_bind_accept_fd(bind, server, fds[0]), SSH_OK);
-    client_t c = { .fd = fds[1] };
+    *c = (client_t){ .fd = fds[1] };
     pthread_t t;
-    ck_assert_int_eq(pthread_create(&t, NULL, client_main, &c), 0);
+    ck_assert_int_eq(pthread_create(&t, NULL, client_main, c), 0);
     ssh_channel ch = serve(server);
     pthread_join(t, NULL);
-    ck_assert(c.ok);
+    ck_assert(c->ok);
     ck_assert_ptr_nonnull(ch);
     ssh_set_blocking(server, 0);
 
-    uv_loop_t loop;
-    ck_assert_int_eq(uv_loop_init(&loop), 0);
-    told_t told = { 0 };
+    ck_assert_int_eq(uv_loop_init(loop), 0);
     ssh_play_t *p = ssh_play_new(server, ch, "", 0, 0);
     ck_assert_ptr_nonnull(p);
-    ck_assert_int_eq(ssh_play_io.open(p, &loop, &cb, &told), 0);
+    ck_assert_int_eq(ssh_play_io.open(p, loop, &cb, told), 0);
     ssh_play_io.start(p);
+    *bindp = bind;
+    return p;
+}
+
+START_TEST(a_failed_write_is_told_by_its_result_alone)
+{
+    uv_loop_t loop;
+    told_t told = { 0 };
+    ssh_bind bind;
+    client_t c;
+    ssh_play_t *p = connected(&loop, &told, &bind, &c);
     ck_assert_int_eq(ssh_play_io.write(p, "a frame", 7), 0);
 
     ssh_free(c.s); /* the client's end closed (no goodbye) */
@@ -146,12 +159,43 @@ START_TEST(a_failed_write_is_told_by_its_result_alone)
 }
 END_TEST
 
+/* Paused, the connection is not watched for the client's bytes: a loop
+ * turn with a key in the socket hands nothing to the session; resumed,
+ * the key comes. */
+START_TEST(paused_reads_nothing_until_resumed)
+{
+    uv_loop_t loop;
+    told_t told = { 0 };
+    ssh_bind bind;
+    client_t c;
+    ssh_play_t *p = connected(&loop, &told, &bind, &c);
+    ssh_play_io.pause(p, 1);
+    ck_assert_int_eq(ssh_channel_write(c.ch, "k", 1), 1);
+    /* nothing watched: the loop has nothing to wait for */
+    for (int i = 0; i < 10; i++)
+        ck_assert_int_eq(uv_run(&loop, UV_RUN_NOWAIT), 0);
+    ck_assert_int_eq(told.bytes, 0);
+    ssh_play_io.pause(p, 0);
+    /* each turn waits for the socket (the test's timeout ends a hang) */
+    while (told.bytes == 0)
+        uv_run(&loop, UV_RUN_ONCE);
+    ck_assert_int_eq(told.ended, 0);
+    ssh_play_io.close(p);
+    ck_assert_int_eq(uv_run(&loop, UV_RUN_DEFAULT), 0);
+    ck_assert_int_eq(told.closed, 1);
+    ck_assert_int_eq(uv_loop_close(&loop), 0);
+    ssh_free(c.s);
+    ssh_bind_free(bind);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("ssh play");
     TCase *tc = tcase_create("play");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, a_failed_write_is_told_by_its_result_alone);
+    tcase_add_test(tc, paused_reads_nothing_until_resumed);
     suite_add_tcase(s, tc);
     return s;
 }
