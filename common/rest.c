@@ -46,6 +46,16 @@ static int hurt_since(const game_t *g, int hp, int poisoned, uint32_t since)
     return g->player.hp < hp - (poisoned ? 1 : 0) || bad_news_since(g, since);
 }
 
+/* The poison left would kill before it wears off (1 HP a turn, no healing
+ * while it lasts): a rest or a count that went on through its ticks would
+ * wait the player to death, so R is refused and a count stops after its
+ * first turn, and says why. Its ticks take one of each a turn, so only a
+ * blow (which stops them anyway) makes a poison deadly on the way. */
+static int poison_deadly(const game_t *g)
+{
+    return g->player.poison > 0 && g->player.poison >= g->player.hp;
+}
+
 int rest_until_healed(game_t *g)
 {
     if (game_monster_in_view(g)) {
@@ -54,6 +64,11 @@ int rest_until_healed(game_t *g)
     }
     if (healed(g)) {
         game_log(g, MSG_INFO, "You have nothing to rest for.");
+        return 0;
+    }
+    if (poison_deadly(g)) {
+        game_log(g, MSG_WARN,
+                 "Resting will not save you: the poison left would kill you.");
         return 0;
     }
     int turns = 0;
@@ -93,8 +108,9 @@ void rest_count_begin(game_t *g)
  * compared, as a count may start with monsters in view and one may leave
  * as another comes), a step is a blow rather than a move or
  * ends where running stops (an item, the stairs: game version 9, so that
- * a count's lines are one turn's and never merge over several), the step
- * is refused, or the game ends. */
+ * a count's lines are one turn's and never merge over several), the
+ * poison left would kill (poison_deadly), the step is refused, or the
+ * game ends. */
 static int repeat(game_t *g, int n, int wait, int dx, int dy)
 {
     int turns = 0;
@@ -110,6 +126,10 @@ static int repeat(game_t *g, int n, int wait, int dx, int dy)
         if (g->mode != MODE_PLAY || hurt_since(g, hp, poisoned, since) ||
             (!wait && g->player.x == x && g->player.y == y))
             break;
+        if (i + 1 < n && poison_deadly(g)) {
+            game_log(g, MSG_WARN, "You stop: the poison left would kill you.");
+            break;
+        }
         if (game_came_into_view(g, &seen) >= 0 ||
             (!wait && game_stop_here(g))) {
             game_tell_stop(g, &seen);

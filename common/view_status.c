@@ -162,8 +162,11 @@ static int draw_bar(const game_t *g, const display_t *d, screen_t *s, int x,
 {
     const player_t *p = &g->player;
     int utf8 = d->glyphs == GLYPHS_UTF8;
-    /* Rounded down: full only at the maximum (28/30 read as full). */
+    /* Rounded down: full only at the maximum (28/30 read as full); but
+     * never empty while alive (1/30 read as dead). */
     int fill = p->max_hp > 0 ? p->hp * 10 / p->max_hp : 0;
+    if (fill == 0 && p->hp > 0)
+        fill = 1;
     if (x < width)
         screen_put(s, x++, y, '[', COL_WHITE, COL_DEFAULT, 0);
     for (int i = 0; i < 10 && x < width; i++)

@@ -412,6 +412,8 @@ START_TEST(hp_colour_and_bar)
         { 10, COL_BYELLOW, "HP: 10/30 [===-------]" }, /* 33% */
         { 9, COL_BRED, "HP: 9/30 [===-------]" },      /* 30% */
         { 3, COL_BRED, "HP: 3/30 [=---------]" },       /* rounded down */
+        { 29, COL_BGREEN, "HP: 29/30 [=========-]" },  /* full only at max */
+        { 1, COL_BRED, "HP: 1/30 [=---------]" },       /* never empty alive */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         g->player.hp = cases[i].hp;

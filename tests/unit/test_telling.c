@@ -620,6 +620,34 @@ START_TEST(a_rest_waits_the_poison_out)
 }
 END_TEST
 
+/* Poison left at or above the HP kills before it wears off (no healing
+ * while it lasts, and its ticks take one of each a turn, so only a blow
+ * makes it so): R is refused, and a count takes the turn asked for, then
+ * stops and says why, rather than wait the player to death. */
+START_TEST(a_rest_does_not_wait_for_a_deadly_poison)
+{
+    game_t *g = arena_room(1, NULL);
+    g->player.hp = 3;
+    g->player.poison = 6;
+    ck_assert_int_eq(game_key(g, 'R'), 0);
+    ck_assert_str_eq(game_msg(g, 0)->text,
+                     "Resting will not save you: the poison left would kill "
+                     "you.");
+    ck_assert_int_eq(g->turn, 0);
+    ck_assert_int_eq(g->player.hp, 3);
+    /* a count of waits: the first turn is taken, then it stops */
+    game_key(g, '0');
+    game_key(g, '9');
+    game_key(g, '.');
+    ck_assert_int_eq(g->mode, MODE_PLAY);
+    ck_assert_int_eq(g->turn, 1);
+    ck_assert_int_eq(g->player.hp, 2);
+    ck_assert_str_eq(game_msg(g, 0)->text,
+                     "You stop: the poison left would kill you.");
+    game_free(g);
+}
+END_TEST
+
 START_TEST(a_counted_wait_goes_on_under_poison)
 {
     game_t *g = arena_room(1, NULL);
@@ -907,6 +935,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, an_unknown_confusion_cast_at_nothing_is_spent);
     tcase_add_test(tc, a_rest_names_the_monster_come_into_view);
     tcase_add_test(tc, a_rest_waits_the_poison_out);
+    tcase_add_test(tc, a_rest_does_not_wait_for_a_deadly_poison);
     tcase_add_test(tc, a_counted_wait_goes_on_under_poison);
     tcase_add_test(tc, a_monster_that_flees_is_told_once);
     tcase_add_test(tc, lines_merge_only_within_a_turn);
