@@ -307,10 +307,11 @@ START_TEST(fireball_hurts_the_player_inside)
     ck_assert(log_has(g, "You get burned for 12 damage."));
     game_free(g);
 
-    /* And it can kill: the cause is the player's own fireball. */
+    /* And it can kill: the cause is the player's own fireball (cast next
+     * to the player: on its own tile a cast is refused). */
     g = arena(RULES_POWER);
     g->player.hp = 12;
-    ck_assert_int_eq(fireball_at(g, 10, 8), 1);
+    ck_assert_int_eq(fireball_at(g, 11, 8), 1);
     ck_assert_int_eq(g->player.hp, 0);
     ck_assert(game_dead(g));
     char cause[64];
