@@ -258,21 +258,75 @@ void wsconn_refuse_busy(wsconn_t *c, const char *why, const char *line)
     snprintf(c->busy_line, sizeof c->busy_line, "%s", line ? line : "");
 }
 
-/* 1 when the list (host or host:port, comma-separated, each maybe with
- * its scheme; NULL: none) names host, the Origin's host[:port]. */
-static int origin_listed(const char *list, const char *host)
+/* The length of host[:port] a (n bytes) without its port when that port
+ * is 80 (drop80) or 443 (drop443): the same site whether or not the
+ * default port is spelt out. An IPv6 literal is in brackets
+ * ("[::1]:8080"); a colon inside them is no port's. */
+static size_t site_len(const char *a, size_t n, int drop80, int drop443)
 {
-    size_t hn = strlen(host);
+    size_t p = n;
+    while (p > 0 && a[p - 1] != ':')
+        p--;
+    if (p == 0)
+        return n; /* no port */
+    size_t colon = p - 1;
+    if (a[0] == '[' ? colon == 0 || a[colon - 1] != ']'
+                    : memchr(a, ':', colon) != NULL)
+        return n; /* a colon of an address, not a port */
+    const char *port = a + p;
+    size_t pn = n - p;
+    if ((drop80 && pn == 2 && memcmp(port, "80", 2) == 0) ||
+        (drop443 && pn == 3 && memcmp(port, "443", 3) == 0))
+        return colon;
+    return n;
+}
+
+/* A site as an Origin, a Host or an entry of ws_origins names it:
+ * host[:port] at at, len bytes as written and bare bytes without its
+ * default port. */
+typedef struct {
+    const char *at;
+    size_t len, bare;
+} ws_site_t;
+
+/* The site of "scheme://host[:port]" or of host[:port] alone (n bytes).
+ * Without a scheme (a Host, an entry of ws_origins without one), both
+ * 80 and 443 are default: behind a TLS proxy the server cannot know
+ * which scheme the browser used. */
+static ws_site_t site_of(const char *a, size_t n)
+{
+    ws_site_t s = { a, n, 0 };
+    const char *sep = memmem(a, n, "://", 3);
+    int http = 1, https = 1;
+    if (sep) {
+        size_t sn = (size_t)(sep - a);
+        http = sn == 4 && strncasecmp(a, "http", 4) == 0;
+        https = sn == 5 && strncasecmp(a, "https", 5) == 0;
+        s.at = sep + 3;
+        s.len = n - sn - 3;
+    }
+    s.bare = site_len(s.at, s.len, http, https);
+    return s;
+}
+
+/* 1 when a and b are the same site: as written, or without their
+ * default ports (a proxy may add or drop one: $host:$server_port). */
+static int same_site(ws_site_t a, ws_site_t b)
+{
+    return a.len > 0 &&
+           ((a.len == b.len && strncasecmp(a.at, b.at, a.len) == 0) ||
+            (a.bare > 0 && a.bare == b.bare &&
+             strncasecmp(a.at, b.at, a.bare) == 0));
+}
+
+/* 1 when the list (host or host:port, comma-separated, each maybe with
+ * its scheme; NULL: none) names the site o. */
+static int origin_listed(const char *list, ws_site_t o)
+{
     while (list && *list) {
         list += strspn(list, " \t,");
         size_t n = strcspn(list, ", \t");
-        const char *e = list, *scheme = memmem(list, n, "://", 3);
-        size_t en = n;
-        if (scheme) {
-            e = scheme + 3;
-            en = n - (size_t)(e - list);
-        }
-        if (en > 0 && en == hn && strncasecmp(e, host, hn) == 0)
+        if (n > 0 && same_site(site_of(list, n), o))
             return 1;
         list += n;
     }
@@ -283,17 +337,17 @@ static int origin_listed(const char *list, const char *host)
  * (Origin, "scheme://host[:port]"), and a page of another site must not
  * open sessions from its visitors' browsers. A client without an Origin
  * is no browser's page (a script, a test): let in. A page from the Host
- * it asks, or from one the host lists (config ws_origins: a page that
- * embeds the terminal elsewhere, a proxy that renames the Host), is. */
+ * it asks (default ports aside), or from one the host lists (config
+ * ws_origins: a page that embeds the terminal elsewhere, a proxy that
+ * renames the Host), is. */
 static int origin_allowed(const wsconn_t *c)
 {
     if (!c->has_origin)
         return 1;
-    const char *o = strstr(c->origin, "://");
-    if (c->origin_cut || !o)
+    if (c->origin_cut || !strstr(c->origin, "://"))
         return 0; /* ("null", from a sandbox or a file: no site) */
-    o += 3;
-    if (!c->host_cut && c->host_len > 0 && strcasecmp(o, c->host) == 0)
+    ws_site_t o = site_of(c->origin, c->origin_len);
+    if (!c->host_cut && same_site(o, site_of(c->host, c->host_len)))
         return 1;
     return origin_listed(c->origins, o);
 }
@@ -319,6 +373,9 @@ static const ws_fault_t *upgrade_fault(const wsconn_t *c)
     static const ws_fault_t not_get = {
         "405 Method Not Allowed", "Allow: GET\r\n",
         "a WebSocket upgrade asked with HEAD" };
+    static const ws_fault_t other_method = {
+        "405 Method Not Allowed", "Allow: GET\r\n",
+        "a WebSocket upgrade asked with a method other than GET" };
     static const ws_fault_t other_site = {
         "403 Forbidden", "",
         "a WebSocket upgrade from another site's page" };
@@ -326,6 +383,9 @@ static const ws_fault_t *upgrade_fault(const wsconn_t *c)
         return &not_11;
     if (c->head_only)
         return &not_get;
+    /* (answer refuses other methods first; a busy server asks here) */
+    if (c->hp.method != HTTP_GET)
+        return &other_method;
     if (!c->want_ws || !c->conn_upgrade || !c->version_ok)
         return &no_upgrade;
     if (c->key_len == 0 || c->key_len >= sizeof c->key - 1)

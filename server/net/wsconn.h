@@ -32,12 +32,13 @@
  * counted as head): 400 a request http_parser cannot parse, or /ws over
  * anything but HTTP/1.1 or without a proper key; 403 an upgrade whose
  * Origin is neither the Host it asks nor one of `origins` (another site's
- * page); 405 a method other than GET and HEAD (HEAD /ws too); 413 a GET
+ * page; a default port aside, written or not); 405 a method other than GET and HEAD (HEAD /ws too); 413 a GET
  * with a body (none of ours has one, and an upgrade's body would be read
  * as frames); 414 a URL past the url buffer; 426 /ws without the upgrade
  * headers or version 13; 431 a head past WS_HEAD_MAX bytes; for a
  * connection the server could not take (wsconn_refuse_busy), a WebSocket
- * opened and closed with 1013 and the reason, any other request 503.
+ * opened and closed with 1013 and the reason (a GET upgrade only), any
+ * other request 503.
  * Their text is plain, never cached nor sniffed. Frames: one longer than
  * WS_MSG_MAX, or any fragment, is refused as soon as its header arrives
  * with a close frame (1009, 1008); a control frame fragmented or past 125

@@ -518,6 +518,9 @@ START_TEST(a_busy_server_closes_only_a_proper_upgrade)
          "Sec-WebSocket-Version: 13\r\n\r\n"),                 /* 1.0 */
         "GET /ws HTTP/1.1\r\n\r\n",                          /* no upgrade */
         "GET /ws?x=1 HTTP/1.1\r\n\r\n",
+        ("POST /ws HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+         "Sec-WebSocket-Version: 13\r\n\r\n"),           /* not GET */
     };
     for (size_t i = 0; i < sizeof not_upgrades / sizeof not_upgrades[0]; i++) {
         ask_busy(not_upgrades[i], strlen(not_upgrades[i]), &r, &c);
@@ -823,9 +826,10 @@ START_TEST(the_query_is_never_cut)
 }
 END_TEST
 
-/* An upgrade with Origin: from the Host it asks, or a listed one, opens;
- * another site's page (or "null") is 403. Without Origin: no browser's
- * page, opens. */
+/* An upgrade with Origin: from the Host it asks, or a listed one, opens
+ * (a default port written or not: a proxy may add or drop it); another
+ * site's page (or "null") is 403. Without Origin: no browser's page,
+ * opens. */
 START_TEST(another_sites_page_cannot_open_the_websocket)
 {
     static const struct { const char *headers; int opens; } cases[] = {
@@ -839,13 +843,42 @@ START_TEST(another_sites_page_cannot_open_the_websocket)
         { "Host: play.example\r\nOrigin: https://friend.example\r\n", 1 },
         { "Host: play.example\r\nOrigin: http://other.example:81\r\n", 1 },
         { "Host: play.example\r\nOrigin: http://other.example\r\n", 0 },
+        /* a port other than the default: kept on both sides */
+        { "Host: play.example:8443\r\nOrigin: https://play.example:8443\r\n",
+          1 },
+        { "Host: play.example\r\nOrigin: https://play.example:8443\r\n", 0 },
+        { "Host: play.example:8443\r\nOrigin: https://play.example\r\n", 0 },
+        { "Host: play.example:443\r\nOrigin: http://play.example:443\r\n", 1 },
+        { "Host: play.example\r\nOrigin: http://play.example:443\r\n", 0 },
+        /* a default port on either side (the Host's scheme unknown) */
+        { "Host: play.example:443\r\nOrigin: https://play.example\r\n", 1 },
+        { "Host: play.example:80\r\nOrigin: http://play.example\r\n", 1 },
+        { "Host: play.example:80\r\nOrigin: https://play.example\r\n", 1 },
+        { "Host: play.example\r\nOrigin: https://play.example:443\r\n", 1 },
+        { "Host: play.example\r\nOrigin: http://play.example:80\r\n", 1 },
+        { "Host: PLAY.Example:443\r\nOrigin: HTTPS://play.EXAMPLE:443\r\n", 1 },
+        /* IPv6 literals: their colons are no port's */
+        { "Host: [::1]:8080\r\nOrigin: http://[::1]:8080\r\n", 1 },
+        { "Host: [::1]\r\nOrigin: http://[::1]:80\r\n", 1 },
+        { "Host: [::1]:80\r\nOrigin: https://[::1]\r\n", 1 },
+        { "Host: [::1]:8080\r\nOrigin: http://[::1]\r\n", 0 },
+        { "Host: [::80]\r\nOrigin: http://[::]\r\n", 0 },
+        { "Host: [::1]\r\nOrigin: http://[::2]\r\n", 0 },
+        { "Host: [::1]\r\nOrigin: http://[::2]:8080\r\n", 1 },
+        { "Host: [::1]\r\nOrigin: https://[fe80::1]\r\n", 1 },
+        /* listed entries: default ports aside too */
+        { "Host: play.example\r\nOrigin: http://friend.example:80\r\n", 1 },
+        { "Host: play.example\r\nOrigin: https://Friend.Example\r\n", 1 },
+        { "Host: play.example\r\nOrigin: https://friend.example:8443\r\n", 0 },
+        { "Host: play.example\r\nOrigin: http://[::2]\r\n", 0 },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         rec_t r;
         memset(&r, 0, sizeof r);
         wsconn_t c;
         ck_assert_int_eq(wsconn_init(&c, &cbs, &r, 250, 100), 0);
-        c.origins = "friend.example, https://other.example:81";
+        c.origins = "friend.example, https://other.example:81,"
+                    "[::2]:8080 https://[fe80::1]:443";
         char req[512];
         int n = snprintf(req, sizeof req, "GET /ws HTTP/1.1\r\n%s"
                          "Upgrade: websocket\r\nConnection: Upgrade\r\n"
