@@ -50,6 +50,6 @@ int tcp_peer_closed(int fd)
     if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0 ||
         len < offsetof(struct tcp_info, tcpi_state) + sizeof ti.tcpi_state)
         return 0;
-    return ti.tcpi_state == STATE_CLOSE_WAIT || ti.tcpi_state == STATE_CLOSE ||
-           ti.tcpi_state == STATE_LAST_ACK;
+    return ti.tcpi_state == STATE_CLOSE_WAIT ||
+           ti.tcpi_state == STATE_CLOSE || ti.tcpi_state == STATE_LAST_ACK;
 }

@@ -266,8 +266,9 @@ static void on_in_timer(uv_timer_t *t)
         return;
     }
     if (client_left(s)) {
-        /* its FIN or RST waits behind a backlog read at the budget's rate
-         * (minutes of a flood): that backlog is worth nothing */
+        /* read, its FIN or RST would end it only after the backlog
+         * before it, at the budget's rate (minutes of a flood): that
+         * backlog is worth nothing */
         sess_close(s, "client closed", 0, NULL);
         return;
     }

@@ -4,7 +4,8 @@
  * socket and the kernel's window holds it back: rogued_bytes_in_total and
  * rogued_input_pauses_total say so), is read again as the budget refills,
  * and another player's keys are answered meanwhile; an honest burst, a
- * password pasted at a prompt, is taken whole and pauses nothing. */
+ * password pasted at a prompt, is taken whole and pauses nothing. A
+ * paused client that leaves is closed without its backlog being read. */
 #include <check.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -26,8 +27,8 @@
 #define RATE 320
 #define BURST 16384
 #define FLOOD (1024 * 1024)
-/* what libssh may have read and decrypted ahead when a budget runs out:
- * its records are all handed over */
+/* what libssh may have read off the socket in the poll that spent the
+ * budget (spent after it: owed) */
 #define LIBSSH_AHEAD (64 * 1024)
 
 #define IN "rogued_bytes_in_total"
@@ -161,9 +162,9 @@ END_TEST
 /* An SSH guest pours 256 KiB of NULs (keys of nothing) in its channel,
  * which the kernel's buffers and the channel's window take whole, while
  * a telnet player plays on: the server reads no more than
- * the burst, the rate over the time, and what libssh had read already
- * when the budget ran out (its records are handed over whole: owed,
- * below 0, and paid back before the next read). */
+ * the burst, the rate over the time, and what libssh had read off the
+ * socket when the budget ran out (owed, below 0, and paid back before
+ * the next read). */
 START_TEST(an_ssh_flood_is_read_at_its_budget)
 {
     int mport = cl_free_port(), sport = cl_free_port();

@@ -5,7 +5,9 @@
  * server and client over a socketpair in this process (the client on a
  * thread for the handshake); the client's end closed, nothing polled,
  * then a write. And a connection paused (the session's input budget
- * spent) reads none of what the client sends until it is resumed. */
+ * spent) reads none of what the client sends until it is resumed, and
+ * ends at once when the client closes; what is read is told as the
+ * socket's bytes (byte_io's read), SSH_MSG_IGNORE included. */
 #include <check.h>
 #include <libssh/libssh.h>
 #include <libssh/server.h>
