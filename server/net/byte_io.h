@@ -18,6 +18,10 @@
 typedef struct byte_io_cb {
     /* the client's bytes, for the session's transport (its feed) */
     void (*bytes)(void *ctx, const char *p, size_t n);
+    /* n bytes were read from the client's socket: what its input budget
+     * is charged (the wire's bytes, not what bytes passes on: a protocol
+     * has messages and overhead that never reach the session) */
+    void (*read)(void *ctx, size_t n);
     /* bytes that waited were sent: `queued` is what still waits */
     void (*drained)(void *ctx, size_t queued);
     /* the client left or the connection failed: the session ends */

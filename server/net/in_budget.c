@@ -12,13 +12,19 @@ size_t inb_room(in_budget_t *b, uint32_t rate, uint32_t burst,
 {
     int64_t full = (int64_t)burst * 1000;
     if (now_ms > b->at_ms) {
-        /* bytes a second x ms = thousandths of a byte; the gap is
-         * compared first, so a long quiet spell cannot overflow */
-        uint64_t add = (now_ms - b->at_ms) * (uint64_t)rate;
-        if (b->milli < full && add < (uint64_t)(full - b->milli))
-            b->milli += (int64_t)add;
-        else
-            b->milli = full;
+        /* bytes a second x ms = thousandths of a byte; the gap is cut to
+         * what fills the bucket (a debt too) before it is multiplied, so
+         * that neither a long quiet spell nor a huge rate can overflow */
+        uint64_t gap = now_ms - b->at_ms;
+        if (b->milli < full && rate > 0) {
+            uint64_t need = (uint64_t)(full - b->milli);
+            if (gap > need / rate + 1)
+                gap = need / rate + 1;
+            if (gap * (uint64_t)rate < need)
+                b->milli += (int64_t)(gap * (uint64_t)rate);
+            else
+                b->milli = full;
+        }
         b->at_ms = now_ms;
     }
     if (b->milli > full)

@@ -18,9 +18,10 @@
 #include <stdint.h>
 
 /* The bytes a second a session may send for each key a second it may
- * press (max_keys_per_second), unless max_input_bytes_per_second says: room for a key that is an escape sequence
- * (an arrow's 3 bytes, a mouse report's 12 and more) or a WebSocket frame
- * of its own (6 bytes of head and the message). */
+ * press (max_keys_per_second), unless max_input_bytes_per_second says:
+ * room for a key that is an escape sequence (an arrow's 3 bytes, a mouse
+ * report's 12 and more) or a WebSocket frame of its own (6 bytes of head
+ * and the message). */
 #define INB_BYTES_PER_KEY 16
 /* What the bucket holds when full: a burst no honest client comes near
  * (a pasted password, a window dragged: a NAWS or a size message per

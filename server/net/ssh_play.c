@@ -28,6 +28,10 @@ struct ssh_play {
     ssh_pend_t out;             /* frames the window or the socket held */
     uint8_t opened, ended, shutting, shut_told, closing, eof, chan_closed;
     uint8_t paused;             /* the session reads no more for now */
+    /* the bytes libssh has read from the socket (ssh_set_counters), and
+     * how many of them the session has been told of (cb->read) */
+    struct ssh_counter_struct wire;
+    uint64_t wire_told;
 };
 
 /* --- towards the session: ssh_link.h's records ------------------------------ */
@@ -159,14 +163,16 @@ static void on_poll(uv_poll_t *h, int status, int events);
 
 /* The poll waits for what libssh needs: the client's bytes (unless the
  * session has paused them: the kernel's window then holds the client
- * back), and the socket's room while libssh holds some. (libssh reads
- * whatever has come as it writes too: a paused client that also does not
- * read is bounded by the output's limits instead.) */
+ * back, and the poll waits only for the client's leaving, which would
+ * else be read after the backlog), and the socket's room while libssh
+ * holds some. (libssh reads whatever has come as it writes too: a paused
+ * client that also does not read is bounded by the output's limits
+ * instead.) */
 static void follow(ssh_play_t *p)
 {
     if (p->ended || p->closing)
         return;
-    int want = (p->paused ? 0 : UV_READABLE) |
+    int want = (p->paused ? UV_DISCONNECT : UV_READABLE) |
                (socket_full(p) ? UV_WRITABLE : 0);
     if (want == p->events)
         return;
@@ -194,19 +200,37 @@ static int shut_step(ssh_play_t *p)
     return !socket_full(p);
 }
 
+/* What libssh read from the socket since the last call, for the
+ * session's input budget: every byte on the wire (packets' overhead,
+ * SSH_MSG_IGNORE, requests the channel never sees), so that a client is
+ * held to its budget whatever it sends. The session may pause us. */
+static void tell_read(ssh_play_t *p)
+{
+    uint64_t n = p->wire.in_bytes - p->wire_told;
+    p->wire_told = p->wire.in_bytes;
+    if (n > 0)
+        p->cb->read(p->ctx, (size_t)n);
+}
+
 static void on_poll(uv_poll_t *h, int status, int events)
 {
     ssh_play_t *p = h->data;
-    (void)events;
     if (p->ended || p->closing)
         return;
     if (status < 0) { /* (libuv's word for an error on the socket) */
         end(p, "connection lost");
         return;
     }
+    if (p->paused && (events & UV_DISCONNECT)) {
+        /* its FIN behind a backlog the budget would take minutes to
+         * read: that backlog is worth nothing (follow) */
+        end(p, "client closed");
+        return;
+    }
     /* libssh reads, decrypts and answers (a rekeying too); the channel's
      * callbacks hand the keys to the session */
     ssh_event_dopoll(p->ev, 0);
+    tell_read(p);
     if (!p->ended && !ssh_is_connected(p->session))
         end(p, "client closed");
     if (p->ended || p->closing)
@@ -241,6 +265,9 @@ static int play_open(void *conn, uv_loop_t *loop, const byte_io_cb_t *cb,
     }
     p->poll.data = p;
     p->opened = 1;
+    /* counted from here: what the bridge read (the handshake) is the
+     * SSH guard's (ssh_guard.c) */
+    ssh_set_counters(p->session, &p->wire, NULL);
     return 0;
 }
 
@@ -302,6 +329,7 @@ static void release(ssh_play_t *p)
         ssh_event_free(p->ev);
     }
     if (p->session) {
+        ssh_set_counters(p->session, NULL, NULL); /* (p is freed next) */
         if (ssh_is_connected(p->session))
             ssh_disconnect(p->session);
         ssh_free(p->session); /* (frees the channel) */

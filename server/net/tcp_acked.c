@@ -37,3 +37,19 @@ int tcp_unacked(int fd, uint64_t *bytes)
     *bytes = (uint64_t)n;
     return 0;
 }
+
+/* The kernel's states (include/net/tcp_states.h: not in the uapi headers,
+ * and glibc's enum is in <netinet/tcp.h>, which clashes with these). */
+enum { STATE_CLOSE = 7, STATE_CLOSE_WAIT = 8, STATE_LAST_ACK = 9 };
+
+int tcp_peer_closed(int fd)
+{
+    struct tcp_info ti;
+    socklen_t len = sizeof ti;
+    memset(&ti, 0, sizeof ti);
+    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0 ||
+        len < offsetof(struct tcp_info, tcpi_state) + sizeof ti.tcpi_state)
+        return 0;
+    return ti.tcpi_state == STATE_CLOSE_WAIT ||
+           ti.tcpi_state == STATE_CLOSE || ti.tcpi_state == STATE_LAST_ACK;
+}

@@ -3,7 +3,8 @@
  * client's side takes bytes into its receive buffer. libuv's write
  * callbacks say only that our kernel took bytes, and its send buffer
  * grows to megabytes while a client that does not read keeps its window
- * shut (docs/architecture.md, "A client that stops reading"). Linux only. */
+ * shut (docs/architecture.md, "A client that stops reading"). And
+ * whether the peer has gone, without reading. Linux only. */
 #ifndef TCP_ACKED_H
 #define TCP_ACKED_H
 
@@ -20,5 +21,10 @@ int tcp_acked(int fd, uint64_t *acked, int *all_taken);
  * counts one until the peer acknowledges it. Returns 0, or -1 (the
  * kernel cannot say it of fd). */
 int tcp_unacked(int fd, uint64_t *bytes);
+
+/* 1 if the peer of TCP socket fd has closed its side (its FIN has come,
+ * read or not: CLOSE-WAIT) or reset it (CLOSE), else 0: looked at
+ * without reading, for a connection whose reading is paused. */
+int tcp_peer_closed(int fd);
 
 #endif

@@ -370,6 +370,12 @@ static void do_close(sess_t *s)
     uv_timer_stop(&s->in_timer);
     if (s->handles_closing)
         return;
+    if (s->in_paused && s->io && s->io->pause) {
+        /* a goodbye may wait on SSH's window: its WINDOW_ADJUST must be
+         * read (what else is read reaches no one: the session closes) */
+        s->in_paused = 0;
+        s->io->pause(s->io_conn, 0);
+    }
     uv_read_stop((uv_stream_t *)&s->tcp);
     if (!s->close.graceful) {
         sess_close_handles(s);

@@ -36,8 +36,13 @@ void sess_on_tc_send(void *ctx, const char *bytes, size_t n);
  * keys and resizes; the lobby once negotiation is over. */
 void sess_on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b);
 void sess_on_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *b);
-/* The client's bytes, however they came (sess_on_read, byte_io.h). */
+/* The client's bytes, however they came (sess_on_read, byte_io.h);
+ * spent from the input budget here unless an io module spends what it
+ * reads itself (sess_spend_input). */
 void sess_on_bytes(sess_t *s, const char *p, size_t len);
+/* len bytes read from the client: taken from its input budget (and
+ * counted), its reading paused once the budget is spent (in_budget.h). */
+void sess_spend_input(sess_t *s, size_t len);
 /* What a session answers its io with (session_output.c). */
 extern const struct byte_io_cb sess_io_cb;
 /* One of the session's handles (or its io) is closed. */

@@ -15,6 +15,7 @@
 #include "prefetch.h"
 #include "refusals.h"
 #include "session_impl.h"
+#include "tcp_acked.h"
 #include "view.h"
 
 #define ESC_DELAY_MS 100
@@ -213,6 +214,9 @@ static size_t in_room(sess_t *s)
 
 static void on_in_timer(uv_timer_t *t);
 
+/* How often a paused session looks again while an upgrade runs. */
+#define UPGRADE_RECHECK_MS 100
+
 /* Waits for the budget to hold resume_want again (its room was just
  * asked: in_room). */
 static void in_wait(sess_t *s)
@@ -237,14 +241,37 @@ static void in_pause(sess_t *s)
     in_wait(s);
 }
 
+/* 1 if a paused session's client has closed or reset its connection:
+ * asked of the kernel, as nothing of it is read. (An SSH connection's
+ * module watches for it itself: ssh_play.c.) */
+static int client_left(sess_t *s)
+{
+    uv_os_fd_t fd;
+    if (s->io || uv_fileno((uv_handle_t *)&s->tcp, &fd) != 0)
+        return 0;
+    return tcp_peer_closed(fd);
+}
+
 static void on_in_timer(uv_timer_t *t)
 {
     sess_t *s = t->data;
-    /* closing reads no more; an upgrade moves what was read (a moved
-     * session's socket is the new process's) */
-    if (!s->in_paused || sess_closing(s) || s->handles_closing ||
-        s->moved || s->srv->upgrading)
+    /* closing reads no more; a moved session's socket is the new
+     * process's */
+    if (!s->in_paused || sess_closing(s) || s->handles_closing || s->moved)
         return;
+    if (s->srv->upgrading) {
+        /* an upgrade moves what was read, so nothing is read meanwhile;
+         * if it fails the session plays on and must read again */
+        uv_timer_start(&s->in_timer, on_in_timer, UPGRADE_RECHECK_MS, 0);
+        return;
+    }
+    if (client_left(s)) {
+        /* read, its FIN or RST would end it only after the backlog
+         * before it, at the budget's rate (minutes of a flood): that
+         * backlog is worth nothing */
+        sess_close(s, "client closed", 0, NULL);
+        return;
+    }
     uint32_t rate = in_rate(s);
     if (in_room(s) < resume_want(rate, inb_burst(rate))) {
         in_wait(s); /* (max_keys_per_second lowered by a reload) */
@@ -292,7 +319,7 @@ void sess_on_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *b)
     }
 }
 
-void sess_on_bytes(sess_t *s, const char *p, size_t len)
+void sess_spend_input(sess_t *s, size_t len)
 {
     if (len == 0 || sess_closing(s))
         return;
@@ -300,6 +327,14 @@ void sess_on_bytes(sess_t *s, const char *p, size_t len)
     s->srv->stats.bytes_in += len; /* /metrics */
     if (!s->in_paused && in_room(s) == 0)
         in_pause(s); /* these are taken; the next wait */
+}
+
+void sess_on_bytes(sess_t *s, const char *p, size_t len)
+{
+    if (len == 0 || sess_closing(s))
+        return;
+    if (!s->io) /* (a module's are spent as they come: sess_spend_input) */
+        sess_spend_input(s, len);
     if (s->proxy) {
         long used = sess_read_proxy_header(s, p, len);
         if (used < 0)

@@ -322,6 +322,11 @@ static void io_bytes(void *ctx, const char *p, size_t n)
     sess_on_bytes(ctx, p, n);
 }
 
+static void io_read(void *ctx, size_t n)
+{
+    sess_spend_input(ctx, n);
+}
+
 static void io_drained(void *ctx, size_t queued)
 {
     sess_t *s = ctx;
@@ -345,5 +350,5 @@ static void io_closed(void *ctx)
     sess_handle_closed(ctx);
 }
 
-const byte_io_cb_t sess_io_cb = { io_bytes, io_drained, io_ended, io_shut,
-                                  io_closed };
+const byte_io_cb_t sess_io_cb = { io_bytes, io_read, io_drained, io_ended,
+                                  io_shut, io_closed };

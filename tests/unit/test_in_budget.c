@@ -54,6 +54,20 @@ START_TEST(a_debt_is_paid_first)
     ck_assert_uint_eq(inb_room(&b, 100, 1000, T0), 0);
     ck_assert_uint_eq(inb_room(&b, 100, 1000, T0 + 5000), 0); /* paid */
     ck_assert_uint_eq(inb_room(&b, 100, 1000, T0 + 5010), 1);
+    /* a debt and a long spell: full */
+    inb_spend(&b, 2500);
+    ck_assert_uint_eq(inb_room(&b, 100, 1000, T0 + 100000), 1000);
+}
+END_TEST
+
+/* A gap times a rate past 64 bits (2^33 ms at 2^31 bytes a second is
+ * 2^64, 0 once wrapped): the gap is cut first, so the bucket is full. */
+START_TEST(a_huge_rate_does_not_wrap)
+{
+    in_budget_t b;
+    inb_init(&b, 4096, T0);
+    inb_spend(&b, 4096);
+    ck_assert_uint_eq(inb_room(&b, 1u << 31, 4096, T0 + (1ull << 33)), 4096);
 }
 END_TEST
 
@@ -107,6 +121,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, full_at_the_start_then_spent);
     tcase_add_test(tc, refills_at_its_rate_up_to_the_burst);
     tcase_add_test(tc, a_debt_is_paid_first);
+    tcase_add_test(tc, a_huge_rate_does_not_wrap);
     tcase_add_test(tc, the_wait_for_a_room);
     tcase_add_test(tc, a_lowered_burst_cuts_it);
     tcase_add_test(tc, rate_and_burst_of_the_limits);

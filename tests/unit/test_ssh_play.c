@@ -5,12 +5,15 @@
  * server and client over a socketpair in this process (the client on a
  * thread for the handshake); the client's end closed, nothing polled,
  * then a write. And a connection paused (the session's input budget
- * spent) reads none of what the client sends until it is resumed. */
+ * spent) reads none of what the client sends until it is resumed, and
+ * ends at once when the client closes; what is read is told as the
+ * socket's bytes (byte_io's read), SSH_MSG_IGNORE included. */
 #include <check.h>
 #include <libssh/libssh.h>
 #include <libssh/server.h>
 #include <pthread.h>
 #include <signal.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include <uv.h>
@@ -21,12 +24,18 @@
 /* What the connection told the session. */
 typedef struct {
     int bytes, drained, ended, shut, closed;
+    size_t read; /* the bytes read off the socket, as told (cb->read) */
 } told_t;
 
 static void on_bytes(void *ctx, const char *p, size_t n)
 {
     (void)p, (void)n;
     ((told_t *)ctx)->bytes++;
+}
+
+static void on_read(void *ctx, size_t n)
+{
+    ((told_t *)ctx)->read += n;
 }
 
 static void on_drained(void *ctx, size_t queued)
@@ -51,8 +60,8 @@ static void on_closed(void *ctx)
     ((told_t *)ctx)->closed++;
 }
 
-static const byte_io_cb_t cb = { on_bytes, on_drained, on_ended, on_shut,
-                                 on_closed };
+static const byte_io_cb_t cb = { on_bytes, on_read, on_drained, on_ended,
+                                 on_shut, on_closed };
 
 /* The client's side: key exchange, "none" login, a session channel. */
 typedef struct {
@@ -171,10 +180,11 @@ START_TEST(paused_reads_nothing_until_resumed)
     ssh_play_t *p = connected(&loop, &told, &bind, &c);
     ssh_play_io.pause(p, 1);
     ck_assert_int_eq(ssh_channel_write(c.ch, "k", 1), 1);
-    /* nothing watched: the loop has nothing to wait for */
+    /* watched for the client's leaving alone */
     for (int i = 0; i < 10; i++)
-        ck_assert_int_eq(uv_run(&loop, UV_RUN_NOWAIT), 0);
+        uv_run(&loop, UV_RUN_NOWAIT);
     ck_assert_int_eq(told.bytes, 0);
+    ck_assert_uint_eq(told.read, 0);
     ssh_play_io.pause(p, 0);
     /* each turn waits for the socket (the test's timeout ends a hang) */
     while (told.bytes == 0)
@@ -189,6 +199,59 @@ START_TEST(paused_reads_nothing_until_resumed)
 }
 END_TEST
 
+/* What is read is told as the socket's bytes: a key's packet with its
+ * overhead (more than its one byte), and an SSH_MSG_IGNORE that never
+ * reaches the session, all the same. */
+START_TEST(the_wire_bytes_are_told)
+{
+    uv_loop_t loop;
+    told_t told = { 0 };
+    ssh_bind bind;
+    client_t c;
+    ssh_play_t *p = connected(&loop, &told, &bind, &c);
+    ck_assert_int_eq(ssh_channel_write(c.ch, "k", 1), 1);
+    while (told.bytes == 0)
+        uv_run(&loop, UV_RUN_ONCE);
+    ck_assert_uint_gt(told.read, 1 + 16); /* (a length, a MAC: more) */
+    size_t key = told.read;
+    char junk[4000];
+    memset(junk, 'j', sizeof junk - 1);
+    junk[sizeof junk - 1] = 0;
+    ck_assert_int_eq(ssh_send_ignore(c.s, junk), SSH_OK);
+    while (told.read < key + sizeof junk - 1)
+        uv_run(&loop, UV_RUN_ONCE);
+    ck_assert_int_eq(told.bytes, 1);
+    ssh_play_io.close(p);
+    ck_assert_int_eq(uv_run(&loop, UV_RUN_DEFAULT), 0);
+    ck_assert_int_eq(uv_loop_close(&loop), 0);
+    ssh_free(c.s);
+    ssh_bind_free(bind);
+}
+END_TEST
+
+/* Paused, with bytes unread, the client's leaving ends it at once (its
+ * backlog would be read at the budget's rate first). */
+START_TEST(paused_sees_the_client_leave)
+{
+    uv_loop_t loop;
+    told_t told = { 0 };
+    ssh_bind bind;
+    client_t c;
+    ssh_play_t *p = connected(&loop, &told, &bind, &c);
+    ssh_play_io.pause(p, 1);
+    ck_assert_int_eq(ssh_channel_write(c.ch, "k", 1), 1);
+    shutdown(c.fd, SHUT_WR); /* its FIN, behind the key */
+    while (told.ended == 0)
+        uv_run(&loop, UV_RUN_ONCE);
+    ck_assert_int_eq(told.bytes, 0);
+    ssh_play_io.close(p);
+    ck_assert_int_eq(uv_run(&loop, UV_RUN_DEFAULT), 0);
+    ck_assert_int_eq(uv_loop_close(&loop), 0);
+    ssh_free(c.s);
+    ssh_bind_free(bind);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("ssh play");
@@ -196,6 +259,8 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, a_failed_write_is_told_by_its_result_alone);
     tcase_add_test(tc, paused_reads_nothing_until_resumed);
+    tcase_add_test(tc, the_wire_bytes_are_told);
+    tcase_add_test(tc, paused_sees_the_client_leave);
     suite_add_tcase(s, tc);
     return s;
 }
