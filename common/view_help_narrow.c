@@ -19,7 +19,7 @@ static const char *const keys_narrow[] = {
     "Attack  move into a monster",
     "Travel  _ (or > off the stairs)",
     "Explore o       Wait   . or 5",
-    "Autopickup A on/off (o picks items up)",
+    "Autopickup A (starts off): o picks up",
     "Rest    R       Count  0, number, key",
     "Pick up g or ,  Use    i, a letter",
     "Drop    d       Throw  t, a letter",

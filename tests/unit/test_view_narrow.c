@@ -370,7 +370,7 @@ START_TEST(help_fits_40x20)
         "Attack  move into a monster",
         "Travel  _ (or > off the stairs)",
         "Explore o       Wait   . or 5",
-        "Autopickup A on/off (o picks items up)",
+        "Autopickup A (starts off): o picks up",
         "Rest    R       Count  0, number, key",
         "Pick up g or ,  Use    i, a letter",
         "Drop    d       Throw  t, a letter",
