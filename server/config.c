@@ -179,7 +179,7 @@ static const key_def_t keys[] = {
     INT_KEY(lobby_full_idle_ms, 0, 86400000, "when the server is 90% full, ms without a key after which a player in the lobby who is not logged in is let go (four times that for an account; 0: never)"),
     INT_KEY(idle_warning, 0, 3600, "seconds before the idle disconnect that the player is warned"),
     INT_KEY(negotiation_ms, 10, 10000, "ms to wait for a client's telnet answers"),
-    INT_KEY(store_wait_ms, 10, 600000, "ms a login, registration or other lobby request waits for the store before the player is told where it waited (the store away, or the password checks busy) and may try again"),
+    INT_KEY(store_wait_ms, 10, 600000, "ms a login, registration or other lobby request waits for the store before the player is told where it waited (the store away, the password checks busy, or a login still slowed after failed ones) and may try again"),
     INT_KEY(store_lock_timeout_ms, 1, 10000, "ms a write of the store waits for a lock another process holds (SQLite's busy timeout, PostgreSQL's lock_timeout) before its batch fails; at most 10000, PostgreSQL's statement timeout"),
     INT_KEY(output_limit, 4096, 64 << 20, "bytes queued for one client before it is cut off"),
     INT_KEY(output_highwater, 1024, 64 << 20, "bytes queued above which screen updates are skipped"),

@@ -174,14 +174,8 @@ static void follow(ssh_play_t *p)
         return;
     int want = (p->paused ? UV_DISCONNECT : UV_READABLE) |
                (socket_full(p) ? UV_WRITABLE : 0);
-    if (want == p->events)
-        return;
-    if (want == 0) {
-        uv_poll_stop(&p->poll);
-        p->events = 0;
-    } else if (uv_poll_start(&p->poll, want, on_poll) == 0) {
+    if (want != p->events && uv_poll_start(&p->poll, want, on_poll) == 0)
         p->events = want;
-    }
 }
 
 /* A goodbye: once what was kept is out, the channel ends; done once

@@ -11,6 +11,11 @@
 #include "keys.h"
 #include "utf8.h"
 
+/* A login slowed after failed ones: refused (STORE_SLOW_DOWN), or given
+ * up while it waited (the slow-down's wait is up to 2 minutes). */
+static const char SLOWED_NOTE[] =
+    "Too many failed logins for that name. Wait a while and try again.";
+
 /* Wipes memory the compiler may not skip (a password). */
 static void wipe(void *p, size_t n)
 {
@@ -715,8 +720,7 @@ int lobby_account_done(lobby_t *l, const store_account_t *a)
         lobby_note(l, LOBBY_NOTE_BAD, "That name or password is not allowed.");
         break;
     case STORE_SLOW_DOWN:
-        lobby_note(l, LOBBY_NOTE_BAD, "Too many failed logins for that name. "
-                   "Wait a while and try again.");
+        lobby_note(l, LOBBY_NOTE_BAD, SLOWED_NOTE);
         break;
     default:
         lobby_note(l, LOBBY_NOTE_BAD, "The server could not do that now. "
@@ -761,8 +765,7 @@ static const char *away_note(int at)
         return "The server is busy checking passwords: please try again "
                "in a moment.";
     case STORE_WAIT_SLOWED: /* (the slow-down's wait is up to 2 minutes) */
-        return "Too many failed logins for that name. Wait a while and "
-               "try again.";
+        return SLOWED_NOTE;
     default:
         return "The server's store is not answering: please try again in "
                "a moment.";

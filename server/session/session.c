@@ -241,7 +241,7 @@ void sess_close_unread(sess_t *s, const char *reason)
 /* The session's own TCP socket (not an SSH player's io, nor a moved
  * session's, whose socket the new process holds: SO_LINGER is the
  * socket's, not this descriptor's) into *fd. 1 if there is one. */
-static int own_fd(sess_t *s, uv_os_fd_t *fd)
+int sess_own_fd(sess_t *s, uv_os_fd_t *fd)
 {
     return !s->io && !s->moved &&
            uv_fileno((uv_handle_t *)&s->tcp, fd) == 0;
@@ -254,7 +254,7 @@ static int peer_owes(sess_t *s, uint64_t beyond)
 {
     uv_os_fd_t fd;
     uint64_t held;
-    if (!own_fd(s, &fd))
+    if (!sess_own_fd(s, &fd))
         return 0;
     return s->queued > 0 || (tcp_unacked(fd, &held) == 0 && held > beyond);
 }
@@ -268,7 +268,7 @@ static int peer_owes(sess_t *s, uint64_t beyond)
 static void close_tcp(sess_t *s)
 {
     uv_os_fd_t fd;
-    if (s->close.reset && own_fd(s, &fd)) {
+    if (s->close.reset && sess_own_fd(s, &fd)) {
         if (uv_tcp_close_reset(&s->tcp, on_handle_closed) == 0)
             return;
         /* refused while a shutdown is under way (the graceful close's,
@@ -311,7 +311,7 @@ static void on_shutdown(uv_shutdown_t *req, int status)
      * that a phone's network stalling a few seconds does not cut the end
      * of a file). Not a reset: an honest peer's last segments may only
      * be in flight. */
-    if (status == 0 && peer_owes(s, 1) && own_fd(s, &fd)) {
+    if (status == 0 && peer_owes(s, 1) && sess_own_fd(s, &fd)) {
         unsigned ms = (unsigned)s->srv->cfg.close_orphan_ms;
         (void)setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &ms, sizeof ms);
     }
@@ -370,11 +370,11 @@ static void do_close(sess_t *s)
     uv_timer_stop(&s->in_timer);
     if (s->handles_closing)
         return;
-    if (s->in_paused && s->io && s->io->pause) {
+    if (s->in_paused && s->io) {
         /* a goodbye may wait on SSH's window: its WINDOW_ADJUST must be
          * read (what else is read reaches no one: the session closes) */
         s->in_paused = 0;
-        s->io->pause(s->io_conn, 0);
+        sess_in_reading(s, 1);
     }
     uv_read_stop((uv_stream_t *)&s->tcp);
     if (!s->close.graceful) {

@@ -82,8 +82,9 @@ typedef struct st_lobby {
     char new_password[LOBBY_LINE_MAX + 1];
     /* The store's answer being waited for: since when, and which wait of
      * the lobby's (lobby.busy_gen); past store_wait_ms the player is told
-     * where it waited: the store away, or the password checks busy
-     * (store_wait_of; session_lobby.c). 0: none. */
+     * where it waited: the store away, the password checks busy, or a
+     * login still slowed after failed ones (store_wait_of;
+     * session_lobby.c). 0: none. */
     uint64_t store_asked_ms;
     uint32_t store_gen;
 } st_lobby_t;

@@ -23,6 +23,14 @@
 #include "ssh_link.h"
 #include "wsconn.h"
 
+/* A browser's connection has this long for its request's head, and its
+ * page as long again from there: twenty times negotiation_ms (10 s by
+ * default, docs/hosting.md). */
+static uint64_t web_deadline_ms(const sess_t *s)
+{
+    return (uint64_t)s->srv->cfg.negotiation_ms * 20;
+}
+
 /* A site's page still being made when its deadline passed (the store
  * away or slow, a long replay): answered 503, so the browser is told
  * rather than left with a closed connection; the work's answer, if it
@@ -31,7 +39,7 @@
 static void page_too_slow(sess_t *s)
 {
     log_info("page for %s not made within %d ms: 503", s->addr,
-             s->srv->cfg.negotiation_ms * 20);
+             (int)web_deadline_ms(s));
     site_error(s, "503 Service Unavailable",
                "The server could not make that page in time: try again in "
                "a moment.");
@@ -236,7 +244,7 @@ static void start_web_or_admit(sess_t *s)
         return;
     s->slot_early = 1;
     uv_timer_start(&s->negotiate_timer, on_negotiate_deadline,
-                   (uint64_t)s->srv->cfg.negotiation_ms * 20, 0);
+                   web_deadline_ms(s), 0);
 }
 
 /* The first bytes of a trusted balancer's connection: its PROXY header,
@@ -292,7 +300,7 @@ static int on_ws_page(void *ctx, const char *path, const char *query)
 {
     sess_t *s = ctx;
     uv_timer_start(&s->negotiate_timer, on_negotiate_deadline,
-                   (uint64_t)s->srv->cfg.negotiation_ms * 20, 0);
+                   web_deadline_ms(s), 0);
     return site_request(ctx, path, query);
 }
 
@@ -302,7 +310,7 @@ static int on_ws_page(void *ctx, const char *path, const char *query)
 static void refused_origin(const wsconn_t *c, char *out, size_t size)
 {
     out[0] = '\0';
-    if (strncmp(c->refused, "403 ", 4) != 0 || !c->has_origin)
+    if (strncmp(c->refused, "403 ", 4) != 0) /* only an Origin is 403 */
         return;
     size_t n = 0;
     n += (size_t)snprintf(out, size, " (Origin: ");

@@ -43,6 +43,13 @@ void sess_on_bytes(sess_t *s, const char *p, size_t len);
 /* len bytes read from the client: taken from its input budget (and
  * counted), its reading paused once the budget is spent (in_budget.h). */
 void sess_spend_input(sess_t *s, size_t len);
+/* Reading of the client's bytes on (1) or off (0): the socket's, or the
+ * io module's (byte_io.h pause). */
+void sess_in_reading(sess_t *s, int on);
+/* The session's own TCP socket (not an SSH player's io, nor a moved
+ * session's, whose socket the new process holds) into *fd. 1 if there
+ * is one (session.c). */
+int sess_own_fd(sess_t *s, uv_os_fd_t *fd);
 /* What a session answers its io with (session_output.c). */
 extern const struct byte_io_cb sess_io_cb;
 /* One of the session's handles (or its io) is closed. */

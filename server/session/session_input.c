@@ -226,18 +226,23 @@ static void in_wait(sess_t *s)
     uv_timer_start(&s->in_timer, on_in_timer, ms ? ms : 1, 0);
 }
 
+void sess_in_reading(sess_t *s, int on)
+{
+    if (s->io)
+        s->io->pause(s->io_conn, !on);
+    else if (on)
+        uv_read_start((uv_stream_t *)&s->tcp, sess_on_alloc, sess_on_read);
+    else
+        uv_read_stop((uv_stream_t *)&s->tcp);
+}
+
 /* The budget is spent: the socket is read no more, so that the kernel's
  * window holds the client back rather than our CPU decoding its bytes. */
 static void in_pause(sess_t *s)
 {
     s->in_paused = 1;
     s->srv->stats.in_pauses++; /* /metrics */
-    if (s->io) {
-        if (s->io->pause)
-            s->io->pause(s->io_conn, 1);
-    } else {
-        uv_read_stop((uv_stream_t *)&s->tcp);
-    }
+    sess_in_reading(s, 0);
     in_wait(s);
 }
 
@@ -247,9 +252,7 @@ static void in_pause(sess_t *s)
 static int client_left(sess_t *s)
 {
     uv_os_fd_t fd;
-    if (s->io || uv_fileno((uv_handle_t *)&s->tcp, &fd) != 0)
-        return 0;
-    return tcp_peer_closed(fd);
+    return sess_own_fd(s, &fd) && tcp_peer_closed(fd);
 }
 
 static void on_in_timer(uv_timer_t *t)
@@ -278,12 +281,7 @@ static void on_in_timer(uv_timer_t *t)
         return;
     }
     s->in_paused = 0;
-    if (s->io) {
-        if (s->io->pause)
-            s->io->pause(s->io_conn, 0);
-    } else {
-        uv_read_start((uv_stream_t *)&s->tcp, sess_on_alloc, sess_on_read);
-    }
+    sess_in_reading(s, 1);
 }
 
 void sess_on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)

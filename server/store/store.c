@@ -62,7 +62,8 @@ static void finish(store_t *st, req_t *r)
     pending_remove(p, r);
     if (r->admitted) {
         r->admitted = 0;
-        r->call->abandoned(r);
+        if (r->call->abandoned)
+            r->call->abandoned(r);
     }
     if (r->name_counted) {
         r->name_counted = 0;

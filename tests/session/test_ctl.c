@@ -1148,14 +1148,6 @@ START_TEST(idle_scrapes_leave_the_console_alone)
 }
 END_TEST
 
-/* Milliseconds on the monotonic clock. */
-static int64_t mono_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
 /* A console connection and a scrape that send nothing are closed at
  * ctl_read_ms (300 here), not before; half a line is no line either. */
 START_TEST(a_silent_connection_is_closed_at_its_deadline)
@@ -1165,7 +1157,7 @@ START_TEST(a_silent_connection_is_closed_at_its_deadline)
     char dir[600], sock[700];
     srv_data_dir(s, dir, sizeof dir);
     snprintf(sock, sizeof sock, "%s/ctl.sock", dir);
-    int64_t t0 = mono_ms();
+    int64_t t0 = cl_now_ms();
     int fds[3] = { unix_connect(sock), tcp_connect(port), unix_connect(sock) };
     static const char half_head[] = "GET /metrics HTTP/1.0\r\n";
     ck_assert_int_eq(write(fds[1], half_head, sizeof half_head - 1),
@@ -1175,7 +1167,7 @@ START_TEST(a_silent_connection_is_closed_at_its_deadline)
         char c;
         ck_assert_msg(read(fds[i], &c, 1) == 0, "connection %d not closed",
                       i);
-        int64_t ms = mono_ms() - t0;
+        int64_t ms = cl_now_ms() - t0;
         ck_assert_msg(ms >= 299 && ms < WAIT_MS, "connection %d closed after "
                       "%lld ms", i, (long long)ms);
         close(fds[i]);
@@ -1213,11 +1205,11 @@ START_TEST(a_running_command_is_not_cut_at_ctl_read_ms)
     snprintf(cmd, sizeof cmd, "upgrade %s", exe);
     FILE *p = srv_ctl_start(s, cmd);
     ck_assert(srv_wait_log(s, "upgrade: started ", WAIT_MS));
-    int64_t t0 = mono_ms();
+    int64_t t0 = cl_now_ms();
     int silent = unix_connect(sock);
     char c;
     ck_assert_int_eq(read(silent, &c, 1), 0);
-    ck_assert_int_ge(mono_ms() - t0, 299);
+    ck_assert_int_ge(cl_now_ms() - t0, 299);
     close(silent);
     ck_assert_int_eq(write(go, "\n", 1), 1);
     int rc = srv_ctl_finish(p, out, sizeof out);

@@ -35,7 +35,7 @@ START_TEST(refills_at_its_rate_up_to_the_burst)
     ck_assert_uint_eq(inb_room(&b, 100, 4096, T0 + 20), 2);
     ck_assert_uint_eq(inb_room(&b, 100, 4096, T0 + 1000), 100);
     ck_assert_uint_eq(inb_room(&b, 100, 4096, T0 + 60000), 4096);
-    /* a day later, and at a rate of 1.6 MB/s: full, not overflowed */
+    /* a year later, and at a rate of 1.6 MB/s: full, not overflowed */
     ck_assert_uint_eq(inb_room(&b, 1600000, 4096, T0 + 86400000ull * 365),
                       4096);
     /* the clock standing still adds nothing */
