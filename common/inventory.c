@@ -119,26 +119,6 @@ static int use_equipment(game_t *g, int slot, const item_stats_t *k)
 
 /* --- effects --------------------------------------------------------------- */
 
-/* The closest living monster in view within range of the player (the
- * tutorials' closest monster, limited to what the player sees), or -1. Ties go to
- * the lower slot. */
-static int closest_visible_monster(const game_t *g, int range)
-{
-    int best = -1, best_d = 0;
-    for (int i = 0; i < MAX_MONSTERS; i++) {
-        const monster_t *m = &g->monsters[i];
-        if (!m->alive || !game_lit(g, m->x, m->y))
-            continue;
-        int dx = m->x - g->player.x, dy = m->y - g->player.y;
-        int d = dx * dx + dy * dy;
-        if ((range == 0 || d <= range * range) && (best < 0 || d < best_d)) {
-            best = i;
-            best_d = d;
-        }
-    }
-    return best;
-}
-
 static int use_heal(game_t *g, int slot, const item_stats_t *k)
 {
     player_t *p = &g->player;
@@ -157,7 +137,7 @@ static int use_heal(game_t *g, int slot, const item_stats_t *k)
 
 static int use_lightning(game_t *g, int slot, const item_stats_t *k)
 {
-    int i = closest_visible_monster(g, k->range);
+    int i = game_nearest_in_view(g, k->range);
     if (i < 0 && item_known(g, g->pack[slot])) {
         game_log(g, MSG_INFO, "No enemy is close enough to strike.");
         return 0;

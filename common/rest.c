@@ -75,15 +75,15 @@ int rest_until_healed(game_t *g)
     while (turns < REST_MAX) {
         int hp = g->player.hp, poisoned = g->player.poison > 0;
         uint32_t since = g->log_total;
-        game_in_view_t seen; /* none: refused with one in view */
-        game_in_view(g, &seen);
         rest_wait(g);
         turns++;
         if (g->mode != MODE_PLAY || hurt_since(g, hp, poisoned, since) ||
             healed(g))
             break;
         if (game_monster_in_view(g)) {
-            game_tell_stop(g, &seen); /* the blow, if any, told itself */
+            /* none was in view: refused with one; the blow, if any,
+             * told itself */
+            game_tell_stop(g, NULL);
             break;
         }
     }

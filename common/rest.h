@@ -21,16 +21,19 @@ int rest_wait(game_t *g);
 
 /* `R`: waits until HP is full and no poison is left, a monster comes
  * into view (named), HP is lost to anything but the poison, a blow comes,
- * or REST_MAX turns. Refused with a monster in view or nothing to heal (no
- * turn). Returns 1 if it took a turn. */
+ * or REST_MAX turns. Refused with a monster in view, nothing to heal, or
+ * poison left that would kill first (no turn). Returns 1 if it took a
+ * turn. */
 int rest_until_healed(game_t *g);
 
 /* `0`: MODE_COUNT, the count at 0. */
 void rest_count_begin(game_t *g);
 
 /* One key in MODE_COUNT: a digit adds to the count; `.`/`5` or a
- * direction does it that many times (stopping as running does); any other
- * key ends the count with a line. Returns 1 if a turn was taken. */
+ * direction does it that many times (stopping as running does, and after
+ * a blow or other bad news, or poison left that would kill: rest.c
+ * repeat); any other key ends the count with a line. Returns 1 if a turn
+ * was taken. */
 int rest_count_key(game_t *g, int key);
 
 #endif

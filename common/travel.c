@@ -92,8 +92,6 @@ int travel_run(game_t *g, int dx, int dy)
     if (refuse_in_view(g, "run"))
         return 0;
     int steps = 0;
-    game_in_view_t before; /* none: refused with one in view */
-    game_in_view(g, &before);
     while (steps < GAME_RUN_MAX) {
         int nx = g->player.x + dx, ny = g->player.y + dy;
         if (!map_walkable(&g->map, nx, ny) || game_monster_at(g, nx, ny) >= 0)
@@ -102,7 +100,7 @@ int travel_run(game_t *g, int dx, int dy)
         game_step(g, dx, dy);
         steps++;
         if (!keep_going(g, hp)) {
-            game_tell_stop(g, &before);
+            game_tell_stop(g, NULL); /* refused with one in view */
             break;
         }
     }
@@ -115,8 +113,6 @@ int travel_run(game_t *g, int dx, int dy)
 static int walk_to_goal(game_t *g, const goal_t *goal)
 {
     int steps = 0, dx, dy;
-    game_in_view_t before; /* none: each walk is refused with one in view */
-    game_in_view(g, &before);
     while (steps < GAME_RUN_MAX) {
         if (first_step(g, goal, &dx, &dy) <= 0)
             break;
@@ -127,7 +123,7 @@ static int walk_to_goal(game_t *g, const goal_t *goal)
             !game_monster_in_view(g))
             break;
         if (!keep_going(g, hp)) {
-            game_tell_stop(g, &before);
+            game_tell_stop(g, NULL); /* refused with one in view */
             break;
         }
     }
@@ -157,41 +153,36 @@ static int is_amulet(const game_t *g, int x, int y)
     return 0;
 }
 
-/* `_` and `>` on the last level, which has no stairs: to the Amulet
- * (game version 9; they spoke of stairs there). */
-static int travel_to_amulet(game_t *g)
+/* Travel to the nearest tile of `goal`: told `here` when standing on one,
+ * `none` when no known one can be reached. */
+static int travel_to(game_t *g, int (*goal)(const game_t *g, int x, int y),
+                     const char *here, const char *none)
 {
     int dx, dy;
-    if (is_amulet(g, g->player.x, g->player.y)) {
-        game_log(g, MSG_INFO, "The Amulet of Yendor lies here: g takes it.");
+    if (goal(g, g->player.x, g->player.y)) {
+        game_log(g, MSG_INFO, "%s", here);
         return 0;
     }
     if (refuse_in_view(g, "travel"))
         return 0;
-    if (travel_first_step(g, is_amulet, &dx, &dy) < 0) {
-        game_log(g, MSG_INFO,
-                 "No stairs go down from here: find the Amulet of Yendor.");
+    if (travel_first_step(g, goal, &dx, &dy) < 0) {
+        game_log(g, MSG_INFO, "%s", none);
         return 0;
     }
-    return walk_to(g, is_amulet) > 0;
+    return walk_to(g, goal) > 0;
 }
 
 int travel_to_stairs(game_t *g)
 {
-    int dx, dy;
+    /* the last level has no stairs: to the Amulet (game version 9; `_`
+     * and `>` spoke of stairs there) */
     if (g->depth >= GAME_AMULET_DEPTH)
-        return travel_to_amulet(g);
-    if (is_stairs(g, g->player.x, g->player.y)) {
-        game_log(g, MSG_INFO, "You are on the stairs: > goes down.");
-        return 0;
-    }
-    if (refuse_in_view(g, "travel"))
-        return 0;
-    if (travel_first_step(g, is_stairs, &dx, &dy) < 0) {
-        game_log(g, MSG_INFO, "You have not found the stairs down yet.");
-        return 0;
-    }
-    return walk_to(g, is_stairs) > 0;
+        return travel_to(g, is_amulet,
+                         "The Amulet of Yendor lies here: g takes it.",
+                         "No stairs go down from here: find the Amulet of "
+                         "Yendor.");
+    return travel_to(g, is_stairs, "You are on the stairs: > goes down.",
+                     "You have not found the stairs down yet.");
 }
 
 /* 1 if the pack holds a weapon or armour of this kind already. */

@@ -274,8 +274,7 @@ static void draw_box(screen_t *s, const display_t *d, int style, int x0,
 static int blast_radius(const game_t *g)
 {
     int slot = g->target.slot;
-    if (slot < 0 || slot >= PACK_SIZE || !item_pack_has(g, slot) ||
-        !item_known(g, g->pack[slot]))
+    if (!item_pack_has(g, slot) || !item_known(g, g->pack[slot]))
         return 0;
     return item_stats(g->pack[slot])->radius;
 }

@@ -258,9 +258,11 @@ void game_update_fov(game_t *g)
     item_see(g);
 }
 
-/* The nearest living monster in view whose slot is not in `skip` (NULL:
- * none skipped), ties to the lower slot; -1 if none. */
-static int nearest_in_view_but(const game_t *g, const game_in_view_t *skip)
+/* The nearest living monster in view within `range` (0: any; Euclidean)
+ * whose slot is not in `skip` (NULL: none skipped), ties to the lower
+ * slot; -1 if none. */
+static int nearest_in_view_but(const game_t *g, int range,
+                               const game_in_view_t *skip)
 {
     int best = -1, best_d = -1;
     for (int i = 0, end = game_monsters_end(g); i < end; i++) {
@@ -270,7 +272,7 @@ static int nearest_in_view_but(const game_t *g, const game_in_view_t *skip)
             continue;
         int dx = m->x - g->player.x, dy = m->y - g->player.y;
         int d = dx * dx + dy * dy;
-        if (best_d < 0 || d < best_d) {
+        if ((range == 0 || d <= range * range) && (best_d < 0 || d < best_d)) {
             best_d = d;
             best = i;
         }
@@ -278,9 +280,9 @@ static int nearest_in_view_but(const game_t *g, const game_in_view_t *skip)
     return best;
 }
 
-int game_nearest_in_view(const game_t *g)
+int game_nearest_in_view(const game_t *g, int range)
 {
-    return nearest_in_view_but(g, NULL);
+    return nearest_in_view_but(g, range, NULL);
 }
 
 void game_in_view(const game_t *g, game_in_view_t *out)
@@ -294,19 +296,14 @@ void game_in_view(const game_t *g, game_in_view_t *out)
 
 int game_came_into_view(const game_t *g, const game_in_view_t *before)
 {
-    return nearest_in_view_but(g, before);
+    return nearest_in_view_but(g, 0, before);
 }
 
 void target_cursor_home(game_t *g)
 {
     target_t *t = &g->target;
-    int i = game_nearest_in_view(g);
-    /* The nearest is out of the range (Euclidean, as the distance here):
-     * so is every other, and the cursor started where Enter is refused. */
-    if (i >= 0 && t->range > 0 &&
-        !item_in_reach(g->player.x, g->player.y, g->monsters[i].x,
-                       g->monsters[i].y, t->range))
-        i = -1;
+    /* not on a monster out of range, where Enter is refused */
+    int i = game_nearest_in_view(g, t->range);
     t->x = i >= 0 ? g->monsters[i].x : g->player.x;
     t->y = i >= 0 ? g->monsters[i].y : g->player.y;
 }

@@ -311,9 +311,9 @@ void game_update_fov(game_t *g);
  * player: where aiming and looking start. */
 void target_cursor_home(game_t *g);
 
-/* The slot of the living monster in view nearest the player (ties: the
- * lower slot), or -1. */
-int game_nearest_in_view(const game_t *g);
+/* The slot of the living monster in view nearest the player within range
+ * (0: any; Euclidean, as item_in_reach), ties to the lower slot, or -1. */
+int game_nearest_in_view(const game_t *g, int range);
 
 /* The slots of the living monsters in view, a bit each: taken before a
  * turn, it tells which monsters came into view in it. A count may start
@@ -325,8 +325,9 @@ typedef struct game_in_view {
 
 void game_in_view(const game_t *g, game_in_view_t *out);
 
-/* The slot of the living monster in view, not in `before`, nearest the
- * player (ties: the lower slot), or -1: the one that came into view. */
+/* The slot of the living monster in view, not in `before` (NULL: none
+ * was in view), nearest the player (ties: the lower slot), or -1: the one
+ * that came into view. */
 int game_came_into_view(const game_t *g, const game_in_view_t *before);
 
 /* 1 if a walk stops where the player stands: a thing lies there, or the
@@ -335,7 +336,8 @@ int game_stop_here(const game_t *g);
 
 /* After a walk, a run, a count or a rest stopped short of its end: why,
  * where the screen does not show it (game version 9). A monster that came
- * into view since `before` (the view before the turn, or the walk) is
+ * into view since `before` (the view before the turn, or the walk; NULL
+ * for a walk or rest refused with a monster in view, so begun with none) is
  * named, the nearest of them ("A goblin comes into view."). An item
  * underfoot is told by the step ("You see ... here."), and so are the
  * stairs hidden under the `@` ("You are on the stairs: > goes down."); a

@@ -393,10 +393,10 @@ START_TEST(a_counted_walk_names_the_monster_new_in_view)
     ck_assert_int_ge(kobold, 0);
     g->monsters[rat].asleep = g->monsters[kobold].asleep = 200;
     game_update_fov(g);
-    ck_assert_int_eq(game_nearest_in_view(g), rat);
+    ck_assert_int_eq(game_nearest_in_view(g, 0), rat);
     ck_assert_int_eq(count_key(g, 20, 'l'), 1);
     ck_assert(game_lit(g, 27, 4));
-    ck_assert_int_eq(game_nearest_in_view(g), rat);
+    ck_assert_int_eq(game_nearest_in_view(g, 0), rat);
     ck_assert_int_lt(g->turn, 20);
     ck_assert_str_eq(game_msg(g, 0)->text, "A kobold comes into view.");
     ck_assert_int_eq(arena_log_count(g, "rat"), 0);
