@@ -18,7 +18,11 @@
  * the first two logins are on the two worker loops (server_proc.c sets
  * workers=2, and consecutive connections alternate: their `connect`
  * lines say which), so the slots are held from both loops and the third
- * waits in the one line they share. */
+ * waits in the one line they share.
+ *
+ * A login slowed down after failed ones on its name is told that instead
+ * ("Too many failed logins for that name"), logged as `slowed login`:
+ * neither is the database's doing. */
 #include <check.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -133,6 +137,67 @@ START_TEST(a_login_waiting_for_a_hash_slot_is_told_the_server_is_busy)
 }
 END_TEST
 
+#define SLOWED "Too many failed logins for that name."
+#define LOGINS 6
+
+/* What c was told of its login: 0 wrong, 1 slowed, 2 busy, 3 the store
+ * away; -1 nothing yet. */
+static int told(const tclient_t *c)
+{
+    static const char *const notes[] = { "Wrong name or password.", SLOWED,
+                                         BUSY, "not answering" };
+    for (int i = 0; i < 4; i++)
+        if (cl_screen_has(c, notes[i]))
+            return i;
+    return -1;
+}
+
+static int told_anything(tclient_t *c, void *arg)
+{
+    (void)arg;
+    return told(c) >= 0;
+}
+
+/* Six logins of one unknown name from one address at once: the first
+ * three are free (docs/hosting.md: 3 failures before any wait), each
+ * after waits twice as long as the one before, counted from the logins
+ * still being checked (1, 3, then 7 s from now), so at least the last
+ * is still waiting when store_wait_ms (2 s) runs out. Each one told it
+ * was slowed has its `slowed login` line, and none is told the store is
+ * away. */
+START_TEST(a_login_still_slowed_is_told_so_not_that_the_store_is_away)
+{
+    tsrv_t *s = srv_start("--set", "store_wait_ms=2000", "--set",
+                          "hashes_per_ip=0", NULL);
+    tclient_t *c[LOGINS];
+    for (int i = 0; i < LOGINS; i++) {
+        c[i] = play_lobby(srv_port(s));
+        ck_assert(cl_key(c[i], "l"));
+        play_wait_text(c[i], "Name:");
+        play_type_line(c[i], "ghost");
+        play_wait_text(c[i], "Password:");
+    }
+    for (int i = 0; i < LOGINS; i++)
+        ck_assert_int_eq(cl_send_str(c[i], "guessing\r"), 0);
+    int slowed = 0;
+    for (int i = 0; i < LOGINS; i++) {
+        if (!cl_wait(c[i], told_anything, NULL, CL_WAIT_MS))
+            play_fail(c[i], "login %d told nothing", i);
+        ck_assert_int_ne(told(c[i]), 3);
+        slowed += told(c[i]) == 1;
+    }
+    ck_assert_int_ge(slowed, 1);
+    ck_assert(srv_wait_log_count(s, "slowed login id=", slowed, CL_WAIT_MS));
+    ck_assert_int_eq(srv_log_count(s, "slowed login id="), slowed);
+    ck_assert(srv_log_has(s, "still waiting after failed logins of the name "
+                             "at 2"));
+    ck_assert(!srv_log_has(s, "store away"));
+    for (int i = 0; i < LOGINS; i++)
+        cl_close(c[i]);
+    srv_stop(s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("hash_busy");
@@ -140,6 +205,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, a_login_waiting_for_a_hash_slot_is_told_the_server_is_busy);
+    tcase_add_test(tc, a_login_still_slowed_is_told_so_not_that_the_store_is_away);
     suite_add_tcase(s, tc);
     return s;
 }
