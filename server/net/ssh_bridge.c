@@ -78,10 +78,18 @@ static void refuse(ssh_bridge_t *b, int fd, int worker, const char *addr,
     if (ip)
         sshg_leave(&b->guard, ip);
     atomic_fetch_sub(&b->live, 1);
+    ssh_bridge_hand(b, worker, NULL, NULL, what);
+}
+
+int ssh_bridge_hand(ssh_bridge_t *b, int worker, void *conn,
+                    const struct byte_io *io, const char *what)
+{
     pthread_mutex_lock(&b->hand_mu);
-    if (!b->handing_stopped && b->hand)
-        b->hand(b->hand_arg, worker, NULL, NULL, what);
+    int called = !b->handing_stopped && b->hand;
+    if (called)
+        b->hand(b->hand_arg, worker, conn, io, what);
     pthread_mutex_unlock(&b->hand_mu);
+    return called;
 }
 
 /* c is over: out of the lists, freed. */

@@ -427,15 +427,11 @@ static void hand_over(ssh_conn_t *c)
                  (long long)c->account_id, c->account, c->found_display);
     else
         snprintf(what, sizeof what, "ssh %s", c->addr);
-    pthread_mutex_lock(&b->hand_mu);
-    if (!b->handing_stopped && b->hand)
-        /* taken: the session gives the worker's count back when it ends;
-         * refused: the host gave it back */
-        b->hand(b->hand_arg, c->worker, p, &ssh_play_io, what);
-    else
+    /* taken: the session gives the worker's count back when it ends;
+     * refused: the host gave it back */
+    if (!ssh_bridge_hand(b, c->worker, p, &ssh_play_io, what))
         ssh_play_io.drop(p);
     c->worker = -1;
-    pthread_mutex_unlock(&b->hand_mu);
 }
 
 int ssh_conn_service(ssh_conn_t *c, uint64_t now)
@@ -467,15 +463,11 @@ int ssh_conn_service(ssh_conn_t *c, uint64_t now)
  * goes back (unless the workers are gone). */
 static void not_handed(ssh_conn_t *c)
 {
-    ssh_bridge_t *b = c->b;
     if (c->worker < 0)
         return;
     char what[96];
     snprintf(what, sizeof what, "ssh %s", c->addr);
-    pthread_mutex_lock(&b->hand_mu);
-    if (!b->handing_stopped && b->hand)
-        b->hand(b->hand_arg, c->worker, NULL, NULL, what);
-    pthread_mutex_unlock(&b->hand_mu);
+    ssh_bridge_hand(c->b, c->worker, NULL, NULL, what);
     c->worker = -1;
 }
 

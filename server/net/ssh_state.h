@@ -57,4 +57,10 @@ typedef struct ssh_bridge {
     atomic_ullong store_away_until; /* monotonic ms: keys refused till then */
 } ssh_bridge_t;
 
+/* Calls b's hand (as ssh_hand_fn) under hand_mu, unless handing has
+ * stopped (ssh_bridge_stop_handing): 1 if it was called, 0 if not (conn,
+ * if any, is then the caller's to drop). ssh_bridge.c. */
+int ssh_bridge_hand(ssh_bridge_t *b, int worker, void *conn,
+                    const struct byte_io *io, const char *what);
+
 #endif
