@@ -402,13 +402,25 @@ static uint64_t mono_ms(void)
     return uv_hrtime() / 1000000u;
 }
 
-/* A place among the startups ends: the shared count's and its address's. */
+int srv_startup_begin(shared_t *sh, const char *ip, uint64_t now_ms,
+                      int *had)
+{
+    *had = addr_startup_begin(&sh->addrs, ip, now_ms);
+    return atomic_fetch_add(&sh->startups, 1);
+}
+
+void srv_startup_end(shared_t *sh, const char *ip, uint64_t now_ms)
+{
+    addr_startup_end(&sh->addrs, ip, now_ms);
+    atomic_fetch_sub(&sh->startups, 1);
+}
+
+/* An SSH connection's place among the startups ends (addr: "ip:port"). */
 static void startup_end(shared_t *sh, const char *addr)
 {
     char ip[ADDR_MAX];
     sshg_ip_of(addr, ip, sizeof ip);
-    addr_startup_end(&sh->addrs, ip, mono_ms());
-    atomic_fetch_sub(&sh->startups, 1);
+    srv_startup_end(sh, ip, mono_ms());
 }
 
 int srv_ssh_hold(shared_t *sh, int max_sessions, startups_t *drops,
@@ -416,8 +428,7 @@ int srv_ssh_hold(shared_t *sh, int max_sessions, startups_t *drops,
 {
     char ip[ADDR_MAX];
     sshg_ip_of(addr, ip, sizeof ip);
-    int had = addr_startup_begin(&sh->addrs, ip, mono_ms());
-    int n = atomic_fetch_add(&sh->startups, 1), online;
+    int had, n = srv_startup_begin(sh, ip, mono_ms(), &had), online;
     if (startups_drop(drops, n, had == 0)) {
         startup_end(sh, addr);
         /* closed at once: nothing can be said before SSH's banner */

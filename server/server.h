@@ -160,6 +160,15 @@ int srv_ssh_hold(shared_t *sh, int max_sessions, startups_t *drops,
                  const char *addr);
 void srv_ssh_hold_release(shared_t *sh, const char *addr);
 
+/* A place among the startups (every loop's connections before the lobby,
+ * startups.h) begins for a connection from ip (no port), counted under
+ * the address too: returns the count before it, and the address's in
+ * *had (for startups_drop). srv_startup_end ends it, once, with the same
+ * ip. Both safe from any thread. */
+int srv_startup_begin(shared_t *sh, const char *ip, uint64_t now_ms,
+                      int *had);
+void srv_startup_end(shared_t *sh, const char *ip, uint64_t now_ms);
+
 /* A session of this loop is gone (the host's count of its load). */
 void srv_session_gone(srv_t *srv);
 

@@ -149,8 +149,7 @@ void sess_startup_done(sess_t *s)
     if (!s->startup)
         return;
     s->startup = 0;
-    addr_startup_end(s->srv->addrs, s->startup_ip, sess_now(s));
-    atomic_fetch_sub(&s->srv->sh->startups, 1);
+    srv_startup_end(s->srv->sh, s->startup_ip, sess_now(s));
 }
 
 void sess_goto(sess_t *s, int state, void *arg)

@@ -344,8 +344,7 @@ static int drop_early(sess_t *s)
 {
     srv_t *srv = s->srv;
     snprintf(s->startup_ip, sizeof s->startup_ip, "%s", s->ip);
-    int had = addr_startup_begin(srv->addrs, s->startup_ip, sess_now(s));
-    int n = atomic_fetch_add(&srv->sh->startups, 1);
+    int had, n = srv_startup_begin(srv->sh, s->startup_ip, sess_now(s), &had);
     s->startup = 1;
     if (!startups_drop(&srv->drops, n, had == 0))
         return 0;
