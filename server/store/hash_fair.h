@@ -12,7 +12,7 @@
  * from before is never counted against that cap (the store decides), so
  * the owner is not refused for what strangers do. docs/hosting.md, "The
  * network". No locks of its own: the store keeps one queue for every loop
- * and the names' table, both under its lock (store.c says why one queue).
+ * and the names' table, both under its lock (store_hash.c says why one queue).
  * The store keys an item by the address as its per-address counts do
  * (addr_key: an IPv6 address's /64), so that changing addresses within a
  * /64 earns no more turns. */

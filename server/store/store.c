@@ -1,8 +1,9 @@
 /* store.c - the store's loop-thread hub: open and close, each loop's
- * port, the pending list, password hashing in libuv's pool, the wait of
- * slowed-down logins, and the end of every request (r->call->answer). It
- * names no call: each call's file (store_accounts.c, store_games.c, ...)
- * makes its requests with its descriptor (store_impl.h, store_call_t). */
+ * port, the pending list, the wait of slowed-down logins and the end of
+ * every request (r->call->answer); password hashing in libuv's pool is
+ * store_hash.c's. It names no call: each call's file (store_accounts.c,
+ * store_games.c, ...) makes its requests with its descriptor
+ * (store_impl.h, store_call_t). */
 #include "store.h"
 
 #include <stddef.h>
@@ -56,7 +57,7 @@ static void pending_remove(store_port_t *p, req_t *r)
  * ends comes here, so one still counted from its start without a verdict
  * (admitted: cancelled in the line, while slowed down, back from its
  * lookup, or failed) stops counting here, whichever way it ended. */
-static void finish(store_t *st, req_t *r)
+void store_finish(store_t *st, req_t *r)
 {
     store_port_t *p = r->port;
     pending_remove(p, r);
@@ -111,258 +112,6 @@ void store_answer_soon(store_t *st, req_t *r, int status)
     uv_mutex_unlock(&st->mu);
 }
 
-/* --- password hashes -----------------------------------------------------------
- *
- * One line for the whole server (st->hashq, under lmu), in turn by address
- * (hash_fair.h), and the hash_parallel slots shared by every loop. It was a
- * line per loop: each was fair among its own loop's logins only, and a slot
- * freed on a loop went to that loop's line first (its pump ran before the
- * others were woken), so a flood of logins from a few addresses on one loop
- * kept both slots while an honest login on another loop waited past
- * store_wait_ms. Now a slot freed anywhere goes to the address whose turn
- * it is, whatever loop its login came on, so a login waits for at most one
- * check of each other address on the server. A request's pool work must be
- * queued on its own loop (its after-callback and its answer run there), so
- * a slot given to another loop's request puts it on that port's granted
- * list and wakes that loop, which starts it (on_async). Keeping each line
- * per loop and taking turns between loops would not do: an address with
- * connections on every loop would then have a turn on each. */
-
-static void hash_grant(store_t *st, store_port_t *self);
-
-static void hash_work(uv_work_t *w)
-{
-    req_t *r = w->data;
-    const store_opts_t *o = &r->st->opt;
-    if (r->call->flags & STORE_CALL_NEW_HASH) {
-        r->status = crypto_pwhash_str(r->hash, r->pass, r->pass_len,
-                                      o->pw_ops, o->pw_mem) == 0
-                    ? STORE_OK : STORE_ERROR;
-    } else {
-        /* always verify, found or not, so that both take as long */
-        int ok = crypto_pwhash_str_verify(r->hash, r->pass, r->pass_len) == 0;
-        r->status = ok && r->found && r->pass_ok ? STORE_OK : STORE_BAD_LOGIN;
-        sodium_memzero(r->hash, sizeof r->hash);
-    }
-    sodium_memzero(r->pass, sizeof r->pass);
-}
-
-/* Gives n slots back (their hashes ended, or never started). */
-static void hash_slots_give(store_t *st, int n)
-{
-    uv_mutex_lock(&st->lmu);
-    st->hashing -= n;
-    uv_mutex_unlock(&st->lmu);
-}
-
-static void hash_after(uv_work_t *w, int status)
-{
-    req_t *r = w->data;
-    store_t *st = r->st;
-    store_port_t *p = r->port;
-    hash_slots_give(st, 1);
-    if (status != 0)
-        r->status = STORE_ERROR;
-    if ((r->call->flags & STORE_CALL_NEW_HASH) &&
-        r->status == STORE_OK && !r->cancelled &&
-        !p->closing) {
-        store_db_submit(st, r); /* the insert */
-    } else {
-        if (r->call->verified && status == 0)
-            r->call->verified(r);
-        finish(st, r);
-    }
-    hash_grant(st, p); /* the slot, to whoever's turn it is */
-}
-
-static req_t *req_of(hf_item_t *it)
-{
-    return (req_t *)(void *)((char *)it - offsetof(req_t, fair));
-}
-
-/* On r's loop, with a slot taken for it: into the pool. Returns 0, or -1
- * (answered as failed, its slot given back: the caller grants again). */
-static int hash_start(store_t *st, req_t *r)
-{
-    if (!r->cancelled && !r->port->closing) {
-        r->at = STORE_WAIT_HASHING;
-        r->work.data = r;
-        if (uv_queue_work(r->port->loop, &r->work, hash_work, hash_after) == 0)
-            return 0;
-        r->status = STORE_ERROR;
-    }
-    hash_slots_give(st, 1);
-    finish(st, r);
-    return -1;
-}
-
-/* Gives the free slots to the next in the turn while any waits: self's
- * requests are started here, another loop's go to its port's granted list
- * and that loop is woken to start them. Under lmu, so that a port cannot
- * close between: one that closes has taken its requests out first
- * (hash_drop). */
-static void hash_grant(store_t *st, store_port_t *self)
-{
-    int again = 1;
-    while (again) {
-        req_t *mine = NULL, *mine_tail = NULL;
-        uv_mutex_lock(&st->lmu);
-        while (st->hashing < st->opt.hash_parallel && st->hashq.n) {
-            req_t *r = req_of(hf_pop(&st->hashq));
-            st->hashing++;
-            if (r->port == self) {
-                store_queue_push(&mine, &mine_tail, r);
-            } else {
-                store_queue_push(&r->port->granted, &r->port->granted_tail, r);
-                uv_async_send(&r->port->async);
-            }
-        }
-        uv_mutex_unlock(&st->lmu);
-        again = 0;
-        while (mine) {
-            req_t *r = mine;
-            mine = r->next;
-            r->next = NULL;
-            again |= hash_start(st, r) != 0;
-        }
-    }
-}
-
-/* On p's loop: starts what other loops gave slots to. */
-static void hash_start_granted(store_port_t *p)
-{
-    store_t *st = p->st;
-    uv_mutex_lock(&st->lmu);
-    req_t *r = p->granted;
-    p->granted = p->granted_tail = NULL;
-    uv_mutex_unlock(&st->lmu);
-    int failed = 0;
-    while (r) {
-        req_t *next = r->next;
-        r->next = NULL;
-        failed |= hash_start(st, r) != 0;
-        r = next;
-    }
-    if (failed)
-        hash_grant(st, p);
-}
-
-/* Which of a port's hashes hash_drop takes: all, or those of one ctx. */
-typedef struct hash_drop_of {
-    const store_port_t *port;
-    const void *ctx;
-    int all;
-} hash_drop_of_t;
-
-static int hash_dropped(const req_t *r, const hash_drop_of_t *d)
-{
-    return r->port == d->port && (d->all || r->ctx == d->ctx);
-}
-
-static int hash_dropped_item(hf_item_t *it, void *d)
-{
-    return hash_dropped(req_of(it), d);
-}
-
-/* Under lmu: takes the requests of p's granted list that d drops (their
- * slots given back), linked by next. */
-static req_t *granted_take(store_t *st, store_port_t *p,
-                           const hash_drop_of_t *d)
-{
-    req_t *out = NULL, *out_tail = NULL, *kept = NULL, *kept_tail = NULL;
-    req_t *r = p->granted;
-    while (r) {
-        req_t *next = r->next;
-        if (hash_dropped(r, d)) {
-            store_queue_push(&out, &out_tail, r);
-            st->hashing--;
-        } else {
-            store_queue_push(&kept, &kept_tail, r);
-        }
-        r = next;
-    }
-    p->granted = kept;
-    p->granted_tail = kept_tail;
-    return out;
-}
-
-/* On p's loop: finishes p's hashes not started (those of ctx, or all),
- * without their callbacks, and gives their slots to others. */
-static void hash_drop(store_t *st, store_port_t *p, const void *ctx, int all)
-{
-    hash_drop_of_t d = { p, ctx, all };
-    uv_mutex_lock(&st->lmu);
-    hf_item_t *it = hf_remove_if(&st->hashq, hash_dropped_item, &d);
-    req_t *granted = granted_take(st, p, &d);
-    uv_mutex_unlock(&st->lmu);
-    while (it) {
-        req_t *r = req_of(it);
-        it = it->next;
-        r->cancelled = 1;
-        finish(st, r);
-    }
-    while (granted) {
-        req_t *r = granted;
-        granted = r->next;
-        r->next = NULL;
-        r->cancelled = 1;
-        finish(st, r);
-    }
-    hash_grant(st, p);
-}
-
-/* A request of a name that has hashes_per_name checks waiting or running
- * already, from an address it has not logged in from: 1 (counted
- * otherwise). Strangers cannot fill the line with one name. */
-static int name_full(store_t *st, req_t *r)
-{
-    if (!(r->call->flags & STORE_CALL_PER_NAME) || r->known)
-        return 0;
-    uv_mutex_lock(&st->lmu);
-    int full = hf_names_take(&st->hash_names, r->name,
-                             st->opt.hashes_per_name) != 0;
-    uv_mutex_unlock(&st->lmu);
-    r->name_counted = (uint8_t)!full;
-    return full;
-}
-
-/* Answers r with status without its hash. */
-static void unhashed(store_t *st, req_t *r, int status)
-{
-    r->status = status;
-    if (r->call->unverified)
-        r->call->unverified(r);
-    finish(st, r);
-}
-
-void store_hash_enqueue(store_t *st, req_t *r)
-{
-    if (r->cancelled) {
-        finish(st, r); /* not worth a hash any more */
-        return;
-    }
-    if (name_full(st, r)) {
-        char safe[ACCT_NAME_MAX + 1];
-        log_info("%s %s from %s: %d checks of the name are waiting "
-                 "already: refused", r->call->name,
-                 log_safe(r->name, safe, sizeof safe),
-                 r->scope[0] ? r->scope : "-", st->opt.hashes_per_name);
-        unhashed(st, r, STORE_SLOW_DOWN);
-        return;
-    }
-    r->phase = PH_HASH;
-    r->at = STORE_WAIT_HASH_LINE;
-    r->fair.addr = r->scope_key; /* an IPv6 /64 takes one turn */
-    uv_mutex_lock(&st->lmu);
-    int rc = hf_push(&st->hashq, &r->fair);
-    uv_mutex_unlock(&st->lmu);
-    if (rc != 0) {
-        unhashed(st, r, STORE_ERROR); /* out of memory */
-        return;
-    }
-    hash_grant(st, r->port);
-}
-
 static void on_async(uv_async_t *h)
 {
     store_port_t *p = h->data;
@@ -377,10 +126,10 @@ static void on_async(uv_async_t *h)
         if (r->phase == PH_HASH && !p->closing)
             store_hash_enqueue(st, r);
         else
-            finish(st, r);
+            store_finish(st, r);
         r = next;
     }
-    hash_start_granted(p); /* slots another loop gave this one's hashes */
+    store_hash_start_granted(p); /* slots another loop gave this one's hashes */
 }
 
 static void on_timer(uv_timer_t *t);
@@ -451,9 +200,9 @@ static void port_drop_waiting(store_port_t *p)
     while (p->wait_head) {
         req_t *r = p->wait_head;
         p->wait_head = r->next;
-        finish(p->st, r);
+        store_finish(p->st, r);
     }
-    hash_drop(p->st, p, NULL, 1);
+    store_hash_drop(p->st, p, NULL, 1);
 }
 
 static void close_cb(uv_handle_t *h)
@@ -712,7 +461,7 @@ static void drop_waiting(store_t *st, req_t **head, void *ctx)
         if (r->ctx == ctx) {
             *p = r->next;
             r->cancelled = 1;
-            finish(st, r);
+            store_finish(st, r);
         } else {
             p = &r->next;
         }
@@ -737,7 +486,7 @@ void store_cancel(store_t *st, void *ctx)
     /* Every session freed comes here: only one with a check waiting for a
      * slot takes the lock every loop shares to look through the line. */
     if (in_line)
-        hash_drop(st, p, ctx, 0);
+        store_hash_drop(st, p, ctx, 0);
     arm_timer(p);
 }
 

@@ -7,7 +7,7 @@
  * thousand games ending at once cost one commit. Password hashing (Argon2id,
  * tens of ms and tens of MiB each) runs in libuv's thread pool, at most
  * opts.hash_parallel at a time; the rest wait in one line for every loop,
- * in turn by address (store.c, hash_fair.h).
+ * in turn by address (store_hash.c, hash_fair.h).
  * A finished game handed over with store_end_game is hashed and encoded on
  * the database thread too. Nothing here blocks the loop thread but
  * store_open and store_close. (store_impl.h has the inside.)

@@ -1,6 +1,6 @@
 /* store_impl.h - inside the store, shared by its hub and its calls:
- * store.c (the loop thread: the pending list, password hashing in the
- * pool, the slow-down's wait, open and close), store_thread.c (the
+ * store.c (the loop thread: the pending list, the slow-down's wait, open
+ * and close), store_hash.c (password hashing in the pool), store_thread.c (the
  * database thread: batches and transactions) and each call's file, which
  * defines its descriptor (store_call_t) and its work on both threads.
  * Nothing outside server/store/ includes this.
@@ -243,7 +243,7 @@ struct store_port {
     req_t *wait_head;          /* throttled logins, soonest first */
     req_t *granted, *granted_tail; /* under st->lmu: hashes given a slot
                                   by another loop, for this one to start
-                                  (store.c, hash_grant) */
+                                  (store_hash.c, hash_grant) */
     int closing;
     int open;                  /* in use (under st->lmu) */
 };
@@ -302,7 +302,7 @@ struct store {
     int hashing;               /* slots taken (in the pool, or granted
                                   and not yet started), on every loop */
     hash_fair_t hashq;         /* every loop's hashes waiting for a slot,
-                                  in turn by address (store.c) */
+                                  in turn by address (store_hash.c) */
     hf_names_t hash_names;     /* logins hashing or waiting, per name */
     int closing;
     uint64_t refused, dropped; /* games refused, records dropped: for the log */
@@ -353,6 +353,16 @@ void store_db_submit(store_t *st, req_t *r);
 void store_answer_soon(store_t *st, req_t *r, int status);
 void store_hash_enqueue(store_t *st, req_t *r);
 void store_wait_insert(req_t *r);
+
+/* store.c: the end of every request that answers: its callback (unless
+ * cancelled or its port closing), then freed; on its port's loop. */
+void store_finish(store_t *st, req_t *r);
+
+/* store_hash.c, for store.c: on p's loop, starts the checks other loops
+ * gave slots to; finishes p's checks not started (those of ctx, or all),
+ * without their callbacks, their slots given to others. */
+void store_hash_start_granted(store_port_t *p);
+void store_hash_drop(store_t *st, store_port_t *p, const void *ctx, int all);
 
 /* store.c: the answer of the calls that answer with a status only
  * (store_done_cb). */

@@ -7,7 +7,7 @@
  * in tens of milliseconds. So the test starts the server with this object
  * preloaded, and it interposes crypto_pwhash_str_verify, libsodium's
  * check of a password against its hash, which every login makes (found
- * or not: store.c, hash_work) in the pool, holding its slot:
+ * or not: store_hash.c, hash_work) in the pool, holding its slot:
  *
  *   HASH_HOLD_FIFO=PATH   until the first let-go, each check says
  *                         "hash_hold: holding" on stderr (the server's
