@@ -52,6 +52,8 @@ static int check_header(wsframe_t *f)
         return refuse(f, 1002, "a fragmented WebSocket control frame");
     if (opcode >= 8 && len > 125)
         return refuse(f, 1002, "a WebSocket control frame past 125 bytes");
+    if (opcode == 8 && len == 1) /* a body starts with a 2-byte code */
+        return refuse(f, 1002, "a WebSocket close frame of one byte");
     if (opcode == 0)
         return refuse(f, 1008, "a fragmented WebSocket message "
                       "(continuation frame)");

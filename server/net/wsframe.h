@@ -6,7 +6,8 @@
  * the page never sends either, and a fragment left unfinished would hold
  * the connection); and what RFC 6455 calls a protocol error that wslay
  * would end the connection on without a word: a control frame without
- * FIN or past 125 bytes, a length not in its shortest form.
+ * FIN or past 125 bytes, a length not in its shortest form (and a close
+ * frame of one byte, which wslay answers with an empty close).
  * docs/telnet.md, "The browser".
  *
  * No I/O, no allocation: feed it every byte after the upgrade, in any

@@ -898,9 +898,10 @@ START_TEST(another_sites_page_cannot_open_the_websocket)
 }
 END_TEST
 
-/* What wslay would end the connection on without a word is refused with
- * a close frame, 1002: a control frame past 125 bytes or fragmented, a
- * length not in its shortest form. */
+/* What wslay would end the connection on without a word (or, for a close
+ * of one byte, answer with an empty close) is refused with a close frame,
+ * 1002: a control frame past 125 bytes or fragmented, a length not in its
+ * shortest form, a close frame whose body is one byte. */
 START_TEST(protocol_errors_get_a_close_frame)
 {
     static unsigned char long_ping[2 + 2 + 4 + 126] = { 0x89, 0x80 | 126, 0,
@@ -908,12 +909,17 @@ START_TEST(protocol_errors_get_a_close_frame)
     static const unsigned char frag_ping[] = { 0x09, 0x81, 1, 2, 3, 4, 'a' };
     static const unsigned char long_form[] = { 0x82, 0x80 | 126, 0, 5, 1, 2, 3,
                                                4, 'a', 'b', 'c', 'd', 'e' };
-    const unsigned char *bad[] = { long_ping, frag_ping, long_form };
-    size_t len[] = { sizeof long_ping, sizeof frag_ping, sizeof long_form };
+    /* a close frame's body starts with a 2-byte code: one byte is none */
+    static const unsigned char short_close[] = { 0x88, 0x81, 1, 2, 3, 4, 3 };
+    const unsigned char *bad[] = { long_ping, frag_ping, long_form,
+                                   short_close };
+    size_t len[] = { sizeof long_ping, sizeof frag_ping, sizeof long_form,
+                     sizeof short_close };
     const char *why[] = { "a WebSocket control frame past 125 bytes",
                           "a fragmented WebSocket control frame",
-                          "a WebSocket frame length not in its shortest form" };
-    for (int i = 0; i < 3; i++) {
+                          "a WebSocket frame length not in its shortest form",
+                          "a WebSocket close frame of one byte" };
+    for (int i = 0; i < 4; i++) {
         rec_t r;
         wsconn_t c;
         ask(upgrade, sizeof upgrade - 1, &r, &c);
