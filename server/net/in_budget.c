@@ -37,6 +37,11 @@ void inb_spend(in_budget_t *b, size_t n)
     b->milli -= (int64_t)n * 1000;
 }
 
+int inb_low(const in_budget_t *b)
+{
+    return b->milli < 1000;
+}
+
 uint64_t inb_wait_ms(const in_budget_t *b, uint32_t rate, size_t want)
 {
     int64_t need = (int64_t)want * 1000 - b->milli;

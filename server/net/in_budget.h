@@ -44,6 +44,10 @@ size_t inb_room(in_budget_t *b, uint32_t rate, uint32_t burst,
 /* n bytes were read: taken from the bucket, below 0 if it held fewer. */
 void inb_spend(in_budget_t *b, size_t n);
 
+/* 1 if the bucket held less than a whole byte when last brought up to
+ * date (inb_room, less inb_spend since): only then can inb_room say 0. */
+int inb_low(const in_budget_t *b);
+
 /* Milliseconds from the last inb_room until the bucket holds `want`
  * bytes at `rate` (0: it does); want is at most the burst. */
 uint64_t inb_wait_ms(const in_budget_t *b, uint32_t rate, size_t want);

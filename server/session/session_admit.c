@@ -439,9 +439,7 @@ sess_t *sess_new(srv_t *srv)
     s->started_ms = s->last_input_ms = s->last_output_ms = now;
     s->key_tokens = srv->cfg.max_keys_per_second;
     s->key_tokens_ms = now;
-    inb_init(&s->in, inb_burst(inb_rate(srv->cfg.max_keys_per_second,
-                                        srv->cfg.max_input_bytes_per_second)),
-             now);
+    inb_init(&s->in, inb_burst(sess_in_rate(s)), now);
     buf_init(&s->out, (size_t)srv->cfg.output_limit);
     keydec_init(&s->keys);
     term_state_reset(&s->term);

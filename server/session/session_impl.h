@@ -46,6 +46,10 @@ void sess_spend_input(sess_t *s, size_t len);
 /* Reading of the client's bytes on (1) or off (0): the socket's, or the
  * io module's (byte_io.h pause). */
 void sess_in_reading(sess_t *s, int on);
+/* The session's input budget's rate, in bytes a second
+ * (max_input_bytes_per_second, or 16 a key of max_keys_per_second:
+ * in_budget.h). */
+uint32_t sess_in_rate(const sess_t *s);
 /* The session's own TCP socket (not an SSH player's io, nor a moved
  * session's, whose socket the new process holds) into *fd. 1 if there
  * is one (session.c). */

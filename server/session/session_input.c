@@ -200,7 +200,7 @@ static size_t resume_want(uint32_t rate, uint32_t burst)
     return want < burst ? want : burst;
 }
 
-static uint32_t in_rate(const sess_t *s)
+uint32_t sess_in_rate(const sess_t *s)
 {
     const config_t *c = &s->srv->cfg;
     return inb_rate(c->max_keys_per_second, c->max_input_bytes_per_second);
@@ -208,7 +208,7 @@ static uint32_t in_rate(const sess_t *s)
 
 static size_t in_room(sess_t *s)
 {
-    uint32_t rate = in_rate(s);
+    uint32_t rate = sess_in_rate(s);
     return inb_room(&s->in, rate, inb_burst(rate), sess_now(s));
 }
 
@@ -221,7 +221,7 @@ static void on_in_timer(uv_timer_t *t);
  * asked: in_room). */
 static void in_wait(sess_t *s)
 {
-    uint32_t rate = in_rate(s);
+    uint32_t rate = sess_in_rate(s);
     uint64_t ms = inb_wait_ms(&s->in, rate, resume_want(rate, inb_burst(rate)));
     uv_timer_start(&s->in_timer, on_in_timer, ms ? ms : 1, 0);
 }
@@ -275,7 +275,7 @@ static void on_in_timer(uv_timer_t *t)
         sess_close(s, "client closed", 0, NULL);
         return;
     }
-    uint32_t rate = in_rate(s);
+    uint32_t rate = sess_in_rate(s);
     if (in_room(s) < resume_want(rate, inb_burst(rate))) {
         in_wait(s); /* (max_keys_per_second lowered by a reload) */
         return;
@@ -323,7 +323,8 @@ void sess_spend_input(sess_t *s, size_t len)
         return;
     inb_spend(&s->in, len);
     s->srv->stats.bytes_in += len; /* /metrics */
-    if (!s->in_paused && in_room(s) == 0)
+    /* (the room asked again only when it may be gone: a refill adds) */
+    if (!s->in_paused && inb_low(&s->in) && in_room(s) == 0)
         in_pause(s); /* these are taken; the next wait */
 }
 

@@ -1,9 +1,10 @@
 /* test_in_budget.c - a session's budget of bytes read (server/net/
- * in_budget.h) on a clock the test moves: full at the start, spent, what
- * comes back with time (never past the burst, a long quiet spell
- * included), a debt paid back before anything more is read, the wait for
- * a given room, a burst lowered by a reload; and the rate and burst a
- * max_keys_per_second gives. */
+ * in_budget.h) on a clock the test moves: full at the start, spent (and
+ * whether less than a byte is left, the only case in which the room is
+ * asked again after a read), what comes back with time (never past the
+ * burst, a long quiet spell included), a debt paid back before anything
+ * more is read, the wait for a given room, a burst lowered by a reload;
+ * and the rate and burst a max_keys_per_second gives. */
 #include <check.h>
 #include <stdint.h>
 
@@ -19,8 +20,17 @@ START_TEST(full_at_the_start_then_spent)
     ck_assert_uint_eq(inb_room(&b, 100, 4096, T0), 4096);
     inb_spend(&b, 4000);
     ck_assert_uint_eq(inb_room(&b, 100, 4096, T0), 96);
-    inb_spend(&b, 96);
+    ck_assert_int_eq(inb_low(&b), 0);
+    inb_spend(&b, 95);
+    ck_assert_int_eq(inb_low(&b), 0); /* a byte left */
+    inb_spend(&b, 1);
+    ck_assert_int_eq(inb_low(&b), 1);
     ck_assert_uint_eq(inb_room(&b, 100, 4096, T0), 0);
+    /* 5 ms at 100 bytes a second: half a byte, still low */
+    ck_assert_uint_eq(inb_room(&b, 100, 4096, T0 + 5), 0);
+    ck_assert_int_eq(inb_low(&b), 1);
+    ck_assert_uint_eq(inb_room(&b, 100, 4096, T0 + 10), 1);
+    ck_assert_int_eq(inb_low(&b), 0);
 }
 END_TEST
 
