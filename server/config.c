@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h> /* strncasecmp */
 #include <unistd.h> /* access: ROGUED_BIN names a program */
 #include <uv.h>     /* uv_ip4_addr: an address as the listeners read it */
 
@@ -59,6 +60,76 @@ static int check_trusted(const char *key, const char *value, char *err,
     (void)key;
     proxy_trust_t t;
     return proxy_trust_parse(&t, value, err, errlen);
+}
+
+/* The length of a port (":1".."65535") at p, or 0 if there is none. */
+static size_t port_len(const char *p, size_t n)
+{
+    if (n < 2 || p[0] != ':' || n > 6)
+        return 0;
+    long v = 0;
+    for (size_t i = 1; i < n; i++) {
+        if (!isdigit((unsigned char)p[i]))
+            return 0;
+        v = v * 10 + (p[i] - '0');
+    }
+    return v >= 1 && v <= 65535 ? n : 0;
+}
+
+/* 1 if e (n bytes) is a site as ws_origins takes it: an optional http://
+ * or https://, a host name or an IPv6 address in brackets, an optional
+ * port; nothing else (an Origin has no path, so one would never match). */
+static int origin_entry_ok(const char *e, size_t n)
+{
+    static const char *const schemes[] = { "http://", "https://" };
+    for (int i = 0; i < 2; i++) {
+        size_t sn = strlen(schemes[i]);
+        if (n > sn && strncasecmp(e, schemes[i], sn) == 0) {
+            e += sn;
+            n -= sn;
+            break;
+        }
+    }
+    size_t h = 0;
+    if (n > 0 && e[0] == '[') {
+        h = 1 + strspn(e + 1, "0123456789abcdefABCDEF:.");
+        if (h == 1 || h >= n || e[h] != ']')
+            return 0;
+        h++;
+    } else {
+        while (h < n && (isalnum((unsigned char)e[h]) || e[h] == '-' ||
+                         e[h] == '.'))
+            h++;
+        if (h == 0)
+            return 0;
+    }
+    return h == n || port_len(e + h, n - h) == n - h;
+}
+
+/* ws_origins: sites separated by commas (spaces around them allowed). A
+ * mistyped one would have every page from it refused 403 without a word
+ * at start. */
+static int check_origins(const char *key, const char *value, char *err,
+                         size_t errlen)
+{
+    const char *p = value;
+    while (*p) {
+        p += strspn(p, " \t");
+        size_t n = strcspn(p, ",");
+        size_t len = n;
+        while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+            len--;
+        if (len > 0 && !origin_entry_ok(p, len)) {
+            snprintf(err, errlen, "%s: '%.*s' is not a host or host:port "
+                     "(maybe after http:// or https://; IPv6 in brackets: "
+                     "[::1]:8080)", key, (int)len, p);
+            return -1;
+        }
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+    return 0;
 }
 
 /* The store: empty (the SQLite file in data_dir) or a libpq URL. */
@@ -198,7 +269,7 @@ static const key_def_t keys[] = {
     CHECKED_KEY(combat, "combat ruleset: power, attack-defense, d10 or dice-pool", check_combat),
     CHECKED_KEY(log_level, "error, info or debug", check_log_level),
     CHECKED_KEY(proxy_protocol, "on: connections from proxy_trusted begin with a PROXY header (v1 or v2) naming the player's address", check_on_off),
-    STR_KEY(ws_origins, "hosts (host or host:port, comma-separated) whose pages may open the browser's WebSocket besides the server's own address (empty: only pages from the address the browser asked, its Host)"),
+    CHECKED_KEY(ws_origins, "hosts (host or host:port, comma-separated) whose pages may open the browser's WebSocket besides the server's own address (empty: only pages from the address the browser asked, its Host)", check_origins),
     CHECKED_KEY(proxy_trusted, "the balancers' addresses or networks, comma-separated (10.0.0.0/8, ::1)", check_trusted),
     INT_KEY(guest_min_turns, 0, 1000000, "a guest's game of fewer turns is not stored (0: every game)"),
     INT_KEY(guest_keep_days, 0, 36500, "days a guest's game is kept unless in the hall of fame (0: for ever)"),
@@ -357,8 +428,13 @@ int config_set(config_t *c, const char *key, const char *value, char *err,
     char *end;
     errno = 0;
     long v = strtol(value, &end, 10);
-    if (errno || end == value || *end != '\0') {
+    if (end == value || *end != '\0') {
         snprintf(err, errlen, "%s: '%s' is not a whole number", key, value);
+        return -1;
+    }
+    if (errno == ERANGE) { /* a whole number, past any key's range */
+        snprintf(err, errlen, "%s: %s is outside %ld..%ld", key, value,
+                 k->min, k->max);
         return -1;
     }
     if (v < k->min || v > k->max) {
@@ -662,6 +738,11 @@ int config_validate(const config_t *c, char *err, size_t errlen)
     if (c->idle_timeout && c->idle_warning >= c->idle_timeout) {
         snprintf(err, errlen, "idle_warning (%d) must be below idle_timeout (%d)",
                  c->idle_warning, c->idle_timeout);
+        return -1;
+    }
+    if (c->startups_start > c->startups_full) { /* (0: never drops) */
+        snprintf(err, errlen, "startups_start (%d) must not be above "
+                 "startups_full (%d)", c->startups_start, c->startups_full);
         return -1;
     }
     if (c->output_highwater >= c->output_limit) {

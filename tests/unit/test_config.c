@@ -408,6 +408,73 @@ START_TEST(store_lock_timeout_key)
 }
 END_TEST
 
+/* ws_origins is read as the upgrade reads it (host or host:port, maybe
+ * after its scheme, IPv6 in brackets), so that a typo is refused at
+ * start rather than every page from that site refused 403 unsaid. */
+START_TEST(ws_origins_checked_when_read)
+{
+    static const char *const good[] = {
+        "", "example.org", "example.org:8443, https://play.example.org",
+        "http://[::1]:8080,[2001:db8::1]", " a.b , c-d.e:1 ", "HTTPS://X:65535",
+    };
+    static const char *const bad[][2] = {
+        { "http://a b", "'http://a b'" },
+        { "[::1", "'[::1'" },
+        { "example.org/play", "'example.org/play'" },
+        { "example.org:0", "'example.org:0'" },
+        { "example.org:65536", "'example.org:65536'" },
+        { "ftp://example.org", "'ftp://example.org'" },
+        { "a.org,,b.org:x", "'b.org:x'" },
+    };
+    config_t c;
+    char err[256], want[256];
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        config_defaults(&c);
+        ck_assert_msg(config_set(&c, "ws_origins", good[i], err, sizeof err) ==
+                      0, "%s: %s", good[i], err);
+        ck_assert_str_eq(c.ws_origins, good[i]);
+    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        config_defaults(&c);
+        ck_assert_int_eq(config_set(&c, "ws_origins", bad[i][0], err,
+                                    sizeof err), -1);
+        snprintf(want, sizeof want, "ws_origins: %s is not a host or "
+                 "host:port (maybe after http:// or https://; IPv6 in "
+                 "brackets: [::1]:8080)", bad[i][1]);
+        ck_assert_str_eq(err, want);
+        ck_assert_str_eq(c.ws_origins, ""); /* unchanged */
+    }
+}
+END_TEST
+
+/* A whole number past what a long holds is out of range, as one past the
+ * key's bound is; and startups_start above startups_full is refused. */
+START_TEST(huge_numbers_and_startups_bounds)
+{
+    config_t c;
+    char err[256];
+    config_defaults(&c);
+    ck_assert_int_eq(config_set(&c, "max_sessions", "99999999999999999999",
+                                err, sizeof err), -1);
+    ck_assert_str_eq(err, "max_sessions: 99999999999999999999 is outside "
+                          "1..1000000");
+    ck_assert_int_eq(config_set(&c, "max_sessions", "12x", err, sizeof err),
+                     -1);
+    ck_assert_str_eq(err, "max_sessions: '12x' is not a whole number");
+    ck_assert_int_eq(config_set(&c, "startups_full", "100", err, sizeof err),
+                     0);
+    ck_assert_int_eq(config_validate(&c, err, sizeof err), -1);
+    ck_assert_str_eq(err, "startups_start (200) must not be above "
+                          "startups_full (100)");
+    ck_assert_int_eq(config_set(&c, "startups_full", "200", err, sizeof err),
+                     0);
+    ck_assert_int_eq(config_validate(&c, err, sizeof err), 0); /* a step */
+    ck_assert_int_eq(config_set(&c, "startups_start", "0", err, sizeof err), 0);
+    ck_assert_int_eq(config_set(&c, "startups_full", "0", err, sizeof err), 0);
+    ck_assert_int_eq(config_validate(&c, err, sizeof err), 0); /* never */
+}
+END_TEST
+
 /* A value that opens a quote must close it: the line, the key and what
  * is wrong, and the key keeps its value. */
 START_TEST(an_unclosed_quote_is_refused)
@@ -541,6 +608,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, shipped_config_matches_defaults);
     tcase_add_test(tc, combat_ruleset_key);
     tcase_add_test(tc, store_lock_timeout_key);
+    tcase_add_test(tc, ws_origins_checked_when_read);
+    tcase_add_test(tc, huge_numbers_and_startups_bounds);
     tcase_add_test(tc, an_unclosed_quote_is_refused);
     tcase_add_test(tc, closed_and_inner_quotes_are_kept);
     tcase_add_test(tc, stray_environment_variables_are_named);
