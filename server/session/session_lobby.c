@@ -173,6 +173,11 @@ static void on_account(void *ctx, const store_account_t *a)
     if (a->status == STORE_OK)
         log_info("%s id=%llu name=%s", registering ? "register" : "login",
                  (unsigned long long)s->id, a->name);
+    else if (a->status == STORE_SLOW_DOWN) /* no password was checked */
+        log_info("%s refused id=%llu name=\"%s\": slowed down after failed "
+                 "logins of the name; not checked",
+                 registering ? "register" : "login", (unsigned long long)s->id,
+                 log_safe(s->lobby.name, tried, sizeof tried));
     else
         log_info("%s failed id=%llu name=\"%s\": %s",
                  registering ? "register" : "login", (unsigned long long)s->id,
