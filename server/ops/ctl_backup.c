@@ -128,8 +128,13 @@ int ctl_backup_run(ctl_req_t *r, const char *args)
                         "(docs/hosting.md, \"Operations\")");
         return 0;
     }
+    if (!args[0]) {
+        ctl_req_done(r, "backup needs a FILE: where to write the copy");
+        return 0;
+    }
     if (args[0] != '/') { /* rogued ctl makes FILE absolute */
-        ctl_req_done(r, "backup needs a FILE (an absolute path)");
+        ctl_req_done(r, "backup's FILE must be an absolute path (rogued ctl "
+                        "makes a relative one absolute)");
         return 0;
     }
     char db[sizeof h->cfg.data_dir + sizeof STORE_FILE + 1];

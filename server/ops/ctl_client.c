@@ -1,7 +1,9 @@
 /* ctl_client.c - `rogued ctl [--data-dir DIR] COMMAND [ARGS]`: one line to
  * the console's socket, its answer printed (ctl.h). Exit status 0 when
- * the command was done, 1 when the server refused it (why on stderr), 2
- * when the server could not be reached or the command line is wrong. */
+ * the command was done (and for `rogued ctl` alone or `help`, which list
+ * the commands without a server), 1 when the server refused it (why on
+ * stderr), 2 when the server could not be reached or the command line is
+ * wrong. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -15,9 +17,11 @@
 #include "denied_hint.h"
 #include "ctl.h"
 
-static int usage(void)
+/* The usage: on stdout (exit 0) when asked for, `rogued ctl` alone; on
+ * stderr (exit 2) for a wrong command line. */
+static int usage_to(FILE *out, int status)
 {
-    fprintf(stderr,
+    fprintf(out,
             "Usage: rogued ctl [--config FILE] [--data-dir DIR] COMMAND "
             "[ARGS]\n"
             "Talks to the server running on DIR through DIR/" CTL_SOCKET
@@ -26,8 +30,22 @@ static int usage(void)
             "else the config file's data_dir (" CONFIG_DEFAULT_FILE ", or\n"
             "--config FILE), else ./data. Commands:\n");
     for (const ctl_cmd_t *k = ctl_cmds; k->name; k++)
-        fprintf(stderr, "  %s\n", k->usage);
-    return 2;
+        fprintf(out, "  %s\n", k->usage);
+    return status;
+}
+
+static int usage(void)
+{
+    return usage_to(stderr, 2);
+}
+
+/* `help`: the list the server's own help gives (its usage lines), said
+ * without asking one: a host reading it may have none running yet. */
+static int help_here(void)
+{
+    for (const ctl_cmd_t *k = ctl_cmds; k->name; k++)
+        printf("%s\n", k->usage);
+    return 0;
 }
 
 /* A command's word that names a file: backup's FILE, upgrade's BINARY.
@@ -121,7 +139,9 @@ int ctl_client_main(int argc, char **argv)
         }
     }
     if (i >= argc)
-        return usage();
+        return usage_to(stdout, 0); /* the list, asked for */
+    if (argc - i == 1 && strcmp(argv[i], "help") == 0)
+        return help_here();
     config_t d;
     if (!dir) {
         if (find_data_dir(&d, file, required) != 0)

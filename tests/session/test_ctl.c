@@ -1280,7 +1280,8 @@ static int ctl_in(const char *cwd, const char *env, const char *args,
 /* The console finds the data directory as the server does
  * (docs/hosting.md, "Operations"): ROGUED_DATA_DIR, else the config
  * file's data_dir (--config FILE), else ./data; and upgrade's BINARY,
- * like backup's FILE, is the caller's path, made absolute. */
+ * like backup's FILE, is the caller's path, made absolute. The list of
+ * commands needs no server. */
 START_TEST(ctl_finds_the_data_dir_as_the_server_does)
 {
     tsrv_t *s = srv_start(NULL);
@@ -1307,6 +1308,17 @@ START_TEST(ctl_finds_the_data_dir_as_the_server_does)
     snprintf(line, sizeof line, "--config %s/none.conf who", dir);
     ck_assert_int_eq(ctl_in("/", "", line, out, sizeof out), 2);
     ck_assert_msg(strstr(out, "none.conf"), "%s", out);
+    /* the list needs no server: `rogued ctl` alone and `help`, exit 0;
+     * a wrong option is a usage error, 2 */
+    ck_assert_int_eq(ctl_in("/", "", "", out, sizeof out), 0);
+    ck_assert(strncmp(out, "Usage: rogued ctl ", 18) == 0);
+    ck_assert_msg(strstr(out, "\n  help               this list\n"), "%s",
+                  out);
+    ck_assert_int_eq(ctl_in("/", "", "help", out, sizeof out), 0);
+    ck_assert(strncmp(out, "who                list the sessions", 35) == 0);
+    ck_assert_msg(strstr(out, "\nhelp               this list\n"), "%s", out);
+    ck_assert_int_eq(ctl_in("/", "", "--bogus who", out, sizeof out), 2);
+    ck_assert(strncmp(out, "Usage: rogued ctl ", 18) == 0);
 
     /* a relative BINARY: from the caller's directory, not the server's */
     ck_assert_int_eq(ctl_in(dir, "", "--data-dir data upgrade no-such-rogued",
@@ -1334,7 +1346,7 @@ static const struct probe {
     { "kick", "", 1, "kick needs a session id" },
     { "shutdown", " soon", 1, "shutdown takes minutes" },
     { "reload", "", 0, "reloaded /dev/null" },
-    { "backup", "", 1, "backup needs a FILE" },
+    { "backup", "", 1, "backup needs a FILE: where to write the copy" },
     { "ban", "", 1, "ban needs ADDRESS" },
     { "unban", "", 1, "unban needs ADDRESS" },
     { "bans", "", 0, "TARGET UNTIL" },
