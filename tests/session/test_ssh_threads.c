@@ -3,12 +3,14 @@
  * the server runs min(2, cores) threads named "rogued-ssh", and 40 SSH
  * connections that each got the server's banner (so a thread serves
  * them) add none: the server's thread count (/proc/PID/task) stays within
- * what it had before plus libuv's pool (4, started lazily by other work).
- * A count, not a timing. */
+ * what it had before plus libuv's pool (4, started lazily by other work);
+ * with ssh_threads past the cores, one a core, said in the log. A count,
+ * not a timing. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <check.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check_main.h"
@@ -51,6 +53,33 @@ START_TEST(connections_add_no_threads)
 }
 END_TEST
 
+/* More threads asked for than there are cores: one a core, and the log
+ * says so (the host asked for more than it got). */
+START_TEST(past_the_cores_one_a_core_and_said)
+{
+    static char port_set[32];
+    snprintf(port_set, sizeof port_set, "ssh_port=%d", cl_free_port());
+    tsrv_t *s = srv_start("--set", port_set, "--set", "ssh_threads=64", NULL);
+    ck_assert(srv_wait_log(s, "host key SHA256:", CL_WAIT_MS));
+    char *log = srv_log(s);
+    const char *at = strstr(log, "ssh: ");
+    int n = 0, asked = 0;
+    while (at && sscanf(at, "ssh: %d threads (ssh_threads = %d: at most one "
+                        "per core)", &n, &asked) != 2)
+        at = strstr(at + 1, "ssh: ");
+    int said = at != NULL;
+    free(log);
+    ck_assert_msg(said, "no line saying the threads were cut to the cores");
+    ck_assert_int_eq(asked, 64);
+    cpu_set_t set;
+    ck_assert_int_eq(sched_getaffinity(0, sizeof set, &set), 0);
+    ck_assert_int_ge(n, 1);
+    ck_assert_int_le(n, CPU_COUNT(&set));
+    ck_assert_int_eq(srv_threads_named(s, "rogued-ssh"), n);
+    srv_stop(s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("ssh threads");
@@ -58,6 +87,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, connections_add_no_threads);
+    tcase_add_test(tc, past_the_cores_one_a_core_and_said);
     suite_add_tcase(s, tc);
     return s;
 }
