@@ -2,6 +2,7 @@
  * (ssh_play.h). */
 #include "ssh_play.h"
 
+#include <fcntl.h>
 #include <libssh/callbacks.h>
 #include <libssh/server.h>
 #include <stdio.h>
@@ -247,7 +248,10 @@ static int play_open(void *conn, uv_loop_t *loop, const byte_io_cb_t *cb,
     ssh_play_t *p = conn;
     p->cb = cb;
     p->ctx = ctx;
-    p->watch_fd = dup(ssh_get_fd(p->session));
+    /* close-on-exec, as the accepted socket is: a plain dup() is not,
+     * and an upgrade's new process would inherit it and hold the
+     * connection open (in CLOSE-WAIT) for good */
+    p->watch_fd = fcntl(ssh_get_fd(p->session), F_DUPFD_CLOEXEC, 0);
     if (p->watch_fd < 0)
         return -1;
     p->ev = ssh_event_new();

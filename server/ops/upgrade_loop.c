@@ -1,6 +1,7 @@
 /* upgrade_loop.c - a worker loop's part of a binary upgrade (upgrade.h):
  * stop reading, pack each session once its output is written, hand the
  * blobs and descriptors to the host, have the store write its queue. */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -49,7 +50,9 @@ static int pack(srv_t *srv, sess_t *s)
     upgrade_t *u = srv->sh->upgrade;
     uv_os_fd_t sock;
     upgrade_hold(u, 1);
-    int fd = uv_fileno((uv_handle_t *)&s->tcp, &sock) == 0 ? dup(sock) : -1;
+    /* (close-on-exec: no later process may inherit it) */
+    int fd = uv_fileno((uv_handle_t *)&s->tcp, &sock) == 0
+                 ? fcntl(sock, F_DUPFD_CLOEXEC, 0) : -1;
     buf_t b;
     buf_init(&b, UPW_RECORD_MAX);
     int rc = fd >= 0 ? sess_upgrade_pack(s, &b, srv->upgrade_version) : -1;
