@@ -342,6 +342,22 @@ int srv_send_shutdown(srv_t *srv, const char *why)
     return 0;
 }
 
+/* A shutdown's goodbye: whether the game is kept, and whole. */
+static const char *shutdown_words(sess_t *s)
+{
+    switch (sess_play_game_fate(s)) {
+    case SESS_GAME_KEPT:
+        return "The server is shutting down: your game is saved, log in "
+               "again to go on. Goodbye!";
+    case SESS_GAME_KEPT_BEHIND: /* two lines: one would break mid-word */
+        return "The server is shutting down and cannot save your latest "
+               "turns:\r\nyour next login goes on from its last save. "
+               "Goodbye!";
+    default:
+        return "The server is shutting down. Goodbye!";
+    }
+}
+
 void srv_shutdown(srv_t *srv, const char *why)
 {
     if (srv->shutting_down)
@@ -358,10 +374,7 @@ void srv_shutdown(srv_t *srv, const char *why)
     sess_t *next;
     for (sess_t *s = srv->sessions; s; s = next) {
         next = s->next;
-        sess_close(s, "server shutdown", 1, sess_play_keeps_game(s)
-                   ? "The server is shutting down: your game is saved, "
-                     "log in again to go on. Goodbye!"
-                   : "The server is shutting down. Goodbye!");
+        sess_close(s, "server shutdown", 1, shutdown_words(s));
     }
 }
 

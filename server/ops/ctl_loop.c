@@ -91,12 +91,17 @@ static int kick(srv_t *srv, uint64_t id)
     for (sess_t *s = srv->sessions; s; s = s->next) {
         if (s->id != id || sess_closing(s))
             continue;
-        /* an account's game is kept for its next login; a guest's ends */
+        /* an account's game is kept for its next login; a guest's ends
+         * (two lines: one would break mid-word at 80) */
+        int fate = sess_play_game_fate(s);
         sess_close(s, "closed by the console", 1,
-                   s->lobby.account_id > 0 && s->state == S_PLAYING
-                       /* two lines: one would break mid-word at 80 */
+                   fate == SESS_GAME_KEPT
                        ? "The server's operator has closed your connection."
                          "\r\nYour game is kept for your next login."
+                   : fate == SESS_GAME_KEPT_BEHIND
+                       ? "The server's operator has closed your connection."
+                         "\r\nYour game is kept, but its latest turns could "
+                         "not be saved."
                        : "The server's operator has closed your connection.");
         return 1;
     }

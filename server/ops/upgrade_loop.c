@@ -71,6 +71,21 @@ static int pack(srv_t *srv, sess_t *s)
     return 0;
 }
 
+/* What an SSH player is told as an upgrade closes its connection. */
+static const char *ssh_goodbye(sess_t *s)
+{
+    switch (sess_play_game_fate(s)) {
+    case SESS_GAME_ENDS:
+        return "The server is upgrading: a guest's game ends here. "
+               "Reconnect to play again.";
+    case SESS_GAME_KEPT_BEHIND:
+        return "The server is upgrading and cannot save your latest turns:"
+               "\r\nreconnect to go on from its last save.";
+    default:
+        return "The server is upgrading; reconnect to continue.";
+    }
+}
+
 void upgrade_loop_phase(srv_t *srv)
 {
     int left = 0, moved = 0;
@@ -86,9 +101,8 @@ void upgrade_loop_phase(srv_t *srv)
             continue; /* not admitted yet: it ends with the shutdown */
         if (s->via_ssh) {
             /* its connection cannot move (the encryption's state): its
-             * game is kept as at a shutdown */
-            sess_close_away(s, "upgrade",
-                            "The server is upgrading; reconnect to continue.");
+             * game is kept as at a shutdown, or a guest's ends */
+            sess_close_away(s, "upgrade", ssh_goodbye(s));
             continue;
         }
         if (s->queued > 0 && !late) { /* its last frame first, whole */

@@ -107,7 +107,9 @@ void sess_close(sess_t *s, const char *reason, int graceful,
     s->close.graceful = (uint8_t)graceful;
     if (!message)
         message = "";
-    size_t rl = strnlen(reason, 63), ml = strnlen(message, 95);
+    /* (bounded: a goodbye of two 80-column lines and more fits whole;
+     * one cut mid-sentence would tell the player half of it) */
+    size_t rl = strnlen(reason, 63), ml = strnlen(message, 255);
     s->close.buf = malloc(rl + ml + 2);
     if (s->close.buf) {
         memcpy(s->close.buf, reason, rl);

@@ -688,10 +688,20 @@ void sess_play_rewatch(sess_t *s);
 int sess_lobby_play_summary(sess_t *s, msg_game_t *src);
 void sess_lobby_load_progress(sess_t *s);
 
-/* 1 if s plays an account's game that goes on at the account's next
- * login when s closes now (its leave saves it): what a goodbye can tell
- * the player (session_play.c). */
-int sess_play_keeps_game(const sess_t *s);
+/* What becomes of s's game if s closes now, for its goodbye: no game
+ * going on (none, or over); a guest's, which ends (recorded, or kept a
+ * while for a browser's page); an account's, kept for the next login; an
+ * account's kept, but some of its keys may not have reached the store
+ * (its writes fail now, or a batch failed since the game last went
+ * whole): the turns since the store's last write may be lost.
+ * session_play.c. */
+enum sess_game_fate {
+    SESS_GAME_NONE,
+    SESS_GAME_ENDS,
+    SESS_GAME_KEPT,
+    SESS_GAME_KEPT_BEHIND,
+};
+int sess_play_game_fate(sess_t *s);
 
 /* The bytes of an escape sequence read before a move (session_input.c):
  * decoded as if just read. */

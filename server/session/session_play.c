@@ -376,12 +376,15 @@ static void play_leave(sess_t *s)
     } else if (s->lobby.account_id > 0) {
         /* No sweep comes after this one to send the game whole if keys
          * may have been lost: sent whole now. */
-        if (!store_has_all(s))
+        int all = store_has_all(s);
+        if (!all)
             p->progress_begun = 0;
         flush_progress(s);
-        log_info("game suspended id=%llu name=%s turns=%u (kept for the next login)",
-                 (unsigned long long)s->id, sess_player_name(s),
-                 (unsigned)p->g.game->turn);
+        log_info("game suspended id=%llu name=%s turns=%u (kept for the next "
+                 "login%s)", (unsigned long long)s->id, sess_player_name(s),
+                 (unsigned)p->g.game->turn,
+                 all ? "" : "; the store is failing: the turns since its "
+                            "last write may be lost");
         owned_game_free(&p->g);
     } else if (sess_guest_keep(s, &p->g)) {
         /* A browser guest's: kept a while for the page to come back. */
@@ -400,12 +403,23 @@ static void play_leave(sess_t *s)
     dir_set_game(s->srv->dir, s->id, NULL);
 }
 
-int sess_play_keeps_game(const sess_t *s)
+/* 1 if s plays a game that is not over (nor handed on). */
+static int game_on(const sess_t *s)
 {
     const st_play_t *p = &s->st.play;
-    return s->state == S_PLAYING && s->lobby.account_id > 0 && p->g.game &&
-           !p->handed && !p->recorded && !p->end_cause &&
-           !game_over(p->g.game) && !game_dead(p->g.game);
+    return s->state == S_PLAYING && p->g.game && !p->handed &&
+           !p->recorded && !p->end_cause && !game_over(p->g.game) &&
+           !game_dead(p->g.game);
+}
+
+int sess_play_game_fate(sess_t *s)
+{
+    if (!game_on(s))
+        return SESS_GAME_NONE;
+    if (s->lobby.account_id <= 0)
+        return SESS_GAME_ENDS; /* a guest's (its leave records it) */
+    /* an account's: its leave saves it for the next login */
+    return store_has_all(s) ? SESS_GAME_KEPT : SESS_GAME_KEPT_BEHIND;
 }
 
 /* What a key reads of the game first (sess_state_ops_t.warm): the line of

@@ -389,6 +389,68 @@ static const char *const full_disk_off =
     "DROP TRIGGER full1; DROP TRIGGER full2; DROP TRIGGER full3;"
     " DROP TRIGGER full4; DROP TRIGGER full5";
 
+/* The turn a login's offer names ("Continue your game (depth 1, turn
+ * N)"), once it is on the screen; -1 if none. */
+static int offered_turn(tclient_t *c)
+{
+    play_wait_text(c, "Continue your game (depth 1, turn ");
+    char row[256];
+    for (int y = 0; y < 24; y++) {
+        const char *at = strstr(cl_row(c, y, row, sizeof row),
+                                "Continue your game (depth 1, turn ");
+        if (at)
+            return atoi(at + strlen("Continue your game (depth 1, turn "));
+    }
+    return -1;
+}
+
+/* A shutdown while the store's writes fail does not tell the player the
+ * game is saved: it cannot be whole. The player is told the latest turns
+ * could not be saved, the log says they may be lost, and the next login
+ * (writes working again) goes on from the store's last write, before the
+ * turn left. */
+START_TEST(a_shutdown_while_writes_fail_does_not_say_saved)
+{
+    char dir[] = "/tmp/rogued-resume-XXXXXX";
+    tclient_t *a;
+    tsrv_t *s = dave_playing_in(dir, &a);
+    play_walk_keys(a, 5);
+    sqlite3 *db = open_store(dir);
+    ck_assert_int_eq(sqlite3_exec(db, full_disk_on, NULL, NULL, NULL),
+                     SQLITE_OK);
+    play_walk_keys(a, 10);
+    if (!cl_wait_text(a, "The server cannot save your game right now.",
+                      CL_WAIT_MS * 4))
+        play_fail(a, "the player was not told");
+    play_walk_keys(a, 10); /* turns the store cannot have */
+    int turn = cl_turn(a);
+    srv_signal(s, SIGTERM);
+    ck_assert(srv_wait_log(s, "(kept for the next login; the store is "
+                              "failing: the turns since its last write may "
+                              "be lost)", CL_WAIT_MS));
+    ck_assert(cl_wait_eof(a, CL_WAIT_MS));
+    ck_assert(cl_stream_has(a, "The server is shutting down and cannot save "
+                               "your latest turns:\r\nyour next login goes "
+                               "on from its last save. Goodbye!"));
+    ck_assert(!cl_stream_has(a, "your game is saved"));
+    srv_stop(s);
+    cl_close(a);
+    ck_assert_int_eq(sqlite3_exec(db, full_disk_off, NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+
+    s = start_in(dir);
+    tclient_t *b = play_lobby(srv_port(s));
+    play_login_dave(b, 0);
+    int saved = offered_turn(b);
+    ck_assert_msg(saved >= 0 && saved < turn, "offered turn %d, left at %d",
+                  saved, turn);
+    cl_close(b);
+    srv_stop(s);
+    srv_remove_tree(dir);
+}
+END_TEST
+
 /* While writes still fail, the session does not take a batch of reads
  * that commits for a recovery: its game is not sent again whole (to fail
  * again) nor said to be, sweep after sweep; once writes work, it is sent
@@ -849,6 +911,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_full_record_ends_the_game_whole);
     tcase_add_test(tc, a_failing_store_is_said_on_screen);
     tcase_add_test(tc, a_game_is_sent_again_only_once_writes_work);
+    tcase_add_test(tc, a_shutdown_while_writes_fail_does_not_say_saved);
     tcase_add_test(tc, a_failed_lookup_keeps_the_saved_game);
     tcase_add_test(tc, a_game_that_does_not_rebuild_is_kept);
     tcase_add_test(tc, a_game_that_does_not_rebuild_is_ended_by_n);

@@ -541,7 +541,8 @@ static int held_connections(int pid, int port)
 }
 
 /* An SSH player cannot move (the encryption's state is the old
- * process's): it is told to reconnect and its connection ends; a telnet
+ * process's): its connection ends, a guest told its game ended there
+ * (an account's is kept, as at a shutdown); a telnet
  * player beside it moves. The new process holds nothing of the SSH
  * connection: a descriptor the old one made without close-on-exec was
  * inherited and held in CLOSE-WAIT, one more at every upgrade. */
@@ -568,9 +569,13 @@ START_TEST(ssh_players_are_told_to_reconnect)
     ck_assert_msg(rc == 0 && strstr(res, "upgraded: 1 session moved"),
                   "rogued --upgrade: status %d: %s", rc, res);
     int pid = srv_upgraded_pid(res);
+    /* a guest: its game ends (recorded), and it is told so, not to
+     * reconnect to continue it */
     ck_assert_msg(ssh_wait(out, buf, sizeof buf, &got,
-                           "The server is upgrading; reconnect to continue."),
+                           "The server is upgrading: a guest's game ends "
+                           "here. Reconnect to play again."),
                   "the SSH player was not told: %s", buf);
+    ck_assert(srv_wait_log(s, "reason=\"upgrade\"", WAIT_MS));
     /* and its connection ends: ssh exits */
     int status = 0;
     pid_t done = 0;
