@@ -451,6 +451,37 @@ START_TEST(a_shutdown_while_writes_fail_does_not_say_saved)
 }
 END_TEST
 
+/* The console's kick while writes fail: the game is kept, its latest
+ * turns not, and the player is told so. */
+START_TEST(a_kick_while_writes_fail_says_the_latest_turns_are_lost)
+{
+    char dir[] = "/tmp/rogued-resume-XXXXXX";
+    tclient_t *a;
+    tsrv_t *s = dave_playing_in(dir, &a);
+    sqlite3 *db = open_store(dir);
+    ck_assert_int_eq(sqlite3_exec(db, full_disk_on, NULL, NULL, NULL),
+                     SQLITE_OK);
+    play_walk_keys(a, 5);
+    if (!cl_wait_text(a, "The server cannot save your game right now.",
+                      CL_WAIT_MS * 4))
+        play_fail(a, "the player was not told");
+    char out[4096], cmd[128];
+    snprintf(cmd, sizeof cmd, "--data-dir %s kick 1", dir); /* (its own) */
+    ck_assert_int_eq(srv_ctl(s, cmd, out, sizeof out), 0);
+    ck_assert(cl_wait_eof(a, CL_WAIT_MS));
+    ck_assert(cl_stream_has(a, "The server's operator has closed your "
+                               "connection.\r\nYour game is kept, but its "
+                               "latest turns could not be saved."));
+    ck_assert(!cl_stream_has(a, "kept for your next login"));
+    ck_assert(srv_wait_log(s, "the store is failing: the turns since its "
+                              "last write may be lost", CL_WAIT_MS));
+    cl_close(a);
+    sqlite3_close(db);
+    srv_stop(s);
+    srv_remove_tree(dir);
+}
+END_TEST
+
 /* While writes still fail, the session does not take a batch of reads
  * that commits for a recovery: its game is not sent again whole (to fail
  * again) nor said to be, sweep after sweep; once writes work, it is sent
@@ -912,6 +943,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_failing_store_is_said_on_screen);
     tcase_add_test(tc, a_game_is_sent_again_only_once_writes_work);
     tcase_add_test(tc, a_shutdown_while_writes_fail_does_not_say_saved);
+    tcase_add_test(tc, a_kick_while_writes_fail_says_the_latest_turns_are_lost);
     tcase_add_test(tc, a_failed_lookup_keeps_the_saved_game);
     tcase_add_test(tc, a_game_that_does_not_rebuild_is_kept);
     tcase_add_test(tc, a_game_that_does_not_rebuild_is_ended_by_n);
