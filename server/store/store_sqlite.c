@@ -137,7 +137,9 @@ static int check_owner(lite_t *d, int *fresh, long long *version,
     int rc = query_int(d->db, "SELECT count(*) FROM sqlite_master", &objects);
     if (rc == SQLITE_NOTADB) {
         set_err(err, errlen, "%s is not a SQLite database (%s); move it away "
-                "or choose another data directory", d->path, sqlite3_errstr(rc));
+                "and put a backup in its place (docs/hosting.md, \"To "
+                "restore a backup\"), or choose another data directory",
+                d->path, sqlite3_errstr(rc));
         return -1;
     }
     if (rc != 0 ||

@@ -205,6 +205,10 @@ START_TEST(random_bytes_refused)
     ck_assert_ptr_null(store_open(&loop, dir, &fast, err, sizeof err));
     ck_assert_ptr_nonnull(strstr(err, dbpath));
     ck_assert_ptr_nonnull(strstr(err, "not a SQLite database"));
+    /* and what to do: a backup in its place, named where the docs say */
+    ck_assert_ptr_nonnull(strstr(err, "put a backup in its place "
+                                      "(docs/hosting.md, \"To restore a "
+                                      "backup\")"));
     /* untouched, and nothing left beside it */
     unsigned char back[4096];
     f = fopen(dbpath, "rb");
