@@ -132,10 +132,11 @@ int game_won(const game_t *g)
 
 int game_dead_choice(int key)
 {
+    /* Not `R`: the rest key, pressed after a fight the player has just
+     * lost, skipped the end screen for a new game (a play-test). */
     switch (key) {
     case ' ':
     case 'r':
-    case 'R':
         return 1;
     case KEY_ESC:
     case 'q':

@@ -351,6 +351,8 @@ START_TEST(death_screen_and_choices)
     ck_assert(game_dead(g));
     ck_assert_int_eq(game_dead_choice(' '), 1);
     ck_assert_int_eq(game_dead_choice('r'), 1);
+    ck_assert_int_eq(game_dead_choice('R'), 0); /* rest: not a new game */
+    ck_assert_int_eq(game_dead_choice('Q'), -1);
     ck_assert_int_eq(game_dead_choice(KEY_ESC), -1);
     ck_assert_int_eq(game_dead_choice('q'), -1);
     ck_assert_int_eq(game_dead_choice('x'), 0);
