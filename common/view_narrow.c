@@ -157,13 +157,26 @@ static void draw_log(const game_t *g, const view_layout_t *lo, screen_t *s)
     }
 }
 
-/* MODE_LOOK's line in the status row: what is under the cursor. */
+#define LOOK_ROWS 3 /* what Look tells, at most: over the log's last rows */
+
+/* MODE_LOOK's words in the status row: what is under the cursor, wrapped
+ * at spaces onto the rows above it when one row is too narrow (at 40
+ * columns a monster's description was cut mid-word), over the log. */
 static void look_status(const game_t *g, screen_t *s)
 {
     char what[MSG_LEN], line[MSG_LEN + 8];
     game_describe(g, g->target.x, g->target.y, what, sizeof what);
     snprintf(line, sizeof line, "Look: %s", what);
-    screen_puts(s, 0, s->h - 1, line, COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
+    int start[LOOK_ROWS], len[LOOK_ROWS];
+    int n = game_text_wrap(line, s->w, start, len, LOOK_ROWS);
+    int top = s->h - n;
+    for (int j = 0; j < n; j++) {
+        for (int x = 0; x < s->w; x++)
+            screen_put(s, x, top + j, ' ', COL_DEFAULT, COL_DEFAULT, 0);
+        char part[MSG_LEN + 8];
+        snprintf(part, sizeof part, "%.*s", len[j], line + start[j]);
+        screen_puts(s, 0, top + j, part, COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
+    }
 }
 
 /* The pack menu's question, short enough for 40 columns. */

@@ -195,6 +195,47 @@ START_TEST(stacks_and_stable_letters)
 }
 END_TEST
 
+/* Row y of s as text, trailing blanks dropped. */
+static void row_text(const screen_t *s, int y, char *out, size_t n)
+{
+    int w = s->w < (int)n - 1 ? s->w : (int)n - 1;
+    for (int x = 0; x < w; x++) {
+        uint32_t ch = screen_cat(s, x, y)->ch;
+        out[x] = ch < 128 ? (char)ch : '?';
+    }
+    while (w > 0 && out[w - 1] == ' ')
+        w--;
+    out[w] = '\0';
+}
+
+/* At 40x20 what Look tells is wrapped at spaces onto the rows above the
+ * status row, not cut at the edge (it was: "Look: a troll (unhurt): big,
+ * hits hard: rare near th"). */
+START_TEST(look_wraps_at_40_columns)
+{
+    game_t *g = walled();
+    game_place_monster(g, MON_TROLL, 13, 8);
+    screen_t s;
+    screen_init(&s, 40, 20);
+    ck_assert_int_eq(game_key(g, ';'), 0);
+    ck_assert_int_eq(g->target.x, 13);
+    view_draw(g, &s);
+    char r[3][64];
+    for (int i = 0; i < 3; i++)
+        row_text(&s, 17 + i, r[i], sizeof r[i]);
+    ck_assert(!strstr(r[0], "Look"));
+    ck_assert_str_eq(r[1], "Look: a troll (unhurt): big, hits hard:");
+    ck_assert_str_eq(r[2], "rare near the top");
+    /* a short one takes the status row alone */
+    game_key(g, 'h');
+    view_draw(g, &s);
+    row_text(&s, 19, r[2], sizeof r[2]);
+    ck_assert_str_eq(r[2], "Look: the floor");
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
 START_TEST(look_describes_tiles)
 {
     game_t *g = walled();
@@ -355,6 +396,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, autoexplore_explores_and_stops_on_sight);
     tcase_add_test(tc, stacks_and_stable_letters);
     tcase_add_test(tc, look_describes_tiles);
+    tcase_add_test(tc, look_wraps_at_40_columns);
     tcase_add_test(tc, help_has_a_monster_legend);
     tcase_add_test(tc, redraw_keys_are_ignored);
     suite_add_tcase(s, tc);
