@@ -44,6 +44,8 @@ static void head(text_t *t, const game_t *g)
         combat_ruleset_name(g->opt.ruleset));
     if (game_over(g))
         snprintf(cause, sizeof cause, "quit");
+    else if (g->killer == KILLER_WON) /* (its depth follows: said once) */
+        snprintf(cause, sizeof cause, "won: took the Amulet");
     else
         game_death_cause(g, cause, sizeof cause);
     add(t, "%s on depth %d after %u turns; score %d.\n", cause, g->depth,

@@ -12,6 +12,7 @@
 #include "check_main.h"
 #include "combat.h"
 #include "fov.h"
+#include "dump.h"
 #include "game.h"
 #include "keys.h"
 #include "view.h"
@@ -405,6 +406,12 @@ START_TEST(amulet_at_depth_12_wins)
                      "won: took the Amulet at depth 12");
     ck_assert_str_eq(game_msg(g, 1)->text,
                      "You take the Amulet of Yendor! You have won.");
+    /* the dump says the depth once ("at depth 12 on depth 12" before) */
+    char dump[16384], want[128];
+    ck_assert_uint_lt(game_dump(g, dump, sizeof dump), sizeof dump);
+    snprintf(want, sizeof want, "\n\nwon: took the Amulet on depth 12 after "
+             "%u turns; score %d.\n", (unsigned)g->turn, game_score(g));
+    ck_assert_msg(strstr(dump, want), "no '%s' in the dump", want);
     screen_t s;
     screen_init(&s, 80, 24);
     view_draw(g, &s);
