@@ -503,11 +503,22 @@ static void play_key(sess_t *s, int key)
             log_error("game over id=%llu: out of memory, game not recorded",
                       (unsigned long long)s->id);
         p->recorded = 1;
+        /* what the store cannot take while its writes fail is lost: not
+         * said, the player would take the game for recorded */
+        if (!store_healthy(s->srv->store))
+            sess_notice(s, SESS_NOTICE_SESSION, "The server cannot record "
+                        "games right now: this one may be lost.");
     } else if (game_over(g)) {
         /* Q then y: the game is over for good; the lobby says so, since
-         * no end screen did */
-        lobby_note(&s->lobby, LOBBY_NOTE_INFO, "You quit your game at depth "
-                   "%d, turn %u: it has ended.", g->depth, (unsigned)g->turn);
+         * no end screen did (and, as above, when it may be lost) */
+        if (store_healthy(s->srv->store))
+            lobby_note(&s->lobby, LOBBY_NOTE_INFO, "You quit your game at "
+                       "depth %d, turn %u: it has ended.", g->depth,
+                       (unsigned)g->turn);
+        else
+            lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Quit at depth %d, turn "
+                       "%u. It may be lost: the server cannot save now.",
+                       g->depth, (unsigned)g->turn); /* (76 at most) */
         sess_goto(s, S_LOBBY, NULL);
         return;
     } else if (p->g.rec.truncated) {

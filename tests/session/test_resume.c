@@ -482,6 +482,34 @@ START_TEST(a_kick_while_writes_fail_says_the_latest_turns_are_lost)
 }
 END_TEST
 
+/* A game that ends while the store's writes fail may be lost (the store
+ * drops what it cannot write): the player who quits it is told so, not
+ * that it has ended as any other. */
+START_TEST(a_game_quit_while_writes_fail_may_be_lost_and_is_said)
+{
+    char dir[] = "/tmp/rogued-resume-XXXXXX";
+    tclient_t *a;
+    tsrv_t *s = dave_playing_in(dir, &a);
+    sqlite3 *db = lock_store(dir);
+    play_walk_keys(a, 3);
+    if (!cl_wait_text(a, "The server cannot save your game right now.",
+                      CL_WAIT_MS * 4))
+        play_fail(a, "the player was not told");
+    int turn = cl_turn(a);
+    ck_assert(cl_key(a, "Q"));
+    ck_assert(cl_key(a, "y"));
+    char note[128];
+    snprintf(note, sizeof note, "Quit at depth 1, turn %d. It may be lost: "
+             "the server cannot save now.", turn);
+    play_wait_text(a, note);
+    ck_assert(!cl_screen_has(a, "it has ended"));
+    unlock_store(db);
+    cl_close(a);
+    srv_stop(s);
+    srv_remove_tree(dir);
+}
+END_TEST
+
 /* While writes still fail, the session does not take a batch of reads
  * that commits for a recovery: its game is not sent again whole (to fail
  * again) nor said to be, sweep after sweep; once writes work, it is sent
@@ -944,6 +972,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_game_is_sent_again_only_once_writes_work);
     tcase_add_test(tc, a_shutdown_while_writes_fail_does_not_say_saved);
     tcase_add_test(tc, a_kick_while_writes_fail_says_the_latest_turns_are_lost);
+    tcase_add_test(tc, a_game_quit_while_writes_fail_may_be_lost_and_is_said);
     tcase_add_test(tc, a_failed_lookup_keeps_the_saved_game);
     tcase_add_test(tc, a_game_that_does_not_rebuild_is_kept);
     tcase_add_test(tc, a_game_that_does_not_rebuild_is_ended_by_n);
