@@ -134,6 +134,38 @@ int game_msg_is_new(const game_t *g, int i)
     return m && m->seq >= g->log_fresh;
 }
 
+/* 1 if the n bytes at t are a merged line's count alone: "(x12)". */
+static int count_alone(const char *t, int n)
+{
+    if (n < 4 || t[0] != '(' || t[1] != 'x' || t[n - 1] != ')')
+        return 0;
+    for (int i = 2; i < n - 1; i++)
+        if (t[i] < '0' || t[i] > '9')
+            return 0;
+    return 1;
+}
+
+/* A merged line's "(xN)" left alone on the last row takes the word before
+ * it down with it, when both fit: "here. (x2)", not "(x2)" under a full
+ * row. The rows stay as many (the core counts them). */
+static void keep_count_with_word(const char *text, int w, int n, int *start,
+                                 int *len)
+{
+    if (n < 2 || !count_alone(text + start[n - 1], len[n - 1]))
+        return;
+    int a = start[n - 2], q = a + len[n - 2] - 1;
+    while (q > a && text[q] != ' ')
+        q--;
+    if (q <= a || start[n - 1] + len[n - 1] - (q + 1) > w)
+        return; /* one word on the row above, or no room below */
+    int l = q - a;
+    while (l > 0 && text[a + l - 1] == ' ')
+        l--;
+    len[n - 2] = l;
+    len[n - 1] = start[n - 1] + len[n - 1] - (q + 1);
+    start[n - 1] = q + 1;
+}
+
 int game_text_wrap(const char *text, int w, int *start, int *len, int max)
 {
     int n = 0, p = 0, end = (int)strlen(text);
@@ -153,6 +185,8 @@ int game_text_wrap(const char *text, int w, int *start, int *len, int max)
         while (p < end && text[p] == ' ')
             p++;
     }
+    if (p >= end)
+        keep_count_with_word(text, w, n, start, len);
     return n;
 }
 

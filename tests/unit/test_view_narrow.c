@@ -221,6 +221,34 @@ START_TEST(log_wraps_to_the_width)
 }
 END_TEST
 
+/* A merged line's count is not left alone on its last row at 40
+ * columns: the word before it comes down with it, the rows as many. */
+START_TEST(a_merged_count_keeps_its_word)
+{
+    game_t *g = game_new(9, NULL);
+    game_log(g, MSG_INFO, "There is nothing left to explore here.");
+    game_log(g, MSG_INFO, "There is nothing left to explore here.");
+    ck_assert_str_eq(game_msg(g, 0)->text,
+                     "There is nothing left to explore here. (x2)");
+    screen_t s;
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 17), "There is nothing left to explore");
+    ck_assert_str_eq(row(&s, 18), "here. (x2)");
+    int start[4], len[4];
+    /* a lone word above: the count stays alone, as the rows must */
+    ck_assert_int_eq(game_text_wrap("Wordlongerthanthewidth (x3)", 22, start,
+                                    len, 4), 2);
+    ck_assert_int_eq(len[0], 22);
+    ck_assert_int_eq(start[1], 23);
+    /* text that merely ends in brackets is not a count */
+    ck_assert_int_eq(game_text_wrap("aaaa bbbb (x2y)", 10, start, len, 4), 2);
+    ck_assert_int_eq(len[0], 9);
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
 /* Where text is on s: 1 with its column and row, or 0. */
 static int find_text(const screen_t *s, const char *text, int *x, int *y)
 {
@@ -831,6 +859,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, status_numbers_at_their_limits);
     tcase_add_test(tc, window_follows_the_player);
     tcase_add_test(tc, log_wraps_to_the_width);
+    tcase_add_test(tc, a_merged_count_keeps_its_word);
     tcase_add_test(tc, pack_as_a_list);
     tcase_add_test(tc, pack_list_in_two_columns);
     tcase_add_test(tc, throw_and_identify_lists);
