@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h> /* strncasecmp */
 #include <unistd.h> /* access: ROGUED_BIN names a program */
 #include <uv.h>     /* uv_ip4_addr: an address as the listeners read it */
 
@@ -14,6 +13,7 @@
 #include "log.h"
 #include "proxy_proto.h"
 #include "ssh_ciphers.h"
+#include "ws_sites.h"
 
 enum key_type { K_INT, K_STR };
 
@@ -62,74 +62,12 @@ static int check_trusted(const char *key, const char *value, char *err,
     return proxy_trust_parse(&t, value, err, errlen);
 }
 
-/* The length of a port (":1".."65535") at p, or 0 if there is none. */
-static size_t port_len(const char *p, size_t n)
-{
-    if (n < 2 || p[0] != ':' || n > 6)
-        return 0;
-    long v = 0;
-    for (size_t i = 1; i < n; i++) {
-        if (!isdigit((unsigned char)p[i]))
-            return 0;
-        v = v * 10 + (p[i] - '0');
-    }
-    return v >= 1 && v <= 65535 ? n : 0;
-}
-
-/* 1 if e (n bytes) is a site as ws_origins takes it: an optional http://
- * or https://, a host name or an IPv6 address in brackets, an optional
- * port; nothing else (an Origin has no path, so one would never match). */
-static int origin_entry_ok(const char *e, size_t n)
-{
-    static const char *const schemes[] = { "http://", "https://" };
-    for (int i = 0; i < 2; i++) {
-        size_t sn = strlen(schemes[i]);
-        if (n > sn && strncasecmp(e, schemes[i], sn) == 0) {
-            e += sn;
-            n -= sn;
-            break;
-        }
-    }
-    size_t h = 0;
-    if (n > 0 && e[0] == '[') {
-        h = 1 + strspn(e + 1, "0123456789abcdefABCDEF:.");
-        if (h == 1 || h >= n || e[h] != ']')
-            return 0;
-        h++;
-    } else {
-        while (h < n && (isalnum((unsigned char)e[h]) || e[h] == '-' ||
-                         e[h] == '.'))
-            h++;
-        if (h == 0)
-            return 0;
-    }
-    return h == n || port_len(e + h, n - h) == n - h;
-}
-
-/* ws_origins: sites separated by commas (spaces around them allowed). A
- * mistyped one would have every page from it refused 403 without a word
- * at start. */
+/* ws_origins: read as the upgrade reads it (ws_sites.h). A mistyped
+ * entry would have every page from it refused 403 without a word. */
 static int check_origins(const char *key, const char *value, char *err,
                          size_t errlen)
 {
-    const char *p = value;
-    while (*p) {
-        p += strspn(p, " \t");
-        size_t n = strcspn(p, ",");
-        size_t len = n;
-        while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
-            len--;
-        if (len > 0 && !origin_entry_ok(p, len)) {
-            snprintf(err, errlen, "%s: '%.*s' is not a host or host:port "
-                     "(maybe after http:// or https://; IPv6 in brackets: "
-                     "[::1]:8080)", key, (int)len, p);
-            return -1;
-        }
-        p += n;
-        if (*p == ',')
-            p++;
-    }
-    return 0;
+    return ws_origins_check(key, value, err, errlen);
 }
 
 /* The store: empty (the SQLite file in data_dir) or a libpq URL. */

@@ -384,9 +384,9 @@ static int start_ssh_bridge(host_t *h, const config_t *cfg)
     /* at most one per core (docs/hosting.md, ssh_threads) */
     int cores = host_default_workers();
     int n = cfg->ssh_threads > 0 ? cfg->ssh_threads : 2;
-    if (n > cores)
-        log_info("ssh: %d threads (ssh_threads = %d: at most one per core)",
-                 cores, cfg->ssh_threads);
+    if (cfg->ssh_threads > cores) /* (the default, 2, is 1 on one core) */
+        log_info("ssh: %d thread%s (ssh_threads = %d: at most one per core)",
+                 cores, cores == 1 ? "" : "s", cfg->ssh_threads);
     return ssh_bridge_start(h->ssh_bridge, n < cores ? n : cores);
 }
 

@@ -1,5 +1,4 @@
 /* wsconn.c - HTTP request, then WebSocket, for the browser (wsconn.h). */
-#define _GNU_SOURCE /* memmem */
 #include "wsconn.h"
 
 #include <ctype.h>
@@ -12,6 +11,7 @@
 #include <limits.h>
 
 #include "web_assets.h"
+#include "ws_sites.h"
 
 static const char ws_guid[] = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
 
@@ -258,81 +258,6 @@ void wsconn_refuse_busy(wsconn_t *c, const char *why, const char *line)
     snprintf(c->busy_line, sizeof c->busy_line, "%s", line ? line : "");
 }
 
-/* The length of host[:port] a (n bytes) without its port when that port
- * is 80 (drop80) or 443 (drop443): the same site whether or not the
- * default port is spelt out. An IPv6 literal is in brackets
- * ("[::1]:8080"); a colon inside them is no port's. */
-static size_t site_len(const char *a, size_t n, int drop80, int drop443)
-{
-    size_t p = n;
-    while (p > 0 && a[p - 1] != ':')
-        p--;
-    if (p == 0)
-        return n; /* no port */
-    size_t colon = p - 1;
-    if (a[0] == '[' ? colon == 0 || a[colon - 1] != ']'
-                    : memchr(a, ':', colon) != NULL)
-        return n; /* a colon of an address, not a port */
-    const char *port = a + p;
-    size_t pn = n - p;
-    if ((drop80 && pn == 2 && memcmp(port, "80", 2) == 0) ||
-        (drop443 && pn == 3 && memcmp(port, "443", 3) == 0))
-        return colon;
-    return n;
-}
-
-/* A site as an Origin, a Host or an entry of ws_origins names it:
- * host[:port] at at, len bytes as written and bare bytes without its
- * default port. */
-typedef struct {
-    const char *at;
-    size_t len, bare;
-} ws_site_t;
-
-/* The site of "scheme://host[:port]" or of host[:port] alone (n bytes).
- * Without a scheme (a Host, an entry of ws_origins without one), both
- * 80 and 443 are default: behind a TLS proxy the server cannot know
- * which scheme the browser used. */
-static ws_site_t site_of(const char *a, size_t n)
-{
-    ws_site_t s = { a, n, 0 };
-    const char *sep = memmem(a, n, "://", 3);
-    int http = 1, https = 1;
-    if (sep) {
-        size_t sn = (size_t)(sep - a);
-        http = sn == 4 && strncasecmp(a, "http", 4) == 0;
-        https = sn == 5 && strncasecmp(a, "https", 5) == 0;
-        s.at = sep + 3;
-        s.len = n - sn - 3;
-    }
-    s.bare = site_len(s.at, s.len, http, https);
-    return s;
-}
-
-/* 1 when a and b are the same site: as written, or without their
- * default ports (a proxy may add or drop one: $host:$server_port). */
-static int same_site(ws_site_t a, ws_site_t b)
-{
-    return a.len > 0 &&
-           ((a.len == b.len && strncasecmp(a.at, b.at, a.len) == 0) ||
-            (a.bare > 0 && a.bare == b.bare &&
-             strncasecmp(a.at, b.at, a.bare) == 0));
-}
-
-/* 1 when the list (host or host:port, comma-separated, each maybe with
- * its scheme; NULL: none) names the site o. */
-static int origin_listed(const char *list, ws_site_t o)
-{
-    while (list && *list) {
-        list += strspn(list, " \t,");
-        size_t n = strcspn(list, ", \t");
-        if (n > 0 && same_site(site_of(list, n), o))
-            return 1;
-        list += n;
-    }
-    return 0;
-}
-
 /* Whether this upgrade may open: a browser says which site's page asks
  * (Origin, "scheme://host[:port]"), and a page of another site must not
  * open sessions from its visitors' browsers. A client without an Origin
@@ -346,10 +271,10 @@ static int origin_allowed(const wsconn_t *c)
         return 1;
     if (c->origin_cut || !strstr(c->origin, "://"))
         return 0; /* ("null", from a sandbox or a file: no site) */
-    ws_site_t o = site_of(c->origin, c->origin_len);
-    if (!c->host_cut && same_site(o, site_of(c->host, c->host_len)))
+    ws_site_t o = ws_site_of(c->origin, c->origin_len);
+    if (!c->host_cut && ws_same_site(o, ws_site_of(c->host, c->host_len)))
         return 1;
-    return origin_listed(c->origins, o);
+    return ws_origin_listed(c->origins, o);
 }
 
 /* The answer to a request for /ws that is not an upgrade this module

@@ -408,17 +408,19 @@ START_TEST(store_lock_timeout_key)
 }
 END_TEST
 
-/* ws_origins is read as the upgrade reads it (host or host:port, maybe
- * after its scheme, IPv6 in brackets), so that a typo is refused at
- * start rather than every page from that site refused 403 unsaid. */
+/* ws_origins is read as the upgrade reads it (ws_sites.h: host or
+ * host:port, maybe after its scheme, IPv6 in brackets; commas, spaces or
+ * tabs between), so that a typo is refused at start rather than every
+ * page from that site refused 403 unsaid. */
 START_TEST(ws_origins_checked_when_read)
 {
     static const char *const good[] = {
         "", "example.org", "example.org:8443, https://play.example.org",
         "http://[::1]:8080,[2001:db8::1]", " a.b , c-d.e:1 ", "HTTPS://X:65535",
+        "play.example.org www.example.org", /* spaces separate too */
     };
     static const char *const bad[][2] = {
-        { "http://a b", "'http://a b'" },
+        { "http://a b:", "'b:'" },
         { "[::1", "'[::1'" },
         { "example.org/play", "'example.org/play'" },
         { "example.org:0", "'example.org:0'" },
