@@ -350,9 +350,9 @@ static const char *shutdown_words(sess_t *s)
         return "The server is shutting down: your game is saved, log in "
                "again to go on. Goodbye!";
     case SESS_GAME_KEPT_BEHIND: /* two lines: one would break mid-word */
-        return "The server is shutting down and cannot save your latest "
-               "turns:\r\nyour next login goes on from its last save. "
-               "Goodbye!";
+        return "The server is shutting down and may not have saved your "
+               "latest\r\nturns: your next login goes on from its last "
+               "save. Goodbye!";
     default:
         return "The server is shutting down. Goodbye!";
     }

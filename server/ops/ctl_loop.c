@@ -100,8 +100,8 @@ static int kick(srv_t *srv, uint64_t id)
                          "\r\nYour game is kept for your next login."
                    : fate == SESS_GAME_KEPT_BEHIND
                        ? "The server's operator has closed your connection."
-                         "\r\nYour game is kept, but its latest turns could "
-                         "not be saved."
+                         "\r\nYour game is kept, but its latest turns may "
+                         "not have been saved."
                        : "The server's operator has closed your connection.");
         return 1;
     }

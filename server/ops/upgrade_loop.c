@@ -43,6 +43,23 @@ static void on_store_written(void *ctx, int status)
     upgrade_loop_done(srv->sh->upgrade);
 }
 
+/* What a player is told as an upgrade closes a connection it cannot
+ * move (SSH's, or one it failed to pack): a guest's game ends, an
+ * account's is kept as at a shutdown. */
+static const char *upgrade_goodbye(sess_t *s)
+{
+    switch (sess_play_game_fate(s)) {
+    case SESS_GAME_ENDS:
+        return "The server is upgrading: a guest's game ends here. "
+               "Reconnect to play again.";
+    case SESS_GAME_KEPT_BEHIND:
+        return "The server is upgrading and may not have saved your latest "
+               "turns:\r\nreconnect to go on from its last save.";
+    default:
+        return "The server is upgrading; reconnect to continue.";
+    }
+}
+
 /* One session into the host's list, and closed here (its socket lives on
  * in the descriptor handed over): 1 moved, 0 it stays. */
 static int pack(srv_t *srv, sess_t *s)
@@ -66,25 +83,10 @@ static int pack(srv_t *srv, sess_t *s)
     upgrade_hold(u, 0);
     buf_free(&b);
     if (rc == 1) /* packed but not kept: its game went with the blob */
-        sess_close_away(s, "upgrade: out of memory",
-                        "The server is upgrading; reconnect to continue.");
+        sess_close_away(s, "upgrade: out of memory", upgrade_goodbye(s));
     return 0;
 }
 
-/* What an SSH player is told as an upgrade closes its connection. */
-static const char *ssh_goodbye(sess_t *s)
-{
-    switch (sess_play_game_fate(s)) {
-    case SESS_GAME_ENDS:
-        return "The server is upgrading: a guest's game ends here. "
-               "Reconnect to play again.";
-    case SESS_GAME_KEPT_BEHIND:
-        return "The server is upgrading and cannot save your latest turns:"
-               "\r\nreconnect to go on from its last save.";
-    default:
-        return "The server is upgrading; reconnect to continue.";
-    }
-}
 
 void upgrade_loop_phase(srv_t *srv)
 {
@@ -102,7 +104,7 @@ void upgrade_loop_phase(srv_t *srv)
         if (s->via_ssh) {
             /* its connection cannot move (the encryption's state): its
              * game is kept as at a shutdown, or a guest's ends */
-            sess_close_away(s, "upgrade", ssh_goodbye(s));
+            sess_close_away(s, "upgrade", upgrade_goodbye(s));
             continue;
         }
         if (s->queued > 0 && !late) { /* its last frame first, whole */
@@ -118,7 +120,7 @@ void upgrade_loop_phase(srv_t *srv)
         } else if (!sess_closing(s)) {
             /* out of memory, or a browser's frame cut in two */
             sess_close_away(s, "upgrade: could not move",
-                            "The server is upgrading; reconnect to continue.");
+                            upgrade_goodbye(s));
         }
     }
     if (moved)
