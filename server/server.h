@@ -150,7 +150,7 @@ int srv_online(const srv_t *srv);
  * end), holds what a telnet connection holds from its first byte
  * (docs/hosting.md): a place among the startups, subject to the random
  * early drop (drops: the calling thread's own) and counted under its
- * address (addr_startup_begin), and a slot of max_sessions (the calling
+ * address (srv_startup_begin), and a slot of max_sessions (the calling
  * thread's copy: the host's). Atomics and the addresses' mutex: release
  * is safe from any thread. addr: "ip:port". Returns 0 and held (the
  * session takes it over in sess_accept, else srv_ssh_hold_release gives

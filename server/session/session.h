@@ -282,7 +282,7 @@ typedef struct sess {
     char addr[64];             /* "ip:port", for the log */
     char ip[ADDR_MAX];         /* the address alone, for its limits */
     char startup_ip[ADDR_MAX]; /* the one its startup is counted under
-                                  (addr_startup_begin): ip then, before a
+                                  (srv_startup_begin): ip then, before a
                                   balancer's PROXY header says another */
     uint8_t ip_counted;        /* addr_admit counted this session */
     uint8_t startup;           /* counted in sh->startups: not yet in the
@@ -487,7 +487,7 @@ int sess_rebuild(sess_t *s, int64_t job, msg_game_t *src, int record);
 
 /* The session has left the stages before the lobby (or is gone): no
  * longer counted among the startups (startups.h), its address's too
- * (addr_startup_end). Once only. */
+ * (srv_startup_end). Once only. */
 void sess_startup_done(sess_t *s);
 void sess_rebuild_cancel(sess_t *s);
 
@@ -701,7 +701,7 @@ enum sess_game_fate {
     SESS_GAME_KEPT,
     SESS_GAME_KEPT_BEHIND,
 };
-int sess_play_game_fate(sess_t *s);
+enum sess_game_fate sess_play_game_fate(sess_t *s);
 
 /* The bytes of an escape sequence read before a move (session_input.c):
  * decoded as if just read. */

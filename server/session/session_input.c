@@ -321,6 +321,13 @@ void sess_spend_input(sess_t *s, size_t len)
 {
     if (len == 0 || sess_closing(s))
         return;
+    /* An io module's bytes come without a read buffer cut to the room
+     * (sess_on_alloc, which brings the bucket up to now first): the
+     * refill since its last look goes in before the spend, or a spend
+     * after a quiet spell would be forgiven by the refill that follows
+     * (capped at the burst, above the spend). */
+    if (s->io)
+        (void)in_room(s);
     inb_spend(&s->in, len);
     s->srv->stats.bytes_in += len; /* /metrics */
     /* (the room asked again only when it may be gone: a refill adds) */

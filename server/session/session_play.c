@@ -412,7 +412,7 @@ static int game_on(const sess_t *s)
            !game_dead(p->g.game);
 }
 
-int sess_play_game_fate(sess_t *s)
+enum sess_game_fate sess_play_game_fate(sess_t *s)
 {
     if (!game_on(s))
         return SESS_GAME_NONE;
