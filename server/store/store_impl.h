@@ -96,9 +96,8 @@ typedef struct store_call {
 
 /* Ends on the database thread, answering nobody (freed there). */
 #define STORE_CALL_SILENT   1u
-/* A finished game: counted in q_games/q_bytes while queued (or held
- * after a failed batch, to run again) and in the stats' games written or
- * lost. */
+/* A finished game: counted in q_games/q_bytes while queued and in the
+ * stats' games written or lost. */
 #define STORE_CALL_GAME     2u
 /* A game in progress's write: counted in q_progress/q_prog_bytes and in the
  * stats' progress written or dropped. */
@@ -146,8 +145,6 @@ struct req {
     const store_call_t *call;  /* what it is: its db and answer */
     uint8_t phase, cancelled, name_ok, pass_ok, found;
     uint8_t name_counted;      /* in st->hash_names (hash_fair.h) */
-    uint8_t holds;             /* a finished game: times held after its
-                                  batch failed (store_thread.c) */
     uint8_t admitted;          /* counted by its call from its start, not
                                   yet settled: finish calls abandoned */
     uint8_t at;                /* where it waits (enum store_wait,
@@ -287,10 +284,6 @@ struct store {
     char dummy[crypto_pwhash_STRBYTES]; /* verified for unknown names */
     int db_quiet;              /* writes are failing, said once: no more
                                   lines per statement or account */
-    req_t *held, *held_tail;   /* finished games whose batch failed, to
-                                  run again (store_thread.c, hold_games) */
-    int held_due;              /* a batch has written since: run them */
-    int held_last;             /* the store closes: their last try */
     uint64_t probed_ms;        /* uv_hrtime in ms of the last write tried
                                   while db_quiet (store_thread.c, probe) */
     int64_t last_prune;        /* Unix seconds of the retention rule's run */

@@ -201,50 +201,15 @@ static int joins_batch(const store_t *st, const req_t *last, uint64_t n)
                        STORE_CALL_OWN_BATCH);
 }
 
-/* Whether the held games run now: a batch has written since they were
- * held, or the store closes and nothing else is left (their last try). */
-static int held_now(store_t *st, int closed)
-{
-    if (!st->held)
-        return 0;
-    if (closed && !st->backlog.head)
-        st->held_last = 1; /* (a failure now loses them: hold_games) */
-    return st->held_due || st->held_last;
-}
-
-/* Up to batch_max of the held games, oldest first, into batch. */
-static void take_held(store_t *st, req_t **batch, req_t **last, uint64_t *n)
-{
-    while (st->held && *n < (uint64_t)st->opt.batch_max) {
-        req_t *r = st->held;
-        st->held = r->next;
-        r->next = NULL;
-        store_queue_push(batch, last, r);
-        (*n)++;
-    }
-    if (!st->held) {
-        st->held_tail = NULL;
-        st->held_due = 0;
-    }
-}
-
 /* The next batch: up to batch_max requests from the front of what the
  * channel brought, linked by next (a claim's load alone: see
- * STORE_CALL_OWN_BATCH), or of the games held when they are due (before
- * anything newer: they are older); no longer counted as queued. NULL
- * once the channel is closed and everything in it and held taken. */
+ * STORE_CALL_OWN_BATCH); no longer counted as queued. NULL once the
+ * channel is closed and everything in it taken. */
 static req_t *next_batch(store_t *st, uint64_t *n)
 {
-    req_t *batch = NULL, *last = NULL;
-    int held = 0;
-    *n = 0;
     for (;;) {
         /* what came since, behind what is left: the order posted */
         int closed = chan_take(&st->dbq, &st->backlog);
-        if ((held = held_now(st, closed)) != 0) {
-            take_held(st, &batch, &last, n);
-            break;
-        }
         if (st->backlog.head)
             break;
         if (closed)
@@ -252,9 +217,10 @@ static req_t *next_batch(store_t *st, uint64_t *n)
         between_batches(st);
         wait_wake(st);
     }
+    req_t *batch = NULL, *last = NULL;
     smsg_t *m;
-    while (!held && joins_batch(st, last, *n) &&
-           (m = msgq_pop(&st->backlog))) {
+    *n = 0;
+    while (joins_batch(st, last, *n) && (m = msgq_pop(&st->backlog))) {
         store_queue_push(&batch, &last, req_of(m));
         (*n)++;
     }
@@ -327,10 +293,9 @@ static void health(store_t *st, int ok, int wrote)
         return;
     }
     log_error("store: %s: writes are failing (%s): games ending now are "
-              "held in memory (lost if the server stops first) and accounts' "
-              "games in progress are not kept until this is fixed (disk "
-              "space? permissions? another process?); said once, not for "
-              "each game", st->path, sdb_errmsg(st->db));
+              "lost and accounts' games in progress are not kept until this "
+              "is fixed (disk space? permissions? another process?); said "
+              "once, not for each game", st->path, sdb_errmsg(st->db));
 }
 
 /* While writes fail, a write of the store's own, in a transaction of its
@@ -499,50 +464,9 @@ static void answer_batch(store_t *st, req_t *batch)
     }
 }
 
-/* Times a finished game is held after its batch failed before it is
- * lost: one that fails in batch after batch (a row the database always
- * refuses) must not be run again for ever. */
-#define STORE_GAME_HOLDS 3
-
-/* After a failed batch, its finished games are held rather than lost,
- * to run again once a batch has written (next_batch): a game ended while
- * the disk was full is kept once there is room. They are counted among
- * the queued again (so the queue's bounds still hold: past them new games
- * are refused) and are lost only if the store closes while writes still
- * fail (their last try, held_last) or after STORE_GAME_HOLDS. Takes them
- * out of *batch; returns how many. */
-static uint64_t hold_games(store_t *st, req_t **batch)
-{
-    uint64_t held = 0;
-    req_t **p = batch;
-    while (*p) {
-        req_t *r = *p;
-        if (!(r->call->flags & STORE_CALL_GAME) || st->held_last ||
-            r->holds >= STORE_GAME_HOLDS) {
-            p = &r->next;
-            continue;
-        }
-        *p = r->next;
-        r->next = NULL;
-        r->holds++;
-        r->status = STORE_OK;
-        r->phase = PH_DB;
-        store_queue_push(&st->held, &st->held_tail, r);
-        uv_mutex_lock(&st->mu);
-        st->q_games++;
-        st->q_bytes += r->qbytes;
-        uv_mutex_unlock(&st->mu);
-        held++;
-    }
-    if (held)
-        st->held_due = 0; /* not before another batch has written */
-    return held;
-}
-
 /* A batch of n requests: run in one transaction (again, while the
  * database ends it as a deadlock: run_again), then told to the health,
- * undone if it failed (its finished games held), counted and answered,
- * once. */
+ * undone if it failed, counted and answered, once. */
 static void db_batch(store_t *st, req_t *batch, uint64_t n)
 {
     store_progress_mark(st);
@@ -562,18 +486,13 @@ static void db_batch(store_t *st, req_t *batch, uint64_t n)
             sodium_memzero(r->hash, sizeof r->hash);
     if (st->bans_changed) /* before the answers: a ban holds once answered */
         store_bans_refresh(st);
-    uint64_t held = b.ok ? 0 : hold_games(st, &batch);
-    if (b.ok && b.changes > 0 && st->held)
-        st->held_due = 1; /* writes work: the held games next */
-    uint64_t lost = b.games - b.written - held;
-    if (lost && (!st->db_quiet || st->held_last))
-        log_error("store: %s: %llu of %llu games lost%s", st->path,
-                  (unsigned long long)lost, (unsigned long long)b.games,
-                  st->held_last ? " (held while writes failed, they still "
-                                  "failed as the store closed)" : "");
+    if (b.written < b.games && !st->db_quiet)
+        log_error("store: %s: %llu of %llu games lost", st->path,
+                  (unsigned long long)(b.games - b.written),
+                  (unsigned long long)b.games);
     uv_mutex_lock(&st->mu);
     st->stats.games_written += b.written;
-    st->stats.games_lost += lost;
+    st->stats.games_lost += b.games - b.written;
     st->stats.progress_written += b.prog_written;
     st->stats.progress_dropped += b.progress - b.prog_written;
     st->stats.batches++;

@@ -292,56 +292,20 @@ START_TEST(failing_writes_flip_health_and_log_once)
     ck_assert_int_eq(flush(st), STORE_OK);
     ck_assert_int_eq(store_healthy(st), 1);
     ck_assert_uint_eq(store_failed_batches(st), failed);
-    /* the five games whose batches failed were held, not lost: they run
-     * once a batch has written (this one), before what comes after */
-    ck_assert_int_eq(flush(st), STORE_OK);
     store_stats_t stats;
     store_stats(st, &stats);
-    ck_assert_uint_eq(stats.games_lost, 0);
-    ck_assert_uint_eq(stats.games_written, 6);
+    ck_assert_uint_eq(stats.games_lost, 5);
+    ck_assert_uint_eq(stats.games_written, 1);
     store_close(st);
 
     log_restore();
-    ck_assert_int_eq(sql_int("SELECT count(*) FROM games"), 6);
+    ck_assert_int_eq(sql_int("SELECT count(*) FROM games"), 1);
     ck_assert_int_eq(logged("writes are failing"), 1);
     /* the reason: in the statement's line and in the one that says so */
     ck_assert_int_eq(logged(sw_pg() ? "lock timeout"
                                                   : "database is locked"), 2);
     ck_assert_int_eq(logged("writes work again"), 1);
     ck_assert_int_eq(logged("games lost"), 0);
-    unlink(logpath);
-}
-END_TEST
-
-/* Games held while writes fail count against the queue's bound (past it
- * a new one is refused, as when the disk is slow), and those still held
- * when the store closes with writes failing are lost, said once. */
-START_TEST(held_games_are_bounded_and_lost_only_at_a_failing_close)
-{
-    log_to_file();
-    fast.busy_ms = 20;
-    fast.max_queued_games = 2;
-    store_t *st = open_fast();
-    held_lock_t other;
-    lock_hold(&other, "games, accounts IN ACCESS EXCLUSIVE MODE");
-    for (int i = 0; i < 2; i++) {
-        store_game_t g = row("Erin", 0, i, 10, STORE_END_DEATH, "killed by a rat");
-        ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
-        ck_assert_int_eq(after_queued(st), STORE_ERROR); /* held */
-    }
-    store_game_t g = row("Erin", 0, 9, 10, STORE_END_DEATH, "killed by a rat");
-    ck_assert_int_eq(store_add_game(st, &g, NULL, 0), -1); /* refused */
-    store_stats_t stats;
-    store_stats(st, &stats);
-    ck_assert_uint_eq(stats.games_lost, 0);
-    ck_assert_uint_eq(stats.games_written, 0);
-    store_close(st); /* the lock still held: their last try fails */
-    lock_release(&other);
-    log_restore();
-    ck_assert_int_eq(sql_int("SELECT count(*) FROM games"), 0);
-    ck_assert_int_eq(logged("too many games waiting for the disk: lost"), 1);
-    ck_assert_int_eq(logged("2 of 2 games lost (held while writes failed, "
-                            "they still failed as the store closed)"), 1);
     unlink(logpath);
 }
 END_TEST
@@ -483,16 +447,13 @@ START_TEST(recovery_is_logged_after_a_write_not_a_read)
     ck_assert_int_eq(flush(st), STORE_OK);
     ck_assert_int_eq(logged("writes work again"), 1);
     ck_assert_int_eq(logged("writes are failing"), 1);
-    /* the two held (not run again after the reads: those wrote nothing)
-     * run after the write, before the flush behind them */
-    ck_assert_int_eq(flush(st), STORE_OK);
     store_stats_t stats;
     store_stats(st, &stats);
-    ck_assert_uint_eq(stats.games_written, 3);
-    ck_assert_uint_eq(stats.games_lost, 0);
+    ck_assert_uint_eq(stats.games_written, 1);
+    ck_assert_uint_eq(stats.games_lost, 2);
     store_close(st);
     log_restore();
-    ck_assert_int_eq(sw_int("SELECT count(*) FROM games"), 3);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games"), 1);
 }
 END_TEST
 
@@ -563,20 +524,19 @@ START_TEST(pg_lost_connection_comes_back)
     flush(st);
     store_stats_t stats;
     store_stats(st, &stats);
-    ck_assert_uint_eq(stats.games_lost, 0); /* held */
+    ck_assert_uint_eq(stats.games_lost, 1);
     g = row("Finn", 0, 3, 10, STORE_END_DEATH, "killed by a rat");
     ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
     ck_assert_int_eq(flush(st), STORE_OK);
     ck_assert_int_eq(store_healthy(st), 1);
-    ck_assert_int_eq(flush(st), STORE_OK); /* after the held game's run */
     store_stats(st, &stats);
-    ck_assert_uint_eq(stats.games_written, 3);
-    ck_assert_uint_eq(stats.games_lost, 0);
+    ck_assert_uint_eq(stats.games_written, 2);
+    ck_assert_uint_eq(stats.games_lost, 1);
     store_close(st);
 
     log_restore();
-    ck_assert_int_eq(sw_int("SELECT count(*) FROM games"), 3);
-    ck_assert_int_eq(sw_int("SELECT count(*) FROM games WHERE score = 2"), 1);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games"), 2);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games WHERE score = 2"), 0);
     ck_assert_int_eq(logged("writes are failing"), 1);
     ck_assert_int_eq(logged("connected again"), 1);
     ck_assert_int_eq(logged("writes work again"), 1);
@@ -840,7 +800,6 @@ static Suite *make_suite(void)
         tcase_add_test(tc, a_full_disk_at_start_is_said);
     }
     tcase_add_test(tc, failing_writes_flip_health_and_log_once);
-    tcase_add_test(tc, held_games_are_bounded_and_lost_only_at_a_failing_close);
     tcase_add_test(tc, recovery_is_logged_after_a_write_not_a_read);
     tcase_add_test(tc, a_lock_is_waited_for_as_configured);
     tcase_add_test(tc, guest_numbers_never_repeat);
