@@ -404,6 +404,21 @@ static int offered_turn(tclient_t *c)
     return -1;
 }
 
+/* Writes of games in progress refused (full_disk_on) while dave (a)
+ * plays n keys, until he is told his game is not being saved: the
+ * database handle that holds the triggers (the caller closes it). */
+static sqlite3 *told_not_saving(const char *dir, tclient_t *a, int n)
+{
+    sqlite3 *db = open_store(dir);
+    ck_assert_int_eq(sqlite3_exec(db, full_disk_on, NULL, NULL, NULL),
+                     SQLITE_OK);
+    play_walk_keys(a, n);
+    if (!cl_wait_text(a, "The server cannot save your game right now.",
+                      CL_WAIT_MS * 4))
+        play_fail(a, "the player was not told");
+    return db;
+}
+
 /* A shutdown while the store's writes fail does not tell the player the
  * game is saved: it cannot be whole. The player is told the latest turns
  * could not be saved, the log says they may be lost, and the next login
@@ -415,13 +430,7 @@ START_TEST(a_shutdown_while_writes_fail_does_not_say_saved)
     tclient_t *a;
     tsrv_t *s = dave_playing_in(dir, &a);
     play_walk_keys(a, 5);
-    sqlite3 *db = open_store(dir);
-    ck_assert_int_eq(sqlite3_exec(db, full_disk_on, NULL, NULL, NULL),
-                     SQLITE_OK);
-    play_walk_keys(a, 10);
-    if (!cl_wait_text(a, "The server cannot save your game right now.",
-                      CL_WAIT_MS * 4))
-        play_fail(a, "the player was not told");
+    sqlite3 *db = told_not_saving(dir, a, 10);
     play_walk_keys(a, 10); /* turns the store cannot have */
     int turn = cl_turn(a);
     srv_signal(s, SIGTERM);
@@ -458,13 +467,7 @@ START_TEST(a_kick_while_writes_fail_says_the_latest_turns_are_lost)
     char dir[] = "/tmp/rogued-resume-XXXXXX";
     tclient_t *a;
     tsrv_t *s = dave_playing_in(dir, &a);
-    sqlite3 *db = open_store(dir);
-    ck_assert_int_eq(sqlite3_exec(db, full_disk_on, NULL, NULL, NULL),
-                     SQLITE_OK);
-    play_walk_keys(a, 5);
-    if (!cl_wait_text(a, "The server cannot save your game right now.",
-                      CL_WAIT_MS * 4))
-        play_fail(a, "the player was not told");
+    sqlite3 *db = told_not_saving(dir, a, 5);
     char out[4096], cmd[128];
     snprintf(cmd, sizeof cmd, "--data-dir %s kick 1", dir); /* (its own) */
     ck_assert_int_eq(srv_ctl(s, cmd, out, sizeof out), 0);
@@ -490,11 +493,7 @@ START_TEST(a_game_quit_while_writes_fail_may_be_lost_and_is_said)
     char dir[] = "/tmp/rogued-resume-XXXXXX";
     tclient_t *a;
     tsrv_t *s = dave_playing_in(dir, &a);
-    sqlite3 *db = lock_store(dir);
-    play_walk_keys(a, 3);
-    if (!cl_wait_text(a, "The server cannot save your game right now.",
-                      CL_WAIT_MS * 4))
-        play_fail(a, "the player was not told");
+    sqlite3 *db = told_not_saving(dir, a, 3);
     int turn = cl_turn(a);
     ck_assert(cl_key(a, "Q"));
     ck_assert(cl_key(a, "y"));
@@ -503,7 +502,7 @@ START_TEST(a_game_quit_while_writes_fail_may_be_lost_and_is_said)
              "the server cannot save now.", turn);
     play_wait_text(a, note);
     ck_assert(!cl_screen_has(a, "it has ended"));
-    unlock_store(db);
+    sqlite3_close(db);
     cl_close(a);
     srv_stop(s);
     srv_remove_tree(dir);
