@@ -119,6 +119,77 @@ static int find_data_dir(config_t *d, const char *file, int required)
     return 0;
 }
 
+/* The console's socket on dir, connected: its descriptor, or -1 (said). */
+static int connect_to(const char *dir)
+{
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    if (ctl_socket_path(dir, sa.sun_path, sizeof sa.sun_path) != 0) {
+        fprintf(stderr, "%s: the data directory's path is too long\n", me);
+        return -1;
+    }
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+        say_unreachable(sa.sun_path, errno);
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* Everything the server answers on fd until it closes, NUL-terminated
+ * (the caller frees), or NULL (out of memory). */
+static char *read_answer(int fd)
+{
+    size_t cap = 4096, n = 0;
+    char *ans = malloc(cap);
+    ssize_t r;
+    while (ans && (r = read(fd, ans + n, cap - n - 1)) != 0) {
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        n += (size_t)r;
+        if (n + 1 == cap) {
+            char *more = realloc(ans, cap * 2);
+            if (!more)
+                break;
+            ans = more;
+            cap *= 2;
+        }
+    }
+    if (ans)
+        ans[n] = '\0';
+    return ans;
+}
+
+/* The answer's lines printed, and its status (its last line: "." done,
+ * "! why" refused) as the exit status. */
+static int report(char *ans)
+{
+    size_t n = strlen(ans);
+    while (n > 0 && ans[n - 1] == '\n')
+        ans[--n] = '\0';
+    char *last = strrchr(ans, '\n');
+    char *status = last ? last + 1 : ans;
+    if (last)
+        *last = '\0';
+    if (strcmp(status, ".") == 0) {
+        if (last)
+            printf("%s\n", ans);
+        return 0;
+    }
+    if (status[0] == '!') {
+        if (last)
+            printf("%s\n", ans);
+        fprintf(stderr, "%s: %s\n", me, status + 2);
+        return 1;
+    }
+    fprintf(stderr, "%s: the server closed without an answer\n", me);
+    return 2;
+}
+
 int ctl_client_main(int argc, char **argv)
 {
     me = strcmp(argv[0], "--upgrade") == 0 ? "rogued --upgrade" : "rogued ctl";
@@ -154,67 +225,19 @@ int ctl_client_main(int argc, char **argv)
         fprintf(stderr, "%s: the command is too long\n", me);
         return 2;
     }
-    struct sockaddr_un sa = { .sun_family = AF_UNIX };
-    if (ctl_socket_path(dir, sa.sun_path, sizeof sa.sun_path) != 0) {
-        fprintf(stderr, "%s: the data directory's path is too long\n", me);
+    int fd = connect_to(dir);
+    if (fd < 0)
         return 2;
-    }
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
-        say_unreachable(sa.sun_path, errno);
-        if (fd >= 0)
-            close(fd);
-        return 2;
-    }
     if (write(fd, line, (size_t)len) != len) {
         fprintf(stderr, "%s: %s\n", me, strerror(errno));
         close(fd);
         return 2;
     }
-    /* The answer: lines, then "." or "! why". */
-    size_t cap = 4096, n = 0;
-    char *ans = malloc(cap);
-    ssize_t r;
-    while (ans && (r = read(fd, ans + n, cap - n - 1)) != 0) {
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        n += (size_t)r;
-        if (n + 1 == cap) {
-            char *more = realloc(ans, cap * 2);
-            if (!more)
-                break;
-            ans = more;
-            cap *= 2;
-        }
-    }
+    char *ans = read_answer(fd);
     close(fd);
     if (!ans)
         return 2;
-    ans[n] = '\0';
-    /* the status is the last line */
-    while (n > 0 && ans[n - 1] == '\n')
-        ans[--n] = '\0';
-    char *last = strrchr(ans, '\n');
-    char *status = last ? last + 1 : ans;
-    if (last)
-        *last = '\0';
-    int rc;
-    if (strcmp(status, ".") == 0) {
-        if (last)
-            printf("%s\n", ans);
-        rc = 0;
-    } else if (status[0] == '!') {
-        if (last)
-            printf("%s\n", ans);
-        fprintf(stderr, "%s: %s\n", me, status + 2);
-        rc = 1;
-    } else {
-        fprintf(stderr, "%s: the server closed without an answer\n", me);
-        rc = 2;
-    }
+    int rc = report(ans);
     free(ans);
     return rc;
 }
