@@ -119,14 +119,29 @@ static void setup(void)
     store_fixture_setup("/tmp/rogued-fair-XXXXXX");
 }
 
-START_TEST(logins_are_answered_in_turn_by_address)
+/* The fast store without the bound per name, and (one_slot) with one
+ * hash at a time: the line's order is then the order of the answers. */
+static store_t *one_slot_store(int one_slot)
 {
     store_opts_t o = fast;
-    o.hash_parallel = 1;
+    if (one_slot)
+        o.hash_parallel = 1;
     o.hashes_per_name = 0;
-    store_t *st = store_fixture_open(&o);
-    answers_t all;
-    memset(&all, 0, sizeof all);
+    return store_fixture_open(&o);
+}
+
+/* Closes st, runs its loop out and removes the fixture's files. */
+static void close_store(store_t *st)
+{
+    store_close(st);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    store_fixture_teardown();
+}
+
+START_TEST(logins_are_answered_in_turn_by_address)
+{
+    store_t *st = one_slot_store(1);
+    answers_t all = { 0 };
     one_t one[MAXN];
     /* 10.0.0.1 sends four, then 10.0.0.2 one, then 10.0.0.3 one */
     static const char *const from[6] = { "10.0.0.1", "10.0.0.1", "10.0.0.1",
@@ -148,9 +163,7 @@ START_TEST(logins_are_answered_in_turn_by_address)
         ck_assert_int_eq(all.order[i], want[i]);
         ck_assert_int_eq(all.status[i], STORE_BAD_LOGIN);
     }
-    store_close(st);
-    uv_run(&loop, UV_RUN_DEFAULT);
-    store_fixture_teardown();
+    close_store(st);
 }
 END_TEST
 
@@ -160,8 +173,7 @@ END_TEST
  * (answered first), the owner checked and in. */
 static void strangers_then_owner(store_t *st)
 {
-    answers_t all;
-    memset(&all, 0, sizeof all);
+    answers_t all = { 0 };
     one_t one[MAXN];
     enum { STRANGERS = 8 };
     for (int i = 0; i < STRANGERS; i++) {
@@ -199,17 +211,14 @@ START_TEST(one_name_holds_at_most_its_checks_but_the_owner_is_not_held)
     store_t *st = bounded_store();
     store_fixture_account(st, "owner");
     /* the owner logs in from 192.0.2.10: that address is known now */
-    answers_t all;
-    memset(&all, 0, sizeof all);
+    answers_t all = { 0 };
     one_t one = { &all, 0 };
     ck_assert_int_eq(store_login_from(st, "owner", "192.0.2.10", "password",
                                       on_login, &one), 0);
     uv_run(&loop, UV_RUN_DEFAULT);
     ck_assert_int_eq(all.status[0], STORE_OK);
     strangers_then_owner(st);
-    store_close(st);
-    uv_run(&loop, UV_RUN_DEFAULT);
-    store_fixture_teardown();
+    close_store(st);
 }
 END_TEST
 
@@ -217,17 +226,14 @@ END_TEST
 START_TEST(the_address_registered_from_is_the_owners_too)
 {
     store_t *st = bounded_store();
-    answers_t all;
-    memset(&all, 0, sizeof all);
+    answers_t all = { 0 };
     one_t one = { &all, 0 };
     ck_assert_int_eq(store_register_from(st, "owner", "192.0.2.10",
                                          "password", on_login, &one), 0);
     uv_run(&loop, UV_RUN_DEFAULT);
     ck_assert_int_eq(all.status[0], STORE_OK);
     strangers_then_owner(st);
-    store_close(st);
-    uv_run(&loop, UV_RUN_DEFAULT);
-    store_fixture_teardown();
+    close_store(st);
 }
 END_TEST
 
@@ -237,12 +243,8 @@ END_TEST
  * the server is busy checking passwords, not that the store is away. */
 START_TEST(the_store_says_where_a_login_waits)
 {
-    store_opts_t o = fast;
-    o.hash_parallel = 1;
-    o.hashes_per_name = 0;
-    store_t *st = store_fixture_open(&o);
-    answers_t all;
-    memset(&all, 0, sizeof all);
+    store_t *st = one_slot_store(1);
+    answers_t all = { 0 };
     one_t one[2] = { { &all, 0 }, { &all, 1 } };
     pool_hold();
     ck_assert_int_eq(store_wait_of(st, &one[0]), STORE_WAIT_NONE);
@@ -293,12 +295,8 @@ static void run_both_until(uv_loop_t *other, const answers_t *all, int n)
  * went back to the first loop's line and the honest login came last. */
 START_TEST(a_login_on_another_loop_takes_its_address_turn)
 {
-    store_opts_t o = fast;
-    o.hash_parallel = 1;
-    o.hashes_per_name = 0;
-    store_t *st = store_fixture_open(&o);
-    answers_t all;
-    memset(&all, 0, sizeof all);
+    store_t *st = one_slot_store(1);
+    answers_t all = { 0 };
     one_t one[5];
     static const char *const name[5] = { "ann", "bob", "cid", "dan", "hal" };
     pool_hold();
@@ -466,10 +464,7 @@ static void both_loops_line_up(store_t *st)
 
 START_TEST(two_loops_share_the_line_across_threads)
 {
-    store_opts_t o = fast;
-    o.hash_parallel = 1;
-    o.hashes_per_name = 0;
-    store_t *st = store_fixture_open(&o);
+    store_t *st = one_slot_store(1);
     memset(sides, 0, sizeof sides);
     sides[0] = (loop_side_t){ .st = st, .prefix = "10.0.0.", .name = "a" };
     sides[1] = (loop_side_t){ .st = st, .prefix = "10.0.1.", .name = "b" };
@@ -509,12 +504,8 @@ END_TEST
  * address's one (each its own turn: 0 1 2 3). */
 START_TEST(addresses_of_one_slash_64_share_a_turn)
 {
-    store_opts_t o = fast;
-    o.hash_parallel = 1;
-    o.hashes_per_name = 0;
-    store_t *st = store_fixture_open(&o);
-    answers_t all;
-    memset(&all, 0, sizeof all);
+    store_t *st = one_slot_store(1);
+    answers_t all = { 0 };
     one_t one[4];
     static const char *const from[4] = { "2001:db8:1:2::1", "2001:db8:1:2::2",
                                          "2001:db8:1:2:ffff::3", "10.0.0.3" };
@@ -528,9 +519,7 @@ START_TEST(addresses_of_one_slash_64_share_a_turn)
     static const int want[4] = { 0, 1, 3, 2 };
     for (int i = 0; i < 4; i++)
         ck_assert_int_eq(all.order[i], want[i]);
-    store_close(st);
-    uv_run(&loop, UV_RUN_DEFAULT);
-    store_fixture_teardown();
+    close_store(st);
 }
 END_TEST
 
@@ -538,8 +527,7 @@ END_TEST
 static int login_now(store_t *st, const char *name, const char *addr,
                      const char *pass)
 {
-    answers_t all;
-    memset(&all, 0, sizeof all);
+    answers_t all = { 0 };
     one_t one = { &all, 0 };
     ck_assert_int_eq(store_login_from(st, name, addr, pass, on_login, &one),
                      0);
@@ -554,15 +542,12 @@ static int login_now(store_t *st, const char *name, const char *addr,
  * The addresses a name has logged in from stay whole addresses. */
 START_TEST(failed_logins_count_a_slash_64_as_one_address)
 {
-    store_opts_t o = fast;
-    o.hashes_per_name = 0;
-    store_t *st = store_fixture_open(&o);
+    store_t *st = one_slot_store(0);
     store_fixture_account(st, "owner");
     for (int i = 0; i < THROTTLE_FREE; i++)
         ck_assert_int_eq(login_now(st, "owner", "2001:db8:1:2::1",
                                    "wrongpass1"), STORE_BAD_LOGIN);
-    answers_t all;
-    memset(&all, 0, sizeof all);
+    answers_t all = { 0 };
     one_t one = { &all, 0 };
     ck_assert_int_eq(store_login_from(st, "owner", "2001:db8:1:2::2",
                                       "password", on_login, &one), 0);
@@ -581,9 +566,7 @@ START_TEST(failed_logins_count_a_slash_64_as_one_address)
     ck_assert_int_eq(kl_has(&st->known, "owner", "2001:db8:1:3::2", now), 0);
     uv_mutex_unlock(&st->lmu);
     ck_assert_int_eq(all.n, 0); /* the one given up: never answered */
-    store_close(st);
-    uv_run(&loop, UV_RUN_DEFAULT);
-    store_fixture_teardown();
+    close_store(st);
 }
 END_TEST
 
@@ -693,13 +676,9 @@ static void given_up_on_the_second_loop(store_t *st, uv_loop_t *loop2,
  * failures the fourth itself was slowed. */
 START_TEST(logins_given_up_before_their_check_are_not_failures)
 {
-    store_opts_t o = fast;
-    o.hash_parallel = 1;
-    o.hashes_per_name = 0;
-    store_t *st = store_fixture_open(&o);
+    store_t *st = one_slot_store(1);
     store_fixture_account(st, "owner");
-    answers_t all;
-    memset(&all, 0, sizeof all);
+    answers_t all = { 0 };
     one_t one[6];
     for (int i = 0; i < 6; i++)
         one[i] = (one_t){ &all, i };
@@ -738,15 +717,12 @@ END_TEST
  * slowed by the three alone). */
 START_TEST(a_slowed_login_given_up_is_not_a_failure)
 {
-    store_opts_t o = fast;
-    o.hashes_per_name = 0;
-    store_t *st = store_fixture_open(&o);
+    store_t *st = one_slot_store(0);
     store_fixture_account(st, "owner");
     for (int i = 0; i < THROTTLE_FREE; i++)
         ck_assert_int_eq(login_now(st, "owner", "10.0.0.1", "wrongpass1"),
                          STORE_BAD_LOGIN);
-    answers_t all;
-    memset(&all, 0, sizeof all);
+    answers_t all = { 0 };
     one_t one = { &all, 0 };
     owner_login(st, &one);
     ck_assert_int_eq(store_wait_of(st, &one), STORE_WAIT_SLOWED);
@@ -757,9 +733,7 @@ START_TEST(a_slowed_login_given_up_is_not_a_failure)
     ck_assert_int_eq(store_wait_of(st, &one), STORE_WAIT_NONE);
     uv_run(&loop, UV_RUN_DEFAULT);
     ck_assert_int_eq(all.n, 0); /* never answered */
-    store_close(st);
-    uv_run(&loop, UV_RUN_DEFAULT);
-    store_fixture_teardown();
+    close_store(st);
 }
 END_TEST
 
@@ -787,8 +761,7 @@ static void cancel_on_a_thread(void *arg)
 START_TEST(giving_up_a_login_not_in_line_leaves_the_line_alone)
 {
     store_t *st = store_fixture_open(&fast);
-    answers_t all;
-    memset(&all, 0, sizeof all);
+    answers_t all = { 0 };
     one_t one = { &all, 0 };
     ck_assert_int_eq(store_login_from(st, "ann", "10.0.0.1", "wrongpass1",
                                       on_login, &one), 0);
@@ -808,9 +781,7 @@ START_TEST(giving_up_a_login_not_in_line_leaves_the_line_alone)
     ck_assert_int_eq(returned, 1);
     uv_run(&loop, UV_RUN_DEFAULT);
     ck_assert_int_eq(all.n, 0);
-    store_close(st);
-    uv_run(&loop, UV_RUN_DEFAULT);
-    store_fixture_teardown();
+    close_store(st);
 }
 END_TEST
 
