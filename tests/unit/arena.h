@@ -1,13 +1,15 @@
 /* arena.h - what the game's unit suites share: an open 40x15 room
  * (x 1..40, y 1..15), the player at (10, 8), no monster, no item, the
  * field of view made, so that a test places exactly what it is about;
- * and two ways to read what a test made: the log and the screen.
+ * and two ways to read what a test made: the log and the screen (a
+ * row's text, or where some text is).
  *
  * Header-only: each test binary is one file. */
 #ifndef ROGUE_TEST_ARENA_H
 #define ROGUE_TEST_ARENA_H
 
 #include <check.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "game.h"
@@ -33,6 +35,30 @@ static inline game_t *arena_room(uint64_t seed, const game_options_t *o)
     return g;
 }
 
+/* The arena with every tile explored and every kind known. */
+static inline game_t *arena_explored(void)
+{
+    game_t *g = arena_room(1, NULL);
+    for (int k = 0; k < IK_COUNT; k++)
+        item_learn(g, k);
+    for (int y = 0; y < MAP_H; y++)
+        for (int x = 0; x < MAP_W; x++)
+            tile_bit_put(g->map.explored[y], x, 1);
+    game_update_fov(g);
+    return g;
+}
+
+/* Types `0`, the digits of n, then key (a count); key's answer. */
+static inline int arena_count_key(game_t *g, int n, int key)
+{
+    char digits[12];
+    snprintf(digits, sizeof digits, "%d", n);
+    game_key(g, '0');
+    for (const char *d = digits; *d; d++)
+        game_key(g, *d);
+    return game_key(g, key);
+}
+
 /* Lines of the log (the whole history) holding `text`. */
 static inline int arena_log_count(const game_t *g, const char *text)
 {
@@ -42,15 +68,23 @@ static inline int arena_log_count(const game_t *g, const char *text)
     return n;
 }
 
+/* Row y of s as text into line (n bytes, NUL-terminated): a byte a
+ * cell, blanks kept. Returns line. */
+static inline char *arena_row(const screen_t *s, int y, char *line, size_t n)
+{
+    int w = s->w < (int)n - 1 ? s->w : (int)n - 1;
+    for (int x = 0; x < w; x++)
+        line[x] = (char)screen_cat(s, x, y)->ch;
+    line[w > 0 ? w : 0] = '\0';
+    return line;
+}
+
 /* The first row of the screen that holds `text`, -1 if none. */
 static inline int arena_screen_row(const screen_t *s, const char *text)
 {
     for (int y = 0; y < s->h; y++) {
         char line[256];
-        for (int x = 0; x < s->w && x < 255; x++)
-            line[x] = (char)screen_cat(s, x, y)->ch;
-        line[s->w < 255 ? s->w : 255] = '\0';
-        if (strstr(line, text))
+        if (strstr(arena_row(s, y, line, sizeof line), text))
             return y;
     }
     return -1;

@@ -198,14 +198,9 @@ END_TEST
 /* Row y of s as text, trailing blanks dropped. */
 static void row_text(const screen_t *s, int y, char *out, size_t n)
 {
-    int w = s->w < (int)n - 1 ? s->w : (int)n - 1;
-    for (int x = 0; x < w; x++) {
-        uint32_t ch = screen_cat(s, x, y)->ch;
-        out[x] = ch < 128 ? (char)ch : '?';
-    }
+    size_t w = strlen(arena_row(s, y, out, n));
     while (w > 0 && out[w - 1] == ' ')
-        w--;
-    out[w] = '\0';
+        out[--w] = '\0';
 }
 
 /* At 40x20 what Look tells is wrapped at spaces onto the rows above the

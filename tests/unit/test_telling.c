@@ -5,12 +5,9 @@
  * their search, depth 12's `_`, `>`, explore and Look, the identify menu,
  * autopickup and duplicates, why a walk or a count stopped (the monster
  * new in view named), a count broken by a blow, the dragon's breath (no
- * harm for no damage), an unknown aimed scroll put away, and a
- * play-test's findings (a rest or count under poison or stopped by a
- * monster, a monster fleeing, lines merged within a turn only, throws
- * that reach no monster, the fireball's words, the stairs on arrival, the
- * status line and help, a known identify kept).
- * Scripted games in the arena room, exact lines. */
+ * harm for no damage), an unknown aimed scroll put away (a play-test's
+ * findings are test_playtest9.c's). Scripted games in the arena room,
+ * exact lines. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,19 +19,6 @@
 #include "game.h"
 #include "keys.h"
 #include "view.h"
-
-/* The arena with every tile explored and every kind known. */
-static game_t *explored(void)
-{
-    game_t *g = arena_room(1, NULL);
-    for (int k = 0; k < IK_COUNT; k++)
-        item_learn(g, k);
-    for (int y = 0; y < MAP_H; y++)
-        for (int x = 0; x < MAP_W; x++)
-            tile_bit_put(g->map.explored[y], x, 1);
-    game_update_fov(g);
-    return g;
-}
 
 /* Rolls a test scripts: each call returns the next. */
 typedef struct script {
@@ -77,7 +61,7 @@ END_TEST
 
 START_TEST(a_cancelled_throw_keeps_the_weapon)
 {
-    game_t *g = explored();
+    game_t *g = arena_explored();
     int slot = item_pack_add(g, IK_DAGGER);
     game_key(g, 'i');
     game_key(g, 'a' + slot); /* wielded */
@@ -94,7 +78,7 @@ END_TEST
 
 START_TEST(q_and_less_than_are_answered)
 {
-    game_t *g = explored();
+    game_t *g = arena_explored();
     ck_assert_int_eq(game_key(g, 'q'), 0);
     ck_assert_str_eq(game_msg(g, 0)->text,
                      "Unknown key 'q'. Q quits; ? is help.");
@@ -111,7 +95,7 @@ END_TEST
  * (15, 8), where a rat stands in view. */
 static game_t *blocked_gap(void)
 {
-    game_t *g = explored();
+    game_t *g = arena_explored();
     for (int y = 1; y <= 15; y++)
         if (y != 8)
             g->map.tile[y][15] = TILE_WALL;
@@ -154,7 +138,7 @@ END_TEST
 /* The arena as the last level: no stairs, the Amulet at (30, 8). */
 static game_t *last_level(int seen)
 {
-    game_t *g = explored();
+    game_t *g = arena_explored();
     g->depth = GAME_AMULET_DEPTH;
     item_t *it = item_put(g, ITEM_THING, IK_AMULET, 30, 8, 0);
     ck_assert_ptr_nonnull(it);
@@ -230,7 +214,7 @@ END_TEST
 
 START_TEST(look_tells_a_pieces_traits_before_it_is_worn)
 {
-    game_t *g = explored();
+    game_t *g = arena_explored();
     char what[MSG_LEN];
     item_put(g, ITEM_THING, IK_SPEAR, 12, 8, 0);
     item_put(g, ITEM_THING, IK_PLATE_MAIL, 13, 8, 0);
@@ -284,7 +268,7 @@ END_TEST
 
 START_TEST(autopickup_leaves_a_second_piece_of_a_kind)
 {
-    game_t *g = explored();
+    game_t *g = arena_explored();
     item_pack_add(g, IK_SWORD);
     game_key(g, 'A');
     item_put(g, ITEM_THING, IK_SWORD, 13, 8, 0);
@@ -337,24 +321,13 @@ START_TEST(a_run_says_what_stopped_it)
 }
 END_TEST
 
-/* Types `0`, the digits of n, then key. */
-static int count_key(game_t *g, int n, int key)
-{
-    char digits[8];
-    snprintf(digits, sizeof digits, "%d", n);
-    game_key(g, '0');
-    for (const char *d = digits; *d; d++)
-        game_key(g, *d);
-    return game_key(g, key);
-}
-
 START_TEST(a_counted_wait_stops_on_a_blow_that_does_nothing)
 {
     game_t *g = arena_room(1, NULL);
     g->player.defense = 50; /* the rat's blows do nothing */
     game_place_monster(g, MON_RAT, 11, 8);
     game_update_fov(g);
-    ck_assert_int_eq(count_key(g, 9, '.'), 1);
+    ck_assert_int_eq(arena_count_key(g, 9, '.'), 1);
     ck_assert_int_eq(g->turn, 1);
     ck_assert_int_eq(g->player.hp, 30);
     ck_assert_str_eq(game_msg(g, 0)->text,
@@ -373,7 +346,7 @@ START_TEST(a_counted_wait_names_a_monster_come_into_view)
     game_place_monster(g, MON_RAT, 19, 8);
     game_update_fov(g);
     ck_assert(!game_monster_in_view(g));
-    ck_assert_int_eq(count_key(g, 999, '.'), 1);
+    ck_assert_int_eq(arena_count_key(g, 999, '.'), 1);
     ck_assert(game_monster_in_view(g));
     ck_assert_int_lt(g->turn, 999);
     ck_assert_str_eq(game_msg(g, 0)->text, "A rat comes into view.");
@@ -394,7 +367,7 @@ START_TEST(a_counted_walk_names_the_monster_new_in_view)
     g->monsters[rat].asleep = g->monsters[kobold].asleep = 200;
     game_update_fov(g);
     ck_assert_int_eq(game_nearest_in_view(g, 0), rat);
-    ck_assert_int_eq(count_key(g, 20, 'l'), 1);
+    ck_assert_int_eq(arena_count_key(g, 20, 'l'), 1);
     ck_assert(game_lit(g, 27, 4));
     ck_assert_int_eq(game_nearest_in_view(g, 0), rat);
     ck_assert_int_lt(g->turn, 20);
@@ -420,7 +393,7 @@ START_TEST(a_counted_walk_stops_when_one_leaves_and_one_comes)
     game_update_fov(g);
     ck_assert(game_lit(g, 10 - FOV_RADIUS, 8));
     ck_assert(!game_lit(g, 11 + FOV_RADIUS, 8));
-    ck_assert_int_eq(count_key(g, 20, 'l'), 1);
+    ck_assert_int_eq(arena_count_key(g, 20, 'l'), 1);
     ck_assert_int_eq(g->turn, 1);
     ck_assert_int_eq(g->player.x, 11);
     ck_assert(!game_lit(g, 10 - FOV_RADIUS, 8));
@@ -436,7 +409,7 @@ START_TEST(counted_steps_stop_where_running_stops)
     item_put(g, ITEM_THING, IK_DART, 14, 8, 0);
     game_update_fov(g);
     /* On the first dart: one line of that turn, not "(x2)" over two. */
-    ck_assert_int_eq(count_key(g, 9, 'l'), 1);
+    ck_assert_int_eq(arena_count_key(g, 9, 'l'), 1);
     ck_assert_int_eq(g->player.x, 13);
     ck_assert_str_eq(game_msg(g, 0)->text, "You see a dart here.");
     ck_assert_int_eq(g->turn, 3);
@@ -444,7 +417,7 @@ START_TEST(counted_steps_stop_where_running_stops)
     g->player.defense = 50;
     game_place_monster(g, MON_TROLL, 14, 9);
     game_update_fov(g);
-    ck_assert_int_eq(count_key(g, 5, 'n'), 1);
+    ck_assert_int_eq(arena_count_key(g, 5, 'n'), 1);
     ck_assert_int_eq(g->turn, 4);
     ck_assert_int_eq(g->player.x, 13);
     game_free(g);
@@ -578,339 +551,6 @@ START_TEST(an_unknown_confusion_cast_at_nothing_is_spent)
 }
 END_TEST
 
-/* --- the play-test of version 9 --------------------------------------------- */
-
-/* The corridor (row 8 only) of the arena, a rat out of view to come. */
-static game_t *corridor_with_rat(void)
-{
-    game_t *g = arena_room(1, NULL);
-    for (int y = 1; y <= 15; y++)
-        for (int x = 1; x <= 40; x++)
-            g->map.tile[y][x] = y == 8 ? TILE_FLOOR : TILE_WALL;
-    game_place_monster(g, MON_RAT, 19, 8);
-    game_update_fov(g);
-    ck_assert(!game_monster_in_view(g));
-    return g;
-}
-
-START_TEST(a_rest_names_the_monster_come_into_view)
-{
-    game_t *g = corridor_with_rat();
-    g->player.max_hp = 900; /* not healed before the rat comes */
-    g->player.hp = 21;
-    ck_assert_int_eq(game_key(g, 'R'), 1);
-    ck_assert(game_monster_in_view(g));
-    ck_assert_str_eq(game_msg(g, 0)->text, "A rat comes into view.");
-    game_free(g);
-}
-END_TEST
-
-/* The poison's own HP is what a rest waits out, not a reason to stop. */
-START_TEST(a_rest_waits_the_poison_out)
-{
-    game_t *g = arena_room(1, NULL);
-    g->player.hp = 20;
-    g->player.poison = 6;
-    ck_assert_int_eq(game_key(g, 'R'), 1);
-    ck_assert_int_eq(g->player.poison, 0);
-    ck_assert_int_eq(g->player.hp, 30);
-    ck_assert_int_eq(g->turn, 6 + 16); /* 6 poisoned, then 14 -> 30 */
-    ck_assert_str_eq(game_msg(g, 0)->text, "You rest 22 turns: HP 30/30.");
-    game_free(g);
-}
-END_TEST
-
-/* Poison left at or above the HP kills before it wears off (no healing
- * while it lasts, and its ticks take one of each a turn, so only a blow
- * makes it so): R is refused, and a count takes the turn asked for, then
- * stops and says why, rather than wait the player to death. */
-START_TEST(a_rest_does_not_wait_for_a_deadly_poison)
-{
-    game_t *g = arena_room(1, NULL);
-    g->player.hp = 3;
-    g->player.poison = 6;
-    ck_assert_int_eq(game_key(g, 'R'), 0);
-    ck_assert_str_eq(game_msg(g, 0)->text,
-                     "Resting will not save you: the poison left would kill "
-                     "you.");
-    ck_assert_int_eq(g->turn, 0);
-    ck_assert_int_eq(g->player.hp, 3);
-    /* a count of waits: the first turn is taken, then it stops */
-    game_key(g, '0');
-    game_key(g, '9');
-    game_key(g, '.');
-    ck_assert_int_eq(g->mode, MODE_PLAY);
-    ck_assert_int_eq(g->turn, 1);
-    ck_assert_int_eq(g->player.hp, 2);
-    ck_assert_str_eq(game_msg(g, 0)->text,
-                     "You stop: the poison left would kill you.");
-    game_free(g);
-}
-END_TEST
-
-START_TEST(a_counted_wait_goes_on_under_poison)
-{
-    game_t *g = arena_room(1, NULL);
-    g->player.hp = 20;
-    g->player.poison = 6;
-    ck_assert_int_eq(count_key(g, 5, '.'), 1);
-    ck_assert_int_eq(g->turn, 5);
-    ck_assert_int_eq(g->player.hp, 15);
-    /* A blow still stops it, poisoned or not. */
-    g->player.defense = 50;
-    game_place_monster(g, MON_RAT, 11, 8);
-    game_update_fov(g);
-    ck_assert_int_eq(count_key(g, 5, '.'), 1);
-    ck_assert_int_eq(g->turn, 6);
-    ck_assert_int_eq(
-        arena_log_count(g, "The rat hits you but deals no damage."), 1);
-    game_free(g);
-}
-END_TEST
-
-START_TEST(a_monster_that_flees_is_told_once)
-{
-    game_t *g = arena_room(1, NULL);
-    int m = game_place_monster(g, MON_GOBLIN, 14, 8);
-    ck_assert_int_ge(m, 0);
-    g->monsters[m].hp = 1; /* below 30%: it flees */
-    game_update_fov(g);
-    game_key(g, '.');
-    ck_assert_str_eq(game_msg(g, 0)->text, "The goblin flees!");
-    for (int i = 0; i < 3; i++)
-        game_key(g, '.');
-    ck_assert_int_eq(arena_log_count(g, "flees"), 1);
-    game_free(g);
-}
-END_TEST
-
-/* The same blow in two turns is two lines; in one turn (two bumps into a
- * wall, no turn) one line with a count. */
-START_TEST(lines_merge_only_within_a_turn)
-{
-    game_t *g = arena_room(1, NULL);
-    g->player.defense = 50;
-    game_place_monster(g, MON_RAT, 11, 8);
-    game_update_fov(g);
-    game_key(g, '.');
-    game_key(g, '.');
-    ck_assert_int_eq(g->turn, 2);
-    ck_assert_str_eq(game_msg(g, 0)->text,
-                     "The rat hits you but deals no damage.");
-    ck_assert_str_eq(game_msg(g, 1)->text,
-                     "The rat hits you but deals no damage.");
-    g->player.x = 1;
-    game_update_fov(g);
-    game_key(g, 'h');
-    game_key(g, 'h');
-    ck_assert_str_eq(game_msg(g, 0)->text, "There is a wall in the way. (x2)");
-    game_free(g);
-}
-END_TEST
-
-/* `t` and the dagger's letter: the throw's cursor. */
-static int aim_dagger(game_t *g)
-{
-    int slot = item_pack_add(g, IK_DAGGER);
-    game_key(g, 't');
-    game_key(g, 'a' + slot);
-    ck_assert_int_eq(g->mode, MODE_TARGET);
-    return slot;
-}
-
-START_TEST(a_throw_at_nothing_says_where_it_went)
-{
-    game_t *g = explored();
-    int slot = aim_dagger(g);
-    /* The cursor on the player: refused, no turn. */
-    ck_assert_int_eq(game_key(g, KEY_ENTER), 0);
-    ck_assert_str_eq(game_msg(g, 0)->text, "There is nothing to throw at.");
-    ck_assert_int_eq(g->turn, 0);
-    ck_assert_int_eq(g->mode, MODE_TARGET);
-    ck_assert(item_pack_has(g, slot));
-    for (int i = 0; i < 3; i++)
-        game_key(g, 'l');
-    ck_assert_int_eq(game_key(g, KEY_ENTER), 1);
-    ck_assert_str_eq(game_msg(g, 0)->text, "The dagger falls to the floor.");
-    ck_assert(item_find(g, ITEM_THING, 13, 8));
-    game_free(g);
-}
-END_TEST
-
-/* A pillar on the dagger's line to a monster seen past it. */
-START_TEST(a_throw_stopped_short_misses)
-{
-    game_t *g = explored();
-    g->map.tile[8][12] = TILE_WALL;
-    int m = game_place_monster(g, MON_HOBGOBLIN, 14, 9);
-    ck_assert_int_ge(m, 0);
-    g->monsters[m].asleep = 200;
-    game_update_fov(g);
-    ck_assert(game_lit(g, 14, 9));
-    aim_dagger(g);
-    ck_assert_int_eq(g->target.x, 14);
-    ck_assert_int_eq(game_key(g, KEY_ENTER), 1);
-    ck_assert_str_eq(game_msg(g, 0)->text,
-                     "The dagger misses the hobgoblin.");
-    ck_assert(item_find(g, ITEM_THING, 11, 8));
-    ck_assert_int_eq(g->monsters[m].hp, monster_stats(MON_HOBGOBLIN)->hp);
-    game_free(g);
-}
-END_TEST
-
-START_TEST(the_throw_cursor_skips_a_monster_out_of_range)
-{
-    game_t *g = explored();
-    game_place_monster(g, MON_RAT, 18, 8); /* 8 off: a dagger reaches 6 */
-    game_update_fov(g);
-    ck_assert(game_monster_in_view(g));
-    aim_dagger(g);
-    ck_assert_int_eq(g->target.x, 10);
-    ck_assert_int_eq(g->target.y, 8);
-    /* A monster in view, the cursor on the player: not "nothing". */
-    ck_assert_int_eq(game_key(g, KEY_ENTER), 0);
-    ck_assert_str_eq(game_msg(g, 0)->text,
-                     "Move the cursor to what to throw at.");
-    ck_assert_int_eq(g->turn, 0);
-    /* Euclidean: (5, 3) is 34 <= 36, in reach; (5, 4) is 41, not. */
-    ck_assert(item_in_reach(0, 0, 5, 3, 6));
-    ck_assert(!item_in_reach(0, 0, 5, 4, 6));
-    game_free(g);
-}
-END_TEST
-
-/* A scroll, known or not, is not cast on the reader's own tile, where the
- * cursor starts with nothing in reach: refused, no turn, still aiming. */
-START_TEST(a_scroll_is_not_cast_on_its_reader)
-{
-    /* a known fireball (every kind known), then an unknown confusion */
-    static const int kinds[] = { IK_FIREBALL, IK_CONFUSION };
-    for (int k = 0; k < 2; k++) {
-        game_t *g = k == 0 ? explored() : arena_room(1, NULL);
-        int hp = g->player.hp;
-        int slot = item_pack_add(g, kinds[k]);
-        ck_assert_int_eq(item_known(g, kinds[k]), k == 0);
-        game_key(g, 'i');
-        game_key(g, 'a' + slot);
-        ck_assert_int_eq(g->target.x, g->player.x);
-        ck_assert_int_eq(g->target.y, g->player.y);
-        ck_assert_int_eq(game_key(g, KEY_ENTER), 0);
-        ck_assert_str_eq(game_msg(g, 0)->text,
-                         "Move the cursor off yourself to cast it.");
-        ck_assert_int_eq(g->mode, MODE_TARGET);
-        ck_assert_int_eq(g->turn, 0);
-        ck_assert_int_eq(g->player.hp, hp);
-        ck_assert(item_pack_has(g, slot));
-        ck_assert(k == 0 || !item_known(g, kinds[k]));
-        game_free(g);
-    }
-}
-END_TEST
-
-START_TEST(a_fireball_burns_for_damage)
-{
-    game_t *g = explored();
-    game_place_monster(g, MON_ORC, 12, 8);
-    game_update_fov(g);
-    int slot = item_pack_add(g, IK_FIREBALL);
-    game_key(g, 'i');
-    game_key(g, 'a' + slot);
-    ck_assert_int_eq(game_key(g, KEY_ENTER), 1);
-    ck_assert_int_eq(arena_log_count(g, "The orc gets burned for 12 damage."),
-                     1);
-    ck_assert_int_eq(arena_log_count(g, "You get burned for 12 damage."), 1);
-    ck_assert_int_eq(arena_log_count(g, "hit points"), 0);
-    game_free(g);
-}
-END_TEST
-
-START_TEST(a_step_or_a_travel_onto_the_stairs_tells_them)
-{
-    game_t *g = explored();
-    g->map.tile[8][11] = TILE_STAIRS;
-    ck_assert_int_eq(game_key(g, 'l'), 1);
-    ck_assert_str_eq(game_msg(g, 0)->text,
-                     "You are on the stairs: > goes down.");
-    game_free(g);
-    g = explored();
-    g->map.tile[8][16] = TILE_STAIRS;
-    ck_assert_int_eq(game_key(g, '_'), 1);
-    ck_assert_int_eq(g->player.x, 16);
-    ck_assert_str_eq(game_msg(g, 0)->text,
-                     "You are on the stairs: > goes down.");
-    ck_assert_int_eq(arena_log_count(g, "stairs"), 1);
-    game_free(g);
-}
-END_TEST
-
-/* Row y of s as text. */
-static const char *screen_row(const screen_t *s, int y, char line[256])
-{
-    int n = 0;
-    for (int x = 0; x < s->w && n < 255; x++)
-        line[n++] = (char)screen_cat(s, x, y)->ch;
-    line[n] = '\0';
-    return line;
-}
-
-START_TEST(the_status_line_tells_no_more_than_it_knows)
-{
-    game_t *g = arena_room(1, NULL);
-    screen_t s;
-    char line[256];
-    ck_assert_int_eq(screen_init(&s, 80, 24), 0);
-    g->player.hp = 28;
-    view_draw(g, &s);
-    ck_assert(arena_screen_has(&s, "HP: 28/30 [=========-]"));
-    g->player.hp = 30;
-    view_draw(g, &s);
-    ck_assert(arena_screen_has(&s, "HP: 30/30 [==========]"));
-    /* `0` alone: no count of zero shown. */
-    game_key(g, '0');
-    view_draw(g, &s);
-    ck_assert(!arena_screen_has(&s, "Count: 0"));
-    ck_assert_int_eq(strncmp(screen_row(&s, 23, line), "Count: type a number.",
-                             21), 0);
-    game_key(g, '7');
-    view_draw(g, &s);
-    ck_assert(arena_screen_has(&s, "Count: 7 - then . or a direction."));
-    game_key(g, KEY_ESC);
-    /* The help says how autopickup starts, and it does start so. */
-    ck_assert(!g->autopickup);
-    game_key(g, '?');
-    view_draw(g, &s);
-    ck_assert(arena_screen_has(&s, "Autopickup A (starts off)"));
-    screen_free(&s);
-    game_free(g);
-}
-END_TEST
-
-START_TEST(a_known_identify_with_nothing_to_identify_is_kept)
-{
-    game_t *g = arena_room(1, NULL);
-    item_learn(g, IK_IDENTIFY);
-    int slot = item_pack_add(g, IK_IDENTIFY);
-    game_key(g, 'i');
-    ck_assert_int_eq(game_key(g, 'a' + slot), 0);
-    ck_assert_str_eq(game_msg(g, 0)->text,
-                     "You have nothing unknown to identify.");
-    ck_assert(item_pack_has(g, slot));
-    ck_assert_int_eq(g->turn, 0);
-    game_free(g);
-    /* An unknown one is read, learnt and spent, for a turn. */
-    g = arena_room(1, NULL);
-    slot = item_pack_add(g, IK_IDENTIFY);
-    game_key(g, 'i');
-    ck_assert_int_eq(game_key(g, 'a' + slot), 1);
-    ck_assert(item_known(g, IK_IDENTIFY));
-    ck_assert(!item_pack_has(g, slot));
-    ck_assert_int_eq(g->turn, 1);
-    ck_assert_str_eq(game_msg(g, 0)->text,
-                     "You have nothing unknown to identify.");
-    game_free(g);
-}
-END_TEST
-
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("telling");
@@ -933,20 +573,6 @@ static Suite *make_suite(void)
     tcase_add_test(tc, counted_steps_stop_where_running_stops);
     tcase_add_test(tc, an_unknown_aimed_scroll_put_away_stays_unknown);
     tcase_add_test(tc, an_unknown_confusion_cast_at_nothing_is_spent);
-    tcase_add_test(tc, a_rest_names_the_monster_come_into_view);
-    tcase_add_test(tc, a_rest_waits_the_poison_out);
-    tcase_add_test(tc, a_rest_does_not_wait_for_a_deadly_poison);
-    tcase_add_test(tc, a_counted_wait_goes_on_under_poison);
-    tcase_add_test(tc, a_monster_that_flees_is_told_once);
-    tcase_add_test(tc, lines_merge_only_within_a_turn);
-    tcase_add_test(tc, a_throw_at_nothing_says_where_it_went);
-    tcase_add_test(tc, a_throw_stopped_short_misses);
-    tcase_add_test(tc, the_throw_cursor_skips_a_monster_out_of_range);
-    tcase_add_test(tc, a_scroll_is_not_cast_on_its_reader);
-    tcase_add_test(tc, a_fireball_burns_for_damage);
-    tcase_add_test(tc, a_step_or_a_travel_onto_the_stairs_tells_them);
-    tcase_add_test(tc, the_status_line_tells_no_more_than_it_knows);
-    tcase_add_test(tc, a_known_identify_with_nothing_to_identify_is_kept);
     tcase_add_loop_test(tc, the_dragons_breath_is_told_as_breath, 0,
                         RULES_COUNT);
     tcase_add_loop_test(tc, a_breath_for_nothing_does_no_harm, 0,
