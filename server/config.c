@@ -62,14 +62,6 @@ static int check_trusted(const char *key, const char *value, char *err,
     return proxy_trust_parse(&t, value, err, errlen);
 }
 
-/* ws_origins: read as the upgrade reads it (ws_sites.h). A mistyped
- * entry would have every page from it refused 403 without a word. */
-static int check_origins(const char *key, const char *value, char *err,
-                         size_t errlen)
-{
-    return ws_origins_check(key, value, err, errlen);
-}
-
 /* The store: empty (the SQLite file in data_dir) or a libpq URL. */
 static int check_store(const char *key, const char *value, char *err,
                        size_t errlen)
@@ -207,7 +199,7 @@ static const key_def_t keys[] = {
     CHECKED_KEY(combat, "combat ruleset: power, attack-defense, d10 or dice-pool", check_combat),
     CHECKED_KEY(log_level, "error, info or debug", check_log_level),
     CHECKED_KEY(proxy_protocol, "on: connections from proxy_trusted begin with a PROXY header (v1 or v2) naming the player's address", check_on_off),
-    CHECKED_KEY(ws_origins, "hosts (host or host:port, comma-separated) whose pages may open the browser's WebSocket besides the server's own address (empty: only pages from the address the browser asked, its Host)", check_origins),
+    CHECKED_KEY(ws_origins, "hosts (host or host:port, comma-separated) whose pages may open the browser's WebSocket besides the server's own address (empty: only pages from the address the browser asked, its Host)", ws_origins_check), /* (as the upgrade reads it: a mistyped entry would have every page from it refused 403 unsaid) */
     CHECKED_KEY(proxy_trusted, "the balancers' addresses or networks, comma-separated (10.0.0.0/8, ::1)", check_trusted),
     INT_KEY(guest_min_turns, 0, 1000000, "a guest's game of fewer turns is not stored (0: every game)"),
     INT_KEY(guest_keep_days, 0, 36500, "days a guest's game is kept unless in the hall of fame (0: for ever)"),

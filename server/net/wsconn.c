@@ -298,19 +298,15 @@ static const ws_fault_t *upgrade_fault(const wsconn_t *c)
     static const ws_fault_t not_get = {
         "405 Method Not Allowed", "Allow: GET\r\n",
         "a WebSocket upgrade asked with HEAD" };
-    static const ws_fault_t other_method = {
-        "405 Method Not Allowed", "Allow: GET\r\n",
-        "a WebSocket upgrade asked with a method other than GET" };
     static const ws_fault_t other_site = {
         "403 Forbidden", "",
         "a WebSocket upgrade from another site's page" };
     if (c->hp.http_major != 1 || c->hp.http_minor != 1)
         return &not_11;
-    if (c->head_only)
-        return &not_get;
-    /* (answer refuses other methods first; a busy server asks here) */
+    /* (HEAD: answer refuses other methods first; a busy server asks only
+     * whether there is a fault) */
     if (c->hp.method != HTTP_GET)
-        return &other_method;
+        return &not_get;
     if (!c->want_ws || !c->conn_upgrade || !c->version_ok)
         return &no_upgrade;
     if (c->key_len == 0 || c->key_len >= sizeof c->key - 1)

@@ -33,8 +33,9 @@
  * anything but HTTP/1.1 or without a proper key; 403 an upgrade whose
  * Origin is neither the Host it asks nor one of `origins` (another site's
  * page; a default port aside, written or not); 405 a method other than
- * GET and HEAD (HEAD /ws too); 413 a GET with a body (none of ours has one, and an upgrade's body would be read
- * as frames); 414 a URL past the url buffer; 426 /ws without the upgrade
+ * GET and HEAD (HEAD /ws too); 413 a GET with a body (none of ours has
+ * one, and an upgrade's body would be read as frames); 414 a URL past the
+ * url buffer; 426 /ws without the upgrade
  * headers or version 13; 431 a head past WS_HEAD_MAX bytes; for a
  * connection the server could not take (wsconn_refuse_busy), a WebSocket
  * opened and closed with 1013 and the reason (a GET upgrade only), any

@@ -17,6 +17,14 @@
 #include "denied_hint.h"
 #include "ctl.h"
 
+/* The commands' usage lines, each after indent: the server's own help's
+ * list. */
+static void list_cmds(FILE *out, const char *indent)
+{
+    for (const ctl_cmd_t *k = ctl_cmds; k->name; k++)
+        fprintf(out, "%s%s\n", indent, k->usage);
+}
+
 /* The usage: on stdout (exit 0) when asked for, `rogued ctl` alone; on
  * stderr (exit 2) for a wrong command line. */
 static int usage_to(FILE *out, int status)
@@ -29,8 +37,7 @@ static int usage_to(FILE *out, int status)
             "found as the server finds it: --data-dir, else ROGUED_DATA_DIR,\n"
             "else the config file's data_dir (" CONFIG_DEFAULT_FILE ", or\n"
             "--config FILE), else ./data. Commands:\n");
-    for (const ctl_cmd_t *k = ctl_cmds; k->name; k++)
-        fprintf(out, "  %s\n", k->usage);
+    list_cmds(out, "  ");
     return status;
 }
 
@@ -43,8 +50,7 @@ static int usage(void)
  * without asking one: a host reading it may have none running yet. */
 static int help_here(void)
 {
-    for (const ctl_cmd_t *k = ctl_cmds; k->name; k++)
-        printf("%s\n", k->usage);
+    list_cmds(stdout, "");
     return 0;
 }
 

@@ -86,23 +86,30 @@ static int say(srv_t *srv, const char *text)
     return n;
 }
 
+/* The kick's goodbye: an account's game is kept for its next login
+ * (maybe behind, while the store's writes fail); a guest's ends. Two
+ * lines: one would break mid-word at 80. */
+static const char *kick_words(sess_t *s)
+{
+    switch (sess_play_game_fate(s)) {
+    case SESS_GAME_KEPT:
+        return "The server's operator has closed your connection.\r\n"
+               "Your game is kept for your next login.";
+    case SESS_GAME_KEPT_BEHIND:
+        return "The server's operator has closed your connection.\r\n"
+               "Your game is kept, but its latest turns may not have been "
+               "saved.";
+    default:
+        return "The server's operator has closed your connection.";
+    }
+}
+
 static int kick(srv_t *srv, uint64_t id)
 {
     for (sess_t *s = srv->sessions; s; s = s->next) {
         if (s->id != id || sess_closing(s))
             continue;
-        /* an account's game is kept for its next login; a guest's ends
-         * (two lines: one would break mid-word at 80) */
-        int fate = sess_play_game_fate(s);
-        sess_close(s, "closed by the console", 1,
-                   fate == SESS_GAME_KEPT
-                       ? "The server's operator has closed your connection."
-                         "\r\nYour game is kept for your next login."
-                   : fate == SESS_GAME_KEPT_BEHIND
-                       ? "The server's operator has closed your connection."
-                         "\r\nYour game is kept, but its latest turns may "
-                         "not have been saved."
-                       : "The server's operator has closed your connection.");
+        sess_close(s, "closed by the console", 1, kick_words(s));
         return 1;
     }
     return 0;

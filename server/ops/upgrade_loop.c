@@ -87,7 +87,6 @@ static int pack(srv_t *srv, sess_t *s)
     return 0;
 }
 
-
 void upgrade_loop_phase(srv_t *srv)
 {
     int left = 0, moved = 0;

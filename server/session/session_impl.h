@@ -36,9 +36,8 @@ void sess_on_tc_send(void *ctx, const char *bytes, size_t n);
  * keys and resizes; the lobby once negotiation is over. */
 void sess_on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b);
 void sess_on_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *b);
-/* The client's bytes, however they came (sess_on_read, byte_io.h);
- * spent from the input budget here unless an io module spends what it
- * reads itself (sess_spend_input). */
+/* The client's bytes, however they came (sess_on_read, byte_io.h), once
+ * spent from the input budget where they were read (sess_spend_input). */
 void sess_on_bytes(sess_t *s, const char *p, size_t len);
 /* len bytes read from the client: taken from its input budget (and
  * counted), its reading paused once the budget is spent (in_budget.h). */

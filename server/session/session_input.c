@@ -217,12 +217,18 @@ static void on_in_timer(uv_timer_t *t);
 /* How often a paused session looks again while an upgrade runs. */
 #define UPGRADE_RECHECK_MS 100
 
-/* Waits for the budget to hold resume_want again (its room was just
- * asked: in_room). */
-static void in_wait(sess_t *s)
+/* What a paused session waits for: resume_want at its rate. */
+static size_t in_want(const sess_t *s)
 {
     uint32_t rate = sess_in_rate(s);
-    uint64_t ms = inb_wait_ms(&s->in, rate, resume_want(rate, inb_burst(rate)));
+    return resume_want(rate, inb_burst(rate));
+}
+
+/* Waits for the budget to hold in_want again (its room was just asked:
+ * in_room). */
+static void in_wait(sess_t *s)
+{
+    uint64_t ms = inb_wait_ms(&s->in, sess_in_rate(s), in_want(s));
     uv_timer_start(&s->in_timer, on_in_timer, ms ? ms : 1, 0);
 }
 
@@ -275,8 +281,7 @@ static void on_in_timer(uv_timer_t *t)
         sess_close(s, "client closed", 0, NULL);
         return;
     }
-    uint32_t rate = sess_in_rate(s);
-    if (in_room(s) < resume_want(rate, inb_burst(rate))) {
+    if (in_room(s) < in_want(s)) {
         in_wait(s); /* (max_keys_per_second lowered by a reload) */
         return;
     }
@@ -313,6 +318,7 @@ void sess_on_read(uv_stream_t *stream, ssize_t n, const uv_buf_t *b)
         const sess_state_ops_t *ops = sess_state_ops(s->state);
         if (ops->warm)
             ops->warm(s);
+        sess_spend_input(s, (size_t)n); /* (an io module's: io_read) */
         sess_on_bytes(s, b->base, (size_t)n);
     }
 }
@@ -339,8 +345,6 @@ void sess_on_bytes(sess_t *s, const char *p, size_t len)
 {
     if (len == 0 || sess_closing(s))
         return;
-    if (!s->io) /* (a module's are spent as they come: sess_spend_input) */
-        sess_spend_input(s, len);
     if (s->proxy) {
         long used = sess_read_proxy_header(s, p, len);
         if (used < 0)

@@ -196,14 +196,14 @@ static int site_page_cut(sess_t *s, const upgrade_sess_t *u)
 {
     if (!s->site_page || u->state == UPB_WATCHING)
         return 0;
-    sess_close(s, s->site_page == SITE_START_REPLAY
-                   ? "the game page's replay ended by an upgrade"
-                   : "the watch page's watch ended by an upgrade", 1,
-               s->site_page == SITE_START_REPLAY
-                   ? "The server was upgraded, which ended the replay: "
-                     "reload the page to see it again."
-                   : "The server was upgraded before the watch began: "
-                     "reload the page to watch.");
+    if (s->site_page == SITE_START_REPLAY)
+        sess_close(s, "the game page's replay ended by an upgrade", 1,
+                   "The server was upgraded, which ended the replay: "
+                   "reload the page to see it again.");
+    else
+        sess_close(s, "the watch page's watch ended by an upgrade", 1,
+                   "The server was upgraded before the watch began: "
+                   "reload the page to watch.");
     return 1;
 }
 

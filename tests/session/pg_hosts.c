@@ -5,7 +5,6 @@
  * each file's own.) */
 #include <arpa/inet.h>
 #include <check.h>
-#include <dirent.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -19,6 +18,7 @@
 
 #include "pg_hosts.h"
 #include "play.h"
+#include "sock_table.h"
 
 char cluster_dir[64], cluster_store_arg[300];
 
@@ -82,23 +82,8 @@ tclient_t *dave_on_x(const char *seed, tsrv_t **x, tsrv_t **y, int *walked)
  * Returns how many. */
 int tcp_ports_of(int pid, char *out, size_t len)
 {
-    char path[64], link[64];
     unsigned long inodes[256];
-    int ninodes = 0, nports = 0;
-    snprintf(path, sizeof path, "/proc/%d/fd", pid);
-    DIR *d = opendir(path);
-    ck_assert_ptr_nonnull(d);
-    for (struct dirent *e; (e = readdir(d)) != NULL && ninodes < 256;) {
-        char fd[384];
-        snprintf(fd, sizeof fd, "%s/%s", path, e->d_name);
-        ssize_t n = readlink(fd, link, sizeof link - 1);
-        if (n > 0) {
-            link[n] = '\0';
-            if (sscanf(link, "socket:[%lu]", &inodes[ninodes]) == 1)
-                ninodes++;
-        }
-    }
-    closedir(d);
+    int ninodes = sock_inodes_of(pid, inodes, 256), nports = 0;
     out[0] = '\0';
     const char *tables[2] = { "/proc/net/tcp", "/proc/net/tcp6" };
     for (int t = 0; t < 2; t++) {

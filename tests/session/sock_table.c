@@ -2,10 +2,14 @@
 #include "sock_table.h"
 
 #include <check.h>
+#include <dirent.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define TCP_TIME_WAIT_STATE 0x06 /* include/net/tcp_states.h */
 
@@ -46,4 +50,53 @@ int sock_wait_server_side(int server_port, int client_port, int want_queued,
         poll(NULL, 0, 5); /* the kernel's table has no event to wait on */
     } while (now_ms() < end);
     return 0;
+}
+
+int sock_inodes_of(int pid, unsigned long *ino, int n)
+{
+    char path[64], link[64];
+    int found = 0;
+    snprintf(path, sizeof path, "/proc/%d/fd", pid);
+    DIR *d = opendir(path);
+    ck_assert_ptr_nonnull(d);
+    for (struct dirent *e; (e = readdir(d)) != NULL && found < n;) {
+        char fd[384];
+        snprintf(fd, sizeof fd, "%s/%s", path, e->d_name);
+        ssize_t len = readlink(fd, link, sizeof link - 1);
+        if (len <= 0)
+            continue;
+        link[len] = '\0';
+        if (sscanf(link, "socket:[%lu]", &ino[found]) == 1)
+            found++;
+    }
+    closedir(d);
+    return found;
+}
+
+int sock_held_on(int pid, int port)
+{
+    unsigned long ino[256];
+    int n = sock_inodes_of(pid, ino, 256), held = 0;
+    static const char *const tables[] = { "/proc/net/tcp", "/proc/net/tcp6" };
+    for (int t = 0; t < 2; t++) {
+        FILE *f = fopen(tables[t], "r");
+        char line[512];
+        while (f && fgets(line, sizeof line, f)) {
+            char local[64], remote[64];
+            unsigned long inode;
+            /* sl local rem st tx:rx tr:when retrnsmt uid timeout inode */
+            if (sscanf(line, " %*d: %63s %63s %*x %*s %*s %*s %*d %*d %lu",
+                       local, remote, &inode) != 3)
+                continue; /* the heading */
+            const char *lp = strrchr(local, ':'), *rp = strrchr(remote, ':');
+            if (!lp || !rp || strtol(lp + 1, NULL, 16) != port ||
+                strtol(rp + 1, NULL, 16) == 0)
+                continue;
+            for (int i = 0; i < n; i++)
+                held += ino[i] == inode;
+        }
+        if (f)
+            fclose(f);
+    }
+    return held;
 }

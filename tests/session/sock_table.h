@@ -3,7 +3,8 @@
  * there, and what its send queue holds (bytes the client has not taken).
  * A server that closes a connection whose client does not read leaves an
  * orphan there, sending for minutes; one that resets it leaves nothing
- * (docs/architecture.md, "A client that stops reading"). */
+ * (docs/architecture.md, "A client that stops reading"). And which of a
+ * process's descriptors are TCP sockets, found in the same tables. */
 #ifndef TESTS_SOCK_TABLE_H
 #define TESTS_SOCK_TABLE_H
 
@@ -16,5 +17,14 @@ long sock_server_side_queue(int server_port, int client_port);
  * 1), or is gone (0). 1 if it came in time. */
 int sock_wait_server_side(int server_port, int client_port, int want_queued,
                           int timeout_ms);
+
+/* The socket inodes of process pid's descriptors (/proc/PID/fd) into
+ * ino, at most n: how many. */
+int sock_inodes_of(int pid, unsigned long *ino, int n);
+
+/* How many of process pid's descriptors are TCP connections accepted on
+ * local port `port` (a peer's port not 0: not the listener), IPv4 or
+ * IPv6 (/proc/net/tcp and tcp6). */
+int sock_held_on(int pid, int port);
 
 #endif

@@ -30,6 +30,7 @@
 #include "check_main.h"
 #include "client.h"
 #include "play.h"
+#include "sock_table.h"
 
 #define WAIT_MS 30000
 /* 50 telnet sessions (players, lobbies and a watcher) and 10 browsers */
@@ -490,56 +491,6 @@ static int ssh_wait(int fd, char *buf, size_t n, size_t *got, const char *text)
     return strstr(buf, text) != NULL;
 }
 
-/* The kernel's inodes of the TCP connections accepted on port (local
- * port `port`, a peer's port not 0: not the listener), from
- * /proc/net/tcp and tcp6, into ino[]; how many (at most n). */
-static int accepted_on(int port, unsigned long *ino, int n)
-{
-    static const char *const tables[] = { "/proc/net/tcp", "/proc/net/tcp6" };
-    int found = 0;
-    for (int t = 0; t < 2; t++) {
-        FILE *f = fopen(tables[t], "r");
-        if (!f)
-            continue;
-        char line[512];
-        while (fgets(line, sizeof line, f) && found < n) {
-            char local[64], remote[64];
-            unsigned long inode;
-            if (sscanf(line, " %*d: %63s %63s %*x %*s %*s %*s %*d %*d %lu",
-                       local, remote, &inode) != 3)
-                continue; /* the heading */
-            const char *lp = strrchr(local, ':'), *rp = strrchr(remote, ':');
-            if (lp && rp && strtol(lp + 1, NULL, 16) == port &&
-                strtol(rp + 1, NULL, 16) != 0)
-                ino[found++] = inode;
-        }
-        fclose(f);
-    }
-    return found;
-}
-
-/* How many of process pid's descriptors are connections accepted on
- * port. */
-static int held_connections(int pid, int port)
-{
-    unsigned long ino[256];
-    int n = accepted_on(port, ino, 256), held = 0;
-    for (int fd = 0; fd < 4096; fd++) {
-        char path[64], link[64];
-        snprintf(path, sizeof path, "/proc/%d/fd/%d", pid, fd);
-        ssize_t len = readlink(path, link, sizeof link - 1);
-        if (len <= 0)
-            continue;
-        link[len] = '\0';
-        unsigned long in;
-        if (sscanf(link, "socket:[%lu]", &in) != 1)
-            continue;
-        for (int i = 0; i < n; i++)
-            held += ino[i] == in;
-    }
-    return held;
-}
-
 /* An SSH player cannot move (the encryption's state is the old
  * process's): its connection ends, a guest told its game ended there
  * (an account's is kept, as at a shutdown); a telnet
@@ -591,7 +542,7 @@ START_TEST(ssh_players_are_told_to_reconnect)
     close(out);
     expect_game_at(t, turn);
     expect_next_turn(t, turn);
-    ck_assert_int_eq(held_connections(pid, sport), 0);
+    ck_assert_int_eq(sock_held_on(pid, sport), 0);
     cl_close(t);
     srv_stop_upgraded(s, pid);
     srv_stop(s);

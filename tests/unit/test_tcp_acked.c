@@ -144,10 +144,12 @@ START_TEST(unread_bytes_are_held)
 }
 END_TEST
 
-/* After a shutdown with everything taken, tcp_unacked counts the FIN, one,
- * until the peer acknowledges it: never more (the session tells an orphan
- * to be from that: server/session/session.c, on_shutdown). */
-START_TEST(a_shutdowns_fin_counts_one)
+/* After a shutdown with everything taken, tcp_unacked holds at most the
+ * FIN, one, until the peer acknowledges it, then none (the session tells
+ * an orphan to be from that: server/session/session.c, on_shutdown). On
+ * loopback the FIN is acknowledged almost at once, so the one is rarely
+ * seen: this holds the bound, not the count. */
+START_TEST(a_shutdown_holds_at_most_its_fin)
 {
     int srv, cli;
     tcp_pair(&srv, &cli, 0);
@@ -250,7 +252,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, fresh_connection_holds_nothing);
     tcase_add_test(tc, bytes_read_are_acknowledged);
     tcase_add_test(tc, unread_bytes_are_held);
-    tcase_add_test(tc, a_shutdowns_fin_counts_one);
+    tcase_add_test(tc, a_shutdown_holds_at_most_its_fin);
     tcase_add_test(tc, not_tcp_refused);
     tcase_add_test(tc, the_sweep_asks_every_sixteenth_of_a_long_timeout);
     suite_add_tcase(s, tc);
