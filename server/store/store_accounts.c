@@ -141,8 +141,9 @@ static void login_uncounted(req_t *r, uint64_t now)
         throttle_abandoned(&st->thr_name, r->name, now);
 }
 
-/* A login's answer is known (verified, or refused before its hash): the
- * slow-down's counts follow it, and it is settled (finish leaves it). */
+/* A login's password was checked (right or wrong): the slow-down's
+ * counts follow it, and it is settled (store_finish leaves it; a login
+ * that ends with no verdict is login_abandoned's). */
 static void login_settled(req_t *r)
 {
     store_t *st = r->st;
@@ -160,14 +161,12 @@ static void login_settled(req_t *r)
         throttle_failed_in(&st->thr, r->name, r->scope_key, now);
         if (!r->known)
             throttle_failed(&st->thr_name, r->name, now);
-    } else {
-        login_uncounted(r, now);
     }
     uv_mutex_unlock(&st->lmu);
 }
 
 /* A login that ends unsettled (store_call_t.abandoned): given up before
- * its check, or failed at the database. */
+ * its check, refused it (its name's line full), or failed. */
 static void login_abandoned(req_t *r)
 {
     store_t *st = r->st;
@@ -194,8 +193,7 @@ static const store_call_t register_call = {
 };
 static const store_call_t login_call = {
     .name = "login", .db = login_db, .answer = account_answer,
-    .verified = login_verified, .unverified = login_settled,
-    .abandoned = login_abandoned,
+    .verified = login_verified, .abandoned = login_abandoned,
     .flags = STORE_CALL_PER_NAME,
 };
 static const store_call_t setpass_call = {

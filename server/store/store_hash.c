@@ -191,17 +191,16 @@ void store_hash_drop(store_t *st, store_port_t *p, const void *ctx, int all)
     hash_drop_of_t d = { p, ctx, all };
     uv_mutex_lock(&st->lmu);
     hf_item_t *it = hf_remove_if(&st->hashq, hash_dropped_item, &d);
-    req_t *granted = granted_take(st, p, &d);
+    req_t *dropped = granted_take(st, p, &d);
     uv_mutex_unlock(&st->lmu);
-    while (it) {
-        req_t *r = req_of(it);
-        it = it->next;
-        r->cancelled = 1;
-        store_finish(st, r);
+    for (hf_item_t *next; it; it = next) { /* the line's, with them */
+        next = it->next;
+        req_of(it)->next = dropped;
+        dropped = req_of(it);
     }
-    while (granted) {
-        req_t *r = granted;
-        granted = r->next;
+    while (dropped) {
+        req_t *r = dropped;
+        dropped = r->next;
         r->next = NULL;
         r->cancelled = 1;
         store_finish(st, r);
@@ -224,12 +223,11 @@ static int name_full(store_t *st, req_t *r)
     return full;
 }
 
-/* Answers r with status without its hash. */
+/* Answers r with status without its hash (a call that counted it from
+ * its start is told so by store_finish: store_call_t.abandoned). */
 static void unhashed(store_t *st, req_t *r, int status)
 {
     r->status = status;
-    if (r->call->unverified)
-        r->call->unverified(r);
     store_finish(st, r);
 }
 

@@ -81,15 +81,13 @@ typedef struct store_call {
     /* On the loop, after the pool verified a password (the pool's work
      * ran: status 0), before the answer (NULL: nothing). */
     void (*verified)(req_t *r);
-    /* On the loop, when the request is answered without its hash (its
-     * name's line full: STORE_CALL_PER_NAME, or out of memory), before the
-     * answer (NULL: nothing). */
-    void (*unverified)(req_t *r);
     /* On the loop, when a request its call counted from its start
      * (r->admitted: a login, in the slow-down's tables) ends with no
-     * verdict: given up before its check, or failed (NULL: nothing). Not
-     * a failure: an honest player whose login was given up as the server
-     * was busy, trying again, must not be slowed down for it. */
+     * verdict: given up before its check, refused it (its name's line
+     * full: STORE_CALL_PER_NAME, or out of memory), or failed (NULL:
+     * nothing). Not a failure: an honest player whose login was given up
+     * as the server was busy, trying again, must not be slowed down for
+     * it. */
     void (*abandoned)(req_t *r);
     unsigned flags;            /* STORE_CALL_* */
 } store_call_t;

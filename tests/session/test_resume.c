@@ -524,12 +524,7 @@ START_TEST(a_game_is_sent_again_only_once_writes_work)
     const char *note = "The server cannot save your game right now.";
     const char *again = "progress id=1: sent again whole after the store "
                         "recovered";
-    sqlite3 *db = open_store(dir);
-    ck_assert_int_eq(sqlite3_exec(db, full_disk_on, NULL, NULL, NULL),
-                     SQLITE_OK);
-    play_walk_keys(a, 3);
-    if (!cl_wait_text(a, note, CL_WAIT_MS * 4))
-        play_fail(a, "the player was not told");
+    sqlite3 *db = told_not_saving(dir, a, 3);
     ck_assert(srv_wait_log(s, "writes are failing", CL_WAIT_MS));
     for (int i = 0; i < 3; i++) {
         play_walk_keys(a, 1);

@@ -268,10 +268,8 @@ START_TEST(the_store_says_where_a_login_waits)
     ck_assert_int_eq(all.order[0], 0);
     ck_assert_int_eq(all.status[0], STORE_BAD_LOGIN);
     ck_assert_int_eq(store_wait_of(st, &one[0]), STORE_WAIT_NONE);
-    store_close(st);
-    uv_run(&loop, UV_RUN_DEFAULT);
+    close_store(st);
     uv_sem_destroy(&held);
-    store_fixture_teardown();
 }
 END_TEST
 
@@ -330,10 +328,8 @@ START_TEST(a_login_on_another_loop_takes_its_address_turn)
     }
     store_detach(st);
     ck_assert_int_eq(uv_loop_close(&loop2), 0);
-    store_close(st);
-    uv_run(&loop, UV_RUN_DEFAULT);
+    close_store(st);
     uv_sem_destroy(&held);
-    store_fixture_teardown();
 }
 END_TEST
 
@@ -705,10 +701,8 @@ START_TEST(logins_given_up_before_their_check_are_not_failures)
     ck_assert_int_eq(all.status[5], STORE_OK);
     store_detach(st);
     ck_assert_int_eq(uv_loop_close(&loop2), 0);
-    store_close(st);
-    uv_run(&loop, UV_RUN_DEFAULT);
+    close_store(st);
     uv_sem_destroy(&held);
-    store_fixture_teardown();
 }
 END_TEST
 
