@@ -87,9 +87,13 @@ const char *item_unknown_name(const game_t *g, int kind, char *buf,
     if (is_potion(kind))
         snprintf(buf, len, "%s potion", potions[g->appear[kind]].word);
     else
-        snprintf(buf, len, "scroll labelled %s",
-                 scrolls[g->appear[kind]].word);
+        snprintf(buf, len, "scroll labelled %s", item_scroll_label(g, kind));
     return buf;
+}
+
+const char *item_scroll_label(const game_t *g, int kind)
+{
+    return scrolls[g->appear[kind]].word;
 }
 
 const char *item_name(const game_t *g, int kind, int count, char *buf,

@@ -83,7 +83,7 @@ int rest_until_healed(game_t *g)
         if (game_monster_in_view(g)) {
             /* none was in view: refused with one; the blow, if any,
              * told itself */
-            game_tell_stop(g, NULL);
+            game_tell_came(g, game_nearest_in_view(g, 0));
             break;
         }
     }
@@ -104,13 +104,12 @@ void rest_count_begin(game_t *g)
  * a blow or other bad news comes (a miss or a blow for nothing too: game
  * version 9; a wait healed as much as a blow took; not the poison's own
  * HP: hurt_since), a monster not in view
- * before the turn is (named: game_tell_stop; the slots in view are
+ * before the turn is (named: game_tell_came; the slots in view are
  * compared, as a count may start with monsters in view and one may leave
  * as another comes), a step is a blow rather than a move or
- * ends where running stops (an item, the stairs: game version 9, so that
- * a count's lines are one turn's and never merge over several), the
- * poison left would kill (poison_deadly), the step is refused, or the
- * game ends. */
+ * ends where running stops (an item, the stairs: game version 9, where
+ * the player would want to look), the poison left would kill
+ * (poison_deadly), the step is refused, or the game ends. */
 static int repeat(game_t *g, int n, int wait, int dx, int dy)
 {
     int turns = 0;
@@ -130,9 +129,9 @@ static int repeat(game_t *g, int n, int wait, int dx, int dy)
             game_log(g, MSG_WARN, "You stop: the poison left would kill you.");
             break;
         }
-        if (game_came_into_view(g, &seen) >= 0 ||
-            (!wait && game_stop_here(g))) {
-            game_tell_stop(g, &seen);
+        int came = game_came_into_view(g, &seen);
+        if (came >= 0 || (!wait && game_stop_here(g))) {
+            game_tell_came(g, came);
             break;
         }
     }

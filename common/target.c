@@ -2,26 +2,14 @@
  * (the tutorials' tile picker, without its nested loop). */
 #include "target.h"
 
-#include <string.h>
-
 #include "inventory.h"
 #include "magic.h"
 #include "keys.h"
-
-/* The label of an unknown scroll's name ("ZELGO MER" of "scroll labelled
- * ZELGO MER"). */
-static const char *scroll_label(const char *name)
-{
-    static const char prefix[] = "scroll labelled ";
-    size_t n = sizeof prefix - 1;
-    return strncmp(name, prefix, n) == 0 ? name + n : name;
-}
 
 void target_begin(game_t *g, int slot)
 {
     int kind = g->pack[slot];
     target_t *t = &g->target;
-    char name[MSG_LEN];
     /* A scroll not known yet stays unknown while it is aimed (game
      * version 9: reading it told its kind, and Esc kept it, known, for
      * free): it is named by its label, aims anywhere in view (its own
@@ -41,7 +29,7 @@ void target_begin(game_t *g, int slot)
         game_log(g, MSG_SYSTEM,
                  "Aim the scroll %s: move the cursor; Enter or . casts, Esc "
                  "cancels.",
-                 scroll_label(item_unknown_name(g, kind, name, sizeof name)));
+                 item_scroll_label(g, kind));
 }
 
 void target_begin_throw(game_t *g, int slot)

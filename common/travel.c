@@ -100,7 +100,8 @@ int travel_run(game_t *g, int dx, int dy)
         game_step(g, dx, dy);
         steps++;
         if (!keep_going(g, hp)) {
-            game_tell_stop(g, NULL); /* refused with one in view */
+            /* (refused with one in view: begun with none) */
+            game_tell_came(g, game_nearest_in_view(g, 0));
             break;
         }
     }
@@ -123,7 +124,8 @@ static int walk_to_goal(game_t *g, const goal_t *goal)
             !game_monster_in_view(g))
             break;
         if (!keep_going(g, hp)) {
-            game_tell_stop(g, NULL); /* refused with one in view */
+            /* (refused with one in view: begun with none) */
+            game_tell_came(g, game_nearest_in_view(g, 0));
             break;
         }
     }

@@ -160,7 +160,7 @@ static void draw_log(const game_t *g, const view_layout_t *lo, screen_t *s)
 #define LOOK_ROWS 3 /* what Look tells, at most: over the log's last rows */
 /* Look's rows above the status row are the log's: there are as many. And
  * the longest thing Look tells (a monster's name, state and blurb, under
- * MSG_LEN) fits them at 40 columns: nothing is cut. */
+ * MSG_LEN) fits them at 40 columns, with room for the wrap's waste. */
 _Static_assert(LOOK_ROWS - 1 <= VIEW_NARROW_LOG, "Look over the log's rows");
 _Static_assert(MSG_LEN + 6 <= 40 * LOOK_ROWS, "Look whole at 40 columns");
 
@@ -175,13 +175,10 @@ static void look_status(const game_t *g, screen_t *s)
     int start[LOOK_ROWS], len[LOOK_ROWS];
     int n = game_text_wrap(line, s->w, start, len, LOOK_ROWS);
     int top = s->h - n;
-    for (int j = 0; j < n; j++) {
+    for (int y = top; y < s->h; y++) /* (the log's words under it go) */
         for (int x = 0; x < s->w; x++)
-            screen_put(s, x, top + j, ' ', COL_DEFAULT, COL_DEFAULT, 0);
-        char part[MSG_LEN + 8];
-        snprintf(part, sizeof part, "%.*s", len[j], line + start[j]);
-        screen_puts(s, 0, top + j, part, COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
-    }
+            screen_put(s, x, y, ' ', COL_DEFAULT, COL_DEFAULT, 0);
+    view_puts_wrapped(s, 0, top, s->w, n, line, COL_BYELLOW, ATTR_BOLD);
 }
 
 /* The pack menu's question, short enough for 40 columns. */

@@ -348,11 +348,10 @@ int game_stop_here(const game_t *g)
            g->map.tile[g->player.y][g->player.x] == TILE_STAIRS;
 }
 
-void game_tell_stop(game_t *g, const game_in_view_t *before)
+void game_tell_came(game_t *g, int came)
 {
     if (g->mode != MODE_PLAY)
         return;
-    int came = game_came_into_view(g, before);
     if (came >= 0) {
         int kind = g->monsters[came].kind;
         game_log(g, MSG_WARN, "%s %s comes into view.",

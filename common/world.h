@@ -334,15 +334,15 @@ int game_came_into_view(const game_t *g, const game_in_view_t *before);
  * stairs (running, travel, autoexplore and counted steps). */
 int game_stop_here(const game_t *g);
 
-/* After a walk, a run, a count or a rest stopped short of its end: why,
- * where the screen does not show it (game version 9). A monster that came
- * into view since `before` (the view before the turn, or the walk; NULL
- * for a walk or rest refused with a monster in view, so begun with none) is
- * named, the nearest of them ("A goblin comes into view."). An item
- * underfoot is told by the step ("You see ... here."), and so are the
- * stairs hidden under the `@` ("You are on the stairs: > goes down."); a
- * blow by its own line. */
-void game_tell_stop(game_t *g, const game_in_view_t *before);
+/* After a walk, a run, a count or a rest stopped short of its end by a
+ * monster come into view (game version 9): names the monster in slot came
+ * ("A goblin comes into view."; -1: none). A count passes the one new in
+ * view (game_came_into_view); a walk or rest, refused with a monster in
+ * view and so begun with none, the nearest (game_nearest_in_view). An
+ * item underfoot is told by the step ("You see ... here."), and so are
+ * the stairs hidden under the `@` ("You are on the stairs: > goes
+ * down."); a blow by its own line. */
+void game_tell_came(game_t *g, int came);
 
 /* One step of the player by (dx, dy): a move (a turn), a bump attack (a
  * turn), or a wall (a line, no turn). Returns 1 if it took a turn. */
@@ -454,6 +454,9 @@ const char *item_a_name(const game_t *g, int kind, char *buf, size_t len);
 /* What a kind looks like, whether known or not: "murky potion". */
 const char *item_unknown_name(const game_t *g, int kind, char *buf,
                               size_t len);
+
+/* A scroll kind's label in this game ("ZELGO MER"). */
+const char *item_scroll_label(const game_t *g, int kind);
 
 /* The colour a kind is drawn in: its appearance's for a potion or scroll
  * (so the colour tells nothing), else the table's. */

@@ -35,6 +35,15 @@ static inline game_t *arena_room(uint64_t seed, const game_options_t *o)
     return g;
 }
 
+/* The room made a corridor: row 8 alone is floor (the view is the
+ * caller's to make again, once its monsters are placed). */
+static inline void arena_corridor(game_t *g)
+{
+    for (int y = 1; y <= 15; y++)
+        for (int x = 1; x <= 40; x++)
+            g->map.tile[y][x] = y == 8 ? TILE_FLOOR : TILE_WALL;
+}
+
 /* The arena with every tile explored and every kind known. */
 static inline game_t *arena_explored(void)
 {

@@ -22,9 +22,7 @@
 static game_t *corridor_with_rat(void)
 {
     game_t *g = arena_room(1, NULL);
-    for (int y = 1; y <= 15; y++)
-        for (int x = 1; x <= 40; x++)
-            g->map.tile[y][x] = y == 8 ? TILE_FLOOR : TILE_WALL;
+    arena_corridor(g);
     game_place_monster(g, MON_RAT, 19, 8);
     game_update_fov(g);
     ck_assert(!game_monster_in_view(g));

@@ -47,9 +47,7 @@ START_TEST(rest_until_healed_or_disturbed)
     ck_assert_str_eq(game_msg(g, 0)->text, "You have nothing to rest for.");
     /* A monster coming into view ends it: in a corridor (row 8 only), a
      * rat wandering one step out of view. */
-    for (int y = 1; y <= 15; y++)
-        for (int x = 1; x <= 40; x++)
-            g->map.tile[y][x] = y == 8 ? TILE_FLOOR : TILE_WALL;
+    arena_corridor(g);
     game_update_fov(g);
     g->player.max_hp = 200;
     g->player.hp = 1;

@@ -340,9 +340,7 @@ START_TEST(a_counted_wait_names_a_monster_come_into_view)
 {
     /* A corridor (row 8 only), a rat wandering out of view. */
     game_t *g = arena_room(1, NULL);
-    for (int y = 1; y <= 15; y++)
-        for (int x = 1; x <= 40; x++)
-            g->map.tile[y][x] = y == 8 ? TILE_FLOOR : TILE_WALL;
+    arena_corridor(g);
     game_place_monster(g, MON_RAT, 19, 8);
     game_update_fov(g);
     ck_assert(!game_monster_in_view(g));
@@ -382,9 +380,7 @@ END_TEST
 START_TEST(a_counted_walk_stops_when_one_leaves_and_one_comes)
 {
     game_t *g = arena_room(1, NULL);
-    for (int y = 1; y <= 15; y++)
-        for (int x = 1; x <= 40; x++)
-            g->map.tile[y][x] = y == 8 ? TILE_FLOOR : TILE_WALL;
+    arena_corridor(g);
     int rat = game_place_monster(g, MON_RAT, 10 - FOV_RADIUS, 8);
     int kobold = game_place_monster(g, MON_KOBOLD, 11 + FOV_RADIUS, 8);
     ck_assert_int_ge(rat, 0);
