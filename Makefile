@@ -222,22 +222,17 @@ build/tsan/tests/unit/%: build/tsan/tests/unit/%.o $(call LIB,tsan)
 build/san/tests/session/%: build/san/tests/session/%.o $(patsubst %.c,build/san/%.o,$(SESS_LIB)) $(call LIB,san)
 	$(CC) $(SAN_FLAGS) $(LDFLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -o $@
 
-# test_accept_errors' LD_PRELOAD shim (accept4 failing on demand), preloaded
-# into the server it starts: built without sanitizers, so that it goes
-# into the san, tsan and rel servers alike. Order-only: not linked in.
-build/san/tests/preload/accept_fault.so: tests/preload/accept_fault.c build/san/flags
+# The session tests' LD_PRELOAD shims (tests/preload/), preloaded into the
+# server a test starts: built without sanitizers, so that each goes into
+# the san, tsan and rel servers alike. Order-only: not linked in.
+build/san/tests/preload/%.so: tests/preload/%.c build/san/flags
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(WARN) -O1 -g -fPIC -shared $(CFLAGS) $(LDFLAGS) $< -ldl -o $@
+# test_accept_errors': accept4 failing on demand.
 build/san/tests/session/test_accept_errors: | build/san/tests/preload/accept_fault.so
-# test_rebuilds' shim (the rebuilds' thread held before its first job).
-build/san/tests/preload/rebuild_hold.so: tests/preload/rebuild_hold.c build/san/flags
-	@mkdir -p $(@D)
-	$(CC) $(STD) $(WARN) -O1 -g -fPIC -shared $(CFLAGS) $(LDFLAGS) $< -ldl -o $@
+# test_rebuilds': the rebuilds' thread held before its first job.
 build/san/tests/session/test_rebuilds: | build/san/tests/preload/rebuild_hold.so
-# test_hash_busy's shim (password checks held in the pool).
-build/san/tests/preload/hash_hold.so: tests/preload/hash_hold.c build/san/flags
-	@mkdir -p $(@D)
-	$(CC) $(STD) $(WARN) -O1 -g -fPIC -shared $(CFLAGS) $(LDFLAGS) $< -ldl -o $@
+# test_hash_busy's: password checks held in the pool.
 build/san/tests/session/test_hash_busy build/san/tests/session/test_site: | build/san/tests/preload/hash_hold.so
 # (test_site: a page's dump held behind a password check)
 
