@@ -326,7 +326,8 @@ void view_pack_line_fit(char *line, int room)
 }
 
 /* The pack menus (view_shows_pack): the pack over the map, in two columns of
- * PACK_ROWS (so that 26 slots fit the map rows of an 80x24 terminal). Each
+ * PACK_ROWS (so that 26 slots fit the map rows of an 80x24 terminal); one
+ * column, and a name the box's width, while the pack fits in it. Each
  * item keeps its letter; a count for a stack; what is in use is marked. */
 #define PACK_ROWS 13
 static void draw_pack(const game_t *g, const display_t *d, screen_t *s)
@@ -362,7 +363,9 @@ static void draw_pack(const game_t *g, const display_t *d, screen_t *s)
         snprintf(line, sizeof line, "%s%s", name,
                  i == g->player.weapon ? " (wielded)"
                  : i == g->player.armor ? " (worn)" : "");
-        view_pack_line_fit(line, COL_W - 6); /* "a) ? " before, a blank after */
+        /* "a) ? " before, a blank after; a name has the box's width
+         * while one column holds the pack */
+        view_pack_line_fit(line, (n > PACK_ROWS ? COL_W : W - 4) - 6);
         screen_puts(s, x + 2, y, line, COL_WHITE, COL_DEFAULT, 0);
     }
 }

@@ -339,6 +339,24 @@ START_TEST(pack_names_fit_their_column)
 }
 END_TEST
 
+/* One column while the pack fits in it: the name has the box's width,
+ * "labelled" and all. */
+START_TEST(pack_names_keep_their_words_in_one_column)
+{
+    game_t *g = room(1);
+    g->appear[IK_FIREBALL] = 5;
+    for (int i = 0; i < 12; i++)
+        ck_assert_int_eq(item_pack_add(g, IK_FIREBALL), 0);
+    ck_assert_int_eq(game_key(g, 'i'), 0);
+    screen_t s;
+    screen_init(&s, 80, 24);
+    view_draw(g, &s);
+    ck_assert(screen_has(&s, "a) ? 12 scrolls labelled VERR YED HORRE  "));
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("know");
@@ -351,6 +369,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, bad_at_the_wrong_time);
     tcase_add_test(tc, articles);
     tcase_add_test(tc, pack_names_fit_their_column);
+    tcase_add_test(tc, pack_names_keep_their_words_in_one_column);
     suite_add_tcase(s, tc);
     return s;
 }
