@@ -67,6 +67,24 @@ static void slow_down(ssh_conn_t *c, const char *user)
     ssh_conn_touch(c);
 }
 
+/* A key that cannot be looked up is refused as any other ("Permission
+ * denied (publickey)"), which reads as a wrong key. The client shows an
+ * authentication banner (RFC 4252: allowed until the login succeeds), so
+ * the player reads why, once a connection. */
+static void tell_store_away(ssh_conn_t *c)
+{
+    static const char words[] =
+        "The server's store is not answering, so SSH keys cannot be checked "
+        "now: please try again in a minute. (The user play is a guest.)\r\n";
+    if (c->told_store_away)
+        return;
+    c->told_store_away = 1;
+    ssh_string banner = ssh_string_from_char(words);
+    if (banner)
+        ssh_send_issue_banner(c->session, banner);
+    ssh_string_free(banner);
+}
+
 /* --- libssh's callbacks ------------------------------------------------------ */
 
 static int auth_none(ssh_session s, const char *user, void *userdata)
@@ -109,6 +127,7 @@ static int key_registered(ssh_conn_t *c, const char *user, ssh_key key)
                          ssh_mono_ms() + SSH_STORE_AWAY_MS);
         log_error("ssh %s: the key %s for %s cannot be looked up (the store "
                   "is not answering): refused", c->addr, fp, user);
+        tell_store_away(c);
         return 0;
     }
     if (st != STORE_OK) {

@@ -49,6 +49,7 @@ typedef struct ssh_conn {
     struct ssh_server_callbacks_struct scb;
     struct ssh_channel_callbacks_struct ccb;
     uint8_t authed, shell, closed, in_event, eof;
+    uint8_t told_store_away;            /* its banner sent (once) */
     uint64_t deadline_ms;               /* the login grace's end */
     uint64_t paused_until_ms;           /* a failed key's wait (0: none) */
     int cols, rows;

@@ -78,8 +78,8 @@ static void read_to_end(int fd, char *out, size_t n, time_t deadline)
     out[got] = '\0';
 }
 
-int sshc_run(const char *src, const char *key, const char *user, int port,
-             char *out, size_t n)
+static int run(const char *src, const char *key, const char *user, int port,
+               const char *loglevel, char *out, size_t n)
 {
     char portarg[16], dest[64], idpath[128], khosts[128], bind[64];
     snprintf(portarg, sizeof portarg, "%d", port);
@@ -90,7 +90,7 @@ int sshc_run(const char *src, const char *key, const char *user, int port,
     snprintf(bind, sizeof bind, "BindAddress=%s", src ? src : "127.0.0.1");
     const char *argv[] = {
         "ssh", "-tt", "-F", "/dev/null", "-p", portarg, "-o", bind,
-        "-o", "StrictHostKeyChecking=no", "-o", khosts, "-o", "LogLevel=ERROR",
+        "-o", "StrictHostKeyChecking=no", "-o", khosts, "-o", loglevel,
         "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes",
         "-o", "IdentityAgent=none", "-i", idpath, dest, NULL,
     };
@@ -124,6 +124,18 @@ int sshc_run(const char *src, const char *key, const char *user, int port,
         return -1;
     }
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+int sshc_run(const char *src, const char *key, const char *user, int port,
+             char *out, size_t n)
+{
+    return run(src, key, user, port, "LogLevel=ERROR", out, n);
+}
+
+int sshc_run_told(const char *key, const char *user, int port, char *out,
+                  size_t n)
+{
+    return run(NULL, key, user, port, "LogLevel=INFO", out, n);
 }
 
 void sshc_paste_key(tclient_t *c, const char *line)

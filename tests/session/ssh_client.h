@@ -33,6 +33,11 @@ void sshc_make_key(const char *name, char *line, size_t n, char *fp,
 int sshc_run(const char *src, const char *key, const char *user, int port,
              char *out, size_t n);
 
+/* sshc_run at ssh's own LogLevel (INFO), which shows what the server's
+ * authentication banners say, as a player's ssh does. */
+int sshc_run_told(const char *key, const char *user, int port, char *out,
+                  size_t n);
+
 /* Pastes line on the keys page's "Add an SSH key" prompt (the key a),
  * all at once as a terminal pastes it, and Enter. */
 void sshc_paste_key(tclient_t *c, const char *line);

@@ -10,6 +10,7 @@
 #include <check.h>
 #include <poll.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,6 +293,52 @@ START_TEST(key_login_over_ssh)
 }
 END_TEST
 
+/* A key the store cannot look up (here its table is renamed away, so the
+ * lookup's statement fails) is refused as a wrong one is, but ssh shows
+ * the player why: the authentication banner, at ssh's own log level. */
+START_TEST(a_key_the_store_cannot_check_is_told)
+{
+    char line[512], fp[STORE_KEY_FP_MAX + 1], want[160], out[4096], dir[256],
+         path[300];
+    sshc_make_key("kim", line, sizeof line, fp, sizeof fp);
+    int sport = cl_free_port();
+    char arg[32];
+    snprintf(arg, sizeof arg, "ssh_port=%d", sport);
+    tsrv_t *s = srv_start("--set", arg, NULL);
+    tclient_t *c = play_register(srv_port(s), "Kim");
+    ck_assert(cl_key(c, "k"));
+    snprintf(want, sizeof want, "ssh -p %d Kim@this-host", sport);
+    play_wait_text(c, want);
+    sshc_paste_key(c, line);
+    snprintf(want, sizeof want, "Key added: %s", fp);
+    play_wait_text(c, want);
+    cl_close(c);
+
+    srv_data_dir(s, dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/rogued.db", dir);
+    sqlite3 *db;
+    ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_busy_timeout(db, CL_WAIT_MS);
+    ck_assert_int_eq(sqlite3_exec(db, "ALTER TABLE account_keys RENAME TO "
+                                  "keys_away", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+
+    int rc = sshc_run_told("kim", "kim", sport, out, sizeof out);
+    ck_assert_int_ne(rc, 0);
+    ck_assert_msg(strstr(out, "The server's store is not answering, so SSH "
+                              "keys cannot be checked now: please try again "
+                              "in a minute. (The user play is a guest.)"),
+                  "%s", out);
+    ck_assert_msg(strstr(out, "Permission denied (publickey)"), "%s", out);
+    snprintf(want, sizeof want, "the key %s for kim cannot be looked up", fp);
+    ck_assert(srv_wait_log(s, want, CL_WAIT_MS));
+    /* told once a connection: ssh offers the key once here */
+    const char *first = strstr(out, "SSH keys cannot be checked");
+    ck_assert(!strstr(first + 1, "SSH keys cannot be checked"));
+    srv_stop(s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("ssh keys");
@@ -301,6 +348,7 @@ static Suite *make_suite(void)
     tcase_add_checked_fixture(tc, sshc_keys_setup, sshc_keys_teardown);
     tcase_add_test(tc, keys_page_over_telnet);
     tcase_add_test(tc, key_login_over_ssh);
+    tcase_add_test(tc, a_key_the_store_cannot_check_is_told);
     tcase_add_test(tc, ssh_lang_utf8);
     tcase_add_test(tc, who_says_ssh);
     tcase_add_test(tc, ssh_banned_address);
