@@ -4,6 +4,7 @@
  * ruleset playing a fight, and an unknown ruleset refusing to start.
  * Fights are scripted from a fixed seed (plan.h). */
 #include <check.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,6 +260,49 @@ START_TEST(unknown_ruleset_refuses_to_start)
 }
 END_TEST
 
+/* A death while the store is known to be failing says, under YOU DIED,
+ * that the game may be lost: the player would take it for recorded.
+ * Here an account's game cannot begin (every write of a game in progress
+ * refused by a trigger), which the store counts as a failed batch. */
+START_TEST(a_death_while_writes_fail_says_it_may_be_lost)
+{
+    plan_t pl;
+    tsrv_t *s;
+    plan_death_setup(&pl, &s, NULL, NULL, NULL);
+    char dir[256], path[300];
+    srv_data_dir(s, dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/rogued.db", dir);
+    tclient_t *a = play_register(srv_port(s), "dave");
+    sqlite3 *db;
+    ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_busy_timeout(db, CL_WAIT_MS);
+    ck_assert_int_eq(sqlite3_exec(db, "CREATE TRIGGER no_progress BEFORE "
+                                  "INSERT ON progress BEGIN SELECT "
+                                  "RAISE(ROLLBACK, 'full'); END", NULL, NULL,
+                                  NULL), SQLITE_OK);
+    sqlite3_close(db);
+    ck_assert(cl_key(a, "p"));
+    if (!cl_wait_text(a, "The server cannot save your game right now.",
+                      CL_WAIT_MS * 4))
+        play_fail(a, "the player was not told");
+
+    const char *lost = "The server cannot record games right now: this one "
+                       "may be lost.";
+    tclient_t *c = play_connect(srv_port(s), NULL);
+    for (int i = 0; i < pl.n; i++) {
+        ck_assert(!cl_screen_has(c, lost));
+        char key[2] = { pl.keys[i], 0 };
+        if (!cl_key(c, key))
+            play_fail(c, "no answer to key %d ('%c')", i + 1, key[0]);
+    }
+    ck_assert(cl_screen_has(c, "YOU DIED"));
+    ck_assert(cl_screen_has(c, lost));
+    cl_close(c);
+    cl_close(a);
+    srv_stop(s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("combat");
@@ -267,6 +311,7 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, fight_to_death_then_new_game_then_goodbye);
     tcase_add_test(tc, q_on_the_death_screen_returns_to_the_lobby);
+    tcase_add_test(tc, a_death_while_writes_fail_says_it_may_be_lost);
     tcase_add_test(tc, config_power);
     tcase_add_test(tc, config_attack_defense);
     tcase_add_test(tc, config_d10);
