@@ -236,24 +236,33 @@ START_TEST(keys_page_over_telnet)
 }
 END_TEST
 
+/* A server with SSH on a free port (*sport) and the account Kim, who
+ * has registered the key line (fingerprint fp) on the keys page. */
+static tsrv_t *kim_with_key(const char *line, const char *fp, int *sport)
+{
+    char arg[32], want[160];
+    *sport = cl_free_port();
+    snprintf(arg, sizeof arg, "ssh_port=%d", *sport);
+    tsrv_t *s = srv_start("--set", arg, NULL);
+    tclient_t *c = play_register(srv_port(s), "Kim");
+    ck_assert(cl_key(c, "k"));
+    snprintf(want, sizeof want, "ssh -p %d Kim@this-host", *sport);
+    play_wait_text(c, want);
+    sshc_paste_key(c, line);
+    snprintf(want, sizeof want, "Key added: %s", fp);
+    play_wait_text(c, want);
+    cl_close(c);
+    return s;
+}
+
 START_TEST(key_login_over_ssh)
 {
     char line[512], fp[STORE_KEY_FP_MAX + 1], other[512],
          other_fp[STORE_KEY_FP_MAX + 1], want[160], out[4096];
     sshc_make_key("kim", line, sizeof line, fp, sizeof fp);
     sshc_make_key("other", other, sizeof other, other_fp, sizeof other_fp);
-    int sport = cl_free_port();
-    char arg[32];
-    snprintf(arg, sizeof arg, "ssh_port=%d", sport);
-    tsrv_t *s = srv_start("--set", arg, NULL);
-    tclient_t *c = play_register(srv_port(s), "Kim");
-    ck_assert(cl_key(c, "k"));
-    snprintf(want, sizeof want, "ssh -p %d Kim@this-host", sport);
-    play_wait_text(c, want);
-    sshc_paste_key(c, line);
-    snprintf(want, sizeof want, "Key added: %s", fp);
-    play_wait_text(c, want);
-    cl_close(c);
+    int sport;
+    tsrv_t *s = kim_with_key(line, fp, &sport);
 
     /* the key registered, under the name in another case: in */
     int rc = sshc_run(NULL, "kim", "kim", sport, out, sizeof out);
@@ -301,18 +310,8 @@ START_TEST(a_key_the_store_cannot_check_is_told)
     char line[512], fp[STORE_KEY_FP_MAX + 1], want[160], out[4096], dir[256],
          path[300];
     sshc_make_key("kim", line, sizeof line, fp, sizeof fp);
-    int sport = cl_free_port();
-    char arg[32];
-    snprintf(arg, sizeof arg, "ssh_port=%d", sport);
-    tsrv_t *s = srv_start("--set", arg, NULL);
-    tclient_t *c = play_register(srv_port(s), "Kim");
-    ck_assert(cl_key(c, "k"));
-    snprintf(want, sizeof want, "ssh -p %d Kim@this-host", sport);
-    play_wait_text(c, want);
-    sshc_paste_key(c, line);
-    snprintf(want, sizeof want, "Key added: %s", fp);
-    play_wait_text(c, want);
-    cl_close(c);
+    int sport;
+    tsrv_t *s = kim_with_key(line, fp, &sport);
 
     srv_data_dir(s, dir, sizeof dir);
     snprintf(path, sizeof path, "%s/rogued.db", dir);
