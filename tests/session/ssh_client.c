@@ -138,6 +138,94 @@ int sshc_run_told(const char *key, const char *user, int port, char *out,
     return run(NULL, key, user, port, "LogLevel=INFO", out, n);
 }
 
+pid_t sshc_open(int port, const char *user, const char *key, int *in,
+                int *out)
+{
+    char portarg[16], dest[64], idpath[128];
+    snprintf(portarg, sizeof portarg, "%d", port);
+    snprintf(dest, sizeof dest, "%s@127.0.0.1", user);
+    snprintf(idpath, sizeof idpath, "%s/%s", keydir, key ? key : "");
+    const char *argv[] = {
+        "ssh", "-tt", "-F", "/dev/null", "-p", portarg,
+        "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+        "-o", "LogLevel=ERROR", "-o", "BatchMode=yes",
+        "-o", "IdentitiesOnly=yes", "-o", "IdentityAgent=none", dest,
+        key ? "-i" : NULL, idpath, NULL,
+    };
+    int i[2], o[2];
+    ck_assert_int_eq(pipe(i), 0);
+    ck_assert_int_eq(pipe(o), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        if (dup2(i[0], 0) < 0 || dup2(o[1], 1) < 0 || dup2(o[1], 2) < 0)
+            _exit(127);
+        close(i[1]);
+        close(o[0]);
+        execvp("ssh", (char *const *)argv);
+        _exit(127);
+    }
+    close(i[0]);
+    close(o[1]);
+    *in = i[1];
+    *out = o[0];
+    return pid;
+}
+
+int sshc_wait(int fd, char *buf, size_t n, size_t *got, const char *text,
+              int ms)
+{
+    time_t deadline = time(NULL) + ms / 1000;
+    while (!strstr(buf, text) && time(NULL) <= deadline) {
+        struct pollfd p = { fd, POLLIN, 0 };
+        if (poll(&p, 1, 1000) <= 0)
+            continue;
+        if (*got + 1 >= n) { /* keep the latter half */
+            memmove(buf, buf + n / 2, *got - n / 2);
+            *got -= n / 2;
+        }
+        ssize_t k = read(fd, buf + *got, n - 1 - *got);
+        if (k <= 0)
+            return 0;
+        for (ssize_t j = 0; j < k; j++)
+            if (buf[*got + (size_t)j] == '\0')
+                buf[*got + (size_t)j] = ' ';
+        *got += (size_t)k;
+        buf[*got] = '\0';
+    }
+    return strstr(buf, text) != NULL;
+}
+
+int sshc_exited(pid_t pid, int ms)
+{
+    int status = 0;
+    pid_t done = 0;
+    for (int i = 0; i < ms / 10 && (done = waitpid(pid, &status, WNOHANG)) == 0;
+         i++) {
+        struct timespec t = { 0, 10 * 1000000L };
+        nanosleep(&t, NULL);
+    }
+    if (done == pid)
+        return 1;
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    return 0;
+}
+
+void sshc_register_key(int port, int sport, const char *name,
+                       const char *line, const char *fp)
+{
+    char want[160];
+    tclient_t *c = play_register(port, name);
+    ck_assert(cl_key(c, "k"));
+    snprintf(want, sizeof want, "ssh -p %d %s@this-host", sport, name);
+    play_wait_text(c, want);
+    sshc_paste_key(c, line);
+    snprintf(want, sizeof want, "Key added: %s", fp);
+    play_wait_text(c, want);
+    cl_close(c);
+}
+
 void sshc_paste_key(tclient_t *c, const char *line)
 {
     ck_assert(cl_key(c, "a"));

@@ -7,6 +7,7 @@
 #define ROGUE_TEST_SSH_CLIENT_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "client.h"
 
@@ -37,6 +38,28 @@ int sshc_run(const char *src, const char *key, const char *user, int port,
  * authentication banners say, as a player's ssh does. */
 int sshc_run_told(const char *key, const char *user, int port, char *out,
                   size_t n);
+
+/* `ssh -tt -p port user@127.0.0.1` with the key folder's key (NULL:
+ * none, as the guest "play" needs), left running: its input and output
+ * on pipes (*in: the write end, *out: the read end). The caller waits
+ * for it (waitpid) and closes both. */
+pid_t sshc_open(int port, const char *user, const char *key, int *in,
+                int *out);
+
+/* Reads fd into buf (n bytes, NULs made blanks, the latter half kept
+ * when full; *got: the bytes in it) until it holds text: 1, or 0 at the
+ * deadline (ms from now) or the output's end. */
+int sshc_wait(int fd, char *buf, size_t n, size_t *got, const char *text,
+              int ms);
+
+/* Waits up to ms for pid (an sshc_open) to exit: 1; 0 if it had not,
+ * and then it is killed. */
+int sshc_exited(pid_t pid, int ms);
+
+/* Registers name over telnet on port (play_register) and adds the key
+ * line (fingerprint fp) on its keys page, which names SSH's port sport. */
+void sshc_register_key(int port, int sport, const char *name,
+                       const char *line, const char *fp);
 
 /* Pastes line on the keys page's "Add an SSH key" prompt (the key a),
  * all at once as a terminal pastes it, and Enter. */

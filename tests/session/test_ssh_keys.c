@@ -240,18 +240,11 @@ END_TEST
  * has registered the key line (fingerprint fp) on the keys page. */
 static tsrv_t *kim_with_key(const char *line, const char *fp, int *sport)
 {
-    char arg[32], want[160];
+    char arg[32];
     *sport = cl_free_port();
     snprintf(arg, sizeof arg, "ssh_port=%d", *sport);
     tsrv_t *s = srv_start("--set", arg, NULL);
-    tclient_t *c = play_register(srv_port(s), "Kim");
-    ck_assert(cl_key(c, "k"));
-    snprintf(want, sizeof want, "ssh -p %d Kim@this-host", *sport);
-    play_wait_text(c, want);
-    sshc_paste_key(c, line);
-    snprintf(want, sizeof want, "Key added: %s", fp);
-    play_wait_text(c, want);
-    cl_close(c);
+    sshc_register_key(srv_port(s), *sport, "Kim", line, fp);
     return s;
 }
 

@@ -31,6 +31,8 @@
 #include "client.h"
 #include "play.h"
 #include "sock_table.h"
+#include "ssh_client.h"
+#include "sshkey.h"
 
 #define WAIT_MS 30000
 /* 50 telnet sessions (players, lobbies and a watcher) and 10 browsers */
@@ -435,62 +437,6 @@ START_TEST(account_in_the_lobby_keeps_its_saved_game)
 }
 END_TEST
 
-/* `ssh -tt play@127.0.0.1 -p port` (a guest), its input and output on
- * pipes (*in: write end, *out: read end). Debian's OpenSSH client. */
-static pid_t openssh_guest(int port, int *in, int *out)
-{
-    char portarg[16];
-    snprintf(portarg, sizeof portarg, "%d", port);
-    const char *argv[] = {
-        "ssh", "-tt", "-F", "/dev/null", "-p", portarg,
-        "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-        "-o", "LogLevel=ERROR", "-o", "BatchMode=yes", "play@127.0.0.1", NULL,
-    };
-    int i[2], o[2];
-    ck_assert_int_eq(pipe(i), 0);
-    ck_assert_int_eq(pipe(o), 0);
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        if (dup2(i[0], 0) < 0 || dup2(o[1], 1) < 0 || dup2(o[1], 2) < 0)
-            _exit(127);
-        close(i[1]);
-        close(o[0]);
-        execvp("ssh", (char *const *)argv);
-        _exit(127);
-    }
-    close(i[0]);
-    close(o[1]);
-    *in = i[1];
-    *out = o[0];
-    return pid;
-}
-
-/* Reads fd into buf (NULs made blanks) until it holds text: 1, or 0 at
- * the deadline or its end. */
-static int ssh_wait(int fd, char *buf, size_t n, size_t *got, const char *text)
-{
-    time_t deadline = time(NULL) + WAIT_MS / 1000;
-    while (!strstr(buf, text) && time(NULL) <= deadline) {
-        struct pollfd p = { fd, POLLIN, 0 };
-        if (poll(&p, 1, 1000) <= 0)
-            continue;
-        if (*got + 1 >= n) { /* keep the latter half */
-            memmove(buf, buf + n / 2, *got - n / 2);
-            *got -= n / 2;
-        }
-        ssize_t k = read(fd, buf + *got, n - 1 - *got);
-        if (k <= 0)
-            return 0;
-        for (ssize_t j = 0; j < k; j++)
-            if (buf[*got + (size_t)j] == '\0')
-                buf[*got + (size_t)j] = ' ';
-        *got += (size_t)k;
-        buf[*got] = '\0';
-    }
-    return strstr(buf, text) != NULL;
-}
-
 /* An SSH player cannot move (the encryption's state is the old
  * process's): its connection ends, a guest told its game ended there
  * (an account's is kept, as at a shutdown); a telnet
@@ -504,14 +450,14 @@ START_TEST(ssh_players_are_told_to_reconnect)
     snprintf(arg, sizeof arg, "ssh_port=%d", sport);
     tsrv_t *s = srv_start("--set", arg, NULL);
     int in, out;
-    pid_t ssh = openssh_guest(sport, &in, &out);
+    pid_t ssh = sshc_open(sport, "play", NULL, &in, &out);
     static char buf[65536];
     size_t got = 0;
     buf[0] = '\0';
-    ck_assert_msg(ssh_wait(out, buf, sizeof buf, &got, "Play (as a guest)"),
-                  "no lobby over SSH: %s", buf);
+    ck_assert_msg(sshc_wait(out, buf, sizeof buf, &got, "Play (as a guest)",
+                            WAIT_MS), "no lobby over SSH: %s", buf);
     ck_assert_int_eq(write(in, "p\r", 2), 2);
-    ck_assert_msg(ssh_wait(out, buf, sizeof buf, &got, "HP: "),
+    ck_assert_msg(sshc_wait(out, buf, sizeof buf, &got, "HP: ", WAIT_MS),
                   "no game over SSH: %s", buf);
     tclient_t *t = play_connect(srv_port(s), NULL);
     int turn = cl_turn(t);
@@ -522,22 +468,14 @@ START_TEST(ssh_players_are_told_to_reconnect)
     int pid = srv_upgraded_pid(res);
     /* a guest: its game ends (recorded), and it is told so, not to
      * reconnect to continue it */
-    ck_assert_msg(ssh_wait(out, buf, sizeof buf, &got,
-                           "The server is upgrading: a guest's game ends "
-                           "here. Reconnect to play again."),
+    ck_assert_msg(sshc_wait(out, buf, sizeof buf, &got, "The server is "
+                            "upgrading: a guest's game ends here. Reconnect "
+                            "to play again.", WAIT_MS),
                   "the SSH player was not told: %s", buf);
     ck_assert(srv_wait_log(s, "reason=\"upgrade\"", WAIT_MS));
     /* and its connection ends: ssh exits */
-    int status = 0;
-    pid_t done = 0;
-    for (int i = 0; i < WAIT_MS / 10 && (done = waitpid(ssh, &status, WNOHANG)) == 0;
-         i++)
-        usleep(10000);
-    if (done != ssh) {
-        kill(ssh, SIGKILL);
-        waitpid(ssh, &status, 0);
-        ck_abort_msg("ssh did not end after the upgrade");
-    }
+    ck_assert_msg(sshc_exited(ssh, WAIT_MS), "ssh did not end after the "
+                  "upgrade");
     close(in);
     close(out);
     expect_game_at(t, turn);
@@ -546,6 +484,59 @@ START_TEST(ssh_players_are_told_to_reconnect)
     cl_close(t);
     srv_stop_upgraded(s, pid);
     srv_stop(s);
+}
+END_TEST
+
+/* An SSH account cannot move either: its game is kept, as at a
+ * shutdown, and the player told to reconnect to go on with it; a login
+ * to the new process (here over telnet) continues it at its turn. */
+START_TEST(an_ssh_account_is_told_to_reconnect_to_its_game)
+{
+    char line[512], fp[STORE_KEY_FP_MAX + 1], arg[32], res[1024];
+    sshc_keys_setup();
+    sshc_make_key("kim", line, sizeof line, fp, sizeof fp);
+    int sport = cl_free_port();
+    snprintf(arg, sizeof arg, "ssh_port=%d", sport);
+    tsrv_t *s = srv_start("--set", arg, NULL);
+    sshc_register_key(srv_port(s), sport, "Kim", line, fp);
+    int in, out;
+    pid_t ssh = sshc_open(sport, "kim", "kim", &in, &out);
+    static char buf[65536];
+    size_t got = 0;
+    buf[0] = '\0';
+    /* (the menu, once the lookup of a saved game has answered: keys
+     * before it are not the menu's) */
+    ck_assert_msg(sshc_wait(out, buf, sizeof buf, &got, "Play as Kim",
+                            WAIT_MS), "no lobby over SSH: %s", buf);
+    ck_assert_int_eq(write(in, "p", 1), 1);
+    ck_assert_msg(sshc_wait(out, buf, sizeof buf, &got, "HP: ", WAIT_MS),
+                  "no game over SSH: %s", buf);
+    ck_assert_int_eq(write(in, ".....", 5), 5); /* five turns waited */
+    ck_assert_int_eq(srv_upgrade(s, res, sizeof res), 0);
+    int pid = srv_upgraded_pid(res);
+    ck_assert_msg(sshc_wait(out, buf, sizeof buf, &got, "The server is "
+                            "upgrading; reconnect to continue.", WAIT_MS),
+                  "the SSH player was not told: %s", buf);
+    ck_assert_msg(sshc_exited(ssh, WAIT_MS), "ssh did not end after the "
+                  "upgrade");
+    close(in);
+    close(out);
+    /* the old process kept the game at the turn it had reached (the
+     * five keys may still have been on their way) */
+    const char *at = "game suspended id=2 name=Kim turns=";
+    ck_assert(srv_wait_log(s, at, WAIT_MS));
+    char *log = srv_log(s);
+    int kept = -1;
+    ck_assert_int_eq(sscanf(strstr(log, at) + strlen(at), "%d", &kept), 1);
+    free(log);
+    ck_assert(kept >= 0 && kept <= 5);
+    tclient_t *c = play_lobby(srv_port(s));
+    play_account(c, "Kim", "password1", 0);
+    ck_assert_int_eq(play_continue(c, kept, kept), kept);
+    cl_close(c);
+    srv_stop_upgraded(s, pid);
+    srv_stop(s);
+    sshc_keys_teardown();
 }
 END_TEST
 
@@ -839,6 +830,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, watcher_waiting_in_the_lobby_follows_the_next_game);
     tcase_add_test(tc, waiting_watchers_of_a_player_watching_move_too);
     tcase_add_test(tc, ssh_players_are_told_to_reconnect);
+    tcase_add_test(tc, an_ssh_account_is_told_to_reconnect_to_its_game);
     tcase_add_test(tc, failing_binary_changes_nothing);
     suite_add_tcase(s, tc);
     /* the paths reached through the test hooks (docs/testing.md) */
