@@ -188,7 +188,7 @@ SESS_BINS := $(patsubst tests/session/%.c,build/san/tests/session/%,$(SESS_SRC))
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRC))
 # Unit tests of code shared between threads, also built with ThreadSanitizer
 # (the tsan family runs them beside the session suites).
-TSAN_UNIT := test_inbox test_directory test_store_keys test_store_bans test_guest_grace test_rebuild_pool test_progress_claim test_store_fair
+TSAN_UNIT := test_inbox test_directory test_store_keys test_store_bans test_guest_grace test_login_tokens test_rebuild_pool test_progress_claim test_store_fair
 TSAN_UNIT_BINS := $(patsubst %,build/tsan/tests/unit/%,$(TSAN_UNIT))
 BENCH_BINS := $(patsubst tests/bench/%.c,build/rel/tests/bench/%,$(BENCH_SRC))
 

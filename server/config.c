@@ -207,6 +207,7 @@ static const key_def_t keys[] = {
     INT_KEY(news_min_depth, 1, 1000, "a death is news from this depth down (a win always is)"),
     INT_KEY(guest_grace, 0, 86400, "seconds a browser guest's game is kept after the connection drops, for the page to resume it (0: never kept)"),
     INT_KEY(guest_grace_max, 0, 100000, "guests' games kept so at once; past it a dropped guest's game ends as before"),
+    INT_KEY(web_login_grace, 0, 86400, "seconds a browser page's login holds after the connection drops, for the page to come back logged in (0: it logs in again)"),
     INT_KEY(metrics_port, 0, 65535, "Prometheus's /metrics on this port (0: off)"),
     CHECKED_KEY(metrics_addr, "the IP address /metrics listens on (loopback unless you say otherwise)", check_metrics_addr),
     INT_KEY(ctl_read_ms, 10, 600000, "ms a console or /metrics connection may take to send its command line or request head before it is closed (tests set it small)"),
@@ -279,6 +280,7 @@ void config_defaults(config_t *c)
     c->guest_keep_days = 30;
     c->guest_grace = 300;
     c->guest_grace_max = 100;
+    c->web_login_grace = 300;
     c->site_replays = 2;
     c->rebuild_threads = 2;
     c->startups_start = 200;

@@ -74,6 +74,8 @@ typedef struct config {
     int guest_grace;         /* seconds a dropped browser guest's game is
                                 kept to be resumed; 0 = not kept */
     int guest_grace_max;     /* such games kept at once */
+    int web_login_grace;     /* seconds a browser page's login holds after
+                                the connection drops; 0 = it does not */
     int metrics_port;        /* /metrics (ctl.h); 0 = off */
     char metrics_addr[64];   /* its address; loopback by default */
     int ctl_read_ms;         /* a console request's line, a scrape's head */

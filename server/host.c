@@ -340,6 +340,7 @@ static void host_free(host_t *h)
     site_cache_free(&h->sh.site_cache);
     addr_limits_free(&h->sh.addrs);
     grace_free(&h->sh.grace); /* empty: each worker drained it (srv_shutdown) */
+    lt_free(&h->sh.logins);
     /* Every session is gone, and each cancelled its rebuild: none posts. */
     rbp_free(h->sh.rebuilds);
     h->sh.rebuilds = NULL;
@@ -533,6 +534,9 @@ int host_init_from(host_t *h, uv_loop_t *loop, const config_t *cfg,
     if (grace_init(&h->sh.grace, cfg->guest_grace_max,
                    (uint64_t)cfg->guest_grace * 1000) != 0)
         grace_init(&h->sh.grace, 0, 0); /* out of memory: keep none */
+    /* a token for each session that may be open, and as many closed */
+    lt_init(&h->sh.logins, 2 * cfg->max_sessions,
+            (uint64_t)cfg->web_login_grace * 1000); /* (none: makes none) */
     char err[256];
     h->sh.proxy_on = config_proxy_on(cfg);
     proxy_trust_parse(&h->sh.trust, cfg->proxy_trusted, err, sizeof err);

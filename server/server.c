@@ -226,6 +226,7 @@ int srv_init(srv_t *srv, shared_t *sh, const config_t *cfg, int index)
     srv->dir = &sh->dir;
     srv->addrs = &sh->addrs;
     srv->grace = &sh->grace;
+    srv->logins = &sh->logins;
     srv->trust = &sh->trust;
     srv->proxy_on = sh->proxy_on;
     srv->store = sh->store;

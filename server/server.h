@@ -54,6 +54,7 @@ typedef struct srv {
     directory_t *dir;          /* every session by id, and its loop */
     addr_limits_t *addrs;      /* what each address may take */
     struct guest_grace *grace; /* dropped guests' games (guest_grace.h) */
+    struct login_tokens *logins; /* browser pages' logins (login_tokens.h) */
     const proxy_trust_t *trust; /* trusted balancers send PROXY headers */
     int proxy_on;
     struct store *store;       /* accounts, games, scores (store.h) */

@@ -14,6 +14,7 @@
 #include "addr_limits.h"
 #include "directory.h"
 #include "guest_grace.h"
+#include "login_tokens.h"
 #include "inbox.h"
 #include "news.h"
 #include "site_cache.h"
@@ -33,6 +34,7 @@ typedef struct shared {
     site_cache_t site_cache;   /* the hall of fame while true (site/) */
     addr_limits_t addrs;
     guest_grace_t grace;       /* dropped guests' games (guest_grace.h) */
+    login_tokens_t logins;     /* browser pages' logins (login_tokens.h) */
     proxy_trust_t trust;
     int proxy_on;
     atomic_int online;         /* admitted sessions, every loop */

@@ -52,7 +52,7 @@ int grace_token(char out[GRACE_TOKEN_LEN + 1])
     return 0;
 }
 
-static int valid_token(const char *t)
+int grace_token_valid(const char *t)
 {
     size_t n = strlen(t);
     if (n != GRACE_TOKEN_LEN)
@@ -63,9 +63,7 @@ static int valid_token(const char *t)
     return 1;
 }
 
-/* Equal tokens, compared in a time that does not depend on where they
- * differ (a token is a secret: it resumes someone's game). */
-static int same_token(const char *a, const char *b)
+int grace_token_same(const char *a, const char *b)
 {
     unsigned diff = 0;
     for (int i = 0; i < GRACE_TOKEN_LEN; i++)
@@ -76,7 +74,7 @@ static int same_token(const char *a, const char *b)
 int grace_keep(guest_grace_t *gg, const char *token, const char *name,
                grace_game_t *g, uint64_t now)
 {
-    if (!valid_token(token) || !g->game)
+    if (!grace_token_valid(token) || !g->game)
         return -1;
     pthread_mutex_lock(&gg->mu);
     int ok = gg->n < gg->max;
@@ -95,12 +93,12 @@ int grace_keep(guest_grace_t *gg, const char *token, const char *name,
 int grace_take(guest_grace_t *gg, const char *token, uint64_t now,
                grace_game_t *out)
 {
-    if (!valid_token(token))
+    if (!grace_token_valid(token))
         return 0;
     int found = 0;
     pthread_mutex_lock(&gg->mu);
     for (int i = 0; i < gg->n; i++)
-        if (same_token(gg->kept[i].token, token) && now < gg->kept[i].expires) {
+        if (grace_token_same(gg->kept[i].token, token) && now < gg->kept[i].expires) {
             *out = gg->kept[i];
             gg->kept[i] = gg->kept[--gg->n];
             memset(&gg->kept[gg->n], 0, sizeof gg->kept[gg->n]);
@@ -165,7 +163,7 @@ int grace_list(guest_grace_t *gg, uint64_t now,
 static int live_index(const guest_grace_t *gg, const char *token)
 {
     for (int i = 0; i < gg->nlive; i++)
-        if (same_token(gg->live[i].token, token))
+        if (grace_token_same(gg->live[i].token, token))
             return i;
     return -1;
 }
@@ -173,7 +171,7 @@ static int live_index(const guest_grace_t *gg, const char *token)
 int grace_live_set(guest_grace_t *gg, const char *token, const char *name,
                    uint64_t id)
 {
-    if (!valid_token(token))
+    if (!grace_token_valid(token))
         return -1;
     int rc = 0;
     pthread_mutex_lock(&gg->mu);
@@ -201,7 +199,7 @@ int grace_live_set(guest_grace_t *gg, const char *token, const char *name,
 
 void grace_live_clear(guest_grace_t *gg, const char *token, uint64_t id)
 {
-    if (!valid_token(token))
+    if (!grace_token_valid(token))
         return;
     pthread_mutex_lock(&gg->mu);
     int i = live_index(gg, token);
@@ -213,7 +211,7 @@ void grace_live_clear(guest_grace_t *gg, const char *token, uint64_t id)
 int grace_live_find(guest_grace_t *gg, const char *token, uint64_t *id,
                     char name[ACCT_NAME_MAX + 1])
 {
-    if (!valid_token(token))
+    if (!grace_token_valid(token))
         return 0;
     pthread_mutex_lock(&gg->mu);
     int i = live_index(gg, token);

@@ -64,6 +64,14 @@ void grace_free(guest_grace_t *gg);
  * source, and a NUL. Returns 0, or -1 (no randomness: keep nothing). */
 int grace_token(char out[GRACE_TOKEN_LEN + 1]);
 
+/* Whether t is a token as grace_token draws them. */
+int grace_token_valid(const char *t);
+
+/* Whether two valid tokens are equal, compared in a time that does not
+ * depend on where they differ (a token is a secret: it resumes someone's
+ * game, or logs an account in: login_tokens.h). */
+int grace_token_same(const char *a, const char *b);
+
 /* Keeps g (its game and record, moved in: *g is zeroed) under token until
  * now + grace_ms. Returns 0, or -1 if it is not kept (no room, grace off,
  * a bad token): g is then still the caller's. */

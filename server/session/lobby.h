@@ -334,6 +334,10 @@ void lobby_key_login(lobby_t *l, int64_t account_id, const char *name);
  * login (takes the account's other sessions over, loads its saved game). */
 int lobby_take_key_login(lobby_t *l);
 
+/* Logged in as name by the browser page's token (login_tokens.h), back
+ * after a drop: as lobby_key_login, with its own welcome. */
+void lobby_page_login(lobby_t *l, int64_t account_id, const char *name);
+
 /* The keys pages' keys (lobby_key passes them on). */
 int lobby_keys_key(lobby_t *l, int key);
 

@@ -32,14 +32,27 @@ static int left(const screen_t *s)
     return s->w > 80 ? (s->w - 80) / 2 + LEFT : LEFT;
 }
 
-void lobby_key_login(lobby_t *l, int64_t account_id, const char *name)
+/* The account, logged in without a password typed here. */
+static void logged_in(lobby_t *l, int64_t account_id, const char *name)
 {
     snprintf(l->account, sizeof l->account, "%s", name);
     l->account_id = account_id;
     l->guest[0] = '\0';
+}
+
+void lobby_key_login(lobby_t *l, int64_t account_id, const char *name)
+{
+    logged_in(l, account_id, name);
     l->key_login = 1;
     lobby_note(l, LOBBY_NOTE_GOOD, "Welcome back, %s! (logged in by your SSH "
                "key)", l->account);
+}
+
+void lobby_page_login(lobby_t *l, int64_t account_id, const char *name)
+{
+    logged_in(l, account_id, name);
+    lobby_note(l, LOBBY_NOTE_GOOD, "Welcome back, %s! (still logged in after "
+               "the connection dropped)", l->account);
 }
 
 int lobby_take_key_login(lobby_t *l)

@@ -338,6 +338,7 @@ static void do_close(sess_t *s)
      * game's turns in last_turns, for the line below). */
     sess_goto(s, S_CLOSING, NULL);
     sess_guest_closed(s); /* (after the leave kept its game) */
+    sess_web_login_closed(s);
     if (s->moved) { /* those waiting in the lobby are told nothing */
         free(s->followers);
         s->followers = NULL;

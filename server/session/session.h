@@ -256,6 +256,9 @@ typedef struct sess {
                                   (0: none) */
     char guest_token[GRACE_TOKEN_LEN + 1]; /* a browser guest's: resumes
                                   the game after a drop ("" : none) */
+    char login_token[GRACE_TOKEN_LEN + 1]; /* a browser page's login:
+                                  logs it in again after a drop
+                                  (login_tokens.h; "": none) */
     /* 1 once the session knows what the store holds of the account's
      * game in progress: none (the store said so), one of another
      * version, which is ended (p replaces it), one that cannot be
@@ -560,6 +563,27 @@ void sess_guest_resume(sess_t *s);
  * playing it closed as it was asked, and kept the game under the token.
  * 1 if that game plays on here, 0 if there is none (the lobby). */
 int sess_guest_take_kept(sess_t *s);
+
+/* A browser page's login across a dropped connection
+ * (session_web_login.c; login_tokens.h): a token for the page at a login
+ * on it (replacing any it had), none after a logout (the page told to
+ * forget it), a new one after a password change (every other of the
+ * account's forgotten), the token held or forgotten as its session
+ * closes (held for a drop or a server going away), a token carried by a
+ * binary upgrade taken on again, and a page's "resume T" that is no
+ * guest's game tried as a login: 1 if it was one (logged in, or refused
+ * for a banned name, said), else 0. */
+void sess_web_login_issue(sess_t *s);
+void sess_web_login_forget(sess_t *s);
+void sess_web_login_password_changed(sess_t *s);
+void sess_web_login_closed(sess_t *s);
+void sess_web_login_moved(sess_t *s, const char *token);
+int sess_web_login_resume(sess_t *s, const char *token);
+
+/* The account is logged in here (a password, an SSH key, the page's
+ * token): its older sessions are asked to hand its game over, then the
+ * store for its saved game (session_lobby.c). */
+void sess_lobby_logged_in(sess_t *s);
 
 /* Ends the kept games expired at now (every one if all), recording them
  * as the disconnects they are. */

@@ -112,6 +112,10 @@ void sess_guest_resume(sess_t *s)
      * live list: sess_guest_left). */
     if (!found && !live)
         found = grace_take(s->srv->grace, s->web->resume, sess_now(s), &k);
+    if (!found && !live && sess_web_login_resume(s, s->web->resume)) {
+        s->web->resume[0] = '\0';
+        return; /* a page's login, back */
+    }
     s->web->resume[0] = '\0';
     if (!found)
         return; /* gone (expired, or never): the lobby, as for anyone */

@@ -162,6 +162,11 @@ static void take_over(sess_t *s)
         sess_saved_load(s);
 }
 
+void sess_lobby_logged_in(sess_t *s)
+{
+    take_over(s);
+}
+
 static void on_account(void *ctx, const store_account_t *a)
 {
     sess_t *s = ctx;
@@ -202,6 +207,7 @@ static void on_account(void *ctx, const store_account_t *a)
          * game begun under no claim would write over a later login's
          * elsewhere (claim 0 writes as before the claims). */
         s->registered = (uint8_t)registering;
+        sess_web_login_issue(s);
         if (!registering)
             take_over(s);
         else
@@ -216,6 +222,8 @@ static void password_changed(sess_t *s, int status)
     sodium_memzero(s->st.lobby.new_password, sizeof s->st.lobby.new_password);
     log_info("password change id=%llu name=%s: %s", (unsigned long long)s->id,
              s->lobby.account, store_status_name(status));
+    if (status == STORE_OK)
+        sess_web_login_password_changed(s);
     sess_owe_frame(s);
     if (lobby_password_changed(&s->lobby, status) == LOBBY_DO_QUIT)
         sess_close(s, "too many failed logins", 1,
@@ -303,6 +311,7 @@ static void act_logout(sess_t *s, int action)
     s->registered = 0;
     dir_set_account(s->srv->dir, s->id, 0);
     s->claim = 0; /* the account's: the next login's load takes its own */
+    sess_web_login_forget(s);
 }
 
 /* LOBBY_DO_LOGIN and LOBBY_DO_REGISTER. */

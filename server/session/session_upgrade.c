@@ -42,7 +42,10 @@ static void pack_player(const sess_t *s, upgrade_sess_t *u)
     if (u->account_id)
         snprintf(u->account, sizeof u->account, "%s", s->lobby.account);
     snprintf(u->guest, sizeof u->guest, "%s", s->lobby.guest);
-    snprintf(u->token, sizeof u->token, "%s", s->guest_token);
+    /* the page's token: its login's, or its guest game's */
+    snprintf(u->token, sizeof u->token, "%s",
+             s->lobby.account_id > 0 && s->login_token[0] ? s->login_token
+                                                          : s->guest_token);
     u->nheld = s->keys.seqlen <= UPB_HELD_MAX ? s->keys.seqlen : 0;
     memcpy(u->held, s->keys.seq, u->nheld);
     u->site_page = s->site_page; /* so that it never shows the lobby there */
@@ -295,6 +298,11 @@ void sess_upgrade_accept(srv_t *srv, int fd, const void *blob, size_t len)
         s->state = S_CLOSING;
         sess_close_handles(s);
         return;
+    }
+    if (s->lobby.account_id > 0 && s->guest_token[0]) {
+        /* an account's page: the token is its login's */
+        sess_web_login_moved(s, s->guest_token);
+        s->guest_token[0] = '\0';
     }
     uv_tcp_nodelay(&s->tcp, 1);
     uv_tcp_keepalive(&s->tcp, 1, 60);

@@ -263,9 +263,10 @@ static void ws_in(tclient_t *c, const char *bytes, size_t n)
         if (opcode == 2) {
             on_data(c, (const char *)f + head, len);
             c->frames++;
-        } else if (opcode == 1 && len > 6 && len - 6 < sizeof c->token &&
+        } else if (opcode == 1 && len >= 6 && len - 6 < sizeof c->token &&
                    memcmp(f + head, "token ", 6) == 0) {
-            /* the page's token for resuming a guest's game, not screen */
+            /* the page's token for resuming a guest's game or its login,
+             * not screen ("token " alone: forget it) */
             memcpy(c->token, f + head + 6, len - 6);
             c->token[len - 6] = '\0';
         } else if (opcode == 1 && len > 6 && memcmp(f + head, "state ", 6) == 0) {

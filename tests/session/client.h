@@ -240,7 +240,8 @@ int cl_web_close_code(const tclient_t *c);
  * sockets (sock_table.h); -1 if it has none. */
 int cl_local_port(const tclient_t *c);
 
-/* Web mode: the token of the last "token T" message ("" if none came). */
+/* Web mode: the token of the last "token T" message ("" if none came,
+ * or if the last was "token " alone, which tells the page to forget it). */
 const char *cl_web_token(const tclient_t *c);
 
 /* Web mode: the "state NAME" messages' names so far, each followed by a

@@ -1,0 +1,78 @@
+/* login_tokens.h - a browser page's login kept by a token, so that the
+ * page reconnects logged in after its connection drops, as a guest's page
+ * comes back to its game (guest_grace.h; docs/telnet.md, "The browser").
+ *
+ * At a login on the page the server draws a token and sends it ("token
+ * T", the guest's message); the page sends it back on a new connection
+ * ("resume T"), which logs the account in there once: a new token
+ * replaces it. A token holds while its session is open and for grace_ms
+ * after it closes; a logout, a password change and a later login that
+ * takes the account's game end it. There are at most max: past that the
+ * oldest of those whose session has closed goes first, and with every
+ * one's session open no more are made (those pages reconnect logged out,
+ * as before this existed). It is a secret that logs an account in, as
+ * good as the password for a while: compared in constant time, never
+ * logged. One table serves every worker loop: each call takes its mutex.
+ * The clock is the caller's (`now`, ms), so tests drive expiry
+ * themselves. No I/O, no libuv. */
+#ifndef ROGUE_LOGIN_TOKENS_H
+#define ROGUE_LOGIN_TOKENS_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "accounts.h"
+#include "guest_grace.h" /* GRACE_TOKEN_LEN, grace_token */
+
+typedef struct login_token {
+    char token[GRACE_TOKEN_LEN + 1];
+    int64_t account_id;
+    char name[ACCT_NAME_MAX + 1];
+    int display;               /* the account's display choice */
+    uint64_t session;          /* the session it is open in (0: closed) */
+    uint64_t expires;          /* ms on the caller's clock; open: UINT64_MAX */
+} login_token_t;
+
+typedef struct login_tokens {
+    pthread_mutex_t mu;        /* every field below */
+    login_token_t *t;          /* [n] of [max] */
+    int n, max;
+    uint64_t grace_ms;
+} login_tokens_t;
+
+/* An empty table of at most max tokens, each held grace_ms after its
+ * session closes (either 0: none is ever made). 0, or -1 (out of memory:
+ * the table makes none). */
+int lt_init(login_tokens_t *lt, int max, uint64_t grace_ms);
+void lt_free(login_tokens_t *lt);
+
+/* A new token into out for account (name, display choice) open in
+ * session. 0, or -1 (none made: off, full, no randomness). */
+int lt_issue(login_tokens_t *lt, int64_t account_id, const char *name,
+             int display, uint64_t session, uint64_t now,
+             char out[GRACE_TOKEN_LEN + 1]);
+
+/* The same, under a token the caller has (a session moved here by a
+ * binary upgrade, whose page holds it). 0, or -1. */
+int lt_adopt(login_tokens_t *lt, const char *token, int64_t account_id,
+             const char *name, int display, uint64_t session, uint64_t now);
+
+/* The session of token closed, with display the account's choice then:
+ * the token holds grace_ms from now. */
+void lt_closed(login_tokens_t *lt, const char *token, uint64_t session,
+               int display, uint64_t now);
+
+/* Takes token, if it holds at now: 1 and its entry in *out (forgotten
+ * here: a token logs in once), or 0. */
+int lt_take(login_tokens_t *lt, const char *token, uint64_t now,
+            login_token_t *out);
+
+/* Forgets token (a logout, a takeover), or every token of account_id (a
+ * password change). */
+void lt_forget(login_tokens_t *lt, const char *token);
+void lt_forget_account(login_tokens_t *lt, int64_t account_id);
+
+/* Tokens held now (for tests and the console). */
+int lt_count(login_tokens_t *lt);
+
+#endif

@@ -1,0 +1,104 @@
+/* session_web_login.c - a browser page's login across a dropped
+ * connection (login_tokens.h, the table every loop shares): the page gets
+ * a token at each login, and a page that comes back with it in time is
+ * logged in again on its new connection, as the login was (then offered
+ * its game, or handed it by the old connection if that is still open).
+ * docs/telnet.md, "The browser"; docs/hosting.md, web_login_grace. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ban_list.h"
+#include "log.h"
+#include "session.h"
+#include "store.h"
+#include "wsconn.h"
+
+/* The page's token: "token T", or "token " (it forgets the one it has). */
+static void tell_page(sess_t *s)
+{
+    char text[8 + GRACE_TOKEN_LEN];
+    snprintf(text, sizeof text, "token %s", s->login_token);
+    wsconn_send_text(s->web, text);
+}
+
+void sess_web_login_issue(sess_t *s)
+{
+    if (!s->web || s->lobby.account_id <= 0 || s->site_page)
+        return;
+    if (s->login_token[0])
+        lt_forget(s->srv->logins, s->login_token);
+    if (lt_issue(s->srv->logins, s->lobby.account_id, s->lobby.account,
+                 s->display_choice, s->id, sess_now(s), s->login_token) != 0)
+        return; /* none (off, or full): the page comes back logged out */
+    tell_page(s);
+}
+
+void sess_web_login_forget(sess_t *s)
+{
+    if (!s->login_token[0])
+        return;
+    lt_forget(s->srv->logins, s->login_token);
+    s->login_token[0] = '\0';
+    if (s->web)
+        tell_page(s);
+}
+
+void sess_web_login_password_changed(sess_t *s)
+{
+    /* a token elsewhere (a page left open on another machine) is as good
+     * as the old password: every one goes, and this page gets a new one */
+    lt_forget_account(s->srv->logins, s->lobby.account_id);
+    s->login_token[0] = '\0';
+    sess_web_login_issue(s);
+}
+
+void sess_web_login_closed(sess_t *s)
+{
+    if (!s->login_token[0])
+        return;
+    /* A goodbye the page does not come back from by itself (a quit, a
+     * login elsewhere, a kick, too long idle: close code 1000) ends the
+     * login; a drop, or a server going away, leaves it for the page. */
+    if (s->close.graceful && !s->close.away && !s->srv->shutting_down)
+        lt_forget(s->srv->logins, s->login_token);
+    else
+        lt_closed(s->srv->logins, s->login_token, s->id, s->display_choice,
+                  sess_now(s));
+}
+
+void sess_web_login_moved(sess_t *s, const char *token)
+{
+    if (!s->web || s->lobby.account_id <= 0 || !grace_token_valid(token))
+        return;
+    if (lt_adopt(s->srv->logins, token, s->lobby.account_id,
+                 s->lobby.account, s->display_choice, s->id,
+                 sess_now(s)) == 0)
+        memcpy(s->login_token, token, GRACE_TOKEN_LEN + 1);
+}
+
+int sess_web_login_resume(sess_t *s, const char *token)
+{
+    login_token_t e;
+    if (!s->web || s->state != S_LOBBY || s->lobby.account[0] ||
+        !lt_take(s->srv->logins, token, sess_now(s), &e))
+        return 0;
+    int64_t until;
+    if (store_banned_name(s->srv->store, e.name, ban_now_ms(), &until)) {
+        char subject[ACCT_NAME_MAX + 16], line[160];
+        snprintf(subject, sizeof subject, "The name %.20s", e.name);
+        ban_say(line, sizeof line, subject, until);
+        lobby_note(&s->lobby, LOBBY_NOTE_BAD, "%s", line);
+        log_info("login by the page's token refused id=%llu name=%s: a "
+                 "banned name", (unsigned long long)s->id, e.name);
+        tell_page(s); /* "token ": the page forgets it */
+        return 1;
+    }
+    lobby_page_login(&s->lobby, e.account_id, e.name);
+    dir_set_account(s->srv->dir, s->id, e.account_id);
+    sess_set_display_choice(s, e.display);
+    log_info("login id=%llu name=%s by the page's token",
+             (unsigned long long)s->id, e.name);
+    sess_web_login_issue(s); /* a token logs in once */
+    sess_lobby_logged_in(s);
+    return 1;
+}

@@ -1,0 +1,249 @@
+/* test_web_login.c - a browser page's login across a dropped connection
+ * (server/session/session_web_login.c, web_login_grace): the page gets a
+ * token at its login; after a drop the page that sends it back is logged
+ * in again and offered its game (or, its old connection still open, is
+ * handed the game at once), with a new token, the old one spent; a
+ * logout, a quit and a password change end the token; a binary upgrade
+ * moves it with the connection; with
+ * web_login_grace=0 none is given. Drives the page's protocol with the
+ * tests' WebSocket client (client.h, cl_opts_t.web and .resume). */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "client.h"
+#include "play.h"
+
+static tsrv_t *web_server(int *http, const char *grace)
+{
+    static char port_set[32], set[48];
+    *http = cl_free_port();
+    snprintf(port_set, sizeof port_set, "http_port=%d", *http);
+    snprintf(set, sizeof set, "web_login_grace=%s", grace);
+    return srv_start("--seed", "42", "--set", port_set, "--set", set, NULL);
+}
+
+/* Types a line at a prompt whose text is `at` (the web client has no
+ * frame markers: each step waits for what the screen says next). */
+static void answer(tclient_t *c, const char *at, const char *line)
+{
+    play_wait_text(c, at);
+    ck_assert_int_eq(cl_send_str(c, line), 0);
+    ck_assert_int_eq(cl_send_str(c, "\r"), 0);
+}
+
+/* A page in the lobby logs name in (password "password1"), registering
+ * it first if asked. */
+static void page_login(tclient_t *c, const char *name, int registering)
+{
+    char who[64];
+    play_wait_text(c, "Play (as a guest)");
+    ck_assert_int_eq(cl_send_str(c, registering ? "r" : "l"), 0);
+    answer(c, "Name:", name);
+    answer(c, "Password:", "password1");
+    if (registering)
+        answer(c, "Again:", "password1");
+    snprintf(who, sizeof who, "Logged in as %s", name);
+    play_wait_text(c, who);
+}
+
+static tclient_t *page(int http, const char *resume)
+{
+    cl_opts_t o = { .web = 1, .resume = resume };
+    return cl_connect(http, &o);
+}
+
+/* The token the page holds now, once it has one of 32 characters. */
+static void token_of(tclient_t *c, char t[40])
+{
+    for (int i = 0; i < 100 && strlen(cl_web_token(c)) != 32; i++)
+        cl_pump(c, 100);
+    ck_assert_int_eq((int)strlen(cl_web_token(c)), 32);
+    snprintf(t, 40, "%s", cl_web_token(c));
+}
+
+/* Sends key and waits for the turn counter to read turn. */
+static void key_to_turn(tclient_t *c, const char *key, int turn)
+{
+    ck_assert_int_eq(cl_send_str(c, key), 0);
+    if (!cl_wait(c, cl_at_turn, &turn, CL_WAIT_MS))
+        play_fail(c, "key %s: the turn is %d, not %d", key, cl_turn(c), turn);
+}
+
+/* A page back with token t lands logged out. */
+static void back_logged_out(int http, const char *t)
+{
+    tclient_t *c = page(http, t);
+    play_wait_text(c, "Play (as a guest)");
+    ck_assert(cl_screen_has(c, "Not logged in"));
+    cl_close(c);
+}
+
+START_TEST(a_dropped_page_comes_back_logged_in)
+{
+    int http;
+    tsrv_t *s = web_server(&http, "300");
+    tclient_t *a = page(http, NULL);
+    page_login(a, "wendy", 1);
+    char t1[40], t2[40];
+    token_of(a, t1);
+    ck_assert_int_eq(cl_send_str(a, "p"), 0);
+    play_ready(a);
+    key_to_turn(a, ".", 1);
+    cl_abort(a); /* the network gone: no close */
+    ck_assert(srv_wait_log(s, "game suspended id=1 name=wendy", CL_WAIT_MS));
+
+    tclient_t *b = page(http, t1);
+    play_wait_text(b, "Logged in as wendy");
+    play_wait_text(b, "Continue your game (depth 1, turn 1)");
+    ck_assert(srv_log_has(s, "login id=2 name=wendy by the page's token"));
+    ck_assert(!srv_log_has(s, t1)); /* a secret: never logged */
+    token_of(b, t2);
+    ck_assert_str_ne(t2, t1);
+    /* the spent token logs nobody in, and takes nothing from b */
+    back_logged_out(http, t1);
+    ck_assert_int_eq(cl_send_str(b, "p"), 0);
+    play_ready(b);
+    ck_assert_int_eq(cl_turn(b), 1);
+    key_to_turn(b, ".", 2);
+    cl_close(b);
+    srv_stop(s);
+}
+END_TEST
+
+/* The old connection still open (the server has not seen it drop): the
+ * page back with the token is handed the game at once, at its turn, and
+ * the old one is told and closed with a goodbye (code 1000: its page does
+ * not come back by itself). */
+START_TEST(a_page_back_before_its_drop_is_seen_takes_the_game)
+{
+    int http;
+    tsrv_t *s = web_server(&http, "300");
+    tclient_t *a = page(http, NULL);
+    page_login(a, "wendy", 1);
+    char t[40];
+    token_of(a, t);
+    ck_assert_int_eq(cl_send_str(a, "p"), 0);
+    play_ready(a);
+    key_to_turn(a, ".", 1);
+    tclient_t *b = page(http, t);
+    play_ready(b);
+    ck_assert_int_eq(cl_turn(b), 1);
+    ck_assert(cl_wait_text(a, "Your account has logged in from elsewhere.",
+                           CL_WAIT_MS));
+    ck_assert(cl_wait_eof(a, CL_WAIT_MS));
+    ck_assert_int_eq(cl_web_close_code(a), 1000);
+    key_to_turn(b, ".", 2);
+    cl_close(a);
+    cl_close(b);
+    srv_stop(s);
+}
+END_TEST
+
+/* A logout tells the page to forget its token ("token "), a quit and a
+ * password change forget it on the server: none of them logs in again. */
+START_TEST(logout_quit_and_a_new_password_end_the_token)
+{
+    int http;
+    tsrv_t *s = web_server(&http, "300");
+    char t[40], u[40];
+    tclient_t *a = page(http, NULL);
+    page_login(a, "wendy", 1);
+    token_of(a, t);
+    ck_assert_int_eq(cl_send_str(a, "l"), 0); /* log out */
+    play_wait_text(a, "Not logged in");
+    for (int i = 0; i < 100 && cl_web_token(a)[0]; i++)
+        cl_pump(a, 100);
+    ck_assert_str_eq(cl_web_token(a), "");
+    back_logged_out(http, t);
+
+    page_login(a, "wendy", 0);
+    token_of(a, t);
+    play_wait_text(a, "Play as wendy"); /* the lookup of a game answered */
+    ck_assert_int_eq(cl_send_str(a, "q"), 0); /* quit: a goodbye */
+    ck_assert(cl_wait_eof(a, CL_WAIT_MS));
+    cl_close(a);
+    back_logged_out(http, t);
+
+    /* a page left dropped, and the password changed on another */
+    a = page(http, NULL);
+    page_login(a, "wendy", 0);
+    token_of(a, t);
+    cl_abort(a);
+    tclient_t *b = page(http, NULL);
+    page_login(b, "wendy", 0);
+    token_of(b, u);
+    play_wait_text(b, "Play as wendy");
+    ck_assert_int_eq(cl_send_str(b, "c"), 0);
+    answer(b, "Present password:", "password1");
+    answer(b, "New password:", "password2");
+    answer(b, "Again:", "password2");
+    play_wait_text(b, "Your password is changed.");
+    for (int i = 0; i < 100 && strcmp(cl_web_token(b), u) == 0; i++)
+        cl_pump(b, 100);
+    ck_assert_str_ne(cl_web_token(b), u); /* a new one for this page */
+    ck_assert_int_eq((int)strlen(cl_web_token(b)), 32);
+    back_logged_out(http, t);
+    back_logged_out(http, u);
+    cl_close(b);
+    srv_stop(s);
+}
+END_TEST
+
+/* A binary upgrade moves the page's connection and its token with it:
+ * dropped afterwards, the page comes back logged in to the new process. */
+START_TEST(the_token_moves_with_an_upgrade)
+{
+    int http;
+    tsrv_t *s = web_server(&http, "300");
+    tclient_t *a = page(http, NULL);
+    page_login(a, "wendy", 1);
+    char t[40], res[1024];
+    token_of(a, t);
+    ck_assert_int_eq(srv_upgrade(s, res, sizeof res), 0);
+    ck_assert_msg(strstr(res, "upgraded: 1 session moved"), "%s", res);
+    int pid = srv_upgraded_pid(res);
+    /* the new process has made the session again, its token with it (on
+     * its loop, after the process says it serves) */
+    ck_assert(srv_wait_log(s, "online, moved by an upgrade)", CL_WAIT_MS));
+    cl_abort(a);
+    tclient_t *b = page(http, t);
+    play_wait_text(b, "Logged in as wendy");
+    ck_assert(srv_wait_log(s, "name=wendy by the page's token", CL_WAIT_MS));
+    cl_close(b);
+    srv_stop_upgraded(s, pid);
+    srv_stop(s);
+}
+END_TEST
+
+START_TEST(no_token_without_a_grace)
+{
+    int http;
+    tsrv_t *s = web_server(&http, "0");
+    tclient_t *a = page(http, NULL);
+    page_login(a, "wendy", 1);
+    ck_assert_int_eq(cl_send_str(a, "p"), 0);
+    play_ready(a); /* every message before the game's frame is in */
+    ck_assert_str_eq(cl_web_token(a), "");
+    cl_close(a);
+    srv_stop(s);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("web login");
+    TCase *tc = tcase_create("web login");
+    tcase_set_timeout(tc, 120);
+    tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(tc, a_dropped_page_comes_back_logged_in);
+    tcase_add_test(tc, a_page_back_before_its_drop_is_seen_takes_the_game);
+    tcase_add_test(tc, logout_quit_and_a_new_password_end_the_token);
+    tcase_add_test(tc, the_token_moves_with_an_upgrade);
+    tcase_add_test(tc, no_token_without_a_grace);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
