@@ -84,13 +84,12 @@ static int hand_ssh_game(void *arg, int w, void *conn, const byte_io_t *io,
 /* An SSH connection: one of the bridge's threads (ssh_bridge.h) runs its
  * key exchange and login, then hands it to worker w, which plays it as a
  * session with the player's address. */
-static void hand_ssh(host_t *h, int w, int fd)
+static void hand_ssh(host_t *h, int w, int fd,
+                     const struct sockaddr_storage *peer)
 {
-    struct sockaddr_storage peer;
-    socklen_t len = sizeof peer;
     char addr[80] = "?:0";
-    if (getpeername(fd, (struct sockaddr *)&peer, &len) == 0)
-        srv_addr_name(&peer, addr, sizeof addr);
+    if (peer->ss_family != 0)
+        srv_addr_name(peer, addr, sizeof addr);
     /* counted from its accept, as telnet is from its first byte: the
      * handshake and the login hold a slot and may be dropped early */
     if (srv_ssh_hold(&h->sh, h->cfg.max_sessions, &h->ssh_drops,
@@ -114,7 +113,11 @@ static void on_acceptable(uv_poll_t *p, int status, int events)
     /* A bounded batch: one flood of connections must not hold the
      * acceptor from its signals. */
     for (int i = 0; i < 64; i++) {
-        int fd = accept4(l->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        msg_accept_t acc = { .kind = l->kind == LISTEN_HTTP ? ACCEPT_WEB
+                                                            : ACCEPT_TELNET };
+        socklen_t plen = sizeof acc.peer;
+        int fd = accept4(l->fd, (struct sockaddr *)&acc.peer, &plen,
+                         SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0) {
             if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
                 errno == ENOMEM) {
@@ -136,11 +139,9 @@ static void on_acceptable(uv_poll_t *p, int status, int events)
         int w = pick_worker(h);
         atomic_fetch_add(&h->sh.load[w], 1);
         if (l->kind == LISTEN_SSH) {
-            hand_ssh(h, w, fd);
+            hand_ssh(h, w, fd, &acc.peer);
             continue;
         }
-        msg_accept_t acc = { .kind = l->kind == LISTEN_HTTP ? ACCEPT_WEB
-                                                            : ACCEPT_TELNET };
         if (srv_send_connection(&h->workers[w], fd, &acc) != 0) {
             atomic_fetch_sub(&h->sh.load[w], 1);
             close(fd);

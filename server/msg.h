@@ -19,6 +19,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #include "buf.h"
 #include "game.h"
@@ -128,6 +129,11 @@ enum msg_accept_kind {
 typedef struct msg_accept {
     int kind;                 /* enum msg_accept_kind */
     char addr[96];            /* ACCEPT_SSH: the player's "ip:port" */
+    struct sockaddr_storage peer; /* ACCEPT_TELNET, ACCEPT_WEB: the
+                                 address accept() gave (family 0: none);
+                                 a peer that has hung up already (a
+                                 balancer's health check) has none to
+                                 ask for later */
     int64_t account_id;       /* ACCEPT_SSH after a key login: the account
                                  the bridge checked; else 0 */
     char name[32];            /* its name, as the bridge gave it */

@@ -474,12 +474,9 @@ void sess_accept(srv_t *srv, int fd, msg_accept_t *acc)
     int rc = ssh ? 0 : uv_tcp_open(&s->tcp, fd);
     if (rc != 0)
         close(fd); /* not the handle's: it closes only what it opened */
-    struct sockaddr_storage peer;
-    int len = sizeof peer;
-    memset(&peer, 0, sizeof peer);
-    if (rc == 0 && !ssh &&
-        uv_tcp_getpeername(&s->tcp, (struct sockaddr *)&peer, &len) != 0)
-        memset(&peer, 0, sizeof peer);
+    /* accept()'s: a peer gone already (a balancer's health check) has
+     * no address to ask for any more, and would be taken for a stranger */
+    struct sockaddr_storage peer = acc->peer;
     tconn_cb_t cb = { sess_on_tc_data, sess_on_tc_send, sess_on_tc_key, sess_on_tc_resize };
     if (rc == 0 && web && sess_web_init(s) != 0)
         rc = UV_ENOMEM;

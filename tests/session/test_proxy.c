@@ -3,9 +3,14 @@
  * and the per-address limits then see; a malformed header, a header from
  * an address that is not trusted, or none in time closes the connection
  * with a log line; with the protocol off a header is just bytes. */
+#include <arpa/inet.h>
 #include <check.h>
+#include <netinet/in.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "check_main.h"
 #include "client.h"
@@ -74,6 +79,43 @@ START_TEST(bad_or_untrusted_headers_close)
     play_move(d, "l", 1, 0);
     ck_assert(srv_log_has(s, "connect 127.0.0.1:"));
     cl_close(d);
+    srv_stop(s);
+}
+END_TEST
+
+/* A balancer's health check connects, sends its header and hangs up at
+ * once: here while the server is stopped (SIGSTOP), so the connection is
+ * reset before it is accepted and its address can no longer be asked for.
+ * The address accept() gave is the balancer's, trusted: nothing is
+ * refused, nothing counted as a stranger's (it had been "refused ?:0: a
+ * PROXY header from an address not in proxy_trusted", every 2 s). */
+START_TEST(a_check_gone_before_its_accept_is_the_balancer_s)
+{
+    tsrv_t *s = srv_start("--seed", "42", "--set", "proxy_protocol=on",
+                          "--set", "proxy_trusted=127.0.0.1", NULL);
+    srv_signal(s, SIGSTOP);
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert_int_ge(fd, 0);
+    struct sockaddr_in a = { .sin_family = AF_INET,
+                             .sin_port = htons((uint16_t)srv_port(s)) };
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    /* (the kernel completes the handshake into the backlog meanwhile) */
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    ck_assert_int_eq(write(fd, v1, strlen(v1)), (ssize_t)strlen(v1));
+    struct linger rst = { 1, 0 };
+    ck_assert_int_eq(setsockopt(fd, SOL_SOCKET, SO_LINGER, &rst, sizeof rst),
+                     0);
+    close(fd);
+    srv_signal(s, SIGCONT);
+    /* a player through the balancer after it: accepted after the check */
+    tclient_t *c = cl_connect(srv_port(s), NULL);
+    static const char other[] = "PROXY TCP4 198.51.100.2 127.0.0.1 4000 2323\r\n";
+    cl_send_raw(c, other, strlen(other), 1, CL_WAIT_MS);
+    play_ready(c);
+    ck_assert(srv_log_has(s, "connect 198.51.100.2:4000 id="));
+    ck_assert(!srv_log_has(s, "refused"));
+    ck_assert(!srv_log_has(s, "?:0"));
+    cl_close(c);
     srv_stop(s);
 }
 END_TEST
@@ -210,6 +252,7 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, trusted_header_names_the_player);
     tcase_add_test(tc, bad_or_untrusted_headers_close);
+    tcase_add_test(tc, a_check_gone_before_its_accept_is_the_balancer_s);
     tcase_add_test(tc, owner_not_locked_out_by_another_address);
     tcase_add_test(tc, browser_port_reads_the_header_too);
     suite_add_tcase(s, tc);
