@@ -354,6 +354,9 @@ static const char *shutdown_words(sess_t *s)
         return "The server is shutting down and may not have saved your "
                "latest\r\nturns: your next login goes on from its last "
                "save. Goodbye!";
+    case SESS_GAME_ENDS: /* recorded as it stands (guest_min_turns) */
+        return "The server is shutting down: a guest's game ends here. "
+               "Goodbye!";
     default:
         return "The server is shutting down. Goodbye!";
     }

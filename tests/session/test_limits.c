@@ -446,7 +446,8 @@ START_TEST(sigterm_says_goodbye)
     srv_signal(s, SIGTERM);
     tclient_t *both[2] = { a, b };
     for (int i = 0; i < 2; i++) {
-        if (!cl_wait_text(both[i], "The server is shutting down. Goodbye!", CL_WAIT_MS))
+        if (!cl_wait_text(both[i], "The server is shutting down: a guest's "
+                          "game ends here. Goodbye!", CL_WAIT_MS))
             play_fail(both[i], "no shutdown message");
         if (!cl_wait_eof(both[i], CL_WAIT_MS))
             play_fail(both[i], "not disconnected at shutdown");

@@ -172,7 +172,8 @@ static void shutdown_keeps_the_game(int sig, int keys, int with_guest)
     if (g) {
         ck_assert(cl_wait_eof(g, CL_WAIT_MS));
         ck_assert(!cl_stream_has(g, "your game is saved"));
-        ck_assert(cl_stream_has(g, "The server is shutting down. Goodbye!"));
+        ck_assert(cl_stream_has(g, "The server is shutting down: a guest's "
+                                "game ends here. Goodbye!"));
         ck_assert(srv_wait_log(s, "name=guest2 ", CL_WAIT_MS));
         ck_assert(srv_log_has(s, "cause=\"disconnected (server shutdown)\""));
     }

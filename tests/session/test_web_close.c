@@ -57,7 +57,10 @@ START_TEST(a_shutdown_closes_with_1001_going_away)
     tclient_t *both[2] = { lobby, playing };
     for (int i = 0; i < 2; i++) {
         ck_assert(cl_wait_eof(both[i], CL_WAIT_MS));
-        ck_assert(cl_stream_has(both[i], "The server is shutting down. Goodbye!"));
+        ck_assert(cl_stream_has(both[i], i == 0
+                                ? "The server is shutting down. Goodbye!"
+                                : "The server is shutting down: a guest's "
+                                  "game ends here. Goodbye!"));
         ck_assert_int_eq(cl_web_close_code(both[i]), 1001);
         cl_close(both[i]);
     }
