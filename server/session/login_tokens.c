@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sodium.h>
+
 int lt_init(login_tokens_t *lt, int max, uint64_t grace_ms)
 {
     memset(lt, 0, sizeof *lt);
@@ -22,6 +24,8 @@ int lt_init(login_tokens_t *lt, int max, uint64_t grace_ms)
 
 void lt_free(login_tokens_t *lt)
 {
+    if (lt->t) /* secrets: not left in freed memory */
+        sodium_memzero(lt->t, (size_t)lt->max * sizeof *lt->t);
     free(lt->t);
     lt->t = NULL;
     lt->n = lt->max = 0;
@@ -32,7 +36,7 @@ void lt_free(login_tokens_t *lt)
 static void drop(login_tokens_t *lt, int i)
 {
     lt->t[i] = lt->t[--lt->n];
-    memset(&lt->t[lt->n], 0, sizeof lt->t[lt->n]);
+    sodium_memzero(&lt->t[lt->n], sizeof lt->t[lt->n]);
 }
 
 /* A free entry: past the last, else the place of one expired at now, else

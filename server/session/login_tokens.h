@@ -72,7 +72,8 @@ int lt_take(login_tokens_t *lt, const char *token, uint64_t now,
 void lt_forget(login_tokens_t *lt, const char *token);
 void lt_forget_account(login_tokens_t *lt, int64_t account_id);
 
-/* Tokens held now (for tests and the console). */
+/* Tokens held now (for tests). A walk of the table, as every call here
+ * is (a few thousand entries at most at the default max_sessions). */
 int lt_count(login_tokens_t *lt);
 
 #endif

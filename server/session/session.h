@@ -181,6 +181,9 @@ typedef struct sess {
         uint8_t reset;         /* the client does not read: its socket is
                                   reset, its unsent bytes dropped
                                   (sess_close_unread, the close deadline) */
+        uint8_t by_page;       /* the browser closed the WebSocket (a
+                                  reload, a page left or shut) before any
+                                  close of ours: the page may be back */
         /* Set by the request: the reason (for the log) and the goodbye
          * (may be ""), in one allocation made then (buf, owned; freed with
          * the session): no session carries their room until it closes. */
@@ -567,15 +570,16 @@ int sess_guest_take_kept(sess_t *s);
 /* A browser page's login across a dropped connection
  * (session_web_login.c; login_tokens.h): a token for the page at a login
  * on it (replacing any it had), none after a logout (the page told to
- * forget it), a new one after a password change (every other of the
- * account's forgotten), the token held or forgotten as its session
+ * forget it), every one of the account's forgotten once a password
+ * change has checked the present password (then sess_web_login_issue
+ * gives this page a new one), the token held or forgotten as its session
  * closes (held for a drop or a server going away), a token carried by a
  * binary upgrade taken on again, and a page's "resume T" that is no
  * guest's game tried as a login: 1 if it was one (logged in, or refused
  * for a banned name, said), else 0. */
 void sess_web_login_issue(sess_t *s);
 void sess_web_login_forget(sess_t *s);
-void sess_web_login_password_changed(sess_t *s);
+void sess_web_login_forget_account(sess_t *s);
 void sess_web_login_closed(sess_t *s);
 void sess_web_login_moved(sess_t *s, const char *token);
 int sess_web_login_resume(sess_t *s, const char *token);

@@ -331,6 +331,8 @@ static void on_ws_done(void *ctx)
         if (!s->web->busy) /* a limit's: counted by refuse() already */
             refusal_count(REFUSE_BAD_HTTP);
     }
+    if (!s->close.requested)
+        s->close.by_page = 1; /* (a page that reloads keeps its login) */
     sess_close(s, s->admitted ? "browser closed" : "page served", 1, NULL);
 }
 

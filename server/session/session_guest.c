@@ -85,7 +85,7 @@ static void play_kept(sess_t *s, grace_game_t *k)
 void sess_guest_resume(sess_t *s)
 {
     if (!s->web || !s->web->resume[0] || s->state != S_LOBBY ||
-        s->lobby.account[0])
+        s->lobby.account[0] || s->site_page)
         return;
     grace_game_t k;
     int found = grace_take(s->srv->grace, s->web->resume, sess_now(s), &k);

@@ -222,8 +222,8 @@ static void password_changed(sess_t *s, int status)
     sodium_memzero(s->st.lobby.new_password, sizeof s->st.lobby.new_password);
     log_info("password change id=%llu name=%s: %s", (unsigned long long)s->id,
              s->lobby.account, store_status_name(status));
-    if (status == STORE_OK)
-        sess_web_login_password_changed(s);
+    if (!s->login_token[0]) /* it went at the check: a new one */
+        sess_web_login_issue(s);
     sess_owe_frame(s);
     if (lobby_password_changed(&s->lobby, status) == LOBBY_DO_QUIT)
         sess_close(s, "too many failed logins", 1,
@@ -248,6 +248,9 @@ static void on_password_checked(void *ctx, const store_account_t *a)
         password_changed(s, a->status == STORE_OK ? STORE_BAD_LOGIN : a->status);
         return;
     }
+    /* Before the change, not at its answer: a session gone meanwhile
+     * never hears the answer, and the change is made all the same. */
+    sess_web_login_forget_account(s);
     if (store_set_password(s->srv->store, a->id, s->st.lobby.new_password,
                            on_password_set, s) != 0)
         password_changed(s, STORE_ERROR);

@@ -42,10 +42,10 @@ static void pack_player(const sess_t *s, upgrade_sess_t *u)
     if (u->account_id)
         snprintf(u->account, sizeof u->account, "%s", s->lobby.account);
     snprintf(u->guest, sizeof u->guest, "%s", s->lobby.guest);
-    /* the page's token: its login's, or its guest game's */
+    /* the page's token: an account's login's (a guest token from before
+     * the login is no credential of it), or a guest's game's */
     snprintf(u->token, sizeof u->token, "%s",
-             s->lobby.account_id > 0 && s->login_token[0] ? s->login_token
-                                                          : s->guest_token);
+             s->lobby.account_id > 0 ? s->login_token : s->guest_token);
     u->nheld = s->keys.seqlen <= UPB_HELD_MAX ? s->keys.seqlen : 0;
     memcpy(u->held, s->keys.seq, u->nheld);
     u->site_page = s->site_page; /* so that it never shows the lobby there */
@@ -300,7 +300,8 @@ void sess_upgrade_accept(srv_t *srv, int fd, const void *blob, size_t len)
         return;
     }
     if (s->lobby.account_id > 0 && s->guest_token[0]) {
-        /* an account's page: the token is its login's */
+        /* an account's page: the token is its login's (from a process
+         * before login tokens, its guest game's, which the page holds) */
         sess_web_login_moved(s, s->guest_token);
         s->guest_token[0] = '\0';
     }

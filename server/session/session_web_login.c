@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <sodium.h>
+
 #include "ban_list.h"
 #include "log.h"
 #include "session.h"
@@ -43,23 +45,25 @@ void sess_web_login_forget(sess_t *s)
         tell_page(s);
 }
 
-void sess_web_login_password_changed(sess_t *s)
+void sess_web_login_forget_account(sess_t *s)
 {
     /* a token elsewhere (a page left open on another machine) is as good
-     * as the old password: every one goes, and this page gets a new one */
+     * as the old password: every one this host holds goes */
     lt_forget_account(s->srv->logins, s->lobby.account_id);
     s->login_token[0] = '\0';
-    sess_web_login_issue(s);
 }
 
 void sess_web_login_closed(sess_t *s)
 {
     if (!s->login_token[0])
         return;
-    /* A goodbye the page does not come back from by itself (a quit, a
-     * login elsewhere, a kick, too long idle: close code 1000) ends the
-     * login; a drop, or a server going away, leaves it for the page. */
-    if (s->close.graceful && !s->close.away && !s->srv->shutting_down)
+    /* A goodbye of ours the page does not come back from by itself (a
+     * quit, a login elsewhere, a kick, too long idle: close code 1000)
+     * ends the login; a drop, the page's own close (a reload, as a
+     * guest's game is kept over one) or a server going away leaves it
+     * for the page. */
+    if (s->close.graceful && !s->close.away && !s->close.by_page &&
+        !s->srv->shutting_down)
         lt_forget(s->srv->logins, s->login_token);
     else
         lt_closed(s->srv->logins, s->login_token, s->id, s->display_choice,
@@ -79,9 +83,10 @@ void sess_web_login_moved(sess_t *s, const char *token)
 int sess_web_login_resume(sess_t *s, const char *token)
 {
     login_token_t e;
-    if (!s->web || s->state != S_LOBBY || s->lobby.account[0] ||
+    if (!s->web || s->site_page || s->state != S_LOBBY ||
+        s->lobby.account[0] ||
         !lt_take(s->srv->logins, token, sess_now(s), &e))
-        return 0;
+        return 0; /* (a site page's terminal watches: it logs nobody in) */
     int64_t until;
     if (store_banned_name(s->srv->store, e.name, ban_now_ms(), &until)) {
         char subject[ACCT_NAME_MAX + 16], line[160];
@@ -98,6 +103,7 @@ int sess_web_login_resume(sess_t *s, const char *token)
     sess_set_display_choice(s, e.display);
     log_info("login id=%llu name=%s by the page's token",
              (unsigned long long)s->id, e.name);
+    sodium_memzero(e.token, sizeof e.token);
     sess_web_login_issue(s); /* a token logs in once */
     sess_lobby_logged_in(s);
     return 1;

@@ -452,7 +452,8 @@ START_TEST(sigterm_says_goodbye)
         if (!cl_wait_eof(both[i], CL_WAIT_MS))
             play_fail(both[i], "not disconnected at shutdown");
         /* The terminal is given back first. */
-        ck_assert(cl_stream_has(both[i], "\x1b[?25h\x1b[?1049lThe server is shutting down."));
+        ck_assert(cl_stream_has(both[i], "\x1b[?25h\x1b[?1049lThe server is "
+                                "shutting down:"));
     }
     ck_assert(srv_wait_log(s, "shutting down (SIGTERM), 2 players online", CL_WAIT_MS));
     ck_assert(srv_wait_log(s, "stopped", CL_WAIT_MS));

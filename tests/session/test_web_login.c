@@ -3,8 +3,9 @@
  * token at its login; after a drop the page that sends it back is logged
  * in again and offered its game (or, its old connection still open, is
  * handed the game at once), with a new token, the old one spent; a
- * logout, a quit and a password change end the token; a binary upgrade
- * moves it with the connection; with
+ * logout, a quit and a password change end the token, a reload of the
+ * page does not; a site page's terminal cannot use it; a banned name's
+ * is refused; a binary upgrade moves it with the connection; with
  * web_login_grace=0 none is given. Drives the page's protocol with the
  * tests' WebSocket client (client.h, cl_opts_t.web and .resume). */
 #include <check.h>
@@ -217,6 +218,72 @@ START_TEST(the_token_moves_with_an_upgrade)
 }
 END_TEST
 
+/* The page's own close (a reload: the browser closes the WebSocket with
+ * 1001 before the page comes back) keeps the login, as it keeps a
+ * guest's game; a site page's terminal (a watch) that sends the token
+ * logs nobody in and leaves it to the play page. */
+START_TEST(a_reload_keeps_it_a_site_page_cannot_use_it)
+{
+    int http;
+    tsrv_t *s = web_server(&http, "300");
+    tclient_t *a = page(http, NULL);
+    page_login(a, "wendy", 1);
+    char t[40];
+    token_of(a, t);
+    ck_assert_int_eq(cl_send_str(a, "p"), 0);
+    play_ready(a);
+    unsigned char bye[16];
+    size_t n = cl_ws_frame(bye, 8, "\x03\xe9", 2); /* close, 1001 */
+    ck_assert_uint_eq(cl_send_raw(a, bye, n, 1, CL_WAIT_MS), n);
+    ck_assert(cl_wait_eof(a, CL_WAIT_MS));
+    cl_close(a);
+    ck_assert(srv_wait_log(s, "reason=\"browser closed\"", CL_WAIT_MS));
+
+    /* a watch of wendy's own game from the site, with her token */
+    tclient_t *b = page(http, t);
+    play_wait_text(b, "Continue your game");
+    ck_assert_int_eq(cl_send_str(b, "p"), 0);
+    play_ready(b);
+    token_of(b, t);
+    cl_opts_t o = { .web = 1, .resume = t, .ws_path = "/ws?watch=2" };
+    tclient_t *w = cl_connect(http, &o);
+    play_wait_text(w, "Watching wendy");
+    ck_assert_int_eq(srv_log_count(s, "by the page's token"), 1);
+    cl_close(w);
+    cl_abort(b);
+    tclient_t *c = page(http, t); /* the play page: still hers */
+    play_wait_text(c, "Logged in as wendy");
+    ck_assert_int_eq(srv_log_count(s, "by the page's token"), 2);
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+/* A banned name's token logs nobody in: the page is told why and told to
+ * forget it, and the token is spent. */
+START_TEST(a_banned_name_s_token_is_refused)
+{
+    int http;
+    tsrv_t *s = web_server(&http, "300");
+    tclient_t *a = page(http, NULL);
+    page_login(a, "wendy", 1);
+    char t[40], out[256];
+    token_of(a, t);
+    cl_abort(a);
+    ck_assert_int_eq(srv_ctl(s, "ban wendy", out, sizeof out), 0);
+    tclient_t *b = page(http, t);
+    play_wait_text(b, "The name wendy is banned");
+    ck_assert(cl_screen_has(b, "Not logged in"));
+    ck_assert(srv_wait_log(s, "login by the page's token refused id=2 "
+                              "name=wendy: a banned name", CL_WAIT_MS));
+    ck_assert_str_eq(cl_web_token(b), "");
+    cl_close(b);
+    ck_assert_int_eq(srv_ctl(s, "unban wendy", out, sizeof out), 0);
+    back_logged_out(http, t);
+    srv_stop(s);
+}
+END_TEST
+
 START_TEST(no_token_without_a_grace)
 {
     int http;
@@ -241,6 +308,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_page_back_before_its_drop_is_seen_takes_the_game);
     tcase_add_test(tc, logout_quit_and_a_new_password_end_the_token);
     tcase_add_test(tc, the_token_moves_with_an_upgrade);
+    tcase_add_test(tc, a_reload_keeps_it_a_site_page_cannot_use_it);
+    tcase_add_test(tc, a_banned_name_s_token_is_refused);
     tcase_add_test(tc, no_token_without_a_grace);
     suite_add_tcase(s, tc);
     return s;
