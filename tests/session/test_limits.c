@@ -248,10 +248,15 @@ static void reset_not_orphaned(const tsrv_t *s, const tclient_t *slow)
 START_TEST(slow_reader_cut_off)
 {
     /* write_timeout=0: this is output_limit's test (the stall timer
-     * would cut it too, once its window stays shut 60 s) */
+     * would cut it too, once its window stays shut 60 s); and the input
+     * budget wide open: at its default (16 bytes a key allowed a second)
+     * the requests were read at about 800 bytes a second, so slowly that
+     * their answers could sit in the kernel's send buffer for the whole
+     * wait on a busy machine, never reaching the server's queue */
     tsrv_t *s = srv_start("--seed", "42", "--set", "output_limit=16384",
                           "--set", "output_highwater=4096", "--set",
-                          "write_timeout=0", NULL);
+                          "write_timeout=0", "--set",
+                          "max_input_bytes_per_second=100000000", NULL);
     tclient_t *a = play_connect(srv_port(s), NULL);
     cl_opts_t o = { .rcvbuf = 4096 };
     tclient_t *slow = play_connect(srv_port(s), &o);
