@@ -486,12 +486,29 @@ static void size_message(wsconn_t *c, const uint8_t *msg, size_t len)
     c->cb.resize(c->ctx, w, h);
 }
 
+/* "ping": the page's heartbeat, sent when it has heard nothing for a
+ * while (a stalled connection shows nothing, neither a close nor a reset):
+ * answered "pong" at once, whatever the session is doing. Only queued
+ * here: feed_frames sends what wslay holds once the frames are read. */
+static int ping_message(wsconn_t *c, const uint8_t *msg, size_t len)
+{
+    static const char pong[] = "pong";
+    if (len != 4 || memcmp(msg, "ping", 4) != 0)
+        return 0;
+    struct wslay_event_msg m = { WSLAY_TEXT_FRAME, (const uint8_t *)pong,
+                                 sizeof pong - 1 };
+    wslay_event_queue_msg(c->ws, &m); /* a failure: no pong, the page retries */
+    return 1;
+}
+
 /* "resume T": a kept game's token (letters and digits only), before the
  * first size; then "size W H". */
 static void text_message(wsconn_t *c, const uint8_t *msg, size_t len)
 {
     static const char resume[] = "resume ";
     size_t n = sizeof resume - 1;
+    if (ping_message(c, msg, len))
+        return;
     if (len > n && len - n <= WS_RESUME_MAX && c->w == 0 &&
         memcmp(msg, resume, n) == 0) {
         for (size_t i = n; i < len; i++)

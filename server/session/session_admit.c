@@ -45,6 +45,32 @@ static void page_too_slow(sess_t *s)
                "a moment.");
 }
 
+static void on_negotiate_deadline(uv_timer_t *t);
+
+/* A browser's page always sends its size once its WebSocket is open (and
+ * a kept game's "resume T" before it): over a slow network (a round trip
+ * past negotiation_ms) it comes late, and the lobby started without it
+ * would lose the game the resume names. The page has ten times
+ * negotiation_ms (5 s by default, docs/hosting.md) from its WebSocket's
+ * opening; the lobby starts then without it. */
+#define WEB_SIZE_WAIT 10
+
+/* At negotiation_ms a page whose size has not come: the timer started
+ * again for the rest of its wait (logged at debug). Returns 1 if it
+ * waits on, 0 once the wait is over. */
+static int web_size_wait(sess_t *s)
+{
+    uint64_t wait = (uint64_t)s->srv->cfg.negotiation_ms * WEB_SIZE_WAIT;
+    uint64_t spent = sess_now(s) - s->started_ms;
+    if (spent >= wait)
+        return 0;
+    log_debug("session %llu: no size from the page within negotiation_ms: "
+              "waiting up to %llu ms more", (unsigned long long)s->id,
+              (unsigned long long)(wait - spent));
+    uv_timer_start(&s->negotiate_timer, on_negotiate_deadline, wait - spent, 0);
+    return 1;
+}
+
 /* The deadline of the state before the lobby: for admission, a PROXY
  * header or the browser's request, then a site's page being made; for
  * negotiation, the client's answers. */
@@ -75,6 +101,9 @@ static void on_negotiate_deadline(uv_timer_t *t)
         sess_close(s, "no HTTP request in time", 0, NULL);
         return;
     }
+    if (s->state == S_NEGOTIATING && s->web && !sess_closing(s) &&
+        web_size_wait(s))
+        return;
     /* Some answers never came (a client that speaks no telnet, nc; or one
      * that ignores a question): the deadline decides. A refusal is an
      * answer (telnet_conn.c, on_refused). */

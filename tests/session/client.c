@@ -76,6 +76,7 @@ struct tclient {
     char states[256];    /* web: every "state NAME" message's NAME, each
                             followed by a space, in order (cut when full) */
     int ws_close_code;   /* web: the server's close frame's code (0: none) */
+    int ws_pongs;          /* web: "pong" text messages read */
     char rbuf[65536];
 };
 
@@ -277,6 +278,8 @@ static void ws_in(tclient_t *c, const char *bytes, size_t n)
                 c->states[have + len - 6] = ' ';
                 c->states[have + len - 5] = '\0';
             }
+        } else if (opcode == 1 && len == 4 && memcmp(f + head, "pong", 4) == 0) {
+            c->ws_pongs++; /* the heartbeat's answer */
         } else if (opcode == 8) {
             c->ws_close_code = len >= 2 ? f[head] << 8 | f[head + 1] : 1005;
         }
@@ -1191,6 +1194,11 @@ const char *cl_web_token(const tclient_t *c)
 const char *cl_web_states(const tclient_t *c)
 {
     return c->states;
+}
+
+int cl_web_pongs(const tclient_t *c)
+{
+    return c->ws_pongs;
 }
 
 int cl_local_port(const tclient_t *c)

@@ -248,6 +248,10 @@ const char *cl_web_token(const tclient_t *c);
  * space ("lobby playing lobby "), "" if none came. */
 const char *cl_web_states(const tclient_t *c);
 
+/* Web mode: how many "pong" text messages came (the answers to the
+ * page's heartbeat, "ping"). */
+int cl_web_pongs(const tclient_t *c);
+
 /* Web: whether the server's 101 answer has been read (cl_wait on it), and
  * the size message held at connect (cl_opts_t.hold_size), sent now. */
 int cl_web_open(tclient_t *c, void *arg);
