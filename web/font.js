@@ -67,3 +67,10 @@ function rogueFont(term, fit, box, opt) {
   }
   fit.fit();
 }
+
+// The terminals' colours: xterm.js's own, but for bright black, which the
+// game draws hints, "Not logged in", older messages and remembered tiles
+// in: xterm.js's #555753 is 2.87:1 on black, under the 4.5:1 text needs
+// (WCAG AA); #808080 is 5.3:1, still well dimmer than the white text
+// (#d3d7cf is 14:1).
+var rogueTheme = { brightBlack: '#808080' };

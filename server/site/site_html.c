@@ -21,12 +21,20 @@ static const char style[] =
     "td,th{text-align:left;padding:.25em .6em;border-bottom:1px solid #333;"
     "overflow-wrap:break-word}"
     "td.n,th.n{text-align:right}"
-    ".play{display:inline-block;background:#2a6;color:#fff;padding:.5em 1.4em;"
+    /* the Play button: white on a green dark enough for 4.5:1 (WCAG AA;
+     * #2a6 was 3.0:1) */
+    ".play{display:inline-block;background:#1a7f4b;color:#fff;padding:.5em 1.4em;"
     "border-radius:.3em;text-decoration:none;font-size:1.2em;margin:.6em 0}"
     /* a dump is 80 columns with a map in it: wrapped, the map falls
      * apart, so a narrow screen scrolls the box sideways instead */
     "pre{white-space:pre;overflow-x:auto;background:#000;padding:.6em}"
     ".term{width:100%;height:70vh;min-height:20em;background:#000}"
+    /* a terminal's view bar on a touch device (site_term.c) */
+    ".termkeys{display:flex;gap:6px;padding:6px 0}.termkeys[hidden]{display:none}"
+    ".termkeys button{flex:1 1 0;min-height:44px;border:1px solid #555;"
+    "border-radius:6px;background:#2a2a2a;color:#eee;font:18px monospace;"
+    "touch-action:manipulation}"
+    ".termkeys small{display:block;font:11px sans-serif;color:#aaa}"
     /* a phone held sideways: 70% of its height is 17 rows of a readable
      * font; the whole height (svh: with the browser's bars shown) holds
      * 80x24, the whole map, seen whole once scrolled to */

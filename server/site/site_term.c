@@ -15,10 +15,17 @@ static const char script[] =
     "|| typeof rogueFont === 'undefined') {\n"
     "status.textContent = 'The terminal did not load (the server may be "
     "busy): reload the page in a moment.';\nreturn;\n}\n"
+    /* the play page's colours (web/font.js: a bright black readable on
+     * black) */
     "var term = new Terminal({ cursorBlink: false, fontSize: 15, "
-    "scrollback: 0, convertEol: false });\n"
+    "theme: rogueTheme, scrollback: 0, convertEol: false });\n"
     "var fit = new FitAddon.FitAddon();\n"
     "term.loadAddon(fit);\nterm.open(box);\n"
+    /* Tab and Shift+Tab move the focus on, as on the play page: a
+     * terminal that took them would trap the keyboard (nothing here
+     * wants a Tab) */
+    "term.attachCustomKeyEventHandler(function (e) { return e.key !== "
+    "'Tab'; });\n"
     /* The font (web/font.js, the play page's search): at most 15 px, and
      * at 80 columns or more the box cut to the 33 rows the game draws
      * there (docs/game.md, "The screen"): a taller box (70vh, a phone's
@@ -53,10 +60,31 @@ static const char script[] =
     "again.'; };\n"
     "term.onData(function (d) { if (ws.readyState === 1) "
     "ws.send(enc.encode(d)); });\n"
+    /* On a touch device, the play page's view bar (no keyboard needed):
+     * pause, slower, faster, a turn, leave. A button keeps the focus
+     * where it was (no keyboard popping up). */
+    "if (('ontouchstart' in window) || navigator.maxTouchPoints > 0) {\n"
+    "var keys = document.getElementById('termkeys'); keys.hidden = false;\n"
+    "keys.querySelectorAll('button').forEach(function (b) {\n"
+    "b.addEventListener('pointerdown', function (e) { e.preventDefault(); });\n"
+    "b.addEventListener('click', function () { if (ws.readyState === 1) "
+    "ws.send(enc.encode(b.dataset.key === 'esc' ? '\\x1b' : b.dataset.key)); });\n"
+    "});\n}\n"
     "term.onResize(size);\n"
     "window.addEventListener('resize', fitBox);\n"
     "window.rogueTerm = term;\n"
     "})();\n</script>\n";
+
+/* The play page's view bar (web/index.html), shown by the script on a
+ * touch device only. */
+static const char view_keys[] =
+    "<div id=\"termkeys\" class=\"termkeys\" hidden>"
+    "<button data-key=\" \" aria-label=\"pause\">||<small>pause</small></button>"
+    "<button data-key=\"-\" aria-label=\"slower\">-<small>slower</small></button>"
+    "<button data-key=\"+\" aria-label=\"faster\">+<small>faster</small></button>"
+    "<button data-key=\".\" aria-label=\"one turn\">.<small>turn</small></button>"
+    "<button data-key=\"esc\" aria-label=\"leave\">Esc<small>leave</small></button>"
+    "</div>\n";
 
 void site_term(page_t *p, const char *ws_what, uint64_t id)
 {
@@ -70,6 +98,7 @@ void site_term(page_t *p, const char *ws_what, uint64_t id)
     html_printf(p, "<div id=\"term\" class=\"term\" data-ws=\"%s=%llu\">"
                 "</div>\n<p id=\"termstatus\">Connecting...</p>\n", ws_what,
                 (unsigned long long)id);
+    html_raw(p, view_keys);
     /* (the terminal's files at their hashed, cached addresses) */
     html_printf(p, "<script src=\"%s\"></script><script src=\"%s\">"
                 "</script><script src=\"%s\"></script>\n", web_xterm_js_url,

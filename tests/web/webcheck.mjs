@@ -1,0 +1,450 @@
+// webcheck.mjs URL OUTDIR - what a tester's check of the play page in
+// headless chromium found, each checked as the player meets it (Debian's
+// chromium, headless, driven by playwright-core); tests/e2e/
+// browser_webcheck.sh runs it against a server:
+//
+// 1. The device's keyboard open: a 360x640 phone upright, in a game, its
+//    keyboard button tapped, made 360x352 (Android's resizes-content):
+//    the pad and the site's line go, the commands stay in one row at the
+//    foot, the terminal at least 40x20, 90% of the width, not "Enlarge";
+//    the same without the focus (the height shrank, the width did not);
+//    back at 360x640 the pad is there again; turned to 640x162 with the
+//    terminal focused, the same layout. Held sideways (844x390 made
+//    844x176, 640x360 made 640x162): every button in view, 40 px tall or
+//    more. (OUTDIR/webcheck-360x352.png, webcheck-844x176.png,
+//    webcheck-640x162.png)
+// 2. The heartbeat (its times shortened by window.rogueBeat, set before
+//    the page runs): over a live connection each "ping" is answered (the
+//    pings go on, the bar never says "No answer"); a connection stalled
+//    by a proxy (no data either way, no close) gets "No answer from the
+//    server: your keys wait..." on the bar, then the page reconnects by
+//    itself and is back in the game at the same turn
+//    (OUTDIR/webcheck-stalled.png).
+// 3. Tab and Shift+Tab leave the terminal, on /play and on the site's
+//    watch page: Shift+Tab reaches the link before it.
+// 4. Words for a screen reader: the key bar's buttons' aria-labels, the
+//    bar at the top a polite status, the title "rogued: play" (the front
+//    page's its own).
+// 5. The viewport lets a player zoom (no maximum-scale, no
+//    user-scalable=no), and a double tap on the pad does not.
+// 6. Contrast: the lobby's "Not logged in" (bright black) is 4.5:1 or
+//    more on black and dimmer than the white text; the front page's Play
+//    button 4.5:1 or more; the watch page's terminal the same colours.
+// 7. The game's key bar has y and n; every button 40 px tall or more
+//    (360x640, 844x390).
+// Exit 0 on success; any failure throws with what was on the screen.
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import path from 'node:path';
+import fs from 'node:fs';
+
+const require = createRequire(import.meta.url);
+const { chromium } = require(process.env.PLAYWRIGHT_CORE);
+const [url, outdir] = process.argv.slice(2);
+const base = new URL(url);
+const DEADLINE = 30000;
+fs.mkdirSync(outdir, { recursive: true });
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
+         '--no-first-run', '--disable-background-networking',
+         '--disable-component-update', '--disable-sync'],
+});
+
+// --- what the page shows -------------------------------------------------
+const rows = (page) => page.$$eval('.xterm-rows > div', (ds) => ds.map((d) => d.textContent));
+const screen = async (page) => (await rows(page)).join('\n');
+async function until(what, test, page) {
+  const t0 = Date.now();
+  for (;;) {
+    const v = await test();
+    if (v) return v;
+    if (Date.now() - t0 > DEADLINE)
+      throw new Error(`no ${what} within ${DEADLINE} ms` +
+                      (page ? `:\n${await screen(page)}` : ''));
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+const waitText = (page, text) => until(`"${text}"`, async () => {
+  const s = await screen(page);
+  return s.includes(text) ? s : null;
+}, page);
+const turn = (s) => { const m = s.match(/(?:Turn:\s*|\bT:)(\d+)/); return m ? Number(m[1]) : -1; };
+async function shot(page, name) {
+  const file = path.join(outdir, name);
+  await page.screenshot({ path: file });
+  const png = fs.readFileSync(file);
+  if (png.length < 3000 || png.readUInt32BE(0) !== 0x89504e47)
+    throw new Error(`the screenshot ${file} is not a real picture`);
+  return file;
+}
+// The terminal's size and box, the layout's class, and every button in
+// view with its box.
+const layoutOf = (page) => page.evaluate(() => {
+  const r = document.querySelector('.xterm-screen').getBoundingClientRect();
+  const vis = (el) => el.checkVisibility();
+  return {
+    cols: term.cols, rows: term.rows, w: r.width, h: r.height,
+    vw: window.innerWidth, vh: window.innerHeight,
+    kbd: document.body.classList.contains('kbd'),
+    site: vis(document.getElementById('site')),
+    buttons: [...document.querySelectorAll('#keys button')].filter(vis).map((b) => {
+      const q = b.getBoundingClientRect();
+      return { key: b.dataset.key, top: q.top, left: q.left, bottom: q.bottom,
+               right: q.right, h: q.height };
+    }),
+  };
+});
+// Every button in view inside the window and 40 px tall or more.
+function buttonsFit(m, where) {
+  for (const b of m.buttons) {
+    if (b.h < 40 - 0.01)
+      throw new Error(`${where}: button ${b.key} is ${b.h} px tall: ${JSON.stringify(m)}`);
+    if (b.top < 0 || b.left < 0 || b.bottom > m.vh + 0.5 || b.right > m.vw + 0.5)
+      throw new Error(`${where}: button ${b.key} is off the screen: ${JSON.stringify(b)} in ${m.vw}x${m.vh}`);
+  }
+}
+// WCAG's contrast of two "rgb(r, g, b)" colours.
+function lum(css) {
+  const [r, g, b] = css.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number).map((c) => {
+    const v = c / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+const contrast = (a, b) => {
+  const [x, y] = [lum(a), lum(b)].sort((p, q) => p - q);
+  return (y + 0.05) / (x + 0.05);
+};
+
+async function phone(width, height) {
+  const context = await browser.newContext({
+    viewport: { width, height }, screen: { width, height },
+    isMobile: true, hasTouch: true, deviceScaleFactor: 3 });
+  const page = await context.newPage();
+  await page.goto(url);
+  await waitText(page, 'Play (as a guest)');
+  return { context, page };
+}
+const tap = (page, key) => page.tap(`#keys button[data-key="${key}"]:visible`);
+// From the lobby into a guest's game by taps: p, Enter.
+async function tapIntoGame(page) {
+  await tap(page, 'p');
+  await waitText(page, 'Name: guest');
+  await tap(page, 'enter');
+  await until('the game', async () => turn(await screen(page)) === 0, page);
+}
+
+// --- 1 and 7. the keyboard open; the game's bar ----------------------------
+async function keyboardUpright() {
+  const { context, page } = await phone(360, 640);
+  await tapIntoGame(page);
+  let m = await layoutOf(page);
+  const keys = m.buttons.map((b) => b.key);
+  for (const k of ['y', 'n', '7', '.', 'esc', 'enter', 'kbd'])
+    if (!keys.includes(k)) throw new Error(`the game's bar has no ${k}: [${keys}]`);
+  buttonsFit(m, '360x640');
+  const pads = (l) => l.buttons.filter((b) => /^[1-9.]$/.test(b.key)).length;
+  const open = async (why) => {
+    await page.setViewportSize({ width: 360, height: 352 });
+    m = await until(`the keyboard's layout ${why}`, async () => {
+      const l = await layoutOf(page);
+      return l.vh === 352 && l.kbd ? l : null;
+    }, page);
+    const s = await waitText(page, 'HP:');
+    const why2 = `360x352 ${why}: ${JSON.stringify({ ...m, buttons: m.buttons.length })}`;
+    if (s.includes('Enlarge')) throw new Error(`${why2}: the game says Enlarge:\n${s}`);
+    if (m.cols < 40 || m.rows < 20) throw new Error(`${why2}: under 40x20`);
+    if (m.w < 0.9 * 360) throw new Error(`${why2}: the terminal under 90% of the width`);
+    if (pads(m) !== 0) throw new Error(`${why2}: the pad is still there`);
+    if (m.site) throw new Error(`${why2}: the site's line is still there`);
+    const tops = new Set(m.buttons.map((b) => Math.round(b.top)));
+    if (tops.size !== 1 || m.buttons.length !== 10)
+      throw new Error(`${why2}: the commands are not one row of 10: ${JSON.stringify(m.buttons)}`);
+    buttonsFit(m, why2);
+    return why2;
+  };
+  const close = async () => {
+    await page.setViewportSize({ width: 360, height: 640 });
+    await until('the pad back at 360x640', async () => {
+      const l = await layoutOf(page);
+      return l.vh === 640 && !l.kbd && pads(l) === 9 ? l : null;
+    }, page);
+  };
+  // The keyboard button focuses the terminal; the page is made short.
+  await tap(page, 'kbd');
+  const why = await open('(the terminal focused)');
+  const file = await shot(page, 'webcheck-360x352.png');
+  console.log(`ok: the keyboard open upright: ${why}, ${file}`);
+  await close();
+  await page.evaluate(() => term.textarea.blur());
+  await open('(no focus: the height shrank)');
+  await close();
+  console.log('ok: upright again: the pad is back');
+  // Turned sideways with the keyboard open: the width changed, so the
+  // height seen before says nothing; the focus and the screen do. (The
+  // screen turned too: playwright's setViewportSize makes the screen the
+  // page's size, a phone's never is.)
+  await tap(page, 'kbd');
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setDeviceMetricsOverride', {
+    width: 640, height: 162, deviceScaleFactor: 3, mobile: true,
+    screenWidth: 640, screenHeight: 360,
+    screenOrientation: { type: 'landscapePrimary', angle: 90 } });
+  const t = await until('the keyboard\'s layout turned to 640x162', async () => {
+    const l = await layoutOf(page);
+    return l.vh === 162 && l.kbd ? l : null;
+  }, page);
+  buttonsFit(t, 'turned to 640x162');
+  console.log(`ok: turned with the keyboard open: ${t.cols}x${t.rows}, the pad hidden, every button in view`);
+  await context.close();
+}
+async function keyboardSideways(width, height, short) {
+  const { context, page } = await phone(width, height);
+  await tapIntoGame(page);
+  buttonsFit(await layoutOf(page), `${width}x${height}`);
+  await tap(page, 'kbd');
+  await page.setViewportSize({ width, height: short });
+  const m = await until(`the keyboard's layout at ${width}x${short}`, async () => {
+    const l = await layoutOf(page);
+    return l.vh === short && l.kbd ? l : null;
+  }, page);
+  const why = `${width}x${short}: ${m.cols}x${m.rows}, ${m.buttons.length} buttons`;
+  buttonsFit(m, why);
+  if (m.buttons.length !== 10) throw new Error(`${why}: not the 10 commands`);
+  const file = await shot(page, `webcheck-${width}x${short}.png`);
+  console.log(`ok: the keyboard open sideways: ${why}, every button in view, ${file}`);
+  await context.close();
+}
+
+// --- 2. the heartbeat -----------------------------------------------------
+// A TCP proxy to the server: stall() stops every connection through it
+// dead (what comes either way is dropped, a close is not passed on: a
+// network gone without a word); new connections pass.
+function startProxy() {
+  const pairs = new Set();
+  const server = net.createServer((c) => {
+    const up = net.connect(base.port, base.hostname);
+    const pair = { c, up, stalled: false };
+    pairs.add(pair);
+    c.on('data', (d) => { if (!pair.stalled) up.write(d); });
+    up.on('data', (d) => { if (!pair.stalled) c.write(d); });
+    const end = () => {
+      if (!pair.stalled) { c.destroy(); up.destroy(); }
+      pairs.delete(pair);
+    };
+    c.on('error', end); up.on('error', end); c.on('close', end); up.on('close', end);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
+    url: `http://127.0.0.1:${server.address().port}/play`,
+    stall: () => { for (const p of pairs) p.stalled = true; },
+    close: () => new Promise((r) => {
+      for (const p of pairs) { p.c.destroy(); p.up.destroy(); }
+      server.close(r);
+    }),
+  })));
+}
+async function heartbeat() {
+  const proxy = await startProxy();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(() => { window.rogueBeat = { ping: 300, warn: 3000, drop: 6000 }; });
+  const page = await context.newPage();
+  await page.goto(proxy.url);
+  await waitText(page, 'Play (as a guest)');
+  // every text the bar shows, from here on
+  await page.evaluate(() => {
+    window.barSaid = [];
+    const conn = document.getElementById('conn');
+    new MutationObserver(() => window.barSaid.push(conn.textContent))
+      .observe(conn, { childList: true, characterData: true, subtree: true });
+  });
+  await page.keyboard.press('p');
+  await waitText(page, 'Name: guest');
+  await page.keyboard.press('Enter');
+  await until('the game', async () => turn(await screen(page)) === 0, page);
+  await page.keyboard.press('.');
+  await until('turn 1', async () => turn(await screen(page)) === 1, page);
+  const t = 1;
+  // A live connection: the pings are answered, the next comes after
+  // ping ms of quiet again, and the bar says nothing.
+  const pings = () => page.evaluate(() => Number(document.getElementById('conn').dataset.pings || 0));
+  await until('five pings', async () => (await pings()) >= 5, page);
+  const said = await page.evaluate(() => window.barSaid);
+  if (said.some((x) => x.includes('No answer')))
+    throw new Error(`the bar said "No answer" over a live connection: ${JSON.stringify(said)}`);
+  console.log(`ok: over a live connection ${await pings()} pings answered, the bar quiet`);
+  proxy.stall();
+  await until('"No answer from the server" on the bar', () => page.evaluate(() =>
+    window.barSaid.some((x) => x.includes('No answer from the server: your keys wait...'))), page);
+  const file = await shot(page, 'webcheck-stalled.png');
+  await until('the reconnect', () => page.evaluate(() =>
+    window.barSaid.some((x) => x.includes('Connection lost: reconnecting'))), page);
+  await until('the bar gone, the game back', async () => {
+    const gone = await page.evaluate(() => document.getElementById('conn').style.display === 'none');
+    return gone && turn(await screen(page)) === t;
+  }, page);
+  await page.keyboard.press('.');
+  await until('turn 2 after the stall', async () => turn(await screen(page)) === 2, page);
+  console.log(`ok: a stalled connection: "No answer", then back in the game at turn ${t}, ${file}`);
+  await context.close();
+  await proxy.close();
+}
+
+// --- 3. Tab leaves the terminal -------------------------------------------
+const focusedIs = (page) => page.evaluate(() => {
+  const a = document.activeElement;
+  if (!a) return '';
+  if (a.classList.contains('xterm-helper-textarea')) return 'terminal';
+  return a.tagName + ':' + (a.tagName === 'A' ? a.textContent : '');
+});
+async function tabOut(page, where, linkBefore) {
+  await page.locator('.xterm-screen').click();
+  if (await focusedIs(page) !== 'terminal') throw new Error(`${where}: a click did not focus the terminal`);
+  await page.keyboard.press('Shift+Tab');
+  const back = await focusedIs(page);
+  if (back !== 'A:' + linkBefore) throw new Error(`${where}: Shift+Tab went to "${back}", not the link "${linkBefore}"`);
+  await page.locator('.xterm-screen').click();
+  await page.keyboard.press('Tab');
+  const on = await focusedIs(page);
+  if (on === 'terminal') throw new Error(`${where}: Tab stayed in the terminal`);
+  console.log(`ok: ${where}: Shift+Tab reaches "${linkBefore}", Tab leaves the terminal (to "${on}")`);
+}
+
+// --- 3 to 7 on a desktop ----------------------------------------------------
+async function desktop() {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(url);
+  const s = await waitText(page, 'Play (as a guest)');
+  await tabOut(page, '/play', 'Hall of fame');
+  // 4. words for a screen reader
+  const a11y = await page.evaluate(() => ({
+    title: document.title,
+    role: document.getElementById('conn').getAttribute('role'),
+    live: document.getElementById('conn').getAttribute('aria-live'),
+    labels: Object.fromEntries([...document.querySelectorAll('#keys .game button')]
+      .map((b) => [b.dataset.key, b.getAttribute('aria-label')])),
+    unlabelled: [...document.querySelectorAll('#keys button')]
+      .filter((b) => !b.getAttribute('aria-label')).map((b) => b.dataset.key),
+    viewport: document.querySelector('meta[name=viewport]').content,
+  }));
+  const want = { 7: 'up left', '.': 'wait', enter: 'Enter', kbd: 'keyboard', y: 'yes', n: 'no', esc: 'Escape' };
+  for (const [k, l] of Object.entries(want))
+    if (a11y.labels[k] !== l) throw new Error(`the button ${k} is labelled "${a11y.labels[k]}", not "${l}"`);
+  if (a11y.unlabelled.length) throw new Error(`buttons without a label: [${a11y.unlabelled}]`);
+  if (a11y.title !== 'rogued: play' || a11y.role !== 'status' || a11y.live !== 'polite')
+    throw new Error(`the page's words: ${JSON.stringify(a11y)}`);
+  // 5. the viewport lets the player zoom
+  if (/maximum-scale|user-scalable/.test(a11y.viewport))
+    throw new Error(`the viewport stops zooming: "${a11y.viewport}"`);
+  console.log(`ok: labels ${JSON.stringify(a11y.labels)}, #conn role=status aria-live=polite, title "${a11y.title}", viewport "${a11y.viewport}"`);
+  // 6. bright black: "Not logged in" readable, dimmer than white text
+  if (!s.includes('Not logged in')) throw new Error(`no "Not logged in" in the lobby:\n${s}`);
+  const colours = await page.evaluate(() => {
+    const spans = [...document.querySelectorAll('.xterm-rows span')];
+    const dim = spans.find((x) => x.textContent.includes('Not logged in'));
+    const bright = spans.find((x) => x.textContent.includes('Play (as a guest)'));
+    return { dim: dim && getComputedStyle(dim).color,
+             text: getComputedStyle(document.querySelector('.xterm-rows')).color,
+             bright: bright && getComputedStyle(bright).color,
+             theme: term.options.theme };
+  });
+  if (!colours.dim) throw new Error(`"Not logged in" is no span of its own: ${JSON.stringify(colours)}`);
+  const cDim = contrast(colours.dim, 'rgb(0, 0, 0)');
+  const cText = contrast(colours.text, 'rgb(0, 0, 0)');
+  if (cDim < 4.5) throw new Error(`"Not logged in" (${colours.dim}) is ${cDim.toFixed(2)}:1 on black`);
+  if (cText < 1.5 * cDim) throw new Error(`the white text (${colours.text}, ${cText.toFixed(2)}:1) is not clearly brighter than ${colours.dim}`);
+  console.log(`ok: "Not logged in" ${colours.dim} ${cDim.toFixed(2)}:1 on black, the text ${colours.text} ${cText.toFixed(2)}:1`);
+  // the front page's Play button, its title its own
+  const home = await context.newPage();
+  await home.goto(new URL('/', base).href);
+  const play = await home.evaluate(() => {
+    const b = document.querySelector('a.play');
+    return b && { fg: getComputedStyle(b).color, bg: getComputedStyle(b).backgroundColor,
+                  title: document.title };
+  });
+  if (!play) throw new Error('no Play button on the front page');
+  const cPlay = contrast(play.fg, play.bg);
+  if (cPlay < 4.5) throw new Error(`the Play button is ${cPlay.toFixed(2)}:1 (${play.fg} on ${play.bg})`);
+  if (play.title === 'rogued: play') throw new Error('the front page has the play page\'s title');
+  console.log(`ok: the Play button ${play.fg} on ${play.bg}, ${cPlay.toFixed(2)}:1; the front page's title "${play.title}"`);
+  // the watch page: the same colours, and Tab leaves its terminal. The
+  // game watched: this page's, from the lobby (the terminal focused
+  // again: Tab left it).
+  await page.locator('.xterm-screen').click();
+  await page.keyboard.press('p');
+  await waitText(page, 'Name: guest');
+  await page.keyboard.press('Enter');
+  await waitText(page, 'HP:');
+  await home.reload();
+  const watch = await home.locator('#games a', { hasText: 'Watch' }).first().getAttribute('href');
+  await home.goto(new URL(watch, base).href);
+  await waitText(home, 'Watching');
+  const theme = await home.evaluate(() => window.rogueTerm.options.theme);
+  if (JSON.stringify(theme) !== JSON.stringify(colours.theme))
+    throw new Error(`the watch page's colours ${JSON.stringify(theme)} are not the play page's ${JSON.stringify(colours.theme)}`);
+  const before = await home.evaluate(() => {
+    const links = [...document.querySelectorAll('a')];
+    const box = document.getElementById('term');
+    return links.filter((a) => a.compareDocumentPosition(box) & Node.DOCUMENT_POSITION_FOLLOWING)
+      .pop().textContent;
+  });
+  await tabOut(home, watch, before);
+  console.log(`ok: the watch page's terminal has the play page's colours ${JSON.stringify(theme)}`);
+  if (await home.locator('#termkeys').isVisible())
+    throw new Error('the watch page shows its view bar without touch');
+  await watchBar(new URL(watch, base).href);
+  await context.close();
+}
+
+// --- 8. the watch page's view bar on a phone -------------------------------
+async function watchBar(href) {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 3 });
+  const page = await context.newPage();
+  await page.goto(href);
+  await waitText(page, 'Watching');
+  const bar = await page.$$eval('#termkeys button', (bs) => bs.filter((b) => b.checkVisibility())
+    .map((b) => ({ key: b.dataset.key, label: b.getAttribute('aria-label'),
+                   h: b.getBoundingClientRect().height })));
+  const labels = bar.map((b) => b.label).join(',');
+  if (labels !== 'pause,slower,faster,one turn,leave')
+    throw new Error(`the watch page's bar on a phone: ${JSON.stringify(bar)}`);
+  const low = bar.find((b) => b.h < 40);
+  if (low) throw new Error(`the watch page's button ${low.label} is ${low.h} px tall`);
+  await page.locator('#termkeys').scrollIntoViewIfNeeded();
+  const file = await shot(page, 'webcheck-watch-390x844.png');
+  await page.tap('#termkeys button[data-key="esc"]');
+  await until('the watch ended by "leave"', async () =>
+    /has ended/.test(await page.locator('#termstatus').textContent()), page);
+  console.log(`ok: the watch page on a phone: a bar of ${labels}, 40 px or taller; leave ends the watch, ${file}`);
+  await context.close();
+}
+
+// --- 5. a double tap on the pad does not zoom ------------------------------
+async function doubleTap() {
+  const { context, page } = await phone(390, 844);
+  await tapIntoGame(page);
+  const b = await page.locator('#keys button[data-key="."]:visible').boundingBox();
+  const x = b.x + b.width / 2, y = b.y + b.height / 2;
+  await page.touchscreen.tap(x, y);
+  await page.touchscreen.tap(x, y);
+  await until('two turns', async () => turn(await screen(page)) === 2, page);
+  const scale = await page.evaluate(() => window.visualViewport.scale);
+  if (scale !== 1) throw new Error(`a double tap on the pad zoomed to ${scale}`);
+  console.log('ok: a double tap on the pad is two turns, no zoom');
+  await context.close();
+}
+
+try {
+  await keyboardUpright();
+  await keyboardSideways(844, 390, 176);
+  await keyboardSideways(640, 360, 162);
+  await heartbeat();
+  await desktop();
+  await doubleTap();
+} finally {
+  await browser.close();
+}
+console.log('passed');
