@@ -1,6 +1,6 @@
 /* test_wsconn.c - the browser's side of a connection (server/net/wsconn.h):
  * the RFC 6455 handshake byte for byte, the page's files and only those,
- * refusals, frames in (keys, sizes, a close, an oversized message) and
+ * refusals, frames in (keys, sizes, a ping, a close, an oversized message) and
  * out (the server's close: 1000, or 1001 going away), and the same bytes
  * fed one at a time. */
 #define _GNU_SOURCE /* memmem */
@@ -176,6 +176,35 @@ static void get(const char *path, rec_t *r, const char *method)
     ck_assert_int_eq(r->opened, 0);
     wsconn_free(&c);
 }
+
+/* "ping", the page's heartbeat: answered at once with one unmasked text
+ * frame "pong", before a size and after it; no key, no size. Only the
+ * four letters are a ping. */
+START_TEST(ping_is_answered_pong)
+{
+    rec_t r;
+    memset(&r, 0, sizeof r);
+    wsconn_t c;
+    ck_assert_int_eq(wsconn_init(&c, &cbs, &r, 250, 100), 0);
+    feed(&c, upgrade, sizeof upgrade - 1, 0);
+    r.out_len = 0;
+    char f[64];
+    size_t n = frame(f, 1, "ping", 4);
+    feed(&c, f, n, 1);
+    ck_assert_uint_eq(r.out_len, 6);
+    ck_assert_int_eq(memcmp(r.out, "\x81\x04pong", 6), 0);
+    n = frame(f, 1, "size 80 24", 10);
+    n += frame(f + n, 1, "ping", 4);
+    n += frame(f + n, 1, "pingx", 5);
+    n += frame(f + n, 1, "ping ", 5);
+    feed(&c, f, n, 0);
+    ck_assert_uint_eq(r.out_len, 12);
+    ck_assert_int_eq(memcmp(r.out + 6, "\x81\x04pong", 6), 0);
+    ck_assert_uint_eq(r.data_len, 0);
+    ck_assert_int_eq(r.resizes, 1);
+    wsconn_free(&c);
+}
+END_TEST
 
 /* "resume T" before the first size is kept for the session (letters and
  * digits, at most WS_RESUME_MAX); a bad one, or one after the size, is
@@ -942,6 +971,7 @@ static Suite *make_suite(void)
     Suite *s = suite_create("wsconn");
     TCase *tc = tcase_create("wsconn");
     tcase_add_test(tc, accept_key_is_the_rfc_example);
+    tcase_add_test(tc, ping_is_answered_pong);
     tcase_add_test(tc, handshake_keys_sizes_and_close);
     tcase_add_test(tc, the_same_one_byte_at_a_time);
     tcase_add_test(tc, resume_and_token_messages);
