@@ -11,8 +11,10 @@
 //    back at 360x640 the pad is there again; turned to 640x162 with the
 //    terminal focused, the same layout. Held sideways (844x390 made
 //    844x176, 640x360 made 640x162): every button in view, 40 px tall or
-//    more. (OUTDIR/webcheck-360x352.png, webcheck-844x176.png,
-//    webcheck-640x162.png)
+//    more. A page loaded at 360x352 is no phone held sideways: the bar at
+//    the foot, the game 40x20 or more. (OUTDIR/webcheck-360x352.png,
+//    webcheck-844x176.png, webcheck-640x162.png,
+//    webcheck-360x352-loaded.png)
 // 2. The heartbeat (its times shortened by window.rogueBeat, set before
 //    the page runs): over a live connection each "ping" is answered (the
 //    pings go on, the bar never says "No answer"); a connection stalled
@@ -198,6 +200,24 @@ async function keyboardUpright() {
   }, page);
   buttonsFit(t, 'turned to 640x162');
   console.log(`ok: turned with the keyboard open: ${t.cols}x${t.rows}, the pad hidden, every button in view`);
+  await context.close();
+}
+// A page loaded already short and narrow (360x352, the keyboard open
+// before, no height seen without it): not a phone held sideways (pad and
+// commands at the sides left the terminal 112 px: "Enlarge to 40x20"),
+// the bar at the foot, the game 40x20 or more.
+async function loadedShort() {
+  const { context, page } = await phone(360, 352);
+  await tapIntoGame(page);
+  const m = await layoutOf(page);
+  const s = await waitText(page, 'HP:');
+  const why = `loaded at 360x352: ${JSON.stringify({ ...m, buttons: m.buttons.length })}`;
+  if (s.includes('Enlarge')) throw new Error(`${why}: the game says Enlarge:\n${s}`);
+  if (m.cols < 40 || m.rows < 20) throw new Error(`${why}: under 40x20`);
+  if (m.w < 0.9 * 360) throw new Error(`${why}: the terminal under 90% of the width`);
+  buttonsFit(m, why);
+  const file = await shot(page, 'webcheck-360x352-loaded.png');
+  console.log(`ok: ${why}, ${file}`);
   await context.close();
 }
 async function keyboardSideways(width, height, short) {
@@ -439,6 +459,7 @@ async function doubleTap() {
 
 try {
   await keyboardUpright();
+  await loadedShort();
   await keyboardSideways(844, 390, 176);
   await keyboardSideways(640, 360, 162);
   await heartbeat();
