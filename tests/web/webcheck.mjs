@@ -296,7 +296,7 @@ async function heartbeat() {
   console.log(`ok: over a live connection ${await pings()} pings answered, the bar quiet`);
   proxy.stall();
   await until('"No answer from the server" on the bar', () => page.evaluate(() =>
-    window.barSaid.some((x) => x.includes('No answer from the server: your keys wait...'))), page);
+    window.barSaid.some((x) => x.includes('No answer from the server: reconnecting if it stays silent...'))), page);
   const file = await shot(page, 'webcheck-stalled.png');
   await until('the reconnect', () => page.evaluate(() =>
     window.barSaid.some((x) => x.includes('Connection lost: reconnecting'))), page);
