@@ -3,6 +3,8 @@
  * both ways, "size W H" at the start and at each resize. */
 #include "site_term.h"
 
+#include <string.h>
+
 #include "web_assets.h"
 
 static const char script[] =
@@ -76,15 +78,15 @@ static const char script[] =
     "})();\n</script>\n";
 
 /* The play page's view bar (web/index.html), shown by the script on a
- * touch device only. */
-static const char view_keys[] =
-    "<div id=\"termkeys\" class=\"termkeys\" hidden>"
+ * touch device only: a replay's keys, then leave (all a watch takes: the
+ * server ignores a watcher's other keys). */
+static const char replay_keys[] =
     "<button data-key=\" \" aria-label=\"pause\">||<small>pause</small></button>"
     "<button data-key=\"-\" aria-label=\"slower\">-<small>slower</small></button>"
     "<button data-key=\"+\" aria-label=\"faster\">+<small>faster</small></button>"
-    "<button data-key=\".\" aria-label=\"one turn\">.<small>turn</small></button>"
-    "<button data-key=\"esc\" aria-label=\"leave\">Esc<small>leave</small></button>"
-    "</div>\n";
+    "<button data-key=\".\" aria-label=\"one turn\">.<small>turn</small></button>";
+static const char leave_key[] =
+    "<button data-key=\"esc\" aria-label=\"leave\">Esc<small>leave</small></button>";
 
 void site_term(page_t *p, const char *ws_what, uint64_t id)
 {
@@ -98,7 +100,11 @@ void site_term(page_t *p, const char *ws_what, uint64_t id)
     html_printf(p, "<div id=\"term\" class=\"term\" data-ws=\"%s=%llu\">"
                 "</div>\n<p id=\"termstatus\">Connecting...</p>\n", ws_what,
                 (unsigned long long)id);
-    html_raw(p, view_keys);
+    html_raw(p, "<div id=\"termkeys\" class=\"termkeys\" hidden>");
+    if (strcmp(ws_what, "replay") == 0)
+        html_raw(p, replay_keys);
+    html_raw(p, leave_key);
+    html_raw(p, "</div>\n");
     /* (the terminal's files at their hashed, cached addresses) */
     html_printf(p, "<script src=\"%s\"></script><script src=\"%s\">"
                 "</script><script src=\"%s\"></script>\n", web_xterm_js_url,

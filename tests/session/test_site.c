@@ -362,6 +362,9 @@ START_TEST(front_page_lists_a_live_game_and_its_watch_page_watches_it)
     has(&r, "<p id=\"where\">Depth 1, turn 1, <span id=\"watching\" "
             "data-others=\"0\">0 watching</span>.</p>");
     has(&r, "<div id=\"term\" class=\"term\" data-ws=\"watch=1\"></div>");
+    /* a touch device's bar: leave, all a watch takes */
+    has(&r, "<div id=\"termkeys\" class=\"termkeys\" hidden><button "
+            "data-key=\"esc\" aria-label=\"leave\">");
     /* the terminal's files at their hashed, cached addresses */
     char script[96];
     snprintf(script, sizeof script, "<script src=\"%s\"></script>",
@@ -503,6 +506,11 @@ START_TEST(hall_of_fame_links_a_game_page_whose_replay_plays)
     free(dump);
     has_not(&r, "id=\"nodump\"");
     has(&r, "<div id=\"term\" class=\"term\" data-ws=\"replay=1\"></div>");
+    /* a touch device's bar: a replay's keys, then leave */
+    has(&r, "<div id=\"termkeys\" class=\"termkeys\" hidden><button "
+            "data-key=\" \" aria-label=\"pause\">");
+    has(&r, "aria-label=\"one turn\">.<small>turn</small></button><button "
+            "data-key=\"esc\" aria-label=\"leave\">");
     free(r.all);
     /* made in the thread pool, not on the loop */
     ck_assert(srv_log_has(s, "site: game 1's dump made off the loop, "));

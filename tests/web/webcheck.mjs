@@ -429,7 +429,7 @@ async function watchBar(href) {
     .map((b) => ({ key: b.dataset.key, label: b.getAttribute('aria-label'),
                    h: b.getBoundingClientRect().height })));
   const labels = bar.map((b) => b.label).join(',');
-  if (labels !== 'pause,slower,faster,one turn,leave')
+  if (labels !== 'leave') // a watch takes no other key
     throw new Error(`the watch page's bar on a phone: ${JSON.stringify(bar)}`);
   const low = bar.find((b) => b.h < 40);
   if (low) throw new Error(`the watch page's button ${low.label} is ${low.h} px tall`);
