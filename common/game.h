@@ -62,7 +62,10 @@
  *    second piece of a kind carried; walks, runs and counts say why they
  *    stopped; a count stops on a blow; the dragon's breath told as
  *    breath; an unknown aimed scroll learnt only once cast. */
-#define GAME_VERSION 9
+/* 10: the changes held for it (docs/game.md, "Game version 10"): what
+ *    is told of monsters out of view (a confusion's end, a confused
+ *    monster's blow on another). */
+#define GAME_VERSION 10
 
 /* A new game from a seed. opt may be NULL (defaults). NULL on OOM. */
 game_t *game_new(uint64_t seed, const game_options_t *opt);

@@ -94,8 +94,9 @@ static void log_blow(game_t *g, const combat_result_t *res, int neutral)
 }
 
 /* A monster at 0 hp dies: a corpse and its gold on the floor; XP and a
- * kill only when the player killed it. */
-static void monster_dies(game_t *g, monster_t *m, int by_player)
+ * kill only when the player killed it. A death by another monster's blow
+ * is told only if `told` (the player saw the blow: game version 10). */
+static void monster_dies(game_t *g, monster_t *m, int by_player, int told)
 {
     const creature_stats_t *k = monster_stats(m->kind);
     int gold = rng_range(&g->rng, k->gold_min, k->gold_max) + m->loot;
@@ -107,6 +108,8 @@ static void monster_dies(game_t *g, monster_t *m, int by_player)
     if (gold > 0)
         item_put(g, ITEM_GOLD, 0, m->x, m->y, gold);
     if (!by_player) {
+        if (!told)
+            return;
         if (gold > 0)
             game_log(g, MSG_KILL, "The %s dies, dropping %d gold.", k->name,
                      gold);
@@ -124,7 +127,7 @@ static void monster_dies(game_t *g, monster_t *m, int by_player)
     game_gain_xp(g, k->xp);
 }
 
-void game_hurt_monster(game_t *g, int i, int dmg, int by_player)
+static void hurt_monster(game_t *g, int i, int dmg, int by_player, int told)
 {
     monster_t *m = &g->monsters[i];
     if (!m->alive)
@@ -133,7 +136,12 @@ void game_hurt_monster(game_t *g, int i, int dmg, int by_player)
     if (dmg > 0)
         m->asleep = 0; /* a sleeper wakes when hurt */
     if (m->hp <= 0)
-        monster_dies(g, m, by_player);
+        monster_dies(g, m, by_player, told);
+}
+
+void game_hurt_monster(game_t *g, int i, int dmg, int by_player)
+{
+    hurt_monster(g, i, dmg, by_player, 1);
 }
 
 void game_hurt_player(game_t *g, int dmg, int killer)
@@ -267,16 +275,22 @@ static void monster_summons(game_t *g, monster_t *m,
     }
 }
 
-/* A confused monster bumps into another: a blow between monsters. */
+/* A confused monster bumps into another: a blow between monsters, told
+ * (and the death it deals) only when the player sees one of the two
+ * (game version 10: "The skeleton hits the skeleton" came from out of
+ * view, as "wakes up" never did). */
 static void monster_attacks_monster(game_t *g, const monster_t *m, int j)
 {
     fighter_t a, d;
     combat_result_t res;
+    const monster_t *v = &g->monsters[j];
+    int seen = game_lit(g, m->x, m->y) || game_lit(g, v->x, v->y);
     monster_fighter(m, &a);
-    monster_fighter(&g->monsters[j], &d);
+    monster_fighter(v, &d);
     combat_resolve(g->opt.ruleset, &a, &d, game_roll, &g->rng, &res);
-    log_blow(g, &res, 1);
-    game_hurt_monster(g, j, res.damage, 0);
+    if (seen)
+        log_blow(g, &res, 1);
+    hurt_monster(g, j, res.damage, 0, seen);
 }
 
 /* A confused monster: a random step (dx and dy each -1..1, one
@@ -416,7 +430,9 @@ static void player_effects_tick(game_t *g)
  *   monster comes back as hurt as it left (and turns back on its own after
  *   MONSTER_FLEE_TURNS: monster_act);
  * - its timed effects tick: a sleeper has slept one more turn, a confused
- *   monster has had one more confused turn; at 0 it is itself again.
+ *   monster has had one more confused turn; at 0 it is itself again,
+ *   told only in view (the confusion's end out of view too since game
+ *   version 10).
  * One pass over the slots (it was three: the regenerations could not change
  * another monster's effects, nor these the player's, so the order of the
  * log lines is the same). */
@@ -435,7 +451,7 @@ static void monsters_tick(game_t *g)
             m->hp++;
         if (m->asleep && --m->asleep == 0 && game_lit(g, m->x, m->y))
             game_log(g, MSG_INFO, "The %s wakes up.", k->name);
-        if (m->confused && --m->confused == 0)
+        if (m->confused && --m->confused == 0 && game_lit(g, m->x, m->y))
             game_log(g, MSG_INFO, "The %s is no longer confused.", k->name);
     }
 }

@@ -1,0 +1,100 @@
+/* test_telling10.c - game version 10: the changes held for it (docs/game.md,
+ * "Game version 10"), each a line the log told wrongly or a rule: what is
+ * told of monsters out of view, merged lines, the order of a turn's lines,
+ * the prompts, the win's last line, autopickup's one line, the history's
+ * length, a fleeing archer. Scripted games in the arena room, exact lines. */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "arena.h"
+#include "check_main.h"
+#include "fov.h"
+#include "game.h"
+#include "keys.h"
+#include "view.h"
+
+/* A monster of kind at (x, y), asleep for `asleep` turns. */
+static int put(game_t *g, int kind, int x, int y, int asleep)
+{
+    int i = game_place_monster(g, kind, x, y);
+    ck_assert_int_ge(i, 0);
+    g->monsters[i].asleep = (uint8_t)asleep;
+    return i;
+}
+
+/* --- monsters out of view ---------------------------------------------------- */
+
+/* The arena's player at (10, 8) sees FOV_RADIUS (8) tiles: x = 30 is far
+ * out of view. */
+START_TEST(a_confusion_ending_out_of_view_is_not_told)
+{
+    game_t *g = arena_room(1, NULL);
+    int far = put(g, MON_ORC, 30, 8, 100);
+    int near = put(g, MON_ORC, 14, 8, 100);
+    ck_assert(!game_lit(g, 30, 8));
+    ck_assert(game_lit(g, 14, 8));
+    g->monsters[far].confused = 1;
+    g->monsters[near].confused = 2;
+    game_key(g, '.');
+    ck_assert_int_eq(g->monsters[far].confused, 0);
+    ck_assert_int_eq(arena_log_count(g, "no longer confused"), 0);
+    game_key(g, '.');
+    ck_assert_int_eq(g->monsters[near].confused, 0);
+    ck_assert_str_eq(game_msg(g, 0)->text, "The orc is no longer confused.");
+    ck_assert_int_eq(arena_log_count(g, "no longer confused"), 1);
+    game_free(g);
+}
+END_TEST
+
+/* A confused orc ringed by sleeping rats: every stumble but "stay" is a
+ * blow on a rat. Out of view none is told, nor a rat's death; in view
+ * each is. */
+static int ring_blows(int x, int told)
+{
+    int blows = 0;
+    for (uint64_t seed = 1; seed <= 10; seed++) {
+        game_t *g = arena_room(1, NULL);
+        g->player.hp = g->player.max_hp = 500;
+        int orc = put(g, MON_ORC, x, 8, 0);
+        g->monsters[orc].confused = 20;
+        int rats[8], n = 0, rats_hp = 0;
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++)
+                if (dx || dy)
+                    rats[n++] = put(g, MON_RAT, x + dx, 8 + dy, 200);
+        rng_seed(&g->rng, seed);
+        for (int t = 0; t < 5; t++)
+            game_key(g, '.');
+        for (int i = 0; i < n; i++)
+            rats_hp += g->monsters[rats[i]].alive ? g->monsters[rats[i]].hp : 0;
+        int lines = arena_log_count(g, "the rat") +
+                    arena_log_count(g, "The rat dies");
+        if (told)
+            ck_assert_int_ge(lines, 1);
+        else
+            ck_assert_int_eq(lines, 0);
+        blows += rats_hp < 8 * monster_stats(MON_RAT)->hp;
+        game_free(g);
+    }
+    return blows;
+}
+
+START_TEST(a_confused_blow_out_of_view_is_not_told)
+{
+    ck_assert_int_gt(ring_blows(30, 0), 0); /* blows were dealt, unseen */
+    ck_assert_int_gt(ring_blows(15, 1), 0);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("telling10");
+    TCase *tc = tcase_create("version 10");
+    tcase_add_test(tc, a_confusion_ending_out_of_view_is_not_told);
+    tcase_add_test(tc, a_confused_blow_out_of_view_is_not_told);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
