@@ -64,7 +64,8 @@
  *    breath; an unknown aimed scroll learnt only once cast. */
 /* 10: the changes held for it (docs/game.md, "Game version 10"): what
  *    is told of monsters out of view (a confusion's end, a confused
- *    monster's blow on another). */
+ *    monster's blow on another); lines merged only about the same
+ *    monster. */
 #define GAME_VERSION 10
 
 /* A new game from a seed. opt may be NULL (defaults). NULL on OOM. */

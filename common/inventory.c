@@ -202,10 +202,12 @@ static void cast_fireball(game_t *g, const item_stats_t *k, int x, int y)
         const monster_t *m = &g->monsters[i];
         if (!m->alive || !item_in_reach(x, y, m->x, m->y, k->radius))
             continue;
+        game_log_about(g, m); /* two goblins burned: two lines */
         game_log(g, MSG_GOOD, "The %s gets burned for %d damage.",
                  monster_stats(m->kind)->name, k->power);
         game_hurt_monster(g, i, k->power, 1);
     }
+    game_log_about(g, NULL);
     if (item_in_reach(x, y, g->player.x, g->player.y, k->radius)) {
         game_log(g, MSG_BAD, "You get burned for %d damage.", k->power);
         game_hurt_player(g, k->power, KILLER_FIREBALL);

@@ -162,14 +162,16 @@ void game_player_throws(game_t *g, int kind, int ench, int i)
     player_fighter_with(g, &a, kind, ench);
     monster_fighter(&g->monsters[i], &d);
     combat_resolve(g->opt.ruleset, &a, &d, game_roll, &g->rng, &res);
+    game_log_about(g, &g->monsters[i]);
     log_blow(g, &res, 0);
     game_hurt_monster(g, i, res.damage, 1);
+    game_log_about(g, NULL);
 }
 
 /* One blow of the player on the monster in slot i. A clumsy weapon
  * (item.h) first rolls whether it goes wide: a miss under every ruleset,
  * before the ruleset's own rolls. */
-static void player_blow(game_t *g, int i)
+static void player_blow_about(game_t *g, int i)
 {
     fighter_t a, d;
     combat_result_t res;
@@ -187,6 +189,15 @@ static void player_blow(game_t *g, int i)
     combat_resolve(g->opt.ruleset, &a, &d, game_roll, &g->rng, &res);
     log_blow(g, &res, 0);
     game_hurt_monster(g, i, res.damage, 1);
+}
+
+/* The blow's lines are about its monster: a cleave's blows on two
+ * goblins are two lines. */
+static void player_blow(game_t *g, int i)
+{
+    game_log_about(g, &g->monsters[i]);
+    player_blow_about(g, i);
+    game_log_about(g, NULL);
 }
 
 void game_player_attacks(game_t *g, int i)
@@ -397,10 +408,12 @@ static void monsters_act(game_t *g)
     for (int j = 0; j < n && g->player.hp > 0; j++) {
         monster_t *m = &g->monsters[live[j]];
         int acts = monster_stats(m->kind)->flags & MF_FAST ? 2 : 1;
+        game_log_about(g, m); /* a goblin's lines, not two goblins' */
         for (int a = 0; a < acts && m->alive && g->player.hp > 0; a++) {
             monster_act(g, m, &t, occ);
         }
     }
+    game_log_about(g, NULL);
 }
 
 /* A monster that has begun to flee and not yet turned back. */
@@ -445,6 +458,7 @@ static void monsters_tick(game_t *g)
          i = monster_next_alive(ms, end, i + 1)) {
         monster_t *m = &g->monsters[i];
         const creature_stats_t *k = monster_stats(m->kind);
+        game_log_about(g, m);
         if (regen && m->hp < k->hp && !running(m))
             m->hp++;
         if ((k->flags & MF_REGEN) && m->hp < k->hp && !running(m))
@@ -454,6 +468,7 @@ static void monsters_tick(game_t *g)
         if (m->confused && --m->confused == 0 && game_lit(g, m->x, m->y))
             game_log(g, MSG_INFO, "The %s is no longer confused.", k->name);
     }
+    game_log_about(g, NULL);
 }
 
 static void end_turn(game_t *g, int monsters_phase)

@@ -95,8 +95,11 @@ void game_log(game_t *g, int kind, const char *fmt, ...)
      * as "The skeleton hits you for 2 damage! (x6)" while HP fell over
      * three of them. */
     uint16_t turn = (uint16_t)g->turn;
+    /* And only about the same monster (game version 10): two goblins'
+     * blows read as one goblin's "(x2)". */
     if (last && last->kind == kind && last->repeat < 255 &&
-        last->turn == turn && reads_as(last->text, text, last->repeat)) {
+        last->turn == turn && g->log_about == g->about &&
+        reads_as(last->text, text, last->repeat)) {
         int n = last->repeat > 1 ? last->repeat + 1 : 2;
         memset(last->text, 0, sizeof last->text);
         repeated(last->text, text, n);
@@ -113,6 +116,7 @@ void game_log(game_t *g, int kind, const char *fmt, ...)
         g->log_head = (g->log_head + 1) % LOG_MAX;
     }
     msg_t *m = &g->log[slot];
+    g->log_about = g->about;
     /* Clear the whole slot so that the state hash never sees stale bytes. */
     memset(m, 0, sizeof *m);
     m->seq = g->log_total++;

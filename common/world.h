@@ -164,7 +164,10 @@ typedef struct game {
     uint8_t mode;       /* enum game_mode */
     uint8_t killer;     /* KILLER_*, or the monster kind + 1 */
     uint8_t autopickup; /* 1: autoexplore picks items up (`A` toggles) */
-    uint8_t pad;        /* always 0 */
+    uint8_t about;      /* the monster (its slot + 1) the lines logged now
+                           are about, 0: none; set while a monster acts or
+                           is hit (game version 10: a line merges only with
+                           one about the same monster, log_about) */
     uint8_t pack[PACK_SIZE]; /* the item kind in each slot a-z (0 if empty) */
     uint8_t pad2[2];    /* always 0 */
     uint8_t pack_n[PACK_SIZE]; /* how many of it (0: the slot is empty) */
@@ -192,7 +195,8 @@ typedef struct game {
                            out) */
     msg_t log[LOG_MAX]; /* ring: log[(log_head + i) % LOG_MAX], i < log_count */
     int log_head, log_count;
-    uint8_t pad6[4];    /* always 0: the state ends at GAME_STATE_SIZE */
+    uint8_t log_about;  /* `about` when the newest line was logged */
+    uint8_t pad6[3];    /* always 0: the state ends at GAME_STATE_SIZE */
     /* Not state: worked out from it (game_derive), neither hashed nor
      * stored nor sent, which is why it is last. */
     game_derived_t derived;
@@ -249,9 +253,18 @@ static inline void game_monster_slot_live(game_t *g, int i)
  * core stops scrolling back when the oldest line is on that page. */
 #define GAME_HISTORY_ROWS 22
 
+/* The lines logged from now on are about monster m (NULL: about none):
+ * game_log merges a line only with one about the same monster. */
+static inline void game_log_about(game_t *g, const monster_t *m)
+{
+    g->about = m ? (uint8_t)(m - g->monsters + 1) : 0;
+}
+
 /* Adds a line to the message log (printf-style; truncated to MSG_LEN-1).
- * The same line of the same kind as the newest is merged into it: "Not
- * with a monster in view. (x5)" (it counts as new again). */
+ * The same line of the same kind as the newest, in the same turn and
+ * about the same monster (game_t.about), is merged into it: "Not with a
+ * monster in view. (x5)" (it counts as new again); a run of more than 255
+ * goes on in a new line. */
 void game_log(game_t *g, int kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -87,12 +87,60 @@ START_TEST(a_confused_blow_out_of_view_is_not_told)
 }
 END_TEST
 
+/* --- merged lines ------------------------------------------------------------ */
+
+/* Two goblins' blows that read the same are two lines (they merged into
+ * "(x2)", one goblin's two blows); a bat's two blows in a turn (it is
+ * fast) are its own and merge. The player cannot be hurt: every blow
+ * reads the same. */
+START_TEST(lines_merge_only_about_the_same_monster)
+{
+    game_t *g = arena_room(1, NULL);
+    g->player.defense = 100;
+    put(g, MON_GOBLIN, 11, 8, 0);
+    put(g, MON_GOBLIN, 9, 8, 0);
+    game_key(g, '.');
+    const char *blow = game_msg(g, 0)->text;
+    ck_assert_ptr_null(strstr(blow, "(x"));
+    ck_assert_str_eq(game_msg(g, 1)->text, blow);
+    ck_assert_ptr_nonnull(strstr(blow, "The goblin "));
+    game_free(g);
+
+    g = arena_room(1, NULL);
+    g->player.defense = 100;
+    put(g, MON_BAT, 11, 8, 0);
+    game_key(g, '.');
+    ck_assert_ptr_nonnull(strstr(game_msg(g, 0)->text, "The giant bat "));
+    ck_assert_ptr_nonnull(strstr(game_msg(g, 0)->text, "(x2)"));
+    game_free(g);
+}
+END_TEST
+
+/* A run of one line past 255 goes on in a new line: "(x255)", then the
+ * rest counted from 1. */
+START_TEST(a_run_past_255_starts_a_new_line)
+{
+    game_t *g = arena_room(1, NULL);
+    g->player.x = 1;
+    game_update_fov(g);
+    for (int i = 0; i < 300; i++)
+        game_key(g, 'h'); /* into the wall: no turn */
+    ck_assert_str_eq(game_msg(g, 0)->text, "There is a wall in the way. (x45)");
+    ck_assert_str_eq(game_msg(g, 1)->text,
+                     "There is a wall in the way. (x255)");
+    ck_assert_int_eq(g->turn, 0);
+    game_free(g);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("telling10");
     TCase *tc = tcase_create("version 10");
     tcase_add_test(tc, a_confusion_ending_out_of_view_is_not_told);
     tcase_add_test(tc, a_confused_blow_out_of_view_is_not_told);
+    tcase_add_test(tc, lines_merge_only_about_the_same_monster);
+    tcase_add_test(tc, a_run_past_255_starts_a_new_line);
     suite_add_tcase(s, tc);
     return s;
 }
