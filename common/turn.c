@@ -474,6 +474,7 @@ static void monsters_tick(game_t *g)
 static void end_turn(game_t *g, int monsters_phase)
 {
     game_update_fov(g);
+    g->phase_log = (uint16_t)g->log_total;
     /* Hasted, the player has every other monsters' phase to itself: the
      * first turn of speed (an even count left) is one of those. */
     if (monsters_phase && !(g->player.haste > 0 && g->player.haste % 2 == 0))

@@ -81,6 +81,28 @@ static const char *format_line(char buf[MSG_LEN], const char *fmt, va_list ap)
     return buf;
 }
 
+/* The next slot of the ring (the oldest line's when it is full), cleared
+ * and filled with text: the newest line. */
+static msg_t *log_append(game_t *g, int kind, const char *text)
+{
+    int slot;
+    if (g->log_count < LOG_MAX) {
+        slot = (g->log_head + g->log_count) % LOG_MAX;
+        g->log_count++;
+    } else {
+        slot = g->log_head;
+        g->log_head = (g->log_head + 1) % LOG_MAX;
+    }
+    msg_t *m = &g->log[slot];
+    /* Clear the whole slot so that the state hash never sees stale bytes. */
+    memset(m, 0, sizeof *m);
+    m->seq = g->log_total++;
+    m->turn = (uint16_t)g->turn;
+    copy_cut(m->text, text, MSG_LEN - 1);
+    m->kind = (uint8_t)kind;
+    return m;
+}
+
 void game_log(game_t *g, int kind, const char *fmt, ...)
 {
     char buf[MSG_LEN];
@@ -107,22 +129,44 @@ void game_log(game_t *g, int kind, const char *fmt, ...)
         last->seq = g->log_total++;
         return;
     }
-    int slot;
-    if (g->log_count < LOG_MAX) {
-        slot = (g->log_head + g->log_count) % LOG_MAX;
-        g->log_count++;
-    } else {
-        slot = g->log_head;
-        g->log_head = (g->log_head + 1) % LOG_MAX;
-    }
-    msg_t *m = &g->log[slot];
     g->log_about = g->about;
-    /* Clear the whole slot so that the state hash never sees stale bytes. */
-    memset(m, 0, sizeof *m);
-    m->seq = g->log_total++;
-    m->turn = turn;
-    copy_cut(m->text, text, MSG_LEN - 1);
-    m->kind = (uint8_t)kind;
+    log_append(g, kind, text);
+}
+
+/* Lines logged since the last monsters' phase began (game_t.phase_log),
+ * newest first: how many of the newest lines it logged, or what came
+ * after it in that turn. */
+static int lines_since_phase(const game_t *g)
+{
+    uint16_t since = (uint16_t)(g->log_total - g->phase_log);
+    int n = 0;
+    for (const msg_t *m; (m = game_msg(g, n)) != NULL &&
+                         (uint16_t)(m->seq - g->phase_log) < since;)
+        n++;
+    return n;
+}
+
+/* text logged as a line before the newest n (n < log_count): it takes
+ * the seq of the first of them, and each of them the next, so that the
+ * seqs still run in the log's order and name each line's text (the view
+ * cache draws a row again when its seq changed). It merges with none. */
+static void log_insert(game_t *g, int n, int kind, const char *text)
+{
+    log_append(g, kind, text);
+    if (n > g->log_count - 1)
+        n = g->log_count - 1; /* the ring was full of them */
+    if (n == 0)
+        g->log_about = g->about;
+    for (int i = 0; i < n; i++) {
+        msg_t *newer = (msg_t *)game_msg(g, i);
+        msg_t *older = (msg_t *)game_msg(g, i + 1);
+        msg_t moved = *older;
+        *older = *newer;
+        older->seq = moved.seq;
+        older->turn = moved.turn;
+        *newer = moved;
+        newer->seq = moved.seq + 1;
+    }
 }
 
 const msg_t *game_msg(const game_t *g, int i)
@@ -358,9 +402,13 @@ void game_tell_came(game_t *g, int came)
         return;
     if (came >= 0) {
         int kind = g->monsters[came].kind;
-        game_log(g, MSG_WARN, "%s %s comes into view.",
+        char line[MSG_LEN];
+        snprintf(line, sizeof line, "%s %s comes into view.",
                  monster_article(kind)[1] ? "An" : "A",
                  monster_stats(kind)->name);
+        /* Before what the monsters did in the turn (game version 10: a
+         * goblin's blow was told before it came into view). */
+        log_insert(g, lines_since_phase(g), MSG_WARN, line);
     }
 }
 

@@ -169,7 +169,9 @@ typedef struct game {
                            is hit (game version 10: a line merges only with
                            one about the same monster, log_about) */
     uint8_t pack[PACK_SIZE]; /* the item kind in each slot a-z (0 if empty) */
-    uint8_t pad2[2];    /* always 0 */
+    uint16_t phase_log; /* log_total (its low 16 bits) when the last
+                           monsters' phase began: an arrival is told
+                           before what the monsters did (game_tell_came) */
     uint8_t pack_n[PACK_SIZE]; /* how many of it (0: the slot is empty) */
     uint8_t pad3[2];    /* always 0 */
     int8_t pack_ench[PACK_SIZE];  /* equipment: each piece's enchantment */
@@ -354,7 +356,8 @@ int game_stop_here(const game_t *g);
  * view and so begun with none, the nearest (game_nearest_in_view). An
  * item underfoot is told by the step ("You see ... here."), and so are
  * the stairs hidden under the `@` ("You are on the stairs: > goes
- * down."); a blow by its own line. */
+ * down."); a blow by its own line, after the arrival: the line goes
+ * before those of the last turn's monsters' phase (game version 10). */
 void game_tell_came(game_t *g, int came);
 
 /* One step of the player by (dx, dy): a move (a turn), a bump attack (a

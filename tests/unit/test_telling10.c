@@ -133,6 +133,54 @@ START_TEST(a_run_past_255_starts_a_new_line)
 }
 END_TEST
 
+/* --- the order of a turn's lines -------------------------------------------- */
+
+/* The corridor (row 8) with a side passage down at x = 15 to an orc
+ * archer at (15, 13), seen only from (15, 8), 5 tiles off (its range is
+ * 6). It sleeps the four turns the player takes to reach (14, 8) (so that
+ * it does not wander off); then, in view as the player steps to (15, 8),
+ * it shoots at once in some games (half its turns: the rules' seed). */
+static game_t *archer_round_the_corner(uint64_t seed)
+{
+    game_t *g = arena_room(1, NULL);
+    arena_corridor(g);
+    for (int y = 9; y <= 13; y++)
+        g->map.tile[y][15] = TILE_FLOOR;
+    g->player.hp = g->player.max_hp = 500;
+    put(g, MON_ARCHER, 15, 13, 4);
+    game_update_fov(g);
+    ck_assert(!game_monster_in_view(g));
+    rng_seed(&g->rng, seed);
+    return g;
+}
+
+/* The arrival is told first, then the shot and its blow (they came
+ * first, the arrival at the turn's end). A count or a rest stopped by a
+ * blow tells the blow alone, as before. */
+START_TEST(an_arrival_is_told_before_its_blow)
+{
+    int shot = 0;
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        game_t *g = archer_round_the_corner(seed);
+        ck_assert_int_eq(game_key(g, 'L'), 1); /* a run */
+        ck_assert_int_eq(g->player.x, 15);
+        ck_assert_int_eq(g->turn, 5);
+        if (strcmp(game_msg(g, 0)->text, "An orc archer comes into view.")) {
+            shot++;
+            ck_assert_str_eq(game_msg(g, 2)->text,
+                             "An orc archer comes into view.");
+            ck_assert_str_eq(game_msg(g, 1)->text,
+                             "The orc archer shoots at you!");
+            ck_assert_ptr_nonnull(
+                strstr(game_msg(g, 0)->text, "The orc archer "));
+        }
+        game_free(g);
+    }
+    ck_assert_int_gt(shot, 0);
+    ck_assert_int_lt(shot, 12);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("telling10");
@@ -141,6 +189,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_confused_blow_out_of_view_is_not_told);
     tcase_add_test(tc, lines_merge_only_about_the_same_monster);
     tcase_add_test(tc, a_run_past_255_starts_a_new_line);
+    tcase_add_test(tc, an_arrival_is_told_before_its_blow);
     suite_add_tcase(s, tc);
     return s;
 }
