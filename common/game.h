@@ -65,7 +65,8 @@
 /* 10: the changes held for it (docs/game.md, "Game version 10"): what
  *    is told of monsters out of view (a confusion's end, a confused
  *    monster's blow on another); lines merged only about the same
- *    monster; an arrival told before what the monsters did in its turn. */
+ *    monster; an arrival told before what the monsters did in its turn;
+ *    the throw prompt names the enchantment known, a wand is zapped. */
 #define GAME_VERSION 10
 
 /* A new game from a seed. opt may be NULL (defaults). NULL on OOM. */

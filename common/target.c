@@ -20,10 +20,10 @@ void target_begin(game_t *g, int slot)
     t->range = item_known(g, kind) ? item_stats(kind)->range : 0;
     target_cursor_home(g);
     g->mode = MODE_TARGET;
-    if (item_known(g, kind))
+    if (item_known(g, kind)) /* a wand is zapped (game version 10) */
         game_log(g, MSG_SYSTEM,
-                 "Aim the %s: move the cursor; Enter or . casts, Esc cancels.",
-                 item_stats(kind)->name);
+                 "Aim the %s: move the cursor; Enter or . %s, Esc cancels.",
+                 item_stats(kind)->name, item_is_wand(kind) ? "zaps" : "casts");
     else /* by its label alone: "scroll labelled JUYED AWK YACC" and the
             whole prompt is longer than a line of the log holds */
         game_log(g, MSG_SYSTEM,
@@ -32,10 +32,21 @@ void target_begin(game_t *g, int slot)
                  item_scroll_label(g, kind));
 }
 
+/* The piece in slot as the player knows it: "-1 dagger" once its
+ * enchantment is known, as "You throw the -1 dagger." names it (game
+ * version 10: the prompt and Esc said "dagger"). */
+static const char *piece_name(const game_t *g, int slot, char *name,
+                              size_t n)
+{
+    return item_piece_name(g, g->pack[slot], 1, g->pack_ench[slot],
+                           g->pack_flags[slot], name, n);
+}
+
 void target_begin_throw(game_t *g, int slot)
 {
     const item_stats_t *k = item_stats(g->pack[slot]);
     target_t *t = &g->target;
+    char name[MSG_LEN];
     t->purpose = TARGET_THROW;
     t->slot = slot;
     t->range = k->range;
@@ -43,7 +54,7 @@ void target_begin_throw(game_t *g, int slot)
     g->mode = MODE_TARGET;
     game_log(g, MSG_SYSTEM,
              "Throw the %s: move the cursor; Enter or . throws, Esc cancels.",
-             k->name);
+             piece_name(g, slot, name, sizeof name));
 }
 
 int target_allowed(const game_t *g, int x, int y)
@@ -96,7 +107,7 @@ static void cancel(game_t *g)
     char name[MSG_LEN];
     if (t->purpose == TARGET_THROW)
         game_log(g, MSG_INFO, "You keep the %s.",
-                 item_stats(g->pack[t->slot])->name);
+                 piece_name(g, t->slot, name, sizeof name));
     else
         game_log(g, MSG_INFO, "You put the %s away.",
                  item_name(g, g->pack[t->slot], 1, name, sizeof name));

@@ -70,7 +70,8 @@ START_TEST(a_cancelled_throw_keeps_the_weapon)
     game_key(g, 'a' + slot);
     ck_assert_int_eq(g->mode, MODE_TARGET);
     ck_assert_int_eq(game_key(g, KEY_ESC), 0);
-    ck_assert_str_eq(game_msg(g, 0)->text, "You keep the dagger.");
+    /* wielded, its enchantment is known, and named (game version 10) */
+    ck_assert_str_eq(game_msg(g, 0)->text, "You keep the +0 dagger.");
     ck_assert_int_eq(g->player.weapon, slot);
     game_free(g);
 }

@@ -181,6 +181,49 @@ START_TEST(an_arrival_is_told_before_its_blow)
 }
 END_TEST
 
+/* --- prompts ------------------------------------------------------------------ */
+
+/* A dagger known to be -1 is named so when aimed and when kept, as when
+ * thrown; one not known is "dagger". */
+START_TEST(the_throw_prompt_names_the_known_enchantment)
+{
+    game_t *g = arena_explored();
+    int slot = item_pack_add(g, IK_DAGGER);
+    g->pack_ench[slot] = -1;
+    g->pack_flags[slot] = ITEM_F_KNOWN;
+    game_key(g, 't');
+    game_key(g, 'a' + slot);
+    ck_assert_int_eq(g->mode, MODE_TARGET);
+    ck_assert_str_eq(game_msg(g, 0)->text,
+                     "Throw the -1 dagger: move the cursor; Enter or . "
+                     "throws, Esc cancels.");
+    game_key(g, KEY_ESC);
+    ck_assert_str_eq(game_msg(g, 0)->text, "You keep the -1 dagger.");
+    g->pack_flags[slot] = 0; /* not known: its enchantment unsaid */
+    game_key(g, 't');
+    game_key(g, 'a' + slot);
+    ck_assert_str_eq(game_msg(g, 0)->text,
+                     "Throw the dagger: move the cursor; Enter or . throws, "
+                     "Esc cancels.");
+    game_free(g);
+}
+END_TEST
+
+START_TEST(a_wand_is_zapped)
+{
+    game_t *g = arena_explored();
+    put(g, MON_ORC, 14, 8, 0);
+    int slot = item_pack_add(g, IK_WAND_SLEEP);
+    game_key(g, 'i');
+    game_key(g, 'a' + slot);
+    ck_assert_int_eq(g->mode, MODE_TARGET);
+    ck_assert_str_eq(game_msg(g, 0)->text,
+                     "Aim the wand of sleep: move the cursor; Enter or . zaps, "
+                     "Esc cancels.");
+    game_free(g);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("telling10");
@@ -190,6 +233,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, lines_merge_only_about_the_same_monster);
     tcase_add_test(tc, a_run_past_255_starts_a_new_line);
     tcase_add_test(tc, an_arrival_is_told_before_its_blow);
+    tcase_add_test(tc, the_throw_prompt_names_the_known_enchantment);
+    tcase_add_test(tc, a_wand_is_zapped);
     suite_add_tcase(s, tc);
     return s;
 }
