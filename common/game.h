@@ -66,7 +66,8 @@
  *    is told of monsters out of view (a confusion's end, a confused
  *    monster's blow on another); lines merged only about the same
  *    monster; an arrival told before what the monsters did in its turn;
- *    the throw prompt names the enchantment known, a wand is zapped. */
+ *    the throw prompt names the enchantment known, a wand is zapped; the
+ *    win told once. */
 #define GAME_VERSION 10
 
 /* A new game from a seed. opt may be NULL (defaults). NULL on OOM. */
