@@ -199,13 +199,19 @@ static int open_throw(game_t *g)
 }
 
 /* `o`: autoexplore, then, with autopickup on, pick up what it stopped on
- * (a turn of its own). */
+ * (a turn of its own). The pick-up is told, not also the step's "You see
+ * a dagger here." just before it (game version 10: each item was told
+ * twice). */
 static int explore(game_t *g)
 {
     int took = travel_explore(g);
     if (g->mode == MODE_PLAY && travel_autopickup_here(g) &&
-        !game_monster_in_view(g))
+        !game_monster_in_view(g)) {
+        if (game_msg_is_new(g, 0) &&
+            strncmp(game_msg(g, 0)->text, "You see ", 8) == 0)
+            game_log_unsay(g);
         took |= item_pick_up(g);
+    }
     return took;
 }
 

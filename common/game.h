@@ -67,7 +67,7 @@
  *    monster's blow on another); lines merged only about the same
  *    monster; an arrival told before what the monsters did in its turn;
  *    the throw prompt names the enchantment known, a wand is zapped; the
- *    win told once. */
+ *    win told once; autopickup's item told once. */
 #define GAME_VERSION 10
 
 /* A new game from a seed. opt may be NULL (defaults). NULL on OOM. */

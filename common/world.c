@@ -169,6 +169,16 @@ static void log_insert(game_t *g, int n, int kind, const char *text)
     }
 }
 
+void game_log_unsay(game_t *g)
+{
+    if (g->log_count == 0)
+        return;
+    memset((msg_t *)game_msg(g, 0), 0, sizeof(msg_t));
+    g->log_count--;
+    g->log_about = 0; /* the line before's is not kept: it merges with
+                         no monster's line, only with none's */
+}
+
 const msg_t *game_msg(const game_t *g, int i)
 {
     if (i < 0 || i >= g->log_count)

@@ -270,6 +270,10 @@ static inline void game_log_about(game_t *g, const monster_t *m)
 void game_log(game_t *g, int kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Takes the newest line back (none: nothing): one the next would say
+ * again ("You see a dagger here." before "You pick up a dagger (b)."). */
+void game_log_unsay(game_t *g);
+
 /* The i-th newest message (0 = newest), or NULL past the history. */
 const msg_t *game_msg(const game_t *g, int i);
 

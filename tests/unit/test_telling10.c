@@ -224,6 +224,36 @@ START_TEST(a_wand_is_zapped)
 }
 END_TEST
 
+/* --- autopickup -------------------------------------------------------------- */
+
+/* Explore walks onto a potion and autopickup takes it: told once, as
+ * taken (it was "You see a health potion here." then "You pick up
+ * ..."); with autopickup off, the step tells what lies there. */
+START_TEST(autopickup_tells_an_item_once)
+{
+    game_t *g = arena_explored();
+    game_key(g, 'A');
+    item_put(g, ITEM_THING, IK_HEALTH_POTION, 13, 8, 0);
+    game_update_fov(g);
+    ck_assert_int_eq(game_key(g, 'o'), 1);
+    ck_assert_int_eq(g->player.x, 13);
+    ck_assert_int_eq(g->pack_count, 1);
+    ck_assert_str_eq(game_msg(g, 0)->text,
+                     "You pick up a health potion (a).");
+    ck_assert_int_eq(arena_log_count(g, "health potion"), 1);
+    ck_assert_int_eq(arena_log_count(g, "You see"), 0);
+    game_free(g);
+
+    g = arena_explored();
+    item_put(g, ITEM_THING, IK_HEALTH_POTION, 13, 8, 0);
+    game_update_fov(g);
+    ck_assert_int_eq(game_key(g, 'o'), 1);
+    ck_assert_int_eq(g->pack_count, 0);
+    ck_assert_str_eq(game_msg(g, 0)->text, "You see a health potion here.");
+    game_free(g);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("telling10");
@@ -235,6 +265,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, an_arrival_is_told_before_its_blow);
     tcase_add_test(tc, the_throw_prompt_names_the_known_enchantment);
     tcase_add_test(tc, a_wand_is_zapped);
+    tcase_add_test(tc, autopickup_tells_an_item_once);
     suite_add_tcase(s, tc);
     return s;
 }
