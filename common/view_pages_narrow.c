@@ -107,7 +107,7 @@ static void hist_wrap(const game_t *g, int w, hist_rows_t *r)
  * and a step moves a row or none. */
 void view_history_narrow(const game_t *g, screen_t *s)
 {
-    hist_rows_t r; /* 6 KB */
+    hist_rows_t r; /* 18 KB */
     int rows = s->h - 2, count = g->log_count;
     hist_wrap(g, s->w, &r);
     int top_max = r.n - rows > 0 ? r.n - rows : 0;

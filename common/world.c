@@ -81,27 +81,82 @@ static const char *format_line(char buf[MSG_LEN], const char *fmt, va_list ap)
     return buf;
 }
 
-/* The next slot of the ring (the oldest line's when it is full), cleared
- * and filled with text: the newest line. */
-static msg_t *log_append(game_t *g, int kind, const char *text)
+/* --- the log's records: a ring of bytes --------------------------------- */
+
+/* Each line is a record of its own length (msg_t and its text, padded to
+ * 4 bytes), laid one after another in game_t.log in the order logged, and
+ * log_at holds where each begins (game version 10: 88 bytes a line
+ * before, for lines of about 35 characters). */
+
+/* The bytes of the record of a text of len characters. */
+static int record_size(size_t len)
 {
-    int slot;
-    if (g->log_count < LOG_MAX) {
-        slot = (g->log_head + g->log_count) % LOG_MAX;
-        g->log_count++;
-    } else {
-        slot = g->log_head;
-        g->log_head = (g->log_head + 1) % LOG_MAX;
-    }
-    msg_t *m = &g->log[slot];
-    /* Clear the whole slot so that the state hash never sees stale bytes. */
-    memset(m, 0, sizeof *m);
-    m->seq = g->log_total++;
-    m->turn = (uint16_t)g->turn;
-    copy_cut(m->text, text, MSG_LEN - 1);
-    m->kind = (uint8_t)kind;
-    return m;
+    return (int)((offsetof(msg_t, text) + len + 1 + 3) & ~(size_t)3);
 }
+
+static msg_t *record_at(const game_t *g, int off)
+{
+    return (msg_t *)(uintptr_t)(g->log + off);
+}
+
+static void drop_oldest(game_t *g)
+{
+    g->log_head = (g->log_head + 1) % LOG_MAX;
+    g->log_count--;
+}
+
+/* Where a record of size bytes goes: at log_end, or at 0 when it does not
+ * fit before the end; the oldest lines are dropped while they are in its
+ * way. The bytes in use run from the oldest record to log_end, wrapped
+ * past the end at most once. */
+static int place(game_t *g, int size)
+{
+    if (g->log_count == LOG_MAX)
+        drop_oldest(g);
+    for (;;) {
+        if (g->log_count == 0)
+            return 0;
+        int oldest = g->log_at[g->log_head], end = g->log_end;
+        if (end > oldest) { /* in use: [oldest, end) */
+            if (end + size <= LOG_BYTES)
+                return end;
+            if (size <= oldest)
+                return 0;
+        } else if (end + size <= oldest) { /* in use: [oldest, top), [0, end) */
+            return end;
+        }
+        drop_oldest(g);
+    }
+}
+
+/* text (cut to MSG_LEN - 1) as the newest line, with its seq, turn and
+ * repeat; the record's padding cleared, so that the state's bytes are the
+ * same however it was written. */
+static void append(game_t *g, int kind, const char *text, uint32_t seq,
+                   uint16_t turn, int repeat)
+{
+    size_t len = strnlen(text, MSG_LEN - 1);
+    int size = record_size(len), off = place(g, size);
+    memset(g->log + off, 0, (size_t)size);
+    msg_t *m = record_at(g, off);
+    m->seq = seq;
+    m->turn = turn;
+    m->kind = (uint8_t)kind;
+    m->repeat = (uint8_t)repeat;
+    memcpy(m->text, text, len);
+    g->log_at[(g->log_head + g->log_count) % LOG_MAX] = (uint16_t)off;
+    g->log_count++;
+    g->log_end = (uint16_t)(off + size);
+}
+
+/* The newest line taken off: its bytes are where the next goes. */
+static void pop_newest(game_t *g)
+{
+    g->log_end = g->log_at[(g->log_head + g->log_count - 1) % LOG_MAX];
+    g->log_count--;
+}
+
+/* --- the log ---------------------------------------------------------------- */
 
 void game_log(game_t *g, int kind, const char *fmt, ...)
 {
@@ -110,9 +165,9 @@ void game_log(game_t *g, int kind, const char *fmt, ...)
     va_start(ap, fmt);
     const char *text = format_line(buf, fmt, ap);
     va_end(ap);
-    if (text >= (const char *)g->log && text < (const char *)(g->log + LOG_MAX))
+    if (text >= (const char *)g->log && text < (const char *)(g->log + LOG_BYTES))
         text = strcpy(buf, text); /* a line of the log, about to change */
-    msg_t *last = g->log_count > 0 ? (msg_t *)game_msg(g, 0) : NULL;
+    const msg_t *last = game_msg(g, 0);
     /* Only within a turn (game version 9): a blow merged over turns read
      * as "The skeleton hits you for 2 damage! (x6)" while HP fell over
      * three of them. */
@@ -123,14 +178,14 @@ void game_log(game_t *g, int kind, const char *fmt, ...)
         last->turn == turn && g->log_about == g->about &&
         reads_as(last->text, text, last->repeat)) {
         int n = last->repeat > 1 ? last->repeat + 1 : 2;
-        memset(last->text, 0, sizeof last->text);
-        repeated(last->text, text, n);
-        last->repeat = (uint8_t)n;
-        last->seq = g->log_total++;
+        char merged[MSG_LEN];
+        repeated(merged, text, n);
+        pop_newest(g); /* a longer record, in its place */
+        append(g, kind, merged, g->log_total++, turn, n);
         return;
     }
     g->log_about = g->about;
-    log_append(g, kind, text);
+    append(g, kind, text, g->log_total++, turn, 0);
 }
 
 /* Lines logged since the last monsters' phase began (game_t.phase_log),
@@ -146,35 +201,51 @@ static int lines_since_phase(const game_t *g)
     return n;
 }
 
-/* text logged as a line before the newest n (n < log_count): it takes
- * the seq of the first of them, and each of them the next, so that the
- * seqs still run in the log's order and name each line's text (the view
- * cache draws a row again when its seq changed). It merges with none. */
+/* Lines log_insert moves at most (a turn's lines after a monsters' phase:
+ * a fight of many is a few dozen). */
+#define INSERT_MAX 32
+
+/* text logged as a line before the newest n (at most INSERT_MAX): they
+ * are taken off and logged again after it. It takes the seq of the first
+ * of them, and each of them the next, so that the seqs still run in the
+ * log's order and name each line's text (the view cache draws a row
+ * again when its seq changed). It merges with none. */
 static void log_insert(game_t *g, int n, int kind, const char *text)
 {
-    log_append(g, kind, text);
-    if (n > g->log_count - 1)
-        n = g->log_count - 1; /* the ring was full of them */
-    if (n == 0)
-        g->log_about = g->about;
-    for (int i = 0; i < n; i++) {
-        msg_t *newer = (msg_t *)game_msg(g, i);
-        msg_t *older = (msg_t *)game_msg(g, i + 1);
-        msg_t moved = *older;
-        *older = *newer;
-        older->seq = moved.seq;
-        older->turn = moved.turn;
-        *newer = moved;
-        newer->seq = moved.seq + 1;
+    struct {
+        uint32_t seq;
+        uint16_t turn;
+        uint8_t kind, repeat;
+        char text[MSG_LEN];
+    } kept[INSERT_MAX];
+    if (n > INSERT_MAX)
+        n = INSERT_MAX;
+    for (int i = n - 1; i >= 0; i--) {
+        const msg_t *m = game_msg(g, 0);
+        kept[i].seq = m->seq;
+        kept[i].turn = m->turn;
+        kept[i].kind = m->kind;
+        kept[i].repeat = m->repeat;
+        memcpy(kept[i].text, m->text, strlen(m->text) + 1);
+        pop_newest(g);
     }
+    if (n == 0) {
+        g->log_about = g->about;
+        append(g, kind, text, g->log_total++, (uint16_t)g->turn, 0);
+        return;
+    }
+    g->log_total++;
+    append(g, kind, text, kept[0].seq, kept[0].turn, 0);
+    for (int i = 0; i < n; i++)
+        append(g, kept[i].kind, kept[i].text, kept[i].seq + 1, kept[i].turn,
+               kept[i].repeat);
 }
 
 void game_log_unsay(game_t *g)
 {
     if (g->log_count == 0)
         return;
-    memset((msg_t *)game_msg(g, 0), 0, sizeof(msg_t));
-    g->log_count--;
+    pop_newest(g);
     g->log_about = 0; /* the line before's is not kept: it merges with
                          no monster's line, only with none's */
 }
@@ -183,7 +254,8 @@ const msg_t *game_msg(const game_t *g, int i)
 {
     if (i < 0 || i >= g->log_count)
         return NULL;
-    return &g->log[(g->log_head + g->log_count - 1 - i) % LOG_MAX];
+    return record_at(g, g->log_at[(g->log_head + g->log_count - 1 - i) %
+                                  LOG_MAX]);
 }
 
 int game_msg_is_new(const game_t *g, int i)

@@ -42,7 +42,14 @@ typedef struct target {
 /* Running, travel and autoexplore take at most this many steps a key. */
 #define GAME_RUN_MAX 200
 
-#define LOG_MAX 128     /* lines of message history kept (`P` shows them) */
+/* The message history (`P` shows it): each line a record of its own
+ * length in LOG_BYTES, so that the log keeps as many lines as fit (about
+ * 250 of a game's, against 128 of 88 bytes each in the same memory
+ * before game version 10: docs/performance.md's 32 KiB a player), at most
+ * LOG_MAX. */
+#define LOG_MAX 384     /* lines of message history kept at most */
+#define LOG_BYTES 10496 /* their records' bytes (with log_at: the 11,264 of
+                           the 128 lines of 88 bytes before) */
 #define MSG_LEN 80      /* bytes of one message, NUL included */
 
 /* What a key does depends on the mode: menus and prompts are states here,
@@ -86,14 +93,16 @@ typedef struct game_options {
     int ruleset;  /* enum ruleset (combat.h); 0 = attack-defense */
 } game_options_t;
 
+/* A line of the log as it lies in game_t.log: this header, then its
+ * text (at most MSG_LEN bytes with the NUL), padded to 4 bytes. */
 typedef struct msg {
-    char text[MSG_LEN];
+    uint32_t seq;   /* lines logged before this one, over the whole game */
+    uint16_t turn;  /* the turn it was logged in (its low 16 bits): a line
+                       merges only with the same line of the same turn */
     uint8_t kind;   /* enum msg_kind */
     uint8_t repeat; /* the same line logged this many times in a row in
                        one turn (0 or 1: once); text then ends in " (xN)" */
-    uint16_t turn;  /* the turn it was logged in (its low 16 bits): a line
-                       merges only with the same line of the same turn */
-    uint32_t seq;   /* lines logged before this one, over the whole game */
+    char text[];
 } msg_t;
 
 typedef struct player {
@@ -173,7 +182,7 @@ typedef struct game {
                            monsters' phase began: an arrival is told
                            before what the monsters did (game_tell_came) */
     uint8_t pack_n[PACK_SIZE]; /* how many of it (0: the slot is empty) */
-    uint8_t pad3[2];    /* always 0 */
+    uint16_t log_end;   /* the log's next record goes here (log) */
     int8_t pack_ench[PACK_SIZE];  /* equipment: each piece's enchantment */
     uint8_t pad4[2];    /* always 0 */
     uint8_t pack_flags[PACK_SIZE]; /* equipment: ITEM_F_* of each piece */
@@ -195,7 +204,12 @@ typedef struct game {
     uint32_t log_fresh; /* log_total when the last key that did anything
                            began: the lines after it are new (they stand
                            out) */
-    msg_t log[LOG_MAX]; /* ring: log[(log_head + i) % LOG_MAX], i < log_count */
+    /* The lines' records (msg_t) in a ring of bytes, in the order logged
+     * (world.c); line i, oldest first, is at log + log_at[(log_head + i) %
+     * LOG_MAX], i < log_count; the next goes at log_end or, with no room
+     * before the end, at 0, the oldest lines dropped to make room. */
+    _Alignas(4) uint8_t log[LOG_BYTES];
+    uint16_t log_at[LOG_MAX];
     int log_head, log_count;
     uint8_t log_about;  /* `about` when the newest line was logged */
     uint8_t pad6[3];    /* always 0: the state ends at GAME_STATE_SIZE */

@@ -254,6 +254,84 @@ START_TEST(autopickup_tells_an_item_once)
 }
 END_TEST
 
+/* --- the history ------------------------------------------------------------- */
+
+/* 200 lines of a fight's length (about 35 characters, as a game's are on
+ * average) are all kept: 128 were before. */
+START_TEST(the_history_keeps_more_than_128_lines)
+{
+    game_t *g = arena_room(1, NULL);
+    for (int i = 0; i < 200; i++)
+        game_log(g, MSG_BAD, "The goblin hits you for %d damage! %03d", i % 7,
+                 i);
+    ck_assert_int_ge(g->log_count, 200);
+    char want[MSG_LEN];
+    for (int i = 0; i < 200; i++) {
+        snprintf(want, sizeof want, "The goblin hits you for %d damage! %03d",
+                 (199 - i) % 7, 199 - i);
+        ck_assert_str_eq(game_msg(g, i)->text, want);
+    }
+    game_free(g);
+}
+END_TEST
+
+/* xorshift: this file's own numbers, not the core's. */
+static uint64_t next_number(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* Lines of every length from 1 to 79, logged one after another (none
+ * merges: each ends in its number), some taken back: the log keeps the
+ * newest of them in order, text and kind, and drops an old one only for
+ * room (the bytes kept and the next older line's would not fit, give or
+ * take the bytes unused at the ring's end and before its oldest line,
+ * each less than a record of 88). */
+START_TEST(the_history_keeps_the_newest_lines_that_fit)
+{
+    enum { LINES = 3000 };
+    static char sent[LINES][MSG_LEN];
+    static int kinds[LINES];
+    game_t *g = arena_room(1, NULL);
+    uint64_t s = 88172645463325252ull;
+    int n = 0, base = g->log_count;
+    for (int i = 0; i < LINES; i++) {
+        int len = 1 + (int)(next_number(&s) % 79);
+        char text[MSG_LEN];
+        int k = snprintf(text, sizeof text, "%d ", i);
+        for (; k < len; k++)
+            text[k] = (char)('a' + k % 26);
+        text[len > k ? len : k] = '\0';
+        kinds[n] = (int)(next_number(&s) % 7);
+        game_log(g, kinds[n], "%s", text);
+        snprintf(sent[n++], MSG_LEN, "%s", text);
+        if (next_number(&s) % 10 == 0 && n > 1) { /* taken back */
+            game_log_unsay(g);
+            n--;
+        }
+        int kept = g->log_count, bytes = 0;
+        if (kept > n) { /* the arena's own lines still there */
+            ck_assert_int_eq(kept, n + base);
+            continue;
+        }
+        for (int j = 0; j < kept; j++) {
+            const msg_t *m = game_msg(g, j);
+            ck_assert_str_eq(m->text, sent[n - 1 - j]);
+            ck_assert_int_eq(m->kind, kinds[n - 1 - j]);
+            bytes += (int)((8 + strlen(m->text) + 1 + 3) / 4 * 4);
+        }
+        if (kept < n && kept < LOG_MAX) {
+            int older = (int)((8 + strlen(sent[n - 1 - kept]) + 1 + 3) / 4 * 4);
+            ck_assert_int_gt(bytes + older, LOG_BYTES - 2 * 88);
+        }
+    }
+    game_free(g);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("telling10");
@@ -266,6 +344,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, the_throw_prompt_names_the_known_enchantment);
     tcase_add_test(tc, a_wand_is_zapped);
     tcase_add_test(tc, autopickup_tells_an_item_once);
+    tcase_add_test(tc, the_history_keeps_more_than_128_lines);
+    tcase_add_test(tc, the_history_keeps_the_newest_lines_that_fit);
     suite_add_tcase(s, tc);
     return s;
 }
