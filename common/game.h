@@ -69,7 +69,8 @@
  *    the throw prompt names the enchantment known, a wand is zapped; the
  *    win told once; autopickup's item told once; the history's lines
  *    kept as records of their own length (about 230 lines, not 128, in
- *    the same bytes). */
+ *    the same bytes); a fleeing archer or dragon shoots only when
+ *    cornered (a rule: docs/balance.md, "Game version 10"). */
 #define GAME_VERSION 10
 
 /* A new game from a seed. opt may be NULL (defaults). NULL on OOM. */

@@ -333,9 +333,22 @@ static void monster_stumbles(game_t *g, monster_t *m,
     occ[ny][nx] = 1;
 }
 
+/* 1 if monster m, in view, can shoot at the player: it has a ranged
+ * attack, is not next to the player and has the player in range. */
+static int can_shoot(const game_t *g, const monster_t *m, int in_view)
+{
+    const creature_stats_t *k = monster_stats(m->kind);
+    return in_view && (k->flags & MF_RANGED) &&
+           !ai_adjacent(m->x, m->y, g->player.x, g->player.y) &&
+           item_in_reach(m->x, m->y, g->player.x, g->player.y, k->range);
+}
+
 /* One action of monster m: its behaviour first (a shot from afar, a
  * summoning), else what ai.c decides. A thief with loot flees, and once out
- * of view it is gone with the gold. */
+ * of view it is gone with the gold. A monster that flees does not shoot
+ * but when cornered (game version 10: an archer's or a dragon's shot was
+ * decided before its flight), as one next to the player strikes only
+ * then. */
 static void monster_act(game_t *g, monster_t *m, ai_turn_t *t,
                         uint8_t occ[MAP_H][MAP_W])
 {
@@ -355,10 +368,9 @@ static void monster_act(game_t *g, monster_t *m, ai_turn_t *t,
         game_log(g, MSG_WARN, "The %s makes off with your gold.", k->name);
         return;
     }
-    int adjacent = ai_adjacent(m->x, m->y, g->player.x, g->player.y);
-    if (in_view && !adjacent && (k->flags & MF_RANGED) &&
-        item_in_reach(m->x, m->y, g->player.x, g->player.y, k->range) &&
-        rng_range(&g->rng, 0, 1) == 0) {
+    int flees = !m->loot && in_view && ai_wants_to_flee(m->hp, k->hp) &&
+                m->fled < MONSTER_FLEE_TURNS;
+    if (!flees && can_shoot(g, m, in_view) && rng_range(&g->rng, 0, 1) == 0) {
         monster_attacks(g, m, 1);
         return;
     }
@@ -383,6 +395,8 @@ static void monster_act(game_t *g, monster_t *m, ai_turn_t *t,
         occ[ny][nx] = 1;
     } else if (act == AI_ATTACK) {
         monster_attacks(g, m, 0);
+    } else if (flees && can_shoot(g, m, in_view)) {
+        monster_attacks(g, m, 1); /* cornered: nowhere to run, it shoots */
     }
 }
 

@@ -332,6 +332,54 @@ START_TEST(the_history_keeps_the_newest_lines_that_fit)
 }
 END_TEST
 
+/* --- a fleeing archer ------------------------------------------------------- */
+
+/* An orc archer at 1 hp flees down the corridor: in view and in range
+ * for its first turns, it shoots at none of them (in half of them it
+ * did, whatever the seed). */
+START_TEST(a_fleeing_archer_does_not_shoot)
+{
+    for (uint64_t seed = 1; seed <= 10; seed++) {
+        game_t *g = arena_room(1, NULL);
+        arena_corridor(g);
+        g->player.hp = g->player.max_hp = 500;
+        int a = put(g, MON_ARCHER, 13, 8, 0);
+        g->monsters[a].hp = 1;
+        game_update_fov(g);
+        rng_seed(&g->rng, seed);
+        for (int t = 0; t < 3; t++) {
+            game_key(g, '.');
+            ck_assert(game_lit(g, g->monsters[a].x, 8));
+        }
+        ck_assert_int_gt(g->monsters[a].x, 15); /* it ran */
+        ck_assert_int_eq(arena_log_count(g, "shoots at you"), 0);
+        ck_assert_int_eq(arena_log_count(g, "The orc archer flees!"), 1);
+        game_free(g);
+    }
+}
+END_TEST
+
+/* Cornered at the corridor's dead end, in range, it shoots every turn. */
+START_TEST(a_cornered_fleeing_archer_shoots)
+{
+    game_t *g = arena_room(1, NULL);
+    arena_corridor(g);
+    for (int x = 16; x <= 40; x++)
+        g->map.tile[8][x] = TILE_WALL;
+    g->player.hp = g->player.max_hp = 500;
+    int a = put(g, MON_ARCHER, 15, 8, 0);
+    g->monsters[a].hp = 1;
+    game_update_fov(g);
+    for (int t = 1; t <= 3; t++) {
+        game_key(g, '.');
+        ck_assert_int_eq(g->monsters[a].x, 15);
+        ck_assert_int_eq(arena_log_count(g, "The orc archer shoots at you!"),
+                         t);
+    }
+    game_free(g);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("telling10");
@@ -346,6 +394,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, autopickup_tells_an_item_once);
     tcase_add_test(tc, the_history_keeps_more_than_128_lines);
     tcase_add_test(tc, the_history_keeps_the_newest_lines_that_fit);
+    tcase_add_test(tc, a_fleeing_archer_does_not_shoot);
+    tcase_add_test(tc, a_cornered_fleeing_archer_shoots);
     suite_add_tcase(s, tc);
     return s;
 }
