@@ -198,6 +198,20 @@ static int open_throw(game_t *g)
     return 0;
 }
 
+/* 1 if line is what the step onto the player's tile said of the thing
+ * there: "You see a dart here." (world.c's arrive). */
+static int told_here(game_t *g, const char *line)
+{
+    char name[MSG_LEN], seen[MSG_LEN + 16];
+    const item_t *it = item_find(g, ITEM_THING, g->player.x, g->player.y);
+    if (!it)
+        return 0;
+    snprintf(seen, sizeof seen, "You see %s here.",
+             item_floor_a_name(g, it, name, sizeof name));
+    seen[MSG_LEN - 1] = '\0'; /* cut as the log cut it */
+    return strcmp(line, seen) == 0;
+}
+
 /* `o`: autoexplore, then, with autopickup on, pick up what it stopped on
  * (a turn of its own). The pick-up is told, not also the step's "You see
  * a dagger here." just before it (game version 10: each item was told
@@ -207,8 +221,7 @@ static int explore(game_t *g)
     int took = travel_explore(g);
     if (g->mode == MODE_PLAY && travel_autopickup_here(g) &&
         !game_monster_in_view(g)) {
-        if (game_msg_is_new(g, 0) &&
-            strncmp(game_msg(g, 0)->text, "You see ", 8) == 0)
+        if (game_msg_is_new(g, 0) && told_here(g, game_msg(g, 0)->text))
             game_log_unsay(g);
         took |= item_pick_up(g);
     }

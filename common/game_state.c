@@ -2,8 +2,9 @@
  * and sent in (game_state_bytes, game_from_state) and the hash the
  * records' checks keep (game_hash).
  *
- * That form is game version 8's memory: the state's fields in order, each
- * tile set (map.explored, visible) a byte a tile. In memory the sets are
+ * That form is game version 8's memory, as game version 10 lays out its
+ * fields (the log's records in the same bytes: world.h): the state's
+ * fields in order, each tile set (map.explored, visible) a byte a tile. In memory the sets are
  * bits (map.h); here they are written out a byte a tile between the
  * fields around them, so the stored snapshots and the records' checks
  * did not change with the memory (docs/performance.md, "Seen and in view,
@@ -31,7 +32,7 @@ _Static_assert((MAP_H * (MAP_W - TILE_BITS_ROW)) % 16 == 0,
  * GAME_VERSION. */
 _Static_assert(GAME_STATE_BYTES == 21592 &&
                    offsetof(game_t, pad6) + 3 == GAME_STATE_SIZE,
-               "the state is game version 8's 21,592 bytes");
+               "the state is 21,592 bytes, as since game version 8");
 
 /* A tile set a byte a tile (MAP_W x MAP_H bytes at out). */
 static void set_to_bytes(const uint8_t bits[MAP_H][TILE_BITS_ROW],

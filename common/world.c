@@ -202,11 +202,12 @@ static int lines_since_phase(const game_t *g)
 }
 
 /* Lines log_insert moves at most (a turn's lines after a monsters' phase:
- * a fight of many is a few dozen). */
+ * a fight of many is a dozen or two). */
 #define INSERT_MAX 32
 
-/* text logged as a line before the newest n (at most INSERT_MAX): they
- * are taken off and logged again after it. It takes the seq of the first
+/* text logged as a line before the newest n: they are taken off and
+ * logged again after it (more than INSERT_MAX: it is logged after them,
+ * as every arrival was before game version 10). It takes the seq of the first
  * of them, and each of them the next, so that the seqs still run in the
  * log's order and name each line's text (the view cache draws a row
  * again when its seq changed). It merges with none. */
@@ -219,7 +220,7 @@ static void log_insert(game_t *g, int n, int kind, const char *text)
         char text[MSG_LEN];
     } kept[INSERT_MAX];
     if (n > INSERT_MAX)
-        n = INSERT_MAX;
+        n = 0;
     for (int i = n - 1; i >= 0; i--) {
         const msg_t *m = game_msg(g, 0);
         kept[i].seq = m->seq;

@@ -162,7 +162,7 @@ START_TEST(a_slot_made_live_past_the_end_is_found)
 }
 END_TEST
 
-/* The state is game version 8's bytes: its size is what every host stores
+/* The state is 21,592 bytes, as since game version 8: its size is what every host stores
  * and sends, the hash covers exactly it, and nothing derived changes it.
  * The tile sets, bits in memory, are a byte a tile in it, between the
  * fields around them as before (game_state.c). */
