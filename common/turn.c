@@ -171,7 +171,7 @@ void game_player_throws(game_t *g, int kind, int ench, int i)
 /* One blow of the player on the monster in slot i. A clumsy weapon
  * (item.h) first rolls whether it goes wide: a miss under every ruleset,
  * before the ruleset's own rolls. */
-static void player_blow_about(game_t *g, int i)
+static void player_strikes(game_t *g, int i)
 {
     fighter_t a, d;
     combat_result_t res;
@@ -196,7 +196,7 @@ static void player_blow_about(game_t *g, int i)
 static void player_blow(game_t *g, int i)
 {
     game_log_about(g, &g->monsters[i]);
-    player_blow_about(g, i);
+    player_strikes(g, i);
     game_log_about(g, NULL);
 }
 

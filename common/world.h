@@ -44,7 +44,7 @@ typedef struct target {
 
 /* The message history (`P` shows it): each line a record of its own
  * length in LOG_BYTES, so that the log keeps as many lines as fit (about
- * 250 of a game's, against 128 of 88 bytes each in the same memory
+ * 230 of a game's, against 128 of 88 bytes each in the same memory
  * before game version 10: docs/performance.md's 32 KiB a player), at most
  * LOG_MAX. */
 #define LOG_MAX 384     /* lines of message history kept at most */
