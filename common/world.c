@@ -599,14 +599,19 @@ static void bump(game_t *g, int target)
         game_end_turn(g);
 }
 
-/* Slow armour: every second step in it costs a second turn. */
+/* Slow armour: every second step in it costs a second turn. The step's
+ * monsters' phases begin at the first's (phase_log): an arrival is told
+ * before both turns' lines, not between them. */
 static void step_cost(game_t *g)
 {
     const player_t *p = &g->player;
     game_end_turn(g);
     if (item_pack_has(g, p->armor) && item_stats(g->pack[p->armor])->slow &&
-        ++g->player.strides % 2 == 0 && g->mode == MODE_PLAY)
+        ++g->player.strides % 2 == 0 && g->mode == MODE_PLAY) {
+        uint16_t first = g->phase_log;
         game_end_turn(g);
+        g->phase_log = first;
+    }
 }
 
 /* Moves, or attacks the monster in the way (bump to attack). */

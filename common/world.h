@@ -179,7 +179,8 @@ typedef struct game {
                            one about the same monster, log_about) */
     uint8_t pack[PACK_SIZE]; /* the item kind in each slot a-z (0 if empty) */
     uint16_t phase_log; /* log_total (its low 16 bits) when the last
-                           monsters' phase began: an arrival is told
+                           monsters' phase began (a slow armour's step of
+                           two turns: the first's): an arrival is told
                            before what the monsters did (game_tell_came) */
     uint8_t pack_n[PACK_SIZE]; /* how many of it (0: the slot is empty) */
     uint16_t log_end;   /* the log's next record goes here (log) */
