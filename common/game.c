@@ -64,8 +64,10 @@ static int free_top(const void *slots, int n, size_t size, size_t live_at)
 
 void game_derive(game_t *g)
 {
+    uint32_t unsaid = g->derived.log_unsaid;
     /* The last view's place unknown: the next view clears all of it. */
     memset(&g->derived, 0, sizeof g->derived);
+    g->derived.log_unsaid = unsaid;
     g->derived.items_free_top = (uint16_t)free_top(
         g->items, MAX_ITEMS, sizeof(item_t), offsetof(item_t, type));
     g->derived.monsters_free_top = (uint8_t)free_top(
@@ -212,17 +214,28 @@ static int told_here(game_t *g, const char *line)
     return strcmp(line, seen) == 0;
 }
 
+/* The step's "You see a dagger here." among this key's lines taken back
+ * (the newest such; a line of the turn's end, "You feel yourself slow
+ * down.", can follow it). */
+static void unsay_told_here(game_t *g)
+{
+    for (int i = 0; game_msg_is_new(g, i); i++)
+        if (told_here(g, game_msg(g, i)->text)) {
+            game_log_unsay(g, i);
+            return;
+        }
+}
+
 /* `o`: autoexplore, then, with autopickup on, pick up what it stopped on
  * (a turn of its own). The pick-up is told, not also the step's "You see
- * a dagger here." just before it (game version 10: each item was told
+ * a dagger here." before it (game version 10: each item was told
  * twice). */
 static int explore(game_t *g)
 {
     int took = travel_explore(g);
     if (g->mode == MODE_PLAY && travel_autopickup_here(g) &&
         !game_monster_in_view(g)) {
-        if (game_msg_is_new(g, 0) && told_here(g, game_msg(g, 0)->text))
-            game_log_unsay(g);
+        unsay_told_here(g);
         took |= item_pick_up(g);
     }
     return took;

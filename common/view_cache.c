@@ -611,13 +611,16 @@ static int log_same_lines(const view_cache_t *c, const game_t *g)
 /* 1 if the screen's log rows show g's log as it is: the host tracks its
  * lines and drew none over them since, and the last frame drew this
  * game's log at the same count of lines, the same of them new (log_fresh),
- * no key before (a game's log only grows: lines are added or the newest
- * merged, each counted in log_total). The game's address and seed tell a
- * new game from the last; a new one also starts from fewer keys. */
+ * and the same count of lines taken back, no key before (a game's log
+ * changes by lines added or the newest merged, each counted in
+ * log_total, and by a line taken back, game_log_unsay, which log_total
+ * does not count: derived.log_unsaid does). The game's address and seed
+ * tell a new game from the last; a new one also starts from fewer keys. */
 static int log_kept(const view_cache_t *c, const game_t *g)
 {
     return log_same_lines(c, g) && c->log_total == g->log_total &&
-           c->log_fresh == g->log_fresh;
+           c->log_fresh == g->log_fresh &&
+           c->log_unsaid == g->derived.log_unsaid;
 }
 
 static void log_remember(view_cache_t *c, const game_t *g)
@@ -627,6 +630,7 @@ static void log_remember(view_cache_t *c, const game_t *g)
     c->log_keys = g->keys;
     c->log_total = g->log_total;
     c->log_fresh = g->log_fresh;
+    c->log_unsaid = g->derived.log_unsaid;
 }
 
 /* The log's rows over the last frame's: a row is drawn (blanked, then its

@@ -99,9 +99,10 @@ typedef struct view_cache {
     uint8_t log_overdrawn;           /* ...and did since the last frame */
     uint8_t log_drawn;               /* this frame drew the log */
     const game_t *log_game;          /* the game, and its state the log */
-    uint64_t log_seed;               /* shows: a log only grows, so the */
-    uint32_t log_keys;               /* same game at the same count of */
-    uint32_t log_total, log_fresh;   /* lines shows the same lines */
+    uint64_t log_seed;               /* shows: the same game at the same */
+    uint32_t log_keys;               /* count of lines logged and taken */
+    uint32_t log_total, log_fresh;   /* back shows the same lines */
+    uint32_t log_unsaid;             /* (view_cache.c, log_kept) */
     /* What each of the log's first VIEW_LOG_ROWS rows shows: its line's
      * seq + 1, shifted, with 1 if the line is new; 0 blank. A row whose
      * line and freshness are the same is not drawn again (view_cache.c,

@@ -201,26 +201,23 @@ static int lines_since_phase(const game_t *g)
     return n;
 }
 
-/* Lines log_insert moves at most (a turn's lines after a monsters' phase:
- * a fight of many is a dozen or two). */
+/* Lines log_insert and game_log_unsay move at most (a turn's lines after
+ * a monsters' phase: a fight of many is a dozen or two). */
 #define INSERT_MAX 32
 
-/* text logged as a line before the newest n: they are taken off and
- * logged again after it (more than INSERT_MAX: it is logged after them,
- * as every arrival was before game version 10). It takes the seq of the first
- * of them, and each of them the next, so that the seqs still run in the
- * log's order and name each line's text (the view cache draws a row
- * again when its seq changed). It merges with none. */
-static void log_insert(game_t *g, int n, int kind, const char *text)
+/* A line taken off the log to be logged again (log_insert,
+ * game_log_unsay). */
+typedef struct kept_line {
+    uint32_t seq;
+    uint16_t turn;
+    uint8_t kind, repeat;
+    char text[MSG_LEN];
+} kept_line_t;
+
+/* The newest n lines (n <= INSERT_MAX) taken off into kept, oldest
+ * first. */
+static void take_newest(game_t *g, int n, kept_line_t *kept)
 {
-    struct {
-        uint32_t seq;
-        uint16_t turn;
-        uint8_t kind, repeat;
-        char text[MSG_LEN];
-    } kept[INSERT_MAX];
-    if (n > INSERT_MAX)
-        n = 0;
     for (int i = n - 1; i >= 0; i--) {
         const msg_t *m = game_msg(g, 0);
         kept[i].seq = m->seq;
@@ -230,6 +227,29 @@ static void log_insert(game_t *g, int n, int kind, const char *text)
         memcpy(kept[i].text, m->text, strlen(m->text) + 1);
         pop_newest(g);
     }
+}
+
+/* kept's n lines logged again in their order, each seq + shift. */
+static void put_back(game_t *g, const kept_line_t *kept, int n,
+                     uint32_t shift)
+{
+    for (int i = 0; i < n; i++)
+        append(g, kept[i].kind, kept[i].text, kept[i].seq + shift,
+               kept[i].turn, kept[i].repeat);
+}
+
+/* text logged as a line before the newest n: they are taken off and
+ * logged again after it (more than INSERT_MAX: it is logged after them,
+ * as every arrival was before game version 10). It takes the seq of the first
+ * of them, and each of them the next, so that the seqs still run in the
+ * log's order and name each line's text (the view cache draws a row
+ * again when its seq changed). It merges with none. */
+static void log_insert(game_t *g, int n, int kind, const char *text)
+{
+    kept_line_t kept[INSERT_MAX];
+    if (n > INSERT_MAX)
+        n = 0;
+    take_newest(g, n, kept);
     if (n == 0) {
         g->log_about = g->about;
         append(g, kind, text, g->log_total++, (uint16_t)g->turn, 0);
@@ -237,18 +257,21 @@ static void log_insert(game_t *g, int n, int kind, const char *text)
     }
     g->log_total++;
     append(g, kind, text, kept[0].seq, kept[0].turn, 0);
-    for (int i = 0; i < n; i++)
-        append(g, kept[i].kind, kept[i].text, kept[i].seq + 1, kept[i].turn,
-               kept[i].repeat);
+    put_back(g, kept, n, 1);
 }
 
-void game_log_unsay(game_t *g)
+void game_log_unsay(game_t *g, int i)
 {
-    if (g->log_count == 0)
+    kept_line_t kept[INSERT_MAX];
+    if (i < 0 || i >= g->log_count || i > INSERT_MAX)
         return;
+    take_newest(g, i, kept);
     pop_newest(g);
-    g->log_about = 0; /* the line before's is not kept: it merges with
-                         no monster's line, only with none's */
+    put_back(g, kept, i, 0); /* their seqs: still in the log's order */
+    if (i == 0)
+        g->log_about = 0; /* the line before's is not kept: it merges with
+                             no monster's line, only with none's */
+    g->derived.log_unsaid++;
 }
 
 const msg_t *game_msg(const game_t *g, int i)

@@ -151,6 +151,10 @@ typedef struct game_derived {
      * what the wrapped log has further up); 0, the newest page, is where
      * a game copied from a snapshot's bytes shows it. */
     uint16_t hist_pos;
+    /* Not worked out but counted: the lines taken back (game_log_unsay),
+     * which leave log_total as it was; the view cache compares it to
+     * tell the log's rows changed. game_derive keeps it. */
+    uint32_t log_unsaid;
 } game_derived_t;
 
 _Static_assert(MAX_ITEMS <= UINT16_MAX && MAX_MONSTERS <= UINT8_MAX,
@@ -285,9 +289,12 @@ static inline void game_log_about(game_t *g, const monster_t *m)
 void game_log(game_t *g, int kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Takes the newest line back (none: nothing): one the next would say
- * again ("You see a dagger here." before "You pick up a dagger (b)."). */
-void game_log_unsay(game_t *g);
+/* Takes the i-th newest line (0 = newest) back, the newer ones kept as
+ * they were (no such line, or i past 32: nothing): one the next would say
+ * again ("You see a dagger here." before "You pick up a dagger (b).", a
+ * line of the turn's end between them or not). Counted in
+ * derived.log_unsaid: the log's lines changed, log_total did not. */
+void game_log_unsay(game_t *g, int i);
 
 /* The i-th newest message (0 = newest), or NULL past the history. */
 const msg_t *game_msg(const game_t *g, int i);

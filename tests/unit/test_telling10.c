@@ -287,6 +287,29 @@ START_TEST(autopickup_tells_an_item_once)
 }
 END_TEST
 
+/* A line of the turn's end after the step's ("You feel yourself slow
+ * down."): the step's is still taken back, the other kept in its place
+ * (the newest line alone was looked at, and the item told twice). */
+START_TEST(autopickup_tells_an_item_once_after_a_turns_end_line)
+{
+    game_t *g = arena_explored();
+    game_key(g, 'A');
+    item_put(g, ITEM_THING, IK_HEALTH_POTION, 13, 8, 0);
+    game_update_fov(g);
+    g->player.haste = 3; /* it ends with the third step's turn */
+    ck_assert_int_eq(game_key(g, 'o'), 1);
+    ck_assert_int_eq(g->player.x, 13);
+    ck_assert_int_eq(g->pack_count, 1);
+    ck_assert_str_eq(game_msg(g, 0)->text,
+                     "You pick up a health potion (a).");
+    ck_assert_str_eq(game_msg(g, 1)->text, "You feel yourself slow down.");
+    ck_assert(game_msg_is_new(g, 1));
+    ck_assert_int_eq(arena_log_count(g, "health potion"), 1);
+    ck_assert_int_eq(arena_log_count(g, "You see"), 0);
+    game_free(g);
+}
+END_TEST
+
 /* --- the history ------------------------------------------------------------- */
 
 /* 200 lines of a fight's length (about 35 characters, as a game's are on
@@ -318,8 +341,9 @@ static uint64_t next_number(uint64_t *s)
 }
 
 /* Lines of every length from 1 to 79, logged one after another (none
- * merges: each ends in its number), some taken back: the log keeps the
- * newest of them in order, text and kind, and drops an old one only for
+ * merges: each ends in its number), some taken back (the newest or the
+ * one before it): the log keeps the newest of them in order, text and
+ * kind, and drops an old one only for
  * room (the bytes kept and the next older line's would not fit, give or
  * take the bytes unused at the ring's end and before its oldest line,
  * each less than a record of 88). */
@@ -341,8 +365,14 @@ START_TEST(the_history_keeps_the_newest_lines_that_fit)
         kinds[n] = (int)(next_number(&s) % 7);
         game_log(g, kinds[n], "%s", text);
         snprintf(sent[n++], MSG_LEN, "%s", text);
-        if (next_number(&s) % 10 == 0 && n > 1) { /* taken back */
-            game_log_unsay(g);
+        uint64_t back = next_number(&s) % 10;
+        if (back == 0 && n > 1) { /* taken back */
+            game_log_unsay(g, 0);
+            n--;
+        } else if (back == 1 && n > 2 && g->log_count > 2) {
+            game_log_unsay(g, 1); /* the one before: the newest moves down */
+            memcpy(sent[n - 2], sent[n - 1], MSG_LEN);
+            kinds[n - 2] = kinds[n - 1];
             n--;
         }
         int kept = g->log_count, bytes = 0;
@@ -427,6 +457,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, the_throw_prompt_names_the_known_enchantment);
     tcase_add_test(tc, a_wand_is_zapped);
     tcase_add_test(tc, autopickup_tells_an_item_once);
+    tcase_add_test(tc, autopickup_tells_an_item_once_after_a_turns_end_line);
     tcase_add_test(tc, the_history_keeps_more_than_128_lines);
     tcase_add_test(tc, the_history_keeps_the_newest_lines_that_fit);
     tcase_add_test(tc, a_fleeing_archer_does_not_shoot);

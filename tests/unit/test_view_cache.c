@@ -536,6 +536,33 @@ START_TEST(only_the_log_rows_that_changed_are_redrawn)
 }
 END_TEST
 
+/* With the log tracked, a line taken back (game_log_unsay: autopickup's
+ * "You see a dagger here.") with nothing logged after it, at the same
+ * key: the log's rows are drawn again, the frame's bytes the whole-frame
+ * path's (log_total alone stayed the same, and the rows were left as they
+ * were: no bytes). */
+START_TEST(a_line_taken_back_is_redrawn)
+{
+    track_log = 1;
+    walk_t w;
+    walk_with_ref(&w, _i);
+    game_t *g = w.g;
+    uint8_t rows[24];
+    for (int i = 0; i < 5; i++)
+        game_log(g, MSG_INFO, "Line %d.", i);
+    frames_agree(&w);
+    for (int i = 0; i < 2; i++) {
+        game_log_unsay(g, i); /* "Line 4." then "Line 2." */
+        frames_agree(&w); /* the same bytes, drawn over the last frame */
+        ck_assert(view_cache_rows(&w.h.cache, rows, 24));
+    }
+    ck_assert_str_eq(game_msg(g, 0)->text, "Line 3.");
+    ck_assert_str_eq(game_msg(g, 1)->text, "Line 1.");
+    track_log = 0;
+    walk_end(&w);
+}
+END_TEST
+
 /* On a tall terminal (200x50, 100x30: _i / NDISPLAYS) the log has up to
  * VIEW_LOG_MAX rows and the status line sits under them, the rows below
  * blank. Drawn over the last frame as the log fills its rows, every
@@ -869,6 +896,7 @@ static Suite *make_suite(void)
     tcase_add_loop_test(tc, an_unchanged_log_is_not_redrawn, 0, NDISPLAYS);
     tcase_add_loop_test(tc, only_the_log_rows_that_changed_are_redrawn, 0,
                         NDISPLAYS);
+    tcase_add_loop_test(tc, a_line_taken_back_is_redrawn, 0, NDISPLAYS);
     tcase_add_loop_test(tc, a_bump_leaves_the_map_unmarked, 0, NDISPLAYS);
     tcase_add_loop_test(tc,
                         a_tall_screen_keeps_the_rows_below_the_status_line_blank,
