@@ -214,6 +214,43 @@ START_TEST(an_arrival_is_told_before_its_blow)
 }
 END_TEST
 
+/* A turn's n lines after its monsters' phase began ("Line 0." to
+ * "Line n-1."), then an orc's arrival told (game_tell_came). */
+static game_t *arrival_after_lines(int n)
+{
+    game_t *g = arena_room(1, NULL);
+    int orc = put(g, MON_ORC, 14, 8, 0);
+    g->phase_log = (uint16_t)g->log_total;
+    for (int i = 0; i < n; i++)
+        game_log(g, MSG_INFO, "Line %d.", i);
+    game_tell_came(g, orc);
+    return g;
+}
+
+/* An arrival goes before the 32 lines of its turn's monsters' phase;
+ * after 33, as before game version 10, it is told after them (the lines
+ * moved are at most 32). Either way the seqs run in the log's order. */
+START_TEST(an_arrival_after_more_than_32_lines_is_told_after_them)
+{
+    game_t *g = arrival_after_lines(32);
+    ck_assert_str_eq(game_msg(g, 32)->text, "An orc comes into view.");
+    ck_assert_str_eq(game_msg(g, 31)->text, "Line 0.");
+    ck_assert_str_eq(game_msg(g, 0)->text, "Line 31.");
+    for (int i = 0; i < 32; i++)
+        ck_assert_uint_eq(game_msg(g, i)->seq, game_msg(g, i + 1)->seq + 1);
+    ck_assert_uint_eq(game_msg(g, 0)->seq + 1, g->log_total);
+    game_free(g);
+
+    g = arrival_after_lines(33);
+    ck_assert_str_eq(game_msg(g, 0)->text, "An orc comes into view.");
+    ck_assert_str_eq(game_msg(g, 1)->text, "Line 32.");
+    ck_assert_str_eq(game_msg(g, 33)->text, "Line 0.");
+    ck_assert_uint_eq(game_msg(g, 0)->seq, game_msg(g, 1)->seq + 1);
+    ck_assert_uint_eq(game_msg(g, 0)->seq + 1, g->log_total);
+    game_free(g);
+}
+END_TEST
+
 /* --- prompts ------------------------------------------------------------------ */
 
 /* A dagger known to be -1 is named so when aimed and when kept, as when
@@ -454,6 +491,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, lines_merge_only_about_the_same_monster);
     tcase_add_test(tc, a_run_past_255_starts_a_new_line);
     tcase_add_test(tc, an_arrival_is_told_before_its_blow);
+    tcase_add_test(tc, an_arrival_after_more_than_32_lines_is_told_after_them);
     tcase_add_test(tc, the_throw_prompt_names_the_known_enchantment);
     tcase_add_test(tc, a_wand_is_zapped);
     tcase_add_test(tc, autopickup_tells_an_item_once);
