@@ -694,6 +694,83 @@ START_TEST(history_pages_early_at_40x20)
 }
 END_TEST
 
+/* 1 if r (a row of the screen) is a piece of t that ends it (end) or
+ * begins it. */
+static int row_ends_line(const char *r, const char *t, int end)
+{
+    size_t rl = strlen(r), tl = strlen(t);
+    if (rl == 0 || rl > tl)
+        return 0;
+    return strncmp(end ? t + tl - rl : t, r, rl) == 0;
+}
+
+/* `P` at w x h on a log full of `lines` lines of len characters (each
+ * its number, then words; none merges): the count is the log's, the
+ * newest line at the bottom; g shows the oldest kept at the top, G the
+ * newest again. Returns the count. */
+static int history_full(int w, int h, int len, int lines)
+{
+    game_t *g = game_new(9, NULL);
+    for (int i = 1; i <= lines; i++) {
+        char text[MSG_LEN];
+        int k = snprintf(text, sizeof text, "%d", i);
+        while (k + 5 <= len)
+            k += snprintf(text + k, sizeof text - (size_t)k, " word");
+        while (k < len)
+            text[k++] = 's'; /* " words": no blank at the end */
+        text[len] = '\0';
+        game_log(g, MSG_INFO, "%s", text);
+    }
+    int count = g->log_count, last = h - 2;
+    const char *newest = game_msg(g, 0)->text;
+    const char *oldest = game_msg(g, count - 1)->text;
+    game_key(g, 'P');
+    screen_t s;
+    screen_init(&s, w, h);
+    view_draw(g, &s);
+    int a, b, c;
+    history_lines(&s, &a, &b, &c);
+    ck_assert_int_eq(c, count);
+    ck_assert_int_eq(b, count);
+    ck_assert_int_gt(a, 1);
+    ck_assert_msg(row_ends_line(row(&s, last), newest, 1), "%dx%d: %s", w, h,
+                  row(&s, last));
+    game_key(g, 'g');
+    view_draw(g, &s);
+    history_lines(&s, &a, &b, &c);
+    ck_assert_int_eq(a, 1);
+    ck_assert_int_eq(c, count);
+    ck_assert_msg(row_ends_line(row(&s, 1), oldest, 0), "%dx%d: %s", w, h,
+                  row(&s, 1));
+    game_key(g, 'G');
+    view_draw(g, &s);
+    history_lines(&s, &a, &b, &c);
+    ck_assert_int_eq(b, count);
+    ck_assert_int_eq(c, count);
+    ck_assert(row_ends_line(row(&s, last), newest, 1));
+    screen_free(&s);
+    game_free(g);
+    return count;
+}
+
+/* The history full (game version 10's records of their own length): 400
+ * short lines keep the newest LOG_MAX (384); 400 of 79 characters (88
+ * bytes a record) the newest 119, or 118 as the ring's free bytes fall
+ * (10,496 / 88: 119, 24 bytes over). Both paged with g and G at 80x24
+ * and 40x20, "of N" the lines kept. */
+START_TEST(history_full_log_pages)
+{
+    static const int sizes[][2] = { { 80, 24 }, { 40, 20 } };
+    for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(history_full(sizes[i][0], sizes[i][1], 9, 400),
+                         LOG_MAX);
+        int n = history_full(sizes[i][0], sizes[i][1], 79, 400);
+        ck_assert_int_ge(n, 118);
+        ck_assert_int_le(n, 119);
+    }
+}
+END_TEST
+
 /* `\` with nothing learned: the sentence broken at a space at 40 and 60
  * columns. */
 START_TEST(discoveries_wrapped)
@@ -866,6 +943,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, character_fits_40x20);
     tcase_add_test(tc, history_wraps_at_40x20);
     tcase_add_test(tc, history_pages_early_at_40x20);
+    tcase_add_test(tc, history_full_log_pages);
     tcase_add_test(tc, discoveries_wrapped);
     tcase_add_test(tc, death_log_wrapped);
     suite_add_tcase(s, tc);
