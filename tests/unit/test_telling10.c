@@ -377,13 +377,23 @@ static uint64_t next_number(uint64_t *s)
     return *s;
 }
 
+/* The bytes of a line's record: 8 of header, the text and its NUL,
+ * rounded up to 4. */
+static int record_bytes(const char *text)
+{
+    return (int)((8 + strlen(text) + 1 + 3) / 4 * 4);
+}
+
 /* Lines of every length from 1 to 79, logged one after another (none
  * merges: each ends in its number), some taken back (the newest or the
  * one before it): the log keeps the newest of them in order, text and
- * kind, and drops an old one only for
- * room (the bytes kept and the next older line's would not fit, give or
- * take the bytes unused at the ring's end and before its oldest line,
- * each less than a record of 88). */
+ * kind, and drops an old one only for room. When it last dropped one,
+ * the new record (at most 88 bytes) did not fit with it: the bytes unused
+ * at the ring's end and before its oldest line were fewer than the
+ * record's and a record's, so the bytes kept and the next older line's
+ * are more than LOG_BYTES less a record of 88, until a line is taken
+ * back (its room is free until lines fill it: then the test allows a
+ * second record's). */
 START_TEST(the_history_keeps_the_newest_lines_that_fit)
 {
     enum { LINES = 3000 };
@@ -391,9 +401,9 @@ START_TEST(the_history_keeps_the_newest_lines_that_fit)
     static int kinds[LINES];
     game_t *g = arena_room(1, NULL);
     uint64_t s = 88172645463325252ull;
-    int n = 0, base = g->log_count;
+    int n = 0, base = g->log_count, unsaid = 0; /* since the last drop */
     for (int i = 0; i < LINES; i++) {
-        int len = 1 + (int)(next_number(&s) % 79);
+        int len = 1 + (int)(next_number(&s) % 79), before = g->log_count;
         char text[MSG_LEN];
         int k = snprintf(text, sizeof text, "%d ", i);
         for (; k < len; k++)
@@ -402,15 +412,19 @@ START_TEST(the_history_keeps_the_newest_lines_that_fit)
         kinds[n] = (int)(next_number(&s) % 7);
         game_log(g, kinds[n], "%s", text);
         snprintf(sent[n++], MSG_LEN, "%s", text);
+        if (g->log_count != before + 1)
+            unsaid = 0; /* a line dropped for room */
         uint64_t back = next_number(&s) % 10;
         if (back == 0 && n > 1) { /* taken back */
             game_log_unsay(g, 0);
             n--;
+            unsaid = 1;
         } else if (back == 1 && n > 2 && g->log_count > 2) {
             game_log_unsay(g, 1); /* the one before: the newest moves down */
             memcpy(sent[n - 2], sent[n - 1], MSG_LEN);
             kinds[n - 2] = kinds[n - 1];
             n--;
+            unsaid = 1;
         }
         int kept = g->log_count, bytes = 0;
         if (kept > n) { /* the arena's own lines still there */
@@ -423,12 +437,11 @@ START_TEST(the_history_keeps_the_newest_lines_that_fit)
             const msg_t *m = game_msg(g, j);
             ck_assert_str_eq(m->text, sent[n - 1 - j]);
             ck_assert_int_eq(m->kind, kinds[n - 1 - j]);
-            bytes += (int)((8 + strlen(m->text) + 1 + 3) / 4 * 4);
+            bytes += record_bytes(m->text);
         }
-        if (kept < n && kept < LOG_MAX) {
-            int older = (int)((8 + strlen(sent[n - 1 - kept]) + 1 + 3) / 4 * 4);
-            ck_assert_int_gt(bytes + older, LOG_BYTES - 2 * 88);
-        }
+        if (kept < n && kept < LOG_MAX)
+            ck_assert_int_gt(bytes + record_bytes(sent[n - 1 - kept]),
+                             LOG_BYTES - (unsaid ? 2 : 1) * 88);
     }
     game_free(g);
 }
