@@ -474,24 +474,28 @@ START_TEST(a_fleeing_archer_does_not_shoot)
 }
 END_TEST
 
-/* Cornered at the corridor's dead end, in range, it shoots every turn. */
+/* Cornered at the corridor's dead end, in range, it shoots every turn,
+ * whatever the seed (no roll: one not fleeing shoots in half its turns). */
 START_TEST(a_cornered_fleeing_archer_shoots)
 {
-    game_t *g = arena_room(1, NULL);
-    arena_corridor(g);
-    for (int x = 16; x <= 40; x++)
-        g->map.tile[8][x] = TILE_WALL;
-    g->player.hp = g->player.max_hp = 500;
-    int a = put(g, MON_ARCHER, 15, 8, 0);
-    g->monsters[a].hp = 1;
-    game_update_fov(g);
-    for (int t = 1; t <= 3; t++) {
-        game_key(g, '.');
-        ck_assert_int_eq(g->monsters[a].x, 15);
-        ck_assert_int_eq(arena_log_count(g, "The orc archer shoots at you!"),
-                         t);
+    for (uint64_t seed = 1; seed <= 10; seed++) {
+        game_t *g = arena_room(1, NULL);
+        arena_corridor(g);
+        for (int x = 16; x <= 40; x++)
+            g->map.tile[8][x] = TILE_WALL;
+        g->player.hp = g->player.max_hp = 500;
+        int a = put(g, MON_ARCHER, 15, 8, 0);
+        g->monsters[a].hp = 1;
+        game_update_fov(g);
+        rng_seed(&g->rng, seed);
+        for (int t = 1; t <= 3; t++) {
+            game_key(g, '.');
+            ck_assert_int_eq(g->monsters[a].x, 15);
+            ck_assert_int_eq(
+                arena_log_count(g, "The orc archer shoots at you!"), t);
+        }
+        game_free(g);
     }
-    game_free(g);
 }
 END_TEST
 
