@@ -76,6 +76,10 @@ typedef struct st_lobby {
     uint8_t rebuild_takeover;  /* ...handed over (else: saved, to resume) */
     uint8_t saved;             /* came here by S: the offer to resume says
                                   the game is saved, not "Welcome back" */
+    uint8_t looking_up;        /* a login's takeovers and the lookup of its
+                                  saved game under way ("One moment...") */
+    uint8_t play_typed;        /* p pressed meanwhile: played once the
+                                  lookup settles (session_saved.c) */
     uint64_t news_seen;        /* the news line last drawn (news.h) */
     /* A new password, held from the check of the present one until it is
      * handed to the store; wiped then, or when the lobby is left. */
@@ -588,6 +592,11 @@ int sess_web_login_resume(sess_t *s, const char *token);
  * token): its older sessions are asked to hand its game over, then the
  * store for its saved game (session_lobby.c). */
 void sess_lobby_logged_in(sess_t *s);
+
+/* The login's lookup has settled (session_saved.c): a p pressed during
+ * it plays the game found (none: the load's answer began a game
+ * already, through play_if_none); forgotten whatever happened. */
+void sess_lobby_play_typed(sess_t *s);
 
 /* Ends the kept games expired at now (every one if all), recording them
  * as the disconnects they are. */

@@ -129,6 +129,16 @@ static void on_record(void *ctx, const store_record_t *r)
     }
 }
 
+void sess_lobby_play_typed(sess_t *s)
+{
+    st_lobby_t *st = &s->st.lobby;
+    int typed = st->play_typed;
+    st->play_typed = 0;
+    if (typed && s->state == S_LOBBY && st->held.game &&
+        s->lobby.page != LOBBY_BUSY)
+        act(s, LOBBY_DO_PLAY);
+}
+
 int sess_lobby_take_game(sess_t *s, uint64_t from)
 {
     if (s->state != S_LOBBY || sess_post(s, MSG_TAKEOVER, from, 0, NULL, NULL) != 0)
@@ -143,6 +153,7 @@ int sess_lobby_take_game(sess_t *s, uint64_t from)
  * without them noticing); then the store is asked for a saved game. */
 static void take_over(sess_t *s)
 {
+    s->st.lobby.looking_up = 1; /* until the load's answer */
     s->progress_known = 0; /* a login: the load after the takeovers tells */
     s->st.lobby.saved = 0; /* a login is welcomed back */
     uint64_t ids[TAKEOVER_MAX];
@@ -479,6 +490,17 @@ static int asks_store(int action)
 
 static void lobby_key_in(sess_t *s, int key)
 {
+    st_lobby_t *st = &s->st.lobby;
+    if (st->looking_up && (key == 'p' || key == '\r') &&
+        s->lobby.page == LOBBY_BUSY) {
+        /* p in the wait for a login's saved game ("One moment...", as long
+         * as a dead host's takeover: seconds): kept, and played once the
+         * answer comes (the game found goes on, none begins one), rather
+         * than dropped unseen */
+        st->play_typed = 1;
+        s->play_if_none = 1;
+        return;
+    }
     int action = lobby_key(&s->lobby, key);
     act(s, action);
     if (asks_store(action) && s->lobby.page == LOBBY_BUSY)
@@ -561,6 +583,7 @@ static void lobby_sweep(sess_t *s, uint64_t now)
         return; /* answered meanwhile */
     store_cancel(s->srv->store, s);
     s->play_if_none = 0; /* the p that asked is answered: try again */
+    l->looking_up = l->play_typed = 0; /* (said: p looks again) */
     sess_hash_end(s);
     sodium_memzero(l->new_password, sizeof l->new_password);
     log_away(s, at, wait);

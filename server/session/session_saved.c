@@ -36,9 +36,11 @@ void sess_saved_rebuilt(sess_t *s, smsg_t *m)
     msg_rebuilt_t *r = m->rebuilt;
     int takeover = l->rebuild_takeover;
     l->rebuild_job = 0;
+    l->looking_up = 0;
     lobby_waited(&s->lobby);
     sess_owe_frame(s);
     if (r->err != RECORD_OK) {
+        l->play_typed = 0; /* what follows is said first */
         log_error("%s id=%llu: the game does not rebuild: %s",
                   takeover ? "takeover" : "resume", (unsigned long long)s->id,
                   record_strerror(r->err));
@@ -67,6 +69,7 @@ void sess_saved_rebuilt(sess_t *s, smsg_t *m)
         l->held = g;
         lobby_offer_resume(&s->lobby, g.game->depth, (int)g.game->turn,
                            l->saved);
+        sess_lobby_play_typed(s); /* p pressed during the lookup */
         return;
     }
     play_arg_t a;
@@ -113,6 +116,7 @@ static void on_progress(void *ctx, const store_progress_t *pr);
 static void lookup_failed(sess_t *s, const char *why)
 {
     s->play_if_none = 0;
+    s->st.lobby.looking_up = s->st.lobby.play_typed = 0;
     log_info("progress id=%llu: not looked up (%s); p asks again",
              (unsigned long long)s->id, why);
     if (s->registered)
@@ -157,6 +161,7 @@ static void on_progress(void *ctx, const store_progress_t *pr)
     if (s->state != S_LOBBY)
         return;
     st_lobby_t *l = &s->st.lobby;
+    l->looking_up = 0;
     lobby_waited(&s->lobby);
     sess_owe_frame(s);
     if (l->held.game || pr->account_id != s->lobby.account_id)
@@ -178,6 +183,7 @@ static void on_progress(void *ctx, const store_progress_t *pr)
         return;
     }
     if (pr->status == STORE_STALE) {
+        l->play_typed = 0; /* the note first: p begins a game then */
         lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Your game in progress was played "
                    "by another version of the server and cannot go on.");
         store_progress_end(s->srv->store, pr->account_id, s->claim);
@@ -204,7 +210,9 @@ static void on_progress(void *ctx, const store_progress_t *pr)
             log_error("resume id=%llu: out of memory", (unsigned long long)s->id);
             kept_for_now(s);
         } else {
-            sess_saved_rebuild(s, src, 0); /* a refusal is said on the lobby */
+            /* (a refusal is said on the lobby; the rebuild's wait is the
+             * lookup's still, for a p pressed meanwhile) */
+            l->looking_up = sess_saved_rebuild(s, src, 0) == 0;
         }
     }
 }

@@ -161,6 +161,35 @@ static void offered(tclient_t *c, int turn)
     play_wait_text(c, offer);
 }
 
+/* A server with one rebuilds' thread, held before its first job
+ * (tests/preload/rebuild_hold.so) until the test opens fifo (made in dir,
+ * a mkdtemp template, filled in) for writing; set: one more "--set". */
+static tsrv_t *start_held(char *dir, char fifo[64], const char *set)
+{
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(fifo, 64, "%s/hold", dir);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
+    ck_assert_int_eq(setenv("REBUILD_HOLD_FIFO", fifo, 1), 0);
+    preload_env_t env;
+    preload_set(&env, "rebuild_hold.so", NULL);
+    tsrv_t *s = srv_start("--seed", seed, "--set", set, "--set",
+                          "rebuild_threads=1", "--set", "rebuild_per_ip=1",
+                          NULL);
+    preload_unset(&env);
+    ck_assert_int_eq(unsetenv("REBUILD_HOLD_FIFO"), 0);
+    return s;
+}
+
+/* The held thread let go: it reads fifo to its end. */
+static void let_go(const char *fifo)
+{
+    int fd = open(fifo, O_WRONLY | O_CLOEXEC);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(close(fd), 0);
+}
+
 /* A saved game whose rebuild is refused (its address has rebuild_per_ip
  * rebuilds waiting: here another account's, held by
  * tests/preload/rebuild_hold.so on the one rebuilds' thread) is kept:
@@ -171,22 +200,10 @@ static void offered(tclient_t *c, int turn)
 START_TEST(a_refused_rebuild_begins_no_game)
 {
     char dir[] = "/tmp/rogued-hold-XXXXXX", fifo[64];
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    snprintf(fifo, sizeof fifo, "%s/hold", dir);
-    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
-    char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)play_walk_seed());
     int mport = cl_free_port();
     char set[48];
     snprintf(set, sizeof set, "metrics_port=%d", mport);
-    ck_assert_int_eq(setenv("REBUILD_HOLD_FIFO", fifo, 1), 0);
-    preload_env_t env;
-    preload_set(&env, "rebuild_hold.so", NULL);
-    tsrv_t *s = srv_start("--seed", seed, "--set", set, "--set",
-                          "rebuild_threads=1", "--set", "rebuild_per_ip=1",
-                          NULL);
-    preload_unset(&env);
-    ck_assert_int_eq(unsetenv("REBUILD_HOLD_FIFO"), 0);
+    tsrv_t *s = start_held(dir, fifo, set);
     ck_assert(srv_wait_log(s, "metrics on ", CL_WAIT_MS));
     int eve_turn = leave_a_game(s, "eve", 1, 5);
     int dave_turn = leave_a_game(s, "dave", 2, 12);
@@ -215,9 +232,7 @@ START_TEST(a_refused_rebuild_begins_no_game)
     expect(mport, "rogued_rebuilds_total{outcome=\"refused\"}", 2);
 
     /* the thread let go: eve's game comes, then dave's p rebuilds his */
-    int fd = open(fifo, O_WRONLY | O_CLOEXEC); /* the held thread reads */
-    ck_assert_int_ge(fd, 0);
-    ck_assert_int_eq(close(fd), 0);
+    let_go(fifo);
     offered(e, eve_turn);
     ck_assert(cl_key(d, "p"));
     offered(d, dave_turn);
@@ -230,6 +245,34 @@ START_TEST(a_refused_rebuild_begins_no_game)
     expect(mport, "rogued_rebuilds_total{outcome=\"refused\"}", 2);
     cl_close(d);
     cl_close(e);
+    srv_stop(s);
+    srv_remove_tree(dir);
+}
+END_TEST
+
+/* p pressed while a login's saved game is on its way ("One moment...":
+ * seconds when the store is slow or a dead host's takeover is waited
+ * for; here its rebuild, held) is kept, and once the game is back it
+ * goes on at its turn: the p had been dropped unseen. */
+START_TEST(p_pressed_in_the_wait_plays_once_the_game_is_back)
+{
+    char dir[] = "/tmp/rogued-hold-XXXXXX", fifo[64];
+    tsrv_t *s = start_held(dir, fifo, "store_wait_ms=60000");
+    int turn = leave_a_game(s, "dave", 1, 12);
+    tclient_t *d = play_lobby(srv_port(s));
+    play_account(d, "dave", "password1", 0);
+    ck_assert(srv_wait_log(s, "rebuild_hold: holding", CL_WAIT_MS));
+    play_wait_text(d, "One moment...");
+    ck_assert_int_eq(cl_send_str(d, "p"), 0);
+    ck_assert(cl_sync(d, CL_WAIT_MS)); /* the p read in the wait */
+    ck_assert(cl_screen_has(d, "One moment..."));
+    let_go(fifo);
+    if (!cl_wait(d, cl_at_turn, &turn, CL_WAIT_MS) ||
+        !cl_wait_text(d, "HP: ", CL_WAIT_MS))
+        play_fail(d, "not back in the game at turn %d", turn);
+    ck_assert(srv_wait_log(s, "game resumed id=2 name=dave", CL_WAIT_MS));
+    ck_assert(!srv_log_has(s, "game start id=2"));
+    cl_close(d);
     srv_stop(s);
     srv_remove_tree(dir);
 }
@@ -265,6 +308,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, bad_rebuild_values_refused);
     tcase_add_test(tc, a_resumed_game_counts_its_rebuild_and_keys);
     tcase_add_test(tc, a_refused_rebuild_begins_no_game);
+    tcase_add_test(tc, p_pressed_in_the_wait_plays_once_the_game_is_back);
     tcase_add_test(tc, a_client_not_reading_shows_its_output_waiting);
     suite_add_tcase(s, tc);
     return s;
