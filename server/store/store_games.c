@@ -32,9 +32,12 @@ static void finish_record(store_t *st, req_t *r)
     /* the recorder is freed with the request (store_req_free) */
 }
 
-/* Returns 1 if the game was written (counted in games_written). The
- * record is finished once, at the first run of the batch: a run again
- * writes the same bytes (or, had it failed, the same game without). */
+/* Returns 1 if the game was written (counted in games_written), and
+ * sets r->status to say so (a game not written is held: store_held.c).
+ * The record is finished once, at the first run of the batch: a run
+ * again, or a held game's try, writes the same bytes (or, had it failed,
+ * the same game without), with the same token, so that a game whose row
+ * is in already (a COMMIT whose answer was lost) is not a second row. */
 static int game_db(store_t *st, req_t *r, int ok)
 {
     if (r->played) {
@@ -43,8 +46,10 @@ static int game_db(store_t *st, req_t *r, int ok)
         game_free(r->played);
         r->played = NULL;
     }
-    return ok && sdb_insert_game(st->db, &r->game, r->record,
-                                 r->record_len) == 0;
+    int written = ok && sdb_insert_game(st->db, &r->game, r->record,
+                                        r->record_len) == 0;
+    r->status = written ? STORE_OK : STORE_ERROR;
+    return written;
 }
 
 static int flush_db(store_t *st, req_t *r, int ok)
@@ -120,6 +125,8 @@ static req_t *game_req(store_t *st, const store_game_t *g, size_t bytes,
     r->call = &game_call;
     r->phase = PH_DB;
     r->game = *g;
+    while (r->game.token == 0) /* (a random key: no two hosts share one) */
+        randombytes_buf(&r->game.token, sizeof r->game.token);
     return r;
 }
 

@@ -94,8 +94,9 @@ typedef struct store_call {
 
 /* Ends on the database thread, answering nobody (freed there). */
 #define STORE_CALL_SILENT   1u
-/* A finished game: counted in q_games/q_bytes while queued and in the
- * stats' games written or lost. */
+/* A finished game: counted in q_games/q_bytes while queued (and while
+ * held after its batch failed: store_held.c) and in the stats' games
+ * written or lost. Its db sets r->status: STORE_OK if its row is in. */
 #define STORE_CALL_GAME     2u
 /* A game in progress's write: counted in q_progress/q_prog_bytes and in the
  * stats' progress written or dropped. */
@@ -143,6 +144,8 @@ struct req {
     const store_call_t *call;  /* what it is: its db and answer */
     uint8_t phase, cancelled, name_ok, pass_ok, found;
     uint8_t name_counted;      /* in st->hash_names (hash_fair.h) */
+    uint8_t tries;             /* a held game: its tries alone that failed
+                                  (store_held.c) */
     uint8_t admitted;          /* counted by its call from its start, not
                                   yet settled: finish calls abandoned */
     uint8_t at;                /* where it waits (enum store_wait,
@@ -284,6 +287,13 @@ struct store {
                                   lines per statement or account */
     uint64_t probed_ms;        /* uv_hrtime in ms of the last write tried
                                   while db_quiet (store_thread.c, probe) */
+    req_t *held, *held_tail;   /* finished games whose batch failed, to be
+                                  written once writes work (store_held.c) */
+    int held_single;           /* a try of several failed: one at a time
+                                  until none is held */
+    int held_closing;          /* the store closes: their last tries */
+    uint64_t held_after_ms;    /* uv_hrtime in ms before which none is
+                                  tried (a pause after a failed try) */
     int64_t last_prune;        /* Unix seconds of the retention rule's run */
     uint64_t bans_read_ms;     /* uv_hrtime in ms of the last read of bans */
     uint64_t moved_ms;         /* uv_hrtime in ms of the last look whether
@@ -371,6 +381,40 @@ void store_answer_done(req_t *r);
  * same, if it had succeeded. */
 void store_undo_error(store_t *st, req_t *r);
 void store_undo_error_if_ok(store_t *st, req_t *r);
+
+/* What one run of a batch did (store_run_batch): whether it committed,
+ * and its writes. */
+typedef struct batch_run {
+    int ok;
+    uint64_t games, written;         /* finished games: in it, written */
+    uint64_t progress, prog_written; /* progress writes: in it, written */
+    uint64_t changes;                /* every call's writes (counted or
+                                        not) */
+} batch_run_t;
+
+/* store_thread.c, for store_held.c: one run of a batch, one transaction,
+ * each request's call->db in turn (nothing told to the health, counted or
+ * answered); a write of the store's own that leaves nothing behind, as the
+ * probe makes (1: it committed); and writes failing, seen by such a write
+ * (store_healthy 0, said once, as after a failed batch, but not counted
+ * as one). */
+batch_run_t store_run_batch(store_t *st, req_t *batch);
+int store_own_write(store_t *st);
+void store_writes_fail(store_t *st);
+
+/* store_held.c, on the database thread: finished games whose batch
+ * failed are held rather than lost, and written once writes work
+ * (docs/architecture.md, "Store"). store_held_keep takes the games of a
+ * batch that failed, or whose own row failed in one that committed, out
+ * of *batch into the held (counted queued again; returns how many);
+ * store_held_due_in is the ms until a held try is due (UINT64_MAX: none
+ * held, or writes fail); store_held_turn runs one try if due (1: it ran
+ * one), between the channel's batches; store_held_close gives those left
+ * their last tries as the store closes, and logs each one lost. */
+uint64_t store_held_keep(store_t *st, req_t **batch, int committed);
+uint64_t store_held_due_in(const store_t *st);
+int store_held_turn(store_t *st);
+void store_held_close(store_t *st);
 
 /* store_progress.c, for the database thread: the broken list kept as a
  * batch finds it (mark, before its first run), and put back before the

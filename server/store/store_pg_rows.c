@@ -36,6 +36,10 @@ int spg_insert_game(store_db_t *db, const store_game_t *g, const void *record,
         p_null(&p);
     p_ll(&p, store_game_ending(g));
     p_ll(&p, store_game_ranked(g));
+    if (g->token)
+        p_ll(&p, u64_bits(g->token));
+    else
+        p_null(&p);
     char what[96];
     snprintf(what, sizeof what, "a game of %s not written", g->name);
     return write_later(d, ST_INS_GAME, &p, K_PLAIN, 0, what);

@@ -94,6 +94,10 @@ const char *const spg_migrations[] = {
     "  DEFAULT 0;"
     "ALTER TABLE progress ADD COLUMN claim bigint NOT NULL DEFAULT 0;"
     "CREATE SEQUENCE progress_claims;",
+    /* 9: each finished game's token, unique (see store_sqlite_schema.c);
+     * NULL for the games before, which may repeat */
+    "ALTER TABLE games ADD COLUMN token bigint;"
+    "CREATE UNIQUE INDEX games_token ON games (token);",
 };
 _Static_assert(sizeof spg_migrations / sizeof spg_migrations[0] ==
                STORE_SCHEMA_VERSION,
@@ -133,12 +137,14 @@ _Static_assert(sizeof(game_options_t) == sizeof(int),
 
 const char *const spg_stmt_sql[ST_COUNT] = {
     /* an account that is gone makes the game a guest's, rather than
-     * failing the statement (and with it the batch) */
+     * failing the statement (and with it the batch); a game whose token is
+     * written already (a COMMIT whose answer was lost, and the game held
+     * and written again) inserts nothing, without an error */
     [ST_INS_GAME] = "INSERT INTO games (player, account_id, ruleset, seed,"
                     " score, depth, turns, kills, cause, started, ended, record,"
-                    " ending, ranked) VALUES ($1, (SELECT id FROM accounts"
-                    " WHERE id = $2::bigint), $3, $4, $5, $6, $7, $8, $9, $10,"
-                    " $11, $12, $13, $14)",
+                    " ending, ranked, token) VALUES ($1, (SELECT id FROM"
+                    " accounts WHERE id = $2::bigint), $3, $4, $5, $6, $7, $8,"
+                    " $9, $10, $11, $12, $13, $14, $15) ON CONFLICT DO NOTHING",
     /* a name taken inserts nothing: no error to abort the batch */
     [ST_INS_ACCT] = "INSERT INTO accounts (name, pwhash, created)"
                     " VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING id",

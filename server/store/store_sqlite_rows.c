@@ -92,6 +92,8 @@ int lite_insert_game(store_db_t *db, const store_game_t *g, const void *record,
         sqlite3_bind_blob64(s, 12, record, len, SQLITE_STATIC);
     sqlite3_bind_int(s, 13, store_game_ending(g));
     sqlite3_bind_int(s, 14, store_game_ranked(g));
+    if (g->token)
+        sqlite3_bind_int64(s, 15, u64_bits(g->token));
     int rc = run(d, ST_INS_GAME);
     if (rc == SQLITE_DONE)
         return 0;

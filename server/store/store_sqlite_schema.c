@@ -100,6 +100,12 @@ const char *const lite_migrations[] = {
     "ALTER TABLE accounts ADD COLUMN progress_claim INTEGER NOT NULL"
     "  DEFAULT 0;"
     "ALTER TABLE progress ADD COLUMN claim INTEGER NOT NULL DEFAULT 0;",
+    /* 9: each finished game's token (store_game_t.token), unique, so that
+     * a game written again after a batch that may have committed (held:
+     * store_thread.c) is not a second row; NULL for the games before,
+     * which a unique index lets repeat, so no older row stops it */
+    "ALTER TABLE games ADD COLUMN token INTEGER;"
+    "CREATE UNIQUE INDEX games_token ON games(token);",
 };
 _Static_assert(sizeof lite_migrations / sizeof lite_migrations[0] ==
                STORE_SCHEMA_VERSION,
@@ -117,10 +123,12 @@ _Static_assert(sizeof(game_options_t) == sizeof(int),
                   " kills, cause, started, ended"
 
 const char *const lite_stmt_sql[ST_COUNT] = {
+    /* a game whose token is written already is not written again */
     [ST_INS_GAME] = "INSERT INTO games (player, account_id, ruleset, seed,"
                     " score, depth, turns, kills, cause, started, ended, record,"
-                    " ending, ranked)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " ending, ranked, token)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT DO NOTHING",
     [ST_INS_ACCT] = "INSERT INTO accounts (name, pwhash, created) VALUES (?, ?, ?)",
     [ST_SET_PWHASH] = "UPDATE accounts SET pwhash = ? WHERE id = ?",
     [ST_FIND_ACCT] = "SELECT id, name, pwhash FROM accounts WHERE name = ?",

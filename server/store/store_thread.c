@@ -174,16 +174,19 @@ static void between_batches(store_t *st)
 }
 
 /* Waits for the channel's wake (one since the last wait counts), or until
- * the bans, a probe or the look whether the file moved are due. */
+ * the bans, a probe, the look whether the file moved or a held game's try
+ * are due. */
 static void wait_wake(store_t *st)
 {
     uv_mutex_lock(&st->wmu);
     uint64_t ms = bans_due_in(st), probe_ms = probe_due_in(st),
-             moved_ms = moved_due_in(st);
+             moved_ms = moved_due_in(st), held_ms = store_held_due_in(st);
     if (probe_ms < ms)
         ms = probe_ms;
     if (moved_ms < ms)
         ms = moved_ms;
+    if (held_ms < ms)
+        ms = held_ms;
     if (!st->woken && ms > 0)
         uv_cond_timedwait(&st->cond, &st->wmu, ms * 1000000u);
     st->woken = 0;
@@ -204,7 +207,8 @@ static int joins_batch(const store_t *st, const req_t *last, uint64_t n)
 /* The next batch: up to batch_max requests from the front of what the
  * channel brought, linked by next (a claim's load alone: see
  * STORE_CALL_OWN_BATCH); no longer counted as queued. NULL once the
- * channel is closed and everything in it taken. */
+ * channel is closed and everything in it taken. While it is empty, the
+ * held games' tries run (store_held.c), one at each look at it. */
 static req_t *next_batch(store_t *st, uint64_t *n)
 {
     for (;;) {
@@ -215,7 +219,8 @@ static req_t *next_batch(store_t *st, uint64_t *n)
         if (closed)
             return NULL;
         between_batches(st);
-        wait_wake(st);
+        if (!store_held_turn(st))
+            wait_wake(st);
     }
     req_t *batch = NULL, *last = NULL;
     smsg_t *m;
@@ -265,15 +270,36 @@ static int sync_wake(req_t *r)
     return 0;
 }
 
+/* The health's change, said once each way: failing (db_quiet, the
+ * statements' own lines silenced) or working again. */
+static void health_said(store_t *st, int failing)
+{
+    if (failing == st->db_quiet)
+        return;
+    st->db_quiet = failing;
+    sdb_set_quiet(st->db, failing);
+    if (!failing) {
+        log_info("store: %s: writes work again; games are kept", st->path);
+        return;
+    }
+    log_error("store: %s: writes are failing (%s): games ending now are "
+              "held in memory and written once writes work (lost if the "
+              "server stops first), and accounts' games in progress are "
+              "not kept until this is fixed (disk space? permissions? "
+              "another process?); said once, not for each game", st->path,
+              sdb_errmsg(st->db));
+}
+
 /* A batch committed (ok) or failed; wrote: it changed the database. Writes
  * fail from a failed batch until one that wrote has committed, for a batch
  * of reads (a login, a flush, the scores, or keys dropped for a game a
  * failure broke) commits while writes still fail (SQLite's full disk, a
  * PostgreSQL lock that readers pass): the health (store_healthy) and the
  * log both say so. The sessions send their games again whole once it is
- * healthy: not at each batch of reads in between, which would fail again.
- * The first failure is logged once, with the database's reason, and so is
- * the recovery; in between the statements' own lines are silenced
+ * healthy: not at each batch of reads in between, which would fail again;
+ * the held games (store_held.c) are tried again then too. The first
+ * failure is logged once, with the database's reason, and so is the
+ * recovery; in between the statements' own lines are silenced
  * (db_quiet). */
 static void health(store_t *st, int ok, int wrote)
 {
@@ -284,18 +310,29 @@ static void health(store_t *st, int ok, int wrote)
     st->failed_batches += !ok;
     st->healthy = !failing;
     uv_mutex_unlock(&st->mu);
-    if (failing == st->db_quiet)
-        return;
-    st->db_quiet = failing;
-    sdb_set_quiet(st->db, failing);
-    if (!failing) {
-        log_info("store: %s: writes work again; games are kept", st->path);
-        return;
-    }
-    log_error("store: %s: writes are failing (%s): games ending now are "
-              "lost and accounts' games in progress are not kept until this "
-              "is fixed (disk space? permissions? another process?); said "
-              "once, not for each game", st->path, sdb_errmsg(st->db));
+    health_said(st, failing);
+}
+
+void store_writes_fail(store_t *st)
+{
+    st->probed_ms = uv_hrtime() / 1000000u;
+    uv_mutex_lock(&st->mu);
+    st->healthy = 0;
+    uv_mutex_unlock(&st->mu);
+    health_said(st, 1);
+}
+
+int store_own_write(store_t *st)
+{
+    long long n = -1;
+    int ok = sdb_begin(st->db) == 0 &&
+             (n = sdb_guest_reserve(st->db, 1)) > 0 &&
+             sdb_guest_give_back(st->db, n, n + 1) == 1 &&
+             sdb_progress_end(st->db, 0, 0) == 0 &&
+             sdb_prune_guests(st->db, 0, 0) == 0 && sdb_commit(st->db) == 0;
+    if (!ok && sdb_in_transaction(st->db))
+        sdb_rollback(st->db);
+    return ok;
 }
 
 /* While writes fail, a write of the store's own, in a transaction of its
@@ -309,21 +346,18 @@ static void health(store_t *st, int ok, int wrote)
  * and ends as it was, so that no number is used up (the lock on the row
  * keeps any other host's reservation out in between). It ends the game
  * in progress of no account (account 0) too, which takes the locks of the
- * sessions' keys: a lock held on those tables alone fails it as it fails
- * them. Its failure is not a batch's: not counted, not logged. */
+ * sessions' keys, and removes the guests' games ended before 1970 (none),
+ * which takes the lock of a finished game's insert: a lock held on those
+ * tables alone fails it as it fails them (and a held game that fails
+ * alone while it works is one the database refuses: store_held.c). Its
+ * failure is not a batch's: not counted, not logged. Its
+ * success releases the held games (store_held_due_in). */
 static void probe(store_t *st)
 {
     if (probe_due_in(st) != 0)
         return;
     st->probed_ms = uv_hrtime() / 1000000u;
-    long long n = -1;
-    int ok = sdb_begin(st->db) == 0 &&
-             (n = sdb_guest_reserve(st->db, 1)) > 0 &&
-             sdb_guest_give_back(st->db, n, n + 1) == 1 &&
-             sdb_progress_end(st->db, 0, 0) == 0 && sdb_commit(st->db) == 0;
-    if (!ok && sdb_in_transaction(st->db))
-        sdb_rollback(st->db);
-    if (ok)
+    if (store_own_write(st))
         health(st, 1, 1);
 }
 
@@ -362,17 +396,7 @@ static void prune(store_t *st, int64_t now)
 #define STORE_BATCH_RUNS 3
 #define STORE_RERUN_PAUSE_MS 10
 
-/* What one run of a batch did: whether it committed, and its writes. */
-typedef struct batch_run {
-    int ok;
-    uint64_t games, written;         /* finished games: in it, written */
-    uint64_t progress, prog_written; /* progress writes: in it, written */
-    uint64_t changes;                /* every call's writes (counted or
-                                        not) */
-} batch_run_t;
-
-/* One run of a batch: one transaction, each request's call->db in turn. */
-static batch_run_t run_batch(store_t *st, req_t *batch)
+batch_run_t store_run_batch(store_t *st, req_t *batch)
 {
     batch_run_t b = { 0 };
     b.ok = sdb_begin(st->db) == 0;
@@ -466,13 +490,14 @@ static void answer_batch(store_t *st, req_t *batch)
 
 /* A batch of n requests: run in one transaction (again, while the
  * database ends it as a deadlock: run_again), then told to the health,
- * undone if it failed, counted and answered, once. */
+ * undone if it failed (its finished games held: store_held.c), counted
+ * and answered, once. */
 static void db_batch(store_t *st, req_t *batch, uint64_t n)
 {
     store_progress_mark(st);
-    batch_run_t b = run_batch(st, batch);
+    batch_run_t b = store_run_batch(st, batch);
     for (int runs = 1; !b.ok && run_again(st, batch, n, runs); runs++)
-        b = run_batch(st, batch);
+        b = store_run_batch(st, batch);
     health(st, b.ok, b.changes > 0);
     if (!b.ok) {
         b.written = b.prog_written = 0;
@@ -486,13 +511,11 @@ static void db_batch(store_t *st, req_t *batch, uint64_t n)
             sodium_memzero(r->hash, sizeof r->hash);
     if (st->bans_changed) /* before the answers: a ban holds once answered */
         store_bans_refresh(st);
-    if (b.written < b.games && !st->db_quiet)
-        log_error("store: %s: %llu of %llu games lost", st->path,
-                  (unsigned long long)(b.games - b.written),
-                  (unsigned long long)b.games);
+    /* its games not written are held, to be written once writes work
+     * (counted lost only if they never are) */
+    store_held_keep(st, &batch, b.ok);
     uv_mutex_lock(&st->mu);
     st->stats.games_written += b.written;
-    st->stats.games_lost += b.games - b.written;
     st->stats.progress_written += b.prog_written;
     st->stats.progress_dropped += b.progress - b.prog_written;
     st->stats.batches++;
@@ -530,11 +553,13 @@ void store_db_main(void *arg)
     req_t *batch;
     while ((batch = next_batch(st, &n)) != NULL) {
         db_batch(st, batch, n); /* (a busy queue never waits) */
+        store_held_turn(st); /* a held try between two batches, at most */
         between_batches(st);
         int64_t now = (int64_t)time(NULL);
         if (now - st->last_prune >= STORE_PRUNE_EVERY_S)
             prune(st, now);
     }
+    store_held_close(st);
     store_guest_give_back(st);
     /* A last look, however soon after the one before: a file deleted in
      * the second before the stop would otherwise go unsaid and uncopied,

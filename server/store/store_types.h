@@ -16,7 +16,7 @@
 
 #define STORE_FILE "rogued.db"        /* inside the data directory */
 #define STORE_APP_ID 0x52474431       /* PRAGMA application_id: "RGD1" */
-#define STORE_SCHEMA_VERSION 8        /* PRAGMA user_version when migrated */
+#define STORE_SCHEMA_VERSION 9        /* PRAGMA user_version when migrated */
 #define STORE_TOP_MAX 20              /* hall of fame rows per request */
 #define STORE_CAUSE_MAX 63            /* bytes of a cause of death */
 #define STORE_QUIT_MIN_TURNS 100      /* a quit this long counts in the hall
@@ -85,6 +85,11 @@ typedef struct store_game {
     char cause[STORE_CAUSE_MAX + 1]; /* "killed by a troll", "quit" */
     int64_t started, ended;         /* Unix seconds */
     int ending;                     /* enum store_ending */
+    uint64_t token;                 /* the game's key: a game whose token is
+                                       written already is not written again
+                                       (one held after a batch that may have
+                                       committed). 0: the store gives it a
+                                       random one as it queues it */
 } store_game_t;
 
 typedef struct store_account {
