@@ -71,7 +71,7 @@ export ROGUED_REL_BIN=${ROGUED_REL_BIN:-$PWD/build/rel/rogued}
 ROGUED_TSAN_BIN=${ROGUED_TSAN_BIN:-$PWD/build/tsan/rogued}
 TSAN_SUITES=${TSAN_SUITES:-test_lobby test_hash_busy test_resume test_resume_long test_watch test_phase test_workers test_ssh_keys test_ssh_guard test_ssh_threads test_ssh_admit test_ssh_loop test_site test_guest_grace test_web_login test_upgrade test_upgrade_metrics test_upgrade_drain}
 PG_TSAN_SUITES=${PG_TSAN_SUITES:-test_pg_store test_pg_cluster}
-PG_SUITES=${PG_SUITES:-test_store test_store_keep test_store_recent test_progress test_progress_snapshot test_progress_claim test_store_retry test_export test_store_keys test_store_bans}
+PG_SUITES=${PG_SUITES:-test_store test_store_keep test_store_recent test_progress test_progress_snapshot test_progress_claim test_store_retry test_export test_store_keys test_store_bans test_store_held}
 # Sanitizers: any report fails the binary; leaks are reported at exit.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:halt_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}

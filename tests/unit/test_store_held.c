@@ -1,0 +1,413 @@
+/* test_store_held.c - finished games whose batch fails are held and
+ * written once writes work again, exactly once (store_held.c): a game
+ * held while another process holds the database's lock is written after
+ * the recovery, whether a batch that wrote or the store's own write (the
+ * probe) found it; a game's token is written once however often it is
+ * sent, and on PostgreSQL a COMMIT whose answer is lost (it committed) is
+ * not a second row when its game is written again; a migration keeps the
+ * duplicate games older versions allowed; one game the database always
+ * refuses is given up after its tries alone, said once, without the
+ * store's health flipping; a large held backlog does not keep a new
+ * request waiting; held games count against the queue's bound and are
+ * lost, each said, only at a close with writes still failing. On either
+ * backend (store_where.h), with a real libuv loop. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "check_main.h"
+#include "store.h"
+#include "store_fixture.h"
+#include "store_lock.h"
+#include "store_log.h"
+#include "store_where.h"
+
+#define WAIT_MS 15000 /* a condition the store's thread brings (a hang
+                         catcher) */
+
+static int flush_status;
+static store_scores_t got_scores;
+
+static void setup(void)
+{
+    store_fixture_setup("/tmp/rogued-held-XXXXXX");
+    flush_status = -1;
+    memset(&got_scores, 0, sizeof got_scores);
+    fast.busy_ms = 20; /* a lock held elsewhere fails a batch soon */
+}
+
+static void teardown(void)
+{
+    store_fixture_teardown();
+}
+
+static void on_flush(void *ctx, int status)
+{
+    (void)ctx;
+    flush_status = status;
+}
+
+/* A flush, the loop run until it is answered: its status. */
+static int flush(store_t *st)
+{
+    flush_status = -1;
+    ck_assert_int_eq(store_flush(st, on_flush, NULL), 0);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    return flush_status;
+}
+
+static void on_taken(void *ctx, const char *name, int status, int taken)
+{
+    (void)name;
+    (void)taken;
+    *(int *)ctx = status;
+}
+
+/* A request that needs the database after what is queued, its status: a
+ * flush on SQLite (BEGIN IMMEDIATE takes the write lock even for it); on
+ * PostgreSQL, where a transaction that writes nothing takes no lock, a
+ * look at the accounts table (held by the lock). */
+static int after_queued(store_t *st)
+{
+    if (!sw_pg())
+        return flush(st);
+    int status = -1;
+    ck_assert_int_eq(store_name_taken(st, "Erin", on_taken, &status), 0);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    return status;
+}
+
+/* A guest's death of `score` points, seed and turns as given. */
+static store_game_t game(const char *name, int score, uint64_t seed,
+                         int turns)
+{
+    store_game_t g;
+    memset(&g, 0, sizeof g);
+    snprintf(g.name, sizeof g.name, "%s", name);
+    g.score = score;
+    g.seed = seed;
+    g.depth = 1;
+    g.turns = turns;
+    g.ending = STORE_END_DEATH;
+    snprintf(g.cause, sizeof g.cause, "killed by a rat");
+    g.ended = 1000000 + score;
+    g.started = g.ended - 60;
+    return g;
+}
+
+static void add(store_t *st, store_game_t g)
+{
+    ck_assert_int_eq(store_add_game(st, &g, NULL, 0), 0);
+}
+
+static store_stats_t stats_of(store_t *st)
+{
+    store_stats_t s;
+    store_stats(st, &s);
+    return s;
+}
+
+static uint64_t ms_now(void)
+{
+    return uv_hrtime() / 1000000u;
+}
+
+static void pause_10ms(void)
+{
+    nanosleep(&(struct timespec){ 0, 10 * 1000000L }, NULL);
+}
+
+/* Waits (up to WAIT_MS) until the store has written `written` games and
+ * lost `lost`, with no request sent; 1 if it did. */
+static int settled_within(store_t *st, uint64_t written, uint64_t lost)
+{
+    uint64_t end = ms_now() + WAIT_MS;
+    store_stats_t s = stats_of(st);
+    while ((s.games_written != written || s.games_lost != lost) &&
+           ms_now() < end) {
+        pause_10ms();
+        s = stats_of(st);
+    }
+    return s.games_written == written && s.games_lost == lost;
+}
+
+/* n games of `name` (scores from 1) queued while another process holds
+ * the database's lock: each batch fails, and the games are held. */
+static void held_while_locked(store_t *st, const char *name, int n)
+{
+    held_lock_t other;
+    lock_hold(&other, "games, accounts IN ACCESS EXCLUSIVE MODE");
+    for (int i = 1; i <= n; i++)
+        add(st, game(name, i, 1000 + (uint64_t)i, 10));
+    ck_assert_int_eq(after_queued(st), STORE_ERROR);
+    ck_assert_int_eq(store_healthy(st), 0);
+    lock_release(&other);
+    ck_assert_uint_eq(stats_of(st).games_lost, 0);
+}
+
+/* --- held, then written once ------------------------------------------------ */
+
+/* A game held while writes fail is written once a batch has written, and
+ * once only: two rows (it and the batch's), two games written, none lost,
+ * the same at the close. */
+START_TEST(a_held_game_is_written_once_after_a_batch_writes)
+{
+    store_t *st = store_fixture_open(&fast);
+    held_while_locked(st, "Ada", 1);
+    add(st, game("Bo", 50, 7, 10));
+    ck_assert_int_eq(flush(st), STORE_OK);
+    ck_assert_int_eq(store_healthy(st), 1);
+    ck_assert(settled_within(st, 2, 0));
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games WHERE player ="
+                            " 'Ada'"), 1);
+    store_close(st);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games"), 2);
+    ck_assert_int_eq(sw_int("SELECT count(DISTINCT token) FROM games"), 2);
+}
+END_TEST
+
+/* Nothing else sent after the lock goes: the store's own write (the
+ * probe, once a second while writes fail) finds that writes work, and
+ * that releases the held game too. */
+START_TEST(the_probe_releases_the_held_games)
+{
+    log_to_file();
+    store_t *st = store_fixture_open(&fast);
+    held_while_locked(st, "Cy", 2);
+    ck_assert(settled_within(st, 2, 0));
+    ck_assert_int_eq(store_healthy(st), 1);
+    ck_assert_int_eq(logged("writes work again"), 1);
+    store_close(st);
+    log_restore();
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games WHERE player ="
+                            " 'Cy'"), 2);
+    unlink(logpath);
+}
+END_TEST
+
+/* --- never written twice ------------------------------------------------------ */
+
+/* A game's token is its key: sent twice (as a held game whose COMMIT may
+ * have committed is), it is one row. */
+START_TEST(a_token_is_written_once)
+{
+    store_t *st = store_fixture_open(&fast);
+    store_game_t g = game("Di", 5, 9, 10);
+    g.token = 0x1234567890abcdefull;
+    add(st, g);
+    add(st, g);
+    ck_assert_int_eq(flush(st), STORE_OK);
+    add(st, g); /* in a batch of its own too */
+    ck_assert_int_eq(flush(st), STORE_OK);
+    ck_assert_int_eq(store_healthy(st), 1);
+    ck_assert(settled_within(st, 3, 0)); /* none held, none refused */
+    store_close(st);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games"), 1);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games WHERE token ="
+                            " 1311768467294899695"), 1);
+}
+END_TEST
+
+/* Two rows alike, as schema 8 allowed (no token): the migration to
+ * tokens keeps both, and games are written after it. */
+START_TEST(the_migration_keeps_games_alike)
+{
+    char err[512];
+    ck_assert_int_eq(store_create_at_version(sw_where(), 8, err, sizeof err),
+                     0);
+    for (int i = 0; i < 2; i++)
+        sw_exec("INSERT INTO games (player, ruleset, seed, score, depth,"
+                " turns, kills, cause, started, ended, ending, ranked)"
+                " VALUES ('Eve', 0, 3, 40, 1, 10, 0, 'killed by a rat', 1,"
+                " 2, 1, 1)");
+    store_t *st = store_fixture_open(&fast);
+    add(st, game("Eve", 41, 3, 10));
+    ck_assert_int_eq(flush(st), STORE_OK);
+    store_close(st);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games"), 3);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games WHERE token IS"
+                            " NULL"), 2);
+}
+END_TEST
+
+/* PostgreSQL: a COMMIT that commits but whose answer never comes (here a
+ * deferred trigger sleeps past the store's answer deadline, the
+ * connection's tcp_user_timeout plus 2 s: pg_deadline.c; a dropped
+ * connection loses it alike). The store gives the connection up, the
+ * batch fails and its game is held; the row is in all the same. Written
+ * again once writes work, it is not a second row. */
+START_TEST(pg_a_commit_whose_answer_is_lost_is_one_row)
+{
+    log_to_file();
+    static char url[sizeof sw_url + 32];
+    snprintf(url, sizeof url, "%s?tcp_user_timeout=300", sw_url);
+    fast.url = url; /* the answer's deadline: 2.3 s */
+    store_t *st = store_fixture_open(&fast);
+    sw_exec("CREATE SEQUENCE slow;"
+            " CREATE FUNCTION slow() RETURNS trigger LANGUAGE plpgsql AS"
+            " $$ BEGIN IF nextval('slow') = 1 THEN PERFORM pg_sleep(4);"
+            " END IF; RETURN NULL; END $$;"
+            " CREATE CONSTRAINT TRIGGER slow AFTER INSERT ON games"
+            " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW"
+            " EXECUTE FUNCTION slow()");
+    add(st, game("Fay", 1, 11, 10));
+    flush(st); /* (in the game's batch, or the next) */
+    ck_assert_uint_ge(store_failed_batches(st), 1);
+    ck_assert_uint_eq(stats_of(st).games_lost, 0); /* held */
+    ck_assert_int_eq(logged("the connection is given up"), 1);
+    /* the first COMMIT did commit, once its trigger woke */
+    uint64_t end = ms_now() + WAIT_MS;
+    while (sw_int("SELECT count(*) FROM games") != 1 && ms_now() < end)
+        pause_10ms();
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games"), 1);
+    /* a batch that writes (connecting again: at most once a second) */
+    add(st, game("Gil", 2, 12, 10));
+    while (flush(st) != STORE_OK && ms_now() < end)
+        pause_10ms();
+    ck_assert(settled_within(st, 2, 0));
+    store_close(st);
+    log_restore();
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games"), 2);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games WHERE player ="
+                            " 'Fay'"), 1);
+    unlink(logpath);
+}
+END_TEST
+
+/* --- one game refused ------------------------------------------------------- */
+
+/* on: the database refuses every game of Bad (a trigger), and nothing
+ * else. */
+static void refuse_bad(void)
+{
+    if (sw_pg())
+        sw_exec("CREATE FUNCTION no_bad() RETURNS trigger LANGUAGE plpgsql"
+                " AS $$BEGIN IF NEW.player = 'Bad' THEN RAISE EXCEPTION"
+                " 'no games of Bad'; END IF; RETURN NEW; END$$;"
+                " CREATE TRIGGER no_bad BEFORE INSERT ON games FOR EACH ROW"
+                " EXECUTE FUNCTION no_bad()");
+    else
+        sw_exec("CREATE TRIGGER no_bad BEFORE INSERT ON games WHEN"
+                " NEW.player = 'Bad' BEGIN SELECT RAISE(ABORT,"
+                " 'no games of Bad'); END");
+}
+
+/* Held beside a good game, one the database always refuses fails its
+ * tries: the good one is written, the refused one tried alone three
+ * times and given up, said once with what finds it; the store stays
+ * healthy throughout (no failed batch counted after the first, writes
+ * said failing once and working again once). */
+START_TEST(a_refused_game_is_given_up_without_flipping_health)
+{
+    log_to_file();
+    store_t *st = store_fixture_open(&fast);
+    refuse_bad();
+    held_lock_t other;
+    lock_hold(&other, "games, accounts IN ACCESS EXCLUSIVE MODE");
+    add(st, game("Bad", 1, 77, 33));
+    add(st, game("Hal", 2, 78, 10));
+    ck_assert_int_eq(after_queued(st), STORE_ERROR);
+    uint64_t failed = store_failed_batches(st);
+    lock_release(&other);
+    add(st, game("Ivy", 3, 79, 10));
+    ck_assert_int_eq(flush(st), STORE_OK);
+    ck_assert(settled_within(st, 2, 1));
+    ck_assert_int_eq(store_healthy(st), 1);
+    ck_assert_uint_eq(store_failed_batches(st), failed);
+    ck_assert_int_eq(logged("writes are failing"), 1);
+    ck_assert_int_eq(logged("writes work again"), 1);
+    ck_assert_int_eq(logged("a game of Bad lost (seed 77, 33 turns, ended "
+                            "1000001): the database refused it 3 times"), 1);
+    ck_assert_int_eq(logged("a game of Bad lost"), 1); /* said once */
+    store_close(st);
+    log_restore();
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games"), 2);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games WHERE player ="
+                            " 'Bad'"), 0);
+    unlink(logpath);
+}
+END_TEST
+
+/* --- a backlog ---------------------------------------------------------------- */
+
+static void on_scores(void *ctx, const store_scores_t *r)
+{
+    (void)ctx;
+    got_scores = *r;
+}
+
+/* Thirty games held, one request a batch: after the batch that writes
+ * again, a read sent behind it comes after one held try (a game), not
+ * after thirty. It sees the batch's game and at most two held. */
+START_TEST(held_games_do_not_starve_new_requests)
+{
+    fast.batch_max = 1;
+    store_t *st = store_fixture_open(&fast);
+    held_while_locked(st, "Jo", 30);
+    add(st, game("Kay", 100, 5, 10));
+    ck_assert_int_eq(store_scores(st, 20, NULL, on_scores, NULL), 0);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_eq(got_scores.status, STORE_OK);
+    ck_assert_int_ge(got_scores.n, 1);
+    ck_assert_int_le(got_scores.n, 3);
+    ck_assert_str_eq(got_scores.top[0].name, "Kay");
+    store_close(st); /* the rest written by then */
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games"), 31);
+}
+END_TEST
+
+/* --- bounds and the close ---------------------------------------------------- */
+
+/* Held games count against the queue's bound (max_queued_games): past it
+ * a new game is refused. Those still held as the store closes while
+ * writes fail are lost, each said with its player, seed and turns. */
+START_TEST(held_games_are_bounded_and_lost_at_a_failing_close)
+{
+    log_to_file();
+    fast.max_queued_games = 2;
+    store_t *st = store_fixture_open(&fast);
+    held_lock_t other;
+    lock_hold(&other, "games, accounts IN ACCESS EXCLUSIVE MODE");
+    add(st, game("Lu", 1, 21, 11));
+    add(st, game("Lu", 2, 22, 12));
+    ck_assert_int_eq(after_queued(st), STORE_ERROR);
+    store_game_t g = game("Lu", 3, 23, 13);
+    ck_assert_int_eq(store_add_game(st, &g, NULL, 0), -1); /* refused */
+    ck_assert_uint_eq(stats_of(st).games_lost, 0);
+    store_close(st); /* the lock still held: their last try fails */
+    lock_release(&other);
+    log_restore();
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games"), 0);
+    ck_assert_int_eq(logged("too many games waiting for the disk: lost"), 1);
+    ck_assert_int_eq(logged("they still failed as the store closed"), 2);
+    ck_assert_int_eq(logged("a game of Lu lost (seed 21, 11 turns"), 1);
+    ck_assert_int_eq(logged("a game of Lu lost (seed 22, 12 turns"), 1);
+    unlink(logpath);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create(sw_pg() ? "store_held (PostgreSQL)"
+                                    : "store_held");
+    TCase *tc = tcase_create("store_held");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 40);
+    tcase_add_test(tc, a_held_game_is_written_once_after_a_batch_writes);
+    tcase_add_test(tc, the_probe_releases_the_held_games);
+    tcase_add_test(tc, a_token_is_written_once);
+    tcase_add_test(tc, the_migration_keeps_games_alike);
+    if (sw_pg())
+        tcase_add_test(tc, pg_a_commit_whose_answer_is_lost_is_one_row);
+    tcase_add_test(tc, a_refused_game_is_given_up_without_flipping_health);
+    tcase_add_test(tc, held_games_do_not_starve_new_requests);
+    tcase_add_test(tc, held_games_are_bounded_and_lost_at_a_failing_close);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(make_suite)
