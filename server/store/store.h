@@ -148,7 +148,8 @@ int store_attach(store_t *st, uv_loop_t *loop);
 void store_detach(store_t *st);
 
 /* Writes everything queued (every game passed to store_add_game is
- * committed, or logged as lost, before it returns), stops the thread,
+ * committed, or logged as lost, before it returns: those held while
+ * writes fail get their last tries), stops the thread,
  * closes its handles and frees the store. No callback is called any more:
  * owed ones are dropped. Blocks. Call it when the loop is not running
  * (after uv_run has returned, before uv_loop_close): it runs the loop
@@ -159,7 +160,9 @@ void store_close(store_t *st);
 /* Queues a finished game and its encoded record (record.h; may be NULL) to
  * be written; copies both. The name must pass acct_name_valid and the cause
  * acct_text_is_safe: they are shown to other players. Past
- * opts.max_queued_bytes the game is stored without its record. Returns 0,
+ * opts.max_queued_bytes the game is stored without its record. A game
+ * whose batch fails is held and written once writes work (store_held.c),
+ * once: by its token (g->token, or one the store gives it). Returns 0,
  * or -1 (refused, logged: bad text, queue full, out of memory). */
 int store_add_game(store_t *st, const store_game_t *g, const void *record,
                    size_t len);

@@ -487,8 +487,9 @@ START_TEST(a_kick_while_writes_fail_says_the_latest_turns_are_lost)
 END_TEST
 
 /* A game that ends while the store's writes fail may be lost (the store
- * drops what it cannot write): the player who quits it is told so, not
- * that it has ended as any other. */
+ * holds it to write once writes work, but loses it if it closes first):
+ * the player who quits it is told so, not that it has ended as any
+ * other. */
 START_TEST(a_game_quit_while_writes_fail_may_be_lost_and_is_said)
 {
     char dir[] = "/tmp/rogued-resume-XXXXXX";
