@@ -6,6 +6,7 @@
  * the loop through the done queue. It names no call, nor a backend. */
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -329,7 +330,8 @@ int store_own_write(store_t *st)
              (n = sdb_guest_reserve(st->db, 1)) > 0 &&
              sdb_guest_give_back(st->db, n, n + 1) == 1 &&
              sdb_progress_end(st->db, 0, 0) == 0 &&
-             sdb_prune_guests(st->db, 0, 0) == 0 && sdb_commit(st->db) == 0;
+             sdb_prune_guests(st->db, INT64_MIN, 0) == 0 &&
+             sdb_commit(st->db) == 0;
     if (!ok && sdb_in_transaction(st->db))
         sdb_rollback(st->db);
     return ok;
@@ -346,12 +348,12 @@ int store_own_write(store_t *st)
  * and ends as it was, so that no number is used up (the lock on the row
  * keeps any other host's reservation out in between). It ends the game
  * in progress of no account (account 0) too, which takes the locks of the
- * sessions' keys, and removes the guests' games ended before 1970 (none),
- * which takes the lock of a finished game's insert: a lock held on those
- * tables alone fails it as it fails them (and a held game that fails
- * alone while it works is one the database refuses: store_held.c). Its
- * failure is not a batch's: not counted, not logged. Its
- * success releases the held games (store_held_due_in). */
+ * sessions' keys, and removes the guests' games ended before the first
+ * moment there is (none), which takes the lock of a finished game's
+ * insert: a lock held on those tables alone fails it as it fails them
+ * (and a held game that fails alone while it works is one the database
+ * refuses: store_held.c). Its failure is not a batch's: not counted, not
+ * logged. Its success releases the held games (store_held_due_in). */
 static void probe(store_t *st)
 {
     if (probe_due_in(st) != 0)
