@@ -460,8 +460,9 @@ END_TEST
 
 /* PostgreSQL: the server ends our connection (a restart, a failover, an
  * administrator): the batch it was in fails and is said once (the health
- * flips: "writes are failing"), the next one connects again and is kept,
- * and the health flips back ("writes work again"). */
+ * flips: "writes are failing"), its game held; the next one connects
+ * again and is kept, the health flips back ("writes work again"), and
+ * the held game is written after it, once. */
 START_TEST(pg_lost_connection_comes_back)
 {
     log_to_file();
