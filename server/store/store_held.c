@@ -27,7 +27,7 @@
 
 /* Tries alone that fail, while the store's own write works, before a held
  * game is given up; and the pause after each before the next held try
- * (a lock held elsewhere on the games alone has that long to go). */
+ * (whatever stands in that game's way alone has that long to pass). */
 #define STORE_HELD_TRIES 3
 #define STORE_HELD_PAUSE_MS 1000
 
