@@ -323,6 +323,8 @@ typedef struct sess {
                                   ("state NAME", sess_tell_state), or 0 */
     struct {                   /* a site page's store request (site/) */
         uint64_t gen;          /* the hall of fame's generation asked at */
+        uint64_t held;         /* ...and the store's held games written
+                                  (store_held_written) */
         void (*scores)(void *ctx, const struct store_scores *sc);
         struct site_dump *dump; /* a game page's dump being made off the
                                    loop (site_dump.h); not owned: the job

@@ -30,10 +30,10 @@ uint64_t site_cache_gen(site_cache_t *c)
     return g;
 }
 
-int site_cache_get(site_cache_t *c, store_scores_t *out)
+int site_cache_get(site_cache_t *c, uint64_t held, store_scores_t *out)
 {
     pthread_mutex_lock(&c->mu);
-    int ok = c->valid;
+    int ok = c->valid && c->held == held;
     if (ok) {
         *out = c->scores;
         c->hits++;
@@ -44,13 +44,15 @@ int site_cache_get(site_cache_t *c, store_scores_t *out)
     return ok;
 }
 
-void site_cache_put(site_cache_t *c, uint64_t gen, const store_scores_t *s)
+void site_cache_put(site_cache_t *c, uint64_t gen, uint64_t held,
+                    const store_scores_t *s)
 {
     if (s->status != STORE_OK)
         return;
     pthread_mutex_lock(&c->mu);
     if (gen == c->gen) {
         c->scores = *s;
+        c->held = held;
         c->valid = 1;
     }
     pthread_mutex_unlock(&c->mu);

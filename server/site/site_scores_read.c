@@ -19,7 +19,7 @@ static void on_scores(void *ctx, const store_scores_t *sc)
     sess_t *s = ctx;
     site_cache_t *c = cache_of(s);
     if (c)
-        site_cache_put(c, s->site_req.gen, sc);
+        site_cache_put(c, s->site_req.gen, s->site_req.held, sc);
     s->site_req.scores(s, sc);
 }
 
@@ -28,7 +28,8 @@ int site_read_scores(sess_t *s, store_scores_cb cb)
     site_cache_t *c = cache_of(s);
     if (c) {
         store_scores_t *sc = malloc(sizeof *sc);
-        if (sc && site_cache_get(c, sc)) {
+        uint64_t held = store_held_written(s->srv->store);
+        if (sc && site_cache_get(c, held, sc)) {
             log_debug("site: the hall of fame from the cache");
             cb(s, sc);
             free(sc);
@@ -36,6 +37,7 @@ int site_read_scores(sess_t *s, store_scores_cb cb)
         }
         free(sc);
         s->site_req.gen = site_cache_gen(c);
+        s->site_req.held = held;
     }
     s->site_req.scores = cb;
     log_debug("site: the hall of fame from the store");

@@ -251,6 +251,8 @@ static void opts_defaults(store_opts_t *o, const store_opts_t *given)
         o->batch_max = 1000;
     if (o->busy_ms <= 0)
         o->busy_ms = 10000;
+    if (o->probe_ms <= 0)
+        o->probe_ms = STORE_PROBE_EVERY_MS;
 }
 
 store_t *store_open(uv_loop_t *loop, const char *data_dir,

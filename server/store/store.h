@@ -96,6 +96,10 @@ typedef struct store_opts {
      * games are always kept. */
     int64_t guest_keep_s;
     int busy_ms;           /* wait for another process's lock; 0: 10000 */
+    int probe_ms;          /* while writes fail, a write of the store's own
+                              every so often (store_healthy); 0:
+                              STORE_PROBE_EVERY_MS (tests set it long, so
+                              that only a batch that writes recovers) */
     /* Where the store is (the config key `store`): NULL or "" the SQLite
      * file data_dir/STORE_FILE; a libpq URL beginning postgresql:// (or
      * postgres://) a PostgreSQL database (store_pg.c, docs/hosting.md).
@@ -254,7 +258,12 @@ int store_name_taken(store_t *st, const char *name, store_taken_cb cb,
                      void *ctx);
 
 /* Calls cb once everything queued before it is committed (status STORE_OK)
- * or failed (STORE_ERROR). Returns 0 (the callback will come), or -1. */
+ * or failed (STORE_ERROR). A finished game whose batch failed is held
+ * (store_add_game) and written later: a flush answers STORE_OK once its
+ * own batch commits, games still held or not (so does the one a binary
+ * upgrade waits for: games still held stay this process's, written by
+ * its store_close, or logged lost there). Returns 0 (the callback will
+ * come), or -1. */
 int store_flush(store_t *st, store_done_cb cb, void *ctx);
 
 /* --- games in progress (see the top of this file) ----------------------- */
@@ -379,6 +388,12 @@ int store_hash_parallel(const store_t *st);
  * game in progress is not being kept) on screen, and sends its game again
  * whole once it is 1. Loop thread; cheap. */
 int store_healthy(store_t *st);
+
+/* How many times held games (store_add_game: a game whose batch failed)
+ * were written since open: a reading of the database asked before one
+ * may miss what it wrote, although the game was queued before the
+ * reading (site_cache.h). Any thread; cheap. */
+uint64_t store_held_written(store_t *st);
 
 /* How many batches have failed since the store opened (not the store's
  * own writes while they fail). A failure can end before a session asks

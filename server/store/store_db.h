@@ -93,6 +93,15 @@ typedef struct store_unfollowed {
      * by the backend: whoever ran the transaction says what it does about \
      * it. SQLite: always 0 (a writer waits its turn, nothing is ended). */ \
     X(int, retryable, (store_db_t *db), (db)) \
+    /* 1 when the last failure (of the transaction just ended, or of a \
+     * statement) was the database refusing what was asked, which asking \
+     * again will not change: a constraint or a trigger (SQLite's \
+     * SQLITE_CONSTRAINT*, TOOBIG, MISMATCH; PostgreSQL's SQLSTATE classes \
+     * 22, 23 and P0). 0 for a write failing or to be tried again later (a \
+     * deadlock, a serialization failure, a timeout, a lost connection, a \
+     * full disk, an I/O error, a lock held elsewhere). A held game \
+     * (store_held.c) counts only these toward giving it up. */ \
+    X(int, refused, (store_db_t *db), (db)) \
     /* Inserts a finished game (record may be NULL). Returns 0, or -1 (logged). */ \
     X(int, insert_game, (store_db_t *db, const store_game_t *g, \
       const void *record, size_t len), (db, g, record, len)) \

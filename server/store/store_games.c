@@ -22,14 +22,19 @@ static void finish_record(store_t *st, req_t *r)
     buf_init(&out, RECORD_ENCODED_MAX);
     if (record_finish(&r->rec, r->played) == 0 &&
         record_encode(&r->rec, &out) == 0) {
-        r->record = out.data; /* its allocation is the request's now */
+        /* its allocation is the request's now, no larger than its bytes:
+         * a held game's memory is what the queue's bound counts */
+        void *fit = realloc(out.data, out.len ? out.len : 1);
+        r->record = fit ? fit : out.data;
         r->record_len = out.len;
     } else {
         buf_free(&out);
         log_error("store: %s: a game of %s stored without its record",
                   st->path, r->game.name);
     }
-    /* the recorder is freed with the request (store_req_free) */
+    /* the recorder's buffers are not needed again (a run again or a held
+     * try writes r->record): freed now, not when the request is */
+    record_free(&r->rec);
 }
 
 /* Returns 1 if the game was written (counted in games_written), and
@@ -48,6 +53,11 @@ static int game_db(store_t *st, req_t *r, int ok)
     }
     int written = ok && sdb_insert_game(st->db, &r->game, r->record,
                                         r->record_len) == 0;
+    /* a held game whose account's end was lost with its batch ends the
+     * game in progress with it, in one transaction (store_held.c) */
+    if (written && r->end_owed &&
+        store_progress_end_now(st, r->game.account_id, r->claim) != 0)
+        written = 0;
     r->status = written ? STORE_OK : STORE_ERROR;
     return written;
 }

@@ -9,25 +9,38 @@
  * thread's loop, between the channel's batches, so that a large backlog
  * never keeps a new request waiting more than one try. A try is outside
  * the health's reckoning: one row the database always refuses must not
- * flip the health at each try. So after a try of several fails, they are
- * tried one at a time; a game that fails alone while the store's own
- * write works is the database refusing it (a constraint, a trigger), and
- * after STORE_HELD_TRIES such tries it is given up, said once with what
- * finds it (the player, the seed, the turns). When the store's own write
- * fails too, writes are failing for everyone: said as after a failed
- * batch, and the held wait for the recovery. A game written twice is
- * refused by its token (store_game_t.token: the row of a batch whose
- * COMMIT answer was lost may be in). At a close, the held get their last
- * tries; those left unwritten are logged, each. */
+ * flip the health at each try. So after a try of several fails, its
+ * members are tried one at a time (held_alone counts them down; the rest
+ * go on in batches); a game that fails alone is paused (held_after_ms),
+ * the others go on. Only a refusal (sdb_refused: a constraint, a trigger,
+ * a value the database will not take) counts toward giving the game up,
+ * after STORE_HELD_TRIES, said once with what finds it (the player, the
+ * seed, the turns); any other failure (a deadlock, a timeout, a lost
+ * connection, a full disk) is a write failing, tried again for as long as
+ * it takes: when the store's own write fails too, writes are failing for
+ * everyone, said as after a failed batch, and the held wait for the
+ * recovery. A game written twice is refused by its token
+ * (store_game_t.token: the row of a batch whose COMMIT answer was lost
+ * may be in).
+ *
+ * A game that ends an account's game in progress carries that end when
+ * the end's batch failed too (end_owed, with its claim): each try runs it
+ * in the game's transaction, and a login's load runs it first
+ * (store_held_end_owed), so that no login goes on with a game held to be
+ * recorded (it would be recorded twice). A begin or a load that commits
+ * later drops it: the account's game in progress is a new one then.
+ *
+ * At a close, the held get their last tries; those left unwritten are
+ * logged, each. */
 #include <stdint.h>
 #include <stdio.h>
 
 #include "log.h"
 #include "store_impl.h"
 
-/* Tries alone that fail, while the store's own write works, before a held
- * game is given up; and the pause after each before the next held try
- * (whatever stands in that game's way alone has that long to pass). */
+/* Refusals of a held game tried alone before it is given up; and the
+ * pause after a failed try alone before that game's next (whatever stands
+ * in its way alone has that long to pass). */
 #define STORE_HELD_TRIES 3
 #define STORE_HELD_PAUSE_MS 1000
 
@@ -51,19 +64,71 @@ static void count_queued(store_t *st, const req_t *r, int in)
     uv_mutex_unlock(&st->mu);
 }
 
+/* The newest held game of the account (the last of the held, else of
+ * the paused), or NULL. */
+static req_t *held_newest_of(store_t *st, int64_t account_id)
+{
+    req_t *lists[2] = { st->held, st->paused };
+    for (int i = 0; i < 2; i++) {
+        req_t *found = NULL;
+        for (req_t *r = lists[i]; r; r = r->next)
+            if (r->game.account_id == account_id)
+                found = r;
+        if (found)
+            return found;
+    }
+    return NULL;
+}
+
+/* A progress end e was not written: the account's held game owes it (its
+ * game ended it, queued just before it). None held: the game was written,
+ * and the end is lost as any failed write of a game in progress is. */
+static void held_owe_end(store_t *st, const req_t *e)
+{
+    req_t *g = st->held_tail && st->held_tail->game.account_id == e->id
+                   ? st->held_tail
+                   : held_newest_of(st, e->id);
+    if (!g)
+        return;
+    st->held_ends += !g->end_owed;
+    g->end_owed = 1;
+    g->claim = e->claim;
+}
+
+/* The account's game in progress is a new one: no held game of it ends
+ * it any more. */
+static void held_drop_ends(store_t *st, int64_t account_id)
+{
+    req_t *lists[2] = { st->held, st->paused };
+    for (int i = 0; i < 2 && st->held_ends; i++)
+        for (req_t *r = lists[i]; r; r = r->next)
+            if (r->end_owed && r->game.account_id == account_id) {
+                r->end_owed = 0;
+                st->held_ends--;
+            }
+}
+
 uint64_t store_held_keep(store_t *st, req_t **batch, int committed)
 {
     uint64_t n = 0;
     req_t **p = batch;
     while (*p) {
         req_t *r = *p;
-        if (!(r->call->flags & STORE_CALL_GAME) ||
+        unsigned flags = r->call->flags;
+        if ((flags & STORE_CALL_PROG_END) &&
+            (!committed || r->status != STORE_OK))
+            held_owe_end(st, r);
+        if ((flags & STORE_CALL_PROG_FRESH) && committed &&
+            r->status != STORE_ERROR)
+            held_drop_ends(st, r->id);
+        if (!(flags & STORE_CALL_GAME) ||
             (committed && r->status == STORE_OK)) {
             p = &r->next;
             continue;
         }
         *p = r->next;
         r->phase = PH_DB;
+        r->held_after_ms = 0;
         count_queued(st, r, 1);
         store_queue_push(&st->held, &st->held_tail, r);
         n++;
@@ -71,12 +136,26 @@ uint64_t store_held_keep(store_t *st, req_t **batch, int committed)
     return n;
 }
 
+/* The paused whose pause is over, back at the end of the held. */
+static void held_unpause(store_t *st, uint64_t now)
+{
+    while (st->paused && st->paused->held_after_ms <= now) {
+        req_t *r = st->paused;
+        st->paused = r->next;
+        if (!st->paused)
+            st->paused_tail = NULL;
+        store_queue_push(&st->held, &st->held_tail, r);
+    }
+}
+
 uint64_t store_held_due_in(const store_t *st)
 {
-    if (!st->held || st->db_quiet)
+    if (st->db_quiet || (!st->held && !st->paused))
         return UINT64_MAX;
-    uint64_t now = now_ms();
-    return now >= st->held_after_ms ? 0 : st->held_after_ms - now;
+    if (st->held)
+        return 0;
+    uint64_t now = now_ms(), at = st->paused->held_after_ms;
+    return now >= at ? 0 : at - now;
 }
 
 /* The list head..tail back in front of the held, in its order. */
@@ -88,18 +167,43 @@ static void held_put_back(store_t *st, req_t *head, req_t *tail)
     st->held = head;
 }
 
-/* A held game ends unwritten: said, with what finds it, and counted. */
-static void held_lose(store_t *st, req_t *r, const char *why)
+/* r paused: tried again, alone, once its pause is over. The pauses are
+ * all as long, so the paused list is in the order they end. */
+static void held_pause(store_t *st, req_t *r)
 {
-    log_error("store: %s: a game of %s lost (seed %llu, %d turns, ended "
-              "%lld): %s", st->path, r->game.name,
+    r->held_after_ms = now_ms() + STORE_HELD_PAUSE_MS;
+    store_queue_push(&st->paused, &st->paused_tail, r);
+}
+
+/* A held game leaves the held: written (lost 0) or lost. */
+static void held_free(store_t *st, req_t *r)
+{
+    st->held_ends -= r->end_owed;
+    count_queued(st, r, 0);
+    store_req_free(r);
+}
+
+/* A held game ends unwritten: said, with what finds it, and counted.
+ * what: "lost" or "may be lost". */
+static void held_lose(store_t *st, req_t *r, const char *what,
+                      const char *why)
+{
+    log_error("store: %s: a game of %s %s (seed %llu, %d turns, ended "
+              "%lld): %s", st->path, r->game.name, what,
               (unsigned long long)r->game.seed, r->game.turns,
               (long long)r->game.ended, why);
-    count_queued(st, r, 0);
     uv_mutex_lock(&st->mu);
     st->stats.games_lost++;
     uv_mutex_unlock(&st->mu);
-    store_req_free(r);
+    held_free(st, r);
+}
+
+static void lose_list(store_t *st, req_t *list, const char *why)
+{
+    for (req_t *r = list, *next; r; r = next) {
+        next = r->next;
+        held_lose(st, r, "lost", why);
+    }
 }
 
 /* The store closes and writes fail: the list and every game still held
@@ -108,69 +212,87 @@ static void held_lose_all(store_t *st, req_t *list)
 {
     const char *why = "held while writes failed, and they still failed as "
                       "the store closed";
-    for (req_t *r = list, *next; r; r = next) {
-        next = r->next;
-        held_lose(st, r, why);
-    }
-    for (req_t *r = st->held, *next; r; r = next) {
-        next = r->next;
-        held_lose(st, r, why);
-    }
-    st->held = st->held_tail = NULL;
+    lose_list(st, list, why);
+    lose_list(st, st->held, why);
+    lose_list(st, st->paused, why);
+    st->held = st->held_tail = st->paused = st->paused_tail = NULL;
+    st->held_alone = 0;
 }
 
-/* r failed alone while the store's own write works: one try more spent,
- * given up at STORE_HELD_TRIES (at a close, at once). why: the database's
- * reason. */
+/* r refused alone: one try more spent, given up at STORE_HELD_TRIES.
+ * why: the database's reason. */
 static void held_refused(store_t *st, req_t *r, const char *why)
 {
-    if (++r->tries < STORE_HELD_TRIES && !st->held_closing) {
-        store_queue_push(&st->held, &st->held_tail, r);
-        st->held_after_ms = now_ms() + STORE_HELD_PAUSE_MS;
+    if (++r->tries < STORE_HELD_TRIES) {
+        held_pause(st, r);
         return;
     }
     char line[384];
     snprintf(line, sizeof line, "the database refused it %d times while "
              "writes worked (%s); given up", r->tries, why);
-    held_lose(st, r, line);
+    held_lose(st, r, "lost", line);
 }
 
-/* The games of a held try that were not written: `list`, n of them. */
-static void held_failed(store_t *st, req_t *list, req_t *tail, uint64_t n)
+/* r's last try, as the store closes, failed: refused by the database,
+ * ended as a deadlock (known unwritten), or at its COMMIT otherwise (a
+ * lost connection: it may have committed, its answer lost). */
+static void held_last_failed(store_t *st, req_t *r, int refused,
+                             int commit, const char *why)
+{
+    int maybe = commit && !refused && !sdb_retryable(st->db);
+    char line[384];
+    snprintf(line, sizeof line, "%s as the store closed (%s)",
+             refused ? "the database refused its last try"
+             : maybe ? "its last try's COMMIT got no answer (it may have "
+                       "committed)"
+                     : "its last try failed",
+             why);
+    held_lose(st, r, maybe ? "may be lost" : "lost", line);
+}
+
+/* The games of a held try that were not written: `list`, n of them;
+ * commit: the try failed at its COMMIT. */
+static void held_failed(store_t *st, req_t *list, req_t *tail, uint64_t n,
+                        int commit)
 {
     if (st->held_closing && st->db_quiet) {
         held_lose_all(st, list);
         return;
     }
-    if (n > 1) { /* which of them is refused is not known: one at a time */
-        st->held_single = 1;
+    if (n > 1) { /* which of them failed it is not known: each alone */
+        st->held_alone = n;
         held_put_back(st, list, tail);
         return;
     }
     char why[256];
     snprintf(why, sizeof why, "%s", sdb_errmsg(st->db));
-    if (store_own_write(st)) {
+    int refused = sdb_refused(st->db);
+    if (st->held_closing) {
+        held_last_failed(st, list, refused, commit, why);
+        return;
+    }
+    if (refused) {
         held_refused(st, list, why);
         return;
     }
+    if (store_own_write(st)) { /* a deadlock, a timeout: try again */
+        held_pause(st, list);
+        return;
+    }
     store_writes_fail(st); /* for everyone: the held wait for the probe */
-    if (st->held_closing)
-        held_lose_all(st, list);
-    else
-        held_put_back(st, list, tail);
+    held_put_back(st, list, tail);
 }
 
 /* After a held try (ok: it committed): its games written are counted and
  * freed, the rest go to held_failed. */
-static void held_settle(store_t *st, req_t *batch, int ok)
+static void held_settle(store_t *st, req_t *batch, batch_run_t b)
 {
     req_t *failed = NULL, *tail = NULL;
     uint64_t nfailed = 0, written = 0;
     for (req_t *r = batch, *next; r; r = next) {
         next = r->next;
-        if (ok && r->status == STORE_OK) {
-            count_queued(st, r, 0);
-            store_req_free(r);
+        if (b.ok && r->status == STORE_OK) {
+            held_free(st, r);
             written++;
         } else {
             store_queue_push(&failed, &tail, r);
@@ -178,18 +300,22 @@ static void held_settle(store_t *st, req_t *batch, int ok)
         }
     }
     uv_mutex_lock(&st->mu);
-    st->stats.games_written += written;
+    st->stats.games_written += b.ok ? b.written : 0;
+    st->held_writes += written > 0;
     uv_mutex_unlock(&st->mu);
     if (failed)
-        held_failed(st, failed, tail, nfailed);
+        held_failed(st, failed, tail, nfailed, b.commit_failed);
 }
 
-/* One held try: up to batch_max of the held, oldest first (one, once a
- * try of several failed), in one transaction, its statements' own lines
- * silenced (a game given up is said once, by held_lose). */
+/* One held try: up to batch_max of the held, oldest first (one, while
+ * members of a failed try of several are tried alone), in one
+ * transaction, its statements' own lines silenced (a game given up is
+ * said once, by held_lose). */
 static void held_run(store_t *st)
 {
-    uint64_t max = st->held_single ? 1 : (uint64_t)st->opt.batch_max, n = 0;
+    uint64_t max = st->held_alone ? 1 : (uint64_t)st->opt.batch_max, n = 0;
+    if (st->held_alone)
+        st->held_alone--;
     req_t *batch = NULL, *last = NULL;
     while (st->held && n < max) {
         req_t *r = st->held;
@@ -201,15 +327,14 @@ static void held_run(store_t *st)
         st->held_tail = NULL;
     sdb_set_quiet(st->db, 1);
     batch_run_t b = store_run_batch(st, batch);
-    held_settle(st, batch, b.ok);
+    held_settle(st, batch, b);
     sdb_set_quiet(st->db, st->db_quiet);
-    if (!st->held)
-        st->held_single = 0;
 }
 
 int store_held_turn(store_t *st)
 {
-    if (store_held_due_in(st) != 0)
+    held_unpause(st, now_ms());
+    if (store_held_due_in(st) != 0 || !st->held)
         return 0;
     held_run(st);
     return 1;
@@ -218,6 +343,27 @@ int store_held_turn(store_t *st)
 void store_held_close(store_t *st)
 {
     st->held_closing = 1; /* no pauses: each try settles a game or more */
+    held_unpause(st, UINT64_MAX);
     while (st->held)
         held_run(st);
+}
+
+int store_held_end_owed(store_t *st, int64_t account_id)
+{
+    if (!st->held_ends)
+        return 0;
+    req_t *lists[2] = { st->held, st->paused };
+    for (int i = 0; i < 2; i++)
+        for (req_t *r = lists[i]; r; r = r->next)
+            if (r->end_owed && r->game.account_id == account_id)
+                return store_progress_end_now(st, account_id, r->claim);
+    return 0;
+}
+
+uint64_t store_held_written(store_t *st)
+{
+    uv_mutex_lock(&st->mu);
+    uint64_t n = st->held_writes;
+    uv_mutex_unlock(&st->mu);
+    return n;
 }

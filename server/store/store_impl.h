@@ -115,6 +115,16 @@ typedef struct store_call {
  * back (its keys and its login's load with it). Alone, it waits holding
  * nothing, and the other host's keys commit first. */
 #define STORE_CALL_OWN_BATCH 32u
+/* A progress end: one not written (its batch failed) is owed by the
+ * account's held game (store_held.c), which runs it with its own try, and
+ * a login's load runs it first. Its db sets r->status: STORE_OK if it
+ * ended the game or a later claim refused it. */
+#define STORE_CALL_PROG_END 64u
+/* A progress begin or load: once committed, the account's game in
+ * progress is a new one (or read by a login that holds a later claim), so
+ * an end owed by a held game of the account is dropped (it would end the
+ * new game). Its db sets r->status: STORE_OK if it wrote (or read). */
+#define STORE_CALL_PROG_FRESH 128u
 
 enum phase {
     PH_DB,    /* for the database thread */
@@ -144,8 +154,11 @@ struct req {
     const store_call_t *call;  /* what it is: its db and answer */
     uint8_t phase, cancelled, name_ok, pass_ok, found;
     uint8_t name_counted;      /* in st->hash_names (hash_fair.h) */
-    uint8_t tries;             /* a held game: its tries alone that failed
-                                  (store_held.c) */
+    uint8_t tries;             /* a held game: its tries alone that the
+                                  database refused (store_held.c) */
+    uint8_t end_owed;          /* a held game: its account's progress end
+                                  (as claim) was not written; run with
+                                  each of its tries (store_held.c) */
     uint8_t admitted;          /* counted by its call from its start, not
                                   yet settled: finish calls abandoned */
     uint8_t at;                /* where it waits (enum store_wait,
@@ -166,6 +179,9 @@ struct req {
     void *ctx;
     uv_work_t work;
     uint64_t not_before;       /* throttled login: loop time to go on */
+    uint64_t held_after_ms;    /* a held game: uv_hrtime in ms before which
+                                  it is not tried (a pause after a failed
+                                  try: store_held.c) */
     /* register, login; name also the scores' (the player), taken's (found:
      * the answer). id is also the account of a game in progress's calls,
      * the game of get_record, the games after which recent reads. */
@@ -200,7 +216,8 @@ struct req {
     store_scores_t *scores;
     void *out;                 /* a call's answer (malloc'd: freed with r) */
     /* progress begin, append, snapshot, end: the writer's claim; progress
-     * load's answer: the claim it took */
+     * load's answer: the claim it took; a held game whose end is owed:
+     * that end's claim */
     int64_t claim;
     /* progress begin; progress load's answer */
     game_options_t gopt;
@@ -275,6 +292,8 @@ struct store {
     uint64_t failed_batches;   /* store_failed_batches: ever, this run */
     uint64_t rerun_batches;    /* store_rerun_batches: runs again after a
                                   deadlock, ever, this run */
+    uint64_t held_writes;      /* store_held_written: held tries that
+                                  wrote a game, ever, this run */
     int file_moved;            /* store_file_moved (written by the
                                   database thread only) */
     store_stats_t stats;
@@ -289,11 +308,12 @@ struct store {
                                   while db_quiet (store_thread.c, probe) */
     req_t *held, *held_tail;   /* finished games whose batch failed, to be
                                   written once writes work (store_held.c) */
-    int held_single;           /* a try of several failed: one at a time
-                                  until none is held */
+    req_t *paused, *paused_tail; /* held games paused after a failed try,
+                                  in the order their pauses end */
+    uint64_t held_alone;       /* the members of a failed try of several
+                                  still to be tried one at a time */
+    uint64_t held_ends;        /* held games whose end_owed is set */
     int held_closing;          /* the store closes: their last tries */
-    uint64_t held_after_ms;    /* uv_hrtime in ms before which none is
-                                  tried (a pause after a failed try) */
     int64_t last_prune;        /* Unix seconds of the retention rule's run */
     uint64_t bans_read_ms;     /* uv_hrtime in ms of the last read of bans */
     uint64_t moved_ms;         /* uv_hrtime in ms of the last look whether
@@ -386,6 +406,8 @@ void store_undo_error_if_ok(store_t *st, req_t *r);
  * and its writes. */
 typedef struct batch_run {
     int ok;
+    int commit_failed;               /* it failed at its COMMIT (whose
+                                        answer may be lost: PostgreSQL) */
     uint64_t games, written;         /* finished games: in it, written */
     uint64_t progress, prog_written; /* progress writes: in it, written */
     uint64_t changes;                /* every call's writes (counted or
@@ -402,6 +424,12 @@ batch_run_t store_run_batch(store_t *st, req_t *batch);
 int store_own_write(store_t *st);
 void store_writes_fail(store_t *st);
 
+/* store_progress.c: ends the account's game in progress as `claim`, in
+ * the transaction open (an end owed by a held game: store_held.c).
+ * Returns 0 (ended, none to end, or a later claim holds it: told as a
+ * refused end is), or -1 (failed). */
+int store_progress_end_now(store_t *st, int64_t account_id, int64_t claim);
+
 /* store_held.c, on the database thread: finished games whose batch
  * failed are held rather than lost, and written once writes work
  * (docs/architecture.md, "Store"). store_held_keep takes the games of a
@@ -415,6 +443,11 @@ uint64_t store_held_keep(store_t *st, req_t **batch, int committed);
 uint64_t store_held_due_in(const store_t *st);
 int store_held_turn(store_t *st);
 void store_held_close(store_t *st);
+/* store_held.c: a login's load of account_id, in its transaction, before
+ * its claim: the progress end owed by a held game of the account is run
+ * first, so that no login goes on with a game held to be recorded.
+ * Returns 0, or -1 (the end failed: the load fails). */
+int store_held_end_owed(store_t *st, int64_t account_id);
 
 /* store_progress.c, for the database thread: the broken list kept as a
  * batch finds it (mark, before its first run), and put back before the

@@ -81,6 +81,11 @@ void set_result_err(spg_t *d, const PGresult *r)
     const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
     if (state && (strcmp(state, "40P01") == 0 || strcmp(state, "40001") == 0))
         d->deadlock = 1;
+    /* data (22), a constraint (23), a PL/pgSQL RAISE (P0): refused */
+    if (state && (strncmp(state, "22", 2) == 0 ||
+                  strncmp(state, "23", 2) == 0 ||
+                  strncmp(state, "P0", 2) == 0))
+        d->refused = 1;
     const char *m = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;
     set_errmsg(d, m ? m : r ? PQresultErrorMessage(r) : PQerrorMessage(d->conn));
 }
@@ -542,7 +547,7 @@ int spg_begin(store_db_t *db)
 {
     spg_t *d = (spg_t *)db;
     d->nunf = 0;
-    d->failed = d->told = d->deadlock = 0;
+    d->failed = d->told = d->deadlock = d->refused = 0;
     d->tx_stmts = 0;
     d->errmsg[0] = '\0';
     if (d->piped)
@@ -626,6 +631,12 @@ int spg_retryable(store_db_t *db)
 {
     spg_t *d = (spg_t *)db;
     return d->deadlock && !d->in_tx;
+}
+
+int spg_refused(store_db_t *db)
+{
+    spg_t *d = (spg_t *)db;
+    return d->refused;
 }
 
 int spg_in_transaction(store_db_t *db)

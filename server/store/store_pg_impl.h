@@ -72,6 +72,8 @@ struct spg {
     int deadlock;       /* this transaction was ended by PostgreSQL to
                            break a deadlock (40P01) or a serialization
                            conflict (40001): sdb_retryable; not logged */
+    int refused;        /* a statement of it was refused (SQLSTATE class
+                           22, 23, P0): sdb_refused */
     size_t tx_stmts;    /* statements sent in this transaction */
     sent_t *sent;       /* results not read yet */
     size_t nsent, capsent;

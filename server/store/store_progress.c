@@ -193,7 +193,11 @@ static void load_progress(store_t *st, req_t *r)
     void *keys;
     /* The load is a login taking the account's game: its claim makes the
      * writes of every earlier one refused from now on (store.h). */
-    if (sdb_progress_claim(st->db, r->id, &r->claim) != 0) {
+    /* An end a held game owes first, with the claim that ended it (a
+     * later claim would refuse it): no login goes on with a game held to
+     * be recorded (store_held.c). */
+    if (store_held_end_owed(st, r->id) != 0 ||
+        sdb_progress_claim(st->db, r->id, &r->claim) != 0) {
         r->status = STORE_ERROR;
         return;
     }
@@ -232,6 +236,7 @@ static void load_progress(store_t *st, req_t *r)
 
 static int begin_db(store_t *st, req_t *r, int ok)
 {
+    r->status = STORE_ERROR;
     if (!ok)
         return 0; /* prog_undo marks it */
     int rc = sdb_progress_begin(st->db, r->id, r->claim, r->game_version,
@@ -245,6 +250,7 @@ static int begin_db(store_t *st, req_t *r, int ok)
         return 0;
     }
     broken_remove(st, r->id);
+    r->status = STORE_OK;
     return 1;
 }
 
@@ -278,13 +284,24 @@ static int snap_db(store_t *st, req_t *r, int ok)
 
 static int end_db(store_t *st, req_t *r, int ok)
 {
+    r->status = STORE_ERROR; /* (not written: a held game owes it) */
     if (!ok)
         return 0;
     broken_remove(st, r->id);
     int rc = sdb_progress_end(st->db, r->id, r->claim);
     if (rc == SDB_CLAIMED)
         claimed_add(st, r->id, r->claim); /* the later game stays */
+    if (rc == 0 || rc == SDB_CLAIMED)
+        r->status = STORE_OK;
     return rc == 0;
+}
+
+int store_progress_end_now(store_t *st, int64_t account_id, int64_t claim)
+{
+    int rc = sdb_progress_end(st->db, account_id, claim);
+    if (rc == SDB_CLAIMED)
+        claimed_add(st, account_id, claim); /* the later game stays */
+    return rc == 0 || rc == SDB_CLAIMED ? 0 : -1;
 }
 
 static int load_db(store_t *st, req_t *r, int ok)
@@ -370,7 +387,7 @@ static void record_answer(req_t *r)
 
 static const store_call_t begin_call = {
     .name = "progress begin", .db = begin_db, .undo = prog_undo,
-    .flags = STORE_CALL_SILENT | STORE_CALL_PROGRESS,
+    .flags = STORE_CALL_SILENT | STORE_CALL_PROGRESS | STORE_CALL_PROG_FRESH,
 };
 static const store_call_t append_call = {
     .name = "progress append", .db = append_db, .undo = prog_undo,
@@ -382,11 +399,11 @@ static const store_call_t snap_call = {
 };
 static const store_call_t end_call = {
     .name = "progress end", .db = end_db,
-    .flags = STORE_CALL_SILENT | STORE_CALL_PROGRESS,
+    .flags = STORE_CALL_SILENT | STORE_CALL_PROGRESS | STORE_CALL_PROG_END,
 };
 static const store_call_t load_call = {
     .name = "progress load", .db = load_db, .answer = load_answer,
-    .undo = read_undo, .flags = STORE_CALL_OWN_BATCH,
+    .undo = read_undo, .flags = STORE_CALL_OWN_BATCH | STORE_CALL_PROG_FRESH,
 };
 static const store_call_t record_call = {
     .name = "get record", .db = record_db, .answer = record_answer,

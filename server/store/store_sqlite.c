@@ -58,6 +58,14 @@ int lite_retryable(store_db_t *db)
     return 0;
 }
 
+int lite_refused(store_db_t *db)
+{
+    lite_t *d = (lite_t *)db;
+    int rc = d->last_rc & 0xff; /* (an extended code's primary) */
+    return rc == SQLITE_CONSTRAINT || rc == SQLITE_TOOBIG ||
+           rc == SQLITE_MISMATCH;
+}
+
 void lite_set_busy(store_db_t *db, int ms)
 {
     lite_t *d = (lite_t *)db;

@@ -86,7 +86,7 @@ static uint64_t bans_due_in(const store_t *st)
  * (probe); UINT64_MAX while they work. */
 static uint64_t probe_due_in(const store_t *st)
 {
-    return st->db_quiet ? due_in(st->probed_ms, STORE_PROBE_EVERY_MS)
+    return st->db_quiet ? due_in(st->probed_ms, (uint64_t)st->opt.probe_ms)
                         : UINT64_MAX;
 }
 
@@ -420,9 +420,14 @@ batch_run_t store_run_batch(store_t *st, req_t *batch)
     if (b.ok && sdb_commit(st->db) != 0) {
         sdb_rollback(st->db);
         b.ok = 0;
+        b.commit_failed = 1;
     }
     if (b.ok) { /* begins and appends the commit found had nothing to follow */
         uint64_t none = store_progress_unfollowed(st);
+        /* (an end owed by a held game, run within a game's try or a
+         * login's load, is no progress write counted: store_held.c) */
+        if (none > b.prog_written)
+            none = b.prog_written;
         b.prog_written -= none;
         b.changes -= none;
     }

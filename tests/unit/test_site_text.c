@@ -139,7 +139,9 @@ START_TEST(wins_and_deep_deaths_are_news)
 END_TEST
 
 /* A reading is kept only if no game ended between its request and its
- * answer, and only until the next game ends. */
+ * answer, and only until the next game ends or the store writes a held
+ * game (store_held_written moves on: one queued before the reading but
+ * written after it). */
 START_TEST(the_hall_of_fame_is_kept_only_while_true)
 {
     site_cache_t c;
@@ -149,21 +151,25 @@ START_TEST(the_hall_of_fame_is_kept_only_while_true)
     in.status = STORE_OK;
     in.n = 1;
     in.top[0].score = 77;
-    ck_assert_int_eq(site_cache_get(&c, &out), 0);
+    ck_assert_int_eq(site_cache_get(&c, 0, &out), 0);
     uint64_t asked = site_cache_gen(&c);
     site_cache_changed(&c); /* a game ended before the answer came */
-    site_cache_put(&c, asked, &in);
-    ck_assert_int_eq(site_cache_get(&c, &out), 0);
+    site_cache_put(&c, asked, 0, &in);
+    ck_assert_int_eq(site_cache_get(&c, 0, &out), 0);
     asked = site_cache_gen(&c);
-    site_cache_put(&c, asked, &in);
-    ck_assert_int_eq(site_cache_get(&c, &out), 1);
+    site_cache_put(&c, asked, 0, &in);
+    ck_assert_int_eq(site_cache_get(&c, 0, &out), 1);
     ck_assert_int_eq(out.top[0].score, 77);
+    /* a held game written since the reading was asked */
+    ck_assert_int_eq(site_cache_get(&c, 1, &out), 0);
+    site_cache_put(&c, site_cache_gen(&c), 1, &in); /* asked after it */
+    ck_assert_int_eq(site_cache_get(&c, 1, &out), 1);
     site_cache_changed(&c);
-    ck_assert_int_eq(site_cache_get(&c, &out), 0);
+    ck_assert_int_eq(site_cache_get(&c, 1, &out), 0);
     in.status = STORE_ERROR; /* a failed reading is never kept */
-    site_cache_put(&c, site_cache_gen(&c), &in);
-    ck_assert_int_eq(site_cache_get(&c, &out), 0);
-    ck_assert_uint_eq(c.hits, 1);
+    site_cache_put(&c, site_cache_gen(&c), 1, &in);
+    ck_assert_int_eq(site_cache_get(&c, 1, &out), 0);
+    ck_assert_uint_eq(c.hits, 2);
     site_cache_free(&c);
 }
 END_TEST

@@ -9,8 +9,11 @@
  * refuses is given up after its tries alone, said once, without the
  * store's health flipping; a large held backlog does not keep a new
  * request waiting; held games count against the queue's bound and are
- * lost, each said, only at a close with writes still failing. On either
- * backend (store_where.h), with a real libuv loop. */
+ * lost, each said, only at a close with writes still failing; an
+ * account's game held with its game in progress's end ends that game
+ * when it is written, and a login before then finds no game to continue;
+ * the store counts its held games written (for the site's cache). On
+ * either backend (store_where.h), with a real libuv loop. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +31,8 @@
 
 #define WAIT_MS 15000 /* a condition the store's thread brings (a hang
                          catcher) */
+#define NO_PROBE_MS 3600000 /* probe_ms: only a batch that writes finds
+                               that writes work again */
 
 static int flush_status;
 static store_scores_t got_scores;
@@ -139,6 +144,7 @@ static int settled_within(store_t *st, uint64_t written, uint64_t lost)
  * the database's lock: each batch fails, and the games are held. */
 static void held_while_locked(store_t *st, const char *name, int n)
 {
+    ck_assert_uint_eq(store_held_written(st), 0);
     held_lock_t other;
     lock_hold(&other, "games, accounts IN ACCESS EXCLUSIVE MODE");
     for (int i = 1; i <= n; i++)
@@ -162,6 +168,7 @@ START_TEST(a_held_game_is_written_once_after_a_batch_writes)
     ck_assert_int_eq(flush(st), STORE_OK);
     ck_assert_int_eq(store_healthy(st), 1);
     ck_assert(settled_within(st, 2, 0));
+    ck_assert_uint_eq(store_held_written(st), 1); /* the site's cache */
     ck_assert_int_eq(sw_int("SELECT count(*) FROM games WHERE player ="
                             " 'Ada'"), 1);
     store_close(st);
@@ -346,6 +353,7 @@ static void on_scores(void *ctx, const store_scores_t *r)
 START_TEST(held_games_do_not_starve_new_requests)
 {
     fast.batch_max = 1;
+    fast.probe_ms = NO_PROBE_MS; /* Kay's batch is the one that recovers */
     store_t *st = store_fixture_open(&fast);
     held_while_locked(st, "Jo", 30);
     add(st, game("Kay", 100, 5, 10));
@@ -357,6 +365,91 @@ START_TEST(held_games_do_not_starve_new_requests)
     ck_assert_str_eq(got_scores.top[0].name, "Kay");
     store_close(st); /* the rest written by then */
     ck_assert_int_eq(sw_int("SELECT count(*) FROM games"), 31);
+}
+END_TEST
+
+/* --- an account's game in progress ------------------------------------------ */
+
+static void on_load(void *ctx, const store_progress_t *p)
+{
+    *(store_progress_t *)ctx = *p;
+}
+
+/* A login's load of the account's game: its answer (keys not kept). */
+static store_progress_t load_of(store_t *st, int64_t account)
+{
+    store_progress_t p = { .status = -1 };
+    ck_assert_int_eq(store_progress_load(st, account, on_load, &p), 0);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    ck_assert_int_ne(p.status, -1);
+    p.keys = NULL;
+    p.snap = NULL;
+    p.snap_checks = NULL;
+    return p;
+}
+
+/* Ann, logged in (a claim taken by a load), plays a game that ends while
+ * another process holds the lock: its row and the end of her game in
+ * progress fail with their batch, and the game is held. Returns her
+ * account. */
+static int64_t ann_ends_while_locked(store_t *st)
+{
+    int64_t ann = store_fixture_account(st, "Ann");
+    int64_t claim = load_of(st, ann).claim;
+    ck_assert_int_gt(claim, 0);
+    ck_assert_int_eq(store_progress_begin(st, ann, claim, 5, NULL, 1), 0);
+    ck_assert_int_eq(flush(st), STORE_OK);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM progress"), 1);
+    held_lock_t other;
+    lock_hold(&other, "games, accounts, progress IN ACCESS EXCLUSIVE MODE");
+    store_game_t g = game("Ann", 10, 5, 120);
+    g.account_id = ann;
+    add(st, g);
+    ck_assert_int_eq(store_progress_end(st, ann, claim), 0);
+    ck_assert_int_eq(after_queued(st), STORE_ERROR);
+    lock_release(&other);
+    return ann;
+}
+
+/* The held game carries its account's end: written (the probe finding
+ * the lock gone), it ends her game in progress in its transaction, so
+ * that no login continues a game recorded already (and ending it again
+ * would be a second row). */
+START_TEST(a_held_game_ends_its_game_in_progress)
+{
+    store_t *st = store_fixture_open(&fast);
+    int64_t ann = ann_ends_while_locked(st);
+    ck_assert(settled_within(st, 1, 0));
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM progress"), 0);
+    ck_assert_int_eq(load_of(st, ann).status, STORE_NOT_FOUND);
+    store_close(st);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games WHERE player ="
+                            " 'Ann'"), 1);
+}
+END_TEST
+
+/* A login while her game is still held (no probe: nothing has written
+ * since) ends that game in progress first: nothing to continue. The game
+ * is written after a batch that writes, once, and leaves the game she
+ * begins after the login alone. */
+START_TEST(a_login_does_not_continue_a_held_game)
+{
+    fast.probe_ms = NO_PROBE_MS;
+    store_t *st = store_fixture_open(&fast);
+    int64_t ann = ann_ends_while_locked(st);
+    ck_assert_uint_eq(stats_of(st).games_written, 0);
+    store_progress_t p = load_of(st, ann);
+    ck_assert_int_eq(p.status, STORE_NOT_FOUND);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM progress"), 0);
+    ck_assert_int_eq(store_progress_begin(st, ann, p.claim, 6, NULL, 2), 0);
+    add(st, game("Bo", 50, 7, 10)); /* a batch that writes */
+    ck_assert_int_eq(flush(st), STORE_OK);
+    ck_assert(settled_within(st, 2, 0));
+    store_close(st);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games WHERE player ="
+                            " 'Ann'"), 1);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM progress WHERE seed = 6"),
+                     1);
 }
 END_TEST
 
@@ -406,6 +499,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_refused_game_is_given_up_without_flipping_health);
     tcase_add_test(tc, held_games_do_not_starve_new_requests);
     tcase_add_test(tc, held_games_are_bounded_and_lost_at_a_failing_close);
+    tcase_add_test(tc, a_held_game_ends_its_game_in_progress);
+    tcase_add_test(tc, a_login_does_not_continue_a_held_game);
     suite_add_tcase(s, tc);
     return s;
 }

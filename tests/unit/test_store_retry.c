@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <uv.h>
 
 #include "check_main.h"
@@ -374,7 +375,9 @@ END_TEST
  * as any failed batch (one failed batch, its finished game held, not
  * lost, the keys dropped, the read answered STORE_ERROR once, writes said
  * to be failing once, with the database's reason), after two info lines.
- * The held game, refused still, is not written as the store closes. */
+ * The held game's tries, ended as deadlocks still, are no refusal by the
+ * database: tried again and again (a fourth time and more), never given
+ * up; its last try as the store closes fails too, and it is lost then. */
 START_TEST(batch_ended_three_times_fails_once)
 {
     log_to_file();
@@ -402,9 +405,21 @@ START_TEST(batch_ended_three_times_fails_once)
                             " (deadlock detected); ran it again"), 2);
     ck_assert_int_eq(logged("writes are failing (deadlock detected)"), 1);
     ck_assert_int_eq(logged(" error "), 1);
+    /* the batch's three runs, then four held tries (a second apart) */
+    uint64_t end = uv_hrtime() / 1000000u + 15000;
+    while (games_tried() < 7 && uv_hrtime() / 1000000u < end)
+        nanosleep(&(struct timespec){ 0, 10 * 1000000L }, NULL);
+    ck_assert_int_ge(games_tried(), 7);
+    store_stats_t now;
+    store_stats(a, &now);
+    ck_assert_uint_eq(now.games_lost, b.before.games_lost);
+    ck_assert_int_eq(logged("refused it"), 0);
     store_close(a);
     ck_assert_int_eq(sw_int("SELECT count(*) FROM games WHERE score = 300"),
                      0);
+    ck_assert_int_eq(logged("lost (seed"), 1);
+    ck_assert_int_eq(logged("its last try failed as the store closed"
+                            " (deadlock detected)"), 1);
     log_restore();
     unlink(logpath);
     buf_free(&b.got.bytes);
