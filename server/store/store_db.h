@@ -102,7 +102,9 @@ typedef struct store_unfollowed {
      * full disk, an I/O error, a lock held elsewhere). A held game \
      * (store_held.c) counts only these toward giving it up. */ \
     X(int, refused, (store_db_t *db), (db)) \
-    /* Inserts a finished game (record may be NULL). Returns 0, or -1 (logged). */ \
+    /* Inserts a finished game (record may be NULL), unless its token is in \
+     * already. Returns 0, 1 (its token is in: nothing written; SQLite \
+     * only, PostgreSQL's pipeline answers 0 for it too), or -1 (logged). */ \
     X(int, insert_game, (store_db_t *db, const store_game_t *g, \
       const void *record, size_t len), (db, g, record, len)) \
     /* Inserts an account with its password hash string, created now (Unix \

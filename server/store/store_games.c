@@ -37,8 +37,9 @@ static void finish_record(store_t *st, req_t *r)
     record_free(&r->rec);
 }
 
-/* Returns 1 if the game was written (counted in games_written), and
- * sets r->status to say so (a game not written is held: store_held.c).
+/* Returns 1 if the game was written (counted in games_written; not a
+ * game whose token is in already), and sets r->status to STORE_OK if its
+ * row is in (a game not in is held: store_held.c).
  * The record is finished once, at the first run of the batch: a run
  * again, or a held game's try, writes the same bytes (or, had it failed,
  * the same game without), with the same token, so that a game whose row
@@ -51,15 +52,17 @@ static int game_db(store_t *st, req_t *r, int ok)
         game_free(r->played);
         r->played = NULL;
     }
-    int written = ok && sdb_insert_game(st->db, &r->game, r->record,
-                                        r->record_len) == 0;
+    /* in: its row is in (1: it was already, and nothing was written) */
+    int in = ok ? sdb_insert_game(st->db, &r->game, r->record,
+                                  r->record_len)
+                : -1;
     /* a held game whose account's end was lost with its batch ends the
      * game in progress with it, in one transaction (store_held.c) */
-    if (written && r->end_owed &&
+    if (in >= 0 && r->end_owed &&
         store_progress_end_now(st, r->game.account_id, r->claim) != 0)
-        written = 0;
-    r->status = written ? STORE_OK : STORE_ERROR;
-    return written;
+        in = -1;
+    r->status = in >= 0 ? STORE_OK : STORE_ERROR;
+    return in == 0;
 }
 
 static int flush_db(store_t *st, req_t *r, int ok)

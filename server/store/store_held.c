@@ -300,7 +300,9 @@ static void held_settle(store_t *st, req_t *batch, batch_run_t b)
         }
     }
     uv_mutex_lock(&st->mu);
-    st->stats.games_written += b.ok ? b.written : 0;
+    /* (one whose token was in already counted too: its row is in, from a
+     * batch whose COMMIT answer was lost, and counted nowhere yet) */
+    st->stats.games_written += written;
     st->held_writes += written > 0;
     uv_mutex_unlock(&st->mu);
     if (failed)

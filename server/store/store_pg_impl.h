@@ -88,11 +88,14 @@ struct spg {
  * side's socket buffer fills while the other waits. */
 #define SENT_MAX 2048
 
+/* A statement's parameters: at most SPG_PARAMS_MAX (p_ll and the rest do
+ * not check; each statement with many asserts that it fits). */
+#define SPG_PARAMS_MAX 16
 typedef struct params {
     int n;
-    const char *v[16];
-    int len[16], fmt[16];
-    char num[16][24];
+    const char *v[SPG_PARAMS_MAX];
+    int len[SPG_PARAMS_MAX], fmt[SPG_PARAMS_MAX];
+    char num[SPG_PARAMS_MAX][24];
 } params_t;
 
 /* store_pg_schema.c: each statement's text. */

@@ -40,6 +40,8 @@ int spg_insert_game(store_db_t *db, const store_game_t *g, const void *record,
         p_ll(&p, u64_bits(g->token));
     else
         p_null(&p);
+    /* ($1..$15 of ST_INS_GAME: one more column and it must still fit) */
+    _Static_assert(15 <= SPG_PARAMS_MAX, "a game's insert fits params_t");
     char what[96];
     snprintf(what, sizeof what, "a game of %s not written", g->name);
     return write_later(d, ST_INS_GAME, &p, K_PLAIN, 0, what);

@@ -139,12 +139,14 @@ const char *const spg_stmt_sql[ST_COUNT] = {
     /* an account that is gone makes the game a guest's, rather than
      * failing the statement (and with it the batch); a game whose token is
      * written already (a COMMIT whose answer was lost, and the game held
-     * and written again) inserts nothing, without an error */
+     * and written again) inserts nothing, without an error (only that
+     * conflict: any other is the database refusing the game) */
     [ST_INS_GAME] = "INSERT INTO games (player, account_id, ruleset, seed,"
                     " score, depth, turns, kills, cause, started, ended, record,"
                     " ending, ranked, token) VALUES ($1, (SELECT id FROM"
                     " accounts WHERE id = $2::bigint), $3, $4, $5, $6, $7, $8,"
-                    " $9, $10, $11, $12, $13, $14, $15) ON CONFLICT DO NOTHING",
+                    " $9, $10, $11, $12, $13, $14, $15) ON CONFLICT (token)"
+                    " DO NOTHING",
     /* a name taken inserts nothing: no error to abort the batch */
     [ST_INS_ACCT] = "INSERT INTO accounts (name, pwhash, created)"
                     " VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING id",

@@ -95,8 +95,8 @@ int lite_insert_game(store_db_t *db, const store_game_t *g, const void *record,
     if (g->token)
         sqlite3_bind_int64(s, 15, u64_bits(g->token));
     int rc = run(d, ST_INS_GAME);
-    if (rc == SQLITE_DONE)
-        return 0;
+    if (rc == SQLITE_DONE) /* (no change: ON CONFLICT, its token is in) */
+        return sqlite3_changes(d->db) == 0;
     db_fail(d, "store: %s: a game of %s not written: %s", d->path, g->name,
               sqlite3_errstr(rc));
     return -1;

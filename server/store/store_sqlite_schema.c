@@ -123,12 +123,13 @@ _Static_assert(sizeof(game_options_t) == sizeof(int),
                   " kills, cause, started, ended"
 
 const char *const lite_stmt_sql[ST_COUNT] = {
-    /* a game whose token is written already is not written again */
+    /* a game whose token is written already is not written again (only
+     * that conflict: any other is the database refusing the game) */
     [ST_INS_GAME] = "INSERT INTO games (player, account_id, ruleset, seed,"
                     " score, depth, turns, kills, cause, started, ended, record,"
                     " ending, ranked, token)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                    " ON CONFLICT DO NOTHING",
+                    " ON CONFLICT (token) DO NOTHING",
     [ST_INS_ACCT] = "INSERT INTO accounts (name, pwhash, created) VALUES (?, ?, ?)",
     [ST_SET_PWHASH] = "UPDATE accounts SET pwhash = ? WHERE id = ?",
     [ST_FIND_ACCT] = "SELECT id, name, pwhash FROM accounts WHERE name = ?",

@@ -175,8 +175,12 @@ typedef struct store_record {
 } store_record_t;
 
 typedef struct store_stats {
-    uint64_t games_written;   /* committed */
-    uint64_t games_lost;      /* a failed insert or commit (logged) */
+    uint64_t games_written;   /* committed (a game sent again whose token
+                                 is in already not again, on SQLite) */
+    uint64_t games_lost;      /* held after a failed batch and never
+                                 written: given up as refused, or still
+                                 failing at the close, or queued after it
+                                 (each logged) */
     uint64_t records_dropped; /* stored without the record (queue bytes) */
     uint64_t batches;         /* transactions */
     uint64_t largest_batch;   /* requests in the largest */
