@@ -7,7 +7,8 @@
  * not a second row when its game is written again; a migration keeps the
  * duplicate games older versions allowed; one game the database always
  * refuses is given up after its tries alone, said once, without the
- * store's health flipping; a large held backlog does not keep a new
+ * store's health flipping (on PostgreSQL, where it fails its whole try,
+ * only that try's members go alone after, and only it is paused); a large held backlog does not keep a new
  * request waiting; held games count against the queue's bound and are
  * lost, each said, only at a close with writes still failing; an
  * account's game held with its game in progress's end ends that game
@@ -341,6 +342,45 @@ START_TEST(a_refused_game_is_given_up_without_flipping_health)
 }
 END_TEST
 
+/* PostgreSQL, where a refused game fails its whole try: after a try of
+ * several fails, only its members are tried alone (Bad, then Al), and
+ * only the refused game is paused: Al is written at once, not a pause
+ * later, and the games after them go on two to a transaction again (a
+ * trigger notes each row's transaction). */
+START_TEST(pg_a_failed_try_s_members_go_alone)
+{
+    fast.batch_max = 2;
+    fast.probe_ms = NO_PROBE_MS;
+    store_t *st = store_fixture_open(&fast);
+    refuse_bad();
+    sw_exec("CREATE TABLE seen (player text, tx bigint);"
+            " CREATE FUNCTION seen() RETURNS trigger LANGUAGE plpgsql AS"
+            " $$BEGIN INSERT INTO seen VALUES (NEW.player, txid_current());"
+            " RETURN NULL; END$$;"
+            " CREATE TRIGGER seen AFTER INSERT ON games FOR EACH ROW"
+            " EXECUTE FUNCTION seen()");
+    held_lock_t other;
+    lock_hold(&other, "games, accounts IN ACCESS EXCLUSIVE MODE");
+    add(st, game("Bad", 1, 77, 33));
+    const char *names[] = { "Al", "Bo", "Cy", "Di", "Ed" };
+    for (int i = 0; i < 5; i++)
+        add(st, game(names[i], 2 + i, 80 + (uint64_t)i, 10));
+    ck_assert_int_eq(after_queued(st), STORE_ERROR);
+    lock_release(&other);
+    add(st, game("Ivy", 9, 79, 10)); /* the batch that writes */
+    ck_assert_int_eq(flush(st), STORE_OK);
+    uint64_t t0 = ms_now(), end = t0 + WAIT_MS;
+    while (sw_int("SELECT count(*) FROM games WHERE player = 'Al'") != 1 &&
+           ms_now() < end)
+        pause_10ms();
+    ck_assert_uint_lt(ms_now() - t0, 1000); /* Bad's pause is its own */
+    ck_assert(settled_within(st, 6, 1));
+    ck_assert_int_eq(sw_int("SELECT count(DISTINCT tx) FROM seen WHERE"
+                            " player IN ('Bo', 'Cy', 'Di', 'Ed')"), 2);
+    store_close(st);
+}
+END_TEST
+
 /* --- a backlog ---------------------------------------------------------------- */
 
 static void on_scores(void *ctx, const store_scores_t *r)
@@ -499,6 +539,8 @@ static Suite *make_suite(void)
     if (sw_pg())
         tcase_add_test(tc, pg_a_commit_whose_answer_is_lost_is_one_row);
     tcase_add_test(tc, a_refused_game_is_given_up_without_flipping_health);
+    if (sw_pg())
+        tcase_add_test(tc, pg_a_failed_try_s_members_go_alone);
     tcase_add_test(tc, held_games_do_not_starve_new_requests);
     tcase_add_test(tc, held_games_are_bounded_and_lost_at_a_failing_close);
     tcase_add_test(tc, a_held_game_ends_its_game_in_progress);
