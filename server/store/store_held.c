@@ -354,12 +354,16 @@ int store_held_end_owed(store_t *st, int64_t account_id)
 {
     if (!st->held_ends)
         return 0;
+    /* of several, the latest claim's (an earlier one's would be refused
+     * by it, and leave its game in progress) */
+    int64_t claim = -1;
     req_t *lists[2] = { st->held, st->paused };
     for (int i = 0; i < 2; i++)
         for (req_t *r = lists[i]; r; r = r->next)
-            if (r->end_owed && r->game.account_id == account_id)
-                return store_progress_end_now(st, account_id, r->claim);
-    return 0;
+            if (r->end_owed && r->game.account_id == account_id &&
+                r->claim > claim)
+                claim = r->claim;
+    return claim < 0 ? 0 : store_progress_end_now(st, account_id, claim);
 }
 
 uint64_t store_held_written(store_t *st)
