@@ -102,9 +102,15 @@ typedef struct store_unfollowed {
      * full disk, an I/O error, a lock held elsewhere). A held game \
      * (store_held.c) counts only these toward giving it up. */ \
     X(int, refused, (store_db_t *db), (db)) \
+    /* How many finished games the transaction just committed found in \
+     * already by their token, writing nothing: PostgreSQL tells it from \
+     * its pipeline's answers, after the commit. SQLite: 0 (its \
+     * insert_game answers 1 for such a game at once). */ \
+    X(uint64_t, games_in, (store_db_t *db), (db)) \
     /* Inserts a finished game (record may be NULL), unless its token is in \
-     * already. Returns 0, 1 (its token is in: nothing written; SQLite \
-     * only, PostgreSQL's pipeline answers 0 for it too), or -1 (logged). */ \
+     * already. Returns 0, 1 (its token is in: nothing written; in a \
+     * PostgreSQL transaction, 0, and sdb_games_in counts it after the \
+     * commit), or -1 (logged). */ \
     X(int, insert_game, (store_db_t *db, const store_game_t *g, \
       const void *record, size_t len), (db, g, record, len)) \
     /* Inserts an account with its password hash string, created now (Unix \

@@ -295,6 +295,9 @@ static void note(spg_t *d, const sent_t *e, PGresult *r)
         if (e->kind == K_APPEND || e->kind == K_BEGIN || e->kind == K_SNAP ||
             e->kind == K_END)
             note_claimed(d, e, r);
+        if (e->kind == K_GAME &&
+            strtoll(PQcmdTuples(r), NULL, 10) == 0)
+            d->games_in++;
         if (e->kind == K_COMMIT && strcmp(PQcmdStatus(r), "COMMIT") != 0) {
             d->failed = 1; /* a failed transaction's COMMIT rolls back */
             if (!d->errmsg[0])
@@ -548,6 +551,7 @@ int spg_begin(store_db_t *db)
     spg_t *d = (spg_t *)db;
     d->nunf = 0;
     d->failed = d->told = d->deadlock = d->refused = 0;
+    d->games_in = 0;
     d->tx_stmts = 0;
     d->errmsg[0] = '\0';
     if (d->piped)
@@ -631,6 +635,12 @@ int spg_retryable(store_db_t *db)
 {
     spg_t *d = (spg_t *)db;
     return d->deadlock && !d->in_tx;
+}
+
+uint64_t spg_games_in(store_db_t *db)
+{
+    spg_t *d = (spg_t *)db;
+    return d->games_in;
 }
 
 int spg_refused(store_db_t *db)

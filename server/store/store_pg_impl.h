@@ -42,6 +42,7 @@ enum kind {
     K_BEGIN,   /* no row: the begin had no account (SDB_NO_ACCOUNT_BEGUN) */
     K_SNAP,    /* no row: the snapshot had no game (SDB_NO_GAME_SNAPPED) */
     K_END,     /* no row: the end had no game (SDB_NO_GAME_ENDED) */
+    K_GAME,    /* no row: the game's token was in already (games_in) */
     K_COMMIT,  /* "ROLLBACK" is its answer when the transaction failed */
     K_WANT,    /* a read: its result goes to the caller */
     K_SYNC     /* the pipeline's sync point */
@@ -74,6 +75,8 @@ struct spg {
                            conflict (40001): sdb_retryable; not logged */
     int refused;        /* a statement of it was refused (SQLSTATE class
                            22, 23, P0): sdb_refused */
+    uint64_t games_in;  /* its games' inserts that found their token in
+                           already, writing nothing: sdb_games_in */
     size_t tx_stmts;    /* statements sent in this transaction */
     sent_t *sent;       /* results not read yet */
     size_t nsent, capsent;

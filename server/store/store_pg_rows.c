@@ -44,7 +44,11 @@ int spg_insert_game(store_db_t *db, const store_game_t *g, const void *record,
     _Static_assert(15 <= SPG_PARAMS_MAX, "a game's insert fits params_t");
     char what[96];
     snprintf(what, sizeof what, "a game of %s not written", g->name);
-    return write_later(d, ST_INS_GAME, &p, K_PLAIN, 0, what);
+    uint64_t was = d->games_in;
+    if (write_later(d, ST_INS_GAME, &p, K_GAME, 0, what) != 0)
+        return -1;
+    /* (run at once, outside a transaction: its answer is known now) */
+    return !d->piped && d->games_in > was;
 }
 
 int spg_insert_account(store_db_t *db, const char *name, const char *hash,

@@ -428,6 +428,10 @@ batch_run_t store_run_batch(store_t *st, req_t *batch)
          * login's load, is no progress write counted: store_held.c) */
         if (none > b.prog_written)
             none = b.prog_written;
+        /* games whose token was in already wrote nothing (PostgreSQL
+         * tells them only now) */
+        uint64_t in = sdb_games_in(st->db);
+        b.written -= in < b.written ? in : b.written;
         b.prog_written -= none;
         b.changes -= none;
     }

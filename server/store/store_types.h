@@ -176,7 +176,7 @@ typedef struct store_record {
 
 typedef struct store_stats {
     uint64_t games_written;   /* committed (a game sent again whose token
-                                 is in already not again, on SQLite) */
+                                 is in already not again) */
     uint64_t games_lost;      /* held after a failed batch and never
                                  written: given up as refused, or still
                                  failing at the close, or queued after it
