@@ -107,6 +107,11 @@ typedef struct store_unfollowed {
      * its pipeline's answers, after the commit. SQLite: 0 (its \
      * insert_game answers 1 for such a game at once). */ \
     X(uint64_t, games_in, (store_db_t *db), (db)) \
+    /* 1 when the transaction just ended failed with no answer to its \
+     * COMMIT (the connection lost, the answer past its deadline) and no \
+     * error before: it may have committed. SQLite: 0 (a COMMIT that \
+     * fails has rolled back). */ \
+    X(int, commit_unanswered, (store_db_t *db), (db)) \
     /* Inserts a finished game (record may be NULL), unless its token is in \
      * already. Returns 0, 1 (its token is in: nothing written; in a \
      * PostgreSQL transaction, 0, and sdb_games_in counts it after the \

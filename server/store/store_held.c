@@ -198,23 +198,29 @@ static void held_lose(store_t *st, req_t *r, const char *what,
     held_free(st, r);
 }
 
-static void lose_list(store_t *st, req_t *list, const char *why)
+static void lose_list(store_t *st, req_t *list, const char *what,
+                      const char *why)
 {
     for (req_t *r = list, *next; r; r = next) {
         next = r->next;
-        held_lose(st, r, "lost", why);
+        held_lose(st, r, what, why);
     }
 }
 
-/* The store closes and writes fail: the list and every game still held
- * are lost, without more tries (each would wait for the database). */
-static void held_lose_all(store_t *st, req_t *list)
+/* The store closes and writes fail: the games of its last try (`list`)
+ * and every game still held are lost, without more tries (each would
+ * wait for the database); maybe: the try's COMMIT got no answer
+ * (sdb_commit_unanswered), so its games may be in after all. */
+static void held_lose_all(store_t *st, req_t *list, int maybe)
 {
     const char *why = "held while writes failed, and they still failed as "
                       "the store closed";
-    lose_list(st, list, why);
-    lose_list(st, st->held, why);
-    lose_list(st, st->paused, why);
+    char line[384];
+    snprintf(line, sizeof line, "its last try's COMMIT got no answer as the "
+             "store closed (%s): it may have committed", sdb_errmsg(st->db));
+    lose_list(st, list, maybe ? "may be lost" : "lost", maybe ? line : why);
+    lose_list(st, st->held, "lost", why);
+    lose_list(st, st->paused, "lost", why);
     st->held = st->held_tail = st->paused = st->paused_tail = NULL;
     st->held_alone = 0;
 }
@@ -233,16 +239,14 @@ static void held_refused(store_t *st, req_t *r, const char *why)
     held_lose(st, r, "lost", line);
 }
 
-/* r's last try, as the store closes, failed: refused by the database,
- * ended as a deadlock (known unwritten), or at its COMMIT otherwise (a
- * lost connection: it may have committed, its answer lost). */
-static void held_last_failed(store_t *st, req_t *r, int refused,
-                             int commit, const char *why)
+/* r's last try, as the store closes, failed; why: the database's
+ * reason. */
+static void held_last_failed(store_t *st, req_t *r, const char *why)
 {
-    int maybe = commit && !refused && !sdb_retryable(st->db);
+    int maybe = sdb_commit_unanswered(st->db);
     char line[384];
     snprintf(line, sizeof line, "%s as the store closed (%s)",
-             refused ? "the database refused its last try"
+             sdb_refused(st->db) ? "the database refused its last try"
              : maybe ? "its last try's COMMIT got no answer (it may have "
                        "committed)"
                      : "its last try failed",
@@ -250,13 +254,11 @@ static void held_last_failed(store_t *st, req_t *r, int refused,
     held_lose(st, r, maybe ? "may be lost" : "lost", line);
 }
 
-/* The games of a held try that were not written: `list`, n of them;
- * commit: the try failed at its COMMIT. */
-static void held_failed(store_t *st, req_t *list, req_t *tail, uint64_t n,
-                        int commit)
+/* The games of a held try that were not written: `list`, n of them. */
+static void held_failed(store_t *st, req_t *list, req_t *tail, uint64_t n)
 {
     if (st->held_closing && st->db_quiet) {
-        held_lose_all(st, list);
+        held_lose_all(st, list, sdb_commit_unanswered(st->db));
         return;
     }
     if (n > 1) { /* which of them failed it is not known: each alone */
@@ -268,7 +270,7 @@ static void held_failed(store_t *st, req_t *list, req_t *tail, uint64_t n,
     snprintf(why, sizeof why, "%s", sdb_errmsg(st->db));
     int refused = sdb_refused(st->db);
     if (st->held_closing) {
-        held_last_failed(st, list, refused, commit, why);
+        held_last_failed(st, list, why);
         return;
     }
     if (refused) {
@@ -306,7 +308,7 @@ static void held_settle(store_t *st, req_t *batch, batch_run_t b)
     st->held_writes += written > 0;
     uv_mutex_unlock(&st->mu);
     if (failed)
-        held_failed(st, failed, tail, nfailed, b.commit_failed);
+        held_failed(st, failed, tail, nfailed);
 }
 
 /* One held try: up to batch_max of the held, oldest first (one, while

@@ -406,8 +406,6 @@ void store_undo_error_if_ok(store_t *st, req_t *r);
  * and its writes. */
 typedef struct batch_run {
     int ok;
-    int commit_failed;               /* it failed at its COMMIT (whose
-                                        answer may be lost: PostgreSQL) */
     uint64_t games, written;         /* finished games: in it, written */
     uint64_t progress, prog_written; /* progress writes: in it, written */
     uint64_t changes;                /* every call's writes (counted or

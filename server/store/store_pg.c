@@ -305,8 +305,14 @@ static void note(spg_t *d, const sent_t *e, PGresult *r)
         }
         return;
     }
-    if (s != PGRES_PIPELINE_ABORTED && !d->failed)
+    if (s != PGRES_PIPELINE_ABORTED && !d->failed) {
         set_result_err(d, r);
+        /* libpq's own error, no server's: the connection was lost (or
+         * given up, its answer past the deadline: pg_deadline.c) */
+        if (!PQresultErrorField(r, PG_DIAG_SQLSTATE) ||
+            PQstatus(d->conn) != CONNECTION_OK)
+            d->no_answer = 1;
+    }
     d->failed = 1; /* after an error the rest are skipped until the sync */
 }
 
@@ -338,8 +344,10 @@ static PGresult *drain(spg_t *d, int keep)
                 continue;
         }
         /* no answer at all: the connection is gone */
-        if (!d->failed)
+        if (!d->failed) {
             set_errmsg(d, PQerrorMessage(d->conn));
+            d->no_answer = 1; /* (no error before it: see finish_tx) */
+        }
         d->failed = 1;
         break;
     }
@@ -552,6 +560,7 @@ int spg_begin(store_db_t *db)
     d->nunf = 0;
     d->failed = d->told = d->deadlock = d->refused = 0;
     d->games_in = 0;
+    d->commit_unanswered = 0;
     d->tx_stmts = 0;
     d->errmsg[0] = '\0';
     if (d->piped)
@@ -589,7 +598,12 @@ static int finish_tx(spg_t *d, const char *sql, int kind)
         push_sent(d, K_SYNC, 0, 0);
     else
         d->failed = 1;
+    d->no_answer = 0;
     drain(d, 0);
+    /* a COMMIT sent with everything before it, and no answer to any with
+     * no error before: the server may have committed it all */
+    if (kind == K_COMMIT)
+        d->commit_unanswered = d->no_answer;
     if (d->failed && !d->errmsg[0])
         set_errmsg(d, PQerrorMessage(d->conn));
     pipeline_end(d);
@@ -635,6 +649,12 @@ int spg_retryable(store_db_t *db)
 {
     spg_t *d = (spg_t *)db;
     return d->deadlock && !d->in_tx;
+}
+
+int spg_commit_unanswered(store_db_t *db)
+{
+    spg_t *d = (spg_t *)db;
+    return d->commit_unanswered;
 }
 
 uint64_t spg_games_in(store_db_t *db)

@@ -77,6 +77,10 @@ struct spg {
                            22, 23, P0): sdb_refused */
     uint64_t games_in;  /* its games' inserts that found their token in
                            already, writing nothing: sdb_games_in */
+    int no_answer;      /* a drain found the connection gone (no answer,
+                           or libpq's error for it), no error before */
+    int commit_unanswered; /* its COMMIT got no answer so: it may have
+                           committed (sdb_commit_unanswered) */
     size_t tx_stmts;    /* statements sent in this transaction */
     sent_t *sent;       /* results not read yet */
     size_t nsent, capsent;

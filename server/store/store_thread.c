@@ -420,7 +420,6 @@ batch_run_t store_run_batch(store_t *st, req_t *batch)
     if (b.ok && sdb_commit(st->db) != 0) {
         sdb_rollback(st->db);
         b.ok = 0;
-        b.commit_failed = 1;
     }
     if (b.ok) { /* begins and appends the commit found had nothing to follow */
         uint64_t none = store_progress_unfollowed(st);

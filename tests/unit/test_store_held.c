@@ -295,6 +295,40 @@ START_TEST(pg_a_commit_whose_answer_is_lost_is_one_row)
 }
 END_TEST
 
+/* PostgreSQL: a held game's last try as the store closes, whose COMMIT
+ * gets no answer (the deferred trigger sleeps past the answer's
+ * deadline), is said to be "may be lost", not lost: its row is in once
+ * the trigger wakes. */
+START_TEST(pg_a_last_try_whose_commit_is_unanswered_may_be_lost)
+{
+    log_to_file();
+    static char url[sizeof sw_url + 32];
+    snprintf(url, sizeof url, "%s?tcp_user_timeout=300", sw_url);
+    fast.url = url; /* the answer's deadline: 2.3 s */
+    fast.probe_ms = NO_PROBE_MS; /* held until the close */
+    store_t *st = store_fixture_open(&fast);
+    held_while_locked(st, "Fay", 1);
+    sw_exec("CREATE SEQUENCE slow;"
+            " CREATE FUNCTION slow() RETURNS trigger LANGUAGE plpgsql AS"
+            " $$ BEGIN IF nextval('slow') = 1 THEN PERFORM pg_sleep(4);"
+            " END IF; RETURN NULL; END $$;"
+            " CREATE CONSTRAINT TRIGGER slow AFTER INSERT ON games"
+            " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW"
+            " EXECUTE FUNCTION slow()");
+    store_close(st);
+    log_restore();
+    ck_assert_int_eq(logged("a game of Fay may be lost (seed 1001, 10 turns,"
+                            " ended 1000001): its last try's COMMIT got no"
+                            " answer as the store closed"), 1);
+    ck_assert_int_eq(logged("a game of Fay lost"), 0);
+    uint64_t end = ms_now() + WAIT_MS;
+    while (sw_int("SELECT count(*) FROM games") != 1 && ms_now() < end)
+        pause_10ms();
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games"), 1);
+    unlink(logpath);
+}
+END_TEST
+
 /* --- one game refused ------------------------------------------------------- */
 
 /* on: the database refuses every game of Bad (a trigger), and nothing
@@ -581,8 +615,11 @@ static Suite *make_suite(void)
     tcase_add_test(tc, the_probe_releases_the_held_games);
     tcase_add_test(tc, a_token_is_written_once);
     tcase_add_test(tc, the_migration_keeps_games_alike);
-    if (sw_pg())
+    if (sw_pg()) {
         tcase_add_test(tc, pg_a_commit_whose_answer_is_lost_is_one_row);
+        tcase_add_test(tc,
+                       pg_a_last_try_whose_commit_is_unanswered_may_be_lost);
+    }
     tcase_add_test(tc, a_refused_game_is_given_up_without_flipping_health);
     if (sw_pg())
         tcase_add_test(tc, pg_a_failed_try_s_members_go_alone);
