@@ -309,8 +309,12 @@ int store_progress_snapshot(store_t *st, int64_t account_id, int64_t claim,
 
 /* The account's game is over (stored with store_end_game, or abandoned):
  * drops its game in progress, after everything queued before. Never
- * refused for the queue's length. Returns 0, or -1 (account_id <= 0, out
- * of memory). No callback. */
+ * refused for the queue's length. An end that fails with its batch is
+ * carried by the account's finished game held from it (store_add_game),
+ * run with that game's write, and by a login's load before it reads
+ * (store_progress_load finds no game), so a game recorded is never
+ * continued. Returns 0, or -1 (account_id <= 0, out of memory). No
+ * callback. */
 int store_progress_end(store_t *st, int64_t account_id, int64_t claim);
 
 /* (Each write above is made as `claim`, the one the session's load took:
