@@ -192,10 +192,10 @@ static void load_progress(store_t *st, req_t *r)
     store_progress_t p;
     void *keys;
     /* The load is a login taking the account's game: its claim makes the
-     * writes of every earlier one refused from now on (store.h). */
-    /* An end a held game owes first, with the claim that ended it (a
-     * later claim would refuse it): no login goes on with a game held to
-     * be recorded (store_held.c). */
+     * writes of every earlier one refused from now on (store.h). Before
+     * it, the end a held game of the account owes, with the claim that
+     * ended it (the new one would refuse it): no login goes on with a
+     * game held to be recorded (store_held.c). */
     if (store_held_end_owed(st, r->id) != 0 ||
         sdb_progress_claim(st->db, r->id, &r->claim) != 0) {
         r->status = STORE_ERROR;
