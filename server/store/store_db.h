@@ -26,6 +26,15 @@ struct store_db {
  * bytes of its keys, taken by core `version` (GAME_VERSION), and the
  * recorder's checks up to it (record.h: 4 bytes each). Read back as
  * stored: the store and the rebuild check that it fits. */
+/* Which game in progress an end drops (sdb_progress_end): the one begun
+ * with this seed and start alone (a held game's owed end, store_held.c:
+ * by the time it runs, the account's game in progress may be a later
+ * one of the same claim, as after an upgrade's hand-off). */
+typedef struct sdb_which {
+    uint64_t seed;
+    int64_t started;
+} sdb_which_t;
+
 typedef struct sdb_snapshot {
     uint32_t version, keys;
     size_t pos;
@@ -166,7 +175,8 @@ typedef struct store_unfollowed {
       int64_t *claim), (db, account_id, claim)) \
     /* Games in progress (store.h): inside a transaction, each as `claim` \
      * (0: none). begin replaces the account's game in progress (the \
-     * account must exist) and marks it with the claim; end drops it. \
+     * account must exist) and marks it with the claim; end drops it \
+     * (which: only if it is that game; NULL: whichever it is). \
      * Return 0, SDB_CLAIMED (or sent, told by sdb_unfollowed), or -1 \
      * (logged). */ \
     X(int, progress_begin, (store_db_t *db, int64_t account_id, \
@@ -174,7 +184,8 @@ typedef struct store_unfollowed {
       const game_options_t *opt, int64_t started), (db, account_id, claim, \
       version, seed, opt, started)) \
     X(int, progress_end, (store_db_t *db, int64_t account_id, \
-      int64_t claim), (db, account_id, claim)) \
+      int64_t claim, const sdb_which_t *which), (db, account_id, claim, \
+      which)) \
     /* Appends len > 0 key bytes to the account's game in progress. Returns 1 \
      * (appended, or sent: see sdb_unfollowed), 0 (it has none: nothing \
      * written), SDB_CLAIMED, -1 (logged). */ \

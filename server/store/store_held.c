@@ -27,7 +27,11 @@
  * the end's batch failed too (end_owed, with its claim): each try runs it
  * in the game's transaction, and a login's load runs it first
  * (store_held_end_owed), so that no login goes on with a game held to be
- * recorded (it would be recorded twice). A begin or a load that commits
+ * recorded (it would be recorded twice). It ends that game alone (its
+ * seed and start): a later game under the same claim (an upgrade's new
+ * process begins the player's next game under the claim handed over)
+ * is not the held game's to end. An end carried by a game not its own
+ * (none is queued so; an account's end follows its game) ends nothing. A begin or a load that commits
  * later drops it: the account's game in progress is a new one then.
  *
  * At a close, the held get their last tries; those left unwritten are
@@ -356,8 +360,10 @@ int store_held_end_owed(store_t *st, int64_t account_id)
 {
     if (!st->held_ends)
         return 0;
-    /* of several, the latest claim's (an earlier one's would be refused
-     * by it, and leave its game in progress) */
+    /* Each owing game's end drops its own game alone (its seed and
+     * start), whichever of them is the one in progress; each as the
+     * latest claim of those owed (an earlier one's would be refused by
+     * it, and leave its game in progress). */
     int64_t claim = -1;
     req_t *lists[2] = { st->held, st->paused };
     for (int i = 0; i < 2; i++)
@@ -365,7 +371,13 @@ int store_held_end_owed(store_t *st, int64_t account_id)
             if (r->end_owed && r->game.account_id == account_id &&
                 r->claim > claim)
                 claim = r->claim;
-    return claim < 0 ? 0 : store_progress_end_now(st, account_id, claim);
+    for (int i = 0; i < 2 && claim >= 0; i++)
+        for (req_t *r = lists[i]; r; r = r->next)
+            if (r->end_owed && r->game.account_id == account_id &&
+                store_progress_end_now(st, account_id, claim, r->game.seed,
+                                       r->game.started) != 0)
+                return -1;
+    return 0;
 }
 
 uint64_t store_held_written(store_t *st)

@@ -423,10 +423,13 @@ int store_own_write(store_t *st);
 void store_writes_fail(store_t *st);
 
 /* store_progress.c: ends the account's game in progress as `claim`, in
- * the transaction open (an end owed by a held game: store_held.c).
- * Returns 0 (ended, none to end, or a later claim holds it: told as a
+ * the transaction open, if it is the game of `seed` begun at `started`
+ * (an end owed by a held game, the held game's own: store_held.c; a
+ * later game of the same claim, as an upgrade's new process begins, is
+ * not its to end). Returns 0 (ended, none to end, or a later claim holds it: told as a
  * refused end is), or -1 (failed). */
-int store_progress_end_now(store_t *st, int64_t account_id, int64_t claim);
+int store_progress_end_now(store_t *st, int64_t account_id, int64_t claim,
+                           uint64_t seed, int64_t started);
 
 /* store_held.c, on the database thread: finished games whose batch
  * failed are held rather than lost, and written once writes work

@@ -227,11 +227,15 @@ int spg_recent(store_db_t *db, int64_t after, int n, store_recent_t *out)
  * of no game. kind: how the drop's answer is noted (K_END tells a refusal;
  * a begin's is told by its insert). Returns 0 (sent, or done now),
  * SDB_CLAIMED (run now: refused), or -1. */
-static int drop_game(spg_t *d, int64_t account_id, int64_t claim, int kind)
+static int drop_game(spg_t *d, int64_t account_id, int64_t claim,
+                     const sdb_which_t *which, int kind)
 {
     params_t p = { 0 };
     p_ll(&p, account_id);
     p_ll(&p, claim);
+    p_ll(&p, which != NULL);
+    p_ll(&p, which ? u64_bits(which->seed) : 0);
+    p_ll(&p, which ? which->started : 0);
     char what[80];
     snprintf(what, sizeof what, "account %lld: progress not dropped",
              (long long)account_id);
@@ -244,9 +248,10 @@ static int drop_game(spg_t *d, int64_t account_id, int64_t claim, int kind)
     return write_later(d, ST_PROG_DEL_KEYS, &k, K_PLAIN, account_id, what);
 }
 
-int spg_progress_end(store_db_t *db, int64_t account_id, int64_t claim)
+int spg_progress_end(store_db_t *db, int64_t account_id, int64_t claim,
+                     const sdb_which_t *which)
 {
-    return drop_game((spg_t *)db, account_id, claim, K_END);
+    return drop_game((spg_t *)db, account_id, claim, which, K_END);
 }
 
 /* One try at the claim (store_pg_schema.c, ST_CLAIM); what: its failure's
@@ -316,7 +321,7 @@ int spg_progress_begin(store_db_t *db, int64_t account_id, int64_t claim,
                        const game_options_t *opt, int64_t started)
 {
     spg_t *d = (spg_t *)db;
-    int rc = drop_game(d, account_id, claim, K_PLAIN);
+    int rc = drop_game(d, account_id, claim, NULL, K_PLAIN);
     if (rc != 0)
         return rc;
     params_t p = { 0 };

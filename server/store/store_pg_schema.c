@@ -179,8 +179,11 @@ const char *const spg_stmt_sql[ST_COUNT] = {
      * claim taken during the statement reads as none there: a claimed
      * write that wrote nothing is asked again after the commit
      * (store_pg.c, tell_apart). */
+    /* ($3 <> 0: only the game of seed $4 begun at $5, sdb_which_t) */
     [ST_PROG_DEL] = "WITH d AS (DELETE FROM progress WHERE account_id ="
-                    " $1::bigint AND " CLAIM_OK " RETURNING 1)"
+                    " $1::bigint AND " CLAIM_OK " AND ($3::bigint = 0 OR"
+                    " (seed = $4::bigint AND started = $5::bigint))"
+                    " RETURNING 1)"
                     " " CLAIM_ANSWER("d"),
     /* the keys of no game: after ST_PROG_DEL, those of the game it
      * dropped (keys are never without their game otherwise) */

@@ -288,7 +288,7 @@ static int end_db(store_t *st, req_t *r, int ok)
     if (!ok)
         return 0;
     broken_remove(st, r->id);
-    int rc = sdb_progress_end(st->db, r->id, r->claim);
+    int rc = sdb_progress_end(st->db, r->id, r->claim, NULL);
     if (rc == SDB_CLAIMED)
         claimed_add(st, r->id, r->claim); /* the later game stays */
     if (rc == 0 || rc == SDB_CLAIMED)
@@ -296,9 +296,11 @@ static int end_db(store_t *st, req_t *r, int ok)
     return rc == 0;
 }
 
-int store_progress_end_now(store_t *st, int64_t account_id, int64_t claim)
+int store_progress_end_now(store_t *st, int64_t account_id, int64_t claim,
+                           uint64_t seed, int64_t started)
 {
-    int rc = sdb_progress_end(st->db, account_id, claim);
+    sdb_which_t which = { seed, started };
+    int rc = sdb_progress_end(st->db, account_id, claim, &which);
     if (rc == SDB_CLAIMED)
         claimed_add(st, account_id, claim); /* the later game stays */
     return rc == 0 || rc == SDB_CLAIMED ? 0 : -1;

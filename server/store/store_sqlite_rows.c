@@ -318,15 +318,21 @@ static int claimed(lite_t *d, int64_t account_id, int64_t claim)
     return newer < 0 ? -1 : newer ? SDB_CLAIMED : 0;
 }
 
-int lite_progress_end(store_db_t *db, int64_t account_id, int64_t claim)
+int lite_progress_end(store_db_t *db, int64_t account_id, int64_t claim,
+                      const sdb_which_t *which)
 {
     lite_t *d = (lite_t *)db;
     int c = claimed(d, account_id, claim);
     if (c != 0)
         return c;
-    if (bind_run(d, ST_PROG_DEL_KEYS, account_id, "progress keys not dropped") != 0)
+    sqlite3_stmt *s = d->st[ST_PROG_DEL];
+    sqlite3_bind_int(s, 2, which != NULL);
+    sqlite3_bind_int64(s, 3, which ? u64_bits(which->seed) : 0);
+    sqlite3_bind_int64(s, 4, which ? which->started : 0);
+    if (bind_run(d, ST_PROG_DEL, account_id, "progress not dropped") != 0)
         return -1;
-    return bind_run(d, ST_PROG_DEL, account_id, "progress not dropped");
+    return bind_run(d, ST_PROG_DEL_KEYS, account_id,
+                    "progress keys not dropped");
 }
 
 int lite_progress_begin(store_db_t *db, int64_t account_id, int64_t claim,
@@ -334,7 +340,7 @@ int lite_progress_begin(store_db_t *db, int64_t account_id, int64_t claim,
                         const game_options_t *opt, int64_t started)
 {
     lite_t *d = (lite_t *)db;
-    int c = lite_progress_end(&d->base, account_id, claim);
+    int c = lite_progress_end(&d->base, account_id, claim, NULL);
     if (c != 0)
         return c; /* (SDB_CLAIMED: the later claim's game stays) */
     sqlite3_stmt *s = d->st[ST_PROG_INS];

@@ -153,8 +153,14 @@ const char *const lite_stmt_sql[ST_COUNT] = {
     [ST_BEGIN] = "BEGIN IMMEDIATE",
     [ST_COMMIT] = "COMMIT",
     [ST_ROLLBACK] = "ROLLBACK",
-    [ST_PROG_DEL_KEYS] = "DELETE FROM progress_keys WHERE account_id = ?",
-    [ST_PROG_DEL] = "DELETE FROM progress WHERE account_id = ?",
+    /* ?2 <> 0: only the game of seed ?3 begun at ?4 (sdb_which_t) */
+    [ST_PROG_DEL] = "DELETE FROM progress WHERE account_id = ?1 AND"
+                    " (?2 = 0 OR (seed = ?3 AND started = ?4))",
+    /* the keys of no game: after ST_PROG_DEL, those of the game it
+     * dropped (keys are never without their game otherwise) */
+    [ST_PROG_DEL_KEYS] = "DELETE FROM progress_keys WHERE account_id = ?1"
+                         " AND NOT EXISTS (SELECT 1 FROM progress"
+                         " WHERE account_id = ?1)",
     [ST_PROG_INS] = "INSERT INTO progress (account_id, game_version, seed,"
                     " ruleset, started, keys_len, claim)"
                     " VALUES (?, ?, ?, ?, ?, 0, ?)",

@@ -329,7 +329,7 @@ int store_own_write(store_t *st)
     int ok = sdb_begin(st->db) == 0 &&
              (n = sdb_guest_reserve(st->db, 1)) > 0 &&
              sdb_guest_give_back(st->db, n, n + 1) == 1 &&
-             sdb_progress_end(st->db, 0, 0) == 0 &&
+             sdb_progress_end(st->db, 0, 0, NULL) == 0 &&
              sdb_prune_guests(st->db, INT64_MIN, 0) == 0 &&
              sdb_commit(st->db) == 0;
     if (!ok && sdb_in_transaction(st->db))

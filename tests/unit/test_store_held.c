@@ -13,6 +13,8 @@
  * lost, each said, only at a close with writes still failing; an
  * account's game held with its game in progress's end ends that game
  * when it is written, and a login before then finds no game to continue;
+ * that end leaves a later game of the same claim (an upgrade's new
+ * process) in progress;
  * the store counts its held games written (for the site's cache). On
  * either backend (store_where.h), with a real libuv loop. */
 #include <check.h>
@@ -487,6 +489,7 @@ static int64_t ann_ends_while_locked(store_t *st)
     lock_hold(&other, "games, accounts, progress IN ACCESS EXCLUSIVE MODE");
     store_game_t g = game("Ann", 10, 5, 120);
     g.account_id = ann;
+    g.started = 1; /* its game in progress's (the seed's too) */
     add(st, g);
     ck_assert_int_eq(store_progress_end(st, ann, claim), 0);
     ck_assert_int_eq(after_queued(st), STORE_ERROR);
@@ -533,6 +536,38 @@ START_TEST(a_login_does_not_continue_a_held_game)
                             " 'Ann'"), 1);
     ck_assert_int_eq(sw_int("SELECT count(*) FROM progress WHERE seed = 6"),
                      1);
+}
+END_TEST
+
+/* An upgrade: the new process's store begins Ann's next game under the
+ * claim the old one handed over, while the old store still holds her
+ * game and its owed end (no probe: nothing has written there since).
+ * The old store's close writes the held game and its end, which ends
+ * only the game that was held (its seed and start): the new game is
+ * still in progress after it. */
+START_TEST(a_held_game_s_end_leaves_a_later_game_of_its_claim)
+{
+    fast.probe_ms = NO_PROBE_MS;
+    store_t *st = store_fixture_open(&fast);
+    int64_t ann = ann_ends_while_locked(st);
+    char sql[96];
+    snprintf(sql, sizeof sql, "SELECT progress_claim FROM accounts WHERE"
+             " id = %lld", (long long)ann);
+    int64_t claim = sw_int(sql);
+    ck_assert_int_gt(claim, 0);
+    store_t *next = store_fixture_open(&fast);
+    ck_assert_int_eq(store_progress_begin(next, ann, claim, 6, NULL, 2), 0);
+    ck_assert_int_eq(flush(next), STORE_OK);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM progress WHERE seed = 6"),
+                     1);
+    ck_assert_uint_eq(stats_of(st).games_written, 0);
+    store_close(st); /* the held game's last try: written, with its end */
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games WHERE player ="
+                            " 'Ann'"), 1);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM progress WHERE seed = 6"),
+                     1);
+    store_close(next);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM progress"), 1);
 }
 END_TEST
 
@@ -630,6 +665,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_held_game_holds_its_encoded_record_alone);
 #endif
     tcase_add_test(tc, a_login_does_not_continue_a_held_game);
+    tcase_add_test(tc, a_held_game_s_end_leaves_a_later_game_of_its_claim);
     suite_add_tcase(s, tc);
     return s;
 }
