@@ -30,8 +30,11 @@
  * recorded (it would be recorded twice). It ends that game alone (its
  * seed and start): a later game under the same claim (an upgrade's new
  * process begins the player's next game under the claim handed over)
- * is not the held game's to end. An end carried by a game not its own
- * (none is queued so; an account's end follows its game) ends nothing. A begin or a load that commits
+ * is not the held game's to end. An end carried by a held game that was
+ * not its own (a stale game's, say) ends the held game's, if it is still
+ * in progress, and nothing else. The held are this store's alone: a
+ * login through another store (a cluster's other host, an upgrade's new
+ * process) may continue a held game, recorded twice then (hosting.md). A begin or a load that commits
  * later drops it: the account's game in progress is a new one then.
  *
  * At a close, the held get their last tries; those left unwritten are
