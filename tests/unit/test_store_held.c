@@ -539,6 +539,41 @@ START_TEST(a_login_does_not_continue_a_held_game)
 }
 END_TEST
 
+/* The latest claim taken on the account's game. */
+static int64_t claim_of(int64_t account)
+{
+    char sql[96];
+    snprintf(sql, sizeof sql, "SELECT progress_claim FROM accounts WHERE"
+             " id = %lld", (long long)account);
+    int64_t claim = sw_int(sql);
+    ck_assert_int_gt(claim, 0);
+    return claim;
+}
+
+/* Ann begins her next game, as the same session (the same claim), while
+ * her last is held owing its end; the begin's batch commits, and the
+ * held game is written after it (that batch wrote). The begin cancels
+ * the owed end: her new game is still in progress. It has the held
+ * game's seed and start, so that only the cancel, not the end's own
+ * game, keeps the end from dropping it. */
+START_TEST(a_committed_begin_cancels_the_owed_end)
+{
+    fast.probe_ms = NO_PROBE_MS;
+    store_t *st = store_fixture_open(&fast);
+    int64_t ann = ann_ends_while_locked(st);
+    ck_assert_int_eq(store_progress_begin(st, ann, claim_of(ann), 5, NULL,
+                                          1), 0);
+    ck_assert_int_eq(flush(st), STORE_OK);
+    ck_assert(settled_within(st, 1, 0));
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM progress WHERE seed = 5"),
+                     1);
+    store_close(st);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games WHERE player ="
+                            " 'Ann'"), 1);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM progress"), 1);
+}
+END_TEST
+
 /* An upgrade: the new process's store begins Ann's next game under the
  * claim the old one handed over, while the old store still holds her
  * game and its owed end (no probe: nothing has written there since).
@@ -550,11 +585,7 @@ START_TEST(a_held_game_s_end_leaves_a_later_game_of_its_claim)
     fast.probe_ms = NO_PROBE_MS;
     store_t *st = store_fixture_open(&fast);
     int64_t ann = ann_ends_while_locked(st);
-    char sql[96];
-    snprintf(sql, sizeof sql, "SELECT progress_claim FROM accounts WHERE"
-             " id = %lld", (long long)ann);
-    int64_t claim = sw_int(sql);
-    ck_assert_int_gt(claim, 0);
+    int64_t claim = claim_of(ann);
     store_t *next = store_fixture_open(&fast);
     ck_assert_int_eq(store_progress_begin(next, ann, claim, 6, NULL, 2), 0);
     ck_assert_int_eq(flush(next), STORE_OK);
@@ -666,6 +697,7 @@ static Suite *make_suite(void)
 #endif
     tcase_add_test(tc, a_login_does_not_continue_a_held_game);
     tcase_add_test(tc, a_held_game_s_end_leaves_a_later_game_of_its_claim);
+    tcase_add_test(tc, a_committed_begin_cancels_the_owed_end);
     suite_add_tcase(s, tc);
     return s;
 }
