@@ -253,6 +253,8 @@ static void opts_defaults(store_opts_t *o, const store_opts_t *given)
         o->busy_ms = 10000;
     if (o->probe_ms <= 0)
         o->probe_ms = STORE_PROBE_EVERY_MS;
+    if (o->held_pause_ms <= 0)
+        o->held_pause_ms = STORE_HELD_PAUSE_MS;
 }
 
 store_t *store_open(uv_loop_t *loop, const char *data_dir,

@@ -100,6 +100,10 @@ typedef struct store_opts {
                               every so often (store_healthy); 0:
                               STORE_PROBE_EVERY_MS (tests set it long, so
                               that only a batch that writes recovers) */
+    int held_pause_ms;     /* a held game whose try alone failed waits this
+                              long before its next (store_held.c); 0:
+                              STORE_HELD_PAUSE_MS (tests set it long, so
+                              that the pause outlasts what they see) */
     /* Where the store is (the config key `store`): NULL or "" the SQLite
      * file data_dir/STORE_FILE; a libpq URL beginning postgresql:// (or
      * postgres://) a PostgreSQL database (store_pg.c, docs/hosting.md).

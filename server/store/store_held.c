@@ -45,11 +45,10 @@
 #include "log.h"
 #include "store_impl.h"
 
-/* Refusals of a held game tried alone before it is given up; and the
- * pause after a failed try alone before that game's next (whatever stands
- * in its way alone has that long to pass). */
+/* Refusals of a held game tried alone before it is given up. (The pause
+ * after a failed try alone before that game's next, opt.held_pause_ms:
+ * whatever stands in its way alone has that long to pass.) */
 #define STORE_HELD_TRIES 3
-#define STORE_HELD_PAUSE_MS 1000
 
 static uint64_t now_ms(void)
 {
@@ -178,7 +177,7 @@ static void held_put_back(store_t *st, req_t *head, req_t *tail)
  * all as long, so the paused list is in the order they end. */
 static void held_pause(store_t *st, req_t *r)
 {
-    r->held_after_ms = now_ms() + STORE_HELD_PAUSE_MS;
+    r->held_after_ms = now_ms() + (uint64_t)st->opt.held_pause_ms;
     store_queue_push(&st->paused, &st->paused_tail, r);
 }
 

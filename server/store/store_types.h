@@ -26,6 +26,9 @@
                                          then at most this often */
 #define STORE_PROBE_EVERY_MS 1000     /* while writes fail, the store tries
                                          one of its own this often */
+#define STORE_HELD_PAUSE_MS 1000      /* a held game's try alone failed: its
+                                         next after this long (store_opts_t
+                                         held_pause_ms) */
 #define STORE_MOVED_EVERY_MS 1000     /* the store looks whether its file is
                                          still at its path this often */
 #define STORE_BAN_TARGET_MAX 63       /* bytes of a ban's target (ban_list.h) */
