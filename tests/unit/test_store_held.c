@@ -385,6 +385,44 @@ START_TEST(a_refused_game_is_given_up_without_flipping_health)
 }
 END_TEST
 
+/* A try alone that fails for a lock held elsewhere (SQLite's busy, or
+ * PostgreSQL's lock timeout) is no refusal: it counts no try toward
+ * giving the game up, and writes fail until the lock goes. Bad, refused
+ * once by a trigger, is paused; the trigger is dropped and another
+ * process takes the lock before the pause ends, so Bad's next try alone
+ * meets the lock: the store then says writes fail (were it taken for a
+ * refusal, the store would stay healthy and give Bad up after two more
+ * pauses). Once the lock goes, Bad is written. */
+START_TEST(a_lock_on_a_try_alone_is_no_refusal)
+{
+    fast.held_pause_ms = 300;
+    store_t *st = store_fixture_open(&fast);
+    refuse_bad();
+    held_lock_t other;
+    lock_hold(&other, "games, accounts IN ACCESS EXCLUSIVE MODE");
+    add(st, game("Bad", 1, 77, 33));
+    add(st, game("Hal", 2, 78, 10));
+    ck_assert_int_eq(after_queued(st), STORE_ERROR);
+    lock_release(&other);
+    add(st, game("Ivy", 3, 79, 10));
+    ck_assert_int_eq(flush(st), STORE_OK);
+    ck_assert(settled_within(st, 2, 0)); /* Hal: Bad was refused first */
+    sw_exec(sw_pg() ? "DROP TRIGGER no_bad ON games" : "DROP TRIGGER no_bad");
+    lock_hold(&other, "games, accounts IN ACCESS EXCLUSIVE MODE");
+    uint64_t end = ms_now() + WAIT_MS;
+    while (store_healthy(st) && stats_of(st).games_lost == 0 &&
+           ms_now() < end)
+        pause_10ms();
+    ck_assert_uint_eq(stats_of(st).games_lost, 0);
+    ck_assert_int_eq(store_healthy(st), 0);
+    lock_release(&other);
+    ck_assert(settled_within(st, 3, 0));
+    store_close(st);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games WHERE player ="
+                            " 'Bad'"), 1);
+}
+END_TEST
+
 /* PostgreSQL, where a refused game fails its whole try: after a try of
  * several fails, only its members are tried alone (Bad, then Al), and
  * only the refused game is paused: Al and the rest are written while Bad
@@ -687,6 +725,7 @@ static Suite *make_suite(void)
                        pg_a_last_try_whose_commit_is_unanswered_may_be_lost);
     }
     tcase_add_test(tc, a_refused_game_is_given_up_without_flipping_health);
+    tcase_add_test(tc, a_lock_on_a_try_alone_is_no_refusal);
     if (sw_pg())
         tcase_add_test(tc, pg_a_failed_try_s_members_go_alone);
     tcase_add_test(tc, held_games_do_not_starve_new_requests);
