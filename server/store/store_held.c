@@ -246,18 +246,25 @@ static void held_refused(store_t *st, req_t *r, const char *why)
 }
 
 /* r's last try, as the store closes, failed; why: the database's
- * reason. */
+ * reason. A failure that is no refusal (a lock held elsewhere, a lost
+ * connection, a full disk) is writes failing: the rest are lost at once,
+ * not each after as long a wait (busy_ms) for the same failure. */
 static void held_last_failed(store_t *st, req_t *r, const char *why)
 {
     int maybe = sdb_commit_unanswered(st->db);
+    int refused = sdb_refused(st->db);
     char line[384];
     snprintf(line, sizeof line, "%s as the store closed (%s)",
-             sdb_refused(st->db) ? "the database refused its last try"
+             refused ? "the database refused its last try"
              : maybe ? "its last try's COMMIT got no answer (it may have "
                        "committed)"
                      : "its last try failed",
              why);
     held_lose(st, r, maybe ? "may be lost" : "lost", line);
+    if (refused)
+        return;
+    store_writes_fail(st);
+    held_lose_all(st, NULL, 0);
 }
 
 /* The games of a held try that were not written: `list`, n of them. */

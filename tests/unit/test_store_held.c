@@ -708,6 +708,40 @@ START_TEST(held_games_are_bounded_and_lost_at_a_failing_close)
 }
 END_TEST
 
+/* Three games refused once each and paused (for longer than the test)
+ * while writes work; then another process takes the lock and the store
+ * closes. Their last tries meet the lock: after the first fails alone,
+ * which is no refusal, writes are failing, and the other two are lost at
+ * once rather than each after its own wait for the lock. */
+START_TEST(a_close_meeting_a_lock_loses_the_rest_at_once)
+{
+    log_to_file();
+    fast.held_pause_ms = NO_PROBE_MS;
+    store_t *st = store_fixture_open(&fast);
+    refuse_bad();
+    held_lock_t other;
+    lock_hold(&other, "games, accounts IN ACCESS EXCLUSIVE MODE");
+    for (int i = 0; i < 3; i++)
+        add(st, game("Bad", 1 + i, 61 + (uint64_t)i, 10));
+    add(st, game("Hal", 5, 78, 10));
+    ck_assert_int_eq(after_queued(st), STORE_ERROR);
+    lock_release(&other);
+    add(st, game("Ivy", 6, 79, 10));
+    ck_assert_int_eq(flush(st), STORE_OK);
+    ck_assert(settled_within(st, 2, 0)); /* the Bads paused */
+    sw_exec(sw_pg() ? "DROP TRIGGER no_bad ON games" : "DROP TRIGGER no_bad");
+    lock_hold(&other, "games, accounts IN ACCESS EXCLUSIVE MODE");
+    store_close(st);
+    lock_release(&other);
+    log_restore();
+    ck_assert_int_eq(logged("a game of Bad lost"), 3);
+    ck_assert_int_eq(logged("its last try failed as the store closed"), 1);
+    ck_assert_int_eq(logged("they still failed as the store closed"), 2);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games"), 2);
+    unlink(logpath);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create(sw_pg() ? "store_held (PostgreSQL)"
@@ -730,6 +764,7 @@ static Suite *make_suite(void)
         tcase_add_test(tc, pg_a_failed_try_s_members_go_alone);
     tcase_add_test(tc, held_games_do_not_starve_new_requests);
     tcase_add_test(tc, held_games_are_bounded_and_lost_at_a_failing_close);
+    tcase_add_test(tc, a_close_meeting_a_lock_loses_the_rest_at_once);
     tcase_add_test(tc, a_held_game_ends_its_game_in_progress);
 #ifdef HELD_MEMORY
     tcase_add_test(tc, a_held_game_holds_its_encoded_record_alone);
