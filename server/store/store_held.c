@@ -49,6 +49,11 @@
  * after a failed try alone before that game's next, opt.held_pause_ms:
  * whatever stands in its way alone has that long to pass.) */
 #define STORE_HELD_TRIES 3
+/* Tries alone failed with no refusal while writes worked after which a
+ * held game is said, once: such a failure is tried again for as long as
+ * it takes, and one that never passes (a permission the games' table
+ * lacks) would otherwise never be seen. */
+#define STORE_HELD_SAY_AFTER 10
 
 static uint64_t now_ms(void)
 {
@@ -245,6 +250,21 @@ static void held_refused(store_t *st, req_t *r, const char *why)
     held_lose(st, r, "lost", line);
 }
 
+/* r's try alone failed with no refusal while the store's own write
+ * worked; why: the database's reason. Said once, at the
+ * STORE_HELD_SAY_AFTERth. */
+static void held_not_passing(store_t *st, req_t *r, const char *why)
+{
+    if (r->failures >= STORE_HELD_SAY_AFTER ||
+        ++r->failures < STORE_HELD_SAY_AFTER)
+        return;
+    log_error("store: %s: a game of %s (seed %llu, %d turns, ended %lld) "
+              "not written after %d tries alone while writes worked (%s): "
+              "tried again until it is written or the store closes; said "
+              "once", st->path, r->game.name, (unsigned long long)r->game.seed,
+              r->game.turns, (long long)r->game.ended, r->failures, why);
+}
+
 /* r's last try, as the store closes, failed; why: the database's
  * reason. A failure that is no refusal (a lock held elsewhere, a lost
  * connection, a full disk) is writes failing: the rest are lost at once,
@@ -291,6 +311,7 @@ static void held_failed(store_t *st, req_t *list, req_t *tail, uint64_t n)
         return;
     }
     if (store_own_write(st)) { /* a deadlock, a timeout: try again */
+        held_not_passing(st, list, why);
         held_pause(st, list);
         return;
     }

@@ -154,6 +154,11 @@ struct req {
     const store_call_t *call;  /* what it is: its db and answer */
     uint8_t phase, cancelled, name_ok, pass_ok, found;
     uint8_t name_counted;      /* in st->hash_names (hash_fair.h) */
+    uint8_t failures;          /* a held game: its tries alone that failed
+                                  with no refusal while the store's own
+                                  write worked (said at
+                                  STORE_HELD_SAY_AFTER; stops counting
+                                  there) */
     uint8_t tries;             /* a held game: its tries alone that the
                                   database refused (store_held.c) */
     uint8_t end_owed;          /* a held game: its account's progress end

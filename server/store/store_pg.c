@@ -81,9 +81,11 @@ void set_result_err(spg_t *d, const PGresult *r)
     const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
     if (state && (strcmp(state, "40P01") == 0 || strcmp(state, "40001") == 0))
         d->deadlock = 1;
-    /* data (22), a constraint (23), a PL/pgSQL RAISE (P0): refused */
+    /* data (22), a constraint (23), a program limit (54: a row too large
+     * for an index, say), a PL/pgSQL RAISE (P0): refused */
     if (state && (strncmp(state, "22", 2) == 0 ||
                   strncmp(state, "23", 2) == 0 ||
+                  strncmp(state, "54", 2) == 0 ||
                   strncmp(state, "P0", 2) == 0))
         d->refused = 1;
     const char *m = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;

@@ -462,6 +462,68 @@ START_TEST(pg_a_failed_try_s_members_go_alone)
 }
 END_TEST
 
+/* PostgreSQL: a trigger fails Bad's insert as `state` would (its count
+ * in the sequence bad_tries, which no rollback takes back). */
+static void fail_bad_as(const char *state)
+{
+    char sql[512];
+    snprintf(sql, sizeof sql, "CREATE SEQUENCE bad_tries;"
+             " CREATE FUNCTION fail_bad() RETURNS trigger LANGUAGE plpgsql"
+             " AS $$BEGIN IF NEW.player = 'Bad' THEN PERFORM"
+             " nextval('bad_tries'); RAISE EXCEPTION 'no games of Bad' USING"
+             " ERRCODE = '%s'; END IF; RETURN NEW; END$$;"
+             " CREATE TRIGGER fail_bad BEFORE INSERT ON games FOR EACH ROW"
+             " EXECUTE FUNCTION fail_bad()", state);
+    sw_exec(sql);
+}
+
+/* PostgreSQL: a failure that is no refusal and never passes while the
+ * store's own write works (42501, a permission the games' table lacks)
+ * is tried again for as long as it takes, and said once, with the
+ * database's reason, at the tenth try alone; not again after. */
+START_TEST(pg_a_failure_that_never_passes_is_said_once)
+{
+    log_to_file();
+    fast.held_pause_ms = 10;
+    store_t *st = store_fixture_open(&fast);
+    fail_bad_as("42501");
+    add(st, game("Bad", 1, 77, 33));
+    flush(st);
+    ck_assert_int_ge(sw_int_reaches("SELECT CASE WHEN is_called THEN"
+                                    " last_value ELSE 0 END FROM bad_tries",
+                                    15), 15);
+    ck_assert_uint_eq(stats_of(st).games_lost, 0);
+    ck_assert_int_eq(store_healthy(st), 1);
+    log_restore();
+    ck_assert_int_eq(logged("a game of Bad (seed 77, 33 turns, ended"
+                            " 1000001) not written after 10 tries alone"
+                            " while writes worked (no games of Bad)"), 1);
+    ck_assert_int_eq(logged("not written after"), 1);
+    store_close(st);
+    unlink(logpath);
+}
+END_TEST
+
+/* PostgreSQL: a program limit (SQLSTATE class 54: a row too large for an
+ * index, say) is the database refusing the game: given up after its
+ * tries alone. */
+START_TEST(pg_a_program_limit_is_a_refusal)
+{
+    log_to_file();
+    fast.held_pause_ms = 10;
+    store_t *st = store_fixture_open(&fast);
+    fail_bad_as("54000");
+    add(st, game("Bad", 1, 77, 33));
+    flush(st);
+    ck_assert(settled_within(st, 0, 1));
+    store_close(st);
+    log_restore();
+    ck_assert_int_eq(logged("a game of Bad lost (seed 77, 33 turns, ended "
+                            "1000001): the database refused it 3 times"), 1);
+    unlink(logpath);
+}
+END_TEST
+
 /* --- a backlog ---------------------------------------------------------------- */
 
 static void on_scores(void *ctx, const store_scores_t *r)
@@ -760,8 +822,11 @@ static Suite *make_suite(void)
     }
     tcase_add_test(tc, a_refused_game_is_given_up_without_flipping_health);
     tcase_add_test(tc, a_lock_on_a_try_alone_is_no_refusal);
-    if (sw_pg())
+    if (sw_pg()) {
         tcase_add_test(tc, pg_a_failed_try_s_members_go_alone);
+        tcase_add_test(tc, pg_a_failure_that_never_passes_is_said_once);
+        tcase_add_test(tc, pg_a_program_limit_is_a_refusal);
+    }
     tcase_add_test(tc, held_games_do_not_starve_new_requests);
     tcase_add_test(tc, held_games_are_bounded_and_lost_at_a_failing_close);
     tcase_add_test(tc, a_close_meeting_a_lock_loses_the_rest_at_once);
