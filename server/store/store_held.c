@@ -93,7 +93,13 @@ static req_t *held_newest_of(store_t *st, int64_t account_id)
 
 /* A progress end e was not written: the account's held game owes it (its
  * game ended it, queued just before it). None held: the game was written,
- * and the end is lost as any failed write of a game in progress is. */
+ * and the end is lost as any failed write of a game in progress is.
+ * The game picked: the last held (the one just kept from e's batch, when
+ * it is the account's: a session queues its game, then the end), else
+ * the account's newest held. It ends only its own game (its seed and
+ * start), so picking another than e's own ends nothing of another game.
+ * The claim: the larger of the one it owes already and e's (a session's
+ * claims only grow; an earlier one would be refused by the later). */
 static void held_owe_end(store_t *st, const req_t *e)
 {
     req_t *g = st->held_tail && st->held_tail->game.account_id == e->id
@@ -101,9 +107,10 @@ static void held_owe_end(store_t *st, const req_t *e)
                    : held_newest_of(st, e->id);
     if (!g)
         return;
+    if (!g->end_owed || e->claim > g->claim)
+        g->claim = e->claim;
     st->held_ends += !g->end_owed;
     g->end_owed = 1;
-    g->claim = e->claim;
 }
 
 /* The account's game in progress is a new one: no held game of it ends
