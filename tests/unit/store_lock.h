@@ -38,17 +38,45 @@ static inline void lock_hold(held_lock_t *h, const char *pg_lock)
     }
 }
 
-/* Ends the lock's transaction (it wrote nothing) and its connection. */
-static inline void lock_release(held_lock_t *h)
+/* sql run in the lock's own transaction (seen by others once
+ * lock_commit ends it): a change made while the lock is held, with no
+ * moment between the change and the lock. */
+static inline void lock_exec(held_lock_t *h, const char *sql)
 {
     if (h->pg) {
-        PQclear(PQexec(h->pg, "ROLLBACK"));
+        PGresult *res = PQexec(h->pg, sql);
+        ck_assert_int_eq(PQresultStatus(res), PGRES_COMMAND_OK);
+        PQclear(res);
+    } else {
+        ck_assert_int_eq(sqlite3_exec(h->lite, sql, NULL, NULL, NULL),
+                         SQLITE_OK);
+    }
+}
+
+static inline void lock_end(held_lock_t *h, const char *how)
+{
+    if (h->pg) {
+        PGresult *res = PQexec(h->pg, how);
+        ck_assert_int_eq(PQresultStatus(res), PGRES_COMMAND_OK);
+        PQclear(res);
         PQfinish(h->pg);
     } else {
-        ck_assert_int_eq(sqlite3_exec(h->lite, "ROLLBACK", NULL, NULL, NULL),
+        ck_assert_int_eq(sqlite3_exec(h->lite, how, NULL, NULL, NULL),
                          SQLITE_OK);
         sqlite3_close(h->lite);
     }
+}
+
+/* Ends the lock's transaction (it wrote nothing) and its connection. */
+static inline void lock_release(held_lock_t *h)
+{
+    lock_end(h, "ROLLBACK");
+}
+
+/* Ends the lock's transaction, keeping what lock_exec changed. */
+static inline void lock_commit(held_lock_t *h)
+{
+    lock_end(h, "COMMIT");
 }
 
 #endif

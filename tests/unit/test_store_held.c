@@ -388,14 +388,16 @@ END_TEST
 /* A try alone that fails for a lock held elsewhere (SQLite's busy, or
  * PostgreSQL's lock timeout) is no refusal: it counts no try toward
  * giving the game up, and writes fail until the lock goes. Bad, refused
- * once by a trigger, is paused; the trigger is dropped and another
- * process takes the lock before the pause ends, so Bad's next try alone
- * meets the lock: the store then says writes fail (were it taken for a
- * refusal, the store would stay healthy and give Bad up after two more
- * pauses). Once the lock goes, Bad is written. */
+ * once by a trigger, is paused for long (held_pause_ms: the test's steps
+ * up to the lock are a poll or two, far less, even on a loaded machine);
+ * another process takes the lock and, in the lock's own transaction,
+ * drops the trigger, so Bad's next try alone can only meet the lock: the
+ * store then says writes fail (were it taken for a refusal, the store
+ * would stay healthy and give Bad up after two more pauses). Once the
+ * lock goes, with the trigger, Bad is written. */
 START_TEST(a_lock_on_a_try_alone_is_no_refusal)
 {
-    fast.held_pause_ms = 300;
+    fast.held_pause_ms = 2000;
     store_t *st = store_fixture_open(&fast);
     refuse_bad();
     held_lock_t other;
@@ -407,15 +409,16 @@ START_TEST(a_lock_on_a_try_alone_is_no_refusal)
     add(st, game("Ivy", 3, 79, 10));
     ck_assert_int_eq(flush(st), STORE_OK);
     ck_assert(settled_within(st, 2, 0)); /* Hal: Bad was refused first */
-    sw_exec(sw_pg() ? "DROP TRIGGER no_bad ON games" : "DROP TRIGGER no_bad");
     lock_hold(&other, "games, accounts IN ACCESS EXCLUSIVE MODE");
+    lock_exec(&other, sw_pg() ? "DROP TRIGGER no_bad ON games"
+                              : "DROP TRIGGER no_bad");
     uint64_t end = ms_now() + WAIT_MS;
     while (store_healthy(st) && stats_of(st).games_lost == 0 &&
            ms_now() < end)
         pause_10ms();
     ck_assert_uint_eq(stats_of(st).games_lost, 0);
     ck_assert_int_eq(store_healthy(st), 0);
-    lock_release(&other);
+    lock_commit(&other);
     ck_assert(settled_within(st, 3, 0));
     store_close(st);
     ck_assert_int_eq(sw_int("SELECT count(*) FROM games WHERE player ="
