@@ -273,9 +273,14 @@ static void held_not_passing(store_t *st, req_t *r, const char *why)
 }
 
 /* r's last try, as the store closes, failed; why: the database's
- * reason. A failure that is no refusal (a lock held elsewhere, a lost
- * connection, a full disk) is writes failing: the rest are lost at once,
- * not each after as long a wait (busy_ms) for the same failure. */
+ * reason. r is lost; the rest still get their last tries when the
+ * failure was r's own: a refusal, or no refusal while the store's own
+ * write works (a deadlock, a permission its row lacks). Only when the
+ * store's own write fails too (a lock held elsewhere, a lost connection,
+ * a full disk) are writes failing: the rest are lost at once, not each
+ * after as long a wait (busy_ms) for the same failure. A COMMIT with no
+ * answer is the connection's failing, whatever the store's own write
+ * answers after. */
 static void held_last_failed(store_t *st, req_t *r, const char *why)
 {
     int maybe = sdb_commit_unanswered(st->db);
@@ -288,7 +293,7 @@ static void held_last_failed(store_t *st, req_t *r, const char *why)
                      : "its last try failed",
              why);
     held_lose(st, r, maybe ? "may be lost" : "lost", line);
-    if (refused)
+    if (refused || (!maybe && store_own_write(st)))
         return;
     store_writes_fail(st);
     held_lose_all(st, NULL, 0);

@@ -527,6 +527,51 @@ START_TEST(pg_a_program_limit_is_a_refusal)
 }
 END_TEST
 
+/* PostgreSQL: at a close, one game's own failure that is no refusal
+ * (42501) while the store's own write works is that game's alone: it is
+ * lost, and the rest still get their last tries. Bad fails as 42501 at
+ * each try, Hal is refused (by a trigger, then dropped); both are paused
+ * for longer than the test while Ivy is written; the store closes: Bad's
+ * last try fails, Hal's writes it. */
+START_TEST(pg_a_close_loses_only_a_game_failing_alone)
+{
+    log_to_file();
+    fast.held_pause_ms = NO_PROBE_MS;
+    store_t *st = store_fixture_open(&fast);
+    fail_bad_as("42501");
+    sw_exec("CREATE SEQUENCE hal_tries;"
+            " CREATE FUNCTION no_hal() RETURNS trigger LANGUAGE plpgsql AS"
+            " $$BEGIN IF NEW.player = 'Hal' THEN PERFORM"
+            " nextval('hal_tries'); RAISE EXCEPTION 'no games of Hal';"
+            " END IF; RETURN NEW; END$$;"
+            " CREATE TRIGGER no_hal BEFORE INSERT ON games FOR EACH ROW"
+            " EXECUTE FUNCTION no_hal()");
+    held_lock_t other;
+    lock_hold(&other, "games, accounts IN ACCESS EXCLUSIVE MODE");
+    add(st, game("Bad", 1, 77, 33));
+    add(st, game("Hal", 2, 78, 10));
+    ck_assert_int_eq(after_queued(st), STORE_ERROR);
+    lock_release(&other);
+    add(st, game("Ivy", 3, 79, 10));
+    ck_assert_int_eq(flush(st), STORE_OK);
+    ck_assert(settled_within(st, 1, 0)); /* Ivy */
+    /* Hal refused alone (after Bad failed alone): both paused */
+    ck_assert_int_ge(sw_int_reaches("SELECT CASE WHEN is_called THEN"
+                                    " last_value ELSE 0 END FROM hal_tries",
+                                    1), 1);
+    sw_exec("DROP TRIGGER no_hal ON games");
+    store_close(st);
+    log_restore();
+    ck_assert_int_eq(logged("a game of Bad lost"), 1);
+    ck_assert_int_eq(logged("its last try failed as the store closed"), 1);
+    ck_assert_int_eq(logged("a game of Hal"), 0);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games WHERE player ="
+                            " 'Hal'"), 1);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games"), 2);
+    unlink(logpath);
+}
+END_TEST
+
 /* --- a backlog ---------------------------------------------------------------- */
 
 static void on_scores(void *ctx, const store_scores_t *r)
@@ -829,6 +874,7 @@ static Suite *make_suite(void)
         tcase_add_test(tc, pg_a_failed_try_s_members_go_alone);
         tcase_add_test(tc, pg_a_failure_that_never_passes_is_said_once);
         tcase_add_test(tc, pg_a_program_limit_is_a_refusal);
+        tcase_add_test(tc, pg_a_close_loses_only_a_game_failing_alone);
     }
     tcase_add_test(tc, held_games_do_not_starve_new_requests);
     tcase_add_test(tc, held_games_are_bounded_and_lost_at_a_failing_close);
