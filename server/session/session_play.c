@@ -68,7 +68,8 @@ static void record_game(sess_t *s, game_t *g, const char *cause)
     if (g->turn == 0) {
         game_free(g);
         if (s->lobby.account_id > 0) /* nothing to continue either */
-            store_progress_end(s->srv->store, s->lobby.account_id, s->claim);
+            store_progress_end(s->srv->store, s->lobby.account_id, s->claim,
+                               row.seed, row.started);
         return;
     }
     /* a win or a deep death: the lobby's and the front page's news */
@@ -77,7 +78,8 @@ static void record_game(sess_t *s, game_t *g, const char *cause)
     /* The store frees g whatever happens (and logs a refusal). */
     store_end_game(s->srv->store, &row, g, &p->g.rec);
     if (s->lobby.account_id > 0) /* after the game, in the store's order */
-        store_progress_end(s->srv->store, s->lobby.account_id, s->claim);
+        store_progress_end(s->srv->store, s->lobby.account_id, s->claim,
+                           row.seed, row.started);
     /* Only now a new generation of the site's hall of fame (site_cache.h):
      * a reading asked at this generation is queued after the game, so the
      * store answers it with the row; one asked before is not kept. The log

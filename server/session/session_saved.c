@@ -186,7 +186,8 @@ static void on_progress(void *ctx, const store_progress_t *pr)
         l->play_typed = 0; /* the note first: p begins a game then */
         lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Your game in progress was played "
                    "by another version of the server and cannot go on.");
-        store_progress_end(s->srv->store, pr->account_id, s->claim);
+        store_progress_end(s->srv->store, pr->account_id, s->claim, pr->seed,
+                           pr->started);
     } else if (pr->status == STORE_OK) {
         buf_t keys = { (char *)pr->keys, pr->len, pr->len, pr->len };
         buf_t none = { NULL, 0, 0, 0 };

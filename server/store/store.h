@@ -315,14 +315,16 @@ int store_progress_snapshot(store_t *st, int64_t account_id, int64_t claim,
  * drops its game in progress, after everything queued before. Never
  * refused for the queue's length. An end that fails with its batch is
  * carried by the account's finished game held from it (store_add_game),
- * run with that game's write (dropping that game alone: its seed and
- * start), and by a login's load before it reads (store_progress_load
+ * run with that game's write (dropping the game this end is of alone:
+ * `seed` and `started`, the ended game's, whichever held game carries
+ * it), and by a login's load before it reads (store_progress_load
  * finds no game), so a game recorded is not continued through this
  * store. Through another (a cluster's other host, an upgrade's new
  * process while writes fail) it may be, and then be recorded twice.
  * Returns 0, or -1 (account_id <= 0, out of memory). No
  * callback. */
-int store_progress_end(store_t *st, int64_t account_id, int64_t claim);
+int store_progress_end(store_t *st, int64_t account_id, int64_t claim,
+                       uint64_t seed, int64_t started);
 
 /* (Each write above is made as `claim`, the one the session's load took:
  * store_progress_t.claim; see "Claims" at the top of this file.) */

@@ -59,8 +59,8 @@ static int game_db(store_t *st, req_t *r, int ok)
     /* a held game whose account's end was lost with its batch ends the
      * game in progress with it, in one transaction (store_held.c) */
     if (in >= 0 && r->end_owed &&
-        store_progress_end_now(st, r->game.account_id, r->claim, r->game.seed,
-                               r->game.started) != 0)
+        store_progress_end_now(st, r->game.account_id, r->claim, r->owed_seed,
+                               r->owed_started) != 0)
         in = -1;
     r->status = in >= 0 ? STORE_OK : STORE_ERROR;
     return in == 0;

@@ -27,12 +27,13 @@
  * the end's batch failed too (end_owed, with its claim): each try runs it
  * in the game's transaction, and a login's load runs it first
  * (store_held_end_owed), so that no login goes on with a game held to be
- * recorded (it would be recorded twice). It ends that game alone (its
- * seed and start): a later game under the same claim (an upgrade's new
- * process begins the player's next game under the claim handed over)
- * is not the held game's to end. An end carried by a held game that was
- * not its own (a stale game's, say) ends the held game's, if it is still
- * in progress, and nothing else. The held are this store's alone: a
+ * recorded (it would be recorded twice). It ends the end's own game
+ * alone (the seed and start the end was queued with, kept apart from the
+ * carrier's: owed_seed, owed_started): a later game under the same claim
+ * (an upgrade's new process begins the player's next game under the
+ * claim handed over) is not its to end, and an end carried by an older
+ * held game of the account (the ended game's own batch committed, its
+ * end's failed) still ends the game it was queued for. The held are this store's alone: a
  * login through another store (a cluster's other host, an upgrade's new
  * process) may continue a held game, recorded twice then (hosting.md). A begin or a load that commits
  * later drops it: the account's game in progress is a new one then.
@@ -96,10 +97,11 @@ static req_t *held_newest_of(store_t *st, int64_t account_id)
  * and the end is lost as any failed write of a game in progress is.
  * The game picked: the last held (the one just kept from e's batch, when
  * it is the account's: a session queues its game, then the end), else
- * the account's newest held. It ends only its own game (its seed and
- * start), so picking another than e's own ends nothing of another game.
- * The claim: the larger of the one it owes already and e's (a session's
- * claims only grow; an earlier one would be refused by the later). */
+ * the account's newest held. It carries e's own game (e's seed and
+ * start), whichever held game it picks. The claim: the larger of the one
+ * it owes already and e's (a session's claims only grow; an earlier one
+ * would be refused by the later), with that end's game (of equal claims,
+ * the later end's: a session ends its games in order). */
 static void held_owe_end(store_t *st, const req_t *e)
 {
     req_t *g = st->held_tail && st->held_tail->game.account_id == e->id
@@ -107,8 +109,11 @@ static void held_owe_end(store_t *st, const req_t *e)
                    : held_newest_of(st, e->id);
     if (!g)
         return;
-    if (!g->end_owed || e->claim > g->claim)
+    if (!g->end_owed || e->claim >= g->claim) { /* and its game: the later */
         g->claim = e->claim;
+        g->owed_seed = e->game.seed;
+        g->owed_started = e->game.started;
+    }
     st->held_ends += !g->end_owed;
     g->end_owed = 1;
 }
@@ -416,8 +421,8 @@ int store_held_end_owed(store_t *st, int64_t account_id)
     for (int i = 0; i < 2 && claim >= 0; i++)
         for (req_t *r = lists[i]; r; r = r->next)
             if (r->end_owed && r->game.account_id == account_id &&
-                store_progress_end_now(st, account_id, claim, r->game.seed,
-                                       r->game.started) != 0)
+                store_progress_end_now(st, account_id, claim, r->owed_seed,
+                                       r->owed_started) != 0)
                 return -1;
     return 0;
 }

@@ -162,7 +162,8 @@ struct req {
     uint8_t tries;             /* a held game: its tries alone that the
                                   database refused (store_held.c) */
     uint8_t end_owed;          /* a held game: its account's progress end
-                                  (as claim) was not written; run with
+                                  (as claim, of the game owed_seed and
+                                  owed_started) was not written; run with
                                   each of its tries (store_held.c) */
     uint8_t admitted;          /* counted by its call from its start, not
                                   yet settled: finish calls abandoned */
@@ -224,6 +225,10 @@ struct req {
      * load's answer: the claim it took; a held game whose end is owed:
      * that end's claim */
     int64_t claim;
+    /* a held game whose end is owed: the ended game's seed and start (the
+     * end's own: the held game carrying it may be an older one) */
+    uint64_t owed_seed;
+    int64_t owed_started;
     /* progress begin; progress load's answer */
     game_options_t gopt;
     uint32_t game_version;

@@ -543,12 +543,15 @@ int store_progress_snapshot(store_t *st, int64_t account_id, int64_t claim,
     return 0;
 }
 
-int store_progress_end(store_t *st, int64_t account_id, int64_t claim)
+int store_progress_end(store_t *st, int64_t account_id, int64_t claim,
+                       uint64_t seed, int64_t started)
 {
     req_t *r = prog_req(st, &end_call, account_id, 0, 0);
     if (!r)
         return -1;
     r->claim = claim;
+    r->game.seed = seed; /* the game it ends, should a held game carry it */
+    r->game.started = started;
     prog_queue(st, r);
     return 0;
 }

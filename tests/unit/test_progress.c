@@ -162,7 +162,7 @@ START_TEST(end_drops_and_begin_replaces)
     ck_assert_int_eq(player_send(st, &p, bob, 0), 0);
     ck_assert_int_eq(player_send(st, &q, carol, 0), 0);
     /* ended: nothing to resume, no row left; Carol's untouched */
-    ck_assert_int_eq(store_progress_end(st, bob, 0), 0);
+    ck_assert_int_eq(store_progress_end(st, bob, 0, 0, 0), 0);
     loaded_t l = load(st, bob);
     ck_assert_int_eq(l.p.status, STORE_NOT_FOUND);
     ck_assert_uint_eq(l.p.len, 0);
@@ -205,7 +205,7 @@ START_TEST(load_of_none)
     loaded_free(&l);
     ck_assert_int_eq(store_progress_begin(st, 0, 0, 1, NULL, 1), -1);
     ck_assert_int_eq(store_progress_append(st, 0, 0, "h", 1), -1);
-    ck_assert_int_eq(store_progress_end(st, 0, 0), -1);
+    ck_assert_int_eq(store_progress_end(st, 0, 0, 0, 0), -1);
     /* an empty append is nothing */
     ck_assert_int_eq(store_progress_append(st, dave, 0, "", 0), 0);
     /* begun with no key yet: found, empty */
@@ -373,7 +373,7 @@ START_TEST(queue_bound_refuses_appends_only)
     /* never refused: begins and ends */
     for (int i = 0; i < 5; i++) {
         ck_assert_int_eq(store_progress_begin(st, gina, 0, 1, NULL, 1), 0);
-        ck_assert_int_eq(store_progress_end(st, gina, 0), 0);
+        ck_assert_int_eq(store_progress_end(st, gina, 0, 0, 0), 0);
     }
     store_stats_t s;
     store_stats(st, &s);

@@ -221,7 +221,7 @@ START_TEST(older_claim_is_refused_newer_game_stays)
     player_begin(a, &pa, alice, ca, 100);
     player_give(a, &pa, alice, ca);
     flush(a);
-    ck_assert_int_eq(store_progress_end(a, alice, ca), 0);
+    ck_assert_int_eq(store_progress_end(a, alice, ca, 0, 0), 0);
     flush(a);
     ck_assert_uint_eq(claimed_count(a), 5);
     ck_assert_int_eq(store_healthy(a), 1);
@@ -271,7 +271,7 @@ START_TEST(stale_begin_after_the_newer_game_ended)
     player_begin(b, &pb, bob, cb, 5);
     player_keys(&pb, 20);
     player_give(b, &pb, bob, cb);
-    ck_assert_int_eq(store_progress_end(b, bob, cb), 0);
+    ck_assert_int_eq(store_progress_end(b, bob, cb, 0, 0), 0);
     flush(b);
 
     gamer_t pa;
@@ -386,7 +386,7 @@ START_TEST(claim_taken_during_the_write_is_told)
                                                      pa.rec.checks.data,
                                                      pa.rec.checks.len), 0);
         else
-            ck_assert_int_eq(store_progress_end(a, fay, ca), 0);
+            ck_assert_int_eq(store_progress_end(a, fay, ca, 0, 0), 0);
         flush_ask(a, &status);
         blocked_by(other); /* A's write waits on the claim's row */
         hold_end(other, "COMMIT");
@@ -678,7 +678,7 @@ START_TEST(claim_during_a_batch_that_ends_and_begins)
     player_give(a, &pa, jo, ca);
     player_keys(&py, 5);
     player_give(a, &py, yan, 0);
-    ck_assert_int_eq(store_progress_end(a, jo, ca), 0);
+    ck_assert_int_eq(store_progress_end(a, jo, ca, 0, 0), 0);
     player_start(&pn, 0x11, 1);
     player_begin(a, &pn, jo, ca, 700);
     player_keys(&pn, 15);

@@ -224,7 +224,7 @@ START_TEST(dropped_when_the_game_ends)
     ck_assert_int_eq(store_progress_begin(st, cy, 0, p.g->seed, &p.g->opt, 1), 0);
     player_keys(&p, 256);
     player_snapshot(st, &p, cy);
-    ck_assert_int_eq(store_progress_end(st, cy, 0), 0);
+    ck_assert_int_eq(store_progress_end(st, cy, 0, 0, 0), 0);
     loaded_t l = load(st, cy);
     ck_assert_int_eq(l.p.status, STORE_NOT_FOUND);
     ck_assert_ptr_null(l.snap);

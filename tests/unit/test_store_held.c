@@ -639,7 +639,7 @@ static int64_t ann_ends_while_locked(store_t *st)
     g.account_id = ann;
     g.started = 1; /* its game in progress's (the seed's too) */
     add(st, g);
-    ck_assert_int_eq(store_progress_end(st, ann, claim), 0);
+    ck_assert_int_eq(store_progress_end(st, ann, claim, 5, 1), 0);
     ck_assert_int_eq(after_queued(st), STORE_ERROR);
     lock_release(&other);
     return ann;
@@ -747,6 +747,54 @@ START_TEST(a_held_game_s_end_leaves_a_later_game_of_its_claim)
                      1);
     store_close(next);
     ck_assert_int_eq(sw_int("SELECT count(*) FROM progress"), 1);
+}
+END_TEST
+
+/* An end carried by an older held game of the account ends the game it
+ * was queued for: Ann begins seed 5 (started 1); an older game of hers
+ * (seed 9), held, is refused once and paused past the test; the seed 5
+ * game is written, but the end of it fails under another process's
+ * lock, so the older game carries it. A login then finds no game to
+ * continue (the end matching the older game's seed would drop none). */
+START_TEST(an_end_carried_by_an_older_game_ends_its_own)
+{
+    fast.held_pause_ms = NO_PROBE_MS;
+    fast.probe_ms = NO_PROBE_MS;
+    store_t *st = store_fixture_open(&fast);
+    int64_t ann = store_fixture_account(st, "Ann");
+    int64_t claim = load_of(st, ann).claim;
+    ck_assert_int_eq(store_progress_begin(st, ann, claim, 5, NULL, 1), 0);
+    ck_assert_int_eq(flush(st), STORE_OK);
+    sw_exec(sw_pg() ? "CREATE FUNCTION no_nine() RETURNS trigger LANGUAGE"
+                      " plpgsql AS $$BEGIN IF NEW.seed = 9 THEN RAISE"
+                      " EXCEPTION 'no seed 9'; END IF; RETURN NEW; END$$;"
+                      " CREATE TRIGGER no_nine BEFORE INSERT ON games FOR"
+                      " EACH ROW EXECUTE FUNCTION no_nine()"
+                    : "CREATE TRIGGER no_nine BEFORE INSERT ON games WHEN"
+                      " NEW.seed = 9 BEGIN SELECT RAISE(ABORT, 'no seed 9');"
+                      " END");
+    held_lock_t other;
+    lock_hold(&other, "games, accounts, progress IN ACCESS EXCLUSIVE MODE");
+    store_game_t old = game("Ann", 3, 9, 40);
+    old.account_id = ann;
+    add(st, old);
+    ck_assert_int_eq(after_queued(st), STORE_ERROR);
+    lock_release(&other);
+    store_game_t g = game("Ann", 10, 5, 120);
+    g.account_id = ann;
+    g.started = 1;
+    add(st, g);
+    ck_assert_int_eq(flush(st), STORE_OK);
+    ck_assert(settled_within(st, 1, 0)); /* seed 5's; seed 9's refused */
+    lock_hold(&other, "games, accounts, progress IN ACCESS EXCLUSIVE MODE");
+    ck_assert_int_eq(store_progress_end(st, ann, claim, 5, 1), 0);
+    ck_assert_int_eq(after_queued(st), STORE_ERROR);
+    lock_release(&other);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM progress"), 1);
+    ck_assert_int_eq(load_of(st, ann).status, STORE_NOT_FOUND);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM progress"), 0);
+    store_close(st);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games WHERE seed = 5"), 1);
 }
 END_TEST
 
@@ -886,6 +934,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_login_does_not_continue_a_held_game);
     tcase_add_test(tc, a_held_game_s_end_leaves_a_later_game_of_its_claim);
     tcase_add_test(tc, a_committed_begin_cancels_the_owed_end);
+    tcase_add_test(tc, an_end_carried_by_an_older_game_ends_its_own);
     suite_add_tcase(s, tc);
     return s;
 }
