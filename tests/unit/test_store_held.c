@@ -798,6 +798,45 @@ START_TEST(an_end_carried_by_an_older_game_ends_its_own)
 }
 END_TEST
 
+/* Two held games of Ann owe ends, under claims c1 < c2: her seed 5 game
+ * (held with its end under c1, ann_ends_while_locked), then, after a
+ * login through another store took c2 (her seed 5 game still the one in
+ * progress), a seed 6 game held with its end under c2. Only the c1
+ * game's row is in progress; a login here ends it (each owed end as the
+ * latest claim, c2, which the c1 row yields to): no game to continue. */
+START_TEST(owed_ends_of_two_claims_leave_no_game_in_progress)
+{
+    fast.probe_ms = NO_PROBE_MS;
+    store_t *st = store_fixture_open(&fast);
+    int64_t ann = ann_ends_while_locked(st);
+    int64_t c1 = claim_of(ann);
+    store_t *next = store_fixture_open(&fast);
+    store_progress_t p = load_of(next, ann);
+    ck_assert_int_eq(p.status, STORE_OK); /* seed 5, still in progress */
+    int64_t c2 = p.claim;
+    ck_assert_int_gt(c2, c1);
+    store_close(next);
+    held_lock_t other;
+    lock_hold(&other, "games, accounts, progress IN ACCESS EXCLUSIVE MODE");
+    store_game_t g = game("Ann", 20, 6, 60);
+    g.account_id = ann;
+    g.started = 2;
+    add(st, g);
+    ck_assert_int_eq(store_progress_end(st, ann, c2, 6, 2), 0);
+    ck_assert_int_eq(after_queued(st), STORE_ERROR);
+    lock_release(&other);
+    ck_assert_uint_eq(stats_of(st).games_written, 0);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM progress WHERE seed = 5"),
+                     1);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM progress"), 1);
+    ck_assert_int_eq(load_of(st, ann).status, STORE_NOT_FOUND);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM progress"), 0);
+    store_close(st);
+    ck_assert_int_eq(sw_int("SELECT count(*) FROM games WHERE player ="
+                            " 'Ann'"), 2);
+}
+END_TEST
+
 #ifdef HELD_MEMORY
 /* A held game's memory is its encoded record (and its request), as the
  * queue's byte bound counts it: the recorder's buffers are freed once the
@@ -935,6 +974,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_held_game_s_end_leaves_a_later_game_of_its_claim);
     tcase_add_test(tc, a_committed_begin_cancels_the_owed_end);
     tcase_add_test(tc, an_end_carried_by_an_older_game_ends_its_own);
+    tcase_add_test(tc, owed_ends_of_two_claims_leave_no_game_in_progress);
     suite_add_tcase(s, tc);
     return s;
 }
