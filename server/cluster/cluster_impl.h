@@ -63,6 +63,10 @@
 #define FLUSHED_MS 5000
 /* Between two looks at the database while waiting for those keys. */
 #define LOOK_MS 50
+/* How long the host's stop waits for the thread to end its batch and
+ * remove this host's rows before it gives the connection up (cluster.c,
+ * cluster_stop). */
+#define STOP_MS 1000
 /* Games of other hosts the lobby can list. */
 #define VIEW_MAX 64
 /* Sessions let go at once for another host's later login (cluster_single.c). */
@@ -81,8 +85,15 @@ struct cluster {
     /* from the loops: a channel whose wake writes efd (cluster.c) */
     chan_t in;
     int stopped;
+    /* the thread's end, for cluster_stop (under smu): its connection's
+     * socket while it has one (-1: none), whether it has ended, and
+     * whether the stop shut that socket down */
+    uv_mutex_t smu;
+    uv_cond_t ended_cond;
+    int sock, ended, cut;
     /* the thread's own */
     PGconn *pg;
+    int answer_ms;              /* a statement's deadline (pg_deadline.h) */
     struct store_db *reader;    /* cluster_progress.c: the store's reads */
     int broken;                 /* the connection failed: torn down next */
     unsigned long queried, drained; /* statements run; as of the last drain */
@@ -122,14 +133,20 @@ static inline uint64_t cluster_now_ms(void)
 
 /* --- cluster.c: the connection, remote ids, posting ----------------------- */
 
-/* A statement's result, or NULL (logged; a lost connection is torn down
- * at the top of the thread's loop). binary: the results in binary. */
+/* A statement's result, or NULL (logged, as one line; a lost connection,
+ * or one that gave no answer within answer_ms and was given up, is torn
+ * down at the end of the thread's loop). binary: the results in binary. */
 PGresult *cluster_query(cluster_t *c, const char *sql, int n,
                         const char *const *vals, int binary);
 
 /* A statement without rows: 0, or -1 (as cluster_query). */
 int cluster_exec(cluster_t *c, const char *sql, int n,
                  const char *const *vals);
+
+/* The same for a statement without parameters whose failure the caller
+ * expects now and then and tries again (two hosts making the tables at
+ * once): its failure is logged at debug level only. */
+int cluster_exec_retried(cluster_t *c, const char *sql);
 
 /* One part of the thread: a conversation with other hosts, or what the
  * heartbeat and the reads of games in progress keep. The hub (cluster.c)

@@ -59,9 +59,12 @@ static const char tables_sql[] =
 
 int cluster_presence_tables(cluster_t *c)
 {
-    /* Two hosts starting at once may race to make the tables: the loser
-     * finds them made the second time. */
-    if (cluster_exec(c, tables_sql, 0, NULL) != 0 &&
+    /* Two hosts starting at once may race to make the tables (PostgreSQL's
+     * IF NOT EXISTS does not hold against a table being made: "duplicate
+     * key value violates unique constraint pg_type_typname_nsp_index"):
+     * the loser finds them made the second time, so the first failure is
+     * no error (debug level); the second is. */
+    if (cluster_exec_retried(c, tables_sql) != 0 &&
         cluster_exec(c, tables_sql, 0, NULL) != 0)
         return -1;
     return 0;

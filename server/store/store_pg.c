@@ -64,13 +64,7 @@ void spg_set_quiet(store_db_t *db, int quiet)
 /* libpq's messages end in a newline; ours are one line. */
 void set_errmsg(spg_t *d, const char *msg)
 {
-    snprintf(d->errmsg, sizeof d->errmsg, "%s", msg && *msg ? msg : "unknown error");
-    size_t n = strlen(d->errmsg);
-    while (n > 0 && (d->errmsg[n - 1] == '\n' || d->errmsg[n - 1] == ' '))
-        d->errmsg[--n] = '\0';
-    for (char *p = d->errmsg; *p; p++)
-        if (*p == '\n')
-            *p = ' ';
+    pgd_one_line(d->errmsg, sizeof d->errmsg, msg);
 }
 
 /* A failed result's reason: the primary message, without "ERROR:"; and
