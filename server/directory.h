@@ -26,6 +26,10 @@ typedef struct dir_game {
     uint64_t last_input_ms;     /* the player's last key, loop time */
     int depth, turns, watchers;
     char name[ACCT_NAME_MAX + 1];
+    int64_t claim;              /* an account's: the claim its login took
+                                   on the game (store.h), by which of two
+                                   hosts' sessions of the account the later
+                                   login's is told (cluster_single.c) */
 } dir_game_t;
 
 typedef struct dir_entry {
