@@ -419,8 +419,13 @@ enum sess_game_fate sess_play_game_fate(sess_t *s)
         return SESS_GAME_NONE;
     if (s->lobby.account_id <= 0)
         return SESS_GAME_ENDS; /* a guest's (its leave records it) */
-    /* an account's: its leave saves it for the next login */
-    return store_has_all(s) ? SESS_GAME_KEPT : SESS_GAME_KEPT_BEHIND;
+    /* an account's: its leave saves it for the next login; with a batch
+     * stalled for longer than a player waits for the store (a database
+     * that hangs), its latest keys may never be kept */
+    int stalled = store_stalled(s->srv->store,
+                                (uint64_t)s->srv->cfg.store_wait_ms);
+    return store_has_all(s) && !stalled ? SESS_GAME_KEPT
+                                        : SESS_GAME_KEPT_BEHIND;
 }
 
 /* What a key reads of the game first (sess_state_ops_t.warm): the line of

@@ -470,9 +470,15 @@ static void answer_batch(store_t *st, req_t *batch)
 static void db_batch(store_t *st, req_t *batch, uint64_t n)
 {
     store_progress_mark(st);
+    uv_mutex_lock(&st->mu);
+    st->batch_at_ms = uv_hrtime() / 1000000u; /* store_stalled */
+    uv_mutex_unlock(&st->mu);
     batch_run_t b = run_batch(st, batch);
     for (int runs = 1; !b.ok && run_again(st, batch, n, runs); runs++)
         b = run_batch(st, batch);
+    uv_mutex_lock(&st->mu);
+    st->batch_at_ms = 0;
+    uv_mutex_unlock(&st->mu);
     health(st, b.ok, b.changes > 0);
     if (!b.ok) {
         b.written = b.prog_written = 0;

@@ -7,7 +7,8 @@
  * again, so the same login, tried again, gets in while the old process is
  * still stopped. A load of a saved game slower than the player's wait is
  * said as well, and p looks again rather than begin a game. A stop while
- * the cluster thread's connection hangs ends within seconds.
+ * the store's connection hangs does not tell a player the game is saved;
+ * one while the cluster thread's hangs ends within seconds.
  *
  * Run by tests/run-tests.sh's pg family only (ROGUED_TEST_PG). */
 #include <check.h>
@@ -180,6 +181,42 @@ START_TEST(a_slow_lookup_is_said_and_p_looks_again)
 }
 END_TEST
 
+/* A stop while the store's connection hangs: the batch it runs has waited
+ * longer than a player waits (store_wait_ms, 2 s: a login is told the
+ * store is not answering), so dave's latest keys may never be kept, and
+ * his goodbye says so rather than that his game is saved. The store
+ * gives the hung connection up at its deadline (tcp_user_timeout + 2 s,
+ * 10 s) and the server exits 0. */
+START_TEST(a_stop_while_the_store_hangs_says_the_game_may_not_be_saved)
+{
+    start_test("?tcp_user_timeout=8000");
+    tsrv_t *s = srv_start("--data-dir", dir, "--set", store_arg, "--set",
+                          "store_wait_ms=2000", NULL);
+    tclient_t *a = play_lobby(srv_port(s));
+    play_login_dave(a, 1);
+    ck_assert(cl_key(a, "p"));
+    play_wait_text(a, "HP: ");
+
+    stop_backend("rogued");
+    play_walk_keys(a, 3);
+    tclient_t *b = play_lobby(srv_port(s));
+    login_dave(b);
+    int told = cl_wait_text(b, "The server's store is not answering",
+                            CL_WAIT_MS);
+    srv_signal(s, SIGTERM);
+    int bye = cl_wait_text(a, "may not have saved your latest", CL_WAIT_MS);
+    continue_stopped(); /* (a failed check skips the teardown) */
+    ck_assert_msg(told, "the login was not told the store is not answering");
+    if (!bye)
+        play_fail(a, "the goodbye did not say the game may not be saved");
+    ck_assert(!cl_screen_has(a, "your game is saved"));
+    cl_close(b);
+    cl_close(a);
+    srv_stop(s);
+    end_test();
+}
+END_TEST
+
 /* The cluster thread's connection hangs (its server process stopped): its
  * heartbeat is given up at the deadline (tcp_user_timeout + 2 s: 5 s) and
  * the thread connects again, the old process still stopped. That
@@ -240,6 +277,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, store_stopped_guests_play_logins_told);
     tcase_add_test(tc, a_slow_lookup_is_said_and_p_looks_again);
     tcase_add_test(tc, a_stop_while_the_cluster_hangs_exits);
+    tcase_add_test(tc, a_stop_while_the_store_hangs_says_the_game_may_not_be_saved);
     suite_add_tcase(s, tc);
     return s;
 }
