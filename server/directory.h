@@ -26,10 +26,6 @@ typedef struct dir_game {
     uint64_t last_input_ms;     /* the player's last key, loop time */
     int depth, turns, watchers;
     char name[ACCT_NAME_MAX + 1];
-    int64_t claim;              /* an account's: the claim its login took
-                                   on the game (store.h), by which of two
-                                   hosts' sessions of the account the later
-                                   login's is told (cluster_single.c) */
 } dir_game_t;
 
 typedef struct dir_entry {
@@ -40,6 +36,10 @@ typedef struct dir_entry {
     void *sess;                 /* the session, for delivering messages on
                                    its own loop (only that loop may use it) */
     int64_t account_id;         /* 0: none logged in */
+    int64_t claim;              /* the claim its account's game was loaded
+                                   under (store.h), 0: none yet; by it the
+                                   later of two hosts' sessions of an
+                                   account is told (cluster_single.c) */
 } dir_entry_t;
 
 typedef struct directory {
@@ -69,6 +69,9 @@ size_t dir_ngames(directory_t *d);
 
 /* The session's account (0: none). */
 void dir_set_account(directory_t *d, uint64_t id, int64_t account_id);
+
+/* The session's claim on its account's game (0: none). */
+void dir_set_claim(directory_t *d, uint64_t id, int64_t claim);
 
 /* The session's game in progress (NULL: none). */
 void dir_set_game(directory_t *d, uint64_t id, const dir_game_t *g);

@@ -28,7 +28,7 @@ typedef struct pres {           /* a logged-in session, as published */
     int playing;                /* it has a game in progress */
     int64_t since_us;           /* first published with this account (the
                                    database's clock, in microseconds), or 0 */
-    int64_t claim;              /* its game's claim (dir_game_t), or 0 */
+    int64_t claim;              /* its claim (dir_entry_t), or 0 */
 } pres_t;
 
 /* The presence tables: unlogged (nothing to recover after a crash: every
@@ -125,9 +125,9 @@ static int accounts_now(cluster_t *c, pres_t *now, int cap)
         dir_entry_t e;
         if (cluster_let_go_pending(c, ids[i]))
             continue;
-        int playing = dir_lookup(&c->sh->dir, ids[i], &e) && e.playing;
-        now[n++] = (pres_t){ ids[i], accts[i], playing, 0,
-                             playing ? e.game.claim : 0 };
+        int found = dir_lookup(&c->sh->dir, ids[i], &e);
+        now[n++] = (pres_t){ ids[i], accts[i], found && e.playing, 0,
+                             found ? e.claim : 0 };
     }
     free(ids);
     free(accts);

@@ -138,7 +138,6 @@ static void publish(sess_t *s)
     d.turns = (int)p->g.game->turn;
     d.watchers = p->nwatchers;
     d.last_input_ms = s->last_input_ms;
-    d.claim = s->lobby.account_id > 0 ? s->claim : 0;
     dir_set_game(s->srv->dir, s->id, &d);
     st_play_t *pw = &s->st.play;
     pw->pub_depth = d.depth;

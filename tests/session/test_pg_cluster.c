@@ -1048,8 +1048,9 @@ END_TEST
  * go, and both players lost their game. Here they disagree for certain:
  * dave logs in on x again while x is away (the game moves to that
  * session, under x's claim), then on y, which sees nobody play him and
- * goes on from the database under a later claim; x, back, publishes its
- * session after y's. x's session goes, unsaved; y's keeps the game. */
+ * looks the game up from the database under a later claim; x, back,
+ * publishes its session after y's. x's session, playing, goes, unsaved;
+ * y's, still at the lobby's offer, stays and plays the game. */
 START_TEST(the_later_claim_keeps_the_game_whatever_was_published_first)
 {
     char seed[32], name[CLUSTER_NAME_LEN], yname[CLUSTER_NAME_LEN], want[64];
@@ -1073,30 +1074,35 @@ START_TEST(the_later_claim_keeps_the_game_whatever_was_published_first)
     play_wait_text(b, "HP: ");
     ck_assert_int_eq(cl_turn(b), last);
 
-    /* on y, from the database, under a later claim */
+    /* on y, from the database, under a later claim, taken as the login
+     * looks the game up: the player is offered it */
     tclient_t *t = play_lobby(srv_port(y));
     play_login_dave(t, 0);
     snprintf(want, sizeof want, "Continue your game (depth 1, turn %d)", last);
     if (!cl_wait_text(t, want, CL_WAIT_MS))
         fail_with_logs(t, x, y, "y does not offer dave's game");
-    ck_assert(cl_key(t, "p"));
-    play_wait_text(t, "HP: ");
-    walk_on(t, &walked, 2);
-    int ylast = cl_turn(t);
-    dave_row_on(yname, 1, 0);
+    dave_row_on(yname, 0, 0);
 
-    /* x back: its session, published after y's, is the older claim */
+    /* x back: its session, published after y's and playing, is the older
+     * claim; y's, not playing yet, the later */
     release_rows(hold);
     if (!cl_wait_text(b, "Your account has logged in from elsewhere",
                       CL_WAIT_MS))
         fail_with_logs(b, x, y, "x's session of dave was not let go");
     ck_assert(srv_wait_log(x, "let go unsaved at turn", CL_WAIT_MS));
     ck_assert(srv_log_has(x, "without saving"));
-    dave_row_on(yname, 1, 1);
-    ck_assert(!srv_log_has(y, "lets go of its session"));
-    ck_assert(cl_key(t, "."));
-    ck_assert_int_eq(cl_turn(t), ylast + 1);
+    dave_row_on(yname, 0, 1);
+    ck_assert(!srv_log_has(y, "went on on"));
     ck_assert(!cl_screen_has(t, "logged in from elsewhere"));
+
+    /* y's game goes on */
+    ck_assert(cl_key(t, "p"));
+    play_wait_text(t, "HP: ");
+    ck_assert_int_eq(cl_turn(t), last);
+    walk_on(t, &walked, 2);
+    ck_assert_int_gt(cl_turn(t), last);
+    dave_row_on(yname, 1, 1);
+    ck_assert(!srv_log_has(y, "went on on"));
 
     cl_close(t);
     cl_close(b);
