@@ -17,6 +17,7 @@
 #include "cluster.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <libpq-fe.h>
 #include <poll.h>
@@ -119,18 +120,33 @@ int cluster_connected(const cluster_t *c)
     return c->pg != NULL;
 }
 
-/* The socket the stop may shut down (cluster_stop): published before the
- * first statement on a connection, withdrawn before it is closed. */
-static void publish_sock(cluster_t *c, int fd)
+/* The socket the stop may shut down (cluster_stop), published before the
+ * first statement on a connection: a duplicate of libpq's, not its number.
+ * libpq closes its own descriptor when it sees the connection fail (and
+ * after pgd_await's deadline), and the number may then be another socket's
+ * (the store's reconnection, a player's) before db_close; the duplicate
+ * keeps this socket open until then, and shutting it down ends libpq's
+ * too. Without a duplicate (out of descriptors) the stop cannot cut. */
+static void publish_sock(cluster_t *c, PGconn *pg)
 {
+    int fd = fcntl(PQsocket(pg), F_DUPFD_CLOEXEC, 0);
+    if (fd < 0)
+        log_error("cluster: cannot duplicate its socket: %s (a stop "
+                  "waits on a database that hangs)", strerror(errno));
     uv_mutex_lock(&c->smu);
     c->sock = fd;
     uv_mutex_unlock(&c->smu);
 }
 
+/* The duplicate goes under smu, so the stop never shuts down a number
+ * closed (and perhaps reused) under it; then libpq's connection. */
 static void db_close(cluster_t *c)
 {
-    publish_sock(c, -1);
+    uv_mutex_lock(&c->smu);
+    if (c->sock >= 0)
+        close(c->sock);
+    c->sock = -1;
+    uv_mutex_unlock(&c->smu);
     PQfinish(c->pg);
     c->pg = NULL;
 }
@@ -178,7 +194,7 @@ static void db_connect(cluster_t *c)
     c->pg = pg;
     c->answer_ms = pgd_answer_ms(pg);
     c->broken = 0;
-    publish_sock(c, PQsocket(pg));
+    publish_sock(c, pg);
     char listen[CLUSTER_CHAN_MAX + 16];
     snprintf(listen, sizeof listen, "LISTEN %s", c->chan);
     int refused = cluster_exec(c, listen, 0, NULL) != 0;

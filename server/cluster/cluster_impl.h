@@ -85,9 +85,10 @@ struct cluster {
     /* from the loops: a channel whose wake writes efd (cluster.c) */
     chan_t in;
     int stopped;
-    /* the thread's end, for cluster_stop (under smu): its connection's
-     * socket while it has one (-1: none), whether it has ended, and
-     * whether the stop shut that socket down */
+    /* the thread's end, for cluster_stop (under smu): a duplicate of its
+     * connection's socket while it has one (-1: none; the thread's to
+     * close, cluster.c), whether it has ended, and whether the stop shut
+     * that socket down */
     uv_mutex_t smu;
     uv_cond_t ended_cond;
     int sock, ended, cut;
