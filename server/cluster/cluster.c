@@ -120,33 +120,51 @@ int cluster_connected(const cluster_t *c)
     return c->pg != NULL;
 }
 
-/* The socket the stop may shut down (cluster_stop), published before the
- * first statement on a connection: a duplicate of libpq's, not its number.
+/* The stop shuts down a duplicate of libpq's socket, not its number:
  * libpq closes its own descriptor when it sees the connection fail (and
- * after pgd_await's deadline), and the number may then be another socket's
- * (the store's reconnection, a player's) before db_close; the duplicate
- * keeps this socket open until then, and shutting it down ends libpq's
- * too. Without a duplicate (out of descriptors) the stop cannot cut. */
-static void publish_sock(cluster_t *c, PGconn *pg)
+ * after pgd_await's deadline), and the number may then be another
+ * socket's (the store's reconnection, a player's) before the connection
+ * is closed; the duplicate keeps this socket open until then, and
+ * shutting it down ends libpq's too. Without a duplicate (out of
+ * descriptors) the stop cannot cut that connection: its statements end at
+ * their deadline. */
+int cluster_sock_hold(cluster_t *c, int which, int fd)
 {
-    int fd = fcntl(PQsocket(pg), F_DUPFD_CLOEXEC, 0);
-    if (fd < 0)
-        log_error("cluster: cannot duplicate its socket: %s (a stop "
-                  "waits on a database that hangs)", strerror(errno));
+    int dup = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1;
+    if (fd >= 0 && dup < 0)
+        log_error("cluster: cannot duplicate a socket: %s (a stop waits "
+                  "on a database that hangs)", strerror(errno));
     uv_mutex_lock(&c->smu);
-    c->sock = fd;
+    int cut = c->cut;
+    if (cut && dup >= 0)
+        shutdown(dup, SHUT_RDWR);
+    c->sock[which] = dup;
+    uv_mutex_unlock(&c->smu);
+    return cut;
+}
+
+/* Under smu: the stop never shuts down a number closed (and perhaps
+ * reused) under it. */
+void cluster_sock_release(cluster_t *c, int which)
+{
+    uv_mutex_lock(&c->smu);
+    if (c->sock[which] >= 0)
+        close(c->sock[which]);
+    c->sock[which] = -1;
     uv_mutex_unlock(&c->smu);
 }
 
-/* The duplicate goes under smu, so the stop never shuts down a number
- * closed (and perhaps reused) under it; then libpq's connection. */
-static void db_close(cluster_t *c)
+int cluster_cut(cluster_t *c)
 {
     uv_mutex_lock(&c->smu);
-    if (c->sock >= 0)
-        close(c->sock);
-    c->sock = -1;
+    int cut = c->cut;
     uv_mutex_unlock(&c->smu);
+    return cut;
+}
+
+static void db_close(cluster_t *c)
+{
+    cluster_sock_release(c, CLUSTER_SOCK_LISTEN);
     PQfinish(c->pg);
     c->pg = NULL;
 }
@@ -154,9 +172,7 @@ static void db_close(cluster_t *c)
 /* Whether the stop gave the connection up (cluster_stop), said so. */
 static int said_cut(cluster_t *c)
 {
-    uv_mutex_lock(&c->smu);
-    int cut = c->cut;
-    uv_mutex_unlock(&c->smu);
+    int cut = cluster_cut(c);
     if (cut)
         log_info("cluster: stopped without removing this host's rows: the "
                  "other hosts count it gone within %d s", ALIVE_S);
@@ -165,6 +181,8 @@ static int said_cut(cluster_t *c)
 
 static void db_connect(cluster_t *c)
 {
+    if (cluster_cut(c))
+        return; /* the stop gave the database up */
     /* A database that stops answering must not hold the thread: the
      * statements, the connection and the socket all time out (the URL's
      * own settings, coming last, win over these). */
@@ -194,7 +212,10 @@ static void db_connect(cluster_t *c)
     c->pg = pg;
     c->answer_ms = pgd_answer_ms(pg);
     c->broken = 0;
-    publish_sock(c, pg);
+    if (cluster_sock_hold(c, CLUSTER_SOCK_LISTEN, PQsocket(pg))) {
+        db_close(c); /* made while the stop gave up: not used */
+        return;
+    }
     char listen[CLUSTER_CHAN_MAX + 16];
     snprintf(listen, sizeof listen, "LISTEN %s", c->chan);
     int refused = cluster_exec(c, listen, 0, NULL) != 0;
@@ -471,7 +492,8 @@ cluster_t *cluster_start(shared_t *sh, const char *url)
     snprintf(c->url, sizeof c->url, "%s", url);
     name_host(c);
     c->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    c->sock = -1;
+    for (int i = 0; i < CLUSTER_SOCKS; i++)
+        c->sock[i] = -1;
     int in_ok = chan_init(&c->in, INBOUND_MAX, wake, c) == 0;
     pthread_mutex_init(&c->vmu, NULL);
     int sync_ok = uv_mutex_init(&c->smu) == 0;
@@ -498,20 +520,24 @@ cluster_t *cluster_start(shared_t *sh, const char *url)
 
 /* The thread ends its batch and removes this host's rows in milliseconds;
  * one waiting on a database that hangs would hold the stop until each
- * statement's deadline. Past STOP_MS its connection is shut down, which
- * libpq sees as lost: the thread ends at once, leaving its rows to expire
- * (the other hosts count the host gone after ALIVE_S). docs/hosting.md,
- * "What the hosts share, and how". */
+ * statement's deadline. Past STOP_MS its connections are shut down, which
+ * libpq sees as lost, and for good (one being made is shut down as it is
+ * published, cluster_sock_hold, and no other is tried): the thread ends
+ * at once, leaving its rows to expire (the other hosts count the host gone
+ * after ALIVE_S). Only a connection still being made (CONNECT_S at most)
+ * is waited for. docs/hosting.md, "What the hosts share, and how". */
 static void cut_if_late(cluster_t *c)
 {
     uint64_t end = uv_hrtime() + (uint64_t)STOP_MS * 1000000u, now;
     uv_mutex_lock(&c->smu);
     while (!c->ended && (now = uv_hrtime()) < end)
         (void)uv_cond_timedwait(&c->ended_cond, &c->smu, end - now);
-    if (!c->ended && c->sock >= 0) {
+    if (!c->ended) {
         log_info("cluster: no answer from the database within %d ms of the "
                  "stop: its connection is given up", STOP_MS);
-        shutdown(c->sock, SHUT_RDWR);
+        for (int i = 0; i < CLUSTER_SOCKS; i++)
+            if (c->sock[i] >= 0)
+                shutdown(c->sock[i], SHUT_RDWR);
         c->cut = 1;
     }
     uv_mutex_unlock(&c->smu);

@@ -67,6 +67,10 @@
  * remove this host's rows before it gives the connection up (cluster.c,
  * cluster_stop). */
 #define STOP_MS 1000
+/* The thread's connections, as the stop knows them (cluster_sock_hold):
+ * the listening one (cluster.c) and the reader of games in progress
+ * (cluster_progress.c). */
+enum { CLUSTER_SOCK_LISTEN, CLUSTER_SOCK_READ, CLUSTER_SOCKS };
 /* Games of other hosts the lobby can list. */
 #define VIEW_MAX 64
 /* Sessions let go at once for another host's later login (cluster_single.c). */
@@ -85,13 +89,14 @@ struct cluster {
     /* from the loops: a channel whose wake writes efd (cluster.c) */
     chan_t in;
     int stopped;
-    /* the thread's end, for cluster_stop (under smu): a duplicate of its
-     * connection's socket while it has one (-1: none; the thread's to
-     * close, cluster.c), whether it has ended, and whether the stop shut
-     * that socket down */
+    /* the thread's end, for cluster_stop (under smu): a duplicate of each
+     * of its connections' sockets while it has one (-1: none; the
+     * thread's to close, cluster_sock_hold), whether it has ended, and
+     * whether the stop gave its connections up (for good: any made after
+     * is shut down at once, and none is tried) */
     uv_mutex_t smu;
     uv_cond_t ended_cond;
-    int sock, ended, cut;
+    int sock[CLUSTER_SOCKS], ended, cut;
     /* the thread's own */
     PGconn *pg;
     int answer_ms;              /* a statement's deadline (pg_deadline.h) */
@@ -187,6 +192,17 @@ void cluster_notify(cluster_t *c, const char *chan, const char *payload);
 /* The same, formatted; a payload too long for a notification is dropped. */
 void cluster_notifyf(cluster_t *c, const char *chan, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* What the stop may cut (cluster_stop), for connection `which`
+ * (CLUSTER_SOCK_*): _hold publishes a duplicate of its socket fd before
+ * its first statement, and returns 1 if the stop has cut already (the
+ * duplicate is then shut down at once: the caller gives the connection
+ * up), else 0; _release closes the duplicate, before the connection is
+ * closed. cluster_cut: whether the stop has cut (no connection is made
+ * after). */
+int cluster_sock_hold(cluster_t *c, int which, int fd);
+void cluster_sock_release(cluster_t *c, int which);
+int cluster_cut(cluster_t *c);
 
 /* Whether the thread has its connection (other hosts can be talked to). */
 int cluster_connected(const cluster_t *c);

@@ -622,6 +622,12 @@ int spg_retryable(store_db_t *db)
     return d->deadlock && !d->in_tx;
 }
 
+int spg_sock_fd(store_db_t *db)
+{
+    spg_t *d = (spg_t *)db;
+    return d->conn ? PQsocket(d->conn) : -1;
+}
+
 int spg_in_transaction(store_db_t *db)
 {
     spg_t *d = (spg_t *)db;
