@@ -513,10 +513,10 @@ int store_healthy(store_t *st)
     return ok;
 }
 
-int store_stalled(store_t *st, uint64_t ms)
+int store_db_stalled(store_t *st, uint64_t ms)
 {
     uv_mutex_lock(&st->mu);
-    uint64_t at = st->batch_at_ms;
+    uint64_t at = st->db_busy_at_ms;
     uv_mutex_unlock(&st->mu);
     return at != 0 && uv_hrtime() / 1000000u - at >= ms;
 }

@@ -270,8 +270,9 @@ struct store {
                                   batch committed, and since a failure one
                                   that wrote) */
     uint64_t failed_batches;   /* store_failed_batches: ever, this run */
-    uint64_t batch_at_ms;      /* store_stalled: uv_hrtime in ms when the
-                                  batch running began; 0: none runs */
+    uint64_t db_busy_at_ms;    /* store_db_stalled: uv_hrtime in ms when
+                                  the database thread's work on the
+                                  database began (db_busy); 0: none */
     uint64_t rerun_batches;    /* store_rerun_batches: runs again after a
                                   deadlock, ever, this run */
     int file_moved;            /* store_file_moved (written by the

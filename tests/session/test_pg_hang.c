@@ -184,7 +184,8 @@ END_TEST
 /* A stop while the store's connection hangs: the batch it runs has waited
  * longer than a player waits (store_wait_ms, 2 s: a login is told the
  * store is not answering), so dave's latest keys may never be kept, and
- * his goodbye says so rather than that his game is saved. The store
+ * his goodbye says so rather than that his game is saved, and the log's
+ * `game suspended` line says the store has not answered. The store
  * gives the hung connection up at its deadline (tcp_user_timeout + 2 s,
  * 10 s) and the server exits 0. */
 START_TEST(a_stop_while_the_store_hangs_says_the_game_may_not_be_saved)
@@ -205,10 +206,15 @@ START_TEST(a_stop_while_the_store_hangs_says_the_game_may_not_be_saved)
                             CL_WAIT_MS);
     srv_signal(s, SIGTERM);
     int bye = cl_wait_text(a, "may not have saved your latest", CL_WAIT_MS);
+    int noted = srv_wait_log(s, "game suspended id=1 name=dave", CL_WAIT_MS) &&
+                srv_log_has(s, "(kept for the next login; the store has not "
+                               "answered for 2000 ms or more: the turns "
+                               "since its last write may be lost)");
     continue_stopped(); /* (a failed check skips the teardown) */
     ck_assert_msg(told, "the login was not told the store is not answering");
     if (!bye)
         play_fail(a, "the goodbye did not say the game may not be saved");
+    ck_assert_msg(noted, "the log did not say the store has not answered");
     ck_assert(!cl_screen_has(a, "your game is saved"));
     cl_close(b);
     cl_close(a);
