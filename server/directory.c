@@ -151,6 +151,15 @@ void dir_set_account(directory_t *d, uint64_t id, int64_t account_id)
     pthread_mutex_unlock(&d->mu);
 }
 
+void dir_set_claim(directory_t *d, uint64_t id, int64_t claim)
+{
+    pthread_mutex_lock(&d->mu);
+    dir_entry_t *e = find(d, id);
+    if (e)
+        e->claim = claim;
+    pthread_mutex_unlock(&d->mu);
+}
+
 void dir_set_game(directory_t *d, uint64_t id, const dir_game_t *g)
 {
     pthread_mutex_lock(&d->mu);

@@ -36,6 +36,10 @@ typedef struct dir_entry {
     void *sess;                 /* the session, for delivering messages on
                                    its own loop (only that loop may use it) */
     int64_t account_id;         /* 0: none logged in */
+    int64_t claim;              /* the claim its account's game was loaded
+                                   under (store.h), 0: none yet; by it the
+                                   later of two hosts' sessions of an
+                                   account is told (cluster_single.c) */
 } dir_entry_t;
 
 typedef struct directory {
@@ -65,6 +69,9 @@ size_t dir_ngames(directory_t *d);
 
 /* The session's account (0: none). */
 void dir_set_account(directory_t *d, uint64_t id, int64_t account_id);
+
+/* The session's claim on its account's game (0: none). */
+void dir_set_claim(directory_t *d, uint64_t id, int64_t claim);
 
 /* The session's game in progress (NULL: none). */
 void dir_set_game(directory_t *d, uint64_t id, const dir_game_t *g);

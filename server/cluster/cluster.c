@@ -17,6 +17,7 @@
 #include "cluster.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <libpq-fe.h>
 #include <poll.h>
@@ -25,11 +26,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/socket.h>
 #include <unistd.h>
 #include <uv.h>
 
 #include "cluster_impl.h"
 #include "log.h"
+#include "pg_deadline.h"
 #include "store_backend.h"
 
 /* Messages waiting for the thread. */
@@ -45,25 +48,45 @@ static void no_notices(void *arg, const char *message)
     (void)message;
 }
 
-PGresult *cluster_query(cluster_t *c, const char *sql, int n,
-                        const char *const *vals, int binary)
+/* A statement, waiting for its answer at most c->answer_ms (pg_deadline.h:
+ * a database that hangs outright, its kernel still acknowledging, would
+ * otherwise hold the thread, and the host's stop, for ever); a failure
+ * the connection survives is logged, as one line, at level. */
+static PGresult *query_at(cluster_t *c, int level, const char *sql, int n,
+                          const char *const *vals, int binary)
 {
     if (!c->pg || c->broken)
         return NULL;
     c->queried++;
     /* (several statements in one go only without parameters) */
     PGresult *r = n == 0 && !binary
-        ? PQexec(c->pg, sql)
-        : PQexecParams(c->pg, sql, n, NULL, vals, NULL, NULL, binary);
+        ? pgd_exec(c->pg, c->answer_ms, sql)
+        : pgd_exec_params(c->pg, c->answer_ms, sql, n, vals, binary);
     ExecStatusType st = PQresultStatus(r);
     if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK)
         return r;
-    if (PQstatus(c->pg) != CONNECTION_OK)
+    if (!r || PQstatus(c->pg) != CONNECTION_OK) {
         c->broken = 1;
-    else
-        log_error("cluster: %s", PQresultErrorMessage(r));
+    } else {
+        char m[300];
+        log_msg(level, "cluster: %s",
+                pgd_one_line(m, sizeof m, PQresultErrorMessage(r)));
+    }
     PQclear(r);
     return NULL;
+}
+
+PGresult *cluster_query(cluster_t *c, const char *sql, int n,
+                        const char *const *vals, int binary)
+{
+    return query_at(c, LOG_ERROR, sql, n, vals, binary);
+}
+
+int cluster_exec_retried(cluster_t *c, const char *sql)
+{
+    PGresult *r = query_at(c, LOG_DEBUG, sql, 0, NULL, 0);
+    PQclear(r);
+    return r ? 0 : -1;
 }
 
 int cluster_exec(cluster_t *c, const char *sql, int n,
@@ -97,8 +120,69 @@ int cluster_connected(const cluster_t *c)
     return c->pg != NULL;
 }
 
+/* The stop shuts down a duplicate of libpq's socket, not its number:
+ * libpq closes its own descriptor when it sees the connection fail (and
+ * after pgd_await's deadline), and the number may then be another
+ * socket's (the store's reconnection, a player's) before the connection
+ * is closed; the duplicate keeps this socket open until then, and
+ * shutting it down ends libpq's too. Without a duplicate (out of
+ * descriptors) the stop cannot cut that connection: its statements end at
+ * their deadline. */
+int cluster_sock_hold(cluster_t *c, int which, int fd)
+{
+    int dup = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1;
+    if (fd >= 0 && dup < 0)
+        log_error("cluster: cannot duplicate a socket: %s (a stop waits "
+                  "on a database that hangs)", strerror(errno));
+    uv_mutex_lock(&c->smu);
+    int cut = c->cut;
+    if (cut && dup >= 0)
+        shutdown(dup, SHUT_RDWR);
+    c->sock[which] = dup;
+    uv_mutex_unlock(&c->smu);
+    return cut;
+}
+
+/* Under smu: the stop never shuts down a number closed (and perhaps
+ * reused) under it. */
+void cluster_sock_release(cluster_t *c, int which)
+{
+    uv_mutex_lock(&c->smu);
+    if (c->sock[which] >= 0)
+        close(c->sock[which]);
+    c->sock[which] = -1;
+    uv_mutex_unlock(&c->smu);
+}
+
+int cluster_cut(cluster_t *c)
+{
+    uv_mutex_lock(&c->smu);
+    int cut = c->cut;
+    uv_mutex_unlock(&c->smu);
+    return cut;
+}
+
+static void db_close(cluster_t *c)
+{
+    cluster_sock_release(c, CLUSTER_SOCK_LISTEN);
+    PQfinish(c->pg);
+    c->pg = NULL;
+}
+
+/* Whether the stop gave the connection up (cluster_stop), said so. */
+static int said_cut(cluster_t *c)
+{
+    int cut = cluster_cut(c);
+    if (cut)
+        log_info("cluster: stopped without removing this host's rows: the "
+                 "other hosts count it gone within %d s", ALIVE_S);
+    return cut;
+}
+
 static void db_connect(cluster_t *c)
 {
+    if (cluster_cut(c))
+        return; /* the stop gave the database up */
     /* A database that stops answering must not hold the thread: the
      * statements, the connection and the socket all time out (the URL's
      * own settings, coming last, win over these). */
@@ -126,7 +210,12 @@ static void db_connect(cluster_t *c)
     }
     PQsetNoticeProcessor(pg, no_notices, NULL);
     c->pg = pg;
+    c->answer_ms = pgd_answer_ms(pg);
     c->broken = 0;
+    if (cluster_sock_hold(c, CLUSTER_SOCK_LISTEN, PQsocket(pg))) {
+        db_close(c); /* made while the stop gave up: not used */
+        return;
+    }
     char listen[CLUSTER_CHAN_MAX + 16];
     snprintf(listen, sizeof listen, "LISTEN %s", c->chan);
     int refused = cluster_exec(c, listen, 0, NULL) != 0;
@@ -134,8 +223,7 @@ static void db_connect(cluster_t *c)
         refused = cluster_parts[i].up && cluster_parts[i].up(c) != 0;
     if (refused) {
         log_error("cluster: the database refuses the presence tables");
-        PQfinish(c->pg);
-        c->pg = NULL;
+        db_close(c);
         c->said_down = 1;
         return;
     }
@@ -297,11 +385,11 @@ static void name_host(cluster_t *c)
  * whenever they look (docs/hosting.md, "What the hosts share"). */
 static void teardown(cluster_t *c)
 {
-    log_error("cluster: lost the database: other hosts are shown as "
-              "unavailable until it is back");
+    if (!said_cut(c))
+        log_error("cluster: lost the database: other hosts are shown as "
+                  "unavailable until it is back");
     c->said_down = 1;
-    PQfinish(c->pg);
-    c->pg = NULL;
+    db_close(c);
     c->broken = 0;
     c->retry_at = cluster_now_ms() + RETRY_MS;
     for (int i = 0; i < cluster_nparts; i++)
@@ -370,9 +458,14 @@ static void run(void *arg)
         for (int i = 0; i < cluster_nparts; i++)
             if (cluster_parts[i].leave)
                 cluster_parts[i].leave(c);
-        PQfinish(c->pg);
-        c->pg = NULL;
+        if (c->broken)
+            said_cut(c);
+        db_close(c);
     }
+    uv_mutex_lock(&c->smu);
+    c->ended = 1;
+    uv_cond_signal(&c->ended_cond);
+    uv_mutex_unlock(&c->smu);
 }
 
 /* --- the loops' side (cluster_counts and cluster_games: the heartbeat's) -- */
@@ -399,18 +492,55 @@ cluster_t *cluster_start(shared_t *sh, const char *url)
     snprintf(c->url, sizeof c->url, "%s", url);
     name_host(c);
     c->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    for (int i = 0; i < CLUSTER_SOCKS; i++)
+        c->sock[i] = -1;
     int in_ok = chan_init(&c->in, INBOUND_MAX, wake, c) == 0;
     pthread_mutex_init(&c->vmu, NULL);
-    if (c->efd < 0 || !in_ok || uv_thread_create(&c->thread, run, c) != 0) {
+    int sync_ok = uv_mutex_init(&c->smu) == 0;
+    if (sync_ok && uv_cond_init(&c->ended_cond) != 0) {
+        uv_mutex_destroy(&c->smu);
+        sync_ok = 0;
+    }
+    if (c->efd < 0 || !in_ok || !sync_ok ||
+        uv_thread_create(&c->thread, run, c) != 0) {
         log_error("cluster: cannot start its thread");
         if (c->efd >= 0)
             close(c->efd);
         chan_free(&c->in);
         pthread_mutex_destroy(&c->vmu);
+        if (sync_ok) {
+            uv_cond_destroy(&c->ended_cond);
+            uv_mutex_destroy(&c->smu);
+        }
         free(c);
         return NULL;
     }
     return c;
+}
+
+/* The thread ends its batch and removes this host's rows in milliseconds;
+ * one waiting on a database that hangs would hold the stop until each
+ * statement's deadline. Past STOP_MS its connections are shut down, which
+ * libpq sees as lost, and for good (one being made is shut down as it is
+ * published, cluster_sock_hold, and no other is tried): the thread ends
+ * at once, leaving its rows to expire (the other hosts count the host gone
+ * after ALIVE_S). Only a connection still being made (CONNECT_S at most)
+ * is waited for. docs/hosting.md, "What the hosts share, and how". */
+static void cut_if_late(cluster_t *c)
+{
+    uint64_t end = uv_hrtime() + (uint64_t)STOP_MS * 1000000u, now;
+    uv_mutex_lock(&c->smu);
+    while (!c->ended && (now = uv_hrtime()) < end)
+        (void)uv_cond_timedwait(&c->ended_cond, &c->smu, end - now);
+    if (!c->ended) {
+        log_info("cluster: no answer from the database within %d ms of the "
+                 "stop: its connection is given up", STOP_MS);
+        for (int i = 0; i < CLUSTER_SOCKS; i++)
+            if (c->sock[i] >= 0)
+                shutdown(c->sock[i], SHUT_RDWR);
+        c->cut = 1;
+    }
+    uv_mutex_unlock(&c->smu);
 }
 
 void cluster_stop(cluster_t *c)
@@ -420,6 +550,7 @@ void cluster_stop(cluster_t *c)
     if (chan_close(&c->in, NULL))
         return;
     wake(c);
+    cut_if_late(c);
     uv_thread_join(&c->thread);
     c->stopped = 1;
 }
@@ -435,6 +566,8 @@ void cluster_free(cluster_t *c)
             cluster_parts[i].free(c);
     close(c->efd);
     pthread_mutex_destroy(&c->vmu);
+    uv_cond_destroy(&c->ended_cond);
+    uv_mutex_destroy(&c->smu);
     free(c);
 }
 

@@ -63,6 +63,14 @@
 #define FLUSHED_MS 5000
 /* Between two looks at the database while waiting for those keys. */
 #define LOOK_MS 50
+/* How long the host's stop waits for the thread to end its batch and
+ * remove this host's rows before it gives the connection up (cluster.c,
+ * cluster_stop). */
+#define STOP_MS 1000
+/* The thread's connections, as the stop knows them (cluster_sock_hold):
+ * the listening one (cluster.c) and the reader of games in progress
+ * (cluster_progress.c). */
+enum { CLUSTER_SOCK_LISTEN, CLUSTER_SOCK_READ, CLUSTER_SOCKS };
 /* Games of other hosts the lobby can list. */
 #define VIEW_MAX 64
 /* Sessions let go at once for another host's later login (cluster_single.c). */
@@ -81,8 +89,17 @@ struct cluster {
     /* from the loops: a channel whose wake writes efd (cluster.c) */
     chan_t in;
     int stopped;
+    /* the thread's end, for cluster_stop (under smu): a duplicate of each
+     * of its connections' sockets while it has one (-1: none; the
+     * thread's to close, cluster_sock_hold), whether it has ended, and
+     * whether the stop gave its connections up (for good: any made after
+     * is shut down at once, and none is tried) */
+    uv_mutex_t smu;
+    uv_cond_t ended_cond;
+    int sock[CLUSTER_SOCKS], ended, cut;
     /* the thread's own */
     PGconn *pg;
+    int answer_ms;              /* a statement's deadline (pg_deadline.h) */
     struct store_db *reader;    /* cluster_progress.c: the store's reads */
     int broken;                 /* the connection failed: torn down next */
     unsigned long queried, drained; /* statements run; as of the last drain */
@@ -122,14 +139,20 @@ static inline uint64_t cluster_now_ms(void)
 
 /* --- cluster.c: the connection, remote ids, posting ----------------------- */
 
-/* A statement's result, or NULL (logged; a lost connection is torn down
- * at the top of the thread's loop). binary: the results in binary. */
+/* A statement's result, or NULL (logged, as one line; a lost connection,
+ * or one that gave no answer within answer_ms and was given up, is torn
+ * down at the end of the thread's loop). binary: the results in binary. */
 PGresult *cluster_query(cluster_t *c, const char *sql, int n,
                         const char *const *vals, int binary);
 
 /* A statement without rows: 0, or -1 (as cluster_query). */
 int cluster_exec(cluster_t *c, const char *sql, int n,
                  const char *const *vals);
+
+/* The same for a statement without parameters whose failure the caller
+ * expects now and then and tries again (two hosts making the tables at
+ * once): its failure is logged at debug level only. */
+int cluster_exec_retried(cluster_t *c, const char *sql);
 
 /* One part of the thread: a conversation with other hosts, or what the
  * heartbeat and the reads of games in progress keep. The hub (cluster.c)
@@ -169,6 +192,17 @@ void cluster_notify(cluster_t *c, const char *chan, const char *payload);
 /* The same, formatted; a payload too long for a notification is dropped. */
 void cluster_notifyf(cluster_t *c, const char *chan, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* What the stop may cut (cluster_stop), for connection `which`
+ * (CLUSTER_SOCK_*): _hold publishes a duplicate of its socket fd before
+ * its first statement, and returns 1 if the stop has cut already (the
+ * duplicate is then shut down at once: the caller gives the connection
+ * up), else 0; _release closes the duplicate, before the connection is
+ * closed. cluster_cut: whether the stop has cut (no connection is made
+ * after). */
+int cluster_sock_hold(cluster_t *c, int which, int fd);
+void cluster_sock_release(cluster_t *c, int which);
+int cluster_cut(cluster_t *c);
 
 /* Whether the thread has its connection (other hosts can be talked to). */
 int cluster_connected(const cluster_t *c);

@@ -28,6 +28,7 @@ typedef struct pres {           /* a logged-in session, as published */
     int playing;                /* it has a game in progress */
     int64_t since_us;           /* first published with this account (the
                                    database's clock, in microseconds), or 0 */
+    int64_t claim;              /* its claim (dir_entry_t), or 0 */
 } pres_t;
 
 /* The presence tables: unlogged (nothing to recover after a crash: every
@@ -48,20 +49,25 @@ static const char tables_sql[] =
     "CREATE INDEX IF NOT EXISTS rogued_online_account"
     "  ON rogued_online (account_id);"
     /* when the session was first published with its account (the
-     * database's clock: one for every host), and whether it plays; added
-     * to a table made before them only (an ALTER would lock every host
-     * out of the table at each connection) */
+     * database's clock: one for every host), whether it plays, and the
+     * claim its game was loaded under (0: none, or a host older than the
+     * column); added to a table made before them only (an ALTER would
+     * lock every host out of the table at each connection) */
     "DO $$BEGIN IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid ="
-    "  'rogued_online'::regclass AND attname = 'playing') THEN"
+    "  'rogued_online'::regclass AND attname = 'claim') THEN"
     "  ALTER TABLE rogued_online ADD COLUMN IF NOT EXISTS since timestamptz"
     "  NOT NULL DEFAULT now(), ADD COLUMN IF NOT EXISTS playing boolean"
-    "  NOT NULL DEFAULT false; END IF; END$$";
+    "  NOT NULL DEFAULT false, ADD COLUMN IF NOT EXISTS claim bigint"
+    "  NOT NULL DEFAULT 0; END IF; END$$";
 
 int cluster_presence_tables(cluster_t *c)
 {
-    /* Two hosts starting at once may race to make the tables: the loser
-     * finds them made the second time. */
-    if (cluster_exec(c, tables_sql, 0, NULL) != 0 &&
+    /* Two hosts starting at once may race to make the tables (PostgreSQL's
+     * IF NOT EXISTS does not hold against a table being made: "duplicate
+     * key value violates unique constraint pg_type_typname_nsp_index"):
+     * the loser finds them made the second time, so the first failure is
+     * no error (debug level); the second is. */
+    if (cluster_exec_retried(c, tables_sql) != 0 &&
         cluster_exec(c, tables_sql, 0, NULL) != 0)
         return -1;
     return 0;
@@ -119,9 +125,9 @@ static int accounts_now(cluster_t *c, pres_t *now, int cap)
         dir_entry_t e;
         if (cluster_let_go_pending(c, ids[i]))
             continue;
-        now[n++] = (pres_t){ ids[i], accts[i],
-                             dir_lookup(&c->sh->dir, ids[i], &e) && e.playing,
-                             0 };
+        int found = dir_lookup(&c->sh->dir, ids[i], &e);
+        now[n++] = (pres_t){ ids[i], accts[i], found && e.playing, 0,
+                             found ? e.claim : 0 };
     }
     free(ids);
     free(accts);
@@ -146,7 +152,7 @@ static int accounts_now(cluster_t *c, pres_t *now, int cap)
 static void accounts_since(pres_t *now, int n, PGresult *r)
 {
     for (int k = 0; k < PQntuples(r); k++) {
-        pres_t key = { strtoull(PQgetvalue(r, k, 0), NULL, 10), 0, 0, 0 };
+        pres_t key = { strtoull(PQgetvalue(r, k, 0), NULL, 10), 0, 0, 0, 0 };
         pres_t *p = bsearch(&key, now, (size_t)n, sizeof *now, pres_cmp);
         if (p)
             p->since_us = strtoll(PQgetvalue(r, k, 1), NULL, 10);
@@ -161,9 +167,9 @@ static int publish_accounts(cluster_t *c)
 {
     int cap = (int)dir_count(&c->sh->dir) + 16;
     pres_t *now = malloc((size_t)cap * sizeof *now);
-    buf_t gone, add_s, add_a, add_p, add_t;
-    buf_t *bufs[5] = { &gone, &add_s, &add_a, &add_p, &add_t };
-    for (int b = 0; b < 5; b++) {
+    buf_t gone, add_s, add_a, add_p, add_t, add_c;
+    buf_t *bufs[6] = { &gone, &add_s, &add_a, &add_p, &add_t, &add_c };
+    for (int b = 0; b < 6; b++) {
         buf_init(bufs[b], 0);
         buf_append(bufs[b], "{", 1);
     }
@@ -179,18 +185,20 @@ static int publish_accounts(cluster_t *c)
         }
         int same = i < c->nsent && now[j].sess == c->sent[i].sess;
         if (c->resend || !same || now[j].account != c->sent[i].account ||
-            now[j].playing != c->sent[i].playing) {
+            now[j].playing != c->sent[i].playing ||
+            now[j].claim != c->sent[i].claim) {
             arr_add(&add_s, (long long)now[j].sess);
             arr_add(&add_a, (long long)now[j].account);
             const char *p = now[j].playing ? ",t" : ",f";
             buf_append(&add_p, add_p.len > 1 ? p : p + 1, add_p.len > 1 ? 2 : 1);
             arr_add(&add_t, (long long)now[j].since_us);
+            arr_add(&add_c, (long long)now[j].claim);
             nadd++;
         }
         i += same;
         j++;
     }
-    for (int b = 0; b < 5; b++)
+    for (int b = 0; b < 6; b++)
         if (buf_append(bufs[b], "}", 2) != 0)
             goto out;
     rc = 0;
@@ -200,17 +208,19 @@ static int publish_accounts(cluster_t *c)
                      " session_id = ANY ($2::bigint[])", 2, v);
     }
     if (rc == 0 && nadd > 0) {
-        const char *v[5] = { c->chan, add_s.data, add_a.data, add_p.data,
-                             add_t.data };
+        const char *v[6] = { c->chan, add_s.data, add_a.data, add_p.data,
+                             add_t.data, add_c.data };
         PGresult *r = cluster_query(c, "INSERT INTO rogued_online (host,"
-                     " session_id, account_id, playing, since) SELECT $1, s,"
-                     " a, p, CASE WHEN t > 0 THEN to_timestamp(t / 1e6) ELSE"
-                     " now() END FROM unnest($2::bigint[], $3::bigint[],"
-                     " $4::boolean[], $5::bigint[]) AS u(s, a, p, t) ON"
-                     " CONFLICT (host, session_id) DO UPDATE SET account_id ="
+                     " session_id, account_id, playing, since, claim) SELECT"
+                     " $1, s, a, p, CASE WHEN t > 0 THEN to_timestamp(t /"
+                     " 1e6) ELSE now() END, k FROM unnest($2::bigint[],"
+                     " $3::bigint[], $4::boolean[], $5::bigint[],"
+                     " $6::bigint[]) AS u(s, a, p, t, k) ON CONFLICT (host,"
+                     " session_id) DO UPDATE SET account_id ="
                      " EXCLUDED.account_id, playing = EXCLUDED.playing, since"
-                     " = EXCLUDED.since RETURNING session_id, (extract(epoch"
-                     " FROM since) * 1000000)::bigint", 5, v, 0);
+                     " = EXCLUDED.since, claim = EXCLUDED.claim RETURNING"
+                     " session_id, (extract(epoch FROM since) *"
+                     " 1000000)::bigint", 6, v, 0);
         rc = r ? 0 : -1;
         if (r)
             accounts_since(now, n, r);
@@ -225,7 +235,7 @@ static int publish_accounts(cluster_t *c)
     }
 out:
     free(now);
-    for (int b = 0; b < 5; b++)
+    for (int b = 0; b < 6; b++)
         buf_free(bufs[b]);
     return rc;
 }

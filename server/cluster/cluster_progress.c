@@ -36,6 +36,8 @@ static store_db_t *reader(cluster_t *c)
 {
     if (c->reader)
         return c->reader;
+    if (cluster_cut(c))
+        return NULL; /* the stop gave the database up */
     char url[sizeof c->url + 512];
     size_t n = (size_t)snprintf(url, sizeof url, "%s", c->url);
     char sep = strchr(c->url, '?') ? '&' : '?';
@@ -52,6 +54,8 @@ static store_db_t *reader(cluster_t *c)
     c->reader = sdb_open_read(url, err, sizeof err);
     if (!c->reader)
         log_error("cluster: cannot read games in progress: %s", err);
+    else if (cluster_sock_hold(c, CLUSTER_SOCK_READ, sdb_sock_fd(c->reader)))
+        cluster_progress_close(c); /* made while the stop gave up */
     return c->reader;
 }
 
@@ -59,12 +63,12 @@ static store_db_t *reader(cluster_t *c)
  * the next read. */
 static void reader_failed(cluster_t *c)
 {
-    sdb_close(c->reader);
-    c->reader = NULL;
+    cluster_progress_close(c);
 }
 
 void cluster_progress_close(cluster_t *c)
 {
+    cluster_sock_release(c, CLUSTER_SOCK_READ);
     sdb_close(c->reader);
     c->reader = NULL;
 }

@@ -4,8 +4,15 @@
  * a login on it while it was away, which could ask nobody) leaves the
  * account live on two hosts, each playing its own copy of the game. The
  * later login wins, as on one host: each heartbeat, a host whose session
- * of an account was first published before another live host's session
- * of it, which plays (so is past its takeover), lets its own go. It
+ * of an account is older than another live host's session of it lets its
+ * own go. Older is by the claims their logins loaded the game under, when
+ * both have one (whether they play yet or not): the store refuses the
+ * writes of the older claim (store.h), so the two rules must pick the
+ * same session, and two logins within a heartbeat of each other may be
+ * published in the other order than they claimed. Else (a login still
+ * waiting for its takeover or its load, or a host older than the column)
+ * it is older than a session that plays (so is past its takeover) and was
+ * first published with the account after it. It
  * writes nothing of its game then: the store's game in progress is the
  * other host's now (it went on from the database), and this host's keys
  * would be appended to it, or its end would remove it. The player is
@@ -45,7 +52,9 @@ void cluster_single_beat(cluster_t *c)
                                 " min(o.host) FROM rogued_online m JOIN"
                                 " rogued_online o ON o.account_id ="
                                 " m.account_id AND o.host <> m.host AND"
-                                " o.playing AND o.since > m.since JOIN"
+                                " CASE WHEN o.claim > 0 AND m.claim > 0"
+                                " THEN o.claim > m.claim ELSE o.playing AND"
+                                " o.since > m.since END JOIN"
                                 " rogued_hosts h ON h.host = o.host WHERE"
                                 " m.host = $1 AND h.seen > now() - interval"
                                 " '5 seconds' GROUP BY m.session_id,"

@@ -731,8 +731,10 @@ void sess_lobby_load_progress(sess_t *s);
  * going on (none, or over); a guest's, which ends (recorded, or kept a
  * while for a browser's page); an account's, kept for the next login; an
  * account's kept, but some of its keys may not have reached the store
- * (its writes fail now, or a batch failed since the game last went
- * whole): the turns since the store's last write may be lost.
+ * (its writes fail now, a batch failed since the game last went whole,
+ * or its database has not answered for store_wait_ms or more: one that
+ * hangs, store_db_stalled): the turns since the store's last write may
+ * be lost.
  * session_play.c. */
 enum sess_game_fate {
     SESS_GAME_NONE,

@@ -325,6 +325,7 @@ static void act_logout(sess_t *s, int action)
     s->registered = 0;
     dir_set_account(s->srv->dir, s->id, 0);
     s->claim = 0; /* the account's: the next login's load takes its own */
+    dir_set_claim(s->srv->dir, s->id, 0);
     sess_web_login_forget(s);
 }
 

@@ -352,6 +352,23 @@ static int play_enter(sess_t *s, void *arg)
     return 0;
 }
 
+/* What the `game suspended` line adds when the latest turns may not be
+ * kept (sess_play_game_fate): the store failing (all: not), or its
+ * database not answering for store_wait_ms or more (one that hangs);
+ * buf (len bytes) holds the latter. */
+static const char *suspended_note(sess_t *s, int all, char *buf, size_t len)
+{
+    int wait = s->srv->cfg.store_wait_ms;
+    if (!all)
+        return "; the store is failing: the turns since its last write may "
+               "be lost";
+    if (!store_db_stalled(s->srv->store, (uint64_t)wait))
+        return "";
+    snprintf(buf, len, "; the store has not answered for %d ms or more: the "
+             "turns since its last write may be lost", wait);
+    return buf;
+}
+
 /* The game is over for this session, or the session is: the game is
  * recorded, kept for the account's next login, or not ours any more. */
 static void play_leave(sess_t *s)
@@ -382,11 +399,11 @@ static void play_leave(sess_t *s)
         if (!all)
             p->progress_begun = 0;
         flush_progress(s);
+        char note[160];
         log_info("game suspended id=%llu name=%s turns=%u (kept for the next "
                  "login%s)", (unsigned long long)s->id, sess_player_name(s),
                  (unsigned)p->g.game->turn,
-                 all ? "" : "; the store is failing: the turns since its "
-                            "last write may be lost");
+                 suspended_note(s, all, note, sizeof note));
         owned_game_free(&p->g);
     } else if (sess_guest_keep(s, &p->g)) {
         /* A browser guest's: kept a while for the page to come back. */
@@ -420,8 +437,14 @@ enum sess_game_fate sess_play_game_fate(sess_t *s)
         return SESS_GAME_NONE;
     if (s->lobby.account_id <= 0)
         return SESS_GAME_ENDS; /* a guest's (its leave records it) */
-    /* an account's: its leave saves it for the next login */
-    return store_has_all(s) ? SESS_GAME_KEPT : SESS_GAME_KEPT_BEHIND;
+    /* an account's: its leave saves it for the next login; with the
+     * store's work on the database stalled for longer than a player
+     * waits for the store (a database that hangs), its latest keys may
+     * never be kept */
+    int stalled = store_db_stalled(s->srv->store,
+                                   (uint64_t)s->srv->cfg.store_wait_ms);
+    return store_has_all(s) && !stalled ? SESS_GAME_KEPT
+                                        : SESS_GAME_KEPT_BEHIND;
 }
 
 /* What a key reads of the game first (sess_state_ops_t.warm): the line of

@@ -77,8 +77,10 @@ void sess_saved_rebuilt(sess_t *s, smsg_t *m)
     a.g = g;
     /* the game goes on as the login it was handed from (same host, or
      * the process before an upgrade): the store has it under that claim */
-    if (r->src->claim > s->claim)
+    if (r->src->claim > s->claim) {
         s->claim = r->src->claim;
+        dir_set_claim(s->srv->dir, s->id, s->claim); /* cluster_single.c */
+    }
     a.progress_begun = r->src->progress_begun;
     a.progress_sent = r->src->progress_sent;
     a.watchers = r->src->watchers; /* moved */
@@ -148,8 +150,10 @@ void sess_saved_load(sess_t *s)
  * this session writes after is written as it, or would be refused. */
 static void on_claim(sess_t *s, const store_progress_t *pr)
 {
-    if (pr->account_id == s->lobby.account_id && pr->claim > s->claim)
+    if (pr->account_id == s->lobby.account_id && pr->claim > s->claim) {
         s->claim = pr->claim;
+        dir_set_claim(s->srv->dir, s->id, s->claim); /* cluster_single.c */
+    }
 }
 
 /* The answer to store_progress_load after a login: a game to continue is

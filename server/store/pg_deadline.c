@@ -118,3 +118,23 @@ PGresult *pgd_prepare(PGconn *c, int ms, const char *name, const char *sql)
         return NULL;
     return last_result(c, ms);
 }
+
+PGresult *pgd_exec_params(PGconn *c, int ms, const char *sql, int n,
+                          const char *const *v, int binary)
+{
+    if (!PQsendQueryParams(c, sql, n, NULL, v, NULL, NULL, binary))
+        return NULL;
+    return last_result(c, ms);
+}
+
+const char *pgd_one_line(char *out, size_t len, const char *msg)
+{
+    snprintf(out, len, "%s", msg && *msg ? msg : "unknown error");
+    size_t n = strlen(out);
+    while (n > 0 && (out[n - 1] == '\n' || out[n - 1] == ' '))
+        out[--n] = '\0';
+    for (char *p = out; *p; p++)
+        if (*p == '\n')
+            *p = ' ';
+    return out;
+}

@@ -15,6 +15,7 @@
 #define ROGUE_PG_DEADLINE_H
 
 #include <libpq-fe.h>
+#include <stddef.h>
 
 /* The defaults every connection gets (the URL's own parameters win):
  * statement_timeout 10 s, tcp_user_timeout 10 s, keepalives after 5 s
@@ -46,5 +47,15 @@ PGresult *pgd_exec_prepared(PGconn *c, int ms, const char *name, int n,
                             const char *const *v, const int *len,
                             const int *fmt);
 PGresult *pgd_prepare(PGconn *c, int ms, const char *name, const char *sql);
+
+/* PQexecParams (text parameters; binary: the results in binary) with the
+ * deadline: the last result, or NULL (the connection is lost). */
+PGresult *pgd_exec_params(PGconn *c, int ms, const char *sql, int n,
+                          const char *const *v, int binary);
+
+/* libpq's message msg as one log line into out (len bytes): its trailing
+ * newline and spaces cut, the newlines inside (a DETAIL, a HINT) made
+ * spaces; "unknown error" for NULL or "". Returns out. */
+const char *pgd_one_line(char *out, size_t len, const char *msg);
 
 #endif

@@ -517,6 +517,14 @@ int store_healthy(store_t *st)
     return ok;
 }
 
+int store_db_stalled(store_t *st, uint64_t ms)
+{
+    uv_mutex_lock(&st->mu);
+    uint64_t at = st->db_busy_at_ms;
+    uv_mutex_unlock(&st->mu);
+    return at != 0 && uv_hrtime() / 1000000u - at >= ms;
+}
+
 int store_file_moved(store_t *st)
 {
     uv_mutex_lock(&st->mu);

@@ -416,6 +416,14 @@ uint64_t store_held_written(store_t *st);
  * (docs/hosting.md). Loop thread; cheap. */
 uint64_t store_failed_batches(store_t *st);
 
+/* Whether the database thread's work on the database now (a batch, the
+ * bans read again, the probe while writes fail, the prune) began ms or
+ * more ago: a database that hangs neither answers nor fails (until its
+ * deadline, pg_deadline.h), and keys handed to the store meanwhile are
+ * not kept, whatever store_healthy says. So that a goodbye does not say
+ * a game is saved then (docs/hosting.md). Loop thread; cheap. */
+int store_db_stalled(store_t *st, uint64_t ms);
+
 /* How many times a batch has been run again since the store opened,
  * because the database ended it to break a deadlock (PostgreSQL's 40P01
  * or 40001; docs/hosting.md): not failures, unless the last run failed

@@ -95,6 +95,10 @@ typedef struct store_unfollowed {
     /* 1 while a transaction is open. SQLite rolls one back by itself on some \
      * errors (disk full, I/O): the caller checks after each statement. */ \
     X(int, in_transaction, (store_db_t *db), (db)) \
+    /* The connection's socket, or -1 (none now; SQLite has none): the \
+     * cluster thread's stop shuts a duplicate of it down (cluster.c). A \
+     * PostgreSQL connection made again has a new one. */ \
+    X(int, sock_fd, (store_db_t *db), (db)) \
     /* 1 when the transaction just ended failed only because the database \
      * ended it whole to break a deadlock or a serialization conflict \
      * (PostgreSQL's 40P01, 40001): nothing of it was written, and run \

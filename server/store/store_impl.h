@@ -300,6 +300,9 @@ struct store {
                                   batch committed, and since a failure one
                                   that wrote) */
     uint64_t failed_batches;   /* store_failed_batches: ever, this run */
+    uint64_t db_busy_at_ms;    /* store_db_stalled: uv_hrtime in ms when
+                                  the database thread's work on the
+                                  database began (db_busy); 0: none */
     uint64_t rerun_batches;    /* store_rerun_batches: runs again after a
                                   deadlock, ever, this run */
     uint64_t held_writes;      /* store_held_written: held tries that

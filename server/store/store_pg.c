@@ -64,13 +64,7 @@ void spg_set_quiet(store_db_t *db, int quiet)
 /* libpq's messages end in a newline; ours are one line. */
 void set_errmsg(spg_t *d, const char *msg)
 {
-    snprintf(d->errmsg, sizeof d->errmsg, "%s", msg && *msg ? msg : "unknown error");
-    size_t n = strlen(d->errmsg);
-    while (n > 0 && (d->errmsg[n - 1] == '\n' || d->errmsg[n - 1] == ' '))
-        d->errmsg[--n] = '\0';
-    for (char *p = d->errmsg; *p; p++)
-        if (*p == '\n')
-            *p = ' ';
+    pgd_one_line(d->errmsg, sizeof d->errmsg, msg);
 }
 
 /* A failed result's reason: the primary message, without "ERROR:"; and
@@ -669,6 +663,12 @@ int spg_refused(store_db_t *db)
 {
     spg_t *d = (spg_t *)db;
     return d->refused;
+}
+
+int spg_sock_fd(store_db_t *db)
+{
+    spg_t *d = (spg_t *)db;
+    return d->conn ? PQsocket(d->conn) : -1;
 }
 
 int spg_in_transaction(store_db_t *db)

@@ -65,6 +65,12 @@ int lite_rollback(store_db_t *db)
     return rc;
 }
 
+int lite_sock_fd(store_db_t *db)
+{
+    (void)db;
+    return -1;
+}
+
 int lite_in_transaction(store_db_t *db)
 {
     lite_t *d = (lite_t *)db;

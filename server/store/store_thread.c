@@ -163,15 +163,27 @@ static void look_moved(store_t *st)
         copy_moved(st, "(the file moved)");
 }
 
+/* The database thread is at work on the database (busy) or not, for
+ * store_db_stalled: around a batch and each of the store's own calls, so
+ * that a database that hangs in any of them is seen. */
+static void db_busy(store_t *st, int busy)
+{
+    uv_mutex_lock(&st->mu);
+    st->db_busy_at_ms = busy ? uv_hrtime() / 1000000u : 0;
+    uv_mutex_unlock(&st->mu);
+}
+
 /* The store's own work between batches, whether the queue waits or not:
  * the bans read again when due, the probe while writes fail, and the look
  * whether the file moved. */
 static void between_batches(store_t *st)
 {
+    db_busy(st, 1);
     if (bans_due_in(st) == 0)
         store_bans_refresh(st);
     probe(st);
     look_moved(st);
+    db_busy(st, 0);
 }
 
 /* Waits for the channel's wake (one since the last wait counts), or until
@@ -363,13 +375,9 @@ static void probe(store_t *st)
         health(st, 1, 1);
 }
 
-/* The retention rule (store.h), in a transaction of its own: at start,
- * then at most every STORE_PRUNE_EVERY_S, after a batch. */
-static void prune(store_t *st, int64_t now)
+/* The retention rule (store.h), in a transaction of its own. */
+static void prune_guests(store_t *st, int64_t now)
 {
-    if (st->opt.guest_keep_s <= 0)
-        return;
-    st->last_prune = now;
     if (sdb_begin(st->db) != 0)
         return;
     long long n = sdb_prune_guests(st->db, now - st->opt.guest_keep_s,
@@ -390,6 +398,18 @@ static void prune(store_t *st, int64_t now)
     uv_mutex_lock(&st->mu);
     st->stats.guests_pruned += (uint64_t)n;
     uv_mutex_unlock(&st->mu);
+}
+
+/* The retention rule: at start, then at most every STORE_PRUNE_EVERY_S,
+ * after a batch. */
+static void prune(store_t *st, int64_t now)
+{
+    if (st->opt.guest_keep_s <= 0)
+        return;
+    st->last_prune = now;
+    db_busy(st, 1);
+    prune_guests(st, now);
+    db_busy(st, 0);
 }
 
 /* The most runs of one batch: a batch the database ended to break a
@@ -505,9 +525,11 @@ static void answer_batch(store_t *st, req_t *batch)
 static void db_batch(store_t *st, req_t *batch, uint64_t n)
 {
     store_progress_mark(st);
+    db_busy(st, 1);
     batch_run_t b = store_run_batch(st, batch);
     for (int runs = 1; !b.ok && run_again(st, batch, n, runs); runs++)
         b = store_run_batch(st, batch);
+    db_busy(st, 0);
     health(st, b.ok, b.changes > 0);
     if (!b.ok) {
         b.written = b.prog_written = 0;
@@ -519,8 +541,11 @@ static void db_batch(store_t *st, req_t *batch, uint64_t n)
     for (req_t *r = batch; r; r = r->next)
         if (r->call->flags & STORE_CALL_NEW_HASH)
             sodium_memzero(r->hash, sizeof r->hash);
-    if (st->bans_changed) /* before the answers: a ban holds once answered */
+    if (st->bans_changed) { /* before the answers: a ban holds once answered */
+        db_busy(st, 1);
         store_bans_refresh(st);
+        db_busy(st, 0);
+    }
     /* its games not written are held, to be written once writes work
      * (counted lost only if they never are) */
     store_held_keep(st, &batch, b.ok);
@@ -563,12 +588,15 @@ void store_db_main(void *arg)
     req_t *batch;
     while ((batch = next_batch(st, &n)) != NULL) {
         db_batch(st, batch, n); /* (a busy queue never waits) */
+        db_busy(st, 1);
         store_held_turn(st); /* a held try between two batches, at most */
+        db_busy(st, 0);
         between_batches(st);
         int64_t now = (int64_t)time(NULL);
         if (now - st->last_prune >= STORE_PRUNE_EVERY_S)
             prune(st, now);
     }
+    db_busy(st, 1);
     store_held_close(st);
     store_guest_give_back(st);
     /* A last look, however soon after the one before: a file deleted in
@@ -577,6 +605,7 @@ void store_db_main(void *arg)
     look_now(st);
     if (st->file_moved) /* the last writes too (look_moved) */
         copy_moved(st, "as the server stops");
+    db_busy(st, 0);
     sdb_close(st->db);
     st->db = NULL;
     free(st->broken);

@@ -60,6 +60,11 @@
  * later login's claim: store.h), it lets dave go, and the database keeps
  * the other host's game.
  *
+ * the_later_claim_keeps_the_game_whatever_was_published_first: dave's
+ * session on a host back from a loss is published after his later login
+ * on the other host, yet loaded under an older claim: it goes, the later
+ * claim's plays on.
+ *
  * Run by tests/run-tests.sh's pg family (test_pg_*: a throwaway cluster,
  * a database of the test's own). */
 #include <check.h>
@@ -1035,6 +1040,77 @@ START_TEST(a_host_cut_off_cannot_overwrite_the_later_login)
 }
 END_TEST
 
+/* Which of two hosts' sessions of an account is the later login is told
+ * by the claims their games were loaded under, as the store tells it
+ * (docs/hosting.md, "One account, one host"), not by when each host
+ * published them: the two could disagree (logins on two hosts within a
+ * heartbeat of each other), each rule then letting a different session
+ * go, and both players lost their game. Here they disagree for certain:
+ * dave logs in on x again while x is away (the game moves to that
+ * session, under x's claim), then on y, which sees nobody play him and
+ * looks the game up from the database under a later claim; x, back,
+ * publishes its session after y's. x's session, playing, goes, unsaved;
+ * y's, still at the lobby's offer, stays and plays the game. */
+START_TEST(the_later_claim_keeps_the_game_whatever_was_published_first)
+{
+    char seed[32], name[CLUSTER_NAME_LEN], yname[CLUSTER_NAME_LEN], want[64];
+    tsrv_t *x, *y;
+    int walked = 0;
+    tclient_t *a = dave_on_named_x(seed, sizeof seed, &x, &y, &walked, name,
+                                   yname);
+    int last = cl_turn(a);
+    ck_assert(srv_wait_log(x, "progress id=1 bytes=3", CL_WAIT_MS));
+    PGconn *hold = cut_seen_gone(x, name);
+
+    /* dave again on x, which can ask nobody: the game moves there (at
+     * once: the lobby's "Logged in as" may never be drawn) */
+    tclient_t *b = play_lobby(srv_port(x));
+    ck_assert(cl_key(b, "l"));
+    play_type_line(b, "dave");
+    play_type_line(b, "davespassword");
+    if (!cl_wait_text(a, "Your account has logged in from elsewhere",
+                      CL_WAIT_MS))
+        fail_with_logs(a, x, y, "x's first session of dave stayed");
+    play_wait_text(b, "HP: ");
+    ck_assert_int_eq(cl_turn(b), last);
+
+    /* on y, from the database, under a later claim, taken as the login
+     * looks the game up: the player is offered it */
+    tclient_t *t = play_lobby(srv_port(y));
+    play_login_dave(t, 0);
+    snprintf(want, sizeof want, "Continue your game (depth 1, turn %d)", last);
+    if (!cl_wait_text(t, want, CL_WAIT_MS))
+        fail_with_logs(t, x, y, "y does not offer dave's game");
+    dave_row_on(yname, 0, 0);
+
+    /* x back: its session, published after y's and playing, is the older
+     * claim; y's, not playing yet, the later */
+    release_rows(hold);
+    if (!cl_wait_text(b, "Your account has logged in from elsewhere",
+                      CL_WAIT_MS))
+        fail_with_logs(b, x, y, "x's session of dave was not let go");
+    ck_assert(srv_wait_log(x, "let go unsaved at turn", CL_WAIT_MS));
+    ck_assert(srv_log_has(x, "without saving"));
+    dave_row_on(yname, 0, 1);
+    ck_assert(!srv_log_has(y, "went on on"));
+    ck_assert(!cl_screen_has(t, "logged in from elsewhere"));
+
+    /* y's game goes on */
+    ck_assert(cl_key(t, "p"));
+    play_wait_text(t, "HP: ");
+    ck_assert_int_eq(cl_turn(t), last);
+    walk_on(t, &walked, 2);
+    ck_assert_int_gt(cl_turn(t), last);
+    dave_row_on(yname, 1, 1);
+    ck_assert(!srv_log_has(y, "went on on"));
+
+    cl_close(t);
+    cl_close(b);
+    cl_close(a);
+    cluster_teardown(x, y);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("pg_cluster");
@@ -1058,6 +1134,12 @@ static Suite *make_suite(void)
     tcase_add_test(loss, a_host_back_from_a_long_loss_lets_the_later_login_play);
     tcase_add_test(loss, a_host_cut_off_cannot_overwrite_the_later_login);
     suite_add_tcase(s, loss);
+    TCase *claims = tcase_create("claims");
+    tcase_set_timeout(claims, 240);
+    tcase_add_unchecked_fixture(claims, srv_tmp_setup, srv_tmp_teardown);
+    tcase_add_test(claims,
+                   the_later_claim_keeps_the_game_whatever_was_published_first);
+    suite_add_tcase(s, claims);
     TCase *follow = tcase_create("follow");
     tcase_set_timeout(follow, 240);
     tcase_add_unchecked_fixture(follow, srv_tmp_setup, srv_tmp_teardown);

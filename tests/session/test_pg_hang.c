@@ -6,7 +6,9 @@
  * the store gives the hung connection up at its deadline and connects
  * again, so the same login, tried again, gets in while the old process is
  * still stopped. A load of a saved game slower than the player's wait is
- * said as well, and p looks again rather than begin a game.
+ * said as well, and p looks again rather than begin a game. A stop while
+ * the store's connection hangs does not tell a player the game is saved;
+ * one while the cluster thread's hangs ends within seconds.
  *
  * Run by tests/run-tests.sh's pg family only (ROGUED_TEST_PG). */
 #include <check.h>
@@ -23,13 +25,31 @@
 #include "store_where.h"
 
 static char dir[64], store_arg[400];
-static pid_t stopped; /* the stopped process: continued whatever happens */
+/* the stopped processes: continued whatever happens */
+static pid_t stopped[2];
+static int nstopped;
 
 static void continue_stopped(void)
 {
-    if (stopped > 0)
-        kill(stopped, SIGCONT);
-    stopped = 0;
+    while (nstopped > 0)
+        kill(stopped[--nstopped], SIGCONT);
+}
+
+/* Stops the database's server process for application app (other than
+ * the one stopped already, if any), until continue_stopped. */
+static void stop_backend(const char *app)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT pid FROM pg_stat_activity WHERE "
+             "datname = current_database() AND application_name = '%s' "
+             "AND pid <> %d", app, nstopped ? (int)stopped[0] : 0);
+    long long pid = sw_int(sql);
+    if (pid <= 0 || nstopped == 2)
+        continue_stopped(); /* (a failed check skips the teardown) */
+    ck_assert_int_gt(pid, 0);
+    ck_assert_int_lt(nstopped, 2);
+    ck_assert_int_eq(kill((pid_t)pid, SIGSTOP), 0);
+    stopped[nstopped++] = (pid_t)pid;
 }
 
 static void start_test(const char *params)
@@ -78,12 +98,7 @@ START_TEST(store_stopped_guests_play_logins_told)
     cl_close(a);
 
     /* the store's own server process (the cluster thread has another) */
-    long long pid = sw_int("SELECT pid FROM pg_stat_activity WHERE datname ="
-                           " current_database() AND application_name ="
-                           " 'rogued'");
-    ck_assert_int_gt(pid, 0);
-    stopped = (pid_t)pid;
-    ck_assert_int_eq(kill(stopped, SIGSTOP), 0);
+    stop_backend("rogued");
 
     /* a guest: p, Enter on the name offered, and the game is on */
     tclient_t *g = play_lobby(srv_port(s));
@@ -166,6 +181,100 @@ START_TEST(a_slow_lookup_is_said_and_p_looks_again)
 }
 END_TEST
 
+/* A stop while the store's connection hangs: the batch it runs has waited
+ * longer than a player waits (store_wait_ms, 2 s: a login is told the
+ * store is not answering), so dave's latest keys may never be kept, and
+ * his goodbye says so rather than that his game is saved, and the log's
+ * `game suspended` line says the store has not answered. The store
+ * gives the hung connection up at its deadline (tcp_user_timeout + 2 s,
+ * 10 s) and the server exits 0. */
+START_TEST(a_stop_while_the_store_hangs_says_the_game_may_not_be_saved)
+{
+    start_test("?tcp_user_timeout=8000");
+    tsrv_t *s = srv_start("--data-dir", dir, "--set", store_arg, "--set",
+                          "store_wait_ms=2000", NULL);
+    tclient_t *a = play_lobby(srv_port(s));
+    play_login_dave(a, 1);
+    ck_assert(cl_key(a, "p"));
+    play_wait_text(a, "HP: ");
+
+    stop_backend("rogued");
+    play_walk_keys(a, 3);
+    tclient_t *b = play_lobby(srv_port(s));
+    login_dave(b);
+    int told = cl_wait_text(b, "The server's store is not answering",
+                            CL_WAIT_MS);
+    srv_signal(s, SIGTERM);
+    int bye = cl_wait_text(a, "may not have saved your latest", CL_WAIT_MS);
+    int noted = srv_wait_log(s, "game suspended id=1 name=dave", CL_WAIT_MS) &&
+                srv_log_has(s, "(kept for the next login; the store has not "
+                               "answered for 2000 ms or more: the turns "
+                               "since its last write may be lost)");
+    continue_stopped(); /* (a failed check skips the teardown) */
+    ck_assert_msg(told, "the login was not told the store is not answering");
+    if (!bye)
+        play_fail(a, "the goodbye did not say the game may not be saved");
+    ck_assert_msg(noted, "the log did not say the store has not answered");
+    ck_assert(!cl_screen_has(a, "your game is saved"));
+    cl_close(b);
+    cl_close(a);
+    srv_stop(s);
+    end_test();
+}
+END_TEST
+
+/* The cluster thread's connection hangs (its server process stopped): its
+ * heartbeat is given up at the deadline (tcp_user_timeout + 2 s: 5 s) and
+ * the thread connects again, the old process still stopped. That
+ * connection hangs too, and the server is stopped: the thread's last
+ * statements (this host's rows removed) would wait for their deadline;
+ * the stop gives the connection up after 1 s instead, as its log says,
+ * and the server exits 0, its player told goodbye, the deadline's line
+ * logged only for the first connection (no timed check: the wait for the
+ * exit only ends the test; docs/hosting.md, "What the hosts share, and
+ * how"). */
+START_TEST(a_stop_while_the_cluster_hangs_exits)
+{
+    start_test("?tcp_user_timeout=3000");
+    tsrv_t *s = srv_start("--data-dir", dir, "--set", store_arg, NULL);
+    ck_assert(srv_wait_log(s, "listening on the database", CL_WAIT_MS));
+    tclient_t *a = play_lobby(srv_port(s));
+    play_login_dave(a, 1);
+    ck_assert(cl_key(a, "p"));
+    play_wait_text(a, "HP: ");
+
+    /* (a failed check ends the test before its checked teardown: the
+     * processes are continued before each) */
+    stop_backend("rogued-cluster");
+    int again = srv_wait_log(s, "postgresql: no answer within 5000 ms: the "
+                                "connection is given up", 15000) &&
+                srv_wait_log(s, "cluster: lost the database", CL_WAIT_MS) &&
+                srv_wait_log_count(s, "listening on the database", 2,
+                                   CL_WAIT_MS);
+    if (!again)
+        continue_stopped();
+    ck_assert_msg(again, "the hung statement was not given up, or the "
+                  "thread did not connect again");
+
+    stop_backend("rogued-cluster");
+    srv_signal(s, SIGTERM);
+    int exited = srv_wait_exited(s, CL_WAIT_MS);
+    continue_stopped();
+    ck_assert_msg(exited, "still running after SIGTERM, its cluster "
+                  "connection hung");
+    play_wait_text(a, "The server is shutting down");
+    ck_assert(srv_log_has(s, "cluster: no answer from the database within "
+                             "1000 ms of the stop: its connection is given "
+                             "up"));
+    ck_assert(srv_log_has(s, "cluster: stopped without removing this "
+                             "host's rows"));
+    ck_assert_int_eq(srv_log_count(s, "no answer within 5000 ms"), 1);
+    cl_close(a);
+    srv_stop(s); /* exit status 0, and no sanitizer's report */
+    end_test();
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("pg_hang");
@@ -175,6 +284,8 @@ static Suite *make_suite(void)
     tcase_add_checked_fixture(tc, NULL, continue_stopped);
     tcase_add_test(tc, store_stopped_guests_play_logins_told);
     tcase_add_test(tc, a_slow_lookup_is_said_and_p_looks_again);
+    tcase_add_test(tc, a_stop_while_the_cluster_hangs_exits);
+    tcase_add_test(tc, a_stop_while_the_store_hangs_says_the_game_may_not_be_saved);
     suite_add_tcase(s, tc);
     return s;
 }
