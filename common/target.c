@@ -108,9 +108,12 @@ static void cancel(game_t *g)
     if (t->purpose == TARGET_THROW)
         game_log(g, MSG_INFO, "You keep the %s.",
                  piece_name(g, t->slot, name, sizeof name));
-    else
+    else /* a wand with its charges left, a scroll as one */
         game_log(g, MSG_INFO, "You put the %s away.",
-                 item_name(g, g->pack[t->slot], 1, name, sizeof name));
+                 item_name(g, g->pack[t->slot],
+                           item_is_wand(g->pack[t->slot])
+                               ? g->pack_n[t->slot] : 1,
+                           name, sizeof name));
 }
 
 int target_key(game_t *g, int key)

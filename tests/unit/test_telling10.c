@@ -284,12 +284,18 @@ START_TEST(a_wand_is_zapped)
     game_t *g = arena_explored();
     put(g, MON_ORC, 14, 8, 0);
     int slot = item_pack_add(g, IK_WAND_SLEEP);
+    g->pack_n[slot] = 3; /* (a wand's count is its charges) */
     game_key(g, 'i');
     game_key(g, 'a' + slot);
     ck_assert_int_eq(g->mode, MODE_TARGET);
     ck_assert_str_eq(game_msg(g, 0)->text,
                      "Aim the wand of sleep: move the cursor; Enter or . zaps, "
                      "Esc cancels.");
+    /* put away with the charges it has (a play-test read "(1 charge)"
+     * whatever was left) */
+    game_key(g, 27);
+    ck_assert_str_eq(game_msg(g, 0)->text,
+                     "You put the wand of sleep (3 charges) away.");
     game_free(g);
 }
 END_TEST
