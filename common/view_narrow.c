@@ -67,6 +67,22 @@ int view_label_place(const screen_t *s, const char *const *forms, int *y)
     return -1;
 }
 
+/* The first of `size` cells of a window over [0, span): centred on c,
+ * then moved as little as it takes to hold n too if both fit, never past
+ * the edges. */
+static int window_start(int c, int n, int size, int span)
+{
+    int start = c - size / 2;
+    int lo = c < n ? c : n, hi = c < n ? n : c;
+    if (hi - lo < size) {
+        if (start > lo)
+            start = lo;
+        if (start + size - 1 < hi)
+            start = hi - size + 1;
+    }
+    return clamp(start, 0, span - size);
+}
+
 void view_layout(const game_t *g, int w, int h, view_layout_t *lo)
 {
     memset(lo, 0, sizeof *lo);
@@ -81,13 +97,21 @@ void view_layout(const game_t *g, int w, int h, view_layout_t *lo)
     lo->map_w = w < MAP_W ? w : MAP_W;
     lo->map_h = narrow_map_rows(h);
     int cx = g->player.x, cy = g->player.y;
+    /* what must show besides: the nearest monster in view (a monster in
+     * view off the window made explore, travel and rest refuse for a
+     * reason the player could not see) */
+    int nx = cx, ny = cy, m = game_nearest_in_view(g, 0);
     if (g->mode == MODE_TARGET || g->mode == MODE_LOOK) {
-        cx = g->target.x;
-        cy = g->target.y;
+        cx = nx = g->target.x;
+        cy = ny = g->target.y;
+    } else if (m >= 0) {
+        nx = g->monsters[m].x;
+        ny = g->monsters[m].y;
     }
-    /* Centred on it, but never past the map's edges. */
-    lo->map_x = clamp(cx - lo->map_w / 2, 0, MAP_W - lo->map_w);
-    lo->map_y = clamp(cy - lo->map_h / 2, 0, rows - lo->map_h);
+    /* Centred on it, moved as little as it takes to show that monster
+     * too, and never past the map's edges. */
+    lo->map_x = window_start(cx, nx, lo->map_w, MAP_W);
+    lo->map_y = window_start(cy, ny, lo->map_h, rows);
     lo->log_top = lo->map_h;
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "check_main.h"
 #include "combat.h"
 #include "game.h"
@@ -924,6 +925,37 @@ START_TEST(pack_list_in_two_columns)
 }
 END_TEST
 
+/* The window follows the player, moved as little as it takes to show the
+ * nearest monster in view too: a play-test at 40x20 was refused explore
+ * ("You cannot explore with a monster in view.", x376) by an orc archer
+ * the window did not show. */
+START_TEST(the_window_shows_the_nearest_monster_in_view)
+{
+    game_t *g = arena_explored();
+    for (int y = 16; y <= 19; y++) /* the room taller: rows 1-19 */
+        for (int x = 1; x <= 40; x++)
+            g->map.tile[y][x] = TILE_FLOOR;
+    g->player.y = 10;
+    /* 8 rows below: in view (FOV_RADIUS), and one row past the 16 of a
+     * window centred on the player (rows 2-17) */
+    ck_assert_int_ge(game_place_monster(g, MON_ORC, 10, 18), 0);
+    game_update_fov(g);
+    ck_assert_int_ge(game_nearest_in_view(g, 0), 0);
+    screen_t s;
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    /* rows 3-18: one row down */
+    ck_assert_int_eq((int)screen_cat(&s, 10, 7)->ch, '@');
+    ck_assert_int_eq((int)screen_cat(&s, 10, 15)->ch, 'o');
+    int tx, ty;
+    ck_assert(view_cell_tile(g, 40, 20, 10, 15, &tx, &ty)); /* a click too */
+    ck_assert_int_eq(tx, 10);
+    ck_assert_int_eq(ty, 18);
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("view_narrow");
@@ -936,6 +968,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, log_wraps_to_the_width);
     tcase_add_test(tc, a_merged_count_keeps_its_word);
     tcase_add_test(tc, pack_as_a_list);
+    tcase_add_test(tc, the_window_shows_the_nearest_monster_in_view);
     tcase_add_test(tc, pack_list_in_two_columns);
     tcase_add_test(tc, throw_and_identify_lists);
     tcase_add_test(tc, help_fits_40x20);
