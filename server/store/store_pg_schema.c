@@ -96,8 +96,8 @@ const char *const spg_migrations[] = {
     "CREATE SEQUENCE progress_claims;",
     /* 9: each finished game's token, unique (see store_sqlite_schema.c);
      * NULL for the games before, which may repeat */
-    "ALTER TABLE games ADD COLUMN token bigint;"
-    "CREATE UNIQUE INDEX games_token ON games (token);",
+    ("ALTER TABLE games ADD COLUMN token bigint;" /* (one migration) */
+     "CREATE UNIQUE INDEX games_token ON games (token);"),
 };
 _Static_assert(sizeof spg_migrations / sizeof spg_migrations[0] ==
                STORE_SCHEMA_VERSION,

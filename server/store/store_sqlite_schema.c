@@ -104,8 +104,8 @@ const char *const lite_migrations[] = {
      * a game written again after a batch that may have committed (held:
      * store_thread.c) is not a second row; NULL for the games before,
      * which a unique index lets repeat, so no older row stops it */
-    "ALTER TABLE games ADD COLUMN token INTEGER;"
-    "CREATE UNIQUE INDEX games_token ON games(token);",
+    ("ALTER TABLE games ADD COLUMN token INTEGER;" /* (one migration) */
+     "CREATE UNIQUE INDEX games_token ON games(token);"),
 };
 _Static_assert(sizeof lite_migrations / sizeof lite_migrations[0] ==
                STORE_SCHEMA_VERSION,
