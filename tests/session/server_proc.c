@@ -134,10 +134,46 @@ void srv_tmp_setup(void)
     }
 }
 
+/* Any process still running with a directory under tmp_base in its
+ * command line: a new binary a failed upgrade test started (it runs
+ * detached, beyond the test's own kill of its server, with the old one's
+ * command line). Killed by its id, and said. */
+static void kill_left_servers(void)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        char *end;
+        long pid = strtol(e->d_name, &end, 10);
+        if (*end || pid <= 0 || pid == (long)getpid())
+            continue;
+        char path[64], cmd[4096];
+        snprintf(path, sizeof path, "/proc/%ld/cmdline", pid);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t n = read(fd, cmd, sizeof cmd - 1);
+        close(fd);
+        if (n <= 0)
+            continue;
+        for (ssize_t i = 0; i < n; i++)
+            if (cmd[i] == '\0')
+                cmd[i] = ' ';
+        cmd[n] = '\0';
+        if (strstr(cmd, tmp_base) && kill((pid_t)pid, SIGKILL) == 0)
+            fprintf(stderr, "---- a server a failed test left running "
+                    "(pid %ld) killed: %s\n", pid, cmd);
+    }
+    closedir(d);
+}
+
 void srv_tmp_teardown(void)
 {
     if (!tmp_base[0])
         return;
+    kill_left_servers();
     /* A test that passed removed its directory in srv_stop: whatever is
      * left belongs to a test that failed. Show its server's log. */
     DIR *d = opendir(tmp_base);
