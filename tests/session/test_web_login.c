@@ -81,16 +81,23 @@ static void back_logged_out(int http, const char *t)
     cl_close(c);
 }
 
+/* A page that registers wendy (her token into t) and begins her game. */
+static tclient_t *wendy_playing(int http, char t[40])
+{
+    tclient_t *a = page(http, NULL);
+    page_login(a, "wendy", 1);
+    token_of(a, t);
+    ck_assert_int_eq(cl_send_str(a, "p"), 0);
+    play_ready(a);
+    return a;
+}
+
 START_TEST(a_dropped_page_comes_back_logged_in)
 {
     int http;
     tsrv_t *s = web_server(&http, "300");
-    tclient_t *a = page(http, NULL);
-    page_login(a, "wendy", 1);
     char t1[40], t2[40];
-    token_of(a, t1);
-    ck_assert_int_eq(cl_send_str(a, "p"), 0);
-    play_ready(a);
+    tclient_t *a = wendy_playing(http, t1);
     key_to_turn(a, ".", 1);
     cl_abort(a); /* the network gone: no close */
     ck_assert(srv_wait_log(s, "game suspended id=1 name=wendy", CL_WAIT_MS));
@@ -121,12 +128,8 @@ START_TEST(a_page_back_before_its_drop_is_seen_takes_the_game)
 {
     int http;
     tsrv_t *s = web_server(&http, "300");
-    tclient_t *a = page(http, NULL);
-    page_login(a, "wendy", 1);
     char t[40];
-    token_of(a, t);
-    ck_assert_int_eq(cl_send_str(a, "p"), 0);
-    play_ready(a);
+    tclient_t *a = wendy_playing(http, t);
     key_to_turn(a, ".", 1);
     tclient_t *b = page(http, t);
     play_ready(b);
@@ -226,12 +229,8 @@ START_TEST(a_reload_keeps_it_a_site_page_cannot_use_it)
 {
     int http;
     tsrv_t *s = web_server(&http, "300");
-    tclient_t *a = page(http, NULL);
-    page_login(a, "wendy", 1);
     char t[40];
-    token_of(a, t);
-    ck_assert_int_eq(cl_send_str(a, "p"), 0);
-    play_ready(a);
+    tclient_t *a = wendy_playing(http, t);
     unsigned char bye[16];
     size_t n = cl_ws_frame(bye, 8, "\x03\xe9", 2); /* close, 1001 */
     ck_assert_uint_eq(cl_send_raw(a, bye, n, 1, CL_WAIT_MS), n);

@@ -11,22 +11,9 @@
 #include "game.h"
 #include "keys.h"
 
-/* The arena with every tile explored: nothing left to explore but items. */
-static game_t *explored_room(void)
-{
-    game_t *g = arena_room(1, NULL);
-    for (int k = 0; k < IK_COUNT; k++)
-        item_learn(g, k);
-    for (int y = 0; y < MAP_H; y++)
-        for (int x = 0; x < MAP_W; x++)
-            tile_bit_put(g->map.explored[y], x, 1);
-    game_update_fov(g);
-    return g;
-}
-
 START_TEST(autoexplore_returns_to_an_item_it_left)
 {
-    game_t *g = explored_room();
+    game_t *g = arena_explored();
     item_put(g, ITEM_THING, IK_HEALTH_POTION, 11, 8, 0);
     game_update_fov(g);
     /* Walk over it and on: it is left behind. */
@@ -54,7 +41,7 @@ END_TEST
 
 START_TEST(autoexplore_leaves_what_the_player_dropped)
 {
-    game_t *g = explored_room();
+    game_t *g = arena_explored();
     item_pack_add(g, IK_DAGGER);
     game_key(g, 'd');
     ck_assert_int_eq(game_key(g, 'a'), 1);
@@ -74,7 +61,7 @@ END_TEST
 
 START_TEST(autopickup_walks_to_items_and_takes_them)
 {
-    game_t *g = explored_room();
+    game_t *g = arena_explored();
     ck_assert_int_eq(g->autopickup, 0);
     ck_assert_int_eq(game_key(g, 'A'), 0);
     ck_assert_int_eq(g->autopickup, 1);
@@ -111,7 +98,7 @@ END_TEST
 
 START_TEST(autopickup_leaves_the_amulet_and_a_full_pack)
 {
-    game_t *g = explored_room();
+    game_t *g = arena_explored();
     game_key(g, 'A');
     item_put(g, ITEM_THING, IK_AMULET, 12, 8, 0);
     game_update_fov(g);
@@ -122,7 +109,7 @@ START_TEST(autopickup_leaves_the_amulet_and_a_full_pack)
     ck_assert_int_eq(game_key(g, 'o'), 0);
     game_free(g);
     /* A full pack: a sword is walked to once, as with autopickup off. */
-    g = explored_room();
+    g = arena_explored();
     game_key(g, 'A');
     for (int i = 0; i < PACK_SIZE; i++)
         item_pack_add(g, IK_DAGGER);
