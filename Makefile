@@ -351,9 +351,10 @@ pg: test-deps
 	$(MAKE) -j$(JOBS) --no-print-directory build/san/rogued build/tsan/rogued $(UNIT_BINS) $(SESS_BINS)
 	tests/run-tests.sh pg
 
-# test_pg_cluster: HAProxy and several hosts on one throwaway PostgreSQL.
+# test_pg_cluster, test_pg_cluster_loss: HAProxy and several hosts on one
+# throwaway PostgreSQL.
 cluster: test-deps
-	$(MAKE) -j$(JOBS) --no-print-directory build/san/rogued build/tsan/rogued build/san/tests/session/test_pg_cluster
+	$(MAKE) -j$(JOBS) --no-print-directory build/san/rogued build/tsan/rogued build/san/tests/session/test_pg_cluster build/san/tests/session/test_pg_cluster_loss
 	tests/run-tests.sh cluster
 
 tsan: test-deps

@@ -1,7 +1,7 @@
 /* pg_hosts.c - what the tests of hosts sharing one PostgreSQL database
- * (test_pg_cluster.c) share: hosts and a player on them, HAProxy before
- * them, waits on what another host publishes, a host's TCP ports and
- * cluster name. (What runs SQL stays in the test: store_where.h's state is
+ * (test_pg_cluster.c, test_pg_cluster_loss.c) share: hosts and a player
+ * on them, a watcher of him on another host, HAProxy before them, waits
+ * on what another host publishes, a host's TCP ports and cluster name. (What runs SQL stays in the test: store_where.h's state is
  * each file's own.) */
 #include <arpa/inet.h>
 #include <check.h>
@@ -206,4 +206,31 @@ void fail_with_logs(tclient_t *c, tsrv_t *x, tsrv_t *y, const char *why)
     free(lx);
     free(ly);
     play_fail(c, "%s", why);
+}
+
+/* A watcher on host y, from its lobby, of dave playing on another host
+ * (listed once y has heard of him). */
+tclient_t *watch_dave_from(tsrv_t *y)
+{
+    tclient_t *w = play_lobby(srv_port(y));
+    ck_assert(cl_key(w, "w"));
+    play_wait_text(w, "Games in progress");
+    if (!refresh_until(w, " ", "dave"))
+        play_fail(w, "y's lobby does not list dave of x");
+    ck_assert(cl_key(w, "a"));
+    play_wait_text(w, "Watching dave - q leaves");
+    return w;
+}
+
+/* dave plays on x (returned), watched from y by *w, which shows his
+ * turn. */
+tclient_t *dave_watched(const char *seed, tsrv_t **x, tsrv_t **y,
+                        int *walked, tclient_t **w)
+{
+    tclient_t *a = dave_on_x(seed, x, y, walked);
+    *w = watch_dave_from(*y);
+    int turn = cl_turn(a);
+    if (!cl_wait(*w, cl_at_turn, &turn, CL_WAIT_MS))
+        play_fail(*w, "the watcher is not at dave's turn %d", turn);
+    return a;
 }

@@ -1,5 +1,5 @@
 /* pg_hosts.h - helpers of the tests of hosts on one PostgreSQL database
- * (test_pg_cluster.c): pg_hosts.c. */
+ * (test_pg_cluster.c, test_pg_cluster_loss.c): pg_hosts.c. */
 #ifndef ROGUE_TEST_PG_HOSTS_H
 #define ROGUE_TEST_PG_HOSTS_H
 
@@ -43,6 +43,15 @@ pid_t haproxy_start(int port, int pa, int pb);
 
 /* Ends it (by its id) and waits for it. */
 void haproxy_stop(pid_t pid);
+
+/* A watcher on host y, from its lobby, of dave playing on another host
+ * (listed once y has heard of him). */
+tclient_t *watch_dave_from(tsrv_t *y);
+
+/* dave plays on x (returned: dave_on_x), watched from y by *w, which
+ * shows his turn. */
+tclient_t *dave_watched(const char *seed, tsrv_t **x, tsrv_t **y,
+                        int *walked, tclient_t **w);
 
 /* Prints both hosts' logs, then fails the test (with c's screen). */
 void fail_with_logs(tclient_t *c, tsrv_t *x, tsrv_t *y, const char *why);
