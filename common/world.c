@@ -299,16 +299,30 @@ static int count_alone(const char *t, int n)
     return 1;
 }
 
+/* 1 if a row may end at text[q], a space: not the one inside a kill's
+ * "(+10 XP)", which split over two rows read as "(+10" and "XP)" (a
+ * play-test at 40 columns); the row ends before "(+" instead. */
+static int breaks_at(const char *text, int q)
+{
+    if (strncmp(text + q + 1, "XP)", 3) != 0)
+        return 1;
+    int d = q;
+    while (d > 0 && text[d - 1] >= '0' && text[d - 1] <= '9')
+        d--;
+    return !(d < q && d >= 2 && text[d - 1] == '+' && text[d - 2] == '(');
+}
+
 /* A merged line's "(xN)" left alone on the last row takes the word before
  * it down with it, when both fit: "here. (x2)", not "(x2)" under a full
- * row. The rows stay as many (the core counts them). */
+ * row; a kill's "(+10 XP)" is one word here. The rows stay as many (the
+ * core counts them). */
 static void keep_count_with_word(const char *text, int w, int n, int *start,
                                  int *len)
 {
     if (n < 2 || !count_alone(text + start[n - 1], len[n - 1]))
         return;
     int a = start[n - 2], q = a + len[n - 2] - 1;
-    while (q > a && text[q] != ' ')
+    while (q > a && (text[q] != ' ' || !breaks_at(text, q)))
         q--;
     if (q <= a || start[n - 1] + len[n - 1] - (q + 1) > w)
         return; /* one word on the row above, or no room below */
@@ -328,7 +342,7 @@ int game_text_wrap(const char *text, int w, int *start, int *len, int max)
         if (take > w) {
             take = w;
             for (int q = p + w; q > p; q--)
-                if (text[q] == ' ') {
+                if (text[q] == ' ' && breaks_at(text, q)) {
                     take = q - p;
                     break;
                 }

@@ -250,6 +250,45 @@ START_TEST(a_merged_count_keeps_its_word)
 }
 END_TEST
 
+/* A kill's "(+10 XP)" is not split over two rows at 40 columns ("(+10"
+ * / "XP)", a play-test): the row ends before it, on the play screen's
+ * log and in `P`; the log's text is as it was. A merged kill's "(x2)"
+ * takes the whole "(+10 XP)" down with it. */
+START_TEST(a_kill_keeps_its_xp_whole)
+{
+    static const char kill[] = "The goblin dies, dropping 12 gold. (+10 XP)";
+    game_t *g = game_new(9, NULL);
+    game_log(g, MSG_KILL, "The %s dies, dropping %d gold. (+%d XP)", "goblin",
+             12, 10);
+    ck_assert_str_eq(game_msg(g, 0)->text, kill);
+    screen_t s;
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 17), "The goblin dies, dropping 12 gold.");
+    ck_assert_str_eq(row(&s, 18), "(+10 XP)");
+    game_key(g, 'P');
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 4), "The goblin dies, dropping 12 gold.");
+    ck_assert_str_eq(row(&s, 5), "(+10 XP)");
+    int start[4], len[4];
+    static const char merged[] = "The troll dies, dropping 123 gold. (+45 XP) (x2)";
+    ck_assert_int_eq(game_text_wrap(merged, 40, start, len, 4), 2);
+    ck_assert_int_eq(len[0], 34);
+    ck_assert_str_eq(merged + start[1], "(+45 XP) (x2)");
+    /* a full first row: the count alone below takes the XP with it */
+    static const char full[] = "The orc dies, dropping 12 gold. (+45 XP) (x2)";
+    ck_assert_int_eq(game_text_wrap(full, 40, start, len, 4), 2);
+    ck_assert_int_eq(len[0], 31);
+    ck_assert_str_eq(full + start[1], "(+45 XP) (x2)");
+    /* only a kill's XP: other brackets break as any words */
+    ck_assert_int_eq(game_text_wrap("aaaa bbbb (+10 HP)", 14, start, len, 4),
+                     2);
+    ck_assert_int_eq(len[0], 14);
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
 /* Where text is on s: 1 with its column and row, or 0. */
 static int find_text(const screen_t *s, const char *text, int *x, int *y)
 {
@@ -569,7 +608,7 @@ START_TEST(history_wraps_at_40x20)
     ck_assert_str_eq(row(&s, 0), "Message history: lines 34-42 of 42");
     ck_assert_str_eq(row(&s, 17), "Message 40: the quick brown fox jumps");
     ck_assert_str_eq(row(&s, 18), "over the lazy dog at 1040.");
-    ck_assert_str_eq(row(&s, 19), "j/k: a line  Space/b: a page  Esc: back");
+    ck_assert_str_eq(row(&s, 19), "k/j line  b/Space page  g/G top/end  Esc");
     for (int y = 1; y < 19; y++)
         ck_assert_msg(row_is_words_of_the_log(g, row(&s, y)), "row %d: %s",
                       y, row(&s, y));
@@ -592,11 +631,96 @@ START_TEST(history_wraps_at_40x20)
     ck_assert_str_eq(row(&s, 2), "Press ? for help. Move with the arrow");
     ck_assert_str_eq(row(&s, 3), "keys, hjklyubn or the numpad.");
     screen_free(&s);
-    /* At 60 columns the key line of 80 fits and is kept. */
+    /* At 60 columns the key line of 80 does not fit: the short one. */
     screen_init(&s, 60, 20);
     view_draw(g, &s);
-    ck_assert_str_eq(row(&s, 19), "Up/Down k/j: a line   PgUp/PgDn b/Space: a "
-                     "page   Esc: back");
+    ck_assert_str_eq(row(&s, 19), "k/j line  b/Space page  g/G top/end  Esc");
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+/* `P` at 40x20 where the page's top row would be the tail of a wrapped
+ * line (its start scrolled off above; a play-test read "over the lazy
+ * dog at 1032." as the top line, counted in "lines 34-43"): that line is
+ * left out, its row blank, so the page begins at a line's start and
+ * counts the lines it shows. k then shows it whole. */
+START_TEST(history_begins_at_a_line_start)
+{
+    static const char *const want[20] = {
+        "Message history: lines 35-43 of 43",
+        "",
+        "Message 33: the quick brown fox jumps",
+        "over the lazy dog at 1033.",
+        "Message 34: the quick brown fox jumps",
+        "over the lazy dog at 1034.",
+        "Message 35: the quick brown fox jumps",
+        "over the lazy dog at 1035.",
+        "Message 36: the quick brown fox jumps",
+        "over the lazy dog at 1036.",
+        "Message 37: the quick brown fox jumps",
+        "over the lazy dog at 1037.",
+        "Message 38: the quick brown fox jumps",
+        "over the lazy dog at 1038.",
+        "Message 39: the quick brown fox jumps",
+        "over the lazy dog at 1039.",
+        "Message 40: the quick brown fox jumps",
+        "over the lazy dog at 1040.",
+        "One more.",
+        "k/j line  b/Space page  g/G top/end  Esc",
+    };
+    game_t *g = game_new(9, NULL);
+    for (int i = 1; i <= 40; i++)
+        game_log(g, MSG_INFO, "Message %d: the quick brown fox jumps over "
+                 "the lazy dog at %d.", i, 1000 + i);
+    game_log(g, MSG_INFO, "One more.");
+    game_key(g, 'P');
+    screen_t s;
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    expect_screen(&s, want);
+    /* a row up: line 34 whole at the top, the newest cut at the bottom */
+    game_key(g, 'k');
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 0), "Message history: lines 34-42 of 43");
+    ck_assert_str_eq(row(&s, 1), "Message 32: the quick brown fox jumps");
+    ck_assert_str_eq(row(&s, 2), "over the lazy dog at 1032.");
+    ck_assert_str_eq(row(&s, 18), "over the lazy dog at 1040.");
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+/* `P`'s key line names g and G (the top, the bottom), which work but
+ * went unsaid: in 40 columns, and in full at 80x24. */
+START_TEST(history_keys_name_g_and_G)
+{
+    game_t *g = game_new(9, NULL);
+    for (int i = 1; i <= 30; i++)
+        game_log(g, MSG_INFO, "Line %d.", i);
+    game_key(g, 'P');
+    screen_t s;
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 19), "k/j line  b/Space page  g/G top/end  Esc");
+    game_key(g, 'g');
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 1), "Welcome to the dungeon, adventurer!");
+    game_key(g, 'G');
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 18), "Line 30.");
+    screen_free(&s);
+    screen_init(&s, 80, 24);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 23), "k/j Up/Down: line  b/Space PgUp/PgDn: page"
+                     "  g/G Home/End: top/bottom  Esc: back");
+    game_key(g, 'g');
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 0), "Message history: lines 1-22 of 32");
+    ck_assert_str_eq(row(&s, 1), "Welcome to the dungeon, adventurer!");
+    game_key(g, 'G');
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 22), "Line 30.");
     screen_free(&s);
     game_free(g);
 }
@@ -672,7 +796,7 @@ START_TEST(history_pages_early_at_40x20)
     history_pages_back(80, 20, 20);
     history_pages_back(80, 20, 23);
     /* At 40x20 k moves the page a row, b a page of 17 (the top row
-     * is then the bottom one). */
+     * is then the bottom one); a line cut by an edge is left out. */
     game_t *g = game_new(9, NULL);
     for (int i = 1; i <= 30; i++)
         game_log(g, MSG_INFO, "Message %d: the quick brown fox jumps over "
@@ -686,10 +810,16 @@ START_TEST(history_pages_early_at_40x20)
     game_key(g, 'k');
     view_draw(g, &s);
     ck_assert_str_eq(row(&s, 2), top);
-    snprintf(top, sizeof top, "%s", row(&s, 1));
+    /* the top row is now line 23's tail, the bottom line 32's start:
+     * both blank, neither counted */
+    ck_assert_str_eq(row(&s, 1), "");
+    ck_assert_str_eq(row(&s, 18), "");
+    ck_assert_str_eq(row(&s, 0), "Message history: lines 24-31 of 32");
     game_key(g, 'b');
     view_draw(g, &s);
-    ck_assert_str_eq(row(&s, 18), top);
+    /* that top row is the bottom one, and its line (23) whole */
+    ck_assert_str_eq(row(&s, 17), "Message 21: the quick brown fox jumps");
+    ck_assert_str_eq(row(&s, 18), "over the lazy dog at 1021.");
     screen_free(&s);
     game_free(g);
 }
@@ -967,6 +1097,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, window_follows_the_player);
     tcase_add_test(tc, log_wraps_to_the_width);
     tcase_add_test(tc, a_merged_count_keeps_its_word);
+    tcase_add_test(tc, a_kill_keeps_its_xp_whole);
     tcase_add_test(tc, pack_as_a_list);
     tcase_add_test(tc, the_window_shows_the_nearest_monster_in_view);
     tcase_add_test(tc, pack_list_in_two_columns);
@@ -975,6 +1106,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, narrow_help_names_every_key);
     tcase_add_test(tc, character_fits_40x20);
     tcase_add_test(tc, history_wraps_at_40x20);
+    tcase_add_test(tc, history_begins_at_a_line_start);
+    tcase_add_test(tc, history_keys_name_g_and_G);
     tcase_add_test(tc, history_pages_early_at_40x20);
     tcase_add_test(tc, history_full_log_pages);
     tcase_add_test(tc, discoveries_wrapped);
