@@ -444,8 +444,8 @@ START_TEST(help_fits_40x20)
         "Self    @ or C  Learnt \\  Redraw ^L",
         "History P       Quit   Q (asks y/n)",
         "Options O       Save   S, to lobby",
-        "Aim: move the cursor; Enter, . or a",
-        "click casts; Esc keeps the scroll.",
+        "Aim a throw, wand or scroll: move the",
+        "cursor, Enter/./click fires, Esc keeps.",
         "Runs stop when a monster comes in view.",
         "Goal: the Amulet (\") at depth 12.",
         "? page 2, any other key: the game.",
@@ -491,6 +491,49 @@ START_TEST(help_fits_40x20)
     view_draw(g, &s);
     ck_assert_str_eq(row(&s, 17), keys[17]);
     ck_assert_str_eq(row(&s, 19), keys[19]);
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+/* The help's aiming lines tell how every aimed thing goes (a throw, a
+ * wand, a scroll: target.c's keys), not a scroll's alone (a play-test),
+ * in the rows they had: page 1 still fills 80x24 to its last row, and
+ * 40x20 (help_fits_40x20). */
+START_TEST(help_says_how_every_aim_goes)
+{
+    static const char *const want[24] = {
+        "  Keys (? again: monsters and rules)",
+        "",
+        "    Move          arrow keys, vi-keys (hjklyubn), numpad; Home/End/PgUp/PgDn",
+        "    Run           Shift + a vi-key (HJKLYUBN)  Attack   move into a monster",
+        "    Travel        _ (or > off the stairs): to the stairs, once seen",
+        "    Explore       o  (walks to what is not seen yet; stops at items)",
+        "    Wait a turn   .  or  5   (with no monster in view: heals 1 HP)",
+        "    Pick up       g  or  ,          Use/wield/wear   i, then its letter",
+        "    Drop          d, then a letter  Go down          >  (on the stairs)",
+        "    Look          ;  or  x          Character        @  or  C",
+        "    Messages      P  (history)      Quit Q (asks y/n)   Save & leave S",
+        "    Options       O  (display)      Autopickup A (starts off)  Redraw ^L",
+        "    Rest          R  (until healed) Count  0, a number, then . or a move",
+        "    Throw         t, then a letter  Discoveries      \\  (what you learned)",
+        "",
+        "  Running, travel and exploring stop when a monster comes into view.",
+        "  Aiming a throw (t), a wand or a scroll: move the cursor; Enter or . (or a",
+        "  click) fires, Esc keeps it. A wall costs no turn; every other move,",
+        "  attack, wait, pick-up, use or drop is one turn, then every monster acts.",
+        "  Goal: the Amulet of Yendor (\") lies at depth 12. Take it to win.",
+        "",
+        "  Press ? for page 2, any other key to return to the game.",
+        "",
+        "  Combat rules on this server: attack-defense",
+    };
+    game_t *g = game_new(9, NULL);
+    game_key(g, '?');
+    screen_t s;
+    screen_init(&s, 80, 24);
+    view_draw(g, &s);
+    expect_screen(&s, want);
     screen_free(&s);
     game_free(g);
 }
@@ -1104,6 +1147,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, throw_and_identify_lists);
     tcase_add_test(tc, help_fits_40x20);
     tcase_add_test(tc, narrow_help_names_every_key);
+    tcase_add_test(tc, help_says_how_every_aim_goes);
     tcase_add_test(tc, character_fits_40x20);
     tcase_add_test(tc, history_wraps_at_40x20);
     tcase_add_test(tc, history_begins_at_a_line_start);
