@@ -116,13 +116,14 @@ END_TEST
  * killing blow, the largest gold and turn, an effect), at widths that
  * take each form from the widest: pinned from the line as snprintf wrote
  * it, before the line was written without printf (docs/performance.md,
- * "The draw and the turn, cheaper"). */
+ * "The draw and the turn, cheaper"); at 90, since the bar outlasts the
+ * effects' long words (poisoned_status_keeps_its_bar), the bar. */
 START_TEST(status_numbers_at_their_limits)
 {
     static const int widths[] = { 120, 90, 80, 64, 52, 44, 36, 30, 24 };
     static const char *const want[] = {
         "HP: -7/30 [----------]  Lvl:12  XP:123456/4500  Gold:2147483647  Depth:9  Turn:4294967295  Poisoned Fast",
-        "HP: -7/30  Lvl:12  XP:123456  Gold:2147483647  Depth:9  Turn:4294967295  Poisoned Fast",
+        "HP:-7/30 [----------]  L:12  XP:123456  $2147483647  D:9  T:4294967295  Pois Fast",
         "HP:-7/30  L:12  XP:123456  $2147483647  D:9  T:4294967295  Poisoned Fast",
         "HP:-7/30 L:12 $2147483647 D:9 T:4294967295 Poisoned Fast",
         "HP:-7/30 L:12 D:9 T:4294967295 Poisoned Fast",
@@ -152,6 +153,52 @@ START_TEST(status_numbers_at_their_limits)
         }
     }
     ck_assert_msg(wrong < 0, "at width %d", wrong < 0 ? 0 : widths[wrong]);
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+/* Poisoned deep in a game, the 80-column line keeps its HP bar: the
+ * effect's word shortens ("Pois"), and with "Fast" too the labels do; a
+ * play-test saw "Poisoned" push the bar out. 100 columns say it all; 40
+ * columns, which never had room for the bar, are as they were. */
+START_TEST(poisoned_status_keeps_its_bar)
+{
+    game_t *g = game_new(9, NULL);
+    g->player.hp = 37;
+    g->player.max_hp = 65;
+    g->player.level = 8;
+    g->player.xp = 2150;
+    g->player.gold = 1412;
+    g->player.poison = 3;
+    g->depth = 11;
+    g->turn = 10234;
+    screen_t s;
+    screen_init(&s, 80, 24);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 23), "HP: 37/65 [=====-----]  Lvl:8  XP:2150  "
+                     "Gold:1412  Depth:11  Turn:10234  Pois");
+    g->player.haste = 4;
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 23), "HP:37/65 [=====-----]  L:8  XP:2150  $1412"
+                     "  D:11  T:10234  Pois Fast");
+    screen_free(&s);
+    screen_init(&s, 100, 30);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, view_status_row(100, 30)),
+                     "HP: 37/65 [=====-----]  Lvl:8  XP:2150/2200  Gold:1412"
+                     "  Depth:11  Turn:10234  Poisoned Fast");
+    screen_free(&s);
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 19), "HP:37/65 L:8 D:11 T:10234 Poisoned Fast");
+    /* no effect: the forms that keep the bar for one are not tried */
+    g->player.poison = g->player.haste = 0;
+    screen_free(&s);
+    screen_init(&s, 60, 20);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 19), "HP: 37/65  Lvl:8  XP:2150  Gold:1412  "
+                     "Depth:11  Turn:10234");
     screen_free(&s);
     game_free(g);
 }
@@ -1137,6 +1184,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, screen_48x30_log_under_map);
     tcase_add_test(tc, label_takes_the_form_that_fits);
     tcase_add_test(tc, status_numbers_at_their_limits);
+    tcase_add_test(tc, poisoned_status_keeps_its_bar);
     tcase_add_test(tc, window_follows_the_player);
     tcase_add_test(tc, log_wraps_to_the_width);
     tcase_add_test(tc, a_merged_count_keeps_its_word);
