@@ -371,6 +371,40 @@ int game_history_narrow_max(const game_t *g)
                                            : 0;
 }
 
+/* The first and last rows, in the log wrapped to GAME_HISTORY_NARROW_W
+ * (row 0: the oldest message's first), of the message that row is in. */
+static void narrow_msg_rows(const game_t *g, int row, int *first, int *last)
+{
+    int at = 0;
+    for (int i = g->log_count - 1; i >= 0; i--) {
+        int start[GAME_MSG_WRAP_MAX], len[GAME_MSG_WRAP_MAX];
+        int k = game_text_wrap(game_msg(g, i)->text, GAME_HISTORY_NARROW_W,
+                               start, len, GAME_MSG_WRAP_MAX);
+        k = k > 0 ? k : 1;
+        if (row < at + k) {
+            *first = at;
+            *last = at + k - 1;
+            return;
+        }
+        at += k;
+    }
+    *first = *last = row;
+}
+
+int game_history_narrow_page(const game_t *g, int pos, int back)
+{
+    int max = game_history_narrow_max(g), step = GAME_HISTORY_NARROW_ROWS - 1;
+    pos = pos < max ? pos : max;
+    int top = max - pos, edge = back ? top : top + step, first, last;
+    narrow_msg_rows(g, edge, &first, &last);
+    if (back && first < edge)
+        step -= last - edge; /* the message cut at the top: whole below */
+    else if (!back && last > edge)
+        step -= edge - first; /* cut at the bottom: whole at the top */
+    pos += back ? step : -step;
+    return pos < 0 ? 0 : pos > max ? max : pos;
+}
+
 /* --- creatures and the player --------------------------------------------- */
 
 int game_xp_next(int level)

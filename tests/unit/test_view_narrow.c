@@ -915,6 +915,124 @@ START_TEST(history_pages_early_at_40x20)
 }
 END_TEST
 
+/* The 3-row message of the `b`/Space test, after 30 short lines and
+ * before 16 (49 lines with the welcome's two). */
+static game_t *history_with_a_long_line(void)
+{
+    game_t *g = game_new(9, NULL);
+    for (int i = 1; i <= 30; i++)
+        game_log(g, MSG_INFO, "Line %d.", i);
+    game_log(g, MSG_INFO, "A lightning bolt strikes the giant spider with a "
+             "loud thunder for 12 damage!");
+    for (int i = 31; i <= 46; i++)
+        game_log(g, MSG_INFO, "Line %d.", i);
+    game_key(g, 'P');
+    return g;
+}
+
+/* `P` at 40x20: b and Space move a page less where a message is cut by
+ * the edge they move over, so that it is whole on the next page. A
+ * 3-row message whose middle row was the row two pages share was cut
+ * on both and never shown (a review: "lines 34-49", then "17-32"). */
+START_TEST(history_pages_show_a_cut_line_whole)
+{
+    game_t *g = history_with_a_long_line();
+    screen_t s;
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    /* the newest page: the long line's tail at the top, left out */
+    ck_assert_str_eq(row(&s, 0), "Message history: lines 34-49 of 49");
+    ck_assert_str_eq(row(&s, 1), "");
+    ck_assert_str_eq(row(&s, 2), "");
+    ck_assert_str_eq(row(&s, 3), "Line 31.");
+    game_key(g, 'b');
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 0), "Message history: lines 18-33 of 49");
+    ck_assert_str_eq(row(&s, 1), "Line 16.");
+    ck_assert_str_eq(row(&s, 16), "A lightning bolt strikes the giant");
+    ck_assert_str_eq(row(&s, 17), "spider with a loud thunder for 12");
+    ck_assert_str_eq(row(&s, 18), "damage!");
+    /* forward from the oldest: the page that cuts its start, then it
+     * whole at the top */
+    game_key(g, 'g');
+    game_key(g, ' ');
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 0), "Message history: lines 17-32 of 49");
+    ck_assert_str_eq(row(&s, 18), "");
+    game_key(g, ' ');
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 0), "Message history: lines 33-48 of 49");
+    ck_assert_str_eq(row(&s, 1), "A lightning bolt strikes the giant");
+    ck_assert_str_eq(row(&s, 3), "damage!");
+    ck_assert_str_eq(row(&s, 18), "Line 45.");
+    game_key(g, ' ');
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 0), "Message history: lines 34-49 of 49");
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+/* Pages `key` from where g is until the page stops moving, marking in
+ * seen[] each line a page counts whole ("lines A-B", which the page
+ * draws and no other); returns the pages. */
+static int history_walk(game_t *g, screen_t *s, int key, char *seen)
+{
+    int pages = 0, a, b, count;
+    for (int was = -1; was != g->derived.hist_pos; pages++) {
+        view_draw(g, s);
+        history_lines(s, &a, &b, &count);
+        for (int i = a; i <= b; i++)
+            seen[i] = 1;
+        was = g->derived.hist_pos;
+        game_key(g, key);
+    }
+    return pages;
+}
+
+/* `P` at 40x20 with lines of one to four rows: b from the newest page
+ * and Space from the oldest each show every line whole at least once. */
+START_TEST(history_pages_show_every_line)
+{
+    static const char *const words[] = {
+        "Short.",
+        "A line of two rows at forty columns, the second row short.",
+        "A lightning bolt strikes the giant spider with a loud thunder "
+        "for 12 damage!",
+        "A line that wraps onto four rows at forty columns: it goes on and "
+        "on, past the second row and the third, to a fourth.",
+    };
+    for (int shift = 0; shift < 7; shift++) {
+        game_t *g = game_new(9, NULL);
+        /* never the same line twice in a row, which would merge */
+        for (int i = 0, w = 0; i < 90; i++) {
+            w = (w + 1 + (i * 7 + shift) % 3) % 4;
+            game_log(g, MSG_INFO, "%s", words[w]);
+        }
+        int start[4], len[4];
+        ck_assert_int_eq(game_text_wrap(words[3], 40, start, len, 4), 4);
+        game_key(g, 'P');
+        screen_t s;
+        screen_init(&s, 40, 20);
+        char seen[LOG_MAX + 1] = { 0 };
+        int pages = history_walk(g, &s, 'b', seen);
+        ck_assert_int_gt(pages, 5);
+        for (int i = 1; i <= g->log_count; i++)
+            ck_assert_msg(seen[i], "shift %d: b never shows line %d", shift,
+                          i);
+        memset(seen, 0, sizeof seen);
+        game_key(g, 'g');
+        pages = history_walk(g, &s, ' ', seen);
+        ck_assert_int_gt(pages, 5);
+        for (int i = 1; i <= g->log_count; i++)
+            ck_assert_msg(seen[i], "shift %d: Space never shows line %d",
+                          shift, i);
+        screen_free(&s);
+        game_free(g);
+    }
+}
+END_TEST
+
 /* 1 if r (a row of the screen) is a piece of t that ends it (end) or
  * begins it. */
 static int row_ends_line(const char *r, const char *t, int end)
@@ -1200,6 +1318,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, history_wraps_at_40x20);
     tcase_add_test(tc, history_begins_at_a_line_start);
     tcase_add_test(tc, history_keys_name_g_and_G);
+    tcase_add_test(tc, history_pages_show_a_cut_line_whole);
+    tcase_add_test(tc, history_pages_show_every_line);
     tcase_add_test(tc, history_pages_early_at_40x20);
     tcase_add_test(tc, history_full_log_pages);
     tcase_add_test(tc, discoveries_wrapped);
