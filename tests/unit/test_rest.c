@@ -207,7 +207,7 @@ START_TEST(status_line_fits_its_width)
     /* At 40 columns the labels shrink and the least useful parts go. */
     screen_init(&s, 40, 1);
     ck_assert_int_ge(view_status_fit(g, plain, &s, 0, 40), 0);
-    ck_assert_str_eq(row(&s, 0), "HP:123/135 D:12 T:10000 Poisoned Fast");
+    ck_assert_str_eq(row(&s, 0), "HP:123/135 L:21 D:12 T:10000 Pois Fast");
     screen_free(&s);
     /* A short state keeps everything at 80. */
     game_t *h = room();
