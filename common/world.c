@@ -299,9 +299,11 @@ static int count_alone(const char *t, int n)
     return 1;
 }
 
-/* 1 if a row may end at text[q], a space: not the one inside a kill's
- * "(+10 XP)", which split over two rows read as "(+10" and "XP)" (a
- * play-test at 40 columns); the row ends before "(+" instead. */
+/* 1 if a row had better end at text[q], a space: not the one inside a
+ * kill's "(+10 XP)", which split over two rows read as "(+10" and "XP)"
+ * (a play-test at 40 columns); the row ends before "(+" instead. A
+ * preference: where that space is the only one in reach, the row ends
+ * there rather than being cut inside a word (game_text_wrap). */
 static int breaks_at(const char *text, int q)
 {
     if (strncmp(text + q + 1, "XP)", 3) != 0)
@@ -334,19 +336,31 @@ static void keep_count_with_word(const char *text, int w, int n, int *start,
     start[n - 1] = q + 1;
 }
 
+/* The length of the row from text[p] at width w, of a text longer than
+ * that: to the last space in reach where a row may end, else to the last
+ * space at all ("(+5" / "XP)" at 6 columns, not "(+5 XP" / ")"), else w
+ * (a word longer than the row is cut). */
+static int row_end(const char *text, int p, int w)
+{
+    int any = 0;
+    for (int q = p + w; q > p; q--) {
+        if (text[q] != ' ')
+            continue;
+        if (breaks_at(text, q))
+            return q - p;
+        if (!any)
+            any = q - p;
+    }
+    return any ? any : w;
+}
+
 int game_text_wrap(const char *text, int w, int *start, int *len, int max)
 {
     int n = 0, p = 0, end = (int)strlen(text);
     while (p < end && n < max) {
         int take = end - p;
-        if (take > w) {
-            take = w;
-            for (int q = p + w; q > p; q--)
-                if (text[q] == ' ' && breaks_at(text, q)) {
-                    take = q - p;
-                    break;
-                }
-        }
+        if (take > w)
+            take = row_end(text, p, w);
         start[n] = p;
         len[n++] = take;
         p += take;

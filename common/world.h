@@ -310,7 +310,8 @@ int game_msg_is_new(const game_t *g, int i);
 #define GAME_HISTORY_NARROW_ROWS 18
 
 /* Splits text into lines of at most w columns, at spaces where it can
- * (a word longer than w is cut), but never inside a kill's "(+10 XP)". Writes each line's start and length;
+ * (a word longer than w is cut), and not inside a kill's "(+10 XP)"
+ * unless no other space is in reach. Writes each line's start and length;
  * returns how many (at most max). The views wrap with it too, so that
  * the core counts the rows they draw. A column is a byte, as screen_puts
  * draws: the host's UTF-8 text has its own rows (screen_text_row). */

@@ -319,7 +319,8 @@ END_TEST
 /* A kill's "(+10 XP)" is not split over two rows at 40 columns ("(+10"
  * / "XP)", a play-test): the row ends before it, on the play screen's
  * log and in `P`; the log's text is as it was. A merged kill's "(x2)"
- * takes the whole "(+10 XP)" down with it. */
+ * takes the whole "(+10 XP)" down with it. With no other space in reach
+ * the row ends inside it, rather than cut in a word. */
 START_TEST(a_kill_keeps_its_xp_whole)
 {
     static const char kill[] = "The goblin dies, dropping 12 gold. (+10 XP)";
@@ -350,6 +351,15 @@ START_TEST(a_kill_keeps_its_xp_whole)
     ck_assert_int_eq(game_text_wrap("aaaa bbbb (+10 HP)", 14, start, len, 4),
                      2);
     ck_assert_int_eq(len[0], 14);
+    /* a preference: where the XP's space is the only one in reach the
+     * row ends there, not cut in a word ("(+5 XP" / ")") */
+    ck_assert_int_eq(game_text_wrap("(+5 XP)", 6, start, len, 4), 2);
+    ck_assert_int_eq(len[0], 3);
+    ck_assert_int_eq(start[1], 4);
+    ck_assert_int_eq(len[1], 3);
+    ck_assert_int_eq(game_text_wrap("Hit. (+5 XP)", 9, start, len, 4), 2);
+    ck_assert_int_eq(len[0], 4);
+    ck_assert_str_eq(&"Hit. (+5 XP)"[start[1]], "(+5 XP)");
     screen_free(&s);
     game_free(g);
 }
