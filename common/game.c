@@ -361,17 +361,24 @@ static int game_key_pack(game_t *g, int key)
 
 /* The history pager: the newest line at the bottom, hist_off lines back;
  * below 80x24, hist_pos rows of the log wrapped to 40 columns back (a
- * page there is 17 rows, and the log wraps into more rows than it has
- * lines: it goes further than hist_off). */
+ * page there is 17 rows, or fewer so that a message cut by the page's
+ * edge is whole on the next, game_history_narrow_page; the log wraps
+ * into more rows than it has lines: it goes further than hist_off). */
 static void game_key_history(game_t *g, int key)
 {
-    int page = GAME_HISTORY_ROWS - 1, npage = GAME_HISTORY_NARROW_ROWS - 1;
+    int page = GAME_HISTORY_ROWS - 1, pos = g->derived.hist_pos;
     int step, nstep, far = LOG_MAX * GAME_MSG_WRAP_MAX;
     switch (key) {
     case KEY_UP: case 'k': step = nstep = 1; break;
     case KEY_DOWN: case 'j': step = nstep = -1; break;
-    case KEY_PGUP: case 'b': case '-': step = page; nstep = npage; break;
-    case KEY_PGDN: case ' ': case '+': step = -page; nstep = -npage; break;
+    case KEY_PGUP: case 'b': case '-':
+        step = page;
+        nstep = game_history_narrow_page(g, pos, 1) - pos;
+        break;
+    case KEY_PGDN: case ' ': case '+':
+        step = -page;
+        nstep = game_history_narrow_page(g, pos, 0) - pos;
+        break;
     case KEY_HOME: case 'g': step = LOG_MAX; nstep = far; break;
     case KEY_END: case 'G': step = -LOG_MAX; nstep = -far; break;
     case KEY_ESC: case 'q': case 'Q': case 'P': case KEY_ENTER: case '\n':
@@ -386,7 +393,8 @@ static void game_key_history(game_t *g, int key)
         g->hist_off = max;
     if (g->hist_off < 0)
         g->hist_off = 0;
-    int pos = g->derived.hist_pos + nstep, nmax = game_history_narrow_max(g);
+    int nmax = game_history_narrow_max(g);
+    pos += nstep;
     g->derived.hist_pos = (uint16_t)(pos < 0 ? 0 : pos > nmax ? nmax : pos);
 }
 

@@ -438,6 +438,10 @@ static void draw_look(const game_t *g, screen_t *s)
     screen_puts(s, 0, y, line, COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
 }
 
+/* Page 1 fills 80x24 to its last row (the combat line). Its aiming
+ * lines are for whatever aims (target.c: a throw, a wand, a scroll; a
+ * play-test found them naming a scroll only), in the rows a scroll's
+ * took. */
 static const char *const help_lines[] = {
     "Keys (? again: monsters and rules)",
     "",
@@ -455,9 +459,9 @@ static const char *const help_lines[] = {
     "  Throw         t, then a letter  Discoveries      \\  (what you learned)",
     "",
     "Running, travel and exploring stop when a monster comes into view.",
-    "Aiming a scroll: move the cursor, Enter or . (or a click) casts it,",
-    "Esc keeps it. A wall costs no turn; every other move, attack, wait,",
-    "pick-up, use or drop is one turn, then every monster acts.",
+    "Aiming a throw (t), a wand or a scroll: move the cursor; Enter or . (or a",
+    "click) fires, Esc keeps it. A wall costs no turn; every other move,",
+    "attack, wait, pick-up, use or drop is one turn, then every monster acts.",
     "Goal: the Amulet of Yendor (\") lies at depth 12. Take it to win.",
     "",
     "Press ? for page 2, any other key to return to the game.",

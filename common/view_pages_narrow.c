@@ -100,6 +100,24 @@ static void hist_wrap(const game_t *g, int w, hist_rows_t *r)
     }
 }
 
+/* Narrows the page's rows top..*last to the messages it holds whole: a
+ * message cut by its top edge (its start scrolled off above: a play-test
+ * at 40x20 read its tail as the top line, and counted it in "lines A-B")
+ * or by its bottom edge is left out, its rows blank, so that the first
+ * row shown begins a line and A-B are the lines shown. *first: the
+ * first row kept (after *last if none is). */
+static void whole_messages(const hist_rows_t *r, int top, int *first,
+                           int *last)
+{
+    *first = top;
+    while (*first <= *last && *first > 0 &&
+           r->msg[*first - 1] == r->msg[*first])
+        (*first)++;
+    while (*last >= *first && *last + 1 < r->n &&
+           r->msg[*last + 1] == r->msg[*last])
+        (*last)--;
+}
+
 /* The game pages hist_pos in rows of the log wrapped to 40 columns, up
  * to game_history_narrow_max, which at 40x20 is the rows this page has
  * to go back; at a larger size the log takes fewer rows than that, so
@@ -115,23 +133,24 @@ void view_history_narrow(const game_t *g, screen_t *s)
     int pos = g->derived.hist_pos < max ? g->derived.hist_pos : max;
     int back = max > 0 ? (int)((long)pos * top_max / max) : 0;
     int top = top_max - back, n = r.n - top < rows ? r.n - top : rows;
+    int first, last = top + n - 1;
+    whole_messages(&r, top, &first, &last);
     char line[96];
-    if (n > 0)
+    if (first <= last)
         snprintf(line, sizeof line, "Message history: lines %d-%d of %d",
-                 count - r.msg[top], count - r.msg[top + n - 1], count);
+                 count - r.msg[first], count - r.msg[last], count);
     else
         snprintf(line, sizeof line, "Message history: empty");
     screen_puts(s, 0, 0, line, COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
-    for (int i = 0; i < n; i++) {
-        const msg_t *m = game_msg(g, r.msg[top + i]);
-        snprintf(line, sizeof line, "%.*s", r.len[top + i],
-                 m->text + r.start[top + i]);
-        screen_puts(s, 0, 1 + i, line, view_msg_colour(m->kind),
+    for (int i = first; i <= last; i++) { /* each where k moved it */
+        const msg_t *m = game_msg(g, r.msg[i]);
+        snprintf(line, sizeof line, "%.*s", r.len[i], m->text + r.start[i]);
+        screen_puts(s, 0, 1 + i - top, line, view_msg_colour(m->kind),
                     COL_DEFAULT, 0);
     }
     const char *keys = VIEW_HISTORY_KEYS;
     if ((int)strlen(keys) > s->w) /* the arrows work, but go unsaid */
-        keys = "j/k: a line  Space/b: a page  Esc: back";
+        keys = VIEW_HISTORY_KEYS_NARROW;
     screen_puts(s, 0, s->h - 1, keys, COL_BCYAN, COL_DEFAULT, 0);
 }
 

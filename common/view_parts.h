@@ -221,9 +221,16 @@ int view_puts_wrapped(screen_t *s, int x, int y, int w, int max_rows,
 void view_draw_narrow(const game_t *g, const display_t *d, screen_t *s);
 
 /* The history screen's key line at full width (view.c and, where it
- * fits, view_pages_narrow.c). */
-#define VIEW_HISTORY_KEYS \
-    "Up/Down k/j: a line   PgUp/PgDn b/Space: a page   Esc: back"
+ * fits, view_pages_narrow.c), and in 40 columns, where the arrows and
+ * PgUp/PgDn/Home/End work but go unsaid. Both name g/G (the top, the
+ * bottom), which a play-test found working but unsaid. */
+#define VIEW_HISTORY_KEYS                                                  \
+    "k/j Up/Down: line  b/Space PgUp/PgDn: page  g/G Home/End: top/bottom" \
+    "  Esc: back"
+#define VIEW_HISTORY_KEYS_NARROW "k/j line  b/Space page  g/G top/end  Esc"
+_Static_assert(sizeof VIEW_HISTORY_KEYS - 1 <= 80 &&
+                   sizeof VIEW_HISTORY_KEYS_NARROW - 1 <= 40,
+               "the history's key lines fit 80 and 40 columns");
 
 /* `C` below 80 columns (view_pages_narrow.c): the n lines view.c made,
  * each broken where its parts meet, then at spaces, to fit the width. */

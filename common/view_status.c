@@ -4,7 +4,11 @@
  * below are tried in order, each giving up a little more, and the first
  * that fits is drawn: at 80 columns most states fit whole; a long game at
  * 80 gives up XP's target first; at 40 the labels shrink and the gold and
- * level go, but never the effects or the turn. */
+ * level go, but never the effects or the turn. While an effect is shown
+ * the bar outlasts the effects' long words, the long labels and the
+ * double spaces: poison is when HP falls, and "Poisoned" pushed the bar
+ * out of a deep game's line at 80 columns (a play-test); once given up
+ * for the bar, "Pois" does not come back at a narrower width. */
 #include "view_status.h"
 
 #include <stdio.h>
@@ -21,19 +25,28 @@ typedef struct form {
     uint8_t xp, gold, lvl; /* shown at all */
     uint8_t eff_short; /* "Pois" rather than "Poisoned" */
     uint8_t hp_max;    /* "27/30" (else "27") */
+    uint8_t when;      /* FORM_ANY, or tried only with (FORM_EFF) or
+                          without (FORM_NO_EFF) an effect shown */
 } form_t;
 
+enum { FORM_ANY, FORM_EFF, FORM_NO_EFF };
+
+/* With an effect shown, the long labels without the bar (FORM_NO_EFF)
+ * would be wider than the short ones with it, and never win; after the
+ * bar the effects keep their short words ("Pois"). */
 static const form_t forms[] = {
-    { 1, 1, 0, 2, 1, 1, 1, 0, 1 },
-    { 0, 1, 0, 2, 1, 1, 1, 0, 1 },
-    { 0, 0, 0, 2, 1, 1, 1, 0, 1 },
-    { 0, 0, 1, 2, 1, 1, 1, 0, 1 },
-    { 0, 0, 1, 1, 1, 1, 1, 0, 1 },
-    { 0, 0, 1, 1, 0, 1, 1, 0, 1 },
-    { 0, 0, 1, 1, 0, 0, 1, 0, 1 },
-    { 0, 0, 1, 1, 0, 0, 0, 0, 1 },
-    { 0, 0, 1, 1, 0, 0, 0, 1, 1 },
-    { 0, 0, 1, 1, 0, 0, 0, 1, 0 },
+    { 1, 1, 0, 2, 1, 1, 1, 0, 1, FORM_ANY },
+    { 0, 1, 0, 2, 1, 1, 1, 0, 1, FORM_ANY },
+    { 0, 1, 0, 2, 1, 1, 1, 1, 1, FORM_EFF },
+    { 0, 1, 1, 2, 1, 1, 1, 1, 1, FORM_EFF },
+    { 0, 1, 1, 1, 1, 1, 1, 1, 1, FORM_EFF },
+    { 0, 0, 0, 2, 1, 1, 1, 0, 1, FORM_NO_EFF },
+    { 0, 0, 1, 2, 1, 1, 1, 1, 1, FORM_ANY },
+    { 0, 0, 1, 1, 1, 1, 1, 1, 1, FORM_ANY },
+    { 0, 0, 1, 1, 0, 1, 1, 1, 1, FORM_ANY },
+    { 0, 0, 1, 1, 0, 0, 1, 1, 1, FORM_ANY },
+    { 0, 0, 1, 1, 0, 0, 0, 1, 1, FORM_ANY },
+    { 0, 0, 1, 1, 0, 0, 0, 1, 0, FORM_ANY },
 };
 #define NFORMS (int)(sizeof forms / sizeof forms[0])
 
@@ -205,8 +218,10 @@ int view_status_fit(const game_t *g, const display_t *d, screen_t *s, int y,
     if (g->mode == MODE_COUNT)
         return draw_count(g, s, y, width);
     int f = 0, w = build(g, &forms[0], pt);
+    int effects = g->player.poison > 0 || g->player.haste > 0;
     while (w > width && f + 1 < NFORMS)
-        w = build(g, &forms[++f], pt);
+        if (forms[++f].when != (effects ? FORM_NO_EFF : FORM_EFF))
+            w = build(g, &forms[f], pt);
     uint8_t col = hp_colour(g->player.hp, g->player.max_hp);
     int x = 0, turn_x = -1, shown = 0;
     if ((unsigned)y < (unsigned)s->h)

@@ -299,16 +299,32 @@ static int count_alone(const char *t, int n)
     return 1;
 }
 
+/* 1 if a row had better end at text[q], a space: not the one inside a
+ * kill's "(+10 XP)", which split over two rows read as "(+10" and "XP)"
+ * (a play-test at 40 columns); the row ends before "(+" instead. A
+ * preference: where that space is the only one in reach, the row ends
+ * there rather than being cut inside a word (game_text_wrap). */
+static int breaks_at(const char *text, int q)
+{
+    if (strncmp(text + q + 1, "XP)", 3) != 0)
+        return 1;
+    int d = q;
+    while (d > 0 && text[d - 1] >= '0' && text[d - 1] <= '9')
+        d--;
+    return !(d < q && d >= 2 && text[d - 1] == '+' && text[d - 2] == '(');
+}
+
 /* A merged line's "(xN)" left alone on the last row takes the word before
  * it down with it, when both fit: "here. (x2)", not "(x2)" under a full
- * row. The rows stay as many (the core counts them). */
+ * row; a kill's "(+10 XP)" is one word here. The rows stay as many (the
+ * core counts them). */
 static void keep_count_with_word(const char *text, int w, int n, int *start,
                                  int *len)
 {
     if (n < 2 || !count_alone(text + start[n - 1], len[n - 1]))
         return;
     int a = start[n - 2], q = a + len[n - 2] - 1;
-    while (q > a && text[q] != ' ')
+    while (q > a && (text[q] != ' ' || !breaks_at(text, q)))
         q--;
     if (q <= a || start[n - 1] + len[n - 1] - (q + 1) > w)
         return; /* one word on the row above, or no room below */
@@ -320,19 +336,31 @@ static void keep_count_with_word(const char *text, int w, int n, int *start,
     start[n - 1] = q + 1;
 }
 
+/* The length of the row from text[p] at width w, of a text longer than
+ * that: to the last space in reach where a row may end, else to the last
+ * space at all ("(+5" / "XP)" at 6 columns, not "(+5 XP" / ")"), else w
+ * (a word longer than the row is cut). */
+static int row_end(const char *text, int p, int w)
+{
+    int any = 0;
+    for (int q = p + w; q > p; q--) {
+        if (text[q] != ' ')
+            continue;
+        if (breaks_at(text, q))
+            return q - p;
+        if (!any)
+            any = q - p;
+    }
+    return any ? any : w;
+}
+
 int game_text_wrap(const char *text, int w, int *start, int *len, int max)
 {
     int n = 0, p = 0, end = (int)strlen(text);
     while (p < end && n < max) {
         int take = end - p;
-        if (take > w) {
-            take = w;
-            for (int q = p + w; q > p; q--)
-                if (text[q] == ' ') {
-                    take = q - p;
-                    break;
-                }
-        }
+        if (take > w)
+            take = row_end(text, p, w);
         start[n] = p;
         len[n++] = take;
         p += take;
@@ -355,6 +383,40 @@ int game_history_narrow_max(const game_t *g)
     }
     return rows > GAME_HISTORY_NARROW_ROWS ? rows - GAME_HISTORY_NARROW_ROWS
                                            : 0;
+}
+
+/* The first and last rows, in the log wrapped to GAME_HISTORY_NARROW_W
+ * (row 0: the oldest message's first), of the message that row is in. */
+static void narrow_msg_rows(const game_t *g, int row, int *first, int *last)
+{
+    int at = 0;
+    for (int i = g->log_count - 1; i >= 0; i--) {
+        int start[GAME_MSG_WRAP_MAX], len[GAME_MSG_WRAP_MAX];
+        int k = game_text_wrap(game_msg(g, i)->text, GAME_HISTORY_NARROW_W,
+                               start, len, GAME_MSG_WRAP_MAX);
+        k = k > 0 ? k : 1;
+        if (row < at + k) {
+            *first = at;
+            *last = at + k - 1;
+            return;
+        }
+        at += k;
+    }
+    *first = *last = row;
+}
+
+int game_history_narrow_page(const game_t *g, int pos, int back)
+{
+    int max = game_history_narrow_max(g), step = GAME_HISTORY_NARROW_ROWS - 1;
+    pos = pos < max ? pos : max;
+    int top = max - pos, edge = back ? top : top + step, first, last;
+    narrow_msg_rows(g, edge, &first, &last);
+    if (back && first < edge)
+        step -= last - edge; /* the message cut at the top: whole below */
+    else if (!back && last > edge)
+        step -= edge - first; /* cut at the bottom: whole at the top */
+    pos += back ? step : -step;
+    return pos < 0 ? 0 : pos > max ? max : pos;
 }
 
 /* --- creatures and the player --------------------------------------------- */

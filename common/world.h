@@ -310,7 +310,8 @@ int game_msg_is_new(const game_t *g, int i);
 #define GAME_HISTORY_NARROW_ROWS 18
 
 /* Splits text into lines of at most w columns, at spaces where it can
- * (a word longer than w is cut). Writes each line's start and length;
+ * (a word longer than w is cut), and not inside a kill's "(+10 XP)"
+ * unless no other space is in reach. Writes each line's start and length;
  * returns how many (at most max). The views wrap with it too, so that
  * the core counts the rows they draw. A column is a byte, as screen_puts
  * draws: the host's UTF-8 text has its own rows (screen_text_row). */
@@ -322,6 +323,15 @@ int game_text_wrap(const char *text, int w, int *start, int *len, int max);
  * fits the page). */
 #define GAME_MSG_WRAP_MAX 4
 int game_history_narrow_max(const game_t *g);
+
+/* hist_pos a page on from pos, back (b) or, if back is 0, forward
+ * (Space): at 40x20 a page of GAME_HISTORY_NARROW_ROWS moves all but a
+ * row, the pages sharing one, and less where a message is cut by the
+ * edge it moves over, so that it is whole on the new page (the view
+ * leaves out a message an edge cuts: a 3-row message whose middle row was
+ * the shared one was cut on both pages and never shown). Clamped to
+ * 0..game_history_narrow_max. */
+int game_history_narrow_page(const game_t *g, int pos, int back);
 
 /* --- creatures and the player (world.c) ----------------------------------- */
 

@@ -185,7 +185,8 @@ END_TEST
 START_TEST(status_line_fits_its_width)
 {
     /* The longest state a game reaches: level 21, five-digit XP and turn,
-     * poisoned and fast. At 80 columns the bar and XP's target give way. */
+     * poisoned and fast. At 80 columns XP's target, the effects' long
+     * words and the long labels give way, and the bar stays. */
     game_t *g = room();
     g->player.hp = 123;
     g->player.max_hp = 135;
@@ -201,12 +202,12 @@ START_TEST(status_line_fits_its_width)
     screen_init(&s, 80, 24);
     view_draw(g, &s);
     ck_assert_str_eq(row(&s, 23),
-                     "HP: 123/135  Lvl:21  XP:11885  Gold:1398  Depth:12  Turn:10000  Poisoned Fast");
+                     "HP:123/135 [=========-]  L:21  XP:11885  $1398  D:12  T:10000  Pois Fast");
     screen_free(&s);
     /* At 40 columns the labels shrink and the least useful parts go. */
     screen_init(&s, 40, 1);
     ck_assert_int_ge(view_status_fit(g, plain, &s, 0, 40), 0);
-    ck_assert_str_eq(row(&s, 0), "HP:123/135 D:12 T:10000 Poisoned Fast");
+    ck_assert_str_eq(row(&s, 0), "HP:123/135 L:21 D:12 T:10000 Pois Fast");
     screen_free(&s);
     /* A short state keeps everything at 80. */
     game_t *h = room();

@@ -114,19 +114,26 @@ END_TEST
 
 /* The status line's numbers at their limits (a negative HP after a
  * killing blow, the largest gold and turn, an effect), at widths that
- * take each form from the widest: pinned from the line as snprintf wrote
- * it, before the line was written without printf (docs/performance.md,
- * "The draw and the turn, cheaper"). */
+ * take each form tried with an effect, from the widest: pinned from the
+ * line as snprintf wrote it, before the line was written without printf
+ * (docs/performance.md, "The draw and the turn, cheaper"), and since
+ * then the bar outlasts the effects' long words, the long labels and the
+ * double spaces (poisoned_status_keeps_its_bar); "Pois", once given up
+ * for the bar, does not come back at a narrower width (at 80 and 44 it
+ * did, a review). */
 START_TEST(status_numbers_at_their_limits)
 {
-    static const int widths[] = { 120, 90, 80, 64, 52, 44, 36, 30, 24 };
+    static const int widths[] = { 120, 96, 90, 80, 72, 66, 60, 44, 36, 30,
+                                  24 };
     static const char *const want[] = {
         "HP: -7/30 [----------]  Lvl:12  XP:123456/4500  Gold:2147483647  Depth:9  Turn:4294967295  Poisoned Fast",
-        "HP: -7/30  Lvl:12  XP:123456  Gold:2147483647  Depth:9  Turn:4294967295  Poisoned Fast",
-        "HP:-7/30  L:12  XP:123456  $2147483647  D:9  T:4294967295  Poisoned Fast",
-        "HP:-7/30 L:12 $2147483647 D:9 T:4294967295 Poisoned Fast",
-        "HP:-7/30 L:12 D:9 T:4294967295 Poisoned Fast",
-        "HP:-7/30 L:12 D:9 T:4294967295 Poisoned Fast",
+        "HP: -7/30 [----------]  Lvl:12  XP:123456  Gold:2147483647  Depth:9  Turn:4294967295  Pois Fast",
+        "HP:-7/30 [----------]  L:12  XP:123456  $2147483647  D:9  T:4294967295  Pois Fast",
+        "HP:-7/30 [----------] L:12 XP:123456 $2147483647 D:9 T:4294967295 Pois Fast",
+        "HP:-7/30  L:12  XP:123456  $2147483647  D:9  T:4294967295  Pois Fast",
+        "HP:-7/30 L:12 XP:123456 $2147483647 D:9 T:4294967295 Pois Fast",
+        "HP:-7/30 L:12 $2147483647 D:9 T:4294967295 Pois Fast",
+        "HP:-7/30 L:12 D:9 T:4294967295 Pois Fast",
         "HP:-7/30 D:9 T:4294967295 Pois Fast",
         "HP:-7 D:9 T:4294967295 Pois Fa",
         "HP:-7 D:9 T:4294967295 P"
@@ -152,6 +159,65 @@ START_TEST(status_numbers_at_their_limits)
         }
     }
     ck_assert_msg(wrong < 0, "at width %d", wrong < 0 ? 0 : widths[wrong]);
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+/* Poisoned deep in a game, the 80-column line keeps its HP bar: the
+ * effect's word shortens ("Pois"), and with "Fast" too the labels do; a
+ * play-test saw "Poisoned" push the bar out. 100 columns say it all; 40
+ * columns, which have no room for the bar, keep "Pois" and the level
+ * (they said "Poisoned" and gave up the level). Early in a game the
+ * double spaces go before the bar too. */
+START_TEST(poisoned_status_keeps_its_bar)
+{
+    game_t *g = game_new(9, NULL);
+    g->player.hp = 37;
+    g->player.max_hp = 65;
+    g->player.level = 8;
+    g->player.xp = 2150;
+    g->player.gold = 1412;
+    g->player.poison = 3;
+    g->depth = 11;
+    g->turn = 10234;
+    screen_t s;
+    screen_init(&s, 80, 24);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 23), "HP: 37/65 [=====-----]  Lvl:8  XP:2150  "
+                     "Gold:1412  Depth:11  Turn:10234  Pois");
+    g->player.haste = 4;
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 23), "HP:37/65 [=====-----]  L:8  XP:2150  $1412"
+                     "  D:11  T:10234  Pois Fast");
+    screen_free(&s);
+    screen_init(&s, 100, 30);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, view_status_row(100, 30)),
+                     "HP: 37/65 [=====-----]  Lvl:8  XP:2150/2200  Gold:1412"
+                     "  Depth:11  Turn:10234  Poisoned Fast");
+    screen_free(&s);
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 19), "HP:37/65 L:8 D:11 T:10234 Pois Fast");
+    /* no effect: the forms that keep the bar for one are not tried */
+    g->player.poison = g->player.haste = 0;
+    screen_free(&s);
+    screen_init(&s, 60, 20);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 19), "HP: 37/65  Lvl:8  XP:2150  Gold:1412  "
+                     "Depth:11  Turn:10234");
+    screen_free(&s);
+    game_free(g);
+    /* early and near death, at 50 columns: single spaces keep the bar */
+    g = game_new(9, NULL);
+    g->player.hp = 1;
+    g->player.max_hp = 30;
+    g->player.poison = 2;
+    g->turn = 1;
+    screen_init(&s, 50, 1);
+    view_status_fit(g, &DISPLAY_PLAIN, &s, 0, 50);
+    ck_assert_str_eq(row(&s, 0), "HP:1/30 [=---------] L:1 XP:0 $0 D:1 T:1 Pois");
     screen_free(&s);
     game_free(g);
 }
@@ -245,6 +311,55 @@ START_TEST(a_merged_count_keeps_its_word)
     /* text that merely ends in brackets is not a count */
     ck_assert_int_eq(game_text_wrap("aaaa bbbb (x2y)", 10, start, len, 4), 2);
     ck_assert_int_eq(len[0], 9);
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+/* A kill's "(+10 XP)" is not split over two rows at 40 columns ("(+10"
+ * / "XP)", a play-test): the row ends before it, on the play screen's
+ * log and in `P`; the log's text is as it was. A merged kill's "(x2)"
+ * takes the whole "(+10 XP)" down with it. With no other space in reach
+ * the row ends inside it, rather than cut in a word. */
+START_TEST(a_kill_keeps_its_xp_whole)
+{
+    static const char kill[] = "The goblin dies, dropping 12 gold. (+10 XP)";
+    game_t *g = game_new(9, NULL);
+    game_log(g, MSG_KILL, "The %s dies, dropping %d gold. (+%d XP)", "goblin",
+             12, 10);
+    ck_assert_str_eq(game_msg(g, 0)->text, kill);
+    screen_t s;
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 17), "The goblin dies, dropping 12 gold.");
+    ck_assert_str_eq(row(&s, 18), "(+10 XP)");
+    game_key(g, 'P');
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 4), "The goblin dies, dropping 12 gold.");
+    ck_assert_str_eq(row(&s, 5), "(+10 XP)");
+    int start[4], len[4];
+    static const char merged[] = "The troll dies, dropping 123 gold. (+45 XP) (x2)";
+    ck_assert_int_eq(game_text_wrap(merged, 40, start, len, 4), 2);
+    ck_assert_int_eq(len[0], 34);
+    ck_assert_str_eq(merged + start[1], "(+45 XP) (x2)");
+    /* a full first row: the count alone below takes the XP with it */
+    static const char full[] = "The orc dies, dropping 12 gold. (+45 XP) (x2)";
+    ck_assert_int_eq(game_text_wrap(full, 40, start, len, 4), 2);
+    ck_assert_int_eq(len[0], 31);
+    ck_assert_str_eq(full + start[1], "(+45 XP) (x2)");
+    /* only a kill's XP: other brackets break as any words */
+    ck_assert_int_eq(game_text_wrap("aaaa bbbb (+10 HP)", 14, start, len, 4),
+                     2);
+    ck_assert_int_eq(len[0], 14);
+    /* a preference: where the XP's space is the only one in reach the
+     * row ends there, not cut in a word ("(+5 XP" / ")") */
+    ck_assert_int_eq(game_text_wrap("(+5 XP)", 6, start, len, 4), 2);
+    ck_assert_int_eq(len[0], 3);
+    ck_assert_int_eq(start[1], 4);
+    ck_assert_int_eq(len[1], 3);
+    ck_assert_int_eq(game_text_wrap("Hit. (+5 XP)", 9, start, len, 4), 2);
+    ck_assert_int_eq(len[0], 4);
+    ck_assert_str_eq(&"Hit. (+5 XP)"[start[1]], "(+5 XP)");
     screen_free(&s);
     game_free(g);
 }
@@ -405,8 +520,8 @@ START_TEST(help_fits_40x20)
         "Self    @ or C  Learnt \\  Redraw ^L",
         "History P       Quit   Q (asks y/n)",
         "Options O       Save   S, to lobby",
-        "Aim: move the cursor; Enter, . or a",
-        "click casts; Esc keeps the scroll.",
+        "Aim a throw, wand or scroll: move the",
+        "cursor, Enter/./click fires, Esc keeps.",
         "Runs stop when a monster comes in view.",
         "Goal: the Amulet (\") at depth 12.",
         "? page 2, any other key: the game.",
@@ -452,6 +567,49 @@ START_TEST(help_fits_40x20)
     view_draw(g, &s);
     ck_assert_str_eq(row(&s, 17), keys[17]);
     ck_assert_str_eq(row(&s, 19), keys[19]);
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+/* The help's aiming lines tell how every aimed thing goes (a throw, a
+ * wand, a scroll: target.c's keys), not a scroll's alone (a play-test),
+ * in the rows they had: page 1 still fills 80x24 to its last row, and
+ * 40x20 (help_fits_40x20). */
+START_TEST(help_says_how_every_aim_goes)
+{
+    static const char *const want[24] = {
+        "  Keys (? again: monsters and rules)",
+        "",
+        "    Move          arrow keys, vi-keys (hjklyubn), numpad; Home/End/PgUp/PgDn",
+        "    Run           Shift + a vi-key (HJKLYUBN)  Attack   move into a monster",
+        "    Travel        _ (or > off the stairs): to the stairs, once seen",
+        "    Explore       o  (walks to what is not seen yet; stops at items)",
+        "    Wait a turn   .  or  5   (with no monster in view: heals 1 HP)",
+        "    Pick up       g  or  ,          Use/wield/wear   i, then its letter",
+        "    Drop          d, then a letter  Go down          >  (on the stairs)",
+        "    Look          ;  or  x          Character        @  or  C",
+        "    Messages      P  (history)      Quit Q (asks y/n)   Save & leave S",
+        "    Options       O  (display)      Autopickup A (starts off)  Redraw ^L",
+        "    Rest          R  (until healed) Count  0, a number, then . or a move",
+        "    Throw         t, then a letter  Discoveries      \\  (what you learned)",
+        "",
+        "  Running, travel and exploring stop when a monster comes into view.",
+        "  Aiming a throw (t), a wand or a scroll: move the cursor; Enter or . (or a",
+        "  click) fires, Esc keeps it. A wall costs no turn; every other move,",
+        "  attack, wait, pick-up, use or drop is one turn, then every monster acts.",
+        "  Goal: the Amulet of Yendor (\") lies at depth 12. Take it to win.",
+        "",
+        "  Press ? for page 2, any other key to return to the game.",
+        "",
+        "  Combat rules on this server: attack-defense",
+    };
+    game_t *g = game_new(9, NULL);
+    game_key(g, '?');
+    screen_t s;
+    screen_init(&s, 80, 24);
+    view_draw(g, &s);
+    expect_screen(&s, want);
     screen_free(&s);
     game_free(g);
 }
@@ -569,7 +727,7 @@ START_TEST(history_wraps_at_40x20)
     ck_assert_str_eq(row(&s, 0), "Message history: lines 34-42 of 42");
     ck_assert_str_eq(row(&s, 17), "Message 40: the quick brown fox jumps");
     ck_assert_str_eq(row(&s, 18), "over the lazy dog at 1040.");
-    ck_assert_str_eq(row(&s, 19), "j/k: a line  Space/b: a page  Esc: back");
+    ck_assert_str_eq(row(&s, 19), "k/j line  b/Space page  g/G top/end  Esc");
     for (int y = 1; y < 19; y++)
         ck_assert_msg(row_is_words_of_the_log(g, row(&s, y)), "row %d: %s",
                       y, row(&s, y));
@@ -592,11 +750,96 @@ START_TEST(history_wraps_at_40x20)
     ck_assert_str_eq(row(&s, 2), "Press ? for help. Move with the arrow");
     ck_assert_str_eq(row(&s, 3), "keys, hjklyubn or the numpad.");
     screen_free(&s);
-    /* At 60 columns the key line of 80 fits and is kept. */
+    /* At 60 columns the key line of 80 does not fit: the short one. */
     screen_init(&s, 60, 20);
     view_draw(g, &s);
-    ck_assert_str_eq(row(&s, 19), "Up/Down k/j: a line   PgUp/PgDn b/Space: a "
-                     "page   Esc: back");
+    ck_assert_str_eq(row(&s, 19), "k/j line  b/Space page  g/G top/end  Esc");
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+/* `P` at 40x20 where the page's top row would be the tail of a wrapped
+ * line (its start scrolled off above; a play-test read "over the lazy
+ * dog at 1032." as the top line, counted in "lines 34-43"): that line is
+ * left out, its row blank, so the page begins at a line's start and
+ * counts the lines it shows. k then shows it whole. */
+START_TEST(history_begins_at_a_line_start)
+{
+    static const char *const want[20] = {
+        "Message history: lines 35-43 of 43",
+        "",
+        "Message 33: the quick brown fox jumps",
+        "over the lazy dog at 1033.",
+        "Message 34: the quick brown fox jumps",
+        "over the lazy dog at 1034.",
+        "Message 35: the quick brown fox jumps",
+        "over the lazy dog at 1035.",
+        "Message 36: the quick brown fox jumps",
+        "over the lazy dog at 1036.",
+        "Message 37: the quick brown fox jumps",
+        "over the lazy dog at 1037.",
+        "Message 38: the quick brown fox jumps",
+        "over the lazy dog at 1038.",
+        "Message 39: the quick brown fox jumps",
+        "over the lazy dog at 1039.",
+        "Message 40: the quick brown fox jumps",
+        "over the lazy dog at 1040.",
+        "One more.",
+        "k/j line  b/Space page  g/G top/end  Esc",
+    };
+    game_t *g = game_new(9, NULL);
+    for (int i = 1; i <= 40; i++)
+        game_log(g, MSG_INFO, "Message %d: the quick brown fox jumps over "
+                 "the lazy dog at %d.", i, 1000 + i);
+    game_log(g, MSG_INFO, "One more.");
+    game_key(g, 'P');
+    screen_t s;
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    expect_screen(&s, want);
+    /* a row up: line 34 whole at the top, the newest cut at the bottom */
+    game_key(g, 'k');
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 0), "Message history: lines 34-42 of 43");
+    ck_assert_str_eq(row(&s, 1), "Message 32: the quick brown fox jumps");
+    ck_assert_str_eq(row(&s, 2), "over the lazy dog at 1032.");
+    ck_assert_str_eq(row(&s, 18), "over the lazy dog at 1040.");
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+/* `P`'s key line names g and G (the top, the bottom), which work but
+ * went unsaid: in 40 columns, and in full at 80x24. */
+START_TEST(history_keys_name_g_and_G)
+{
+    game_t *g = game_new(9, NULL);
+    for (int i = 1; i <= 30; i++)
+        game_log(g, MSG_INFO, "Line %d.", i);
+    game_key(g, 'P');
+    screen_t s;
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 19), "k/j line  b/Space page  g/G top/end  Esc");
+    game_key(g, 'g');
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 1), "Welcome to the dungeon, adventurer!");
+    game_key(g, 'G');
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 18), "Line 30.");
+    screen_free(&s);
+    screen_init(&s, 80, 24);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 23), "k/j Up/Down: line  b/Space PgUp/PgDn: page"
+                     "  g/G Home/End: top/bottom  Esc: back");
+    game_key(g, 'g');
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 0), "Message history: lines 1-22 of 32");
+    ck_assert_str_eq(row(&s, 1), "Welcome to the dungeon, adventurer!");
+    game_key(g, 'G');
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 22), "Line 30.");
     screen_free(&s);
     game_free(g);
 }
@@ -672,7 +915,7 @@ START_TEST(history_pages_early_at_40x20)
     history_pages_back(80, 20, 20);
     history_pages_back(80, 20, 23);
     /* At 40x20 k moves the page a row, b a page of 17 (the top row
-     * is then the bottom one). */
+     * is then the bottom one); a line cut by an edge is left out. */
     game_t *g = game_new(9, NULL);
     for (int i = 1; i <= 30; i++)
         game_log(g, MSG_INFO, "Message %d: the quick brown fox jumps over "
@@ -686,12 +929,136 @@ START_TEST(history_pages_early_at_40x20)
     game_key(g, 'k');
     view_draw(g, &s);
     ck_assert_str_eq(row(&s, 2), top);
-    snprintf(top, sizeof top, "%s", row(&s, 1));
+    /* the top row is now line 23's tail, the bottom line 32's start:
+     * both blank, neither counted */
+    ck_assert_str_eq(row(&s, 1), "");
+    ck_assert_str_eq(row(&s, 18), "");
+    ck_assert_str_eq(row(&s, 0), "Message history: lines 24-31 of 32");
     game_key(g, 'b');
     view_draw(g, &s);
-    ck_assert_str_eq(row(&s, 18), top);
+    /* that top row is the bottom one, and its line (23) whole */
+    ck_assert_str_eq(row(&s, 17), "Message 21: the quick brown fox jumps");
+    ck_assert_str_eq(row(&s, 18), "over the lazy dog at 1021.");
     screen_free(&s);
     game_free(g);
+}
+END_TEST
+
+/* The 3-row message of the `b`/Space test, after 30 short lines and
+ * before 16 (49 lines with the welcome's two). */
+static game_t *history_with_a_long_line(void)
+{
+    game_t *g = game_new(9, NULL);
+    for (int i = 1; i <= 30; i++)
+        game_log(g, MSG_INFO, "Line %d.", i);
+    game_log(g, MSG_INFO, "A lightning bolt strikes the giant spider with a "
+             "loud thunder for 12 damage!");
+    for (int i = 31; i <= 46; i++)
+        game_log(g, MSG_INFO, "Line %d.", i);
+    game_key(g, 'P');
+    return g;
+}
+
+/* `P` at 40x20: b and Space move a page less where a message is cut by
+ * the edge they move over, so that it is whole on the next page. A
+ * 3-row message whose middle row was the row two pages share was cut
+ * on both and never shown (a review: "lines 34-49", then "17-32"). */
+START_TEST(history_pages_show_a_cut_line_whole)
+{
+    game_t *g = history_with_a_long_line();
+    screen_t s;
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    /* the newest page: the long line's tail at the top, left out */
+    ck_assert_str_eq(row(&s, 0), "Message history: lines 34-49 of 49");
+    ck_assert_str_eq(row(&s, 1), "");
+    ck_assert_str_eq(row(&s, 2), "");
+    ck_assert_str_eq(row(&s, 3), "Line 31.");
+    game_key(g, 'b');
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 0), "Message history: lines 18-33 of 49");
+    ck_assert_str_eq(row(&s, 1), "Line 16.");
+    ck_assert_str_eq(row(&s, 16), "A lightning bolt strikes the giant");
+    ck_assert_str_eq(row(&s, 17), "spider with a loud thunder for 12");
+    ck_assert_str_eq(row(&s, 18), "damage!");
+    /* forward from the oldest: the page that cuts its start, then it
+     * whole at the top */
+    game_key(g, 'g');
+    game_key(g, ' ');
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 0), "Message history: lines 17-32 of 49");
+    ck_assert_str_eq(row(&s, 18), "");
+    game_key(g, ' ');
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 0), "Message history: lines 33-48 of 49");
+    ck_assert_str_eq(row(&s, 1), "A lightning bolt strikes the giant");
+    ck_assert_str_eq(row(&s, 3), "damage!");
+    ck_assert_str_eq(row(&s, 18), "Line 45.");
+    game_key(g, ' ');
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 0), "Message history: lines 34-49 of 49");
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+/* Pages `key` from where g is until the page stops moving, marking in
+ * seen[] each line a page counts whole ("lines A-B", which the page
+ * draws and no other); returns the pages. */
+static int history_walk(game_t *g, screen_t *s, int key, char *seen)
+{
+    int pages = 0, a, b, count;
+    for (int was = -1; was != g->derived.hist_pos; pages++) {
+        view_draw(g, s);
+        history_lines(s, &a, &b, &count);
+        for (int i = a; i <= b; i++)
+            seen[i] = 1;
+        was = g->derived.hist_pos;
+        game_key(g, key);
+    }
+    return pages;
+}
+
+/* `P` at 40x20 with lines of one to four rows: b from the newest page
+ * and Space from the oldest each show every line whole at least once. */
+START_TEST(history_pages_show_every_line)
+{
+    static const char *const words[] = {
+        "Short.",
+        "A line of two rows at forty columns, the second row short.",
+        "A lightning bolt strikes the giant spider with a loud thunder "
+        "for 12 damage!",
+        "A line that wraps onto four rows at forty columns: it goes on and "
+        "on, past the second row and the third, to a fourth.",
+    };
+    for (int shift = 0; shift < 7; shift++) {
+        game_t *g = game_new(9, NULL);
+        /* never the same line twice in a row, which would merge */
+        for (int i = 0, w = 0; i < 90; i++) {
+            w = (w + 1 + (i * 7 + shift) % 3) % 4;
+            game_log(g, MSG_INFO, "%s", words[w]);
+        }
+        int start[4], len[4];
+        ck_assert_int_eq(game_text_wrap(words[3], 40, start, len, 4), 4);
+        game_key(g, 'P');
+        screen_t s;
+        screen_init(&s, 40, 20);
+        char seen[LOG_MAX + 1] = { 0 };
+        int pages = history_walk(g, &s, 'b', seen);
+        ck_assert_int_gt(pages, 5);
+        for (int i = 1; i <= g->log_count; i++)
+            ck_assert_msg(seen[i], "shift %d: b never shows line %d", shift,
+                          i);
+        memset(seen, 0, sizeof seen);
+        game_key(g, 'g');
+        pages = history_walk(g, &s, ' ', seen);
+        ck_assert_int_gt(pages, 5);
+        for (int i = 1; i <= g->log_count; i++)
+            ck_assert_msg(seen[i], "shift %d: Space never shows line %d",
+                          shift, i);
+        screen_free(&s);
+        game_free(g);
+    }
 }
 END_TEST
 
@@ -964,17 +1331,24 @@ static Suite *make_suite(void)
     tcase_add_test(tc, screen_48x30_log_under_map);
     tcase_add_test(tc, label_takes_the_form_that_fits);
     tcase_add_test(tc, status_numbers_at_their_limits);
+    tcase_add_test(tc, poisoned_status_keeps_its_bar);
     tcase_add_test(tc, window_follows_the_player);
     tcase_add_test(tc, log_wraps_to_the_width);
     tcase_add_test(tc, a_merged_count_keeps_its_word);
+    tcase_add_test(tc, a_kill_keeps_its_xp_whole);
     tcase_add_test(tc, pack_as_a_list);
     tcase_add_test(tc, the_window_shows_the_nearest_monster_in_view);
     tcase_add_test(tc, pack_list_in_two_columns);
     tcase_add_test(tc, throw_and_identify_lists);
     tcase_add_test(tc, help_fits_40x20);
     tcase_add_test(tc, narrow_help_names_every_key);
+    tcase_add_test(tc, help_says_how_every_aim_goes);
     tcase_add_test(tc, character_fits_40x20);
     tcase_add_test(tc, history_wraps_at_40x20);
+    tcase_add_test(tc, history_begins_at_a_line_start);
+    tcase_add_test(tc, history_keys_name_g_and_G);
+    tcase_add_test(tc, history_pages_show_a_cut_line_whole);
+    tcase_add_test(tc, history_pages_show_every_line);
     tcase_add_test(tc, history_pages_early_at_40x20);
     tcase_add_test(tc, history_full_log_pages);
     tcase_add_test(tc, discoveries_wrapped);
