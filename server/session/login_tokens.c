@@ -141,15 +141,28 @@ void lt_forget(login_tokens_t *lt, const char *token)
     pthread_mutex_unlock(&lt->mu);
 }
 
-void lt_forget_account(login_tokens_t *lt, int64_t account_id)
+/* Forgets account_id's tokens: all of them, or (closed_only) those whose
+ * session has closed. */
+static void forget_of(login_tokens_t *lt, int64_t account_id, int closed_only)
 {
     pthread_mutex_lock(&lt->mu);
     for (int i = 0; i < lt->n;)
-        if (lt->t[i].account_id == account_id)
+        if (lt->t[i].account_id == account_id &&
+            (!closed_only || lt->t[i].session == 0))
             drop(lt, i); /* the last comes here: looked at next */
         else
             i++;
     pthread_mutex_unlock(&lt->mu);
+}
+
+void lt_forget_account(login_tokens_t *lt, int64_t account_id)
+{
+    forget_of(lt, account_id, 0);
+}
+
+void lt_forget_closed(login_tokens_t *lt, int64_t account_id)
+{
+    forget_of(lt, account_id, 1);
 }
 
 int lt_count(login_tokens_t *lt)

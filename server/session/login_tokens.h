@@ -7,7 +7,8 @@
  * ("resume T"), which logs the account in there once: a new token
  * replaces it. A token holds while its session is open and for grace_ms
  * after it closes; a logout, a password change and a later login that
- * takes the account's game end it. There are at most max: past that the
+ * takes the account's game end it (on this host: another host's table is
+ * its own). There are at most max: past that the
  * oldest of those whose session has closed goes first, and with every
  * one's session open no more are made (those pages reconnect logged out,
  * as before this existed). It is a secret that logs an account in, as
@@ -68,9 +69,12 @@ int lt_take(login_tokens_t *lt, const char *token, uint64_t now,
             login_token_t *out);
 
 /* Forgets token (a logout, a takeover), or every token of account_id (a
- * password change). */
+ * password change), or those of account_id whose session has closed (a
+ * login that takes the account's game: a page that dropped before it
+ * must not come back and take the game from the login). */
 void lt_forget(login_tokens_t *lt, const char *token);
 void lt_forget_account(login_tokens_t *lt, int64_t account_id);
+void lt_forget_closed(login_tokens_t *lt, int64_t account_id);
 
 /* Tokens held now (for tests). A walk of the table, as every call here
  * is (a few thousand entries at most at the default max_sessions). */

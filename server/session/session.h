@@ -578,7 +578,8 @@ int sess_guest_take_kept(sess_t *s);
  * on it (replacing any it had), none after a logout (the page told to
  * forget it), every one of the account's forgotten once a password
  * change has checked the present password (then sess_web_login_issue
- * gives this page a new one), the token held or forgotten as its session
+ * gives this page a new one), those of the account's closed sessions
+ * forgotten at a login that takes its game, the token held or forgotten as its session
  * closes (held for a drop or a server going away), a token carried by a
  * binary upgrade taken on again, and a page's "resume T" that is no
  * guest's game tried as a login: 1 if it was one (logged in, or refused
@@ -586,6 +587,7 @@ int sess_guest_take_kept(sess_t *s);
 void sess_web_login_issue(sess_t *s);
 void sess_web_login_forget(sess_t *s);
 void sess_web_login_forget_account(sess_t *s);
+void sess_web_login_forget_closed(sess_t *s);
 void sess_web_login_closed(sess_t *s);
 void sess_web_login_moved(sess_t *s, const char *token);
 int sess_web_login_resume(sess_t *s, const char *token);

@@ -153,6 +153,9 @@ int sess_lobby_take_game(sess_t *s, uint64_t from)
  * without them noticing); then the store is asked for a saved game. */
 static void take_over(sess_t *s)
 {
+    /* a page that dropped before this login would take the game back
+     * with its token: those go (open sessions' go as they are let go) */
+    sess_web_login_forget_closed(s);
     s->st.lobby.looking_up = 1; /* until the load's answer */
     s->progress_known = 0; /* a login: the load after the takeovers tells */
     s->st.lobby.saved = 0; /* a login is welcomed back */

@@ -53,6 +53,11 @@ void sess_web_login_forget_account(sess_t *s)
     s->login_token[0] = '\0';
 }
 
+void sess_web_login_forget_closed(sess_t *s)
+{
+    lt_forget_closed(s->srv->logins, s->lobby.account_id);
+}
+
 void sess_web_login_closed(sess_t *s)
 {
     if (!s->login_token[0])

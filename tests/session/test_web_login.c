@@ -3,7 +3,8 @@
  * token at its login; after a drop the page that sends it back is logged
  * in again and offered its game (or, its old connection still open, is
  * handed the game at once), with a new token, the old one spent; a
- * logout, a quit and a password change end the token, a reload of the
+ * logout, a quit, a password change and a login elsewhere that takes the
+ * game after the page dropped end the token, a reload of the
  * page does not; a site page's terminal cannot use it; a banned name's
  * is refused; a binary upgrade moves it with the connection; with
  * web_login_grace=0 none is given. Drives the page's protocol with the
@@ -115,6 +116,38 @@ START_TEST(a_dropped_page_comes_back_logged_in)
     play_ready(b);
     ck_assert_int_eq(cl_turn(b), 1);
     key_to_turn(b, ".", 2);
+    cl_close(b);
+    srv_stop(s);
+}
+END_TEST
+
+/* A page drops; the player logs in elsewhere with the password (a
+ * telnet client here) and plays on: the dropped page, back with its
+ * token, lands logged out and takes nothing from the login. */
+START_TEST(a_login_elsewhere_ends_a_dropped_page_s_token)
+{
+    int http;
+    tsrv_t *s = web_server(&http, "300");
+    char t[40];
+    tclient_t *a = wendy_playing(http, t);
+    key_to_turn(a, ".", 1);
+    cl_abort(a); /* the network gone: no close */
+    ck_assert(srv_wait_log(s, "game suspended id=1 name=wendy", CL_WAIT_MS));
+
+    tclient_t *b = play_lobby(srv_port(s));
+    ck_assert(cl_key(b, "l"));
+    play_type_line(b, "wendy");
+    play_type_line(b, "password1");
+    play_wait_text(b, "Continue your game (depth 1, turn 1)");
+    ck_assert(cl_key(b, "p"));
+    play_wait_text(b, "HP: ");
+    ck_assert(cl_sync(b, CL_WAIT_MS));
+    ck_assert_int_eq(cl_turn(b), 1);
+
+    back_logged_out(http, t);
+    ck_assert(!srv_log_has(s, "by the page's token"));
+    ck_assert(cl_key(b, "."));
+    ck_assert_int_eq(cl_turn(b), 2);
     cl_close(b);
     srv_stop(s);
 }
@@ -305,6 +338,7 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, a_dropped_page_comes_back_logged_in);
     tcase_add_test(tc, a_page_back_before_its_drop_is_seen_takes_the_game);
+    tcase_add_test(tc, a_login_elsewhere_ends_a_dropped_page_s_token);
     tcase_add_test(tc, logout_quit_and_a_new_password_end_the_token);
     tcase_add_test(tc, the_token_moves_with_an_upgrade);
     tcase_add_test(tc, a_reload_keeps_it_a_site_page_cannot_use_it);

@@ -2,7 +2,7 @@
  * session/login_tokens.c): a token logs its account in once; it holds
  * while its session is open and for grace_ms after it closes (the test's
  * clock), not a millisecond more; forgotten alone or with all of its
- * account's; at most max, the closed one that ends first giving way, none
+ * account's, or its account's closed sessions' alone; at most max, the closed one that ends first giving way, none
  * made while every one's session is open; no table without a grace;
  * nothing of a malformed token; two threads at once (as two worker loops:
  * the tsan family runs this under ThreadSanitizer). */
@@ -86,6 +86,29 @@ START_TEST(forgotten_alone_or_with_the_account)
     ck_assert_int_eq(lt_count(&lt), 0);
     ck_assert_int_eq(lt_take(&lt, a1, 0, &e), 0);
     ck_assert_int_eq(lt_take(&lt, a2, 0, &e), 0);
+}
+END_TEST
+
+/* A login that takes the account's game forgets its closed sessions'
+ * tokens (a page that dropped before it), not the open ones, nor another
+ * account's. */
+START_TEST(a_login_forgets_the_account_s_closed_ones)
+{
+    char open1[GRACE_TOKEN_LEN + 1], closed1[GRACE_TOKEN_LEN + 1],
+         closed2[GRACE_TOKEN_LEN + 1];
+    issue(1, open1);
+    ck_assert_int_eq(lt_issue(&lt, 1, "acct1", 0, 11, 0, closed1), 0);
+    issue(2, closed2);
+    lt_closed(&lt, closed1, 11, 0, 0);
+    lt_closed(&lt, closed2, 2, 0, 0);
+    lt_forget_closed(&lt, 1);
+    ck_assert_int_eq(lt_count(&lt), 2);
+    login_token_t e;
+    ck_assert_int_eq(lt_take(&lt, closed1, 1, &e), 0);
+    ck_assert_int_eq(lt_take(&lt, open1, 1, &e), 1);
+    ck_assert_int_eq(e.account_id, 1);
+    ck_assert_int_eq(lt_take(&lt, closed2, 1, &e), 1);
+    ck_assert_int_eq(e.account_id, 2);
 }
 END_TEST
 
@@ -177,6 +200,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_token_logs_in_once);
     tcase_add_test(tc, a_closed_session_s_token_holds_grace_ms);
     tcase_add_test(tc, forgotten_alone_or_with_the_account);
+    tcase_add_test(tc, a_login_forgets_the_account_s_closed_ones);
     tcase_add_test(tc, full_the_closed_one_ending_first_gives_way);
     tcase_add_test(tc, adopted_as_it_was_given);
     tcase_add_test(tc, no_grace_no_tokens);
