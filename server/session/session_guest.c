@@ -135,7 +135,8 @@ int sess_guest_take_kept(sess_t *s)
     return 1;
 }
 
-/* Records a kept game nobody came back for (grace_drain's end). */
+/* Records a kept game nobody came back for (grace_drain's end), in time
+ * or before the server stopped. */
 static void end_kept(void *ctx, grace_game_t *k)
 {
     srv_t *srv = ctx;
@@ -153,7 +154,11 @@ static void end_kept(void *ctx, grace_game_t *k)
     row.depth = k->game->depth;
     row.turns = (int)k->game->turn;
     row.kills = k->game->kills;
-    snprintf(row.cause, sizeof row.cause, "disconnected (not back in time)");
+    /* its grace ran out, or the server stops (a shutdown, or an upgrade:
+     * kept games stay with the old process) before the page came back */
+    snprintf(row.cause, sizeof row.cause, "%s",
+             srv->shutting_down ? "disconnected (the server stopped)"
+                                : "disconnected (not back in time)");
     row.started = k->started;
     row.ended = (int64_t)time(NULL);
     row.ending = STORE_END_DISCONNECT;

@@ -191,6 +191,11 @@ START_TEST(kept_game_recorded_at_shutdown)
     char token[80];
     tclient_t *a = web_guest(http, token);
     drop_kept(s, a, 1);
+    srv_signal(s, SIGTERM);
+    ck_assert(srv_wait_exited(s, CL_WAIT_MS));
+    /* recorded, and said to have ended with the server, not its grace */
+    ck_assert(srv_log_has(s, "cause=\"disconnected (the server stopped)\""));
+    ck_assert(!srv_log_has(s, "not back in time"));
     srv_stop(s);
 }
 END_TEST
