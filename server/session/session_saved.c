@@ -125,8 +125,11 @@ static void lookup_failed(sess_t *s, const char *why)
         lobby_note(&s->lobby, LOBBY_NOTE_BAD, "The server could not begin "
                    "your game now. p tries again.");
     else
-        lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Your saved game could not be "
-                   "looked up: it is kept. p looks again.");
+        /* (said at every login the lookup fails, with or without a
+         * saved game: while the store's writes fail, each login's claim
+         * fails too) */
+        lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Your saved game, if any, is "
+                   "kept but could not be looked up. p looks again.");
     sess_owe_frame(s);
 }
 

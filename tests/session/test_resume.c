@@ -584,8 +584,8 @@ START_TEST(a_failed_lookup_keeps_the_saved_game)
                      SQLITE_OK);
     tclient_t *b = play_lobby(srv_port(s));
     play_login_dave(b, 0);
-    const char *told = "Your saved game could not be looked up: it is kept. "
-                       "p looks again.";
+    const char *told = "Your saved game, if any, is kept but could not be "
+                       "looked up. p looks again.";
     play_wait_text(b, told);
     ck_assert(srv_wait_log_count(s, "progress id=2: not looked up", 1,
                                  CL_WAIT_MS));
@@ -682,8 +682,8 @@ START_TEST(a_registration_without_its_claim_begins_no_game)
     ck_assert_int_eq(sqlite3_exec(db, no_claim_on, NULL, NULL, NULL),
                      SQLITE_OK);
     ck_assert(cl_key(a, "S"));
-    play_wait_text(a, "Your saved game could not be looked up: it is kept. "
-                      "p looks again.");
+    play_wait_text(a, "Your saved game, if any, is kept but could not be "
+                      "looked up. p looks again.");
     ck_assert(!cl_screen_has(a, told));
     ck_assert_int_eq(sqlite3_exec(db, "DROP TRIGGER no_claim", NULL, NULL,
                                   NULL), SQLITE_OK);
