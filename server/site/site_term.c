@@ -28,13 +28,14 @@ static const char script[] =
      * wants a Tab) */
     "term.attachCustomKeyEventHandler(function (e) { return e.key !== "
     "'Tab'; });\n"
-    /* The font (web/font.js, the play page's search): at most 15 px, and
-     * at 80 columns or more the box cut to the 33 rows the game draws
-     * there (docs/game.md, "The screen"): a taller box (70vh, a phone's
-     * 70 rows) would be black under the status line. Chosen again at
-     * every resize: a phone turned sideways has room for 80 columns, and
-     * back again not. */
-    "function fitBox() { rogueFont(term, fit, box, { cap: 15, cut: 33 }); }\n"
+    /* The font (web/font.js, the play page's search): the largest that
+     * gives 80x24, no cap (15 px left the game a small box on a big
+     * screen, black around it), and at 80 columns or more the box cut to
+     * the 33 rows the game draws there (docs/game.md, "The screen"): a
+     * taller box (70vh, a phone's 70 rows) would be black under the
+     * status line. Chosen again at every resize: a phone turned sideways
+     * has room for 80 columns, and back again not. */
+    "function fitBox() { rogueFont(term, fit, box, { cut: 33 }); }\n"
     "fitBox();\n"
     "var ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : "
     "'ws://') + location.host + '/ws?' + box.dataset.ws);\n"

@@ -34,6 +34,19 @@
 //    button 4.5:1 or more; the watch page's terminal the same colours.
 // 7. The game's key bar has y and n; every button 40 px tall or more
 //    (360x640, 844x390).
+// 10. The site's watch and replay pages on a big screen (1920x1080,
+//    2560x1440): the terminal grows with the window, not a box in the
+//    site's column in 15 px: 90% of its width or more, 60% of its height
+//    or more, 80x24 or more, the status line its last row
+//    (OUTDIR/webcheck-watch-WxH.png, webcheck-replay-WxH.png; the phone's
+//    watch page at 360x640 too).
+// 11. The site's nav on a phone (360x640) and a desktop: Home, Play,
+//    Hall of fame, each link 44x44 px or more, in one row inside the
+//    window (OUTDIR/webcheck-nav-PAGE-WxH.png: front, scores, watch).
+// 12. The nav has no link to the feed (/games.json, raw JSON in a
+//    person's browser): the page's head names it (<link rel="alternate"
+//    type="application/json" href="/games.json">), and the front page
+//    says in words where the feeds are.
 // Exit 0 on success; any failure throws with what was on the screen.
 import { createRequire } from 'node:module';
 import net from 'node:net';
@@ -457,7 +470,117 @@ async function doubleTap() {
   await context.close();
 }
 
+// --- 10 to 12. the site on a big screen and on a phone ----------------------
+// A site page's terminal: its size, font and box against the window.
+const siteTerm = (page) => page.evaluate(() => {
+  const t = window.rogueTerm;
+  const s = document.querySelector('#term .xterm-screen').getBoundingClientRect();
+  const rs = [...document.querySelectorAll('#term .xterm-rows > div')].map((d) => d.textContent);
+  return { cols: t.cols, rows: t.rows, font: t.options.fontSize, w: s.width, h: s.height,
+           left: s.left, right: s.right, vw: innerWidth, vh: innerHeight,
+           status: rs.length > 0 && rs[rs.length - 1].includes('HP:') };
+});
+async function bigTerm(href, name, sizes) {
+  for (const [width, height, touch] of sizes) {
+    const context = await browser.newContext({ viewport: { width, height },
+                                               isMobile: touch, hasTouch: touch });
+    const page = await context.newPage();
+    await page.goto(href);
+    const m = await until(`${name}'s terminal at ${width}x${height}`, async () => {
+      const t = await page.evaluate(() => !!window.rogueTerm);
+      const l = t && await siteTerm(page);
+      return l && l.status ? l : null;
+    }, page);
+    const why = `${name} at ${width}x${height}: ${JSON.stringify(m)}`;
+    if (m.left < 0 || m.right > m.vw + 0.5) throw new Error(`${why}: the terminal is off the window`);
+    if (!touch && (m.cols < 80 || m.rows < 24 || m.rows > 33 || m.w < 0.9 * m.vw ||
+                   m.h < 0.6 * m.vh || m.font <= 15))
+      throw new Error(`${why}: not 80x24 in 90% of the width and 60% of the height`);
+    if (touch && (m.cols < 40 || m.rows < 20)) throw new Error(`${why}: under 40x20`);
+    const file = await shot(page, `webcheck-${name}-${width}x${height}.png`);
+    console.log(`ok: ${name} at ${width}x${height}: ${m.cols}x${m.rows} in ${m.font} px, ` +
+                `${Math.round(m.w)}x${Math.round(m.h)} px, ${file}`);
+    await context.close();
+  }
+}
+// The nav: its links' words and boxes; the feed named in the head.
+async function siteNav(href, name, width, height, touch) {
+  const context = await browser.newContext({ viewport: { width, height },
+                                             isMobile: touch, hasTouch: touch });
+  const page = await context.newPage();
+  await page.goto(href);
+  const m = await page.evaluate(() => ({
+    links: [...document.querySelectorAll('nav a')].map((a) => {
+      const r = a.getBoundingClientRect();
+      return { text: a.textContent, href: a.getAttribute('href'), w: r.width, h: r.height,
+               top: r.top, left: r.left, right: r.right };
+    }),
+    alternate: [...document.querySelectorAll('head link[rel=alternate]')].map((l) => l.outerHTML),
+    feeds: document.getElementById('feeds') && document.getElementById('feeds').textContent,
+    vw: innerWidth, wide: document.documentElement.scrollWidth,
+  }));
+  const why = `${name} at ${width}x${height}: ${JSON.stringify(m)}`;
+  const words = m.links.map((l) => `${l.text}=${l.href}`).join(',');
+  if (words !== 'Home=/,Play=/play,Hall of fame=/scores')
+    throw new Error(`${why}: the nav is not Home, Play, Hall of fame (no feed)`);
+  for (const l of m.links)
+    if (l.w < 44 || l.h < 44) throw new Error(`${why}: "${l.text}" is ${l.w}x${l.h} px, under 44x44`);
+  if (new Set(m.links.map((l) => Math.round(l.top))).size !== 1 ||
+      m.links.some((l) => l.left < 0 || l.right > m.vw) || m.wide > m.vw)
+    throw new Error(`${why}: the nav is not one row inside the window`);
+  if (m.alternate.join() !== '<link rel="alternate" type="application/json" href="/games.json" ' +
+                             'title="Finished games (JSON)">')
+    throw new Error(`${why}: the head does not name the feed`);
+  if (name === 'front' && m.feeds !== 'For programs: the latest finished games are at ' +
+      '/games.json (JSON) and /games.xlog (the xlogfile lines community scoreboards read).')
+    throw new Error(`${why}: the front page does not say where the feeds are`);
+  const file = await shot(page, `webcheck-nav-${name}-${width}x${height}.png`);
+  console.log(`ok: ${name}'s nav at ${width}x${height}: ${m.links.map((l) =>
+    `${l.text} ${Math.round(l.w)}x${Math.round(l.h)}`).join(', ')}, one row; the feed in the head, ${file}`);
+  await context.close();
+}
+async function site() {
+  const home = new URL('/', base).href;
+  for (const [w, h, touch] of [[360, 640, true], [1920, 1080, false]]) {
+    await siteNav(home, 'front', w, h, touch);
+    await siteNav(new URL('/scores', base).href, 'scores', w, h, touch);
+  }
+  // a game to watch, then to replay: a guest's, a few turns, then quit
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const player = await context.newPage();
+  await player.goto(url);
+  await waitText(player, 'Play (as a guest)');
+  await player.locator('.xterm-screen').click();
+  await player.keyboard.press('p');
+  await waitText(player, 'Name: guest');
+  await player.keyboard.press('Enter');
+  await until('the game', async () => turn(await screen(player)) === 0, player);
+  for (let t = 1; t <= 3; t++) {
+    await player.keyboard.press('.');
+    await until(`turn ${t}`, async () => turn(await screen(player)) === t, player);
+  }
+  const front = await context.newPage();
+  await front.goto(home);
+  const watch = new URL(await front.locator('#games a', { hasText: 'Watch' }).first()
+    .getAttribute('href'), base).href;
+  await bigTerm(watch, 'watch', [[1920, 1080, false], [2560, 1440, false], [360, 640, true]]);
+  await siteNav(watch, 'watch', 360, 640, true);
+  await player.keyboard.press('Q');
+  await waitText(player, 'Really quit? (y/n)');
+  await player.keyboard.press('y');
+  await waitText(player, 'it has ended');
+  // (the store writes the game after the lobby says so)
+  const feed = await until('the game in /games.json', async () => {
+    const f = await (await front.request.get(new URL('/games.json', base).href)).json();
+    return f.games.length ? f : null;
+  });
+  const game = new URL(feed.games[0].url, base).href;
+  await bigTerm(game, 'replay', [[1920, 1080, false], [2560, 1440, false]]);
+  await context.close();
+}
+
 try {
+  await site();
   await keyboardUpright();
   await loadedShort();
   await keyboardSideways(844, 390, 176);
