@@ -29,6 +29,13 @@
 //        that a box taller than that (the watch page's 70vh in a tall
 //        window) ends with the status line, not black under it; none: the box is left as its page lays it out (the
 //        play page's fills the window whatever it holds)
+//   fill at 80 columns or more, a box taller than this many rows (33, as
+//        cut) gets rows made taller (xterm.js's lineHeight, up to twice
+//        the font's) until this many fill it: the play page on a tablet
+//        held upright (768x1024), whose 80 columns make the font small
+//        for its height, held 45 rows, the game's 33 at the top and 300
+//        px of black under them. The page is the whole window: there is
+//        no box to cut, and the space is the terminal's.
 // The rows and columns needed are worked out from the box as laid out,
 // any earlier cut undone first, so that a phone turned back and forth
 // gets the same fonts.
@@ -37,7 +44,9 @@ function rogueFont(term, fit, box, opt) {
   const MIN_FONT = 6;
   const cap = opt && opt.cap ? opt.cap : Infinity;
   const cut = opt && opt.cut ? opt.cut : 0;
+  const fill = opt && opt.fill ? opt.fill : 0;
   box.style.height = box.style.minHeight = '';
+  term.options.lineHeight = 1;
   const r = box.getBoundingClientRect();
   const needCols = r.width >= 80 * 8 ? 80 : Math.max(40, Math.floor(r.width / 8));
   const needRows = r.height >= 24 * 16 ? 24 : 20;
@@ -65,7 +74,28 @@ function rogueFont(term, fit, box, opt) {
     box.style.minHeight = '0';
     box.style.height = (r.height * cut / d.rows + 0.05) + 'px';
   }
+  if (fill && d && d.cols >= 80 && d.rows > fill)
+    tallRows(term, fit, fill, d.rows);
   fit.fit();
+}
+
+// The tallest rows, in steps of a hundredth of the font's height and at
+// most twice it, at which the box still holds `rows` of them (it held
+// `had` at the font's own height).
+function tallRows(term, fit, rows, had) {
+  'use strict';
+  const holds = (h) => {
+    term.options.lineHeight = h;
+    const d = fit.proposeDimensions();
+    return d && d.rows >= rows;
+  };
+  let lo = 1, hi = Math.min(2, had / rows);
+  if (holds(hi)) lo = hi;
+  while (hi - lo > 0.01) {
+    const mid = (lo + hi) / 2;
+    if (holds(mid)) lo = mid; else hi = mid;
+  }
+  term.options.lineHeight = lo;
 }
 
 // The terminals' colours: xterm.js's own, but for bright black, which the

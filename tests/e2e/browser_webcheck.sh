@@ -4,7 +4,7 @@
 # browser.sh): tests/web/webcheck.mjs says what it checks (the device's
 # keyboard open on a phone upright and sideways, the heartbeat over a
 # stalled connection, Tab out of the terminal, words for a screen reader,
-# zoom, contrast, the game's y and n; the site's
+# zoom, contrast, the game's y and n; a tablet upright; the site's
 # terminals on a big screen, its nav on a phone, the feed out of it).
 # Screenshots in build/test-logs/web/.
 # Then SIGTERM: the server must exit 0.

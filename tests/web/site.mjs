@@ -139,7 +139,7 @@ const phoneTurns = async (page, name) => {
 // Both pages' font is web/font.js's, one search for both (docs/telnet.md,
 // "The browser"): each page loads it and calls it, at its load and again
 // at a resize, with its own options (the watch page: cut to 33 rows; the
-// play page: none), and its terminal is left as
+// play page: 33 rows made taller to fill it), and its terminal is left as
 // that call left it. The script is served here with a wrapper that notes each
 // call and the terminal after it; a page with a search of its own, or
 // none, has no calls. A phone upright, where both take cells of 8 px or
@@ -176,7 +176,7 @@ const leaves = async (page, line) => {
   return s;
 };
 const sharedFont = async (watchUrl) => {
-  const want = { play: '{}', watch: JSON.stringify({ cut: 33 }) };
+  const want = { play: JSON.stringify({ fill: 33 }), watch: JSON.stringify({ cut: 33 }) };
   const check = async (page, name, what, test) => {
     const t0 = Date.now();
     for (;;) {

@@ -34,6 +34,14 @@
 //    button 4.5:1 or more; the watch page's terminal the same colours.
 // 7. The game's key bar has y and n; every button 40 px tall or more
 //    (360x640, 844x390).
+// 9. A tablet held upright (768x1024, 820x1180, touch): the play page's
+//    80 columns left room for 45 and 51 rows, the game's 33 at the top
+//    and 300 px of black under them: the game's 33 rows fill the
+//    terminal, its status line the last, and the black between it and
+//    the key bar is less than a row (OUTDIR/webcheck-tablet-WxH.png). The
+//    phone (360x640) and the desktop (1920x1080) keep their layout: 40
+//    columns or more upright, 80x24 on the desktop, in rows of the
+//    font's own height (OUTDIR/webcheck-play-WxH.png).
 // 10. The site's watch and replay pages on a big screen (1920x1080,
 //    2560x1440): the terminal grows with the window, not a box in the
 //    site's column in 15 px: 90% of its width or more, 60% of its height
@@ -470,6 +478,66 @@ async function doubleTap() {
   await context.close();
 }
 
+// --- 9. a tablet upright; the phone and the desktop as they were ----------
+// The play page's terminal and what is under it: the rows the game drew
+// (the last one not blank), the black between the terminal's last row and
+// the key bar (or the window's foot), a row's height.
+const playFill = (page) => page.evaluate(() => {
+  const s = document.querySelector('.xterm-screen').getBoundingClientRect();
+  const k = document.getElementById('keys').getBoundingClientRect();
+  const rs = [...document.querySelectorAll('.xterm-rows > div')].map((d) => d.textContent);
+  let last = rs.length - 1;
+  while (last > 0 && !rs[last].trim()) last--;
+  const foot = k.height ? k.top : window.innerHeight;
+  const row = s.height / term.rows;
+  return { cols: term.cols, rows: term.rows, font: term.options.fontSize,
+           lineHeight: term.options.lineHeight, lastDrawn: last,
+           status: rs[last].includes('HP:'), row,
+           black: foot - (s.top + (last + 1) * row), w: s.width, vw: innerWidth, vh: innerHeight };
+});
+async function playSize(width, height, touch, name, test) {
+  const context = await browser.newContext({
+    viewport: { width, height }, screen: { width, height },
+    isMobile: touch, hasTouch: touch, deviceScaleFactor: touch ? 2 : 1 });
+  const page = await context.newPage();
+  await page.goto(url);
+  await waitText(page, 'Play (as a guest)');
+  await page.evaluate(() => term.focus());
+  await page.keyboard.press('p');
+  await waitText(page, 'Name: guest');
+  await page.keyboard.press('Enter');
+  await waitText(page, 'HP:');
+  const m = await until(`the game drawn at ${width}x${height}`, async () => {
+    const l = await playFill(page);
+    return l.status ? l : null;
+  }, page);
+  const why = `${width}x${height}: ${JSON.stringify(m)}`;
+  test(m, why);
+  const file = await shot(page, `webcheck-${name}-${width}x${height}.png`);
+  console.log(`ok: the play page at ${width}x${height}: ${m.cols}x${m.rows} in ` +
+              `${m.font} px, rows ${m.lineHeight}x the font's, ${Math.round(m.black)} px ` +
+              `of black under the status line, ${file}`);
+  await context.close();
+}
+async function tabletUpright() {
+  const fills = (m, why) => {
+    if (m.black < 0 || m.black > m.row)
+      throw new Error(`${why}: ${m.black} px of black under the game, more than a row`);
+    if (m.cols < 80 || m.rows !== 33 || m.lastDrawn !== 32)
+      throw new Error(`${why}: not the game's 33 rows filling the terminal`);
+  };
+  await playSize(768, 1024, true, 'tablet', fills);
+  await playSize(820, 1180, true, 'tablet', fills);
+  await playSize(360, 640, true, 'play', (m, why) => {
+    if (m.cols < 40 || m.rows < 20 || m.lineHeight !== 1 || m.lastDrawn !== m.rows - 1)
+      throw new Error(`${why}: the phone's layout changed`);
+  });
+  await playSize(1920, 1080, false, 'play', (m, why) => {
+    if (m.cols < 80 || m.rows < 24 || m.lineHeight !== 1 || m.w < 0.9 * m.vw)
+      throw new Error(`${why}: the desktop's layout changed`);
+  });
+}
+
 // --- 10 to 12. the site on a big screen and on a phone ----------------------
 // A site page's terminal: its size, font and box against the window.
 const siteTerm = (page) => page.evaluate(() => {
@@ -580,6 +648,7 @@ async function site() {
 }
 
 try {
+  await tabletUpright();
   await site();
   await keyboardUpright();
   await loadedShort();
