@@ -47,7 +47,7 @@
 //    site's column in 15 px: 90% of its width or more, 60% of its height
 //    or more, 80x24 or more, the status line its last row
 //    (OUTDIR/webcheck-watch-WxH.png, webcheck-replay-WxH.png; the phone's
-//    watch page at 360x640 too).
+//    watch and replay pages at 360x640 too, 40x20 or more).
 // 11. The site's nav on a phone (360x640) and a desktop: Home, Play,
 //    Hall of fame, each link 44x44 px or more, in one row inside the
 //    window (OUTDIR/webcheck-nav-PAGE-WxH.png: front, scores, watch).
@@ -643,7 +643,7 @@ async function site() {
     return f.games.length ? f : null;
   });
   const game = new URL(feed.games[0].url, base).href;
-  await bigTerm(game, 'replay', [[1920, 1080, false], [2560, 1440, false]]);
+  await bigTerm(game, 'replay', [[1920, 1080, false], [2560, 1440, false], [360, 640, true]]);
   await context.close();
 }
 
