@@ -19,11 +19,10 @@
 // given; at 1366x450 that was 121x20 in 18.7 px, the map in a window,
 // where 24 rows of 17 px, the whole map, fit.) Then
 // the terminal is fitted to the box (fit.fit()), which resizes it and so
-// makes the page send its size. Options:
-//   cap  the largest font in px (the watch and replay pages: 15); none:
-//        no cap, the largest that fits (the play page, the whole window:
-//        on a big screen a cap left the map in the left part of it,
-//        black to its right)
+// makes the page send its size. No cap in pixels on any page: on a big
+// screen a cap left the play page's map in the left part of the window,
+// black to its right, and the watch page's game a third of the screen.
+// Options:
 //   cut  at 80 columns or more the box is cut to this many rows (33: the
 //        game draws at most 33 there, docs/game.md, "The screen"), so
 //        that a box taller than that (the watch page's 70vh in a tall
@@ -42,7 +41,6 @@
 function rogueFont(term, fit, box, opt) {
   'use strict';
   const MIN_FONT = 6;
-  const cap = opt && opt.cap ? opt.cap : Infinity;
   const cut = opt && opt.cut ? opt.cut : 0;
   const fill = opt && opt.fill ? opt.fill : 0;
   box.style.height = box.style.minHeight = '';
@@ -56,9 +54,9 @@ function rogueFont(term, fit, box, opt) {
     return d && d.cols >= needCols && d.rows >= needRows;
   };
   // (no font taller than the box over the rows it needs fits: the
-  // search's top, where there is no cap)
+  // search's top)
   let lo = MIN_FONT;
-  let hi = Math.min(cap, Math.max(MIN_FONT, Math.floor(r.height / needRows)));
+  let hi = Math.max(MIN_FONT, Math.floor(r.height / needRows));
   if (fits(hi)) lo = hi;
   while (hi - lo > 0.25) { // in quarter pixels: the cells fill the width
     const mid = (lo + hi) / 2;
