@@ -35,11 +35,15 @@ static const char style[] =
     /* a dump is 80 columns with a map in it: wrapped, the map falls
      * apart, so a narrow screen scrolls the box sideways instead */
     "pre{white-space:pre;overflow-x:auto;background:#000;padding:.6em}"
-    /* a terminal (site_term.c) is the window's width, out of the
-     * column's 62em, as the play page's is: in the column, a big screen
-     * (1920x1080) watched the game in a third of it */
+    /* a terminal (site_term.c) is laid out the window's width, out of
+     * the column's 62em, as the play page's is (in the column, a big
+     * screen, 1920x1080, watched the game in a third of it); web/font.js
+     * then narrows it to the game's 80 columns, centred. Off a phone,
+     * 85vh: the game's 33 rows at 15 px or more from 768 px tall (70vh
+     * was 24 rows at 1920x1080, three lines of the log) */
     ".term{width:calc(100vw - 2em);margin-left:calc(50% - 50vw + 1em);"
     "height:70vh;min-height:20em;background:#000}"
+    "@media (min-width:601px){.term{height:85vh}}"
     /* a terminal's view bar on a touch device (site_term.c) */
     ".termkeys{display:flex;gap:6px;padding:6px 0}.termkeys[hidden]{display:none}"
     ".termkeys button{flex:1 1 0;min-height:44px;border:1px solid #555;"

@@ -29,12 +29,14 @@ static const char script[] =
     "term.attachCustomKeyEventHandler(function (e) { return e.key !== "
     "'Tab'; });\n"
     /* The font (web/font.js, the play page's search): the largest that
-     * gives 80x24, no cap (15 px left the game a small box on a big
-     * screen, black around it), and at 80 columns or more the box cut to
-     * the 33 rows the game draws there (docs/game.md, "The screen"): a
-     * taller box (70vh, a phone's 70 rows) would be black under the
-     * status line. Chosen again at every resize: a phone turned sideways
-     * has room for 80 columns, and back again not. */
+     * gives 80x33 where the box has room (else 80x24), no cap (15 px left
+     * the game a small box on a big screen, black around it), and at 80
+     * columns or more the box cut to the 33 rows the game draws there
+     * (docs/game.md, "The screen"; a taller box would be black under the
+     * status line) and narrowed to 80 columns, centred (the game is 80
+     * wide: a wider box left it flush left, black to its right). Chosen
+     * again at every resize: a phone turned sideways has room for 80
+     * columns, and back again not. */
     "function fitBox() { rogueFont(term, fit, box, { cut: 33 }); }\n"
     "fitBox();\n"
     "var ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : "

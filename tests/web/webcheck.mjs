@@ -34,20 +34,33 @@
 //    button 4.5:1 or more; the watch page's terminal the same colours.
 // 7. The game's key bar has y and n; every button 40 px tall or more
 //    (360x640, 844x390).
+// 8. The watch page's view bar on a phone (390x844, touch): one button,
+//    leave, 40 px tall or more, and a tap on it ends the watch
+//    (OUTDIR/webcheck-watch-390x844.png).
 // 9. A tablet held upright (768x1024, 820x1180, touch): the play page's
 //    80 columns left room for 45 and 51 rows, the game's 33 at the top
-//    and 300 px of black under them: the game's 33 rows fill the
+//    and 238 and 361 px of black under them: the game's 33 rows fill the
 //    terminal, its status line the last, and the black between it and
-//    the key bar is less than a row (OUTDIR/webcheck-tablet-WxH.png). The
-//    phone (360x640) and the desktop (1920x1080) keep their layout: 40
-//    columns or more upright, 80x24 on the desktop, in rows of the
-//    font's own height (OUTDIR/webcheck-play-WxH.png).
-// 10. The site's watch and replay pages on a big screen (1920x1080,
-//    2560x1440): the terminal grows with the window, not a box in the
-//    site's column in 15 px: 90% of its width or more, 60% of its height
-//    or more, 80x24 or more, the status line its last row
-//    (OUTDIR/webcheck-watch-WxH.png, webcheck-replay-WxH.png; the phone's
-//    watch and replay pages at 360x640 too, 40x20 or more).
+//    the key bar is less than a row (OUTDIR/webcheck-tablet-WxH-DPR.png),
+//    at devicePixelRatio 2 and at 1 and 1.5 too, where xterm.js rounds a
+//    row down to whole device pixels (taller rows asked of it from 45 /
+//    33 gave 34 rows, 40 px of black, at 768x1024 and 1). 768x1024 gets
+//    33 rows at all three; 820x1180 (51 rows at the font's height) would
+//    need rows 1.55 times the font's, over the cap of 1.5 below, and so
+//    gets 34 rows at all three, under two rows of black. A desktop window
+//    held upright (800x1280) would need rows twice the font's, which
+//    break the map's walls into dotted rows: 1.5 times at most, the rest
+//    black. The phone (360x640) and the desktop (1920x1080) keep their
+//    layout: 40 columns or more upright, 80x24 on the desktop, in rows
+//    of the font's own height (OUTDIR/webcheck-play-WxH-DPR.png).
+// 10. The site's watch and replay pages (1280x800, 1366x768, 1920x1080,
+//    2560x1440): the terminal is the game's 80 columns, centred (its
+//    margins left and right within 2 px; a box the window's width left
+//    the game flush left, 35 columns of black to its right), 33 rows
+//    (the log's lines all the game's: 24 rows at 1920x1080 left it 3)
+//    in 15 px or more, over 15 at 1920x1080, the status line its last
+//    row (OUTDIR/webcheck-watch-WxH.png, webcheck-replay-WxH.png; the
+//    phone's watch and replay pages at 360x640 too, 40x20 or more).
 // 11. The site's nav on a phone (360x640) and a desktop: Home, Play,
 //    Hall of fame, each link 44x44 px or more, in one row inside the
 //    window (OUTDIR/webcheck-nav-PAGE-WxH.png: front, scores, watch).
@@ -495,10 +508,10 @@ const playFill = (page) => page.evaluate(() => {
            status: rs[last].includes('HP:'), row,
            black: foot - (s.top + (last + 1) * row), w: s.width, vw: innerWidth, vh: innerHeight };
 });
-async function playSize(width, height, touch, name, test) {
+async function playSize(width, height, touch, dpr, name, test) {
   const context = await browser.newContext({
     viewport: { width, height }, screen: { width, height },
-    isMobile: touch, hasTouch: touch, deviceScaleFactor: touch ? 2 : 1 });
+    isMobile: touch, hasTouch: touch, deviceScaleFactor: dpr });
   const page = await context.newPage();
   await page.goto(url);
   await waitText(page, 'Play (as a guest)');
@@ -511,28 +524,42 @@ async function playSize(width, height, touch, name, test) {
     const l = await playFill(page);
     return l.status ? l : null;
   }, page);
-  const why = `${width}x${height}: ${JSON.stringify(m)}`;
+  const why = `${width}x${height} at ${dpr}: ${JSON.stringify(m)}`;
   test(m, why);
-  const file = await shot(page, `webcheck-${name}-${width}x${height}.png`);
-  console.log(`ok: the play page at ${width}x${height}: ${m.cols}x${m.rows} in ` +
-              `${m.font} px, rows ${m.lineHeight}x the font's, ${Math.round(m.black)} px ` +
-              `of black under the status line, ${file}`);
+  const file = await shot(page, `webcheck-${name}-${width}x${height}-${dpr}.png`);
+  console.log(`ok: the play page at ${width}x${height}, devicePixelRatio ${dpr}: ` +
+              `${m.cols}x${m.rows} in ${m.font} px, rows ${m.lineHeight}x the font's, ` +
+              `${Math.round(m.black)} px of black under the status line, ${file}`);
   await context.close();
 }
 async function tabletUpright() {
+  // 33 rows, under a row of black; at the cap (rows 1.5 times the
+  // font's), 34, under two rows of black (820x1180, 51 rows at the
+  // font's height, needs 1.55)
   const fills = (m, why) => {
-    if (m.black < 0 || m.black > m.row)
-      throw new Error(`${why}: ${m.black} px of black under the game, more than a row`);
-    if (m.cols < 80 || m.rows !== 33 || m.lastDrawn !== 32)
+    const capped = m.lineHeight === 1.5 && m.rows === 34;
+    if (m.black < 0 || m.black > (capped ? 2 : 1) * m.row)
+      throw new Error(`${why}: ${m.black} px of black under the game, more than ` +
+                      (capped ? 'two rows' : 'a row'));
+    if (m.cols < 80 || (m.rows !== 33 && !capped) || m.lastDrawn !== 32)
       throw new Error(`${why}: not the game's 33 rows filling the terminal`);
   };
-  await playSize(768, 1024, true, 'tablet', fills);
-  await playSize(820, 1180, true, 'tablet', fills);
-  await playSize(360, 640, true, 'play', (m, why) => {
+  for (const dpr of [2, 1, 1.5]) {
+    await playSize(768, 1024, true, dpr, 'tablet', fills);
+    await playSize(820, 1180, true, dpr, 'tablet', fills);
+  }
+  // a desktop window held upright: rows 1.5 times the font's at most,
+  // the game's 33 at the top, the rest black
+  await playSize(800, 1280, false, 1, 'play', (m, why) => {
+    if (m.lineHeight > 1.5 || m.lineHeight < 1.4 || m.cols < 80 || m.rows < 33 ||
+        m.lastDrawn !== 32)
+      throw new Error(`${why}: not the game's 33 rows in rows 1.5 times the font's`);
+  });
+  await playSize(360, 640, true, 2, 'play', (m, why) => {
     if (m.cols < 40 || m.rows < 20 || m.lineHeight !== 1 || m.lastDrawn !== m.rows - 1)
       throw new Error(`${why}: the phone's layout changed`);
   });
-  await playSize(1920, 1080, false, 'play', (m, why) => {
+  await playSize(1920, 1080, false, 1, 'play', (m, why) => {
     if (m.cols < 80 || m.rows < 24 || m.lineHeight !== 1 || m.w < 0.9 * m.vw)
       throw new Error(`${why}: the desktop's layout changed`);
   });
@@ -544,8 +571,10 @@ const siteTerm = (page) => page.evaluate(() => {
   const t = window.rogueTerm;
   const s = document.querySelector('#term .xterm-screen').getBoundingClientRect();
   const rs = [...document.querySelectorAll('#term .xterm-rows > div')].map((d) => d.textContent);
+  // (the page's width without its scrollbar: what the column is centred in)
   return { cols: t.cols, rows: t.rows, font: t.options.fontSize, w: s.width, h: s.height,
-           left: s.left, right: s.right, vw: innerWidth, vh: innerHeight,
+           left: s.left, right: s.right, vw: document.documentElement.clientWidth,
+           vh: innerHeight,
            status: rs.length > 0 && rs[rs.length - 1].includes('HP:') };
 });
 async function bigTerm(href, name, sizes) {
@@ -561,13 +590,16 @@ async function bigTerm(href, name, sizes) {
     }, page);
     const why = `${name} at ${width}x${height}: ${JSON.stringify(m)}`;
     if (m.left < 0 || m.right > m.vw + 0.5) throw new Error(`${why}: the terminal is off the window`);
-    if (!touch && (m.cols < 80 || m.rows < 24 || m.rows > 33 || m.w < 0.9 * m.vw ||
-                   m.h < 0.6 * m.vh || m.font <= 15))
-      throw new Error(`${why}: not 80x24 in 90% of the width and 60% of the height`);
+    if (!touch && (m.cols !== 80 || m.rows !== 33 || m.font < 15 ||
+                   (width === 1920 && m.font <= 15)))
+      throw new Error(`${why}: not the game's 80x33 in 15 px or more (over 15 at 1920x1080)`);
+    if (!touch && Math.abs(m.left - (m.vw - m.right)) > 2)
+      throw new Error(`${why}: the terminal is not centred`);
     if (touch && (m.cols < 40 || m.rows < 20)) throw new Error(`${why}: under 40x20`);
     const file = await shot(page, `webcheck-${name}-${width}x${height}.png`);
     console.log(`ok: ${name} at ${width}x${height}: ${m.cols}x${m.rows} in ${m.font} px, ` +
-                `${Math.round(m.w)}x${Math.round(m.h)} px, ${file}`);
+                `${Math.round(m.w)}x${Math.round(m.h)} px, margins ${Math.round(m.left)} and ` +
+                `${Math.round(m.vw - m.right)} px, ${file}`);
     await context.close();
   }
 }
@@ -631,7 +663,7 @@ async function site() {
   await front.goto(home);
   const watch = new URL(await front.locator('#games a', { hasText: 'Watch' }).first()
     .getAttribute('href'), base).href;
-  await bigTerm(watch, 'watch', [[1920, 1080, false], [2560, 1440, false], [360, 640, true]]);
+  await bigTerm(watch, 'watch', [[1280, 800, false], [1366, 768, false], [1920, 1080, false], [2560, 1440, false], [360, 640, true]]);
   await siteNav(watch, 'watch', 360, 640, true);
   await player.keyboard.press('Q');
   await waitText(player, 'Really quit? (y/n)');
@@ -643,7 +675,7 @@ async function site() {
     return f.games.length ? f : null;
   });
   const game = new URL(feed.games[0].url, base).href;
-  await bigTerm(game, 'replay', [[1920, 1080, false], [2560, 1440, false], [360, 640, true]]);
+  await bigTerm(game, 'replay', [[1280, 800, false], [1366, 768, false], [1920, 1080, false], [2560, 1440, false], [360, 640, true]]);
   await context.close();
 }
 
