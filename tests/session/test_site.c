@@ -208,8 +208,10 @@ static int count(const char *hay, const char *needle)
     return n;
 }
 
-/* Every page's nav, whole: the site's pages and the play page, no feed (a
- * person's tap on it opened raw JSON); the feed named in the head. */
+/* The nav of each of the site's pages, whole, no feed (a person's tap on
+ * it opened raw JSON); the feed named in the head. (The play page's line
+ * above its terminal is a nav of its own, #site, in small text so as to
+ * take little of a phone's height: checked apart, below.) */
 #define NAV "<nav><a href=\"/\">Home</a><a href=\"/play\">Play</a>" \
             "<a href=\"/scores\">Hall of fame</a></nav>\n<h1>"
 #define FEED_LINK "<link rel=\"alternate\" type=\"application/json\" " \
