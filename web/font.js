@@ -35,6 +35,10 @@
 //        a shorter box, 80x24 as without it. None: the box is left as
 //        its page lays it out (the play page's fills the window
 //        whatever it holds)
+//   room the box is first made no taller than the window's room under
+//        its top (toRoom), so that the status line is in the window with
+//        the page at its top: the site's pages, whose box begins under
+//        the nav and a heading
 //   fill at 80 columns or more, a box taller than this many rows (33, as
 //        cut) gets rows made taller (xterm.js's lineHeight, up to 1.5
 //        times the font's) until this many fill it: the play page on a
@@ -56,6 +60,7 @@ function rogueFont(term, fit, box, opt) {
   box.style.height = box.style.minHeight = '';
   box.style.width = box.style.marginLeft = '';
   term.options.lineHeight = 1;
+  if (opt && opt.room) toRoom(box);
   const r = box.getBoundingClientRect();
   const needCols = r.width >= 80 * 8 ? 80 : Math.max(40, Math.floor(r.width / 8));
   const needRows = cut && needCols >= 80 && r.height >= cut * 16 ? cut
@@ -93,6 +98,21 @@ function rogueFont(term, fit, box, opt) {
   if (fill && d && d.cols >= 80 && d.rows > fill)
     tallRows(term, fit, fill);
   fit.fit();
+}
+
+// The box no taller than the window's room below its top (the page
+// scrolled to its top), a few px left under it: the site's 85vh box
+// began under the nav, the heading and a line of words, and at 1366x768
+// ran 40 px below the window, the game's status line out of sight.
+function toRoom(box) {
+  'use strict';
+  const MARGIN = 8;
+  const r = box.getBoundingClientRect();
+  const room = Math.floor(innerHeight - (r.top + scrollY) - MARGIN);
+  if (room < r.height) {
+    box.style.minHeight = '0';
+    box.style.height = Math.max(0, room) + 'px';
+  }
 }
 
 // The box `width` px wide, centred in the window: its margin is from the

@@ -44,6 +44,11 @@ static const char style[] =
     ".term{width:calc(100vw - 2em);margin-left:calc(50% - 50vw + 1em);"
     "height:70vh;min-height:20em;background:#000}"
     "@media (min-width:601px){.term{height:85vh}}"
+    /* the replay's heading, over its terminal: the terminal's box ends
+     * where the window does (web/font.js), and the heading's own margins
+     * (20 px each) took from it the last pixels 33 rows of a 15 px font
+     * needed at 1366x768 */
+    "#replay{margin:.4em 0 .3em}"
     /* a terminal's view bar on a touch device (site_term.c) */
     ".termkeys{display:flex;gap:6px;padding:6px 0}.termkeys[hidden]{display:none}"
     ".termkeys button{flex:1 1 0;min-height:44px;border:1px solid #555;"

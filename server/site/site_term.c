@@ -36,8 +36,16 @@ static const char script[] =
      * status line) and narrowed to 80 columns, centred (the game is 80
      * wide: a wider box left it flush left, black to its right). Chosen
      * again at every resize: a phone turned sideways has room for 80
-     * columns, and back again not. */
-    "function fitBox() { rogueFont(term, fit, box, { cut: 33 }); }\n"
+     * columns, and back again not. The box no taller than the room
+     * under its top (the status line in the window, the page at its
+     * top), but on a phone held sideways, whose box is the window's
+     * height (site_html.c: the room under the nav would be 20 rows of
+     * 6 px cells): there the page is scrolled to the box. */
+    "var sideways = matchMedia('(orientation:landscape) and "
+    "(max-height:500px)');\n"
+    "function fitBox() {\n"
+    "rogueFont(term, fit, box, { cut: 33, room: !sideways.matches });\n"
+    "if (sideways.matches) box.scrollIntoView();\n}\n"
     "fitBox();\n"
     "var ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : "
     "'ws://') + location.host + '/ws?' + box.dataset.ws);\n"

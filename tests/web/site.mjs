@@ -138,7 +138,8 @@ const phoneTurns = async (page, name) => {
 };
 // Both pages' font is web/font.js's, one search for both (docs/telnet.md,
 // "The browser"): each page loads it and calls it, at its load and again
-// at a resize, with its own options (the watch page: cut to 33 rows; the
+// at a resize, with its own options (the watch page: cut to 33 rows and
+// the room under its top; the
 // play page: 33 rows made taller to fill it), and its terminal is left as
 // that call left it. The script is served here with a wrapper that notes each
 // call and the terminal after it; a page with a search of its own, or
@@ -176,7 +177,11 @@ const leaves = async (page, line) => {
   return s;
 };
 const sharedFont = async (watchUrl) => {
-  const want = { play: JSON.stringify({ fill: 33 }), watch: JSON.stringify({ cut: 33 }) };
+  // (the watch page's box no taller than the room under its top, but
+  // in a window in landscape at most 500 px high, a phone held sideways,
+  // where it is the window's height: 1366x450)
+  const want = (name, m) => JSON.stringify(name === 'play' ? { fill: 33 }
+    : { cut: 33, room: !(m.vw > m.vh && m.vh <= 500) });
   const check = async (page, name, what, test) => {
     const t0 = Date.now();
     for (;;) {
@@ -187,7 +192,7 @@ const sharedFont = async (watchUrl) => {
                  font: t.options.fontSize, cols: t.cols, rows: t.rows, cell: s.width / t.cols };
       });
       const last = m.calls[m.calls.length - 1];
-      const mine = last && JSON.stringify(last.opt) === want[name] &&
+      const mine = last && JSON.stringify(last.opt) === want(name, m) &&
                    last.font === m.font && last.cols === m.cols && last.rows === m.rows;
       if (mine && test(m)) return m;
       if (Date.now() - t0 > DEADLINE)

@@ -60,7 +60,11 @@
 //    (the log's lines all the game's: 24 rows at 1920x1080 left it 3)
 //    in 15 px or more, over 15 at 1920x1080, the status line its last
 //    row (OUTDIR/webcheck-watch-WxH.png, webcheck-replay-WxH.png; the
-//    phone's watch and replay pages at 360x640 too, 40x20 or more).
+//    phone's watch and replay pages at 360x640 and 844x390 too, 40x20 or
+//    more). At every size the status line ends inside the window, the
+//    page at its top (the box 85vh under the nav and heading ran 40 px
+//    past the window at 1366x768), and a watch page made smaller
+//    (1920x1080 to 1366x768) keeps it there, 80x33 still.
 // 11. The site's nav on a phone (360x640) and a desktop: Home, Play,
 //    Hall of fame, each link 44x44 px or more, in one row inside the
 //    window (OUTDIR/webcheck-nav-PAGE-WxH.png: front, scores, watch).
@@ -570,11 +574,14 @@ async function tabletUpright() {
 const siteTerm = (page) => page.evaluate(() => {
   const t = window.rogueTerm;
   const s = document.querySelector('#term .xterm-screen').getBoundingClientRect();
-  const rs = [...document.querySelectorAll('#term .xterm-rows > div')].map((d) => d.textContent);
+  const divs = [...document.querySelectorAll('#term .xterm-rows > div')];
+  const rs = divs.map((d) => d.textContent);
+  const last = divs.length > 0 ? divs[divs.length - 1].getBoundingClientRect() : null;
   // (the page's width without its scrollbar: what the column is centred in)
   return { cols: t.cols, rows: t.rows, font: t.options.fontSize, w: s.width, h: s.height,
            left: s.left, right: s.right, vw: document.documentElement.clientWidth,
-           vh: innerHeight,
+           vh: innerHeight, bottom: last && last.bottom + scrollY, top: s.top + scrollY,
+           scrollH: document.documentElement.scrollHeight, scrollY,
            status: rs.length > 0 && rs[rs.length - 1].includes('HP:') };
 });
 async function bigTerm(href, name, sizes) {
@@ -596,12 +603,39 @@ async function bigTerm(href, name, sizes) {
     if (!touch && Math.abs(m.left - (m.vw - m.right)) > 2)
       throw new Error(`${why}: the terminal is not centred`);
     if (touch && (m.cols < 40 || m.rows < 20)) throw new Error(`${why}: under 40x20`);
+    // (a phone sideways: its box the window's height, scrolled to)
+    const sideways = height <= 500 && width > height;
+    if (!sideways && m.scrollY !== 0) throw new Error(`${why}: the page is scrolled`);
+    if (sideways && (m.top < m.scrollY - 1 || m.cols < 80 || m.rows < 24))
+      throw new Error(`${why}: sideways, not 80x24 or more with its top in the window`);
+    if (m.bottom > m.scrollY + m.vh)
+      throw new Error(`${why}: the status line ends ${m.bottom - m.scrollY - m.vh} px below the window`);
     const file = await shot(page, `webcheck-${name}-${width}x${height}.png`);
     console.log(`ok: ${name} at ${width}x${height}: ${m.cols}x${m.rows} in ${m.font} px, ` +
-                `${Math.round(m.w)}x${Math.round(m.h)} px, margins ${Math.round(m.left)} and ` +
-                `${Math.round(m.vw - m.right)} px, ${file}`);
+                `${Math.round(m.w)}x${Math.round(m.h)} px from ${Math.round(m.top)} px, scrolled ${m.scrollY} px, ` +
+                `the status line's bottom ${Math.round(m.bottom - m.scrollY)} px down the window of ${m.vh}, page ${m.scrollH} px, ` +
+                `margins ${Math.round(m.left)} and ${Math.round(m.vw - m.right)} px, ${file}`);
     await context.close();
   }
+}
+// The box chosen again at a resize: a window made smaller (1920x1080 to
+// 1366x768) keeps the status line in it, 80x33 still.
+async function termResized(href, name) {
+  const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+  const page = await context.newPage();
+  await page.goto(href);
+  await until(`${name}'s terminal at 1920x1080`, async () =>
+    await page.evaluate(() => !!window.rogueTerm) && (await siteTerm(page)).rows === 33, page);
+  await page.setViewportSize({ width: 1366, height: 768 });
+  const m = await until(`${name}'s terminal resized to 1366x768`, async () => {
+    const l = await siteTerm(page);
+    return l.vh === 768 && l.bottom <= l.vh && l.font < 20 && l.status ? l : null;
+  }, page);
+  if (m.cols !== 80 || m.rows !== 33 || m.font < 15)
+    throw new Error(`${name} resized to 1366x768: ${JSON.stringify(m)}: not 80x33 in 15 px or more`);
+  console.log(`ok: ${name} resized from 1920x1080 to 1366x768: ${m.cols}x${m.rows} in ${m.font} px, ` +
+              `the status line's bottom at ${Math.round(m.bottom)} of ${m.vh} px`);
+  await context.close();
 }
 // The nav: its links' words and boxes; the feed named in the head.
 async function siteNav(href, name, width, height, touch) {
@@ -663,7 +697,8 @@ async function site() {
   await front.goto(home);
   const watch = new URL(await front.locator('#games a', { hasText: 'Watch' }).first()
     .getAttribute('href'), base).href;
-  await bigTerm(watch, 'watch', [[1280, 800, false], [1366, 768, false], [1920, 1080, false], [2560, 1440, false], [360, 640, true]]);
+  await bigTerm(watch, 'watch', [[1280, 800, false], [1366, 768, false], [1920, 1080, false], [2560, 1440, false], [360, 640, true], [844, 390, true]]);
+  await termResized(watch, 'watch');
   await siteNav(watch, 'watch', 360, 640, true);
   await player.keyboard.press('Q');
   await waitText(player, 'Really quit? (y/n)');
@@ -675,7 +710,7 @@ async function site() {
     return f.games.length ? f : null;
   });
   const game = new URL(feed.games[0].url, base).href;
-  await bigTerm(game, 'replay', [[1280, 800, false], [1366, 768, false], [1920, 1080, false], [2560, 1440, false], [360, 640, true]]);
+  await bigTerm(game, 'replay', [[1280, 800, false], [1366, 768, false], [1920, 1080, false], [2560, 1440, false], [360, 640, true], [844, 390, true]]);
   await context.close();
 }
 
