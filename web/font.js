@@ -19,37 +19,61 @@
 // given; at 1366x450 that was 121x20 in 18.7 px, the map in a window,
 // where 24 rows of 17 px, the whole map, fit.) Then
 // the terminal is fitted to the box (fit.fit()), which resizes it and so
-// makes the page send its size. Options:
-//   cap  the largest font in px (the watch and replay pages: 15); none:
-//        no cap, the largest that fits (the play page, the whole window:
-//        on a big screen a cap left the map in the left part of it,
-//        black to its right)
+// makes the page send its size. No cap in pixels on any page: on a big
+// screen a cap left the play page's map in the left part of the window,
+// black to its right, and the watch page's game a third of the screen.
+// Options:
 //   cut  at 80 columns or more the box is cut to this many rows (33: the
-//        game draws at most 33 there, docs/game.md, "The screen"), so
-//        that a box taller than that (the watch page's 70vh in a tall
-//        window) ends with the status line, not black under it; none: the box is left as its page lays it out (the
-//        play page's fills the window whatever it holds)
+//        game draws at most 33 there, docs/game.md, "The screen") and
+//        narrowed to 80 columns, centred: the site's watch and replay
+//        pages, whose game is 80 columns wide (a box the window's width
+//        left it flush left, 35 columns of black to its right). The font
+//        is then the largest that gives 80 columns and the cut's rows
+//        where the box has room for them in cells 16 px tall (the rule
+//        for 24 rows above), so that the log's lines are the game's full
+//        33 (the box of 70vh gave 24 rows at 1920x1080, 3 log lines);
+//        a shorter box, 80x24 as without it. None: the box is left as
+//        its page lays it out (the play page's fills the window
+//        whatever it holds)
+//   room the box is first made no taller than the window's room under
+//        its top (toRoom), so that the status line is in the window with
+//        the page at its top: the site's pages, whose box begins under
+//        the nav and a heading
+//   fill at 80 columns or more, a box taller than this many rows (33, as
+//        cut) gets rows made taller (xterm.js's lineHeight, up to 1.5
+//        times the font's) until this many fill it: the play page on a
+//        tablet held upright (768x1024), whose 80 columns make the font
+//        small for its height, held 45 rows, the game's 33 at the top
+//        and 238 px of black under them (361 px at 820x1180). The page
+//        is the whole window: there is no box to cut, and the space is
+//        the terminal's. Rows over 1.5 times as tall as the font break
+//        the map's walls into dotted rows (a window 800x1280 asked for
+//        twice): there the rest is left black.
 // The rows and columns needed are worked out from the box as laid out,
 // any earlier cut undone first, so that a phone turned back and forth
 // gets the same fonts.
 function rogueFont(term, fit, box, opt) {
   'use strict';
   const MIN_FONT = 6;
-  const cap = opt && opt.cap ? opt.cap : Infinity;
   const cut = opt && opt.cut ? opt.cut : 0;
+  const fill = opt && opt.fill ? opt.fill : 0;
   box.style.height = box.style.minHeight = '';
+  box.style.width = box.style.marginLeft = '';
+  term.options.lineHeight = 1;
+  if (opt && opt.room) toRoom(box);
   const r = box.getBoundingClientRect();
   const needCols = r.width >= 80 * 8 ? 80 : Math.max(40, Math.floor(r.width / 8));
-  const needRows = r.height >= 24 * 16 ? 24 : 20;
+  const needRows = cut && needCols >= 80 && r.height >= cut * 16 ? cut
+    : r.height >= 24 * 16 ? 24 : 20;
   const fits = (size) => {
     term.options.fontSize = size;
     const d = fit.proposeDimensions();
     return d && d.cols >= needCols && d.rows >= needRows;
   };
   // (no font taller than the box over the rows it needs fits: the
-  // search's top, where there is no cap)
+  // search's top)
   let lo = MIN_FONT;
-  let hi = Math.min(cap, Math.max(MIN_FONT, Math.floor(r.height / needRows)));
+  let hi = Math.max(MIN_FONT, Math.floor(r.height / needRows));
   if (fits(hi)) lo = hi;
   while (hi - lo > 0.25) { // in quarter pixels: the cells fill the width
     const mid = (lo + hi) / 2;
@@ -65,7 +89,64 @@ function rogueFont(term, fit, box, opt) {
     box.style.minHeight = '0';
     box.style.height = (r.height * cut / d.rows + 0.05) + 'px';
   }
+  if (cut && d && d.cols > 80) {
+    // (the cell's width as the fit addon reads it; the addon reads the
+    // box's width in whole pixels, so a whole pixel over the 80 cells)
+    const cell = term._core._renderService.dimensions.css.cell.width;
+    narrow(box, Math.ceil(80 * cell));
+  }
+  if (fill && d && d.cols >= 80 && d.rows > fill)
+    tallRows(term, fit, fill);
   fit.fit();
+}
+
+// The box no taller than the window's room below its top (the page
+// scrolled to its top), a few px left under it: the site's 85vh box
+// began under the nav, the heading and a line of words, and at 1366x768
+// ran 40 px below the window, the game's status line out of sight.
+function toRoom(box) {
+  'use strict';
+  const MARGIN = 8;
+  const r = box.getBoundingClientRect();
+  const room = Math.floor(innerHeight - (r.top + scrollY) - MARGIN);
+  if (room < r.height) {
+    box.style.minHeight = '0';
+    box.style.height = Math.max(0, room) + 'px';
+  }
+}
+
+// The box `width` px wide, centred in the window: its margin is from the
+// middle of its parent (the site's column, itself centred), so that a box
+// wider than the column (80 columns of a big screen's font) is centred
+// too, where margin auto would leave it flush with the column's left.
+function narrow(box, width) {
+  'use strict';
+  box.style.width = width + 'px';
+  box.style.marginLeft = 'calc(50% - ' + (width / 2) + 'px)';
+}
+
+// The tallest rows, in steps of a hundredth of the font's height and at
+// most 1.5 times it, at which the box still holds `rows` of them. The
+// search's top is the cap, not
+// had / rows: xterm.js rounds a row's height down to whole device
+// pixels, so at had / rows (45 / 33 at 768x1024) a row could come out
+// shorter than asked and 34 fit, a row of black left under the game (40
+// px at a devicePixelRatio of 1); rows only get fewer as they get
+// taller, so the search finds the tallest that still gives `rows`.
+function tallRows(term, fit, rows) {
+  'use strict';
+  const holds = (h) => {
+    term.options.lineHeight = h;
+    const d = fit.proposeDimensions();
+    return d && d.rows >= rows;
+  };
+  let lo = 1, hi = 1.5;
+  if (holds(hi)) lo = hi;
+  while (hi - lo > 0.01) {
+    const mid = (lo + hi) / 2;
+    if (holds(mid)) lo = mid; else hi = mid;
+  }
+  term.options.lineHeight = lo;
 }
 
 // The terminals' colours: xterm.js's own, but for bright black, which the

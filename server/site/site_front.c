@@ -106,6 +106,12 @@ void site_front(sess_t *s, const char *rest, const char *query)
     free(games);
     news_part(s, &p);
     html_raw(&p, "<p><a href=\"/scores\">The hall of fame</a></p>");
+    /* the feeds in words, not in the nav (site_html.c): their addresses
+     * for whoever writes a program, no link a visitor would open */
+    html_raw(&p, "<p id=\"feeds\">For programs: the latest finished games "
+             "are at <code>/games.json</code> (JSON) and "
+             "<code>/games.xlog</code> (the xlogfile lines community "
+             "scoreboards read).</p>");
     html_end(&p);
     site_send(s, &p, "200 OK", "text/html; charset=utf-8", "no-cache");
 }

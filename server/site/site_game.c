@@ -65,8 +65,9 @@ static void game_page(sess_t *s, int64_t id, const store_game_t *g,
              g->name, g->score);
     html_begin(&p, title);
     /* the replay first: its terminal sizes itself to the window, which a
-     * long dump above it would push below the fold */
-    html_raw(&p, "<h2>Replay</h2>\n");
+     * long dump above it would push below the fold (its heading's
+     * margins tight: site_html.c) */
+    html_raw(&p, "<h2 id=\"replay\">Replay</h2>\n");
     if (has_record) {
         site_term(&p, "replay", (uint64_t)id);
         html_raw(&p, "<p>Space pauses, + and - change the speed, q ends."

@@ -16,7 +16,14 @@ static const char style[] =
     "body{font-family:system-ui,sans-serif;background:#111;color:#ddd;"
     "margin:0 auto;padding:0 1em 2em;max-width:62em;line-height:1.4}"
     "a{color:#8cf}h1{font-size:1.6em;margin:.6em 0 .2em}"
-    "nav{padding:.6em 0;border-bottom:1px solid #333}nav a{margin-right:1em}"
+    /* the nav's links are tap targets of 44x44 px or more (WCAG 2.5.5;
+     * their words alone were 19 px tall): one row on a 360 px phone, or
+     * a wrap where a host's are longer, the words in line with the
+     * heading under them */
+    "nav{display:flex;flex-wrap:wrap;gap:0 .4em;margin:0 -.5em;padding:.2em 0;"
+    "border-bottom:1px solid #333}"
+    "nav a{display:flex;align-items:center;justify-content:center;"
+    "box-sizing:border-box;min-width:44px;min-height:44px;padding:0 .5em}"
     "table{border-collapse:collapse;width:100%}"
     "td,th{text-align:left;padding:.25em .6em;border-bottom:1px solid #333;"
     "overflow-wrap:break-word}"
@@ -28,7 +35,20 @@ static const char style[] =
     /* a dump is 80 columns with a map in it: wrapped, the map falls
      * apart, so a narrow screen scrolls the box sideways instead */
     "pre{white-space:pre;overflow-x:auto;background:#000;padding:.6em}"
-    ".term{width:100%;height:70vh;min-height:20em;background:#000}"
+    /* a terminal (site_term.c) is laid out the window's width, out of
+     * the column's 62em, as the play page's is (in the column, a big
+     * screen, 1920x1080, watched the game in a third of it); web/font.js
+     * then narrows it to the game's 80 columns, centred. Off a phone,
+     * 85vh: the game's 33 rows at 15 px or more from 768 px tall (70vh
+     * was 24 rows at 1920x1080, three lines of the log) */
+    ".term{width:calc(100vw - 2em);margin-left:calc(50% - 50vw + 1em);"
+    "height:70vh;min-height:20em;background:#000}"
+    "@media (min-width:601px){.term{height:85vh}}"
+    /* the replay's heading, over its terminal: the terminal's box ends
+     * where the window does (web/font.js), and the heading's own margins
+     * (20 px each) took from it the last pixels 33 rows of a 15 px font
+     * needed at 1366x768 */
+    "#replay{margin:.4em 0 .3em}"
     /* a terminal's view bar on a touch device (site_term.c) */
     ".termkeys{display:flex;gap:6px;padding:6px 0}.termkeys[hidden]{display:none}"
     ".termkeys button{flex:1 1 0;min-height:44px;border:1px solid #555;"
@@ -119,10 +139,15 @@ void html_begin(page_t *b, const char *title)
     html_text(b, title);
     html_raw(b, "</title><link rel=\"icon\" href=\"/favicon.svg\" "
              "type=\"image/svg+xml\">");
+    /* The feeds are for programs: named in the head, where a feed reader
+     * or a scoreboard looks, not in the nav, where a person's tap opened
+     * raw JSON (the front page says in words where they are). */
+    html_raw(b, "<link rel=\"alternate\" type=\"application/json\" "
+             "href=\"/games.json\" title=\"Finished games (JSON)\">");
     html_raw(b, style);
     html_raw(b, "</head><body><nav><a href=\"/\">Home</a>"
              "<a href=\"/play\">Play</a><a href=\"/scores\">Hall of fame</a>"
-             "<a href=\"/games.json\">Feed</a></nav>\n<h1>");
+             "</nav>\n<h1>");
     html_text(b, title);
     html_raw(b, "</h1>\n");
 }

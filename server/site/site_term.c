@@ -28,13 +28,24 @@ static const char script[] =
      * wants a Tab) */
     "term.attachCustomKeyEventHandler(function (e) { return e.key !== "
     "'Tab'; });\n"
-    /* The font (web/font.js, the play page's search): at most 15 px, and
-     * at 80 columns or more the box cut to the 33 rows the game draws
-     * there (docs/game.md, "The screen"): a taller box (70vh, a phone's
-     * 70 rows) would be black under the status line. Chosen again at
-     * every resize: a phone turned sideways has room for 80 columns, and
-     * back again not. */
-    "function fitBox() { rogueFont(term, fit, box, { cap: 15, cut: 33 }); }\n"
+    /* The font (web/font.js, the play page's search): the largest that
+     * gives 80x33 where the box has room (else 80x24), no cap (15 px left
+     * the game a small box on a big screen, black around it), and at 80
+     * columns or more the box cut to the 33 rows the game draws there
+     * (docs/game.md, "The screen"; a taller box would be black under the
+     * status line) and narrowed to 80 columns, centred (the game is 80
+     * wide: a wider box left it flush left, black to its right). Chosen
+     * again at every resize: a phone turned sideways has room for 80
+     * columns, and back again not. The box no taller than the room
+     * under its top (the status line in the window, the page at its
+     * top), but on a phone held sideways, whose box is the window's
+     * height (site_html.c: the room under the nav would be 20 rows of
+     * 6 px cells): there the page is scrolled to the box. */
+    "var sideways = matchMedia('(orientation:landscape) and "
+    "(max-height:500px)');\n"
+    "function fitBox() {\n"
+    "rogueFont(term, fit, box, { cut: 33, room: !sideways.matches });\n"
+    "if (sideways.matches) box.scrollIntoView();\n}\n"
     "fitBox();\n"
     "var ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : "
     "'ws://') + location.host + '/ws?' + box.dataset.ws);\n"

@@ -208,6 +208,15 @@ static int count(const char *hay, const char *needle)
     return n;
 }
 
+/* The nav of each of the site's pages, whole, no feed (a person's tap on
+ * it opened raw JSON); the feed named in the head. (The play page's line
+ * above its terminal is a nav of its own, #site, in small text so as to
+ * take little of a phone's height: checked apart, below.) */
+#define NAV "<nav><a href=\"/\">Home</a><a href=\"/play\">Play</a>" \
+            "<a href=\"/scores\">Hall of fame</a></nav>\n<h1>"
+#define FEED_LINK "<link rel=\"alternate\" type=\"application/json\" " \
+                  "href=\"/games.json\" title=\"Finished games (JSON)\">"
+
 START_TEST(pages_answer_with_their_types_and_escape_the_host)
 {
     int http;
@@ -221,7 +230,12 @@ START_TEST(pages_answer_with_their_types_and_escape_the_host)
     snprintf(motd, sizeof motd, "<p id=\"motd\">%s</p>", hostile_motd_html);
     has(&r, motd);
     has(&r, "<p><a class=\"play\" href=\"/play\">Play</a></p>");
-    has(&r, "<nav><a href=\"/\">Home</a><a href=\"/play\">Play</a>");
+    has(&r, NAV);
+    has(&r, FEED_LINK);
+    has_not(&r, "<a href=\"/games.json\"");
+    has(&r, "<p id=\"feeds\">For programs: the latest finished games are "
+            "at <code>/games.json</code> (JSON) and <code>/games.xlog</code> "
+            "(the xlogfile lines community scoreboards read).</p>");
     has(&r, "<p id=\"counts\">0 online, 0 games in progress.</p>");
     has(&r, "<p id=\"nogames\">Nobody is playing right now.</p>");
     has(&r, "<ul id=\"news\"><li class=\"none\">Nothing yet.</li></ul>");
@@ -233,6 +247,8 @@ START_TEST(pages_answer_with_their_types_and_escape_the_host)
     head_is(&r, "200 OK", "text/html; charset=utf-8", "no-cache");
     page_is_safe(&r);
     has(&r, "<h1>Hall of fame</h1>");
+    has(&r, NAV);
+    has(&r, FEED_LINK);
     has(&r, "<p id=\"noscores\">The hall of fame is empty: it lists "
             "deaths, wins and games quit after 100 turns.</p>");
     free(r.all);
@@ -267,7 +283,8 @@ START_TEST(pages_answer_with_their_types_and_escape_the_host)
         r = get(http, nopage[i]);
         head_is(&r, "404 Not Found", "text/html; charset=utf-8", "no-cache");
         page_is_safe(&r);
-        has(&r, "<nav><a href=\"/\">Home</a><a href=\"/play\">Play</a>");
+        has(&r, NAV);
+        has(&r, FEED_LINK);
         has(&r, "<h1>404 Not Found</h1>\n<p>There is no page at this "
                 "address.</p>");
         has_not(&r, "nothing-here");
@@ -375,7 +392,11 @@ START_TEST(front_page_lists_a_live_game_and_its_watch_page_watches_it)
     snprintf(script, sizeof script, "<script src=\"%s\"></script>\n<script>",
              web_font_js_url);
     has(&r, script);
-    has(&r, "rogueFont(term, fit, box, { cap: 15, cut: 33 })");
+    /* no cap on the font: on a big screen the terminal grows with the
+     * window (15 px left it a third of 1920x1080); the box no taller
+     * than the room under its top but on a phone held sideways */
+    has(&r, "rogueFont(term, fit, box, { cut: 33, room: !sideways.matches })");
+    has_not(&r, "cap:");
     free(r.all);
     r = get(http, web_font_js_url);
     head_is(&r, "200 OK", "text/javascript",

@@ -34,6 +34,44 @@
 //    button 4.5:1 or more; the watch page's terminal the same colours.
 // 7. The game's key bar has y and n; every button 40 px tall or more
 //    (360x640, 844x390).
+// 8. The watch page's view bar on a phone (390x844, touch): one button,
+//    leave, 40 px tall or more, and a tap on it ends the watch
+//    (OUTDIR/webcheck-watch-390x844.png).
+// 9. A tablet held upright (768x1024, 820x1180, touch): the play page's
+//    80 columns left room for 45 and 51 rows, the game's 33 at the top
+//    and 238 and 361 px of black under them: the game's 33 rows fill the
+//    terminal, its status line the last, and the black between it and
+//    the key bar is less than a row (OUTDIR/webcheck-tablet-WxH-DPR.png),
+//    at devicePixelRatio 2 and at 1 and 1.5 too, where xterm.js rounds a
+//    row down to whole device pixels (taller rows asked of it from 45 /
+//    33 gave 34 rows, 40 px of black, at 768x1024 and 1). 768x1024 gets
+//    33 rows at all three; 820x1180 (51 rows at the font's height) would
+//    need rows 1.55 times the font's, over the cap of 1.5 below, and so
+//    gets 34 rows at all three, under two rows of black. A desktop window
+//    held upright (800x1280) would need rows twice the font's, which
+//    break the map's walls into dotted rows: 1.5 times at most, the rest
+//    black. The phone (360x640) and the desktop (1920x1080) keep their
+//    layout: 40 columns or more upright, 80x24 on the desktop, in rows
+//    of the font's own height (OUTDIR/webcheck-play-WxH-DPR.png).
+// 10. The site's watch and replay pages (1280x800, 1366x768, 1920x1080,
+//    2560x1440): the terminal is the game's 80 columns, centred (its
+//    margins left and right within 2 px; a box the window's width left
+//    the game flush left, 35 columns of black to its right), 33 rows
+//    (the log's lines all the game's: 24 rows at 1920x1080 left it 3)
+//    in 15 px or more, over 15 at 1920x1080, the status line its last
+//    row (OUTDIR/webcheck-watch-WxH.png, webcheck-replay-WxH.png; the
+//    phone's watch and replay pages at 360x640 and 844x390 too, 40x20 or
+//    more). At every size the status line ends inside the window, the
+//    page at its top (the box 85vh under the nav and heading ran 40 px
+//    past the window at 1366x768), and a watch page made smaller
+//    (1920x1080 to 1366x768) keeps it there, 80x33 still.
+// 11. The site's nav on a phone (360x640) and a desktop: Home, Play,
+//    Hall of fame, each link 44x44 px or more, in one row inside the
+//    window (OUTDIR/webcheck-nav-PAGE-WxH.png: front, scores, watch).
+// 12. The nav has no link to the feed (/games.json, raw JSON in a
+//    person's browser): the page's head names it (<link rel="alternate"
+//    type="application/json" href="/games.json">), and the front page
+//    says in words where the feeds are.
 // Exit 0 on success; any failure throws with what was on the screen.
 import { createRequire } from 'node:module';
 import net from 'node:net';
@@ -457,7 +495,228 @@ async function doubleTap() {
   await context.close();
 }
 
+// --- 9. a tablet upright; the phone and the desktop as they were ----------
+// The play page's terminal and what is under it: the rows the game drew
+// (the last one not blank), the black between the terminal's last row and
+// the key bar (or the window's foot), a row's height.
+const playFill = (page) => page.evaluate(() => {
+  const s = document.querySelector('.xterm-screen').getBoundingClientRect();
+  const k = document.getElementById('keys').getBoundingClientRect();
+  const rs = [...document.querySelectorAll('.xterm-rows > div')].map((d) => d.textContent);
+  let last = rs.length - 1;
+  while (last > 0 && !rs[last].trim()) last--;
+  const foot = k.height ? k.top : window.innerHeight;
+  const row = s.height / term.rows;
+  return { cols: term.cols, rows: term.rows, font: term.options.fontSize,
+           lineHeight: term.options.lineHeight, lastDrawn: last,
+           status: rs[last].includes('HP:'), row,
+           black: foot - (s.top + (last + 1) * row), w: s.width, vw: innerWidth, vh: innerHeight };
+});
+async function playSize(width, height, touch, dpr, name, test) {
+  const context = await browser.newContext({
+    viewport: { width, height }, screen: { width, height },
+    isMobile: touch, hasTouch: touch, deviceScaleFactor: dpr });
+  const page = await context.newPage();
+  await page.goto(url);
+  await waitText(page, 'Play (as a guest)');
+  await page.evaluate(() => term.focus());
+  await page.keyboard.press('p');
+  await waitText(page, 'Name: guest');
+  await page.keyboard.press('Enter');
+  await waitText(page, 'HP:');
+  const m = await until(`the game drawn at ${width}x${height}`, async () => {
+    const l = await playFill(page);
+    return l.status ? l : null;
+  }, page);
+  const why = `${width}x${height} at ${dpr}: ${JSON.stringify(m)}`;
+  test(m, why);
+  const file = await shot(page, `webcheck-${name}-${width}x${height}-${dpr}.png`);
+  console.log(`ok: the play page at ${width}x${height}, devicePixelRatio ${dpr}: ` +
+              `${m.cols}x${m.rows} in ${m.font} px, rows ${m.lineHeight}x the font's, ` +
+              `${Math.round(m.black)} px of black under the status line, ${file}`);
+  await context.close();
+}
+async function tabletUpright() {
+  // 33 rows, under a row of black; at the cap (rows 1.5 times the
+  // font's), 34, under two rows of black (820x1180, 51 rows at the
+  // font's height, needs 1.55)
+  const fills = (m, why) => {
+    const capped = m.lineHeight === 1.5 && m.rows === 34;
+    if (m.black < 0 || m.black > (capped ? 2 : 1) * m.row)
+      throw new Error(`${why}: ${m.black} px of black under the game, more than ` +
+                      (capped ? 'two rows' : 'a row'));
+    if (m.cols < 80 || (m.rows !== 33 && !capped) || m.lastDrawn !== 32)
+      throw new Error(`${why}: not the game's 33 rows filling the terminal`);
+  };
+  for (const dpr of [2, 1, 1.5]) {
+    await playSize(768, 1024, true, dpr, 'tablet', fills);
+    await playSize(820, 1180, true, dpr, 'tablet', fills);
+  }
+  // a desktop window held upright: rows 1.5 times the font's at most,
+  // the game's 33 at the top, the rest black
+  await playSize(800, 1280, false, 1, 'play', (m, why) => {
+    if (m.lineHeight > 1.5 || m.lineHeight < 1.4 || m.cols < 80 || m.rows < 33 ||
+        m.lastDrawn !== 32)
+      throw new Error(`${why}: not the game's 33 rows in rows 1.5 times the font's`);
+  });
+  await playSize(360, 640, true, 2, 'play', (m, why) => {
+    if (m.cols < 40 || m.rows < 20 || m.lineHeight !== 1 || m.lastDrawn !== m.rows - 1)
+      throw new Error(`${why}: the phone's layout changed`);
+  });
+  await playSize(1920, 1080, false, 1, 'play', (m, why) => {
+    if (m.cols < 80 || m.rows < 24 || m.lineHeight !== 1 || m.w < 0.9 * m.vw)
+      throw new Error(`${why}: the desktop's layout changed`);
+  });
+}
+
+// --- 10 to 12. the site on a big screen and on a phone ----------------------
+// A site page's terminal: its size, font and box against the window.
+const siteTerm = (page) => page.evaluate(() => {
+  const t = window.rogueTerm;
+  const s = document.querySelector('#term .xterm-screen').getBoundingClientRect();
+  const divs = [...document.querySelectorAll('#term .xterm-rows > div')];
+  const rs = divs.map((d) => d.textContent);
+  const last = divs.length > 0 ? divs[divs.length - 1].getBoundingClientRect() : null;
+  // (the page's width without its scrollbar: what the column is centred in)
+  return { cols: t.cols, rows: t.rows, font: t.options.fontSize, w: s.width, h: s.height,
+           left: s.left, right: s.right, vw: document.documentElement.clientWidth,
+           vh: innerHeight, bottom: last && last.bottom + scrollY, top: s.top + scrollY,
+           scrollH: document.documentElement.scrollHeight, scrollY,
+           status: rs.length > 0 && rs[rs.length - 1].includes('HP:') };
+});
+async function bigTerm(href, name, sizes) {
+  for (const [width, height, touch] of sizes) {
+    const context = await browser.newContext({ viewport: { width, height },
+                                               isMobile: touch, hasTouch: touch });
+    const page = await context.newPage();
+    await page.goto(href);
+    const m = await until(`${name}'s terminal at ${width}x${height}`, async () => {
+      const t = await page.evaluate(() => !!window.rogueTerm);
+      const l = t && await siteTerm(page);
+      return l && l.status ? l : null;
+    }, page);
+    const why = `${name} at ${width}x${height}: ${JSON.stringify(m)}`;
+    if (m.left < 0 || m.right > m.vw + 0.5) throw new Error(`${why}: the terminal is off the window`);
+    if (!touch && (m.cols !== 80 || m.rows !== 33 || m.font < 15 ||
+                   (width === 1920 && m.font <= 15)))
+      throw new Error(`${why}: not the game's 80x33 in 15 px or more (over 15 at 1920x1080)`);
+    if (!touch && Math.abs(m.left - (m.vw - m.right)) > 2)
+      throw new Error(`${why}: the terminal is not centred`);
+    if (touch && (m.cols < 40 || m.rows < 20)) throw new Error(`${why}: under 40x20`);
+    // (a phone sideways: its box the window's height, scrolled to)
+    const sideways = height <= 500 && width > height;
+    if (!sideways && m.scrollY !== 0) throw new Error(`${why}: the page is scrolled`);
+    if (sideways && (m.top < m.scrollY - 1 || m.cols < 80 || m.rows < 24))
+      throw new Error(`${why}: sideways, not 80x24 or more with its top in the window`);
+    if (m.bottom > m.scrollY + m.vh)
+      throw new Error(`${why}: the status line ends ${m.bottom - m.scrollY - m.vh} px below the window`);
+    const file = await shot(page, `webcheck-${name}-${width}x${height}.png`);
+    console.log(`ok: ${name} at ${width}x${height}: ${m.cols}x${m.rows} in ${m.font} px, ` +
+                `${Math.round(m.w)}x${Math.round(m.h)} px from ${Math.round(m.top)} px, scrolled ${m.scrollY} px, ` +
+                `the status line's bottom ${Math.round(m.bottom - m.scrollY)} px down the window of ${m.vh}, page ${m.scrollH} px, ` +
+                `margins ${Math.round(m.left)} and ${Math.round(m.vw - m.right)} px, ${file}`);
+    await context.close();
+  }
+}
+// The box chosen again at a resize: a window made smaller (1920x1080 to
+// 1366x768) keeps the status line in it, 80x33 still.
+async function termResized(href, name) {
+  const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+  const page = await context.newPage();
+  await page.goto(href);
+  await until(`${name}'s terminal at 1920x1080`, async () =>
+    await page.evaluate(() => !!window.rogueTerm) && (await siteTerm(page)).rows === 33, page);
+  await page.setViewportSize({ width: 1366, height: 768 });
+  const m = await until(`${name}'s terminal resized to 1366x768`, async () => {
+    const l = await siteTerm(page);
+    return l.vh === 768 && l.bottom <= l.vh && l.font < 20 && l.status ? l : null;
+  }, page);
+  if (m.cols !== 80 || m.rows !== 33 || m.font < 15)
+    throw new Error(`${name} resized to 1366x768: ${JSON.stringify(m)}: not 80x33 in 15 px or more`);
+  console.log(`ok: ${name} resized from 1920x1080 to 1366x768: ${m.cols}x${m.rows} in ${m.font} px, ` +
+              `the status line's bottom at ${Math.round(m.bottom)} of ${m.vh} px`);
+  await context.close();
+}
+// The nav: its links' words and boxes; the feed named in the head.
+async function siteNav(href, name, width, height, touch) {
+  const context = await browser.newContext({ viewport: { width, height },
+                                             isMobile: touch, hasTouch: touch });
+  const page = await context.newPage();
+  await page.goto(href);
+  const m = await page.evaluate(() => ({
+    links: [...document.querySelectorAll('nav a')].map((a) => {
+      const r = a.getBoundingClientRect();
+      return { text: a.textContent, href: a.getAttribute('href'), w: r.width, h: r.height,
+               top: r.top, left: r.left, right: r.right };
+    }),
+    alternate: [...document.querySelectorAll('head link[rel=alternate]')].map((l) => l.outerHTML),
+    feeds: document.getElementById('feeds') && document.getElementById('feeds').textContent,
+    vw: innerWidth, wide: document.documentElement.scrollWidth,
+  }));
+  const why = `${name} at ${width}x${height}: ${JSON.stringify(m)}`;
+  const words = m.links.map((l) => `${l.text}=${l.href}`).join(',');
+  if (words !== 'Home=/,Play=/play,Hall of fame=/scores')
+    throw new Error(`${why}: the nav is not Home, Play, Hall of fame (no feed)`);
+  for (const l of m.links)
+    if (l.w < 44 || l.h < 44) throw new Error(`${why}: "${l.text}" is ${l.w}x${l.h} px, under 44x44`);
+  if (new Set(m.links.map((l) => Math.round(l.top))).size !== 1 ||
+      m.links.some((l) => l.left < 0 || l.right > m.vw) || m.wide > m.vw)
+    throw new Error(`${why}: the nav is not one row inside the window`);
+  if (m.alternate.join() !== '<link rel="alternate" type="application/json" href="/games.json" ' +
+                             'title="Finished games (JSON)">')
+    throw new Error(`${why}: the head does not name the feed`);
+  if (name === 'front' && m.feeds !== 'For programs: the latest finished games are at ' +
+      '/games.json (JSON) and /games.xlog (the xlogfile lines community scoreboards read).')
+    throw new Error(`${why}: the front page does not say where the feeds are`);
+  const file = await shot(page, `webcheck-nav-${name}-${width}x${height}.png`);
+  console.log(`ok: ${name}'s nav at ${width}x${height}: ${m.links.map((l) =>
+    `${l.text} ${Math.round(l.w)}x${Math.round(l.h)}`).join(', ')}, one row; the feed in the head, ${file}`);
+  await context.close();
+}
+async function site() {
+  const home = new URL('/', base).href;
+  for (const [w, h, touch] of [[360, 640, true], [1920, 1080, false]]) {
+    await siteNav(home, 'front', w, h, touch);
+    await siteNav(new URL('/scores', base).href, 'scores', w, h, touch);
+  }
+  // a game to watch, then to replay: a guest's, a few turns, then quit
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const player = await context.newPage();
+  await player.goto(url);
+  await waitText(player, 'Play (as a guest)');
+  await player.locator('.xterm-screen').click();
+  await player.keyboard.press('p');
+  await waitText(player, 'Name: guest');
+  await player.keyboard.press('Enter');
+  await until('the game', async () => turn(await screen(player)) === 0, player);
+  for (let t = 1; t <= 3; t++) {
+    await player.keyboard.press('.');
+    await until(`turn ${t}`, async () => turn(await screen(player)) === t, player);
+  }
+  const front = await context.newPage();
+  await front.goto(home);
+  const watch = new URL(await front.locator('#games a', { hasText: 'Watch' }).first()
+    .getAttribute('href'), base).href;
+  await bigTerm(watch, 'watch', [[1280, 800, false], [1366, 768, false], [1920, 1080, false], [2560, 1440, false], [360, 640, true], [844, 390, true]]);
+  await termResized(watch, 'watch');
+  await siteNav(watch, 'watch', 360, 640, true);
+  await player.keyboard.press('Q');
+  await waitText(player, 'Really quit? (y/n)');
+  await player.keyboard.press('y');
+  await waitText(player, 'it has ended');
+  // (the store writes the game after the lobby says so)
+  const feed = await until('the game in /games.json', async () => {
+    const f = await (await front.request.get(new URL('/games.json', base).href)).json();
+    return f.games.length ? f : null;
+  });
+  const game = new URL(feed.games[0].url, base).href;
+  await bigTerm(game, 'replay', [[1280, 800, false], [1366, 768, false], [1920, 1080, false], [2560, 1440, false], [360, 640, true], [844, 390, true]]);
+  await context.close();
+}
+
 try {
+  await tabletUpright();
+  await site();
   await keyboardUpright();
   await loadedShort();
   await keyboardSideways(844, 390, 176);
