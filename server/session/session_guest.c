@@ -117,8 +117,15 @@ void sess_guest_resume(sess_t *s)
         return; /* a page's login, back */
     }
     s->web->resume[0] = '\0';
-    if (!found)
-        return; /* gone (expired, or never): the lobby, as for anyone */
+    if (!found) {
+        /* gone (expired, spent, or never given): the lobby, as for
+         * anyone; said (never the token) so that a host sees guessing,
+         * at most one a connection (a page resumes before its size) */
+        log_info("resume id=%llu: its token holds nothing here (spent, "
+                 "expired or never given): the lobby",
+                 (unsigned long long)s->id);
+        return;
+    }
     play_kept(s, &k);
 }
 

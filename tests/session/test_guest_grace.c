@@ -145,6 +145,9 @@ START_TEST(wrong_token_gets_the_lobby)
     tclient_t *a = web_guest(http, token);
     drop_kept(s, a, 1);
     resume_gets_lobby(http, "0123456789abcdef0123456789abcdef");
+    /* said, without the token */
+    ck_assert(srv_wait_log(s, "its token holds nothing here", CL_WAIT_MS));
+    ck_assert(!srv_log_has(s, "0123456789abcdef0123456789abcdef"));
     /* the right one still works */
     resume_at_turn(http, token, 1);
     srv_stop(s);
