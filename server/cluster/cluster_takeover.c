@@ -253,6 +253,10 @@ static void give_free(cluster_t *c, give_t *g)
 
 void cluster_give_start(cluster_t *c, const cluster_note_t *n)
 {
+    /* the account's game is taken elsewhere: a page of it that dropped
+     * here must not come back with its token and take the game back
+     * (as a login here ends them: session_lobby.c, take_over) */
+    lt_forget_closed(&c->sh->logins, n->account);
     uint64_t ids[GIVE_MAX];
     int k = dir_sessions_of(&c->sh->dir, n->account, 0, ids, GIVE_MAX);
     give_t *g = k > 0 ? calloc(1, sizeof *g) : NULL;

@@ -448,6 +448,8 @@ void sess_phase(sess_t *s)
 
 void sess_deliver(sess_t *s, smsg_t *m)
 {
+    if (m->type == MSG_TAKEOVER) /* before any close it carries out */
+        s->close.taken_over = 1;
     if (m->type == MSG_TAKEOVER && s->close.requested &&
         s->state != S_CLOSING) {
         /* Its close is asked for but not carried out yet (it runs in the

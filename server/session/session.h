@@ -188,6 +188,9 @@ typedef struct sess {
         uint8_t by_page;       /* the browser closed the WebSocket (a
                                   reload, a page left or shut) before any
                                   close of ours: the page may be back */
+        uint8_t taken_over;    /* a later login took the account's game
+                                  (MSG_TAKEOVER): its page's token ends
+                                  however the close goes */
         /* Set by the request: the reason (for the log) and the goodbye
          * (may be ""), in one allocation made then (buf, owned; freed with
          * the session): no session carries their room until it closes. */

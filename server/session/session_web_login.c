@@ -64,11 +64,14 @@ void sess_web_login_closed(sess_t *s)
         return;
     /* A goodbye of ours the page does not come back from by itself (a
      * quit, a login elsewhere, a kick, too long idle: close code 1000)
-     * ends the login; a drop, the page's own close (a reload, as a
-     * guest's game is kept over one) or a server going away leaves it
-     * for the page. */
-    if (s->close.graceful && !s->close.away && !s->close.by_page &&
-        !s->srv->shutting_down)
+     * ends the login, and so does a later login's takeover however this
+     * close went (a drop seen just before it, a goodbye cut by a write
+     * error: kept, the token would take the game back); a drop, the
+     * page's own close (a reload, as a guest's game is kept over one) or
+     * a server going away leaves it for the page. */
+    if (s->close.taken_over ||
+        (s->close.graceful && !s->close.away && !s->close.by_page &&
+         !s->srv->shutting_down))
         lt_forget(s->srv->logins, s->login_token);
     else
         lt_closed(s->srv->logins, s->login_token, s->id, s->display_choice,
