@@ -7,8 +7,9 @@
  * ("resume T"), which logs the account in there once: a new token
  * replaces it. A token holds while its session is open and for grace_ms
  * after it closes; a logout, a password change and a later login that
- * takes the account's game end it (on another host of a cluster too: it
- * asks this one to let go, cluster_give_start). There are at most max: past that the
+ * takes the account's game end it (on another host of a cluster only when
+ * it asks this one to let go, this host still having a session of the
+ * account: cluster_give_start). There are at most max: past that the
  * oldest of those whose session has closed goes first, and with every
  * one's session open no more are made (those pages reconnect logged out,
  * as before this existed). It is a secret that logs an account in, as
