@@ -582,8 +582,9 @@ int sess_guest_take_kept(sess_t *s);
  * forget it), every one of the account's forgotten once a password
  * change has checked the present password (then sess_web_login_issue
  * gives this page a new one), those of the account's closed sessions
- * forgotten at a login that takes its game, the token held or forgotten as its session
- * closes (held for a drop or a server going away), a token carried by a
+ * forgotten at a login that takes its game, the token held or forgotten
+ * as its session closes (held for a drop or a server going away; gone
+ * after a takeover, close.taken_over), a token carried by a
  * binary upgrade taken on again, and a page's "resume T" that is no
  * guest's game tried as a login: 1 if it was one (logged in, or refused
  * for a banned name, said), else 0. */

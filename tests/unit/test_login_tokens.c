@@ -2,8 +2,9 @@
  * session/login_tokens.c): a token logs its account in once; it holds
  * while its session is open and for grace_ms after it closes (the test's
  * clock), not a millisecond more; forgotten alone or with all of its
- * account's, or its account's closed sessions' alone; at most max, the closed one that ends first giving way, none
- * made while every one's session is open; no table without a grace;
+ * account's, or its account's closed sessions' alone; at most max, the
+ * closed one that ends first giving way, none made while every one's
+ * session is open; no table without a grace;
  * nothing of a malformed token; two threads at once (as two worker loops:
  * the tsan family runs this under ThreadSanitizer). */
 #include <check.h>
