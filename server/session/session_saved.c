@@ -124,6 +124,9 @@ static void lookup_failed(sess_t *s, const char *why)
     if (s->registered)
         lobby_note(&s->lobby, LOBBY_NOTE_BAD, "The server could not begin "
                    "your game now. p tries again.");
+    else if (s->st.lobby.saved) /* this session saved it (S) */
+        lobby_note(&s->lobby, LOBBY_NOTE_BAD, "Your saved game could not be "
+                   "looked up: it is kept. p looks again.");
     else
         /* (said at every login the lookup fails, with or without a
          * saved game: while the store's writes fail, each login's claim

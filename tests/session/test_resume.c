@@ -678,12 +678,13 @@ START_TEST(a_registration_without_its_claim_begins_no_game)
     play_wait_text(a, "HP: ");
     ck_assert(srv_log_has(s, "game start id=1"));
     play_walk_keys(a, 3);
-    /* saved now: a lookup that fails is said as one of a saved game */
+    /* saved now (S): a lookup that fails is said as one of the game this
+     * session saved, not "if any" */
     ck_assert_int_eq(sqlite3_exec(db, no_claim_on, NULL, NULL, NULL),
                      SQLITE_OK);
     ck_assert(cl_key(a, "S"));
-    play_wait_text(a, "Your saved game, if any, is kept but could not be "
-                      "looked up. p looks again.");
+    play_wait_text(a, "Your saved game could not be looked up: it is kept. "
+                      "p looks again.");
     ck_assert(!cl_screen_has(a, told));
     ck_assert_int_eq(sqlite3_exec(db, "DROP TRIGGER no_claim", NULL, NULL,
                                   NULL), SQLITE_OK);
