@@ -40,15 +40,15 @@
 //        the page at its top: the site's pages, whose box begins under
 //        the nav and a heading
 //   fill at 80 columns or more, a box taller than this many rows (33, as
-//        cut) gets rows made taller (xterm.js's lineHeight, up to 1.5
+//        cut) gets rows made taller (xterm.js's lineHeight, up to 1.2
 //        times the font's) until this many fill it: the play page on a
 //        tablet held upright (768x1024), whose 80 columns make the font
 //        small for its height, held 45 rows, the game's 33 at the top
 //        and 238 px of black under them (361 px at 820x1180). The page
 //        is the whole window: there is no box to cut, and the space is
-//        the terminal's. Rows over 1.5 times as tall as the font break
-//        the map's walls into dotted rows (a window 800x1280 asked for
-//        twice): there the rest is left black.
+//        the terminal's. Rows much taller than the font break the map's
+//        walls into dashes (a play-test found them at 1.5 on a tablet):
+//        past 1.2 the rest is left black.
 // The rows and columns needed are worked out from the box as laid out,
 // any earlier cut undone first, so that a phone turned back and forth
 // gets the same fonts.
@@ -126,13 +126,17 @@ function narrow(box, width) {
 }
 
 // The tallest rows, in steps of a hundredth of the font's height and at
-// most 1.5 times it, at which the box still holds `rows` of them. The
+// most TALL_ROWS_MAX times it, at which the box still holds `rows` of them. The
 // search's top is the cap, not
 // had / rows: xterm.js rounds a row's height down to whole device
 // pixels, so at had / rows (45 / 33 at 768x1024) a row could come out
 // shorter than asked and 34 fit, a row of black left under the game (40
 // px at a devicePixelRatio of 1); rows only get fewer as they get
 // taller, so the search finds the tallest that still gives `rows`.
+// (1.5 dashed the walls on a tablet, a play-test found: the DOM renderer
+// draws box-drawing glyphs at the font's height, so a taller row leaves a
+// gap under each; at 1.2 the gap is a few pixels.)
+const TALL_ROWS_MAX = 1.2;
 function tallRows(term, fit, rows) {
   'use strict';
   const holds = (h) => {
@@ -140,7 +144,7 @@ function tallRows(term, fit, rows) {
     const d = fit.proposeDimensions();
     return d && d.rows >= rows;
   };
-  let lo = 1, hi = 1.5;
+  let lo = 1, hi = TALL_ROWS_MAX;
   if (holds(hi)) lo = hi;
   while (hi - lo > 0.01) {
     const mid = (lo + hi) / 2;
