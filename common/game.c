@@ -369,8 +369,14 @@ static void game_key_history(game_t *g, int key)
     int page = GAME_HISTORY_ROWS - 1, pos = g->derived.hist_pos;
     int step, nstep, far = LOG_MAX * GAME_MSG_WRAP_MAX;
     switch (key) {
-    case KEY_UP: case 'k': step = nstep = 1; break;
-    case KEY_DOWN: case 'j': step = nstep = -1; break;
+    case KEY_UP: case 'k':
+        step = 1;
+        nstep = game_history_narrow_line(g, pos, 1) - pos;
+        break;
+    case KEY_DOWN: case 'j':
+        step = -1;
+        nstep = game_history_narrow_line(g, pos, 0) - pos;
+        break;
     case KEY_PGUP: case 'b': case '-':
         step = page;
         nstep = game_history_narrow_page(g, pos, 1) - pos;

@@ -405,6 +405,23 @@ static void narrow_msg_rows(const game_t *g, int row, int *first, int *last)
     *first = *last = row;
 }
 
+int game_history_narrow_line(const game_t *g, int pos, int back)
+{
+    int max = game_history_narrow_max(g), first, last;
+    pos = pos < max ? pos : max;
+    int top = max - pos;
+    if (back) { /* the message above the top (or cut by it), whole */
+        if (top == 0)
+            return pos;
+        narrow_msg_rows(g, top - 1, &first, &last);
+        pos += top - first;
+    } else { /* the message at the top (whole or cut) out of the page */
+        narrow_msg_rows(g, top, &first, &last);
+        pos -= last + 1 - top;
+    }
+    return pos < 0 ? 0 : pos > max ? max : pos;
+}
+
 int game_history_narrow_page(const game_t *g, int pos, int back)
 {
     int max = game_history_narrow_max(g), step = GAME_HISTORY_NARROW_ROWS - 1;
@@ -415,7 +432,17 @@ int game_history_narrow_page(const game_t *g, int pos, int back)
         step -= last - edge; /* the message cut at the top: whole below */
     else if (!back && last > edge)
         step -= edge - first; /* cut at the bottom: whole at the top */
-    pos += back ? step : -step;
+    else if (!back && first < edge)
+        step++; /* it ends on the shared row, whole above: not shared */
+    int next = back ? top - step : top + step;
+    if (back && next > 0) {
+        /* the new top in a message: from the one after it (the cut one
+         * is whole on the page before), so no page begins blank */
+        narrow_msg_rows(g, next, &first, &last);
+        if (first < next)
+            next = last + 1;
+    }
+    pos = max - next;
     return pos < 0 ? 0 : pos > max ? max : pos;
 }
 

@@ -333,6 +333,11 @@ int game_history_narrow_max(const game_t *g);
  * 0..game_history_narrow_max. */
 int game_history_narrow_page(const game_t *g, int pos, int back);
 
+/* The same for k (back) and j: a message at a time, so that the page
+ * never begins with the blank rows of a message its top cuts (a step of
+ * a row showed one, and at other widths could show no move at all). */
+int game_history_narrow_line(const game_t *g, int pos, int back);
+
 /* --- creatures and the player (world.c) ----------------------------------- */
 
 /* XP needed in total for the next level (docs/game.md, "Experience"). */

@@ -914,8 +914,9 @@ START_TEST(history_pages_early_at_40x20)
     /* 80 columns: a line a row; 18 of them on a page */
     history_pages_back(80, 20, 20);
     history_pages_back(80, 20, 23);
-    /* At 40x20 k moves the page a row, b a page of 17 (the top row
-     * is then the bottom one); a line cut by an edge is left out. */
+    /* At 40x20 k moves the page a message, b a page of 17 rows (the
+     * top row is then the bottom one), less to begin at a message; a
+     * line cut by an edge is left out. */
     game_t *g = game_new(9, NULL);
     for (int i = 1; i <= 30; i++)
         game_log(g, MSG_INFO, "Message %d: the quick brown fox jumps over "
@@ -928,15 +929,17 @@ START_TEST(history_pages_early_at_40x20)
     snprintf(top, sizeof top, "%s", row(&s, 1));
     game_key(g, 'k');
     view_draw(g, &s);
-    ck_assert_str_eq(row(&s, 2), top);
-    /* the top row is now line 23's tail, the bottom line 32's start:
-     * both blank, neither counted */
-    ck_assert_str_eq(row(&s, 1), "");
-    ck_assert_str_eq(row(&s, 18), "");
-    ck_assert_str_eq(row(&s, 0), "Message history: lines 24-31 of 32");
+    /* the line above, whole, at the top: the last one off the foot */
+    ck_assert_str_eq(row(&s, 3), top);
+    ck_assert_str_eq(row(&s, 1), "Message 21: the quick brown fox jumps");
+    ck_assert_str_eq(row(&s, 18), "over the lazy dog at 1029.");
+    ck_assert_str_eq(row(&s, 0), "Message history: lines 23-31 of 32");
     game_key(g, 'b');
     view_draw(g, &s);
-    /* that top row is the bottom one, and its line (23) whole */
+    /* that top line is the bottom one, whole, and the page begins at a
+     * line, not at the tail of one */
+    ck_assert_str_eq(row(&s, 0), "Message history: lines 15-23 of 32");
+    ck_assert_str_eq(row(&s, 1), "Message 13: the quick brown fox jumps");
     ck_assert_str_eq(row(&s, 17), "Message 21: the quick brown fox jumps");
     ck_assert_str_eq(row(&s, 18), "over the lazy dog at 1021.");
     screen_free(&s);
@@ -1002,6 +1005,46 @@ START_TEST(history_pages_show_a_cut_line_whole)
 }
 END_TEST
 
+/* `P` at 40x20: k and j move a message at a time, so a page never
+ * begins with the blank rows of a message its top cuts (a play-test: k
+ * from the newest page showed a blank top row, the same lines a row
+ * lower). */
+START_TEST(history_lines_move_a_message_at_a_time)
+{
+    game_t *g = history_with_a_long_line();
+    screen_t s;
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 0), "Message history: lines 34-49 of 49");
+    ck_assert_str_eq(row(&s, 1), ""); /* the long line's tail, cut */
+    game_key(g, 'k'); /* the long line, whole, at the top */
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 1), "A lightning bolt strikes the giant");
+    ck_assert_str_eq(row(&s, 3), "damage!");
+    ck_assert_str_eq(row(&s, 4), "Line 31.");
+    game_key(g, 'k'); /* one short line more */
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 1), "Line 30.");
+    ck_assert_str_eq(row(&s, 2), "A lightning bolt strikes the giant");
+    game_key(g, 'j');
+    game_key(g, 'j'); /* back to the newest page, which ends the log */
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 0), "Message history: lines 34-49 of 49");
+    /* every k and j moves, and never begins a page with a blank row */
+    game_key(g, 'G');
+    for (int i = 0; i < 40; i++) {
+        int was = g->derived.hist_pos;
+        game_key(g, 'k');
+        view_draw(g, &s);
+        if (g->derived.hist_pos == was)
+            break;
+        ck_assert_str_ne(row(&s, 1), "");
+    }
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
 /* Pages `key` from where g is until the page stops moving, marking in
  * seen[] each line a page counts whole ("lines A-B", which the page
  * draws and no other); returns the pages. */
@@ -1013,6 +1056,10 @@ static int history_walk(game_t *g, screen_t *s, int key, char *seen)
         history_lines(s, &a, &b, &count);
         for (int i = a; i <= b; i++)
             seen[i] = 1;
+        /* a page begins at a line, but the newest, which ends the log */
+        if (g->derived.hist_pos != 0)
+            ck_assert_msg(row(s, 1)[0] != '\0', "a page begins blank: %s",
+                          row(s, 0));
         was = g->derived.hist_pos;
         game_key(g, key);
     }
@@ -1349,6 +1396,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, history_keys_name_g_and_G);
     tcase_add_test(tc, history_pages_show_a_cut_line_whole);
     tcase_add_test(tc, history_pages_show_every_line);
+    tcase_add_test(tc, history_lines_move_a_message_at_a_time);
     tcase_add_test(tc, history_pages_early_at_40x20);
     tcase_add_test(tc, history_full_log_pages);
     tcase_add_test(tc, discoveries_wrapped);
