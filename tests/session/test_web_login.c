@@ -73,12 +73,13 @@ static void key_to_turn(tclient_t *c, const char *key, int turn)
         play_fail(c, "key %s: the turn is %d, not %d", key, cl_turn(c), turn);
 }
 
-/* A page back with token t lands logged out. */
+/* A page back with token t lands logged out, and is told why. */
 static void back_logged_out(int http, const char *t)
 {
     tclient_t *c = page(http, t);
     play_wait_text(c, "Play (as a guest)");
     ck_assert(cl_screen_has(c, "Not logged in"));
+    play_wait_text(c, "Your last visit here has ended");
     cl_close(c);
 }
 
