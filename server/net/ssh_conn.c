@@ -384,6 +384,9 @@ static int follow_pause(ssh_conn_t *c, uint64_t now)
         if (c->in_event && ssh_event_remove_session(c->ev, c->session) == SSH_OK)
             c->in_event = 0;
         if (!c->in_event && peer_gone(c)) {
+            /* its place free before it is said (a test, or an operator,
+             * reading the line may count on it) */
+            uncount(c);
             log_info("ssh %s: left during its wait after failed keys",
                      c->addr);
             return 1;

@@ -1,6 +1,10 @@
 /* full_disk_vfs.h - a full disk for SQLite, on demand: a VFS put in front
  * of the default one (full_disk_install) that, while full_disk is set,
- * refuses what a full disk refuses and lets the rest through. A write
+ * refuses what a full disk refuses and lets the rest through; and, while
+ * write_gate is set, holds another thread's WAL write lock (its write
+ * transaction's start) until the gate opens, gate_waiting saying one
+ * waits: a test's way to have a request queued while the store's
+ * thread is inside a batch, with no timing. A write
  * that would grow a file fails with SQLITE_FULL, as the unix VFS says
  * ENOSPC; a -shm region not mapped yet fails as the unix VFS fails to grow
  * the -shm file (SQLITE_IOERR_SHMSIZE, errno ENOSPC), which is what a WAL
@@ -13,11 +17,15 @@
 #define ROGUE_TEST_FULL_DISK_VFS_H
 
 #include <errno.h>
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <time.h>
 
 static atomic_int full_disk;
+static atomic_int write_gate, gate_waiting;
+static pthread_t gate_owner;     /* the thread the gate lets through */
 static sqlite3_vfs *full_real;   /* the VFS behind */
 static sqlite3_vfs full_vfs;
 
@@ -112,6 +120,17 @@ static int full_shm_map(sqlite3_file *f, int pg, int pgsz, int extend,
 
 static int full_shm_lock(sqlite3_file *f, int at, int n, int flags)
 {
+    /* (WAL's write lock is the -shm lock at 0, taken exclusive) */
+    if (at == 0 && (flags & SQLITE_SHM_LOCK) && (flags & SQLITE_SHM_EXCLUSIVE)
+        && atomic_load(&write_gate) && !pthread_equal(pthread_self(),
+                                                      gate_owner)) {
+        atomic_store(&gate_waiting, 1);
+        while (atomic_load(&write_gate)) {
+            struct timespec ts = { 0, 1000000L };
+            nanosleep(&ts, NULL);
+        }
+        atomic_store(&gate_waiting, 0);
+    }
     return FULL_REAL(f)->pMethods->xShmLock(FULL_REAL(f), at, n, flags);
 }
 
@@ -161,6 +180,7 @@ static void full_disk_install(void)
 {
     if (full_real)
         return;
+    gate_owner = pthread_self();
     full_real = sqlite3_vfs_find(NULL);
     full_vfs = *full_real;
     full_vfs.zName = "full-disk";
