@@ -610,11 +610,13 @@ START_TEST(held_games_do_not_starve_new_requests)
     held_while_locked(st, "Jo", 30);
     atomic_store(&write_gate, !sw_pg());
     add(st, game("Kay", 100, 5, 10));
-    if (sw_pg()) /* Kay's batch at the gate */
+    if (sw_pg()) /* Kay's batch at the gate (this test's database: the
+                  * server's other databases are other tests') */
         ck_assert_int_eq(sw_int_reaches("SELECT count(*) FROM"
                                         " pg_stat_activity WHERE wait_event ="
                                         " 'PgSleep' AND application_name ="
-                                        " 'rogued'", 1), 1);
+                                        " 'rogued' AND datname ="
+                                        " current_database()", 1), 1);
     for (int i = 0; i < 3000 && !sw_pg() && !atomic_load(&gate_waiting); i++) {
         struct timespec ts = { 0, 10000000L };
         nanosleep(&ts, NULL);
