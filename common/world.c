@@ -372,15 +372,21 @@ int game_text_wrap(const char *text, int w, int *start, int *len, int max)
     return n;
 }
 
+/* The rows message i (0: the newest) takes in the log wrapped to
+ * GAME_HISTORY_NARROW_W: an empty one takes a row too. */
+static int narrow_rows_of(const game_t *g, int i)
+{
+    int start[GAME_MSG_WRAP_MAX], len[GAME_MSG_WRAP_MAX];
+    int k = game_text_wrap(game_msg(g, i)->text, GAME_HISTORY_NARROW_W, start,
+                           len, GAME_MSG_WRAP_MAX);
+    return k > 0 ? k : 1;
+}
+
 int game_history_narrow_max(const game_t *g)
 {
     int rows = 0;
-    for (int i = 0; i < g->log_count; i++) {
-        int start[GAME_MSG_WRAP_MAX], len[GAME_MSG_WRAP_MAX];
-        int k = game_text_wrap(game_msg(g, i)->text, GAME_HISTORY_NARROW_W,
-                               start, len, GAME_MSG_WRAP_MAX);
-        rows += k > 0 ? k : 1;
-    }
+    for (int i = 0; i < g->log_count; i++)
+        rows += narrow_rows_of(g, i);
     return rows > GAME_HISTORY_NARROW_ROWS ? rows - GAME_HISTORY_NARROW_ROWS
                                            : 0;
 }
@@ -391,10 +397,7 @@ static void narrow_msg_rows(const game_t *g, int row, int *first, int *last)
 {
     int at = 0;
     for (int i = g->log_count - 1; i >= 0; i--) {
-        int start[GAME_MSG_WRAP_MAX], len[GAME_MSG_WRAP_MAX];
-        int k = game_text_wrap(game_msg(g, i)->text, GAME_HISTORY_NARROW_W,
-                               start, len, GAME_MSG_WRAP_MAX);
-        k = k > 0 ? k : 1;
+        int k = narrow_rows_of(g, i);
         if (row < at + k) {
             *first = at;
             *last = at + k - 1;

@@ -94,15 +94,22 @@ static tclient_t *wendy_playing(int http, char t[40])
     return a;
 }
 
+/* wendy's page plays a turn and drops (the network gone: no close), her
+ * game suspended on s; her token into t. */
+static void wendy_dropped(tsrv_t *s, int http, char t[40])
+{
+    tclient_t *a = wendy_playing(http, t);
+    key_to_turn(a, ".", 1);
+    cl_abort(a);
+    ck_assert(srv_wait_log(s, "game suspended id=1 name=wendy", CL_WAIT_MS));
+}
+
 START_TEST(a_dropped_page_comes_back_logged_in)
 {
     int http;
     tsrv_t *s = web_server(&http, "300");
     char t1[40], t2[40];
-    tclient_t *a = wendy_playing(http, t1);
-    key_to_turn(a, ".", 1);
-    cl_abort(a); /* the network gone: no close */
-    ck_assert(srv_wait_log(s, "game suspended id=1 name=wendy", CL_WAIT_MS));
+    wendy_dropped(s, http, t1);
 
     tclient_t *b = page(http, t1);
     play_wait_text(b, "Logged in as wendy");
@@ -130,10 +137,7 @@ START_TEST(a_login_elsewhere_ends_a_dropped_page_s_token)
     int http;
     tsrv_t *s = web_server(&http, "300");
     char t[40];
-    tclient_t *a = wendy_playing(http, t);
-    key_to_turn(a, ".", 1);
-    cl_abort(a); /* the network gone: no close */
-    ck_assert(srv_wait_log(s, "game suspended id=1 name=wendy", CL_WAIT_MS));
+    wendy_dropped(s, http, t);
 
     tclient_t *b = play_lobby(srv_port(s));
     ck_assert(cl_key(b, "l"));

@@ -88,6 +88,20 @@ static inline int64_t store_fixture_account(store_t *st, const char *name)
     return a.id;
 }
 
+static inline void store_fixture_on_flush(void *ctx, int status)
+{
+    *(int *)ctx = status;
+}
+
+/* A flush, the loop run until it is answered: its status. */
+static inline int store_fixture_flush(store_t *st)
+{
+    int status = -1;
+    ck_assert_int_eq(store_flush(st, store_fixture_on_flush, &status), 0);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    return status;
+}
+
 /* What store_get_record answered: how often, and the answer with its
  * record copied out (the caller frees bytes). */
 typedef struct store_fixture_record {

@@ -46,13 +46,11 @@ size_t __sanitizer_get_current_allocated_bytes(void);
 #define NO_PROBE_MS 3600000 /* probe_ms: only a batch that writes finds
                                that writes work again */
 
-static int flush_status;
 static store_scores_t got_scores;
 
 static void setup(void)
 {
     store_fixture_setup("/tmp/rogued-held-XXXXXX");
-    flush_status = -1;
     memset(&got_scores, 0, sizeof got_scores);
     fast.busy_ms = 20; /* a lock held elsewhere fails a batch soon */
 }
@@ -62,20 +60,7 @@ static void teardown(void)
     store_fixture_teardown();
 }
 
-static void on_flush(void *ctx, int status)
-{
-    (void)ctx;
-    flush_status = status;
-}
-
-/* A flush, the loop run until it is answered: its status. */
-static int flush(store_t *st)
-{
-    flush_status = -1;
-    ck_assert_int_eq(store_flush(st, on_flush, NULL), 0);
-    uv_run(&loop, UV_RUN_DEFAULT);
-    return flush_status;
-}
+#define flush store_fixture_flush
 
 static void on_taken(void *ctx, const char *name, int status, int taken)
 {

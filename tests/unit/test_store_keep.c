@@ -37,14 +37,12 @@
 #define CL_WAIT_MS 30000 /* ms the server may take to end a connection (a hang catcher) */ /* the unprivileged user the read-only tests run as */
 
 static store_scores_t got_scores;
-static int flush_status;
 
 static void setup(void)
 {
     store_fixture_setup("/tmp/rogued-keep-XXXXXX");
     atomic_store(&full_disk, 0);
     memset(&got_scores, 0, sizeof got_scores);
-    flush_status = -1;
 }
 
 static void teardown(void)
@@ -72,19 +70,7 @@ static void on_account(void *ctx, const store_account_t *r)
     ((answer_t *)ctx)->acct = *r;
 }
 
-static void on_flush(void *ctx, int status)
-{
-    (void)ctx;
-    flush_status = status;
-}
-
-static int flush(store_t *st)
-{
-    flush_status = -1;
-    ck_assert_int_eq(store_flush(st, on_flush, NULL), 0);
-    uv_run(&loop, UV_RUN_DEFAULT);
-    return flush_status;
-}
+#define flush store_fixture_flush
 
 #define sql_int sw_int
 
