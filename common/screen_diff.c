@@ -800,12 +800,10 @@ static void keep_shorter(buf_t *out, size_t start, size_t mid,
     }
 }
 
-/* A diff longer than this share of the cells (in bytes) is also tried as a
- * full repaint when the repaint could be shorter (screen_paint_floor). */
-#define PAINT_TRY_DIVISOR 8
 
 static int diff(const shown_t *shown, const screen_t *next,
-                const uint8_t *rows, term_state_t *t, buf_t *out)
+                const uint8_t *rows, const screen_scroll_t *scroll,
+                term_state_t *t, buf_t *out)
 {
     if (shown->cells->w != next->w || shown->cells->h != next->h)
         return screen_paint(next, t, out);
@@ -813,11 +811,17 @@ static int diff(const shown_t *shown, const screen_t *next,
     size_t start = out->len;
     term_state_t before = *t;
     frame_rows_t fr;
-    int may_shift = next->h <= SHIFT_MAX_ROWS;
+    int top = scroll ? scroll->top : 0;
+    int bot = scroll ? scroll->bot : next->h - 1;
+    if (top < 0)
+        top = 0;
+    if (bot > next->h - 1)
+        bot = next->h - 1;
+    int may_shift = next->h <= SHIFT_MAX_ROWS && top < bot;
     encode_rows(&e, shown, next, NULL, rows, may_shift ? &fr : NULL);
     shift_t sh;
     if (!e.failed && may_shift && out->len - start >= SHIFT_MIN_BYTES &&
-        screen_find_shift(shown, next, &fr, &sh)) {
+        screen_find_shift(shown, next, &fr, top, bot, &sh)) {
         /* Try the scroll after the plain diff; keep the shorter. */
         size_t plain_end = out->len;
         term_state_t plain = *t;
@@ -828,7 +832,7 @@ static int diff(const shown_t *shown, const screen_t *next,
         keep_shorter(out, start, plain_end, t, &plain, e2.failed);
     }
     size_t len = out->len - start;
-    if (!e.failed && len > (size_t)(next->w * next->h / PAINT_TRY_DIVISOR) &&
+    if (!e.failed && len > (size_t)(next->w * next->h / SCREEN_PAINT_TRY_DIVISOR) &&
         screen_paint_floor(next, t->utf8, t->colours, len) < len) {
         size_t diff_end = out->len;
         term_state_t diffed = *t;
@@ -843,20 +847,22 @@ int screen_diff(const screen_t *shown, const screen_t *next, term_state_t *t,
                 buf_t *out)
 {
     shown_t a = { shown, NULL, next };
-    return diff(&a, next, NULL, t, out);
+    return diff(&a, next, NULL, NULL, t, out);
 }
 
 int screen_diff_rows(const screen_t *shown, const screen_t *next,
-                     const uint8_t *rows, term_state_t *t, buf_t *out)
+                     const uint8_t *rows, const screen_scroll_t *scroll,
+                     term_state_t *t, buf_t *out)
 {
     shown_t a = { shown, NULL, next };
-    return diff(&a, next, rows, t, out);
+    return diff(&a, next, rows, scroll, t, out);
 }
 
 int screen_diff_kept(const screen_keep_t *keep, const screen_t *next,
-                     term_state_t *t, buf_t *out)
+                     const screen_scroll_t *scroll, term_state_t *t,
+                     buf_t *out)
 {
     /* Only the kept rows may differ (encode_rows compares only those). */
     shown_t a = { keep->old, keep, next };
-    return diff(&a, next, NULL, t, out);
+    return diff(&a, next, NULL, scroll, t, out);
 }

@@ -35,6 +35,14 @@ void term_state_reset(term_state_t *t);
  * for the old display: the host repaints after a change. */
 void term_state_set_display(term_state_t *t, const display_t *d);
 
+/* A diff longer (in bytes) than the cells over this is also tried as a
+ * full repaint, kept if shorter, when the repaint could be shorter
+ * (screen_floor.h): a diff under it is kept as it is. At 4 (a quarter of
+ * the cells) rather than 8 the floor is counted on a fifteenth as many of
+ * a game's frames, for 36 bytes more in 3 MB of the bot's frames
+ * (docs/performance.md, "The scroll search told where"). */
+#define SCREEN_PAINT_TRY_DIVISOR 4
+
 /* Clears the terminal and paints every non-blank cell of next.
  * Returns 0, or -1 if out ran out of room (out then holds a partial frame). */
 int screen_paint(const screen_t *next, term_state_t *t, buf_t *out);
@@ -45,18 +53,32 @@ int screen_paint(const screen_t *next, term_state_t *t, buf_t *out);
 int screen_diff(const screen_t *shown, const screen_t *next, term_state_t *t,
                 buf_t *out);
 
+/* Where a frame's rows may have scrolled (a block moved up, as a message
+ * log does): rows top..bot. The encoder looks for such a block there
+ * alone; told NULL, anywhere. A host that knows its frame scrolls only in
+ * one region (the log under a map drawn in place) saves the search of the
+ * rest (docs/performance.md, "The scroll search told where"). */
+typedef struct screen_scroll {
+    int top, bot;
+} screen_scroll_t;
+
 /* screen_diff, told that the rows y with rows[y] == 0 (rows has next->h
- * entries) are the same in both, so it need not compare them: the same
+ * entries, or is NULL: any row may differ) are the same in both, so it need not compare them: the same
  * bytes, for less work when a frame was drawn over the one before
- * (view_cache.h). A row marked 1 may or may not differ. */
+ * (view_cache.h). A row marked 1 may or may not differ. scroll: NULL, or
+ * the only rows a block may have moved in (the bytes may then differ from
+ * screen_diff's only where a block elsewhere would have paid). */
 int screen_diff_rows(const screen_t *shown, const screen_t *next,
-                     const uint8_t *rows, term_state_t *t, buf_t *out);
+                     const uint8_t *rows, const screen_scroll_t *scroll,
+                     term_state_t *t, buf_t *out);
 
 /* screen_diff for a next drawn over the frame shown while keeping its rows
  * (screen_keep_start, stopped before this): the terminal shows keep->old's
  * rows where keep kept them and next's elsewhere. Only the kept rows are
- * compared; the same bytes as screen_diff from the frame before. */
+ * compared; the same bytes as screen_diff from the frame before (scroll:
+ * as screen_diff_rows). */
 int screen_diff_kept(const screen_keep_t *keep, const screen_t *next,
-                     term_state_t *t, buf_t *out);
+                     const screen_scroll_t *scroll, term_state_t *t,
+                     buf_t *out);
 
 #endif

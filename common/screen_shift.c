@@ -57,17 +57,18 @@ static int shift_may_pay(const shown_t *a, const screen_t *b,
  * that cell and the ink (docs/performance.md, "The encoder's spans,
  * cheaper"), so no row is scanned here but to compare it whole. */
 int screen_find_shift(const shown_t *a, const screen_t *b,
-                      const frame_rows_t *fr, shift_t *sh)
+                      const frame_rows_t *fr, int top, int bot, shift_t *sh)
 {
-    int w = b->w, h = b->h, best = 0;
+    /* h: the block's rows end at bot (rows below are not looked at). */
+    int w = b->w, h = bot + 1, best = 0;
     size_t rowbytes = (size_t)w * sizeof(cell_t);
-    int maxk = h / 2 < SHIFT_MAX_K ? h / 2 : SHIFT_MAX_K;
+    int maxk = b->h / 2 < SHIFT_MAX_K ? b->h / 2 : SHIFT_MAX_K;
     const uint8_t *changed = fr->changed, *inked = fr->inked;
     const cell_t *sa_row[SHIFT_MAX_ROWS]; /* shown's rows (shown_row) */
     /* Unchanged rows are cold at many sessions: their cells read below
      * are asked for first, their misses overlapping (docs/performance.md,
      * "The frame, colder and cheaper"). */
-    for (int y = 0, f = -1, from = -1; y < h; y++) {
+    for (int y = top, f = -1, from = -1; y < h; y++) {
         sa_row[y] = shown_row(a, y);
         if (!changed[y]) {
             if (f >= 0 && y - from <= maxk) /* the nearest changed row's */
@@ -77,7 +78,7 @@ int screen_find_shift(const shown_t *a, const screen_t *b,
         f = inked[y] ? fr->first[y] : -1;
         from = y;
     }
-    for (int y = 0; y + 1 < h; y++) {
+    for (int y = top; y + 1 < h; y++) {
         if (!changed[y] || !inked[y])
             continue;
         int f = fr->first[y], last = y + maxk < h ? maxk : h - 1 - y;

@@ -73,12 +73,13 @@ static inline const cell_t *old_row(const shown_t *a, const shift_t *sh,
     return y + sh->k <= sh->bot ? shown_row(a, y + sh->k) : NULL;
 }
 
-/* Finds the block shift from a to b that spares the most changed,
- * non-blank rows (fr: what the plain diff learnt of each row, b->h at
- * most SHIFT_MAX_ROWS); returns 1 with it in *sh, or 0 if none does or
- * the one found could not make the diff shorter (it would break more
- * than it spares: screen_shift.c, shift_may_pay). */
+/* Finds the block shift from a to b, inside rows top..bot (0 <= top <
+ * bot < b->h), that spares the most changed, non-blank rows (fr: what the
+ * plain diff learnt of each row, b->h at most SHIFT_MAX_ROWS); returns 1
+ * with it in *sh, or 0 if none does or the one found could not make the
+ * diff shorter (it would break more than it spares: screen_shift.c,
+ * shift_may_pay). */
 int screen_find_shift(const shown_t *a, const screen_t *b,
-                      const frame_rows_t *fr, shift_t *sh);
+                      const frame_rows_t *fr, int top, int bot, shift_t *sh);
 
 #endif

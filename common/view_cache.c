@@ -25,6 +25,7 @@ void view_cache_begin(view_cache_t *c, int may_reuse)
     c->primed = (uint8_t)(may_reuse && c->valid);
     c->used = 0;
     c->incremental = 0; /* until this frame is drawn so */
+    c->in_place = 0;
 }
 
 /* The modes that draw the play screen and nothing over it. */
@@ -705,6 +706,7 @@ void view_draw_cached_display(const game_t *g, const display_t *d,
     c->log_changed = 0;
     c->status_drawn = 0;
     c->incremental = 0;
+    c->in_place = 0;
     if (!view_full(s->w, s->h) || !plain_mode(g)) {
         view_draw_display(g, d, s);
         forget(c);
@@ -735,6 +737,7 @@ void view_draw_cached_display(const game_t *g, const display_t *d,
     draw_status(g, d, c, s, full);
     c->valid = 1;
     c->incremental = (uint8_t)!full;
+    c->in_place = 1;
 }
 
 int view_cache_rows(const view_cache_t *c, uint8_t *rows, int h)
@@ -755,6 +758,24 @@ int view_cache_rows(const view_cache_t *c, uint8_t *rows, int h)
      * left them (an incremental frame is drawn over one of its size). */
     for (int y = status_y + 1; y < h; y++)
         rows[y] = 0;
+    return 1;
+}
+
+int view_scroll_rows(const game_t *g, int w, int h, int *top, int *bot)
+{
+    if (!view_full(w, h) || !plain_mode(g))
+        return 0;
+    *top = MAP_H - 1;
+    *bot = view_status_row(w, h) - 1;
+    return 1;
+}
+
+int view_cache_scroll_rows(const view_cache_t *c, int h, int *top, int *bot)
+{
+    if (!c->in_place || h != c->h)
+        return 0;
+    *top = MAP_H - 1;
+    *bot = view_status_row(c->w, h) - 1;
     return 1;
 }
 

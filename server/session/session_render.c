@@ -86,6 +86,16 @@ static void draw_notice(sess_t *s, screen_t *next)
     view_cache_log_overdrawn(&s->view);
 }
 
+/* Where the frame may have scrolled, for the encoder's scroll search: the
+ * log's rows when the view drew its map in place (buf filled), else NULL
+ * (anywhere). */
+static const screen_scroll_t *log_scroll(const sess_t *s, int h,
+                                         screen_scroll_t *buf)
+{
+    return view_cache_scroll_rows(&s->view, h, &buf->top, &buf->bot) ? buf
+                                                                    : NULL;
+}
+
 void sess_render(sess_t *s)
 {
     srv_t *srv = s->srv;
@@ -127,13 +137,16 @@ void sess_render(sess_t *s)
     buf_reset(&srv->enc);
     int rc;
     uint8_t rows[VIEW_CACHE_MAX_ROWS];
+    screen_scroll_t log;
     int some_rows = 0;
     int kept = next->keep != NULL;
     screen_keep_stop(next);
     if (kept) {
         /* Drawn over the frame shown, its changed rows kept aside in
          * s->shown (sess_view_draw): next is the whole new frame. */
-        rc = screen_diff_kept(&srv->keep, next, &s->term, &srv->enc);
+        rc = screen_diff_kept(&srv->keep, next,
+                              log_scroll(s, next->h, &log), &s->term,
+                              &srv->enc);
         some_rows = 1;
     } else if (s->shown.w != next->w || s->shown.h != next->h) {
         rc = screen_paint(next, &s->term, &srv->enc);
@@ -142,7 +155,9 @@ void sess_render(sess_t *s)
          * sess_overlay_line's, on row 0 or a log row. */
         rows[0] = 1;
         some_rows = 1;
-        rc = screen_diff_rows(&s->shown, next, rows, &s->term, &srv->enc);
+        rc = screen_diff_rows(&s->shown, next, rows,
+                              log_scroll(s, next->h, &log), &s->term,
+                              &srv->enc);
     } else {
         rc = screen_diff(&s->shown, next, &s->term, &srv->enc);
     }

@@ -130,11 +130,20 @@ static __attribute__((noinline)) void frame_full(const game_t *g,
     stamp(st, 2);
 }
 
+/* As session_render.c tells the encoder where a frame may have scrolled. */
+static const screen_scroll_t *cache_scroll(const view_cache_t *c,
+                                           const screen_t *s,
+                                           screen_scroll_t *buf)
+{
+    return view_cache_scroll_rows(c, s->h, &buf->top, &buf->bot) ? buf : NULL;
+}
+
 /* As session_render.c draws a frame of a game. */
 static __attribute__((noinline)) void frame_cached(const game_t *g,
                                                    stages_t *st)
 {
     view_cache_begin(&cache, 1);
+    screen_scroll_t log;
     int kept = 0;
     if (view_cache_wants_prime(&cache, next.w, next.h)) {
         /* Over the frame shown, its rows kept aside before they change. */
@@ -153,7 +162,8 @@ static __attribute__((noinline)) void frame_cached(const game_t *g,
     stamp(st, 0);
     screen_keep_stop(&next);
     if (kept)
-        screen_diff_kept(&keep, &next, &term, &out);
+        screen_diff_kept(&keep, &next, cache_scroll(&cache, &next, &log),
+                         &term, &out);
     else
         screen_diff(&shown, &next, &term, &out);
     stamp(st, 1);

@@ -5,6 +5,7 @@
  * (palette.h's colours as 256-colour indices, RGB or their 16-colour
  * fallbacks); and the exact bytes of each depth's colours. */
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 #include <vterm.h>
 
@@ -434,6 +435,29 @@ START_TEST(log_scroll_uses_delete_line)
     ck_assert_ptr_nonnull(strstr(as_string(&out), "\x1b[M"));
     ck_assert_ptr_nonnull(strstr(as_string(&out), "\x1b[L"));
     ck_assert_uint_lt(out.len, strlen(lines[1]) + strlen(lines[2]));
+    /* Told where the frame may scroll (the host's log rows), the same
+     * bytes; told a region without the log, no scroll: the moved line is
+     * written again, and the terminal still shows b. */
+    size_t anywhere = out.len;
+    char *was = strndup(as_string(&out), out.len);
+    uint8_t rows[24];
+    for (int y = 0; y < 24; y++)
+        rows[y] = y >= 21;
+    const screen_scroll_t in_log = { 21, 22 }, in_map = { 0, 20 };
+    term_state_t t2;
+    memset(&t2, 0, sizeof t2);
+    term_state_reset(&t2);
+    screen_paint(&a, &t2, &out);
+    term_state_t t3 = t2;
+    buf_reset(&out);
+    ck_assert_int_eq(screen_diff_rows(&a, &b, rows, &in_log, &t2, &out), 0);
+    ck_assert_uint_eq(out.len, anywhere);
+    ck_assert_int_eq(memcmp(out.data, was, anywhere), 0);
+    buf_reset(&out);
+    ck_assert_int_eq(screen_diff_rows(&a, &b, rows, &in_map, &t3, &out), 0);
+    ck_assert_ptr_null(strstr(as_string(&out), "\x1b[M"));
+    ck_assert_uint_gt(out.len, anywhere);
+    free(was);
     buf_free(&out);
     check_pair(&a, &b, 1);
     screen_free(&a);
@@ -558,8 +582,8 @@ END_TEST
 
 START_TEST(long_diff_never_longer_than_paint)
 {
-    /* A diff long enough to be tried as a repaint (more bytes than an
-     * eighth of the cells) is never longer than the repaint from the same
+    /* A diff long enough to be tried as a repaint (more bytes than the
+     * cells over SCREEN_PAINT_TRY_DIVISOR) is never longer than the repaint from the same
      * terminal state: the encoder skips the trial only when it cannot win
      * (screen_floor.c, screen_paint_floor). Sparse and dense screens,
      * unrelated or mostly alike, at every depth, ASCII and UTF-8; the
@@ -589,7 +613,7 @@ START_TEST(long_diff_never_longer_than_paint)
         ts = before;
         buf_reset(&out);
         ck_assert_int_eq(screen_paint(&b, &ts, &out), 0);
-        if (diff_len > (size_t)(a.w * a.h / 8)) {
+        if (diff_len > (size_t)(a.w * a.h / SCREEN_PAINT_TRY_DIVISOR)) {
             tried++;
             ck_assert_uint_le(diff_len, out.len);
             painted += diff_len == out.len;
@@ -856,7 +880,7 @@ START_TEST(scroll_tried_only_where_it_could_pay)
     frame_rows_t fr;
     shift_t sh;
     rows_learnt(&a, &b, &fr);
-    ck_assert_int_eq(screen_find_shift(&shown, &b, &fr, &sh), 0);
+    ck_assert_int_eq(screen_find_shift(&shown, &b, &fr, 0, b.h - 1, &sh), 0);
     /* the log: three lines, one new at the bottom */
     static const char *const lines[] = {
         "You hit the goblin for 3 damage. The goblin hits you for 2.",
@@ -875,9 +899,17 @@ START_TEST(scroll_tried_only_where_it_could_pay)
         screen_puts(&b, 0, 20 + i, lines[i + 1], COL_BYELLOW, COL_DEFAULT, 0);
     }
     rows_learnt(&a, &b, &fr);
-    ck_assert_int_eq(screen_find_shift(&shown, &b, &fr, &sh), 1);
+    ck_assert_int_eq(screen_find_shift(&shown, &b, &fr, 0, b.h - 1, &sh), 1);
     ck_assert_int_eq(sh.top, 20);
     ck_assert_int_eq(sh.k, 1);
+    /* Asked in the log's rows alone, the same block; in the map's alone,
+     * none (the block is not looked for outside the rows asked). */
+    ck_assert_int_eq(screen_find_shift(&shown, &b, &fr, 20, 22, &sh), 1);
+    ck_assert_int_eq(sh.top, 20);
+    ck_assert_int_eq(sh.bot, 22);
+    ck_assert_int_eq(screen_find_shift(&shown, &b, &fr, 0, 19, &sh), 0);
+    ck_assert_int_eq(screen_find_shift(&shown, &b, &fr, 21, 22, &sh), 1);
+    ck_assert_int_eq(sh.top, 21);
     screen_free(&a);
     screen_free(&b);
 }

@@ -113,19 +113,28 @@ static int host_overlay(screen_t *next, int over)
  * does (view_cache_track_log): an unchanged log is not redrawn. */
 static int track_log;
 
+/* Where the frame may have scrolled, as session_render.c tells the
+ * encoder: the log's rows after an incremental frame, else anywhere. */
+static const screen_scroll_t *host_scroll(const host_t *h, int hh,
+                                          screen_scroll_t *log)
+{
+    return view_cache_scroll_rows(&h->cache, hh, &log->top, &log->bot) ? log
+                                                                      : NULL;
+}
+
 /* Sends what turns the host's client from what it shows into next, and
  * keeps next as what it shows (rows: only the rows marked changed). */
-static void send_frame(host_t *h, const screen_t *next, const uint8_t *rows)
+static void send_frame(host_t *h, const screen_t *next, const uint8_t *rows,
+                       const screen_scroll_t *scroll)
 {
     buf_reset(&h->out);
     int rc;
     int resized = h->shown.w != next->w || h->shown.h != next->h;
     if (resized)
         rc = screen_paint(next, &h->term, &h->out);
-    else if (rows)
-        rc = screen_diff_rows(&h->shown, next, rows, &h->term, &h->out);
     else
-        rc = screen_diff(&h->shown, next, &h->term, &h->out);
+        rc = screen_diff_rows(&h->shown, next, rows, scroll, &h->term,
+                              &h->out);
     ck_assert_int_eq(rc, 0);
     if (rows && !resized)
         screen_copy_rows(&h->shown, next, rows);
@@ -141,7 +150,11 @@ static void frame_full(host_t *h, const game_t *g, screen_t *next, int w,
     view_draw_display(g, &h->display, next);
     if (view_fits(w, hh))
         host_overlay(next, over);
-    send_frame(h, next, NULL);
+    /* Told where the frame may scroll as the server's host is (the bytes
+     * then depend on it: the search looks for one block). */
+    screen_scroll_t log;
+    int in_log = view_scroll_rows(g, w, hh, &log.top, &log.bot);
+    send_frame(h, next, NULL, in_log ? &log : NULL);
 }
 
 /* Another state's screen (the lobby): a whole screen of its own. */
@@ -183,10 +196,14 @@ static void frame_host(host_t *h, const game_t *g, int other, screen_t *next,
     if (g && view_fits(w, hh) && host_overlay(next, over) > 0 && track_log)
         view_cache_log_overdrawn(&h->cache); /* as sess_overlay_line does */
     h->kept = -1;
+    screen_scroll_t log;
     if (kept) {
         screen_keep_stop(next);
         buf_reset(&h->out);
-        ck_assert_int_eq(screen_diff_kept(&h->keep, next, &h->term, &h->out), 0);
+        ck_assert_int_eq(screen_diff_kept(&h->keep, next,
+                                          host_scroll(h, hh, &log),
+                                          &h->term, &h->out),
+                         0);
         h->kept = 0;
         for (int y = 0; y < hh; y++)
             h->kept += screen_kept(&h->keep, y);
@@ -202,7 +219,7 @@ static void frame_host(host_t *h, const game_t *g, int other, screen_t *next,
         rows[0] = 1; /* the host's line beside the map */
         hint = rows;
     }
-    send_frame(h, next, hint);
+    send_frame(h, next, hint, host_scroll(h, hh, &log));
     view_cache_end(&h->cache, 1);
 }
 
@@ -218,7 +235,7 @@ static void frame_other(host_t *ref, screen_t *next_ref, host_t *inc,
 {
     ck_assert_int_eq(screen_resize(next_ref, w, hh), 0);
     draw_other(next_ref, n);
-    send_frame(ref, next_ref, NULL);
+    send_frame(ref, next_ref, NULL, NULL);
     frame_host(inc, NULL, n, next_inc, w, hh, OVER_NONE);
 }
 
@@ -449,6 +466,16 @@ START_TEST(walking_is_drawn_incrementally)
         frame_cached(&w.h, w.g, &w.next, 80, 24, OVER_NONE);
         int incremental = view_cache_rows(&w.h.cache, rows, 24);
         ck_assert_int_eq(incremental, i <= 3 || i >= 6);
+        /* The play screen with its whole map (drawn over the last frame
+         * or in full): only the log's rows can scroll; the help: any. */
+        int top = -1, bot = -1;
+        int in_place = keys[i] != '?';
+        ck_assert_int_eq(view_cache_scroll_rows(&w.h.cache, 24, &top, &bot),
+                         in_place);
+        if (in_place) {
+            ck_assert_int_eq(top, MAP_H - 1);
+            ck_assert_int_eq(bot, view_status_row(80, 24) - 1);
+        }
         /* Drawn over the frame shown, a step keeps aside only the rows it
          * changes (the player's, the log's three, the status line's: no
          * whole copy); the help screen, drawn in full, all of them. */
