@@ -25,6 +25,18 @@ int log_level_parse(const char *name)
     return -1;
 }
 
+#define LOG_TIME_FORMAT "%Y-%m-%dT%H:%M:%SZ"
+
+const char *log_time(long long t, char out[LOG_TIME_LEN])
+{
+    time_t tt = (time_t)t;
+    struct tm tm;
+    if (!gmtime_r(&tt, &tm) ||
+        strftime(out, LOG_TIME_LEN, LOG_TIME_FORMAT, &tm) == 0)
+        snprintf(out, LOG_TIME_LEN, "%lld", t); /* a year past 9999 */
+    return out;
+}
+
 void log_msg(int level, const char *fmt, ...)
 {
     static const char *const names[] = { "error", "info", "debug" };
@@ -35,7 +47,7 @@ void log_msg(int level, const char *fmt, ...)
     struct tm tm;
     clock_gettime(CLOCK_REALTIME, &ts);
     gmtime_r(&ts.tv_sec, &tm);
-    int n = (int)strftime(line, sizeof line, "%Y-%m-%dT%H:%M:%SZ ", &tm);
+    int n = (int)strftime(line, sizeof line, LOG_TIME_FORMAT " ", &tm);
     n += snprintf(line + n, sizeof line - (size_t)n, "%s ", names[level]);
     va_list ap;
     va_start(ap, fmt);

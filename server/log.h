@@ -20,6 +20,11 @@ void log_msg(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3
  * Returns out. */
 const char *log_safe(const char *in, char *out, size_t n);
 
+/* Unix time t as the log lines' own times are written
+ * (2026-11-28T15:27:06Z), for a time inside a line. Returns out. */
+#define LOG_TIME_LEN 21 /* with its NUL */
+const char *log_time(long long t, char out[LOG_TIME_LEN]);
+
 #define log_error(...) log_msg(LOG_ERROR, __VA_ARGS__)
 #define log_info(...) log_msg(LOG_INFO, __VA_ARGS__)
 #define log_debug(...) log_msg(LOG_DEBUG, __VA_ARGS__)

@@ -211,10 +211,11 @@ static void held_free(store_t *st, req_t *r)
 static void held_lose(store_t *st, req_t *r, const char *what,
                       const char *why)
 {
+    char ended[LOG_TIME_LEN];
     log_error("store: %s: a game of %s %s (seed %llu, %d turns, ended "
-              "%lld): %s", st->path, r->game.name, what,
+              "%s): %s", st->path, r->game.name, what,
               (unsigned long long)r->game.seed, r->game.turns,
-              (long long)r->game.ended, why);
+              log_time((long long)r->game.ended, ended), why);
     uv_mutex_lock(&st->mu);
     st->stats.games_lost++;
     uv_mutex_unlock(&st->mu);
@@ -270,11 +271,13 @@ static void held_not_passing(store_t *st, req_t *r, const char *why)
     if (r->failures >= STORE_HELD_SAY_AFTER ||
         ++r->failures < STORE_HELD_SAY_AFTER)
         return;
-    log_error("store: %s: a game of %s (seed %llu, %d turns, ended %lld) "
+    char ended[LOG_TIME_LEN];
+    log_error("store: %s: a game of %s (seed %llu, %d turns, ended %s) "
               "not written after %d tries alone while writes worked (%s): "
               "tried again until it is written or the store closes; said "
               "once", st->path, r->game.name, (unsigned long long)r->game.seed,
-              r->game.turns, (long long)r->game.ended, r->failures, why);
+              r->game.turns, log_time((long long)r->game.ended, ended),
+              r->failures, why);
 }
 
 /* r's last try, as the store closes, failed; why: the database's

@@ -306,7 +306,7 @@ START_TEST(pg_a_last_try_whose_commit_is_unanswered_may_be_lost)
     store_close(st);
     log_restore();
     ck_assert_int_eq(logged("a game of Fay may be lost (seed 1001, 10 turns,"
-                            " ended 1000001): its last try's COMMIT got no"
+                            " ended 1970-01-12T13:46:41Z): its last try's COMMIT got no"
                             " answer as the store closed"), 1);
     ck_assert_int_eq(logged("a game of Fay lost"), 0);
     uint64_t end = ms_now() + WAIT_MS;
@@ -360,7 +360,7 @@ START_TEST(a_refused_game_is_given_up_without_flipping_health)
     ck_assert_int_eq(logged("writes are failing"), 1);
     ck_assert_int_eq(logged("writes work again"), 1);
     ck_assert_int_eq(logged("a game of Bad lost (seed 77, 33 turns, ended "
-                            "1000001): the database refused it 3 times"), 1);
+                            "1970-01-12T13:46:41Z): the database refused it 3 times"), 1);
     ck_assert_int_eq(logged("a game of Bad lost"), 1); /* said once */
     store_close(st);
     log_restore();
@@ -488,7 +488,7 @@ START_TEST(pg_a_failure_that_never_passes_is_said_once)
     ck_assert_int_eq(store_healthy(st), 1);
     log_restore();
     ck_assert_int_eq(logged("a game of Bad (seed 77, 33 turns, ended"
-                            " 1000001) not written after 10 tries alone"
+                            " 1970-01-12T13:46:41Z) not written after 10 tries alone"
                             " while writes worked (no games of Bad)"), 1);
     ck_assert_int_eq(logged("not written after"), 1);
     store_close(st);
@@ -511,7 +511,7 @@ START_TEST(pg_a_program_limit_is_a_refusal)
     store_close(st);
     log_restore();
     ck_assert_int_eq(logged("a game of Bad lost (seed 77, 33 turns, ended "
-                            "1000001): the database refused it 3 times"), 1);
+                            "1970-01-12T13:46:41Z): the database refused it 3 times"), 1);
     unlink(logpath);
 }
 END_TEST
