@@ -60,6 +60,13 @@ static int copy_db(backup_job_t *j, int *pages)
                 rc = fin;
         }
     }
+    /* The copy is one file: the database's WAL mode, copied with its
+     * header, would leave FILE-wal and FILE-shm beside it (the check's
+     * read-only connection cannot remove them). The server sets WAL
+     * again when it opens a restored copy. */
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(to, "PRAGMA journal_mode = DELETE", NULL, NULL,
+                          NULL);
     if (rc != SQLITE_OK)
         snprintf(j->result, sizeof j->result, "backup to %s failed: %s",
                  j->dst, sqlite3_errstr(rc));

@@ -627,6 +627,12 @@ START_TEST(backup_while_a_game_is_written)
     struct stat sb; /* the password hashes: for the server's user alone */
     ck_assert_int_eq(stat(copy, &sb), 0);
     ck_assert_int_eq(sb.st_mode & 0777, 0600);
+    /* one file: no WAL or shared-memory file left beside it */
+    char side[720];
+    snprintf(side, sizeof side, "%s-wal", copy);
+    ck_assert_int_eq(access(side, F_OK), -1);
+    snprintf(side, sizeof side, "%s-shm", copy);
+    ck_assert_int_eq(access(side, F_OK), -1);
     sqlite3 *db = NULL;
     ck_assert_int_eq(sqlite3_open_v2(copy, &db, SQLITE_OPEN_READONLY, NULL),
                      SQLITE_OK);
@@ -635,6 +641,11 @@ START_TEST(backup_while_a_game_is_written)
                      SQLITE_OK);
     ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
     ck_assert_str_eq((const char *)sqlite3_column_text(st, 0), "ok");
+    sqlite3_finalize(st);
+    ck_assert_int_eq(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st,
+                                        NULL), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+    ck_assert_str_eq((const char *)sqlite3_column_text(st, 0), "delete");
     sqlite3_finalize(st);
     ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT count(*) FROM games", -1,
                                         &st, NULL), SQLITE_OK);
