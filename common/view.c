@@ -460,7 +460,7 @@ static const char *const help_lines[] = {
     "",
     "Running, travel and exploring stop when a monster comes into view.",
     "Aiming a throw (t), a wand or a scroll: move the cursor; Enter or . (or a",
-    "click) fires, Esc keeps it. A wall costs no turn; every other move,",
+    "click) fires, Esc cancels. A wall costs no turn; every other move,",
     "attack, wait, pick-up, use or drop is one turn, then every monster acts.",
     "Goal: the Amulet of Yendor (\") lies at depth 12. Take it to win.",
     "",

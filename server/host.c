@@ -606,8 +606,9 @@ void host_shutdown(host_t *h, const char *why)
 {
     if (atomic_exchange(&h->sh.shutting_down, 1))
         return;
-    log_info("shutting down (%s), %d players online", why,
-             atomic_load(&h->sh.online));
+    int online = atomic_load(&h->sh.online);
+    log_info("shutting down (%s), %d player%s online", why, online,
+             online == 1 ? "" : "s");
     listener_poll_close(&h->telnet);
     listener_poll_close(&h->http);
     listener_poll_close(&h->ssh);

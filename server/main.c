@@ -69,8 +69,9 @@ static void usage(FILE *f, const config_t *defaults)
     fprintf(f,
         "\n"
         "Signals: SIGINT, SIGTERM or SIGHUP tells every player, keeps every\n"
-        "account's game for its next login, records every guest's game, closes\n"
-        "every connection and exits 0; a second signal ends it at once.\n"
+        "account's game for its next login, records every guest's game of\n"
+        "guest_min_turns turns or more (50), closes every connection and exits\n"
+        "0; a second signal ends it at once (`rogued ctl reload` reloads).\n"
         "SIGUSR2 upgrades to the binary the server was started from, as\n"
         "--upgrade does.\n");
 }

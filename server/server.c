@@ -378,7 +378,7 @@ void srv_shutdown(srv_t *srv, const char *why)
     sess_t *next;
     for (sess_t *s = srv->sessions; s; s = next) {
         next = s->next;
-        sess_close(s, "server shutdown", 1, shutdown_words(s));
+        sess_close(s, "the server stopped", 1, shutdown_words(s));
     }
 }
 

@@ -419,8 +419,9 @@ void store_close(store_t *st)
     uv_mutex_destroy(&st->wmu);
     chan_free(&st->dbq); /* empty: the thread took it to its end */
     ban_list_free(&st->bans);
-    log_info("store: %s closed (%llu games written)", st->path,
-                 (unsigned long long)st->stats.games_written);
+    unsigned long long n = (unsigned long long)st->stats.games_written;
+    log_info("store: %s closed (%llu game%s written)", st->path, n,
+             n == 1 ? "" : "s");
     free(st);
 }
 

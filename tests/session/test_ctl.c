@@ -362,7 +362,7 @@ START_TEST(shutdown_counts_down_then_stops_clean)
     ck_assert_int_eq(srv_ctl(s, "shutdown 0", out, sizeof out), 0);
     ck_assert(cl_wait_eof(a, WAIT_MS));
     ck_assert(cl_stream_has(a, "The server is shutting down"));
-    ck_assert(srv_wait_log(s, "closed (1 games written)", WAIT_MS));
+    ck_assert(srv_wait_log(s, "closed (1 game written)", WAIT_MS));
     wait_exit(s);
     srv_stop(s); /* exit status 0, a clean log */
     cl_close(a);
@@ -381,7 +381,7 @@ START_TEST(shutdown_countdown_ends_in_shutdown)
     ck_assert(cl_wait_eof(a, WAIT_MS));
     ck_assert(cl_stream_has(a, "The server is shutting down"));
     ck_assert(srv_wait_log(s, "shutting down (shutdown by the console)", WAIT_MS));
-    ck_assert(srv_wait_log(s, "closed (1 games written)", WAIT_MS));
+    ck_assert(srv_wait_log(s, "closed (1 game written)", WAIT_MS));
     wait_exit(s);
     srv_stop(s);
     cl_close(a);

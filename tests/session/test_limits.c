@@ -461,8 +461,8 @@ START_TEST(sigterm_says_goodbye)
                                 "shutting down:"));
     }
     ck_assert(srv_wait_log(s, "shutting down (SIGTERM), 2 players online", CL_WAIT_MS));
-    ck_assert(srv_wait_log(s, "stopped", CL_WAIT_MS));
-    ck_assert_int_eq(srv_log_count(s, "reason=\"server shutdown\""), 2);
+    ck_assert(srv_wait_log(s, " info stopped\n", CL_WAIT_MS));
+    ck_assert_int_eq(srv_log_count(s, "reason=\"the server stopped\""), 2);
     srv_stop(s);
     cl_close(a);
     cl_close(b);
