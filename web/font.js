@@ -159,3 +159,11 @@ function tallRows(term, fit, rows) {
 // (WCAG AA); #808080 is 5.3:1, still well dimmer than the white text
 // (#d3d7cf is 14:1).
 var rogueTheme = { brightBlack: '#808080' };
+
+// The terminals' font: a monospace face with whole box-drawing glyphs
+// (the map's walls), the one each system ships first. xterm.js's own
+// list begins with Courier New, which a machine with fonts-liberation (or
+// Windows) has: its taller cells put 40 rows, not the game's 33, in an
+// upright tablet's height (tests/web/webcheck.mjs), and its strokes are
+// thin.
+var rogueFontFamily = '"DejaVu Sans Mono", Menlo, Consolas, "Liberation Mono", monospace';

@@ -20,7 +20,8 @@ static const char script[] =
     /* the play page's colours (web/font.js: a bright black readable on
      * black) */
     "var term = new Terminal({ cursorBlink: false, fontSize: 15, "
-    "theme: rogueTheme, scrollback: 0, convertEol: false });\n"
+    "theme: rogueTheme, fontFamily: rogueFontFamily, "
+    "scrollback: 0, convertEol: false });\n"
     "var fit = new FitAddon.FitAddon();\n"
     "term.loadAddon(fit);\nterm.open(box);\n"
     /* Tab and Shift+Tab move the focus on, as on the play page: a

@@ -253,8 +253,20 @@ e2e_playwright() {
         fi
         echo "$sum  $tmp/pw.tgz" | sha512sum -c --status ||
             fail "playwright-core: the tarball's SHA-512 is not the one in tests/web/playwright.lock"
-        rm -rf "$pw.part" && mkdir -p "$pw.part" &&
-            tar -xzf "$tmp/pw.tgz" -C "$pw.part" --strip-components=1 &&
-            rm -rf "$pw" && mv "$pw.part" "$pw" || fail "cannot unpack playwright-core"
+        # Browser tests run side by side on a fresh tree: each unpacks into
+        # a directory of its own and renames it into place (a rename is
+        # atomic; -T fails where another test's got there first, which is
+        # as good).
+        local part="$pw.part.$$"
+        rm -rf "$part" && mkdir -p "$part" &&
+            tar -xzf "$tmp/pw.tgz" -C "$part" --strip-components=1 ||
+            fail "cannot unpack playwright-core"
+        if [ -e "$pw" ] && [ ! -f "$pw/package.json" ]; then
+            rm -rf "$pw" # a partial one from before the rename
+        fi
+        if ! mv -T "$part" "$pw" 2>/dev/null; then
+            rm -rf "$part"
+            [ -f "$pw/package.json" ] || fail "cannot unpack playwright-core"
+        fi
     fi
 }
