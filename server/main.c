@@ -95,12 +95,15 @@ static int is_flag(const char *arg, const char *s, const char *l)
 /* A flag's value refused by config_set: its "key: why" names the flag as
  * the host typed it (`--port: 99999 is outside 0..65535`), since a key they
  * never wrote would send them looking in the config file. --set's error
- * keeps its key: that is what they typed. */
+ * keeps its key, after --set (`--set port: 99999 is outside ...`): both
+ * are what they typed, and where it was given (README.md). */
 static void flag_refused(const char *given, const char *key, const char *err)
 {
     size_t n = strlen(key);
-    if (strcmp(given, "--set") != 0 && strncmp(err, key, n) == 0 &&
-        err[n] == ':')
+    int keyed = strncmp(err, key, n) == 0 && err[n] == ':';
+    if (strcmp(given, "--set") == 0)
+        fprintf(stderr, "rogued: --set%s%s\n", keyed ? " " : ": ", err);
+    else if (keyed)
         fprintf(stderr, "rogued: %s%s\n", given, err + n);
     else
         fprintf(stderr, "rogued: %s\n", err);
