@@ -138,8 +138,10 @@ static void raise_fd_limit(void)
     }
 }
 
-/* A ROGUED_* variable that is no key (config_env_strays): in the log as
- * an error, so that log_level = error shows it too; the server goes on. */
+/* A ROGUED_* variable that is no key (config_env_strays), or a file's
+ * value that looks as if it ended in a comment (config_load_file_warn):
+ * in the log as an error, so that log_level = error shows it too; the
+ * server goes on. */
 static void log_stray(const char *line, void *arg)
 {
     (void)arg;
@@ -189,6 +191,7 @@ int main(int argc, char **argv)
     const char *export_id = NULL, *export_format = NULL, *export_file = NULL;
     int list_games = 0, upgrade = 0;
     static config_flags_t flagged; /* the keys set below, for reload */
+    static config_t file_values;   /* the defaults with the file over them */
 
     if (argc > 1 && strcmp(argv[1], "ctl") == 0)
         return ctl_client_main(argc - 1, argv + 1);
@@ -214,8 +217,13 @@ int main(int argc, char **argv)
             config_required = 1;
         }
     }
-    if (config_load_file(&cfg, config_path, config_required, err, sizeof err) != 0 ||
-        config_load_env(&cfg, err, sizeof err) != 0) {
+    if (config_load_file_warn(&cfg, config_path, config_required, log_stray,
+                              NULL, err, sizeof err) != 0) {
+        fprintf(stderr, "rogued: %s\n", err);
+        return 2;
+    }
+    file_values = cfg; /* the file's alone, for reload (ctl.h) */
+    if (config_load_env(&cfg, err, sizeof err) != 0) {
         fprintf(stderr, "rogued: %s\n", err);
         return 2;
     }
@@ -362,6 +370,7 @@ int main(int argc, char **argv)
     }
     ctl_set_config_path(host.ctl, config_path, config_required);
     ctl_set_flags(host.ctl, &flagged);
+    ctl_set_file_values(host.ctl, &file_values);
     if (taking)
         upgrade_dispatch(&host, &in);
     int rc = host_run(&host);
