@@ -335,7 +335,7 @@ int config_key_value(const config_t *c, size_t i, char *out, size_t n)
         snprintf(out, n, "%d", *(const int *)(const void *)field);
         return 1;
     }
-    if (strcmp(k->name, "store") == 0) /* a URL may hold a password */
+    if (config_key_secret(k->name))
         return 0;
     size_t at = (size_t)snprintf(out, n, "'");
     for (size_t j = 0; j < k->size && field[j]; j++) {
@@ -350,6 +350,11 @@ int config_key_value(const config_t *c, size_t i, char *out, size_t n)
     }
     snprintf(out + at, n - at, "'");
     return 1;
+}
+
+int config_key_secret(const char *name)
+{
+    return strcmp(name, "store") == 0; /* a URL may hold a password */
 }
 
 static const key_def_t *find_key(const char *name)

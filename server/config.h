@@ -187,6 +187,10 @@ int config_key_differs(const config_t *a, const config_t *b, size_t i);
  * store, whose URL may hold a password. */
 int config_key_value(const config_t *c, size_t i, char *out, size_t n);
 
+/* 1 if key `name`'s value is never shown nor logged (the store's URL may
+ * hold a password). */
+int config_key_secret(const char *name);
+
 /* Copies key i's value from src to dst (nothing past the last key). */
 void config_copy_key(config_t *dst, const config_t *src, size_t i);
 

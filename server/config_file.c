@@ -94,11 +94,24 @@ static void comment_warn(const file_read_t *fr, const char *key,
 {
     if (!fr->warn || !looks_commented(value))
         return;
-    char line[512];
+    char line[512], safe[201];
+    /* a secret's value (a URL's password) is not written; the rest as a
+     * log line may hold it: no control bytes, cut at 200 */
+    if (config_key_secret(key)) {
+        snprintf(safe, sizeof safe, "%s", "(not shown: it may hold a "
+                 "password)");
+    } else {
+        size_t j = 0;
+        for (; value[j] && j + 1 < sizeof safe; j++) {
+            unsigned char ch = (unsigned char)value[j];
+            safe[j] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
+        }
+        safe[j] = '\0';
+    }
     snprintf(line, sizeof line, "config: %s:%d: %s: the value holds a '#', "
-             "and a comment takes a line of its own: all of '%.200s' is the "
+             "and a comment takes a line of its own: all of '%s' is the "
              "value (put the comment on a line of its own, or quote the "
-             "value to keep it so)", fr->path, lineno, key, value);
+             "value to keep it so)", fr->path, lineno, key, safe);
     fr->warn(line, fr->arg);
 }
 

@@ -82,7 +82,7 @@ void ctl_set_flags(ctl_t *c, const config_flags_t *flags);
  * only when the file's value for it is not the one read last time. */
 void ctl_set_file_values(ctl_t *c, const config_t *file);
 /* ctl_set_file_values's copy: the defaults' if it was never set. */
-config_t *ctl_file_values(ctl_t *c);
+const config_t *ctl_file_values(const ctl_t *c);
 
 /* --- the worker loop's side (ctl_loop.c) ------------------------------------ */
 

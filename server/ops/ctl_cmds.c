@@ -411,7 +411,7 @@ static int reload_run(ctl_req_t *r, const char *args)
     }
     config_env_strays(environ, reload_warn, r);
     reload_report(r, rf, &h->cfg);
-    *ctl_file_values(ctl_req_ctl(r)) = rf->alone; /* the next one's "last" */
+    ctl_set_file_values(ctl_req_ctl(r), &rf->alone); /* the next one's "last" */
     free(rf);
     ctl_apply_live(&h->cfg, n); /* the host's own copy: the live keys */
     m->cfg = n;

@@ -103,7 +103,7 @@ void ctl_set_file_values(ctl_t *c, const config_t *file)
     if (c)
         c->file_values = *file;
 }
-config_t *ctl_file_values(ctl_t *c) { return &c->file_values; }
+const config_t *ctl_file_values(const ctl_t *c) { return &c->file_values; }
 
 void ctl_req_printf(ctl_req_t *r, const char *fmt, ...)
 {

@@ -146,6 +146,19 @@ START_TEST(a_comment_after_a_value)
     ck_assert_int_eq(config_load_file(&c, path, 1, err, sizeof err), 0);
     ck_assert_str_eq(c.motd, "hello world  # comment");
     unlink(path);
+    /* the store's URL may hold a password: warned of, its value unsaid */
+    write_file("store = postgres://rogue:s3cret@db.example/rogued  # prod\n");
+    config_defaults(&c);
+    warned[0] = '\0';
+    ck_assert_int_eq(config_load_file_warn(&c, path, 1, collect, warned, err,
+                                           sizeof err), 0);
+    snprintf(want, sizeof want, "config: %s:1: store: the value holds a '#', "
+             "and a comment takes a line of its own: all of '(not shown: it "
+             "may hold a password)' is the value (put the comment on a line "
+             "of its own, or quote the value to keep it so)\n", path);
+    ck_assert_str_eq(warned, want);
+    ck_assert_ptr_null(strstr(warned, "s3cret"));
+    unlink(path);
 }
 END_TEST
 
