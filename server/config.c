@@ -323,6 +323,40 @@ void config_copy_key(config_t *dst, const config_t *src, size_t i)
            k->type == K_INT ? sizeof(int) : k->size);
 }
 
+int config_key_value(const config_t *c, size_t i, char *out, size_t n)
+{
+    if (n)
+        out[0] = '\0';
+    if (i >= NKEYS || !n)
+        return 0;
+    const key_def_t *k = &keys[i];
+    const char *field = (const char *)c + k->offset;
+    if (k->type == K_INT) {
+        snprintf(out, n, "%d", *(const int *)(const void *)field);
+        return 1;
+    }
+    if (config_key_secret(k->name))
+        return 0;
+    size_t at = (size_t)snprintf(out, n, "'");
+    for (size_t j = 0; j < k->size && field[j]; j++) {
+        unsigned char ch = (unsigned char)field[j];
+        int ctrl = ch < 0x20 || ch == 0x7f; /* a flag's or a variable's */
+        if (at + (ctrl ? 4 : 1) + 2 > n) /* and the quote, and the NUL */
+            break;
+        if (ctrl)
+            at += (size_t)snprintf(out + at, n - at, "\\x%02x", ch);
+        else
+            out[at++] = (char)ch;
+    }
+    snprintf(out + at, n - at, "'");
+    return 1;
+}
+
+int config_key_secret(const char *name)
+{
+    return strcmp(name, "store") == 0; /* a URL may hold a password */
+}
+
 static const key_def_t *find_key(const char *name)
 {
     for (size_t i = 0; i < NKEYS; i++)
@@ -332,6 +366,12 @@ static const key_def_t *find_key(const char *name)
 }
 
 static const char *nearest_key(const char *name, size_t len);
+
+int config_key_index(const char *name)
+{
+    const key_def_t *k = find_key(name);
+    return k ? (int)(k - keys) : -1;
+}
 
 int config_set(config_t *c, const char *key, const char *value, char *err,
                size_t errlen)
@@ -378,106 +418,6 @@ int config_set(config_t *c, const char *key, const char *value, char *err,
     return 0;
 }
 
-static char *trim(char *s)
-{
-    while (isspace((unsigned char)*s))
-        s++;
-    char *e = s + strlen(s);
-    while (e > s && isspace((unsigned char)e[-1]))
-        *--e = '\0';
-    return s;
-}
-
-/* A value may be quoted to keep spaces or be empty: "...". One that opens
- * a quote must close it as its last character: taken literally, a
- * forgotten quote would put `"Welcome` on every player's screen. Quotes
- * inside are kept as they are (there is no escape). 0, or -1 with why. */
-static int unquote(const char *key, char **value, char *why, size_t n)
-{
-    char *v = *value;
-    size_t len = strlen(v);
-    if (v[0] != '"')
-        return 0;
-    if (len >= 2 && v[len - 1] == '"') {
-        v[len - 1] = '\0';
-        *value = v + 1;
-        return 0;
-    }
-    if (strchr(v + 1, '"'))
-        snprintf(why, n, "%s: text after the value's closing quote (a "
-                 "comment takes a line of its own)", key);
-    else
-        snprintf(why, n, "%s: the value's quote is not closed", key);
-    return -1;
-}
-
-/* A key given a second time in one file is refused, naming the first
- * line: with the last one winning, an edit further up (or a key pasted
- * twice) would be ignored without a word. first[i]: key i's line, or 0. */
-static int given_again(int *first, const char *key, int lineno, char *why,
-                       size_t n)
-{
-    const key_def_t *k = find_key(key);
-    if (!k) /* config_set says it is unknown */
-        return 0;
-    size_t i = (size_t)(k - keys);
-    if (first[i]) {
-        snprintf(why, n, "%s: given again (first on line %d)", key, first[i]);
-        return -1;
-    }
-    first[i] = lineno;
-    return 0;
-}
-
-/* One line of the file (its newline still on): a comment, a blank line
- * or `key = value`. 0, or -1 with why. */
-static int load_line(config_t *c, char *line, int lineno, int *first,
-                     char *why, size_t n)
-{
-    char *s = trim(line);
-    if (*s == '#' || *s == '\0')
-        return 0;
-    char *eq = strchr(s, '=');
-    if (!eq) {
-        snprintf(why, n, "expected 'key = value'");
-        return -1;
-    }
-    *eq = '\0';
-    char *key = trim(s), *value = trim(eq + 1);
-    if (given_again(first, key, lineno, why, n) != 0 ||
-        unquote(key, &value, why, n) != 0 ||
-        config_set(c, key, value, why, n) != 0)
-        return -1;
-    return 0;
-}
-
-int config_load_file(config_t *c, const char *path, int required, char *err,
-                     size_t errlen)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        if (!required && errno == ENOENT)
-            return 0;
-        snprintf(err, errlen, "config file %s: %s", path, strerror(errno));
-        return -1;
-    }
-    char line[1024], why[256];
-    int lineno = 0, rc = 0, first[NKEYS] = { 0 };
-    while (rc == 0 && fgets(line, sizeof line, f)) {
-        lineno++;
-        if (!strchr(line, '\n') && !feof(f)) {
-            snprintf(why, sizeof why, "line too long");
-            rc = -1;
-        } else {
-            rc = load_line(c, line, lineno, first, why, sizeof why);
-        }
-    }
-    if (rc != 0)
-        snprintf(err, errlen, "%s:%d: %s", path, lineno, why);
-    fclose(f);
-    return rc;
-}
-
 /* Key i's variable's name into name; its value, or NULL if not set. */
 static const char *env_of(size_t i, char *name, size_t len)
 {
@@ -504,10 +444,13 @@ const char *config_flags_by(const config_flags_t *f, size_t i)
     return i < NKEYS && f->by[i][0] ? f->by[i] : NULL;
 }
 
-int config_load_env(config_t *c, char *err, size_t errlen)
+/* The variables of every key, or of `only` alone. */
+static int load_env(config_t *c, const char *only, char *err, size_t errlen)
 {
     char name[64], why[256];
     for (size_t i = 0; i < NKEYS; i++) {
+        if (only && strcmp(keys[i].name, only) != 0)
+            continue;
         const char *v = env_of(i, name, sizeof name);
         if (v && config_set(c, keys[i].name, v, why, sizeof why) != 0) {
             snprintf(err, errlen, "environment %s: %s", name, why);
@@ -516,6 +459,17 @@ int config_load_env(config_t *c, char *err, size_t errlen)
     }
     c->make_run = getenv("ROGUED_MAKE_RUN") != NULL;
     return 0;
+}
+
+int config_load_env(config_t *c, char *err, size_t errlen)
+{
+    return load_env(c, NULL, err, errlen);
+}
+
+int config_load_env_key(config_t *c, const char *key, char *err,
+                        size_t errlen)
+{
+    return load_env(c, key, err, errlen);
 }
 
 /* ROGUED_* variables that are no key but are read on purpose: the

@@ -119,10 +119,30 @@ int config_set(config_t *c, const char *key, const char *value, char *err,
 int config_load_file(config_t *c, const char *path, int required, char *err,
                      size_t errlen);
 
+/* config_load_file, and warn(line, arg) for each value that looks as if
+ * it ended in a comment (an unquoted text value with " #" in it: a
+ * comment is a line of its own, so all of it is the value): "config:
+ * FILE:LINE: KEY: the value holds a '#', ...". A value config_set refuses
+ * that holds a '#' has it said in err too. warn may be NULL. */
+int config_load_file_warn(config_t *c, const char *path, int required,
+                          void (*warn)(const char *line, void *arg),
+                          void *arg, char *err, size_t errlen);
+
+/* config_load_file for key alone: every other line is skipped, a mistake
+ * in it too; key's own lines are held to the same rules (`rogued ctl`
+ * needs data_dir alone, ctl_client.c). */
+int config_load_file_key(config_t *c, const char *path, int required,
+                         const char *key, char *err, size_t errlen);
+
 /* Applies ROGUED_<KEY> environment variables (key upper-cased), and
  * notes ROGUED_MAKE_RUN in make_run: the one place the settings' part of
  * the environment is read. Returns 0, or -1 with a message in err. */
 int config_load_env(config_t *c, char *err, size_t errlen);
+
+/* config_load_env for key's variable alone (ROGUED_ and key
+ * upper-cased). */
+int config_load_env_key(config_t *c, const char *key, char *err,
+                        size_t errlen);
 
 /* Calls warn(line, arg) for each variable of env (environ's form,
  * "NAME=value", NULL last) that begins with ROGUED_ but is no key
@@ -152,11 +172,24 @@ int config_ruleset(const config_t *c);
 /* 1 if proxy_protocol is on. */
 int config_proxy_on(const config_t *c);
 
+/* The index of the key named name (config_key_name's i), or -1. */
+int config_key_index(const char *name);
+
 /* Key i's name, in the table's order; NULL past the last key. */
 const char *config_key_name(size_t i);
 
 /* 1 when a and b hold different values for key i (config_key_name's i). */
 int config_key_differs(const config_t *a, const config_t *b, size_t i);
+
+/* Key i's value in c as the console says it into out (n bytes): a
+ * number as it is, a text in single quotes, a control byte in it as
+ * \xNN. Returns 1, or 0 (out "") for a key whose value is not shown:
+ * store, whose URL may hold a password. */
+int config_key_value(const config_t *c, size_t i, char *out, size_t n);
+
+/* 1 if key `name`'s value is never shown nor logged (the store's URL may
+ * hold a password). */
+int config_key_secret(const char *name);
 
 /* Copies key i's value from src to dst (nothing past the last key). */
 void config_copy_key(config_t *dst, const config_t *src, size_t i);

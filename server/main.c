@@ -96,12 +96,15 @@ static int is_flag(const char *arg, const char *s, const char *l)
 /* A flag's value refused by config_set: its "key: why" names the flag as
  * the host typed it (`--port: 99999 is outside 0..65535`), since a key they
  * never wrote would send them looking in the config file. --set's error
- * keeps its key: that is what they typed. */
+ * keeps its key, after --set (`--set port: 99999 is outside ...`): both
+ * are what they typed, and where it was given (README.md). */
 static void flag_refused(const char *given, const char *key, const char *err)
 {
     size_t n = strlen(key);
-    if (strcmp(given, "--set") != 0 && strncmp(err, key, n) == 0 &&
-        err[n] == ':')
+    int keyed = strncmp(err, key, n) == 0 && err[n] == ':';
+    if (strcmp(given, "--set") == 0)
+        fprintf(stderr, "rogued: --set%s%s\n", keyed ? " " : ": ", err);
+    else if (keyed)
         fprintf(stderr, "rogued: %s%s\n", given, err + n);
     else
         fprintf(stderr, "rogued: %s\n", err);
@@ -136,8 +139,10 @@ static void raise_fd_limit(void)
     }
 }
 
-/* A ROGUED_* variable that is no key (config_env_strays): in the log as
- * an error, so that log_level = error shows it too; the server goes on. */
+/* A ROGUED_* variable that is no key (config_env_strays), or a file's
+ * value that looks as if it ended in a comment (config_load_file_warn):
+ * in the log as an error, so that log_level = error shows it too; the
+ * server goes on. */
 static void log_stray(const char *line, void *arg)
 {
     (void)arg;
@@ -187,6 +192,7 @@ int main(int argc, char **argv)
     const char *export_id = NULL, *export_format = NULL, *export_file = NULL;
     int list_games = 0, upgrade = 0;
     static config_flags_t flagged; /* the keys set below, for reload */
+    static config_t file_values;   /* the defaults with the file over them */
 
     if (argc > 1 && strcmp(argv[1], "ctl") == 0)
         return ctl_client_main(argc - 1, argv + 1);
@@ -212,8 +218,13 @@ int main(int argc, char **argv)
             config_required = 1;
         }
     }
-    if (config_load_file(&cfg, config_path, config_required, err, sizeof err) != 0 ||
-        config_load_env(&cfg, err, sizeof err) != 0) {
+    if (config_load_file_warn(&cfg, config_path, config_required, log_stray,
+                              NULL, err, sizeof err) != 0) {
+        fprintf(stderr, "rogued: %s\n", err);
+        return 2;
+    }
+    file_values = cfg; /* the file's alone, for reload (ctl.h) */
+    if (config_load_env(&cfg, err, sizeof err) != 0) {
         fprintf(stderr, "rogued: %s\n", err);
         return 2;
     }
@@ -360,6 +371,7 @@ int main(int argc, char **argv)
     }
     ctl_set_config_path(host.ctl, config_path, config_required);
     ctl_set_flags(host.ctl, &flagged);
+    ctl_set_file_values(host.ctl, &file_values);
     if (taking)
         upgrade_dispatch(&host, &in);
     int rc = host_run(&host);

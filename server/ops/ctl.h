@@ -76,6 +76,14 @@ void ctl_set_config_path(ctl_t *c, const char *path, int given);
  * reload leaves them as they are. Not set: none. */
 void ctl_set_flags(ctl_t *c, const config_flags_t *flags);
 
+/* The file's own values as the server last read them (the defaults with
+ * the file over them): main.c's at start, copied; each reload that is
+ * done replaces them. reload names a key a flag or the environment sets
+ * only when the file's value for it is not the one read last time. */
+void ctl_set_file_values(ctl_t *c, const config_t *file);
+/* ctl_set_file_values's copy: the defaults' if it was never set. */
+const config_t *ctl_file_values(const ctl_t *c);
+
 /* --- the worker loop's side (ctl_loop.c) ------------------------------------ */
 
 /* A MSG_CTL_* message from the host to this loop (not taken). */

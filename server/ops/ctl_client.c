@@ -112,14 +112,20 @@ static void say_unreachable(const char *path, int e)
 
 /* The data directory as the server finds it (docs/hosting.md): the
  * config file's data_dir, ROGUED_DATA_DIR over it; --data-dir over both
- * (the caller's). 0, or -1 with why said. */
+ * (the caller's). Only data_dir is read: a mistake in another key is the
+ * server's to refuse (at its start, or at a reload), not a reason to leave
+ * the console shut. A mistake in data_dir itself is said with the way
+ * around it. 0, or -1 with why said. */
 static int find_data_dir(config_t *d, const char *file, int required)
 {
     char err[512];
     config_defaults(d);
-    if (config_load_file(d, file, required, err, sizeof err) != 0 ||
-        config_load_env(d, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: %s\n", me, err);
+    if (config_load_file_key(d, file, required, "data_dir", err,
+                             sizeof err) != 0 ||
+        config_load_env_key(d, "data_dir", err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s (%s looks there for the server's data "
+                "directory: fix it, or name the directory with --data-dir "
+                "DIR)\n", me, err, me);
         return -1;
     }
     return 0;

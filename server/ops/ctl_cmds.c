@@ -2,6 +2,7 @@
  * does on the host's loop. Those about sessions ask the worker loops
  * (ctl_loop.c); backup runs on libuv's thread pool (ctl_backup.c). */
 #include <errno.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -248,12 +249,28 @@ void ctl_apply_live(config_t *dst, const config_t *src)
             config_copy_key(dst, src, i);
 }
 
+/* A line of reload's answer, and the same line in the log: what a
+ * reload did (or why it did nothing) is read there too, afterwards. */
+static void reload_say(ctl_req_t *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void reload_say(ctl_req_t *r, const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    log_info("ctl: reload: %s", line);
+    ctl_req_printf(r, "%s\n", line);
+}
+
 /* A ROGUED_* variable that is no key (config_env_strays), ignored again
- * by this reload: logged as at start, and in the answer, which is what
- * the host reloading to see a setting take effect reads. (The environment
- * is still the one the server started with: a variable cannot be fixed
- * without a restart.) */
-static void reload_stray(const char *line, void *arg)
+ * by this reload, or a file's value that looks as if it ended in a
+ * comment (config_load_file_warn): logged as at start, and in the answer,
+ * which is what the host reloading to see a setting take effect reads.
+ * (The environment is still the one the server started with: a variable
+ * cannot be fixed without a restart.) */
+static void reload_warn(const char *line, void *arg)
 {
     log_error("%s", line);
     ctl_req_printf(arg, "%s\n", line);
@@ -276,35 +293,62 @@ static const char *set_over_file(ctl_t *c, size_t i, char *out, size_t len)
     return out;
 }
 
-/* Each key whose value in the file (file: the running settings with the
- * file's over them) is not the running one, in the table's order, and
- * what reload does with it: a flag's or a variable's key stays as it is
- * (they are over the file, as at start), a live key is
- * applied (the host's copy holds every live key's running value), any
- * other takes a restart. */
-static void reload_report(ctl_req_t *r, const config_t *file,
+/* What a reload read: the running settings with the file's over them
+ * (file), and the defaults with the file's over them (alone), whose
+ * values the last reading's (ctl_file_values) are compared with. */
+typedef struct reload_files {
+    config_t file, alone;
+} reload_files_t;
+
+/* Key i, which a flag or the environment (over) sets, where the file now
+ * holds another value than the running one: said only when the file's
+ * value is new since the last reading (the host edited it); one the file
+ * held already was said then, or was there at start, where the flag was
+ * given over it on purpose. */
+static void reload_kept(ctl_req_t *r, const reload_files_t *rf,
+                        const config_t *running, size_t i, const char *over)
+{
+    if (!config_key_differs(&rf->alone, ctl_file_values(ctl_req_ctl(r)), i))
+        return;
+    char now[CONFIG_STR_MAX * 4 + 8], keeps[CONFIG_STR_MAX * 4 + 8];
+    const char *name = config_key_name(i);
+    if (config_key_value(&rf->file, i, now, sizeof now) &&
+        config_key_value(running, i, keeps, sizeof keeps))
+        reload_say(r, "%s: the file now says %s; %s keeps %s", name, now,
+                   over, keeps);
+    else
+        reload_say(r, "%s: changed in the file; %s keeps the running value",
+                   name, over);
+}
+
+/* Each key whose value in the file is not the running one, in the
+ * table's order, and what reload does with it: a flag's or a variable's
+ * key stays as it is (they are over the file, as at start: reload_kept),
+ * a live key is applied (the host's copy holds every live key's running
+ * value), any other takes a restart. */
+static void reload_report(ctl_req_t *r, const reload_files_t *rf,
                           const config_t *running)
 {
     const char *name;
     char over[128];
     for (size_t i = 0; (name = config_key_name(i)); i++) {
-        if (!config_key_differs(file, running, i))
+        if (!config_key_differs(&rf->file, running, i))
             continue;
         if (set_over_file(ctl_req_ctl(r), i, over, sizeof over))
-            ctl_req_printf(r, "%s: changed in the file, but %s sets it: "
-                           "unchanged\n", name, over);
+            reload_kept(r, rf, running, i, over);
         else
-            ctl_req_printf(r, "%s: changed in the file, %s\n", name,
-                           is_live(name) ? "applied" : "takes a restart");
+            reload_say(r, "%s: changed in the file, %s", name,
+                       is_live(name) ? "applied" : "takes a restart");
     }
 }
 
 /* The settings a reload makes, into n: the running ones with the file's
  * over them, then the environment's, then the command line's kept (as at
- * start). The file's alone into file, for the answer. */
-static int reload_read(ctl_t *c, const config_t *running, config_t *n,
-                       config_t *file, char *err, size_t errlen)
+ * start). The file's into rf, for the answer; its warnings said (r). */
+static int reload_read(ctl_req_t *r, const config_t *running, config_t *n,
+                       reload_files_t *rf, char *err, size_t errlen)
 {
+    ctl_t *c = ctl_req_ctl(r);
     const char *path = ctl_config_path(c);
     /* Started with no --config and no default file, the server has no
      * file: said as such, rather than as a file that cannot be opened
@@ -317,10 +361,14 @@ static int reload_read(ctl_t *c, const config_t *running, config_t *n,
                  "--config FILE for settings that reload can change", path);
         return -1;
     }
+    config_defaults(&rf->alone);
+    if (config_load_file_warn(&rf->alone, path, 1, reload_warn, r, err,
+                              errlen) != 0)
+        return -1;
     *n = *running;
     if (config_load_file(n, path, 1, err, errlen) != 0)
         return -1;
-    *file = *n;
+    rf->file = *n;
     if (config_load_env(n, err, errlen) != 0)
         return -1;
     const config_flags_t *f = ctl_flags(c);
@@ -330,33 +378,41 @@ static int reload_read(ctl_t *c, const config_t *running, config_t *n,
     return config_validate(n, err, errlen);
 }
 
+/* A reload refused: said, and logged as what it did (nothing). */
+static int reload_refused(ctl_req_t *r, const char *why)
+{
+    log_error("ctl: reload refused, nothing changed: %s", why);
+    ctl_req_done(r, why);
+    return 0;
+}
+
 static int reload_run(ctl_req_t *r, const char *args)
 {
     (void)args;
     host_t *h = ctl_req_host(r);
     char err[512];
-    config_t *n = malloc(sizeof *n), *file = malloc(sizeof *file);
-    if (!n || !file) {
+    config_t *n = malloc(sizeof *n);
+    reload_files_t *rf = malloc(sizeof *rf);
+    if (!n || !rf) {
         free(n);
-        free(file);
-        ctl_req_done(r, "out of memory");
-        return 0;
+        free(rf);
+        return reload_refused(r, "out of memory");
     }
-    if (reload_read(ctl_req_ctl(r), &h->cfg, n, file, err, sizeof err) != 0) {
+    if (reload_read(r, &h->cfg, n, rf, err, sizeof err) != 0) {
         free(n);
-        free(file);
-        ctl_req_done(r, err);
-        return 0;
+        free(rf);
+        return reload_refused(r, err);
     }
-    config_env_strays(environ, reload_stray, r);
-    reload_report(r, file, &h->cfg);
-    free(file);
     smsg_t *m = msg_new(MSG_CTL_RELOAD, 0, 0, NULL);
     if (!m) {
         free(n);
-        ctl_req_done(r, "out of memory");
-        return 0;
+        free(rf);
+        return reload_refused(r, "out of memory");
     }
+    config_env_strays(environ, reload_warn, r);
+    reload_report(r, rf, &h->cfg);
+    ctl_set_file_values(ctl_req_ctl(r), &rf->alone); /* the next one's "last" */
+    free(rf);
     ctl_apply_live(&h->cfg, n); /* the host's own copy: the live keys */
     m->cfg = n;
     ctl_req_broadcast(r, m);
@@ -365,10 +421,12 @@ static int reload_run(ctl_req_t *r, const char *args)
 
 static void reload_finish(ctl_req_t *r)
 {
-    ctl_req_printf(r, "reloaded %s:", ctl_config_path(ctl_req_ctl(r)));
-    for (size_t i = 0; i < NLIVE; i++)
-        ctl_req_printf(r, "%s %s", i ? "," : "", live_keys[i]);
-    ctl_req_printf(r, "\n");
+    char keys[512];
+    size_t at = 0;
+    for (size_t i = 0; i < NLIVE && at < sizeof keys; i++)
+        at += (size_t)snprintf(keys + at, sizeof keys - at, "%s %s",
+                               i ? "," : "", live_keys[i]);
+    reload_say(r, "reloaded %s:%s", ctl_config_path(ctl_req_ctl(r)), keys);
     ctl_req_done(r, NULL);
 }
 

@@ -76,6 +76,7 @@ struct ctl {
     const char *config_path;
     int config_given;          /* named by --config (ctl_set_config_path) */
     const config_flags_t *flags; /* the command line's keys; NULL: none */
+    config_t file_values;      /* the file's as last read (ctl.h) */
     int stopped;
     int keep_socket;           /* handed to a new process: not unlinked */
     double started;            /* when ctl_start ran: Unix time, seconds */
@@ -97,6 +98,12 @@ const char *ctl_config_path(ctl_t *c) { return c->config_path; }
 int ctl_config_given(ctl_t *c) { return c->config_given; }
 void ctl_set_flags(ctl_t *c, const config_flags_t *f) { if (c) c->flags = f; }
 const config_flags_t *ctl_flags(ctl_t *c) { return c->flags; }
+void ctl_set_file_values(ctl_t *c, const config_t *file)
+{
+    if (c)
+        c->file_values = *file;
+}
+const config_t *ctl_file_values(const ctl_t *c) { return &c->file_values; }
 
 void ctl_req_printf(ctl_req_t *r, const char *fmt, ...)
 {
@@ -576,6 +583,7 @@ ctl_t *ctl_start(struct host *h)
     }
     c->h = h;
     c->countdown_left = -1;
+    config_defaults(&c->file_values);
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
     c->started = (double)now.tv_sec + (double)(now.tv_nsec / 1000000) / 1000.0;

@@ -413,9 +413,10 @@ static void new_conf(char *conf, const char *text)
 
 /* reload names each key the file changed, in config.c's order: a live
  * one applied (the motd a new player sees), any other as taking a
- * restart (workers: srv_start sets it with --set, and says so); the same
- * file again names none but those it could not apply; a file that does
- * not parse changes nothing. */
+ * restart, one a flag sets with what the file now says and what it keeps
+ * (workers: srv_start sets it with --set); the same file again names
+ * none but those taking a restart; a file that does not parse changes
+ * nothing. */
 START_TEST(reload_changes_the_motd)
 {
     char conf[] = "/tmp/rogued-ctl-conf-XXXXXX";
@@ -430,20 +431,19 @@ START_TEST(reload_changes_the_motd)
     ck_assert_msg(rc == 0, "reload: %d: %s", rc, out);
     snprintf(want, sizeof want,
              "motd: changed in the file, applied\n"
-             "workers: changed in the file, but --set workers (the command "
-             "line) sets it: unchanged\n"
+             "workers: the file now says 1; --set workers (the command line) "
+             "keeps 2\n"
              "idle_timeout: changed in the file, applied\n"
              "max_cols: changed in the file, takes a restart\n"
              "reloaded %s: " LIVE_KEYS "\n", conf);
     ck_assert_str_eq(out, want);
     tclient_t *b = play_lobby(srv_port(s));
     play_wait_text(b, "A second message, reloaded");
-    /* again: the live keys hold the file's values now; workers and
-     * max_cols still differ from the running server's */
+    /* again: the live keys hold the file's values now; max_cols still
+     * differs from the running server's, and takes a restart still;
+     * workers, which the flag keeps, was said at the last reading */
     ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 0);
     snprintf(want, sizeof want,
-             "workers: changed in the file, but --set workers (the command "
-             "line) sets it: unchanged\n"
              "max_cols: changed in the file, takes a restart\n"
              "reloaded %s: " LIVE_KEYS "\n", conf);
     ck_assert_str_eq(out, want);
@@ -567,10 +567,11 @@ END_TEST
 
 /* A key the command line or the environment sets stays as it is when
  * the file changes it (as at start: a flag over the environment, which
- * is over the file), and the answer says which sets it; the live key the
- * file alone sets is applied. The motd a new player sees is still the
- * environment's; the same file again names the keys it could not apply
- * (their running values are the flags' and the environment's still). */
+ * is over the file), and the answer says what the file now says and what
+ * keeps which value; the live key the file alone sets is applied. The
+ * motd a new player sees is still the environment's; the same file again
+ * names none of them (the host has been told), a new value again is
+ * named again. */
 START_TEST(reload_leaves_what_a_flag_or_the_environment_sets)
 {
     char conf[] = "/tmp/rogued-ctl-conf-XXXXXX";
@@ -584,12 +585,11 @@ START_TEST(reload_leaves_what_a_flag_or_the_environment_sets)
     write_file(conf, "port = 2400\nmotd = The file's second message\n"
                "idle_timeout = 600\nkeepalive = 45\n");
     static const char overridden[] =
-        "port: changed in the file, but --port (the command line) sets it: "
-        "unchanged\n"
-        "motd: changed in the file, but ROGUED_MOTD (the environment) sets "
-        "it: unchanged\n"
-        "idle_timeout: changed in the file, but --set idle_timeout (the "
-        "command line) sets it: unchanged\n";
+        "port: the file now says 2400; --port (the command line) keeps 0\n"
+        "motd: the file now says 'The file's second message'; ROGUED_MOTD "
+        "(the environment) keeps 'The message of the environment'\n"
+        "idle_timeout: the file now says 600; --set idle_timeout (the "
+        "command line) keeps 900\n";
     char out[4096], want[2048];
     int rc = srv_ctl(s, "reload", out, sizeof out);
     ck_assert_msg(rc == 0, "reload: %d: %s", rc, out);
@@ -599,8 +599,13 @@ START_TEST(reload_leaves_what_a_flag_or_the_environment_sets)
     tclient_t *b = play_lobby(srv_port(s));
     play_wait_text(b, "The message of the environment");
     ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 0);
-    snprintf(want, sizeof want, "%sreloaded %s: " LIVE_KEYS "\n", overridden,
-             conf);
+    snprintf(want, sizeof want, "reloaded %s: " LIVE_KEYS "\n", conf);
+    ck_assert_str_eq(out, want);
+    write_file(conf, "port = 2401\nmotd = The file's second message\n"
+               "idle_timeout = 600\nkeepalive = 45\n");
+    ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 0);
+    snprintf(want, sizeof want, "port: the file now says 2401; --port (the "
+             "command line) keeps 0\nreloaded %s: " LIVE_KEYS "\n", conf);
     ck_assert_str_eq(out, want);
     cl_close(a);
     cl_close(b);

@@ -117,15 +117,15 @@ static void file_refused(const char *conf, int line, const char *why)
 START_TEST(a_mistyped_key_points_to_help)
 {
     ck_assert_str_eq(refusal("--config /dev/null --set porte=4000"),
-                     "rogued: unknown key 'porte' (did you mean port? rogued "
-                     "--help lists every key)\n");
+                     "rogued: --set: unknown key 'porte' (did you mean port? "
+                     "rogued --help lists every key)\n");
     file_refused("# a host's first file\nport = 4000\nporte = 4001\n", 3,
                  "unknown key 'porte' (did you mean port? rogued --help lists "
                  "every key)");
     /* nothing near: the list alone */
     ck_assert_str_eq(refusal("--config /dev/null --set zzzzzzzz=1"),
-                     "rogued: unknown key 'zzzzzzzz' (rogued --help lists "
-                     "every key)\n");
+                     "rogued: --set: unknown key 'zzzzzzzz' (rogued --help "
+                     "lists every key)\n");
 }
 END_TEST
 
@@ -159,8 +159,8 @@ START_TEST(a_host_name_as_bind_is_refused_before_any_file_is_made)
     ck_assert_int_ne(access(data, F_OK), 0); /* no data directory, no db */
     snprintf(args, sizeof args, "--config /dev/null --data-dir %s --set "
              "bind=10.0.0.300", data);
-    ck_assert_str_eq(refusal(args), "rogued: bind: '10.0.0.300' is not an IP "
-                     "address (0.0.0.0: every interface; 127.0.0.1: this "
+    ck_assert_str_eq(refusal(args), "rogued: --set bind: '10.0.0.300' is not an "
+                     "IP address (0.0.0.0: every interface; 127.0.0.1: this "
                      "machine only)\n");
     ck_assert_int_ne(access(data, F_OK), 0);
     ck_assert_int_eq(rmdir(dir), 0);
@@ -263,7 +263,8 @@ START_TEST(a_port_in_use_under_make_run_says_make_run)
 END_TEST
 
 /* A flag's bad value is named as the flag the host typed, not as the key
- * it sets (which they may never have seen); --set names its key. */
+ * it sets (which they may never have seen); --set names itself and its
+ * key, as a file's mistake names its file and line. */
 START_TEST(a_bad_flag_value_names_the_flag)
 {
     ck_assert_str_eq(refusal("--config /dev/null --port 99999"),
@@ -271,9 +272,12 @@ START_TEST(a_bad_flag_value_names_the_flag)
     ck_assert_str_eq(refusal("--config /dev/null -p 99999"),
                      "rogued: -p: 99999 is outside 0..65535\n");
     ck_assert_str_eq(refusal("--config /dev/null --set port=99999"),
-                     "rogued: port: 99999 is outside 0..65535\n");
+                     "rogued: --set port: 99999 is outside 0..65535\n");
     ck_assert_str_eq(refusal("--config /dev/null --max-sessions many"),
                      "rogued: --max-sessions: 'many' is not a whole "
+                     "number\n");
+    ck_assert_str_eq(refusal("--config /dev/null --set max_sessions=x"),
+                     "rogued: --set max_sessions: 'x' is not a whole "
                      "number\n");
 }
 END_TEST

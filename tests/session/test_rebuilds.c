@@ -64,13 +64,13 @@ static void refused(const char *args, const char *line)
 START_TEST(bad_rebuild_values_refused)
 {
     refused("--config /dev/null --set rebuild_threads=0",
-            "rogued: rebuild_threads: 0 is outside 1..64\n");
+            "rogued: --set rebuild_threads: 0 is outside 1..64\n");
     refused("--config /dev/null --set rebuild_threads=65",
-            "rogued: rebuild_threads: 65 is outside 1..64\n");
+            "rogued: --set rebuild_threads: 65 is outside 1..64\n");
     refused("--config /dev/null --set rebuild_queue=-1",
-            "rogued: rebuild_queue: -1 is outside 0..1000000\n");
+            "rogued: --set rebuild_queue: -1 is outside 0..1000000\n");
     refused("--config /dev/null --set rebuild_per_ip=four",
-            "rogued: rebuild_per_ip: 'four' is not a whole number\n");
+            "rogued: --set rebuild_per_ip: 'four' is not a whole number\n");
 }
 END_TEST
 
