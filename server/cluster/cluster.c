@@ -491,6 +491,7 @@ cluster_t *cluster_start(shared_t *sh, const char *url)
     c->next_id = CLUSTER_TAKEOVER_ID & ~CLUSTER_ID_BIT; /* ids after it */
     snprintf(c->url, sizeof c->url, "%s", url);
     name_host(c);
+    c->born = cluster_now_ms(); /* (cluster_presence.c, forget_if_missed) */
     c->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     for (int i = 0; i < CLUSTER_SOCKS; i++)
         c->sock[i] = -1;

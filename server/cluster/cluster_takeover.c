@@ -2,14 +2,16 @@
  * on another, both sides of it:
  *
  *   - the login's host asks (ask) the hosts that have the account in their
- *     presence rows to let go, then waits until the database has every key
+ *     presence rows (a session, or a dropped page's login token) to let
+ *     go, then waits until the database has every key
  *     they flushed, so the game goes on at the very turn it was on; if an
  *     answer is late it looks for those hosts again, and asks one it finds
  *     there anew (a host that lost the database heard nothing, and comes
  *     back under a new name), for TAKEOVER_WAIT_MS at most;
- *   - the player's host hands over (give): its sessions of the account
- *     flush their games to the store and let go, as for a second login on
- *     one host, and the asking host hears how many key bytes went.
+ *   - the player's host hands over (give): its dropped pages' tokens of
+ *     the account end, its sessions of the account flush their games to
+ *     the store and let go, as for a second login on one host, and the
+ *     asking host hears how many key bytes went (none: no session).
  *
  * docs/hosting.md, "What the hosts share, and how" (logging in on host B
  * while the account plays on host A). */
@@ -255,8 +257,14 @@ void cluster_give_start(cluster_t *c, const cluster_note_t *n)
 {
     /* the account's game is taken elsewhere: a page of it that dropped
      * here must not come back with its token and take the game back
-     * (as a login here ends them: session_lobby.c, take_over) */
-    lt_forget_closed(&c->sh->logins, n->account);
+     * (as a login here ends them: session_lobby.c, take_over); this host
+     * publishes those tokens so that the login asks it even when it has
+     * no session of the account (cluster_presence.c) */
+    int forgot = lt_forget_closed(&c->sh->logins, n->account);
+    if (forgot > 0)
+        log_info("cluster: account %lld logged in on %s: %d login token%s "
+                 "of its dropped pages here forgotten", (long long)n->account,
+                 n->chan, forgot, forgot == 1 ? "" : "s");
     uint64_t ids[GIVE_MAX];
     int k = dir_sessions_of(&c->sh->dir, n->account, 0, ids, GIVE_MAX);
     give_t *g = k > 0 ? calloc(1, sizeof *g) : NULL;

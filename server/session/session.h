@@ -587,8 +587,12 @@ int sess_guest_take_kept(sess_t *s);
  * after a takeover, close.taken_over), a token carried by a
  * binary upgrade taken on again, and a page's "resume T" that is no
  * guest's game tried as a login: 1 if it was one (logged in, or refused
- * for a banned name, said), else 0. */
+ * for a banned name or, on a host of a cluster the others may not see
+ * now, as a token that holds nothing: said), else 0. _ended: the page
+ * back with a token that holds nothing is told its visit has ended, and
+ * to forget the token. */
 void sess_web_login_issue(sess_t *s);
+void sess_web_login_ended(sess_t *s);
 void sess_web_login_forget(sess_t *s);
 void sess_web_login_forget_account(sess_t *s);
 void sess_web_login_forget_closed(sess_t *s);

@@ -10,6 +10,7 @@
 #include <sodium.h>
 
 #include "ban_list.h"
+#include "cluster.h"
 #include "log.h"
 #include "session.h"
 #include "store.h"
@@ -88,6 +89,25 @@ void sess_web_login_moved(sess_t *s, const char *token)
         memcpy(s->login_token, token, GRACE_TOKEN_LEN + 1);
 }
 
+void sess_web_login_ended(sess_t *s)
+{
+    lobby_note(&s->lobby, LOBBY_NOTE_INFO, "Your last visit here has "
+               "ended (a login elsewhere, a logout or too long away).");
+    wsconn_send_text(s->web, "token ");
+}
+
+/* Whether a token may log in on this host now: alone, yes; in a cluster,
+ * only while the other hosts see this one (cluster_current), so that a
+ * login on one of them since the page dropped has asked this host to let
+ * go and ended the token. A host that cannot say (the database away, its
+ * heartbeat late) refuses: the player logs in with the password, which
+ * takes the game as any login does. docs/hosting.md, web_login_grace. */
+static int tokens_hold_here(sess_t *s)
+{
+    struct cluster *cl = srv_cluster(s->srv);
+    return !cl || cluster_current(cl);
+}
+
 int sess_web_login_resume(sess_t *s, const char *token)
 {
     login_token_t e;
@@ -95,6 +115,16 @@ int sess_web_login_resume(sess_t *s, const char *token)
         s->lobby.account[0] ||
         !lt_take(s->srv->logins, token, sess_now(s), &e))
         return 0; /* (a site page's terminal watches: it logs nobody in) */
+    if (!tokens_hold_here(s)) {
+        /* spent (lt_take), as if a login elsewhere had ended it */
+        log_info("login by the page's token refused id=%llu name=%s: this "
+                 "host is not in touch with the cluster's other hosts now "
+                 "(a login there may not have asked it to let go)",
+                 (unsigned long long)s->id, e.name);
+        sodium_memzero(e.token, sizeof e.token);
+        sess_web_login_ended(s);
+        return 1;
+    }
     int64_t until;
     if (store_banned_name(s->srv->store, e.name, ban_now_ms(), &until)) {
         char subject[ACCT_NAME_MAX + 16], line[160];
