@@ -20,6 +20,7 @@
  * Run by tests/run-tests.sh's cluster family (make cluster: a throwaway
  * PostgreSQL, a database of each test's own). */
 #include <check.h>
+#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +133,32 @@ static void cut_cluster(tsrv_t *x)
     ck_assert(srv_wait_log(x, "cluster: lost the database", CL_WAIT_MS));
 }
 
+/* Host x's presence rows, locked (in a transaction the returned
+ * connection keeps open): x, back from a loss, removes its rows under the
+ * name it had first, so it cannot come back while they are held (its
+ * statement times out and it tries again later). */
+static PGconn *hold_rows(tsrv_t *x)
+{
+    char host[CLUSTER_NAME_LEN], sql[256];
+    cluster_name(x, host);
+    PGconn *pg = PQconnectdb(sw_url);
+    ck_assert_msg(PQstatus(pg) == CONNECTION_OK, "%s", PQerrorMessage(pg));
+    snprintf(sql, sizeof sql, "BEGIN; SELECT 1 FROM rogued_online WHERE host"
+             " = '%s' FOR UPDATE", host);
+    PGresult *r = PQexec(pg, sql);
+    ck_assert_msg(PQresultStatus(r) == PGRES_TUPLES_OK, "%s",
+                  PQerrorMessage(pg));
+    ck_assert_int_ge(PQntuples(r), 1);
+    PQclear(r);
+    return pg;
+}
+
+static void release_rows(PGconn *pg)
+{
+    PQclear(PQexec(pg, "ROLLBACK"));
+    PQfinish(pg);
+}
+
 START_TEST(a_host_away_from_the_database_refuses_its_tokens)
 {
     char seed[32], t[40], u[40];
@@ -142,7 +169,9 @@ START_TEST(a_host_away_from_the_database_refuses_its_tokens)
     dropped_on(x, hx, "walter", 1, u);
     held_rows(x, "walter", 1);
 
-    /* away: wendy's token is refused, and spent */
+    /* away (and kept away while its rows are held): wendy's token is
+     * refused, and spent */
+    PGconn *hold = hold_rows(x);
     cut_cluster(x);
     web_back_logged_out(hx, t);
     ck_assert(srv_wait_log(x, "login by the page's token refused id=3 "
@@ -152,6 +181,8 @@ START_TEST(a_host_away_from_the_database_refuses_its_tokens)
     ck_assert(!srv_log_has(x, t));
 
     /* back: walter's was forgotten at its first heartbeat */
+    ck_assert(!srv_log_has(x, "login token forgotten"));
+    release_rows(hold);
     ck_assert(srv_wait_log_count(x, "listening on the database", 2,
                                  3 * CL_WAIT_MS));
     ck_assert(srv_wait_log(x, "cluster: 1 login token forgotten: other "
