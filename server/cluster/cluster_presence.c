@@ -130,10 +130,10 @@ static void arr_bool(buf_t *b, int v)
 }
 
 /* The tokens of pages that dropped here and may come back (lt_held), as
- * rows of the sessions they were given in, appended to now[n..cap) but
- * for a session still listed there (sorted): a login on another host
- * finds this host by them and asks it to let go, which ends them
- * (cluster_give_start). Returns the new count. */
+ * rows of the sessions they were given in, added to the n sessions of
+ * now (sorted; room for cap) but for a session listed there: a login on
+ * another host finds this host by them and asks it to let go, which ends
+ * them (cluster_give_start). Returns the new count, sorted. */
 static int tokens_now(cluster_t *c, pres_t *now, int n, int cap)
 {
     int room = cap - n;
@@ -150,7 +150,15 @@ static int tokens_now(cluster_t *c, pres_t *now, int n, int cap)
     }
     free(was);
     free(accts);
-    return n;
+    qsort(now, (size_t)n, sizeof *now, pres_cmp);
+    /* one row a session (a statement that wrote one twice would fail
+     * whole): a token is given in one session at a time, which is
+     * login_tokens.c's callers' rule, not this file's */
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (m == 0 || now[i].sess != now[m - 1].sess)
+            now[m++] = now[i];
+    return m;
 }
 
 /* The sessions logged in here now, by id (those let go left out), and the
@@ -179,7 +187,6 @@ static int accounts_now(cluster_t *c, pres_t *now, int cap)
     free(accts);
     qsort(now, (size_t)n, sizeof *now, pres_cmp);
     n = tokens_now(c, now, n, cap);
-    qsort(now, (size_t)n, sizeof *now, pres_cmp);
     for (int i = 0, j = 0; i < n && j < c->nsent;) {
         if (c->sent[j].sess < now[i].sess)
             j++;
