@@ -111,8 +111,9 @@ static int ask_hosts(cluster_t *c, ask_t *a, uint64_t now)
                         c->chan, (long long)a->account);
         if (a->give_up_at < now + ANSWER_MS) /* (asked late: its time) */
             a->give_up_at = now + ANSWER_MS;
-        log_info("cluster: account %lld logs in here and plays on %s: asking "
-                 "it to let go", (long long)a->account, chan);
+        log_info("cluster: account %lld logs in here and is on %s (a "
+                 "session, or a dropped page's token): asking it to let go",
+                 (long long)a->account, chan);
     }
     PQclear(r);
     return 0;
