@@ -133,15 +133,25 @@ static void arr_bool(buf_t *b, int v)
  * rows of the sessions they were given in, added to the n sessions of
  * now (sorted; room for cap) but for a session listed there: a login on
  * another host finds this host by them and asks it to let go, which ends
- * them (cluster_give_start). Returns the new count, sorted. */
+ * them (cluster_give_start). Returns the new count, sorted, or -1 (out of
+ * memory, or more tokens than room: a publish that left some out would
+ * delete their rows, so none is made and the next heartbeat tries again
+ * with room for them). */
 static int tokens_now(cluster_t *c, pres_t *now, int n, int cap)
 {
     int room = cap - n;
-    uint64_t *was = malloc((size_t)(room > 0 ? room : 1) * sizeof *was);
-    int64_t *accts = malloc((size_t)(room > 0 ? room : 1) * sizeof *accts);
+    if (room <= 0)
+        return -1;
+    uint64_t *was = malloc((size_t)room * sizeof *was);
+    int64_t *accts = malloc((size_t)room * sizeof *accts);
     /* (the loops' clock, uv_now, is libuv's monotonic milliseconds too) */
     int k = was && accts ? lt_held(&c->sh->logins, cluster_now_ms(), was,
-                                   accts, room) : 0;
+                                   accts, room) : -1;
+    if (k < 0 || k == room) { /* (room full: there may be more) */
+        free(was);
+        free(accts);
+        return -1;
+    }
     int listed = n;
     for (int i = 0; i < k; i++) {
         pres_t key = { was[i], 0, 0, 0, 0, 0 };
@@ -187,6 +197,8 @@ static int accounts_now(cluster_t *c, pres_t *now, int cap)
     free(accts);
     qsort(now, (size_t)n, sizeof *now, pres_cmp);
     n = tokens_now(c, now, n, cap);
+    if (n < 0)
+        return -1;
     for (int i = 0, j = 0; i < n && j < c->nsent;) {
         if (c->sent[j].sess < now[i].sess)
             j++;
@@ -366,13 +378,16 @@ static void read_hosts(cluster_t *c)
     cluster_watch_hosts_gone(c);
 }
 
-/* Before a heartbeat: if the last one written is SEEN_MS old or more (or
- * there was none since the connection was made again, or none yet SEEN_MS
- * after the start), the other hosts may have counted this one gone
- * meanwhile, and a login there did not ask it to let go: every login
- * token here goes (an open session's too, so that its page dropping
- * later cannot take the game back either; those pages come back logged
- * out). A first heartbeat soon after the start keeps them: the tokens a
+/* After a heartbeat went in (this host's row, then its accounts' rows),
+ * at now: if the one before went in SEEN_MS or more earlier (or there was
+ * none since the connection was made again, or none yet SEEN_MS after
+ * the start), the other hosts may have counted this one gone meanwhile
+ * (from when the row before expired until this one committed, which a
+ * slow statement puts off up to its timeout), and a login there did not
+ * ask it to let go: every login token here goes (an open session's too,
+ * so that its page dropping later cannot take the game back either;
+ * those pages come back logged out), before cluster_current says yes
+ * again. A first heartbeat soon after the start keeps them: the tokens a
  * binary upgrade moved here are of pages still connected. */
 static void forget_if_missed(cluster_t *c, uint64_t now)
 {
@@ -413,20 +428,24 @@ void cluster_heartbeat(cluster_t *c)
     snprintf(online, sizeof online, "%d", atomic_load(&c->sh->online));
     snprintf(ngames, sizeof ngames, "%zu", dir_ngames(&c->sh->dir));
     const char *v[4] = { c->chan, online, ngames, list };
-    forget_if_missed(c, now);
     if (cluster_exec(c, "INSERT INTO rogued_hosts (host, seen, online, games,"
                      " list) VALUES ($1, now(), $2, $3, $4) ON CONFLICT (host)"
                      " DO UPDATE SET seen = now(), online = EXCLUDED.online,"
                      " games = EXCLUDED.games, list = EXCLUDED.list", 4,
                      v) != 0)
         return;
-    /* seen is the database's time of it, later than now: the others count
-     * this host alive until at least now + ALIVE_S */
-    pthread_mutex_lock(&c->vmu);
-    c->pub_at = now;
-    pthread_mutex_unlock(&c->vmu);
-    c->published = 1;
-    publish_accounts(c);
+    if (publish_accounts(c) == 0) {
+        /* both in: seen is the database's time of the row (its
+         * statement's start), later than now, so the others count this
+         * host alive until at least now + ALIVE_S, and find its
+         * accounts' rows; the tokens go first if they may have missed it
+         * (however long the statements took) */
+        forget_if_missed(c, cluster_now_ms());
+        pthread_mutex_lock(&c->vmu);
+        c->pub_at = now;
+        c->published = 1;
+        pthread_mutex_unlock(&c->vmu);
+    }
     if (c->beats++ % 10 == 0)
         cluster_exec(c, "WITH gone AS (DELETE FROM rogued_hosts WHERE seen <"
                      " now() - interval '30 seconds' RETURNING host) DELETE"
@@ -485,7 +504,9 @@ int cluster_games(cluster_t *c, lobby_game_t *out, int max)
 int cluster_current(cluster_t *c)
 {
     pthread_mutex_lock(&c->vmu);
-    int current = c->pub_at != 0 && cluster_now_ms() < c->pub_at + SEEN_MS;
+    uint64_t now = cluster_now_ms();
+    int current = c->pub_at != 0 && now < c->pub_at + SEEN_MS ? 1
+        : !c->published && now < c->born + SEEN_MS ? -1 : 0;
     pthread_mutex_unlock(&c->vmu);
     return current;
 }

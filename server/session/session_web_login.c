@@ -13,6 +13,7 @@
 #include "cluster.h"
 #include "log.h"
 #include "session.h"
+#include "session_impl.h"
 #include "store.h"
 #include "wsconn.h"
 
@@ -101,11 +102,34 @@ void sess_web_login_ended(sess_t *s)
  * login on one of them since the page dropped has asked this host to let
  * go and ended the token. A host that cannot say (the database away, its
  * heartbeat late) refuses: the player logs in with the password, which
- * takes the game as any login does. docs/hosting.md, web_login_grace. */
+ * takes the game as any login does. -1: not yet (this process has not
+ * written its first heartbeat: sess_web_login_wait). docs/hosting.md,
+ * web_login_grace. */
 static int tokens_hold_here(sess_t *s)
 {
     struct cluster *cl = srv_cluster(s->srv);
-    return !cl || cluster_current(cl);
+    return !cl ? 1 : cluster_current(cl);
+}
+
+/* How often a page's return that waits looks again. */
+#define TOKEN_WAIT_LOOK_MS 50
+
+static void on_token_wait(uv_timer_t *t)
+{
+    sess_start_lobby_if_negotiated(t->data);
+}
+
+int sess_web_login_wait(sess_t *s)
+{
+    if (!s->web || !s->web->resume[0] || s->site_page ||
+        tokens_hold_here(s) >= 0)
+        return 0;
+    if (!s->token_waited)
+        log_info("resume id=%llu: its token waits for this host's first "
+                 "heartbeat in the cluster", (unsigned long long)s->id);
+    s->token_waited = 1;
+    uv_timer_start(&s->negotiate_timer, on_token_wait, TOKEN_WAIT_LOOK_MS, 0);
+    return 1;
 }
 
 int sess_web_login_resume(sess_t *s, const char *token)
@@ -115,7 +139,7 @@ int sess_web_login_resume(sess_t *s, const char *token)
         s->lobby.account[0] ||
         !lt_take(s->srv->logins, token, sess_now(s), &e))
         return 0; /* (a site page's terminal watches: it logs nobody in) */
-    if (!tokens_hold_here(s)) {
+    if (tokens_hold_here(s) != 1) {
         /* spent (lt_take), as if a login elsewhere had ended it */
         log_info("login by the page's token refused id=%llu name=%s: this "
                  "host is not in touch with the cluster's other hosts now "
