@@ -85,7 +85,7 @@ void cluster_counts(cluster_t *c, cluster_counts_t *out);
  * pages' login tokens of it (cluster_takeover.c); -1 if not yet, this
  * process having written none since its start, less than ALIVE_S - 1 s
  * ago (a binary upgrade's new process: a token waits for its first
- * heartbeat, session_guest.c); else 0: a token here must log nobody in
+ * heartbeat, sess_web_login_wait); else 0: a token here must log nobody in
  * (session_web_login.c), the database being away, or having been until
  * this host's next heartbeat. docs/hosting.md, "What the hosts share". */
 int cluster_current(cluster_t *c);
