@@ -254,7 +254,8 @@ static void lock_waited(int pid, int ms)
     if (pid)
         snprintf(which, sizeof which, "pid = %d", pid);
     else
-        snprintf(which, sizeof which, "query LIKE 'INSERT INTO rogued_hosts%%'");
+        snprintf(which, sizeof which,
+                 "query LIKE 'INSERT INTO rogued_hosts%%'");
     snprintf(sql, sizeof sql, "SELECT (count(*) > 0)::int FROM"
              " pg_stat_activity WHERE wait_event_type = 'Lock' AND %s AND"
              " now() - query_start >= interval '%d milliseconds'", which, ms);
