@@ -115,6 +115,17 @@ void lt_closed(login_tokens_t *lt, const char *token, uint64_t session,
     pthread_mutex_unlock(&lt->mu);
 }
 
+int lt_holds(login_tokens_t *lt, const char *token, uint64_t now)
+{
+    if (!grace_token_valid(token))
+        return 0;
+    pthread_mutex_lock(&lt->mu);
+    int i = find(lt, token);
+    int holds = i >= 0 && now < lt->t[i].expires;
+    pthread_mutex_unlock(&lt->mu);
+    return holds;
+}
+
 int lt_take(login_tokens_t *lt, const char *token, uint64_t now,
             login_token_t *out)
 {

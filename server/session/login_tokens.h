@@ -67,6 +67,9 @@ int lt_adopt(login_tokens_t *lt, const char *token, int64_t account_id,
 void lt_closed(login_tokens_t *lt, const char *token, uint64_t session,
                int display, uint64_t now);
 
+/* 1 if token holds at now (left in the table), else 0. */
+int lt_holds(login_tokens_t *lt, const char *token, uint64_t now);
+
 /* Takes token, if it holds at now: 1 and its entry in *out (forgotten
  * here: a token logs in once), or 0. */
 int lt_take(login_tokens_t *lt, const char *token, uint64_t now,

@@ -121,8 +121,11 @@ static void on_token_wait(uv_timer_t *t)
 
 int sess_web_login_wait(sess_t *s)
 {
+    /* (a guest's kept game's token, or one this process never gave, has
+     * nothing to wait for) */
     if (!s->web || !s->web->resume[0] || s->site_page ||
-        tokens_hold_here(s) >= 0)
+        tokens_hold_here(s) >= 0 ||
+        !lt_holds(s->srv->logins, s->web->resume, sess_now(s)))
         return 0;
     if (!s->token_waited)
         log_info("resume id=%llu: its token waits for this host's first "
@@ -136,10 +139,16 @@ int sess_web_login_resume(sess_t *s, const char *token)
 {
     login_token_t e;
     if (!s->web || s->site_page || s->state != S_LOBBY ||
-        s->lobby.account[0] ||
-        !lt_take(s->srv->logins, token, sess_now(s), &e))
+        s->lobby.account[0])
         return 0; /* (a site page's terminal watches: it logs nobody in) */
-    if (tokens_hold_here(s) != 1) {
+    /* Asked before the token is taken as well as after: the cluster's
+     * thread forgets the tokens before it says this host is in touch
+     * again, so a token taken after a "yes" was not due to be forgotten,
+     * and one forgotten meanwhile is not taken. */
+    int here = tokens_hold_here(s);
+    if (!lt_take(s->srv->logins, token, sess_now(s), &e))
+        return 0;
+    if (here != 1 || tokens_hold_here(s) != 1) {
         /* spent (lt_take), as if a login elsewhere had ended it */
         log_info("login by the page's token refused id=%llu name=%s: this "
                  "host is not in touch with the cluster's other hosts now "

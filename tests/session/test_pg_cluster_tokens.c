@@ -305,9 +305,10 @@ START_TEST(a_heartbeat_that_commits_late_forgets_the_tokens)
 
     /* one heartbeat of x held 3.3 s on its row (the next one starts
      * less than 4 s after it, so x would not count it late before it
-     * writes), the next held too, until after the others count x gone
-     * (5 s from the first's start), a second before it would count the
-     * one before late at its following heartbeat */
+     * writes; the check after the statement, 4 s and more after the one
+     * before, does: the tokens are forgotten then), the next held too,
+     * until after the others count x gone (5 s from the first's start)
+     * and wendy logged in on y asking nobody */
     PGconn *first = pg_open(), *second = pg_open();
     lock_host_row(first, host);
     lock_got(first);

@@ -65,7 +65,13 @@ START_TEST(a_closed_session_s_token_holds_grace_ms)
     lt_closed(&lt, t, 99, 4, 100); /* not its session: nothing */
     lt_closed(&lt, t, 1, 4, 100);
     lt_closed(&lt, u, 2, 4, 100);
+    /* asked without taking (lt_holds): it stays */
+    ck_assert_int_eq(lt_holds(&lt, t, 100 + GRACE - 1), 1);
+    ck_assert_int_eq(lt_holds(&lt, t, 100 + GRACE), 0);
+    ck_assert_int_eq(lt_holds(&lt, "not a token", 0), 0);
+    ck_assert_int_eq(lt_count(&lt), 2);
     ck_assert_int_eq(lt_take(&lt, t, 100 + GRACE - 1, &e), 1);
+    ck_assert_int_eq(lt_holds(&lt, t, 100), 0); /* taken */
     ck_assert_int_eq(e.display, 4); /* the choice at the close */
     ck_assert_int_eq(lt_take(&lt, u, 100 + GRACE, &e), 0); /* ended */
     ck_assert_int_eq(lt_count(&lt), 0); /* (and gone) */
