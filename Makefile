@@ -351,10 +351,10 @@ pg: test-deps
 	$(MAKE) -j$(JOBS) --no-print-directory build/san/rogued build/tsan/rogued $(UNIT_BINS) $(SESS_BINS)
 	tests/run-tests.sh pg
 
-# test_pg_cluster, test_pg_cluster_loss: HAProxy and several hosts on one
-# throwaway PostgreSQL.
+# test_pg_cluster, test_pg_cluster_loss, test_pg_cluster_tokens: HAProxy
+# and several hosts on one throwaway PostgreSQL.
 cluster: test-deps
-	$(MAKE) -j$(JOBS) --no-print-directory build/san/rogued build/tsan/rogued build/san/tests/session/test_pg_cluster build/san/tests/session/test_pg_cluster_loss
+	$(MAKE) -j$(JOBS) --no-print-directory build/san/rogued build/tsan/rogued build/san/tests/session/test_pg_cluster build/san/tests/session/test_pg_cluster_loss build/san/tests/session/test_pg_cluster_tokens
 	tests/run-tests.sh cluster
 
 tsan: test-deps

@@ -25,14 +25,15 @@
 #           cluster is started with pg_virtualenv (postgresql-common) for the
 #           run and dropped after it; each test makes a database of its own
 #           there (tests/store_where.h); PG_TSAN_SUITES (test_pg_store,
-#           test_pg_cluster, test_pg_cluster_loss: the store's and the
-#           cluster's threads) run once
+#           test_pg_cluster, test_pg_cluster_loss, test_pg_cluster_tokens:
+#           the store's and the cluster's threads) run once
 #           more against build/tsan/rogued. Without the PostgreSQL binaries the
 #           family is skipped, and the summary says so.
-#  cluster  test_pg_cluster and test_pg_cluster_loss on the same throwaway
-#           PostgreSQL: HAProxy in TCP mode with send-proxy-v2 in front of
-#           several rogued processes sharing one database; one of them
-#           losing the database (and again against build/tsan/rogued)
+#  cluster  test_pg_cluster, test_pg_cluster_loss and test_pg_cluster_tokens
+#           on the same throwaway PostgreSQL: HAProxy in TCP mode with
+#           send-proxy-v2 in front of several rogued processes sharing one
+#           database; one of them losing the database; a browser page's
+#           token across hosts (and again against build/tsan/rogued)
 #  lint     tests/lint/*.sh: the house's limits (long functions, large
 #           files, circles of includes) and every C file through clang's
 #           front end with -Werror; run as the e2e scripts are (exit 0
@@ -72,7 +73,7 @@ export ROGUED_BIN=${ROGUED_BIN:-$PWD/build/san/rogued}
 export ROGUED_REL_BIN=${ROGUED_REL_BIN:-$PWD/build/rel/rogued}
 ROGUED_TSAN_BIN=${ROGUED_TSAN_BIN:-$PWD/build/tsan/rogued}
 TSAN_SUITES=${TSAN_SUITES:-test_lobby test_hash_busy test_resume test_resume_long test_watch test_phase test_workers test_ssh_keys test_ssh_guard test_ssh_threads test_ssh_admit test_ssh_loop test_site test_guest_grace test_web_login test_upgrade test_upgrade_metrics test_upgrade_drain}
-PG_TSAN_SUITES=${PG_TSAN_SUITES:-test_pg_store test_pg_cluster test_pg_cluster_loss}
+PG_TSAN_SUITES=${PG_TSAN_SUITES:-test_pg_store test_pg_cluster test_pg_cluster_loss test_pg_cluster_tokens}
 PG_SUITES=${PG_SUITES:-test_store test_store_keep test_store_recent test_progress test_progress_snapshot test_progress_claim test_store_retry test_export test_store_keys test_store_bans test_store_held}
 # Sanitizers: any report fails the binary; leaks are reported at exit.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:halt_on_error=1}
@@ -263,11 +264,11 @@ for fam in "${families[@]}"; do
                 done
                 for bin in build/san/tests/session/test_pg_*; do
                     [ -x "$bin" ] && [ -f "$bin" ] || continue
-                    case "$bin" in *.o|*.d|*/test_pg_cluster|*/test_pg_cluster_loss) continue ;; esac
+                    case "$bin" in *.o|*.d|*/test_pg_cluster|*/test_pg_cluster_loss|*/test_pg_cluster_tokens) continue ;; esac
                     add_pg_session "$(basename "$bin")" pg
                 done
             fi ;;
-        cluster) pg_up && for t in test_pg_cluster test_pg_cluster_loss; do
+        cluster) pg_up && for t in test_pg_cluster test_pg_cluster_loss test_pg_cluster_tokens; do
                 add_pg_session "$t" cluster
             done ;;
         *) echo "unknown family '$fam' (unit, session, tsan, e2e, fuzz, pg, cluster, lint)"; exit 2 ;;

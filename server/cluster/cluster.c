@@ -385,9 +385,7 @@ static void name_host(cluster_t *c)
  * whenever they look (docs/hosting.md, "What the hosts share"). */
 static void teardown(cluster_t *c)
 {
-    if (!said_cut(c))
-        log_error("cluster: lost the database: other hosts are shown as "
-                  "unavailable until it is back");
+    int cut = said_cut(c);
     c->said_down = 1;
     db_close(c);
     c->broken = 0;
@@ -395,6 +393,11 @@ static void teardown(cluster_t *c)
     for (int i = 0; i < cluster_nparts; i++)
         if (cluster_parts[i].down)
             cluster_parts[i].down(c);
+    /* said once every part has its down (a test that sees the line sees
+     * this host's tokens refused: cluster_current) */
+    if (!cut)
+        log_error("cluster: lost the database: other hosts are shown as "
+                  "unavailable until it is back");
     if (!c->was[0]) /* (lost again before its rows went: those go first) */
         memcpy(c->was, c->chan, sizeof c->was);
     name_host(c);
@@ -491,6 +494,7 @@ cluster_t *cluster_start(shared_t *sh, const char *url)
     c->next_id = CLUSTER_TAKEOVER_ID & ~CLUSTER_ID_BIT; /* ids after it */
     snprintf(c->url, sizeof c->url, "%s", url);
     name_host(c);
+    c->born = cluster_now_ms(); /* (cluster_presence.c, forget_if_missed) */
     c->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     for (int i = 0; i < CLUSTER_SOCKS; i++)
         c->sock[i] = -1;

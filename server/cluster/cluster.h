@@ -79,6 +79,17 @@ typedef struct cluster_counts {
 /* What other hosts have, as of the last heartbeat. */
 void cluster_counts(cluster_t *c, cluster_counts_t *out);
 
+/* Whether the other hosts see this host now: 1 if its heartbeat went in
+ * less than ALIVE_S - 1 s ago (cluster_impl.h), so that a login on one of
+ * them asks this host to let go of the account, which ends its dropped
+ * pages' login tokens of it (cluster_takeover.c); -1 if not yet, this
+ * process having written none since its start, less than ALIVE_S - 1 s
+ * ago (a binary upgrade's new process: a token waits for its first
+ * heartbeat, sess_web_login_wait); else 0: a token here must log nobody in
+ * (session_web_login.c), the database being away, or having been until
+ * this host's next heartbeat. docs/hosting.md, "What the hosts share". */
+int cluster_current(cluster_t *c);
+
 /* Up to max of the other hosts' games in progress, for the lobby's watch
  * page (session_id: a remote id to send MSG_WATCH_JOIN to). Returns how
  * many. */

@@ -112,6 +112,13 @@ struct cluster {
     pthread_mutex_t vmu;
     cluster_counts_t counts;
     uint64_t read_at;           /* when the counts were read */
+    uint64_t pub_at;            /* when this host's heartbeat last went in
+                                   (its row and its accounts' rows; the
+                                   time before it was sent; 0: none on
+                                   this connection): cluster_current */
+    int published;              /* one has, on any connection (written by
+                                   the thread alone) */
+    uint64_t born;              /* when the thread was started (set once) */
     int nview;
     lobby_game_t view[VIEW_MAX];
     unsigned beats;

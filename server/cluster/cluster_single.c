@@ -16,8 +16,9 @@
  * writes nothing of its game then: the store's game in progress is the
  * other host's now (it went on from the database), and this host's keys
  * would be appended to it, or its end would remove it. The player is
- * told as for a second login. docs/hosting.md, "What the hosts share,
- * and how". */
+ * told as for a second login. (A dropped page's token's row, held, is
+ * no session: it neither goes nor makes one go.) docs/hosting.md, "What
+ * the hosts share, and how". */
 #include <libpq-fe.h>
 #include <stdlib.h>
 
@@ -52,11 +53,13 @@ void cluster_single_beat(cluster_t *c)
                                 " min(o.host) FROM rogued_online m JOIN"
                                 " rogued_online o ON o.account_id ="
                                 " m.account_id AND o.host <> m.host AND"
+                                " NOT o.held AND"
                                 " CASE WHEN o.claim > 0 AND m.claim > 0"
                                 " THEN o.claim > m.claim ELSE o.playing AND"
                                 " o.since > m.since END JOIN"
                                 " rogued_hosts h ON h.host = o.host WHERE"
-                                " m.host = $1 AND h.seen > now() - interval"
+                                " m.host = $1 AND NOT m.held AND h.seen >"
+                                " now() - interval"
                                 " '5 seconds' GROUP BY m.session_id,"
                                 " m.account_id LIMIT 64", 1, v, 0);
     for (int i = 0; r && i < PQntuples(r) && c->nlet_go < LET_GO_MAX; i++) {

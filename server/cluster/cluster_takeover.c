@@ -2,14 +2,16 @@
  * on another, both sides of it:
  *
  *   - the login's host asks (ask) the hosts that have the account in their
- *     presence rows to let go, then waits until the database has every key
+ *     presence rows (a session, or a dropped page's login token) to let
+ *     go, then waits until the database has every key
  *     they flushed, so the game goes on at the very turn it was on; if an
  *     answer is late it looks for those hosts again, and asks one it finds
  *     there anew (a host that lost the database heard nothing, and comes
  *     back under a new name), for TAKEOVER_WAIT_MS at most;
- *   - the player's host hands over (give): its sessions of the account
- *     flush their games to the store and let go, as for a second login on
- *     one host, and the asking host hears how many key bytes went.
+ *   - the player's host hands over (give): its dropped pages' tokens of
+ *     the account end, its sessions of the account flush their games to
+ *     the store and let go, as for a second login on one host, and the
+ *     asking host hears how many key bytes went (none: no session).
  *
  * docs/hosting.md, "What the hosts share, and how" (logging in on host B
  * while the account plays on host A). */
@@ -33,6 +35,8 @@ typedef struct asked {          /* a host a login asked to let go */
     uint64_t rid;               /* its answer's id */
     int answered;
     int listed;                 /* it had the account at the last look */
+    int held_only;              /* ...by dropped pages' tokens alone, at
+                                   every look that found it */
 } asked_t;
 
 typedef struct ask {            /* here: a login asking other hosts */
@@ -80,11 +84,12 @@ static int ask_hosts(cluster_t *c, ask_t *a, uint64_t now)
     char acct[24];
     snprintf(acct, sizeof acct, "%lld", (long long)a->account);
     const char *v[2] = { acct, c->chan };
-    PGresult *r = cluster_query(c, "SELECT DISTINCT o.host FROM rogued_online"
-                                " o JOIN rogued_hosts h ON h.host = o.host"
-                                " WHERE o.account_id = $1 AND o.host <> $2"
-                                " AND h.seen > now() - interval '5 seconds'"
-                                " LIMIT 16", 2, v, 0);
+    PGresult *r = cluster_query(c, "SELECT o.host, bool_and(o.held)::int"
+                                " FROM rogued_online o JOIN rogued_hosts h ON"
+                                " h.host = o.host WHERE o.account_id = $1 AND"
+                                " o.host <> $2 AND h.seen > now() - interval"
+                                " '5 seconds' GROUP BY o.host LIMIT 16", 2, v,
+                                0);
     if (!r)
         return -1;
     for (int i = 0; i < a->nhosts; i++)
@@ -99,9 +104,13 @@ static int ask_hosts(cluster_t *c, ask_t *a, uint64_t now)
         if (k == ASK_HOSTS)
             continue;
         asked_t *h = &a->hosts[k];
+        int held = strcmp(PQgetvalue(r, i, 1), "1") == 0;
         h->listed = 1;
-        if (k < a->nhosts)
+        if (k < a->nhosts) {
+            h->held_only &= held;
             continue;
+        }
+        h->held_only = held;
         a->nhosts++;
         snprintf(h->chan, sizeof h->chan, "%s", chan);
         h->rid = cluster_new_conv_id(c);
@@ -109,8 +118,9 @@ static int ask_hosts(cluster_t *c, ask_t *a, uint64_t now)
                         c->chan, (long long)a->account);
         if (a->give_up_at < now + ANSWER_MS) /* (asked late: its time) */
             a->give_up_at = now + ANSWER_MS;
-        log_info("cluster: account %lld logs in here and plays on %s: asking "
-                 "it to let go", (long long)a->account, chan);
+        log_info("cluster: account %lld logs in here and is on %s (a "
+                 "session, or a dropped page's token): asking it to let go",
+                 (long long)a->account, chan);
     }
     PQclear(r);
     return 0;
@@ -171,15 +181,26 @@ static void ask_look(cluster_t *c, ask_t *a, uint64_t now)
 /* Whether the asking is over: every host that has the account (as last
  * looked) answered, and none that was asked is owed an answer still, or
  * else one handed the game over (a host that came back under a new name:
- * its old one never answers). Then the database is waited for; the wait
+ * its old one never answers). A host found by its dropped pages' tokens
+ * alone is owed nothing once it is no longer listed (it died, or lost the
+ * database: back, it forgets every token, cluster_presence.c, so it needs
+ * no asking under a new name). Then the database is waited for; the wait
  * ends anyway at give_up_at. */
 static void ask_settle(cluster_t *c, ask_t *a, uint64_t now)
 {
     int listed = 0, owed = 0;
     for (int i = 0; i < a->nhosts; i++) {
-        listed += a->hosts[i].listed && !a->hosts[i].answered;
-        owed += !a->hosts[i].answered;
+        asked_t *h = &a->hosts[i];
+        listed += h->listed && !h->answered;
+        owed += !h->answered && (h->listed || !h->held_only);
     }
+    if (listed == 0 && owed == 0)
+        for (int i = 0; i < a->nhosts; i++)
+            if (!a->hosts[i].answered)
+                log_info("cluster: takeover of account %lld: %s, which had "
+                         "only dropped pages' tokens of it, is gone: not "
+                         "waited for", (long long)a->account,
+                         a->hosts[i].chan);
     if (listed > 0 || (owed > 0 && a->nbytes < 0)) {
         if (now < a->give_up_at)
             return;
@@ -255,8 +276,14 @@ void cluster_give_start(cluster_t *c, const cluster_note_t *n)
 {
     /* the account's game is taken elsewhere: a page of it that dropped
      * here must not come back with its token and take the game back
-     * (as a login here ends them: session_lobby.c, take_over) */
-    lt_forget_closed(&c->sh->logins, n->account);
+     * (as a login here ends them: session_lobby.c, take_over); this host
+     * publishes those tokens so that the login asks it even when it has
+     * no session of the account (cluster_presence.c) */
+    int forgot = lt_forget_closed(&c->sh->logins, n->account);
+    if (forgot > 0)
+        log_info("cluster: account %lld logged in on %s: %d login token%s "
+                 "of its dropped pages here forgotten", (long long)n->account,
+                 n->chan, forgot, forgot == 1 ? "" : "s");
     uint64_t ids[GIVE_MAX];
     int k = dir_sessions_of(&c->sh->dir, n->account, 0, ids, GIVE_MAX);
     give_t *g = k > 0 ? calloc(1, sizeof *g) : NULL;

@@ -72,6 +72,7 @@ int lt_adopt(login_tokens_t *lt, const char *token, int64_t account_id,
         snprintf(e->name, sizeof e->name, "%s", name);
         e->display = display;
         e->session = session;
+        e->was = session;
         e->expires = UINT64_MAX;
     }
     pthread_mutex_unlock(&lt->mu);
@@ -114,6 +115,17 @@ void lt_closed(login_tokens_t *lt, const char *token, uint64_t session,
     pthread_mutex_unlock(&lt->mu);
 }
 
+int lt_holds(login_tokens_t *lt, const char *token, uint64_t now)
+{
+    if (!grace_token_valid(token))
+        return 0;
+    pthread_mutex_lock(&lt->mu);
+    int i = find(lt, token);
+    int holds = i >= 0 && now < lt->t[i].expires;
+    pthread_mutex_unlock(&lt->mu);
+    return holds;
+}
+
 int lt_take(login_tokens_t *lt, const char *token, uint64_t now,
             login_token_t *out)
 {
@@ -141,28 +153,52 @@ void lt_forget(login_tokens_t *lt, const char *token)
     pthread_mutex_unlock(&lt->mu);
 }
 
-/* Forgets account_id's tokens: all of them, or (closed_only) those whose
- * session has closed. */
-static void forget_of(login_tokens_t *lt, int64_t account_id, int closed_only)
+/* Forgets account_id's tokens (0: every account's): all of them, or
+ * (closed_only) those whose session has closed. Returns how many went. */
+static int forget_of(login_tokens_t *lt, int64_t account_id, int closed_only)
 {
+    int gone = 0;
     pthread_mutex_lock(&lt->mu);
     for (int i = 0; i < lt->n;)
-        if (lt->t[i].account_id == account_id &&
-            (!closed_only || lt->t[i].session == 0))
+        if ((account_id == 0 || lt->t[i].account_id == account_id) &&
+            (!closed_only || lt->t[i].session == 0)) {
             drop(lt, i); /* the last comes here: looked at next */
-        else
+            gone++;
+        } else {
             i++;
+        }
     pthread_mutex_unlock(&lt->mu);
+    return gone;
 }
 
 void lt_forget_account(login_tokens_t *lt, int64_t account_id)
 {
-    forget_of(lt, account_id, 0);
+    if (account_id > 0)
+        forget_of(lt, account_id, 0);
 }
 
-void lt_forget_closed(login_tokens_t *lt, int64_t account_id)
+int lt_forget_closed(login_tokens_t *lt, int64_t account_id)
 {
-    forget_of(lt, account_id, 1);
+    return account_id > 0 ? forget_of(lt, account_id, 1) : 0;
+}
+
+int lt_forget_all(login_tokens_t *lt)
+{
+    return forget_of(lt, 0, 0);
+}
+
+int lt_held(login_tokens_t *lt, uint64_t now, uint64_t *was,
+            int64_t *account_id, int cap)
+{
+    int k = 0;
+    pthread_mutex_lock(&lt->mu);
+    for (int i = 0; i < lt->n && k < cap; i++)
+        if (lt->t[i].session == 0 && now < lt->t[i].expires) {
+            was[k] = lt->t[i].was;
+            account_id[k++] = lt->t[i].account_id;
+        }
+    pthread_mutex_unlock(&lt->mu);
+    return k;
 }
 
 int lt_count(login_tokens_t *lt)

@@ -7,9 +7,11 @@
  * ("resume T"), which logs the account in there once: a new token
  * replaces it. A token holds while its session is open and for grace_ms
  * after it closes; a logout, a password change and a later login that
- * takes the account's game end it (on another host of a cluster only when
- * it asks this one to let go, this host still having a session of the
- * account: cluster_give_start). There are at most max: past that the
+ * takes the account's game end it (on another host of a cluster when it
+ * asks this one to let go: this host publishes the accounts of its tokens
+ * whose session has closed, lt_held, so that the login asks it as it
+ * asks a host that plays the account: cluster_give_start). There are at
+ * most max: past that the
  * oldest of those whose session has closed goes first, and with every
  * one's session open no more are made (those pages reconnect logged out,
  * as before this existed). It is a secret that logs an account in, as
@@ -32,6 +34,7 @@ typedef struct login_token {
     char name[ACCT_NAME_MAX + 1];
     int display;               /* the account's display choice */
     uint64_t session;          /* the session it is open in (0: closed) */
+    uint64_t was;              /* the session it was given in (kept) */
     uint64_t expires;          /* ms on the caller's clock; open: UINT64_MAX */
 } login_token_t;
 
@@ -64,6 +67,9 @@ int lt_adopt(login_tokens_t *lt, const char *token, int64_t account_id,
 void lt_closed(login_tokens_t *lt, const char *token, uint64_t session,
                int display, uint64_t now);
 
+/* 1 if token holds at now (left in the table), else 0. */
+int lt_holds(login_tokens_t *lt, const char *token, uint64_t now);
+
 /* Takes token, if it holds at now: 1 and its entry in *out (forgotten
  * here: a token logs in once), or 0. */
 int lt_take(login_tokens_t *lt, const char *token, uint64_t now,
@@ -75,7 +81,20 @@ int lt_take(login_tokens_t *lt, const char *token, uint64_t now,
  * must not come back and take the game from the login). */
 void lt_forget(login_tokens_t *lt, const char *token);
 void lt_forget_account(login_tokens_t *lt, int64_t account_id);
-void lt_forget_closed(login_tokens_t *lt, int64_t account_id);
+/* (returns how many went) */
+int lt_forget_closed(login_tokens_t *lt, int64_t account_id);
+
+/* Forgets every token (a host of a cluster that other hosts may have
+ * counted gone: a login there did not ask it to let go, cluster_presence.c).
+ * Returns how many went. */
+int lt_forget_all(login_tokens_t *lt);
+
+/* The tokens whose session has closed and that still hold at now: up to
+ * cap of them, each as the session it was given in and its account
+ * (a host of a cluster publishes them: cluster_presence.c). Returns how
+ * many. */
+int lt_held(login_tokens_t *lt, uint64_t now, uint64_t *was,
+            int64_t *account_id, int cap);
 
 /* Tokens held now (for tests). A walk of the table, as every call here
  * is (a few thousand entries at most at the default max_sessions). */

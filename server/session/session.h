@@ -322,6 +322,9 @@ typedef struct sess {
                                   site page's terminal never shows the
                                   lobby; back there it ends
                                   (sess_site_page_done) */
+    uint8_t token_waited;      /* its page's token waited for the
+                                  cluster's first heartbeat (said once:
+                                  sess_web_login_wait) */
     uint8_t web_state;         /* the state last told to the play page
                                   ("state NAME", sess_tell_state), or 0 */
     struct {                   /* a site page's store request (site/) */
@@ -587,14 +590,25 @@ int sess_guest_take_kept(sess_t *s);
  * after a takeover, close.taken_over), a token carried by a
  * binary upgrade taken on again, and a page's "resume T" that is no
  * guest's game tried as a login: 1 if it was one (logged in, or refused
- * for a banned name, said), else 0. */
+ * for a banned name or, on a host of a cluster the others may not see
+ * now, as a token that holds nothing: said), else 0. _ended: the page
+ * back with a token that holds nothing is told its visit has ended, and
+ * to forget the token. */
 void sess_web_login_issue(sess_t *s);
+void sess_web_login_ended(sess_t *s);
 void sess_web_login_forget(sess_t *s);
 void sess_web_login_forget_account(sess_t *s);
 void sess_web_login_forget_closed(sess_t *s);
 void sess_web_login_closed(sess_t *s);
 void sess_web_login_moved(sess_t *s, const char *token);
 int sess_web_login_resume(sess_t *s, const char *token);
+/* A page back with a token (s->web->resume), its negotiation over, on a
+ * host of a cluster that has not written its first heartbeat since it
+ * started (a binary upgrade's new process, a moment): the lobby waits for
+ * it, looking again on negotiate_timer (keys kept meanwhile as before the
+ * lobby), rather than have the token refused; returns 1 while it waits,
+ * else 0. docs/telnet.md, "The browser". */
+int sess_web_login_wait(sess_t *s);
 
 /* The account is logged in here (a password, an SSH key, the page's
  * token): its older sessions are asked to hand its game over, then the

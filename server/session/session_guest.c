@@ -126,9 +126,7 @@ void sess_guest_resume(sess_t *s)
                  (unsigned long long)s->id);
         /* the page is told why it is in the lobby, and forgets the token
          * (it would send it again at its next drop) */
-        lobby_note(&s->lobby, LOBBY_NOTE_INFO, "Your last visit here has "
-                   "ended (a login elsewhere, a logout or too long away).");
-        wsconn_send_text(s->web, "token ");
+        sess_web_login_ended(s);
         return;
     }
     play_kept(s, &k);

@@ -135,6 +135,8 @@ void sess_start_lobby_if_negotiated(sess_t *s)
     int ready = s->admitted && s->tr->ready(s->conn);
     if (s->state == S_NEGOTIATING && !sess_closing(s) && ready) {
         uv_timer_stop(&s->negotiate_timer);
+        if (sess_web_login_wait(s))
+            return; /* a page's token waits (on negotiate_timer) */
         sess_start_lobby(s);
     }
 }

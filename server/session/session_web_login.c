@@ -10,8 +10,10 @@
 #include <sodium.h>
 
 #include "ban_list.h"
+#include "cluster.h"
 #include "log.h"
 #include "session.h"
+#include "session_impl.h"
 #include "store.h"
 #include "wsconn.h"
 
@@ -88,13 +90,74 @@ void sess_web_login_moved(sess_t *s, const char *token)
         memcpy(s->login_token, token, GRACE_TOKEN_LEN + 1);
 }
 
+void sess_web_login_ended(sess_t *s)
+{
+    lobby_note(&s->lobby, LOBBY_NOTE_INFO, "Your last visit here has "
+               "ended (a login elsewhere, a logout or too long away).");
+    wsconn_send_text(s->web, "token ");
+}
+
+/* Whether a token may log in on this host now: alone, yes; in a cluster,
+ * only while the other hosts see this one (cluster_current), so that a
+ * login on one of them since the page dropped has asked this host to let
+ * go and ended the token. A host that cannot say (the database away, its
+ * heartbeat late) refuses: the player logs in with the password, which
+ * takes the game as any login does. -1: not yet (this process has not
+ * written its first heartbeat: sess_web_login_wait). docs/hosting.md,
+ * web_login_grace. */
+static int tokens_hold_here(sess_t *s)
+{
+    struct cluster *cl = srv_cluster(s->srv);
+    return !cl ? 1 : cluster_current(cl);
+}
+
+/* How often a page's return that waits looks again. */
+#define TOKEN_WAIT_LOOK_MS 50
+
+static void on_token_wait(uv_timer_t *t)
+{
+    sess_start_lobby_if_negotiated(t->data);
+}
+
+int sess_web_login_wait(sess_t *s)
+{
+    /* (a guest's kept game's token, or one this process never gave, has
+     * nothing to wait for) */
+    if (!s->web || !s->web->resume[0] || s->site_page ||
+        tokens_hold_here(s) >= 0 ||
+        !lt_holds(s->srv->logins, s->web->resume, sess_now(s)))
+        return 0;
+    if (!s->token_waited)
+        log_info("resume id=%llu: its token waits for this host's first "
+                 "heartbeat in the cluster", (unsigned long long)s->id);
+    s->token_waited = 1;
+    uv_timer_start(&s->negotiate_timer, on_token_wait, TOKEN_WAIT_LOOK_MS, 0);
+    return 1;
+}
+
 int sess_web_login_resume(sess_t *s, const char *token)
 {
     login_token_t e;
     if (!s->web || s->site_page || s->state != S_LOBBY ||
-        s->lobby.account[0] ||
-        !lt_take(s->srv->logins, token, sess_now(s), &e))
+        s->lobby.account[0])
         return 0; /* (a site page's terminal watches: it logs nobody in) */
+    /* Asked before the token is taken as well as after: the cluster's
+     * thread forgets the tokens before it says this host is in touch
+     * again, so a token taken after a "yes" was not due to be forgotten,
+     * and one forgotten meanwhile is not taken. */
+    int here = tokens_hold_here(s);
+    if (!lt_take(s->srv->logins, token, sess_now(s), &e))
+        return 0;
+    if (here != 1 || tokens_hold_here(s) != 1) {
+        /* spent (lt_take), as if a login elsewhere had ended it */
+        log_info("login by the page's token refused id=%llu name=%s: this "
+                 "host is not in touch with the cluster's other hosts now "
+                 "(a login there may not have asked it to let go)",
+                 (unsigned long long)s->id, e.name);
+        sodium_memzero(e.token, sizeof e.token);
+        sess_web_login_ended(s);
+        return 1;
+    }
     int64_t until;
     if (store_banned_name(s->srv->store, e.name, ban_now_ms(), &until)) {
         char subject[ACCT_NAME_MAX + 16], line[160];

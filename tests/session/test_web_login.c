@@ -16,6 +16,7 @@
 #include "check_main.h"
 #include "client.h"
 #include "play.h"
+#include "web_page.h"
 
 static tsrv_t *web_server(int *http, const char *grace)
 {
@@ -26,69 +27,12 @@ static tsrv_t *web_server(int *http, const char *grace)
     return srv_start("--seed", "42", "--set", port_set, "--set", set, NULL);
 }
 
-/* Types a line at a prompt whose text is `at` (the web client has no
- * frame markers: each step waits for what the screen says next). */
-static void answer(tclient_t *c, const char *at, const char *line)
-{
-    play_wait_text(c, at);
-    ck_assert_int_eq(cl_send_str(c, line), 0);
-    ck_assert_int_eq(cl_send_str(c, "\r"), 0);
-}
-
-/* A page in the lobby logs name in (password "password1"), registering
- * it first if asked. */
-static void page_login(tclient_t *c, const char *name, int registering)
-{
-    char who[64];
-    play_wait_text(c, "Play (as a guest)");
-    ck_assert_int_eq(cl_send_str(c, registering ? "r" : "l"), 0);
-    answer(c, "Name:", name);
-    answer(c, "Password:", "password1");
-    if (registering)
-        answer(c, "Again:", "password1");
-    snprintf(who, sizeof who, "Logged in as %s", name);
-    play_wait_text(c, who);
-}
-
-static tclient_t *page(int http, const char *resume)
-{
-    cl_opts_t o = { .web = 1, .resume = resume };
-    return cl_connect(http, &o);
-}
-
-/* The token the page holds now, once it has one of 32 characters. */
-static void token_of(tclient_t *c, char t[40])
-{
-    for (int i = 0; i < 100 && strlen(cl_web_token(c)) != 32; i++)
-        cl_pump(c, 100);
-    ck_assert_int_eq((int)strlen(cl_web_token(c)), 32);
-    snprintf(t, 40, "%s", cl_web_token(c));
-}
-
-/* Sends key and waits for the turn counter to read turn. */
-static void key_to_turn(tclient_t *c, const char *key, int turn)
-{
-    ck_assert_int_eq(cl_send_str(c, key), 0);
-    if (!cl_wait(c, cl_at_turn, &turn, CL_WAIT_MS))
-        play_fail(c, "key %s: the turn is %d, not %d", key, cl_turn(c), turn);
-}
-
-/* A page back with token t lands logged out, and is told why. */
-static void back_logged_out(int http, const char *t)
-{
-    tclient_t *c = page(http, t);
-    play_wait_text(c, "Play (as a guest)");
-    ck_assert(cl_screen_has(c, "Not logged in"));
-    play_wait_text(c, "Your last visit here has ended");
-    cl_close(c);
-}
-
 /* A page that registers wendy (her token into t) and begins her game. */
 static tclient_t *wendy_playing(int http, char t[40])
 {
-    tclient_t *a = page(http, NULL);
-    page_login(a, "wendy", 1);
-    token_of(a, t);
+    tclient_t *a = web_page(http, NULL);
+    web_page_login(a, "wendy", 1);
+    web_token_of(a, t);
     ck_assert_int_eq(cl_send_str(a, "p"), 0);
     play_ready(a);
     return a;
@@ -99,7 +43,7 @@ static tclient_t *wendy_playing(int http, char t[40])
 static void wendy_dropped(tsrv_t *s, int http, char t[40])
 {
     tclient_t *a = wendy_playing(http, t);
-    key_to_turn(a, ".", 1);
+    web_key_to_turn(a, ".", 1);
     cl_abort(a);
     ck_assert(srv_wait_log(s, "game suspended id=1 name=wendy", CL_WAIT_MS));
 }
@@ -111,19 +55,19 @@ START_TEST(a_dropped_page_comes_back_logged_in)
     char t1[40], t2[40];
     wendy_dropped(s, http, t1);
 
-    tclient_t *b = page(http, t1);
+    tclient_t *b = web_page(http, t1);
     play_wait_text(b, "Logged in as wendy");
     play_wait_text(b, "Continue your game (depth 1, turn 1)");
     ck_assert(srv_log_has(s, "login id=2 name=wendy by the page's token"));
     ck_assert(!srv_log_has(s, t1)); /* a secret: never logged */
-    token_of(b, t2);
+    web_token_of(b, t2);
     ck_assert_str_ne(t2, t1);
     /* the spent token logs nobody in, and takes nothing from b */
-    back_logged_out(http, t1);
+    web_back_logged_out(http, t1);
     ck_assert_int_eq(cl_send_str(b, "p"), 0);
     play_ready(b);
     ck_assert_int_eq(cl_turn(b), 1);
-    key_to_turn(b, ".", 2);
+    web_key_to_turn(b, ".", 2);
     cl_close(b);
     srv_stop(s);
 }
@@ -149,7 +93,7 @@ START_TEST(a_login_elsewhere_ends_a_dropped_page_s_token)
     ck_assert(cl_sync(b, CL_WAIT_MS));
     ck_assert_int_eq(cl_turn(b), 1);
 
-    back_logged_out(http, t);
+    web_back_logged_out(http, t);
     ck_assert(!srv_log_has(s, "by the page's token"));
     ck_assert(cl_key(b, "."));
     ck_assert_int_eq(cl_turn(b), 2);
@@ -168,15 +112,15 @@ START_TEST(a_page_back_before_its_drop_is_seen_takes_the_game)
     tsrv_t *s = web_server(&http, "300");
     char t[40];
     tclient_t *a = wendy_playing(http, t);
-    key_to_turn(a, ".", 1);
-    tclient_t *b = page(http, t);
+    web_key_to_turn(a, ".", 1);
+    tclient_t *b = web_page(http, t);
     play_ready(b);
     ck_assert_int_eq(cl_turn(b), 1);
     ck_assert(cl_wait_text(a, "Your account has logged in from elsewhere.",
                            CL_WAIT_MS));
     ck_assert(cl_wait_eof(a, CL_WAIT_MS));
     ck_assert_int_eq(cl_web_close_code(a), 1000);
-    key_to_turn(b, ".", 2);
+    web_key_to_turn(b, ".", 2);
     cl_close(a);
     cl_close(b);
     srv_stop(s);
@@ -190,44 +134,44 @@ START_TEST(logout_quit_and_a_new_password_end_the_token)
     int http;
     tsrv_t *s = web_server(&http, "300");
     char t[40], u[40];
-    tclient_t *a = page(http, NULL);
-    page_login(a, "wendy", 1);
-    token_of(a, t);
+    tclient_t *a = web_page(http, NULL);
+    web_page_login(a, "wendy", 1);
+    web_token_of(a, t);
     ck_assert_int_eq(cl_send_str(a, "l"), 0); /* log out */
     play_wait_text(a, "Not logged in");
     for (int i = 0; i < 100 && cl_web_token(a)[0]; i++)
         cl_pump(a, 100);
     ck_assert_str_eq(cl_web_token(a), "");
-    back_logged_out(http, t);
+    web_back_logged_out(http, t);
 
-    page_login(a, "wendy", 0);
-    token_of(a, t);
+    web_page_login(a, "wendy", 0);
+    web_token_of(a, t);
     play_wait_text(a, "Play as wendy"); /* the lookup of a game answered */
     ck_assert_int_eq(cl_send_str(a, "q"), 0); /* quit: a goodbye */
     ck_assert(cl_wait_eof(a, CL_WAIT_MS));
     cl_close(a);
-    back_logged_out(http, t);
+    web_back_logged_out(http, t);
 
     /* a page left dropped, and the password changed on another */
-    a = page(http, NULL);
-    page_login(a, "wendy", 0);
-    token_of(a, t);
+    a = web_page(http, NULL);
+    web_page_login(a, "wendy", 0);
+    web_token_of(a, t);
     cl_abort(a);
-    tclient_t *b = page(http, NULL);
-    page_login(b, "wendy", 0);
-    token_of(b, u);
+    tclient_t *b = web_page(http, NULL);
+    web_page_login(b, "wendy", 0);
+    web_token_of(b, u);
     play_wait_text(b, "Play as wendy");
     ck_assert_int_eq(cl_send_str(b, "c"), 0);
-    answer(b, "Present password:", "password1");
-    answer(b, "New password:", "password2");
-    answer(b, "Again:", "password2");
+    web_answer(b, "Present password:", "password1");
+    web_answer(b, "New password:", "password2");
+    web_answer(b, "Again:", "password2");
     play_wait_text(b, "Your password is changed.");
     for (int i = 0; i < 100 && strcmp(cl_web_token(b), u) == 0; i++)
         cl_pump(b, 100);
     ck_assert_str_ne(cl_web_token(b), u); /* a new one for this page */
     ck_assert_int_eq((int)strlen(cl_web_token(b)), 32);
-    back_logged_out(http, t);
-    back_logged_out(http, u);
+    web_back_logged_out(http, t);
+    web_back_logged_out(http, u);
     cl_close(b);
     srv_stop(s);
 }
@@ -239,10 +183,10 @@ START_TEST(the_token_moves_with_an_upgrade)
 {
     int http;
     tsrv_t *s = web_server(&http, "300");
-    tclient_t *a = page(http, NULL);
-    page_login(a, "wendy", 1);
+    tclient_t *a = web_page(http, NULL);
+    web_page_login(a, "wendy", 1);
     char t[40], res[1024];
-    token_of(a, t);
+    web_token_of(a, t);
     ck_assert_int_eq(srv_upgrade(s, res, sizeof res), 0);
     ck_assert_msg(strstr(res, "upgraded: 1 session moved"), "%s", res);
     int pid = srv_upgraded_pid(res);
@@ -250,7 +194,7 @@ START_TEST(the_token_moves_with_an_upgrade)
      * its loop, after the process says it serves) */
     ck_assert(srv_wait_log(s, "online, moved by an upgrade)", CL_WAIT_MS));
     cl_abort(a);
-    tclient_t *b = page(http, t);
+    tclient_t *b = web_page(http, t);
     play_wait_text(b, "Logged in as wendy");
     ck_assert(srv_wait_log(s, "name=wendy by the page's token", CL_WAIT_MS));
     cl_close(b);
@@ -277,18 +221,18 @@ START_TEST(a_reload_keeps_it_a_site_page_cannot_use_it)
     ck_assert(srv_wait_log(s, "reason=\"browser closed\"", CL_WAIT_MS));
 
     /* a watch of wendy's own game from the site, with her token */
-    tclient_t *b = page(http, t);
+    tclient_t *b = web_page(http, t);
     play_wait_text(b, "Continue your game");
     ck_assert_int_eq(cl_send_str(b, "p"), 0);
     play_ready(b);
-    token_of(b, t);
+    web_token_of(b, t);
     cl_opts_t o = { .web = 1, .resume = t, .ws_path = "/ws?watch=2" };
     tclient_t *w = cl_connect(http, &o);
     play_wait_text(w, "Watching wendy");
     ck_assert_int_eq(srv_log_count(s, "by the page's token"), 1);
     cl_close(w);
     cl_abort(b);
-    tclient_t *c = page(http, t); /* the play page: still hers */
+    tclient_t *c = web_page(http, t); /* the play page: still hers */
     play_wait_text(c, "Logged in as wendy");
     ck_assert_int_eq(srv_log_count(s, "by the page's token"), 2);
     cl_close(c);
@@ -302,13 +246,13 @@ START_TEST(a_banned_name_s_token_is_refused)
 {
     int http;
     tsrv_t *s = web_server(&http, "300");
-    tclient_t *a = page(http, NULL);
-    page_login(a, "wendy", 1);
+    tclient_t *a = web_page(http, NULL);
+    web_page_login(a, "wendy", 1);
     char t[40], out[256];
-    token_of(a, t);
+    web_token_of(a, t);
     cl_abort(a);
     ck_assert_int_eq(srv_ctl(s, "ban wendy", out, sizeof out), 0);
-    tclient_t *b = page(http, t);
+    tclient_t *b = web_page(http, t);
     play_wait_text(b, "The name wendy is banned");
     ck_assert(cl_screen_has(b, "Not logged in"));
     ck_assert(srv_wait_log(s, "login by the page's token refused id=2 "
@@ -316,7 +260,7 @@ START_TEST(a_banned_name_s_token_is_refused)
     ck_assert_str_eq(cl_web_token(b), "");
     cl_close(b);
     ck_assert_int_eq(srv_ctl(s, "unban wendy", out, sizeof out), 0);
-    back_logged_out(http, t);
+    web_back_logged_out(http, t);
     srv_stop(s);
 }
 END_TEST
@@ -325,8 +269,8 @@ START_TEST(no_token_without_a_grace)
 {
     int http;
     tsrv_t *s = web_server(&http, "0");
-    tclient_t *a = page(http, NULL);
-    page_login(a, "wendy", 1);
+    tclient_t *a = web_page(http, NULL);
+    web_page_login(a, "wendy", 1);
     ck_assert_int_eq(cl_send_str(a, "p"), 0);
     play_ready(a); /* every message before the game's frame is in */
     ck_assert_str_eq(cl_web_token(a), "");

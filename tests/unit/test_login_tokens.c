@@ -2,7 +2,9 @@
  * session/login_tokens.c): a token logs its account in once; it holds
  * while its session is open and for grace_ms after it closes (the test's
  * clock), not a millisecond more; forgotten alone or with all of its
- * account's, or its account's closed sessions' alone; at most max, the
+ * account's, or its account's closed sessions' alone, or every one; the
+ * closed ones still holding listed by the session each was given in (a
+ * host of a cluster publishes them); at most max, the
  * closed one that ends first giving way, none made while every one's
  * session is open; no table without a grace;
  * nothing of a malformed token; two threads at once (as two worker loops:
@@ -63,7 +65,13 @@ START_TEST(a_closed_session_s_token_holds_grace_ms)
     lt_closed(&lt, t, 99, 4, 100); /* not its session: nothing */
     lt_closed(&lt, t, 1, 4, 100);
     lt_closed(&lt, u, 2, 4, 100);
+    /* asked without taking (lt_holds): it stays */
+    ck_assert_int_eq(lt_holds(&lt, t, 100 + GRACE - 1), 1);
+    ck_assert_int_eq(lt_holds(&lt, t, 100 + GRACE), 0);
+    ck_assert_int_eq(lt_holds(&lt, "not a token", 0), 0);
+    ck_assert_int_eq(lt_count(&lt), 2);
     ck_assert_int_eq(lt_take(&lt, t, 100 + GRACE - 1, &e), 1);
+    ck_assert_int_eq(lt_holds(&lt, t, 100), 0); /* taken */
     ck_assert_int_eq(e.display, 4); /* the choice at the close */
     ck_assert_int_eq(lt_take(&lt, u, 100 + GRACE, &e), 0); /* ended */
     ck_assert_int_eq(lt_count(&lt), 0); /* (and gone) */
@@ -102,7 +110,7 @@ START_TEST(a_login_forgets_the_account_s_closed_ones)
     issue(2, closed2);
     lt_closed(&lt, closed1, 11, 0, 0);
     lt_closed(&lt, closed2, 2, 0, 0);
-    lt_forget_closed(&lt, 1);
+    ck_assert_int_eq(lt_forget_closed(&lt, 1), 1);
     ck_assert_int_eq(lt_count(&lt), 2);
     login_token_t e;
     ck_assert_int_eq(lt_take(&lt, closed1, 1, &e), 0);
@@ -110,6 +118,40 @@ START_TEST(a_login_forgets_the_account_s_closed_ones)
     ck_assert_int_eq(e.account_id, 1);
     ck_assert_int_eq(lt_take(&lt, closed2, 1, &e), 1);
     ck_assert_int_eq(e.account_id, 2);
+}
+END_TEST
+
+/* The closed sessions' tokens that still hold, as a host of a cluster
+ * publishes them: by the session each was given in, with its account;
+ * not the open ones, nor one past its grace; at most cap. Then every
+ * token goes at once (a host the others may have counted gone). */
+START_TEST(the_closed_ones_held_and_every_one_forgotten)
+{
+    char open1[GRACE_TOKEN_LEN + 1], closed1[GRACE_TOKEN_LEN + 1],
+         closed2[GRACE_TOKEN_LEN + 1];
+    issue(1, open1);
+    ck_assert_int_eq(lt_issue(&lt, 1, "acct1", 0, 11, 0, closed1), 0);
+    issue(2, closed2);
+    lt_closed(&lt, closed1, 11, 0, 0);
+    lt_closed(&lt, closed2, 2, 0, 500);
+    uint64_t was[4];
+    int64_t acct[4];
+    ck_assert_int_eq(lt_held(&lt, GRACE - 1, was, acct, 4), 2);
+    int i1 = was[0] == 11 ? 0 : 1;
+    ck_assert_int_eq((int)was[i1], 11);
+    ck_assert_int_eq(acct[i1], 1);
+    ck_assert_int_eq((int)was[1 - i1], 2);
+    ck_assert_int_eq(acct[1 - i1], 2);
+    ck_assert_int_eq(lt_held(&lt, GRACE - 1, was, acct, 1), 1);
+    /* closed1's grace has ended (at 0 + GRACE), closed2's not */
+    ck_assert_int_eq(lt_held(&lt, GRACE, was, acct, 4), 1);
+    ck_assert_int_eq((int)was[0], 2);
+    ck_assert_int_eq(acct[0], 2);
+    ck_assert_int_eq(lt_forget_all(&lt), 3);
+    ck_assert_int_eq(lt_count(&lt), 0);
+    login_token_t e;
+    ck_assert_int_eq(lt_take(&lt, open1, 1, &e), 0);
+    ck_assert_int_eq(lt_held(&lt, 1, was, acct, 4), 0);
 }
 END_TEST
 
@@ -202,6 +244,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_closed_session_s_token_holds_grace_ms);
     tcase_add_test(tc, forgotten_alone_or_with_the_account);
     tcase_add_test(tc, a_login_forgets_the_account_s_closed_ones);
+    tcase_add_test(tc, the_closed_ones_held_and_every_one_forgotten);
     tcase_add_test(tc, full_the_closed_one_ending_first_gives_way);
     tcase_add_test(tc, adopted_as_it_was_given);
     tcase_add_test(tc, no_grace_no_tokens);
