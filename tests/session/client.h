@@ -161,6 +161,17 @@ int srv_upgraded_pid(const char *out);
  * by its id, then its "stopped" log line and its exit are awaited. */
 void srv_stop_upgraded(tsrv_t *s, int pid);
 int srv_ctl_finish(FILE *p, char *out, size_t len);
+/* Writes text into the file at path (made or emptied). */
+void srv_write_file(const char *path, const char *text);
+/* A new config file holding text: conf ("/tmp/rogued-ctl-conf-XXXXXX",
+ * say) made unique by mkstemp. */
+void srv_new_conf(char *conf, const char *text);
+
+/* `rogued ctl ARGS` with no server of the test's named, run in directory
+ * cwd with env before it (a shell's assignments, or ""), bounded by
+ * timeout(1): its exit status, and what it said in out. */
+int srv_ctl_in(const char *cwd, const char *env, const char *args, char *out,
+               size_t len);
 
 /* --- a client -------------------------------------------------------------- */
 

@@ -1,11 +1,13 @@
 /* pg_cluster_setup.h - each test's start and end in the tests of hosts
- * on one PostgreSQL database (test_pg_cluster.c, test_pg_cluster_loss.c).
+ * on one PostgreSQL database (test_pg_cluster.c, test_pg_cluster_loss.c,
+ * test_pg_cluster_tokens.c).
  * Header-only, as store_where.h (whose state each test file keeps its
  * own) is. */
 #ifndef ROGUE_TEST_PG_CLUSTER_SETUP_H
 #define ROGUE_TEST_PG_CLUSTER_SETUP_H
 
 #include <check.h>
+#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -13,6 +15,45 @@
 #include "pg_hosts.h"
 #include "play.h"
 #include "store_where.h"
+
+/* Ends host x's cluster connections (not the store's, nor another
+ * host's) from the database's side. */
+static inline void cluster_cut(tsrv_t *x)
+{
+    char ports[256], sql[512];
+    ck_assert_int_gt(tcp_ports_of(srv_pid(x), ports, sizeof ports), 0);
+    snprintf(sql, sizeof sql, "SELECT count(pg_terminate_backend(pid)) FROM"
+             " pg_stat_activity WHERE application_name = 'rogued-cluster'"
+             " AND client_port IN (%s)", ports);
+    ck_assert_int_ge(sw_int(sql), 1);
+}
+
+/* Host `host`'s presence rows of sessions, locked (in a transaction the
+ * returned connection keeps open): a host that comes back from a loss of
+ * the database removes its rows under the name it had first, so it
+ * cannot come back while they are held (its statement times out and it
+ * tries again later); the other hosts only read them. */
+static inline PGconn *presence_rows_hold(const char *host)
+{
+    char sql[256];
+    PGconn *pg = PQconnectdb(sw_url);
+    ck_assert_msg(PQstatus(pg) == CONNECTION_OK, "%s", PQerrorMessage(pg));
+    snprintf(sql, sizeof sql, "BEGIN; SELECT 1 FROM rogued_online WHERE host"
+             " = '%s' FOR UPDATE", host);
+    PGresult *r = PQexec(pg, sql);
+    ck_assert_msg(PQresultStatus(r) == PGRES_TUPLES_OK, "%s",
+                  PQerrorMessage(pg));
+    ck_assert_int_ge(PQntuples(r), 1);
+    PQclear(r);
+    return pg;
+}
+
+/* Lets presence_rows_hold's rows go, and closes its connection. */
+static inline void presence_rows_release(PGconn *pg)
+{
+    PQclear(PQexec(pg, "ROLLBACK"));
+    PQfinish(pg);
+}
 
 /* Each test's start: a directory, a database of its own on the run's
  * PostgreSQL (cluster_store_arg names it), and the walk's seed. */

@@ -618,6 +618,33 @@ FILE *srv_ctl_start(const tsrv_t *s, const char *args)
     return popen(cmd, "r");
 }
 
+void srv_write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+void srv_new_conf(char *conf, const char *text)
+{
+    int fd = mkstemp(conf);
+    ck_assert(fd >= 0);
+    close(fd);
+    srv_write_file(conf, text);
+}
+
+int srv_ctl_in(const char *cwd, const char *env, const char *args, char *out,
+               size_t len)
+{
+    char bin[PATH_MAX], cmd[PATH_MAX * 3];
+    const char *b = getenv("ROGUED_BIN");
+    ck_assert(realpath(b ? b : "build/san/rogued", bin));
+    snprintf(cmd, sizeof cmd, "cd %s && %s timeout 60 %s ctl %s 2>&1 "
+             "</dev/null", cwd, env, bin, args);
+    return srv_ctl_finish(popen(cmd, "r"), out, len);
+}
+
 int srv_ctl_finish(FILE *p, char *out, size_t len)
 {
     ck_assert_ptr_nonnull(p);

@@ -388,23 +388,6 @@ START_TEST(shutdown_countdown_ends_in_shutdown)
 }
 END_TEST
 
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    ck_assert_int_eq(fclose(f), 0);
-}
-
-/* A new config file (conf: "/tmp/rogued-ctl-conf-XXXXXX", made unique)
- * holding text. */
-static void new_conf(char *conf, const char *text)
-{
-    int fd = mkstemp(conf);
-    ck_assert(fd >= 0);
-    close(fd);
-    write_file(conf, text);
-}
 
 /* The keys reload applies, in its answer's order (ctl_cmds.c). */
 #define LIVE_KEYS "motd, max_sessions, idle_timeout, idle_warning, " \
@@ -420,11 +403,11 @@ static void new_conf(char *conf, const char *text)
 START_TEST(reload_changes_the_motd)
 {
     char conf[] = "/tmp/rogued-ctl-conf-XXXXXX";
-    new_conf(conf, "motd = The first message of the day\n");
+    srv_new_conf(conf, "motd = The first message of the day\n");
     tsrv_t *s = srv_start("--config", conf, NULL);
     tclient_t *a = play_lobby(srv_port(s));
     play_wait_text(a, "The first message of the day");
-    write_file(conf, "motd = A second message, reloaded\nworkers = 1\n"
+    srv_write_file(conf, "motd = A second message, reloaded\nworkers = 1\n"
                "idle_timeout = 600\nmax_cols = 200\n");
     char out[4096], want[1024];
     int rc = srv_ctl(s, "reload", out, sizeof out);
@@ -449,12 +432,12 @@ START_TEST(reload_changes_the_motd)
     ck_assert_str_eq(out, want);
     /* a file that does not parse changes nothing: a value's quote left
      * open is said as at start (test_help), the line and what is wrong */
-    write_file(conf, "motd = \"A third message\n");
+    srv_write_file(conf, "motd = \"A third message\n");
     ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 1);
     snprintf(want, sizeof want, "%s:1: motd: the value's quote is not "
              "closed", conf);
     ck_assert_msg(strstr(out, want), "%s", out);
-    write_file(conf, "motd_typo = x\n");
+    srv_write_file(conf, "motd_typo = x\n");
     ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 1);
     tclient_t *c = play_lobby(srv_port(s));
     play_wait_text(c, "A second message, reloaded");
@@ -473,20 +456,20 @@ END_TEST
 START_TEST(reload_refuses_what_a_start_refuses)
 {
     char conf[] = "/tmp/rogued-ctl-conf-XXXXXX", out[4096], want[1024];
-    new_conf(conf, "motd = Before the reloads\n");
+    srv_new_conf(conf, "motd = Before the reloads\n");
     tsrv_t *s = srv_start("--config", conf, NULL);
-    write_file(conf, "motd = After\nmotd = After again\n");
+    srv_write_file(conf, "motd = After\nmotd = After again\n");
     ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 1);
     snprintf(want, sizeof want, "%s:2: motd: given again (first on line 1)",
              conf);
     ck_assert_msg(strstr(out, want), "%s", out);
-    write_file(conf, "metrics_addr = localhost\n");
+    srv_write_file(conf, "metrics_addr = localhost\n");
     ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 1);
     snprintf(want, sizeof want, "%s:1: metrics_addr: 'localhost' is not an "
              "IP address (127.0.0.1: this machine only; 0.0.0.0: every "
              "interface)", conf);
     ck_assert_msg(strstr(out, want), "%s", out);
-    write_file(conf, "motd = Before the reloads\nmetrics_port = 9\n");
+    srv_write_file(conf, "motd = Before the reloads\nmetrics_port = 9\n");
     ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 0);
     snprintf(want, sizeof want, "metrics_port: changed in the file, takes a "
              "restart\nreloaded %s: " LIVE_KEYS "\n", conf);
@@ -532,7 +515,7 @@ START_TEST(reload_without_a_config_file)
     snprintf(conf, sizeof conf, "%s/config", dir);
     ck_assert_int_eq(mkdir(conf, 0700), 0);
     snprintf(conf, sizeof conf, "%s/config/server.conf", dir);
-    write_file(conf, "motd = From the default file\n");
+    srv_write_file(conf, "motd = From the default file\n");
     ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 0);
     ck_assert_str_eq(out, "motd: changed in the file, applied\n"
                      "reloaded config/server.conf: " LIVE_KEYS "\n");
@@ -575,14 +558,14 @@ END_TEST
 START_TEST(reload_leaves_what_a_flag_or_the_environment_sets)
 {
     char conf[] = "/tmp/rogued-ctl-conf-XXXXXX";
-    new_conf(conf, "motd = The message in the file\n");
+    srv_new_conf(conf, "motd = The message in the file\n");
     ck_assert_int_eq(setenv("ROGUED_MOTD", "The message of the environment",
                             1), 0);
     tsrv_t *s = srv_start("--config", conf, "--set", "idle_timeout=900", NULL);
     unsetenv("ROGUED_MOTD");
     tclient_t *a = play_lobby(srv_port(s));
     play_wait_text(a, "The message of the environment");
-    write_file(conf, "port = 2400\nmotd = The file's second message\n"
+    srv_write_file(conf, "port = 2400\nmotd = The file's second message\n"
                "idle_timeout = 600\nkeepalive = 45\n");
     static const char overridden[] =
         "port: the file now says 2400; --port (the command line) keeps 0\n"
@@ -601,7 +584,7 @@ START_TEST(reload_leaves_what_a_flag_or_the_environment_sets)
     ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 0);
     snprintf(want, sizeof want, "reloaded %s: " LIVE_KEYS "\n", conf);
     ck_assert_str_eq(out, want);
-    write_file(conf, "port = 2401\nmotd = The file's second message\n"
+    srv_write_file(conf, "port = 2401\nmotd = The file's second message\n"
                "idle_timeout = 600\nkeepalive = 45\n");
     ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 0);
     snprintf(want, sizeof want, "port: the file now says 2401; --port (the "
@@ -773,7 +756,7 @@ static void promtool_check(tsrv_t *s, const char *text)
     char path[700], cmd[800], dir[600];
     srv_data_dir(s, dir, sizeof dir);
     snprintf(path, sizeof path, "%s/../metrics.txt", dir);
-    write_file(path, text);
+    srv_write_file(path, text);
     snprintf(cmd, sizeof cmd, "promtool check metrics < %s 2>&1", path);
     FILE *p = popen(cmd, "r");
     char out[4096];
@@ -1280,19 +1263,6 @@ START_TEST(ctl_with_a_data_directory_too_long)
 }
 END_TEST
 
-/* `rogued ctl` run in directory cwd with env before it (a shell's
- * assignments, or ""): its exit status, and what it said in out. */
-static int ctl_in(const char *cwd, const char *env, const char *args,
-                  char *out, size_t len)
-{
-    char bin[PATH_MAX], cmd[PATH_MAX * 3];
-    const char *b = getenv("ROGUED_BIN");
-    ck_assert(realpath(b ? b : "build/san/rogued", bin));
-    snprintf(cmd, sizeof cmd, "cd %s && %s timeout 60 %s ctl %s 2>&1 "
-             "</dev/null", cwd, env, bin, args);
-    return srv_ctl_finish(popen(cmd, "r"), out, len);
-}
-
 /* The console finds the data directory as the server does
  * (docs/hosting.md, "Operations"): ROGUED_DATA_DIR, else the config
  * file's data_dir (--config FILE), else ./data; and upgrade's BINARY,
@@ -1305,39 +1275,39 @@ START_TEST(ctl_finds_the_data_dir_as_the_server_does)
     char dir[600], env[700], conf[700], line[800], out[4096], want[900];
     srv_dir(s, dir, sizeof dir);
     snprintf(env, sizeof env, "ROGUED_DATA_DIR=%s/data", dir);
-    ck_assert_int_eq(ctl_in("/", env, "who", out, sizeof out), 0);
+    ck_assert_int_eq(srv_ctl_in("/", env, "who", out, sizeof out), 0);
     ck_assert(strncmp(out, "ID ADDRESS TRANSPORT STATE NAME IDLE\n", 36) == 0);
 
     snprintf(conf, sizeof conf, "%s/other.conf", dir);
     snprintf(line, sizeof line, "data_dir = %s/data\n", dir);
-    write_file(conf, line);
+    srv_write_file(conf, line);
     snprintf(line, sizeof line, "--config %s who", conf);
-    ck_assert_int_eq(ctl_in("/", "", line, out, sizeof out), 0);
+    ck_assert_int_eq(srv_ctl_in("/", "", line, out, sizeof out), 0);
     ck_assert(strncmp(out, "ID ADDRESS TRANSPORT STATE NAME IDLE\n", 36) == 0);
 
     /* neither: ./data, where no server runs */
-    ck_assert_int_eq(ctl_in("/", "", "who", out, sizeof out), 2);
+    ck_assert_int_eq(srv_ctl_in("/", "", "who", out, sizeof out), 2);
     ck_assert_str_eq(out, "rogued ctl: cannot reach the server at "
                      "./data/ctl.sock: No such file or directory (no server "
                      "runs with this data directory: start one, or name its "
                      "own with --data-dir DIR)\n");
     snprintf(line, sizeof line, "--config %s/none.conf who", dir);
-    ck_assert_int_eq(ctl_in("/", "", line, out, sizeof out), 2);
+    ck_assert_int_eq(srv_ctl_in("/", "", line, out, sizeof out), 2);
     ck_assert_msg(strstr(out, "none.conf"), "%s", out);
     /* the list needs no server: `rogued ctl` alone and `help`, exit 0;
      * a wrong option is a usage error, 2 */
-    ck_assert_int_eq(ctl_in("/", "", "", out, sizeof out), 0);
+    ck_assert_int_eq(srv_ctl_in("/", "", "", out, sizeof out), 0);
     ck_assert(strncmp(out, "Usage: rogued ctl ", 18) == 0);
     ck_assert_msg(strstr(out, "\n  help               this list\n"), "%s",
                   out);
-    ck_assert_int_eq(ctl_in("/", "", "help", out, sizeof out), 0);
+    ck_assert_int_eq(srv_ctl_in("/", "", "help", out, sizeof out), 0);
     ck_assert(strncmp(out, "who                list the sessions", 35) == 0);
     ck_assert_msg(strstr(out, "\nhelp               this list\n"), "%s", out);
-    ck_assert_int_eq(ctl_in("/", "", "--bogus who", out, sizeof out), 2);
+    ck_assert_int_eq(srv_ctl_in("/", "", "--bogus who", out, sizeof out), 2);
     ck_assert(strncmp(out, "Usage: rogued ctl ", 18) == 0);
 
     /* a relative BINARY: from the caller's directory, not the server's */
-    ck_assert_int_eq(ctl_in(dir, "", "--data-dir data upgrade no-such-rogued",
+    ck_assert_int_eq(srv_ctl_in(dir, "", "--data-dir data upgrade no-such-rogued",
                             out, sizeof out), 1);
     snprintf(want, sizeof want, "rogued ctl: upgrade failed: cannot start "
              "%s/no-such-rogued: "

@@ -25,36 +25,6 @@
     "negotiation_ms, output_limit, output_highwater, write_timeout, " \
     "max_keys_per_second, keepalive, shutdown_minute_ms, ban_minute_ms"
 
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    ck_assert_int_eq(fclose(f), 0);
-}
-
-/* A new config file (conf: "/tmp/rogued-ctl-conf-XXXXXX", made unique)
- * holding text. */
-static void new_conf(char *conf, const char *text)
-{
-    int fd = mkstemp(conf);
-    ck_assert(fd >= 0);
-    close(fd);
-    write_file(conf, text);
-}
-
-/* `rogued ctl ARGS` run in directory cwd with env before it (a shell's
- * assignments, or ""): its exit status, and what it said in out. */
-static int ctl_in(const char *cwd, const char *env, const char *args,
-                  char *out, size_t len)
-{
-    char bin[PATH_MAX], cmd[PATH_MAX * 3];
-    const char *b = getenv("ROGUED_BIN");
-    ck_assert(realpath(b ? b : "build/san/rogued", bin));
-    snprintf(cmd, sizeof cmd, "cd %s && %s timeout 60 %s ctl %s 2>&1 "
-             "</dev/null", cwd, env, bin, args);
-    return srv_ctl_finish(popen(cmd, "r"), out, len);
-}
 
 /* The host's steps: the server started where config/server.conf is, a
  * mistake then made in a key it never read (max_sessions = lots), and
@@ -73,26 +43,26 @@ START_TEST(ctl_needs_only_the_data_dir)
     snprintf(conf, sizeof conf, "%s/config", dir);
     ck_assert_int_eq(mkdir(conf, 0700), 0);
     snprintf(conf, sizeof conf, "%s/config/server.conf", dir);
-    write_file(conf, "max_sessions = lots\nmotd_typo = x\nnot a line\n");
-    ck_assert_int_eq(ctl_in(dir, "ROGUED_PORT=x", "who", out, sizeof out), 0);
+    srv_write_file(conf, "max_sessions = lots\nmotd_typo = x\nnot a line\n");
+    ck_assert_int_eq(srv_ctl_in(dir, "ROGUED_PORT=x", "who", out, sizeof out), 0);
     ck_assert_str_eq(out, "ID ADDRESS TRANSPORT STATE NAME IDLE\n");
-    ck_assert_int_eq(ctl_in(dir, "", "reload", out, sizeof out), 1);
+    ck_assert_int_eq(srv_ctl_in(dir, "", "reload", out, sizeof out), 1);
     ck_assert_str_eq(out, "rogued ctl: config/server.conf:1: max_sessions: "
                      "'lots' is not a whole number\n");
     ck_assert(srv_log_has(s, "error ctl: reload refused, nothing changed: "
                           "config/server.conf:1: max_sessions: 'lots' is not "
                           "a whole number\n"));
     /* data_dir's own mistake: said, and the way around it */
-    write_file(conf, "max_sessions = lots\ndata_dir = \"data\n");
-    ck_assert_int_eq(ctl_in(dir, "", "who", out, sizeof out), 2);
+    srv_write_file(conf, "max_sessions = lots\ndata_dir = \"data\n");
+    ck_assert_int_eq(srv_ctl_in(dir, "", "who", out, sizeof out), 2);
     ck_assert_str_eq(out, "rogued ctl: config/server.conf:2: data_dir: the "
                      "value's quote is not closed (rogued ctl looks there "
                      "for the server's data directory: fix it, or name the "
                      "directory with --data-dir DIR)\n");
-    ck_assert_int_eq(ctl_in(dir, "", "--data-dir data who", out, sizeof out),
+    ck_assert_int_eq(srv_ctl_in(dir, "", "--data-dir data who", out, sizeof out),
                      0);
-    write_file(conf, "max_sessions = lots\ndata_dir = data\n");
-    ck_assert_int_eq(ctl_in(dir, "", "shutdown", out, sizeof out), 0);
+    srv_write_file(conf, "max_sessions = lots\ndata_dir = data\n");
+    ck_assert_int_eq(srv_ctl_in(dir, "", "shutdown", out, sizeof out), 0);
     ck_assert_str_eq(out, "shutting down now\n");
     ck_assert_msg(srv_wait_exited(s, WAIT_MS), "the server did not exit:\n%s",
                   srv_log(s));
@@ -109,10 +79,10 @@ END_TEST
 START_TEST(reload_names_a_flags_key_once_the_file_changes_it)
 {
     char conf[] = "/tmp/rogued-ctl-conf-XXXXXX", out[4096], want[2048];
-    new_conf(conf, "bind = 0.0.0.0\nport = 2323\nhttp_port = 8023\n"
+    srv_new_conf(conf, "bind = 0.0.0.0\nport = 2323\nhttp_port = 8023\n"
              "motd = The first\n");
     tsrv_t *s = srv_start("--config", conf, NULL);
-    write_file(conf, "bind = 0.0.0.0\nport = 2323\nhttp_port = 8023\n"
+    srv_write_file(conf, "bind = 0.0.0.0\nport = 2323\nhttp_port = 8023\n"
                "motd = The second\n");
     ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 0);
     snprintf(want, sizeof want, "motd: changed in the file, applied\n"
@@ -124,7 +94,7 @@ START_TEST(reload_names_a_flags_key_once_the_file_changes_it)
              "\n", conf);
     ck_assert(srv_log_has(s, want));
 
-    write_file(conf, "bind = ::\nport = 2323\nhttp_port = 8023\n"
+    srv_write_file(conf, "bind = ::\nport = 2323\nhttp_port = 8023\n"
                "motd = The second\n");
     ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 0);
     snprintf(want, sizeof want, "bind: the file now says '::'; --bind (the "
@@ -139,7 +109,7 @@ START_TEST(reload_names_a_flags_key_once_the_file_changes_it)
     ck_assert_str_eq(out, want);
 
     /* refused: the answer's error, and the log's */
-    write_file(conf, "motd = \"The third\n");
+    srv_write_file(conf, "motd = \"The third\n");
     ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 1);
     snprintf(want, sizeof want, "rogued ctl: %s:1: motd: the value's quote is "
              "not closed\n", conf);
@@ -160,7 +130,7 @@ START_TEST(a_comment_after_a_value_is_warned_of)
 {
     char conf[] = "/tmp/rogued-ctl-conf-XXXXXX", out[4096], line[1024],
          want[2048];
-    new_conf(conf, "motd = hello world  # comment\n");
+    srv_new_conf(conf, "motd = hello world  # comment\n");
     tsrv_t *s = srv_start("--config", conf, NULL);
     snprintf(line, sizeof line, "config: %s:1: motd: the value holds a '#', "
              "and a comment takes a line of its own: all of 'hello world  # "
@@ -172,13 +142,13 @@ START_TEST(a_comment_after_a_value_is_warned_of)
              conf);
     ck_assert_str_eq(out, want);
     ck_assert_int_eq(srv_log_count(s, line), 2);
-    write_file(conf, "motd = \"hello world  # not a comment\"\n");
+    srv_write_file(conf, "motd = \"hello world  # not a comment\"\n");
     ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 0);
     snprintf(want, sizeof want, "motd: changed in the file, applied\n"
              "reloaded %s: " LIVE_KEYS "\n", conf);
     ck_assert_str_eq(out, want);
     ck_assert_int_eq(srv_log_count(s, "the value holds a '#'"), 2);
-    write_file(conf, "max_sessions = 50 # fifty\n");
+    srv_write_file(conf, "max_sessions = 50 # fifty\n");
     ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 1);
     snprintf(want, sizeof want, "rogued ctl: %s:1: max_sessions: '50 # fifty' "
              "is not a whole number (a comment takes a line of its own: the # "

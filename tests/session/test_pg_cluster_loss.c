@@ -48,18 +48,6 @@
 #include "play.h"
 #include "store_where.h"
 
-/* Ends host x's cluster connections (not the store's, nor another
- * host's) from the database's side. */
-static void cluster_cut(tsrv_t *x)
-{
-    char ports[256], sql[512];
-    ck_assert_int_gt(tcp_ports_of(srv_pid(x), ports, sizeof ports), 0);
-    snprintf(sql, sizeof sql, "SELECT count(pg_terminate_backend(pid)) FROM"
-             " pg_stat_activity WHERE application_name = 'rogued-cluster'"
-             " AND client_port IN (%s)", ports);
-    ck_assert_int_ge(sw_int(sql), 1);
-}
-
 /* Host `name`'s last heartbeat never looks old to the other hosts (as
  * in the first seconds after it, however long the test takes). */
 static void keep_fresh(const char *name)
@@ -75,39 +63,13 @@ static void keep_fresh(const char *name)
     sw_exec(sql);
 }
 
-/* Host `name`'s presence rows of sessions, locked (in a transaction the
- * returned connection keeps open): a host that comes back from a loss of
- * the database removes its rows under the name it had first, so it
- * cannot come back while they are held (its statement times out and it
- * tries again later); the other hosts only read them. */
-static PGconn *hold_rows(const char *name)
-{
-    char sql[256];
-    PGconn *pg = PQconnectdb(sw_url);
-    ck_assert_msg(PQstatus(pg) == CONNECTION_OK, "%s", PQerrorMessage(pg));
-    snprintf(sql, sizeof sql, "BEGIN; SELECT 1 FROM rogued_online WHERE host"
-             " = '%s' FOR UPDATE", name);
-    PGresult *r = PQexec(pg, sql);
-    ck_assert_msg(PQresultStatus(r) == PGRES_TUPLES_OK, "%s",
-                  PQerrorMessage(pg));
-    ck_assert_int_ge(PQntuples(r), 1);
-    PQclear(r);
-    return pg;
-}
-
-static void release_rows(PGconn *pg)
-{
-    PQclear(PQexec(pg, "ROLLBACK"));
-    PQfinish(pg);
-}
-
 /* x (named `name`) loses its cluster connection and is seen gone by the
  * others (its heartbeat made 6 s old), its rows held so that they are
- * not forgotten yet; returns the hold, for release_rows. */
+ * not forgotten yet; returns the hold, for presence_rows_release. */
 static PGconn *cut_seen_gone(tsrv_t *x, const char *name)
 {
     char sql[256];
-    PGconn *hold = hold_rows(name);
+    PGconn *hold = presence_rows_hold(name);
     cluster_cut(x);
     ck_assert(srv_wait_log(x, "cluster: lost the database", CL_WAIT_MS));
     snprintf(sql, sizeof sql, "UPDATE rogued_hosts SET seen = now() -"
@@ -214,7 +176,7 @@ START_TEST(a_login_waits_for_a_host_back_from_a_loss)
                                    yname);
     keep_fresh(name);
 
-    PGconn *hold = hold_rows(name);
+    PGconn *hold = presence_rows_hold(name);
     cluster_cut(x);
     ck_assert(srv_wait_log(x, "cluster: lost the database", CL_WAIT_MS));
     walk_on(a, &walked, 2);
@@ -228,7 +190,7 @@ START_TEST(a_login_waits_for_a_host_back_from_a_loss)
     ck_assert(srv_wait_log(y, "asking it to let go", CL_WAIT_MS));
     if (!cl_wait_text(t, "One moment...", CL_WAIT_MS))
         fail_with_logs(t, x, y, "the login on y does not wait");
-    release_rows(hold);
+    presence_rows_release(hold);
     if (!srv_wait_log(y, "looking again for the hosts that have it",
                       CL_WAIT_MS))
         fail_with_logs(t, x, y, "y did not look again for dave's host");
@@ -296,7 +258,7 @@ START_TEST(a_host_back_from_a_long_loss_lets_the_later_login_play)
     ck_assert(!cl_screen_has(a, "logged in from elsewhere"));
 
     /* x is back: its session of dave goes, unsaved */
-    release_rows(hold);
+    presence_rows_release(hold);
     if (!cl_wait_text(a, "Your account has logged in from elsewhere",
                       CL_WAIT_MS))
         fail_with_logs(a, x, y, "x's session of dave was not let go");
@@ -426,7 +388,7 @@ START_TEST(a_host_cut_off_cannot_overwrite_the_later_login)
     if (!cl_wait_text(t, want, CL_WAIT_MS))
         fail_with_logs(t, x, y, "the database does not have y's game");
 
-    release_rows(hold);
+    presence_rows_release(hold);
     cl_close(t);
     cl_close(a);
     cluster_teardown(x, y);
@@ -478,7 +440,7 @@ START_TEST(the_later_claim_keeps_the_game_whatever_was_published_first)
 
     /* x back: its session, published after y's and playing, is the older
      * claim; y's, not playing yet, the later */
-    release_rows(hold);
+    presence_rows_release(hold);
     if (!cl_wait_text(b, "Your account has logged in from elsewhere",
                       CL_WAIT_MS))
         fail_with_logs(b, x, y, "x's session of dave was not let go");

@@ -139,39 +139,8 @@ END_TEST
  * side, and waits for x to say it lost them. */
 static void cut_cluster(tsrv_t *x)
 {
-    char ports[256], sql[512];
-    ck_assert_int_gt(tcp_ports_of(srv_pid(x), ports, sizeof ports), 0);
-    snprintf(sql, sizeof sql, "SELECT count(pg_terminate_backend(pid)) FROM"
-             " pg_stat_activity WHERE application_name = 'rogued-cluster'"
-             " AND client_port IN (%s)", ports);
-    ck_assert_int_ge(sw_int(sql), 1);
+    cluster_cut(x);
     ck_assert(srv_wait_log(x, "cluster: lost the database", CL_WAIT_MS));
-}
-
-/* Host x's presence rows, locked (in a transaction the returned
- * connection keeps open): x, back from a loss, removes its rows under the
- * name it had first, so it cannot come back while they are held (its
- * statement times out and it tries again later). */
-static PGconn *hold_rows(tsrv_t *x)
-{
-    char host[CLUSTER_NAME_LEN], sql[256];
-    cluster_name(x, host);
-    PGconn *pg = PQconnectdb(sw_url);
-    ck_assert_msg(PQstatus(pg) == CONNECTION_OK, "%s", PQerrorMessage(pg));
-    snprintf(sql, sizeof sql, "BEGIN; SELECT 1 FROM rogued_online WHERE host"
-             " = '%s' FOR UPDATE", host);
-    PGresult *r = PQexec(pg, sql);
-    ck_assert_msg(PQresultStatus(r) == PGRES_TUPLES_OK, "%s",
-                  PQerrorMessage(pg));
-    ck_assert_int_ge(PQntuples(r), 1);
-    PQclear(r);
-    return pg;
-}
-
-static void release_rows(PGconn *pg)
-{
-    PQclear(PQexec(pg, "ROLLBACK"));
-    PQfinish(pg);
 }
 
 START_TEST(a_host_away_from_the_database_refuses_its_tokens)
@@ -186,7 +155,9 @@ START_TEST(a_host_away_from_the_database_refuses_its_tokens)
 
     /* away (and kept away while its rows are held): wendy's token is
      * refused, and spent */
-    PGconn *hold = hold_rows(x);
+    char host[CLUSTER_NAME_LEN];
+    cluster_name(x, host);
+    PGconn *hold = presence_rows_hold(host); /* x cannot come back */
     cut_cluster(x);
     web_back_logged_out(hx, t);
     ck_assert(srv_wait_log(x, "login by the page's token refused id=",
@@ -198,7 +169,7 @@ START_TEST(a_host_away_from_the_database_refuses_its_tokens)
 
     /* back: walter's was forgotten at its first heartbeat */
     ck_assert(!srv_log_has(x, "login token forgotten"));
-    release_rows(hold);
+    presence_rows_release(hold);
     ck_assert(srv_wait_log_count(x, "listening on the database", 2,
                                  3 * CL_WAIT_MS));
     ck_assert(srv_wait_log(x, "cluster: 1 login token forgotten: other "
