@@ -453,6 +453,7 @@ static double floor_row(const opts_t *o, const fp_row_t *row, rowenv_t *env,
            row->workers > 0 ? "the row's" : "the server's default, one per core",
            where, o->repeat, o->repeat > 1 ? "s" : "");
     *npairs = 0;
+    double srv_us[FP_MAX_REPEAT], echo_us[FP_MAX_REPEAT];
     for (int k = 0; k < o->repeat; k++) {
         env->label = slabel;
         rowres_t got = run_placed(row, o->bin, sargs, nsargs, env);
@@ -464,6 +465,8 @@ static double floor_row(const opts_t *o, const fp_row_t *row, rowenv_t *env,
         rowres_t base = run_placed(row, o->echo, eargs, 4, env);
         if (!base.ok || base.cpu_us <= 0)
             continue;
+        srv_us[*npairs] = got.cpu_us;
+        echo_us[*npairs] = base.cpu_us;
         ratios[(*npairs)++] = got.cpu_us / base.cpu_us;
         printf("|   | pair %d: server CPU per key / the echo floor's (%.0f-byte "
                "frames): %.1f / %.1f µs = **%.2f** |\n", k + 1, got.bytes,
@@ -471,9 +474,16 @@ static double floor_row(const opts_t *o, const fp_row_t *row, rowenv_t *env,
         fflush(stdout);
     }
     double med = fp_median(ratios, *npairs);
-    if (*npairs)
+    if (*npairs) {
         printf("|   | floor row %d:%d:%d: median of %d ratio%s **%.2f** |\n",
                row->n, row->rate, row->secs, *npairs, *npairs > 1 ? "s" : "", med);
+        /* The same from each side's own median: a pair whose echo ran
+         * slow or fast (the echo's spread is the larger) moves it less. */
+        double ms = fp_median(srv_us, *npairs), me = fp_median(echo_us, *npairs);
+        printf("|   | floor row %d:%d:%d: the medians' ratio, server / echo: "
+               "%.1f / %.1f µs = **%.2f** |\n", row->n, row->rate, row->secs,
+               ms, me, me > 0 ? ms / me : 0.0);
+    }
     fflush(stdout);
     return med;
 }
