@@ -761,22 +761,24 @@ int view_cache_rows(const view_cache_t *c, uint8_t *rows, int h)
     return 1;
 }
 
-int view_scroll_rows(const game_t *g, int w, int h, int *top, int *bot)
+/* The log's rows at w x h (a full view), into buf. */
+static const screen_scroll_t *log_rows(int w, int h, screen_scroll_t *buf)
 {
-    if (!view_full(w, h) || !plain_mode(g))
-        return 0;
-    *top = MAP_H - 1;
-    *bot = view_status_row(w, h) - 1;
-    return 1;
+    buf->top = MAP_H - 1;
+    buf->bot = view_status_row(w, h) - 1;
+    return buf;
 }
 
-int view_cache_scroll_rows(const view_cache_t *c, int h, int *top, int *bot)
+const screen_scroll_t *view_scroll(const game_t *g, int w, int h,
+                                   screen_scroll_t *buf)
 {
-    if (!c->in_place || h != c->h)
-        return 0;
-    *top = MAP_H - 1;
-    *bot = view_status_row(c->w, h) - 1;
-    return 1;
+    return view_full(w, h) && plain_mode(g) ? log_rows(w, h, buf) : NULL;
+}
+
+const screen_scroll_t *view_cache_scroll(const view_cache_t *c, int h,
+                                         screen_scroll_t *buf)
+{
+    return c->in_place && h == c->h ? log_rows(c->w, h, buf) : NULL;
 }
 
 void view_cache_end(view_cache_t *c, int sent)

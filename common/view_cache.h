@@ -50,6 +50,7 @@
 #include "display.h"
 #include "game.h"
 #include "screen.h"
+#include "screen_diff.h" /* screen_scroll_t */
 #include "view.h"
 #include "view_parts.h"
 
@@ -70,7 +71,7 @@ typedef struct view_cache {
     uint8_t incremental;             /* the last frame was drawn over the
                                         one before */
     uint8_t in_place;                /* ...it drew the play screen whole
-                                        (view_scroll_rows) */
+                                        (view_scroll) */
     uint8_t status_drawn;            /* the last frame drew the status
                                         line (it drew incrementally) */
     uint32_t map_rows;               /* ...and wrote in these map rows */
@@ -172,15 +173,17 @@ void view_cache_log_overdrawn(view_cache_t *c);
 int view_cache_rows(const view_cache_t *c, uint8_t *rows, int h);
 
 /* Where a frame of g's screen at w x h may have scrolled, for the
- * encoder's scroll search (screen_diff.h, screen_scroll_t): 1 when it is
- * the play screen with the whole map, drawn in place, so that only the
- * log's rows, *top..*bot, can have moved up (a new message); 0 when any
- * row may have (a narrow window's map follows the player; a menu). */
-int view_scroll_rows(const game_t *g, int w, int h, int *top, int *bot);
+ * encoder's scroll search (screen_diff.h): buf, holding the log's rows,
+ * when it is the play screen with the whole map, drawn in place, so that
+ * only they can have moved up (a new message); NULL when any row may have
+ * (a narrow window's map follows the player; a menu). */
+const screen_scroll_t *view_scroll(const game_t *g, int w, int h,
+                                   screen_scroll_t *buf);
 
-/* view_scroll_rows for the frame view_draw_cached_display drew since
- * view_cache_begin (0 if it drew none: the host drew another screen). */
-int view_cache_scroll_rows(const view_cache_t *c, int h, int *top, int *bot);
+/* view_scroll for the frame view_draw_cached_display drew since
+ * view_cache_begin (NULL if it drew none: the host drew another screen). */
+const screen_scroll_t *view_cache_scroll(const view_cache_t *c, int h,
+                                         screen_scroll_t *buf);
 
 /* Ends a frame: sent is 1 if the screen drawn is what the client now
  * shows (the caller keeps it for the next frame), 0 if not. A frame not

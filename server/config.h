@@ -128,6 +128,15 @@ int config_load_file_warn(config_t *c, const char *path, int required,
                           void (*warn)(const char *line, void *arg),
                           void *arg, char *err, size_t errlen);
 
+/* config_load_file_warn, and given[i] (CONFIG_MAX_KEYS of them) 1 for
+ * each key i the file gives (config_key_name's i), so that a caller can
+ * lay the file's values over other settings from one reading (reload:
+ * ctl_cmds.c). given may be NULL. */
+int config_load_file_given(config_t *c, const char *path, int required,
+                           void (*warn)(const char *line, void *arg),
+                           void *arg, uint8_t *given, char *err,
+                           size_t errlen);
+
 /* config_load_file for key alone: every other line is skipped, a mistake
  * in it too; key's own lines are held to the same rules (`rogued ctl`
  * needs data_dir alone, ctl_client.c). */

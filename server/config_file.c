@@ -198,8 +198,20 @@ int config_load_file_warn(config_t *c, const char *path, int required,
                           void (*warn)(const char *line, void *arg),
                           void *arg, char *err, size_t errlen)
 {
+    return config_load_file_given(c, path, required, warn, arg, NULL, err,
+                                  errlen);
+}
+
+int config_load_file_given(config_t *c, const char *path, int required,
+                           void (*warn)(const char *line, void *arg),
+                           void *arg, uint8_t *given,
+                           char *err, size_t errlen)
+{
     file_read_t fr = { .path = path, .warn = warn, .arg = arg };
-    return load_file(c, &fr, required, err, errlen);
+    int rc = load_file(c, &fr, required, err, errlen);
+    for (int i = 0; given && i < CONFIG_MAX_KEYS; i++)
+        given[i] = fr.first[i] != 0;
+    return rc;
 }
 
 int config_load_file_key(config_t *c, const char *path, int required,

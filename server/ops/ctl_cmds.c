@@ -361,13 +361,18 @@ static int reload_read(ctl_req_t *r, const config_t *running, config_t *n,
                  "--config FILE for settings that reload can change", path);
         return -1;
     }
+    /* One reading (a save between two could make them differ): the
+     * file's values over the defaults, then the keys it gives over the
+     * running settings (config_set sets a key's field alone). */
+    uint8_t given[CONFIG_MAX_KEYS];
     config_defaults(&rf->alone);
-    if (config_load_file_warn(&rf->alone, path, 1, reload_warn, r, err,
-                              errlen) != 0)
+    if (config_load_file_given(&rf->alone, path, 1, reload_warn, r, given,
+                               err, errlen) != 0)
         return -1;
     *n = *running;
-    if (config_load_file(n, path, 1, err, errlen) != 0)
-        return -1;
+    for (size_t i = 0; config_key_name(i); i++)
+        if (given[i])
+            config_copy_key(n, &rf->alone, i);
     rf->file = *n;
     if (config_load_env(n, err, errlen) != 0)
         return -1;

@@ -86,16 +86,6 @@ static void draw_notice(sess_t *s, screen_t *next)
     view_cache_log_overdrawn(&s->view);
 }
 
-/* Where the frame may have scrolled, for the encoder's scroll search: the
- * log's rows when the view drew its map in place (buf filled), else NULL
- * (anywhere). */
-static const screen_scroll_t *log_scroll(const sess_t *s, int h,
-                                         screen_scroll_t *buf)
-{
-    return view_cache_scroll_rows(&s->view, h, &buf->top, &buf->bot) ? buf
-                                                                    : NULL;
-}
-
 void sess_render(sess_t *s)
 {
     srv_t *srv = s->srv;
@@ -145,8 +135,8 @@ void sess_render(sess_t *s)
         /* Drawn over the frame shown, its changed rows kept aside in
          * s->shown (sess_view_draw): next is the whole new frame. */
         rc = screen_diff_kept(&srv->keep, next,
-                              log_scroll(s, next->h, &log), &s->term,
-                              &srv->enc);
+                              view_cache_scroll(&s->view, next->h, &log),
+                              &s->term, &srv->enc);
         some_rows = 1;
     } else if (s->shown.w != next->w || s->shown.h != next->h) {
         rc = screen_paint(next, &s->term, &srv->enc);
@@ -156,8 +146,8 @@ void sess_render(sess_t *s)
         rows[0] = 1;
         some_rows = 1;
         rc = screen_diff_rows(&s->shown, next, rows,
-                              log_scroll(s, next->h, &log), &s->term,
-                              &srv->enc);
+                              view_cache_scroll(&s->view, next->h, &log),
+                              &s->term, &srv->enc);
     } else {
         rc = screen_diff(&s->shown, next, &s->term, &srv->enc);
     }

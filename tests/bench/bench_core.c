@@ -130,14 +130,6 @@ static __attribute__((noinline)) void frame_full(const game_t *g,
     stamp(st, 2);
 }
 
-/* As session_render.c tells the encoder where a frame may have scrolled. */
-static const screen_scroll_t *cache_scroll(const view_cache_t *c,
-                                           const screen_t *s,
-                                           screen_scroll_t *buf)
-{
-    return view_cache_scroll_rows(c, s->h, &buf->top, &buf->bot) ? buf : NULL;
-}
-
 /* As session_render.c draws a frame of a game. */
 static __attribute__((noinline)) void frame_cached(const game_t *g,
                                                    stages_t *st)
@@ -162,7 +154,7 @@ static __attribute__((noinline)) void frame_cached(const game_t *g,
     stamp(st, 0);
     screen_keep_stop(&next);
     if (kept)
-        screen_diff_kept(&keep, &next, cache_scroll(&cache, &next, &log),
+        screen_diff_kept(&keep, &next, view_cache_scroll(&cache, next.h, &log),
                          &term, &out);
     else
         screen_diff(&shown, &next, &term, &out);

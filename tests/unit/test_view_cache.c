@@ -113,15 +113,6 @@ static int host_overlay(screen_t *next, int over)
  * does (view_cache_track_log): an unchanged log is not redrawn. */
 static int track_log;
 
-/* Where the frame may have scrolled, as session_render.c tells the
- * encoder: the log's rows after an incremental frame, else anywhere. */
-static const screen_scroll_t *host_scroll(const host_t *h, int hh,
-                                          screen_scroll_t *log)
-{
-    return view_cache_scroll_rows(&h->cache, hh, &log->top, &log->bot) ? log
-                                                                      : NULL;
-}
-
 /* Sends what turns the host's client from what it shows into next, and
  * keeps next as what it shows (rows: only the rows marked changed). */
 static void send_frame(host_t *h, const screen_t *next, const uint8_t *rows,
@@ -153,8 +144,7 @@ static void frame_full(host_t *h, const game_t *g, screen_t *next, int w,
     /* Told where the frame may scroll as the server's host is (the bytes
      * then depend on it: the search looks for one block). */
     screen_scroll_t log;
-    int in_log = view_scroll_rows(g, w, hh, &log.top, &log.bot);
-    send_frame(h, next, NULL, in_log ? &log : NULL);
+    send_frame(h, next, NULL, view_scroll(g, w, hh, &log));
 }
 
 /* Another state's screen (the lobby): a whole screen of its own. */
@@ -201,7 +191,7 @@ static void frame_host(host_t *h, const game_t *g, int other, screen_t *next,
         screen_keep_stop(next);
         buf_reset(&h->out);
         ck_assert_int_eq(screen_diff_kept(&h->keep, next,
-                                          host_scroll(h, hh, &log),
+                                          view_cache_scroll(&h->cache, hh, &log),
                                           &h->term, &h->out),
                          0);
         h->kept = 0;
@@ -219,7 +209,7 @@ static void frame_host(host_t *h, const game_t *g, int other, screen_t *next,
         rows[0] = 1; /* the host's line beside the map */
         hint = rows;
     }
-    send_frame(h, next, hint, host_scroll(h, hh, &log));
+    send_frame(h, next, hint, view_cache_scroll(&h->cache, hh, &log));
     view_cache_end(&h->cache, 1);
 }
 
@@ -468,13 +458,13 @@ START_TEST(walking_is_drawn_incrementally)
         ck_assert_int_eq(incremental, i <= 3 || i >= 6);
         /* The play screen with its whole map (drawn over the last frame
          * or in full): only the log's rows can scroll; the help: any. */
-        int top = -1, bot = -1;
+        screen_scroll_t log;
+        const screen_scroll_t *in = view_cache_scroll(&w.h.cache, 24, &log);
         int in_place = keys[i] != '?';
-        ck_assert_int_eq(view_cache_scroll_rows(&w.h.cache, 24, &top, &bot),
-                         in_place);
+        ck_assert_int_eq(in != NULL, in_place);
         if (in_place) {
-            ck_assert_int_eq(top, MAP_H - 1);
-            ck_assert_int_eq(bot, view_status_row(80, 24) - 1);
+            ck_assert_int_eq(in->top, MAP_H - 1);
+            ck_assert_int_eq(in->bot, view_status_row(80, 24) - 1);
         }
         /* Drawn over the frame shown, a step keeps aside only the rows it
          * changes (the player's, the log's three, the status line's: no
