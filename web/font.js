@@ -125,7 +125,7 @@ function narrow(box, width) {
   box.style.marginLeft = 'calc(50% - ' + (width / 2) + 'px)';
 }
 
-// The tallest rows, in steps of a hundredth of the font's height and at
+// The tallest rows, found to a hundredth of the font's height and at
 // most TALL_ROWS_MAX times it, at which the box still holds `rows` of them. The
 // search's top is the cap, not
 // had / rows: xterm.js rounds a row's height down to whole device

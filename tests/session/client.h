@@ -161,6 +161,12 @@ int srv_upgraded_pid(const char *out);
  * by its id, then its "stopped" log line and its exit are awaited. */
 void srv_stop_upgraded(tsrv_t *s, int pid);
 int srv_ctl_finish(FILE *p, char *out, size_t len);
+/* The keys a reload changes at once, as its answer lists them (ctl_cmds.c,
+ * live_keys). */
+#define LIVE_KEYS "motd, max_sessions, idle_timeout, idle_warning, " \
+    "negotiation_ms, output_limit, output_highwater, write_timeout, " \
+    "max_keys_per_second, keepalive, shutdown_minute_ms, ban_minute_ms"
+
 /* Writes text into the file at path (made or emptied). */
 void srv_write_file(const char *path, const char *text);
 /* A new config file holding text: conf ("/tmp/rogued-ctl-conf-XXXXXX",

@@ -388,12 +388,6 @@ START_TEST(shutdown_countdown_ends_in_shutdown)
 }
 END_TEST
 
-
-/* The keys reload applies, in its answer's order (ctl_cmds.c). */
-#define LIVE_KEYS "motd, max_sessions, idle_timeout, idle_warning, " \
-    "negotiation_ms, output_limit, output_highwater, write_timeout, " \
-    "max_keys_per_second, keepalive, shutdown_minute_ms, ban_minute_ms"
-
 /* reload names each key the file changed, in config.c's order: a live
  * one applied (the motd a new player sees), any other as taking a
  * restart, one a flag sets with what the file now says and what it keeps

@@ -18,6 +18,7 @@
 #include "check_main.h"
 #include "client.h"
 #include "play.h"
+#include "web_page.h"
 
 static tsrv_t *web_server(int *http, const char *grace, const char *max)
 {
@@ -30,31 +31,16 @@ static tsrv_t *web_server(int *http, const char *grace, const char *max)
                      "--set", set2, NULL);
 }
 
-/* Sends key and waits for the turn counter to read turn (web mode has no
- * frame markers: the screen is the answer). */
-static void key_to_turn(tclient_t *c, const char *key, int turn)
-{
-    ck_assert_int_eq(cl_send_str(c, key), 0);
-    if (!cl_wait(c, cl_at_turn, &turn, CL_WAIT_MS))
-        play_fail(c, "key %s: the turn is %d, not %d", key, cl_turn(c), turn);
-}
-
 /* A browser guest in a game, moved once: its token in token. */
 static tclient_t *web_guest(int http, char token[80])
 {
     cl_opts_t o = { .web = 1 };
     tclient_t *c = cl_connect(http, &o);
     play_ready(c);
-    key_to_turn(c, "l", 1); /* seed 42: floor east of the start */
+    web_key_to_turn(c, "l", 1); /* seed 42: floor east of the start */
     ck_assert_int_eq((int)strlen(cl_web_token(c)), 32);
     snprintf(token, 80, "%s", cl_web_token(c));
     return c;
-}
-
-static tclient_t *web_resume(int http, const char *token)
-{
-    cl_opts_t o = { .web = 1, .resume = token };
-    return cl_connect(http, &o);
 }
 
 /* Drops c (the network is gone, no close) and waits for the server to
@@ -71,7 +57,7 @@ static void drop_kept(tsrv_t *s, tclient_t *c, int id)
 /* A page back with token gets the lobby: no game of that token. */
 static void resume_gets_lobby(int http, const char *token)
 {
-    tclient_t *c = web_resume(http, token);
+    tclient_t *c = web_page(http, token);
     ck_assert(cl_wait_text(c, "Play (as a guest)", CL_WAIT_MS));
     cl_close(c);
 }
@@ -79,7 +65,7 @@ static void resume_gets_lobby(int http, const char *token)
 /* A page back with token plays on: the game at turn. */
 static void resume_at_turn(int http, const char *token, int turn)
 {
-    tclient_t *c = web_resume(http, token);
+    tclient_t *c = web_page(http, token);
     play_ready(c);
     ck_assert_int_eq(cl_turn(c), turn);
     cl_close(c);
@@ -94,7 +80,7 @@ START_TEST(dropped_game_resumed_by_token)
     int x0, y0;
     ck_assert_int_eq(cl_find(a, '@', &x0, &y0), 1);
     drop_kept(s, a, 1);
-    tclient_t *b = web_resume(http, token);
+    tclient_t *b = web_page(http, token);
     play_ready(b); /* the game, not the lobby */
     ck_assert(!cl_screen_has(b, "Play (as a guest)"));
     ck_assert_int_eq(cl_turn(b), 1);
@@ -105,7 +91,7 @@ START_TEST(dropped_game_resumed_by_token)
     ck_assert(srv_log_has(s, "game resumed id=2"));
     ck_assert_str_eq(cl_web_token(b), token); /* the same, for the next drop */
     /* and it plays on */
-    key_to_turn(b, ".", 2);
+    web_key_to_turn(b, ".", 2);
     cl_close(b);
     srv_stop(s);
 }
@@ -120,7 +106,7 @@ START_TEST(live_game_taken_over_by_token)
     tsrv_t *s = web_server(&http, "300", "10");
     char token[80];
     tclient_t *a = web_guest(http, token);
-    tclient_t *b = web_resume(http, token);
+    tclient_t *b = web_page(http, token);
     play_ready(b);
     ck_assert_int_eq(cl_turn(b), 1);
     ck_assert(srv_wait_log(s, "resume id=2 takes the game of id=1 by its token",
@@ -129,7 +115,7 @@ START_TEST(live_game_taken_over_by_token)
     ck_assert(cl_wait_eof(a, CL_WAIT_MS));
     ck_assert(cl_stream_has(a, "Your game goes on in another window."));
     cl_close(a);
-    key_to_turn(b, ".", 2);
+    web_key_to_turn(b, ".", 2);
     /* and dropped now, it is kept for the next page */
     drop_kept(s, b, 2);
     resume_at_turn(http, token, 2);
@@ -280,7 +266,7 @@ START_TEST(page_back_as_the_old_connection_drops)
     play_ready(b);
     ck_assert_int_eq(cl_turn(b), 1);
     ck_assert(!cl_screen_has(b, "Play (as a guest)"));
-    key_to_turn(b, ".", 2);
+    web_key_to_turn(b, ".", 2);
     ck_assert_int_eq(srv_log_count(s, "game over"), 0);
     cl_close(b);
     srv_stop(s);

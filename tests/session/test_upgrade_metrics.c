@@ -163,22 +163,11 @@ START_TEST(metrics_port_moves_without_a_gap)
 }
 END_TEST
 
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    ck_assert(fputs(text, f) >= 0);
-    ck_assert_int_eq(fclose(f), 0);
-}
-
 /* A server reading a configuration file of its own, holding text; conf
  * is a mkstemp template, filled in (the caller unlinks it). */
 static tsrv_t *start_with_conf(char *conf, const char *text)
 {
-    int fd = mkstemp(conf);
-    ck_assert(fd >= 0);
-    close(fd);
-    write_file(conf, text);
+    srv_new_conf(conf, text);
     return srv_start("--config", conf, NULL);
 }
 
@@ -215,7 +204,7 @@ START_TEST(a_moved_metrics_port_is_bound_anew)
     snprintf(line, sizeof line, "metrics on http://127.0.0.1:%d/metrics\n", a);
     ck_assert(srv_wait_log(s, line, WAIT_MS));
     snprintf(text, sizeof text, "metrics_port = %d\n", b);
-    write_file(conf, text);
+    srv_write_file(conf, text);
     snprintf(line, sizeof line, "metrics on http://127.0.0.1:%d/metrics\n", b);
     int pid = upgrade_saying(s, line);
     ck_assert(metrics_is(b, "rogued_process_pid", pid));
@@ -240,7 +229,7 @@ START_TEST(a_port_turned_off_is_closed)
     snprintf(line, sizeof line, "ssh on 127.0.0.1:%d (ssh -p %d play@HOST)",
              a, a);
     ck_assert(srv_wait_log(s, line, WAIT_MS));
-    write_file(conf, "ssh_port = 0\n");
+    srv_write_file(conf, "ssh_port = 0\n");
     snprintf(line, sizeof line, "ssh on 127.0.0.1:%d closed: ssh_port is 0 "
              "now", a);
     int pid = upgrade_saying(s, line);
@@ -265,7 +254,7 @@ START_TEST(a_metrics_port_in_use_leaves_the_upgrade_running)
     ck_assert(srv_wait_log(s, line, WAIT_MS));
     int taken = cl_hold_port(b);
     snprintf(text, sizeof text, "metrics_port = %d\n", b);
-    write_file(conf, text);
+    srv_write_file(conf, text);
     int pid = upgrade_saying(s, "metrics: off until the next start (this "
                              "process holds the sessions already)\n");
     snprintf(line, sizeof line, "cannot listen on 127.0.0.1 port %d "
@@ -292,7 +281,7 @@ START_TEST(metrics_turned_off_is_closed)
     tsrv_t *s = start_with_conf(conf, text);
     snprintf(line, sizeof line, "metrics on http://127.0.0.1:%d/metrics\n", a);
     ck_assert(srv_wait_log(s, line, WAIT_MS));
-    write_file(conf, "metrics_port = 0\n");
+    srv_write_file(conf, "metrics_port = 0\n");
     int pid = upgrade_saying(s, "upgraded: serving as pid");
     expect_refused(a);
     ck_assert_int_eq(srv_log_count(s, "metrics on http://"), 1);

@@ -447,7 +447,11 @@ START_TEST(log_scroll_uses_delete_line)
     term_state_t t2;
     memset(&t2, 0, sizeof t2);
     term_state_reset(&t2);
+    buf_reset(&out);
     screen_paint(&a, &t2, &out);
+    term_t vt; /* what a terminal shows after the second diff */
+    term_open(&vt, 80, 24, t2.utf8);
+    term_feed(&vt, &out);
     term_state_t t3 = t2;
     buf_reset(&out);
     ck_assert_int_eq(screen_diff_rows(&a, &b, rows, &in_log, &t2, &out), 0);
@@ -456,7 +460,11 @@ START_TEST(log_scroll_uses_delete_line)
     buf_reset(&out);
     ck_assert_int_eq(screen_diff_rows(&a, &b, rows, &in_map, &t3, &out), 0);
     ck_assert_ptr_null(strstr(as_string(&out), "\x1b[M"));
+    ck_assert_ptr_null(strstr(as_string(&out), "\x1b[L"));
     ck_assert_uint_gt(out.len, anywhere);
+    term_feed(&vt, &out);
+    assert_shows_in(&vt, &b, t3.utf8, t3.colours);
+    term_close(&vt);
     free(was);
     buf_free(&out);
     check_pair(&a, &b, 1);
