@@ -175,6 +175,7 @@ static int fd_limit(void)
 typedef struct rowres {
     int ok;                 /* keys were answered */
     double cpu_us;          /* server CPU per key answered */
+    double user_us;         /* of which in user space */
     double bytes;           /* bytes per key answered */
 } rowres_t;
 
@@ -190,6 +191,7 @@ typedef struct rowenv {
 typedef struct rowfig {
     double setup_s, wall;   /* the sessions' set-up; the window and grace */
     double scpu, gcpu;      /* the server's and the generator's CPU, s */
+    double suser;           /* of scpu, the server's user time, s */
     long rss0, rss1, rss2;  /* the server's RSS idle, held, at the end */
     long turns;             /* the server's count, from its log */
     int idle, held, not_ready, status;
@@ -271,13 +273,15 @@ static void measure(lrow_t *r, pid_t pid, rowfig_t *f)
         c->first_ns = c->next_ns = r->t_start + xorshift(&c->rng) % r->period_ns;
         schedule(c);
     }
-    double cpu0 = cpu_s(pid), self0 = self_cpu_s();
+    double user0 = 0, user1 = 0;
+    double cpu0 = cpu_user_s(pid, &user0), self0 = self_cpu_s();
     uint64_t w0 = now_ns();
     run_until(r, never, (r->t_end - w0) / 1000000u);
     run_until(r, nothing_owed, GRACE_MS);
     uint64_t w1 = now_ns();
     f->wall = (double)(w1 - w0) / 1e9;
-    f->scpu = cpu_s(pid) - cpu0;
+    f->scpu = cpu_user_s(pid, &user1) - cpu0;
+    f->suser = user1 - user0;
     f->gcpu = self_cpu_s() - self0;
     f->rss2 = rss_kib(pid);
     r->measuring = 0;
@@ -300,7 +304,7 @@ static rowres_t run_row(const fp_row_t *spec, const char *bin, char **args,
 {
     const char *label = env->label;
     int sources = env->sources;
-    rowres_t res = { 0, 0.0, 0.0 };
+    rowres_t res = { 0, 0.0, 0.0, 0.0 };
     static lrow_t row;
     lrow_t *r = &row;
     free(r->lat);
@@ -372,6 +376,7 @@ static rowres_t run_row(const fp_row_t *spec, const char *bin, char **args,
     int bad = print_row(r, label, &f, sv.log);
     res.ok = r->answered > 0;
     res.cpu_us = r->answered ? f.scpu * 1e6 / (double)r->answered : 0.0;
+    res.user_us = r->answered ? f.suser * 1e6 / (double)r->answered : 0.0;
     res.bytes = r->answered ? (double)r->bytes / (double)r->answered : 0.0;
     if (!bad)
         remove_dir(sv.dir);
@@ -469,8 +474,10 @@ static double floor_row(const opts_t *o, const fp_row_t *row, rowenv_t *env,
         echo_us[*npairs] = base.cpu_us;
         ratios[(*npairs)++] = got.cpu_us / base.cpu_us;
         printf("|   | pair %d: server CPU per key / the echo floor's (%.0f-byte "
-               "frames): %.1f / %.1f µs = **%.2f** |\n", k + 1, got.bytes,
-               got.cpu_us, base.cpu_us, got.cpu_us / base.cpu_us);
+               "frames): %.1f / %.1f µs = **%.2f** (user %.1f / %.1f, system "
+               "%.1f / %.1f) |\n", k + 1, got.bytes, got.cpu_us, base.cpu_us,
+               got.cpu_us / base.cpu_us, got.user_us, base.user_us,
+               got.cpu_us - got.user_us, base.cpu_us - base.user_us);
         fflush(stdout);
     }
     double med = fp_median(ratios, *npairs);

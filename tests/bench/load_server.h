@@ -59,8 +59,10 @@ static inline long rss_kib(pid_t pid)
     return p ? strtol(p + 6, NULL, 10) : -1;
 }
 
-/* utime + stime of pid in seconds, or -1. */
-static inline double cpu_s(pid_t pid)
+/* utime + stime of pid in seconds, or -1; the user share into *user (may
+ * be NULL), so the floor can say which side of the system call boundary a
+ * difference lies. */
+static inline double cpu_user_s(pid_t pid, double *user)
 {
     char path[64], buf[1024];
     snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
@@ -81,7 +83,15 @@ static inline double cpu_s(pid_t pid)
                 st = strtoul(q + 1, NULL, 10);
         }
     }
-    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+    double tck = (double)sysconf(_SC_CLK_TCK);
+    if (user)
+        *user = (double)ut / tck;
+    return (double)(ut + st) / tck;
+}
+
+static inline double cpu_s(pid_t pid)
+{
+    return cpu_user_s(pid, NULL);
 }
 
 static inline double self_cpu_s(void)
