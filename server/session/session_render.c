@@ -149,7 +149,13 @@ void sess_render(sess_t *s)
                               view_cache_scroll(&s->view, next->h, &log),
                               &s->term, &srv->enc);
     } else {
-        rc = screen_diff(&s->shown, next, &s->term, &srv->enc);
+        /* Every row compared; the scroll still looked for only where the
+         * view says a frame may scroll (the log's rows when the cache drew
+         * the play screen), as on the paths above: the bytes of a frame
+         * do not depend on which path it took. */
+        rc = screen_diff_rows(&s->shown, next, NULL,
+                              view_cache_scroll(&s->view, next->h, &log),
+                              &s->term, &srv->enc);
     }
     if (rc == 0 && some_rows) {
         /* next is the whole new frame, drawn over the one shown (or a

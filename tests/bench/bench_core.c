@@ -4,10 +4,11 @@
  * at least MIN_TURNS turns in all, untimed. Each run then replays the keys
  * through the whole server-side turn twice, timing each stage: as the
  * server draws a frame (server/session/session_render.c: the frame the client
- * shows copied, view_draw_cached over it, screen_diff_rows, the frame kept)
+ * shows copied, view_draw_cached over it, screen_diff_kept, the frame kept)
  * and, as the baseline in the same run, the whole-frame path the server
- * used before (view_draw at 80x24, screen_diff against the previous frame,
- * screen_copy); both must send the same bytes (checked). It replays them
+ * used before (view_draw at 80x24, screen_diff_rows against the previous
+ * frame with the same scroll region, screen_copy); both must send the same
+ * bytes (checked). It replays them
  * again timing the steps inside a turn that are not functions of their own
  * on the host's path: field of view, the Dijkstra (BFS) distance map, the
  * flee map, and the monsters' decisions. Each step runs REPS times back to
@@ -118,13 +119,18 @@ static void stamp(stages_t *st, int i)
         st->t[i] = now_ns();
 }
 
-/* The baseline: the whole frame drawn and diffed. */
+/* The baseline: the whole frame drawn and diffed, the scroll searched
+ * where the view says a frame may scroll (view_scroll), as the server's
+ * path is told: otherwise the two find different scrolls and their bytes
+ * differ. */
 static __attribute__((noinline)) void frame_full(const game_t *g,
                                                  stages_t *st)
 {
+    screen_scroll_t log;
     view_draw(g, &next);
     stamp(st, 0);
-    screen_diff(&shown, &next, &term, &out);
+    screen_diff_rows(&shown, &next, NULL, view_scroll(g, next.w, next.h, &log),
+                     &term, &out);
     stamp(st, 1);
     screen_copy(&shown, &next);
     stamp(st, 2);
@@ -157,7 +163,8 @@ static __attribute__((noinline)) void frame_cached(const game_t *g,
         screen_diff_kept(&keep, &next, view_cache_scroll(&cache, next.h, &log),
                          &term, &out);
     else
-        screen_diff(&shown, &next, &term, &out);
+        screen_diff_rows(&shown, &next, NULL,
+                         view_cache_scroll(&cache, next.h, &log), &term, &out);
     stamp(st, 1);
     if (kept) {
         screen_t was = shown; /* next is the whole frame: keep it */
