@@ -304,7 +304,7 @@ run: deps
 # Everything `make test` runs, built with as many jobs as cores.
 TEST_BUILD := build/rel/rogued build/san/rogued build/tsan/rogued $(UNIT_BINS) $(SESS_BINS) \
               $(TSAN_UNIT_BINS) $(FUZZ_BINS) build/san/tests/web/fireball_plan \
-              build/san/tests/web/stairs_plan
+              build/san/tests/web/stairs_plan build/rel/tests/bench/bench_core
 test-build:
 	$(MAKE) -j$(JOBS) --no-print-directory $(TEST_BUILD)
 

@@ -35,9 +35,9 @@
 #           database; one of them losing the database; a browser page's
 #           token across hosts (and again against build/tsan/rogued)
 #  lint     tests/lint/*.sh: the house's limits (long functions, large
-#           files, circles of includes) and every C file through clang's
-#           front end with -Werror; run as the e2e scripts are (exit 0
-#           passes, 77 skips)
+#           files, circles of includes), every C file through clang's
+#           front end with -Werror, and bench_core's own check on a short
+#           script; run as the e2e scripts are (exit 0 passes, 77 skips)
 #
 # A check binary's tests are counted from its "Checks: N, Failures: F,
 # Errors: E" line; a binary that dies before printing it counts as one failure.
