@@ -122,6 +122,22 @@ static int digits(int v)
     return 3 + (v >= 1000) + (v >= 10000) + (v >= 100000) + (v >= 1000000);
 }
 
+/* fmt_int for the moves' numbers: below 100 (every row and column of an
+ * 80x24 screen) written here, no call, so that writing a move calls
+ * nothing and saves no registers. */
+static inline int put_num(char *p, int v)
+{
+    if ((unsigned)v < 10) {
+        p[0] = (char)('0' + v);
+        return 1;
+    }
+    if ((unsigned)v < 100) {
+        memcpy(p, &digit_pairs[2 * v], 2);
+        return 2;
+    }
+    return fmt_int(p, v);
+}
+
 /* The SGR parameters of colour c as a foreground (base 30) or background
  * (base 40): 30-37 / 90-97 for the ANSI 16, 39 for the default, and a
  * palette colour as 38;5;N, 38;2;R;G;B or its ANSI fallback by the
@@ -262,7 +278,7 @@ static int csi_n(char *p, int v, char final)
     p[n++] = '\x1b';
     p[n++] = '[';
     if (v != 1)
-        n += fmt_int(p + n, v);
+        n += put_num(p + n, v);
     p[n++] = final;
     return n;
 }
@@ -275,61 +291,88 @@ static int csi_len(int v)
 
 /* How to move the cursor: the cheapest of rewriting the unchanged cells in
  * between (same row, same pen, printable), an absolute move (CUP), or
- * relative moves (CUU/CUD, then CUF/CUB or CHA), each CSI only. `row` is
- * the next screen's row y. Relative moves need a known cursor: after the
- * last column the cursor waits to wrap (x is -1), and only CUP is safe. */
-enum move_how { M_NONE, M_CUP, M_GAP, M_REL };
+ * relative moves (CUU/CUD, then CUF/CUB or CHA), each CSI only; on a tie
+ * the gap, then the CUP. Relative moves need a known cursor: after the
+ * last column the cursor waits to wrap (x is -1), and only CUP is safe.
+ * Each kind of move is written by a function of its own, the common ones
+ * (a step right on the row, docs/performance.md "The encoder's moves,
+ * by kind") without pricing the others. */
 
-typedef struct move {
-    enum move_how how;
-    int cost;             /* bytes */
-    int hval;             /* M_REL: the horizontal move's count */
-    char hfinal;          /* M_REL: C, D or G; 0 for none */
-} move_t;
-
-static move_t plan_move(const term_state_t *t, const cell_t *row, int x, int y)
+/* The length of a CUP to (x, y): ESC[H, ESC[yH or ESC[y;xH. */
+static int cup_len(int x, int y)
 {
-    move_t m = { M_NONE, 0, 0, 0 };
-    if (t->y == y && t->x == x)
-        return m;
-    /* CUP: ESC[H, ESC[yH or ESC[y;xH. */
-    m.how = M_CUP;
-    m.cost = x == 0 ? (y == 0 ? 3 : 3 + digits(y + 1))
-                    : 4 + digits(y + 1) + digits(x + 1);
-    if (t->y < 0 || t->x < 0)
-        return m;
-    int dy = y - t->y, dx = x - t->x;
-    if (dy == 0 && dx > 0 && dx < m.cost) {
-        int cheap = 1;
-        for (int i = t->x; cheap && i < x; i++)
-            cheap = same_pen(t, &row[i]) && row[i].ch >= 0x20 &&
-                    row[i].ch < 0x7f;
-        if (cheap) {
-            m.how = M_GAP;
-            m.cost = dx;
+    return x == 0 ? (y == 0 ? 3 : 3 + digits(y + 1))
+                  : 4 + digits(y + 1) + digits(x + 1);
+}
+
+/* Writes the CUP to (x, y); returns its length. */
+static __attribute__((noinline)) int cup_seq(char *p, int x, int y)
+{
+    int n = 0;
+    p[n++] = '\x1b';
+    p[n++] = '[';
+    if (y > 0 || x > 0) {
+        n += put_num(p + n, y + 1);
+        if (x > 0) {
+            p[n++] = ';';
+            n += put_num(p + n, x + 1);
         }
     }
+    p[n++] = 'H';
+    return n;
+}
+
+/* A step of dx (1 to 4) cells right on the cursor's row: the cells in
+ * between rewritten when the terminal's pen is theirs and they are
+ * printable ASCII (dx bytes, no more than CUF's 3 or 4: a tie goes to the
+ * gap), else CUF. Nothing else is as short: CHA takes 4 bytes or more
+ * here (the column is past the first), a CUP 6. Writes the move into p;
+ * returns its length. */
+static __attribute__((noinline)) int step_right(const term_state_t *t,
+                                                const cell_t *c, int dx,
+                                                char *p)
+{
+    int i = 0;
+    if (t->pen_known) {
+        /* Written as they are checked: a CUF written after overwrites. */
+        while (i < dx && pen_key(&c[i]) == t->pen_word &&
+               c[i].ch - 0x20u < 0x5fu) {
+            p[i] = (char)c[i].ch;
+            i++;
+        }
+    }
+    return i == dx ? dx : csi_n(p, dx, 'C');
+}
+
+/* Any other move from a known cursor, dx and dy from it: the relative
+ * moves when shorter than the CUP, else the CUP (a gap rewritten is never
+ * the shortest past 4 cells: CUF takes 4 bytes up to 9 cells, 5 up to
+ * 99). Writes it into p; returns its length. */
+static __attribute__((noinline)) int move_far(char *p, int x, int y, int dx,
+                                              int dy)
+{
+    int adx = dx > 0 ? dx : -dx, ady = dy > 0 ? dy : -dy;
     /* Horizontal part: CUF, CUB or CHA, whichever is shortest. */
-    int hcost = 0, hval = 0;
-    char hfinal = 0;
+    int hcost = 0, hval = adx;
+    char hfinal = dx > 0 ? 'C' : 'D';
     if (dx != 0) {
-        hval = dx > 0 ? dx : -dx;
-        hcost = csi_len(hval);
-        hfinal = dx > 0 ? 'C' : 'D';
-        if (csi_len(x + 1) < hcost) {
-            hcost = csi_len(x + 1);
+        hcost = csi_len(adx);
+        int cha = csi_len(x + 1);
+        if (cha < hcost) {
+            hcost = cha;
             hfinal = 'G';
             hval = x + 1;
         }
     }
-    int vcost = dy == 0 ? 0 : csi_len(dy > 0 ? dy : -dy);
-    if (vcost + hcost < m.cost) {
-        m.how = M_REL;
-        m.cost = vcost + hcost;
-        m.hval = hval;
-        m.hfinal = hfinal;
-    }
-    return m;
+    int vcost = dy == 0 ? 0 : csi_len(ady);
+    if (vcost + hcost >= cup_len(x, y))
+        return cup_seq(p, x, y);
+    int n = 0;
+    if (dy != 0)
+        n = csi_n(p, ady, dy > 0 ? 'B' : 'A');
+    if (dx != 0)
+        n += csi_n(p + n, hval, hfinal);
+    return n;
 }
 
 /* The longest move move_seq writes: two CSIs of up to 7 digits, or a gap
@@ -338,38 +381,23 @@ static move_t plan_move(const term_state_t *t, const cell_t *row, int x, int y)
 
 /* Writes into seq (MOVE_SEQ_MAX bytes) the cheapest move of the cursor to
  * (x, y), `row` the next screen's row y, and takes it as the terminal's;
- * returns its length. */
+ * returns its length. The cursor is set first and each kind is a call of
+ * its own (not inline), so that each is a tail call and this function
+ * saves no registers. */
 static int move_seq(term_state_t *t, const cell_t *row, int x, int y,
                     char *seq)
 {
-    move_t m = plan_move(t, row, x, y);
-    int n = 0;
-    if (m.how == M_NONE)
+    int dx = x - t->x, dy = y - t->y;
+    int known = (t->x | t->y) >= 0;
+    if ((dx | dy) == 0)
         return 0;
-    if (m.how == M_GAP) {
-        for (int i = t->x; i < x; i++)
-            seq[n++] = (char)row[i].ch;
-    } else if (m.how == M_REL) {
-        int dy = y - t->y;
-        if (dy != 0)
-            n += csi_n(seq + n, dy > 0 ? dy : -dy, dy > 0 ? 'B' : 'A');
-        if (m.hfinal)
-            n += csi_n(seq + n, m.hval, m.hfinal);
-    } else {
-        seq[n++] = '\x1b';
-        seq[n++] = '[';
-        if (y > 0 || x > 0) {
-            n += fmt_int(seq + n, y + 1);
-            if (x > 0) {
-                seq[n++] = ';';
-                n += fmt_int(seq + n, x + 1);
-            }
-        }
-        seq[n++] = 'H';
-    }
     t->x = x;
     t->y = y;
-    return n;
+    if (!known)
+        return cup_seq(seq, x, y);
+    if (dy == 0 && (unsigned)dx - 1u < 4u)
+        return step_right(t, row + x - dx, dx, seq);
+    return move_far(seq, x, y, dx, dy);
 }
 
 static void move_to(enc_t *e, const cell_t *row, int x, int y)
@@ -415,7 +443,7 @@ static uint32_t term_pen_key(const term_state_t *t)
     return t->pen_known ? t->pen_word : UINT32_MAX;
 }
 
-/* What plan_move would cost, roughly and fast (it prices the choices of
+/* What move_seq would cost, roughly and fast (it prices the choices of
  * every step): rewriting a gap is taken to be possible when it is short,
  * without looking at its cells. */
 static inline int move_guess(const term_state_t *t, int x, int y)
@@ -451,8 +479,11 @@ static int pen_cost(const term_state_t *t, const cell_t *c)
  * span_bytes_max(s)); returns their length. */
 static int span_bytes(enc_t *e, const span_t *s, char *p)
 {
-    int n = move_seq(e->t, s->row, s->x, s->y, p);
-    n += pen_to(e->t, &s->pen, p + n);
+    term_state_t *t = e->t;
+    int n = move_seq(t, s->row, s->x, s->y, p);
+    /* Most spans keep the pen: that is known here without a call. */
+    if (!t->pen_known || s->pen_key != t->pen_word)
+        n += pen_to(t, &s->pen, p + n);
     if (s->len == 0) {
         /* EL fills with the current background: the pen is the default. */
         memcpy(p + n, "\x1b[K", 3);
