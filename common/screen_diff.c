@@ -452,8 +452,8 @@ static inline int move_guess(const term_state_t *t, int x, int y)
     if ((dx | dy) == 0)
         return 0;
     int rel = INT_MAX; /* the cursor's place unknown: only a CUP */
-    if (t->y >= 0 && t->x >= 0) {
-        if (dy == 0 && dx > 0 && dx <= 2)
+    if ((t->x | t->y) >= 0) {
+        if (dy == 0 && (unsigned)dx - 1u < 2u)
             return dx;
         int adx = dx > 0 ? dx : -dx, ady = dy > 0 ? dy : -dy;
         int h = dx == 0 ? 0 : csi_len(adx) < csi_len(x + 1) ? csi_len(adx)
