@@ -122,9 +122,10 @@ static int digits(int v)
     return 3 + (v >= 1000) + (v >= 10000) + (v >= 100000) + (v >= 1000000);
 }
 
-/* fmt_int for the moves' numbers: below 100 (every row and column of an
- * 80x24 screen) written here, no call, so that writing a move calls
- * nothing and saves no registers. */
+/* fmt_int for the moves' and colours' numbers: below 100 (every row and
+ * column of an 80x24 screen, every SGR code but a palette index) written
+ * here, no call, so that writing a move calls nothing and saves no
+ * registers. */
 static inline int put_num(char *p, int v)
 {
     if ((unsigned)v < 10) {
@@ -152,11 +153,11 @@ int screen_sgr_colour(char *p, int colours, int base, uint8_t c)
         else if (colours == COLOURS_16)
             c = pc->fallback;
         else {
-            int n = fmt_int(p, base + 8);
+            int n = put_num(p, base + 8);
             if (colours == COLOURS_256 || pc->on_cube) {
                 memcpy(p + n, ";5;", 3);
                 n += 3;
-                return n + fmt_int(p + n, pc->xterm);
+                return n + put_num(p + n, pc->xterm);
             }
             memcpy(p + n, ";2;", 3);
             n += 3;
@@ -168,8 +169,8 @@ int screen_sgr_colour(char *p, int colours, int base, uint8_t c)
         }
     }
     if (c == COL_DEFAULT)
-        return fmt_int(p, base + 9);
-    return fmt_int(p, c < 8 ? base + c : base + 60 + (c - 8));
+        return put_num(p, base + 9);
+    return put_num(p, c < 8 ? base + c : base + 60 + (c - 8));
 }
 
 /* The longest SGR pen_seq writes: ESC [ 0;1;4;7; two truecolor colours
@@ -186,6 +187,13 @@ static int pen_seq(const term_state_t *t, const cell_t *c, char *seq)
     int n = 0;
     seq[n++] = '\x1b';
     seq[n++] = '[';
+    if (t->pen_known && c->attr == t->attr && c->bg == t->bg) {
+        /* Only the foreground changes (most pen changes: the map's
+         * colours on one background). */
+        n += screen_sgr_colour(seq + n, t->colours, 30, c->fg);
+        seq[n++] = 'm';
+        return n;
+    }
     int reset = !t->pen_known || (t->attr & ~c->attr) != 0;
     uint8_t fg = t->fg, bg = t->bg, attr = t->attr;
     if (reset) {
@@ -490,16 +498,17 @@ static int span_bytes(enc_t *e, const span_t *s, char *p)
         return n + 3;
     }
     const cell_t *c = &s->row[s->x], *end = c + s->len;
+    char *q = p + n; /* a pointer, not p[n]: no index to widen a cell */
     for (; c < end; c++) {
         uint32_t ch = c->ch;
         if (ch - 0x20u < 0x5fu)
-            p[n++] = (char)ch; /* printable ASCII, most cells */
+            *q++ = (char)ch; /* printable ASCII, most cells */
         else
-            n += glyph(e->t, ch, p + n);
+            q += glyph(t, ch, q);
     }
     /* In the last column the cursor waits to wrap: treat it as unknown. */
-    e->t->x = s->x + s->len < e->w ? s->x + s->len : -1;
-    return n;
+    t->x = s->x + s->len < e->w ? s->x + s->len : -1;
+    return (int)(q - p);
 }
 
 /* The most span_bytes writes for s: a move, a pen, 4 bytes a glyph (or
@@ -576,24 +585,39 @@ static void flush_spans(spans_t *sp)
     sp->npens = 0;
 }
 
+static void add_span(spans_t *sp, const cell_t *row, int x, int y, int len);
+
+/* add_span to a full list: written first. Rare (a frame has tens of
+ * spans), and a call of its own (not inline), so that add_span's common
+ * path calls nothing and saves no registers. */
+static __attribute__((noinline)) void add_span_full(spans_t *sp,
+                                                    const cell_t *row, int x,
+                                                    int y, int len)
+{
+    flush_spans(sp);
+    add_span(sp, row, x, y, len);
+}
+
 static void add_span(spans_t *sp, const cell_t *row, int x, int y, int len)
 {
-    /* Rare (a frame has tens of spans): kept off the common path, which
-     * then saves no registers. */
-    if (__builtin_expect(sp->n == SPAN_MAX, 0))
-        flush_spans(sp);
+    if (__builtin_expect(sp->n == SPAN_MAX, 0)) {
+        add_span_full(sp, row, x, y, len);
+        return;
+    }
     int i = sp->n++;
     span_t *s = &sp->s[i];
+    cell_t pen = len ? row[x] : blank_cell;
+    uint32_t key = pen_key(&pen);
     s->row = row;
     s->x = x;
     s->y = y;
     s->len = len;
-    s->pen = len ? row[x] : blank_cell;
-    s->pen_key = pen_key(&s->pen);
+    s->pen = pen;
+    s->pen_key = key;
     s->next = -1;
     s->done = 0;
     int k = 0;
-    while (k < sp->npens && sp->pen_key[k] != s->pen_key)
+    while (k < sp->npens && sp->pen_key[k] != key)
         k++;
     if (k == sp->npens) {
         if (k == PEN_MAX) {
@@ -601,7 +625,7 @@ static void add_span(spans_t *sp, const cell_t *row, int x, int y, int len)
             return;
         }
         sp->npens++;
-        sp->pen_key[k] = s->pen_key;
+        sp->pen_key[k] = key;
         sp->head[k] = -1;
     }
     s->queue = k;
