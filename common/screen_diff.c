@@ -499,6 +499,9 @@ static int span_bytes(enc_t *e, const span_t *s, char *p)
     }
     const cell_t *c = &s->row[s->x], *end = c + s->len;
     char *q = p + n; /* a pointer, not p[n]: no index to widen a cell */
+    int four = ascii_by_four(c, s->len, q);
+    c += four;
+    q += four;
     for (; c < end; c++) {
         uint32_t ch = c->ch;
         if (ch - 0x20u < 0x5fu)

@@ -229,6 +229,38 @@ static inline int ink_end(const cell_t *row, int x)
     return x;
 }
 
+/* A cell's character bits (its word masked). */
+static const cell_t ch_bits = { CELL_CH_LIMIT - 1, 0, 0, 0, 0 };
+
+/* Writes into q the characters of cells c[0..n) while they are printable
+ * ASCII (most cells a span writes), four cells a step; returns how many it
+ * wrote, a multiple of four: the cells from there on are the caller's. */
+static inline int ascii_by_four(const cell_t *c, int n, char *q)
+{
+    int i = 0;
+#ifdef __SSE2__
+    const __m128i chm = _mm_set1_epi32((int)cell_word(&ch_bits));
+    const __m128i lo = _mm_set1_epi32(0x1f), hi = _mm_set1_epi32(0x7f);
+    for (; i + 4 <= n; i += 4) {
+        __m128i v = _mm_and_si128(
+            _mm_loadu_si128((const __m128i *)(const void *)&c[i]), chm);
+        __m128i ok = _mm_and_si128(_mm_cmpgt_epi32(v, lo),
+                                   _mm_cmpgt_epi32(hi, v));
+        if (_mm_movemask_epi8(ok) != 0xffff)
+            break;
+        /* Each character is below 0x7f: it packs to its byte. */
+        __m128i b = _mm_packs_epi32(v, v);
+        int four = _mm_cvtsi128_si32(_mm_packus_epi16(b, b));
+        memcpy(q + i, &four, 4);
+    }
+#else
+    (void)c;
+    (void)n;
+    (void)q;
+#endif
+    return i;
+}
+
 /* Index of the first non-blank cell of a row, or w. */
 static inline int first_ink(const cell_t *row, int w)
 {
