@@ -25,9 +25,10 @@ static inline uint64_t pair_word(const cell_t *c)
 }
 
 #ifdef __SSE2__
-/* Whether the sixteen cells from a and b are all the same: one mask of
- * the four compares (most of a row a key changes did not change). */
-static inline int same16(const cell_t *a, const cell_t *b)
+/* Of the sixteen cells from a and b, a bit for each that differs (bit i:
+ * cell i); 0, found with one mask of the four compares, when none does
+ * (most of a row a key changes did not change). */
+static inline unsigned changed16(const cell_t *a, const cell_t *b)
 {
     __m128i e0 = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(const void *)a),
                                  _mm_loadu_si128((const __m128i *)(const void *)b));
@@ -38,7 +39,13 @@ static inline int same16(const cell_t *a, const cell_t *b)
     __m128i e3 = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(const void *)(a + 12)),
                                  _mm_loadu_si128((const __m128i *)(const void *)(b + 12)));
     __m128i all = _mm_and_si128(_mm_and_si128(e0, e1), _mm_and_si128(e2, e3));
-    return _mm_movemask_epi8(all) == 0xffff;
+    if (_mm_movemask_epi8(all) == 0xffff)
+        return 0;
+    return ~((unsigned)_mm_movemask_ps(_mm_castsi128_ps(e0)) |
+             (unsigned)_mm_movemask_ps(_mm_castsi128_ps(e1)) << 4 |
+             (unsigned)_mm_movemask_ps(_mm_castsi128_ps(e2)) << 8 |
+             (unsigned)_mm_movemask_ps(_mm_castsi128_ps(e3)) << 12) &
+           0xffffu;
 }
 #endif
 
@@ -87,8 +94,12 @@ static inline int first_changed(const cell_t *old, const cell_t *row, int x,
                          int end)
 {
 #ifdef __SSE2__
-    while (x + 16 <= end && same16(&old[x], &row[x]))
-        x += 16; /* then the cell is found eight at a time */
+    while (x + 16 <= end) {
+        unsigned changed = changed16(&old[x], &row[x]);
+        if (changed)
+            return x + __builtin_ctz(changed);
+        x += 16;
+    }
     while (x + 8 <= end) {
         __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)&old[x]);
         __m128i b0 = _mm_loadu_si128((const __m128i *)(const void *)&row[x]);
@@ -125,8 +136,12 @@ static inline int last_changed(const cell_t *old, const cell_t *row, int w)
 {
     int x = w;
 #ifdef __SSE2__
-    while (x >= 16 && same16(&old[x - 16], &row[x - 16]))
-        x -= 16; /* then the cell is found eight at a time */
+    while (x >= 16) {
+        unsigned changed = changed16(&old[x - 16], &row[x - 16]);
+        if (changed)
+            return x - 16 + (31 - __builtin_clz(changed));
+        x -= 16;
+    }
     while (x >= 8) {
         __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)&old[x - 8]);
         __m128i b0 = _mm_loadu_si128((const __m128i *)(const void *)&row[x - 8]);
