@@ -485,7 +485,7 @@ static int pen_cost(const term_state_t *t, const cell_t *c)
 
 /* Writes span s's move, pen and glyphs into p (room for
  * span_bytes_max(s)); returns their length. */
-static int span_bytes(enc_t *e, const span_t *s, char *p)
+static inline int span_bytes(enc_t *e, const span_t *s, char *p)
 {
     term_state_t *t = e->t;
     int n = move_seq(t, s->row, s->x, s->y, p);
@@ -521,16 +521,12 @@ static size_t span_bytes_max(const span_t *s)
     return MOVE_SEQ_MAX + PEN_SEQ_MAX + 4 * (size_t)s->len + 3;
 }
 
-static void write_span(enc_t *e, const span_t *s)
+/* write_span when out has not the room: through a buffer as long as the
+ * span. A call of its own, so that the common path has span_bytes inline. */
+static __attribute__((noinline)) void write_span_through(enc_t *e,
+                                                         const span_t *s,
+                                                         size_t need)
 {
-    /* Straight into out when it has the room (nearly always: no copy
-     * and no call a span), else through a buffer as long as the span. */
-    buf_t *b = e->out;
-    size_t need = span_bytes_max(s);
-    if (!e->failed && b->cap - b->len >= need) {
-        b->len += (size_t)span_bytes(e, s, b->data + b->len);
-        return;
-    }
     char small[MOVE_SEQ_MAX + PEN_SEQ_MAX + 256];
     char *g = need <= sizeof small ? small : malloc(need);
     if (!g) {
@@ -540,6 +536,18 @@ static void write_span(enc_t *e, const span_t *s)
     put(e, g, (size_t)span_bytes(e, s, g));
     if (g != small)
         free(g);
+}
+
+static void write_span(enc_t *e, const span_t *s)
+{
+    /* Straight into out when it has the room (nearly always: no copy
+     * and no call a span). */
+    buf_t *b = e->out;
+    size_t need = span_bytes_max(s);
+    if (!e->failed && b->cap - b->len >= need)
+        b->len += (size_t)span_bytes(e, s, b->data + b->len);
+    else
+        write_span_through(e, s, need);
 }
 
 /* Writes the gathered spans and empties the list. Each time, the next
