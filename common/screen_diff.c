@@ -577,12 +577,13 @@ static void flush_spans(spans_t *sp)
                 int gi = move_guess(t, s[i].x, s[i].y);
                 int glo = move_guess(t, s[lo].x, s[lo].y);
                 /* The pen change is priced only when the moves alone do
-                 * not decide (it is never negative). */
-                if (gi > glo && lo_pen_q != q) {
+                 * not decide: it is at least 3 bytes (ESC [ m), s[lo]'s
+                 * pen not being the terminal's. */
+                if (gi > glo + 3 && lo_pen_q != q) {
                     lo_pen = pen_cost(t, &s[lo].pen);
                     lo_pen_q = q;
                 }
-                if (gi <= glo || gi <= glo + lo_pen)
+                if (gi <= glo + 3 || gi <= glo + lo_pen)
                     pick = i;
             }
             write_span(sp->e, &s[pick]);
