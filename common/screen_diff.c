@@ -550,6 +550,29 @@ static void write_span(enc_t *e, const span_t *s)
         write_span_through(e, s, need);
 }
 
+/* Whether s[i], the first span not written of the terminal's pen (queue
+ * q), goes before s[lo], the first span not written (of another pen):
+ * when it is no dearer to reach than s[lo] is with its pen change. That
+ * change is at least 3 bytes (ESC [ m), so the moves alone decide most
+ * choices, and is priced only when they do not; *lo_pen keeps it while q
+ * stays the terminal's pen (*lo_pen_q). */
+static inline int pen_span_first(const term_state_t *t, const span_t *s,
+                                 int i, int lo, int q, int *lo_pen,
+                                 int *lo_pen_q)
+{
+    int gi = move_guess(t, s[i].x, s[i].y);
+    if (gi <= 3)
+        return 1; /* no dearer than any move with a pen change */
+    int glo = move_guess(t, s[lo].x, s[lo].y);
+    if (gi <= glo + 3)
+        return 1;
+    if (*lo_pen_q != q) {
+        *lo_pen = pen_cost(t, &s[lo].pen);
+        *lo_pen_q = q;
+    }
+    return gi <= glo + *lo_pen;
+}
+
 /* Writes the gathered spans and empties the list. Each time, the next
  * span is the first not written (in reading order), unless a span of the
  * pen the terminal has is no dearer to reach than that one is with its pen
@@ -572,20 +595,9 @@ static void flush_spans(spans_t *sp)
             /* s[lo] heads its queue: spans leave queues only from the
              * head, and the first span not written is first in its pen. */
             int pick = lo;
-            if (q >= 0 && q != s[lo].queue && sp->head[q] >= 0) {
-                int i = sp->head[q];
-                int gi = move_guess(t, s[i].x, s[i].y);
-                int glo = move_guess(t, s[lo].x, s[lo].y);
-                /* The pen change is priced only when the moves alone do
-                 * not decide: it is at least 3 bytes (ESC [ m), s[lo]'s
-                 * pen not being the terminal's. */
-                if (gi > glo + 3 && lo_pen_q != q) {
-                    lo_pen = pen_cost(t, &s[lo].pen);
-                    lo_pen_q = q;
-                }
-                if (gi <= glo + 3 || gi <= glo + lo_pen)
-                    pick = i;
-            }
+            if (q >= 0 && q != s[lo].queue && sp->head[q] >= 0 &&
+                pen_span_first(t, s, sp->head[q], lo, q, &lo_pen, &lo_pen_q))
+                pick = sp->head[q];
             write_span(sp->e, &s[pick]);
             s[pick].done = 1;
             q = s[pick].queue;
