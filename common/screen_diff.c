@@ -360,6 +360,12 @@ static __attribute__((noinline)) int move_far(char *p, int x, int y, int dx,
                                               int dy)
 {
     int adx = dx > 0 ? dx : -dx, ady = dy > 0 ? dy : -dy;
+    int cup = cup_len(x, y);
+    int vcost = dy == 0 ? 0 : csi_len(ady);
+    /* A horizontal move is 3 bytes or more: most moves to another row of
+     * another column are then a CUP, without pricing it. */
+    if (vcost + (dx != 0 ? 3 : 0) >= cup)
+        return cup_seq(p, x, y);
     /* Horizontal part: CUF, CUB or CHA, whichever is shortest. */
     int hcost = 0, hval = adx;
     char hfinal = dx > 0 ? 'C' : 'D';
@@ -372,8 +378,7 @@ static __attribute__((noinline)) int move_far(char *p, int x, int y, int dx,
             hval = x + 1;
         }
     }
-    int vcost = dy == 0 ? 0 : csi_len(ady);
-    if (vcost + hcost >= cup_len(x, y))
+    if (vcost + hcost >= cup)
         return cup_seq(p, x, y);
     int n = 0;
     if (dy != 0)
