@@ -302,9 +302,9 @@ static int csi_len(int v)
  * relative moves (CUU/CUD, then CUF/CUB or CHA), each CSI only; on a tie
  * the gap, then the CUP. Relative moves need a known cursor: after the
  * last column the cursor waits to wrap (x is -1), and only CUP is safe.
- * Each kind of move is written by a function of its own, the common ones
- * (a step right on the row, docs/performance.md "The encoder's moves,
- * by kind") without pricing the others. */
+ * Each kind of move is written by a function of its own, the step right
+ * on the row without pricing the others (docs/performance.md, "The
+ * encoder, fewer instructions a key"). */
 
 /* The length of a CUP to (x, y): ESC[H, ESC[yH or ESC[y;xH. */
 static int cup_len(int x, int y)

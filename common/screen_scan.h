@@ -3,7 +3,7 @@
  * starts and its blank end. Internal to the encoder (screen_diff.c), in a
  * header so that they inline; sixteen, eight or four cells a step with
  * SSE2 (x86-64 has it always), two without (docs/performance.md, "Cheaper
- * frames", "The encoder, fewer instructions a span"). */
+ * frames", "The encoder, fewer instructions a key"). */
 #ifndef ROGUE_SCREEN_SCAN_H
 #define ROGUE_SCREEN_SCAN_H
 
