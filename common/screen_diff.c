@@ -278,7 +278,7 @@ static int glyph(const term_state_t *t, uint32_t ch, char *p)
     return utf8_encode(ch, p);
 }
 
-/* Appends ESC [ n <final> (n omitted when it is 1, or 0 with omit0).
+/* Appends ESC [ n <final> (n omitted when it is 1).
  * Returns the bytes written. */
 static int csi_n(char *p, int v, char final)
 {

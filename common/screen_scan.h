@@ -3,7 +3,9 @@
  * starts and its blank end. Internal to the encoder (screen_diff.c), in a
  * header so that they inline; sixteen, eight or four cells a step with
  * SSE2 (x86-64 has it always), two without (docs/performance.md, "Cheaper
- * frames", "The encoder, fewer instructions a key"). */
+ * frames", "The encoder, fewer instructions a key"). Also the span
+ * writer's four cells a step of printable ASCII (ascii_by_four), the same
+ * kind of SSE2 compare over a row's cells. */
 #ifndef ROGUE_SCREEN_SCAN_H
 #define ROGUE_SCREEN_SCAN_H
 
