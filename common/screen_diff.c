@@ -122,6 +122,23 @@ static int digits(int v)
     return 3 + (v >= 1000) + (v >= 10000) + (v >= 100000) + (v >= 1000000);
 }
 
+/* fmt_int for the moves' and colours' numbers: below 100 (every row and
+ * column of an 80x24 screen, every SGR code but a palette index) written
+ * here, no call, so that writing a move calls nothing and saves no
+ * registers. */
+static inline int put_num(char *p, int v)
+{
+    if ((unsigned)v < 10) {
+        p[0] = (char)('0' + v);
+        return 1;
+    }
+    if ((unsigned)v < 100) {
+        memcpy(p, &digit_pairs[2 * v], 2);
+        return 2;
+    }
+    return fmt_int(p, v);
+}
+
 /* The SGR parameters of colour c as a foreground (base 30) or background
  * (base 40): 30-37 / 90-97 for the ANSI 16, 39 for the default, and a
  * palette colour as 38;5;N, 38;2;R;G;B or its ANSI fallback by the
@@ -136,11 +153,11 @@ int screen_sgr_colour(char *p, int colours, int base, uint8_t c)
         else if (colours == COLOURS_16)
             c = pc->fallback;
         else {
-            int n = fmt_int(p, base + 8);
+            int n = put_num(p, base + 8);
             if (colours == COLOURS_256 || pc->on_cube) {
                 memcpy(p + n, ";5;", 3);
                 n += 3;
-                return n + fmt_int(p + n, pc->xterm);
+                return n + put_num(p + n, pc->xterm);
             }
             memcpy(p + n, ";2;", 3);
             n += 3;
@@ -152,8 +169,8 @@ int screen_sgr_colour(char *p, int colours, int base, uint8_t c)
         }
     }
     if (c == COL_DEFAULT)
-        return fmt_int(p, base + 9);
-    return fmt_int(p, c < 8 ? base + c : base + 60 + (c - 8));
+        return put_num(p, base + 9);
+    return put_num(p, c < 8 ? base + c : base + 60 + (c - 8));
 }
 
 /* The longest SGR pen_seq writes: ESC [ 0;1;4;7; two truecolor colours
@@ -170,6 +187,13 @@ static int pen_seq(const term_state_t *t, const cell_t *c, char *seq)
     int n = 0;
     seq[n++] = '\x1b';
     seq[n++] = '[';
+    if (t->pen_known && c->attr == t->attr && c->bg == t->bg) {
+        /* Only the foreground changes (most pen changes: the map's
+         * colours on one background). */
+        n += screen_sgr_colour(seq + n, t->colours, 30, c->fg);
+        seq[n++] = 'm';
+        return n;
+    }
     int reset = !t->pen_known || (t->attr & ~c->attr) != 0;
     uint8_t fg = t->fg, bg = t->bg, attr = t->attr;
     if (reset) {
@@ -254,7 +278,7 @@ static int glyph(const term_state_t *t, uint32_t ch, char *p)
     return utf8_encode(ch, p);
 }
 
-/* Appends ESC [ n <final> (n omitted when it is 1, or 0 with omit0).
+/* Appends ESC [ n <final> (n omitted when it is 1).
  * Returns the bytes written. */
 static int csi_n(char *p, int v, char final)
 {
@@ -262,7 +286,7 @@ static int csi_n(char *p, int v, char final)
     p[n++] = '\x1b';
     p[n++] = '[';
     if (v != 1)
-        n += fmt_int(p + n, v);
+        n += put_num(p + n, v);
     p[n++] = final;
     return n;
 }
@@ -275,61 +299,93 @@ static int csi_len(int v)
 
 /* How to move the cursor: the cheapest of rewriting the unchanged cells in
  * between (same row, same pen, printable), an absolute move (CUP), or
- * relative moves (CUU/CUD, then CUF/CUB or CHA), each CSI only. `row` is
- * the next screen's row y. Relative moves need a known cursor: after the
- * last column the cursor waits to wrap (x is -1), and only CUP is safe. */
-enum move_how { M_NONE, M_CUP, M_GAP, M_REL };
+ * relative moves (CUU/CUD, then CUF/CUB or CHA), each CSI only; on a tie
+ * the gap, then the CUP. Relative moves need a known cursor: after the
+ * last column the cursor waits to wrap (x is -1), and only CUP is safe.
+ * Each kind of move is written by a function of its own, the step right
+ * on the row without pricing the others (docs/performance.md, "The
+ * encoder, fewer instructions a key"). */
 
-typedef struct move {
-    enum move_how how;
-    int cost;             /* bytes */
-    int hval;             /* M_REL: the horizontal move's count */
-    char hfinal;          /* M_REL: C, D or G; 0 for none */
-} move_t;
-
-static move_t plan_move(const term_state_t *t, const cell_t *row, int x, int y)
+/* The length of a CUP to (x, y): ESC[H, ESC[yH or ESC[y;xH. */
+static int cup_len(int x, int y)
 {
-    move_t m = { M_NONE, 0, 0, 0 };
-    if (t->y == y && t->x == x)
-        return m;
-    /* CUP: ESC[H, ESC[yH or ESC[y;xH. */
-    m.how = M_CUP;
-    m.cost = x == 0 ? (y == 0 ? 3 : 3 + digits(y + 1))
-                    : 4 + digits(y + 1) + digits(x + 1);
-    if (t->y < 0 || t->x < 0)
-        return m;
-    int dy = y - t->y, dx = x - t->x;
-    if (dy == 0 && dx > 0 && dx < m.cost) {
-        int cheap = 1;
-        for (int i = t->x; cheap && i < x; i++)
-            cheap = same_pen(t, &row[i]) && row[i].ch >= 0x20 &&
-                    row[i].ch < 0x7f;
-        if (cheap) {
-            m.how = M_GAP;
-            m.cost = dx;
+    return x == 0 ? (y == 0 ? 3 : 3 + digits(y + 1))
+                  : 4 + digits(y + 1) + digits(x + 1);
+}
+
+/* Writes the CUP to (x, y); returns its length. */
+static __attribute__((noinline)) int cup_seq(char *p, int x, int y)
+{
+    int n = 0;
+    p[n++] = '\x1b';
+    p[n++] = '[';
+    if (y > 0 || x > 0) {
+        n += put_num(p + n, y + 1);
+        if (x > 0) {
+            p[n++] = ';';
+            n += put_num(p + n, x + 1);
         }
     }
+    p[n++] = 'H';
+    return n;
+}
+
+/* A step of dx (1 to 4) cells right on the cursor's row: the cells in
+ * between rewritten when the terminal's pen is theirs and they are
+ * printable ASCII (dx bytes, no more than CUF's 3 or 4: a tie goes to the
+ * gap), else CUF. Nothing else is as short: CHA takes 4 bytes or more
+ * here (the column is past the first), a CUP 6. Writes the move into p;
+ * returns its length. */
+static __attribute__((noinline)) int step_right(const term_state_t *t,
+                                                const cell_t *c, int dx,
+                                                char *p)
+{
+    int i = 0;
+    if (t->pen_known) {
+        /* Written as they are checked: a CUF written after overwrites. */
+        while (i < dx && pen_key(&c[i]) == t->pen_word &&
+               c[i].ch - 0x20u < 0x5fu) {
+            p[i] = (char)c[i].ch;
+            i++;
+        }
+    }
+    return i == dx ? dx : csi_n(p, dx, 'C');
+}
+
+/* Any other move from a known cursor, dx and dy from it: the relative
+ * moves when shorter than the CUP, else the CUP (a gap rewritten is never
+ * the shortest past 4 cells: CUF takes 4 bytes up to 9 cells, 5 up to
+ * 99). Writes it into p; returns its length. */
+static __attribute__((noinline)) int move_far(char *p, int x, int y, int dx,
+                                              int dy)
+{
+    int adx = dx > 0 ? dx : -dx, ady = dy > 0 ? dy : -dy;
+    int cup = cup_len(x, y);
+    int vcost = dy == 0 ? 0 : csi_len(ady);
+    /* A horizontal move is 3 bytes or more: most moves to another row of
+     * another column are then a CUP, without pricing it. */
+    if (vcost + (dx != 0 ? 3 : 0) >= cup)
+        return cup_seq(p, x, y);
     /* Horizontal part: CUF, CUB or CHA, whichever is shortest. */
-    int hcost = 0, hval = 0;
-    char hfinal = 0;
+    int hcost = 0, hval = adx;
+    char hfinal = dx > 0 ? 'C' : 'D';
     if (dx != 0) {
-        hval = dx > 0 ? dx : -dx;
-        hcost = csi_len(hval);
-        hfinal = dx > 0 ? 'C' : 'D';
-        if (csi_len(x + 1) < hcost) {
-            hcost = csi_len(x + 1);
+        hcost = csi_len(adx);
+        int cha = csi_len(x + 1);
+        if (cha < hcost) {
+            hcost = cha;
             hfinal = 'G';
             hval = x + 1;
         }
     }
-    int vcost = dy == 0 ? 0 : csi_len(dy > 0 ? dy : -dy);
-    if (vcost + hcost < m.cost) {
-        m.how = M_REL;
-        m.cost = vcost + hcost;
-        m.hval = hval;
-        m.hfinal = hfinal;
-    }
-    return m;
+    if (vcost + hcost >= cup)
+        return cup_seq(p, x, y);
+    int n = 0;
+    if (dy != 0)
+        n = csi_n(p, ady, dy > 0 ? 'B' : 'A');
+    if (dx != 0)
+        n += csi_n(p + n, hval, hfinal);
+    return n;
 }
 
 /* The longest move move_seq writes: two CSIs of up to 7 digits, or a gap
@@ -338,38 +394,23 @@ static move_t plan_move(const term_state_t *t, const cell_t *row, int x, int y)
 
 /* Writes into seq (MOVE_SEQ_MAX bytes) the cheapest move of the cursor to
  * (x, y), `row` the next screen's row y, and takes it as the terminal's;
- * returns its length. */
+ * returns its length. The cursor is set first and each kind is a call of
+ * its own (not inline), so that each is a tail call and this function
+ * saves no registers. */
 static int move_seq(term_state_t *t, const cell_t *row, int x, int y,
                     char *seq)
 {
-    move_t m = plan_move(t, row, x, y);
-    int n = 0;
-    if (m.how == M_NONE)
+    int dx = x - t->x, dy = y - t->y;
+    int known = (t->x | t->y) >= 0;
+    if ((dx | dy) == 0)
         return 0;
-    if (m.how == M_GAP) {
-        for (int i = t->x; i < x; i++)
-            seq[n++] = (char)row[i].ch;
-    } else if (m.how == M_REL) {
-        int dy = y - t->y;
-        if (dy != 0)
-            n += csi_n(seq + n, dy > 0 ? dy : -dy, dy > 0 ? 'B' : 'A');
-        if (m.hfinal)
-            n += csi_n(seq + n, m.hval, m.hfinal);
-    } else {
-        seq[n++] = '\x1b';
-        seq[n++] = '[';
-        if (y > 0 || x > 0) {
-            n += fmt_int(seq + n, y + 1);
-            if (x > 0) {
-                seq[n++] = ';';
-                n += fmt_int(seq + n, x + 1);
-            }
-        }
-        seq[n++] = 'H';
-    }
     t->x = x;
     t->y = y;
-    return n;
+    if (!known)
+        return cup_seq(seq, x, y);
+    if (dy == 0 && (unsigned)dx - 1u < 4u)
+        return step_right(t, row + x - dx, dx, seq);
+    return move_far(seq, x, y, dx, dy);
 }
 
 static void move_to(enc_t *e, const cell_t *row, int x, int y)
@@ -415,7 +456,7 @@ static uint32_t term_pen_key(const term_state_t *t)
     return t->pen_known ? t->pen_word : UINT32_MAX;
 }
 
-/* What plan_move would cost, roughly and fast (it prices the choices of
+/* What move_seq would cost, roughly and fast (it prices the choices of
  * every step): rewriting a gap is taken to be possible when it is short,
  * without looking at its cells. */
 static inline int move_guess(const term_state_t *t, int x, int y)
@@ -424,8 +465,8 @@ static inline int move_guess(const term_state_t *t, int x, int y)
     if ((dx | dy) == 0)
         return 0;
     int rel = INT_MAX; /* the cursor's place unknown: only a CUP */
-    if (t->y >= 0 && t->x >= 0) {
-        if (dy == 0 && dx > 0 && dx <= 2)
+    if ((t->x | t->y) >= 0) {
+        if (dy == 0 && (unsigned)dx - 1u < 2u)
             return dx;
         int adx = dx > 0 ? dx : -dx, ady = dy > 0 ? dy : -dy;
         int h = dx == 0 ? 0 : csi_len(adx) < csi_len(x + 1) ? csi_len(adx)
@@ -449,26 +490,33 @@ static int pen_cost(const term_state_t *t, const cell_t *c)
 
 /* Writes span s's move, pen and glyphs into p (room for
  * span_bytes_max(s)); returns their length. */
-static int span_bytes(enc_t *e, const span_t *s, char *p)
+static inline int span_bytes(enc_t *e, const span_t *s, char *p)
 {
-    int n = move_seq(e->t, s->row, s->x, s->y, p);
-    n += pen_to(e->t, &s->pen, p + n);
+    term_state_t *t = e->t;
+    int n = move_seq(t, s->row, s->x, s->y, p);
+    /* Most spans keep the pen: that is known here without a call. */
+    if (!t->pen_known || s->pen_key != t->pen_word)
+        n += pen_to(t, &s->pen, p + n);
     if (s->len == 0) {
         /* EL fills with the current background: the pen is the default. */
         memcpy(p + n, "\x1b[K", 3);
         return n + 3;
     }
     const cell_t *c = &s->row[s->x], *end = c + s->len;
+    char *q = p + n; /* a pointer, not p[n]: no index to widen a cell */
+    int four = ascii_by_four(c, s->len, q);
+    c += four;
+    q += four;
     for (; c < end; c++) {
         uint32_t ch = c->ch;
         if (ch - 0x20u < 0x5fu)
-            p[n++] = (char)ch; /* printable ASCII, most cells */
+            *q++ = (char)ch; /* printable ASCII, most cells */
         else
-            n += glyph(e->t, ch, p + n);
+            q += glyph(t, ch, q);
     }
     /* In the last column the cursor waits to wrap: treat it as unknown. */
-    e->t->x = s->x + s->len < e->w ? s->x + s->len : -1;
-    return n;
+    t->x = s->x + s->len < e->w ? s->x + s->len : -1;
+    return (int)(q - p);
 }
 
 /* The most span_bytes writes for s: a move, a pen, 4 bytes a glyph (or
@@ -478,16 +526,12 @@ static size_t span_bytes_max(const span_t *s)
     return MOVE_SEQ_MAX + PEN_SEQ_MAX + 4 * (size_t)s->len + 3;
 }
 
-static void write_span(enc_t *e, const span_t *s)
+/* write_span when out has not the room: through a buffer as long as the
+ * span. A call of its own, so that the common path has span_bytes inline. */
+static __attribute__((noinline)) void write_span_through(enc_t *e,
+                                                         const span_t *s,
+                                                         size_t need)
 {
-    /* Straight into out when it has the room (nearly always: no copy
-     * and no call a span), else through a buffer as long as the span. */
-    buf_t *b = e->out;
-    size_t need = span_bytes_max(s);
-    if (!e->failed && b->cap - b->len >= need) {
-        b->len += (size_t)span_bytes(e, s, b->data + b->len);
-        return;
-    }
     char small[MOVE_SEQ_MAX + PEN_SEQ_MAX + 256];
     char *g = need <= sizeof small ? small : malloc(need);
     if (!g) {
@@ -497,6 +541,41 @@ static void write_span(enc_t *e, const span_t *s)
     put(e, g, (size_t)span_bytes(e, s, g));
     if (g != small)
         free(g);
+}
+
+static void write_span(enc_t *e, const span_t *s)
+{
+    /* Straight into out when it has the room (nearly always: no copy
+     * and no call a span). */
+    buf_t *b = e->out;
+    size_t need = span_bytes_max(s);
+    if (!e->failed && b->cap - b->len >= need)
+        b->len += (size_t)span_bytes(e, s, b->data + b->len);
+    else
+        write_span_through(e, s, need);
+}
+
+/* Whether s[i], the first span not written of the terminal's pen (queue
+ * q), goes before s[lo], the first span not written (of another pen):
+ * when it is no dearer to reach than s[lo] is with its pen change. That
+ * change is at least 3 bytes (ESC [ m), so the moves alone decide most
+ * choices, and is priced only when they do not; *lo_pen keeps it while q
+ * stays the terminal's pen (*lo_pen_q). */
+static inline int pen_span_first(const term_state_t *t, const span_t *s,
+                                 int i, int lo, int q, int *lo_pen,
+                                 int *lo_pen_q)
+{
+    int gi = move_guess(t, s[i].x, s[i].y);
+    if (gi <= 3)
+        return 1; /* no dearer than any move with a pen change */
+    int glo = move_guess(t, s[lo].x, s[lo].y);
+    if (gi <= glo + 3)
+        return 1;
+    if (*lo_pen_q != q) {
+        *lo_pen = pen_cost(t, &s[lo].pen);
+        *lo_pen_q = q;
+    }
+    return gi <= glo + *lo_pen;
 }
 
 /* Writes the gathered spans and empties the list. Each time, the next
@@ -521,19 +600,9 @@ static void flush_spans(spans_t *sp)
             /* s[lo] heads its queue: spans leave queues only from the
              * head, and the first span not written is first in its pen. */
             int pick = lo;
-            if (q >= 0 && q != s[lo].queue && sp->head[q] >= 0) {
-                int i = sp->head[q];
-                int gi = move_guess(t, s[i].x, s[i].y);
-                int glo = move_guess(t, s[lo].x, s[lo].y);
-                /* The pen change is priced only when the moves alone do
-                 * not decide (it is never negative). */
-                if (gi > glo && lo_pen_q != q) {
-                    lo_pen = pen_cost(t, &s[lo].pen);
-                    lo_pen_q = q;
-                }
-                if (gi <= glo || gi <= glo + lo_pen)
-                    pick = i;
-            }
+            if (q >= 0 && q != s[lo].queue && sp->head[q] >= 0 &&
+                pen_span_first(t, s, sp->head[q], lo, q, &lo_pen, &lo_pen_q))
+                pick = sp->head[q];
             write_span(sp->e, &s[pick]);
             s[pick].done = 1;
             q = s[pick].queue;
@@ -545,24 +614,39 @@ static void flush_spans(spans_t *sp)
     sp->npens = 0;
 }
 
+static void add_span(spans_t *sp, const cell_t *row, int x, int y, int len);
+
+/* add_span to a full list: written first. Rare (a frame has tens of
+ * spans), and a call of its own (not inline), so that add_span's common
+ * path calls nothing and saves no registers. */
+static __attribute__((noinline)) void add_span_full(spans_t *sp,
+                                                    const cell_t *row, int x,
+                                                    int y, int len)
+{
+    flush_spans(sp);
+    add_span(sp, row, x, y, len);
+}
+
 static void add_span(spans_t *sp, const cell_t *row, int x, int y, int len)
 {
-    /* Rare (a frame has tens of spans): kept off the common path, which
-     * then saves no registers. */
-    if (__builtin_expect(sp->n == SPAN_MAX, 0))
-        flush_spans(sp);
+    if (__builtin_expect(sp->n == SPAN_MAX, 0)) {
+        add_span_full(sp, row, x, y, len);
+        return;
+    }
     int i = sp->n++;
     span_t *s = &sp->s[i];
+    cell_t pen = len ? row[x] : blank_cell;
+    uint32_t key = pen_key(&pen);
     s->row = row;
     s->x = x;
     s->y = y;
     s->len = len;
-    s->pen = len ? row[x] : blank_cell;
-    s->pen_key = pen_key(&s->pen);
+    s->pen = pen;
+    s->pen_key = key;
     s->next = -1;
     s->done = 0;
     int k = 0;
-    while (k < sp->npens && sp->pen_key[k] != s->pen_key)
+    while (k < sp->npens && sp->pen_key[k] != key)
         k++;
     if (k == sp->npens) {
         if (k == PEN_MAX) {
@@ -570,7 +654,7 @@ static void add_span(spans_t *sp, const cell_t *row, int x, int y, int len)
             return;
         }
         sp->npens++;
-        sp->pen_key[k] = s->pen_key;
+        sp->pen_key[k] = key;
         sp->head[k] = -1;
     }
     s->queue = k;

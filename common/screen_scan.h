@@ -1,8 +1,11 @@
 /* screen_scan.h - the encoder's scans along rows of cells: where two rows
  * start to differ, where a changed run of one pen ends, where a row's ink
  * starts and its blank end. Internal to the encoder (screen_diff.c), in a
- * header so that they inline; eight or four cells a step with SSE2 (x86-64
- * has it always), two without (docs/performance.md, "Cheaper frames"). */
+ * header so that they inline; sixteen, eight or four cells a step with
+ * SSE2 (x86-64 has it always), two without (docs/performance.md, "Cheaper
+ * frames", "The encoder, fewer instructions a key"). Also the span
+ * writer's four cells a step of printable ASCII (ascii_by_four), the same
+ * kind of SSE2 compare over a row's cells. */
 #ifndef ROGUE_SCREEN_SCAN_H
 #define ROGUE_SCREEN_SCAN_H
 
@@ -22,6 +25,31 @@ static inline uint64_t pair_word(const cell_t *c)
     memcpy(&w, c, sizeof w);
     return w;
 }
+
+#ifdef __SSE2__
+/* Of the sixteen cells from a and b, a bit for each that differs (bit i:
+ * cell i); 0, found with one mask of the four compares, when none does
+ * (most of a row a key changes did not change). */
+static inline unsigned changed16(const cell_t *a, const cell_t *b)
+{
+    __m128i e0 = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(const void *)a),
+                                 _mm_loadu_si128((const __m128i *)(const void *)b));
+    __m128i e1 = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(const void *)(a + 4)),
+                                 _mm_loadu_si128((const __m128i *)(const void *)(b + 4)));
+    __m128i e2 = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(const void *)(a + 8)),
+                                 _mm_loadu_si128((const __m128i *)(const void *)(b + 8)));
+    __m128i e3 = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(const void *)(a + 12)),
+                                 _mm_loadu_si128((const __m128i *)(const void *)(b + 12)));
+    __m128i all = _mm_and_si128(_mm_and_si128(e0, e1), _mm_and_si128(e2, e3));
+    if (_mm_movemask_epi8(all) == 0xffff)
+        return 0;
+    return ~((unsigned)_mm_movemask_ps(_mm_castsi128_ps(e0)) |
+             (unsigned)_mm_movemask_ps(_mm_castsi128_ps(e1)) << 4 |
+             (unsigned)_mm_movemask_ps(_mm_castsi128_ps(e2)) << 8 |
+             (unsigned)_mm_movemask_ps(_mm_castsi128_ps(e3)) << 12) &
+           0xffffu;
+}
+#endif
 
 /* From w down, eight cells a step, while the eight cells before it are
  * blank in both rows; returns where that stopped (a row of the map blank
@@ -62,12 +90,18 @@ static inline int blank8_from_right(const cell_t *row, const cell_t *old, int w)
 }
 
 /* The first cell from x on (below end) that differs between old and row;
- * end if none. Eight cells a step, then two (a pair that differs says
- * which of its two), then one. */
+ * end if none. Sixteen cells a step, then eight, then two (a pair that
+ * differs says which of its two), then one. */
 static inline int first_changed(const cell_t *old, const cell_t *row, int x,
                          int end)
 {
 #ifdef __SSE2__
+    while (x + 16 <= end) {
+        unsigned changed = changed16(&old[x], &row[x]);
+        if (changed)
+            return x + __builtin_ctz(changed);
+        x += 16;
+    }
     while (x + 8 <= end) {
         __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)&old[x]);
         __m128i b0 = _mm_loadu_si128((const __m128i *)(const void *)&row[x]);
@@ -99,11 +133,17 @@ static inline int first_changed(const cell_t *old, const cell_t *row, int x,
 }
 
 /* The last cell below w that differs between old and row; -1 if none.
- * Eight cells a step from the right, then one. */
+ * Sixteen cells a step from the right, then eight, then one. */
 static inline int last_changed(const cell_t *old, const cell_t *row, int w)
 {
     int x = w;
 #ifdef __SSE2__
+    while (x >= 16) {
+        unsigned changed = changed16(&old[x - 16], &row[x - 16]);
+        if (changed)
+            return x - 16 + (31 - __builtin_clz(changed));
+        x -= 16;
+    }
     while (x >= 8) {
         __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)&old[x - 8]);
         __m128i b0 = _mm_loadu_si128((const __m128i *)(const void *)&row[x - 8]);
@@ -204,6 +244,38 @@ static inline int ink_end(const cell_t *row, int x)
     while (x > 0 && is_blank(&row[x - 1]))
         x--;
     return x;
+}
+
+/* A cell's character bits (its word masked). */
+static const cell_t ch_bits = { CELL_CH_LIMIT - 1, 0, 0, 0, 0 };
+
+/* Writes into q the characters of cells c[0..n) while they are printable
+ * ASCII (most cells a span writes), four cells a step; returns how many it
+ * wrote, a multiple of four: the cells from there on are the caller's. */
+static inline int ascii_by_four(const cell_t *c, int n, char *q)
+{
+    int i = 0;
+#ifdef __SSE2__
+    const __m128i chm = _mm_set1_epi32((int)cell_word(&ch_bits));
+    const __m128i lo = _mm_set1_epi32(0x1f), hi = _mm_set1_epi32(0x7f);
+    for (; i + 4 <= n; i += 4) {
+        __m128i v = _mm_and_si128(
+            _mm_loadu_si128((const __m128i *)(const void *)&c[i]), chm);
+        __m128i ok = _mm_and_si128(_mm_cmpgt_epi32(v, lo),
+                                   _mm_cmpgt_epi32(hi, v));
+        if (_mm_movemask_epi8(ok) != 0xffff)
+            break;
+        /* Each character is below 0x7f: it packs to its byte. */
+        __m128i b = _mm_packs_epi32(v, v);
+        int four = _mm_cvtsi128_si32(_mm_packus_epi16(b, b));
+        memcpy(q + i, &four, 4);
+    }
+#else
+    (void)c;
+    (void)n;
+    (void)q;
+#endif
+    return i;
 }
 
 /* Index of the first non-blank cell of a row, or w. */

@@ -1008,6 +1008,85 @@ START_TEST(paint_floor_pinned)
 }
 END_TEST
 
+/* Cells holding control characters (C0, DEL, C1) in runs long enough
+ * for the span writer's four-at-a-time path: each is sent as '?', and no
+ * control byte reaches the client, on every display. */
+START_TEST(control_cells_sent_as_question_marks)
+{
+    static const uint32_t controls[] = { 0x7f, 0x1f, 0x01, 0x85, 0x9f, 0x0a };
+    for (int utf8 = 0; utf8 <= 1; utf8++) {
+        for (int colours = COLOURS_16; colours <= COLOURS_TRUE; colours++) {
+            screen_t a, b;
+            ck_assert_int_eq(screen_init(&a, 80, 4), 0);
+            ck_assert_int_eq(screen_init(&b, 80, 4), 0);
+            /* Rows 0-1: one control character among printable cells,
+             * every fifth (a group of four with one in it; DEL in row 0,
+             * 0x1f in row 1, the characters at the edges of the test);
+             * rows 2-3: runs of one control character. */
+            int bad = 0;
+            for (int y = 0; y < 4; y++)
+                for (int x = 4; x < 70; x++) {
+                    int ctl = y < 2 ? (x + y) % 5 == 0 : (x / 8) % 2 == 0;
+                    uint32_t ch = !ctl ? (uint32_t)('a' + x % 26)
+                                  : y < 2 ? controls[y]
+                                          : controls[(x / 8) % 6];
+                    screen_put(&b, x, y, ch, COL_WHITE, COL_DEFAULT, 0);
+                    bad += ctl;
+                }
+            term_state_t ts;
+            memset(&ts, 0, sizeof ts);
+            display_t d = { utf8 ? GLYPHS_UTF8 : GLYPHS_ASCII, (uint8_t)colours };
+            term_state_set_display(&ts, &d);
+            term_state_reset(&ts);
+            buf_t out;
+            buf_init(&out, 0);
+            ck_assert_int_eq(screen_diff(&a, &b, &ts, &out), 0);
+            assert_clean(&out);
+            int q = 0;
+            for (size_t i = 0; i < out.len; i++)
+                q += out.data[i] == '?';
+            ck_assert_int_eq(q, bad);
+            for (size_t i = 0; i < out.len; i++) /* no C1 as UTF-8 either */
+                ck_assert(!((unsigned char)out.data[i] == 0xc2 && i + 1 < out.len &&
+                            (unsigned char)out.data[i + 1] < 0xa0));
+            buf_free(&out);
+            screen_free(&a);
+            screen_free(&b);
+        }
+    }
+}
+END_TEST
+
+/* Moves and changes past column and row 99 (and column 999): three-
+ * and four-digit CUPs and relative moves, a diff (not a repaint) the
+ * terminal follows to the next screen. */
+START_TEST(moves_past_two_digits_reach_b)
+{
+    rng_t r;
+    rng_seed(&r, 99);
+    screen_t a, b;
+    ck_assert_int_eq(screen_init(&a, 1100, 120), 0);
+    ck_assert_int_eq(screen_init(&b, 1100, 120), 0);
+    for (int i = 0; i < 400; i++) /* a sparse screen */
+        *screen_at(&a, rng_range(&r, 0, 1099), rng_range(&r, 0, 119)) =
+            random_cell(&r, 1);
+    for (int round = 0; round < 20; round++) {
+        ck_assert_int_eq(screen_copy(&b, &a), 0);
+        for (int i = 0; i < 12; i++) {
+            int x = rng_chance(&r, 50) ? rng_range(&r, 990, 1099)
+                                       : rng_range(&r, 95, 140);
+            int y = rng_chance(&r, 50) ? rng_range(&r, 97, 119)
+                                       : rng_range(&r, 0, 119);
+            screen_put(&b, x, y, 'A' + (uint32_t)i, COL_BGREEN, COL_DEFAULT, 0);
+        }
+        check_pair_in(&a, &b, round % 2, round % 3);
+        ck_assert_int_eq(screen_copy(&a, &b), 0);
+    }
+    screen_free(&a);
+    screen_free(&b);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("screen_diff");
@@ -1033,6 +1112,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, spans_alike_with_or_without_room);
     tcase_add_test(tc, encoder_bytes_pinned);
     tcase_add_test(tc, paint_floor_pinned);
+    tcase_add_test(tc, control_cells_sent_as_question_marks);
+    tcase_add_test(tc, moves_past_two_digits_reach_b);
     suite_add_tcase(s, tc);
     return s;
 }
