@@ -136,13 +136,15 @@ typedef struct player {
 /* What a game works out from its state to go faster (docs/performance.md,
  * "The turn's slots bounded"). All zero is "unknown", always safe: every
  * search then goes over every slot, as a game copied from a snapshot's
- * bytes does until game_derive. A test that writes slots or visible
- * by hand calls game_derive after. */
+ * bytes does until game_derive. A test that writes slots, visible,
+ * explored or the map's tiles by hand calls game_derive after. */
 typedef struct game_derived {
     uint16_t items_free_top;  /* the last this many item slots are free */
     uint8_t monsters_free_top; /* the last this many monster slots are free */
-    uint8_t view_known;       /* 1: no tile of visible is lit farther
-                                 than FOV_RADIUS from (view_x, view_y) */
+    uint8_t view_known;       /* 1: visible is the view from (view_x,
+                                 view_y) on this level's tiles, all of
+                                 them explored (game_update_fov does not
+                                 look again from there) */
     uint8_t view_x, view_y;   /* the last view's origin (game_update_fov) */
     /* MODE_HISTORY below 80x24: the rows of the log wrapped to
      * GAME_HISTORY_NARROW_W scrolled back from the newest (at most
