@@ -61,7 +61,8 @@ int ai_wander(const map_t *m, const uint8_t occ[MAP_H][MAP_W], rng_t *r,
  * that grid too: a tile's is written when the search takes it, and a cell
  * not taken yet (or a wall, or the border) is AI_FAR16, so that the search
  * starts with one memset, not a pass writing DMAP_FAR over a whole dmap_t
- * (docs/performance.md, "The monsters' maps on the grid"). */
+ * (docs/performance.md, "The monsters' maps on the grid, and a still
+ * player's view"). */
 #define AI_GRID_N ((MAP_H + 2) * (MAP_W + 1) + 1)
 #define AI_FAR16 0xffffu
 typedef struct ai_bfs {

@@ -528,7 +528,7 @@ static void clear_last_view(game_t *g)
  * bytes, forget it: game_derive), and a level's tiles never change after
  * it is built. Its tiles are explored already. A player who stood still
  * (rested, fought, read) sees what it saw (docs/performance.md, "The
- * monsters' maps on the grid"). */
+ * monsters' maps on the grid, and a still player's view"). */
 static int view_still(const game_t *g, int x, int y)
 {
     const game_derived_t *d = &g->derived;
