@@ -523,11 +523,25 @@ static void clear_last_view(game_t *g)
     memset(g->visible[y0], 0, (size_t)(y1 - y0 + 1) * sizeof g->visible[0]);
 }
 
+void game_update_fov(game_t *g)
+{
+    int x = g->player.x, y = g->player.y;
+    clear_last_view(g);
+    /* What is in view is explored: fov_light puts each of its rows in
+     * both (a pass over the view's rows after cost ~3% of a view). */
+    fov_light(&g->map, x, y, FOV_RADIUS, g->visible, g->map.explored);
+    /* Nothing lit off the map (fov.h), so an origin off it leaves none. */
+    int on = map_in_bounds(x, y);
+    g->derived.view_known = (uint8_t)on;
+    g->derived.view_x = (uint8_t)(on ? x : 0);
+    g->derived.view_y = (uint8_t)(on ? y : 0);
+    item_see(g);
+}
+
 /* 1 if visible is the view from (x, y) already: the last view was made
  * from there on this level (a new level, and a game worked out from its
  * bytes, forget it: game_derive), and a level's tiles never change after
- * it is built. Its tiles are explored already. A player who stood still
- * (rested, fought, read) sees what it saw (docs/performance.md, "The
+ * it is built. Its tiles are explored already (docs/performance.md, "The
  * monsters' maps on the grid, and a still player's view"). */
 static int view_still(const game_t *g, int x, int y)
 {
@@ -535,22 +549,12 @@ static int view_still(const game_t *g, int x, int y)
     return d->view_known && d->view_x == x && d->view_y == y;
 }
 
-void game_update_fov(game_t *g)
+void game_update_fov_turn(game_t *g)
 {
-    int x = g->player.x, y = g->player.y;
-    if (!view_still(g, x, y)) {
-        clear_last_view(g);
-        /* What is in view is explored: fov_light puts each of its rows in
-         * both (a pass over the view's rows after cost ~3% of a view). */
-        fov_light(&g->map, x, y, FOV_RADIUS, g->visible, g->map.explored);
-        /* Nothing lit off the map (fov.h), so an origin off it leaves
-         * none. */
-        int on = map_in_bounds(x, y);
-        g->derived.view_known = (uint8_t)on;
-        g->derived.view_x = (uint8_t)(on ? x : 0);
-        g->derived.view_y = (uint8_t)(on ? y : 0);
-    }
-    item_see(g); /* items move without the player: looked for each time */
+    if (!view_still(g, g->player.x, g->player.y))
+        game_update_fov(g);
+    else
+        item_see(g); /* items move without the player */
 }
 
 /* The nearest living monster in view within `range` (0: any; Euclidean)
