@@ -249,6 +249,9 @@ static void flee_by_dijkstra(const ai_bfs_t *b, int *best)
         if (best[p] == v)
             flee_from(best, p, v, fifo_p, fifo_v, &tail);
     }
+    /* Never runs in play (the last source is the player's tile at 0, and
+     * every value pushed is below its tile's, so at most 0 and drained
+     * before it): kept so that the map is whole whatever the sources. */
     for (; head < tail; head++)
         flee_from(best, fifo_p[head], fifo_v[head], fifo_p, fifo_v, &tail);
 }
@@ -338,7 +341,9 @@ static const int *flee_map(const map_t *m, ai_turn_t *t)
  * read (NULL: dist's own), both only where dist is not AI_FAR16 (the
  * search took the tile: walkable and reachable; other cells, the border
  * among them, are as unreachable, DMAP_FAR). The same neighbours in the
- * same order as ai_step_down, so the same step. */
+ * same order as ai_step_down, so the same step for a monster on an open
+ * tile, which every monster is (placements and steps test
+ * map_walkable); one on a wall would stay where ai_step_down moved it. */
 static int grid_step_down(const uint16_t *dist, const int *v,
                           const uint8_t occ[MAP_H][MAP_W], int x, int y,
                           int *nx, int *ny)
