@@ -30,12 +30,6 @@ static int grid_at(int x, int y)
     return (y + 1) * GRID_S + x + 1;
 }
 
-/* The index into a dmap's v, as one array, of grid cell p. */
-static int grid_to_flat(int p)
-{
-    return p - p / GRID_S - GRID_S;
-}
-
 /* Every step costs 1, so Dijkstra is a breadth-first search. open[p]:
  * walkable and not reached yet. Each tile is queued once, when first
  * reached, which in BFS order is at its distance; the queue is consumed a
@@ -52,67 +46,89 @@ static void open_row(uint8_t *restrict row, const uint8_t *restrict tiles)
         row[x] = tiles[x] != TILE_WALL;
 }
 
-/* Starts a search from (tx, ty) into out: every tile DMAP_FAR until
- * taken. */
-static void bfs_start(const map_t *m, int tx, int ty, dmap_t *out,
-                      ai_bfs_t *b)
+/* The open grid of map m: its tiles' rows, and the border's cells closed
+ * (each written once: the whole grid cleared first cost a tenth of a
+ * search's start). */
+static void open_grid(uint8_t *open, const map_t *m)
 {
-    int *flat = &out->v[0][0];
-    for (int i = 0; i < MAP_W * MAP_H; i++)
-        flat[i] = DMAP_FAR;
+    memset(open, 0, GRID_S); /* the row above the map */
+    for (int y = 0; y < MAP_H; y++) {
+        open[grid_at(0, y) - 1] = 0; /* the border left of the row */
+        open_row(&open[grid_at(0, y)], m->tile[y]);
+    }
+    memset(&open[grid_at(0, MAP_H) - 1], 0,
+           GRID_N - (size_t)(grid_at(0, MAP_H) - 1)); /* the row below */
+}
+
+/* Starts a search from (tx, ty): every cell AI_FAR16 until taken. */
+static void bfs_start(const map_t *m, int tx, int ty, ai_bfs_t *b)
+{
+    _Static_assert(AI_FAR16 == 0xffffu, "AI_FAR16 is the bytes 0xff");
+    memset(b->dist, 0xff, sizeof b->dist);
     b->head = b->tail = b->level_end = b->depth = 0;
     if (!map_walkable(m, tx, ty))
         return;
-    memset(b->open, 0, sizeof b->open);
-    for (int y = 0; y < MAP_H; y++)
-        open_row(&b->open[grid_at(0, y)], m->tile[y]);
+    open_grid(b->open, m);
     b->queue[b->tail++] = (uint16_t)grid_at(tx, ty);
     b->open[grid_at(tx, ty)] = 0;
     b->level_end = b->tail;
 }
 
-/* Goes on with the search until the tile at flat index `goal` has its
- * distance (goal < 0: until every reachable tile has). In BFS order every
- * tile nearer than the goal is taken before it: once the goal has its
- * distance, so has every tile nearer, and the others are still DMAP_FAR,
+/* A grid cell no search takes: a goal that makes bfs_run finish. */
+#define GRID_NEVER 0
+
+/* Goes on with the search until grid cell `goal` has its distance
+ * (GRID_NEVER: until every reachable tile has). In BFS order every tile
+ * nearer than the goal is taken before it: once the goal has its
+ * distance, so has every tile nearer, and the others are still AI_FAR16,
  * which is more. */
-static void bfs_run(ai_bfs_t *b, dmap_t *out, int goal)
+static void bfs_run(ai_bfs_t *b, int goal)
 {
-    int *flat = &out->v[0][0];
-    uint8_t *open = b->open;
+    uint16_t *dist = b->dist;
     uint16_t *queue = b->queue;
-    int head = b->head, tail = b->tail, end = b->level_end, d = b->depth;
-    while (head < tail && (goal < 0 || flat[goal] >= DMAP_FAR)) {
+    /* The tail as a pointer and the neighbours as offsets from the cell's
+     * own pointer: with int indices gcc sign-extended each of them, nine
+     * instructions a neighbour instead of five. */
+    uint16_t *tail = queue + b->tail;
+    int head = b->head, end = b->level_end;
+    unsigned d = (unsigned)b->depth;
+    while (queue + head < tail && dist[goal] == AI_FAR16) {
         if (head == end) { /* the next distance */
             d++;
-            end = tail;
+            end = (int)(tail - queue);
         }
-        int p = queue[head++];
-        flat[grid_to_flat(p)] = d;
+        unsigned p = queue[head++];
+        dist[p] = (uint16_t)d;
+        uint8_t *o = b->open + p;
         /* The eight neighbours written out: a loop over grid_dir8 spent a
          * third of the search on its own counting. */
 #define BFS_QUEUE(k)                                                        \
     do {                                                                    \
-        int n_ = p + grid_dir8[k];                                          \
-        queue[tail] = (uint16_t)n_;                                         \
-        tail += open[n_];                                                   \
-        open[n_] = 0;                                                       \
+        unsigned open_ = o[grid_dir8[k]];                                   \
+        o[grid_dir8[k]] = 0;                                                \
+        *tail = (uint16_t)(p + (unsigned)grid_dir8[k]);                     \
+        tail += open_;                                                      \
     } while (0)
         BFS_QUEUE(0); BFS_QUEUE(1); BFS_QUEUE(2); BFS_QUEUE(3);
         BFS_QUEUE(4); BFS_QUEUE(5); BFS_QUEUE(6); BFS_QUEUE(7);
 #undef BFS_QUEUE
     }
     b->head = head;
-    b->tail = tail;
+    b->tail = (int)(tail - queue);
     b->level_end = end;
-    b->depth = d;
+    b->depth = (int)d;
 }
 
 void ai_distance_map(const map_t *m, int tx, int ty, dmap_t *out)
 {
     ai_bfs_t b;
-    bfs_start(m, tx, ty, out, &b);
-    bfs_run(&b, out, -1);
+    bfs_start(m, tx, ty, &b);
+    bfs_run(&b, GRID_NEVER);
+    for (int y = 0; y < MAP_H; y++)
+        for (int x = 0; x < MAP_W; x++) {
+            unsigned d = b.dist[grid_at(x, y)];
+            out->v[y][x] = d == AI_FAR16 ? DMAP_FAR : (int)d;
+        }
 }
 
 /* Lowers (x, y) to its lowest walkable neighbour + 10. Returns 1 if it
@@ -137,7 +153,8 @@ static int relax(dmap_t *f, int x, int y)
 /* The flee map by relaxation sweeps, for any distance map: every tile is
  * lowered to its lowest neighbour + 10, forward and backward, until nothing
  * changes (values only fall and are bounded below, so this ends). Slow
- * (tens of µs): ai_flee_map takes it only for distance maps no BFS makes. */
+ * (tens of µs), and independent of flee_by_dijkstra, which test_ai checks
+ * against it. */
 static void flee_by_sweeps(dmap_t *out)
 {
     for (int pass = 0; pass < MAP_W * MAP_H; pass++) {
@@ -156,147 +173,87 @@ static void flee_by_sweeps(dmap_t *out)
     }
 }
 
-/* The sweeps converge to the one fixed point of "each tile at most its
- * lowest neighbour + 10": f(x) = min over tiles y of start(y) + 10 *
- * steps(x, y), the steps taken over tiles of the map (< DMAP_FAR, 8
- * directions). That is a shortest-path problem where every tile is also a
- * source with its own start value, and since every step costs the same,
- * Dijkstra needs no heap: popping the lower head of two queues, the sources
- * sorted by start value and a FIFO of relaxed tiles (whose values are
- * pushed in rising order), visits tiles in rising order of value. The
- * sources are sorted by counting sort on the distance, so this takes
- * distances in 0..MAP_W*MAP_H-1 (all a BFS gives); returns 0, leaving out
- * alone, for any other value. */
-#define FLEE_DONE INT_MIN /* best[] of a cell that is final, or no tile */
-#define FLEE_END INT_MAX  /* the value at an empty queue's head */
-
-/* The sources of the flee map's Dijkstra: every reachable tile with its
- * start value, lowest first (the order among equal values does not change
- * the map: each tile ends at its least value whatever the order). */
-typedef struct flee_src {
-    uint16_t p[MAP_W * MAP_H + 1];
-    int v[MAP_W * MAP_H + 1]; /* FLEE_END after the last */
-    int n;
-} flee_src_t;
-
-/* The sources from any distance map, sorted by counting sort on the
- * distance; 0 for a distance outside 0..MAP_W*MAP_H-1. */
-static int flee_sources_sorted(const dmap_t *dist, flee_src_t *s)
-{
-    enum { N = MAP_W * MAP_H };
-    uint16_t slot[N]; /* tiles at, then next slot of, each distance */
-    const int *d = &dist->v[0][0];
-    int n = 0, maxd = 0;
-    memset(slot, 0, sizeof slot);
-    for (int t = 0; t < N; t++) {
-        if (d[t] >= DMAP_FAR)
-            continue;
-        if (d[t] < 0 || d[t] >= N)
-            return 0;
-        if (d[t] > maxd)
-            maxd = d[t];
-        slot[d[t]]++;
-        n++;
-    }
-    /* Farthest first: the lowest start values first. */
-    for (int k = maxd, at = 0; k >= 0; k--) {
-        int c = slot[k];
-        slot[k] = (uint16_t)at;
-        at += c;
-    }
-    for (int y = 0, t = 0; y < MAP_H; y++) {
-        for (int x = 0; x < MAP_W; x++, t++) {
-            if (d[t] >= DMAP_FAR)
-                continue;
-            int i = slot[d[t]]++;
-            s->p[i] = (uint16_t)grid_at(x, y);
-            s->v[i] = -AI_FLEE_FACTOR * d[t];
-        }
-    }
-    s->n = n;
-    s->v[n] = FLEE_END;
-    return 1;
-}
-
-/* The sources from a finished search of the distance map: its queue holds
- * every reachable tile nearest first, so read backwards it is sorted
- * already, with no pass over the map. */
-static void flee_sources_from_search(const ai_bfs_t *b, const dmap_t *dist,
-                                     flee_src_t *s)
-{
-    const int *d = &dist->v[0][0];
-    int n = b->tail;
-    for (int i = 0; i < n; i++) {
-        int p = b->queue[n - 1 - i];
-        s->p[i] = (uint16_t)p;
-        s->v[i] = -AI_FLEE_FACTOR * d[grid_to_flat(p)];
-    }
-    s->n = n;
-    s->v[n] = FLEE_END;
-}
-
-static void flee_by_dijkstra(const flee_src_t *s, dmap_t *out)
-{
-    enum { N = MAP_W * MAP_H };
-    int best[GRID_N];      /* the lowest value found so far */
-    uint16_t fifo_p[N + 1];
-    int fifo_v[N + 1];     /* values of relaxed tiles; FLEE_END after */
-    const uint16_t *src_p = s->p;
-    const int *src_v = s->v;
-    int n = s->n;
-    for (int i = 0; i < GRID_N; i++)
-        best[i] = FLEE_DONE;
-    for (int i = 0; i < n; i++)
-        best[src_p[i]] = src_v[i];
-    int *of = &out->v[0][0];
-    for (int t = 0; t < N; t++)
-        of[t] = DMAP_FAR;
-    fifo_v[0] = FLEE_END;
-    int src = 0, head = 0, tail = 0;
-    while (src < n || head < tail) {
-        /* The lower head (an empty queue's is FLEE_END), without a branch. */
-        int from_fifo = fifo_v[head] < src_v[src];
-        int p = from_fifo ? fifo_p[head] : src_p[src];
-        int v = from_fifo ? fifo_v[head] : src_v[src];
-        head += from_fifo;
-        src += !from_fifo;
-        if (best[p] == FLEE_DONE)
-            continue; /* reached at a lower value already */
-        best[p] = FLEE_DONE;
-        of[grid_to_flat(p)] = v;
-        /* A tile not final yet, higher than this way: pushed. Values are
-         * popped in rising order, so a tile is pushed at most once (a later
-         * push would not be lower). The eight written out, as in bfs_run. */
-#define FLEE_PUSH(k)                                                        \
-    do {                                                                    \
-        int q_ = p + grid_dir8[k];                                          \
-        if (v + 10 < best[q_]) {                                            \
-            best[q_] = v + 10;                                              \
-            fifo_p[tail] = (uint16_t)q_;                                    \
-            fifo_v[tail++] = v + 10;                                        \
-            fifo_v[tail] = FLEE_END;                                        \
-        }                                                                   \
-    } while (0)
-        FLEE_PUSH(0); FLEE_PUSH(1); FLEE_PUSH(2); FLEE_PUSH(3);
-        FLEE_PUSH(4); FLEE_PUSH(5); FLEE_PUSH(6); FLEE_PUSH(7);
-#undef FLEE_PUSH
-    }
-}
-
 void ai_flee_map(const map_t *m, const dmap_t *dist, dmap_t *out)
 {
     (void)m; /* the distance map says which tiles are open */
-    flee_src_t src;
-    if (flee_sources_sorted(dist, &src)) {
-        flee_by_dijkstra(&src, out);
-        return;
-    }
     /* Scaled by 10: a step costs 10, a tile starts at -12 x its distance. */
     for (int y = 0; y < MAP_H; y++)
         for (int x = 0; x < MAP_W; x++)
             out->v[y][x] = dist->v[y][x] >= DMAP_FAR
                                ? DMAP_FAR : -AI_FLEE_FACTOR * dist->v[y][x];
     flee_by_sweeps(out);
+}
+
+/* The sweeps converge to the one fixed point of "each tile at most its
+ * lowest neighbour + 10": f(x) = min over tiles y of start(y) + 10 *
+ * steps(x, y), the steps taken over tiles of the map (8 directions). That
+ * is a shortest-path problem where every tile is also a source with its
+ * own start value, and since every step costs the same, Dijkstra needs no
+ * heap: taking the lower head of two queues, the sources by start value
+ * and a FIFO of lowered tiles (whose values are pushed in rising order),
+ * visits tiles in rising order of value. The sources are the finished
+ * search's queue read backwards (it holds every reachable tile nearest
+ * first). The map is unique, so the order among equal values does not
+ * matter. */
+#define FLEE_END INT_MAX /* the value past the FIFO's last */
+/* best[] of a wall or an unreachable cell: lower than any value, so never
+ * lowered nor pushed; the bytes 0x80, for memset. */
+#define FLEE_BLOCK ((int)0x80808080u)
+
+/* Tile p is final at v: each neighbour not final yet, higher than this
+ * way, is lowered and pushed. Values are taken in rising order, so a tile
+ * is pushed at most once (a later push would not be lower), and a tile
+ * taken is never lowered again. The eight written out, as in bfs_run. */
+static inline void flee_from(int *best, unsigned p, int v, uint16_t *fifo_p,
+                             int *fifo_v, int *tail)
+{
+    int *b = best + p, w = v + 10, t = *tail;
+#define FLEE_PUSH(k)                                                        \
+    do {                                                                    \
+        if (w < b[grid_dir8[k]]) {                                          \
+            b[grid_dir8[k]] = w;                                            \
+            fifo_p[t] = (uint16_t)(p + (unsigned)grid_dir8[k]);             \
+            fifo_v[t++] = w;                                                \
+        }                                                                   \
+    } while (0)
+    FLEE_PUSH(0); FLEE_PUSH(1); FLEE_PUSH(2); FLEE_PUSH(3);
+    FLEE_PUSH(4); FLEE_PUSH(5); FLEE_PUSH(6); FLEE_PUSH(7);
+#undef FLEE_PUSH
+    fifo_v[t] = FLEE_END;
+    *tail = t;
+}
+
+/* The flee map into best (a cell a grid cell: FLEE_BLOCK for walls and
+ * unreachable tiles) from the finished search b. A tile lowered is final
+ * at its FIFO value, and its source value comes later, higher: a source
+ * is taken only if its tile still has its start value. */
+static void flee_by_dijkstra(const ai_bfs_t *b, int *best)
+{
+    enum { N = MAP_W * MAP_H };
+    uint16_t fifo_p[N + 1];
+    int fifo_v[N + 1]; /* FLEE_END after the last */
+    const uint16_t *src = b->queue;
+    memset(best, 0x80, sizeof(int) * GRID_N);
+    for (int i = 0; i < b->tail; i++)
+        best[src[i]] = -AI_FLEE_FACTOR * (int)b->dist[src[i]];
+    fifo_v[0] = FLEE_END;
+    int head = 0, tail = 0;
+    for (int i = b->tail - 1; i >= 0; i--) { /* the farthest first */
+        unsigned p = src[i];
+        int v = -AI_FLEE_FACTOR * (int)b->dist[p];
+        while (fifo_v[head] < v) {
+            flee_from(best, fifo_p[head], fifo_v[head], fifo_p, fifo_v,
+                      &tail);
+            head++;
+        }
+        if (best[p] == v)
+            flee_from(best, p, v, fifo_p, fifo_v, &tail);
+    }
+    /* Never runs in play (the last source is the player's tile at 0, and
+     * every value pushed is below its tile's, so at most 0 and drained
+     * before it): kept so that the map is whole whatever the sources. */
+    for (; head < tail; head++)
+        flee_from(best, fifo_p[head], fifo_v[head], fifo_p, fifo_v, &tail);
 }
 
 static int tile_free(const map_t *m, const uint8_t occ[MAP_H][MAP_W], int x,
@@ -356,28 +313,58 @@ void ai_turn_begin(ai_turn_t *t, int px, int py)
 }
 
 /* The chase map, searched at least until (x, y) has its distance (off the
- * map: all of it): enough for ai_step_down from (x, y), which reads only the
- * neighbours nearer than (x, y). */
-static const dmap_t *chase_map(const map_t *m, ai_turn_t *t, int x, int y)
+ * map: all of it): enough for a step down from (x, y), which reads only
+ * the neighbours nearer than (x, y). */
+static const uint16_t *chase_map(const map_t *m, ai_turn_t *t, int x, int y)
 {
     if (!t->have_chase) {
-        bfs_start(m, t->px, t->py, &t->chase, &t->bfs);
+        bfs_start(m, t->px, t->py, &t->bfs);
         t->have_chase = 1;
     }
-    bfs_run(&t->bfs, &t->chase, map_in_bounds(x, y) ? y * MAP_W + x : -1);
-    return &t->chase;
+    bfs_run(&t->bfs, map_in_bounds(x, y) ? grid_at(x, y) : GRID_NEVER);
+    return t->bfs.dist;
 }
 
-static const dmap_t *flee_map(const map_t *m, ai_turn_t *t)
+/* The flee map, made once a phase: the chase search finished, then the
+ * Dijkstra from it. */
+static const int *flee_map(const map_t *m, ai_turn_t *t)
 {
     if (!t->have_flee) {
-        /* ai_flee_map's, with the sources read from the finished search */
-        flee_src_t src;
-        flee_sources_from_search(&t->bfs, chase_map(m, t, -1, -1), &src);
-        flee_by_dijkstra(&src, &t->flee);
+        chase_map(m, t, -1, -1);
+        flee_by_dijkstra(&t->bfs, t->flee);
         t->have_flee = 1;
     }
-    return &t->flee;
+    return t->flee;
+}
+
+/* ai_step_down on the grid's maps: dist, the chase map, and v the values
+ * read (NULL: dist's own), both only where dist is not AI_FAR16 (the
+ * search took the tile: walkable and reachable; other cells, the border
+ * among them, are as unreachable, DMAP_FAR). The same neighbours in the
+ * same order as ai_step_down, so the same step for a monster on an open
+ * tile, which every monster is (placements and steps test
+ * map_walkable); one on a wall would stay where ai_step_down moved it. */
+static int grid_step_down(const uint16_t *dist, const int *v,
+                          const uint8_t occ[MAP_H][MAP_W], int x, int y,
+                          int *nx, int *ny)
+{
+    if (!map_in_bounds(x, y) || dist[grid_at(x, y)] == AI_FAR16)
+        return 0; /* DMAP_FAR here and at every walkable neighbour */
+    int at = grid_at(x, y), found = 0;
+    int best = v ? v[at] : dist[at];
+    for (int k = 0; k < 8; k++) {
+        int ax = x + dir8[k][0], ay = y + dir8[k][1], n = grid_at(ax, ay);
+        if (dist[n] == AI_FAR16 || (occ && occ[ay][ax]))
+            continue;
+        int here = v ? v[n] : dist[n];
+        if (here >= best)
+            continue;
+        best = here;
+        *nx = ax;
+        *ny = ay;
+        found = 1;
+    }
+    return found;
 }
 
 int ai_decide(const map_t *m, ai_turn_t *t, const uint8_t occ[MAP_H][MAP_W],
@@ -388,12 +375,13 @@ int ai_decide(const map_t *m, ai_turn_t *t, const uint8_t occ[MAP_H][MAP_W],
         return ai_wander(m, occ, r, x, y, nx, ny) ? AI_MOVE : AI_STAY;
     int adjacent = ai_adjacent(x, y, t->px, t->py);
     if (ai_wants_to_flee(hp, max_hp)) {
-        if (ai_step_down(m, flee_map(m, t), occ, x, y, nx, ny))
+        const int *flee = flee_map(m, t);
+        if (grid_step_down(t->bfs.dist, flee, occ, x, y, nx, ny))
             return AI_MOVE;
         return adjacent ? AI_ATTACK : AI_STAY; /* cornered */
     }
     if (adjacent)
         return AI_ATTACK;
-    return ai_step_down(m, chase_map(m, t, x, y), occ, x, y, nx, ny)
+    return grid_step_down(chase_map(m, t, x, y), NULL, occ, x, y, nx, ny)
                ? AI_MOVE : AI_STAY;
 }

@@ -36,7 +36,9 @@ void ai_distance_map(const map_t *m, int tx, int ty, dmap_t *out);
 /* The flee map from a distance map: every reachable tile starts at
  * -FLEE_FACTOR/10 times its distance, then each tile is lowered to at most
  * its lowest neighbour + 1 (scaled by 10) until nothing changes, so that
- * local minima in dead ends fill in. */
+ * local minima in dead ends fill in. Done as just that, sweep after sweep
+ * (slow: for tests and tools); a monsters' phase gets the same map from a
+ * Dijkstra (ai.c, flee_by_dijkstra). */
 #define AI_FLEE_FACTOR 12
 void ai_flee_map(const map_t *m, const dmap_t *dist, dmap_t *out);
 
@@ -55,10 +57,18 @@ int ai_wander(const map_t *m, const uint8_t occ[MAP_H][MAP_W], rng_t *r,
               int x, int y, int *nx, int *ny);
 
 /* A breadth-first search over the map's open tiles on a padded grid (ai.c),
- * kept so that it can go on where it stopped. */
+ * kept so that it can go on where it stopped. Its distances are kept on
+ * that grid too: a tile's is written when the search takes it, and a cell
+ * not taken yet (or a wall, or the border) is AI_FAR16, so that the search
+ * starts with one memset, not a pass writing DMAP_FAR over a whole dmap_t
+ * (docs/performance.md, "The monsters' maps on the grid, and a still
+ * player's view"). */
 #define AI_GRID_N ((MAP_H + 2) * (MAP_W + 1) + 1)
+#define AI_FAR16 0xffffu
 typedef struct ai_bfs {
     uint8_t open[AI_GRID_N];          /* walkable and not reached yet */
+    uint16_t dist[AI_GRID_N];         /* steps from the start, AI_FAR16:
+                                         not taken yet */
     uint16_t queue[MAP_W * MAP_H + 1];
     int head, tail;                   /* queue[head..tail): reached, not
                                          taken yet */
@@ -68,14 +78,18 @@ typedef struct ai_bfs {
 
 /* The maps of one monster phase, made when the first monster needs them
  * (most turns no monster is in view, and then none is made). The chase
- * map is searched only as far from the player as the monsters that read
- * it stand (a monster in view is near; the whole level is ten times as
- * much), and finished when the flee map needs all of it. */
+ * map (bfs.dist) is searched only as far from the player as the monsters
+ * that read it stand (a monster in view is near; the whole level is ten
+ * times as much), and finished when the flee map needs all of it. Both
+ * are on ai.c's padded grid, and read there: the same values as
+ * ai_distance_map's and ai_flee_map's, so the same steps. On the stack of
+ * the monsters' phase: nothing is kept from one turn to the next. */
 typedef struct ai_turn {
     int px, py;             /* the player */
     int have_chase, have_flee;
-    dmap_t chase, flee;     /* chase: tiles not reached yet are DMAP_FAR */
     ai_bfs_t bfs;           /* the chase map's search so far */
+    int flee[AI_GRID_N];    /* the flee map where bfs.dist is not
+                               AI_FAR16 (the search finished) */
 } ai_turn_t;
 
 /* Starts a monster phase for a player at (px, py). */

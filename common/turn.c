@@ -487,7 +487,7 @@ static void monsters_tick(game_t *g)
 
 static void end_turn(game_t *g, int monsters_phase)
 {
-    game_update_fov(g);
+    game_update_fov_turn(g);
     g->phase_log = (uint16_t)g->log_total;
     /* Hasted, the player has every other monsters' phase to itself: the
      * first turn of speed (an even count left) is one of those. */

@@ -538,6 +538,25 @@ void game_update_fov(game_t *g)
     item_see(g);
 }
 
+/* 1 if visible is the view from (x, y) already: the last view was made
+ * from there on this level (a new level, and a game worked out from its
+ * bytes, forget it: game_derive), and a level's tiles never change after
+ * it is built. Its tiles are explored already (docs/performance.md, "The
+ * monsters' maps on the grid, and a still player's view"). */
+static int view_still(const game_t *g, int x, int y)
+{
+    const game_derived_t *d = &g->derived;
+    return d->view_known && d->view_x == x && d->view_y == y;
+}
+
+void game_update_fov_turn(game_t *g)
+{
+    if (!view_still(g, g->player.x, g->player.y))
+        game_update_fov(g);
+    else
+        item_see(g); /* items move without the player */
+}
+
 /* The nearest living monster in view within `range` (0: any; Euclidean)
  * whose slot is not in `skip` (NULL: none skipped), ties to the lower
  * slot; -1 if none. */

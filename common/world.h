@@ -137,12 +137,15 @@ typedef struct player {
  * "The turn's slots bounded"). All zero is "unknown", always safe: every
  * search then goes over every slot, as a game copied from a snapshot's
  * bytes does until game_derive. A test that writes slots or visible
- * by hand calls game_derive after. */
+ * by hand calls game_derive after, and one that writes the map's tiles
+ * or explored, game_update_fov or game_derive. */
 typedef struct game_derived {
     uint16_t items_free_top;  /* the last this many item slots are free */
     uint8_t monsters_free_top; /* the last this many monster slots are free */
-    uint8_t view_known;       /* 1: no tile of visible is lit farther
-                                 than FOV_RADIUS from (view_x, view_y) */
+    uint8_t view_known;       /* 1: visible is the view from (view_x,
+                                 view_y) on this level's tiles, all of
+                                 them explored (game_update_fov_turn
+                                 does not look again from there) */
     uint8_t view_x, view_y;   /* the last view's origin (game_update_fov) */
     /* MODE_HISTORY below 80x24: the rows of the log wrapped to
      * GAME_HISTORY_NARROW_W scrolled back from the newest (at most
@@ -361,6 +364,11 @@ int game_place_monster(game_t *g, int kind, int x, int y);
 /* Recomputes the player's view; what comes into view is explored and its
  * items seen. */
 void game_update_fov(game_t *g);
+
+/* The view at a turn's end: game_update_fov's, but a player standing
+ * where the last view was made on this level (resting, fighting,
+ * reading) sees what it saw, and only its items are looked for again. */
+void game_update_fov_turn(game_t *g);
 
 /* Puts g->target's cursor on the nearest living monster in view (ties: the
  * lower slot) if it is within g->target.range (0: any), else on the

@@ -278,6 +278,68 @@ START_TEST(a_partial_chase_map_decides_as_the_whole_one)
 }
 END_TEST
 
+/* The phase's maps on ai.c's grid against the whole maps, from every
+ * walkable tile of ten levels, with a sixth of the tiles taken: the chase
+ * step and the flee step (the flee map by a Dijkstra on the grid, the
+ * whole one by ai_flee_map's relaxation sweeps, two ways to the same
+ * fixed point) are the same step or the same pause. */
+START_TEST(every_tile_decides_as_the_whole_maps)
+{
+    static map_t m;
+    static dmap_t whole, whole_flee;
+    static ai_turn_t t;
+    static uint8_t occ[MAP_H][MAP_W];
+    rng_t r, pick;
+    rng_seed(&r, 5);
+    rng_seed(&pick, 13);
+    int asked = 0, moved = 0, fled = 0, cornered = 0;
+    for (int level = 0; level < 10; level++) {
+        map_generate(&m, &r);
+        int px, py;
+        do {
+            px = rng_range(&pick, 0, MAP_W - 1);
+            py = rng_range(&pick, 0, MAP_H - 1);
+        } while (!map_walkable(&m, px, py));
+        for (int y = 0; y < MAP_H; y++)
+            for (int x = 0; x < MAP_W; x++)
+                occ[y][x] = map_walkable(&m, x, y) &&
+                            rng_range(&pick, 0, 5) == 0;
+        occ[py][px] = 1;
+        ai_distance_map(&m, px, py, &whole);
+        ai_flee_map(&m, &whole, &whole_flee);
+        for (int flee = 0; flee < 2; flee++) {
+            ai_turn_begin(&t, px, py);
+            for (int y = 0; y < MAP_H; y++)
+                for (int x = 0; x < MAP_W; x++) {
+                    if (!map_walkable(&m, x, y) || ai_adjacent(x, y, px, py) ||
+                        (x == px && y == py))
+                        continue;
+                    int nx = -1, ny = -1, wx = -1, wy = -1;
+                    int act = ai_decide(&m, &t, occ, &r, x, y, 1,
+                                        flee ? 1 : 10, 10, &nx, &ny);
+                    int want = ai_step_down(&m, flee ? &whole_flee : &whole,
+                                            occ, x, y, &wx, &wy)
+                                   ? AI_MOVE : AI_STAY;
+                    ck_assert_int_eq(act, want);
+                    if (act == AI_MOVE) {
+                        ck_assert_int_eq(nx, wx);
+                        ck_assert_int_eq(ny, wy);
+                        moved++;
+                        fled += flee;
+                    } else {
+                        cornered += flee;
+                    }
+                    asked++;
+                }
+        }
+    }
+    ck_assert_int_gt(asked, 5000);
+    ck_assert_int_gt(fled, 2000);
+    ck_assert_int_gt(moved - fled, 2000);
+    ck_assert_int_gt(cornered, 10);
+}
+END_TEST
+
 START_TEST(decisions)
 {
     map_t m;
@@ -327,6 +389,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, wandering_never_enters_walls);
     tcase_add_test(tc, decisions);
     tcase_add_test(tc, a_partial_chase_map_decides_as_the_whole_one);
+    tcase_add_test(tc, every_tile_decides_as_the_whole_maps);
     suite_add_tcase(s, tc);
     return s;
 }

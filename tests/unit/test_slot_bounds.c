@@ -36,7 +36,9 @@ static void assert_bounds_hold(const game_t *g)
 
 /* visible holds exactly the last view's tiles: what a view from its
  * origin, cleared whole, lights (game_update_fov clears only the part the
- * view before lit). */
+ * view before lit, and does not look again while the player stands
+ * still); that origin is the player's place, and all of it is
+ * explored. */
 static void assert_view_exact(const game_t *g)
 {
     if (!g->derived.view_known)
@@ -45,6 +47,15 @@ static void assert_view_exact(const game_t *g)
     fov_compute(&g->map, g->derived.view_x, g->derived.view_y, FOV_RADIUS,
                 want);
     ck_assert(memcmp(want, g->visible, sizeof want) == 0);
+    ck_assert_int_eq(g->derived.view_x, g->player.x);
+    ck_assert_int_eq(g->derived.view_y, g->player.y);
+    /* Counted, then one assertion: one a tile (1,680 a key) made the
+     * test four times as long. */
+    int unknown = 0;
+    for (int y = 0; y < MAP_H; y++)
+        for (int x = 0; x < MAP_W; x++)
+            unknown += game_lit(g, x, y) && !map_known(&g->map, x, y);
+    ck_assert_int_eq(unknown, 0);
 }
 
 /* Every search by place, around the player and at every live slot's
@@ -88,7 +99,7 @@ static int walk_key(rng_t *r, int prev)
 
 START_TEST(random_walks_keep_every_live_slot_within_the_ends)
 {
-    int kills = 0, levels = 0, dropped = 0;
+    int kills = 0, levels = 0, dropped = 0, still = 0;
     for (uint64_t seed = 1; seed <= 16; seed++) {
         game_t *g = game_new(seed, NULL);
         ck_assert_ptr_nonnull(g);
@@ -97,6 +108,8 @@ START_TEST(random_walks_keep_every_live_slot_within_the_ends)
         int key = 0;
         for (int n = 0; n < 1200 && !game_dead(g) && !game_over(g); n++) {
             int depth = g->depth, k0 = g->kills, items = 0;
+            int px = g->player.x, py = g->player.y;
+            uint32_t turn = g->turn;
             for (int i = 0; i < MAX_ITEMS; i++)
                 items += g->items[i].type != ITEM_NONE;
             key = walk_key(&r, key);
@@ -106,6 +119,8 @@ START_TEST(random_walks_keep_every_live_slot_within_the_ends)
             assert_bounds_hold(g);
             assert_searches_agree(g);
             assert_view_exact(g);
+            still += g->turn > turn && g->depth == depth &&
+                     g->player.x == px && g->player.y == py;
             kills += g->kills > k0;
             levels += g->depth > depth;
             int after = 0;
@@ -131,6 +146,9 @@ START_TEST(random_walks_keep_every_live_slot_within_the_ends)
     ck_assert_int_ge(kills, 20);
     ck_assert_int_ge(levels, 2);
     ck_assert_int_ge(dropped, 20);
+    ck_assert_int_ge(still, 100); /* turns taken standing still (where
+                                     the turn's end keeps the view): each
+                                     checked exact above */
 }
 END_TEST
 
