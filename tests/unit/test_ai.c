@@ -229,6 +229,25 @@ START_TEST(wandering_never_enters_walls)
 }
 END_TEST
 
+/* ai_decide for a monster in view at (x, y), fleeing (1 HP of 10) or
+ * not, checked against ai_step_down on the whole map `whole` (the chase
+ * or the flee map): the same action and the same step. Returns the
+ * action. */
+static int decides_as_whole(const map_t *m, ai_turn_t *t,
+                            const uint8_t occ[MAP_H][MAP_W], rng_t *r, int x,
+                            int y, int flee, const dmap_t *whole)
+{
+    int nx = -1, ny = -1, wx = -1, wy = -1;
+    int act = ai_decide(m, t, occ, r, x, y, 1, flee ? 1 : 10, 10, &nx, &ny);
+    int want = ai_step_down(m, whole, occ, x, y, &wx, &wy) ? AI_MOVE : AI_STAY;
+    ck_assert_int_eq(act, want);
+    if (act == AI_MOVE) {
+        ck_assert_int_eq(nx, wx);
+        ck_assert_int_eq(ny, wy);
+    }
+    return act;
+}
+
 /* A phase's chase map is searched only as far as the monsters asking stand
  * (ai.c, chase_map), and its flee map takes its sources from that search:
  * every decision must be the one the whole maps (ai_distance_map,
@@ -257,18 +276,10 @@ START_TEST(a_partial_chase_map_decides_as_the_whole_one)
                 (x == px && y == py))
                 continue;
             int flee = rng_range(&order, 0, 30) == 0;
-            int hp = flee ? 1 : 10, nx = -1, ny = -1, wx = -1, wy = -1;
-            int act = ai_decide(&m, &t, NULL, &r, x, y, 1, hp, 10, &nx, &ny);
-            int want = ai_step_down(&m, flee ? &whole_flee : &whole, NULL, x,
-                                    y, &wx, &wy)
-                           ? AI_MOVE : AI_STAY;
-            ck_assert_int_eq(act, want);
-            if (act == AI_MOVE) {
-                ck_assert_int_eq(nx, wx);
-                ck_assert_int_eq(ny, wy);
-                moved++;
-                fled += flee;
-            }
+            int act = decides_as_whole(&m, &t, NULL, &r, x, y, flee,
+                                       flee ? &whole_flee : &whole);
+            moved += act == AI_MOVE;
+            fled += flee && act == AI_MOVE;
             asked++;
         }
     }
@@ -314,21 +325,11 @@ START_TEST(every_tile_decides_as_the_whole_maps)
                     if (!map_walkable(&m, x, y) || ai_adjacent(x, y, px, py) ||
                         (x == px && y == py))
                         continue;
-                    int nx = -1, ny = -1, wx = -1, wy = -1;
-                    int act = ai_decide(&m, &t, occ, &r, x, y, 1,
-                                        flee ? 1 : 10, 10, &nx, &ny);
-                    int want = ai_step_down(&m, flee ? &whole_flee : &whole,
-                                            occ, x, y, &wx, &wy)
-                                   ? AI_MOVE : AI_STAY;
-                    ck_assert_int_eq(act, want);
-                    if (act == AI_MOVE) {
-                        ck_assert_int_eq(nx, wx);
-                        ck_assert_int_eq(ny, wy);
-                        moved++;
-                        fled += flee;
-                    } else {
-                        cornered += flee;
-                    }
+                    int act = decides_as_whole(&m, &t, occ, &r, x, y, flee,
+                                               flee ? &whole_flee : &whole);
+                    moved += act == AI_MOVE;
+                    fled += flee && act == AI_MOVE;
+                    cornered += flee && act != AI_MOVE;
                     asked++;
                 }
         }

@@ -194,16 +194,23 @@ static void mutate(screen_t *b, const screen_t *a, rng_t *r)
 
 /* Paints a, diffs to b, checks the terminal, for one pair, at a colour
  * depth. */
+/* The encoder's state for a client of that display, its terminal
+ * unknown (as after a connect). */
+static void term_state_for(term_state_t *ts, int utf8, int colours)
+{
+    memset(ts, 0, sizeof *ts);
+    display_t d = { utf8 ? GLYPHS_UTF8 : GLYPHS_ASCII, (uint8_t)colours };
+    term_state_set_display(ts, &d);
+    term_state_reset(ts);
+}
+
 static void check_pair_in(const screen_t *a, const screen_t *b, int utf8,
                           int colours)
 {
     term_t t;
     term_open(&t, a->w, a->h, utf8);
     term_state_t ts;
-    memset(&ts, 0, sizeof ts);
-    display_t d = { utf8 ? GLYPHS_UTF8 : GLYPHS_ASCII, (uint8_t)colours };
-    term_state_set_display(&ts, &d);
-    term_state_reset(&ts);
+    term_state_for(&ts, utf8, colours);
     buf_t out;
     buf_init(&out, 0);
     ck_assert_int_eq(screen_paint(a, &ts, &out), 0);
@@ -1034,10 +1041,7 @@ START_TEST(control_cells_sent_as_question_marks)
                     bad += ctl;
                 }
             term_state_t ts;
-            memset(&ts, 0, sizeof ts);
-            display_t d = { utf8 ? GLYPHS_UTF8 : GLYPHS_ASCII, (uint8_t)colours };
-            term_state_set_display(&ts, &d);
-            term_state_reset(&ts);
+            term_state_for(&ts, utf8, colours);
             buf_t out;
             buf_init(&out, 0);
             ck_assert_int_eq(screen_diff(&a, &b, &ts, &out), 0);
