@@ -161,6 +161,7 @@ static const key_def_t keys[] = {
     CHECKED_KEY(data_dir, "directory for the server's files (created if missing)", check_not_empty),
     STR_KEY(motd, "the lobby's message of the day (may be empty)"),
     STR_KEY(server_name, "name shown to players"),
+    STR_KEY(public_host, "the name players reach the server by, in the SSH keys page's command (empty: this-host)"),
     INT_KEY(max_sessions, 1, 1000000, "players at once; more are told the server is full"),
     INT_KEY(ssh_port, 0, 65535, "SSH's port: ssh -p PORT play@HOST, a guest in the lobby (0: off)"),
     INT_KEY(ssh_unauth_per_ip, 0, 100000, "SSH connections from one address not yet logged in; one more is refused (0: no cap)"),

@@ -20,6 +20,8 @@ typedef struct config {
     char data_dir[CONFIG_STR_MAX];
     char server_name[64];
     char motd[160];          /* the lobby's message of the day */
+    char public_host[128];   /* the name players reach the server by, for
+                                the hints that show a command; "" */
     int max_sessions;
     int workers;             /* worker loops; 0 = one per core */
     int http_port;           /* the browser's page and WebSocket; 0 = off */

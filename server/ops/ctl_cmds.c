@@ -227,8 +227,8 @@ static int shutdown_run(ctl_req_t *r, const char *args)
  * taking a restart (config.c's table is the list of keys). The one list:
  * what is copied, what the answer names and what it prints. */
 static const char *const live_keys[] = {
-    "motd", "max_sessions", "idle_timeout", "idle_warning", "negotiation_ms",
-    "output_limit", "output_highwater", "write_timeout",
+    "motd", "public_host", "max_sessions", "idle_timeout", "idle_warning",
+    "negotiation_ms", "output_limit", "output_highwater", "write_timeout",
     "max_keys_per_second", "keepalive", "shutdown_minute_ms", "ban_minute_ms",
 };
 #define NLIVE (sizeof live_keys / sizeof live_keys[0])

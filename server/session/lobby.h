@@ -344,9 +344,10 @@ int lobby_keys_key(lobby_t *l, int key);
 /* The menu's k (logged in only): the keys page, once listed. */
 int lobby_keys_open(lobby_t *l);
 
-/* The server's SSH port, for the keys page's hint (0: none); the session
- * says it with LOBBY_DO_KEYS_LIST. */
-void lobby_keys_set_port(lobby_t *l, int ssh_port);
+/* The server's SSH port (0: none) and the name players reach it by
+ * (public_host; "" or NULL: "this-host" is shown), for the keys page's
+ * hint; the session says them with LOBBY_DO_KEYS_LIST. */
+void lobby_keys_set_reach(lobby_t *l, int ssh_port, const char *host);
 
 /* LOBBY_DO_KEY_ADD: the line pasted; the session's check of it: refused
  * (why: a sentence), or its fingerprint (then the store is asked). */

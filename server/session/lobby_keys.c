@@ -23,6 +23,7 @@ struct lobby_keys {
     uint8_t owed;                      /* the action whose answer is owed */
     char fp[STORE_KEY_FP_MAX + 1];     /* the key being added */
     int ssh_port;                      /* for the hint; 0: none */
+    char host[128];                    /* for the hint; "": this-host */
 };
 
 #define LEFT 4
@@ -96,10 +97,12 @@ int lobby_keys_open(lobby_t *l)
     return ask(l, LOBBY_KEYS, LOBBY_DO_KEYS_LIST);
 }
 
-void lobby_keys_set_port(lobby_t *l, int ssh_port)
+void lobby_keys_set_reach(lobby_t *l, int ssh_port, const char *host)
 {
-    if (l->keys)
-        l->keys->ssh_port = ssh_port;
+    if (!l->keys)
+        return;
+    l->keys->ssh_port = ssh_port;
+    snprintf(l->keys->host, sizeof l->keys->host, "%s", host ? host : "");
 }
 
 const char *lobby_keys_line(const lobby_t *l)
@@ -333,11 +336,12 @@ static void draw_list(const lobby_t *l, screen_t *s)
 {
     const lobby_keys_t *k = l->keys;
     int x = left(s);
-    char line[160];
+    char line[320]; /* the hint with an account's name and a host's */
     screen_puts(s, x, 6, "Your SSH keys", COL_BWHITE, COL_DEFAULT, ATTR_BOLD);
     if (k->ssh_port > 0)
-        snprintf(line, sizeof line, "With one of them, ssh -p %d %s@this-host "
-                 "logs you in with no password.", k->ssh_port, l->account);
+        snprintf(line, sizeof line, "With one of them, ssh -p %d %s@%s "
+                 "logs you in with no password.", k->ssh_port, l->account,
+                 k->host[0] ? k->host : "this-host");
     else
         snprintf(line, sizeof line, "This server has no SSH port open now; "
                  "keys are kept for when it has.");
@@ -345,7 +349,8 @@ static void draw_list(const lobby_t *l, screen_t *s)
         draw_list_narrow(l, line, s);
         return;
     }
-    screen_puts(s, x, 7, line, COL_WHITE, COL_DEFAULT, 0);
+    /* Two rows: a long public_host takes the second. */
+    view_puts_wrapped(s, x, 7, s->w - x, 2, line, COL_WHITE, 0);
     if (k->list.n == 0)
         screen_puts(s, x, 9, "No key yet.", COL_WHITE, COL_DEFAULT, 0);
     for (int i = 0; i < k->list.n; i++) {

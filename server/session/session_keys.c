@@ -37,7 +37,7 @@ void sess_keys_act(sess_t *s, int action)
     int rc = 0;
     switch (action) {
     case LOBBY_DO_KEYS_LIST:
-        lobby_keys_set_port(l, s->srv->cfg.ssh_port);
+        lobby_keys_set_reach(l, s->srv->cfg.ssh_port, s->srv->cfg.public_host);
         rc = store_keys_list(store, l->account_id, on_keys, s);
         break;
     case LOBBY_DO_KEY_ADD: {

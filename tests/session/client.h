@@ -163,7 +163,7 @@ void srv_stop_upgraded(tsrv_t *s, int pid);
 int srv_ctl_finish(FILE *p, char *out, size_t len);
 /* The keys a reload changes at once, as its answer lists them (ctl_cmds.c,
  * live_keys). */
-#define LIVE_KEYS "motd, max_sessions, idle_timeout, idle_warning, " \
+#define LIVE_KEYS "motd, public_host, max_sessions, idle_timeout, idle_warning, " \
     "negotiation_ms, output_limit, output_highwater, write_timeout, " \
     "max_keys_per_second, keepalive, shutdown_minute_ms, ban_minute_ms"
 

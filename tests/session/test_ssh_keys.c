@@ -236,6 +236,36 @@ START_TEST(keys_page_over_telnet)
 }
 END_TEST
 
+/* The keys page writes the command out with the name players reach the
+ * server by once the host gives it (public_host), at a reload; without
+ * it, "this-host". */
+START_TEST(keys_page_names_public_host)
+{
+    char arg[32], conf[64] = "/tmp/rogued-keys-conf-XXXXXX", out[1024],
+         want[160];
+    int sport = cl_free_port();
+    snprintf(arg, sizeof arg, "ssh_port=%d", sport);
+    srv_new_conf(conf, "public_host = \"\"\n");
+    tsrv_t *s = srv_start("--config", conf, "--set", arg, NULL);
+    tclient_t *c = play_register(srv_port(s), "Lee");
+    ck_assert(cl_key(c, "k"));
+    snprintf(want, sizeof want, "ssh -p %d Lee@this-host", sport);
+    play_wait_text(c, want);
+    ck_assert(cl_key(c, "q"));
+    play_wait_text(c, "Logged in as Lee");
+    srv_write_file(conf, "public_host = play.example.org\n");
+    ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "public_host: changed in the file, applied\n"),
+                  "%s", out);
+    ck_assert(cl_key(c, "k"));
+    snprintf(want, sizeof want, "ssh -p %d Lee@play.example.org", sport);
+    play_wait_text(c, want);
+    cl_close(c);
+    srv_stop(s);
+    unlink(conf);
+}
+END_TEST
+
 /* A server with SSH on a free port (*sport) and the account Kim, who
  * has registered the key line (fingerprint fp) on the keys page. */
 static tsrv_t *kim_with_key(const char *line, const char *fp, int *sport)
@@ -339,6 +369,7 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_checked_fixture(tc, sshc_keys_setup, sshc_keys_teardown);
     tcase_add_test(tc, keys_page_over_telnet);
+    tcase_add_test(tc, keys_page_names_public_host);
     tcase_add_test(tc, key_login_over_ssh);
     tcase_add_test(tc, a_key_the_store_cannot_check_is_told);
     tcase_add_test(tc, ssh_lang_utf8);

@@ -72,7 +72,7 @@ static void open_keys(lobby_t *l, int n)
     ck_assert_int_eq(l->page, LOBBY_BUSY);
     ck_assert_ptr_nonnull(l->keys);
     ck_assert_int_eq(lobby_key(l, 'q'), LOBBY_DO_NOTHING); /* busy */
-    lobby_keys_set_port(l, 2222);
+    lobby_keys_set_reach(l, 2222, NULL);
     store_keys_t k = keys_of(STORE_OK, n);
     lobby_keys_done(l, &k);
     ck_assert_int_eq(l->page, LOBBY_KEYS);
@@ -115,6 +115,10 @@ START_TEST(list_shown)
     ck_assert(shows(&l, "Your SSH keys"));
     ck_assert(shows(&l, "No key yet."));
     ck_assert(shows(&l, "ssh -p 2222 erin@this-host"));
+    /* The name the host gave (public_host) in its place. */
+    lobby_keys_set_reach(&l, 2222, "play.example.org");
+    ck_assert(shows(&l, "ssh -p 2222 erin@play.example.org logs you in"));
+    ck_assert(!shows(&l, "this-host"));
     lobby_key(&l, 'q');
     open_keys(&l, 2);
     ck_assert(shows(&l, "1  2026-11-18  SHA256:key1  ed25519"));
@@ -148,7 +152,7 @@ START_TEST(date_whole_at_80_columns)
     lobby_t l;
     erin(&l);
     ck_assert_int_eq(lobby_key(&l, 'k'), LOBBY_DO_KEYS_LIST);
-    lobby_keys_set_port(&l, 2222);
+    lobby_keys_set_reach(&l, 2222, NULL);
     store_keys_t k = keys_of(STORE_OK, 2);
     static const char fp[] = "SHA256:uZ0Fh3N8qA4mQyV2bLx9cT7kP1sW6eR5dJ3gH8nY0oI";
     ck_assert_uint_eq(strlen(fp), 50);
@@ -316,7 +320,7 @@ START_TEST(pages_fit_40x20)
     lobby_t l;
     erin(&l);
     ck_assert_int_eq(lobby_key(&l, 'k'), LOBBY_DO_KEYS_LIST);
-    lobby_keys_set_port(&l, 2222);
+    lobby_keys_set_reach(&l, 2222, NULL);
     store_keys_t k = keys_of(STORE_OK, 8);
     for (int i = 0; i < 8; i++)
         snprintf(k.keys[i].fingerprint, sizeof k.keys[i].fingerprint, "%s", fp);
