@@ -2,7 +2,9 @@
  *
  * For each row (N sessions, R keys per second each, D seconds) it starts a
  * fresh server (the given binary, --port 0 on 127.0.0.1, a temporary data
- * directory, built-in defaults, log to a file), reads its port from the
+ * directory, built-in defaults but the per-address limits, off, and for a
+ * row faster than half the per-player key limit that limit, at twice R:
+ * load_server.h; log to a file), reads its port from the
  * "listening on" line, and opens N sessions on one libuv loop (at most
  * half the server's limit on connections before the lobby setting up at
  * once, so that its random early drop refuses none: floor_plan.h,
@@ -323,7 +325,7 @@ static rowres_t run_row(const fp_row_t *spec, const char *bin, char **args,
     }
     server_t sv;
     memset(&sv, 0, sizeof sv);
-    if (server_start(&sv, bin, r->n + 16, args, nargs, env->pin) != 0) {
+    if (server_start(&sv, bin, r->n + 16, r->rate, args, nargs, env->pin) != 0) {
         printf("| %d | %d | %s | the server did not start | | | | | | | | | | | | | | | | | |\n",
                r->n, r->rate, label);
         if (sv.pid > 0)
