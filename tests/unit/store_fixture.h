@@ -51,12 +51,17 @@ static inline void store_fixture_setup(const char *template)
     fast.pw_mem = crypto_pwhash_MEMLIMIT_MIN;
 }
 
-/* Every handle closed (the loop closes cleanly), the database gone. */
+/* Every handle closed (the loop closes cleanly), the database gone, and
+ * the directory: with the store's log a test sent there (store_log.h),
+ * which a test that fails, or reads it last, leaves behind. */
 static inline void store_fixture_teardown(void)
 {
     ck_assert_int_eq(uv_loop_close(&loop), 0);
     sw_teardown();
     store_fixture_rm_db();
+    char log[sizeof dir + 8];
+    snprintf(log, sizeof log, "%s/log", dir);
+    unlink(log);
     rmdir(dir);
 }
 
