@@ -559,11 +559,11 @@ static void write_span(enc_t *e, const span_t *s)
  * q), goes before s[lo], the first span not written (of another pen):
  * when it is no dearer to reach than s[lo] is with its pen change. That
  * change is at least 3 bytes (ESC [ m), so the moves alone decide most
- * choices, and is priced only when they do not; *lo_pen keeps it while q
- * stays the terminal's pen (*lo_pen_q). */
+ * choices, and is priced only when they do not; *lo_pen keeps it (-1:
+ * not priced yet). The terminal's pen stays q while s[lo] waits (a span
+ * of q written keeps it), so the price holds until s[lo] is written. */
 static inline int pen_span_first(const term_state_t *t, const span_t *s,
-                                 int i, int lo, int q, int *lo_pen,
-                                 int *lo_pen_q)
+                                 int i, int lo, int *lo_pen)
 {
     int gi = move_guess(t, s[i].x, s[i].y);
     if (gi <= 3)
@@ -571,10 +571,8 @@ static inline int pen_span_first(const term_state_t *t, const span_t *s,
     int glo = move_guess(t, s[lo].x, s[lo].y);
     if (gi <= glo + 3)
         return 1;
-    if (*lo_pen_q != q) {
+    if (*lo_pen < 0)
         *lo_pen = pen_cost(t, &s[lo].pen);
-        *lo_pen_q = q;
-    }
     return gi <= glo + *lo_pen;
 }
 
@@ -593,15 +591,15 @@ static void flush_spans(spans_t *sp)
         if (sp->pen_key[k] == now)
             q = k;
     for (int lo = 0; lo < sp->n; lo++) {
-        /* s[lo]'s pen change from the terminal's pen q, kept while q
-         * stays (the spans of q written before s[lo] keep it). */
-        int lo_pen = -1, lo_pen_q = -1;
+        /* s[lo]'s pen change from the terminal's pen q, once priced
+         * (pen_span_first). */
+        int lo_pen = -1;
         while (!s[lo].done) {
             /* s[lo] heads its queue: spans leave queues only from the
              * head, and the first span not written is first in its pen. */
             int pick = lo;
             if (q >= 0 && q != s[lo].queue && sp->head[q] >= 0 &&
-                pen_span_first(t, s, sp->head[q], lo, q, &lo_pen, &lo_pen_q))
+                pen_span_first(t, s, sp->head[q], lo, &lo_pen))
                 pick = sp->head[q];
             write_span(sp->e, &s[pick]);
             s[pick].done = 1;

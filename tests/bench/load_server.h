@@ -159,10 +159,6 @@ static inline void read_cpus(void)
             all_cpus[nall_cpus++] = c;
 }
 
-/* The server's default max_keys_per_second (config.c): a row faster
- * than half of it a session lifts it, as the per-address limits are
- * lifted, so that the row measures keys served, not keys dropped. */
-#define LOAD_SERVER_KEY_LIMIT 100
 
 /* Starts the server; pin: where it runs (its own CPUs when pinned, else
  * all the generator may use); rate: the row's keys a second a session. */
@@ -197,8 +193,14 @@ static inline int server_start(server_t *sv, const char *bin, int max_sessions,
     argv[a++] = "connects_per_ip_per_minute=0";
     argv[a++] = "--set";
     argv[a++] = "http_port=0";
+    /* A row faster than half the server's per-player key limit (its
+     * default, read as the server sets it) lifts it to twice the rate,
+     * as the per-address limits are lifted: the row measures keys
+     * served, not keys dropped. */
+    config_t defaults;
+    config_defaults(&defaults);
     char keys[48];
-    if (2 * rate > LOAD_SERVER_KEY_LIMIT) {
+    if (2 * rate > defaults.max_keys_per_second) {
         snprintf(keys, sizeof keys, "max_keys_per_second=%d", 2 * rate);
         argv[a++] = "--set";
         argv[a++] = keys;

@@ -7,18 +7,9 @@
 
 #include "check_main.h"
 #include "combat.h"
+#include "conf_file.h"
 #include "config.h"
 
-static char path[64];
-
-static void write_file(const char *text)
-{
-    snprintf(path, sizeof path, "/tmp/rogued-conf-XXXXXX");
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
-}
 
 START_TEST(defaults_are_sane)
 {
