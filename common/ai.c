@@ -1,5 +1,5 @@
 /* ai.c - Dijkstra maps (as in the tutorials and Brogue), chasing, fleeing,
- * wandering (docs/game.md, "Monster behaviour"). */
+ * wandering (docs/game.md, "Monsters"). */
 #include "ai.h"
 
 #include <limits.h>

@@ -95,7 +95,7 @@ typedef struct ai_turn {
 /* Starts a monster phase for a player at (px, py). */
 void ai_turn_begin(ai_turn_t *t, int px, int py);
 
-/* One monster's decision (docs/game.md, "Monster behaviour"): out of view it
+/* One monster's decision (docs/game.md, "Monsters"): out of view it
  * wanders; in view it attacks when next to the player, else it flees below
  * 30% hp (attacking if cornered next to the player), else it chases along
  * the shortest path. Uses r only to wander. */

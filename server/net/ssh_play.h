@@ -1,6 +1,6 @@
 /* ssh_play.h - an SSH player's connection on the worker loop that holds
  * its session, after the bridge's thread (ssh_conn.h) has done the key
- * exchange and the authentication (docs/architecture.md, "SSH").
+ * exchange and the authentication (docs/architecture.md, "Transports").
  *
  * The thread takes the libssh session out of its ssh_event and hands it
  * over, whole, in the worker's MSG_CONNECTION (msg_accept_t: conn, io);

@@ -10,7 +10,8 @@
 
 #include "keys.h"
 
-/* Our side of the option table (docs/telnet.md, "What we negotiate"). */
+/* Our side of the option table (docs/telnet.md, "What the server
+ * negotiates"). */
 static const telnet_telopt_t telopts[] = {
     { TELNET_TELOPT_ECHO, TELNET_WILL, TELNET_DONT },
     { TELNET_TELOPT_SGA, TELNET_WILL, TELNET_DO },

@@ -1,7 +1,8 @@
 /* tnfilter.h - a filter on the raw socket bytes, run before libtelnet sees
- * them, for libtelnet 0.21 bugs (docs/telnet.md, "libtelnet pitfalls", and
- * what was found while fuzzing it). libtelnet parses the subnegotiations of
- * options nobody agreed to, so any client can reach these:
+ * them, for libtelnet 0.21 bugs (docs/telnet.md, "libtelnet 0.21: the
+ * pitfalls and what we do", and what was found while fuzzing it).
+ * libtelnet parses the subnegotiations of options nobody agreed to, so
+ * any client can reach these:
  *
  *  - MSSP (70): its parser reads one byte past its heap buffer.
  *  - ENVIRON (36), NEW-ENVIRON (39): after one that parses, libtelnet

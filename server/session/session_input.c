@@ -49,7 +49,8 @@ static int is_quit_key(int key)
  * tile is a click key there (view_cell_tile: the map window of a small
  * terminal shows part of the map), while aiming (the target) and on the
  * map with no menu open (travel there: docs/game.md, "Travel"); while
- * aiming a right press cancels as Esc does (docs/game.md, "Targeting"). */
+ * aiming a right press cancels as Esc does (docs/game.md, "Throwing and
+ * wands"). */
 static int mouse_key(const sess_t *s, const keyev_t *ev)
 {
     if (s->state != S_PLAYING || s->options.open || ev->release ||

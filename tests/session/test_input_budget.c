@@ -1,5 +1,5 @@
 /* test_input_budget.c - a session's input budget (server/net/in_budget.h,
- * docs/hosting.md "Limits") through the real server: a client pouring
+ * docs/hosting.md, "The network") through the real server: a client pouring
  * bytes is read no faster than its budget (the server stops reading its
  * socket and the kernel's window holds it back: rogued_bytes_in_total and
  * rogued_input_pauses_total say so), is read again as the budget refills,

@@ -1,5 +1,5 @@
 /* test_ssh_admit.c - SSH's port admits as telnet's and the browser's do
- * (issue 25, docs/hosting.md, "Limits"): an SSH connection holds a slot of
+ * (issue 25, docs/hosting.md, "The network"): an SSH connection holds a slot of
  * max_sessions and a place among the startups from its accept, before its
  * handshake. Silent SSH connections (TCP only, no banner sent, from
  * 127.0.0.2) fill max_sessions so a telnet player is told the server is

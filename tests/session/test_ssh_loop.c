@@ -1,5 +1,5 @@
 /* test_ssh_loop.c - a logged-in SSH player is played on its session's
- * worker loop (issue 26, docs/architecture.md, "SSH"): the bridge's
+ * worker loop (issue 26, docs/architecture.md, "Transports"): the bridge's
  * threads do the key exchange and the login, then hand libssh's session
  * over, so a key is decrypted, played and its frame encrypted on one
  * thread. Checked with libssh's client as a guest:

@@ -1,5 +1,5 @@
 /* test_store_moved.c - the database file moved away while the server runs
- * (docs/hosting.md, "Data"): SQLite writes on to the file it has open, so
+ * (docs/hosting.md, "Files"): SQLite writes on to the file it has open, so
  * without a look at the path every account and game written from then on
  * would be lost silently at the next start. Renamed, the log says so (an
  * error naming the path and what to do) and /metrics has
