@@ -39,8 +39,10 @@ void sess_tell_state(sess_t *s)
 
 int sess_site_page_done(sess_t *s)
 {
-    /* busy: the watch or replay asked for is still on its way */
-    if (!s->site_page || s->state != S_LOBBY || s->site_start ||
+    /* busy: the watch or replay asked for is still on its way. (The state
+     * first: it is in the session's first line, which every phase reads;
+     * site_page is in a line a player's key would not touch otherwise.) */
+    if (s->state != S_LOBBY || !s->site_page || s->site_start ||
         s->lobby.page == LOBBY_BUSY || sess_closing(s))
         return 0;
     const char *why = s->lobby.note[0] ? s->lobby.note
