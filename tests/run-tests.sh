@@ -36,8 +36,9 @@
 #           token across hosts (and again against build/tsan/rogued)
 #  lint     tests/lint/*.sh: the house's limits (long functions, large
 #           files, circles of includes), every C file through clang's
-#           front end with -Werror, and bench_core's own check on a short
-#           script; run as the e2e scripts are (exit 0 passes, 77 skips)
+#           front end with -Werror, bench_core's own check on a short
+#           script, and every citation of a docs section naming one that
+#           is there; run as the e2e scripts are (exit 0 passes, 77 skips)
 #
 # A check binary's tests are counted from its "Checks: N, Failures: F,
 # Errors: E" line; a binary that dies before printing it counts as one failure.

@@ -1,6 +1,7 @@
 /* test_ssh_threads.c - SSH costs a fixed number of threads, not one per
- * connection (issue 26, docs/performance.md, "SSH"): with ssh_threads=2
- * the server runs min(2, cores) threads named "rogued-ssh", and 40 SSH
+ * connection (issue 26, docs/performance.md, "SSH at telnet's cost"):
+ * with ssh_threads=2 the server runs min(2, cores) threads named
+ * "rogued-ssh", and 40 SSH
  * connections that each got the server's banner (so a thread serves
  * them) add none: the server's thread count (/proc/PID/task) stays within
  * what it had before plus libuv's pool (4, started lazily by other work);

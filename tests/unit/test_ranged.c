@@ -1,5 +1,5 @@
-/* test_ranged.c - ranged play and ways out (docs/game.md, "Throwing",
- * "Wands", "Monsters"): `t` throws darts, daggers and spears with the
+/* test_ranged.c - ranged play and ways out (docs/game.md, "Throwing and
+ * wands", "Monsters"): `t` throws darts, daggers and spears with the
  * aiming cursor, a blow of the ruleset in force; a wand of sleep puts a
  * monster out of the fight for a charge; a fleeing monster turns back after
  * a few turns and does not heal while it runs. Exact values on fixed
