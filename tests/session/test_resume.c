@@ -406,12 +406,37 @@ static int offered_turn(tclient_t *c)
     return -1;
 }
 
-/* Writes of games in progress refused (full_disk_on) while dave (a)
- * plays n keys, until he is told his game is not being saved: the
- * database handle that holds the triggers (the caller closes it). */
+/* Until the game's beginning is in db (its row of progress): the store
+ * writes it on its own thread, soon after the game starts, and writes
+ * refused before it would leave no saved game to go on from. Waited
+ * for; the deadline only ends the wait. */
+static void wait_game_begun(sqlite3 *db)
+{
+    int64_t end = cl_now_ms() + CL_WAIT_MS;
+    for (;;) {
+        sqlite3_stmt *st;
+        ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT count(*) FROM "
+                                            "progress", -1, &st, NULL),
+                         SQLITE_OK);
+        int rows = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0)
+                                                  : 0;
+        sqlite3_finalize(st);
+        if (rows > 0)
+            return;
+        ck_assert_msg(cl_now_ms() < end, "the game's beginning never "
+                      "reached the database");
+        usleep(20 * 1000);
+    }
+}
+
+/* Writes of games in progress refused (full_disk_on), once the game's
+ * beginning is kept, while dave (a) plays n keys, until he is told his
+ * game is not being saved: the database handle that holds the triggers
+ * (the caller closes it). */
 static sqlite3 *told_not_saving(const char *dir, tclient_t *a, int n)
 {
     sqlite3 *db = open_store(dir);
+    wait_game_begun(db);
     ck_assert_int_eq(sqlite3_exec(db, full_disk_on, NULL, NULL, NULL),
                      SQLITE_OK);
     play_walk_keys(a, n);
