@@ -2,6 +2,7 @@
  * client whose screen is a libvterm terminal. The server process is
  * server_proc.c. */
 #include "client.h"
+#include "port_claim.h"
 
 #include <check.h>
 #include <arpa/inet.h>
@@ -438,7 +439,8 @@ static int port_bindable(int port)
  * by this process before: one taken by port 0 (a server's telnet
  * listener started beside it, a client's source port) can never be it,
  * which a port the kernel picked and freed could be (a test's http_port
- * once came back as the same server's telnet port). */
+ * once came back as the same server's telnet port). Nor by another test
+ * process of the run while this one holds it (port_claim.h). */
 int cl_free_port(void)
 {
     static int given[256], ngiven;
@@ -451,7 +453,7 @@ int cl_free_port(void)
         int p = low + (int)(rand_r(&seed) % (unsigned)span), seen = 0;
         for (int i = 0; i < ngiven && i < 256; i++)
             seen |= given[i] == p;
-        if (seen || !port_bindable(p))
+        if (seen || !port_bindable(p) || !port_claim(p))
             continue;
         given[ngiven++ % 256] = p;
         return p;
