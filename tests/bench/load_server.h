@@ -159,7 +159,6 @@ static inline void read_cpus(void)
             all_cpus[nall_cpus++] = c;
 }
 
-
 /* Starts the server; pin: where it runs (its own CPUs when pinned, else
  * all the generator may use); rate: the row's keys a second a session. */
 static inline int server_start(server_t *sv, const char *bin, int max_sessions,

@@ -146,11 +146,6 @@ static void resume_offers_the_last_turn(tsrv_t *s, tclient_t *a, int id)
     cl_close(b);
 }
 
-/* A server on the test's database (store_server's `set`), on which dave
- * registers and plays (*a); once his game's begin is in the database,
- * another session takes its tables (*lock: unlock lets go): the store's
- * statements on them wait out lock_timeout (`store_lock_timeout_ms`: the
- * default 10 s, or LOCK_WAIT_SET's shorter wait) and fail. */
 /* The store's lock wait for the tests whose order of events does not
  * hang on it: each waits it out once, so the default's 10 s made them
  * most of the suite's time. Two keep the default, as a busy machine
@@ -162,6 +157,11 @@ static void resume_offers_the_last_turn(tsrv_t *s, tclient_t *a, int id)
  * turn than the test offers). */
 #define LOCK_WAIT_SET "store_lock_timeout_ms=2000"
 
+/* A server on the test's database (store_server's `set`), on which dave
+ * registers and plays (*a); once his game's begin is in the database,
+ * another session takes its tables (*lock: unlock lets go): the store's
+ * statements on them wait out lock_timeout (`store_lock_timeout_ms`: the
+ * default 10 s, or LOCK_WAIT_SET's shorter wait) and fail. */
 static tsrv_t *play_then_lock(const char *set, tclient_t **a, PGconn **lock)
 {
     start_test();

@@ -10,7 +10,6 @@
 #include "conf_file.h"
 #include "config.h"
 
-
 START_TEST(defaults_are_sane)
 {
     config_t c;

@@ -13,7 +13,6 @@
 #include "conf_file.h"
 #include "config.h"
 
-
 /* Each warning, one line each, into arg (4096 bytes). */
 static void collect(const char *line, void *arg)
 {

@@ -192,8 +192,6 @@ static void mutate(screen_t *b, const screen_t *a, rng_t *r)
     }
 }
 
-/* Paints a, diffs to b, checks the terminal, for one pair, at a colour
- * depth. */
 /* The encoder's state for a client of that display, its terminal
  * unknown (as after a connect). */
 static void term_state_for(term_state_t *ts, int utf8, int colours)
@@ -204,6 +202,8 @@ static void term_state_for(term_state_t *ts, int utf8, int colours)
     term_state_reset(ts);
 }
 
+/* Paints a, diffs to b, checks the terminal, for one pair, at a colour
+ * depth. */
 static void check_pair_in(const screen_t *a, const screen_t *b, int utf8,
                           int colours)
 {
@@ -1050,8 +1050,8 @@ START_TEST(control_cells_sent_as_question_marks)
             for (size_t i = 0; i < out.len; i++)
                 q += out.data[i] == '?';
             ck_assert_int_eq(q, bad);
-            for (size_t i = 0; i < out.len; i++) /* no C1 as UTF-8 either */
-                ck_assert(!((unsigned char)out.data[i] == 0xc2 && i + 1 < out.len &&
+            for (size_t i = 0; i + 1 < out.len; i++) /* no C1 as UTF-8 */
+                ck_assert(!((unsigned char)out.data[i] == 0xc2 &&
                             (unsigned char)out.data[i + 1] < 0xa0));
             buf_free(&out);
             screen_free(&a);
