@@ -45,16 +45,21 @@ static tclient_t *ask(const void *req, size_t n)
     return c;
 }
 
+/* The request answered with status, and one more log line saying why
+ * (counted: an earlier request may have been refused for the same). */
 static void expect(tsrv_t *s, const char *req, size_t n, const char *status,
                    const char *why)
 {
-    tclient_t *c = ask(req, n);
-    ck_assert_msg(cl_stream_has(c, status), "no \"%s\" for %s", status, why);
-    cl_close(c);
     char line[160];
     snprintf(line, sizeof line, ": %.*s: %s", (int)strcspn(status + 9, "\r"),
              status + 9, why);
-    ck_assert_msg(srv_wait_log(s, line, CL_WAIT_MS), "no log line \"%s\"", line);
+    int before = srv_log_count(s, line);
+    tclient_t *c = ask(req, n);
+    ck_assert_msg(cl_stream_has(c, status), "no \"%s\" for %s", status, why);
+    cl_close(c);
+    ck_assert_msg(srv_wait_log_count(s, line, before + 1, CL_WAIT_MS),
+                  "no log line \"%s\" (%d before)", line, before);
+    ck_assert_int_eq(srv_log_count(s, line), before + 1);
 }
 
 #define UPGRADE_HEADERS "Upgrade: websocket\r\nConnection: Upgrade\r\n" \

@@ -175,7 +175,9 @@ static void shutdown_keeps_the_game(int sig, int keys, int with_guest)
         ck_assert(!cl_stream_has(g, "your game is saved"));
         ck_assert(cl_stream_has(g, "The server is shutting down: a guest's "
                                 "game ends here. Goodbye!"));
-        ck_assert(srv_wait_log(s, "name=guest2 ", CL_WAIT_MS));
+        /* its game's end: the second line naming it, after its start */
+        ck_assert(srv_wait_log_count(s, " name=guest2 seed=", 2, CL_WAIT_MS));
+        ck_assert_int_eq(srv_log_count(s, "game over "), 1);
         ck_assert(srv_log_has(s, "cause=\"disconnected (the server stopped)\""));
     }
     srv_stop(s); /* exit 0, clean log */

@@ -187,9 +187,12 @@ START_TEST(upgrade_keeps_sessions)
     /* the lobby works on the new server: its list of games */
     ck_assert(cl_key(l[0], "w"));
     play_wait_text(l[0], "Games in progress");
-    /* and a new connection is the new server's */
+    /* and a new connection is the new server's (the old one has exited):
+     * its own connect line */
     tclient_t *n = play_connect(port, NULL);
-    ck_assert(srv_wait_log(s, "moved by an upgrade", WAIT_MS));
+    char line[64];
+    snprintf(line, sizeof line, "connect 127.0.0.1:%d ", cl_local_port(n));
+    ck_assert(srv_wait_log(s, line, WAIT_MS));
 
     for (int i = 0; i < PLAYERS; i++)
         cl_close(p[i]);

@@ -95,6 +95,9 @@ START_TEST(ping_is_answered_pong)
     ck_assert(!cl_screen_has(c, "ping")); /* not typed into the name */
     ck_assert_int_eq(cl_send_str(c, "\r"), 0);
     play_ready(c);
+    /* nor taken after the check above (a pong goes before a frame): the
+     * game begins under the name offered */
+    ck_assert(srv_wait_log(s, "game start id=1 name=guest1 seed=", CL_WAIT_MS));
     ck_assert_uint_eq(cl_send_raw(c, frame, n, 1, CL_WAIT_MS), n);
     want = 4;
     ck_assert(cl_wait(c, pongs_are, &want, CL_WAIT_MS));
