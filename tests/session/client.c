@@ -765,7 +765,10 @@ int cl_key(tclient_t *c, const char *bytes)
         return 0;
     if (cl_send_str(c, bytes) != 0)
         return 0;
-    return cl_wait_frame(c, CL_WAIT_MS);
+    /* The frame may be one the server drew of itself (a watcher's count, a
+     * notice) before it read the key: the sync after it brings in the
+     * key's own, whatever came first. */
+    return cl_wait_frame(c, CL_WAIT_MS) && cl_sync(c, CL_WAIT_MS);
 }
 
 int cl_frames(const tclient_t *c)

@@ -311,10 +311,12 @@ size_t cl_send_raw(tclient_t *c, const void *data, size_t len,
  * Returns 1, or 0 at the deadline, on close, or in raw mode. */
 int cl_sync(tclient_t *c, int timeout_ms);
 
-/* A key and its answer (telnet mode): cl_sync, then sends the key's bytes
- * and waits for the frame marker (IAC NOP) that ends the answer. Returns
- * 1, or 0 if none came by the deadline (a key over the rate limit gets no
- * answer) or the connection closed. */
+/* A key and its answer (telnet mode): cl_sync, then sends the key's bytes,
+ * waits for a frame marker (IAC NOP) and syncs again, so that the key's
+ * whole answer is in even when a frame the server drew of itself came
+ * first, and every frame so far is taken. Returns 1, or 0 if no frame came
+ * by the deadline (a key over the rate limit gets no answer) or the
+ * connection closed. */
 int cl_key(tclient_t *c, const char *bytes);
 
 /* Waits until a frame marker arrives that no earlier wait has taken.
