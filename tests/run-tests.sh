@@ -52,7 +52,7 @@
 # last run; a line per test says when it finished, how long it took and
 # the CPU time it used, and
 # the table at the end is in a fixed order whatever the order of finishing.
-# How many at once: up to TEST_JOBS (default twice TEST_CPUS) while
+# How many at once: up to TEST_JOBS (default three times TEST_CPUS) while
 # their shares of a core last run (CPU time over wall time: most wait on a
 # server, a client or a timer most of the time) add up to at most
 # TEST_CPUS cores (default: the number of cores).
@@ -68,7 +68,7 @@ FUZZ_RUNS=${FUZZ_RUNS:-200000}
 FUZZ_SMOKE_SECONDS=${FUZZ_SMOKE_SECONDS:-20}
 CORES=$(nproc 2>/dev/null || echo 2)
 TEST_CPUS=${TEST_CPUS:-$CORES}
-TEST_JOBS=${TEST_JOBS:-$((2 * TEST_CPUS))}
+TEST_JOBS=${TEST_JOBS:-$((3 * TEST_CPUS))}
 FUZZ_JOBS=${FUZZ_JOBS:-$CORES}
 export ROGUED_BIN=${ROGUED_BIN:-$PWD/build/san/rogued}
 export ROGUED_REL_BIN=${ROGUED_REL_BIN:-$PWD/build/rel/rogued}
