@@ -266,8 +266,13 @@ static lock_t lock_tables(void)
     if (sw_pg()) {
         k.pg = PQconnectdb(sw_url);
         ck_assert_int_eq(PQstatus(k.pg), CONNECTION_OK);
-        PQclear(PQexec(k.pg, "BEGIN; LOCK TABLE progress, progress_keys IN"
-                             " ACCESS EXCLUSIVE MODE"));
+        PGresult *r = PQexec(k.pg, "BEGIN; LOCK TABLE progress, progress_keys"
+                                   " IN ACCESS EXCLUSIVE MODE");
+        /* checked: a test that goes on without the lock fails later, far
+         * from why */
+        ck_assert_msg(PQresultStatus(r) == PGRES_COMMAND_OK, "LOCK TABLE: %s",
+                      PQerrorMessage(k.pg));
+        PQclear(r);
     } else {
         ck_assert_int_eq(sqlite3_open(dbpath, &k.db), SQLITE_OK);
         ck_assert_int_eq(sqlite3_exec(k.db, "BEGIN IMMEDIATE", NULL, NULL,
@@ -279,7 +284,10 @@ static lock_t lock_tables(void)
 static void unlock_tables(lock_t *k)
 {
     if (k->pg) {
-        PQclear(PQexec(k->pg, "COMMIT"));
+        PGresult *r = PQexec(k->pg, "COMMIT");
+        ck_assert_msg(PQresultStatus(r) == PGRES_COMMAND_OK, "COMMIT: %s",
+                      PQerrorMessage(k->pg));
+        PQclear(r);
         PQfinish(k->pg);
     } else {
         ck_assert_int_eq(sqlite3_exec(k->db, "COMMIT", NULL, NULL, NULL),
