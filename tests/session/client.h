@@ -316,7 +316,8 @@ int cl_sync(tclient_t *c, int timeout_ms);
  * whole answer is in even when a frame the server drew of itself came
  * first, and every frame so far is taken. Returns 1, or 0 if no frame came
  * by the deadline (a key over the rate limit gets no answer) or the
- * connection closed. */
+ * connection closed, also just after the frame: a key whose answer ends
+ * the connection is sent with cl_send_str, then cl_wait_eof. */
 int cl_key(tclient_t *c, const char *bytes);
 
 /* Waits until a frame marker arrives that no earlier wait has taken.

@@ -121,7 +121,7 @@ static void scene_start(scene_t *sc, int n, const int (*sizes)[2], int nsizes)
 
 /* The player's key number k (from 1): every client gets exactly one frame
  * and shows the game after it. Returns the bytes the server wrote to its
- * clients for it (its phase's frames, and the player's sync before it). */
+ * clients for it (its phase's frames, and the player's syncs around it). */
 static double scene_key(scene_t *sc, char key, int k)
 {
     int *before = calloc((size_t)sc->n, sizeof *before);

@@ -98,7 +98,8 @@ START_TEST(silent_ssh_connections_hold_max_sessions)
     cl_close(held[0]);
     ck_assert(srv_wait_log(s, "closed before it was in", CL_WAIT_MS));
     ck_assert(metrics_wait(metrics, "rogued_players_online", 1));
-    /* waited for too: the slot is given back before the startup */
+    /* the startups gauge falls after the slot is given back, so it is
+     * waited for too */
     ck_assert(metrics_wait(metrics, "rogued_startups", 1));
     tclient_t *p = play_lobby(srv_port(s));
     ck_assert(metrics_is(metrics, "rogued_players_online", 2));

@@ -95,7 +95,6 @@ START_TEST(watch_page_moves_and_q_ends_it_not_the_lobby)
     int turn = cl_turn(p);
     ck_assert(cl_key(p, "."));
     ck_assert(cl_key(p, "."));
-    ck_assert(cl_sync(p, WAIT_MS));
     ck_assert_int_eq(cl_turn(p), turn + 2);
     wait_same_turn(w, p);
     ck_assert(!cl_closed(w));
