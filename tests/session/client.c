@@ -27,7 +27,6 @@
 
 #define MAP_ROWS 21            /* the map is rows 0..20 (common/map.h) */
 #define STREAM_KEEP (1 << 20)  /* data kept for cl_stream_has */
-#define PING_OPT 99            /* an option the server refuses: cl_sync */
 
 /* --- time ------------------------------------------------------------------ */
 
@@ -57,7 +56,7 @@ struct tclient {
     int frames;          /* IAC NOP frame markers received */
     int frames_taken;    /* ... of which a wait has consumed */
     int writing_failed;
-    int pongs;           /* IAC WONT PING_OPT received (cl_sync) */
+    int pongs;           /* IAC WONT CL_PING_OPT received (cl_sync) */
     int pong_state;      /* bytes of that sequence matched so far */
     char ttype[64];
     const char *const *ttypes; /* round by round (cl_opts_t) */
@@ -601,12 +600,12 @@ void cl_close(tclient_t *c)
     free(c);
 }
 
-/* Counts the server's IAC WONT PING_OPT answers in the raw bytes. The
+/* Counts the server's IAC WONT CL_PING_OPT answers in the raw bytes. The
  * server never sends a 0xff data byte (it sends ASCII and UTF-8), so the
  * sequence cannot be part of anything else. */
 static void count_pongs(tclient_t *c, const unsigned char *p, size_t n)
 {
-    static const unsigned char pong[3] = { TELNET_IAC, TELNET_WONT, PING_OPT };
+    static const unsigned char pong[3] = { TELNET_IAC, TELNET_WONT, CL_PING_OPT };
     for (size_t i = 0; i < n; i++) {
         if (p[i] == pong[c->pong_state])
             c->pong_state++;
@@ -728,10 +727,10 @@ int cl_wait_frame(tclient_t *c, int timeout_ms)
     }
 }
 
-/* One ping: IAC DO PING_OPT, answered by IAC WONT PING_OPT. */
+/* One ping: IAC DO CL_PING_OPT, answered by IAC WONT CL_PING_OPT. */
 static int ping(tclient_t *c, int64_t deadline)
 {
-    static const char do_ping[3] = { (char)TELNET_IAC, (char)TELNET_DO, PING_OPT };
+    static const char do_ping[3] = { (char)TELNET_IAC, (char)TELNET_DO, CL_PING_OPT };
     int want = c->pongs + 1;
     if (write_all(c, do_ping, 3, left_ms(deadline)) != 0)
         return 0;

@@ -311,6 +311,15 @@ size_t cl_send_raw(tclient_t *c, const void *data, size_t len,
  * Returns 1, or 0 at the deadline, on close, or in raw mode. */
 int cl_sync(tclient_t *c, int timeout_ms);
 
+/* The option cl_sync asks for; its answers are counted, so no test sends
+ * IAC DO CL_PING_OPT itself. */
+#define CL_PING_OPT 99
+/* An option the server refuses as it refuses cl_sync's, for a test's flood
+ * of requests: with the flood's answers counted too, cl_sync took the
+ * first for its own and returned with megabytes still owed (seen on a
+ * loaded machine: 667,855 answers not yet read). */
+#define CL_FLOOD_OPT 98
+
 /* A key and its answer (telnet mode): cl_sync, then sends the key's bytes,
  * waits for a frame marker (IAC NOP) and syncs again, so that the key's
  * whole answer is in even when a frame the server drew of itself came

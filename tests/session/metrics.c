@@ -61,14 +61,8 @@ double metrics_value(int port, const char *name)
     return v;
 }
 
-/* the requests one write carries (IAC DO FLOOD_OPT each) */
+/* the requests one write carries (IAC DO CL_FLOOD_OPT each) */
 #define REQUESTS 8192
-/* An option the server refuses, as it refuses cl_sync's, but not that one:
- * cl_sync waits for the answer to its own request by counting IAC WONT 99,
- * and with the flood's answers also counted it took the first of them for
- * its own and returned with megabytes still owed (seen on a loaded machine:
- * 667,855 answers not yet read). */
-#define FLOOD_OPT 98
 #define HANG_S 120
 
 /* Answers to requests cannot be skipped as frames are (test_limits.c's
@@ -82,7 +76,7 @@ void metrics_stop_reading_with_output_owed(tclient_t *c, int mport)
     for (size_t i = 0; i < len; i += 3) {
         buf[i] = (char)0xff;
         buf[i + 1] = (char)0xfd;
-        buf[i + 2] = FLOOD_OPT;
+        buf[i + 2] = CL_FLOOD_OPT;
     }
     time_t deadline = time(NULL) + HANG_S; /* only a hang ends it */
     int owed = 0;

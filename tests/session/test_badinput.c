@@ -150,9 +150,9 @@ START_TEST(random_flood)
     for (size_t i = 0; i < n; i++)
         if (junk[i] == 'y' || junk[i] == 'Y')
             junk[i] = '.';
-    for (size_t i = 0; i + 3 <= n; i++) /* no IAC DO 99: cl_sync's ping */
-        if (junk[i] == 0xff && junk[i + 1] == 0xfd && junk[i + 2] == 99)
-            junk[i + 2] = 98;
+    for (size_t i = 0; i + 3 <= n; i++) /* no IAC DO of cl_sync's option */
+        if (junk[i] == 0xff && junk[i + 1] == 0xfd && junk[i + 2] == CL_PING_OPT)
+            junk[i + 2] = CL_FLOOD_OPT;
     for (size_t i = 253; i + 3 <= n; i += 256)
         memcpy(junk + i, "\x00" IAC SE, 3);
     memcpy(junk + n - 3, "\x00" IAC SE, 3);

@@ -267,9 +267,9 @@ START_TEST(slow_reader_cut_off)
     buf[0] = 'l';
     buf[1] = 'h';
     for (size_t i = 2; i + 3 <= chunk; i += 3) {
-        buf[i] = (char)0xff; /* IAC DO 98: not cl_sync's option (client.c) */
+        buf[i] = (char)0xff; /* IAC DO CL_FLOOD_OPT */
         buf[i + 1] = (char)0xfd;
-        buf[i + 2] = 98;
+        buf[i + 2] = CL_FLOOD_OPT;
     }
     /* Up to 64 MB: the cut comes after a few MB. The deadline only ends
      * the wait if the server never cuts it (docs/testing.md). */
