@@ -23,11 +23,12 @@ static void usage(FILE *f, const config_t *defaults)
 {
     fprintf(f,
         "Usage: rogued [OPTION]...\n"
-        "       rogued ctl [--data-dir DIR] COMMAND [ARGS]  (the operator's\n"
-        "                        console: who, say, kick, ban, shutdown,\n"
-        "                        reload, backup, upgrade...; `rogued ctl`\n"
-        "                        alone lists them all; DIR as below, else\n"
-        "                        from ROGUED_DATA_DIR or the config file)\n"
+        "       rogued ctl [--data-dir DIR | --config FILE] COMMAND [ARGS]\n"
+        "                        (the operator's console: who, say, kick,\n"
+        "                        ban, shutdown, reload, backup, upgrade...;\n"
+        "                        `rogued ctl` alone lists them all; DIR as\n"
+        "                        below, else from ROGUED_DATA_DIR or the\n"
+        "                        config file's data_dir)\n"
         "A telnet roguelike server: every player gets a dungeon of their own.\n"
         "\n"
         "Options (each overrides the environment, which overrides the file):\n"

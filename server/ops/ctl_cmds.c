@@ -451,7 +451,7 @@ const ctl_cmd_t ctl_cmds[] = {
     { "say", "say TEXT           a line on every player's screen", say_run, count_answer, say_finish },
     { "kick", "kick ID            close session ID (its game kept or recorded)", kick_run, count_answer, kick_finish },
     { "shutdown", "shutdown [MINUTES] a notice every minute, then the clean shutdown (0: now)", shutdown_run, NULL, finish_plain },
-    { "reload", "reload             the config file again: motd, max_sessions, idle, output and key limits, live (the answer names the rest: they take a restart)", reload_run, NULL, reload_finish },
+    { "reload", "reload             the config file again; live: motd, public_host, max_sessions, idle_*, negotiation_ms, output_*, write_timeout, max_keys_per_second, keepalive, *_minute_ms (the answer names the rest: they take a restart)", reload_run, NULL, reload_finish },
     { "backup", "backup FILE        an online copy of the SQLite database, checked", ctl_backup_run, NULL, finish_plain },
     { "ban", "ban ADDRESS[/BITS]|NAME [DURATION]  keep an address range or an account out (30m, 2h, 7d; none: for good)", ctl_ban_run, NULL, finish_plain },
     { "unban", "unban ADDRESS[/BITS]|NAME  end that ban", ctl_unban_run, NULL, finish_plain },
