@@ -159,8 +159,8 @@ static void go(lobby_t *l, int page)
         wipe(l->in->line, sizeof l->in->line);
         l->in->len = 0;
     }
-    l->refused = 0;
-    l->too_long = 0;
+    l->refused = l->too_long = 0;
+    l->refused_at = l->too_long_at = 0;
     /* A step passed or left takes its note along; one said on the way
      * (the next prompt's hint, the answer's word) is the new page's. */
     if (page != l->page && !l->note_new)
@@ -247,6 +247,9 @@ const char *lobby_player_name(const lobby_t *l)
     return l->account[0] ? l->account : l->guest;
 }
 
+/* lobby_t.refused_at and too_long_at hold a line's length */
+_Static_assert(LOBBY_LINE_MAX <= UINT8_MAX, "a line's length fits a byte");
+
 /* The rule a line too long for its prompt breaks. */
 static const char *too_long_rule(const lobby_t *l)
 {
@@ -269,6 +272,8 @@ static void type_char(lobby_t *l, int key)
     if (in->len + (size_t)n > max) {
         /* Left out, so the line is not what was typed: Enter refuses it
          * (a password cut short would be a password nobody knows). */
+        if (!l->too_long)
+            l->too_long_at = (uint8_t)in->len;
         l->too_long = 1;
         lobby_note(l, LOBBY_NOTE_BAD, "%s", too_long_rule(l));
         return;
@@ -278,18 +283,26 @@ static void type_char(lobby_t *l, int key)
     in->line[in->len] = '\0';
 }
 
-/* Backspace: removes the last character (a whole UTF-8 sequence). */
+/* Backspace: removes the last character (a whole UTF-8 sequence), and
+ * with it whatever was typed after it and kept out of the line (a control
+ * character, a character past the limit): the line is then taken as it
+ * now stands. On an empty line it takes back all that was kept out. */
 static void erase_char(lobby_t *l)
 {
     lobby_input_t *in = l->in;
     if (!in)
         return;
+    int was = in->len;
     while (in->len > 0) {
         unsigned char c = (unsigned char)in->line[--in->len];
         in->line[in->len] = '\0';
         if ((c & 0xc0) != 0x80)
             break;
     }
+    if (was == 0 || l->refused_at > in->len)
+        l->refused = l->refused_at = 0;
+    if (was == 0 || l->too_long_at > in->len)
+        l->too_long = l->too_long_at = 0;
 }
 
 /* A name typed at a name prompt: checked, kept in l->name. */
@@ -749,6 +762,8 @@ void lobby_typed_refused(lobby_t *l)
 {
     if (!lobby_typing(l) || l->page == LOBBY_KEY_ADD)
         return;
+    if (!l->refused)
+        l->refused_at = (uint8_t)(l->in ? l->in->len : 0);
     l->refused = 1;
     lobby_note(l, LOBBY_NOTE_BAD, "%s", is_password_page(l->page)
                ? "A password may not hold control characters."

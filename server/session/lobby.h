@@ -177,6 +177,9 @@ typedef struct lobby {
                                         escape sequence): Enter refuses it */
     uint8_t too_long;                /* a character would not fit the line
                                         and was left out: Enter refuses it */
+    uint8_t refused_at, too_long_at; /* the line's length when the first
+                                        of each was typed: erased back
+                                        below it, the line holds none */
     uint8_t broken;                  /* the account's saved game cannot
                                         be rebuilt (lobby_saved_broken):
                                         n ends it for a new game */

@@ -218,8 +218,10 @@ static void draw_prompt(const lobby_t *l, screen_t *s)
         for (int i = 0; i < n; i++)
             screen_put(s, x++, y + 2, '*', COL_BWHITE, COL_DEFAULT, 0);
     } else {
-        x += screen_puts(s, x, y + 2, lobby_line(l), COL_BWHITE, COL_DEFAULT,
-                         0);
+        /* UTF-8, a character a cell, as typed (a name's rules refuse
+         * any but ASCII at Enter, with the rule) */
+        x += screen_puts_text(s, x, y + 2, lobby_line(l), COL_BWHITE,
+                              COL_DEFAULT, 0);
     }
     screen_put(s, x, y + 2, ' ', COL_DEFAULT, COL_DEFAULT, ATTR_REVERSE);
     /* the blank row under the line, or the note in it and any rows it

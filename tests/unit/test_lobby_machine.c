@@ -1135,6 +1135,104 @@ START_TEST(too_long_a_line_is_refused_at_enter)
 }
 END_TEST
 
+/* What was kept out of the line goes with the characters typed before it
+ * when they are erased: the line is then judged as it stands, not
+ * refused for a character no longer in what was typed. */
+START_TEST(erasing_takes_back_what_was_kept_out)
+{
+    lobby_t l;
+    lobby_init(&l, "");
+    /* 22 letters at a name prompt (2 past the limit), all erased: a name
+     * typed then is taken */
+    lobby_key(&l, 'l');
+    type(&l, "abcdefghijklmnopqrstuv");
+    ck_assert_str_eq(l.note, "A name has at most 20 characters.");
+    for (int i = 0; i < 20; i++)
+        lobby_key(&l, KEY_BACKSPACE);
+    ck_assert_str_eq(lobby_line(&l), "");
+    type(&l, "bobby");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_LOGIN_PASS);
+    ck_assert_str_eq(l.name, "bobby");
+    lobby_key(&l, KEY_ESC);
+    /* alice, Ctrl-W: one Backspace takes the e and the Ctrl-W typed
+     * after it */
+    lobby_key(&l, 'l');
+    type(&l, "alice");
+    lobby_key(&l, 0x17);
+    ck_assert_str_eq(l.note, "A name may use only letters, digits, _ and -.");
+    lobby_key(&l, KEY_BACKSPACE);
+    type(&l, "e");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_LOGIN_PASS);
+    ck_assert_str_eq(l.name, "alice");
+    lobby_key(&l, KEY_ESC);
+    /* a control character typed before a letter stays while only the
+     * letter is erased: still refused */
+    lobby_key(&l, 'l');
+    type(&l, "alic");
+    lobby_key(&l, 0x01);
+    type(&l, "e");
+    lobby_key(&l, KEY_BACKSPACE);
+    type(&l, "e");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_LOGIN_NAME);
+    ck_assert_str_eq(l.note, "Refused: a name may not hold control "
+                             "characters or escape sequences.");
+    /* on an empty line, Backspace takes back what was kept out: an
+     * escape sequence typed first, then erased */
+    lobby_typed_refused(&l);
+    lobby_key(&l, KEY_BACKSPACE);
+    type(&l, "alice");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_LOGIN_PASS);
+    /* a password 130 bytes long, all erased, then secret1: taken */
+    lobby_key(&l, KEY_ESC);
+    lobby_key(&l, 'r');
+    type(&l, "Zoe");
+    lobby_key(&l, KEY_ENTER);
+    ck_assert_int_eq(l.page, LOBBY_REG_PASS);
+    for (int i = 0; i < 130; i++)
+        lobby_key(&l, 'x');
+    ck_assert_str_eq(l.note, "A password has at most 128 bytes.");
+    for (int i = 0; i < 128; i++)
+        lobby_key(&l, KEY_BACKSPACE);
+    type(&l, "secret1");
+    lobby_key(&l, KEY_ENTER);
+    ck_assert_int_eq(l.page, LOBBY_REG_PASS2);
+    lobby_free(&l);
+}
+END_TEST
+
+/* The line being typed is drawn a character a cell, as typed: an e acute
+ * one cell (not its two bytes), a character two columns wide a '?' */
+START_TEST(prompt_line_drawn_a_character_a_cell)
+{
+    lobby_t l;
+    lobby_init(&l, "");
+    lobby_key(&l, 'l');
+    lobby_key(&l, 0xe9);  /* e acute */
+    type(&l, "ric");
+    lobby_key(&l, 0x65e5); /* a CJK character, two columns */
+    lobby_info_t info = { "testsrv", "motd here", 3, 1, NULL, NULL };
+    screen_t s;
+    ck_assert_int_eq(screen_init(&s, 80, 24), 0);
+    lobby_draw(&l, &info, &s);
+    int found = 0;
+    for (int y = 0; y < 24 && !found; y++)
+        for (int x = 0; x + 5 < 80 && !found; x++)
+            found = screen_cat(&s, x, y)->ch == 0xe9 &&
+                    screen_cat(&s, x + 1, y)->ch == 'r' &&
+                    screen_cat(&s, x + 2, y)->ch == 'i' &&
+                    screen_cat(&s, x + 3, y)->ch == 'c' &&
+                    screen_cat(&s, x + 4, y)->ch == '?' &&
+                    screen_cat(&s, x + 5, y)->attr == ATTR_REVERSE;
+    ck_assert_msg(found, "the line is not drawn as typed");
+    screen_free(&s);
+    lobby_free(&l);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("lobby machine");
@@ -1167,6 +1265,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, note_is_cleared_by_the_next_menu_key);
     tcase_add_test(tc, note_goes_with_its_step);
     tcase_add_test(tc, too_long_a_line_is_refused_at_enter);
+    tcase_add_test(tc, erasing_takes_back_what_was_kept_out);
+    tcase_add_test(tc, prompt_line_drawn_a_character_a_cell);
     suite_add_tcase(s, tc);
     return s;
 }
