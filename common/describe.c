@@ -90,15 +90,32 @@ static const char *describe_ground(const game_t *g, int x, int y, char *buf,
     return buf;
 }
 
-/* 1 if (x, y) is floor with nothing on it that the player has seen. */
-static int bare_floor(const game_t *g, int x, int y)
+/* 1 if something the player has seen lies on (x, y). */
+static int seen_lying(const game_t *g, int x, int y)
 {
     for (int type = ITEM_THING; type >= ITEM_CORPSE; type--) {
         const item_t *it = item_find((game_t *)g, type, x, y);
         if (it && it->seen)
-            return 0;
+            return 1;
     }
-    return g->map.tile[y][x] == TILE_FLOOR;
+    return 0;
+}
+
+/* 1 if (x, y) is floor with nothing on it that the player has seen. */
+static int bare_floor(const game_t *g, int x, int y)
+{
+    return !seen_lying(g, x, y) && g->map.tile[y][x] == TILE_FLOOR;
+}
+
+const char *game_describe_beneath(const game_t *g, int x, int y)
+{
+    if (!map_in_bounds(x, y) || !map_known(&g->map, x, y) ||
+        g->map.tile[y][x] != TILE_STAIRS || !seen_lying(g, x, y))
+        return "";
+    if ((x != g->player.x || y != g->player.y) &&
+        game_monster_at(g, x, y) >= 0 && game_lit(g, x, y))
+        return ""; /* the monster is what game_describe says */
+    return ", on the stairs down";
 }
 
 const char *game_describe(const game_t *g, int x, int y, char *buf,

@@ -430,7 +430,8 @@ static void draw_look(const game_t *g, screen_t *s)
     if (c)
         c->attr |= ATTR_REVERSE;
     game_describe(g, g->target.x, g->target.y, what, sizeof what);
-    snprintf(line, sizeof line, "Look: %s", what);
+    snprintf(line, sizeof line, "Look: %s%s", what,
+             game_describe_beneath(g, g->target.x, g->target.y));
     int y = view_status_row(s->w, s->h);
     cell_t blank = cell_make(' ', COL_DEFAULT, COL_DEFAULT, 0);
     for (int x = 0; x < s->w; x++)

@@ -193,9 +193,10 @@ _Static_assert(MSG_LEN + 6 <= 40 * LOOK_ROWS, "Look whole at 40 columns");
  * columns a monster's description was cut mid-word), over the log. */
 static void look_status(const game_t *g, screen_t *s)
 {
-    char what[MSG_LEN], line[MSG_LEN + 8];
+    char what[MSG_LEN], line[MSG_LEN + 32];
     game_describe(g, g->target.x, g->target.y, what, sizeof what);
-    snprintf(line, sizeof line, "Look: %s", what);
+    snprintf(line, sizeof line, "Look: %s%s", what,
+             game_describe_beneath(g, g->target.x, g->target.y));
     int start[LOOK_ROWS], len[LOOK_ROWS];
     int n = game_text_wrap(line, s->w, start, len, LOOK_ROWS);
     int top = s->h - n;

@@ -466,6 +466,13 @@ void game_hurt_player(game_t *g, int dmg, int killer);
 const char *game_describe(const game_t *g, int x, int y, char *buf,
                           size_t len);
 
+/* What game_describe leaves out of a tile the look cursor shows: ", on
+ * the stairs down" when something seen lies on them (the map shows the
+ * thing, not the stairs), else "". Not in game_describe itself: its
+ * words are logged by a look, and the log is part of a game's state, so
+ * they change only with the rules' version (docs/game.md, "Look"). */
+const char *game_describe_beneath(const game_t *g, int x, int y);
+
 /* "killed by a troll", "won: took the Amulet at depth 12" (or "alive"),
  * into buf. Returns buf. The host stores it as the game's end. */
 const char *game_death_cause(const game_t *g, char *buf, size_t len);
