@@ -94,6 +94,9 @@ typedef struct srv {
     buf_t wout;                /* lent to the session being written */
     int wout_lent;
     int in_phase;              /* within on_phase: frames go to the outbox */
+    int wait_keys_held;        /* sessions holding keys typed while their
+                                  lobby waited (sess_keep_waited_key): 0,
+                                  the phase looks at no session's */
     outbox_t outbox;           /* the phase's frames, written at its end */
 } srv_t;
 

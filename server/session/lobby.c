@@ -161,6 +161,7 @@ static void go(lobby_t *l, int page)
     }
     l->refused = l->too_long = 0;
     l->refused_at = l->too_long_at = 0;
+    l->offered = 0;
     /* A step passed or left takes its note along; one said on the way
      * (the next prompt's hint, the answer's word) is the new page's. */
     if (page != l->page && !l->note_new)
@@ -176,14 +177,33 @@ static void go(lobby_t *l, int page)
 }
 
 /* The prompt's line holds name (a name, no longer than the line), as if
- * typed: Enter takes it. */
-static void offer_name(lobby_t *l, const char *name)
+ * typed: Enter takes it (the player's own, given back). */
+static void put_line(lobby_t *l, const char *name)
 {
     size_t n = strlen(name);
     if (!l->in || n >= sizeof l->in->line)
         return;
     l->in->len = (uint16_t)n;
     memcpy(l->in->line, name, n + 1);
+}
+
+/* A name the server offers: Enter takes it, a character typed replaces
+ * it. */
+static void offer_name(lobby_t *l, const char *name)
+{
+    put_line(l, name);
+    l->offered = l->in != NULL;
+}
+
+/* A line the server offered is replaced by what the player types: the
+ * first key on it starts the line again. */
+static void take_offer(lobby_t *l)
+{
+    if (!l->offered || !l->in)
+        return;
+    l->offered = 0;
+    wipe(l->in->line, sizeof l->in->line);
+    l->in->len = 0;
 }
 
 /* Waits for the store; the answer returns to `back`. */
@@ -266,6 +286,7 @@ static void type_char(lobby_t *l, int key)
     lobby_input_t *in = l->in; /* a prompt has one (go) */
     if (!in)
         return;
+    take_offer(l);
     char u[UTF8_MAX_LEN];
     int n = utf8_encode((uint32_t)key, u);
     size_t max = is_password_page(l->page) ? LOBBY_LINE_MAX : ACCT_NAME_MAX;
@@ -292,6 +313,10 @@ static void erase_char(lobby_t *l)
     lobby_input_t *in = l->in;
     if (!in)
         return;
+    if (l->offered) {
+        take_offer(l); /* the whole offer, as a selection is */
+        return;
+    }
     int was = in->len;
     while (in->len > 0) {
         unsigned char c = (unsigned char)in->line[--in->len];
@@ -658,7 +683,7 @@ int lobby_guest_checked(lobby_t *l, int status, int taken)
         lobby_note(l, LOBBY_NOTE_BAD, "The server could not check that name. "
                    "Please try again.");
         go(l, LOBBY_GUEST_NAME);
-        offer_name(l, l->name); /* Enter asks again */
+        put_line(l, l->name); /* Enter asks again */
         return LOBBY_DO_NOTHING;
     }
     if (taken) {
@@ -762,6 +787,7 @@ void lobby_typed_refused(lobby_t *l)
 {
     if (!lobby_typing(l) || l->page == LOBBY_KEY_ADD)
         return;
+    take_offer(l);
     if (!l->refused)
         l->refused_at = (uint8_t)(l->in ? l->in->len : 0);
     l->refused = 1;

@@ -180,6 +180,10 @@ typedef struct lobby {
     uint8_t refused_at, too_long_at; /* the line's length when the first
                                         of each was typed: erased back
                                         below it, the line holds none */
+    uint8_t offered;                 /* the line is a name the server
+                                        offered, untouched: a character
+                                        typed replaces it, Backspace
+                                        clears it */
     uint8_t broken;                  /* the account's saved game cannot
                                         be rebuilt (lobby_saved_broken):
                                         n ends it for a new game */

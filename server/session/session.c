@@ -192,6 +192,7 @@ static void sess_free(sess_t *s)
     if (s->next)
         s->next->prev = s->prev;
     srv_unmark(srv, s); /* (do_close took it out of the directory) */
+    sess_drop_waited_keys(s);
     sess_startup_done(s); /* (one that never reached do_close) */
     if (s->slot_early) { /* (an SSH player's, from its accept) */
         s->slot_early = 0;
@@ -438,7 +439,9 @@ void sess_phase(sess_t *s)
         return;
     }
     sess_out_borrow(s);
-    if (s->owe_frame)
+    if (s->srv->wait_keys_held)
+        sess_play_waited_keys(s); /* a wait that ended owes this frame */
+    if (s->owe_frame && !sess_closing(s))
         sess_render(s);
     sess_flush(s);
     sess_write_static(s);

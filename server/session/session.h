@@ -65,6 +65,8 @@ typedef struct owned_game {
 /* Bytes a client may type before its negotiation settles that are kept
  * for the lobby (a line such as "p" Enter and a few more). */
 #define SESS_EARLY_MAX 256
+/* keys typed while the lobby waits for an answer, kept for it */
+#define SESS_WAIT_KEYS 8
 
 typedef struct st_lobby {
     owned_game_t held;         /* held.game: an account's saved game,
@@ -361,6 +363,12 @@ typedef struct sess {
      * lobby when it starts (docs/telnet.md). */
     char early[SESS_EARLY_MAX];
     uint16_t nearly;
+    /* Keys typed while the lobby waits for an answer ("One moment..."):
+     * kept, up to SESS_WAIT_KEYS, and played in order once it has it
+     * (sess_play_waited_keys), so that a typist's "sa" or a login's "p"
+     * then "A" loses nothing (docs/telnet.md, "What the server negotiates"). */
+    int wait_keys[SESS_WAIT_KEYS];
+    uint8_t nwait_keys;
     /* the terminal */
     term_state_t term;
     screen_t shown;            /* what the client's terminal shows */
@@ -767,6 +775,19 @@ enum sess_game_fate sess_play_game_fate(sess_t *s);
 /* The bytes of an escape sequence read before a move (session_input.c):
  * decoded as if just read. */
 void sess_feed_held(sess_t *s, const void *bytes, size_t n);
+
+/* A key the lobby cannot take while it waits for an answer: kept (the
+ * first SESS_WAIT_KEYS; any more are dropped, as a wait of seconds is
+ * the store's, not a typist's). */
+void sess_keep_waited_key(sess_t *s, int key);
+
+/* The keys kept by sess_keep_waited_key, played in order once the lobby
+ * no longer waits (in the phase, before the frame: every answer that ends
+ * a wait owes one); a key that starts another wait keeps the rest. */
+void sess_play_waited_keys(sess_t *s);
+
+/* Forgets them (the session is freed). */
+void sess_drop_waited_keys(sess_t *s);
 
 /* --- watchers between games ---------------------------------------------------- */
 

@@ -72,6 +72,8 @@ static int mouse_key(const sess_t *s, const keyev_t *ev)
 
 #define CTRL_KEY(c) ((c) & 0x1f)
 
+static void dispatch_key(sess_t *s, int key);
+
 static void on_key(void *ctx, const keyev_t *ev)
 {
     sess_t *s = ctx;
@@ -107,6 +109,12 @@ static void on_key(void *ctx, const keyev_t *ev)
         sess_repaint(s);
         return;
     }
+    dispatch_key(s, key);
+}
+
+/* A key to the screen over the state, else the state. */
+static void dispatch_key(sess_t *s, int key)
+{
     /* Too small to see anything: only let the player leave. */
     if (!view_fits(s->w, s->h) && !is_quit_key(key))
         return;
@@ -377,6 +385,39 @@ void sess_on_bytes(sess_t *s, const char *p, size_t len)
         s->esc_armed = 0;
         uv_timer_stop(&s->esc_timer);
     }
+}
+
+void sess_keep_waited_key(sess_t *s, int key)
+{
+    if (s->nwait_keys == SESS_WAIT_KEYS)
+        return;
+    if (s->nwait_keys == 0)
+        s->srv->wait_keys_held++;
+    s->wait_keys[s->nwait_keys++] = key;
+}
+
+/* No key kept: the phase of a loop with none held reads nothing of it. */
+void sess_drop_waited_keys(sess_t *s)
+{
+    if (s->nwait_keys)
+        s->srv->wait_keys_held--;
+    s->nwait_keys = 0;
+}
+
+void sess_play_waited_keys(sess_t *s)
+{
+    int keys[SESS_WAIT_KEYS], n = s->nwait_keys;
+    if (n == 0 || (s->state == S_LOBBY && s->lobby.page == LOBBY_BUSY))
+        return;
+    memcpy(keys, s->wait_keys, (size_t)n * sizeof *keys);
+    sess_drop_waited_keys(s);
+    for (int i = 0; i < n && !sess_closing(s); i++) {
+        if (s->state == S_LOBBY && s->lobby.page == LOBBY_BUSY)
+            sess_keep_waited_key(s, keys[i]); /* a wait again: kept */
+        else
+            dispatch_key(s, keys[i]);
+    }
+    sess_owe_frame(s);
 }
 
 void sess_feed_held(sess_t *s, const void *bytes, size_t n)

@@ -66,6 +66,29 @@ static void lobby_leave(sess_t *s)
     l->taken = NULL;
 }
 
+/* The watch list as it is now (games come and go), from the directory
+ * and the other hosts' (remote ids: cluster.h). */
+static void watch_list_fill(sess_t *s)
+{
+    srv_t *srv = s->srv;
+    dir_entry_t games[LOBBY_WATCH_MAX];
+    int n = dir_games(srv->dir, s->id, games, LOBBY_WATCH_MAX);
+    uint64_t now = sess_now(s);
+    for (int i = 0; i < n; i++) {
+        lobby_game_t *g = &s->lobby.watch[i];
+        g->session_id = games[i].id;
+        snprintf(g->name, sizeof g->name, "%s", games[i].game.name);
+        g->depth = games[i].game.depth;
+        g->turns = games[i].game.turns;
+        g->idle_s = (int)((now - games[i].game.last_input_ms) / 1000);
+        g->watchers = games[i].game.watchers;
+    }
+    cluster_t *cl = srv_cluster(srv);
+    if (cl)
+        n += cluster_games(cl, s->lobby.watch + n, LOBBY_WATCH_MAX - n);
+    s->lobby.nwatch = n;
+}
+
 static void lobby_draw_page(sess_t *s, screen_t *next)
 {
     srv_t *srv = s->srv;
@@ -86,24 +109,8 @@ static void lobby_draw_page(sess_t *s, screen_t *next)
         if (!cc.up)
             info.hosts = "other hosts unavailable";
     }
-    if (s->lobby.page == LOBBY_WATCH && s->lobby.watch) {
-        /* As it is now: games come and go. */
-        dir_entry_t games[LOBBY_WATCH_MAX];
-        int n = dir_games(srv->dir, s->id, games, LOBBY_WATCH_MAX);
-        uint64_t now = sess_now(s);
-        for (int i = 0; i < n; i++) {
-            lobby_game_t *g = &s->lobby.watch[i];
-            g->session_id = games[i].id;
-            snprintf(g->name, sizeof g->name, "%s", games[i].game.name);
-            g->depth = games[i].game.depth;
-            g->turns = games[i].game.turns;
-            g->idle_s = (int)((now - games[i].game.last_input_ms) / 1000);
-            g->watchers = games[i].game.watchers;
-        }
-        if (cl) /* then the other hosts' (remote ids: cluster.h) */
-            n += cluster_games(cl, s->lobby.watch + n, LOBBY_WATCH_MAX - n);
-        s->lobby.nwatch = n;
-    }
+    if (s->lobby.page == LOBBY_WATCH && s->lobby.watch)
+        watch_list_fill(s);
     lobby_draw(&s->lobby, &info, next);
 }
 
@@ -505,7 +512,14 @@ static void lobby_key_in(sess_t *s, int key)
         s->play_if_none = 1;
         return;
     }
+    if (s->lobby.page == LOBBY_BUSY) {
+        sess_keep_waited_key(s, key); /* played once the answer is in */
+        return;
+    }
+    int page = s->lobby.page;
     int action = lobby_key(&s->lobby, key);
+    if (page != LOBBY_WATCH && s->lobby.page == LOBBY_WATCH && s->lobby.watch)
+        watch_list_fill(s); /* a letter typed before its frame picks too */
     act(s, action);
     if (asks_store(action) && s->lobby.page == LOBBY_BUSY)
         sess_lobby_wait_start(s);

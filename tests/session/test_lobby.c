@@ -557,6 +557,30 @@ START_TEST(finished_games_survive_sigterm_and_restart)
 }
 END_TEST
 
+/* Keys typed before their page is drawn are not lost: "s h" in one write
+ * (the hall of fame asks the store; the space and the h typed meanwhile
+ * are kept and played on its page once the answer is in: the space back
+ * to the menu, h its help), and "wa" (the watch list filled as it opens,
+ * so that the a picks the first game before any frame showed it). */
+START_TEST(keys_typed_during_a_wait_are_kept)
+{
+    tsrv_t *s = srv_start(NULL);
+    tclient_t *p = play_connect(srv_port(s), NULL);
+    tclient_t *a = play_lobby(srv_port(s));
+    ck_assert_int_eq(cl_send_str(a, "s h"), 0);
+    play_wait_text(a, "  w  watch a game in progress, at your own terminal");
+    ck_assert(cl_key(a, " "));
+    play_wait_text(a, "Play (as a guest)");
+    ck_assert(cl_sync(a, CL_WAIT_MS));
+    ck_assert_int_eq(cl_send_str(a, "wa"), 0);
+    play_wait_text(a, "guest1 - q leaves");
+    ck_assert(srv_wait_log(s, " watches id=", CL_WAIT_MS));
+    cl_close(a);
+    cl_close(p);
+    srv_stop(s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("lobby");
@@ -567,6 +591,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, register_logout_login_wrong_password);
     tcase_add_test(tc, register_taken_name_told_before_the_password);
     tcase_add_test(tc, register_keys_typed_ahead_are_kept);
+    tcase_add_test(tc, keys_typed_during_a_wait_are_kept);
     tcase_add_test(tc, register_a_name_taken_meanwhile_is_refused_at_the_end);
     tcase_add_test(tc, five_failed_logins_close_the_connection);
     tcase_add_test(tc, change_password_in_the_lobby);

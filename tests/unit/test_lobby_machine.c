@@ -143,6 +143,32 @@ START_TEST(guest_plays_under_the_offered_name)
     ck_assert_str_eq(l.guest, "guest7");
     ck_assert_str_eq(lobby_player_name(&l), "guest7");
     ck_assert(shows(&l, "You are guest7 (a guest)"));
+    lobby_free(&l);
+    /* The name offered is replaced by one typed (not added to), and
+     * cleared whole by Backspace; a name given back after a failed check
+     * is the player's own, edited a character at a time. */
+    lobby_init(&l, "guest7");
+    lobby_key(&l, 'p');
+    type(&l, "Zed");
+    ck_assert_str_eq(lobby_line(&l), "Zed");
+    lobby_key(&l, KEY_BACKSPACE);
+    ck_assert_str_eq(lobby_line(&l), "Ze");
+    lobby_key(&l, KEY_ESC);
+    lobby_key(&l, 'p');
+    ck_assert_str_eq(lobby_line(&l), "guest7");
+    lobby_key(&l, KEY_BACKSPACE);
+    ck_assert_str_eq(lobby_line(&l), "");
+    type(&l, "Zed");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHECK_GUEST);
+    ck_assert_int_eq(lobby_guest_checked(&l, STORE_ERROR, 0),
+                     LOBBY_DO_NOTHING);
+    ck_assert_str_eq(lobby_line(&l), "Zed");
+    type(&l, "a");
+    ck_assert_str_eq(lobby_line(&l), "Zeda");
+    lobby_free(&l);
+    lobby_init(&l, "guest7");
+    lobby_key(&l, 'p');
+    lobby_key(&l, KEY_ENTER);
     /* Back in the lobby after a game: p plays at once. */
     ck_assert_int_eq(lobby_key(&l, 'p'), LOBBY_DO_PLAY);
     ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_PLAY);
@@ -152,7 +178,8 @@ START_TEST(guest_plays_under_the_offered_name)
 END_TEST
 
 /* Another name asks the store; busy, every key is ignored until the
- * answer. */
+ * answer (here: the session keeps them and plays them once it is in,
+ * test_lobby's keys_typed_during_a_wait_are_kept). */
 START_TEST(guest_name_waits_for_the_store)
 {
     lobby_t l;
