@@ -154,8 +154,8 @@ static int say_run(ctl_req_t *r, const char *args)
 
 static void say_finish(ctl_req_t *r)
 {
-    ctl_req_printf(r, "said to %lld sessions\n",
-                   (long long)ctl_req_scratch(r)[0]);
+    long long n = (long long)ctl_req_scratch(r)[0];
+    ctl_req_printf(r, "said to %lld session%s\n", n, n == 1 ? "" : "s");
     ctl_req_done(r, NULL);
 }
 

@@ -118,6 +118,10 @@ START_TEST(who_say_kick)
     n = who_lines(s, lines, 8);
     ck_assert_int_eq(n, 1);
     ck_assert(strtoull(lines[0], NULL, 10) == ida);
+    /* one session left: said to it, in the singular */
+    ck_assert_int_eq(srv_ctl(s, "say 'Back soon'", out, sizeof out), 0);
+    ck_assert_msg(strcmp(out, "said to 1 session\n") == 0, "%s", out);
+    play_wait_text(a, "[host] Back soon");
     /* a session that is not there, a command that is not */
     ck_assert_int_eq(srv_ctl(s, cmd, out, sizeof out), 1);
     ck_assert_msg(strstr(out, "no session"), "%s", out);
