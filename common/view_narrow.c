@@ -186,7 +186,8 @@ static void draw_log(const game_t *g, const view_layout_t *lo, screen_t *s)
  * the longest thing Look tells (a monster's name, state and blurb, under
  * MSG_LEN) fits them at 40 columns, with room for the wrap's waste. */
 _Static_assert(LOOK_ROWS - 1 <= VIEW_NARROW_LOG, "Look over the log's rows");
-_Static_assert(MSG_LEN + 6 <= 40 * LOOK_ROWS, "Look whole at 40 columns");
+_Static_assert(MSG_LEN + 6 + sizeof ", on the stairs down" <= 40 * LOOK_ROWS,
+               "Look whole at 40 columns");
 
 /* MODE_LOOK's words in the status row: what is under the cursor, wrapped
  * at spaces onto the rows above it when one row is too narrow (at 40

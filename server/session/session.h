@@ -363,12 +363,6 @@ typedef struct sess {
      * lobby when it starts (docs/telnet.md). */
     char early[SESS_EARLY_MAX];
     uint16_t nearly;
-    /* Keys typed while the lobby waits for an answer ("One moment..."):
-     * kept, up to SESS_WAIT_KEYS, and played in order once it has it
-     * (sess_play_waited_keys), so that a typist's "sa" or a login's "p"
-     * then "A" loses nothing (docs/telnet.md, "What the server negotiates"). */
-    int wait_keys[SESS_WAIT_KEYS];
-    uint8_t nwait_keys;
     /* the terminal */
     term_state_t term;
     screen_t shown;            /* what the client's terminal shows */
@@ -383,6 +377,15 @@ typedef struct sess {
      * key in play never touches it, and it is big (the pages), so the
      * fields a key does touch, above, stay in fewer cache lines. */
     lobby_t lobby;
+    /* Keys typed while the lobby waits for an answer ("One moment..."):
+     * kept, up to SESS_WAIT_KEYS, and played in order once it has it, if
+     * it is still on a page of the lobby that takes keys, not a prompt,
+     * and the answer said nothing went wrong (sess_play_waited_keys): a
+     * typist's "s h" loses nothing, a password typed on after a login
+     * never reaches its name prompt (docs/telnet.md, "What the server
+     * negotiates"). Lobby-only, with it at the end. */
+    int wait_keys[SESS_WAIT_KEYS];
+    uint8_t nwait_keys;
 } sess_t;
 
 /* What each state does; NULL members do nothing. session_states.c. */
@@ -783,7 +786,11 @@ void sess_keep_waited_key(sess_t *s, int key);
 
 /* The keys kept by sess_keep_waited_key, played in order once the lobby
  * no longer waits (in the phase, before the frame: every answer that ends
- * a wait owes one); a key that starts another wait keeps the rest. */
+ * a wait owes one; and before a key read after the wait ended), while it
+ * stays on a page of the lobby that is no prompt and no answer or key
+ * said something went wrong; the rest are dropped (a failed login's page
+ * is its name prompt: a password typed on must not land there). A key
+ * that starts another wait keeps the rest. */
 void sess_play_waited_keys(sess_t *s);
 
 /* Forgets them (the session is freed). */

@@ -109,6 +109,8 @@ static void on_key(void *ctx, const keyev_t *ev)
         sess_repaint(s);
         return;
     }
+    if (s->srv->wait_keys_held && s->nwait_keys)
+        sess_play_waited_keys(s); /* (a wait ended in this pass): first */
     dispatch_key(s, key);
 }
 
@@ -404,6 +406,16 @@ void sess_drop_waited_keys(sess_t *s)
     s->nwait_keys = 0;
 }
 
+/* 1 while kept keys may be played: the lobby on a page that takes keys,
+ * not a prompt (a line typed there could be a password), and no new word
+ * that something failed (the player reads it first). */
+static int waited_keys_playable(const sess_t *s)
+{
+    const lobby_t *l = &s->lobby;
+    return s->state == S_LOBBY && !sess_closing(s) && !lobby_typing(l) &&
+           !(l->note[0] && l->note_kind == LOBBY_NOTE_BAD);
+}
+
 void sess_play_waited_keys(sess_t *s)
 {
     int keys[SESS_WAIT_KEYS], n = s->nwait_keys;
@@ -411,8 +423,8 @@ void sess_play_waited_keys(sess_t *s)
         return;
     memcpy(keys, s->wait_keys, (size_t)n * sizeof *keys);
     sess_drop_waited_keys(s);
-    for (int i = 0; i < n && !sess_closing(s); i++) {
-        if (s->state == S_LOBBY && s->lobby.page == LOBBY_BUSY)
+    for (int i = 0; i < n && waited_keys_playable(s); i++) {
+        if (s->lobby.page == LOBBY_BUSY)
             sess_keep_waited_key(s, keys[i]); /* a wait again: kept */
         else
             dispatch_key(s, keys[i]);

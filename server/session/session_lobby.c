@@ -631,6 +631,8 @@ static int lobby_msg(sess_t *s, smsg_t *m)
             l->watch_asked = 0;
             lobby_waited(&s->lobby);
             lobby_show_watch(&s->lobby);
+            if (s->lobby.watch)
+                watch_list_fill(s);
             lobby_note(&s->lobby, LOBBY_NOTE_BAD, "%s", m->text);
             sess_owe_frame(s);
         }

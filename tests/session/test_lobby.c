@@ -581,6 +581,38 @@ START_TEST(keys_typed_during_a_wait_are_kept)
 }
 END_TEST
 
+/* Keys kept during a wait whose answer is a failure, or a prompt, are
+ * dropped: a password typed on after a wrong one, while the login was
+ * checked, never reaches the name prompt the failure returns to (shown
+ * there, and sent as a name). */
+START_TEST(keys_typed_on_after_a_failed_login_are_dropped)
+{
+    tsrv_t *s = srv_start(NULL);
+    tclient_t *c = play_register(srv_port(s), "Alice");
+    ck_assert(cl_key(c, "l"));
+    play_wait_text(c, "Logged out of Alice.");
+    ck_assert(cl_key(c, "l"));
+    play_wait_text(c, "Log in");
+    ck_assert_int_eq(cl_send_str(c, "alice\rwrong-one\rpassword9\r"), 0);
+    play_wait_text(c, "Wrong name or password.");
+    ck_assert(srv_wait_log(s, "login failed id=1 name=\"alice\": bad login",
+                           CL_WAIT_MS));
+    ck_assert(cl_sync(c, CL_WAIT_MS));
+    ck_assert(cl_screen_has(c, "Wrong name or password."));
+    ck_assert(!cl_screen_has(c, "password9"));
+    ck_assert(!cl_stream_has(c, "password9"));
+    ck_assert(!srv_log_has(s, "password9"));
+    ck_assert_int_eq(srv_log_count(s, "login failed "), 1);
+    /* the name prompt takes the next try */
+    play_type_line(c, "alice");
+    play_wait_text(c, "Password:");
+    play_type_line(c, "password1");
+    play_wait_text(c, "Welcome back, Alice!");
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("lobby");
@@ -592,6 +624,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, register_taken_name_told_before_the_password);
     tcase_add_test(tc, register_keys_typed_ahead_are_kept);
     tcase_add_test(tc, keys_typed_during_a_wait_are_kept);
+    tcase_add_test(tc, keys_typed_on_after_a_failed_login_are_dropped);
     tcase_add_test(tc, register_a_name_taken_meanwhile_is_refused_at_the_end);
     tcase_add_test(tc, five_failed_logins_close_the_connection);
     tcase_add_test(tc, change_password_in_the_lobby);
