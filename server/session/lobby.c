@@ -130,6 +130,16 @@ int lobby_typing(const lobby_t *l)
            l->page == LOBBY_KEY_ADD;
 }
 
+int lobby_key_is_weighty(const lobby_t *l, int key)
+{
+    if (l->page == LOBBY_MENU)
+        return key == 'q' || key == 'Q' || key == KEY_CTRL_C || key == 'o' ||
+               key == 'O' || ((key == 'l' || key == 'L') && l->account[0]);
+    if (l->page == LOBBY_KEY_DEL)
+        return key == 'y' || key == 'Y';
+    return 0;
+}
+
 const char *lobby_line(const lobby_t *l)
 {
     return l->in ? l->in->line : "";

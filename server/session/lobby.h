@@ -298,6 +298,12 @@ int lobby_in_password(const lobby_t *l);
  * a public key pasted on the keys' page (LOBBY_KEY_ADD). */
 int lobby_typing(const lobby_t *l);
 
+/* 1 if key, on the page l shows, ends or undoes something, or opens a
+ * screen over the lobby: quitting or the options (o) at the menu, a
+ * logout (l while logged in), a key's removal confirmed (y). Keys typed
+ * ahead during a wait stop before it (session_input.c). */
+int lobby_key_is_weighty(const lobby_t *l, int key);
+
 /* The player was typing a line (a name, a password) when a binary
  * upgrade moved the connection, and the new process shows the menu: the
  * rest of that line is not the menu's (a password's last letters would

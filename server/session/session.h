@@ -82,6 +82,13 @@ typedef struct st_lobby {
                                   saved game under way ("One moment...") */
     uint8_t play_typed;        /* p pressed meanwhile: played once the
                                   lookup settles (session_saved.c) */
+    uint8_t wait_keeps_keys;   /* the wait under way began with a key on a
+                                  page that is no prompt (s, k, a letter):
+                                  keys typed meanwhile are kept for the
+                                  page its answer shows; after a prompt's
+                                  Enter (a login, a registration, a
+                                  password) they are dropped, as they may
+                                  be the password typed again */
     uint64_t news_seen;        /* the news line last drawn (news.h) */
     /* A new password, held from the check of the present one until it is
      * handed to the store; wiped then, or when the lobby is left. */

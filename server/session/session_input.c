@@ -424,8 +424,12 @@ void sess_play_waited_keys(sess_t *s)
     memcpy(keys, s->wait_keys, (size_t)n * sizeof *keys);
     sess_drop_waited_keys(s);
     for (int i = 0; i < n && waited_keys_playable(s); i++) {
-        if (s->lobby.page == LOBBY_BUSY)
+        if (s->lobby.page == LOBBY_BUSY && !s->st.lobby.wait_keeps_keys)
+            break; /* (a wait from a prompt: none kept) */
+        else if (s->lobby.page == LOBBY_BUSY)
             sess_keep_waited_key(s, keys[i]); /* a wait again: kept */
+        else if (lobby_key_is_weighty(&s->lobby, keys[i]))
+            break; /* a quit or a logout typed in impatience: dropped */
         else
             dispatch_key(s, keys[i]);
     }

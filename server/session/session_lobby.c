@@ -513,14 +513,18 @@ static void lobby_key_in(sess_t *s, int key)
         return;
     }
     if (s->lobby.page == LOBBY_BUSY) {
-        sess_keep_waited_key(s, key); /* played once the answer is in */
+        if (st->wait_keeps_keys)
+            sess_keep_waited_key(s, key); /* played once the answer is in */
         return;
     }
-    int page = s->lobby.page;
+    int page = s->lobby.page, typing = lobby_typing(&s->lobby);
     int action = lobby_key(&s->lobby, key);
     if (page != LOBBY_WATCH && s->lobby.page == LOBBY_WATCH && s->lobby.watch)
         watch_list_fill(s); /* a letter typed before its frame picks too */
+    st->wait_keeps_keys = 0;
     act(s, action);
+    if (s->state == S_LOBBY && s->lobby.page == LOBBY_BUSY)
+        st->wait_keeps_keys = !typing;
     if (asks_store(action) && s->lobby.page == LOBBY_BUSY)
         sess_lobby_wait_start(s);
 }
