@@ -107,14 +107,22 @@ static int bare_floor(const game_t *g, int x, int y)
     return !seen_lying(g, x, y) && g->map.tile[y][x] == TILE_FLOOR;
 }
 
+/* The monster game_describe tells of at (x, y), not the player's tile:
+ * one standing there in the light, or -1. */
+static int described_monster(const game_t *g, int x, int y)
+{
+    if (x == g->player.x && y == g->player.y)
+        return -1;
+    int i = game_monster_at(g, x, y);
+    return i >= 0 && game_lit(g, x, y) ? i : -1;
+}
+
 const char *game_describe_beneath(const game_t *g, int x, int y)
 {
     if (!map_in_bounds(x, y) || !map_known(&g->map, x, y) ||
-        g->map.tile[y][x] != TILE_STAIRS || !seen_lying(g, x, y))
+        g->map.tile[y][x] != TILE_STAIRS || !seen_lying(g, x, y) ||
+        described_monster(g, x, y) >= 0)
         return "";
-    if ((x != g->player.x || y != g->player.y) &&
-        game_monster_at(g, x, y) >= 0 && game_lit(g, x, y))
-        return ""; /* the monster is what game_describe says */
     return ", on the stairs down";
 }
 
@@ -136,8 +144,8 @@ const char *game_describe(const game_t *g, int x, int y, char *buf,
                      describe_ground(g, x, y, under, sizeof under));
         return buf;
     }
-    int i = game_monster_at(g, x, y);
-    if (i >= 0 && game_lit(g, x, y)) {
+    int i = described_monster(g, x, y);
+    if (i >= 0) {
         const monster_t *m = &g->monsters[i];
         const creature_stats_t *k = monster_stats(m->kind);
         snprintf(buf, len, "%s %s (%s%s): %s", monster_article(m->kind),

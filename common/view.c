@@ -421,17 +421,23 @@ void view_status_turn(const game_t *g, screen_t *s, int x)
                 view_num(digits, g->turn), COL_WHITE, COL_DEFAULT, 0);
 }
 
+void view_look_line(const game_t *g, char *line, size_t len)
+{
+    char what[MSG_LEN];
+    game_describe(g, g->target.x, g->target.y, what, sizeof what);
+    snprintf(line, len, "Look: %s%s", what,
+             game_describe_beneath(g, g->target.x, g->target.y));
+}
+
 /* MODE_LOOK: the cursor in reverse video, its tile's description on the
  * status line. */
 static void draw_look(const game_t *g, screen_t *s)
 {
-    char what[MSG_LEN], line[MSG_LEN + 32];
+    char line[VIEW_LOOK_LINE];
     cell_t *c = screen_at(s, g->target.x, g->target.y);
     if (c)
         c->attr |= ATTR_REVERSE;
-    game_describe(g, g->target.x, g->target.y, what, sizeof what);
-    snprintf(line, sizeof line, "Look: %s%s", what,
-             game_describe_beneath(g, g->target.x, g->target.y));
+    view_look_line(g, line, sizeof line);
     int y = view_status_row(s->w, s->h);
     cell_t blank = cell_make(' ', COL_DEFAULT, COL_DEFAULT, 0);
     for (int x = 0; x < s->w; x++)

@@ -194,10 +194,8 @@ _Static_assert(MSG_LEN + 6 + sizeof ", on the stairs down" <= 40 * LOOK_ROWS,
  * columns a monster's description was cut mid-word), over the log. */
 static void look_status(const game_t *g, screen_t *s)
 {
-    char what[MSG_LEN], line[MSG_LEN + 32];
-    game_describe(g, g->target.x, g->target.y, what, sizeof what);
-    snprintf(line, sizeof line, "Look: %s%s", what,
-             game_describe_beneath(g, g->target.x, g->target.y));
+    char line[VIEW_LOOK_LINE];
+    view_look_line(g, line, sizeof line);
     int start[LOOK_ROWS], len[LOOK_ROWS];
     int n = game_text_wrap(line, s->w, start, len, LOOK_ROWS);
     int top = s->h - n;

@@ -183,6 +183,12 @@ void view_movers_from(const game_t *g, const display_t *d, screen_t *s,
 /* The colour of a log line of kind `kind` (MSG_*) while it is new. */
 uint8_t view_msg_colour(int kind);
 
+/* MODE_LOOK's words for the tile under the cursor, "Look: ..." (with the
+ * stairs under a thing lying on them: game_describe_beneath), into line
+ * (VIEW_LOOK_LINE bytes): both layouts' status rows. */
+#define VIEW_LOOK_LINE (MSG_LEN + 32)
+void view_look_line(const game_t *g, char *line, size_t len);
+
 /* Draws the whole map (MAP_W x MAP_H from s's top left cell, which s must
  * hold) and the movers over it. */
 void view_map(const game_t *g, const display_t *d, screen_t *s);

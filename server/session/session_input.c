@@ -109,7 +109,7 @@ static void on_key(void *ctx, const keyev_t *ev)
         sess_repaint(s);
         return;
     }
-    if (s->srv->wait_keys_held && s->nwait_keys)
+    if (s->srv->wait_keys_held)
         sess_play_waited_keys(s); /* (a wait ended in this pass): first */
     dispatch_key(s, key);
 }
@@ -423,15 +423,12 @@ void sess_play_waited_keys(sess_t *s)
         return;
     memcpy(keys, s->wait_keys, (size_t)n * sizeof *keys);
     sess_drop_waited_keys(s);
+    /* A key that starts another wait: the lobby keeps the rest itself
+     * (session_lobby.c's lobby_key_in), as keys typed then are. */
     for (int i = 0; i < n && waited_keys_playable(s); i++) {
-        if (s->lobby.page == LOBBY_BUSY && !s->st.lobby.wait_keeps_keys)
-            break; /* (a wait from a prompt: none kept) */
-        else if (s->lobby.page == LOBBY_BUSY)
-            sess_keep_waited_key(s, keys[i]); /* a wait again: kept */
-        else if (lobby_key_is_weighty(&s->lobby, keys[i]))
+        if (lobby_key_is_weighty(&s->lobby, keys[i]))
             break; /* a quit or a logout typed in impatience: dropped */
-        else
-            dispatch_key(s, keys[i]);
+        dispatch_key(s, keys[i]);
     }
     sess_owe_frame(s);
 }

@@ -67,9 +67,12 @@ static void lobby_leave(sess_t *s)
 }
 
 /* The watch list as it is now (games come and go), from the directory
- * and the other hosts' (remote ids: cluster.h). */
+ * and the other hosts' (remote ids: cluster.h); none while it shows no
+ * list (lobby_show_watch had no memory for it). */
 static void watch_list_fill(sess_t *s)
 {
+    if (!s->lobby.watch)
+        return;
     srv_t *srv = s->srv;
     dir_entry_t games[LOBBY_WATCH_MAX];
     int n = dir_games(srv->dir, s->id, games, LOBBY_WATCH_MAX);
@@ -109,7 +112,7 @@ static void lobby_draw_page(sess_t *s, screen_t *next)
         if (!cc.up)
             info.hosts = "other hosts unavailable";
     }
-    if (s->lobby.page == LOBBY_WATCH && s->lobby.watch)
+    if (s->lobby.page == LOBBY_WATCH)
         watch_list_fill(s);
     lobby_draw(&s->lobby, &info, next);
 }
@@ -519,7 +522,7 @@ static void lobby_key_in(sess_t *s, int key)
     }
     int page = s->lobby.page, typing = lobby_typing(&s->lobby);
     int action = lobby_key(&s->lobby, key);
-    if (page != LOBBY_WATCH && s->lobby.page == LOBBY_WATCH && s->lobby.watch)
+    if (page != LOBBY_WATCH && s->lobby.page == LOBBY_WATCH)
         watch_list_fill(s); /* a letter typed before its frame picks too */
     st->wait_keeps_keys = 0;
     act(s, action);
@@ -635,8 +638,7 @@ static int lobby_msg(sess_t *s, smsg_t *m)
             l->watch_asked = 0;
             lobby_waited(&s->lobby);
             lobby_show_watch(&s->lobby);
-            if (s->lobby.watch)
-                watch_list_fill(s);
+            watch_list_fill(s);
             lobby_note(&s->lobby, LOBBY_NOTE_BAD, "%s", m->text);
             sess_owe_frame(s);
         }

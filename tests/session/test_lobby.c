@@ -557,6 +557,13 @@ START_TEST(finished_games_survive_sigterm_and_restart)
 }
 END_TEST
 
+/* The stream holds more of text than *n (the count before). */
+static int more_in_stream(tclient_t *c, void *arg)
+{
+    const struct { const char *text; int n; } *was = arg;
+    return cl_stream_count(c, was->text) > was->n;
+}
+
 /* Keys typed before their page is drawn are not lost: "s h" in one write
  * (the hall of fame asks the store; the space and the h typed meanwhile
  * are kept and played on its page once the answer is in: the space back
@@ -579,8 +586,12 @@ START_TEST(keys_typed_during_a_wait_are_kept)
      * of fame with the first q and drops the second (it would quit). */
     ck_assert(cl_key(a, "q"));
     play_wait_text(a, "Play (as a guest)");
+    struct { const char *text; int n; } busy = {
+        "One moment...", cl_stream_count(a, "One moment...") };
     ck_assert_int_eq(cl_send_str(a, "sqq"), 0);
-    ck_assert(cl_sync(a, CL_WAIT_MS));
+    /* its wait drawn (no menu on that page), then the menu once the
+     * answer is in and the kept keys were played */
+    ck_assert(cl_wait(a, more_in_stream, &busy, CL_WAIT_MS));
     play_wait_text(a, "Play (as a guest)");
     ck_assert(cl_sync(a, CL_WAIT_MS));
     ck_assert(!cl_closed(a));

@@ -1260,6 +1260,36 @@ START_TEST(prompt_line_drawn_a_character_a_cell)
 }
 END_TEST
 
+/* The keys that stop keys typed ahead from being played (the session's
+ * kept keys, test_lobby): at the menu a quit, the options and a logout
+ * (l only while logged in); a removal confirmed on the keys' page; no
+ * other key, and none on another page (q leaves the hall of fame). */
+START_TEST(weighty_keys_stop_keys_typed_ahead)
+{
+    lobby_t l;
+    lobby_init(&l, "");
+    ck_assert_int_eq(l.page, LOBBY_MENU);
+    const int stop[] = { 'q', 'Q', KEY_CTRL_C, 'o', 'O' };
+    for (size_t i = 0; i < sizeof stop / sizeof stop[0]; i++)
+        ck_assert(lobby_key_is_weighty(&l, stop[i]));
+    const int go_on[] = { 's', 'w', 'p', 'h', 'l', 'L', 'y', ' ' };
+    for (size_t i = 0; i < sizeof go_on / sizeof go_on[0]; i++)
+        ck_assert(!lobby_key_is_weighty(&l, go_on[i]));
+    snprintf(l.account, sizeof l.account, "Zoe");
+    ck_assert(lobby_key_is_weighty(&l, 'l'));
+    ck_assert(lobby_key_is_weighty(&l, 'L'));
+    l.page = LOBBY_KEY_DEL;
+    ck_assert(lobby_key_is_weighty(&l, 'y'));
+    ck_assert(lobby_key_is_weighty(&l, 'Y'));
+    ck_assert(!lobby_key_is_weighty(&l, 'n'));
+    ck_assert(!lobby_key_is_weighty(&l, 'q'));
+    l.page = LOBBY_SCORES;
+    ck_assert(!lobby_key_is_weighty(&l, 'q'));
+    l.page = LOBBY_MENU;
+    lobby_free(&l);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("lobby machine");
@@ -1294,6 +1324,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, too_long_a_line_is_refused_at_enter);
     tcase_add_test(tc, erasing_takes_back_what_was_kept_out);
     tcase_add_test(tc, prompt_line_drawn_a_character_a_cell);
+    tcase_add_test(tc, weighty_keys_stop_keys_typed_ahead);
     suite_add_tcase(s, tc);
     return s;
 }
