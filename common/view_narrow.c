@@ -146,19 +146,25 @@ int view_puts_wrapped(screen_t *s, int x, int y, int w, int max_rows,
 
 /* The log, wrapped, in rows lo->log_top .. h - 2: the newest line at the
  * bottom of the lines it has (at least VIEW_NARROW_LOG rows), so that it
- * stays right under the map on a tall screen. */
+ * stays right under the map on a tall screen. Older messages are shown
+ * whole or not at all: a wrapped message's last row alone at the top
+ * ("(+20 XP)") says nothing of what it ends (a play-test at 40x20). */
 static void draw_log(const game_t *g, const view_layout_t *lo, screen_t *s)
 {
     enum { MAX_LINES = MSG_LEN };
     int room = s->h - 1 - lo->log_top;
     int start[MAX_LINES], len[MAX_LINES];
-    /* How many rows the messages that fit take. */
+    /* How many rows the messages that fit whole take (the newest's, cut
+     * below, if it alone is taller than the room). */
     int used = 0;
     for (int i = 0; used < room; i++) {
         const msg_t *m = game_msg(g, i);
         if (!m)
             break;
-        used += game_text_wrap(m->text, s->w, start, len, MAX_LINES);
+        int n = game_text_wrap(m->text, s->w, start, len, MAX_LINES);
+        if (i > 0 && used + n > room)
+            break;
+        used += n;
     }
     if (used < VIEW_NARROW_LOG)
         used = VIEW_NARROW_LOG;
@@ -172,6 +178,8 @@ static void draw_log(const game_t *g, const view_layout_t *lo, screen_t *s)
         int fresh = game_msg_is_new(g, i);
         uint8_t fg = fresh ? view_msg_colour(m->kind) : COL_GREY;
         int n = game_text_wrap(m->text, s->w, start, len, MAX_LINES);
+        if (i > 0 && row - n + 1 < lo->log_top)
+            break; /* whole, as above */
         for (int j = n - 1; j >= 0 && row >= lo->log_top; j--, row--) {
             char line[MSG_LEN];
             snprintf(line, sizeof line, "%.*s", len[j], m->text + start[j]);

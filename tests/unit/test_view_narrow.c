@@ -280,9 +280,43 @@ START_TEST(log_wraps_to_the_width)
     screen_t s;
     screen_init(&s, 40, 20);
     view_draw(g, &s);
-    ck_assert_str_eq(row(&s, 16), "keys, hjklyubn or the numpad.");
+    /* the welcome's three rows do not fit whole over it: none is shown,
+     * not its last alone (an_older_message_whole_or_not) */
+    ck_assert_str_eq(row(&s, 16), "");
     ck_assert_str_eq(row(&s, 17), "one two three four five six seven eight");
     ck_assert_str_eq(row(&s, 18), "nine ten eleven twelve");
+    screen_free(&s);
+    game_free(g);
+}
+END_TEST
+
+/* An older message the log's rows cannot hold whole is not shown at all
+ * at 40x20: its last row alone ("(+10 XP)", a play-test) told nothing of
+ * what it ended. Where it fits whole, it is shown whole. */
+START_TEST(an_older_message_whole_or_not)
+{
+    game_t *g = game_new(9, NULL);
+    game_log(g, MSG_KILL, "The %s dies, dropping %d gold. (+%d XP)", "goblin",
+             12, 10);
+    game_log(g, MSG_INFO, "You hear a door.");
+    screen_t s;
+    screen_init(&s, 40, 20);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 16), "The goblin dies, dropping 12 gold.");
+    ck_assert_str_eq(row(&s, 17), "(+10 XP)");
+    ck_assert_str_eq(row(&s, 18), "You hear a door.");
+    game_log(g, MSG_INFO, "You feel a draught.");
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 16), "");
+    ck_assert_str_eq(row(&s, 17), "You hear a door.");
+    ck_assert_str_eq(row(&s, 18), "You feel a draught.");
+    /* a wrapped newest, and the one before it whole above */
+    game_log(g, MSG_KILL, "The %s dies, dropping %d gold. (+%d XP)", "goblin",
+             99, 12);
+    view_draw(g, &s);
+    ck_assert_str_eq(row(&s, 16), "You feel a draught.");
+    ck_assert_str_eq(row(&s, 17), "The goblin dies, dropping 99 gold.");
+    ck_assert_str_eq(row(&s, 18), "(+12 XP)");
     screen_free(&s);
     game_free(g);
 }
@@ -1376,6 +1410,7 @@ static Suite *make_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, screen_40x20);
     tcase_add_test(tc, screen_48x30_log_under_map);
+    tcase_add_test(tc, an_older_message_whole_or_not);
     tcase_add_test(tc, label_takes_the_form_that_fits);
     tcase_add_test(tc, status_numbers_at_their_limits);
     tcase_add_test(tc, poisoned_status_keeps_its_bar);
