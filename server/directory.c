@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* What dir_set_progress reads and writes stays in an entry's first 32
  * bytes (directory.h). */
@@ -205,6 +206,19 @@ int dir_sessions_of(directory_t *d, int64_t account_id,
             out[n++] = d->slots[i].id;
     pthread_mutex_unlock(&d->mu);
     return n;
+}
+
+int dir_name_playing(directory_t *d, const char *name, uint64_t except)
+{
+    int found = 0;
+    pthread_mutex_lock(&d->mu);
+    for (size_t i = 0; i < d->cap && !found; i++) {
+        const dir_entry_t *e = &d->slots[i];
+        found = e->id != 0 && e->playing && e->id != except &&
+                strcasecmp(e->game.name, name) == 0;
+    }
+    pthread_mutex_unlock(&d->mu);
+    return found;
 }
 
 int dir_games(directory_t *d, uint64_t except, dir_entry_t *out,

@@ -87,6 +87,10 @@ void dir_set_progress(directory_t *d, uint64_t id, int depth, int turns,
 int dir_sessions_of(directory_t *d, int64_t account_id,
                     uint64_t except, uint64_t *out, int max);
 
+/* 1 if a game in progress but except's is played under `name` (letters'
+ * case aside, as account names are compared), else 0. A scan of the
+ * table: asked once a guest's name is typed, not a key. */
+int dir_name_playing(directory_t *d, const char *name, uint64_t except);
 /* Up to max games in progress but except's, lowest session id first (the
  * order they started in). Returns how many; out[i] are copies. */
 int dir_games(directory_t *d, uint64_t except, dir_entry_t *out,

@@ -697,8 +697,12 @@ int lobby_guest_checked(lobby_t *l, int status, int taken)
         return LOBBY_DO_NOTHING;
     }
     if (taken) {
-        lobby_note(l, LOBBY_NOTE_BAD, "%s belongs to an account: log in, or "
-                   "choose another name.", l->name);
+        if (taken == LOBBY_NAME_PLAYING)
+            lobby_note(l, LOBBY_NOTE_BAD, "Someone is playing as %s now: "
+                       "choose another name.", l->name);
+        else
+            lobby_note(l, LOBBY_NOTE_BAD, "%s belongs to an account: log "
+                       "in, or choose another name.", l->name);
         go(l, LOBBY_GUEST_NAME);
         offer_name(l, l->suggest); /* Enter plays as the name offered */
         return LOBBY_DO_NOTHING;

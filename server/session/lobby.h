@@ -219,9 +219,12 @@ void lobby_free(lobby_t *l);
 /* Feeds one key (common/keys.h). Returns an enum lobby_action. */
 int lobby_key(lobby_t *l, int key);
 
-/* The answer to LOBBY_DO_CHECK_GUEST: taken = the name is an account's
- * (or the check failed: status != STORE_OK). Returns LOBBY_DO_PLAY when
- * the guest may play now, else LOBBY_DO_NOTHING (a notice says why). */
+/* The answer to LOBBY_DO_CHECK_GUEST: taken = LOBBY_NAME_ACCOUNT (the name
+ * is an account's) or LOBBY_NAME_PLAYING (a game on this server is
+ * played under it now), 0 if free (status != STORE_OK: the check
+ * failed). Returns LOBBY_DO_PLAY when the guest may play now, else
+ * LOBBY_DO_NOTHING (a notice says why). */
+enum { LOBBY_NAME_FREE = 0, LOBBY_NAME_ACCOUNT, LOBBY_NAME_PLAYING };
 int lobby_guest_checked(lobby_t *l, int status, int taken);
 
 /* The account's saved game cannot be rebuilt (a damaged or drifted

@@ -6,17 +6,25 @@
  * so that a name taken is told before its password is typed. The
  * registration's end checks the name again all the same: it may be taken
  * between the two. */
+#include "directory.h"
 #include "log.h"
 #include "session.h"
 #include "store.h"
 
+/* A name free of accounts may still be another guest's in play here:
+ * two players of one name would be two rows alike in the list of games
+ * to watch. (Asked after the store's answer, so two guests who give one
+ * name at the same moment can both pass: a race of a moment, left.) */
 static void on_guest_checked(void *ctx, const char *name, int status,
                              int taken)
 {
     sess_t *s = ctx;
-    (void)name; /* the lobby waits for this one answer (LOBBY_BUSY) */
     if (s->state != S_LOBBY)
-        return;
+        return; /* the lobby waits for this one answer (LOBBY_BUSY) */
+    taken = taken ? LOBBY_NAME_ACCOUNT : LOBBY_NAME_FREE;
+    if (status == STORE_OK && !taken &&
+        dir_name_playing(s->srv->dir, name, s->id))
+        taken = LOBBY_NAME_PLAYING;
     if (lobby_guest_checked(&s->lobby, status, taken) == LOBBY_DO_PLAY)
         sess_goto(s, S_PLAYING, NULL);
     sess_owe_frame(s);
@@ -62,5 +70,5 @@ void sess_names_act(sess_t *s, int action)
     }
     /* LOBBY_DO_CHECK_GUEST */
     if (store_name_taken(s->srv->store, l->name, on_guest_checked, s) != 0)
-        lobby_guest_checked(l, STORE_ERROR, 1);
+        lobby_guest_checked(l, STORE_ERROR, LOBBY_NAME_FREE);
 }

@@ -249,6 +249,39 @@ START_TEST(guest_may_not_take_an_account_name)
 }
 END_TEST
 
+/* Two guests may not play under one name at once (the list of games to
+ * watch would show two rows alike): the second is told why and offered
+ * the server's name again; once the first game ends the name is free. */
+START_TEST(guest_may_not_take_a_name_in_play)
+{
+    tsrv_t *s = srv_start(NULL);
+    tclient_t *a = play_lobby(srv_port(s));
+    ck_assert(cl_key(a, "p"));
+    play_wait_text(a, "Play as a guest");
+    ck_assert(cl_key(a, "\x15"));
+    play_type_line(a, "Zed");
+    play_wait_text(a, "HP: 30/30");
+    tclient_t *b = play_lobby(srv_port(s));
+    ck_assert(cl_key(b, "p"));
+    play_wait_text(b, "Play as a guest");
+    ck_assert(cl_key(b, "\x15"));
+    play_type_line(b, "zED");
+    play_wait_text(b, "Someone is playing as zED now: choose another name.");
+    ck_assert(cl_screen_has(b, "Name: guest"));
+    /* the first game ends (Q, y: quit it, back to the lobby) */
+    ck_assert(cl_key(a, "Q"));
+    ck_assert(cl_key(a, "y"));
+    play_wait_text(a, "You quit your game at depth 1, turn 0: it has ended.");
+    ck_assert(cl_key(b, "\x15"));
+    play_type_line(b, "zED");
+    play_wait_text(b, "HP: 30/30");
+    ck_assert(srv_wait_log(s, "game start id=2 name=zED", CL_WAIT_MS));
+    cl_close(b);
+    cl_close(a);
+    srv_stop(s);
+}
+END_TEST
+
 /* The row of the hall of fame that names `who`, or NULL. */
 static const char *score_row(tclient_t *c, const char *who, char *row, size_t n)
 {
@@ -655,6 +688,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, change_password_in_the_lobby);
     tcase_add_test(tc, names_with_control_bytes_or_escapes_refused);
     tcase_add_test(tc, guest_may_not_take_an_account_name);
+    tcase_add_test(tc, guest_may_not_take_a_name_in_play);
     tcase_add_test(tc, guest_dies_back_to_lobby_seen_in_hall_of_fame);
     tcase_add_test(tc, old_notes_do_not_outlive_their_step);
     tcase_add_test(tc, too_long_a_password_is_refused);

@@ -123,6 +123,13 @@ START_TEST(accounts_and_games)
     ck_assert_int_eq(out[1].game.watchers, 2);
     ck_assert_uint_eq(out[1].game.last_input_ms, 12345);
     ck_assert_uint_eq(dir_ngames(&d), 3);
+    /* A name in play, letters' case aside; not the asker's own, nor a
+     * game that ended. */
+    ck_assert_int_eq(dir_name_playing(&d, "ANN", 0), 1);
+    ck_assert_int_eq(dir_name_playing(&d, "ann", 15), 0);
+    ck_assert_int_eq(dir_name_playing(&d, "an", 0), 0);
+    dir_set_game(&d, 15, NULL);
+    ck_assert_int_eq(dir_name_playing(&d, "ann", 0), 0);
     dir_free(&d);
 }
 END_TEST

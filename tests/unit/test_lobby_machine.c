@@ -335,13 +335,27 @@ START_TEST(guest_name_of_an_account_is_refused)
     ck_assert_int_eq(lobby_line_len(&l), 0);
     type(&l, "Alice");
     ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHECK_GUEST);
-    ck_assert_int_eq(lobby_guest_checked(&l, STORE_OK, 1), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(lobby_guest_checked(&l, STORE_OK, LOBBY_NAME_ACCOUNT),
+                     LOBBY_DO_NOTHING);
     ck_assert_int_eq(l.page, LOBBY_GUEST_NAME);
     ck_assert_int_eq(l.note_kind, LOBBY_NOTE_BAD);
     ck_assert_str_eq(l.note, "Alice belongs to an account: log in, or "
                              "choose another name.");
     ck_assert_str_eq(l.guest, "");
     /* the name offered is back: Enter plays as it */
+    ck_assert_str_eq(lobby_line(&l), "guest7");
+
+    /* A name another guest plays under now is refused, with its reason. */
+    lobby_key(&l, 0x15);
+    type(&l, "zed");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHECK_GUEST);
+    ck_assert_int_eq(lobby_guest_checked(&l, STORE_OK, LOBBY_NAME_PLAYING),
+                     LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_GUEST_NAME);
+    ck_assert_int_eq(l.note_kind, LOBBY_NOTE_BAD);
+    ck_assert_str_eq(l.note, "Someone is playing as zed now: choose another "
+                             "name.");
+    ck_assert_str_eq(l.guest, "");
     ck_assert_str_eq(lobby_line(&l), "guest7");
 
     /* A failed check refuses too, the name typed kept to ask again. */
