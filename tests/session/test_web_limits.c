@@ -11,6 +11,7 @@
 
 #include "check_main.h"
 #include "client.h"
+#include "clock_shift.h"
 #include "play.h"
 
 /* A server with a browser's port of its own (the port is in *http). */
@@ -69,25 +70,45 @@ START_TEST(keys_over_the_limit_are_dropped)
 }
 END_TEST
 
-/* idle_timeout=31, idle_warning=30: warned after a second, then, 30 s
- * later, told and disconnected (the order, not the time, is checked:
- * docs/testing.md). */
+/* The idle warning with 29 seconds left, or 28 (a real second gone by
+ * since the last key, besides the test's 31). */
+static int pred_warned(tclient_t *c, void *arg)
+{
+    (void)arg;
+    return cl_screen_has(c, "You are idle: press a key within 29 seconds to "
+                            "stay.") ||
+           cl_screen_has(c, "You are idle: press a key within 28 seconds to "
+                            "stay.");
+}
+
+/* idle_timeout=60, idle_warning=30, on a clock the test moves forward
+ * (clock_shift.h): warned 31 s after the last key, with the seconds left
+ * (29, or 28 if a real second went by too), and not let go; then, 30 s
+ * later, told and disconnected. */
 START_TEST(idle_player_warned_then_let_go)
 {
     int http;
-    tsrv_t *s = web_server(&http, "idle_timeout", "31", "idle_warning", "30");
+    clock_shift_t clk;
+    clock_shift_begin(&clk);
+    tsrv_t *s = web_server(&http, "idle_timeout", "60", "idle_warning", "30");
+    clock_shift_started(&clk);
+    ck_assert(srv_wait_log(s, "clock_shift: the monotonic clocks follow",
+                           CL_WAIT_MS));
     tclient_t *c = web_player(http, NULL);
-    if (!cl_wait_text(c, "You are idle: press a key within", CL_WAIT_MS))
+    clock_shift_by(&clk, 31000);
+    if (!cl_wait(c, pred_warned, NULL, CL_WAIT_MS))
         play_fail(c, "no idle warning");
     ck_assert(!cl_stream_has(c, "You were idle for too long."));
     ck_assert(!cl_closed(c));
-    if (!cl_wait_text(c, "You were idle for too long. Goodbye!", CL_WAIT_MS * 2))
+    clock_shift_by(&clk, 30000);
+    if (!cl_wait_text(c, "You were idle for too long. Goodbye!", CL_WAIT_MS))
         play_fail(c, "no idle goodbye");
     if (!cl_wait_eof(c, CL_WAIT_MS))
         play_fail(c, "not disconnected after the idle goodbye");
     ck_assert(srv_wait_log(s, "reason=\"idle timeout\"", CL_WAIT_MS));
     cl_close(c);
     srv_stop(s);
+    clock_shift_end(&clk);
 }
 END_TEST
 
