@@ -60,16 +60,19 @@ void sess_notice_clear(sess_t *s, enum sess_notice_by by)
     s->notice_by = SESS_NOTICE_NONE;
 }
 
-/* A host line (tips, idle warning, a console `say`) over the middle of
- * the log's three lines (MAP_H: the newest stays in sight under it); in
- * the narrow layout over the log's first rows, under the map
- * window, broken at spaces where it is wider than the screen (a notice
- * is under 80 columns: two rows at 40, and the log there has three).
- * UTF-8: a console `say` is the host's text (screen_text.h). */
+/* A host line (tips, idle warning, a console `say`, the word under a
+ * question such as Q's) on the log's row above its newest line, which
+ * stays in sight under it: the middle of the log's three at 80x24, and
+ * on a taller screen still beside the newest (at 100x30 it was once left
+ * at row MAP_H, five rows above the question it explained); in the
+ * narrow layout over the log's first rows, under the map window, broken
+ * at spaces where it is wider than the screen (a notice is under 80
+ * columns: two rows at 40, and the log there has three). UTF-8: a
+ * console `say` is the host's text (screen_text.h). */
 static void draw_notice(sess_t *s, screen_t *next)
 {
     int full = view_full(s->w, s->h);
-    int y = full ? MAP_H : view_log_top(s->w, s->h);
+    int y = full ? view_status_row(s->w, s->h) - 2 : view_log_top(s->w, s->h);
     int last = full ? y : s->h - 2;
     const char *p = s->notice;
     for (; *p && y <= last; y++) {

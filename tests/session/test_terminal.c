@@ -27,7 +27,8 @@ static void check_status_row(const tclient_t *c, int y)
 
 /* A 120x40 terminal: the map on top, the log's twelve rows under it (rows
  * 20..31, the newest at the bottom), the status line in row 32 right
- * under them, the rows below blank. */
+ * under them, the rows below blank; a notice on the row above the newest
+ * line. */
 START_TEST(naws_120x40_layout)
 {
     tsrv_t *s = srv_start("--seed", "42", NULL);
@@ -50,6 +51,17 @@ START_TEST(naws_120x40_layout)
     for (int j = 0; j < 21; j++)
         ck_assert_int_le((int)strlen(cl_row(c, j, row, sizeof row)), 80);
     play_move(c, "l", 1, 0);
+    check_status_row(c, 32);
+    /* Q's question on the log's last row and the word under it on the row
+     * above, beside it (not on row 21, far above it, as it once was on a
+     * tall screen) */
+    ck_assert(cl_key(c, "Q"));
+    play_wait_text(c, "y ends this game for good.");
+    ck_assert(cl_sync(c, CL_WAIT_MS));
+    ck_assert_str_eq(cl_row(c, 30, row, sizeof row),
+                     "y ends this game for good.");
+    ck_assert_str_eq(cl_row(c, 31, row, sizeof row), "Really quit? (y/n)");
+    ck_assert_str_eq(cl_row(c, 21, row, sizeof row), "");
     check_status_row(c, 32);
     cl_close(c);
     srv_stop(s);
