@@ -13,7 +13,9 @@
 
 #define TCP_TIME_WAIT_STATE 0x06 /* include/net/tcp_states.h */
 
-long sock_server_side_queue(int server_port, int client_port)
+/* The server's side's send queue (rx 0) or receive queue (rx 1), or -1
+ * if the table has no such connection (TIME-WAIT counts as none). */
+static long server_side(int server_port, int client_port, int rx)
 {
     FILE *f = fopen("/proc/net/tcp", "r");
     ck_assert_ptr_nonnull(f);
@@ -21,15 +23,25 @@ long sock_server_side_queue(int server_port, int client_port)
     long found = -1;
     while (found < 0 && fgets(line, sizeof line, f)) {
         unsigned lport, rport, state;
-        unsigned long txq;
-        if (sscanf(line, " %*d: %*x:%x %*x:%x %x %lx:", &lport, &rport,
-                   &state, &txq) == 4 &&
+        unsigned long txq, rxq;
+        if (sscanf(line, " %*d: %*x:%x %*x:%x %x %lx:%lx", &lport, &rport,
+                   &state, &txq, &rxq) == 5 &&
             (int)lport == server_port && (int)rport == client_port &&
             state != TCP_TIME_WAIT_STATE)
-            found = (long)txq;
+            found = (long)(rx ? rxq : txq);
     }
     fclose(f);
     return found;
+}
+
+long sock_server_side_queue(int server_port, int client_port)
+{
+    return server_side(server_port, client_port, 0);
+}
+
+long sock_server_side_unread(int server_port, int client_port)
+{
+    return server_side(server_port, client_port, 1);
 }
 
 static uint64_t now_ms(void)
@@ -48,6 +60,17 @@ int sock_wait_server_side(int server_port, int client_port, int want_queued,
         if (want_queued ? q > 0 : q < 0)
             return 1;
         poll(NULL, 0, 5); /* the kernel's table has no event to wait on */
+    } while (now_ms() < end);
+    return 0;
+}
+
+int sock_wait_server_read(int server_port, int client_port, int timeout_ms)
+{
+    uint64_t end = now_ms() + (uint64_t)timeout_ms;
+    do {
+        if (sock_server_side_unread(server_port, client_port) == 0)
+            return 1;
+        poll(NULL, 0, 5); /* as above: no event to wait on */
     } while (now_ms() < end);
     return 0;
 }

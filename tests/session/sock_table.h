@@ -1,6 +1,7 @@
 /* sock_table.h - the kernel's table of IPv4 TCP sockets (/proc/net/tcp),
  * as a test sees the server's side of a connection: whether it is still
- * there, and what its send queue holds (bytes the client has not taken).
+ * there, what its send queue holds (bytes the client has not taken) and
+ * what its receive queue holds (bytes the server has not read).
  * A server that closes a connection whose client does not read leaves an
  * orphan there, sending for minutes; one that resets it leaves nothing
  * (docs/architecture.md, "A client that stops reading"). And which of a
@@ -12,6 +13,14 @@
  * -1 if the table has none (a TIME-WAIT entry, which holds no buffers,
  * counts as none), else the bytes in its send queue. */
 long sock_server_side_queue(int server_port, int client_port);
+
+/* The bytes the client sent that the server has not read yet on that
+ * connection (its side's receive queue), or -1 if there is none. */
+long sock_server_side_unread(int server_port, int client_port);
+
+/* Waits up to timeout_ms until the server has read every byte the client
+ * sent on that connection (its receive queue empty). 1 if it did. */
+int sock_wait_server_read(int server_port, int client_port, int timeout_ms);
 
 /* Waits up to timeout_ms until that side holds bytes unsent (want_queued
  * 1), or is gone (0). 1 if it came in time. */

@@ -10,7 +10,9 @@
 
 #include "check_main.h"
 #include "client.h"
+#include "clock_shift.h"
 #include "play.h"
+#include "sock_table.h"
 
 #define IAC "\xff"
 
@@ -27,18 +29,29 @@ static int in_game(tclient_t *c, void *arg)
 /* nc-like: "p" and Enter in the very first packet, before the server's
  * negotiation is over (it waits out negotiation_ms for a client that
  * never answers; 10 s, the longest, so the keys always come during it):
- * the lobby takes them, the game starts. */
+ * the lobby takes them, the game starts. The 10 s pass on a clock the
+ * test moves (clock_shift.h), once the server has read the keys. */
 START_TEST(keys_in_the_first_packet)
 {
+    clock_shift_t clk;
+    clock_shift_begin(&clk);
     tsrv_t *s = srv_start("--set", "negotiation_ms=10000", NULL);
+    clock_shift_started(&clk);
     cl_opts_t o = { .raw = 1 };
     tclient_t *c = cl_connect(srv_port(s), &o);
     ck_assert_uint_eq(cl_send_raw(c, "p\r", 2, 0, CL_WAIT_MS), 2);
+    /* the keys read by the server (its side's receive queue empty in the
+     * kernel's table), so during the negotiation: its deadline is 10 s
+     * of the clock as it was */
+    ck_assert(sock_wait_server_read(srv_port(s), cl_local_port(c),
+                                    CL_WAIT_MS));
+    clock_shift_by(&clk, 10000);
     if (!cl_wait(c, in_game, NULL, CL_WAIT_MS))
         play_fail(c, "the keys sent first did not start the game");
     ck_assert(srv_wait_log(s, "game start", CL_WAIT_MS));
     cl_close(c);
     srv_stop(s);
+    clock_shift_end(&clk);
 }
 END_TEST
 
