@@ -45,12 +45,44 @@ static int is_quit_key(int key)
            key == 'n' || key == 'N' || key == KEY_CTRL_C || key == KEY_ESC;
 }
 
+/* 1 if ch may stand before an entry's letter: the row's start is a blank,
+ * a box's border or any other mark, never a letter or digit (an item's
+ * "(worn) " is no entry of n). */
+static int entry_edge(uint32_t ch)
+{
+    return !(ch >= 'a' && ch <= 'z') && !(ch >= 'A' && ch <= 'Z') &&
+           !(ch >= '0' && ch <= '9');
+}
+
+/* A left press on a pack menu's entry (view_shows_pack: "a) ! a murky
+ * potion", in the box over the map or the narrow layout's lists, one or
+ * two to a row) is that entry's letter, as typed: the nearest "L) " at or
+ * left of the cell on the row the client shows, found there rather than
+ * worked out again from the layout. A phone's key bar has no letters
+ * (a play-test found its items out of reach but through the device's
+ * keyboard). 0 for a press on no entry. */
+static int pack_entry_key(const sess_t *s, const keyev_t *ev)
+{
+    const screen_t *sh = &s->shown;
+    if (ev->y >= sh->h || ev->x >= sh->w)
+        return 0;
+    for (int x = ev->x; x >= 0; x--) {
+        uint32_t ch = screen_cat(sh, x, ev->y)->ch;
+        if (ch >= 'a' && ch <= 'z' && x + 2 < sh->w &&
+            screen_cat(sh, x + 1, ev->y)->ch == ')' &&
+            screen_cat(sh, x + 2, ev->y)->ch == ' ' &&
+            (x == 0 || entry_edge(screen_cat(sh, x - 1, ev->y)->ch)))
+            return (int)ch;
+    }
+    return 0;
+}
+
 /* The game key for a mouse report, or 0 for none: a left press on a map
  * tile is a click key there (view_cell_tile: the map window of a small
  * terminal shows part of the map), while aiming (the target) and on the
  * map with no menu open (travel there: docs/game.md, "Travel"); while
  * aiming a right press cancels as Esc does (docs/game.md, "Throwing and
- * wands"). */
+ * wands"); in a pack menu a left press on an entry is its letter. */
 static int mouse_key(const sess_t *s, const keyev_t *ev)
 {
     if (s->state != S_PLAYING || s->options.open || ev->release ||
@@ -58,6 +90,8 @@ static int mouse_key(const sess_t *s, const keyev_t *ev)
         return 0;
     const game_t *g = s->st.play.g.game;
     int aiming = game_targeting(g);
+    if (!aiming && view_shows_pack(g))
+        return (ev->button & 3) == 0 ? pack_entry_key(s, ev) : 0;
     if (!aiming && g->mode != MODE_PLAY)
         return 0;
     if ((ev->button & 3) == 2)

@@ -28,14 +28,16 @@ static void terminal_setup(sess_t *s)
 
 /* xterm mouse reporting (1000: clicks; 1006: SGR coordinates, any size),
  * on while the game is aiming, and in the browser's terminal on the map
- * too (a click travels: a telnet or SSH terminal keeps its own mouse, to
- * select text, outside aiming). A graceful close turns it off too. */
+ * and in the pack menus too (a click travels, or uses the entry clicked:
+ * a telnet or SSH terminal keeps its own mouse, to select text, outside
+ * aiming). A graceful close turns it off too. */
 static void follow_aiming(sess_t *s)
 {
     static const char mouse_on[] = "\x1b[?1000h\x1b[?1006h";
     static const char mouse_off[] = "\x1b[?1000l\x1b[?1006l";
     const game_t *g = s->state == S_PLAYING ? s->st.play.g.game : NULL;
-    int want = g && (game_targeting(g) || (s->web && g->mode == MODE_PLAY));
+    int want = g && (game_targeting(g) ||
+                     (s->web && (g->mode == MODE_PLAY || view_shows_pack(g))));
     if (want && !s->mouse_on)
         sess_send(s, mouse_on, sizeof mouse_on - 1);
     else if (s->mouse_on && !want)

@@ -236,6 +236,98 @@ START_TEST(potion_picked_up_and_drunk)
 }
 END_TEST
 
+/* The row and column where text first shows on c's screen: 1, or 0. */
+static int find_on_screen(tclient_t *c, const char *text, int *x, int *y)
+{
+    char row[256];
+    for (*y = 0; *y < cl_h(c); (*y)++) {
+        const char *r = cl_row(c, *y, row, sizeof row), *at = strstr(r, text);
+        if (at) {
+            *x = (int)(at - r);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A left press and release at 0-based cell (x, y), as SGR 1006 sends it. */
+static void click_at(tclient_t *c, int x, int y, int wait_answer)
+{
+    char click[64];
+    snprintf(click, sizeof click, "\x1b[<0;%d;%dM\x1b[<0;%d;%dm", x + 1, y + 1,
+             x + 1, y + 1);
+    if (wait_answer ? !cl_key(c, click) : cl_send_str(c, click) != 0)
+        play_fail(c, "no answer to a click at (%d, %d)", x, y);
+}
+
+/* A left click on a pack entry is its letter (a phone's key bar has no
+ * letters: a play-test found its items out of reach without the device's
+ * keyboard): the potion's plan with its last key, 'a' in the inventory,
+ * sent as a click on the entry's name, the screen then exactly the game's
+ * after 'a'; a click on the menu's title first does nothing. */
+START_TEST(potion_drunk_with_a_click_on_its_entry)
+{
+    plan_t pl;
+    find_plan(plan_potion, &pl);
+    ck_assert_int_eq(pl.k.n, pl.mark[0] + 1);
+    ck_assert_int_eq(pl.k.keys[pl.mark[0]], 'a');
+    tsrv_t *s = start_with_seed(pl.seed);
+    tclient_t *c = play_connect(srv_port(s), NULL);
+    game_t *g = game_new(pl.seed, NULL);
+    play_keys(c, g, &pl, 0, pl.mark[0]);
+    int ex, ey, tx, ty;
+    ck_assert_msg(find_on_screen(c, "a) ! ", &ex, &ey) &&
+                  find_on_screen(c, "Inventory: press a letter", &tx, &ty),
+                  "no inventory on screen:\n%s", cl_dump(c));
+    click_at(c, tx + 4, ty, 0);
+    click_at(c, ex + 8, ey, 1);
+    walk_feed(g, 'a');
+    play_expect_rows(c, g, 0, cl_h(c) - 1, 0, pl.k.n);
+    ck_assert(cl_screen_has(c, "You drink the health potion and heal 4 HP."));
+    ck_assert_int_eq(g->pack_count, 0);
+    game_free(g);
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+/* In the browser's terminal the mouse stays reported while a pack menu is
+ * open (it was turned off there, so a desktop's click on an entry was the
+ * browser's own), and the click on the entry uses it: the potion's plan
+ * over the page's protocol, each key's frame waited for. */
+START_TEST(the_browser_reports_clicks_in_the_pack)
+{
+    plan_t pl;
+    find_plan(plan_potion, &pl);
+    char seed[32], port_set[32];
+    int http = cl_free_port();
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)pl.seed);
+    snprintf(port_set, sizeof port_set, "http_port=%d", http);
+    tsrv_t *s = srv_start("--seed", seed, "--set", port_set, "--set",
+                          "max_keys_per_second=100000", NULL);
+    cl_opts_t o = { .web = 1 };
+    tclient_t *c = cl_connect(http, &o);
+    play_ready(c);
+    ck_assert(cl_stream_has(c, MOUSE_ON));
+    for (int i = 0; i < pl.mark[0]; i++) {
+        char key[2] = { (char)pl.k.keys[i], 0 };
+        ck_assert_msg(pl.k.keys[i] > 0 && pl.k.keys[i] < 128, "key %d", i);
+        ck_assert_int_eq(cl_send_str(c, key), 0);
+        if (!cl_wait_frame(c, CL_WAIT_MS))
+            play_fail(c, "no frame for key %d", i + 1);
+    }
+    play_wait_text(c, "Inventory: press a letter");
+    int ex, ey;
+    ck_assert(find_on_screen(c, "a) ! ", &ex, &ey));
+    click_at(c, ex + 8, ey, 0);
+    play_wait_text(c, "You drink the health potion and heal 4 HP.");
+    ck_assert_int_eq(cl_stream_count(c, MOUSE_ON), 1);
+    ck_assert(!cl_stream_has(c, MOUSE_OFF));
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
 START_TEST(fireball_cancelled_then_cast_with_a_click)
 {
     plan_t pl;
@@ -372,6 +464,8 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, potion_picked_up_and_drunk);
+    tcase_add_test(tc, potion_drunk_with_a_click_on_its_entry);
+    tcase_add_test(tc, the_browser_reports_clicks_in_the_pack);
     tcase_add_test(tc, fireball_cancelled_then_cast_with_a_click);
     tcase_add_test(tc, mouse_off_on_disconnect);
     tcase_add_test(tc, stairs_down_to_depth_2);
