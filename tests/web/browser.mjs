@@ -9,7 +9,8 @@
 // the same seed follows PLAN (JSON from tests/web/fireball_plan: the keys
 // to a scroll of fireball, the keys that start aiming it, the tile to
 // click) and casts the scroll with a mouse click on that tile, and again
-// on a touch tablet with a tap; there, q in the lobby: the server's
+// on a touch tablet with a tap; Ctrl+C over selected text in the lobby
+// copies it and leaves the connection be; there, q in the lobby: the server's
 // goodbye is not hidden by the bar that offers to connect again. A page
 // whose terminal script is refused (503) says so and reloads on its
 // button. Reloaded, the page is answered 304 and the terminal's files
@@ -157,8 +158,18 @@ try {
   await waitText('Really quit? (y/n)');
   await page.keyboard.press('y');
   await waitText('Play as guest1');
+  // Ctrl+C with text selected is the browser's copy, not a ^C to the
+  // server, which quits the lobby ("Thanks for playing. Goodbye!"): after
+  // it the connection is there and p plays.
+  await page.evaluate(() => term.select(0, 0, 12));
+  if (!await page.evaluate(() => term.hasSelection()))
+    throw new Error('no text selected for Ctrl+C');
+  await page.keyboard.press('Control+c');
   await page.keyboard.press('p');
   await waitText('HP:');
+  if ((await screen()).includes('Goodbye'))
+    throw new Error('Ctrl+C over a selection reached the server:\n' + await screen());
+  console.log('ok: Ctrl+C over selected text copied it; the lobby stayed');
   for (const k of plan.keys) {
     if (k === 'g') { // the pick-up: said in the log (by its label: unknown)
       await page.keyboard.press(k);
