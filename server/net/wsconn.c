@@ -46,6 +46,10 @@ static int take(char *buf, size_t size, size_t *len, const char *at,
     return cut;
 }
 
+/* A URL longer than url's room is cut: refused (414) when its path is,
+ * but where the cut falls in its query (a shared link's tracking tags,
+ * utm_source=...&gclid=...: a play-test's 130-byte front page) the query
+ * is dropped whole in answer() and the page served as without one. */
 static int on_url(http_parser *p, const char *at, size_t n)
 {
     wsconn_t *c = p->data;
@@ -365,11 +369,14 @@ static void refuse_busy(wsconn_t *c)
 /* The request's head is in: answer it. */
 static int answer(wsconn_t *c)
 {
-    /* The path alone; the query kept for the site's pages and /ws. */
+    /* The path alone; the query kept for the site's pages and /ws (none
+     * when it was cut: a part of it could mean something else). */
     char *q = strchr(c->url, '?');
     if (q) {
-        snprintf(c->query, sizeof c->query, "%s", q + 1);
+        if (!c->url_cut)
+            snprintf(c->query, sizeof c->query, "%s", q + 1);
         *q = '\0';
+        c->url_cut = 0;
     }
     if (c->busy) {
         refuse_busy(c);

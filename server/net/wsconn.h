@@ -95,8 +95,9 @@ typedef struct wsconn {
     size_t head;               /* request bytes so far */
     char url[128];
     size_t url_len;
-    char query[128];           /* after '?' in the request's URL (whole:
-                                  a longer URL is refused with 414) */
+    char query[128];           /* after '?' in the request's URL (whole,
+                                  or none: a query past url's room is
+                                  dropped, a path past it refused 414) */
     char field[32];            /* the header being read (cut: ignored) */
     size_t field_len;
     char key[32];              /* Sec-WebSocket-Key */
