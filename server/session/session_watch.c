@@ -195,10 +195,18 @@ static void watch_draw(sess_t *s, screen_t *next)
                      "the next game - q leaves", w->name);
         else
             snprintf(wait, sizeof wait, "One moment...");
+        /* Wrapped at spaces, each row centred: on a phone's 40 columns
+         * the line lost its "game - q leaves" at the edge (a play-test). */
         screen_clear(next);
-        int x = (next->w - (int)strlen(wait)) / 2;
-        screen_puts(next, x > 0 ? x : 0, next->h / 2, wait, COL_WHITE,
-                    COL_DEFAULT, 0);
+        int start[4], len[4];
+        int n = game_text_wrap(wait, next->w, start, len, 4);
+        for (int i = 0; i < n; i++) {
+            char row[sizeof wait];
+            snprintf(row, sizeof row, "%.*s", len[i], wait + start[i]);
+            int x = (next->w - len[i]) / 2;
+            screen_puts(next, x > 0 ? x : 0, next->h / 2 - (n - 1) / 2 + i,
+                        row, COL_WHITE, COL_DEFAULT, 0);
+        }
         return;
     }
     sess_view_draw(s, w->game, next);

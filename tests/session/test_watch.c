@@ -361,7 +361,12 @@ START_TEST(watcher_follows_through_the_lobby)
     play_move(p, "l", 1, 0);
     tclient_t *w = play_lobby(srv_port(s));
     play_watch_first(w, "guest1");
-    tclient_t *gone = play_lobby(srv_port(s));
+    /* the one who leaves on a phone's 40x20: its waiting line wrapped,
+     * not cut at the edge */
+    cl_opts_t narrow = { .w = 40, .h = 20 };
+    tclient_t *gone = cl_connect(srv_port(s), &narrow);
+    play_wait_text(gone, "Play (as a guest)");
+    ck_assert(cl_sync(gone, CL_WAIT_MS));
     play_watch_first(gone, "guest1");
     play_wait_text(p, "2 watching");
     ck_assert(cl_key(p, "Q"));
@@ -369,7 +374,13 @@ START_TEST(watcher_follows_through_the_lobby)
     play_wait_text(p, "Play as guest1");
     play_wait_text(w, "guest1 is in the lobby. Waiting for the next game - "
                       "q leaves");
-    play_wait_text(gone, "guest1 is in the lobby. Waiting for the next game");
+    play_wait_text(gone, "next game - q leaves");
+    ck_assert(cl_sync(gone, CL_WAIT_MS));
+    char row[64];
+    ck_assert_str_eq(cl_row(gone, 10, row, sizeof row),
+                     "guest1 is in the lobby. Waiting for the");
+    ck_assert_str_eq(cl_row(gone, 11, row, sizeof row),
+                     "          next game - q leaves");
     ck_assert(cl_key(gone, "q")); /* this one leaves while it waits */
     play_wait_text(gone, "Play (as a guest)");
     ck_assert(cl_key(p, "p"));
