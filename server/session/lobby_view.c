@@ -169,14 +169,18 @@ static uint8_t note_colour(const lobby_t *l)
            : l->note_kind == LOBBY_NOTE_GOOD ? COL_BGREEN : COL_YELLOW;
 }
 
-/* The note from row y: one row cut at 80 columns; below them broken at
- * spaces over at most max_rows rows, not cut. Returns the rows drawn. */
+/* The note from row y, broken at spaces over at most max_rows rows where
+ * it is wider than the room right of the margin, not cut: at 80 columns
+ * too, where notes of 79 to 100 bytes (the last visit's end, a record at
+ * its longest, a game of another version) lost their last words at the
+ * edge. Returns the rows drawn. */
 static int draw_note(const lobby_t *l, screen_t *s, int y, int max_rows)
 {
     uint8_t fg = note_colour(l);
-    if (lobby_narrow(s))
-        return view_puts_wrapped(s, left(s), y, s->w - left(s), max_rows,
-                                 l->note, fg, 0);
+    int room = s->w - left(s);
+    if (lobby_narrow(s) || (int)strlen(l->note) > room)
+        return view_puts_wrapped(s, left(s), y, room, max_rows, l->note, fg,
+                                 0);
     screen_puts(s, left(s), y, l->note, fg, COL_DEFAULT, 0);
     return 1;
 }

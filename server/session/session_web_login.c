@@ -93,7 +93,8 @@ void sess_web_login_moved(sess_t *s, const char *token)
 void sess_web_login_ended(sess_t *s)
 {
     lobby_note(&s->lobby, LOBBY_NOTE_INFO, "Your last visit here has "
-               "ended (a login elsewhere, a logout or too long away).");
+               "ended (a login elsewhere, a logout, a restart or too long "
+               "away).");
     wsconn_send_text(s->web, "token ");
 }
 

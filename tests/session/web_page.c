@@ -54,5 +54,10 @@ void web_back_logged_out(int http, const char *t)
     play_wait_text(c, "Play (as a guest)");
     ck_assert(cl_screen_has(c, "Not logged in"));
     play_wait_text(c, "Your last visit here has ended");
+    /* a restart among the reasons (a play-test's guest came back from
+     * one to "a login elsewhere, a logout or too long away"), the note
+     * wrapped at 80 columns rather than cut at the edge */
+    play_wait_text(c, "a logout, a restart or");
+    play_wait_text(c, "too long away).");
     cl_close(c);
 }

@@ -1,6 +1,7 @@
 /* test_lobby_narrow.c - the lobby's pages at the narrowest terminal that
  * plays, 40x20, and at 60x20: the menu with a game to continue and its
- * note, the prompts' hint and note (at 80x24 too), the help, the watch
+ * note, the prompts' hint and note (at 80x24 too, a note wider than
+ * the room wrapped there as well), the help, the watch
  * list and the hall of fame
  * keep every word and every number whole (README: "Any terminal from
  * 40x20 plays"). The expected rows are written out by hand; a row that
@@ -169,6 +170,21 @@ START_TEST(prompt_note_under_its_line)
         NULL,
     };
     rows_are(&s, 7, wrapped);
+    screen_free(&s);
+    /* a note wider than 80 columns' room, at the menu: wrapped at 80x24
+     * too, not cut at the edge (the last visit's end lost "away)." so) */
+    lobby_key(&l, 27);
+    lobby_note(&l, LOBBY_NOTE_INFO, "Your last visit here has ended (a "
+               "login elsewhere, a logout, a restart or too long away).");
+    draw(&l, &s, 80, 24);
+    static const char *const menu_note[] = {
+        "    Your last visit here has ended (a login elsewhere, a logout, a "
+        "restart or",
+        "    too long away).",
+        "",
+        NULL,
+    };
+    rows_are(&s, LOBBY_NOTE_ROW, menu_note);
     screen_free(&s);
     lobby_free(&l);
 }
