@@ -182,8 +182,17 @@ static int load_file(config_t *c, file_read_t *fr, int required, char *err,
             rc = -1;
         }
     }
-    if (rc != 0)
+    if (rc != 0) {
         snprintf(err, errlen, "%s:%d: %s", fr->path, lineno, why);
+    } else if (ferror(f)) {
+        /* A read that failed (a directory given for the file, EISDIR)
+         * looked like the end of an empty file: the server started on
+         * its defaults, the file's settings silently not there. */
+        int e = errno;
+        snprintf(err, errlen, "config file %s: %s%s", fr->path, strerror(e),
+                 e == EISDIR ? " (--config takes the file itself)" : "");
+        rc = -1;
+    }
     fclose(f);
     return rc;
 }

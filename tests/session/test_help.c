@@ -146,6 +146,16 @@ START_TEST(a_missing_config_file_says_it_is_the_config_file)
 }
 END_TEST
 
+/* A directory given for the file: refused, not read as an empty file
+ * (the server started on its defaults, the file's settings not there). */
+START_TEST(a_directory_as_the_config_file_is_refused)
+{
+    ck_assert_str_eq(refusal("--config /tmp"),
+                     "rogued: config file /tmp: Is a directory (--config "
+                     "takes the file itself)\n");
+}
+END_TEST
+
 START_TEST(a_host_name_as_bind_is_refused_before_any_file_is_made)
 {
     char dir[] = "/tmp/rogued-help-XXXXXX", args[256], data[128];
@@ -311,6 +321,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, help_fits_80_columns_and_lists_every_key);
     tcase_add_test(tc, a_mistyped_key_points_to_help);
     tcase_add_test(tc, a_missing_config_file_says_it_is_the_config_file);
+    tcase_add_test(tc, a_directory_as_the_config_file_is_refused);
     tcase_add_test(tc, an_unclosed_quote_is_refused_at_start);
     tcase_add_test(tc, a_host_name_as_bind_is_refused_before_any_file_is_made);
     tcase_add_test(tc, every_bad_value_names_its_file_and_line);
