@@ -57,6 +57,18 @@ void log_msg(int level, const char *fmt, ...)
     fprintf(stderr, "%s\n", line);
 }
 
+const char *log_printable(const char *in, char *out, size_t n)
+{
+    size_t j = 0;
+    for (size_t i = 0; in[i] && j + 1 < n; i++) {
+        unsigned char c = (unsigned char)in[i];
+        out[j++] = c >= ' ' && c < 127 ? (char)c : '?';
+    }
+    if (n)
+        out[j] = '\0';
+    return out;
+}
+
 const char *log_safe(const char *in, char *out, size_t n)
 {
     size_t j = 0;

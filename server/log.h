@@ -20,6 +20,12 @@ void log_msg(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3
  * Returns out. */
 const char *log_safe(const char *in, char *out, size_t n);
 
+/* Words that may quote a client's bytes (a library's error naming an SSH
+ * banner), made safe for the rest of a log line: printable ASCII and
+ * spaces stay, any other byte (a control, an escape sequence's ESC,
+ * UTF-8) is '?'. Returns out. */
+const char *log_printable(const char *in, char *out, size_t n);
+
 /* Unix time t as the log lines' own times are written
  * (2026-11-28T15:27:06Z), for a time inside a line. Returns out. */
 #define LOG_TIME_LEN 21 /* with its NUL */

@@ -352,8 +352,9 @@ int ssh_conn_start(ssh_conn_t *c)
     /* Non-blocking: the banner goes out, and the rest of the key exchange
      * runs in the thread's event as the client's packets come. */
     if (ssh_handle_key_exchange(c->session) == SSH_ERROR) {
+        char safe[256];
         log_info("ssh %s: key exchange failed: %s", c->addr,
-                 ssh_get_error(c->session));
+                 log_printable(ssh_get_error(c->session), safe, sizeof safe));
         return -1;
     }
     if (ssh_event_add_session(c->ev, c->session) != SSH_OK)
@@ -461,8 +462,14 @@ int ssh_conn_service(ssh_conn_t *c, uint64_t now)
     if (!c->closed && !ssh_is_connected(c->session) && !c->authed) {
         /* a failed key exchange too; one over the cipher says which
          * setting the host may widen (docs/hosting.md, ssh_ciphers) */
+        /* libssh's words may quote the client's (its banner, in
+         * "banner: ..."): a stranger's bytes, made safe for the log as
+         * any a client sends (escape sequences reached an operator's
+         * terminal through tail -f: a host QA's find) */
         const char *why = ssh_get_error(c->session);
-        log_info("ssh %s: closed before it was in: %s%s", c->addr, why,
+        char safe[256];
+        log_info("ssh %s: closed before it was in: %s%s", c->addr,
+                 log_printable(why, safe, sizeof safe),
                  strstr(why, "method encryption")
                      ? " (the client has none of ssh_ciphers)" : "");
     }

@@ -391,6 +391,36 @@ START_TEST(a_fresh_address_goes_first_on_ssh)
 }
 END_TEST
 
+static int has_server_banner(tclient_t *c, void *arg)
+{
+    (void)arg;
+    return cl_stream_has(c, "SSH-2.0-");
+}
+
+/* A stranger's banner with escape sequences in it: libssh quotes it in
+ * its error, and the log line carries it made safe (every byte outside
+ * printable ASCII a '?'), never an escape to the operator's terminal. */
+START_TEST(a_banner_s_escapes_never_reach_the_log)
+{
+    tsrv_t *s = start("max_sessions=10", "startups_start=0",
+                      "max_sessions_per_ip=0");
+    static const char banner[] = "SSH-1.5-\x1b[31mRED\x1b]0;pwned\x07 tail\r\n";
+    tclient_t *raw = cl_connect(sport, &(cl_opts_t){ .raw = 1 });
+    ck_assert_ptr_nonnull(raw);
+    ck_assert_msg(cl_wait(raw, has_server_banner, NULL, CL_WAIT_MS),
+                  "no banner from the server");
+    size_t n = sizeof banner - 1;
+    ck_assert_uint_eq(cl_send_raw(raw, banner, n, 1, CL_WAIT_MS), n);
+    ck_assert(srv_wait_log(s, "closed before it was in: No version of SSH "
+                           "protocol usable (banner: SSH-1.5-?[31mRED?]0;"
+                           "pwned? tail)\n", CL_WAIT_MS));
+    ck_assert(!srv_log_has(s, "\x1b"));
+    ck_assert(!srv_log_has(s, "\x07"));
+    cl_close(raw);
+    srv_stop(s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("ssh admit");
@@ -404,6 +434,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, the_cipher_is_aes_gcm);
     tcase_add_test(tc, ssh_ciphers_widened);
     tcase_add_test(tc, unknown_ssh_ciphers_refused);
+    tcase_add_test(tc, a_banner_s_escapes_never_reach_the_log);
     suite_add_tcase(s, tc);
     return s;
 }
