@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "ctl.h"
+#include "denied_hint.h"
 #include "export.h"
 #include "log.h"
 #include "host.h"
@@ -128,6 +129,32 @@ static int make_dirs(const char *path)
         return -1;
     struct stat st;
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
+}
+
+/* Why the data directory could not be made (make_dirs failed with e), in
+ * a sentence with what to do: one that is there but out of this user's
+ * reach (it, or a directory above it, shut) is said as the database's
+ * open and --list-games say it, never as a directory to create; a path
+ * that is a file, as not a directory. */
+static void say_data_dir_refused(const char *dir, int e)
+{
+    struct stat st;
+    char hint[256];
+    if (stat(dir, &st) != 0 && (errno == EACCES || errno == EPERM))
+        fprintf(stderr, "rogued: %s/rogued.db cannot be reached: %s: %s\n",
+                dir, strerror(errno),
+                denied_hint("rogued", "the user the data directory belongs "
+                            "to", hint, sizeof hint));
+    else if (e == EEXIST || e == ENOTDIR || (stat(dir, &st) == 0 &&
+                                             !S_ISDIR(st.st_mode)))
+        fprintf(stderr, "rogued: data directory '%s' is not a directory (or "
+                "a part of its path is a file): give data_dir a directory\n",
+                dir);
+    else
+        fprintf(stderr, "rogued: cannot create data directory '%s': %s%s\n",
+                dir, strerror(e), e == EACCES || e == EPERM
+                    ? " (create it for this user, or give data_dir one it "
+                      "may create)" : "");
 }
 
 /* Thousands of players need thousands of descriptors: use what we may. */
@@ -319,8 +346,7 @@ int main(int argc, char **argv)
         return export_main(&cfg, export_id, export_format, export_file);
     }
     if (make_dirs(cfg.data_dir) != 0) {
-        fprintf(stderr, "rogued: cannot create data directory '%s': %s\n",
-                cfg.data_dir, strerror(errno));
+        say_data_dir_refused(cfg.data_dir, errno);
         return 1;
     }
     if (!getenv(UPGRADE_FD_ENV) && ctl_answers(cfg.data_dir)) {

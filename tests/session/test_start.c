@@ -102,8 +102,11 @@ START_TEST(a_data_directory_not_open_to_the_user_is_said_so)
         uid = 65534;
     }
     char dir[] = "/tmp/rogued-start-XXXXXX", args[256], want[1024], cmd[1024];
+    char inner[64];
     static char out[4096];
     ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(inner, sizeof inner, "%s/inner", dir);
+    ck_assert_int_eq(mkdir(inner, 0755), 0);
     ck_assert_int_eq(chmod(dir, 0), 0);
     snprintf(want, sizeof want, "rogued: %s/rogued.db cannot be reached: "
              "Permission denied: this user, uid %u, may not open it or a "
@@ -111,6 +114,18 @@ START_TEST(a_data_directory_not_open_to_the_user_is_said_so)
              "directory belongs to\n", dir, uid);
     ck_assert_int_eq(run_server(prefix, dir, out, sizeof out), 1);
     ck_assert_str_eq(out, want);
+    /* one under it, there but out of reach: the same sentence, not "cannot
+     * create data directory" (a host QA's find) */
+    snprintf(want, sizeof want, "rogued: %s/rogued.db cannot be reached: "
+             "Permission denied: this user, uid %u, may not open it or a "
+             "directory on its path; run rogued as the user the data "
+             "directory belongs to\n", inner, uid);
+    ck_assert_int_eq(run_server(prefix, inner, out, sizeof out), 1);
+    ck_assert_str_eq(out, want);
+    snprintf(want, sizeof want, "rogued: %s/rogued.db cannot be reached: "
+             "Permission denied: this user, uid %u, may not open it or a "
+             "directory on its path; run rogued as the user the data "
+             "directory belongs to\n", dir, uid);
     snprintf(args, sizeof args, "--config /dev/null --data-dir %s "
              "--list-games", dir);
     ck_assert_int_eq(srv_run_once(prefix, args, out, sizeof out), 1);
@@ -126,6 +141,30 @@ START_TEST(a_data_directory_not_open_to_the_user_is_said_so)
     ck_assert_str_eq(out, want);
     ck_assert_int_eq(chmod(dir, 0700), 0);
     srv_remove_tree(dir);
+}
+END_TEST
+
+/* A data_dir that is a file (or under one): said so, with what to do,
+ * not "cannot create data directory ...: File exists". */
+START_TEST(a_file_as_the_data_directory_is_said_so)
+{
+    char file[] = "/tmp/rogued-start-XXXXXX", under[64], want[256];
+    static char out[4096];
+    int fd = mkstemp(file);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    snprintf(want, sizeof want, "rogued: data directory '%s' is not a "
+             "directory (or a part of its path is a file): give data_dir a "
+             "directory\n", file);
+    ck_assert_int_eq(run_server("", file, out, sizeof out), 1);
+    ck_assert_str_eq(out, want);
+    snprintf(under, sizeof under, "%s/data", file);
+    snprintf(want, sizeof want, "rogued: data directory '%s' is not a "
+             "directory (or a part of its path is a file): give data_dir a "
+             "directory\n", under);
+    ck_assert_int_eq(run_server("", under, out, sizeof out), 1);
+    ck_assert_str_eq(out, want);
+    unlink(file);
 }
 END_TEST
 
@@ -217,6 +256,7 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, unwritable_database_refused);
     tcase_add_test(tc, a_data_directory_not_open_to_the_user_is_said_so);
+    tcase_add_test(tc, a_file_as_the_data_directory_is_said_so);
     tcase_add_test(tc, damaged_database_refused);
     tcase_add_test(tc, lock_wait_is_the_setting);
     tcase_add_test(tc, a_metrics_port_in_use_stops_the_start);
