@@ -3,6 +3,7 @@
  * the copy; on libuv's thread pool, so that the host's loop goes on. A
  * connection of its own reads the database: in WAL mode the server's
  * writes go on meanwhile, and the copy is one consistent moment. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,7 @@ static int copy_db(backup_job_t *j, int *pages)
      * holds the accounts' password hashes (SQLite would make it 0644). A
      * FILE already there keeps the mode its owner gave it. */
     int fd = open(j->dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    int made = fd >= 0 ? 0 : errno; /* EEXIST: there already, kept */
     if (fd >= 0)
         close(fd);
     int rc = sqlite3_open_v2(j->src, &from, SQLITE_OPEN_READONLY, NULL);
@@ -67,7 +69,18 @@ static int copy_db(backup_job_t *j, int *pages)
     if (rc == SQLITE_OK)
         rc = sqlite3_exec(to, "PRAGMA journal_mode = DELETE", NULL, NULL,
                           NULL);
-    if (rc != SQLITE_OK)
+    /* SQLite's words alone ("unable to open database file") said
+     * neither which file nor what to do (a host QA's find). */
+    if (rc != SQLITE_OK && made && made != EEXIST)
+        snprintf(j->result, sizeof j->result, "backup to %s failed: it "
+                 "cannot be made: %s (its directory must be there and "
+                 "writable by the server's user)", j->dst, strerror(made));
+    else if (rc == SQLITE_NOTADB)
+        snprintf(j->result, sizeof j->result, "backup to %s failed: %s (a "
+                 "file there that is not a database is never written over: "
+                 "give a new path, or an older backup)", j->dst,
+                 sqlite3_errstr(rc));
+    else if (rc != SQLITE_OK)
         snprintf(j->result, sizeof j->result, "backup to %s failed: %s",
                  j->dst, sqlite3_errstr(rc));
     sqlite3_close(from);

@@ -230,9 +230,12 @@ static void on_child_exit(uv_process_t *p, int64_t status, int sig)
     if (u->proc == p)
         u->proc = NULL;
     if (u->phase == STARTING) {
-        char why[96];
+        /* Its own words (a bad config's FILE:LINE) went to its stderr,
+         * this server's log: the answer says where to look. */
+        char why[128];
         snprintf(why, sizeof why, "the new binary exited (status %lld, signal "
-                 "%d) before it was ready", (long long)status, sig);
+                 "%d) before it was ready (what it said is in this server's "
+                 "log)", (long long)status, sig);
         fail(u, why);
     }
 }

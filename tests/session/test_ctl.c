@@ -643,6 +643,30 @@ START_TEST(backup_while_a_game_is_written)
     rc = srv_ctl(s, cmd, out, sizeof out);
     ck_assert_msg(rc == 1 && strstr(out, "that FILE is the database itself"),
                   "backup over the database: %d: %s", rc, out);
+    /* a copy the server cannot make, and one onto a file that is no
+     * database: each said with the file and what to do */
+    rc = srv_ctl(s, "backup /nonexistent-rogued-dir/copy.db", out, sizeof out);
+    ck_assert_msg(rc == 1 && strstr(out, "backup to /nonexistent-rogued-dir/"
+                                         "copy.db failed: it cannot be made: "
+                                         "No such file or directory (its "
+                                         "directory must be there and "
+                                         "writable by the server's user)"),
+                  "backup into no directory: %d: %s", rc, out);
+    char text[700];
+    snprintf(text, sizeof text, "%s/notes.txt", dir);
+    FILE *f = fopen(text, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("not a database, and longer than a header would be: "
+          "0123456789012345678901234567890123456789012345678901234567890123"
+          "4567890123456789\n", f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "backup %s", text);
+    rc = srv_ctl(s, cmd, out, sizeof out);
+    ck_assert_msg(rc == 1 && strstr(out, "failed: file is not a database (a "
+                                         "file there that is not a database "
+                                         "is never written over: give a new "
+                                         "path, or an older backup)"),
+                  "backup onto a text file: %d: %s", rc, out);
     play_walk_keys(a, 2);
     cl_close(a);
     srv_stop(s);
