@@ -407,8 +407,18 @@ static int submit(lobby_t *l)
         if (!accept_name(l))
             return LOBBY_DO_NOTHING;
         if (lobby_name_is_guest_number(l->name)) {
-            /* Kept for guests (no account can have it): plays at once,
-             * without a word from the store, which may be away. */
+            /* The name offered (no account can have it, and its number
+             * is never given twice): plays at once, without a word from
+             * the store, which may be away. Another guest number typed
+             * is the server's to give, to someone else perhaps, or one
+             * played under now (a review): refused. */
+            if (strcmp(l->name, l->suggest) != 0) {
+                lobby_note(l, LOBBY_NOTE_BAD, "Names of guest and a number "
+                           "are the server's to give: choose another.");
+                go(l, LOBBY_GUEST_NAME);
+                offer_name(l, l->suggest);
+                return LOBBY_DO_NOTHING;
+            }
             memcpy(l->guest, l->name, sizeof l->guest);
             go(l, LOBBY_MENU);
             return LOBBY_DO_PLAY;

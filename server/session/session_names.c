@@ -6,10 +6,40 @@
  * so that a name taken is told before its password is typed. The
  * registration's end checks the name again all the same: it may be taken
  * between the two. */
+#include <strings.h>
+
 #include "directory.h"
+#include "guest_grace.h"
 #include "log.h"
 #include "session.h"
 #include "store.h"
+
+typedef struct kept_name {
+    const char *name;
+    int found;
+} kept_name_t;
+
+static void kept_is(void *ctx, const char *name, unsigned turn,
+                    uint64_t left_ms)
+{
+    kept_name_t *k = ctx;
+    (void)turn;
+    (void)left_ms;
+    if (strcasecmp(name, k->name) == 0)
+        k->found = 1;
+}
+
+/* 1 if a game of name is in play on this host, or kept for a browser
+ * guest whose page may come back to it (guest_grace: it would come back
+ * beside the new one, two rows alike again). */
+static int name_in_play(sess_t *s, const char *name)
+{
+    if (dir_name_playing(s->srv->dir, name, s->id))
+        return 1;
+    kept_name_t k = { name, 0 };
+    grace_list(s->srv->grace, sess_now(s), kept_is, &k);
+    return k.found;
+}
 
 /* A name free of accounts may still be another guest's in play here:
  * two players of one name would be two rows alike in the list of games
@@ -22,8 +52,7 @@ static void on_guest_checked(void *ctx, const char *name, int status,
     if (s->state != S_LOBBY)
         return; /* the lobby waits for this one answer (LOBBY_BUSY) */
     taken = taken ? LOBBY_NAME_ACCOUNT : LOBBY_NAME_FREE;
-    if (status == STORE_OK && !taken &&
-        dir_name_playing(s->srv->dir, name, s->id))
+    if (status == STORE_OK && !taken && name_in_play(s, name))
         taken = LOBBY_NAME_PLAYING;
     if (lobby_guest_checked(&s->lobby, status, taken) == LOBBY_DO_PLAY)
         sess_goto(s, S_PLAYING, NULL);

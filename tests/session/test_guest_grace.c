@@ -273,6 +273,34 @@ START_TEST(page_back_as_the_old_connection_drops)
 }
 END_TEST
 
+/* A name typed by a browser guest whose game is kept after a drop is not
+ * given to another guest meanwhile: the page could come back beside the
+ * new game, two rows alike in the list to watch (a review). */
+START_TEST(a_kept_game_s_name_is_not_given_again)
+{
+    int http;
+    tsrv_t *s = web_server(&http, "300", "10");
+    cl_opts_t o = { .web = 1 };
+    tclient_t *c = cl_connect(http, &o);
+    play_wait_text(c, "Play (as a guest)");
+    ck_assert_int_eq(cl_send_str(c, "p"), 0);
+    play_wait_text(c, "Name: guest");
+    ck_assert_int_eq(cl_send_str(c, "\x15Zed\r"), 0);
+    play_ready(c);
+    web_key_to_turn(c, "l", 1);
+    drop_kept(s, c, 1);
+    ck_assert(srv_log_has(s, "game kept id=1 name=Zed"));
+    tclient_t *b = play_lobby(srv_port(s));
+    ck_assert(cl_key(b, "p"));
+    play_wait_text(b, "Play as a guest");
+    ck_assert(cl_key(b, "\x15"));
+    play_type_line(b, "zed");
+    play_wait_text(b, "Someone is playing as zed now: choose another name.");
+    cl_close(b);
+    srv_stop(s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("guest_grace");
@@ -286,6 +314,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, capped_at_guest_grace_max);
     tcase_add_test(tc, kept_game_recorded_at_shutdown);
     tcase_add_test(tc, telnet_guest_gets_no_token);
+    tcase_add_test(tc, a_kept_game_s_name_is_not_given_again);
     suite_add_tcase(s, tc);
     TCase *drop = tcase_create("drop");
     tcase_set_timeout(drop, 120);

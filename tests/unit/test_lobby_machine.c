@@ -304,6 +304,31 @@ START_TEST(line_with_a_refused_character_is_refused)
 }
 END_TEST
 
+/* A guest number typed that is not the one offered is refused (the
+ * server's to give: it could be another guest's now, or later), the
+ * offered one back on the line; the offered one typed plays at once. */
+START_TEST(a_guest_number_not_offered_is_refused)
+{
+    lobby_t l;
+    lobby_init(&l, "guest7");
+    lobby_key(&l, 'p');
+    lobby_key(&l, 0x15);
+    type(&l, "GUEST2");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_GUEST_NAME);
+    ck_assert_int_eq(l.note_kind, LOBBY_NOTE_BAD);
+    ck_assert_str_eq(l.note, "Names of guest and a number are the server's "
+                             "to give: choose another.");
+    ck_assert_str_eq(lobby_line(&l), "guest7");
+    ck_assert_str_eq(l.guest, "");
+    lobby_key(&l, 0x15);
+    type(&l, "guest7");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_PLAY);
+    ck_assert_str_eq(l.guest, "guest7");
+    lobby_free(&l);
+}
+END_TEST
+
 /* guest and a number is kept for guests: registering refuses it. */
 START_TEST(register_refuses_a_guest_number)
 {
@@ -1316,6 +1341,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_wait_for_the_hashing_says_so);
     tcase_add_test(tc, line_with_a_refused_character_is_refused);
     tcase_add_test(tc, register_refuses_a_guest_number);
+    tcase_add_test(tc, a_guest_number_not_offered_is_refused);
     tcase_add_test(tc, name_prompt_rules);
     tcase_add_test(tc, password_prompt_rules);
     tcase_add_test(tc, change_password);
