@@ -154,8 +154,9 @@ static void draw_log(const game_t *g, const view_layout_t *lo, screen_t *s)
     enum { MAX_LINES = MSG_LEN };
     int room = s->h - 1 - lo->log_top;
     int start[MAX_LINES], len[MAX_LINES];
-    /* How many rows the messages that fit whole take (the newest's, cut
-     * below, if it alone is taller than the room). */
+    /* How many rows the messages that fit whole take (the newest's, its
+     * first rows lost, if it alone is taller than the room: it is drawn
+     * from its last row up). */
     int used = 0;
     for (int i = 0; used < room; i++) {
         const msg_t *m = game_msg(g, i);

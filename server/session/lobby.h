@@ -219,10 +219,11 @@ void lobby_free(lobby_t *l);
 /* Feeds one key (common/keys.h). Returns an enum lobby_action. */
 int lobby_key(lobby_t *l, int key);
 
-/* The answer to LOBBY_DO_CHECK_GUEST: taken = LOBBY_NAME_ACCOUNT (the name
- * is an account's) or LOBBY_NAME_PLAYING (a game on this server is
- * played under it now), 0 if free (status != STORE_OK: the check
- * failed). Returns LOBBY_DO_PLAY when the guest may play now, else
+/* The answer to LOBBY_DO_CHECK_GUEST. status: STORE_OK, or why the check
+ * failed (then taken is not read). taken: LOBBY_NAME_FREE,
+ * LOBBY_NAME_ACCOUNT (the name is an account's) or LOBBY_NAME_PLAYING (a
+ * game on this host is played under it now, or kept for a browser
+ * guest's page). Returns LOBBY_DO_PLAY when the guest may play now, else
  * LOBBY_DO_NOTHING (a notice says why). */
 enum { LOBBY_NAME_FREE = 0, LOBBY_NAME_ACCOUNT, LOBBY_NAME_PLAYING };
 int lobby_guest_checked(lobby_t *l, int status, int taken);

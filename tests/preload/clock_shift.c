@@ -15,9 +15,14 @@
  *
  * libuv's loop time (uv_now, uv_hrtime) is read this way, so a loop that
  * wakes after a shift runs at once every timer the shift made due, as
- * after a stall of that long; waits are given to the kernel as durations
- * (epoll_wait's timeout), which no shift lengthens. CLOCK_REALTIME (the
- * log's time stamps) is not moved. Without the variable, or if the file
+ * after a stall of that long: the loop's wait is given to the kernel as
+ * a duration (epoll_wait's timeout), which no shift lengthens. A wait
+ * until a moment worked out from a shifted reading is another matter:
+ * uv_cond_timedwait (the store's and the cluster's threads) waits on the
+ * kernel's own CLOCK_MONOTONIC until the shifted time plus its timeout,
+ * a shift late. So a test that shifts must not wait on such a wait
+ * (the idle tests and the negotiation's deadline do not).
+ * CLOCK_REALTIME (the log's time stamps) is not moved. Without the variable, or if the file
  * cannot be mapped (said on stderr: the server's log), the clocks are the
  * real ones. Built without sanitizers, like the other shims: it runs
  * inside servers built with any of them. */

@@ -46,6 +46,10 @@ typedef struct tsrv tsrv_t;
  * makes the directory under which srv_start makes each test's directory. */
 void srv_tmp_setup(void);
 
+/* The directory srv_tmp_setup made (removed at the suite's end, whatever
+ * failed), or the temporary files' root without that fixture. */
+const char *srv_tmp_base(void);
+
 /* rm -rf path, without following symbolic links. */
 void srv_remove_tree(const char *path);
 

@@ -3,23 +3,26 @@
 #include "clock_shift.h"
 
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
-static void put(clock_shift_t *c)
-{
-    ck_assert_int_eq(pwrite(c->fd, &c->ms, sizeof c->ms, 0),
-                     (ssize_t)sizeof c->ms);
-}
+#include "client.h"
 
 void clock_shift_begin(clock_shift_t *c)
 {
     memset(c, 0, sizeof *c);
-    strcpy(c->path, "/tmp/rogued-clock-XXXXXX");
-    c->fd = mkstemp(c->path);
-    ck_assert_int_ge(c->fd, 0);
-    put(c);
+    snprintf(c->path, sizeof c->path, "%s/clock-XXXXXX", srv_tmp_base());
+    int fd = mkstemp(c->path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(ftruncate(fd, sizeof(uint64_t)), 0); /* a shift of 0 */
+    void *m = mmap(NULL, sizeof(uint64_t), PROT_READ | PROT_WRITE,
+                   MAP_SHARED, fd, 0);
+    close(fd);
+    ck_assert(m != MAP_FAILED);
+    c->mapped = m;
     ck_assert_int_eq(setenv("CLOCK_SHIFT_FILE", c->path, 1), 0);
     preload_set(&c->env, "clock_shift.so", NULL);
 }
@@ -33,12 +36,12 @@ void clock_shift_started(clock_shift_t *c)
 void clock_shift_by(clock_shift_t *c, uint64_t ms)
 {
     c->ms += ms;
-    put(c);
+    __atomic_store_n(c->mapped, c->ms, __ATOMIC_RELEASE);
 }
 
 void clock_shift_end(clock_shift_t *c)
 {
-    close(c->fd);
+    munmap(c->mapped, sizeof(uint64_t));
+    c->mapped = NULL;
     unlink(c->path);
-    c->fd = -1;
 }

@@ -10,8 +10,10 @@
 #include "preload.h"
 
 typedef struct clock_shift {
-    char path[64];             /* the file the shim maps */
-    int fd;
+    char path[320];            /* the file the shim maps, in the suite's
+                                  directory (removed even if a test fails) */
+    uint64_t *mapped;          /* the same 8 bytes, mapped here: a shift is
+                                  one atomic store, never read half made */
     uint64_t ms;               /* the shift so far */
     preload_env_t env;
 } clock_shift_t;

@@ -423,3 +423,20 @@ void play_expect_watched(tclient_t *a, tclient_t *w, const game_t *g,
         play_expect_rows(c, g, top + 1, cl_h(c) - 1, 0, key_no);
     }
 }
+
+int play_idle_warned(const tclient_t *c, int most, int64_t since_ms)
+{
+    int64_t gone = cl_now_ms() - since_ms;
+    int least = most - (int)((gone + 999) / 1000);
+    char row[256];
+    for (int y = 0; y < cl_h(c); y++) {
+        int secs;
+        const char *at = strstr(cl_row(c, y, row, sizeof row),
+                                "You are idle: press a key within ");
+        if (at && sscanf(at, "You are idle: press a key within %d seconds "
+                         "to stay.", &secs) == 1 &&
+            strstr(at, " seconds to stay.") && secs <= most && secs >= least)
+            return y;
+    }
+    return -1;
+}

@@ -130,4 +130,12 @@ void play_expect_replay_log(const tclient_t *r, const game_t *g, int from,
 void play_expect_watched(tclient_t *a, tclient_t *w, const game_t *g,
                          int key_no);
 
+/* The idle warning ("You are idle: press a key within N seconds to
+ * stay.") on c's screen, with most - (the real seconds since since_ms,
+ * rounded up) <= N <= most: most is the seconds left on the server's
+ * clock as the test moved it, and the real time gone since before the
+ * last key may take whole seconds more off (a loaded machine). Returns
+ * the row, or -1. */
+int play_idle_warned(const tclient_t *c, int most, int64_t since_ms);
+
 #endif

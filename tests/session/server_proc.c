@@ -125,6 +125,11 @@ static const char *tmp_root(void)
     return t && *t ? t : "/tmp";
 }
 
+const char *srv_tmp_base(void)
+{
+    return tmp_base[0] ? tmp_base : tmp_root();
+}
+
 void srv_tmp_setup(void)
 {
     snprintf(tmp_base, sizeof tmp_base, "%s/rogued-session-XXXXXX", tmp_root());

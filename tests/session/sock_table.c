@@ -13,9 +13,10 @@
 
 #define TCP_TIME_WAIT_STATE 0x06 /* include/net/tcp_states.h */
 
-/* The server's side's send queue (rx 0) or receive queue (rx 1), or -1
+/* The send queue (rx 0) or receive queue (rx 1) of the side of a
+ * connection whose local port is lport and whose peer's is rport, or -1
  * if the table has no such connection (TIME-WAIT counts as none). */
-static long server_side(int server_port, int client_port, int rx)
+static long side(int lport_want, int rport_want, int rx)
 {
     FILE *f = fopen("/proc/net/tcp", "r");
     ck_assert_ptr_nonnull(f);
@@ -26,7 +27,7 @@ static long server_side(int server_port, int client_port, int rx)
         unsigned long txq, rxq;
         if (sscanf(line, " %*d: %*x:%x %*x:%x %x %lx:%lx", &lport, &rport,
                    &state, &txq, &rxq) == 5 &&
-            (int)lport == server_port && (int)rport == client_port &&
+            (int)lport == lport_want && (int)rport == rport_want &&
             state != TCP_TIME_WAIT_STATE)
             found = (long)(rx ? rxq : txq);
     }
@@ -36,12 +37,12 @@ static long server_side(int server_port, int client_port, int rx)
 
 long sock_server_side_queue(int server_port, int client_port)
 {
-    return server_side(server_port, client_port, 0);
+    return side(server_port, client_port, 0);
 }
 
 long sock_server_side_unread(int server_port, int client_port)
 {
-    return server_side(server_port, client_port, 1);
+    return side(server_port, client_port, 1);
 }
 
 static uint64_t now_ms(void)
@@ -66,9 +67,16 @@ int sock_wait_server_side(int server_port, int client_port, int want_queued,
 
 int sock_wait_server_read(int server_port, int client_port, int timeout_ms)
 {
+    /* First the client's side acknowledged (its send queue empty: the
+     * bytes are in the server's kernel), for an empty receive queue
+     * before they arrive (loopback's delivery deferred to a softirq
+     * thread on a loaded machine) would pass for bytes read. */
     uint64_t end = now_ms() + (uint64_t)timeout_ms;
+    int acked = 0;
     do {
-        if (sock_server_side_unread(server_port, client_port) == 0)
+        if (!acked)
+            acked = side(client_port, server_port, 0) == 0;
+        if (acked && sock_server_side_unread(server_port, client_port) == 0)
             return 1;
         poll(NULL, 0, 5); /* as above: no event to wait on */
     } while (now_ms() < end);

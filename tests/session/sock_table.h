@@ -19,7 +19,8 @@ long sock_server_side_queue(int server_port, int client_port);
 long sock_server_side_unread(int server_port, int client_port);
 
 /* Waits up to timeout_ms until the server has read every byte the client
- * sent on that connection (its receive queue empty). 1 if it did. */
+ * sent on that connection: the client's side has them acknowledged (its
+ * send queue empty), then the server's receive queue is empty. 1 if so. */
 int sock_wait_server_read(int server_port, int client_port, int timeout_ms);
 
 /* Waits up to timeout_ms until that side holds bytes unsent (want_queued

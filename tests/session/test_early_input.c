@@ -37,6 +37,8 @@ START_TEST(keys_in_the_first_packet)
     clock_shift_begin(&clk);
     tsrv_t *s = srv_start("--set", "negotiation_ms=10000", NULL);
     clock_shift_started(&clk);
+    ck_assert(srv_wait_log(s, "clock_shift: the monotonic clocks follow",
+                           CL_WAIT_MS));
     cl_opts_t o = { .raw = 1 };
     tclient_t *c = cl_connect(srv_port(s), &o);
     ck_assert_uint_eq(cl_send_raw(c, "p\r", 2, 0, CL_WAIT_MS), 2);

@@ -395,22 +395,17 @@ START_TEST(slow_but_reading_client_kept)
 }
 END_TEST
 
-/* The warning line, with its number of seconds (*arg or one fewer,
- * depending on where the once-a-second sweep falls). */
+/* The warning on row 21 (play_idle_warned): 29 seconds left on the
+ * moved clock, less the real seconds gone since *arg. */
 static int pred_warned(tclient_t *c, void *arg)
 {
-    char row[256];
-    int secs, most = *(const int *)arg;
-    cl_row(c, 21, row, sizeof row);
-    return sscanf(row, "You are idle: press a key within %d seconds to stay.",
-                  &secs) == 1 && (secs == most || secs == most - 1) &&
-           strstr(row, " seconds to stay.") != NULL;
+    return play_idle_warned(c, 29, *(const int64_t *)arg) == 21;
 }
 
 /* idle_timeout=60, idle_warning=30, on a clock the test moves forward
  * (clock_shift.h) rather than the real one: 31 s after the last key the
- * player is warned, with the seconds left (29; 28 if a real second went
- * by too); a key takes the warning away and starts the count again (31 s
+ * player is warned, with the seconds left (29, less any real seconds gone
+ * meanwhile: play_idle_warned); a key takes the warning away and starts the count again (31 s
  * more warn again, and no goodbye yet); 30 s after that, 61 s since the
  * key, the player is told why and disconnected. */
 START_TEST(idle_timeout)
@@ -422,17 +417,18 @@ START_TEST(idle_timeout)
     clock_shift_started(&clk);
     ck_assert(srv_wait_log(s, "clock_shift: the monotonic clocks follow",
                            CL_WAIT_MS));
+    int64_t since = cl_now_ms(); /* before the last key */
     tclient_t *c = play_connect(srv_port(s), NULL);
     char row[256];
-    int most = 29;
     clock_shift_by(&clk, 31000);
-    if (!cl_wait(c, pred_warned, &most, CL_WAIT_MS))
+    if (!cl_wait(c, pred_warned, &since, CL_WAIT_MS))
         play_fail(c, "no idle warning");
+    since = cl_now_ms();
     play_move(c, "l", 1, 0);
     ck_assert_str_eq(cl_row(c, 21, row, sizeof row),
                      "Welcome to the dungeon, adventurer!");
     clock_shift_by(&clk, 31000);
-    if (!cl_wait(c, pred_warned, &most, CL_WAIT_MS))
+    if (!cl_wait(c, pred_warned, &since, CL_WAIT_MS))
         play_fail(c, "no second idle warning");
     ck_assert(!cl_closed(c));
     ck_assert(!cl_stream_has(c, "You were idle for too long."));

@@ -85,8 +85,10 @@ static void host_free(host_t *h)
     buf_free(&h->out);
 }
 
-/* What the host draws over the game: none, the notice over the log's first
- * row below the map (session_render.c), or a line beside the map
+/* What the host draws over the game: none, the notice on the log's row
+ * above its newest line (session_render.c's draw_notice: MAP_H at 80x24,
+ * lower on a taller screen; the log's top row in the narrow layout; one
+ * row of it here), or a line beside the map
  * (sess_overlay_line: row 0 when wide enough, else the log's top row). */
 enum { OVER_NONE, OVER_NOTICE, OVER_LINE };
 
@@ -94,10 +96,11 @@ static int host_overlay(screen_t *next, int over)
 {
     int y = -1; /* the row written, -1: none */
     if (over == OVER_NOTICE) {
-        y = MAP_H;
+        y = view_full(next->w, next->h) ? view_status_row(next->w, next->h) - 2
+                                       : view_log_top(next->w, next->h);
         for (int x = 0; x < next->w; x++)
-            screen_put(next, x, MAP_H, ' ', COL_DEFAULT, COL_DEFAULT, 0);
-        screen_puts(next, 0, MAP_H, "Tip: a notice over the log", COL_BYELLOW,
+            screen_put(next, x, y, ' ', COL_DEFAULT, COL_DEFAULT, 0);
+        screen_puts(next, 0, y, "Tip: a notice over the log", COL_BYELLOW,
                     COL_DEFAULT, ATTR_BOLD);
     } else if (over == OVER_LINE) {
         static const char text[] = " Watching someone - q leaves ";
