@@ -362,7 +362,11 @@ static void on_ws_done(void *ctx)
     }
     if (!s->close.requested)
         s->close.by_page = 1; /* (a page that reloads keeps its login) */
-    sess_close(s, s->admitted ? "browser closed" : "page served", 1, NULL);
+    /* a frame the server refused is no page that left (the refused line
+     * above says which) */
+    sess_close(s, !s->admitted ? "page served"
+                  : s->web->refused ? "frame refused" : "browser closed", 1,
+               NULL);
 }
 
 /* Under pressure the newest connection, which has done nothing yet, is

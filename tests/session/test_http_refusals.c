@@ -123,16 +123,27 @@ START_TEST(frames_refused_at_their_header)
                                           0xff, 0xff, 0xff, 0xff, 1, 2, 3, 4 };
     static const unsigned char frag[] = { 0x02, 0x81, 1, 2, 3, 4, 'a' };
     static const unsigned char frag_ping[] = { 0x09, 0x81, 1, 2, 3, 4, 'a' };
-    const unsigned char *bad[] = { huge, frag, frag_ping };
-    size_t len[] = { sizeof huge, sizeof frag, sizeof frag_ping };
+    /* and past the header, refused by wslay (a host QA found these closed
+     * without a refused line, and logged as a page that left): a frame
+     * not masked, and text that is not UTF-8 (0xff 0xfe, masked by 0) */
+    static const unsigned char unmasked[] = { 0x82, 0x01, 'a' };
+    static const unsigned char not_utf8[] = { 0x81, 0x82, 0, 0, 0, 0, 0xff,
+                                              0xfe };
+    const unsigned char *bad[] = { huge, frag, frag_ping, unmasked, not_utf8 };
+    size_t len[] = { sizeof huge, sizeof frag, sizeof frag_ping,
+                     sizeof unmasked, sizeof not_utf8 };
     const char *close_frame[] = { "\x88\x02\x03\xf1", "\x88\x02\x03\xf0",
-                                  "\x88\x02\x03\xea" };
+                                  "\x88\x02\x03\xea", "\x88\x02\x03\xea",
+                                  "\x88\x02\x03\xef" };
     const char *why[] = { "close 1009: a WebSocket frame longer than the "
                           "message limit",
                           "close 1008: a fragmented WebSocket message (no "
                           "FIN)",
-                          "close 1002: a fragmented WebSocket control frame" };
-    for (int i = 0; i < 3; i++) {
+                          "close 1002: a fragmented WebSocket control frame",
+                          "close 1002: a WebSocket frame against the protocol "
+                          "(unmasked, a reserved opcode or bit)",
+                          "close 1007: WebSocket text that is not UTF-8" };
+    for (int i = 0; i < 5; i++) {
         char req[256];
         memcpy(req, up, sizeof up - 1);
         memcpy(req + sizeof up - 1, bad[i], len[i]);
@@ -141,7 +152,11 @@ START_TEST(frames_refused_at_their_header)
         ck_assert_msg(cl_stream_has(c, close_frame[i]), "no close frame %d", i);
         cl_close(c);
         ck_assert_msg(srv_wait_log(s, why[i], CL_WAIT_MS), "no log: %s", why[i]);
+        /* refused, not a page that left */
+        ck_assert(srv_wait_log_count(s, "reason=\"frame refused\"", i + 1,
+                                     CL_WAIT_MS));
     }
+    ck_assert(!srv_log_has(s, "reason=\"browser closed\""));
     srv_stop(s);
 }
 END_TEST
