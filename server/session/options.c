@@ -73,14 +73,16 @@ static void step(options_t *o, int dir)
 int options_key(options_t *o, int key)
 {
     switch (key) {
-    case KEY_UP: case 'k':
-    case KEY_DOWN: case 'j':
+    /* the numpad's digits too: a phone's key bar sends its arrows so
+     * (web/index.html), and in a game O opens this screen under them */
+    case KEY_UP: case 'k': case '8':
+    case KEY_DOWN: case 'j': case '2':
         o->row = !o->row;
         return OPTIONS_NOTHING;
-    case KEY_LEFT: case 'h':
+    case KEY_LEFT: case 'h': case '4':
         step(o, -1);
         return OPTIONS_CHANGED;
-    case KEY_RIGHT: case 'l': case ' ':
+    case KEY_RIGHT: case 'l': case ' ': case '6':
         step(o, 1);
         return OPTIONS_CHANGED;
     case KEY_ENTER: case '\n': case KEY_ESC: case 'q': case 'Q': case 'O':
@@ -124,8 +126,10 @@ static void sample(screen_t *s, int x, int y, int glyphs)
                    COL_WHITE, COL_DEFAULT, 0);
 }
 
-#define OPTIONS_KEYS "Up/Down: a line.  Left/Right or Space: change it.  " \
-                     "Enter or Esc: back."
+/* The letters too: the lobby's key bar on a phone has no arrows, and its
+ * keyboard has no arrow keys (a play-test). */
+#define OPTIONS_KEYS "k/j Up/Down: a line.  h/l Left/Right, Space: change.  " \
+                     "Enter/Esc: back."
 #define OPTIONS_GUEST "A guest's choice lasts this connection; an account " \
                       "keeps it."
 #define OPTIONS_NOT_KEPT "Your choice could not be kept now: it holds " \
@@ -151,7 +155,8 @@ static void draw_notes_narrow(const options_t *o, const options_info_t *in,
     if (o->not_kept)
         y += view_puts_wrapped(s, x, y, w, 2, OPTIONS_NOT_KEPT, COL_BRED, 0);
     const char *keys = (int)strlen(OPTIONS_KEYS) <= w
-        ? OPTIONS_KEYS : "Up/Down: line. Left/Right: change. Esc: back.";
+        ? OPTIONS_KEYS : "k/j Up/Down: line. h/l Left/Right: change. "
+                         "Esc: back.";
     int at = s->h - 2 > y ? s->h - 2 : y;
     view_puts_wrapped(s, x, at, w, s->h - at, keys, COL_GREY, 0);
 }

@@ -74,6 +74,17 @@ START_TEST(test_keys)
     ck_assert_int_eq(options_key(&o, KEY_ESC), OPTIONS_CLOSED);
     ck_assert(!o.open);
     ck_assert_int_eq(o.choice, display_choice(CHOICE_UTF8, CHOICE_256));
+    /* the numpad's digits, as a phone's key bar sends its arrows: 2 and
+     * 8 a line, 6 and 4 a change */
+    options_open(&o, 0);
+    ck_assert_int_eq(options_key(&o, '2'), OPTIONS_NOTHING);
+    ck_assert_int_eq(o.row, 1);
+    ck_assert_int_eq(options_key(&o, '6'), OPTIONS_CHANGED);
+    ck_assert_int_eq(display_choice_colours(o.choice), CHOICE_16);
+    ck_assert_int_eq(options_key(&o, '4'), OPTIONS_CHANGED);
+    ck_assert_int_eq(display_choice_colours(o.choice), CHOICE_AUTO);
+    ck_assert_int_eq(options_key(&o, '8'), OPTIONS_NOTHING);
+    ck_assert_int_eq(o.row, 0);
     static const int closers[] = { KEY_ENTER, 'q', 'Q', 'O', 'o', KEY_CTRL_C };
     for (size_t i = 0; i < sizeof closers / sizeof closers[0]; i++) {
         options_open(&o, 7);
@@ -170,8 +181,8 @@ START_TEST(test_draw_40x20)
         "    Your choice could not be kept now:",
         "    it holds until you leave.",
         "",
-        "    Up/Down: line. Left/Right: change.",
-        "    Esc: back.",
+        "    k/j Up/Down: line. h/l Left/Right:",
+        "    change. Esc: back.",
     };
     char row[512];
     for (int i = 0; i < 18; i++) {
@@ -206,8 +217,8 @@ START_TEST(test_draw_76x24)
         [11] = "    Sample: ###### ..@. #",
         [12] = "    A guest's choice lasts this connection; an account keeps it.",
         [13] = "    Your choice could not be kept now: it holds until you leave.",
-        [22] = "    Up/Down: a line.  Left/Right or Space: change it.  Enter or "
-               "Esc: back.",
+        [22] = "    k/j Up/Down: a line.  h/l Left/Right, Space: change.  "
+               "Enter/Esc: back.",
     };
     char row[512];
     for (int y = 0; y < 24; y++) {
