@@ -61,6 +61,11 @@ static const char style[] =
     "@media (orientation:landscape) and (max-height:500px){"
     ".term{height:100vh;height:100svh}}"
     "#news li{color:#fc6}"
+    /* a finger's table links (a game's Watch, a player's name): tap
+     * targets of 44 px too, where their words alone were 16 px tall at
+     * 360 px (a play-test); a mouse's tables stay compact */
+    "@media (pointer:coarse){td a{display:inline-flex;align-items:center;"
+    "min-height:44px;min-width:44px}}"
     /* a phone: tighter, and without the columns that matter least (the
      * date of a score, a game's watchers) */
     "@media (max-width:600px){td,th{padding:.2em .3em;font-size:.9em}"

@@ -64,6 +64,8 @@
 // 11. The site's nav on a phone (360x640) and a desktop: Home, Play,
 //    Hall of fame, each link 44x44 px or more, in one row inside the
 //    window (OUTDIR/webcheck-nav-PAGE-WxH.png: front, scores, watch).
+//    The front page's table links (a game's Watch, a name) 44 px or more
+//    on a phone (360x640, touch), their words' height with a mouse.
 // 12. The nav has no link to the feed (/games.json, raw JSON in a
 //    person's browser): the page's head names it (<link rel="alternate"
 //    type="application/json" href="/games.json">), and the front page
@@ -695,6 +697,26 @@ async function site() {
   await front.goto(home);
   const watch = new URL(await front.locator('#games a', { hasText: 'Watch' }).first()
     .getAttribute('href'), base).href;
+  // On a phone the table's links are tap targets of 44 px too (the Watch
+  // link was 16 px tall at 360 px); a mouse's table stays as it was.
+  for (const [w, h, touch] of [[360, 640, true], [1280, 800, false]]) {
+    const ctx = await browser.newContext({ viewport: { width: w, height: h },
+                                           isMobile: touch, hasTouch: touch });
+    const p = await ctx.newPage();
+    await p.goto(home);
+    const links = await p.$$eval('#games td a', (as) => as.map((a) => {
+      const r = a.getBoundingClientRect();
+      return { text: a.textContent, w: r.width, h: r.height };
+    }));
+    if (!links.length) throw new Error(`no link in the front page's games at ${w}x${h}`);
+    for (const l of links)
+      if (touch ? l.w < 44 || l.h < 44 : l.h >= 44)
+        throw new Error(`the games' "${l.text}" at ${w}x${h} (${touch ? 'touch' : 'mouse'}) is ` +
+                        `${Math.round(l.w)}x${Math.round(l.h)} px`);
+    console.log(`ok: the front page's game links at ${w}x${h}: ` +
+                links.map((l) => `${l.text} ${Math.round(l.w)}x${Math.round(l.h)}`).join(', '));
+    await ctx.close();
+  }
   await bigTerm(watch, 'watch', [[1280, 800, false], [1366, 768, false], [1920, 1080, false], [2560, 1440, false], [360, 640, true], [844, 390, true]]);
   await termResized(watch, 'watch');
   await siteNav(watch, 'watch', 360, 640, true);
