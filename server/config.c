@@ -535,6 +535,12 @@ static const char *nearest_key(const char *name, size_t len)
     return best;
 }
 
+const char *config_nearest_key(const char *name)
+{
+    const key_def_t *k = find_key(name);
+    return k ? k->name : nearest_key(name, strlen(name));
+}
+
 /* 1 when the variable NAME=value (name the part after ROGUED_, len
  * long) is a key as config_load_env reads it, or one read on purpose. */
 static int env_name_known(const char *name, size_t len)

@@ -186,6 +186,10 @@ int config_proxy_on(const config_t *c);
 /* The index of the key named name (config_key_name's i), or -1. */
 int config_key_index(const char *name);
 
+/* The key name is, or the nearest to it (a few edits: a mistyped flag's
+ * words, "prot"), or NULL when none is near. */
+const char *config_nearest_key(const char *name);
+
 /* Key i's name, in the table's order; NULL past the last key. */
 const char *config_key_name(size_t i);
 

@@ -89,6 +89,34 @@ static const struct { const char *s, *l, *key; } flags[] = {
     { NULL, "--combat", "combat" },
 };
 
+/* An option that is none, with the nearest one if a key is near its
+ * words ("--prot": did you mean --port?), as a mistyped --set key is:
+ * the key's own flag, or --set KEY=VALUE for a key without one. */
+static void say_unknown_option(const char *arg)
+{
+    char name[64];
+    const char *p = arg;
+    while (*p == '-')
+        p++;
+    snprintf(name, sizeof name, "%s", p);
+    for (char *c = name; *c; c++)
+        if (*c == '-')
+            *c = '_';
+    const char *near = name[0] ? config_nearest_key(name) : NULL;
+    const char *flag = NULL;
+    for (size_t f = 0; near && f < sizeof flags / sizeof flags[0]; f++)
+        if (strcmp(flags[f].key, near) == 0)
+            flag = flags[f].l;
+    if (flag)
+        fprintf(stderr, "rogued: unknown option '%s' (did you mean %s? try "
+                "--help)\n", arg, flag);
+    else if (near)
+        fprintf(stderr, "rogued: unknown option '%s' (did you mean --set "
+                "%s=VALUE? try --help)\n", arg, near);
+    else
+        fprintf(stderr, "rogued: unknown option '%s' (try --help)\n", arg);
+}
+
 /* s (the short form) may be NULL. */
 static int is_flag(const char *arg, const char *s, const char *l)
 {
@@ -313,7 +341,7 @@ int main(int argc, char **argv)
             }
             value = argv[++i];
         } else {
-            fprintf(stderr, "rogued: unknown option '%s' (try --help)\n", argv[i]);
+            say_unknown_option(argv[i]);
             return 2;
         }
         if (config_set(&cfg, key, value, err, sizeof err) != 0) {

@@ -178,7 +178,8 @@ static int check_owner(lite_t *d, int *fresh, long long *version,
         snprintf(why, sizeof why, "application_id 0x%08llx, %lld schema objects",
                  (unsigned long long)(app & 0xffffffffLL), objects);
         set_err(err, errlen, "%s is a SQLite database of another application "
-                "(%s), not rogued's; refusing to use it", d->path, why);
+                "(%s), not rogued's; refusing to use it: give rogued a "
+                "data_dir of its own, or move that file away", d->path, why);
         return -1;
     }
     if (*version > NMIGRATIONS) {

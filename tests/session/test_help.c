@@ -146,6 +146,21 @@ START_TEST(a_missing_config_file_says_it_is_the_config_file)
 }
 END_TEST
 
+/* A mistyped option names the nearest: a key's flag, or --set for a key
+ * that has none; words near no key get the plain line. */
+START_TEST(a_mistyped_option_names_the_nearest)
+{
+    ck_assert_str_eq(refusal("--config /dev/null --prot 4000"),
+                     "rogued: unknown option '--prot' (did you mean --port? "
+                     "try --help)\n");
+    ck_assert_str_eq(refusal("--config /dev/null --idle-timeout 5"),
+                     "rogued: unknown option '--idle-timeout' (did you mean "
+                     "--set idle_timeout=VALUE? try --help)\n");
+    ck_assert_str_eq(refusal("--config /dev/null --frobnicate"),
+                     "rogued: unknown option '--frobnicate' (try --help)\n");
+}
+END_TEST
+
 /* A directory given for the file: refused, not read as an empty file
  * (the server started on its defaults, the file's settings not there). */
 START_TEST(a_directory_as_the_config_file_is_refused)
@@ -322,6 +337,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_mistyped_key_points_to_help);
     tcase_add_test(tc, a_missing_config_file_says_it_is_the_config_file);
     tcase_add_test(tc, a_directory_as_the_config_file_is_refused);
+    tcase_add_test(tc, a_mistyped_option_names_the_nearest);
     tcase_add_test(tc, an_unclosed_quote_is_refused_at_start);
     tcase_add_test(tc, a_host_name_as_bind_is_refused_before_any_file_is_made);
     tcase_add_test(tc, every_bad_value_names_its_file_and_line);

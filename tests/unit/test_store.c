@@ -236,6 +236,9 @@ START_TEST(other_application_refused)
     ck_assert_ptr_nonnull(strstr(err, dbpath));
     ck_assert_ptr_nonnull(strstr(err, "another application"));
     ck_assert_ptr_nonnull(strstr(err, "0x12345678"));
+    /* and what to do */
+    ck_assert_msg(strstr(err, "refusing to use it: give rogued a data_dir of "
+                              "its own, or move that file away"), "%s", err);
     /* no application_id, but somebody's tables */
     unlink(dbpath);
     sw_exec("CREATE TABLE notes (t TEXT);");
