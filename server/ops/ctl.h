@@ -164,6 +164,9 @@ int64_t *ctl_req_scratch(ctl_req_t *r);
  * (shutdown_minute_ms), then host_shutdown; 0: now. A new one replaces
  * the one running. Returns -1 once the console has stopped. */
 int ctl_schedule_shutdown(ctl_t *c, int minutes);
+/* Calls off the countdown running, and every screen is told: the minutes
+ * it had left, or 0 when none was running. */
+int ctl_cancel_shutdown(ctl_t *c);
 const char *ctl_config_path(ctl_t *c);
 int ctl_config_given(ctl_t *c);
 /* ctl_set_flags's, or NULL. */

@@ -202,13 +202,25 @@ static void kick_finish(ctl_req_t *r)
 
 static int shutdown_run(ctl_req_t *r, const char *args)
 {
+    ctl_t *c = ctl_req_ctl(r);
+    if (strcmp(args, "cancel") == 0) {
+        /* a countdown could only be replaced (a host QA's find) */
+        int left = ctl_cancel_shutdown(c);
+        if (!left) {
+            ctl_req_done(r, "no shutdown is counting down");
+            return 0;
+        }
+        ctl_req_printf(r, "shutdown called off (%d minute%s left)\n", left,
+                       left == 1 ? " was" : "s were");
+        ctl_req_done(r, NULL);
+        return 0;
+    }
     char *end;
     long minutes = args[0] ? strtol(args, &end, 10) : 0;
     if (args[0] && (*end || minutes < 0 || minutes > 1440)) {
-        ctl_req_done(r, "shutdown takes minutes, 0 to 1440");
+        ctl_req_done(r, "shutdown takes minutes, 0 to 1440, or cancel");
         return 0;
     }
-    ctl_t *c = ctl_req_ctl(r);
     if (minutes == 0)
         ctl_req_printf(r, "shutting down now\n");
     else
@@ -450,7 +462,7 @@ const ctl_cmd_t ctl_cmds[] = {
     { "who", "who                list the sessions by name, then id: id, address, transport, state, name, idle seconds; then the guests' games kept for their page", who_run, who_answer, who_finish },
     { "say", "say TEXT           a line on every player's screen", say_run, count_answer, say_finish },
     { "kick", "kick ID            close session ID (its game kept or recorded)", kick_run, count_answer, kick_finish },
-    { "shutdown", "shutdown [MINUTES] a notice every minute, then the clean shutdown (0: now)", shutdown_run, NULL, finish_plain },
+    { "shutdown", "shutdown [MINUTES] a notice every minute, then the clean shutdown (0: now); shutdown cancel calls it off", shutdown_run, NULL, finish_plain },
     { "reload", "reload             the config file again; live: motd, public_host, max_sessions, idle_*, negotiation_ms, output_*, write_timeout, max_keys_per_second, keepalive, *_minute_ms (the answer names the rest: they take a restart)", reload_run, NULL, reload_finish },
     { "backup", "backup FILE        an online copy of the SQLite database, checked", ctl_backup_run, NULL, finish_plain },
     { "ban", "ban ADDRESS[/BITS]|NAME [DURATION]  keep an address range or an account out (30m, 2h, 7d; none: for good)", ctl_ban_run, NULL, finish_plain },

@@ -460,16 +460,38 @@ static void on_connection(uv_stream_t *server, int status)
     req_start(r);
 }
 
-static void countdown_say(ctl_t *c)
+/* The host's line to every screen, as a console `say` (one message to
+ * each worker loop). */
+static void say_everywhere(ctl_t *c, const char *line)
 {
     host_t *h = c->h;
     for (int i = 0; i < h->sh.nworkers; i++) {
-        smsg_t *m = msg_new(MSG_CTL_SAY, 0, 0,
-                            "The server shuts down in %d minute%s.",
-                            c->countdown_left, c->countdown_left == 1 ? "" : "s");
+        smsg_t *m = msg_new(MSG_CTL_SAY, 0, 0, "%s", line);
         if (m && inbox_post(h->sh.inbox[i], m) != 0)
             msg_free(m);
     }
+}
+
+static void countdown_say(ctl_t *c)
+{
+    char line[64];
+    snprintf(line, sizeof line, "The server shuts down in %d minute%s.",
+             c->countdown_left, c->countdown_left == 1 ? "" : "s");
+    say_everywhere(c, line);
+}
+
+int ctl_cancel_shutdown(ctl_t *c)
+{
+    if (c->stopped || c->countdown_left <= 0 ||
+        !uv_is_active((uv_handle_t *)&c->countdown))
+        return 0;
+    int left = c->countdown_left;
+    uv_timer_stop(&c->countdown);
+    c->countdown_left = -1;
+    say_everywhere(c, "The shutdown is called off: play on.");
+    log_info("shutdown called off by the console (%d minute%s left)", left,
+             left == 1 ? "" : "s");
+    return left;
 }
 
 static void on_countdown(uv_timer_t *t)

@@ -351,7 +351,9 @@ START_TEST(say_wrapped_at_40x20)
 END_TEST
 
 /* The countdown's notice stays up a minute of the test's clock (an hour
- * here); `shutdown 0` then stops now, every game kept. */
+ * here); `shutdown cancel` calls it off (every screen told; a second
+ * finds none); a new countdown, then `shutdown 0`, stops now, every game
+ * kept. */
 START_TEST(shutdown_counts_down_then_stops_clean)
 {
     tsrv_t *s = srv_start("--seed", "42", "--set", "guest_min_turns=0",
@@ -363,6 +365,18 @@ START_TEST(shutdown_counts_down_then_stops_clean)
     ck_assert_msg(strstr(out, "shutting down in 2 minutes"), "%s", out);
     play_wait_text(a, "The server shuts down in 2 minutes.");
     ck_assert(srv_alive(s));
+    /* called off: every screen told, the server on; none to call off then */
+    ck_assert_int_eq(srv_ctl(s, "shutdown cancel", out, sizeof out), 0);
+    ck_assert_str_eq(out, "shutdown called off (2 minutes were left)\n");
+    play_wait_text(a, "The shutdown is called off: play on.");
+    ck_assert(srv_wait_log(s, "shutdown called off by the console (2 minutes "
+                           "left)", WAIT_MS));
+    ck_assert_int_eq(srv_ctl(s, "shutdown cancel", out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "no shutdown is counting down"), "%s", out);
+    play_walk_keys(a, 1);
+    ck_assert(srv_alive(s));
+    ck_assert_int_eq(srv_ctl(s, "shutdown 2", out, sizeof out), 0);
+    play_wait_text(a, "The server shuts down in 2 minutes.");
     ck_assert_int_eq(srv_ctl(s, "shutdown 0", out, sizeof out), 0);
     ck_assert(cl_wait_eof(a, WAIT_MS));
     ck_assert(cl_stream_has(a, "The server is shutting down"));
