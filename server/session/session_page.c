@@ -13,10 +13,17 @@
  * cannot be watched), the lobby would be drawn under the page's "Replay"
  * heading, a menu that has no place there. The session ends instead, its
  * goodbye line the lobby's note (why) or what happened. */
+#include "game.h"
 #include "lobby.h"
 #include "session.h"
 #include "site.h"
 #include "wsconn.h"
+
+/* web_state for a game's end screen (YOU DIED, or a win), whose keys
+ * (r, Space: a new game; Esc, q: leave) a phone's game bar has not: "state
+ * over" (a play-test found its Enter did nothing there); a page that does
+ * not know the word keeps the bar it has. */
+#define WEB_STATE_OVER 0xfe
 
 void sess_tell_state(sess_t *s)
 {
@@ -24,16 +31,23 @@ void sess_tell_state(sess_t *s)
     if (!s->web || s->site_page)
         return;
     const char *name;
+    uint8_t told = (uint8_t)s->state;
     switch (s->state) {
     case S_LOBBY: name = "state lobby"; break;
-    case S_PLAYING: name = "state playing"; break;
+    case S_PLAYING:
+        name = "state playing";
+        if (s->st.play.g.game && game_dead(s->st.play.g.game)) {
+            name = "state over";
+            told = WEB_STATE_OVER;
+        }
+        break;
     case S_WATCHING: name = "state watching"; break;
     case S_REPLAY: name = "state replay"; break;
     default: return; /* closing, or not started: no key is taken */
     }
-    if (s->web_state == s->state)
+    if (s->web_state == told)
         return;
-    s->web_state = s->state;
+    s->web_state = told;
     wsconn_send_text(s->web, name);
 }
 

@@ -507,6 +507,7 @@ static void play_key(sess_t *s, int key)
                 sess_post(s, MSG_WATCH_START, p->watchers[i], 0, summary(s),
                           "%s", sess_player_name(s));
             publish(s);
+            sess_tell_state(s); /* the game's key bar again */
         } else if (choice < 0) {
             sess_goto(s, S_LOBBY, NULL);
         }
@@ -533,6 +534,7 @@ static void play_key(sess_t *s, int key)
         if (!store_healthy(s->srv->store))
             sess_notice(s, SESS_NOTICE_SESSION, "The server cannot record "
                         "games right now: this one may be lost.");
+        sess_tell_state(s); /* the end screen's key bar */
     } else if (game_over(g)) {
         /* Q then y: the game is over for good; the lobby says so, since
          * no end screen did (and, as above, when it may be lost) */

@@ -115,6 +115,40 @@ START_TEST(fight_to_death_then_new_game_then_goodbye)
 }
 END_TEST
 
+/* In the browser the end screen has a key bar of its own (r, Esc: a
+ * phone's game bar has neither): the page is told "state over" at the
+ * death, and "state playing" again with the new game r starts. The
+ * death's keys in one write (the limit lifted), played in order. */
+START_TEST(the_page_is_told_the_game_is_over)
+{
+    plan_t pl;
+    tsrv_t *s;
+    char port_set[32];
+    int http = cl_free_port();
+    snprintf(port_set, sizeof port_set, "http_port=%d", http);
+    plan_death_setup(&pl, &s, NULL, NULL, "--set", port_set, "--set",
+                     "max_keys_per_second=100000", NULL);
+    cl_opts_t o = { .web = 1 };
+    tclient_t *c = cl_connect(http, &o);
+    play_ready(c);
+    ck_assert_str_eq(cl_web_states(c), "lobby playing ");
+    char keys[512];
+    ck_assert_int_lt(pl.n, (int)sizeof keys);
+    for (int i = 0; i < pl.n; i++)
+        keys[i] = (char)pl.keys[i];
+    keys[pl.n] = '\0';
+    ck_assert_int_eq(cl_send_str(c, keys), 0);
+    play_wait_text(c, "YOU DIED");
+    play_wait_text(c, "Space or r: a new game");
+    ck_assert_str_eq(cl_web_states(c), "lobby playing over ");
+    ck_assert_int_eq(cl_send_str(c, "r"), 0);
+    play_wait_text(c, "Turn:0");
+    ck_assert_str_eq(cl_web_states(c), "lobby playing over playing ");
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
 START_TEST(q_on_the_death_screen_returns_to_the_lobby)
 {
     tsrv_t *s;
@@ -311,6 +345,7 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, fight_to_death_then_new_game_then_goodbye);
     tcase_add_test(tc, q_on_the_death_screen_returns_to_the_lobby);
+    tcase_add_test(tc, the_page_is_told_the_game_is_over);
     tcase_add_test(tc, a_death_while_writes_fail_says_it_may_be_lost);
     tcase_add_test(tc, config_power);
     tcase_add_test(tc, config_attack_defense);
