@@ -535,6 +535,15 @@ static const char *nearest_key(const char *name, size_t len)
     return best;
 }
 
+int config_words_near(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > NAME_MAX_CMP || lb > NAME_MAX_CMP)
+        return 0;
+    size_t near = lb / 4 ? lb / 4 : 1;
+    return edit_distance(b, lb, a, la) <= near;
+}
+
 const char *config_nearest_key(const char *name)
 {
     const key_def_t *k = find_key(name);

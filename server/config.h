@@ -189,6 +189,9 @@ int config_key_index(const char *name);
 /* The key name is, or the nearest to it (a few edits: a mistyped flag's
  * words, "prot"), or NULL when none is near. */
 const char *config_nearest_key(const char *name);
+/* 1 if a is within as few edits of b as config_nearest_key allows (a
+ * quarter of b's length, one at least). */
+int config_words_near(const char *a, const char *b);
 
 /* Key i's name, in the table's order; NULL past the last key. */
 const char *config_key_name(size_t i);

@@ -94,16 +94,27 @@ static const struct { const char *s, *l, *key; } flags[] = {
  * the key's own flag, or --set KEY=VALUE for a key without one. */
 static void say_unknown_option(const char *arg)
 {
+    /* the flags that set no key, for a mistyped one of them */
+    static const char *const others[] = {
+        "--help", "--version", "--config", "--set", "--list-games",
+        "--upgrade", "--export", "--format",
+    };
     char name[64];
     const char *p = arg;
     while (*p == '-')
         p++;
     snprintf(name, sizeof name, "%s", p);
+    char *eq = strchr(name, '='); /* --port=4000: the flag's words */
+    if (eq)
+        *eq = '\0';
+    const char *flag = NULL;
+    for (size_t f = 0; f < sizeof others / sizeof others[0] && !flag; f++)
+        if (config_words_near(name, others[f] + 2))
+            flag = others[f];
     for (char *c = name; *c; c++)
         if (*c == '-')
             *c = '_';
-    const char *near = name[0] ? config_nearest_key(name) : NULL;
-    const char *flag = NULL;
+    const char *near = name[0] && !flag ? config_nearest_key(name) : NULL;
     for (size_t f = 0; near && f < sizeof flags / sizeof flags[0]; f++)
         if (strcmp(flags[f].key, near) == 0)
             flag = flags[f].l;

@@ -620,7 +620,8 @@ static int feed_frames(wsconn_t *c, const char *p, size_t n)
     }
     if (c->stage == WS_OPEN && !wslay_event_get_read_enabled(c->ws)) {
         /* a protocol error (an unmasked frame, a reserved opcode or bit,
-         * text that is not UTF-8): wslay has queued its close frame; the
+         * a close code a peer may not send, text that is not UTF-8: wslay
+         * sends 1002 for all but the last, 1007): wslay has queued its close frame; the
          * connection ends after it, refused as the header scan's are (a
          * log line and a count, not a page that left) */
         uint16_t code = wslay_event_get_status_code_sent(c->ws);
@@ -628,7 +629,7 @@ static int feed_frames(wsconn_t *c, const char *p, size_t n)
         c->refused_why = code == 1007
             ? "WebSocket text that is not UTF-8"
             : "a WebSocket frame against the protocol (unmasked, a reserved "
-              "opcode or bit)";
+              "opcode or bit, a close code not allowed)";
         c->stage = WS_DONE;
         c->cb.done(c->ctx);
     }

@@ -412,14 +412,15 @@ static int submit(lobby_t *l)
              * the store, which may be away. Another guest number typed
              * is the server's to give, to someone else perhaps, or one
              * played under now (a review): refused. */
-            if (strcmp(l->name, l->suggest) != 0) {
+            if (strcasecmp(l->name, l->suggest) != 0) {
                 lobby_note(l, LOBBY_NOTE_BAD, "Names of guest and a number "
                            "are the server's to give: choose another.");
                 go(l, LOBBY_GUEST_NAME);
                 offer_name(l, l->suggest);
                 return LOBBY_DO_NOTHING;
             }
-            memcpy(l->guest, l->name, sizeof l->guest);
+            /* (typed in other capitals: the number's own spelling) */
+            memcpy(l->guest, l->suggest, sizeof l->guest);
             go(l, LOBBY_MENU);
             return LOBBY_DO_PLAY;
         }

@@ -158,6 +158,13 @@ START_TEST(a_mistyped_option_names_the_nearest)
                      "--set idle_timeout=VALUE? try --help)\n");
     ck_assert_str_eq(refusal("--config /dev/null --frobnicate"),
                      "rogued: unknown option '--frobnicate' (try --help)\n");
+    /* a value written into it, and a flag that sets no key */
+    ck_assert_str_eq(refusal("--config /dev/null --port=4000"),
+                     "rogued: unknown option '--port=4000' (did you mean "
+                     "--port? try --help)\n");
+    ck_assert_str_eq(refusal("--config /dev/null --verison"),
+                     "rogued: unknown option '--verison' (did you mean "
+                     "--version? try --help)\n");
 }
 END_TEST
 

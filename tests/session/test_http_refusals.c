@@ -114,7 +114,9 @@ END_TEST
 /* After a good upgrade: a frame header claiming 2^63 - 1 bytes, and a
  * fragment that never ends, each end the connection at once with a
  * close frame (1009, 1008) and a log line: no waiting for idle_timeout
- * (30 minutes by default) or for bytes that never come. */
+ * (30 minutes by default) or for bytes that never come. And frames
+ * wslay refuses past the header (unmasked: 1002; text not UTF-8: 1007),
+ * logged as refusals too; every one's disconnect says "frame refused". */
 START_TEST(frames_refused_at_their_header)
 {
     tsrv_t *s = web_server();
@@ -141,7 +143,8 @@ START_TEST(frames_refused_at_their_header)
                           "FIN)",
                           "close 1002: a fragmented WebSocket control frame",
                           "close 1002: a WebSocket frame against the protocol "
-                          "(unmasked, a reserved opcode or bit)",
+                          "(unmasked, a reserved opcode or bit, a close code "
+                          "not allowed)",
                           "close 1007: WebSocket text that is not UTF-8" };
     for (int i = 0; i < 5; i++) {
         char req[256];
