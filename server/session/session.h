@@ -140,6 +140,8 @@ typedef struct st_watch {
     buf_t pending;             /* keys forwarded meanwhile, 4 bytes each */
     uint8_t waiting;           /* the player is in the lobby: the next game
                                   comes as a WATCH_START */
+    uint8_t notice_keys;       /* the player's keys since the watch's
+                                  notice (WATCH_NOTICE_KEYS clear it) */
 } st_watch_t;
 
 /* S_REPLAY */

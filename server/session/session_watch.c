@@ -25,6 +25,11 @@
 /* Asks for the player's game rebuilt from m's summary (the summary moves
  * out of m; a rebuild still running for this session is cancelled).
  * Returns 0, or -1 (the lobby says why). */
+/* The watch's notice ("NAME starts a new game.") goes after this many of
+ * the player's keys: it told the watcher, and for the whole game it hid a
+ * log row (a play-test saw it 227 turns on). */
+#define WATCH_NOTICE_KEYS 10
+
 static int ask_rebuild(sess_t *s, smsg_t *m)
 {
     st_watch_t *w = &s->st.watch;
@@ -133,6 +138,9 @@ static int watch_msg(sess_t *s, smsg_t *m)
     }
     switch (m->type) {
     case MSG_WATCH_KEY:
+        if (s->notice_by == SESS_NOTICE_WATCH &&
+            ++w->notice_keys >= WATCH_NOTICE_KEYS)
+            sess_notice_clear(s, SESS_NOTICE_WATCH);
         if (w->game) {
             game_key(w->game, (int)m->a);
             sess_owe_frame(s);
@@ -147,17 +155,22 @@ static int watch_msg(sess_t *s, smsg_t *m)
             }
         }
         return 1;
-    case MSG_WATCH_START:
-        /* The player starts another game: follow it. */
+    case MSG_WATCH_START: {
+        /* The player starts another game, or goes on with the one saved
+         * (it has keys already: S then p, a login's p): follow it. */
+        int goes_on = m->game && m->game->keys.len > 0;
         w->waiting = 0;
         if (ask_rebuild(s, m) == 0) {
-            sess_notice(s, SESS_NOTICE_WATCH, "%s starts a new game.",
+            sess_notice(s, SESS_NOTICE_WATCH, goes_on
+                        ? "%s goes on with the game." : "%s starts a new game.",
                         w->name);
+            w->notice_keys = 0;
             sess_owe_frame(s);
         } else {
             sess_goto(s, S_LOBBY, NULL); /* the leave tells the player */
         }
         return 1;
+    }
     case MSG_WATCH_END:
         if (m->a == 1) {
             /* the player is in the lobby: wait for the next game

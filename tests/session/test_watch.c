@@ -465,6 +465,39 @@ START_TEST(a_say_outlives_the_watch)
 }
 END_TEST
 
+/* An account's game saved (S) and gone on with (p): its watcher, who
+ * waited meanwhile, is told the player goes on with the game, not that a
+ * new one starts; and the watch's notice goes after ten of the player's
+ * keys (it hid a log row for the whole game: a play-test). */
+START_TEST(a_saved_game_goes_on_and_the_notice_goes)
+{
+    tsrv_t *s = srv_start("--seed", "42", NULL);
+    tclient_t *p = play_register(srv_port(s), "ann");
+    ck_assert(cl_key(p, "p"));
+    play_ready(p);
+    play_walk_keys(p, 3);
+    tclient_t *w = play_lobby(srv_port(s));
+    play_watch_first(w, "ann");
+    ck_assert(cl_key(p, "S"));
+    play_wait_text(p, "Your game is saved: p goes on with it.");
+    play_wait_text(p, "Continue your game (depth 1, turn ");
+    play_wait_text(w, "ann is in the lobby. Waiting for the next game");
+    ck_assert(cl_key(p, "p"));
+    play_wait_text(p, "HP: ");
+    play_wait_text(w, "ann goes on with the game.");
+    ck_assert(!cl_stream_has(w, "ann starts a new game."));
+    play_walk_keys(p, 9);
+    ck_assert(cl_sync(w, CL_WAIT_MS));
+    ck_assert(cl_screen_has(w, "ann goes on with the game."));
+    play_walk_keys(p, 1);
+    if (!cl_wait_no_text(w, "ann goes on with the game.", CL_WAIT_MS))
+        play_fail(w, "the watch's notice stayed past ten keys");
+    cl_close(w);
+    cl_close(p);
+    srv_stop(s);
+}
+END_TEST
+
 START_TEST(second_login_takes_the_game_over)
 {
     tsrv_t *s = srv_start("--seed", "42", NULL);
@@ -526,6 +559,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, watcher_follows_through_the_lobby);
     tcase_add_test(tc, watching_a_long_game);
     tcase_add_test(tc, a_say_outlives_the_watch);
+    tcase_add_test(tc, a_saved_game_goes_on_and_the_notice_goes);
     tcase_add_test(tc, second_login_takes_the_game_over);
     suite_add_tcase(s, tc);
     return s;
