@@ -75,6 +75,7 @@ int sess_options_key(sess_t *s, int key)
         if (!opens(s, key))
             return 0;
         options_open(&s->options, s->display_choice);
+        sess_tell_state(s); /* the page's bar for the screen's keys */
         return 1;
     }
     int before = s->display_choice;
@@ -85,6 +86,7 @@ int sess_options_key(sess_t *s, int key)
         break;
     case OPTIONS_CLOSED:
         sess_repaint(s); /* what was under the screen, whole */
+        sess_tell_state(s); /* the bar of what is under it */
         break;
     default:
         break;

@@ -24,6 +24,11 @@
  * over" (a play-test found its Enter did nothing there); a page that does
  * not know the word keeps the bar it has. */
 #define WEB_STATE_OVER 0xfe
+/* web_state for the options screen over any state ("state options"): its
+ * keys are arrows, which neither the lobby's bar nor a phone's keyboard
+ * has (a play-test could open it and change nothing); the page's bar
+ * sends the numpad's digits, which it takes. */
+#define WEB_STATE_OPTIONS 0xfd
 
 void sess_tell_state(sess_t *s)
 {
@@ -44,6 +49,10 @@ void sess_tell_state(sess_t *s)
     case S_WATCHING: name = "state watching"; break;
     case S_REPLAY: name = "state replay"; break;
     default: return; /* closing, or not started: no key is taken */
+    }
+    if (s->options.open) {
+        name = "state options";
+        told = WEB_STATE_OPTIONS;
     }
     if (s->web_state == told)
         return;

@@ -2,8 +2,8 @@
  * message "state NAME" at each change (docs/telnet.md, "The browser"),
  * for its key bar: the game's keys in a game, the lobby's in the lobby
  * (where a direction's numpad digit would be typed into a name), a
- * watch's and a replay's while watching. Once per change, never twice
- * the same in a row. */
+ * watch's and a replay's while watching; the options screen's over any
+ * of them. Once per change, never twice the same in a row. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -50,11 +50,30 @@ START_TEST(the_play_page_is_told_each_state)
     states_are(w, "lobby watching lobby ");
     cl_close(w);
 
+    /* the options screen over the game: its own bar (its arrows, sent as
+     * the numpad's digits, which it takes: 6 changes the glyphs), and the
+     * game's again once it closes */
+    ck_assert_int_eq(cl_send_str(p, "O"), 0);
+    play_wait_text(p, "Options: how the screen is drawn");
+    states_are(p, "lobby playing options ");
+    ck_assert_int_eq(cl_send_str(p, "6"), 0);
+    play_wait_text(p, "Drawn with: ASCII");
+    ck_assert_int_eq(cl_send_str(p, "\x1b"), 0);
+    play_wait_text(p, "HP:");
+    states_are(p, "lobby playing options playing ");
+
     ck_assert_int_eq(cl_send_str(p, "Q"), 0);
     play_wait_text(p, "Really quit?");
     ck_assert_int_eq(cl_send_str(p, "y"), 0);
     play_wait_text(p, "Play as guest");
-    states_are(p, "lobby playing lobby ");
+    states_are(p, "lobby playing options playing lobby ");
+    /* and from the lobby, back to the lobby's */
+    ck_assert_int_eq(cl_send_str(p, "o"), 0);
+    play_wait_text(p, "Options: how the screen is drawn");
+    states_are(p, "lobby playing options playing lobby options ");
+    ck_assert_int_eq(cl_send_str(p, "\x1b"), 0);
+    play_wait_text(p, "Play as guest");
+    states_are(p, "lobby playing options playing lobby options lobby ");
     cl_close(p);
     srv_stop(s);
 }
