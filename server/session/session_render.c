@@ -62,19 +62,71 @@ void sess_notice_clear(sess_t *s, enum sess_notice_by by)
     s->notice_by = SESS_NOTICE_NONE;
 }
 
+/* The game on the session's screen, or NULL (the lobby). */
+static const game_t *game_shown(const sess_t *s)
+{
+    switch (s->state) {
+    case S_PLAYING: return s->st.play.g.game;
+    case S_WATCHING: return s->st.watch.game;
+    case S_REPLAY: return s->st.replay.player.game;
+    default: return NULL;
+    }
+}
+
+/* The rows the notice takes at width w (a character a cell, broken at
+ * spaces: screen_text_row). */
+static int notice_rows(const char *p, int w)
+{
+    int rows = 0;
+    while (*p) {
+        p += screen_text_row(p, w);
+        while (*p == ' ')
+            p++;
+        rows++;
+    }
+    return rows;
+}
+
+/* The narrow layout's first notice row: its rows end right above the
+ * newest message's, as at full size, so that Q's word sits by its
+ * question (at 40x20 an older line was between them, a play-test); the
+ * log's rows run from its top down to its last written row, the newest
+ * message's. With no game (or no room), the log's top. */
+static int notice_top_narrow(const sess_t *s, const screen_t *next, int rows)
+{
+    int top = view_log_top(s->w, s->h), bottom = s->h - 2;
+    const game_t *g = game_shown(s);
+    const msg_t *m = g ? game_msg(g, 0) : NULL;
+    if (!m)
+        return top;
+    while (bottom > top) { /* the newest message's last row */
+        int x = 0;
+        while (x < next->w && screen_cat(next, x, bottom)->ch == ' ')
+            x++;
+        if (x < next->w)
+            break;
+        bottom--;
+    }
+    int start[8], len[8];
+    int newest = game_text_wrap(m->text, s->w, start, len, 8);
+    int y = bottom - (newest > 0 ? newest : 1) - rows + 1;
+    return y > top ? y : top;
+}
+
 /* A host line (tips, idle warning, a console `say`, the word under a
- * question such as Q's) on the log's row above its newest line, which
- * stays in sight under it: the middle of the log's three at 80x24, and
- * on a taller screen still beside the newest (at 100x30 it was once left
- * at row MAP_H, five rows above the question it explained); in the
- * narrow layout over the log's first rows, under the map window, broken
- * at spaces where it is wider than the screen (a notice is under 80
- * columns: two rows at 40, and the log there has three). UTF-8: a
- * console `say` is the host's text (screen_text.h). */
+ * question such as Q's) on the log's rows right above its newest line,
+ * which stays in sight under it: the middle of the log's three at 80x24,
+ * and on a taller screen still beside the newest (at 100x30 it was once
+ * left at row MAP_H, five rows above the question it explained); in the
+ * narrow layout broken at spaces where it is wider than the screen (a
+ * notice is under 80 columns: two rows at 40, and the log there has
+ * three), over the rows above the newest message (notice_top_narrow).
+ * UTF-8: a console `say` is the host's text (screen_text.h). */
 static void draw_notice(sess_t *s, screen_t *next)
 {
     int full = view_full(s->w, s->h);
-    int y = full ? view_status_row(s->w, s->h) - 2 : view_log_top(s->w, s->h);
+    int y = full ? view_status_row(s->w, s->h) - 2
+                 : notice_top_narrow(s, next, notice_rows(s->notice, s->w));
     int last = full ? y : s->h - 2;
     const char *p = s->notice;
     for (; *p && y <= last; y++) {

@@ -218,6 +218,14 @@ START_TEST(narrow_40x20_plays)
                      "A guest's game ends with the connection:");
     ck_assert_str_eq(cl_row(c, 17, row, sizeof row),
                      "only an account's game is saved.");
+    /* Q's word right above its question, not on the log's top row with an
+     * older line between them (a play-test) */
+    ck_assert(cl_key(c, "Q"));
+    play_wait_text(c, "y ends this game for good.");
+    ck_assert(cl_sync(c, CL_WAIT_MS));
+    ck_assert_str_eq(cl_row(c, 17, row, sizeof row),
+                     "y ends this game for good.");
+    ck_assert_str_eq(cl_row(c, 18, row, sizeof row), "Really quit? (y/n)");
     cl_close(c);
     srv_stop(s);
 }
