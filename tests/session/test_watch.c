@@ -474,7 +474,8 @@ START_TEST(a_saved_game_goes_on_and_the_notice_goes)
     tsrv_t *s = srv_start("--seed", "42", NULL);
     tclient_t *p = play_register(srv_port(s), "ann");
     ck_assert(cl_key(p, "p"));
-    play_ready(p);
+    play_wait_text(p, "HP: ");
+    ck_assert(cl_sync(p, CL_WAIT_MS));
     play_walk_keys(p, 3);
     tclient_t *w = play_lobby(srv_port(s));
     play_watch_first(w, "ann");
