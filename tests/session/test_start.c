@@ -89,6 +89,17 @@ END_TEST
  * else, their own directory shut to them) is named as a permission
  * refused, with the user, by the start, by --list-games (which read "no
  * database there") and by rogued ctl, never as a missing database. */
+/* The start's (and --list-games') line for a data directory dir that
+ * user uid may not reach, into out. */
+static void unreachable_line(char *out, size_t n, const char *dir,
+                             unsigned uid)
+{
+    snprintf(out, n, "rogued: %s/rogued.db cannot be reached: Permission "
+             "denied: this user, uid %u, may not open it or a directory on "
+             "its path; run rogued as the user the data directory belongs "
+             "to\n", dir, uid);
+}
+
 START_TEST(a_data_directory_not_open_to_the_user_is_said_so)
 {
     const char *prefix = "";
@@ -108,24 +119,15 @@ START_TEST(a_data_directory_not_open_to_the_user_is_said_so)
     snprintf(inner, sizeof inner, "%s/inner", dir);
     ck_assert_int_eq(mkdir(inner, 0755), 0);
     ck_assert_int_eq(chmod(dir, 0), 0);
-    snprintf(want, sizeof want, "rogued: %s/rogued.db cannot be reached: "
-             "Permission denied: this user, uid %u, may not open it or a "
-             "directory on its path; run rogued as the user the data "
-             "directory belongs to\n", dir, uid);
+    char inner_want[1024];
+    unreachable_line(want, sizeof want, dir, uid);
     ck_assert_int_eq(run_server(prefix, dir, out, sizeof out), 1);
     ck_assert_str_eq(out, want);
     /* one under it, there but out of reach: the same sentence, not "cannot
      * create data directory" (a host QA's find) */
-    snprintf(want, sizeof want, "rogued: %s/rogued.db cannot be reached: "
-             "Permission denied: this user, uid %u, may not open it or a "
-             "directory on its path; run rogued as the user the data "
-             "directory belongs to\n", inner, uid);
+    unreachable_line(inner_want, sizeof inner_want, inner, uid);
     ck_assert_int_eq(run_server(prefix, inner, out, sizeof out), 1);
-    ck_assert_str_eq(out, want);
-    snprintf(want, sizeof want, "rogued: %s/rogued.db cannot be reached: "
-             "Permission denied: this user, uid %u, may not open it or a "
-             "directory on its path; run rogued as the user the data "
-             "directory belongs to\n", dir, uid);
+    ck_assert_str_eq(out, inner_want);
     snprintf(args, sizeof args, "--config /dev/null --data-dir %s "
              "--list-games", dir);
     ck_assert_int_eq(srv_run_once(prefix, args, out, sizeof out), 1);
