@@ -45,7 +45,13 @@ static void on_scores(void *ctx, const store_scores_t *sc)
         html_printf(&p, "</td><td>%s</td></tr>\n", when);
     }
     if (sc->n > 0)
-        html_raw(&p, "</table>\n");
+        html_printf(&p, "</table>\n<p id=\"rule\">It lists deaths, wins and "
+                    "games quit after %d turns.</p>\n", STORE_QUIT_MIN_TURNS);
+    /* a guest's short game is not stored at all (guest_min_turns): said,
+     * for the newcomer who looks for the one they just lost (a play-test) */
+    if (s->srv->cfg.guest_min_turns > 0)
+        html_printf(&p, "<p id=\"guests\">A guest's game of fewer than %d "
+                    "turns is not kept.</p>\n", s->srv->cfg.guest_min_turns);
     html_raw(&p, "<p>Also as <a href=\"/games.json\">JSON</a> and "
              "<a href=\"/games.xlog\">xlogfile</a> lines.</p>");
     html_end(&p);

@@ -313,6 +313,24 @@ END_TEST
 /* The icon (web/favicon.svg, built in) is served at /favicon.svg and at
  * /favicon.ico, the same bytes with the SVG's type; each kind of page
  * links it: the site's own, one of its 404s, the play page. */
+/* With guest_min_turns set, the hall of fame says a guest's short game is
+ * not kept (a newcomer looked for one there). */
+START_TEST(hall_of_fame_says_a_guest_s_short_game_is_not_kept)
+{
+    int http;
+    tsrv_t *s = site_server(&http, "42", "guest_min_turns=50",
+                            "news_min_depth=5", "news_min_depth=5");
+    resp_t r = get(http, "/scores");
+    head_is(&r, "200 OK", "text/html; charset=utf-8", "no-cache");
+    has(&r, "<p id=\"noscores\">The hall of fame is empty: it lists "
+            "deaths, wins and games quit after 100 turns.</p>");
+    has(&r, "<p id=\"guests\">A guest's game of fewer than 50 turns is not "
+            "kept.</p>");
+    free(r.all);
+    srv_stop(s);
+}
+END_TEST
+
 START_TEST(icon_is_served_and_every_page_links_it)
 {
     int http;
@@ -509,6 +527,10 @@ START_TEST(hall_of_fame_links_a_game_page_whose_replay_plays)
     head_is(&r, "200 OK", "text/html; charset=utf-8", "no-cache");
     page_is_safe(&r);
     has(&r, link);
+    /* the rule under the table; no guests' line at guest_min_turns=0 */
+    has(&r, "</table>\n<p id=\"rule\">It lists deaths, wins and games quit "
+            "after 100 turns.</p>");
+    has_not(&r, "id=\"guests\"");
     free(r.all);
 
     r = get(http, "/game/1");
@@ -824,6 +846,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, pages_answer_with_their_types_and_escape_the_host);
+    tcase_add_test(tc, hall_of_fame_says_a_guest_s_short_game_is_not_kept);
     tcase_add_test(tc, icon_is_served_and_every_page_links_it);
     tcase_add_test(tc, front_page_lists_a_live_game_and_its_watch_page_watches_it);
     tcase_add_test(tc, hall_of_fame_links_a_game_page_whose_replay_plays);
