@@ -207,6 +207,8 @@ typedef struct lobby_info {
     const char *hosts;       /* a note on the other hosts of a cluster
                                 ("other hosts unavailable"), or NULL */
     const char *news;        /* the latest line of news (news.h), or NULL */
+    int guest_min_turns;     /* a guest's game of fewer turns is not kept
+                                (the hall of fame says so; 0: every one) */
 } lobby_info_t;
 
 /* The menu, nobody logged in. suggest: the guest name offered at the

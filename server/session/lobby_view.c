@@ -378,17 +378,24 @@ static void score_row(screen_t *s, int y, long rank, const store_score_t *r,
     screen_puts(s, table_x(s), y, line, fg, COL_DEFAULT, 0);
 }
 
-static void draw_scores(const lobby_t *l, screen_t *s)
+static void draw_scores(const lobby_t *l, const lobby_info_t *in,
+                        screen_t *s)
 {
     const store_scores_t *sc = l->scores;
     int x0 = table_x(s);
     centred(s, 6, "Hall of fame", COL_BWHITE, ATTR_BOLD);
+    /* and a guest's short game is not stored at all: said, for the
+     * newcomer who looks for the one they just lost (a play-test) */
+    char guests[64] = "";
+    if (in->guest_min_turns > 0)
+        snprintf(guests, sizeof guests, "A guest's game of fewer than %d "
+                 "turns is not kept.", in->guest_min_turns);
     if ((!sc || sc->n == 0) && lobby_narrow(s)) {
-        char empty[128];
+        char empty[192];
         snprintf(empty, sizeof empty, "The hall of fame is empty: it lists "
-                 "deaths, wins and games quit after %d turns. Be the first!",
-                 STORE_QUIT_MIN_TURNS);
-        view_puts_wrapped(s, 2, 8, s->w - 4, 4, empty, COL_WHITE, 0);
+                 "deaths, wins and games quit after %d turns. Be the first!"
+                 "%s%s", STORE_QUIT_MIN_TURNS, guests[0] ? " " : "", guests);
+        view_puts_wrapped(s, 2, 8, s->w - 4, 6, empty, COL_WHITE, 0);
         centred(s, s->h - 2, "Press any key to return.", COL_GREY, 0);
         return;
     }
@@ -401,6 +408,8 @@ static void draw_scores(const lobby_t *l, screen_t *s)
         snprintf(rule, sizeof rule, "and games quit after %d turns. Be the "
                  "first!", STORE_QUIT_MIN_TURNS);
         centred(s, 10, rule, COL_WHITE, 0);
+        if (guests[0])
+            centred(s, 11, guests, COL_WHITE, 0);
         centred(s, s->h - 2, "Press any key to return.", COL_GREY, 0);
         return;
     }
@@ -615,7 +624,9 @@ void lobby_draw(const lobby_t *l, const lobby_info_t *info, screen_t *s)
     switch (l->page) {
     case LOBBY_MENU: draw_menu(l, s); break;
     case LOBBY_BUSY: centred(s, 9, "One moment...", COL_WHITE, 0); break;
-    case LOBBY_SCORES: draw_scores(l, s); return; /* its note: its own row */
+    case LOBBY_SCORES: /* its note: its own row */
+        draw_scores(l, info, s);
+        return;
     case LOBBY_HELP: draw_help(s); return;
     case LOBBY_WATCH: draw_watch(l, s); break;
     case LOBBY_KEYS:

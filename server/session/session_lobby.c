@@ -97,7 +97,7 @@ static void lobby_draw_page(sess_t *s, screen_t *next)
     srv_t *srv = s->srv;
     lobby_info_t info = { srv->cfg.server_name, srv->cfg.motd,
                           srv_online(srv), (int)dir_ngames(srv->dir), NULL,
-                          NULL };
+                          NULL, srv->cfg.guest_min_turns };
     /* the latest news (news.h); the sweep redraws when there is more */
     news_line_t news;
     s->st.lobby.news_seen = news_seq(&srv->sh->news);

@@ -76,7 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     lobby_t l;
     screen_t s;
     static store_scores_t sc;
-    lobby_info_t info = { "fuzz", "motd", 3, 1, NULL, NULL };
+    lobby_info_t info = { "fuzz", "motd", 3, 1, NULL, NULL, 0 };
     if (screen_init(&s, 80, 24) != 0)
         return 0;
     lobby_init(&l, "guest7");

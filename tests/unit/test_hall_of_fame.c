@@ -71,7 +71,7 @@ static void draw(screen_t *scr, int w, int h)
     ck_assert_int_eq(lobby_key(&l, 's'), LOBBY_DO_SCORES);
     lobby_scores_done(&l, &sc);
     ck_assert_int_eq(l.page, LOBBY_SCORES);
-    lobby_info_t info = { "rogued", "", 1, 0, NULL, NULL };
+    lobby_info_t info = { "rogued", "", 1, 0, NULL, NULL, 0 };
     ck_assert_int_eq(screen_init(scr, w, h), 0);
     lobby_draw(&l, &info, scr);
     lobby_free(&l);

@@ -48,7 +48,7 @@ static int line_wiped(const lobby_t *l)
  * character), trailing blanks cut. */
 static void row(const lobby_t *l, int y, char *out)
 {
-    lobby_info_t info = { "testsrv", "motd here", 3, 1, NULL, NULL };
+    lobby_info_t info = { "testsrv", "motd here", 3, 1, NULL, NULL, 0 };
     screen_t s;
     ck_assert_int_eq(screen_init(&s, 80, 24), 0);
     lobby_draw(l, &info, &s);
@@ -1280,7 +1280,7 @@ START_TEST(prompt_line_drawn_a_character_a_cell)
     lobby_key(&l, 0xe9);  /* e acute */
     type(&l, "ric");
     lobby_key(&l, 0x65e5); /* a CJK character, two columns */
-    lobby_info_t info = { "testsrv", "motd here", 3, 1, NULL, NULL };
+    lobby_info_t info = { "testsrv", "motd here", 3, 1, NULL, NULL, 0 };
     screen_t s;
     ck_assert_int_eq(screen_init(&s, 80, 24), 0);
     lobby_draw(&l, &info, &s);

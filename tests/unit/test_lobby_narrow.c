@@ -35,7 +35,7 @@ static const char *row(const screen_t *s, int y)
 /* l drawn at w x h into s (freed by the caller). */
 static void draw(const lobby_t *l, screen_t *s, int w, int h)
 {
-    lobby_info_t info = { "rogued", "", 3, 1, NULL, NULL };
+    lobby_info_t info = { "rogued", "", 3, 1, NULL, NULL, 0 };
     ck_assert_int_eq(screen_init(s, w, h), 0);
     lobby_draw(l, &info, s);
 }
@@ -286,6 +286,26 @@ START_TEST(empty_hall_of_fame_wrapped)
     };
     rows_are(&s, 8, want);
     screen_free(&s);
+    /* with guest_min_turns: a guest's short game is not kept, said too
+     * (a newcomer looked for one there), at 40x20 and at 80x24 */
+    lobby_info_t info = { "rogued", "", 3, 1, NULL, NULL, 50 };
+    ck_assert_int_eq(screen_init(&s, 40, 20), 0);
+    lobby_draw(&l, &info, &s);
+    static const char *const guests[] = {
+        "  The hall of fame is empty: it lists",
+        "  deaths, wins and games quit after",
+        "  100 turns. Be the first! A guest's",
+        "  game of fewer than 50 turns is not",
+        "  kept.",
+        NULL,
+    };
+    rows_are(&s, 8, guests);
+    screen_free(&s);
+    ck_assert_int_eq(screen_init(&s, 80, 24), 0);
+    lobby_draw(&l, &info, &s);
+    ck_assert_str_eq(row(&s, 11), "               A guest's game of fewer "
+                                  "than 50 turns is not kept.");
+    screen_free(&s);
     lobby_free(&l);
 }
 END_TEST
@@ -296,7 +316,8 @@ START_TEST(counts_with_the_hosts_note)
 {
     lobby_t l;
     lobby_init(&l, "");
-    lobby_info_t info = { "rogued", "", 3, 1, "other hosts unavailable", NULL };
+    lobby_info_t info = { "rogued", "", 3, 1, "other hosts unavailable", NULL,
+                          0 };
     static const struct { int w; const char *row; } want[] = {
         { 80, "         3 players online, 1 game in progress (other hosts unavailable)" },
         { 60, "       3 online, 1 playing (other hosts unavailable)" },
@@ -317,7 +338,7 @@ END_TEST
  * row 6), and the news. */
 static const lobby_info_t two_row_motd = {
     "rogued", "Be kind to each other, and have fun down there", 3, 1, NULL,
-    "tester won with 13841 points in 4672 turns" };
+    "tester won with 13841 points in 4672 turns", 0 };
 static const char news_cut[] = "tester won with 13841 points in 4672...";
 
 /* Row y of l drawn at 40x20 with two_row_motd is want. */
