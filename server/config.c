@@ -515,8 +515,15 @@ static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb)
     return row[la % 3][lb];
 }
 
+/* The most edits a word may be from one of length len and still be near
+ * it: a quarter of its length, one at least. */
+static size_t near_edits(size_t len)
+{
+    return len / 4 ? len / 4 : 1;
+}
+
 /* The key nearest to name (the part after ROGUED_), or NULL when none is
- * near: within a quarter of the key's length in edits, one at least. */
+ * near (near_edits of the key's length). */
 static const char *nearest_key(const char *name, size_t len)
 {
     const char *best = NULL;
@@ -526,8 +533,7 @@ static const char *nearest_key(const char *name, size_t len)
     for (size_t i = 0; i < NKEYS; i++) {
         size_t kl = strlen(keys[i].name);
         size_t d = edit_distance(keys[i].name, kl, name, len);
-        size_t near = kl / 4 ? kl / 4 : 1;
-        if (d <= near && d < best_d) {
+        if (d <= near_edits(kl) && d < best_d) {
             best = keys[i].name;
             best_d = d;
         }
@@ -540,8 +546,7 @@ int config_words_near(const char *a, const char *b)
     size_t la = strlen(a), lb = strlen(b);
     if (la > NAME_MAX_CMP || lb > NAME_MAX_CMP)
         return 0;
-    size_t near = lb / 4 ? lb / 4 : 1;
-    return edit_distance(b, lb, a, la) <= near;
+    return edit_distance(b, lb, a, la) <= near_edits(lb);
 }
 
 const char *config_nearest_key(const char *name)

@@ -179,13 +179,13 @@ static void say_data_dir_refused(const char *dir, int e)
 {
     struct stat st;
     char hint[256];
-    if (stat(dir, &st) != 0 && (errno == EACCES || errno == EPERM))
+    int there = stat(dir, &st) == 0, why = there ? 0 : errno;
+    if (why == EACCES || why == EPERM)
         fprintf(stderr, "rogued: %s/rogued.db cannot be reached: %s: %s\n",
-                dir, strerror(errno),
+                dir, strerror(why),
                 denied_hint("rogued", "the user the data directory belongs "
                             "to", hint, sizeof hint));
-    else if (e == EEXIST || e == ENOTDIR || (stat(dir, &st) == 0 &&
-                                             !S_ISDIR(st.st_mode)))
+    else if (e == EEXIST || e == ENOTDIR || (there && !S_ISDIR(st.st_mode)))
         fprintf(stderr, "rogued: data directory '%s' is not a directory (or "
                 "a part of its path is a file): give data_dir a directory\n",
                 dir);

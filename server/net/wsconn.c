@@ -620,10 +620,10 @@ static int feed_frames(wsconn_t *c, const char *p, size_t n)
     }
     if (c->stage == WS_OPEN && !wslay_event_get_read_enabled(c->ws)) {
         /* a protocol error (an unmasked frame, a reserved opcode or bit,
-         * a close code a peer may not send, text that is not UTF-8: wslay
-         * sends 1002 for all but the last, 1007): wslay has queued its close frame; the
-         * connection ends after it, refused as the header scan's are (a
-         * log line and a count, not a page that left) */
+         * a close code a peer may not send: 1002; text that is not UTF-8:
+         * 1007): wslay has queued its close frame, and the connection
+         * ends after it, refused as the header scan's are (a log line and
+         * a count, not a page that left) */
         uint16_t code = wslay_event_get_status_code_sent(c->ws);
         c->refused = code == 1007 ? "close 1007" : "close 1002";
         c->refused_why = code == 1007

@@ -22,14 +22,14 @@
  * watch. */
 #define PENDING_MAX (1u << 20)
 
-/* Asks for the player's game rebuilt from m's summary (the summary moves
- * out of m; a rebuild still running for this session is cancelled).
- * Returns 0, or -1 (the lobby says why). */
 /* The watch's notice ("NAME starts a new game.") goes after this many of
  * the player's keys: it told the watcher, and for the whole game it hid a
  * log row (a play-test saw it 227 turns on). */
 #define WATCH_NOTICE_KEYS 10
 
+/* Asks for the player's game rebuilt from m's summary (the summary moves
+ * out of m; a rebuild still running for this session is cancelled).
+ * Returns 0, or -1 (the lobby says why). */
 static int ask_rebuild(sess_t *s, smsg_t *m)
 {
     st_watch_t *w = &s->st.watch;
