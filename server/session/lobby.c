@@ -172,6 +172,8 @@ static void go(lobby_t *l, int page)
     l->refused = l->too_long = 0;
     l->refused_at = l->too_long_at = 0;
     l->offered = 0;
+    if (page != LOBBY_PW_NEW && page != LOBBY_PW_NEW2 && page != LOBBY_BUSY)
+        l->pw_checked = 0; /* a change left: its check goes with it */
     /* A step passed or left takes its note along; one said on the way
      * (the next prompt's hint, the answer's word) is the new page's. */
     if (page != l->page && !l->note_new)
@@ -242,17 +244,11 @@ const char *lobby_take_new_password(const lobby_t *l)
     return l->in ? l->in->pass_new : "";
 }
 
-int lobby_password_changed(lobby_t *l, int status)
+/* What a failed check or change says, at the menu. Returns LOBBY_DO_QUIT
+ * for the last failed login the connection gets. */
+static int password_refused(lobby_t *l, int status)
 {
-    if (l->page != LOBBY_BUSY)
-        return LOBBY_DO_NOTHING;
-    lobby_wipe_password(l);
-    go(l, LOBBY_MENU);
     switch (status) {
-    case STORE_OK:
-        l->failures = 0;
-        lobby_note(l, LOBBY_NOTE_GOOD, "Your password is changed.");
-        break;
     case STORE_BAD_LOGIN:
         l->failures++;
         if (l->failures >= ACCT_LOGIN_TRIES)
@@ -272,6 +268,35 @@ int lobby_password_changed(lobby_t *l, int status)
     return LOBBY_DO_NOTHING;
 }
 
+int lobby_password_checked(lobby_t *l, int status)
+{
+    if (l->page != LOBBY_BUSY)
+        return LOBBY_DO_NOTHING;
+    lobby_wipe_password(l);
+    if (status != STORE_OK) {
+        go(l, LOBBY_MENU);
+        return password_refused(l, status);
+    }
+    l->failures = 0;
+    l->pw_checked = 1;
+    lobby_note(l, LOBBY_NOTE_INFO, "Type the new password.");
+    go(l, LOBBY_PW_NEW);
+    return LOBBY_DO_NOTHING;
+}
+
+int lobby_password_changed(lobby_t *l, int status)
+{
+    if (l->page != LOBBY_BUSY)
+        return LOBBY_DO_NOTHING;
+    lobby_wipe_password(l);
+    l->pw_checked = 0;
+    go(l, LOBBY_MENU);
+    if (status != STORE_OK)
+        return password_refused(l, status);
+    lobby_note(l, LOBBY_NOTE_GOOD, "Your password is changed.");
+    return LOBBY_DO_NOTHING;
+}
+
 const char *lobby_player_name(const lobby_t *l)
 {
     return l->account[0] ? l->account : l->guest;
@@ -285,6 +310,23 @@ static const char *too_long_rule(const lobby_t *l)
 {
     return is_password_page(l->page) ? "A password has at most 128 bytes."
                                      : "A name has at most 20 characters.";
+}
+
+/* The rule a refused character (a control character, an escape
+ * sequence) breaks, said as it is typed. */
+static const char *refused_rule(const lobby_t *l)
+{
+    return is_password_page(l->page)
+        ? "A password may not hold control characters."
+        : "A name may use only letters, digits, _ and -.";
+}
+
+/* A rule said while typing, no longer true of the line: its note goes
+ * (another note said since stays). */
+static void unsay(lobby_t *l, const char *rule)
+{
+    if (strcmp(l->note, rule) == 0)
+        l->note[0] = '\0';
 }
 
 /* Appends a typed character to the line, as UTF-8: any printable one, so
@@ -334,10 +376,14 @@ static void erase_char(lobby_t *l)
         if ((c & 0xc0) != 0x80)
             break;
     }
-    if (was == 0 || l->refused_at > in->len)
+    if (l->refused && (was == 0 || l->refused_at > in->len)) {
         l->refused = l->refused_at = 0;
-    if (was == 0 || l->too_long_at > in->len)
+        unsay(l, refused_rule(l));
+    }
+    if (l->too_long && (was == 0 || l->too_long_at > in->len)) {
         l->too_long = l->too_long_at = 0;
+        unsay(l, too_long_rule(l));
+    }
 }
 
 /* A name typed at a name prompt: checked, kept in l->name. */
@@ -454,10 +500,10 @@ static int submit(lobby_t *l)
         go(l, LOBBY_REG_PASS2);
         return LOBBY_DO_NOTHING;
     case LOBBY_PW_OLD:
+        /* checked before the new one is asked: a mistyped present
+         * password is said at once */
         memcpy(in->pass, in->line, sizeof in->pass);
-        lobby_note(l, LOBBY_NOTE_INFO, "Type the new password.");
-        go(l, LOBBY_PW_NEW);
-        return LOBBY_DO_NOTHING;
+        return busy(l, LOBBY_MENU, LOBBY_DO_CHECK_PASSWORD);
     case LOBBY_PW_NEW:
         if (!acct_password_valid(in->line, why, sizeof why)) {
             lobby_note(l, LOBBY_NOTE_BAD, "%s", why);
@@ -816,9 +862,7 @@ void lobby_typed_refused(lobby_t *l)
     if (!l->refused)
         l->refused_at = (uint8_t)(l->in ? l->in->len : 0);
     l->refused = 1;
-    lobby_note(l, LOBBY_NOTE_BAD, "%s", is_password_page(l->page)
-               ? "A password may not hold control characters."
-               : "A name may use only letters, digits, _ and -.");
+    lobby_note(l, LOBBY_NOTE_BAD, "%s", refused_rule(l));
 }
 
 /* What a player is told when the wait for the store ends at `at` (enum

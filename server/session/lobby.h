@@ -81,8 +81,9 @@ enum lobby_action {
     LOBBY_DO_WATCH,       /* watch the game of session lobby.pick_id */
     LOBBY_DO_REPLAY,      /* replay the finished game lobby.pick_id */
     LOBBY_DO_LOGOUT,      /* logged out: drop a game held for the account */
-    LOBBY_DO_CHANGE_PASSWORD, /* check lobby_take_password for the account,
-                              then set lobby_take_new_password; answer
+    LOBBY_DO_CHANGE_PASSWORD, /* set lobby_take_new_password for the
+                              account, whose present password a
+                              LOBBY_DO_CHECK_PASSWORD found right; answer
                               with lobby_password_changed */
     LOBBY_DO_KEYS_LIST,   /* store_keys_list(account); answer with
                              lobby_keys_done */
@@ -95,9 +96,13 @@ enum lobby_action {
                              (store_name_taken) while the player goes on
                              to the password, keys taken meanwhile;
                              answer with lobby_name_checked */
-    LOBBY_DO_PLAY_NEW     /* the player ends the saved game that cannot
+    LOBBY_DO_PLAY_NEW,    /* the player ends the saved game that cannot
                              be rebuilt (lobby_saved_broken): begin a new
                              game, whose beginning ends it */
+    LOBBY_DO_CHECK_PASSWORD /* check lobby_take_password for the account
+                               (the first step of a change, before the new
+                               one is asked); answer with
+                               lobby_password_checked */
 };
 
 /* One game in progress as the watch page lists it (the session fills the
@@ -192,6 +197,10 @@ typedef struct lobby {
                                         back and forth asks no more; its
                                         answer is wanted while the page is
                                         a password step of registering */
+    uint8_t pw_checked;              /* the present password was found
+                                        right for the change being typed
+                                        (lobby_password_checked); the
+                                        change's end clears it */
     uint8_t note_new;                /* the note was said since the last
                                         key: it is for the page that key
                                         leads to; an older one is the page
@@ -264,9 +273,14 @@ void lobby_scores_done(lobby_t *l, const store_scores_t *s);
 const char *lobby_take_password(const lobby_t *l);
 void lobby_wipe_password(lobby_t *l);
 
+/* LOBBY_DO_CHECK_PASSWORD's answer (STORE_OK, STORE_BAD_LOGIN for a
+ * wrong present password, or why not): right, the new password is asked;
+ * else the menu says why, and a wrong one counts as a failed login.
+ * Returns LOBBY_DO_QUIT as lobby_account_done. */
+int lobby_password_checked(lobby_t *l, int status);
+
 /* LOBBY_DO_CHANGE_PASSWORD: the new password (lobby_wipe_password wipes it
- * too), and the answer (STORE_OK, STORE_BAD_LOGIN for a wrong present
- * password, or why not). Returns LOBBY_DO_QUIT as lobby_account_done. */
+ * too), and the answer (STORE_OK, or why not). Returns LOBBY_DO_NOTHING. */
 const char *lobby_take_new_password(const lobby_t *l);
 int lobby_password_changed(lobby_t *l, int status);
 

@@ -90,9 +90,6 @@ typedef struct st_lobby {
                                   password) they are dropped, as they may
                                   be the password typed again */
     uint64_t news_seen;        /* the news line last drawn (news.h) */
-    /* A new password, held from the check of the present one until it is
-     * handed to the store; wiped then, or when the lobby is left. */
-    char new_password[LOBBY_LINE_MAX + 1];
     /* The store's answer being waited for: since when, and which wait of
      * the lobby's (lobby.busy_gen); past store_wait_ms the player is told
      * where it waited: the store away, the password checks busy, or a

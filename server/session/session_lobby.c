@@ -13,7 +13,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <sodium.h>
 
 #include "ban_list.h"
 #include "cluster.h"
@@ -58,7 +57,6 @@ static void lobby_leave(sess_t *s)
 {
     st_lobby_t *l = &s->st.lobby;
     lobby_note_clear(&s->lobby); /* said for a step now over */
-    sodium_memzero(l->new_password, sizeof l->new_password);
     owned_game_free(&l->held); /* the store keeps it for the next login */
     if (l->rebuild_job)
         sess_rebuild_cancel(s);
@@ -243,10 +241,9 @@ static void on_account(void *ctx, const store_account_t *a)
  * password's refusal. */
 static void password_changed(sess_t *s, int status)
 {
-    sodium_memzero(s->st.lobby.new_password, sizeof s->st.lobby.new_password);
     log_info("password change id=%llu name=%s: %s", (unsigned long long)s->id,
              s->lobby.account, store_status_name(status));
-    if (!s->login_token[0]) /* it went at the check: a new one */
+    if (!s->login_token[0]) /* it went before the change: a new one */
         sess_web_login_issue(s);
     sess_owe_frame(s);
     if (lobby_password_changed(&s->lobby, status) == LOBBY_DO_QUIT)
@@ -261,24 +258,29 @@ static void on_password_set(void *ctx, int status)
         password_changed(s, status);
 }
 
-/* The present password was checked: then the new one is set. */
+/* The answer to the present password's check, a change's first step. */
+static void password_checked(sess_t *s, int status)
+{
+    if (status != STORE_OK)
+        log_info("password change id=%llu name=%s: %s",
+                 (unsigned long long)s->id, s->lobby.account,
+                 store_status_name(status));
+    sess_owe_frame(s);
+    if (lobby_password_checked(&s->lobby, status) == LOBBY_DO_QUIT)
+        sess_close(s, "too many failed logins", 1,
+                   "Too many failed logins. Goodbye.");
+}
+
 static void on_password_checked(void *ctx, const store_account_t *a)
 {
     sess_t *s = ctx;
     sess_hash_end(s);
     if (s->state != S_LOBBY)
         return;
-    if (a->status != STORE_OK || a->id != s->lobby.account_id) {
-        password_changed(s, a->status == STORE_OK ? STORE_BAD_LOGIN : a->status);
-        return;
-    }
-    /* Before the change, not at its answer: a session gone meanwhile
-     * never hears the answer, and the change is made all the same. */
-    sess_web_login_forget_account(s);
-    if (store_set_password(s->srv->store, a->id, s->st.lobby.new_password,
-                           on_password_set, s) != 0)
-        password_changed(s, STORE_ERROR);
-    sodium_memzero(s->st.lobby.new_password, sizeof s->st.lobby.new_password);
+    if (a->status == STORE_OK && a->id != s->lobby.account_id)
+        password_checked(s, STORE_BAD_LOGIN); /* another account's name */
+    else
+        password_checked(s, a->status);
 }
 
 static void on_scores(void *ctx, const store_scores_t *sc)
@@ -389,26 +391,39 @@ static void act_account(sess_t *s, int action)
     }
 }
 
-static void act_change_password(sess_t *s, int action)
+/* The present password is checked as a login is (and counted as one
+ * per address), before the new one is asked. */
+static void act_check_password(sess_t *s, int action)
 {
     lobby_t *l = &s->lobby;
-    st_lobby_t *st = &s->st.lobby;
     (void)action;
-    /* The present password is checked as a login is (and counted as
-     * one per address); the new one waits here meanwhile. */
-    snprintf(st->new_password, sizeof st->new_password, "%s",
-             lobby_take_new_password(l));
     if (sess_hash_begin(s) != 0) {
-        lobby_password_changed(l, STORE_SLOW_DOWN);
-        sodium_memzero(st->new_password, sizeof st->new_password);
+        lobby_password_checked(l, STORE_SLOW_DOWN);
     } else if (store_login_from(s->srv->store, l->account, s->ip,
                                 lobby_take_password(l),
                                 on_password_checked, s) != 0) {
         sess_hash_end(s);
-        sodium_memzero(st->new_password, sizeof st->new_password);
-        lobby_password_changed(l, STORE_ERROR);
+        lobby_password_checked(l, STORE_ERROR);
     }
-    lobby_wipe_password(l); /* the store and st have their copies */
+    lobby_wipe_password(l); /* the store has its copy */
+}
+
+static void act_change_password(sess_t *s, int action)
+{
+    lobby_t *l = &s->lobby;
+    (void)action;
+    if (!l->pw_checked) { /* the lobby asks only after the check */
+        password_changed(s, STORE_ERROR);
+        return;
+    }
+    /* Before the change, not at its answer: a session gone meanwhile
+     * never hears the answer, and the change is made all the same. */
+    sess_web_login_forget_account(s);
+    int rc = store_set_password(s->srv->store, l->account_id,
+                                lobby_take_new_password(l), on_password_set, s);
+    lobby_wipe_password(l); /* the store has its copy */
+    if (rc != 0)
+        password_changed(s, STORE_ERROR);
 }
 
 static void act_scores(sess_t *s, int action)
@@ -464,6 +479,7 @@ static void (*const actions[])(sess_t *s, int action) = {
     [LOBBY_DO_CHECK_NAME] = sess_names_act,
     [LOBBY_DO_LOGIN] = act_account,
     [LOBBY_DO_REGISTER] = act_account,
+    [LOBBY_DO_CHECK_PASSWORD] = act_check_password,
     [LOBBY_DO_CHANGE_PASSWORD] = act_change_password,
     [LOBBY_DO_SCORES] = act_scores,
     [LOBBY_DO_WATCH] = act_watch,
@@ -493,6 +509,7 @@ static int asks_store(int action)
     case LOBBY_DO_SCORES:
     case LOBBY_DO_REPLAY:
     case LOBBY_DO_CHANGE_PASSWORD:
+    case LOBBY_DO_CHECK_PASSWORD:
     case LOBBY_DO_KEYS_LIST:
     case LOBBY_DO_KEY_ADD:
     case LOBBY_DO_KEY_REMOVE:
@@ -610,7 +627,6 @@ static void lobby_sweep(sess_t *s, uint64_t now)
     s->play_if_none = 0; /* the p that asked is answered: try again */
     l->looking_up = l->play_typed = 0; /* (said: p looks again) */
     sess_hash_end(s);
-    sodium_memzero(l->new_password, sizeof l->new_password);
     log_away(s, at, wait);
     sess_owe_frame(s);
 }

@@ -134,7 +134,8 @@ START_TEST(register_logout_login_wrong_password)
 END_TEST
 
 /* A player changes their password in the lobby: the present one is
- * checked, the new one works from then on and the old one no longer. */
+ * checked first (a wrong one said before a new one is asked), the new one
+ * works from then on and the old one no longer. */
 START_TEST(change_password_in_the_lobby)
 {
     tsrv_t *s = srv_start(NULL);
@@ -142,12 +143,12 @@ START_TEST(change_password_in_the_lobby)
     do_register(c, "Nadia", "firstpass");
     play_wait_text(c, "Welcome, Nadia!");
     ck_assert(cl_key(c, "c"));
-    play_type_line(c, "wrongpass");
-    play_type_line(c, "secondpass");
-    play_type_line(c, "secondpass");
+    play_type_line(c, "wrongpass"); /* said at once: no new one asked */
     play_wait_text(c, "That is not your password: it is unchanged.");
+    ck_assert(!cl_screen_has(c, "New password:"));
     ck_assert(cl_key(c, "c"));
     play_type_line(c, "firstpass");
+    play_wait_text(c, "Type the new password."); /* checked first */
     play_type_line(c, "secondpass");
     play_type_line(c, "secondpass");
     play_wait_text(c, "Your password is changed.");

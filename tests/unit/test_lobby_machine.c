@@ -430,6 +430,7 @@ START_TEST(name_prompt_rules)
     ck_assert_str_eq(l.note, "A name has at most 20 characters.");
     lobby_key(&l, KEY_BACKSPACE);
     ck_assert_str_eq(lobby_line(&l), "abcdefghijklmnopqrs");
+    ck_assert_str_eq(l.note, ""); /* no longer true of the line */
     /* Special keys type nothing; a control character types nothing and
      * shows the rule. */
     l.note[0] = '\0';
@@ -476,9 +477,10 @@ START_TEST(password_prompt_rules)
 }
 END_TEST
 
-/* c changes the password of the account logged in: the present one, the
- * new one twice (the rules checked, a mismatch typed again), then the
- * session checks and sets them and says how it went. */
+/* c changes the password of the account logged in: the present one,
+ * checked by the session before anything else is asked, then the new one
+ * twice (the rules checked, a mismatch typed again), which the session
+ * sets; it says how it went. */
 START_TEST(change_password)
 {
     lobby_t l;
@@ -493,8 +495,16 @@ START_TEST(change_password)
     type(&l, "oldpass1");
     ck_assert(shows(&l, "Present password: ********"));
     ck_assert(!shows(&l, "oldpass1"));
-    lobby_key(&l, KEY_ENTER);
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHECK_PASSWORD);
+    ck_assert_int_eq(l.page, LOBBY_BUSY);
+    ck_assert_str_eq(lobby_take_password(&l), "oldpass1");
+    lobby_wipe_password(&l);
+    ck_assert(pass_wiped(&l));
+    ck_assert(!l.pw_checked);
+    ck_assert_int_eq(lobby_password_checked(&l, STORE_OK), LOBBY_DO_NOTHING);
     ck_assert_int_eq(l.page, LOBBY_PW_NEW);
+    ck_assert(l.pw_checked);
+    ck_assert_str_eq(l.note, "Type the new password.");
     type(&l, "abc"); /* too short */
     lobby_key(&l, KEY_ENTER);
     ck_assert_int_eq(l.page, LOBBY_PW_NEW);
@@ -511,7 +521,7 @@ START_TEST(change_password)
     type(&l, "newpass1");
     ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHANGE_PASSWORD);
     ck_assert_int_eq(l.page, LOBBY_BUSY);
-    ck_assert_str_eq(lobby_take_password(&l), "oldpass1");
+    ck_assert(l.pw_checked);
     ck_assert_str_eq(lobby_take_new_password(&l), "newpass1");
     lobby_wipe_password(&l);
     ck_assert_ptr_nonnull(l.in); /* the store's wait keeps it, wiped */
@@ -519,20 +529,30 @@ START_TEST(change_password)
     ck_assert_int_eq(lobby_password_changed(&l, STORE_OK), LOBBY_DO_NOTHING);
     ck_assert_int_eq(l.page, LOBBY_MENU);
     ck_assert_ptr_null(l.in);
+    ck_assert(!l.pw_checked);
     ck_assert_str_eq(l.note, "Your password is changed.");
-    /* A wrong present password counts as a failed login. */
+    /* Esc after the check leaves the change, and its check with it. */
+    lobby_key(&l, 'c');
+    type(&l, "newpass1");
+    lobby_key(&l, KEY_ENTER);
+    lobby_password_checked(&l, STORE_OK);
+    ck_assert(l.pw_checked);
+    lobby_key(&l, KEY_ESC);
+    ck_assert_int_eq(l.page, LOBBY_MENU);
+    ck_assert(!l.pw_checked);
+    /* A wrong present password is said at once, before a new one is
+     * asked, and counts as a failed login. */
     for (int i = 0; i < ACCT_LOGIN_TRIES; i++) {
         lobby_key(&l, 'c');
         type(&l, "wrongone");
-        lobby_key(&l, KEY_ENTER);
-        type(&l, "newpass3");
-        lobby_key(&l, KEY_ENTER);
-        type(&l, "newpass3");
-        ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHANGE_PASSWORD);
+        ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHECK_PASSWORD);
         int want = i + 1 < ACCT_LOGIN_TRIES ? LOBBY_DO_NOTHING : LOBBY_DO_QUIT;
-        ck_assert_int_eq(lobby_password_changed(&l, STORE_BAD_LOGIN), want);
-        if (want == LOBBY_DO_NOTHING)
+        ck_assert_int_eq(lobby_password_checked(&l, STORE_BAD_LOGIN), want);
+        ck_assert(!l.pw_checked);
+        if (want == LOBBY_DO_NOTHING) {
+            ck_assert_int_eq(l.page, LOBBY_MENU);
             ck_assert_str_eq(l.note, "That is not your password: it is unchanged.");
+        }
     }
     lobby_free(&l);
 }
@@ -1181,7 +1201,9 @@ START_TEST(too_long_a_line_is_refused_at_enter)
     ck_assert_int_eq(l.page, LOBBY_PW_OLD);
     ck_assert_str_eq(l.note, "A password has at most 128 bytes.");
     type(&l, "secret1");
-    lobby_key(&l, KEY_ENTER);
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHECK_PASSWORD);
+    lobby_wipe_password(&l);
+    lobby_password_checked(&l, STORE_OK);
     ck_assert_int_eq(l.page, LOBBY_PW_NEW);
     type(&l, many);
     ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
@@ -1213,7 +1235,9 @@ START_TEST(erasing_takes_back_what_was_kept_out)
     lobby_key(&l, 'l');
     type(&l, "abcdefghijklmnopqrstuv");
     ck_assert_str_eq(l.note, "A name has at most 20 characters.");
-    for (int i = 0; i < 20; i++)
+    lobby_key(&l, KEY_BACKSPACE); /* the line holds all it kept */
+    ck_assert_str_eq(l.note, "");
+    for (int i = 1; i < 20; i++)
         lobby_key(&l, KEY_BACKSPACE);
     ck_assert_str_eq(lobby_line(&l), "");
     type(&l, "bobby");
@@ -1228,6 +1252,7 @@ START_TEST(erasing_takes_back_what_was_kept_out)
     lobby_key(&l, 0x17);
     ck_assert_str_eq(l.note, "A name may use only letters, digits, _ and -.");
     lobby_key(&l, KEY_BACKSPACE);
+    ck_assert_str_eq(l.note, ""); /* the Ctrl-W went with the e */
     type(&l, "e");
     ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
     ck_assert_int_eq(l.page, LOBBY_LOGIN_PASS);
@@ -1240,6 +1265,7 @@ START_TEST(erasing_takes_back_what_was_kept_out)
     lobby_key(&l, 0x01);
     type(&l, "e");
     lobby_key(&l, KEY_BACKSPACE);
+    ck_assert_str_eq(l.note, "A name may use only letters, digits, _ and -.");
     type(&l, "e");
     ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
     ck_assert_int_eq(l.page, LOBBY_LOGIN_NAME);
