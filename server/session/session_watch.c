@@ -173,8 +173,8 @@ static int watch_msg(sess_t *s, smsg_t *m)
     }
     case MSG_WATCH_END:
         if (m->a == 1) {
-            /* the player is in the lobby: wait for the next game
-             * (session_follow.c) */
+            /* the player is in the lobby: wait for them to play, a new
+             * game or the saved one (session_follow.c) */
             game_free(w->game);
             w->game = NULL;
             w->waiting = 1;
@@ -204,8 +204,10 @@ static void watch_draw(sess_t *s, screen_t *next)
     if (!w->game) {
         char wait[96];
         if (w->waiting)
+            /* "them to play", not "the next game": after a save the
+             * same game may go on (watch_msg says which it was) */
             snprintf(wait, sizeof wait, "%s is in the lobby. Waiting for "
-                     "the next game - q leaves", w->name);
+                     "them to play - q leaves", w->name);
         else
             snprintf(wait, sizeof wait, "One moment...");
         /* Wrapped at spaces, each row centred: on a phone's 40 columns

@@ -448,7 +448,7 @@ START_TEST(watcher_follows_across_hosts_through_the_lobby)
     ck_assert(cl_key(a, "Q"));
     ck_assert(cl_key(a, "y"));
     play_wait_text(a, "Logged in as dave");
-    if (!cl_wait_text(w, "dave is in the lobby. Waiting for the next game",
+    if (!cl_wait_text(w, "dave is in the lobby. Waiting for them to play",
                       CL_WAIT_MS))
         play_fail(w, "the watcher on y was not told dave is in the lobby");
     ck_assert(!cl_screen_has(w, "has ended"));

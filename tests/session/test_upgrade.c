@@ -255,7 +255,7 @@ static void waiter_follows_the_next_game(tclient_t *p, tclient_t *w)
 {
     ck_assert(cl_sync(p, WAIT_MS) && cl_sync(w, WAIT_MS));
     play_wait_text(p, "Play as guest1");
-    play_wait_text(w, "guest1 is in the lobby. Waiting for the next game");
+    play_wait_text(w, "guest1 is in the lobby. Waiting for them to play");
     ck_assert(cl_key(p, "p"));
     play_wait_text(p, "Turn:0");
     play_wait_text(w, "guest1 starts a new game.");
@@ -304,7 +304,7 @@ START_TEST(watcher_waiting_in_the_lobby_follows_the_next_game)
     ck_assert(cl_key(p, "Q"));
     ck_assert(cl_key(p, "y"));
     play_wait_text(p, "Play as guest1");
-    play_wait_text(w, "guest1 is in the lobby. Waiting for the next game");
+    play_wait_text(w, "guest1 is in the lobby. Waiting for them to play");
     upgrade_then_follow(s, p, w);
 }
 END_TEST
@@ -327,7 +327,7 @@ START_TEST(waiting_watchers_of_a_player_watching_move_too)
     tclient_t *w, *p = watched_player(srv_port(s), 2, &w);
     ck_assert(cl_key(p, "Q"));
     ck_assert(cl_key(p, "y"));
-    play_wait_text(w, "guest1 is in the lobby. Waiting for the next game");
+    play_wait_text(w, "guest1 is in the lobby. Waiting for them to play");
     tclient_t *q = player(srv_port(s), 2);
     play_watch_first(p, "guest3");
     int pid = upgrade_moving(s, 3);

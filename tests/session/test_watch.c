@@ -251,7 +251,7 @@ START_TEST(watch_ends_with_the_game)
     play_watch_first(w, "guest1");
     ck_assert(cl_key(p, "Q"));
     ck_assert(cl_key(p, "y"));
-    play_wait_text(w, "guest1 is in the lobby. Waiting for the next game");
+    play_wait_text(w, "guest1 is in the lobby. Waiting for them to play");
     ck_assert(cl_sync(w, CL_WAIT_MS));
     if (cl_screen_has(w, "in the lobby: waiting"))
         play_fail(w, "the wait is said twice");
@@ -372,15 +372,15 @@ START_TEST(watcher_follows_through_the_lobby)
     ck_assert(cl_key(p, "Q"));
     ck_assert(cl_key(p, "y"));
     play_wait_text(p, "Play as guest1");
-    play_wait_text(w, "guest1 is in the lobby. Waiting for the next game - "
+    play_wait_text(w, "guest1 is in the lobby. Waiting for them to play - "
                       "q leaves");
-    play_wait_text(gone, "next game - q leaves");
+    play_wait_text(gone, "to play - q leaves");
     ck_assert(cl_sync(gone, CL_WAIT_MS));
     char row[64];
     ck_assert_str_eq(cl_row(gone, 10, row, sizeof row),
-                     "guest1 is in the lobby. Waiting for the");
+                     "guest1 is in the lobby. Waiting for them");
     ck_assert_str_eq(cl_row(gone, 11, row, sizeof row),
-                     "          next game - q leaves");
+                     "           to play - q leaves");
     ck_assert(cl_key(gone, "q")); /* this one leaves while it waits */
     play_wait_text(gone, "Play (as a guest)");
     ck_assert(cl_key(p, "p"));
@@ -421,7 +421,7 @@ static void back_to_the_lobby(tclient_t *p, tclient_t *w)
     ck_assert(cl_key(p, "Q"));
     ck_assert(cl_key(p, "y"));
     play_wait_text(p, "Play as guest1");
-    play_wait_text(w, "guest1 is in the lobby. Waiting for the next game");
+    play_wait_text(w, "guest1 is in the lobby. Waiting for them to play");
     ck_assert(cl_sync(w, CL_WAIT_MS));
 }
 
@@ -482,7 +482,7 @@ START_TEST(a_saved_game_goes_on_and_the_notice_goes)
     ck_assert(cl_key(p, "S"));
     play_wait_text(p, "Your game is saved: p goes on with it.");
     play_wait_text(p, "Continue your game (depth 1, turn ");
-    play_wait_text(w, "ann is in the lobby. Waiting for the next game");
+    play_wait_text(w, "ann is in the lobby. Waiting for them to play");
     ck_assert(cl_key(p, "p"));
     play_wait_text(p, "HP: ");
     play_wait_text(w, "ann goes on with the game.");
