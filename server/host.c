@@ -282,6 +282,28 @@ static int open_listener(const config_t *cfg, const char *addr_text,
     return fd;
 }
 
+int host_ports_free(const config_t *cfg)
+{
+    const struct {
+        const char *addr, *key;
+        int port;
+    } ports[] = {
+        { cfg->bind, "port", cfg->port },
+        { cfg->bind, "http_port", cfg->http_port },
+        { cfg->bind, "ssh_port", cfg->ssh_port },
+        { cfg->metrics_addr, "metrics_port", cfg->metrics_port },
+    };
+    for (size_t i = 0; i < sizeof ports / sizeof ports[0]; i++) {
+        if (ports[i].port <= 0)
+            continue;
+        int fd = open_listener(cfg, ports[i].addr, ports[i].port, ports[i].key);
+        if (fd < 0)
+            return -1;
+        close(fd); /* nothing was accepted: no TIME_WAIT holds it */
+    }
+    return 0;
+}
+
 /* The setting that names a listener's port, and how the log names it. */
 static const char *kind_key(int kind)
 {

@@ -79,6 +79,14 @@ typedef struct host_inherit {
 /* The number of worker loops `workers = 0` means: one per core. */
 int host_default_workers(void);
 
+/* Whether every port cfg names (port, http_port, ssh_port, metrics_port;
+ * 0: none, or any, which is always free) can be listened on now: each
+ * is opened and closed again. 0, or -1 after logging the first that
+ * cannot, and the key that moves it. A fresh start asks first, so that
+ * a port in use stops it before it makes a data directory or a
+ * database. */
+int host_ports_free(const config_t *cfg);
+
 /* Binds and listens (logging "listening on ADDR:PORT ..."), or takes the
  * sockets an upgrade handed over (in: taken, closed on failure; NULL: none),
  * and starts the workers. Takes the store (store_open'd on `loop`, the

@@ -384,10 +384,6 @@ int main(int argc, char **argv)
         }
         return export_main(&cfg, export_id, export_format, export_file);
     }
-    if (make_dirs(cfg.data_dir) != 0) {
-        say_data_dir_refused(cfg.data_dir, errno);
-        return 1;
-    }
     if (!getenv(UPGRADE_FD_ENV) && ctl_answers(cfg.data_dir)) {
         /* Two servers on one database would each serve its players (the
          * claims keep an account's game to one of them, docs/hosting.md),
@@ -399,6 +395,14 @@ int main(int argc, char **argv)
                 "'%s' (its console answers on %s): stop it first (rogued "
                 "ctl --data-dir %s shutdown), or give this one a data_dir of "
                 "its own\n", cfg.data_dir, sock, cfg.data_dir);
+        return 1;
+    }
+    /* A port in use stops a start before anything is made on disk (an
+     * upgrade's new process is handed its listeners). */
+    if (!getenv(UPGRADE_FD_ENV) && host_ports_free(&cfg) != 0)
+        return 1;
+    if (make_dirs(cfg.data_dir) != 0) {
+        say_data_dir_refused(cfg.data_dir, errno);
         return 1;
     }
     signal(SIGPIPE, SIG_IGN);

@@ -8,6 +8,7 @@
  * variable); a port in use and a console with no server say so, and what
  * to do. */
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,13 +255,19 @@ static const char *port_in_use(const char *prefix, const char *args,
     snprintf(full, sizeof full, "--config /dev/null --data-dir %s/data "
              "%s%d", dir, args, *port);
     ck_assert_int_ne(srv_run_once(prefix, full, out, sizeof out), 0);
+    /* stopped before anything was made on disk */
+    char data[sizeof dir + 8];
+    snprintf(data, sizeof data, "%s/data", dir);
+    ck_assert_msg(access(data, F_OK) != 0 && errno == ENOENT,
+                  "the data directory was made: %s", out);
     close(fd);
     srv_remove_tree(dir);
     return out;
 }
 
 /* A port another process listens on: the error names the key that moves
- * this server (a second server on one machine, most often). */
+ * this server (a second server on one machine, most often), and nothing
+ * is made on disk first (port_in_use). */
 START_TEST(a_port_in_use_names_the_key_that_moves_it)
 {
     int port;
