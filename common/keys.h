@@ -30,6 +30,8 @@ enum {
     KEY_F7, KEY_F8, KEY_F9, KEY_F10, KEY_F11, KEY_F12,
     KEY_MOUSE,  /* a mouse report: see keyev_t in server/net/keydec.h */
     KEY_CPR,    /* a cursor position report, only while one was asked for */
+    KEY_PASTE_BEGIN, /* bracketed paste (ESC[200~ ... ESC[201~): what */
+    KEY_PASTE_END,   /* comes between was pasted, not typed */
     KEY_LAST,
 
     /* A click on map tile (x, y), for the game core (the host turns a mouse

@@ -124,6 +124,8 @@ static int tilde_key(int n)
     case 11: case 12: case 13: case 14: case 15: return KEY_F1 + (n - 11);
     case 17: case 18: case 19: case 20: case 21: return KEY_F6 + (n - 17);
     case 23: case 24: return KEY_F11 + (n - 23);
+    case 200: return KEY_PASTE_BEGIN;
+    case 201: return KEY_PASTE_END;
     default: return 0;
     }
 }

@@ -24,7 +24,9 @@
  *                                     (modifier params as in ESC[1;5A ignored)
  *   ESC [ H / F, ESC O H / F          KEY_HOME / KEY_END
  *   ESC [ n ~           1,7 Home; 4,8 End; 2 Ins; 3 Del; 5 PgUp; 6 PgDn;
- *                       11-15 F1-F5; 17-21 F6-F10; 23,24 F11,F12; else dropped
+ *                       11-15 F1-F5; 17-21 F6-F10; 23,24 F11,F12;
+ *                       200, 201 KEY_PASTE_BEGIN, KEY_PASTE_END (bracketed
+ *                       paste's marks, around what was pasted); else dropped
  *   ESC O P..S, ESC [ 1;m P..S        F1-F4
  *   ESC [ [ A..E        F1-F5 (Linux console, PuTTY "Linux" function keys)
  *   ESC O p..y          keypad '0'..'9'; ESC O j..o '*' '+' ',' '-' '.' '/';

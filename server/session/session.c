@@ -386,9 +386,10 @@ static void do_close(sess_t *s)
     }
     sess_out_borrow(s);
     if (was_playing) {
-        /* Leave the player's terminal as it was: pen, mouse, cursor, screen. */
+        /* Leave the player's terminal as it was: pen, mouse, paste,
+         * cursor, screen. */
         static const char restore[] =
-            "\x1b[0m\x1b[?1000l\x1b[?1006l\x1b[?25h\x1b[?1049l";
+            "\x1b[0m\x1b[?1000l\x1b[?1006l\x1b[?2004l\x1b[?25h\x1b[?1049l";
         sess_send(s, restore, sizeof restore - 1);
     }
     if (s->close.message[0]) {

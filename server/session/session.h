@@ -248,6 +248,8 @@ typedef struct sess {
     uint8_t in_paused;
     uint8_t warned_idle;
     uint8_t notice_by;         /* who set notice (sess_notice_by) */
+    uint8_t pasting;           /* between bracketed paste's marks: the keys
+                                  were pasted (session_input.c) */
     int w, h;
     uint8_t term_ready;        /* alternate screen set up */
     uint8_t mouse_on;          /* xterm mouse reporting is on */

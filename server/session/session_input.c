@@ -106,6 +106,32 @@ static int mouse_key(const sess_t *s, const keyev_t *ev)
 
 #define CTRL_KEY(c) ((c) & 0x1f)
 
+/* Bracketed paste (turned on with the terminal: session_render.c): a
+ * paste is typed at a lobby's prompt (a password, a name), and dropped
+ * anywhere else. Played as keys, text pasted by mistake into a game
+ * would walk, quaff and throw at the key budget's pace (a play-test's
+ * finding); the notice says where it went. pasting is 1 from the first
+ * mark; 2 once a key of the paste was dropped. */
+static void paste_mark(sess_t *s, int key)
+{
+    if (key == KEY_PASTE_BEGIN) {
+        s->pasting = 1;
+        return;
+    }
+    if (s->pasting == 2) {
+        sess_notice(s, SESS_NOTICE_SESSION, "Pasted text is not played as "
+                    "keys: it was dropped.");
+        sess_owe_frame(s);
+    }
+    s->pasting = 0;
+}
+
+static void paste_dropped(sess_t *s)
+{
+    s->pasting = 2;
+    s->last_input_ms = sess_now(s); /* someone is there */
+}
+
 static void dispatch_key(sess_t *s, int key);
 
 static void on_key(void *ctx, const keyev_t *ev)
@@ -124,12 +150,20 @@ static void on_key(void *ctx, const keyev_t *ev)
     }
     if (key == KEY_CPR)
         return; /* nothing asks for cursor reports */
+    if (key == KEY_PASTE_BEGIN || key == KEY_PASTE_END) {
+        paste_mark(s, key);
+        return;
+    }
     if (key == KEY_MOUSE && (key = mouse_key(s, ev)) == 0)
         return;
     /* Typing at a prompt costs no turn: a pasted password must not lose
      * characters to the limit on game keys (its bytes were counted in
      * the input budget before they were decoded: sess_on_bytes). */
     int typing = s->state == S_LOBBY && lobby_typing(&s->lobby);
+    if (s->pasting && !typing) {
+        paste_dropped(s);
+        return;
+    }
     if (!typing && !take_key_token(s))
         return;
     s->srv->stats.keys++; /* /metrics */

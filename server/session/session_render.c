@@ -11,10 +11,13 @@
 #include "view.h"
 #include "view_cache.h"
 
-/* Alternate screen, hidden cursor, normal cursor keys, numeric keypad. */
+/* Alternate screen, hidden cursor, normal cursor keys, numeric keypad,
+ * bracketed paste (a paste comes marked, so that it is not played as
+ * keys: session_input.c). */
 static void terminal_setup(sess_t *s)
 {
-    static const char init[] = "\x1b[?1049h\x1b[?25l\x1b[?1l\x1b>";
+    static const char init[] =
+        "\x1b[?1049h\x1b[?25l\x1b[?1l\x1b>\x1b[?2004h";
     sess_send(s, init, sizeof init - 1);
     term_state_reset(&s->term);
     screen_free(&s->shown); /* 0x0: this frame paints everything */

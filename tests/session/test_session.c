@@ -257,12 +257,45 @@ START_TEST(quit_yes)
     if (!cl_wait_eof(c, CL_WAIT_MS))
         play_fail(c, "the server did not close the connection");
     /* Terminal restored (pen, cursor, main screen) before the goodbye. */
-    ck_assert(cl_stream_has(c, "\x1b[0m\x1b[?1000l\x1b[?1006l\x1b[?25h\x1b[?1049l"
-                               "Thanks for playing. Goodbye!\r\n"));
+    ck_assert(cl_stream_has(c, "\x1b[0m\x1b[?1000l\x1b[?1006l\x1b[?2004l"
+                               "\x1b[?25h\x1b[?1049lThanks for playing. "
+                               "Goodbye!\r\n"));
     ck_assert_str_eq(cl_row(c, 0, row, sizeof row), "Thanks for playing. Goodbye!");
     ck_assert(srv_wait_log(s, "reason=\"quit\"", CL_WAIT_MS));
     /* the disconnect line's own count (the game over line has one too) */
     ck_assert(srv_log_has(s, "s turns=1\n"));
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
+/* Bracketed paste, turned on with the terminal: a paste is typed at a
+ * lobby's prompt (the guest's name here) and dropped in a game, where
+ * text pasted by mistake would play as keys; the notice says so, and the
+ * keys typed after it play. */
+START_TEST(a_paste_is_typed_at_a_prompt_and_not_played)
+{
+    tsrv_t *s = srv_start("--seed", "42", NULL);
+    tclient_t *c = play_lobby(srv_port(s));
+    ck_assert(cl_stream_has(c, "\x1b[?1049h\x1b[?25l\x1b[?1l\x1b>\x1b[?2004h"));
+    ck_assert(cl_key(c, "p"));
+    play_wait_text(c, "Name: guest1");
+    ck_assert_int_eq(cl_send_str(c, "\x1b[200~Pasty\x1b[201~"), 0);
+    play_wait_text(c, "Name: Pasty");
+    ck_assert_int_eq(cl_send_str(c, "\r"), 0);
+    play_ready(c);
+    int x0, y0, x, y;
+    ck_assert_int_eq(cl_find(c, '@', &x0, &y0), 1);
+    ck_assert_int_eq(cl_send_str(c, "\x1b[200~lllljjjj5555\x1b[201~"), 0);
+    play_wait_text(c, "Pasted text is not played as keys: it was dropped.");
+    ck_assert_int_eq(cl_turn(c), 0);
+    ck_assert_int_eq(cl_find(c, '@', &x, &y), 1);
+    ck_assert_int_eq(x, x0);
+    ck_assert_int_eq(y, y0);
+    ck_assert(cl_key(c, "5")); /* typed: played, and the notice goes */
+    ck_assert_int_eq(cl_turn(c), 1);
+    ck_assert(!cl_screen_has(c, "Pasted text"));
+    ck_assert(srv_log_has(s, "name=Pasty"));
     cl_close(c);
     srv_stop(s);
 }
@@ -367,6 +400,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, help_screen);
     tcase_add_test(tc, quit_yes);
     tcase_add_test(tc, quit_no);
+    tcase_add_test(tc, a_paste_is_typed_at_a_prompt_and_not_played);
     tcase_add_test(tc, disconnect_says_the_last_games_turns);
     suite_add_tcase(s, tc);
     return s;

@@ -101,6 +101,10 @@ static const kcase_t cases[] = {
     C("21~", ESC "[21~", K(KEY_F10)),
     C("23~", ESC "[23~", K(KEY_F11)),
     C("24~", ESC "[24~", K(KEY_F12)),
+    /* bracketed paste's marks */
+    C("paste begins", ESC "[200~", K(KEY_PASTE_BEGIN)),
+    C("paste ends", ESC "[201~", K(KEY_PASTE_END)),
+    C0("202~ dropped", ESC "[202~"),
     C("Ctrl-Del", ESC "[3;5~", K(KEY_DELETE)),
     C("CSI H", ESC "[H", K(KEY_HOME)),
     C("CSI F", ESC "[F", K(KEY_END)),
@@ -171,7 +175,6 @@ static const kcase_t cases[] = {
     C0("DA reply", ESC "[?1;2c"),
     C0("back-tab", ESC "[Z"),
     C0("99~", ESC "[99~"),
-    C0("paste start", ESC "[200~"),
     C0("intermediate", ESC "[1 q"),
     C0("SS3 unknown", ESC "Oz"),
     C0("Linux unknown", ESC "[[Z"),
