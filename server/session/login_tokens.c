@@ -101,7 +101,7 @@ static int find(const login_tokens_t *lt, const char *token)
 }
 
 void lt_closed(login_tokens_t *lt, const char *token, uint64_t session,
-               int display, uint64_t now)
+               int display, int playing, uint64_t now)
 {
     if (!grace_token_valid(token))
         return;
@@ -110,6 +110,7 @@ void lt_closed(login_tokens_t *lt, const char *token, uint64_t session,
     if (i >= 0 && lt->t[i].session == session) {
         lt->t[i].session = 0;
         lt->t[i].display = display;
+        lt->t[i].playing = playing;
         lt->t[i].expires = now + lt->grace_ms;
     }
     pthread_mutex_unlock(&lt->mu);

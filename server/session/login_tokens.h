@@ -33,6 +33,8 @@ typedef struct login_token {
     int64_t account_id;
     char name[ACCT_NAME_MAX + 1];
     int display;               /* the account's display choice */
+    int playing;               /* its session closed in a game: a page
+                                  back goes on with it (lt_closed) */
     uint64_t session;          /* the session it is open in (0: closed) */
     uint64_t was;              /* the session it was given in (kept) */
     uint64_t expires;          /* ms on the caller's clock; open: UINT64_MAX */
@@ -62,10 +64,11 @@ int lt_issue(login_tokens_t *lt, int64_t account_id, const char *name,
 int lt_adopt(login_tokens_t *lt, const char *token, int64_t account_id,
              const char *name, int display, uint64_t session, uint64_t now);
 
-/* The session of token closed, with display the account's choice then:
- * the token holds grace_ms from now. */
+/* The session of token closed, with display the account's choice then
+ * and playing 1 if it closed in a game: the token holds grace_ms from
+ * now. */
 void lt_closed(login_tokens_t *lt, const char *token, uint64_t session,
-               int display, uint64_t now);
+               int display, int playing, uint64_t now);
 
 /* 1 if token holds at now (left in the table), else 0. */
 int lt_holds(login_tokens_t *lt, const char *token, uint64_t now);

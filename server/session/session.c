@@ -335,11 +335,12 @@ static void do_close(sess_t *s)
 {
     srv_t *srv = s->srv;
     int was_playing = s->state != S_NEGOTIATING && s->state != S_ADMITTING;
+    int in_game = s->state == S_PLAYING;
     /* The state's leave: a game kept or recorded, watchers told (and the
      * game's turns in last_turns, for the line below). */
     sess_goto(s, S_CLOSING, NULL);
     sess_guest_closed(s); /* (after the leave kept its game) */
-    sess_web_login_closed(s);
+    sess_web_login_closed(s, in_game);
     if (s->moved) { /* those waiting in the lobby are told nothing */
         free(s->followers);
         s->followers = NULL;

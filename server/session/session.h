@@ -601,12 +601,13 @@ int sess_guest_take_kept(sess_t *s);
 /* A browser page's login across a dropped connection
  * (session_web_login.c; login_tokens.h): a token for the page at a login
  * on it (replacing any it had), none after a logout (the page told to
- * forget it), every one of the account's forgotten once a password
- * change has checked the present password (then sess_web_login_issue
- * gives this page a new one), those of the account's closed sessions
- * forgotten at a login that takes its game, the token held or forgotten
- * as its session closes (held for a drop or a server going away; gone
- * after a takeover, close.taken_over), a token carried by a
+ * forget it), every one of the account's forgotten as a password
+ * change sets the new one (then sess_web_login_issue gives this page a
+ * new one), those of the account's closed sessions forgotten at a login
+ * that takes its game, the token held or forgotten as its session closes
+ * (held for a drop or a server going away, noting whether it closed
+ * in_game, so that the page back goes on with the game; gone after a
+ * takeover, close.taken_over), a token carried by a
  * binary upgrade taken on again, and a page's "resume T" that is no
  * guest's game tried as a login: 1 if it was one (logged in, or refused
  * for a banned name or, on a host of a cluster the others may not see
@@ -618,7 +619,7 @@ void sess_web_login_ended(sess_t *s);
 void sess_web_login_forget(sess_t *s);
 void sess_web_login_forget_account(sess_t *s);
 void sess_web_login_forget_closed(sess_t *s);
-void sess_web_login_closed(sess_t *s);
+void sess_web_login_closed(sess_t *s, int in_game);
 void sess_web_login_moved(sess_t *s, const char *token);
 int sess_web_login_resume(sess_t *s, const char *token);
 /* A page back with a token (s->web->resume), its negotiation over, on a
@@ -638,6 +639,10 @@ void sess_lobby_logged_in(sess_t *s);
  * it plays the game found (none: the load's answer began a game
  * already, through play_if_none); forgotten whatever happened. */
 void sess_lobby_play_typed(sess_t *s);
+
+/* As a p pressed now: the game the login's lookup finds (or has found)
+ * goes on; none, and the lobby stays (a page back in its game). */
+void sess_lobby_play_when_found(sess_t *s);
 
 /* Ends the kept games expired at now (every one if all), recording them
  * as the disconnects they are. */

@@ -137,6 +137,15 @@ static void on_record(void *ctx, const store_record_t *r)
     }
 }
 
+void sess_lobby_play_when_found(sess_t *s)
+{
+    if (s->state != S_LOBBY)
+        return;
+    s->st.lobby.play_typed = 1;
+    if (!s->st.lobby.looking_up) /* answered already */
+        sess_lobby_play_typed(s);
+}
+
 void sess_lobby_play_typed(sess_t *s)
 {
     st_lobby_t *st = &s->st.lobby;

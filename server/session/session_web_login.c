@@ -60,7 +60,7 @@ void sess_web_login_forget_closed(sess_t *s)
     lt_forget_closed(s->srv->logins, s->lobby.account_id);
 }
 
-void sess_web_login_closed(sess_t *s)
+void sess_web_login_closed(sess_t *s, int in_game)
 {
     if (!s->login_token[0])
         return;
@@ -77,7 +77,7 @@ void sess_web_login_closed(sess_t *s)
         lt_forget(s->srv->logins, s->login_token);
     else
         lt_closed(s->srv->logins, s->login_token, s->id, s->display_choice,
-                  sess_now(s));
+                  in_game, sess_now(s));
 }
 
 void sess_web_login_moved(sess_t *s, const char *token)
@@ -178,5 +178,10 @@ int sess_web_login_resume(sess_t *s, const char *token)
     sodium_memzero(e.token, sizeof e.token);
     sess_web_login_issue(s); /* a token logs in once */
     sess_lobby_logged_in(s);
+    /* A page that dropped in its game goes on with it, as a guest's page
+     * does: as if p were pressed in the wait for the store's answer (a
+     * game found goes on; none, and the lobby stays). */
+    if (e.playing)
+        sess_lobby_play_when_found(s);
     return 1;
 }

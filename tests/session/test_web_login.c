@@ -55,19 +55,47 @@ START_TEST(a_dropped_page_comes_back_logged_in)
     char t1[40], t2[40];
     wendy_dropped(s, http, t1);
 
+    /* dropped in its game, the page is back in it with no key pressed,
+     * as a guest's page is */
     tclient_t *b = web_page(http, t1);
-    play_wait_text(b, "Logged in as wendy");
-    play_wait_text(b, "Continue your game (depth 1, turn 1)");
+    play_wait_text(b, "HP: ");
+    play_ready(b);
+    ck_assert_int_eq(cl_turn(b), 1);
     ck_assert(srv_log_has(s, "login id=2 name=wendy by the page's token"));
     ck_assert(!srv_log_has(s, t1)); /* a secret: never logged */
     web_token_of(b, t2);
     ck_assert_str_ne(t2, t1);
     /* the spent token logs nobody in, and takes nothing from b */
     web_back_logged_out(http, t1);
+    web_key_to_turn(b, ".", 2);
+    cl_close(b);
+    srv_stop(s);
+}
+END_TEST
+
+/* A page that dropped in the lobby (its game saved with S) is back
+ * there, logged in and offered the game one key away, as it left it. */
+START_TEST(a_page_dropped_in_the_lobby_comes_back_there)
+{
+    int http;
+    tsrv_t *s = web_server(&http, "300");
+    char t[40];
+    tclient_t *a = wendy_playing(http, t);
+    web_key_to_turn(a, ".", 1);
+    ck_assert_int_eq(cl_send_str(a, "S"), 0);
+    play_wait_text(a, "Continue your game (depth 1, turn 1)");
+    web_token_of(a, t);
+    cl_abort(a);
+    ck_assert(srv_wait_log(s, "id=1 reason=", CL_WAIT_MS));
+    tclient_t *b = web_page(http, t);
+    play_wait_text(b, "Continue your game (depth 1, turn 1)");
+    ck_assert(srv_wait_log(s, "name=wendy by the page's token", CL_WAIT_MS));
+    /* (the offer is drawn by the answer that would have played it) */
+    ck_assert(!cl_screen_has(b, "HP: "));
     ck_assert_int_eq(cl_send_str(b, "p"), 0);
+    play_wait_text(b, "HP: ");
     play_ready(b);
     ck_assert_int_eq(cl_turn(b), 1);
-    web_key_to_turn(b, ".", 2);
     cl_close(b);
     srv_stop(s);
 }
@@ -220,10 +248,10 @@ START_TEST(a_reload_keeps_it_a_site_page_cannot_use_it)
     cl_close(a);
     ck_assert(srv_wait_log(s, "reason=\"browser closed\"", CL_WAIT_MS));
 
-    /* a watch of wendy's own game from the site, with her token */
+    /* a watch of wendy's own game from the site, with her token (the
+     * page back from its reload is in its game) */
     tclient_t *b = web_page(http, t);
-    play_wait_text(b, "Continue your game");
-    ck_assert_int_eq(cl_send_str(b, "p"), 0);
+    play_wait_text(b, "HP: ");
     play_ready(b);
     web_token_of(b, t);
     cl_opts_t o = { .web = 1, .resume = t, .ws_path = "/ws?watch=2" };
@@ -233,7 +261,7 @@ START_TEST(a_reload_keeps_it_a_site_page_cannot_use_it)
     cl_close(w);
     cl_abort(b);
     tclient_t *c = web_page(http, t); /* the play page: still hers */
-    play_wait_text(c, "Logged in as wendy");
+    play_wait_text(c, "HP: ");
     ck_assert_int_eq(srv_log_count(s, "by the page's token"), 2);
     cl_close(c);
     srv_stop(s);
@@ -286,6 +314,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, a_dropped_page_comes_back_logged_in);
+    tcase_add_test(tc, a_page_dropped_in_the_lobby_comes_back_there);
     tcase_add_test(tc, a_page_back_before_its_drop_is_seen_takes_the_game);
     tcase_add_test(tc, a_login_elsewhere_ends_a_dropped_page_s_token);
     tcase_add_test(tc, logout_quit_and_a_new_password_end_the_token);

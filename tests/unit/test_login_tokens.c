@@ -62,9 +62,9 @@ START_TEST(a_closed_session_s_token_holds_grace_ms)
     issue(1, t);
     issue(2, u);
     login_token_t e;
-    lt_closed(&lt, t, 99, 4, 100); /* not its session: nothing */
-    lt_closed(&lt, t, 1, 4, 100);
-    lt_closed(&lt, u, 2, 4, 100);
+    lt_closed(&lt, t, 99, 4, 0, 100); /* not its session: nothing */
+    lt_closed(&lt, t, 1, 4, 1, 100);
+    lt_closed(&lt, u, 2, 4, 0, 100);
     /* asked without taking (lt_holds): it stays */
     ck_assert_int_eq(lt_holds(&lt, t, 100 + GRACE - 1), 1);
     ck_assert_int_eq(lt_holds(&lt, t, 100 + GRACE), 0);
@@ -73,11 +73,13 @@ START_TEST(a_closed_session_s_token_holds_grace_ms)
     ck_assert_int_eq(lt_take(&lt, t, 100 + GRACE - 1, &e), 1);
     ck_assert_int_eq(lt_holds(&lt, t, 100), 0); /* taken */
     ck_assert_int_eq(e.display, 4); /* the choice at the close */
+    ck_assert_int_eq(e.playing, 1); /* it closed in a game */
     ck_assert_int_eq(lt_take(&lt, u, 100 + GRACE, &e), 0); /* ended */
     ck_assert_int_eq(lt_count(&lt), 0); /* (and gone) */
     /* open, it holds whatever the clock says */
     issue(3, t);
     ck_assert_int_eq(lt_take(&lt, t, UINT64_MAX - 1, &e), 1);
+    ck_assert_int_eq(e.playing, 0);
 }
 END_TEST
 
@@ -108,8 +110,8 @@ START_TEST(a_login_forgets_the_account_s_closed_ones)
     issue(1, open1);
     ck_assert_int_eq(lt_issue(&lt, 1, "acct1", 0, 11, 0, closed1), 0);
     issue(2, closed2);
-    lt_closed(&lt, closed1, 11, 0, 0);
-    lt_closed(&lt, closed2, 2, 0, 0);
+    lt_closed(&lt, closed1, 11, 0, 0, 0);
+    lt_closed(&lt, closed2, 2, 0, 0, 0);
     ck_assert_int_eq(lt_forget_closed(&lt, 1), 1);
     ck_assert_int_eq(lt_count(&lt), 2);
     login_token_t e;
@@ -132,8 +134,8 @@ START_TEST(the_closed_ones_held_and_every_one_forgotten)
     issue(1, open1);
     ck_assert_int_eq(lt_issue(&lt, 1, "acct1", 0, 11, 0, closed1), 0);
     issue(2, closed2);
-    lt_closed(&lt, closed1, 11, 0, 0);
-    lt_closed(&lt, closed2, 2, 0, 500);
+    lt_closed(&lt, closed1, 11, 0, 0, 0);
+    lt_closed(&lt, closed2, 2, 0, 0, 500);
     uint64_t was[4];
     int64_t acct[4];
     ck_assert_int_eq(lt_held(&lt, GRACE - 1, was, acct, 4), 2);
@@ -163,8 +165,8 @@ START_TEST(full_the_closed_one_ending_first_gives_way)
     /* every session open: no more */
     ck_assert_int_eq(lt_issue(&lt, 4, "acct4", 0, 4, 0, t[3]), -1);
     ck_assert_str_eq(t[3], "");
-    lt_closed(&lt, t[1], 2, 0, 50);
-    lt_closed(&lt, t[0], 1, 0, 10); /* ends first */
+    lt_closed(&lt, t[1], 2, 0, 0, 50);
+    lt_closed(&lt, t[0], 1, 0, 0, 10); /* ends first */
     issue(4, t[3]);
     login_token_t e;
     ck_assert_int_eq(lt_take(&lt, t[0], 20, &e), 0);
@@ -211,7 +213,7 @@ static void *loop_logins(void *arg)
         login_token_t e;
         if (lt_issue(shared, i + 1, "x", 0, (uint64_t)i + 1, 0, t) != 0)
             return (void *)1;
-        lt_closed(shared, t, (uint64_t)i + 1, 0, 0);
+        lt_closed(shared, t, (uint64_t)i + 1, 0, 0, 0);
         if (!lt_take(shared, t, 1, &e) || e.account_id != i + 1)
             return (void *)1;
     }
