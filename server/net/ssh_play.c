@@ -28,6 +28,7 @@ struct ssh_play {
     ssh_pend_t setup;           /* records for the session's first read */
     ssh_pend_t out;             /* frames the window or the socket held */
     uint8_t opened, ended, shutting, shut_told, closing, eof, chan_closed;
+    uint8_t client_closed;      /* the client's close answered ours */
     uint8_t paused;             /* the session reads no more for now */
     /* the bytes libssh has read from the socket (ssh_set_counters), and
      * how many of them the session has been told of (cb->read) */
@@ -96,8 +97,13 @@ static int on_window(ssh_session s, ssh_channel ch, int w, int h, int pw,
 
 static void on_eof(ssh_session s, ssh_channel ch, void *userdata)
 {
+    ssh_play_t *p = userdata;
     (void)s, (void)ch;
-    end(userdata, "client closed");
+    if (p->chan_closed) { /* the answer to our goodbye's close (shut_step) */
+        p->client_closed = 1;
+        return;
+    }
+    end(p, "client closed");
 }
 
 /* A second channel is refused: one session channel a connection. */
@@ -179,20 +185,30 @@ static void follow(ssh_play_t *p)
         p->events = want;
 }
 
-/* A goodbye: once what was kept is out, the channel ends; done once
- * libssh has sent that too. Returns 1 when done. */
+/* A goodbye: once what was kept is out, the channel ends as a finished
+ * command's does (an exit status of 0, its end, its close); done once
+ * libssh has sent that and the client has closed its side too. Cut
+ * sooner (the connection closed after the close), OpenSSH's client
+ * exited 255 and said the connection was "closed by remote host", as
+ * after an error (a QA's finding). A client that never answers is left
+ * to the session's close_drain_ms. Returns 1 when done. */
 static int shut_step(ssh_play_t *p)
 {
     if (p->ended)
         return 1;
     if (p->out.len > 0)
         return 0;
-    if (!p->chan_closed && ssh_channel_is_open(p->chan)) {
-        ssh_channel_send_eof(p->chan);
-        ssh_channel_close(p->chan);
+    if (!p->chan_closed) {
+        if (ssh_channel_is_open(p->chan)) {
+            ssh_channel_request_send_exit_status(p->chan, 0);
+            ssh_channel_send_eof(p->chan);
+            ssh_channel_close(p->chan);
+        } else {
+            p->client_closed = 1; /* nothing to answer */
+        }
     }
     p->chan_closed = 1;
-    return !socket_full(p);
+    return p->client_closed && !socket_full(p);
 }
 
 /* What libssh read from the socket since the last call, for the
