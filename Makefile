@@ -235,9 +235,10 @@ build/san/tests/session/test_rebuilds: | build/san/tests/preload/rebuild_hold.so
 # test_hash_busy's: password checks held in the pool.
 build/san/tests/session/test_hash_busy build/san/tests/session/test_site: | build/san/tests/preload/hash_hold.so
 # (test_site: a page's dump held behind a password check)
-# test_limits', test_web_limits' and test_early_input's: the clock moved by
-# the test (the idle warning and disconnect, the negotiation's deadline).
-build/san/tests/session/test_limits build/san/tests/session/test_web_limits build/san/tests/session/test_early_input: | build/san/tests/preload/clock_shift.so
+# test_limits', test_web_limits', test_early_input's and test_session's: the
+# clock moved by the test (the idle warning and disconnect, the
+# negotiation's deadline, a paste's end mark cut short).
+build/san/tests/session/test_limits build/san/tests/session/test_web_limits build/san/tests/session/test_early_input build/san/tests/session/test_session: | build/san/tests/preload/clock_shift.so
 
 # The browser test's helper: a seed and keys for aiming a scroll (game core
 # and the tests' walker only).

@@ -638,9 +638,42 @@ static int check_every_key(const config_t *c, char *err, size_t errlen)
     return 0;
 }
 
+static int wildcard(const char *addr)
+{
+    return strcmp(addr, "0.0.0.0") == 0 || strcmp(addr, "::") == 0;
+}
+
+/* Two listeners given one port (metrics_port's on its own address, which
+ * a wildcard bind covers too) could not both listen: said as the keys
+ * the host gave, rather than as a port another server holds. */
+static int check_ports(const config_t *c, char *err, size_t errlen)
+{
+    const struct {
+        const char *key, *addr;
+        int port;
+    } p[] = {
+        { "port", c->bind, c->port },
+        { "http_port", c->bind, c->http_port },
+        { "ssh_port", c->bind, c->ssh_port },
+        { "metrics_port", c->metrics_addr, c->metrics_port },
+    };
+    int n = (int)(sizeof p / sizeof p[0]);
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (p[i].port > 0 && p[i].port == p[j].port &&
+                (strcmp(p[i].addr, p[j].addr) == 0 || wildcard(p[i].addr) ||
+                 wildcard(p[j].addr))) {
+                snprintf(err, errlen, "%s and %s are both %d: give each a "
+                         "port of its own", p[i].key, p[j].key, p[i].port);
+                return -1;
+            }
+    return 0;
+}
+
 int config_validate(const config_t *c, char *err, size_t errlen)
 {
-    if (check_every_key(c, err, errlen) != 0)
+    if (check_every_key(c, err, errlen) != 0 ||
+        check_ports(c, err, errlen) != 0)
         return -1;
     if (c->idle_timeout && c->idle_warning >= c->idle_timeout) {
         snprintf(err, errlen, "idle_warning (%d) must be below idle_timeout (%d)",

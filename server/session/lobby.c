@@ -272,11 +272,17 @@ int lobby_password_checked(lobby_t *l, int status)
 {
     if (l->page != LOBBY_BUSY)
         return LOBBY_DO_NOTHING;
-    lobby_wipe_password(l);
     if (status != STORE_OK) {
-        go(l, LOBBY_MENU);
+        /* Back to its prompt, not the menu: what the player typed on
+         * meant for the next prompts is typed there, hidden, rather than
+         * played as the menu's keys (docs/telnet.md). */
+        lobby_wipe_password(l);
+        go(l, LOBBY_PW_OLD);
         return password_refused(l, status);
     }
+    /* The present password stays (in the lobby's input, wiped with it):
+     * it is checked again as the new one is set, in case it changed
+     * elsewhere meanwhile. */
     l->failures = 0;
     l->pw_checked = 1;
     lobby_note(l, LOBBY_NOTE_INFO, "Type the new password.");
@@ -503,7 +509,7 @@ static int submit(lobby_t *l)
         /* checked before the new one is asked: a mistyped present
          * password is said at once */
         memcpy(in->pass, in->line, sizeof in->pass);
-        return busy(l, LOBBY_MENU, LOBBY_DO_CHECK_PASSWORD);
+        return busy(l, LOBBY_PW_OLD, LOBBY_DO_CHECK_PASSWORD);
     case LOBBY_PW_NEW:
         if (!acct_password_valid(in->line, why, sizeof why)) {
             lobby_note(l, LOBBY_NOTE_BAD, "%s", why);
@@ -690,6 +696,10 @@ int lobby_key(lobby_t *l, int key)
         } else if (key == KEY_BACKSPACE) {
             erase_char(l);
         } else if (key == 0x15) { /* Ctrl-U: clear the line */
+            if (l->refused) /* and what was said of what it held */
+                unsay(l, refused_rule(l));
+            if (l->too_long)
+                unsay(l, too_long_rule(l));
             go(l, l->page);
         } else if (key >= 0x20 && key != 0x7f && key < KEY_SPECIAL &&
                    !(key >= 0x80 && key < 0xa0)) {

@@ -81,10 +81,11 @@ enum lobby_action {
     LOBBY_DO_WATCH,       /* watch the game of session lobby.pick_id */
     LOBBY_DO_REPLAY,      /* replay the finished game lobby.pick_id */
     LOBBY_DO_LOGOUT,      /* logged out: drop a game held for the account */
-    LOBBY_DO_CHANGE_PASSWORD, /* set lobby_take_new_password for the
-                              account, whose present password a
-                              LOBBY_DO_CHECK_PASSWORD found right; answer
-                              with lobby_password_changed */
+    LOBBY_DO_CHANGE_PASSWORD, /* after a LOBBY_DO_CHECK_PASSWORD found it
+                              right: check lobby_take_password again (it
+                              may have changed elsewhere since), then set
+                              lobby_take_new_password; answer with
+                              lobby_password_changed */
     LOBBY_DO_KEYS_LIST,   /* store_keys_list(account); answer with
                              lobby_keys_done */
     LOBBY_DO_KEY_ADD,     /* check lobby_keys_line (lobby_keys_refused if
@@ -274,13 +275,16 @@ const char *lobby_take_password(const lobby_t *l);
 void lobby_wipe_password(lobby_t *l);
 
 /* LOBBY_DO_CHECK_PASSWORD's answer (STORE_OK, STORE_BAD_LOGIN for a
- * wrong present password, or why not): right, the new password is asked;
- * else the menu says why, and a wrong one counts as a failed login.
- * Returns LOBBY_DO_QUIT as lobby_account_done. */
+ * wrong present password, or why not): right, the new password is asked
+ * (the present one kept for the change's second check); else the
+ * present password's prompt again says why, and a wrong one counts as a
+ * failed login. Returns LOBBY_DO_QUIT as lobby_account_done. */
 int lobby_password_checked(lobby_t *l, int status);
 
 /* LOBBY_DO_CHANGE_PASSWORD: the new password (lobby_wipe_password wipes it
- * too), and the answer (STORE_OK, or why not). Returns LOBBY_DO_NOTHING. */
+ * too), and the answer (STORE_OK, STORE_BAD_LOGIN for a present password
+ * no longer right, or why not). Returns LOBBY_DO_QUIT as
+ * lobby_account_done. */
 const char *lobby_take_new_password(const lobby_t *l);
 int lobby_password_changed(lobby_t *l, int status);
 

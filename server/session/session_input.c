@@ -106,12 +106,13 @@ static int mouse_key(const sess_t *s, const keyev_t *ev)
 
 #define CTRL_KEY(c) ((c) & 0x1f)
 
-/* Bracketed paste (turned on with the terminal: session_render.c): a
- * paste is typed at a lobby's prompt (a password, a name), and dropped
- * anywhere else. Played as keys, text pasted by mistake into a game
- * would walk, quaff and throw at the key budget's pace (a play-test's
- * finding); the notice says where it went. pasting is 1 from the first
- * mark; 2 once a key of the paste was dropped. */
+/* Bracketed paste (turned on with the terminal: session_render.c;
+ * docs/telnet.md, "From bytes to keys"): a paste is typed at a lobby's
+ * prompt (a password, a name), and dropped anywhere else. Played as
+ * keys, text pasted by mistake into a game would walk, quaff and throw
+ * at the key budget's pace (a play-test's finding); the notice says
+ * where it went. pasting is 1 from the first mark; 2 once a key of the
+ * paste was dropped. */
 static void paste_mark(sess_t *s, int key)
 {
     if (key == KEY_PASTE_BEGIN) {
@@ -147,6 +148,10 @@ static void on_key(void *ctx, const keyev_t *ev)
         s->keys_dropped = s->keys.dropped;
         if (s->state == S_LOBBY)
             lobby_typed_refused(&s->lobby);
+        /* what was given up may be the paste's end mark: a paste never
+         * holds the keys after it for good */
+        if (s->pasting)
+            paste_mark(s, KEY_PASTE_END);
     }
     if (key == KEY_CPR)
         return; /* nothing asks for cursor reports */
@@ -244,12 +249,22 @@ void sess_on_tc_key(void *ctx, int key)
     on_key(ctx, &k);
 }
 
+static void arm_esc(sess_t *s);
+
 static void on_esc_timer(uv_timer_t *t)
 {
     sess_t *s = t->data;
     s->esc_armed = 0;
-    if (!sess_closing(s))
-        keydec_timeout(&s->keys, on_key, s);
+    if (sess_closing(s))
+        return;
+    if (s->in_paused) {
+        /* the rest of the sequence is in the socket, which the input
+         * budget has stopped reading: not cut short (an arrow, a paste's
+         * end mark), it is read when the budget has refilled */
+        arm_esc(s);
+        return;
+    }
+    keydec_timeout(&s->keys, on_key, s);
 }
 
 /* A held Esc (or the start of a sequence) becomes a key if nothing follows

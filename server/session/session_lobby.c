@@ -246,8 +246,8 @@ static void on_account(void *ctx, const store_account_t *a)
     }
 }
 
-/* The end of a password change: the store's answer, or the present
- * password's refusal. */
+/* The end of a password change: the store's answer, or the second check
+ * of the present password refusing it. */
 static void password_changed(sess_t *s, int status)
 {
     log_info("password change id=%llu name=%s: %s", (unsigned long long)s->id,
@@ -346,6 +346,7 @@ static void act_logout(sess_t *s, int action)
     (void)action;
     /* A game held for the account stays in the store, not here. */
     owned_game_free(&s->st.lobby.held);
+    s->st.lobby.play_typed = 0; /* a p (or a page back's) was the account's */
     s->registered = 0;
     dir_set_account(s->srv->dir, s->id, 0);
     s->claim = 0; /* the account's: the next login's load takes its own */
@@ -414,15 +415,25 @@ static void act_check_password(sess_t *s, int action)
         sess_hash_end(s);
         lobby_password_checked(l, STORE_ERROR);
     }
-    lobby_wipe_password(l); /* the store has its copy */
+    /* (the present password stays with the lobby for the second check:
+     * lobby_password_checked) */
 }
 
-static void act_change_password(sess_t *s, int action)
+/* The second check's answer: the present password is still right (it
+ * may have been changed elsewhere since the first), then the new one is
+ * set. Minutes can pass between the first check and the new password's
+ * Enter; the second check keeps the set a moment from its check, as a
+ * login's is. */
+static void on_change_checked(void *ctx, const store_account_t *a)
 {
+    sess_t *s = ctx;
     lobby_t *l = &s->lobby;
-    (void)action;
-    if (!l->pw_checked) { /* the lobby asks only after the check */
-        password_changed(s, STORE_ERROR);
+    sess_hash_end(s);
+    if (s->state != S_LOBBY)
+        return;
+    if (a->status != STORE_OK || a->id != l->account_id) {
+        password_changed(s, a->status == STORE_OK ? STORE_BAD_LOGIN
+                                                  : a->status);
         return;
     }
     /* Before the change, not at its answer: a session gone meanwhile
@@ -433,6 +444,22 @@ static void act_change_password(sess_t *s, int action)
     lobby_wipe_password(l); /* the store has its copy */
     if (rc != 0)
         password_changed(s, STORE_ERROR);
+}
+
+static void act_change_password(sess_t *s, int action)
+{
+    lobby_t *l = &s->lobby;
+    (void)action;
+    if (!l->pw_checked) { /* the lobby asks only after the check */
+        password_changed(s, STORE_ERROR);
+    } else if (sess_hash_begin(s) != 0) {
+        password_changed(s, STORE_SLOW_DOWN);
+    } else if (store_login_from(s->srv->store, l->account, s->ip,
+                                lobby_take_password(l), on_change_checked,
+                                s) != 0) {
+        sess_hash_end(s);
+        password_changed(s, STORE_ERROR);
+    }
 }
 
 static void act_scores(sess_t *s, int action)

@@ -226,6 +226,8 @@ static void on_progress(void *ctx, const store_progress_t *pr)
             l->looking_up = sess_saved_rebuild(s, src, 0) == 0;
         }
     }
+    if (!l->looking_up) /* no rebuild to wait for: the p is answered */
+        l->play_typed = 0;
 }
 
 int sess_lobby_play_summary(sess_t *s, msg_game_t *src)

@@ -146,6 +146,15 @@ START_TEST(change_password_in_the_lobby)
     play_type_line(c, "wrongpass"); /* said at once: no new one asked */
     play_wait_text(c, "That is not your password: it is unchanged.");
     ck_assert(!cl_screen_has(c, "New password:"));
+    /* what is typed on (the new password, meant for the next prompt) is
+     * typed at the present password's prompt again, hidden: its p never
+     * plays at the menu */
+    ck_assert(cl_key(c, "pw1"));
+    play_wait_text(c, "Present password: ***");
+    ck_assert(!cl_screen_has(c, "pw1"));
+    ck_assert(!cl_screen_has(c, "HP: "));
+    ck_assert(cl_key(c, "\x1b"));
+    play_wait_text(c, "c   Change your password");
     ck_assert(cl_key(c, "c"));
     play_type_line(c, "firstpass");
     play_wait_text(c, "Type the new password."); /* checked first */

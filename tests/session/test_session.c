@@ -13,6 +13,7 @@
 
 #include "check_main.h"
 #include "client.h"
+#include "clock_shift.h"
 #include "play.h"
 
 #define WELCOME "Welcome to the dungeon, adventurer!"
@@ -301,6 +302,34 @@ START_TEST(a_paste_is_typed_at_a_prompt_and_not_played)
 }
 END_TEST
 
+/* A paste's end mark cut short (its rest not come within the Esc delay,
+ * on a clock the test moves): the paste ends there, and the keys typed
+ * after it play rather than being dropped as pasted for good. */
+START_TEST(a_paste_whose_end_mark_is_cut_short_ends)
+{
+    clock_shift_t clk;
+    clock_shift_begin(&clk);
+    /* one loop: a second client's reads wake the first one's */
+    tsrv_t *s = srv_start("--seed", "42", "--set", "workers=1", NULL);
+    clock_shift_started(&clk);
+    ck_assert(srv_wait_log(s, "clock_shift: the monotonic clocks follow",
+                           CL_WAIT_MS));
+    tclient_t *c = play_connect(srv_port(s), NULL);
+    tclient_t *d = play_lobby(srv_port(s)); /* its reads wake the loop */
+    ck_assert_int_eq(cl_send_str(c, "\x1b[200~llll\x1b[201"), 0);
+    ck_assert(cl_sync(c, CL_WAIT_MS)); /* read: the mark's start held */
+    clock_shift_by(&clk, 1000);        /* past the Esc delay */
+    /* (a read of c's would start the delay again: d's do not) */
+    ck_assert(cl_sync(d, CL_WAIT_MS)); /* the loop has run its timers */
+    ck_assert(cl_key(c, "5"));
+    ck_assert_int_eq(cl_turn(c), 1);
+    cl_close(d);
+    cl_close(c);
+    srv_stop(s);
+    clock_shift_end(&clk);
+}
+END_TEST
+
 /* Waits for the log's disconnect line of session id and returns, in
  * out, what follows its duration: " turns=N" (the line's end). */
 static void disconnect_tail(tsrv_t *s, int id, char *out, size_t len)
@@ -401,6 +430,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, quit_yes);
     tcase_add_test(tc, quit_no);
     tcase_add_test(tc, a_paste_is_typed_at_a_prompt_and_not_played);
+    tcase_add_test(tc, a_paste_whose_end_mark_is_cut_short_ends);
     tcase_add_test(tc, disconnect_says_the_last_games_turns);
     suite_add_tcase(s, tc);
     return s;

@@ -186,6 +186,21 @@ START_TEST(validation)
     ck_assert_int_eq(config_set(&c, "proxy_trusted", "10.0.0.0/40", err,
                                 sizeof err), -1);
     ck_assert_int_eq(config_set(&c, "proxy_protocol", "yes", err, sizeof err), -1);
+    /* Two listeners on one port: said as their keys. */
+    config_defaults(&c);
+    c.http_port = c.port;
+    ck_assert_int_eq(config_validate(&c, err, sizeof err), -1);
+    ck_assert_str_eq(err, "port and http_port are both 2323: give each a port "
+                          "of its own");
+    c.http_port = 0; /* off: no clash */
+    c.ssh_port = 0;
+    ck_assert_int_eq(config_validate(&c, err, sizeof err), 0);
+    c.metrics_port = c.port; /* on loopback, under port's 0.0.0.0 */
+    ck_assert_int_eq(config_validate(&c, err, sizeof err), -1);
+    ck_assert_str_eq(err, "port and metrics_port are both 2323: give each a "
+                          "port of its own");
+    snprintf(c.bind, sizeof c.bind, "127.0.0.2");
+    ck_assert_int_eq(config_validate(&c, err, sizeof err), 0);
 }
 END_TEST
 

@@ -498,12 +498,12 @@ START_TEST(change_password)
     ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHECK_PASSWORD);
     ck_assert_int_eq(l.page, LOBBY_BUSY);
     ck_assert_str_eq(lobby_take_password(&l), "oldpass1");
-    lobby_wipe_password(&l);
-    ck_assert(pass_wiped(&l));
     ck_assert(!l.pw_checked);
     ck_assert_int_eq(lobby_password_checked(&l, STORE_OK), LOBBY_DO_NOTHING);
     ck_assert_int_eq(l.page, LOBBY_PW_NEW);
     ck_assert(l.pw_checked);
+    /* kept for the second check, as the new one is set */
+    ck_assert_str_eq(lobby_take_password(&l), "oldpass1");
     ck_assert_str_eq(l.note, "Type the new password.");
     type(&l, "abc"); /* too short */
     lobby_key(&l, KEY_ENTER);
@@ -522,6 +522,7 @@ START_TEST(change_password)
     ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHANGE_PASSWORD);
     ck_assert_int_eq(l.page, LOBBY_BUSY);
     ck_assert(l.pw_checked);
+    ck_assert_str_eq(lobby_take_password(&l), "oldpass1");
     ck_assert_str_eq(lobby_take_new_password(&l), "newpass1");
     lobby_wipe_password(&l);
     ck_assert_ptr_nonnull(l.in); /* the store's wait keeps it, wiped */
@@ -540,17 +541,37 @@ START_TEST(change_password)
     lobby_key(&l, KEY_ESC);
     ck_assert_int_eq(l.page, LOBBY_MENU);
     ck_assert(!l.pw_checked);
+    /* The present password changed elsewhere between the two checks:
+     * the second refuses it, and it counts as a failed login. */
+    lobby_key(&l, KEY_ESC);
+    lobby_key(&l, 'c');
+    type(&l, "newpass1");
+    lobby_key(&l, KEY_ENTER);
+    lobby_password_checked(&l, STORE_OK);
+    type(&l, "newpass4");
+    lobby_key(&l, KEY_ENTER);
+    type(&l, "newpass4");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHANGE_PASSWORD);
+    ck_assert_int_eq(lobby_password_changed(&l, STORE_BAD_LOGIN),
+                     LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_MENU);
+    ck_assert_str_eq(l.note, "That is not your password: it is unchanged.");
+    ck_assert_ptr_null(l.in);
     /* A wrong present password is said at once, before a new one is
-     * asked, and counts as a failed login. */
-    for (int i = 0; i < ACCT_LOGIN_TRIES; i++) {
-        lobby_key(&l, 'c');
+     * asked, on its own prompt again (what was typed on is typed there,
+     * hidden, never played at the menu), and counts as a failed login
+     * (one above). */
+    lobby_key(&l, 'c');
+    for (int i = 1; i < ACCT_LOGIN_TRIES; i++) {
         type(&l, "wrongone");
         ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHECK_PASSWORD);
         int want = i + 1 < ACCT_LOGIN_TRIES ? LOBBY_DO_NOTHING : LOBBY_DO_QUIT;
         ck_assert_int_eq(lobby_password_checked(&l, STORE_BAD_LOGIN), want);
         ck_assert(!l.pw_checked);
+        ck_assert(pass_wiped(&l));
         if (want == LOBBY_DO_NOTHING) {
-            ck_assert_int_eq(l.page, LOBBY_MENU);
+            ck_assert_int_eq(l.page, LOBBY_PW_OLD);
+            ck_assert(lobby_in_password(&l));
             ck_assert_str_eq(l.note, "That is not your password: it is unchanged.");
         }
     }
@@ -1292,6 +1313,16 @@ START_TEST(erasing_takes_back_what_was_kept_out)
     type(&l, "secret1");
     lobby_key(&l, KEY_ENTER);
     ck_assert_int_eq(l.page, LOBBY_REG_PASS2);
+    /* Ctrl-U clears the line and the rule said of what it held */
+    for (int i = 0; i < 130; i++)
+        lobby_key(&l, 'x');
+    ck_assert_str_eq(l.note, "A password has at most 128 bytes.");
+    lobby_key(&l, 0x15);
+    ck_assert_str_eq(l.note, "");
+    lobby_key(&l, 0x01);
+    ck_assert_str_eq(l.note, "A password may not hold control characters.");
+    lobby_key(&l, 0x15);
+    ck_assert_str_eq(l.note, "");
     lobby_free(&l);
 }
 END_TEST
