@@ -35,7 +35,7 @@ static void add(text_t *t, const char *fmt, ...)
         t->out[t->len < t->cap ? t->len : t->cap - 1] = 0;
 }
 
-static void head(text_t *t, const game_t *g)
+static void head(text_t *t, const game_t *g, const char *end)
 {
     const player_t *p = &g->player;
     char cause[96];
@@ -46,6 +46,8 @@ static void head(text_t *t, const game_t *g)
         snprintf(cause, sizeof cause, "quit");
     else if (g->killer == KILLER_WON) /* (its depth follows: said once) */
         snprintf(cause, sizeof cause, "won: took the Amulet");
+    else if (g->killer == KILLER_NONE && end && end[0])
+        snprintf(cause, sizeof cause, "%s", end);
     else
         game_death_cause(g, cause, sizeof cause);
     add(t, "%s on depth %d after %u turns; score %d.\n", cause, g->depth,
@@ -179,12 +181,12 @@ static void final_map(text_t *t, const game_t *g)
     }
 }
 
-size_t game_dump(const game_t *g, char *out, size_t cap)
+size_t game_dump(const game_t *g, const char *end, char *out, size_t cap)
 {
     text_t t = { out, cap, 0 };
     if (cap)
         out[0] = 0;
-    head(&t, g);
+    head(&t, g, end);
     equipment(&t, g);
     kills_and_depths(&t, g);
     last_messages(&t, g);

@@ -17,7 +17,10 @@
 /* Writes the dump of g into out (cap bytes, NUL-terminated when cap > 0;
  * cut if short) and returns its whole length, as snprintf does: a caller
  * may ask with cap 0 first, then allocate that + 1. Lines end in "\n";
- * ASCII only; at most about 4 KB. */
-size_t game_dump(const game_t *g, char *out, size_t cap);
+ * ASCII only; at most about 4 KB. end: how the host recorded the game's
+ * end ("disconnected (client closed)"), said for a game its record leaves
+ * alive (a game ended by a disconnect or a stop, not by the game); NULL:
+ * "alive", a game still going on. */
+size_t game_dump(const game_t *g, const char *end, char *out, size_t cap);
 
 #endif

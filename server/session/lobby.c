@@ -392,6 +392,19 @@ static void erase_char(lobby_t *l)
     }
 }
 
+/* Why a name may not be registered, or NULL: guest and a number is a
+ * guest's; play is SSH's guest user (ssh play@HOST), and an account of
+ * that name could never log in by its keys. */
+static const char *kept_name(const char *name)
+{
+    if (lobby_name_is_guest_number(name))
+        return "Names of guest and a number are kept for guests: choose "
+               "another.";
+    if (strcasecmp(name, "play") == 0)
+        return "The name play is SSH's guest login: choose another.";
+    return NULL;
+}
+
 /* A name typed at a name prompt: checked, kept in l->name. */
 static int accept_name(lobby_t *l)
 {
@@ -485,9 +498,8 @@ static int submit(lobby_t *l)
         memcpy(in->pass, in->line, sizeof in->pass);
         return busy(l, LOBBY_LOGIN_NAME, LOBBY_DO_LOGIN);
     case LOBBY_REG_NAME:
-        if (lobby_name_is_guest_number(in->line)) {
-            lobby_note(l, LOBBY_NOTE_BAD, "Names of guest and a number are "
-                       "kept for guests: choose another.");
+        if (kept_name(in->line)) {
+            lobby_note(l, LOBBY_NOTE_BAD, "%s", kept_name(in->line));
             go(l, LOBBY_REG_NAME);
             return LOBBY_DO_NOTHING;
         }

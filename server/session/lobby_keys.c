@@ -283,6 +283,19 @@ static void hint(screen_t *s, int y, const char *text)
         screen_puts(s, left(s), y, text, COL_GREY, COL_DEFAULT, 0);
 }
 
+/* A key's type as its row shows it, in the 9 columns an 80-column row
+ * leaves: "ed25519", "rsa", "ecdsa-256" ("ecdsa-sha2-nistp256" was cut
+ * to "ecdsa-sha", which says nothing). */
+static void key_type_shown(const char *type, char *out, size_t n)
+{
+    if (strncmp(type, "ssh-", 4) == 0)
+        type += 4;
+    if (strncmp(type, "ecdsa-sha2-nistp", 16) == 0)
+        snprintf(out, n, "ecdsa-%.3s", type + 16);
+    else
+        snprintf(out, n, "%s", type);
+}
+
 /* A key's row in w columns below 80: the date, fingerprint and type as
  * at 80 where they fit, else the fingerprint and type, else the
  * fingerprint alone; a fingerprint (one word of 50 characters) wider
@@ -320,9 +333,8 @@ static void draw_list_narrow(const lobby_t *l, const char *says,
         const store_key_t *key = &k->list.keys[i];
         char date[16];
         date_of(key->added, date, sizeof date);
-        const char *type = key->type;
-        if (strncmp(type, "ssh-", 4) == 0)
-            type += 4;
+        char type[16];
+        key_type_shown(key->type, type, sizeof type);
         key_row_narrow(date, key->fingerprint, type, w, line, sizeof line);
         screen_puts(s, x, y + i, line, COL_WHITE, COL_DEFAULT, 0);
         screen_put(s, x, y + i, (uint32_t)('1' + i), COL_BYELLOW,
@@ -358,11 +370,10 @@ static void draw_list(const lobby_t *l, screen_t *s)
         char date[16];
         date_of(key->added, date, sizeof date);
         /* The date and the fingerprint whole at 80 columns (76 after the
-         * margin: 3 + 10 + 2 + 50 + 2 leaves 9); the type last, without
-         * its "ssh-", cut if it must be. */
-        const char *type = key->type;
-        if (strncmp(type, "ssh-", 4) == 0)
-            type += 4;
+         * margin: 3 + 10 + 2 + 50 + 2 leaves 9); the type last, in
+         * short. */
+        char type[16];
+        key_type_shown(key->type, type, sizeof type);
         snprintf(line, sizeof line, "   %s  %s  %s", date, key->fingerprint,
                  type);
         screen_puts(s, x, 9 + i, line, COL_WHITE, COL_DEFAULT, 0);

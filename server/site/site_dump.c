@@ -43,10 +43,12 @@ static void work(uv_work_t *req)
         j->err = record_player_run(&pl, 0); /* 0: the end, all checked */
     j->replayed = pl.fed;
     if (j->err == RECORD_OK) {
-        size_t n = game_dump(pl.game, NULL, 0);
+        /* (the row's cause: a game the record leaves alive ended by a
+         * disconnect or a stop) */
+        size_t n = game_dump(pl.game, j->row.cause, NULL, 0);
         j->text = malloc(n + 1);
         if (j->text)
-            game_dump(pl.game, j->text, n + 1);
+            game_dump(pl.game, j->row.cause, j->text, n + 1);
         else
             j->err = RECORD_ENOMEM;
     }

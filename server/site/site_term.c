@@ -70,8 +70,10 @@ static const char script[] =
      * server's line says why */
     "ws.onclose = function (e) { counted(false); status.textContent = "
     "e.code === 1013 && e.reason ? e.reason + ' Reload the page to try "
-    "again.' : 'The connection has ended: reload the page to watch "
-    "again while the game goes on; Home lists the games being played.'; };\n"
+    "again.' : box.dataset.ws.indexOf('replay=') === 0 ? 'The replay has "
+    "ended: reload the page to see it again.' : 'The connection has "
+    "ended: reload the page to watch again while the game goes on; Home "
+    "lists the games being played.'; };\n"
     "term.onData(function (d) { if (ws.readyState === 1) "
     "ws.send(enc.encode(d)); });\n"
     /* On a touch device, the play page's view bar (no keyboard needed):

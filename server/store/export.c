@@ -316,7 +316,7 @@ static int read_game(const config_t *cfg, int64_t id, store_game_t *g,
 /* The dump: the record replayed to its end (every check checked), then
  * the core's dump of that game. Returns as replay: 0, the keys + 1 at a
  * drift, or -1. */
-static long long write_dump(const record_t *r, out_t *o)
+static long long write_dump(const record_t *r, const char *end, out_t *o)
 {
     record_player_t pl;
     long long rc = -1;
@@ -326,10 +326,10 @@ static long long write_dump(const record_t *r, out_t *o)
     if (step == RECORD_EDRIFT) {
         rc = pl.drift_at + 1;
     } else if (step == 0) {
-        size_t n = game_dump(pl.game, NULL, 0);
+        size_t n = game_dump(pl.game, end, NULL, 0);
         char *text = malloc(n + 1);
         if (text) {
-            game_dump(pl.game, text, n + 1);
+            game_dump(pl.game, end, text, n + 1);
             rc = fwrite(text, 1, n, o->f) == n ? 0 : -1;
             free(text);
         }
@@ -360,7 +360,7 @@ static int write_game(int64_t id, const store_game_t *g, const void *bytes,
     uint64_t t_end = 0;
     long long drift;
     if (o->fmt == FMT_DUMP) {
-        drift = write_dump(&r, o);
+        drift = write_dump(&r, g->cause, o);
     } else {
         header(o, id, g);
         drift = replay(&r, o, &t_end);
@@ -426,12 +426,13 @@ int export_main(const config_t *cfg, const char *id, const char *format,
         fprintf(stderr, "rogued: %s\n", err);
         return 1;
     }
+    const char *to = strcmp(file, "-") == 0 ? "standard output" : file;
     if (o.fmt == FMT_DUMP)
         fprintf(stderr, "rogued: game %lld (%s, %s, %d turns) written to %s "
-                "as its character dump\n", n, g.name, g.cause, g.turns, file);
+                "as its character dump\n", n, g.name, g.cause, g.turns, to);
     else
         fprintf(stderr, "rogued: game %lld (%s, %s, %d turns) written to %s "
-                "as %s: %u frames\n", n, g.name, g.cause, g.turns, file,
+                "as %s: %u frames\n", n, g.name, g.cause, g.turns, to,
                 format, o.frames);
     return 0;
 }

@@ -411,7 +411,7 @@ START_TEST(amulet_at_depth_12_wins)
     ck_assert_int_eq(arena_log_count(g, "won"), 1);
     /* the dump says the depth once ("at depth 12 on depth 12" before) */
     char dump[16384], want[128];
-    ck_assert_uint_lt(game_dump(g, dump, sizeof dump), sizeof dump);
+    ck_assert_uint_lt(game_dump(g, NULL, dump, sizeof dump), sizeof dump);
     snprintf(want, sizeof want, "\n\nwon: took the Amulet on depth 12 after "
              "%u turns; score %d.\n", (unsigned)g->turn, game_score(g));
     ck_assert_msg(strstr(dump, want), "no '%s' in the dump", want);

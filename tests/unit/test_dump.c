@@ -108,10 +108,10 @@ static game_t *play(buf_t *rec_out)
 
 static char *dump_of(const game_t *g)
 {
-    size_t n = game_dump(g, NULL, 0);
+    size_t n = game_dump(g, NULL, NULL, 0);
     char *s = malloc(n + 1);
     ck_assert_ptr_nonnull(s);
-    ck_assert_uint_eq(game_dump(g, s, n + 1), n);
+    ck_assert_uint_eq(game_dump(g, NULL, s, n + 1), n);
     ck_assert_uint_eq(strlen(s), n);
     return s;
 }
@@ -153,7 +153,7 @@ START_TEST(dump_of_a_fixed_game_from_its_record)
     }
     /* A short buffer gets a cut, terminated text and the whole length. */
     char small[64];
-    ck_assert_uint_eq(game_dump(pl.game, small, sizeof small), strlen(want));
+    ck_assert_uint_eq(game_dump(pl.game, NULL, small, sizeof small), strlen(want));
     ck_assert_uint_eq(strlen(small), sizeof small - 1);
     ck_assert(strncmp(small, want, sizeof small - 1) == 0);
     free(want);
@@ -191,6 +191,32 @@ START_TEST(dump_has_every_part)
 }
 END_TEST
 
+/* A game its record leaves alive (it ended by a disconnect or a stop,
+ * not in the game) is said as the host recorded its end; with none, it
+ * is alive; a dead game is said as its death, whatever the host says. */
+START_TEST(an_alive_game_is_said_as_the_host_recorded_its_end)
+{
+    game_t *g = game_new(42, NULL);
+    game_key(g, '.');
+    char d[8192];
+    game_dump(g, "disconnected (client closed)", d, sizeof d);
+    ck_assert_msg(strstr(d, "\n\ndisconnected (client closed) on depth 1 "
+                            "after 1 turns; score "), "%s", d);
+    game_dump(g, NULL, d, sizeof d);
+    ck_assert_msg(strstr(d, "\n\nalive on depth 1 after 1 turns; score "),
+                  "%s", d);
+    game_free(g);
+    buf_t enc;
+    buf_init(&enc, 0);
+    g = play(&enc);
+    ck_assert(game_dead(g));
+    game_dump(g, "disconnected (client closed)", d, sizeof d);
+    ck_assert_msg(strstr(d, "\n\nkilled by"), "%s", d);
+    game_free(g);
+    buf_free(&enc);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("dump");
@@ -198,6 +224,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, dump_of_a_fixed_game_from_its_record);
     tcase_add_test(tc, dump_has_every_part);
+    tcase_add_test(tc, an_alive_game_is_said_as_the_host_recorded_its_end);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -419,10 +419,10 @@ START_TEST(the_dump_shows_enchantments)
     int b = item_pack_add(g, IK_PLATE_MAIL);
     g->pack_ench[b] = -1;
     g->pack_flags[a] = ITEM_F_KNOWN;
-    size_t n = game_dump(g, NULL, 0);
+    size_t n = game_dump(g, NULL, NULL, 0);
     char *d = malloc(n + 1);
     ck_assert_ptr_nonnull(d);
-    game_dump(g, d, n + 1);
+    game_dump(g, NULL, d, n + 1);
     ck_assert_ptr_nonnull(strstr(d, "Weapon: +2 long sword\n"));
     ck_assert_ptr_nonnull(strstr(d, "  a) +2 long sword (wielded)\n"));
     ck_assert_ptr_nonnull(strstr(d, "  b) -1 plate mail (cursed)\n"

@@ -517,10 +517,10 @@ START_TEST(dump_format_writes_the_character_dump)
     record_t rec;
     ck_assert_int_eq(record_init(&rec, g, 0), 0);
     play(g, &rec);
-    size_t n = game_dump(g, NULL, 0);
+    size_t n = game_dump(g, NULL, NULL, 0);
     char *want = malloc(n + 1);
     ck_assert_ptr_nonnull(want);
-    game_dump(g, want, n + 1);
+    game_dump(g, NULL, want, n + 1);
     ck_assert_uint_eq(len, n);
     ck_assert(memcmp(p, want, n) == 0);
     ck_assert_ptr_nonnull(strstr(want, "quit on depth 1"));
@@ -531,6 +531,24 @@ START_TEST(dump_format_writes_the_character_dump)
     /* Game 2 has no record: nothing to make a dump of. */
     ck_assert_int_eq(run_export(&cfg, "2", "dump", path, &msg), 1);
     free(msg);
+    /* "-": standard output, named so (not "written to -"); what it
+     * writes goes to a file of the test's */
+    fflush(stdout);
+    int saved = dup(1), fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
+    ck_assert_int_ge(fd, 0);
+    dup2(fd, 1);
+    close(fd);
+    int rc = run_export(&cfg, "1", "dump", "-", &msg);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_msg(strstr(msg, "written to standard output as its character "
+                              "dump"), "%s", msg);
+    free(msg);
+    p = slurp(path, &len);
+    ck_assert_ptr_nonnull(strstr((char *)p, "quit on depth 1"));
+    free(p);
 }
 END_TEST
 

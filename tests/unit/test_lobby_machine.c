@@ -329,7 +329,8 @@ START_TEST(a_guest_number_not_offered_is_refused)
 }
 END_TEST
 
-/* guest and a number is kept for guests: registering refuses it. */
+/* guest and a number is kept for guests, and play for SSH's guests:
+ * registering refuses them. */
 START_TEST(register_refuses_a_guest_number)
 {
     lobby_t l;
@@ -346,6 +347,17 @@ START_TEST(register_refuses_a_guest_number)
     ck_assert_int_eq(lobby_name_is_guest_number("guest"), 0);
     ck_assert_int_eq(lobby_name_is_guest_number("GUEST007"), 1);
     ck_assert_int_eq(lobby_name_is_guest_number("guest7x"), 0);
+    /* play is SSH's guest user: an account of it could not use its keys */
+    lobby_key(&l, KEY_ESC);
+    lobby_key(&l, 'r');
+    type(&l, "PLAY");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_REG_NAME);
+    ck_assert_str_eq(l.note, "The name play is SSH's guest login: choose "
+                             "another.");
+    type(&l, "player");
+    lobby_key(&l, KEY_ENTER);
+    ck_assert_int_eq(l.page, LOBBY_REG_PASS);
     lobby_free(&l);
 }
 END_TEST

@@ -162,7 +162,7 @@ const FONT_SPY = `
 // connection, with the server's line in the terminal and the page's under
 // it: not the lobby's menu (the server's, for the play page) under the
 // page's heading.
-const leaves = async (page, line) => {
+const leaves = async (page, line, under) => {
   await page.locator('#term').click();
   await page.keyboard.press('q');
   const s = await waitText(page, line);
@@ -171,6 +171,9 @@ const leaves = async (page, line) => {
     if (Date.now() - t0 > DEADLINE) throw new Error(`${page.url()}: no end under the terminal`);
     await page.waitForTimeout(50);
   }
+  const said = await page.locator('#termstatus').textContent();
+  if (said !== under)
+    throw new Error(`${page.url()}: under the terminal "${said}", not "${under}"`);
   if (/Play \(as a guest\)|Watch a game/.test(await screenOf(page)))
     throw new Error(`${page.url()}: q shows the lobby:\n${await screenOf(page)}`);
   console.log(`ok: q on ${page.url()} ends it: "${line}", no lobby`);
@@ -322,7 +325,9 @@ try {
   });
 
   await sharedFont(base + watchHref);
-  await leaves(watch, 'You have stopped watching.');
+  await leaves(watch, 'You have stopped watching.', 'The connection has ended: '
+    + 'reload the page to watch again while the game goes on; Home lists the '
+    + 'games being played.');
 
   // Rest until the game is ranked: dead, or quit past 100 turns.
   let dead = false;
@@ -384,7 +389,9 @@ try {
     r1 = turn(await screenOf(game));
   }
   console.log(`ok: ${gameHref} replays (turn ${r0} -> ${r1})`);
-  await leaves(game, 'The replay has ended.');
+  // (a replay's page says so, not a watch's "while the game goes on")
+  await leaves(game, 'The replay has ended.', 'The replay has ended: reload '
+    + 'the page to see it again.');
   await shoot(ctxs, base + gameHref, 'game', async (page, w) => {
     await page.locator('#dump').waitFor();
     await waitText(page, 'Replay: guest1');
