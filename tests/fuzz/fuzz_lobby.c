@@ -130,8 +130,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     lobby_saved_broken(&l);
                 else if (arg & 1)
                     lobby_offer_resume(&l, arg, arg * 1000, arg & 4);
-                else if (lobby_password_changed(
-                             &l, statuses[(arg >> 1) % NSTATUS]) ==
+                else if (((arg & 2) ? lobby_password_checked
+                                    : lobby_password_changed)(
+                             &l, statuses[(arg >> 2) % NSTATUS]) ==
                          LOBBY_DO_QUIT) {
                     lobby_free(&l); /* the session would close */
                     lobby_init(&l, "guest8");
@@ -186,7 +187,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
             }
         }
-        if (action < LOBBY_DO_NOTHING || action > LOBBY_DO_PLAY_NEW)
+        if (action < LOBBY_DO_NOTHING || action > LOBBY_DO_CHECK_PASSWORD)
             abort();
         if (action == LOBBY_DO_LOGIN || action == LOBBY_DO_REGISTER ||
             action == LOBBY_DO_CHANGE_PASSWORD) {

@@ -23,8 +23,8 @@
 //    cell, after one turn a step (OUTDIR/screens-phone-tap.png).
 // 3. The connection drops (a proxy between the page and the server cuts
 //    both sockets): the page says so, reconnects by itself, and is back in
-//    the same game at the same turn - a guest's by its token, an
-//    account's by logging in and continuing. The same for a guest whose
+//    the same game at the same turn, with no key pressed - a guest's by
+//    its token, an account's by its login token. The same for a guest whose
 //    page is told the server is going away (a close frame of code 1001,
 //    as a shutdown sends): the page tries again by itself.
 // Exit 0 on success; any failure throws with what was on the screen.
@@ -307,13 +307,9 @@ async function dropAndBack(proxy, account, how = 'cut') {
   }
   await page.waitForFunction(() => getComputedStyle(document.getElementById('conn')).display === 'none',
                              null, { timeout: DEADLINE });
-  if (account) {
-    // still logged in, by the page's login token (the same server process
-    // behind the proxy), and offered the game
-    await waitText(page, `Logged in as ${account}`);
-    await waitText(page, `Continue your game (depth 1, turn ${t})`);
-    await page.keyboard.press('p');
-  }
+  // an account's page is logged in again by its login token (the same
+  // server process behind the proxy) and, dropped in its game, goes on
+  // with it with no key pressed, as a guest's does
   const after = await waitFor(page, `the game at turn ${t}`, (s) => turn(s) === t);
   if (after.includes('Play (as a guest)')) throw new Error('the lobby, not the game:\n' + after);
   // The same game: the map rows are what they were. Trailing blanks do not
