@@ -164,32 +164,63 @@ static void d10_breath(const fighter_t *att, const fighter_t *def,
                  object(def, d, sizeof d), out->damage);
 }
 
+/* A d10 blow's start: "You swing your fist at the skeleton", "The orc
+ * swings its axe at you"; a monster's body is not swung (game version
+ * 11: "The wolf swings its teeth at you"): "The wolf bites at you", "The
+ * troll claws at you", "The wraith reaches for you", "The orc archer
+ * strikes at you with its bow". */
+static void d10_blow(const fighter_t *att, const fighter_t *def, char *buf,
+                     size_t n)
+{
+    static const struct {
+        const char *weapon, *how;
+    } natural[] = {
+        { "teeth", "bites at" }, { "fangs", "bites at" },
+        { "claws", "claws at" }, { "touch", "reaches for" },
+    };
+    char ab[48], db[48];
+    const char *a = subject(att, ab, sizeof ab), *d = object(def, db, sizeof db);
+    if (!att->is_player) {
+        for (size_t i = 0; i < sizeof natural / sizeof natural[0]; i++)
+            if (strcmp(att->weapon, natural[i].weapon) == 0) {
+                snprintf(buf, n, "%s %s %s", a, natural[i].how, d);
+                return;
+            }
+        if (strcmp(att->weapon, "bow") == 0) {
+            snprintf(buf, n, "%s strikes at %s with its bow", a, d);
+            return;
+        }
+    }
+    snprintf(buf, n, "%s %s %s %s at %s", a, verb(att, "swing", "swings"),
+             att->is_player ? "your" : "its", att->weapon, d);
+}
+
 /* d10: hit if d10 + to-hit > armor class; damage = a roll in the weapon's
  * range - the armor's defense, at least 0.
- * "You swing your fist at the skeleton and hit for 2." / "... and miss." */
+ * "You swing your fist at the skeleton and hit for 2." / "... and miss." /
+ * "... and hit, but deal no damage." (version 11: "hit for 0") */
 static void resolve_d10(const fighter_t *att, const fighter_t *def,
                         combat_roll_fn roll, void *ctx, combat_result_t *out)
 {
-    char a[48], d[48];
+    char blow[160];
     int to_hit = roll(ctx, 1, 10);
     out->hit = to_hit + att->to_hit > def->armor_class;
-    const char *whose = att->is_player ? "your" : "its";
     if (att->breath) { /* no swing: "The dragon's fire burns you for 5." */
         d10_breath(att, def, roll, ctx, out);
         return;
     }
+    d10_blow(att, def, blow, sizeof blow);
     if (!out->hit) {
-        add_line(out, att, "%s %s %s %s at %s and %s.",
-                 subject(att, a, sizeof a), verb(att, "swing", "swings"),
-                 whose, att->weapon, object(def, d, sizeof d),
-                 verb(att, "miss", "misses"));
+        add_line(out, att, "%s and %s.", blow, verb(att, "miss", "misses"));
         return;
     }
     out->damage = d10_damage(att, def, roll, ctx);
-    add_line(out, att, "%s %s %s %s at %s and %s for %d.",
-             subject(att, a, sizeof a), verb(att, "swing", "swings"), whose,
-             att->weapon, object(def, d, sizeof d), verb(att, "hit", "hits"),
-             out->damage);
+    if (out->damage > 0)
+        add_line(out, att, "%s and %s for %d.", blow, verb(att, "hit", "hits"),
+                 out->damage);
+    else
+        add_line(out, att, "%s and %s, but %s no damage.", blow,
+                 verb(att, "hit", "hits"), verb(att, "deal", "deals"));
 }
 
 /* Rolls n d100s; each >= 100 - chance is a success. Writes the faces as
@@ -245,6 +276,8 @@ static void resolve_dice_pool(const fighter_t *att, const fighter_t *def,
         snprintf(first, sizeof first, "%s %s %s: [%s] %d",
                  subject(att, a, sizeof a), hit_verb(att),
                  object(def, d, sizeof d), hit_list, hits);
+    if (!block_list[0]) /* no dice to block with (version 11: "[]") */
+        snprintf(block_list, sizeof block_list, "none");
     if (out->damage > 0)
         snprintf(second, sizeof second, "vs [%s] %d = %d damage.",
                  block_list, blocks, out->damage);

@@ -71,7 +71,13 @@
  *    kept as records of their own length (about 230 lines, not 128, in
  *    the same bytes); a fleeing archer or dragon shoots only when
  *    cornered (a rule: docs/balance.md, "Game version 10"). */
-#define GAME_VERSION 10
+/* 11: a play-test's words (docs/game.md, "Game version 11"): a count's
+ *    prompt on the status line only, Backspace a digit back and Esc
+ *    giving a count up quietly; "1 turn"; an unknown health potion at
+ *    full health says so; d10's blows of a monster's body (bites, claws,
+ *    reaches for) and a blow for nothing; dice-pool's "[none]"; the
+ *    lightning bolt's line; identify's letter of no item said. */
+#define GAME_VERSION 11
 
 /* A new game from a seed. opt may be NULL (defaults). NULL on OOM. */
 game_t *game_new(uint64_t seed, const game_options_t *opt);

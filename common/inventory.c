@@ -130,7 +130,12 @@ static int use_heal(game_t *g, int slot, const item_stats_t *k)
     p->hp += healed;
     magic_learn(g, g->pack[slot]);
     item_pack_remove(g, slot);
-    game_log(g, MSG_GOOD, "You drink the %s and heal %d HP.", k->name, healed);
+    if (healed > 0)
+        game_log(g, MSG_GOOD, "You drink the %s and heal %d HP.", k->name,
+                 healed);
+    else /* unknown, drunk at full health (version 11: "heal 0 HP") */
+        game_log(g, MSG_INFO, "You drink the %s: you were already at full "
+                 "health.", k->name);
     game_end_turn(g);
     return 1;
 }
@@ -153,7 +158,7 @@ static int use_lightning(game_t *g, int slot, const item_stats_t *k)
     magic_learn(g, g->pack[slot]);
     item_pack_remove(g, slot);
     game_log(g, MSG_GOOD,
-             "A lightning bolt strikes the %s with a loud thunder for %d damage!",
+             "A lightning bolt strikes the %s for %d damage, with a crack of thunder!",
              monster_stats(g->monsters[i].kind)->name, k->power);
     game_hurt_monster(g, i, k->power, 1);
     game_end_turn(g);

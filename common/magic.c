@@ -63,8 +63,13 @@ int magic_identify_key(game_t *g, int key)
         return 1;
     }
     int slot = key - 'a';
-    if (key < 'a' || key > 'z' || !item_pack_has(g, slot))
+    if (key < 'a' || key > 'z')
         return 0;
+    if (!item_pack_has(g, slot)) { /* said, as the pack's menus say it
+                                      (version 11: silence) */
+        game_log(g, MSG_INFO, "You have no item '%c'.", key);
+        return 0;
+    }
     int kind = g->pack[slot];
     if (!item_slot_unknown(g, slot)) {
         game_log(g, MSG_INFO, "You know that one already.");

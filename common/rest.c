@@ -88,16 +88,18 @@ int rest_until_healed(game_t *g)
         }
     }
     if (g->mode == MODE_PLAY && healed(g))
-        game_log(g, MSG_INFO, "You rest %d turns: HP %d/%d.", turns,
-                 g->player.hp, g->player.max_hp);
+        game_log(g, MSG_INFO, "You rest %d turn%s: HP %d/%d.", turns,
+                 turns == 1 ? "" : "s", g->player.hp, g->player.max_hp);
     return 1;
 }
 
+/* The count's prompt is the status line's (view_status.c), not a log
+ * message: logged, it stayed in the log, the history and the dump (a
+ * play-test's finding, game version 11). */
 void rest_count_begin(game_t *g)
 {
     g->count = 0;
     g->mode = MODE_COUNT;
-    game_log(g, MSG_SYSTEM, "Count: type a number, then . or a direction.");
 }
 
 /* n waits or steps by (dx, dy); stops after the turn in which HP is lost,
@@ -146,9 +148,15 @@ int rest_count_key(game_t *g, int key)
         g->count = n > COUNT_MAX ? COUNT_MAX : n;
         return 0;
     }
+    if (key == KEY_BACKSPACE && g->count > 0) { /* a digit back (version 11) */
+        g->count /= 10;
+        return 0;
+    }
     int n = g->count;
     g->mode = MODE_PLAY;
     g->count = 0;
+    if (key == KEY_ESC || key == KEY_BACKSPACE)
+        return 0; /* the count given up, quietly (version 11) */
     int wait = key == '.' || key == '5';
     if (!wait && !game_key_direction(key, &dx, &dy)) {
         game_log(g, MSG_INFO, "Counts are for waiting and moving.");

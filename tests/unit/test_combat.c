@@ -164,8 +164,8 @@ START_TEST(d10_hits_misses_and_armor)
     ck_assert_int_eq(hit.hi[1], 3);
     ck_assert_int_eq(r.hit, 1);
     ck_assert_int_eq(r.damage, 0);
-    ck_assert_str_eq(r.line[0].text,
-                     "You swing your fist at the skeleton and hit for 0.");
+    ck_assert_str_eq(r.line[0].text, "You swing your fist at the skeleton "
+                                     "and hit, but deal no damage.");
 
     /* Short sword 1-5 (game version 7), to-hit +0 against the burlap sack
      * AC 1, defense 1. */
@@ -189,6 +189,37 @@ START_TEST(d10_hits_misses_and_armor)
     ck_assert_int_eq(lvl.lo[1], 3);
     ck_assert_int_eq(lvl.hi[1], 5);
     ck_assert_int_eq(r.damage, 4);
+
+    /* A monster's body is not swung (game version 11). */
+    static const struct {
+        int kind;
+        const char *hit, *miss;
+    } bodies[] = {
+        { MON_WOLF, "The wolf bites at you and hits for ",
+          "The wolf bites at you and misses." },
+        { MON_BAT, "The giant bat bites at you and hits for ",
+          "The giant bat bites at you and misses." },
+        { MON_TROLL, "The troll claws at you and hits for ",
+          "The troll claws at you and misses." },
+        { MON_WRAITH, "The wraith reaches for you and hits for ",
+          "The wraith reaches for you and misses." },
+        { MON_ARCHER, "The orc archer strikes at you with its bow and hits "
+          "for ", "The orc archer strikes at you with its bow and misses." },
+    };
+    for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+        fighter_t m = monster(bodies[i].kind);
+        const int rolls[] = { 10, m.dmg_max }; /* its hardest blow */
+        script_t bite = { rolls, 2, 0, { 0 }, { 0 } };
+        combat_resolve(RULES_D10, &m, &you, scripted, &bite, &r);
+        ck_assert_int_gt(r.damage, 0);
+        ck_assert_msg(strncmp(r.line[0].text, bodies[i].hit,
+                              strlen(bodies[i].hit)) == 0, "%s",
+                      r.line[0].text);
+        SCRIPT(snap, 1);
+        m.to_hit = 0;
+        combat_resolve(RULES_D10, &m, &you, scripted, &snap, &r);
+        ck_assert_str_eq(r.line[0].text, bodies[i].miss);
+    }
 }
 END_TEST
 
@@ -249,7 +280,7 @@ START_TEST(dice_pool_hits_minus_blocks)
     combat_resolve(RULES_DICE_POOL, &you, &rat, scripted, &n, &r);
     ck_assert_int_eq(r.damage, 1);
     ck_assert_str_eq(r.line[0].text,
-                     "You hit the rat: [90 1 1 1 1] 1 vs [] 0 = 1 damage.");
+                     "You hit the rat: [90 1 1 1 1] 1 vs [none] 0 = 1 damage.");
 }
 END_TEST
 

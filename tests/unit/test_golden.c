@@ -38,12 +38,12 @@ typedef struct golden {
 
 /* The pinned values, one line per ruleset: hash, screen, turn, depth,
  * dead. Seed 9 was picked because its walk fights under every ruleset and
- * each ruleset ends on a different turn. Pinned for GAME_VERSION 10. */
+ * each ruleset ends on a different turn. Pinned for GAME_VERSION 11. */
 static const golden_t expected[] = {
     { RULES_POWER, 0x1b845a9fac7e65fa, 0x44b404bd, 739, 2, 0 },
     { RULES_ATTACK_DEFENSE, 0xbf90ea4c0ae81a64, 0xf7867672, 715, 2, 0 },
-    { RULES_D10, 0x76a46d53983eb586, 0xf9a7a06c, 809, 1, 0 },
-    { RULES_DICE_POOL, 0x7dc36af86c9b0568, 0x9e194fa3, 806, 1, 0 },
+    { RULES_D10, 0x9d06d303ff49eead, 0xf9a7a06c, 809, 1, 0 },
+    { RULES_DICE_POOL, 0x60195da08c019204, 0x9e194fa3, 806, 1, 0 },
 };
 
 /* xorshift64*: the key generator. */

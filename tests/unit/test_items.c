@@ -198,8 +198,8 @@ START_TEST(bolt_reaches_5_not_6)
     ck_assert_int_eq(g->monsters[m].hp, 30);
     ck_assert_int_eq(g->pack_count, 0);
     ck_assert_int_eq(g->turn, 1);
-    ck_assert(log_has(g, "A lightning bolt strikes the orc with a loud thunder "
-                         "for 20 damage!"));
+    ck_assert(log_has(g, "A lightning bolt strikes the orc for 20 damage, "
+                         "with a crack of thunder!"));
     game_free(g);
 
     /* 6 away: it fizzles; neither the scroll nor the turn is spent. */
