@@ -445,7 +445,9 @@ static void draw_look(const game_t *g, screen_t *s)
     screen_puts(s, 0, y, line, COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
 }
 
-/* Page 1 fills 80x24 to its last row (the combat line). Its aiming
+/* Page 1 fills 80x24 to its last row (the combat line); the items'
+ * glyphs take the row that parted the keys from the rules (a play-test
+ * found every monster's letter explained and no item's). Its aiming
  * lines are for whatever aims (target.c: a throw, a wand, a scroll; a
  * play-test found them naming a scroll only), in the rows a scroll's
  * took. */
@@ -464,7 +466,7 @@ static const char *const help_lines[] = {
     "  Options       O  (display)      Autopickup A (starts off)  Redraw ^L",
     "  Rest          R  (until healed) Count  0, a number, then . or a move",
     "  Throw         t, then a letter  Discoveries      \\  (what you learned)",
-    "",
+    "  Items         ! potion ? scroll ) weapon [ armour / wand $ gold % corpse",
     "Running, travel and exploring stop when a monster comes into view.",
     "Aiming a throw (t), a wand or a scroll: move the cursor; Enter or . (or a",
     "click) fires, Esc cancels. A wall costs no turn; every other move,",

@@ -1,7 +1,8 @@
 /* view_help_narrow.c - the help screens (MODE_HELP) on a terminal below
  * the full layout's 80x24 (view_full), down to 40x20 (view_fits):
  * the keys as a short list of 40 columns or less that fits 20 rows, and
- * page 2's monsters in two columns with the ruleset's rule wrapped. The
+ * page 2's monsters in two columns, the items' glyphs (page 1's at full
+ * width) and the ruleset's rule wrapped. The
  * pages are the same two as at full width (the game keeps which one is
  * shown, the same at every size); only their words are shorter. A key
  * added to the full list (view.c's help_lines) is added here too
@@ -67,6 +68,12 @@ static void legend_page(const game_t *g, screen_t *s)
         screen_puts(s, x + 2, y, line, COL_WHITE, COL_DEFAULT, 0);
     }
     y = 1 + rows + 1;
+    /* the items' glyphs, as page 1 at full width has them */
+    screen_puts(s, 0, y++, "! potion ? scroll ) weapon [ armour",
+                COL_WHITE, COL_DEFAULT, 0);
+    screen_puts(s, 0, y++, "/ wand $ gold % corpse \" the Amulet",
+                COL_WHITE, COL_DEFAULT, 0);
+    y++;
     y += view_puts_wrapped(s, 0, y, s->w, s->h - y,
                            view_rules_text(g->opt.ruleset), COL_BCYAN, 0);
     char line[64];

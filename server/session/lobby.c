@@ -556,6 +556,17 @@ static int submit(lobby_t *l)
     }
 }
 
+/* An account's key pressed by a guest: said why nothing opens (a
+ * play-test pressed c and k and was told nothing), not done. */
+static int logged_in(lobby_t *l, const char *what)
+{
+    if (l->account[0])
+        return 1;
+    lobby_note(l, LOBBY_NOTE_INFO, "Log in first: %s (l logs in, r "
+               "registers).", what);
+    return 0;
+}
+
 static int menu_key(lobby_t *l, int key)
 {
     l->note[0] = '\0';
@@ -599,7 +610,7 @@ static int menu_key(lobby_t *l, int key)
         return LOBBY_DO_NOTHING;
     case 'c':
     case 'C':
-        if (l->account[0]) {
+        if (logged_in(l, "a password is an account's")) {
             lobby_note(l, LOBBY_NOTE_INFO, "Type your present password.");
             go(l, LOBBY_PW_OLD);
         }
@@ -611,7 +622,8 @@ static int menu_key(lobby_t *l, int key)
         return LOBBY_DO_NOTHING;
     case 'k':
     case 'K':
-        return l->account[0] ? lobby_keys_open(l) : LOBBY_DO_NOTHING;
+        return logged_in(l, "SSH keys are an account's") ? lobby_keys_open(l)
+                                        : LOBBY_DO_NOTHING;
     case '?':
     case 'h':
         go(l, LOBBY_HELP);

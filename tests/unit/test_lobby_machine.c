@@ -498,7 +498,13 @@ START_TEST(change_password)
     lobby_t l;
     lobby_init(&l, "");
     ck_assert_int_eq(lobby_key(&l, 'c'), LOBBY_DO_NOTHING);
-    ck_assert_int_eq(l.page, LOBBY_MENU); /* nobody logged in */
+    ck_assert_int_eq(l.page, LOBBY_MENU); /* nobody logged in: said why */
+    ck_assert_str_eq(l.note, "Log in first: a password is an account's (l "
+                             "logs in, r registers).");
+    ck_assert_int_eq(lobby_key(&l, 'k'), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_MENU);
+    ck_assert_str_eq(l.note, "Log in first: SSH keys are an account's (l "
+                             "logs in, r registers).");
     log_in(&l, "Mona");
     ck_assert(shows(&l, "c   Change your password"));
     lobby_key(&l, 'c');

@@ -572,12 +572,12 @@ START_TEST(help_fits_40x20)
         "b giant bat    d2   N necromancer  d8",
         "h hobgoblin    d2   D dragon       d10",
         "",
+        "! potion ? scroll ) weapon [ armour",
+        "/ wand $ gold % corpse \" the Amulet",
+        "",
         "Every blow hits, for attack - defense",
         "(never below 0); one blow in ten is a",
         "critical hit, for double.",
-        "",
-        "",
-        "",
         "",
         "",
         "",
@@ -627,7 +627,7 @@ START_TEST(help_says_how_every_aim_goes)
         "    Options       O  (display)      Autopickup A (starts off)  Redraw ^L",
         "    Rest          R  (until healed) Count  0, a number, then . or a move",
         "    Throw         t, then a letter  Discoveries      \\  (what you learned)",
-        "",
+        "    Items         ! potion ? scroll ) weapon [ armour / wand $ gold % corpse",
         "  Running, travel and exploring stop when a monster comes into view.",
         "  Aiming a throw (t), a wand or a scroll: move the cursor; Enter or . (or a",
         "  click) fires, Esc cancels. A wall costs no turn; every other move,",
@@ -1327,7 +1327,9 @@ START_TEST(narrow_help_names_every_key)
     ck_assert_int_lt(y, s.h);
     ck_assert_str_eq(row(&s, y + 1), "");
     int rows = 0;
-    for (y += 2; y < s.h && row(&s, y)[0]; y++, rows++)
+    /* the keys' rows, up to the items' glyphs' */
+    for (y += 2; y < s.h && row(&s, y)[0] && !strstr(row(&s, y), "  Items  ");
+         y++, rows++)
         keys_named(row(&s, y), full, sizeof full);
     ck_assert_int_ge(rows, 10);
     screen_free(&s);
