@@ -1355,21 +1355,28 @@ START_TEST(narrow_help_names_every_key)
 END_TEST
 
 /* More items than rows: two columns of 20 at 40x20, 14 columns for a
- * name; a name too long loses "labelled ", then its end, and never runs
- * into the right column. */
+ * name, which loses the class's words the glyph says ("scrolls
+ * labelled", "potion of"), then its end, and never runs into the right
+ * column. */
 START_TEST(pack_list_in_two_columns)
 {
     game_t *g = game_new(9, NULL);
     for (int i = 0; i < 12; i++)
         ck_assert_int_eq(item_pack_add(g, IK_FIREBALL), 0);
-    for (int i = 1; i <= 17; i++) /* b-r: r, the 18th, heads column two */
+    ck_assert_int_eq(item_pack_add(g, IK_IDENTIFY), 1);
+    ck_assert_int_eq(item_pack_add(g, IK_SPEED), 2);
+    item_learn(g, IK_IDENTIFY);
+    item_learn(g, IK_SPEED);
+    for (int i = 3; i <= 17; i++) /* d-r: r, the 18th, heads column two */
         ck_assert_int_eq(item_pack_add(g, IK_SWORD), i);
     game_key(g, 'i');
     screen_t s;
     screen_init(&s, 40, 20);
     view_draw(g, &s);
-    ck_assert_str_eq(row(&s, 2), "a) ? 12 scrolls ... r) ) long sword");
-    ck_assert_str_eq(row(&s, 3), "b) ) long sword");
+    ck_assert_str_eq(row(&s, 2), "a) ? 12 VERR YED... r) ) long sword");
+    ck_assert_str_eq(row(&s, 3), "b) ? identify");
+    ck_assert_str_eq(row(&s, 4), "c) ! speed");
+    ck_assert_str_eq(row(&s, 5), "d) ) long sword");
     screen_free(&s);
     game_free(g);
 }
