@@ -164,5 +164,15 @@ int rest_count_key(game_t *g, int key)
     }
     if (n == 0)
         return 0;
-    return repeat(g, n, wait, dx, dy);
+    uint32_t lines = g->log_total;
+    uint32_t turn = g->turn;
+    int done = repeat(g, n, wait, dx, dy);
+    /* A count of waits that nothing stopped or told of said nothing at
+     * all (a play-test at full HP); now what it came to (version 11). */
+    if (done && wait && g->mode == MODE_PLAY && g->log_total == lines) {
+        unsigned t = (unsigned)(g->turn - turn);
+        game_log(g, MSG_INFO, "You wait %u turn%s: HP %d/%d.", t,
+                 t == 1 ? "" : "s", g->player.hp, g->player.max_hp);
+    }
+    return done;
 }

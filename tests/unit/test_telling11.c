@@ -1,7 +1,8 @@
 /* test_telling11.c - game version 11: a play-test's words (docs/game.md,
  * "Game version 11"), each a line the log told wrongly or a key a menu
  * took in silence: a rest of one turn, an unknown health potion drunk at
- * full health, identify's letter of no item, the discoveries' order.
+ * full health, a count of waits, identify's letter of no item, the
+ * discoveries' order.
  * (The count's keys: test_rest; the blows' lines: test_combat; the
  * lightning bolt's: test_items.) Scripted games in the arena room, exact
  * lines. */
@@ -24,6 +25,23 @@ START_TEST(a_rest_of_one_turn_is_one_turn)
     ck_assert_int_eq(g->player.hp, g->player.max_hp);
     char want[64];
     snprintf(want, sizeof want, "You rest 1 turn: HP %d/%d.",
+             g->player.max_hp, g->player.max_hp);
+    ck_assert_str_eq(game_msg(g, 0)->text, want);
+    game_free(g);
+}
+END_TEST
+
+/* A count of waits nothing stopped said nothing at all; now what it came
+ * to. */
+START_TEST(a_count_of_waits_says_what_it_came_to)
+{
+    game_t *g = arena_room(1, NULL);
+    game_key(g, '0');
+    game_key(g, '5');
+    ck_assert_int_eq(game_key(g, '.'), 1);
+    ck_assert_uint_eq(g->turn, 5);
+    char want[64];
+    snprintf(want, sizeof want, "You wait 5 turns: HP %d/%d.",
              g->player.max_hp, g->player.max_hp);
     ck_assert_str_eq(game_msg(g, 0)->text, want);
     game_free(g);
@@ -102,6 +120,7 @@ static Suite *make_suite(void)
     Suite *s = suite_create("telling11");
     TCase *tc = tcase_create("telling11");
     tcase_add_test(tc, a_rest_of_one_turn_is_one_turn);
+    tcase_add_test(tc, a_count_of_waits_says_what_it_came_to);
     tcase_add_test(tc, an_unknown_health_potion_at_full_health_says_so);
     tcase_add_test(tc, identify_says_a_letter_of_no_item);
     tcase_add_test(tc, discoveries_go_by_class);
