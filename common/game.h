@@ -74,10 +74,10 @@
 /* 11: a play-test's words (docs/game.md, "Game version 11"): a count's
  *    prompt on the status line only, Backspace a digit back and Esc
  *    giving a count up quietly, a count of waits told; "1 turn"; an
- *    unknown health potion at
- *    full health says so; d10's blows of a monster's body (bites, claws,
- *    reaches for) and a blow for nothing; dice-pool's "[none]"; the
- *    lightning bolt's line; identify's letter of no item said. */
+ *    unknown health potion at full health says so; d10's blows of a
+ *    monster's body (bites, claws, reaches for) and a blow for nothing;
+ *    dice-pool's "[none]"; the lightning bolt's line; identify's letter
+ *    of no item said. */
 #define GAME_VERSION 11
 
 /* A new game from a seed. opt may be NULL (defaults). NULL on OOM. */
