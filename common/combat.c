@@ -167,7 +167,8 @@ static void d10_breath(const fighter_t *att, const fighter_t *def,
 /* A d10 blow's start: "You swing your fist at the skeleton", "The orc
  * swings its axe at you"; a monster's body is not swung (game version
  * 11: "The wolf swings its teeth at you"): "The wolf bites at you", "The
- * troll claws at you", "The wraith reaches for you", "The orc archer
+ * troll claws at you", "The wraith reaches for you", "The dragon bites
+ * at you" (its melee: the breath is d10_breath's), "The orc archer
  * strikes at you with its bow". */
 static void d10_blow(const fighter_t *att, const fighter_t *def, char *buf,
                      size_t n)
@@ -177,6 +178,7 @@ static void d10_blow(const fighter_t *att, const fighter_t *def, char *buf,
     } natural[] = {
         { "teeth", "bites at" }, { "fangs", "bites at" },
         { "claws", "claws at" }, { "touch", "reaches for" },
+        { "fire", "bites at" }, /* a dragon next to you: no breath */
     };
     char ab[48], db[48];
     const char *a = subject(att, ab, sizeof ab), *d = object(def, db, sizeof db);

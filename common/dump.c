@@ -50,8 +50,8 @@ static void head(text_t *t, const game_t *g, const char *end)
         snprintf(cause, sizeof cause, "%s", end);
     else
         game_death_cause(g, cause, sizeof cause);
-    add(t, "%s on depth %d after %u turns; score %d.\n", cause, g->depth,
-        (unsigned)g->turn, game_score(g));
+    add(t, "%s on depth %d after %u turn%s; score %d.\n", cause, g->depth,
+        (unsigned)g->turn, g->turn == 1 ? "" : "s", game_score(g));
     add(t, "Level %d, %d XP (next at %d), HP %d/%d, gold %d, %d kills.\n",
         p->level, p->xp, game_xp_next(p->level), p->hp, p->max_hp, p->gold,
         g->kills);

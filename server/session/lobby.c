@@ -464,6 +464,7 @@ static int at_password_steps(const lobby_t *l)
 static int submit(lobby_t *l)
 {
     lobby_input_t *in = l->in;
+    const char *kept;
     char why[96];
     if (!in || typed_again(l))
         return LOBBY_DO_NOTHING;
@@ -498,8 +499,8 @@ static int submit(lobby_t *l)
         memcpy(in->pass, in->line, sizeof in->pass);
         return busy(l, LOBBY_LOGIN_NAME, LOBBY_DO_LOGIN);
     case LOBBY_REG_NAME:
-        if (kept_name(in->line)) {
-            lobby_note(l, LOBBY_NOTE_BAD, "%s", kept_name(in->line));
+        if ((kept = kept_name(in->line)) != NULL) {
+            lobby_note(l, LOBBY_NOTE_BAD, "%s", kept);
             go(l, LOBBY_REG_NAME);
             return LOBBY_DO_NOTHING;
         }

@@ -426,7 +426,7 @@ int export_main(const config_t *cfg, const char *id, const char *format,
         fprintf(stderr, "rogued: %s\n", err);
         return 1;
     }
-    const char *to = strcmp(file, "-") == 0 ? "standard output" : file;
+    const char *to = d.to_stdout ? "standard output" : file;
     if (o.fmt == FMT_DUMP)
         fprintf(stderr, "rogued: game %lld (%s, %s, %d turns) written to %s "
                 "as its character dump\n", n, g.name, g.cause, g.turns, to);

@@ -2,6 +2,7 @@
  * exact rolls, the 0-damage floor, critical doubling, misses, dice-pool hits
  * minus blocks, and the log lines of each. */
 #include <check.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check_main.h"
@@ -206,6 +207,28 @@ START_TEST(d10_hits_misses_and_armor)
         { MON_ARCHER, "The orc archer strikes at you with its bow and hits "
           "for ", "The orc archer strikes at you with its bow and misses." },
     };
+    /* and no kind's body at all, on a hit, a miss or a blow for nothing */
+    for (int k = 0; k < MON_COUNT; k++) {
+        fighter_t m = monster(k);
+        if (m.breath)
+            continue;
+        const int rolls[] = { 10, m.dmg_min };
+        script_t one = { rolls, 2, 0, { 0 }, { 0 } };
+        fighter_t hard = you;
+        hard.armor_defense = 100; /* every blow for nothing */
+        combat_resolve(RULES_D10, &m, &hard, scripted, &one, &r);
+        static const char *const bodies_words[] = { "teeth", "fangs", "claws",
+                                                    "touch", "fire", "bow" };
+        for (size_t w = 0; w < sizeof bodies_words / sizeof bodies_words[0];
+             w++) {
+            char swung[32];
+            snprintf(swung, sizeof swung, "swings its %s", bodies_words[w]);
+            ck_assert_msg(!strstr(r.line[0].text, swung), "%s",
+                          r.line[0].text);
+        }
+        ck_assert_msg(strstr(r.line[0].text, " and hits, but deals no "
+                                             "damage."), "%s", r.line[0].text);
+    }
     for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
         fighter_t m = monster(bodies[i].kind);
         const int rolls[] = { 10, m.dmg_max }; /* its hardest blow */

@@ -201,9 +201,9 @@ START_TEST(an_alive_game_is_said_as_the_host_recorded_its_end)
     char d[8192];
     game_dump(g, "disconnected (client closed)", d, sizeof d);
     ck_assert_msg(strstr(d, "\n\ndisconnected (client closed) on depth 1 "
-                            "after 1 turns; score "), "%s", d);
+                            "after 1 turn; score "), "%s", d);
     game_dump(g, NULL, d, sizeof d);
-    ck_assert_msg(strstr(d, "\n\nalive on depth 1 after 1 turns; score "),
+    ck_assert_msg(strstr(d, "\n\nalive on depth 1 after 1 turn; score "),
                   "%s", d);
     game_free(g);
     buf_t enc;

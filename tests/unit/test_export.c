@@ -552,6 +552,44 @@ START_TEST(dump_format_writes_the_character_dump)
 }
 END_TEST
 
+/* A game its record leaves alive (a disconnect ended it, not the game):
+ * its dump says the end the host recorded, not "alive" (a newcomer QA
+ * read "alive on depth 1" beside --list-games' "disconnected"). */
+START_TEST(dump_of_a_disconnected_game_says_so)
+{
+    uv_loop_t loop;
+    ck_assert_int_eq(uv_loop_init(&loop), 0);
+    store_opts_t fast = { .pw_ops = crypto_pwhash_OPSLIMIT_MIN,
+                          .pw_mem = crypto_pwhash_MEMLIMIT_MIN };
+    sw_opts(&fast);
+    char err[512], path[160], *msg;
+    store_t *st = store_open(&loop, dir, &fast, err, sizeof err);
+    ck_assert_msg(st != NULL, "%s", err);
+    game_t *g = game_new(42, NULL);
+    record_t rec;
+    ck_assert_int_eq(record_init(&rec, g, 0), 0);
+    for (int i = 0; i < 3; i++)
+        record_key(&rec, g, '.');
+    store_game_t gone = row;
+    snprintf(gone.cause, sizeof gone.cause, "disconnected (client closed)");
+    gone.turns = (int)g->turn;
+    /* game 3 (the store takes the game) */
+    ck_assert_int_eq(store_end_game(st, &gone, g, &rec), 0);
+    record_free(&rec);
+    store_close(st);
+    ck_assert_int_eq(uv_loop_close(&loop), 0);
+    snprintf(path, sizeof path, "%s/gone.txt", dir);
+    ck_assert_int_eq(run_export(&cfg, "3", "dump", path, &msg), 0);
+    free(msg);
+    size_t len;
+    unsigned char *p = slurp(path, &len);
+    ck_assert_msg(strstr((char *)p, "\n\ndisconnected (client closed) on "
+                                    "depth 1 after 3 turns; score "),
+                  "%s", p);
+    free(p);
+}
+END_TEST
+
 START_TEST(bad_requests_fail_with_a_message)
 {
     char *msg;
@@ -861,6 +899,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, both_formats_end_on_the_final_screen);
     tcase_add_test(tc, dump_format_writes_the_character_dump);
+    tcase_add_test(tc, dump_of_a_disconnected_game_says_so);
     tcase_add_test(tc, bad_requests_fail_with_a_message);
     tcase_add_test(tc, damaged_record_refused);
     tcase_add_test(tc, whole_export_replaces_the_file);
