@@ -42,8 +42,9 @@ static void site_game_summary(page_t *p, const store_game_t *g)
     site_date(g->ended, ended, sizeof ended);
     html_raw(p, "<pre id=\"dump\">");
     html_text(p, g->name);
-    html_printf(p, " %s after %d turns on depth %d.\n", ending_text(store_game_ending(g)),
-                g->turns, g->depth);
+    html_printf(p, " %s after %d turn%s on depth %d.\n",
+                ending_text(store_game_ending(g)), g->turns,
+                g->turns == 1 ? "" : "s", g->depth);
     html_printf(p, "Score %d, %d kills, %s rules.\n", g->score, g->kills,
                 ruleset_of(g->ruleset));
     html_raw(p, "The end: ");

@@ -755,7 +755,7 @@ START_TEST(game_page_replays_within_its_bound_else_a_summary_or_503)
         head_is(&r, "200 OK", "text/html; charset=utf-8",
                 "public, max-age=86400");
         has(&r, "<pre id=\"dump\">rogued character dump (game version ");
-        has(&r, "\nquit on depth 1 after 1 turns; score ");
+        has(&r, "\nquit on depth 1 after 1 turn; score ");
         has(&r, "data-ws=\"replay=1\"");
         free(r.all);
     }
@@ -766,7 +766,7 @@ START_TEST(game_page_replays_within_its_bound_else_a_summary_or_503)
     head_is(&r, "200 OK", "text/html; charset=utf-8", "public, max-age=86400");
     page_is_safe(&r);
     has(&r, "<h1>Game 2: " HOSTILE_PLAYER_HTML ", ");
-    has(&r, "<pre id=\"dump\">" HOSTILE_PLAYER_HTML " quit after 1 turns on "
+    has(&r, "<pre id=\"dump\">" HOSTILE_PLAYER_HTML " quit after 1 turn on "
             "depth 1.\n");
     has(&r, "<p id=\"norecord\">");
     has_not(&r, "data-ws=");
