@@ -48,6 +48,9 @@ T_kill_server() {
 
 e2e_cleanup() {
     T kill-server >/dev/null 2>&1
+    # (a server killed leaves its socket file behind: nothing of a run is
+    # left in /tmp)
+    rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock"
     if [ -n "$srv_pid" ] && kill -0 "$srv_pid" 2>/dev/null; then
         kill -KILL "$srv_pid" 2>/dev/null
         wait "$srv_pid" 2>/dev/null
