@@ -643,23 +643,24 @@ static int wildcard(const char *addr)
     return strcmp(addr, "0.0.0.0") == 0 || strcmp(addr, "::") == 0;
 }
 
+void config_ports(const config_t *c, config_port_t out[CONFIG_PORTS])
+{
+    out[0] = (config_port_t){ "port", c->bind, c->port };
+    out[1] = (config_port_t){ "http_port", c->bind, c->http_port };
+    out[2] = (config_port_t){ "ssh_port", c->bind, c->ssh_port };
+    out[3] = (config_port_t){ "metrics_port", c->metrics_addr,
+                              c->metrics_port };
+}
+
 /* Two listeners given one port (metrics_port's on its own address, which
  * a wildcard bind covers too) could not both listen: said as the keys
  * the host gave, rather than as a port another server holds. */
 static int check_ports(const config_t *c, char *err, size_t errlen)
 {
-    const struct {
-        const char *key, *addr;
-        int port;
-    } p[] = {
-        { "port", c->bind, c->port },
-        { "http_port", c->bind, c->http_port },
-        { "ssh_port", c->bind, c->ssh_port },
-        { "metrics_port", c->metrics_addr, c->metrics_port },
-    };
-    int n = (int)(sizeof p / sizeof p[0]);
-    for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n; j++)
+    config_port_t p[CONFIG_PORTS];
+    config_ports(c, p);
+    for (int i = 0; i < CONFIG_PORTS; i++)
+        for (int j = i + 1; j < CONFIG_PORTS; j++)
             if (p[i].port > 0 && p[i].port == p[j].port &&
                 (strcmp(p[i].addr, p[j].addr) == 0 || wildcard(p[i].addr) ||
                  wildcard(p[j].addr))) {

@@ -183,6 +183,17 @@ int config_ruleset(const config_t *c);
 /* 1 if proxy_protocol is on. */
 int config_proxy_on(const config_t *c);
 
+/* The ports c has the server listen on, each with the key that sets it
+ * and its address (bind's; metrics_addr's for metrics_port); a port of
+ * 0 is off (or, for `port`, any). config_validate refuses two of them on
+ * one port; the start opens them (host.h, host_ports_free). */
+typedef struct config_port {
+    const char *key, *addr;
+    int port;
+} config_port_t;
+#define CONFIG_PORTS 4
+void config_ports(const config_t *c, config_port_t out[CONFIG_PORTS]);
+
 /* The index of the key named name (config_key_name's i), or -1. */
 int config_key_index(const char *name);
 

@@ -284,29 +284,18 @@ static int open_listener(const config_t *cfg, const char *addr_text,
 
 int host_ports_free(const config_t *cfg)
 {
-    const struct {
-        const char *addr, *key;
-        int port;
-    } ports[] = {
-        { cfg->bind, "port", cfg->port },
-        { cfg->bind, "http_port", cfg->http_port },
-        { cfg->bind, "ssh_port", cfg->ssh_port },
-        { cfg->metrics_addr, "metrics_port", cfg->metrics_port },
-    };
-    enum { NPORTS = sizeof ports / sizeof ports[0] };
-    int fds[NPORTS], rc = 0;
-    /* all open at once, so that two keys given one port are found too */
-    for (int i = 0; i < NPORTS; i++) {
-        fds[i] = -1;
-        if (rc == 0 && ports[i].port > 0 &&
-            (fds[i] = open_listener(cfg, ports[i].addr, ports[i].port,
-                                    ports[i].key)) < 0)
-            rc = -1;
+    config_port_t ports[CONFIG_PORTS];
+    config_ports(cfg, ports);
+    for (int i = 0; i < CONFIG_PORTS; i++) {
+        if (ports[i].port <= 0)
+            continue;
+        int fd = open_listener(cfg, ports[i].addr, ports[i].port,
+                               ports[i].key);
+        if (fd < 0)
+            return -1;
+        close(fd); /* nothing was accepted: no TIME_WAIT holds it */
     }
-    for (int i = 0; i < NPORTS; i++)
-        if (fds[i] >= 0)
-            close(fds[i]); /* nothing was accepted: no TIME_WAIT holds it */
-    return rc;
+    return 0;
 }
 
 /* The setting that names a listener's port, and how the log names it. */

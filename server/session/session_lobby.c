@@ -13,7 +13,6 @@
 #include <string.h>
 #include <time.h>
 
-
 #include "ban_list.h"
 #include "cluster.h"
 #include "log.h"
@@ -246,12 +245,17 @@ static void on_account(void *ctx, const store_account_t *a)
     }
 }
 
+static void log_password_change(const sess_t *s, int status)
+{
+    log_info("password change id=%llu name=%s: %s", (unsigned long long)s->id,
+             s->lobby.account, store_status_name(status));
+}
+
 /* The end of a password change: the store's answer, or the second check
  * of the present password refusing it. */
 static void password_changed(sess_t *s, int status)
 {
-    log_info("password change id=%llu name=%s: %s", (unsigned long long)s->id,
-             s->lobby.account, store_status_name(status));
+    log_password_change(s, status);
     if (!s->login_token[0]) /* it went before the change: a new one */
         sess_web_login_issue(s);
     sess_owe_frame(s);
@@ -271,25 +275,30 @@ static void on_password_set(void *ctx, int status)
 static void password_checked(sess_t *s, int status)
 {
     if (status != STORE_OK)
-        log_info("password change id=%llu name=%s: %s",
-                 (unsigned long long)s->id, s->lobby.account,
-                 store_status_name(status));
+        log_password_change(s, status);
     sess_owe_frame(s);
     if (lobby_password_checked(&s->lobby, status) == LOBBY_DO_QUIT)
         sess_close(s, "too many failed logins", 1,
                    "Too many failed logins. Goodbye.");
 }
 
+/* A check of the present password answered: its status, STORE_BAD_LOGIN
+ * for another account's (the name's), or -1 when the lobby is left. */
+static int present_checked(sess_t *s, const store_account_t *a)
+{
+    sess_hash_end(s);
+    if (s->state != S_LOBBY)
+        return -1;
+    return a->status == STORE_OK && a->id != s->lobby.account_id
+        ? STORE_BAD_LOGIN : a->status;
+}
+
 static void on_password_checked(void *ctx, const store_account_t *a)
 {
     sess_t *s = ctx;
-    sess_hash_end(s);
-    if (s->state != S_LOBBY)
-        return;
-    if (a->status == STORE_OK && a->id != s->lobby.account_id)
-        password_checked(s, STORE_BAD_LOGIN); /* another account's name */
-    else
-        password_checked(s, a->status);
+    int status = present_checked(s, a);
+    if (status >= 0)
+        password_checked(s, status);
 }
 
 static void on_scores(void *ctx, const store_scores_t *sc)
@@ -401,22 +410,31 @@ static void act_account(sess_t *s, int action)
     }
 }
 
-/* The present password is checked as a login is (and counted as one
- * per address), before the new one is asked. */
-static void act_check_password(sess_t *s, int action)
+/* Asks the store to check the present password as a login is (and
+ * counted as one per address), answered through cb. STORE_OK when
+ * asked, else why not. The password stays with the lobby (for the
+ * change's second check: lobby_password_checked). */
+static int ask_present(sess_t *s, store_account_cb cb)
 {
     lobby_t *l = &s->lobby;
-    (void)action;
-    if (sess_hash_begin(s) != 0) {
-        lobby_password_checked(l, STORE_SLOW_DOWN);
-    } else if (store_login_from(s->srv->store, l->account, s->ip,
-                                lobby_take_password(l),
-                                on_password_checked, s) != 0) {
+    if (sess_hash_begin(s) != 0)
+        return STORE_SLOW_DOWN;
+    if (store_login_from(s->srv->store, l->account, s->ip,
+                         lobby_take_password(l), cb, s) != 0) {
         sess_hash_end(s);
-        lobby_password_checked(l, STORE_ERROR);
+        return STORE_ERROR;
     }
-    /* (the present password stays with the lobby for the second check:
-     * lobby_password_checked) */
+    return STORE_OK;
+}
+
+/* The change's first step: the present password, before the new one is
+ * asked. */
+static void act_check_password(sess_t *s, int action)
+{
+    (void)action;
+    int rc = ask_present(s, on_password_checked);
+    if (rc != STORE_OK)
+        lobby_password_checked(&s->lobby, rc);
 }
 
 /* The second check's answer: the present password is still right (it
@@ -428,12 +446,11 @@ static void on_change_checked(void *ctx, const store_account_t *a)
 {
     sess_t *s = ctx;
     lobby_t *l = &s->lobby;
-    sess_hash_end(s);
-    if (s->state != S_LOBBY)
+    int status = present_checked(s, a);
+    if (status < 0)
         return;
-    if (a->status != STORE_OK || a->id != l->account_id) {
-        password_changed(s, a->status == STORE_OK ? STORE_BAD_LOGIN
-                                                  : a->status);
+    if (status != STORE_OK) {
+        password_changed(s, status);
         return;
     }
     /* Before the change, not at its answer: a session gone meanwhile
@@ -448,18 +465,12 @@ static void on_change_checked(void *ctx, const store_account_t *a)
 
 static void act_change_password(sess_t *s, int action)
 {
-    lobby_t *l = &s->lobby;
     (void)action;
-    if (!l->pw_checked) { /* the lobby asks only after the check */
-        password_changed(s, STORE_ERROR);
-    } else if (sess_hash_begin(s) != 0) {
-        password_changed(s, STORE_SLOW_DOWN);
-    } else if (store_login_from(s->srv->store, l->account, s->ip,
-                                lobby_take_password(l), on_change_checked,
-                                s) != 0) {
-        sess_hash_end(s);
-        password_changed(s, STORE_ERROR);
-    }
+    /* (the lobby asks only after the first check) */
+    int rc = s->lobby.pw_checked ? ask_present(s, on_change_checked)
+                                 : STORE_ERROR;
+    if (rc != STORE_OK)
+        password_changed(s, rc);
 }
 
 static void act_scores(sess_t *s, int action)
