@@ -99,8 +99,10 @@ static const char replay_keys[] =
     "<button data-key=\"-\" aria-label=\"slower\">-<small>slower</small></button>"
     "<button data-key=\"+\" aria-label=\"faster\">+<small>faster</small></button>"
     "<button data-key=\".\" aria-label=\"one turn\">.<small>turn</small></button>";
+/* q, as the watch's banner and the replay's help say ("q leaves"); Esc
+ * leaves too, but a telnet client's Esc waits out its delay. */
 static const char leave_key[] =
-    "<button data-key=\"esc\" aria-label=\"leave\">Esc<small>leave</small></button>";
+    "<button data-key=\"q\" aria-label=\"leave\">q<small>leave</small></button>";
 
 void site_term(page_t *p, const char *ws_what, uint64_t id)
 {

@@ -399,7 +399,7 @@ START_TEST(front_page_lists_a_live_game_and_its_watch_page_watches_it)
     has(&r, "<div id=\"term\" class=\"term\" data-ws=\"watch=1\"></div>");
     /* a touch device's bar: leave, all a watch takes */
     has(&r, "<div id=\"termkeys\" class=\"termkeys\" hidden><button "
-            "data-key=\"esc\" aria-label=\"leave\">");
+            "data-key=\"q\" aria-label=\"leave\">");
     /* the terminal's files at their hashed, cached addresses */
     char script[96];
     snprintf(script, sizeof script, "<script src=\"%s\"></script>",
@@ -553,7 +553,7 @@ START_TEST(hall_of_fame_links_a_game_page_whose_replay_plays)
     has(&r, "<div id=\"termkeys\" class=\"termkeys\" hidden><button "
             "data-key=\" \" aria-label=\"pause\">");
     has(&r, "aria-label=\"one turn\">.<small>turn</small></button><button "
-            "data-key=\"esc\" aria-label=\"leave\">");
+            "data-key=\"q\" aria-label=\"leave\">");
     free(r.all);
     /* made in the thread pool, not on the loop */
     ck_assert(srv_log_has(s, "site: game 1's dump made off the loop, "));

@@ -471,7 +471,8 @@ async function watchBar(href) {
   if (low) throw new Error(`the watch page's button ${low.label} is ${low.h} px tall`);
   await page.locator('#termkeys').scrollIntoViewIfNeeded();
   const file = await shot(page, 'webcheck-watch-390x844.png');
-  await page.tap('#termkeys button[data-key="esc"]');
+  // q, as the banner says ("Watching NAME - q leaves")
+  await page.tap('#termkeys button[data-key="q"]');
   await until('the watch ended by "leave"', async () =>
     /has ended/.test(await page.locator('#termstatus').textContent()), page);
   console.log(`ok: the watch page on a phone: a bar of ${labels}, 40 px or taller; leave ends the watch, ${file}`);
