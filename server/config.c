@@ -216,7 +216,7 @@ static const key_def_t keys[] = {
     INT_KEY(ban_minute_ms, 1, 3600000, "a minute of a ban's duration (ctl ban ADDRESS 30m), in ms (tests set it small)"),
     INT_KEY(upgrade_ready_ms, 10, 3600000, "ms a binary upgrade's new process may take to say it is ready before the old one goes on without it (tests set it small)"),
     INT_KEY(upgrade_drain_ms, 0, 3600000, "ms a binary upgrade waits for a session's last frame to be written before it packs the session anyway (tests set it small)"),
-    INT_KEY(site_replays, 0, 1000, "finished games each worker loop replays at once for their pages' character dumps (/game/ID); a page asked past it is answered 503 (0: none)"),
+    INT_KEY(site_replays, 0, 1000, "finished games each worker loop replays at once for their pages' character dumps (/game/ID; one game's readers share its replay); a page of another game asked past it is answered 503 (0: none)"),
     INT_KEY(startups_start, 0, 1000000, "connections not yet in the lobby (waiting for their PROXY header or HTTP request, in SSH's handshake and login, or negotiating) past which a new one from an address that already has one is dropped at random, told the server is busy (one from an address with none: let in until startups_full; 0: never)"),
     INT_KEY(startups_rate, 0, 100, "the chance in percent that a new connection is dropped at startups_start, rising linearly to 100 at startups_full"),
     INT_KEY(startups_full, 0, 1000000, "connections not yet in the lobby at which every new one is dropped (OpenSSH's MaxStartups start:rate:full)"),

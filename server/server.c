@@ -285,6 +285,9 @@ static void srv_free(srv_t *srv)
     buf_free(&srv->wout);
     msgq_free(&srv->msgs);
     inbox_free(&srv->inbox);
+    if (srv->site_dumps_free) /* the site's, freed by the site */
+        srv->site_dumps_free(srv->site_dumps);
+    srv->site_dumps = NULL;
 }
 
 int srv_start(srv_t *srv)

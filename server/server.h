@@ -80,9 +80,11 @@ typedef struct srv {
     uint64_t seeds;            /* fallback seed counter */
     startups_t drops;          /* new connections dropped under pressure
                                   (startups.h): this loop's random state */
-    int site_dumps;            /* game pages' dumps being made in the
-                                  thread pool (site_dump.h), at most
-                                  cfg.site_replays */
+    struct site_dumps *site_dumps; /* game pages' dumps being made in
+                                  the thread pool, and the last ones made
+                                  (site_dump.h); owned, made at the first
+                                  page */
+    void (*site_dumps_free)(struct site_dumps *d); /* set with it */
     /* Scratch, borrowed only within one call: a read (every read is
      * handled completely before the next), and the render phase's screen
      * being drawn and its bytes. */

@@ -120,6 +120,13 @@ static void on_record(void *ctx, const store_record_t *r)
         game_page(s, r->game_id, &r->game, NULL, NULL, 0);
         return;
     }
+    /* the store says the game is there; its dump may be made already */
+    int err;
+    const char *text;
+    if (r->status == STORE_OK && site_dump_kept(s, r->game_id, &err, &text)) {
+        on_dump(s, r->game_id, &r->game, err, text);
+        return;
+    }
     int rc = r->status == STORE_OK
         ? site_dump_start(s, r->game_id, &r->game, r->record, r->len, on_dump)
         : -1;

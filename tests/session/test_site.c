@@ -91,9 +91,9 @@ typedef struct resp {
     const char *body;  /* after the head */
 } resp_t;
 
-/* GET path on 127.0.0.1:port; the answer read to its end (the server
- * closes the connection after each). */
-static resp_t get(int port, const char *path)
+/* Sends GET path to 127.0.0.1:port; the connection, to read with
+ * get_answer. */
+static int get_send(int port, const char *path)
 {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     ck_assert_int_ge(fd, 0);
@@ -104,6 +104,13 @@ static resp_t get(int port, const char *path)
     int n = snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: rogued\r\n\r\n",
                      path);
     ck_assert_int_eq(write(fd, req, (size_t)n), n);
+    return fd;
+}
+
+/* The answer to get_send's request on fd, read to its end (the server
+ * closes the connection after each); fd is closed. */
+static resp_t get_answer(int fd, const char *path)
+{
     size_t cap = 1 << 16, len = 0;
     char *buf = malloc(cap);
     ck_assert_ptr_nonnull(buf);
@@ -129,6 +136,12 @@ static resp_t get(int port, const char *path)
     ck_assert_msg(r.body != NULL, "no head in the answer to %s: %s", path, buf);
     r.body += 4;
     return r;
+}
+
+/* GET path on 127.0.0.1:port, the answer read to its end. */
+static resp_t get(int port, const char *path)
+{
+    return get_answer(get_send(port, path), path);
 }
 
 static void has(const resp_t *r, const char *text)
@@ -643,6 +656,25 @@ static resp_t get_found(int port, const char *path)
     }
 }
 
+/* Waits until /games.json lists game id (the store has it), within 30 s:
+ * its page is not asked, so no dump of it is made or kept. */
+static void wait_game_listed(int port, int id)
+{
+    char want[32];
+    snprintf(want, sizeof want, "{\"id\": %d, ", id);
+    time_t deadline = time(NULL) + 31; /* whole seconds: at least 30 */
+    for (;;) {
+        resp_t r = get(port, "/games.json");
+        int found = strstr(r.body, want) != NULL;
+        free(r.all);
+        if (found)
+            return;
+        ck_assert_msg(time(NULL) <= deadline, "game %d never listed", id);
+        struct timespec ms = { 0, 50 * 1000000L };
+        nanosleep(&ms, NULL);
+    }
+}
+
 /* One SQL statement on the stopped server's database in dir. */
 static void sql(const char *dir, const char *statement)
 {
@@ -748,8 +780,9 @@ START_TEST(game_page_replays_within_its_bound_else_a_summary_or_503)
              "player, account_id, ruleset, seed, score, depth, turns, kills, "
              "cause, started, ended, ending, X'52475243' FROM games "
              "WHERE id = 1");
-    /* one replay at a time: pages one after another each get theirs */
-    s = site_server(&http, "42", "site_replays=1", set_dir, NULL);
+    /* one replay at a time: pages one after another each get theirs (one
+     * worker loop: each loop keeps its own dumps) */
+    s = site_server(&http, "42", "site_replays=1", set_dir, "workers=1");
     for (int i = 0; i < 2; i++) {
         r = get(http, "/game/1");
         head_is(&r, "200 OK", "text/html; charset=utf-8",
@@ -759,8 +792,11 @@ START_TEST(game_page_replays_within_its_bound_else_a_summary_or_503)
         has(&r, "data-ws=\"replay=1\"");
         free(r.all);
     }
+    /* made once: the second page had the dump the first made */
     ck_assert_int_eq(srv_log_count(s, "site: game 1's dump made off the "
-                                      "loop, 3 keys replayed"), 2);
+                                      "loop, 3 keys replayed, for 1 "
+                                      "reader\n"), 1);
+    ck_assert_int_eq(srv_log_count(s, "site: game 1's dump as kept"), 1);
     /* no record: the row's summary, every field escaped, no replay */
     r = get(http, "/game/2");
     head_is(&r, "200 OK", "text/html; charset=utf-8", "public, max-age=86400");
@@ -811,15 +847,14 @@ START_TEST(a_page_not_made_in_time_is_503)
     ck_assert(cl_key(c, "Q"));
     ck_assert(cl_key(c, "y"));
     play_wait_text(c, "Play as guest");
-    resp_t r = get_found(http, "/game/1"); /* the pool free: made */
-    head_is(&r, "200 OK", "text/html; charset=utf-8", "public, max-age=86400");
-    free(r.all);
+    /* (its page not asked: a dump made would be kept, and answer) */
+    wait_game_listed(http, 1);
     /* a login's password check takes the pool's one thread */
     ck_assert(cl_key(c, "l"));
     play_type_line(c, "ann");
     play_type_line(c, "password1");
     ck_assert(srv_wait_log_count(s, "hash_hold: holding", 1, CL_WAIT_MS));
-    r = get(http, "/game/1");
+    resp_t r = get(http, "/game/1");
     head_is(&r, "503 Service Unavailable", "text/html; charset=utf-8",
             "no-cache");
     has(&r, "The server could not make that page in time: try again in a "
@@ -832,6 +867,94 @@ START_TEST(a_page_not_made_in_time_is_503)
     ck_assert_int_ge(fd, 0);
     ck_assert(srv_wait_log_count(s, "hash_hold: let go", 1, CL_WAIT_MS));
     ck_assert_int_eq(close(fd), 0);
+    ck_assert(srv_wait_log_count(s, "hash_hold: checked", 1, CL_WAIT_MS));
+    cl_close(c);
+    srv_stop(s);
+    srv_remove_tree(dir);
+}
+END_TEST
+
+/* Readers of one game's page while its dump is being made wait for the
+ * same replay, past site_replays; a page of another game is refused
+ * meanwhile; a later reader has the dump as kept, with no replay. The
+ * pool's one thread is held by a password check (hash_hold.so), so the
+ * dump waits until the test lets it go. */
+START_TEST(readers_of_one_game_share_its_dump)
+{
+    char dir[] = "/tmp/rogued-share-XXXXXX", fifo[64], set_dir[700];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(set_dir, sizeof set_dir, "data_dir=%s", dir);
+    int http;
+    tsrv_t *s = site_server(&http, "42", set_dir, NULL, NULL);
+    tclient_t *c = play_connect(srv_port(s), NULL);
+    ck_assert(cl_key(c, "."));
+    ck_assert(cl_key(c, "Q"));
+    ck_assert(cl_key(c, "y"));
+    play_wait_text(c, "Play as guest");
+    cl_close(c);
+    srv_stop(s); /* everything committed */
+    /* game 2: the same game again, record and all */
+    sql(dir, "INSERT INTO games (player, account_id, ruleset, seed, score, "
+             "depth, turns, kills, cause, started, ended, ending, record) "
+             "SELECT player, account_id, ruleset, seed, score, depth, turns, "
+             "kills, cause, started, ended, ending, record FROM games "
+             "WHERE id = 1");
+
+    snprintf(fifo, sizeof fifo, "%s/hold", dir);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    ck_assert_int_eq(setenv("HASH_HOLD_FIFO", fifo, 1), 0);
+    ck_assert_int_eq(setenv("UV_THREADPOOL_SIZE", "1", 1), 0);
+    preload_env_t env;
+    preload_set(&env, "hash_hold.so", NULL);
+    /* one worker loop: each loop makes and keeps its own dumps */
+    s = site_server(&http, "42", set_dir, "site_replays=1", "workers=1");
+    preload_unset(&env);
+    ck_assert_int_eq(unsetenv("HASH_HOLD_FIFO"), 0);
+    ck_assert_int_eq(unsetenv("UV_THREADPOOL_SIZE"), 0);
+    c = play_lobby(srv_port(s));
+    ck_assert(cl_key(c, "l"));
+    play_type_line(c, "ann");
+    play_type_line(c, "password1");
+    ck_assert(srv_wait_log_count(s, "hash_hold: holding", 1, CL_WAIT_MS));
+
+    int readers[3];
+    for (int i = 0; i < 3; i++)
+        readers[i] = get_send(http, "/game/1");
+    ck_assert(srv_wait_log_count(s, "site: game 1's dump: one more reader "
+                                    "waits for it (3)", 1, CL_WAIT_MS));
+    resp_t r = get(http, "/game/2"); /* site_replays=1: game 1's is made */
+    head_is(&r, "503 Service Unavailable", "text/html; charset=utf-8",
+            "no-cache");
+    has(&r, "The server is busy replaying other games");
+    free(r.all);
+
+    int fd = open(fifo, O_WRONLY | O_CLOEXEC);
+    ck_assert_int_ge(fd, 0);
+    ck_assert(srv_wait_log_count(s, "hash_hold: let go", 1, CL_WAIT_MS));
+    ck_assert_int_eq(close(fd), 0);
+    for (int i = 0; i < 3; i++) {
+        r = get_answer(readers[i], "/game/1");
+        head_is(&r, "200 OK", "text/html; charset=utf-8",
+                "public, max-age=86400");
+        has(&r, "<pre id=\"dump\">rogued character dump (game version ");
+        free(r.all);
+    }
+    ck_assert_int_eq(srv_log_count(s, "site: game 1's dump made off the "
+                                      "loop, 3 keys replayed, for 3 "
+                                      "readers\n"), 1);
+    ck_assert_int_eq(srv_log_count(s, "site: game 1's dump as kept"), 0);
+    /* a later reader: the kept dump, no replay */
+    r = get(http, "/game/1");
+    head_is(&r, "200 OK", "text/html; charset=utf-8", "public, max-age=86400");
+    has(&r, "\nquit on depth 1 after 1 turn; score ");
+    free(r.all);
+    ck_assert_int_eq(srv_log_count(s, "site: game 1's dump as kept"), 1);
+    ck_assert_int_eq(srv_log_count(s, "site: game 1's dump made off the "
+                                      "loop"), 1);
+    /* and game 2's page, the pool free again */
+    r = get(http, "/game/2");
+    head_is(&r, "200 OK", "text/html; charset=utf-8", "public, max-age=86400");
+    free(r.all);
     ck_assert(srv_wait_log_count(s, "hash_hold: checked", 1, CL_WAIT_MS));
     cl_close(c);
     srv_stop(s);
@@ -852,6 +975,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, hall_of_fame_links_a_game_page_whose_replay_plays);
     tcase_add_test(tc, game_page_replays_within_its_bound_else_a_summary_or_503);
     tcase_add_test(tc, a_page_not_made_in_time_is_503);
+    tcase_add_test(tc, readers_of_one_game_share_its_dump);
     suite_add_tcase(s, tc);
     return s;
 }
