@@ -463,11 +463,31 @@ int srv_ssh_hold(shared_t *sh, int max_sessions, startups_t *drops,
         refusal_count(REFUSE_FULL);
         return -1;
     }
+    /* Its address's connection a minute and session, as a telnet
+     * connection's at its first byte: before the key exchange and the
+     * store's lookups, which a refused connection never costs. (Out of
+     * memory it is let in untracked; its release then finds nothing, or
+     * at worst lets that address one session more.) */
+    int tracked, verdict = addr_admit(&sh->addrs, ip, mono_ms(), &tracked);
+    if (verdict != ADDR_OK) {
+        atomic_fetch_sub(&sh->online, 1);
+        startup_end(sh, addr);
+        int connects = verdict == ADDR_TOO_MANY_CONNECTS;
+        /* closed at once: nothing can be said before SSH's banner */
+        log_info("refused %s: %s (SSH)", addr, connects
+                 ? "too many connections from this address"
+                 : "too many sessions from this address");
+        refusal_count(connects ? REFUSE_ADDR_CONNECTS : REFUSE_ADDR_SESSIONS);
+        return -1;
+    }
     return 0;
 }
 
 void srv_ssh_hold_release(shared_t *sh, const char *addr)
 {
+    char ip[ADDR_MAX];
+    sshg_ip_of(addr, ip, sizeof ip);
+    addr_release(&sh->addrs, ip, mono_ms());
     atomic_fetch_sub(&sh->online, 1);
     startup_end(sh, addr);
 }

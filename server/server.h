@@ -156,8 +156,9 @@ int srv_online(const srv_t *srv);
  * end), holds what a telnet connection holds from its first byte
  * (docs/hosting.md): a place among the startups, subject to the random
  * early drop (drops: the calling thread's own) and counted under its
- * address (srv_startup_begin), and a slot of max_sessions (the calling
- * thread's copy: the host's). Atomics and the addresses' mutex: release
+ * address (srv_startup_begin), a slot of max_sessions (the calling
+ * thread's copy: the host's), and its address's connection token and
+ * session (addr_admit: connects_per_ip_per_minute, max_sessions_per_ip). Atomics and the addresses' mutex: release
  * is safe from any thread. addr: "ip:port". Returns 0 and held (the
  * session takes it over in sess_accept, else srv_ssh_hold_release gives
  * it back, once, with the same addr), or -1: refused, logged and counted

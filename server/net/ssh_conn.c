@@ -14,7 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ban_list.h"
 #include "log.h"
+#include "refusals.h"
 #include "ssh_link.h"
 #include "ssh_play.h"
 #include "sshkey.h"
@@ -85,11 +87,40 @@ static void tell_store_away(ssh_conn_t *c)
     ssh_string_free(banner);
 }
 
+/* A banned address (ctl ban) logs in as nobody, the guest user too, and
+ * costs no lookup of a key; it reads why in an authentication banner
+ * (once a connection), as a telnet player reads it at admission. 1: it
+ * is banned. */
+static int banned(ssh_conn_t *c)
+{
+    int64_t until;
+    if (!c->b->store ||
+        !store_banned_addr(c->b->store, c->ip, ban_now_ms(), &until))
+        return 0;
+    if (!c->told_banned) {
+        c->told_banned = 1;
+        char line[160];
+        ban_say(line, sizeof line - 2, "This address", until);
+        strcat(line, "\r\n");
+        ssh_string banner = ssh_string_from_char(line);
+        if (banner)
+            ssh_send_issue_banner(c->session, banner);
+        ssh_string_free(banner);
+        log_info("refused %s: a banned address (SSH)", c->addr);
+        refusal_count(REFUSE_BANNED);
+    }
+    return 1;
+}
+
 /* --- libssh's callbacks ------------------------------------------------------ */
 
 static int auth_none(ssh_session s, const char *user, void *userdata)
 {
     ssh_conn_t *c = userdata;
+    if (banned(c)) {
+        ssh_set_auth_methods(s, SSH_AUTH_METHOD_PUBLICKEY);
+        return SSH_AUTH_DENIED;
+    }
     if (user && strcmp(user, SSH_GUEST_USER) == 0) {
         c->authed = 1; /* a guest, as with telnet */
         uncount(c);
@@ -163,7 +194,7 @@ static int auth_pubkey(ssh_session s, const char *user,
         ssh_set_auth_methods(s, SSH_AUTH_METHOD_PUBLICKEY);
     if (!user || strcmp(user, SSH_GUEST_USER) == 0 ||
         !acct_name_valid(user, NULL, 0) || !c->b->store ||
-        atomic_load(&c->b->stopping))
+        atomic_load(&c->b->stopping) || banned(c))
         return SSH_AUTH_DENIED;
     if (signature_state != SSH_PUBLICKEY_STATE_NONE &&
         signature_state != SSH_PUBLICKEY_STATE_VALID)

@@ -50,6 +50,7 @@ typedef struct ssh_conn {
     struct ssh_channel_callbacks_struct ccb;
     uint8_t authed, shell, closed, in_event, eof;
     uint8_t told_store_away;            /* its banner sent (once) */
+    uint8_t told_banned;                /* the same, for a banned address */
     uint64_t deadline_ms;               /* the login grace's end */
     uint64_t paused_until_ms;           /* a failed key's wait (0: none) */
     int cols, rows;

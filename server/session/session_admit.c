@@ -129,17 +129,14 @@ static void set_peer(sess_t *s, const struct sockaddr_storage *a)
     }
 }
 
-/* The address an SSH player's thread gave ("ip:port"), for the log and
- * the limits (its socket is the libssh session's). */
+/* The address an SSH player's thread gave ("ip:port", "[ip]:port"), for
+ * the log and the limits (its socket is the libssh session's): the
+ * address as srv_ssh_hold counted it, without an IPv6 address's
+ * brackets, which a ban's range or a limit's key would not read. */
 static void set_peer_name(sess_t *s, const char *name)
 {
     snprintf(s->addr, sizeof s->addr, "%s", name);
-    const char *colon = strrchr(name, ':');
-    size_t n = colon ? (size_t)(colon - name) : strlen(name);
-    if (n >= sizeof s->ip)
-        n = sizeof s->ip - 1;
-    memcpy(s->ip, name, n);
-    s->ip[n] = '\0';
+    sshg_ip_of(name, s->ip, sizeof s->ip);
 }
 
 /* Refuses the connection with one line (and a log line), counted under
@@ -181,6 +178,10 @@ static int count_in(sess_t *s, int *online_out)
                  "later.", online, online == 1 ? "" : "s");
         refuse(s, REFUSE_FULL, "server full", line);
         return -1;
+    }
+    if (s->via_ssh) { /* its address counted at its accept too */
+        *online_out = online;
+        return 0;
     }
     int counted;
     switch (addr_admit(srv->addrs, s->ip, now, &counted)) {
@@ -504,6 +505,7 @@ void sess_accept(srv_t *srv, int fd, msg_accept_t *acc)
         s->startup = 1;
         sshg_ip_of(acc->addr, s->startup_ip, sizeof s->startup_ip);
         s->slot_early = 1;
+        s->ip_counted = 1; /* its address's session (addr_admit) */
     }
     /* an SSH player's bytes come by its libssh session (acc->conn) */
     int rc = ssh ? 0 : uv_tcp_open(&s->tcp, fd);

@@ -190,6 +190,55 @@ START_TEST(a_logged_in_ssh_player_is_counted_once)
 }
 END_TEST
 
+/* An address's connections a minute and its sessions are counted at an
+ * SSH connection's accept, as a telnet connection's at its first byte:
+ * one past either is closed before the server's banner (no key exchange,
+ * no lookup), logged and counted; a telnet player from that address is
+ * refused by the same count; another address is not. */
+START_TEST(an_address_s_limits_hold_before_the_ssh_banner)
+{
+    tsrv_t *s = start("connects_per_ip_per_minute=2", "max_sessions_per_ip=0",
+                      "startups_start=0");
+    tclient_t *a = silent(), *b = silent(); /* 127.0.0.2's two */
+    ck_assert(ssh_closed_before_banner());
+    ck_assert(srv_wait_log(s, ": too many connections from this address "
+                              "(SSH)", CL_WAIT_MS));
+    ck_assert(metrics_wait(metrics, "rogued_refusals_total{reason=\""
+                                    "per_address_connects\"}", 1));
+    /* another address gets in */
+    tclient_t *c = silent_from("127.0.0.3");
+    cl_close(a);
+    cl_close(b);
+    cl_close(c);
+    srv_stop(s);
+
+    s = start("max_sessions_per_ip=2", "connects_per_ip_per_minute=0",
+              "startups_start=0");
+    a = silent();
+    b = silent();
+    ck_assert(ssh_closed_before_banner());
+    ck_assert(srv_wait_log(s, ": too many sessions from this address (SSH)",
+                           CL_WAIT_MS));
+    ck_assert(metrics_wait(metrics, "rogued_refusals_total{reason=\""
+                                    "per_address_sessions\"}", 1));
+    /* one gone: its place is free again (given back once) */
+    cl_close(a);
+    tclient_t *again = NULL;
+    for (time_t end = time(NULL) + 30; !again && time(NULL) <= end;) {
+        cl_opts_t o = { .raw = 1, .src = "127.0.0.2" };
+        tclient_t *t = cl_connect(sport, &o);
+        if (cl_wait_text(t, "SSH-2.0", CL_WAIT_MS) || cl_stream_has(t, "SSH-2.0"))
+            again = t;
+        else
+            cl_close(t);
+    }
+    ck_assert_msg(again != NULL, "127.0.0.2's place never came back");
+    cl_close(again);
+    cl_close(b);
+    srv_stop(s);
+}
+END_TEST
+
 /* A client connecting with ciphers (libssh's client, the key exchange
  * only): the cipher each way, or NULL if the key exchange failed. */
 static const char *negotiated(const char *ciphers, char *out, size_t n)
@@ -431,6 +480,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, startups_drop_the_newest_ssh_connection);
     tcase_add_test(tc, a_fresh_address_goes_first_on_ssh);
     tcase_add_test(tc, a_logged_in_ssh_player_is_counted_once);
+    tcase_add_test(tc, an_address_s_limits_hold_before_the_ssh_banner);
     tcase_add_test(tc, the_cipher_is_aes_gcm);
     tcase_add_test(tc, ssh_ciphers_widened);
     tcase_add_test(tc, unknown_ssh_ciphers_refused);

@@ -169,19 +169,23 @@ START_TEST(who_says_ssh)
 }
 END_TEST
 
-/* A banned address is refused over SSH too, with the line, before the
- * lobby. */
+/* A banned address is refused over SSH before any login, the guest user
+ * too: ssh (at its own LogLevel, as a player's) shows the line from an
+ * authentication banner, once, then "Permission denied"; no lobby. */
 START_TEST(ssh_banned_address)
 {
     int sport;
     char out[65536];
     tsrv_t *s = ssh_server(&sport);
     ck_assert_int_eq(srv_ctl(s, "ban 127.0.0.1", out, sizeof out), 0);
-    const char *waits[] = { "This address is banned." };
-    const char *keys[] = { "" };
-    ck_assert_msg(ssh_guest_steps(sport, "LANG=C.UTF-8", waits, keys, 1, out,
-                                  sizeof out), "over SSH: %s", out);
+    int rc = sshc_run_told(NULL, "play", sport, out, sizeof out);
+    ck_assert_int_ne(rc, 0);
+    const char *first = strstr(out, "This address is banned.");
+    ck_assert_msg(first, "%s", out);
+    ck_assert(!strstr(first + 1, "This address is banned."));
+    ck_assert_msg(strstr(out, "Permission denied (publickey)"), "%s", out);
     ck_assert(!strstr(out, "Play (as a guest)"));
+    ck_assert(srv_wait_log(s, ": a banned address (SSH)", CL_WAIT_MS));
     srv_stop(s);
 }
 END_TEST
