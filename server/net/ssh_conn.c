@@ -388,6 +388,16 @@ int ssh_conn_start(ssh_conn_t *c)
                  log_printable(ssh_get_error(c->session), safe, sizeof safe));
         return -1;
     }
+    uint64_t now = ssh_mono_ms();
+    int owed = sshg_owed(&b->guard, c->ip, now);
+    if (owed > 0) {
+        /* out of the event until then (follow_pause puts it in) */
+        log_info("ssh %s: waits out its address's failed key tries: "
+                 "nothing read for %d ms", c->addr, owed);
+        c->paused_until_ms = now + (uint64_t)owed;
+        ssh_conn_touch(c);
+        return 0;
+    }
     if (ssh_event_add_session(c->ev, c->session) != SSH_OK)
         return -1;
     c->in_event = 1;

@@ -113,6 +113,18 @@ void sshg_leave(sshg_t *g, const char *ip)
     pthread_mutex_unlock(&g->mu);
 }
 
+/* The wait a count of failures earns past `free` of them (0: none). */
+static int wait_of(const sshg_t *g, int failures, int free)
+{
+    if (free <= 0 || failures <= free)
+        return 0;
+    int over = failures - free - 1;
+    long ms = g->base_ms;
+    while (over-- > 0 && ms < g->max_ms)
+        ms *= 2;
+    return ms < g->max_ms ? (int)ms : g->max_ms;
+}
+
 /* One more failure of the entry for key; its wait past `free` failures. */
 static int fail_one(sshg_t *g, const char *key, int free, uint64_t now)
 {
@@ -123,13 +135,26 @@ static int fail_one(sshg_t *g, const char *key, int free, uint64_t now)
         e->failures = 0;
     e->failures++;
     e->last_ms = now;
-    if (free <= 0 || e->failures <= free)
+    return wait_of(g, e->failures, free);
+}
+
+int sshg_owed(sshg_t *g, const char *ip, uint64_t now_ms)
+{
+    char key[SSHG_KEY_MAX];
+    if (g->base_ms <= 0)
         return 0;
-    int over = e->failures - free - 1;
-    long ms = g->base_ms;
-    while (over-- > 0 && ms < g->max_ms)
-        ms *= 2;
-    return ms < g->max_ms ? (int)ms : g->max_ms;
+    ip_key(ip, key, sizeof key);
+    pthread_mutex_lock(&g->mu);
+    sshg_entry_t *e = find(g, key, 0, 0);
+    int owed = 0;
+    if (e && e->failures > 0 && now_ms - e->last_ms < (uint64_t)g->forget_ms) {
+        uint64_t end = e->last_ms +
+                       (uint64_t)wait_of(g, e->failures, g->free_tries);
+        if (end > now_ms)
+            owed = (int)(end - now_ms);
+    }
+    pthread_mutex_unlock(&g->mu);
+    return owed;
 }
 
 int sshg_failed(sshg_t *g, const char *ip, const char *name, uint64_t now_ms)

@@ -6,9 +6,10 @@
  * - failed public-key tries slow down: past `free_tries` failures of an
  *   address (or `name_free_tries` of an account name, from anywhere), each
  *   further denial waits base_ms, then twice that, ... up to max_ms:
- *   nothing more is read from that connection meanwhile, and it stays
- *   counted as not in (so one address holds at most pending_cap such
- *   waits); a failure count goes back to 0 after forget_ms without
+ *   nothing more is read from that connection meanwhile, nor from a new
+ *   connection of that address until the wait is over (sshg_owed), and
+ *   each stays counted as not in (so one address holds at most
+ *   pending_cap such waits); a failure count goes back to 0 after forget_ms without
  *   one, and an address's at the first success from it (the owner is
  *   never slowed down by strangers' failures from elsewhere).
  *
@@ -60,6 +61,12 @@ void sshg_leave(sshg_t *g, const char *ip);
 /* A failed try from ip for name: counted for both. Returns how long to
  * wait before saying so (ms; 0: at once). */
 int sshg_failed(sshg_t *g, const char *ip, const char *name, uint64_t now_ms);
+
+/* What is left now of the wait ip's last failure earned (ms; 0: none).
+ * A new connection from ip waits it out before anything of it is read:
+ * a client that tries one key a connection is slowed down as one that
+ * tries them all on one. */
+int sshg_owed(sshg_t *g, const char *ip, uint64_t now_ms);
 
 /* A login from ip: the address's failures are forgotten. */
 void sshg_succeeded(sshg_t *g, const char *ip);

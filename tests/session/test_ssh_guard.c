@@ -118,7 +118,8 @@ END_TEST
 /* A client that leaves while its connection waits out failed keys (a
  * minute here) frees its place at once: before, the connection was not
  * read until the wait's end and sat in CLOSE-WAIT, counted among the
- * address's connections not in (a red team pinned 397 that way). */
+ * address's connections not in (a red team pinned 397 that way). The
+ * address's next connections wait the rest of that minute out too. */
 START_TEST(a_client_gone_during_its_wait_is_let_go)
 {
     char other[512], out[4096];
@@ -143,6 +144,11 @@ START_TEST(a_client_gone_during_its_wait_is_let_go)
     ck_assert(cl_wait_text(b, "SSH-2.0", CL_WAIT_MS) ||
               cl_stream_has(b, "SSH-2.0"));
     ck_assert_int_eq(srv_log_count(s, "not logged in yet"), 0);
+    /* each new connection of the address waits out the wait its last
+     * failure earned before anything of it is read: one key a connection
+     * is slowed down as many on one */
+    ck_assert(srv_wait_log_count(s, "waits out its address's failed key "
+                                    "tries: nothing read for ", 2, CL_WAIT_MS));
     cl_close(a);
     cl_close(b);
     srv_stop(s);

@@ -1,8 +1,9 @@
 /* test_ssh_guard.c - the SSH bridge's limits before login
  * (server/net/ssh_guard.h): connections not logged in capped per address
  * (an IPv6 /64 as one),
- * the wait after failed tries per address and per name, forgetting, and
- * a success forgetting the address's failures. */
+ * the wait after failed tries per address and per name, forgetting, a
+ * success forgetting the address's failures, and what a new connection
+ * of an address owes of its wait. */
 #include <check.h>
 #include <stdio.h>
 
@@ -58,6 +59,37 @@ START_TEST(failures_wait_double_and_are_forgotten)
 }
 END_TEST
 
+/* What a new connection of an address owes: the rest of the wait its
+ * last failure earned, on the caller's clock; nothing for a fresh
+ * address, within the free tries, once it has run out, or after a
+ * success. */
+START_TEST(a_new_connection_owes_the_address_s_wait)
+{
+    sshg_t g;
+    ck_assert_int_eq(sshg_init(&g, 0, 100), 0);
+    ck_assert_int_eq(sshg_owed(&g, "10.0.0.1", 1000), 0);
+    for (int i = 0; i < 3; i++)
+        sshg_failed(&g, "10.0.0.1", "kim", 1000);
+    ck_assert_int_eq(sshg_owed(&g, "10.0.0.1", 1000), 0); /* free tries */
+    ck_assert_int_eq(sshg_failed(&g, "10.0.0.1", "kim", 1000), 100);
+    ck_assert_int_eq(sshg_owed(&g, "10.0.0.1", 1000), 100);
+    ck_assert_int_eq(sshg_owed(&g, "10.0.0.1", 1060), 40);
+    ck_assert_int_eq(sshg_owed(&g, "10.0.0.1", 1100), 0);
+    ck_assert_int_eq(sshg_failed(&g, "10.0.0.1", "kim", 1100), 200);
+    ck_assert_int_eq(sshg_owed(&g, "10.0.0.1", 1150), 150);
+    /* an IPv6 /64 is one address; another address owes nothing */
+    ck_assert_int_eq(sshg_owed(&g, "10.0.0.2", 1150), 0);
+    sshg_failed(&g, "2001:db8::1", "x", 2000);
+    sshg_failed(&g, "2001:db8::2", "x", 2000);
+    sshg_failed(&g, "2001:db8::3", "x", 2000);
+    sshg_failed(&g, "2001:db8::4", "x", 2000);
+    ck_assert_int_eq(sshg_owed(&g, "2001:db8::9", 2000), 100);
+    sshg_succeeded(&g, "10.0.0.1");
+    ck_assert_int_eq(sshg_owed(&g, "10.0.0.1", 1150), 0);
+    sshg_free(&g);
+}
+END_TEST
+
 START_TEST(name_counted_from_anywhere)
 {
     sshg_t g;
@@ -90,6 +122,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, pending_capped_per_address);
     tcase_add_test(tc, failures_wait_double_and_are_forgotten);
     tcase_add_test(tc, name_counted_from_anywhere);
+    tcase_add_test(tc, a_new_connection_owes_the_address_s_wait);
     tcase_add_test(tc, ip_of_an_address);
     suite_add_tcase(s, tc);
     return s;
