@@ -216,6 +216,34 @@ static void log_stray(const char *line, void *arg)
     log_error("%s", line);
 }
 
+/* libuv's thread pool runs the password checks (hash_parallel at once),
+ * the site's game pages' dumps (site_replays a worker loop) and a backup:
+ * sized so that all of them can run at once, and a crowd of game pages
+ * never holds a login's check back in the pool's queue (libuv's default
+ * is 4 threads; docs/hosting.md, "The network"). A host's own
+ * UV_THREADPOOL_SIZE is kept. Before the pool's first use, which reads it,
+ * and before any thread of ours starts (setenv). */
+static void size_thread_pool(const config_t *cfg)
+{
+    const char *given = getenv("UV_THREADPOOL_SIZE");
+    if (given) {
+        log_info("libuv's thread pool: UV_THREADPOOL_SIZE=%s, as given",
+                 given);
+        return;
+    }
+    int loops = cfg->workers > 0 ? cfg->workers : host_default_workers();
+    long dumps = (long)cfg->site_replays * loops;
+    long n = STORE_HASH_PARALLEL_DEFAULT + dumps + 1;
+    if (n > 1024) /* libuv's most */
+        n = 1024;
+    char v[24];
+    snprintf(v, sizeof v, "%ld", n);
+    setenv("UV_THREADPOOL_SIZE", v, 1);
+    log_info("libuv's thread pool: %ld threads: %d for password checks, %ld "
+             "for game pages' dumps, 1 for a backup", n,
+             STORE_HASH_PARALLEL_DEFAULT, dumps);
+}
+
 /* --upgrade: the console's `upgrade` with this binary (docs/hosting.md). */
 static int ask_upgrade(const char *data_dir)
 {
@@ -407,6 +435,7 @@ int main(int argc, char **argv)
     }
     signal(SIGPIPE, SIG_IGN);
     raise_fd_limit();
+    size_thread_pool(&cfg);
 
     uv_loop_t loop;
     uv_loop_init(&loop);

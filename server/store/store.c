@@ -238,7 +238,7 @@ static void opts_defaults(store_opts_t *o, const store_opts_t *given)
     if (!o->pw_mem)
         o->pw_mem = crypto_pwhash_MEMLIMIT_INTERACTIVE;
     if (o->hash_parallel <= 0)
-        o->hash_parallel = 2;
+        o->hash_parallel = STORE_HASH_PARALLEL_DEFAULT;
     if (o->max_pending <= 0)
         o->max_pending = 4096;
     if (o->max_queued_games <= 0)

@@ -66,10 +66,14 @@
 
 #include "store_types.h"
 
+/* Password checks at once when opts.hash_parallel is 0. */
+#define STORE_HASH_PARALLEL_DEFAULT 2
+
 typedef struct store_opts {
     unsigned long long pw_ops; /* Argon2id passes; 0: OPSLIMIT_INTERACTIVE (2) */
     size_t pw_mem;         /* bytes per hash; 0: MEMLIMIT_INTERACTIVE (64 MiB) */
-    int hash_parallel;     /* hashes at once; 0: 2 (128 MiB at the default) */
+    int hash_parallel;     /* hashes at once; 0: STORE_HASH_PARALLEL_DEFAULT
+                              (128 MiB at the default) */
     int hashes_per_name;   /* logins of one name hashed or waiting at once,
                               from addresses it has not logged in from;
                               more are answered STORE_SLOW_DOWN

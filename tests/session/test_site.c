@@ -783,6 +783,10 @@ START_TEST(game_page_replays_within_its_bound_else_a_summary_or_503)
     /* one replay at a time: pages one after another each get theirs (one
      * worker loop: each loop keeps its own dumps) */
     s = site_server(&http, "42", "site_replays=1", set_dir, "workers=1");
+    /* the pool has room for every dump and every password check at once */
+    ck_assert(srv_log_has(s, "libuv's thread pool: 4 threads: 2 for password "
+                             "checks, 1 for game pages' dumps, 1 for a "
+                             "backup"));
     for (int i = 0; i < 2; i++) {
         r = get(http, "/game/1");
         head_is(&r, "200 OK", "text/html; charset=utf-8",
@@ -909,6 +913,8 @@ START_TEST(readers_of_one_game_share_its_dump)
     /* one worker loop: each loop makes and keeps its own dumps */
     s = site_server(&http, "42", set_dir, "site_replays=1", "workers=1");
     preload_unset(&env);
+    ck_assert(srv_log_has(s, "libuv's thread pool: UV_THREADPOOL_SIZE=1, as "
+                             "given"));
     ck_assert_int_eq(unsetenv("HASH_HOLD_FIFO"), 0);
     ck_assert_int_eq(unsetenv("UV_THREADPOOL_SIZE"), 0);
     c = play_lobby(srv_port(s));
