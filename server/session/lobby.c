@@ -819,13 +819,18 @@ int lobby_name_checked(lobby_t *l, const char *name, int status, int taken)
     int typing = l->page == LOBBY_REG_PASS2 || lobby_line_len(l) > 0;
     lobby_wipe_password(l);
     go(l, LOBBY_REG_NAME);
-    if (typing) {
+    const char *then = typing ? ". Press Enter, then choose another."
+                              : ": choose another.";
+    if (typing)
         l->drop_line = DROP_TAKEN;
-        lobby_note(l, LOBBY_NOTE_BAD, "The name %s is taken. Press Enter, "
-                   "then choose another.", l->name);
-    } else {
+    if (taken == LOBBY_NAME_PLAYING)
+        lobby_note(l, LOBBY_NOTE_BAD, "Someone is playing as %s now%s",
+                   l->name, then);
+    else if (typing)
+        lobby_note(l, LOBBY_NOTE_BAD, "The name %s is taken%s", l->name,
+                   then);
+    else
         say_taken(l);
-    }
     return LOBBY_DO_NOTHING;
 }
 

@@ -723,6 +723,10 @@ void owned_game_free(owned_game_t *o);
  * given to the lobby. */
 void sess_names_act(sess_t *s, int action);
 
+/* 1 if a game on this host is played under name now by another session,
+ * or kept for a browser guest's page that may come back to it. */
+int sess_name_in_play(sess_t *s, const char *name);
+
 /* --- SSH keys (session_keys.c) ----------------------------------------------- */
 
 /* The lobby's keys actions (LOBBY_DO_KEYS_LIST, _KEY_ADD, _KEY_REMOVE):

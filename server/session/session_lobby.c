@@ -379,6 +379,12 @@ static void act_account(sess_t *s, int action)
         ban_say(banned, sizeof banned, subject, until);
         no = banned;
         why = "a banned name";
+    } else if (action == LOBBY_DO_REGISTER && sess_name_in_play(s, l->name)) {
+        /* (the early check said so, unless the guest began since) */
+        snprintf(banned, sizeof banned, "Someone is playing as %.20s now: "
+                 "choose another.", l->name);
+        no = banned;
+        why = "a name a guest plays under now";
     } else if (action == LOBBY_DO_REGISTER &&
         addr_register(s->srv->addrs, s->ip, sess_now(s)) != 0) {
         no = "Too many accounts were made from your address: try again "

@@ -3,7 +3,8 @@
  * asked through the lobby's wait (the game begins only once it is
  * answered), and whether a name being registered is taken, asked without
  * one (the player goes on to the password, every key taken meanwhile),
- * so that a name taken is told before its password is typed. The
+ * so that a name taken is told before its password is typed; either is
+ * refused too while a guest on this host plays under it. The
  * registration's end checks the name again all the same: it may be taken
  * between the two. */
 #include <strings.h>
@@ -29,10 +30,9 @@ static void kept_is(void *ctx, const char *name, unsigned turn,
         k->found = 1;
 }
 
-/* 1 if a game of name is in play on this host, or kept for a browser
- * guest whose page may come back to it (guest_grace: it would come back
- * beside the new one, two rows alike again). */
-static int name_in_play(sess_t *s, const char *name)
+/* (guest_grace's: it would come back beside the new one, two rows alike
+ * again) */
+int sess_name_in_play(sess_t *s, const char *name)
 {
     if (dir_name_playing(s->srv->dir, name, s->id))
         return 1;
@@ -52,7 +52,7 @@ static void on_guest_checked(void *ctx, const char *name, int status,
     if (s->state != S_LOBBY)
         return; /* the lobby waits for this one answer (LOBBY_BUSY) */
     taken = taken ? LOBBY_NAME_ACCOUNT : LOBBY_NAME_FREE;
-    if (status == STORE_OK && !taken && name_in_play(s, name))
+    if (status == STORE_OK && !taken && sess_name_in_play(s, name))
         taken = LOBBY_NAME_PLAYING;
     if (lobby_guest_checked(&s->lobby, status, taken) == LOBBY_DO_PLAY)
         sess_goto(s, S_PLAYING, NULL);
@@ -73,6 +73,10 @@ static void on_name_checked(void *ctx, const char *name, int status,
     log_debug("name id=%llu: %s is %s", (unsigned long long)s->id, name,
               status != STORE_OK ? "not known (the store failed)"
               : taken ? "taken" : "free");
+    /* A guest's game under the name now: an account of it would put the
+     * guest's game in the hall of fame under the account's name. */
+    if (status == STORE_OK && !taken && sess_name_in_play(s, name))
+        taken = LOBBY_NAME_PLAYING;
     int action = lobby_name_checked(&s->lobby, name, status, taken);
     if (s->state != S_LOBBY)
         return;

@@ -292,6 +292,42 @@ START_TEST(guest_may_not_take_a_name_in_play)
 }
 END_TEST
 
+/* Nor may an account be registered under a name a guest plays under now
+ * (the guest's game would enter the hall of fame under the account's
+ * name): told before the password, as a name taken is; once the guest's
+ * game has ended the name may be registered. */
+START_TEST(a_name_in_play_may_not_be_registered)
+{
+    tsrv_t *s = srv_start(NULL);
+    tclient_t *a = play_lobby(srv_port(s));
+    ck_assert(cl_key(a, "p"));
+    play_wait_text(a, "Play as a guest");
+    ck_assert(cl_key(a, "\x15"));
+    play_type_line(a, "Victim2");
+    play_wait_text(a, "HP: 30/30");
+    tclient_t *b = play_lobby(srv_port(s));
+    ck_assert(cl_key(b, "r"));
+    play_wait_text(b, "Register an account");
+    play_type_line(b, "victim2");
+    play_wait_text(b, "Someone is playing as victim2 now: choose another.");
+    ck_assert(cl_screen_has(b, "Name:"));
+    if (cl_screen_has(b, "Password:"))
+        play_fail(b, "the password is asked for under a name in play");
+    ck_assert(cl_key(a, "Q"));
+    ck_assert(cl_key(a, "y"));
+    play_wait_text(a, "it has ended.");
+    play_type_line(b, "victim2");
+    play_wait_text(b, "Password:");
+    play_type_line(b, "hunter22");
+    play_wait_text(b, "Again:");
+    play_type_line(b, "hunter22");
+    play_wait_text(b, "Welcome, victim2! Your account is ready.");
+    cl_close(b);
+    cl_close(a);
+    srv_stop(s);
+}
+END_TEST
+
 /* The row of the hall of fame that names `who`, or NULL. */
 static const char *score_row(tclient_t *c, const char *who, char *row, size_t n)
 {
@@ -699,6 +735,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, names_with_control_bytes_or_escapes_refused);
     tcase_add_test(tc, guest_may_not_take_an_account_name);
     tcase_add_test(tc, guest_may_not_take_a_name_in_play);
+    tcase_add_test(tc, a_name_in_play_may_not_be_registered);
     tcase_add_test(tc, guest_dies_back_to_lobby_seen_in_hall_of_fame);
     tcase_add_test(tc, old_notes_do_not_outlive_their_step);
     tcase_add_test(tc, too_long_a_password_is_refused);

@@ -831,6 +831,24 @@ START_TEST(register_name_taken_told_early)
     ck_assert_str_eq(lobby_line(&l), "dave");
     ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHECK_NAME);
     ck_assert_int_eq(l.page, LOBBY_REG_PASS);
+    /* A guest plays under it now: said so, either way */
+    type(&l, "se");
+    ck_assert_int_eq(lobby_name_checked(&l, "dave", STORE_OK,
+                                        LOBBY_NAME_PLAYING), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_REG_NAME);
+    ck_assert(pass_wiped(&l));
+    ck_assert_str_eq(l.note, "Someone is playing as dave now. Press Enter, "
+                     "then choose another.");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
+    type(&l, "dave");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHECK_NAME);
+    ck_assert_int_eq(lobby_name_checked(&l, "dave", STORE_OK,
+                                        LOBBY_NAME_PLAYING), LOBBY_DO_NOTHING);
+    ck_assert_int_eq(l.page, LOBBY_REG_NAME);
+    ck_assert_str_eq(l.note, "Someone is playing as dave now: choose "
+                     "another.");
+    type(&l, "dave");
+    ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_CHECK_NAME);
 
     /* The store could not say: nothing changes (the end checks). */
     ck_assert_int_eq(lobby_name_checked(&l, "dave", STORE_ERROR, 0),
