@@ -127,6 +127,11 @@ int game_dead(const game_t *g)
     return g->mode == MODE_DEAD || g->mode == MODE_WON;
 }
 
+int game_quit_asked(const game_t *g)
+{
+    return g->mode == MODE_QUIT_PROMPT;
+}
+
 int game_won(const game_t *g)
 {
     return g->mode == MODE_WON;

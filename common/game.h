@@ -110,6 +110,9 @@ int game_key(game_t *g, int key);
 /* 1 once the player has confirmed quitting. */
 int game_over(const game_t *g);
 
+/* 1 while the game asks "Really quit? (y/n)" (Q, Ctrl-C). */
+int game_quit_asked(const game_t *g);
+
 /* 1 once the game has ended by death (MODE_DEAD) or by a win (MODE_WON).
  * The core takes no more keys; the host records the game and offers a new
  * one (with a new seed: the core picks none) or goodbye. */

@@ -737,6 +737,14 @@ void view_draw_display(const game_t *g, const display_t *d, screen_t *s)
     if (!view_fits(s->w, s->h)) {
         screen_clear(s);
         view_draw_too_small(s);
+        /* the keys a host takes here are the leaving ones (docs/game.md):
+         * the question, when it is asked, else the key that asks it */
+        int y = s->h / 2 + 1;
+        if (y < s->h)
+            view_centred(s, y, g->mode == MODE_QUIT_PROMPT
+                         ? "Really quit? (y/n)" : "Q quits the game.",
+                         g->mode == MODE_QUIT_PROMPT ? COL_BYELLOW : COL_WHITE,
+                         0);
         return;
     }
     switch (g->mode) {

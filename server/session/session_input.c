@@ -39,10 +39,15 @@ static int take_key_token(sess_t *s)
     return 1;
 }
 
-static int is_quit_key(int key)
+/* The keys taken while the terminal is too small to show anything: those
+ * that leave. y and n answer a question to leave ("Really quit?"); in a
+ * game asking none they would move and run unseen (a QA find). */
+static int is_quit_key(const sess_t *s, int key)
 {
-    return key == 'Q' || key == 'q' || key == 'y' || key == 'Y' ||
-           key == 'n' || key == 'N' || key == KEY_CTRL_C || key == KEY_ESC;
+    if (key == 'y' || key == 'Y' || key == 'n' || key == 'N')
+        return s->state != S_PLAYING || !s->st.play.g.game ||
+               game_quit_asked(s->st.play.g.game);
+    return key == 'Q' || key == 'q' || key == KEY_CTRL_C || key == KEY_ESC;
 }
 
 /* 1 if ch may stand before an entry's letter: the row's start is a blank,
@@ -191,7 +196,7 @@ static void on_key(void *ctx, const keyev_t *ev)
 static void dispatch_key(sess_t *s, int key)
 {
     /* Too small to see anything: only let the player leave. */
-    if (!view_fits(s->w, s->h) && !is_quit_key(key))
+    if (!view_fits(s->w, s->h) && !is_quit_key(s, key))
         return;
     for (int i = 0; sess_overlays[i]; i++)
         if (sess_overlays[i]->key(s, key))

@@ -109,8 +109,9 @@ START_TEST(resize_mid_game)
 }
 END_TEST
 
-/* 39x19 is too small: the enlarge message and nothing else; keys do not
- * play. Back at 80x24 the game is exactly as it was. */
+/* 39x19 is too small: the enlarge message, the size and the key that
+ * quits; keys do not play (y and n neither, but as the answer to Q's
+ * question, shown there). Back at 80x24 the game is exactly as it was. */
 START_TEST(resize_too_small_and_back)
 {
     tsrv_t *s = srv_start("--seed", "42", NULL);
@@ -128,11 +129,17 @@ START_TEST(resize_too_small_and_back)
     ck_assert_str_eq(cl_row(c, 8, row, sizeof row), ENLARGE);
     ck_assert_str_eq(cl_row(c, 9, row, sizeof row),
                      "           (it is 39x19 now)");
+    ck_assert_str_eq(cl_row(c, 10, row, sizeof row),
+                     "           Q quits the game.");
     for (int j = 0; j < 19; j++)
-        if (j != 8 && j != 9)
+        if (j < 8 || j > 10)
             ck_assert_str_eq(cl_row(c, j, row, sizeof row), "");
     ck_assert_int_eq(cl_find(c, '@', &x, &y), 0);
-    ck_assert(cl_key(c, "l")); /* not played */
+    /* not played: a move, nor y and n, which only answer "Really quit?"
+     * (they moved and ran unseen: a QA find) */
+    ck_assert(cl_key(c, "l"));
+    ck_assert(cl_key(c, "y"));
+    ck_assert(cl_key(c, "N"));
     ck_assert(cl_screen_has(c, ENLARGE));
 
     cl_resize(c, 80, 24);
@@ -144,6 +151,16 @@ START_TEST(resize_too_small_and_back)
     ck_assert_int_eq(cl_turn(c), 1);
     cl_snap_free(&before);
     play_move(c, "h", -1, 0);
+    /* too small again: Q asks, and the question is shown; n answers it */
+    cl_resize(c, 39, 19);
+    play_wait_text(c, "Q quits the game.");
+    ck_assert(cl_key(c, "Q"));
+    play_wait_text(c, "Really quit? (y/n)");
+    ck_assert(cl_key(c, "n"));
+    play_wait_text(c, "Q quits the game.");
+    cl_resize(c, 80, 24);
+    play_wait_text(c, "HP: 30/30");
+    ck_assert_int_eq(cl_turn(c), 2);
     cl_close(c);
     srv_stop(s);
 }

@@ -367,6 +367,14 @@ START_TEST(view_too_small)
     view_draw(g, &s);
     ck_assert(row_has(&s, 9, "Please enlarge your terminal to 40x20."));
     ck_assert(row_has(&s, 10, "(it is 39x20 now)"));
+    ck_assert(row_has(&s, 11, "Q quits the game."));
+    game_key(g, 'Q'); /* the question, where the key that asks it was */
+    view_draw(g, &s);
+    ck_assert(row_has(&s, 11, "Really quit? (y/n)"));
+    ck_assert(!row_has(&s, 11, "Q quits the game."));
+    ck_assert(game_quit_asked(g));
+    game_key(g, 'n');
+    ck_assert(!game_quit_asked(g));
     screen_resize(&s, 40, 19);
     view_draw(g, &s);
     ck_assert(row_has(&s, 8, "Please enlarge your terminal to 40x20."));
