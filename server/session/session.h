@@ -650,8 +650,14 @@ void sess_guest_sweep(srv_t *srv, uint64_t now, int all);
 
 /* The end screen's keys line for one who watches or replays a game: q
  * (or Esc) leaves; the player's Space or r (a new game) do nothing there
- * (view_end_keys). */
+ * (view_end_keys). A site page's terminal has no lobby to go back to
+ * (session_page.c): there q ends the page's watch or replay. */
 #define SESS_END_KEYS_VIEWER "Esc or q: back to the lobby"
+#define SESS_END_KEYS_SITE "Esc or q: leave"
+static inline const char *sess_end_keys_viewer(const sess_t *s)
+{
+    return s->site_page ? SESS_END_KEYS_SITE : SESS_END_KEYS_VIEWER;
+}
 
 /* Who set the notice line: the one line over the log is shared, and
  * whoever clears it clears only its own (a state left takes back what it

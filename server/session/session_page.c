@@ -29,6 +29,13 @@
  * has (a play-test could open it and change nothing); the page's bar
  * sends the numpad's digits, which it takes. */
 #define WEB_STATE_OPTIONS 0xfd
+/* web_state for the lobby at a prompt (a name, a password, a key pasted:
+ * lobby_typing): "state prompt", whose bar is Esc, Enter and the device's
+ * keyboard; the lobby's p, w, s and ? were typed into the name there (a
+ * play-test tapped p twice and was offered the name "p"). Told at each
+ * frame of the lobby (session_render.c), as its page moves with keys and
+ * with the store's answers alike. */
+#define WEB_STATE_PROMPT 0xfc
 
 void sess_tell_state(sess_t *s)
 {
@@ -38,7 +45,14 @@ void sess_tell_state(sess_t *s)
     const char *name;
     uint8_t told = (uint8_t)s->state;
     switch (s->state) {
-    case S_LOBBY: name = "state lobby"; break;
+    case S_LOBBY:
+        if (lobby_typing(&s->lobby)) {
+            name = "state prompt";
+            told = WEB_STATE_PROMPT;
+        } else {
+            name = "state lobby";
+        }
+        break;
     case S_PLAYING:
         name = "state playing";
         if (s->st.play.g.game && game_dead(s->st.play.g.game)) {

@@ -154,6 +154,8 @@ void sess_render(sess_t *s)
         return;
     if (!s->term_ready)
         terminal_setup(s);
+    if (s->web && s->state == S_LOBBY)
+        sess_tell_state(s); /* a prompt's bar: the lobby's page moves */
     follow_aiming(s);
     if (s->queued > (size_t)srv->cfg.output_highwater) {
         /* Skip this frame; the next diff starts from what was last sent, so

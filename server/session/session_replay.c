@@ -151,7 +151,7 @@ static void replay_draw(sess_t *s, screen_t *next)
     const st_replay_t *r = &s->st.replay;
     sess_view_draw(s, r->player.game, next);
     /* The game's end screen offers a new game: not here, where q leaves. */
-    view_end_keys(r->player.game, next, SESS_END_KEYS_VIEWER);
+    view_end_keys(r->player.game, next, sess_end_keys_viewer(s));
     if (!view_fits(next->w, next->h))
         return;
     char forms[3][128];

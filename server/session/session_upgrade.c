@@ -202,7 +202,7 @@ static int site_page_cut(sess_t *s, const upgrade_sess_t *u)
     if (s->site_page == SITE_START_REPLAY)
         sess_close(s, "the game page's replay ended by an upgrade", 1,
                    "The server was upgraded, which ended the replay: "
-                   "reload the page to see it again.");
+                   "reload to see it again."); /* (80 columns: one row) */
     else
         sess_close(s, "the watch page's watch ended by an upgrade", 1,
                    "The server was upgraded before the watch began: "

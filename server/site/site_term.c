@@ -60,8 +60,12 @@ static const char script[] =
     "function counted(me) { if (!watching) return; "
     "var n = +watching.dataset.others; watching.textContent = me ? "
     "(n + 1) + ' watching, you included' : n + ' watching'; }\n"
+    /* the keys the banner names (space, + and -, q) reach the terminal
+     * at once on a desktop (a QA pressed + and Space scrolled the page);
+     * not on a touch device, whose keyboard would cover the page */
+    "var touch = ('ontouchstart' in window) || navigator.maxTouchPoints > 0;\n"
     "ws.onopen = function () { status.textContent = 'Connected.'; size(); "
-    "counted(true); };\n"
+    "counted(true); if (!touch) term.focus(); };\n"
     /* the screen's bytes only: a text message (the play page's "state
      * NAME", which a site page is not sent) is no frame */
     "ws.onmessage = function (e) { if (typeof e.data === 'string') return; "
@@ -79,7 +83,7 @@ static const char script[] =
     /* On a touch device, the play page's view bar (no keyboard needed):
      * pause, slower, faster, a turn, leave. A button keeps the focus
      * where it was (no keyboard popping up). */
-    "if (('ontouchstart' in window) || navigator.maxTouchPoints > 0) {\n"
+    "if (touch) {\n"
     "var keys = document.getElementById('termkeys'); keys.hidden = false;\n"
     "keys.querySelectorAll('button').forEach(function (b) {\n"
     "b.addEventListener('pointerdown', function (e) { e.preventDefault(); });\n"

@@ -131,7 +131,7 @@ START_TEST(the_page_is_told_the_game_is_over)
     cl_opts_t o = { .web = 1 };
     tclient_t *c = cl_connect(http, &o);
     play_ready(c);
-    ck_assert_str_eq(cl_web_states(c), "lobby playing ");
+    ck_assert_str_eq(cl_web_states(c), "lobby prompt playing ");
     char keys[512];
     ck_assert_int_lt(pl.n, (int)sizeof keys);
     for (int i = 0; i < pl.n; i++)
@@ -140,10 +140,10 @@ START_TEST(the_page_is_told_the_game_is_over)
     ck_assert_int_eq(cl_send_str(c, keys), 0);
     play_wait_text(c, "YOU DIED");
     play_wait_text(c, "Space or r: a new game");
-    ck_assert_str_eq(cl_web_states(c), "lobby playing over ");
+    ck_assert_str_eq(cl_web_states(c), "lobby prompt playing over ");
     ck_assert_int_eq(cl_send_str(c, "r"), 0);
     play_wait_text(c, "Turn:0");
-    ck_assert_str_eq(cl_web_states(c), "lobby playing over playing ");
+    ck_assert_str_eq(cl_web_states(c), "lobby prompt playing over playing ");
     cl_close(c);
     srv_stop(s);
 }

@@ -602,6 +602,9 @@ START_TEST(hall_of_fame_links_a_game_page_whose_replay_plays)
     tclient_t *rp = cl_connect(http, &o);
     play_wait_text(rp, "Replay: guest2");
     play_wait_text(rp, "YOU DIED");
+    /* its end screen's keys: no lobby to go back to on a site page */
+    play_wait_text(rp, "Esc or q: leave");
+    ck_assert(!cl_screen_has(rp, "back to the lobby"));
     ck_assert_str_eq(cl_web_states(rp), "");
     /* q ends the replay, and the page's connection: not the lobby */
     ck_assert_int_eq(cl_send_str(rp, "q"), 0);

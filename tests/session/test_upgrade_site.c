@@ -124,7 +124,7 @@ START_TEST(replay_page_ends_with_the_upgrade_not_the_lobby)
 
     int pid = upgrade_moving(s, 2);
     page_ended_with(r, "The server was upgraded, which ended the replay: "
-                       "reload the page to see it again.");
+                       "reload to see it again.");
     ck_assert(srv_wait_log(s, "reason=\"the game page's replay ended by an "
                               "upgrade\"", WAIT_MS));
     cl_close(r);

@@ -1,7 +1,8 @@
 /* test_web_state.c - the play page is told what the server shows, a text
  * message "state NAME" at each change (docs/telnet.md, "The browser"),
  * for its key bar: the game's keys in a game, the lobby's in the lobby
- * (where a direction's numpad digit would be typed into a name), a
+ * (where a direction's numpad digit would be typed into a name), its
+ * prompts' (Esc, Enter: where the lobby's p would be typed), a
  * watch's and a replay's while watching; the options screen's over any
  * of them. Once per change, never twice the same in a row. */
 #include <check.h>
@@ -29,13 +30,14 @@ START_TEST(the_play_page_is_told_each_state)
     tclient_t *p = cl_connect(http, &o);
     play_wait_text(p, "Play (as a guest)");
     states_are(p, "lobby ");
-    /* the name prompt is the lobby still */
+    /* the name prompt: its own bar (Esc, Enter, the device's keyboard),
+     * where the lobby's p was typed into the name */
     ck_assert_int_eq(cl_send_str(p, "p"), 0);
     play_wait_text(p, "Name: guest");
-    states_are(p, "lobby ");
+    states_are(p, "lobby prompt ");
     ck_assert_int_eq(cl_send_str(p, "\r"), 0);
     play_wait_text(p, "HP:");
-    states_are(p, "lobby playing ");
+    states_are(p, "lobby prompt playing ");
 
     /* a watcher from the lobby's list, and back */
     tclient_t *w = cl_connect(http, &o);
@@ -55,25 +57,25 @@ START_TEST(the_play_page_is_told_each_state)
      * game's again once it closes */
     ck_assert_int_eq(cl_send_str(p, "O"), 0);
     play_wait_text(p, "Options: how the screen is drawn");
-    states_are(p, "lobby playing options ");
+    states_are(p, "lobby prompt playing options ");
     ck_assert_int_eq(cl_send_str(p, "6"), 0);
     play_wait_text(p, "Drawn with: ASCII");
     ck_assert_int_eq(cl_send_str(p, "\x1b"), 0);
     play_wait_text(p, "HP:");
-    states_are(p, "lobby playing options playing ");
+    states_are(p, "lobby prompt playing options playing ");
 
     ck_assert_int_eq(cl_send_str(p, "Q"), 0);
     play_wait_text(p, "Really quit?");
     ck_assert_int_eq(cl_send_str(p, "y"), 0);
     play_wait_text(p, "Play as guest");
-    states_are(p, "lobby playing options playing lobby ");
+    states_are(p, "lobby prompt playing options playing lobby ");
     /* and from the lobby, back to the lobby's */
     ck_assert_int_eq(cl_send_str(p, "o"), 0);
     play_wait_text(p, "Options: how the screen is drawn");
-    states_are(p, "lobby playing options playing lobby options ");
+    states_are(p, "lobby prompt playing options playing lobby options ");
     ck_assert_int_eq(cl_send_str(p, "\x1b"), 0);
     play_wait_text(p, "Play as guest");
-    states_are(p, "lobby playing options playing lobby options lobby ");
+    states_are(p, "lobby prompt playing options playing lobby options lobby ");
     cl_close(p);
     srv_stop(s);
 }

@@ -16,11 +16,14 @@
 //    the lobby's `p`): PLAN's steps on the key bar's arrows and `>` reach
 //    depth 3 at PLAN's turn (OUTDIR/screens-phone-depth3.png). The bar
 //    is the lobby's (p, w, s, Esc, Enter, ⌨; no direction, whose digit
-//    would be typed into the name) in the lobby and at its name prompt,
-//    the game's in the game.
-// 2b. On the phone a tap on the lobby's "p   Play" row is its p; a tap
-//    on a floor tile of the map travels there: the @ is at the tapped
-//    cell, after one turn a step (OUTDIR/screens-phone-tap.png).
+//    would be typed into the name) in the lobby, the prompt's (Esc,
+//    Enter, ⌨; no p, w, s: letters of the name there) at its name
+//    prompt, the game's in the game.
+// 2b. On the phone a tap on the lobby's "p   Play" row is its p, and on
+//    "q   Quit" no key; a tap on a floor tile of the map travels there:
+//    the @ is at the tapped cell, after one turn a step
+//    (OUTDIR/screens-phone-tap.png); after Q, y and the lobby's q the
+//    page says "Disconnected" with no key bar.
 // 3. The connection drops (a proxy between the page and the server cuts
 //    both sockets): the page says so, reconnects by itself, and is back in
 //    the same game at the same turn, with no key pressed - a guest's by
@@ -143,6 +146,9 @@ async function barIs(page, where, want, never) {
 // In the lobby the lobby's keys, no direction: at its name prompt a
 // direction's numpad digit was typed into the name ("guest17662").
 const lobbyBar = (page, where) => barIs(page, where, ['p', 'w', 's', 'esc', 'enter', 'kbd'], DIRS);
+// At the lobby's prompts ("state prompt") only Esc, Enter and the device's
+// keyboard: the lobby's p tapped again was typed into the name (a QA find).
+const promptBar = (page, where) => barIs(page, where, ['esc', 'enter', 'kbd'], ['p', 'w', 's', ...DIRS]);
 const gameBar = (page, where) => barIs(page, where, [...DIRS, 'o', '>', 'g', 'i', 'enter', 'kbd'], ['p', 'w', 's']);
 const button = { h: '4', l: '6', k: '8', j: '2', y: '7', u: '9', b: '1', n: '3',
                  '.': '.', '>': '>' };
@@ -167,7 +173,7 @@ async function phoneGame() {
   if (!focused) throw new Error('the keyboard button did not focus the terminal');
   await page.keyboard.press('p'); // a tap on the device's keyboard
   await waitText(page, 'Name: guest');
-  await lobbyBar(page, 'at the name prompt');
+  await promptBar(page, 'at the name prompt');
   await tap('enter');
   await waitFor(page, 'the game', (s) => turn(s) === 0);
   await gameBar(page, 'in the game');
@@ -194,13 +200,19 @@ async function phoneGame() {
 const FLOOR = new Set(['.', '\u00b7']); // ASCII, or UTF-8's middle dot
 async function phoneTap() {
   const { context, page } = await phoneLobby();
-  // a tap on the lobby's row "p   Play (as a guest)" is its key
+  // a tap on the lobby's row "p   Play (as a guest)" is its key; a tap on
+  // "q   Quit" is none (the session would end at a stray thumb): sent
+  // first, on the same connection, it would have ended it before the p
   const lobby = (await screen(page)).split('\n');
   const prow = lobby.findIndex((r) => r.includes('Play (as a guest)'));
+  const qrow = lobby.findIndex((r) => /^\s*q\s+Quit/.test(r));
+  if (qrow < 0) throw new Error(`no "q  Quit" row in the lobby:\n${lobby.join('\n')}`);
   const lbox = await page.locator('.xterm-screen').boundingBox();
   const lrows = await page.evaluate(() => term.rows);
+  await page.touchscreen.tap(lbox.x + lbox.width / 2, lbox.y + (qrow + 0.5) * lbox.height / lrows);
   await page.touchscreen.tap(lbox.x + lbox.width / 2, lbox.y + (prow + 0.5) * lbox.height / lrows);
   await waitText(page, 'Name: guest');
+  await promptBar(page, 'at the name prompt after a tap');
   await page.tap('#keys button[data-key="enter"]:visible');
   const s0 = await waitFor(page, 'the game', (s) => turn(s) === 0);
   // A floor cell in the @'s column two or more rows away, floor all the
@@ -224,6 +236,18 @@ async function phoneTap() {
     throw new Error(`the tap took ${turn(s)} turns, not ${Math.abs(ty - ay)}:\n${s}`);
   const file = await shot(page, 'screens-phone-tap.png');
   console.log(`ok: a tap on (${ax},${ty}) walked the @ there from row ${ay} in ${turn(s)} turns, ${file}`);
+  // Quit, then leave: "Disconnected" with no bar of buttons that would
+  // send nowhere
+  await page.tap('#keys button[data-key="kbd"]:visible'); // the device's keyboard
+  await page.keyboard.press('Q');
+  await page.keyboard.press('y');
+  await waitText(page, 'Play as guest');
+  await page.keyboard.press('q');
+  await page.waitForFunction(() => /Disconnected/.test(document.getElementById('conn').textContent),
+                             null, { timeout: DEADLINE });
+  const left = await barKeys(page);
+  if (left.length) throw new Error(`after the goodbye the key bar is [${left}]`);
+  console.log(`ok: a tap on "q  Quit" is no key; after the goodbye no key bar`);
   await context.close();
 }
 

@@ -7,7 +7,8 @@
 // terminal shows the player's moves as they are made. The player then
 // rests until the game is ranked (dead, or quit after 100 turns); the hall
 // of fame (/scores) links it; its page (/game/ID) shows the dump and its
-// replay plays (the replay's turn counter advances); q on either ends
+// replay plays (the replay's turn counter advances), its terminal
+// focused on a desktop (+ speeds it up, no click first); q on either ends
 // its connection with the server's line, never the lobby; no line of the
 // dump wraps, at either size (its map would fall apart), and the watch
 // and game pages' terminals end with the game's status line; with its
@@ -389,6 +390,14 @@ try {
     r1 = turn(await screenOf(game));
   }
   console.log(`ok: ${gameHref} replays (turn ${r0} -> ${r1})`);
+  // The keys its banner names reach the terminal with no click first: it
+  // has the focus on a desktop (+ did nothing, Space scrolled the page)
+  const focused = await game.evaluate(() => document.activeElement &&
+    document.activeElement.classList.contains('xterm-helper-textarea'));
+  if (!focused) throw new Error(`${gameHref}: the terminal has not the focus`);
+  await game.keyboard.press('+');
+  await waitText(game, ', 20 keys/s');
+  console.log(`ok: ${gameHref}'s terminal has the focus: + went to 20/s`);
   // (a replay's page says so, not a watch's "while the game goes on")
   await leaves(game, 'The replay has ended.', 'The replay has ended: reload '
     + 'the page to see it again.');
