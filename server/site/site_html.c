@@ -13,8 +13,13 @@
 /* One style for every page: readable on a phone and a big screen alike. */
 static const char style[] =
     "<style>"
+    /* a player's name is one long word in a heading, a line, a cell:
+     * wrapped anywhere rather than widening a phone's page (a QA's 20
+     * W's made it 418 px at 390); anywhere, not break-word, also lets a
+     * table's column be narrower than the word */
     "body{font-family:system-ui,sans-serif;background:#111;color:#ddd;"
-    "margin:0 auto;padding:0 1em 2em;max-width:62em;line-height:1.4}"
+    "margin:0 auto;padding:0 1em 2em;max-width:62em;line-height:1.4;"
+    "overflow-wrap:anywhere}"
     "a{color:#8cf}h1{font-size:1.6em;margin:.6em 0 .2em}"
     /* the nav's links are tap targets of 44x44 px or more (WCAG 2.5.5;
      * their words alone were 19 px tall): one row on a 360 px phone, or
@@ -25,8 +30,11 @@ static const char style[] =
     "nav a{display:flex;align-items:center;justify-content:center;"
     "box-sizing:border-box;min-width:44px;min-height:44px;padding:0 .5em}"
     "table{border-collapse:collapse;width:100%}"
-    "td,th{text-align:left;padding:.25em .6em;border-bottom:1px solid #333;"
-    "overflow-wrap:break-word}"
+    "td,th{text-align:left;padding:.25em .6em;border-bottom:1px solid #333}"
+    /* but a heading's, a number's and the last column's words whole (a
+     * Watch link, how a game ended): the name's column gives way first
+     * ("Sc/ore", "Watc/h" otherwise) */
+    "th,td.n,td:last-child{overflow-wrap:normal}"
     "td.n,th.n{text-align:right}"
     /* the Play button: white on a green dark enough for 4.5:1 (WCAG AA;
      * #2a6 was 3.0:1) */
