@@ -425,11 +425,13 @@ static int accept_name(lobby_t *l)
 static int typed_again(lobby_t *l)
 {
     if (l->refused)
+        /* (a name's rule is its letters: a Latin-1 é, a byte that is no
+         * UTF-8, was told "control characters" by a QA's terminal) */
         lobby_note(l, LOBBY_NOTE_BAD, "%s", is_password_page(l->page)
-                   ? "Refused: a password may not hold control characters or "
-                     "escape sequences."
-                   : "Refused: a name may not hold control characters or "
-                     "escape sequences.");
+                   ? "Refused: a password may not hold control characters, "
+                     "escapes or non-UTF-8 bytes."
+                   : "Refused: a name may use only letters, digits, _ and "
+                     "-.");
     else if (l->too_long)
         lobby_note(l, LOBBY_NOTE_BAD, "%s", too_long_rule(l));
     else

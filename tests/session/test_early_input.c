@@ -122,12 +122,22 @@ START_TEST(name_with_an_escape_refused)
     ck_assert_int_eq(cl_send_str(c, "l"), 0);
     play_wait_text(c, "Name:");
     ck_assert_int_eq(cl_send_str(c, "ab\x1b[31mred\r"), 0);
-    play_wait_text(c, "Refused: a name may not hold control characters or "
-                      "escape sequences.");
+    play_wait_text(c, "Refused: a name may use only letters, digits, _ "
+                      "and -.");
     ck_assert(!cl_screen_has(c, "Password:"));
     /* typed again as it is: taken */
     ck_assert_int_eq(cl_send_str(c, "abred\r"), 0);
     play_wait_text(c, "Password:");
+    cl_close(c);
+    /* a Latin-1 letter (a byte that is no UTF-8), from a terminal in
+     * another locale: the name's rule, not "control characters" */
+    c = play_lobby(srv_port(s));
+    ck_assert_int_eq(cl_send_str(c, "l"), 0);
+    play_wait_text(c, "Name:");
+    ck_assert_int_eq(cl_send_str(c, "Jos\xe9\r"), 0);
+    play_wait_text(c, "Refused: a name may use only letters, digits, _ "
+                      "and -.");
+    ck_assert(!cl_screen_has(c, "Password:"));
     cl_close(c);
     srv_stop(s);
 }

@@ -273,8 +273,8 @@ START_TEST(line_with_a_refused_character_is_refused)
     ck_assert_str_eq(lobby_line(&l), "abred");
     ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
     ck_assert_int_eq(l.page, LOBBY_LOGIN_NAME);
-    ck_assert_str_eq(l.note, "Refused: a name may not hold control "
-                             "characters or escape sequences.");
+    ck_assert_str_eq(l.note, "Refused: a name may use only letters, "
+                             "digits, _ and -.");
     ck_assert_str_eq(l.name, "");
     ck_assert_str_eq(lobby_line(&l), "");
     /* typed again, cleanly: taken */
@@ -288,7 +288,7 @@ START_TEST(line_with_a_refused_character_is_refused)
     ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
     ck_assert_int_eq(l.page, LOBBY_LOGIN_PASS);
     ck_assert_str_eq(l.note, "Refused: a password may not hold control "
-                             "characters or escape sequences.");
+                             "characters, escapes or non-UTF-8 bytes.");
     ck_assert_str_eq(lobby_take_password(&l), "");
     /* a guest name too */
     lobby_key(&l, KEY_ESC);
@@ -1154,8 +1154,8 @@ START_TEST(note_goes_with_its_step)
     lobby_key(&l, 0x01);
     lobby_key(&l, KEY_ENTER);
     ck_assert_int_eq(l.page, LOBBY_REG_NAME);
-    ck_assert_str_eq(l.note, "Refused: a name may not hold control "
-                             "characters or escape sequences.");
+    ck_assert_str_eq(l.note, "Refused: a name may use only letters, "
+                             "digits, _ and -.");
     type(&l, "abcd");
     lobby_key(&l, KEY_ENTER);
     ck_assert_int_eq(l.page, LOBBY_REG_PASS);
@@ -1326,8 +1326,8 @@ START_TEST(erasing_takes_back_what_was_kept_out)
     type(&l, "e");
     ck_assert_int_eq(lobby_key(&l, KEY_ENTER), LOBBY_DO_NOTHING);
     ck_assert_int_eq(l.page, LOBBY_LOGIN_NAME);
-    ck_assert_str_eq(l.note, "Refused: a name may not hold control "
-                             "characters or escape sequences.");
+    ck_assert_str_eq(l.note, "Refused: a name may use only letters, "
+                             "digits, _ and -.");
     /* on an empty line, Backspace takes back what was kept out: an
      * escape sequence typed first, then erased */
     lobby_typed_refused(&l);
