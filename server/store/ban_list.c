@@ -81,10 +81,34 @@ int ban_parse_duration(const char *text, int64_t *minutes)
     }
 }
 
+/* ip read in family's form into out: an IPv4 client on a listener bound
+ * to :: comes as ::ffff:a.b.c.d, which an IPv4 ban covers as a.b.c.d (a
+ * host QA banned 127.15.0.1 and it played on); an IPv4 address is
+ * ::ffff:a.b.c.d to an IPv6 range. 1 if ip reads so. */
+static int ip_as(int family, const char *ip, uint8_t out[16])
+{
+    static const uint8_t mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                        0xff, 0xff };
+    uint8_t a[16];
+    if (inet_pton(family, ip, out) == 1)
+        return 1;
+    if (family == AF_INET) {
+        if (inet_pton(AF_INET6, ip, a) != 1 || memcmp(a, mapped, 12) != 0)
+            return 0;
+        memcpy(out, a + 12, 4);
+        return 1;
+    }
+    if (inet_pton(AF_INET, ip, a) != 1)
+        return 0;
+    memcpy(out, mapped, 12);
+    memcpy(out + 12, a, 4);
+    return 1;
+}
+
 int ban_target_covers(const ban_target_t *t, const char *ip)
 {
     uint8_t a[16];
-    if (!t->family || inet_pton(t->family, ip, a) != 1)
+    if (!t->family || !ip_as(t->family, ip, a))
         return 0;
     mask(a, t->family == AF_INET ? 4 : 16, t->bits);
     return memcmp(a, t->addr, t->family == AF_INET ? 4 : 16) == 0;

@@ -66,6 +66,15 @@ START_TEST(ranges_cover_their_addresses)
     ck_assert(!ban_target_covers(&t, "192.0.2.63"));
     ck_assert(!ban_target_covers(&t, "::1"));
     ck_assert(!ban_target_covers(&t, "?"));
+    /* an IPv4 client on a listener bound to ::, as the kernel names it */
+    ck_assert(ban_target_covers(&t, "::ffff:192.0.2.100"));
+    ck_assert(!ban_target_covers(&t, "::ffff:192.0.2.200"));
+    ck_assert(!ban_target_covers(&t, "::1:c000:264")); /* not mapped */
+    ck_assert_int_eq(ban_parse_target("::ffff:192.0.2.0/120", &t, err,
+                                      sizeof err), 0);
+    ck_assert(ban_target_covers(&t, "192.0.2.7"));
+    ck_assert(ban_target_covers(&t, "::ffff:192.0.2.7"));
+    ck_assert(!ban_target_covers(&t, "192.0.3.7"));
     ck_assert_int_eq(ban_parse_target("2001:db8::/32", &t, err, sizeof err), 0);
     ck_assert(ban_target_covers(&t, "2001:db8:1234::5"));
     ck_assert(!ban_target_covers(&t, "2001:db9::5"));
