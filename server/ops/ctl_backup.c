@@ -28,10 +28,68 @@ typedef struct backup_job {
     char result[2048];
 } backup_job_t;
 
+/* The application_id of the SQLite database at path, into *app: 0, or
+ * -1 when it is none (SQLITE_NOTADB) or cannot be read. */
+static int app_id_of(const char *path, long long *app)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    int ok = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) ==
+                 SQLITE_OK &&
+             sqlite3_prepare_v2(db, "PRAGMA application_id", -1, &st, NULL) ==
+                 SQLITE_OK &&
+             sqlite3_step(st) == SQLITE_ROW;
+    if (ok)
+        *app = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return ok ? 0 : -1;
+}
+
+/* What is at dst may be written over only when it is nothing, an empty
+ * file, or rogued's own database (an older backup). Not a symbolic link
+ * (a new copy through a dangling one was made 0644, its hashes readable
+ * by all), a device or a fifo (/dev/null left a /dev/null-journal
+ * beside it), a directory, nor another application's SQLite database
+ * (a host QA's backup wrote over one; the server refuses to open such a
+ * file too). 0, or -1 with why in j->result. */
+static int dst_may_be_written(backup_job_t *j)
+{
+    struct stat st;
+    const char *why = NULL;
+    long long app = 0;
+    if (lstat(j->dst, &st) != 0) {
+        if (errno == ENOENT)
+            return 0;
+        snprintf(j->result, sizeof j->result, "backup to %s failed: %s",
+                 j->dst, strerror(errno));
+        return -1;
+    }
+    if (S_ISLNK(st.st_mode))
+        why = "it is a symbolic link: give the path it names";
+    else if (!S_ISREG(st.st_mode))
+        why = "it is not a regular file: give a new path, or an older backup";
+    else if (st.st_size == 0)
+        return 0;
+    else if (app_id_of(j->dst, &app) != 0)
+        why = "file is not a database (a file there that is not a database "
+              "is never written over: give a new path, or an older backup)";
+    else if (app != STORE_APP_ID)
+        why = "it is a SQLite database of another application, never "
+              "written over: give a new path, or an older backup";
+    if (!why)
+        return 0;
+    snprintf(j->result, sizeof j->result, "backup to %s failed: %s", j->dst,
+             why);
+    return -1;
+}
+
 /* Copies src into dst: SQLITE_OK or the error, with why in j->result. */
 static int copy_db(backup_job_t *j, int *pages)
 {
     sqlite3 *from = NULL, *to = NULL;
+    if (dst_may_be_written(j) != 0)
+        return SQLITE_CANTOPEN;
     /* A new copy is made for this user alone, as the database is: it
      * holds the accounts' password hashes (SQLite would make it 0644). A
      * FILE already there keeps the mode its owner gave it. */

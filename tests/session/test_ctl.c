@@ -681,6 +681,40 @@ START_TEST(backup_while_a_game_is_written)
                                          "is never written over: give a new "
                                          "path, or an older backup)"),
                   "backup onto a text file: %d: %s", rc, out);
+    /* nor onto a symbolic link (a dangling one made the copy 0644), a
+     * device, or another application's database; an older backup is
+     * written over */
+    char link[720], other[720];
+    snprintf(link, sizeof link, "%s/link.db", dir);
+    ck_assert_int_eq(symlink("/nonexistent-rogued-dir/x.db", link), 0);
+    snprintf(cmd, sizeof cmd, "backup %s", link);
+    rc = srv_ctl(s, cmd, out, sizeof out);
+    ck_assert_msg(rc == 1 && strstr(out, "failed: it is a symbolic link: "
+                                         "give the path it names"),
+                  "backup onto a link: %d: %s", rc, out);
+    rc = srv_ctl(s, "backup /dev/null", out, sizeof out);
+    ck_assert_msg(rc == 1 && strstr(out, "backup to /dev/null failed: it is "
+                                         "not a regular file"),
+                  "backup onto a device: %d: %s", rc, out);
+    snprintf(other, sizeof other, "%s/other.db", dir);
+    ck_assert_int_eq(sqlite3_open(other, &db), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_exec(db, "CREATE TABLE important (x)", NULL, NULL,
+                                  NULL), SQLITE_OK);
+    sqlite3_close(db);
+    snprintf(cmd, sizeof cmd, "backup %s", other);
+    rc = srv_ctl(s, cmd, out, sizeof out);
+    ck_assert_msg(rc == 1 && strstr(out, "failed: it is a SQLite database of "
+                                         "another application"),
+                  "backup onto another application's: %d: %s", rc, out);
+    ck_assert_int_eq(sqlite3_open_v2(other, &db, SQLITE_OPEN_READONLY, NULL),
+                     SQLITE_OK);
+    ck_assert_int_eq(sqlite3_exec(db, "SELECT x FROM important", NULL, NULL,
+                                  NULL), SQLITE_OK); /* still there */
+    sqlite3_close(db);
+    snprintf(cmd, sizeof cmd, "backup %s", copy);
+    rc = srv_ctl(s, cmd, out, sizeof out);
+    ck_assert_msg(rc == 0 && strstr(out, "quick_check ok"),
+                  "backup over an older backup: %d: %s", rc, out);
     play_walk_keys(a, 2);
     cl_close(a);
     srv_stop(s);
