@@ -369,6 +369,16 @@ static void refuse(ctl_t *c, struct ctl_places *p, uv_stream_t *server)
     if (uv_accept(server, (uv_stream_t *)drop) == 0) {
         uint64_t now = uv_now(c->h->loop);
         p->refused++;
+        if (!http) {
+            /* the console's refusal, which rogued ctl reports (its client
+             * died of SIGPIPE on a close with nothing said: a host QA) */
+            char why[128];
+            int n = snprintf(why, sizeof why, "! the console has %d "
+                             "connections open: try again in a moment\n",
+                             p->open);
+            uv_buf_t b = uv_buf_init(why, (unsigned)n);
+            uv_try_write((uv_stream_t *)drop, &b, 1);
+        }
         if (!p->said_once || now - p->said >= CTL_REFUSAL_LOG_MS) {
             log_error("%s: %d connections open, one more refused (%llu in "
                       "all; said once in %d s at most)",

@@ -1146,16 +1146,26 @@ START_TEST(idle_connections_are_bounded)
         fds[i] = unix_connect(sock);
     for (int i = 0; i < 5; i++) {
         int extra = unix_connect(sock);
-        char c;
-        ck_assert_int_eq(read(extra, &c, 1), 0); /* closed by the server */
+        char said[128];
+        ssize_t n = read(extra, said, sizeof said - 1); /* why, then closed */
+        ck_assert_int_gt(n, 0);
+        said[n] = '\0';
+        ck_assert_str_eq(said, "! the console has 16 connections open: try "
+                               "again in a moment\n");
+        ck_assert_int_eq(read(extra, said, 1), 0);
         close(extra);
     }
     ck_assert(srv_wait_log(s, "console: 16 connections open, one more "
                            "refused (1 in all; said once in 10 s at most)",
                            WAIT_MS));
-    let_go(fds, 16);
+    /* rogued ctl says so, status 1 (it died of SIGPIPE, status 141) */
     char out[4096];
     int rc = srv_ctl(s, "who", out, sizeof out);
+    ck_assert_msg(rc == 1 && strstr(out, "rogued ctl: the console has 16 "
+                                         "connections open: try again in a "
+                                         "moment"), "%d: %s", rc, out);
+    let_go(fds, 16);
+    rc = srv_ctl(s, "who", out, sizeof out);
     ck_assert_msg(rc == 0, "%s", out);
     /* logged before the command (one loop, one log, in order) */
     ck_assert_int_eq(srv_log_count(s, "connections open, one more refused"),
