@@ -227,7 +227,7 @@ static void size_thread_pool(const config_t *cfg)
 {
     const char *given = getenv("UV_THREADPOOL_SIZE");
     if (given) {
-        log_info("libuv's thread pool: UV_THREADPOOL_SIZE=%s, as given",
+        log_debug("libuv's thread pool: UV_THREADPOOL_SIZE=%s, as given",
                  given);
         return;
     }
@@ -239,7 +239,7 @@ static void size_thread_pool(const config_t *cfg)
     char v[24];
     snprintf(v, sizeof v, "%ld", n);
     setenv("UV_THREADPOOL_SIZE", v, 1);
-    log_info("libuv's thread pool: %ld threads: %d for password checks, %ld "
+    log_debug("libuv's thread pool: %ld threads: %d for password checks, %ld "
              "for game pages' dumps, 1 for a backup", n,
              STORE_HASH_PARALLEL_DEFAULT, dumps);
 }

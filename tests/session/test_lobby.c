@@ -411,7 +411,7 @@ START_TEST(old_notes_do_not_outlive_their_step)
     ck_assert(cl_key(c, "y"));
     ck_assert(cl_key(c, "\x01"));
     ck_assert(cl_key(c, "\r"));
-    play_wait_text(c, "Refused: a name may not hold control characters");
+    play_wait_text(c, "Refused: a name may use only letters, digits, _ and -.");
     play_type_line(c, "hero1");
     play_wait_text(c, "Password:");
     if (cl_screen_has(c, "Refused"))
