@@ -221,6 +221,7 @@ static int on_pty(ssh_session s, ssh_channel ch, const char *term, int w,
     ssh_conn_t *c = userdata;
     (void)s, (void)ch, (void)pw, (void)ph;
     snprintf(c->term, sizeof c->term, "%s", term ? term : "");
+    c->pty = 1;
     c->cols = w;
     c->rows = h; /* sent with the hand-over */
     return SSH_OK;
@@ -446,7 +447,8 @@ static int follow_pause(ssh_conn_t *c, uint64_t now)
 static int setup_records(ssh_conn_t *c, ssh_pend_t *out)
 {
     char rec[3 + SSH_ENV_MAX + sizeof c->term];
-    const char *term = c->term[0] ? c->term : "VT100";
+    /* no terminal asked for: an empty name says so (ssh_link.c) */
+    const char *term = !c->pty ? "" : c->term[0] ? c->term : "VT100";
     int rc = ssh_pend_add(out, rec, ssh_link_record(rec, 'T', term,
                                                     strlen(term)), 0);
     for (int i = 0; i < SSH_ENV_VARS; i++)

@@ -55,6 +55,7 @@ typedef struct ssh_conn {
     uint64_t paused_until_ms;           /* a failed key's wait (0: none) */
     int cols, rows;
     char term[40];
+    uint8_t pty;                        /* the client asked for a terminal */
     char env[SSH_ENV_VARS][SSH_ENV_MAX];
     int key_tries;
     int64_t account_id;

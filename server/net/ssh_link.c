@@ -70,6 +70,11 @@ static void on_record(ssh_link_t *l, char type)
     if (type == 'W' && l->ntext == 4) {
         const unsigned char *b = (const unsigned char *)l->text;
         tconn_window(l->tc, b[0] << 8 | b[1], b[2] << 8 | b[3]);
+    } else if (type == 'T' && l->ntext == 0) {
+        /* no terminal asked for (ssh -T): told the player; VT100 */
+        l->tc->no_pty = 1;
+        snprintf(l->tc->ttype, sizeof l->tc->ttype, "VT100");
+        on_env(l, "TERM", l->tc->ttype);
     } else if (type == 'T') {
         char *ttype = l->tc->ttype;
         size_t j = 0;

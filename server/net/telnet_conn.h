@@ -78,6 +78,9 @@ typedef struct tconn {
     int max_cols, max_rows;
     int w, h;                  /* the last size reported; 0: none yet */
     uint8_t peer;              /* the client has sent a telnet command */
+    uint8_t no_pty;            /* an SSH client that asked for no terminal
+                                  (ssh -T, or a command): its keys come a
+                                  line at a time, echoed by itself */
     uint8_t got_echo, got_naws, ttype_done, ttype_asks;
     uint8_t env_asked;         /* the client offered NEW-ENVIRON: we asked */
     uint8_t env_done;          /* ...and its IS answer came (or a refusal) */

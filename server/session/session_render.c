@@ -25,6 +25,9 @@ static void terminal_setup(sess_t *s)
     if (!s->tc.peer && !s->web)
         sess_notice(s, SESS_NOTICE_SESSION, "Tip: for one key at a time use: "
                     "stty raw -echo; nc HOST PORT; stty sane");
+    else if (s->tc.no_pty) /* (its keys wait for Enter: a QA's ssh -T) */
+        sess_notice(s, SESS_NOTICE_SESSION, "Tip: this SSH connection has no "
+                    "terminal: connect with ssh -t.");
     log_debug("session %llu plays at %dx%d, terminal '%s'",
               (unsigned long long)s->id, s->w, s->h, s->tc.ttype);
 }

@@ -29,6 +29,10 @@
 static tsrv_t *step_srv;
 static char step_who[4096];
 
+/* The terminal ssh_guest_steps asks for: "-tt" (one, forced), or "-T"
+ * (none, as ssh -T, or a command, asks). */
+static const char *steps_tty = "-tt";
+
 /* Runs `ssh -tt -o SetEnv=env -p port play@127.0.0.1` (a guest) with its
  * input on a pipe: each of keys[] is sent once the output so far holds
  * waits[] (in order; a NULL key: step_srv's `who`), then its input ends,
@@ -45,7 +49,7 @@ static int ssh_guest_steps(int port, const char *env, const char *const *waits,
              sshc_keys_dir());
     snprintf(setenv_opt, sizeof setenv_opt, "SetEnv=%s", env);
     const char *argv[] = {
-        "ssh", "-tt", "-F", "/dev/null", "-p", portarg,
+        "ssh", steps_tty, "-F", "/dev/null", "-p", portarg,
         "-o", "StrictHostKeyChecking=no", "-o", khosts, "-o", "LogLevel=ERROR",
         "-o", "BatchMode=yes", "-o", setenv_opt, "play@127.0.0.1", NULL,
     };
@@ -165,6 +169,31 @@ START_TEST(who_says_ssh)
                                   sizeof out), "over SSH: %s", out);
     ck_assert_msg(strstr(step_who, " ssh lobby ") &&
                   !strstr(step_who, " telnet "), "who: %s", step_who);
+    srv_stop(s);
+}
+END_TEST
+
+/* ssh -T asks for no terminal: its keys come a line at a time, echoed by
+ * ssh itself, and the screen falls apart; the lobby says how to connect
+ * (a QA's find: nothing said). With -tt, no such tip. */
+START_TEST(ssh_without_a_terminal_is_told)
+{
+    int sport;
+    char out[65536];
+    tsrv_t *s = ssh_server(&sport);
+    const char *waits[] = { "Tip: this SSH connection has no terminal: "
+                            "connect with ssh -t." };
+    const char *keys[] = { "q\n" };
+    steps_tty = "-T";
+    int told = ssh_guest_steps(sport, "LANG=C.UTF-8", waits, keys, 1, out,
+                               sizeof out);
+    steps_tty = "-tt";
+    ck_assert_msg(told, "ssh -T: %s", out);
+    const char *lobby[] = { "Play (as a guest)" };
+    const char *quit[] = { "q" };
+    ck_assert(ssh_guest_steps(sport, "LANG=C.UTF-8", lobby, quit, 1, out,
+                              sizeof out));
+    ck_assert_msg(!strstr(out, "has no terminal"), "ssh -tt: %s", out);
     srv_stop(s);
 }
 END_TEST
@@ -379,6 +408,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, ssh_lang_utf8);
     tcase_add_test(tc, who_says_ssh);
     tcase_add_test(tc, ssh_banned_address);
+    tcase_add_test(tc, ssh_without_a_terminal_is_told);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -91,6 +91,7 @@ START_TEST(setup_and_keys_read_whole_or_byte_by_byte)
         ck_assert_int_eq(s.w, 120);
         ck_assert_int_eq(s.h, 40);
         ck_assert_str_eq(s.tc.ttype, "xterm-256color");
+        ck_assert_int_eq(s.tc.no_pty, 0);
         display_t d = tconn_settle(&s.tc);
         ck_assert_int_eq(d.glyphs, GLYPHS_UTF8);
         ck_assert_int_eq(d.colours, COLOURS_256);
@@ -123,6 +124,22 @@ START_TEST(display_and_window_limits)
     ck_assert_int_eq(ssh_transport.feed(s.link, buf, n), 0);
     ck_assert_int_eq(s.w, 250);
     ck_assert_int_eq(s.resizes, 2);
+    close_sink(&s);
+}
+END_TEST
+
+/* An empty terminal's name: the client asked for no terminal (ssh -T):
+ * said so (no_pty, which the lobby's tip reads), and VT100 as before. */
+START_TEST(no_terminal_asked_for)
+{
+    char buf[512];
+    sink_t s;
+    open_sink(&s);
+    size_t n = hello(buf, "", NULL);
+    ck_assert_int_eq(ssh_transport.feed(s.link, buf, n), 0);
+    ck_assert_int_eq(s.tc.no_pty, 1);
+    ck_assert_str_eq(s.tc.ttype, "VT100");
+    ck_assert_int_eq(tconn_display(&s.tc).glyphs, GLYPHS_ASCII);
     close_sink(&s);
 }
 END_TEST
@@ -166,6 +183,7 @@ static Suite *make_suite(void)
     TCase *tc = tcase_create("link");
     tcase_add_test(tc, setup_and_keys_read_whole_or_byte_by_byte);
     tcase_add_test(tc, display_and_window_limits);
+    tcase_add_test(tc, no_terminal_asked_for);
     tcase_add_test(tc, frames_untouched_and_no_telnet_marker);
     tcase_add_test(tc, unknown_record_ends_the_link);
     suite_add_tcase(s, tc);
