@@ -197,7 +197,7 @@ static void on_refused(void *ctx, unsigned char cmd, unsigned char opt)
 {
     tconn_t *t = ctx;
     if (cmd == TELNET_DONT && opt == TELNET_TELOPT_ECHO)
-        t->got_echo = 1;
+        t->got_echo = t->echo_refused = 1;
     if (cmd != TELNET_WONT)
         return;
     if (opt == TELNET_TELOPT_NAWS)
@@ -330,8 +330,11 @@ static void on_event(telnet_t *tel, telnet_event_t *ev, void *user)
         break;
     case TELNET_EV_DO:
     case TELNET_EV_DONT:
-        if (ev->neg.telopt == TELNET_TELOPT_ECHO)
+        if (ev->neg.telopt == TELNET_TELOPT_ECHO) {
             t->got_echo = 1;
+            /* DONT: the client echoes (its line mode); DO: ours again */
+            t->echo_refused = ev->type == TELNET_EV_DONT;
+        }
         break;
     case TELNET_EV_WILL:
         if (ev->neg.telopt == TELNET_TELOPT_TTYPE && t->ttype_asks == 0) {

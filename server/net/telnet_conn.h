@@ -78,6 +78,10 @@ typedef struct tconn {
     int max_cols, max_rows;
     int w, h;                  /* the last size reported; 0: none yet */
     uint8_t peer;              /* the client has sent a telnet command */
+    uint8_t echo_refused;      /* the client's last word on ECHO was DONT
+                                  (telnet's `mode line`): it echoes what
+                                  is typed itself, a password too, and
+                                  sends a line at a time */
     uint8_t no_pty;            /* an SSH client that asked for no terminal
                                   (ssh -T, or a command): its keys come a
                                   line at a time, echoed by itself */

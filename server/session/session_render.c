@@ -157,6 +157,12 @@ void sess_render(sess_t *s)
         return;
     if (!s->term_ready)
         terminal_setup(s);
+    /* telnet's line mode (Ctrl-] mode line): the client echoes what is
+     * typed, a password too, and sends a line at a time; said while it
+     * lasts (a QA typed a password in clear with nothing said) */
+    if (s->tc.echo_refused && !s->notice[0])
+        sess_notice(s, SESS_NOTICE_SESSION, "Your telnet is in line mode: "
+                    "press Ctrl-] and type: mode character");
     if (s->web && s->state == S_LOBBY)
         sess_tell_state(s); /* a prompt's bar: the lobby's page moves */
     follow_aiming(s);

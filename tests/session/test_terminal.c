@@ -166,6 +166,34 @@ START_TEST(resize_too_small_and_back)
 }
 END_TEST
 
+/* telnet's `mode line` (Ctrl-] mode line) says DONT ECHO: the client
+ * then echoes what is typed, a password too, and sends a line at a time.
+ * The screen says so while it lasts, and how to leave it; DO ECHO again
+ * (mode character) and the next key takes it away. */
+START_TEST(telnet_line_mode_is_told)
+{
+    tsrv_t *s = srv_start(NULL);
+    tclient_t *c = play_lobby(srv_port(s));
+    ck_assert(!cl_screen_has(c, "line mode"));
+    ck_assert_uint_eq(cl_send_raw(c, "\xff\xfe\x01", 3, 1, CL_WAIT_MS), 3);
+    ck_assert_int_eq(cl_send_str(c, "?"), 0); /* a key: a frame */
+    play_wait_text(c, "Your telnet is in line mode: press Ctrl-] and type: "
+                      "mode character");
+    /* told again after a key, while it lasts */
+    ck_assert_int_eq(cl_send_str(c, "\x1b"), 0);
+    play_wait_text(c, "Play (as a guest)");
+    ck_assert(cl_sync(c, CL_WAIT_MS));
+    ck_assert(cl_screen_has(c, "Your telnet is in line mode"));
+    ck_assert_uint_eq(cl_send_raw(c, "\xff\xfd\x01", 3, 1, CL_WAIT_MS), 3);
+    ck_assert_int_eq(cl_send_str(c, "?"), 0);
+    play_wait_text(c, "The lobby");
+    ck_assert(cl_sync(c, CL_WAIT_MS));
+    ck_assert(!cl_screen_has(c, "line mode"));
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
 /* The lobby at 40 columns: the message of the day, longer than the row,
  * is broken at a space over two rows (not cut), and the lines under it
  * move down one. */
@@ -402,6 +430,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, narrow_lobby_wraps_the_motd);
     tcase_add_test(tc, naws_refused);
     tcase_add_test(tc, raw_client);
+    tcase_add_test(tc, telnet_line_mode_is_told);
     suite_add_tcase(s, tc);
     return s;
 }
