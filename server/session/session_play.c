@@ -488,12 +488,35 @@ static int save_and_leave(sess_t *s, int key)
     return 1;
 }
 
+/* The screens over the map that Esc closes and nothing is lost by it:
+ * aiming, a pack menu, Look, the help, the history, a count. Not
+ * identify's menu (its scroll is read already). */
+static int esc_closes(int mode)
+{
+    switch (mode) {
+    case MODE_TARGET: case MODE_LOOK: case MODE_INVENTORY: case MODE_DROP:
+    case MODE_THROW: case MODE_HISTORY: case MODE_HELP: case MODE_CHARACTER:
+    case MODE_DISCOVERIES: case MODE_COUNT:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 static void play_key(sess_t *s, int key)
 {
     st_play_t *p = &s->st.play;
     game_t *g = p->g.game;
     if (save_and_leave(s, key))
         return;
+    /* Ctrl-C asks to quit from such a screen too, as in play (README): it
+     * is closed first with Esc, as the player would close it, each a key
+     * of the record, so that a replay is the same (a QA's Ctrl-C while
+     * aiming did nothing). At most three: a throw's aiming, its menu. */
+    for (int i = 0; key == KEY_CTRL_C && i < 3 && esc_closes(g->mode); i++)
+        play_key(s, KEY_ESC);
+    if (key == KEY_CTRL_C && esc_closes(g->mode))
+        return; /* (a screen Esc did not close: left as it is) */
     if (game_dead(g)) {
         /* YOU DIED: the game is in the store already. */
         int choice = game_dead_choice(key);

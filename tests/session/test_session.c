@@ -235,6 +235,29 @@ START_TEST(help_screen)
 }
 END_TEST
 
+/* Ctrl-C asks to quit from a screen over the map too (the pack, Look):
+ * the screen is closed first, and the question asked; n plays on. The
+ * Esc is a key of the record, so that a replay is the same. */
+START_TEST(ctrl_c_asks_from_a_menu)
+{
+    tsrv_t *s = srv_start("--seed", "42", NULL);
+    tclient_t *c = play_connect(srv_port(s), NULL);
+    char row[256];
+    const char *opens[] = { "i", "x" }; /* the pack, Look */
+    for (int k = 0; k < 2; k++) {
+        ck_assert(cl_key(c, opens[k]));
+        ck_assert(cl_key(c, "\x03"));
+        ck_assert_str_eq(cl_row(c, 22, row, sizeof row), "Really quit? (y/n)");
+        ck_assert(cl_key(c, "n"));
+        ck_assert(cl_screen_has(c, "Never mind."));
+    }
+    play_move(c, "l", 1, 0); /* and plays on */
+    ck_assert_int_eq(cl_turn(c), 1);
+    cl_close(c);
+    srv_stop(s);
+}
+END_TEST
+
 /* 'Q' asks; 'y' says goodbye on the player's own screen (the alternate
  * screen is left first) and the server closes the connection. */
 START_TEST(quit_yes)
@@ -428,6 +451,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, walls_block);
     tcase_add_test(tc, help_screen);
     tcase_add_test(tc, quit_yes);
+    tcase_add_test(tc, ctrl_c_asks_from_a_menu);
     tcase_add_test(tc, quit_no);
     tcase_add_test(tc, a_paste_is_typed_at_a_prompt_and_not_played);
     tcase_add_test(tc, a_paste_whose_end_mark_is_cut_short_ends);
