@@ -32,6 +32,20 @@ static void terminal_setup(sess_t *s)
               (unsigned long long)s->id, s->w, s->h, s->tc.ttype);
 }
 
+/* What the client is told at each frame besides the screen: telnet's
+ * line mode (Ctrl-] mode line: the client echoes what is typed, a
+ * password too, and sends a line at a time), said while it lasts (a QA
+ * typed a password in clear with nothing said); and the play page's bar
+ * for the lobby's page, which moves with keys and the store's answers. */
+static void tell_the_client(sess_t *s)
+{
+    if (s->tc.echo_refused && !s->notice[0])
+        sess_notice(s, SESS_NOTICE_SESSION, "Your telnet is in line mode: "
+                    "press Ctrl-] and type: mode character");
+    if (s->web && s->state == S_LOBBY)
+        sess_tell_state(s);
+}
+
 /* xterm mouse reporting (1000: clicks; 1006: SGR coordinates, any size),
  * on while the game is aiming, and in the browser's terminal on the map
  * and in the pack menus too (a click travels, or uses the entry clicked:
@@ -157,14 +171,7 @@ void sess_render(sess_t *s)
         return;
     if (!s->term_ready)
         terminal_setup(s);
-    /* telnet's line mode (Ctrl-] mode line): the client echoes what is
-     * typed, a password too, and sends a line at a time; said while it
-     * lasts (a QA typed a password in clear with nothing said) */
-    if (s->tc.echo_refused && !s->notice[0])
-        sess_notice(s, SESS_NOTICE_SESSION, "Your telnet is in line mode: "
-                    "press Ctrl-] and type: mode character");
-    if (s->web && s->state == S_LOBBY)
-        sess_tell_state(s); /* a prompt's bar: the lobby's page moves */
+    tell_the_client(s);
     follow_aiming(s);
     if (s->queued > (size_t)srv->cfg.output_highwater) {
         /* Skip this frame; the next diff starts from what was last sent, so
