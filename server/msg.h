@@ -37,7 +37,10 @@ enum msg_type {
     MSG_WATCH_KEY,
     /* watcher -> player: I stop watching */
     MSG_WATCH_LEAVE,
-    /* player -> watcher: the watch is over (text: why) */
+    /* player -> watcher: the watch is over (text: why); a: 0 for good,
+     * MSG_WATCH_LOBBY the player is in the lobby, MSG_WATCH_AWAY a
+     * browser guest's page dropped (its game kept): the watcher waits for
+     * the game to start, or go on, with a MSG_WATCH_START */
     MSG_WATCH_END,
     /* player -> watcher: my game goes on at session a (a takeover) */
     MSG_WATCH_MOVED,
@@ -145,6 +148,10 @@ typedef struct msg_accept {
                                  the message's until a session takes it */
     const struct byte_io *io; /* conn's table (byte_io.h) */
 } msg_accept_t;
+
+/* MSG_WATCH_END's a: why the watcher waits (0: it does not, the watch
+ * is over). */
+enum { MSG_WATCH_LOBBY = 1, MSG_WATCH_AWAY = 2 };
 
 typedef struct smsg {
     struct smsg *next;

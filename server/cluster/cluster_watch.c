@@ -242,7 +242,8 @@ void cluster_watch_note(cluster_t *c, const cluster_note_t *n)
         }
         w->state = W_WAITING;
         w->npending = 0;
-        cluster_postf(c, MSG_WATCH_END, w->game, w->watcher, 1, NULL, n->text);
+        cluster_postf(c, MSG_WATCH_END, w->game, w->watcher, MSG_WATCH_LOBBY,
+                      NULL, n->text);
         return;
     case 'K':
         if (w->state == W_ASKED || w->state == W_WAITING)
@@ -419,9 +420,10 @@ static void to_feed(cluster_t *c, feed_t *f, smsg_t *m)
         f->sess = (uint64_t)m->a;
         return;
     case MSG_WATCH_END:
-        if (m->a == 1) {
-            /* the player went to the lobby: the feed stays, waiting for
-             * the next game's MSG_WATCH_START (session_follow.c) */
+        if (m->a == MSG_WATCH_LOBBY || m->a == MSG_WATCH_AWAY) {
+            /* the player went to the lobby, or its page dropped: the feed
+             * stays, waiting for the next game's MSG_WATCH_START
+             * (session_follow.c, session_guest.c) */
             feed_flush(c, f);
             clean_text(m->text, "The player is in the lobby.", text);
             cluster_notifyf(c, f->chan, "W %llu %s",

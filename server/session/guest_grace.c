@@ -26,6 +26,7 @@ static void free_game(grace_game_t *g)
 {
     game_free(g->game);
     record_free(&g->rec);
+    free(g->watchers);
     memset(g, 0, sizeof *g);
 }
 

@@ -34,6 +34,12 @@ typedef struct grace_game {
     record_t rec;
     int64_t started;           /* Unix seconds */
     uint64_t expires;          /* ms, on the caller's clock */
+    uint64_t session;          /* the session that played it: its
+                                  watchers' messages came from it */
+    uint64_t *watchers;        /* their sessions, waiting for the page to
+                                  come back (owned while kept; may be
+                                  NULL) */
+    int nwatchers;
 } grace_game_t;
 
 /* A token's game being played, and by which session. */

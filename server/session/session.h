@@ -135,8 +135,10 @@ typedef struct st_watch {
     char name[ACCT_NAME_MAX + 1];
     int64_t rebuild_job;       /* the rebuild awaited (rebuild.h) */
     buf_t pending;             /* keys forwarded meanwhile, 4 bytes each */
-    uint8_t waiting;           /* the player is in the lobby: the next game
-                                  comes as a WATCH_START */
+    uint8_t waiting;           /* MSG_WATCH_LOBBY: the player is in the
+                                  lobby; MSG_WATCH_AWAY: a browser guest's
+                                  page dropped; either way its game comes
+                                  as a WATCH_START (0: not waiting) */
     uint8_t notice_keys;       /* the player's keys since the watch's
                                   notice (WATCH_NOTICE_KEYS clear it) */
 } st_watch_t;
@@ -583,9 +585,13 @@ void sess_guest_left(sess_t *s);
 void sess_guest_closed(sess_t *s);
 
 /* The connection of a browser guest's game in progress ended: keeps the
- * game (moved out of g) for guest_grace. 1 if kept, 0 if not (g is then
- * still the caller's: it ends as before). */
-int sess_guest_keep(sess_t *s, owned_game_t *g);
+ * game (moved out of g) for guest_grace, and its watchers (*watchers,
+ * *nwatchers: moved too, and each told to wait for the page to come
+ * back; the page that comes back has them follow it again). 1 if kept,
+ * 0 if not (g and the watchers are then still the caller's: it ends as
+ * before). */
+int sess_guest_keep(sess_t *s, owned_game_t *g, uint64_t **watchers,
+                    int *nwatchers);
 
 /* A page that asked to resume (its "resume T" message) and is in the
  * lobby now: plays on the game kept under T, if there is one, or takes it

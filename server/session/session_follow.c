@@ -16,7 +16,7 @@ void follow_keep(sess_t *s, uint64_t *ids, int n)
     s->followers = ids;
     s->nfollowers = n;
     for (int i = 0; i < n; i++)
-        sess_post(s, MSG_WATCH_END, ids[i], 1, NULL,
+        sess_post(s, MSG_WATCH_END, ids[i], MSG_WATCH_LOBBY, NULL,
                   "%s is in the lobby: waiting for them to play.",
                   sess_player_name(s));
 }

@@ -43,7 +43,8 @@ void sess_guest_closed(sess_t *s)
         grace_live_clear(s->srv->grace, s->guest_token, s->id);
 }
 
-int sess_guest_keep(sess_t *s, owned_game_t *g)
+int sess_guest_keep(sess_t *s, owned_game_t *g, uint64_t **watchers,
+                    int *nwatchers)
 {
     srv_t *srv = s->srv;
     if (!s->guest_token[0] || srv->shutting_down || !g->game)
@@ -53,6 +54,9 @@ int sess_guest_keep(sess_t *s, owned_game_t *g)
     k.game = g->game;
     k.rec = g->rec;
     k.started = g->started;
+    k.session = s->id;
+    k.watchers = *watchers;
+    k.nwatchers = *nwatchers;
     if (grace_keep(srv->grace, s->guest_token, sess_player_name(s), &k,
                    sess_now(s)) != 0) {
         log_info("game not kept id=%llu name=%s: %d guests' games kept "
@@ -63,23 +67,57 @@ int sess_guest_keep(sess_t *s, owned_game_t *g)
     log_info("game kept id=%llu name=%s turns=%u for %d s (guest_grace)",
              (unsigned long long)s->id, sess_player_name(s),
              (unsigned)g->game->turn, srv->cfg.guest_grace);
+    /* Its watchers wait for the page, as for a player in the lobby (a
+     * QA's watchers were dropped at every reload of the player's page).
+     * The ids are the kept game's now; told from here, the session they
+     * watch. */
+    for (int i = 0; i < *nwatchers; i++)
+        sess_post(s, MSG_WATCH_END, (*watchers)[i], MSG_WATCH_AWAY, NULL,
+                  "%s's connection dropped: waiting for them to come back.",
+                  sess_player_name(s));
+    *watchers = NULL;
+    *nwatchers = 0;
     memset(g, 0, sizeof *g); /* moved */
     return 1;
 }
 
-/* Plays on the kept game k (taken out of the table) as its guest. */
+/* A message to a kept game's watcher from the session that played it
+ * (k->session, gone): the one a watcher takes a move from. */
+static void post_as_kept(srv_t *srv, const grace_game_t *k, int i, int type,
+                         int64_t a, const char *text)
+{
+    smsg_t *m = msg_new(type, k->session, k->watchers[i], "%s", text);
+    if (!m)
+        return;
+    m->a = a;
+    srv_post(srv, m);
+}
+
+/* Plays on the kept game k (taken out of the table) as its guest; its
+ * watchers are told the game moved here, then follow it again (each its
+ * summary, as after an upgrade: sess_play_rewatch). */
 static void play_kept(sess_t *s, grace_game_t *k)
 {
     snprintf(s->guest_token, sizeof s->guest_token, "%s", k->token);
     lobby_set_guest(&s->lobby, k->name);
+    for (int i = 0; i < k->nwatchers; i++)
+        post_as_kept(s->srv, k, i, MSG_WATCH_MOVED, (int64_t)s->id, "");
     play_arg_t a;
     memset(&a, 0, sizeof a);
     a.g.game = k->game;
     a.g.rec = k->rec;
     a.g.started = k->started;
+    a.watchers = k->watchers; /* moved */
+    a.nwatchers = k->nwatchers;
+    a.rewatch = k->nwatchers > 0;
     a.resumed = 1;
     sess_goto(s, S_PLAYING, &a);
     owned_game_free(&a.g); /* only if the state did not take it */
+    for (int i = 0; i < a.nwatchers; i++) /* (nor them: moved here) */
+        sess_post(s, MSG_WATCH_END, a.watchers[i], 0, NULL, "%s",
+                  "The game you watched has ended.");
+    free(a.watchers);
+    sess_play_rewatch(s);
 }
 
 void sess_guest_resume(sess_t *s)
@@ -150,6 +188,11 @@ int sess_guest_take_kept(sess_t *s)
 static void end_kept(void *ctx, grace_game_t *k)
 {
     srv_t *srv = ctx;
+    for (int i = 0; i < k->nwatchers; i++)
+        post_as_kept(srv, k, i, MSG_WATCH_END, 0,
+                     "The game you watched has ended.");
+    free(k->watchers);
+    k->watchers = NULL;
     if (k->game->turn == 0) {
         game_free(k->game);
         record_free(&k->rec);

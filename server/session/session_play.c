@@ -377,13 +377,14 @@ static void play_leave(sess_t *s)
     if (p->g.game) /* before it is kept, recorded or freed below */
         s->last_turns = (unsigned)p->g.game->turn;
     sess_guest_left(s);
+    /* (a closing session's watchers are told at the end below: a guest's
+     * kept game takes them along) */
+    int left = p->g.game && !p->handed && s->close.requested;
     if (p->g.game && !p->handed && !s->close.requested) {
         /* back to the lobby: the watchers wait for the next game */
         follow_keep(s, p->watchers, p->nwatchers);
         p->watchers = NULL;
         p->nwatchers = p->capwatchers = 0;
-    } else if (p->g.game && !p->handed) {
-        tell_watchers(s, MSG_WATCH_END, 0, "The player has left.");
     }
     if (!p->g.game || p->handed || p->recorded) {
         owned_game_free(&p->g);
@@ -405,8 +406,10 @@ static void play_leave(sess_t *s)
                  (unsigned)p->g.game->turn,
                  suspended_note(s, all, note, sizeof note));
         owned_game_free(&p->g);
-    } else if (sess_guest_keep(s, &p->g)) {
-        /* A browser guest's: kept a while for the page to come back. */
+    } else if (sess_guest_keep(s, &p->g, &p->watchers, &p->nwatchers)) {
+        /* A browser guest's: kept a while for the page to come back, its
+         * watchers waiting with it. */
+        p->capwatchers = 0;
     } else {
         /* A guest's game cut short by the connection is over: record it. */
         char cause[96];
@@ -415,6 +418,8 @@ static void play_leave(sess_t *s)
         p->g.game = NULL;
         owned_game_free(&p->g);
     }
+    if (left)
+        tell_watchers(s, MSG_WATCH_END, 0, "The player has left.");
     free(p->watchers);
     p->watchers = NULL;
     p->nwatchers = p->capwatchers = 0;

@@ -172,12 +172,13 @@ static int watch_msg(sess_t *s, smsg_t *m)
         return 1;
     }
     case MSG_WATCH_END:
-        if (m->a == 1) {
-            /* the player is in the lobby: wait for them to play, a new
-             * game or the saved one (session_follow.c) */
+        if (m->a == MSG_WATCH_LOBBY || m->a == MSG_WATCH_AWAY) {
+            /* the player is in the lobby, or its page dropped: wait for
+             * them to play, a new game or the one saved or kept
+             * (session_follow.c, session_guest.c) */
             game_free(w->game);
             w->game = NULL;
-            w->waiting = 1;
+            w->waiting = (uint8_t)m->a;
             w->rebuild_job = 0; /* a rebuild still running is stale */
             sess_rebuild_cancel(s);
             /* the waiting screen says so (watch_draw): once is enough */
@@ -203,7 +204,10 @@ static void watch_draw(sess_t *s, screen_t *next)
     const st_watch_t *w = &s->st.watch;
     if (!w->game) {
         char wait[96];
-        if (w->waiting)
+        if (w->waiting == MSG_WATCH_AWAY)
+            snprintf(wait, sizeof wait, "%s's connection dropped. Waiting "
+                     "for them to come back - q leaves", w->name);
+        else if (w->waiting)
             /* "them to play", not "the next game": after a save the
              * same game may go on (watch_msg says which it was) */
             snprintf(wait, sizeof wait, "%s is in the lobby. Waiting for "

@@ -123,6 +123,52 @@ START_TEST(live_game_taken_over_by_token)
 }
 END_TEST
 
+/* A telnet watcher of a browser guest's game waits while the page is away
+ * (the game kept), and follows it when the page comes back, on a new
+ * session: the watch goes on at the same turn and sees the next key (a
+ * QA's watchers were dropped at each reload). Not back in time, the
+ * watcher is told the game has ended. */
+START_TEST(a_kept_game_s_watchers_follow_it)
+{
+    int http;
+    tsrv_t *s = web_server(&http, "300", "10");
+    char token[80];
+    tclient_t *a = web_guest(http, token);
+    tclient_t *w = cl_connect(srv_port(s), NULL);
+    play_wait_text(w, "Play (as a guest)");
+    ck_assert(cl_sync(w, CL_WAIT_MS));
+    play_watch_first(w, "guest1");
+    ck_assert_int_eq(cl_turn(w), 1);
+    drop_kept(s, a, 1);
+    play_wait_text(w, "guest1's connection dropped. Waiting for them to come "
+                      "back - q leaves");
+    tclient_t *b = web_page(http, token);
+    play_ready(b);
+    ck_assert_int_eq(cl_turn(b), 1);
+    play_wait_text(w, "guest1 goes on with the game.");
+    web_key_to_turn(b, ".", 2);
+    for (time_t end = time(NULL) + 30; cl_turn(w) != 2 && time(NULL) <= end;)
+        cl_pump(w, 100);
+    ck_assert_int_eq(cl_turn(w), 2);
+    cl_close(b);
+    srv_stop(s);
+    cl_close(w);
+
+    /* not back in time: the watch ends */
+    s = web_server(&http, "1", "10");
+    a = web_guest(http, token);
+    w = cl_connect(srv_port(s), NULL);
+    play_wait_text(w, "Play (as a guest)");
+    ck_assert(cl_sync(w, CL_WAIT_MS));
+    play_watch_first(w, "guest1");
+    drop_kept(s, a, 1);
+    play_wait_text(w, "The game you watched has ended.");
+    play_wait_text(w, "Play (as a guest)");
+    cl_close(w);
+    srv_stop(s);
+}
+END_TEST
+
 START_TEST(wrong_token_gets_the_lobby)
 {
     int http;
@@ -308,6 +354,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, dropped_game_resumed_by_token);
+    tcase_add_test(tc, a_kept_game_s_watchers_follow_it);
     tcase_add_test(tc, live_game_taken_over_by_token);
     tcase_add_test(tc, wrong_token_gets_the_lobby);
     tcase_add_test(tc, expired_game_is_recorded_and_gone);
