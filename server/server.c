@@ -210,10 +210,13 @@ void srv_addr_name(const struct sockaddr_storage *a, char *out, size_t n)
     if (a->ss_family == AF_INET6) {
         uv_ip6_name((const struct sockaddr_in6 *)a, host, sizeof host);
         port = ntohs(((const struct sockaddr_in6 *)a)->sin6_port);
-    } else {
-        uv_ip4_name((const struct sockaddr_in *)a, host, sizeof host);
-        port = ntohs(((const struct sockaddr_in *)a)->sin_port);
+        /* in brackets, as a URL has it: "::1:41251" left the reader to
+         * guess where the address ends (a host QA) */
+        snprintf(out, n, "[%s]:%d", host, port);
+        return;
     }
+    uv_ip4_name((const struct sockaddr_in *)a, host, sizeof host);
+    port = ntohs(((const struct sockaddr_in *)a)->sin_port);
     snprintf(out, n, "%s:%d", host, port);
 }
 

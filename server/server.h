@@ -185,7 +185,8 @@ struct cluster *srv_cluster(const srv_t *srv);
 /* A new session id, unique across loops. */
 uint64_t srv_new_id(srv_t *srv);
 
-/* "host:port" of an IPv4 or IPv6 address, for the log. */
+/* "host:port" of an IPv4 address, "[host]:port" of an IPv6 one, for the
+ * log. */
 void srv_addr_name(const struct sockaddr_storage *a, char *out, size_t n);
 
 /* A seed for a new game: the configured one, or a random one. */
