@@ -101,12 +101,15 @@ static void kill_started(upgrade_t *u)
                   strerror(errno));
 }
 
-/* The upgrade did not happen: this process goes on serving. */
+/* The upgrade did not happen: this process goes on serving, unless it
+ * is the shutdown that stopped it (the log said it goes on, and the
+ * server then stopped: a host QA). */
 static void fail(upgrade_t *u, const char *why)
 {
     char err[160];
     snprintf(err, sizeof err, "upgrade failed: %s", why);
-    log_error("%s; this server goes on serving", err);
+    log_error("%s%s", err, atomic_load(&u->h->sh.shutting_down) ? ""
+                           : "; this server goes on serving");
     int was = u->phase;
     u->phase = IDLE;
     end_wait(u);

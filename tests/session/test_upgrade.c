@@ -840,6 +840,39 @@ START_TEST(new_binary_never_ready)
 }
 END_TEST
 
+/* A stop while an upgrade waits for its new binary: the upgrade fails,
+ * and the log says so without "this server goes on serving" (it does
+ * not: a host QA read the two lines together); the server stops. */
+START_TEST(a_stop_during_an_upgrade_is_said_plainly)
+{
+    tsrv_t *s = srv_start("--set", "upgrade_ready_ms=600000", NULL);
+    char dir[512], exe[600], cmd[700], out[1024];
+    srv_data_dir(s, dir, sizeof dir);
+    snprintf(exe, sizeof exe, "%s/never-ready.sh", dir);
+    FILE *f = fopen(exe, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert(fputs("#!/bin/sh\nexec sleep 600\n", f) >= 0);
+    ck_assert_int_eq(fclose(f), 0);
+    ck_assert_int_eq(chmod(exe, 0755), 0);
+    snprintf(cmd, sizeof cmd, "upgrade %s", exe);
+    FILE *p = srv_ctl_start(s, cmd);
+    int pid = started_pid(s, exe);
+    ck_assert_int_gt(pid, 0);
+    srv_signal(s, SIGTERM);
+    ck_assert(srv_wait_exited(s, WAIT_MS));
+    char *log = srv_log(s);
+    const char *at = strstr(log, "upgrade failed: the server is shutting "
+                                 "down");
+    ck_assert_msg(at, "%s", log);
+    ck_assert_msg(at[43] == '\n', "%s", at); /* nothing after it */
+    free(log);
+    srv_ctl_finish(p, out, sizeof out);
+    ck_assert_msg(srv_wait_pid_gone(pid, 0, WAIT_MS), "pid %d still runs",
+                  pid);
+    srv_stop(s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("upgrade");
@@ -855,6 +888,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, ssh_players_are_told_to_reconnect);
     tcase_add_test(tc, an_ssh_account_is_told_to_reconnect_to_its_game);
     tcase_add_test(tc, failing_binary_changes_nothing);
+    tcase_add_test(tc, a_stop_during_an_upgrade_is_said_plainly);
     suite_add_tcase(s, tc);
     /* the paths reached through the test hooks (docs/testing.md) */
     TCase *hooks = tcase_create("upgrade_hooks");
