@@ -172,6 +172,11 @@ static int load_file(config_t *c, file_read_t *fr, int required, char *err,
     int lineno = 0, rc = 0, ch;
     while (rc == 0 && fgets(line, sizeof line, f)) {
         lineno++;
+        /* A UTF-8 byte order mark, which some Windows editors write
+         * first: unseen, it made the first key "unknown key 'bind'" (a
+         * host QA). Skipped. */
+        if (lineno == 1 && strncmp(line, "\xef\xbb\xbf", 3) == 0)
+            memmove(line, line + 3, strlen(line + 3) + 1);
         if (strchr(line, '\n') || feof(f)) {
             rc = load_line(c, fr, line, lineno, why, sizeof why);
         } else if (fr->only && !line_of_key(line, fr->only)) {

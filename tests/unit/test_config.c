@@ -39,6 +39,15 @@ START_TEST(file_sets_keys)
     uint64_t seed = 0;
     ck_assert_int_eq(config_seed(&c, &seed), 1);
     ck_assert_uint_eq(seed, 42);
+    /* a UTF-8 byte order mark first (a Windows editor's): skipped, not
+     * read into the first key ("unknown key 'bind'") */
+    config_defaults(&c);
+    write_file("\xef\xbb\xbf" "bind = 127.0.0.2\nport = 4001\n");
+    ck_assert_msg(config_load_file(&c, path, 1, err, sizeof err) == 0, "%s",
+                  err);
+    unlink(path);
+    ck_assert_str_eq(c.bind, "127.0.0.2");
+    ck_assert_int_eq(c.port, 4001);
 }
 END_TEST
 
