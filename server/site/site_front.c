@@ -79,7 +79,7 @@ void site_front(sess_t *s, const char *rest, const char *query)
     }
     page_t p;
     html_init(&p);
-    html_begin(&p, srv->cfg.server_name);
+    html_begin(&p, srv->cfg.server_name, srv->cfg.server_name);
     html_raw(&p, "<p id=\"motd\">");
     html_text(&p, srv->cfg.motd);
     html_raw(&p, "</p>\n<p><a class=\"play\" href=\"/play\">Play</a></p>\n");

@@ -64,7 +64,7 @@ static void game_page(sess_t *s, int64_t id, const store_game_t *g,
     char title[96];
     snprintf(title, sizeof title, "Game %lld: %s, %d points", (long long)id,
              g->name, g->score);
-    html_begin(&p, title);
+    html_begin(&p, title, s->srv->cfg.server_name);
     /* the replay first: its terminal sizes itself to the window, which a
      * long dump above it would push below the fold (its heading's
      * margins tight: site_html.c) */

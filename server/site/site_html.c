@@ -144,12 +144,16 @@ void site_date(int64_t t, char *out, size_t n)
         snprintf(out, n, "?");
 }
 
-void html_begin(page_t *b, const char *title)
+void html_begin(page_t *b, const char *title, const char *site)
 {
     html_raw(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
              "<meta name=\"viewport\" content=\"width=device-width, "
              "initial-scale=1\"><title>");
     html_text(b, title);
+    if (site && site[0] && strcmp(site, title) != 0) {
+        html_raw(b, " - ");
+        html_text(b, site);
+    }
     html_raw(b, "</title><link rel=\"icon\" href=\"/favicon.svg\" "
              "type=\"image/svg+xml\">");
     /* The feeds are for programs: named in the head, where a feed reader
@@ -195,7 +199,7 @@ void site_error(sess_t *s, const char *status, const char *sentence)
 {
     page_t b;
     html_init(&b);
-    html_begin(&b, status);
+    html_begin(&b, status, s->srv->cfg.server_name);
     html_raw(&b, "<p>");
     html_text(&b, sentence);
     html_raw(&b, "</p>");

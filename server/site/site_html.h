@@ -29,8 +29,11 @@ typedef struct page {
 void html_init(page_t *b);
 
 /* The head of a page titled `title` (escaped), the site's style, and the
- * links every page has; then the body's first heading (the same title). */
-void html_begin(page_t *b, const char *title);
+ * links every page has; then the body's first heading (the same title).
+ * The window's title is "TITLE - SITE" (the server's name), or SITE
+ * alone on the page of that name: a tab or a bookmark says whose it is
+ * (a QA's tabs read "Hall of fame", "404 Not Found"). */
+void html_begin(page_t *b, const char *title, const char *site);
 
 /* The end of the page. */
 void html_end(page_t *b);

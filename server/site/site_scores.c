@@ -21,7 +21,7 @@ static void on_scores(void *ctx, const store_scores_t *sc)
     }
     page_t p;
     html_init(&p);
-    html_begin(&p, "Hall of fame");
+    html_begin(&p, "Hall of fame", s->srv->cfg.server_name);
     if (sc->n == 0)
         html_printf(&p, "<p id=\"noscores\">The hall of fame is empty: it "
                     "lists deaths, wins and games quit after %d turns.</p>\n",

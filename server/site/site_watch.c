@@ -35,7 +35,7 @@ void site_watch(sess_t *s, const char *rest, const char *query)
     char title[64];
     snprintf(title, sizeof title, "Watching %s",
              here ? e.game.name : "a game on another host");
-    html_begin(&p, title);
+    html_begin(&p, title, s->srv->cfg.server_name);
     /* The watchers are counted before this page's own terminal joins
      * them: its script adds it once its WebSocket is open (site_term.c),
      * rather than the page saying "0 watching" while it watches. */

@@ -260,6 +260,8 @@ START_TEST(pages_answer_with_their_types_and_escape_the_host)
     head_is(&r, "200 OK", "text/html; charset=utf-8", "no-cache");
     page_is_safe(&r);
     has(&r, "<h1>Hall of fame</h1>");
+    /* the window's title names the site too, escaped */
+    has(&r, "<title>Hall of fame - " HOSTILE_NAME_HTML "</title>");
     has(&r, NAV);
     has(&r, FEED_LINK);
     has(&r, "<p id=\"noscores\">The hall of fame is empty: it lists "
@@ -298,6 +300,7 @@ START_TEST(pages_answer_with_their_types_and_escape_the_host)
         page_is_safe(&r);
         has(&r, NAV);
         has(&r, FEED_LINK);
+        has(&r, "<title>404 Not Found - " HOSTILE_NAME_HTML "</title>");
         has(&r, "<h1>404 Not Found</h1>\n<p>There is no page at this "
                 "address.</p>");
         has_not(&r, "nothing-here");
