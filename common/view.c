@@ -62,6 +62,17 @@ void view_draw_too_small(screen_t *s)
     view_centred(s, y + 1, line, COL_WHITE, 0);
 }
 
+void view_too_small_keys(screen_t *s, const char *text, uint8_t fg)
+{
+    int y = s->h / 2 + 1;
+    if (y >= s->h)
+        return;
+    cell_t blank = cell_make(' ', COL_DEFAULT, COL_DEFAULT, 0);
+    for (int x = 0; x < s->w; x++)
+        *screen_at(s, x, y) = blank;
+    view_centred(s, y, text, fg, 0);
+}
+
 /* The look of each tile, by view_look8's index: lit wins over remembered;
  * and of every two neighbouring tiles, so that eight take four loads. */
 #define LOOK(i) VIEW_LOOK_##i
@@ -738,13 +749,12 @@ void view_draw_display(const game_t *g, const display_t *d, screen_t *s)
         screen_clear(s);
         view_draw_too_small(s);
         /* the keys a host takes here are the leaving ones (docs/game.md):
-         * the question, when it is asked, else the key that asks it */
-        int y = s->h / 2 + 1;
-        if (y < s->h)
-            view_centred(s, y, g->mode == MODE_QUIT_PROMPT
-                         ? "Really quit? (y/n)" : "Q quits the game.",
-                         g->mode == MODE_QUIT_PROMPT ? COL_BYELLOW : COL_WHITE,
-                         0);
+         * the question, when it is asked, else the key that asks it (a
+         * watch or a replay says its own: view_too_small_keys) */
+        if (g->mode == MODE_QUIT_PROMPT)
+            view_too_small_keys(s, "Really quit? (y/n)", COL_BYELLOW);
+        else
+            view_too_small_keys(s, "Q quits the game.", COL_WHITE);
         return;
     }
     switch (g->mode) {

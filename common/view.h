@@ -116,4 +116,9 @@ int view_fits(int w, int h);
 /* Draws the "please enlarge your terminal" screen (the lobby uses it too). */
 void view_draw_too_small(screen_t *s);
 
+/* The line under the too-small screen's size: the keys that leave there
+ * (a game's "Q quits the game.", a watch's "q leaves."), centred, in place
+ * of what was there. */
+void view_too_small_keys(screen_t *s, const char *text, uint8_t fg);
+
 #endif

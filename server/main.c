@@ -220,28 +220,41 @@ static void log_stray(const char *line, void *arg)
  * the site's game pages' dumps (site_replays a worker loop) and a backup:
  * sized so that all of them can run at once, and a crowd of game pages
  * never holds a login's check back in the pool's queue (libuv's default
- * is 4 threads; docs/hosting.md, "The network"). A host's own
- * UV_THREADPOOL_SIZE is kept. Before the pool's first use, which reads it,
- * and before any thread of ours starts (setenv). */
-static void size_thread_pool(const config_t *cfg)
+ * is 4 threads, the least it is given here; docs/site.md). A host's own
+ * UV_THREADPOOL_SIZE is kept. libuv reads it as the pool starts, at its
+ * first work: started here, with a work of nothing, and the environment
+ * then given back as it was, so that an upgrade's new process sizes its
+ * own from its own settings. Before any thread of ours (setenv). */
+static void nothing(uv_work_t *w)
+{
+    (void)w;
+}
+
+static void size_thread_pool(const config_t *cfg, uv_loop_t *loop)
 {
     const char *given = getenv("UV_THREADPOOL_SIZE");
     if (given) {
         log_debug("libuv's thread pool: UV_THREADPOOL_SIZE=%s, as given",
-                 given);
+                  given);
         return;
     }
     int loops = cfg->workers > 0 ? cfg->workers : host_default_workers();
     long dumps = (long)cfg->site_replays * loops;
     long n = STORE_HASH_PARALLEL_DEFAULT + dumps + 1;
+    if (n < 4)
+        n = 4;
     if (n > 1024) /* libuv's most */
         n = 1024;
     char v[24];
     snprintf(v, sizeof v, "%ld", n);
     setenv("UV_THREADPOOL_SIZE", v, 1);
+    uv_work_t w;
+    if (uv_queue_work(loop, &w, nothing, NULL) == 0)
+        uv_run(loop, UV_RUN_DEFAULT);
+    unsetenv("UV_THREADPOOL_SIZE");
     log_debug("libuv's thread pool: %ld threads: %d for password checks, %ld "
-             "for game pages' dumps, 1 for a backup", n,
-             STORE_HASH_PARALLEL_DEFAULT, dumps);
+              "for game pages' dumps, 1 for a backup", n,
+              STORE_HASH_PARALLEL_DEFAULT, dumps);
 }
 
 /* --upgrade: the console's `upgrade` with this binary (docs/hosting.md). */
@@ -435,10 +448,10 @@ int main(int argc, char **argv)
     }
     signal(SIGPIPE, SIG_IGN);
     raise_fd_limit();
-    size_thread_pool(&cfg);
 
     uv_loop_t loop;
     uv_loop_init(&loop);
+    size_thread_pool(&cfg, &loop);
     /* The database first: a file that is not ours stops the server here,
      * before anyone can connect. */
     store_opts_t sopt = { .guest_min_turns = cfg.guest_min_turns,

@@ -98,6 +98,10 @@ smsg_t *msg_bounce(const smsg_t *m)
         return msg_new(MSG_WATCH_REFUSED, m->to, m->from, "That game is over.");
     case MSG_TAKEOVER:
         return msg_new(MSG_TAKEOVER_DONE, m->to, m->from, NULL);
+    case MSG_WATCH_START:
+        /* a watcher gone while it waited (a page's drop, the lobby): it
+         * leaves, so that the player stops counting and telling it */
+        return msg_new(MSG_WATCH_LEAVE, m->to, m->from, NULL);
     default:
         return NULL;
     }

@@ -196,7 +196,8 @@ void msg_rebuilt_free(msg_rebuilt_t *r);
 void msg_free(smsg_t *m);
 
 /* The answer the loop gives the sender of m when m's addressee is gone:
- * a refusal for a request, NULL for anything else. */
+ * a refusal for a request, a watcher's leave for a WATCH_START, NULL for
+ * anything else. */
 smsg_t *msg_bounce(const smsg_t *m);
 
 void msgq_push(msgq_t *q, smsg_t *m);

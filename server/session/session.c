@@ -198,6 +198,10 @@ static void sess_free(sess_t *s)
         s->slot_early = 0;
         srv_slot_release(srv);
     }
+    if (s->ip_counted) { /* (the same: an SSH player's failed start) */
+        s->ip_counted = 0;
+        addr_release(srv->addrs, s->ip, sess_now(s));
+    }
     srv_session_gone(srv);
     /* No store answer may reach this session any more. */
     store_cancel(srv->store, s);

@@ -505,7 +505,11 @@ void sess_accept(srv_t *srv, int fd, msg_accept_t *acc)
         s->startup = 1;
         sshg_ip_of(acc->addr, s->startup_ip, sizeof s->startup_ip);
         s->slot_early = 1;
-        s->ip_counted = 1; /* its address's session (addr_admit) */
+        /* its address's session (addr_admit), under the address it was
+         * counted by, from now: a session that fails before set_peer_name
+         * gives it back too (sess_free) */
+        s->ip_counted = 1;
+        sshg_ip_of(acc->addr, s->ip, sizeof s->ip);
     }
     /* an SSH player's bytes come by its libssh session (acc->conn) */
     int rc = ssh ? 0 : uv_tcp_open(&s->tcp, fd);

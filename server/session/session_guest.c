@@ -57,6 +57,16 @@ int sess_guest_keep(sess_t *s, owned_game_t *g, uint64_t **watchers,
     k.session = s->id;
     k.watchers = *watchers;
     k.nwatchers = *nwatchers;
+    /* Its watchers wait for the page, as for a player in the lobby (a
+     * QA's watchers were dropped at every reload of the player's page):
+     * told from here, the session they watch, and before the game is in
+     * the table, where another loop's page may take it, ids and all, at
+     * once. Not kept, the caller ends their watch after this. */
+    for (int i = 0; i < *nwatchers; i++)
+        sess_post(s, MSG_WATCH_END, (*watchers)[i], MSG_WATCH_AWAY, NULL,
+                  "%s's connection dropped: waiting for them to come back.",
+                  sess_player_name(s));
+    unsigned turn = (unsigned)g->game->turn; /* (nor read after it) */
     if (grace_keep(srv->grace, s->guest_token, sess_player_name(s), &k,
                    sess_now(s)) != 0) {
         log_info("game not kept id=%llu name=%s: %d guests' games kept "
@@ -65,17 +75,9 @@ int sess_guest_keep(sess_t *s, owned_game_t *g, uint64_t **watchers,
         return 0;
     }
     log_info("game kept id=%llu name=%s turns=%u for %d s (guest_grace)",
-             (unsigned long long)s->id, sess_player_name(s),
-             (unsigned)g->game->turn, srv->cfg.guest_grace);
-    /* Its watchers wait for the page, as for a player in the lobby (a
-     * QA's watchers were dropped at every reload of the player's page).
-     * The ids are the kept game's now; told from here, the session they
-     * watch. */
-    for (int i = 0; i < *nwatchers; i++)
-        sess_post(s, MSG_WATCH_END, (*watchers)[i], MSG_WATCH_AWAY, NULL,
-                  "%s's connection dropped: waiting for them to come back.",
-                  sess_player_name(s));
-    *watchers = NULL;
+             (unsigned long long)s->id, sess_player_name(s), turn,
+             srv->cfg.guest_grace);
+    *watchers = NULL; /* the kept game's now */
     *nwatchers = 0;
     memset(g, 0, sizeof *g); /* moved */
     return 1;

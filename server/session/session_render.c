@@ -40,8 +40,8 @@ static void terminal_setup(sess_t *s)
 static void tell_the_client(sess_t *s)
 {
     if (s->tc.echo_refused && !s->notice[0])
-        sess_notice(s, SESS_NOTICE_SESSION, "Your telnet is in line mode: "
-                    "press Ctrl-] and type: mode character");
+        sess_notice(s, SESS_NOTICE_SESSION, "Line mode: your client echoes "
+                    "keys. In telnet: Ctrl-] then mode character");
     if (s->web && s->state == S_LOBBY)
         sess_tell_state(s);
 }

@@ -152,8 +152,10 @@ static void replay_draw(sess_t *s, screen_t *next)
     sess_view_draw(s, r->player.game, next);
     /* The game's end screen offers a new game: not here, where q leaves. */
     view_end_keys(r->player.game, next, sess_end_keys_viewer(s));
-    if (!view_fits(next->w, next->h))
+    if (!view_fits(next->w, next->h)) {
+        view_too_small_keys(next, "q leaves.", COL_WHITE); /* not Q's */
         return;
+    }
     char forms[3][128];
     replay_forms(r, forms);
     const char *const list[] = {forms[0], forms[1], forms[2], NULL};

@@ -80,7 +80,11 @@ int sess_upgrade_pack(sess_t *s, buf_t *out, uint32_t new_version)
         u.nwatchers = (uint16_t)(gs->nwatchers < UPB_WATCHERS_MAX
                                  ? gs->nwatchers : UPB_WATCHERS_MAX);
         u.watcher_ids = gs->watchers;
-    } else if (s->state == S_WATCHING && s->st.watch.player) {
+    } else if (s->state == S_WATCHING && s->st.watch.player &&
+               s->st.watch.waiting != MSG_WATCH_AWAY) {
+        /* (one waiting for a dropped page's game, which stays with this
+         * process and ends with it (session_guest.c), lands in the new
+         * one's lobby: there it would wait for good) */
         u.state = UPB_WATCHING;
         u.player = s->st.watch.player;
         snprintf(u.player_name, sizeof u.player_name, "%s", s->st.watch.name);
@@ -251,7 +255,7 @@ static void resume_state(sess_t *s, const upgrade_sess_t *u)
         memset(&m, 0, sizeof m);
         m.type = MSG_WATCH_END;
         m.from = u->player;
-        m.a = 1;
+        m.a = MSG_WATCH_LOBBY;
         snprintf(m.text, sizeof m.text, "%s", u->player_name);
         sess_goto(s, S_WATCHING, &m);
     } else {

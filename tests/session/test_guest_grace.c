@@ -139,13 +139,23 @@ START_TEST(a_kept_game_s_watchers_follow_it)
     ck_assert(cl_sync(w, CL_WAIT_MS));
     play_watch_first(w, "guest1");
     ck_assert_int_eq(cl_turn(w), 1);
+    /* a second watcher, gone while the page is away */
+    tclient_t *w2 = cl_connect(srv_port(s), NULL);
+    play_wait_text(w2, "Play (as a guest)");
+    ck_assert(cl_sync(w2, CL_WAIT_MS));
+    play_watch_first(w2, "guest1");
     drop_kept(s, a, 1);
     play_wait_text(w, "guest1's connection dropped. Waiting for them to come "
                       "back - q leaves");
+    play_wait_text(w2, "guest1's connection dropped.");
+    cl_close(w2);
+    ck_assert(srv_wait_log_count(s, "disconnect 127.0.0.1:", 2, CL_WAIT_MS));
     tclient_t *b = web_page(http, token);
     play_ready(b);
     ck_assert_int_eq(cl_turn(b), 1);
     play_wait_text(w, "guest1 goes on with the game.");
+    /* the gone one is not counted: its summary came back as its leave */
+    play_wait_text(b, " 1 watching");
     web_key_to_turn(b, ".", 2);
     for (time_t end = time(NULL) + 30; cl_turn(w) != 2 && time(NULL) <= end;)
         cl_pump(w, 100);

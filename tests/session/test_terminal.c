@@ -174,21 +174,21 @@ START_TEST(telnet_line_mode_is_told)
 {
     tsrv_t *s = srv_start(NULL);
     tclient_t *c = play_lobby(srv_port(s));
-    ck_assert(!cl_screen_has(c, "line mode"));
+    ck_assert(!cl_screen_has(c, "Line mode"));
     ck_assert_uint_eq(cl_send_raw(c, "\xff\xfe\x01", 3, 1, CL_WAIT_MS), 3);
     ck_assert_int_eq(cl_send_str(c, "?"), 0); /* a key: a frame */
-    play_wait_text(c, "Your telnet is in line mode: press Ctrl-] and type: "
-                      "mode character");
+    play_wait_text(c, "Line mode: your client echoes keys. In telnet: "
+                      "Ctrl-] then mode character");
     /* told again after a key, while it lasts */
     ck_assert_int_eq(cl_send_str(c, "\x1b"), 0);
     play_wait_text(c, "Play (as a guest)");
     ck_assert(cl_sync(c, CL_WAIT_MS));
-    ck_assert(cl_screen_has(c, "Your telnet is in line mode"));
+    ck_assert(cl_screen_has(c, "Line mode: your client echoes keys"));
     ck_assert_uint_eq(cl_send_raw(c, "\xff\xfd\x01", 3, 1, CL_WAIT_MS), 3);
     ck_assert_int_eq(cl_send_str(c, "?"), 0);
     play_wait_text(c, "The lobby");
     ck_assert(cl_sync(c, CL_WAIT_MS));
-    ck_assert(!cl_screen_has(c, "line mode"));
+    ck_assert(!cl_screen_has(c, "Line mode"));
     cl_close(c);
     srv_stop(s);
 }

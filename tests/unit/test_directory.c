@@ -169,6 +169,14 @@ START_TEST(queue_is_fifo_and_requests_bounce)
     msg_free(take);
     smsg_t *key = msg_new(MSG_WATCH_KEY, 5, 9, NULL);
     ck_assert_ptr_null(msg_bounce(key));
+    /* a game's summary to a watcher gone while it waited: its leave */
+    smsg_t *start = msg_new(MSG_WATCH_START, 5, 9, NULL);
+    b = msg_bounce(start);
+    ck_assert_int_eq(b->type, MSG_WATCH_LEAVE);
+    ck_assert_uint_eq(b->from, 9);
+    ck_assert_uint_eq(b->to, 5);
+    msg_free(b);
+    msg_free(start);
 
     /* A message with a game summary owns (and frees) it; a queue freed
      * with messages in it frees them. */
