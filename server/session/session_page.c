@@ -30,7 +30,7 @@
  * sends the numpad's digits, which it takes. */
 #define WEB_STATE_OPTIONS 0xfd
 /* web_state for the lobby at a prompt (a name, a password, a key pasted:
- * lobby_typing): "state prompt", whose bar is Esc, Enter and the device's
+ * lobby_at_prompt, its wait for the store too): "state prompt", whose bar is Esc, Enter and the device's
  * keyboard; the lobby's p, w, s and ? were typed into the name there (a
  * play-test tapped p twice and was offered the name "p"). Told at each
  * frame of the lobby (session_render.c), as its page moves with keys and
@@ -46,7 +46,7 @@ void sess_tell_state(sess_t *s)
     uint8_t told = (uint8_t)s->state;
     switch (s->state) {
     case S_LOBBY:
-        if (lobby_typing(&s->lobby)) {
+        if (lobby_at_prompt(&s->lobby)) {
             name = "state prompt";
             told = WEB_STATE_PROMPT;
         } else {

@@ -72,7 +72,11 @@ static const char script[] =
     "window.rogueFrames++; term.write(new Uint8Array(e.data)); };\n"
     /* 1013: refused (the server full, the address past a limit): the
      * server's line says why */
-    "ws.onclose = function (e) { counted(false); status.textContent = "
+    /* its bar goes with it: a key would go nowhere (a review tapped a
+     * dead q under "The connection has ended") */
+    "ws.onclose = function (e) { counted(false); "
+    "document.getElementById('termkeys').hidden = true; "
+    "status.textContent = "
     "e.code === 1013 && e.reason ? e.reason + ' Reload the page to try "
     "again.' : box.dataset.ws.indexOf('replay=') === 0 ? 'The replay has "
     "ended: reload the page to see it again.' : 'The connection has "

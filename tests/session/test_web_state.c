@@ -81,6 +81,34 @@ START_TEST(the_play_page_is_told_each_state)
 }
 END_TEST
 
+/* A login's prompts are one page to the bar, the password's check (the
+ * store's wait) too: a wrong password is back at the name with no
+ * "state lobby" between (the lobby's bar came and went for as long as
+ * the check, the terminal resized twice: a review); Esc, the lobby's. */
+START_TEST(a_login_s_wait_keeps_the_prompt_s_bar)
+{
+    char port_set[32];
+    int http = cl_free_port();
+    snprintf(port_set, sizeof port_set, "http_port=%d", http);
+    tsrv_t *s = srv_start("--set", port_set, NULL);
+    cl_opts_t o = { .web = 1 };
+    tclient_t *p = cl_connect(http, &o);
+    play_wait_text(p, "Play (as a guest)");
+    ck_assert_int_eq(cl_send_str(p, "l"), 0);
+    play_wait_text(p, "Name:");
+    ck_assert_int_eq(cl_send_str(p, "nobody\r"), 0);
+    play_wait_text(p, "Password:");
+    ck_assert_int_eq(cl_send_str(p, "wrong-pass\r"), 0);
+    play_wait_text(p, "Wrong name or password");
+    states_are(p, "lobby prompt ");
+    ck_assert_int_eq(cl_send_str(p, "\x1b"), 0);
+    play_wait_text(p, "Play (as a guest)");
+    states_are(p, "lobby prompt lobby ");
+    cl_close(p);
+    srv_stop(s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("web_state");
@@ -88,6 +116,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, the_play_page_is_told_each_state);
+    tcase_add_test(tc, a_login_s_wait_keeps_the_prompt_s_bar);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -31,7 +31,7 @@ const [base, outdir] = process.argv.slice(2);
 const DEADLINE = 30000;
 const SIZES = [[1280, 800], [390, 844]];
 // The player's name: 20 letters (the most), the widest one.
-const NAME = 'Wwwwwwwwwwwwwwwwwwww';
+const NAME = 'WWWWWWWWWWWWWWWWWWWW';
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',

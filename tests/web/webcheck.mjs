@@ -475,6 +475,9 @@ async function watchBar(href) {
   await page.tap('#termkeys button[data-key="q"]');
   await until('the watch ended by "leave"', async () =>
     /has ended/.test(await page.locator('#termstatus').textContent()), page);
+  // and its bar with it: a key would go nowhere (a review tapped a dead q)
+  if (await page.locator('#termkeys').isVisible())
+    throw new Error('the watch page keeps its bar after the watch ended');
   console.log(`ok: the watch page on a phone: a bar of ${labels}, 40 px or taller; leave ends the watch, ${file}`);
   await context.close();
 }
