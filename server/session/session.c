@@ -334,6 +334,31 @@ static void on_close_deadline(uv_timer_t *t)
     sess_close_handles(s);
 }
 
+/* The goodbye, each of its lines ("\r\n" between them) broken at spaces
+ * to the terminal's width: a terminal wraps it where the width falls,
+ * in the middle of a word ("...ended the rep / lay": a review, at 44
+ * columns). */
+static void send_goodbye(sess_t *s, const char *text)
+{
+    enum { MAX_ROWS = 16 };
+    while (*text) {
+        const char *end = strstr(text, "\r\n");
+        size_t n = end ? (size_t)(end - text) : strlen(text);
+        char line[512];
+        snprintf(line, sizeof line, "%.*s", (int)n, text);
+        int start[MAX_ROWS], len[MAX_ROWS], rows = 1;
+        start[0] = 0;
+        len[0] = (int)strlen(line);
+        if (s->w >= 20 && len[0] > s->w)
+            rows = game_text_wrap(line, s->w, start, len, MAX_ROWS);
+        for (int r = 0; r < rows; r++) {
+            sess_send(s, line + start[r], (size_t)len[r]);
+            sess_send(s, "\r\n", 2);
+        }
+        text += n + (end ? 2 : 0);
+    }
+}
+
 /* Carries out a requested close: the one place where a session ends. */
 static void do_close(sess_t *s)
 {
@@ -397,10 +422,8 @@ static void do_close(sess_t *s)
             "\x1b[0m\x1b[?1000l\x1b[?1006l\x1b[?2004l\x1b[?25h\x1b[?1049l";
         sess_send(s, restore, sizeof restore - 1);
     }
-    if (s->close.message[0]) {
-        sess_send(s, s->close.message, strlen(s->close.message));
-        sess_send(s, "\r\n", 2);
-    }
+    if (s->close.message[0])
+        send_goodbye(s, s->close.message);
     if (s->tr && s->tr->close) /* the browser's close frame, after the goodbye */
         /* going away (1001: the page comes back by itself) for a
          * shutdown, and for a session an upgrade could not move */
