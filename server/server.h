@@ -80,6 +80,10 @@ typedef struct srv {
     uint64_t seeds;            /* fallback seed counter */
     startups_t drops;          /* new connections dropped under pressure
                                   (startups.h): this loop's random state */
+    uint64_t idle_rule_ms;     /* when a reload last changed idle_timeout
+                                  or idle_warning (uv_now; 0: never): a
+                                  session idle past the new rule is warned
+                                  from then, not closed at once */
     struct site_dumps *site_dumps; /* game pages' dumps being made in
                                   the thread pool, and the last ones made
                                   (site_dump.h); owned, made at the first

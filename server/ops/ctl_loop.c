@@ -175,6 +175,9 @@ void ctl_loop_message(srv_t *srv, const smsg_t *m)
         n = stats(srv, m->from);
         break;
     case MSG_CTL_RELOAD:
+        if (m->cfg && (m->cfg->idle_timeout != srv->cfg.idle_timeout ||
+                       m->cfg->idle_warning != srv->cfg.idle_warning))
+            srv->idle_rule_ms = uv_now(srv->loop); /* (session.c's sweep) */
         if (m->cfg)
             ctl_apply_live(&srv->cfg, m->cfg); /* each loop's own copy */
         n = 1;

@@ -532,13 +532,20 @@ void sess_sweep(sess_t *s, uint64_t now)
     if (c->idle_timeout) {
         uint64_t idle = now - s->last_input_ms;
         uint64_t limit = (uint64_t)c->idle_timeout * 1000;
+        uint64_t warn = (uint64_t)c->idle_warning * 1000;
+        /* A reload that shortened the rule: idle counted as if the new
+         * one's warning began at the reload, not as if it had always
+         * been (a host QA's lowered timeout closed idle players at once,
+         * unwarned). */
+        uint64_t rule = s->srv->idle_rule_ms;
+        if (rule && now >= rule && idle > now - rule + (limit - warn))
+            idle = now - rule + (limit - warn);
         if (idle >= limit) {
             sess_close(s, "idle timeout", 1,
                        "You were idle for too long. Goodbye!");
             return;
         }
-        if (c->idle_warning && !s->warned_idle &&
-            idle + (uint64_t)c->idle_warning * 1000 >= limit) {
+        if (c->idle_warning && !s->warned_idle && idle + warn >= limit) {
             s->warned_idle = 1;
             sess_notice(s, SESS_NOTICE_SESSION,
                      "You are idle: press a key within %d seconds to stay.",

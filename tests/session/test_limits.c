@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "check_main.h"
 #include "client.h"
@@ -446,6 +447,40 @@ START_TEST(idle_timeout)
 }
 END_TEST
 
+/* A reload that lowers idle_timeout below a player's idle time warns
+ * the player first, with the warning's whole length, rather than closing
+ * at once (a host QA's players went unwarned): 300 s idle under 600, the
+ * file says 100 and reload; the warning (30 s), no goodbye; 31 s on, the
+ * goodbye. On a clock the test moves (clock_shift.h). */
+START_TEST(a_shorter_idle_timeout_warns_first)
+{
+    char conf[] = "/tmp/rogued-idle-conf-XXXXXX";
+    srv_new_conf(conf, "idle_timeout = 600\nidle_warning = 30\n");
+    clock_shift_t clk;
+    clock_shift_begin(&clk);
+    tsrv_t *s = srv_start("--config", conf, "--seed", "42", NULL);
+    clock_shift_started(&clk);
+    ck_assert(srv_wait_log(s, "clock_shift: the monotonic clocks follow",
+                           CL_WAIT_MS));
+    tclient_t *c = play_connect(srv_port(s), NULL);
+    clock_shift_by(&clk, 300000);
+    srv_write_file(conf, "idle_timeout = 100\nidle_warning = 30\n");
+    char out[4096];
+    ck_assert_msg(srv_ctl(s, "reload", out, sizeof out) == 0, "%s", out);
+    play_wait_text(c, "You are idle: press a key within "); /* (30 s or 29) */
+    ck_assert(!cl_closed(c));
+    ck_assert(!cl_stream_has(c, "You were idle for too long."));
+    clock_shift_by(&clk, 31000);
+    if (!cl_wait_text(c, "You were idle for too long. Goodbye!", CL_WAIT_MS))
+        play_fail(c, "no idle goodbye after the warning");
+    ck_assert(cl_wait_eof(c, CL_WAIT_MS));
+    cl_close(c);
+    srv_stop(s);
+    clock_shift_end(&clk);
+    unlink(conf);
+}
+END_TEST
+
 /* SIGTERM while two play: both are told, both connections end, and the
  * server exits 0 with a clean log (srv_stop checks that). */
 START_TEST(sigterm_says_goodbye)
@@ -491,6 +526,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, stalled_reader_cut_off);
     tcase_add_test(tc, slow_but_reading_client_kept);
     tcase_add_test(tc, idle_timeout);
+    tcase_add_test(tc, a_shorter_idle_timeout_warns_first);
     tcase_add_test(tc, sigterm_says_goodbye);
     suite_add_tcase(s, tc);
     return s;
