@@ -249,6 +249,8 @@ typedef struct sess {
     in_budget_t in;
     uint8_t in_paused;
     uint8_t warned_idle;
+    uint8_t line_mode;         /* tc.echo_refused as last seen (a change:
+                                  a frame, and back out of it a repaint) */
     uint8_t notice_by;         /* who set notice (sess_notice_by) */
     uint8_t pasting;           /* between bracketed paste's marks: the keys
                                   were pasted (session_input.c) */

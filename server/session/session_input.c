@@ -353,6 +353,21 @@ static void in_pause(sess_t *s)
     in_wait(s);
 }
 
+/* telnet's line mode began or ended (session_render.c says it while it
+ * lasts): a frame now, not at the next key; and out of it a repaint, as
+ * the client's own echo and its telnet> lines are on the screen (a QA). */
+static void line_mode_changed(sess_t *s)
+{
+    s->line_mode = s->tc.echo_refused;
+    if (s->state == S_NEGOTIATING || s->state == S_ADMITTING)
+        return; /* (the first frame comes anyway) */
+    if (!s->line_mode) {
+        term_state_reset(&s->term);
+        sess_repaint(s);
+    }
+    sess_owe_frame(s);
+}
+
 /* 1 if a paused session's client has closed or reset its connection:
  * asked of the kernel, as nothing of it is read. (An SSH connection's
  * module watches for it itself: ssh_play.c.) */
@@ -468,6 +483,8 @@ void sess_on_bytes(sess_t *s, const char *p, size_t len)
         sess_close(s, s->tr->error(s->conn), 0, NULL);
         return;
     }
+    if (s->tc.echo_refused != s->line_mode)
+        line_mode_changed(s);
     sess_start_lobby_if_negotiated(s);
     if (keydec_pending(&s->keys))
         arm_esc(s);
