@@ -138,6 +138,12 @@ int lobby_at_prompt(const lobby_t *l)
     return lobby_typing(l);
 }
 
+int lobby_at_list(const lobby_t *l)
+{
+    int page = l->page == LOBBY_BUSY ? l->back : l->page;
+    return page != LOBBY_MENU && !lobby_at_prompt(l);
+}
+
 int lobby_key_is_weighty(const lobby_t *l, int key)
 {
     if (l->page == LOBBY_MENU)

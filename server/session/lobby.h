@@ -329,6 +329,11 @@ int lobby_typing(const lobby_t *l);
  * long as a password's check). */
 int lobby_at_prompt(const lobby_t *l);
 
+/* 1 on a page of the lobby's that is neither its menu nor a prompt: the
+ * watch list, the hall of fame, the help, the SSH keys (a letter picks
+ * from them), or the store's wait for one. */
+int lobby_at_list(const lobby_t *l);
+
 /* 1 if key, on the page l shows, ends or undoes something, or opens a
  * screen over the lobby: quitting or the options (o) at the menu, a
  * logout (l while logged in), a key's removal confirmed (y). Keys typed

@@ -36,6 +36,12 @@
  * frame of the lobby (session_render.c), as its page moves with keys and
  * with the store's answers alike. */
 #define WEB_STATE_PROMPT 0xfc
+/* web_state for the lobby's other pages (the watch list, the hall of
+ * fame, the help, the SSH keys): "state list", whose bar is Esc and the
+ * keyboard, a tap on a row still its letter; the menu's p, w and s are
+ * letters of the list there (a QA: with 16 games listed, p watched the
+ * sixteenth). */
+#define WEB_STATE_LIST 0xfb
 
 void sess_tell_state(sess_t *s)
 {
@@ -46,9 +52,18 @@ void sess_tell_state(sess_t *s)
     uint8_t told = (uint8_t)s->state;
     switch (s->state) {
     case S_LOBBY:
+        /* the store's wait keeps the lobby's bar it had (a pick from the
+         * watch list waits for its game: no menu's bar for a moment) */
+        if (s->lobby.page == LOBBY_BUSY &&
+            (s->web_state == S_LOBBY || s->web_state == WEB_STATE_PROMPT ||
+             s->web_state == WEB_STATE_LIST))
+            return;
         if (lobby_at_prompt(&s->lobby)) {
             name = "state prompt";
             told = WEB_STATE_PROMPT;
+        } else if (lobby_at_list(&s->lobby)) {
+            name = "state list";
+            told = WEB_STATE_LIST;
         } else {
             name = "state lobby";
         }

@@ -44,12 +44,15 @@ START_TEST(the_play_page_is_told_each_state)
     play_wait_text(w, "Play (as a guest)");
     ck_assert_int_eq(cl_send_str(w, "w"), 0);
     play_wait_text(w, "A letter watches");
+    /* the list: its own bar (Esc, the keyboard), where the menu's p, w
+     * and s would be letters that pick a game */
+    states_are(w, "lobby list ");
     ck_assert_int_eq(cl_send_str(w, "a"), 0);
     play_wait_text(w, "q leaves");
-    states_are(w, "lobby watching ");
+    states_are(w, "lobby list watching ");
     ck_assert_int_eq(cl_send_str(w, "q"), 0);
     play_wait_text(w, "Play (as a guest)");
-    states_are(w, "lobby watching lobby ");
+    states_are(w, "lobby list watching lobby ");
     cl_close(w);
 
     /* the options screen over the game: its own bar (its arrows, sent as

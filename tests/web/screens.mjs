@@ -149,6 +149,9 @@ const lobbyBar = (page, where) => barIs(page, where, ['p', 'w', 's', 'esc', 'ent
 // At the lobby's prompts ("state prompt") only Esc, Enter and the device's
 // keyboard: the lobby's p tapped again was typed into the name (a QA find).
 const promptBar = (page, where) => barIs(page, where, ['esc', 'enter', 'kbd'], ['p', 'w', 's', ...DIRS]);
+// On the lobby's lists (the hall of fame, the watch list: "state list")
+// Esc and the keyboard: there the menu's p, w, s are letters that pick.
+const listBar = (page, where) => barIs(page, where, ['esc', 'kbd'], ['p', 'w', 's', 'enter', ...DIRS]);
 const gameBar = (page, where) => barIs(page, where, [...DIRS, 'o', '>', 'g', 'i', 'enter', 'kbd'], ['p', 'w', 's']);
 const button = { h: '4', l: '6', k: '8', j: '2', y: '7', u: '9', b: '1', n: '3',
                  '.': '.', '>': '>' };
@@ -200,6 +203,12 @@ async function phoneGame() {
 const FLOOR = new Set(['.', '\u00b7']); // ASCII, or UTF-8's middle dot
 async function phoneTap() {
   const { context, page } = await phoneLobby();
+  // the hall of fame: the list's bar; Esc back to the menu's
+  await page.tap('#keys button[data-key="s"]:visible');
+  await waitText(page, 'Hall of fame');
+  await listBar(page, 'on the hall of fame');
+  await page.tap('#keys button[data-key="esc"]:visible');
+  await lobbyBar(page, 'back from the hall of fame');
   // a tap on the lobby's row "p   Play (as a guest)" is its key; a tap on
   // "q   Quit" is none (the session would end at a stray thumb): sent
   // first, on the same connection, it would have ended it before the p
