@@ -223,3 +223,45 @@ int grace_live_find(guest_grace_t *gg, const char *token, uint64_t *id,
     pthread_mutex_unlock(&gg->mu);
     return i >= 0;
 }
+
+void grace_moved(guest_grace_t *gg, uint64_t from, uint64_t to)
+{
+    pthread_mutex_lock(&gg->mu);
+    grace_move_t *m = &gg->moved[gg->nmoved++ % GRACE_MOVED];
+    m->from = from;
+    m->to = to;
+    pthread_mutex_unlock(&gg->mu);
+}
+
+uint64_t grace_moved_to(guest_grace_t *gg, uint64_t id)
+{
+    pthread_mutex_lock(&gg->mu);
+    /* newest first; each hop to a later session (ids only grow), so the
+     * walk ends */
+    for (int hops = 0, found = 1; found && hops < GRACE_MOVED; hops++) {
+        found = 0;
+        for (unsigned i = 0; i < GRACE_MOVED && i < gg->nmoved; i++) {
+            const grace_move_t *m = &gg->moved[i];
+            if (m->from == id && m->to > id) {
+                id = m->to;
+                found = 1;
+                break;
+            }
+        }
+    }
+    pthread_mutex_unlock(&gg->mu);
+    return id;
+}
+
+int grace_kept_of(guest_grace_t *gg, uint64_t id, char *name)
+{
+    int found = 0;
+    pthread_mutex_lock(&gg->mu);
+    for (int i = 0; i < gg->n && !found; i++)
+        if (gg->kept[i].session == id) {
+            snprintf(name, ACCT_NAME_MAX + 1, "%s", gg->kept[i].name);
+            found = 1;
+        }
+    pthread_mutex_unlock(&gg->mu);
+    return found;
+}

@@ -49,8 +49,17 @@ typedef struct grace_live {
     uint64_t id;
 } grace_live_t;
 
+/* A kept game's sessions: from the one that dropped to the one its page
+ * came back on (grace_moved). */
+#define GRACE_MOVED 256
+typedef struct grace_move {
+    uint64_t from, to;
+} grace_move_t;
+
 typedef struct guest_grace {
     pthread_mutex_t mu;        /* every field below */
+    grace_move_t moved[GRACE_MOVED]; /* the latest, a ring */
+    unsigned nmoved;           /* written so far (the next slot: % size) */
     grace_game_t *kept;        /* [n] of [max] */
     int n, max;
     uint64_t grace_ms;
@@ -106,6 +115,19 @@ int grace_list(guest_grace_t *gg, uint64_t now,
                void (*each)(void *ctx, const char *name, unsigned turn,
                             uint64_t left_ms),
                void *ctx);
+
+/* The game session `from` played goes on on session `to` (its page came
+ * back): a /watch/FROM link, which a watcher shared, watches it there. */
+void grace_moved(guest_grace_t *gg, uint64_t from, uint64_t to);
+
+/* The session a game played on session id goes on on now, following its
+ * moves (at most GRACE_MOVED of the latest); id itself if it never
+ * moved. */
+uint64_t grace_moved_to(guest_grace_t *gg, uint64_t id);
+
+/* 1 if the game session id played is kept now (its page dropped), with
+ * the player's name in name (ACCT_NAME_MAX + 1 bytes); else 0. */
+int grace_kept_of(guest_grace_t *gg, uint64_t id, char *name);
 
 /* Session id plays token's game (as name) from now on. Returns 0, or -1
  * (out of memory: the game cannot be taken over, only kept). */

@@ -104,6 +104,7 @@ static void play_kept(sess_t *s, grace_game_t *k)
     lobby_set_guest(&s->lobby, k->name);
     for (int i = 0; i < k->nwatchers; i++)
         post_as_kept(s->srv, k, i, MSG_WATCH_MOVED, (int64_t)s->id, "");
+    grace_moved(s->srv->grace, k->session, s->id); /* /watch/OLD follows */
     play_arg_t a;
     memset(&a, 0, sizeof a);
     a.g.game = k->game;

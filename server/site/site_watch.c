@@ -20,10 +20,24 @@ void site_watch(sess_t *s, const char *rest, const char *query)
     (void)query;
     uint64_t id;
     dir_entry_t e;
-    int here = site_parse_id(rest, &id) && dir_lookup(s->srv->dir, id, &e) &&
-               e.playing;
-    int remote = !here && site_parse_id(rest, &id) &&
-                 (id & REMOTE_ID_BIT) && s->srv->sh->cluster;
+    /* a browser guest's game goes on on the session its page came back
+     * on: a link to the one it dropped (a watcher shared it) watches it
+     * there (a QA's /watch/50 was a 404 after the player's reload) */
+    int parsed = site_parse_id(rest, &id);
+    if (parsed && !(id & REMOTE_ID_BIT))
+        id = grace_moved_to(s->srv->grace, id);
+    int here = parsed && dir_lookup(s->srv->dir, id, &e) && e.playing;
+    int remote = !here && parsed && (id & REMOTE_ID_BIT) &&
+                 s->srv->sh->cluster;
+    char name[ACCT_NAME_MAX + 1];
+    if (!here && !remote && parsed && grace_kept_of(s->srv->grace, id, name)) {
+        char why[160];
+        snprintf(why, sizeof why, "%s's connection dropped, and the game "
+                 "waits for them: reload this page in a moment to watch it "
+                 "when they are back.", name);
+        site_error(s, "503 Service Unavailable", why);
+        return;
+    }
     if (!here && !remote) {
         site_error(s, "404 Not Found",
                    "There is no game in progress by that number: it may have "

@@ -123,6 +123,20 @@ START_TEST(live_game_taken_over_by_token)
 }
 END_TEST
 
+/* GET path on the browser's port: 1 if the whole answer holds want. */
+static int page_has(int http, const char *path, const char *want)
+{
+    cl_opts_t o = { .raw = 1 };
+    tclient_t *c = cl_connect(http, &o);
+    char req[128];
+    snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: rogued\r\n\r\n",
+             path);
+    ck_assert_int_eq(cl_send_str(c, req), 0);
+    int yes = cl_wait_eof(c, CL_WAIT_MS) && cl_stream_has(c, want);
+    cl_close(c);
+    return yes;
+}
+
 /* A telnet watcher of a browser guest's game waits while the page is away
  * (the game kept), and follows it when the page comes back, on a new
  * session: the watch goes on at the same turn and sees the next key (a
@@ -148,6 +162,10 @@ START_TEST(a_kept_game_s_watchers_follow_it)
     play_wait_text(w, "guest1's connection dropped. Waiting for them to come "
                       "back - q leaves");
     play_wait_text(w2, "guest1's connection dropped.");
+    /* its watch page, meanwhile: why there is nothing to watch yet */
+    ck_assert(page_has(http, "/watch/1", "HTTP/1.1 503 Service Unavailable"));
+    ck_assert(page_has(http, "/watch/1", "guest1&#39;s connection dropped, "
+                       "and the game waits for them"));
     cl_close(w2);
     ck_assert(srv_wait_log_count(s, "disconnect 127.0.0.1:", 2, CL_WAIT_MS));
     tclient_t *b = web_page(http, token);
@@ -156,6 +174,14 @@ START_TEST(a_kept_game_s_watchers_follow_it)
     play_wait_text(w, "guest1 goes on with the game.");
     /* the gone one is not counted: its summary came back as its leave */
     play_wait_text(b, " 1 watching");
+    /* the link a watcher shared, /watch/1, watches it on its new session */
+    ck_assert(page_has(http, "/watch/1", "HTTP/1.1 200 OK"));
+    ck_assert(page_has(http, "/watch/1", "<h1>Watching guest1</h1>"));
+    ck_assert(!page_has(http, "/watch/1", "data-ws=\"watch=1\""));
+    cl_opts_t ws = { .web = 1, .ws_path = "/ws?watch=1" };
+    tclient_t *w3 = cl_connect(http, &ws);
+    play_wait_text(w3, "Watching guest1");
+    cl_close(w3);
     web_key_to_turn(b, ".", 2);
     for (time_t end = time(NULL) + 30; cl_turn(w) != 2 && time(NULL) <= end;)
         cl_pump(w, 100);

@@ -65,6 +65,43 @@ START_TEST(kept_and_taken_by_token)
 }
 END_TEST
 
+/* A kept game is found by the session that played it (a watch page's
+ * link to it); taken back on another session, the link follows: each move
+ * to a later session, chained, the newest of a ring of GRACE_MOVED; a
+ * session that never moved is itself. */
+START_TEST(kept_by_session_and_moves_followed)
+{
+    guest_grace_t gg;
+    ck_assert_int_eq(grace_init(&gg, 4, 60000), 0);
+    grace_game_t g, back;
+    make(&g, 7);
+    g.session = 12;
+    char name[ACCT_NAME_MAX + 1];
+    ck_assert_int_eq(grace_keep(&gg, T1, "alice", &g, 1000), 0);
+    ck_assert_int_eq(grace_kept_of(&gg, 12, name), 1);
+    ck_assert_str_eq(name, "alice");
+    ck_assert_int_eq(grace_kept_of(&gg, 13, name), 0);
+    ck_assert_int_eq(grace_take(&gg, T1, 2000, &back), 1);
+    ck_assert_int_eq(grace_kept_of(&gg, 12, name), 0);
+    ck_assert_uint_eq(grace_moved_to(&gg, 12), 12);
+    grace_moved(&gg, 12, 20);
+    grace_moved(&gg, 20, 31);
+    ck_assert_uint_eq(grace_moved_to(&gg, 12), 31);
+    ck_assert_uint_eq(grace_moved_to(&gg, 20), 31);
+    ck_assert_uint_eq(grace_moved_to(&gg, 31), 31);
+    ck_assert_uint_eq(grace_moved_to(&gg, 5), 5);
+    /* the ring forgets the oldest */
+    for (uint64_t i = 0; i < GRACE_MOVED; i++)
+        grace_moved(&gg, 1000 + i, 5000 + i);
+    ck_assert_uint_eq(grace_moved_to(&gg, 12), 12);
+    ck_assert_uint_eq(grace_moved_to(&gg, 1000), 5000);
+    game_free(back.game);
+    record_free(&back.rec);
+    free(back.watchers);
+    grace_free(&gg);
+}
+END_TEST
+
 START_TEST(expires_on_the_given_clock)
 {
     guest_grace_t gg;
@@ -267,6 +304,7 @@ static Suite *make_suite(void)
     Suite *s = suite_create("guest_grace");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, kept_and_taken_by_token);
+    tcase_add_test(tc, kept_by_session_and_moves_followed);
     tcase_add_test(tc, expires_on_the_given_clock);
     tcase_add_test(tc, listed_with_time_left);
     tcase_add_test(tc, capped);
