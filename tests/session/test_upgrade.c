@@ -801,6 +801,20 @@ static int started_pid(tsrv_t *s, const char *exe)
     return pid;
 }
 
+/* A "new binary" in the server's data directory (its path into exe)
+ * that never says it is ready: a script that sleeps. */
+static void never_ready_binary(tsrv_t *s, char *exe, size_t n)
+{
+    char dir[512];
+    srv_data_dir(s, dir, sizeof dir);
+    snprintf(exe, n, "%s/never-ready.sh", dir);
+    FILE *f = fopen(exe, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert(fputs("#!/bin/sh\nexec sleep 600\n", f) >= 0);
+    ck_assert_int_eq(fclose(f), 0);
+    ck_assert_int_eq(chmod(exe, 0755), 0);
+}
+
 /* A new binary that never says it is ready: past upgrade_ready_ms (set
  * small, the clock this test controls) the old process says so, kills it
  * and goes on serving; its player's game goes on. */
@@ -812,14 +826,8 @@ START_TEST(new_binary_never_ready)
                           NULL);
     tclient_t *a = player(srv_port(s), 3);
     int t = cl_turn(a);
-    char dir[512], exe[600], cmd[700], out[1024];
-    srv_data_dir(s, dir, sizeof dir);
-    snprintf(exe, sizeof exe, "%s/never-ready.sh", dir);
-    FILE *f = fopen(exe, "w");
-    ck_assert_ptr_nonnull(f);
-    ck_assert(fputs("#!/bin/sh\nexec sleep 600\n", f) >= 0);
-    ck_assert_int_eq(fclose(f), 0);
-    ck_assert_int_eq(chmod(exe, 0755), 0);
+    char exe[600], cmd[700], out[1024];
+    never_ready_binary(s, exe, sizeof exe);
     snprintf(cmd, sizeof cmd, "upgrade %s", exe);
     int rc = srv_ctl(s, cmd, out, sizeof out);
     ck_assert_msg(rc == 1 && strstr(out, "upgrade failed: the new binary did "
@@ -846,14 +854,8 @@ END_TEST
 START_TEST(a_stop_during_an_upgrade_is_said_plainly)
 {
     tsrv_t *s = srv_start("--set", "upgrade_ready_ms=600000", NULL);
-    char dir[512], exe[600], cmd[700], out[1024];
-    srv_data_dir(s, dir, sizeof dir);
-    snprintf(exe, sizeof exe, "%s/never-ready.sh", dir);
-    FILE *f = fopen(exe, "w");
-    ck_assert_ptr_nonnull(f);
-    ck_assert(fputs("#!/bin/sh\nexec sleep 600\n", f) >= 0);
-    ck_assert_int_eq(fclose(f), 0);
-    ck_assert_int_eq(chmod(exe, 0755), 0);
+    char exe[600], cmd[700], out[1024];
+    never_ready_binary(s, exe, sizeof exe);
     snprintf(cmd, sizeof cmd, "upgrade %s", exe);
     FILE *p = srv_ctl_start(s, cmd);
     int pid = started_pid(s, exe);
