@@ -76,7 +76,16 @@ void sess_tell_state(sess_t *s)
         }
         break;
     case S_WATCHING: name = "state watching"; break;
-    case S_REPLAY: name = "state replay"; break;
+    case S_REPLAY:
+        /* ended, it takes no key but q: the watch's bar (a QA tapped
+         * pause and the speeds under "ended") */
+        if (s->st.replay.done) {
+            name = "state watching";
+            told = S_WATCHING;
+        } else {
+            name = "state replay";
+        }
+        break;
     default: return; /* closing, or not started: no key is taken */
     }
     if (s->options.open) {

@@ -36,6 +36,7 @@ static int step(sess_t *s)
                   (unsigned long long)s->id, (unsigned)r->player.fed,
                   record_strerror(rc));
     uv_timer_stop(&s->replay_timer);
+    sess_tell_state(s); /* the page's bar: leave alone, as a watch's */
     return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "check_main.h"
 #include "client.h"
@@ -112,6 +113,45 @@ START_TEST(a_login_s_wait_keeps_the_prompt_s_bar)
 }
 END_TEST
 
+/* A replay from the hall of fame: "state replay" (pause, the speeds, a
+ * turn, leave), and once it has ended the watch's bar, leave alone (a QA
+ * tapped pause under "ended"); the hall of fame a list. */
+START_TEST(an_ended_replay_takes_the_watch_s_bar)
+{
+    char port_set[32];
+    int http = cl_free_port();
+    snprintf(port_set, sizeof port_set, "http_port=%d", http);
+    tsrv_t *s = srv_start("--seed", "42", "--set", port_set, NULL);
+    cl_opts_t o = { .web = 1 };
+    tclient_t *p = cl_connect(http, &o);
+    play_wait_text(p, "Play (as a guest)");
+    ck_assert_int_eq(cl_send_str(p, "p"), 0);
+    play_wait_text(p, "Name: guest");
+    ck_assert_int_eq(cl_send_str(p, "\r"), 0);
+    play_wait_text(p, "HP:");
+    /* 100 turns of waiting (a count): the hall of fame keeps a quit from
+     * its 100th turn */
+    ck_assert_int_eq(cl_send_str(p, "0100."), 0);
+    play_wait_text(p, "Turn:100");
+    ck_assert_int_eq(cl_send_str(p, "Q"), 0);
+    play_wait_text(p, "Really quit?");
+    ck_assert_int_eq(cl_send_str(p, "y"), 0);
+    play_wait_text(p, "Play as guest");
+    ck_assert_int_eq(cl_send_str(p, "s"), 0);
+    play_wait_text(p, "A letter replays");
+    ck_assert_int_eq(cl_send_str(p, "a"), 0);
+    play_wait_text(p, "Replay: guest1");
+    play_wait_text(p, ", the end - ");
+    for (time_t end = time(NULL) + 30;
+         strcmp(cl_web_states(p), "lobby prompt playing lobby list replay "
+                                  "watching ") != 0 && time(NULL) <= end;)
+        cl_pump(p, 100);
+    states_are(p, "lobby prompt playing lobby list replay watching ");
+    cl_close(p);
+    srv_stop(s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("web_state");
@@ -120,6 +160,7 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, the_play_page_is_told_each_state);
     tcase_add_test(tc, a_login_s_wait_keeps_the_prompt_s_bar);
+    tcase_add_test(tc, an_ended_replay_takes_the_watch_s_bar);
     suite_add_tcase(s, tc);
     return s;
 }
