@@ -209,6 +209,7 @@ async function phoneTap() {
   await listBar(page, 'on the hall of fame');
   await page.tap('#keys button[data-key="esc"]:visible');
   await lobbyBar(page, 'back from the hall of fame');
+  await waitText(page, 'Play (as a guest)'); // (the bar is told before the frame)
   // a tap on the lobby's row "p   Play (as a guest)" is its key; a tap on
   // "q   Quit" is none (the session would end at a stray thumb): sent
   // first, on the same connection, it would have ended it before the p
