@@ -133,11 +133,6 @@ static int copy_db(backup_job_t *j, int *pages)
         snprintf(j->result, sizeof j->result, "backup to %s failed: it "
                  "cannot be made: %s (its directory must be there and "
                  "writable by the server's user)", j->dst, strerror(made));
-    else if (rc == SQLITE_NOTADB)
-        snprintf(j->result, sizeof j->result, "backup to %s failed: %s (a "
-                 "file there that is not a database is never written over: "
-                 "give a new path, or an older backup)", j->dst,
-                 sqlite3_errstr(rc));
     else if (rc != SQLITE_OK)
         snprintf(j->result, sizeof j->result, "backup to %s failed: %s",
                  j->dst, sqlite3_errstr(rc));

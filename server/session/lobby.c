@@ -130,20 +130,6 @@ int lobby_typing(const lobby_t *l)
            l->page == LOBBY_KEY_ADD;
 }
 
-int lobby_at_prompt(const lobby_t *l)
-{
-    if (l->page == LOBBY_BUSY)
-        return (lobby_page_flags(l->back) & LOBBY_PAGE_PROMPT) ||
-               l->back == LOBBY_KEY_ADD;
-    return lobby_typing(l);
-}
-
-int lobby_at_list(const lobby_t *l)
-{
-    int page = l->page == LOBBY_BUSY ? l->back : l->page;
-    return page != LOBBY_MENU && !lobby_at_prompt(l);
-}
-
 int lobby_key_is_weighty(const lobby_t *l, int key)
 {
     if (l->page == LOBBY_MENU)

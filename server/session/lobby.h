@@ -322,18 +322,6 @@ int lobby_in_password(const lobby_t *l);
  * a public key pasted on the keys' page (LOBBY_KEY_ADD). */
 int lobby_typing(const lobby_t *l);
 
-/* lobby_typing, or waiting for the store's answer to a line typed there
- * (a login's password checked): the page the player is on, for the
- * browser's key bar (session_page.c), which must not change for the
- * wait (a review saw the lobby's bar, and the terminal resized, for as
- * long as a password's check). */
-int lobby_at_prompt(const lobby_t *l);
-
-/* 1 on a page of the lobby's that is neither its menu nor a prompt: the
- * watch list, the hall of fame, the help, the SSH keys (a letter picks
- * from them), or the store's wait for one. */
-int lobby_at_list(const lobby_t *l);
-
 /* 1 if key, on the page l shows, ends or undoes something, or opens a
  * screen over the lobby: quitting or the options (o) at the menu, a
  * logout (l while logged in), a key's removal confirmed (y). Keys typed

@@ -33,9 +33,10 @@ static void site_start(sess_t *s)
 {
     int what = s->site_start;
     s->site_start = SITE_START_NONE;
-    s->lobby.pick_id = s->site_start_id;
-    if (what == SITE_START_WATCH) /* (a page back on a new session) */
-        s->lobby.pick_id = grace_moved_to(s->srv->grace, s->site_start_id);
+    /* a watch follows a browser guest's game to the session its page
+     * came back on */
+    s->lobby.pick_id = what == SITE_START_WATCH
+        ? grace_moved_to(s->srv->grace, s->site_start_id) : s->site_start_id;
     lobby_wait(&s->lobby);
     act(s, what == SITE_START_WATCH ? LOBBY_DO_WATCH : LOBBY_DO_REPLAY);
 }

@@ -30,11 +30,11 @@
  * sends the numpad's digits, which it takes. */
 #define WEB_STATE_OPTIONS 0xfd
 /* web_state for the lobby at a prompt (a name, a password, a key pasted:
- * lobby_at_prompt, its wait for the store too): "state prompt", whose bar is Esc, Enter and the device's
- * keyboard; the lobby's p, w, s and ? were typed into the name there (a
- * play-test tapped p twice and was offered the name "p"). Told at each
- * frame of the lobby (session_render.c), as its page moves with keys and
- * with the store's answers alike. */
+ * lobby_typing): "state prompt", whose bar is Esc, Enter and the
+ * device's keyboard; the lobby's p, w, s and ? were typed into the name
+ * there (a play-test tapped p twice and was offered the name "p"). Told
+ * at each frame of the lobby (session_render.c), as its page moves with
+ * keys and with the store's answers alike. */
 #define WEB_STATE_PROMPT 0xfc
 /* web_state for the lobby's other pages (the watch list, the hall of
  * fame, the help, the SSH keys): "state list", whose bar is Esc and the
@@ -52,16 +52,18 @@ void sess_tell_state(sess_t *s)
     uint8_t told = (uint8_t)s->state;
     switch (s->state) {
     case S_LOBBY:
-        /* the store's wait keeps the lobby's bar it had (a pick from the
-         * watch list waits for its game: no menu's bar for a moment) */
-        if (s->lobby.page == LOBBY_BUSY &&
-            (s->web_state == S_LOBBY || s->web_state == WEB_STATE_PROMPT ||
-             s->web_state == WEB_STATE_LIST))
-            return;
-        if (lobby_at_prompt(&s->lobby)) {
+        if (s->lobby.page == LOBBY_BUSY) {
+            /* the store's wait keeps the lobby's bar it had (a login's
+             * password check, a pick from the watch list waiting for its
+             * game: no menu's bar for a moment) */
+            if (s->web_state == S_LOBBY || s->web_state == WEB_STATE_PROMPT ||
+                s->web_state == WEB_STATE_LIST)
+                return;
+            name = "state lobby";
+        } else if (lobby_typing(&s->lobby)) {
             name = "state prompt";
             told = WEB_STATE_PROMPT;
-        } else if (lobby_at_list(&s->lobby)) {
+        } else if (s->lobby.page != LOBBY_MENU) {
             name = "state list";
             told = WEB_STATE_LIST;
         } else {

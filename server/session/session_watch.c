@@ -231,9 +231,9 @@ static void watch_draw(sess_t *s, screen_t *next)
     sess_view_draw(s, w->game, next);
     /* The player's end keys are the player's: a watcher's q leaves. */
     view_end_keys(w->game, next, sess_end_keys_viewer(s));
-    if (!view_fits(next->w, next->h))
+    if (!view_fits(next->w, next->h)) {
         view_too_small_keys(next, "q leaves.", COL_WHITE); /* not Q's */
-    if (view_fits(next->w, next->h)) {
+    } else {
         /* The shorter form when no log row has room for the whole
          * (sess_overlay_line): it covers less of a log line. */
         char line[64], brief[48];

@@ -87,21 +87,21 @@ int ban_parse_duration(const char *text, int64_t *minutes)
  * ::ffff:a.b.c.d to an IPv6 range. 1 if ip reads so. */
 static int ip_as(int family, const char *ip, uint8_t out[16])
 {
-    static const uint8_t mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                                        0xff, 0xff };
-    uint8_t a[16];
+    struct in6_addr v6;
+    struct in_addr v4;
     if (inet_pton(family, ip, out) == 1)
         return 1;
-    if (family == AF_INET) {
-        if (inet_pton(AF_INET6, ip, a) != 1 || memcmp(a, mapped, 12) != 0)
+    if (family == AF_INET) { /* (as addr_key reads it: addr_limits.c) */
+        if (inet_pton(AF_INET6, ip, &v6) != 1 || !IN6_IS_ADDR_V4MAPPED(&v6))
             return 0;
-        memcpy(out, a + 12, 4);
+        memcpy(out, &v6.s6_addr[12], 4);
         return 1;
     }
-    if (inet_pton(AF_INET, ip, a) != 1)
+    if (inet_pton(AF_INET, ip, &v4) != 1)
         return 0;
-    memcpy(out, mapped, 12);
-    memcpy(out + 12, a, 4);
+    memset(out, 0, 10);
+    out[10] = out[11] = 0xff; /* ::ffff:a.b.c.d */
+    memcpy(out + 12, &v4, 4);
     return 1;
 }
 

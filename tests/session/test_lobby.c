@@ -259,18 +259,25 @@ START_TEST(guest_may_not_take_an_account_name)
 }
 END_TEST
 
+/* A guest in a game under a name of their own. */
+static tclient_t *guest_playing_as(int port, const char *name)
+{
+    tclient_t *c = play_lobby(port);
+    ck_assert(cl_key(c, "p"));
+    play_wait_text(c, "Play as a guest");
+    ck_assert(cl_key(c, "\x15"));
+    play_type_line(c, name);
+    play_wait_text(c, "HP: 30/30");
+    return c;
+}
+
 /* Two guests may not play under one name at once (the list of games to
  * watch would show two rows alike): the second is told why and offered
  * the server's name again; once the first game ends the name is free. */
 START_TEST(guest_may_not_take_a_name_in_play)
 {
     tsrv_t *s = srv_start(NULL);
-    tclient_t *a = play_lobby(srv_port(s));
-    ck_assert(cl_key(a, "p"));
-    play_wait_text(a, "Play as a guest");
-    ck_assert(cl_key(a, "\x15"));
-    play_type_line(a, "Zed");
-    play_wait_text(a, "HP: 30/30");
+    tclient_t *a = guest_playing_as(srv_port(s), "Zed");
     tclient_t *b = play_lobby(srv_port(s));
     ck_assert(cl_key(b, "p"));
     play_wait_text(b, "Play as a guest");
@@ -299,12 +306,7 @@ END_TEST
 START_TEST(a_name_in_play_may_not_be_registered)
 {
     tsrv_t *s = srv_start(NULL);
-    tclient_t *a = play_lobby(srv_port(s));
-    ck_assert(cl_key(a, "p"));
-    play_wait_text(a, "Play as a guest");
-    ck_assert(cl_key(a, "\x15"));
-    play_type_line(a, "Victim2");
-    play_wait_text(a, "HP: 30/30");
+    tclient_t *a = guest_playing_as(srv_port(s), "Victim2");
     tclient_t *b = play_lobby(srv_port(s));
     ck_assert(cl_key(b, "r"));
     play_wait_text(b, "Register an account");

@@ -21,15 +21,25 @@ static void states_are(const tclient_t *c, const char *want)
                   want);
 }
 
-START_TEST(the_play_page_is_told_each_state)
+/* A server (seed 42) with the browser's port, in *http, and a play page
+ * of it in its lobby, in *page. */
+static tsrv_t *web_server(int *http, tclient_t **page)
 {
-    char port_set[32];
-    int http = cl_free_port();
-    snprintf(port_set, sizeof port_set, "http_port=%d", http);
+    static char port_set[32];
+    *http = cl_free_port();
+    snprintf(port_set, sizeof port_set, "http_port=%d", *http);
     tsrv_t *s = srv_start("--seed", "42", "--set", port_set, NULL);
     cl_opts_t o = { .web = 1 };
-    tclient_t *p = cl_connect(http, &o);
-    play_wait_text(p, "Play (as a guest)");
+    *page = cl_connect(*http, &o);
+    play_wait_text(*page, "Play (as a guest)");
+    return s;
+}
+
+START_TEST(the_play_page_is_told_each_state)
+{
+    int http;
+    tclient_t *p;
+    tsrv_t *s = web_server(&http, &p);
     states_are(p, "lobby ");
     /* the name prompt: its own bar (Esc, Enter, the device's keyboard),
      * where the lobby's p was typed into the name */
@@ -41,6 +51,7 @@ START_TEST(the_play_page_is_told_each_state)
     states_are(p, "lobby prompt playing ");
 
     /* a watcher from the lobby's list, and back */
+    cl_opts_t o = { .web = 1 };
     tclient_t *w = cl_connect(http, &o);
     play_wait_text(w, "Play (as a guest)");
     ck_assert_int_eq(cl_send_str(w, "w"), 0);
@@ -91,13 +102,9 @@ END_TEST
  * the check, the terminal resized twice: a review); Esc, the lobby's. */
 START_TEST(a_login_s_wait_keeps_the_prompt_s_bar)
 {
-    char port_set[32];
-    int http = cl_free_port();
-    snprintf(port_set, sizeof port_set, "http_port=%d", http);
-    tsrv_t *s = srv_start("--set", port_set, NULL);
-    cl_opts_t o = { .web = 1 };
-    tclient_t *p = cl_connect(http, &o);
-    play_wait_text(p, "Play (as a guest)");
+    int http;
+    tclient_t *p;
+    tsrv_t *s = web_server(&http, &p);
     ck_assert_int_eq(cl_send_str(p, "l"), 0);
     play_wait_text(p, "Name:");
     ck_assert_int_eq(cl_send_str(p, "nobody\r"), 0);
@@ -118,13 +125,9 @@ END_TEST
  * tapped pause under "ended"); the hall of fame a list. */
 START_TEST(an_ended_replay_takes_the_watch_s_bar)
 {
-    char port_set[32];
-    int http = cl_free_port();
-    snprintf(port_set, sizeof port_set, "http_port=%d", http);
-    tsrv_t *s = srv_start("--seed", "42", "--set", port_set, NULL);
-    cl_opts_t o = { .web = 1 };
-    tclient_t *p = cl_connect(http, &o);
-    play_wait_text(p, "Play (as a guest)");
+    int http;
+    tclient_t *p;
+    tsrv_t *s = web_server(&http, &p);
     ck_assert_int_eq(cl_send_str(p, "p"), 0);
     play_wait_text(p, "Name: guest");
     ck_assert_int_eq(cl_send_str(p, "\r"), 0);
