@@ -58,6 +58,13 @@ static int on_url(http_parser *p, const char *at, size_t n)
     return 0;
 }
 
+/* Every answer's safety headers: never sniffed, never framed by another
+ * site's page (a framed page could be dressed to take a login's clicks:
+ * docs/telnet.md, "The browser"). */
+#define SAFE_HEADERS "X-Content-Type-Options: nosniff\r\n" \
+                     "X-Frame-Options: DENY\r\n" \
+                     "Content-Security-Policy: frame-ancestors 'none'\r\n"
+
 static int field_is(const wsconn_t *c, const char *name)
 {
     return c->field_len == strlen(name) && strcasecmp(c->field, name) == 0;
@@ -103,6 +110,8 @@ static void header_done(wsconn_t *c)
         conn_token_done(c);
     else if (field_is(c, "Sec-WebSocket-Version"))
         c->version_ok = strcmp(c->value, "13") == 0;
+    else if (field_is(c, "Host"))
+        c->has_host = 1; /* (an empty one too) */
     c->field_len = c->value_len = 0;
     c->field[0] = c->value[0] = '\0';
 }
@@ -110,6 +119,7 @@ static void header_done(wsconn_t *c)
 static int on_field(http_parser *p, const char *at, size_t n)
 {
     wsconn_t *c = p->data;
+    c->in_fields = 1;
     if (c->in_value) {
         header_done(c);
         c->in_value = 0;
@@ -190,7 +200,7 @@ static void refuse_body(wsconn_t *c, const char *status, const char *extra,
                      "HTTP/1.1 %s\r\n%sContent-Type: text/plain; "
                      "charset=utf-8\r\nContent-Length: %zu\r\n"
                      "Cache-Control: no-store\r\n"
-                     "X-Content-Type-Options: nosniff\r\n"
+                     SAFE_HEADERS
                      "Connection: %s\r\n\r\n%s%s",
                      status, extra, strlen(body) + 1,
                      upgrade ? "Upgrade, close" : "close",
@@ -240,7 +250,7 @@ static void serve(wsconn_t *c, const web_asset_t *a)
                      "HTTP/1.1 %s\r\nContent-Type: %s\r\n"
                      "Content-Length: %zu\r\nETag: %s\r\n"
                      "Cache-Control: %s\r\n"
-                     "X-Content-Type-Options: nosniff\r\n"
+                     SAFE_HEADERS
                      "Connection: close\r\n\r\n",
                      same ? "304 Not Modified" : "200 OK", a->type,
                      a->len, a->etag, a->cache); /* (a 304's length is the
@@ -382,6 +392,11 @@ static int answer(wsconn_t *c)
         refuse_busy(c);
         return 0;
     }
+    if (c->hp.http_major != 1) {
+        refuse(c, "505 HTTP Version Not Supported",
+               "an HTTP version other than 1.x");
+        return 0;
+    }
     if (c->url_cut) {
         refuse(c, "414 URI Too Long", "a path too long");
         return 0;
@@ -393,6 +408,10 @@ static int answer(wsconn_t *c)
     }
     if (c->has_body) {
         refuse(c, "413 Content Too Large", "a request with a body");
+        return 0;
+    }
+    if (c->hp.http_minor >= 1 && !c->has_host) { /* RFC 9112 3.2 */
+        refuse(c, "400 Bad Request", "an HTTP/1.1 request without Host");
         return 0;
     }
     if (strcmp(c->url, "/ws") == 0) {
@@ -428,7 +447,7 @@ void wsconn_reply(wsconn_t *c, const char *status, const char *type,
     int n = snprintf(head, sizeof head,
                      "HTTP/1.1 %s\r\nContent-Type: %s\r\n"
                      "Content-Length: %zu\r\nCache-Control: %s\r\n"
-                     "X-Content-Type-Options: nosniff\r\n"
+                     SAFE_HEADERS
                      "Connection: close\r\n\r\n", status, type, len, cache);
     c->cb.send(c->ctx, head, (size_t)n);
     if (c->head_only) { /* the GET's head, its length too: no body */
@@ -669,9 +688,12 @@ int wsconn_feed(wsconn_t *c, const void *bytes, size_t n)
         size_t used = http_parser_execute(&c->hp, &parser_settings, p, n);
         enum http_errno err = HTTP_PARSER_ERRNO(&c->hp);
         c->head += used;
-        if (c->head > WS_HEAD_MAX) {
-            refuse(c, "431 Request Header Fields Too Large",
-                   "a request head past 8 KiB");
+        if (c->head > WS_HEAD_MAX) { /* the URL alone, or with headers */
+            if (c->in_fields)
+                refuse(c, "431 Request Header Fields Too Large",
+                       "a request head past 8 KiB");
+            else
+                refuse(c, "414 URI Too Long", "a URL past 8 KiB");
             return 0;
         }
         if (err == HPE_PAUSED || (c->hp.upgrade && err == HPE_OK)) {

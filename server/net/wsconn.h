@@ -30,17 +30,20 @@
  * Refusals are answered, never silent (refused says what, for the log),
  * as soon as the request's head is in (a body is never waited for, nor
  * counted as head): 400 a request http_parser cannot parse, or /ws over
- * anything but HTTP/1.1 or without a proper key; 403 an upgrade whose
+ * anything but HTTP/1.1 or without a proper key, or an HTTP/1.1 request
+ * without Host (RFC 9112); 403 an upgrade whose
  * Origin is neither the Host it asks nor one of `origins` (another site's
  * page; a default port aside, written or not); 405 a method other than
  * GET and HEAD (HEAD /ws too); 413 a GET with a body (none of ours has
  * one, and an upgrade's body would be read as frames); 414 a URL past the
- * url buffer; 426 /ws without the upgrade
- * headers or version 13; 431 a head past WS_HEAD_MAX bytes; for a
+ * url buffer (or past WS_HEAD_MAX before any header); 426 /ws without the
+ * upgrade headers or version 13; 431 a head past WS_HEAD_MAX bytes; 505 an
+ * HTTP version other than 1.x; for a
  * connection the server could not take (wsconn_refuse_busy), a WebSocket
  * opened and closed with 1013 and the reason (a GET upgrade only), any
  * other request 503.
- * Their text is plain, never cached nor sniffed. Frames: one longer than
+ * Their text is plain, never cached nor sniffed. No answer may be framed
+ * by another site's page (X-Frame-Options, CSP frame-ancestors). Frames: one longer than
  * WS_MSG_MAX, or any fragment, is refused as soon as its header arrives
  * with a close frame (1009, 1008); a control frame fragmented or past 125
  * bytes, or a length not in its shortest form, with 1002. */
@@ -138,6 +141,9 @@ typedef struct wsconn {
     char busy_line[124];       /* and what the player is told ("": none):
                                   at most a close frame's reason */
     uint8_t has_body, url_cut;
+    uint8_t has_host;          /* a Host header came (an HTTP/1.1 request
+                                  without one is refused) */
+    uint8_t in_fields;         /* the request line is over: headers came */
     wsframe_t frames;          /* the page's frame headers, checked ahead
                                   of wslay (wsframe.h) */
 } wsconn_t;

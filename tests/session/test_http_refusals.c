@@ -71,7 +71,7 @@ START_TEST(requests_refused_are_answered_and_logged)
     static const char v10[] = "GET /ws HTTP/1.0\r\n" UPGRADE_HEADERS "\r\n";
     expect(s, v10, sizeof v10 - 1, "HTTP/1.1 400 Bad Request\r\n",
            "a WebSocket upgrade not over HTTP/1.1");
-    static const char body[] = "GET /ws HTTP/1.1\r\n" UPGRADE_HEADERS
+    static const char body[] = "GET /ws HTTP/1.1\r\nHost: x\r\n" UPGRADE_HEADERS
         "Content-Length: 4\r\n\r\nabcd";
     expect(s, body, sizeof body - 1, "HTTP/1.1 413 Content Too Large\r\n",
            "a request with a body");
@@ -96,6 +96,12 @@ START_TEST(requests_refused_are_answered_and_logged)
     static const char noup[] = "GET /ws HTTP/1.1\r\nHost: x\r\n\r\n";
     expect(s, noup, sizeof noup - 1, "HTTP/1.1 426 Upgrade Required\r\n",
            "/ws without a WebSocket upgrade (version 13)");
+    static const char v99[] = "GET / HTTP/9.9\r\nHost: x\r\n\r\n";
+    expect(s, v99, sizeof v99 - 1, "HTTP/1.1 505 HTTP Version Not Supported"
+           "\r\n", "an HTTP version other than 1.x");
+    static const char no_host[] = "GET / HTTP/1.1\r\n\r\n";
+    expect(s, no_host, sizeof no_host - 1, "HTTP/1.1 400 Bad Request\r\n",
+           "an HTTP/1.1 request without Host");
     static const char tls[] = "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03";
     expect(s, tls, sizeof tls - 1, "HTTP/1.1 400 Bad Request\r\n",
            "a request that is not HTTP");
@@ -120,7 +126,8 @@ END_TEST
 START_TEST(frames_refused_at_their_header)
 {
     tsrv_t *s = web_server();
-    static const char up[] = "GET /ws HTTP/1.1\r\n" UPGRADE_HEADERS "\r\n";
+    static const char up[] = "GET /ws HTTP/1.1\r\nHost: x\r\n"
+        UPGRADE_HEADERS "\r\n";
     static const unsigned char huge[] = { 0x82, 0xff, 0x7f, 0xff, 0xff, 0xff,
                                           0xff, 0xff, 0xff, 0xff, 1, 2, 3, 4 };
     static const unsigned char frag[] = { 0x02, 0x81, 1, 2, 3, 4, 'a' };
@@ -183,7 +190,8 @@ START_TEST(limits_reached_are_answered_503)
         "Your address has 1 sessions open already, the most one address "
         "may have." };
     static const char req[] = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
-    static const char up[] = "GET /ws HTTP/1.1\r\n" UPGRADE_HEADERS "\r\n";
+    static const char up[] = "GET /ws HTTP/1.1\r\nHost: x\r\n"
+        UPGRADE_HEADERS "\r\n";
     for (int i = 0; i < 2; i++) {
         tsrv_t *s = web_server_with(limit[i]);
         cl_opts_t o = { .raw = 1 };

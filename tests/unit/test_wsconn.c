@@ -501,7 +501,8 @@ START_TEST(refusals_are_answered)
     wsconn_free(&c);
 
     /* an upgrade without its key: 400, logged */
-    static const char nokey[] = "GET /ws HTTP/1.1\r\nUpgrade: websocket\r\n"
+    static const char nokey[] = "GET /ws HTTP/1.1\r\nHost: x\r\n"
+        "Upgrade: websocket\r\n"
         "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\r\n";
     ask(nokey, sizeof nokey - 1, &r, &c);
     ck_assert_msg(strncmp(r.out, "HTTP/1.1 400 Bad Request\r\n", 26) == 0,
@@ -680,6 +681,9 @@ START_TEST(pages_go_to_the_site)
                             "charset=utf-8\r\nContent-Length: 5\r\n"
                             "Cache-Control: no-cache\r\n"
                             "X-Content-Type-Options: nosniff\r\n"
+                            "X-Frame-Options: DENY\r\n"
+                            "Content-Security-Policy: frame-ancestors "
+                            "'none'\r\n"
                             "Connection: close\r\n\r\n");
     ck_assert_int_eq(r.done, 1);
     ck_assert_uint_eq(c.file_len, 5);
@@ -693,7 +697,7 @@ START_TEST(pages_go_to_the_site)
 
     memset(&r, 0, sizeof r);
     ck_assert_int_eq(wsconn_init(&c, &page_cbs, &r, 250, 100), 0);
-    static const char other[] = "GET /other HTTP/1.1\r\n\r\n";
+    static const char other[] = "GET /other HTTP/1.1\r\nHost: x\r\n\r\n";
     feed(&c, other, sizeof other - 1, 1);
     r.out[r.out_len] = '\0';
     ck_assert_ptr_nonnull(strstr(r.out, "HTTP/1.1 404 Not Found\r\n"));
@@ -739,13 +743,72 @@ START_TEST(a_body_is_answered_at_the_head)
 }
 END_TEST
 
+/* HTTP/1.x only (505 for another version); an HTTP/1.1 request names its
+ * Host (400 without one, RFC 9112), an HTTP/1.0 one need not; a URL that
+ * fills the head's 8 KiB before any header is 414, not 431. */
+START_TEST(versions_and_host_are_checked)
+{
+    rec_t r;
+    wsconn_t c;
+    static const char *const versions[] = {
+        "GET /play HTTP/9.9\r\nHost: x\r\n\r\n",
+        "GET /play HTTP/2.0\r\nHost: x\r\n\r\n",
+        "GET /play HTTP/0.9\r\nHost: x\r\n\r\n",
+    };
+    for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++) {
+        ask(versions[i], strlen(versions[i]), &r, &c);
+        ck_assert_msg(strncmp(r.out, "HTTP/1.1 505 HTTP Version Not "
+                              "Supported\r\n", 40) == 0, "%zu: %s", i, r.out);
+        ck_assert_str_eq(c.refused_why, "an HTTP version other than 1.x");
+        ck_assert_ptr_null(c.file);
+        wsconn_free(&c);
+    }
+    static const char no_host[] = "GET /play HTTP/1.1\r\nX-Any: 1\r\n\r\n";
+    ask(no_host, sizeof no_host - 1, &r, &c);
+    ck_assert_msg(strncmp(r.out, "HTTP/1.1 400 Bad Request\r\n", 26) == 0,
+                  "%s", r.out);
+    ck_assert_str_eq(c.refused_why, "an HTTP/1.1 request without Host");
+    ck_assert_ptr_null(c.file);
+    wsconn_free(&c);
+    /* an upgrade without Host: the same 400, before its Origin's check */
+    static const char up[] = "GET /ws HTTP/1.1\r\nOrigin: https://a.example\r\n"
+        "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        "Sec-WebSocket-Version: 13\r\n\r\n";
+    ask(up, sizeof up - 1, &r, &c);
+    ck_assert_int_eq(r.opened, 0);
+    ck_assert_str_eq(c.refused_why, "an HTTP/1.1 request without Host");
+    wsconn_free(&c);
+    static const char v10[] = "GET /play HTTP/1.0\r\n\r\n";
+    ask(v10, sizeof v10 - 1, &r, &c);
+    ck_assert_msg(strncmp(r.out, "HTTP/1.1 200 OK\r\n", 17) == 0, "%s", r.out);
+    ck_assert_ptr_nonnull(c.file);
+    wsconn_free(&c);
+
+    memset(&r, 0, sizeof r);
+    ck_assert_int_eq(wsconn_init(&c, &cbs, &r, 250, 100), 0);
+    ck_assert_int_eq(wsconn_feed(&c, "GET /", 5), 0);
+    char chunk[128];
+    memset(chunk, 'a', sizeof chunk);
+    for (int i = 0; i < WS_HEAD_MAX / (int)sizeof chunk + 2 && !r.done; i++)
+        ck_assert_int_eq(wsconn_feed(&c, chunk, sizeof chunk), 0);
+    ck_assert_int_eq(r.done, 1);
+    r.out[r.out_len] = '\0';
+    ck_assert_msg(strncmp(r.out, "HTTP/1.1 414 URI Too Long\r\n", 27) == 0,
+                  "%s", r.out);
+    ck_assert_str_eq(c.refused_why, "a URL past 8 KiB");
+    wsconn_free(&c);
+}
+END_TEST
+
 /* Every plain-text refusal: UTF-8 text, never cached nor sniffed, one
  * Connection header (the 426's names the upgrade too). */
 START_TEST(refusals_are_plain_text_never_cached)
 {
     static const char *const reqs[] = {
-        "DELETE / HTTP/1.1\r\n\r\n", "GET /ws HTTP/1.1\r\n\r\n",
-        "GET /nothing HTTP/1.1\r\n\r\n", "\x16\x03\x01\x02",
+        "DELETE / HTTP/1.1\r\n\r\n", "GET /ws HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n", "\x16\x03\x01\x02",
+        "GET / HTTP/1.1\r\n\r\n", "GET / HTTP/9.9\r\nHost: x\r\n\r\n",
     };
     for (size_t i = 0; i < sizeof reqs / sizeof reqs[0]; i++) {
         rec_t r;
@@ -757,6 +820,9 @@ START_TEST(refusals_are_plain_text_never_cached)
                       r.out);
         ck_assert_msg(strstr(r.out, "\r\nX-Content-Type-Options: nosniff\r\n"),
                       "%s", r.out);
+        ck_assert_msg(strstr(r.out, "\r\nX-Frame-Options: DENY\r\n"
+                             "Content-Security-Policy: frame-ancestors "
+                             "'none'\r\n"), "%s", r.out);
         const char *conn = strstr(r.out, "\r\nConnection: ");
         ck_assert_ptr_nonnull(conn);
         ck_assert_ptr_null(strstr(conn + 2, "\r\nConnection: "));
@@ -851,7 +917,8 @@ START_TEST(the_query_is_never_cut)
     memset(q, '7', 100);
     q[100] = '\0';
     memcpy(q, "after=", 6);
-    int n = snprintf(req, sizeof req, "GET /later?%s HTTP/1.1\r\n\r\n", q);
+    int n = snprintf(req, sizeof req, "GET /later?%s HTTP/1.1\r\nHost: x\r\n\r\n",
+                 q);
     feed(&c, req, (size_t)n, 0);
     ck_assert_str_eq(page_path, "/later");
     ck_assert_str_eq(page_query, q);
@@ -863,7 +930,8 @@ START_TEST(the_query_is_never_cut)
     memset(q, 'x', 300);
     q[300] = '\0';
     memcpy(q, "after=12&utm_source=", 20);
-    n = snprintf(req, sizeof req, "GET /later?%s HTTP/1.1\r\n\r\n", q);
+    n = snprintf(req, sizeof req, "GET /later?%s HTTP/1.1\r\nHost: x\r\n\r\n",
+                 q);
     feed(&c, req, (size_t)n, 0);
     ck_assert_str_eq(page_path, "/later");
     ck_assert_str_eq(page_query, "");
@@ -885,7 +953,6 @@ START_TEST(another_sites_page_cannot_open_the_websocket)
         { "Host: play.example\r\nOrigin: https://evil.example\r\n", 0 },
         { "Host: play.example:8023\r\nOrigin: http://play.example\r\n", 0 },
         { "Host: play.example\r\nOrigin: null\r\n", 0 },
-        { "Origin: https://play.example\r\n", 0 },
         { "Host: play.example\r\nOrigin: https://friend.example\r\n", 1 },
         { "Host: play.example\r\nOrigin: http://other.example:81\r\n", 1 },
         { "Host: play.example\r\nOrigin: http://other.example\r\n", 0 },
@@ -1004,6 +1071,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, the_server_closes_with_1000_or_1001_going_away);
     tcase_add_test(tc, a_body_is_answered_at_the_head);
     tcase_add_test(tc, refusals_are_plain_text_never_cached);
+    tcase_add_test(tc, versions_and_host_are_checked);
     tcase_add_test(tc, head_is_the_get_without_its_body);
     tcase_add_test(tc, a_long_connection_list_still_upgrades);
     tcase_add_test(tc, the_query_is_never_cut);
