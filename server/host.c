@@ -101,6 +101,37 @@ static void hand_ssh(host_t *h, int w, int fd,
     ssh_bridge_accept(h->ssh_bridge, fd, w, addr);
 }
 
+/* Out of descriptors (or buffers): the connection waits in the backlog
+ * rather than the acceptor spinning on it. A stall can last minutes, ten
+ * pauses a second: its first pause is logged, then the 10th, 100th,
+ * 1,000th... and its end (accept_stall_over), not each one. It ends when
+ * accept() finds the backlog empty, not at a connection taken: at the
+ * limit, the kernel refuses the descriptor before it looks at the
+ * backlog, so a connection taken is followed by one more pause. */
+static void accept_pause(host_t *h, int err)
+{
+    long n = ++h->accept_pauses;
+    long p10 = 1;
+    while (p10 < n)
+        p10 *= 10;
+    if (n == 1)
+        log_error("accept: %s: pausing for 100 ms", strerror(err));
+    else if (n == p10)
+        log_error("accept: %s: still pausing (%ld pauses of 100 ms so far)",
+                  strerror(err), n);
+    host_pause_accepting(h);
+    uv_timer_start(&h->accept_pause, on_accept_resume, 100, 0);
+}
+
+static void accept_stall_over(host_t *h)
+{
+    if (h->accept_pauses == 0)
+        return;
+    log_info("accept: accepting again after %ld pause%s of 100 ms",
+             h->accept_pauses, h->accept_pauses == 1 ? "" : "s");
+    h->accept_pauses = 0;
+}
+
 static void on_acceptable(uv_poll_t *p, int status, int events)
 {
     listener_t *l = p->data;
@@ -121,13 +152,10 @@ static void on_acceptable(uv_poll_t *p, int status, int events)
         if (fd < 0) {
             if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
                 errno == ENOMEM) {
-                /* Out of descriptors: the connection waits in the backlog
-                 * rather than the acceptor spinning on it. */
-                log_error("accept: %s: pausing for 100 ms", strerror(errno));
-                host_pause_accepting(h);
-                uv_timer_start(&h->accept_pause, on_accept_resume, 100, 0);
-            } else if (errno != EAGAIN && errno != EWOULDBLOCK &&
-                       errno != EINTR && errno != ECONNABORTED) {
+                accept_pause(h, errno);
+            } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                accept_stall_over(h); /* a descriptor free, none waiting */
+            } else if (errno != EINTR && errno != ECONNABORTED) {
                 log_error("accept: %s", strerror(errno));
             }
             return;

@@ -45,6 +45,8 @@ typedef struct host {
     listener_t telnet, http, ssh;
     ssh_bridge_t *ssh_bridge;  /* ssh_port: SSH players' threads; owned */
     uv_timer_t accept_pause;   /* out of descriptors: stop a moment */
+    long accept_pauses;        /* in the current stall (0: none): its
+                                  first, tenth, hundredth... are logged */
     fd_budget_t fds;           /* descriptors kept back (fd_budget.h) */
     uv_signal_t sigint, sigterm, sighup;
     uv_timer_t sweep;          /* forgets idle addresses */

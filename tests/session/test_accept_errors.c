@@ -2,7 +2,8 @@
  * does not (server/host.c, on_acceptable; docs/testing.md).
  *
  * accept4() failing with EMFILE, ENFILE, ENOBUFS or ENOMEM makes the
- * acceptor log "accept: <strerror>: pausing for 100 ms", stop polling its
+ * acceptor log "accept: <strerror>: pausing for 100 ms" (a stall's
+ * first pause; then its 10th, 100th... and its end), stop polling its
  * listeners and poll them again after a 100 ms timer, the connection
  * waiting in the backlog meanwhile. test_accept_pause gets EMFILE from
  * the kernel (a lowered RLIMIT_NOFILE); the other three cannot be had on
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check_main.h"
@@ -107,41 +109,51 @@ static tsrv_t *start_with_shim(void)
 
 static const char connect_line[] = "info connect 127.0.0.1:";
 
-/* Waits until the log has `line` n times, or `wrong` once (an error that
- * did not pause: the acceptor then calls again at once, and logs it again
- * and again, so the wait ends there rather than at the deadline). 1 for
- * `line`. */
-static int wait_pauses(const tsrv_t *s, const char *line, int n,
-                       const char *wrong)
+/* Waits until the shim has made n failures, or the log has `wrong` once
+ * (an error that did not pause: the acceptor then calls again at once, and
+ * logs it again and again, so the wait ends there rather than at the
+ * deadline). 1 when made. */
+static int wait_failures(const tsrv_t *s, int n, const char *wrong)
 {
     int64_t deadline = cl_now_ms() + CL_WAIT_MS;
-    while (srv_log_count(s, wrong) == 0 && cl_now_ms() < deadline)
-        if (srv_wait_log_count(s, line, n, 10))
+    while (srv_log_count(s, wrong) == 0 && cl_now_ms() < deadline) {
+        if (failures() >= n)
             return 1;
+        struct timespec ts = { 0, 10 * 1000 * 1000 }; /* polled: 10 ms */
+        nanosleep(&ts, NULL);
+    }
     return 0;
 }
 
 /* The flag naming errno `name` on, a player connects: the exact pause
- * line with strerror's text is logged, and again (the timer ended the
- * pause, the backlog was polled, accept failed again), while the player
- * waits unaccepted. The flag off, the player is accepted and gets the
- * game; each failure made was one pause. *connects: the connect lines so
- * far. */
+ * line with strerror's text is logged once, however many times the
+ * acceptor pauses (the timer ends a pause, the backlog is polled, accept
+ * fails again); `pauses` of them are waited for, the player unaccepted
+ * meanwhile (the tenth logged as "still pausing"). The flag off, the
+ * player is accepted and gets the game, and the stall's end is logged with
+ * its count: each failure made was one pause. *connects: the connect lines
+ * so far. */
 static void pauses_on(tsrv_t *s, const char *name, const char *text,
-                      int *connects)
+                      int pauses, int *connects)
 {
-    char line[160], wrong[160];
+    char line[160], wrong[160], still[160];
     snprintf(line, sizeof line,
              "Z error accept: %s: pausing for 100 ms\n", text);
     snprintf(wrong, sizeof wrong, "Z error accept: %s\n", text);
+    snprintf(still, sizeof still, "Z error accept: %s: still pausing (10 "
+             "pauses of 100 ms so far)\n", text);
     count_reset();
     ck_assert_int_eq(srv_log_count(s, line), 0);
+    int ends = srv_log_count(s, "info accept: accepting again after ");
 
     flag_on(name);
     tclient_t *c = cl_connect(srv_port(s), NULL);
-    ck_assert_msg(wait_pauses(s, line, 2, wrong),
-                  "%s: not paused twice (\"%s\"); logged without a pause "
-                  "%d times", name, line, srv_log_count(s, wrong));
+    ck_assert_msg(wait_failures(s, pauses, wrong),
+                  "%s: not paused %d times; logged without a pause %d "
+                  "times", name, pauses, srv_log_count(s, wrong));
+    ck_assert(srv_wait_log(s, line, CL_WAIT_MS));
+    if (pauses >= 10)
+        ck_assert(srv_wait_log(s, still, CL_WAIT_MS));
     /* it waits in the backlog: not accepted, nothing sent to it */
     ck_assert_int_eq(srv_log_count(s, connect_line), *connects);
     ck_assert_int_eq(cl_pump(c, 0), 0);
@@ -152,12 +164,25 @@ static void pauses_on(tsrv_t *s, const char *name, const char *text,
     ck_assert(srv_wait_log_count(s, connect_line, *connects, CL_WAIT_MS));
     ck_assert(srv_alive(s));
     /* accepted: the shim makes no more failures, and the acceptor logs
-     * before it returns, so both counts are final */
+     * the stall's end before it hands the connection on, so both counts
+     * are final */
     int made = failures();
-    ck_assert_int_ge(made, 2);
-    ck_assert_msg(made == srv_log_count(s, line),
-                  "%s: %d failures made, %d pause lines", name, made,
-                  srv_log_count(s, line));
+    ck_assert_int_ge(made, pauses);
+    char end[96];
+    snprintf(end, sizeof end, "Z info accept: accepting again after %d "
+             "pauses of 100 ms\n", made);
+    ck_assert_msg(srv_wait_log_count(s, "info accept: accepting again "
+                                     "after ", ends + 1, CL_WAIT_MS),
+                  "%s: the stall's end not logged", name);
+    char *log = srv_log(s), *last = log, *at;
+    while ((at = strstr(last + 1, "info accept: accepting again")) != NULL)
+        last = at;
+    /* (last > log: the wait above found one; "Z " ends its time) */
+    ck_assert_msg(strncmp(last - 2, end, strlen(end)) == 0, "%s: \"%s\" is "
+                  "not the last end: %.60s", name, end, last);
+    free(log);
+    ck_assert_int_eq(srv_log_count(s, line), 1);
+    ck_assert_int_eq(srv_log_count(s, still), made >= 10 ? 1 : 0);
     cl_close(c);
 }
 
@@ -165,13 +190,14 @@ START_TEST(each_resource_errno_pauses_then_accepts)
 {
     tsrv_t *s = start_with_shim();
     int connects = 0;
-    pauses_on(s, "EMFILE", "Too many open files", &connects);
-    pauses_on(s, "ENFILE", "Too many open files in system", &connects);
-    pauses_on(s, "ENOBUFS", "No buffer space available", &connects);
-    pauses_on(s, "ENOMEM", "Cannot allocate memory", &connects);
+    pauses_on(s, "EMFILE", "Too many open files", 10, &connects);
+    pauses_on(s, "ENFILE", "Too many open files in system", 2, &connects);
+    pauses_on(s, "ENOBUFS", "No buffer space available", 2, &connects);
+    pauses_on(s, "ENOMEM", "Cannot allocate memory", 2, &connects);
     /* nothing else went wrong with accept, and the shim had no complaint */
     ck_assert_int_eq(srv_log_count(s, "error accept:"),
-                     srv_log_count(s, ": pausing for 100 ms\n"));
+                     srv_log_count(s, ": pausing for 100 ms\n") +
+                     srv_log_count(s, "so far)\n"));
     ck_assert_int_eq(srv_log_count(s, "accept_fault:"), 0);
     play_check_new_player(srv_port(s));
     srv_stop(s);
