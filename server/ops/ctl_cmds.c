@@ -398,8 +398,10 @@ static int reload_read(ctl_req_t *r, const config_t *running, config_t *n,
 /* A reload refused: said, and logged as what it did (nothing). */
 static int reload_refused(ctl_req_t *r, const char *why)
 {
-    log_error("ctl: reload refused, nothing changed: %s", why);
-    ctl_req_done(r, why);
+    char said[640];
+    snprintf(said, sizeof said, "reload refused, nothing changed: %s", why);
+    log_error("ctl: %s", said);
+    ctl_req_done(r, said);
     return 0;
 }
 

@@ -521,7 +521,8 @@ START_TEST(reload_without_a_config_file)
     ck_assert(srv_wait_log(s, "console on ", WAIT_MS));
     char out[4096], dir[600], conf[700];
     ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 1);
-    ck_assert_str_eq(out, "rogued ctl: no config file to reload: the server "
+    ck_assert_str_eq(out, "rogued ctl: reload refused, nothing changed: no "
+                     "config file to reload: the server "
                      "was started without --config, and the default "
                      "config/server.conf (from the directory it started in) "
                      "is not there; start it with --config FILE for settings "

@@ -41,7 +41,8 @@ START_TEST(ctl_needs_only_the_data_dir)
     ck_assert_int_eq(srv_ctl_in(dir, "ROGUED_PORT=x", "who", out, sizeof out), 0);
     ck_assert_str_eq(out, "ID ADDRESS TRANSPORT STATE NAME IDLE\n");
     ck_assert_int_eq(srv_ctl_in(dir, "", "reload", out, sizeof out), 1);
-    ck_assert_str_eq(out, "rogued ctl: config/server.conf:1: max_sessions: "
+    ck_assert_str_eq(out, "rogued ctl: reload refused, nothing changed: "
+                     "config/server.conf:1: max_sessions: "
                      "'lots' is not a whole number\n");
     ck_assert(srv_log_has(s, "error ctl: reload refused, nothing changed: "
                           "config/server.conf:1: max_sessions: 'lots' is not "
@@ -106,7 +107,8 @@ START_TEST(reload_names_a_flags_key_once_the_file_changes_it)
     /* refused: the answer's error, and the log's */
     srv_write_file(conf, "motd = \"The third\n");
     ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 1);
-    snprintf(want, sizeof want, "rogued ctl: %s:1: motd: the value's quote is "
+    snprintf(want, sizeof want, "rogued ctl: reload refused, nothing changed: "
+             "%s:1: motd: the value's quote is "
              "not closed\n", conf);
     ck_assert_str_eq(out, want);
     snprintf(want, sizeof want, "error ctl: reload refused, nothing changed: "
@@ -145,7 +147,8 @@ START_TEST(a_comment_after_a_value_is_warned_of)
     ck_assert_int_eq(srv_log_count(s, "the value holds a '#'"), 2);
     srv_write_file(conf, "max_sessions = 50 # fifty\n");
     ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 1);
-    snprintf(want, sizeof want, "rogued ctl: %s:1: max_sessions: '50 # fifty' "
+    snprintf(want, sizeof want, "rogued ctl: reload refused, nothing changed: "
+             "%s:1: max_sessions: '50 # fifty' "
              "is not a whole number (a comment takes a line of its own: the # "
              "and what follows are part of the value)\n", conf);
     ck_assert_str_eq(out, want);
