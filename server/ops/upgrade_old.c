@@ -41,7 +41,7 @@ struct upgrade {
     int sock;                  /* our end of the socketpair; -1 */
     int pid;
     uint64_t ctl_req;          /* the console's request to answer; 0 */
-    char why[PATH_MAX + 96];   /* a refusal's words for the console, as
+    char why[PATH_MAX + 256];  /* a refusal's words for the console, as
                                   the log has them */
     uv_mutex_t lock;           /* the loops' part, below */
     struct upgrade_item *items;
@@ -366,8 +366,13 @@ static int spawn(upgrade_t *u, const char *exe, const char **why)
         u->proc = NULL;
         close(sv[0]);
         /* the console's answer in the log's words, as fail()'s */
-        snprintf(u->why, sizeof u->why, "upgrade failed: cannot start %s: %s",
-                 exe, uv_strerror(rc));
+        /* the binary it was started from, gone (a package removed, not
+         * replaced): say where a new one goes */
+        int gone = rc == UV_ENOENT && strcmp(exe, u->self) == 0;
+        snprintf(u->why, sizeof u->why, "upgrade failed: cannot start %s: %s%s",
+                 exe, uv_strerror(rc), gone ? " (the binary this server was "
+                 "started from is gone: put the new one at that path, or "
+                 "name it: rogued ctl upgrade FILE)" : "");
         log_error("%s; this server goes on serving", u->why);
         *why = u->why;
         return -1;

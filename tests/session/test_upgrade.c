@@ -17,6 +17,7 @@
  * upgrade_ready_ms (set small) and killed; the old server serves on. */
 #include <check.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -391,6 +392,40 @@ START_TEST(sigusr2_and_an_account)
     play_continue(again, t + 1, t + 1);
     cl_close(again);
     srv_stop_upgraded(s, pid);
+    srv_stop(s);
+}
+END_TEST
+
+/* SIGUSR2 when the binary the server was started from is gone (a package
+ * removed, not replaced): the log says so and where a new one goes, and
+ * the server goes on serving. The server runs from a copy of the binary,
+ * removed once it has started. */
+START_TEST(sigusr2_with_its_binary_gone_says_where_one_goes)
+{
+    const char *bin = getenv("ROGUED_BIN");
+    ck_assert_ptr_nonnull(bin);
+    char dir[] = "/tmp/rogued-gone-XXXXXX", copy[PATH_MAX], cmd[PATH_MAX * 2];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(copy, sizeof copy, "%s/rogued", dir);
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s'", bin, copy);
+    ck_assert_int_eq(system(cmd), 0);
+    char *was = strdup(bin);
+    setenv("ROGUED_BIN", copy, 1);
+    tsrv_t *s = srv_start(NULL);
+    setenv("ROGUED_BIN", was, 1);
+    free(was);
+    ck_assert(srv_wait_log(s, "console on ", WAIT_MS));
+    ck_assert_int_eq(unlink(copy), 0);
+    ck_assert_int_eq(rmdir(dir), 0);
+    srv_signal(s, SIGUSR2);
+    char want[PATH_MAX + 256];
+    snprintf(want, sizeof want, "error SIGUSR2: no upgrade: upgrade failed: "
+             "cannot start %s: no such file or directory (the binary this "
+             "server was started from is gone: put the new one at that path, "
+             "or name it: rogued ctl upgrade FILE)\n", copy);
+    ck_assert_msg(srv_wait_log(s, want, WAIT_MS), "no \"%s\"", want);
+    ck_assert(srv_alive(s));
+    play_check_new_player(srv_port(s));
     srv_stop(s);
 }
 END_TEST
@@ -883,6 +918,7 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, upgrade_keeps_sessions);
     tcase_add_test(tc, sigusr2_and_an_account);
+    tcase_add_test(tc, sigusr2_with_its_binary_gone_says_where_one_goes);
     tcase_add_test(tc, account_in_the_lobby_keeps_its_saved_game);
     tcase_add_test(tc, a_line_half_typed_is_dropped_not_read_as_keys);
     tcase_add_test(tc, watcher_waiting_in_the_lobby_follows_the_next_game);
