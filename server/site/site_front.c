@@ -40,6 +40,24 @@ static int games_now(sess_t *s, lobby_game_t *out, int max)
     return n;
 }
 
+/* The page keeps itself current: its games and news fetched again every
+ * 20 s while it is shown, and swapped in place (a reload would lose the
+ * reader's place; docs/site.md). A fetch that fails waits for the next. */
+static const char refresh_script[] =
+    "<script>\n(function () {\n"
+    "if (!window.fetch || !window.DOMParser) return;\n"
+    "setInterval(function () {\n"
+    "if (document.hidden) return;\n"
+    "fetch(location.pathname, { cache: 'no-store' }).then(function (r) {\n"
+    "return r.ok ? r.text() : null; }).then(function (t) {\n"
+    "if (!t) return;\n"
+    "var d = new DOMParser().parseFromString(t, 'text/html');\n"
+    "['live', 'news'].forEach(function (id) {\n"
+    "var a = document.getElementById(id), b = d.getElementById(id);\n"
+    "if (a && b) a.replaceWith(b); });\n"
+    "}).catch(function () {});\n"
+    "}, 20000);\n})();\n</script>\n";
+
 static void news_part(sess_t *s, page_t *p)
 {
     news_line_t lines[NEWS_KEEP];
@@ -83,6 +101,7 @@ void site_front(sess_t *s, const char *rest, const char *query)
     html_raw(&p, "<p id=\"motd\">");
     html_text(&p, srv->cfg.motd);
     html_raw(&p, "</p>\n<p><a class=\"play\" href=\"/play\">Play</a></p>\n");
+    html_raw(&p, "<div id=\"live\">\n");
     html_printf(&p, "<p id=\"counts\">%d online, %d %s in progress.</p>\n",
                 online, playing, playing == 1 ? "game" : "games");
     html_raw(&p, "<h2>Games in progress</h2>\n");
@@ -103,6 +122,7 @@ void site_front(sess_t *s, const char *rest, const char *query)
     }
     if (n > 0)
         html_raw(&p, "</table>\n");
+    html_raw(&p, "</div>\n");
     free(games);
     news_part(s, &p);
     html_raw(&p, "<p><a href=\"/scores\">The hall of fame</a></p>");
@@ -112,6 +132,7 @@ void site_front(sess_t *s, const char *rest, const char *query)
              "are at <code>/games.json</code> (JSON) and "
              "<code>/games.xlog</code> (the xlogfile lines community "
              "scoreboards read).</p>");
+    html_raw(&p, refresh_script);
     html_end(&p);
     site_send(s, &p, "200 OK", "text/html; charset=utf-8", "no-cache");
 }

@@ -80,7 +80,7 @@ static const char script[] =
     "e.code === 1013 && e.reason ? e.reason + ' Reload the page to try "
     "again.' : box.dataset.ws.indexOf('replay=') === 0 ? 'The replay has "
     "ended: reload the page to see it again.' : 'The connection has "
-    "ended: reload the page to watch again while the game goes on; Home "
+    "ended. If the game goes on, reload the page to watch again; Home "
     "lists the games being played.'; };\n"
     "term.onData(function (d) { if (ws.readyState === 1) "
     "ws.send(enc.encode(d)); });\n"

@@ -1,6 +1,7 @@
 // site.mjs BASE OUTDIR - the site's pages (docs/site.md) in a real browser
 // (Debian's chromium, headless, driven by playwright-core), as a visitor
-// sees them. A player opens the play page (/play) by the front page's Play
+// sees them. A front page open from before the game lists it 20 s later,
+// in place (on a clock the test moves). A player opens the play page (/play) by the front page's Play
 // button and plays a guest game; the front page (/; /home too) lists the
 // live game; its Watch link opens the watch page, which counts itself
 // among the watchers once its terminal watches, and whose
@@ -269,6 +270,18 @@ try {
   // The player: the front page's Play button opens the play page, which
   // links the front page back.
   const pctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  // A front page open from before the game, on a clock the test moves: it
+  // fetches its lists again every 20 s, in place (no reload).
+  // (a context of its own: its clock stands still but when moved)
+  const fctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const front = await fctx.newPage();
+  pages.push(front);
+  const t00 = Date.now();
+  await front.clock.install({ time: t00 });
+  await front.clock.pauseAt(t00 + 1000);
+  await front.goto(base + '/');
+  await front.locator('#nogames').waitFor({ timeout: DEADLINE });
+  await front.evaluate(() => { window.rogueSamePage = 1; });
   player = await pctx.newPage();
   await player.goto(base + '/');
   await player.locator('a.play').click();
@@ -287,6 +300,17 @@ try {
   const t0 = turn(await waitText(player, 'HP:'));
   await player.keyboard.press('.');
   await waitTurn(player, t0 + 1);
+
+  // The front page open since before the game lists it 20 s on, in place.
+  await front.clock.runFor(19000);
+  if (await front.locator('#games').count() !== 0)
+    throw new Error('the front page refreshed before its 20 s');
+  await front.clock.runFor(1500);
+  await front.locator('#games tr', { hasText: NAME }).waitFor({ timeout: DEADLINE });
+  if (await front.locator('#nogames').count() !== 0 ||
+      await front.evaluate(() => window.rogueSamePage) !== 1)
+    throw new Error('the front page was not refreshed in place');
+  console.log('ok: a front page open before the game lists it 20 s later, without a reload');
 
   // The front page lists the game; its Watch link watches it.
   let watchHref;
@@ -332,8 +356,8 @@ try {
   });
 
   await sharedFont(base + watchHref);
-  await leaves(watch, 'You have stopped watching.', 'The connection has ended: '
-    + 'reload the page to watch again while the game goes on; Home lists the '
+  await leaves(watch, 'You have stopped watching.', 'The connection has ended. '
+    + 'If the game goes on, reload the page to watch again; Home lists the '
     + 'games being played.');
 
   // Rest until the game is ranked: dead, or quit past 100 turns.
