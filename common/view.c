@@ -487,13 +487,18 @@ static const char *const help_lines[] = {
     "Press ? for page 2, any other key to return to the game.",
 };
 
-/* Page 2: the monster legend and the rules of a blow. */
+/* Page 2: the monster legend and the rules of a blow, 24 rows to its
+ * footer, centred on a bigger screen as page 1 is (a terminal QA at
+ * 250x70 found page 2 at the top, its footer 50 rows under it). */
 static void draw_legend(const game_t *g, screen_t *s)
 {
-    int x = (s->w - 78) / 2, y = 0;
+    int x = (s->w - 78) / 2, top = (s->h - 24) / 2, y;
     char line[96];
     if (x < 0)
         x = 0;
+    if (top < 0)
+        top = 0;
+    y = top;
     screen_puts(s, x, y++, "Monsters (from the top of the dungeon down)",
                 COL_BYELLOW, COL_DEFAULT, ATTR_BOLD);
     int order[MON_COUNT];
@@ -515,7 +520,8 @@ static void draw_legend(const game_t *g, screen_t *s)
                       COL_BCYAN, 0);
     snprintf(line, sizeof line, "Combat rules on this server: %s. Any key returns.",
              combat_ruleset_name(g->opt.ruleset));
-    screen_puts(s, x, s->h - 1, line, COL_BCYAN, COL_DEFAULT, 0);
+    screen_puts(s, x, top + 23 < s->h ? top + 23 : s->h - 1, line, COL_BCYAN,
+                COL_DEFAULT, 0);
 }
 
 static void draw_help(const game_t *g, screen_t *s)

@@ -81,6 +81,12 @@ int view_full_page(const game_t *g);
  * cover the least. */
 int view_label_place(const screen_t *s, const char *const *forms, int *y);
 
+/* The column where a label n cells long placed on row y starts: beside
+ * the map on row 0 (on a screen far wider than the game, the screen's
+ * edge would leave it out of sight: a terminal QA at 250 columns), at
+ * the row's end on a log row. */
+int view_label_x(const screen_t *s, int n, int y);
+
 /* The map tile under cell (x, y) of a w x h play screen of g: 1 and the
  * tile in *tx, *ty, or 0 if the cell is not on the map window. */
 int view_cell_tile(const game_t *g, int w, int h, int x, int y, int *tx,

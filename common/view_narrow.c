@@ -67,6 +67,14 @@ int view_label_place(const screen_t *s, const char *const *forms, int *y)
     return -1;
 }
 
+int view_label_x(const screen_t *s, int n, int y)
+{
+    int x = s->w - n;
+    if (y == 0 && x > MAP_W + 1)
+        x = MAP_W + 1; /* a column apart from the map */
+    return x > 0 ? x : 0;
+}
+
 /* The first of `size` cells of a window over [0, span): centred on c,
  * then moved as little as it takes to hold n too if both fit, never past
  * the edges. */

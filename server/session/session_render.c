@@ -308,8 +308,7 @@ void sess_overlay_line(sess_t *s, screen_t *next, const char *const *forms,
             i++;
     const char *text = forms[i];
     int n = (int)strlen(text);
-    screen_puts(next, next->w - n > 0 ? next->w - n : 0, y, text, COL_BLACK,
-                bg, 0);
+    screen_puts(next, view_label_x(next, n, y), y, text, COL_BLACK, bg, 0);
     if (y > 0)
         view_cache_log_overdrawn(&s->view);
 }

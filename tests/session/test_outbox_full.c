@@ -49,7 +49,8 @@ static void expect_screen(const tclient_t *c, const game_t *g,
             ;
     if (i >= 0) {
         int n = (int)strlen(forms[i]);
-        screen_puts(&want, want.w - n, y, forms[i], COL_BLACK, COL_BCYAN, 0);
+        screen_puts(&want, view_label_x(&want, n, y), y, forms[i], COL_BLACK,
+                    COL_BCYAN, 0);
     }
     play_expect_screen(c, &want, key_no);
     screen_free(&want);

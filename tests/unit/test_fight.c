@@ -61,6 +61,15 @@ static int row_has(const screen_t *s, int y, const char *text)
     return strstr(line, text) != NULL;
 }
 
+/* The first row holding text, or -1. */
+static int row_of(const screen_t *s, const char *text)
+{
+    for (int y = 0; y < s->h; y++)
+        if (row_has(s, y, text))
+            return y;
+    return -1;
+}
+
 static int screen_has(const screen_t *s, const char *text)
 {
     for (int y = 0; y < s->h; y++)
@@ -665,6 +674,38 @@ START_TEST(help_page_2_explains_the_games_ruleset)
 }
 END_TEST
 
+/* On a screen taller than 24 rows both help pages are centred, page 2 as
+ * page 1 (a terminal QA at 250x70 found page 2 at the top and its footer
+ * on the last row, 50 rows under it); at 80x24 page 2 fills the screen to
+ * its last row, as it always has. */
+START_TEST(both_help_pages_are_centred_on_a_tall_screen)
+{
+    static const int sizes[][2] = { { 250, 70 }, { 100, 40 }, { 80, 24 } };
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        int w = sizes[i][0], h = sizes[i][1];
+        game_t *g = game_new(5, NULL);
+        screen_t s;
+        screen_init(&s, w, h);
+        game_key(g, '?');
+        view_draw(g, &s);
+        int keys = row_of(&s, "Keys (? again: monsters and rules)");
+        screen_free(&s);
+        screen_init(&s, w, h);
+        game_key(g, '?');
+        view_draw(g, &s);
+        int top = row_of(&s, "Monsters (from the top of the dungeon down)");
+        int foot = row_of(&s, "Combat rules on this server: attack-defense. "
+                          "Any key returns.");
+        ck_assert_int_eq(top, (h - 24) / 2);
+        ck_assert_int_eq(foot, top + 23);
+        ck_assert_msg(keys == top, "%dx%d: page 1 at row %d, page 2 at %d",
+                      w, h, keys, top);
+        screen_free(&s);
+        game_free(g);
+    }
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("fight");
@@ -687,6 +728,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, whole_fight_replays_from_seed_and_keys);
     tcase_add_test(tc, options_pick_the_ruleset);
     tcase_add_test(tc, help_page_2_explains_the_games_ruleset);
+    tcase_add_test(tc, both_help_pages_are_centred_on_a_tall_screen);
     suite_add_tcase(s, tc);
     return s;
 }

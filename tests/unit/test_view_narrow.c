@@ -425,8 +425,9 @@ static void fill_row(screen_t *s, int y, int n)
         screen_put(s, x, y, x < n ? 'x' : ' ', COL_WHITE, COL_DEFAULT, 0);
 }
 
-/* A watcher's or a replay's label (view_label_place): beside the map on
- * row 0 when the terminal is wide enough; else the longest form that
+/* A watcher's or a replay's label (view_label_place, view_label_x):
+ * beside the map on row 0 when the terminal is wide enough (a column apart
+ * from it on a far wider one); else the longest form that
  * fits whole at the end of a log row; when none does, none, and the
  * oldest log row named (where the shortest would lose the least). */
 START_TEST(label_takes_the_form_that_fits)
@@ -442,6 +443,15 @@ START_TEST(label_takes_the_form_that_fits)
     int y = -2;
     ck_assert_int_eq(view_label_place(&s, forms, &y), 0);
     ck_assert_int_eq(y, 0);
+    ck_assert_int_eq(view_label_x(&s, n, 0), 80);
+    screen_free(&s);
+    /* far wider: beside the map still, a column apart, not at the far
+     * edge (a terminal QA at 250 columns) */
+    screen_init(&s, 250, 70);
+    view_draw(g, &s);
+    ck_assert_int_eq(view_label_place(&s, forms, &y), 0);
+    ck_assert_int_eq(y, 0);
+    ck_assert_int_eq(view_label_x(&s, n, 0), 81);
     screen_free(&s);
 
     screen_init(&s, 80, 24);
@@ -453,6 +463,7 @@ START_TEST(label_takes_the_form_that_fits)
     fill_row(&s, top + 2, 80 - n);  /* the newest: room for the long */
     ck_assert_int_eq(view_label_place(&s, forms, &y), 0);
     ck_assert_int_eq(y, top + 2);
+    ck_assert_int_eq(view_label_x(&s, n, y), 80 - n); /* the row's end */
 
     fill_row(&s, top + 2, 80 - m + 1);
     fill_row(&s, top + 1, 80 - m); /* room for the brief form only */
