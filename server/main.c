@@ -24,7 +24,7 @@ static void usage(FILE *f, const config_t *defaults)
 {
     fprintf(f,
         "Usage: rogued [OPTION]...\n"
-        "       rogued ctl [--data-dir DIR | --config FILE] COMMAND [ARGS]\n"
+        "       rogued ctl [--config FILE] [--data-dir DIR] COMMAND [ARGS]\n"
         "                        (the operator's console: who, say, kick,\n"
         "                        ban, shutdown, reload, backup, upgrade...;\n"
         "                        `rogued ctl` alone lists them all; DIR as\n"

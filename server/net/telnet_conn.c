@@ -317,6 +317,8 @@ static void on_event(telnet_t *tel, telnet_event_t *ev, void *user)
 {
     tconn_t *t = user;
     (void)tel;
+    if (t->mute)
+        return;
     if (ev->type != TELNET_EV_DATA && ev->type != TELNET_EV_SEND)
         t->peer = 1;
     switch (ev->type) {
@@ -428,6 +430,20 @@ void tconn_start(tconn_t *t)
     telnet_negotiate(t->telnet, TELNET_WILL, TELNET_TELOPT_SGA);
     telnet_negotiate(t->telnet, TELNET_DO, TELNET_TELOPT_NAWS);
     telnet_negotiate(t->telnet, TELNET_DO, TELNET_TELOPT_TTYPE);
+}
+
+void tconn_resume_options(tconn_t *t)
+{
+    static const unsigned char yes[] = {
+        TELNET_IAC, TELNET_DO, TELNET_TELOPT_ECHO,
+        TELNET_IAC, TELNET_DO, TELNET_TELOPT_SGA,
+        TELNET_IAC, TELNET_WILL, TELNET_TELOPT_NAWS,
+        TELNET_IAC, TELNET_WILL, TELNET_TELOPT_TTYPE,
+    };
+    t->mute = 1;
+    tconn_start(t);
+    telnet_recv(t->telnet, (const char *)yes, sizeof yes);
+    t->mute = 0;
 }
 
 /* --- the bytes in and out, and the fast path (docs/telnet.md) ------------- */

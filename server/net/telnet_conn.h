@@ -88,6 +88,8 @@ typedef struct tconn {
     uint8_t got_echo, got_naws, ttype_done, ttype_asks;
     uint8_t env_asked;         /* the client offered NEW-ENVIRON: we asked */
     uint8_t env_done;          /* ...and its IS answer came (or a refusal) */
+    uint8_t mute;              /* tconn_resume_options: libtelnet's events
+                                  (its sends too) swallowed */
     uint8_t slow;              /* for tests: every byte through libtelnet, the
                                   reference the fast path is checked against
                                   (test_telnet_fast) */
@@ -113,6 +115,13 @@ void tconn_free(tconn_t *t);
 /* Our opening, in one burst: IAC WILL ECHO, IAC WILL SGA, IAC DO NAWS,
  * IAC DO TTYPE. */
 void tconn_start(tconn_t *t);
+
+/* After a binary upgrade, on a connection whose negotiation the old
+ * process did: libtelnet's option states set as tconn_start's questions
+ * and the client's yes left them, without a byte sent. A fresh libtelnet
+ * believes every option off and drops as nothing new the client's DONT
+ * ECHO (telnet's `mode line`), which then went unanswered and unsaid. */
+void tconn_resume_options(tconn_t *t);
 
 /* Feeds bytes read from the client. Returns 0, or -1 once the connection
  * must end (t->error); every later call returns -1 too. */

@@ -125,6 +125,7 @@ static int resume_telnet(sess_t *s, const upgrade_sess_t *u)
     s->tr = &telnet_transport;
     s->conn = &s->tc;
     tconn_settle(&s->tc);
+    tconn_resume_options(&s->tc);
     s->tc.settled = (display_t){ u->glyphs, u->colours };
     s->tc.got_echo = s->tc.got_naws = s->tc.ttype_done = 1;
     s->tc.peer = 1;

@@ -494,6 +494,32 @@ START_TEST(account_in_the_lobby_keeps_its_saved_game)
 }
 END_TEST
 
+/* A telnet session moved by an upgrade still hears its client's DONT
+ * ECHO (telnet's `mode line`) and says line mode on the screen: the new
+ * process's libtelnet starts where the negotiation left the options (a
+ * docs audit found it dropping DONT ECHO as nothing new, so nothing was
+ * answered nor said). */
+START_TEST(line_mode_is_told_after_an_upgrade)
+{
+    tsrv_t *s = srv_start(NULL);
+    tclient_t *c = play_lobby(srv_port(s));
+    char out[1024];
+    int rc = srv_upgrade(s, out, sizeof out);
+    ck_assert_msg(rc == 0, "rogued --upgrade: status %d: %s", rc, out);
+    int pid = srv_upgraded_pid(out);
+    ck_assert_int_gt(pid, 0);
+    ck_assert(srv_wait_log(s, "upgraded: serving as pid", WAIT_MS));
+    ck_assert(cl_sync(c, WAIT_MS));
+    ck_assert_uint_eq(cl_send_raw(c, "\xff\xfe\x01", 3, 1, WAIT_MS), 3);
+    play_wait_text(c, "Line mode: your client echoes keys. In telnet: "
+                      "Ctrl-] then mode character");
+    ck_assert(!cl_closed(c));
+    cl_close(c);
+    srv_stop_upgraded(s, pid);
+    srv_stop(s);
+}
+END_TEST
+
 /* An SSH player cannot move (the encryption's state is the old
  * process's): its connection ends, a guest told its game ended there
  * (an account's is kept, as at a shutdown); a telnet
@@ -918,6 +944,7 @@ static Suite *make_suite(void)
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, upgrade_keeps_sessions);
     tcase_add_test(tc, sigusr2_and_an_account);
+    tcase_add_test(tc, line_mode_is_told_after_an_upgrade);
     tcase_add_test(tc, sigusr2_with_its_binary_gone_says_where_one_goes);
     tcase_add_test(tc, account_in_the_lobby_keeps_its_saved_game);
     tcase_add_test(tc, a_line_half_typed_is_dropped_not_read_as_keys);

@@ -405,6 +405,40 @@ START_TEST(test_settle)
 }
 END_TEST
 
+/* A connection an upgrade moved (tconn_resume_options): libtelnet set as
+ * the opening and the client's yes left it, nothing sent; the client's
+ * DONT ECHO (telnet's mode line) is then answered WONT ECHO and heard,
+ * DO ECHO again heard; a fresh libtelnet would have dropped both. */
+START_TEST(test_resumed_options_hear_line_mode)
+{
+    conn_t c;
+    memset(&c, 0, sizeof c);
+    ck_assert_int_eq(tconn_init(&c.tc, &cb, &c, 250, 100), 0);
+    tconn_settle(&c.tc);
+    tconn_resume_options(&c.tc);
+    ck_assert_uint_eq(c.sentlen, 0);
+    feed(&c, S(IAC DONT ECHO));
+    ck_assert_int_eq(c.tc.echo_refused, 1);
+    ck_assert_int_eq(sent_count(&c, S(IAC WONT ECHO)), 1);
+    feed(&c, S(IAC DO ECHO));
+    ck_assert_int_eq(c.tc.echo_refused, 0);
+    /* the client's options as they were: a repeated WILL NAWS is no news
+     * (no DO sent back) */
+    size_t was = c.sentlen;
+    feed(&c, S(IAC WILL "\x1f"));
+    ck_assert_uint_eq(c.sentlen, was);
+    tconn_free(&c.tc);
+
+    /* without it: DONT ECHO dropped, unheard */
+    memset(&c, 0, sizeof c);
+    ck_assert_int_eq(tconn_init(&c.tc, &cb, &c, 250, 100), 0);
+    tconn_settle(&c.tc);
+    feed(&c, S(IAC DONT ECHO));
+    ck_assert_int_eq(c.tc.echo_refused, 0);
+    tconn_free(&c.tc);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("telnet_caps");
@@ -418,6 +452,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_new_environ_values);
     tcase_add_test(tc, test_new_environ_cut_short);
     tcase_add_test(tc, test_settle);
+    tcase_add_test(tc, test_resumed_options_hear_line_mode);
     suite_add_tcase(s, tc);
     return s;
 }
