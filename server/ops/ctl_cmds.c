@@ -310,6 +310,8 @@ static const char *set_over_file(ctl_t *c, size_t i, char *out, size_t len)
  * values the last reading's (ctl_file_values) are compared with. */
 typedef struct reload_files {
     config_t file, alone;
+    uint8_t given[CONFIG_MAX_KEYS]; /* the keys the file sets (else its
+                                       default is read for it) */
 } reload_files_t;
 
 /* Key i, which a flag or the environment (over) sets, where the file now
@@ -326,7 +328,8 @@ static void reload_kept(ctl_req_t *r, const reload_files_t *rf,
     const char *name = config_key_name(i);
     if (config_key_value(&rf->file, i, now, sizeof now) &&
         config_key_value(running, i, keeps, sizeof keeps))
-        reload_say(r, "%s: the file now says %s; %s keeps %s", name, now,
+        reload_say(r, "%s: the file now %s %s; %s keeps %s", name,
+                   rf->given[i] ? "says" : "leaves it to its default", now,
                    over, keeps);
     else
         reload_say(r, "%s: changed in the file; %s keeps the running value",
@@ -349,8 +352,9 @@ static void reload_report(ctl_req_t *r, const reload_files_t *rf,
         if (set_over_file(ctl_req_ctl(r), i, over, sizeof over))
             reload_kept(r, rf, running, i, over);
         else
-            reload_say(r, "%s: changed in the file, %s", name,
-                       is_live(name) ? "applied" : "takes a restart");
+            reload_say(r, "%s: %s, %s", name, rf->given[i]
+                       ? "changed in the file" : "not in the file now: its "
+                       "default", is_live(name) ? "applied" : "takes a restart");
     }
 }
 
@@ -373,18 +377,14 @@ static int reload_read(ctl_req_t *r, const config_t *running, config_t *n,
                  "--config FILE for settings that reload can change", path);
         return -1;
     }
-    /* One reading (a save between two could make them differ): the
-     * file's values over the defaults, then the keys it gives over the
-     * running settings (config_set sets a key's field alone). */
-    uint8_t given[CONFIG_MAX_KEYS];
+    /* The file's values over the defaults, as at start: a line deleted
+     * gives its key the default again (config/server.conf: "delete a line
+     * to keep it"; a docs audit found the running value kept, unsaid). */
     config_defaults(&rf->alone);
-    if (config_load_file_given(&rf->alone, path, 1, reload_warn, r, given,
-                               err, errlen) != 0)
+    if (config_load_file_given(&rf->alone, path, 1, reload_warn, r,
+                               rf->given, err, errlen) != 0)
         return -1;
-    *n = *running;
-    for (size_t i = 0; config_key_name(i); i++)
-        if (given[i])
-            config_copy_key(n, &rf->alone, i);
+    *n = rf->alone;
     rf->file = *n;
     if (config_load_env(n, err, errlen) != 0)
         return -1;

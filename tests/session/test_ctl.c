@@ -457,6 +457,22 @@ START_TEST(reload_changes_the_motd)
     ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 1);
     tclient_t *c = play_lobby(srv_port(s));
     play_wait_text(c, "A second message, reloaded");
+    /* a line deleted gives its key the default again, and says so, as
+     * config/server.conf has it (a docs audit found the running value
+     * kept, unsaid) */
+    srv_write_file(conf, "max_cols = 200\n");
+    ck_assert_int_eq(srv_ctl(s, "reload", out, sizeof out), 0);
+    snprintf(want, sizeof want,
+             "motd: not in the file now: its default, applied\n"
+             "workers: the file now leaves it to its default 0; --set "
+             "workers (the command line) keeps 2\n"
+             "idle_timeout: not in the file now: its default, applied\n"
+             "max_cols: changed in the file, takes a restart\n"
+             "reloaded %s: " LIVE_KEYS "\n", conf);
+    ck_assert_str_eq(out, want);
+    tclient_t *d = play_lobby(srv_port(s));
+    play_wait_text(d, "Every player has a dungeon of their own. Good luck!");
+    cl_close(d);
     cl_close(a);
     cl_close(b);
     cl_close(c);
