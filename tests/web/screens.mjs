@@ -204,9 +204,18 @@ const FLOOR = new Set(['.', '\u00b7']); // ASCII, or UTF-8's middle dot
 async function phoneTap() {
   const { context, page } = await phoneLobby();
   // the hall of fame: the list's bar; Esc back to the menu's
+  // (the bar's height, read after layout: the terminal's fit follows it
+  // a frame later)
+  const barHeight = () => page.evaluate(() =>
+    document.getElementById('keys').getBoundingClientRect().height);
+  const menuBar = await barHeight();
   await page.tap('#keys button[data-key="s"]:visible');
   await waitText(page, 'Hall of fame');
   await listBar(page, 'on the hall of fame');
+  // the terminal keeps its size from bar to bar (a prompt's one row of
+  // keys made it 3 rows taller: a resize at each p, a QA find)
+  if (await barHeight() !== menuBar)
+    throw new Error(`the hall of fame's bar is ${await barHeight()} px tall, the menu's ${menuBar}: the terminal resizes`);
   await page.tap('#keys button[data-key="esc"]:visible');
   await lobbyBar(page, 'back from the hall of fame');
   await waitText(page, 'Play (as a guest)'); // (the bar is told before the frame)
@@ -223,6 +232,8 @@ async function phoneTap() {
   await page.touchscreen.tap(lbox.x + lbox.width / 2, lbox.y + (prow + 0.5) * lbox.height / lrows);
   await waitText(page, 'Name: guest');
   await promptBar(page, 'at the name prompt after a tap');
+  if (await barHeight() !== menuBar)
+    throw new Error(`the prompt's bar is ${await barHeight()} px tall, the menu's ${menuBar}: the terminal resizes`);
   await page.tap('#keys button[data-key="enter"]:visible');
   const s0 = await waitFor(page, 'the game', (s) => turn(s) === 0);
   // A floor cell in the @'s column two or more rows away, floor all the
