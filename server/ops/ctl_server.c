@@ -333,6 +333,13 @@ static void on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
  * so that closing after the answer resets nothing), then GET /metrics. */
 static void http_read(ctl_req_t *r)
 {
+    if (memchr(r->in.data, '\0', r->in.len)) {
+        /* no request has one; the end's search below would stop at it and
+         * the connection wait out ctl_read_ms (a host QA) */
+        uv_read_stop((uv_stream_t *)&r->h);
+        ctl_req_done(r, "400 Bad Request");
+        return;
+    }
     buf_append(&r->in, "", 1);
     r->in.len--;
     if (!strstr(r->in.data, "\r\n\r\n") && !strstr(r->in.data, "\n\n"))

@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <check.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1248,6 +1249,35 @@ START_TEST(idle_scrapes_leave_the_console_alone)
 }
 END_TEST
 
+/* A scrape with a NUL byte in its head is answered 400 at once, not held
+ * to ctl_read_ms (10 minutes here; a host QA found it held 5 s, the
+ * default); the port answers the next scrape. */
+START_TEST(a_nul_in_a_scrape_is_answered_at_once)
+{
+    int port = cl_free_port();
+    tsrv_t *s = metrics_server(port, "ctl_read_ms=600000");
+    int fd = tcp_connect(port);
+    static const char req[] = "GET /metrics\0 HTTP/1.0\r\n\r\n";
+    ck_assert_int_eq(write(fd, req, sizeof req - 1),
+                     (ssize_t)(sizeof req - 1));
+    struct pollfd pfd = { .fd = fd, .events = POLLIN };
+    ck_assert_msg(poll(&pfd, 1, WAIT_MS) == 1, "no answer to a NUL");
+    char head[64] = "";
+    ssize_t n = read(fd, head, sizeof head - 1);
+    close(fd);
+    ck_assert_msg(n > 0 && strncmp(head, "HTTP/1.0 400 Bad Request\r\n",
+                                   26) == 0, "%s", head);
+    fd = tcp_connect(port);
+    static const char ok[] = "GET /metrics HTTP/1.0\r\n\r\n";
+    ck_assert_int_eq(write(fd, ok, sizeof ok - 1), (ssize_t)(sizeof ok - 1));
+    n = read(fd, head, sizeof head - 1);
+    close(fd);
+    ck_assert_msg(n > 0 && strncmp(head, "HTTP/1.0 200 OK", 15) == 0, "%s",
+                  head);
+    srv_stop(s);
+}
+END_TEST
+
 /* A console connection and a scrape that send nothing are closed at
  * ctl_read_ms (300 here), not before; half a line is no line either. */
 START_TEST(a_silent_connection_is_closed_at_its_deadline)
@@ -1504,6 +1534,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, odd_lines_answered_plainly);
     tcase_add_test(tc, idle_connections_are_bounded);
     tcase_add_test(tc, idle_scrapes_leave_the_console_alone);
+    tcase_add_test(tc, a_nul_in_a_scrape_is_answered_at_once);
     tcase_add_test(tc, a_silent_connection_is_closed_at_its_deadline);
     tcase_add_test(tc, a_running_command_is_not_cut_at_ctl_read_ms);
     tcase_add_test(tc, a_second_server_on_the_directory_refuses_to_start);
