@@ -31,7 +31,7 @@ int fdb_admit(fd_budget_t *b, int fd, uint64_t now_ms)
 {
     if (fd < b->limit - b->reserve)
         return 0;
-    refusal_count(REFUSE_FD_BUDGET);
+    refusal_count_quietly(REFUSE_FD_BUDGET); /* its own line, below */
     b->refused++;
     if (b->logged_ms == 0 || now_ms - b->logged_ms >= 10000) {
         log_error("refused: descriptors nearly all used (%d of %d, %d kept "

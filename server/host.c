@@ -19,6 +19,7 @@
 #include "connect_lines.h"
 #include "log.h"
 #include "rebuild_pool.h"
+#include "refusals.h"
 #include "store.h"
 #include "upgrade.h"
 
@@ -247,6 +248,7 @@ static void on_sweep(uv_timer_t *t)
 {
     host_t *h = t->data;
     addr_sweep(&h->sh.addrs, uv_now(h->loop));
+    refusal_log_flush(); /* a flood's refusals not logged one by one */
 }
 
 /* addr_text and port as a socket address: 0, or a libuv error. */

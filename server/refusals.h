@@ -27,8 +27,31 @@ enum refusal {
     REFUSE_NREASONS
 };
 
-/* Counts one refusal (any thread). */
-void refusal_count(int reason);
+/* Counts one refusal (any thread). Returns 1 when its log line may be
+ * written: each reason's first REFUSAL_LOG_BURST in a REFUSAL_LOG_MS
+ * window; the rest are counted, and said in one line when the window
+ * ends (refusal_log_flush), so that one address's flood of connections is
+ * not a line each (a QA wrote 100,000 lines in 5 s). */
+int refusal_count(int reason);
+
+/* Counts one refusal whose caller logs a summary of its own (fd_budget.c):
+ * no window. */
+void refusal_count_quietly(int reason);
+
+#define REFUSAL_LOG_BURST 10
+#define REFUSAL_LOG_MS 10000
+
+/* Writes the line of each reason whose window has ended with refusals not
+ * logged one by one: "refused: N more (REASON) in the last S s, not
+ * logged one by one; /metrics counts them all". The host's sweep calls
+ * it (any thread may). */
+void refusal_log_flush(void);
+
+/* refusal_count and refusal_log_flush at a moment the caller gives
+ * (monotonic ms), for tests; refusal_log_reset forgets every window. */
+int refusal_count_at(int reason, uint64_t now_ms);
+void refusal_log_flush_at(uint64_t now_ms);
+void refusal_log_reset(void);
 
 /* How many so far. */
 uint64_t refusal_total(int reason);

@@ -455,15 +455,16 @@ int srv_ssh_hold(shared_t *sh, int max_sessions, startups_t *drops,
     if (startups_drop(drops, n, had == 0)) {
         startup_end(sh, addr);
         /* closed at once: nothing can be said before SSH's banner */
-        log_info("refused %s: busy: %d connections before the lobby (SSH), "
-                 "%d from its address", addr, n, had);
-        refusal_count(REFUSE_STARTUPS);
+        if (refusal_count(REFUSE_STARTUPS))
+            log_info("refused %s: busy: %d connections before the lobby "
+                     "(SSH), %d from its address", addr, n, had);
         return -1;
     }
     if (!slot_take(sh, max_sessions, &online)) {
         startup_end(sh, addr);
-        log_info("refused %s: server full (SSH, %d players)", addr, online);
-        refusal_count(REFUSE_FULL);
+        if (refusal_count(REFUSE_FULL))
+            log_info("refused %s: server full (SSH, %d players)", addr,
+                     online);
         return -1;
     }
     /* Its address's connection a minute and session, as a telnet
@@ -477,10 +478,11 @@ int srv_ssh_hold(shared_t *sh, int max_sessions, startups_t *drops,
         startup_end(sh, addr);
         int connects = verdict == ADDR_TOO_MANY_CONNECTS;
         /* closed at once: nothing can be said before SSH's banner */
-        log_info("refused %s: %s (SSH)", addr, connects
-                 ? "too many connections from this address"
-                 : "too many sessions from this address");
-        refusal_count(connects ? REFUSE_ADDR_CONNECTS : REFUSE_ADDR_SESSIONS);
+        if (refusal_count(connects ? REFUSE_ADDR_CONNECTS
+                                   : REFUSE_ADDR_SESSIONS))
+            log_info("refused %s: %s (SSH)", addr, connects
+                     ? "too many connections from this address"
+                     : "too many sessions from this address");
         return -1;
     }
     return 0;

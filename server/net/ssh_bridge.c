@@ -257,10 +257,10 @@ void ssh_bridge_accept(ssh_bridge_t *b, int fd, int worker, const char *addr)
         return;
     }
     if (sshg_enter(&b->guard, ip, ssh_mono_ms()) != 0) {
-        log_info("refused %s: %d SSH connections from its address are not "
-                 "logged in yet (ssh_unauth_per_ip)", addr,
-                 b->guard.pending_cap);
-        refusal_count(REFUSE_SSH_GUARD);
+        if (refusal_count(REFUSE_SSH_GUARD))
+            log_info("refused %s: %d SSH connections from its address are "
+                     "not logged in yet (ssh_unauth_per_ip)", addr,
+                     b->guard.pending_cap);
         refuse(b, fd, worker, addr, NULL);
         return;
     }

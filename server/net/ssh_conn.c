@@ -106,8 +106,8 @@ static int banned(ssh_conn_t *c)
         if (banner)
             ssh_send_issue_banner(c->session, banner);
         ssh_string_free(banner);
-        log_info("refused %s: a banned address (SSH)", c->addr);
-        refusal_count(REFUSE_BANNED);
+        if (refusal_count(REFUSE_BANNED))
+            log_info("refused %s: a banned address (SSH)", c->addr);
     }
     return 1;
 }

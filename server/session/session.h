@@ -312,6 +312,8 @@ typedef struct sess {
                                   (srv_startup_begin): ip then, before a
                                   balancer's PROXY header says another */
     uint8_t ip_counted;        /* addr_admit counted this session */
+    uint8_t refusal_quiet;     /* refused past its reason's log lines
+                                  (refusals.h): counted, not logged */
     uint8_t startup;           /* counted in sh->startups: not yet in the
                                   lobby (startups.h) */
     uint8_t slot_early;        /* a browser's connection (from its first

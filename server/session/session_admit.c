@@ -78,8 +78,8 @@ static void on_negotiate_deadline(uv_timer_t *t)
 {
     sess_t *s = t->data;
     if (s->state == S_ADMITTING && s->proxy && !sess_closing(s)) {
-        log_info("refused %s: no PROXY header in time", s->addr);
-        refusal_count(REFUSE_PROXY);
+        if (refusal_count(REFUSE_PROXY))
+            log_info("refused %s: no PROXY header in time", s->addr);
         sess_close(s, "no PROXY header", 0, NULL);
         return;
     }
@@ -90,14 +90,15 @@ static void on_negotiate_deadline(uv_timer_t *t)
     }
     if (s->state == S_ADMITTING && s->web && s->web->busy &&
         !sess_closing(s)) {
-        log_info("refused %s: %s (no HTTP request to answer in time)",
-                 s->addr, s->web->busy);
+        if (!s->refusal_quiet)
+            log_info("refused %s: %s (no HTTP request to answer in time)",
+                     s->addr, s->web->busy);
         sess_close(s, s->web->busy, 0, NULL);
         return;
     }
     if (s->state == S_ADMITTING && s->web && !sess_closing(s)) {
-        log_info("refused %s: no HTTP request in time", s->addr);
-        refusal_count(REFUSE_SLOW);
+        if (refusal_count(REFUSE_SLOW))
+            log_info("refused %s: no HTTP request in time", s->addr);
         sess_close(s, "no HTTP request in time", 0, NULL);
         return;
     }
@@ -147,14 +148,16 @@ static void set_peer_name(sess_t *s, const char *name)
  * written then (on_ws_done); otherwise the deadline closes it, logged. */
 static void refuse(sess_t *s, int reason, const char *why, const char *line)
 {
-    refusal_count(reason);
+    /* (a browser's line is written when it is told: on_ws_done) */
+    s->refusal_quiet = !refusal_count(reason);
     if (s->web && s->web->stage == WS_HTTP) {
         wsconn_refuse_busy(s->web, why, line);
         uv_timer_start(&s->negotiate_timer, on_negotiate_deadline,
                        (uint64_t)s->srv->cfg.negotiation_ms, 0);
         return;
     }
-    log_info("refused %s: %s", s->addr, why);
+    if (!s->refusal_quiet)
+        log_info("refused %s: %s", s->addr, why);
     sess_close(s, why, 1, line);
 }
 
@@ -287,8 +290,8 @@ long sess_read_proxy_header(sess_t *s, const char *b, size_t n)
     if (rc == PROXY_MORE)
         return (long)n;
     if (rc == PROXY_BAD) {
-        log_info("refused %s: %s", s->addr, s->proxy->error);
-        refusal_count(REFUSE_PROXY);
+        if (refusal_count(REFUSE_PROXY))
+            log_info("refused %s: %s", s->addr, s->proxy->error);
         sess_close(s, "bad PROXY header", 0, NULL);
         return -1;
     }
@@ -356,10 +359,11 @@ static void on_ws_done(void *ctx)
     if (s->web->refused && s->web->refused_why) { /* answered: say why */
         char origin[sizeof s->web->origin + 16];
         refused_origin(s->web, origin, sizeof origin);
-        log_info("refused %s: %s: %s%s", s->addr, s->web->refused,
-                 s->web->refused_why, origin);
-        if (!s->web->busy) /* a limit's: counted by refuse() already */
-            refusal_count(REFUSE_BAD_HTTP);
+        /* a limit's: counted by refuse() already */
+        if (s->web->busy ? !s->refusal_quiet
+                         : refusal_count(REFUSE_BAD_HTTP))
+            log_info("refused %s: %s: %s%s", s->addr, s->web->refused,
+                     s->web->refused_why, origin);
     }
     if (!s->close.requested)
         s->close.by_page = 1; /* (a page that reloads keeps its login) */

@@ -472,9 +472,9 @@ void sess_on_bytes(sess_t *s, const char *p, size_t len)
     } else if (s->check_first_read) {
         s->check_first_read = 0;
         if (proxy_looks_like_header(p, len)) {
-            log_info("refused %s: a PROXY header from an address not in "
-                     "proxy_trusted", s->addr);
-            refusal_count(REFUSE_PROXY);
+            if (refusal_count(REFUSE_PROXY))
+                log_info("refused %s: a PROXY header from an address not "
+                         "in proxy_trusted", s->addr);
             sess_close(s, "untrusted PROXY header", 0, NULL);
             return;
         }
