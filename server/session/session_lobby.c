@@ -507,6 +507,12 @@ static void act_watch(sess_t *s, int action)
                sess_post(s, MSG_WATCH_JOIN, l->pick_id, 0, NULL, NULL) == 0) {
         st->watch_asked = l->pick_id;
         lobby_wait(l);
+    } else {
+        /* itself (a site page's /ws?watch= its own id), or no such
+         * session: said, and a site page's wait ends with it (a QA's
+         * page waited on "One moment..." for good) */
+        lobby_waited(l);
+        lobby_note(l, LOBBY_NOTE_BAD, "That game cannot be found now.");
     }
 }
 

@@ -474,6 +474,25 @@ START_TEST(front_page_lists_a_live_game_and_its_watch_page_watches_it)
 }
 END_TEST
 
+/* A watch page asked for its own session (the server's first
+ * connection, id 1, asks /ws?watch=1) is told the game cannot be found
+ * and closed, as for any game gone: a QA's page waited on "One
+ * moment..." for good. */
+START_TEST(a_watch_page_of_itself_is_closed_with_why)
+{
+    int http;
+    tsrv_t *s = site_server(&http, "42", NULL, NULL, NULL);
+    cl_opts_t o = { .web = 1, .w = 100, .h = 30, .ws_path = "/ws?watch=1" };
+    tclient_t *w = cl_connect(http, &o);
+    ck_assert(cl_wait_eof(w, CL_WAIT_MS));
+    ck_assert(cl_stream_has(w, "That game cannot be found now.\r\n"));
+    ck_assert_int_eq(cl_web_close_code(w), 1000);
+    ck_assert(srv_log_has(s, " id=1 "));
+    cl_close(w);
+    srv_stop(s);
+}
+END_TEST
+
 /* A death plan whose character dump has markup to escape (the stairs '>'
  * seen, a quote in a message): the game page's escaping is then seen. */
 static int plan_death_to_escape(uint64_t seed, int ruleset, plan_t *pl)
@@ -984,6 +1003,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, hall_of_fame_says_a_guest_s_short_game_is_not_kept);
     tcase_add_test(tc, icon_is_served_and_every_page_links_it);
     tcase_add_test(tc, front_page_lists_a_live_game_and_its_watch_page_watches_it);
+    tcase_add_test(tc, a_watch_page_of_itself_is_closed_with_why);
     tcase_add_test(tc, hall_of_fame_links_a_game_page_whose_replay_plays);
     tcase_add_test(tc, game_page_replays_within_its_bound_else_a_summary_or_503);
     tcase_add_test(tc, a_page_not_made_in_time_is_503);
