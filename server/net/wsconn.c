@@ -291,6 +291,19 @@ static int origin_allowed(const wsconn_t *c)
     return ws_origin_listed(c->origins, o);
 }
 
+/* RFC 6455 4.1: the key is 16 random bytes in base64: 22 of its letters
+ * then "==" (a client's own, not checked further). */
+static int key_is_proper(const wsconn_t *c)
+{
+    if (c->key_len != 24 || c->key[22] != '=' || c->key[23] != '=')
+        return 0;
+    for (size_t i = 0; i < 22; i++)
+        if (!isalnum((unsigned char)c->key[i]) && c->key[i] != '+' &&
+            c->key[i] != '/')
+            return 0;
+    return 1;
+}
+
 /* The answer to a request for /ws that is not an upgrade this module
  * would open: its status, header lines and why (for the owner's log). */
 typedef struct {
@@ -323,7 +336,7 @@ static const ws_fault_t *upgrade_fault(const wsconn_t *c)
         return &not_get;
     if (!c->want_ws || !c->conn_upgrade || !c->version_ok)
         return &no_upgrade;
-    if (c->key_len == 0 || c->key_len >= sizeof c->key - 1)
+    if (!key_is_proper(c))
         return &bad_key;
     if (!origin_allowed(c))
         return &other_site;

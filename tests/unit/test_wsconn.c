@@ -743,6 +743,38 @@ START_TEST(a_body_is_answered_at_the_head)
 }
 END_TEST
 
+/* A key that is not 16 bytes in base64 (22 letters of its alphabet then
+ * "==") is no proper key: 400 (a QA's "!!!" was let in). */
+START_TEST(only_a_proper_key_upgrades)
+{
+    static const struct { const char *key; int opens; } cases[] = {
+        { "dGhlIHNhbXBsZSBub25jZQ==", 1 },
+        { "AAAAAAAAAAAAAAAAAAAA+/==", 1 },
+        { "!!!", 0 },
+        { "dGhlIHNhbXBsZSBub25jZQ", 0 },       /* no padding */
+        { "dGhlIHNhbXBsZSBub25jZQ=x", 0 },
+        { "dGhlIHNhbXBsZSBub25jZ!==", 0 },
+        { "dGhlIHNhbXBsZSBub25jZQ==AAAA", 0 }, /* 20 bytes */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char req[512];
+        int n = snprintf(req, sizeof req, "GET /ws HTTP/1.1\r\nHost: x\r\n"
+                         "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                         "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13"
+                         "\r\n\r\n", cases[i].key);
+        rec_t r;
+        wsconn_t c;
+        ask(req, (size_t)n, &r, &c);
+        ck_assert_msg(r.opened == cases[i].opens, "%s: %s", cases[i].key,
+                      r.out);
+        if (!cases[i].opens)
+            ck_assert_str_eq(c.refused_why, "a WebSocket upgrade without a "
+                             "proper key");
+        wsconn_free(&c);
+    }
+}
+END_TEST
+
 /* HTTP/1.x only (505 for another version); an HTTP/1.1 request names its
  * Host (400 without one, RFC 9112), an HTTP/1.0 one need not; a URL that
  * fills the head's 8 KiB before any header is 414, not 431. */
@@ -1072,6 +1104,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, a_body_is_answered_at_the_head);
     tcase_add_test(tc, refusals_are_plain_text_never_cached);
     tcase_add_test(tc, versions_and_host_are_checked);
+    tcase_add_test(tc, only_a_proper_key_upgrades);
     tcase_add_test(tc, head_is_the_get_without_its_body);
     tcase_add_test(tc, a_long_connection_list_still_upgrades);
     tcase_add_test(tc, the_query_is_never_cut);
