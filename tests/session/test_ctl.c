@@ -1102,7 +1102,8 @@ static void raw_ctl(const char *sock, const char *bytes, size_t len,
 
 /* The console's odd lines: a number too long for an id is no id (not
  * "no session -1"), a line ended CRLF is its command, and the operator's
- * control bytes said back are shown as \xNN, never sent raw. */
+ * control bytes said back are shown as \xNN, never sent raw; a line with
+ * a NUL byte is refused, and the log has no byte of no UTF-8. */
 START_TEST(odd_lines_answered_plainly)
 {
     tsrv_t *s = srv_start(NULL);
@@ -1133,6 +1134,19 @@ START_TEST(odd_lines_answered_plainly)
     ck_assert_msg(strstr(out, "\n! unknown command \"bo\\x1b[31mgus\\x07\"\n"),
                   "%s", out);
     ck_assert_msg(!strchr(out, '\x1b') && !strchr(out, '\x07'), "%s", out);
+    /* a NUL byte: refused, not run cut short (a QA's "shutdown\0 cancel"
+     * would have run as "shutdown") */
+    static const char nul[] = "shutdown\0 cancel\n";
+    raw_ctl(sock, nul, sizeof nul - 1, out, sizeof out);
+    ck_assert_str_eq(out, "! a command line with a NUL byte in it\n");
+    ck_assert(srv_wait_log(s, "a line with a NUL byte, refused\n", WAIT_MS));
+    ck_assert(!srv_log_has(s, "shutting down"));
+    /* the log keeps a say's UTF-8 and has '?' for a byte of none (C0 AF,
+     * an overlong '/') and for a control */
+    static const char say[] = "say caf\xc3\xa9 \xc0\xaf\x1b[2J\n";
+    raw_ctl(sock, say, sizeof say - 1, out, sizeof out);
+    ck_assert(srv_wait_log(s, ": say caf\xc3\xa9 ???[2J\n", WAIT_MS));
+    ck_assert(srv_alive(s));
     srv_stop(s);
 }
 END_TEST
