@@ -9,18 +9,14 @@ void wsframe_init(wsframe_t *f, uint64_t max_payload)
     f->max = max_payload;
 }
 
-/* The header's full length once its first two bytes are in. */
+/* The header's length up to its payload's length, once its first two
+ * bytes are in: judged there, before the mask (a length of 2^63 with
+ * the mask still to come reached wslay first, which ended the connection
+ * without a word: a QA). */
 static size_t header_len(const uint8_t *h)
 {
-    size_t n = 2;
     uint8_t len7 = h[1] & 0x7f;
-    if (len7 == 126)
-        n += 2;
-    else if (len7 == 127)
-        n += 8;
-    if (h[1] & 0x80)
-        n += 4; /* the mask */
-    return n;
+    return len7 == 126 ? 4 : len7 == 127 ? 10 : 2;
 }
 
 /* Refused: the close frame's code and why. Returns -1. */
@@ -62,7 +58,7 @@ static int check_header(wsframe_t *f)
     if (len > f->max)
         return refuse(f, 1009, "a WebSocket frame longer than the message "
                       "limit");
-    f->left = len;
+    f->left = len + (h[1] & 0x80 ? 4 : 0); /* the mask, then the payload */
     return 0;
 }
 

@@ -573,13 +573,19 @@ START_TEST(frames_refused_at_their_header)
                                           0xff, 0xff, 0xff, 0xff, 1, 2, 3, 4 };
     static const unsigned char frag[] = { 0x02, 0x81, 1, 2, 3, 4, 'a' };
     static const unsigned char cont[] = { 0x80, 0x81, 1, 2, 3, 4, 'a' };
-    const unsigned char *bad[] = { huge, frag, cont };
-    size_t len[] = { sizeof huge, sizeof frag, sizeof cont };
+    /* 2^64 - 1 bytes claimed, its mask not come yet: judged at its
+     * length, not handed to wslay (a QA's ended without a close frame) */
+    static const unsigned char no_mask_yet[] = { 0x82, 0xff, 0xff, 0xff, 0xff,
+                                                 0xff, 0xff, 0xff, 0xff, 0xff };
+    const unsigned char *bad[] = { huge, frag, cont, no_mask_yet };
+    size_t len[] = { sizeof huge, sizeof frag, sizeof cont,
+                     sizeof no_mask_yet };
     const char *why[] = { "a WebSocket frame longer than the message limit",
                           "a fragmented WebSocket message (no FIN)",
                           ("a fragmented WebSocket message (continuation "
-                           "frame)") };
-    for (int i = 0; i < 3; i++) {
+                           "frame)"),
+                          "a WebSocket frame longer than the message limit" };
+    for (int i = 0; i < 4; i++) {
         ask(upgrade, sizeof upgrade - 1, &r, &c);
         ck_assert_int_eq(r.opened, 1);
         r.out_len = 0;
@@ -587,7 +593,7 @@ START_TEST(frames_refused_at_their_header)
         ck_assert_int_eq(r.done, 1);
         ck_assert_int_eq((unsigned char)r.out[0], 0x88); /* a close frame */
         unsigned code = (unsigned char)r.out[2] << 8 | (unsigned char)r.out[3];
-        ck_assert_uint_eq(code, i == 0 ? 1009 : 1008);
+        ck_assert_uint_eq(code, i == 0 || i == 3 ? 1009 : 1008);
         ck_assert_str_eq(c.refused_why, why[i]);
         ck_assert_uint_eq(r.data_len, 0);
         wsconn_free(&c);
