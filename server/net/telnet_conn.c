@@ -432,10 +432,10 @@ void tconn_start(tconn_t *t)
     telnet_negotiate(t->telnet, TELNET_DO, TELNET_TELOPT_TTYPE);
 }
 
-void tconn_resume_options(tconn_t *t)
+void tconn_resume_options(tconn_t *t, int line_mode)
 {
-    static const unsigned char yes[] = {
-        TELNET_IAC, TELNET_DO, TELNET_TELOPT_ECHO,
+    const unsigned char yes[] = {
+        TELNET_IAC, line_mode ? TELNET_DONT : TELNET_DO, TELNET_TELOPT_ECHO,
         TELNET_IAC, TELNET_DO, TELNET_TELOPT_SGA,
         TELNET_IAC, TELNET_WILL, TELNET_TELOPT_NAWS,
         TELNET_IAC, TELNET_WILL, TELNET_TELOPT_TTYPE,
@@ -444,6 +444,7 @@ void tconn_resume_options(tconn_t *t)
     tconn_start(t);
     telnet_recv(t->telnet, (const char *)yes, sizeof yes);
     t->mute = 0;
+    t->echo_refused = line_mode != 0;
 }
 
 /* --- the bytes in and out, and the fast path (docs/telnet.md) ------------- */

@@ -118,10 +118,12 @@ void tconn_start(tconn_t *t);
 
 /* After a binary upgrade, on a connection whose negotiation the old
  * process did: libtelnet's option states set as tconn_start's questions
- * and the client's yes left them, without a byte sent. A fresh libtelnet
- * believes every option off and drops as nothing new the client's DONT
- * ECHO (telnet's `mode line`), which then went unanswered and unsaid. */
-void tconn_resume_options(tconn_t *t);
+ * and the client's answers left them (its yes, and for ECHO its DONT when
+ * line_mode: telnet's `mode line`), without a byte sent. A fresh
+ * libtelnet believes every option off and drops as nothing new the
+ * client's DONT ECHO, which then went unanswered and unsaid (and a DO
+ * ECHO back from line mode, had it believed ECHO on). */
+void tconn_resume_options(tconn_t *t, int line_mode);
 
 /* Feeds bytes read from the client. Returns 0, or -1 once the connection
  * must end (t->error); every later call returns -1 too. */

@@ -11,7 +11,9 @@
  * Only a site page's session is written RGU4 (its mark is what the
  * others lack): every other blob is written as before, and a binary that
  * knows only RGU1-3 takes it; such a binary refuses a site page's blob,
- * and that one connection is closed. */
+ * and that one connection is closed. A telnet client in line mode (its
+ * DONT ECHO) is RGU4's flag F_LINE too, with no byte of its own: the
+ * rare blob an older binary refuses the same way. */
 #include "upgrade_blob.h"
 
 #include <string.h>
@@ -24,8 +26,9 @@
  * watchers: a blob of an older rogued has none (claim 0) */
 #define MAGIC_CLAIMED "RGU3"
 #define MAGIC_FLAGS "RGU4"
-/* RGU4's flags: what RGU2 and RGU3 say alone, and a site page's mark */
-enum { F_FOLLOWERS = 1, F_CLAIMED = 2, F_SITE = 4, F_ALL = 7 };
+/* RGU4's flags: what RGU2 and RGU3 say alone, a site page's mark, and a
+ * telnet client's line mode */
+enum { F_FOLLOWERS = 1, F_CLAIMED = 2, F_SITE = 4, F_LINE = 8, F_ALL = 15 };
 
 /* --- encoding ------------------------------------------------------------- */
 
@@ -65,7 +68,7 @@ static int put_ids(buf_t *o, const upgrade_sess_t *u)
 /* The magic, and RGU4's flags: the oldest form that holds the blob. */
 static int put_magic(buf_t *o, int flags)
 {
-    if (flags & F_SITE)
+    if (flags & (F_SITE | F_LINE))
         return put(o, MAGIC_FLAGS, 4) | put_u(o, (uint64_t)flags, 1);
     return put(o, flags & F_FOLLOWERS ? MAGIC_FOLLOWERS
                   : flags & F_CLAIMED ? MAGIC_CLAIMED : MAGIC, 4);
@@ -77,7 +80,8 @@ static int encode(const upgrade_sess_t *u, buf_t *o)
     int claimed = u->state == UPB_PLAYING && u->claim > 0;
     int e = put_magic(o, (followers ? F_FOLLOWERS : 0) |
                          (claimed ? F_CLAIMED : 0) |
-                         (u->site_page ? F_SITE : 0)) |
+                         (u->site_page ? F_SITE : 0) |
+                         (u->line_mode ? F_LINE : 0)) |
             put_u(o, u->kind, 1) | put_u(o, u->state, 1) | put_u(o, u->id, 8) | put_str(o, u->addr) | put_str(o, u->ip) |
             put_u(o, u->w, 2) | put_u(o, u->h, 2) | put_str(o, u->ttype) |
             put_u(o, u->glyphs, 1) | put_u(o, u->colours, 1) |
@@ -108,7 +112,8 @@ int upgrade_blob_encode(const upgrade_sess_t *u, buf_t *out)
     size_t was = out->len;
     if (u->kind >= UPB_KINDS || u->state >= UPB_STATES ||
         u->nheld > UPB_HELD_MAX || u->nwatchers > UPB_WATCHERS_MAX ||
-        u->site_page >= UPB_SITES ||
+        u->site_page >= UPB_SITES || u->line_mode > 1 ||
+        (u->line_mode && u->kind != UPB_TELNET) ||
         (u->site_page && u->state == UPB_PLAYING) || encode(u, out) != 0) {
         out->len = was;
         return -1;
@@ -305,6 +310,9 @@ int upgrade_blob_decode(const void *b, size_t n, size_t keys_max,
         get_ids(&r, u, 1);
     if (flags & F_SITE)
         get_site(&r, u);
+    u->line_mode = (flags & F_LINE) != 0;
+    if (!r.why && u->line_mode && u->kind != UPB_TELNET)
+        fail(&r, "line mode on a browser");
     if (!r.why && r.left != 0)
         fail(&r, "bytes after the last field");
     if (why)

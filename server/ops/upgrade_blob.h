@@ -79,6 +79,8 @@ typedef struct upgrade_sess {
     char player_name[UPB_STR_MAX];
     uint8_t site_page;         /* enum upb_site (an older rogued's blob has
                                   none: UPB_SITE_NONE) */
+    uint8_t line_mode;         /* telnet: the client said DONT ECHO (its
+                                  line mode); an older rogued's: 0 */
 } upgrade_sess_t;
 
 /* Appends u's blob to out. Returns 0, or -1 (out of memory, or a field

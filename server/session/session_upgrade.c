@@ -49,6 +49,7 @@ static void pack_player(const sess_t *s, upgrade_sess_t *u)
     u->nheld = s->keys.seqlen <= UPB_HELD_MAX ? s->keys.seqlen : 0;
     memcpy(u->held, s->keys.seq, u->nheld);
     u->site_page = s->site_page; /* so that it never shows the lobby there */
+    u->line_mode = !s->web && s->tc.echo_refused;
 }
 
 int sess_upgrade_pack(sess_t *s, buf_t *out, uint32_t new_version)
@@ -125,7 +126,8 @@ static int resume_telnet(sess_t *s, const upgrade_sess_t *u)
     s->tr = &telnet_transport;
     s->conn = &s->tc;
     tconn_settle(&s->tc);
-    tconn_resume_options(&s->tc);
+    tconn_resume_options(&s->tc, u->line_mode);
+    s->line_mode = s->tc.echo_refused; /* said at the first frame */
     s->tc.settled = (display_t){ u->glyphs, u->colours };
     s->tc.got_echo = s->tc.got_naws = s->tc.ttype_done = 1;
     s->tc.peer = 1;

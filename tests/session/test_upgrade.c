@@ -498,11 +498,16 @@ END_TEST
  * ECHO (telnet's `mode line`) and says line mode on the screen: the new
  * process's libtelnet starts where the negotiation left the options (a
  * docs audit found it dropping DONT ECHO as nothing new, so nothing was
- * answered nor said). */
+ * answered nor said); one in line mode at the upgrade stays told so, and
+ * its DO ECHO back is heard. */
 START_TEST(line_mode_is_told_after_an_upgrade)
 {
     tsrv_t *s = srv_start(NULL);
     tclient_t *c = play_lobby(srv_port(s));
+    /* and one in line mode when the upgrade comes */
+    tclient_t *m = play_lobby(srv_port(s));
+    ck_assert_uint_eq(cl_send_raw(m, "\xff\xfe\x01", 3, 1, WAIT_MS), 3);
+    play_wait_text(m, "Line mode: your client echoes keys");
     char out[1024];
     int rc = srv_upgrade(s, out, sizeof out);
     ck_assert_msg(rc == 0, "rogued --upgrade: status %d: %s", rc, out);
@@ -515,6 +520,22 @@ START_TEST(line_mode_is_told_after_an_upgrade)
                       "Ctrl-] then mode character");
     ck_assert(!cl_closed(c));
     cl_close(c);
+    /* the one in line mode is still told so, and its mode character
+     * (DO ECHO) is heard: the screen painted whole, the line gone at the
+     * next key (a review found DO ECHO dropped as nothing new) */
+    ck_assert(cl_sync(m, WAIT_MS));
+    ck_assert(cl_screen_has(m, "Line mode: your client echoes keys"));
+    int painted = cl_stream_count(m, "\x1b[2J");
+    ck_assert_uint_eq(cl_send_raw(m, "\xff\xfd\x01", 3, 1, WAIT_MS), 3);
+    for (time_t end = time(NULL) + 30;
+         cl_stream_count(m, "\x1b[2J") == painted && time(NULL) <= end;)
+        cl_pump(m, 100);
+    ck_assert_int_gt(cl_stream_count(m, "\x1b[2J"), painted);
+    ck_assert_int_eq(cl_send_str(m, "?"), 0);
+    play_wait_text(m, "The lobby");
+    ck_assert(cl_sync(m, WAIT_MS));
+    ck_assert(!cl_screen_has(m, "Line mode"));
+    cl_close(m);
     srv_stop_upgraded(s, pid);
     srv_stop(s);
 }

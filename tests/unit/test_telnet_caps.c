@@ -415,7 +415,7 @@ START_TEST(test_resumed_options_hear_line_mode)
     memset(&c, 0, sizeof c);
     ck_assert_int_eq(tconn_init(&c.tc, &cb, &c, 250, 100), 0);
     tconn_settle(&c.tc);
-    tconn_resume_options(&c.tc);
+    tconn_resume_options(&c.tc, 0);
     ck_assert_uint_eq(c.sentlen, 0);
     feed(&c, S(IAC DONT ECHO));
     ck_assert_int_eq(c.tc.echo_refused, 1);
@@ -427,6 +427,19 @@ START_TEST(test_resumed_options_hear_line_mode)
     size_t was = c.sentlen;
     feed(&c, S(IAC WILL "\x1f"));
     ck_assert_uint_eq(c.sentlen, was);
+    tconn_free(&c.tc);
+
+    /* one in line mode at the upgrade: heard as such, and its DO ECHO
+     * (mode character) answered WILL ECHO and heard, nothing sent before */
+    memset(&c, 0, sizeof c);
+    ck_assert_int_eq(tconn_init(&c.tc, &cb, &c, 250, 100), 0);
+    tconn_settle(&c.tc);
+    tconn_resume_options(&c.tc, 1);
+    ck_assert_uint_eq(c.sentlen, 0);
+    ck_assert_int_eq(c.tc.echo_refused, 1);
+    feed(&c, S(IAC DO ECHO));
+    ck_assert_int_eq(c.tc.echo_refused, 0);
+    ck_assert_int_eq(sent_count(&c, S(IAC WILL ECHO)), 1);
     tconn_free(&c.tc);
 
     /* without it: DONT ECHO dropped, unheard */

@@ -428,7 +428,7 @@ START_TEST(site_page_carried)
     ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, 1000, &v, &why), -1);
     ck_assert_str_eq(why, "a site page out of range");
     b.data[b.len - 1] = UPB_SITE_WATCH;
-    b.data[4] = 8; /* a later binary's part */
+    b.data[4] = 16; /* a later binary's part */
     ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, 1000, &v, &why), -1);
     ck_assert_str_eq(why, "an unknown part");
     buf_free(&b);
@@ -461,6 +461,43 @@ START_TEST(site_page_carried)
     ck_assert_int_eq(upgrade_blob_decode(h.data, h.len, 1000, &v, &why), -1);
     ck_assert_str_eq(why, "a site page out of range");
     buf_free(&h);
+    buf_free(&b);
+}
+END_TEST
+
+/* A telnet client in line mode (its DONT ECHO) is carried as RGU4's flag
+ * F_LINE, with no byte of its own: the rest as without it, every cut
+ * refused; a blob without it keeps its older form; a browser's is refused
+ * both ways. */
+START_TEST(line_mode_carried)
+{
+    upgrade_sess_t u = playing(), v;
+    u.kind = UPB_TELNET;
+    buf_t b;
+    encode(&u, &b);
+    ck_assert_int_ne(memcmp(b.data, "RGU4", 4), 0); /* without: as before */
+    size_t plain = b.len;
+    buf_free(&b);
+    u.line_mode = 1;
+    encode(&u, &b);
+    ck_assert_mem_eq(b.data, "RGU4", 4);
+    ck_assert_uint_eq(b.data[4] & 8, 8);
+    ck_assert_uint_eq(b.len, plain + 1); /* the flags' byte alone */
+    const char *why = "unset";
+    ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, 1000, &v, &why), 0);
+    ck_assert_int_eq(v.line_mode, 1);
+    ck_assert_int_eq(v.kind, UPB_TELNET);
+    ck_assert_uint_eq(v.keys_len, u.keys_len);
+    ck_assert_int_eq(v.claim, u.claim);
+    for (size_t n = 0; n < b.len; n++)
+        ck_assert_int_eq(upgrade_blob_decode(b.data, n, 1000, &v, &why), -1);
+    b.data[5] = UPB_WEB; /* the kind, after the flags: a browser's */
+    ck_assert_int_eq(upgrade_blob_decode(b.data, b.len, 1000, &v, &why), -1);
+    ck_assert_str_eq(why, "line mode on a browser");
+    buf_free(&b);
+    u.kind = UPB_WEB;
+    buf_init(&b, 0);
+    ck_assert_int_eq(upgrade_blob_encode(&u, &b), -1);
     buf_free(&b);
 }
 END_TEST
@@ -604,6 +641,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, claim_carried);
     tcase_add_test(tc, previous_format_still_read);
     tcase_add_test(tc, site_page_carried);
+    tcase_add_test(tc, line_mode_carried);
     tcase_add_test(tc, encoder_refuses_out_of_bounds);
     tcase_add_test(tc, noise_refused);
     tcase_add_test(tc, records_carry_descriptors);
