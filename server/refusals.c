@@ -10,9 +10,9 @@
 static atomic_uint_fast64_t counts[REFUSE_NREASONS];
 
 /* Each reason's log window: when it began, the lines written in it, the
- * refusals not logged one by one. */
+ * refusals not logged one by one and the last of them. */
 static struct {
-    uint64_t start;
+    uint64_t start, last;
     unsigned logged;
     uint64_t quiet;
 } windows[REFUSE_NREASONS];
@@ -42,14 +42,15 @@ static uint64_t now_ms(void)
  * window ended. Under windows_lock. */
 static void window_end(int r, uint64_t now)
 {
+    uint64_t secs = (windows[r].last - windows[r].start + 999) / 1000;
     if (windows[r].quiet > 0)
-        log_info("refused: %llu more (%s) in the last %llu s, not logged one "
-                 "by one; /metrics counts them all",
+        log_info("refused: %llu more (%s) over %llu s, not logged one by "
+                 "one; /metrics counts them all",
                  (unsigned long long)windows[r].quiet, names[r],
-                 (unsigned long long)((now - windows[r].start + 999) / 1000));
+                 (unsigned long long)(secs ? secs : 1));
     windows[r].logged = 0;
     windows[r].quiet = 0;
-    windows[r].start = now;
+    windows[r].start = windows[r].last = now;
 }
 
 int refusal_count_at(int reason, uint64_t now)
@@ -58,14 +59,20 @@ int refusal_count_at(int reason, uint64_t now)
         return 1;
     atomic_fetch_add(&counts[reason], 1);
     pthread_mutex_lock(&windows_lock);
+    /* a moment read before another thread's began the window: in it */
+    if (now < windows[reason].start)
+        now = windows[reason].start;
     if (windows[reason].logged + windows[reason].quiet == 0 ||
         now - windows[reason].start >= REFUSAL_LOG_MS)
         window_end(reason, now);
     int may = windows[reason].logged < REFUSAL_LOG_BURST;
-    if (may)
+    if (may) {
         windows[reason].logged++;
-    else
+    } else {
         windows[reason].quiet++;
+        if (now > windows[reason].last)
+            windows[reason].last = now;
+    }
     pthread_mutex_unlock(&windows_lock);
     return may;
 }
@@ -85,7 +92,8 @@ void refusal_log_flush_at(uint64_t now)
 {
     pthread_mutex_lock(&windows_lock);
     for (int r = 0; r < REFUSE_NREASONS; r++)
-        if (windows[r].quiet > 0 && now - windows[r].start >= REFUSAL_LOG_MS)
+        if (windows[r].quiet > 0 && now >= windows[r].start &&
+            now - windows[r].start >= REFUSAL_LOG_MS)
             window_end(r, now);
     pthread_mutex_unlock(&windows_lock);
 }
@@ -99,7 +107,8 @@ void refusal_log_reset(void)
 {
     pthread_mutex_lock(&windows_lock);
     for (int r = 0; r < REFUSE_NREASONS; r++)
-        windows[r].start = windows[r].logged = 0, windows[r].quiet = 0;
+        windows[r].start = windows[r].last = windows[r].logged = 0,
+        windows[r].quiet = 0;
     pthread_mutex_unlock(&windows_lock);
 }
 

@@ -42,8 +42,9 @@ void refusal_count_quietly(int reason);
 #define REFUSAL_LOG_MS 10000
 
 /* Writes the line of each reason whose window has ended with refusals not
- * logged one by one: "refused: N more (REASON) in the last S s, not
- * logged one by one; /metrics counts them all". The host's sweep calls
+ * logged one by one: "refused: N more (REASON) over S s, not logged one
+ * by one; /metrics counts them all" (S: from the window's first refusal
+ * to its last, at least 1). The host's sweep calls
  * it (any thread may). */
 void refusal_log_flush(void);
 

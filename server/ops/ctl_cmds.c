@@ -305,9 +305,9 @@ static const char *set_over_file(ctl_t *c, size_t i, char *out, size_t len)
     return out;
 }
 
-/* What a reload read: the running settings with the file's over them
- * (file), and the defaults with the file's over them (alone), whose
- * values the last reading's (ctl_file_values) are compared with. */
+/* What a reload read: the defaults with the file's over them, as at
+ * start (file, and alone: the same reading, alone's values compared with
+ * the last reading's, ctl_file_values), and which keys the file sets. */
 typedef struct reload_files {
     config_t file, alone;
     uint8_t given[CONFIG_MAX_KEYS]; /* the keys the file sets (else its
@@ -358,9 +358,10 @@ static void reload_report(ctl_req_t *r, const reload_files_t *rf,
     }
 }
 
-/* The settings a reload makes, into n: the running ones with the file's
- * over them, then the environment's, then the command line's kept (as at
- * start). The file's into rf, for the answer; its warnings said (r). */
+/* The settings a reload makes, into n: the defaults with the file's over
+ * them, then the environment's, then the command line's kept from the
+ * running ones (as at start). The file's into rf, for the answer; its
+ * warnings said (r). */
 static int reload_read(ctl_req_t *r, const config_t *running, config_t *n,
                        reload_files_t *rf, char *err, size_t errlen)
 {

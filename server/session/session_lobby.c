@@ -508,9 +508,9 @@ static void act_watch(sess_t *s, int action)
         st->watch_asked = l->pick_id;
         lobby_wait(l);
     } else {
-        /* itself (a site page's /ws?watch= its own id), or no such
-         * session: said, and a site page's wait ends with it (a QA's
-         * page waited on "One moment..." for good) */
+        /* itself (a site page's /ws?watch= its own id), or no message
+         * to ask with (out of memory): said, and a site page's wait ends
+         * with it (a QA's page waited on "One moment..." for good) */
         lobby_waited(l);
         lobby_note(l, LOBBY_NOTE_BAD, "That game cannot be found now.");
     }

@@ -41,22 +41,28 @@ static int games_now(sess_t *s, lobby_game_t *out, int max)
 }
 
 /* The page keeps itself current: its games and news fetched again every
- * 20 s while it is shown, and swapped in place (a reload would lose the
- * reader's place; docs/site.md). A fetch that fails waits for the next. */
+ * minute while it is shown, and swapped in place (a reload would lose the
+ * reader's place; docs/site.md). Each fetch is a connection of the
+ * reader's address (connects_per_ip_per_minute: 60 by default), so once a
+ * minute, and a fetch that fails (a 503 of a limit, a server away) waits
+ * twice as long each time, up to 16 minutes. */
 static const char refresh_script[] =
     "<script>\n(function () {\n"
     "if (!window.fetch || !window.DOMParser) return;\n"
-    "setInterval(function () {\n"
-    "if (document.hidden) return;\n"
+    "var wait = 60000;\n"
+    "function later() { setTimeout(again, wait); }\n"
+    "function again() {\n"
+    "if (document.hidden) { later(); return; }\n"
     "fetch(location.pathname, { cache: 'no-store' }).then(function (r) {\n"
     "return r.ok ? r.text() : null; }).then(function (t) {\n"
-    "if (!t) return;\n"
+    "if (!t) throw new Error('no page');\n"
     "var d = new DOMParser().parseFromString(t, 'text/html');\n"
     "['live', 'news'].forEach(function (id) {\n"
     "var a = document.getElementById(id), b = d.getElementById(id);\n"
     "if (a && b) a.replaceWith(b); });\n"
-    "}).catch(function () {});\n"
-    "}, 20000);\n})();\n</script>\n";
+    "wait = 60000; later();\n"
+    "}).catch(function () { wait = Math.min(wait * 2, 960000); later(); });\n"
+    "}\nlater();\n})();\n</script>\n";
 
 static void news_part(sess_t *s, page_t *p)
 {

@@ -178,7 +178,7 @@ START_TEST(a_flood_of_refusals_is_logged_ten_then_once)
     clock_shift_by(&clk, 61000);
     play_check_new_player(srv_port(s)); /* a minute on: let in */
     ck_assert(srv_wait_log(s, "info refused: 4 more (per_address_connects) "
-                           "in the last ", CL_WAIT_MS));
+                           "over ", CL_WAIT_MS));
     ck_assert(srv_log_has(s, " s, not logged one by one; /metrics counts "
                              "them all\n"));
     ck_assert_int_eq(srv_log_count(s, line), 10);

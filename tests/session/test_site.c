@@ -487,7 +487,9 @@ START_TEST(a_watch_page_of_itself_is_closed_with_why)
     ck_assert(cl_wait_eof(w, CL_WAIT_MS));
     ck_assert(cl_stream_has(w, "That game cannot be found now.\r\n"));
     ck_assert_int_eq(cl_web_close_code(w), 1000);
-    ck_assert(srv_log_has(s, " id=1 "));
+    /* it was the first and only connection: id 1, its own */
+    ck_assert_int_eq(srv_log_count(s, "info connect 127.0.0.1:"), 1);
+    ck_assert(srv_log_has(s, " id=1 worker="));
     cl_close(w);
     srv_stop(s);
 }
