@@ -79,7 +79,7 @@ static void read_to_end(int fd, char *out, size_t n, time_t deadline)
 }
 
 static int run(const char *src, const char *key, const char *user, int port,
-               const char *loglevel, char *out, size_t n)
+               const char *loglevel, const char *cmd, char *out, size_t n)
 {
     char portarg[16], dest[64], idpath[128], khosts[128], bind[64];
     snprintf(portarg, sizeof portarg, "%d", port);
@@ -89,10 +89,10 @@ static int run(const char *src, const char *key, const char *user, int port,
              keydir);
     snprintf(bind, sizeof bind, "BindAddress=%s", src ? src : "127.0.0.1");
     const char *argv[] = {
-        "ssh", "-tt", "-F", "/dev/null", "-p", portarg, "-o", bind,
-        "-o", "StrictHostKeyChecking=no", "-o", khosts, "-o", loglevel,
+        "ssh", cmd ? "-T" : "-tt", "-F", "/dev/null", "-p", portarg, "-o",
+        bind, "-o", "StrictHostKeyChecking=no", "-o", khosts, "-o", loglevel,
         "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes",
-        "-o", "IdentityAgent=none", "-i", idpath, dest, NULL,
+        "-o", "IdentityAgent=none", "-i", idpath, dest, cmd, NULL,
     };
     int fds[2];
     ck_assert_int_eq(pipe(fds), 0);
@@ -129,13 +129,19 @@ static int run(const char *src, const char *key, const char *user, int port,
 int sshc_run(const char *src, const char *key, const char *user, int port,
              char *out, size_t n)
 {
-    return run(src, key, user, port, "LogLevel=ERROR", out, n);
+    return run(src, key, user, port, "LogLevel=ERROR", NULL, out, n);
 }
 
 int sshc_run_told(const char *key, const char *user, int port, char *out,
                   size_t n)
 {
-    return run(NULL, key, user, port, "LogLevel=INFO", out, n);
+    return run(NULL, key, user, port, "LogLevel=INFO", NULL, out, n);
+}
+
+int sshc_run_command(const char *user, int port, const char *cmd, char *out,
+                     size_t n)
+{
+    return run(NULL, NULL, user, port, "LogLevel=ERROR", cmd, out, n);
 }
 
 pid_t sshc_open(int port, const char *user, const char *key, int *in,

@@ -39,6 +39,11 @@ int sshc_run(const char *src, const char *key, const char *user, int port,
 int sshc_run_told(const char *key, const char *user, int port, char *out,
                   size_t n);
 
+/* sshc_run with no key and a command (`ssh -T ... user@127.0.0.1 cmd`),
+ * which the server refuses: its exit status, its output in out. */
+int sshc_run_command(const char *user, int port, const char *cmd, char *out,
+                     size_t n);
+
 /* `ssh -tt -p port user@127.0.0.1` with the key folder's key (NULL:
  * none, as the guest "play" needs), left running: its input and output
  * on pipes (*in: the write end, *out: the read end). The caller waits

@@ -219,6 +219,24 @@ START_TEST(ssh_banned_address)
 }
 END_TEST
 
+/* A command, not a terminal (ssh play@host id): refused, with a log line
+ * that says so (a QA saw the connection end with nothing logged). */
+START_TEST(ssh_command_is_refused_and_logged)
+{
+    int sport;
+    char out[65536];
+    tsrv_t *s = ssh_server(&sport);
+    int rc = sshc_run_command("play", sport, "id", out, sizeof out);
+    ck_assert_msg(rc != 0, "ssh play@ id: status 0: %s", out);
+    ck_assert(!strstr(out, "uid="));
+    ck_assert(srv_wait_log(s, ": closed after its login without asking for "
+                              "a terminal (a command, sftp or forwarding: "
+                              "only the game is served)\n", CL_WAIT_MS));
+    ck_assert(srv_alive(s));
+    srv_stop(s);
+}
+END_TEST
+
 START_TEST(keys_page_over_telnet)
 {
     char line[512], fp[STORE_KEY_FP_MAX + 1], want[128];
@@ -408,6 +426,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, ssh_lang_utf8);
     tcase_add_test(tc, who_says_ssh);
     tcase_add_test(tc, ssh_banned_address);
+    tcase_add_test(tc, ssh_command_is_refused_and_logged);
     tcase_add_test(tc, ssh_without_a_terminal_is_told);
     suite_add_tcase(s, tc);
     return s;
