@@ -505,16 +505,33 @@ static ssize_t ws_send(wslay_event_context_ptr ws, const uint8_t *data,
     return (ssize_t)len;
 }
 
-/* "size W H": the terminal's size. */
+/* A number of 1 to 5 digits at *p, and the byte after it `end`: its
+ * value, *p moved past it; -1 for anything else (a sign, a space, more). */
+static int digits_then(const char **p, char end)
+{
+    int v = 0, n = 0;
+    while (**p >= '0' && **p <= '9' && n < 5)
+        v = v * 10 + (*(*p)++ - '0'), n++;
+    if (n == 0 || **p != end)
+        return -1;
+    if (end)
+        (*p)++;
+    return v;
+}
+
+/* "size W H": the terminal's size, written as the page writes it (digits
+ * alone: a QA's "size +80 +24" and "size 80 24 1" were taken). */
 static void size_message(wsconn_t *c, const uint8_t *msg, size_t len)
 {
     char text[32];
-    int w, h;
-    if (len == 0 || len >= sizeof text)
+    if (len <= 5 || len >= sizeof text || memcmp(msg, "size ", 5) != 0 ||
+        memchr(msg, '\0', len))
         return; /* (an empty message has no bytes: msg may be NULL) */
     memcpy(text, msg, len);
     text[len] = '\0';
-    if (sscanf(text, "size %d %d", &w, &h) != 2 || w < 1 || h < 1)
+    const char *p = text + 5;
+    int w = digits_then(&p, ' '), h = w < 0 ? -1 : digits_then(&p, '\0');
+    if (w < 1 || h < 1)
         return;
     if (w > c->max_cols)
         w = c->max_cols;

@@ -126,6 +126,14 @@ static void session(int one_by_one)
     size_t n = frame(f, 1, "size 100 40", 11);
     n += frame(f + n, 2, "jk\x1b[A", 5);
     n += frame(f + n, 1, "size 999 999", 12); /* capped at the limits */
+    /* not sizes: signs, a third number, a NUL, no number, spaces, 0 */
+    n += frame(f + n, 1, "size +80 +24", 12);
+    n += frame(f + n, 1, "size 80 24 1", 12);
+    n += frame(f + n, 1, "size 80 24\0", 11);
+    n += frame(f + n, 1, "size 80", 7);
+    n += frame(f + n, 1, "size  80 24", 11);
+    n += frame(f + n, 1, "size 0 24", 9);
+    n += frame(f + n, 1, "size 123456 24", 14);
     feed(&c, f, n, one_by_one);
     ck_assert_int_eq(r.resizes, 2);
     ck_assert_int_eq(r.w, 250);
