@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "log.h"
 #include "screen_text.h"
@@ -28,6 +29,10 @@ static void terminal_setup(sess_t *s)
     else if (s->tc.no_pty) /* (its keys wait for Enter: a QA's ssh -T) */
         sess_notice(s, SESS_NOTICE_SESSION, "Tip: this SSH connection has no "
                     "terminal: connect with ssh -t.");
+    else if (strcasecmp(s->tc.ttype, "dumb") == 0) /* (TERM=dumb: Emacs's
+                                 shell, a script: no cursor to move) */
+        sess_notice(s, SESS_NOTICE_SESSION, "Tip: your terminal says it is "
+                    "'dumb': it cannot draw this. Set TERM=xterm.");
     log_debug("session %llu plays at %dx%d, terminal '%s'",
               (unsigned long long)s->id, s->w, s->h, s->tc.ttype);
 }

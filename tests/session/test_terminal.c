@@ -203,6 +203,26 @@ START_TEST(telnet_line_mode_is_told)
 }
 END_TEST
 
+/* A telnet client whose terminal says it is "dumb" (TERM=dumb: Emacs's
+ * shell, a script) is told at once why the screen is wrong and what to
+ * set; an xterm is told nothing of it. */
+START_TEST(a_dumb_terminal_is_told)
+{
+    tsrv_t *s = srv_start(NULL);
+    static const char tip[] = "Tip: your terminal says it is 'dumb': it "
+                              "cannot draw this. Set TERM=xterm.";
+    cl_opts_t o = { .ttype = "DUMB" };
+    tclient_t *c = cl_connect(srv_port(s), &o);
+    play_wait_text(c, tip);
+    cl_close(c);
+    tclient_t *x = play_lobby(srv_port(s));
+    ck_assert(cl_sync(x, CL_WAIT_MS));
+    ck_assert(!cl_screen_has(x, "'dumb'"));
+    cl_close(x);
+    srv_stop(s);
+}
+END_TEST
+
 /* The lobby at 40 columns: the message of the day, longer than the row,
  * is broken at a space over two rows (not cut), and the lines under it
  * move down one. */
@@ -432,6 +452,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_unchecked_fixture(tc, srv_tmp_setup, srv_tmp_teardown);
     tcase_add_test(tc, naws_120x40_layout);
+    tcase_add_test(tc, a_dumb_terminal_is_told);
     tcase_add_test(tc, narrow_40x20_lobby_and_replay);
     tcase_add_test(tc, resize_mid_game);
     tcase_add_test(tc, resize_too_small_and_back);
