@@ -175,6 +175,8 @@ static void csi_done(keydec_t *d, unsigned char f, keydec_emit_fn emit,
     case 'D': key = KEY_LEFT; break;
     case 'H': key = KEY_HOME; break;
     case 'F': key = KEY_END; break;
+    case 'E': key = '5'; break; /* the keypad's 5 without Num Lock (its
+                                   Begin): wait, as its digit does */
     case 'P': key = KEY_F1; break;
     case 'Q': key = KEY_F2; break;
     case 'S': key = KEY_F4; break;
@@ -215,6 +217,8 @@ static void ss3_done(keydec_t *d, unsigned char f, keydec_emit_fn emit,
         key = KEY_HOME;
     else if (f == 'F')
         key = KEY_END;
+    else if (f == 'E')
+        key = '5'; /* the keypad's 5 without Num Lock, as CSI E */
     else if (f >= 'P' && f <= 'S')
         key = KEY_F1 + (f - 'P');
     else if (f == 'M')

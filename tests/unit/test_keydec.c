@@ -110,6 +110,10 @@ static const kcase_t cases[] = {
     C("CSI F", ESC "[F", K(KEY_END)),
     C("SS3 H", ESC "OH", K(KEY_HOME)),
     C("SS3 F", ESC "OF", K(KEY_END)),
+    /* the keypad's 5 without Num Lock (Begin): a docs audit found it
+     * dropped, where the docs say 5 waits */
+    C("CSI E", ESC "[E", K('5')),
+    C("SS3 E", ESC "OE", K('5')),
     /* function keys */
     C("SS3 P", ESC "OP", K(KEY_F1)),
     C("SS3 Q", ESC "OQ", K(KEY_F2)),
