@@ -5,46 +5,19 @@
  * and e2e harnesses look for, and is let finish before the loop closes.
  * The log (stderr) is read back from a file. */
 #include <check.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <uv.h>
 
 #include "check_main.h"
+#include "log_capture.h"
 #include "loop_close.h"
 
-static char logpath[64];
-static int saved_err = -1;
-
-/* stderr into a fresh file until log_end. */
+/* stderr into a fresh file until log_end (log_capture.h). */
 static void log_begin(void)
 {
-    snprintf(logpath, sizeof logpath, "/tmp/test_loop_close.%d.log",
-             (int)getpid());
-    fflush(stderr);
-    saved_err = dup(2);
-    ck_assert_int_ge(saved_err, 0);
-    int fd = open(logpath, O_CREAT | O_WRONLY | O_TRUNC, 0600);
-    ck_assert_int_ge(fd, 0);
-    ck_assert_int_eq(dup2(fd, 2), 2);
-    close(fd);
-}
-
-/* stderr back; what was logged since log_begin, into out. */
-static void log_end(char *out, size_t n)
-{
-    fflush(stderr);
-    ck_assert_int_eq(dup2(saved_err, 2), 2);
-    close(saved_err);
-    saved_err = -1;
-    FILE *f = fopen(logpath, "r");
-    ck_assert_ptr_nonnull(f);
-    size_t k = fread(out, 1, n - 1, f);
-    out[k] = '\0';
-    fclose(f);
-    unlink(logpath);
+    log_begin_named("test_loop_close");
 }
 
 START_TEST(a_clean_loop_closes_silently)

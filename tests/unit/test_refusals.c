@@ -6,45 +6,18 @@
  * /metrics either way. The clock is the test's (refusal_count_at); the log
  * (stderr) is read back from a file. */
 #include <check.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "check_main.h"
+#include "log_capture.h"
 #include "refusals.h"
 
-static char logpath[64];
-static int saved_err = -1;
-
-/* stderr into a fresh file until log_end. */
+/* stderr into a fresh file until log_end (log_capture.h). */
 static void log_begin(void)
 {
-    snprintf(logpath, sizeof logpath, "/tmp/test_refusals.%d.log",
-             (int)getpid());
-    fflush(stderr);
-    saved_err = dup(2);
-    ck_assert_int_ge(saved_err, 0);
-    int fd = open(logpath, O_CREAT | O_WRONLY | O_TRUNC, 0600);
-    ck_assert_int_ge(fd, 0);
-    ck_assert_int_eq(dup2(fd, 2), 2);
-    close(fd);
-}
-
-/* stderr back; what was logged since log_begin, into out. */
-static void log_end(char *out, size_t n)
-{
-    fflush(stderr);
-    ck_assert_int_eq(dup2(saved_err, 2), 2);
-    close(saved_err);
-    saved_err = -1;
-    FILE *f = fopen(logpath, "r");
-    ck_assert_ptr_nonnull(f);
-    size_t k = fread(out, 1, n - 1, f);
-    out[k] = '\0';
-    fclose(f);
-    unlink(logpath);
+    log_begin_named("test_refusals");
 }
 
 static int count_of(const char *text, const char *needle)
