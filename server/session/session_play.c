@@ -508,30 +508,7 @@ static int esc_closes(int mode)
     }
 }
 
-static void play_one_key(sess_t *s, int key);
-
-/* A pack menu's letter that names no item: the game says so and keeps
- * the menu open, so the next key picks from it (a QA pressed i to close
- * it and took off the armour on i, mid-fight). The menu is closed after
- * it with Esc, a key of the record as Ctrl-C's are, so that a replay is
- * the same and the game's rules (its version) are unchanged. */
-static int names_no_item(const game_t *g, int key)
-{
-    return (g->mode == MODE_INVENTORY || g->mode == MODE_DROP ||
-            g->mode == MODE_THROW) && key >= 'a' && key <= 'z' &&
-           !item_pack_has(g, key - 'a');
-}
-
 static void play_key(sess_t *s, int key)
-{
-    int closes = names_no_item(s->st.play.g.game, key);
-    play_one_key(s, key);
-    if (closes && s->state == S_PLAYING && s->st.play.g.game &&
-        esc_closes(s->st.play.g.game->mode))
-        play_one_key(s, KEY_ESC);
-}
-
-static void play_one_key(sess_t *s, int key)
 {
     st_play_t *p = &s->st.play;
     game_t *g = p->g.game;
@@ -542,7 +519,7 @@ static void play_one_key(sess_t *s, int key)
      * of the record, so that a replay is the same (a QA's Ctrl-C while
      * aiming did nothing). At most three: a throw's aiming, its menu. */
     for (int i = 0; key == KEY_CTRL_C && i < 3 && esc_closes(g->mode); i++)
-        play_one_key(s, KEY_ESC);
+        play_key(s, KEY_ESC);
     if (key == KEY_CTRL_C && esc_closes(g->mode))
         return; /* (a screen Esc did not close: left as it is) */
     if (game_dead(g)) {

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "check_main.h"
-#include "world.h"
 #include "client.h"
 #include "clock_shift.h"
 #include "play.h"
@@ -259,67 +258,6 @@ START_TEST(ctrl_c_asks_from_a_menu)
 }
 END_TEST
 
-/* A pack menu's letter that names no item is said and closes the menu:
- * the next i opens it again rather than picking item i (a QA closing the
- * menu with i took off the armour on i, mid-fight). The Esc that closes
- * it is a key of the record, so a watcher's replay follows. */
-/* Keys that explore (o) and pick up (g) until the pack holds something,
- * played in-process on seed: 1 with them in keys (*n), 0 if none in 30
- * rounds. */
-static int plan_pick_up(uint64_t seed, char *keys, int *n)
-{
-    game_t *g = game_new(seed, NULL);
-    ck_assert_ptr_nonnull(g);
-    int k = 0, got = 0;
-    for (int i = 0; i < 30 && !got && !game_dead(g); i++) {
-        keys[k++] = 'o';
-        game_key(g, 'o');
-        keys[k++] = 'g';
-        game_key(g, 'g');
-        for (int slot = 0; slot < 26; slot++)
-            got |= item_pack_has(g, slot);
-    }
-    got &= !item_pack_has(g, 'z' - 'a') && !game_dead(g);
-    game_free(g);
-    *n = k;
-    return got;
-}
-
-START_TEST(a_letter_of_no_item_closes_the_pack)
-{
-    char keys[64], seed[24];
-    int n = 0;
-    uint64_t sd = 1;
-    while (sd < 200 && !plan_pick_up(sd, keys, &n))
-        sd++;
-    ck_assert_uint_lt(sd, 200);
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)sd);
-    tsrv_t *s = srv_start("--seed", seed, NULL);
-    tclient_t *c = play_connect(srv_port(s), NULL);
-    for (int i = 0; i < n; i++) {
-        char k[2] = { keys[i], 0 };
-        ck_assert(cl_key(c, k));
-    }
-    int turn = cl_turn(c);
-    static const char head[] = "Inventory: press a letter to use, wield or "
-                               "wear it (Esc: back).";
-    ck_assert(cl_key(c, "i"));
-    play_wait_text(c, head);
-    ck_assert(cl_key(c, "z"));
-    play_wait_text(c, "You have no item 'z'.");
-    ck_assert(cl_sync(c, CL_WAIT_MS));
-    ck_assert(!cl_screen_has(c, head));
-    ck_assert(cl_key(c, "i")); /* opens it again: picks nothing */
-    play_wait_text(c, head);
-    ck_assert_int_eq(cl_turn(c), turn);
-    ck_assert(cl_key(c, "\x1b"));
-    ck_assert(cl_sync(c, CL_WAIT_MS));
-    ck_assert(!cl_screen_has(c, head));
-    cl_close(c);
-    srv_stop(s);
-}
-END_TEST
-
 /* 'Q' asks; 'y' says goodbye on the player's own screen (the alternate
  * screen is left first) and the server closes the connection. */
 START_TEST(quit_yes)
@@ -514,7 +452,6 @@ static Suite *make_suite(void)
     tcase_add_test(tc, help_screen);
     tcase_add_test(tc, quit_yes);
     tcase_add_test(tc, ctrl_c_asks_from_a_menu);
-    tcase_add_test(tc, a_letter_of_no_item_closes_the_pack);
     tcase_add_test(tc, quit_no);
     tcase_add_test(tc, a_paste_is_typed_at_a_prompt_and_not_played);
     tcase_add_test(tc, a_paste_whose_end_mark_is_cut_short_ends);
