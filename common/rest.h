@@ -29,8 +29,8 @@ int rest_until_healed(game_t *g);
 /* `0`: MODE_COUNT, the count at 0. */
 void rest_count_begin(game_t *g);
 
-/* One key in MODE_COUNT: a digit adds to the count; `.`/`5` or a
- * direction does it that many times (stopping as running does, and after
+/* One key in MODE_COUNT: a digit (`5` and the numpad's too) adds to the
+ * count; `.` or a direction does it that many times (stopping as running does, and after
  * a blow or other bad news, or poison left that would kill: rest.c
  * repeat); any other key ends the count with a line. Returns 1 if a turn
  * was taken. */

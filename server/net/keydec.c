@@ -177,6 +177,10 @@ static void csi_done(keydec_t *d, unsigned char f, keydec_emit_fn emit,
     case 'F': key = KEY_END; break;
     case 'E': key = '5'; break; /* the keypad's 5 without Num Lock (its
                                    Begin): wait, as its digit does */
+    case 'G': /* the Linux console's keypad 5 (its terminfo kb2), bare */
+        if (np == 0)
+            key = '5';
+        break;
     case 'P': key = KEY_F1; break;
     case 'Q': key = KEY_F2; break;
     case 'S': key = KEY_F4; break;

@@ -518,12 +518,12 @@ int ssh_conn_service(ssh_conn_t *c, uint64_t now)
     }
     if (c->authed && !c->shell && !atomic_load(&c->b->stopping) &&
         (c->eof || !ssh_is_connected(c->session)))
-        /* in, then gone without a terminal: a command (ssh play@host id),
-         * sftp or a forwarding alone, which the server refuses; said, as
-         * a connection that never got in is (a QA saw nothing logged) */
-        log_info("ssh %s: closed after its login without asking for a "
-                 "terminal (a command, sftp or forwarding: only the game is "
-                 "served)", c->addr);
+        /* in, then gone without a shell: a command (ssh play@host id),
+         * sftp, a forwarding alone, or nothing asked at all; said, as a
+         * connection that never got in is (a QA saw nothing logged) */
+        log_info("ssh %s: closed after its login without a shell (a "
+                 "command, sftp, a forwarding or nothing asked: only the "
+                 "game is served)", c->addr);
     if (c->closed || atomic_load(&c->b->stopping) ||
         (!ssh_is_connected(c->session) && !c->shell))
         return 1; /* (a session that saw no frame needs no goodbye) */

@@ -229,8 +229,8 @@ START_TEST(ssh_command_is_refused_and_logged)
     int rc = sshc_run_command("play", sport, "id", out, sizeof out);
     ck_assert_msg(rc != 0, "ssh play@ id: status 0: %s", out);
     ck_assert(!strstr(out, "uid="));
-    ck_assert(srv_wait_log(s, ": closed after its login without asking for "
-                              "a terminal (a command, sftp or forwarding: "
+    ck_assert(srv_wait_log(s, ": closed after its login without a shell (a "
+                              "command, sftp, a forwarding or nothing asked: "
                               "only the game is served)\n", CL_WAIT_MS));
     ck_assert(srv_alive(s));
     srv_stop(s);

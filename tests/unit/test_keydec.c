@@ -114,6 +114,8 @@ static const kcase_t cases[] = {
      * dropped, where the docs say 5 waits */
     C("CSI E", ESC "[E", K('5')),
     C("SS3 E", ESC "OE", K('5')),
+    C("Linux console kp 5", ESC "[G", K('5')),
+    C0("CSI 2G dropped", ESC "[2G"),
     /* function keys */
     C("SS3 P", ESC "OP", K(KEY_F1)),
     C("SS3 Q", ESC "OQ", K(KEY_F2)),
