@@ -110,8 +110,10 @@ static void header_done(wsconn_t *c)
         conn_token_done(c);
     else if (field_is(c, "Sec-WebSocket-Version"))
         c->version_ok = strcmp(c->value, "13") == 0;
-    else if (field_is(c, "Host"))
+    else if (field_is(c, "Host")) {
+        c->host_twice |= c->has_host; /* RFC 9112 3.2: a 400 */
         c->has_host = 1; /* (an empty one too) */
+    }
     c->field_len = c->value_len = 0;
     c->field[0] = c->value[0] = '\0';
 }
@@ -390,8 +392,28 @@ static void refuse_busy(wsconn_t *c)
 }
 
 /* The request's head is in: answer it. */
+/* A URL in absolute form (http://HOST/PATH, as a proxy is sent; RFC
+ * 9112 3.2.2: a server must take it): its path alone, in place. */
+static void path_of_absolute(wsconn_t *c)
+{
+    const char *p = NULL;
+    if (strncasecmp(c->url, "http://", 7) == 0)
+        p = c->url + 7;
+    else if (strncasecmp(c->url, "https://", 8) == 0)
+        p = c->url + 8;
+    if (!p)
+        return;
+    const char *path = strchr(p, '/');
+    if (!path) {
+        strcpy(c->url, "/");
+        return;
+    }
+    memmove(c->url, path, strlen(path) + 1);
+}
+
 static int answer(wsconn_t *c)
 {
+    path_of_absolute(c);
     /* The path alone; the query kept for the site's pages and /ws (none
      * when it was cut: a part of it could mean something else). */
     char *q = strchr(c->url, '?');
@@ -425,6 +447,10 @@ static int answer(wsconn_t *c)
     }
     if (c->hp.http_minor >= 1 && !c->has_host) { /* RFC 9112 3.2 */
         refuse(c, "400 Bad Request", "an HTTP/1.1 request without Host");
+        return 0;
+    }
+    if (c->host_twice) {
+        refuse(c, "400 Bad Request", "a request with two Host headers");
         return 0;
     }
     if (strcmp(c->url, "/ws") == 0) {

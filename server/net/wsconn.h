@@ -143,6 +143,7 @@ typedef struct wsconn {
     uint8_t has_body, url_cut;
     uint8_t has_host;          /* a Host header came (an HTTP/1.1 request
                                   without one is refused) */
+    uint8_t host_twice;        /* ...and another after it (refused) */
     uint8_t in_fields;         /* the request line is over: headers came */
     wsframe_t frames;          /* the page's frame headers, checked ahead
                                   of wslay (wsframe.h) */

@@ -45,7 +45,10 @@ static int games_now(sess_t *s, lobby_game_t *out, int max)
  * reader's place; docs/site.md). Each fetch is a connection of the
  * reader's address (connects_per_ip_per_minute: 60 by default), so once a
  * minute, and a fetch that fails (a 503 of a limit, a server away) waits
- * twice as long each time, up to 16 minutes. */
+ * twice as long each time, up to 16 minutes, the page saying its lists
+ * may be out of date meanwhile. A part that did not change is left as
+ * it is: a reader's focus and selection in it stay (a QA's Tab to a
+ * Watch link fell back to the page at each refresh). */
 static const char refresh_script[] =
     "<script>\n(function () {\n"
     "if (!window.fetch || !window.DOMParser) return;\n"
@@ -59,9 +62,11 @@ static const char refresh_script[] =
     "var d = new DOMParser().parseFromString(t, 'text/html');\n"
     "['live', 'news'].forEach(function (id) {\n"
     "var a = document.getElementById(id), b = d.getElementById(id);\n"
-    "if (a && b) a.replaceWith(b); });\n"
+    "if (a && b && a.innerHTML !== b.innerHTML) a.replaceWith(b); });\n"
+    "document.getElementById('stale').hidden = true;\n"
     "wait = 60000; later();\n"
-    "}).catch(function () { wait = Math.min(wait * 2, 960000); later(); });\n"
+    "}).catch(function () { document.getElementById('stale').hidden = false;\n"
+    "wait = Math.min(wait * 2, 960000); later(); });\n"
     "}\nlater();\n})();\n</script>\n";
 
 static void news_part(sess_t *s, page_t *p)
@@ -128,7 +133,9 @@ void site_front(sess_t *s, const char *rest, const char *query)
     }
     if (n > 0)
         html_raw(&p, "</table>\n");
-    html_raw(&p, "</div>\n");
+    html_raw(&p, "</div>\n<p id=\"stale\" hidden>These games may be out of "
+             "date: the server did not answer. The page asks again in a "
+             "while.</p>\n");
     free(games);
     news_part(s, &p);
     html_raw(&p, "<p><a href=\"/scores\">The hall of fame</a></p>");

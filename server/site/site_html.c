@@ -57,6 +57,10 @@ static const char style[] =
      * (20 px each) took from it the last pixels 33 rows of a 15 px font
      * needed at 1366x768 */
     "#replay{margin:.4em 0 .3em}"
+    /* xterm.js's rows clip what a font draws below the cell: an
+     * underscore at a phone's 13-14.5 px (DejaVu Sans Mono) was gone, a
+     * name's "my_name" read "my name" (a QA; xterm.js issue 4067) */
+    ".xterm-rows>div{overflow:visible!important}"
     /* a terminal's view bar on a touch device (site_term.c) */
     ".termkeys{display:flex;gap:6px;padding:6px 0}.termkeys[hidden]{display:none}"
     ".termkeys button{flex:1 1 0;min-height:44px;border:1px solid #555;"

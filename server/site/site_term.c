@@ -74,8 +74,12 @@ static const char script[] =
      * server's line says why */
     /* its bar goes with it: a key would go nowhere (a review tapped a
      * dead q under "The connection has ended") */
+    /* the keys' hint goes too, and the cursor the goodbye showed (a QA
+     * found a white block under the line, and "q stops watching") */
     "ws.onclose = function (e) { counted(false); "
     "document.getElementById('termkeys').hidden = true; "
+    "var hint = document.getElementById('termhint'); "
+    "if (hint) hint.hidden = true; term.write('\\x1b[?25l'); "
     "status.textContent = "
     "e.code === 1013 && e.reason ? e.reason + ' Reload the page to try "
     "again.' : box.dataset.ws.indexOf('replay=') === 0 ? 'The replay has "

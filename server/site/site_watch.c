@@ -59,7 +59,9 @@ void site_watch(sess_t *s, const char *rest, const char *query)
                     "</p>\n", e.game.depth, e.game.turns, e.game.watchers,
                     e.game.watchers);
     site_term(&p, "watch", id);
-    html_raw(&p, "<p>Keys do nothing to the game; q stops watching.</p>");
+    /* (its terminal's end hides it: site_term.c) */
+    html_raw(&p, "<p id=\"termhint\">Keys do nothing to the game; q stops "
+             "watching.</p>");
     html_end(&p);
     site_send(s, &p, "200 OK", "text/html; charset=utf-8", "no-cache");
 }

@@ -790,7 +790,8 @@ START_TEST(only_a_proper_key_upgrades)
 END_TEST
 
 /* HTTP/1.x only (505 for another version); an HTTP/1.1 request names its
- * Host (400 without one, RFC 9112), an HTTP/1.0 one need not; a URL that
+ * Host, once (400 without one or with two, RFC 9112), an HTTP/1.0 one need
+ * not; a URL in absolute form is served by its path; a URL that
  * fills the head's 8 KiB before any header is 414, not 431. */
 START_TEST(versions_and_host_are_checked)
 {
@@ -824,6 +825,21 @@ START_TEST(versions_and_host_are_checked)
     ask(up, sizeof up - 1, &r, &c);
     ck_assert_int_eq(r.opened, 0);
     ck_assert_str_eq(c.refused_why, "an HTTP/1.1 request without Host");
+    wsconn_free(&c);
+    /* two Host headers: 400 (RFC 9112 3.2) */
+    static const char two[] = "GET /play HTTP/1.1\r\nHost: a\r\n"
+                              "Host: b\r\n\r\n";
+    ask(two, sizeof two - 1, &r, &c);
+    ck_assert_msg(strncmp(r.out, "HTTP/1.1 400 Bad Request\r\n", 26) == 0,
+                  "%s", r.out);
+    ck_assert_str_eq(c.refused_why, "a request with two Host headers");
+    wsconn_free(&c);
+    /* a URL in absolute form (a proxy's): its path served */
+    static const char absolute[] = "GET http://play.example:8023/play "
+                                   "HTTP/1.1\r\nHost: play.example\r\n\r\n";
+    ask(absolute, sizeof absolute - 1, &r, &c);
+    ck_assert_msg(strncmp(r.out, "HTTP/1.1 200 OK\r\n", 17) == 0, "%s", r.out);
+    ck_assert_ptr_nonnull(c.file);
     wsconn_free(&c);
     static const char v10[] = "GET /play HTTP/1.0\r\n\r\n";
     ask(v10, sizeof v10 - 1, &r, &c);

@@ -177,6 +177,14 @@ async function phoneGame() {
   await page.keyboard.press('p'); // a tap on the device's keyboard
   await waitText(page, 'Name: guest');
   await promptBar(page, 'at the name prompt');
+  // The prompt's hint names the underscore: xterm.js's rows clipped it at
+  // a phone's 13-14.5 px (a QA read "digits,   or -"); no row clips now.
+  if (!(await screen(page)).includes('_'))
+    throw new Error('no underscore on the name prompt:\n' + await screen(page));
+  const clipped = await page.$$eval('.xterm-rows > div', (ds) =>
+    ds.filter((d) => getComputedStyle(d).overflow !== 'visible').length);
+  if (clipped) throw new Error(`${clipped} of the terminal's rows clip what is drawn below them`);
+  console.log(`ok: no row clips an underscore at the name prompt, ${await shot(page, 'screens-phone-prompt.png')}`);
   await tap('enter');
   await waitFor(page, 'the game', (s) => turn(s) === 0);
   await gameBar(page, 'in the game');

@@ -180,6 +180,13 @@ const leaves = async (page, line, under) => {
     throw new Error(`${page.url()}: under the terminal "${said}", not "${under}"`);
   if (/Play \(as a guest\)|Watch a game/.test(await screenOf(page)))
     throw new Error(`${page.url()}: q shows the lobby:\n${await screenOf(page)}`);
+  // no key hint left under it ("q stops watching": a QA), and the
+  // goodbye's cursor hidden
+  if (await page.locator('#termhint:visible').count() !== 0)
+    throw new Error(`${page.url()}: the keys' hint is still shown after the end`);
+  const cursors = await page.locator('.xterm-rows .xterm-cursor').count();
+  if (cursors !== 0)
+    throw new Error(`${page.url()}: a cursor is drawn after the end (${cursors})`);
   console.log(`ok: q on ${page.url()} ends it: "${line}", no lobby`);
   return s;
 };
@@ -312,6 +319,24 @@ try {
       await front.evaluate(() => window.rogueSamePage) !== 1)
     throw new Error('the front page was not refreshed in place');
   console.log('ok: a front page open before the game lists it a minute later, without a reload');
+  // A refresh that changes nothing leaves the page as it is: a reader's
+  // focus on a Watch link stays (it fell back to the page: a QA). One
+  // that fails says the lists may be out of date, until one succeeds.
+  await front.locator('#games a').first().focus();
+  const same = front.waitForResponse((r) => r.url() === base + '/');
+  await front.clock.runFor(61000);
+  await same;
+  await front.waitForFunction(() => document.getElementById('stale').hidden);
+  if (!(await front.evaluate(() => document.activeElement &&
+                                   document.activeElement.closest('#games'))))
+    throw new Error('a refresh that changed nothing took the focus off the Watch link');
+  await front.route(base + '/', (r) => r.abort());
+  await front.clock.runFor(61000);
+  await front.locator('#stale').waitFor({ state: 'visible', timeout: DEADLINE });
+  await front.unroute(base + '/');
+  await front.clock.runFor(121000); // twice as long after a failure
+  await front.locator('#stale').waitFor({ state: 'hidden', timeout: DEADLINE });
+  console.log('ok: a refresh that changes nothing keeps the focus; a failed one says the lists may be out of date');
 
   // The front page lists the game; its Watch link watches it.
   let watchHref;
