@@ -7,6 +7,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "utf8.h"
+
 static int log_level = LOG_INFO;
 
 void log_set_level(int level)
@@ -63,6 +65,26 @@ const char *log_printable(const char *in, char *out, size_t n)
     for (size_t i = 0; in[i] && j + 1 < n; i++) {
         unsigned char c = (unsigned char)in[i];
         out[j++] = c >= ' ' && c < 127 ? (char)c : '?';
+    }
+    if (n)
+        out[j] = '\0';
+    return out;
+}
+
+const char *log_words(const char *in, char *out, size_t n)
+{
+    size_t len = strlen(in), j = 0;
+    for (size_t i = 0; i < len && j + UTF8_MAX_LEN < n;) {
+        uint32_t cp;
+        size_t k = utf8_decode((const unsigned char *)in + i, len - i, &cp);
+        if (k == 0 || cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0)) {
+            out[j++] = '?';
+            i += k ? k : 1;
+        } else {
+            memcpy(out + j, in + i, k);
+            j += k;
+            i += k;
+        }
     }
     if (n)
         out[j] = '\0';

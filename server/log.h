@@ -26,6 +26,12 @@ const char *log_safe(const char *in, char *out, size_t n);
  * UTF-8) is '?'. Returns out. */
 const char *log_printable(const char *in, char *out, size_t n);
 
+/* Words an operator typed (a console line: a `say` in any language),
+ * made safe for the rest of a log line: well-formed UTF-8 stays, a
+ * control or a byte of no character is '?' (raw C0 AF made grep take the
+ * log for a binary file). Returns out. */
+const char *log_words(const char *in, char *out, size_t n);
+
 /* Unix time t as the log lines' own times are written
  * (2026-11-28T15:27:06Z), for a time inside a line. Returns out. */
 #define LOG_TIME_LEN 21 /* with its NUL */

@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <string.h>
 #include <time.h>
 
 #include "log.h"
@@ -31,6 +32,12 @@ static const char *const names[REFUSE_NREASONS] = {
     [REFUSE_STARTUPS] = "startups",
 };
 
+void refusal_count_quietly(int reason)
+{
+    if (reason >= 0 && reason < REFUSE_NREASONS)
+        atomic_fetch_add(&counts[reason], 1);
+}
+
 static uint64_t now_ms(void)
 {
     struct timespec ts;
@@ -57,7 +64,7 @@ int refusal_count_at(int reason, uint64_t now)
 {
     if (reason < 0 || reason >= REFUSE_NREASONS)
         return 1;
-    atomic_fetch_add(&counts[reason], 1);
+    refusal_count_quietly(reason);
     pthread_mutex_lock(&windows_lock);
     /* a moment read before another thread's began the window: in it */
     if (now < windows[reason].start)
@@ -75,12 +82,6 @@ int refusal_count_at(int reason, uint64_t now)
     }
     pthread_mutex_unlock(&windows_lock);
     return may;
-}
-
-void refusal_count_quietly(int reason)
-{
-    if (reason >= 0 && reason < REFUSE_NREASONS)
-        atomic_fetch_add(&counts[reason], 1);
 }
 
 int refusal_count(int reason)
@@ -106,9 +107,7 @@ void refusal_log_flush(void)
 void refusal_log_reset(void)
 {
     pthread_mutex_lock(&windows_lock);
-    for (int r = 0; r < REFUSE_NREASONS; r++)
-        windows[r].start = windows[r].last = windows[r].logged = 0,
-        windows[r].quiet = 0;
+    memset(windows, 0, sizeof windows);
     pthread_mutex_unlock(&windows_lock);
 }
 

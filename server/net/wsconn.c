@@ -391,7 +391,6 @@ static void refuse_busy(wsconn_t *c)
     c->cb.done(c->ctx);
 }
 
-/* The request's head is in: answer it. */
 /* A URL in absolute form (http://HOST/PATH, as a proxy is sent; RFC
  * 9112 3.2.2: a server must take it): its path alone, in place. */
 static void path_of_absolute(wsconn_t *c)
@@ -411,6 +410,7 @@ static void path_of_absolute(wsconn_t *c)
     memmove(c->url, path, strlen(path) + 1);
 }
 
+/* The request's head is in: answer it. */
 static int answer(wsconn_t *c)
 {
     path_of_absolute(c);

@@ -17,7 +17,6 @@
 
 #include "host.h"
 #include "log.h"
-#include "utf8.h"
 
 #define CTL_LINE_MAX 512
 #define CTL_HTTP_MAX 8192
@@ -264,32 +263,10 @@ static const ctl_cmd_t *find_cmd(const char *name)
 }
 
 /* One line came: the command runs. */
-/* The line as the log has it: a control byte, or a byte of no
- * well-formed UTF-8 character, as '?' (a say's accents kept; a QA's
- * C0 AF made grep take the log for a binary file). */
-static void line_for_log(const char *line, char *out, size_t cap)
-{
-    size_t n = strlen(line), o = 0;
-    for (size_t i = 0; i < n && o + UTF8_MAX_LEN < cap;) {
-        uint32_t cp;
-        size_t k = utf8_decode((const unsigned char *)line + i, n - i, &cp);
-        if (k == 0 || cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0)) {
-            out[o++] = '?';
-            i += k ? k : 1;
-        } else {
-            memcpy(out + o, line + i, k);
-            o += k;
-            i += k;
-        }
-    }
-    out[o] = '\0';
-}
-
 static void run_line(ctl_req_t *r, char *line)
 {
     char safe[CTL_LINE_MAX];
-    line_for_log(line, safe, sizeof safe);
-    log_info("ctl: uid %u: %s", r->uid, safe);
+    log_info("ctl: uid %u: %s", r->uid, log_words(line, safe, sizeof safe));
     char *args = line + strcspn(line, " ");
     if (*args)
         *args++ = '\0';

@@ -440,3 +440,20 @@ int play_idle_warned(const tclient_t *c, int most, int64_t since_ms)
     }
     return -1;
 }
+
+static int pred_painted_after(tclient_t *c, void *arg)
+{
+    return cl_stream_count(c, "\x1b[2J") > *(int *)arg;
+}
+
+void play_leave_line_mode(tclient_t *c)
+{
+    int painted = cl_stream_count(c, "\x1b[2J");
+    ck_assert_uint_eq(cl_send_raw(c, "\xff\xfd\x01", 3, 1, CL_WAIT_MS), 3);
+    if (!cl_wait(c, pred_painted_after, &painted, CL_WAIT_MS))
+        play_fail(c, "mode character: the screen was not painted whole");
+    ck_assert_int_eq(cl_send_str(c, "?"), 0);
+    play_wait_text(c, "The lobby");
+    ck_assert(cl_sync(c, CL_WAIT_MS));
+    ck_assert(!cl_screen_has(c, "Line mode"));
+}

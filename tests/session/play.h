@@ -138,4 +138,10 @@ void play_expect_watched(tclient_t *a, tclient_t *w, const game_t *g,
  * the row, or -1. */
 int play_idle_warned(const tclient_t *c, int most, int64_t since_ms);
 
+/* telnet's `mode character` (IAC DO ECHO) from c, in line mode at the
+ * lobby's menu: the screen is painted whole (the client's own echo and its
+ * telnet> lines were on it), and after the next key (the lobby's ?) the
+ * line mode's notice is gone. Fails the test otherwise. */
+void play_leave_line_mode(tclient_t *c);
+
 #endif

@@ -188,16 +188,7 @@ START_TEST(telnet_line_mode_is_told)
     ck_assert(cl_screen_has(c, "Line mode: your client echoes keys"));
     /* DO ECHO again: the screen painted whole (the client's own echo and
      * its telnet> lines were on it: a QA) */
-    int painted = cl_stream_count(c, "\x1b[2J");
-    ck_assert_uint_eq(cl_send_raw(c, "\xff\xfd\x01", 3, 1, CL_WAIT_MS), 3);
-    for (time_t end = time(NULL) + 30;
-         cl_stream_count(c, "\x1b[2J") == painted && time(NULL) <= end;)
-        cl_pump(c, 100);
-    ck_assert_int_gt(cl_stream_count(c, "\x1b[2J"), painted);
-    ck_assert_int_eq(cl_send_str(c, "?"), 0);
-    play_wait_text(c, "The lobby");
-    ck_assert(cl_sync(c, CL_WAIT_MS));
-    ck_assert(!cl_screen_has(c, "Line mode"));
+    play_leave_line_mode(c);
     cl_close(c);
     srv_stop(s);
 }

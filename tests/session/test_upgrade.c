@@ -525,16 +525,7 @@ START_TEST(line_mode_is_told_after_an_upgrade)
      * next key (a review found DO ECHO dropped as nothing new) */
     ck_assert(cl_sync(m, WAIT_MS));
     ck_assert(cl_screen_has(m, "Line mode: your client echoes keys"));
-    int painted = cl_stream_count(m, "\x1b[2J");
-    ck_assert_uint_eq(cl_send_raw(m, "\xff\xfd\x01", 3, 1, WAIT_MS), 3);
-    for (time_t end = time(NULL) + 30;
-         cl_stream_count(m, "\x1b[2J") == painted && time(NULL) <= end;)
-        cl_pump(m, 100);
-    ck_assert_int_gt(cl_stream_count(m, "\x1b[2J"), painted);
-    ck_assert_int_eq(cl_send_str(m, "?"), 0);
-    play_wait_text(m, "The lobby");
-    ck_assert(cl_sync(m, WAIT_MS));
-    ck_assert(!cl_screen_has(m, "Line mode"));
+    play_leave_line_mode(m);
     cl_close(m);
     srv_stop_upgraded(s, pid);
     srv_stop(s);
